@@ -1,0 +1,59 @@
+# fray - the two commands of the README, and the pieces they are made of.
+#   make run    installs what is missing, builds, runs fray's main job
+#   make test   installs what is missing, builds, runs the whole suite
+#               (normal build, then ASan+UBSan build, then a short fuzz run)
+
+BUILD       ?= build
+BUILD_ASAN  ?= build-asan
+BUILD_FUZZ  ?= build-fuzz
+FUZZ_SECONDS ?= 20
+JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_GEN   := -G Ninja
+
+.PHONY: all deps build run test test-normal test-asan fuzz fuzz-build bench install clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+$(BUILD)/build.ninja:
+	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
+build: deps $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	@scripts/demo.sh $(BUILD)/fray
+
+test: deps test-normal test-asan fuzz
+	@echo "fray: all test stages passed (normal, ASan+UBSan, fuzz)"
+
+test-normal: $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-asan:
+	cmake -S . -B $(BUILD_ASAN) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DFRAY_SANITIZE=ON -DFRAY_BENCH=ON
+	cmake --build $(BUILD_ASAN) -j $(JOBS)
+	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j $(JOBS)
+
+fuzz-build:
+	CC=clang cmake -S . -B $(BUILD_FUZZ) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug \
+	  -DFRAY_FUZZ=ON -DFRAY_SANITIZE=ON -DFRAY_TESTS=OFF -DFRAY_BENCH=OFF
+	cmake --build $(BUILD_FUZZ) -j $(JOBS)
+
+# A short fuzzing run of every parser; FUZZ_SECONDS=600 make fuzz for longer.
+fuzz: fuzz-build
+	@scripts/run-fuzz.sh $(BUILD_FUZZ) $(FUZZ_SECONDS)
+
+bench: build
+	@for b in $(BUILD)/bench_*; do echo "== $$b"; $$b; done
+
+install: build
+	cmake --install $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)

@@ -1,0 +1,171 @@
+/*
+ * fray/dice.h - dice expressions, rolls and their exact odds (for Silent
+ * Winter, D6 and Alloy).
+ *
+ * Grammar (whitespace allowed between tokens; letters case-insensitive
+ * except where noted):
+ *
+ *   expr  := ['+'|'-'] term (('+'|'-') term)*
+ *   term  := INT                        a constant
+ *          | [INT] 'd' INT [keep]       NdS: N dice of S sides ("3d6", "d20")
+ *          | INT 'D' ['!']              a D6 die code ("4D"); '!' makes one of
+ *                                       its dice the Wild Die ("4D!+2")
+ *          | INT '{' ('W' | expr) '}'   weapon multiple X{W} (seed 004)
+ *   keep  := ('kh' | 'kl' | 'k') INT    keep highest / lowest ("4d6kh3")
+ *
+ * A D6 die code is an INT followed by a capital or small 'D' that is NOT
+ * followed by a number; its pips are simply the constant that follows
+ * ("4D+2"). The Wild Die (OpenD6): a 6 adds and is rolled again, repeatedly;
+ * a 1 on its first roll removes itself and the highest other die of the
+ * code. X{W} rolls the weapon's dice X times and adds the weapon's own
+ * constant once; `W` stands for the weapon expression given to
+ * fray_dice_parse, or write the weapon inline: "2{1d8}+3".
+ *
+ * Limits: at most 1000 dice per term, 1000 sides, 64 terms; constants and
+ * totals fit in 32 bits.
+ *
+ * Thread-safety: a parsed expression is immutable and may be shared by
+ * threads; each thread needs its own fray_rng.
+ */
+#ifndef FRAY_DICE_H
+#define FRAY_DICE_H
+
+#include "fray/common.h"
+#include "fray/rng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fray_dice fray_dice;
+
+/*
+ * Parses an expression. `weapon` is the text that `W` stands for in X{W}
+ * (NULL when there is none: then X{W} is an error). On success the caller
+ * owns *out and frees it with fray_dice_free. On FRAY_ERR_PARSE the diag
+ * names the offending token and its 1-based column (diag->column) in
+ * `text` (or in `weapon`, said so in the message).
+ */
+FRAY_API fray_status fray_dice_parse(const char *text, const char *weapon,
+                                     const fray_allocator *alloc,
+                                     fray_dice **out, fray_diag *diag);
+FRAY_API void fray_dice_free(fray_dice *dice);
+
+/* The expression written back in canonical form ("4d6kh3+2"). Returns the
+ * length it needs (like snprintf). */
+FRAY_API size_t fray_dice_format(const fray_dice *dice, char *buf, size_t cap);
+
+/* The lowest and highest totals. A Wild Die has no highest total:
+ * fray_dice_max then returns false. */
+FRAY_API int64_t fray_dice_min(const fray_dice *dice);
+FRAY_API bool fray_dice_max(const fray_dice *dice, int64_t *out_max);
+/* true when the expression is exactly one d20 plus constants (so its
+ * rolls have a natural value). */
+FRAY_API bool fray_dice_is_d20(const fray_dice *dice);
+/* true when some term has a Wild Die. */
+FRAY_API bool fray_dice_has_wild(const fray_dice *dice);
+
+/* ---- Rolling ------------------------------------------------------------ */
+
+enum {
+    FRAY_DIE_DROPPED = 1 << 0,  /* not kept (kh/kl) */
+    FRAY_DIE_WILD = 1 << 1,     /* the Wild Die or one of its re-rolls */
+    FRAY_DIE_REMOVED = 1 << 2,  /* removed by a Wild Die's 1 (and the 1) */
+    FRAY_DIE_NEGATIVE = 1 << 3  /* belongs to a subtracted term */
+};
+
+typedef struct fray_die_roll {
+    int term;       /* index of the term in the expression */
+    int sides;
+    int value;
+    unsigned flags; /* FRAY_DIE_* */
+} fray_die_roll;
+
+/* A roll with every die shown. Initialise with fray_roll_init; the roll
+ * owns its dice array; release with fray_roll_free. */
+typedef struct fray_roll {
+    int64_t total;
+    int natural;       /* the d20's face when fray_dice_is_d20, else 0 */
+    bool wild_one;     /* a Wild Die came up 1 first */
+    int wild_explosions;
+    size_t n_dice;
+    fray_die_roll *dice;
+    size_t cap;
+    const fray_allocator *alloc;
+} fray_roll;
+
+FRAY_API void fray_roll_init(fray_roll *roll, const fray_allocator *alloc);
+FRAY_API void fray_roll_free(fray_roll *roll);
+
+/* Rolls the expression, recording every die. Errors: FRAY_ERR_NOMEM. */
+FRAY_API fray_status fray_dice_roll(const fray_dice *dice, fray_rng *rng,
+                                    fray_roll *out);
+/* Rolls and returns only the total: no allocation (for simulations). */
+FRAY_API int64_t fray_dice_roll_total(const fray_dice *dice, fray_rng *rng);
+
+/* ---- Exact odds ---------------------------------------------------------- */
+
+/*
+ * The exact distribution of an expression's total: count[i] outcomes of
+ * total lo + i, over den equally weighted outcomes. When the expression has
+ * a Wild Die its totals are unbounded: the last bucket (`tail` true) then
+ * holds every total >= lo + n - 1, and all buckets before it are exact.
+ */
+typedef struct fray_dist {
+    int64_t lo;
+    size_t n;
+    fray_u128 *count;
+    fray_u128 den;
+    bool tail;
+    fray_ratio mean;   /* exact, including what the tail holds */
+    const fray_allocator *alloc;
+} fray_dist;
+
+/*
+ * Computes the distribution. For a Wild Die, `exact_through` asks that
+ * every total up to it be its own exact bucket (P(total >= t) is then exact
+ * for t <= exact_through + 1); fray also keeps going until the tail holds
+ * less than one part in a million. FRAY_ERR_TOO_LARGE when the number of
+ * outcomes passes 2^127 (too many dice to count exactly).
+ * Release with fray_dist_free.
+ */
+FRAY_API fray_status fray_dice_dist(const fray_dice *dice,
+                                    int64_t exact_through,
+                                    const fray_allocator *alloc,
+                                    fray_dist *out);
+FRAY_API void fray_dist_free(fray_dist *dist);
+/* P(total == t); for the tail bucket, P(total >= that bucket). */
+FRAY_API fray_ratio fray_dist_eq(const fray_dist *dist, int64_t t);
+/* P(total >= t); exact whenever t is at most the tail's bucket. */
+FRAY_API fray_ratio fray_dist_at_least(const fray_dist *dist, int64_t t);
+
+/* ---- A d20 attack (seed 004 "Critical Hits") ---------------------------- */
+
+typedef struct fray_d20_attack_query {
+    int bonus;                  /* added to the d20 */
+    int defense;                /* hits when d20 + bonus >= defense */
+    int crit_min;               /* natural roll that may crit; default 20 */
+    const fray_dice *damage;    /* may be NULL (no damage odds) */
+    const fray_dice *crit_dice; /* extra dice on a crit, rolled; may be NULL */
+} fray_d20_attack_query;
+
+typedef struct fray_d20_attack_odds {
+    fray_ratio p_hit;    /* natural 1 always misses, natural 20 always hits */
+    fray_ratio p_crit;   /* natural >= crit_min and the total would hit */
+    fray_dist damage;    /* damage dealt, misses as 0, minimum 0; crits
+                            deal the damage's maximum plus crit_dice */
+    bool has_damage;
+} fray_d20_attack_odds;
+
+/* Errors: FRAY_ERR_INVALID (damage with a Wild Die has no maximum),
+ * FRAY_ERR_TOO_LARGE, FRAY_ERR_NOMEM. Release with
+ * fray_d20_attack_odds_free. */
+FRAY_API fray_status fray_odds_d20_attack(const fray_d20_attack_query *q,
+                                          const fray_allocator *alloc,
+                                          fray_d20_attack_odds *out);
+FRAY_API void fray_d20_attack_odds_free(fray_d20_attack_odds *odds);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,395 @@
+/* cards.c - cards, their notation, and decks (RULINGS 1, 2 and 7). */
+#include "internal.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fray/cards.h"
+
+/* ---- Cards ---------------------------------------------------------------- */
+
+int fray_card_rank(fray_card card) {
+    return card < FRAY_CARDS_STANDARD ? card % 13 + 2 : 0;
+}
+
+fray_suit fray_card_suit(fray_card card) {
+    return card < FRAY_CARDS_STANDARD ? (fray_suit)(card / 13) : FRAY_SUIT_NONE;
+}
+
+bool fray_card_is_heart(fray_card card) {
+    return fray_card_suit(card) == FRAY_SUIT_HEARTS;
+}
+
+bool fray_card_is_joker(fray_card card) {
+    return card >= FRAY_JOKER_FIRST && card < FRAY_CARDS_MAX;
+}
+
+fray_card fray_card_make(int rank, fray_suit suit) {
+    return (fray_card)((int)suit * 13 + rank - 2);
+}
+
+static const char SUIT_LETTER[] = "CDHS";
+static const char *const SUIT_PRETTY[] = {"\xe2\x99\xa3", "\xe2\x99\xa6",
+                                          "\xe2\x99\xa5", "\xe2\x99\xa0"};
+
+static const char *rank_text(int rank) {
+    static const char *const names[] = {"2", "3", "4",  "5", "6", "7", "8",
+                                        "9", "10", "J", "Q", "K", "A"};
+    return names[rank - 2];
+}
+
+char *fray_card_format(fray_card card, fray_card_style style, char buf[16]) {
+    if (fray_card_is_joker(card)) {
+        snprintf(buf, 16, "%s", style == FRAY_CARD_PRETTY ? "Joker" : "JK");
+    } else if (card < FRAY_CARDS_STANDARD) {
+        int suit = (int)fray_card_suit(card);
+        if (style == FRAY_CARD_PRETTY)
+            snprintf(buf, 16, "%s%s", rank_text(fray_card_rank(card)),
+                     SUIT_PRETTY[suit]);
+        else
+            snprintf(buf, 16, "%s%c", rank_text(fray_card_rank(card)),
+                     SUIT_LETTER[suit]);
+    } else {
+        snprintf(buf, 16, "?");
+    }
+    return buf;
+}
+
+/* Parses the `len` characters at `s` as one card. */
+static fray_status parse_card(const char *s, size_t len, fray_card *out) {
+    char t[8];
+    if (len == 0 || len >= sizeof t)
+        return FRAY_ERR_PARSE;
+    for (size_t i = 0; i < len; i++)
+        t[i] = (char)toupper((unsigned char)s[i]);
+    t[len] = '\0';
+    if (strcmp(t, "JK") == 0 || strcmp(t, "JOKER") == 0) {
+        *out = FRAY_JOKER_FIRST;
+        return FRAY_OK;
+    }
+    const char *suit = strchr(SUIT_LETTER, t[len - 1]);
+    if (!suit || t[len - 1] == '\0')
+        return FRAY_ERR_PARSE;
+    t[len - 1] = '\0';
+    int rank;
+    if (strcmp(t, "J") == 0)
+        rank = FRAY_RANK_JACK;
+    else if (strcmp(t, "Q") == 0)
+        rank = FRAY_RANK_QUEEN;
+    else if (strcmp(t, "K") == 0)
+        rank = FRAY_RANK_KING;
+    else if (strcmp(t, "A") == 0)
+        rank = FRAY_RANK_ACE;
+    else if (strcmp(t, "T") == 0 || strcmp(t, "10") == 0)
+        rank = 10;
+    else if (t[0] >= '2' && t[0] <= '9' && t[1] == '\0')
+        rank = t[0] - '0';
+    else
+        return FRAY_ERR_PARSE;
+    *out = fray_card_make(rank, (fray_suit)(suit - SUIT_LETTER));
+    return FRAY_OK;
+}
+
+static fray_status card_error(fray_diag *diag, const char *tok, size_t len,
+                              int column) {
+    return fray__diag_set(diag, FRAY_ERR_PARSE, column,
+                          "'%.*s' is not a card: write a rank (2-10, J, Q, K, "
+                          "A) then a suit (C, D, H, S), like KH or 10S",
+                          (int)(len > 32 ? 32 : len), tok);
+}
+
+fray_status fray_card_parse(const char *token, fray_card *out_card,
+                            fray_diag *diag) {
+    size_t len = strlen(token);
+    if (parse_card(token, len, out_card) != FRAY_OK)
+        return card_error(diag, token, len, 1);
+    return FRAY_OK;
+}
+
+fray_status fray_card_parse_list(const char *text, fray_card *out, size_t cap,
+                                 size_t *out_n, fray_diag *diag) {
+    size_t n = 0;
+    const char *p = text;
+    *out_n = 0;
+    for (;;) {
+        while (*p == ' ' || *p == ',' || *p == '\t' || *p == '\n')
+            p++;
+        if (*p == '\0')
+            break;
+        const char *start = p;
+        while (*p && *p != ' ' && *p != ',' && *p != '\t' && *p != '\n')
+            p++;
+        size_t len = (size_t)(p - start);
+        int column = (int)(start - text) + 1;
+        fray_card c;
+        if (parse_card(start, len, &c) != FRAY_OK)
+            return card_error(diag, start, len, column);
+        if (n == cap)
+            return fray__diag_set(diag, FRAY_ERR_RANGE, column,
+                                  "too many cards: at most %zu fit here", cap);
+        out[n++] = c;
+    }
+    *out_n = n;
+    return FRAY_OK;
+}
+
+/* ---- Deck options --------------------------------------------------------- */
+
+void fray_deck_options_default(fray_deck_options *out) {
+    out->aces_low = false;
+    out->jokers = 0;
+    out->joker_value = FRAY_CARD_VALUE_MAX;
+}
+
+fray_status fray_deck_options_check(const fray_deck_options *opts) {
+    if (opts->jokers < 0 || opts->jokers > 2)
+        return FRAY_ERR_RANGE;
+    if (opts->joker_value < 0 || opts->joker_value > FRAY_CARD_VALUE_MAX)
+        return FRAY_ERR_RANGE;
+    return FRAY_OK;
+}
+
+int fray_deck_options_size(const fray_deck_options *opts) {
+    return FRAY_CARDS_STANDARD + opts->jokers;
+}
+
+int fray_card_value(const fray_deck_options *opts, fray_card card) {
+    if (fray_card_is_joker(card))
+        return opts ? opts->joker_value : FRAY_CARD_VALUE_MAX;
+    int rank = fray_card_rank(card);
+    if (rank == FRAY_RANK_ACE && opts && opts->aces_low)
+        return 1;
+    return rank;
+}
+
+/* ---- Decks ----------------------------------------------------------------- */
+
+/*
+ * Every card sits in exactly one place. The draw pile is an array whose END
+ * is the top, so drawing pops; the other places are unordered except the
+ * discard pile, which keeps discard order (that is what gets reshuffled).
+ */
+struct fray_deck {
+    fray_deck_options opts;
+    const fray_allocator *alloc;
+    int size;
+    uint8_t place[FRAY_CARDS_MAX];
+    fray_card draw[FRAY_CARDS_MAX];
+    size_t n_draw;
+    fray_card discard[FRAY_CARDS_MAX];
+    size_t n_discard;
+};
+
+fray_status fray_deck_new(const fray_deck_options *opts,
+                          const fray_allocator *alloc, fray_deck **out_deck) {
+    fray_deck_options def;
+    if (!opts) {
+        fray_deck_options_default(&def);
+        opts = &def;
+    }
+    if (fray_deck_options_check(opts) != FRAY_OK)
+        return FRAY_ERR_RANGE;
+    fray_deck *d = fray__alloc(alloc, sizeof *d);
+    if (!d)
+        return FRAY_ERR_NOMEM;
+    memset(d, 0, sizeof *d);
+    d->opts = *opts;
+    d->alloc = alloc;
+    d->size = fray_deck_options_size(opts);
+    /* Top of the pile is the end: put card 0 on top so a fresh deck draws
+     * in id order. */
+    for (int i = 0; i < d->size; i++) {
+        d->draw[i] = (fray_card)(d->size - 1 - i);
+        d->place[i] = FRAY_PLACE_DRAW;
+    }
+    d->n_draw = (size_t)d->size;
+    *out_deck = d;
+    return FRAY_OK;
+}
+
+void fray_deck_free(fray_deck *deck) {
+    if (deck)
+        fray__free(deck->alloc, deck, sizeof *deck);
+}
+
+const fray_deck_options *fray_deck_options_of(const fray_deck *deck) {
+    return &deck->opts;
+}
+
+fray_status fray_deck_copy(fray_deck *dst, const fray_deck *src) {
+    if (dst->size != src->size || dst->opts.aces_low != src->opts.aces_low ||
+        dst->opts.joker_value != src->opts.joker_value)
+        return FRAY_ERR_INVALID;
+    const fray_allocator *alloc = dst->alloc;
+    *dst = *src;
+    dst->alloc = alloc;
+    return FRAY_OK;
+}
+
+static void shuffle(fray_card *cards, size_t n, fray_rng *rng) {
+    for (size_t i = n; i > 1; i--) {
+        size_t j = fray_rng_below(rng, (uint32_t)i);
+        fray_card t = cards[i - 1];
+        cards[i - 1] = cards[j];
+        cards[j] = t;
+    }
+}
+
+void fray_deck_shuffle(fray_deck *deck, fray_rng *rng) {
+    shuffle(deck->draw, deck->n_draw, rng);
+}
+
+void fray_deck_reset(fray_deck *deck, fray_rng *rng) {
+    for (int i = 0; i < deck->size; i++) {
+        deck->draw[i] = (fray_card)i;
+        deck->place[i] = FRAY_PLACE_DRAW;
+    }
+    deck->n_draw = (size_t)deck->size;
+    deck->n_discard = 0;
+    fray_deck_shuffle(deck, rng);
+}
+
+static void remove_from(fray_card *pile, size_t *n, fray_card card) {
+    for (size_t i = 0; i < *n; i++) {
+        if (pile[i] == card) {
+            memmove(pile + i, pile + i + 1, (*n - i - 1) * sizeof *pile);
+            (*n)--;
+            return;
+        }
+    }
+}
+
+/* Shuffles the discards and slides them under the draw pile. */
+static void reshuffle_discards(fray_deck *deck, fray_rng *rng) {
+    shuffle(deck->discard, deck->n_discard, rng);
+    memmove(deck->draw + deck->n_discard, deck->draw,
+            deck->n_draw * sizeof *deck->draw);
+    memcpy(deck->draw, deck->discard, deck->n_discard * sizeof *deck->draw);
+    for (size_t i = 0; i < deck->n_discard; i++)
+        deck->place[deck->discard[i]] = FRAY_PLACE_DRAW;
+    deck->n_draw += deck->n_discard;
+    deck->n_discard = 0;
+}
+
+static fray_status draw_to(fray_deck *deck, fray_rng *rng, size_t n,
+                           fray_card *out, fray_card_place to) {
+    if (deck->n_draw < n) {
+        if (deck->n_draw + deck->n_discard < n)
+            return FRAY_ERR_DECK_EMPTY;
+        reshuffle_discards(deck, rng);
+    }
+    for (size_t i = 0; i < n; i++) {
+        fray_card c = deck->draw[--deck->n_draw];
+        deck->place[c] = (uint8_t)to;
+        out[i] = c;
+    }
+    return FRAY_OK;
+}
+
+fray_status fray_deck_draw(fray_deck *deck, fray_rng *rng, size_t n,
+                           fray_card *out_cards) {
+    return draw_to(deck, rng, n, out_cards, FRAY_PLACE_IN_PLAY);
+}
+
+fray_status fray_deck_hold(fray_deck *deck, fray_rng *rng, size_t n,
+                           fray_card *out_cards) {
+    return draw_to(deck, rng, n, out_cards, FRAY_PLACE_HELD);
+}
+
+fray_card_place fray_deck_place(const fray_deck *deck, fray_card card) {
+    if (card >= deck->size)
+        return FRAY_PLACE_ABSENT;
+    return (fray_card_place)deck->place[card];
+}
+
+fray_status fray_deck_take(fray_deck *deck, fray_card card) {
+    switch (fray_deck_place(deck, card)) {
+    case FRAY_PLACE_DRAW:
+        remove_from(deck->draw, &deck->n_draw, card);
+        break;
+    case FRAY_PLACE_DISCARD:
+        remove_from(deck->discard, &deck->n_discard, card);
+        break;
+    default:
+        return FRAY_ERR_CARD_UNAVAILABLE;
+    }
+    deck->place[card] = FRAY_PLACE_IN_PLAY;
+    return FRAY_OK;
+}
+
+fray_status fray_deck_discard(fray_deck *deck, const fray_card *cards,
+                              size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        fray_card_place p = fray_deck_place(deck, cards[i]);
+        if (p != FRAY_PLACE_IN_PLAY && p != FRAY_PLACE_HELD)
+            return FRAY_ERR_CARD_UNAVAILABLE;
+    }
+    for (size_t i = 0; i < n; i++) {
+        /* A card listed twice is moved once. */
+        if (deck->place[cards[i]] == FRAY_PLACE_DISCARD)
+            continue;
+        deck->place[cards[i]] = FRAY_PLACE_DISCARD;
+        deck->discard[deck->n_discard++] = cards[i];
+    }
+    return FRAY_OK;
+}
+
+fray_status fray_deck_stack(fray_deck *deck, const fray_card *cards,
+                            size_t n) {
+    bool seen[FRAY_CARDS_MAX] = {false};
+    for (size_t i = 0; i < n; i++) {
+        fray_card_place p = fray_deck_place(deck, cards[i]);
+        if ((p != FRAY_PLACE_DRAW && p != FRAY_PLACE_DISCARD) || seen[cards[i]])
+            return FRAY_ERR_CARD_UNAVAILABLE;
+        seen[cards[i]] = true;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (deck->place[cards[i]] == FRAY_PLACE_DRAW)
+            remove_from(deck->draw, &deck->n_draw, cards[i]);
+        else
+            remove_from(deck->discard, &deck->n_discard, cards[i]);
+    }
+    /* The first given card must be drawn first: it goes on top (the end). */
+    for (size_t i = n; i > 0; i--) {
+        deck->draw[deck->n_draw++] = cards[i - 1];
+        deck->place[cards[i - 1]] = FRAY_PLACE_DRAW;
+    }
+    return FRAY_OK;
+}
+
+fray_status fray_deck_play_held(fray_deck *deck, fray_card card) {
+    if (fray_deck_place(deck, card) != FRAY_PLACE_HELD)
+        return FRAY_ERR_CARD_UNAVAILABLE;
+    deck->place[card] = FRAY_PLACE_IN_PLAY;
+    return FRAY_OK;
+}
+
+size_t fray_deck_count(const fray_deck *deck, fray_card_place place) {
+    switch (place) {
+    case FRAY_PLACE_DRAW:
+        return deck->n_draw;
+    case FRAY_PLACE_DISCARD:
+        return deck->n_discard;
+    case FRAY_PLACE_ABSENT:
+        return (size_t)(FRAY_CARDS_MAX - deck->size);
+    default:
+        break;
+    }
+    size_t n = 0;
+    for (int i = 0; i < deck->size; i++)
+        n += deck->place[i] == (uint8_t)place;
+    return n;
+}
+
+size_t fray_deck_held(const fray_deck *deck, fray_card *out, size_t cap) {
+    size_t n = 0;
+    for (int i = 0; i < deck->size; i++) {
+        if (deck->place[i] == FRAY_PLACE_HELD) {
+            if (n < cap)
+                out[n] = (fray_card)i;
+            n++;
+        }
+    }
+    return n;
+}
