@@ -93,6 +93,8 @@ FRAY_API char *fray_u128_format(fray_u128 v, char buf[40]);
 /* Writes "num/den" (or "-num/den", or just "num" when den is 1) into buf
  * (84 bytes always suffice); returns buf. */
 FRAY_API char *fray_ratio_format(fray_ratio r, char buf[84]);
+/* 1 - p for a probability p (0 <= p <= 1). */
+FRAY_API fray_ratio fray_ratio_one_minus(fray_ratio p);
 /* true when a and b are the same number. */
 FRAY_API bool fray_ratio_equal(fray_ratio a, fray_ratio b);
 

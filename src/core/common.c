@@ -84,6 +84,13 @@ char *fray_ratio_format(fray_ratio r, char buf[84]) {
     return buf;
 }
 
+fray_ratio fray_ratio_one_minus(fray_ratio p) {
+    fray__u128 num = fray__u128_from(p.num), den = fray__u128_from(p.den);
+    if (p.negative || num > den)
+        return fray__ratio(0, 1, false);
+    return fray__ratio(den - num, den, false);
+}
+
 bool fray_ratio_equal(fray_ratio a, fray_ratio b) {
     /* Both are in lowest terms, so equal numbers have equal parts. */
     bool zero_a = a.num.hi == 0 && a.num.lo == 0;
