@@ -172,7 +172,9 @@ int fray_card_value(const fray_deck_options *opts, fray_card card) {
  */
 struct fray_deck {
     fray_deck_options opts;
-    const fray_allocator *alloc;
+    /* A copy: the caller's struct need not outlive the deck. A zeroed one
+     * (realloc NULL) means malloc/free. */
+    fray_allocator alloc;
     int size;
     uint8_t place[FRAY_CARDS_MAX];
     fray_card draw[FRAY_CARDS_MAX];
@@ -195,7 +197,8 @@ fray_status fray_deck_new(const fray_deck_options *opts,
         return FRAY_ERR_NOMEM;
     memset(d, 0, sizeof *d);
     d->opts = *opts;
-    d->alloc = alloc;
+    if (alloc)
+        d->alloc = *alloc;
     d->size = fray_deck_options_size(opts);
     /* Top of the pile is the end: put card 0 on top so a fresh deck draws
      * in id order. */
@@ -209,8 +212,10 @@ fray_status fray_deck_new(const fray_deck_options *opts,
 }
 
 void fray_deck_free(fray_deck *deck) {
-    if (deck)
-        fray__free(deck->alloc, deck, sizeof *deck);
+    if (deck) {
+        fray_allocator alloc = deck->alloc;
+        fray__free(&alloc, deck, sizeof *deck);
+    }
 }
 
 const fray_deck_options *fray_deck_options_of(const fray_deck *deck) {
@@ -221,7 +226,7 @@ fray_status fray_deck_copy(fray_deck *dst, const fray_deck *src) {
     if (dst->size != src->size || dst->opts.aces_low != src->opts.aces_low ||
         dst->opts.joker_value != src->opts.joker_value)
         return FRAY_ERR_INVALID;
-    const fray_allocator *alloc = dst->alloc;
+    fray_allocator alloc = dst->alloc;
     *dst = *src;
     dst->alloc = alloc;
     return FRAY_OK;
