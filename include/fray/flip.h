@@ -26,9 +26,11 @@ typedef struct fray_flip_rules {
 
 /*
  * How many cards a flip of `n` (rank + flip mods) turns over and whether it
- * keeps the lowest. rules NULL means the defaults. Never fails: a very
- * negative n is clamped to FRAY_CARDS_MAX cards (callers that care check
- * the result against the deck's size).
+ * keeps the lowest: n >= 1 flips n keeping the highest; n < 1 flips 2 - n
+ * keeping the lowest, or with min_one_card a single card (reported as
+ * keep-highest: with one card it is the same). rules NULL means the
+ * defaults. Never fails: the count is clamped to FRAY_CARDS_MAX cards
+ * (callers that care check the result against the deck's size).
  */
 FRAY_API void fray_flip_plan(int n, const fray_flip_rules *rules,
                              int *out_cards, bool *out_keep_lowest);
@@ -39,15 +41,18 @@ typedef struct fray_flip {
     int n_cards;        /* cards turned over */
     bool keep_lowest;   /* RULINGS 3 */
     fray_card cards[FRAY_CARDS_MAX];
-    int kept;           /* index of the kept card in cards[] */
+    int kept;           /* index of the kept card in cards[] (the first
+                           card of the best value) */
     int kept_value;     /* its value under the deck's options */
     int hearts;         /* Hearts among all cards (RULINGS 5) */
 } fray_flip;
 
 /*
- * Flips n (rank + flip mods) cards from the deck: draws them, keeps the
- * highest (or lowest), counts Hearts, then discards them. Errors:
- * FRAY_ERR_DECK_EMPTY (nothing drawn).
+ * Flips n (rank + flip mods) cards from the deck: draws them (reshuffling
+ * the discards under the draw pile when it runs short), keeps the highest
+ * (or lowest), counts Hearts over every card, then discards them. Values
+ * follow the deck's options; rules NULL means the defaults. Errors:
+ * FRAY_ERR_DECK_EMPTY (nothing drawn, *out unchanged).
  */
 FRAY_API fray_status fray_flip_draw(fray_deck *deck, fray_rng *rng, int n,
                                     const fray_flip_rules *rules,
@@ -55,10 +60,18 @@ FRAY_API fray_status fray_flip_draw(fray_deck *deck, fray_rng *rng, int n,
 
 /*
  * Builds a flip from cards turned over by hand at the table. The number of
- * cards must be what fray_flip_plan says for n: FRAY_ERR_INVALID otherwise
- * (with a message in diag). When deck is not NULL the cards are taken out
- * of it and discarded (FRAY_ERR_CARD_UNAVAILABLE if one is not there, and
- * then nothing changes); values follow opts (NULL = the defaults).
+ * cards must be what fray_flip_plan says for n. When deck is not NULL the
+ * cards are taken out of it (from its draw or discard pile) and discarded.
+ * Values follow opts; opts NULL means the deck's options, or the defaults
+ * when deck is NULL too. Both Jokers are written "JK" (id 52), so Jokers
+ * given are interchangeable: each becomes a Joker of the deck not yet used
+ * by this flip, an available one first. diag (may be NULL) gets a message.
+ * Errors, after which the deck and *out are unchanged:
+ *   FRAY_ERR_INVALID - wrong number of cards ("a flip of 3 needs 3 cards,
+ *     got 2"), a card given twice (the message names it), more Jokers than
+ *     the options have, or an id that is not a card;
+ *   FRAY_ERR_RANGE - bad options;
+ *   FRAY_ERR_CARD_UNAVAILABLE - a card is held, in play or not in the deck.
  */
 FRAY_API fray_status fray_flip_from_cards(fray_deck *deck,
                                           const fray_deck_options *opts,
@@ -69,13 +82,20 @@ FRAY_API fray_status fray_flip_from_cards(fray_deck *deck,
 
 /*
  * Hand of Fate swap (rules-facts.md): replaces cards[index] of a finished
- * flip with a held card of the deck, which is discarded with the flip; the
- * kept card and Hearts are worked out again.
+ * flip with a held card of the deck, which is played and discarded with the
+ * flip; the replaced card goes to the discard pile (a flip from
+ * fray_flip_draw is already there). The kept card and Hearts are worked out
+ * again (RULINGS 5: the final flip), with the deck's options. Errors, with
+ * nothing changed: FRAY_ERR_INVALID (index outside the flip),
+ * FRAY_ERR_CARD_UNAVAILABLE (the card is not held in this deck).
  */
 FRAY_API fray_status fray_flip_swap_held(fray_flip *flip, fray_deck *deck,
                                          int index, fray_card held);
 
 /* ---- Checks ------------------------------------------------------------ */
+
+/* Sums of user numbers (rank + flip mods, card + Aspect + shifts) saturate
+ * at INT_MIN/INT_MAX instead of overflowing. */
 
 typedef enum fray_check_kind {
     FRAY_CHECK_COMBAT,     /* a Combat Value (PA, PD, SA, ID, N): card only */

@@ -30,13 +30,23 @@ typedef struct fray_towers_hit {
  * at least 1; LETHAL = Hearts, never more than the STUN dealt; then
  * susceptibility doubles both, immunity removes both. `damage` is the
  * weapon's damage with PX and bonuses added; `resilience` is ER or IR
- * (0 for damage of no category).
+ * (0 for damage of no category). Negative hearts count as 0; results
+ * saturate at INT_MAX instead of overflowing.
  */
 FRAY_API fray_towers_hit fray_towers_hit_damage(int damage, int hearts,
                                                 int resilience,
                                                 fray_towers_affinity affinity);
 
-/* The exact distribution of what an attack deals (a miss deals 0/0). */
+/*
+ * The exact distribution of what an attack deals. Row 0 is always the miss
+ * (0/0, hit false; its count may be 0). Then one row per distinct
+ * (STUN, LETHAL) that a hit with some possible number of Hearts deals
+ * (Hearts counts of probability 0 make no row; equal outcomes merge),
+ * sorted by STUN then LETHAL. Means are over all outcomes, misses as 0;
+ * they are exact, except that for damage in the billions with flips of 20+
+ * cards from separate decks, whose exact numerator cannot fit 128 bits,
+ * the fraction part is rounded down to a multiple of 2^-64.
+ */
 typedef struct fray_towers_damage_odds {
     int n_rows;
     struct {
