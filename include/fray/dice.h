@@ -21,8 +21,10 @@
  * constant once; `W` stands for the weapon expression given to
  * fray_dice_parse, or write the weapon inline: "2{1d8}+3".
  *
- * Limits: at most 1000 dice per term, 1000 sides, 64 terms; constants and
- * totals fit in 32 bits.
+ * Limits: at most 1000 dice per term (X{W} counts X times its weapon's),
+ * 2 to 1000 sides, 64 terms (a weapon's counted apart); constants and
+ * totals fit in 32 bits. A Wild Die cannot be subtracted, and a weapon
+ * expression cannot hold another X{...}. Columns count bytes.
  *
  * Thread-safety: a parsed expression is immutable and may be shared by
  * threads; each thread needs its own fray_rng.
@@ -44,7 +46,10 @@ typedef struct fray_dice fray_dice;
  * (NULL when there is none: then X{W} is an error). On success the caller
  * owns *out and frees it with fray_dice_free. On FRAY_ERR_PARSE the diag
  * names the offending token and its 1-based column (diag->column) in
- * `text` (or in `weapon`, said so in the message).
+ * `text` (or in `weapon`, said so in the message). `weapon` is read only
+ * if some {W} uses it, and copied: it need not outlive the call.
+ * Errors: FRAY_ERR_PARSE, FRAY_ERR_NOMEM, FRAY_ERR_INVALID (NULL text or
+ * out). *out is NULL on any error.
  */
 FRAY_API fray_status fray_dice_parse(const char *text, const char *weapon,
                                      const fray_allocator *alloc,
@@ -71,7 +76,9 @@ enum {
     FRAY_DIE_DROPPED = 1 << 0,  /* not kept (kh/kl) */
     FRAY_DIE_WILD = 1 << 1,     /* the Wild Die or one of its re-rolls */
     FRAY_DIE_REMOVED = 1 << 2,  /* removed by a Wild Die's 1 (and the 1) */
-    FRAY_DIE_NEGATIVE = 1 << 3  /* belongs to a subtracted term */
+    FRAY_DIE_NEGATIVE = 1 << 3  /* counts against the total (a subtracted
+                                   term; inside a subtracted X{W} the
+                                   weapon's own subtracted dice count for) */
 };
 
 typedef struct fray_die_roll {
@@ -97,7 +104,11 @@ typedef struct fray_roll {
 FRAY_API void fray_roll_init(fray_roll *roll, const fray_allocator *alloc);
 FRAY_API void fray_roll_free(fray_roll *roll);
 
-/* Rolls the expression, recording every die. Errors: FRAY_ERR_NOMEM. */
+/* Rolls the expression, recording every die in rolling order (a Wild
+ * Die after its code's other dice, then its re-rolls). `out` is reused:
+ * its dice array grows as needed. Errors: FRAY_ERR_NOMEM (the roll is then
+ * incomplete but still released with fray_roll_free). fray_dice_roll and
+ * fray_dice_roll_total draw the same numbers: one seed, one total. */
 FRAY_API fray_status fray_dice_roll(const fray_dice *dice, fray_rng *rng,
                                     fray_roll *out);
 /* Rolls and returns only the total: no allocation (for simulations). */
@@ -126,7 +137,9 @@ typedef struct fray_dist {
  * every total up to it be its own exact bucket (P(total >= t) is then exact
  * for t <= exact_through + 1); fray also keeps going until the tail holds
  * less than one part in a million. FRAY_ERR_TOO_LARGE when the number of
- * outcomes passes 2^127 (too many dice to count exactly).
+ * outcomes passes 2^127 (too many dice to count exactly; 28D! is the
+ * largest Wild Die code that fits) or the totals span more than 2^22
+ * values. On error *out holds nothing to free.
  * Release with fray_dist_free.
  */
 FRAY_API fray_status fray_dice_dist(const fray_dice *dice,
@@ -134,9 +147,11 @@ FRAY_API fray_status fray_dice_dist(const fray_dice *dice,
                                     const fray_allocator *alloc,
                                     fray_dist *out);
 FRAY_API void fray_dist_free(fray_dist *dist);
-/* P(total == t); for the tail bucket, P(total >= that bucket). */
+/* P(total == t); for the tail bucket, P(total >= that bucket); 0 past
+ * the last bucket (past a tail, not known). */
 FRAY_API fray_ratio fray_dist_eq(const fray_dist *dist, int64_t t);
-/* P(total >= t); exact whenever t is at most the tail's bucket. */
+/* P(total >= t); exact whenever t is at most the tail's bucket. Past the
+ * tail's bucket it is the tail's share, an upper bound under 1e-6. */
 FRAY_API fray_ratio fray_dist_at_least(const fray_dist *dist, int64_t t);
 
 /* ---- A d20 attack (seed 004 "Critical Hits") ---------------------------- */
@@ -144,7 +159,7 @@ FRAY_API fray_ratio fray_dist_at_least(const fray_dist *dist, int64_t t);
 typedef struct fray_d20_attack_query {
     int bonus;                  /* added to the d20 */
     int defense;                /* hits when d20 + bonus >= defense */
-    int crit_min;               /* natural roll that may crit; default 20 */
+    int crit_min;               /* natural roll that may crit; 0 means 20 */
     const fray_dice *damage;    /* may be NULL (no damage odds) */
     const fray_dice *crit_dice; /* extra dice on a crit, rolled; may be NULL */
 } fray_d20_attack_query;
@@ -157,9 +172,10 @@ typedef struct fray_d20_attack_odds {
     bool has_damage;
 } fray_d20_attack_odds;
 
-/* Errors: FRAY_ERR_INVALID (damage with a Wild Die has no maximum),
- * FRAY_ERR_TOO_LARGE, FRAY_ERR_NOMEM. Release with
- * fray_d20_attack_odds_free. */
+/* Errors: FRAY_ERR_INVALID (damage with a Wild Die has no maximum;
+ * crit_min outside 0..20), FRAY_ERR_TOO_LARGE, FRAY_ERR_NOMEM. crit_dice
+ * may have a Wild Die: the damage then has a tail. Release with
+ * fray_d20_attack_odds_free (safe after an error too). */
 FRAY_API fray_status fray_odds_d20_attack(const fray_d20_attack_query *q,
                                           const fray_allocator *alloc,
                                           fray_d20_attack_odds *out);
