@@ -1,3 +1,46 @@
-#include <stdio.h>
-#include "fray/fray.h"
-int main(void) { printf("fray %s\n", fray_version()); return 0; }
+/* main.c - the fray command: dispatches to the subcommands. */
+#include "cli.h"
+
+#include <string.h>
+
+static const char USAGE[] =
+    "fray - a tabletop combat engine: card flips, dice and exact odds\n"
+    "\n"
+    "usage: fray COMMAND [ARGS] [--json] [--help]\n"
+    "\n"
+    "commands:\n"
+    "  flip N           flip N cards (99 Towers), keep the highest, check a DTN\n"
+    "  roll EXPR        roll dice: 3d6, 4d6kh3, 4D!+2 (Wild Die), 2{1d8}+3, d20+5\n"
+    "  odds flip N      exact odds of a flip: kept card, total, Hearts, success\n"
+    "  odds attack A D  exact odds of an attack flip against a defense flip\n"
+    "  odds opposed A B exact odds of an opposed skill flip, with the tie rules\n"
+    "  odds roll EXPR   exact distribution of a dice roll; --attack for d20 hits\n"
+    "  version          print the version\n"
+    "\n"
+    "Each command takes --help. Exit status: 0 success, 1 a check failed,\n"
+    "2 bad usage or input. See 'man fray' (docs/fray.1).\n";
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fputs(USAGE, stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "flip") == 0)
+        return cmd_flip(argc - 2, argv + 2);
+    if (strcmp(cmd, "roll") == 0)
+        return cmd_roll(argc - 2, argv + 2);
+    if (strcmp(cmd, "odds") == 0)
+        return cmd_odds(argc - 2, argv + 2);
+    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+        printf("fray %s\n", fray_version());
+        return EXIT_OK;
+    }
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 ||
+        strcmp(cmd, "-h") == 0) {
+        fputs(USAGE, stdout);
+        return EXIT_OK;
+    }
+    fprintf(stderr, "fray: unknown command '%s'\n\n%s", cmd, USAGE);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,178 @@
+/* args.c - command-line parsing for the fray subcommands. */
+#include "cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void cli_error(const cli_args *args, const char *fmt, ...) {
+    va_list ap;
+    fprintf(stderr, "%s: ", args->command);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+static bool looks_negative_number(const char *s) {
+    return s[0] == '-' && isdigit((unsigned char)s[1]);
+}
+
+cli_opt *cli_get(cli_args *args, const char *name) {
+    for (int i = 0; i < args->n_opts; i++)
+        if (strcmp(args->opts[i].name, name) == 0)
+            return &args->opts[i];
+    return NULL;
+}
+
+bool cli_parse(cli_args *args, int argc, char **argv) {
+    args->n_pos = 0;
+    args->json = false;
+    args->help = false;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] != '-' || a[1] == '\0' || looks_negative_number(a)) {
+            if (args->n_pos == (int)(sizeof args->pos / sizeof args->pos[0])) {
+                cli_error(args, "too many arguments at '%s'", a);
+                return false;
+            }
+            args->pos[args->n_pos++] = a;
+            continue;
+        }
+        const char *name = a + (a[1] == '-' ? 2 : 1);
+        const char *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        if ((len == 4 && strncmp(name, "json", 4) == 0)) {
+            args->json = true;
+            continue;
+        }
+        if ((len == 4 && strncmp(name, "help", 4) == 0) ||
+            (len == 1 && name[0] == 'h')) {
+            args->help = true;
+            continue;
+        }
+        cli_opt *opt = NULL;
+        for (int k = 0; k < args->n_opts; k++)
+            if (strlen(args->opts[k].name) == len &&
+                strncmp(args->opts[k].name, name, len) == 0)
+                opt = &args->opts[k];
+        if (!opt) {
+            cli_error(args, "unknown option '%s' (see --help)", a);
+            return false;
+        }
+        opt->present = true;
+        if (!opt->has_value) {
+            if (eq) {
+                cli_error(args, "option '--%s' takes no value", opt->name);
+                return false;
+            }
+            opt->value = "";
+        } else if (eq) {
+            opt->value = eq + 1;
+        } else if (i + 1 < argc) {
+            opt->value = argv[++i];
+        } else {
+            cli_error(args, "option '--%s' needs a value", opt->name);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool cli_int(const cli_args *args, const char *what, const char *text,
+             long lo, long hi, long *out) {
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || errno == ERANGE) {
+        cli_error(args, "%s must be a whole number, not '%s'", what, text);
+        return false;
+    }
+    if (v < lo || v > hi) {
+        cli_error(args, "%s must be between %ld and %ld, not %ld", what, lo,
+                  hi, v);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+bool cli_int_opt(cli_args *args, const char *name, long lo, long hi,
+                 long *out) {
+    cli_opt *o = cli_get(args, name);
+    if (!o || !o->present)
+        return true;
+    char what[64];
+    snprintf(what, sizeof what, "--%s", name);
+    return cli_int(args, what, o->value, lo, hi, out);
+}
+
+bool cli_u64(const cli_args *args, const char *what, const char *text,
+             uint64_t *out) {
+    char *end;
+    errno = 0;
+    if (text[0] == '-' || text[0] == '\0') {
+        cli_error(args, "%s must be a whole number of 0 or more, not '%s'",
+                  what, text);
+        return false;
+    }
+    unsigned long long v = strtoull(text, &end, 10);
+    if (*end != '\0' || errno == ERANGE) {
+        cli_error(args, "%s must be a whole number of 0 or more, not '%s'",
+                  what, text);
+        return false;
+    }
+    *out = (uint64_t)v;
+    return true;
+}
+
+bool cli_deck_options(cli_args *args, fray_deck_options *deck,
+                      fray_flip_rules *rules) {
+    fray_deck_options_default(deck);
+    rules->min_one_card = false;
+    cli_opt *o = cli_get(args, "aces");
+    if (o && o->present) {
+        if (strcmp(o->value, "high") == 0)
+            deck->aces_low = false;
+        else if (strcmp(o->value, "low") == 0)
+            deck->aces_low = true;
+        else {
+            cli_error(args, "--aces must be 'high' or 'low', not '%s'",
+                      o->value);
+            return false;
+        }
+    }
+    long v;
+    v = deck->jokers;
+    if (!cli_int_opt(args, "jokers", 0, 2, &v))
+        return false;
+    deck->jokers = (int)v;
+    v = deck->joker_value;
+    if (!cli_int_opt(args, "joker-value", 0, FRAY_CARD_VALUE_MAX, &v))
+        return false;
+    deck->joker_value = (int)v;
+    o = cli_get(args, "min-one-card");
+    rules->min_one_card = o && o->present;
+    return true;
+}
+
+bool cli_seed(cli_args *args, uint64_t *out, bool *out_given) {
+    cli_opt *o = cli_get(args, "seed");
+    if (o && o->present) {
+        *out_given = true;
+        return cli_u64(args, "--seed", o->value, out);
+    }
+    /* No seed asked for: take one from the clock, and say
+     * which, so the same result can be had again with --seed. */
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    /* The stack address adds a little per-process variety (ASLR). */
+    uint64_t s = (uint64_t)ts.tv_sec * 1000003u ^ (uint64_t)ts.tv_nsec ^
+                 ((uint64_t)(uintptr_t)&ts << 8);
+    *out = s % 1000000000u;
+    *out_given = false;
+    return true;
+}

@@ -1,0 +1,105 @@
+/*
+ * cli.h - shared pieces of the fray command: argument parsing, output
+ * (tables, bars, JSON) and the subcommands.
+ */
+#ifndef FRAY_CLI_H
+#define FRAY_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fray/fray.h"
+
+/* Exit codes (docs/fray.1). */
+enum { EXIT_OK = 0, EXIT_CHECK_FAILED = 1, EXIT_USAGE = 2 };
+
+/* ---- Arguments ------------------------------------------------------------ */
+
+typedef struct cli_opt {
+    const char *name;  /* without the leading dashes */
+    bool has_value;
+    const char *value; /* set by cli_parse; "" for a present flag */
+    bool present;
+} cli_opt;
+
+typedef struct cli_args {
+    const char *command;  /* "fray odds attack", for messages */
+    cli_opt *opts;
+    int n_opts;
+    const char *pos[8];
+    int n_pos;
+    bool json;
+    bool help;
+} cli_args;
+
+/* Parses argv against the options. --json and --help are always known.
+ * Returns false (after printing a message) on bad usage. A token that
+ * looks like a negative number is a positional value, not an option. */
+bool cli_parse(cli_args *args, int argc, char **argv);
+cli_opt *cli_get(cli_args *args, const char *name);
+/* Reads an integer option or positional; prints an error naming the token
+ * and returns false when it is not an integer in [lo, hi]. */
+bool cli_int(const cli_args *args, const char *what, const char *text,
+             long lo, long hi, long *out);
+bool cli_int_opt(cli_args *args, const char *name, long lo, long hi,
+                 long *out);
+bool cli_u64(const cli_args *args, const char *what, const char *text,
+             uint64_t *out);
+void cli_error(const cli_args *args, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Reads the deck options shared by card commands (--aces, --jokers,
+ * --joker-value, --min-one-card). */
+bool cli_deck_options(cli_args *args, fray_deck_options *deck,
+                      fray_flip_rules *rules);
+/* The seed from --seed, or a fresh one (from the clock) reported to the
+ * user so the result can be repeated. */
+bool cli_seed(cli_args *args, uint64_t *out, bool *out_given);
+
+/* ---- Output ----------------------------------------------------------------- */
+
+/* A bar of width proportional to p in [0, 1], `width` cells wide at p = 1,
+ * drawn with eighth blocks. */
+void out_bar(FILE *f, double p, int width);
+/* "62.31%" with sensible precision for small numbers. */
+void out_percent(FILE *f, double p);
+/* A row of a probability table: the exact ratio, the percentage and a bar
+ * scaled so that `scale` fills the width. */
+void out_prob_row(FILE *f, fray_ratio r, double scale);
+
+/* A minimal JSON writer that prints exact 128-bit integers (jansson's
+ * integers stop at 64 bits, and exact odds need more). */
+typedef struct json_out {
+    FILE *f;
+    int depth;
+    bool need_comma[32];
+    bool after_key;
+} json_out;
+
+void json_init(json_out *j, FILE *f);
+void json_begin_object(json_out *j);
+void json_end_object(json_out *j);
+void json_begin_array(json_out *j);
+void json_end_array(json_out *j);
+void json_key(json_out *j, const char *key);
+void json_string(json_out *j, const char *s);
+void json_int(json_out *j, long long v);
+void json_bool(json_out *j, bool v);
+void json_double(json_out *j, double v);
+void json_u128(json_out *j, fray_u128 v);
+/* {"num": .., "den": .., "p": ..} */
+void json_ratio(json_out *j, fray_ratio r);
+/* The same three keys, inside an object the caller has opened. */
+void json_ratio_fields(json_out *j, fray_ratio r);
+void json_finish(json_out *j); /* newline */
+
+/* ---- Subcommands ------------------------------------------------------------- */
+
+int cmd_flip(int argc, char **argv);
+int cmd_roll(int argc, char **argv);
+int cmd_odds(int argc, char **argv);
+
+#endif

@@ -1,0 +1,866 @@
+/* cmd_odds.c - `fray odds`: exact odds of flips, attacks, opposed flips and
+ * dice rolls. */
+#include "cli.h"
+
+#include <string.h>
+
+static const char HELP[] =
+    "usage: fray odds flip N [--aspect A] [--shift S] [--dtn T]\n"
+    "       fray odds attack A D [--attack-shift S] [--defense-shift S]\n"
+    "                        [--shared-deck] [--damage X --resilience R]\n"
+    "                        [--susceptible | --immune]\n"
+    "       fray odds opposed A B [--aspect X] [--opposing-aspect Y]\n"
+    "                        [--shift S] [--opposing-shift S] [--shared-deck]\n"
+    "       fray odds roll EXPR [--vs T] [--weapon W]\n"
+    "       fray odds roll d20+B --attack --vs DEFENSE [--damage EXPR]\n"
+    "                        [--crit-dice EXPR] [--crit-min N] [--weapon W]\n"
+    "\n"
+    "Exact odds, computed by counting every equally likely outcome (never by\n"
+    "sampling). Card commands also take --aces high|low, --jokers 0-2,\n"
+    "--joker-value V and --min-one-card. Every command takes --json, which\n"
+    "gives each probability exactly as {\"num\": .., \"den\": .., \"p\": ..}.\n"
+    "\n"
+    "  flip     the kept card, the total, the Hearts and success against a DTN\n"
+    "           for a flip of N cards (a rank plus its flip mods)\n"
+    "  attack   an attack flip of A cards against a defense flip of D cards:\n"
+    "           hit, critical hit (a hit with a Heart), Hearts on a hit, and\n"
+    "           with --damage the STUN and LETHAL dealt. Each side flips from\n"
+    "           its own fresh deck unless --shared-deck.\n"
+    "  opposed  an opposed skill flip of A cards (the initiator) against B\n"
+    "           cards, each adding its Aspect; ties go to the higher Aspect,\n"
+    "           then the initiator\n"
+    "  roll     a dice expression's distribution, mean and P(total >= T);\n"
+    "           with --attack a d20 attack: a natural 1 misses, a natural 20\n"
+    "           hits, a critical hit deals the damage's maximum\n";
+
+/* Labels a card value as the rules name it: "13 (K)". */
+static const char *value_label(int v, const fray_deck_options *deck,
+                               char buf[16]) {
+    const char *face = NULL;
+    if (v == 11)
+        face = "J";
+    else if (v == 12)
+        face = "Q";
+    else if (v == 13)
+        face = "K";
+    else if ((v == 14 && !deck->aces_low) || (v == 1 && deck->aces_low))
+        face = "A";
+    if (deck->jokers > 0 && v == deck->joker_value)
+        face = face ? "K/Jkr" : "Joker";
+    if (face)
+        snprintf(buf, 16, "%d %s", v, face);
+    else
+        snprintf(buf, 16, "%d", v);
+    return buf;
+}
+
+static void describe_deck(const fray_deck_options *deck,
+                          const fray_flip_rules *rules) {
+    printf("(%d-card deck, aces %s", fray_deck_options_size(deck),
+           deck->aces_low ? "low" : "high");
+    if (deck->jokers)
+        printf(", Jokers worth %d", deck->joker_value);
+    if (rules->min_one_card)
+        printf(", min-one-card");
+    printf(")\n");
+}
+
+static void json_deck(json_out *j, const fray_deck_options *deck,
+                      const fray_flip_rules *rules) {
+    json_key(j, "deck");
+    json_begin_object(j);
+    json_key(j, "cards");
+    json_int(j, fray_deck_options_size(deck));
+    json_key(j, "aces");
+    json_string(j, deck->aces_low ? "low" : "high");
+    json_key(j, "jokers");
+    json_int(j, deck->jokers);
+    json_key(j, "joker_value");
+    json_int(j, deck->joker_value);
+    json_key(j, "min_one_card");
+    json_bool(j, rules->min_one_card);
+    json_end_object(j);
+}
+
+static void json_entry(json_out *j, const char *key, long long v,
+                       fray_ratio r) {
+    json_begin_object(j);
+    json_key(j, key);
+    json_int(j, v);
+    json_ratio_fields(j, r);
+    json_end_object(j);
+}
+
+static bool ratio_is_zero(fray_ratio r) {
+    return r.num.hi == 0 && r.num.lo == 0;
+}
+
+static int status_error(cli_args *args, fray_status st, const char *what) {
+    cli_error(args, "%s: %s", what, fray_strerror(st));
+    return EXIT_USAGE;
+}
+
+/* ---- odds flip ---------------------------------------------------------- */
+
+static int odds_flip(int argc, char **argv) {
+    cli_opt opts[] = {
+        {"aspect", true, NULL, false},       {"shift", true, NULL, false},
+        {"dtn", true, NULL, false},          {"aces", true, NULL, false},
+        {"jokers", true, NULL, false},       {"joker-value", true, NULL, false},
+        {"min-one-card", false, NULL, false},
+    };
+    cli_args args = {"fray odds flip", opts,
+                     (int)(sizeof opts / sizeof opts[0]), {0}, 0, false, false};
+    if (!cli_parse(&args, argc, argv))
+        return EXIT_USAGE;
+    if (args.help) {
+        fputs(HELP, stdout);
+        return EXIT_OK;
+    }
+    if (args.n_pos != 1) {
+        cli_error(&args, "needs exactly one number of cards, N (see --help)");
+        return EXIT_USAGE;
+    }
+    long n = 0, aspect = 0, shift = 0, dtn = 0;
+    if (!cli_int(&args, "N", args.pos[0], -50, FRAY_CARDS_MAX, &n) ||
+        !cli_int_opt(&args, "aspect", -50, 50, &aspect) ||
+        !cli_int_opt(&args, "shift", -50, 50, &shift) ||
+        !cli_int_opt(&args, "dtn", -100, 200, &dtn))
+        return EXIT_USAGE;
+    bool has_dtn = cli_get(&args, "dtn")->present;
+    fray_deck_options deck;
+    fray_flip_rules rules;
+    if (!cli_deck_options(&args, &deck, &rules))
+        return EXIT_USAGE;
+    fray_flip_odds odds;
+    fray_status st = fray_odds_flip(&deck, (int)n, &rules, &odds);
+    if (st != FRAY_OK)
+        return status_error(&args, st, "cannot work out this flip");
+    int bonus = (int)(aspect + shift);
+    int max_hearts = odds.n_cards < FRAY_HEARTS_MAX ? odds.n_cards : FRAY_HEARTS_MAX;
+    char buf[16], rbuf[84];
+
+    if (args.json) {
+        json_out j;
+        json_init(&j, stdout);
+        json_begin_object(&j);
+        json_key(&j, "n");
+        json_int(&j, n);
+        json_key(&j, "cards");
+        json_int(&j, odds.n_cards);
+        json_key(&j, "keep");
+        json_string(&j, odds.keep_lowest ? "lowest" : "highest");
+        json_key(&j, "aspect");
+        json_int(&j, aspect);
+        json_key(&j, "shift");
+        json_int(&j, shift);
+        json_deck(&j, &deck, &rules);
+        json_key(&j, "kept");
+        json_begin_array(&j);
+        for (int v = 0; v <= FRAY_CARD_VALUE_MAX; v++) {
+            fray_ratio r = fray_flip_odds_value(&odds, v);
+            if (!ratio_is_zero(r))
+                json_entry(&j, "value", v, r);
+        }
+        json_end_array(&j);
+        json_key(&j, "total");
+        json_begin_array(&j);
+        for (int v = 0; v <= FRAY_CARD_VALUE_MAX; v++) {
+            fray_ratio r = fray_flip_odds_value(&odds, v);
+            if (!ratio_is_zero(r))
+                json_entry(&j, "total", v + bonus, r);
+        }
+        json_end_array(&j);
+        json_key(&j, "hearts");
+        json_begin_array(&j);
+        for (int h = 0; h <= max_hearts; h++)
+            json_entry(&j, "hearts", h, fray_flip_odds_hearts(&odds, h));
+        json_end_array(&j);
+        json_key(&j, "joint");
+        json_begin_array(&j);
+        for (int v = 0; v <= FRAY_CARD_VALUE_MAX; v++)
+            for (int h = 0; h <= max_hearts; h++) {
+                fray_ratio r = fray_flip_odds_joint(&odds, v, h);
+                if (ratio_is_zero(r))
+                    continue;
+                json_begin_object(&j);
+                json_key(&j, "value");
+                json_int(&j, v);
+                json_key(&j, "hearts");
+                json_int(&j, h);
+                json_ratio_fields(&j, r);
+                json_end_object(&j);
+            }
+        json_end_array(&j);
+        if (has_dtn) {
+            json_key(&j, "dtn");
+            json_int(&j, dtn);
+            json_key(&j, "p_success");
+            json_ratio(&j, fray_flip_odds_success(&odds, bonus, (int)dtn));
+        }
+        json_end_object(&j);
+        json_finish(&j);
+        return EXIT_OK;
+    }
+
+    printf("Flip %ld: %d card%s, keep the %s ", n, odds.n_cards,
+           odds.n_cards == 1 ? "" : "s", odds.keep_lowest ? "lowest" : "highest");
+    describe_deck(&deck, &rules);
+    printf("Total = kept card");
+    if (aspect)
+        printf(" + Aspect %ld", aspect);
+    if (shift)
+        printf(" %s shift %ld", shift < 0 ? "-" : "+", shift < 0 ? -shift : shift);
+    printf("\n\n");
+    double top = 0;
+    for (int v = 0; v <= FRAY_CARD_VALUE_MAX; v++) {
+        double p = fray_ratio_to_double(fray_flip_odds_value(&odds, v));
+        if (p > top)
+            top = p;
+    }
+    printf("  %-9s %5s %24s %7s  %8s\n", "kept", "total", "exactly", "",
+           "at least");
+    for (int v = 0; v <= FRAY_CARD_VALUE_MAX; v++) {
+        fray_ratio r = fray_flip_odds_value(&odds, v);
+        if (ratio_is_zero(r))
+            continue;
+        printf("  %-9s %5d %24s ", value_label(v, &deck, buf), v + bonus,
+               fray_ratio_format(r, rbuf));
+        out_percent(stdout, fray_ratio_to_double(r));
+        printf("  ");
+        out_percent(stdout, fray_ratio_to_double(fray_flip_odds_success(
+                                &odds, bonus, v + bonus)));
+        printf("  ");
+        out_bar(stdout, top > 0 ? fray_ratio_to_double(r) / top : 0, 30);
+        printf("\n");
+    }
+    printf("\nHearts among the %d card%s\n", odds.n_cards,
+           odds.n_cards == 1 ? "" : "s");
+    for (int h = 0; h <= max_hearts; h++) {
+        fray_ratio r = fray_flip_odds_hearts(&odds, h);
+        printf("  %-15d ", h);
+        out_prob_row(stdout, r, 1.0);
+    }
+    printf("\nKept card and Hearts together (percent)\n  %-9s", "kept");
+    for (int h = 0; h <= max_hearts; h++)
+        printf(" %6d\xe2\x99\xa5", h);
+    printf("\n");
+    for (int v = 0; v <= FRAY_CARD_VALUE_MAX; v++) {
+        if (ratio_is_zero(fray_flip_odds_value(&odds, v)))
+            continue;
+        printf("  %-9s", value_label(v, &deck, buf));
+        for (int h = 0; h <= max_hearts; h++) {
+            double p = fray_ratio_to_double(fray_flip_odds_joint(&odds, v, h));
+            if (p == 0)
+                printf(" %7s", "-");
+            else
+                printf(" %7.3f", p * 100);
+        }
+        printf("\n");
+    }
+    if (has_dtn) {
+        fray_ratio s = fray_flip_odds_success(&odds, bonus, (int)dtn);
+        printf("\nSuccess against DTN %ld (total >= %ld): %s = %.2f%%\n", dtn,
+               dtn, fray_ratio_format(s, rbuf), 100 * fray_ratio_to_double(s));
+    }
+    return EXIT_OK;
+}
+
+/* ---- odds attack ------------------------------------------------------- */
+
+static int odds_attack(int argc, char **argv) {
+    cli_opt opts[] = {
+        {"attack-shift", true, NULL, false}, {"defense-shift", true, NULL, false},
+        {"shared-deck", false, NULL, false}, {"damage", true, NULL, false},
+        {"resilience", true, NULL, false},   {"susceptible", false, NULL, false},
+        {"immune", false, NULL, false},      {"aces", true, NULL, false},
+        {"jokers", true, NULL, false},       {"joker-value", true, NULL, false},
+        {"min-one-card", false, NULL, false},
+    };
+    cli_args args = {"fray odds attack", opts,
+                     (int)(sizeof opts / sizeof opts[0]), {0}, 0, false, false};
+    if (!cli_parse(&args, argc, argv))
+        return EXIT_USAGE;
+    if (args.help) {
+        fputs(HELP, stdout);
+        return EXIT_OK;
+    }
+    if (args.n_pos != 2) {
+        cli_error(&args, "needs the attack's and the defense's number of "
+                         "cards, A and D (see --help)");
+        return EXIT_USAGE;
+    }
+    long a = 0, d = 0, as = 0, ds = 0, damage = 0, resilience = 0;
+    if (!cli_int(&args, "A", args.pos[0], -50, FRAY_CARDS_MAX, &a) ||
+        !cli_int(&args, "D", args.pos[1], -50, FRAY_CARDS_MAX, &d) ||
+        !cli_int_opt(&args, "attack-shift", -50, 50, &as) ||
+        !cli_int_opt(&args, "defense-shift", -50, 50, &ds) ||
+        !cli_int_opt(&args, "damage", -100, 1000, &damage) ||
+        !cli_int_opt(&args, "resilience", -100, 1000, &resilience))
+        return EXIT_USAGE;
+    bool has_damage = cli_get(&args, "damage")->present;
+    if (!has_damage && (cli_get(&args, "resilience")->present ||
+                        cli_get(&args, "susceptible")->present ||
+                        cli_get(&args, "immune")->present)) {
+        cli_error(&args, "--resilience, --susceptible and --immune need "
+                         "--damage X (the weapon's damage)");
+        return EXIT_USAGE;
+    }
+    fray_towers_affinity affinity = FRAY_TOWERS_NORMAL;
+    if (cli_get(&args, "susceptible")->present && cli_get(&args, "immune")->present) {
+        cli_error(&args, "a target cannot be both --susceptible and --immune");
+        return EXIT_USAGE;
+    }
+    if (cli_get(&args, "susceptible")->present)
+        affinity = FRAY_TOWERS_SUSCEPTIBLE;
+    if (cli_get(&args, "immune")->present)
+        affinity = FRAY_TOWERS_IMMUNE;
+
+    fray_attack_query q;
+    fray_attack_query_init(&q, (int)a, (int)d);
+    q.attack_shift = (int)as;
+    q.defense_shift = (int)ds;
+    q.shared_deck = cli_get(&args, "shared-deck")->present;
+    if (!cli_deck_options(&args, &q.deck, &q.rules))
+        return EXIT_USAGE;
+    fray_attack_odds odds;
+    fray_status st = fray_odds_attack(&q, &odds);
+    if (st != FRAY_OK)
+        return status_error(&args, st, "cannot work out this attack");
+    int a_cards, d_cards;
+    bool a_low, d_low;
+    fray_flip_plan((int)a, &q.rules, &a_cards, &a_low);
+    fray_flip_plan((int)d, &q.rules, &d_cards, &d_low);
+    int max_hearts = a_cards < FRAY_HEARTS_MAX ? a_cards : FRAY_HEARTS_MAX;
+    fray_ratio p_hit = fray_attack_odds_hit(&odds);
+    fray_ratio p_crit = fray_attack_odds_crit(&odds);
+    fray_towers_damage_odds dmg;
+    if (has_damage)
+        fray_odds_towers_damage(&odds, (int)damage, (int)resilience, affinity,
+                                &dmg);
+    static const char *const affinity_name[] = {"normal", "immune",
+                                                "susceptible"};
+
+    if (args.json) {
+        json_out j;
+        json_init(&j, stdout);
+        json_begin_object(&j);
+        json_key(&j, "attack");
+        json_begin_object(&j);
+        json_key(&j, "n");
+        json_int(&j, a);
+        json_key(&j, "cards");
+        json_int(&j, a_cards);
+        json_key(&j, "keep");
+        json_string(&j, a_low ? "lowest" : "highest");
+        json_key(&j, "shift");
+        json_int(&j, as);
+        json_end_object(&j);
+        json_key(&j, "defense");
+        json_begin_object(&j);
+        json_key(&j, "n");
+        json_int(&j, d);
+        json_key(&j, "cards");
+        json_int(&j, d_cards);
+        json_key(&j, "keep");
+        json_string(&j, d_low ? "lowest" : "highest");
+        json_key(&j, "shift");
+        json_int(&j, ds);
+        json_end_object(&j);
+        json_key(&j, "shared_deck");
+        json_bool(&j, q.shared_deck);
+        json_deck(&j, &q.deck, &q.rules);
+        json_key(&j, "p_hit");
+        json_ratio(&j, p_hit);
+        json_key(&j, "p_crit");
+        json_ratio(&j, p_crit);
+        json_key(&j, "hit_hearts");
+        json_begin_array(&j);
+        for (int k = 0; k <= max_hearts; k++)
+            json_entry(&j, "hearts", k, fray_attack_odds_hit_hearts(&odds, k));
+        json_end_array(&j);
+        json_key(&j, "hearts_given_hit");
+        json_begin_array(&j);
+        for (int k = 0; k <= max_hearts; k++)
+            json_entry(&j, "hearts", k,
+                       fray_attack_odds_hearts_given_hit(&odds, k));
+        json_end_array(&j);
+        if (has_damage) {
+            json_key(&j, "damage");
+            json_begin_object(&j);
+            json_key(&j, "damage");
+            json_int(&j, damage);
+            json_key(&j, "resilience");
+            json_int(&j, resilience);
+            json_key(&j, "affinity");
+            json_string(&j, affinity_name[affinity]);
+            json_key(&j, "outcomes");
+            json_begin_array(&j);
+            for (int i = 0; i < dmg.n_rows; i++) {
+                json_begin_object(&j);
+                json_key(&j, "hit");
+                json_bool(&j, dmg.rows[i].hit);
+                json_key(&j, "stun");
+                json_int(&j, dmg.rows[i].dealt.stun);
+                json_key(&j, "lethal");
+                json_int(&j, dmg.rows[i].dealt.lethal);
+                json_ratio_fields(&j, fray_towers_damage_odds_row(&dmg, i));
+                json_end_object(&j);
+            }
+            json_end_array(&j);
+            json_key(&j, "mean_stun");
+            json_ratio(&j, dmg.mean_stun);
+            json_key(&j, "mean_lethal");
+            json_ratio(&j, dmg.mean_lethal);
+            json_end_object(&j);
+        }
+        json_end_object(&j);
+        json_finish(&j);
+        return EXIT_OK;
+    }
+
+    printf("Attack %ld (%d card%s, keep the %s", a, a_cards,
+           a_cards == 1 ? "" : "s", a_low ? "lowest" : "highest");
+    if (as)
+        printf(", shift %+ld", as);
+    printf(") against Defense %ld (%d card%s, keep the %s", d, d_cards,
+           d_cards == 1 ? "" : "s", d_low ? "lowest" : "highest");
+    if (ds)
+        printf(", shift %+ld", ds);
+    printf(")\n%s ", q.shared_deck ? "one shared deck" : "separate decks");
+    describe_deck(&q.deck, &q.rules);
+    printf("\n");
+    printf("  %-15s ", "hit");
+    out_prob_row(stdout, p_hit, 1.0);
+    printf("  %-15s ", "critical hit");
+    out_prob_row(stdout, p_crit, 1.0);
+    printf("  %-15s ", "miss");
+    fray_ratio p_miss = fray_ratio_one_minus(p_hit);
+    out_prob_row(stdout, p_miss, 1.0);
+    printf("\nHearts in the attack flip, given a hit (each Heart: +1 STUN, 1 "
+           "LETHAL)\n");
+    for (int k = 0; k <= max_hearts; k++) {
+        printf("  %-15d ", k);
+        out_prob_row(stdout, fray_attack_odds_hearts_given_hit(&odds, k), 1.0);
+    }
+    if (has_damage) {
+        char rbuf[84], rbuf2[84];
+        printf("\nDamage %ld against Resilience %ld%s\n", damage, resilience,
+               affinity == FRAY_TOWERS_IMMUNE ? " (immune)"
+               : affinity == FRAY_TOWERS_SUSCEPTIBLE ? " (susceptible)" : "");
+        for (int i = 0; i < dmg.n_rows; i++) {
+            char label[48];
+            if (!dmg.rows[i].hit)
+                snprintf(label, sizeof label, "miss");
+            else if (dmg.rows[i].dealt.lethal)
+                snprintf(label, sizeof label, "%d STUN %d LETHAL",
+                         dmg.rows[i].dealt.stun, dmg.rows[i].dealt.lethal);
+            else
+                snprintf(label, sizeof label, "%d STUN", dmg.rows[i].dealt.stun);
+            printf("  %-15s ", label);
+            out_prob_row(stdout, fray_towers_damage_odds_row(&dmg, i), 1.0);
+        }
+        printf("  expected per attack: %.3f STUN (%s), %.3f LETHAL (%s)\n",
+               fray_ratio_to_double(dmg.mean_stun),
+               fray_ratio_format(dmg.mean_stun, rbuf),
+               fray_ratio_to_double(dmg.mean_lethal),
+               fray_ratio_format(dmg.mean_lethal, rbuf2));
+    }
+    return EXIT_OK;
+}
+
+/* ---- odds opposed ------------------------------------------------------- */
+
+static int odds_opposed(int argc, char **argv) {
+    cli_opt opts[] = {
+        {"aspect", true, NULL, false},        {"opposing-aspect", true, NULL, false},
+        {"shift", true, NULL, false},         {"opposing-shift", true, NULL, false},
+        {"shared-deck", false, NULL, false},  {"aces", true, NULL, false},
+        {"jokers", true, NULL, false},        {"joker-value", true, NULL, false},
+        {"min-one-card", false, NULL, false},
+    };
+    cli_args args = {"fray odds opposed", opts,
+                     (int)(sizeof opts / sizeof opts[0]), {0}, 0, false, false};
+    if (!cli_parse(&args, argc, argv))
+        return EXIT_USAGE;
+    if (args.help) {
+        fputs(HELP, stdout);
+        return EXIT_OK;
+    }
+    if (args.n_pos != 2) {
+        cli_error(&args, "needs the initiator's and the opponent's number of "
+                         "cards, A and B (see --help)");
+        return EXIT_USAGE;
+    }
+    long a = 0, b = 0, asp = 0, osp = 0, sh = 0, osh = 0;
+    if (!cli_int(&args, "A", args.pos[0], -50, FRAY_CARDS_MAX, &a) ||
+        !cli_int(&args, "B", args.pos[1], -50, FRAY_CARDS_MAX, &b) ||
+        !cli_int_opt(&args, "aspect", -50, 50, &asp) ||
+        !cli_int_opt(&args, "opposing-aspect", -50, 50, &osp) ||
+        !cli_int_opt(&args, "shift", -50, 50, &sh) ||
+        !cli_int_opt(&args, "opposing-shift", -50, 50, &osh))
+        return EXIT_USAGE;
+    fray_opposed_query q;
+    memset(&q, 0, sizeof q);
+    q.initiator_n = (int)a;
+    q.opponent_n = (int)b;
+    q.initiator_aspect = (int)asp;
+    q.opponent_aspect = (int)osp;
+    q.initiator_bonus = (int)(asp + sh);
+    q.opponent_bonus = (int)(osp + osh);
+    q.shared_deck = cli_get(&args, "shared-deck")->present;
+    if (!cli_deck_options(&args, &q.deck, &q.rules))
+        return EXIT_USAGE;
+    fray_opposed_odds odds;
+    fray_status st = fray_odds_opposed(&q, &odds);
+    if (st != FRAY_OK)
+        return status_error(&args, st, "cannot work out this opposed flip");
+    fray_ratio pi = fray_opposed_odds_initiator(&odds);
+    fray_ratio po = fray_opposed_odds_opponent(&odds);
+    fray_ratio pt = fray_opposed_odds_tie(&odds);
+    const char *tie_to = asp > osp    ? "the initiator (higher Aspect)"
+                         : asp < osp ? "the opponent (higher Aspect)"
+                                     : "the initiator (equal Aspects)";
+    if (args.json) {
+        json_out j;
+        json_init(&j, stdout);
+        json_begin_object(&j);
+        json_key(&j, "initiator");
+        json_begin_object(&j);
+        json_key(&j, "n");
+        json_int(&j, a);
+        json_key(&j, "aspect");
+        json_int(&j, asp);
+        json_key(&j, "shift");
+        json_int(&j, sh);
+        json_end_object(&j);
+        json_key(&j, "opponent");
+        json_begin_object(&j);
+        json_key(&j, "n");
+        json_int(&j, b);
+        json_key(&j, "aspect");
+        json_int(&j, osp);
+        json_key(&j, "shift");
+        json_int(&j, osh);
+        json_end_object(&j);
+        json_key(&j, "shared_deck");
+        json_bool(&j, q.shared_deck);
+        json_deck(&j, &q.deck, &q.rules);
+        json_key(&j, "p_initiator_wins");
+        json_ratio(&j, pi);
+        json_key(&j, "p_opponent_wins");
+        json_ratio(&j, po);
+        json_key(&j, "p_tied_totals");
+        json_ratio(&j, pt);
+        json_key(&j, "ties_go_to");
+        json_string(&j, asp >= osp ? "initiator" : "opponent");
+        json_end_object(&j);
+        json_finish(&j);
+        return EXIT_OK;
+    }
+    printf("Opposed skill flip: initiator %ld cards + Aspect %ld", a, asp);
+    if (sh)
+        printf(" (shift %+ld)", sh);
+    printf(" against opponent %ld cards + Aspect %ld", b, osp);
+    if (osh)
+        printf(" (shift %+ld)", osh);
+    printf("\n%s ", q.shared_deck ? "one shared deck" : "separate decks");
+    describe_deck(&q.deck, &q.rules);
+    printf("\n  %-16s ", "initiator wins");
+    out_prob_row(stdout, pi, 1.0);
+    printf("  %-16s ", "opponent wins");
+    out_prob_row(stdout, po, 1.0);
+    printf("  %-16s ", "totals tie");
+    out_prob_row(stdout, pt, 1.0);
+    printf("  ties go to %s\n", tie_to);
+    return EXIT_OK;
+}
+
+/* ---- odds roll ---------------------------------------------------------- */
+
+/* Prints a distribution as a table; rows far out in the tails are folded
+ * when the table would be long (JSON always has every row). */
+static void print_dist(const fray_dist *dist) {
+    double top = 0;
+    for (size_t i = 0; i < dist->n; i++) {
+        fray_ratio r = fray_dist_eq(dist, dist->lo + (int64_t)i);
+        double p = fray_ratio_to_double(r);
+        if (p > top)
+            top = p;
+    }
+    bool fold = dist->n > 40;
+    size_t folded = 0;
+    printf("  %-8s %24s %7s   %s\n", "total", "exactly", "", "at least");
+    for (size_t i = 0; i < dist->n; i++) {
+        int64_t t = dist->lo + (int64_t)i;
+        fray_ratio r = fray_dist_eq(dist, t);
+        double p = fray_ratio_to_double(r);
+        bool last = dist->tail && i + 1 == dist->n;
+        if (ratio_is_zero(r))
+            continue;
+        if (fold && p < 0.0005 && !last) {
+            folded++;
+            continue;
+        }
+        char label[32];
+        snprintf(label, sizeof label, last ? "%lld+" : "%lld", (long long)t);
+        char buf[84];
+        printf("  %-8s %24s ", label, fray_ratio_format(r, buf));
+        out_percent(stdout, p);
+        printf("  ");
+        out_percent(stdout, fray_ratio_to_double(fray_dist_at_least(dist, t)));
+        printf("  ");
+        out_bar(stdout, top > 0 ? p / top : 0, 30);
+        printf("\n");
+    }
+    if (folded)
+        printf("  (%zu totals each under 0.05%% not shown; --json lists all)\n",
+               folded);
+}
+
+static void json_dist(json_out *j, const fray_dist *dist) {
+    json_begin_array(j);
+    for (size_t i = 0; i < dist->n; i++) {
+        int64_t t = dist->lo + (int64_t)i;
+        fray_ratio r = fray_dist_eq(dist, t);
+        if (ratio_is_zero(r))
+            continue;
+        json_begin_object(j);
+        json_key(j, "total");
+        json_int(j, (long long)t);
+        if (dist->tail && i + 1 == dist->n) {
+            json_key(j, "or_more");
+            json_bool(j, true);
+        }
+        json_ratio_fields(j, r);
+        json_end_object(j);
+    }
+    json_end_array(j);
+}
+
+static int odds_roll_attack(cli_args *args, const fray_dice *dice,
+                            long defense) {
+    cli_opt *dmg_opt = cli_get(args, "damage");
+    cli_opt *crit_opt = cli_get(args, "crit-dice");
+    cli_opt *weapon = cli_get(args, "weapon");
+    long crit_min = 20;
+    if (!cli_int_opt(args, "crit-min", 2, 20, &crit_min))
+        return EXIT_USAGE;
+    if (!fray_dice_is_d20(dice)) {
+        cli_error(args, "--attack needs a d20 roll plus constants, like "
+                        "d20+5");
+        return EXIT_USAGE;
+    }
+    fray_dice *damage = NULL, *crit = NULL;
+    fray_diag diag = {0};
+    if (dmg_opt->present &&
+        fray_dice_parse(dmg_opt->value, weapon->present ? weapon->value : NULL,
+                        NULL, &damage, &diag) != FRAY_OK) {
+        cli_error(args, "--damage: %s", diag.message);
+        return EXIT_USAGE;
+    }
+    if (crit_opt->present &&
+        fray_dice_parse(crit_opt->value, NULL, NULL, &crit, &diag) != FRAY_OK) {
+        cli_error(args, "--crit-dice: %s", diag.message);
+        fray_dice_free(damage);
+        return EXIT_USAGE;
+    }
+    fray_d20_attack_query q;
+    q.bonus = (int)(fray_dice_min(dice) - 1);
+    q.defense = (int)defense;
+    q.crit_min = (int)crit_min;
+    q.damage = damage;
+    q.crit_dice = crit;
+    fray_d20_attack_odds odds;
+    fray_status st = fray_odds_d20_attack(&q, NULL, &odds);
+    if (st != FRAY_OK) {
+        fray_dice_free(damage);
+        fray_dice_free(crit);
+        if (st == FRAY_ERR_INVALID)
+            cli_error(args, "the damage has no maximum (a Wild Die), so a "
+                            "critical hit cannot maximize it");
+        else
+            cli_error(args, "cannot work out this attack: %s",
+                      fray_strerror(st));
+        return EXIT_USAGE;
+    }
+    char canon[256];
+    fray_dice_format(dice, canon, sizeof canon);
+    if (args->json) {
+        json_out j;
+        json_init(&j, stdout);
+        json_begin_object(&j);
+        json_key(&j, "attack");
+        json_string(&j, canon);
+        json_key(&j, "bonus");
+        json_int(&j, q.bonus);
+        json_key(&j, "defense");
+        json_int(&j, defense);
+        json_key(&j, "crit_min");
+        json_int(&j, crit_min);
+        json_key(&j, "p_hit");
+        json_ratio(&j, odds.p_hit);
+        json_key(&j, "p_crit");
+        json_ratio(&j, odds.p_crit);
+        if (odds.has_damage) {
+            char dcanon[256];
+            fray_dice_format(damage, dcanon, sizeof dcanon);
+            json_key(&j, "damage_expression");
+            json_string(&j, dcanon);
+            json_key(&j, "damage");
+            json_dist(&j, &odds.damage);
+            json_key(&j, "mean_damage");
+            json_ratio(&j, odds.damage.mean);
+        }
+        json_end_object(&j);
+        json_finish(&j);
+    } else {
+        printf("d20 attack %s against Defense %ld\n", canon, defense);
+        printf("(a natural 1 misses, a natural 20 hits; a natural ");
+        if (crit_min < 20)
+            printf("%ld-20", crit_min);
+        else
+            printf("20");
+        printf(" that would hit anyway is a critical hit)\n\n");
+        printf("  %-15s ", "hit");
+        out_prob_row(stdout, odds.p_hit, 1.0);
+        printf("  %-15s ", "critical hit");
+        out_prob_row(stdout, odds.p_crit, 1.0);
+        printf("  %-15s ", "miss");
+        out_prob_row(stdout, fray_ratio_one_minus(odds.p_hit), 1.0);
+        if (odds.has_damage) {
+            char dcanon[256], rbuf[84];
+            fray_dice_format(damage, dcanon, sizeof dcanon);
+            printf("\nDamage per attack (%s; a miss deals 0, a critical hit "
+                   "the maximum)\n", dcanon);
+            print_dist(&odds.damage);
+            printf("  mean %.4f (%s)\n", fray_ratio_to_double(odds.damage.mean),
+                   fray_ratio_format(odds.damage.mean, rbuf));
+        }
+    }
+    fray_d20_attack_odds_free(&odds);
+    fray_dice_free(damage);
+    fray_dice_free(crit);
+    return EXIT_OK;
+}
+
+static int odds_roll(int argc, char **argv) {
+    cli_opt opts[] = {
+        {"vs", true, NULL, false},        {"weapon", true, NULL, false},
+        {"attack", false, NULL, false},   {"damage", true, NULL, false},
+        {"crit-dice", true, NULL, false}, {"crit-min", true, NULL, false},
+    };
+    cli_args args = {"fray odds roll", opts,
+                     (int)(sizeof opts / sizeof opts[0]), {0}, 0, false, false};
+    if (!cli_parse(&args, argc, argv))
+        return EXIT_USAGE;
+    if (args.help) {
+        fputs(HELP, stdout);
+        return EXIT_OK;
+    }
+    if (args.n_pos != 1) {
+        cli_error(&args, "needs exactly one dice expression (see --help)");
+        return EXIT_USAGE;
+    }
+    long vs = 0;
+    if (!cli_int_opt(&args, "vs", -1000000, 1000000, &vs))
+        return EXIT_USAGE;
+    bool has_vs = cli_get(&args, "vs")->present;
+    bool attack = cli_get(&args, "attack")->present;
+    if (!attack && (cli_get(&args, "damage")->present ||
+                    cli_get(&args, "crit-dice")->present ||
+                    cli_get(&args, "crit-min")->present)) {
+        cli_error(&args, "--damage, --crit-dice and --crit-min need --attack");
+        return EXIT_USAGE;
+    }
+    if (attack && !has_vs) {
+        cli_error(&args, "--attack needs --vs DEFENSE");
+        return EXIT_USAGE;
+    }
+    cli_opt *weapon = cli_get(&args, "weapon");
+    fray_dice *dice = NULL;
+    fray_diag diag = {0};
+    if (fray_dice_parse(args.pos[0], weapon->present ? weapon->value : NULL,
+                        NULL, &dice, &diag) != FRAY_OK) {
+        cli_error(&args, "%s", diag.message);
+        return EXIT_USAGE;
+    }
+    if (attack) {
+        int rc = odds_roll_attack(&args, dice, vs);
+        fray_dice_free(dice);
+        return rc;
+    }
+    fray_dist dist;
+    fray_status st = fray_dice_dist(dice, has_vs ? vs : 0, NULL, &dist);
+    if (st != FRAY_OK) {
+        if (st == FRAY_ERR_TOO_LARGE)
+            cli_error(&args, "'%s' has too many outcomes to count exactly "
+                             "(more than 2^127)", args.pos[0]);
+        else
+            cli_error(&args, "cannot work out '%s': %s", args.pos[0],
+                      fray_strerror(st));
+        fray_dice_free(dice);
+        return EXIT_USAGE;
+    }
+    char canon[256], rbuf[84];
+    fray_dice_format(dice, canon, sizeof canon);
+    if (args.json) {
+        json_out j;
+        json_init(&j, stdout);
+        json_begin_object(&j);
+        json_key(&j, "expression");
+        json_string(&j, canon);
+        json_key(&j, "distribution");
+        json_dist(&j, &dist);
+        json_key(&j, "mean");
+        json_ratio(&j, dist.mean);
+        if (has_vs) {
+            json_key(&j, "vs");
+            json_int(&j, vs);
+            json_key(&j, "p_at_least");
+            json_ratio(&j, fray_dist_at_least(&dist, vs));
+        }
+        json_end_object(&j);
+        json_finish(&j);
+    } else {
+        printf("%s", canon);
+        if (dist.tail)
+            printf("  (a Wild Die: the last row holds every higher total)");
+        printf("\n\n");
+        print_dist(&dist);
+        printf("\n  mean %.4f (%s)\n", fray_ratio_to_double(dist.mean),
+               fray_ratio_format(dist.mean, rbuf));
+        if (has_vs) {
+            fray_ratio p = fray_dist_at_least(&dist, vs);
+            printf("  P(total >= %ld) = %s = %.2f%%\n", vs,
+                   fray_ratio_format(p, rbuf), 100 * fray_ratio_to_double(p));
+        }
+    }
+    fray_dist_free(&dist);
+    fray_dice_free(dice);
+    return EXIT_OK;
+}
+
+int cmd_odds(int argc, char **argv) {
+    if (argc < 1) {
+        fputs(HELP, stderr);
+        return EXIT_USAGE;
+    }
+    const char *what = argv[0];
+    if (strcmp(what, "flip") == 0)
+        return odds_flip(argc - 1, argv + 1);
+    if (strcmp(what, "attack") == 0)
+        return odds_attack(argc - 1, argv + 1);
+    if (strcmp(what, "opposed") == 0)
+        return odds_opposed(argc - 1, argv + 1);
+    if (strcmp(what, "roll") == 0)
+        return odds_roll(argc - 1, argv + 1);
+    if (strcmp(what, "--help") == 0 || strcmp(what, "-h") == 0 ||
+        strcmp(what, "help") == 0) {
+        fputs(HELP, stdout);
+        return EXIT_OK;
+    }
+    fprintf(stderr, "fray odds: unknown kind of odds '%s' (flip, attack, "
+                    "opposed or roll)\n", what);
+    return EXIT_USAGE;
+}

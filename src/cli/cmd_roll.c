@@ -1,0 +1,169 @@
+/* cmd_roll.c - `fray roll`: roll a dice expression. */
+#include "cli.h"
+
+#include <stdlib.h>
+
+static const char HELP[] =
+    "usage: fray roll EXPR [--weapon W] [--vs T] [--seed N] [--json]\n"
+    "\n"
+    "Rolls a dice expression and shows every die.\n"
+    "\n"
+    "  3d6, d20+5      N dice of S sides, plus or minus constants\n"
+    "  4d6kh3, 2d20kl1 keep the highest (kh) or lowest (kl) dice\n"
+    "  4D+2            a D6 die code with pips\n"
+    "  4D!+2           the same with a Wild Die: a 6 adds and rolls again,\n"
+    "                  a first 1 removes itself and the highest other die\n"
+    "  2{W}+3          weapon dice rolled twice, then +3 (with --weapon 1d8)\n"
+    "  2{1d8}+3        the same with the weapon written inline\n"
+    "\n"
+    "  --weapon W      what W stands for in X{W}\n"
+    "  --vs T          succeed when the total is at least T (exit status 1\n"
+    "                  when it is not)\n"
+    "  --seed N        roll with this seed (the same seed, the same dice)\n"
+    "  --json          print the roll as JSON\n";
+
+static void print_die(const fray_die_roll *d) {
+    if (d->flags & FRAY_DIE_NEGATIVE)
+        printf("-");
+    if (d->flags & FRAY_DIE_REMOVED)
+        printf("(%d%s removed)", d->value, d->flags & FRAY_DIE_WILD ? "*" : "");
+    else if (d->flags & FRAY_DIE_DROPPED)
+        printf("[%d]", d->value);
+    else if (d->flags & FRAY_DIE_WILD)
+        printf("%d*", d->value);
+    else
+        printf("%d", d->value);
+}
+
+int cmd_roll(int argc, char **argv) {
+    cli_opt opts[] = {
+        {"weapon", true, NULL, false},
+        {"vs", true, NULL, false},
+        {"seed", true, NULL, false},
+    };
+    cli_args args = {"fray roll", opts, (int)(sizeof opts / sizeof opts[0]),
+                     {0}, 0, false, false};
+    if (!cli_parse(&args, argc, argv))
+        return EXIT_USAGE;
+    if (args.help) {
+        fputs(HELP, stdout);
+        return EXIT_OK;
+    }
+    if (args.n_pos != 1) {
+        cli_error(&args, "needs exactly one dice expression (quote it if it "
+                         "has spaces; see --help)");
+        return EXIT_USAGE;
+    }
+    long vs = 0;
+    if (!cli_int_opt(&args, "vs", -1000000000L, 1000000000L, &vs))
+        return EXIT_USAGE;
+    bool has_vs = cli_get(&args, "vs")->present;
+    cli_opt *weapon = cli_get(&args, "weapon");
+    fray_dice *dice = NULL;
+    fray_diag diag = {0};
+    if (fray_dice_parse(args.pos[0], weapon->present ? weapon->value : NULL,
+                        NULL, &dice, &diag) != FRAY_OK) {
+        cli_error(&args, "%s", diag.message);
+        return EXIT_USAGE;
+    }
+    uint64_t seed;
+    bool seed_given;
+    if (!cli_seed(&args, &seed, &seed_given)) {
+        fray_dice_free(dice);
+        return EXIT_USAGE;
+    }
+    fray_rng rng;
+    fray_rng_seed(&rng, seed, 0);
+    fray_roll roll;
+    fray_roll_init(&roll, NULL);
+    if (fray_dice_roll(dice, &rng, &roll) != FRAY_OK) {
+        cli_error(&args, "out of memory");
+        fray_roll_free(&roll);
+        fray_dice_free(dice);
+        return EXIT_USAGE;
+    }
+    char canon[256];
+    fray_dice_format(dice, canon, sizeof canon);
+    bool is_d20 = fray_dice_is_d20(dice);
+    bool success = roll.total >= vs;
+
+    if (args.json) {
+        json_out j;
+        json_init(&j, stdout);
+        json_begin_object(&j);
+        json_key(&j, "expression");
+        json_string(&j, canon);
+        json_key(&j, "total");
+        json_int(&j, (long long)roll.total);
+        json_key(&j, "dice");
+        json_begin_array(&j);
+        for (size_t i = 0; i < roll.n_dice; i++) {
+            const fray_die_roll *d = &roll.dice[i];
+            json_begin_object(&j);
+            json_key(&j, "sides");
+            json_int(&j, d->sides);
+            json_key(&j, "value");
+            json_int(&j, d->value);
+            json_key(&j, "kept");
+            json_bool(&j, !(d->flags & (FRAY_DIE_DROPPED | FRAY_DIE_REMOVED)));
+            json_key(&j, "wild");
+            json_bool(&j, (d->flags & FRAY_DIE_WILD) != 0);
+            json_key(&j, "removed");
+            json_bool(&j, (d->flags & FRAY_DIE_REMOVED) != 0);
+            json_key(&j, "subtracted");
+            json_bool(&j, (d->flags & FRAY_DIE_NEGATIVE) != 0);
+            json_end_object(&j);
+        }
+        json_end_array(&j);
+        if (is_d20) {
+            json_key(&j, "natural");
+            json_int(&j, roll.natural);
+        }
+        if (fray_dice_has_wild(dice)) {
+            json_key(&j, "wild_one");
+            json_bool(&j, roll.wild_one);
+            json_key(&j, "wild_explosions");
+            json_int(&j, roll.wild_explosions);
+        }
+        if (has_vs) {
+            json_key(&j, "vs");
+            json_int(&j, vs);
+            json_key(&j, "success");
+            json_bool(&j, success);
+        }
+        json_key(&j, "seed");
+        json_int(&j, (long long)seed);
+        json_end_object(&j);
+        json_finish(&j);
+    } else {
+        printf("%s = %lld\n", canon, (long long)roll.total);
+        printf("  dice    ");
+        for (size_t i = 0; i < roll.n_dice; i++) {
+            if (i)
+                printf(" ");
+            print_die(&roll.dice[i]);
+        }
+        printf("\n");
+        if (is_d20 && (roll.natural == 1 || roll.natural == 20))
+            printf("  natural %d\n", roll.natural);
+        if (fray_dice_has_wild(dice)) {
+            if (roll.wild_one)
+                printf("  Wild Die (*): a 1 - it and the highest other die are "
+                       "removed\n");
+            else if (roll.wild_explosions > 0)
+                printf("  Wild Die: %d six%s, rolled again (* marks its rolls)\n",
+                       roll.wild_explosions,
+                       roll.wild_explosions == 1 ? "" : "es");
+        }
+        if (has_vs)
+            printf("  vs %ld   %s\n", vs, success ? "success" : "FAILURE");
+        if (seed_given)
+            printf("  seed    %llu\n", (unsigned long long)seed);
+        else
+            printf("  seed    %llu (repeat with --seed %llu)\n",
+                   (unsigned long long)seed, (unsigned long long)seed);
+    }
+    fray_roll_free(&roll);
+    fray_dice_free(dice);
+    return has_vs && !success ? EXIT_CHECK_FAILED : EXIT_OK;
+}
