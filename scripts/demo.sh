@@ -5,7 +5,11 @@ set -eu
 fray=$1
 show() {
     echo
-    echo "\$ fray $*"
+    line="\$ fray"
+    for a in "$@"; do
+        case "$a" in *" "*) line="$line \"$a\"" ;; *) line="$line $a" ;; esac
+    done
+    echo "$line"
     "$fray" "$@" || true
 }
 echo "fray $("$fray" version | cut -d' ' -f2): card flips, dice and exact odds"

@@ -98,7 +98,8 @@ typedef struct fray_deck fray_deck;
 /*
  * Creates a deck with every card in the draw pile, in id order (not
  * shuffled: call fray_deck_shuffle). opts NULL means the defaults; alloc
- * NULL means malloc. The caller owns *out_deck and frees it with
+ * NULL means malloc (the deck keeps a copy of *alloc, so the struct itself
+ * need not outlive the call). The caller owns *out_deck and frees it with
  * fray_deck_free. Errors: FRAY_ERR_RANGE (bad options), FRAY_ERR_NOMEM.
  */
 FRAY_API fray_status fray_deck_new(const fray_deck_options *opts,

@@ -1,6 +1,6 @@
 /*
  * fray/fray.h - the whole public API of libfray, a tabletop combat engine.
- * See docs/api.md for an overview and docs/architecture.md for the design.
+ * See README.md for a first example and docs/architecture.md for the design.
  */
 #ifndef FRAY_FRAY_H
 #define FRAY_FRAY_H

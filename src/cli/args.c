@@ -82,6 +82,21 @@ bool cli_parse(cli_args *args, int argc, char **argv) {
     return true;
 }
 
+int cli_start(cli_args *args, int argc, char **argv, const char *help,
+              int n_pos, const char *what_pos) {
+    if (!cli_parse(args, argc, argv))
+        return EXIT_USAGE;
+    if (args->help) {
+        fputs(help, stdout);
+        return EXIT_OK;
+    }
+    if (args->n_pos != n_pos) {
+        cli_error(args, "needs %s (see --help)", what_pos);
+        return EXIT_USAGE;
+    }
+    return -1;
+}
+
 bool cli_int(const cli_args *args, const char *what, const char *text,
              long lo, long hi, long *out) {
     char *end;

@@ -38,6 +38,11 @@ typedef struct cli_args {
  * looks like a negative number is a positional value, not an option. */
 bool cli_parse(cli_args *args, int argc, char **argv);
 cli_opt *cli_get(cli_args *args, const char *name);
+/* The start every subcommand shares: parse, answer --help with `help`,
+ * and insist on exactly n_pos positional arguments (else print
+ * "needs <what_pos>"). Returns -1 to go on, or the exit status. */
+int cli_start(cli_args *args, int argc, char **argv, const char *help,
+              int n_pos, const char *what_pos);
 /* Reads an integer option or positional; prints an error naming the token
  * and returns false when it is not an integer in [lo, hi]. */
 bool cli_int(const cli_args *args, const char *what, const char *text,

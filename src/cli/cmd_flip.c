@@ -35,16 +35,10 @@ int cmd_flip(int argc, char **argv) {
     };
     cli_args args = {"fray flip", opts, (int)(sizeof opts / sizeof opts[0]),
                      {0}, 0, false, false};
-    if (!cli_parse(&args, argc, argv))
-        return EXIT_USAGE;
-    if (args.help) {
-        fputs(HELP, stdout);
-        return EXIT_OK;
-    }
-    if (args.n_pos != 1) {
-        cli_error(&args, "needs exactly one number of cards, N (see --help)");
-        return EXIT_USAGE;
-    }
+    int rc = cli_start(&args, argc, argv, HELP, 1,
+                       "exactly one number of cards, N");
+    if (rc >= 0)
+        return rc;
     long n = 0, aspect = 0, shift = 0, dtn = 0;
     if (!cli_int(&args, "N", args.pos[0], -50, FRAY_CARDS_MAX, &n) ||
         !cli_int_opt(&args, "aspect", -50, 50, &aspect) ||

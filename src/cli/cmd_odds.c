@@ -111,16 +111,10 @@ static int odds_flip(int argc, char **argv) {
     };
     cli_args args = {"fray odds flip", opts,
                      (int)(sizeof opts / sizeof opts[0]), {0}, 0, false, false};
-    if (!cli_parse(&args, argc, argv))
-        return EXIT_USAGE;
-    if (args.help) {
-        fputs(HELP, stdout);
-        return EXIT_OK;
-    }
-    if (args.n_pos != 1) {
-        cli_error(&args, "needs exactly one number of cards, N (see --help)");
-        return EXIT_USAGE;
-    }
+    int rc = cli_start(&args, argc, argv, HELP, 1,
+                       "exactly one number of cards, N");
+    if (rc >= 0)
+        return rc;
     long n = 0, aspect = 0, shift = 0, dtn = 0;
     if (!cli_int(&args, "N", args.pos[0], -50, FRAY_CARDS_MAX, &n) ||
         !cli_int_opt(&args, "aspect", -50, 50, &aspect) ||
@@ -279,17 +273,11 @@ static int odds_attack(int argc, char **argv) {
     };
     cli_args args = {"fray odds attack", opts,
                      (int)(sizeof opts / sizeof opts[0]), {0}, 0, false, false};
-    if (!cli_parse(&args, argc, argv))
-        return EXIT_USAGE;
-    if (args.help) {
-        fputs(HELP, stdout);
-        return EXIT_OK;
-    }
-    if (args.n_pos != 2) {
-        cli_error(&args, "needs the attack's and the defense's number of "
-                         "cards, A and D (see --help)");
-        return EXIT_USAGE;
-    }
+    int rc = cli_start(&args, argc, argv, HELP, 2,
+                       "the attack's and the defense's number of cards, "
+                       "A and D");
+    if (rc >= 0)
+        return rc;
     long a = 0, d = 0, as = 0, ds = 0, damage = 0, resilience = 0;
     if (!cli_int(&args, "A", args.pos[0], -50, FRAY_CARDS_MAX, &a) ||
         !cli_int(&args, "D", args.pos[1], -50, FRAY_CARDS_MAX, &d) ||
@@ -481,17 +469,11 @@ static int odds_opposed(int argc, char **argv) {
     };
     cli_args args = {"fray odds opposed", opts,
                      (int)(sizeof opts / sizeof opts[0]), {0}, 0, false, false};
-    if (!cli_parse(&args, argc, argv))
-        return EXIT_USAGE;
-    if (args.help) {
-        fputs(HELP, stdout);
-        return EXIT_OK;
-    }
-    if (args.n_pos != 2) {
-        cli_error(&args, "needs the initiator's and the opponent's number of "
-                         "cards, A and B (see --help)");
-        return EXIT_USAGE;
-    }
+    int rc = cli_start(&args, argc, argv, HELP, 2,
+                       "the initiator's and the opponent's number of "
+                       "cards, A and B");
+    if (rc >= 0)
+        return rc;
     long a = 0, b = 0, asp = 0, osp = 0, sh = 0, osh = 0;
     if (!cli_int(&args, "A", args.pos[0], -50, FRAY_CARDS_MAX, &a) ||
         !cli_int(&args, "B", args.pos[1], -50, FRAY_CARDS_MAX, &b) ||
@@ -752,16 +734,10 @@ static int odds_roll(int argc, char **argv) {
     };
     cli_args args = {"fray odds roll", opts,
                      (int)(sizeof opts / sizeof opts[0]), {0}, 0, false, false};
-    if (!cli_parse(&args, argc, argv))
-        return EXIT_USAGE;
-    if (args.help) {
-        fputs(HELP, stdout);
-        return EXIT_OK;
-    }
-    if (args.n_pos != 1) {
-        cli_error(&args, "needs exactly one dice expression (see --help)");
-        return EXIT_USAGE;
-    }
+    int rc = cli_start(&args, argc, argv, HELP, 1,
+                       "exactly one dice expression");
+    if (rc >= 0)
+        return rc;
     long vs = 0;
     if (!cli_int_opt(&args, "vs", -1000000, 1000000, &vs))
         return EXIT_USAGE;
@@ -786,7 +762,7 @@ static int odds_roll(int argc, char **argv) {
         return EXIT_USAGE;
     }
     if (attack) {
-        int rc = odds_roll_attack(&args, dice, vs);
+        rc = odds_roll_attack(&args, dice, vs);
         fray_dice_free(dice);
         return rc;
     }

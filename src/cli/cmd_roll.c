@@ -43,17 +43,11 @@ int cmd_roll(int argc, char **argv) {
     };
     cli_args args = {"fray roll", opts, (int)(sizeof opts / sizeof opts[0]),
                      {0}, 0, false, false};
-    if (!cli_parse(&args, argc, argv))
-        return EXIT_USAGE;
-    if (args.help) {
-        fputs(HELP, stdout);
-        return EXIT_OK;
-    }
-    if (args.n_pos != 1) {
-        cli_error(&args, "needs exactly one dice expression (quote it if it "
-                         "has spaces; see --help)");
-        return EXIT_USAGE;
-    }
+    int rc = cli_start(&args, argc, argv, HELP, 1,
+                       "exactly one dice expression (quote it if it has "
+                       "spaces)");
+    if (rc >= 0)
+        return rc;
     long vs = 0;
     if (!cli_int_opt(&args, "vs", -1000000000L, 1000000000L, &vs))
         return EXIT_USAGE;

@@ -6,6 +6,8 @@
  */
 #include <criterion/criterion.h>
 
+#include "fail_alloc.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -525,33 +527,6 @@ Test(dice_roll, negative_flags) {
 
 /* ---- Allocation failures ------------------------------------------------------- */
 
-typedef struct fail_alloc {
-    long calls;
-    long fail_at; /* the allocation that fails (1-based); 0 = never */
-    long live;
-    size_t live_bytes;
-} fail_alloc;
-
-static void *fail_realloc(void *ud, void *p, size_t old, size_t size) {
-    fail_alloc *fa = ud;
-    if (size == 0) {
-        if (p) {
-            fa->live--;
-            fa->live_bytes -= old;
-        }
-        free(p);
-        return NULL;
-    }
-    if (++fa->calls == fa->fail_at)
-        return NULL;
-    void *q = realloc(p, size);
-    if (q) {
-        if (!p)
-            fa->live++;
-        fa->live_bytes += size - old;
-    }
-    return q;
-}
 
 /* Failing the Nth allocation of a parse, for every N until one succeeds:
  * NOMEM, no expression, nothing left allocated; the sizes passed to free

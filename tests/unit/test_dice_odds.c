@@ -6,6 +6,8 @@
  */
 #include <criterion/criterion.h>
 
+#include "fail_alloc.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -548,33 +550,6 @@ Test(d20_attack, invalid_queries) {
 
 /* ---- Allocation failures ------------------------------------------------------------ */
 
-typedef struct fail_alloc {
-    long calls;
-    long fail_at;
-    long live;
-    size_t live_bytes;
-} fail_alloc;
-
-static void *fail_realloc(void *ud, void *p, size_t old, size_t size) {
-    fail_alloc *fa = ud;
-    if (size == 0) {
-        if (p) {
-            fa->live--;
-            fa->live_bytes -= old;
-        }
-        free(p);
-        return NULL;
-    }
-    if (++fa->calls == fa->fail_at)
-        return NULL;
-    void *q = realloc(p, size);
-    if (q) {
-        if (!p)
-            fa->live++;
-        fa->live_bytes += size - old;
-    }
-    return q;
-}
 
 /* Failing the Nth allocation of a distribution (Wild Die, keep, X{W}) and
  * of an attack's odds, for every N until it succeeds: NOMEM, nothing left
