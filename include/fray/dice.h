@@ -47,7 +47,8 @@ typedef struct fray_dice fray_dice;
  * owns *out and frees it with fray_dice_free. On FRAY_ERR_PARSE the diag
  * names the offending token and its 1-based column (diag->column) in
  * `text` (or in `weapon`, said so in the message). `weapon` is read only
- * if some {W} uses it, and copied: it need not outlive the call.
+ * if some {W} uses it, and copied: it need not outlive the call. The
+ * expression keeps a copy of *alloc (the struct need not outlive the call).
  * Errors: FRAY_ERR_PARSE, FRAY_ERR_NOMEM, FRAY_ERR_INVALID (NULL text or
  * out). *out is NULL on any error.
  */
@@ -89,7 +90,8 @@ typedef struct fray_die_roll {
 } fray_die_roll;
 
 /* A roll with every die shown. Initialise with fray_roll_init; the roll
- * owns its dice array; release with fray_roll_free. */
+ * owns its dice array; release with fray_roll_free. The roll keeps the
+ * allocator POINTER: *alloc must stay valid until fray_roll_free. */
 typedef struct fray_roll {
     int64_t total;
     int natural;       /* the d20's face when fray_dice_is_d20, else 0 */
@@ -140,7 +142,8 @@ typedef struct fray_dist {
  * outcomes passes 2^127 (too many dice to count exactly; 28D! is the
  * largest Wild Die code that fits) or the totals span more than 2^22
  * values. On error *out holds nothing to free.
- * Release with fray_dist_free.
+ * Release with fray_dist_free. The distribution keeps the allocator
+ * POINTER: *alloc must stay valid until fray_dist_free.
  */
 FRAY_API fray_status fray_dice_dist(const fray_dice *dice,
                                     int64_t exact_through,

@@ -136,7 +136,12 @@ static fray_dice *dice_new(const fray_allocator *alloc) {
     fray_dice *d = fray__alloc(alloc, sizeof *d);
     if (d) {
         memset(d, 0, sizeof *d);
-        d->alloc = alloc;
+        /* Keep a copy: the caller's allocator struct may be a temporary
+         * (as fray_deck_new does). */
+        if (alloc) {
+            d->alloc_store = *alloc;
+            d->alloc = &d->alloc_store;
+        }
     }
     return d;
 }

@@ -50,7 +50,8 @@ typedef struct fray__term {
 } fray__term;
 
 struct fray_dice {
-    const fray_allocator *alloc;
+    const fray_allocator *alloc; /* &alloc_store, or NULL for malloc */
+    fray_allocator alloc_store;
     size_t n_terms;
     size_t cap_terms;
     fray__term *terms;
