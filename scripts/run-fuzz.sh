@@ -15,7 +15,16 @@ for f in "$build"/fuzz_*; do
     if ! "$f" -max_total_time="$seconds" -print_final_stats=0 \
         -artifact_prefix="$work/" "$work" "$corpus" >"$work/log" 2>&1; then
         echo "fuzz: $name FAILED; its log:"
-        tail -n 60 "$work/log"
+        grep -v -E '^#[0-9]+ ' "$work/log" | tail -n 40
+        # Keep what crashed, and show it, so the failure can be replayed:
+        #   $f ARTIFACT
+        mkdir -p "$build/fuzz-artifacts"
+        for a in "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-*; do
+            [ -f "$a" ] || continue
+            cp "$a" "$build/fuzz-artifacts/"
+            echo "fuzz: input kept as $build/fuzz-artifacts/$(basename "$a"):"
+            od -c "$a" | head -n 20
+        done
         status=1
     else
         grep -E '^#[0-9]+ *DONE' "$work/log" || tail -n 1 "$work/log"

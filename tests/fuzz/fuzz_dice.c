@@ -51,10 +51,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         *weapon++ = '\0';
 
     fray_dice *d = NULL;
+    /* Fill the message with non-zero bytes first: a parse error must write
+     * a terminated, non-empty message of its own. */
     fray_diag diag;
-    if (fray_dice_parse(text, weapon, NULL, &d, &diag) != FRAY_OK) {
-        if (d || diag.message[sizeof diag.message - 1] != '\0' ||
-            diag.column < 0)
+    memset(&diag, 'x', sizeof diag);
+    diag.file = NULL;
+    fray_status st = fray_dice_parse(text, weapon, NULL, &d, &diag);
+    if (st != FRAY_OK) {
+        if (d || diag.column < 0)
+            abort();
+        if (st == FRAY_ERR_PARSE &&
+            (memchr(diag.message, '\0', sizeof diag.message) == NULL ||
+             diag.message[0] == 'x' || diag.message[0] == '\0'))
             abort();
         free(text);
         return 0;
