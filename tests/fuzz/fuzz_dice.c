@@ -105,7 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     if (len < sizeof canon && cheap_to_count(canon)) {
         fray_dist dist;
-        fray_status st = fray_dice_dist(d, lo + 10, NULL, &dist);
+        st = fray_dice_dist(d, lo + 10, NULL, &dist);
         if (st == FRAY_OK) {
             uint64_t hi_sum = 0, lo_sum = 0, carry;
             for (size_t i = 0; i < dist.n; i++) {
