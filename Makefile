@@ -1,16 +1,18 @@
 # fray - the two commands of the README, and the pieces they are made of.
 #   make run    installs what is missing, builds, runs fray's main job
 #   make test   installs what is missing, builds, runs the whole suite
-#               (normal build, then ASan+UBSan build, then a short fuzz run)
+#               (normal build, then ASan+UBSan build, then a repeatable
+#               fuzz run: fixed seed, fixed number of inputs)
 
 BUILD       ?= build
 BUILD_ASAN  ?= build-asan
 BUILD_FUZZ  ?= build-fuzz
 FUZZ_SECONDS ?= 20
+FUZZ_RUNS   ?= 150000
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_GEN   := -G Ninja
 
-.PHONY: all deps build run test test-normal test-asan fuzz fuzz-build bench install clean
+.PHONY: all deps build run test test-normal test-asan fuzz fuzz-build fuzz-repeatable bench install clean
 
 all: build
 
@@ -26,7 +28,7 @@ build: deps $(BUILD)/build.ninja
 run: build
 	@scripts/demo.sh $(BUILD)/fray
 
-test: deps test-normal test-asan fuzz
+test: deps test-normal test-asan fuzz-repeatable
 	@echo "fray: all test stages passed (normal, ASan+UBSan, fuzz)"
 
 test-normal: $(BUILD)/build.ninja
@@ -48,6 +50,10 @@ fuzz-build:
 # A short fuzzing run of every parser; FUZZ_SECONDS=600 make fuzz for longer.
 fuzz: fuzz-build
 	@scripts/run-fuzz.sh $(BUILD_FUZZ) $(FUZZ_SECONDS)
+
+# The suite's fuzzing: a fixed seed and number of inputs, so it repeats.
+fuzz-repeatable: fuzz-build
+	@scripts/run-fuzz.sh $(BUILD_FUZZ) 120 $(FUZZ_RUNS)
 
 bench: build
 	@for b in $(BUILD)/bench_*; do echo "== $$b"; $$b; done

@@ -1,9 +1,18 @@
 #!/bin/sh
-# Runs each libFuzzer target for a few seconds from its seed corpus.
-# usage: run-fuzz.sh BUILD_DIR SECONDS
+# Runs each libFuzzer target from its seed corpus.
+# usage: run-fuzz.sh BUILD_DIR SECONDS [RUNS]
+# With RUNS the run is repeatable (a fixed seed and a fixed number of
+# inputs, SECONDS only as a cap): that is what the test suite uses, so CI
+# does not pass or fail by luck. Without it, fuzz for SECONDS at random.
 set -eu
 build=$1
 seconds=$2
+runs=${3:-}
+if [ -n "$runs" ]; then
+    limits="-seed=1 -runs=$runs"
+else
+    limits=""
+fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 status=0
 for f in "$build"/fuzz_*; do
@@ -11,8 +20,9 @@ for f in "$build"/fuzz_*; do
     name=$(basename "$f")
     corpus="$root/tests/fuzz/corpus/${name#fuzz_}"
     work=$(mktemp -d)
-    echo "fuzz: $name for ${seconds}s"
-    if ! "$f" -max_total_time="$seconds" -print_final_stats=0 \
+    echo "fuzz: $name for ${seconds}s${runs:+ at most, $runs inputs, seed 1}"
+    # shellcheck disable=SC2086
+    if ! "$f" -max_total_time="$seconds" $limits -print_final_stats=0 \
         -artifact_prefix="$work/" "$work" "$corpus" >"$work/log" 2>&1; then
         echo "fuzz: $name FAILED; its log:"
         grep -v -E '^#[0-9]+ ' "$work/log" | tail -n 40
