@@ -174,6 +174,17 @@ bool cli_deck_options(cli_args *args, fray_deck_options *deck,
     return true;
 }
 
+bool cli_flip_args_read(cli_args *args, cli_flip_args *out) {
+    out->n = out->aspect = out->shift = out->dtn = 0;
+    if (!cli_int(args, "N", args->pos[0], -50, FRAY_CARDS_MAX, &out->n) ||
+        !cli_int_opt(args, "aspect", -50, 50, &out->aspect) ||
+        !cli_int_opt(args, "shift", -50, 50, &out->shift) ||
+        !cli_int_opt(args, "dtn", -100, 200, &out->dtn))
+        return false;
+    out->has_dtn = cli_get(args, "dtn")->present;
+    return cli_deck_options(args, &out->deck, &out->rules);
+}
+
 bool cli_seed(cli_args *args, uint64_t *out, bool *out_given) {
     cli_opt *o = cli_get(args, "seed");
     if (o && o->present) {

@@ -60,6 +60,15 @@ void cli_error(const cli_args *args, const char *fmt, ...)
  * --joker-value, --min-one-card). */
 bool cli_deck_options(cli_args *args, fray_deck_options *deck,
                       fray_flip_rules *rules);
+/* The arguments every flip shares: N, --aspect, --shift, --dtn and the
+ * deck options. */
+typedef struct cli_flip_args {
+    long n, aspect, shift, dtn;
+    bool has_dtn;
+    fray_deck_options deck;
+    fray_flip_rules rules;
+} cli_flip_args;
+bool cli_flip_args_read(cli_args *args, cli_flip_args *out);
 /* The seed from --seed, or a fresh one (from the clock) reported to the
  * user so the result can be repeated. */
 bool cli_seed(cli_args *args, uint64_t *out, bool *out_given);
@@ -100,6 +109,11 @@ void json_ratio(json_out *j, fray_ratio r);
 /* The same three keys, inside an object the caller has opened. */
 void json_ratio_fields(json_out *j, fray_ratio r);
 void json_finish(json_out *j); /* newline */
+/* A key and its value in one call. */
+void json_kv_int(json_out *j, const char *key, long long v);
+void json_kv_string(json_out *j, const char *key, const char *s);
+void json_kv_bool(json_out *j, const char *key, bool v);
+void json_kv_ratio(json_out *j, const char *key, fray_ratio r);
 
 /* ---- Subcommands ------------------------------------------------------------- */
 

@@ -39,17 +39,13 @@ int cmd_flip(int argc, char **argv) {
                        "exactly one number of cards, N");
     if (rc >= 0)
         return rc;
-    long n = 0, aspect = 0, shift = 0, dtn = 0;
-    if (!cli_int(&args, "N", args.pos[0], -50, FRAY_CARDS_MAX, &n) ||
-        !cli_int_opt(&args, "aspect", -50, 50, &aspect) ||
-        !cli_int_opt(&args, "shift", -50, 50, &shift) ||
-        !cli_int_opt(&args, "dtn", -100, 200, &dtn))
+    cli_flip_args fa;
+    if (!cli_flip_args_read(&args, &fa))
         return EXIT_USAGE;
-    bool has_dtn = cli_get(&args, "dtn")->present;
-    fray_deck_options deck_opts;
-    fray_flip_rules rules;
-    if (!cli_deck_options(&args, &deck_opts, &rules))
-        return EXIT_USAGE;
+    long n = fa.n, aspect = fa.aspect, shift = fa.shift, dtn = fa.dtn;
+    bool has_dtn = fa.has_dtn;
+    fray_deck_options deck_opts = fa.deck;
+    fray_flip_rules rules = fa.rules;
 
     fray_deck *deck = NULL;
     if (fray_deck_new(&deck_opts, NULL, &deck) != FRAY_OK) {
@@ -109,36 +105,25 @@ int cmd_flip(int argc, char **argv) {
         json_out j;
         json_init(&j, stdout);
         json_begin_object(&j);
-        json_key(&j, "n");
-        json_int(&j, n);
-        json_key(&j, "keep");
-        json_string(&j, flip.keep_lowest ? "lowest" : "highest");
+        json_kv_int(&j, "n", n);
+        json_kv_string(&j, "keep", flip.keep_lowest ? "lowest" : "highest");
         json_key(&j, "cards");
         json_begin_array(&j);
         for (int i = 0; i < flip.n_cards; i++)
             json_string(&j, fray_card_format(flip.cards[i], FRAY_CARD_PLAIN, buf));
         json_end_array(&j);
-        json_key(&j, "kept");
-        json_string(&j, fray_card_format(flip.cards[flip.kept], FRAY_CARD_PLAIN, buf));
-        json_key(&j, "kept_value");
-        json_int(&j, flip.kept_value);
-        json_key(&j, "aspect");
-        json_int(&j, aspect);
-        json_key(&j, "shift");
-        json_int(&j, shift);
-        json_key(&j, "total");
-        json_int(&j, total);
-        json_key(&j, "hearts");
-        json_int(&j, flip.hearts);
+        json_kv_string(&j, "kept", fray_card_format(flip.cards[flip.kept], FRAY_CARD_PLAIN, buf));
+        json_kv_int(&j, "kept_value", flip.kept_value);
+        json_kv_int(&j, "aspect", aspect);
+        json_kv_int(&j, "shift", shift);
+        json_kv_int(&j, "total", total);
+        json_kv_int(&j, "hearts", flip.hearts);
         if (has_dtn) {
-            json_key(&j, "dtn");
-            json_int(&j, dtn);
-            json_key(&j, "success");
-            json_bool(&j, success);
+            json_kv_int(&j, "dtn", dtn);
+            json_kv_bool(&j, "success", success);
         }
         if (!cards_opt->present) {
-            json_key(&j, "seed");
-            json_int(&j, (long long)seed);
+            json_kv_int(&j, "seed", (long long)seed);
         }
         json_end_object(&j);
         json_finish(&j);

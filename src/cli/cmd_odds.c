@@ -69,16 +69,11 @@ static void json_deck(json_out *j, const fray_deck_options *deck,
                       const fray_flip_rules *rules) {
     json_key(j, "deck");
     json_begin_object(j);
-    json_key(j, "cards");
-    json_int(j, fray_deck_options_size(deck));
-    json_key(j, "aces");
-    json_string(j, deck->aces_low ? "low" : "high");
-    json_key(j, "jokers");
-    json_int(j, deck->jokers);
-    json_key(j, "joker_value");
-    json_int(j, deck->joker_value);
-    json_key(j, "min_one_card");
-    json_bool(j, rules->min_one_card);
+    json_kv_int(j, "cards", fray_deck_options_size(deck));
+    json_kv_string(j, "aces", deck->aces_low ? "low" : "high");
+    json_kv_int(j, "jokers", deck->jokers);
+    json_kv_int(j, "joker_value", deck->joker_value);
+    json_kv_bool(j, "min_one_card", rules->min_one_card);
     json_end_object(j);
 }
 
@@ -115,17 +110,13 @@ static int odds_flip(int argc, char **argv) {
                        "exactly one number of cards, N");
     if (rc >= 0)
         return rc;
-    long n = 0, aspect = 0, shift = 0, dtn = 0;
-    if (!cli_int(&args, "N", args.pos[0], -50, FRAY_CARDS_MAX, &n) ||
-        !cli_int_opt(&args, "aspect", -50, 50, &aspect) ||
-        !cli_int_opt(&args, "shift", -50, 50, &shift) ||
-        !cli_int_opt(&args, "dtn", -100, 200, &dtn))
+    cli_flip_args fa;
+    if (!cli_flip_args_read(&args, &fa))
         return EXIT_USAGE;
-    bool has_dtn = cli_get(&args, "dtn")->present;
-    fray_deck_options deck;
-    fray_flip_rules rules;
-    if (!cli_deck_options(&args, &deck, &rules))
-        return EXIT_USAGE;
+    long n = fa.n, aspect = fa.aspect, shift = fa.shift, dtn = fa.dtn;
+    bool has_dtn = fa.has_dtn;
+    fray_deck_options deck = fa.deck;
+    fray_flip_rules rules = fa.rules;
     fray_flip_odds odds;
     fray_status st = fray_odds_flip(&deck, (int)n, &rules, &odds);
     if (st != FRAY_OK)
@@ -138,16 +129,11 @@ static int odds_flip(int argc, char **argv) {
         json_out j;
         json_init(&j, stdout);
         json_begin_object(&j);
-        json_key(&j, "n");
-        json_int(&j, n);
-        json_key(&j, "cards");
-        json_int(&j, odds.n_cards);
-        json_key(&j, "keep");
-        json_string(&j, odds.keep_lowest ? "lowest" : "highest");
-        json_key(&j, "aspect");
-        json_int(&j, aspect);
-        json_key(&j, "shift");
-        json_int(&j, shift);
+        json_kv_int(&j, "n", n);
+        json_kv_int(&j, "cards", odds.n_cards);
+        json_kv_string(&j, "keep", odds.keep_lowest ? "lowest" : "highest");
+        json_kv_int(&j, "aspect", aspect);
+        json_kv_int(&j, "shift", shift);
         json_deck(&j, &deck, &rules);
         json_key(&j, "kept");
         json_begin_array(&j);
@@ -178,19 +164,15 @@ static int odds_flip(int argc, char **argv) {
                 if (ratio_is_zero(r))
                     continue;
                 json_begin_object(&j);
-                json_key(&j, "value");
-                json_int(&j, v);
-                json_key(&j, "hearts");
-                json_int(&j, h);
+                json_kv_int(&j, "value", v);
+                json_kv_int(&j, "hearts", h);
                 json_ratio_fields(&j, r);
                 json_end_object(&j);
             }
         json_end_array(&j);
         if (has_dtn) {
-            json_key(&j, "dtn");
-            json_int(&j, dtn);
-            json_key(&j, "p_success");
-            json_ratio(&j, fray_flip_odds_success(&odds, bonus, (int)dtn));
+            json_kv_int(&j, "dtn", dtn);
+            json_kv_ratio(&j, "p_success", fray_flip_odds_success(&odds, bonus, (int)dtn));
         }
         json_end_object(&j);
         json_finish(&j);
@@ -335,33 +317,22 @@ static int odds_attack(int argc, char **argv) {
         json_begin_object(&j);
         json_key(&j, "attack");
         json_begin_object(&j);
-        json_key(&j, "n");
-        json_int(&j, a);
-        json_key(&j, "cards");
-        json_int(&j, a_cards);
-        json_key(&j, "keep");
-        json_string(&j, a_low ? "lowest" : "highest");
-        json_key(&j, "shift");
-        json_int(&j, as);
+        json_kv_int(&j, "n", a);
+        json_kv_int(&j, "cards", a_cards);
+        json_kv_string(&j, "keep", a_low ? "lowest" : "highest");
+        json_kv_int(&j, "shift", as);
         json_end_object(&j);
         json_key(&j, "defense");
         json_begin_object(&j);
-        json_key(&j, "n");
-        json_int(&j, d);
-        json_key(&j, "cards");
-        json_int(&j, d_cards);
-        json_key(&j, "keep");
-        json_string(&j, d_low ? "lowest" : "highest");
-        json_key(&j, "shift");
-        json_int(&j, ds);
+        json_kv_int(&j, "n", d);
+        json_kv_int(&j, "cards", d_cards);
+        json_kv_string(&j, "keep", d_low ? "lowest" : "highest");
+        json_kv_int(&j, "shift", ds);
         json_end_object(&j);
-        json_key(&j, "shared_deck");
-        json_bool(&j, q.shared_deck);
+        json_kv_bool(&j, "shared_deck", q.shared_deck);
         json_deck(&j, &q.deck, &q.rules);
-        json_key(&j, "p_hit");
-        json_ratio(&j, p_hit);
-        json_key(&j, "p_crit");
-        json_ratio(&j, p_crit);
+        json_kv_ratio(&j, "p_hit", p_hit);
+        json_kv_ratio(&j, "p_crit", p_crit);
         json_key(&j, "hit_hearts");
         json_begin_array(&j);
         for (int k = 0; k <= max_hearts; k++)
@@ -376,30 +347,22 @@ static int odds_attack(int argc, char **argv) {
         if (has_damage) {
             json_key(&j, "damage");
             json_begin_object(&j);
-            json_key(&j, "damage");
-            json_int(&j, damage);
-            json_key(&j, "resilience");
-            json_int(&j, resilience);
-            json_key(&j, "affinity");
-            json_string(&j, affinity_name[affinity]);
+            json_kv_int(&j, "damage", damage);
+            json_kv_int(&j, "resilience", resilience);
+            json_kv_string(&j, "affinity", affinity_name[affinity]);
             json_key(&j, "outcomes");
             json_begin_array(&j);
             for (int i = 0; i < dmg.n_rows; i++) {
                 json_begin_object(&j);
-                json_key(&j, "hit");
-                json_bool(&j, dmg.rows[i].hit);
-                json_key(&j, "stun");
-                json_int(&j, dmg.rows[i].dealt.stun);
-                json_key(&j, "lethal");
-                json_int(&j, dmg.rows[i].dealt.lethal);
+                json_kv_bool(&j, "hit", dmg.rows[i].hit);
+                json_kv_int(&j, "stun", dmg.rows[i].dealt.stun);
+                json_kv_int(&j, "lethal", dmg.rows[i].dealt.lethal);
                 json_ratio_fields(&j, fray_towers_damage_odds_row(&dmg, i));
                 json_end_object(&j);
             }
             json_end_array(&j);
-            json_key(&j, "mean_stun");
-            json_ratio(&j, dmg.mean_stun);
-            json_key(&j, "mean_lethal");
-            json_ratio(&j, dmg.mean_lethal);
+            json_kv_ratio(&j, "mean_stun", dmg.mean_stun);
+            json_kv_ratio(&j, "mean_lethal", dmg.mean_lethal);
             json_end_object(&j);
         }
         json_end_object(&j);
@@ -509,33 +472,22 @@ static int odds_opposed(int argc, char **argv) {
         json_begin_object(&j);
         json_key(&j, "initiator");
         json_begin_object(&j);
-        json_key(&j, "n");
-        json_int(&j, a);
-        json_key(&j, "aspect");
-        json_int(&j, asp);
-        json_key(&j, "shift");
-        json_int(&j, sh);
+        json_kv_int(&j, "n", a);
+        json_kv_int(&j, "aspect", asp);
+        json_kv_int(&j, "shift", sh);
         json_end_object(&j);
         json_key(&j, "opponent");
         json_begin_object(&j);
-        json_key(&j, "n");
-        json_int(&j, b);
-        json_key(&j, "aspect");
-        json_int(&j, osp);
-        json_key(&j, "shift");
-        json_int(&j, osh);
+        json_kv_int(&j, "n", b);
+        json_kv_int(&j, "aspect", osp);
+        json_kv_int(&j, "shift", osh);
         json_end_object(&j);
-        json_key(&j, "shared_deck");
-        json_bool(&j, q.shared_deck);
+        json_kv_bool(&j, "shared_deck", q.shared_deck);
         json_deck(&j, &q.deck, &q.rules);
-        json_key(&j, "p_initiator_wins");
-        json_ratio(&j, pi);
-        json_key(&j, "p_opponent_wins");
-        json_ratio(&j, po);
-        json_key(&j, "p_tied_totals");
-        json_ratio(&j, pt);
-        json_key(&j, "ties_go_to");
-        json_string(&j, asp >= osp ? "initiator" : "opponent");
+        json_kv_ratio(&j, "p_initiator_wins", pi);
+        json_kv_ratio(&j, "p_opponent_wins", po);
+        json_kv_ratio(&j, "p_tied_totals", pt);
+        json_kv_string(&j, "ties_go_to", asp >= osp ? "initiator" : "opponent");
         json_end_object(&j);
         json_finish(&j);
         return EXIT_OK;
@@ -608,11 +560,9 @@ static void json_dist(json_out *j, const fray_dist *dist) {
         if (ratio_is_zero(r))
             continue;
         json_begin_object(j);
-        json_key(j, "total");
-        json_int(j, (long long)t);
+        json_kv_int(j, "total", (long long)t);
         if (dist->tail && i + 1 == dist->n) {
-            json_key(j, "or_more");
-            json_bool(j, true);
+            json_kv_bool(j, "or_more", true);
         }
         json_ratio_fields(j, r);
         json_end_object(j);
@@ -672,27 +622,19 @@ static int odds_roll_attack(cli_args *args, const fray_dice *dice,
         json_out j;
         json_init(&j, stdout);
         json_begin_object(&j);
-        json_key(&j, "attack");
-        json_string(&j, canon);
-        json_key(&j, "bonus");
-        json_int(&j, q.bonus);
-        json_key(&j, "defense");
-        json_int(&j, defense);
-        json_key(&j, "crit_min");
-        json_int(&j, crit_min);
-        json_key(&j, "p_hit");
-        json_ratio(&j, odds.p_hit);
-        json_key(&j, "p_crit");
-        json_ratio(&j, odds.p_crit);
+        json_kv_string(&j, "attack", canon);
+        json_kv_int(&j, "bonus", q.bonus);
+        json_kv_int(&j, "defense", defense);
+        json_kv_int(&j, "crit_min", crit_min);
+        json_kv_ratio(&j, "p_hit", odds.p_hit);
+        json_kv_ratio(&j, "p_crit", odds.p_crit);
         if (odds.has_damage) {
             char dcanon[256];
             fray_dice_format(damage, dcanon, sizeof dcanon);
-            json_key(&j, "damage_expression");
-            json_string(&j, dcanon);
+            json_kv_string(&j, "damage_expression", dcanon);
             json_key(&j, "damage");
             json_dist(&j, &odds.damage);
-            json_key(&j, "mean_damage");
-            json_ratio(&j, odds.damage.mean);
+            json_kv_ratio(&j, "mean_damage", odds.damage.mean);
         }
         json_end_object(&j);
         json_finish(&j);
@@ -784,17 +726,13 @@ static int odds_roll(int argc, char **argv) {
         json_out j;
         json_init(&j, stdout);
         json_begin_object(&j);
-        json_key(&j, "expression");
-        json_string(&j, canon);
+        json_kv_string(&j, "expression", canon);
         json_key(&j, "distribution");
         json_dist(&j, &dist);
-        json_key(&j, "mean");
-        json_ratio(&j, dist.mean);
+        json_kv_ratio(&j, "mean", dist.mean);
         if (has_vs) {
-            json_key(&j, "vs");
-            json_int(&j, vs);
-            json_key(&j, "p_at_least");
-            json_ratio(&j, fray_dist_at_least(&dist, vs));
+            json_kv_int(&j, "vs", vs);
+            json_kv_ratio(&j, "p_at_least", fray_dist_at_least(&dist, vs));
         }
         json_end_object(&j);
         json_finish(&j);

@@ -85,48 +85,34 @@ int cmd_roll(int argc, char **argv) {
         json_out j;
         json_init(&j, stdout);
         json_begin_object(&j);
-        json_key(&j, "expression");
-        json_string(&j, canon);
-        json_key(&j, "total");
-        json_int(&j, (long long)roll.total);
+        json_kv_string(&j, "expression", canon);
+        json_kv_int(&j, "total", (long long)roll.total);
         json_key(&j, "dice");
         json_begin_array(&j);
         for (size_t i = 0; i < roll.n_dice; i++) {
             const fray_die_roll *d = &roll.dice[i];
             json_begin_object(&j);
-            json_key(&j, "sides");
-            json_int(&j, d->sides);
-            json_key(&j, "value");
-            json_int(&j, d->value);
-            json_key(&j, "kept");
-            json_bool(&j, !(d->flags & (FRAY_DIE_DROPPED | FRAY_DIE_REMOVED)));
-            json_key(&j, "wild");
-            json_bool(&j, (d->flags & FRAY_DIE_WILD) != 0);
-            json_key(&j, "removed");
-            json_bool(&j, (d->flags & FRAY_DIE_REMOVED) != 0);
-            json_key(&j, "subtracted");
-            json_bool(&j, (d->flags & FRAY_DIE_NEGATIVE) != 0);
+            json_kv_int(&j, "sides", d->sides);
+            json_kv_int(&j, "value", d->value);
+            json_kv_bool(&j, "kept", !(d->flags & (FRAY_DIE_DROPPED | FRAY_DIE_REMOVED)));
+            json_kv_bool(&j, "wild", (d->flags & FRAY_DIE_WILD) != 0);
+            json_kv_bool(&j, "removed", (d->flags & FRAY_DIE_REMOVED) != 0);
+            json_kv_bool(&j, "subtracted", (d->flags & FRAY_DIE_NEGATIVE) != 0);
             json_end_object(&j);
         }
         json_end_array(&j);
         if (is_d20) {
-            json_key(&j, "natural");
-            json_int(&j, roll.natural);
+            json_kv_int(&j, "natural", roll.natural);
         }
         if (fray_dice_has_wild(dice)) {
-            json_key(&j, "wild_one");
-            json_bool(&j, roll.wild_one);
-            json_key(&j, "wild_explosions");
-            json_int(&j, roll.wild_explosions);
+            json_kv_bool(&j, "wild_one", roll.wild_one);
+            json_kv_int(&j, "wild_explosions", roll.wild_explosions);
         }
         if (has_vs) {
-            json_key(&j, "vs");
-            json_int(&j, vs);
-            json_key(&j, "success");
-            json_bool(&j, success);
+            json_kv_int(&j, "vs", vs);
+            json_kv_bool(&j, "success", success);
         }
-        json_key(&j, "seed");
-        json_int(&j, (long long)seed);
+        json_kv_int(&j, "seed", (long long)seed);
         json_end_object(&j);
         json_finish(&j);
     } else {

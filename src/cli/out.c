@@ -147,3 +147,23 @@ void json_ratio_fields(json_out *j, fray_ratio r) {
 }
 
 void json_finish(json_out *j) { fputc('\n', j->f); }
+
+void json_kv_int(json_out *j, const char *key, long long v) {
+    json_key(j, key);
+    json_int(j, v);
+}
+
+void json_kv_string(json_out *j, const char *key, const char *s) {
+    json_key(j, key);
+    json_string(j, s);
+}
+
+void json_kv_bool(json_out *j, const char *key, bool v) {
+    json_key(j, key);
+    json_bool(j, v);
+}
+
+void json_kv_ratio(json_out *j, const char *key, fray_ratio r) {
+    json_key(j, key);
+    json_ratio(j, r);
+}
