@@ -45,12 +45,18 @@ bool cli_parse(cli_args *args, int argc, char **argv) {
         const char *name = a + (a[1] == '-' ? 2 : 1);
         const char *eq = strchr(name, '=');
         size_t len = eq ? (size_t)(eq - name) : strlen(name);
-        if ((len == 4 && strncmp(name, "json", 4) == 0)) {
+        bool is_json = len == 4 && strncmp(name, "json", 4) == 0;
+        bool is_help = (len == 4 && strncmp(name, "help", 4) == 0) ||
+                       (len == 1 && name[0] == 'h');
+        if ((is_json || is_help) && eq) {
+            cli_error(args, "option '%s' takes no value", a);
+            return false;
+        }
+        if (is_json) {
             args->json = true;
             continue;
         }
-        if ((len == 4 && strncmp(name, "help", 4) == 0) ||
-            (len == 1 && name[0] == 'h')) {
+        if (is_help) {
             args->help = true;
             continue;
         }
@@ -172,6 +178,20 @@ bool cli_deck_options(cli_args *args, fray_deck_options *deck,
     o = cli_get(args, "min-one-card");
     rules->min_one_card = o && o->present;
     return true;
+}
+
+bool cli_dice(cli_args *args, const char *what, const char *text,
+              bool use_weapon, fray_dice **out) {
+    cli_opt *weapon = use_weapon ? cli_get(args, "weapon") : NULL;
+    fray_diag diag = {0};
+    if (fray_dice_parse(text, weapon && weapon->present ? weapon->value : NULL,
+                        NULL, out, &diag) == FRAY_OK)
+        return true;
+    if (what)
+        cli_error(args, "%s: %s", what, diag.message);
+    else
+        cli_error(args, "%s", diag.message);
+    return false;
 }
 
 bool cli_flip_args_read(cli_args *args, cli_flip_args *out) {

@@ -60,6 +60,12 @@ void cli_error(const cli_args *args, const char *fmt, ...)
  * --joker-value, --min-one-card). */
 bool cli_deck_options(cli_args *args, fray_deck_options *deck,
                       fray_flip_rules *rules);
+/* Parses a dice expression; W stands for --weapon when the command has it
+ * and `use_weapon` is set. On error prints the message, prefixed by `what`
+ * (an option name, or NULL for the expression argument), and returns
+ * false. */
+bool cli_dice(cli_args *args, const char *what, const char *text,
+              bool use_weapon, fray_dice **out);
 /* The arguments every flip shares: N, --aspect, --shift, --dtn and the
  * deck options. */
 typedef struct cli_flip_args {

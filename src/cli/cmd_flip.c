@@ -110,9 +110,11 @@ int cmd_flip(int argc, char **argv) {
         json_key(&j, "cards");
         json_begin_array(&j);
         for (int i = 0; i < flip.n_cards; i++)
-            json_string(&j, fray_card_format(flip.cards[i], FRAY_CARD_PLAIN, buf));
+            json_string(&j,
+                        fray_card_format(flip.cards[i], FRAY_CARD_PLAIN, buf));
         json_end_array(&j);
-        json_kv_string(&j, "kept", fray_card_format(flip.cards[flip.kept], FRAY_CARD_PLAIN, buf));
+        json_kv_string(&j, "kept", fray_card_format(flip.cards[flip.kept],
+                                                    FRAY_CARD_PLAIN, buf));
         json_kv_int(&j, "kept_value", flip.kept_value);
         json_kv_int(&j, "aspect", aspect);
         json_kv_int(&j, "shift", shift);

@@ -2,6 +2,7 @@
  * dice rolls. */
 #include "cli.h"
 
+#include <limits.h>
 #include <string.h>
 
 static const char HELP[] =
@@ -90,8 +91,26 @@ static bool ratio_is_zero(fray_ratio r) {
     return r.num.hi == 0 && r.num.lo == 0;
 }
 
-static int status_error(cli_args *args, fray_status st, const char *what) {
-    cli_error(args, "%s: %s", what, fray_strerror(st));
+/* Explains why the card odds could not be worked out. The options were
+ * checked when read, so FRAY_ERR_RANGE means the flips need more cards
+ * than the deck holds: say how many. n2 < 0 for a single flip. */
+static int odds_error(cli_args *args, fray_status st, int n1, int n2,
+                      bool shared, const fray_deck_options *deck,
+                      const fray_flip_rules *rules) {
+    int c1, c2 = 0, size = fray_deck_options_size(deck);
+    bool low;
+    fray_flip_plan(n1, rules, &c1, &low);
+    if (n2 >= -FRAY_CARDS_MAX)
+        fray_flip_plan(n2, rules, &c2, &low);
+    if (st != FRAY_ERR_RANGE)
+        cli_error(args, "cannot work out these odds: %s", fray_strerror(st));
+    else if (shared)
+        cli_error(args, "the two flips turn over %d + %d = %d cards, more "
+                        "than one shared %d-card deck holds", c1, c2, c1 + c2,
+                  size);
+    else
+        cli_error(args, "a flip of %d cards needs more than the %d cards of "
+                        "a deck", c1 > c2 ? c1 : c2, size);
     return EXIT_USAGE;
 }
 
@@ -120,7 +139,7 @@ static int odds_flip(int argc, char **argv) {
     fray_flip_odds odds;
     fray_status st = fray_odds_flip(&deck, (int)n, &rules, &odds);
     if (st != FRAY_OK)
-        return status_error(&args, st, "cannot work out this flip");
+        return odds_error(&args, st, (int)n, INT_MIN, false, &deck, &rules);
     int bonus = (int)(aspect + shift);
     int max_hearts = odds.n_cards < FRAY_HEARTS_MAX ? odds.n_cards : FRAY_HEARTS_MAX;
     char buf[16], rbuf[84];
@@ -172,7 +191,8 @@ static int odds_flip(int argc, char **argv) {
         json_end_array(&j);
         if (has_dtn) {
             json_kv_int(&j, "dtn", dtn);
-            json_kv_ratio(&j, "p_success", fray_flip_odds_success(&odds, bonus, (int)dtn));
+            json_kv_ratio(&j, "p_success",
+                          fray_flip_odds_success(&odds, bonus, (int)dtn));
         }
         json_end_object(&j);
         json_finish(&j);
@@ -296,7 +316,8 @@ static int odds_attack(int argc, char **argv) {
     fray_attack_odds odds;
     fray_status st = fray_odds_attack(&q, &odds);
     if (st != FRAY_OK)
-        return status_error(&args, st, "cannot work out this attack");
+        return odds_error(&args, st, (int)a, (int)d, q.shared_deck, &q.deck,
+                          &q.rules);
     int a_cards, d_cards;
     bool a_low, d_low;
     fray_flip_plan((int)a, &q.rules, &a_cards, &a_low);
@@ -459,7 +480,8 @@ static int odds_opposed(int argc, char **argv) {
     fray_opposed_odds odds;
     fray_status st = fray_odds_opposed(&q, &odds);
     if (st != FRAY_OK)
-        return status_error(&args, st, "cannot work out this opposed flip");
+        return odds_error(&args, st, (int)a, (int)b, q.shared_deck, &q.deck,
+                          &q.rules);
     fray_ratio pi = fray_opposed_odds_initiator(&odds);
     fray_ratio po = fray_opposed_odds_opponent(&odds);
     fray_ratio pt = fray_opposed_odds_tie(&odds);
@@ -574,7 +596,6 @@ static int odds_roll_attack(cli_args *args, const fray_dice *dice,
                             long defense) {
     cli_opt *dmg_opt = cli_get(args, "damage");
     cli_opt *crit_opt = cli_get(args, "crit-dice");
-    cli_opt *weapon = cli_get(args, "weapon");
     long crit_min = 20;
     if (!cli_int_opt(args, "crit-min", 2, 20, &crit_min))
         return EXIT_USAGE;
@@ -584,16 +605,11 @@ static int odds_roll_attack(cli_args *args, const fray_dice *dice,
         return EXIT_USAGE;
     }
     fray_dice *damage = NULL, *crit = NULL;
-    fray_diag diag = {0};
     if (dmg_opt->present &&
-        fray_dice_parse(dmg_opt->value, weapon->present ? weapon->value : NULL,
-                        NULL, &damage, &diag) != FRAY_OK) {
-        cli_error(args, "--damage: %s", diag.message);
+        !cli_dice(args, "--damage", dmg_opt->value, true, &damage))
         return EXIT_USAGE;
-    }
     if (crit_opt->present &&
-        fray_dice_parse(crit_opt->value, NULL, NULL, &crit, &diag) != FRAY_OK) {
-        cli_error(args, "--crit-dice: %s", diag.message);
+        !cli_dice(args, "--crit-dice", crit_opt->value, false, &crit)) {
         fray_dice_free(damage);
         return EXIT_USAGE;
     }
@@ -695,14 +711,9 @@ static int odds_roll(int argc, char **argv) {
         cli_error(&args, "--attack needs --vs DEFENSE");
         return EXIT_USAGE;
     }
-    cli_opt *weapon = cli_get(&args, "weapon");
     fray_dice *dice = NULL;
-    fray_diag diag = {0};
-    if (fray_dice_parse(args.pos[0], weapon->present ? weapon->value : NULL,
-                        NULL, &dice, &diag) != FRAY_OK) {
-        cli_error(&args, "%s", diag.message);
+    if (!cli_dice(&args, NULL, args.pos[0], true, &dice))
         return EXIT_USAGE;
-    }
     if (attack) {
         rc = odds_roll_attack(&args, dice, vs);
         fray_dice_free(dice);

@@ -52,14 +52,9 @@ int cmd_roll(int argc, char **argv) {
     if (!cli_int_opt(&args, "vs", -1000000000L, 1000000000L, &vs))
         return EXIT_USAGE;
     bool has_vs = cli_get(&args, "vs")->present;
-    cli_opt *weapon = cli_get(&args, "weapon");
     fray_dice *dice = NULL;
-    fray_diag diag = {0};
-    if (fray_dice_parse(args.pos[0], weapon->present ? weapon->value : NULL,
-                        NULL, &dice, &diag) != FRAY_OK) {
-        cli_error(&args, "%s", diag.message);
+    if (!cli_dice(&args, NULL, args.pos[0], true, &dice))
         return EXIT_USAGE;
-    }
     uint64_t seed;
     bool seed_given;
     if (!cli_seed(&args, &seed, &seed_given)) {

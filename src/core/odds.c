@@ -334,14 +334,24 @@ fray_ratio fray_flip_odds_success(const fray_flip_odds *odds, int bonus,
 /* ---- Attack against defense ---------------------------------------------- */
 
 void fray_attack_query_init(fray_attack_query *q, int attack_n, int defense_n) {
-    memset(q, 0, sizeof *q);
+    memset(q, 0, sizeof *q); /* no shifts, separate decks, RULINGS 3 */
     q->attack_n = attack_n;
     q->defense_n = defense_n;
-    q->attack_shift = 0;
-    q->defense_shift = 0;
-    q->shared_deck = false;
     fray_deck_options_default(&q->deck);
-    q->rules.min_one_card = false;
+}
+
+/* By Hearts k: pairs in which the second flip keeps at most x + delta when
+ * the first keeps x, summed over x. With delta = attack shift - defense
+ * shift these are the hits (seed 000 "Attacking and Defending"). */
+static void pairs_at_most_by_hearts(const ctx *c, long long delta,
+                                    fray__u128 out[HMAX + 1]) {
+    memset(out, 0, (HMAX + 1) * sizeof *out);
+    for (int x = 0; x <= VMAX; x++) {
+        fray__u128 part[HMAX + 1];
+        exact_vs_at_most(c, x, clamp_t(x + delta), part);
+        for (int k = 0; k <= HMAX; k++)
+            out[k] += part[k];
+    }
 }
 
 fray_status fray_odds_attack(const fray_attack_query *q, fray_attack_odds *out) {
@@ -353,13 +363,8 @@ fray_status fray_odds_attack(const fray_attack_query *q, fray_attack_odds *out) 
     /* Hit iff x + attack_shift >= y + defense_shift, i.e. the defender
      * keeps at most x + delta (seed 000 "Attacking and Defending"). */
     long long delta = (long long)q->attack_shift - (long long)q->defense_shift;
-    fray__u128 hit[HMAX + 1] = {0};
-    for (int x = 0; x <= VMAX; x++) {
-        fray__u128 part[HMAX + 1];
-        exact_vs_at_most(&c, x, clamp_t(x + delta), part);
-        for (int k = 0; k <= HMAX; k++)
-            hit[k] += part[k];
-    }
+    fray__u128 hit[HMAX + 1];
+    pairs_at_most_by_hearts(&c, delta, hit);
     memset(out, 0, sizeof *out);
     fray__u128 den = ctx_den(&c), hits = 0;
     for (int k = 0; k <= HMAX; k++) {
@@ -403,15 +408,12 @@ fray_ratio fray_attack_odds_hearts_given_hit(const fray_attack_odds *odds,
 /* ---- Opposed skill flips (seed 001) -------------------------------------- */
 
 /* Pairs in which the opponent keeps at most x + delta when the initiator
- * keeps x, summed over x and Hearts. */
+ * keeps x, whatever the Hearts. */
 static fray__u128 pairs_at_most(const ctx *c, long long delta) {
-    fray__u128 n = 0;
-    for (int x = 0; x <= VMAX; x++) {
-        fray__u128 part[HMAX + 1];
-        exact_vs_at_most(c, x, clamp_t(x + delta), part);
-        for (int k = 0; k <= HMAX; k++)
-            n += part[k];
-    }
+    fray__u128 by_hearts[HMAX + 1], n = 0;
+    pairs_at_most_by_hearts(c, delta, by_hearts);
+    for (int k = 0; k <= HMAX; k++)
+        n += by_hearts[k];
     return n;
 }
 

@@ -31,9 +31,11 @@ static uint64_t mix64(uint64_t z) {
 }
 
 void fray_rng_for_trial(fray_rng *rng, uint64_t master_seed, uint64_t trial) {
-    /* The trial index picks the stream (so trials never share a sequence)
-     * and, mixed with the master seed, the starting state. */
-    fray_rng_seed(rng, mix64(master_seed ^ mix64(trial)), mix64(trial ^ 0x5ca1ab1eULL) ^ master_seed);
+    /* The trial index, mixed with the master seed, picks both the starting
+     * state and the stream, so neighbouring trials get unrelated
+     * sequences. */
+    fray_rng_seed(rng, mix64(master_seed ^ mix64(trial)),
+                  mix64(trial ^ 0x5ca1ab1eULL) ^ master_seed);
 }
 
 uint32_t fray_rng_below(fray_rng *rng, uint32_t bound) {

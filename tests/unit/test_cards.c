@@ -42,6 +42,8 @@ Test(cards, ids_ranks_suits) {
     cr_expect_eq(hearts, 13, "one Heart per rank (RULINGS 1)");
 }
 
+/* RULINGS 7: cards entered by hand in plain notation ("KH", "10S", "AS",
+ * "4D"), any case. */
 Test(cards, parse_good_tokens) {
     struct {
         const char *text;
@@ -64,6 +66,7 @@ Test(cards, parse_good_tokens) {
     cr_expect_eq(c, FRAY_JOKER_FIRST);
 }
 
+/* RULINGS 7: anything else is refused with a message naming the token. */
 Test(cards, parse_bad_tokens) {
     const char *bad[] = {"",   "H",   "1H",  "11H", "KX",  "K",    "10",
                          "0S", "QK",  "JKH", "AAS", "KH ", "Jokers", "xyzzyxyzzy"};
@@ -83,6 +86,7 @@ Test(cards, parse_bad_tokens) {
     cr_expect(strstr(diag.message, "'KX'") != NULL, "%s", diag.message);
 }
 
+/* RULINGS 7: a list of cards; an error names the bad token and its column. */
 Test(cards, parse_list_and_columns) {
     fray_card out[8];
     size_t n = 99;
@@ -118,6 +122,7 @@ Test(cards, parse_list_and_columns) {
     cr_expect_eq(diag.column, 7);
 }
 
+/* Every card formats to notation that reads back as the same card. */
 Test(cards, format_round_trips) {
     char buf[16];
     cr_expect_str_eq(fray_card_format(C(10, FRAY_SUIT_SPADES), FRAY_CARD_PLAIN, buf),
@@ -165,6 +170,7 @@ Test(cards, options_values) {
     cr_expect_eq(fray_deck_new(&o, NULL, &d), FRAY_ERR_RANGE);
 }
 
+/* RULINGS 1: 52 cards by default; option "jokers: 2" adds the two Jokers. */
 Test(deck, jokers_are_part_of_the_deck_only_when_asked) {
     fray_deck *plain = new_deck(NULL);
     cr_expect_eq(fray_deck_place(plain, 52), FRAY_PLACE_ABSENT);
@@ -198,6 +204,8 @@ Test(deck, fresh_deck_draws_in_id_order) {
     fray_deck_free(d);
 }
 
+/* RULINGS 2: a shuffle reorders the same cards, and the same stream gives
+ * the same order. */
 Test(deck, shuffle_is_a_permutation_and_seeded) {
     fray_deck *a = new_deck(NULL), *b = new_deck(NULL);
     fray_rng ra, rb;
@@ -221,6 +229,8 @@ Test(deck, shuffle_is_a_permutation_and_seeded) {
     fray_deck_free(b);
 }
 
+/* RULINGS 2: flipped cards go to the discard pile; cards not in play are
+ * refused. */
 Test(deck, discard_moves_cards_and_rejects_others) {
     fray_deck *d = new_deck(NULL);
     fray_rng rng;
@@ -283,6 +293,8 @@ Test(deck, reshuffle_when_short_keeps_the_stacked_top) {
     fray_deck_free(d);
 }
 
+/* RULINGS 2: even after reshuffling the discards a deck can run short: then
+ * nothing is drawn. */
 Test(deck, not_enough_cards_draws_nothing) {
     fray_deck *d = new_deck(NULL);
     fray_rng rng;
@@ -322,6 +334,7 @@ Test(deck, take_from_draw_or_discard) {
     fray_deck_free(d);
 }
 
+/* RULINGS 7: a stacked deck; a bad card leaves the deck unchanged. */
 Test(deck, stack_checks_every_card_first) {
     fray_deck *d = new_deck(NULL);
     fray_rng rng;
@@ -458,6 +471,8 @@ static void *counting_realloc(void *ud, void *p, size_t old, size_t n) {
     return realloc(p, n);
 }
 
+/* STYLE "Route allocation through one place": the deck allocates through the
+ * hook and fails cleanly. */
 Test(deck, allocator_hook) {
     counting c = {0, 0, 0};
     fray_allocator a = {counting_realloc, &c};

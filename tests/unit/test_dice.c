@@ -29,7 +29,8 @@ static void format_of(const fray_dice *d, char *buf, size_t cap) {
     cr_assert_lt(len, cap);
 }
 
-/* ---- Valid forms and the canonical text ------------------------------------ */
+/* ---- Valid forms and the canonical text
+ * ------------------------------------ */
 
 typedef struct valid_case {
     const char *text;
@@ -141,7 +142,8 @@ Test(dice_parse, is_d20_only_for_one_plain_d20) {
     }
 }
 
-/* ---- Errors: code, column and the offending token --------------------------- */
+/* ---- Errors: code, column and the offending token
+ * --------------------------- */
 
 typedef struct bad_case {
     const char *text;
@@ -192,6 +194,7 @@ static const bad_case BAD[] = {
     {"-2{W}", "1D!", FRAY_ERR_PARSE, 2, "'2{W}'"},
 };
 
+/* Issue 2 section 5: a parse error names the offending token and its column. */
 Test(dice_parse, bad_input_names_token_and_column) {
     for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
         const bad_case *c = &BAD[i];
@@ -246,6 +249,7 @@ Test(dice_parse, at_most_64_terms) {
               diag.message);
 }
 
+/* Programmer errors (NULL text or out) are refused, not crashed on. */
 Test(dice_parse, null_arguments_are_invalid) {
     fray_dice *d;
     cr_expect_eq(fray_dice_parse(NULL, NULL, NULL, &d, NULL), FRAY_ERR_INVALID);
@@ -255,7 +259,8 @@ Test(dice_parse, null_arguments_are_invalid) {
     fray_dice_free(NULL); /* accepted, like free(NULL) */
 }
 
-/* ---- Rolls ------------------------------------------------------------------- */
+/* ---- Rolls
+ * ------------------------------------------------------------------- */
 
 static int64_t sum_counted(const fray_roll *r) {
     int64_t s = 0;
@@ -525,7 +530,8 @@ Test(dice_roll, negative_flags) {
     fray_dice_free(d);
 }
 
-/* ---- Allocation failures ------------------------------------------------------- */
+/* ---- Allocation failures
+ * ------------------------------------------------------- */
 
 
 /* Failing the Nth allocation of a parse, for every N until one succeeds:

@@ -52,7 +52,8 @@ static fray__u128 count_sum(const fray_dist *d) {
     return s;
 }
 
-/* ---- Brute force ---------------------------------------------------------------- */
+/* ---- Brute force
+ * ---------------------------------------------------------------- */
 
 enum { KEEP_ALL, KEEP_HIGH, KEEP_LOW };
 
@@ -215,7 +216,8 @@ Test(dice_odds, expressions_match_enumeration) {
     check_against("7", NULL, 0, 7);
 }
 
-/* ---- The Wild Die ------------------------------------------------------------------ */
+/* ---- The Wild Die
+ * ------------------------------------------------------------------ */
 
 /*
  * An independent count of ND! by listing the Wild Die's chains up to
@@ -394,7 +396,8 @@ Test(dice_odds, wild_die_monte_carlo) {
     fray_dice_free(dice);
 }
 
-/* ---- Limits ------------------------------------------------------------------------ */
+/* ---- Limits
+ * ------------------------------------------------------------------------ */
 
 /* Past 2^127 outcomes: FRAY_ERR_TOO_LARGE, never a wrapped count. 6^49 is
  * about 2^126.7 and 6^50 about 2^129.2; 1000^13 about 2^129.6. A Wild Die
@@ -423,7 +426,8 @@ Test(dice_odds, too_large) {
     fray_dice_free(w);
 }
 
-/* ---- A d20 attack (seed 004 "Attacks" and "Critical Hits") ------------------------- */
+/* ---- A d20 attack (seed 004 "Attacks" and "Critical Hits")
+ * ------------------------- */
 
 static fray_d20_attack_odds attack(int bonus, int defense, int crit_min,
                                    const fray_dice *damage,
@@ -548,7 +552,8 @@ Test(d20_attack, invalid_queries) {
     fray_dice_free(wild);
 }
 
-/* ---- Allocation failures ------------------------------------------------------------ */
+/* ---- Allocation failures
+ * ------------------------------------------------------------ */
 
 
 /* Failing the Nth allocation of a distribution (Wild Die, keep, X{W}) and
@@ -579,6 +584,8 @@ Test(dice_alloc, dist_survives_every_failure) {
     fray_dice_free(d);
 }
 
+/* Failing the Nth allocation of a d20 attack's odds, for every N until it
+ * succeeds: NOMEM and nothing left allocated. */
 Test(dice_alloc, attack_survives_every_failure) {
     fray_dice *dmg = parse_ok("2{1d8}+4d6kh3-2");
     fray_dice *extra = parse_ok("1D!");

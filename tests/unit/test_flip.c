@@ -65,6 +65,7 @@ Test(flip_plan, min_one_card_option_flips_one) {
     cr_expect(!low);
 }
 
+/* RULINGS 3 with a very negative n: never more cards than the largest deck. */
 Test(flip_plan, clamps_to_the_largest_deck) {
     int cards;
     bool low;
@@ -205,6 +206,7 @@ Test(flip_draw, jokers_are_not_hearts) {
     fray_deck_free(d);
 }
 
+/* RULINGS 2: a flip larger than the deck fails and draws nothing. */
 Test(flip_draw, too_many_cards_is_deck_empty) {
     fray_deck *d = NULL;
     cr_assert_eq(fray_deck_new(NULL, NULL, &d), FRAY_OK);
@@ -231,6 +233,8 @@ Test(flip_from_cards, builds_a_flip_without_a_deck) {
     cr_expect_eq(f.n, 2);
 }
 
+/* RULINGS 7: cards entered by hand must be as many as the flip turns over
+ * (RULINGS 3). */
 Test(flip_from_cards, wrong_count_is_invalid) {
     fray_card cards[] = {C(13, FRAY_SUIT_HEARTS), C(4, FRAY_SUIT_HEARTS)};
     fray_flip f;
@@ -244,6 +248,7 @@ Test(flip_from_cards, wrong_count_is_invalid) {
     cr_expect(strstr(diag.message, "needs 2 cards") != NULL, "%s", diag.message);
 }
 
+/* RULINGS 7: the same card entered twice is refused, naming it. */
 Test(flip_from_cards, duplicate_card_is_named) {
     fray_card cards[] = {C(13, FRAY_SUIT_HEARTS), C(4, FRAY_SUIT_SPADES),
                          C(13, FRAY_SUIT_HEARTS)};
@@ -254,6 +259,7 @@ Test(flip_from_cards, duplicate_card_is_named) {
     cr_expect(strstr(diag.message, "KH") != NULL, "%s", diag.message);
 }
 
+/* RULINGS 1: a Joker exists only with the "jokers" option. */
 Test(flip_from_cards, joker_needs_a_deck_with_jokers) {
     fray_card cards[] = {FRAY_JOKER_FIRST, C(4, FRAY_SUIT_SPADES)};
     fray_flip f;
@@ -378,6 +384,7 @@ Test(flip_swap_held, replaces_a_card_and_recounts) {
     fray_deck_free(d);
 }
 
+/* rules-facts.md "Hand of Fate": only a held card can replace a flipped one. */
 Test(flip_swap_held, card_not_held_or_bad_index) {
     fray_deck *d = NULL;
     cr_assert_eq(fray_deck_new(NULL, NULL, &d), FRAY_OK);
@@ -509,6 +516,7 @@ Test(check, combat_hits_on_ties_and_crits_with_hearts) {
     cr_expect(!r.critical, "no Heart, no critical");
 }
 
+/* Huge ranks and shifts saturate instead of overflowing. */
 Test(check, absurd_numbers_saturate) {
     fray_check c = {.kind = FRAY_CHECK_SKILL, .rank = INT_MAX, .flip_mod = 5,
                     .aspect = INT_MAX, .shift = INT_MAX};

@@ -208,6 +208,7 @@ Test(odds_flip, success_against_a_dtn) {
     cr_expect(ratio_is(fray_flip_odds_success(&odds, 0, 15), 0, 1));
 }
 
+/* A flip larger than the deck has no odds: FRAY_ERR_RANGE. */
 Test(odds_flip, too_many_cards_is_a_range_error) {
     fray_flip_odds odds;
     cr_expect_eq(fray_odds_flip(NULL, 53, NULL, &odds), FRAY_ERR_RANGE);
@@ -262,6 +263,10 @@ static const int SHIFTS[][2] = {{0, 0},  {1, 0},  {0, 1},  {3, 0},   {0, 4},
                                 {-2, 1}, {2, -3}, {0, 12}, {20, 0},  {0, 20},
                                 {-3, 3}, {5, 2}};
 
+/* Seed 000 "Attacking and Defending" (a hit when attack >= defense) and
+ * "Critical Hits" (a hit with a Heart), RULINGS 2 (a shared deck: the
+ * defender flips from what the attacker left) and RULINGS 5 (Hearts over
+ * the whole flip), against enumeration, for every shift pair in SHIFTS. */
 static void check_attack(bool aces_low, int jokers, int jv, int a, int d,
                          bool shared, const fray_flip_rules *rules) {
     bf_deck deck;
@@ -333,6 +338,7 @@ Test(odds_attack, keep_lowest_sides) {
     check_attack(false, 0, 15, -1, 1, true, NULL);
 }
 
+/* RULINGS 3 option "min-one-card": n = 0 flips one card. */
 Test(odds_attack, min_one_card_option) {
     fray_flip_rules one = {.min_one_card = true};
     check_attack(false, 0, 15, 0, 2, true, &one);
@@ -511,6 +517,7 @@ Test(odds_opposed, two_vs_two_aspects_equal_and_different) {
     }
 }
 
+/* RULINGS 3 on the initiator's side of an opposed flip (seed 001). */
 Test(odds_opposed, keep_lowest_initiator) {
     check_opposed(0, 1, 2, 0, 2, 2, true);
     check_opposed(0, 1, 2, 0, 1, 2, false);

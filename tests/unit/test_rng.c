@@ -24,6 +24,7 @@ Test(rng, pcg32_seeded_state) {
     cr_expect_eq(rng.state, 1753877967969059832ull);
 }
 
+/* Issue 2 section 2: streams with different selectors do not share outputs. */
 Test(rng, streams_are_independent) {
     fray_rng a, b;
     fray_rng_seed(&a, 7u, 1u);
@@ -34,6 +35,8 @@ Test(rng, streams_are_independent) {
     cr_expect_lt(same, 3, "two streams agree on %d of 1000 outputs", same);
 }
 
+/* Issue 2 section 2: a trial's stream depends only on (master seed, trial
+ * index). */
 Test(rng, trial_streams_depend_only_on_seed_and_index) {
     fray_rng a, b, c;
     fray_rng_for_trial(&a, 1234u, 99u);
@@ -46,6 +49,7 @@ Test(rng, trial_streams_depend_only_on_seed_and_index) {
         cr_expect_eq(fray_rng_next(&a), fray_rng_next(&b));
 }
 
+/* fray_rng_below and fray_rng_range stay inside their bounds. */
 Test(rng, bounded_draws_stay_in_range) {
     fray_rng rng;
     fray_rng_seed(&rng, 1u, 1u);

@@ -84,6 +84,7 @@ Test(towers_damage, immunity_blocks_both) {
     cr_expect_eq(h.lethal, 0);
 }
 
+/* Huge damage and Resilience values saturate instead of overflowing. */
 Test(towers_damage, absurd_numbers_do_not_overflow) {
     fray_towers_hit h = fray_towers_hit_damage(INT_MAX, 13, INT_MIN,
                                                FRAY_TOWERS_SUSCEPTIBLE);
