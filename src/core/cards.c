@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fray/cards.h"
+#include "cards_int.h"
 
 /* ---- Cards ---------------------------------------------------------------- */
 
@@ -170,21 +171,9 @@ int fray_card_value(const fray_deck_options *opts, fray_card card) {
  * is the top, so drawing pops; the other places are unordered except the
  * discard pile, which keeps discard order (that is what gets reshuffled).
  */
-struct fray_deck {
-    fray_deck_options opts;
-    /* A copy: the caller's struct need not outlive the deck. A zeroed one
-     * (realloc NULL) means malloc/free. */
-    fray_allocator alloc;
-    int size;
-    uint8_t place[FRAY_CARDS_MAX];
-    fray_card draw[FRAY_CARDS_MAX];
-    size_t n_draw;
-    fray_card discard[FRAY_CARDS_MAX];
-    size_t n_discard;
-};
+/* struct fray_deck lives in cards_int.h so that encounters can embed decks. */
 
-fray_status fray_deck_new(const fray_deck_options *opts,
-                          const fray_allocator *alloc, fray_deck **out_deck) {
+fray_status fray__deck_init(fray_deck *d, const fray_deck_options *opts) {
     fray_deck_options def;
     if (!opts) {
         fray_deck_options_default(&def);
@@ -192,13 +181,8 @@ fray_status fray_deck_new(const fray_deck_options *opts,
     }
     if (fray_deck_options_check(opts) != FRAY_OK)
         return FRAY_ERR_RANGE;
-    fray_deck *d = fray__alloc(alloc, sizeof *d);
-    if (!d)
-        return FRAY_ERR_NOMEM;
     memset(d, 0, sizeof *d);
     d->opts = *opts;
-    if (alloc)
-        d->alloc = *alloc;
     d->size = fray_deck_options_size(opts);
     /* Top of the pile is the end: put card 0 on top so a fresh deck draws
      * in id order. */
@@ -207,6 +191,19 @@ fray_status fray_deck_new(const fray_deck_options *opts,
         d->place[i] = FRAY_PLACE_DRAW;
     }
     d->n_draw = (size_t)d->size;
+    return FRAY_OK;
+}
+
+fray_status fray_deck_new(const fray_deck_options *opts,
+                          const fray_allocator *alloc, fray_deck **out_deck) {
+    if (opts && fray_deck_options_check(opts) != FRAY_OK)
+        return FRAY_ERR_RANGE;
+    fray_deck *d = fray__alloc(alloc, sizeof *d);
+    if (!d)
+        return FRAY_ERR_NOMEM;
+    fray__deck_init(d, opts);
+    if (alloc)
+        d->alloc = *alloc;
     *out_deck = d;
     return FRAY_OK;
 }
