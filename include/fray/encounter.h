@@ -1,0 +1,161 @@
+/*
+ * fray/encounter.h - 99 Towers encounters: load stat blocks, a catalog and
+ * an encounter from files, run the fight on the Combat Clock and the
+ * tactical map, record every step as an event, replay, undo and redo
+ * (seed 000; docs/architecture.md "Encounters"; docs/file-formats.md).
+ *
+ * Two objects:
+ *   fray_towers_setup  what the files say. Immutable once loaded; may be
+ *                      shared by any number of fights (and threads).
+ *   fray_towers_fight  one fight: its state, and (when asked for) its
+ *                      journal of events. Not thread-safe: one thread per
+ *                      fight.
+ *
+ * A fight changes only by events. Each event is a command (an action by
+ * the combatant whose turn it is, or a step of the clock) together with
+ * every card turned over and every choice made while it was applied, so
+ * that the journal replays to the identical state.
+ */
+#ifndef FRAY_ENCOUNTER_H
+#define FRAY_ENCOUNTER_H
+
+#include "fray/cards.h"
+#include "fray/common.h"
+#include "fray/grid.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fray_towers_setup fray_towers_setup;
+typedef struct fray_towers_fight fray_towers_fight;
+
+/* ---- Loading ------------------------------------------------------------ */
+
+/*
+ * Loads an encounter file (YAML or JSON) and every file it names (stat
+ * blocks, catalogs), or stat-block / catalog files alone (for checking).
+ * The first path must be the encounter. The caller owns *out and frees it
+ * with fray_towers_setup_free. Errors: FRAY_ERR_PARSE (diag has
+ * file:line:column and what was expected), FRAY_ERR_RANGE, FRAY_ERR_NOMEM.
+ * Nothing is half-loaded: on error *out is NULL.
+ */
+FRAY_API fray_status fray_towers_load(const char *path,
+                                      const fray_allocator *alloc,
+                                      fray_towers_setup **out,
+                                      fray_diag *diag);
+/* Checks any fray file (encounter, stat blocks, catalog) without keeping
+ * it. Same errors as fray_towers_load. */
+FRAY_API fray_status fray_towers_check(const char *path, fray_diag *diag);
+FRAY_API void fray_towers_setup_free(fray_towers_setup *setup);
+
+/* The encounter's seed when its file gives one. */
+FRAY_API bool fray_towers_setup_seed(const fray_towers_setup *setup,
+                                     uint64_t *out_seed);
+FRAY_API const char *fray_towers_setup_name(const fray_towers_setup *setup);
+
+/* ---- Fights -------------------------------------------------------------- */
+
+typedef struct fray_towers_fight_options {
+    bool journal;       /* keep every event (replay, undo, narration) */
+    bool facts;         /* record what happened (narration, JSON); off in simulation */
+    int until_phase;    /* stop at this phase (0: the encounter's limit) */
+} fray_towers_fight_options;
+
+/*
+ * A new fight of the setup (borrowed: it must outlive the fight), with the
+ * initiative flipped from decks shuffled by `seed`. The caller frees it
+ * with fray_towers_fight_free. Errors: FRAY_ERR_NOMEM.
+ */
+FRAY_API fray_status fray_towers_fight_new(const fray_towers_setup *setup,
+                                           uint64_t seed,
+                                           const fray_towers_fight_options *opts,
+                                           const fray_allocator *alloc,
+                                           fray_towers_fight **out);
+/* Starts the fight again with a new seed: no parsing, no allocation
+ * (the journal, if any, is emptied but keeps its memory). */
+FRAY_API void fray_towers_fight_reset(fray_towers_fight *fight, uint64_t seed);
+FRAY_API void fray_towers_fight_free(fray_towers_fight *fight);
+
+/* true when one side is out of the fight or the phase limit is reached. */
+FRAY_API bool fray_towers_fight_over(const fray_towers_fight *fight);
+/* The winning side's index, -1 when none (not over, or the phase limit),
+ * -2 when every side is out. */
+FRAY_API int fray_towers_fight_winner(const fray_towers_fight *fight);
+FRAY_API int fray_towers_fight_phase(const fray_towers_fight *fight);
+
+/*
+ * One step driven by the tactics policies: the clock moves to the next
+ * activation, or the combatant whose turn it is acts as its tactics say.
+ * Returns FRAY_OK, or an error when the fight is over (FRAY_ERR_INVALID).
+ */
+FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *fight);
+/* Steps until the fight is over. */
+FRAY_API fray_status fray_towers_fight_run(fray_towers_fight *fight);
+
+/*
+ * A command from the table, in the words of docs/file-formats.md
+ * "Commands", e.g. "tony attack bandit-1", "tony move 4,5",
+ * "tony shift 3,3 then attack bandit-1", "tony hold until 25 after ana",
+ * "next" (let the clock move on). `cards`, when not NULL, are the cards the
+ * players flipped by hand, in order; when NULL the engine flips. Errors,
+ * after which the fight is unchanged: FRAY_ERR_PARSE (bad command: diag
+ * names the token), FRAY_ERR_INVALID (not allowed now: out of turn, out of
+ * range, ...; diag says why in rules words), FRAY_ERR_DECK_EMPTY /
+ * FRAY_ERR_CARD_UNAVAILABLE (bad hand-flipped cards).
+ */
+FRAY_API fray_status fray_towers_fight_command(fray_towers_fight *fight,
+                                               const char *command,
+                                               const fray_card *cards,
+                                               size_t n_cards,
+                                               fray_diag *diag);
+
+/* ---- The journal ---------------------------------------------------------- */
+
+FRAY_API int fray_towers_fight_events(const fray_towers_fight *fight);
+/* Undoes the last event (the clock, durations and decks included);
+ * FRAY_ERR_INVALID when there is nothing to undo (the start of the fight). */
+FRAY_API fray_status fray_towers_fight_undo(fray_towers_fight *fight);
+/* Applies the last undone event again; FRAY_ERR_INVALID when none. */
+FRAY_API fray_status fray_towers_fight_redo(fray_towers_fight *fight);
+
+/*
+ * Renderings, snprintf-style (return the length needed; buf may be NULL
+ * when size is 0). Event i counts from 0.
+ *   narrate: text for a GM ("Phase 5 - Tony attacks bandit 1: ...").
+ *   json:    one JSON object on one line (docs/file-formats.md "Journal").
+ *   clock:   the 10x10 Combat Clock of the current round with who sits where.
+ *   map:     the tactical map with each combatant's symbol and a legend.
+ *   summary: who is standing, STUN/LETHAL, the winner.
+ */
+FRAY_API size_t fray_towers_event_narrate(const fray_towers_fight *fight,
+                                          int i, char *buf, size_t size);
+FRAY_API size_t fray_towers_event_json(const fray_towers_fight *fight, int i,
+                                       char *buf, size_t size);
+FRAY_API size_t fray_towers_draw_clock(const fray_towers_fight *fight,
+                                       char *buf, size_t size);
+FRAY_API size_t fray_towers_draw_map(const fray_towers_fight *fight,
+                                     char *buf, size_t size);
+FRAY_API size_t fray_towers_summary(const fray_towers_fight *fight, char *buf,
+                                    size_t size);
+
+/*
+ * Replays a journal written as JSON Lines (fray_towers_event_json) onto a
+ * fresh fight of the same setup: every command with its recorded cards
+ * and choices. Errors: FRAY_ERR_PARSE (diag: line and column of the
+ * journal), FRAY_ERR_INVALID (an event does not apply: the journal belongs
+ * to another encounter or was edited).
+ */
+FRAY_API fray_status fray_towers_fight_replay(fray_towers_fight *fight,
+                                              const char *jsonl,
+                                              fray_diag *diag);
+
+/* true when two fights are in the identical state (clock, combatants,
+ * conditions, decks), for replay checks. */
+FRAY_API bool fray_towers_fight_same(const fray_towers_fight *a,
+                                     const fray_towers_fight *b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,802 @@
+/*
+ * towers_int.h - the 99 Towers encounter engine's shared layout (seed 000).
+ * Internal to libfray: the public API is include/fray/encounter.h.
+ *
+ * Three layers (docs/architecture.md "Encounters"):
+ *   ft_setup  - what the files say: catalog, stat blocks, combatants, map,
+ *               options. Loaded once (load.c), never changed by a fight.
+ *   ft_state  - one flat struct with everything a fight changes: STUN,
+ *               LETHAL, places on the clock and the map, conditions,
+ *               decks, chips, the random stream. No pointers, so it is
+ *               reset from the setup with a copy and compared with memcmp.
+ *   ft_event  - one step of the fight: the command that caused it, every
+ *               card turned over and every choice made while applying it,
+ *               and the facts it produced (for narration and JSON Lines).
+ *               Applying the same command with the same cards and choices
+ *               to the same state gives the same result: replay and undo
+ *               are built on that.
+ *
+ * Module map (all in src/rules/towers/):
+ *   load.c     YAML/JSON files -> ft_setup (libfyaml)          ft_load_*
+ *   engine.c   clock, initiative, actions, the event loop       ft_*
+ *   attack.c   attack modifiers, attack resolution              ft_attack_*
+ *   harm.c     damage, healing, status, conditions              ft_harm_*, ft_cond_*
+ *   fate.c     flips through the event (cards in, choices in),
+ *              Hand of Fate and chips                           ft_flip*, ft_fate_*
+ *   policy.c   tactics policies (fray fight, fray sim)          ft_policy_*
+ *   render.c   narration, JSON Lines, clock and map drawings    ft_render_*
+ *   fight.c    the public API (encounter.h) over all of it
+ */
+#ifndef FRAY_TOWERS_INT_H
+#define FRAY_TOWERS_INT_H
+
+#include "fray/cards.h"
+#include "fray/flip.h"
+#include "fray/grid.h"
+#include "fray/rng.h"
+#include "fray/towers.h"
+
+#include "cards_int.h"
+#include "internal.h"
+
+/* ---- Sizes (fixed: no allocation while a fight runs) -------------------- */
+enum {
+    FT_NAME = 32,            /* names, including the NUL */
+    FT_MAX_COMBATANTS = 32,
+    FT_MAX_SIDES = 4,
+    FT_MAX_WEAPONS = 4,      /* weapons a combatant carries */
+    FT_MAX_SKILLS = 16,
+    FT_MAX_SPECS = 4,        /* specializations per skill */
+    FT_MAX_ADVANTAGES = 12,
+    FT_MAX_CATALOG = 64,     /* weapons + armor in the catalog */
+    FT_MAX_TEMPLATES = 32,   /* stat blocks */
+    FT_MAX_CONDITIONS = 8,   /* conditions on one combatant at once */
+    FT_MAX_DECKS = FT_MAX_COMBATANTS + 1,
+    FT_HAND_MAX = 5,         /* Hand of Fate cards held at most */
+    FT_EVENT_CARDS = 128,    /* cards one event may turn over */
+    FT_EVENT_CHOICES = 24,
+    FT_EVENT_FACTS = 48,
+    FT_MANA_ELEMENTS = 7
+};
+
+/* ---- Closed vocabularies (X-macro lists: enum, names, parsers) ---------- */
+
+/* Aspects (rules-facts.md "Derived values"): code, name. */
+#define FT_ASPECT_LIST(X)                                                      \
+    X(HS, "HS", "Hard Strength")                                               \
+    X(SS, "SS", "Soft Strength")                                               \
+    X(EE, "EE", "External Endurance")                                          \
+    X(IE, "IE", "Internal Endurance")                                          \
+    X(SP, "SP", "Substantial Perception")                                      \
+    X(IP, "IP", "Intangible Perception")                                       \
+    X(AI, "AI", "Active Intellect")                                            \
+    X(II, "II", "Intuitive Intellect")                                         \
+    X(PC, "PC", "Presence")
+typedef enum ft_aspect {
+#define FT__E(id, code, name) FT_ASPECT_##id,
+    FT_ASPECT_LIST(FT__E)
+#undef FT__E
+    FT_ASPECT_COUNT
+} ft_aspect;
+
+/* Combat Values (seed 000; rules-facts.md): key in files, rules name. */
+#define FT_CV_LIST(X)                                                          \
+    X(N, "N", "Initiative")                                                    \
+    X(PA, "PA", "Physical Attack")                                             \
+    X(PD, "PD", "Physical Defense")                                            \
+    X(SA, "SA", "Spell Attack")                                                \
+    X(ID, "ID", "Intangible Defense")                                          \
+    X(PX, "PX", "Physical Damage")                                             \
+    X(ER, "ER", "External Resilience")                                         \
+    X(IR, "IR", "Internal Resilience")                                         \
+    X(SPD, "SPD", "Speed")
+typedef enum ft_cv {
+#define FT__E(id, code, name) FT_CV_##id,
+    FT_CV_LIST(FT__E)
+#undef FT__E
+    FT_CV_COUNT
+} ft_cv;
+
+/* Damage categories (seed 000 "STUN Damage"): which Resilience applies. */
+typedef enum ft_category {
+    FT_CAT_PHYSICAL, /* reduced by ER */
+    FT_CAT_ARCANE,   /* reduced by IR */
+    FT_CAT_NONE      /* no reduction */
+} ft_category;
+
+/* Damage types (seed 000 "Damage Types"): immunity / susceptibility. */
+#define FT_DAMAGE_TYPE_LIST(X)                                                 \
+    X(NONE, "none")                                                            \
+    X(ACID, "acid")                                                            \
+    X(COLD, "cold")                                                            \
+    X(ELECTRICITY, "electricity")                                              \
+    X(FIRE, "fire")                                                            \
+    X(POISON, "poison")                                                        \
+    X(PSYCHIC, "psychic")                                                      \
+    X(LIGHT, "light")                                                          \
+    X(DARK, "dark")
+typedef enum ft_damage_type {
+#define FT__E(id, name) FT_DMG_##id,
+    FT_DAMAGE_TYPE_LIST(FT__E)
+#undef FT__E
+    FT_DAMAGE_TYPE_COUNT
+} ft_damage_type;
+
+/* Weapon keywords (rules-facts.md "Equipment"; seed 000). Keywords with no
+ * rule in the engine are kept for display (Knight, Blade, ...). */
+#define FT_KEYWORD_LIST(X)                                                     \
+    X(TWO_HANDED, "Two-Handed")                                                \
+    X(LARGE, "Large")                                                          \
+    X(REACH, "Reach")                                                          \
+    X(BLADE, "Blade")                                                          \
+    X(KNIGHT, "Knight")                                                        \
+    X(LIGHT, "Light")                                                          \
+    X(THROWN, "Thrown")                                                        \
+    X(FIREARM, "Firearm")                                                      \
+    X(BLUNT, "Blunt")                                                          \
+    X(UNARMED, "Unarmed")                                                      \
+    X(IMPROVISED, "Improvised")                                                \
+    X(PERCEPTION, "Perception")                                                \
+    X(SHIELD, "Shield")                                                        \
+    X(CRIT_BLEED, "Crit: Bleed")                                               \
+    X(CRIT_PRONE, "Crit: Prone")                                               \
+    X(CRIT_SLOWED, "Crit: Slowed")                                             \
+    X(CRIT_STUN, "Crit: Stun")
+typedef enum ft_keyword {
+#define FT__E(id, name) FT_KW_##id,
+    FT_KEYWORD_LIST(FT__E)
+#undef FT__E
+    FT_KEYWORD_COUNT
+} ft_keyword;
+#define FT_KW(k) (1u << FT_KW_##k)
+
+/* Mana elements (rules-facts.md "Magic"). */
+#define FT_ELEMENT_LIST(X)                                                     \
+    X(NEUTRAL, "neutral") X(FIRE, "fire") X(EARTH, "earth") X(AIR, "air")      \
+    X(WATER, "water") X(LIGHT, "light") X(DARK, "dark")
+typedef enum ft_element {
+#define FT__E(id, name) FT_ELEM_##id,
+    FT_ELEMENT_LIST(FT__E)
+#undef FT__E
+    FT_ELEMENT_COUNT
+} ft_element;
+
+/*
+ * Conditions (rules-facts.md "Conditions"; seed 000). id, name in files and
+ * text, major?, has a value X?
+ */
+#define FT_CONDITION_LIST(X)                                                   \
+    X(PRONE, "prone", false, false)                                            \
+    X(BLEEDING, "bleeding", true, true)                                        \
+    X(BURNING, "burning", false, true)                                         \
+    X(DAZED, "dazed", false, false)                                            \
+    X(ENTANGLED, "entangled", false, false)                                    \
+    X(BLINDED, "blinded", true, false)                                         \
+    X(DEAFENED, "deafened", false, false)                                      \
+    X(SLOWED, "slowed", false, false)                                          \
+    X(STUNNED, "stunned", true, false)                                         \
+    X(FRIGHTENED, "frightened", false, false)                                  \
+    X(CHARMED, "charmed", true, false)                                         \
+    X(HELPLESS, "helpless", true, false)                                       \
+    X(GRAPPLED, "grappled", false, false)
+typedef enum ft_condition {
+#define FT__E(id, name, major, has_x) FT_COND_##id,
+    FT_CONDITION_LIST(FT__E)
+#undef FT__E
+    FT_CONDITION_COUNT
+} ft_condition;
+
+/*
+ * Actions (seed 000 "Action List"). id, name in commands and files, the
+ * rules' name, phase cost (FT_COST_FREE, FT_COST_SPECIAL for Hold and
+ * Use a Skill), flags.
+ */
+enum {
+    FT_COST_FREE = -1,    /* free: any number in a turn, no clock move */
+    FT_COST_SPECIAL = -2  /* Hold, Use a Skill: decided by the command */
+};
+enum {
+    FT_AF_ATTACK_RELATED = 1u << 0, /* seed "Attack- and Move-Related Actions" */
+    FT_AF_MOVE_RELATED = 1u << 1,
+    FT_AF_PROVOKES = 1u << 2,       /* seed "Opportunity Attacks": in a threatened space */
+    FT_AF_NO_SHIFT = 1u << 3,       /* cannot be combined with Shift Position */
+    FT_AF_TARGET = 1u << 4,         /* needs a target combatant */
+    FT_AF_DEST = 1u << 5            /* needs a destination space */
+};
+#define FT_ACTION_LIST(X)                                                                  \
+    X(AID, "aid", "Aid", 3, FT_AF_TARGET)                                                  \
+    X(AIM, "aim", "Aim", 5, 0)                                                             \
+    X(ATTACK, "attack", "Attack", 5, FT_AF_ATTACK_RELATED | FT_AF_TARGET)                  \
+    X(CAST, "cast", "Cast a Spell", 5, FT_AF_TARGET)                                       \
+    X(CHARGE, "charge", "Charge", 8,                                                       \
+      FT_AF_ATTACK_RELATED | FT_AF_MOVE_RELATED | FT_AF_TARGET | FT_AF_DEST)               \
+    X(MOVE, "move", "Combat Move", 5, FT_AF_MOVE_RELATED | FT_AF_DEST)                     \
+    X(CONCENTRATE, "concentrate", "Concentrate", 5, 0)                                     \
+    X(CHIP_HEAL, "chip-heal", "Discard Chip to Heal", FT_COST_FREE, FT_AF_NO_SHIFT)        \
+    X(DROP_OBJECT, "drop-object", "Drop Object", FT_COST_FREE, FT_AF_NO_SHIFT)             \
+    X(DROP_PRONE, "drop-prone", "Drop Prone", 3, 0)                                        \
+    X(DRAW_WEAPON, "draw-weapon", "Draw a Weapon", 6, 0)                                   \
+    X(ESCAPE, "escape", "Escape", 5, 0)                                                    \
+    X(DELAY, "delay", "Forced Delay", 5, FT_AF_NO_SHIFT)                                   \
+    X(FULL_DEFENSE, "full-defense", "Full Defense", 10, 0)                                 \
+    X(HOLD, "hold", "Hold", FT_COST_SPECIAL, FT_AF_NO_SHIFT)                               \
+    X(GRAPPLE, "grapple", "Initiate Grapple", 5, FT_AF_TARGET)                             \
+    X(INTERACT, "interact", "Interact with the Environment", 5, FT_AF_PROVOKES)            \
+    X(INVENTORY, "inventory", "Interact with Inventory", 10, FT_AF_PROVOKES)               \
+    X(PICK_UP, "pick-up", "Pick up an Object", 3, FT_AF_PROVOKES)                          \
+    X(POWER_ATTACK, "power-attack", "Power Attack", 7, FT_AF_ATTACK_RELATED | FT_AF_TARGET) \
+    X(RECKLESS_MOVE, "reckless-move", "Reckless Move", 7, FT_AF_MOVE_RELATED | FT_AF_DEST) \
+    X(RECOVER, "recover", "Recover", 5, 0)                                                 \
+    X(RELOAD, "reload", "Reload a Weapon", 5, FT_AF_PROVOKES)                              \
+    X(RUNNING_LEAP, "running-leap", "Running Leap", 10, FT_AF_MOVE_RELATED | FT_AF_DEST)   \
+    X(SHAKE, "shake", "Shake Minor Condition", 5, 0)                                       \
+    X(SHIFT, "shift", "Shift Position", 3, FT_AF_NO_SHIFT | FT_AF_DEST)                    \
+    X(SPEAK, "speak", "Speak", FT_COST_FREE, FT_AF_NO_SHIFT)                               \
+    X(STAND, "stand", "Stand from Prone", 4, FT_AF_PROVOKES)                               \
+    X(USE_SKILL, "use-skill", "Use a Skill", FT_COST_SPECIAL, 0)                           \
+    X(USE_ITEM, "use-item", "Use an Item", 5, FT_AF_PROVOKES)
+typedef enum ft_action {
+#define FT__E(id, name, text, cost, flags) FT_ACT_##id,
+    FT_ACTION_LIST(FT__E)
+#undef FT__E
+    FT_ACTION_COUNT
+} ft_action;
+
+typedef struct ft_action_info {
+    const char *name;  /* "power-attack" */
+    const char *text;  /* "Power Attack" */
+    int cost;          /* phases, FT_COST_FREE or FT_COST_SPECIAL */
+    unsigned flags;
+} ft_action_info;
+extern const ft_action_info ft_actions[FT_ACTION_COUNT]; /* engine.c; const data */
+
+/* ---- Options: every ruling of RULINGS.md plus fray's own choices -------- */
+typedef enum ft_deck_mode {
+    FT_DECKS_BY_CONTROLLER, /* RULINGS 2 default: one per player, one GM deck */
+    FT_DECKS_ONE_FOR_TABLE,
+    FT_DECKS_PER_COMBATANT
+} ft_deck_mode;
+
+typedef struct ft_options {
+    fray_deck_options deck;    /* RULINGS 1: aces, jokers, joker-value */
+    fray_flip_rules flip;      /* RULINGS 3: min-one-card */
+    ft_deck_mode decks;        /* RULINGS 2 */
+    int hand_of_fate;          /* cards in each Hand of Fate (rules-facts: 3) */
+    bool flat_footed_loses_ss; /* RULINGS 10 (default true) */
+    int full_defense_flip;     /* RULINGS 11: +1 card to PD/ID (default 1) */
+    int opportunity_delay;     /* RULINGS 14: 3 phases */
+    int mana_regen;            /* RULINGS 15: per zero phase, default 1 */
+    bool dying_loses_lethal;   /* RULINGS 15/17: -1 LETHAL per zero phase */
+    int dead_at_multiple;      /* RULINGS 16: dead at LETHAL <= -k*[[E]], k = 2 */
+    bool disabled_unconscious; /* RULINGS 17: 0 LETHAL = unconscious */
+    bool crit_needs_heart;     /* RULINGS 22: Crit keywords need a Heart (always true in the seed) */
+    int recover_stun;          /* RULINGS 20: 0 = [[E]] (default) */
+    bool grapple_size_cards;   /* RULINGS 21: size adds cards (true) or shifts (false) */
+    int surprise_delay;        /* seed: 10 phases */
+    int max_phase;             /* fight ends at this phase (0 = none) */
+    bool simultaneous_duel;    /* seed "Dueling" stage four (off) */
+} ft_options;
+
+void ft_options_default(ft_options *o);
+
+/* ---- Setup: what the files say ------------------------------------------ */
+
+/* A weapon profile (rules-facts.md "Equipment"): "Longblade | 1+PA | 4+PX |
+ * - | $25 | 3 lbs. | Knight, Blade". */
+typedef struct ft_weapon {
+    char name[FT_NAME];
+    int attack_bonus;      /* the 1 of "1+PA" (flip+1: one more card) */
+    bool spell;            /* attack with SA against ID (else PA vs PD) */
+    int damage;            /* the 4 of "4+PX" */
+    bool adds_px;          /* "+PX" */
+    ft_category category;  /* Physical unless said */
+    ft_damage_type type;
+    int range_increment;   /* 0 = melee */
+    int max_range;         /* spells: maximum range only (no increments) */
+    int shots;             /* 0 = needs no ammunition */
+    int reach;             /* melee reach in spaces, 1 (2 with Reach) */
+    int mana_cost;         /* spells */
+    ft_element element;
+    int cost_dollars;      /* display only */
+    char weight[16];       /* display only: "3 lbs." */
+    uint32_t keywords;     /* FT_KW(...) */
+} ft_weapon;
+
+typedef struct ft_armor {
+    char name[FT_NAME];
+    int er, ir;            /* added to ER / IR */
+    int pd_shift;          /* e.g. a shield: (shift+1) on PD */
+    int spd;               /* e.g. -1 SPD for heavy armour */
+} ft_armor;
+
+/* Where an advantage or disadvantage applies. */
+#define FT_APPLIES_LIST(X)                                                     \
+    X(ALL, "all")                                                              \
+    X(INITIATIVE, "initiative")                                                \
+    X(ATTACK, "attack")                                                        \
+    X(MELEE_ATTACK, "melee-attack")                                            \
+    X(RANGED_ATTACK, "ranged-attack")                                          \
+    X(SPELL_ATTACK, "spell-attack")                                            \
+    X(DEFENSE, "defense")                                                      \
+    X(PHYSICAL_DEFENSE, "physical-defense")                                    \
+    X(INTANGIBLE_DEFENSE, "intangible-defense")                                \
+    X(DAMAGE, "damage")                                                        \
+    X(SKILL, "skill")
+typedef enum ft_applies {
+#define FT__E(id, name) FT_APPLIES_##id,
+    FT_APPLIES_LIST(FT__E)
+#undef FT__E
+    FT_APPLIES_COUNT
+} ft_applies;
+
+/* Standard ranks (rules-facts.md): +1 (shift+1); +2 (flip+1); +3 both.
+ * Disadvantages are negative ranks. Not cumulative: the best advantage and
+ * the worst disadvantage for a flip count. */
+typedef struct ft_advantage {
+    char name[FT_NAME];
+    int rank;              /* -3..3 */
+    ft_applies applies;
+    char skill[FT_NAME];   /* FT_APPLIES_SKILL: the skill's name */
+} ft_advantage;
+
+typedef struct ft_skill {
+    char name[FT_NAME];
+    ft_aspect aspect;
+    int rank;
+    int n_specs;
+    char specs[FT_MAX_SPECS][FT_NAME];  /* specializations: (flip+1) when they apply (seed 001) */
+} ft_skill;
+
+typedef enum ft_controller { FT_CTRL_GM, FT_CTRL_PLAYER } ft_controller;
+
+/* Tactics presets (docs/rules/towers.md "Tactics"). */
+#define FT_TACTICS_LIST(X)                                                     \
+    X(DEFAULT, "default")                                                      \
+    X(ATTACK, "attack")                                                        \
+    X(POWER_ATTACK, "power-attack")                                            \
+    X(AIM, "aim")                                                              \
+    X(DEFENSIVE, "defensive")                                                  \
+    X(RANGED, "ranged")                                                        \
+    X(HOLD_GROUND, "hold-ground")                                              \
+    X(IDLE, "idle")
+typedef enum ft_tactics_preset {
+#define FT__E(id, name) FT_TAC_##id,
+    FT_TACTICS_LIST(FT__E)
+#undef FT__E
+    FT_TACTICS_COUNT
+} ft_tactics_preset;
+
+typedef enum ft_target_pref {
+    FT_TARGET_NEAREST, FT_TARGET_WEAKEST, FT_TARGET_STRONGEST
+} ft_target_pref;
+
+typedef struct ft_tactics {
+    ft_tactics_preset preset;
+    ft_target_pref target;
+    int recover_below_pct;   /* Recover when STUN below this % of max (default 35) */
+    bool use_hand_of_fate;   /* default true */
+    bool use_chips;          /* default true */
+    bool opportunity_attacks;/* take them when offered (default true) */
+} ft_tactics;
+
+/* A stat block (docs/file-formats.md "Stat blocks"). */
+typedef struct ft_statblock {
+    char name[FT_NAME];
+    int aspects[FT_ASPECT_COUNT];
+    int cv[FT_CV_COUNT];
+    int endurance;          /* [[E]] */
+    int max_stun, max_lethal;   /* derived ([[E]]x8, [[E]]+8) unless given */
+    int size_rank;          /* -4..4 */
+    int n_skills;
+    ft_skill skills[FT_MAX_SKILLS];
+    int n_weapons;
+    ft_weapon weapons[FT_MAX_WEAPONS];   /* copies of the catalog rows */
+    int wielded[2];         /* weapon index in hand: [0] main, [1] off hand; -1 none */
+    bool dual_aggressive;   /* two melee weapons: stance (seed "Off-Hand Weapons") */
+    bool has_armor;
+    ft_armor armor;
+    int n_advantages;
+    ft_advantage advantages[FT_MAX_ADVANTAGES];
+    uint32_t immune;        /* 1 << ft_damage_type */
+    uint32_t susceptible;
+    int chips[3];           /* white, red, blue */
+    int mana[FT_ELEMENT_COUNT];
+    int mana_regen;         /* per zero phase; -1 = the option's */
+    ft_controller controller;
+    char deck_owner[FT_NAME];   /* "" = by the deck mode; else a named deck */
+    int temp_stun, temp_lethal; /* at the start of the fight */
+} ft_statblock;
+
+/* One combatant of an encounter. */
+typedef struct ft_combatant {
+    char name[FT_NAME];     /* unique in the encounter: "bandit 2" */
+    char id[FT_NAME];       /* as written in commands: "bandit-2" */
+    ft_statblock sb;
+    int side;
+    char symbol;            /* on the map */
+    fray_pos start;
+    bool placed;
+    uint32_t unaware_of;    /* bit per side it does not know about (surprise) */
+    ft_tactics tactics;
+    int deck;               /* index into ft_state.decks */
+} ft_combatant;
+
+typedef struct ft_setup {
+    char name[64];          /* the encounter's title */
+    char source[256];       /* the file it came from */
+    ft_options opt;
+    uint64_t seed;
+    bool has_seed;
+    int n_sides;
+    char sides[FT_MAX_SIDES][FT_NAME];
+    int n_combatants;
+    ft_combatant c[FT_MAX_COMBATANTS];
+    bool has_map;
+    fray_grid map;
+    int n_decks;
+    char deck_names[FT_MAX_DECKS][FT_NAME];
+    ft_controller deck_controller[FT_MAX_DECKS];
+    /* The catalog the files named (kept for `fray check` and sweeps). */
+    int n_catalog;
+    ft_weapon catalog[FT_MAX_CATALOG];
+    int n_armor;
+    ft_armor armor_catalog[16];
+} ft_setup;
+
+/* ---- State: what a fight changes --------------------------------------- */
+
+/* How a condition ends (issue: "durations that can end at the start or end
+ * of a named combatant's activation"). */
+typedef enum ft_until {
+    FT_UNTIL_REMOVED,       /* until an action or effect removes it */
+    FT_UNTIL_START_OF,      /* at the start of `who`'s activation number `count` from now */
+    FT_UNTIL_END_OF         /* at the end of ... */
+} ft_until;
+
+typedef struct ft_cond {
+    uint8_t kind;           /* ft_condition */
+    int8_t x;               /* Bleeding X, Burning X */
+    uint8_t until;          /* ft_until */
+    int8_t who;             /* combatant whose activation ends it */
+    int8_t count;           /* activations of `who` to go (1 = the next) */
+    int8_t source;          /* who caused it (-1 none) */
+} ft_cond;
+
+enum {                       /* ft_cstate.flags */
+    FT_F_ACTED = 1u << 0,        /* no longer flat-footed (seed "Flat-Footed") */
+    FT_F_UNCONSCIOUS = 1u << 1,  /* 0 STUN, or 0 LETHAL (RULINGS 17) */
+    FT_F_DISABLED = 1u << 2,     /* LETHAL 0 */
+    FT_F_DYING = 1u << 3,        /* LETHAL < 0 */
+    FT_F_DEAD = 1u << 4,
+    FT_F_FULL_DEFENSE = 1u << 5, /* until the start of its next activation (RULINGS 11, 12) */
+    FT_F_RECKLESS = 1u << 6,     /* (flip-1) on opposed combat flips, same span */
+    FT_F_POWER = 1u << 7,        /* Power Attack: (flip-1) to Defense, same span */
+    FT_F_HOLDING = 1u << 8,      /* off the clock until it comes out of Hold */
+    FT_F_LEAPING = 1u << 9,      /* between the two halves of a Running Leap */
+    FT_F_CONCENTRATING = 1u << 10,
+    FT_F_SURPRISED = 1u << 11,
+    FT_F_FLED = 1u << 12         /* left the map */
+};
+
+typedef enum ft_hold_kind {
+    FT_HOLD_PHASE,           /* until phase P (before/after `who` if set) */
+    FT_HOLD_ENEMY_IN_REACH,  /* until a non-ally comes within its reach */
+    FT_HOLD_ACTS             /* until combatant `who` acts (before/after) */
+} ft_hold_kind;
+
+typedef struct ft_cstate {
+    int16_t stun, lethal;
+    int16_t temp_stun, temp_lethal;
+    int32_t phase;           /* its next activation */
+    int32_t slot;            /* order inside a phase: lower acts first */
+    fray_pos pos;            /* top-left of its footprint */
+    uint16_t flags;          /* FT_F_* */
+    int8_t n_cond;
+    ft_cond cond[FT_MAX_CONDITIONS];
+    int8_t aim;              /* consecutive Aims (RULINGS 13) */
+    int8_t aim_spell;        /* the Aims were for a spell attack */
+    int8_t aided_vs;         /* Aid: (flip-1) on its next defence against this ally, -1 none */
+    int8_t wielded[2];       /* weapon in main / off hand, -1 none */
+    int8_t ammo[FT_MAX_WEAPONS];
+    int8_t chips[3];
+    int8_t mana[FT_ELEMENT_COUNT];
+    int8_t grappled_by;      /* -1 none */
+    int8_t hold_kind, hold_who, hold_after;
+    int32_t hold_phase;      /* FT_HOLD_PHASE: the phase; also the phase Hold was declared */
+    int32_t reacted_event;   /* last event number it reacted to (one reaction per event) */
+    int32_t actions;         /* count of actions taken (statistics) */
+    int32_t stun_dealt, lethal_dealt, stun_taken, lethal_taken;
+    int16_t fate_used, chips_used;
+} ft_cstate;
+
+typedef struct ft_state {
+    int32_t phase;           /* the current phase */
+    int32_t round;           /* phase / 10 + 1, for display */
+    int32_t n_events;        /* events applied so far (the next event's number) */
+    int32_t next_slot;       /* zero-cost actions go behind everyone: growing slots */
+    int8_t winner;           /* side that won, -1 none yet, -2 a draw */
+    bool over;
+    int8_t active;           /* whose activation is under way, -1 none */
+    int n;
+    ft_cstate c[FT_MAX_COMBATANTS];
+    int n_decks;
+    fray_deck decks[FT_MAX_DECKS];
+    fray_rng rng;
+} ft_state;
+
+/* ---- Commands, events, facts -------------------------------------------- */
+
+/* What an actor does (a player at the table, or a tactics policy). */
+typedef struct ft_command {
+    uint8_t action;          /* ft_action; or FT_CMD_* below */
+    int8_t actor;
+    int8_t target;           /* -1 none */
+    int8_t weapon;           /* weapon index, -1 = the one in the main hand */
+    bool off_hand;           /* attack with the off-hand weapon (flip-1) */
+    bool shift_first;        /* Shift Position added to the action (+2 phases) */
+    fray_pos shift_to;
+    fray_pos dest;           /* move/charge/leap destination */
+    int8_t hold_kind, hold_who, hold_after;
+    int32_t hold_phase;
+    int16_t cost;            /* Use a Skill: its cost in phases */
+    int8_t skill;            /* Use a Skill: skill index */
+    int8_t chip;             /* Discard Chip to Heal: 0 white,1 red,2 blue; heal LETHAL if heal_lethal */
+    bool heal_lethal;
+    int8_t condition;        /* Shake Minor Condition: which (-1 = any minor) */
+    int8_t element;          /* Cast: the mana element */
+} ft_command;
+
+/* Commands the engine makes itself (they are events too, so they replay). */
+enum {
+    FT_CMD_BEGIN = 200,      /* initiative flips and first places */
+    FT_CMD_PHASE,            /* the clock moves on: start-of-phase effects */
+    FT_CMD_RELEASE_HOLD      /* a Hold ends (event hold triggered) */
+};
+
+/* A choice made while applying a command. */
+typedef enum ft_choice_kind {
+    FT_CHOICE_FATE_SWAP,     /* a = index in the flip, b = held card */
+    FT_CHOICE_FATE_REFLIP,   /* b = held card discarded; the flip becomes one new card */
+    FT_CHOICE_CHIP_SHIFT,    /* white chip (or higher) after a flip: (shift+1); b = chip colour */
+    FT_CHOICE_CHIP_FLIP,     /* red chip (or blue): (flip+1) after the flip: one more card; b = colour */
+    FT_CHOICE_OPPORTUNITY,   /* a = reactor, b = 1 take / 0 decline */
+    FT_CHOICE_NONE           /* "nothing more on this flip" */
+} ft_choice_kind;
+
+typedef struct ft_choice {
+    uint8_t kind;
+    int8_t who;
+    int8_t a;
+    int8_t b;
+} ft_choice;
+
+/* Facts: what an event did, in order, for narration and JSON Lines. */
+#define FT_FACT_LIST(X)                                                        \
+    X(INITIATIVE, "initiative")   /* who, v[0]=CI, v[1]=start phase, v[2]=surprised */ \
+    X(PHASE, "phase")             /* v[0]=phase, v[1]=zero phase? */           \
+    X(ACT, "act")                 /* who, v[0]=action, target, v[1]=phase, v[2]=next phase */ \
+    X(FLIP, "flip")               /* who, v[0]=purpose, v[1]=total, v[2]=n, v[3]=kept value, cards */ \
+    X(MODIFIER, "modifier")       /* who, v[0]=shift, v[1]=flip mod, text=reason */ \
+    X(FATE, "fate")               /* who, v[0]=choice kind, card */            \
+    X(CHIP, "chip")               /* who, v[0]=colour, v[1]=use */             \
+    X(HIT, "hit")                 /* who, target, v[0]=attack, v[1]=defense, v[2]=hearts, v[3]=critical */ \
+    X(MISS, "miss")               /* who, target, v[0]=attack, v[1]=defense */ \
+    X(DAMAGE, "damage")           /* target, v[0]=STUN, v[1]=LETHAL, v[2]=STUN left, v[3]=LETHAL left */ \
+    X(HEAL, "heal")               /* target, v[0]=STUN, v[1]=LETHAL */         \
+    X(STATUS, "status")           /* target, v[0]=FT_F_* newly set (unconscious, dying, dead...) */ \
+    X(CONDITION_ON, "condition")  /* target, v[0]=condition, v[1]=x */         \
+    X(CONDITION_OFF, "condition-ends") /* target, v[0]=condition */            \
+    X(MOVE, "move")               /* who, v[0..1]=from x,y, v[2..3]=to x,y, v[4]=spaces */ \
+    X(OPPORTUNITY, "opportunity") /* who (reactor), target (provoker) */       \
+    X(HOLD, "hold")               /* who, v[0]=kind, v[1]=phase */             \
+    X(RELEASE, "release")         /* who, v[0]=phase */                        \
+    X(AMMO, "ammo")               /* who, v[0]=weapon, v[1]=shots left */      \
+    X(MANA, "mana")               /* who, v[0]=element, v[1]=now */            \
+    X(NOTE, "note")               /* text */                                   \
+    X(END, "end")                 /* v[0]=winning side or -1/-2 */
+typedef enum ft_fact_kind {
+#define FT__E(id, name) FT_FACT_##id,
+    FT_FACT_LIST(FT__E)
+#undef FT__E
+    FT_FACT_COUNT
+} ft_fact_kind;
+
+/* Purposes of a flip (FT_FACT_FLIP v[0]). */
+typedef enum ft_flip_purpose {
+    FT_FLIP_INITIATIVE, FT_FLIP_TIEBREAK, FT_FLIP_ATTACK, FT_FLIP_DEFENSE,
+    FT_FLIP_DAMAGE, FT_FLIP_GRAPPLE, FT_FLIP_SKILL, FT_FLIP_CHECK
+} ft_flip_purpose;
+
+typedef struct ft_fact {
+    uint8_t kind;
+    int8_t who, target;
+    uint8_t n_cards;
+    int32_t v[5];
+    uint8_t cards[12];       /* FLIP: the cards (first 12) */
+    char text[24];           /* MODIFIER reason, NOTE */
+} ft_fact;
+
+typedef struct ft_event {
+    int32_t number;          /* position in the fight */
+    int32_t phase;           /* clock phase when it happened */
+    ft_command cmd;
+    int16_t n_cards;         /* every card turned over, in order, with its deck */
+    uint8_t cards[FT_EVENT_CARDS];
+    uint8_t card_deck[FT_EVENT_CARDS];
+    int16_t n_choices;
+    ft_choice choices[FT_EVENT_CHOICES];
+    int16_t n_facts;
+    ft_fact facts[FT_EVENT_FACTS];
+} ft_event;
+
+/* ---- Running an event --------------------------------------------------- */
+
+/*
+ * Decision hooks: how a player or a policy decides mid-action. Every answer
+ * is recorded in the event; on replay the recorded answer is used instead
+ * of asking. NULL hooks: never use Hand of Fate or chips; take every
+ * opportunity attack offered.
+ */
+struct ft_run;
+typedef struct ft_flip_view {
+    int who;                 /* whose flip */
+    ft_flip_purpose purpose;
+    const fray_flip *flip;
+    int shift;               /* shifts already applied */
+    int against;             /* the total it must reach (attack: defense total; defense: attack total), INT_MIN unknown */
+    bool is_defense;
+} ft_flip_view;
+
+typedef struct ft_hooks {
+    void *ctx;
+    /* After a flip: the choice to make (FT_CHOICE_NONE to stop). Called
+     * again after each choice, until NONE. */
+    ft_choice (*fate)(void *ctx, const struct ft_run *run, const ft_flip_view *v);
+    /* May `reactor` make an opportunity attack on `provoker`? */
+    bool (*opportunity)(void *ctx, const struct ft_run *run, int reactor, int provoker);
+} ft_hooks;
+
+typedef struct ft_run {
+    const ft_setup *setup;
+    ft_state *st;
+    ft_event *ev;            /* the event being applied (its cards and choices) */
+    bool replay;             /* take cards and choices from ev instead of drawing/asking */
+    int card_i, choice_i;    /* replay cursors */
+    const ft_hooks *hooks;
+    bool facts;              /* record facts (narration, JSON); off in simulation */
+    fray_diag *diag;
+} ft_run;
+
+/* ---- Functions shared between the modules ------------------------------- */
+
+/* fate.c: turning cards over through the event. Draws from the deck of
+ * combatant `who` (or replays the recorded cards), builds the flip of n =
+ * rank + flip mods per RULINGS 3, then lets the hooks use Hand of Fate and
+ * chips (recorded). Errors: FRAY_ERR_DECK_EMPTY; on replay FRAY_ERR_INVALID
+ * when the recorded cards run out or do not match the deck. */
+fray_status ft_flip(ft_run *r, int who, int n, ft_flip_purpose purpose,
+                    int shift, int against, fray_flip *out, int *out_shift);
+/* Damage flips (seed "Combined Damage"): n cards, Hearts only; no fate. */
+fray_status ft_flip_plain(ft_run *r, int deck, int n, fray_flip *out);
+/* Deals the Hand of Fate at the start of an encounter. */
+fray_status ft_fate_deal(ft_run *r);
+
+/* harm.c */
+int ft_max_stun(const ft_setup *s, int c);
+int ft_max_lethal(const ft_setup *s, int c);
+/* Applies STUN and LETHAL after Resilience etc. were worked out (temporary
+ * points first; status changes emit STATUS facts). */
+void ft_harm_apply(ft_run *r, int target, int stun, int lethal, int source);
+void ft_harm_heal(ft_run *r, int target, int stun, int lethal);
+/* Hit damage for a weapon (seed "Damage", RULINGS 18). */
+fray_towers_hit ft_harm_hit(const ft_run *r, int attacker, int target,
+                            const ft_weapon *w, int bonus, int hearts);
+/* Combined damage (seed "Combined Damage": falling): X STUN and Y flips. */
+fray_status ft_harm_combined(ft_run *r, int target, int stun, int flips,
+                             ft_category cat, ft_damage_type type);
+bool ft_cond_has(const ft_state *st, int c, ft_condition k);
+void ft_cond_add(ft_run *r, int c, ft_condition k, int x, ft_until until,
+                 int who, int count, int source);
+void ft_cond_remove(ft_run *r, int c, ft_condition k);
+/* Start/end of `who`'s activation: durations that end then. */
+void ft_cond_activation(ft_run *r, int who, bool at_end);
+/* Flip mods and shifts conditions put on a flip of combatant c. */
+void ft_cond_mods(const ft_state *st, int c, ft_flip_purpose purpose,
+                  bool melee, int *flip_mod, int *shift);
+/* Can this combatant act / fight at all? */
+bool ft_can_act(const ft_state *st, int c);
+bool ft_in_fight(const ft_state *st, int c);
+
+/* attack.c */
+typedef struct ft_attack_opts {
+    bool power;              /* Power Attack: (flip-1), +2 damage */
+    bool aid;                /* Aid: (flip+1), no damage; on a hit the target is aided against */
+    int aid_ally;
+    bool opportunity;        /* an opportunity attack (melee only) */
+    bool charge;
+    bool off_hand;
+    int weapon;              /* index into the attacker's weapons */
+} ft_attack_opts;
+typedef struct ft_mods {
+    int flip, shift;         /* attacker */
+    int def_flip, def_shift; /* defender */
+    bool impossible;         /* out of range, total cover, no sight */
+    char why[64];            /* when impossible, in rules words */
+} ft_mods;
+/* Every Combat Modifier of seed 000 for this attack, as it stands now. */
+void ft_attack_mods(const ft_run *r, int attacker, int target,
+                    const ft_attack_opts *o, ft_mods *out);
+/* Resolves one attack (flips, fate, hit, damage, Crit keywords). Returns
+ * FRAY_ERR_INVALID with r->diag set when impossible. */
+fray_status ft_attack(ft_run *r, int attacker, int target,
+                      const ft_attack_opts *o, bool *out_hit);
+/* Threat: can c make a melee attack into a space of target now? */
+bool ft_threatens(const ft_run *r, int c, int target);
+/* Grapple Test (seed "Grappling", RULINGS 21). */
+fray_status ft_grapple_test(ft_run *r, int attacker, int defender,
+                            int attacker_flip_mod, bool *out_win);
+
+/* engine.c */
+void ft_emit(ft_run *r, ft_fact_kind kind, int who, int target, int v0,
+             int v1, int v2, int v3);
+ft_fact *ft_emit_fact(ft_run *r, ft_fact_kind kind, int who, int target);
+bool ft_allies(const ft_setup *s, int a, int b);
+fray_footprint ft_footprint(const ft_setup *s, const ft_state *st, int c);
+/* The combatant whose turn it is, or -1 when the fight is over. Does not
+ * change the state. */
+int ft_next_actor(const ft_state *st);
+/* Resets st from the setup (no allocation, no parsing): decks shuffled with
+ * rng seeded from `seed`. Then apply FT_CMD_BEGIN. */
+void ft_state_reset(const ft_setup *s, ft_state *st, uint64_t seed);
+/* Applies one command as an event. r->ev must be zeroed with cmd set (or a
+ * recorded event with r->replay). */
+fray_status ft_apply(ft_run *r);
+/* Whether a command is legal now (actor's turn, target in range, ...);
+ * FRAY_ERR_INVALID with a message in rules words. */
+fray_status ft_check_command(const ft_setup *s, const ft_state *st,
+                             const ft_command *cmd, fray_diag *diag);
+
+/* policy.c: the default tactics. Chooses the command for the actor whose
+ * turn it is. */
+void ft_policy_choose(const ft_setup *s, const ft_state *st, int actor,
+                      ft_command *out);
+extern const ft_hooks ft_policy_hooks; /* fate and opportunity choices by tactics */
+
+/* render.c */
+size_t ft_render_event(const ft_setup *s, const ft_event *ev, char *buf, size_t size);
+size_t ft_render_event_json(const ft_setup *s, const ft_event *ev, char *buf, size_t size);
+size_t ft_render_clock(const ft_setup *s, const ft_state *st, char *buf, size_t size);
+size_t ft_render_map(const ft_setup *s, const ft_state *st, char *buf, size_t size);
+size_t ft_render_summary(const ft_setup *s, const ft_state *st, char *buf, size_t size);
+
+/* load.c */
+fray_status ft_load_files(const char *const *paths, int n, ft_setup *out,
+                          fray_diag *diag);
+
+/* ---- The public objects (include/fray/encounter.h) ---------------------- */
+#include "fray/encounter.h"
+
+struct fray_towers_setup {
+    fray_allocator alloc;
+    ft_setup s;
+};
+
+struct fray_towers_fight {
+    const fray_towers_setup *setup;
+    fray_allocator alloc;
+    fray_towers_fight_options opt;
+    uint64_t seed;
+    ft_state st;
+    ft_event scratch;        /* the event being applied when there is no journal */
+    ft_event *events;        /* the journal: events[0..n_events) applied, */
+    int n_events;            /* [n_events..n_recorded) undone (redo) */
+    int n_recorded;
+    int cap_events;
+};
+
+/* fight.c: applies a command as a new event (journal or scratch). */
+fray_status ft_fight_apply(fray_towers_fight *f, const ft_command *cmd,
+                           const fray_card *cards, size_t n_cards,
+                           fray_diag *diag);
+
+#endif
