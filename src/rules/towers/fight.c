@@ -10,36 +10,6 @@ fray_status ft_fight_apply(fray_towers_fight *f, const ft_command *cmd, const fr
     return FRAY_ERR_INVALID;
 }
 
-FRAY_API fray_status fray_towers_load(const char *path, const fray_allocator *alloc, fray_towers_setup **out, fray_diag *diag) {
-    (void)path;
-    (void)alloc;
-    (void)out;
-    (void)diag;
-    return FRAY_ERR_INVALID;
-}
-
-FRAY_API fray_status fray_towers_check(const char *path, fray_diag *diag) {
-    (void)path;
-    (void)diag;
-    return FRAY_ERR_INVALID;
-}
-
-FRAY_API void fray_towers_setup_free(fray_towers_setup *setup) {
-    (void)setup;
-
-}
-
-FRAY_API bool fray_towers_setup_seed(const fray_towers_setup *setup, uint64_t *out_seed) {
-    (void)setup;
-    (void)out_seed;
-    return false;
-}
-
-const char * fray_towers_setup_name(const fray_towers_setup *setup) {
-    (void)setup;
-    return NULL;
-}
-
 FRAY_API fray_status fray_towers_fight_new(const fray_towers_setup *setup, uint64_t seed, const fray_towers_fight_options *opts, const fray_allocator *alloc, fray_towers_fight **out) {
     (void)setup;
     (void)seed;
