@@ -1,64 +1,1178 @@
-/* engine.c - STUB */
+/*
+ * engine.c - the 99 Towers Combat Clock and the Action List (seed 000 "Time
+ * Scales" to "Use an Item", "Opportunity Attacks", "Tactical Map"; RULINGS
+ * 8-15). Every change goes through ft_apply, one event at a time.
+ */
 #include "towers_int.h"
 
-const ft_action_info ft_actions[FT_ACTION_COUNT] = {0};
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
 
-void ft_emit(ft_run *r, ft_fact_kind kind, int who, int target, int v0, int v1, int v2, int v3) {
-    (void)r;
-    (void)kind;
-    (void)who;
-    (void)target;
-    (void)v0;
-    (void)v1;
-    (void)v2;
-    (void)v3;
+const ft_action_info ft_actions[FT_ACTION_COUNT] = {
+#define FT__E(id, name, text, cost, flags) {name, text, cost, flags},
+    FT_ACTION_LIST(FT__E)
+#undef FT__E
+};
 
-}
+/* A phase far beyond any fight: where event holds wait. */
+#define FT_NEVER (INT32_MAX / 2)
+/* Slots: the tie order of a phase (RULINGS 9) in steps of 4, so that Hold
+ * can slip in just before or after someone; zero-cost actions go behind. */
+#define FT_SLOT_STEP 4
+#define FT_SLOT_BOTTOM (1 << 20)
+/* An action that placed the actor on the clock itself (Hold). */
+#define FT_COST_SET (-3)
+
+/* ---- Facts -------------------------------------------------------------- */
 
 ft_fact *ft_emit_fact(ft_run *r, ft_fact_kind kind, int who, int target) {
-    (void)r;
-    (void)kind;
-    (void)who;
-    (void)target;
-    return NULL;
+    if (!r->facts || !r->ev || r->ev->n_facts >= FT_EVENT_FACTS)
+        return NULL;
+    ft_fact *f = &r->ev->facts[r->ev->n_facts++];
+    memset(f, 0, sizeof *f);
+    f->kind = (uint8_t)kind;
+    f->who = (int8_t)who;
+    f->target = (int8_t)target;
+    return f;
 }
 
+void ft_emit(ft_run *r, ft_fact_kind kind, int who, int target, int v0,
+             int v1, int v2, int v3) {
+    ft_fact *f = ft_emit_fact(r, kind, who, target);
+    if (f) {
+        f->v[0] = v0;
+        f->v[1] = v1;
+        f->v[2] = v2;
+        f->v[3] = v3;
+    }
+}
+
+static void emit_note(ft_run *r, int who, const char *text) {
+    ft_fact *f = ft_emit_fact(r, FT_FACT_NOTE, who, -1);
+    if (f)
+        snprintf(f->text, sizeof f->text, "%s", text);
+}
+
+/* ---- Small queries ------------------------------------------------------ */
+
 bool ft_allies(const ft_setup *s, int a, int b) {
-    (void)s;
-    (void)a;
-    (void)b;
-    return false;
+    return s->c[a].side == s->c[b].side;
 }
 
 fray_footprint ft_footprint(const ft_setup *s, const ft_state *st, int c) {
-    (void)s;
-    (void)st;
-    (void)c;
-    fray_footprint fp = {{0, 0}, 1};
+    fray_footprint fp;
+    fp.at = st->c[c].pos;
+    fp.side = (int8_t)fray_grid_side_for_size(s->c[c].sb.size_rank);
     return fp;
 }
 
-int ft_next_actor(const ft_state *st) {
-    (void)st;
-    return 0;
+static bool on_clock(const ft_state *st, int c) {
+    return ft_can_act(st, c) && !(st->c[c].flags & FT_F_HOLDING);
 }
 
-void ft_state_reset(const ft_setup *s, ft_state *st, uint64_t seed) {
-    (void)s;
-    (void)st;
-    (void)seed;
+int ft_next_actor(const ft_state *st) {
+    if (st->over)
+        return -1;
+    int best = -1;
+    for (int i = 0; i < st->n; i++) {
+        if (!on_clock(st, i))
+            continue;
+        const ft_cstate *c = &st->c[i];
+        if (best < 0 || c->phase < st->c[best].phase ||
+            (c->phase == st->c[best].phase && c->slot < st->c[best].slot))
+            best = i;
+    }
+    return best;
+}
 
+static int base_slot(const ft_cstate *c) {
+    return (c->init_rank + 1) * FT_SLOT_STEP;
+}
+
+/* Moves a combatant `cost` phases on from the current phase. */
+static void clock_move(ft_state *st, int c, int cost) {
+    ft_cstate *cs = &st->c[c];
+    if (cost == 0) {
+        /* Zero-cost: to the bottom of this phase's order (seed "Free and
+         * Zero-Cost Actions"); later zero-cost actions go behind it. */
+        cs->slot = FT_SLOT_BOTTOM + (++st->next_slot) * FT_SLOT_STEP;
+        return;
+    }
+    cs->phase = st->phase + cost;
+    cs->slot = base_slot(cs);
+}
+
+/* ---- The end of the fight ------------------------------------------------ */
+
+static void check_over(ft_run *r) {
+    const ft_setup *s = r->setup;
+    ft_state *st = r->st;
+    if (st->over)
+        return;
+    bool standing[FT_MAX_SIDES] = {false};
+    int n_standing = 0, last = -1;
+    for (int i = 0; i < st->n; i++)
+        if (ft_in_fight(st, i) && !standing[s->c[i].side]) {
+            standing[s->c[i].side] = true;
+            n_standing++;
+            last = s->c[i].side;
+        }
+    if (n_standing > 1)
+        return;
+    st->over = true;
+    st->winner = (int8_t)(n_standing == 1 ? last : -2);
+    ft_emit(r, FT_FACT_END, -1, -1, st->winner, st->phase, 0, 0);
+}
+
+/* ---- The map ------------------------------------------------------------- */
+
+typedef struct occ_ctx {
+    const ft_setup *s;
+    const ft_state *st;
+    int mover;
+} occ_ctx;
+
+static fray_occupant occupant(void *ctx, fray_pos p) {
+    const occ_ctx *o = ctx;
+    fray_occupant best = FRAY_OCC_EMPTY;
+    for (int i = 0; i < o->st->n; i++) {
+        if (o->st->c[i].flags & FT_F_FLED)
+            continue;
+        fray_footprint fp = ft_footprint(o->s, o->st, i);
+        if (p.x < fp.at.x || p.y < fp.at.y || p.x >= fp.at.x + fp.side ||
+            p.y >= fp.at.y + fp.side)
+            continue;
+        if (i == o->mover)
+            return FRAY_OCC_SELF;
+        fray_occupant k;
+        if (ft_allies(o->s, i, o->mover))
+            k = FRAY_OCC_ALLY;
+        else if (!ft_can_act(o->st, i))
+            k = FRAY_OCC_PASSABLE;
+        else
+            k = FRAY_OCC_ENEMY;
+        if (k > best)
+            best = k;
+    }
+    return best;
+}
+
+/* Reach map for the mover (the map is 32 KB: callers keep one on the
+ * stack only while moving). */
+static void reach_for(const ft_setup *s, const ft_state *st, int c,
+                      int max_cost, fray_reach_map *out) {
+    occ_ctx o = {s, st, c};
+    fray_grid_reach(&s->map, ft_footprint(s, st, c), 0, max_cost, occupant,
+                    &o, out);
+}
+
+static bool threatens_at(ft_run *r, int e, int mover, fray_pos at) {
+    ft_cstate *m = &r->st->c[mover];
+    fray_pos keep = m->pos;
+    m->pos = at;
+    bool t = ft_threatens(r, e, mover);
+    m->pos = keep;
+    return t;
+}
+
+/* ---- Opportunity attacks (seed "Opportunity Attacks"; RULINGS 14) -------- */
+
+static bool may_react(ft_run *r, int e, int provoker) {
+    const ft_state *st = r->st;
+    if (ft_allies(r->setup, e, provoker) || !ft_can_act(st, e))
+        return false;
+    /* "You also cannot make Opportunity Attacks while Flat-Footed." */
+    if (!(st->c[e].flags & FT_F_ACTED))
+        return false;
+    return true;
+}
+
+/* Offers one opportunity attack by e on the provoker; records the choice.
+ * Returns false when the provoker can no longer act. */
+static fray_status offer_opportunity(ft_run *r, int e, int provoker) {
+    bool take;
+    if (r->replay) {
+        if (r->choice_i >= r->ev->n_choices ||
+            r->ev->choices[r->choice_i].kind != FT_CHOICE_OPPORTUNITY)
+            return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
+                                  "the journal does not match this fight "
+                                  "(an opportunity attack was expected)");
+        take = r->ev->choices[r->choice_i++].b != 0;
+    } else {
+        take = r->hooks && r->hooks->opportunity
+                   ? r->hooks->opportunity(r->hooks->ctx, r, e, provoker)
+                   : true;
+        if (r->ev->n_choices < FT_EVENT_CHOICES) {
+            ft_choice ch = {FT_CHOICE_OPPORTUNITY, (int8_t)e, (int8_t)e,
+                            (int8_t)(take ? 1 : 0)};
+            r->ev->choices[r->ev->n_choices++] = ch;
+        }
+    }
+    if (!take)
+        return FRAY_OK;
+    ft_emit(r, FT_FACT_OPPORTUNITY, e, provoker, 0, 0, 0, 0);
+    r->st->c[e].reacted_event = r->st->n_events;
+    ft_attack_opts o;
+    memset(&o, 0, sizeof o);
+    o.opportunity = true;
+    o.weapon = -1;
+    bool hit;
+    fray_status rc = ft_attack(r, e, provoker, &o, &hit);
+    if (rc != FRAY_OK && rc != FRAY_ERR_INVALID)
+        return rc;
+    /* The attacker moves back on the clock from wherever it is. */
+    r->st->c[e].phase += r->setup->opt.opportunity_delay;
+    return FRAY_OK;
+}
+
+/* Actions that provoke while in a threatened space (the seed's list). */
+static fray_status provoke(ft_run *r, int mover) {
+    for (int e = 0; e < r->st->n; e++) {
+        if (!ft_can_act(r->st, mover))
+            break;
+        if (!may_react(r, e, mover) ||
+            r->st->c[e].reacted_event == r->st->n_events ||
+            !ft_threatens(r, e, mover))
+            continue;
+        fray_status rc = offer_opportunity(r, e, mover);
+        if (rc != FRAY_OK)
+            return rc;
+    }
+    return FRAY_OK;
+}
+
+/* Walks a path step by step; leaving a space an enemy threatens offers it
+ * one opportunity attack for the whole move (seed: "you can make an
+ * Opportunity Attack only once"). `provokes` false: Shift Position alone,
+ * or a leap. */
+static fray_status walk(ft_run *r, int mover, const fray_pos *path, int n,
+                        bool provokes) {
+    ft_cstate *m = &r->st->c[mover];
+    fray_pos from = m->pos;
+    uint32_t offered = 0;
+    for (int i = 0; i < n; i++) {
+        if (provokes) {
+            for (int e = 0; e < r->st->n; e++) {
+                if ((offered >> e) & 1u || !may_react(r, e, mover))
+                    continue;
+                if (ft_threatens(r, e, mover) &&
+                    !threatens_at(r, e, mover, path[i])) {
+                    offered |= 1u << e;
+                    fray_status rc = offer_opportunity(r, e, mover);
+                    if (rc != FRAY_OK)
+                        return rc;
+                    if (!ft_can_act(r->st, mover))
+                        goto stop;
+                }
+            }
+        }
+        m->pos = path[i];
+    }
+stop:
+    ft_emit(r, FT_FACT_MOVE, mover, -1, from.x, from.y, m->pos.x, m->pos.y);
+    return FRAY_OK;
+}
+
+/* ---- Initiative (seed "Entering Combat and Initiative"; RULINGS 9) ------- */
+
+static int advantage_mods(const ft_statblock *sb, ft_applies what, int *flip,
+                          int *shift) {
+    int best = 0, worst = 0;
+    for (int i = 0; i < sb->n_advantages; i++) {
+        const ft_advantage *a = &sb->advantages[i];
+        if (a->applies != what && a->applies != FT_APPLIES_ALL)
+            continue;
+        if (a->rank > best)
+            best = a->rank;
+        if (a->rank < worst)
+            worst = a->rank;
+    }
+    /* Standard ranks (rules-facts.md): 1 shift, 2 flip, 3 both; not
+     * cumulative, so the best advantage and the worst disadvantage. */
+    int ranks[2] = {best, worst};
+    for (int k = 0; k < 2; k++) {
+        int rk = ranks[k] < 0 ? -ranks[k] : ranks[k];
+        int sign = ranks[k] < 0 ? -1 : 1;
+        if (rk == 1 || rk >= 3)
+            *shift += sign;
+        if (rk >= 2)
+            *flip += sign;
+    }
+    return best - worst;
+}
+
+static fray_status begin(ft_run *r) {
+    const ft_setup *s = r->setup;
+    ft_state *st = r->st;
+    fray_status rc = ft_fate_deal(r);
+    if (rc != FRAY_OK)
+        return rc;
+    for (int i = 0; i < st->n; i++) {
+        const ft_statblock *sb = &s->c[i].sb;
+        int flip = 0, shift = 0;
+        advantage_mods(sb, FT_APPLIES_INITIATIVE, &flip, &shift);
+        int n = sb->cv[FT_CV_N];
+        fray_flip f;
+        int total_shift = shift;
+        rc = ft_flip(r, i, n + flip, FT_FLIP_INITIATIVE, shift, INT_MIN, &f,
+                     &total_shift);
+        if (rc != FRAY_OK)
+            return rc;
+        /* Calculated Initiative: the kept card plus [N]. */
+        int ci = f.kept_value + n + total_shift;
+        st->c[i].ci = (int16_t)ci;
+        int start = 20 - (ci > 20 ? 20 : ci);
+        bool surprised = s->c[i].unaware_of != 0;
+        if (surprised) {
+            start += s->opt.surprise_delay;
+            st->c[i].flags |= FT_F_SURPRISED;
+        }
+        st->c[i].phase = start;
+        ft_emit(r, FT_FACT_INITIATIVE, i, -1, ci, start, surprised, 0);
+    }
+    /* Tie order for the whole encounter: CI, then [N], then [SS], then a
+     * flip-off whose result holds for the encounter. */
+    int order[FT_MAX_COMBATANTS], flipoff[FT_MAX_COMBATANTS];
+    for (int i = 0; i < st->n; i++) {
+        order[i] = i;
+        flipoff[i] = 0;
+    }
+    for (int i = 0; i < st->n; i++)
+        for (int j = i + 1; j < st->n; j++) {
+            const ft_statblock *a = &s->c[i].sb, *b = &s->c[j].sb;
+            if (st->c[i].ci == st->c[j].ci &&
+                a->cv[FT_CV_N] == b->cv[FT_CV_N] &&
+                a->aspects[FT_ASPECT_SS] == b->aspects[FT_ASPECT_SS]) {
+                /* Flip off until the cards differ. */
+                for (int guard = 0; guard < 8; guard++) {
+                    fray_flip fa, fb;
+                    int sa = 0, sbb = 0;
+                    if ((rc = ft_flip(r, i, 1, FT_FLIP_TIEBREAK, 0, INT_MIN,
+                                      &fa, &sa)) != FRAY_OK ||
+                        (rc = ft_flip(r, j, 1, FT_FLIP_TIEBREAK, 0, INT_MIN,
+                                      &fb, &sbb)) != FRAY_OK)
+                        return rc;
+                    if (fa.kept_value + sa != fb.kept_value + sbb) {
+                        if (fa.kept_value + sa > fb.kept_value + sbb)
+                            flipoff[i]++;
+                        else
+                            flipoff[j]++;
+                        break;
+                    }
+                }
+            }
+        }
+    /* Insertion sort: best first. */
+    for (int i = 1; i < st->n; i++) {
+        int v = order[i], k = i;
+        while (k > 0) {
+            int u = order[k - 1];
+            const ft_statblock *a = &s->c[v].sb, *b = &s->c[u].sb;
+            int d = st->c[v].ci - st->c[u].ci;
+            if (!d)
+                d = a->cv[FT_CV_N] - b->cv[FT_CV_N];
+            if (!d)
+                d = a->aspects[FT_ASPECT_SS] - b->aspects[FT_ASPECT_SS];
+            if (!d)
+                d = flipoff[v] - flipoff[u];
+            if (d <= 0)
+                break;
+            order[k] = u;
+            k--;
+        }
+        order[k] = v;
+    }
+    for (int k = 0; k < st->n; k++) {
+        ft_cstate *c = &st->c[order[k]];
+        c->init_rank = (int16_t)k;
+        c->slot = base_slot(c);
+    }
+    st->phase = 0;
+    st->round = 1;
+    return FRAY_OK;
+}
+
+/* ---- The clock moves on (seed "Start of Phase Activities", "Zero Phases";
+ * RULINGS 15) ------------------------------------------------------------ */
+
+static void zero_phase(ft_run *r, int phase) {
+    const ft_setup *s = r->setup;
+    ft_state *st = r->st;
+    ft_emit(r, FT_FACT_PHASE, -1, -1, phase, 1, 0, 0);
+    for (int i = 0; i < st->n; i++) {
+        ft_cstate *c = &st->c[i];
+        if (c->flags & FT_F_DEAD)
+            continue;
+        /* Mana recovery, up to the pool the stat block gives. */
+        int regen = s->c[i].sb.mana_regen >= 0 ? s->c[i].sb.mana_regen
+                                               : s->opt.mana_regen;
+        for (int e = 0; e < FT_ELEMENT_COUNT && regen > 0; e++) {
+            int cap = s->c[i].sb.mana[e];
+            while (regen > 0 && c->mana[e] < cap) {
+                c->mana[e]++;
+                regen--;
+                ft_emit(r, FT_FACT_MANA, i, -1, e, c->mana[e], 0, 0);
+            }
+        }
+        /* Anyone below 0 LETHAL loses one more. */
+        if (s->opt.dying_loses_lethal && c->lethal + c->temp_lethal < 0)
+            ft_harm_apply(r, i, 0, 1, -1);
+    }
+}
+
+static void advance(ft_run *r, int to) {
+    ft_state *st = r->st;
+    for (int p = st->phase + 1; p <= to; p++) {
+        if (p % 10 == 0)
+            zero_phase(r, p);
+        if (p % 10 == 0)
+            st->phase = p;
+    }
+    st->phase = to;
+    st->round = to / 10 + 1;
+    ft_emit(r, FT_FACT_PHASE, -1, -1, to, to % 10 == 0, 0, 0);
+    check_over(r);
+}
+
+/* ---- Holds (seed "Hold") -------------------------------------------------- */
+
+static void release(ft_run *r, int h, int phase, int slot) {
+    ft_cstate *c = &r->st->c[h];
+    c->flags &= (uint16_t)~FT_F_HOLDING;
+    /* Never in the phase the Hold was declared. */
+    if (phase <= c->hold_phase) {
+        phase = c->hold_phase + 1;
+        slot = base_slot(c);
+    }
+    c->phase = phase;
+    c->slot = slot;
+    ft_emit(r, FT_FACT_RELEASE, h, -1, phase, 0, 0, 0);
+}
+
+/* After an event: holds waiting for something that now happened. */
+static void check_holds(ft_run *r, int actor) {
+    ft_state *st = r->st;
+    for (int h = 0; h < st->n; h++) {
+        ft_cstate *c = &st->c[h];
+        if (!(c->flags & FT_F_HOLDING) || !ft_can_act(st, h))
+            continue;
+        bool go = false;
+        if (c->hold_kind == FT_HOLD_ENEMY_IN_REACH) {
+            for (int e = 0; e < st->n && !go; e++)
+                go = !ft_allies(r->setup, e, h) && ft_in_fight(st, e) &&
+                     ft_threatens(r, h, e);
+        } else if (c->hold_kind == FT_HOLD_ACTS) {
+            go = actor == c->hold_who;
+        }
+        if (go) {
+            int slot = actor >= 0 ? st->c[actor].slot + 1 : base_slot(c);
+            release(r, h, st->phase, slot);
+        }
+    }
+}
+
+/* ---- Checking a command ---------------------------------------------------- */
+
+static const ft_weapon *weapon_of(const ft_setup *s, const ft_state *st,
+                                  int c, int w, bool off_hand) {
+    const ft_statblock *sb = &s->c[c].sb;
+    if (w < 0)
+        w = st->c[c].wielded[off_hand ? 1 : 0];
+    if (w < 0 || w >= sb->n_weapons)
+        return NULL;
+    return &sb->weapons[w];
+}
+
+static int weapon_index(const ft_setup *s, const ft_state *st,
+                        const ft_command *cmd) {
+    int w = cmd->weapon;
+    if (w < 0)
+        w = st->c[cmd->actor].wielded[cmd->off_hand ? 1 : 0];
+    (void)s;
+    return w;
+}
+
+static fray_status bad(fray_diag *diag, const char *fmt, const char *a,
+                       const char *b) {
+    return fray__diag_set(diag, FRAY_ERR_INVALID, 0, fmt, a, b);
+}
+
+/* A path for the mover to dest within max_cost; writes the path. */
+static int find_path(const ft_setup *s, const ft_state *st, int c,
+                     fray_pos dest, int max_cost, fray_pos *path, int max,
+                     bool *out_can_stop) {
+    fray_reach_map m;
+    reach_for(s, st, c, max_cost, &m);
+    *out_can_stop = false;
+    if (!fray_grid_in(&s->map, dest) || m.cost[dest.y][dest.x] < 0)
+        return -1;
+    *out_can_stop = m.can_stop[dest.y][dest.x];
+    return fray_grid_path(&m, dest, path, max);
+}
+
+static bool straight(fray_pos from, const fray_pos *path, int n) {
+    int dx = 0, dy = 0;
+    fray_pos prev = from;
+    for (int i = 0; i < n; i++) {
+        int sx = path[i].x - prev.x, sy = path[i].y - prev.y;
+        if (i > 0 && (sx != dx || sy != dy))
+            return false;
+        dx = sx;
+        dy = sy;
+        prev = path[i];
+    }
+    return true;
+}
+
+fray_status ft_check_command(const ft_setup *s, const ft_state *st,
+                             const ft_command *cmd, fray_diag *diag) {
+    if (cmd->action >= FT_ACTION_COUNT)
+        return FRAY_OK; /* the engine's own steps */
+    int a = cmd->actor;
+    if (a < 0 || a >= st->n)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no such combatant");
+    const char *name = s->c[a].name;
+    const ft_cstate *c = &st->c[a];
+    const ft_action_info *info = &ft_actions[cmd->action];
+    if (st->over)
+        return bad(diag, "the fight is over%s%s", "", "");
+    if (!ft_can_act(st, a))
+        return bad(diag, "%s cannot act%s", name, "");
+    int next = ft_next_actor(st);
+    if (next != a)
+        return bad(diag, "it is not %s's turn: %s acts next", name,
+                   next >= 0 ? s->c[next].name : "nobody");
+    if (c->phase > st->phase)
+        return bad(diag, "%s acts in a later phase: the clock must move on "
+                   "first%s", name, "");
+    if ((c->flags & FT_F_LEAPING) && cmd->action != FT_ACT_RUNNING_LEAP)
+        return bad(diag, "%s is in the middle of a Running Leap and must "
+                   "leap%s", name, "");
+    if (info->cost == FT_COST_FREE && c->delayed_phase == st->phase &&
+        (c->flags & FT_F_ACTED))
+        return bad(diag, "%s took a Forced Delay this phase: no free "
+                   "actions%s", name, "");
+    if (cmd->shift_first && (info->flags & FT_AF_NO_SHIFT))
+        return bad(diag, "Shift Position cannot be added to %s%s", info->text,
+                   "");
+    bool prone = ft_cond_has(st, a, FT_COND_PRONE);
+    if (prone && ((info->flags & FT_AF_MOVE_RELATED) || cmd->shift_first ||
+                  cmd->action == FT_ACT_SHIFT))
+        return bad(diag, "%s is prone: Stand from Prone first%s", name, "");
+    if ((info->flags & FT_AF_TARGET) &&
+        (cmd->target < 0 || cmd->target >= st->n))
+        return bad(diag, "%s needs a target%s", info->text, "");
+    if (cmd->shift_first || cmd->action == FT_ACT_SHIFT) {
+        fray_pos to = cmd->action == FT_ACT_SHIFT ? cmd->dest : cmd->shift_to;
+        if (!s->has_map)
+            return bad(diag, "there is no map to move on%s%s", "", "");
+        fray_pos path[4];
+        bool stop;
+        int n = find_path(s, st, a, to, 1, path, 4, &stop);
+        if (n != 1 || !stop ||
+            s->map.terrain[to.y][to.x] == FRAY_TERRAIN_DIFFICULT)
+            return bad(diag, "%s cannot Shift Position there: one open space "
+                       "next to it, not difficult terrain%s", name, "");
+    }
+    const ft_weapon *w = weapon_of(s, st, a, cmd->weapon, cmd->off_hand);
+    switch ((ft_action)cmd->action) {
+    case FT_ACT_ATTACK:
+    case FT_ACT_POWER_ATTACK:
+    case FT_ACT_CAST:
+    case FT_ACT_AID: {
+        if (!w)
+            return bad(diag, "%s holds no weapon: Draw a Weapon first%s", name,
+                       "");
+        if (cmd->action == FT_ACT_CAST && !w->spell)
+            return bad(diag, "the %s is not a spell%s", w->name, "");
+        if (ft_allies(s, a, cmd->target) && cmd->action != FT_ACT_AID)
+            return bad(diag, "%s will not attack an ally (%s)", name,
+                       s->c[cmd->target].name);
+        if (!ft_in_fight(st, cmd->target) &&
+            (st->c[cmd->target].flags & FT_F_DEAD))
+            return bad(diag, "%s is dead%s", s->c[cmd->target].name, "");
+        int wi = weapon_index(s, st, cmd);
+        if (w->shots > 0 && st->c[a].ammo[wi] <= 0)
+            return bad(diag, "the %s is empty: Reload a Weapon%s", w->name,
+                       "");
+        if (w->spell && w->mana_cost > st->c[a].mana[w->element])
+            return bad(diag, "%s has not enough mana for the %s", name,
+                       w->name);
+        /* Range, sight and cover: the attack's own check, without flips. */
+        ft_run r;
+        memset(&r, 0, sizeof r);
+        r.setup = s;
+        r.st = (ft_state *)st; /* read only: ft_attack_mods does not write */
+        ft_attack_opts o;
+        memset(&o, 0, sizeof o);
+        o.weapon = wi;
+        o.off_hand = cmd->off_hand;
+        o.power = cmd->action == FT_ACT_POWER_ATTACK;
+        o.aid = cmd->action == FT_ACT_AID;
+        int tgt = cmd->target;
+        if (cmd->action == FT_ACT_AID) {
+            o.aid_ally = cmd->ally;
+            if (cmd->ally < 0 || cmd->ally >= st->n ||
+                !ft_allies(s, a, cmd->ally) || cmd->ally == a)
+                return bad(diag, "Aid needs an ally to help%s%s", "", "");
+        }
+        ft_mods m;
+        if (cmd->shift_first) {
+            ft_state tmp = *st;
+            tmp.c[a].pos = cmd->shift_to;
+            r.st = &tmp;
+            ft_attack_mods(&r, a, tgt, &o, &m);
+        } else {
+            ft_attack_mods(&r, a, tgt, &o, &m);
+        }
+        if (m.impossible)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s",
+                                  m.why[0] ? m.why : "that attack is impossible");
+        break;
+    }
+    case FT_ACT_AIM: {
+        const ft_statblock *sb = &s->c[a].sb;
+        int cap = (w && w->spell ? sb->cv[FT_CV_SA] : sb->cv[FT_CV_PA]) / 2;
+        if (c->aim >= cap)
+            return bad(diag, "%s cannot Aim again: at most half the attack "
+                       "value in a row%s", name, "");
+        break;
+    }
+    case FT_ACT_MOVE:
+    case FT_ACT_RECKLESS_MOVE:
+    case FT_ACT_CHARGE:
+    case FT_ACT_RUNNING_LEAP: {
+        if (!s->has_map)
+            return bad(diag, "there is no map to move on%s%s", "", "");
+        if (st->c[a].grappled_by >= 0 || ft_cond_has(st, a, FT_COND_GRAPPLED))
+            return bad(diag, "%s is grappled: Escape first%s", name, "");
+        int spd = ft_speed(s, st, a);
+        if (cmd->action == FT_ACT_RECKLESS_MOVE)
+            spd *= 2;
+        fray_pos path[2 * FRAY_GRID_MAX];
+        bool stop;
+        ft_state tmp;
+        const ft_state *from = st;
+        if (cmd->shift_first) {
+            tmp = *st;
+            tmp.c[a].pos = cmd->shift_to;
+            from = &tmp;
+        }
+        int n = find_path(s, from, a, cmd->dest, spd, path, 2 * FRAY_GRID_MAX,
+                          &stop);
+        if (n < 0)
+            return bad(diag, "%s cannot reach that space with this move%s",
+                       name, "");
+        if (!stop)
+            return bad(diag, "%s cannot end a move there: it is occupied%s",
+                       name, "");
+        if (cmd->action == FT_ACT_CHARGE) {
+            if (n < 1)
+                return bad(diag, "a Charge must move at least one space%s%s",
+                           "", "");
+            fray_pos before = n >= 4 ? path[n - 4] : from->c[a].pos;
+            if (n >= 3 && !straight(before, path + n - 3, 3))
+                return bad(diag, "the last three spaces of a Charge must be "
+                           "in a straight line%s%s", "", "");
+            if (!w || w->range_increment > 0 || w->spell)
+                return bad(diag, "a Charge ends in a melee attack: %s holds "
+                           "no melee weapon%s", name, "");
+            ft_state t2 = *from;
+            t2.c[a].pos = cmd->dest;
+            ft_run r;
+            memset(&r, 0, sizeof r);
+            r.setup = s;
+            r.st = &t2;
+            ft_attack_opts o;
+            memset(&o, 0, sizeof o);
+            o.weapon = weapon_index(s, st, cmd);
+            o.charge = true;
+            ft_mods m;
+            ft_attack_mods(&r, a, cmd->target, &o, &m);
+            if (m.impossible)
+                return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s",
+                                      m.why[0] ? m.why : "that Charge cannot reach its target");
+        }
+        if (cmd->action == FT_ACT_RUNNING_LEAP && !straight(st->c[a].pos, path, n))
+            return bad(diag, "a Running Leap goes in a straight line%s%s", "",
+                       "");
+        break;
+    }
+    case FT_ACT_STAND:
+        if (!prone)
+            return bad(diag, "%s is not prone%s", name, "");
+        break;
+    case FT_ACT_DROP_PRONE:
+        if (prone)
+            return bad(diag, "%s is already prone%s", name, "");
+        break;
+    case FT_ACT_RELOAD:
+        if (!w || w->shots <= 0)
+            return bad(diag, "%s holds nothing to reload%s", name, "");
+        break;
+    case FT_ACT_ESCAPE:
+        if (c->grappled_by < 0)
+            return bad(diag, "%s is not grappled%s", name, "");
+        break;
+    case FT_ACT_GRAPPLE:
+        if (!fray_grid_within(ft_footprint(s, st, a),
+                              ft_footprint(s, st, cmd->target), 1))
+            return bad(diag, "%s must be next to %s to grapple", name,
+                       s->c[cmd->target].name);
+        break;
+    case FT_ACT_CHIP_HEAL:
+        if (cmd->chip < 1 || cmd->chip > 2 || c->chips[cmd->chip] <= 0)
+            return bad(diag, "%s has no red or blue chip to heal with%s", name,
+                       "");
+        break;
+    case FT_ACT_DRAW_WEAPON:
+        if (cmd->weapon < 0 || cmd->weapon >= s->c[a].sb.n_weapons)
+            return bad(diag, "%s has no such weapon%s", name, "");
+        break;
+    case FT_ACT_DROP_OBJECT:
+        if (c->wielded[0] < 0 && c->wielded[1] < 0)
+            return bad(diag, "%s holds nothing%s", name, "");
+        break;
+    case FT_ACT_PICK_UP:
+        if (c->dropped < 0 || !s->has_map ||
+            fray_grid_count(c->pos, c->dropped_at) > 1)
+            return bad(diag, "there is nothing of %s's to pick up here%s",
+                       name, "");
+        break;
+    case FT_ACT_HOLD:
+        if (cmd->hold_kind == FT_HOLD_PHASE && cmd->hold_phase <= st->phase)
+            return bad(diag, "a Hold must end in a later phase%s%s", "", "");
+        if (cmd->hold_kind == FT_HOLD_ACTS &&
+            (cmd->hold_who < 0 || cmd->hold_who >= st->n || cmd->hold_who == a))
+            return bad(diag, "Hold until whom?%s%s", "", "");
+        break;
+    case FT_ACT_SHAKE: {
+        bool any = false;
+        for (int i = 0; i < c->n_cond; i++) {
+            int k = c->cond[i].kind;
+            bool major = false;
+            switch (k) {
+#define FT__E(id, nm, mj, hx)                                                  \
+    case FT_COND_##id: major = mj; break;
+                FT_CONDITION_LIST(FT__E)
+#undef FT__E
+            default:
+                break;
+            }
+            if (!major && (cmd->condition < 0 || cmd->condition == k))
+                any = true;
+        }
+        if (!any)
+            return bad(diag, "%s has no minor condition to shake%s", name, "");
+        if (cmd->chip == 0 && c->chips[0] + c->chips[1] + c->chips[2] <= 0)
+            return bad(diag, "%s has no chip to spend%s", name, "");
+        break;
+    }
+    case FT_ACT_USE_SKILL:
+        if (cmd->cost < 0)
+            return bad(diag, "Use a Skill needs its cost in phases%s%s", "", "");
+        if (cmd->skill < 0 || cmd->skill >= s->c[a].sb.n_skills)
+            return bad(diag, "%s has no such skill%s", name, "");
+        break;
+    default:
+        break;
+    }
+    return FRAY_OK;
+}
+
+/* ---- Applying a command ------------------------------------------------------ */
+
+static void start_activation(ft_run *r, int a) {
+    ft_state *st = r->st;
+    st->active = (int8_t)a;
+    /* RULINGS 12: Power Attack, Reckless Move and Full Defense last until
+     * the start of the next activation. */
+    st->c[a].flags &= (uint16_t)~(FT_F_FULL_DEFENSE | FT_F_RECKLESS |
+                                   FT_F_POWER);
+    ft_cond_activation(r, a, false);
+}
+
+static void end_activation(ft_run *r, int a) {
+    ft_cond_activation(r, a, true);
+    r->st->active = -1;
+}
+
+static int heal_half(int max) { return (max + 1) / 2; }
+
+static fray_status do_action(ft_run *r, const ft_command *cmd, int *cost) {
+    const ft_setup *s = r->setup;
+    ft_state *st = r->st;
+    int a = cmd->actor;
+    ft_cstate *c = &st->c[a];
+    fray_status rc = FRAY_OK;
+    const ft_action_info *info = &ft_actions[cmd->action];
+    *cost = info->cost;
+    int wi = weapon_index(s, st, cmd);
+    const ft_weapon *w = weapon_of(s, st, a, cmd->weapon, cmd->off_hand);
+
+    if (info->flags & FT_AF_PROVOKES) {
+        rc = provoke(r, a);
+        if (rc != FRAY_OK || !ft_can_act(st, a))
+            return rc;
+    }
+    switch ((ft_action)cmd->action) {
+    case FT_ACT_AID:
+    case FT_ACT_ATTACK:
+    case FT_ACT_POWER_ATTACK:
+    case FT_ACT_CAST: {
+        /* Attacking with a ranged weapon provokes in a threatened space. */
+        if (w && (w->range_increment > 0 || w->spell)) {
+            rc = provoke(r, a);
+            if (rc != FRAY_OK || !ft_can_act(st, a))
+                return rc;
+        }
+        ft_attack_opts o;
+        memset(&o, 0, sizeof o);
+        o.weapon = wi;
+        o.off_hand = cmd->off_hand;
+        o.power = cmd->action == FT_ACT_POWER_ATTACK;
+        o.aid = cmd->action == FT_ACT_AID;
+        o.aid_ally = cmd->ally;
+        bool hit;
+        rc = ft_attack(r, a, cmd->target, &o, &hit);
+        if (o.power)
+            c->flags |= FT_F_POWER;
+        c->aim = 0;
+        return rc;
+    }
+    case FT_ACT_AIM:
+        c->aim++;
+        c->aim_spell = (int8_t)(w && w->spell);
+        return FRAY_OK;
+    case FT_ACT_CHARGE:
+    case FT_ACT_MOVE:
+    case FT_ACT_RECKLESS_MOVE:
+    case FT_ACT_RUNNING_LEAP: {
+        int spd = ft_speed(s, st, a);
+        if (cmd->action == FT_ACT_RECKLESS_MOVE)
+            spd *= 2;
+        fray_pos path[2 * FRAY_GRID_MAX];
+        bool stop;
+        int n = find_path(s, st, a, cmd->dest, spd, path, 2 * FRAY_GRID_MAX,
+                          &stop);
+        if (n < 0)
+            return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
+                                  "that space cannot be reached");
+        bool leap = cmd->action == FT_ACT_RUNNING_LEAP;
+        rc = walk(r, a, path, n, !(leap && (c->flags & FT_F_LEAPING)));
+        if (rc != FRAY_OK)
+            return rc;
+        if (cmd->action == FT_ACT_RECKLESS_MOVE)
+            c->flags |= FT_F_RECKLESS;
+        if (leap) {
+            /* Two halves of 5 phases each: the run, then the leap. */
+            c->flags ^= FT_F_LEAPING;
+            *cost = 5;
+        }
+        if (cmd->action == FT_ACT_CHARGE && ft_can_act(st, a)) {
+            ft_attack_opts o;
+            memset(&o, 0, sizeof o);
+            o.weapon = wi;
+            o.charge = true;
+            bool hit;
+            rc = ft_attack(r, a, cmd->target, &o, &hit);
+            c->aim = 0;
+            if (rc == FRAY_ERR_INVALID)
+                rc = FRAY_OK; /* the move happened; the blow could not land */
+        }
+        return rc;
+    }
+    case FT_ACT_CONCENTRATE:
+        c->flags |= FT_F_CONCENTRATING;
+        return FRAY_OK;
+    case FT_ACT_CHIP_HEAL: {
+        c->chips[cmd->chip]--;
+        c->chips_used++;
+        ft_emit(r, FT_FACT_CHIP, a, -1, cmd->chip, 2, 0, 0);
+        if (cmd->heal_lethal)
+            ft_harm_heal(r, a, 0, heal_half(ft_max_lethal(s, a)));
+        else
+            ft_harm_heal(r, a, heal_half(ft_max_stun(s, a)), 0);
+        return FRAY_OK;
+    }
+    case FT_ACT_DROP_OBJECT: {
+        int hand = c->wielded[0] >= 0 ? 0 : 1;
+        c->dropped = c->wielded[hand];
+        c->dropped_at = c->pos;
+        c->wielded[hand] = -1;
+        return FRAY_OK;
+    }
+    case FT_ACT_DROP_PRONE:
+        ft_cond_add(r, a, FT_COND_PRONE, 0, FT_UNTIL_REMOVED, -1, 0, a);
+        return FRAY_OK;
+    case FT_ACT_DRAW_WEAPON: {
+        const ft_weapon *nw = &s->c[a].sb.weapons[cmd->weapon];
+        c->wielded[0] = cmd->weapon;
+        if (nw->keywords & FT_KW(TWO_HANDED))
+            c->wielded[1] = -1;
+        return FRAY_OK;
+    }
+    case FT_ACT_ESCAPE: {
+        bool win;
+        /* The victim makes the Grapple Test, still as the defender: it
+         * escapes when the grappler's test fails. */
+        rc = ft_grapple_test(r, c->grappled_by, a, 0, &win);
+        if (rc == FRAY_OK && !win) {
+            c->grappled_by = -1;
+            ft_cond_remove(r, a, FT_COND_GRAPPLED);
+        }
+        return rc;
+    }
+    case FT_ACT_DELAY:
+        c->delayed_phase = st->phase;
+        return FRAY_OK;
+    case FT_ACT_FULL_DEFENSE:
+        c->flags |= FT_F_FULL_DEFENSE;
+        return FRAY_OK;
+    case FT_ACT_HOLD:
+        c->hold_kind = cmd->hold_kind;
+        c->hold_who = cmd->hold_who;
+        c->hold_after = cmd->hold_after;
+        c->hold_phase = st->phase;
+        if (cmd->hold_kind == FT_HOLD_PHASE) {
+            int slot = base_slot(c);
+            if (cmd->hold_who >= 0 && cmd->hold_who < st->n)
+                slot = st->c[cmd->hold_who].slot + (cmd->hold_after ? 1 : -1);
+            c->phase = cmd->hold_phase;
+            c->slot = slot;
+        } else {
+            c->flags |= FT_F_HOLDING;
+            c->phase = FT_NEVER;
+        }
+        ft_emit(r, FT_FACT_HOLD, a, cmd->hold_who, cmd->hold_kind,
+                cmd->hold_phase, cmd->hold_after, 0);
+        *cost = FT_COST_SET;
+        return FRAY_OK;
+    case FT_ACT_GRAPPLE: {
+        bool win;
+        rc = ft_grapple_test(r, a, cmd->target, 0, &win);
+        if (rc == FRAY_OK && win) {
+            st->c[cmd->target].grappled_by = (int8_t)a;
+            ft_cond_add(r, cmd->target, FT_COND_GRAPPLED, 0, FT_UNTIL_REMOVED,
+                        -1, 0, a);
+        }
+        return rc;
+    }
+    case FT_ACT_RECOVER: {
+        int heal = s->opt.recover_stun > 0 ? s->opt.recover_stun
+                                           : s->c[a].sb.endurance;
+        ft_cond_remove(r, a, FT_COND_BLEEDING);
+        ft_harm_heal(r, a, heal, 0);
+        return FRAY_OK;
+    }
+    case FT_ACT_RELOAD:
+        c->ammo[wi] = (int8_t)w->shots;
+        ft_emit(r, FT_FACT_AMMO, a, -1, wi, w->shots, 0, 0);
+        return FRAY_OK;
+    case FT_ACT_SHAKE:
+        for (int i = 0; i < c->n_cond; i++) {
+            int k = c->cond[i].kind;
+            bool major = false;
+            switch (k) {
+#define FT__E(id, nm, mj, hx)                                                  \
+    case FT_COND_##id: major = mj; break;
+                FT_CONDITION_LIST(FT__E)
+#undef FT__E
+            default:
+                break;
+            }
+            if (!major && (cmd->condition < 0 || cmd->condition == k)) {
+                ft_cond_remove(r, a, (ft_condition)k);
+                break;
+            }
+        }
+        if (cmd->chip == 0) {
+            /* A white chip (or a higher one): a free action. */
+            int colour = c->chips[0] > 0 ? 0 : c->chips[1] > 0 ? 1 : 2;
+            c->chips[colour]--;
+            c->chips_used++;
+            ft_emit(r, FT_FACT_CHIP, a, -1, colour, 1, 0, 0);
+            *cost = FT_COST_FREE;
+        }
+        return FRAY_OK;
+    case FT_ACT_SHIFT: {
+        fray_pos to = cmd->dest;
+        rc = walk(r, a, &to, 1, false);
+        return rc;
+    }
+    case FT_ACT_STAND:
+        ft_cond_remove(r, a, FT_COND_PRONE);
+        return FRAY_OK;
+    case FT_ACT_PICK_UP: {
+        int hand = c->wielded[0] < 0 ? 0 : 1;
+        c->wielded[hand] = c->dropped;
+        c->dropped = -1;
+        return FRAY_OK;
+    }
+    case FT_ACT_USE_SKILL: {
+        *cost = cmd->cost;
+        const ft_skill *sk = &s->c[a].sb.skills[cmd->skill];
+        int flip = 0, shift = 0;
+        ft_cond_mods(st, a, FT_FLIP_SKILL, false, &flip, &shift);
+        fray_flip f;
+        int total_shift = shift;
+        rc = ft_flip(r, a, sk->rank + flip, FT_FLIP_SKILL, shift,
+                     cmd->dtn > 0 ? cmd->dtn : INT_MIN, &f, &total_shift);
+        if (rc != FRAY_OK)
+            return rc;
+        int total = f.kept_value + s->c[a].sb.aspects[sk->aspect] + total_shift;
+        if (cmd->dtn > 0)
+            emit_note(r, a, total >= cmd->dtn ? "succeeds" : "fails");
+        return FRAY_OK;
+    }
+    case FT_ACT_INTERACT:
+    case FT_ACT_INVENTORY:
+    case FT_ACT_SPEAK:
+    case FT_ACT_USE_ITEM:
+    default:
+        return FRAY_OK;
+    }
+}
+
+static fray_status apply_action(ft_run *r) {
+    const ft_setup *s = r->setup;
+    ft_state *st = r->st;
+    const ft_command *cmd = &r->ev->cmd;
+    int a = cmd->actor;
+    fray_status rc = ft_check_command(s, st, cmd, r->diag);
+    if (rc != FRAY_OK)
+        return rc;
+    ft_cstate *c = &st->c[a];
+    const ft_action_info *info = &ft_actions[cmd->action];
+    if (st->active != a)
+        start_activation(r, a);
+    /* Bleeding X and Burning X charge on the actor's turn. */
+    if (info->cost != FT_COST_FREE)
+        ft_cond_on_action(r, a, cmd->action);
+    if (!ft_can_act(st, a)) {
+        end_activation(r, a);
+        check_over(r);
+        return FRAY_OK;
+    }
+    int extra = 0;
+    if (cmd->shift_first) {
+        /* Shift first, then the action: 2 + its cost; no longer free of
+         * opportunity attacks (seed "Shift Position"). */
+        fray_pos to = cmd->shift_to;
+        rc = walk(r, a, &to, 1, true);
+        if (rc != FRAY_OK)
+            return rc;
+        extra = 2;
+    }
+    ft_emit(r, FT_FACT_ACT, a, cmd->target, cmd->action, st->phase, 0, 0);
+    int cost = 0;
+    if (ft_can_act(st, a))
+        rc = do_action(r, cmd, &cost);
+    if (rc != FRAY_OK)
+        return rc;
+    c->flags |= FT_F_ACTED;
+    c->actions++;
+    c->by_kind[cmd->action]++;
+    /* Aim ends with any other non-free action (RULINGS 13). */
+    if (cost != FT_COST_FREE && cmd->action != FT_ACT_AIM &&
+        !(info->flags & FT_AF_ATTACK_RELATED) && cmd->action != FT_ACT_CAST)
+        c->aim = 0;
+    if (cmd->action != FT_ACT_CONCENTRATE && cost != FT_COST_FREE)
+        c->flags &= (uint16_t)~FT_F_CONCENTRATING;
+    if (cost == FT_COST_FREE) {
+        /* Free actions do not end the turn. */
+    } else {
+        if (cost >= 0)
+            clock_move(st, a, cost + extra);
+        end_activation(r, a);
+    }
+    ft_fact *last = NULL;
+    for (int i = r->ev->n_facts - 1; i >= 0 && r->facts; i--)
+        if (r->ev->facts[i].kind == FT_FACT_ACT && r->ev->facts[i].who == a) {
+            last = &r->ev->facts[i];
+            break;
+        }
+    if (last)
+        last->v[2] = c->phase;
+    check_holds(r, a);
+    check_over(r);
+    return FRAY_OK;
 }
 
 fray_status ft_apply(ft_run *r) {
-    (void)r;
-    return FRAY_ERR_INVALID;
+    ft_state *st = r->st;
+    r->ev->number = st->n_events;
+    r->ev->phase = st->phase;
+    fray_status rc;
+    switch (r->ev->cmd.action) {
+    case FT_CMD_BEGIN:
+        rc = begin(r);
+        break;
+    case FT_CMD_PHASE: {
+        int next = ft_next_actor(st);
+        if (next < 0)
+            return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
+                                  "nobody is left to act");
+        if (st->c[next].phase <= st->phase)
+            return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
+                                  "%s still acts in phase %d",
+                                  r->setup->c[next].name, (int)st->phase);
+        advance(r, st->c[next].phase);
+        rc = FRAY_OK;
+        break;
+    }
+    default:
+        if (r->ev->cmd.action >= FT_ACTION_COUNT)
+            return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
+                                  "unknown command");
+        rc = apply_action(r);
+        break;
+    }
+    if (rc == FRAY_OK)
+        st->n_events++;
+    return rc;
 }
 
-fray_status ft_check_command(const ft_setup *s, const ft_state *st, const ft_command *cmd, fray_diag *diag) {
-    (void)s;
-    (void)st;
-    (void)cmd;
-    (void)diag;
-    return FRAY_ERR_INVALID;
+/* ---- Reset ---------------------------------------------------------------- */
+
+void ft_state_reset(const ft_setup *s, ft_state *st, uint64_t seed) {
+    st->phase = 0;
+    st->round = 1;
+    st->n_events = 0;
+    st->next_slot = 0;
+    st->winner = -1;
+    st->over = false;
+    st->active = -1;
+    st->n = s->n_combatants;
+    fray_rng_for_trial(&st->rng, seed, 0);
+    for (int i = 0; i < st->n; i++) {
+        const ft_statblock *sb = &s->c[i].sb;
+        ft_cstate *c = &st->c[i];
+        memset(c, 0, sizeof *c);
+        c->stun = (int16_t)ft_max_stun(s, i);
+        c->lethal = (int16_t)ft_max_lethal(s, i);
+        c->temp_stun = (int16_t)sb->temp_stun;
+        c->temp_lethal = (int16_t)sb->temp_lethal;
+        c->pos = s->c[i].start;
+        c->aided_vs = -1;
+        c->wielded[0] = (int8_t)sb->wielded[0];
+        c->wielded[1] = (int8_t)sb->wielded[1];
+        for (int w = 0; w < sb->n_weapons && w < FT_MAX_WEAPONS; w++)
+            c->ammo[w] = (int8_t)sb->weapons[w].shots;
+        for (int k = 0; k < 3; k++)
+            c->chips[k] = (int8_t)sb->chips[k];
+        for (int e = 0; e < FT_ELEMENT_COUNT; e++)
+            c->mana[e] = (int8_t)sb->mana[e];
+        c->grappled_by = -1;
+        c->hold_who = -1;
+        c->reacted_event = -1;
+        c->delayed_phase = -1;
+        c->dropped = -1;
+    }
+    st->n_decks = s->n_decks;
+    for (int d = 0; d < s->n_decks; d++) {
+        fray__deck_init(&st->decks[d], &s->opt.deck);
+        fray_deck_shuffle(&st->decks[d], &st->rng);
+    }
 }

@@ -1,130 +1,741 @@
-/* fight.c - STUB */
+/*
+ * fight.c - the public face of 99 Towers encounters (include/fray/
+ * encounter.h): fights, the journal, undo and redo, table commands and
+ * replay of JSON Lines journals.
+ */
 #include "towers_int.h"
 
-fray_status ft_fight_apply(fray_towers_fight *f, const ft_command *cmd, const fray_card *cards, size_t n_cards, fray_diag *diag) {
-    (void)f;
-    (void)cmd;
-    (void)cards;
-    (void)n_cards;
-    (void)diag;
-    return FRAY_ERR_INVALID;
+#include <ctype.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- Applying events ------------------------------------------------------ */
+
+static ft_event *next_slot(fray_towers_fight *f) {
+    if (!f->opt.journal)
+        return &f->scratch;
+    if (f->n_events == f->cap_events) {
+        int cap = f->cap_events ? f->cap_events * 2 : 64;
+        ft_event *e = fray__realloc(&f->alloc, f->events,
+                                    (size_t)f->cap_events * sizeof *e,
+                                    (size_t)cap * sizeof *e);
+        if (!e)
+            return NULL;
+        f->events = e;
+        f->cap_events = cap;
+    }
+    return &f->events[f->n_events];
 }
 
-FRAY_API fray_status fray_towers_fight_new(const fray_towers_setup *setup, uint64_t seed, const fray_towers_fight_options *opts, const fray_allocator *alloc, fray_towers_fight **out) {
-    (void)setup;
-    (void)seed;
-    (void)opts;
-    (void)alloc;
-    (void)out;
-    return FRAY_ERR_INVALID;
+static void run_init(fray_towers_fight *f, ft_run *r, ft_event *ev,
+                     fray_diag *diag) {
+    memset(r, 0, sizeof *r);
+    r->setup = &f->setup->s;
+    r->st = &f->st;
+    r->ev = ev;
+    r->hooks = &ft_policy_hooks;
+    r->facts = f->opt.facts || f->opt.journal;
+    r->diag = diag;
 }
 
-FRAY_API void fray_towers_fight_reset(fray_towers_fight *fight, uint64_t seed) {
-    (void)fight;
-    (void)seed;
-
+/* Re-applies a recorded event (undo's replay, redo, journal replay). */
+static fray_status reapply(fray_towers_fight *f, ft_event *ev,
+                           fray_diag *diag) {
+    ft_run r;
+    run_init(f, &r, ev, diag);
+    r.replay = true;
+    r.cards_given = ev->cards_given;
+    ev->n_facts = 0;
+    return ft_apply(&r);
 }
 
-FRAY_API void fray_towers_fight_free(fray_towers_fight *fight) {
-    (void)fight;
-
+fray_status ft_fight_apply(fray_towers_fight *f, const ft_command *cmd,
+                           const fray_card *cards, size_t n_cards,
+                           fray_diag *diag) {
+    ft_event *ev = next_slot(f);
+    if (!ev)
+        return FRAY_ERR_NOMEM;
+    if (n_cards > FT_EVENT_CARDS)
+        return fray__diag_set(diag, FRAY_ERR_RANGE, 0,
+                              "at most %d cards for one action",
+                              FT_EVENT_CARDS);
+    memset(ev, 0, offsetof(ft_event, cards));
+    ev->n_choices = 0;
+    ev->n_facts = 0;
+    ev->cmd = *cmd;
+    ft_run r;
+    run_init(f, &r, ev, diag);
+    /* Table commands must leave the fight unchanged when they fail; the
+     * policies only make legal commands, so they skip the copy. */
+    bool careful = cards != NULL || diag != NULL;
+    ft_state *backup = NULL;
+    if (careful) {
+        backup = fray__alloc(&f->alloc, sizeof *backup);
+        if (!backup)
+            return FRAY_ERR_NOMEM;
+        *backup = f->st;
+    }
+    if (cards) {
+        ev->cards_given = true;
+        ev->n_cards = (int16_t)n_cards;
+        for (size_t i = 0; i < n_cards; i++)
+            ev->cards[i] = cards[i];
+        r.cards_given = true; /* choices still come from the hooks */
+    }
+    fray_status rc = ft_apply(&r);
+    if (rc == FRAY_OK && cards && r.card_i < ev->n_cards) {
+        rc = fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                            "%d card(s) more than this action turns over",
+                            ev->n_cards - r.card_i);
+    }
+    if (rc != FRAY_OK && backup)
+        f->st = *backup;
+    if (backup)
+        fray__free(&f->alloc, backup, sizeof *backup);
+    if (rc != FRAY_OK)
+        return rc;
+    if (cards)
+        ev->n_cards = (int16_t)r.card_i;
+    if (f->opt.journal) {
+        f->n_events++;
+        f->n_recorded = f->n_events; /* a new event forgets what was undone */
+    }
+    return FRAY_OK;
 }
 
-FRAY_API bool fray_towers_fight_over(const fray_towers_fight *fight) {
-    (void)fight;
-    return false;
+static bool phase_limit_reached(const fray_towers_fight *f, int next) {
+    int limit = f->opt.until_phase > 0 ? f->opt.until_phase
+                                       : f->setup->s.opt.max_phase;
+    return limit > 0 && f->st.c[next].phase > limit;
 }
 
-FRAY_API int fray_towers_fight_winner(const fray_towers_fight *fight) {
-    (void)fight;
-    return 0;
+/* ---- Fights ------------------------------------------------------------------ */
+
+FRAY_API fray_status fray_towers_fight_new(const fray_towers_setup *setup,
+                                           uint64_t seed,
+                                           const fray_towers_fight_options *opts,
+                                           const fray_allocator *alloc,
+                                           fray_towers_fight **out) {
+    *out = NULL;
+    fray_towers_fight *f = fray__alloc(alloc, sizeof *f);
+    if (!f)
+        return FRAY_ERR_NOMEM;
+    memset(f, 0, sizeof *f);
+    if (alloc)
+        f->alloc = *alloc;
+    f->setup = setup;
+    if (opts)
+        f->opt = *opts;
+    if (f->opt.journal) {
+        f->events = fray__alloc(&f->alloc, 64 * sizeof *f->events);
+        if (!f->events) {
+            fray__free(&f->alloc, f, sizeof *f);
+            return FRAY_ERR_NOMEM;
+        }
+        f->cap_events = 64;
+    }
+    fray_towers_fight_reset(f, seed);
+    *out = f;
+    return FRAY_OK;
 }
 
-FRAY_API int fray_towers_fight_phase(const fray_towers_fight *fight) {
-    (void)fight;
-    return 0;
+FRAY_API void fray_towers_fight_reset(fray_towers_fight *f, uint64_t seed) {
+    f->seed = seed;
+    f->n_events = 0;
+    f->n_recorded = 0;
+    ft_state_reset(&f->setup->s, &f->st, seed);
+    ft_command begin;
+    memset(&begin, 0, sizeof begin);
+    begin.action = FT_CMD_BEGIN;
+    begin.actor = -1;
+    begin.target = -1;
+    /* Cannot fail: the journal has room for its first event and decks
+     * hold enough cards for every initiative flip (checked on load). */
+    (void)ft_fight_apply(f, &begin, NULL, 0, NULL);
 }
 
-FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *fight) {
-    (void)fight;
-    return FRAY_ERR_INVALID;
+FRAY_API void fray_towers_fight_free(fray_towers_fight *f) {
+    if (!f)
+        return;
+    fray_allocator a = f->alloc;
+    fray__free(&a, f->events, (size_t)f->cap_events * sizeof *f->events);
+    fray__free(&a, f, sizeof *f);
 }
 
-FRAY_API fray_status fray_towers_fight_run(fray_towers_fight *fight) {
-    (void)fight;
-    return FRAY_ERR_INVALID;
+FRAY_API bool fray_towers_fight_over(const fray_towers_fight *f) {
+    return f->st.over;
 }
 
-FRAY_API fray_status fray_towers_fight_command(fray_towers_fight *fight, const char *command, const fray_card *cards, size_t n_cards, fray_diag *diag) {
-    (void)fight;
-    (void)command;
-    (void)cards;
-    (void)n_cards;
-    (void)diag;
-    return FRAY_ERR_INVALID;
+FRAY_API int fray_towers_fight_winner(const fray_towers_fight *f) {
+    return f->st.over ? f->st.winner : -1;
 }
 
-FRAY_API int fray_towers_fight_events(const fray_towers_fight *fight) {
-    (void)fight;
-    return 0;
+FRAY_API int fray_towers_fight_phase(const fray_towers_fight *f) {
+    return (int)f->st.phase;
 }
 
-FRAY_API fray_status fray_towers_fight_undo(fray_towers_fight *fight) {
-    (void)fight;
-    return FRAY_ERR_INVALID;
+FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *f) {
+    ft_state *st = &f->st;
+    if (st->over)
+        return FRAY_ERR_INVALID;
+    int next = ft_next_actor(st);
+    if (next < 0 || phase_limit_reached(f, next)) {
+        /* Nobody can act any more, or the phase limit: no winner. */
+        st->over = true;
+        st->winner = -1;
+        return FRAY_OK;
+    }
+    ft_command cmd;
+    memset(&cmd, 0, sizeof cmd);
+    cmd.target = -1;
+    cmd.weapon = -1;
+    cmd.ally = -1;
+    cmd.condition = -1;
+    cmd.hold_who = -1;
+    cmd.skill = -1;
+    cmd.chip = -1;
+    if (st->c[next].phase > st->phase) {
+        cmd.action = FT_CMD_PHASE;
+        cmd.actor = -1;
+    } else {
+        ft_policy_choose(&f->setup->s, st, next, &cmd);
+        if (ft_check_command(&f->setup->s, st, &cmd, NULL) != FRAY_OK) {
+            memset(&cmd, 0, sizeof cmd);
+            cmd.action = FT_ACT_DELAY;
+            cmd.actor = (int8_t)next;
+            cmd.target = -1;
+            cmd.weapon = -1;
+        }
+    }
+    fray_status rc = ft_fight_apply(f, &cmd, NULL, 0, NULL);
+    if (rc == FRAY_ERR_DECK_EMPTY) {
+        /* Every card of a deck is held or in play: nothing can be flipped.
+         * Only possible with absurd options; end without a winner. */
+        st->over = true;
+        st->winner = -1;
+        return FRAY_OK;
+    }
+    return rc;
 }
 
-FRAY_API fray_status fray_towers_fight_redo(fray_towers_fight *fight) {
-    (void)fight;
-    return FRAY_ERR_INVALID;
+FRAY_API fray_status fray_towers_fight_run(fray_towers_fight *f) {
+    while (!f->st.over) {
+        fray_status rc = fray_towers_fight_step(f);
+        if (rc != FRAY_OK)
+            return rc;
+    }
+    return FRAY_OK;
 }
 
-FRAY_API size_t fray_towers_event_narrate(const fray_towers_fight *fight, int i, char *buf, size_t size) {
-    (void)fight;
-    (void)i;
-    (void)buf;
-    (void)size;
-    return 0;
+/* ---- Undo and redo ------------------------------------------------------------ */
+
+FRAY_API int fray_towers_fight_events(const fray_towers_fight *f) {
+    return f->opt.journal ? f->n_events : (int)f->st.n_events;
 }
 
-FRAY_API size_t fray_towers_event_json(const fray_towers_fight *fight, int i, char *buf, size_t size) {
-    (void)fight;
-    (void)i;
-    (void)buf;
-    (void)size;
-    return 0;
+/* Rebuilds the state from the seed and the first n events. */
+static fray_status rebuild(fray_towers_fight *f, int n) {
+    ft_state_reset(&f->setup->s, &f->st, f->seed);
+    for (int i = 0; i < n; i++) {
+        fray_status rc = reapply(f, &f->events[i], NULL);
+        if (rc != FRAY_OK)
+            return rc;
+    }
+    return FRAY_OK;
 }
 
-FRAY_API size_t fray_towers_draw_clock(const fray_towers_fight *fight, char *buf, size_t size) {
-    (void)fight;
-    (void)buf;
-    (void)size;
-    return 0;
+FRAY_API fray_status fray_towers_fight_undo(fray_towers_fight *f) {
+    if (!f->opt.journal || f->n_events <= 1)
+        return FRAY_ERR_INVALID;
+    /* Replaying from the start restores everything the event changed: the
+     * clock, durations, decks and the random stream. */
+    fray_status rc = rebuild(f, f->n_events - 1);
+    if (rc == FRAY_OK)
+        f->n_events--;
+    return rc;
 }
 
-FRAY_API size_t fray_towers_draw_map(const fray_towers_fight *fight, char *buf, size_t size) {
-    (void)fight;
-    (void)buf;
-    (void)size;
-    return 0;
+FRAY_API fray_status fray_towers_fight_redo(fray_towers_fight *f) {
+    if (!f->opt.journal || f->n_events >= f->n_recorded)
+        return FRAY_ERR_INVALID;
+    fray_status rc = reapply(f, &f->events[f->n_events], NULL);
+    if (rc == FRAY_OK)
+        f->n_events++;
+    return rc;
 }
 
-FRAY_API size_t fray_towers_summary(const fray_towers_fight *fight, char *buf, size_t size) {
-    (void)fight;
-    (void)buf;
-    (void)size;
-    return 0;
+/* ---- Table commands ------------------------------------------------------------ */
+
+typedef struct lexer {
+    const char *text;
+    const char *p;
+    char tok[64];
+    int col; /* 1-based column of tok */
+} lexer;
+
+static bool lex_next(lexer *lx) {
+    while (*lx->p && isspace((unsigned char)*lx->p))
+        lx->p++;
+    if (!*lx->p) {
+        lx->tok[0] = '\0';
+        return false;
+    }
+    lx->col = (int)(lx->p - lx->text) + 1;
+    size_t n = 0;
+    while (*lx->p && !isspace((unsigned char)*lx->p)) {
+        if (n + 1 < sizeof lx->tok)
+            lx->tok[n++] = *lx->p;
+        lx->p++;
+    }
+    lx->tok[n] = '\0';
+    return true;
 }
 
-FRAY_API fray_status fray_towers_fight_replay(fray_towers_fight *fight, const char *jsonl, fray_diag *diag) {
-    (void)fight;
-    (void)jsonl;
-    (void)diag;
-    return FRAY_ERR_INVALID;
+static bool same_word(const char *a, const char *b) {
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return false;
+    return *a == *b;
 }
 
-FRAY_API bool fray_towers_fight_same(const fray_towers_fight *a, const fray_towers_fight *b) {
-    (void)a;
-    (void)b;
-    return false;
+/* A combatant by id or by name with '-' for spaces. */
+static int find_combatant(const ft_setup *s, const char *tok) {
+    for (int i = 0; i < s->n_combatants; i++) {
+        if (same_word(s->c[i].id, tok) || same_word(s->c[i].name, tok))
+            return i;
+    }
+    return -1;
+}
+
+static fray_status lex_error(lexer *lx, fray_diag *diag, const char *what) {
+    if (diag) {
+        fray__diag_set(diag, FRAY_ERR_PARSE, lx->col, "%s, got '%s'", what,
+                       lx->tok[0] ? lx->tok : "the end of the command");
+    }
+    return FRAY_ERR_PARSE;
+}
+
+static bool parse_pos(const char *tok, fray_pos *out) {
+    int x, y;
+    char tail;
+    if (sscanf(tok, "%d,%d%c", &x, &y, &tail) != 2 || x < 0 || y < 0 ||
+        x >= FRAY_GRID_MAX || y >= FRAY_GRID_MAX)
+        return false;
+    out->x = (int16_t)x;
+    out->y = (int16_t)y;
+    return true;
+}
+
+static bool parse_int(const char *tok, int lo, int hi, int *out) {
+    char *end;
+    long v = strtol(tok, &end, 10);
+    if (end == tok || *end || v < lo || v > hi)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+static int find_weapon(const ft_statblock *sb, const char *tok) {
+    for (int i = 0; i < sb->n_weapons; i++) {
+        char name[FT_NAME];
+        size_t k = 0;
+        for (const char *p = sb->weapons[i].name; *p && k + 1 < sizeof name;
+             p++)
+            name[k++] = *p == ' ' ? '-' : *p;
+        name[k] = '\0';
+        if (same_word(name, tok) || same_word(sb->weapons[i].name, tok))
+            return i;
+    }
+    return -1;
+}
+
+static fray_status parse_command(const ft_setup *s, const char *text,
+                                 ft_command *cmd, fray_diag *diag) {
+    lexer lx = {text, text, "", 1};
+    memset(cmd, 0, sizeof *cmd);
+    cmd->target = cmd->weapon = cmd->ally = cmd->condition = -1;
+    cmd->hold_who = cmd->skill = cmd->chip = -1;
+    if (!lex_next(&lx))
+        return lex_error(&lx, diag, "expected a combatant and an action, or "
+                         "'next'");
+    if (same_word(lx.tok, "next")) {
+        cmd->action = FT_CMD_PHASE;
+        cmd->actor = -1;
+        return lex_next(&lx) ? lex_error(&lx, diag, "expected nothing after "
+                                         "'next'")
+                             : FRAY_OK;
+    }
+    int actor = find_combatant(s, lx.tok);
+    if (actor < 0)
+        return lex_error(&lx, diag, "expected a combatant's id");
+    cmd->actor = (int8_t)actor;
+    const ft_statblock *sb = &s->c[actor].sb;
+    if (!lex_next(&lx))
+        return lex_error(&lx, diag, "expected an action");
+    if (same_word(lx.tok, "shift")) {
+        /* "shift X,Y" alone, or "shift X,Y then ACTION ...". */
+        if (!lex_next(&lx) || !parse_pos(lx.tok, &cmd->shift_to))
+            return lex_error(&lx, diag, "expected a space as X,Y");
+        if (!lex_next(&lx)) {
+            cmd->action = FT_ACT_SHIFT;
+            cmd->dest = cmd->shift_to;
+            return FRAY_OK;
+        }
+        if (!same_word(lx.tok, "then"))
+            return lex_error(&lx, diag, "expected 'then' and an action");
+        cmd->shift_first = true;
+        if (!lex_next(&lx))
+            return lex_error(&lx, diag, "expected an action after 'then'");
+    }
+    int action = -1;
+    for (int i = 0; i < FT_ACTION_COUNT; i++)
+        if (same_word(ft_actions[i].name, lx.tok))
+            action = i;
+    if (action < 0)
+        return lex_error(&lx, diag, "expected an action (attack, move, aim, "
+                         "power-attack, recover, hold, ...; see "
+                         "docs/file-formats.md \"Commands\")");
+    cmd->action = (uint8_t)action;
+    const ft_action_info *info = &ft_actions[action];
+    while (lex_next(&lx)) {
+        int v;
+        fray_pos p;
+        if (same_word(lx.tok, "with") || same_word(lx.tok, "weapon")) {
+            if (!lex_next(&lx) || (v = find_weapon(sb, lx.tok)) < 0)
+                return lex_error(&lx, diag, "expected one of the combatant's "
+                                 "weapons");
+            cmd->weapon = (int8_t)v;
+        } else if (same_word(lx.tok, "off-hand")) {
+            cmd->off_hand = true;
+        } else if (same_word(lx.tok, "lethal")) {
+            cmd->heal_lethal = true;
+        } else if (same_word(lx.tok, "white") || same_word(lx.tok, "red") ||
+                   same_word(lx.tok, "blue") || same_word(lx.tok, "chip")) {
+            cmd->chip = (int8_t)(same_word(lx.tok, "red")    ? 1
+                                 : same_word(lx.tok, "blue") ? 2
+                                                             : 0);
+        } else if (same_word(lx.tok, "for") || same_word(lx.tok, "helping")) {
+            if (!lex_next(&lx) || (v = find_combatant(s, lx.tok)) < 0)
+                return lex_error(&lx, diag, "expected the ally's id");
+            cmd->ally = (int8_t)v;
+        } else if (same_word(lx.tok, "cost")) {
+            if (!lex_next(&lx) || !parse_int(lx.tok, 0, 100, &v))
+                return lex_error(&lx, diag, "expected a cost of 0-100 phases");
+            cmd->cost = (int16_t)v;
+        } else if (same_word(lx.tok, "dtn")) {
+            if (!lex_next(&lx) || !parse_int(lx.tok, 1, 100, &v))
+                return lex_error(&lx, diag, "expected a DTN of 1-100");
+            cmd->dtn = (int16_t)v;
+        } else if (same_word(lx.tok, "until")) {
+            if (!lex_next(&lx))
+                return lex_error(&lx, diag, "expected a phase, a combatant "
+                                 "or 'enemy-in-reach'");
+            if (parse_int(lx.tok, 0, 1000000, &v)) {
+                cmd->hold_kind = FT_HOLD_PHASE;
+                cmd->hold_phase = v;
+            } else if (same_word(lx.tok, "enemy-in-reach")) {
+                cmd->hold_kind = FT_HOLD_ENEMY_IN_REACH;
+            } else if ((v = find_combatant(s, lx.tok)) >= 0) {
+                cmd->hold_kind = FT_HOLD_ACTS;
+                cmd->hold_who = (int8_t)v;
+                cmd->hold_after = true;
+                if (lex_next(&lx) && !same_word(lx.tok, "acts"))
+                    return lex_error(&lx, diag, "expected 'acts'");
+            } else {
+                return lex_error(&lx, diag, "expected a phase, a combatant "
+                                 "or 'enemy-in-reach'");
+            }
+        } else if (same_word(lx.tok, "before") || same_word(lx.tok, "after")) {
+            cmd->hold_after = same_word(lx.tok, "after");
+            if (!lex_next(&lx) || (v = find_combatant(s, lx.tok)) < 0)
+                return lex_error(&lx, diag, "expected a combatant's id");
+            cmd->hold_who = (int8_t)v;
+        } else if (parse_pos(lx.tok, &p)) {
+            cmd->dest = p;
+        } else if ((v = find_combatant(s, lx.tok)) >= 0) {
+            cmd->target = (int8_t)v;
+        } else if (action == FT_ACT_DRAW_WEAPON &&
+                   (v = find_weapon(sb, lx.tok)) >= 0) {
+            cmd->weapon = (int8_t)v;
+        } else if (action == FT_ACT_USE_SKILL) {
+            int k = -1;
+            for (int i = 0; i < sb->n_skills; i++)
+                if (same_word(sb->skills[i].name, lx.tok))
+                    k = i;
+            if (k < 0)
+                return lex_error(&lx, diag, "expected one of the combatant's "
+                                 "skills");
+            cmd->skill = (int8_t)k;
+        } else if (action == FT_ACT_SHAKE) {
+            int k = -1;
+#define FT__E(id, nm, mj, hx)                                                  \
+    if (same_word(nm, lx.tok))                                                 \
+        k = FT_COND_##id;
+            FT_CONDITION_LIST(FT__E)
+#undef FT__E
+            if (k < 0)
+                return lex_error(&lx, diag, "expected a condition");
+            cmd->condition = (int8_t)k;
+        } else {
+            return lex_error(&lx, diag, "unexpected word");
+        }
+    }
+    if ((info->flags & FT_AF_TARGET) && cmd->target < 0)
+        return lex_error(&lx, diag, "expected a target's id");
+    if (action == FT_ACT_CHIP_HEAL && cmd->chip < 0)
+        cmd->chip = 1;
+    return FRAY_OK;
+}
+
+FRAY_API fray_status fray_towers_fight_command(fray_towers_fight *f,
+                                               const char *command,
+                                               const fray_card *cards,
+                                               size_t n_cards,
+                                               fray_diag *diag) {
+    ft_command cmd;
+    fray_status rc = parse_command(&f->setup->s, command, &cmd, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    fray_diag local;
+    if (!diag)
+        diag = &local;
+    return ft_fight_apply(f, &cmd, cards, n_cards, diag);
+}
+
+/* ---- Renderings ---------------------------------------------------------------- */
+
+static const ft_event *event_at(const fray_towers_fight *f, int i) {
+    if (!f->opt.journal || i < 0 || i >= f->n_events)
+        return NULL;
+    return &f->events[i];
+}
+
+FRAY_API size_t fray_towers_event_narrate(const fray_towers_fight *f, int i,
+                                          char *buf, size_t size) {
+    const ft_event *ev = event_at(f, i);
+    if (!ev) {
+        if (size)
+            buf[0] = '\0';
+        return 0;
+    }
+    return ft_render_event(&f->setup->s, ev, buf, size);
+}
+
+FRAY_API size_t fray_towers_event_json(const fray_towers_fight *f, int i,
+                                       char *buf, size_t size) {
+    const ft_event *ev = event_at(f, i);
+    if (!ev) {
+        if (size)
+            buf[0] = '\0';
+        return 0;
+    }
+    return ft_render_event_json(&f->setup->s, ev, buf, size);
+}
+
+FRAY_API size_t fray_towers_draw_clock(const fray_towers_fight *f, char *buf,
+                                       size_t size) {
+    return ft_render_clock(&f->setup->s, &f->st, buf, size);
+}
+
+FRAY_API size_t fray_towers_draw_map(const fray_towers_fight *f, char *buf,
+                                     size_t size) {
+    return ft_render_map(&f->setup->s, &f->st, buf, size);
+}
+
+FRAY_API size_t fray_towers_summary(const fray_towers_fight *f, char *buf,
+                                    size_t size) {
+    return ft_render_summary(&f->setup->s, &f->st, buf, size);
+}
+
+/* ---- Replay of a JSON Lines journal --------------------------------------------- */
+
+static int json_int(json_t *obj, const char *key, int def) {
+    json_t *v = json_object_get(obj, key);
+    return json_is_integer(v) ? (int)json_integer_value(v) : def;
+}
+
+static int json_combatant(const ft_setup *s, json_t *obj, const char *key) {
+    json_t *v = json_object_get(obj, key);
+    if (json_is_string(v))
+        return find_combatant(s, json_string_value(v));
+    if (json_is_integer(v))
+        return (int)json_integer_value(v);
+    return -1;
+}
+
+/* Reads one journal line into ev (docs/journal.md). */
+static fray_status read_event(const ft_setup *s, json_t *o, ft_event *ev,
+                              fray_diag *diag) {
+    memset(ev, 0, offsetof(ft_event, cards));
+    ev->n_choices = 0;
+    ev->n_facts = 0;
+    json_t *c = json_object_get(o, "command");
+    if (!json_is_object(c))
+        return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                              "each journal line needs a \"command\" object");
+    ft_command *cmd = &ev->cmd;
+    const char *action = json_string_value(json_object_get(c, "action"));
+    if (!action)
+        return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                              "the command has no \"action\"");
+    int a = -1;
+    if (strcmp(action, "begin") == 0)
+        a = FT_CMD_BEGIN;
+    else if (strcmp(action, "phase") == 0 || strcmp(action, "next") == 0)
+        a = FT_CMD_PHASE;
+    for (int i = 0; i < FT_ACTION_COUNT && a < 0; i++)
+        if (strcmp(ft_actions[i].name, action) == 0)
+            a = i;
+    if (a < 0)
+        return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                              "unknown action \"%s\" in the journal", action);
+    cmd->action = (uint8_t)a;
+    cmd->actor = (int8_t)json_combatant(s, c, "actor");
+    cmd->target = (int8_t)json_combatant(s, c, "target");
+    cmd->ally = (int8_t)json_combatant(s, c, "ally");
+    cmd->hold_who = (int8_t)json_combatant(s, c, "hold_who");
+    cmd->weapon = (int8_t)json_int(c, "weapon", -1);
+    cmd->off_hand = json_is_true(json_object_get(c, "off_hand"));
+    cmd->shift_first = json_is_true(json_object_get(c, "shift_first"));
+    json_t *sp = json_object_get(c, "shift_to");
+    if (json_is_array(sp)) {
+        cmd->shift_to.x = (int16_t)json_integer_value(json_array_get(sp, 0));
+        cmd->shift_to.y = (int16_t)json_integer_value(json_array_get(sp, 1));
+    }
+    json_t *d = json_object_get(c, "dest");
+    if (json_is_array(d)) {
+        cmd->dest.x = (int16_t)json_integer_value(json_array_get(d, 0));
+        cmd->dest.y = (int16_t)json_integer_value(json_array_get(d, 1));
+    }
+    cmd->hold_kind = (int8_t)json_int(c, "hold_kind", 0);
+    cmd->hold_after = (int8_t)json_int(c, "hold_after", 0);
+    cmd->hold_phase = json_int(c, "hold_phase", 0);
+    cmd->cost = (int16_t)json_int(c, "cost", 0);
+    cmd->skill = (int8_t)json_int(c, "skill", -1);
+    cmd->chip = (int8_t)json_int(c, "chip", -1);
+    cmd->heal_lethal = json_is_true(json_object_get(c, "heal_lethal"));
+    cmd->condition = (int8_t)json_int(c, "condition", -1);
+    cmd->element = (int8_t)json_int(c, "element", 0);
+    cmd->dtn = (int16_t)json_int(c, "dtn", 0);
+    ev->cards_given = json_is_true(json_object_get(o, "cards_given"));
+    json_t *cards = json_object_get(o, "cards");
+    size_t i;
+    json_t *v;
+    json_array_foreach(cards, i, v) {
+        if (i >= FT_EVENT_CARDS)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                                  "too many cards in one event");
+        const char *txt = json_string_value(json_array_get(v, 0));
+        fray_card card;
+        if (!txt || fray_card_parse(txt, &card, NULL) != FRAY_OK)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                                  "a card of the journal cannot be read");
+        ev->cards[i] = card;
+        ev->card_deck[i] = (uint8_t)json_integer_value(json_array_get(v, 1));
+        ev->n_cards = (int16_t)(i + 1);
+    }
+    json_t *choices = json_object_get(o, "choices");
+    json_array_foreach(choices, i, v) {
+        if (i >= FT_EVENT_CHOICES)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                                  "too many choices in one event");
+        ft_choice *ch = &ev->choices[i];
+        ch->kind = (uint8_t)json_int(v, "kind", FT_CHOICE_NONE);
+        ch->who = (int8_t)json_combatant(s, v, "who");
+        ch->a = (int8_t)json_int(v, "a", 0);
+        ch->b = (int8_t)json_int(v, "b", 0);
+        ev->n_choices = (int16_t)(i + 1);
+    }
+    return FRAY_OK;
+}
+
+FRAY_API fray_status fray_towers_fight_replay(fray_towers_fight *f,
+                                              const char *jsonl,
+                                              fray_diag *diag) {
+    if (!f->opt.journal)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "replay needs a fight that keeps a journal");
+    f->n_events = 0;
+    f->n_recorded = 0;
+    ft_state_reset(&f->setup->s, &f->st, f->seed);
+    int line = 0;
+    const char *p = jsonl;
+    while (*p) {
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        line++;
+        bool blank = true;
+        for (size_t k = 0; k < len; k++)
+            if (!isspace((unsigned char)p[k]))
+                blank = false;
+        if (!blank) {
+            json_error_t err;
+            json_t *o = json_loadb(p, len, 0, &err);
+            fray_status rc = FRAY_OK;
+            if (!o) {
+                rc = fray__diag_set(diag, FRAY_ERR_PARSE, err.column,
+                                    "%s", err.text);
+            } else if (json_object_get(o, "summary")) {
+                /* the final summary line of `fray fight --json` */
+            } else {
+                ft_event *ev = next_slot(f);
+                if (!ev)
+                    rc = FRAY_ERR_NOMEM;
+                else
+                    rc = read_event(&f->setup->s, o, ev, diag);
+                if (rc == FRAY_OK &&
+                    (ev->cmd.action == FT_CMD_BEGIN) != (f->n_events == 0))
+                    rc = fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                        "a journal starts with its \"begin\" "
+                                        "event, and only there");
+                if (rc == FRAY_OK) {
+                    if (ev->cmd.action == FT_CMD_BEGIN && json_is_integer(
+                            json_object_get(o, "seed"))) {
+                        f->seed = (uint64_t)json_integer_value(
+                            json_object_get(o, "seed"));
+                        ft_state_reset(&f->setup->s, &f->st, f->seed);
+                    }
+                    rc = reapply(f, ev, diag);
+                }
+                if (rc == FRAY_OK) {
+                    f->n_events++;
+                    f->n_recorded = f->n_events;
+                }
+            }
+            json_decref(o);
+            if (rc != FRAY_OK) {
+                if (diag)
+                    diag->line = line;
+                return rc;
+            }
+        }
+        p += len;
+        if (*p == '\n')
+            p++;
+    }
+    return FRAY_OK;
+}
+
+FRAY_API bool fray_towers_fight_same(const fray_towers_fight *a,
+                                     const fray_towers_fight *b) {
+    const ft_state *x = &a->st, *y = &b->st;
+    if (x->phase != y->phase || x->n != y->n || x->over != y->over ||
+        x->winner != y->winner || x->n_decks != y->n_decks ||
+        x->n_events != y->n_events || x->rng.state != y->rng.state ||
+        x->rng.inc != y->rng.inc)
+        return false;
+    if (memcmp(x->c, y->c, (size_t)x->n * sizeof x->c[0]) != 0)
+        return false;
+    for (int d = 0; d < x->n_decks; d++) {
+        const fray_deck *p = &x->decks[d], *q = &y->decks[d];
+        if (p->n_draw != q->n_draw || p->n_discard != q->n_discard ||
+            memcmp(p->place, q->place, sizeof p->place) != 0 ||
+            memcmp(p->draw, q->draw, p->n_draw) != 0 ||
+            memcmp(p->discard, q->discard, p->n_discard) != 0)
+            return false;
+    }
+    return true;
 }

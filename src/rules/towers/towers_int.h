@@ -507,6 +507,12 @@ typedef struct ft_cstate {
     int32_t actions;         /* count of actions taken (statistics) */
     int32_t stun_dealt, lethal_dealt, stun_taken, lethal_taken;
     int16_t fate_used, chips_used;
+    int16_t ci;              /* Calculated Initiative (seed "Entering Combat") */
+    int16_t init_rank;       /* place in the tie order (RULINGS 9): 0 acts first */
+    int32_t delayed_phase;   /* phase of its last Forced Delay (no free actions then) */
+    int8_t dropped;          /* weapon it dropped, -1 none */
+    fray_pos dropped_at;
+    uint16_t by_kind[FT_ACTION_COUNT]; /* actions taken, by kind (statistics) */
 } ft_cstate;
 
 typedef struct ft_state {
@@ -544,6 +550,8 @@ typedef struct ft_command {
     bool heal_lethal;
     int8_t condition;        /* Shake Minor Condition: which (-1 = any minor) */
     int8_t element;          /* Cast: the mana element */
+    int8_t ally;             /* Aid: the ally helped */
+    int16_t dtn;             /* Use a Skill: the DTN (0: no check) */
 } ft_command;
 
 /* Commands the engine makes itself (they are events too, so they replay). */
@@ -620,6 +628,9 @@ typedef struct ft_event {
     int32_t number;          /* position in the fight */
     int32_t phase;           /* clock phase when it happened */
     ft_command cmd;
+    bool cards_given;        /* the cards were flipped by hand at the table (else
+                                drawn by the engine: replay draws them again from
+                                the same shuffled decks and checks they match) */
     int16_t n_cards;         /* every card turned over, in order, with its deck */
     uint8_t cards[FT_EVENT_CARDS];
     uint8_t card_deck[FT_EVENT_CARDS];
@@ -660,7 +671,21 @@ typedef struct ft_run {
     const ft_setup *setup;
     ft_state *st;
     ft_event *ev;            /* the event being applied (its cards and choices) */
-    bool replay;             /* take cards and choices from ev instead of drawing/asking */
+    /*
+     * Where cards and choices come from:
+     *   neither flag    - cards drawn from the decks with st->rng, choices
+     *                     asked of the hooks; both recorded in ev.
+     *   cards_given     - a table command: cards are ev->cards in order
+     *                     (flipped by hand; taken out of the decks with
+     *                     fray_deck_take); choices asked of the hooks.
+     *   replay          - re-applying a recorded event (undo, redo, journal
+     *                     replay): choices are read from ev in order; cards
+     *                     are ev->cards taken by hand when ev->cards_given,
+     *                     else drawn again with st->rng and checked equal to
+     *                     the recorded ones (FRAY_ERR_INVALID if not).
+     */
+    bool replay;
+    bool cards_given;
     int card_i, choice_i;    /* replay cursors */
     const ft_hooks *hooks;
     bool facts;              /* record facts (narration, JSON); off in simulation */
@@ -706,6 +731,11 @@ void ft_cond_mods(const ft_state *st, int c, ft_flip_purpose purpose,
 /* Can this combatant act / fight at all? */
 bool ft_can_act(const ft_state *st, int c);
 bool ft_in_fight(const ft_state *st, int c);
+
+/* SPD now: + armor, halved when Entangled or Slowed (harm.c). */
+int ft_speed(const ft_setup *s, const ft_state *st, int c);
+/* Bleeding X / Burning X charge an action on the actor's turn (harm.c). */
+void ft_cond_on_action(ft_run *r, int c, int action);
 
 /* attack.c */
 typedef struct ft_attack_opts {
