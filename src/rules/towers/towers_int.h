@@ -687,6 +687,9 @@ typedef struct ft_run {
     bool replay;
     bool cards_given;
     int card_i, choice_i;    /* replay cursors */
+    int round_i;             /* Hand of Fate / chip rounds so far (fate.c: a
+                                round with choices is recorded as FT_CHOICE_NONE
+                                with a = its number, then its choices) */
     const ft_hooks *hooks;
     bool facts;              /* record facts (narration, JSON); off in simulation */
     fray_diag *diag;
@@ -705,6 +708,13 @@ fray_status ft_flip(ft_run *r, int who, int n, ft_flip_purpose purpose,
 fray_status ft_flip_plain(ft_run *r, int deck, int n, fray_flip *out);
 /* Deals the Hand of Fate at the start of an encounter. */
 fray_status ft_fate_deal(ft_run *r);
+/* One more round of Hand of Fate and chip choices on a flip already made
+ * (an opposed flip: "if one side uses it, the other may respond"). *shift
+ * is updated; *out_changed tells whether any choice was made. Same errors
+ * as ft_flip. */
+fray_status ft_flip_respond(ft_run *r, int who, ft_flip_purpose purpose,
+                            fray_flip *flip, int *shift, int against,
+                            bool *out_changed);
 
 /* harm.c */
 int ft_max_stun(const ft_setup *s, int c);
@@ -736,6 +746,13 @@ bool ft_in_fight(const ft_state *st, int c);
 int ft_speed(const ft_setup *s, const ft_state *st, int c);
 /* Bleeding X / Burning X charge an action on the actor's turn (harm.c). */
 void ft_cond_on_action(ft_run *r, int c, int action);
+/* The flip mods and shifts ONE condition puts on a flip (ft_cond_mods sums
+ * them; attack.c names each in a MODIFIER fact). Adds to both outputs. */
+void ft_cond_mod_one(ft_condition k, ft_flip_purpose purpose, bool melee,
+                     int *flip_mod, int *shift);
+/* Temporary STUN / LETHAL granted (seed "Temporary STUN and LETHAL";
+ * RULINGS 19: a second grant replaces the first only if larger). */
+void ft_harm_temp(ft_run *r, int c, int stun, int lethal);
 
 /* attack.c */
 typedef struct ft_attack_opts {
