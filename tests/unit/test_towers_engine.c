@@ -1,0 +1,519 @@
+/*
+ * test_towers_engine.c - the Combat Clock and the Action List (seed 000
+ * "Time Scales" to "Use an Item", "Opportunity Attacks"; RULINGS 8-15),
+ * on hand-built encounters with stacked decks.
+ */
+#include <criterion/criterion.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "towers_int.h"
+
+/* ---- A hand-built encounter ------------------------------------------------ */
+
+typedef struct fixture {
+    ft_setup s;
+    ft_state st;
+    ft_event ev;
+} fixture;
+
+static void statblock(ft_statblock *sb, int n, int pa, int pd, int e) {
+    memset(sb, 0, sizeof *sb);
+    sb->cv[FT_CV_N] = n;
+    sb->cv[FT_CV_PA] = pa;
+    sb->cv[FT_CV_PD] = pd;
+    sb->cv[FT_CV_PX] = 1;
+    sb->cv[FT_CV_SPD] = 5;
+    sb->aspects[FT_ASPECT_SS] = 1;
+    sb->endurance = e;
+    sb->max_stun = e * 8;
+    sb->max_lethal = e + 8;
+    sb->size_rank = 0;
+    sb->n_weapons = 1;
+    ft_weapon *w = &sb->weapons[0];
+    snprintf(w->name, sizeof w->name, "Longblade");
+    w->attack_bonus = 1;
+    w->damage = 4;
+    w->adds_px = true;
+    w->reach = 1;
+    sb->wielded[0] = 0;
+    sb->wielded[1] = -1;
+    sb->mana_regen = -1;
+}
+
+/* Combatant i on side `side` at (x, y) with its own deck i. */
+static void add(fixture *f, const char *id, int side, int x, int y, int n) {
+    int i = f->s.n_combatants++;
+    ft_combatant *c = &f->s.c[i];
+    memset(c, 0, sizeof *c);
+    snprintf(c->id, sizeof c->id, "%s", id);
+    snprintf(c->name, sizeof c->name, "%s", id);
+    c->side = side;
+    c->symbol = id[0];
+    c->start.x = (int16_t)x;
+    c->start.y = (int16_t)y;
+    c->placed = true;
+    c->deck = i;
+    c->tactics.preset = FT_TAC_DEFAULT;
+    c->tactics.opportunity_attacks = true;
+    statblock(&c->sb, n, 3, 2, 3);
+    snprintf(f->s.deck_names[i], FT_NAME, "%s", id);
+    f->s.n_decks = f->s.n_combatants;
+}
+
+static fixture *fixture_new(void) {
+    fixture *f = calloc(1, sizeof *f);
+    cr_assert_not_null(f);
+    ft_options_default(&f->s.opt);
+    f->s.opt.hand_of_fate = 0; /* stacked decks: nothing dealt first */
+    f->s.n_sides = 2;
+    snprintf(f->s.sides[0], FT_NAME, "heroes");
+    snprintf(f->s.sides[1], FT_NAME, "bandits");
+    f->s.has_map = true;
+    fray_grid_init(&f->s.map, 12, 12);
+    return f;
+}
+
+static void stack(fixture *f, int deck, const char *cards) {
+    fray_card c[32];
+    size_t n = 0;
+    cr_assert_eq(fray_card_parse_list(cards, c, 32, &n, NULL), FRAY_OK);
+    cr_assert_eq(fray_deck_stack(&f->st.decks[deck], c, n), FRAY_OK);
+}
+
+static fray_status apply(fixture *f, ft_command cmd, fray_diag *diag) {
+    memset(&f->ev, 0, sizeof f->ev);
+    f->ev.cmd = cmd;
+    ft_run r;
+    memset(&r, 0, sizeof r);
+    r.setup = &f->s;
+    r.st = &f->st;
+    r.ev = &f->ev;
+    r.facts = true;
+    r.diag = diag;
+    return ft_apply(&r);
+}
+
+static ft_command cmd_of(int action, int actor) {
+    ft_command c;
+    memset(&c, 0, sizeof c);
+    c.action = (uint8_t)action;
+    c.actor = (int8_t)actor;
+    c.target = c.weapon = c.ally = c.condition = c.hold_who = -1;
+    c.skill = c.chip = -1;
+    return c;
+}
+
+static void begin(fixture *f) {
+    cr_assert_eq(apply(f, cmd_of(FT_CMD_BEGIN, -1), NULL), FRAY_OK);
+}
+
+/* The clock moves to whoever acts next. */
+static void next_phase(fixture *f) {
+    int a = ft_next_actor(&f->st);
+    if (a >= 0 && f->st.c[a].phase > f->st.phase)
+        cr_assert_eq(apply(f, cmd_of(FT_CMD_PHASE, -1), NULL), FRAY_OK);
+}
+
+/* ---- Initiative ------------------------------------------------------------- */
+
+/* Seed 000 "Entering Combat and Initiative", worked example: Tony has N 2,
+ * flips a King and a Four, keeps the King: 13 + 2 = 15, acts in phase 5. */
+Test(towers_engine, tony_initiative_king_and_four) {
+    fixture *f = fixture_new();
+    add(f, "tony", 0, 1, 1, 2);
+    add(f, "bandit", 1, 5, 5, 1);
+    ft_state_reset(&f->s, &f->st, 1);
+    stack(f, 0, "KS 4D");
+    stack(f, 1, "2C");
+    begin(f);
+    cr_assert_eq(f->st.c[0].ci, 15);
+    cr_assert_eq(f->st.c[0].phase, 5);
+    /* The bandit: 2 + N 1 = 3, phase 17. */
+    cr_assert_eq(f->st.c[1].phase, 17);
+    free(f);
+}
+
+/* Seed 000 "Entering Combat and Initiative": surprised, Tony still flips,
+ * but acts first in phase 15 instead of 5 (10 phases later). */
+Test(towers_engine, tony_surprised_acts_in_phase_15) {
+    fixture *f = fixture_new();
+    add(f, "tony", 0, 1, 1, 2);
+    add(f, "bandit", 1, 5, 5, 1);
+    f->s.c[0].unaware_of = 1u << 1;
+    ft_state_reset(&f->s, &f->st, 1);
+    stack(f, 0, "KS 4D");
+    begin(f);
+    cr_assert_eq(f->st.c[0].ci, 15);
+    cr_assert_eq(f->st.c[0].phase, 15);
+    free(f);
+}
+
+/* Seed 000: a Calculated Initiative of 20 or more places at phase 0. */
+Test(towers_engine, initiative_20_or_more_is_phase_0) {
+    fixture *f = fixture_new();
+    add(f, "fast", 0, 1, 1, 8);
+    add(f, "slow", 1, 5, 5, 1);
+    ft_state_reset(&f->s, &f->st, 1);
+    stack(f, 0, "AS 2C 3C 4C 5C 6C 7C 8C");
+    begin(f);
+    cr_assert_eq(f->st.c[0].ci, 22);
+    cr_assert_eq(f->st.c[0].phase, 0);
+    free(f);
+}
+
+/* RULINGS 9: in one phase, the higher Calculated Initiative acts first;
+ * equal CI: higher [N]; then higher [SS]. */
+Test(towers_engine, ties_in_a_phase) {
+    fixture *f = fixture_new();
+    add(f, "a", 0, 1, 1, 2); /* K + 2 = 15 */
+    add(f, "b", 1, 5, 5, 3); /* Q + 3 = 15: higher N */
+    add(f, "c", 1, 7, 7, 3); /* Q + 3 = 15, higher SS */
+    f->s.c[2].sb.aspects[FT_ASPECT_SS] = 4;
+    ft_state_reset(&f->s, &f->st, 1);
+    stack(f, 0, "KS 2C");
+    stack(f, 1, "QS 2C 3C");
+    stack(f, 2, "QD 2D 3D");
+    begin(f);
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(f->st.c[i].phase, 5);
+    /* c (SS 4) before b (N 3) before a (N 2). */
+    cr_assert_eq(ft_next_actor(&f->st), 2);
+    cr_assert_lt(f->st.c[1].slot, f->st.c[0].slot);
+    free(f);
+}
+
+/* RULINGS 9: a full tie is settled by a flip-off that holds for the whole
+ * encounter: the high card goes first. */
+Test(towers_engine, tie_flip_off) {
+    fixture *f = fixture_new();
+    add(f, "a", 0, 1, 1, 1);
+    add(f, "b", 1, 5, 5, 1);
+    ft_state_reset(&f->s, &f->st, 1);
+    stack(f, 0, "9S 3C");  /* initiative 9 + 1 = 10; flip-off 3 */
+    stack(f, 1, "9D JC");  /* initiative 9 + 1 = 10; flip-off J */
+    begin(f);
+    cr_assert_eq(f->st.c[0].phase, 10);
+    cr_assert_eq(f->st.c[1].phase, 10);
+    cr_assert_eq(ft_next_actor(&f->st), 1);
+    free(f);
+}
+
+/* ---- Costs ------------------------------------------------------------------- */
+
+static fixture *two_apart(void) {
+    fixture *f = fixture_new();
+    add(f, "tony", 0, 1, 1, 2);
+    add(f, "bandit", 1, 9, 9, 1);
+    ft_state_reset(&f->s, &f->st, 1);
+    stack(f, 0, "KS 4D");
+    stack(f, 1, "2C");
+    begin(f);
+    next_phase(f);
+    return f;
+}
+
+/* Seed 000 "Actions and Timings", worked example: Tony acts in phase 15
+ * and uses Shift Position (3 phases): he acts next in phase 18. */
+Test(towers_engine, shift_position_15_to_18) {
+    fixture *f = fixture_new();
+    add(f, "tony", 0, 1, 1, 2);
+    add(f, "bandit", 1, 9, 9, 1);
+    f->s.c[0].unaware_of = 1u << 1; /* surprised: phase 15 */
+    ft_state_reset(&f->s, &f->st, 1);
+    stack(f, 0, "KS 4D");
+    stack(f, 1, "2C");
+    begin(f);
+    cr_assert_eq(f->st.c[0].phase, 15);
+    next_phase(f);
+    cr_assert_eq(f->st.phase, 15);
+    ft_command c = cmd_of(FT_ACT_SHIFT, 0);
+    c.dest.x = 2;
+    c.dest.y = 1;
+    cr_assert_eq(apply(f, c, NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].phase, 18);
+    cr_assert_eq(f->st.c[0].pos.x, 2);
+    free(f);
+}
+
+/* Seed 000 "Action List": each action's phase cost. */
+Test(towers_engine, action_costs) {
+    static const struct {
+        int action, cost;
+    } t[] = {{FT_ACT_AIM, 5},          {FT_ACT_CONCENTRATE, 5},
+             {FT_ACT_DELAY, 5},        {FT_ACT_FULL_DEFENSE, 10},
+             {FT_ACT_INTERACT, 5},     {FT_ACT_INVENTORY, 10},
+             {FT_ACT_RECOVER, 5},      {FT_ACT_DROP_PRONE, 3},
+             {FT_ACT_USE_ITEM, 5}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        fixture *f = two_apart();
+        int before = f->st.c[0].phase;
+        cr_assert_eq(apply(f, cmd_of(t[i].action, 0), NULL), FRAY_OK,
+                     "%s", ft_actions[t[i].action].text);
+        cr_assert_eq(f->st.c[0].phase, before + t[i].cost, "%s",
+                     ft_actions[t[i].action].text);
+        free(f);
+    }
+    cr_assert_eq(ft_actions[FT_ACT_ATTACK].cost, 5);
+    cr_assert_eq(ft_actions[FT_ACT_CHARGE].cost, 8);
+    cr_assert_eq(ft_actions[FT_ACT_POWER_ATTACK].cost, 7);
+    cr_assert_eq(ft_actions[FT_ACT_RECKLESS_MOVE].cost, 7);
+    cr_assert_eq(ft_actions[FT_ACT_DRAW_WEAPON].cost, 6);
+    cr_assert_eq(ft_actions[FT_ACT_STAND].cost, 4);
+    cr_assert_eq(ft_actions[FT_ACT_PICK_UP].cost, 3);
+    cr_assert_eq(ft_actions[FT_ACT_AID].cost, 3);
+    cr_assert_eq(ft_actions[FT_ACT_RUNNING_LEAP].cost, 10);
+    cr_assert_eq(ft_actions[FT_ACT_SPEAK].cost, FT_COST_FREE);
+}
+
+/* Seed 000 "Free and Zero-Cost Actions": free actions do not move the
+ * combatant and do not end its turn. */
+Test(towers_engine, free_action_keeps_the_turn) {
+    fixture *f = two_apart();
+    int before = f->st.c[0].phase;
+    cr_assert_eq(apply(f, cmd_of(FT_ACT_SPEAK, 0), NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].phase, before);
+    cr_assert_eq(ft_next_actor(&f->st), 0);
+    cr_assert_eq(apply(f, cmd_of(FT_ACT_AIM, 0), NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].phase, before + 5);
+    free(f);
+}
+
+/* Seed 000 "Shift Position": added to another action it costs 2 + that
+ * action's cost. */
+Test(towers_engine, shift_added_to_an_action) {
+    fixture *f = two_apart();
+    int before = f->st.c[0].phase;
+    ft_command c = cmd_of(FT_ACT_AIM, 0);
+    c.shift_first = true;
+    c.shift_to.x = 2;
+    c.shift_to.y = 2;
+    cr_assert_eq(apply(f, c, NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].phase, before + 7);
+    cr_assert_eq(f->st.c[0].pos.x, 2);
+    cr_assert_eq(f->st.c[0].pos.y, 2);
+    free(f);
+}
+
+/* Seed 000 "Shift Position": not with a free action, Forced Delay, Hold
+ * or another Shift Position. */
+Test(towers_engine, shift_not_with_free_or_delay) {
+    fixture *f = two_apart();
+    ft_command c = cmd_of(FT_ACT_DELAY, 0);
+    c.shift_first = true;
+    c.shift_to.x = 2;
+    c.shift_to.y = 2;
+    fray_diag d;
+    cr_assert_eq(apply(f, c, &d), FRAY_ERR_INVALID);
+    cr_assert(strstr(d.message, "Shift Position") != NULL, "%s", d.message);
+    free(f);
+}
+
+/* Seed 000 "Free and Zero-Cost Actions": a zero-cost action moves the
+ * actor to the bottom of its phase's order. */
+Test(towers_engine, zero_cost_goes_to_the_bottom) {
+    fixture *f = fixture_new();
+    add(f, "a", 0, 1, 1, 2);
+    add(f, "b", 1, 9, 9, 1);
+    f->s.c[0].sb.n_skills = 1;
+    snprintf(f->s.c[0].sb.skills[0].name, FT_NAME, "Notice");
+    f->s.c[0].sb.skills[0].rank = 1;
+    ft_state_reset(&f->s, &f->st, 1);
+    stack(f, 0, "QS 2C");   /* 12 + 2 = 14: phase 6 */
+    stack(f, 1, "KS");      /* 13 + 1 = 14: phase 6, lower N */
+    begin(f);
+    next_phase(f);
+    cr_assert_eq(ft_next_actor(&f->st), 0);
+    ft_command c = cmd_of(FT_ACT_USE_SKILL, 0);
+    c.skill = 0;
+    c.cost = 0;
+    cr_assert_eq(apply(f, c, NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].phase, 6);
+    cr_assert_eq(ft_next_actor(&f->st), 1, "b acts before a now");
+    free(f);
+}
+
+/* ---- Hold ------------------------------------------------------------------------ */
+
+/* Seed 000 "Hold": never in the phase it was declared; entering a later
+ * phase just after a named combatant. */
+Test(towers_engine, hold_until_a_phase_after_someone) {
+    fixture *f = two_apart();
+    int now = f->st.phase;
+    ft_command c = cmd_of(FT_ACT_HOLD, 0);
+    c.hold_kind = FT_HOLD_PHASE;
+    c.hold_phase = now;
+    fray_diag d;
+    cr_assert_eq(apply(f, c, &d), FRAY_ERR_INVALID, "same phase refused");
+    c.hold_phase = 17; /* the bandit's phase */
+    c.hold_who = 1;
+    c.hold_after = 1;
+    cr_assert_eq(apply(f, c, NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].phase, 17);
+    next_phase(f);
+    cr_assert_eq(ft_next_actor(&f->st), 1, "the bandit first");
+    cr_assert_eq(apply(f, cmd_of(FT_ACT_AIM, 1), NULL), FRAY_OK);
+    cr_assert_eq(ft_next_actor(&f->st), 0, "then Tony, in the same phase");
+    cr_assert_eq(f->st.c[0].phase, 17);
+    free(f);
+}
+
+/* Seed 000 "Hold": waiting for an event (a foe coming within reach). */
+Test(towers_engine, hold_until_enemy_in_reach) {
+    fixture *f = two_apart();
+    ft_command c = cmd_of(FT_ACT_HOLD, 0);
+    c.hold_kind = FT_HOLD_ENEMY_IN_REACH;
+    cr_assert_eq(apply(f, c, NULL), FRAY_OK);
+    cr_assert(f->st.c[0].flags & FT_F_HOLDING);
+    /* The bandit comes next to Tony. */
+    next_phase(f);
+    cr_assert_eq(ft_next_actor(&f->st), 1);
+    ft_command m = cmd_of(FT_ACT_MOVE, 1);
+    m.dest.x = 9;
+    m.dest.y = 5;
+    cr_assert_eq(apply(f, m, NULL), FRAY_OK);
+    cr_assert(f->st.c[0].flags & FT_F_HOLDING, "not yet in reach");
+    next_phase(f);
+    ft_command m2 = cmd_of(FT_ACT_MOVE, 1);
+    m2.dest.x = 5;
+    m2.dest.y = 2;
+    cr_assert_eq(apply(f, m2, NULL), FRAY_OK);
+    next_phase(f);
+    ft_command m3 = cmd_of(FT_ACT_MOVE, 1);
+    m3.dest.x = 2;
+    m3.dest.y = 1;
+    cr_assert_eq(apply(f, m3, NULL), FRAY_OK);
+    cr_assert(!(f->st.c[0].flags & FT_F_HOLDING), "released");
+    cr_assert_eq(ft_next_actor(&f->st), 0, "Tony acts right after");
+    free(f);
+}
+
+/* ---- Turn order and errors --------------------------------------------------------- */
+
+/* Acting out of turn is refused with the name of who acts next. */
+Test(towers_engine, out_of_turn_is_refused) {
+    fixture *f = two_apart();
+    fray_diag d;
+    cr_assert_eq(apply(f, cmd_of(FT_ACT_AIM, 1), &d), FRAY_ERR_INVALID);
+    cr_assert(strstr(d.message, "not bandit's turn") != NULL, "%s", d.message);
+    cr_assert(strstr(d.message, "tony") != NULL, "%s", d.message);
+    free(f);
+}
+
+/* Seed 000 "Attacking and Defending": the target must be within range. */
+Test(towers_engine, attack_out_of_range_is_refused) {
+    fixture *f = two_apart();
+    ft_command c = cmd_of(FT_ACT_ATTACK, 0);
+    c.target = 1;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(apply(f, c, &d), FRAY_ERR_INVALID);
+    cr_assert(strstr(d.message, "range") != NULL || strstr(d.message, "reach") != NULL,
+              "%s", d.message);
+    free(f);
+}
+
+/* ---- Opportunity attacks --------------------------------------------------------------- */
+
+/* Seed 000 "Opportunity Attacks": moving out of a threatened space
+ * provokes; the attacker moves back 3 phases (RULINGS 14); Shift Position
+ * alone does not provoke. */
+Test(towers_engine, moving_away_provokes) {
+    fixture *f = fixture_new();
+    add(f, "tony", 0, 1, 1, 2);
+    add(f, "bandit", 1, 2, 1, 1);
+    ft_state_reset(&f->s, &f->st, 1);
+    stack(f, 0, "2S 3S");           /* Tony: 3 + 2 = 5: phase 15 */
+    stack(f, 1, "KD 5C 5D 2C 2D");  /* bandit: 13 + 1 = 14: phase 6; then
+                                       his opportunity attack flips */
+    begin(f);
+    /* The bandit acts first (not flat-footed after it): Aim, then a
+     * Forced Delay, to phase 16. */
+    next_phase(f);
+    cr_assert_eq(apply(f, cmd_of(FT_ACT_AIM, 1), NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[1].phase, 11);
+    next_phase(f);
+    cr_assert_eq(apply(f, cmd_of(FT_ACT_DELAY, 1), NULL), FRAY_OK);
+    next_phase(f);
+    cr_assert_eq(ft_next_actor(&f->st), 0);
+    int bandit_before = f->st.c[1].phase;
+    ft_command m = cmd_of(FT_ACT_MOVE, 0);
+    m.dest.x = 1;
+    m.dest.y = 6;
+    cr_assert_eq(apply(f, m, NULL), FRAY_OK);
+    bool oa = false;
+    for (int i = 0; i < f->ev.n_facts; i++)
+        if (f->ev.facts[i].kind == FT_FACT_OPPORTUNITY)
+            oa = true;
+    cr_assert(oa, "the bandit took an opportunity attack");
+    cr_assert_eq(f->st.c[1].phase, bandit_before + 3);
+    free(f);
+}
+
+/* Seed 000 "Flat-Footed": no opportunity attacks before one's first action. */
+Test(towers_engine, flat_footed_cannot_take_opportunity_attacks) {
+    fixture *f = fixture_new();
+    add(f, "tony", 0, 1, 1, 2);
+    add(f, "bandit", 1, 2, 1, 1);
+    ft_state_reset(&f->s, &f->st, 1);
+    stack(f, 0, "KS 4D");  /* phase 5 */
+    stack(f, 1, "2C");     /* phase 17 */
+    begin(f);
+    next_phase(f);
+    ft_command m = cmd_of(FT_ACT_MOVE, 0);
+    m.dest.x = 1;
+    m.dest.y = 6;
+    cr_assert_eq(apply(f, m, NULL), FRAY_OK);
+    for (int i = 0; i < f->ev.n_facts; i++)
+        cr_assert_neq(f->ev.facts[i].kind, FT_FACT_OPPORTUNITY);
+    cr_assert_eq(f->st.c[1].phase, 17);
+    free(f);
+}
+
+/* ---- Zero phases --------------------------------------------------------------------------- */
+
+/* Seed 000 "LETHAL Damage" + RULINGS 15: at the start of every zero phase,
+ * anyone below 0 LETHAL loses one more; the option turns it off. */
+Test(towers_engine, zero_phase_lethal_loss_and_option) {
+    for (int on = 0; on < 2; on++) {
+        fixture *f = fixture_new();
+        f->s.opt.dying_loses_lethal = on;
+        add(f, "tony", 0, 1, 1, 2);
+        add(f, "bandit", 1, 9, 9, 1);
+        add(f, "ally", 0, 1, 9, 1);
+        ft_state_reset(&f->s, &f->st, 1);
+        stack(f, 0, "KS 4D");  /* phase 5 */
+        stack(f, 1, "2C");     /* phase 17 */
+        stack(f, 2, "3C");     /* phase 16 */
+        begin(f);
+        f->st.c[2].lethal = -1;
+        f->st.c[2].flags |= FT_F_DYING | FT_F_UNCONSCIOUS;
+        next_phase(f);
+        cr_assert_eq(apply(f, cmd_of(FT_ACT_FULL_DEFENSE, 0), NULL), FRAY_OK);
+        next_phase(f); /* to phase 15: through zero phase 10 */
+        cr_assert_eq(f->st.phase, 15);
+        cr_assert_eq(f->st.c[2].lethal, on ? -2 : -1);
+        free(f);
+    }
+}
+
+/* Seed 000 "Zero Phases"; RULINGS 15: casters regain mana (1 per zero
+ * phase by default), up to their pool. */
+Test(towers_engine, zero_phase_mana) {
+    fixture *f = fixture_new();
+    add(f, "mage", 0, 1, 1, 2);
+    add(f, "bandit", 1, 9, 9, 1);
+    f->s.c[0].sb.mana[FT_ELEM_FIRE] = 2;
+    ft_state_reset(&f->s, &f->st, 1);
+    stack(f, 0, "KS 4D");
+    stack(f, 1, "2C");
+    begin(f);
+    f->st.c[0].mana[FT_ELEM_FIRE] = 0;
+    next_phase(f);
+    cr_assert_eq(apply(f, cmd_of(FT_ACT_FULL_DEFENSE, 0), NULL), FRAY_OK);
+    next_phase(f);
+    cr_assert_eq(f->st.c[0].mana[FT_ELEM_FIRE], 1);
+    free(f);
+}
