@@ -1,0 +1,390 @@
+/*
+ * fray/grid.h - the tactical map: spaces, terrain, counting, ranges, line of
+ * sight, cover from terrain, movement costs and paths, and maps as ASCII art
+ * (seed 000 "Tactical Map", "Cover", "Opportunity Attacks").
+ *
+ * The map is a fixed-size value (no allocation): at most FRAY_GRID_MAX x
+ * FRAY_GRID_MAX spaces, each a 5-foot cube. Positions are (x, y) with x the
+ * column from 0 at the left and y the row from 0 at the top. Walls can fill a
+ * space (terrain WALL) or run along the side between two spaces (an edge).
+ *
+ * The module is ruleset-neutral geometry: who may attack whom, what counts
+ * as an ally and what the cover grants are the ruleset's business. For
+ * Opportunity Attacks, a creature with reach r threatens every footprint for
+ * which fray_grid_within(its footprint, other, r) holds; whether it "could
+ * make a melee attack" there (no wall in between) is fray_grid_cover() !=
+ * FRAY_COVER_TOTAL.
+ *
+ * Exactness: every geometric test is done in integers (positions in quarter
+ * spaces), never in floating point, so results are identical everywhere.
+ * Elevation is stored and drawn but not yet used by sight, cover or
+ * movement.
+ *
+ * Thread-safety: the grid is a plain value; every function here reads or
+ * writes only the objects passed in (and calls the occupant callback on the
+ * calling thread), so different grids may be used from different threads
+ * and one grid may be read from many threads at once.
+ */
+#ifndef FRAY_GRID_H
+#define FRAY_GRID_H
+
+#include "fray/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FRAY_GRID_MAX 64 /* max width and height in spaces */
+
+/* A space: x column from 0 (left), y row from 0 (top). */
+typedef struct fray_pos {
+    int16_t x, y;
+} fray_pos;
+
+/* Terrain of a whole space (seed "Terrain Types"). One X-macro list feeds
+ * the enum, fray_terrain_name() and fray_terrain_parse(). */
+#define FRAY_TERRAIN_LIST(X)                                                  \
+    X(FRAY_TERRAIN_OPEN, "open")           /* plain floor */                  \
+    X(FRAY_TERRAIN_WALL, "wall")           /* blocks movement and sight */    \
+    X(FRAY_TERRAIN_DIFFICULT, "difficult") /* +1 to enter */                  \
+    X(FRAY_TERRAIN_WINDOW, "window")       /* blocks movement, not sight */   \
+    X(FRAY_TERRAIN_PIT, "pit")             /* cannot be entered; not sight */
+
+typedef enum fray_terrain {
+#define FRAY__TERRAIN_ENUM(name, text) name,
+    FRAY_TERRAIN_LIST(FRAY__TERRAIN_ENUM)
+#undef FRAY__TERRAIN_ENUM
+    FRAY_TERRAIN_COUNT
+} fray_terrain;
+
+/* The terrain's name ("open", "wall", ...); "?" for an unknown value. Static
+ * string, never NULL. */
+FRAY_API const char *fray_terrain_name(fray_terrain t);
+/* Reads a terrain name (exact, lower case). FRAY_ERR_PARSE when unknown
+ * (*out_terrain untouched). */
+FRAY_API fray_status fray_terrain_parse(const char *name,
+                                        fray_terrain *out_terrain);
+
+/* A feature on the side between two orthogonally adjacent spaces. */
+typedef enum fray_edge {
+    FRAY_EDGE_NONE,
+    FRAY_EDGE_WALL, /* blocks movement and sight */
+    FRAY_EDGE_LOW   /* a short wall: +1 to cross (difficult), does not block
+                       sight, hides part of a target (cover) */
+} fray_edge;
+
+/*
+ * The map. Arrays are indexed [y][x]; only x < w, y < h are meaningful.
+ * edge_e[y][x] is the edge between (x, y) and (x + 1, y); edge_s[y][x] the
+ * edge between (x, y) and (x, y + 1). Callers may write the arrays directly
+ * (the values must be valid fray_terrain / fray_edge) or use the functions
+ * below.
+ */
+typedef struct fray_grid {
+    int16_t w, h;
+    uint8_t terrain[FRAY_GRID_MAX][FRAY_GRID_MAX];   /* fray_terrain */
+    int8_t elevation[FRAY_GRID_MAX][FRAY_GRID_MAX];  /* levels of high ground,
+                                                        0 = floor */
+    uint8_t edge_e[FRAY_GRID_MAX][FRAY_GRID_MAX];    /* fray_edge, east side */
+    uint8_t edge_s[FRAY_GRID_MAX][FRAY_GRID_MAX];    /* fray_edge, south side */
+} fray_grid;
+
+/*
+ * A creature's footprint: its top-left space and its side in spaces (seed
+ * "Creature Sizes": 1 for Tiny..Medium, 2 Large, 3 Huge, 4 Gargantuan, 5
+ * Colossal). Functions treat a side below 1 as 1 and above 5 as 5.
+ */
+typedef struct fray_footprint {
+    fray_pos at;
+    int8_t side;
+} fray_footprint;
+
+/* Makes every space open floor at elevation 0 with no edges (the whole
+ * 64x64 arrays are cleared). w and h are clamped to 1..FRAY_GRID_MAX. */
+FRAY_API void fray_grid_init(fray_grid *g, int w, int h);
+/* true when p is on the map (0 <= x < w, 0 <= y < h). */
+FRAY_API bool fray_grid_in(const fray_grid *g, fray_pos p);
+/* The side of a creature's footprint for a size rank (-4 Minuscule .. 0
+ * Medium .. 4 Colossal): rank <= 0 -> 1, 1 -> 2, 2 -> 3, 3 -> 4, >= 4 -> 5. */
+FRAY_API int fray_grid_side_for_size(int size_rank);
+
+/* ---- Counting, ranges, adjacency ------------------------------------------ */
+
+/*
+ * The count of spaces from a to b (seed "Counting Spaces"): orthogonal steps
+ * count 1, diagonal steps alternate 1, 2, 1, 2 ...; the shortest count is
+ * max(dx, dy) + min(dx, dy) / 2 (rounded down). Pure diagonals 1..6 count
+ * 1, 3, 4, 6, 7, 9. a and b need not be on any map.
+ */
+FRAY_API int fray_grid_count(fray_pos a, fray_pos b);
+/*
+ * The range between two footprints (seed "Determining Ranges": counting from
+ * a space adjacent to the attacker and ending in one of the target's
+ * spaces): the least fray_grid_count between a space of a and a space of b.
+ * Adjacent creatures are at range 1 whatever their sizes; overlapping
+ * footprints at range 0.
+ */
+FRAY_API int fray_grid_range(fray_footprint a, fray_footprint b);
+/* true when a side or corner of a space of a touches a space of b (seed
+ * "Tactical Map") and the two do not overlap. */
+FRAY_API bool fray_grid_adjacent(fray_footprint a, fray_footprint b);
+/* true when fray_grid_range(a, b) <= reach: reach 1 is "adjacent" (the
+ * spaces a creature threatens, seed "Opportunity Attacks"), reach 2 a Reach
+ * weapon. Overlapping footprints are within any reach >= 0. Pure geometry:
+ * walls are not considered. */
+FRAY_API bool fray_grid_within(fray_footprint a, fray_footprint b, int reach);
+
+/* ---- Line of sight ----------------------------------------------------------- */
+
+/*
+ * Line of sight (seed "Line of Sight") from the centre of space a to the
+ * centre of space b. The straight segment is blocked when
+ *   - it passes through the inside of a WALL space other than a and b, or
+ *   - it crosses a WALL edge, or
+ *   - it passes exactly through a corner point where blocking things meet on
+ *     BOTH sides of the line. Four spaces meet at the point: the one the line
+ *     leaves (s), the one it enters (t) and the two it only touches (l and
+ *     r). The l side is blocked when l is a WALL space or the edge s|l or
+ *     l|t is a WALL edge; likewise the r side. The line is blocked only when
+ *     both sides are. So a line grazing the corner of a single wall space,
+ *     or the end of a single wall edge, is NOT blocked; a line squeezing
+ *     between two diagonally touching wall spaces, crossing a straight run
+ *     of wall edges at a corner point, or leaving through the corner where
+ *     two walls of a space meet, IS blocked.
+ * WINDOW and PIT spaces and LOW edges never block sight. Returns false when
+ * a or b is off the map; true when a == b.
+ */
+FRAY_API bool fray_grid_sight(const fray_grid *g, fray_pos a, fray_pos b);
+/* Sight between creatures: true when fray_grid_sight holds from some space
+ * of a to some space of b (seed: from the centre of any space a large
+ * creature occupies). Spaces off the map are skipped. */
+FRAY_API bool fray_grid_sight_fp(const fray_grid *g, fray_footprint a,
+                                 fray_footprint b);
+/*
+ * The spaces whose inside the centre-to-centre segment from a to b passes
+ * through, excluding a and b, in order from a (spaces only touched at a
+ * corner point are not included). Used to find intervening creatures (soft
+ * cover, seed "Cover"). Writes at most max positions to out (out may be
+ * NULL when max is 0) and returns the number written. No map is needed; the
+ * positions may be anywhere with 0 <= x, y < FRAY_GRID_MAX (otherwise 0).
+ */
+FRAY_API int fray_grid_line_spaces(fray_pos a, fray_pos b, fray_pos *out,
+                                   int max);
+
+/* ---- Cover from terrain --------------------------------------------------- */
+
+#define FRAY_COVER_LIST(X)                                                    \
+    X(FRAY_COVER_NONE, "none")                                                \
+    X(FRAY_COVER_SOFT, "soft")   /* part blocked, more than half seen */     \
+    X(FRAY_COVER_HARD, "hard")   /* more than half blocked */                \
+    X(FRAY_COVER_TOTAL, "total") /* no line at all */
+
+typedef enum fray_cover {
+#define FRAY__COVER_ENUM(name, text) name,
+    FRAY_COVER_LIST(FRAY__COVER_ENUM)
+#undef FRAY__COVER_ENUM
+} fray_cover;
+
+/* "none", "soft", "hard" or "total"; "?" for an unknown value. */
+FRAY_API const char *fray_cover_name(fray_cover c);
+
+/*
+ * The cover terrain gives `target` against `attacker` (seed "Cover"; the seed
+ * leaves the details to the Tactical Map section, which never gives them, so
+ * this is fray's ruling).
+ *
+ * For each attacker space s and each target space t (both on the map):
+ *   1. the centre line s -> t is traced with the rules of fray_grid_sight;
+ *      if it is blocked, the pair (s, t) gives no view;
+ *   2. otherwise four lines are traced from the centre of s to the corners
+ *      of t moved a quarter space inwards, i.e. the points (tx + 1/4,
+ *      ty + 1/4), (tx + 3/4, ty + 1/4), (tx + 1/4, ty + 3/4), (tx + 3/4,
+ *      ty + 3/4) in space units. A corner line is blocked by what blocks
+ *      sight (WALL spaces other than s and t, WALL edges, corner points as
+ *      in fray_grid_sight) and also by LOW edges, except LOW edges that
+ *      border a space of the attacker's own footprint (a creature standing
+ *      at a low wall shoots over it).
+ * The pair with the fewest blocked corner lines decides:
+ *   no pair gives a view   -> FRAY_COVER_TOTAL
+ *   0 corner lines blocked -> FRAY_COVER_NONE
+ *   1 or 2 blocked         -> FRAY_COVER_SOFT (part hidden, more than half
+ *                             seen)
+ *   3 or 4 blocked         -> FRAY_COVER_HARD (more than half hidden)
+ * So a target peeking past one wall's corner has at most SOFT cover; walls
+ * give HARD cover only when they close in from both sides of the centre line
+ * (seen through a narrow gap), while a low wall right in front of the target
+ * gives HARD. Elevation is ignored.
+ * Creatures in the way (soft cover from a non-ally, seed "Cover") are not
+ * considered here: see fray_grid_line_spaces. Overlapping footprints give
+ * NONE. No space of either footprint on the map gives TOTAL.
+ */
+FRAY_API fray_cover fray_grid_cover(const fray_grid *g, fray_footprint attacker,
+                                    fray_footprint target);
+
+/* ---- Movement ------------------------------------------------------------------ */
+
+/* What stands in a space, as the mover sees it. */
+typedef enum fray_occupant {
+    FRAY_OCC_EMPTY,    /* nobody */
+    FRAY_OCC_ALLY,     /* allied creature(s): may pass through, not stop */
+    FRAY_OCC_PASSABLE, /* incapacitated or unconscious non-ally: may pass
+                          through (seed "Moving Through Spaces"), ignored for
+                          cutting corners; may not stop */
+    FRAY_OCC_ENEMY,    /* non-ally: may not enter (Acrobatics is not modelled
+                          here); blocks corner cutting */
+    FRAY_OCC_SELF      /* the mover itself */
+} fray_occupant;
+
+/* Tells what is in space p (always on the map). ctx is the caller's.
+ * fray_grid_reach asks at most once per space and call, only about spaces
+ * within max_cost of the start. Must not modify the grid or the reach map
+ * being filled. */
+typedef fray_occupant (*fray_occupant_fn)(void *ctx, fray_pos p);
+
+/*
+ * The result of fray_grid_reach. Only entries with x < w and y < h are
+ * written; for those, cost is -1 when the footprint cannot stand (or pass)
+ * with its top-left there within max_cost, and parity, prev_x/prev_y and
+ * can_stop are meaningful only where cost >= 0 (can_stop is false wherever
+ * cost is -1).
+ */
+typedef struct fray_reach_map {
+    fray_footprint from;
+    int16_t w, h;                                 /* the grid's size */
+    int16_t cost[FRAY_GRID_MAX][FRAY_GRID_MAX];   /* cheapest cost to stand
+                                                     with top-left here, -1
+                                                     unreachable */
+    uint8_t parity[FRAY_GRID_MAX][FRAY_GRID_MAX]; /* diagonal parity on
+                                                     arrival along the
+                                                     cheapest path (1: the
+                                                     next diagonal costs 2) */
+    int16_t prev_x[FRAY_GRID_MAX][FRAY_GRID_MAX]; /* previous top-left on the */
+    int16_t prev_y[FRAY_GRID_MAX][FRAY_GRID_MAX]; /* cheapest path; -1 at from */
+    bool can_stop[FRAY_GRID_MAX][FRAY_GRID_MAX];  /* the move may end here */
+} fray_reach_map;
+
+/*
+ * Every place a footprint can move to for at most max_cost (seed "Counting
+ * Spaces", "Moving Through Spaces", "Cutting Corners", "Terrain Types"),
+ * written into *out (owned by the caller; about 33 KB). A negative max_cost
+ * counts as 0. A step moves the footprint's top-left to one of the 8
+ * neighbouring positions; it costs
+ *   - 1 orthogonally; diagonally 1 or 2 alternately along the whole move
+ *     (start_parity 1 means the first diagonal costs 2: a Shift Position
+ *     combined with a move counts as one move, seed "Shift Position");
+ *   - +1 when any space of the footprint after the step is DIFFICULT (every
+ *     space of the creature moves, so a Large creature pays while any part
+ *     of it moves into difficult ground; once per step, never more);
+ *   - +1 when any space of the creature crosses a LOW edge (once per step).
+ *     A diagonal move of one space crosses an edge only when both L-shaped
+ *     routes around its corner do (the cheaper unblocked route is taken).
+ * A step is forbidden when
+ *   - the footprint would leave the map, cover a WALL, WINDOW or PIT space
+ *     or a space whose occupant is ENEMY, or straddle a WALL edge;
+ *   - a space of the creature crosses a WALL edge orthogonally;
+ *   - a space of the creature moves diagonally between two blocked L-routes
+ *     (seed "Cutting Corners"): a route via the orthogonal neighbour m is
+ *     blocked when m is WALL/WINDOW/PIT or ENEMY (ALLY and PASSABLE do not
+ *     block) or when either side it crosses is a WALL edge. Two diagonal
+ *     walls, a wall and a non-ally, two non-allies, or a straight wall of
+ *     edges all stop the diagonal.
+ * Passing through ALLY and PASSABLE spaces is allowed; can_stop is true
+ * where no space of the footprint is ALLY, PASSABLE or ENEMY (SELF is fine).
+ * occ may be NULL (every space EMPTY). Spaces further than max_cost are not
+ * explored (cost -1). The start footprint has cost 0 and parity
+ * start_parity (0 or 1; any nonzero value counts as 1). When `from` does not
+ * fit on the map, every cost is -1.
+ * Bad terrain values count as OPEN. Cost: a bucket queue over the spaces
+ * within max_cost only, plus clearing w x h entries; about 30 KB of stack.
+ */
+FRAY_API void fray_grid_reach(const fray_grid *g, fray_footprint from,
+                              int start_parity, int max_cost,
+                              fray_occupant_fn occ, void *ctx,
+                              fray_reach_map *out);
+/*
+ * The cheapest path to `to` in a reach map: the top-left positions from the
+ * first step to `to` inclusive. Writes at most max positions (the first
+ * ones) and returns how many it wrote: 0 when `to` is unreachable, off the
+ * map or the start itself.
+ */
+FRAY_API int fray_grid_path(const fray_reach_map *m, fray_pos to,
+                            fray_pos *out, int max);
+
+/* ---- ASCII art ------------------------------------------------------------------- */
+
+/* One symbol of a map's legend. */
+typedef struct fray_grid_legend_entry {
+    char symbol;          /* the character */
+    bool is_placement;    /* true: a creature starts here (open floor) */
+    int placement_id;     /* the caller's id for that creature */
+    fray_terrain terrain; /* when not a placement */
+    int8_t elevation;     /* when not a placement: elevation of that space */
+} fray_grid_legend_entry;
+
+typedef struct fray_grid_placement {
+    int placement_id;
+    fray_pos at;
+} fray_grid_placement;
+
+/*
+ * Reads a map drawn as text into *g. Each line is a row, each character a
+ * space; lines may be ragged (missing spaces at the end are open floor): w is
+ * the longest line, h the number of lines (a final newline adds no row; a
+ * "\r" before a newline is ignored). The legend (borrowed, n_legend entries,
+ * may be NULL when n_legend is 0) is searched first; then the built-in
+ * symbols: '.' and ' ' open, '#' wall, '~' difficult, '=' window, 'v' pit,
+ * '1'..'9' open floor at that elevation (the symbols fray_grid_draw
+ * writes). Placement symbols may appear once or several times: every space
+ * is reported, in reading order, into out_placements (at most
+ * max_placements; may be NULL when that is 0); *out_n_placements (may be
+ * NULL) is the number reported.
+ * Errors (diag may be NULL; its line and column are 1-based, relative to the
+ * art's first line, and its file is left alone):
+ *   FRAY_ERR_PARSE  an unknown symbol ("unknown map symbol 'Q' (not in the
+ *                   legend)"), or an empty map;
+ *   FRAY_ERR_RANGE  more than FRAY_GRID_MAX columns or rows ("the map is 70
+ *                   spaces wide; at most 64"), or more placement spaces than
+ *                   max_placements;
+ *   FRAY_ERR_INVALID art or g NULL.
+ * On error *g and the placements are unspecified.
+ */
+FRAY_API fray_status fray_grid_parse(const char *art,
+                                     const fray_grid_legend_entry *legend,
+                                     int n_legend, fray_grid *g,
+                                     fray_grid_placement *out_placements,
+                                     int max_placements, int *out_n_placements,
+                                     fray_diag *diag);
+/* Sets the edge between two orthogonally adjacent spaces on the map.
+ * FRAY_ERR_INVALID when they are not, or e is not a fray_edge. */
+FRAY_API fray_status fray_grid_set_edge(fray_grid *g, fray_pos a, fray_pos b,
+                                        fray_edge e);
+/* The edge between two spaces; NONE if they are not orthogonally adjacent
+ * spaces of the map. */
+FRAY_API fray_edge fray_grid_edge(const fray_grid *g, fray_pos a, fray_pos b);
+
+/* A creature drawn on the map: every space of its footprint shows symbol. */
+typedef struct fray_grid_token {
+    fray_footprint fp;
+    char symbol;
+} fray_grid_token;
+
+/*
+ * Draws the map as text into buf (size bytes, NUL-terminated when size > 0;
+ * buf may be NULL when size is 0) and returns the length the whole drawing
+ * needs, not counting the NUL (like snprintf). Layout: a header row with the
+ * units digit of every column number (preceded, when w > 10, by a row with
+ * the tens digit of columns >= 10 and blanks before them); then one line per
+ * row: the row number right-aligned to the width of h - 1, a blank, and one
+ * character per space: '.' open ('1'..'9' when open and raised; 9 and above
+ * show '9'), '#' wall, '~' difficult, '=' window, 'v' pit. Tokens (n_tokens
+ * of them, borrowed) are drawn over the terrain in order, on every space of
+ * their footprint that is on the map. Every line ends with '\n'.
+ * Edges are not drawn.
+ */
+FRAY_API size_t fray_grid_draw(const fray_grid *g, const fray_grid_token *tokens,
+                               int n_tokens, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

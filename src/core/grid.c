@@ -1,0 +1,887 @@
+/* grid.c - the tactical map: counting, sight, cover, movement, ASCII art
+ * (seed 000 "Tactical Map", "Cover"). */
+#include "internal.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fray/grid.h"
+
+/* ---- Small helpers ------------------------------------------------------------ */
+
+static fray_pos P(int x, int y) {
+    fray_pos p;
+    p.x = (int16_t)x;
+    p.y = (int16_t)y;
+    return p;
+}
+
+static int clamp_int(int v, int lo, int hi) {
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static int side_of(fray_footprint fp) { return clamp_int(fp.side, 1, 5); }
+
+static bool in_map(const fray_grid *g, int x, int y) {
+    return x >= 0 && y >= 0 && x < g->w && y < g->h;
+}
+
+/* (x, y) lies in the n x n square whose top-left is (fx, fy). */
+static bool in_square(int x, int y, int fx, int fy, int n) {
+    return x >= fx && y >= fy && x < fx + n && y < fy + n;
+}
+
+static bool is_wall(const fray_grid *g, int x, int y) {
+    return g->terrain[y][x] == FRAY_TERRAIN_WALL;
+}
+
+/* WALL, WINDOW and PIT cannot be entered ("impassible terrain"). */
+static bool impassable(unsigned t) {
+    return t == FRAY_TERRAIN_WALL || t == FRAY_TERRAIN_WINDOW ||
+           t == FRAY_TERRAIN_PIT;
+}
+
+/* The edge between two orthogonally adjacent spaces of the map. */
+static unsigned edge_at(const fray_grid *g, int x0, int y0, int x1, int y1) {
+    if (y0 == y1)
+        return g->edge_e[y0][x0 < x1 ? x0 : x1];
+    return g->edge_s[y0 < y1 ? y0 : y1][x0];
+}
+
+/* ---- Names (X-macro lists) ------------------------------------------------------ */
+
+static const char *const TERRAIN_NAMES[] = {
+#define FRAY__TERRAIN_NAME(name, text) text,
+    FRAY_TERRAIN_LIST(FRAY__TERRAIN_NAME)
+#undef FRAY__TERRAIN_NAME
+};
+
+const char *fray_terrain_name(fray_terrain t) {
+    if ((unsigned)t >= (unsigned)FRAY_TERRAIN_COUNT)
+        return "?";
+    return TERRAIN_NAMES[t];
+}
+
+fray_status fray_terrain_parse(const char *name, fray_terrain *out_terrain) {
+    for (int t = 0; t < FRAY_TERRAIN_COUNT; t++)
+        if (strcmp(name, TERRAIN_NAMES[t]) == 0) {
+            *out_terrain = (fray_terrain)t;
+            return FRAY_OK;
+        }
+    return FRAY_ERR_PARSE;
+}
+
+const char *fray_cover_name(fray_cover c) {
+    switch (c) {
+#define FRAY__COVER_NAME(name, text)                                          \
+    case name:                                                                \
+        return text;
+        FRAY_COVER_LIST(FRAY__COVER_NAME)
+#undef FRAY__COVER_NAME
+    }
+    return "?";
+}
+
+/* ---- The map ------------------------------------------------------------------ */
+
+void fray_grid_init(fray_grid *g, int w, int h) {
+    memset(g, 0, sizeof *g);
+    g->w = (int16_t)clamp_int(w, 1, FRAY_GRID_MAX);
+    g->h = (int16_t)clamp_int(h, 1, FRAY_GRID_MAX);
+}
+
+bool fray_grid_in(const fray_grid *g, fray_pos p) {
+    return in_map(g, p.x, p.y);
+}
+
+int fray_grid_side_for_size(int size_rank) {
+    return size_rank <= 0 ? 1 : size_rank >= 4 ? 5 : size_rank + 1;
+}
+
+/* Orthogonally adjacent spaces, both on the map. */
+static bool edge_neighbours(const fray_grid *g, fray_pos a, fray_pos b) {
+    if (!in_map(g, a.x, a.y) || !in_map(g, b.x, b.y))
+        return false;
+    return abs(a.x - b.x) + abs(a.y - b.y) == 1;
+}
+
+fray_status fray_grid_set_edge(fray_grid *g, fray_pos a, fray_pos b,
+                               fray_edge e) {
+    if (!edge_neighbours(g, a, b) || (unsigned)e > (unsigned)FRAY_EDGE_LOW)
+        return FRAY_ERR_INVALID;
+    if (a.y == b.y)
+        g->edge_e[a.y][a.x < b.x ? a.x : b.x] = (uint8_t)e;
+    else
+        g->edge_s[a.y < b.y ? a.y : b.y][a.x] = (uint8_t)e;
+    return FRAY_OK;
+}
+
+fray_edge fray_grid_edge(const fray_grid *g, fray_pos a, fray_pos b) {
+    if (!edge_neighbours(g, a, b))
+        return FRAY_EDGE_NONE;
+    return (fray_edge)edge_at(g, a.x, a.y, b.x, b.y);
+}
+
+/* ---- Counting, ranges, adjacency --------------------------------------------------- */
+
+/* The count for a displacement (seed "Counting Spaces"): every diagonal
+ * step is worth 1.5, rounded down over the whole count. */
+static int count_delta(int dx, int dy) {
+    dx = abs(dx);
+    dy = abs(dy);
+    return dx > dy ? dx + dy / 2 : dy + dx / 2;
+}
+
+int fray_grid_count(fray_pos a, fray_pos b) {
+    return count_delta(b.x - a.x, b.y - a.y);
+}
+
+/* The gap between two intervals [a0, a0 + na) and [b0, b0 + nb) in spaces
+ * counted like a displacement: 0 when they overlap, 1 when they touch. */
+static int gap(int a0, int na, int b0, int nb) {
+    if (b0 >= a0 + na)
+        return b0 - (a0 + na - 1);
+    if (a0 >= b0 + nb)
+        return a0 - (b0 + nb - 1);
+    return 0;
+}
+
+/* The count is monotonic in |dx| and |dy|, so the nearest pair of spaces is
+ * the one whose displacement is the gap along each axis. */
+int fray_grid_range(fray_footprint a, fray_footprint b) {
+    int na = side_of(a), nb = side_of(b);
+    return count_delta(gap(a.at.x, na, b.at.x, nb), gap(a.at.y, na, b.at.y, nb));
+}
+
+bool fray_grid_adjacent(fray_footprint a, fray_footprint b) {
+    int na = side_of(a), nb = side_of(b);
+    int gx = gap(a.at.x, na, b.at.x, nb), gy = gap(a.at.y, na, b.at.y, nb);
+    return (gx > gy ? gx : gy) == 1;
+}
+
+bool fray_grid_within(fray_footprint a, fray_footprint b, int reach) {
+    return fray_grid_range(a, b) <= reach;
+}
+
+/* ---- Straight lines ---------------------------------------------------------------- */
+
+/*
+ * Lines are walked in quarter spaces: space (x, y) covers [4x, 4x + 4] x
+ * [4y, 4y + 4], its centre is (4x + 2, 4y + 2) and the cover points are at
+ * 4x + 1 and 4x + 3. No end point lies on a grid line, so a line never runs
+ * along one; it crosses vertical lines, horizontal lines, or both at once
+ * (a corner point). Which comes first is decided by comparing the crossing
+ * parameters tx / adx and ty / ady exactly, cross-multiplied in integers.
+ */
+typedef struct line_walk {
+    int x, y;     /* the space the walk is in */
+    int sx, sy;   /* direction: -1, 0 or 1 */
+    int nx, ny;   /* vertical / horizontal grid lines still to cross */
+    int adx, ady; /* |X1 - X0|, |Y1 - Y0| */
+    int tx, ty;   /* distance along each axis to the next grid line */
+} line_walk;
+
+enum { WALK_END, WALK_X, WALK_Y, WALK_CORNER };
+
+static int sign(int v) { return (v > 0) - (v < 0); }
+
+static void walk_init(line_walk *w, int X0, int Y0, int X1, int Y1) {
+    w->x = X0 / 4;
+    w->y = Y0 / 4;
+    w->sx = sign(X1 - X0);
+    w->sy = sign(Y1 - Y0);
+    w->nx = abs(X1 / 4 - w->x);
+    w->ny = abs(Y1 / 4 - w->y);
+    w->adx = abs(X1 - X0);
+    w->ady = abs(Y1 - Y0);
+    w->tx = w->sx > 0 ? 4 * (w->x + 1) - X0 : X0 - 4 * w->x;
+    w->ty = w->sy > 0 ? 4 * (w->y + 1) - Y0 : Y0 - 4 * w->y;
+}
+
+/* Moves into the next space; says how the line got there. */
+static int walk_step(line_walk *w) {
+    if (w->nx == 0 && w->ny == 0)
+        return WALK_END;
+    int c;
+    if (w->nx == 0)
+        c = 1;
+    else if (w->ny == 0)
+        c = -1;
+    else
+        c = sign(w->tx * w->ady - w->ty * w->adx);
+    if (c <= 0) {
+        w->x += w->sx;
+        w->tx += 4;
+        w->nx--;
+    }
+    if (c >= 0) {
+        w->y += w->sy;
+        w->ty += 4;
+        w->ny--;
+    }
+    return c < 0 ? WALK_X : c > 0 ? WALK_Y : WALK_CORNER;
+}
+
+/* What blocks a line: always WALL spaces and WALL edges; for cover also LOW
+ * edges, except those bordering the attacker's footprint. */
+typedef struct line_rules {
+    bool low_edges;
+    int fx, fy, fn; /* the attacker's footprint (when low_edges) */
+} line_rules;
+
+static bool edge_blocks(const fray_grid *g, const line_rules *r, int x0, int y0,
+                        int x1, int y1) {
+    unsigned e = edge_at(g, x0, y0, x1, y1);
+    if (e == FRAY_EDGE_WALL)
+        return true;
+    if (e == FRAY_EDGE_LOW && r->low_edges)
+        return !in_square(x0, y0, r->fx, r->fy, r->fn) &&
+               !in_square(x1, y1, r->fx, r->fy, r->fn);
+    return false;
+}
+
+/*
+ * Whether the segment between two points (quarter spaces, both inside the
+ * map) is blocked. The spaces holding the end points never block. At a
+ * corner point the line leaves space s for the diagonal space t and touches
+ * the two others, l and r: it is blocked only when both sides are closed
+ * (grid.h, fray_grid_sight).
+ */
+static bool line_blocked(const fray_grid *g, const line_rules *r, int X0, int Y0,
+                         int X1, int Y1) {
+    line_walk w;
+    walk_init(&w, X0, Y0, X1, Y1);
+    int ex = X1 / 4, ey = Y1 / 4;
+    for (;;) {
+        int px = w.x, py = w.y;
+        int how = walk_step(&w);
+        if (how == WALK_END)
+            return false;
+        if (how == WALK_CORNER) {
+            /* l = (w.x, py), r = (px, w.y). */
+            bool l = is_wall(g, w.x, py) || edge_blocks(g, r, px, py, w.x, py) ||
+                     edge_blocks(g, r, w.x, py, w.x, w.y);
+            bool rr = is_wall(g, px, w.y) || edge_blocks(g, r, px, py, px, w.y) ||
+                      edge_blocks(g, r, px, w.y, w.x, w.y);
+            if (l && rr)
+                return true;
+        } else if (edge_blocks(g, r, px, py, w.x, w.y)) {
+            return true;
+        }
+        if ((w.x != ex || w.y != ey) && is_wall(g, w.x, w.y))
+            return true;
+    }
+}
+
+static const line_rules SIGHT_RULES = {false, 0, 0, 0};
+
+static bool sight_xy(const fray_grid *g, int ax, int ay, int bx, int by) {
+    return !line_blocked(g, &SIGHT_RULES, 4 * ax + 2, 4 * ay + 2, 4 * bx + 2,
+                         4 * by + 2);
+}
+
+bool fray_grid_sight(const fray_grid *g, fray_pos a, fray_pos b) {
+    if (!in_map(g, a.x, a.y) || !in_map(g, b.x, b.y))
+        return false;
+    return sight_xy(g, a.x, a.y, b.x, b.y);
+}
+
+bool fray_grid_sight_fp(const fray_grid *g, fray_footprint a, fray_footprint b) {
+    int na = side_of(a), nb = side_of(b);
+    for (int ay = a.at.y; ay < a.at.y + na; ay++)
+        for (int ax = a.at.x; ax < a.at.x + na; ax++) {
+            if (!in_map(g, ax, ay))
+                continue;
+            for (int by = b.at.y; by < b.at.y + nb; by++)
+                for (int bx = b.at.x; bx < b.at.x + nb; bx++)
+                    if (in_map(g, bx, by) && sight_xy(g, ax, ay, bx, by))
+                        return true;
+        }
+    return false;
+}
+
+int fray_grid_line_spaces(fray_pos a, fray_pos b, fray_pos *out, int max) {
+    if (a.x < 0 || a.y < 0 || b.x < 0 || b.y < 0 || a.x >= FRAY_GRID_MAX ||
+        a.y >= FRAY_GRID_MAX || b.x >= FRAY_GRID_MAX || b.y >= FRAY_GRID_MAX)
+        return 0;
+    line_walk w;
+    walk_init(&w, 4 * a.x + 2, 4 * a.y + 2, 4 * b.x + 2, 4 * b.y + 2);
+    int n = 0;
+    while (n < max && walk_step(&w) != WALK_END) {
+        if (w.x == b.x && w.y == b.y)
+            break;
+        out[n++] = P(w.x, w.y);
+    }
+    return n;
+}
+
+/* ---- Cover ---------------------------------------------------------------------- */
+
+/* How many of the four lines from the centre of (ax, ay) to the inset
+ * corners of (tx, ty) are blocked. */
+static int corner_lines_blocked(const fray_grid *g, const line_rules *r, int ax,
+                                int ay, int tx, int ty) {
+    int blocked = 0;
+    for (int i = 0; i < 4; i++) {
+        int cx = 4 * tx + 1 + 2 * (i & 1), cy = 4 * ty + 1 + (i & 2);
+        blocked += line_blocked(g, r, 4 * ax + 2, 4 * ay + 2, cx, cy);
+    }
+    return blocked;
+}
+
+fray_cover fray_grid_cover(const fray_grid *g, fray_footprint attacker,
+                           fray_footprint target) {
+    int na = side_of(attacker), nt = side_of(target);
+    if (gap(attacker.at.x, na, target.at.x, nt) == 0 &&
+        gap(attacker.at.y, na, target.at.y, nt) == 0)
+        return FRAY_COVER_NONE;
+    line_rules rules = {true, attacker.at.x, attacker.at.y, na};
+    int best = 5; /* 5: no pair gives a view */
+    for (int ay = attacker.at.y; ay < attacker.at.y + na; ay++)
+        for (int ax = attacker.at.x; ax < attacker.at.x + na; ax++) {
+            if (!in_map(g, ax, ay))
+                continue;
+            for (int ty = target.at.y; ty < target.at.y + nt; ty++)
+                for (int tx = target.at.x; tx < target.at.x + nt; tx++) {
+                    if (!in_map(g, tx, ty) || !sight_xy(g, ax, ay, tx, ty))
+                        continue;
+                    int b = corner_lines_blocked(g, &rules, ax, ay, tx, ty);
+                    if (b < best)
+                        best = b;
+                    if (best == 0)
+                        return FRAY_COVER_NONE;
+                }
+        }
+    if (best == 5)
+        return FRAY_COVER_TOTAL;
+    return best <= 2 ? FRAY_COVER_SOFT : FRAY_COVER_HARD;
+}
+
+/* ---- Movement -------------------------------------------------------------------- */
+
+/*
+ * The search runs on keys = 2 * cost + parity. In those half-units an
+ * orthogonal step weighs 2 and every diagonal 3 whatever the parity (from
+ * parity 0: cost +1, parity 1; from parity 1: cost +2, parity 0), and each
+ * +1 weighs 2. So the 1-2-1 rule becomes a plain shortest path with
+ * constant weights 2..7, a lower key is never worse than a higher one at
+ * the same space (one state per space suffices), and cost = key / 2,
+ * parity = key % 2.
+ */
+enum {
+    KEY_ORTH = 2,
+    KEY_DIAG = 3,
+    KEY_EXTRA = 2,
+    KEY_RING = 8,          /* > the heaviest step (3 + 2 + 2) */
+    COST_CAP = 16000,      /* keeps keys inside int16_t */
+    NIL = 0xFFFF
+};
+
+/*
+ * What the mover knows of each space, asked of the callback at most once
+ * per space and search: 0 unknown, else CELL_KNOWN | occupant << 1, plus
+ * CELL_BLOCKED when the space cannot be entered (impassable terrain or a
+ * non-ally). Only the box of spaces the search can reach is cleared.
+ */
+enum { CELL_KNOWN = 1, CELL_BLOCKED = 0x10 };
+
+typedef struct mover {
+    const fray_grid *g;
+    fray_occupant_fn occ;
+    void *ctx;
+    int n;
+    uint8_t cell[FRAY_GRID_MAX][FRAY_GRID_MAX];
+} mover;
+
+static unsigned cell_info(mover *mv, int x, int y) {
+    unsigned v = mv->cell[y][x];
+    if (v == 0) {
+        fray_occupant o = mv->occ ? mv->occ(mv->ctx, P(x, y)) : FRAY_OCC_EMPTY;
+        v = CELL_KNOWN | ((unsigned)o & 7u) << 1;
+        if (o == FRAY_OCC_ENEMY || impassable(mv->g->terrain[y][x]))
+            v |= CELL_BLOCKED;
+        mv->cell[y][x] = (uint8_t)v;
+    }
+    return v;
+}
+
+static bool blocked(mover *mv, int x, int y) {
+    return (cell_info(mv, x, y) & CELL_BLOCKED) != 0;
+}
+
+enum { ROUTE_FREE, ROUTE_LOW, ROUTE_BLOCKED };
+
+static int route_of(bool mid_blocked, unsigned e1, unsigned e2) {
+    if (mid_blocked || e1 == FRAY_EDGE_WALL || e2 == FRAY_EDGE_WALL)
+        return ROUTE_BLOCKED;
+    return e1 == FRAY_EDGE_LOW || e2 == FRAY_EDGE_LOW ? ROUTE_LOW : ROUTE_FREE;
+}
+
+/* The L-shaped route s -> m -> t of one space of the creature moving
+ * diagonally from s to t, the footprint going from (x, y) to (nx, ny). */
+static int route(mover *mv, int x, int y, int nx, int ny, int sx, int sy,
+                 int mx, int my, int tx, int ty) {
+    /* Spaces under the creature before or after the step are open to it
+     * (the new ones were checked already). */
+    bool mid = !in_square(mx, my, x, y, mv->n) &&
+               !in_square(mx, my, nx, ny, mv->n) && blocked(mv, mx, my);
+    return route_of(mid, edge_at(mv->g, sx, sy, mx, my),
+                    edge_at(mv->g, mx, my, tx, ty));
+}
+
+/* The extra key weight of a diagonal move past two routes, or -1. */
+static int diagonal_extra(int r1, int r2) {
+    if (r1 == ROUTE_BLOCKED && r2 == ROUTE_BLOCKED)
+        return -1; /* seed "Cutting Corners" */
+    /* The creature goes round by a free route when there is one. */
+    return r1 != ROUTE_FREE && r2 != ROUTE_FREE ? KEY_EXTRA : 0;
+}
+
+/* step_weight for a 1x1 footprint: the same rules, unrolled. */
+static int step_weight1(mover *mv, int x, int y, int dx, int dy) {
+    const fray_grid *g = mv->g;
+    int tx = x + dx, ty = y + dy;
+    if (blocked(mv, tx, ty))
+        return -1;
+    int w = g->terrain[ty][tx] == FRAY_TERRAIN_DIFFICULT ? KEY_EXTRA : 0;
+    int ex = x < tx ? x : tx, ey = y < ty ? y : ty;
+    unsigned e;
+    if (dy == 0)
+        e = g->edge_e[y][ex];
+    else if (dx == 0)
+        e = g->edge_s[ey][x];
+    else {
+        int r1 = route_of(blocked(mv, tx, y), g->edge_e[y][ex], g->edge_s[ey][tx]);
+        int r2 = route_of(blocked(mv, x, ty), g->edge_s[ey][x], g->edge_e[ty][ex]);
+        int extra = diagonal_extra(r1, r2);
+        return extra < 0 ? -1 : KEY_DIAG + w + extra;
+    }
+    if (e == FRAY_EDGE_WALL)
+        return -1;
+    return KEY_ORTH + w + (e == FRAY_EDGE_LOW ? KEY_EXTRA : 0);
+}
+
+/* The key weight of moving the footprint from (x, y) by (dx, dy), or -1
+ * when the step is forbidden (grid.h, fray_grid_reach). */
+static int step_weight(mover *mv, int x, int y, int dx, int dy) {
+    const fray_grid *g = mv->g;
+    int n = mv->n, nx = x + dx, ny = y + dy;
+    if (n == 1)
+        return step_weight1(mv, x, y, dx, dy);
+    bool difficult = false, low = false;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            int px = nx + i, py = ny + j;
+            if (g->terrain[py][px] == FRAY_TERRAIN_DIFFICULT)
+                difficult = true;
+            if (!in_square(px, py, x, y, n) && blocked(mv, px, py))
+                return -1;
+        }
+    /* A footprint never straddles a wall. */
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            if (i + 1 < n && g->edge_e[ny + j][nx + i] == FRAY_EDGE_WALL)
+                return -1;
+            if (j + 1 < n && g->edge_s[ny + j][nx + i] == FRAY_EDGE_WALL)
+                return -1;
+        }
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            int sx = x + i, sy = y + j, tx = sx + dx, ty = sy + dy;
+            if (dx == 0 || dy == 0) {
+                unsigned e = edge_at(g, sx, sy, tx, ty);
+                if (e == FRAY_EDGE_WALL)
+                    return -1;
+                low |= e == FRAY_EDGE_LOW;
+                continue;
+            }
+            int extra = diagonal_extra(route(mv, x, y, nx, ny, sx, sy, tx, sy, tx, ty),
+                                       route(mv, x, y, nx, ny, sx, sy, sx, ty, tx, ty));
+            if (extra < 0)
+                return -1;
+            low |= extra > 0;
+        }
+    return (dx && dy ? KEY_DIAG : KEY_ORTH) + (difficult ? KEY_EXTRA : 0) +
+           (low ? KEY_EXTRA : 0);
+}
+
+static bool may_stop(mover *mv, int x, int y) {
+    for (int j = 0; j < mv->n; j++)
+        for (int i = 0; i < mv->n; i++) {
+            unsigned o = cell_info(mv, x + i, y + j) >> 1 & 7u;
+            if (o != FRAY_OCC_EMPTY && o != FRAY_OCC_SELF)
+                return false;
+        }
+    return true;
+}
+
+/* Dial's bucket queue: a ring of doubly linked lists threaded through the
+ * spaces (id = y * 64 + x), so a key can drop without duplicates. */
+typedef struct bucket_queue {
+    uint16_t head[KEY_RING];
+    uint16_t next[FRAY_GRID_MAX * FRAY_GRID_MAX];
+    uint16_t prev[FRAY_GRID_MAX * FRAY_GRID_MAX];
+} bucket_queue;
+
+static void bq_link(bucket_queue *q, unsigned id, int key) {
+    uint16_t *h = &q->head[key % KEY_RING];
+    q->prev[id] = NIL;
+    q->next[id] = *h;
+    if (*h != NIL)
+        q->prev[*h] = (uint16_t)id;
+    *h = (uint16_t)id;
+}
+
+static void bq_unlink(bucket_queue *q, unsigned id, int key) {
+    if (q->prev[id] != NIL)
+        q->next[q->prev[id]] = q->next[id];
+    else
+        q->head[key % KEY_RING] = q->next[id];
+    if (q->next[id] != NIL)
+        q->prev[q->next[id]] = q->prev[id];
+}
+
+static const int8_t DIRS[8][2] = {{1, 0}, {-1, 0}, {0, 1},  {0, -1},
+                                  {1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
+
+void fray_grid_reach(const fray_grid *g, fray_footprint from, int start_parity,
+                     int max_cost, fray_occupant_fn occ, void *ctx,
+                     fray_reach_map *out) {
+    int n = side_of(from);
+    from.side = (int8_t)n;
+    out->from = from;
+    int w = clamp_int(g->w, 0, FRAY_GRID_MAX), h = clamp_int(g->h, 0, FRAY_GRID_MAX);
+    out->w = (int16_t)w;
+    out->h = (int16_t)h;
+    for (int y = 0; y < h; y++) {
+        memset(out->cost[y], 0xff, (size_t)w * sizeof out->cost[y][0]);
+        memset(out->can_stop[y], 0, (size_t)w * sizeof out->can_stop[y][0]);
+    }
+    int fx = from.at.x, fy = from.at.y;
+    int xmax = w - n, ymax = h - n; /* the last top-left that fits */
+    if (fx < 0 || fy < 0 || fx > xmax || fy > ymax)
+        return;
+    max_cost = clamp_int(max_cost, 0, COST_CAP);
+    int kmax = 2 * max_cost + 1;
+
+    /* Every space the search can look at lies within max_cost of the
+     * start's footprint. */
+    mover mv;
+    mv.g = g;
+    mv.occ = occ;
+    mv.ctx = ctx;
+    mv.n = n;
+    int r = max_cost < FRAY_GRID_MAX ? max_cost : FRAY_GRID_MAX;
+    int bx0 = fx - r > 0 ? fx - r : 0, by0 = fy - r > 0 ? fy - r : 0;
+    int bx1 = fx + r + n < w ? fx + r + n : w;
+    int by1 = fy + r + n < h ? fy + r + n : h;
+    for (int y = by0; y < by1; y++)
+        memset(&mv.cell[y][bx0], 0, (size_t)(bx1 - bx0));
+
+    bucket_queue q;
+    uint16_t done[FRAY_GRID_MAX * FRAY_GRID_MAX];
+    int n_done = 0, queued = 1;
+    for (int i = 0; i < KEY_RING; i++)
+        q.head[i] = NIL;
+    int k0 = start_parity ? 1 : 0;
+    out->cost[fy][fx] = (int16_t)k0;
+    out->prev_x[fy][fx] = -1;
+    out->prev_y[fy][fx] = -1;
+    bq_link(&q, (unsigned)(fy * FRAY_GRID_MAX + fx), k0);
+
+    for (int k = k0; k <= kmax && queued > 0; k++) {
+        uint16_t *head = &q.head[k % KEY_RING];
+        while (*head != NIL) {
+            unsigned id = *head;
+            bq_unlink(&q, id, k);
+            queued--;
+            int x = (int)(id % FRAY_GRID_MAX), y = (int)(id / FRAY_GRID_MAX);
+            done[n_done++] = (uint16_t)id;
+            for (int d = 0; d < 8; d++) {
+                int dx = DIRS[d][0], dy = DIRS[d][1];
+                int nx = x + dx, ny = y + dy;
+                if (nx < 0 || ny < 0 || nx > xmax || ny > ymax)
+                    continue;
+                /* Finished spaces have keys <= k, so this also skips
+                 * them without weighing the step. */
+                int cur = out->cost[ny][nx], least = k + (dx && dy ? KEY_DIAG : KEY_ORTH);
+                if (least > kmax || (cur >= 0 && cur <= least))
+                    continue;
+                int wgt = step_weight(&mv, x, y, dx, dy);
+                if (wgt < 0)
+                    continue;
+                int nk = k + wgt;
+                if (nk > kmax || (cur >= 0 && nk >= cur))
+                    continue;
+                unsigned nid = (unsigned)(ny * FRAY_GRID_MAX + nx);
+                if (cur >= 0)
+                    bq_unlink(&q, nid, cur);
+                else
+                    queued++;
+                out->cost[ny][nx] = (int16_t)nk;
+                out->prev_x[ny][nx] = (int16_t)x;
+                out->prev_y[ny][nx] = (int16_t)y;
+                bq_link(&q, nid, nk);
+            }
+        }
+    }
+    for (int i = 0; i < n_done; i++) {
+        int x = done[i] % FRAY_GRID_MAX, y = done[i] / FRAY_GRID_MAX;
+        int key = out->cost[y][x];
+        out->cost[y][x] = (int16_t)(key / 2);
+        out->parity[y][x] = (uint8_t)(key % 2);
+        out->can_stop[y][x] = may_stop(&mv, x, y);
+    }
+}
+
+int fray_grid_path(const fray_reach_map *m, fray_pos to, fray_pos *out, int max) {
+    int w = clamp_int(m->w, 0, FRAY_GRID_MAX), h = clamp_int(m->h, 0, FRAY_GRID_MAX);
+    if (to.x < 0 || to.y < 0 || to.x >= w || to.y >= h || m->cost[to.y][to.x] < 0)
+        return 0;
+    /* Count the steps back to the start; the bound and the checks keep a
+     * damaged map from looping. */
+    int len = 0, x = to.x, y = to.y;
+    while (x != m->from.at.x || y != m->from.at.y) {
+        int px = m->prev_x[y][x], py = m->prev_y[y][x];
+        if (px < 0 || py < 0 || px >= w || py >= h || m->cost[py][px] < 0 ||
+            ++len > FRAY_GRID_MAX * FRAY_GRID_MAX)
+            return 0;
+        x = px;
+        y = py;
+    }
+    int n = len < max ? len : max;
+    if (n <= 0)
+        return 0;
+    x = to.x;
+    y = to.y;
+    for (int i = len - 1; i >= 0; i--) {
+        if (i < n)
+            out[i] = P(x, y);
+        int px = m->prev_x[y][x], py = m->prev_y[y][x];
+        x = px;
+        y = py;
+    }
+    return n;
+}
+
+/* ---- ASCII art ------------------------------------------------------------------ */
+
+/* The length of the line starting at s (without "\n" or "\r\n") and where
+ * the next one starts (NULL after the last line). */
+static size_t line_len(const char *s, const char **next) {
+    const char *e = strchr(s, '\n');
+    size_t len = e ? (size_t)(e - s) : strlen(s);
+    *next = e && e[1] ? e + 1 : NULL;
+    if (len > 0 && s[len - 1] == '\r')
+        len--;
+    return len;
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 5, 6)))
+#endif
+static fray_status parse_error(fray_diag *diag, fray_status st, int line,
+                               int column, const char *fmt, ...) {
+    if (diag) {
+        diag->line = line;
+        diag->column = column;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(diag->message, sizeof diag->message, fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}
+
+/* The built-in symbols; false for any other. */
+static bool builtin_symbol(char c, unsigned *terrain, int *elevation) {
+    *elevation = 0;
+    switch (c) {
+    case '.':
+    case ' ':
+        *terrain = FRAY_TERRAIN_OPEN;
+        return true;
+    case '#':
+        *terrain = FRAY_TERRAIN_WALL;
+        return true;
+    case '~':
+        *terrain = FRAY_TERRAIN_DIFFICULT;
+        return true;
+    case '=':
+        *terrain = FRAY_TERRAIN_WINDOW;
+        return true;
+    case 'v':
+        *terrain = FRAY_TERRAIN_PIT;
+        return true;
+    default:
+        if (c >= '1' && c <= '9') {
+            *terrain = FRAY_TERRAIN_OPEN;
+            *elevation = c - '0';
+            return true;
+        }
+        return false;
+    }
+}
+
+fray_status fray_grid_parse(const char *art, const fray_grid_legend_entry *legend,
+                            int n_legend, fray_grid *g,
+                            fray_grid_placement *out_placements,
+                            int max_placements, int *out_n_placements,
+                            fray_diag *diag) {
+    if (out_n_placements)
+        *out_n_placements = 0;
+    if (!art || !g)
+        return FRAY_ERR_INVALID;
+    /* First the size, so that an oversized map is reported as such. */
+    int w = 0, h = 0, wide_line = 0;
+    for (const char *s = *art ? art : NULL, *next; s; s = next) {
+        int len = (int)line_len(s, &next);
+        h++;
+        if (len > FRAY_GRID_MAX && !wide_line)
+            wide_line = h;
+        if (len > w)
+            w = len;
+    }
+    if (h > FRAY_GRID_MAX)
+        return parse_error(diag, FRAY_ERR_RANGE, FRAY_GRID_MAX + 1, 1,
+                           "the map is %d rows tall; at most %d", h,
+                           FRAY_GRID_MAX);
+    if (wide_line)
+        return parse_error(diag, FRAY_ERR_RANGE, wide_line, FRAY_GRID_MAX + 1,
+                           "the map is %d spaces wide; at most %d", w,
+                           FRAY_GRID_MAX);
+    if (w == 0)
+        return parse_error(diag, FRAY_ERR_PARSE, 1, 1,
+                           "the map is empty (%d rows of %d spaces)", h, w);
+    fray_grid_init(g, w, h);
+    int n_placed = 0, y = 0;
+    for (const char *s = art, *next; s; s = next, y++) {
+        int len = (int)line_len(s, &next);
+        for (int x = 0; x < len; x++) {
+            char c = s[x];
+            const fray_grid_legend_entry *e = NULL;
+            for (int i = 0; i < n_legend && !e; i++)
+                if (legend[i].symbol == c)
+                    e = &legend[i];
+            unsigned terrain;
+            int elevation;
+            if (e && e->is_placement) {
+                if (n_placed >= max_placements)
+                    return parse_error(diag, FRAY_ERR_RANGE, y + 1, x + 1,
+                                       "more than %d placement spaces (at "
+                                       "'%c')",
+                                       max_placements, c);
+                out_placements[n_placed].placement_id = e->placement_id;
+                out_placements[n_placed].at = P(x, y);
+                n_placed++;
+                terrain = FRAY_TERRAIN_OPEN;
+                elevation = 0;
+            } else if (e) {
+                terrain = (unsigned)e->terrain < FRAY_TERRAIN_COUNT
+                              ? (unsigned)e->terrain
+                              : FRAY_TERRAIN_OPEN;
+                elevation = e->elevation;
+            } else if (!builtin_symbol(c, &terrain, &elevation)) {
+                if (isprint((unsigned char)c))
+                    return parse_error(diag, FRAY_ERR_PARSE, y + 1, x + 1,
+                                       "unknown map symbol '%c' (not in the "
+                                       "legend)",
+                                       c);
+                return parse_error(diag, FRAY_ERR_PARSE, y + 1, x + 1,
+                                   "unknown map symbol 0x%02X (not in the "
+                                   "legend)",
+                                   (unsigned)(unsigned char)c);
+            }
+            g->terrain[y][x] = (uint8_t)terrain;
+            g->elevation[y][x] = (int8_t)elevation;
+        }
+    }
+    if (out_n_placements)
+        *out_n_placements = n_placed;
+    return FRAY_OK;
+}
+
+/* snprintf-style output: counts everything, stores what fits. */
+typedef struct text_out {
+    char *buf;
+    size_t size, len;
+} text_out;
+
+static void put(text_out *o, char c) {
+    if (o->len + 1 < o->size)
+        o->buf[o->len] = c;
+    o->len++;
+}
+
+static void put_row_label(text_out *o, int digits, int row) {
+    char t[8];
+    int n = 0;
+    do {
+        t[n++] = (char)('0' + row % 10);
+        row /= 10;
+    } while (row > 0);
+    for (int i = n; i < digits; i++)
+        put(o, ' ');
+    while (n > 0)
+        put(o, t[--n]);
+    put(o, ' ');
+}
+
+static char terrain_char(const fray_grid *g, int x, int y) {
+    switch (g->terrain[y][x]) {
+    case FRAY_TERRAIN_WALL:
+        return '#';
+    case FRAY_TERRAIN_DIFFICULT:
+        return '~';
+    case FRAY_TERRAIN_WINDOW:
+        return '=';
+    case FRAY_TERRAIN_PIT:
+        return 'v';
+    default: {
+        int e = g->elevation[y][x];
+        return e <= 0 ? '.' : (char)('0' + (e > 9 ? 9 : e));
+    }
+    }
+}
+
+size_t fray_grid_draw(const fray_grid *g, const fray_grid_token *tokens,
+                      int n_tokens, char *buf, size_t size) {
+    text_out o = {buf, size, 0};
+    int w = clamp_int(g->w, 1, FRAY_GRID_MAX), h = clamp_int(g->h, 1, FRAY_GRID_MAX);
+    int digits = h - 1 >= 10 ? 2 : 1;
+    if (w > 10) {
+        for (int i = 0; i <= digits; i++)
+            put(&o, ' ');
+        for (int x = 0; x < w; x++)
+            put(&o, (char)(x < 10 ? ' ' : '0' + x / 10 % 10));
+        put(&o, '\n');
+    }
+    for (int i = 0; i <= digits; i++)
+        put(&o, ' ');
+    for (int x = 0; x < w; x++)
+        put(&o, (char)('0' + x % 10));
+    put(&o, '\n');
+    for (int y = 0; y < h; y++) {
+        char row[FRAY_GRID_MAX];
+        for (int x = 0; x < w; x++)
+            row[x] = terrain_char(g, x, y);
+        for (int t = 0; t < n_tokens; t++) {
+            fray_footprint fp = tokens[t].fp;
+            int n = side_of(fp);
+            if (y < fp.at.y || y >= fp.at.y + n)
+                continue;
+            for (int x = fp.at.x; x < fp.at.x + n; x++)
+                if (x >= 0 && x < w)
+                    row[x] = tokens[t].symbol;
+        }
+        put_row_label(&o, digits, y);
+        for (int x = 0; x < w; x++)
+            put(&o, row[x]);
+        put(&o, '\n');
+    }
+    if (size > 0)
+        buf[o.len < size ? o.len : size - 1] = '\0';
+    return o.len;
+}
