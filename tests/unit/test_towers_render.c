@@ -232,7 +232,7 @@ Test(towers_render, initiative_and_the_end) {
     x->v[0] = 0;
     x->v[1] = 47;
     ft_render_event(&f->s, &f->ev, f->buf, sizeof f->buf);
-    cr_expect(strstr(f->buf, "Bandits is out of the fight: the Heroes win in "
+    cr_expect(strstr(f->buf, "Out of the fight: Bandits. Winner: Heroes, in "
                              "phase 47") != NULL, "%s", f->buf);
     free(f);
 }
@@ -399,6 +399,6 @@ Test(towers_render, summary_tells_the_winner) {
     cr_expect(strstr(f->buf, "dealt 22 STUN, 2 LETHAL") != NULL, "%s", f->buf);
     cr_expect(strstr(f->buf, "Bandit 1") != NULL);
     cr_expect(strstr(f->buf, "dying") != NULL, "%s", f->buf);
-    cr_expect(strstr(f->buf, "The Heroes win in phase 47.") != NULL, "%s", f->buf);
+    cr_expect(strstr(f->buf, "Winner: Heroes, in phase 47.") != NULL, "%s", f->buf);
     free(f);
 }

@@ -1,11 +1,808 @@
-/* policy.c - STUB: replaced by the real module. */
+/*
+ * policy.c - the tactics policies: what a combatant run by fray (`fray
+ * fight`, `fray sim`) does when its turn comes, and how it uses its Hand of
+ * Fate, chips and opportunity attacks (docs/rules/towers.md "Tactics").
+ *
+ * The default policy, in order (each step only when its command is legal,
+ * ft_check_command; Forced Delay is the last resort and always legal):
+ *   1. Recover when STUN is below recover_below_pct of its maximum and no
+ *      enemy is next to it, or whenever it is Bleeding;
+ *   2. Stand from Prone; Escape a grapple; Shake a Burning condition;
+ *   3. Reload an empty ranged weapon (after stepping out of reach of
+ *      enemies when it can);
+ *   4. attack an enemy it can attack now (ft_attack_mods: range, sight,
+ *      cover), chosen by tactics.target: Power Attack when its attack flip
+ *      still beats the defense by a card after the (flip-1), Aim first when
+ *      the target is far and nobody threatens it;
+ *   5. otherwise move: melee fighters Charge (or Combat Move) to the
+ *      nearest space from which they can strike their target; ranged
+ *      fighters to a space within two range increments of the target, in
+ *      sight of it, with the best cover from it and out of enemies' reach;
+ *   6. Full Defense (defensive preset) or Forced Delay.
+ * Presets change single steps: `attack` never Power Attacks or Aims,
+ * `power-attack` always Power Attacks, `aim` Aims as often as it may before
+ * each attack, `defensive` goes into Full Defense when threatened and hurt,
+ * `ranged` keeps its distance, `hold-ground` never moves, `idle` always
+ * takes Forced Delay.
+ *
+ * Cost: no allocation and no state kept between calls. The reach map (a
+ * search of the map, fray_grid_reach) is built only when the actor has to
+ * move, once per decision.
+ */
 #include "towers_int.h"
 
-void ft_policy_choose(const ft_setup *s, const ft_state *st, int actor, ft_command *out) {
-    (void)s;
-    (void)st;
-    (void)actor;
-    (void)out;
+#include <limits.h>
+#include <string.h>
 
+/* ---- What the policy looks at ---------------------------------------------- */
+
+typedef struct pol {
+    const ft_setup *s;
+    const ft_state *st;
+    ft_run run;                 /* read-only view for ft_attack_mods / ft_threatens */
+    int me;
+    const ft_tactics *tac;
+    fray_footprint fp[FT_MAX_COMBATANTS];
+    bool enemy[FT_MAX_COMBATANTS];   /* a non-ally still in the fight */
+    int n;
+} pol;
+
+static bool down(const ft_cstate *c) {
+    return (c->flags & (FT_F_UNCONSCIOUS | FT_F_DISABLED | FT_F_DYING |
+                        FT_F_DEAD | FT_F_FLED)) != 0;
 }
-const ft_hooks ft_policy_hooks = {NULL, NULL, NULL};
+
+static bool has_cond(const ft_cstate *c, ft_condition k) {
+    for (int i = 0; i < c->n_cond && i < FT_MAX_CONDITIONS; i++)
+        if (c->cond[i].kind == k)
+            return true;
+    return false;
+}
+
+static void pol_init(pol *p, const ft_setup *s, const ft_state *st, int me) {
+    p->s = s;
+    p->st = st;
+    p->me = me;
+    p->tac = &s->c[me].tactics;
+    memset(&p->run, 0, sizeof p->run);
+    p->run.setup = s;
+    p->run.st = (ft_state *)st; /* read only: nothing here writes through it */
+    p->n = st->n < FT_MAX_COMBATANTS ? st->n : FT_MAX_COMBATANTS;
+    for (int i = 0; i < p->n; i++) {
+        p->fp[i].at = st->c[i].pos;
+        p->fp[i].side = (int8_t)fray_grid_side_for_size(s->c[i].sb.size_rank);
+        p->enemy[i] = i != me && s->c[i].side != s->c[me].side &&
+                      !down(&st->c[i]);
+    }
+}
+
+static const ft_weapon *wielded(const pol *p, int c, int *out_index) {
+    int w = p->st->c[c].wielded[0];
+    if (out_index)
+        *out_index = w;
+    if (w < 0 || w >= p->s->c[c].sb.n_weapons)
+        return NULL;
+    return &p->s->c[c].sb.weapons[w];
+}
+
+static bool is_ranged(const ft_weapon *w) {
+    return w && (w->range_increment > 0 || w->spell);
+}
+
+static int reach_of(const ft_weapon *w) {
+    if (!w || is_ranged(w))
+        return 1;
+    if (w->reach > 1)
+        return w->reach;
+    return (w->keywords & FT_KW(REACH)) ? 2 : 1;
+}
+
+/* Is combatant c (at footprint at) within a melee reach of enemy e? Pure
+ * geometry plus walls; used to judge places the actor is not in yet. */
+static bool enemy_reaches(const pol *p, int e, fray_footprint at) {
+    const ft_weapon *w = wielded(p, e, NULL);
+    int r = reach_of(is_ranged(w) ? NULL : w);
+    if (!p->s->has_map)
+        return true;
+    if (!fray_grid_within(p->fp[e], at, r))
+        return false;
+    return fray_grid_cover(&p->s->map, p->fp[e], at) != FRAY_COVER_TOTAL;
+}
+
+/* Does any enemy threaten the actor where it stands? */
+static bool threatened(const pol *p) {
+    for (int e = 0; e < p->n; e++)
+        if (p->enemy[e] && (ft_threatens(&p->run, e, p->me) ||
+                            enemy_reaches(p, e, p->fp[p->me])))
+            return true;
+    return false;
+}
+
+static bool threatened_at(const pol *p, fray_footprint at) {
+    for (int e = 0; e < p->n; e++)
+        if (p->enemy[e] && enemy_reaches(p, e, at))
+            return true;
+    return false;
+}
+
+static int max_stun(const ft_setup *s, int c) {
+    int m = ft_max_stun(s, c);
+    return m > 0 ? m : s->c[c].sb.max_stun;
+}
+
+static int stun_now(const ft_state *st, int c) {
+    return st->c[c].stun + st->c[c].temp_stun;
+}
+
+/* ---- Commands ------------------------------------------------------------------ */
+
+static void cmd_init(ft_command *c, int actor, int action) {
+    memset(c, 0, sizeof *c);
+    c->action = (uint8_t)action;
+    c->actor = (int8_t)actor;
+    c->target = -1;
+    c->weapon = -1;
+    c->ally = -1;
+    c->condition = -1;
+    c->hold_who = -1;
+    c->skill = -1;
+    c->chip = -1;
+}
+
+/* Takes the command when it is legal now. */
+static bool try_cmd(const pol *p, const ft_command *c, ft_command *out) {
+    if (ft_check_command(p->s, p->st, c, NULL) != FRAY_OK)
+        return false;
+    *out = *c;
+    return true;
+}
+
+static bool try_simple(const pol *p, int action, ft_command *out) {
+    ft_command c;
+    cmd_init(&c, p->me, action);
+    return try_cmd(p, &c, out);
+}
+
+/* ---- Targets -------------------------------------------------------------------- */
+
+static int range_to(const pol *p, fray_footprint from, int e) {
+    return p->s->has_map ? fray_grid_range(from, p->fp[e]) : 1;
+}
+
+/* Lower is better: how tactics.target ranks enemy e. */
+static long target_rank(const pol *p, int e, int distance) {
+    long stun = stun_now(p->st, e);
+    switch (p->tac->target) {
+    case FT_TARGET_WEAKEST:
+        return stun * 1024 + distance;
+    case FT_TARGET_STRONGEST:
+        return -stun * 1024 + distance;
+    case FT_TARGET_NEAREST:
+    default:
+        return (long)distance * 4096 + stun;
+    }
+}
+
+/*
+ * The chance that an attack hits, in thousandths, for attack flips of -1..8
+ * (rank + flip mods), defense flips of -1..8 and the attack's shifts minus
+ * the defense's of -3..+3: [a + 1][d + 1][shift + 3]. Exact odds from fresh
+ * 52-card decks (RULINGS 1, 3, 6; `fray odds attack A D --attack-shift S`),
+ * rounded. Used to weigh Power Attack without flipping.
+ */
+static const uint16_t HIT_PERMILLE[10][10][7] = {
+    {
+        {224,  315,  430,  570,  685,  776,  847}, /* -1 vs -1 */
+        {173,  246,  340,  456,  561,  654,  734}, /* -1 vs  0 */
+        {102,  148,  208,  285,  362,  439,  515}, /* -1 vs  1 */
+        {31,   50,   77,  114,  163,  224,  296}, /* -1 vs  2 */
+        {12,   21,   35,   56,   88,  132,  189}, /* -1 vs  3 */
+        {5,   10,   18,   32,   54,   87,  133}, /* -1 vs  4 */
+        {2,    5,   10,   20,   36,   62,  101}, /* -1 vs  5 */
+        {1,    3,    6,   13,   26,   48,   81}, /* -1 vs  6 */
+        {1,    2,    4,    9,   20,   38,   68}, /* -1 vs  7 */
+        {0,    1,    3,    7,   15,   32,   59}, /* -1 vs  8 */
+    },
+    {
+        {346,  439,  544,  660,  754,  827,  884}, /*  0 vs -1 */
+        {277,  357,  448,  552,  643,  723,  791}, /*  0 vs  0 */
+        {172,  227,  293,  370,  446,  521,  595}, /*  0 vs  1 */
+        {67,   97,  137,  187,  249,  320,  398}, /*  0 vs  2 */
+        {31,   50,   77,  114,  163,  224,  296}, /*  0 vs  3 */
+        {16,   28,   48,   77,  118,  171,  237}, /*  0 vs  4 */
+        {9,   17,   32,   56,   92,  140,  200}, /*  0 vs  5 */
+        {5,   11,   22,   42,   75,  119,  176}, /*  0 vs  6 */
+        {3,    7,   16,   33,   63,  105,  158}, /*  0 vs  7 */
+        {2,    5,   12,   27,   55,   94,  146}, /*  0 vs  8 */
+    },
+    {
+        {561,  638,  715,  792,  852,  898,  933}, /*  1 vs -1 */
+        {479,  554,  630,  707,  773,  828,  873}, /*  1 vs  0 */
+        {325,  391,  462,  538,  609,  675,  734}, /*  1 vs  1 */
+        {172,  227,  293,  370,  446,  521,  595}, /*  1 vs  2 */
+        {102,  148,  208,  285,  362,  439,  515}, /*  1 vs  3 */
+        {64,  102,  158,  235,  312,  388,  465}, /*  1 vs  4 */
+        {41,   74,  124,  201,  278,  355,  432}, /*  1 vs  5 */
+        {27,   54,  100,  177,  254,  331,  408}, /*  1 vs  6 */
+        {18,   40,   83,  160,  237,  314,  390}, /*  1 vs  7 */
+        {12,   31,   69,  146,  223,  300,  377}, /*  1 vs  8 */
+    },
+    {
+        {776,  837,  886,  923,  950,  969,  981}, /*  2 vs -1 */
+        {680,  751,  813,  863,  903,  933,  955}, /*  2 vs  0 */
+        {479,  554,  630,  707,  773,  828,  873}, /*  2 vs  1 */
+        {277,  357,  448,  552,  643,  723,  791}, /*  2 vs  2 */
+        {173,  246,  340,  456,  561,  654,  734}, /*  2 vs  3 */
+        {112,  177,  268,  392,  505,  605,  694}, /*  2 vs  4 */
+        {74,  130,  217,  347,  464,  570,  664}, /*  2 vs  5 */
+        {50,   97,  179,  312,  434,  543,  641}, /*  2 vs  6 */
+        {34,   74,  150,  286,  410,  522,  623}, /*  2 vs  7 */
+        {23,   56,  126,  265,  391,  506,  608}, /*  2 vs  8 */
+    },
+    {
+        {868,  912,  944,  965,  979,  988,  994}, /*  3 vs -1 */
+        {776,  837,  886,  923,  950,  969,  981}, /*  3 vs  0 */
+        {561,  638,  715,  792,  852,  898,  933}, /*  3 vs  1 */
+        {346,  439,  544,  660,  754,  827,  884}, /*  3 vs  2 */
+        {224,  315,  430,  570,  685,  776,  847}, /*  3 vs  3 */
+        {149,  232,  349,  505,  634,  738,  819}, /*  3 vs  4 */
+        {100,  174,  288,  456,  595,  708,  797}, /*  3 vs  5 */
+        {68,  132,  241,  418,  565,  684,  779}, /*  3 vs  6 */
+        {47,  102,  204,  388,  540,  665,  764}, /*  3 vs  7 */
+        {32,   78,  174,  363,  520,  649,  752}, /*  3 vs  8 */
+    },
+    {
+        {913,  946,  968,  982,  990,  995,  998}, /*  4 vs -1 */
+        {829,  882,  923,  952,  972,  984,  992}, /*  4 vs  0 */
+        {612,  688,  765,  842,  898,  936,  962}, /*  4 vs  1 */
+        {395,  495,  608,  732,  823,  888,  933}, /*  4 vs  2 */
+        {262,  366,  495,  651,  768,  851,  910}, /*  4 vs  3 */
+        {178,  275,  410,  590,  725,  822,  891}, /*  4 vs  4 */
+        {122,  210,  344,  542,  690,  799,  876}, /*  4 vs  5 */
+        {84,  162,  292,  503,  662,  780,  863}, /*  4 vs  6 */
+        {58,  125,  250,  472,  640,  764,  852}, /*  4 vs  7 */
+        {40,   97,  215,  445,  621,  750,  843}, /*  4 vs  8 */
+    },
+    {
+        {938,  964,  980,  990,  995,  998,  999}, /*  5 vs -1 */
+        {860,  908,  944,  968,  983,  991,  996}, /*  5 vs  0 */
+        {645,  722,  799,  876,  926,  959,  978}, /*  5 vs  1 */
+        {430,  536,  653,  783,  870,  926,  960}, /*  5 vs  2 */
+        {292,  405,  544,  712,  826,  900,  946}, /*  5 vs  3 */
+        {201,  310,  458,  656,  790,  878,  934}, /*  5 vs  4 */
+        {140,  239,  390,  610,  761,  860,  923}, /*  5 vs  5 */
+        {97,  186,  334,  573,  737,  846,  915}, /*  5 vs  6 */
+        {68,  145,  289,  541,  716,  833,  907}, /*  5 vs  7 */
+        {47,  113,  250,  515,  699,  822,  901}, /*  5 vs  8 */
+    },
+    {
+        {952,  974,  987,  994,  997,  999, 1000}, /*  6 vs -1 */
+        {881,  925,  958,  978,  989,  995,  998}, /*  6 vs  0 */
+        {669,  746,  823,  900,  946,  973,  987}, /*  6 vs  1 */
+        {457,  566,  688,  821,  903,  950,  976}, /*  6 vs  2 */
+        {316,  435,  582,  759,  868,  932,  967}, /*  6 vs  3 */
+        {220,  338,  497,  708,  838,  916,  959}, /*  6 vs  4 */
+        {154,  263,  427,  666,  814,  903,  953}, /*  6 vs  5 */
+        {109,  206,  370,  630,  794,  891,  947}, /*  6 vs  6 */
+        {76,  162,  321,  600,  776,  882,  942}, /*  6 vs  7 */
+        {54,  128,  280,  575,  761,  873,  938}, /*  6 vs  8 */
+    },
+    {
+        {962,  980,  991,  996,  998,  999, 1000}, /*  7 vs -1 */
+        {895,  937,  967,  984,  993,  997,  999}, /*  7 vs  0 */
+        {686,  763,  840,  917,  960,  982,  992}, /*  7 vs  1 */
+        {478,  590,  714,  850,  926,  966,  986}, /*  7 vs  2 */
+        {335,  460,  612,  796,  898,  953,  980}, /*  7 vs  3 */
+        {236,  360,  528,  750,  875,  942,  975}, /*  7 vs  4 */
+        {167,  284,  459,  711,  855,  932,  971}, /*  7 vs  5 */
+        {118,  224,  400,  679,  838,  924,  967}, /*  7 vs  6 */
+        {84,  177,  349,  651,  823,  916,  964}, /*  7 vs  7 */
+        {59,  140,  306,  626,  810,  910,  961}, /*  7 vs  8 */
+    },
+    {
+        {968,  985,  993,  997,  999, 1000, 1000}, /*  8 vs -1 */
+        {906,  945,  973,  988,  995,  998,  999}, /*  8 vs  0 */
+        {700,  777,  854,  931,  969,  988,  995}, /*  8 vs  1 */
+        {494,  609,  735,  874,  944,  977,  991}, /*  8 vs  2 */
+        {351,  480,  637,  826,  922,  968,  988}, /*  8 vs  3 */
+        {250,  379,  555,  785,  903,  960,  985}, /*  8 vs  4 */
+        {178,  301,  485,  750,  887,  953,  982}, /*  8 vs  5 */
+        {127,  239,  425,  720,  872,  946,  980}, /*  8 vs  6 */
+        {90,  190,  374,  694,  860,  941,  978}, /*  8 vs  7 */
+        {64,  151,  329,  671,  849,  936,  976}, /*  8 vs  8 */
+    },
+};
+
+static int hit_permille(int a, int d, int shift) {
+    a = a < -1 ? -1 : a > 8 ? 8 : a;
+    d = d < -1 ? -1 : d > 8 ? 8 : d;
+    shift = shift < -3 ? -3 : shift > 3 ? 3 : shift;
+    return HIT_PERMILLE[a + 1][d + 1][shift + 3];
+}
+
+/* STUN a hit would deal before Hearts: the weapon's damage (+PX), +bonus,
+ * less the target's Resilience, at least 1 (seed "STUN Damage"). */
+static int net_damage(const pol *p, int e, const ft_weapon *w, int bonus) {
+    const ft_statblock *a = &p->s->c[p->me].sb, *d = &p->s->c[e].sb;
+    int dmg = w->damage + bonus + (w->adds_px ? a->cv[FT_CV_PX] : 0);
+    if (w->category == FT_CAT_PHYSICAL)
+        dmg -= d->cv[FT_CV_ER] + (d->has_armor ? d->armor.er : 0);
+    else if (w->category == FT_CAT_ARCANE)
+        dmg -= d->cv[FT_CV_IR] + (d->has_armor ? d->armor.ir : 0);
+    return dmg < 1 ? 1 : dmg;
+}
+
+/*
+ * Power Attack or a plain Attack? Power Attack is (flip-1) for +2 damage
+ * and costs 7 phases instead of 5, and leaves a (flip-1) on defense until
+ * the next activation (seed "Power Attack"). Take it when its expected
+ * STUN per phase, with a tenth off for the weaker defense, beats the plain
+ * attack's.
+ */
+static bool power_pays(const pol *p, int e, const ft_weapon *w,
+                       const ft_mods *m) {
+    const ft_statblock *a = &p->s->c[p->me].sb, *d = &p->s->c[e].sb;
+    bool spell = w->spell;
+    int att = a->cv[spell ? FT_CV_SA : FT_CV_PA] + m->flip;
+    int def = d->cv[spell ? FT_CV_ID : FT_CV_PD] + m->def_flip;
+    int sd = m->shift - m->def_shift;
+    long plain = (long)hit_permille(att, def, sd) * net_damage(p, e, w, 0) * 7;
+    long power = (long)hit_permille(att - 1, def, sd) *
+                 net_damage(p, e, w, 2) * 5 * 9 / 10;
+    return power > plain;
+}
+
+/* ---- Movement ---------------------------------------------------------------------- */
+
+typedef struct occ_ctx {
+    const pol *p;
+} occ_ctx;
+
+static fray_occupant occupant(void *ctx, fray_pos q) {
+    const pol *p = ((const occ_ctx *)ctx)->p;
+    fray_occupant best = FRAY_OCC_EMPTY;
+    for (int i = 0; i < p->n; i++) {
+        const fray_footprint *f = &p->fp[i];
+        if (p->st->c[i].flags & FT_F_FLED)
+            continue;
+        if (q.x < f->at.x || q.y < f->at.y || q.x >= f->at.x + f->side ||
+            q.y >= f->at.y + f->side)
+            continue;
+        if (i == p->me)
+            return FRAY_OCC_SELF;
+        fray_occupant k;
+        if (p->s->c[i].side == p->s->c[p->me].side)
+            k = FRAY_OCC_ALLY;
+        else if (down(&p->st->c[i]))
+            k = FRAY_OCC_PASSABLE;
+        else
+            k = FRAY_OCC_ENEMY;
+        if (k > best)
+            best = k;
+    }
+    return best;
+}
+
+static fray_footprint fp_at(const pol *p, fray_pos at) {
+    fray_footprint f = p->fp[p->me];
+    f.at = at;
+    return f;
+}
+
+/* Can the actor, standing at `at`, strike enemy e with weapon w (geometry:
+ * range, walls)? Melee: within reach and not behind a wall. Ranged: within
+ * `increments` range increments (spells: their maximum range) and in
+ * sight. */
+static bool can_strike_from(const pol *p, fray_footprint at, int e,
+                            const ft_weapon *w, int increments) {
+    const fray_grid *g = &p->s->map;
+    if (!is_ranged(w)) {
+        return fray_grid_within(at, p->fp[e], reach_of(w)) &&
+               fray_grid_cover(g, at, p->fp[e]) != FRAY_COVER_TOTAL;
+    }
+    int r = fray_grid_range(at, p->fp[e]);
+    int limit = w->range_increment > 0 ? w->range_increment * increments
+                                       : w->max_range;
+    if (limit > 0 && r > limit)
+        return false;
+    return fray_grid_cover(g, at, p->fp[e]) != FRAY_COVER_TOTAL;
+}
+
+/* Quality of a firing position (lower is better). */
+static long firing_score(const pol *p, fray_footprint at, int e,
+                         const ft_weapon *w, int cost) {
+    long score = cost;
+    int r = fray_grid_range(at, p->fp[e]);
+    if (w->range_increment > 0 && r > w->range_increment)
+        score += 1000; /* second increment: (shift-1) */
+    fray_cover mine = fray_grid_cover(&p->s->map, p->fp[e], at);
+    score += 100 * (long)(FRAY_COVER_TOTAL - (mine > FRAY_COVER_HARD
+                                                  ? FRAY_COVER_HARD
+                                                  : mine));
+    if (threatened_at(p, at))
+        score += 10000; /* shooting there provokes */
+    return score;
+}
+
+/* Tries a move of `action` to dest (with target for a Charge). */
+static bool try_move(const pol *p, int action, fray_pos dest, int target,
+                     ft_command *out) {
+    ft_command c;
+    cmd_init(&c, p->me, action);
+    c.dest = dest;
+    c.target = (int8_t)target;
+    return try_cmd(p, &c, out);
+}
+
+/*
+ * Moves toward enemy e: to the best space from which it can strike (within
+ * its Speed: Charge when the blow can follow, else Combat Move), or as far
+ * as it can along the cheapest path to such a space. false when no move
+ * helps.
+ */
+static bool move_toward(const pol *p, int e, const ft_weapon *w,
+                        fray_reach_map *rm, ft_command *out) {
+    const fray_grid *g = &p->s->map;
+    int spd = ft_speed(p->s, p->st, p->me);
+    if (spd <= 0)
+        return false;
+    bool ranged = is_ranged(w);
+    /* The best space to strike from, over the whole reachable map. */
+    long best_score = LONG_MAX;
+    fray_pos best = {-1, -1};
+    for (int y = 0; y < rm->h; y++)
+        for (int x = 0; x < rm->w; x++) {
+            if (rm->cost[y][x] < 0 || !rm->can_stop[y][x])
+                continue;
+            fray_pos q = {(int16_t)x, (int16_t)y};
+            fray_footprint at = fp_at(p, q);
+            if (!can_strike_from(p, at, e, w, 2))
+                continue;
+            long score;
+            if (ranged && rm->cost[y][x] <= spd)
+                score = firing_score(p, at, e, w, rm->cost[y][x]);
+            else
+                score = (long)rm->cost[y][x] * 100000;
+            if (score < best_score) {
+                best_score = score;
+                best = q;
+            }
+        }
+    fray_pos here = p->st->c[p->me].pos;
+    if (best.x >= 0 && best.x == here.x && best.y == here.y)
+        return false; /* already there: moving does not help */
+    if (best.x >= 0 && rm->cost[best.y][best.x] <= spd) {
+        /* A Charge (a move and a blow for 8 phases) to any space as cheap
+         * as the best whose last three steps are straight. */
+        if (!ranged && w && p->tac->preset != FT_TAC_DEFENSIVE) {
+            int c0 = rm->cost[best.y][best.x], tries = 0;
+            for (int y = 0; y < rm->h && tries < 8; y++)
+                for (int x = 0; x < rm->w && tries < 8; x++) {
+                    if (rm->cost[y][x] != c0 || !rm->can_stop[y][x])
+                        continue;
+                    fray_pos q = {(int16_t)x, (int16_t)y};
+                    if (!can_strike_from(p, fp_at(p, q), e, w, 1))
+                        continue;
+                    tries++;
+                    if (try_move(p, FT_ACT_CHARGE, q, e, out))
+                        return true;
+                }
+        }
+        if (try_move(p, FT_ACT_MOVE, best, -1, out))
+            return true;
+    }
+    if (best.x >= 0) {
+        /* Too far: as far along the path as Speed allows. */
+        fray_pos path[2 * FRAY_GRID_MAX];
+        int n = fray_grid_path(rm, best, path, 2 * FRAY_GRID_MAX);
+        for (int i = n - 1, tries = 0; i >= 0 && tries < 4; i--) {
+            fray_pos q = path[i];
+            if (rm->cost[q.y][q.x] > spd || !rm->can_stop[q.y][q.x])
+                continue;
+            tries++;
+            if (try_move(p, FT_ACT_MOVE, q, -1, out))
+                return true;
+        }
+        return false;
+    }
+    /* No space to strike from can be reached (walls, a crowd): get closer
+     * as the crow flies, when that is closer at all. */
+    int now = fray_grid_range(p->fp[p->me], p->fp[e]);
+    int best_r = now;
+    best.x = -1;
+    for (int y = 0; y < rm->h; y++)
+        for (int x = 0; x < rm->w; x++) {
+            if (rm->cost[y][x] < 0 || rm->cost[y][x] > spd ||
+                !rm->can_stop[y][x])
+                continue;
+            fray_pos q = {(int16_t)x, (int16_t)y};
+            int r = fray_grid_range(fp_at(p, q), p->fp[e]);
+            if (r < best_r) {
+                best_r = r;
+                best = q;
+            }
+        }
+    (void)g;
+    return best.x >= 0 && try_move(p, FT_ACT_MOVE, best, -1, out);
+}
+
+/* A ranged fighter next to an enemy steps away with Shift Position (which
+ * alone provokes no opportunity attack) to a space no enemy reaches. */
+static bool step_away(const pol *p, ft_command *out) {
+    fray_pos here = p->st->c[p->me].pos;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            if (!dx && !dy)
+                continue;
+            fray_pos q = {(int16_t)(here.x + dx), (int16_t)(here.y + dy)};
+            if (!fray_grid_in(&p->s->map, q) || threatened_at(p, fp_at(p, q)))
+                continue;
+            if (try_move(p, FT_ACT_SHIFT, q, -1, out))
+                return true;
+        }
+    return false;
+}
+
+/* ---- The choice --------------------------------------------------------------------- */
+
+void ft_policy_choose(const ft_setup *s, const ft_state *st, int actor,
+                      ft_command *out) {
+    cmd_init(out, actor, FT_ACT_DELAY);
+    if (actor < 0 || actor >= st->n)
+        return;
+    pol p;
+    pol_init(&p, s, st, actor);
+    const ft_tactics *tac = p.tac;
+    const ft_cstate *me = &st->c[actor];
+    ft_tactics_preset preset = tac->preset;
+    if (preset == FT_TAC_IDLE)
+        return;
+    bool threat = threatened(&p);
+    bool bleeding = has_cond(me, FT_COND_BLEEDING);
+    int mstun = max_stun(s, actor);
+
+    /* 1. Recover. */
+    if ((bleeding || (mstun > 0 && (long)stun_now(st, actor) * 100 <
+                                       (long)tac->recover_below_pct * mstun &&
+                      !threat)) &&
+        try_simple(&p, FT_ACT_RECOVER, out))
+        return;
+    /* 2. Get up, get free, put out the fire. */
+    if (has_cond(me, FT_COND_PRONE) && try_simple(&p, FT_ACT_STAND, out))
+        return;
+    if (me->grappled_by >= 0 && try_simple(&p, FT_ACT_ESCAPE, out))
+        return;
+    if (has_cond(me, FT_COND_BURNING)) {
+        ft_command c;
+        cmd_init(&c, actor, FT_ACT_SHAKE);
+        c.condition = FT_COND_BURNING;
+        if (try_cmd(&p, &c, out))
+            return;
+    }
+    /* A weapon in hand. */
+    int wi;
+    const ft_weapon *w = wielded(&p, actor, &wi);
+    if (!w && s->c[actor].sb.n_weapons > 0) {
+        ft_command c;
+        cmd_init(&c, actor, FT_ACT_DRAW_WEAPON);
+        c.weapon = 0;
+        if (try_cmd(&p, &c, out))
+            return;
+    }
+    bool ranged = is_ranged(w);
+    /* 3. Reload. */
+    if (w && w->shots > 0 && wi >= 0 && wi < FT_MAX_WEAPONS && me->ammo[wi] <= 0) {
+        if (threat && s->has_map && preset != FT_TAC_HOLD_GROUND &&
+            step_away(&p, out))
+            return;
+        if (try_simple(&p, FT_ACT_RELOAD, out))
+            return;
+    }
+    /* Defensive: hurt and threatened, it guards itself. */
+    if (preset == FT_TAC_DEFENSIVE && threat && mstun > 0 &&
+        stun_now(st, actor) * 2 < mstun &&
+        try_simple(&p, FT_ACT_FULL_DEFENSE, out))
+        return;
+    /* A ranged fighter in reach of an enemy steps out first. */
+    if (ranged && threat && s->has_map && preset != FT_TAC_HOLD_GROUND &&
+        preset != FT_TAC_ATTACK && step_away(&p, out))
+        return;
+
+    /* 4. Attack the best target it can attack now. */
+    int best = -1;
+    long best_rank = LONG_MAX;
+    ft_mods best_m;
+    memset(&best_m, 0, sizeof best_m);
+    ft_attack_opts o;
+    memset(&o, 0, sizeof o);
+    o.weapon = wi;
+    for (int e = 0; e < p.n; e++) {
+        if (!p.enemy[e])
+            continue;
+        ft_mods m;
+        ft_attack_mods(&p.run, actor, e, &o, &m);
+        if (m.impossible)
+            continue;
+        long r = target_rank(&p, e, range_to(&p, p.fp[actor], e));
+        if (r < best_rank) {
+            best_rank = r;
+            best = e;
+            best_m = m;
+        }
+    }
+    if (best >= 0 && w) {
+        ft_command c;
+        cmd_init(&c, actor, w->spell ? FT_ACT_CAST : FT_ACT_ATTACK);
+        c.target = (int8_t)best;
+        if (w->spell)
+            c.element = (int8_t)w->element;
+        int aim_cap = s->c[actor].sb.cv[w->spell ? FT_CV_SA : FT_CV_PA] / 2;
+        /* Aim: (flip+1) on the next attack for 5 phases. The aim preset
+         * Aims as often as it may; the default only when the extra card
+         * more than doubles the chance (a far or hard target), since two
+         * attacks take as long as an Aim and an attack. */
+        const ft_statblock *tsb = &s->c[best].sb;
+        int att = s->c[actor].sb.cv[w->spell ? FT_CV_SA : FT_CV_PA] + best_m.flip;
+        int def = tsb->cv[w->spell ? FT_CV_ID : FT_CV_PD] + best_m.def_flip;
+        int sd = best_m.shift - best_m.def_shift;
+        bool worth = hit_permille(att + 1, def, sd) > 2 * hit_permille(att, def, sd);
+        bool aim = me->aim < aim_cap && !threat &&
+                   (preset == FT_TAC_AIM ||
+                    (preset != FT_TAC_ATTACK && worth));
+        if (aim && try_simple(&p, FT_ACT_AIM, out))
+            return;
+        bool power = preset == FT_TAC_POWER_ATTACK ||
+                     (preset != FT_TAC_ATTACK && preset != FT_TAC_AIM &&
+                      preset != FT_TAC_DEFENSIVE &&
+                      power_pays(&p, best, w, &best_m));
+        if (power) {
+            ft_command pc = c;
+            pc.action = FT_ACT_POWER_ATTACK;
+            if (try_cmd(&p, &pc, out))
+                return;
+        }
+        if (try_cmd(&p, &c, out))
+            return;
+        if (w->spell) {
+            c.action = FT_ACT_ATTACK;
+            if (try_cmd(&p, &c, out))
+                return;
+        }
+    }
+
+    /* 5. Move toward a target. */
+    if (s->has_map && preset != FT_TAC_HOLD_GROUND &&
+        ft_speed(s, st, actor) > 0) {
+        fray_reach_map rm;
+        occ_ctx oc = {&p};
+        int far_cost = 2 * (s->map.w + s->map.h);
+        fray_grid_reach(&s->map, p.fp[actor], 0, far_cost, occupant, &oc, &rm);
+        /* The target: by preference, among enemies it can reach at all. */
+        int order[FT_MAX_COMBATANTS];
+        long rank[FT_MAX_COMBATANTS];
+        int k = 0;
+        for (int e = 0; e < p.n; e++) {
+            if (!p.enemy[e])
+                continue;
+            long r = target_rank(&p, e, range_to(&p, p.fp[actor], e));
+            int j = k++;
+            while (j > 0 && rank[j - 1] > r) {
+                order[j] = order[j - 1];
+                rank[j] = rank[j - 1];
+                j--;
+            }
+            order[j] = e;
+            rank[j] = r;
+        }
+        for (int j = 0; j < k && j < 3; j++)
+            if (move_toward(&p, order[j], w, &rm, out))
+                return;
+    }
+
+    /* 6. Nothing better. */
+    if (preset == FT_TAC_DEFENSIVE && try_simple(&p, FT_ACT_FULL_DEFENSE, out))
+        return;
+    cmd_init(out, actor, FT_ACT_DELAY);
+}
+
+/* ---- Hooks: Hand of Fate, chips, opportunity attacks ------------------------- */
+
+/* The kept value of a flip with card i replaced by `card`. */
+static int kept_with(const ft_setup *s, const fray_flip *f, int i,
+                     fray_card card) {
+    int best = 0;
+    for (int k = 0; k < f->n_cards; k++) {
+        int v = fray_card_value(&s->opt.deck, k == i ? card : f->cards[k]);
+        if (k == 0 || (f->keep_lowest ? v < best : v > best))
+            best = v;
+    }
+    return best;
+}
+
+static ft_choice fate_choice(void *ctx, const ft_run *r, const ft_flip_view *v) {
+    (void)ctx;
+    ft_choice none = {FT_CHOICE_NONE, (int8_t)v->who, 0, 0};
+    const ft_setup *s = r->setup;
+    const ft_state *st = r->st;
+    int who = v->who;
+    if (who < 0 || who >= st->n || v->against == INT_MIN || !v->flip)
+        return none;
+    const ft_tactics *tac = &s->c[who].tactics;
+    if (tac->preset == FT_TAC_IDLE)
+        return none;
+    const fray_flip *f = v->flip;
+    /* The attack hits when attack >= defense: the attacker needs to reach
+     * the defense, the defender to pass the attack. */
+    int need = v->is_defense ? v->against + 1 : v->against;
+    int total = f->kept_value + v->shift;
+    if (total >= need)
+        return none;
+    /* Flips that decide damage are worth the last card; others are not. */
+    bool damage = v->purpose == FT_FLIP_ATTACK || v->purpose == FT_FLIP_DEFENSE;
+    if (damage && r->ev && r->ev->cmd.action == FT_ACT_AID &&
+        r->ev->cmd.actor == who)
+        damage = false;
+    if (tac->use_hand_of_fate && f->n_cards > 0) {
+        int d = s->c[who].deck;
+        fray_card held[FRAY_CARDS_MAX];
+        size_t nh = 0;
+        if (d >= 0 && d < st->n_decks)
+            nh = fray_deck_held(&st->decks[d], held, FRAY_CARDS_MAX);
+        if (nh > 0 && (damage || nh >= 2)) {
+            /* The cheapest swap that makes it: the smallest held card, put
+             * in place of the card whose loss costs least. */
+            int best_i = -1, best_h = -1, best_val = INT_MAX;
+            for (size_t h = 0; h < nh; h++) {
+                int hv = fray_card_value(&s->opt.deck, held[h]);
+                if (hv >= best_val)
+                    continue;
+                /* Replace the card whose loss leaves the best flip; on a
+                 * tie the lowest card (a Heart last, for the attacker's
+                 * critical). */
+                int top = INT_MIN, top_i = -1, top_cost = INT_MAX;
+                for (int i = 0; i < f->n_cards; i++) {
+                    int k = kept_with(s, f, i, held[h]);
+                    int cost = fray_card_value(&s->opt.deck, f->cards[i]) +
+                               (fray_card_is_heart(f->cards[i]) ? 100 : 0);
+                    if (k > top || (k == top && cost < top_cost)) {
+                        top = k;
+                        top_i = i;
+                        top_cost = cost;
+                    }
+                }
+                if (top_i >= 0 && top + v->shift >= need) {
+                    best_val = hv;
+                    best_h = (int)h;
+                    best_i = top_i;
+                }
+            }
+            if (best_h >= 0) {
+                ft_choice c = {FT_CHOICE_FATE_SWAP, (int8_t)who,
+                               (int8_t)best_i, (int8_t)held[best_h]};
+                return c;
+            }
+        }
+    }
+    /* One short: a white chip's (shift+1). */
+    if (tac->use_chips && total + 1 >= need && st->c[who].chips[0] > 0 &&
+        (damage || st->c[who].chips[0] >= 2)) {
+        ft_choice c = {FT_CHOICE_CHIP_SHIFT, (int8_t)who, 0, 0};
+        return c;
+    }
+    return none;
+}
+
+static bool opportunity_choice(void *ctx, const ft_run *r, int reactor,
+                               int provoker) {
+    (void)ctx;
+    (void)provoker;
+    const ft_setup *s = r->setup;
+    if (reactor < 0 || reactor >= s->n_combatants)
+        return false;
+    const ft_tactics *tac = &s->c[reactor].tactics;
+    /* Flat-footed combatants cannot (the engine checks it too). */
+    return tac->opportunity_attacks && tac->preset != FT_TAC_IDLE &&
+           (r->st->c[reactor].flags & FT_F_ACTED);
+}
+
+const ft_hooks ft_policy_hooks = {NULL, fate_choice, opportunity_choice};

@@ -340,7 +340,27 @@ static void narr_flip(narr *n, int i) {
     while (to < n->ev->n_facts && n->ev->facts[to].kind == FT_FACT_MODIFIER &&
            n->ev->facts[to].who == f->who)
         to++;
-    txt_f(t, "  %s's %s", cname(n->s, f->who), purpose_text(f->v[0]));
+    /* The same flip again after a Hand of Fate card or a chip. */
+    bool again = false;
+    if (i > 0 && (n->ev->facts[i - 1].kind == FT_FACT_FATE ||
+                  n->ev->facts[i - 1].kind == FT_FACT_CHIP) &&
+        n->ev->facts[i - 1].who == f->who) {
+        for (int j = i - 1; j >= 0; j--) {
+            const ft_fact *g = &n->ev->facts[j];
+            if (g->kind == FT_FACT_FLIP && g->who == f->who &&
+                g->v[0] == f->v[0]) {
+                again = true;
+                break;
+            }
+            if (g->kind == FT_FACT_HIT || g->kind == FT_FACT_MISS ||
+                g->kind == FT_FACT_ACT || g->kind == FT_FACT_OPPORTUNITY)
+                break;
+        }
+    }
+    if (again)
+        txt_f(t, "    %s now", purpose_text(f->v[0]));
+    else
+        txt_f(t, "  %s's %s", cname(n->s, f->who), purpose_text(f->v[0]));
     if (f->v[0] == FT_FLIP_DAMAGE) {
         int hearts = 0;
         for (int k = 0; k < f->n_cards; k++)
@@ -350,7 +370,12 @@ static void narr_flip(narr *n, int i) {
         txt_f(t, ": %d Heart%s\n", hearts, hearts == 1 ? "" : "s");
         return;
     }
-    txt_f(t, " (%d card%s", f->v[2], f->v[2] == 1 ? "" : "s");
+    /* n = rank + flip mods; below 1 it turns over 2 - n cards and keeps
+     * the lowest (RULINGS 3). */
+    if (f->v[2] >= 1 || f->n_cards <= 1)
+        txt_f(t, " (%d card%s", f->n_cards, f->n_cards == 1 ? "" : "s");
+    else
+        txt_f(t, " (flip %d: %d cards", f->v[2], f->n_cards);
     bool any = false;
     narr_modifier_list(n, f->who, from, to, &any);
     txt_s(t, "): ");
@@ -411,25 +436,22 @@ static void narr_end(narr *n, int v0, int phase) {
     const ft_setup *s = n->s;
     txt *t = n->t;
     if (v0 >= 0) {
-        int out = 0;
-        for (int k = 0; k < s->n_sides; k++)
-            if (k != v0)
-                out++;
+        /* Side names may be plural ("Bandits") or a single name ("Sir
+         * Aldric"): worded so that either reads. */
+        txt_s(t, "Out of the fight: ");
         int j = 0;
         for (int k = 0; k < s->n_sides; k++) {
             if (k == v0)
                 continue;
-            txt_s(t, j == 0 ? "" : j == out - 1 ? " and " : ", ");
+            txt_s(t, j++ ? ", " : "");
             txt_s(t, side_name(s, k));
-            j++;
         }
-        txt_f(t, " %s out of the fight: the %s win in phase %d\n",
-              out == 1 ? "is" : "are", side_name(s, v0), phase);
+        txt_f(t, ". Winner: %s, in phase %d\n", side_name(s, v0), phase);
     } else if (v0 == -2) {
-        txt_f(t, "Every side is out of the fight: nobody wins (phase %d)\n",
+        txt_f(t, "Every side is out of the fight: no winner (phase %d)\n",
               phase);
     } else {
-        txt_f(t, "The fight stops at phase %d, the phase limit: nobody wins\n",
+        txt_f(t, "The fight stops at phase %d, the phase limit: no winner\n",
               phase);
     }
 }
@@ -499,27 +521,47 @@ static void narr_fact(narr *n, int i) {
         txt_c(t, '\n');
         break;
     case FT_FACT_FATE:
+        /* cards[0] is the Hand of Fate card; cards[1] the card it replaced
+         * (a swap) or the one new card flipped (a re-flip). */
+        txt_f(t, "  %s ", cname(s, f->who));
         if (f->v[0] == FT_CHOICE_FATE_REFLIP) {
-            txt_f(t, "  %s discards a Hand of Fate card", cname(s, f->who));
-            if (f->n_cards) {
-                txt_s(t, " (");
+            txt_s(t, "discards ");
+            if (f->n_cards > 0)
                 txt_card(t, f->cards[0], FRAY_CARD_PRETTY);
-                txt_c(t, ')');
+            else
+                txt_s(t, "a card");
+            txt_s(t, " from the Hand of Fate and the whole flip, and flips "
+                     "one new card");
+            if (f->n_cards > 1) {
+                txt_s(t, ": ");
+                txt_card(t, f->cards[1], FRAY_CARD_PRETTY);
             }
-            txt_s(t, " and the whole flip, and flips one new card\n");
         } else {
-            txt_f(t, "  %s plays a Hand of Fate card", cname(s, f->who));
-            if (f->n_cards) {
-                txt_s(t, ", ");
+            txt_s(t, "plays ");
+            if (f->n_cards > 0)
                 txt_card(t, f->cards[0], FRAY_CARD_PRETTY);
-                txt_s(t, ",");
+            else
+                txt_s(t, "a card");
+            txt_s(t, " from the Hand of Fate");
+            if (f->n_cards > 1) {
+                txt_s(t, " in place of ");
+                txt_card(t, f->cards[1], FRAY_CARD_PRETTY);
             }
-            txt_s(t, " in place of a flipped card\n");
         }
+        txt_c(t, '\n');
         break;
     case FT_FACT_CHIP:
+        /* v[1]: what for. fate.c writes the choice kind (chip-shift,
+         * chip-flip); the engine 1 for Shake Minor Condition and 2 for
+         * Discard Chip to Heal (told apart from chip-shift by the
+         * command). */
         txt_f(t, "  %s spends a %s chip", cname(s, f->who), chip_name(f->v[0]));
-        if (f->v[1] == FT_CHOICE_CHIP_SHIFT)
+        if (f->v[1] == 2 && ev->cmd.action == FT_ACT_CHIP_HEAL &&
+            ev->cmd.actor == f->who)
+            txt_s(t, " to heal");
+        else if (f->v[1] == 1)
+            txt_s(t, " to shake off a minor condition");
+        else if (f->v[1] == FT_CHOICE_CHIP_SHIFT)
             txt_s(t, ": (shift+1)");
         else if (f->v[1] == FT_CHOICE_CHIP_FLIP)
             txt_s(t, ": (flip+1), one more card");
@@ -882,7 +924,12 @@ static void js_fact(txt *t, const ft_setup *s, const ft_fact *f) {
         js_kstr(t, "purpose", purpose_name(f->v[0]));
         js_kint(t, "n", f->v[2]);
         js_kint(t, "kept", f->v[3]);
-        js_kint(t, "total", f->v[1]);
+        if (f->v[0] == FT_FLIP_DAMAGE) {
+            js_kint(t, "hearts", f->v[1]);
+        } else {
+            js_kint(t, "shift", f->v[4]);
+            js_kint(t, "total", f->v[1]);
+        }
         txt_s(t, ",\"cards\":[");
         for (int i = 0; i < f->n_cards && i < 12; i++) {
             if (i)
@@ -901,9 +948,13 @@ static void js_fact(txt *t, const ft_setup *s, const ft_fact *f) {
     case FT_FACT_FATE:
         js_kwho(t, s, "who", f->who);
         js_kstr(t, "choice", choice_name(f->v[0]));
-        if (f->n_cards) {
+        if (f->n_cards > 0) {
             js_key(t, "card");
             js_card(t, f->cards[0]);
+        }
+        if (f->n_cards > 1) {
+            js_key(t, f->v[0] == FT_CHOICE_FATE_REFLIP ? "new_card" : "replaced");
+            js_card(t, f->cards[1]);
         }
         break;
     case FT_FACT_CHIP:
@@ -1255,7 +1306,10 @@ size_t ft_render_map(const ft_setup *s, const ft_state *st, char *buf,
     char art[(FRAY_GRID_MAX + 8) * (FRAY_GRID_MAX + 3)];
     size_t need = fray_grid_draw(&s->map, tokens, nt, art, sizeof art);
     txt_put(&t, art, need < sizeof art ? need : sizeof art - 1);
-    size_t w = name_width(s, n);
+    size_t w = name_width(s, n), sw = 0;
+    for (int k = 0; k < s->n_sides; k++)
+        if (strlen(s->sides[k]) > sw)
+            sw = strlen(s->sides[k]);
     for (int i = 0; i < n; i++) {
         const ft_cstate *c = &st->c[i];
         txt_f(&t, "  %c  ", s->c[i].symbol ? s->c[i].symbol : '?');
@@ -1264,7 +1318,7 @@ size_t ft_render_map(const ft_setup *s, const ft_state *st, char *buf,
         txt_pad(&t, at, w + 2);
         at = t.len + t.pending;
         txt_s(&t, side_name(s, s->c[i].side));
-        txt_pad(&t, at, 10);
+        txt_pad(&t, at, sw);
         if (c->flags & FT_F_FLED)
             txt_s(&t, "  off the map");
         else
@@ -1326,14 +1380,14 @@ size_t ft_render_summary(const ft_setup *s, const ft_state *st, char *buf,
             txt_c(&t, '\n');
         }
     }
-    if (st->winner >= 0)
-        txt_f(&t, "The %s win in phase %d.\n", side_name(s, st->winner),
+    if (st->over && st->winner >= 0)
+        txt_f(&t, "Winner: %s, in phase %d.\n", side_name(s, st->winner),
               st->phase);
-    else if (st->winner == -2)
-        txt_f(&t, "Every side is out of the fight in phase %d: nobody wins.\n",
+    else if (st->over && st->winner == -2)
+        txt_f(&t, "Every side is out of the fight in phase %d: no winner.\n",
               st->phase);
     else if (st->over)
-        txt_f(&t, "The fight stopped at phase %d: nobody wins.\n", st->phase);
+        txt_f(&t, "The fight stopped at phase %d: no winner.\n", st->phase);
     else
         txt_f(&t, "The fight goes on (phase %d).\n", st->phase);
     return t.len;

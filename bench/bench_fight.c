@@ -1,0 +1,121 @@
+/*
+ * bench_fight.c - how many whole 99 Towers fights fray runs per second on
+ * one core, with the tactics policies choosing every action and nothing
+ * recorded (no journal, no facts: what a simulation does).
+ *
+ * For each encounter (examples/towers/duel.yaml, skirmish.yaml): load once,
+ * make one fight, then for fight i: fray_towers_fight_reset(seed i) and
+ * fray_towers_fight_run. Reports fights/s, mean events per fight, events/s
+ * and how often each side won.
+ *
+ * usage: bench_fight [--quick]   (--quick: a handful of fights for ctest)
+ */
+#define _POSIX_C_SOURCE 199309L
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "fray/encounter.h"
+#include "fray/fray.h"
+
+#ifndef FRAY_SOURCE_DIR
+#define FRAY_SOURCE_DIR "."
+#endif
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct result {
+    double fights_per_s;
+    double events_per_fight;
+    double seconds;
+    long fights;
+    long wins[6]; /* sides 0-3, [4] no winner (phase limit), [5] all out */
+} result;
+
+static int bench(const char *file, long fights, double min_seconds,
+                 result *out) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/examples/towers/%s", FRAY_SOURCE_DIR, file);
+    fray_towers_setup *setup = NULL;
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    fray_status st = fray_towers_load(path, NULL, &setup, &diag);
+    if (st != FRAY_OK) {
+        fprintf(stderr, "bench_fight: %s:%d:%d: %s (%s)\n", path, diag.line,
+                diag.column, diag.message, fray_strerror(st));
+        return 1;
+    }
+    fray_towers_fight_options fo;
+    memset(&fo, 0, sizeof fo);
+    fo.journal = false;
+    fo.facts = false;
+    fray_towers_fight *f = NULL;
+    st = fray_towers_fight_new(setup, 0, &fo, NULL, &f);
+    if (st != FRAY_OK) {
+        fprintf(stderr, "bench_fight: %s: %s\n", file, fray_strerror(st));
+        fray_towers_setup_free(setup);
+        return 1;
+    }
+    memset(out, 0, sizeof *out);
+    long events = 0, i = 0;
+    double t0 = now_s(), dt = 0;
+    /* At least `fights` fights, and at least min_seconds of them. */
+    do {
+        long batch = fights;
+        for (long k = 0; k < batch; k++, i++) {
+            fray_towers_fight_reset(f, (uint64_t)i);
+            st = fray_towers_fight_run(f);
+            if (st != FRAY_OK) {
+                fprintf(stderr, "bench_fight: %s, seed %ld: %s\n", file, i,
+                        fray_strerror(st));
+                fray_towers_fight_free(f);
+                fray_towers_setup_free(setup);
+                return 1;
+            }
+            events += fray_towers_fight_events(f);
+            int w = fray_towers_fight_winner(f);
+            out->wins[w >= 0 && w < 4 ? w : w == -2 ? 5 : 4]++;
+        }
+        dt = now_s() - t0;
+    } while (dt < min_seconds);
+    out->fights = i;
+    out->seconds = dt;
+    out->fights_per_s = (double)i / dt;
+    out->events_per_fight = (double)events / (double)i;
+    fray_towers_fight_free(f);
+    fray_towers_setup_free(setup);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    bool quick = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0) {
+            quick = true;
+        } else {
+            fprintf(stderr, "usage: bench_fight [--quick]\n");
+            return 2;
+        }
+    }
+    static const char *const files[] = {"duel.yaml", "skirmish.yaml"};
+    enum { N_FILES = sizeof files / sizeof files[0] };
+    result r[N_FILES];
+    for (int k = 0; k < N_FILES; k++)
+        if (bench(files[k], quick ? 5 : 2000, quick ? 0.0 : 2.0, &r[k]))
+            return 1;
+    printf("fray bench_fight%s (one thread, one core; no journal, no facts)\n\n",
+           quick ? " --quick (smoke run: numbers are rough)" : "");
+    printf("%-16s %10s %12s %12s %12s   %s\n", "encounter", "fights",
+           "fights/s", "events/fight", "events/s", "wins by side (0, 1, none)");
+    for (int k = 0; k < N_FILES; k++)
+        printf("%-16s %10ld %12.0f %12.1f %12.3g   %ld, %ld, %ld\n", files[k],
+               r[k].fights, r[k].fights_per_s, r[k].events_per_fight,
+               r[k].fights_per_s * r[k].events_per_fight, r[k].wins[0],
+               r[k].wins[1], r[k].wins[4] + r[k].wins[5]);
+    return 0;
+}

@@ -1,0 +1,202 @@
+/* cmd_fight.c - `fray fight`: run a 99 Towers encounter with the tactics
+ * policies and tell it as it happens (seed 000; docs/journal.md). */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fray/encounter.h"
+
+static const char HELP[] =
+    "usage: fray fight ENCOUNTER [--seed N] [--until-phase P] [--quiet]\n"
+    "                  [--json]\n"
+    "\n"
+    "Runs a 99 Towers encounter file (YAML or JSON, docs/file-formats.md):\n"
+    "every combatant acts by its tactics. At the start of each round the\n"
+    "Combat Clock and the map are drawn; each event is told as it happens\n"
+    "(every card flipped, the STUN and LETHAL dealt); a summary ends it.\n"
+    "\n"
+    "  --seed N         shuffle the decks with this seed (default: the file's\n"
+    "                   seed, else 1); the same seed gives the same fight\n"
+    "  --until-phase P  stop after phase P (default: the encounter's limit)\n"
+    "  --quiet          print only the summary\n"
+    "  --json           print JSON Lines: one event per line, then a final\n"
+    "                   {\"summary\": ...} line (docs/journal.md)\n";
+
+/* A growing text buffer for the library's snprintf-style renderings. */
+typedef struct textbuf {
+    char *p;
+    size_t cap;
+} textbuf;
+
+typedef size_t (*render_fn)(const fray_towers_fight *f, char *buf,
+                            size_t size);
+typedef size_t (*render_i_fn)(const fray_towers_fight *f, int i, char *buf,
+                              size_t size);
+
+static bool grow(textbuf *b, size_t need) {
+    if (need < b->cap)
+        return true;
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap <= need)
+        cap *= 2;
+    char *p = realloc(b->p, cap);
+    if (!p)
+        return false;
+    b->p = p;
+    b->cap = cap;
+    return true;
+}
+
+static const char *render(textbuf *b, const fray_towers_fight *f,
+                          render_fn fn) {
+    size_t n = fn(f, NULL, 0);
+    if (!grow(b, n + 1))
+        return "";
+    fn(f, b->p, b->cap);
+    return b->p;
+}
+
+static const char *render_i(textbuf *b, const fray_towers_fight *f, int i,
+                            render_i_fn fn) {
+    size_t n = fn(f, i, NULL, 0);
+    if (!grow(b, n + 1))
+        return "";
+    fn(f, i, b->p, b->cap);
+    return b->p;
+}
+
+static void print_json_event(textbuf *b, const fray_towers_fight *f, int i,
+                             uint64_t seed) {
+    const char *line = render_i(b, f, i, fray_towers_event_json);
+    if (i == 0 && line[0] == '{' && !strstr(line, "\"seed\":")) {
+        /* The first line carries the seed, so that the journal replays on
+         * its own (docs/journal.md). */
+        printf("{\"seed\":%llu,%s\n", (unsigned long long)seed, line + 1);
+        return;
+    }
+    printf("%s\n", line);
+}
+
+static void print_round(textbuf *b, const fray_towers_fight *f) {
+    printf("\n%s", render(b, f, fray_towers_draw_clock));
+    printf("\n%s\n", render(b, f, fray_towers_draw_map));
+}
+
+int cmd_fight(int argc, char **argv) {
+    cli_opt opts[] = {
+        {"seed", true, NULL, false},
+        {"until-phase", true, NULL, false},
+        {"quiet", false, NULL, false},
+    };
+    cli_args args = {"fray fight", opts, (int)(sizeof opts / sizeof opts[0]),
+                     {0}, 0, false, false};
+    int rc = cli_start(&args, argc, argv, HELP, 1, "an encounter file");
+    if (rc >= 0)
+        return rc;
+    const char *path = args.pos[0];
+    long until = 0;
+    if (!cli_int_opt(&args, "until-phase", 0, 1000000, &until))
+        return EXIT_USAGE;
+    bool quiet = cli_get(&args, "quiet")->present;
+    uint64_t seed = 1;
+    cli_opt *seed_opt = cli_get(&args, "seed");
+    if (seed_opt->present && !cli_u64(&args, "--seed", seed_opt->value, &seed))
+        return EXIT_USAGE;
+
+    fray_towers_setup *setup = NULL;
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    fray_status st = fray_towers_load(path, NULL, &setup, &diag);
+    if (st != FRAY_OK) {
+        const char *file = diag.file ? diag.file : path;
+        if (diag.line > 0)
+            fprintf(stderr, "%s:%d:%d: %s\n", file, diag.line,
+                    diag.column > 0 ? diag.column : 1,
+                    diag.message[0] ? diag.message : fray_strerror(st));
+        else
+            fprintf(stderr, "%s: %s\n", file,
+                    diag.message[0] ? diag.message : fray_strerror(st));
+        return EXIT_USAGE;
+    }
+    if (!seed_opt->present && !fray_towers_setup_seed(setup, &seed))
+        seed = 1;
+
+    fray_towers_fight_options fo;
+    memset(&fo, 0, sizeof fo);
+    fo.journal = true;
+    fo.facts = true;
+    fo.until_phase = (int)until;
+    fray_towers_fight *fight = NULL;
+    st = fray_towers_fight_new(setup, seed, &fo, NULL, &fight);
+    if (st != FRAY_OK) {
+        cli_error(&args, "%s", fray_strerror(st));
+        fray_towers_setup_free(setup);
+        return EXIT_USAGE;
+    }
+
+    textbuf b = {NULL, 0};
+    bool text = !args.json && !quiet;
+    const char *title = fray_towers_setup_name(setup);
+    if (text)
+        printf("%s (seed %llu)\n", title && title[0] ? title : path,
+               (unsigned long long)seed);
+    int told = 0;
+    int round = -1;
+    for (long guard = 0;; guard++) {
+        int n = fray_towers_fight_events(fight);
+        for (; told < n; told++) {
+            if (args.json) {
+                print_json_event(&b, fight, told, seed);
+                continue;
+            }
+            if (!text)
+                continue;
+            /* The clock and the map at the start of each round, before the
+             * round's first event is told (the begin event is told first:
+             * the initiative places everyone on the clock). */
+            int now = fray_towers_fight_phase(fight);
+            if (told > 0 && now / 10 != round) {
+                round = now / 10;
+                print_round(&b, fight);
+            }
+            fputs(render_i(&b, fight, told, fray_towers_event_narrate), stdout);
+            if (told == 0) {
+                round = now / 10;
+                print_round(&b, fight);
+            }
+        }
+        if (fray_towers_fight_over(fight) || guard > 10000000)
+            break;
+        st = fray_towers_fight_step(fight);
+        if (st != FRAY_OK)
+            break;
+    }
+    const char *summary = render(&b, fight, fray_towers_summary);
+    if (args.json) {
+        json_out j;
+        json_init(&j, stdout);
+        json_begin_object(&j);
+        json_key(&j, "summary");
+        json_begin_object(&j);
+        fray_u128 s128 = {0, seed};
+        json_key(&j, "seed");
+        json_u128(&j, s128);
+        json_kv_int(&j, "phase", fray_towers_fight_phase(fight));
+        json_kv_int(&j, "events", fray_towers_fight_events(fight));
+        json_kv_bool(&j, "over", fray_towers_fight_over(fight));
+        json_kv_int(&j, "winner", fray_towers_fight_winner(fight));
+        json_kv_string(&j, "text", summary);
+        json_end_object(&j);
+        json_end_object(&j);
+        json_finish(&j);
+    } else {
+        if (text)
+            printf("\nSummary\n");
+        fputs(summary, stdout);
+    }
+    free(b.p);
+    fray_towers_fight_free(fight);
+    fray_towers_setup_free(setup);
+    return EXIT_OK;
+}
