@@ -1,36 +1,824 @@
-/* attack.c - STUB: replaced by the real module. */
+/*
+ * attack.c - 99 Towers attacks (seed 000 "Attacking and Defending",
+ * "Combat Modifiers", "Critical Hits", "Damage", "Off-Hand Weapons and
+ * Dual-Wielding", "Opportunity Attacks", "Grappling"; RULINGS 10-14, 18-22).
+ *
+ * ft_attack_mods gathers every modifier of one attack as it stands now
+ * (pure: policies and ft_check_command ask it); ft_attack resolves the
+ * attack and names each modifier in a MODIFIER fact, the attacker's just
+ * before its flip and the defender's just before its own, in rules words.
+ */
 #include "towers_int.h"
 
-void ft_attack_mods(const ft_run *r, int attacker, int target, const ft_attack_opts *o, ft_mods *out) {
-    (void)r;
-    (void)attacker;
-    (void)target;
-    (void)o;
-    (void)out;
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
 
+/* Writes into a fixed buffer, cutting what does not fit. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static void say(char *buf, size_t size, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    (void)vsnprintf(buf, size, fmt, ap);
+    va_end(ap);
 }
 
-fray_status ft_attack(ft_run *r, int attacker, int target, const ft_attack_opts *o, bool *out_hit) {
-    (void)r;
-    (void)attacker;
-    (void)target;
-    (void)o;
-    (void)out_hit;
-    return FRAY_ERR_INVALID;
+/* ---- Weapons ---------------------------------------------------------- */
+
+/* An unarmed strike, and what a ranged weapon's holder uses for an
+ * opportunity attack (seed "Opportunity Attacks": "the butt of your rifle,
+ * pistol, and so on"): damage 0 + PX, melee, reach 1. */
+static const ft_weapon UNARMED_STRIKE = {
+    .name = "unarmed strike",
+    .damage = 0,
+    .adds_px = true,
+    .category = FT_CAT_PHYSICAL,
+    .type = FT_DMG_NONE,
+    .reach = 1,
+    .keywords = FT_KW(UNARMED),
+};
+
+static bool is_ranged(const ft_weapon *w) {
+    return !w->spell && w->range_increment > 0;
+}
+
+static bool is_spell_ranged(const ft_weapon *w) {
+    return w->spell && (w->max_range > 0 || w->range_increment > 0);
+}
+
+static bool is_melee(const ft_weapon *w) {
+    return !is_ranged(w) && !is_spell_ranged(w);
+}
+
+static int weapon_reach(const ft_weapon *w) {
+    int reach = w->reach > 0 ? w->reach : 1;
+    if ((w->keywords & FT_KW(REACH)) && reach < 2)
+        reach = 2;
+    return reach;
+}
+
+static const ft_weapon *weapon_at(const ft_setup *s, int c, int wi) {
+    const ft_statblock *sb = &s->c[c].sb;
+    if (wi < 0 || wi >= sb->n_weapons || wi >= FT_MAX_WEAPONS)
+        return NULL;
+    return &sb->weapons[wi];
+}
+
+/* The weapon of an attack: o->weapon, else the one in hand. An
+ * opportunity attack is a melee attack: with no melee weapon in either
+ * hand, a weapon with the Unarmed keyword, else the unarmed strike. */
+static const ft_weapon *pick_weapon(const ft_run *r, int a,
+                                    const ft_attack_opts *o, int *out_wi,
+                                    bool *out_off) {
+    const ft_setup *s = r->setup;
+    const ft_cstate *cs = &r->st->c[a];
+    bool off = o->off_hand;
+    int wi = o->weapon;
+    if (wi < 0)
+        wi = cs->wielded[off ? 1 : 0];
+    const ft_weapon *w = weapon_at(s, a, wi);
+    if (o->opportunity && (!w || !is_melee(w))) {
+        w = NULL;
+        off = false;
+        for (int hand = 0; hand < 2 && !w; hand++) {
+            const ft_weapon *h = weapon_at(s, a, cs->wielded[hand]);
+            if (h && is_melee(h)) {
+                w = h;
+                wi = cs->wielded[hand];
+                off = hand == 1;
+            }
+        }
+        for (int i = 0; i < s->c[a].sb.n_weapons && !w; i++) {
+            if (s->c[a].sb.weapons[i].keywords & FT_KW(UNARMED)) {
+                w = &s->c[a].sb.weapons[i];
+                wi = i;
+            }
+        }
+    }
+    if (!w) {
+        w = &UNARMED_STRIKE;
+        wi = -1;
+    }
+    *out_wi = wi;
+    *out_off = off;
+    return w;
+}
+
+/* ---- Threat and the melee ----------------------------------------------- */
+
+static bool down(const ft_state *st, int c) {
+    return !ft_in_fight(st, c);
 }
 
 bool ft_threatens(const ft_run *r, int c, int target) {
-    (void)r;
-    (void)c;
-    (void)target;
-    return false;
+    const ft_setup *s = r->setup;
+    const ft_state *st = r->st;
+    if (c < 0 || target < 0 || c >= st->n || target >= st->n || c == target)
+        return false;
+    if (!ft_can_act(st, c) || ft_cond_has(st, c, FT_COND_STUNNED) ||
+        ft_cond_has(st, c, FT_COND_HELPLESS) ||
+        (st->c[target].flags & FT_F_FLED))
+        return false;
+    /* "Creatures that are tiny or smaller do not threaten". */
+    if (s->c[c].sb.size_rank <= -2)
+        return false;
+    /* Anyone can strike unarmed (or with the butt of a gun) at reach 1;
+     * a melee weapon in hand with Reach threatens farther. */
+    int reach = 1;
+    for (int hand = 0; hand < 2; hand++) {
+        const ft_weapon *w = weapon_at(s, c, st->c[c].wielded[hand]);
+        if (w && is_melee(w) && weapon_reach(w) > reach)
+            reach = weapon_reach(w);
+    }
+    fray_footprint fc = ft_footprint(s, st, c), ft = ft_footprint(s, st, target);
+    if (!fray_grid_within(fc, ft, reach))
+        return false;
+    /* A wall in between: no melee attack there (fray/grid.h). */
+    if (s->has_map && fray_grid_cover(&s->map, fc, ft) == FRAY_COVER_TOTAL)
+        return false;
+    return true;
 }
 
-fray_status ft_grapple_test(ft_run *r, int attacker, int defender, int attacker_flip_mod, bool *out_win) {
-    (void)r;
-    (void)attacker;
-    (void)defender;
-    (void)attacker_flip_mod;
-    (void)out_win;
-    return FRAY_ERR_INVALID;
+/*
+ * Seed "Outnumbering": who is in the same melee as attacker a. Start with
+ * the enemies a threatens; then the friends who threaten each of those
+ * enemies; then the enemies who threaten those friends; and so on, each
+ * counted once. Blinded combatants do not count (rules-facts.md); fray
+ * also leaves them out of the chain. Returns the friends (a included
+ * unless blinded) and the enemies counted.
+ */
+static void melee_counts(const ft_run *r, int a, int *out_friends,
+                         int *out_foes) {
+    const ft_setup *s = r->setup;
+    const ft_state *st = r->st;
+    bool in[FT_MAX_COMBATANTS] = {false};
+    int queue[FT_MAX_COMBATANTS], head = 0, tail = 0;
+    in[a] = true;
+    queue[tail++] = a;
+    int friends = ft_cond_has(st, a, FT_COND_BLINDED) ? 0 : 1, foes = 0;
+    while (head < tail) {
+        int x = queue[head++];
+        bool x_friend = ft_allies(s, a, x);
+        for (int y = 0; y < st->n; y++) {
+            if (in[y] || down(st, y) || ft_cond_has(st, y, FT_COND_BLINDED))
+                continue;
+            bool y_friend = ft_allies(s, a, y);
+            if (x_friend == y_friend)
+                continue;
+            /* From a: the enemies it threatens. From anyone else: those of
+             * the other side who threaten it. */
+            if (!(x == a ? ft_threatens(r, a, y) : ft_threatens(r, y, x)))
+                continue;
+            in[y] = true;
+            queue[tail++] = y;
+            if (y_friend)
+                friends++;
+            else
+                foes++;
+        }
+    }
+    *out_friends = friends;
+    *out_foes = foes;
+}
+
+/* ---- Modifiers ---------------------------------------------------------- */
+
+typedef struct mod_entry {
+    bool def;        /* the defender's flip */
+    int shift, flip;
+    char why[24];
+} mod_entry;
+
+typedef struct mod_list {
+    int n;
+    mod_entry e[40];
+} mod_list;
+
+typedef struct mods_ctx {
+    ft_mods *m;
+    mod_list *list;  /* NULL: nobody asked for the reasons */
+} mods_ctx;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 5, 6)))
+#endif
+static void add(mods_ctx *x, bool def, int shift, int flip, const char *fmt,
+                ...) {
+    if (shift == 0 && flip == 0)
+        return;
+    if (def) {
+        x->m->def_shift += shift;
+        x->m->def_flip += flip;
+    } else {
+        x->m->shift += shift;
+        x->m->flip += flip;
+    }
+    if (!x->list || x->list->n >= (int)(sizeof x->list->e / sizeof x->list->e[0]))
+        return;
+    mod_entry *e = &x->list->e[x->list->n++];
+    e->def = def;
+    e->shift = shift;
+    e->flip = flip;
+    va_list ap;
+    va_start(ap, fmt);
+    (void)vsnprintf(e->why, sizeof e->why, fmt, ap);
+    va_end(ap);
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void impossible(mods_ctx *x, const char *fmt, ...) {
+    x->m->impossible = true;
+    va_list ap;
+    va_start(ap, fmt);
+    (void)vsnprintf(x->m->why, sizeof x->m->why, fmt, ap);
+    va_end(ap);
+}
+
+static const char *const cond_names[FT_CONDITION_COUNT] = {
+#define FT__E(id, name, major, has_x) name,
+    FT_CONDITION_LIST(FT__E)
+#undef FT__E
+};
+
+static const char *size_name(int rank) {
+    static const char *const names[] = {"Minuscule", "Diminutive", "Tiny",
+                                        "Small",     "Medium",     "Large",
+                                        "Huge",      "Gargantuan", "Colossal"};
+    if (rank < -4)
+        rank = -4;
+    if (rank > 4)
+        rank = 4;
+    return names[rank + 4];
+}
+
+static int highest_elevation(const fray_grid *g, fray_footprint fp) {
+    int best = INT_MIN;
+    for (int dy = 0; dy < fp.side; dy++)
+        for (int dx = 0; dx < fp.side; dx++) {
+            fray_pos p = {(int16_t)(fp.at.x + dx), (int16_t)(fp.at.y + dy)};
+            if (fray_grid_in(g, p) && g->elevation[p.y][p.x] > best)
+                best = g->elevation[p.y][p.x];
+        }
+    return best == INT_MIN ? 0 : best;
+}
+
+static bool occupies(fray_footprint fp, fray_pos p) {
+    return p.x >= fp.at.x && p.y >= fp.at.y && p.x < fp.at.x + fp.side &&
+           p.y < fp.at.y + fp.side;
+}
+
+/* The two spaces, one of each footprint, nearest each other. */
+static void nearest_spaces(fray_footprint a, fray_footprint b, fray_pos *pa,
+                           fray_pos *pb) {
+    int best = INT_MAX;
+    for (int ay = 0; ay < a.side; ay++)
+        for (int ax = 0; ax < a.side; ax++)
+            for (int by = 0; by < b.side; by++)
+                for (int bx = 0; bx < b.side; bx++) {
+                    fray_pos p = {(int16_t)(a.at.x + ax), (int16_t)(a.at.y + ay)};
+                    fray_pos q = {(int16_t)(b.at.x + bx), (int16_t)(b.at.y + by)};
+                    int d = fray_grid_count(p, q);
+                    if (d < best) {
+                        best = d;
+                        *pa = p;
+                        *pb = q;
+                    }
+                }
+}
+
+/* Standard ranks of the best advantage and the worst disadvantage that
+ * apply (rules-facts.md: not cumulative). */
+static void advantages(mods_ctx *x, const ft_statblock *sb, bool def,
+                       const ft_applies *what, int n_what) {
+    int best = 0, worst = 0;
+    const char *bn = "", *wn = "";
+    for (int i = 0; i < sb->n_advantages; i++) {
+        const ft_advantage *adv = &sb->advantages[i];
+        bool applies = adv->applies == FT_APPLIES_ALL;
+        for (int k = 0; k < n_what; k++)
+            applies = applies || adv->applies == what[k];
+        if (!applies)
+            continue;
+        if (adv->rank > best) {
+            best = adv->rank;
+            bn = adv->name;
+        }
+        if (adv->rank < worst) {
+            worst = adv->rank;
+            wn = adv->name;
+        }
+    }
+    int ranks[2] = {best, worst};
+    const char *names[2] = {bn, wn};
+    for (int k = 0; k < 2; k++) {
+        int rk = ranks[k] < 0 ? -ranks[k] : ranks[k];
+        int sign = ranks[k] < 0 ? -1 : 1;
+        if (rk == 0)
+            continue;
+        add(x, def, (rk == 1 || rk >= 3) ? sign : 0, rk >= 2 ? sign : 0,
+            "%s", names[k]);
+    }
+}
+
+/* Damage advantages: +rank STUN for the best, rank for the worst (fray's
+ * choice: the standard ranks are written for flips). */
+static int damage_advantage(const ft_statblock *sb) {
+    int best = 0, worst = 0;
+    for (int i = 0; i < sb->n_advantages; i++) {
+        const ft_advantage *adv = &sb->advantages[i];
+        if (adv->applies != FT_APPLIES_DAMAGE)
+            continue;
+        if (adv->rank > best)
+            best = adv->rank;
+        if (adv->rank < worst)
+            worst = adv->rank;
+    }
+    return best + worst;
+}
+
+static bool two_melee_weapons(const ft_setup *s, const ft_state *st, int c) {
+    const ft_weapon *m = weapon_at(s, c, st->c[c].wielded[0]);
+    const ft_weapon *o = weapon_at(s, c, st->c[c].wielded[1]);
+    return m && o && is_melee(m) && is_melee(o);
+}
+
+static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
+                    ft_mods *out, mod_list *list) {
+    const ft_setup *s = r->setup;
+    const ft_state *st = r->st;
+    memset(out, 0, sizeof *out);
+    if (list)
+        list->n = 0;
+    mods_ctx x = {out, list};
+    if (a < 0 || a >= st->n || t < 0 || t >= st->n || a == t) {
+        impossible(&x, "no such target");
+        return;
+    }
+    const ft_combatant *ac = &s->c[a], *tc = &s->c[t];
+    const ft_statblock *asb = &ac->sb, *tsb = &tc->sb;
+    const ft_cstate *as = &st->c[a], *ts = &st->c[t];
+    int wi;
+    bool off;
+    const ft_weapon *w = pick_weapon(r, a, o, &wi, &off);
+    bool melee = is_melee(w);
+    bool spell = w->spell;
+    bool perception = (w->keywords & FT_KW(PERCEPTION)) != 0;
+
+    /* ---- Can it be made at all? */
+    if (ts->flags & FT_F_DEAD) {
+        impossible(&x, "%s is dead", tc->name);
+        return;
+    }
+    if (ts->flags & FT_F_FLED) {
+        impossible(&x, "%s has left the fight", tc->name);
+        return;
+    }
+    for (int i = 0; i < as->n_cond; i++)
+        if (as->cond[i].kind == FT_COND_CHARMED && as->cond[i].source == t) {
+            impossible(&x, "%s is charmed by %s", ac->name, tc->name);
+            return;
+        }
+    if (o->opportunity && !melee) {
+        impossible(&x, "an opportunity attack is a melee attack");
+        return;
+    }
+    if (w->shots > 0 && wi >= 0 && as->ammo[wi] <= 0) {
+        impossible(&x, "the %s is empty: Reload a Weapon", w->name);
+        return;
+    }
+    if (spell && w->mana_cost > 0 &&
+        ((unsigned)w->element >= FT_ELEMENT_COUNT ||
+         as->mana[w->element] < w->mana_cost)) {
+        impossible(&x, "not enough mana for the %s: it costs %d", w->name,
+                   w->mana_cost);
+        return;
+    }
+    fray_footprint fa = ft_footprint(s, st, a), ftp = ft_footprint(s, st, t);
+    int dist = fray_grid_range(fa, ftp);
+    int increment = 1;
+    if (melee) {
+        int reach = weapon_reach(w);
+        if (!fray_grid_within(fa, ftp, reach)) {
+            impossible(&x, "%s is out of range: %d spaces, the %s reaches %d",
+                       tc->name, dist, w->name, reach);
+            return;
+        }
+    } else if (spell) {
+        /* Spells have only a maximum range. */
+        int max = w->max_range > 0 ? w->max_range : w->range_increment;
+        if (dist > max) {
+            impossible(&x, "%s is out of range: %d spaces, the %s reaches %d",
+                       tc->name, dist, w->name, max);
+            return;
+        }
+    } else {
+        int ri = w->range_increment;
+        increment = dist <= ri ? 1 : (dist + ri - 1) / ri;
+        if (increment > 4) {
+            impossible(&x, "%s is out of range: %d spaces, the %s reaches %d",
+                       tc->name, dist, w->name, 4 * ri);
+            return;
+        }
+    }
+    fray_cover cover = FRAY_COVER_NONE;
+    const char *cover_why = "";
+    if (s->has_map) {
+        cover = fray_grid_cover(&s->map, fa, ftp);
+        if (cover == FRAY_COVER_TOTAL) {
+            impossible(&x, "%s has total cover", tc->name);
+            return;
+        }
+        if (!fray_grid_sight_fp(&s->map, fa, ftp) &&
+            !ft_cond_has(st, a, FT_COND_BLINDED)) {
+            impossible(&x, "no line of sight to %s", tc->name);
+            return;
+        }
+        cover_why = cover == FRAY_COVER_HARD ? "hard cover" : "soft cover";
+    }
+
+    /* ---- The attacker's flip. */
+    int rank = spell ? asb->cv[FT_CV_SA] : asb->cv[FT_CV_PA];
+    if (w->attack_bonus)
+        add(&x, false, 0, w->attack_bonus, "%s %+d", w->name, w->attack_bonus);
+    if (as->aim > 0 && (as->aim_spell != 0) == spell) {
+        int cap = rank / 2;
+        int aim = as->aim < cap ? as->aim : cap;
+        add(&x, false, 0, aim, "Aim x%d", aim);
+    }
+    if (off)
+        add(&x, false, 0, -1, "off hand");
+    if (melee && !spell && two_melee_weapons(s, st, a))
+        add(&x, false, 0, asb->dual_aggressive ? 1 : -1, "%s stance",
+            asb->dual_aggressive ? "aggressive" : "defensive");
+    if (o->power)
+        add(&x, false, 0, -1, "Power Attack");
+    if (o->aid)
+        add(&x, false, 0, 1, "Aid");
+    if (as->flags & FT_F_RECKLESS)
+        add(&x, false, 0, -1, "Reckless Move");
+    if (as->grappled_by >= 0)
+        add(&x, false, 0, -1, "restricted attack");
+    for (int i = 0; i < as->n_cond; i++) {
+        int fm = 0, sh = 0;
+        ft_cond_mod_one((ft_condition)as->cond[i].kind, FT_FLIP_ATTACK, melee,
+                        &fm, &sh);
+        add(&x, false, sh, fm, "%s", cond_names[as->cond[i].kind % FT_CONDITION_COUNT]);
+    }
+    /* Attacking from Concealment: the target does not know of the
+     * attacker's side and has not acted yet. */
+    if ((tc->unaware_of & (1u << ac->side)) && !(ts->flags & FT_F_ACTED))
+        add(&x, false, 0, 1, "unaware target");
+    if (melee && s->has_map &&
+        highest_elevation(&s->map, fa) > highest_elevation(&s->map, ftp))
+        add(&x, false, 1, 0, "high ground");
+    if (!melee && !spell && !perception && increment > 1)
+        add(&x, false, increment == 3 ? 0 : -1, increment >= 3 ? -1 : 0,
+            "range increment %d", increment);
+    /* Size Modifiers: the inverse of the size rank, on <PA>. */
+    if (!spell && !perception && asb->size_rank != 0)
+        add(&x, false, -asb->size_rank, 0, "size: %s", size_name(asb->size_rank));
+    /* Prone target (fray's ruling): easier to strike in melee, harder to
+     * shoot. */
+    if (ft_cond_has(st, t, FT_COND_PRONE))
+        add(&x, false, melee ? 1 : -1, 0, "prone target");
+    if (melee) {
+        int friends, foes;
+        melee_counts(r, a, &friends, &foes);
+        if (friends >= 2 * foes && friends > foes)
+            add(&x, false, 0, 1, "outnumbering %d-to-%d", friends, foes);
+        else if (friends > foes)
+            add(&x, false, 1, 0, "outnumbering %d-to-%d", friends, foes);
+    }
+    {
+        ft_applies what[2] = {FT_APPLIES_ATTACK,
+                              spell   ? FT_APPLIES_SPELL_ATTACK
+                              : melee ? FT_APPLIES_MELEE_ATTACK
+                                      : FT_APPLIES_RANGED_ATTACK};
+        advantages(&x, asb, false, what, 2);
+    }
+
+    /* ---- The defender's flip. */
+    int drank = spell ? tsb->cv[FT_CV_ID] : tsb->cv[FT_CV_PD];
+    if (!spell && !perception && tsb->size_rank != 0)
+        add(&x, true, -tsb->size_rank, 0, "size: %s", size_name(tsb->size_rank));
+    if (!spell && tsb->has_armor && tsb->armor.pd_shift)
+        add(&x, true, tsb->armor.pd_shift, 0, "%s", tsb->armor.name);
+    if (!perception && !melee) {
+        /* Creatures in the way: a non-ally of the attacker, standing, of
+         * the target's size rank +-1, on the line -> soft cover. */
+        fray_pos pa = fa.at, pb = ftp.at;
+        nearest_spaces(fa, ftp, &pa, &pb);
+        fray_pos line[2 * FRAY_GRID_MAX];
+        int nl = fray_grid_line_spaces(pa, pb, line, 2 * FRAY_GRID_MAX);
+        for (int c = 0; c < st->n && cover < FRAY_COVER_SOFT; c++) {
+            if (c == a || c == t || ft_allies(s, a, c) || down(st, c))
+                continue;
+            int d = s->c[c].sb.size_rank - tsb->size_rank;
+            if (d < -1 || d > 1)
+                continue;
+            fray_footprint fc = ft_footprint(s, st, c);
+            for (int i = 0; i < nl; i++)
+                if (occupies(fc, line[i])) {
+                    cover = FRAY_COVER_SOFT;
+                    cover_why = "soft cover: creature";
+                    break;
+                }
+        }
+        /* Shooting into a melee: at least soft cover, unless the one the
+         * target fights is the attacker and the attacker alone. */
+        for (int c = 0; c < st->n && cover < FRAY_COVER_SOFT; c++) {
+            if (c == a || c == t || ft_allies(s, c, t) || down(st, c))
+                continue;
+            if (ft_threatens(r, c, t) || ft_threatens(r, t, c)) {
+                cover = FRAY_COVER_SOFT;
+                cover_why = "soft cover: melee";
+            }
+        }
+    }
+    if (!perception) {
+        if (cover == FRAY_COVER_SOFT)
+            add(&x, true, 1, 0, "%s", cover_why);
+        else if (cover == FRAY_COVER_HARD)
+            add(&x, true, 1, 1, "%s", cover_why);
+    }
+    /* RULINGS 10: flat-footed, <PD> reduced by [SS] ranks. */
+    if (!spell && !(ts->flags & FT_F_ACTED) && s->opt.flat_footed_loses_ss &&
+        tsb->aspects[FT_ASPECT_SS] > 0)
+        add(&x, true, 0, -tsb->aspects[FT_ASPECT_SS], "flat-footed");
+    if (ts->flags & FT_F_FULL_DEFENSE)
+        add(&x, true, 0, s->opt.full_defense_flip, "Full Defense");
+    if (ts->flags & FT_F_POWER)
+        add(&x, true, 0, -1, "Power Attack");
+    if (ts->flags & FT_F_RECKLESS)
+        add(&x, true, 0, -1, "Reckless Move");
+    if (!spell && two_melee_weapons(s, st, t))
+        add(&x, true, 0, tsb->dual_aggressive ? -1 : 1, "%s stance",
+            tsb->dual_aggressive ? "aggressive" : "defensive");
+    if (ts->aided_vs == a)
+        add(&x, true, 0, -1, "Aid against it");
+    for (int i = 0; i < ts->n_cond; i++) {
+        int fm = 0, sh = 0;
+        ft_cond_mod_one((ft_condition)ts->cond[i].kind, FT_FLIP_DEFENSE, melee,
+                        &fm, &sh);
+        add(&x, true, sh, fm, "%s", cond_names[ts->cond[i].kind % FT_CONDITION_COUNT]);
+    }
+    /* fray's ruling: an unconscious or Helpless defender has no Defense
+     * ranks (a flip of 0 + modifiers: RULINGS 3 keeps the lower of two). */
+    if (drank != 0 && ((ts->flags & FT_F_UNCONSCIOUS) ||
+                       ft_cond_has(st, t, FT_COND_HELPLESS)))
+        add(&x, true, 0, -drank, "%s",
+            (ts->flags & FT_F_UNCONSCIOUS) ? "unconscious" : "helpless");
+    {
+        ft_applies what[2] = {FT_APPLIES_DEFENSE,
+                              spell ? FT_APPLIES_INTANGIBLE_DEFENSE
+                                    : FT_APPLIES_PHYSICAL_DEFENSE};
+        advantages(&x, tsb, true, what, 2);
+    }
+}
+
+void ft_attack_mods(const ft_run *r, int attacker, int target,
+                    const ft_attack_opts *o, ft_mods *out) {
+    compute(r, attacker, target, o, out, NULL);
+}
+
+static void emit_mods(ft_run *r, const mod_list *l, bool def, int a, int t) {
+    for (int i = 0; i < l->n; i++) {
+        const mod_entry *e = &l->e[i];
+        if (e->def != def)
+            continue;
+        ft_fact *f = ft_emit_fact(r, FT_FACT_MODIFIER, def ? t : a, def ? a : t);
+        if (!f)
+            return;
+        f->v[0] = e->shift;
+        f->v[1] = e->flip;
+        memcpy(f->text, e->why, sizeof f->text);
+    }
+}
+
+static void emit_note(ft_run *r, int who, int target, const char *text) {
+    ft_fact *f = ft_emit_fact(r, FT_FACT_NOTE, who, target);
+    if (f)
+        say(f->text, sizeof f->text, "%s", text);
+}
+
+/* The attack flip then the defense flip (each after its modifiers'
+ * facts), then Hand of Fate and chips answered back and forth until
+ * neither side does more (rules-facts.md: "if one side uses it, the other
+ * may respond after seeing the result"). The attacker flips first, so its
+ * first round cannot know the defense. */
+typedef struct opposed_flip {
+    int a, t;                /* attacker, defender */
+    int arank, drank;        /* ranks before the modifiers */
+    ft_flip_purpose ap, dp;
+    fray_flip af, df;
+    int ash, dsh;            /* final shifts */
+} opposed_flip;
+
+static fray_status opposed(ft_run *r, const ft_mods *m, const mod_list *l,
+                           opposed_flip *o) {
+    emit_mods(r, l, false, o->a, o->t);
+    fray_status rc = ft_flip(r, o->a, o->arank + m->flip, o->ap, m->shift,
+                             INT_MIN, &o->af, &o->ash);
+    if (rc != FRAY_OK)
+        return rc;
+    emit_mods(r, l, true, o->a, o->t);
+    rc = ft_flip(r, o->t, o->drank + m->def_flip, o->dp, m->def_shift,
+                 o->af.kept_value + o->ash, &o->df, &o->dsh);
+    if (rc != FRAY_OK)
+        return rc;
+    fray_flip *af = &o->af, *df = &o->df;
+    int *ash = &o->ash, *dsh = &o->dsh;
+    int a = o->a, t = o->t;
+    ft_flip_purpose ap = o->ap, dp = o->dp;
+    for (int guard = 0; guard < 64; guard++) {
+        bool changed;
+        rc = ft_flip_respond(r, a, ap, af, ash, df->kept_value + *dsh, &changed);
+        if (rc != FRAY_OK || !changed)
+            return rc;
+        rc = ft_flip_respond(r, t, dp, df, dsh, af->kept_value + *ash, &changed);
+        if (rc != FRAY_OK || !changed)
+            return rc;
+    }
+    return FRAY_OK;
+}
+
+fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
+                      bool *out_hit) {
+    const ft_setup *s = r->setup;
+    ft_state *st = r->st;
+    if (out_hit)
+        *out_hit = false;
+    ft_mods m;
+    mod_list list;
+    compute(r, a, t, o, &m, &list);
+    if (m.impossible)
+        return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0, "%s", m.why);
+    int wi;
+    bool off;
+    const ft_weapon *w = pick_weapon(r, a, o, &wi, &off);
+    ft_cstate *as = &st->c[a], *ts = &st->c[t];
+    const ft_statblock *asb = &s->c[a].sb, *tsb = &s->c[t].sb;
+    fray_status rc;
+
+    /* Shots and mana are spent on the attempt, hit or miss. */
+    if (w->shots > 0 && wi >= 0) {
+        as->ammo[wi]--;
+        ft_emit(r, FT_FACT_AMMO, a, -1, wi, as->ammo[wi], 0, 0);
+    }
+    if (w->spell && w->mana_cost > 0) {
+        as->mana[w->element] = (int8_t)(as->mana[w->element] - w->mana_cost);
+        ft_emit(r, FT_FACT_MANA, a, -1, (int)w->element, as->mana[w->element],
+                0, 0);
+    }
+    /* Blinded: the attack misses unless a Hard (15+) [SP] check passes
+     * (an Aspect check: the card alone, plus shifts). */
+    if (ft_cond_has(st, a, FT_COND_BLINDED)) {
+        int fm = 0, sh = 0;
+        ft_cond_mods(st, a, FT_FLIP_CHECK, false, &fm, &sh);
+        fray_flip f;
+        int total_shift = sh;
+        rc = ft_flip(r, a, asb->aspects[FT_ASPECT_SP] + fm, FT_FLIP_CHECK, sh,
+                     15, &f, &total_shift);
+        if (rc != FRAY_OK)
+            return rc;
+        if (f.kept_value + total_shift < 15) {
+            emit_note(r, a, t, "blinded: cannot find");
+            ft_emit(r, FT_FACT_MISS, a, t, f.kept_value + total_shift, 15, 0, 0);
+            as->aim = 0;
+            as->aim_spell = 0;
+            return FRAY_OK;
+        }
+    }
+
+    opposed_flip of;
+    memset(&of, 0, sizeof of);
+    of.a = a;
+    of.t = t;
+    of.arank = w->spell ? asb->cv[FT_CV_SA] : asb->cv[FT_CV_PA];
+    of.drank = w->spell ? tsb->cv[FT_CV_ID] : tsb->cv[FT_CV_PD];
+    of.ap = FT_FLIP_ATTACK;
+    of.dp = FT_FLIP_DEFENSE;
+    rc = opposed(r, &m, &list, &of);
+    if (rc != FRAY_OK)
+        return rc;
+    /* Aid's (flip-1) is for the foe's next defensive flip against the
+     * chosen ally: used up now. */
+    if (ts->aided_vs == a)
+        ts->aided_vs = -1;
+    as->aim = 0;
+    as->aim_spell = 0;
+    if (o->power)
+        as->flags |= FT_F_POWER;
+
+    fray_combat_result res = fray_combat_resolve(&of.af, of.ash, &of.df, of.dsh);
+    if (!res.hit) {
+        ft_emit(r, FT_FACT_MISS, a, t, res.attack_total, res.defense_total, 0, 0);
+        return FRAY_OK;
+    }
+    ft_emit(r, FT_FACT_HIT, a, t, res.attack_total, res.defense_total,
+            res.hearts, res.critical);
+    if (out_hit)
+        *out_hit = true;
+    if (o->aid) {
+        /* No harm done: the foe is at (flip-1) on its next defensive flip
+         * against the ally (Aid does not stack: the latest one counts). */
+        if (o->aid_ally >= 0 && o->aid_ally < st->n)
+            ts->aided_vs = (int8_t)o->aid_ally;
+        return FRAY_OK;
+    }
+
+    int bonus = damage_advantage(asb);
+    if (o->power)
+        bonus += 2;
+    /* Restricted attack while grappled: Hard Strength halved for damage
+     * (fray: <PX> halved, rounded down). */
+    if (as->grappled_by >= 0 && w->adds_px) {
+        int px = asb->cv[FT_CV_PX];
+        bonus -= px - px / 2;
+    }
+    fray_towers_hit h = ft_harm_hit(r, a, t, w, bonus, res.hearts);
+    ft_harm_apply(r, t, h.stun, h.lethal, a);
+
+    /* "Crit:" keywords (RULINGS 22): a hit with at least one Heart; with
+     * crit_needs_heart off, any hit. */
+    bool crit = res.critical || !s->opt.crit_needs_heart;
+    if (crit && !(ts->flags & FT_F_DEAD)) {
+        if (w->keywords & FT_KW(CRIT_BLEED))
+            ft_cond_add(r, t, FT_COND_BLEEDING, 1, FT_UNTIL_REMOVED, -1, 0, a);
+        if (w->keywords & FT_KW(CRIT_PRONE))
+            ft_cond_add(r, t, FT_COND_PRONE, 0, FT_UNTIL_REMOVED, -1, 0, a);
+        if (w->keywords & FT_KW(CRIT_SLOWED))
+            ft_cond_add(r, t, FT_COND_SLOWED, 0, FT_UNTIL_END_OF, t, 1, a);
+        if (w->keywords & FT_KW(CRIT_STUN))
+            ft_cond_add(r, t, FT_COND_STUNNED, 0, FT_UNTIL_END_OF, t, 1, a);
+    }
+    return FRAY_OK;
+}
+
+fray_status ft_grapple_test(ft_run *r, int a, int d, int attacker_flip_mod,
+                            bool *out_win) {
+    const ft_setup *s = r->setup;
+    ft_state *st = r->st;
+    if (out_win)
+        *out_win = false;
+    if (a < 0 || d < 0 || a >= st->n || d >= st->n || a == d)
+        return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
+                              "a Grapple Test needs two combatants");
+    const ft_statblock *asb = &s->c[a].sb, *dsb = &s->c[d].sb;
+    ft_mods m;
+    memset(&m, 0, sizeof m);
+    mod_list list;
+    list.n = 0;
+    mods_ctx x = {&m, &list};
+    /* "Attacker's <PA> plus Size versus the Defender's <PD> plus Size";
+     * RULINGS 21: the size rank adds cards (grapple_size_cards), else
+     * shifts. */
+    if (attacker_flip_mod)
+        add(&x, false, 0, attacker_flip_mod, "Grapple Test");
+    if (asb->size_rank)
+        add(&x, false, s->opt.grapple_size_cards ? 0 : asb->size_rank,
+            s->opt.grapple_size_cards ? asb->size_rank : 0, "size: %s",
+            size_name(asb->size_rank));
+    if (dsb->size_rank)
+        add(&x, true, s->opt.grapple_size_cards ? 0 : dsb->size_rank,
+            s->opt.grapple_size_cards ? dsb->size_rank : 0, "size: %s",
+            size_name(dsb->size_rank));
+    int fm = 0, sh = 0;
+    ft_cond_mods(st, a, FT_FLIP_GRAPPLE, true, &fm, &sh);
+    add(&x, false, sh, fm, "conditions");
+    fm = sh = 0;
+    ft_cond_mods(st, d, FT_FLIP_GRAPPLE, true, &fm, &sh);
+    add(&x, true, sh, fm, "conditions");
+    /* Action modifiers on opposed combat checks (RULINGS 11, 12). */
+    if (st->c[a].flags & FT_F_RECKLESS)
+        add(&x, false, 0, -1, "Reckless Move");
+    if (st->c[d].flags & FT_F_RECKLESS)
+        add(&x, true, 0, -1, "Reckless Move");
+    if (st->c[d].flags & FT_F_FULL_DEFENSE)
+        add(&x, true, 0, s->opt.full_defense_flip, "Full Defense");
+    if (st->c[d].flags & FT_F_POWER)
+        add(&x, true, 0, -1, "Power Attack");
+
+    opposed_flip of;
+    memset(&of, 0, sizeof of);
+    of.a = a;
+    of.t = d;
+    of.arank = asb->cv[FT_CV_PA];
+    of.drank = dsb->cv[FT_CV_PD];
+    of.ap = FT_FLIP_GRAPPLE;
+    of.dp = FT_FLIP_GRAPPLE;
+    fray_status rc = opposed(r, &m, &list, &of);
+    if (rc != FRAY_OK)
+        return rc;
+    /* Ties go to the one making the test, as an attack hits on a tie. */
+    bool win = of.af.kept_value + of.ash >= of.df.kept_value + of.dsh;
+    emit_note(r, a, d, win ? "wins the Grapple Test" : "loses the Grapple Test");
+    if (out_win)
+        *out_win = win;
+    return FRAY_OK;
 }

@@ -1,27 +1,512 @@
-/* fate.c - STUB: replaced by the real module. */
+/*
+ * fate.c - every card a 99 Towers fight turns over goes through here: flips
+ * from the combatants' decks, the Hand of Fate and chips (rules-facts.md
+ * "Hand of Fate", "Chips"; seed 000 "Combined Damage"; RULINGS 2-5, 7).
+ *
+ * Where the cards come from (towers_int.h, ft_run):
+ *   recording   - drawn from the deck with st->rng; appended to ev->cards
+ *                 with their deck; choices asked of the hooks, appended to
+ *                 ev->choices.
+ *   cards_given - a table command: the cards are ev->cards in order, as
+ *                 flipped by hand; each is taken out of its deck (draw or
+ *                 discard pile) and its deck written in ev->card_deck.
+ *                 Choices still come from the hooks.
+ *   replay      - choices are read back from ev->choices; cards are taken
+ *                 by hand again when ev->cards_given, else drawn again with
+ *                 st->rng and checked equal to the recorded ones.
+ *
+ * Choices are recorded by rounds: each time a combatant may use its Hand of
+ * Fate or chips on a flip is one round (ft_run.round_i counts them). A
+ * round in which something was chosen is recorded as an FT_CHOICE_NONE
+ * marker (a = the round's number, low 8 bits) followed by its choices; a
+ * round without choices records nothing. So replay knows exactly which flip
+ * each choice belongs to, also when one side answers the other's choice
+ * after seeing the result (ft_flip_respond).
+ *
+ * Flipped cards go to their deck's discard pile as soon as they are turned
+ * over (RULINGS 2), like fray_flip_draw: a Hand of Fate swap later puts the
+ * held card there too.
+ */
 #include "towers_int.h"
 
-fray_status ft_flip(ft_run *r, int who, int n, ft_flip_purpose purpose, int shift, int against, fray_flip *out, int *out_shift) {
-    (void)r;
-    (void)who;
-    (void)n;
-    (void)purpose;
-    (void)shift;
-    (void)against;
-    (void)out;
-    (void)out_shift;
-    return FRAY_ERR_INVALID;
+#include <limits.h>
+#include <string.h>
+
+static const char *purpose_text(ft_flip_purpose p) {
+    switch (p) {
+    case FT_FLIP_INITIATIVE: return "the Initiative flip";
+    case FT_FLIP_TIEBREAK: return "the tie-break flip";
+    case FT_FLIP_ATTACK: return "the attack flip";
+    case FT_FLIP_DEFENSE: return "the defense flip";
+    case FT_FLIP_DAMAGE: return "the damage flips";
+    case FT_FLIP_GRAPPLE: return "the Grapple Test";
+    case FT_FLIP_SKILL: return "the skill flip";
+    case FT_FLIP_CHECK: return "the check";
+    default: return "a flip";
+    }
+}
+
+/* Kept card (the first of the best value) and Hearts over every card
+ * (RULINGS 4, 5). */
+static void evaluate(fray_flip *f, const fray_deck_options *opts) {
+    int kept = 0;
+    int best = f->n_cards > 0 ? fray_card_value(opts, f->cards[0]) : 0;
+    int hearts = 0;
+    for (int i = 0; i < f->n_cards; i++) {
+        int v = fray_card_value(opts, f->cards[i]);
+        if (f->keep_lowest ? v < best : v > best) {
+            best = v;
+            kept = i;
+        }
+        hearts += fray_card_is_heart(f->cards[i]);
+    }
+    f->kept = kept;
+    f->kept_value = best;
+    f->hearts = hearts;
+}
+
+static fray_status deck_index(ft_run *r, int who, int *out_d) {
+    if (who < 0 || who >= r->st->n)
+        return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
+                              "no combatant %d flips", who);
+    int d = r->setup->c[who].deck;
+    if (d < 0 || d >= r->st->n_decks)
+        return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
+                              "%s has no deck", r->setup->c[who].name);
+    *out_d = d;
+    return FRAY_OK;
+}
+
+/*
+ * Turns over n cards of deck d into out (in play; or held in a Hand of Fate
+ * when `hold`), from wherever this run gets its cards, and keeps ev's record
+ * of them. `what` names the flip for messages.
+ */
+static fray_status get_cards(ft_run *r, int d, int n, fray_card *out,
+                             bool hold, const char *what) {
+    ft_event *ev = r->ev;
+    fray_deck *deck = &r->st->decks[d];
+    if (n <= 0)
+        return FRAY_OK;
+    bool by_hand = r->replay ? ev->cards_given : r->cards_given;
+    if (by_hand) {
+        int left = ev->n_cards - r->card_i;
+        if (left < n)
+            return fray__diag_set(r->diag, FRAY_ERR_DECK_EMPTY, 0,
+                                  "this action needs more cards: %d more "
+                                  "for %s",
+                                  n - (left > 0 ? left : 0), what);
+        for (int i = 0; i < n; i++) {
+            fray_card c = ev->cards[r->card_i];
+            char name[16];
+            if (r->replay && ev->card_deck[r->card_i] != d)
+                return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
+                                      "the journal does not match this "
+                                      "fight: %s was recorded from another "
+                                      "deck",
+                                      fray_card_format(c, FRAY_CARD_PLAIN,
+                                                       name));
+            fray_card_place p = fray_deck_place(deck, c);
+            if (fray_deck_take(deck, c) != FRAY_OK)
+                return fray__diag_set(
+                    r->diag, FRAY_ERR_CARD_UNAVAILABLE, 0,
+                    "%s is not available for %s: %s",
+                    fray_card_format(c, FRAY_CARD_PLAIN, name), what,
+                    p == FRAY_PLACE_HELD      ? "it is held in a Hand of Fate"
+                    : p == FRAY_PLACE_IN_PLAY ? "it is already in play"
+                                              : "this deck has no such card");
+            if (hold)
+                deck->place[c] = FRAY_PLACE_HELD;
+            ev->card_deck[r->card_i] = (uint8_t)d;
+            out[i] = c;
+            r->card_i++;
+        }
+        return FRAY_OK;
+    }
+    if (r->replay) {
+        if (ev->n_cards - r->card_i < n)
+            return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
+                                  "the journal does not match this fight: "
+                                  "%s turns over more cards than recorded",
+                                  what);
+        fray_status st = hold ? fray_deck_hold(deck, &r->st->rng, (size_t)n, out)
+                              : fray_deck_draw(deck, &r->st->rng, (size_t)n, out);
+        if (st != FRAY_OK)
+            return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
+                                  "the journal does not match this fight: "
+                                  "the deck runs out for %s", what);
+        for (int i = 0; i < n; i++, r->card_i++) {
+            if (ev->cards[r->card_i] != out[i] || ev->card_deck[r->card_i] != d) {
+                char got[16], want[16];
+                return fray__diag_set(
+                    r->diag, FRAY_ERR_INVALID, 0,
+                    "the journal does not match this fight: %s was "
+                    "recorded for %s, the deck gives %s",
+                    fray_card_format(ev->cards[r->card_i], FRAY_CARD_PLAIN, want),
+                    what, fray_card_format(out[i], FRAY_CARD_PLAIN, got));
+            }
+        }
+        return FRAY_OK;
+    }
+    if (ev->n_cards + n > FT_EVENT_CARDS)
+        return fray__diag_set(r->diag, FRAY_ERR_RANGE, 0,
+                              "one action may turn over at most %d cards",
+                              FT_EVENT_CARDS);
+    fray_status st = hold ? fray_deck_hold(deck, &r->st->rng, (size_t)n, out)
+                          : fray_deck_draw(deck, &r->st->rng, (size_t)n, out);
+    if (st != FRAY_OK)
+        return fray__diag_set(r->diag, st, 0,
+                              "the deck %s has too few cards for %s",
+                              r->setup->deck_names[d], what);
+    for (int i = 0; i < n; i++) {
+        ev->cards[ev->n_cards] = out[i];
+        ev->card_deck[ev->n_cards] = (uint8_t)d;
+        ev->n_cards++;
+    }
+    r->card_i = ev->n_cards;
+    return FRAY_OK;
+}
+
+static void emit_flip(ft_run *r, int who, ft_flip_purpose p,
+                      const fray_flip *f, int shift) {
+    ft_fact *x = ft_emit_fact(r, FT_FACT_FLIP, who, -1);
+    if (!x)
+        return;
+    x->v[0] = (int32_t)p;
+    x->v[1] = p == FT_FLIP_DAMAGE ? f->hearts : f->kept_value + shift;
+    x->v[2] = f->n;
+    x->v[3] = f->kept_value;
+    x->v[4] = shift;
+    int k = f->n_cards < 12 ? f->n_cards : 12;
+    for (int i = 0; i < k; i++)
+        x->cards[i] = f->cards[i];
+    x->n_cards = (uint8_t)k;
+}
+
+/* ---- Choices ------------------------------------------------------------- */
+
+static bool fate_kind(int k) {
+    return k == FT_CHOICE_FATE_SWAP || k == FT_CHOICE_FATE_REFLIP ||
+           k == FT_CHOICE_CHIP_SHIFT || k == FT_CHOICE_CHIP_FLIP;
+}
+
+/* What (flip+1) does to a finished flip: +1 one more card (keep the
+ * highest), -1 one card fewer (a keep-the-lowest flip of RULINGS 3 loses
+ * its lowest card), 0 nothing (the min-one-card plateau, or the card
+ * limit). */
+static int flip_plus_one(const ft_run *r, const fray_flip *f) {
+    int cards;
+    bool low;
+    fray_flip_plan(f->n + 1, &r->setup->opt.flip, &cards, &low);
+    if (!f->keep_lowest && !low && cards == f->n_cards + 1)
+        return 1;
+    if (f->keep_lowest && cards == f->n_cards - 1)
+        return -1;
+    return 0;
+}
+
+static bool deck_can_give(const ft_run *r, const fray_deck *deck) {
+    /* Cards by hand or replayed: get_cards says what is missing. */
+    if (r->replay || r->cards_given)
+        return true;
+    return fray_deck_count(deck, FRAY_PLACE_DRAW) +
+               fray_deck_count(deck, FRAY_PLACE_DISCARD) >= 1;
+}
+
+/* Whether choice c can be made now on flip f of `who` (rules-facts.md:
+ * the card is held in that deck; the combatant has the chip, a higher chip
+ * standing for a lower one). */
+static bool legal(const ft_run *r, int who, const fray_deck *deck,
+                  const fray_flip *f, const ft_choice *c) {
+    const ft_cstate *cs = &r->st->c[who];
+    switch (c->kind) {
+    case FT_CHOICE_FATE_SWAP:
+        return c->a >= 0 && c->a < f->n_cards && c->b >= 0 &&
+               c->b < FRAY_CARDS_MAX &&
+               fray_deck_place(deck, (fray_card)c->b) == FRAY_PLACE_HELD;
+    case FT_CHOICE_FATE_REFLIP:
+        return c->b >= 0 && c->b < FRAY_CARDS_MAX &&
+               fray_deck_place(deck, (fray_card)c->b) == FRAY_PLACE_HELD &&
+               deck_can_give(r, deck);
+    case FT_CHOICE_CHIP_SHIFT:
+        /* White's effect; red and blue may stand for it. */
+        return c->b >= 0 && c->b <= 2 && cs->chips[c->b] > 0;
+    case FT_CHOICE_CHIP_FLIP: {
+        /* Red's effect; blue may stand for it. */
+        if (c->b < 1 || c->b > 2 || cs->chips[c->b] <= 0)
+            return false;
+        int d = flip_plus_one(r, f);
+        return d < 0 || (d > 0 && deck_can_give(r, deck));
+    }
+    default:
+        return false;
+    }
+}
+
+/* Anything to choose at all? Saves asking the hooks in simulations. */
+static bool can_choose(const ft_run *r, int who, const fray_deck *deck) {
+    const ft_cstate *cs = &r->st->c[who];
+    if (cs->chips[0] > 0 || cs->chips[1] > 0 || cs->chips[2] > 0)
+        return true;
+    for (int i = 0; i < deck->size; i++)
+        if (deck->place[i] == FRAY_PLACE_HELD)
+            return true;
+    return false;
+}
+
+static fray_status apply_choice(ft_run *r, int who, int d,
+                                ft_flip_purpose p, fray_flip *f, int *shift,
+                                const ft_choice *c) {
+    fray_deck *deck = &r->st->decks[d];
+    ft_cstate *cs = &r->st->c[who];
+    const char *what = purpose_text(p);
+    fray_status st;
+    switch (c->kind) {
+    case FT_CHOICE_FATE_SWAP: {
+        fray_card old = f->cards[c->a];
+        fray_card held = (fray_card)c->b;
+        st = fray_flip_swap_held(f, deck, c->a, held);
+        if (st != FRAY_OK)
+            return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
+                                  "that Hand of Fate card cannot be played");
+        cs->fate_used++;
+        ft_fact *x = ft_emit_fact(r, FT_FACT_FATE, who, -1);
+        if (x) {
+            x->v[0] = FT_CHOICE_FATE_SWAP;
+            x->v[1] = c->a;
+            x->cards[0] = held;
+            x->cards[1] = old;
+            x->n_cards = 2;
+        }
+        return FRAY_OK;
+    }
+    case FT_CHOICE_FATE_REFLIP: {
+        /* Discard a Hand of Fate card and the whole flip (already in the
+         * discard pile), then flip one single card: it is the flip. */
+        fray_card held = (fray_card)c->b;
+        st = fray_deck_discard(deck, &held, 1);
+        if (st != FRAY_OK)
+            return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
+                                  "that Hand of Fate card cannot be played");
+        fray_card nc;
+        st = get_cards(r, d, 1, &nc, false, what);
+        if (st != FRAY_OK)
+            return st;
+        (void)fray_deck_discard(deck, &nc, 1);
+        f->n = 1;
+        f->n_cards = 1;
+        f->keep_lowest = false;
+        f->cards[0] = nc;
+        evaluate(f, &deck->opts);
+        cs->fate_used++;
+        ft_fact *x = ft_emit_fact(r, FT_FACT_FATE, who, -1);
+        if (x) {
+            x->v[0] = FT_CHOICE_FATE_REFLIP;
+            x->cards[0] = held;
+            x->cards[1] = nc;
+            x->n_cards = 2;
+        }
+        return FRAY_OK;
+    }
+    case FT_CHOICE_CHIP_SHIFT:
+        cs->chips[c->b]--;
+        cs->chips_used++;
+        *shift += 1;
+        ft_emit(r, FT_FACT_CHIP, who, -1, c->b, FT_CHOICE_CHIP_SHIFT, 0, 0);
+        return FRAY_OK;
+    case FT_CHOICE_CHIP_FLIP: {
+        int delta = flip_plus_one(r, f);
+        if (delta > 0) {
+            fray_card nc;
+            st = get_cards(r, d, 1, &nc, false, what);
+            if (st != FRAY_OK)
+                return st;
+            (void)fray_deck_discard(deck, &nc, 1);
+            f->cards[f->n_cards++] = nc;
+        } else {
+            /* (flip+1) on a keep-the-lowest flip: one card fewer, and the
+             * one to lose is the lowest (with two cards left this keeps
+             * the higher one, as a flip of 1 would). */
+            memmove(f->cards + f->kept, f->cards + f->kept + 1,
+                    (size_t)(f->n_cards - f->kept - 1) * sizeof f->cards[0]);
+            f->n_cards--;
+            int cards;
+            bool low;
+            fray_flip_plan(f->n + 1, &r->setup->opt.flip, &cards, &low);
+            f->keep_lowest = low && f->n_cards > 1;
+        }
+        f->n++;
+        evaluate(f, &deck->opts);
+        cs->chips[c->b]--;
+        cs->chips_used++;
+        ft_emit(r, FT_FACT_CHIP, who, -1, c->b, FT_CHOICE_CHIP_FLIP, 0, 0);
+        return FRAY_OK;
+    }
+    default:
+        return FRAY_ERR_INVALID;
+    }
+}
+
+/* One round of choices on flip f of `who`. */
+static fray_status fate_round(ft_run *r, int who, ft_flip_purpose p,
+                              fray_flip *f, int *shift, int against,
+                              bool *out_any) {
+    ft_event *ev = r->ev;
+    int d;
+    fray_status rc = deck_index(r, who, &d);
+    if (rc != FRAY_OK)
+        return rc;
+    fray_deck *deck = &r->st->decks[d];
+    uint8_t tag = (uint8_t)(r->round_i & 0xff);
+    r->round_i++;
+    *out_any = false;
+
+    if (r->replay) {
+        if (r->choice_i >= ev->n_choices)
+            return FRAY_OK;
+        const ft_choice *m = &ev->choices[r->choice_i];
+        if (m->kind != FT_CHOICE_NONE || (uint8_t)m->a != tag || m->who != who)
+            return FRAY_OK;
+        r->choice_i++;
+        while (r->choice_i < ev->n_choices &&
+               fate_kind(ev->choices[r->choice_i].kind)) {
+            ft_choice c = ev->choices[r->choice_i++];
+            if (c.who != who || !legal(r, who, deck, f, &c))
+                return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
+                                      "the journal does not match this "
+                                      "fight: a recorded Hand of Fate or "
+                                      "chip choice cannot be made on %s",
+                                      purpose_text(p));
+            rc = apply_choice(r, who, d, p, f, shift, &c);
+            if (rc != FRAY_OK)
+                return rc;
+            *out_any = true;
+        }
+        if (*out_any)
+            emit_flip(r, who, p, f, *shift);
+        return FRAY_OK;
+    }
+
+    if (!r->hooks || !r->hooks->fate)
+        return FRAY_OK;
+    bool marked = false;
+    /* Each choice spends a held card or a chip, so this ends; the guard
+     * only protects against a hook that never says NONE. */
+    for (int guard = 0; guard < FT_EVENT_CHOICES; guard++) {
+        if (!can_choose(r, who, deck))
+            break;
+        ft_flip_view v;
+        v.who = who;
+        v.purpose = p;
+        v.flip = f;
+        v.shift = *shift;
+        v.against = against;
+        v.is_defense = p == FT_FLIP_DEFENSE;
+        ft_choice c = r->hooks->fate(r->hooks->ctx, r, &v);
+        c.who = (int8_t)who;
+        /* An illegal choice counts as "nothing more". So does one that
+         * could not be recorded (the event is full): it is not made. */
+        if (c.kind == FT_CHOICE_NONE || !legal(r, who, deck, f, &c) ||
+            ev->n_choices + (marked ? 1 : 2) > FT_EVENT_CHOICES)
+            break;
+        if (!marked) {
+            ft_choice m;
+            memset(&m, 0, sizeof m);
+            m.kind = FT_CHOICE_NONE;
+            m.who = (int8_t)who;
+            m.a = (int8_t)tag;
+            ev->choices[ev->n_choices++] = m;
+            marked = true;
+        }
+        ev->choices[ev->n_choices++] = c;
+        rc = apply_choice(r, who, d, p, f, shift, &c);
+        if (rc != FRAY_OK)
+            return rc;
+        *out_any = true;
+    }
+    if (*out_any)
+        emit_flip(r, who, p, f, *shift);
+    return FRAY_OK;
+}
+
+/* ---- Flips ---------------------------------------------------------------- */
+
+fray_status ft_flip(ft_run *r, int who, int n, ft_flip_purpose purpose,
+                    int shift, int against, fray_flip *out, int *out_shift) {
+    int d;
+    fray_status rc = deck_index(r, who, &d);
+    if (rc != FRAY_OK)
+        return rc;
+    fray_deck *deck = &r->st->decks[d];
+    fray_flip f;
+    memset(&f, 0, sizeof f);
+    f.n = n;
+    fray_flip_plan(n, &r->setup->opt.flip, &f.n_cards, &f.keep_lowest);
+    /* A flip can never hold more cards than the deck. */
+    if (f.n_cards > deck->size)
+        f.n_cards = deck->size;
+    rc = get_cards(r, d, f.n_cards, f.cards, false, purpose_text(purpose));
+    if (rc != FRAY_OK)
+        return rc;
+    (void)fray_deck_discard(deck, f.cards, (size_t)f.n_cards);
+    evaluate(&f, &deck->opts);
+    emit_flip(r, who, purpose, &f, shift);
+    bool any;
+    rc = fate_round(r, who, purpose, &f, &shift, against, &any);
+    if (rc != FRAY_OK)
+        return rc;
+    *out = f;
+    if (out_shift)
+        *out_shift = shift;
+    return FRAY_OK;
+}
+
+fray_status ft_flip_respond(ft_run *r, int who, ft_flip_purpose purpose,
+                            fray_flip *flip, int *shift, int against,
+                            bool *out_changed) {
+    bool any = false;
+    fray_status rc = fate_round(r, who, purpose, flip, shift, against, &any);
+    if (out_changed)
+        *out_changed = any;
+    return rc;
 }
 
 fray_status ft_flip_plain(ft_run *r, int deck, int n, fray_flip *out) {
-    (void)r;
-    (void)deck;
-    (void)n;
-    (void)out;
-    return FRAY_ERR_INVALID;
+    fray_flip f;
+    memset(&f, 0, sizeof f);
+    f.n = n;
+    if (n > 0) {
+        if (deck < 0 || deck >= r->st->n_decks)
+            return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
+                                  "no deck %d", deck);
+        fray_deck *dk = &r->st->decks[deck];
+        f.n_cards = n < dk->size ? n : dk->size;
+        fray_status rc = get_cards(r, deck, f.n_cards, f.cards, false,
+                                   purpose_text(FT_FLIP_DAMAGE));
+        if (rc != FRAY_OK)
+            return rc;
+        (void)fray_deck_discard(dk, f.cards, (size_t)f.n_cards);
+        evaluate(&f, &dk->opts);
+        emit_flip(r, -1, FT_FLIP_DAMAGE, &f, 0);
+    }
+    *out = f;
+    return FRAY_OK;
 }
 
 fray_status ft_fate_deal(ft_run *r) {
-    (void)r;
-    return FRAY_ERR_INVALID;
+    int want = r->setup->opt.hand_of_fate;
+    if (want > FT_HAND_MAX)
+        want = FT_HAND_MAX;
+    for (int d = 0; d < r->st->n_decks; d++) {
+        fray_deck *deck = &r->st->decks[d];
+        int have = (int)fray_deck_count(deck, FRAY_PLACE_HELD);
+        int n = want - have;
+        if (n <= 0)
+            continue;
+        fray_card cards[FT_HAND_MAX];
+        fray_status rc = get_cards(r, d, n, cards, true, "the Hand of Fate");
+        if (rc != FRAY_OK)
+            return rc;
+    }
+    return FRAY_OK;
 }
