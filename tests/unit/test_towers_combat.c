@@ -1273,3 +1273,132 @@ Test(towers_combat, blinded_needs_a_hard_check) {
     cr_expect(hit);
     free(f);
 }
+
+/* ---- Whole fights: the journal replays ---------------------------------------- */
+
+/* towers_int.h "replay", encounter.h undo/redo: fights run by the tactics
+ * policies, which use the Hand of Fate and chips, rebuild to the identical
+ * state from the seed and the recorded events (undo replays from the
+ * start, redo re-applies). Several seeds, so that fate, chips, criticals
+ * and opportunity attacks all happen somewhere. */
+Test(towers_combat, fights_replay_exactly) {
+    fray_towers_setup *setup = calloc(1, sizeof *setup);
+    cr_assert_not_null(setup);
+    fixture *f = fixture_new();
+    ft_weapon blade = longblade();
+    blade.keywords |= FT_KW(CRIT_BLEED);
+    add(f, "Tony", 0, 2, 2, heavy_rifle());
+    add(f, "Ana", 0, 3, 2, blade);
+    add(f, "bandit 1", 1, 8, 6, longblade());
+    add(f, "bandit 2", 1, 9, 6, blade);
+    for (int i = 0; i < f->s.n_combatants; i++) {
+        ft_combatant *c = &f->s.c[i];
+        c->sb.cv[FT_CV_N] = 2;
+        c->sb.cv[FT_CV_PA] = 3;
+        c->sb.cv[FT_CV_PD] = 2;
+        c->sb.cv[FT_CV_ER] = 1;
+        c->sb.aspects[FT_ASPECT_SS] = 1;
+        c->sb.chips[0] = 2;
+        c->sb.chips[1] = 1;
+        c->tactics.preset = FT_TAC_DEFAULT;
+        c->tactics.use_hand_of_fate = true;
+        c->tactics.use_chips = true;
+        c->tactics.opportunity_attacks = true;
+        c->tactics.recover_below_pct = 35;
+    }
+    f->s.opt.hand_of_fate = 3;
+    f->s.opt.max_phase = 400;
+    f->s.has_map = true;
+    fray_grid_init(&f->s.map, 12, 12);
+    setup->s = f->s;
+    free(f);
+
+    fray_towers_fight_options fo = {true, true, 0};
+    int fate = 0, chips = 0, fights = 0;
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        fray_towers_fight *a = NULL, *b = NULL;
+        cr_assert_eq(fray_towers_fight_new(setup, seed, &fo, NULL, &a), FRAY_OK);
+        cr_assert_eq(fray_towers_fight_new(setup, seed, &fo, NULL, &b), FRAY_OK);
+        cr_assert_eq(fray_towers_fight_run(a), FRAY_OK, "seed %d", (int)seed);
+        cr_assert_eq(fray_towers_fight_run(b), FRAY_OK);
+        cr_expect(fray_towers_fight_same(a, b), "same seed, same fight");
+        int n = fray_towers_fight_events(b);
+        for (int k = 0; k < n / 2; k++)
+            cr_assert_eq(fray_towers_fight_undo(b), FRAY_OK, "seed %d", (int)seed);
+        for (int k = 0; k < n / 2; k++)
+            cr_assert_eq(fray_towers_fight_redo(b), FRAY_OK, "seed %d", (int)seed);
+        cr_expect(fray_towers_fight_same(a, b), "seed %d: replayed", (int)seed);
+        for (int i = 0; i < a->st.n; i++) {
+            fate += a->st.c[i].fate_used;
+            chips += a->st.c[i].chips_used;
+        }
+        fights += fray_towers_fight_over(a);
+        fray_towers_fight_free(a);
+        fray_towers_fight_free(b);
+    }
+    cr_expect_gt(fate, 0, "the Hand of Fate was used");
+    cr_expect_gt(chips, 0, "chips were used");
+    cr_expect_gt(fights, 0);
+    free(setup);
+}
+
+/* Seed 000 "Attacking and Defending", "Range Modifiers", "Size
+ * Modifiers"; rules-facts.md "Magic": a spell attacks with <SA> against
+ * <ID>, has only a maximum range, costs its mana even on a miss; the
+ * defender's size still counts (on <ID>), the attacker's only on <PA>. */
+Test(towers_combat, spell_attack) {
+    fixture *f = fixture_new();
+    ft_weapon bolt;
+    memset(&bolt, 0, sizeof bolt);
+    snprintf(bolt.name, sizeof bolt.name, "Bolt of Fire");
+    bolt.spell = true;
+    bolt.damage = 6;
+    bolt.category = FT_CAT_ARCANE;
+    bolt.type = FT_DMG_FIRE;
+    bolt.max_range = 10;
+    bolt.mana_cost = 2;
+    bolt.element = FT_ELEM_FIRE;
+    int mage = add(f, "mage", 0, 0, 0, bolt);
+    int t = add(f, "t", 1, 10, 0, longblade());
+    f->s.c[mage].sb.cv[FT_CV_SA] = 1;
+    f->s.c[mage].sb.cv[FT_CV_PA] = 5;
+    f->s.c[mage].sb.size_rank = 1;
+    f->s.c[mage].sb.mana[FT_ELEM_FIRE] = 3;
+    f->s.c[t].sb.cv[FT_CV_ID] = 2;
+    f->s.c[t].sb.cv[FT_CV_IR] = 1;
+    f->s.c[t].sb.size_rank = -1;
+    start(f);
+    ft_mods m = mods_of(f, mage, t, opts_weapon(0));
+    cr_expect(!m.impossible, "%s", m.why);
+    cr_expect_eq(m.shift, 0, "no size shift on <SA>, no range increments");
+    cr_expect_eq(m.def_shift, 1, "a Small defender on <ID>");
+    stack(f, mage, "2C");
+    stack(f, t, "KD QD");
+    ft_attack_opts o = opts_weapon(0);
+    bool hit;
+    cr_assert_eq(ft_attack(&f->r, mage, t, &o, &hit), FRAY_OK, "%s", f->diag.message);
+    cr_expect(!hit);
+    cr_expect_eq(f->ev.n_cards, 1 + 2, "SA 1 card, ID 2 cards");
+    cr_expect_eq(f->st.c[mage].mana[FT_ELEM_FIRE], 1, "spent on a miss");
+    cr_expect(mods_of(f, mage, t, opts_weapon(0)).impossible, "1 fire mana left");
+    f->st.c[mage].mana[FT_ELEM_FIRE] = 2;
+    f->st.c[t].pos.x = 12; /* the Large mage fills x 0-1: 11 spaces */
+    m = mods_of(f, mage, t, opts_weapon(0));
+    cr_expect(m.impossible);
+    cr_expect_str_eq(m.why, "t is out of range: 11 spaces, the Bolt of Fire reaches 10");
+    free(f);
+}
+
+/* fray's ruling on Charmed (rules-facts.md names it without rules): a
+ * charmed combatant cannot attack the one who charmed it. */
+Test(towers_combat, charmed_cannot_attack_its_charmer) {
+    fixture *f = fixture_new();
+    int a = add(f, "a", 0, 0, 0, longblade());
+    int t = add(f, "t", 1, 1, 0, longblade());
+    start(f);
+    ft_cond_add(&f->r, a, FT_COND_CHARMED, 0, FT_UNTIL_REMOVED, -1, 0, t);
+    ft_mods m = mods_of(f, a, t, opts_weapon(0));
+    cr_expect(m.impossible);
+    cr_expect_str_eq(m.why, "a is charmed by t");
+    free(f);
+}

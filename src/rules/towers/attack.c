@@ -504,7 +504,8 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
 
     /* ---- The defender's flip. */
     int drank = spell ? tsb->cv[FT_CV_ID] : tsb->cv[FT_CV_PD];
-    if (!spell && !perception && tsb->size_rank != 0)
+    /* The defender's size applies to <PD> or <ID>. */
+    if (!perception && tsb->size_rank != 0)
         add(&x, true, -tsb->size_rank, 0, "size: %s", size_name(tsb->size_rank));
     if (!spell && tsb->has_armor && tsb->armor.pd_shift)
         add(&x, true, tsb->armor.pd_shift, 0, "%s", tsb->armor.name);
