@@ -126,6 +126,7 @@ void json_kv_ratio(json_out *j, const char *key, fray_ratio r);
 int cmd_flip(int argc, char **argv);
 int cmd_roll(int argc, char **argv);
 int cmd_odds(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 int cmd_fight(int argc, char **argv);
 
 #endif

@@ -15,6 +15,7 @@ static const char USAGE[] =
     "  odds attack A D  exact odds of an attack flip against a defense flip\n"
     "  odds opposed A B exact odds of an opposed skill flip, with the tie rules\n"
     "  odds roll EXPR   exact distribution of a dice roll; --attack for d20 hits\n"
+    "  check FILE...    check 99 Towers encounters, stat blocks and catalogs\n"
     "  fight FILE       run a 99 Towers encounter by its tactics, told as it happens\n"
     "  version          print the version\n"
     "\n"
@@ -33,6 +34,8 @@ int main(int argc, char **argv) {
         return cmd_roll(argc - 2, argv + 2);
     if (strcmp(cmd, "odds") == 0)
         return cmd_odds(argc - 2, argv + 2);
+    if (strcmp(cmd, "check") == 0)
+        return cmd_check(argc - 2, argv + 2);
     if (strcmp(cmd, "fight") == 0)
         return cmd_fight(argc - 2, argv + 2);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {

@@ -1,46 +1,3302 @@
-/* load.c - STUB: replaced by the real module. */
+/*
+ * load.c - 99 Towers data files -> ft_setup (docs/file-formats.md).
+ *
+ * Three kinds of file, YAML or JSON (JSON is YAML's flow style), each a
+ * mapping whose `fray:` key names its kind:
+ *   fray: catalog     weapons and armor (data/towers/equipment.yaml)
+ *   fray: statblocks  stat blocks, by name
+ *   fray: encounter   combatants, sides, map, options, and the catalogs and
+ *                     stat-block files they use (paths relative to it)
+ *
+ * How it works, in the manner of Angband's parsers: libfyaml turns the text
+ * into events; the events become a small tree of our own (every node keeps
+ * its 1-based line and column, which libfyaml's public API gives for events
+ * but not for document nodes); then one reader per kind of mapping checks
+ * every key against its list and fills the setup. Every error names the
+ * file, line and column of the node at fault and what was expected.
+ *
+ * Memory: the tree, the strings and the work area live in an arena of
+ * chunks taken from the caller's fray_allocator and freed in one go, so a
+ * failing allocator cannot leak. The setup is filled in a heap-allocated
+ * scratch copy and handed over only on success: nothing is half-loaded.
+ *
+ * Error file names: fray_diag.file is borrowed, but an error may lie in a
+ * file the encounter named (its stat blocks, its catalog), whose path
+ * exists only while loading. Such a path is stored after the message's NUL
+ * in diag->message and diag->file points there: valid as long as the diag
+ * itself (and not a copy of it) lives. Errors in a path the caller passed
+ * point at the caller's string.
+ */
+#define _XOPEN_SOURCE 700 /* realpath */
+
 #include "towers_int.h"
 
-fray_status ft_load_files(const char *const *paths, int n, ft_setup *out, fray_diag *diag) {
-    (void)paths;
-    (void)n;
-    (void)out;
-    (void)diag;
-    return FRAY_ERR_INVALID;
-}
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libfyaml.h>
+
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
+
+/* ---- Vocabularies (from the X-macro lists of towers_int.h) --------------- */
+
+#define LD_CODE(id, code, name) code,
+#define LD_NAME(id, name) name,
+static const char *const aspect_codes[FT_ASPECT_COUNT] = {FT_ASPECT_LIST(LD_CODE)};
+static const char *const cv_codes[FT_CV_COUNT] = {FT_CV_LIST(LD_CODE)};
+static const char *const damage_types[FT_DAMAGE_TYPE_COUNT] = {
+    FT_DAMAGE_TYPE_LIST(LD_NAME)};
+static const char *const keyword_names[FT_KEYWORD_COUNT] = {
+    FT_KEYWORD_LIST(LD_NAME)};
+static const char *const element_names[FT_ELEMENT_COUNT] = {
+    FT_ELEMENT_LIST(LD_NAME)};
+static const char *const applies_names[FT_APPLIES_COUNT] = {
+    FT_APPLIES_LIST(LD_NAME)};
+static const char *const tactics_names[FT_TACTICS_COUNT] = {
+    FT_TACTICS_LIST(LD_NAME)};
+static const char *const terrain_names[FRAY_TERRAIN_COUNT] = {
+    FRAY_TERRAIN_LIST(LD_NAME)};
+#undef LD_CODE
+#undef LD_NAME
+
+/* Seed 000 "Creature Sizes", rank -4..4 (the seed also spells the first
+ * "Miniscule", which is accepted too). */
+static const char *const size_names[9] = {
+    "Minuscule", "Diminutive", "Tiny", "Small", "Medium",
+    "Large",     "Huge",       "Gargantuan", "Colossal"};
+static const char *const target_names[3] = {"nearest", "weakest", "strongest"};
+static const char *const controller_names[2] = {"gm", "player"};
+static const char *const deck_mode_names[3] = {"by-controller",
+                                               "one-for-table",
+                                               "per-combatant"};
+static const char *const chip_names[3] = {"white", "red", "blue"};
+static const char *const kind_names[3] = {"encounter", "statblocks", "catalog"};
+enum { KIND_ENCOUNTER, KIND_STATBLOCKS, KIND_CATALOG };
+
+#define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* ---- Options -------------------------------------------------------------- */
 
 void ft_options_default(ft_options *o) {
-    (void)o;
-
+    memset(o, 0, sizeof *o);
+    fray_deck_options_default(&o->deck);   /* RULINGS 1 */
+    o->flip.min_one_card = false;          /* RULINGS 3 */
+    o->decks = FT_DECKS_BY_CONTROLLER;     /* RULINGS 2 */
+    o->hand_of_fate = 3;                   /* rules-facts.md "Hand of Fate" */
+    o->flat_footed_loses_ss = true;        /* RULINGS 10 */
+    o->full_defense_flip = 1;              /* RULINGS 11 */
+    o->opportunity_delay = 3;              /* RULINGS 14 */
+    o->mana_regen = 1;                     /* RULINGS 15 */
+    o->dying_loses_lethal = true;          /* RULINGS 15/17 */
+    o->dead_at_multiple = 2;               /* RULINGS 16 */
+    o->disabled_unconscious = true;        /* RULINGS 17 */
+    o->crit_needs_heart = true;            /* RULINGS 22 */
+    o->recover_stun = 0;                   /* RULINGS 20: [[E]] */
+    o->grapple_size_cards = true;          /* RULINGS 21 */
+    o->surprise_delay = 10;                /* seed 000 "Entering Combat" */
+    o->max_phase = 300;                    /* fray's limit: 30 rounds */
+    o->simultaneous_duel = false;          /* seed 000 "Dueling" stage four */
 }
 
-FRAY_API fray_status fray_towers_load(const char *path, const fray_allocator *alloc, fray_towers_setup **out, fray_diag *diag) {
-    (void)path;
-    (void)alloc;
-    (void)out;
-    (void)diag;
-    return FRAY_ERR_INVALID;
+/* ---- The loader's state ------------------------------------------------------ */
+
+enum {
+    LD_CHUNK = 64 * 1024,
+    LD_MAX_FILES = 32,
+    LD_MAX_DEPTH = 64,
+    LD_MAX_FILE_BYTES = 8 * 1024 * 1024,
+    LD_MAX_ARMOR = (int)(sizeof(((ft_setup *)0)->armor_catalog) /
+                         sizeof(((ft_setup *)0)->armor_catalog[0])),
+    LD_AREA_SPACE = 144 /* a whole space, in 1/144ths (see ld_area) */
+};
+
+typedef struct ld_chunk {
+    struct ld_chunk *next;
+    size_t size; /* bytes after the header */
+    size_t used;
+} ld_chunk;
+#define LD_HDR ((sizeof(ld_chunk) + 15) & ~(size_t)15)
+
+/* A node of the document tree. */
+enum { YN_SCALAR, YN_SEQ, YN_MAP };
+typedef struct yn {
+    struct yn *first, *last, *next; /* items of a list; keys of a mapping */
+    struct yn *value;               /* a mapping's key: its value */
+    struct yn *pending;             /* while building a mapping: a key */
+    const char *text;               /* scalars: NUL-terminated */
+    size_t len;
+    size_t pos;                     /* byte offset of a scalar in its file */
+    const char *src;                /* the file's text (for map art columns) */
+    size_t src_len;
+    int line, col;                  /* 1-based */
+    int n;                          /* items or keys */
+    uint8_t type;
+    uint8_t style;                  /* scalars: enum fy_scalar_style */
+} yn;
+
+typedef struct ld_anchor {
+    struct ld_anchor *next;
+    const char *name;
+    yn *node;
+} ld_anchor;
+
+/* A stat block and how it was given (for `base:` and duplicates). */
+typedef struct ld_tpl {
+    ft_statblock sb;
+    bool stun_given, lethal_given;
+    const char *file;
+    int line;
+} ld_tpl;
+
+typedef struct ld_loc {
+    const char *file;
+    int line;
+} ld_loc;
+
+/* One entry of an encounter's `combatants:` (count: N makes N combatants). */
+typedef struct ld_group {
+    const yn *node;
+    const yn *at_node;       /* its `at:`, or NULL */
+    const yn *legend_key;    /* the map legend entry that places it, or NULL */
+    char id[FT_NAME];        /* as written (before -1, -2 ...) */
+    char symbol;             /* explicit `symbol:`, or 0 */
+    int first, count;        /* combatants first .. first + count - 1 */
+} ld_group;
+
+typedef struct ld {
+    const fray_allocator *alloc;
+    ld_chunk *chunks;
+    ft_setup *s;
+    /* The first error. */
+    fray_status err;
+    char msg[256];
+    const char *err_file;
+    int err_line, err_col;
+    /* Files. */
+    const char *const *top_paths; /* the caller's (borrowed) */
+    int n_top;
+    const char *cur_file;         /* display path of the file being read */
+    int n_files;
+    const char *real[LD_MAX_FILES];
+    struct ld_file *files[LD_MAX_FILES];
+    /* What the files hold. */
+    int n_tpl;
+    ld_tpl tpl[FT_MAX_TEMPLATES];
+    ld_loc weapon_loc[FT_MAX_CATALOG];
+    ld_loc armor_loc[LD_MAX_ARMOR];
+    bool has_encounter;
+    /* The encounter's combatants. */
+    int n_groups;
+    ld_group groups[FT_MAX_COMBATANTS];
+    int group_of[FT_MAX_COMBATANTS];
+    const yn *blame[FT_MAX_COMBATANTS]; /* the node that placed it */
+    fray_grid_placement placements[FRAY_GRID_MAX * FRAY_GRID_MAX];
+    uint16_t area[FRAY_GRID_MAX][FRAY_GRID_MAX];
+    int8_t occupant[FRAY_GRID_MAX][FRAY_GRID_MAX];
+    /* The map art's node (to translate map line:column). */
+    const yn *art;
+} ld;
+
+static void *ld_alloc(ld *L, size_t size) {
+    size = (size + 15) & ~(size_t)15;
+    if (size == 0)
+        size = 16;
+    ld_chunk *c = L->chunks;
+    if (!c || c->size - c->used < size) {
+        size_t want = size > LD_CHUNK ? size : LD_CHUNK;
+        c = fray__alloc(L->alloc, LD_HDR + want);
+        if (!c)
+            return NULL;
+        c->size = want;
+        c->used = 0;
+        /* A big one-off chunk goes under the current one, which keeps
+         * serving small requests. */
+        if (L->chunks && want > LD_CHUNK) {
+            c->next = L->chunks->next;
+            L->chunks->next = c;
+        } else {
+            c->next = L->chunks;
+            L->chunks = c;
+        }
+    }
+    void *p = (char *)c + LD_HDR + c->used;
+    c->used += size;
+    memset(p, 0, size);
+    return p;
 }
 
+static void ld_free_all(ld *L) {
+    ld_chunk *c = L->chunks;
+    while (c) {
+        ld_chunk *next = c->next;
+        fray__free(L->alloc, c, LD_HDR + c->size);
+        c = next;
+    }
+    L->chunks = NULL;
+}
+
+static char *ld_strndup(ld *L, const char *s, size_t n) {
+    char *p = ld_alloc(L, n + 1);
+    if (p) {
+        memcpy(p, s, n);
+        p[n] = '\0';
+    }
+    return p;
+}
+
+/* ---- Errors ------------------------------------------------------------------------ */
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static fray_status ld_fail(ld *L, const yn *at, fray_status status,
+                           const char *fmt, ...) {
+    if (L->err != FRAY_OK)
+        return L->err; /* the first error is the one reported */
+    L->err = status;
+    va_list ap;
+    va_start(ap, fmt);
+    int len = vsnprintf(L->msg, sizeof L->msg, fmt, ap);
+    va_end(ap);
+    if (len >= (int)sizeof L->msg)
+        memcpy(L->msg + sizeof L->msg - 4, "...", 4);
+    L->err_file = L->cur_file;
+    L->err_line = at ? at->line : 0;
+    L->err_col = at ? at->col : 0;
+    return status;
+}
+
+static fray_status ld_nomem(ld *L) {
+    return ld_fail(L, NULL, FRAY_ERR_NOMEM, "out of memory");
+}
+
+/* Hands the first error to the caller's diag (see the top of the file for
+ * where the file name lives). */
+static void ld_publish(const ld *L, fray_diag *diag) {
+    if (!diag)
+        return;
+    memset(diag->message, 0, sizeof diag->message);
+    diag->line = L->err_line;
+    diag->column = L->err_col;
+    diag->file = NULL;
+    const char *f = L->err_file;
+    for (int i = 0; i < L->n_top; i++)
+        if (f == L->top_paths[i])
+            diag->file = f;
+    size_t cap = sizeof diag->message;
+    size_t ml = strlen(L->msg);
+    if (diag->file || !f) {
+        memcpy(diag->message, L->msg, ml + 1);
+        return;
+    }
+    size_t fl = strlen(f);
+    /* Keep at least 128 bytes of message; the path takes the rest. */
+    if (ml + 1 + fl + 1 > cap) {
+        if (ml > 127 && cap - (fl + 1) - 1 < ml) {
+            size_t keep = cap - (fl + 1) - 1 > 127 ? cap - (fl + 1) - 1 : 127;
+            if (keep < ml) {
+                ml = keep;
+            }
+        }
+    }
+    size_t room = cap - ml - 1; /* for the path and its NUL */
+    memcpy(diag->message, L->msg, ml);
+    if (ml < strlen(L->msg) && ml >= 3)
+        memcpy(diag->message + ml - 3, "...", 3);
+    diag->message[ml] = '\0';
+    char *p = diag->message + ml + 1;
+    if (fl + 1 <= room) {
+        memcpy(p, f, fl + 1);
+    } else {
+        /* Too long even so: keep the end of the path. */
+        size_t keep = room - 1;
+        memcpy(p, "...", 3);
+        memcpy(p + 3, f + fl - (keep - 3), keep - 3);
+        p[keep] = '\0';
+    }
+    diag->file = p;
+}
+
+/* ---- Small text helpers --------------------------------------------------------- */
+
+static bool ieq(const char *a, const char *b) {
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return false;
+    return *a == *b;
+}
+
+static bool ieqn(const char *a, size_t n, const char *b) {
+    for (size_t i = 0; i < n; i++, b++)
+        if (!*b || tolower((unsigned char)a[i]) != tolower((unsigned char)*b))
+            return false;
+    return *b == '\0';
+}
+
+static int find_name(const char *s, const char *const *names, int count) {
+    for (int i = 0; i < count; i++)
+        if (ieq(s, names[i]))
+            return i;
+    return -1;
+}
+
+/* "a, b, c" into buf (truncated with "..." when it does not fit). */
+static const char *join_names(char *buf, size_t size, const char *const *names,
+                              int count) {
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < count; i++) {
+        int n = snprintf(buf + at, size - at, "%s%s", i ? ", " : "", names[i]);
+        if (n < 0 || (size_t)n >= size - at) {
+            if (size > 4)
+                memcpy(buf + size - 4, "...", 4);
+            break;
+        }
+        at += (size_t)n;
+    }
+    return buf;
+}
+
+/* Levenshtein distance of two short strings, case-insensitive (for "did you
+ * mean"); large for long strings. */
+static int distance(const char *a, const char *b) {
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 40 || lb > 40)
+        return 99;
+    int row[41];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int prev = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int cur = row[j];
+            int cost = tolower((unsigned char)a[i - 1]) ==
+                               tolower((unsigned char)b[j - 1])
+                           ? 0
+                           : 1;
+            int best = prev + cost;
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            prev = cur;
+        }
+    }
+    return row[lb];
+}
+
+static bool parse_long(const char *s, long *out) {
+    const char *p = s;
+    if (*p == '+' || *p == '-')
+        p++;
+    if (!isdigit((unsigned char)*p))
+        return false;
+    for (const char *q = p; *q; q++)
+        if (!isdigit((unsigned char)*q))
+            return false;
+    errno = 0;
+    long v = strtol(s, NULL, 10);
+    if (errno == ERANGE)
+        return false;
+    *out = v;
+    return true;
+}
+
+static void copy_name(char *dst, size_t size, const char *src) {
+    snprintf(dst, size, "%s", src);
+}
+
+/* ---- The document tree --------------------------------------------------------- */
+
+static bool is_null(const yn *n) {
+    if (!n)
+        return true;
+    if (n->type != YN_SCALAR || n->style != FYSS_PLAIN)
+        return false;
+    return n->len == 0 || strcmp(n->text, "~") == 0 || ieq(n->text, "null");
+}
+
+/* What a node is, for "expected ..., got ..." messages. */
+static const char *got(const yn *n, char buf[64]) {
+    if (is_null(n))
+        return "nothing";
+    if (n->type == YN_SEQ)
+        return "a list";
+    if (n->type == YN_MAP)
+        return "a mapping";
+    const char *nl = strchr(n->text, '\n');
+    size_t len = nl ? (size_t)(nl - n->text) : n->len;
+    if (len > 40)
+        snprintf(buf, 64, "'%.40s...'", n->text);
+    else
+        snprintf(buf, 64, "'%.*s'%s", (int)len, n->text, nl ? " (several lines)" : "");
+    return buf;
+}
+
+/* A list's items; a single value where a list is expected stands for a
+ * list of one; nothing for an empty list. */
+static const yn *items(const yn *n) {
+    if (is_null(n))
+        return NULL;
+    return n->type == YN_SEQ ? n->first : n;
+}
+static const yn *next_item(const yn *list, const yn *it) {
+    return list->type == YN_SEQ ? it->next : NULL;
+}
+static int n_items(const yn *n) {
+    if (is_null(n))
+        return 0;
+    return n->type == YN_SEQ ? n->n : 1;
+}
+
+/* The value of key in a mapping (NULL when absent). */
+static const yn *key_node(const yn *map, const char *key, bool nocase) {
+    if (!map || map->type != YN_MAP)
+        return NULL;
+    for (const yn *k = map->first; k; k = k->next)
+        if (k->type == YN_SCALAR &&
+            (nocase ? ieq(k->text, key) : strcmp(k->text, key) == 0))
+            return k;
+    return NULL;
+}
+static const yn *get(const yn *map, const char *key) {
+    const yn *k = key_node(map, key, false);
+    return k ? k->value : NULL;
+}
+
+/* Reads the file at `path` (display name: L->cur_file) into a tree. `from`
+ * is the node that named the file (errors opening it are reported there),
+ * NULL for a file the caller gave. */
+static fray_status ld_read_text(ld *L, const char *path, const yn *from,
+                                char **out, size_t *out_len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        int e = errno;
+        if (from)
+            return ld_fail(L, from, FRAY_ERR_PARSE, "cannot open '%s' (%s): %s",
+                           from->text, path, strerror(e));
+        return ld_fail(L, NULL, FRAY_ERR_PARSE, "cannot open the file: %s",
+                       strerror(e));
+    }
+    long size = -1;
+    if (fseek(f, 0, SEEK_END) == 0)
+        size = ftell(f);
+    if (size < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return ld_fail(L, from, FRAY_ERR_PARSE, "cannot read %s: not a regular file",
+                       from ? from->text : "the file");
+    }
+    if (size > LD_MAX_FILE_BYTES) {
+        fclose(f);
+        return ld_fail(L, from, FRAY_ERR_RANGE,
+                       "%s is %ld bytes long; at most %d",
+                       from ? from->text : "the file", size, LD_MAX_FILE_BYTES);
+    }
+    char *buf = ld_alloc(L, (size_t)size + 1);
+    if (!buf) {
+        fclose(f);
+        return ld_nomem(L);
+    }
+    size_t got_bytes = fread(buf, 1, (size_t)size, f);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad || got_bytes != (size_t)size)
+        return ld_fail(L, from, FRAY_ERR_PARSE, "cannot read %s",
+                       from ? from->text : "the file");
+    buf[size] = '\0';
+    *out = buf;
+    *out_len = (size_t)size;
+    return FRAY_OK;
+}
+
+static void mark_of(struct fy_event *e, int *line, int *col) {
+    const struct fy_mark *m = fy_event_start_mark(e);
+    *line = m ? m->line + 1 : 0;
+    *col = m ? m->column + 1 : 0;
+}
+
+/* Attaches a finished node to the open container on top of the stack. */
+static fray_status attach(ld *L, yn **stack, int depth, yn **root, yn *n) {
+    if (depth == 0) {
+        *root = n;
+        return FRAY_OK;
+    }
+    yn *top = stack[depth - 1];
+    if (top->type == YN_MAP && !top->pending) {
+        if (n->type != YN_SCALAR) {
+            char b[64];
+            return ld_fail(L, n, FRAY_ERR_PARSE,
+                           "expected a name as a key, got %s", got(n, b));
+        }
+        top->pending = n;
+        return FRAY_OK;
+    }
+    yn *item = n;
+    if (top->type == YN_MAP) {
+        item = top->pending;
+        item->value = n;
+        top->pending = NULL;
+    }
+    if (top->last)
+        top->last->next = item;
+    else
+        top->first = item;
+    top->last = item;
+    top->n++;
+    return FRAY_OK;
+}
+
+/* The text of an anchor or alias token. */
+static const char *token_text(ld *L, struct fy_token *t) {
+    size_t len = 0;
+    const char *s = t ? fy_token_get_text(t, &len) : NULL;
+    return s ? ld_strndup(L, s, len) : NULL;
+}
+
+static fray_status build_tree(ld *L, struct fy_parser *p, const char *src,
+                              size_t src_len, yn **out_root) {
+    yn *stack[LD_MAX_DEPTH];
+    int depth = 0, docs = 0;
+    yn *root = NULL;
+    ld_anchor *anchors = NULL;
+    struct fy_event *e;
+    while ((e = fy_parser_parse(p)) != NULL) {
+        fray_status st = FRAY_OK;
+        int line, col;
+        mark_of(e, &line, &col);
+        yn *n = NULL;
+        struct fy_token *anchor = NULL;
+        switch (e->type) {
+        case FYET_DOCUMENT_START:
+            if (++docs > 1) {
+                yn at = {0};
+                at.line = line;
+                at.col = col;
+                st = ld_fail(L, &at, FRAY_ERR_PARSE,
+                             "a second YAML document ('---'); a fray file "
+                             "holds one");
+            }
+            break;
+        case FYET_SCALAR:
+        case FYET_SEQUENCE_START:
+        case FYET_MAPPING_START:
+            n = ld_alloc(L, sizeof *n);
+            if (!n) {
+                st = ld_nomem(L);
+                break;
+            }
+            n->line = line;
+            n->col = col;
+            n->src = src;
+            n->src_len = src_len;
+            if (e->type == FYET_SCALAR) {
+                size_t len = 0;
+                const char *s = fy_token_get_text(e->scalar.value, &len);
+                n->type = YN_SCALAR;
+                n->style = (uint8_t)fy_token_scalar_style(e->scalar.value);
+                n->text = ld_strndup(L, s ? s : "", s ? len : 0);
+                n->len = s ? len : 0;
+                const struct fy_mark *m = fy_event_start_mark(e);
+                n->pos = m ? m->input_pos : 0;
+                anchor = e->scalar.anchor;
+                if (!n->text) {
+                    st = ld_nomem(L);
+                    break;
+                }
+            } else {
+                n->type = e->type == FYET_SEQUENCE_START ? YN_SEQ : YN_MAP;
+                anchor = e->type == FYET_SEQUENCE_START
+                             ? e->sequence_start.anchor
+                             : e->mapping_start.anchor;
+            }
+            if (anchor) {
+                ld_anchor *a = ld_alloc(L, sizeof *a);
+                if (!a || !(a->name = token_text(L, anchor))) {
+                    st = ld_nomem(L);
+                    break;
+                }
+                a->node = n;
+                a->next = anchors;
+                anchors = a;
+            }
+            st = attach(L, stack, depth, &root, n);
+            if (st == FRAY_OK && n->type != YN_SCALAR) {
+                if (depth == LD_MAX_DEPTH) {
+                    st = ld_fail(L, n, FRAY_ERR_RANGE,
+                                 "lists and mappings nested more than %d "
+                                 "deep",
+                                 LD_MAX_DEPTH);
+                    break;
+                }
+                stack[depth++] = n;
+            }
+            break;
+        case FYET_SEQUENCE_END:
+        case FYET_MAPPING_END:
+            if (depth > 0)
+                depth--;
+            break;
+        case FYET_ALIAS: {
+            const char *name = token_text(L, e->alias.anchor);
+            if (!name) {
+                st = ld_nomem(L);
+                break;
+            }
+            ld_anchor *a = anchors;
+            while (a && strcmp(a->name, name) != 0)
+                a = a->next;
+            yn at = {0};
+            at.line = line;
+            at.col = col;
+            if (!a) {
+                st = ld_fail(L, &at, FRAY_ERR_PARSE,
+                             "unknown alias '*%s' (no anchor '&%s' before it)",
+                             name, name);
+                break;
+            }
+            /* A shallow copy: the anchored node is complete and read-only
+             * from now on, so its items can be shared. */
+            n = ld_alloc(L, sizeof *n);
+            if (!n) {
+                st = ld_nomem(L);
+                break;
+            }
+            *n = *a->node;
+            n->next = NULL;
+            n->value = NULL;
+            n->pending = NULL;
+            st = attach(L, stack, depth, &root, n);
+            break;
+        }
+        default:
+            break;
+        }
+        fy_parser_event_free(p, e);
+        if (st != FRAY_OK)
+            return st;
+    }
+    *out_root = root;
+    return FRAY_OK;
+}
+
+/* Reads and parses a file into a tree. Errors opening it are blamed on
+ * `from` in the current file; errors inside it on `display`, which becomes
+ * the current file. */
+static fray_status ld_parse_file(ld *L, const char *path, const char *display,
+                                 const yn *from, yn **out_root) {
+    char *text = NULL;
+    size_t len = 0;
+    fray_status st = ld_read_text(L, path, from, &text, &len);
+    if (st != FRAY_OK)
+        return st;
+    L->cur_file = display;
+    /* The error position of a syntax error comes from a diagnostics
+     * object that collects errors instead of printing them. */
+    struct fy_diag_cfg dcfg;
+    fy_diag_cfg_default(&dcfg);
+    dcfg.fp = NULL;
+    dcfg.output_fn = NULL;
+    struct fy_diag *fdiag = fy_diag_create(&dcfg);
+    if (!fdiag)
+        return ld_nomem(L);
+    fy_diag_set_collect_errors(fdiag, true);
+    struct fy_parse_cfg cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.flags = (enum fy_parse_cfg_flags)(FYPCF_QUIET | FYPCF_JSON_NONE);
+    cfg.diag = fdiag;
+    struct fy_parser *p = fy_parser_create(&cfg);
+    if (!p) {
+        fy_diag_destroy(fdiag);
+        return ld_nomem(L);
+    }
+    yn *root = NULL;
+    if (fy_parser_set_string(p, text, len) != 0)
+        st = ld_nomem(L);
+    else
+        st = build_tree(L, p, text, len, &root);
+    if (st == FRAY_OK && fy_parser_get_stream_error(p)) {
+        void *it = NULL;
+        struct fy_diag_error *de = fy_diag_errors_iterate(fdiag, &it);
+        yn at = {0};
+        if (de) {
+            at.line = de->line;
+            at.col = de->column;
+        }
+        st = ld_fail(L, de ? &at : NULL, FRAY_ERR_PARSE, "YAML syntax: %s",
+                     de && de->msg ? de->msg : "the text is not valid YAML");
+    }
+    fy_parser_destroy(p);
+    fy_diag_destroy(fdiag);
+    if (st != FRAY_OK)
+        return st;
+    if (!root) {
+        yn at = {0};
+        at.line = 1;
+        at.col = 1;
+        return ld_fail(L, &at, FRAY_ERR_PARSE,
+                       "the file is empty; expected a mapping that starts "
+                       "with 'fray: encounter', 'fray: statblocks' or "
+                       "'fray: catalog'");
+    }
+    *out_root = root;
+    return FRAY_OK;
+}
+
+/* ---- Reading values --------------------------------------------------------------- */
+
+/* Checks that `map` is a mapping whose keys are all in `keys` (compared
+ * without case when `nocase`), each at most once. `what` names the
+ * mapping in messages: "a stat block". */
+static fray_status ld_keys(ld *L, const yn *map, const char *what,
+                           const char *const *keys, int n_keys, bool nocase) {
+    char b[64];
+    if (!map || map->type != YN_MAP)
+        return ld_fail(L, map, FRAY_ERR_PARSE, "expected a mapping for %s, got %s",
+                       what, got(map, b));
+    for (const yn *k = map->first; k; k = k->next) {
+        bool known = false;
+        for (int i = 0; i < n_keys && !known; i++)
+            known = nocase ? ieq(k->text, keys[i]) : strcmp(k->text, keys[i]) == 0;
+        if (!known) {
+            /* "notes" (free text, allowed everywhere) is left out of the
+             * list to keep the message within the diag's 255 bytes. */
+            char list[256];
+            int shown = n_keys;
+            if (shown > 1 && strcmp(keys[shown - 1], "notes") == 0)
+                shown--;
+            return ld_fail(L, k, FRAY_ERR_PARSE,
+                           "unknown key '%.40s' in %s; expected one of: %s",
+                           k->text, what, join_names(list, sizeof list, keys, shown));
+        }
+        for (const yn *j = map->first; j != k; j = j->next)
+            if (nocase ? ieq(j->text, k->text) : strcmp(j->text, k->text) == 0)
+                return ld_fail(L, k, FRAY_ERR_PARSE,
+                               "key '%.40s' appears twice in %s (first at line %d)",
+                               k->text, what, j->line);
+    }
+    return FRAY_OK;
+}
+
+static fray_status ld_missing(ld *L, const yn *map, const char *key,
+                              const char *what) {
+    return ld_fail(L, map, FRAY_ERR_PARSE, "missing key '%s' in %s", key, what);
+}
+
+static fray_status ld_int(ld *L, const yn *n, const char *what, long lo,
+                          long hi, int *out) {
+    char b[64];
+    long v;
+    if (!n || n->type != YN_SCALAR || is_null(n) || !parse_long(n->text, &v))
+        return ld_fail(L, n, FRAY_ERR_PARSE, "expected a whole number for %s, got %s",
+                       what, got(n, b));
+    if (v < lo || v > hi)
+        return ld_fail(L, n, FRAY_ERR_RANGE, "%s must be between %ld and %ld, got %ld",
+                       what, lo, hi, v);
+    *out = (int)v;
+    return FRAY_OK;
+}
+
+static fray_status ld_bool(ld *L, const yn *n, const char *what, bool *out) {
+    char b[64];
+    if (n && n->type == YN_SCALAR && !is_null(n)) {
+        static const char *const yes[] = {"true", "yes", "on"};
+        static const char *const no[] = {"false", "no", "off"};
+        if (find_name(n->text, yes, 3) >= 0) {
+            *out = true;
+            return FRAY_OK;
+        }
+        if (find_name(n->text, no, 3) >= 0) {
+            *out = false;
+            return FRAY_OK;
+        }
+    }
+    return ld_fail(L, n, FRAY_ERR_PARSE, "expected true or false for %s, got %s",
+                   what, got(n, b));
+}
+
+/* Text that fits in size bytes with its NUL. */
+static fray_status ld_text(ld *L, const yn *n, const char *what, char *buf,
+                           size_t size) {
+    char b[64];
+    if (!n || n->type != YN_SCALAR || is_null(n))
+        return ld_fail(L, n, FRAY_ERR_PARSE, "expected text for %s, got %s", what,
+                       got(n, b));
+    if (n->len >= size)
+        return ld_fail(L, n, FRAY_ERR_RANGE,
+                       "%s '%.40s...' is %zu characters long; at most %zu", what,
+                       n->text, n->len, size - 1);
+    memcpy(buf, n->text, n->len + 1);
+    return FRAY_OK;
+}
+
+/* One of a closed list of names, without case. */
+static fray_status ld_choice(ld *L, const yn *n, const char *what,
+                             const char *const *names, int count, int *out) {
+    char b[64], list[200];
+    int i = -1;
+    if (n && n->type == YN_SCALAR && !is_null(n))
+        i = find_name(n->text, names, count);
+    if (i < 0)
+        return ld_fail(L, n, FRAY_ERR_PARSE, "expected one of %s for %s, got %s",
+                       join_names(list, sizeof list, names, count), what, got(n, b));
+    *out = i;
+    return FRAY_OK;
+}
+
+/* A space [x, y] (or "x,y"), 0-based, on a map of at most FRAY_GRID_MAX. */
+static fray_status ld_pos(ld *L, const yn *n, const char *what, fray_pos *out) {
+    char b[64];
+    long xy[2];
+    if (n && n->type == YN_SEQ && n->n == 2) {
+        int v[2];
+        const yn *it = n->first;
+        for (int i = 0; i < 2; i++, it = it->next) {
+            fray_status st = ld_int(L, it, i ? "y (row from 0)" : "x (column from 0)",
+                                    0, FRAY_GRID_MAX - 1, &v[i]);
+            if (st != FRAY_OK)
+                return st;
+        }
+        out->x = (int16_t)v[0];
+        out->y = (int16_t)v[1];
+        return FRAY_OK;
+    }
+    if (n && n->type == YN_SCALAR && !is_null(n)) {
+        const char *comma = strchr(n->text, ',');
+        char tmp[32];
+        if (comma && n->len < sizeof tmp) {
+            memcpy(tmp, n->text, n->len + 1);
+            tmp[comma - n->text] = '\0';
+            char *ys = tmp + (comma - n->text) + 1;
+            while (*ys == ' ')
+                ys++;
+            if (parse_long(tmp, &xy[0]) && parse_long(ys, &xy[1])) {
+                if (xy[0] < 0 || xy[0] >= FRAY_GRID_MAX || xy[1] < 0 ||
+                    xy[1] >= FRAY_GRID_MAX)
+                    return ld_fail(L, n, FRAY_ERR_RANGE,
+                                   "%s: x and y must be between 0 and %d",
+                                   what, FRAY_GRID_MAX - 1);
+                out->x = (int16_t)xy[0];
+                out->y = (int16_t)xy[1];
+                return FRAY_OK;
+            }
+        }
+    }
+    return ld_fail(L, n, FRAY_ERR_PARSE,
+                   "expected a space [x, y] for %s, got %s", what, got(n, b));
+}
+
+/* ---- Weapons and armor (rules-facts.md "Equipment") ------------------------------ */
+
+/* Copies s without blanks, upper-cased, into buf; false when too long. */
+static bool squeeze_upper(const char *s, char *buf, size_t size) {
+    size_t at = 0;
+    for (; *s; s++) {
+        if (isspace((unsigned char)*s))
+            continue;
+        if (at + 1 >= size)
+            return false;
+        buf[at++] = (char)toupper((unsigned char)*s);
+    }
+    buf[at] = '\0';
+    return true;
+}
+
+/* Reads an integer at *p (optional sign), advancing p. */
+static bool scan_int(const char **p, long *out) {
+    const char *s = *p;
+    char *end;
+    if (!(isdigit((unsigned char)s[0]) ||
+          ((s[0] == '+' || s[0] == '-') && isdigit((unsigned char)s[1]))))
+        return false;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno == ERANGE || v > 1000 || v < -1000)
+        return false;
+    *out = v;
+    *p = end;
+    return true;
+}
+
+/* "1+PA", "PA", "PA-1", "SA", "1+SA": the attack column. */
+static bool parse_attack_text(const char *text, int *bonus, bool *spell) {
+    char s[32];
+    if (!squeeze_upper(text, s, sizeof s))
+        return false;
+    const char *p = s;
+    long b = 0, v;
+    if (scan_int(&p, &v)) {
+        if (*p != '+')
+            return false;
+        p++;
+        b += v;
+    }
+    if ((p[0] != 'P' && p[0] != 'S') || p[1] != 'A')
+        return false;
+    *spell = p[0] == 'S';
+    p += 2;
+    if (*p) {
+        if (*p != '+' && *p != '-')
+            return false;
+        if (!scan_int(&p, &v) || *p)
+            return false;
+        b += v;
+    }
+    *bonus = (int)b;
+    return true;
+}
+
+static fray_status ld_attack(ld *L, const yn *n, ft_weapon *w) {
+    char b[64];
+    int bonus = 0;
+    bool spell = false;
+    if (!n || n->type != YN_SCALAR || is_null(n) ||
+        !parse_attack_text(n->text, &bonus, &spell))
+        return ld_fail(L, n, FRAY_ERR_PARSE,
+                       "expected an attack like 1+PA, PA, PA-1 or SA for %s, got %s",
+                       w->name, got(n, b));
+    if (bonus < -5 || bonus > 5)
+        return ld_fail(L, n, FRAY_ERR_RANGE,
+                       "the attack bonus of %s must be between -5 and 5, got %d",
+                       w->name, bonus);
+    w->attack_bonus = bonus;
+    w->spell = spell;
+    return FRAY_OK;
+}
+
+/* "4+PX", "7", "PX", "6 Arcane (Fire)", "3 None (Poison)": the damage
+ * column (seed 000 "STUN Damage", "Damage Types"). */
+static fray_status ld_damage(ld *L, const yn *n, ft_weapon *w) {
+    char b[64], list[200];
+    char s[64];
+    if (!n || n->type != YN_SCALAR || is_null(n) || n->len >= sizeof s)
+        goto bad;
+    memcpy(s, n->text, n->len + 1);
+    /* The type in parentheses, at the end. */
+    char *open = strchr(s, '(');
+    w->type = FT_DMG_NONE;
+    if (open) {
+        char *close = strchr(open, ')');
+        if (!close)
+            goto bad;
+        for (const char *q = close + 1; *q; q++)
+            if (!isspace((unsigned char)*q))
+                goto bad;
+        *close = '\0';
+        char *t = open + 1;
+        while (isspace((unsigned char)*t))
+            t++;
+        char *te = t + strlen(t);
+        while (te > t && isspace((unsigned char)te[-1]))
+            *--te = '\0';
+        int type = find_name(t, damage_types, FT_DAMAGE_TYPE_COUNT);
+        if (type < 0)
+            return ld_fail(L, n, FRAY_ERR_PARSE,
+                           "unknown damage type '%.30s' for %s; the types are: %s",
+                           t, w->name,
+                           join_names(list, sizeof list, damage_types,
+                                      FT_DAMAGE_TYPE_COUNT));
+        w->type = (ft_damage_type)type;
+        *open = '\0';
+    }
+    /* The category: the last word, when it is one. */
+    w->category = FT_CAT_PHYSICAL;
+    char *end = s + strlen(s);
+    while (end > s && isspace((unsigned char)end[-1]))
+        *--end = '\0';
+    char *word = end;
+    while (word > s && !isspace((unsigned char)word[-1]))
+        word--;
+    static const char *const cats[] = {"Physical", "Arcane", "None"};
+    int cat = find_name(word, cats, 3);
+    if (cat >= 0) {
+        w->category = (ft_category)cat;
+        *word = '\0';
+    }
+    /* The amount: N, N+PX, PX or PX+N. */
+    char a[32];
+    if (!squeeze_upper(s, a, sizeof a) || !a[0])
+        goto bad;
+    const char *p = a;
+    long v = 0, dmg = 0;
+    bool px = false;
+    if (p[0] == 'P' && p[1] == 'X') {
+        px = true;
+        p += 2;
+        if (*p) {
+            if (*p != '+' && *p != '-')
+                goto bad;
+            if (!scan_int(&p, &v))
+                goto bad;
+            dmg = v;
+        }
+    } else {
+        if (!scan_int(&p, &v))
+            goto bad;
+        dmg = v;
+        if (*p) {
+            if (p[0] != '+' || p[1] != 'P' || p[2] != 'X')
+                goto bad;
+            px = true;
+            p += 3;
+        }
+    }
+    if (*p)
+        goto bad;
+    if (dmg < 0 || dmg > 100)
+        return ld_fail(L, n, FRAY_ERR_RANGE,
+                       "the damage of %s must be between 0 and 100, got %ld",
+                       w->name, dmg);
+    w->damage = (int)dmg;
+    w->adds_px = px;
+    return FRAY_OK;
+bad:
+    return ld_fail(L, n, FRAY_ERR_PARSE,
+                   "expected damage like 4+PX, 7 or 6 Arcane (Fire) for %s, got %s",
+                   w->name, got(n, b));
+}
+
+static bool is_dash(const char *s) {
+    /* "-", and the en and em dashes of the printed tables. */
+    return strcmp(s, "-") == 0 || strcmp(s, "\xe2\x80\x93") == 0 ||
+           strcmp(s, "\xe2\x80\x94") == 0 || ieq(s, "melee");
+}
+
+/* Range increment: "-" (melee) or a number of spaces. */
+static fray_status ld_range(ld *L, const yn *n, ft_weapon *w) {
+    char b[64];
+    if (n && n->type == YN_SCALAR && !is_null(n) && is_dash(n->text)) {
+        w->range_increment = 0;
+        return FRAY_OK;
+    }
+    long v;
+    if (!n || n->type != YN_SCALAR || !parse_long(n->text, &v))
+        return ld_fail(L, n, FRAY_ERR_PARSE,
+                       "expected a range increment ('-' for melee, or spaces) "
+                       "for %s, got %s",
+                       w->name, got(n, b));
+    if (v < 1 || v > 1000)
+        return ld_fail(L, n, FRAY_ERR_RANGE,
+                       "the range increment of %s must be between 1 and 1000, got %ld",
+                       w->name, v);
+    w->range_increment = (int)v;
+    return FRAY_OK;
+}
+
+/* Cost: "$25", 25 or "-". */
+static fray_status ld_cost(ld *L, const yn *n, const char *what, int *out) {
+    char b[64];
+    long v;
+    if (n && n->type == YN_SCALAR && !is_null(n)) {
+        if (is_dash(n->text)) {
+            *out = 0;
+            return FRAY_OK;
+        }
+        const char *t = n->text[0] == '$' ? n->text + 1 : n->text;
+        if (parse_long(t, &v) && v >= 0 && v <= 1000000) {
+            *out = (int)v;
+            return FRAY_OK;
+        }
+    }
+    return ld_fail(L, n, FRAY_ERR_PARSE,
+                   "expected a cost like $25 for %s, got %s", what, got(n, b));
+}
+
+/* Keywords: a list, or "Knight, Blade"; names of FT_KEYWORD_LIST without
+ * case. */
+static fray_status ld_one_keyword(ld *L, const yn *at, const char *s, size_t len,
+                                  const char *who, uint32_t *out) {
+    while (len && isspace((unsigned char)*s)) {
+        s++;
+        len--;
+    }
+    while (len && isspace((unsigned char)s[len - 1]))
+        len--;
+    if (len == 0 || (len == 1 && *s == '-'))
+        return FRAY_OK;
+    for (int k = 0; k < FT_KEYWORD_COUNT; k++)
+        if (ieqn(s, len, keyword_names[k])) {
+            *out |= 1u << k;
+            return FRAY_OK;
+        }
+    char list[200];
+    return ld_fail(L, at, FRAY_ERR_PARSE,
+                   "unknown keyword '%.*s' for %s; the keywords are: %s",
+                   (int)(len > 30 ? 30 : len), s, who,
+                   join_names(list, sizeof list, keyword_names, FT_KEYWORD_COUNT));
+}
+
+static fray_status ld_keywords(ld *L, const yn *n, const char *who,
+                               uint32_t *out) {
+    char b[64];
+    *out = 0;
+    for (const yn *it = items(n); it; it = next_item(n, it)) {
+        if (it->type != YN_SCALAR)
+            return ld_fail(L, it, FRAY_ERR_PARSE,
+                           "expected a keyword for %s, got %s", who, got(it, b));
+        const char *s = it->text;
+        for (;;) {
+            const char *comma = strchr(s, ',');
+            size_t len = comma ? (size_t)(comma - s) : strlen(s);
+            /* Point at the keyword itself on a one-line text. */
+            yn at = *it;
+            size_t lead = 0;
+            while (lead < len && isspace((unsigned char)s[lead]))
+                lead++;
+            if (!strchr(it->text, '\n') && it->style <= FYSS_DOUBLE_QUOTED)
+                at.col = it->col + (it->style != FYSS_PLAIN ? 1 : 0) +
+                         (int)(s + lead - it->text);
+            fray_status st = ld_one_keyword(L, &at, s, len, who, out);
+            if (st != FRAY_OK)
+                return st;
+            if (!comma)
+                break;
+            s = comma + 1;
+        }
+    }
+    return FRAY_OK;
+}
+
+/* Spell mana: "1 fire", 1 (neutral) or {fire: 1}. */
+static fray_status ld_mana_cost(ld *L, const yn *n, ft_weapon *w) {
+    char b[64], list[120];
+    if (n && n->type == YN_MAP) {
+        fray_status st = ld_keys(L, n, "a spell's mana", element_names,
+                                 FT_ELEMENT_COUNT, true);
+        if (st != FRAY_OK)
+            return st;
+        if (n->n != 1)
+            return ld_fail(L, n, FRAY_ERR_PARSE,
+                           "a spell costs mana of one element; %s names %d",
+                           w->name, n->n);
+        w->element = (ft_element)find_name(n->first->text, element_names,
+                                           FT_ELEMENT_COUNT);
+        return ld_int(L, n->first->value, "mana", 0, 20, &w->mana_cost);
+    }
+    if (n && n->type == YN_SCALAR && !is_null(n)) {
+        char s[40];
+        if (n->len < sizeof s) {
+            memcpy(s, n->text, n->len + 1);
+            char *sp = strchr(s, ' ');
+            long v;
+            if (sp)
+                *sp = '\0';
+            if (parse_long(s, &v)) {
+                if (v < 0 || v > 20)
+                    return ld_fail(L, n, FRAY_ERR_RANGE,
+                                   "the mana of %s must be between 0 and 20, got %ld",
+                                   w->name, v);
+                w->mana_cost = (int)v;
+                w->element = FT_ELEM_NEUTRAL;
+                if (!sp)
+                    return FRAY_OK;
+                const char *e = sp + 1;
+                while (*e == ' ')
+                    e++;
+                int el = find_name(e, element_names, FT_ELEMENT_COUNT);
+                if (el >= 0) {
+                    w->element = (ft_element)el;
+                    return FRAY_OK;
+                }
+                return ld_fail(L, n, FRAY_ERR_PARSE,
+                               "unknown mana element '%.20s' for %s; the elements "
+                               "are: %s",
+                               e, w->name,
+                               join_names(list, sizeof list, element_names,
+                                          FT_ELEMENT_COUNT));
+            }
+        }
+    }
+    return ld_fail(L, n, FRAY_ERR_PARSE,
+                   "expected mana like '1 fire' for %s, got %s", w->name, got(n, b));
+}
+
+static void weapon_defaults(ft_weapon *w) {
+    memset(w, 0, sizeof *w);
+    w->category = FT_CAT_PHYSICAL;
+    w->type = FT_DMG_NONE;
+    w->element = FT_ELEM_NEUTRAL;
+    w->reach = 0; /* decided by weapon_finish */
+}
+
+static void weapon_finish(ft_weapon *w) {
+    if (w->reach == 0)
+        w->reach = (w->keywords & FT_KW(REACH)) ? 2 : 1;
+}
+
+static const char *const weapon_keys[] = {
+    "name", "attack", "damage", "range", "max-range", "shots", "reach",
+    "mana", "cost", "weight", "keywords", "notes"};
+
+/* A weapon row as printed: "Longblade | 1+PA | 4+PX | - | $25 | 3 lbs. |
+ * Knight, Blade" (7 columns; 8 with shots after the range). */
+static fray_status ld_weapon_row(ld *L, const yn *n, ft_weapon *w) {
+    const char *s = n->text;
+    const char *cell[9];
+    size_t clen[9];
+    int ncell = 0;
+    /* Trim, and drop the outer bars of "| a | b |". */
+    const char *p = s, *end = s + n->len;
+    while (p < end && isspace((unsigned char)*p))
+        p++;
+    while (end > p && isspace((unsigned char)end[-1]))
+        end--;
+    if (p < end && *p == '|')
+        p++;
+    if (end > p && end[-1] == '|')
+        end--;
+    for (;;) {
+        const char *bar = memchr(p, '|', (size_t)(end - p));
+        const char *e = bar ? bar : end;
+        if (ncell == 9)
+            break;
+        cell[ncell] = p;
+        clen[ncell] = (size_t)(e - p);
+        ncell++;
+        if (!bar)
+            break;
+        p = bar + 1;
+    }
+    if (ncell != 7 && ncell != 8)
+        return ld_fail(L, n, FRAY_ERR_PARSE,
+                       "a weapon row has 7 columns (name | attack | damage | range "
+                       "| cost | weight | keywords), or 8 with shots after the "
+                       "range; this one has %d",
+                       ncell);
+    yn c[8];
+    char text[8][96];
+    for (int i = 0; i < ncell; i++) {
+        const char *q = cell[i];
+        size_t l = clen[i];
+        while (l && isspace((unsigned char)*q)) {
+            q++;
+            l--;
+        }
+        while (l && isspace((unsigned char)q[l - 1]))
+            l--;
+        if (l >= sizeof text[i])
+            l = sizeof text[i] - 1;
+        memcpy(text[i], q, l);
+        text[i][l] = '\0';
+        /* A cell is a scalar of its own, placed where it stands on a
+         * one-line row. */
+        c[i] = *n;
+        c[i].text = text[i];
+        c[i].len = l;
+        c[i].style = FYSS_PLAIN;
+        if (l == 0)
+            c[i].style = FYSS_SINGLE_QUOTED; /* empty but not null */
+        c[i].col = n->col + (n->style != FYSS_PLAIN ? 1 : 0) + (int)(q - s);
+    }
+    fray_status st;
+    const yn *name = &c[0];
+    if ((st = ld_text(L, name, "a weapon's name", w->name, sizeof w->name)) != FRAY_OK ||
+        (st = ld_attack(L, &c[1], w)) != FRAY_OK ||
+        (st = ld_damage(L, &c[2], w)) != FRAY_OK)
+        return st;
+    int k = 3;
+    if (w->spell) {
+        if (!is_dash(c[k].text) &&
+            (st = ld_int(L, &c[k], "a spell's maximum range", 0, 1000,
+                         &w->max_range)) != FRAY_OK)
+            return st;
+    } else if ((st = ld_range(L, &c[k], w)) != FRAY_OK) {
+        return st;
+    }
+    k++;
+    if (ncell == 8) {
+        if (c[k].len > 0 && !is_dash(c[k].text) &&
+            (st = ld_int(L, &c[k], "shots", 0, 1000, &w->shots)) != FRAY_OK)
+            return st;
+        k++;
+    }
+    if ((st = ld_cost(L, &c[k], w->name, &w->cost_dollars)) != FRAY_OK)
+        return st;
+    k++;
+    copy_name(w->weight, sizeof w->weight, c[k].text);
+    k++;
+    if ((st = ld_keywords(L, &c[k], w->name, &w->keywords)) != FRAY_OK)
+        return st;
+    weapon_finish(w);
+    return FRAY_OK;
+}
+
+/* A weapon as a mapping of the catalog's keys, or as a printed row. */
+static fray_status ld_weapon(ld *L, const yn *n, ft_weapon *w) {
+    weapon_defaults(w);
+    if (n && n->type == YN_SCALAR && strchr(n->text, '|'))
+        return ld_weapon_row(L, n, w);
+    if (n && n->type == YN_MAP && n->n == 1 && strchr(n->first->text, '|'))
+        return ld_fail(L, n, FRAY_ERR_PARSE,
+                       "this weapon row holds ': ', which YAML reads as a key: "
+                       "put the row in quotes");
+    fray_status st = ld_keys(L, n, "a weapon", weapon_keys, N_OF(weapon_keys), false);
+    if (st != FRAY_OK)
+        return st;
+    const yn *v;
+    if (!(v = get(n, "name")))
+        return ld_missing(L, n, "name", "a weapon");
+    if ((st = ld_text(L, v, "a weapon's name", w->name, sizeof w->name)) != FRAY_OK)
+        return st;
+    if (!(v = get(n, "attack")))
+        return ld_fail(L, n, FRAY_ERR_PARSE, "missing key 'attack' in weapon '%s'",
+                       w->name);
+    if ((st = ld_attack(L, v, w)) != FRAY_OK)
+        return st;
+    if (!(v = get(n, "damage")))
+        return ld_fail(L, n, FRAY_ERR_PARSE, "missing key 'damage' in weapon '%s'",
+                       w->name);
+    if ((st = ld_damage(L, v, w)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "range"))) {
+        if (w->spell)
+            return ld_fail(L, key_node(n, "range", false), FRAY_ERR_PARSE,
+                           "%s is a spell: spells have only a maximum range, no "
+                           "range increments (seed 000 \"Range Modifiers\"); use "
+                           "max-range",
+                           w->name);
+        if ((st = ld_range(L, v, w)) != FRAY_OK)
+            return st;
+    }
+    if ((v = get(n, "max-range"))) {
+        if (!w->spell)
+            return ld_fail(L, key_node(n, "max-range", false), FRAY_ERR_PARSE,
+                           "%s is not a spell (attack SA): it has a range "
+                           "increment ('range'), not a maximum range",
+                           w->name);
+        if ((st = ld_int(L, v, "max-range", 0, 1000, &w->max_range)) != FRAY_OK)
+            return st;
+    }
+    if ((v = get(n, "shots")) &&
+        (st = ld_int(L, v, "shots", 0, 1000, &w->shots)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "keywords")) &&
+        (st = ld_keywords(L, v, w->name, &w->keywords)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "reach")) &&
+        (st = ld_int(L, v, "reach", 1, 5, &w->reach)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "mana"))) {
+        if (!w->spell)
+            return ld_fail(L, key_node(n, "mana", false), FRAY_ERR_PARSE,
+                           "%s is not a spell (attack SA): only spells cost mana",
+                           w->name);
+        if ((st = ld_mana_cost(L, v, w)) != FRAY_OK)
+            return st;
+    }
+    if ((v = get(n, "cost")) &&
+        (st = ld_cost(L, v, w->name, &w->cost_dollars)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "weight")) &&
+        (st = ld_text(L, v, "weight", w->weight, sizeof w->weight)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "notes")) && v->type != YN_SCALAR)
+        return ld_fail(L, v, FRAY_ERR_PARSE, "expected text for notes");
+    weapon_finish(w);
+    return FRAY_OK;
+}
+
+static const char *const armor_keys[] = {"name", "er", "ir", "pd-shift", "spd",
+                                         "cost", "weight", "notes"};
+
+static fray_status ld_armor(ld *L, const yn *n, ft_armor *a) {
+    memset(a, 0, sizeof *a);
+    fray_status st = ld_keys(L, n, "armor", armor_keys, N_OF(armor_keys), false);
+    if (st != FRAY_OK)
+        return st;
+    const yn *v;
+    if (!(v = get(n, "name")))
+        return ld_missing(L, n, "name", "armor");
+    if ((st = ld_text(L, v, "armor's name", a->name, sizeof a->name)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "er")) && (st = ld_int(L, v, "er", 0, 10, &a->er)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "ir")) && (st = ld_int(L, v, "ir", 0, 10, &a->ir)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "pd-shift")) &&
+        (st = ld_int(L, v, "pd-shift", -3, 3, &a->pd_shift)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "spd")) && (st = ld_int(L, v, "spd", -5, 5, &a->spd)) != FRAY_OK)
+        return st;
+    int cost;
+    char weight[32];
+    if ((v = get(n, "cost")) && (st = ld_cost(L, v, a->name, &cost)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "weight")) &&
+        (st = ld_text(L, v, "weight", weight, sizeof weight)) != FRAY_OK)
+        return st;
+    return FRAY_OK;
+}
+
+static int find_weapon(const ft_setup *s, const char *name) {
+    for (int i = 0; i < s->n_catalog; i++)
+        if (ieq(s->catalog[i].name, name))
+            return i;
+    return -1;
+}
+
+static int find_armor(const ft_setup *s, const char *name) {
+    for (int i = 0; i < s->n_armor; i++)
+        if (ieq(s->armor_catalog[i].name, name))
+            return i;
+    return -1;
+}
+
+/* "unknown weapon 'Longsword' (did you mean 'Longblade'?)" */
+static fray_status ld_unknown(ld *L, const yn *at, const char *what,
+                              const char *name, const char *const *names,
+                              int count, const char *none_hint) {
+    if (count == 0)
+        return ld_fail(L, at, FRAY_ERR_PARSE, "unknown %s '%.40s': %s", what, name,
+                       none_hint);
+    int best = -1, best_d = 99;
+    for (int i = 0; i < count; i++) {
+        int d = distance(name, names[i]);
+        if (d < best_d) {
+            best_d = d;
+            best = i;
+        }
+    }
+    if (best >= 0 && best_d <= 3 && best_d * 3 <= (int)strlen(names[best]))
+        return ld_fail(L, at, FRAY_ERR_PARSE,
+                       "unknown %s '%.40s' (did you mean '%s'?)", what, name,
+                       names[best]);
+    char list[200];
+    return ld_fail(L, at, FRAY_ERR_PARSE, "unknown %s '%.40s'; known: %s", what,
+                   name, join_names(list, sizeof list, names, count));
+}
+
+static fray_status ld_catalog(ld *L, const yn *root) {
+    static const char *const keys[] = {"fray", "name", "weapons", "armor", "notes"};
+    fray_status st = ld_keys(L, root, "a catalog", keys, N_OF(keys), false);
+    if (st != FRAY_OK)
+        return st;
+    ft_setup *s = L->s;
+    const yn *list = get(root, "weapons");
+    for (const yn *it = items(list); it; it = next_item(list, it)) {
+        ft_weapon w;
+        if ((st = ld_weapon(L, it, &w)) != FRAY_OK)
+            return st;
+        int dup = find_weapon(s, w.name);
+        if (dup >= 0)
+            return ld_fail(L, it, FRAY_ERR_PARSE,
+                           "the catalog already has a weapon '%s' (%s:%d)", w.name,
+                           L->weapon_loc[dup].file, L->weapon_loc[dup].line);
+        if (s->n_catalog == FT_MAX_CATALOG)
+            return ld_fail(L, it, FRAY_ERR_RANGE,
+                           "too many weapons: the catalogs hold at most %d",
+                           FT_MAX_CATALOG);
+        L->weapon_loc[s->n_catalog].file = L->cur_file;
+        L->weapon_loc[s->n_catalog].line = it->line;
+        s->catalog[s->n_catalog++] = w;
+    }
+    list = get(root, "armor");
+    for (const yn *it = items(list); it; it = next_item(list, it)) {
+        ft_armor a;
+        if ((st = ld_armor(L, it, &a)) != FRAY_OK)
+            return st;
+        int dup = find_armor(s, a.name);
+        if (dup >= 0)
+            return ld_fail(L, it, FRAY_ERR_PARSE,
+                           "the catalog already has armor '%s' (%s:%d)", a.name,
+                           L->armor_loc[dup].file, L->armor_loc[dup].line);
+        if (s->n_armor == LD_MAX_ARMOR)
+            return ld_fail(L, it, FRAY_ERR_RANGE,
+                           "too much armor: the catalogs hold at most %d",
+                           LD_MAX_ARMOR);
+        L->armor_loc[s->n_armor].file = L->cur_file;
+        L->armor_loc[s->n_armor].line = it->line;
+        s->armor_catalog[s->n_armor++] = a;
+    }
+    return FRAY_OK;
+}
+
+/* ---- Stat blocks ------------------------------------------------------------------ */
+
+static const char *const statblock_keys[] = {
+    "name",       "base",        "aspects",    "combat",  "endurance",
+    "stun",       "lethal",      "size",       "skills",  "weapons",
+    "wield",      "stance",      "armor",      "advantages", "disadvantages",
+    "immune",     "susceptible", "chips",      "mana",    "mana-regen",
+    "controller", "deck",        "temporary",  "notes"};
+
+static int find_template(const ld *L, const char *name) {
+    for (int i = 0; i < L->n_tpl; i++)
+        if (ieq(L->tpl[i].sb.name, name))
+            return i;
+    return -1;
+}
+
+static fray_status ld_unknown_weapon(ld *L, const yn *at, const char *name) {
+    const char *names[FT_MAX_CATALOG];
+    for (int i = 0; i < L->s->n_catalog; i++)
+        names[i] = L->s->catalog[i].name;
+    return ld_unknown(L, at, "weapon", name, names, L->s->n_catalog,
+                      "no catalog is loaded (name one with 'catalog: [path]', or "
+                      "describe the weapon inline)");
+}
+
+static fray_status ld_size(ld *L, const yn *n, int *out) {
+    char b[64], list[160];
+    long v;
+    if (n && n->type == YN_SCALAR && !is_null(n)) {
+        if (parse_long(n->text, &v)) {
+            if (v < -4 || v > 4)
+                return ld_fail(L, n, FRAY_ERR_RANGE,
+                               "size rank must be between -4 and 4, got %ld", v);
+            *out = (int)v;
+            return FRAY_OK;
+        }
+        int i = find_name(n->text, size_names, 9);
+        if (i < 0 && ieq(n->text, "Miniscule"))
+            i = 0;
+        if (i >= 0) {
+            *out = i - 4;
+            return FRAY_OK;
+        }
+    }
+    return ld_fail(L, n, FRAY_ERR_PARSE,
+                   "expected a size (%s, or a rank -4..4), got %s",
+                   join_names(list, sizeof list, size_names, 9), got(n, b));
+}
+
+/* A mapping of codes to numbers: aspects {HS: 2, ...}, combat {N: 2, ...}. */
+static fray_status ld_codes(ld *L, const yn *n, const char *what,
+                            const char *const *codes, int count, long lo,
+                            long hi, int *values, bool *given) {
+    fray_status st = ld_keys(L, n, what, codes, count, true);
+    if (st != FRAY_OK)
+        return st;
+    for (const yn *k = n->first; k; k = k->next) {
+        int i = find_name(k->text, codes, count);
+        if ((st = ld_int(L, k->value, codes[i], lo, hi, &values[i])) != FRAY_OK)
+            return st;
+        if (given)
+            given[i] = true;
+    }
+    return FRAY_OK;
+}
+
+static fray_status ld_skill(ld *L, const yn *n, ft_skill *sk) {
+    static const char *const keys[] = {"name", "aspect", "rank", "specializations",
+                                       "notes"};
+    memset(sk, 0, sizeof *sk);
+    fray_status st = ld_keys(L, n, "a skill", keys, N_OF(keys), false);
+    if (st != FRAY_OK)
+        return st;
+    const yn *v;
+    if (!(v = get(n, "name")))
+        return ld_missing(L, n, "name", "a skill");
+    if ((st = ld_text(L, v, "a skill's name", sk->name, sizeof sk->name)) != FRAY_OK)
+        return st;
+    if (!(v = get(n, "aspect")))
+        return ld_fail(L, n, FRAY_ERR_PARSE, "missing key 'aspect' in skill '%s'",
+                       sk->name);
+    int a;
+    if ((st = ld_choice(L, v, "a skill's aspect", aspect_codes, FT_ASPECT_COUNT,
+                        &a)) != FRAY_OK)
+        return st;
+    sk->aspect = (ft_aspect)a;
+    if (!(v = get(n, "rank")))
+        return ld_fail(L, n, FRAY_ERR_PARSE, "missing key 'rank' in skill '%s'",
+                       sk->name);
+    if ((st = ld_int(L, v, "a skill's rank", 0, 10, &sk->rank)) != FRAY_OK)
+        return st;
+    const yn *list = get(n, "specializations");
+    for (const yn *it = items(list); it; it = next_item(list, it)) {
+        if (sk->n_specs == FT_MAX_SPECS)
+            return ld_fail(L, it, FRAY_ERR_RANGE,
+                           "skill '%s' has more than %d specializations", sk->name,
+                           FT_MAX_SPECS);
+        if ((st = ld_text(L, it, "a specialization", sk->specs[sk->n_specs],
+                          sizeof sk->specs[0])) != FRAY_OK)
+            return st;
+        sk->n_specs++;
+    }
+    return FRAY_OK;
+}
+
+static fray_status ld_advantage(ld *L, const yn *n, bool dis, ft_advantage *a) {
+    static const char *const keys[] = {"name", "rank", "applies", "skill", "notes"};
+    const char *what = dis ? "a disadvantage" : "an advantage";
+    memset(a, 0, sizeof *a);
+    fray_status st = ld_keys(L, n, what, keys, N_OF(keys), false);
+    if (st != FRAY_OK)
+        return st;
+    const yn *v;
+    if (!(v = get(n, "name")))
+        return ld_missing(L, n, "name", what);
+    if ((st = ld_text(L, v, "its name", a->name, sizeof a->name)) != FRAY_OK)
+        return st;
+    if (!(v = get(n, "rank")))
+        return ld_fail(L, n, FRAY_ERR_PARSE, "missing key 'rank' in %s '%s'",
+                       dis ? "disadvantage" : "advantage", a->name);
+    if ((st = ld_int(L, v, "rank", 1, 3, &a->rank)) != FRAY_OK)
+        return st;
+    if (dis)
+        a->rank = -a->rank;
+    a->applies = FT_APPLIES_ALL;
+    if ((v = get(n, "applies"))) {
+        int ap;
+        if ((st = ld_choice(L, v, "applies", applies_names, FT_APPLIES_COUNT,
+                            &ap)) != FRAY_OK)
+            return st;
+        a->applies = (ft_applies)ap;
+    }
+    v = get(n, "skill");
+    if (a->applies == FT_APPLIES_SKILL && !v)
+        return ld_fail(L, n, FRAY_ERR_PARSE,
+                       "'%s' applies to a skill: name it with 'skill:'", a->name);
+    if (v && a->applies != FT_APPLIES_SKILL)
+        return ld_fail(L, key_node(n, "skill", false), FRAY_ERR_PARSE,
+                       "'skill:' goes with 'applies: skill'");
+    if (v && (st = ld_text(L, v, "skill", a->skill, sizeof a->skill)) != FRAY_OK)
+        return st;
+    return FRAY_OK;
+}
+
+static fray_status ld_damage_types(ld *L, const yn *n, const char *what,
+                                   uint32_t *out) {
+    *out = 0;
+    for (const yn *it = items(n); it; it = next_item(n, it)) {
+        int t;
+        fray_status st = ld_choice(L, it, what, damage_types, FT_DAMAGE_TYPE_COUNT, &t);
+        if (st != FRAY_OK)
+            return st;
+        *out |= 1u << t;
+    }
+    return FRAY_OK;
+}
+
+static bool melee_weapon(const ft_weapon *w) {
+    return !w->spell && w->range_increment == 0 && !(w->keywords & FT_KW(SHIELD));
+}
+
+/* The weapon in a hand: a name from the stat block's weapons, or none. */
+static fray_status ld_hand(ld *L, const yn *n, const ft_statblock *sb, int *out) {
+    char b[64];
+    if (is_null(n) || (n->type == YN_SCALAR && (ieq(n->text, "none") || is_dash(n->text)))) {
+        *out = -1;
+        return FRAY_OK;
+    }
+    if (n->type == YN_SCALAR)
+        for (int i = 0; i < sb->n_weapons; i++)
+            if (ieq(sb->weapons[i].name, n->text)) {
+                *out = i;
+                return FRAY_OK;
+            }
+    char list[160];
+    const char *names[FT_MAX_WEAPONS];
+    for (int i = 0; i < sb->n_weapons; i++)
+        names[i] = sb->weapons[i].name;
+    return ld_fail(L, n, FRAY_ERR_PARSE,
+                   "expected one of its weapons (%s) or none in a hand, got %s",
+                   sb->n_weapons ? join_names(list, sizeof list, names, sb->n_weapons)
+                                 : "it has none",
+                   got(n, b));
+}
+
+static fray_status ld_statblock_armor(ld *L, const yn *n, ft_statblock *sb) {
+    fray_status st;
+    char b[64];
+    sb->has_armor = false;
+    memset(&sb->armor, 0, sizeof sb->armor);
+    int count = 0;
+    for (const yn *it = items(n); it; it = next_item(n, it)) {
+        ft_armor a;
+        if (it->type == YN_MAP) {
+            if ((st = ld_armor(L, it, &a)) != FRAY_OK)
+                return st;
+        } else if (it->type == YN_SCALAR) {
+            int i = find_armor(L->s, it->text);
+            if (i < 0) {
+                const char *names[LD_MAX_ARMOR];
+                for (int k = 0; k < L->s->n_armor; k++)
+                    names[k] = L->s->armor_catalog[k].name;
+                return ld_unknown(L, it, "armor", it->text, names, L->s->n_armor,
+                                  "no catalog is loaded (name one with "
+                                  "'catalog: [path]', or describe the armor inline)");
+            }
+            a = L->s->armor_catalog[i];
+        } else {
+            return ld_fail(L, it, FRAY_ERR_PARSE, "expected armor, got %s",
+                           got(it, b));
+        }
+        /* Pieces worn together add up: armor: [Chain, Shield]. */
+        if (count++ == 0) {
+            sb->armor = a;
+        } else {
+            char name[FT_NAME];
+            snprintf(name, sizeof name, "%.14s + %.14s", sb->armor.name, a.name);
+            memcpy(sb->armor.name, name, sizeof name);
+            sb->armor.er += a.er;
+            sb->armor.ir += a.ir;
+            sb->armor.pd_shift += a.pd_shift;
+            sb->armor.spd += a.spd;
+        }
+        sb->has_armor = true;
+    }
+    return FRAY_OK;
+}
+
+/*
+ * A stat block from a mapping. `base:` starts from another stat block and
+ * replaces what is given (lists as a whole). `default_name` names an
+ * inline stat block that gives none.
+ */
+static fray_status ld_statblock(ld *L, const yn *n, const char *default_name,
+                                ld_tpl *out) {
+    fray_status st = ld_keys(L, n, "a stat block", statblock_keys,
+                             N_OF(statblock_keys), false);
+    if (st != FRAY_OK)
+        return st;
+    ft_statblock *sb = &out->sb;
+    const yn *v;
+    const yn *base = get(n, "base");
+    if (base) {
+        if (base->type != YN_SCALAR || is_null(base)) {
+            char b[64];
+            return ld_fail(L, base, FRAY_ERR_PARSE,
+                           "expected a stat block's name for base, got %s", got(base, b));
+        }
+        int i = find_template(L, base->text);
+        if (i < 0) {
+            const char *names[FT_MAX_TEMPLATES];
+            for (int k = 0; k < L->n_tpl; k++)
+                names[k] = L->tpl[k].sb.name;
+            return ld_unknown(L, base, "stat block", base->text, names, L->n_tpl,
+                              "no stat blocks are loaded");
+        }
+        *out = L->tpl[i];
+    } else {
+        memset(out, 0, sizeof *out);
+        sb->wielded[0] = sb->wielded[1] = -1;
+        sb->mana_regen = -1;
+        sb->controller = FT_CTRL_GM;
+    }
+    out->file = L->cur_file;
+    out->line = n->line;
+    if ((v = get(n, "name"))) {
+        if ((st = ld_text(L, v, "a stat block's name", sb->name, sizeof sb->name)) != FRAY_OK)
+            return st;
+    } else if (default_name) {
+        copy_name(sb->name, sizeof sb->name, default_name);
+    } else if (!base) {
+        return ld_missing(L, n, "name", "a stat block");
+    }
+    const char *who = sb->name;
+    if ((v = get(n, "aspects")) &&
+        (st = ld_codes(L, v, "aspects", aspect_codes, FT_ASPECT_COUNT, 0, 20,
+                       sb->aspects, NULL)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "combat"))) {
+        bool given[FT_CV_COUNT] = {false};
+        if ((st = ld_codes(L, v, "combat values", cv_codes, FT_CV_COUNT, 0, 30,
+                           sb->cv, given)) != FRAY_OK)
+            return st;
+        for (int i = 0; i < FT_CV_COUNT && !base; i++)
+            if (!given[i]) {
+                char list[64];
+                return ld_fail(L, v, FRAY_ERR_PARSE,
+                               "missing %s in the combat values of '%s' (a stat "
+                               "block gives all of %s)",
+                               cv_codes[i], who,
+                               join_names(list, sizeof list, cv_codes, FT_CV_COUNT));
+            }
+    } else if (!base) {
+        return ld_fail(L, n, FRAY_ERR_PARSE,
+                       "missing key 'combat' in stat block '%s'", who);
+    }
+    if ((v = get(n, "endurance"))) {
+        if ((st = ld_int(L, v, "endurance [[E]]", 1, 20, &sb->endurance)) != FRAY_OK)
+            return st;
+    } else if (!base) {
+        return ld_fail(L, n, FRAY_ERR_PARSE,
+                       "missing key 'endurance' in stat block '%s'", who);
+    }
+    if ((v = get(n, "stun"))) {
+        if ((st = ld_int(L, v, "maximum STUN", 1, 999, &sb->max_stun)) != FRAY_OK)
+            return st;
+        out->stun_given = true;
+    }
+    if ((v = get(n, "lethal"))) {
+        if ((st = ld_int(L, v, "maximum LETHAL", 1, 999, &sb->max_lethal)) != FRAY_OK)
+            return st;
+        out->lethal_given = true;
+    }
+    /* rules-facts.md "Derived values"; RULINGS 16. */
+    if (!out->stun_given)
+        sb->max_stun = sb->endurance * 8;
+    if (!out->lethal_given)
+        sb->max_lethal = sb->endurance + 8;
+    if ((v = get(n, "size")) && (st = ld_size(L, v, &sb->size_rank)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "skills"))) {
+        sb->n_skills = 0;
+        for (const yn *it = items(v); it; it = next_item(v, it)) {
+            if (sb->n_skills == FT_MAX_SKILLS)
+                return ld_fail(L, it, FRAY_ERR_RANGE, "'%s' has more than %d skills",
+                               who, FT_MAX_SKILLS);
+            if ((st = ld_skill(L, it, &sb->skills[sb->n_skills])) != FRAY_OK)
+                return st;
+            sb->n_skills++;
+        }
+    }
+    const yn *weapons = get(n, "weapons");
+    if (weapons) {
+        sb->n_weapons = 0;
+        for (const yn *it = items(weapons); it; it = next_item(weapons, it)) {
+            if (sb->n_weapons == FT_MAX_WEAPONS)
+                return ld_fail(L, it, FRAY_ERR_RANGE,
+                               "'%s' carries more than %d weapons", who,
+                               FT_MAX_WEAPONS);
+            ft_weapon *w = &sb->weapons[sb->n_weapons];
+            if (it->type == YN_SCALAR && !strchr(it->text, '|')) {
+                int i = find_weapon(L->s, it->text);
+                if (i < 0)
+                    return ld_unknown_weapon(L, it, it->text);
+                *w = L->s->catalog[i];
+            } else if ((st = ld_weapon(L, it, w)) != FRAY_OK) {
+                return st;
+            }
+            sb->n_weapons++;
+        }
+        sb->wielded[0] = sb->n_weapons > 0 ? 0 : -1;
+        sb->wielded[1] = -1;
+    }
+    const yn *wield = get(n, "wield");
+    if (wield) {
+        int hand[2] = {-1, -1};
+        int nh = n_items(wield);
+        if (nh > 2)
+            return ld_fail(L, wield, FRAY_ERR_PARSE,
+                           "wield names the weapon in the main hand and the one in "
+                           "the off hand: [main, off]; got %d",
+                           nh);
+        int h = 0;
+        for (const yn *it = items(wield); it; it = next_item(wield, it), h++)
+            if ((st = ld_hand(L, it, sb, &hand[h])) != FRAY_OK)
+                return st;
+        if (hand[0] >= 0 && hand[0] == hand[1])
+            return ld_fail(L, wield, FRAY_ERR_PARSE,
+                           "'%s' is in both hands; carry it twice to wield two",
+                           sb->weapons[hand[0]].name);
+        sb->wielded[0] = hand[0];
+        sb->wielded[1] = hand[1];
+    }
+    /* Two hands for a Two-Handed weapon. */
+    for (int h = 0; h < 2; h++) {
+        int w = sb->wielded[h], o = sb->wielded[1 - h];
+        if (w >= 0 && o >= 0 && (sb->weapons[w].keywords & FT_KW(TWO_HANDED)))
+            return ld_fail(L, wield ? wield : (weapons ? weapons : n), FRAY_ERR_PARSE,
+                           "'%s' is Two-Handed: the other hand must be empty "
+                           "(wield: [%s, none])",
+                           sb->weapons[w].name, sb->weapons[w].name);
+    }
+    bool dual = sb->wielded[0] >= 0 && sb->wielded[1] >= 0 &&
+                melee_weapon(&sb->weapons[sb->wielded[0]]) &&
+                melee_weapon(&sb->weapons[sb->wielded[1]]);
+    if ((v = get(n, "stance"))) {
+        static const char *const stances[] = {"aggressive", "defensive"};
+        int s;
+        if ((st = ld_choice(L, v, "stance", stances, 2, &s)) != FRAY_OK)
+            return st;
+        if (!dual)
+            return ld_fail(L, key_node(n, "stance", false), FRAY_ERR_PARSE,
+                           "a stance is for fighting with a melee weapon in each "
+                           "hand (seed 000 \"Off-Hand Weapons\"); '%s' does not",
+                           who);
+        sb->dual_aggressive = s == 0;
+    } else if (!base || weapons || wield) {
+        sb->dual_aggressive = dual; /* fray's default stance: aggressive */
+    }
+    if (!dual)
+        sb->dual_aggressive = false;
+    if ((v = get(n, "armor")) && (st = ld_statblock_armor(L, v, sb)) != FRAY_OK)
+        return st;
+    const yn *adv = get(n, "advantages"), *dis = get(n, "disadvantages");
+    if (adv || dis) {
+        ft_advantage keep[FT_MAX_ADVANTAGES];
+        int nk = 0;
+        /* Keep the base's half that is not given again. */
+        for (int i = 0; i < sb->n_advantages; i++)
+            if ((sb->advantages[i].rank > 0 && !adv) ||
+                (sb->advantages[i].rank < 0 && !dis))
+                keep[nk++] = sb->advantages[i];
+        const yn *lists[2] = {adv, dis};
+        for (int d = 0; d < 2; d++)
+            for (const yn *it = items(lists[d]); it; it = next_item(lists[d], it)) {
+                if (nk == FT_MAX_ADVANTAGES)
+                    return ld_fail(L, it, FRAY_ERR_RANGE,
+                                   "'%s' has more than %d advantages and "
+                                   "disadvantages",
+                                   who, FT_MAX_ADVANTAGES);
+                if ((st = ld_advantage(L, it, d == 1, &keep[nk])) != FRAY_OK)
+                    return st;
+                nk++;
+            }
+        memcpy(sb->advantages, keep, sizeof keep[0] * (size_t)nk);
+        sb->n_advantages = nk;
+    }
+    if ((v = get(n, "immune")) &&
+        (st = ld_damage_types(L, v, "an immunity (a damage type)", &sb->immune)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "susceptible")) &&
+        (st = ld_damage_types(L, v, "a susceptibility (a damage type)",
+                              &sb->susceptible)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "chips"))) {
+        memset(sb->chips, 0, sizeof sb->chips);
+        if ((st = ld_codes(L, v, "chips", chip_names, 3, 0, 3, sb->chips, NULL)) != FRAY_OK)
+            return st;
+        /* rules-facts.md "Chips": at most 3 held. */
+        if (sb->chips[0] + sb->chips[1] + sb->chips[2] > 3)
+            return ld_fail(L, v, FRAY_ERR_RANGE,
+                           "'%s' holds %d chips; at most 3 are held", who,
+                           sb->chips[0] + sb->chips[1] + sb->chips[2]);
+    }
+    if ((v = get(n, "mana"))) {
+        memset(sb->mana, 0, sizeof sb->mana);
+        if ((st = ld_codes(L, v, "mana", element_names, FT_ELEMENT_COUNT, 0, 20,
+                           sb->mana, NULL)) != FRAY_OK)
+            return st;
+    }
+    if ((v = get(n, "mana-regen")) &&
+        (st = ld_int(L, v, "mana-regen", 0, 10, &sb->mana_regen)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "controller"))) {
+        int c;
+        if ((st = ld_choice(L, v, "controller", controller_names, 2, &c)) != FRAY_OK)
+            return st;
+        sb->controller = c == 1 ? FT_CTRL_PLAYER : FT_CTRL_GM;
+    }
+    if ((v = get(n, "deck")) &&
+        (st = ld_text(L, v, "deck", sb->deck_owner, sizeof sb->deck_owner)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "temporary"))) {
+        static const char *const keys[] = {"stun", "lethal"};
+        int t[2] = {0, 0};
+        if ((st = ld_keys(L, v, "temporary", keys, 2, false)) != FRAY_OK)
+            return st;
+        const yn *x;
+        if ((x = get(v, "stun")) &&
+            (st = ld_int(L, x, "temporary STUN", 0, 999, &t[0])) != FRAY_OK)
+            return st;
+        if ((x = get(v, "lethal")) &&
+            (st = ld_int(L, x, "temporary LETHAL", 0, 999, &t[1])) != FRAY_OK)
+            return st;
+        sb->temp_stun = t[0];
+        sb->temp_lethal = t[1];
+    }
+    if ((v = get(n, "notes")) && v->type != YN_SCALAR)
+        return ld_fail(L, v, FRAY_ERR_PARSE, "expected text for notes");
+    return FRAY_OK;
+}
+
+/* Adds a named stat block to the ones loaded. */
+static fray_status ld_add_template(ld *L, const yn *n) {
+    if (L->n_tpl == FT_MAX_TEMPLATES)
+        return ld_fail(L, n, FRAY_ERR_RANGE, "more than %d stat blocks",
+                       FT_MAX_TEMPLATES);
+    ld_tpl *t = &L->tpl[L->n_tpl];
+    fray_status st = ld_statblock(L, n, NULL, t);
+    if (st != FRAY_OK)
+        return st;
+    int dup = find_template(L, t->sb.name);
+    if (dup >= 0)
+        return ld_fail(L, n, FRAY_ERR_PARSE,
+                       "a stat block named '%s' is already loaded (%s:%d)",
+                       t->sb.name, L->tpl[dup].file, L->tpl[dup].line);
+    L->n_tpl++;
+    return FRAY_OK;
+}
+
+/* ---- Files that name files -------------------------------------------------------- */
+
+typedef struct ld_file {
+    const char *display;
+    yn *root;
+    int kind;
+    bool done;
+} ld_file;
+
+/* "examples/towers" + "../../data/x.yaml" -> "data/x.yaml" (lexically). */
+static char *ld_join(ld *L, const char *base_file, const char *rel, bool tidy) {
+    size_t dir = 0;
+    if (rel[0] != '/') {
+        const char *slash = strrchr(base_file, '/');
+        dir = slash ? (size_t)(slash - base_file) + 1 : 0;
+    }
+    size_t rl = strlen(rel);
+    char *raw = ld_alloc(L, dir + rl + 1);
+    if (!raw)
+        return NULL;
+    memcpy(raw, base_file, dir);
+    memcpy(raw + dir, rel, rl + 1);
+    if (!tidy)
+        return raw;
+    /* Remove "." and "dir/.." segments. */
+    char *out = ld_alloc(L, dir + rl + 2);
+    if (!out)
+        return NULL;
+    const char *seg[128];
+    size_t seglen[128];
+    int n = 0;
+    bool abs = raw[0] == '/';
+    for (const char *p = raw; *p;) {
+        while (*p == '/')
+            p++;
+        const char *e = strchr(p, '/');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == 0)
+            break;
+        bool up = len == 2 && p[0] == '.' && p[1] == '.';
+        if (len == 1 && p[0] == '.') {
+            /* nothing */
+        } else if (up && n > 0 && !(seglen[n - 1] == 2 && seg[n - 1][0] == '.' &&
+                                      seg[n - 1][1] == '.')) {
+            n--;
+        } else if (up && abs && n == 0) {
+            /* "/.." is "/" */
+        } else if (n < 128) {
+            seg[n] = p;
+            seglen[n] = len;
+            n++;
+        }
+        p += len;
+    }
+    size_t o = 0;
+    if (abs)
+        out[o++] = '/';
+    for (int i = 0; i < n; i++) {
+        if (i)
+            out[o++] = '/';
+        memcpy(out + o, seg[i], seglen[i]);
+        o += seglen[i];
+    }
+    if (o == 0)
+        out[o++] = '.';
+    out[o] = '\0';
+    return out;
+}
+
+static fray_status ld_kind(ld *L, const yn *root, int *out) {
+    char b[64];
+    if (root->type != YN_MAP)
+        return ld_fail(L, root, FRAY_ERR_PARSE,
+                       "expected a mapping that starts with 'fray: encounter', "
+                       "'fray: statblocks' or 'fray: catalog', got %s",
+                       got(root, b));
+    const yn *k = key_node(root, "fray", false);
+    if (!k)
+        return ld_fail(L, root, FRAY_ERR_PARSE,
+                       "missing key 'fray': a fray file starts with 'fray: "
+                       "encounter', 'fray: statblocks' or 'fray: catalog'");
+    return ld_choice(L, k->value, "fray (the kind of file)", kind_names, 3, out);
+}
+
+static fray_status ld_process(ld *L, ld_file *f);
+
+/* Registers a file read from `path`. */
+static fray_status ld_register(ld *L, const char *path, const char *display,
+                               const yn *from, ld_file **out) {
+    char real[PATH_MAX];
+    const char *key = realpath(path, real) ? real : path;
+    for (int i = 0; i < L->n_files; i++)
+        if (strcmp(L->real[i], key) == 0) {
+            *out = L->files[i];
+            return FRAY_OK;
+        }
+    if (L->n_files == LD_MAX_FILES)
+        return ld_fail(L, from, FRAY_ERR_RANGE, "more than %d files", LD_MAX_FILES);
+    ld_file *f = ld_alloc(L, sizeof *f);
+    char *k = f ? ld_strndup(L, key, strlen(key)) : NULL;
+    if (!k)
+        return ld_nomem(L);
+    const char *saved = L->cur_file;
+    f->display = display;
+    fray_status st = ld_parse_file(L, path, display, from, &f->root);
+    if (st == FRAY_OK)
+        st = ld_kind(L, f->root, &f->kind);
+    if (st != FRAY_OK)
+        return st;
+    L->cur_file = saved;
+    L->real[L->n_files] = k;
+    L->files[L->n_files] = f;
+    L->n_files++;
+    *out = f;
+    return FRAY_OK;
+}
+
+/* A file named by `from` (a path relative to the current file) that must be
+ * of kind `want`: read and processed unless it already was. */
+static fray_status ld_include(ld *L, const yn *from, int want) {
+    char b[64];
+    if (!from || from->type != YN_SCALAR || is_null(from))
+        return ld_fail(L, from, FRAY_ERR_PARSE, "expected a file's path, got %s",
+                       got(from, b));
+    char *path = ld_join(L, L->cur_file, from->text, false);
+    char *display = ld_join(L, L->cur_file, from->text, true);
+    if (!path || !display)
+        return ld_nomem(L);
+    ld_file *f;
+    fray_status st = ld_register(L, path, display, from, &f);
+    if (st != FRAY_OK)
+        return st;
+    if (f->kind != want)
+        return ld_fail(L, from, FRAY_ERR_PARSE,
+                       "'%.60s' is a file of kind '%s'; expected '%s' here",
+                       from->text, kind_names[f->kind], kind_names[want]);
+    return f->done ? FRAY_OK : ld_process(L, f);
+}
+
+static fray_status ld_statblocks_file(ld *L, const yn *root) {
+    static const char *const keys[] = {"fray", "name", "catalog", "statblocks",
+                                       "notes"};
+    fray_status st = ld_keys(L, root, "a stat-block file", keys, N_OF(keys), false);
+    if (st != FRAY_OK)
+        return st;
+    const yn *list = get(root, "catalog");
+    for (const yn *it = items(list); it; it = next_item(list, it))
+        if ((st = ld_include(L, it, KIND_CATALOG)) != FRAY_OK)
+            return st;
+    list = get(root, "statblocks");
+    if (!list)
+        return ld_missing(L, root, "statblocks", "a stat-block file");
+    for (const yn *it = items(list); it; it = next_item(list, it))
+        if ((st = ld_add_template(L, it)) != FRAY_OK)
+            return st;
+    return FRAY_OK;
+}
+
+/* ---- Encounters ------------------------------------------------------------------- */
+
+static fray_status ld_seed(ld *L, const yn *n, uint64_t *out) {
+    char b[64];
+    if (n && n->type == YN_SCALAR && !is_null(n) && n->len <= 20) {
+        bool digits = n->len > 0;
+        for (size_t i = 0; i < n->len; i++)
+            digits = digits && isdigit((unsigned char)n->text[i]);
+        if (digits) {
+            errno = 0;
+            unsigned long long v = strtoull(n->text, NULL, 10);
+            if (errno != ERANGE) {
+                *out = (uint64_t)v;
+                return FRAY_OK;
+            }
+        }
+    }
+    return ld_fail(L, n, FRAY_ERR_PARSE,
+                   "expected a whole number from 0 to 18446744073709551615 for "
+                   "seed, got %s",
+                   got(n, b));
+}
+
+static const char *const option_keys[] = {
+    "aces",           "jokers",           "joker-value",
+    "min-one-card",   "decks",            "hand-of-fate",
+    "flat-footed-loses-ss", "full-defense-cards", "opportunity-delay",
+    "mana-regen",     "dying-loses-lethal", "dead-at",
+    "disabled-unconscious", "crit-needs-heart", "recover-stun",
+    "grapple-size",   "surprise-delay",   "phase-limit",
+    "simultaneous-duel"};
+
+/* The options of RULINGS.md by their names (docs/rules/towers.md). */
+static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
+    fray_status st = ld_keys(L, n, "options", option_keys, N_OF(option_keys), false);
+    if (st != FRAY_OK)
+        return st;
+    const yn *v;
+    int i;
+    if ((v = get(n, "aces"))) {
+        static const char *const aces[] = {"high", "low"};
+        if ((st = ld_choice(L, v, "aces", aces, 2, &i)) != FRAY_OK)
+            return st;
+        o->deck.aces_low = i == 1;
+    }
+    if ((v = get(n, "jokers")) &&
+        (st = ld_int(L, v, "jokers", 0, 2, &o->deck.jokers)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "joker-value")) &&
+        (st = ld_int(L, v, "joker-value", 0, 15, &o->deck.joker_value)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "min-one-card")) &&
+        (st = ld_bool(L, v, "min-one-card", &o->flip.min_one_card)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "decks"))) {
+        if ((st = ld_choice(L, v, "decks", deck_mode_names, 3, &i)) != FRAY_OK)
+            return st;
+        o->decks = (ft_deck_mode)i;
+    }
+    if ((v = get(n, "hand-of-fate")) &&
+        (st = ld_int(L, v, "hand-of-fate (cards)", 0, FT_HAND_MAX,
+                     &o->hand_of_fate)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "flat-footed-loses-ss")) &&
+        (st = ld_bool(L, v, "flat-footed-loses-ss", &o->flat_footed_loses_ss)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "full-defense-cards")) &&
+        (st = ld_int(L, v, "full-defense-cards", 0, 5, &o->full_defense_flip)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "opportunity-delay")) &&
+        (st = ld_int(L, v, "opportunity-delay (phases)", 0, 20,
+                     &o->opportunity_delay)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "mana-regen")) &&
+        (st = ld_int(L, v, "mana-regen", 0, 10, &o->mana_regen)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "dying-loses-lethal")) &&
+        (st = ld_bool(L, v, "dying-loses-lethal", &o->dying_loses_lethal)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "dead-at")) &&
+        (st = ld_int(L, v, "dead-at (times [[E]])", 1, 10, &o->dead_at_multiple)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "disabled-unconscious")) &&
+        (st = ld_bool(L, v, "disabled-unconscious", &o->disabled_unconscious)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "crit-needs-heart")) &&
+        (st = ld_bool(L, v, "crit-needs-heart", &o->crit_needs_heart)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "recover-stun"))) {
+        if (v->type == YN_SCALAR && ieq(v->text, "endurance"))
+            o->recover_stun = 0;
+        else if (v->type == YN_SCALAR && !is_null(v) && parse_long(v->text, &(long){0}))
+            st = ld_int(L, v, "recover-stun", 1, 100, &o->recover_stun);
+        else {
+            char b[64];
+            st = ld_fail(L, v, FRAY_ERR_PARSE,
+                         "expected 'endurance' or a number of STUN for "
+                         "recover-stun, got %s",
+                         got(v, b));
+        }
+        if (st != FRAY_OK)
+            return st;
+    }
+    if ((v = get(n, "grapple-size"))) {
+        static const char *const gs[] = {"cards", "shift"};
+        if ((st = ld_choice(L, v, "grapple-size", gs, 2, &i)) != FRAY_OK)
+            return st;
+        o->grapple_size_cards = i == 0;
+    }
+    if ((v = get(n, "surprise-delay")) &&
+        (st = ld_int(L, v, "surprise-delay (phases)", 0, 100, &o->surprise_delay)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "phase-limit")) &&
+        (st = ld_int(L, v, "phase-limit (0: none)", 0, 1000000, &o->max_phase)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "simultaneous-duel")) &&
+        (st = ld_bool(L, v, "simultaneous-duel", &o->simultaneous_duel)) != FRAY_OK)
+        return st;
+    return FRAY_OK;
+}
+
+static fray_status ld_tactics(ld *L, const yn *n, ft_tactics *t) {
+    static const char *const keys[] = {"preset", "target", "recover-below",
+                                       "hand-of-fate", "chips",
+                                       "opportunity-attacks"};
+    fray_status st;
+    int i;
+    if (n && n->type == YN_SCALAR) {
+        if ((st = ld_choice(L, n, "tactics", tactics_names, FT_TACTICS_COUNT, &i)) != FRAY_OK)
+            return st;
+        t->preset = (ft_tactics_preset)i;
+        return FRAY_OK;
+    }
+    if ((st = ld_keys(L, n, "tactics", keys, N_OF(keys), false)) != FRAY_OK)
+        return st;
+    const yn *v;
+    if ((v = get(n, "preset"))) {
+        if ((st = ld_choice(L, v, "preset", tactics_names, FT_TACTICS_COUNT, &i)) != FRAY_OK)
+            return st;
+        t->preset = (ft_tactics_preset)i;
+    }
+    if ((v = get(n, "target"))) {
+        if ((st = ld_choice(L, v, "target", target_names, 3, &i)) != FRAY_OK)
+            return st;
+        t->target = (ft_target_pref)i;
+    }
+    if ((v = get(n, "recover-below")) &&
+        (st = ld_int(L, v, "recover-below (percent of maximum STUN)", 0, 100,
+                     &t->recover_below_pct)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "hand-of-fate")) &&
+        (st = ld_bool(L, v, "hand-of-fate", &t->use_hand_of_fate)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "chips")) && (st = ld_bool(L, v, "chips", &t->use_chips)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "opportunity-attacks")) &&
+        (st = ld_bool(L, v, "opportunity-attacks", &t->opportunity_attacks)) != FRAY_OK)
+        return st;
+    return FRAY_OK;
+}
+
+static int find_side(const ft_setup *s, const char *name) {
+    for (int i = 0; i < s->n_sides; i++)
+        if (ieq(s->sides[i], name))
+            return i;
+    return -1;
+}
+
+static fray_status ld_side_ref(ld *L, const yn *n, const char *what, int *out) {
+    char b[64];
+    if (n && n->type == YN_SCALAR && !is_null(n)) {
+        int i = find_side(L->s, n->text);
+        if (i >= 0) {
+            *out = i;
+            return FRAY_OK;
+        }
+        const char *names[FT_MAX_SIDES];
+        for (int k = 0; k < L->s->n_sides; k++)
+            names[k] = L->s->sides[k];
+        return ld_unknown(L, n, what, n->text, names, L->s->n_sides,
+                          "the encounter has no sides");
+    }
+    return ld_fail(L, n, FRAY_ERR_PARSE, "expected a side's name for %s, got %s", what,
+                   got(n, b));
+}
+
+static fray_status ld_add_side(ld *L, const yn *n) {
+    char name[FT_NAME];
+    fray_status st = ld_text(L, n, "a side's name", name, sizeof name);
+    if (st != FRAY_OK)
+        return st;
+    if (find_side(L->s, name) >= 0)
+        return ld_fail(L, n, FRAY_ERR_PARSE, "side '%s' is named twice", name);
+    if (L->s->n_sides == FT_MAX_SIDES)
+        return ld_fail(L, n, FRAY_ERR_RANGE, "more than %d sides", FT_MAX_SIDES);
+    memcpy(L->s->sides[L->s->n_sides++], name, sizeof name);
+    return FRAY_OK;
+}
+
+/* Ids are typed in commands: a letter, then letters, digits, '-' or '_'. */
+static bool valid_id(const char *s) {
+    if (!isalpha((unsigned char)s[0]))
+        return false;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_')
+            return false;
+    return true;
+}
+
+/* "Tony \"Wrongway\" Wright" -> "tony-wrongway-wright" */
+static void slug(const char *s, char *out, size_t size) {
+    size_t o = 0;
+    bool dash = false;
+    for (; *s && o + 1 < size; s++) {
+        if (isalnum((unsigned char)*s)) {
+            if (dash && o > 0 && o + 2 < size)
+                out[o++] = '-';
+            dash = false;
+            out[o++] = (char)tolower((unsigned char)*s);
+        } else {
+            dash = true;
+        }
+    }
+    out[o] = '\0';
+}
+
+/* "red-knight" -> "Red Knight" */
+static void name_from_id(const char *id, char *out, size_t size) {
+    size_t o = 0;
+    bool start = true;
+    for (; *id && o + 1 < size; id++) {
+        char c = *id == '-' || *id == '_' ? ' ' : *id;
+        out[o++] = start ? (char)toupper((unsigned char)c) : c;
+        start = c == ' ';
+    }
+    out[o] = '\0';
+}
+
+/* Symbols that draw terrain cannot stand for a combatant. */
+static bool terrain_symbol(char c) {
+    return c == '.' || c == ' ' || c == '#' || c == '~' || c == '=' || c == 'v' ||
+           (c >= '1' && c <= '9');
+}
+
+static fray_status ld_symbol(ld *L, const yn *n, char *out) {
+    char b[64];
+    if (!n || n->type != YN_SCALAR || n->len != 1 ||
+        !isgraph((unsigned char)n->text[0]))
+        return ld_fail(L, n, FRAY_ERR_PARSE,
+                       "expected one visible character for symbol, got %s", got(n, b));
+    if (terrain_symbol(n->text[0]))
+        return ld_fail(L, n, FRAY_ERR_PARSE,
+                       "'%c' draws terrain on the map (. # ~ = v 1-9); choose "
+                       "another symbol",
+                       n->text[0]);
+    *out = n->text[0];
+    return FRAY_OK;
+}
+
+static const char *const combatant_keys[] = {
+    "id", "name", "statblock", "side", "at", "symbol", "unaware-of", "tactics",
+    "count", "notes"};
+
+/* One entry of `combatants:` (N combatants with count: N). */
+static fray_status ld_combatant(ld *L, const yn *n) {
+    ft_setup *s = L->s;
+    fray_status st = ld_keys(L, n, "a combatant", combatant_keys,
+                             N_OF(combatant_keys), false);
+    if (st != FRAY_OK)
+        return st;
+    ld_group *g = &L->groups[L->n_groups];
+    memset(g, 0, sizeof *g);
+    g->node = n;
+    g->count = 1;
+    const yn *v;
+    if ((v = get(n, "count")) &&
+        (st = ld_int(L, v, "count", 1, FT_MAX_COMBATANTS, &g->count)) != FRAY_OK)
+        return st;
+    if (s->n_combatants + g->count > FT_MAX_COMBATANTS)
+        return ld_fail(L, n, FRAY_ERR_RANGE,
+                       "too many combatants: this makes %d; at most %d",
+                       s->n_combatants + g->count, FT_MAX_COMBATANTS);
+    /* Name and id as given (before numbering). */
+    char name[FT_NAME] = "", id[FT_NAME] = "";
+    const yn *idn = get(n, "id"), *namen = get(n, "name");
+    if (idn) {
+        if ((st = ld_text(L, idn, "id", id, sizeof id)) != FRAY_OK)
+            return st;
+        if (!valid_id(id))
+            return ld_fail(L, idn, FRAY_ERR_PARSE,
+                           "id '%s' must start with a letter and hold only "
+                           "letters, digits, '-' and '_' (it is typed in commands)",
+                           id);
+    }
+    if (namen && (st = ld_text(L, namen, "name", name, sizeof name)) != FRAY_OK)
+        return st;
+    /* The stat block. */
+    ld_tpl t;
+    const yn *sbn = get(n, "statblock");
+    if (!sbn)
+        return ld_fail(L, n, FRAY_ERR_PARSE, "missing key 'statblock' in combatant '%s'",
+                       idn ? id : (namen ? name : "?"));
+    if (sbn->type == YN_MAP) {
+        char dflt[FT_NAME];
+        if (namen)
+            copy_name(dflt, sizeof dflt, name);
+        else
+            name_from_id(idn ? id : "combatant", dflt, sizeof dflt);
+        if ((st = ld_statblock(L, sbn, dflt, &t)) != FRAY_OK)
+            return st;
+    } else if (sbn->type == YN_SCALAR && !is_null(sbn)) {
+        int i = find_template(L, sbn->text);
+        if (i < 0) {
+            const char *names[FT_MAX_TEMPLATES];
+            for (int k = 0; k < L->n_tpl; k++)
+                names[k] = L->tpl[k].sb.name;
+            return ld_unknown(L, sbn, "stat block", sbn->text, names, L->n_tpl,
+                              "no stat blocks are loaded (name a file with "
+                              "'statblocks: [path]')");
+        }
+        t = L->tpl[i];
+    } else {
+        char b[64];
+        return ld_fail(L, sbn, FRAY_ERR_PARSE,
+                       "expected a stat block's name or a stat block for "
+                       "statblock, got %s",
+                       got(sbn, b));
+    }
+    if (!idn)
+        slug(namen ? name : t.sb.name, id, sizeof id);
+    if (!id[0] || !isalpha((unsigned char)id[0]))
+        return ld_fail(L, n, FRAY_ERR_PARSE,
+                       "give this combatant an id (letters, digits, '-')");
+    if (!namen) {
+        if (idn)
+            name_from_id(id, name, sizeof name);
+        else
+            copy_name(name, sizeof name, t.sb.name);
+    }
+    /* Room for " 12" / "-12" when numbered. */
+    if (g->count > 1) {
+        size_t extra = g->count >= 10 ? 3 : 2;
+        if (strlen(id) + extra >= FT_NAME || strlen(name) + extra >= FT_NAME)
+            return ld_fail(L, n, FRAY_ERR_RANGE,
+                           "with count %d, the id and name must leave room for "
+                           "the number: at most %zu characters",
+                           g->count, FT_NAME - 1 - extra);
+    }
+    copy_name(g->id, sizeof g->id, id);
+    /* Side. */
+    int side;
+    if (!(v = get(n, "side")))
+        return ld_fail(L, n, FRAY_ERR_PARSE, "missing key 'side' in combatant '%s'", id);
+    if ((st = ld_side_ref(L, v, "side", &side)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "symbol")) && (st = ld_symbol(L, v, &g->symbol)) != FRAY_OK)
+        return st;
+    uint32_t unaware = 0;
+    if ((v = get(n, "unaware-of")))
+        for (const yn *it = items(v); it; it = next_item(v, it)) {
+            int u;
+            if ((st = ld_side_ref(L, it, "side", &u)) != FRAY_OK)
+                return st;
+            if (u == side)
+                return ld_fail(L, it, FRAY_ERR_PARSE,
+                               "'%s' cannot be unaware of its own side", id);
+            unaware |= 1u << u;
+        }
+    ft_tactics tac = {FT_TAC_DEFAULT, FT_TARGET_NEAREST, 35, true, true, true};
+    if ((v = get(n, "tactics")) && (st = ld_tactics(L, v, &tac)) != FRAY_OK)
+        return st;
+    /* Places given with at: [x, y] (count 1) or [[x, y], ...] (count N). */
+    fray_pos at[FT_MAX_COMBATANTS];
+    const yn *at_item[FT_MAX_COMBATANTS];
+    g->at_node = get(n, "at");
+    if (g->at_node) {
+        const yn *a = g->at_node;
+        bool list_of_pos = a->type == YN_SEQ && a->first && a->first->type == YN_SEQ;
+        if (g->count == 1 && !list_of_pos) {
+            if ((st = ld_pos(L, a, "at", &at[0])) != FRAY_OK)
+                return st;
+            at_item[0] = a;
+        } else {
+            if (n_items(a) != g->count || !list_of_pos)
+                return ld_fail(L, a, FRAY_ERR_PARSE,
+                               "'%s' is %d combatants (count: %d): give %d places "
+                               "[[x, y], ...] or mark them on the map",
+                               id, g->count, g->count, g->count);
+            int k = 0;
+            for (const yn *it = items(a); it; it = next_item(a, it), k++) {
+                if ((st = ld_pos(L, it, "at", &at[k])) != FRAY_OK)
+                    return st;
+                at_item[k] = it;
+            }
+        }
+    }
+    /* The combatants. */
+    g->first = s->n_combatants;
+    for (int k = 0; k < g->count; k++) {
+        int ci = s->n_combatants++;
+        ft_combatant *c = &s->c[ci];
+        memset(c, 0, sizeof *c);
+        c->sb = t.sb;
+        if (g->count > 1) {
+            /* The lengths were checked above. */
+            if (snprintf(c->id, sizeof c->id, "%s-%d", id, k + 1) < 0 ||
+                snprintf(c->name, sizeof c->name, "%s %d", name, k + 1) < 0)
+                return ld_nomem(L);
+        } else {
+            copy_name(c->id, sizeof c->id, id);
+            copy_name(c->name, sizeof c->name, name);
+        }
+        c->side = side;
+        c->unaware_of = unaware;
+        c->tactics = tac;
+        c->deck = -1;
+        if (g->at_node) {
+            c->start = at[k];
+            c->placed = true;
+            L->blame[ci] = at_item[k];
+        } else {
+            L->blame[ci] = n;
+        }
+        L->group_of[ci] = L->n_groups;
+    }
+    L->n_groups++;
+    return FRAY_OK;
+}
+
+/* ---- The map ------------------------------------------------------------------------ */
+
+static int find_group(const ld *L, const char *id) {
+    for (int i = 0; i < L->n_groups; i++)
+        if (ieq(L->groups[i].id, id))
+            return i;
+    return -1;
+}
+
+/* Turns a line:column of the map art into one of the file: exact for a
+ * literal block (art: |), else the art's own place plus the map's. */
+static fray_status ld_map_error(ld *L, const yn *art, const fray_diag *gd,
+                                fray_status status) {
+    if (art->style == FYSS_LITERAL && gd->line > 0) {
+        /* The block's lines start at the art's line; count the indent of
+         * its first non-blank line. */
+        int indent = 0;
+        size_t p = art->pos;
+        for (;;) {
+            size_t q = p;
+            int sp = 0;
+            while (q < art->src_len && art->src[q] == ' ') {
+                q++;
+                sp++;
+            }
+            if (q < art->src_len && art->src[q] == '\n') {
+                p = q + 1;
+                continue;
+            }
+            indent = sp;
+            break;
+        }
+        yn at = *art;
+        at.line = art->line + gd->line - 1;
+        at.col = indent + gd->column;
+        return ld_fail(L, &at, status, "%s", gd->message);
+    }
+    return ld_fail(L, art, status, "%s (map row %d, column %d)", gd->message,
+                   gd->line, gd->column);
+}
+
+static fray_status ld_legend(ld *L, const yn *n, fray_grid_legend_entry *out,
+                             int *out_n) {
+    char b[64];
+    if (n->type != YN_MAP)
+        return ld_fail(L, n, FRAY_ERR_PARSE, "expected a mapping for legend, got %s",
+                       got(n, b));
+    int count = 0;
+    for (const yn *k = n->first; k; k = k->next) {
+        if (k->len != 1 || !isgraph((unsigned char)k->text[0]))
+            return ld_fail(L, k, FRAY_ERR_PARSE,
+                           "a legend key is one visible character (quote "
+                           "\"#\" and \"~\"), got '%.20s'",
+                           k->text);
+        for (const yn *j = n->first; j != k; j = j->next)
+            if (strcmp(j->text, k->text) == 0)
+                return ld_fail(L, k, FRAY_ERR_PARSE,
+                               "'%s' appears twice in the legend (first at line %d)",
+                               k->text, j->line);
+        fray_grid_legend_entry *e = &out[count];
+        memset(e, 0, sizeof *e);
+        e->symbol = k->text[0];
+        const yn *v = k->value;
+        fray_status st;
+        int t;
+        if (v && v->type == YN_MAP) {
+            static const char *const keys[] = {"terrain", "elevation"};
+            if ((st = ld_keys(L, v, "a legend entry", keys, 2, false)) != FRAY_OK)
+                return st;
+            const yn *x;
+            e->terrain = FRAY_TERRAIN_OPEN;
+            if ((x = get(v, "terrain"))) {
+                if ((st = ld_choice(L, x, "terrain", terrain_names, FRAY_TERRAIN_COUNT,
+                                    &t)) != FRAY_OK)
+                    return st;
+                e->terrain = (fray_terrain)t;
+            }
+            int el = 0;
+            if ((x = get(v, "elevation")) &&
+                (st = ld_int(L, x, "elevation", -9, 9, &el)) != FRAY_OK)
+                return st;
+            e->elevation = (int8_t)el;
+        } else if (v && v->type == YN_SCALAR && !is_null(v)) {
+            t = find_name(v->text, terrain_names, FRAY_TERRAIN_COUNT);
+            int gi = t < 0 ? find_group(L, v->text) : -1;
+            if (t >= 0) {
+                e->terrain = (fray_terrain)t;
+            } else if (gi >= 0) {
+                ld_group *g = &L->groups[gi];
+                if (g->legend_key)
+                    return ld_fail(L, k, FRAY_ERR_PARSE,
+                                   "'%s' already has the symbol '%s' in the legend",
+                                   g->id, g->legend_key->text);
+                if (g->at_node)
+                    return ld_fail(L, k, FRAY_ERR_PARSE,
+                                   "'%s' is placed twice: by 'at:' (line %d) and by "
+                                   "the map legend",
+                                   g->id, g->at_node->line);
+                g->legend_key = k;
+                e->is_placement = true;
+                e->placement_id = gi;
+            } else {
+                char list[160], list2[120];
+                const char *ids[FT_MAX_COMBATANTS];
+                for (int i = 0; i < L->n_groups; i++)
+                    ids[i] = L->groups[i].id;
+                return ld_fail(L, v, FRAY_ERR_PARSE,
+                               "'%.30s' is neither a terrain (%s) nor a combatant "
+                               "(%s)",
+                               v->text,
+                               join_names(list2, sizeof list2, terrain_names,
+                                          FRAY_TERRAIN_COUNT),
+                               join_names(list, sizeof list, ids, L->n_groups));
+            }
+        } else {
+            return ld_fail(L, v ? v : k, FRAY_ERR_PARSE,
+                           "expected a terrain, {terrain, elevation} or a "
+                           "combatant's id for '%s' in the legend, got %s",
+                           k->text, got(v, b));
+        }
+        count++;
+    }
+    *out_n = count;
+    return FRAY_OK;
+}
+
+static fray_status ld_edges(ld *L, const yn *list) {
+    static const char *const keys[] = {"between", "south-of", "east-of", "length",
+                                       "kind"};
+    static const char *const kinds[] = {"wall", "low"};
+    fray_status st;
+    for (const yn *it = items(list); it; it = next_item(list, it)) {
+        if ((st = ld_keys(L, it, "an edge", keys, N_OF(keys), false)) != FRAY_OK)
+            return st;
+        const yn *v, *between = get(it, "between"), *south = get(it, "south-of"),
+                     *east = get(it, "east-of");
+        int kind;
+        if (!(v = get(it, "kind")))
+            return ld_missing(L, it, "kind", "an edge");
+        if ((st = ld_choice(L, v, "an edge's kind", kinds, 2, &kind)) != FRAY_OK)
+            return st;
+        fray_edge e = kind == 0 ? FRAY_EDGE_WALL : FRAY_EDGE_LOW;
+        if ((between != NULL) + (south != NULL) + (east != NULL) != 1)
+            return ld_fail(L, it, FRAY_ERR_PARSE,
+                           "an edge gives one of: between: [[x, y], [x, y]], "
+                           "south-of: [x, y] or east-of: [x, y]");
+        if (between) {
+            fray_pos a, b;
+            if (n_items(between) != 2 || between->type != YN_SEQ)
+                return ld_fail(L, between, FRAY_ERR_PARSE,
+                               "between names two spaces: [[x, y], [x, y]]");
+            if ((st = ld_pos(L, between->first, "between", &a)) != FRAY_OK ||
+                (st = ld_pos(L, between->first->next, "between", &b)) != FRAY_OK)
+                return st;
+            if (get(it, "length"))
+                return ld_fail(L, key_node(it, "length", false), FRAY_ERR_PARSE,
+                               "length goes with south-of or east-of");
+            if (fray_grid_set_edge(&L->s->map, a, b, e) != FRAY_OK)
+                return ld_fail(L, between, FRAY_ERR_PARSE,
+                               "[%d, %d] and [%d, %d] are not side by side on the "
+                               "map (an edge runs between two spaces that share a "
+                               "side)",
+                               a.x, a.y, b.x, b.y);
+            continue;
+        }
+        fray_pos p;
+        int len = 1;
+        const yn *pn = south ? south : east;
+        if ((st = ld_pos(L, pn, south ? "south-of" : "east-of", &p)) != FRAY_OK)
+            return st;
+        if ((v = get(it, "length")) &&
+            (st = ld_int(L, v, "length", 1, FRAY_GRID_MAX, &len)) != FRAY_OK)
+            return st;
+        for (int i = 0; i < len; i++) {
+            fray_pos a = p, b = p;
+            if (south) {
+                a.x = b.x = (int16_t)(p.x + i);
+                b.y = (int16_t)(p.y + 1);
+            } else {
+                a.y = b.y = (int16_t)(p.y + i);
+                b.x = (int16_t)(p.x + 1);
+            }
+            if (fray_grid_set_edge(&L->s->map, a, b, e) != FRAY_OK)
+                return ld_fail(L, pn, FRAY_ERR_RANGE,
+                               "the edge between [%d, %d] and [%d, %d] is off the "
+                               "map (%dx%d)",
+                               a.x, a.y, b.x, b.y, L->s->map.w, L->s->map.h);
+        }
+    }
+    return FRAY_OK;
+}
+
+/* Combatants marked on the map: each mark is one combatant's top-left
+ * space, or a creature larger than one space is drawn whole. */
+static fray_status ld_place_marks(ld *L, int np) {
+    ft_setup *s = L->s;
+    for (int gi = 0; gi < L->n_groups; gi++) {
+        ld_group *g = &L->groups[gi];
+        if (!g->legend_key)
+            continue;
+        fray_pos pos[FRAY_GRID_MAX * FRAY_GRID_MAX / 4];
+        bool used[FRAY_GRID_MAX * FRAY_GRID_MAX / 4];
+        int n = 0;
+        for (int i = 0; i < np; i++)
+            if (L->placements[i].placement_id == gi &&
+                n < (int)(sizeof pos / sizeof pos[0]))
+                pos[n++] = L->placements[i].at;
+        int side = fray_grid_side_for_size(s->c[g->first].sb.size_rank);
+        int k = 0;
+        if (n == g->count) {
+            for (; k < n; k++)
+                s->c[g->first + k].start = pos[k];
+        } else if (side > 1 && n == g->count * side * side) {
+            memset(used, 0, sizeof used);
+            for (int i = 0; i < n; i++) {
+                if (used[i])
+                    continue;
+                /* A top-left: its whole square must be marked. */
+                for (int dy = 0; dy < side; dy++)
+                    for (int dx = 0; dx < side; dx++) {
+                        int j = 0;
+                        while (j < n && !(pos[j].x == pos[i].x + dx &&
+                                          pos[j].y == pos[i].y + dy && !used[j]))
+                            j++;
+                        if (j == n)
+                            return ld_fail(L, g->legend_key, FRAY_ERR_PARSE,
+                                           "'%s' on the map: the marks at [%d, %d] "
+                                           "do not make whole %dx%d squares",
+                                           g->id, pos[i].x, pos[i].y, side, side);
+                        used[j] = true;
+                    }
+                s->c[g->first + k++].start = pos[i];
+            }
+        } else {
+            return ld_fail(L, g->legend_key, FRAY_ERR_PARSE,
+                           "the map shows '%s' on %d space%s; '%s' is %d "
+                           "combatant%s",
+                           g->legend_key->text, n, n == 1 ? "" : "s", g->id,
+                           g->count, g->count == 1 ? "" : "s");
+        }
+        for (k = 0; k < g->count; k++) {
+            s->c[g->first + k].placed = true;
+            L->blame[g->first + k] = g->legend_key;
+            if (!g->symbol)
+                g->symbol = g->legend_key->text[0];
+        }
+    }
+    return FRAY_OK;
+}
+
+static fray_status ld_map(ld *L, const yn *n) {
+    static const char *const keys[] = {"art", "legend", "edges", "notes"};
+    fray_status st = ld_keys(L, n, "the map", keys, N_OF(keys), false);
+    if (st != FRAY_OK)
+        return st;
+    const yn *art = get(n, "art");
+    char b[64];
+    if (!art)
+        return ld_missing(L, n, "art", "the map");
+    if (art->type != YN_SCALAR || is_null(art))
+        return ld_fail(L, art, FRAY_ERR_PARSE,
+                       "expected the map drawn as text (art: |) , got %s", got(art, b));
+    fray_grid_legend_entry legend[128];
+    int n_legend = 0;
+    const yn *lg = get(n, "legend");
+    if (lg && (st = ld_legend(L, lg, legend, &n_legend)) != FRAY_OK)
+        return st;
+    fray_diag gd;
+    memset(&gd, 0, sizeof gd);
+    int np = 0;
+    st = fray_grid_parse(art->text, legend, n_legend, &L->s->map, L->placements,
+                         FRAY_GRID_MAX * FRAY_GRID_MAX, &np, &gd);
+    if (st != FRAY_OK)
+        return ld_map_error(L, art, &gd, st);
+    L->s->has_map = true;
+    L->art = art;
+    const yn *edges = get(n, "edges");
+    if (edges && (st = ld_edges(L, edges)) != FRAY_OK)
+        return st;
+    return ld_place_marks(L, np);
+}
+
+/* Room a creature takes in a space, in 1/144ths (seed 000 "Creature
+ * Sizes": creatures whose sizes add up to 1 or less share a space;
+ * Minuscule 1/4 x 1/4, Diminutive 1/3 x 1/3, Tiny 1/2 x 1/2). */
+static int ld_area(int size_rank) {
+    switch (size_rank) {
+    case -4: return 9;
+    case -3: return 16;
+    case -2: return 36;
+    default: return LD_AREA_SPACE;
+    }
+}
+
+static fray_status ld_check_places(ld *L) {
+    ft_setup *s = L->s;
+    memset(L->area, 0, sizeof L->area);
+    memset(L->occupant, -1, sizeof L->occupant);
+    for (int i = 0; i < s->n_combatants; i++) {
+        ft_combatant *c = &s->c[i];
+        const yn *blame = L->blame[i];
+        if (!c->placed) {
+            if (s->has_map)
+                return ld_fail(L, blame, FRAY_ERR_PARSE,
+                               "'%s' has no place on the map: give it 'at: [x, y]' "
+                               "or mark it in the map legend",
+                               c->id);
+            continue;
+        }
+        int side = fray_grid_side_for_size(c->sb.size_rank);
+        int w = s->has_map ? s->map.w : FRAY_GRID_MAX;
+        int h = s->has_map ? s->map.h : FRAY_GRID_MAX;
+        if (c->start.x + side > w || c->start.y + side > h) {
+            if (side > 1)
+                return ld_fail(L, blame, FRAY_ERR_RANGE,
+                               "'%s' (%s, %dx%d spaces from [%d, %d]) does not fit "
+                               "on the map (%dx%d)",
+                               c->id, size_names[c->sb.size_rank + 4], side, side,
+                               c->start.x, c->start.y, w, h);
+            return ld_fail(L, blame, FRAY_ERR_RANGE,
+                           "'%s' at [%d, %d] is off the map (%dx%d)", c->id,
+                           c->start.x, c->start.y, w, h);
+        }
+        for (int dy = 0; dy < side; dy++)
+            for (int dx = 0; dx < side; dx++) {
+                int x = c->start.x + dx, y = c->start.y + dy;
+                if (s->has_map) {
+                    unsigned t = s->map.terrain[y][x];
+                    if (t != FRAY_TERRAIN_OPEN && t != FRAY_TERRAIN_DIFFICULT)
+                        return ld_fail(L, blame, FRAY_ERR_PARSE,
+                                       "'%s' at [%d, %d] stands on %s terrain "
+                                       "(a combatant starts on open or difficult "
+                                       "ground)",
+                                       c->id, x, y, fray_terrain_name((fray_terrain)t));
+                }
+                int area = L->area[y][x] + ld_area(c->sb.size_rank);
+                if (area > LD_AREA_SPACE)
+                    return ld_fail(L, blame, FRAY_ERR_PARSE,
+                                   "'%s' and '%s' are both in the space [%d, %d] "
+                                   "(only creatures whose sizes add up to one "
+                                   "space, Tiny or smaller, share one)",
+                                   s->c[L->occupant[y][x]].id, c->id, x, y);
+                L->area[y][x] = (uint16_t)area;
+                L->occupant[y][x] = (int8_t)i;
+            }
+    }
+    return FRAY_OK;
+}
+
+/* RULINGS 2: which deck each combatant flips from. */
+static void ld_decks(ft_setup *s) {
+    s->n_decks = 0;
+    for (int i = 0; i < s->n_combatants; i++) {
+        ft_combatant *c = &s->c[i];
+        char name[FT_NAME];
+        ft_controller ctrl = c->sb.controller;
+        if (s->opt.decks == FT_DECKS_ONE_FOR_TABLE) {
+            copy_name(name, sizeof name, "table");
+            ctrl = FT_CTRL_GM;
+        } else if (c->sb.deck_owner[0]) {
+            copy_name(name, sizeof name, c->sb.deck_owner);
+        } else if (s->opt.decks == FT_DECKS_PER_COMBATANT ||
+                   c->sb.controller == FT_CTRL_PLAYER) {
+            copy_name(name, sizeof name, c->name);
+        } else {
+            copy_name(name, sizeof name, "GM");
+        }
+        int d = 0;
+        while (d < s->n_decks && !ieq(s->deck_names[d], name))
+            d++;
+        if (d == s->n_decks) {
+            memcpy(s->deck_names[d], name, sizeof name);
+            s->deck_controller[d] = ctrl;
+            s->n_decks++;
+        }
+        c->deck = d;
+    }
+}
+
+static const char *const encounter_keys[] = {
+    "fray", "name", "description", "seed", "catalog", "statblocks",
+    "options", "sides", "map", "combatants", "notes"};
+
+static fray_status ld_encounter(ld *L, const yn *root) {
+    ft_setup *s = L->s;
+    fray_status st = ld_keys(L, root, "an encounter", encounter_keys,
+                             N_OF(encounter_keys), false);
+    if (st != FRAY_OK)
+        return st;
+    if (L->has_encounter)
+        return ld_fail(L, root, FRAY_ERR_PARSE,
+                       "a second encounter; load one encounter at a time");
+    L->has_encounter = true;
+    const yn *v;
+    if (!(v = get(root, "name")))
+        return ld_missing(L, root, "name", "an encounter");
+    if ((st = ld_text(L, v, "the encounter's name", s->name, sizeof s->name)) != FRAY_OK)
+        return st;
+    if ((v = get(root, "seed"))) {
+        if ((st = ld_seed(L, v, &s->seed)) != FRAY_OK)
+            return st;
+        s->has_seed = true;
+    }
+    if ((v = get(root, "description")) && v->type != YN_SCALAR)
+        return ld_fail(L, v, FRAY_ERR_PARSE, "expected text for description");
+    if ((v = get(root, "notes")) && v->type != YN_SCALAR)
+        return ld_fail(L, v, FRAY_ERR_PARSE, "expected text for notes");
+    const yn *list = get(root, "catalog");
+    for (const yn *it = items(list); it; it = next_item(list, it))
+        if ((st = ld_include(L, it, KIND_CATALOG)) != FRAY_OK)
+            return st;
+    list = get(root, "statblocks");
+    for (const yn *it = items(list); it; it = next_item(list, it)) {
+        st = it->type == YN_MAP ? ld_add_template(L, it)
+                                : ld_include(L, it, KIND_STATBLOCKS);
+        if (st != FRAY_OK)
+            return st;
+    }
+    if ((v = get(root, "options")) && (st = ld_options(L, v, &s->opt)) != FRAY_OK)
+        return st;
+    const yn *combatants = get(root, "combatants");
+    if (!combatants)
+        return ld_missing(L, root, "combatants", "an encounter");
+    /* Sides: as listed, or in the order the combatants name them. */
+    const yn *sides = get(root, "sides");
+    if (sides) {
+        for (const yn *it = items(sides); it; it = next_item(sides, it))
+            if ((st = ld_add_side(L, it)) != FRAY_OK)
+                return st;
+    } else {
+        for (const yn *it = items(combatants); it; it = next_item(combatants, it)) {
+            const yn *sv = it->type == YN_MAP ? get(it, "side") : NULL;
+            if (sv && sv->type == YN_SCALAR && !is_null(sv) &&
+                find_side(s, sv->text) < 0 && (st = ld_add_side(L, sv)) != FRAY_OK)
+                return st;
+        }
+    }
+    for (const yn *it = items(combatants); it; it = next_item(combatants, it))
+        if ((st = ld_combatant(L, it)) != FRAY_OK)
+            return st;
+    /* Ids and names are how commands and narration tell combatants apart. */
+    for (int i = 0; i < s->n_combatants; i++)
+        for (int j = 0; j < i; j++) {
+            const yn *at = L->groups[L->group_of[i]].node;
+            const yn *first = L->groups[L->group_of[j]].node;
+            if (ieq(s->c[i].id, s->c[j].id))
+                return ld_fail(L, at, FRAY_ERR_PARSE,
+                               "two combatants have the id '%s' (the first at "
+                               "line %d)",
+                               s->c[i].id, first->line);
+            if (ieq(s->c[i].name, s->c[j].name))
+                return ld_fail(L, at, FRAY_ERR_PARSE,
+                               "two combatants are named '%s' (the first at line "
+                               "%d)",
+                               s->c[i].name, first->line);
+        }
+    if ((v = get(root, "map")) && (st = ld_map(L, v)) != FRAY_OK)
+        return st;
+    if ((st = ld_check_places(L)) != FRAY_OK)
+        return st;
+    /* Symbols: as given, the legend's, else the name's first letter. */
+    for (int gi = 0; gi < L->n_groups; gi++) {
+        ld_group *g = &L->groups[gi];
+        char sym = g->symbol;
+        if (!sym) {
+            const char *p = s->c[g->first].name;
+            while (*p && !isalpha((unsigned char)*p))
+                p++;
+            sym = *p ? (char)toupper((unsigned char)*p) : '@';
+        }
+        for (int k = 0; k < g->count; k++)
+            s->c[g->first + k].symbol = sym;
+    }
+    /* Every side fights. */
+    if (s->n_combatants == 0)
+        return ld_fail(L, combatants, FRAY_ERR_PARSE, "an encounter needs combatants");
+    for (int sd = 0; sd < s->n_sides; sd++) {
+        bool any = false;
+        for (int i = 0; i < s->n_combatants; i++)
+            any = any || s->c[i].side == sd;
+        if (!any) {
+            const yn *at = sides ? sides : combatants;
+            for (const yn *it = items(sides); it; it = next_item(sides, it))
+                if (ieq(it->text, s->sides[sd]))
+                    at = it;
+            return ld_fail(L, at, FRAY_ERR_PARSE, "side '%s' has no combatants",
+                           s->sides[sd]);
+        }
+    }
+    if (s->n_sides < 2)
+        return ld_fail(L, sides ? sides : combatants, FRAY_ERR_PARSE,
+                       "an encounter needs at least two sides; all combatants are "
+                       "on '%s'",
+                       s->sides[0]);
+    ld_decks(s);
+    return FRAY_OK;
+}
+
+/* ---- Loading ------------------------------------------------------------------------- */
+
+static fray_status ld_process(ld *L, ld_file *f) {
+    const char *saved = L->cur_file;
+    L->cur_file = f->display;
+    f->done = true;
+    fray_status st;
+    switch (f->kind) {
+    case KIND_CATALOG:
+        st = ld_catalog(L, f->root);
+        break;
+    case KIND_STATBLOCKS:
+        st = ld_statblocks_file(L, f->root);
+        break;
+    default:
+        st = ld_encounter(L, f->root);
+        break;
+    }
+    if (st == FRAY_OK)
+        L->cur_file = saved;
+    return st;
+}
+
+/* What fray check says of a file that loaded. */
+typedef struct ld_summary {
+    int kind;
+    int n_templates;
+} ld_summary;
+
+/*
+ * Loads the files into *work (scratch: unspecified on error). Catalogs
+ * and stat-block files are read first, in the order given; then the
+ * encounter, if any.
+ */
+static fray_status ld_load(const char *const *paths, int n,
+                           const fray_allocator *alloc, ft_setup *work,
+                           fray_diag *diag, ld_summary *summary) {
+    if (!paths || n < 1 || !work) {
+        if (diag) {
+            memset(diag, 0, sizeof *diag);
+            copy_name(diag->message, sizeof diag->message, "no file to load");
+        }
+        return FRAY_ERR_INVALID;
+    }
+    ld *L = fray__alloc(alloc, sizeof *L);
+    if (!L) {
+        if (diag) {
+            memset(diag, 0, sizeof *diag);
+            diag->file = paths[0];
+            copy_name(diag->message, sizeof diag->message, "out of memory");
+        }
+        return FRAY_ERR_NOMEM;
+    }
+    memset(L, 0, sizeof *L);
+    L->alloc = alloc;
+    L->s = work;
+    L->top_paths = paths;
+    L->n_top = n;
+    memset(work, 0, sizeof *work);
+    ft_options_default(&work->opt);
+    copy_name(work->source, sizeof work->source, paths[0]);
+    fray_status st = FRAY_OK;
+    ld_file *files[LD_MAX_FILES];
+    for (int i = 0; i < n && st == FRAY_OK; i++) {
+        L->cur_file = paths[i];
+        if (i >= LD_MAX_FILES)
+            st = ld_fail(L, NULL, FRAY_ERR_RANGE, "more than %d files", LD_MAX_FILES);
+        else
+            st = ld_register(L, paths[i], paths[i], NULL, &files[i]);
+    }
+    for (int pass = 0; pass < 2 && st == FRAY_OK; pass++)
+        for (int i = 0; i < n && st == FRAY_OK; i++) {
+            bool enc = files[i]->kind == KIND_ENCOUNTER;
+            if (enc == (pass == 1) && !files[i]->done)
+                st = ld_process(L, files[i]);
+        }
+    if (st == FRAY_OK && summary) {
+        summary->kind = files[0]->kind;
+        summary->n_templates = L->n_tpl;
+    }
+    if (st != FRAY_OK)
+        ld_publish(L, diag);
+    else if (diag)
+        memset(diag, 0, sizeof *diag);
+    ld_free_all(L);
+    fray__free(alloc, L, sizeof *L);
+    return st;
+}
+
+fray_status ft_load_files(const char *const *paths, int n, ft_setup *out,
+                          fray_diag *diag) {
+    ft_setup *work = malloc(sizeof *work);
+    if (!work) {
+        if (diag) {
+            memset(diag, 0, sizeof *diag);
+            copy_name(diag->message, sizeof diag->message, "out of memory");
+        }
+        return FRAY_ERR_NOMEM;
+    }
+    fray_status st = ld_load(paths, n, NULL, work, diag, NULL);
+    if (st == FRAY_OK)
+        memcpy(out, work, sizeof *work);
+    free(work);
+    return st;
+}
+
+FRAY_API fray_status fray_towers_load(const char *path, const fray_allocator *alloc,
+                                      fray_towers_setup **out, fray_diag *diag) {
+    if (out)
+        *out = NULL;
+    if (!path || !out) {
+        if (diag) {
+            memset(diag, 0, sizeof *diag);
+            copy_name(diag->message, sizeof diag->message, "no file to load");
+        }
+        return FRAY_ERR_INVALID;
+    }
+    fray_towers_setup *setup = fray__alloc(alloc, sizeof *setup);
+    if (!setup) {
+        if (diag) {
+            memset(diag, 0, sizeof *diag);
+            diag->file = path;
+            copy_name(diag->message, sizeof diag->message, "out of memory");
+        }
+        return FRAY_ERR_NOMEM;
+    }
+    memset(setup, 0, sizeof *setup);
+    if (alloc)
+        setup->alloc = *alloc;
+    const char *paths[1] = {path};
+    fray_status st = ld_load(paths, 1, alloc, &setup->s, diag, NULL);
+    if (st != FRAY_OK) {
+        fray__free(alloc, setup, sizeof *setup);
+        return st;
+    }
+    *out = setup;
+    return FRAY_OK;
+}
+
+/* On success, diag->message holds what fray check prints after "ok":
+ * encounter "Duel at the Bridge": 2 combatants, 2 sides, map 12x8. */
 FRAY_API fray_status fray_towers_check(const char *path, fray_diag *diag) {
-    (void)path;
-    (void)diag;
-    return FRAY_ERR_INVALID;
+    ft_setup *work = malloc(sizeof *work);
+    if (!work) {
+        if (diag) {
+            memset(diag, 0, sizeof *diag);
+            diag->file = path;
+            copy_name(diag->message, sizeof diag->message, "out of memory");
+        }
+        return FRAY_ERR_NOMEM;
+    }
+    const char *paths[1] = {path};
+    ld_summary sum = {0, 0};
+    fray_status st = ld_load(paths, path ? 1 : 0, NULL, work, diag, &sum);
+    if (st == FRAY_OK && diag) {
+        diag->file = path;
+        if (sum.kind == KIND_ENCOUNTER) {
+            char map[32] = "no map";
+            if (work->has_map)
+                snprintf(map, sizeof map, "map %dx%d", work->map.w, work->map.h);
+            snprintf(diag->message, sizeof diag->message,
+                     "encounter \"%s\": %d combatant%s, %d sides, %s", work->name,
+                     work->n_combatants, work->n_combatants == 1 ? "" : "s",
+                     work->n_sides, map);
+        } else if (sum.kind == KIND_STATBLOCKS) {
+            snprintf(diag->message, sizeof diag->message, "stat blocks: %d",
+                     sum.n_templates);
+        } else {
+            snprintf(diag->message, sizeof diag->message,
+                     "catalog: %d weapon%s, %d armor", work->n_catalog,
+                     work->n_catalog == 1 ? "" : "s", work->n_armor);
+        }
+    }
+    free(work);
+    return st;
 }
 
 FRAY_API void fray_towers_setup_free(fray_towers_setup *setup) {
-    (void)setup;
-
+    if (!setup)
+        return;
+    fray_allocator a = setup->alloc;
+    fray__free(a.realloc ? &a : NULL, setup, sizeof *setup);
 }
 
-FRAY_API bool fray_towers_setup_seed(const fray_towers_setup *setup, uint64_t *out_seed) {
-    (void)setup;
-    (void)out_seed;
-    return false;
+FRAY_API bool fray_towers_setup_seed(const fray_towers_setup *setup,
+                                     uint64_t *out_seed) {
+    if (!setup || !setup->s.has_seed)
+        return false;
+    if (out_seed)
+        *out_seed = setup->s.seed;
+    return true;
 }
 
 FRAY_API const char *fray_towers_setup_name(const fray_towers_setup *setup) {
-    (void)setup;
-    return NULL;
+    return setup ? setup->s.name : NULL;
 }
-
