@@ -1402,3 +1402,32 @@ Test(towers_combat, charmed_cannot_attack_its_charmer) {
     cr_expect_str_eq(m.why, "a is charmed by t");
     free(f);
 }
+
+/* RULINGS 3: a flip of n < 1 turns over 2 - n cards and keeps the lowest;
+ * option min-one-card: one card. Under min-one-card a red chip's (flip+1)
+ * from -1 to 0 changes nothing, so it is not spent. */
+Test(towers_combat, flips_below_one_card) {
+    fixture *f = fixture_new();
+    int a = add(f, "a", 0, 0, 0, longblade());
+    f->s.c[a].sb.chips[1] = 1;
+    start(f);
+    fray_flip fl;
+    int sh;
+    stack(f, a, "KC 5D 9S");
+    cr_assert_eq(ft_flip(&f->r, a, -1, FT_FLIP_SKILL, 0, INT_MIN, &fl, &sh), FRAY_OK);
+    cr_expect_eq(fl.n_cards, 3);
+    cr_expect_eq(fl.kept_value, 5, "the lowest of three");
+    f->s.opt.flip.min_one_card = true;
+    fate_plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.script[0] = (ft_choice){FT_CHOICE_CHIP_FLIP, 0, 0, 1};
+    plan.n = 1;
+    ft_hooks hooks = {&plan, fate_hook, NULL};
+    f->r.hooks = &hooks;
+    stack(f, a, "KC 5D");
+    cr_assert_eq(ft_flip(&f->r, a, -1, FT_FLIP_SKILL, 0, 20, &fl, &sh), FRAY_OK);
+    cr_expect_eq(fl.n_cards, 1);
+    cr_expect_eq(fl.kept_value, 13);
+    cr_expect_eq(f->st.c[a].chips[1], 1, "(flip+1) would change nothing");
+    free(f);
+}

@@ -811,8 +811,10 @@ fray_status ft_grapple_test(ft_run *r, int a, int d, int attacker_flip_mod,
     of.t = d;
     of.arank = asb->cv[FT_CV_PA];
     of.drank = dsb->cv[FT_CV_PD];
+    /* The defender flips its <PD>: a defense flip (and its hooks know it
+     * must pass the test's total, ties going to the grappler). */
     of.ap = FT_FLIP_GRAPPLE;
-    of.dp = FT_FLIP_GRAPPLE;
+    of.dp = FT_FLIP_DEFENSE;
     fray_status rc = opposed(r, &m, &list, &of);
     if (rc != FRAY_OK)
         return rc;
