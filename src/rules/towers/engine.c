@@ -553,6 +553,14 @@ fray_status ft_check_command(const ft_setup *s, const ft_state *st,
         (c->flags & FT_F_ACTED))
         return bad(diag, "%s took a Forced Delay this phase: no free "
                    "actions%s", name, "");
+    /* fray's ruling: a Stunned or Helpless combatant's turn is a Forced
+     * Delay (its durations still run out with its activations). */
+    if ((ft_cond_has(st, a, FT_COND_STUNNED) ||
+         ft_cond_has(st, a, FT_COND_HELPLESS)) &&
+        cmd->action != FT_ACT_DELAY)
+        return bad(diag, "%s is %s: its turn is a Forced Delay", name,
+                   ft_cond_has(st, a, FT_COND_STUNNED) ? "stunned"
+                                                       : "helpless");
     if (cmd->shift_first && (info->flags & FT_AF_NO_SHIFT))
         return bad(diag, "Shift Position cannot be added to %s%s", info->text,
                    "");
