@@ -1,8 +1,10 @@
 #!/bin/sh
-# fray's main job until encounters exist: a short tour of flips, dice and
-# exact odds. usage: demo.sh PATH/TO/fray
+# fray's main job: a short tour of flips, dice and exact odds, then a whole
+# 99 Towers fight told as it happens. usage: demo.sh PATH/TO/fray
 set -eu
 fray=$1
+# The example files are found from the sources, wherever this runs from.
+root=$(cd "$(dirname "$0")/.." && pwd)
 show() {
     echo
     line="\$ fray"
@@ -36,3 +38,9 @@ show odds roll 4D!+2 --vs 15
 echo
 echo "An Alloy attack: d20+5 against Defense 15, 2{W}+3 with a 1d8 weapon:"
 show odds roll d20+5 --attack --vs 15 --damage "2{W}+3" --weapon 1d8
+echo
+echo "A skirmish at a waystation, run by the tactics policies: each round the"
+echo "Combat Clock and the map, every card flipped, STUN and LETHAL, the winner."
+echo "(The same seed gives the same fight; --json gives a replayable journal.)"
+cd "$root"
+show fight examples/towers/skirmish.yaml --seed 7

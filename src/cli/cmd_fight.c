@@ -2,14 +2,16 @@
  * policies and tell it as it happens (seed 000; docs/journal.md). */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fray/encounter.h"
 
 static const char HELP[] =
     "usage: fray fight ENCOUNTER [--seed N] [--until-phase P] [--quiet]\n"
-    "                  [--json]\n"
+    "                  [-C DIR] [--json]\n"
     "\n"
     "Runs a 99 Towers encounter file (YAML or JSON, docs/file-formats.md):\n"
     "every combatant acts by its tactics. At the start of each round the\n"
@@ -20,6 +22,7 @@ static const char HELP[] =
     "                   seed, else 1); the same seed gives the same fight\n"
     "  --until-phase P  stop after phase P (default: the encounter's limit)\n"
     "  --quiet          print only the summary\n"
+    "  -C DIR           read the file from DIR (as make -C)\n"
     "  --json           print JSON Lines: one event per line, then a final\n"
     "                   {\"summary\": ...} line (docs/journal.md)\n";
 
@@ -88,6 +91,7 @@ int cmd_fight(int argc, char **argv) {
         {"seed", true, NULL, false},
         {"until-phase", true, NULL, false},
         {"quiet", false, NULL, false},
+        {"C", true, NULL, false},
     };
     cli_args args = {"fray fight", opts, (int)(sizeof opts / sizeof opts[0]),
                      {0}, 0, false, false};
@@ -103,6 +107,12 @@ int cmd_fight(int argc, char **argv) {
     cli_opt *seed_opt = cli_get(&args, "seed");
     if (seed_opt->present && !cli_u64(&args, "--seed", seed_opt->value, &seed))
         return EXIT_USAGE;
+
+    cli_opt *dir = cli_get(&args, "C");
+    if (dir->present && chdir(dir->value) != 0) {
+        cli_error(&args, "cannot go to '%s': %s", dir->value, strerror(errno));
+        return EXIT_USAGE;
+    }
 
     fray_towers_setup *setup = NULL;
     fray_diag diag;

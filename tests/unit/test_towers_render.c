@@ -402,3 +402,65 @@ Test(towers_render, summary_tells_the_winner) {
     cr_expect(strstr(f->buf, "Winner: Heroes, in phase 47.") != NULL, "%s", f->buf);
     free(f);
 }
+
+/* docs/journal.md, RULINGS 7: a whole fight written as JSON Lines by
+ * ft_render_event_json replays to the identical state (the replay reads
+ * "command", "cards" and "choices" only), for every example encounter. */
+Test(towers_render, journal_of_a_fight_replays_exactly) {
+    static const char *const files[] = {"duel.yaml", "skirmish.yaml",
+                                        "ambush.yaml"};
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/examples/towers/%s", FRAY_SOURCE_DIR,
+                 files[k]);
+        fray_towers_setup *setup = NULL;
+        fray_diag diag;
+        memset(&diag, 0, sizeof diag);
+        cr_assert_eq(fray_towers_load(path, NULL, &setup, &diag), FRAY_OK,
+                     "%s: %s", path, diag.message);
+        fray_towers_fight_options o;
+        memset(&o, 0, sizeof o);
+        o.journal = true;
+        o.facts = true;
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            fray_towers_fight *a = NULL, *b = NULL;
+            cr_assert_eq(fray_towers_fight_new(setup, seed, &o, NULL, &a), FRAY_OK);
+            cr_assert_eq(fray_towers_fight_run(a), FRAY_OK);
+            int n = fray_towers_fight_events(a);
+            size_t cap = 1 << 16, len = 0;
+            char *jsonl = malloc(cap);
+            cr_assert_not_null(jsonl);
+            for (int i = 0; i < n; i++) {
+                size_t need = fray_towers_event_json(a, i, NULL, 0);
+                while (len + need + 2 > cap) {
+                    cap *= 2;
+                    jsonl = realloc(jsonl, cap);
+                    cr_assert_not_null(jsonl);
+                }
+                fray_towers_event_json(a, i, jsonl + len, cap - len);
+                json_error_t err;
+                json_t *line = json_loads(jsonl + len, 0, &err);
+                cr_assert_not_null(line, "%s, event %d: %s", files[k], i, err.text);
+                cr_expect(json_is_object(json_object_get(line, "command")));
+                cr_expect(json_is_array(json_object_get(line, "cards")));
+                cr_expect(json_is_array(json_object_get(line, "choices")));
+                json_decref(line);
+                len += need;
+                jsonl[len++] = '\n';
+                jsonl[len] = '\0';
+            }
+            cr_assert_eq(fray_towers_fight_new(setup, seed, &o, NULL, &b), FRAY_OK);
+            memset(&diag, 0, sizeof diag);
+            cr_assert_eq(fray_towers_fight_replay(b, jsonl, &diag), FRAY_OK,
+                         "%s seed %d: line %d: %s", files[k], (int)seed,
+                         diag.line, diag.message);
+            cr_expect(fray_towers_fight_same(a, b), "%s seed %d", files[k],
+                      (int)seed);
+            cr_expect_eq(fray_towers_fight_events(b), n);
+            free(jsonl);
+            fray_towers_fight_free(a);
+            fray_towers_fight_free(b);
+        }
+        fray_towers_setup_free(setup);
+    }
+}

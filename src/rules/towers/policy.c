@@ -109,13 +109,32 @@ static bool enemy_reaches(const pol *p, int e, fray_footprint at) {
     return fray_grid_cover(&p->s->map, p->fp[e], at) != FRAY_COVER_TOTAL;
 }
 
-/* Does any enemy threaten the actor where it stands? */
+/* Does any enemy threaten the actor where it stands? (Reach 2 at most:
+ * only enemies that close are asked.) */
 static bool threatened(const pol *p) {
-    for (int e = 0; e < p->n; e++)
-        if (p->enemy[e] && (ft_threatens(&p->run, e, p->me) ||
-                            enemy_reaches(p, e, p->fp[p->me])))
+    for (int e = 0; e < p->n; e++) {
+        if (!p->enemy[e])
+            continue;
+        if (p->s->has_map && !fray_grid_within(p->fp[e], p->fp[p->me], 2))
+            continue;
+        if (ft_threatens(&p->run, e, p->me) ||
+            enemy_reaches(p, e, p->fp[p->me]))
             return true;
+    }
     return false;
+}
+
+/* Could the weapon reach enemy e at all from here (before the full check
+ * of range, sight and cover)? Melee: within its reach; ranged: within four
+ * range increments or its maximum range (seed 000 "Range Modifiers"). */
+static bool in_weapon_range(const pol *p, const ft_weapon *w, int e) {
+    if (!p->s->has_map || !w)
+        return true;
+    int r = fray_grid_range(p->fp[p->me], p->fp[e]);
+    if (!is_ranged(w))
+        return r <= reach_of(w) + 1;
+    int limit = w->range_increment > 0 ? 4 * w->range_increment : w->max_range;
+    return limit <= 0 || r <= limit;
 }
 
 static bool threatened_at(const pol *p, fray_footprint at) {
@@ -434,6 +453,23 @@ static bool try_move(const pol *p, int action, fray_pos dest, int target,
     return try_cmd(p, &c, out);
 }
 
+/* Seed 000 "Charge": at least one space, the last three in a straight line
+ * (checked on the reach map's own path; the engine checks again). */
+static bool charge_path(const pol *p, const fray_reach_map *rm, fray_pos to) {
+    fray_pos path[2 * FRAY_GRID_MAX];
+    int n = fray_grid_path(rm, to, path, 2 * FRAY_GRID_MAX);
+    if (n < 1)
+        return false;
+    if (n < 3)
+        return true;
+    fray_pos before = n >= 4 ? path[n - 4] : p->st->c[p->me].pos;
+    int dx = path[n - 3].x - before.x, dy = path[n - 3].y - before.y;
+    for (int i = n - 2; i < n; i++)
+        if (path[i].x - path[i - 1].x != dx || path[i].y - path[i - 1].y != dy)
+            return false;
+    return true;
+}
+
 /*
  * Moves toward enemy e: to the best space from which it can strike (within
  * its Speed: Charge when the blow can follow, else Combat Move), or as far
@@ -454,15 +490,19 @@ static bool move_toward(const pol *p, int e, const ft_weapon *w,
         for (int x = 0; x < rm->w; x++) {
             if (rm->cost[y][x] < 0 || !rm->can_stop[y][x])
                 continue;
+            /* Spaces within Speed score below 100000 for a shooter (cost,
+             * range, cover), cost * 100000 otherwise: skip the sight and
+             * cover work where the score cannot win. */
+            long score = (long)rm->cost[y][x] * 100000;
+            bool firing = ranged && rm->cost[y][x] <= spd;
+            if (!firing && score >= best_score)
+                continue;
             fray_pos q = {(int16_t)x, (int16_t)y};
             fray_footprint at = fp_at(p, q);
             if (!can_strike_from(p, at, e, w, 2))
                 continue;
-            long score;
-            if (ranged && rm->cost[y][x] <= spd)
+            if (firing)
                 score = firing_score(p, at, e, w, rm->cost[y][x]);
-            else
-                score = (long)rm->cost[y][x] * 100000;
             if (score < best_score) {
                 best_score = score;
                 best = q;
@@ -481,7 +521,8 @@ static bool move_toward(const pol *p, int e, const ft_weapon *w,
                     if (rm->cost[y][x] != c0 || !rm->can_stop[y][x])
                         continue;
                     fray_pos q = {(int16_t)x, (int16_t)y};
-                    if (!can_strike_from(p, fp_at(p, q), e, w, 1))
+                    if (!can_strike_from(p, fp_at(p, q), e, w, 1) ||
+                        !charge_path(p, rm, q))
                         continue;
                     tries++;
                     if (try_move(p, FT_ACT_CHARGE, q, e, out))
@@ -617,7 +658,7 @@ void ft_policy_choose(const ft_setup *s, const ft_state *st, int actor,
     memset(&o, 0, sizeof o);
     o.weapon = wi;
     for (int e = 0; e < p.n; e++) {
-        if (!p.enemy[e])
+        if (!p.enemy[e] || !in_weapon_range(&p, w, e))
             continue;
         ft_mods m;
         ft_attack_mods(&p.run, actor, e, &o, &m);
@@ -675,8 +716,12 @@ void ft_policy_choose(const ft_setup *s, const ft_state *st, int actor,
         ft_speed(s, st, actor) > 0) {
         fray_reach_map rm;
         occ_ctx oc = {&p};
+        /* The search costs with its reach: three moves' worth first, the
+         * whole map only when no enemy can be struck from within that. */
+        int spd = ft_speed(s, st, actor);
         int far_cost = 2 * (s->map.w + s->map.h);
-        fray_grid_reach(&s->map, p.fp[actor], 0, far_cost, occupant, &oc, &rm);
+        int near_cost = 3 * spd + 2 < far_cost ? 3 * spd + 2 : far_cost;
+        fray_grid_reach(&s->map, p.fp[actor], 0, near_cost, occupant, &oc, &rm);
         /* The target: by preference, among enemies it can reach at all. */
         int order[FT_MAX_COMBATANTS];
         long rank[FT_MAX_COMBATANTS];
@@ -697,6 +742,13 @@ void ft_policy_choose(const ft_setup *s, const ft_state *st, int actor,
         for (int j = 0; j < k && j < 3; j++)
             if (move_toward(&p, order[j], w, &rm, out))
                 return;
+        if (near_cost < far_cost) {
+            fray_grid_reach(&s->map, p.fp[actor], 0, far_cost, occupant, &oc,
+                            &rm);
+            for (int j = 0; j < k && j < 3; j++)
+                if (move_toward(&p, order[j], w, &rm, out))
+                    return;
+        }
     }
 
     /* 6. Nothing better. */

@@ -846,6 +846,11 @@ static void js_card(txt *t, fray_card card) {
 static void js_command(txt *t, const ft_setup *s, const ft_command *c) {
     txt_s(t, "{\"action\":");
     js_str(t, action_name(c->action), (size_t)-1);
+    if (c->action >= FT_ACTION_COUNT) {
+        /* The engine's own steps read nothing else. */
+        txt_c(t, '}');
+        return;
+    }
     if (valid_c(s, c->actor))
         js_kwho(t, s, "actor", c->actor);
     if (valid_c(s, c->target))
@@ -1282,7 +1287,8 @@ size_t ft_render_map(const ft_setup *s, const ft_state *st, char *buf,
     fray_grid_token tokens[FT_MAX_COMBATANTS];
     int nt = 0;
     /* The fallen first, so that anyone standing on them is drawn on top:
-     * '%' for the dead, the lowercase symbol for the unconscious. */
+     * '%' for the dead, the symbol in the other case (T -> t, g -> G) for
+     * the unconscious and dying. */
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < n; i++) {
             const ft_cstate *c = &st->c[i];
@@ -1296,6 +1302,8 @@ size_t ft_render_map(const ft_setup *s, const ft_state *st, char *buf,
                 sym = '%';
             else if (down && sym >= 'A' && sym <= 'Z')
                 sym = (char)(sym - 'A' + 'a');
+            else if (down && sym >= 'a' && sym <= 'z')
+                sym = (char)(sym - 'a' + 'A');
             tokens[nt].fp = ft_footprint(s, st, i);
             tokens[nt].fp.at = c->pos;
             tokens[nt].symbol = sym;
@@ -1328,7 +1336,7 @@ size_t ft_render_map(const ft_setup *s, const ft_state *st, char *buf,
         txt_c(&t, '\n');
     }
     if (n > 0)
-        txt_s(&t, "  (lowercase: unconscious or dying; %: dead)\n");
+        txt_s(&t, "  (letter in the other case: unconscious or dying; %: dead)\n");
     /* The terrain the map holds. */
     bool seen[FRAY_TERRAIN_COUNT] = {false};
     bool raised = false;
