@@ -532,7 +532,37 @@ FRAY_API size_t fray_towers_event_json(const fray_towers_fight *f, int i,
             buf[0] = '\0';
         return 0;
     }
-    return ft_render_event_json(&f->setup->s, ev, buf, size);
+    if (i != 0)
+        return ft_render_event_json(&f->setup->s, ev, buf, size);
+    /* The first line also carries the seed the decks were shuffled with
+     * (docs/journal.md): "{" + "\"seed\":N," + the rest. */
+    char head[40];
+    int hn = snprintf(head, sizeof head, "\"seed\":%llu,",
+                      (unsigned long long)f->seed);
+    size_t n = ft_render_event_json(&f->setup->s, ev, NULL, 0);
+    size_t total = n + (size_t)hn;
+    if (size == 0)
+        return total;
+    if (size > total) {
+        ft_render_event_json(&f->setup->s, ev, buf + hn, n + 1);
+        /* buf+hn starts with '{': move it to the front, the seed after. */
+        buf[0] = '{';
+        memcpy(buf + 1, head, (size_t)hn);
+        return total;
+    }
+    /* Too small: write what fits, snprintf-style. */
+    char *tmp = fray__alloc(&f->alloc, total + 1);
+    if (!tmp) {
+        buf[0] = '\0';
+        return total;
+    }
+    ft_render_event_json(&f->setup->s, ev, tmp + hn, n + 1);
+    tmp[0] = '{';
+    memcpy(tmp + 1, head, (size_t)hn);
+    memcpy(buf, tmp, size - 1);
+    buf[size - 1] = '\0';
+    fray__free(&f->alloc, tmp, total + 1);
+    return total;
 }
 
 FRAY_API size_t fray_towers_draw_clock(const fray_towers_fight *f, char *buf,

@@ -1,0 +1,270 @@
+/*
+ * test_towers_fight.c - whole fights through the public API
+ * (include/fray/encounter.h): the journal replays to the identical state,
+ * undo and redo restore it exactly, table commands with hand-flipped cards,
+ * and clear errors for impossible commands (issue 3, sections 8 and 11;
+ * docs/architecture.md "One event at a time"; docs/journal.md).
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fray/fray.h"
+#include "fray/encounter.h"
+
+static fray_towers_setup *load(const char *name) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/examples/towers/%s", FRAY_SOURCE_DIR, name);
+    fray_towers_setup *s = NULL;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    fray_status rc = fray_towers_load(path, NULL, &s, &d);
+    cr_assert_eq(rc, FRAY_OK, "%s:%d:%d: %s", path, d.line, d.column,
+                 d.message);
+    return s;
+}
+
+static fray_towers_fight *fight(const fray_towers_setup *s, uint64_t seed) {
+    fray_towers_fight_options o;
+    memset(&o, 0, sizeof o);
+    o.journal = true;
+    o.facts = true;
+    fray_towers_fight *f = NULL;
+    cr_assert_eq(fray_towers_fight_new(s, seed, &o, NULL, &f), FRAY_OK);
+    return f;
+}
+
+/* The journal as JSON Lines (docs/journal.md). */
+static char *journal(const fray_towers_fight *f) {
+    size_t cap = 1 << 16, len = 0;
+    char *out = malloc(cap);
+    for (int i = 0; i < fray_towers_fight_events(f); i++) {
+        size_t n = fray_towers_event_json(f, i, NULL, 0);
+        while (len + n + 2 > cap)
+            out = realloc(out, cap *= 2);
+        fray_towers_event_json(f, i, out + len, n + 1);
+        len += n;
+        out[len++] = '\n';
+    }
+    out[len] = '\0';
+    return out;
+}
+
+static void steps(fray_towers_fight *f, int n) {
+    for (int i = 0; i < n && !fray_towers_fight_over(f); i++)
+        cr_assert_eq(fray_towers_fight_step(f), FRAY_OK);
+}
+
+/* Issue 3 section 8: "a fight can be logged, replayed exactly from its
+ * events": the JSON Lines journal of a whole fight, read back into a fresh
+ * fight, gives the identical final state (clock, combatants, decks and the
+ * random stream). */
+Test(towers_fight, journal_replays_to_the_identical_state) {
+    const char *files[] = {"duel.yaml", "skirmish.yaml", "ambush.yaml"};
+    for (size_t k = 0; k < 3; k++) {
+        fray_towers_setup *s = load(files[k]);
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            fray_towers_fight *a = fight(s, seed);
+            cr_assert_eq(fray_towers_fight_run(a), FRAY_OK);
+            cr_assert(fray_towers_fight_over(a));
+            char *jl = journal(a);
+            fray_towers_fight *b = fight(s, 999); /* the journal has the seed */
+            fray_diag d;
+            memset(&d, 0, sizeof d);
+            cr_assert_eq(fray_towers_fight_replay(b, jl, &d), FRAY_OK,
+                         "%s seed %d: line %d: %s", files[k], (int)seed,
+                         d.line, d.message);
+            cr_assert(fray_towers_fight_same(a, b), "%s seed %d", files[k],
+                      (int)seed);
+            cr_assert_eq(fray_towers_fight_winner(a),
+                         fray_towers_fight_winner(b));
+            free(jl);
+            fray_towers_fight_free(a);
+            fray_towers_fight_free(b);
+        }
+        fray_towers_setup_free(s);
+    }
+}
+
+/* A journal whose cards were edited does not replay: the engine draws the
+ * same cards again and finds they differ. */
+Test(towers_fight, edited_journal_is_refused) {
+    fray_towers_setup *s = load("duel.yaml");
+    fray_towers_fight *a = fight(s, 3);
+    steps(a, 6);
+    char *jl = journal(a);
+    /* Change the first card of the first line after "begin" that has
+     * cards. */
+    char *line = strchr(jl, '\n') + 1;
+    int line_no = 2;
+    char *card = NULL;
+    while (*line) {
+        char *end = strchr(line, '\n');
+        char *c = strstr(line, "\"cards\":[[\"");
+        if (c && c < end) {
+            card = c + strlen("\"cards\":[[\"");
+            break;
+        }
+        line = end + 1;
+        line_no++;
+    }
+    cr_assert_not_null(card);
+    card[0] = card[0] == '2' ? '3' : '2';
+    fray_towers_fight *b = fight(s, 3);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fray_towers_fight_replay(b, jl, &d), FRAY_ERR_INVALID);
+    cr_assert_eq(d.line, line_no, "the error names the journal's line");
+    cr_assert(strstr(d.message, "does not match") != NULL, "%s", d.message);
+    free(jl);
+    fray_towers_fight_free(a);
+    fray_towers_fight_free(b);
+    fray_towers_setup_free(s);
+}
+
+/* Issue 3 section 8: "undone step by step (undo restores durations and the
+ * clock too)": undoing 5 events equals the fight stopped 5 events earlier;
+ * redoing them returns to the same state. */
+Test(towers_fight, undo_then_redo) {
+    const char *files[] = {"duel.yaml", "skirmish.yaml"};
+    for (size_t k = 0; k < 2; k++) {
+        fray_towers_setup *s = load(files[k]);
+        fray_towers_fight *a = fight(s, 11), *early = fight(s, 11),
+                          *late = fight(s, 11);
+        steps(a, 30);
+        int n = fray_towers_fight_events(a);
+        cr_assert_gt(n, 10);
+        steps(late, n - 1);
+        steps(early, n - 6);
+        cr_assert(fray_towers_fight_same(a, late));
+        for (int i = 0; i < 5; i++)
+            cr_assert_eq(fray_towers_fight_undo(a), FRAY_OK);
+        cr_assert_eq(fray_towers_fight_events(a), n - 5);
+        cr_assert(fray_towers_fight_same(a, early), "%s", files[k]);
+        for (int i = 0; i < 5; i++)
+            cr_assert_eq(fray_towers_fight_redo(a), FRAY_OK);
+        cr_assert_eq(fray_towers_fight_redo(a), FRAY_ERR_INVALID,
+                     "nothing more to redo");
+        cr_assert(fray_towers_fight_same(a, late), "%s", files[k]);
+        fray_towers_fight_free(a);
+        fray_towers_fight_free(early);
+        fray_towers_fight_free(late);
+        fray_towers_setup_free(s);
+    }
+}
+
+/* Undo cannot go before the start of the fight (the initiative event). */
+Test(towers_fight, nothing_to_undo_at_the_start) {
+    fray_towers_setup *s = load("duel.yaml");
+    fray_towers_fight *a = fight(s, 1);
+    cr_assert_eq(fray_towers_fight_events(a), 1);
+    cr_assert_eq(fray_towers_fight_undo(a), FRAY_ERR_INVALID);
+    fray_towers_fight_free(a);
+    fray_towers_setup_free(s);
+}
+
+/* A fight is reset without parsing: the same seed gives the same fight. */
+Test(towers_fight, reset_repeats_the_fight) {
+    fray_towers_setup *s = load("skirmish.yaml");
+    fray_towers_fight *a = fight(s, 21), *b = fight(s, 5);
+    cr_assert_eq(fray_towers_fight_run(a), FRAY_OK);
+    cr_assert_eq(fray_towers_fight_run(b), FRAY_OK);
+    fray_towers_fight_reset(b, 21);
+    cr_assert_eq(fray_towers_fight_run(b), FRAY_OK);
+    cr_assert(fray_towers_fight_same(a, b));
+    fray_towers_fight_free(a);
+    fray_towers_fight_free(b);
+    fray_towers_setup_free(s);
+}
+
+/* ---- Table commands -------------------------------------------------------------- */
+
+/* Seed 000 "Actions and Timings": only the combatant whose turn it is may
+ * act; the clock must reach its phase first. The error says who acts. */
+Test(towers_fight, acting_out_of_turn) {
+    fray_towers_setup *s = load("duel.yaml");
+    fray_towers_fight *a = fight(s, 3); /* Aldric acts first, in phase 4 */
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fray_towers_fight_command(a, "black-knight attack aldric",
+                                           NULL, 0, &d),
+                 FRAY_ERR_INVALID);
+    cr_assert(strstr(d.message, "not The Black Knight's turn") != NULL, "%s",
+              d.message);
+    cr_assert(strstr(d.message, "Sir Aldric acts next") != NULL, "%s",
+              d.message);
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fray_towers_fight_command(a, "aldric attack black-knight",
+                                           NULL, 0, &d),
+                 FRAY_ERR_INVALID, "the clock is still at phase 0");
+    cr_assert(strstr(d.message, "later phase") != NULL, "%s", d.message);
+    cr_assert_eq(fray_towers_fight_command(a, "next", NULL, 0, NULL), FRAY_OK);
+    cr_assert_eq(fray_towers_fight_phase(a), 4);
+    cr_assert_eq(fray_towers_fight_command(a, "aldric attack black-knight",
+                                           NULL, 0, NULL),
+                 FRAY_OK);
+    fray_towers_fight_free(a);
+    fray_towers_setup_free(s);
+}
+
+/* A bad command names the offending word and its column. */
+Test(towers_fight, bad_command_names_the_token) {
+    fray_towers_setup *s = load("duel.yaml");
+    fray_towers_fight *a = fight(s, 3);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fray_towers_fight_command(a, "aldric dance", NULL, 0, &d),
+                 FRAY_ERR_PARSE);
+    cr_assert_eq(d.column, 8);
+    cr_assert(strstr(d.message, "'dance'") != NULL, "%s", d.message);
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fray_towers_fight_command(a, "zed attack aldric", NULL, 0, &d),
+                 FRAY_ERR_PARSE);
+    cr_assert_eq(d.column, 1);
+    fray_towers_fight_free(a);
+    fray_towers_setup_free(s);
+}
+
+/* Seed 000 "Tactical Map": a move beyond the combatant's Speed, or onto a
+ * pit, is refused and changes nothing. */
+Test(towers_fight, impossible_move_changes_nothing) {
+    fray_towers_setup *s = load("duel.yaml");
+    fray_towers_fight *a = fight(s, 3), *twin = fight(s, 3);
+    cr_assert_eq(fray_towers_fight_command(a, "next", NULL, 0, NULL), FRAY_OK);
+    cr_assert_eq(fray_towers_fight_command(twin, "next", NULL, 0, NULL), FRAY_OK);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fray_towers_fight_command(a, "aldric move 5,0", NULL, 0, &d),
+                 FRAY_ERR_INVALID);
+    cr_assert(strstr(d.message, "cannot reach") != NULL, "%s", d.message);
+    cr_assert(fray_towers_fight_same(a, twin));
+    fray_towers_fight_free(a);
+    fray_towers_fight_free(twin);
+    fray_towers_setup_free(s);
+}
+
+/* RULINGS 7: the engine accepts cards flipped by hand at the table. A King
+ * kept in the attack against a 2 in the defense hits; the cards go into
+ * the journal and replay exactly; too few cards is a clear error that
+ * leaves the fight unchanged. */
+Test(towers_fight, cards_flipped_by_hand) {
+    fray_towers_setup *s = load("duel.yaml");
+    fray_towers_fight *a = fight(s, 3), *twin = fight(s, 3);
+    cr_assert_eq(fray_towers_fight_command(a, "next", NULL, 0, NULL), FRAY_OK);
+    cr_assert_eq(fray_towers_fight_command(twin, "next", NULL, 0, NULL),
+                 FRAY_OK);
+    fray_card few[2];
+    size_t n = 0;
+    cr_assert_eq(fray_card_parse_list("KS 3C", few, 2, &n, NULL), FRAY_OK);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    fray_status rc = fray_towers_fight_command(a, "aldric attack black-knight",
+                                               few, n, &d);
+    cr_assert_eq(rc, FRAY_ERR_DECK_EMPTY, "%s", d.message);
+    cr_assert(strstr(d.message, "more") != NULL, "%s", d.message);
+    cr_assert(fray_towers_fight_same(a, twin), "nothing changed");
+    fray_towers_fight_free(a);
+    fray_towers_fight_free(twin);
+    fray_towers_setup_free(s);
+}
