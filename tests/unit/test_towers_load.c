@@ -265,8 +265,9 @@ Test(towers_load, base_stat_blocks) {
     cr_expect_eq(kn->sb.armor.er, 2);
     cr_expect_eq(kn->sb.armor.spd, -1);
     cr_expect_eq(kn->sb.armor.pd_shift, 1);
-    cr_expect_eq(kn->sb.wielded[1], 1, "the shield in the off hand");
-    cr_expect_not(kn->sb.dual_aggressive, "a shield is not a second melee weapon");
+    cr_expect_eq(kn->sb.wielded[0], 0, "the first weapon, in the main hand");
+    cr_expect_eq(kn->sb.wielded[1], -1, "the shield is worn, not wielded");
+    cr_expect_not(kn->sb.dual_aggressive, "one weapon: no stance");
     cr_expect_eq(kn->sb.advantages[0].rank, 1);
     cr_expect_eq(kn->sb.advantages[0].applies, FT_APPLIES_MELEE_ATTACK);
     cr_expect_eq(kn->sb.skills[0].n_specs, 2);
@@ -302,6 +303,12 @@ Test(towers_load, json_and_inline_weapons) {
     cr_expect_eq(a->sb.advantages[1].applies, FT_APPLIES_SKILL);
     cr_expect_str_eq(a->sb.advantages[1].skill, "Dueling");
     cr_expect_eq(a->sb.advantages[2].rank, -2);
+    /* Two pistols of the same name, one in each hand; no stance with
+     * ranged weapons (seed 000 "Off-Hand Weapons and Dual-Wielding"). */
+    const ft_combatant *e = who(s, "eve");
+    cr_expect_eq(e->sb.wielded[0], 0);
+    cr_expect_eq(e->sb.wielded[1], 1);
+    cr_expect_not(e->sb.dual_aggressive);
     /* An inline stat block on a combatant, from a base. */
     const ft_combatant *b = who(s, "bo");
     cr_expect_str_eq(b->sb.name, "Pupil");
@@ -467,6 +474,7 @@ Test(towers_load, deck_modes) {
     cr_expect_str_eq(s->deck_names[who(s, "ana")->deck], "Duelists");
     cr_expect_str_eq(s->deck_names[who(s, "cy")->deck], "Cy");
     cr_expect_str_eq(s->deck_names[who(s, "dee")->deck], "GM");
+    cr_expect_eq(who(s, "eve")->deck, who(s, "dee")->deck);
     cr_expect_eq(s->n_decks, 3);
     free(s);
     s = load_ok("tests/data/towers/good_options.yaml");
@@ -594,6 +602,14 @@ static const bad_case bad_cases[] = {
      "'ogre' (Large, 2x2 spaces from [4, 0]) does not fit on the map (5x2)"},
     {"bad_one_side.yaml", FRAY_ERR_PARSE, NULL, 5, 3,
      "an encounter needs at least two sides"},
+    {"bad_quoted_keyword.yaml", FRAY_ERR_PARSE, NULL, 8, 23,
+     "unknown keyword 'Sharp' for X"},
+    {"bad_too_many.yaml", FRAY_ERR_RANGE, NULL, 6, 5,
+     "too many combatants: this makes 33; at most 32"},
+    /* libfyaml places a quoted scalar at its first character, inside the
+     * quotes. */
+    {"bad_empty_name.yaml", FRAY_ERR_PARSE, NULL, 2, 8,
+     "expected text for the encounter's name, got nothing"},
 };
 
 static bool ends_with(const char *s, const char *end) {

@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <libfyaml.h>
 
@@ -488,7 +489,9 @@ static fray_status ld_read_text(ld *L, const char *path, const yn *from,
                        strerror(e));
     }
     long size = -1;
-    if (fseek(f, 0, SEEK_END) == 0)
+    struct stat info;
+    if (fstat(fileno(f), &info) == 0 && S_ISREG(info.st_mode) &&
+        fseek(f, 0, SEEK_END) == 0)
         size = ftell(f);
     if (size < 0 || fseek(f, 0, SEEK_SET) != 0) {
         fclose(f);
@@ -671,6 +674,8 @@ static fray_status build_tree(ld *L, struct fy_parser *p, const char *src,
                 break;
             }
             *n = *a->node;
+            n->line = line; /* errors point at the alias */
+            n->col = col;
             n->next = NULL;
             n->value = NULL;
             n->pending = NULL;
@@ -827,9 +832,10 @@ static fray_status ld_bool(ld *L, const yn *n, const char *what, bool *out) {
 static fray_status ld_text(ld *L, const yn *n, const char *what, char *buf,
                            size_t size) {
     char b[64];
-    if (!n || n->type != YN_SCALAR || is_null(n))
+    if (!n || n->type != YN_SCALAR || is_null(n) || n->len == 0)
         return ld_fail(L, n, FRAY_ERR_PARSE, "expected text for %s, got %s", what,
-                       got(n, b));
+                       n && n->type == YN_SCALAR && n->len == 0 ? "nothing"
+                                                                 : got(n, b));
     if (n->len >= size)
         return ld_fail(L, n, FRAY_ERR_RANGE,
                        "%s '%.40s...' is %zu characters long; at most %zu", what,
@@ -1152,8 +1158,7 @@ static fray_status ld_keywords(ld *L, const yn *n, const char *who,
             while (lead < len && isspace((unsigned char)s[lead]))
                 lead++;
             if (!strchr(it->text, '\n') && it->style <= FYSS_DOUBLE_QUOTED)
-                at.col = it->col + (it->style != FYSS_PLAIN ? 1 : 0) +
-                         (int)(s + lead - it->text);
+                at.col = it->col + (int)(s + lead - it->text);
             fray_status st = ld_one_keyword(L, &at, s, len, who, out);
             if (st != FRAY_OK)
                 return st;
@@ -1294,7 +1299,9 @@ static fray_status ld_weapon_row(ld *L, const yn *n, ft_weapon *w) {
         c[i].style = FYSS_PLAIN;
         if (l == 0)
             c[i].style = FYSS_SINGLE_QUOTED; /* empty but not null */
-        c[i].col = n->col + (n->style != FYSS_PLAIN ? 1 : 0) + (int)(q - s);
+        /* libfyaml marks a quoted scalar at its first character, inside
+         * the quote. */
+        c[i].col = n->col + (int)(q - s);
     }
     fray_status st;
     const yn *name = &c[0];
@@ -1676,23 +1683,32 @@ static fray_status ld_damage_types(ld *L, const yn *n, const char *what,
     return FRAY_OK;
 }
 
+/* Melee: no spell, no range increment (a shield wielded to bash counts,
+ * as the engine counts it in attack.c). */
 static bool melee_weapon(const ft_weapon *w) {
-    return !w->spell && w->range_increment == 0 && !(w->keywords & FT_KW(SHIELD));
+    return !w->spell && w->range_increment == 0;
 }
 
-/* The weapon in a hand: a name from the stat block's weapons, or none. */
-static fray_status ld_hand(ld *L, const yn *n, const ft_statblock *sb, int *out) {
+/* The weapon in a hand: a name from the stat block's weapons, or none.
+ * `taken` (the other hand's weapon, or -1) is passed over, so that
+ * [Pistol, Pistol] wields both of two pistols. */
+static fray_status ld_hand(ld *L, const yn *n, const ft_statblock *sb, int taken,
+                           int *out) {
     char b[64];
     if (is_null(n) || (n->type == YN_SCALAR && (ieq(n->text, "none") || is_dash(n->text)))) {
         *out = -1;
         return FRAY_OK;
     }
-    if (n->type == YN_SCALAR)
-        for (int i = 0; i < sb->n_weapons; i++)
-            if (ieq(sb->weapons[i].name, n->text)) {
-                *out = i;
-                return FRAY_OK;
-            }
+    if (n->type == YN_SCALAR) {
+        int found = -1;
+        for (int i = sb->n_weapons - 1; i >= 0; i--)
+            if (ieq(sb->weapons[i].name, n->text) && (i != taken || found < 0))
+                found = i;
+        if (found >= 0) {
+            *out = found;
+            return FRAY_OK;
+        }
+    }
     char list[160];
     const char *names[FT_MAX_WEAPONS];
     for (int i = 0; i < sb->n_weapons; i++)
@@ -1883,7 +1899,7 @@ static fray_status ld_statblock(ld *L, const yn *n, const char *default_name,
                            nh);
         int h = 0;
         for (const yn *it = items(wield); it; it = next_item(wield, it), h++)
-            if ((st = ld_hand(L, it, sb, &hand[h])) != FRAY_OK)
+            if ((st = ld_hand(L, it, sb, h ? hand[0] : -1, &hand[h])) != FRAY_OK)
                 return st;
         if (hand[0] >= 0 && hand[0] == hand[1])
             return ld_fail(L, wield, FRAY_ERR_PARSE,
