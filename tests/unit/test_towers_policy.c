@@ -230,6 +230,32 @@ Test(towers_policy, reloads_an_empty_rifle) {
     free(f);
 }
 
+/* Seed 000 "Opportunity Attacks", "Shift Position": attacking with a
+ * ranged weapon in a threatened space provokes, Shift Position alone does
+ * not: a rifleman next to a swordsman steps out of reach first. */
+Test(towers_policy, shooter_steps_out_of_reach) {
+    fixture *f = fixture_new();
+    add(f, "tony", 0, 5, 3);
+    add(f, "bandit", 1, 6, 3);
+    ft_weapon *w = &f->s.c[0].sb.weapons[0];
+    snprintf(w->name, sizeof w->name, "Heavy Rifle");
+    w->attack_bonus = 0;
+    w->damage = 7;
+    w->adds_px = false;
+    w->range_increment = 12;
+    w->shots = 10;
+    turn_of(f, 0);
+    ft_command c = choose(f, 0);
+    cr_assert_eq(c.action, FT_ACT_SHIFT, "action %d", c.action);
+    fray_footprint to = {c.dest, 1}, b = {{6, 3}, 1};
+    cr_expect(!fray_grid_within(b, to, 1), "out of the bandit's reach");
+    /* The attack preset stands and shoots. */
+    f->s.c[0].tactics.preset = FT_TAC_ATTACK;
+    c = choose(f, 0);
+    cr_expect_eq(c.action, FT_ACT_ATTACK);
+    free(f);
+}
+
 /* Stand from Prone first (seed 000: a prone combatant cannot move). */
 Test(towers_policy, stands_from_prone) {
     fixture *f = fixture_new();
@@ -262,8 +288,8 @@ Test(towers_policy, never_illegal) {
         fixture *f = fixture_new();
         int n = 2 + k % 4;
         for (int i = 0; i < n; i++) {
-            char id[8];
-            snprintf(id, sizeof id, "%c%d", 'a' + i, i);
+            char id[16];
+            snprintf(id, sizeof id, "%c%d", 'a' + i, i % 10);
             add(f, id, i % 2, (i * 5 + k) % 12, (i * 3 + k / 3) % 8);
         }
         /* No two on one space. */

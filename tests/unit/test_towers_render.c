@@ -357,7 +357,8 @@ Test(towers_render, clock_puts_symbols_in_their_cells) {
 }
 
 /* Seed 000 "Tactical Map": the map shows every combatant's symbol on its
- * space; the unconscious in lowercase, the dead as '%'; a legend. */
+ * space; the unconscious in the other letter case, the dead as '%'; a
+ * legend. */
 Test(towers_render, map_draws_tokens_and_legend) {
     fixture *f = fixture_new();
     f->s.map.terrain[3][4] = FRAY_TERRAIN_WALL;

@@ -11,13 +11,20 @@
  *   3. Reload an empty ranged weapon (after stepping out of reach of
  *      enemies when it can);
  *   4. attack an enemy it can attack now (ft_attack_mods: range, sight,
- *      cover), chosen by tactics.target: Power Attack when its attack flip
- *      still beats the defense by a card after the (flip-1), Aim first when
- *      the target is far and nobody threatens it;
+ *      cover), chosen by tactics.target (nearest, weakest = least STUN,
+ *      strongest = most STUN): Power Attack when its expected STUN per
+ *      phase beats a plain Attack's (exact hit chances from a table, the
+ *      damage after Resilience, 7 phases against 5, a tenth off for its
+ *      (flip-1) on defense); Aim first, when nobody threatens it, if the
+ *      extra card more than doubles the chance to hit (an Aim and an attack
+ *      take as long as two attacks; RULINGS 13 caps the Aims);
  *   5. otherwise move: melee fighters Charge (or Combat Move) to the
- *      nearest space from which they can strike their target; ranged
- *      fighters to a space within two range increments of the target, in
- *      sight of it, with the best cover from it and out of enemies' reach;
+ *      nearest space from which they can strike their target, or as far as
+ *      Speed allows along the cheapest path there; ranged fighters to a
+ *      space within two range increments of the target, in sight of it,
+ *      out of enemies' reach, with the best cover from it (a shooter next
+ *      to an enemy first steps away with Shift Position when it can still
+ *      shoot from there);
  *   6. Full Defense (defensive preset) or Forced Delay.
  * Presets change single steps: `attack` never Power Attacks or Aims,
  * `power-attack` always Power Attacks, `aim` Aims as often as it may before
@@ -568,8 +575,9 @@ static bool move_toward(const pol *p, int e, const ft_weapon *w,
 }
 
 /* A ranged fighter next to an enemy steps away with Shift Position (which
- * alone provokes no opportunity attack) to a space no enemy reaches. */
-static bool step_away(const pol *p, ft_command *out) {
+ * alone provokes no opportunity attack) to a space no enemy reaches and
+ * from which it can still shoot someone; else it shoots where it stands. */
+static bool step_away(const pol *p, const ft_weapon *w, ft_command *out) {
     fray_pos here = p->st->c[p->me].pos;
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
@@ -578,7 +586,10 @@ static bool step_away(const pol *p, ft_command *out) {
             fray_pos q = {(int16_t)(here.x + dx), (int16_t)(here.y + dy)};
             if (!fray_grid_in(&p->s->map, q) || threatened_at(p, fp_at(p, q)))
                 continue;
-            if (try_move(p, FT_ACT_SHIFT, q, -1, out))
+            bool shot = w == NULL || !is_ranged(w);
+            for (int e = 0; e < p->n && !shot; e++)
+                shot = p->enemy[e] && can_strike_from(p, fp_at(p, q), e, w, 2);
+            if (shot && try_move(p, FT_ACT_SHIFT, q, -1, out))
                 return true;
         }
     return false;
@@ -634,7 +645,7 @@ void ft_policy_choose(const ft_setup *s, const ft_state *st, int actor,
     /* 3. Reload. */
     if (w && w->shots > 0 && wi >= 0 && wi < FT_MAX_WEAPONS && me->ammo[wi] <= 0) {
         if (threat && s->has_map && preset != FT_TAC_HOLD_GROUND &&
-            step_away(&p, out))
+            step_away(&p, NULL, out))
             return;
         if (try_simple(&p, FT_ACT_RELOAD, out))
             return;
@@ -646,7 +657,7 @@ void ft_policy_choose(const ft_setup *s, const ft_state *st, int actor,
         return;
     /* A ranged fighter in reach of an enemy steps out first. */
     if (ranged && threat && s->has_map && preset != FT_TAC_HOLD_GROUND &&
-        preset != FT_TAC_ATTACK && step_away(&p, out))
+        preset != FT_TAC_ATTACK && step_away(&p, w, out))
         return;
 
     /* 4. Attack the best target it can attack now. */
