@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "fail_alloc.h"
 #include "towers_int.h"
@@ -666,6 +668,48 @@ Test(towers_load, missing_file) {
     cr_expect_eq(diag.line, 0);
     cr_expect_not_null(strstr(diag.message, "cannot open the file"));
     free(s);
+}
+
+/* An error in a file the encounter names, whose path is long: the message
+ * and the path share the diag's 256 bytes; the path keeps its end. */
+Test(towers_load, error_in_included_file_with_a_long_path) {
+    char dir[400], file[600], enc[600];
+    snprintf(dir, sizeof dir, "/tmp/fray-load-%d", (int)getpid());
+    mkdir(dir, 0700);
+    size_t n = strlen(dir);
+    dir[n++] = '/';
+    memset(dir + n, 'x', 150);
+    dir[n + 150] = '\0';
+    cr_assert_eq(mkdir(dir, 0700), 0);
+    snprintf(file, sizeof file, "%s/statblocks.yaml", dir);
+    FILE *f = fopen(file, "w");
+    cr_assert_not_null(f);
+    fputs("fray: statblocks\nstatblocks:\n  - {name: A, speeed: 3}\n", f);
+    fclose(f);
+    snprintf(enc, sizeof enc, "%s/../enc.yaml", dir);
+    f = fopen(enc, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "fray: encounter\nname: n\nstatblocks: [%s]\ncombatants: []\n", file);
+    fclose(f);
+    fray_diag diag;
+    const char *p = enc;
+    ft_setup *s = malloc(sizeof *s);
+    cr_expect_eq(ft_load_files(&p, 1, s, &diag), FRAY_ERR_PARSE);
+    cr_expect_eq(diag.line, 3);
+    cr_expect_eq(diag.column, 15);
+    cr_assert(diag.file >= diag.message && diag.file < diag.message + sizeof diag.message,
+              "the path lives in the diag");
+    cr_expect(ends_with(diag.file, "xxxx/statblocks.yaml"), "%s", diag.file);
+    cr_expect_eq(strncmp(diag.file, "...", 3), 0, "the path lost its start");
+    cr_expect(strlen(diag.file) + (size_t)(diag.file - diag.message) < sizeof diag.message);
+    cr_expect_eq(strncmp(diag.message, "unknown key 'speeed' in a stat block", 36), 0,
+                 "%s", diag.message);
+    free(s);
+    remove(file);
+    remove(enc);
+    rmdir(dir);
+    dir[n - 1] = '\0';
+    rmdir(dir);
 }
 
 /* ---- The public API (include/fray/encounter.h) --------------------------------- */

@@ -201,8 +201,6 @@ typedef struct ld {
     fray_grid_placement placements[FRAY_GRID_MAX * FRAY_GRID_MAX];
     uint16_t area[FRAY_GRID_MAX][FRAY_GRID_MAX];
     int8_t occupant[FRAY_GRID_MAX][FRAY_GRID_MAX];
-    /* The map art's node (to translate map line:column). */
-    const yn *art;
 } ld;
 
 static void *ld_alloc(ld *L, size_t size) {
@@ -297,26 +295,24 @@ static void ld_publish(const ld *L, fray_diag *diag) {
         memcpy(diag->message, L->msg, ml + 1);
         return;
     }
+    /* The message keeps at least 127 bytes; the path the rest, cut at its
+     * start when even that does not fit. */
     size_t fl = strlen(f);
-    /* Keep at least 128 bytes of message; the path takes the rest. */
+    size_t keep_msg = ml;
     if (ml + 1 + fl + 1 > cap) {
-        if (ml > 127 && cap - (fl + 1) - 1 < ml) {
-            size_t keep = cap - (fl + 1) - 1 > 127 ? cap - (fl + 1) - 1 : 127;
-            if (keep < ml) {
-                ml = keep;
-            }
-        }
+        size_t over = ml + 1 + fl + 1 - cap;
+        size_t can_cut = ml > 127 ? ml - 127 : 0;
+        keep_msg = ml - (over < can_cut ? over : can_cut);
     }
-    size_t room = cap - ml - 1; /* for the path and its NUL */
-    memcpy(diag->message, L->msg, ml);
-    if (ml < strlen(L->msg) && ml >= 3)
-        memcpy(diag->message + ml - 3, "...", 3);
-    diag->message[ml] = '\0';
-    char *p = diag->message + ml + 1;
+    memcpy(diag->message, L->msg, keep_msg);
+    if (keep_msg < ml)
+        memcpy(diag->message + keep_msg - 3, "...", 3);
+    diag->message[keep_msg] = '\0';
+    char *p = diag->message + keep_msg + 1;
+    size_t room = cap - keep_msg - 1; /* >= 128: the path and its NUL */
     if (fl + 1 <= room) {
         memcpy(p, f, fl + 1);
     } else {
-        /* Too long even so: keep the end of the path. */
         size_t keep = room - 1;
         memcpy(p, "...", 3);
         memcpy(p + 3, f + fl - (keep - 3), keep - 3);
@@ -2897,7 +2893,6 @@ static fray_status ld_map(ld *L, const yn *n) {
     if (st != FRAY_OK)
         return ld_map_error(L, art, &gd, st);
     L->s->has_map = true;
-    L->art = art;
     const yn *edges = get(n, "edges");
     if (edges && (st = ld_edges(L, edges)) != FRAY_OK)
         return st;
