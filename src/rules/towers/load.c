@@ -477,12 +477,14 @@ static fray_status ld_read_text(ld *L, const char *path, const yn *from,
                                 char **out, size_t *out_len) {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        int e = errno;
+        /* strerror_r (XSI): strerror's buffer is shared between threads. */
+        char why[128];
+        if (strerror_r(errno, why, sizeof why) != 0)
+            copy_name(why, sizeof why, "error");
         if (from)
             return ld_fail(L, from, FRAY_ERR_PARSE, "cannot open '%s' (%s): %s",
-                           from->text, path, strerror(e));
-        return ld_fail(L, NULL, FRAY_ERR_PARSE, "cannot open the file: %s",
-                       strerror(e));
+                           from->text, path, why);
+        return ld_fail(L, NULL, FRAY_ERR_PARSE, "cannot open the file: %s", why);
     }
     long size = -1;
     struct stat info;
