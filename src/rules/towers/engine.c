@@ -269,8 +269,25 @@ static fray_status walk(ft_run *r, int mover, const fray_pos *path, int n,
         }
         m->pos = path[i];
     }
-stop:
-    ft_emit(r, FT_FACT_MOVE, mover, -1, from.x, from.y, m->pos.x, m->pos.y);
+stop:;
+    /* Spaces moved, counted the seed's way (diagonals 1, 2, 1, ...). */
+    int spaces = 0, diagonals = 0;
+    fray_pos prev = from;
+    for (int i = 0; i < n && (prev.x != m->pos.x || prev.y != m->pos.y); i++) {
+        if (path[i].x != prev.x && path[i].y != prev.y)
+            spaces += (diagonals++ % 2) ? 2 : 1;
+        else
+            spaces++;
+        prev = path[i];
+    }
+    ft_fact *f = ft_emit_fact(r, FT_FACT_MOVE, mover, -1);
+    if (f) {
+        f->v[0] = from.x;
+        f->v[1] = from.y;
+        f->v[2] = m->pos.x;
+        f->v[3] = m->pos.y;
+        f->v[4] = spaces;
+    }
     return FRAY_OK;
 }
 
@@ -525,8 +542,29 @@ static bool straight(fray_pos from, const fray_pos *path, int n) {
     return true;
 }
 
+static fray_status check(const ft_setup *s, ft_state *st,
+                         const ft_command *cmd, fray_diag *diag);
+
+/*
+ * The state is not changed: to judge an action that starts with Shift
+ * Position (or a Charge's blow), the actor is put on the space it would
+ * stand on and put back before returning. No copy of the state is made:
+ * the policies call this for every decision of millions of fights.
+ */
 fray_status ft_check_command(const ft_setup *s, const ft_state *st,
                              const ft_command *cmd, fray_diag *diag) {
+    ft_state *mst = (ft_state *)st;
+    if (cmd->action >= FT_ACTION_COUNT || cmd->actor < 0 ||
+        cmd->actor >= st->n)
+        return check(s, mst, cmd, diag);
+    fray_pos keep = st->c[cmd->actor].pos;
+    fray_status rc = check(s, mst, cmd, diag);
+    mst->c[cmd->actor].pos = keep;
+    return rc;
+}
+
+static fray_status check(const ft_setup *s, ft_state *st,
+                         const ft_command *cmd, fray_diag *diag) {
     if (cmd->action >= FT_ACTION_COUNT)
         return FRAY_OK; /* the engine's own steps */
     int a = cmd->actor;
@@ -611,7 +649,7 @@ fray_status ft_check_command(const ft_setup *s, const ft_state *st,
         ft_run r;
         memset(&r, 0, sizeof r);
         r.setup = s;
-        r.st = (ft_state *)st; /* read only: ft_attack_mods does not write */
+        r.st = st; /* read only: ft_attack_mods does not write */
         ft_attack_opts o;
         memset(&o, 0, sizeof o);
         o.weapon = wi;
@@ -626,14 +664,9 @@ fray_status ft_check_command(const ft_setup *s, const ft_state *st,
                 return bad(diag, "Aid needs an ally to help%s%s", "", "");
         }
         ft_mods m;
-        if (cmd->shift_first) {
-            ft_state tmp = *st;
-            tmp.c[a].pos = cmd->shift_to;
-            r.st = &tmp;
-            ft_attack_mods(&r, a, tgt, &o, &m);
-        } else {
-            ft_attack_mods(&r, a, tgt, &o, &m);
-        }
+        if (cmd->shift_first)
+            st->c[a].pos = cmd->shift_to; /* put back by ft_check_command */
+        ft_attack_mods(&r, a, tgt, &o, &m);
         if (m.impossible)
             return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s",
                                   m.why[0] ? m.why : "that attack is impossible");
@@ -660,14 +693,10 @@ fray_status ft_check_command(const ft_setup *s, const ft_state *st,
             spd *= 2;
         fray_pos path[2 * FRAY_GRID_MAX];
         bool stop;
-        ft_state tmp;
-        const ft_state *from = st;
-        if (cmd->shift_first) {
-            tmp = *st;
-            tmp.c[a].pos = cmd->shift_to;
-            from = &tmp;
-        }
-        int n = find_path(s, from, a, cmd->dest, spd, path, 2 * FRAY_GRID_MAX,
+        if (cmd->shift_first)
+            st->c[a].pos = cmd->shift_to; /* put back by ft_check_command */
+        fray_pos start = st->c[a].pos;
+        int n = find_path(s, st, a, cmd->dest, spd, path, 2 * FRAY_GRID_MAX,
                           &stop);
         if (n < 0)
             return bad(diag, "%s cannot reach that space with this move%s",
@@ -679,19 +708,18 @@ fray_status ft_check_command(const ft_setup *s, const ft_state *st,
             if (n < 1)
                 return bad(diag, "a Charge must move at least one space%s%s",
                            "", "");
-            fray_pos before = n >= 4 ? path[n - 4] : from->c[a].pos;
+            fray_pos before = n >= 4 ? path[n - 4] : start;
             if (n >= 3 && !straight(before, path + n - 3, 3))
                 return bad(diag, "the last three spaces of a Charge must be "
                            "in a straight line%s%s", "", "");
             if (!w || w->range_increment > 0 || w->spell)
                 return bad(diag, "a Charge ends in a melee attack: %s holds "
                            "no melee weapon%s", name, "");
-            ft_state t2 = *from;
-            t2.c[a].pos = cmd->dest;
+            st->c[a].pos = cmd->dest; /* put back by ft_check_command */
             ft_run r;
             memset(&r, 0, sizeof r);
             r.setup = s;
-            r.st = &t2;
+            r.st = st;
             ft_attack_opts o;
             memset(&o, 0, sizeof o);
             o.weapon = weapon_index(s, st, cmd);
@@ -702,7 +730,7 @@ fray_status ft_check_command(const ft_setup *s, const ft_state *st,
                 return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s",
                                       m.why[0] ? m.why : "that Charge cannot reach its target");
         }
-        if (cmd->action == FT_ACT_RUNNING_LEAP && !straight(st->c[a].pos, path, n))
+        if (cmd->action == FT_ACT_RUNNING_LEAP && !straight(start, path, n))
             return bad(diag, "a Running Leap goes in a straight line%s%s", "",
                        "");
         break;
@@ -897,7 +925,7 @@ static fray_status do_action(ft_run *r, const ft_command *cmd, int *cost) {
     case FT_ACT_CHIP_HEAL: {
         c->chips[cmd->chip]--;
         c->chips_used++;
-        ft_emit(r, FT_FACT_CHIP, a, -1, cmd->chip, 2, 0, 0);
+        ft_emit(r, FT_FACT_CHIP, a, -1, cmd->chip, FT_CHIP_FOR_HEAL, 0, 0);
         if (cmd->heal_lethal)
             ft_harm_heal(r, a, 0, heal_half(ft_max_lethal(s, a)));
         else
@@ -1000,7 +1028,7 @@ static fray_status do_action(ft_run *r, const ft_command *cmd, int *cost) {
             int colour = c->chips[0] > 0 ? 0 : c->chips[1] > 0 ? 1 : 2;
             c->chips[colour]--;
             c->chips_used++;
-            ft_emit(r, FT_FACT_CHIP, a, -1, colour, 1, 0, 0);
+            ft_emit(r, FT_FACT_CHIP, a, -1, colour, FT_CHIP_FOR_SHAKE, 0, 0);
             *cost = FT_COST_FREE;
         }
         return FRAY_OK;

@@ -551,15 +551,11 @@ static void narr_fact(narr *n, int i) {
         txt_c(t, '\n');
         break;
     case FT_FACT_CHIP:
-        /* v[1]: what for. fate.c writes the choice kind (chip-shift,
-         * chip-flip); the engine 1 for Shake Minor Condition and 2 for
-         * Discard Chip to Heal (told apart from chip-shift by the
-         * command). */
+        /* v[1]: what for (FT_CHIP_FOR_*). */
         txt_f(t, "  %s spends a %s chip", cname(s, f->who), chip_name(f->v[0]));
-        if (f->v[1] == 2 && ev->cmd.action == FT_ACT_CHIP_HEAL &&
-            ev->cmd.actor == f->who)
+        if (f->v[1] == FT_CHIP_FOR_HEAL)
             txt_s(t, " to heal");
-        else if (f->v[1] == 1)
+        else if (f->v[1] == FT_CHIP_FOR_SHAKE)
             txt_s(t, " to shake off a minor condition");
         else if (f->v[1] == FT_CHOICE_CHIP_SHIFT)
             txt_s(t, ": (shift+1)");
@@ -965,7 +961,10 @@ static void js_fact(txt *t, const ft_setup *s, const ft_fact *f) {
     case FT_FACT_CHIP:
         js_kwho(t, s, "who", f->who);
         js_kstr(t, "chip", chip_name(f->v[0]));
-        js_kint(t, "use", f->v[1]);
+        js_kstr(t, "use", f->v[1] == FT_CHIP_FOR_HEAL    ? "heal"
+                          : f->v[1] == FT_CHIP_FOR_SHAKE ? "shake"
+                          : f->v[1] == FT_CHIP_FOR_FLIP  ? "flip+1"
+                                                         : "shift+1");
         break;
     case FT_FACT_HIT:
     case FT_FACT_MISS:

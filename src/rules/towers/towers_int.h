@@ -609,6 +609,14 @@ typedef enum ft_fact_kind {
     FT_FACT_COUNT
 } ft_fact_kind;
 
+/* What a chip was spent on (FT_FACT_CHIP v[1]). */
+enum {
+    FT_CHIP_FOR_SHIFT = FT_CHOICE_CHIP_SHIFT, /* (shift+1) after a flip */
+    FT_CHIP_FOR_FLIP = FT_CHOICE_CHIP_FLIP,   /* (flip+1): one more card */
+    FT_CHIP_FOR_SHAKE = 10,                   /* a free Shake Minor Condition */
+    FT_CHIP_FOR_HEAL = 11                     /* Discard Chip to Heal */
+};
+
 /* Purposes of a flip (FT_FACT_FLIP v[0]). */
 typedef enum ft_flip_purpose {
     FT_FLIP_INITIATIVE, FT_FLIP_TIEBREAK, FT_FLIP_ATTACK, FT_FLIP_DEFENSE,
