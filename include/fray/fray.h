@@ -12,6 +12,7 @@
 #include "fray/odds.h"
 #include "fray/dice.h"
 #include "fray/towers.h"
+#include "fray/encounter.h"
 #include "fray/grid.h"
 
 #define FRAY_VERSION_MAJOR 0

@@ -346,7 +346,6 @@ Test(towers_load, duel) {
     cr_expect_str_eq(k->sb.weapons[k->sb.wielded[0]].name, "Longblade");
     cr_expect_eq(a->tactics.preset, FT_TAC_ATTACK);
     cr_expect_eq(k->tactics.preset, FT_TAC_POWER_ATTACK);
-    cr_expect(s->opt.simultaneous_duel);
     cr_expect_eq(s->map.terrain[0][0], FRAY_TERRAIN_PIT);
     cr_expect_eq(s->map.terrain[2][0], FRAY_TERRAIN_DIFFICULT);
     fray_pos p1 = {4, 1}, p2 = {4, 2};
