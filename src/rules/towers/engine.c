@@ -491,6 +491,19 @@ static void check_holds(ft_run *r, int actor) {
 
 /* ---- Checking a command ---------------------------------------------------- */
 
+/* Major or minor (rules-facts.md "Conditions"). */
+static bool cond_is_major(int k) {
+    switch (k) {
+#define FT__E(id, nm, mj, hx)                                                  \
+    case FT_COND_##id:                                                         \
+        return mj;
+        FT_CONDITION_LIST(FT__E)
+#undef FT__E
+    default:
+        return false;
+    }
+}
+
 static const ft_weapon *weapon_of(const ft_setup *s, const ft_state *st,
                                   int c, int w, bool off_hand) {
     const ft_statblock *sb = &s->c[c].sb;
@@ -787,15 +800,7 @@ static fray_status check(const ft_setup *s, ft_state *st,
         bool any = false;
         for (int i = 0; i < c->n_cond; i++) {
             int k = c->cond[i].kind;
-            bool major = false;
-            switch (k) {
-#define FT__E(id, nm, mj, hx)                                                  \
-    case FT_COND_##id: major = mj; break;
-                FT_CONDITION_LIST(FT__E)
-#undef FT__E
-            default:
-                break;
-            }
+            bool major = cond_is_major(k);
             if (!major && (cmd->condition < 0 || cmd->condition == k))
                 any = true;
         }
@@ -1009,15 +1014,7 @@ static fray_status do_action(ft_run *r, const ft_command *cmd, int *cost) {
     case FT_ACT_SHAKE:
         for (int i = 0; i < c->n_cond; i++) {
             int k = c->cond[i].kind;
-            bool major = false;
-            switch (k) {
-#define FT__E(id, nm, mj, hx)                                                  \
-    case FT_COND_##id: major = mj; break;
-                FT_CONDITION_LIST(FT__E)
-#undef FT__E
-            default:
-                break;
-            }
+            bool major = cond_is_major(k);
             if (!major && (cmd->condition < 0 || cmd->condition == k)) {
                 ft_cond_remove(r, a, (ft_condition)k);
                 break;

@@ -596,6 +596,15 @@ static int json_combatant(const ft_setup *s, json_t *obj, const char *key) {
     return -1;
 }
 
+/* An [x, y] pair, when present. */
+static void json_pos(json_t *obj, const char *key, fray_pos *out) {
+    json_t *v = json_object_get(obj, key);
+    if (json_is_array(v)) {
+        out->x = (int16_t)json_integer_value(json_array_get(v, 0));
+        out->y = (int16_t)json_integer_value(json_array_get(v, 1));
+    }
+}
+
 /* Reads one journal line into ev (docs/journal.md). */
 static fray_status read_event(const ft_setup *s, json_t *o, ft_event *ev,
                               fray_diag *diag) {
@@ -630,16 +639,8 @@ static fray_status read_event(const ft_setup *s, json_t *o, ft_event *ev,
     cmd->weapon = (int8_t)json_int(c, "weapon", -1);
     cmd->off_hand = json_is_true(json_object_get(c, "off_hand"));
     cmd->shift_first = json_is_true(json_object_get(c, "shift_first"));
-    json_t *sp = json_object_get(c, "shift_to");
-    if (json_is_array(sp)) {
-        cmd->shift_to.x = (int16_t)json_integer_value(json_array_get(sp, 0));
-        cmd->shift_to.y = (int16_t)json_integer_value(json_array_get(sp, 1));
-    }
-    json_t *d = json_object_get(c, "dest");
-    if (json_is_array(d)) {
-        cmd->dest.x = (int16_t)json_integer_value(json_array_get(d, 0));
-        cmd->dest.y = (int16_t)json_integer_value(json_array_get(d, 1));
-    }
+    json_pos(c, "shift_to", &cmd->shift_to);
+    json_pos(c, "dest", &cmd->dest);
     cmd->hold_kind = (int8_t)json_int(c, "hold_kind", 0);
     cmd->hold_after = (int8_t)json_int(c, "hold_after", 0);
     cmd->hold_phase = json_int(c, "hold_phase", 0);
