@@ -274,14 +274,14 @@ void ft_cond_add(ft_run *r, int c, ft_condition k, int x, ft_until until,
             o->x = (int8_t)x;
             changed = true;
         }
-        if (duration_key(until, count) > duration_key(o->until, o->count)) {
+        if (duration_key((int)until, count) > duration_key(o->until, o->count)) {
             o->until = (uint8_t)until;
             o->who = (int8_t)who;
             o->count = (int8_t)count;
             changed = true;
         }
         if (changed)
-            ft_emit(r, FT_FACT_CONDITION_ON, source, c, k, o->x, 0, 0);
+            ft_emit(r, FT_FACT_CONDITION_ON, source, c, (int)k, o->x, 0, 0);
         return;
     }
     if (cs->n_cond >= FT_MAX_CONDITIONS)
@@ -293,7 +293,7 @@ void ft_cond_add(ft_run *r, int c, ft_condition k, int x, ft_until until,
     n->who = (int8_t)who;
     n->count = (int8_t)count;
     n->source = (int8_t)source;
-    ft_emit(r, FT_FACT_CONDITION_ON, source, c, k, x, 0, 0);
+    ft_emit(r, FT_FACT_CONDITION_ON, source, c, (int)k, x, 0, 0);
 }
 
 static void cond_drop(ft_run *r, int c, int i) {
