@@ -656,7 +656,9 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
         *out_hit = false;
     ft_mods m;
     mod_list list;
-    compute(r, a, t, o, &m, &list);
+    list.n = 0;
+    /* The reasons are words for the narration: not written in simulation. */
+    compute(r, a, t, o, &m, r->facts ? &list : NULL);
     if (m.impossible)
         return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0, "%s", m.why);
     int wi;
@@ -775,7 +777,7 @@ fray_status ft_grapple_test(ft_run *r, int a, int d, int attacker_flip_mod,
     memset(&m, 0, sizeof m);
     mod_list list;
     list.n = 0;
-    mods_ctx x = {&m, &list};
+    mods_ctx x = {&m, r->facts ? &list : NULL};
     /* "Attacker's <PA> plus Size versus the Defender's <PD> plus Size";
      * RULINGS 21: the size rank adds cards (grapple_size_cards), else
      * shifts. */

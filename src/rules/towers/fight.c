@@ -202,15 +202,19 @@ FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *f) {
         cmd.actor = -1;
     } else {
         ft_policy_choose(&f->setup->s, st, next, &cmd);
-        if (ft_check_command(&f->setup->s, st, &cmd, NULL) != FRAY_OK) {
-            memset(&cmd, 0, sizeof cmd);
-            cmd.action = FT_ACT_DELAY;
-            cmd.actor = (int8_t)next;
-            cmd.target = -1;
-            cmd.weapon = -1;
-        }
     }
     fray_status rc = ft_fight_apply(f, &cmd, NULL, 0, NULL);
+    if (rc == FRAY_ERR_INVALID && cmd.action < FT_ACTION_COUNT) {
+        /* The policy asked for something the rules refuse (it checks, so
+         * this is a policy bug): the command was refused before it changed
+         * anything, and the turn becomes a Forced Delay, always legal. */
+        memset(&cmd, 0, sizeof cmd);
+        cmd.action = FT_ACT_DELAY;
+        cmd.actor = (int8_t)next;
+        cmd.target = cmd.weapon = cmd.ally = cmd.condition = -1;
+        cmd.hold_who = cmd.skill = cmd.chip = -1;
+        rc = ft_fight_apply(f, &cmd, NULL, 0, NULL);
+    }
     if (rc == FRAY_ERR_DECK_EMPTY) {
         /* Every card of a deck is held or in play: nothing can be flipped.
          * Only possible with absurd options; end without a winner. */
