@@ -97,11 +97,17 @@ FRAY_API fray_status fray_towers_fight_run(fray_towers_fight *fight);
  * A command from the table, in the words of docs/file-formats.md
  * "Commands", e.g. "tony attack bandit-1", "tony move 4,5",
  * "tony shift 3,3 then attack bandit-1", "tony hold until 25 after ana",
- * "next" (let the clock move on). `cards`, when not NULL, are the cards the
+ * "next" (let the clock move on). The players' choices come as words of
+ * the command: "fate QH for 4D" (a Hand of Fate card replaces a flipped
+ * card), "fate QH reflip", "chip tony shift" / "chip tony flip red",
+ * "decline bandit-1" (no opportunity attack); without them nobody uses
+ * the Hand of Fate or chips, and every opportunity attack is taken.
+ * `cards`, when not NULL, are the cards the
  * players flipped by hand, in order; when NULL the engine flips. Errors,
  * after which the fight is unchanged: FRAY_ERR_PARSE (bad command: diag
  * names the token), FRAY_ERR_INVALID (not allowed now: out of turn, out of
- * range, ...; diag says why in rules words), FRAY_ERR_DECK_EMPTY /
+ * range, a choice word that fits no flip ...; diag says why in rules
+ * words), FRAY_ERR_DECK_EMPTY /
  * FRAY_ERR_CARD_UNAVAILABLE (bad hand-flipped cards).
  */
 FRAY_API fray_status fray_towers_fight_command(fray_towers_fight *fight,
@@ -109,6 +115,15 @@ FRAY_API fray_status fray_towers_fight_command(fray_towers_fight *fight,
                                                const fray_card *cards,
                                                size_t n_cards,
                                                fray_diag *diag);
+
+/*
+ * The Hand of Fate of the deck combatant `id` flips from (its player's, or
+ * the GM's: RULINGS 2), for the table to see: writes up to cap cards,
+ * returns how many are held (0 for an unknown id).
+ */
+FRAY_API size_t fray_towers_fight_hand(const fray_towers_fight *fight,
+                                       const char *id, fray_card *out,
+                                       size_t cap);
 
 /* ---- The journal ---------------------------------------------------------- */
 

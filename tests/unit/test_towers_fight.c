@@ -268,3 +268,80 @@ Test(towers_fight, cards_flipped_by_hand) {
     fray_towers_fight_free(twin);
     fray_towers_setup_free(s);
 }
+
+/* Flip cards by hand that are not in any Hand of Fate: the n lowest
+ * clubs and diamonds not held by `a`'s or `b`'s deck. */
+static size_t free_low_cards(const fray_towers_fight *f, const char *a,
+                             const char *b, fray_card *out, size_t n) {
+    fray_card held[10];
+    size_t nh = fray_towers_fight_hand(f, a, held, 5);
+    nh += fray_towers_fight_hand(f, b, held + nh, 5);
+    size_t k = 0;
+    for (int rank = 2; rank <= 14 && k < n; rank++)
+        for (int suit = 0; suit < 2 && k < n; suit++) {
+            fray_card c = fray_card_make(rank, (fray_suit)suit);
+            bool is_held = false;
+            for (size_t i = 0; i < nh; i++)
+                is_held |= held[i] == c;
+            if (!is_held)
+                out[k++] = c;
+        }
+    return k;
+}
+
+/* rules-facts.md "Hand of Fate", at the table: "fate HELD for CARD" in a
+ * command puts a Hand of Fate card in place of a flipped card; it is
+ * recorded (the journal replays it), and a word that fits no flip is
+ * refused with the fight unchanged. */
+Test(towers_fight, hand_of_fate_words_at_the_table) {
+    fray_towers_setup *s = load("duel.yaml");
+    fray_towers_fight *a = fight(s, 3), *twin = fight(s, 3);
+    cr_assert_eq(fray_towers_fight_command(a, "next", NULL, 0, NULL), FRAY_OK);
+    cr_assert_eq(fray_towers_fight_command(twin, "next", NULL, 0, NULL),
+                 FRAY_OK);
+    fray_card hand[5];
+    size_t nh = fray_towers_fight_hand(a, "aldric", hand, 5);
+    cr_assert_eq(nh, 3, "a Hand of Fate of 3 cards (rules-facts.md)");
+    /* Aldric's attack turns over 4 cards, the Black Knight's defense 2. */
+    fray_card cards[6];
+    cr_assert_eq(free_low_cards(a, "aldric", "black-knight", cards, 6), 6);
+    char held[16], low[16], cmd[128];
+    fray_card_format(hand[0], FRAY_CARD_PLAIN, held);
+    fray_card_format(cards[0], FRAY_CARD_PLAIN, low);
+
+    /* A card that is not in any flip: refused, nothing changes. */
+    snprintf(cmd, sizeof cmd, "aldric attack black-knight fate %s for AS", held);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fray_towers_fight_command(a, cmd, cards, 6, &d),
+                 FRAY_ERR_INVALID);
+    cr_assert(strstr(d.message, "fits no flip") != NULL, "%s", d.message);
+    cr_assert(fray_towers_fight_same(a, twin));
+
+    snprintf(cmd, sizeof cmd, "aldric attack black-knight fate %s for %s",
+             held, low);
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fray_towers_fight_command(a, cmd, cards, 6, &d), FRAY_OK,
+                 "%s", d.message);
+    cr_assert_eq(fray_towers_fight_hand(a, "aldric", hand, 5), 2,
+                 "the card left the Hand of Fate");
+    char text[4096];
+    int last = fray_towers_fight_events(a) - 1;
+    fray_towers_event_narrate(a, last, text, sizeof text);
+    cr_assert(strstr(text, "Hand of Fate") != NULL, "%s", text);
+    cr_assert(strstr(text, held) != NULL || strstr(text, "from the Hand") != NULL,
+              "%s", text);
+
+    /* The journal, with hand-flipped cards and the choice, replays. */
+    char *jl = journal(a);
+    fray_towers_fight *b = fight(s, 1);
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fray_towers_fight_replay(b, jl, &d), FRAY_OK, "line %d: %s",
+                 d.line, d.message);
+    cr_assert(fray_towers_fight_same(a, b));
+    free(jl);
+    fray_towers_fight_free(a);
+    fray_towers_fight_free(b);
+    fray_towers_fight_free(twin);
+    fray_towers_setup_free(s);
+}

@@ -12,6 +12,101 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- The table's choices ----------------------------------------------------
+ *
+ * At the table the players decide on Hand of Fate cards, chips and
+ * opportunity attacks. A command carries those decisions as words
+ * (docs/file-formats.md "Commands"): "fate QH for 4D", "fate QH reflip",
+ * "chip tony shift", "decline bandit-1". While the command is applied, the
+ * hooks below hand each one to the first flip it fits; a word that fitted
+ * no flip is an error and the command is undone.
+ */
+enum { FT_TABLE_MAX = 8 };
+
+typedef struct ft_directive {
+    uint8_t kind;       /* FT_CHOICE_* (OPPORTUNITY: a declined one) */
+    int8_t who;         /* chips, decline: the combatant (-1: everyone) */
+    int8_t colour;      /* chips: 0 white, 1 red, 2 blue, -1 the cheapest */
+    fray_card held;     /* fate: the Hand of Fate card */
+    fray_card replaced; /* swap: the flipped card it replaces */
+    bool used;
+    char word[24];      /* as written, for messages */
+} ft_directive;
+
+struct ft_table {
+    int n;
+    ft_directive d[FT_TABLE_MAX];
+};
+
+/* The cheapest chip that pays for the effect (rules-facts.md: a higher
+ * chip may pay for a lower effect), -1 none. */
+static int cheapest_chip(const ft_cstate *c, bool flip, int colour) {
+    if (colour >= 0)
+        return c->chips[colour] > 0 && (!flip || colour >= 1) ? colour : -1;
+    for (int k = flip ? 1 : 0; k < 3; k++)
+        if (c->chips[k] > 0)
+            return k;
+    return -1;
+}
+
+static ft_choice table_fate(void *ctx, const ft_run *r,
+                            const ft_flip_view *v) {
+    struct ft_table *t = ctx;
+    ft_choice none = {FT_CHOICE_NONE, (int8_t)v->who, 0, 0};
+    const fray_deck *deck = &r->st->decks[r->setup->c[v->who].deck];
+    for (int i = 0; i < t->n; i++) {
+        ft_directive *d = &t->d[i];
+        if (d->used)
+            continue;
+        ft_choice c = {d->kind, (int8_t)v->who, 0, 0};
+        if (d->kind == FT_CHOICE_FATE_SWAP || d->kind == FT_CHOICE_FATE_REFLIP) {
+            if (fray_deck_place(deck, d->held) != FRAY_PLACE_HELD)
+                continue;
+            c.b = (int8_t)d->held;
+            if (d->kind == FT_CHOICE_FATE_SWAP) {
+                int at = -1;
+                for (int k = 0; k < v->flip->n_cards && at < 0; k++)
+                    if (v->flip->cards[k] == d->replaced)
+                        at = k;
+                if (at < 0)
+                    continue;
+                c.a = (int8_t)at;
+            }
+        } else if (d->kind == FT_CHOICE_CHIP_SHIFT ||
+                   d->kind == FT_CHOICE_CHIP_FLIP) {
+            if (d->who != v->who)
+                continue;
+            int colour = cheapest_chip(&r->st->c[v->who],
+                                       d->kind == FT_CHOICE_CHIP_FLIP,
+                                       d->colour);
+            if (colour < 0)
+                continue;
+            c.b = (int8_t)colour;
+        } else {
+            continue;
+        }
+        d->used = true;
+        return c;
+    }
+    return none;
+}
+
+static bool table_opportunity(void *ctx, const ft_run *r, int reactor,
+                              int provoker) {
+    struct ft_table *t = ctx;
+    (void)r;
+    (void)provoker;
+    for (int i = 0; i < t->n; i++) {
+        ft_directive *d = &t->d[i];
+        if (d->kind == FT_CHOICE_OPPORTUNITY &&
+            (d->who < 0 || d->who == reactor)) {
+            d->used = true;
+            return false;
+        }
+    }
+    return true;
+}
+
 /* ---- Applying events ------------------------------------------------------ */
 
 static ft_event *next_slot(fray_towers_fight *f) {
@@ -31,12 +126,18 @@ static ft_event *next_slot(fray_towers_fight *f) {
 }
 
 static void run_init(fray_towers_fight *f, ft_run *r, ft_event *ev,
-                     fray_diag *diag) {
+                     fray_diag *diag, ft_hooks *table_hooks) {
     memset(r, 0, sizeof *r);
     r->setup = &f->setup->s;
     r->st = &f->st;
     r->ev = ev;
     r->hooks = &ft_policy_hooks;
+    if (f->table && table_hooks) {
+        table_hooks->ctx = f->table;
+        table_hooks->fate = table_fate;
+        table_hooks->opportunity = table_opportunity;
+        r->hooks = table_hooks;
+    }
     r->facts = f->opt.facts || f->opt.journal;
     r->diag = diag;
 }
@@ -45,7 +146,7 @@ static void run_init(fray_towers_fight *f, ft_run *r, ft_event *ev,
 static fray_status reapply(fray_towers_fight *f, ft_event *ev,
                            fray_diag *diag) {
     ft_run r;
-    run_init(f, &r, ev, diag);
+    run_init(f, &r, ev, diag, NULL);
     r.replay = true;
     r.cards_given = ev->cards_given;
     ev->n_facts = 0;
@@ -67,10 +168,11 @@ fray_status ft_fight_apply(fray_towers_fight *f, const ft_command *cmd,
     ev->n_facts = 0;
     ev->cmd = *cmd;
     ft_run r;
-    run_init(f, &r, ev, diag);
+    ft_hooks table_hooks;
+    run_init(f, &r, ev, diag, &table_hooks);
     /* Table commands must leave the fight unchanged when they fail; the
      * policies only make legal commands, so they skip the copy. */
-    bool careful = cards != NULL || diag != NULL;
+    bool careful = cards != NULL || diag != NULL || f->table != NULL;
     ft_state *backup = NULL;
     if (careful) {
         backup = fray__alloc(&f->alloc, sizeof *backup);
@@ -91,6 +193,11 @@ fray_status ft_fight_apply(fray_towers_fight *f, const ft_command *cmd,
                             "%d card(s) more than this action turns over",
                             ev->n_cards - r.card_i);
     }
+    for (int i = 0; rc == FRAY_OK && f->table && i < f->table->n; i++)
+        if (!f->table->d[i].used)
+            rc = fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                "'%s' fits no flip or choice of this action",
+                                f->table->d[i].word);
     if (rc != FRAY_OK && backup)
         f->st = *backup;
     if (backup)
@@ -356,8 +463,83 @@ static int find_weapon(const ft_statblock *sb, const char *tok) {
     return -1;
 }
 
+/* "fate HELD for CARD", "fate HELD reflip", "chip ID shift|flip
+ * [white|red|blue]", "decline ID|all" (lx is on the first word). */
+static fray_status parse_directive(const ft_setup *s, lexer *lx,
+                                   struct ft_table *t, fray_diag *diag) {
+    if (t->n >= FT_TABLE_MAX)
+        return lex_error(lx, diag, "at most 8 Hand of Fate, chip and "
+                         "opportunity words in one command");
+    ft_directive *d = &t->d[t->n];
+    memset(d, 0, sizeof *d);
+    d->who = -1;
+    d->colour = -1;
+    int start = lx->col;
+    if (same_word(lx->tok, "fate")) {
+        if (!lex_next(lx) || fray_card_parse(lx->tok, &d->held, NULL) != FRAY_OK)
+            return lex_error(lx, diag, "expected the Hand of Fate card "
+                             "(e.g. QH)");
+        if (!lex_next(lx))
+            return lex_error(lx, diag, "expected 'for CARD' or 'reflip'");
+        if (same_word(lx->tok, "reflip")) {
+            d->kind = FT_CHOICE_FATE_REFLIP;
+        } else if (same_word(lx->tok, "for")) {
+            d->kind = FT_CHOICE_FATE_SWAP;
+            if (!lex_next(lx) ||
+                fray_card_parse(lx->tok, &d->replaced, NULL) != FRAY_OK)
+                return lex_error(lx, diag, "expected the flipped card it "
+                                 "replaces (e.g. 4D)");
+        } else {
+            return lex_error(lx, diag, "expected 'for CARD' or 'reflip'");
+        }
+    } else if (same_word(lx->tok, "decline")) {
+        d->kind = FT_CHOICE_OPPORTUNITY;
+        d->used = true; /* declining may find nobody to decline */
+        if (!lex_next(lx))
+            return lex_error(lx, diag, "expected who declines ('all' or an "
+                             "id)");
+        if (!same_word(lx->tok, "all") &&
+            (d->who = (int8_t)find_combatant(s, lx->tok)) < 0)
+            return lex_error(lx, diag, "expected who declines ('all' or an "
+                             "id)");
+    } else { /* chip ID shift|flip [colour] */
+        if (!lex_next(lx) || (d->who = (int8_t)find_combatant(s, lx->tok)) < 0)
+            return lex_error(lx, diag, "expected whose chip");
+        if (!lex_next(lx) ||
+            !(same_word(lx->tok, "shift") || same_word(lx->tok, "flip")))
+            return lex_error(lx, diag, "expected 'shift' or 'flip'");
+        d->kind = same_word(lx->tok, "flip") ? FT_CHOICE_CHIP_FLIP
+                                             : FT_CHOICE_CHIP_SHIFT;
+        lexer save = *lx;
+        if (lex_next(lx) && (same_word(lx->tok, "white") ||
+                             same_word(lx->tok, "red") ||
+                             same_word(lx->tok, "blue")))
+            d->colour = (int8_t)(same_word(lx->tok, "white") ? 0
+                                 : same_word(lx->tok, "red") ? 1
+                                                             : 2);
+        else
+            *lx = save;
+    }
+    size_t len = (size_t)(lx->p - lx->text) - (size_t)(start - 1);
+    if (len >= sizeof d->word)
+        len = sizeof d->word - 1;
+    memcpy(d->word, lx->text + start - 1, len);
+    d->word[len] = '\0';
+    t->n++;
+    return FRAY_OK;
+}
+
+/* "chip" followed by a combatant's id is a chip word for a flip; else it
+ * is the chip of Discard Chip to Heal or Shake Minor Condition. */
+static bool chip_word_follows(const ft_setup *s, const lexer *lx) {
+    lexer peek = *lx;
+    return lex_next(&peek) && find_combatant(s, peek.tok) >= 0;
+}
+
 static fray_status parse_command(const ft_setup *s, const char *text,
-                                 ft_command *cmd, fray_diag *diag) {
+                                 ft_command *cmd, struct ft_table *table,
+                                 fray_diag *diag) {
+    table->n = 0;
     lexer lx = {text, text, "", 1};
     memset(cmd, 0, sizeof *cmd);
     cmd->target = cmd->weapon = cmd->ally = cmd->condition = -1;
@@ -416,6 +598,13 @@ static fray_status parse_command(const ft_setup *s, const char *text,
             cmd->off_hand = true;
         } else if (same_word(lx.tok, "lethal")) {
             cmd->heal_lethal = true;
+        } else if (same_word(lx.tok, "fate") ||
+                   same_word(lx.tok, "decline") ||
+                   (same_word(lx.tok, "chip") &&
+                    chip_word_follows(s, &lx))) {
+            fray_status rc = parse_directive(s, &lx, table, diag);
+            if (rc != FRAY_OK)
+                return rc;
         } else if (same_word(lx.tok, "white") || same_word(lx.tok, "red") ||
                    same_word(lx.tok, "blue") || same_word(lx.tok, "chip")) {
             cmd->chip = (int8_t)(same_word(lx.tok, "red")    ? 1
@@ -500,13 +689,26 @@ FRAY_API fray_status fray_towers_fight_command(fray_towers_fight *f,
                                                size_t n_cards,
                                                fray_diag *diag) {
     ft_command cmd;
-    fray_status rc = parse_command(&f->setup->s, command, &cmd, diag);
+    struct ft_table table;
+    fray_status rc = parse_command(&f->setup->s, command, &cmd, &table, diag);
     if (rc != FRAY_OK)
         return rc;
     fray_diag local;
     if (!diag)
         diag = &local;
-    return ft_fight_apply(f, &cmd, cards, n_cards, diag);
+    f->table = &table;
+    rc = ft_fight_apply(f, &cmd, cards, n_cards, diag);
+    f->table = NULL;
+    return rc;
+}
+
+FRAY_API size_t fray_towers_fight_hand(const fray_towers_fight *f,
+                                      const char *id, fray_card *out,
+                                      size_t cap) {
+    int c = find_combatant(&f->setup->s, id);
+    if (c < 0)
+        return 0;
+    return fray_deck_held(&f->st.decks[f->setup->s.c[c].deck], out, cap);
 }
 
 /* ---- Renderings ---------------------------------------------------------------- */

@@ -827,6 +827,13 @@ size_t ft_render_summary(const ft_setup *s, const ft_state *st, char *buf, size_
 /* load.c */
 fray_status ft_load_files(const char *const *paths, int n, ft_setup *out,
                           fray_diag *diag);
+/* The same loader on a file's text in memory (`len` bytes, no NUL needed):
+ * `path` names it in errors, and the files it names (catalog:,
+ * statblocks:) are read from the disk relative to it. Loads straight into
+ * *out (as fray_towers_load does): on error *out is unspecified. */
+fray_status ft_load_text(const char *text, size_t len, const char *path,
+                         const fray_allocator *alloc, ft_setup *out,
+                         fray_diag *diag);
 
 /* ---- The public objects (include/fray/encounter.h) ---------------------- */
 #include "fray/encounter.h"
@@ -847,6 +854,9 @@ struct fray_towers_fight {
     int n_events;            /* [n_events..n_recorded) undone (redo) */
     int n_recorded;
     int cap_events;
+    /* A table command's Hand of Fate, chip and opportunity words, while
+     * that command is applied (fight.c); NULL: the tactics policies. */
+    struct ft_table *table;
 };
 
 /* fight.c: applies a command as a new event (journal or scratch). */
