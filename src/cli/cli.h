@@ -121,6 +121,32 @@ void json_kv_string(json_out *j, const char *key, const char *s);
 void json_kv_bool(json_out *j, const char *key, bool v);
 void json_kv_ratio(json_out *j, const char *key, fray_ratio r);
 
+/* ---- 99 Towers fights (cmd_table.c) ----------------------------------------- */
+
+/* A growing text buffer for the library's snprintf-style renderings. */
+typedef struct cli_text {
+    char *p;
+    size_t cap;
+} cli_text;
+
+typedef size_t (*cli_render_fn)(const fray_towers_fight *f, char *buf,
+                                size_t size);
+typedef size_t (*cli_render_event_fn)(const fray_towers_fight *f, int i,
+                                      char *buf, size_t size);
+/* The rendering, in b (valid until b's next use); "" when out of memory. */
+const char *cli_render(cli_text *b, const fray_towers_fight *f,
+                       cli_render_fn fn);
+const char *cli_render_event(cli_text *b, const fray_towers_fight *f, int i,
+                             cli_render_event_fn fn);
+void cli_text_free(cli_text *b);
+/* Writes the fight's journal (JSON Lines, docs/journal.md) to path; prints
+ * "error: ..." and returns false when it cannot. */
+bool cli_write_journal(const fray_towers_fight *f, const char *path);
+/* The table mode of `fray fight` (--table) on a fight that keeps a
+ * journal with facts; returns the exit status. */
+int cli_fight_table(fray_towers_fight *fight, const char *title,
+                    uint64_t seed, const char *journal, bool echo);
+
 /* ---- Subcommands ------------------------------------------------------------- */
 
 int cmd_flip(int argc, char **argv);
@@ -128,5 +154,6 @@ int cmd_roll(int argc, char **argv);
 int cmd_odds(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_fight(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 
 #endif

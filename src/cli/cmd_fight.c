@@ -11,7 +11,8 @@
 
 static const char HELP[] =
     "usage: fray fight ENCOUNTER [--seed N] [--until-phase P] [--quiet]\n"
-    "                  [-C DIR] [--json]\n"
+    "                  [-C DIR] [--json] [--journal FILE]\n"
+    "       fray fight ENCOUNTER --table [--seed N] [--journal FILE] [--echo]\n"
     "\n"
     "Runs a 99 Towers encounter file (YAML or JSON, docs/file-formats.md):\n"
     "every combatant acts by its tactics. At the start of each round the\n"
@@ -24,7 +25,13 @@ static const char HELP[] =
     "  --quiet          print only the summary\n"
     "  -C DIR           read the file from DIR (as make -C)\n"
     "  --json           print JSON Lines: one event per line, then a final\n"
-    "                   {\"summary\": ...} line (docs/journal.md)\n";
+    "                   {\"summary\": ...} line (docs/journal.md)\n"
+    "  --journal FILE   at the end, write the journal to FILE (JSON Lines,\n"
+    "                   for fray replay)\n"
+    "  --table          the game master plays: table commands one line at a\n"
+    "                   time from stdin ('help' lists them; docs/fray.1)\n"
+    "  --echo           with --table: print the prompt and each line read,\n"
+    "                   as a transcript (for scripts)\n";
 
 /* A growing text buffer for the library's snprintf-style renderings. */
 typedef struct textbuf {
@@ -92,6 +99,9 @@ int cmd_fight(int argc, char **argv) {
         {"until-phase", true, NULL, false},
         {"quiet", false, NULL, false},
         {"C", true, NULL, false},
+        {"table", false, NULL, false},
+        {"journal", true, NULL, false},
+        {"echo", false, NULL, false},
     };
     cli_args args = {"fray fight", opts, (int)(sizeof opts / sizeof opts[0]),
                      {0}, 0, false, false};
@@ -107,6 +117,18 @@ int cmd_fight(int argc, char **argv) {
     cli_opt *seed_opt = cli_get(&args, "seed");
     if (seed_opt->present && !cli_u64(&args, "--seed", seed_opt->value, &seed))
         return EXIT_USAGE;
+
+    bool table = cli_get(&args, "table")->present;
+    cli_opt *journal = cli_get(&args, "journal");
+    if (table && (args.json || quiet)) {
+        cli_error(&args, "--table plays at the table: not with --json or "
+                  "--quiet");
+        return EXIT_USAGE;
+    }
+    if (!table && cli_get(&args, "echo")->present) {
+        cli_error(&args, "--echo goes with --table");
+        return EXIT_USAGE;
+    }
 
     cli_opt *dir = cli_get(&args, "C");
     if (dir->present && chdir(dir->value) != 0) {
@@ -145,9 +167,18 @@ int cmd_fight(int argc, char **argv) {
         return EXIT_USAGE;
     }
 
+    const char *title = fray_towers_setup_name(setup);
+    if (table) {
+        rc = cli_fight_table(fight, title && title[0] ? title : path, seed,
+                             journal->present ? journal->value : NULL,
+                             cli_get(&args, "echo")->present);
+        fray_towers_fight_free(fight);
+        fray_towers_setup_free(setup);
+        return rc;
+    }
+
     textbuf b = {NULL, 0};
     bool text = !args.json && !quiet;
-    const char *title = fray_towers_setup_name(setup);
     if (text)
         printf("%s (seed %llu)\n", title && title[0] ? title : path,
                (unsigned long long)seed);
@@ -206,7 +237,10 @@ int cmd_fight(int argc, char **argv) {
         fputs(summary, stdout);
     }
     free(b.p);
+    rc = EXIT_OK;
+    if (journal->present && !cli_write_journal(fight, journal->value))
+        rc = EXIT_USAGE;
     fray_towers_fight_free(fight);
     fray_towers_setup_free(setup);
-    return EXIT_OK;
+    return rc;
 }

@@ -17,6 +17,8 @@ static const char USAGE[] =
     "  odds roll EXPR   exact distribution of a dice roll; --attack for d20 hits\n"
     "  check FILE...    check 99 Towers encounters, stat blocks and catalogs\n"
     "  fight FILE       run a 99 Towers encounter by its tactics, told as it happens\n"
+    "                   --table: the game master plays it, one command a line\n"
+    "  replay FILE J    tell a fight again from its journal J (JSON Lines)\n"
     "  version          print the version\n"
     "\n"
     "Each command takes --help. Exit status: 0 success, 1 a check failed,\n"
@@ -38,6 +40,8 @@ int main(int argc, char **argv) {
         return cmd_check(argc - 2, argv + 2);
     if (strcmp(cmd, "fight") == 0)
         return cmd_fight(argc - 2, argv + 2);
+    if (strcmp(cmd, "replay") == 0)
+        return cmd_replay(argc - 2, argv + 2);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("fray %s\n", fray_version());
         return EXIT_OK;

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Golden-output tests of the fray command. Each line of cases.txt is
 #   NAME  ARGS...
-# (shell quoting allowed). The expected stdout, stderr and exit status of
-# `fray ARGS` are in golden/NAME.out. UPDATE_GOLDEN=1 rewrites them.
+# (shell quoting allowed). Standard input is empty unless the case ends
+# with a redirection from a script, < "$dir/input/NAME.txt" (fray fight
+# --table). The expected stdout, stderr and exit status of `fray ARGS`
+# are in golden/NAME.out. UPDATE_GOLDEN=1 rewrites them.
 # usage: run_golden.sh FRAY_BINARY TESTS_CLI_DIR
 set -u
 fray=$1
@@ -16,7 +18,7 @@ while IFS= read -r line; do
     expected="$dir/golden/$name.out"
     actual=$(mktemp)
     {
-        eval "\"$fray\" $args" 2>"$actual.err"
+        eval "\"$fray\" $args" </dev/null 2>"$actual.err"
         status=$?
         echo "--- stderr"
         cat "$actual.err"

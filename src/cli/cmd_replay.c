@@ -1,0 +1,206 @@
+/* cmd_replay.c - `fray replay`: a fight's journal (JSON Lines, as `fray
+ * fight --json`, `--journal` or the table's `journal FILE` write it)
+ * replayed on its encounter, every card and choice as recorded, and told
+ * again (docs/journal.md). */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fray/encounter.h"
+
+static const char HELP[] =
+    "usage: fray replay ENCOUNTER JOURNAL [-C DIR] [--json] [--quiet]\n"
+    "\n"
+    "Replays a fight's journal (JSON Lines, docs/journal.md: as written by\n"
+    "fray fight --json, fray fight --journal FILE or the table's 'journal\n"
+    "FILE') on the 99 Towers encounter it was fought in: every command with\n"
+    "the cards turned over and the choices made, as recorded. Then tells\n"
+    "every event and ends with the summary. A journal that does not apply\n"
+    "(another encounter, an edited line) is reported as\n"
+    "JOURNAL:LINE: message (JOURNAL:LINE:COLUMN: when the line is not JSON),\n"
+    "with exit status 2.\n"
+    "\n"
+    "  -C DIR   read the files from DIR (as make -C)\n"
+    "  --json   print the journal's lines again, then a {\"summary\": ...} line\n"
+    "  --quiet  print only the summary\n";
+
+/* The whole file, NUL-terminated; NULL (errno set) when it cannot be read. */
+static char *read_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 65536, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n - 1, f);
+        if (ferror(f) || feof(f))
+            break;
+        char *p = realloc(buf, cap * 2);
+        if (!p) {
+            free(buf);
+            buf = NULL;
+            errno = ENOMEM;
+            break;
+        }
+        buf = p;
+        cap *= 2;
+    }
+    bool bad = buf && ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        errno = EIO;
+        return NULL;
+    }
+    if (buf)
+        buf[n] = '\0';
+    return buf;
+}
+
+/* The seed on the journal's first line ({"seed":N,...}), which the replay
+ * used; else `fallback`. */
+static uint64_t journal_seed(cli_text *b, const fray_towers_fight *f,
+                             uint64_t fallback) {
+    const char *line = cli_render_event(b, f, 0, fray_towers_event_json);
+    const char *s = strstr(line, "\"seed\":");
+    if (!s)
+        return fallback;
+    return strtoull(s + 7, NULL, 10);
+}
+
+static void print_summary_json(const fray_towers_fight *f, uint64_t seed,
+                               const char *summary) {
+    json_out j;
+    json_init(&j, stdout);
+    json_begin_object(&j);
+    json_key(&j, "summary");
+    json_begin_object(&j);
+    fray_u128 s128 = {0, seed};
+    json_key(&j, "seed");
+    json_u128(&j, s128);
+    json_kv_int(&j, "phase", fray_towers_fight_phase(f));
+    json_kv_int(&j, "events", fray_towers_fight_events(f));
+    json_kv_bool(&j, "over", fray_towers_fight_over(f));
+    json_kv_int(&j, "winner", fray_towers_fight_winner(f));
+    json_kv_string(&j, "text", summary);
+    json_end_object(&j);
+    json_end_object(&j);
+    json_finish(&j);
+}
+
+int cmd_replay(int argc, char **argv) {
+    cli_opt opts[] = {
+        {"quiet", false, NULL, false},
+        {"C", true, NULL, false},
+    };
+    cli_args args = {"fray replay", opts, (int)(sizeof opts / sizeof opts[0]),
+                     {0}, 0, false, false};
+    int rc = cli_start(&args, argc, argv, HELP, 2,
+                       "an encounter file and a journal");
+    if (rc >= 0)
+        return rc;
+    const char *path = args.pos[0];
+    const char *journal_path = args.pos[1];
+    bool quiet = cli_get(&args, "quiet")->present;
+    cli_opt *dir = cli_get(&args, "C");
+    if (dir->present && chdir(dir->value) != 0) {
+        cli_error(&args, "cannot go to '%s': %s", dir->value, strerror(errno));
+        return EXIT_USAGE;
+    }
+
+    fray_towers_setup *setup = NULL;
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    fray_status st = fray_towers_load(path, NULL, &setup, &diag);
+    if (st != FRAY_OK) {
+        const char *file = diag.file ? diag.file : path;
+        if (diag.line > 0)
+            fprintf(stderr, "%s:%d:%d: %s\n", file, diag.line,
+                    diag.column > 0 ? diag.column : 1,
+                    diag.message[0] ? diag.message : fray_strerror(st));
+        else
+            fprintf(stderr, "%s: %s\n", file,
+                    diag.message[0] ? diag.message : fray_strerror(st));
+        return EXIT_USAGE;
+    }
+    char *jsonl = read_file(journal_path);
+    if (!jsonl) {
+        fprintf(stderr, "%s: %s\n", journal_path, strerror(errno));
+        fray_towers_setup_free(setup);
+        return EXIT_USAGE;
+    }
+    /* A journal without a seed on its first line was shuffled with the
+     * file's seed, as fray fight does without --seed. */
+    uint64_t seed = 1;
+    if (!fray_towers_setup_seed(setup, &seed))
+        seed = 1;
+    fray_towers_fight_options fo;
+    memset(&fo, 0, sizeof fo);
+    fo.journal = true;
+    fo.facts = true;
+    fray_towers_fight *fight = NULL;
+    st = fray_towers_fight_new(setup, seed, &fo, NULL, &fight);
+    if (st != FRAY_OK) {
+        cli_error(&args, "%s", fray_strerror(st));
+        free(jsonl);
+        fray_towers_setup_free(setup);
+        return EXIT_USAGE;
+    }
+    memset(&diag, 0, sizeof diag);
+    st = fray_towers_fight_replay(fight, jsonl, &diag);
+    free(jsonl);
+    if (st != FRAY_OK) {
+        const char *msg = diag.message[0] ? diag.message : fray_strerror(st);
+        /* JOURNAL:LINE: message; with the column too when it is known (a
+         * line that is not JSON), as fray check reports files. */
+        if (diag.line > 0 && diag.column > 0)
+            fprintf(stderr, "%s:%d:%d: %s\n", journal_path, diag.line,
+                    diag.column, msg);
+        else if (diag.line > 0)
+            fprintf(stderr, "%s:%d: %s\n", journal_path, diag.line, msg);
+        else
+            fprintf(stderr, "%s: %s\n", journal_path, msg);
+        fray_towers_fight_free(fight);
+        fray_towers_setup_free(setup);
+        return EXIT_USAGE;
+    }
+
+    int n = fray_towers_fight_events(fight);
+    if (n == 0) {
+        /* Not even the initiative: nothing was fought. */
+        fprintf(stderr, "%s: the journal has no events (a journal starts "
+                "with its \"begin\" event)\n", journal_path);
+        fray_towers_fight_free(fight);
+        fray_towers_setup_free(setup);
+        return EXIT_USAGE;
+    }
+    cli_text b = {NULL, 0};
+    seed = journal_seed(&b, fight, seed);
+    const char *title = fray_towers_setup_name(setup);
+    if (args.json) {
+        for (int i = 0; i < n; i++)
+            printf("%s\n", cli_render_event(&b, fight, i,
+                                            fray_towers_event_json));
+        print_summary_json(fight, seed,
+                           cli_render(&b, fight, fray_towers_summary));
+    } else {
+        if (!quiet) {
+            printf("%s (seed %llu): %d events replayed from %s\n",
+                   title && title[0] ? title : path,
+                   (unsigned long long)seed, n, journal_path);
+            for (int i = 0; i < n; i++)
+                fputs(cli_render_event(&b, fight, i,
+                                       fray_towers_event_narrate),
+                      stdout);
+            printf("\nSummary\n");
+        }
+        fputs(cli_render(&b, fight, fray_towers_summary), stdout);
+    }
+    cli_text_free(&b);
+    fray_towers_fight_free(fight);
+    fray_towers_setup_free(setup);
+    return EXIT_OK;
+}

@@ -1,0 +1,505 @@
+/* cmd_table.c - `fray fight ENCOUNTER --table`: the game master's table
+ * mode. One line at a time from stdin (a terminal or a script): table
+ * commands in rules words (docs/file-formats.md "Commands"), with the
+ * cards flipped by hand when the players flip them, the tactics for the
+ * turns the GM hands over, undo and redo, the Combat Clock, the map and
+ * the journal (seed 000; docs/journal.md). Also the renderings that
+ * `fray replay` shares. */
+#include "cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fray/encounter.h"
+
+/* ---- Renderings (shared with cmd_replay.c) -------------------------------- */
+
+static bool text_grow(cli_text *b, size_t need) {
+    if (need < b->cap)
+        return true;
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap <= need)
+        cap *= 2;
+    char *p = realloc(b->p, cap);
+    if (!p)
+        return false;
+    b->p = p;
+    b->cap = cap;
+    return true;
+}
+
+const char *cli_render(cli_text *b, const fray_towers_fight *f,
+                       cli_render_fn fn) {
+    size_t n = fn(f, NULL, 0);
+    if (!text_grow(b, n + 1))
+        return "";
+    fn(f, b->p, b->cap);
+    return b->p;
+}
+
+const char *cli_render_event(cli_text *b, const fray_towers_fight *f, int i,
+                             cli_render_event_fn fn) {
+    size_t n = fn(f, i, NULL, 0);
+    if (!text_grow(b, n + 1))
+        return "";
+    fn(f, i, b->p, b->cap);
+    return b->p;
+}
+
+void cli_text_free(cli_text *b) {
+    free(b->p);
+    b->p = NULL;
+    b->cap = 0;
+}
+
+bool cli_write_journal(const fray_towers_fight *f, const char *path) {
+    bool to_stdout = strcmp(path, "-") == 0;
+    FILE *out = to_stdout ? stdout : fopen(path, "w");
+    if (!out) {
+        fprintf(stderr, "error: cannot write the journal to '%s': %s\n", path,
+                strerror(errno));
+        return false;
+    }
+    cli_text b = {NULL, 0};
+    int n = fray_towers_fight_events(f);
+    for (int i = 0; i < n; i++) {
+        fputs(cli_render_event(&b, f, i, fray_towers_event_json), out);
+        fputc('\n', out);
+    }
+    cli_text_free(&b);
+    bool ok = !ferror(out);
+    if (to_stdout ? fflush(out) != 0 : fclose(out) != 0)
+        ok = false;
+    if (!ok)
+        fprintf(stderr, "error: cannot write the journal to '%s'\n", path);
+    return ok;
+}
+
+/* ---- The session ---------------------------------------------------------------- */
+
+static const char TABLE_HELP[] =
+    "At the table, one command a line (words as in docs/file-formats.md\n"
+    "\"Commands\"; ids or names, spaces as X,Y):\n"
+    "  next                        the clock moves on to the next activation\n"
+    "  ID ACTION [TARGET] [X,Y]... the combatant whose turn it is acts:\n"
+    "                              tony attack bandit-1, tony move 4,5,\n"
+    "                              tony shift 3,3 then attack bandit-1,\n"
+    "                              ana hold until 25 after tony\n"
+    "  ... fate QH for 4D          a Hand of Fate card replaces a flipped card\n"
+    "  ... fate QH reflip          a Hand of Fate card: flip one card instead\n"
+    "  ... chip tony shift [red]   a chip for (shift+1) on tony's flip\n"
+    "  ... chip tony flip [red]    a red or blue chip for (flip+1)\n"
+    "  ... decline bandit-1        no opportunity attack by bandit-1 (or all)\n"
+    "  ... cards KH 7C 4D 9S 2H    the cards the players flipped by hand, in\n"
+    "                              order: the attack flip, then the defense\n"
+    "                              flip, then any others (else fray flips);\n"
+    "                              last on the line\n"
+    "  auto [N | all]              the tactics play this turn (N turns; all:\n"
+    "                              to the end of the fight)\n"
+    "  undo, redo                  take back the last event; play it again\n"
+    "  clock                       the Combat Clock: who acts in which phase\n"
+    "  map                         the tactical map\n"
+    "  status                      who is standing, STUN and LETHAL, the winner\n"
+    "  hand ID                     the Hand of Fate of the deck ID flips from\n"
+    "  journal FILE                write the journal so far (JSON Lines; -:\n"
+    "                              to standard output)\n"
+    "  help, quit                  this list; end the session (with a summary)\n";
+
+typedef struct table {
+    fray_towers_fight *fight;
+    cli_text text;
+    bool tty;  /* stdin is a terminal: prompt */
+    bool echo; /* prompt and echo each line (transcripts of scripts) */
+} table;
+
+/* w (n characters) is `word`, whatever the case. */
+static bool word_is(const char *w, size_t n, const char *word) {
+    if (strlen(word) != n)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (tolower((unsigned char)w[i]) != word[i])
+            return false;
+    return true;
+}
+
+static bool is(const char *w, const char *word) {
+    return word_is(w, strlen(w), word);
+}
+
+static void say_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+static void say_error(const char *fmt, ...) {
+    va_list ap;
+    fputs("error: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+/* Says why the library refused: the diag's message, its column in the
+ * line as typed (parse errors), else the status's own words. */
+static void say_refusal(fray_status st, const fray_diag *diag,
+                        int column_offset) {
+    fputs("error: ", stderr);
+    if (st == FRAY_ERR_PARSE && diag->column > 0)
+        fprintf(stderr, "column %d: ", diag->column + column_offset);
+    fputs(diag->message[0] ? diag->message : fray_strerror(st), stderr);
+    fputc('\n', stderr);
+}
+
+/*
+ * Whose turn it is. The public API has no accessor for it, so it is read
+ * from the Combat Clock's legend, which lists those on the clock in the
+ * order they act (holding and out of the fight last, without a phase):
+ * "  S  Sir Aldric        phase 4     STUN 24/24 ...". Returns false when
+ * nobody is on the clock.
+ */
+static bool whose_turn(table *t, char *name, size_t size, int *out_phase) {
+    const char *s = cli_render(&t->text, t->fight, fray_towers_draw_clock);
+    /* The header, the column numbers and 10 rows of phases come first. */
+    for (int skip = 0; skip < 12 && s; skip++) {
+        s = strchr(s, '\n');
+        if (s)
+            s++;
+    }
+    for (; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : NULL) {
+        const char *eol = strchr(s, '\n');
+        size_t len = eol ? (size_t)(eol - s) : strlen(s);
+        if (len < 6 || s[0] != ' ' || s[1] != ' ' || s[3] != ' ')
+            continue;
+        const char *start = s + 5;
+        const char *at = strstr(start, "  phase ");
+        if (!at || at > s + len)
+            continue;
+        size_t n = (size_t)(at - start);
+        while (n > 0 && start[n - 1] == ' ')
+            n--;
+        if (n >= size)
+            n = size - 1;
+        memcpy(name, start, n);
+        name[n] = '\0';
+        *out_phase = atoi(at + 8);
+        return true;
+    }
+    return false;
+}
+
+static void prompt(table *t) {
+    int now = fray_towers_fight_phase(t->fight);
+    char name[128];
+    int phase = 0;
+    if (fray_towers_fight_over(t->fight))
+        printf("phase %d, the fight is over> ", now);
+    else if (!whose_turn(t, name, sizeof name, &phase))
+        printf("phase %d> ", now);
+    else if (phase <= now)
+        printf("phase %d, %s's turn> ", now, name);
+    else
+        printf("phase %d, %s's turn in phase %d> ", now, name, phase);
+    fflush(stdout);
+}
+
+/* true when event i only moved the clock on ("next"), by its journal line
+ * (docs/journal.md: the command's action "phase"). */
+static bool clock_step(table *t, int i) {
+    const char *line =
+        cli_render_event(&t->text, t->fight, i, fray_towers_event_json);
+    return strstr(line, "\"command\":{\"action\":\"phase\"") != NULL;
+}
+
+/* Narrates events [from, to). A move of the clock with nothing happening
+ * narrates as nothing in the library (the next action's header tells the
+ * phase); after a "next" (`say_clock`), say where it went. */
+static void tell(table *t, int from, int to, bool say_clock) {
+    for (int i = from; i < to; i++) {
+        const char *s =
+            cli_render_event(&t->text, t->fight, i, fray_towers_event_narrate);
+        if (s[0])
+            fputs(s, stdout);
+        else if (say_clock && i == to - 1 && clock_step(t, i))
+            printf("The clock moves on to phase %d.\n",
+                   fray_towers_fight_phase(t->fight));
+    }
+}
+
+/* One table command, with the cards after the word "cards" if any. */
+static void do_command(table *t, char *line) {
+    fray_card cards[128];
+    size_t n_cards = 0;
+    bool given = false;
+    int cards_col = 0;
+    /* Find the word "cards": the command is before it, the cards after. */
+    for (char *p = line; *p;) {
+        while (*p && isspace((unsigned char)*p))
+            p++;
+        char *w = p;
+        while (*p && !isspace((unsigned char)*p))
+            p++;
+        if (word_is(w, (size_t)(p - w), "cards")) {
+            *w = '\0';
+            given = true;
+            cards_col = (int)(p - line);
+            fray_diag diag;
+            memset(&diag, 0, sizeof diag);
+            fray_status st = fray_card_parse_list(
+                p, cards, sizeof cards / sizeof cards[0], &n_cards, &diag);
+            if (st != FRAY_OK) {
+                say_refusal(FRAY_ERR_PARSE, &diag, cards_col);
+                return;
+            }
+            if (n_cards == 0) {
+                fprintf(stderr, "error: column %d: expected the cards flipped "
+                        "by hand after 'cards' (like KH 7C 4D)\n",
+                        cards_col + 1);
+                return;
+            }
+            break;
+        }
+    }
+    int before = fray_towers_fight_events(t->fight);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    fray_status st = fray_towers_fight_command(
+        t->fight, line, given ? cards : NULL, n_cards, &diag);
+    if (st != FRAY_OK) {
+        say_refusal(st, &diag, 0);
+        return;
+    }
+    tell(t, before, fray_towers_fight_events(t->fight), true);
+}
+
+/* auto, auto N, auto all: the tactics play. A turn is one step of the
+ * policy, and when that step only moved the clock, the steps after it
+ * until someone acted. */
+static void do_auto(table *t, const char *arg) {
+    long turns = 1;
+    if (arg && is(arg, "all")) {
+        turns = -1;
+    } else if (arg) {
+        char *end;
+        errno = 0;
+        turns = strtol(arg, &end, 10);
+        if (end == arg || *end || errno || turns < 1 || turns > 1000000) {
+            say_error("expected 'auto', 'auto N' (N turns, 1 or more) or "
+                      "'auto all', got 'auto %s'", arg);
+            return;
+        }
+    }
+    if (fray_towers_fight_over(t->fight)) {
+        say_error("%s", "the fight is over");
+        return;
+    }
+    for (long k = 0; turns < 0 || k < turns; k++) {
+        for (long guard = 0; guard < 100000; guard++) {
+            if (fray_towers_fight_over(t->fight))
+                return;
+            int before = fray_towers_fight_events(t->fight);
+            fray_status st = fray_towers_fight_step(t->fight);
+            int after = fray_towers_fight_events(t->fight);
+            if (st != FRAY_OK) {
+                say_error("%s", fray_strerror(st));
+                return;
+            }
+            tell(t, before, after, false);
+            if (after > before && !clock_step(t, after - 1))
+                break;
+        }
+    }
+}
+
+static void do_undo(table *t, bool redo) {
+    int n = fray_towers_fight_events(t->fight);
+    int phase = fray_towers_fight_phase(t->fight);
+    if (redo) {
+        if (fray_towers_fight_redo(t->fight) != FRAY_OK) {
+            say_error("%s", "nothing to redo");
+            return;
+        }
+        n = fray_towers_fight_events(t->fight);
+        phase = fray_towers_fight_phase(t->fight);
+    }
+    int i = n - 1;
+    /* The event told before the undo: afterwards it is out of the journal
+     * (kept only for redo). */
+    const char *s =
+        cli_render_event(&t->text, t->fight, i, fray_towers_event_narrate);
+    char *copy = NULL;
+    if (s[0]) {
+        copy = malloc(strlen(s) + 1);
+        if (copy)
+            strcpy(copy, s);
+    } else if (clock_step(t, i)) {
+        char line[80];
+        snprintf(line, sizeof line, "the clock's move to phase %d\n", phase);
+        copy = malloc(strlen(line) + 1);
+        if (copy)
+            strcpy(copy, line);
+    }
+    if (!redo && fray_towers_fight_undo(t->fight) != FRAY_OK) {
+        say_error("%s", "nothing to undo: this is the start of the fight");
+        free(copy);
+        return;
+    }
+    printf("%s: %s", redo ? "Redone" : "Undone", copy ? copy : "\n");
+    free(copy);
+}
+
+/* The Hand of Fate held for the deck `id` flips from. */
+static void show_hand(table *t, const char *id) {
+    fray_card held[64];
+    size_t n = fray_towers_fight_hand(t->fight, id, held,
+                                      sizeof held / sizeof held[0]);
+    printf("Hand of Fate (%s's deck):", id);
+    if (n == 0)
+        printf(" no cards");
+    for (size_t i = 0; i < n && i < sizeof held / sizeof held[0]; i++) {
+        char buf[16];
+        printf(" %s", fray_card_format(held[i], FRAY_CARD_PRETTY, buf));
+    }
+    putchar('\n');
+}
+
+/* Splits off the first word; returns it (NUL-terminated) and sets *rest
+ * to what follows, without leading spaces ("" when nothing). */
+static char *first_word(char *line, char **rest) {
+    char *p = line;
+    while (*p && isspace((unsigned char)*p))
+        p++;
+    char *w = p;
+    while (*p && !isspace((unsigned char)*p))
+        p++;
+    if (*p)
+        *p++ = '\0';
+    while (*p && isspace((unsigned char)*p))
+        p++;
+    *rest = p;
+    return w;
+}
+
+/* One line of the session; false on quit. */
+static bool do_line(table *t, char *line) {
+    /* The command may need the line as typed (columns); work on a copy of
+     * the words. */
+    size_t len = strlen(line);
+    while (len > 0 && isspace((unsigned char)line[len - 1]))
+        line[--len] = '\0';
+    char *copy = malloc(len + 1);
+    if (!copy) {
+        say_error("%s", "out of memory");
+        return true;
+    }
+    memcpy(copy, line, len + 1);
+    char *rest;
+    char *word = first_word(copy, &rest);
+    bool go_on = true;
+    if (word[0] == '\0' || word[0] == '#') {
+        /* blank lines and comments (scripts) */
+    } else if (is(word, "quit") || is(word, "exit")) {
+        go_on = false;
+    } else if (is(word, "help")) {
+        fputs(TABLE_HELP, stdout);
+    } else if (is(word, "auto")) {
+        char *more;
+        char *arg = rest[0] ? first_word(rest, &more) : NULL;
+        if (arg && more[0])
+            say_error("expected nothing after 'auto %s'", arg);
+        else
+            do_auto(t, arg);
+    } else if (is(word, "undo") || is(word, "redo")) {
+        if (rest[0])
+            say_error("expected nothing after '%s'", word);
+        else
+            do_undo(t, is(word, "redo"));
+    } else if (is(word, "clock")) {
+        fputs(cli_render(&t->text, t->fight, fray_towers_draw_clock), stdout);
+    } else if (is(word, "map")) {
+        fputs(cli_render(&t->text, t->fight, fray_towers_draw_map), stdout);
+    } else if (is(word, "status")) {
+        fputs(cli_render(&t->text, t->fight, fray_towers_summary), stdout);
+    } else if (is(word, "hand")) {
+        if (!rest[0])
+            say_error("%s", "expected a combatant's id: hand ID");
+        else
+            show_hand(t, rest);
+    } else if (is(word, "journal")) {
+        if (!rest[0])
+            say_error("%s", "expected a file: journal FILE");
+        else if (cli_write_journal(t->fight, rest) && strcmp(rest, "-") != 0)
+            printf("Journal: %d events written to %s\n",
+                   fray_towers_fight_events(t->fight), rest);
+    } else {
+        do_command(t, line);
+    }
+    free(copy);
+    return go_on;
+}
+
+/* A line of any length from f into *buf; false at the end of input. */
+static bool read_line(FILE *f, char **buf, size_t *cap) {
+    size_t n = 0;
+    for (;;) {
+        if (n + 2 > *cap) {
+            size_t c = *cap ? *cap * 2 : 256;
+            char *p = realloc(*buf, c);
+            if (!p)
+                return false;
+            *buf = p;
+            *cap = c;
+        }
+        if (!fgets(*buf + n, (int)(*cap - n), f))
+            return n > 0;
+        n += strlen(*buf + n);
+        if (n > 0 && (*buf)[n - 1] == '\n')
+            return true;
+    }
+}
+
+int cli_fight_table(fray_towers_fight *fight, const char *title, uint64_t seed,
+                    const char *journal, bool echo) {
+    table t;
+    memset(&t, 0, sizeof t);
+    t.fight = fight;
+    t.tty = isatty(STDIN_FILENO) != 0;
+    t.echo = echo;
+    printf("%s (seed %llu)\n", title, (unsigned long long)seed);
+    tell(&t, 0, fray_towers_fight_events(fight), false);
+    printf("\n%s\n", cli_render(&t.text, fight, fray_towers_draw_clock));
+    if (t.tty)
+        printf("At the table: 'help' lists the commands, 'quit' ends.\n");
+
+    char *line = NULL;
+    size_t cap = 0;
+    for (;;) {
+        if (t.tty || t.echo)
+            prompt(&t);
+        if (!read_line(stdin, &line, &cap)) {
+            if (t.tty || t.echo)
+                putchar('\n');
+            break;
+        }
+        if (t.echo && !t.tty) {
+            fputs(line, stdout);
+            if (!strchr(line, '\n'))
+                putchar('\n');
+        }
+        /* stdout and stderr in the order things happened (transcripts). */
+        bool go_on = do_line(&t, line);
+        fflush(stdout);
+        if (!go_on)
+            break;
+    }
+    free(line);
+    printf("\nSummary\n%s", cli_render(&t.text, fight, fray_towers_summary));
+    cli_text_free(&t.text);
+    if (journal && !cli_write_journal(fight, journal))
+        return EXIT_USAGE;
+    return EXIT_OK;
+}
