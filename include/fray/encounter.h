@@ -83,6 +83,14 @@ FRAY_API bool fray_towers_fight_over(const fray_towers_fight *fight);
  * -2 when every side is out. */
 FRAY_API int fray_towers_fight_winner(const fray_towers_fight *fight);
 FRAY_API int fray_towers_fight_phase(const fray_towers_fight *fight);
+/*
+ * Whose turn it is: the display name of the combatant who acts next
+ * (borrowed from the setup), and in *out_phase (may be NULL) the phase it
+ * acts in (later than fray_towers_fight_phase when the clock must move on
+ * first). NULL when the fight is over or nobody can act.
+ */
+FRAY_API const char *fray_towers_fight_turn(const fray_towers_fight *fight,
+                                            int *out_phase);
 
 /*
  * One step driven by the tactics policies: the clock moves to the next
@@ -143,6 +151,11 @@ FRAY_API fray_status fray_towers_fight_redo(fray_towers_fight *fight);
  *   map:     the tactical map with each combatant's symbol and a legend.
  *   summary: who is standing, STUN/LETHAL, the winner.
  */
+/* The action of event i, in the words of the journal: "begin", "phase"
+ * (the clock moved on), or an action's name ("attack", "move", ...);
+ * NULL when there is no such event. */
+FRAY_API const char *fray_towers_event_action(const fray_towers_fight *fight,
+                                              int i);
 FRAY_API size_t fray_towers_event_narrate(const fray_towers_fight *fight,
                                           int i, char *buf, size_t size);
 FRAY_API size_t fray_towers_event_json(const fray_towers_fight *fight, int i,

@@ -155,50 +155,13 @@ static void say_refusal(fray_status st, const fray_diag *diag,
     fputc('\n', stderr);
 }
 
-/*
- * Whose turn it is. The public API has no accessor for it, so it is read
- * from the Combat Clock's legend, which lists those on the clock in the
- * order they act (holding and out of the fight last, without a phase):
- * "  S  Sir Aldric        phase 4     STUN 24/24 ...". Returns false when
- * nobody is on the clock.
- */
-static bool whose_turn(table *t, char *name, size_t size, int *out_phase) {
-    const char *s = cli_render(&t->text, t->fight, fray_towers_draw_clock);
-    /* The header, the column numbers and 10 rows of phases come first. */
-    for (int skip = 0; skip < 12 && s; skip++) {
-        s = strchr(s, '\n');
-        if (s)
-            s++;
-    }
-    for (; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : NULL) {
-        const char *eol = strchr(s, '\n');
-        size_t len = eol ? (size_t)(eol - s) : strlen(s);
-        if (len < 6 || s[0] != ' ' || s[1] != ' ' || s[3] != ' ')
-            continue;
-        const char *start = s + 5;
-        const char *at = strstr(start, "  phase ");
-        if (!at || at > s + len)
-            continue;
-        size_t n = (size_t)(at - start);
-        while (n > 0 && start[n - 1] == ' ')
-            n--;
-        if (n >= size)
-            n = size - 1;
-        memcpy(name, start, n);
-        name[n] = '\0';
-        *out_phase = atoi(at + 8);
-        return true;
-    }
-    return false;
-}
-
 static void prompt(table *t) {
     int now = fray_towers_fight_phase(t->fight);
-    char name[128];
     int phase = 0;
+    const char *name = fray_towers_fight_turn(t->fight, &phase);
     if (fray_towers_fight_over(t->fight))
         printf("phase %d, the fight is over> ", now);
-    else if (!whose_turn(t, name, sizeof name, &phase))
+    else if (!name)
         printf("phase %d> ", now);
     else if (phase <= now)
         printf("phase %d, %s's turn> ", now, name);
@@ -207,12 +170,10 @@ static void prompt(table *t) {
     fflush(stdout);
 }
 
-/* true when event i only moved the clock on ("next"), by its journal line
- * (docs/journal.md: the command's action "phase"). */
+/* true when event i only moved the clock on ("next"). */
 static bool clock_step(table *t, int i) {
-    const char *line =
-        cli_render_event(&t->text, t->fight, i, fray_towers_event_json);
-    return strstr(line, "\"command\":{\"action\":\"phase\"") != NULL;
+    const char *action = fray_towers_event_action(t->fight, i);
+    return action && strcmp(action, "phase") == 0;
 }
 
 /* Narrates events [from, to). A move of the clock with nothing happening

@@ -284,6 +284,16 @@ FRAY_API int fray_towers_fight_phase(const fray_towers_fight *f) {
     return (int)f->st.phase;
 }
 
+FRAY_API const char *fray_towers_fight_turn(const fray_towers_fight *f,
+                                            int *out_phase) {
+    int next = ft_next_actor(&f->st);
+    if (next < 0)
+        return NULL;
+    if (out_phase)
+        *out_phase = (int)f->st.c[next].phase;
+    return f->setup->s.c[next].name;
+}
+
 FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *f) {
     ft_state *st = &f->st;
     if (st->over)
@@ -717,6 +727,24 @@ static const ft_event *event_at(const fray_towers_fight *f, int i) {
     if (!f->opt.journal || i < 0 || i >= f->n_events)
         return NULL;
     return &f->events[i];
+}
+
+FRAY_API const char *fray_towers_event_action(const fray_towers_fight *f,
+                                              int i) {
+    const ft_event *ev = event_at(f, i);
+    if (!ev)
+        return NULL;
+    switch (ev->cmd.action) {
+    case FT_CMD_BEGIN:
+        return "begin";
+    case FT_CMD_PHASE:
+        return "phase";
+    case FT_CMD_RELEASE_HOLD:
+        return "release-hold";
+    default:
+        return ev->cmd.action < FT_ACTION_COUNT ? ft_actions[ev->cmd.action].name
+                                                : NULL;
+    }
 }
 
 FRAY_API size_t fray_towers_event_narrate(const fray_towers_fight *f, int i,
