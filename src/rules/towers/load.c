@@ -184,6 +184,8 @@ typedef struct ld {
     const char *const *top_paths; /* the caller's (borrowed) */
     int n_top;
     const char *cur_file;         /* display path of the file being read */
+    const char *mem_text;         /* ft_load_text: the first file's text, */
+    size_t mem_len;               /* read from memory instead of the disk */
     int n_files;
     const char *real[LD_MAX_FILES];
     struct ld_file *files[LD_MAX_FILES];
@@ -475,6 +477,20 @@ static const yn *get(const yn *map, const char *key) {
  * NULL for a file the caller gave. */
 static fray_status ld_read_text(ld *L, const char *path, const yn *from,
                                 char **out, size_t *out_len) {
+    if (L->mem_text && !from && path == L->top_paths[0]) {
+        /* ft_load_text: the first file is the caller's text (copied, so
+         * that it ends in a NUL like a file read from the disk). */
+        if (L->mem_len > LD_MAX_FILE_BYTES)
+            return ld_fail(L, NULL, FRAY_ERR_RANGE,
+                           "the file is %zu bytes long; at most %d",
+                           L->mem_len, LD_MAX_FILE_BYTES);
+        char *buf = ld_strndup(L, L->mem_text, L->mem_len);
+        if (!buf)
+            return ld_nomem(L);
+        *out = buf;
+        *out_len = L->mem_len;
+        return FRAY_OK;
+    }
     FILE *f = fopen(path, "rb");
     if (!f) {
         /* strerror_r (XSI): strerror's buffer is shared between threads. */
@@ -563,6 +579,54 @@ static const char *token_text(ld *L, struct fy_token *t) {
     return s ? ld_strndup(L, s, len) : NULL;
 }
 
+/*
+ * The text of a single-quoted scalar from its source (raw: between the
+ * quotes), as YAML 1.2 "Single-Quoted Style" reads it: '' is one quote;
+ * a line break between two lines is a space, n empty lines are n line
+ * breaks; spaces and tabs around line breaks go. libfyaml 0.7 gets a run
+ * of two or more '' wrong ('a''''b' reads as "a'''b" or worse) and leaks
+ * memory doing it, so fray reads these scalars itself. `out` has room for
+ * n + 1 bytes (the text is never longer than its source).
+ */
+static size_t single_quoted(const char *raw, size_t n, char *out) {
+    size_t o = 0, i = 0;
+    int empties = 0;
+    for (bool first = true;; first = false) {
+        size_t s = i;
+        while (i < n && raw[i] != '\n' && raw[i] != '\r')
+            i++;
+        size_t e = i;
+        bool last = i >= n;
+        if (!last)
+            i += raw[i] == '\r' && i + 1 < n && raw[i + 1] == '\n' ? 2 : 1;
+        if (!first)
+            while (s < e && (raw[s] == ' ' || raw[s] == '\t'))
+                s++;
+        if (!last)
+            while (e > s && (raw[e - 1] == ' ' || raw[e - 1] == '\t'))
+                e--;
+        if (!first) {
+            if (s == e && !last) {
+                empties++;
+                continue;
+            }
+            if (empties == 0)
+                out[o++] = ' ';
+            for (; empties > 0; empties--)
+                out[o++] = '\n';
+        }
+        for (size_t k = s; k < e; k++) {
+            out[o++] = raw[k];
+            if (raw[k] == '\'' && k + 1 < e && raw[k + 1] == '\'')
+                k++;
+        }
+        if (last)
+            break;
+    }
+    out[o] = '\0';
+    return o;
+}
+
 static fray_status build_tree(ld *L, struct fy_parser *p, const char *src,
                               size_t src_len, yn **out_root) {
     yn *stack[LD_MAX_DEPTH];
@@ -600,12 +664,29 @@ static fray_status build_tree(ld *L, struct fy_parser *p, const char *src,
             n->src = src;
             n->src_len = src_len;
             if (e->type == FYET_SCALAR) {
-                size_t len = 0;
-                const char *s = fy_token_get_text(e->scalar.value, &len);
+                struct fy_token *t = e->scalar.value;
                 n->type = YN_SCALAR;
-                n->style = (uint8_t)fy_token_scalar_style(e->scalar.value);
-                n->text = ld_strndup(L, s ? s : "", s ? len : 0);
-                n->len = s ? len : 0;
+                n->style = (uint8_t)fy_token_scalar_style(t);
+                /* A single-quoted scalar's marks are its text between the
+                 * quotes. */
+                const struct fy_mark *a = fy_token_start_mark(t);
+                const struct fy_mark *b = fy_token_end_mark(t);
+                if (n->style == FYSS_SINGLE_QUOTED && a && b &&
+                    a->input_pos > 0 && a->input_pos <= b->input_pos &&
+                    b->input_pos < src_len && src[a->input_pos - 1] == '\'' &&
+                    src[b->input_pos] == '\'') {
+                    size_t raw = b->input_pos - a->input_pos;
+                    char *text = ld_alloc(L, raw + 1);
+                    if (text) {
+                        n->len = single_quoted(src + a->input_pos, raw, text);
+                        n->text = text;
+                    }
+                } else {
+                    size_t len = 0;
+                    const char *s = fy_token_get_text(t, &len);
+                    n->text = ld_strndup(L, s ? s : "", s ? len : 0);
+                    n->len = s ? len : 0;
+                }
                 const struct fy_mark *m = fy_event_start_mark(e);
                 n->pos = m ? m->input_pos : 0;
                 anchor = e->scalar.anchor;
@@ -691,6 +772,82 @@ static fray_status build_tree(ld *L, struct fy_parser *p, const char *src,
     return FRAY_OK;
 }
 
+/* The length of the UTF-8 sequence at p (at most `left` bytes), 0 when it
+ * is not one (RFC 3629: no overlong forms, no surrogates, at most
+ * U+10FFFF). */
+static size_t utf8_len(const unsigned char *p, size_t left) {
+    unsigned char c = p[0];
+    if (c < 0x80)
+        return 1;
+    size_t n;
+    unsigned char lo = 0x80, hi = 0xBF; /* the range of the second byte */
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        if (c == 0xE0)
+            lo = 0xA0;
+        else if (c == 0xED)
+            hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        if (c == 0xF0)
+            lo = 0x90;
+        else if (c == 0xF4)
+            hi = 0x8F;
+    } else {
+        return 0;
+    }
+    if (left < n || p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if (p[i] < 0x80 || p[i] > 0xBF)
+            return 0;
+    return n;
+}
+
+/* A fray file is UTF-8 text (YAML 1.2 "Character Encodings"). Checked
+ * before libfyaml sees it: libfyaml 0.7 loops forever on a byte that is
+ * not UTF-8 inside an unknown directive ("%e\xF7"). */
+static fray_status ld_check_utf8(ld *L, const char *text, size_t len) {
+    const unsigned char *p = (const unsigned char *)text;
+    size_t i = 0;
+    while (i < len) {
+        uint64_t w;
+        if (len - i >= sizeof w) { /* eight ASCII bytes at a time */
+            memcpy(&w, p + i, sizeof w);
+            if ((w & 0x8080808080808080u) == 0) {
+                i += sizeof w;
+                continue;
+            }
+        }
+        if (p[i] < 0x80) {
+            i++;
+            continue;
+        }
+        size_t n = utf8_len(p + i, len - i);
+        if (n == 0)
+            break;
+        i += n;
+    }
+    if (i >= len)
+        return FRAY_OK;
+    /* Where: everything before the bad byte is UTF-8; count characters. */
+    yn at = {0};
+    at.line = 1;
+    at.col = 1;
+    for (size_t k = 0; k < i; k++) {
+        if (p[k] == '\n') {
+            at.line++;
+            at.col = 1;
+        } else if ((p[k] & 0xC0) != 0x80) {
+            at.col++;
+        }
+    }
+    return ld_fail(L, &at, FRAY_ERR_PARSE,
+                   "the file is not UTF-8 text (a byte 0x%02X)", p[i]);
+}
+
 /* Reads and parses a file into a tree. Errors opening it are blamed on
  * `from` in the current file; errors inside it on `display`, which becomes
  * the current file. */
@@ -702,6 +859,8 @@ static fray_status ld_parse_file(ld *L, const char *path, const char *display,
     if (st != FRAY_OK)
         return st;
     L->cur_file = display;
+    if ((st = ld_check_utf8(L, text, len)) != FRAY_OK)
+        return st;
     /* The error position of a syntax error comes from a diagnostics
      * object that collects errors instead of printing them. */
     struct fy_diag_cfg dcfg;
@@ -3149,11 +3308,14 @@ typedef struct ld_summary {
 /*
  * Loads the files into *work (scratch: unspecified on error). Catalogs
  * and stat-block files are read first, in the order given; then the
- * encounter, if any.
+ * encounter, if any. With `text`, the first file is that text (`len`
+ * bytes) instead of what the disk holds at paths[0]; paths[0] still names
+ * it in errors and is where the files it names are looked for.
  */
-static fray_status ld_load(const char *const *paths, int n,
-                           const fray_allocator *alloc, ft_setup *work,
-                           fray_diag *diag, ld_summary *summary) {
+static fray_status ld_load(const char *const *paths, int n, const char *text,
+                           size_t text_len, const fray_allocator *alloc,
+                           ft_setup *work, fray_diag *diag,
+                           ld_summary *summary) {
     if (!paths || n < 1 || !work) {
         if (diag) {
             memset(diag, 0, sizeof *diag);
@@ -3175,6 +3337,8 @@ static fray_status ld_load(const char *const *paths, int n,
     L->s = work;
     L->top_paths = paths;
     L->n_top = n;
+    L->mem_text = text;
+    L->mem_len = text_len;
     memset(work, 0, sizeof *work);
     ft_options_default(&work->opt);
     copy_name(work->source, sizeof work->source, paths[0]);
@@ -3216,11 +3380,25 @@ fray_status ft_load_files(const char *const *paths, int n, ft_setup *out,
         }
         return FRAY_ERR_NOMEM;
     }
-    fray_status st = ld_load(paths, n, NULL, work, diag, NULL);
+    fray_status st = ld_load(paths, n, NULL, 0, NULL, work, diag, NULL);
     if (st == FRAY_OK)
         memcpy(out, work, sizeof *work);
     free(work);
     return st;
+}
+
+fray_status ft_load_text(const char *text, size_t len, const char *path,
+                         const fray_allocator *alloc, ft_setup *out,
+                         fray_diag *diag) {
+    if (!text || !out) {
+        if (diag) {
+            memset(diag, 0, sizeof *diag);
+            copy_name(diag->message, sizeof diag->message, "no text to load");
+        }
+        return FRAY_ERR_INVALID;
+    }
+    const char *paths[1] = {path ? path : "(text)"};
+    return ld_load(paths, 1, text, len, alloc, out, diag, NULL);
 }
 
 FRAY_API fray_status fray_towers_load(const char *path, const fray_allocator *alloc,
@@ -3247,7 +3425,7 @@ FRAY_API fray_status fray_towers_load(const char *path, const fray_allocator *al
     if (alloc)
         setup->alloc = *alloc;
     const char *paths[1] = {path};
-    fray_status st = ld_load(paths, 1, alloc, &setup->s, diag, NULL);
+    fray_status st = ld_load(paths, 1, NULL, 0, alloc, &setup->s, diag, NULL);
     if (st != FRAY_OK) {
         fray__free(alloc, setup, sizeof *setup);
         return st;
@@ -3270,7 +3448,7 @@ FRAY_API fray_status fray_towers_check(const char *path, fray_diag *diag) {
     }
     const char *paths[1] = {path};
     ld_summary sum = {0, 0};
-    fray_status st = ld_load(paths, path ? 1 : 0, NULL, work, diag, &sum);
+    fray_status st = ld_load(paths, path ? 1 : 0, NULL, 0, NULL, work, diag, &sum);
     if (st == FRAY_OK && diag) {
         diag->file = path;
         if (sum.kind == KIND_ENCOUNTER) {

@@ -1,0 +1,110 @@
+/* fuzz_towers_command.c - libFuzzer target for the table commands of 99
+ * Towers fights (fray_towers_fight_command, parse_command in
+ * src/rules/towers/fight.c) on examples/towers/duel.yaml: each line of the
+ * input is a command ("aldric attack black-knight", "next", ...), or
+ * "undo" / "redo". A command is applied, or refused with a message and the
+ * fight unchanged; never a crash or a leak. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fray/fray.h"
+#include "fuzz_alloc.h"
+
+#ifndef FRAY_SOURCE_DIR
+#define FRAY_SOURCE_DIR "."
+#endif
+
+/* A duel is decided in a few dozen commands; undo replays the fight from
+ * its start, so long scripts only make the run slower. */
+enum { MAX_INPUT = 4096, MAX_LINES = 64 };
+
+/* The encounter, loaded once for the whole run (the harness's only
+ * state; the library has none). */
+static fray_towers_setup *setup;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+    (void)argc;
+    (void)argv;
+    fray_diag diag = {0};
+    if (fray_towers_load(FRAY_SOURCE_DIR "/examples/towers/duel.yaml", NULL,
+                         &setup, &diag) != FRAY_OK) {
+        fprintf(stderr, "fuzz_towers_command: cannot load duel.yaml: %s\n",
+                diag.message);
+        abort();
+    }
+    return 0;
+}
+
+static bool is_word(const char *line, const char *word) {
+    while (*line == ' ' || *line == '\t' || *line == '\r')
+        line++;
+    size_t n = strlen(word);
+    if (strncmp(line, word, n) != 0)
+        return false;
+    for (line += n; *line; line++)
+        if (*line != ' ' && *line != '\t' && *line != '\r')
+            return false;
+    return true;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (size > MAX_INPUT)
+        return 0;
+    char *text = malloc(size + 1);
+    if (!text)
+        return 0;
+    memcpy(text, data, size);
+    text[size] = '\0';
+
+    fray_towers_fight_options opts = {.journal = true, .facts = true,
+                                      .until_phase = 0};
+    fray_towers_fight *fight = NULL;
+    if (fray_towers_fight_new(setup, 1, &opts, &fuzz_alloc, &fight) != FRAY_OK) {
+        free(text);
+        return 0;
+    }
+    char *line = text;
+    for (int n = 0; line && n < MAX_LINES; n++) {
+        char *end = strchr(line, '\n');
+        if (end)
+            *end = '\0';
+        int events = fray_towers_fight_events(fight);
+        int phase = fray_towers_fight_phase(fight);
+        if (is_word(line, "undo")) {
+            if (fray_towers_fight_undo(fight) == FRAY_OK &&
+                fray_towers_fight_events(fight) != events - 1)
+                abort();
+        } else if (is_word(line, "redo")) {
+            if (fray_towers_fight_redo(fight) == FRAY_OK &&
+                fray_towers_fight_events(fight) != events + 1)
+                abort();
+        } else {
+            fray_diag diag;
+            memset(&diag, 0, sizeof diag);
+            fray_status st = fray_towers_fight_command(fight, line, NULL, 0, &diag);
+            if (st != FRAY_OK && st != FRAY_ERR_NOMEM) {
+                /* Refused: it says why, and nothing happened. */
+                if (diag.message[0] == '\0' ||
+                    fray_towers_fight_events(fight) != events ||
+                    fray_towers_fight_phase(fight) != phase)
+                    abort();
+            } else if (st == FRAY_OK) {
+                char buf[2048];
+                (void)fray_towers_event_narrate(fight, events, buf, sizeof buf);
+            }
+        }
+        line = end ? end + 1 : NULL;
+    }
+    char buf[4096];
+    (void)fray_towers_draw_map(fight, buf, sizeof buf);
+    (void)fray_towers_draw_clock(fight, buf, sizeof buf);
+    (void)fray_towers_summary(fight, buf, sizeof buf);
+    fray_towers_fight_free(fight);
+    free(text);
+    return 0;
+}

@@ -1,0 +1,83 @@
+/* fuzz_towers_journal.c - libFuzzer target for the replay of 99 Towers
+ * journals (fray_towers_fight_replay, src/rules/towers/fight.c): any text
+ * as a JSON Lines journal of examples/towers/skirmish.yaml must replay, or
+ * be refused with a message and its line, never crash or leak. What
+ * replays must also tell its last event and go on (undo and redo are
+ * fuzz_towers_command's). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fray/fray.h"
+#include "fuzz_alloc.h"
+
+#ifndef FRAY_SOURCE_DIR
+#define FRAY_SOURCE_DIR "."
+#endif
+
+/* Every replayed event runs the engine (a move finds its path on the
+ * map), so the run's time grows with the input: 4 KB is 25-40 lines
+ * without their facts (which replay does not read), plenty to reach every
+ * check of a line. */
+enum { MAX_INPUT = 4096 };
+
+/* The encounter, loaded once for the whole run (the harness's only
+ * state; the library has none). */
+static fray_towers_setup *setup;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+    (void)argc;
+    (void)argv;
+    fray_diag diag = {0};
+    if (fray_towers_load(FRAY_SOURCE_DIR "/examples/towers/skirmish.yaml", NULL,
+                         &setup, &diag) != FRAY_OK) {
+        fprintf(stderr, "fuzz_towers_journal: cannot load skirmish.yaml: %s\n",
+                diag.message);
+        abort();
+    }
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (size > MAX_INPUT)
+        return 0;
+    char *text = malloc(size + 1);
+    if (!text)
+        return 0;
+    memcpy(text, data, size);
+    text[size] = '\0';
+
+    fray_towers_fight_options opts = {.journal = true, .facts = true,
+                                      .until_phase = 0};
+    fray_towers_fight *fight = NULL;
+    if (fray_towers_fight_new(setup, 1, &opts, &fuzz_alloc, &fight) != FRAY_OK) {
+        free(text);
+        return 0;
+    }
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    fray_status st = fray_towers_fight_replay(fight, text, &diag);
+    if (st != FRAY_OK && st != FRAY_ERR_NOMEM) {
+        if (diag.message[0] == '\0' || diag.line < 1)
+            abort(); /* every refusal says what, and on which line */
+    } else if (st == FRAY_OK) {
+        int n = fray_towers_fight_events(fight);
+        char buf[4096];
+        if (n > 0) {
+            (void)fray_towers_event_narrate(fight, n - 1, buf, sizeof buf);
+            (void)fray_towers_event_json(fight, n - 1, buf, sizeof buf);
+        }
+        (void)fray_towers_summary(fight, buf, sizeof buf);
+        /* And the fight goes on from there. */
+        for (int i = 0; i < 2 && !fray_towers_fight_over(fight); i++)
+            if (fray_towers_fight_step(fight) != FRAY_OK)
+                abort();
+    }
+    fray_towers_fight_free(fight);
+    free(text);
+    return 0;
+}
