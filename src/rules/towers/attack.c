@@ -723,8 +723,14 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
         ft_emit(r, FT_FACT_MISS, a, t, res.attack_total, res.defense_total, 0, 0);
         return FRAY_OK;
     }
-    ft_emit(r, FT_FACT_HIT, a, t, res.attack_total, res.defense_total,
-            res.hearts, res.critical);
+    ft_fact *hit_fact = ft_emit_fact(r, FT_FACT_HIT, a, t);
+    if (hit_fact) {
+        hit_fact->v[0] = res.attack_total;
+        hit_fact->v[1] = res.defense_total;
+        hit_fact->v[2] = res.hearts;
+        hit_fact->v[3] = res.critical;
+        hit_fact->v[4] = -1; /* the damage, below; -1 for Aid */
+    }
     if (out_hit)
         *out_hit = true;
     if (o->aid) {
@@ -744,6 +750,9 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
         int px = asb->cv[FT_CV_PX];
         bonus -= px - px / 2;
     }
+    if (hit_fact) /* the blow's damage before Hearts and Resilience */
+        hit_fact->v[4] = w->damage + bonus +
+                         (w->adds_px ? asb->cv[FT_CV_PX] : 0);
     fray_towers_hit h = ft_harm_hit(r, a, t, w, bonus, res.hearts);
     ft_harm_apply(r, t, h.stun, h.lethal, a);
 

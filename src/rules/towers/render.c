@@ -568,6 +568,11 @@ static void narr_fact(narr *n, int i) {
         txt_f(t, "  hit: %d against %d", f->v[0], f->v[1]);
         if (f->v[3])
             txt_f(t, ", critical (%d Heart%s)", f->v[2], f->v[2] == 1 ? "" : "s");
+        if (f->v[4] >= 0 && f->v[2] > 0)
+            txt_f(t, "; damage %d + %d Heart%s", f->v[4], f->v[2],
+                  f->v[2] == 1 ? "" : "s");
+        else if (f->v[4] >= 0)
+            txt_f(t, "; damage %d", f->v[4]);
         txt_c(t, '\n');
         break;
     case FT_FACT_MISS:
@@ -975,6 +980,8 @@ static void js_fact(txt *t, const ft_setup *s, const ft_fact *f) {
         if (f->kind == FT_FACT_HIT) {
             js_kint(t, "hearts", f->v[2]);
             js_kbool(t, "critical", f->v[3] != 0);
+            if (f->v[4] >= 0)
+                js_kint(t, "damage", f->v[4]);
         }
         break;
     case FT_FACT_DAMAGE:
