@@ -168,11 +168,13 @@ FRAY_API size_t fray_towers_summary(const fray_towers_fight *fight, char *buf,
                                     size_t size);
 
 /*
- * Replays a journal written as JSON Lines (fray_towers_event_json) onto a
- * fresh fight of the same setup: every command with its recorded cards
- * and choices. Errors: FRAY_ERR_PARSE (diag: line and column of the
- * journal), FRAY_ERR_INVALID (an event does not apply: the journal belongs
- * to another encounter or was edited).
+ * Replays a journal written as JSON Lines (fray_towers_event_json) onto
+ * the fight (which must keep a journal), from the start: every command
+ * with its recorded cards and choices; the first line's seed replaces the
+ * fight's. Errors: FRAY_ERR_PARSE (diag: line and column of the journal),
+ * FRAY_ERR_INVALID (an event does not apply: the journal belongs to
+ * another encounter or was edited; or the journal is empty). After an
+ * error the fight holds the events before the bad line.
  */
 FRAY_API fray_status fray_towers_fight_replay(fray_towers_fight *fight,
                                               const char *jsonl,

@@ -345,3 +345,18 @@ Test(towers_fight, hand_of_fate_words_at_the_table) {
     fray_towers_fight_free(twin);
     fray_towers_setup_free(s);
 }
+
+/* An empty journal is refused (it has no "begin" event), and the fight
+ * is left at its start, able to go on. */
+Test(towers_fight, empty_journal_is_refused) {
+    fray_towers_setup *s = load("duel.yaml");
+    fray_towers_fight *a = fight(s, 3);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fray_towers_fight_replay(a, "\n  \n", &d), FRAY_ERR_INVALID);
+    cr_assert(strstr(d.message, "empty") != NULL, "%s", d.message);
+    cr_assert_eq(fray_towers_fight_events(a), 1);
+    cr_assert_eq(fray_towers_fight_run(a), FRAY_OK);
+    fray_towers_fight_free(a);
+    fray_towers_setup_free(s);
+}

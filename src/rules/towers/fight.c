@@ -981,6 +981,13 @@ FRAY_API fray_status fray_towers_fight_replay(fray_towers_fight *f,
         if (*p == '\n')
             p++;
     }
+    if (f->n_events == 0) {
+        /* Leave a fight that can go on: the start of the fight again. */
+        fray_towers_fight_reset(f, f->seed);
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "the journal is empty: it has no \"begin\" "
+                              "event");
+    }
     return FRAY_OK;
 }
 
