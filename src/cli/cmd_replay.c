@@ -168,15 +168,8 @@ int cmd_replay(int argc, char **argv) {
         return EXIT_USAGE;
     }
 
+    /* The library refuses an empty journal (no "begin" event). */
     int n = fray_towers_fight_events(fight);
-    if (n == 0) {
-        /* Not even the initiative: nothing was fought. */
-        fprintf(stderr, "%s: the journal has no events (a journal starts "
-                "with its \"begin\" event)\n", journal_path);
-        fray_towers_fight_free(fight);
-        fray_towers_setup_free(setup);
-        return EXIT_USAGE;
-    }
     cli_text b = {NULL, 0};
     seed = journal_seed(&b, fight, seed);
     const char *title = fray_towers_setup_name(setup);
