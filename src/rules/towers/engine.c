@@ -63,7 +63,9 @@ bool ft_allies(const ft_setup *s, int a, int b) {
 fray_footprint ft_footprint(const ft_setup *s, const ft_state *st, int c) {
     fray_footprint fp;
     fp.at = st->c[c].pos;
-    fp.side = (int8_t)fray_grid_side_for_size(s->c[c].sb.size_rank);
+    /* fray_grid_side_for_size, inlined: this is asked very often. */
+    int rank = s->c[c].sb.size_rank;
+    fp.side = (int8_t)(rank <= 0 ? 1 : rank >= 4 ? 5 : rank + 1);
     return fp;
 }
 
