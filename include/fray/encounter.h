@@ -38,14 +38,18 @@ typedef struct fray_towers_fight fray_towers_fight;
  * The first path must be the encounter. The caller owns *out and frees it
  * with fray_towers_setup_free. Errors: FRAY_ERR_PARSE (diag has
  * file:line:column and what was expected), FRAY_ERR_RANGE, FRAY_ERR_NOMEM.
- * Nothing is half-loaded: on error *out is NULL.
+ * Nothing is half-loaded: on error *out is NULL. When the error is in a
+ * file the encounter named, diag->file points into *diag itself (the
+ * path is kept after the message), so it is valid as long as that diag
+ * struct, not a copy of it.
  */
 FRAY_API fray_status fray_towers_load(const char *path,
                                       const fray_allocator *alloc,
                                       fray_towers_setup **out,
                                       fray_diag *diag);
 /* Checks any fray file (encounter, stat blocks, catalog) without keeping
- * it. Same errors as fray_towers_load. */
+ * it. Same errors as fray_towers_load; on success diag->message holds a
+ * one-line summary ("encounter \"Duel at the Bridge\": 2 combatants, ..."). */
 FRAY_API fray_status fray_towers_check(const char *path, fray_diag *diag);
 FRAY_API void fray_towers_setup_free(fray_towers_setup *setup);
 
