@@ -139,6 +139,11 @@ const char *cli_render(cli_text *b, const fray_towers_fight *f,
 const char *cli_render_event(cli_text *b, const fray_towers_fight *f, int i,
                              cli_render_event_fn fn);
 void cli_text_free(cli_text *b);
+/* With -C DIR, goes there first; then loads the encounter file. On error
+ * prints "FILE:LINE:COLUMN: message" (or "FILE: message") and returns
+ * EXIT_USAGE; on success sets *out and returns -1. */
+int cli_load_encounter(cli_args *args, const char *path,
+                       fray_towers_setup **out);
 /* Writes the fight's journal (JSON Lines, docs/journal.md) to path; prints
  * "error: ..." and returns false when it cannot. */
 bool cli_write_journal(const fray_towers_fight *f, const char *path);

@@ -34,63 +34,9 @@ static const char HELP[] =
     "                   as a transcript (for scripts)\n";
 
 /* A growing text buffer for the library's snprintf-style renderings. */
-typedef struct textbuf {
-    char *p;
-    size_t cap;
-} textbuf;
-
-typedef size_t (*render_fn)(const fray_towers_fight *f, char *buf,
-                            size_t size);
-typedef size_t (*render_i_fn)(const fray_towers_fight *f, int i, char *buf,
-                              size_t size);
-
-static bool grow(textbuf *b, size_t need) {
-    if (need < b->cap)
-        return true;
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap <= need)
-        cap *= 2;
-    char *p = realloc(b->p, cap);
-    if (!p)
-        return false;
-    b->p = p;
-    b->cap = cap;
-    return true;
-}
-
-static const char *render(textbuf *b, const fray_towers_fight *f,
-                          render_fn fn) {
-    size_t n = fn(f, NULL, 0);
-    if (!grow(b, n + 1))
-        return "";
-    fn(f, b->p, b->cap);
-    return b->p;
-}
-
-static const char *render_i(textbuf *b, const fray_towers_fight *f, int i,
-                            render_i_fn fn) {
-    size_t n = fn(f, i, NULL, 0);
-    if (!grow(b, n + 1))
-        return "";
-    fn(f, i, b->p, b->cap);
-    return b->p;
-}
-
-static void print_json_event(textbuf *b, const fray_towers_fight *f, int i,
-                             uint64_t seed) {
-    const char *line = render_i(b, f, i, fray_towers_event_json);
-    if (i == 0 && line[0] == '{' && !strstr(line, "\"seed\":")) {
-        /* The first line carries the seed, so that the journal replays on
-         * its own (docs/journal.md). */
-        printf("{\"seed\":%llu,%s\n", (unsigned long long)seed, line + 1);
-        return;
-    }
-    printf("%s\n", line);
-}
-
-static void print_round(textbuf *b, const fray_towers_fight *f) {
-    printf("\n%s", render(b, f, fray_towers_draw_clock));
-    printf("\n%s\n", render(b, f, fray_towers_draw_map));
+static void print_round(cli_text *b, const fray_towers_fight *f) {
+    printf("\n%s", cli_render(b, f, fray_towers_draw_clock));
+    printf("\n%s\n", cli_render(b, f, fray_towers_draw_map));
 }
 
 int cmd_fight(int argc, char **argv) {
@@ -130,27 +76,10 @@ int cmd_fight(int argc, char **argv) {
         return EXIT_USAGE;
     }
 
-    cli_opt *dir = cli_get(&args, "C");
-    if (dir->present && chdir(dir->value) != 0) {
-        cli_error(&args, "cannot go to '%s': %s", dir->value, strerror(errno));
-        return EXIT_USAGE;
-    }
-
     fray_towers_setup *setup = NULL;
-    fray_diag diag;
-    memset(&diag, 0, sizeof diag);
-    fray_status st = fray_towers_load(path, NULL, &setup, &diag);
-    if (st != FRAY_OK) {
-        const char *file = diag.file ? diag.file : path;
-        if (diag.line > 0)
-            fprintf(stderr, "%s:%d:%d: %s\n", file, diag.line,
-                    diag.column > 0 ? diag.column : 1,
-                    diag.message[0] ? diag.message : fray_strerror(st));
-        else
-            fprintf(stderr, "%s: %s\n", file,
-                    diag.message[0] ? diag.message : fray_strerror(st));
-        return EXIT_USAGE;
-    }
+    rc = cli_load_encounter(&args, path, &setup);
+    if (rc >= 0)
+        return rc;
     if (!seed_opt->present && !fray_towers_setup_seed(setup, &seed))
         seed = 1;
 
@@ -160,7 +89,7 @@ int cmd_fight(int argc, char **argv) {
     fo.facts = true;
     fo.until_phase = (int)until;
     fray_towers_fight *fight = NULL;
-    st = fray_towers_fight_new(setup, seed, &fo, NULL, &fight);
+    fray_status st = fray_towers_fight_new(setup, seed, &fo, NULL, &fight);
     if (st != FRAY_OK) {
         cli_error(&args, "%s", fray_strerror(st));
         fray_towers_setup_free(setup);
@@ -177,7 +106,7 @@ int cmd_fight(int argc, char **argv) {
         return rc;
     }
 
-    textbuf b = {NULL, 0};
+    cli_text b = {NULL, 0};
     bool text = !args.json && !quiet;
     if (text)
         printf("%s (seed %llu)\n", title && title[0] ? title : path,
@@ -188,7 +117,9 @@ int cmd_fight(int argc, char **argv) {
         int n = fray_towers_fight_events(fight);
         for (; told < n; told++) {
             if (args.json) {
-                print_json_event(&b, fight, told, seed);
+                /* The first line carries the seed (docs/journal.md). */
+                printf("%s\n", cli_render_event(&b, fight, told,
+                                                fray_towers_event_json));
                 continue;
             }
             if (!text)
@@ -201,7 +132,8 @@ int cmd_fight(int argc, char **argv) {
                 round = now / 10;
                 print_round(&b, fight);
             }
-            fputs(render_i(&b, fight, told, fray_towers_event_narrate), stdout);
+            fputs(cli_render_event(&b, fight, told, fray_towers_event_narrate),
+                  stdout);
             if (told == 0) {
                 round = now / 10;
                 print_round(&b, fight);
@@ -213,7 +145,7 @@ int cmd_fight(int argc, char **argv) {
         if (st != FRAY_OK)
             break;
     }
-    const char *summary = render(&b, fight, fray_towers_summary);
+    const char *summary = cli_render(&b, fight, fray_towers_summary);
     if (args.json) {
         json_out j;
         json_init(&j, stdout);
@@ -236,7 +168,7 @@ int cmd_fight(int argc, char **argv) {
             printf("\nSummary\n");
         fputs(summary, stdout);
     }
-    free(b.p);
+    cli_text_free(&b);
     rc = EXIT_OK;
     if (journal->present && !cli_write_journal(fight, journal->value))
         rc = EXIT_USAGE;

@@ -105,27 +105,10 @@ int cmd_replay(int argc, char **argv) {
     const char *path = args.pos[0];
     const char *journal_path = args.pos[1];
     bool quiet = cli_get(&args, "quiet")->present;
-    cli_opt *dir = cli_get(&args, "C");
-    if (dir->present && chdir(dir->value) != 0) {
-        cli_error(&args, "cannot go to '%s': %s", dir->value, strerror(errno));
-        return EXIT_USAGE;
-    }
-
     fray_towers_setup *setup = NULL;
-    fray_diag diag;
-    memset(&diag, 0, sizeof diag);
-    fray_status st = fray_towers_load(path, NULL, &setup, &diag);
-    if (st != FRAY_OK) {
-        const char *file = diag.file ? diag.file : path;
-        if (diag.line > 0)
-            fprintf(stderr, "%s:%d:%d: %s\n", file, diag.line,
-                    diag.column > 0 ? diag.column : 1,
-                    diag.message[0] ? diag.message : fray_strerror(st));
-        else
-            fprintf(stderr, "%s: %s\n", file,
-                    diag.message[0] ? diag.message : fray_strerror(st));
-        return EXIT_USAGE;
-    }
+    rc = cli_load_encounter(&args, path, &setup);
+    if (rc >= 0)
+        return rc;
     char *jsonl = read_file(journal_path);
     if (!jsonl) {
         fprintf(stderr, "%s: %s\n", journal_path, strerror(errno));
@@ -142,13 +125,14 @@ int cmd_replay(int argc, char **argv) {
     fo.journal = true;
     fo.facts = true;
     fray_towers_fight *fight = NULL;
-    st = fray_towers_fight_new(setup, seed, &fo, NULL, &fight);
+    fray_status st = fray_towers_fight_new(setup, seed, &fo, NULL, &fight);
     if (st != FRAY_OK) {
         cli_error(&args, "%s", fray_strerror(st));
         free(jsonl);
         fray_towers_setup_free(setup);
         return EXIT_USAGE;
     }
+    fray_diag diag;
     memset(&diag, 0, sizeof diag);
     st = fray_towers_fight_replay(fight, jsonl, &diag);
     free(jsonl);

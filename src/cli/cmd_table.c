@@ -32,6 +32,28 @@ static bool text_grow(cli_text *b, size_t need) {
     return true;
 }
 
+int cli_load_encounter(cli_args *args, const char *path,
+                       fray_towers_setup **out) {
+    cli_opt *dir = cli_get(args, "C");
+    if (dir->present && chdir(dir->value) != 0) {
+        cli_error(args, "cannot go to '%s': %s", dir->value, strerror(errno));
+        return EXIT_USAGE;
+    }
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    fray_status st = fray_towers_load(path, NULL, out, &diag);
+    if (st == FRAY_OK)
+        return -1;
+    const char *file = diag.file ? diag.file : path;
+    const char *msg = diag.message[0] ? diag.message : fray_strerror(st);
+    if (diag.line > 0)
+        fprintf(stderr, "%s:%d:%d: %s\n", file, diag.line,
+                diag.column > 0 ? diag.column : 1, msg);
+    else
+        fprintf(stderr, "%s: %s\n", file, msg);
+    return EXIT_USAGE;
+}
+
 const char *cli_render(cli_text *b, const fray_towers_fight *f,
                        cli_render_fn fn) {
     size_t n = fn(f, NULL, 0);
