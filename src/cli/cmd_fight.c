@@ -2,10 +2,8 @@
  * policies and tell it as it happens (seed 000; docs/journal.md). */
 #include "cli.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "fray/encounter.h"
 
