@@ -739,8 +739,6 @@ FRAY_API const char *fray_towers_event_action(const fray_towers_fight *f,
         return "begin";
     case FT_CMD_PHASE:
         return "phase";
-    case FT_CMD_RELEASE_HOLD:
-        return "release-hold";
     default:
         return ev->cmd.action < FT_ACTION_COUNT ? ft_actions[ev->cmd.action].name
                                                 : NULL;

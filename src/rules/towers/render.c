@@ -127,7 +127,6 @@ static const char *action_text(int a) {
     switch (a) {
     case FT_CMD_BEGIN: return "Initiative";
     case FT_CMD_PHASE: return "the clock moves on";
-    case FT_CMD_RELEASE_HOLD: return "comes out of Hold";
     default: return "an action";
     }
 }
@@ -146,7 +145,6 @@ static const char *action_name(int a) {
     switch (a) {
     case FT_CMD_BEGIN: return "begin";
     case FT_CMD_PHASE: return "phase";
-    case FT_CMD_RELEASE_HOLD: return "release-hold";
     default: return "?";
     }
 }
@@ -675,53 +673,49 @@ static void narr_header(narr *n) {
     int phase = act >= 0 ? ev->facts[act].v[1] : ev->phase;
     txt_f(t, "Phase %d, round %d — %s: ", phase, phase / 10 + 1,
           cname(s, cmd->actor));
-    if (cmd->action == FT_CMD_RELEASE_HOLD) {
-        txt_s(t, "comes out of Hold");
-    } else {
-        if (cmd->shift_first)
-            txt_f(t, "Shift Position to (%d,%d), then ", cmd->shift_to.x,
-                  cmd->shift_to.y);
-        txt_s(t, action_text(cmd->action));
-        if (valid_c(s, cmd->target))
-            txt_f(t, " %s %s", cmd->action == FT_ACT_AID ? "against" : "on",
-                  cname(s, cmd->target));
-        if (cmd->action == FT_ACT_AID && valid_c(s, cmd->ally))
-            txt_f(t, " for %s", cname(s, cmd->ally));
-        switch (cmd->action) {
-        case FT_ACT_ATTACK:
-        case FT_ACT_POWER_ATTACK:
-        case FT_ACT_CHARGE:
-        case FT_ACT_AID:
-        case FT_ACT_CAST:
-        case FT_ACT_RELOAD: {
-            const ft_weapon *w = weapon_of(s, cmd->actor, cmd->weapon);
-            if (w)
-                txt_f(t, " with the %s%s", w->name,
-                      cmd->off_hand ? " (off hand)" : "");
-            break;
-        }
-        case FT_ACT_MOVE:
-        case FT_ACT_RECKLESS_MOVE:
-        case FT_ACT_RUNNING_LEAP:
-        case FT_ACT_SHIFT:
-            txt_f(t, " to (%d,%d)", cmd->dest.x, cmd->dest.y);
-            break;
-        case FT_ACT_HOLD:
-            txt_c(t, ' ');
-            narr_hold_until(n, cmd->hold_kind, cmd->hold_phase, cmd->hold_who,
-                            cmd->hold_after);
-            break;
-        case FT_ACT_SHAKE:
-            if (cmd->condition >= 0)
-                txt_f(t, " (%s)", condition_name(cmd->condition));
-            break;
-        case FT_ACT_CHIP_HEAL:
-            txt_f(t, " (a %s chip, %s)", chip_name(cmd->chip),
-                  cmd->heal_lethal ? "LETHAL" : "STUN");
-            break;
-        default:
-            break;
-        }
+    if (cmd->shift_first)
+        txt_f(t, "Shift Position to (%d,%d), then ", cmd->shift_to.x,
+              cmd->shift_to.y);
+    txt_s(t, action_text(cmd->action));
+    if (valid_c(s, cmd->target))
+        txt_f(t, " %s %s", cmd->action == FT_ACT_AID ? "against" : "on",
+              cname(s, cmd->target));
+    if (cmd->action == FT_ACT_AID && valid_c(s, cmd->ally))
+        txt_f(t, " for %s", cname(s, cmd->ally));
+    switch (cmd->action) {
+    case FT_ACT_ATTACK:
+    case FT_ACT_POWER_ATTACK:
+    case FT_ACT_CHARGE:
+    case FT_ACT_AID:
+    case FT_ACT_CAST:
+    case FT_ACT_RELOAD: {
+        const ft_weapon *w = weapon_of(s, cmd->actor, cmd->weapon);
+        if (w)
+            txt_f(t, " with the %s%s", w->name,
+                  cmd->off_hand ? " (off hand)" : "");
+        break;
+    }
+    case FT_ACT_MOVE:
+    case FT_ACT_RECKLESS_MOVE:
+    case FT_ACT_RUNNING_LEAP:
+    case FT_ACT_SHIFT:
+        txt_f(t, " to (%d,%d)", cmd->dest.x, cmd->dest.y);
+        break;
+    case FT_ACT_HOLD:
+        txt_c(t, ' ');
+        narr_hold_until(n, cmd->hold_kind, cmd->hold_phase, cmd->hold_who,
+                        cmd->hold_after);
+        break;
+    case FT_ACT_SHAKE:
+        if (cmd->condition >= 0)
+            txt_f(t, " (%s)", condition_name(cmd->condition));
+        break;
+    case FT_ACT_CHIP_HEAL:
+        txt_f(t, " (a %s chip, %s)", chip_name(cmd->chip),
+              cmd->heal_lethal ? "LETHAL" : "STUN");
+        break;
+    default:
+        break;
     }
     if (act >= 0) {
         const ft_fact *f = &ev->facts[act];

@@ -557,8 +557,9 @@ typedef struct ft_command {
 /* Commands the engine makes itself (they are events too, so they replay). */
 enum {
     FT_CMD_BEGIN = 200,      /* initiative flips and first places */
-    FT_CMD_PHASE,            /* the clock moves on: start-of-phase effects */
-    FT_CMD_RELEASE_HOLD      /* a Hold ends (event hold triggered) */
+    FT_CMD_PHASE             /* the clock moves on: start-of-phase effects
+                                (a Hold waiting for an event ends inside
+                                the event that triggers it) */
 };
 
 /* A choice made while applying a command. */
