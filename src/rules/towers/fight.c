@@ -982,9 +982,11 @@ FRAY_API fray_status fray_towers_fight_replay(fray_towers_fight *f,
     if (f->n_events == 0) {
         /* Leave a fight that can go on: the start of the fight again. */
         fray_towers_fight_reset(f, f->seed);
-        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
-                              "the journal is empty: it has no \"begin\" "
-                              "event");
+        fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                       "the journal is empty: it has no \"begin\" event");
+        if (diag)
+            diag->line = 1; /* where the "begin" event belongs */
+        return FRAY_ERR_INVALID;
     }
     return FRAY_OK;
 }
