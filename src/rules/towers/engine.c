@@ -7,6 +7,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const ft_action_info ft_actions[FT_ACTION_COUNT] = {
@@ -566,6 +567,49 @@ static fray_status check(const ft_setup *s, ft_state *st,
  * stand on and put back before returning. No copy of the state is made:
  * the policies call this for every decision of millions of fights.
  */
+/*
+ * The leap of a Running Leap (seed "Running Leap"): a straight line
+ * (orthogonal or diagonal) of up to SPD spaces, every space of it
+ * unoccupied and not a wall (pits and difficult ground are flown over),
+ * landing on solid ground (open or difficult). Writes the spaces, returns
+ * their number, or -1.
+ */
+static int leap_path(const ft_setup *s, const ft_state *st, int c,
+                     fray_pos dest, int spd, fray_pos *path, int max) {
+    fray_footprint fp = ft_footprint(s, st, c);
+    int dx = dest.x - fp.at.x, dy = dest.y - fp.at.y;
+    int n = abs(dx) > abs(dy) ? abs(dx) : abs(dy);
+    if (n == 0 || n > max || (dx && dy && abs(dx) != abs(dy)) ||
+        fray_grid_count(fp.at, dest) > spd)
+        return -1;
+    int sx = dx > 0 ? 1 : dx < 0 ? -1 : 0, sy = dy > 0 ? 1 : dy < 0 ? -1 : 0;
+    occ_ctx o = {s, st, c};
+    fray_pos prev = fp.at;
+    for (int i = 1; i <= n; i++) {
+        fray_pos at = {(int16_t)(fp.at.x + sx * i), (int16_t)(fp.at.y + sy * i)};
+        for (int y = 0; y < fp.side; y++)
+            for (int x = 0; x < fp.side; x++) {
+                fray_pos q = {(int16_t)(at.x + x), (int16_t)(at.y + y)};
+                if (!fray_grid_in(&s->map, q))
+                    return -1;
+                int t = s->map.terrain[q.y][q.x];
+                if (t == FRAY_TERRAIN_WALL || t == FRAY_TERRAIN_WINDOW)
+                    return -1;
+                if (i == n && t != FRAY_TERRAIN_OPEN &&
+                    t != FRAY_TERRAIN_DIFFICULT)
+                    return -1; /* must land on solid ground */
+                fray_occupant k = occupant(&o, q);
+                if (k != FRAY_OCC_EMPTY && k != FRAY_OCC_SELF)
+                    return -1;
+            }
+        if (!(sx && sy) && fray_grid_edge(&s->map, prev, at) == FRAY_EDGE_WALL)
+            return -1;
+        path[i - 1] = at;
+        prev = at;
+    }
+    return n;
+}
+
 fray_status ft_check_command(const ft_setup *s, const ft_state *st,
                              const ft_command *cmd, fray_diag *diag) {
     ft_state *mst = (ft_state *)st;
@@ -711,8 +755,16 @@ static fray_status check(const ft_setup *s, ft_state *st,
         if (cmd->shift_first)
             st->c[a].pos = cmd->shift_to; /* put back by ft_check_command */
         fray_pos start = st->c[a].pos;
-        int n = find_path(s, st, a, cmd->dest, spd, path, 2 * FRAY_GRID_MAX,
-                          &stop);
+        int n;
+        if (cmd->action == FT_ACT_RUNNING_LEAP && (st->c[a].flags & FT_F_LEAPING)) {
+            n = leap_path(s, st, a, cmd->dest, spd, path, 2 * FRAY_GRID_MAX);
+            if (n < 0)
+                return bad(diag, "%s cannot leap there: a straight line of up "
+                           "to its Speed over empty spaces, landing on solid "
+                           "ground%s", name, "");
+            break;
+        }
+        n = find_path(s, st, a, cmd->dest, spd, path, 2 * FRAY_GRID_MAX, &stop);
         if (n < 0)
             return bad(diag, "%s cannot reach that space with this move%s",
                        name, "");
@@ -897,12 +949,15 @@ static fray_status do_action(ft_run *r, const ft_command *cmd, int *cost) {
             spd *= 2;
         fray_pos path[2 * FRAY_GRID_MAX];
         bool stop;
-        int n = find_path(s, st, a, cmd->dest, spd, path, 2 * FRAY_GRID_MAX,
-                          &stop);
+        bool leap = cmd->action == FT_ACT_RUNNING_LEAP;
+        int n = leap && (c->flags & FT_F_LEAPING)
+                    ? leap_path(s, st, a, cmd->dest, spd, path,
+                                2 * FRAY_GRID_MAX)
+                    : find_path(s, st, a, cmd->dest, spd, path,
+                                2 * FRAY_GRID_MAX, &stop);
         if (n < 0)
             return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
                                   "that space cannot be reached");
-        bool leap = cmd->action == FT_ACT_RUNNING_LEAP;
         rc = walk(r, a, path, n, !(leap && (c->flags & FT_F_LEAPING)));
         if (rc != FRAY_OK)
             return rc;
