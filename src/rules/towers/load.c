@@ -3357,6 +3357,8 @@ static fray_status ld_load(const char *const *paths, int n, const char *text,
             if (enc == (pass == 1) && !files[i]->done)
                 st = ld_process(L, files[i]);
         }
+    if (st == FRAY_OK) /* complete: the tactics policy's hit chances */
+        ft_policy_prepare(work);
     if (st == FRAY_OK && summary) {
         summary->kind = files[0]->kind;
         summary->n_templates = L->n_tpl;

@@ -13,8 +13,9 @@
  *   4. attack an enemy it can attack now (ft_attack_mods: range, sight,
  *      cover), chosen by tactics.target (nearest, weakest = least STUN,
  *      strongest = most STUN): Power Attack when its expected STUN per
- *      phase beats a plain Attack's (exact hit chances from a table, the
- *      damage after Resilience, 7 phases against 5, a tenth off for its
+ *      phase beats a plain Attack's (exact hit chances for the setup's
+ *      deck and flip options, counted once per load by ft_policy_prepare;
+ *      the damage after Resilience, 7 phases against 5, a tenth off for its
  *      (flip-1) on defense); Aim first, when nobody threatens it, if the
  *      extra card more than doubles the chance to hit (an Aim and an attack
  *      take as long as two attacks; RULINGS 13 caps the Aims);
@@ -34,9 +35,12 @@
  *
  * Cost: no allocation and no state kept between calls. The reach map (a
  * search of the map, fray_grid_reach) is built only when the actor has to
- * move, once per decision.
+ * move, once per decision. ft_policy_prepare (700 exact odds queries, a
+ * few milliseconds) runs once per load.
  */
 #include "towers_int.h"
+
+#include "fray/odds.h"
 
 #include <limits.h>
 #include <string.h>
@@ -210,140 +214,65 @@ static long target_rank(const pol *p, int e, int distance) {
 }
 
 /*
- * The chance that an attack hits, in thousandths, for attack flips of -1..8
- * (rank + flip mods), defense flips of -1..8 and the attack's shifts minus
- * the defense's of -3..+3: [a + 1][d + 1][shift + 3]. Exact odds from fresh
- * 52-card decks (RULINGS 1, 3, 6; `fray odds attack A D --attack-shift S`),
- * rounded. Used to weigh Power Attack without flipping.
+ * The chance that an attack hits, in thousandths, for attack flips of
+ * FT_HIT_FLIP_MIN..FT_HIT_FLIP_MAX (rank + flip mods; -1..8), defense flips
+ * of the same range and the attack's shifts minus the defense's of
+ * -3..+3 (flips and shifts beyond are counted as the nearest end). Exact
+ * odds (fray_odds_attack: RULINGS 1 deck options, RULINGS 3 flips below
+ * one card and min-one-card, RULINGS 6 ties hit) rounded half up; used to
+ * weigh Power Attack and Aim without flipping.
+ *
+ * Each side flips from a fresh deck of its own. That is an approximation
+ * twice over: in a fight the decks are part used, and when the deck mode
+ * (RULINGS 2) has attacker and defender flip from one deck (one-for-table,
+ * or two GM combatants) the defender draws from what the attack left. The
+ * table is per setup, not per pair, so it takes separate decks for all.
  */
-static const uint16_t HIT_PERMILLE[10][10][7] = {
-    {
-        {224,  315,  430,  570,  685,  776,  847}, /* -1 vs -1 */
-        {173,  246,  340,  456,  561,  654,  734}, /* -1 vs  0 */
-        {102,  148,  208,  285,  362,  439,  515}, /* -1 vs  1 */
-        {31,   50,   77,  114,  163,  224,  296}, /* -1 vs  2 */
-        {12,   21,   35,   56,   88,  132,  189}, /* -1 vs  3 */
-        {5,   10,   18,   32,   54,   87,  133}, /* -1 vs  4 */
-        {2,    5,   10,   20,   36,   62,  101}, /* -1 vs  5 */
-        {1,    3,    6,   13,   26,   48,   81}, /* -1 vs  6 */
-        {1,    2,    4,    9,   20,   38,   68}, /* -1 vs  7 */
-        {0,    1,    3,    7,   15,   32,   59}, /* -1 vs  8 */
-    },
-    {
-        {346,  439,  544,  660,  754,  827,  884}, /*  0 vs -1 */
-        {277,  357,  448,  552,  643,  723,  791}, /*  0 vs  0 */
-        {172,  227,  293,  370,  446,  521,  595}, /*  0 vs  1 */
-        {67,   97,  137,  187,  249,  320,  398}, /*  0 vs  2 */
-        {31,   50,   77,  114,  163,  224,  296}, /*  0 vs  3 */
-        {16,   28,   48,   77,  118,  171,  237}, /*  0 vs  4 */
-        {9,   17,   32,   56,   92,  140,  200}, /*  0 vs  5 */
-        {5,   11,   22,   42,   75,  119,  176}, /*  0 vs  6 */
-        {3,    7,   16,   33,   63,  105,  158}, /*  0 vs  7 */
-        {2,    5,   12,   27,   55,   94,  146}, /*  0 vs  8 */
-    },
-    {
-        {561,  638,  715,  792,  852,  898,  933}, /*  1 vs -1 */
-        {479,  554,  630,  707,  773,  828,  873}, /*  1 vs  0 */
-        {325,  391,  462,  538,  609,  675,  734}, /*  1 vs  1 */
-        {172,  227,  293,  370,  446,  521,  595}, /*  1 vs  2 */
-        {102,  148,  208,  285,  362,  439,  515}, /*  1 vs  3 */
-        {64,  102,  158,  235,  312,  388,  465}, /*  1 vs  4 */
-        {41,   74,  124,  201,  278,  355,  432}, /*  1 vs  5 */
-        {27,   54,  100,  177,  254,  331,  408}, /*  1 vs  6 */
-        {18,   40,   83,  160,  237,  314,  390}, /*  1 vs  7 */
-        {12,   31,   69,  146,  223,  300,  377}, /*  1 vs  8 */
-    },
-    {
-        {776,  837,  886,  923,  950,  969,  981}, /*  2 vs -1 */
-        {680,  751,  813,  863,  903,  933,  955}, /*  2 vs  0 */
-        {479,  554,  630,  707,  773,  828,  873}, /*  2 vs  1 */
-        {277,  357,  448,  552,  643,  723,  791}, /*  2 vs  2 */
-        {173,  246,  340,  456,  561,  654,  734}, /*  2 vs  3 */
-        {112,  177,  268,  392,  505,  605,  694}, /*  2 vs  4 */
-        {74,  130,  217,  347,  464,  570,  664}, /*  2 vs  5 */
-        {50,   97,  179,  312,  434,  543,  641}, /*  2 vs  6 */
-        {34,   74,  150,  286,  410,  522,  623}, /*  2 vs  7 */
-        {23,   56,  126,  265,  391,  506,  608}, /*  2 vs  8 */
-    },
-    {
-        {868,  912,  944,  965,  979,  988,  994}, /*  3 vs -1 */
-        {776,  837,  886,  923,  950,  969,  981}, /*  3 vs  0 */
-        {561,  638,  715,  792,  852,  898,  933}, /*  3 vs  1 */
-        {346,  439,  544,  660,  754,  827,  884}, /*  3 vs  2 */
-        {224,  315,  430,  570,  685,  776,  847}, /*  3 vs  3 */
-        {149,  232,  349,  505,  634,  738,  819}, /*  3 vs  4 */
-        {100,  174,  288,  456,  595,  708,  797}, /*  3 vs  5 */
-        {68,  132,  241,  418,  565,  684,  779}, /*  3 vs  6 */
-        {47,  102,  204,  388,  540,  665,  764}, /*  3 vs  7 */
-        {32,   78,  174,  363,  520,  649,  752}, /*  3 vs  8 */
-    },
-    {
-        {913,  946,  968,  982,  990,  995,  998}, /*  4 vs -1 */
-        {829,  882,  923,  952,  972,  984,  992}, /*  4 vs  0 */
-        {612,  688,  765,  842,  898,  936,  962}, /*  4 vs  1 */
-        {395,  495,  608,  732,  823,  888,  933}, /*  4 vs  2 */
-        {262,  366,  495,  651,  768,  851,  910}, /*  4 vs  3 */
-        {178,  275,  410,  590,  725,  822,  891}, /*  4 vs  4 */
-        {122,  210,  344,  542,  690,  799,  876}, /*  4 vs  5 */
-        {84,  162,  292,  503,  662,  780,  863}, /*  4 vs  6 */
-        {58,  125,  250,  472,  640,  764,  852}, /*  4 vs  7 */
-        {40,   97,  215,  445,  621,  750,  843}, /*  4 vs  8 */
-    },
-    {
-        {938,  964,  980,  990,  995,  998,  999}, /*  5 vs -1 */
-        {860,  908,  944,  968,  983,  991,  996}, /*  5 vs  0 */
-        {645,  722,  799,  876,  926,  959,  978}, /*  5 vs  1 */
-        {430,  536,  653,  783,  870,  926,  960}, /*  5 vs  2 */
-        {292,  405,  544,  712,  826,  900,  946}, /*  5 vs  3 */
-        {201,  310,  458,  656,  790,  878,  934}, /*  5 vs  4 */
-        {140,  239,  390,  610,  761,  860,  923}, /*  5 vs  5 */
-        {97,  186,  334,  573,  737,  846,  915}, /*  5 vs  6 */
-        {68,  145,  289,  541,  716,  833,  907}, /*  5 vs  7 */
-        {47,  113,  250,  515,  699,  822,  901}, /*  5 vs  8 */
-    },
-    {
-        {952,  974,  987,  994,  997,  999, 1000}, /*  6 vs -1 */
-        {881,  925,  958,  978,  989,  995,  998}, /*  6 vs  0 */
-        {669,  746,  823,  900,  946,  973,  987}, /*  6 vs  1 */
-        {457,  566,  688,  821,  903,  950,  976}, /*  6 vs  2 */
-        {316,  435,  582,  759,  868,  932,  967}, /*  6 vs  3 */
-        {220,  338,  497,  708,  838,  916,  959}, /*  6 vs  4 */
-        {154,  263,  427,  666,  814,  903,  953}, /*  6 vs  5 */
-        {109,  206,  370,  630,  794,  891,  947}, /*  6 vs  6 */
-        {76,  162,  321,  600,  776,  882,  942}, /*  6 vs  7 */
-        {54,  128,  280,  575,  761,  873,  938}, /*  6 vs  8 */
-    },
-    {
-        {962,  980,  991,  996,  998,  999, 1000}, /*  7 vs -1 */
-        {895,  937,  967,  984,  993,  997,  999}, /*  7 vs  0 */
-        {686,  763,  840,  917,  960,  982,  992}, /*  7 vs  1 */
-        {478,  590,  714,  850,  926,  966,  986}, /*  7 vs  2 */
-        {335,  460,  612,  796,  898,  953,  980}, /*  7 vs  3 */
-        {236,  360,  528,  750,  875,  942,  975}, /*  7 vs  4 */
-        {167,  284,  459,  711,  855,  932,  971}, /*  7 vs  5 */
-        {118,  224,  400,  679,  838,  924,  967}, /*  7 vs  6 */
-        {84,  177,  349,  651,  823,  916,  964}, /*  7 vs  7 */
-        {59,  140,  306,  626,  810,  910,  961}, /*  7 vs  8 */
-    },
-    {
-        {968,  985,  993,  997,  999, 1000, 1000}, /*  8 vs -1 */
-        {906,  945,  973,  988,  995,  998,  999}, /*  8 vs  0 */
-        {700,  777,  854,  931,  969,  988,  995}, /*  8 vs  1 */
-        {494,  609,  735,  874,  944,  977,  991}, /*  8 vs  2 */
-        {351,  480,  637,  826,  922,  968,  988}, /*  8 vs  3 */
-        {250,  379,  555,  785,  903,  960,  985}, /*  8 vs  4 */
-        {178,  301,  485,  750,  887,  953,  982}, /*  8 vs  5 */
-        {127,  239,  425,  720,  872,  946,  980}, /*  8 vs  6 */
-        {90,  190,  374,  694,  860,  941,  978}, /*  8 vs  7 */
-        {64,  151,  329,  671,  849,  936,  976}, /*  8 vs  8 */
-    },
-};
+static int exact_permille(const ft_setup *s, int a, int d, int shift) {
+    fray_attack_query q;
+    fray_attack_query_init(&q, a, d);
+    q.deck = s->opt.deck;
+    q.rules = s->opt.flip;
+    q.shared_deck = false;
+    if (shift > 0)
+        q.attack_shift = shift;
+    else
+        q.defense_shift = -shift;
+    fray_attack_odds odds;
+    /* Fails only on options the loader refuses (or a flip larger than the
+     * deck, which -1..8 never is). */
+    if (fray_odds_attack(&q, &odds) != FRAY_OK)
+        return 0;
+    fray_ratio r = fray_attack_odds_hit(&odds);
+    fray__u128 num = fray__u128_from(r.num), den = fray__u128_from(r.den);
+    /* Rounded half up; num < den < 2^102 (odds.c), so 2000 * num fits. */
+    return (int)((2000 * num + den) / (2 * den));
+}
 
-static int hit_permille(int a, int d, int shift) {
-    a = a < -1 ? -1 : a > 8 ? 8 : a;
-    d = d < -1 ? -1 : d > 8 ? 8 : d;
-    shift = shift < -3 ? -3 : shift > 3 ? 3 : shift;
-    return HIT_PERMILLE[a + 1][d + 1][shift + 3];
+void ft_policy_prepare(ft_setup *s) {
+    for (int a = FT_HIT_FLIP_MIN; a <= FT_HIT_FLIP_MAX; a++)
+        for (int d = FT_HIT_FLIP_MIN; d <= FT_HIT_FLIP_MAX; d++)
+            for (int sh = -FT_HIT_SHIFT_MAX; sh <= FT_HIT_SHIFT_MAX; sh++)
+                s->hit_permille[a - FT_HIT_FLIP_MIN][d - FT_HIT_FLIP_MIN]
+                               [sh + FT_HIT_SHIFT_MAX] =
+                    (uint16_t)exact_permille(s, a, d, sh);
+    s->hit_ready = true;
+}
+
+static int clamp(int v, int lo, int hi) {
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* The table when the loader filled it; a setup built by hand (tests) gets
+ * the same number counted now (a few microseconds a call). */
+static int hit_chance(const ft_setup *s, int a, int d, int shift) {
+    a = clamp(a, FT_HIT_FLIP_MIN, FT_HIT_FLIP_MAX);
+    d = clamp(d, FT_HIT_FLIP_MIN, FT_HIT_FLIP_MAX);
+    shift = clamp(shift, -FT_HIT_SHIFT_MAX, FT_HIT_SHIFT_MAX);
+    if (s->hit_ready)
+        return s->hit_permille[a - FT_HIT_FLIP_MIN][d - FT_HIT_FLIP_MIN]
+                              [shift + FT_HIT_SHIFT_MAX];
+    return exact_permille(s, a, d, shift);
 }
 
 /* STUN a hit would deal before Hearts: the weapon's damage (+PX), +bonus,
@@ -372,8 +301,8 @@ static bool power_pays(const pol *p, int e, const ft_weapon *w,
     int att = a->cv[spell ? FT_CV_SA : FT_CV_PA] + m->flip;
     int def = d->cv[spell ? FT_CV_ID : FT_CV_PD] + m->def_flip;
     int sd = m->shift - m->def_shift;
-    long plain = (long)hit_permille(att, def, sd) * net_damage(p, e, w, 0) * 7;
-    long power = (long)hit_permille(att - 1, def, sd) *
+    long plain = (long)hit_chance(p->s, att, def, sd) * net_damage(p, e, w, 0) * 7;
+    long power = (long)hit_chance(p->s, att - 1, def, sd) *
                  net_damage(p, e, w, 2) * 5 * 9 / 10;
     return power > plain;
 }
@@ -697,7 +626,7 @@ void ft_policy_choose(const ft_setup *s, const ft_state *st, int actor,
         int att = s->c[actor].sb.cv[w->spell ? FT_CV_SA : FT_CV_PA] + best_m.flip;
         int def = tsb->cv[w->spell ? FT_CV_ID : FT_CV_PD] + best_m.def_flip;
         int sd = best_m.shift - best_m.def_shift;
-        bool worth = hit_permille(att + 1, def, sd) > 2 * hit_permille(att, def, sd);
+        bool worth = hit_chance(s, att + 1, def, sd) > 2 * hit_chance(s, att, def, sd);
         bool aim = me->aim < aim_cap && !threat &&
                    (preset == FT_TAC_AIM ||
                     (preset != FT_TAC_ATTACK && worth));

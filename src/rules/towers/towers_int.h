@@ -421,6 +421,15 @@ typedef struct ft_combatant {
     int deck;               /* index into ft_state.decks */
 } ft_combatant;
 
+/* The range of ft_setup.hit_permille (policy.c). */
+enum {
+    FT_HIT_FLIP_MIN = -1,
+    FT_HIT_FLIP_MAX = 8,
+    FT_HIT_FLIPS = FT_HIT_FLIP_MAX - FT_HIT_FLIP_MIN + 1,
+    FT_HIT_SHIFT_MAX = 3,
+    FT_HIT_SHIFTS = 2 * FT_HIT_SHIFT_MAX + 1
+};
+
 typedef struct ft_setup {
     char name[64];          /* the encounter's title */
     char source[256];       /* the file it came from */
@@ -441,6 +450,13 @@ typedef struct ft_setup {
     ft_weapon catalog[FT_MAX_CATALOG];
     int n_armor;
     ft_armor armor_catalog[16];
+    /* The tactics policy's hit chances (policy.c, ft_policy_prepare, run at
+     * the end of every load): per mille, for attack and defense flips of
+     * FT_HIT_FLIP_MIN..FT_HIT_FLIP_MAX (rank + flip mods) and attack minus
+     * defense shifts of -FT_HIT_SHIFT_MAX..+FT_HIT_SHIFT_MAX. Setups built
+     * by hand leave hit_ready false: the policy then counts the odds itself. */
+    bool hit_ready;
+    uint16_t hit_permille[FT_HIT_FLIPS][FT_HIT_FLIPS][FT_HIT_SHIFTS];
 } ft_setup;
 
 /* ---- State: what a fight changes --------------------------------------- */
@@ -816,6 +832,10 @@ fray_status ft_check_command(const ft_setup *s, const ft_state *st,
  * turn it is. */
 void ft_policy_choose(const ft_setup *s, const ft_state *st, int actor,
                       ft_command *out);
+/* Fills s->hit_permille from the exact odds (fray_odds_attack) for the
+ * setup's deck and flip options and sets s->hit_ready; the loader calls it
+ * once the setup is complete. About 700 odds queries (a few ms). */
+void ft_policy_prepare(ft_setup *s);
 extern const ft_hooks ft_policy_hooks; /* fate and opportunity choices by tactics */
 
 /* render.c */
