@@ -4,41 +4,17 @@
  * input is a command ("aldric attack black-knight", "next", ...), or
  * "undo" / "redo". A command is applied, or refused with a message and the
  * fight unchanged; never a crash or a leak. */
+#include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fray/fray.h"
-#include "fuzz_alloc.h"
-
-#ifndef FRAY_SOURCE_DIR
-#define FRAY_SOURCE_DIR "."
-#endif
+#define FUZZ_TOWERS_EXAMPLE "duel.yaml"
+#include "fuzz_towers.h"
 
 /* A duel is decided in a few dozen commands; undo replays the fight from
  * its start, so long scripts only make the run slower. */
 enum { MAX_INPUT = 4096, MAX_LINES = 64 };
-
-/* The encounter, loaded once for the whole run (the harness's only
- * state; the library has none). */
-static fray_towers_setup *setup;
-
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    (void)argc;
-    (void)argv;
-    fray_diag diag = {0};
-    if (fray_towers_load(FRAY_SOURCE_DIR "/examples/towers/duel.yaml", NULL,
-                         &setup, &diag) != FRAY_OK) {
-        fprintf(stderr, "fuzz_towers_command: cannot load duel.yaml: %s\n",
-                diag.message);
-        abort();
-    }
-    return 0;
-}
 
 static bool is_word(const char *line, const char *word) {
     while (*line == ' ' || *line == '\t' || *line == '\r')
@@ -53,21 +29,10 @@ static bool is_word(const char *line, const char *word) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    if (size > MAX_INPUT)
+    char *text;
+    fray_towers_fight *fight = fuzz_towers_start(data, size, MAX_INPUT, &text);
+    if (!fight)
         return 0;
-    char *text = malloc(size + 1);
-    if (!text)
-        return 0;
-    memcpy(text, data, size);
-    text[size] = '\0';
-
-    fray_towers_fight_options opts = {.journal = true, .facts = true,
-                                      .until_phase = 0};
-    fray_towers_fight *fight = NULL;
-    if (fray_towers_fight_new(setup, 1, &opts, &fuzz_alloc, &fight) != FRAY_OK) {
-        free(text);
-        return 0;
-    }
     bool changed = false;
     char *line = text;
     for (int n = 0; line && n < MAX_LINES; n++) {

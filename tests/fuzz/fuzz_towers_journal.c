@@ -5,16 +5,11 @@
  * replays must also tell its last event and go on (undo and redo are
  * fuzz_towers_command's). */
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fray/fray.h"
-#include "fuzz_alloc.h"
-
-#ifndef FRAY_SOURCE_DIR
-#define FRAY_SOURCE_DIR "."
-#endif
+#define FUZZ_TOWERS_EXAMPLE "skirmish.yaml"
+#include "fuzz_towers.h"
 
 /* Every replayed event runs the engine (a move finds its path on the
  * map), so the run's time grows with the input: 3 KB is 20-25 lines
@@ -23,42 +18,11 @@
  * the suite's 150000 inputs within about 35 s. */
 enum { MAX_INPUT = 3072 };
 
-/* The encounter, loaded once for the whole run (the harness's only
- * state; the library has none). */
-static fray_towers_setup *setup;
-
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    (void)argc;
-    (void)argv;
-    fray_diag diag = {0};
-    if (fray_towers_load(FRAY_SOURCE_DIR "/examples/towers/skirmish.yaml", NULL,
-                         &setup, &diag) != FRAY_OK) {
-        fprintf(stderr, "fuzz_towers_journal: cannot load skirmish.yaml: %s\n",
-                diag.message);
-        abort();
-    }
-    return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    if (size > MAX_INPUT)
+    char *text;
+    fray_towers_fight *fight = fuzz_towers_start(data, size, MAX_INPUT, &text);
+    if (!fight)
         return 0;
-    char *text = malloc(size + 1);
-    if (!text)
-        return 0;
-    memcpy(text, data, size);
-    text[size] = '\0';
-
-    fray_towers_fight_options opts = {.journal = true, .facts = true,
-                                      .until_phase = 0};
-    fray_towers_fight *fight = NULL;
-    if (fray_towers_fight_new(setup, 1, &opts, &fuzz_alloc, &fight) != FRAY_OK) {
-        free(text);
-        return 0;
-    }
     fray_diag diag;
     memset(&diag, 0, sizeof diag);
     fray_status st = fray_towers_fight_replay(fight, text, &diag);

@@ -12,17 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "towers_int.h"
+#include "towers_fixture.h"
 
 /* ---- A hand-built encounter ------------------------------------------------ */
-
-typedef struct fixture {
-    ft_setup s;
-    ft_state st;
-    ft_event ev;
-    ft_run r;
-    fray_diag diag;
-} fixture;
 
 /* The RULINGS defaults, written out so these tests do not lean on the
  * loader. */
@@ -45,68 +37,33 @@ static void options(ft_options *o) {
 
 static ft_weapon longblade(void) {
     /* "Longblade | 1+PA | 4+PX | - | $25 | 3 lbs. | Knight, Blade" */
-    ft_weapon w;
-    memset(&w, 0, sizeof w);
-    snprintf(w.name, sizeof w.name, "longblade");
-    w.attack_bonus = 1;
-    w.damage = 4;
-    w.adds_px = true;
-    w.category = FT_CAT_PHYSICAL;
-    w.reach = 1;
+    ft_weapon w = tf_weapon("longblade", 1, 4, true, 1);
     w.keywords = FT_KW(KNIGHT) | FT_KW(BLADE);
     return w;
 }
 
 static ft_weapon heavy_rifle(void) {
     /* "Heavy Rifle | PA | 7 | 12 | 10 | $40 | 10 lbs. | Two-Handed, Large" */
-    ft_weapon w;
-    memset(&w, 0, sizeof w);
-    snprintf(w.name, sizeof w.name, "heavy rifle");
-    w.damage = 7;
-    w.category = FT_CAT_PHYSICAL;
+    ft_weapon w = tf_weapon("heavy rifle", 0, 7, false, 0);
     w.range_increment = 12;
     w.shots = 10;
     w.keywords = FT_KW(TWO_HANDED) | FT_KW(LARGE);
     return w;
 }
 
-/* Combatant on `side` at (x, y) with its own deck, holding weapon w. PA 2,
- * PD 1, [[E]] 2 (16 STUN, 10 LETHAL), everything else 0. */
+/* PA 2, PD 1, SPD 6, [[E]] 2 (16 STUN, 10 LETHAL), everything else 0. */
+static const tf_stats combat_stats = {.pa = 2, .pd = 1, .spd = 6,
+                                      .endurance = 2};
+
+/* Combatant on `side` at (x, y) with its own deck, holding weapon w. */
 static int add(fixture *f, const char *name, int side, int x, int y,
                ft_weapon w) {
-    int i = f->s.n_combatants++;
-    ft_combatant *c = &f->s.c[i];
-    memset(c, 0, sizeof *c);
-    snprintf(c->name, sizeof c->name, "%s", name);
-    snprintf(c->id, sizeof c->id, "%s", name);
-    c->side = side;
-    c->symbol = name[0];
-    c->start.x = (int16_t)x;
-    c->start.y = (int16_t)y;
-    c->placed = true;
-    c->deck = i;
-    ft_statblock *sb = &c->sb;
-    sb->cv[FT_CV_PA] = 2;
-    sb->cv[FT_CV_PD] = 1;
-    sb->cv[FT_CV_SPD] = 6;
-    sb->endurance = 2;
-    sb->n_weapons = 1;
-    sb->weapons[0] = w;
-    sb->wielded[0] = 0;
-    sb->wielded[1] = -1;
-    sb->mana_regen = -1;
-    snprintf(f->s.deck_names[i], FT_NAME, "%s", name);
-    f->s.n_decks = f->s.n_combatants;
-    return i;
+    return tf_add(f, name, side, x, y, &combat_stats, w);
 }
 
 static fixture *fixture_new(void) {
-    fixture *f = calloc(1, sizeof *f);
-    cr_assert_not_null(f);
+    fixture *f = tf_new(0, 0);
     options(&f->s.opt);
-    f->s.n_sides = 2;
-    snprintf(f->s.sides[0], FT_NAME, "heroes");
-    snprintf(f->s.sides[1], FT_NAME, "bandits");
     return f;
 }
 
@@ -117,26 +74,8 @@ static void start(fixture *f) {
     for (int i = 0; i < f->st.n; i++)
         f->st.c[i].flags |= FT_F_ACTED;
     memset(&f->ev, 0, sizeof f->ev);
-    memset(&f->r, 0, sizeof f->r);
-    f->r.setup = &f->s;
-    f->r.st = &f->st;
-    f->r.ev = &f->ev;
-    f->r.facts = true;
-    f->r.diag = &f->diag;
+    tf_run(f, &f->diag);
     memset(&f->diag, 0, sizeof f->diag);
-}
-
-static void stack(fixture *f, int deck, const char *cards) {
-    fray_card c[54];
-    size_t n = 0;
-    cr_assert_eq(fray_card_parse_list(cards, c, 54, &n, NULL), FRAY_OK, "%s", cards);
-    cr_assert_eq(fray_deck_stack(&f->st.decks[deck], c, n), FRAY_OK, "%s", cards);
-}
-
-static fray_card card(const char *text) {
-    fray_card c;
-    cr_assert_eq(fray_card_parse(text, &c, NULL), FRAY_OK);
-    return c;
 }
 
 static ft_attack_opts opts_weapon(int w) {
@@ -173,8 +112,8 @@ Test(towers_combat, heavy_rifle_hit) {
     int bandit = add(f, "bandit", 1, 5, 0, longblade());
     f->s.c[bandit].sb.cv[FT_CV_ER] = 1;
     start(f);
-    stack(f, tony, "KH 5H");
-    stack(f, bandit, "3C");
+    tf_stack(f, tony, "KH 5H");
+    tf_stack(f, bandit, "3C");
     ft_attack_opts o = opts_weapon(0);
     bool hit = false;
     cr_assert_eq(ft_attack(&f->r, tony, bandit, &o, &hit), FRAY_OK, "%s",
@@ -199,8 +138,8 @@ Test(towers_combat, longblade_px_and_hearts) {
     f->s.c[jimmy].sb.cv[FT_CV_PX] = 3;
     f->s.c[bandit].sb.cv[FT_CV_ER] = 2;
     start(f);
-    stack(f, jimmy, "2C QH 3D");
-    stack(f, bandit, "4S");
+    tf_stack(f, jimmy, "2C QH 3D");
+    tf_stack(f, bandit, "4S");
     ft_attack_opts o = opts_weapon(0);
     bool hit;
     cr_assert_eq(ft_attack(&f->r, jimmy, bandit, &o, &hit), FRAY_OK, "%s",
@@ -222,8 +161,8 @@ Test(towers_combat, tie_hits_lower_misses) {
     f->s.c[a].sb.weapons[0].attack_bonus = 0;
     f->s.c[a].sb.cv[FT_CV_PA] = 1;
     start(f);
-    stack(f, a, "9C 8C");
-    stack(f, b, "9D 9S");
+    tf_stack(f, a, "9C 8C");
+    tf_stack(f, b, "9D 9S");
     ft_attack_opts o = opts_weapon(0);
     bool hit;
     cr_assert_eq(ft_attack(&f->r, a, b, &o, &hit), FRAY_OK);
@@ -242,7 +181,7 @@ Test(towers_combat, falling_twenty_feet) {
     f->s.c[tony].sb.endurance = 4; /* 32 STUN, 12 LETHAL */
     f->s.c[tony].sb.cv[FT_CV_ER] = 1;
     start(f);
-    stack(f, tony, "2C 3H 4D 5S 6C 7H 8D 9S");
+    tf_stack(f, tony, "2C 3H 4D 5S 6C 7H 8D 9S");
     cr_assert_eq(ft_harm_combined(&f->r, tony, 20, 8, FT_CAT_PHYSICAL,
                                   FT_DMG_NONE),
                  FRAY_OK);
@@ -251,7 +190,7 @@ Test(towers_combat, falling_twenty_feet) {
     cr_expect_eq(f->st.c[tony].stun, 32 - 21);
     cr_expect_eq(f->st.c[tony].lethal, 12 - 2);
     /* No Hearts: 20 STUN less ER 1, no LETHAL. */
-    stack(f, tony, "2C 3S 4D 5S 6C 7D 8D 9S");
+    tf_stack(f, tony, "2C 3S 4D 5S 6C 7D 8D 9S");
     ft_harm_heal(&f->r, tony, 100, 100);
     cr_assert_eq(ft_harm_combined(&f->r, tony, 20, 8, FT_CAT_PHYSICAL,
                                   FT_DMG_NONE),
@@ -637,8 +576,8 @@ Test(towers_combat, power_attack) {
     f->s.c[a].sb.weapons[0].attack_bonus = 0;
     f->s.c[a].sb.cv[FT_CV_PA] = 3;
     start(f);
-    stack(f, a, "KC 2D");
-    stack(f, t, "3S");
+    tf_stack(f, a, "KC 2D");
+    tf_stack(f, t, "3S");
     ft_attack_opts o = opts_weapon(0);
     o.power = true;
     cr_expect_eq(mods_of(f, a, t, o).flip, -1);
@@ -671,8 +610,8 @@ Test(towers_combat, aim_cap) {
     cr_expect_eq(mods_of(f, a, t, opts_weapon(0)).flip, 0,
                  "aimed for a spell, attacking with a blade");
     f->st.c[a].aim_spell = 0;
-    stack(f, a, "2C 3C 4C 5C 6C 7C 8C");
-    stack(f, t, "9S");
+    tf_stack(f, a, "2C 3C 4C 5C 6C 7C 8C");
+    tf_stack(f, t, "9S");
     ft_attack_opts o = opts_weapon(0);
     bool hit;
     cr_assert_eq(ft_attack(&f->r, a, t, &o, &hit), FRAY_OK);
@@ -796,8 +735,8 @@ Test(towers_combat, helpless_defender) {
     start(f);
     ft_cond_add(&f->r, t, FT_COND_HELPLESS, 0, FT_UNTIL_REMOVED, -1, 0, -1);
     cr_expect_eq(mods_of(f, a, t, opts_weapon(0)).def_flip, -3);
-    stack(f, a, "2C 3C 2D");
-    stack(f, t, "KS 4D");
+    tf_stack(f, a, "2C 3C 2D");
+    tf_stack(f, t, "KS 4D");
     ft_attack_opts o = opts_weapon(0);
     bool hit;
     cr_assert_eq(ft_attack(&f->r, a, t, &o, &hit), FRAY_OK);
@@ -820,8 +759,8 @@ Test(towers_combat, aid) {
     o.aid = true;
     o.aid_ally = ally;
     cr_expect_eq(mods_of(f, aider, foe, o).flip, 1 + 1, "Aid +1, outnumbering 2-to-1");
-    stack(f, aider, "KC 2C 3C 4C");
-    stack(f, foe, "4S");
+    tf_stack(f, aider, "KC 2C 3C 4C");
+    tf_stack(f, foe, "4S");
     bool hit;
     cr_assert_eq(ft_attack(&f->r, aider, foe, &o, &hit), FRAY_OK);
     cr_expect(hit);
@@ -830,8 +769,8 @@ Test(towers_combat, aid) {
     cr_expect_eq(mods_of(f, ally, foe, opts_weapon(0)).def_flip, -1);
     cr_expect_eq(mods_of(f, aider, foe, opts_weapon(0)).def_flip, 0,
                  "only against the chosen ally");
-    stack(f, ally, "5C 6C");
-    stack(f, foe, "AS");
+    tf_stack(f, ally, "5C 6C");
+    tf_stack(f, foe, "AS");
     ft_attack_opts p = opts_weapon(0);
     cr_assert_eq(ft_attack(&f->r, ally, foe, &p, &hit), FRAY_OK);
     cr_expect_eq(f->st.c[foe].aided_vs, -1, "used up by that defense");
@@ -846,8 +785,8 @@ Test(towers_combat, opportunity_with_a_rifle) {
     int t = add(f, "t", 1, 1, 0, longblade());
     f->s.c[a].sb.cv[FT_CV_PX] = 2;
     start(f);
-    stack(f, a, "KC 2C");
-    stack(f, t, "3S");
+    tf_stack(f, a, "KC 2C");
+    tf_stack(f, t, "3S");
     ft_attack_opts o = opts_weapon(-1);
     o.opportunity = true;
     bool hit;
@@ -870,8 +809,8 @@ Test(towers_combat, grapple_test_size) {
     int d = add(f, "Jimmy", 0, 2, 0, longblade());
     f->s.c[a].sb.size_rank = 1;
     start(f);
-    stack(f, a, "2C 3C 4C");
-    stack(f, d, "5S");
+    tf_stack(f, a, "2C 3C 4C");
+    tf_stack(f, d, "5S");
     bool win;
     cr_assert_eq(ft_grapple_test(&f->r, a, d, 0, &win), FRAY_OK);
     cr_expect_eq(f->ev.n_cards, 3 + 1, "PA 2 + size 1 = 3 cards");
@@ -879,8 +818,8 @@ Test(towers_combat, grapple_test_size) {
     f->s.opt.grapple_size_cards = false;
     memset(&f->ev, 0, sizeof f->ev);
     f->r.card_i = 0;
-    stack(f, a, "2C 4C");
-    stack(f, d, "5S");
+    tf_stack(f, a, "2C 4C");
+    tf_stack(f, d, "5S");
     cr_assert_eq(ft_grapple_test(&f->r, a, d, 0, &win), FRAY_OK);
     cr_expect_eq(f->ev.n_cards, 2 + 1, "2 cards, the size as (shift+1)");
     cr_expect(win, "4 + 1 against 5: a tie goes to the grappler");
@@ -898,15 +837,15 @@ Test(towers_combat, crit_bleed_needs_a_heart) {
     int t = add(f, "t", 1, 1, 0, longblade());
     f->s.c[a].sb.weapons[0].keywords |= FT_KW(CRIT_BLEED) | FT_KW(CRIT_STUN);
     start(f);
-    stack(f, a, "KC 2C 3C");
-    stack(f, t, "4S");
+    tf_stack(f, a, "KC 2C 3C");
+    tf_stack(f, t, "4S");
     ft_attack_opts o = opts_weapon(0);
     bool hit;
     cr_assert_eq(ft_attack(&f->r, a, t, &o, &hit), FRAY_OK);
     cr_expect(hit);
     cr_expect(!ft_cond_has(&f->st, t, FT_COND_BLEEDING), "no Heart, no crit");
-    stack(f, a, "KC 2H 3C");
-    stack(f, t, "4S");
+    tf_stack(f, a, "KC 2H 3C");
+    tf_stack(f, t, "4S");
     cr_assert_eq(ft_attack(&f->r, a, t, &o, &hit), FRAY_OK);
     cr_expect(ft_cond_has(&f->st, t, FT_COND_BLEEDING));
     cr_expect(ft_cond_has(&f->st, t, FT_COND_STUNNED));
@@ -919,8 +858,8 @@ Test(towers_combat, crit_bleed_needs_a_heart) {
     /* Option crit_needs_heart off: any hit. */
     ft_cond_remove(&f->r, t, FT_COND_BLEEDING);
     f->s.opt.crit_needs_heart = false;
-    stack(f, a, "KC 2C 3C");
-    stack(f, t, "4S");
+    tf_stack(f, a, "KC 2C 3C");
+    tf_stack(f, t, "4S");
     cr_assert_eq(ft_attack(&f->r, a, t, &o, &hit), FRAY_OK);
     cr_expect(ft_cond_has(&f->st, t, FT_COND_BLEEDING));
     free(f);
@@ -1042,7 +981,7 @@ Test(towers_combat, hand_of_fate_swap) {
     f->s.c[a].sb.weapons[0].attack_bonus = 0;
     f->s.opt.hand_of_fate = 3;
     start(f);
-    stack(f, a, "AH 5D 6D");
+    tf_stack(f, a, "AH 5D 6D");
     cr_assert_eq(ft_fate_deal(&f->r), FRAY_OK);
     cr_expect_eq(fray_deck_count(&f->st.decks[a], FRAY_PLACE_HELD), 3);
     cr_expect_eq(f->ev.n_cards, 3 * 2, "both hands recorded");
@@ -1052,8 +991,8 @@ Test(towers_combat, hand_of_fate_swap) {
     plan.only = a;
     ft_hooks hooks = {&plan, fate_hook, NULL};
     f->r.hooks = &hooks;
-    stack(f, a, "2C 3C");
-    stack(f, t, "9S");
+    tf_stack(f, a, "2C 3C");
+    tf_stack(f, t, "9S");
     ft_attack_opts o = opts_weapon(0);
     bool hit;
     cr_assert_eq(ft_attack(&f->r, a, t, &o, &hit), FRAY_OK, "%s", f->diag.message);
@@ -1061,11 +1000,11 @@ Test(towers_combat, hand_of_fate_swap) {
     cr_expect_eq(f->st.c[t].lethal, 10 - 1, "the Ace of Hearts is a Heart (RULINGS 5)");
     cr_expect_eq(f->st.c[a].fate_used, 1);
     cr_expect_eq(fray_deck_count(&f->st.decks[a], FRAY_PLACE_HELD), 2);
-    cr_expect_eq(fray_deck_place(&f->st.decks[a], card("AH")), FRAY_PLACE_DISCARD);
+    cr_expect_eq(fray_deck_place(&f->st.decks[a], tf_card("AH")), FRAY_PLACE_DISCARD);
     cr_assert_eq(f->ev.n_choices, 2, "the round marker and the swap");
     cr_expect_eq(f->ev.choices[0].kind, FT_CHOICE_NONE);
     cr_expect_eq(f->ev.choices[1].kind, FT_CHOICE_FATE_SWAP);
-    cr_expect_eq(f->ev.choices[1].b, card("AH"));
+    cr_expect_eq(f->ev.choices[1].b, tf_card("AH"));
     cr_expect_eq(count_facts(f, FT_FACT_FATE), 1);
     free(f);
 }
@@ -1143,9 +1082,9 @@ Test(towers_combat, table_cards_run_out) {
     start(f);
     f->r.cards_given = true;
     f->ev.cards_given = true;
-    f->ev.cards[0] = card("KH");
-    f->ev.cards[1] = card("2C");
-    f->ev.cards[2] = card("3C");
+    f->ev.cards[0] = tf_card("KH");
+    f->ev.cards[1] = tf_card("2C");
+    f->ev.cards[2] = tf_card("3C");
     f->ev.n_cards = 3;
     ft_attack_opts o = opts_weapon(0);
     bool hit;
@@ -1158,12 +1097,12 @@ Test(towers_combat, table_cards_run_out) {
     f->ev.cards_given = true;
     const char *given[] = {"KH", "2C", "3C", "4S"};
     for (int i = 0; i < 4; i++)
-        f->ev.cards[i] = card(given[i]);
+        f->ev.cards[i] = tf_card(given[i]);
     f->ev.n_cards = 4;
     cr_assert_eq(ft_attack(&f->r, a, t, &o, &hit), FRAY_OK, "%s", f->diag.message);
     cr_expect(hit);
     cr_expect_eq(f->ev.card_deck[3], t, "each card's deck is written");
-    cr_expect_eq(fray_deck_place(&f->st.decks[a], card("KH")), FRAY_PLACE_DISCARD);
+    cr_expect_eq(fray_deck_place(&f->st.decks[a], tf_card("KH")), FRAY_PLACE_DISCARD);
     /* A card held in a Hand of Fate cannot be flipped by hand. */
     start(f);
     fray_card held;
@@ -1171,9 +1110,9 @@ Test(towers_combat, table_cards_run_out) {
     f->r.cards_given = true;
     f->ev.cards_given = true;
     f->ev.cards[0] = held;
-    f->ev.cards[1] = held == card("2C") ? card("3C") : card("2C");
-    f->ev.cards[2] = held == card("4C") ? card("5C") : card("4C");
-    f->ev.cards[3] = held == card("6C") ? card("7C") : card("6C");
+    f->ev.cards[1] = held == tf_card("2C") ? tf_card("3C") : tf_card("2C");
+    f->ev.cards[2] = held == tf_card("4C") ? tf_card("5C") : tf_card("4C");
+    f->ev.cards[3] = held == tf_card("6C") ? tf_card("7C") : tf_card("6C");
     f->ev.n_cards = 4;
     cr_expect_eq(ft_attack(&f->r, a, t, &o, &hit), FRAY_ERR_CARD_UNAVAILABLE);
     free(f);
@@ -1196,7 +1135,7 @@ Test(towers_combat, chips_and_reflip) {
     plan.n = 1;
     ft_hooks hooks = {&plan, fate_hook, NULL};
     f->r.hooks = &hooks;
-    stack(f, a, "2C 3C");
+    tf_stack(f, a, "2C 3C");
     fray_flip fl;
     int sh;
     cr_assert_eq(ft_flip(&f->r, a, 2, FT_FLIP_SKILL, 0, 10, &fl, &sh), FRAY_OK);
@@ -1206,7 +1145,7 @@ Test(towers_combat, chips_and_reflip) {
     /* The red chip for the white chip's effect. */
     plan.i = 0;
     plan.script[0] = (ft_choice){FT_CHOICE_CHIP_SHIFT, 0, 0, 1};
-    stack(f, a, "2C 3C");
+    tf_stack(f, a, "2C 3C");
     cr_assert_eq(ft_flip(&f->r, a, 2, FT_FLIP_SKILL, 0, 10, &fl, &sh), FRAY_OK);
     cr_expect_eq(sh, 1);
     cr_expect_eq(f->st.c[a].chips[1], 0);
@@ -1214,7 +1153,7 @@ Test(towers_combat, chips_and_reflip) {
     f->st.c[a].chips[2] = 1;
     plan.i = 0;
     plan.script[0] = (ft_choice){FT_CHOICE_CHIP_FLIP, 0, 0, 2};
-    stack(f, a, "2C 3C KD");
+    tf_stack(f, a, "2C 3C KD");
     cr_assert_eq(ft_flip(&f->r, a, 2, FT_FLIP_SKILL, 0, 10, &fl, &sh), FRAY_OK);
     cr_expect_eq(fl.n_cards, 3);
     cr_expect_eq(fl.kept_value, 13);
@@ -1223,17 +1162,17 @@ Test(towers_combat, chips_and_reflip) {
     f->st.c[a].chips[1] = 1;
     plan.i = 0;
     plan.script[0] = (ft_choice){FT_CHOICE_CHIP_FLIP, 0, 0, 1};
-    stack(f, a, "2C QC");
+    tf_stack(f, a, "2C QC");
     cr_assert_eq(ft_flip(&f->r, a, 0, FT_FLIP_SKILL, 0, 10, &fl, &sh), FRAY_OK);
     cr_expect_eq(fl.n_cards, 1);
     cr_expect_eq(fl.kept_value, 12);
     /* Reflip: a held card and the whole flip go; one new card is the flip. */
     fray_card held;
-    stack(f, a, "4H");
+    tf_stack(f, a, "4H");
     cr_assert_eq(fray_deck_hold(&f->st.decks[a], &f->st.rng, 1, &held), FRAY_OK);
     plan.i = 0;
     plan.script[0] = (ft_choice){FT_CHOICE_FATE_REFLIP, 0, 0, (int8_t)held};
-    stack(f, a, "2C 3C 9D");
+    tf_stack(f, a, "2C 3C 9D");
     cr_assert_eq(ft_flip(&f->r, a, 2, FT_FLIP_SKILL, 0, 10, &fl, &sh), FRAY_OK);
     cr_expect_eq(fl.n_cards, 1);
     cr_expect_eq(fl.kept_value, 9);
@@ -1253,7 +1192,7 @@ Test(towers_combat, blinded_needs_a_hard_check) {
     f->s.c[a].sb.weapons[0].attack_bonus = 0;
     start(f);
     ft_cond_add(&f->r, a, FT_COND_BLINDED, 0, FT_UNTIL_REMOVED, -1, 0, -1);
-    stack(f, a, "KC AD");
+    tf_stack(f, a, "KC AD");
     ft_attack_opts o = opts_weapon(0);
     bool hit;
     cr_assert_eq(ft_attack(&f->r, a, t, &o, &hit), FRAY_OK);
@@ -1267,8 +1206,8 @@ Test(towers_combat, blinded_needs_a_hard_check) {
     plan.n = 1;
     ft_hooks hooks = {&plan, fate_hook, NULL};
     f->r.hooks = &hooks;
-    stack(f, a, "KC AD QC 2C");
-    stack(f, t, "3S");
+    tf_stack(f, a, "KC AD QC 2C");
+    tf_stack(f, t, "3S");
     cr_assert_eq(ft_attack(&f->r, a, t, &o, &hit), FRAY_OK);
     cr_expect(hit);
     free(f);
@@ -1372,8 +1311,8 @@ Test(towers_combat, spell_attack) {
     cr_expect(!m.impossible, "%s", m.why);
     cr_expect_eq(m.shift, 0, "no size shift on <SA>, no range increments");
     cr_expect_eq(m.def_shift, 1, "a Small defender on <ID>");
-    stack(f, mage, "2C");
-    stack(f, t, "KD QD");
+    tf_stack(f, mage, "2C");
+    tf_stack(f, t, "KD QD");
     ft_attack_opts o = opts_weapon(0);
     bool hit;
     cr_assert_eq(ft_attack(&f->r, mage, t, &o, &hit), FRAY_OK, "%s", f->diag.message);
@@ -1413,7 +1352,7 @@ Test(towers_combat, flips_below_one_card) {
     start(f);
     fray_flip fl;
     int sh;
-    stack(f, a, "KC 5D 9S");
+    tf_stack(f, a, "KC 5D 9S");
     cr_assert_eq(ft_flip(&f->r, a, -1, FT_FLIP_SKILL, 0, INT_MIN, &fl, &sh), FRAY_OK);
     cr_expect_eq(fl.n_cards, 3);
     cr_expect_eq(fl.kept_value, 5, "the lowest of three");
@@ -1424,7 +1363,7 @@ Test(towers_combat, flips_below_one_card) {
     plan.n = 1;
     ft_hooks hooks = {&plan, fate_hook, NULL};
     f->r.hooks = &hooks;
-    stack(f, a, "KC 5D");
+    tf_stack(f, a, "KC 5D");
     cr_assert_eq(ft_flip(&f->r, a, -1, FT_FLIP_SKILL, 0, 20, &fl, &sh), FRAY_OK);
     cr_expect_eq(fl.n_cards, 1);
     cr_expect_eq(fl.kept_value, 13);

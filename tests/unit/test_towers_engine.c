@@ -9,112 +9,47 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "towers_int.h"
+#include "towers_fixture.h"
 
 /* ---- A hand-built encounter ------------------------------------------------ */
 
-typedef struct fixture {
-    ft_setup s;
-    ft_state st;
-    ft_event ev;
-} fixture;
+/* Everyone's numbers but [N]: <PA> 3, <PD> 2, <PX> 1, <SPD> 5, [SS] 1,
+ * [[E]] 3 (24 STUN, 11 LETHAL), and a longblade. */
+static const tf_stats engine_stats = {.pa = 3, .pd = 2, .px = 1, .spd = 5,
+                                      .ss = 1, .endurance = 3,
+                                      .max_stun = 24, .max_lethal = 11};
 
-static void statblock(ft_statblock *sb, int n, int pa, int pd, int e) {
-    memset(sb, 0, sizeof *sb);
-    sb->cv[FT_CV_N] = n;
-    sb->cv[FT_CV_PA] = pa;
-    sb->cv[FT_CV_PD] = pd;
-    sb->cv[FT_CV_PX] = 1;
-    sb->cv[FT_CV_SPD] = 5;
-    sb->aspects[FT_ASPECT_SS] = 1;
-    sb->endurance = e;
-    sb->max_stun = e * 8;
-    sb->max_lethal = e + 8;
-    sb->size_rank = 0;
-    sb->n_weapons = 1;
-    ft_weapon *w = &sb->weapons[0];
-    snprintf(w->name, sizeof w->name, "Longblade");
-    w->attack_bonus = 1;
-    w->damage = 4;
-    w->adds_px = true;
-    w->reach = 1;
-    sb->wielded[0] = 0;
-    sb->wielded[1] = -1;
-    sb->mana_regen = -1;
-}
-
-/* Combatant i on side `side` at (x, y) with its own deck i. */
+/* Combatant i on side `side` at (x, y) with its own deck i and [N] n. */
 static void add(fixture *f, const char *id, int side, int x, int y, int n) {
-    int i = f->s.n_combatants++;
-    ft_combatant *c = &f->s.c[i];
-    memset(c, 0, sizeof *c);
-    snprintf(c->id, sizeof c->id, "%s", id);
-    snprintf(c->name, sizeof c->name, "%s", id);
-    c->side = side;
-    c->symbol = id[0];
-    c->start.x = (int16_t)x;
-    c->start.y = (int16_t)y;
-    c->placed = true;
-    c->deck = i;
-    c->tactics.preset = FT_TAC_DEFAULT;
-    c->tactics.opportunity_attacks = true;
-    statblock(&c->sb, n, 3, 2, 3);
-    snprintf(f->s.deck_names[i], FT_NAME, "%s", id);
-    f->s.n_decks = f->s.n_combatants;
+    int i = tf_add(f, id, side, x, y, &engine_stats,
+                   tf_weapon("Longblade", 1, 4, true, 1));
+    f->s.c[i].sb.cv[FT_CV_N] = n;
+    f->s.c[i].tactics.preset = FT_TAC_DEFAULT;
+    f->s.c[i].tactics.opportunity_attacks = true;
 }
 
 static fixture *fixture_new(void) {
-    fixture *f = calloc(1, sizeof *f);
-    cr_assert_not_null(f);
-    ft_options_default(&f->s.opt);
+    fixture *f = tf_new(12, 12);
     f->s.opt.hand_of_fate = 0; /* stacked decks: nothing dealt first */
-    f->s.n_sides = 2;
-    snprintf(f->s.sides[0], FT_NAME, "heroes");
-    snprintf(f->s.sides[1], FT_NAME, "bandits");
-    f->s.has_map = true;
-    fray_grid_init(&f->s.map, 12, 12);
     return f;
-}
-
-static void stack(fixture *f, int deck, const char *cards) {
-    fray_card c[32];
-    size_t n = 0;
-    cr_assert_eq(fray_card_parse_list(cards, c, 32, &n, NULL), FRAY_OK);
-    cr_assert_eq(fray_deck_stack(&f->st.decks[deck], c, n), FRAY_OK);
 }
 
 static fray_status apply(fixture *f, ft_command cmd, fray_diag *diag) {
     memset(&f->ev, 0, sizeof f->ev);
     f->ev.cmd = cmd;
-    ft_run r;
-    memset(&r, 0, sizeof r);
-    r.setup = &f->s;
-    r.st = &f->st;
-    r.ev = &f->ev;
-    r.facts = true;
-    r.diag = diag;
-    return ft_apply(&r);
-}
-
-static ft_command cmd_of(int action, int actor) {
-    ft_command c;
-    memset(&c, 0, sizeof c);
-    c.action = (uint8_t)action;
-    c.actor = (int8_t)actor;
-    c.target = c.weapon = c.ally = c.condition = c.hold_who = -1;
-    c.skill = c.chip = -1;
-    return c;
+    tf_run(f, diag);
+    return ft_apply(&f->r);
 }
 
 static void begin(fixture *f) {
-    cr_assert_eq(apply(f, cmd_of(FT_CMD_BEGIN, -1), NULL), FRAY_OK);
+    cr_assert_eq(apply(f, tf_cmd(FT_CMD_BEGIN, -1), NULL), FRAY_OK);
 }
 
 /* The clock moves to whoever acts next. */
 static void next_phase(fixture *f) {
     int a = ft_next_actor(&f->st);
     if (a >= 0 && f->st.c[a].phase > f->st.phase)
-        cr_assert_eq(apply(f, cmd_of(FT_CMD_PHASE, -1), NULL), FRAY_OK);
+        cr_assert_eq(apply(f, tf_cmd(FT_CMD_PHASE, -1), NULL), FRAY_OK);
 }
 
 /* ---- Initiative ------------------------------------------------------------- */
@@ -126,8 +61,8 @@ Test(towers_engine, tony_initiative_king_and_four) {
     add(f, "tony", 0, 1, 1, 2);
     add(f, "bandit", 1, 5, 5, 1);
     ft_state_reset(&f->s, &f->st, 1);
-    stack(f, 0, "KS 4D");
-    stack(f, 1, "2C");
+    tf_stack(f, 0, "KS 4D");
+    tf_stack(f, 1, "2C");
     begin(f);
     cr_assert_eq(f->st.c[0].ci, 15);
     cr_assert_eq(f->st.c[0].phase, 5);
@@ -144,7 +79,7 @@ Test(towers_engine, tony_surprised_acts_in_phase_15) {
     add(f, "bandit", 1, 5, 5, 1);
     f->s.c[0].unaware_of = 1u << 1;
     ft_state_reset(&f->s, &f->st, 1);
-    stack(f, 0, "KS 4D");
+    tf_stack(f, 0, "KS 4D");
     begin(f);
     cr_assert_eq(f->st.c[0].ci, 15);
     cr_assert_eq(f->st.c[0].phase, 15);
@@ -157,7 +92,7 @@ Test(towers_engine, initiative_20_or_more_is_phase_0) {
     add(f, "fast", 0, 1, 1, 8);
     add(f, "slow", 1, 5, 5, 1);
     ft_state_reset(&f->s, &f->st, 1);
-    stack(f, 0, "AS 2C 3C 4C 5C 6C 7C 8C");
+    tf_stack(f, 0, "AS 2C 3C 4C 5C 6C 7C 8C");
     begin(f);
     cr_assert_eq(f->st.c[0].ci, 22);
     cr_assert_eq(f->st.c[0].phase, 0);
@@ -173,9 +108,9 @@ Test(towers_engine, ties_in_a_phase) {
     add(f, "c", 1, 7, 7, 3); /* Q + 3 = 15, higher SS */
     f->s.c[2].sb.aspects[FT_ASPECT_SS] = 4;
     ft_state_reset(&f->s, &f->st, 1);
-    stack(f, 0, "KS 2C");
-    stack(f, 1, "QS 2C 3C");
-    stack(f, 2, "QD 2D 3D");
+    tf_stack(f, 0, "KS 2C");
+    tf_stack(f, 1, "QS 2C 3C");
+    tf_stack(f, 2, "QD 2D 3D");
     begin(f);
     for (int i = 0; i < 3; i++)
         cr_assert_eq(f->st.c[i].phase, 5);
@@ -192,8 +127,8 @@ Test(towers_engine, tie_flip_off) {
     add(f, "a", 0, 1, 1, 1);
     add(f, "b", 1, 5, 5, 1);
     ft_state_reset(&f->s, &f->st, 1);
-    stack(f, 0, "9S 3C");  /* initiative 9 + 1 = 10; flip-off 3 */
-    stack(f, 1, "9D JC");  /* initiative 9 + 1 = 10; flip-off J */
+    tf_stack(f, 0, "9S 3C");  /* initiative 9 + 1 = 10; flip-off 3 */
+    tf_stack(f, 1, "9D JC");  /* initiative 9 + 1 = 10; flip-off J */
     begin(f);
     cr_assert_eq(f->st.c[0].phase, 10);
     cr_assert_eq(f->st.c[1].phase, 10);
@@ -208,8 +143,8 @@ static fixture *two_apart(void) {
     add(f, "tony", 0, 1, 1, 2);
     add(f, "bandit", 1, 9, 9, 1);
     ft_state_reset(&f->s, &f->st, 1);
-    stack(f, 0, "KS 4D");
-    stack(f, 1, "2C");
+    tf_stack(f, 0, "KS 4D");
+    tf_stack(f, 1, "2C");
     begin(f);
     next_phase(f);
     return f;
@@ -223,13 +158,13 @@ Test(towers_engine, shift_position_15_to_18) {
     add(f, "bandit", 1, 9, 9, 1);
     f->s.c[0].unaware_of = 1u << 1; /* surprised: phase 15 */
     ft_state_reset(&f->s, &f->st, 1);
-    stack(f, 0, "KS 4D");
-    stack(f, 1, "2C");
+    tf_stack(f, 0, "KS 4D");
+    tf_stack(f, 1, "2C");
     begin(f);
     cr_assert_eq(f->st.c[0].phase, 15);
     next_phase(f);
     cr_assert_eq(f->st.phase, 15);
-    ft_command c = cmd_of(FT_ACT_SHIFT, 0);
+    ft_command c = tf_cmd(FT_ACT_SHIFT, 0);
     c.dest.x = 2;
     c.dest.y = 1;
     cr_assert_eq(apply(f, c, NULL), FRAY_OK);
@@ -250,7 +185,7 @@ Test(towers_engine, action_costs) {
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         fixture *f = two_apart();
         int before = f->st.c[0].phase;
-        cr_assert_eq(apply(f, cmd_of(t[i].action, 0), NULL), FRAY_OK,
+        cr_assert_eq(apply(f, tf_cmd(t[i].action, 0), NULL), FRAY_OK,
                      "%s", ft_actions[t[i].action].text);
         cr_assert_eq(f->st.c[0].phase, before + t[i].cost, "%s",
                      ft_actions[t[i].action].text);
@@ -273,10 +208,10 @@ Test(towers_engine, action_costs) {
 Test(towers_engine, free_action_keeps_the_turn) {
     fixture *f = two_apart();
     int before = f->st.c[0].phase;
-    cr_assert_eq(apply(f, cmd_of(FT_ACT_SPEAK, 0), NULL), FRAY_OK);
+    cr_assert_eq(apply(f, tf_cmd(FT_ACT_SPEAK, 0), NULL), FRAY_OK);
     cr_assert_eq(f->st.c[0].phase, before);
     cr_assert_eq(ft_next_actor(&f->st), 0);
-    cr_assert_eq(apply(f, cmd_of(FT_ACT_AIM, 0), NULL), FRAY_OK);
+    cr_assert_eq(apply(f, tf_cmd(FT_ACT_AIM, 0), NULL), FRAY_OK);
     cr_assert_eq(f->st.c[0].phase, before + 5);
     free(f);
 }
@@ -286,7 +221,7 @@ Test(towers_engine, free_action_keeps_the_turn) {
 Test(towers_engine, shift_added_to_an_action) {
     fixture *f = two_apart();
     int before = f->st.c[0].phase;
-    ft_command c = cmd_of(FT_ACT_AIM, 0);
+    ft_command c = tf_cmd(FT_ACT_AIM, 0);
     c.shift_first = true;
     c.shift_to.x = 2;
     c.shift_to.y = 2;
@@ -301,7 +236,7 @@ Test(towers_engine, shift_added_to_an_action) {
  * or another Shift Position. */
 Test(towers_engine, shift_not_with_free_or_delay) {
     fixture *f = two_apart();
-    ft_command c = cmd_of(FT_ACT_DELAY, 0);
+    ft_command c = tf_cmd(FT_ACT_DELAY, 0);
     c.shift_first = true;
     c.shift_to.x = 2;
     c.shift_to.y = 2;
@@ -321,12 +256,12 @@ Test(towers_engine, zero_cost_goes_to_the_bottom) {
     snprintf(f->s.c[0].sb.skills[0].name, FT_NAME, "Notice");
     f->s.c[0].sb.skills[0].rank = 1;
     ft_state_reset(&f->s, &f->st, 1);
-    stack(f, 0, "QS 2C");   /* 12 + 2 = 14: phase 6 */
-    stack(f, 1, "KS");      /* 13 + 1 = 14: phase 6, lower N */
+    tf_stack(f, 0, "QS 2C");   /* 12 + 2 = 14: phase 6 */
+    tf_stack(f, 1, "KS");      /* 13 + 1 = 14: phase 6, lower N */
     begin(f);
     next_phase(f);
     cr_assert_eq(ft_next_actor(&f->st), 0);
-    ft_command c = cmd_of(FT_ACT_USE_SKILL, 0);
+    ft_command c = tf_cmd(FT_ACT_USE_SKILL, 0);
     c.skill = 0;
     c.cost = 0;
     cr_assert_eq(apply(f, c, NULL), FRAY_OK);
@@ -342,7 +277,7 @@ Test(towers_engine, zero_cost_goes_to_the_bottom) {
 Test(towers_engine, hold_until_a_phase_after_someone) {
     fixture *f = two_apart();
     int now = f->st.phase;
-    ft_command c = cmd_of(FT_ACT_HOLD, 0);
+    ft_command c = tf_cmd(FT_ACT_HOLD, 0);
     c.hold_kind = FT_HOLD_PHASE;
     c.hold_phase = now;
     fray_diag d;
@@ -354,7 +289,7 @@ Test(towers_engine, hold_until_a_phase_after_someone) {
     cr_assert_eq(f->st.c[0].phase, 17);
     next_phase(f);
     cr_assert_eq(ft_next_actor(&f->st), 1, "the bandit first");
-    cr_assert_eq(apply(f, cmd_of(FT_ACT_AIM, 1), NULL), FRAY_OK);
+    cr_assert_eq(apply(f, tf_cmd(FT_ACT_AIM, 1), NULL), FRAY_OK);
     cr_assert_eq(ft_next_actor(&f->st), 0, "then Tony, in the same phase");
     cr_assert_eq(f->st.c[0].phase, 17);
     free(f);
@@ -363,25 +298,25 @@ Test(towers_engine, hold_until_a_phase_after_someone) {
 /* Seed 000 "Hold": waiting for an event (a foe coming within reach). */
 Test(towers_engine, hold_until_enemy_in_reach) {
     fixture *f = two_apart();
-    ft_command c = cmd_of(FT_ACT_HOLD, 0);
+    ft_command c = tf_cmd(FT_ACT_HOLD, 0);
     c.hold_kind = FT_HOLD_ENEMY_IN_REACH;
     cr_assert_eq(apply(f, c, NULL), FRAY_OK);
     cr_assert(f->st.c[0].flags & FT_F_HOLDING);
     /* The bandit comes next to Tony. */
     next_phase(f);
     cr_assert_eq(ft_next_actor(&f->st), 1);
-    ft_command m = cmd_of(FT_ACT_MOVE, 1);
+    ft_command m = tf_cmd(FT_ACT_MOVE, 1);
     m.dest.x = 9;
     m.dest.y = 5;
     cr_assert_eq(apply(f, m, NULL), FRAY_OK);
     cr_assert(f->st.c[0].flags & FT_F_HOLDING, "not yet in reach");
     next_phase(f);
-    ft_command m2 = cmd_of(FT_ACT_MOVE, 1);
+    ft_command m2 = tf_cmd(FT_ACT_MOVE, 1);
     m2.dest.x = 5;
     m2.dest.y = 2;
     cr_assert_eq(apply(f, m2, NULL), FRAY_OK);
     next_phase(f);
-    ft_command m3 = cmd_of(FT_ACT_MOVE, 1);
+    ft_command m3 = tf_cmd(FT_ACT_MOVE, 1);
     m3.dest.x = 2;
     m3.dest.y = 1;
     cr_assert_eq(apply(f, m3, NULL), FRAY_OK);
@@ -396,7 +331,7 @@ Test(towers_engine, hold_until_enemy_in_reach) {
 Test(towers_engine, out_of_turn_is_refused) {
     fixture *f = two_apart();
     fray_diag d;
-    cr_assert_eq(apply(f, cmd_of(FT_ACT_AIM, 1), &d), FRAY_ERR_INVALID);
+    cr_assert_eq(apply(f, tf_cmd(FT_ACT_AIM, 1), &d), FRAY_ERR_INVALID);
     cr_assert(strstr(d.message, "not bandit's turn") != NULL, "%s", d.message);
     cr_assert(strstr(d.message, "tony") != NULL, "%s", d.message);
     free(f);
@@ -405,7 +340,7 @@ Test(towers_engine, out_of_turn_is_refused) {
 /* Seed 000 "Attacking and Defending": the target must be within range. */
 Test(towers_engine, attack_out_of_range_is_refused) {
     fixture *f = two_apart();
-    ft_command c = cmd_of(FT_ACT_ATTACK, 0);
+    ft_command c = tf_cmd(FT_ACT_ATTACK, 0);
     c.target = 1;
     fray_diag d;
     memset(&d, 0, sizeof d);
@@ -425,21 +360,21 @@ Test(towers_engine, moving_away_provokes) {
     add(f, "tony", 0, 1, 1, 2);
     add(f, "bandit", 1, 2, 1, 1);
     ft_state_reset(&f->s, &f->st, 1);
-    stack(f, 0, "2S 3S");           /* Tony: 3 + 2 = 5: phase 15 */
-    stack(f, 1, "KD 5C 5D 2C 2D");  /* bandit: 13 + 1 = 14: phase 6; then
+    tf_stack(f, 0, "2S 3S");           /* Tony: 3 + 2 = 5: phase 15 */
+    tf_stack(f, 1, "KD 5C 5D 2C 2D");  /* bandit: 13 + 1 = 14: phase 6; then
                                        his opportunity attack flips */
     begin(f);
     /* The bandit acts first (not flat-footed after it): Aim, then a
      * Forced Delay, to phase 16. */
     next_phase(f);
-    cr_assert_eq(apply(f, cmd_of(FT_ACT_AIM, 1), NULL), FRAY_OK);
+    cr_assert_eq(apply(f, tf_cmd(FT_ACT_AIM, 1), NULL), FRAY_OK);
     cr_assert_eq(f->st.c[1].phase, 11);
     next_phase(f);
-    cr_assert_eq(apply(f, cmd_of(FT_ACT_DELAY, 1), NULL), FRAY_OK);
+    cr_assert_eq(apply(f, tf_cmd(FT_ACT_DELAY, 1), NULL), FRAY_OK);
     next_phase(f);
     cr_assert_eq(ft_next_actor(&f->st), 0);
     int bandit_before = f->st.c[1].phase;
-    ft_command m = cmd_of(FT_ACT_MOVE, 0);
+    ft_command m = tf_cmd(FT_ACT_MOVE, 0);
     m.dest.x = 1;
     m.dest.y = 6;
     cr_assert_eq(apply(f, m, NULL), FRAY_OK);
@@ -458,11 +393,11 @@ Test(towers_engine, flat_footed_cannot_take_opportunity_attacks) {
     add(f, "tony", 0, 1, 1, 2);
     add(f, "bandit", 1, 2, 1, 1);
     ft_state_reset(&f->s, &f->st, 1);
-    stack(f, 0, "KS 4D");  /* phase 5 */
-    stack(f, 1, "2C");     /* phase 17 */
+    tf_stack(f, 0, "KS 4D");  /* phase 5 */
+    tf_stack(f, 1, "2C");     /* phase 17 */
     begin(f);
     next_phase(f);
-    ft_command m = cmd_of(FT_ACT_MOVE, 0);
+    ft_command m = tf_cmd(FT_ACT_MOVE, 0);
     m.dest.x = 1;
     m.dest.y = 6;
     cr_assert_eq(apply(f, m, NULL), FRAY_OK);
@@ -484,14 +419,14 @@ Test(towers_engine, zero_phase_lethal_loss_and_option) {
         add(f, "bandit", 1, 9, 9, 1);
         add(f, "ally", 0, 1, 9, 1);
         ft_state_reset(&f->s, &f->st, 1);
-        stack(f, 0, "KS 4D");  /* phase 5 */
-        stack(f, 1, "2C");     /* phase 17 */
-        stack(f, 2, "3C");     /* phase 16 */
+        tf_stack(f, 0, "KS 4D");  /* phase 5 */
+        tf_stack(f, 1, "2C");     /* phase 17 */
+        tf_stack(f, 2, "3C");     /* phase 16 */
         begin(f);
         f->st.c[2].lethal = -1;
         f->st.c[2].flags |= FT_F_DYING | FT_F_UNCONSCIOUS;
         next_phase(f);
-        cr_assert_eq(apply(f, cmd_of(FT_ACT_FULL_DEFENSE, 0), NULL), FRAY_OK);
+        cr_assert_eq(apply(f, tf_cmd(FT_ACT_FULL_DEFENSE, 0), NULL), FRAY_OK);
         next_phase(f); /* to phase 15: through zero phase 10 */
         cr_assert_eq(f->st.phase, 15);
         cr_assert_eq(f->st.c[2].lethal, on ? -2 : -1);
@@ -507,12 +442,12 @@ Test(towers_engine, zero_phase_mana) {
     add(f, "bandit", 1, 9, 9, 1);
     f->s.c[0].sb.mana[FT_ELEM_FIRE] = 2;
     ft_state_reset(&f->s, &f->st, 1);
-    stack(f, 0, "KS 4D");
-    stack(f, 1, "2C");
+    tf_stack(f, 0, "KS 4D");
+    tf_stack(f, 1, "2C");
     begin(f);
     f->st.c[0].mana[FT_ELEM_FIRE] = 0;
     next_phase(f);
-    cr_assert_eq(apply(f, cmd_of(FT_ACT_FULL_DEFENSE, 0), NULL), FRAY_OK);
+    cr_assert_eq(apply(f, tf_cmd(FT_ACT_FULL_DEFENSE, 0), NULL), FRAY_OK);
     next_phase(f);
     cr_assert_eq(f->st.c[0].mana[FT_ELEM_FIRE], 1);
     free(f);

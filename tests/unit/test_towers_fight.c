@@ -12,28 +12,7 @@
 
 #include "fray/fray.h"
 #include "fray/encounter.h"
-
-static fray_towers_setup *load(const char *name) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/examples/towers/%s", FRAY_SOURCE_DIR, name);
-    fray_towers_setup *s = NULL;
-    fray_diag d;
-    memset(&d, 0, sizeof d);
-    fray_status rc = fray_towers_load(path, NULL, &s, &d);
-    cr_assert_eq(rc, FRAY_OK, "%s:%d:%d: %s", path, d.line, d.column,
-                 d.message);
-    return s;
-}
-
-static fray_towers_fight *fight(const fray_towers_setup *s, uint64_t seed) {
-    fray_towers_fight_options o;
-    memset(&o, 0, sizeof o);
-    o.journal = true;
-    o.facts = true;
-    fray_towers_fight *f = NULL;
-    cr_assert_eq(fray_towers_fight_new(s, seed, &o, NULL, &f), FRAY_OK);
-    return f;
-}
+#include "towers_fixture.h"
 
 /* The journal as JSON Lines (docs/journal.md). */
 static char *journal(const fray_towers_fight *f) {
@@ -63,13 +42,13 @@ static void steps(fray_towers_fight *f, int n) {
 Test(towers_fight, journal_replays_to_the_identical_state) {
     const char *files[] = {"duel.yaml", "skirmish.yaml", "ambush.yaml"};
     for (size_t k = 0; k < 3; k++) {
-        fray_towers_setup *s = load(files[k]);
+        fray_towers_setup *s = tf_load_example(files[k]);
         for (uint64_t seed = 1; seed <= 4; seed++) {
-            fray_towers_fight *a = fight(s, seed);
+            fray_towers_fight *a = tf_fight(s, seed);
             cr_assert_eq(fray_towers_fight_run(a), FRAY_OK);
             cr_assert(fray_towers_fight_over(a));
             char *jl = journal(a);
-            fray_towers_fight *b = fight(s, 999); /* the journal has the seed */
+            fray_towers_fight *b = tf_fight(s, 999); /* the journal has the seed */
             fray_diag d;
             memset(&d, 0, sizeof d);
             cr_assert_eq(fray_towers_fight_replay(b, jl, &d), FRAY_OK,
@@ -90,8 +69,8 @@ Test(towers_fight, journal_replays_to_the_identical_state) {
 /* A journal whose cards were edited does not replay: the engine draws the
  * same cards again and finds they differ. */
 Test(towers_fight, edited_journal_is_refused) {
-    fray_towers_setup *s = load("duel.yaml");
-    fray_towers_fight *a = fight(s, 3);
+    fray_towers_setup *s = tf_load_example("duel.yaml");
+    fray_towers_fight *a = tf_fight(s, 3);
     steps(a, 6);
     char *jl = journal(a);
     /* Change the first card of the first line after "begin" that has
@@ -111,7 +90,7 @@ Test(towers_fight, edited_journal_is_refused) {
     }
     cr_assert_not_null(card);
     card[0] = card[0] == '2' ? '3' : '2';
-    fray_towers_fight *b = fight(s, 3);
+    fray_towers_fight *b = tf_fight(s, 3);
     fray_diag d;
     memset(&d, 0, sizeof d);
     cr_assert_eq(fray_towers_fight_replay(b, jl, &d), FRAY_ERR_INVALID);
@@ -129,9 +108,9 @@ Test(towers_fight, edited_journal_is_refused) {
 Test(towers_fight, undo_then_redo) {
     const char *files[] = {"duel.yaml", "skirmish.yaml"};
     for (size_t k = 0; k < 2; k++) {
-        fray_towers_setup *s = load(files[k]);
-        fray_towers_fight *a = fight(s, 11), *early = fight(s, 11),
-                          *late = fight(s, 11);
+        fray_towers_setup *s = tf_load_example(files[k]);
+        fray_towers_fight *a = tf_fight(s, 11), *early = tf_fight(s, 11),
+                          *late = tf_fight(s, 11);
         steps(a, 30);
         int n = fray_towers_fight_events(a);
         cr_assert_gt(n, 10);
@@ -156,8 +135,8 @@ Test(towers_fight, undo_then_redo) {
 
 /* Undo cannot go before the start of the fight (the initiative event). */
 Test(towers_fight, nothing_to_undo_at_the_start) {
-    fray_towers_setup *s = load("duel.yaml");
-    fray_towers_fight *a = fight(s, 1);
+    fray_towers_setup *s = tf_load_example("duel.yaml");
+    fray_towers_fight *a = tf_fight(s, 1);
     cr_assert_eq(fray_towers_fight_events(a), 1);
     cr_assert_eq(fray_towers_fight_undo(a), FRAY_ERR_INVALID);
     fray_towers_fight_free(a);
@@ -166,8 +145,8 @@ Test(towers_fight, nothing_to_undo_at_the_start) {
 
 /* A fight is reset without parsing: the same seed gives the same fight. */
 Test(towers_fight, reset_repeats_the_fight) {
-    fray_towers_setup *s = load("skirmish.yaml");
-    fray_towers_fight *a = fight(s, 21), *b = fight(s, 5);
+    fray_towers_setup *s = tf_load_example("skirmish.yaml");
+    fray_towers_fight *a = tf_fight(s, 21), *b = tf_fight(s, 5);
     cr_assert_eq(fray_towers_fight_run(a), FRAY_OK);
     cr_assert_eq(fray_towers_fight_run(b), FRAY_OK);
     fray_towers_fight_reset(b, 21);
@@ -183,8 +162,8 @@ Test(towers_fight, reset_repeats_the_fight) {
 /* Seed 000 "Actions and Timings": only the combatant whose turn it is may
  * act; the clock must reach its phase first. The error says who acts. */
 Test(towers_fight, acting_out_of_turn) {
-    fray_towers_setup *s = load("duel.yaml");
-    fray_towers_fight *a = fight(s, 3); /* Aldric acts first, in phase 4 */
+    fray_towers_setup *s = tf_load_example("duel.yaml");
+    fray_towers_fight *a = tf_fight(s, 3); /* Aldric acts first, in phase 4 */
     fray_diag d;
     memset(&d, 0, sizeof d);
     cr_assert_eq(fray_towers_fight_command(a, "black-knight attack aldric",
@@ -210,8 +189,8 @@ Test(towers_fight, acting_out_of_turn) {
 
 /* A bad command names the offending word and its column. */
 Test(towers_fight, bad_command_names_the_token) {
-    fray_towers_setup *s = load("duel.yaml");
-    fray_towers_fight *a = fight(s, 3);
+    fray_towers_setup *s = tf_load_example("duel.yaml");
+    fray_towers_fight *a = tf_fight(s, 3);
     fray_diag d;
     memset(&d, 0, sizeof d);
     cr_assert_eq(fray_towers_fight_command(a, "aldric dance", NULL, 0, &d),
@@ -229,8 +208,8 @@ Test(towers_fight, bad_command_names_the_token) {
 /* Seed 000 "Tactical Map": a move beyond the combatant's Speed, or onto a
  * pit, is refused and changes nothing. */
 Test(towers_fight, impossible_move_changes_nothing) {
-    fray_towers_setup *s = load("duel.yaml");
-    fray_towers_fight *a = fight(s, 3), *twin = fight(s, 3);
+    fray_towers_setup *s = tf_load_example("duel.yaml");
+    fray_towers_fight *a = tf_fight(s, 3), *twin = tf_fight(s, 3);
     cr_assert_eq(fray_towers_fight_command(a, "next", NULL, 0, NULL), FRAY_OK);
     cr_assert_eq(fray_towers_fight_command(twin, "next", NULL, 0, NULL), FRAY_OK);
     fray_diag d;
@@ -249,8 +228,8 @@ Test(towers_fight, impossible_move_changes_nothing) {
  * the journal and replay exactly; too few cards is a clear error that
  * leaves the fight unchanged. */
 Test(towers_fight, cards_flipped_by_hand) {
-    fray_towers_setup *s = load("duel.yaml");
-    fray_towers_fight *a = fight(s, 3), *twin = fight(s, 3);
+    fray_towers_setup *s = tf_load_example("duel.yaml");
+    fray_towers_fight *a = tf_fight(s, 3), *twin = tf_fight(s, 3);
     cr_assert_eq(fray_towers_fight_command(a, "next", NULL, 0, NULL), FRAY_OK);
     cr_assert_eq(fray_towers_fight_command(twin, "next", NULL, 0, NULL),
                  FRAY_OK);
@@ -294,8 +273,8 @@ static size_t free_low_cards(const fray_towers_fight *f, const char *a,
  * recorded (the journal replays it), and a word that fits no flip is
  * refused with the fight unchanged. */
 Test(towers_fight, hand_of_fate_words_at_the_table) {
-    fray_towers_setup *s = load("duel.yaml");
-    fray_towers_fight *a = fight(s, 3), *twin = fight(s, 3);
+    fray_towers_setup *s = tf_load_example("duel.yaml");
+    fray_towers_fight *a = tf_fight(s, 3), *twin = tf_fight(s, 3);
     cr_assert_eq(fray_towers_fight_command(a, "next", NULL, 0, NULL), FRAY_OK);
     cr_assert_eq(fray_towers_fight_command(twin, "next", NULL, 0, NULL),
                  FRAY_OK);
@@ -334,7 +313,7 @@ Test(towers_fight, hand_of_fate_words_at_the_table) {
 
     /* The journal, with hand-flipped cards and the choice, replays. */
     char *jl = journal(a);
-    fray_towers_fight *b = fight(s, 1);
+    fray_towers_fight *b = tf_fight(s, 1);
     memset(&d, 0, sizeof d);
     cr_assert_eq(fray_towers_fight_replay(b, jl, &d), FRAY_OK, "line %d: %s",
                  d.line, d.message);
@@ -349,8 +328,8 @@ Test(towers_fight, hand_of_fate_words_at_the_table) {
 /* An empty journal is refused (it has no "begin" event), and the fight
  * is left at its start, able to go on. */
 Test(towers_fight, empty_journal_is_refused) {
-    fray_towers_setup *s = load("duel.yaml");
-    fray_towers_fight *a = fight(s, 3);
+    fray_towers_setup *s = tf_load_example("duel.yaml");
+    fray_towers_fight *a = tf_fight(s, 3);
     fray_diag d;
     memset(&d, 0, sizeof d);
     cr_assert_eq(fray_towers_fight_replay(a, "\n  \n", &d), FRAY_ERR_INVALID);

@@ -11,72 +11,47 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "towers_int.h"
+#include "towers_fixture.h"
 
-typedef struct fixture {
-    ft_setup s;
-    ft_state st;
-} fixture;
+/* Everyone's numbers: [N] 2, <PA> 3, <PD> 2, <PX> 1, <ER> 1, <SPD> 5,
+ * [SS] 1, [[E]] 3 (24 STUN, 11 LETHAL), and a longblade. */
+static const tf_stats policy_stats = {.n = 2, .pa = 3, .pd = 2, .px = 1,
+                                      .er = 1, .spd = 5, .ss = 1,
+                                      .endurance = 3, .max_stun = 24,
+                                      .max_lethal = 11};
 
-static void statblock(ft_statblock *sb) {
-    memset(sb, 0, sizeof *sb);
-    sb->cv[FT_CV_N] = 2;
-    sb->cv[FT_CV_PA] = 3;
-    sb->cv[FT_CV_PD] = 2;
-    sb->cv[FT_CV_PX] = 1;
-    sb->cv[FT_CV_ER] = 1;
-    sb->cv[FT_CV_SPD] = 5;
-    sb->aspects[FT_ASPECT_SS] = 1;
-    sb->endurance = 3;
-    sb->max_stun = 24;
-    sb->max_lethal = 11;
-    sb->n_weapons = 1;
-    ft_weapon *w = &sb->weapons[0];
-    snprintf(w->name, sizeof w->name, "Longblade");
-    w->attack_bonus = 1;
-    w->damage = 4;
-    w->adds_px = true;
-    w->reach = 1;
-    sb->wielded[0] = 0;
-    sb->wielded[1] = -1;
-    sb->mana_regen = -1;
-}
-
+/* With the default tactics (docs/rules/towers.md "Tactics"). */
 static int add(fixture *f, const char *id, int side, int x, int y) {
-    int i = f->s.n_combatants++;
-    ft_combatant *c = &f->s.c[i];
-    memset(c, 0, sizeof *c);
-    snprintf(c->id, sizeof c->id, "%s", id);
-    snprintf(c->name, sizeof c->name, "%s", id);
-    c->side = side;
-    c->symbol = id[0];
-    c->start.x = (int16_t)x;
-    c->start.y = (int16_t)y;
-    c->placed = true;
-    c->deck = i;
-    c->tactics.preset = FT_TAC_DEFAULT;
-    c->tactics.target = FT_TARGET_NEAREST;
-    c->tactics.recover_below_pct = 35;
-    c->tactics.use_hand_of_fate = true;
-    c->tactics.use_chips = true;
-    c->tactics.opportunity_attacks = true;
-    statblock(&c->sb);
-    snprintf(f->s.deck_names[i], FT_NAME, "%s", id);
-    f->s.n_decks = f->s.n_combatants;
+    int i = tf_add(f, id, side, x, y, &policy_stats,
+                   tf_weapon("Longblade", 1, 4, true, 1));
+    ft_tactics *t = &f->s.c[i].tactics;
+    t->preset = FT_TAC_DEFAULT;
+    t->target = FT_TARGET_NEAREST;
+    t->recover_below_pct = 35;
+    t->use_hand_of_fate = true;
+    t->use_chips = true;
+    t->opportunity_attacks = true;
     return i;
 }
 
 static fixture *fixture_new(void) {
-    fixture *f = calloc(1, sizeof *f);
-    cr_assert_not_null(f);
-    ft_options_default(&f->s.opt);
+    fixture *f = tf_new(12, 8);
     f->s.opt.hand_of_fate = 0;
-    f->s.n_sides = 2;
-    snprintf(f->s.sides[0], FT_NAME, "heroes");
-    snprintf(f->s.sides[1], FT_NAME, "bandits");
-    f->s.has_map = true;
-    fray_grid_init(&f->s.map, 12, 8);
     return f;
+}
+
+/* Combatant c's longblade made a heavy rifle ("Heavy Rifle | PA | 7 | 12 |
+ * 10"): no attack bonus, damage 7 without <PX>, range increment 12, 10
+ * shots. */
+static ft_weapon *rifle(fixture *f, int c) {
+    ft_weapon *w = &f->s.c[c].sb.weapons[0];
+    snprintf(w->name, sizeof w->name, "Heavy Rifle");
+    w->attack_bonus = 0;
+    w->damage = 7;
+    w->adds_px = false;
+    w->range_increment = 12;
+    w->shots = 10;
+    return w;
 }
 
 /* Resets the state and makes it `actor`'s turn in phase 5; everyone else
@@ -211,14 +186,7 @@ Test(towers_policy, reloads_an_empty_rifle) {
     fixture *f = fixture_new();
     add(f, "tony", 0, 1, 1);
     add(f, "bandit", 1, 9, 5);
-    ft_weapon *w = &f->s.c[0].sb.weapons[0];
-    snprintf(w->name, sizeof w->name, "Heavy Rifle");
-    w->attack_bonus = 0;
-    w->damage = 7;
-    w->adds_px = false;
-    w->range_increment = 12;
-    w->shots = 10;
-    w->keywords = FT_KW(TWO_HANDED) | FT_KW(LARGE);
+    rifle(f, 0)->keywords = FT_KW(TWO_HANDED) | FT_KW(LARGE);
     turn_of(f, 0);
     f->st.c[0].ammo[0] = 0;
     ft_command c = choose(f, 0);
@@ -237,13 +205,7 @@ Test(towers_policy, shooter_steps_out_of_reach) {
     fixture *f = fixture_new();
     add(f, "tony", 0, 5, 3);
     add(f, "bandit", 1, 6, 3);
-    ft_weapon *w = &f->s.c[0].sb.weapons[0];
-    snprintf(w->name, sizeof w->name, "Heavy Rifle");
-    w->attack_bonus = 0;
-    w->damage = 7;
-    w->adds_px = false;
-    w->range_increment = 12;
-    w->shots = 10;
+    rifle(f, 0);
     turn_of(f, 0);
     ft_command c = choose(f, 0);
     cr_assert_eq(c.action, FT_ACT_SHIFT, "action %d", c.action);

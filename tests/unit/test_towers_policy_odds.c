@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "towers_int.h"
+#include "towers_fixture.h"
 
 #ifndef FRAY_SOURCE_DIR
 #define FRAY_SOURCE_DIR "."
@@ -188,14 +188,6 @@ Test(towers_policy_odds, a_load_prepares_for_its_options) {
     free(s);
 }
 
-static void cmd_blank(ft_command *c, int action) {
-    memset(c, 0, sizeof *c);
-    c->action = (uint8_t)action;
-    c->actor = -1;
-    c->target = c->weapon = c->ally = -1;
-    c->condition = c->hold_who = c->skill = c->chip = -1;
-}
-
 /*
  * A setup built by hand (hit_ready false) gets the same chances counted on
  * the spot: whole fights of the example encounters, with every decision
@@ -227,7 +219,7 @@ static void fights_agree(const char *file, int fights) {
         r.ev = ev;
         r.hooks = &ft_policy_hooks;
         memset(ev, 0, sizeof *ev);
-        cmd_blank(&ev->cmd, FT_CMD_BEGIN);
+        ev->cmd = tf_cmd(FT_CMD_BEGIN, -1);
         cr_assert_eq(ft_apply(&r), FRAY_OK);
         for (int step = 0; step < 400 && !st->over; step++) {
             int next = ft_next_actor(st);
@@ -235,7 +227,7 @@ static void fights_agree(const char *file, int fights) {
                 break;
             ft_command cmd, other;
             if (st->c[next].phase > st->phase) {
-                cmd_blank(&cmd, FT_CMD_PHASE);
+                cmd = tf_cmd(FT_CMD_PHASE, -1);
             } else {
                 ft_policy_choose(s, st, next, &cmd);
                 ft_policy_choose(raw, st, next, &other);

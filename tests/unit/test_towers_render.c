@@ -9,42 +9,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "towers_int.h"
+#include "towers_fixture.h"
 
-typedef struct fixture {
-    ft_setup s;
-    ft_state st;
-    ft_event ev;
-    char buf[16384];
-} fixture;
+/* <PA> 3, <PD> 2, <PX> 2, <SPD> 5, [[E]] 2 (16 STUN, 10 LETHAL). */
+static const tf_stats render_stats = {.pa = 3, .pd = 2, .px = 2, .spd = 5,
+                                      .endurance = 2, .max_stun = 16,
+                                      .max_lethal = 10};
 
 static int add(fixture *f, const char *id, const char *name, char symbol,
                int side, int x, int y) {
-    int i = f->s.n_combatants++;
+    int i = tf_add(f, id, side, x, y, &render_stats,
+                   tf_weapon("longblade", 1, 4, false, 1));
     ft_combatant *c = &f->s.c[i];
-    memset(c, 0, sizeof *c);
-    snprintf(c->id, sizeof c->id, "%s", id);
     snprintf(c->name, sizeof c->name, "%s", name);
     c->symbol = symbol;
-    c->side = side;
-    c->start.x = (int16_t)x;
-    c->start.y = (int16_t)y;
-    c->deck = i;
-    ft_statblock *sb = &c->sb;
-    sb->cv[FT_CV_PA] = 3;
-    sb->cv[FT_CV_PD] = 2;
-    sb->cv[FT_CV_PX] = 2;
-    sb->cv[FT_CV_SPD] = 5;
-    sb->endurance = 2;
-    sb->max_stun = 16;
-    sb->max_lethal = 10;
-    sb->n_weapons = 1;
-    snprintf(sb->weapons[0].name, FT_NAME, "longblade");
-    sb->weapons[0].attack_bonus = 1;
-    sb->weapons[0].damage = 4;
-    sb->weapons[0].reach = 1;
-    sb->wielded[0] = 0;
-    sb->wielded[1] = -1;
     /* The state as a fight would have it. */
     ft_cstate *cs = &f->st.c[i];
     memset(cs, 0, sizeof *cs);
@@ -59,15 +37,10 @@ static int add(fixture *f, const char *id, const char *name, char symbol,
 }
 
 static fixture *fixture_new(void) {
-    fixture *f = calloc(1, sizeof *f);
-    cr_assert_not_null(f);
-    ft_options_default(&f->s.opt);
+    fixture *f = tf_new(8, 5);
     f->s.opt.opportunity_delay = 3;
-    f->s.n_sides = 2;
     snprintf(f->s.sides[0], FT_NAME, "Heroes");
     snprintf(f->s.sides[1], FT_NAME, "Bandits");
-    f->s.has_map = true;
-    fray_grid_init(&f->s.map, 8, 5);
     add(f, "tony", "Tony \"Wrongway\" Wright", 'T', 0, 1, 1);
     add(f, "bandit-1", "Bandit 1", 'B', 1, 2, 1);
     f->st.winner = -1;
@@ -100,12 +73,8 @@ static void attack_event(fixture *f) {
     memset(ev, 0, sizeof *ev);
     ev->number = 3;
     ev->phase = 5;
-    ev->cmd.action = FT_ACT_ATTACK;
-    ev->cmd.actor = 0;
+    ev->cmd = tf_cmd(FT_ACT_ATTACK, 0);
     ev->cmd.target = 1;
-    ev->cmd.weapon = -1;
-    ev->cmd.ally = ev->cmd.condition = ev->cmd.hold_who = -1;
-    ev->cmd.skill = ev->cmd.chip = -1;
     ft_fact *x = fact(f, FT_FACT_ACT, 0, 1);
     x->v[0] = FT_ACT_ATTACK;
     x->v[1] = 5;
@@ -411,21 +380,9 @@ Test(towers_render, journal_of_a_fight_replays_exactly) {
     static const char *const files[] = {"duel.yaml", "skirmish.yaml",
                                         "ambush.yaml"};
     for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/examples/towers/%s", FRAY_SOURCE_DIR,
-                 files[k]);
-        fray_towers_setup *setup = NULL;
-        fray_diag diag;
-        memset(&diag, 0, sizeof diag);
-        cr_assert_eq(fray_towers_load(path, NULL, &setup, &diag), FRAY_OK,
-                     "%s: %s", path, diag.message);
-        fray_towers_fight_options o;
-        memset(&o, 0, sizeof o);
-        o.journal = true;
-        o.facts = true;
+        fray_towers_setup *setup = tf_load_example(files[k]);
         for (uint64_t seed = 1; seed <= 4; seed++) {
-            fray_towers_fight *a = NULL, *b = NULL;
-            cr_assert_eq(fray_towers_fight_new(setup, seed, &o, NULL, &a), FRAY_OK);
+            fray_towers_fight *a = tf_fight(setup, seed);
             cr_assert_eq(fray_towers_fight_run(a), FRAY_OK);
             int n = fray_towers_fight_events(a);
             size_t cap = 1 << 16, len = 0;
@@ -450,7 +407,8 @@ Test(towers_render, journal_of_a_fight_replays_exactly) {
                 jsonl[len++] = '\n';
                 jsonl[len] = '\0';
             }
-            cr_assert_eq(fray_towers_fight_new(setup, seed, &o, NULL, &b), FRAY_OK);
+            fray_towers_fight *b = tf_fight(setup, seed);
+            fray_diag diag;
             memset(&diag, 0, sizeof diag);
             cr_assert_eq(fray_towers_fight_replay(b, jsonl, &diag), FRAY_OK,
                          "%s seed %d: line %d: %s", files[k], (int)seed,
