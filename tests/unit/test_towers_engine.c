@@ -452,3 +452,42 @@ Test(towers_engine, zero_phase_mana) {
     cr_assert_eq(f->st.c[0].mana[FT_ELEM_FIRE], 1);
     free(f);
 }
+
+/* Seed 000 "Running Leap": a straight run of up to SPD (5 phases), then at
+ * the next activation a leap of up to SPD in a straight line over
+ * unoccupied spaces (5 phases), landing on solid ground; a pit can be
+ * leapt over but not landed in, and nothing else may come between. */
+Test(towers_engine, running_leap_over_a_pit) {
+    fixture *f = fixture_new();
+    add(f, "tony", 0, 0, 1, 2);
+    add(f, "bandit", 1, 11, 11, 1);
+    for (int y = 0; y < 12; y++)
+        f->s.map.terrain[y][6] = FRAY_TERRAIN_PIT;
+    ft_state_reset(&f->s, &f->st, 1);
+    tf_stack(f, 0, "KS 4D"); /* phase 5 */
+    tf_stack(f, 1, "2C");    /* phase 17 */
+    begin(f);
+    next_phase(f);
+    ft_command run = tf_cmd(FT_ACT_RUNNING_LEAP, 0);
+    run.dest.x = 5;
+    run.dest.y = 1;
+    cr_assert_eq(apply(f, run, NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].phase, 10, "the run takes 5 phases");
+    cr_assert(f->st.c[0].flags & FT_F_LEAPING);
+    next_phase(f);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(apply(f, tf_cmd(FT_ACT_AIM, 0), &d), FRAY_ERR_INVALID,
+                 "nothing but the leap in between");
+    ft_command leap = tf_cmd(FT_ACT_RUNNING_LEAP, 0);
+    leap.dest.x = 6; /* into the pit */
+    leap.dest.y = 1;
+    cr_assert_eq(apply(f, leap, &d), FRAY_ERR_INVALID);
+    cr_assert(strstr(d.message, "solid ground") != NULL, "%s", d.message);
+    leap.dest.x = 8; /* over it */
+    cr_assert_eq(apply(f, leap, NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].pos.x, 8);
+    cr_assert_eq(f->st.c[0].phase, 15, "the leap takes 5 phases");
+    cr_assert(!(f->st.c[0].flags & FT_F_LEAPING));
+    free(f);
+}
