@@ -35,8 +35,8 @@
  *
  * Cost: no allocation and no state kept between calls. The reach map (a
  * search of the map, fray_grid_reach) is built only when the actor has to
- * move, once per decision. ft_policy_prepare (700 exact odds queries, a
- * few milliseconds) runs once per load.
+ * move, once per decision. ft_policy_prepare (ten flips' exact odds and
+ * 700 sums) runs once per load.
  */
 #include "towers_int.h"
 
@@ -228,34 +228,60 @@ static long target_rank(const pol *p, int e, int distance) {
  * or two GM combatants) the defender draws from what the attack left. The
  * table is per setup, not per pair, so it takes separate decks for all.
  */
-static int exact_permille(const ft_setup *s, int a, int d, int shift) {
-    fray_attack_query q;
-    fray_attack_query_init(&q, a, d);
-    q.deck = s->opt.deck;
-    q.rules = s->opt.flip;
-    q.shared_deck = false;
-    if (shift > 0)
-        q.attack_shift = shift;
-    else
-        q.defense_shift = -shift;
-    fray_attack_odds odds;
-    /* Fails only on options the loader refuses (or a flip larger than the
-     * deck, which -1..8 never is). */
-    if (fray_odds_attack(&q, &odds) != FRAY_OK)
-        return 0;
-    fray_ratio r = fray_attack_odds_hit(&odds);
-    fray__u128 num = fray__u128_from(r.num), den = fray__u128_from(r.den);
-    /* Rounded half up; num < den < 2^102 (odds.c), so 2000 * num fits. */
-    return (int)((2000 * num + den) / (2 * den));
+/* The kept value's counts of a flip of n from a fresh deck with the
+ * setup's options (RULINGS 1, 3); false when the flip cannot be made. */
+typedef struct flip_counts {
+    fray__u128 c[FRAY_CARD_VALUE_MAX + 1];
+    fray__u128 den;
+} flip_counts;
+
+static bool count_flip(const ft_setup *s, int n, flip_counts *out) {
+    fray_flip_odds o;
+    if (fray_odds_flip(&s->opt.deck, n, &s->opt.flip, &o) != FRAY_OK)
+        return false;
+    for (int v = 0; v <= FRAY_CARD_VALUE_MAX; v++) {
+        out->c[v] = 0;
+        for (int h = 0; h <= FRAY_HEARTS_MAX; h++)
+            out->c[v] += fray__u128_from(o.count[v][h]);
+    }
+    out->den = fray__u128_from(o.den);
+    return true;
 }
 
+/*
+ * P(attack + shift >= defense) in thousandths, rounded half up, for two
+ * flips from separate fresh decks (as fray_odds_attack counts it; counts
+ * are below C(54,27) < 2^51, so products and sums fit 128 bits).
+ */
+static int permille(const flip_counts *a, const flip_counts *d, int shift) {
+    fray__u128 num = 0;
+    for (int va = 0; va <= FRAY_CARD_VALUE_MAX; va++)
+        for (int vd = 0; vd <= FRAY_CARD_VALUE_MAX; vd++)
+            if (va + shift >= vd)
+                num += a->c[va] * d->c[vd];
+    fray__u128 den = a->den * d->den;
+    return den ? (int)((2000 * num + den) / (2 * den)) : 0;
+}
+
+static int exact_permille(const ft_setup *s, int a, int d, int shift) {
+    flip_counts fa, fd;
+    if (!count_flip(s, a, &fa) || !count_flip(s, d, &fd))
+        return 0;
+    return permille(&fa, &fd, shift);
+}
+
+/* Ten flips' odds, then 700 sums: a fraction of a millisecond per load. */
 void ft_policy_prepare(ft_setup *s) {
-    for (int a = FT_HIT_FLIP_MIN; a <= FT_HIT_FLIP_MAX; a++)
-        for (int d = FT_HIT_FLIP_MIN; d <= FT_HIT_FLIP_MAX; d++)
+    enum { N = FT_HIT_FLIP_MAX - FT_HIT_FLIP_MIN + 1 };
+    flip_counts f[N];
+    bool ok[N];
+    for (int i = 0; i < N; i++)
+        ok[i] = count_flip(s, FT_HIT_FLIP_MIN + i, &f[i]);
+    for (int a = 0; a < N; a++)
+        for (int d = 0; d < N; d++)
             for (int sh = -FT_HIT_SHIFT_MAX; sh <= FT_HIT_SHIFT_MAX; sh++)
-                s->hit_permille[a - FT_HIT_FLIP_MIN][d - FT_HIT_FLIP_MIN]
-                               [sh + FT_HIT_SHIFT_MAX] =
-                    (uint16_t)exact_permille(s, a, d, sh);
+                s->hit_permille[a][d][sh + FT_HIT_SHIFT_MAX] =
+                    (uint16_t)(ok[a] && ok[d] ? permille(&f[a], &f[d], sh) : 0);
     s->hit_ready = true;
 }
 
