@@ -87,6 +87,9 @@ FRAY_API bool fray_towers_fight_over(const fray_towers_fight *fight);
  * -2 when every side is out. */
 FRAY_API int fray_towers_fight_winner(const fray_towers_fight *fight);
 FRAY_API int fray_towers_fight_phase(const fray_towers_fight *fight);
+/* The seed the fight's decks were shuffled with (after a replay: the
+ * journal's). */
+FRAY_API uint64_t fray_towers_fight_seed(const fray_towers_fight *fight);
 /*
  * Whose turn it is: the display name of the combatant who acts next
  * (borrowed from the setup), and in *out_phase (may be NULL) the phase it

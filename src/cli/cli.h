@@ -144,6 +144,9 @@ void cli_text_free(cli_text *b);
  * EXIT_USAGE; on success sets *out and returns -1. */
 int cli_load_encounter(cli_args *args, const char *path,
                        fray_towers_setup **out);
+/* The last line of `--json` output: {"summary": {seed, phase, events,
+ * over, winner, text}} (docs/journal.md). */
+void cli_print_summary_json(const fray_towers_fight *f, const char *summary);
 /* Writes the fight's journal (JSON Lines, docs/journal.md) to path; prints
  * "error: ..." and returns false when it cannot. */
 bool cli_write_journal(const fray_towers_fight *f, const char *path);

@@ -145,22 +145,7 @@ int cmd_fight(int argc, char **argv) {
     }
     const char *summary = cli_render(&b, fight, fray_towers_summary);
     if (args.json) {
-        json_out j;
-        json_init(&j, stdout);
-        json_begin_object(&j);
-        json_key(&j, "summary");
-        json_begin_object(&j);
-        fray_u128 s128 = {0, seed};
-        json_key(&j, "seed");
-        json_u128(&j, s128);
-        json_kv_int(&j, "phase", fray_towers_fight_phase(fight));
-        json_kv_int(&j, "events", fray_towers_fight_events(fight));
-        json_kv_bool(&j, "over", fray_towers_fight_over(fight));
-        json_kv_int(&j, "winner", fray_towers_fight_winner(fight));
-        json_kv_string(&j, "text", summary);
-        json_end_object(&j);
-        json_end_object(&j);
-        json_finish(&j);
+        cli_print_summary_json(fight, summary);
     } else {
         if (text)
             printf("\nSummary\n");

@@ -60,36 +60,6 @@ static char *read_file(const char *path) {
     return buf;
 }
 
-/* The seed on the journal's first line ({"seed":N,...}), which the replay
- * used; else `fallback`. */
-static uint64_t journal_seed(cli_text *b, const fray_towers_fight *f,
-                             uint64_t fallback) {
-    const char *line = cli_render_event(b, f, 0, fray_towers_event_json);
-    const char *s = strstr(line, "\"seed\":");
-    if (!s)
-        return fallback;
-    return strtoull(s + 7, NULL, 10);
-}
-
-static void print_summary_json(const fray_towers_fight *f, uint64_t seed,
-                               const char *summary) {
-    json_out j;
-    json_init(&j, stdout);
-    json_begin_object(&j);
-    json_key(&j, "summary");
-    json_begin_object(&j);
-    fray_u128 s128 = {0, seed};
-    json_key(&j, "seed");
-    json_u128(&j, s128);
-    json_kv_int(&j, "phase", fray_towers_fight_phase(f));
-    json_kv_int(&j, "events", fray_towers_fight_events(f));
-    json_kv_bool(&j, "over", fray_towers_fight_over(f));
-    json_kv_int(&j, "winner", fray_towers_fight_winner(f));
-    json_kv_string(&j, "text", summary);
-    json_end_object(&j);
-    json_end_object(&j);
-    json_finish(&j);
-}
 
 int cmd_replay(int argc, char **argv) {
     cli_opt opts[] = {
@@ -155,14 +125,14 @@ int cmd_replay(int argc, char **argv) {
     /* The library refuses an empty journal (no "begin" event). */
     int n = fray_towers_fight_events(fight);
     cli_text b = {NULL, 0};
-    seed = journal_seed(&b, fight, seed);
+    seed = fray_towers_fight_seed(fight); /* the journal's own */
     const char *title = fray_towers_setup_name(setup);
     if (args.json) {
         for (int i = 0; i < n; i++)
             printf("%s\n", cli_render_event(&b, fight, i,
                                             fray_towers_event_json));
-        print_summary_json(fight, seed,
-                           cli_render(&b, fight, fray_towers_summary));
+        cli_print_summary_json(fight,
+                               cli_render(&b, fight, fray_towers_summary));
     } else {
         if (!quiet) {
             printf("%s (seed %llu): %d events replayed from %s\n",

@@ -54,6 +54,25 @@ int cli_load_encounter(cli_args *args, const char *path,
     return EXIT_USAGE;
 }
 
+void cli_print_summary_json(const fray_towers_fight *f, const char *summary) {
+    json_out j;
+    json_init(&j, stdout);
+    json_begin_object(&j);
+    json_key(&j, "summary");
+    json_begin_object(&j);
+    fray_u128 seed = {0, fray_towers_fight_seed(f)};
+    json_key(&j, "seed");
+    json_u128(&j, seed);
+    json_kv_int(&j, "phase", fray_towers_fight_phase(f));
+    json_kv_int(&j, "events", fray_towers_fight_events(f));
+    json_kv_bool(&j, "over", fray_towers_fight_over(f));
+    json_kv_int(&j, "winner", fray_towers_fight_winner(f));
+    json_kv_string(&j, "text", summary);
+    json_end_object(&j);
+    json_end_object(&j);
+    json_finish(&j);
+}
+
 const char *cli_render(cli_text *b, const fray_towers_fight *f,
                        cli_render_fn fn) {
     size_t n = fn(f, NULL, 0);

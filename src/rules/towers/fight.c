@@ -280,6 +280,10 @@ FRAY_API int fray_towers_fight_winner(const fray_towers_fight *f) {
     return f->st.over ? f->st.winner : -1;
 }
 
+FRAY_API uint64_t fray_towers_fight_seed(const fray_towers_fight *f) {
+    return f->seed;
+}
+
 FRAY_API int fray_towers_fight_phase(const fray_towers_fight *f) {
     return (int)f->st.phase;
 }
