@@ -491,3 +491,214 @@ Test(towers_engine, running_leap_over_a_pit) {
     cr_assert(!(f->st.c[0].flags & FT_F_LEAPING));
     free(f);
 }
+
+/* ---- More of the Action List ------------------------------------------------------ */
+
+static void give_condition(fixture *f, int c, ft_condition k) {
+    ft_cond *x = &f->st.c[c].cond[f->st.c[c].n_cond++];
+    memset(x, 0, sizeof *x);
+    x->kind = (uint8_t)k;
+    x->x = 1;
+    x->until = FT_UNTIL_REMOVED;
+    x->who = -1;
+    x->source = -1;
+}
+
+static bool has_condition(const fixture *f, int c, ft_condition k) {
+    for (int i = 0; i < f->st.c[c].n_cond; i++)
+        if (f->st.c[c].cond[i].kind == k)
+            return true;
+    return false;
+}
+
+/* Seed 000 "Recover" (5 phases): STUN equal to [[E]] (RULINGS 20; the
+ * option recover-stun sets another number); rules-facts.md "Bleeding X":
+ * Recover removes it and is the one action it does not charge. */
+Test(towers_engine, recover_heals_endurance_and_ends_bleeding) {
+    for (int option = 0; option < 2; option++) {
+        fixture *f = two_apart();
+        f->s.opt.recover_stun = option ? 5 : 0;
+        f->st.c[0].stun = 10;
+        give_condition(f, 0, FT_COND_BLEEDING);
+        int lethal = f->st.c[0].lethal;
+        cr_assert_eq(apply(f, tf_cmd(FT_ACT_RECOVER, 0), NULL), FRAY_OK);
+        cr_assert_eq(f->st.c[0].stun, option ? 15 : 13, "[[E]] 3, or 5");
+        cr_assert_eq(f->st.c[0].lethal, lethal, "Recover is not charged");
+        cr_assert(!has_condition(f, 0, FT_COND_BLEEDING));
+        cr_assert_eq(f->st.c[0].phase, 10);
+        free(f);
+    }
+}
+
+/* Seed 000 "Discard Chip to Heal" (free); rules-facts.md "Chips": a red
+ * chip regains half of maximum STUN or LETHAL; without one it is refused. */
+Test(towers_engine, chip_heal_is_free_and_heals_half) {
+    fixture *f = two_apart();
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    ft_command c = tf_cmd(FT_ACT_CHIP_HEAL, 0);
+    c.chip = 1;
+    cr_assert_eq(apply(f, c, &d), FRAY_ERR_INVALID, "no red chip yet");
+    f->st.c[0].chips[1] = 2;
+    f->st.c[0].stun = 4;
+    f->st.c[0].lethal = 3;
+    cr_assert_eq(apply(f, c, NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].stun, 16, "4 + half of 24");
+    c.heal_lethal = true;
+    cr_assert_eq(apply(f, c, NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].lethal, 9, "3 + half of 11, rounded up");
+    cr_assert_eq(f->st.c[0].chips[1], 0);
+    cr_assert_eq(f->st.c[0].phase, 5, "free: the turn goes on");
+    cr_assert_eq(ft_next_actor(&f->st), 0);
+    free(f);
+}
+
+/* Seed 000 "Shake Minor Condition" (5 phases) removes one minor
+ * condition; rules-facts.md "Chips": with a white chip, as a free action;
+ * a major condition is not shaken off. */
+Test(towers_engine, shake_minor_condition) {
+    fixture *f = two_apart();
+    give_condition(f, 0, FT_COND_BLINDED); /* major */
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(apply(f, tf_cmd(FT_ACT_SHAKE, 0), &d), FRAY_ERR_INVALID);
+    give_condition(f, 0, FT_COND_DAZED);
+    give_condition(f, 0, FT_COND_DEAFENED);
+    f->st.c[0].chips[0] = 1;
+    ft_command c = tf_cmd(FT_ACT_SHAKE, 0);
+    c.chip = 0;
+    cr_assert_eq(apply(f, c, NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].phase, 5, "free with a chip");
+    cr_assert_eq(f->st.c[0].chips[0], 0);
+    cr_assert(has_condition(f, 0, FT_COND_BLINDED));
+    int left = has_condition(f, 0, FT_COND_DAZED) +
+               has_condition(f, 0, FT_COND_DEAFENED);
+    cr_assert_eq(left, 1, "one minor condition per Shake");
+    cr_assert_eq(apply(f, tf_cmd(FT_ACT_SHAKE, 0), NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].phase, 10, "5 phases without a chip");
+    cr_assert(!has_condition(f, 0, FT_COND_DAZED));
+    cr_assert(!has_condition(f, 0, FT_COND_DEAFENED));
+    free(f);
+}
+
+/* Seed 000 "Reckless Move" (7 phases): double Speed, then (flip-1) on its
+ * opposed combat flips until its next activation; a Combat Move (5) goes
+ * only up to Speed. */
+Test(towers_engine, reckless_move_doubles_speed) {
+    fixture *f = two_apart();
+    ft_command m = tf_cmd(FT_ACT_MOVE, 0);
+    m.dest.x = 11;
+    m.dest.y = 1;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(apply(f, m, &d), FRAY_ERR_INVALID, "10 spaces, SPD 5");
+    m.action = FT_ACT_RECKLESS_MOVE;
+    cr_assert_eq(apply(f, m, NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].pos.x, 11);
+    cr_assert_eq(f->st.c[0].phase, 12);
+    cr_assert(f->st.c[0].flags & FT_F_RECKLESS);
+    free(f);
+}
+
+/* Seed 000 "Charge" (8 phases): a move of at least one space, then one
+ * melee attack. */
+Test(towers_engine, charge_moves_then_strikes) {
+    fixture *f = fixture_new();
+    add(f, "tony", 0, 1, 1, 2);
+    add(f, "bandit", 1, 6, 1, 1);
+    ft_state_reset(&f->s, &f->st, 1);
+    tf_stack(f, 0, "KS 4D");
+    tf_stack(f, 1, "2C");
+    begin(f);
+    next_phase(f);
+    ft_command c = tf_cmd(FT_ACT_CHARGE, 0);
+    c.target = 1;
+    c.dest = f->st.c[0].pos;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(apply(f, c, &d), FRAY_ERR_INVALID);
+    cr_assert(strstr(d.message, "at least one space") != NULL, "%s", d.message);
+    c.dest.x = 5;
+    cr_assert_eq(apply(f, c, NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].pos.x, 5);
+    cr_assert_eq(f->st.c[0].phase, 13);
+    bool struck = false;
+    for (int i = 0; i < f->ev.n_facts; i++)
+        struck |= f->ev.facts[i].kind == FT_FACT_HIT ||
+                  f->ev.facts[i].kind == FT_FACT_MISS;
+    cr_assert(struck, "the Charge ends in an attack");
+    free(f);
+}
+
+/* Seed 000 "Forced Delay": no free or zero-cost actions in the same phase
+ * as the Delay. */
+Test(towers_engine, no_forced_delay_after_a_free_action) {
+    fixture *f = two_apart();
+    cr_assert_eq(apply(f, tf_cmd(FT_ACT_SPEAK, 0), NULL), FRAY_OK);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(apply(f, tf_cmd(FT_ACT_DELAY, 0), &d), FRAY_ERR_INVALID);
+    cr_assert(strstr(d.message, "Forced Delay") != NULL, "%s", d.message);
+    cr_assert_eq(apply(f, tf_cmd(FT_ACT_AIM, 0), NULL), FRAY_OK);
+    free(f);
+}
+
+/* Seed 000 "Drop Object" (free) and "Pick up an Object" (3 phases); "Draw
+ * a Weapon" (6 phases) puts it in hand. */
+Test(towers_engine, drop_pick_up_and_draw) {
+    fixture *f = two_apart();
+    cr_assert_eq(apply(f, tf_cmd(FT_ACT_DROP_OBJECT, 0), NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].wielded[0], -1);
+    cr_assert_eq(f->st.c[0].phase, 5, "free");
+    ft_command a = tf_cmd(FT_ACT_ATTACK, 0);
+    a.target = 1;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(apply(f, a, &d), FRAY_ERR_INVALID);
+    cr_assert(strstr(d.message, "Draw a Weapon") != NULL, "%s", d.message);
+    cr_assert_eq(apply(f, tf_cmd(FT_ACT_PICK_UP, 0), NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].wielded[0], 0);
+    cr_assert_eq(f->st.c[0].phase, 8);
+    free(f);
+
+    f = two_apart();
+    f->st.c[0].wielded[0] = -1;
+    ft_command dw = tf_cmd(FT_ACT_DRAW_WEAPON, 0);
+    dw.weapon = 0;
+    cr_assert_eq(apply(f, dw, NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].wielded[0], 0);
+    cr_assert_eq(f->st.c[0].phase, 11);
+    free(f);
+}
+
+/* fray's ruling (docs/rules/towers.md): a Stunned combatant's turn is a
+ * Forced Delay. */
+Test(towers_engine, stunned_turn_is_a_forced_delay) {
+    fixture *f = two_apart();
+    give_condition(f, 0, FT_COND_STUNNED);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(apply(f, tf_cmd(FT_ACT_AIM, 0), &d), FRAY_ERR_INVALID);
+    cr_assert(strstr(d.message, "stunned") != NULL, "%s", d.message);
+    cr_assert_eq(apply(f, tf_cmd(FT_ACT_DELAY, 0), NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].phase, 10);
+    free(f);
+}
+
+/* Seed 000 "Hold": until another character acts, then right after it. */
+Test(towers_engine, hold_until_someone_acts) {
+    fixture *f = two_apart();
+    ft_command h = tf_cmd(FT_ACT_HOLD, 0);
+    h.hold_kind = FT_HOLD_ACTS;
+    h.hold_who = 1;
+    h.hold_after = 1;
+    cr_assert_eq(apply(f, h, NULL), FRAY_OK);
+    next_phase(f);
+    cr_assert_eq(f->st.phase, 17);
+    cr_assert_eq(ft_next_actor(&f->st), 1);
+    cr_assert_eq(apply(f, tf_cmd(FT_ACT_AIM, 1), NULL), FRAY_OK);
+    cr_assert(!(f->st.c[0].flags & FT_F_HOLDING));
+    cr_assert_eq(ft_next_actor(&f->st), 0, "Tony, right after the bandit");
+    cr_assert_eq(f->st.c[0].phase, 17);
+    free(f);
+}

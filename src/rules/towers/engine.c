@@ -646,10 +646,11 @@ static fray_status check(const ft_setup *s, ft_state *st,
     if ((c->flags & FT_F_LEAPING) && cmd->action != FT_ACT_RUNNING_LEAP)
         return bad(diag, "%s is in the middle of a Running Leap and must "
                    "leap%s", name, "");
-    if (info->cost == FT_COST_FREE && c->delayed_phase == st->phase &&
-        (c->flags & FT_F_ACTED))
-        return bad(diag, "%s took a Forced Delay this phase: no free "
-                   "actions%s", name, "");
+    /* Seed "Forced Delay": no free or zero-cost actions in the same phase
+     * as the Delay (after it, the turn is over anyway). */
+    if (cmd->action == FT_ACT_DELAY && c->free_phase == st->phase)
+        return bad(diag, "%s took a free or zero-cost action this phase: no "
+                   "Forced Delay now%s", name, "");
     /* fray's ruling: a Stunned or Helpless combatant's turn is a Forced
      * Delay (its durations still run out with its activations). */
     if ((ft_cond_has(st, a, FT_COND_STUNNED) ||
@@ -1023,7 +1024,6 @@ static fray_status do_action(ft_run *r, const ft_command *cmd, int *cost) {
         return rc;
     }
     case FT_ACT_DELAY:
-        c->delayed_phase = st->phase;
         return FRAY_OK;
     case FT_ACT_FULL_DEFENSE:
         c->flags |= FT_F_FULL_DEFENSE;
@@ -1170,6 +1170,8 @@ static fray_status apply_action(ft_run *r) {
         c->aim = 0;
     if (cmd->action != FT_ACT_CONCENTRATE && cost != FT_COST_FREE)
         c->flags &= (uint16_t)~FT_F_CONCENTRATING;
+    if (cost == FT_COST_FREE || cost == 0)
+        c->free_phase = st->phase;
     if (cost == FT_COST_FREE) {
         /* Free actions do not end the turn. */
     } else {
@@ -1257,7 +1259,7 @@ void ft_state_reset(const ft_setup *s, ft_state *st, uint64_t seed) {
         c->grappled_by = -1;
         c->hold_who = -1;
         c->reacted_event = -1;
-        c->delayed_phase = -1;
+        c->free_phase = -1;
         c->dropped = -1;
     }
     st->n_decks = s->n_decks;

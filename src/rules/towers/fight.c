@@ -335,6 +335,12 @@ FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *f) {
         cmd.target = cmd.weapon = cmd.ally = cmd.condition = -1;
         cmd.hold_who = cmd.skill = cmd.chip = -1;
         rc = ft_fight_apply(f, &cmd, NULL, 0, NULL);
+        if (rc == FRAY_ERR_INVALID) {
+            /* No Forced Delay after a free action this phase: Full
+             * Defense then. */
+            cmd.action = FT_ACT_FULL_DEFENSE;
+            rc = ft_fight_apply(f, &cmd, NULL, 0, NULL);
+        }
     }
     if (rc == FRAY_ERR_DECK_EMPTY) {
         /* Every card of a deck is held or in play: nothing can be flipped.

@@ -525,7 +525,8 @@ typedef struct ft_cstate {
     int16_t fate_used, chips_used;
     int16_t ci;              /* Calculated Initiative (seed "Entering Combat") */
     int16_t init_rank;       /* place in the tie order (RULINGS 9): 0 acts first */
-    int32_t delayed_phase;   /* phase of its last Forced Delay (no free actions then) */
+    int32_t free_phase;      /* phase of its last free or zero-cost action
+                                (no Forced Delay in that phase) */
     int8_t dropped;          /* weapon it dropped, -1 none */
     fray_pos dropped_at;
     uint16_t by_kind[FT_ACTION_COUNT]; /* actions taken, by kind (statistics) */
