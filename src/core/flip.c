@@ -37,11 +37,9 @@ void fray_flip_plan(int n, const fray_flip_rules *rules, int *out_cards,
     }
 }
 
-/* Works out the kept card and the Hearts of flip->cards[0..n_cards). The
- * first card of the best value is the kept one. */
-static void evaluate(fray_flip *flip, const fray_deck_options *opts) {
+void fray__flip_evaluate(fray_flip *flip, const fray_deck_options *opts) {
     int kept = 0;
-    int best = fray_card_value(opts, flip->cards[0]);
+    int best = flip->n_cards > 0 ? fray_card_value(opts, flip->cards[0]) : 0;
     int hearts = 0;
     for (int i = 0; i < flip->n_cards; i++) {
         int v = fray_card_value(opts, flip->cards[i]);
@@ -69,7 +67,7 @@ fray_status fray_flip_draw(fray_deck *deck, fray_rng *rng, int n,
     fray_status st = fray_deck_draw(deck, rng, (size_t)f.n_cards, f.cards);
     if (st != FRAY_OK)
         return st;
-    evaluate(&f, fray_deck_options_of(deck));
+    fray__flip_evaluate(&f, fray_deck_options_of(deck));
     /* The cards were just drawn into play, so discarding cannot fail. */
     st = fray_deck_discard(deck, f.cards, (size_t)f.n_cards);
     if (st != FRAY_OK)
@@ -189,7 +187,7 @@ fray_status fray_flip_from_cards(fray_deck *deck, const fray_deck_options *opts,
         if (st != FRAY_OK)
             return st;
     }
-    evaluate(&f, opts);
+    fray__flip_evaluate(&f, opts);
     *out = f;
     return FRAY_OK;
 }
@@ -209,7 +207,7 @@ fray_status fray_flip_swap_held(fray_flip *flip, fray_deck *deck, int index,
         (void)fray_deck_discard(deck, &old, 1);
     (void)fray_deck_discard(deck, &held, 1);
     flip->cards[index] = held;
-    evaluate(flip, fray_deck_options_of(deck));
+    fray__flip_evaluate(flip, fray_deck_options_of(deck));
     return FRAY_OK;
 }
 

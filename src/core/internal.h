@@ -69,6 +69,14 @@ void *fray__realloc(const fray_allocator *a, void *p, size_t old_size,
                     size_t new_size);
 void fray__free(const fray_allocator *a, void *p, size_t size);
 
+/* Works out the kept card and the Hearts of flip->cards[0..n_cards) under
+ * opts: the first card of the best value is kept (RULINGS 4, 5); an empty
+ * flip keeps value 0 (flip.c). */
+struct fray_flip;
+struct fray_deck_options;
+void fray__flip_evaluate(struct fray_flip *flip,
+                         const struct fray_deck_options *opts);
+
 /* Writes a message into diag (when not NULL); returns `status`. */
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))

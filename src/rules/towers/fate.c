@@ -46,25 +46,6 @@ static const char *purpose_text(ft_flip_purpose p) {
     }
 }
 
-/* Kept card (the first of the best value) and Hearts over every card
- * (RULINGS 4, 5). */
-static void evaluate(fray_flip *f, const fray_deck_options *opts) {
-    int kept = 0;
-    int best = f->n_cards > 0 ? fray_card_value(opts, f->cards[0]) : 0;
-    int hearts = 0;
-    for (int i = 0; i < f->n_cards; i++) {
-        int v = fray_card_value(opts, f->cards[i]);
-        if (f->keep_lowest ? v < best : v > best) {
-            best = v;
-            kept = i;
-        }
-        hearts += fray_card_is_heart(f->cards[i]);
-    }
-    f->kept = kept;
-    f->kept_value = best;
-    f->hearts = hearts;
-}
-
 static fray_status deck_index(ft_run *r, int who, int *out_d) {
     if (who < 0 || who >= r->st->n)
         return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
@@ -297,7 +278,7 @@ static fray_status apply_choice(ft_run *r, int who, int d,
         f->n_cards = 1;
         f->keep_lowest = false;
         f->cards[0] = nc;
-        evaluate(f, &deck->opts);
+        fray__flip_evaluate(f, &deck->opts);
         cs->fate_used++;
         ft_fact *x = ft_emit_fact(r, FT_FACT_FATE, who, -1);
         if (x) {
@@ -336,7 +317,7 @@ static fray_status apply_choice(ft_run *r, int who, int d,
             f->keep_lowest = low && f->n_cards > 1;
         }
         f->n++;
-        evaluate(f, &deck->opts);
+        fray__flip_evaluate(f, &deck->opts);
         cs->chips[c->b]--;
         cs->chips_used++;
         ft_emit(r, FT_FACT_CHIP, who, -1, c->b, FT_CHOICE_CHIP_FLIP, 0, 0);
@@ -449,7 +430,7 @@ fray_status ft_flip(ft_run *r, int who, int n, ft_flip_purpose purpose,
     if (rc != FRAY_OK)
         return rc;
     (void)fray_deck_discard(deck, f.cards, (size_t)f.n_cards);
-    evaluate(&f, &deck->opts);
+    fray__flip_evaluate(&f, &deck->opts);
     emit_flip(r, who, purpose, &f, shift);
     bool any;
     rc = fate_round(r, who, purpose, &f, &shift, against, &any);
@@ -486,7 +467,7 @@ fray_status ft_flip_plain(ft_run *r, int deck, int n, fray_flip *out) {
         if (rc != FRAY_OK)
             return rc;
         (void)fray_deck_discard(dk, f.cards, (size_t)f.n_cards);
-        evaluate(&f, &dk->opts);
+        fray__flip_evaluate(&f, &dk->opts);
         emit_flip(r, -1, FT_FLIP_DAMAGE, &f, 0);
     }
     *out = f;
