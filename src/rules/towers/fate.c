@@ -333,7 +333,7 @@ static fray_status fate_round(ft_run *r, int who, ft_flip_purpose p,
                               fray_flip *f, int *shift, int against,
                               bool *out_any) {
     ft_event *ev = r->ev;
-    int d;
+    int d = 0;
     fray_status rc = deck_index(r, who, &d);
     if (rc != FRAY_OK)
         return rc;
@@ -414,7 +414,7 @@ static fray_status fate_round(ft_run *r, int who, ft_flip_purpose p,
 
 fray_status ft_flip(ft_run *r, int who, int n, ft_flip_purpose purpose,
                     int shift, int against, fray_flip *out, int *out_shift) {
-    int d;
+    int d = 0;
     fray_status rc = deck_index(r, who, &d);
     if (rc != FRAY_OK)
         return rc;

@@ -1764,7 +1764,7 @@ static fray_status ld_skill(ld *L, const yn *n, ft_skill *sk) {
     if (!(v = get(n, "aspect")))
         return ld_fail(L, n, FRAY_ERR_PARSE, "missing key 'aspect' in skill '%s'",
                        sk->name);
-    int a;
+    int a = 0;
     if ((st = ld_choice(L, v, "a skill's aspect", aspect_codes, FT_ASPECT_COUNT,
                         &a)) != FRAY_OK)
         return st;
@@ -1809,7 +1809,7 @@ static fray_status ld_advantage(ld *L, const yn *n, bool dis, ft_advantage *a) {
         a->rank = -a->rank;
     a->applies = FT_APPLIES_ALL;
     if ((v = get(n, "applies"))) {
-        int ap;
+        int ap = 0;
         if ((st = ld_choice(L, v, "applies", applies_names, FT_APPLIES_COUNT,
                             &ap)) != FRAY_OK)
             return st;
@@ -1831,7 +1831,7 @@ static fray_status ld_damage_types(ld *L, const yn *n, const char *what,
                                    uint32_t *out) {
     *out = 0;
     for (const yn *it = items(n); it; it = next_item(n, it)) {
-        int t;
+        int t = 0;
         fray_status st = ld_choice(L, it, what, damage_types, FT_DAMAGE_TYPE_COUNT, &t);
         if (st != FRAY_OK)
             return st;
@@ -2843,7 +2843,7 @@ static fray_status ld_legend(ld *L, const yn *n, fray_grid_legend_entry *out,
         e->symbol = k->text[0];
         const yn *v = k->value;
         fray_status st;
-        int t;
+        int t = 0;
         if (v && v->type == YN_MAP) {
             static const char *const keys[] = {"terrain", "elevation"};
             if ((st = ld_keys(L, v, "a legend entry", keys, 2, false)) != FRAY_OK)
