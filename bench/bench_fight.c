@@ -8,7 +8,9 @@
  * fray_towers_fight_run. Reports fights/s, mean events per fight, events/s
  * and how often each side won.
  *
- * usage: bench_fight [--quick]   (--quick: a handful of fights for ctest)
+ * usage: bench_fight [--quick] [EXAMPLE.yaml ...]
+ *   --quick: a handful of fights for ctest; EXAMPLE: files under
+ *   examples/towers/ (default: duel.yaml skirmish.yaml)
  */
 #define _POSIX_C_SOURCE 199309L
 
@@ -94,25 +96,29 @@ static int bench(const char *file, long fights, double min_seconds,
 
 int main(int argc, char **argv) {
     bool quick = false;
+    static const char *files[8] = {"duel.yaml", "skirmish.yaml"};
+    int n_files = 2, n_named = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0) {
             quick = true;
+        } else if (argv[i][0] != '-' && n_named < 8) {
+            files[n_named++] = argv[i];
         } else {
-            fprintf(stderr, "usage: bench_fight [--quick]\n");
+            fprintf(stderr, "usage: bench_fight [--quick] [EXAMPLE.yaml ...]\n");
             return 2;
         }
     }
-    static const char *const files[] = {"duel.yaml", "skirmish.yaml"};
-    enum { N_FILES = sizeof files / sizeof files[0] };
-    result r[N_FILES];
-    for (int k = 0; k < N_FILES; k++)
+    if (n_named > 0)
+        n_files = n_named;
+    result r[8];
+    for (int k = 0; k < n_files; k++)
         if (bench(files[k], quick ? 5 : 2000, quick ? 0.0 : 2.0, &r[k]))
             return 1;
     printf("fray bench_fight%s (one thread, one core; no journal, no facts)\n\n",
            quick ? " --quick (smoke run: numbers are rough)" : "");
     printf("%-16s %10s %12s %12s %12s   %s\n", "encounter", "fights",
            "fights/s", "events/fight", "events/s", "wins by side (0, 1, none)");
-    for (int k = 0; k < N_FILES; k++)
+    for (int k = 0; k < n_files; k++)
         printf("%-16s %10ld %12.0f %12.1f %12.3g   %ld, %ld, %ld\n", files[k],
                r[k].fights, r[k].fights_per_s, r[k].events_per_fight,
                r[k].fights_per_s * r[k].events_per_fight, r[k].wins[0],

@@ -14,6 +14,7 @@
 #include "fray/towers.h"
 #include "fray/encounter.h"
 #include "fray/grid.h"
+#include "fray/sim.h"
 
 #define FRAY_VERSION_MAJOR 0
 #define FRAY_VERSION_MINOR 1

@@ -1229,6 +1229,11 @@ fray_status ft_apply(ft_run *r) {
 /* ---- Reset ---------------------------------------------------------------- */
 
 void ft_state_reset(const ft_setup *s, ft_state *st, uint64_t seed) {
+    ft_state_reset_trial(s, st, seed, 0);
+}
+
+void ft_state_reset_trial(const ft_setup *s, ft_state *st, uint64_t seed,
+                          uint64_t trial) {
     st->phase = 0;
     st->round = 1;
     st->n_events = 0;
@@ -1237,7 +1242,7 @@ void ft_state_reset(const ft_setup *s, ft_state *st, uint64_t seed) {
     st->over = false;
     st->active = -1;
     st->n = s->n_combatants;
-    fray_rng_for_trial(&st->rng, seed, 0);
+    fray_rng_for_trial(&st->rng, seed, trial);
     for (int i = 0; i < st->n; i++) {
         const ft_statblock *sb = &s->c[i].sb;
         ft_cstate *c = &st->c[i];

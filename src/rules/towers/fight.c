@@ -250,10 +250,16 @@ FRAY_API fray_status fray_towers_fight_new(const fray_towers_setup *setup,
 }
 
 FRAY_API void fray_towers_fight_reset(fray_towers_fight *f, uint64_t seed) {
+    fray_towers_fight_reset_trial(f, seed, 0);
+}
+
+FRAY_API void fray_towers_fight_reset_trial(fray_towers_fight *f,
+                                            uint64_t seed, uint64_t trial) {
     f->seed = seed;
+    f->trial = trial;
     f->n_events = 0;
     f->n_recorded = 0;
-    ft_state_reset(&f->setup->s, &f->st, seed);
+    ft_state_reset_trial(&f->setup->s, &f->st, seed, trial);
     ft_command begin;
     memset(&begin, 0, sizeof begin);
     begin.action = FT_CMD_BEGIN;
@@ -369,7 +375,7 @@ FRAY_API int fray_towers_fight_events(const fray_towers_fight *f) {
 
 /* Rebuilds the state from the seed and the first n events. */
 static fray_status rebuild(fray_towers_fight *f, int n) {
-    ft_state_reset(&f->setup->s, &f->st, f->seed);
+    ft_state_reset_trial(&f->setup->s, &f->st, f->seed, f->trial);
     for (int i = 0; i < n; i++) {
         fray_status rc = reapply(f, &f->events[i], NULL);
         if (rc != FRAY_OK)
@@ -778,9 +784,13 @@ FRAY_API size_t fray_towers_event_json(const fray_towers_fight *f, int i,
         return ft_render_event_json(&f->setup->s, ev, buf, size);
     /* The first line also carries the seed the decks were shuffled with
      * (docs/journal.md): "{" + "\"seed\":N," + the rest. */
-    char head[40];
-    int hn = snprintf(head, sizeof head, "\"seed\":%llu,",
-                      (unsigned long long)f->seed);
+    char head[80];
+    int hn = f->trial == 0
+                 ? snprintf(head, sizeof head, "\"seed\":%llu,",
+                            (unsigned long long)f->seed)
+                 : snprintf(head, sizeof head, "\"seed\":%llu,\"trial\":%llu,",
+                            (unsigned long long)f->seed,
+                            (unsigned long long)f->trial);
     size_t n = ft_render_event_json(&f->setup->s, ev, NULL, 0);
     size_t total = n + (size_t)hn;
     if (size == 0)
@@ -933,7 +943,7 @@ FRAY_API fray_status fray_towers_fight_replay(fray_towers_fight *f,
                               "replay needs a fight that keeps a journal");
     f->n_events = 0;
     f->n_recorded = 0;
-    ft_state_reset(&f->setup->s, &f->st, f->seed);
+    ft_state_reset_trial(&f->setup->s, &f->st, f->seed, f->trial);
     int line = 0;
     const char *p = jsonl;
     while (*p) {
@@ -969,7 +979,12 @@ FRAY_API fray_status fray_towers_fight_replay(fray_towers_fight *f,
                             json_object_get(o, "seed"))) {
                         f->seed = (uint64_t)json_integer_value(
                             json_object_get(o, "seed"));
-                        ft_state_reset(&f->setup->s, &f->st, f->seed);
+                        json_t *tr = json_object_get(o, "trial");
+                        f->trial = json_is_integer(tr)
+                                       ? (uint64_t)json_integer_value(tr)
+                                       : 0;
+                        ft_state_reset_trial(&f->setup->s, &f->st, f->seed,
+                                             f->trial);
                     }
                     rc = reapply(f, ev, diag);
                 }
@@ -991,7 +1006,7 @@ FRAY_API fray_status fray_towers_fight_replay(fray_towers_fight *f,
     }
     if (f->n_events == 0) {
         /* Leave a fight that can go on: the start of the fight again. */
-        fray_towers_fight_reset(f, f->seed);
+        fray_towers_fight_reset_trial(f, f->seed, f->trial);
         fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                        "the journal is empty: it has no \"begin\" event");
         if (diag)

@@ -34,6 +34,7 @@
 #include "fray/flip.h"
 #include "fray/grid.h"
 #include "fray/rng.h"
+#include "fray/sim.h"
 #include "fray/towers.h"
 
 #include "cards_int.h"
@@ -821,6 +822,10 @@ int ft_next_actor(const ft_state *st);
 /* Resets st from the setup (no allocation, no parsing): decks shuffled with
  * rng seeded from `seed`. Then apply FT_CMD_BEGIN. */
 void ft_state_reset(const ft_setup *s, ft_state *st, uint64_t seed);
+/* The state of trial `trial` of a simulation with master seed `seed`
+ * (its stream: fray_rng_for_trial(seed, trial)); ft_state_reset is trial 0. */
+void ft_state_reset_trial(const ft_setup *s, ft_state *st, uint64_t seed,
+                          uint64_t trial);
 /* Applies one command as an event. r->ev must be zeroed with cmd set (or a
  * recorded event with r->replay). */
 fray_status ft_apply(ft_run *r);
@@ -870,6 +875,7 @@ struct fray_towers_fight {
     fray_allocator alloc;
     fray_towers_fight_options opt;
     uint64_t seed;
+    uint64_t trial;          /* the simulation trial its stream comes from (0: fray fight) */
     ft_state st;
     ft_event scratch;        /* the event being applied when there is no journal */
     ft_event *events;        /* the journal: events[0..n_events) applied, */

@@ -1,0 +1,176 @@
+/*
+ * fray/sim.h - Monte Carlo simulation of whole 99 Towers encounters, for
+ * designers balancing rules (docs/architecture.md "Simulation").
+ *
+ * A simulation runs trials 0..n-1 of an encounter with the tactics
+ * policies choosing every action, exactly as `fray fight` does, with
+ * narration and journal off. Trial i's decks are shuffled from the stream
+ * fray_rng_for_trial(seed, i), so any trial can be replayed narrated
+ * (fray_towers_fight_reset_trial) and the results do not depend on how the
+ * trials are spread over threads or processes: everything a simulation
+ * counts is a sum of integers over trials (fray_sim_counts), and sums do
+ * not care about order. Means, intervals and quantiles are computed from
+ * the counts at the end.
+ *
+ * Nothing is allocated inside the trial loop: each thread makes its fight
+ * once and resets it per trial.
+ *
+ * Thread-safety: fray_towers_sim may run on any number of threads at once
+ * for the same setup (the setup is only read).
+ */
+#ifndef FRAY_SIM_H
+#define FRAY_SIM_H
+
+#include "fray/common.h"
+#include "fray/encounter.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    FRAY_SIM_MAX_SIDES = 4,
+    FRAY_SIM_MAX_COMBATANTS = 32,
+    /* The fight-length histogram: one bin per phase 0..FRAY_SIM_LENGTH_BINS-2;
+     * the last bin counts every fight that ended at that phase or later. */
+    FRAY_SIM_LENGTH_BINS = 1000,
+    /* Kinds of action, in the order of fray_towers_action_name. */
+    FRAY_SIM_ACTION_KINDS = 30
+};
+
+/* What one combatant did, summed over trials. */
+typedef struct fray_sim_combatant_counts {
+    uint64_t standing;      /* trials it ended still in the fight */
+    uint64_t dead;          /* trials it ended dead */
+    uint64_t stun_dealt, stun_taken;
+    uint64_t lethal_dealt, lethal_taken;
+    uint64_t actions;       /* actions taken (every kind) */
+    uint64_t fate_cards;    /* Hand of Fate cards spent */
+    uint64_t chips;         /* chips spent */
+    uint64_t by_kind[FRAY_SIM_ACTION_KINDS];
+} fray_sim_combatant_counts;
+
+/*
+ * Everything a simulation counts. Only uint64_t fields, so that two
+ * results merge by adding field by field (fray_sim_counts_add), and a
+ * whole struct reduces as an array of FRAY_SIM_COUNTS_WORDS integers
+ * (MPI_UINT64_T, MPI_SUM).
+ */
+typedef struct fray_sim_counts {
+    uint64_t trials;
+    uint64_t wins[FRAY_SIM_MAX_SIDES];   /* by side, in the encounter's order */
+    uint64_t all_out;        /* every side out at once: nobody won */
+    uint64_t unfinished;     /* the phase limit came first: nobody won */
+    uint64_t length_sum;     /* the fight's length in phases (its last phase) */
+    uint64_t length_sq_sum;
+    uint64_t length[FRAY_SIM_LENGTH_BINS];
+    fray_sim_combatant_counts c[FRAY_SIM_MAX_COMBATANTS];
+} fray_sim_counts;
+
+#define FRAY_SIM_COUNTS_WORDS (sizeof(fray_sim_counts) / sizeof(uint64_t))
+
+/* Called about ten times a second from the thread that called
+ * fray_towers_sim, with the trials finished so far; return false to stop
+ * early (the counts then hold the trials finished, a whole number of
+ * chunks: see fray_sim_counts.trials). */
+typedef bool (*fray_sim_progress_fn)(void *ctx, uint64_t done,
+                                     uint64_t total);
+
+typedef struct fray_sim_options {
+    uint64_t seed;          /* the master seed */
+    uint64_t first_trial;   /* run trials first_trial .. first_trial+trials-1 */
+    uint64_t trials;
+    int threads;            /* 0: one per online core */
+    int until_phase;        /* stop each fight at this phase (0: the encounter's limit) */
+    fray_sim_progress_fn progress;   /* may be NULL */
+    void *progress_ctx;
+} fray_sim_options;
+
+/*
+ * Runs the trials and writes their counts to *out (zeroed first).
+ * alloc (NULL: malloc) makes one fight per thread before any trial runs;
+ * the trials themselves allocate nothing. Errors: FRAY_ERR_NOMEM,
+ * FRAY_ERR_INVALID (no trials, threads < 0, more sides or combatants
+ * than the counts hold), FRAY_ERR_IO (a thread could not start).
+ */
+FRAY_API fray_status fray_towers_sim(const fray_towers_setup *setup,
+                                     const fray_sim_options *opts,
+                                     const fray_allocator *alloc,
+                                     fray_sim_counts *out);
+
+/* Adds src's counts to dst, field by field. */
+FRAY_API void fray_sim_counts_add(fray_sim_counts *dst,
+                                  const fray_sim_counts *src);
+
+/* ---- Reading the counts ------------------------------------------------ */
+
+/* The 95% Wilson score interval of a proportion k/n (0..1 each; [0, 1]
+ * when n is 0). */
+FRAY_API void fray_sim_interval95(uint64_t k, uint64_t n, double *lo,
+                                  double *hi);
+/* The mean fight length in phases and its standard deviation. */
+FRAY_API double fray_sim_length_mean(const fray_sim_counts *c);
+FRAY_API double fray_sim_length_sd(const fray_sim_counts *c);
+/* The smallest length L with P(length <= L) >= q (0 < q <= 1), from the
+ * histogram (q = 1: the longest fight); -1 when there are no trials. */
+FRAY_API int fray_sim_length_quantile(const fray_sim_counts *c, double q);
+
+/* ---- The setup, for reports -------------------------------------------- */
+
+FRAY_API int fray_towers_setup_sides(const fray_towers_setup *setup);
+FRAY_API const char *fray_towers_setup_side_name(const fray_towers_setup *setup,
+                                                 int side);
+FRAY_API int fray_towers_setup_combatants(const fray_towers_setup *setup);
+/* Display name ("bandit 2"), command id ("bandit-2") and side of
+ * combatant i; NULL / -1 when there is no such combatant. */
+FRAY_API const char *fray_towers_setup_combatant_name(
+    const fray_towers_setup *setup, int i);
+FRAY_API const char *fray_towers_setup_combatant_id(
+    const fray_towers_setup *setup, int i);
+FRAY_API int fray_towers_setup_combatant_side(const fray_towers_setup *setup,
+                                              int i);
+/* The rules name of action kind k ("Attack", "Power Attack", "Combat
+ * Move", ...), NULL outside 0..FRAY_SIM_ACTION_KINDS-1. */
+FRAY_API const char *fray_towers_action_name(int kind);
+
+/* ---- Sweeps --------------------------------------------------------------- */
+
+/* A copy of a setup that can be changed (fray_towers_setup_vary) without
+ * touching the original. Errors: FRAY_ERR_NOMEM. */
+FRAY_API fray_status fray_towers_setup_copy(const fray_towers_setup *src,
+                                           const fray_allocator *alloc,
+                                           fray_towers_setup **out);
+
+/*
+ * Changes one number or choice of a setup, for a sweep. key is WHO.FIELD
+ * or ITEM.FIELD (docs/file-formats.md "Sweeps"):
+ *   WHO   a combatant id ("tony", "bandit-2"), a group of counted
+ *         combatants ("bandit": bandit-1, bandit-2, ...), or a stat block
+ *         name ("Black Knight"): every combatant it names
+ *   FIELD a Combat Value (N PA PD SA ID PX ER IR SPD), an Aspect (HS SS EE
+ *         IE SP IP AI II PC), E ([[E]]: maximum STUN and LETHAL follow
+ *         when they were derived from it), STUN or LETHAL (maximums),
+ *         tactics (a preset name), chips (white chips held)
+ *   ITEM  a catalog weapon ("longblade"), with FIELD damage, attack,
+ *         reach or shots; or armor, with FIELD ER, IR, PD or SPD
+ * value is an integer, or a preset name for tactics. Errors (the setup is
+ * unchanged): FRAY_ERR_PARSE (diag names the token that matches nothing
+ * or is ambiguous), FRAY_ERR_RANGE (a value the loader would refuse).
+ */
+FRAY_API fray_status fray_towers_setup_vary(fray_towers_setup *setup,
+                                           const char *key,
+                                           const char *value,
+                                           fray_diag *diag);
+
+/*
+ * Starts a fight again as trial `trial` of a simulation with master seed
+ * `seed`: the same decks and cards as that trial of fray_towers_sim (the
+ * fight's own seed, fray_towers_fight_seed, stays `seed`). No allocation.
+ */
+FRAY_API void fray_towers_fight_reset_trial(fray_towers_fight *fight,
+                                            uint64_t seed, uint64_t trial);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
