@@ -274,6 +274,15 @@ static void reshuffle_discards(fray_deck *deck, fray_rng *rng) {
     deck->n_discard = 0;
 }
 
+void fray__deck_refresh(fray_deck *deck, fray_rng *rng) {
+    for (size_t i = 0; i < deck->n_discard; i++) {
+        deck->place[deck->discard[i]] = FRAY_PLACE_DRAW;
+        deck->draw[deck->n_draw++] = deck->discard[i];
+    }
+    deck->n_discard = 0;
+    shuffle(deck->draw, deck->n_draw, rng);
+}
+
 static fray_status draw_to(fray_deck *deck, fray_rng *rng, size_t n,
                            fray_card *out, fray_card_place to) {
     if (deck->n_draw < n) {

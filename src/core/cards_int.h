@@ -28,4 +28,12 @@ struct fray_deck {
  */
 fray_status fray__deck_init(fray_deck *deck, const fray_deck_options *opts);
 
+/*
+ * Puts the discards back into the draw pile and shuffles the whole draw
+ * pile: the next draw comes from a freshly shuffled deck (less the cards
+ * held in a Hand of Fate or in play). For the 99 Towers option
+ * "fresh-decks", which makes a simulation match exact odds.
+ */
+void fray__deck_refresh(fray_deck *deck, fray_rng *rng);
+
 #endif

@@ -1370,3 +1370,40 @@ Test(towers_combat, flips_below_one_card) {
     cr_expect_eq(f->st.c[a].chips[1], 1, "(flip+1) would change nothing");
     free(f);
 }
+
+/* Counts, over fights 1..n of the duel example, the times a deck turned
+ * over a card it had turned over within its last 8 cards (impossible while
+ * a deck runs down, rare when it reshuffles: RULINGS 2). */
+static int repeats_in_duel(bool fresh, int n) {
+    fray_towers_setup *s = tf_load_example("duel.yaml");
+    s->s.opt.fresh_decks = fresh;
+    int repeats = 0;
+    for (int seed = 1; seed <= n; seed++) {
+        fray_towers_fight *f = tf_fight(s, (uint64_t)seed);
+        cr_assert_eq(fray_towers_fight_run(f), FRAY_OK);
+        uint8_t last[FT_MAX_DECKS][8];
+        int n_last[FT_MAX_DECKS] = {0};
+        for (int e = 0; e < f->n_events; e++) {
+            const ft_event *ev = &f->events[e];
+            for (int k = 0; k < ev->n_cards; k++) {
+                int d = ev->card_deck[k];
+                for (int j = 0; j < n_last[d] && j < 8; j++)
+                    if (last[d][j] == ev->cards[k])
+                        repeats++;
+                last[d][n_last[d]++ % 8] = ev->cards[k];
+            }
+        }
+        fray_towers_fight_free(f);
+    }
+    fray_towers_setup_free(s);
+    return repeats;
+}
+
+/* Option fresh-decks (docs/rules/towers.md): every flip comes from a freshly
+ * shuffled deck, so a card can come up again at once; without it a deck
+ * runs down first (RULINGS 2). */
+Test(towers_combat, fresh_decks_option) {
+    int normal = repeats_in_duel(false, 40), fresh = repeats_in_duel(true, 40);
+    cr_expect_gt(fresh, 10 * (normal + 1), "fresh %d, running decks %d",
+                 fresh, normal);
+}

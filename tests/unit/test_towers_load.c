@@ -522,6 +522,7 @@ Test(towers_load, every_option) {
     cr_expect_eq(o->max_phase, 0);
     cr_expect_eq(d.max_phase, 300);
     cr_expect(o->simultaneous_duel && !d.simultaneous_duel);
+    cr_expect(o->fresh_decks && !d.fresh_decks);
     cr_expect(s->has_seed);
     cr_expect_eq(s->seed, UINT64_MAX);
     free(s);

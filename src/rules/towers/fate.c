@@ -104,6 +104,11 @@ static fray_status get_cards(ft_run *r, int d, int n, fray_card *out,
         }
         return FRAY_OK;
     }
+    /* Option fresh-decks: every flip from a freshly shuffled deck (the
+     * assumption of exact odds), so that a simulation can be checked
+     * against them. Replays draw the same way. */
+    if (r->setup->opt.fresh_decks && !hold)
+        fray__deck_refresh(deck, &r->st->rng);
     if (r->replay) {
         if (ev->n_cards - r->card_i < n)
             return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,

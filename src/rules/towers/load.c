@@ -104,6 +104,7 @@ void ft_options_default(ft_options *o) {
     o->surprise_delay = 10;                /* seed 000 "Entering Combat" */
     o->max_phase = 300;                    /* fray's limit: 30 rounds */
     o->simultaneous_duel = false;          /* seed 000 "Dueling" stage four */
+    o->fresh_decks = false;                /* fray: decks as at a real table */
 }
 
 /* ---- The loader's state ------------------------------------------------------ */
@@ -2380,7 +2381,7 @@ static const char *const option_keys[] = {
     "mana-regen",     "dying-loses-lethal", "dead-at",
     "disabled-unconscious", "crit-needs-heart", "recover-stun",
     "grapple-size",   "surprise-delay",   "phase-limit",
-    "simultaneous-duel"};
+    "simultaneous-duel", "fresh-decks"};
 
 /* The options of RULINGS.md by their names (docs/rules/towers.md). */
 static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
@@ -2467,6 +2468,9 @@ static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
         return st;
     if ((v = get(n, "simultaneous-duel")) &&
         (st = ld_bool(L, v, "simultaneous-duel", &o->simultaneous_duel)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "fresh-decks")) &&
+        (st = ld_bool(L, v, "fresh-decks", &o->fresh_decks)) != FRAY_OK)
         return st;
     return FRAY_OK;
 }

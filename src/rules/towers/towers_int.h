@@ -276,6 +276,7 @@ typedef struct ft_options {
     int surprise_delay;        /* seed: 10 phases */
     int max_phase;             /* fight ends at this phase (0 = none) */
     bool simultaneous_duel;    /* seed "Dueling" stage four (off) */
+    bool fresh_decks;          /* fray: every flip from a freshly shuffled deck (off) */
 } ft_options;
 
 void ft_options_default(ft_options *o);
