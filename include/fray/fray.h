@@ -15,6 +15,7 @@
 #include "fray/encounter.h"
 #include "fray/grid.h"
 #include "fray/sim.h"
+#include "fray/report.h"
 
 #define FRAY_VERSION_MAJOR 0
 #define FRAY_VERSION_MINOR 1

@@ -1,0 +1,59 @@
+/*
+ * fray/report.h - a simulation's results drawn as pictures a designer can
+ * read at a glance: SVG charts (and an HTML page holding them with the
+ * numbers), drawn by fray itself with no plotting library
+ * (docs/architecture.md "Simulation"; issue 4 section 2).
+ *
+ * Charts: the win rate of each side as a bar with its 95% interval; the
+ * histogram of fight length in phases; per combatant P(still standing)
+ * and P(dead); and for a sweep, win rate against the varied value (a line
+ * chart for numbers, grouped bars for words such as tactics presets).
+ * Titles and axis labels are in the rules' words.
+ *
+ * Thread-safety: pure functions of their arguments.
+ */
+#ifndef FRAY_REPORT_H
+#define FRAY_REPORT_H
+
+#include "fray/sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One variant of a sweep (or the only run, when there is no sweep). */
+typedef struct fray_sim_variant {
+    const char *label;               /* "bandit.PA=3, longblade.damage=5"; "" when no sweep */
+    const char *value;               /* the first varied key's value, as written ("3", "power-attack") */
+    const fray_sim_counts *counts;
+} fray_sim_variant;
+
+typedef struct fray_sim_report {
+    const char *title;               /* the encounter's name */
+    const fray_towers_setup *setup;  /* side and combatant names */
+    uint64_t seed;                   /* the master seed */
+    double seconds;                  /* how long the simulation took (0: not shown) */
+    /* The sweep: the first varied key ("bandit.PA"), NULL without a sweep.
+     * When every variant's value is an integer the sweep chart is a line
+     * chart against it; otherwise grouped bars in the variants' order.
+     * With several keys, `label` tells the variants apart. */
+    const char *vary_key;
+    int n_variants;                  /* >= 1 */
+    const fray_sim_variant *variants;
+} fray_sim_report;
+
+/*
+ * The report as one SVG document (svg) or one self-contained HTML page
+ * (html: the same charts inline, and tables of the numbers), snprintf-style:
+ * returns the length needed; writes at most size bytes, NUL included (buf
+ * may be NULL when size is 0). Text from files (names, labels) is escaped.
+ */
+FRAY_API size_t fray_sim_report_svg(const fray_sim_report *report, char *buf,
+                                    size_t size);
+FRAY_API size_t fray_sim_report_html(const fray_sim_report *report, char *buf,
+                                     size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
