@@ -1,0 +1,1395 @@
+/*
+ * report.c - a simulation's results drawn by fray itself, with no plotting
+ * library (include/fray/report.h; docs/architecture.md "Simulation"; issue
+ * 4 section 2): one SVG document of charts, or one self-contained HTML page
+ * holding the same charts and tables of the numbers.
+ *
+ * The charts, stacked top to bottom in one <svg> 800 px wide:
+ *   - the header: the encounter's name, trials, seed, time taken;
+ *   - "Who wins": a bar per side (and "nobody" when some fights had no
+ *     winner) with the 95% interval as whiskers, per variant of a sweep;
+ *   - "How long the fight lasts (phases)": the histogram of fight length,
+ *     bars grouped to at most 40, mean and median marked (one small
+ *     histogram per variant of a sweep, on the same axes);
+ *   - "Who is still standing": per combatant P(still standing), P(dead);
+ *   - for a sweep, "Win rate by KEY" (a line per side against the varied
+ *     number, or grouped bars for words such as tactics presets) and the
+ *     mean fight length per variant with its 5%-95% range.
+ *
+ * Everything is written through a bounded writer that counts the whole
+ * length (snprintf's contract); nothing is allocated. Numbers are written
+ * by hand (fx) with a '.' decimal point whatever the C locale says, since
+ * SVG coordinates must parse. Text from files (names, labels, keys) goes
+ * through rw_esc, which escapes the five XML specials.
+ *
+ * Bars carry a class (win-bar, length-bar, standing-bar, dead-bar,
+ * sweep-point, sweep-bar) and a <title> tooltip, so that tests and
+ * style sheets can find them.
+ */
+#include "fray/report.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- A bounded writer ----------------------------------------------------- */
+
+typedef struct rw {
+    char *buf;
+    size_t size;
+    size_t len; /* what the whole text needs, even past size */
+} rw;
+
+static void rw_init(rw *w, char *buf, size_t size) {
+    w->buf = buf;
+    w->size = buf ? size : 0;
+    w->len = 0;
+    if (w->size > 0)
+        w->buf[0] = '\0';
+}
+
+static void rw_put(rw *w, const char *s, size_t n) {
+    if (n == 0)
+        return;
+    if (w->len + 1 < w->size) {
+        size_t room = w->size - 1 - w->len;
+        size_t k = n < room ? n : room;
+        memcpy(w->buf + w->len, s, k);
+        w->buf[w->len + k] = '\0';
+    }
+    w->len += n;
+}
+
+static void rw_s(rw *w, const char *s) { rw_put(w, s, strlen(s)); }
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void rw_f(rw *w, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n;
+    /* Formatted in place: vsnprintf truncates and terminates as we must. */
+    if (w->len + 1 < w->size)
+        n = vsnprintf(w->buf + w->len, w->size - w->len, fmt, ap);
+    else
+        n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        w->len += (size_t)n;
+}
+
+/* Text from files: the five XML specials become entities (valid in SVG and
+ * HTML alike); control characters, which XML forbids, become spaces. */
+static void rw_esc(rw *w, const char *s) {
+    if (!s)
+        return;
+    const char *run = s;
+    for (; *s; s++) {
+        const char *ent = NULL;
+        switch (*s) {
+        case '&': ent = "&amp;"; break;
+        case '<': ent = "&lt;"; break;
+        case '>': ent = "&gt;"; break;
+        case '"': ent = "&quot;"; break;
+        case '\'': ent = "&#39;"; break;
+        default:
+            if ((unsigned char)*s < 0x20)
+                ent = " ";
+            break;
+        }
+        if (ent) {
+            rw_put(w, run, (size_t)(s - run));
+            rw_s(w, ent);
+            run = s + 1;
+        }
+    }
+    rw_put(w, run, (size_t)(s - run));
+}
+
+/* ---- Numbers, locale-free ------------------------------------------------- */
+
+typedef struct num {
+    char s[48];
+} num;
+
+/* v with dec (0..3) decimals and a '.' point. */
+static num fx(double v, int dec) {
+    static const unsigned long long scale[] = {1, 10, 100, 1000};
+    num n;
+    if (dec < 0)
+        dec = 0;
+    if (dec > 3)
+        dec = 3;
+    if (!isfinite(v))
+        v = 0;
+    if (v > 1e15)
+        v = 1e15;
+    if (v < -1e15)
+        v = -1e15;
+    unsigned long long sc = scale[dec];
+    unsigned long long u = (unsigned long long)llround(fabs(v) * (double)sc);
+    const char *sign = (v < 0 && u != 0) ? "-" : "";
+    if (dec == 0)
+        snprintf(n.s, sizeof n.s, "%s%llu", sign, u);
+    else
+        snprintf(n.s, sizeof n.s, "%s%llu.%0*llu", sign, u / sc, dec, u % sc);
+    return n;
+}
+
+/* The array of a returned struct lives to the end of the full expression
+ * (C11 6.2.4p8), so these can be printf arguments. */
+#define F0(v) (fx((v), 0).s)
+#define F1(v) (fx((v), 1).s)
+#define F2(v) (fx((v), 2).s)
+
+/* A count with thousands separated by commas: "10,000". */
+static num grouped(uint64_t v) {
+    char digits[32];
+    num n;
+    int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v);
+    size_t o = 0;
+    for (int i = 0; i < len; i++) {
+        if (i > 0 && (len - i) % 3 == 0)
+            n.s[o++] = ',';
+        n.s[o++] = digits[i];
+    }
+    n.s[o] = '\0';
+    return n;
+}
+
+/* k of n as a percentage (0 when n is 0). */
+static double pct(uint64_t k, uint64_t n) {
+    return n ? 100.0 * (double)k / (double)n : 0.0;
+}
+
+/* A round step (1, 2 or 5 times a power of ten) for about `target` ticks
+ * over `range`. */
+static double nice_step(double range, int target) {
+    if (!(range > 0))
+        return 1;
+    double raw = range / target;
+    double mag = pow(10, floor(log10(raw)));
+    double f = raw / mag;
+    double step = f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10;
+    return step * mag;
+}
+
+/* Decimals that show a tick step exactly enough. */
+static int step_decimals(double step) {
+    return step >= 1 ? 0 : step >= 0.1 ? 1 : 2;
+}
+
+/* ---- Reading the counts ------------------------------------------------------ */
+
+/* The 95% Wilson score interval of k/n ([0, 1] when n is 0). Kept here so
+ * that the report reads its numbers exactly as it draws them. */
+static void report_interval95(uint64_t k, uint64_t n, double *lo,
+                              double *hi) {
+    if (n == 0) {
+        *lo = 0;
+        *hi = 1;
+        return;
+    }
+    const double z = 1.959963984540054;
+    double nn = (double)n;
+    double p = (double)k / nn;
+    double z2 = z * z;
+    double den = 1 + z2 / nn;
+    double centre = (p + z2 / (2 * nn)) / den;
+    double half = z * sqrt(p * (1 - p) / nn + z2 / (4 * nn * nn)) / den;
+    *lo = centre - half < 0 ? 0 : centre - half;
+    *hi = centre + half > 1 ? 1 : centre + half;
+}
+
+static double report_length_mean(const fray_sim_counts *c) {
+    return c->trials ? (double)c->length_sum / (double)c->trials : 0.0;
+}
+
+/* The smallest length L with P(length <= L) >= q; -1 without trials. */
+static int report_length_quantile(const fray_sim_counts *c, double q) {
+    uint64_t n = 0;
+    for (int i = 0; i < FRAY_SIM_LENGTH_BINS; i++)
+        n += c->length[i];
+    if (n == 0)
+        return -1;
+    uint64_t cum = 0;
+    for (int i = 0; i < FRAY_SIM_LENGTH_BINS; i++) {
+        cum += c->length[i];
+        if (c->length[i] && (double)cum >= q * (double)n - 1e-9)
+            return i;
+    }
+    return FRAY_SIM_LENGTH_BINS - 1;
+}
+
+/* The shortest fight's length; -1 without trials. */
+static int report_length_min(const fray_sim_counts *c) {
+    for (int i = 0; i < FRAY_SIM_LENGTH_BINS; i++)
+        if (c->length[i])
+            return i;
+    return -1;
+}
+
+static uint64_t nobody(const fray_sim_counts *c) {
+    return c->all_out + c->unfinished;
+}
+
+/* ---- What every chart needs ---------------------------------------------------- */
+
+enum {
+    W = 800,          /* the width of every chart */
+    HB_LABEL = 190,   /* horizontal bars: labels end here */
+    HB_X0 = 200,      /* ... the bars start here */
+    HB_X1 = 620,      /* ... 100% is here */
+    HB_VALUE = 632,   /* ... and the numbers start here */
+    PL_X0 = 70,       /* plots with a y axis: the plot's left edge */
+    PL_X1 = 770,      /* ... and right edge */
+    MAX_HIST_BARS = 40
+};
+
+#define FONT "Helvetica, Arial, sans-serif"
+#define C_TEXT "#222222"
+#define C_MUTED "#666666"
+#define C_GRID "#e6e6e6"
+#define C_AXIS "#888888"
+#define C_NOBODY "#999999"
+#define C_DEAD "#7a7a7a"
+#define C_LENGTH "#5b7fa6"
+
+/* Okabe & Ito's colour-blind-safe palette, one colour per side. */
+static const char *const side_colours[FRAY_SIM_MAX_SIDES] = {
+    "#0072B2", "#D55E00", "#009E73", "#CC79A7"};
+
+static const fray_sim_counts zero_counts;
+
+typedef struct ctx {
+    const fray_sim_report *r;
+    int nv;            /* variants */
+    bool sweep;        /* more than one variant */
+    int n_sides;
+    int n_comb;
+    bool any_nobody;   /* some variant had fights nobody won */
+    bool numeric;      /* sweep values are distinct integers: a line chart */
+    bool html;         /* inside the HTML page, which has its own heading */
+    long long vmin, vmax;
+    char side_fallback[FRAY_SIM_MAX_SIDES][16];
+} ctx;
+
+static const fray_sim_counts *vcounts(const ctx *c, int v) {
+    const fray_sim_counts *k = c->r->variants[v].counts;
+    return k ? k : &zero_counts;
+}
+
+static const char *side_name(const ctx *c, int s) {
+    const char *n = c->r->setup
+                        ? fray_towers_setup_side_name(c->r->setup, s)
+                        : NULL;
+    return n ? n : c->side_fallback[s];
+}
+
+static const char *side_colour(int s) {
+    return side_colours[s >= 0 ? s % FRAY_SIM_MAX_SIDES : 0];
+}
+
+static const char *comb_name(const ctx *c, int i) {
+    const char *n = fray_towers_setup_combatant_name(c->r->setup, i);
+    return n ? n : "?";
+}
+
+static int comb_side(const ctx *c, int i) {
+    int s = fray_towers_setup_combatant_side(c->r->setup, i);
+    return s >= 0 && s < c->n_sides ? s : -1;
+}
+
+/* The variant's name as shown: its label, else its value. */
+static const char *variant_name(const ctx *c, int v) {
+    const fray_sim_variant *x = &c->r->variants[v];
+    if (x->label && x->label[0])
+        return x->label;
+    return x->value ? x->value : "";
+}
+
+/* The variant's name on a sweep chart's x axis: its value, unless values
+ * repeat (several keys varied) and only the label tells them apart. */
+static const char *variant_tick(const ctx *c, int v) {
+    const fray_sim_variant *x = &c->r->variants[v];
+    bool distinct = true;
+    for (int i = 0; i < c->nv && distinct; i++)
+        if (i != v) {
+            const char *a = x->value ? x->value : "";
+            const char *b = c->r->variants[i].value ? c->r->variants[i].value : "";
+            if (strcmp(a, b) == 0)
+                distinct = false;
+        }
+    if (distinct && x->value && x->value[0])
+        return x->value;
+    return variant_name(c, v);
+}
+
+static bool parse_int(const char *s, long long *out) {
+    if (!s || !*s)
+        return false;
+    char *end = NULL;
+    long long v = strtoll(s, &end, 10);
+    if (*end != '\0' || v < -1000000000LL || v > 1000000000LL)
+        return false;
+    *out = v;
+    return true;
+}
+
+static void ctx_init(ctx *c, const fray_sim_report *r) {
+    memset(c, 0, sizeof *c);
+    c->r = r;
+    c->nv = r->variants && r->n_variants > 0 ? r->n_variants : 0;
+    c->sweep = c->nv > 1;
+    for (int s = 0; s < FRAY_SIM_MAX_SIDES; s++)
+        snprintf(c->side_fallback[s], sizeof c->side_fallback[s], "side %d",
+                 s + 1);
+    if (r->setup) {
+        c->n_sides = fray_towers_setup_sides(r->setup);
+        c->n_comb = fray_towers_setup_combatants(r->setup);
+    } else {
+        /* No names to show: as many sides as won something (two at least). */
+        c->n_sides = 2;
+        for (int v = 0; v < c->nv; v++)
+            for (int s = 0; s < FRAY_SIM_MAX_SIDES; s++)
+                if (vcounts(c, v)->wins[s] && s + 1 > c->n_sides)
+                    c->n_sides = s + 1;
+    }
+    if (c->n_sides < 0)
+        c->n_sides = 0;
+    if (c->n_sides > FRAY_SIM_MAX_SIDES)
+        c->n_sides = FRAY_SIM_MAX_SIDES;
+    if (c->n_comb < 0)
+        c->n_comb = 0;
+    if (c->n_comb > FRAY_SIM_MAX_COMBATANTS)
+        c->n_comb = FRAY_SIM_MAX_COMBATANTS;
+    for (int v = 0; v < c->nv; v++)
+        if (nobody(vcounts(c, v)))
+            c->any_nobody = true;
+    c->numeric = c->sweep;
+    for (int v = 0; v < c->nv && c->numeric; v++) {
+        long long x = 0;
+        if (!parse_int(r->variants[v].value, &x)) {
+            c->numeric = false;
+            break;
+        }
+        if (v == 0 || x < c->vmin)
+            c->vmin = x;
+        if (v == 0 || x > c->vmax)
+            c->vmax = x;
+        for (int u = 0; u < v; u++) {
+            long long y = 0;
+            parse_int(r->variants[u].value, &y);
+            if (y == x)
+                c->numeric = false;
+        }
+    }
+}
+
+/* ---- SVG pieces ------------------------------------------------------------------- */
+
+static void svg_line(rw *w, double x1, double y1, double x2, double y2,
+                     const char *attrs) {
+    rw_f(w, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" %s/>\n", F1(x1),
+         F1(y1), F1(x2), F1(y2), attrs);
+}
+
+/* Opens <text ...>; the caller writes the content and text_close(). */
+static void text_open(rw *w, double x, double y, const char *attrs) {
+    rw_f(w, "<text x=\"%s\" y=\"%s\"%s%s>", F1(x), F1(y), attrs[0] ? " " : "",
+         attrs);
+}
+
+static void text_close(rw *w) { rw_s(w, "</text>\n"); }
+
+/* A text from a file, escaped. */
+static void text_esc(rw *w, double x, double y, const char *attrs,
+                     const char *s) {
+    text_open(w, x, y, attrs);
+    rw_esc(w, s);
+    text_close(w);
+}
+
+/* A chart's title and the line under it that says how to read it. */
+static void chart_title(rw *w, const char *title, const char *key,
+                        const char *sub) {
+    text_open(w, 20, 28, "font-size=\"17\" font-weight=\"bold\"");
+    rw_s(w, title);
+    rw_esc(w, key);
+    text_close(w);
+    if (sub) {
+        text_open(w, 20, 46, "font-size=\"12\" fill=\"" C_MUTED "\"");
+        rw_s(w, sub);
+        text_close(w);
+    }
+}
+
+/* A whisker from x1 to x2 at height y (horizontal), with caps. */
+static void hwhisker(rw *w, double x1, double x2, double y, double cap) {
+    rw_f(w,
+         "<path class=\"ci\" d=\"M%s %sH%sM%s %sV%sM%s %sV%s\" stroke=\"" C_TEXT
+         "\" stroke-width=\"1.3\" fill=\"none\"/>\n",
+         F1(x1), F1(y), F1(x2), F1(x1), F1(y - cap), F1(y + cap), F1(x2),
+         F1(y - cap), F1(y + cap));
+}
+
+/* A whisker from y1 to y2 at x (vertical), with caps. */
+static void vwhisker(rw *w, double x, double y1, double y2, double cap,
+                     const char *colour) {
+    rw_f(w,
+         "<path class=\"ci\" d=\"M%s %sV%sM%s %sH%sM%s %sH%s\" stroke=\"%s\" "
+         "stroke-width=\"1.3\" fill=\"none\"/>\n",
+         F1(x), F1(y1), F1(y2), F1(x - cap), F1(y1), F1(x + cap), F1(x - cap),
+         F1(y2), F1(x + cap), colour);
+}
+
+/* A legend entry: a swatch and a name; returns the x after it. Widths are
+ * guessed from the number of characters (no font metrics here). */
+static double legend_item(rw *w, double x, double y, const char *colour,
+                          const char *name, bool dashed) {
+    if (dashed)
+        rw_f(w,
+             "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" "
+             "stroke-width=\"2.5\" stroke-dasharray=\"4 3\"/>\n",
+             F1(x), F1(y - 4), F1(x + 16), F1(y - 4), colour);
+    else
+        rw_f(w,
+             "<rect x=\"%s\" y=\"%s\" width=\"14\" height=\"10\" fill=\"%s\"/>\n",
+             F1(x), F1(y - 9), colour);
+    text_esc(w, x + 20, y, "font-size=\"12\"", name);
+    size_t chars = 0;
+    for (const char *p = name; *p; p++)
+        if (((unsigned char)*p & 0xC0) != 0x80)
+            chars++;
+    return x + 20 + 7.0 * (double)chars + 18;
+}
+
+/* The vertical grid of a horizontal bar chart from y1 to y2, with ticks at
+ * 0, 20, ..., 100% under it and the axis label. */
+static void hbar_axis(rw *w, double y1, double y2, const char *label) {
+    for (int t = 0; t <= 100; t += 20) {
+        double x = HB_X0 + (HB_X1 - HB_X0) * t / 100.0;
+        svg_line(w, x, y1, x, y2,
+                 t == 0 ? "stroke=\"" C_AXIS "\"" : "stroke=\"" C_GRID "\"");
+        text_open(w, x, y2 + 15,
+                  "font-size=\"11\" text-anchor=\"middle\" fill=\"" C_MUTED "\"");
+        rw_f(w, "%d%%", t);
+        text_close(w);
+    }
+    text_open(w, (HB_X0 + HB_X1) / 2.0, y2 + 33,
+              "font-size=\"12\" text-anchor=\"middle\"");
+    rw_s(w, label);
+    text_close(w);
+}
+
+static double hb_x(double share01) {
+    return HB_X0 + (HB_X1 - HB_X0) * share01;
+}
+
+/* ---- Chart: who wins ---------------------------------------------------------------- */
+
+enum { WIN_ROW = 26, GROUP_HEAD = 24 };
+
+static int chart_wins(rw *w, const ctx *c) {
+    chart_title(w, "Who wins", NULL,
+                "share of fights each side won; whiskers: the 95% interval");
+    int rows = c->n_sides + (c->any_nobody ? 1 : 0);
+    int per_variant = rows * WIN_ROW + (c->sweep ? GROUP_HEAD : 0);
+    double top = 62;
+    double bottom = top + per_variant * c->nv;
+    hbar_axis(w, top - 6, bottom, "share of fights (%)");
+    double y = top;
+    for (int v = 0; v < c->nv; v++) {
+        const fray_sim_counts *k = vcounts(c, v);
+        if (c->sweep) {
+            text_esc(w, 20, y + 15, "font-size=\"12\" font-weight=\"bold\"",
+                     variant_name(c, v));
+            y += GROUP_HEAD;
+        }
+        for (int s = 0; s < rows; s++) {
+            bool nob = s == c->n_sides;
+            uint64_t won = nob ? nobody(k) : k->wins[s];
+            double lo, hi;
+            report_interval95(won, k->trials, &lo, &hi);
+            double share = k->trials ? (double)won / (double)k->trials : 0;
+            double cy = y + WIN_ROW / 2.0;
+            text_esc(w, HB_LABEL, cy + 4, "font-size=\"12\" text-anchor=\"end\"",
+                     nob ? "nobody" : side_name(c, s));
+            rw_f(w,
+                 "<rect class=\"win-bar\" data-side=\"%d\" x=\"%d\" y=\"%s\" "
+                 "width=\"%s\" height=\"16\" fill=\"%s\">",
+                 nob ? -1 : s, HB_X0, F1(cy - 8), F2(hb_x(share) - HB_X0),
+                 nob ? C_NOBODY : side_colour(s));
+            rw_s(w, "<title>");
+            if (nob)
+                rw_s(w, "nobody won (all out at once, or the phase limit)");
+            else {
+                rw_esc(w, side_name(c, s));
+                rw_s(w, " won");
+            }
+            rw_f(w, " %s%% of %s fights (95%% interval %s&#8211;%s%%)</title>",
+                 F1(100 * share), grouped(k->trials).s, F1(100 * lo),
+                 F1(100 * hi));
+            rw_s(w, "</rect>\n");
+            hwhisker(w, hb_x(lo), hb_x(hi), cy, 5);
+            text_open(w, HB_VALUE, cy + 4, "font-size=\"12\"");
+            rw_f(w,
+                 "<tspan font-weight=\"bold\">%s%%</tspan><tspan fill=\"" C_MUTED
+                 "\" font-size=\"11\"> (%s&#8211;%s)</tspan>",
+                 F1(100 * share), F1(100 * lo), F1(100 * hi));
+            text_close(w);
+            y += WIN_ROW;
+        }
+    }
+    return (int)bottom + 46;
+}
+
+/* ---- Chart: who is still standing ----------------------------------------------------- */
+
+enum { STAND_ROW = 36 };
+
+static int chart_standing(rw *w, const ctx *c) {
+    chart_title(w, "Who is still standing", NULL,
+                "share of fights each combatant ends still standing, and dead");
+    /* Legend: the side colours mean "still standing", grey means dead. */
+    double lx = 20;
+    for (int s = 0; s < c->n_sides; s++) {
+        rw_f(w, "<rect x=\"%s\" y=\"55\" width=\"10\" height=\"10\" fill=\"%s\"/>\n",
+             F1(lx), side_colour(s));
+        lx += 12;
+    }
+    text_open(w, lx + 4, 64, "font-size=\"12\"");
+    rw_s(w, "still standing (the colour of its side)");
+    text_close(w);
+    rw_f(w, "<rect x=\"%s\" y=\"55\" width=\"14\" height=\"10\" fill=\"" C_DEAD
+            "\"/>\n",
+         F1(lx + 260));
+    text_open(w, lx + 280, 64, "font-size=\"12\"");
+    rw_s(w, "dead");
+    text_close(w);
+
+    double top = 80;
+    int per_variant = c->n_comb * STAND_ROW + (c->sweep ? GROUP_HEAD : 0);
+    double bottom = top + per_variant * c->nv;
+    if (c->n_comb == 0) {
+        text_open(w, 20, top + 14, "font-size=\"12\" fill=\"" C_MUTED "\"");
+        rw_s(w, "no combatants");
+        text_close(w);
+        return (int)top + 30;
+    }
+    hbar_axis(w, top - 4, bottom, "share of fights (%)");
+    double y = top;
+    for (int v = 0; v < c->nv; v++) {
+        const fray_sim_counts *k = vcounts(c, v);
+        if (c->sweep) {
+            text_esc(w, 20, y + 15, "font-size=\"12\" font-weight=\"bold\"",
+                     variant_name(c, v));
+            y += GROUP_HEAD;
+        }
+        for (int i = 0; i < c->n_comb; i++) {
+            const fray_sim_combatant_counts *cc = &k->c[i];
+            int s = comb_side(c, i);
+            text_esc(w, HB_LABEL, y + 15, "font-size=\"12\" text-anchor=\"end\"",
+                     comb_name(c, i));
+            if (s >= 0)
+                text_esc(w, HB_LABEL, y + 28,
+                         "font-size=\"10\" text-anchor=\"end\" fill=\"" C_MUTED "\"",
+                         side_name(c, s));
+            for (int d = 0; d < 2; d++) {
+                uint64_t n = d ? cc->dead : cc->standing;
+                double share = k->trials ? (double)n / (double)k->trials : 0;
+                double by = y + 4 + d * 14;
+                rw_f(w,
+                     "<rect class=\"%s\" data-combatant=\"%d\" x=\"%d\" y=\"%s\" "
+                     "width=\"%s\" height=\"12\" fill=\"%s\"><title>",
+                     d ? "dead-bar" : "standing-bar", i, HB_X0, F1(by),
+                     F2(hb_x(share) - HB_X0),
+                     d ? C_DEAD : side_colour(s >= 0 ? s : 0));
+                rw_esc(w, comb_name(c, i));
+                rw_f(w, ": %s in %s%% of fights</title></rect>\n",
+                     d ? "dead" : "still standing", F1(100 * share));
+                text_open(w, HB_VALUE, by + 10, "font-size=\"11\"");
+                rw_f(w, "<tspan font-weight=\"bold\">%s%%</tspan> %s",
+                     F1(100 * share), d ? "dead" : "still standing");
+                text_close(w);
+            }
+            y += STAND_ROW;
+        }
+    }
+    return (int)bottom + 46;
+}
+
+/* ---- Chart: how long the fight lasts ----------------------------------------------------- */
+
+/* The histogram's bars, the same for every variant so they compare. */
+typedef struct hplan {
+    int lo;          /* the first bar starts at this phase */
+    int width;       /* phases per bar */
+    int nbars;
+    bool overflow;   /* the last bar also counts every longer fight */
+    double ymax;     /* the y axis' top, % of fights */
+    double ystep;
+    bool empty;      /* no fights at all */
+} hplan;
+
+static hplan hist_plan(const ctx *c) {
+    hplan p;
+    memset(&p, 0, sizeof p);
+    int lo = -1, longest = -1, p99 = -1;
+    for (int v = 0; v < c->nv; v++) {
+        const fray_sim_counts *k = vcounts(c, v);
+        int m = report_length_min(k);
+        if (m < 0)
+            continue;
+        if (lo < 0 || m < lo)
+            lo = m;
+        int l = report_length_quantile(k, 1.0);
+        int q = report_length_quantile(k, 0.99);
+        if (l > longest)
+            longest = l;
+        if (q > p99)
+            p99 = q;
+    }
+    if (lo < 0) {
+        p.empty = true;
+        p.width = 1;
+        p.nbars = 1;
+        p.ymax = 100;
+        p.ystep = 20;
+        return p;
+    }
+    /* A few very long fights would squeeze the rest into a corner: past
+     * twice the 99th percentile's span they share the last bar. */
+    int upper = longest;
+    if (longest - lo > 2 * (p99 - lo) + 10) {
+        upper = lo + 2 * (p99 - lo) + 10;
+        p.overflow = true;
+    }
+    static const int widths[] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000};
+    for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
+        p.width = widths[i];
+        p.lo = lo / p.width * p.width;
+        p.nbars = upper / p.width - p.lo / p.width + 1;
+        if (p.nbars <= MAX_HIST_BARS)
+            break;
+    }
+    double ymax = 0;
+    for (int v = 0; v < c->nv; v++) {
+        const fray_sim_counts *k = vcounts(c, v);
+        for (int b = 0; b < p.nbars; b++) {
+            uint64_t n = 0;
+            int from = p.lo + b * p.width;
+            int to = (b == p.nbars - 1 && p.overflow) ? FRAY_SIM_LENGTH_BINS
+                                                      : from + p.width;
+            for (int L = from; L < to && L < FRAY_SIM_LENGTH_BINS; L++)
+                n += k->length[L];
+            double sh = pct(n, k->trials);
+            if (sh > ymax)
+                ymax = sh;
+        }
+    }
+    p.ystep = nice_step(ymax > 0 ? ymax : 1, 4);
+    p.ymax = ceil(ymax / p.ystep - 1e-9) * p.ystep;
+    if (p.ymax <= 0)
+        p.ymax = p.ystep;
+    return p;
+}
+
+static double hist_x(const hplan *p, double phase) {
+    return PL_X0 + (PL_X1 - PL_X0) * (phase - p->lo) /
+                       ((double)p->nbars * p->width);
+}
+
+/* One histogram, its plot area from y=top to y=top+h. */
+static void hist_draw(rw *w, const ctx *c, const hplan *p,
+                      const fray_sim_counts *k, double top, double h,
+                      bool axis_labels) {
+    double bottom = top + h;
+    /* y grid and ticks */
+    int dec = step_decimals(p->ystep);
+    for (int i = 0;; i++) {
+        double t = i * p->ystep;
+        if (t > p->ymax + 1e-9)
+            break;
+        double y = bottom - h * t / p->ymax;
+        svg_line(w, PL_X0, y, PL_X1, y,
+                 i == 0 ? "stroke=\"" C_AXIS "\"" : "stroke=\"" C_GRID "\"");
+        text_open(w, PL_X0 - 6, y + 4,
+                  "font-size=\"11\" text-anchor=\"end\" fill=\"" C_MUTED "\"");
+        rw_f(w, "%s%%", fx(t, dec).s);
+        text_close(w);
+    }
+    /* x ticks at round phases */
+    double span = (double)p->nbars * p->width;
+    double xs = nice_step(span, 10);
+    if (xs < p->width)
+        xs = p->width;
+    double first = ceil(p->lo / xs) * xs;
+    for (double t = first; t <= p->lo + span - (p->width == 1 ? 1 : 0) + 1e-9;
+         t += xs) {
+        double x = hist_x(p, t + (p->width == 1 ? 0.5 : 0));
+        svg_line(w, x, bottom, x, bottom + 4, "stroke=\"" C_AXIS "\"");
+        text_open(w, x, bottom + 16,
+                  "font-size=\"11\" text-anchor=\"middle\" fill=\"" C_MUTED "\"");
+        rw_s(w, F0(t));
+        text_close(w);
+    }
+    if (axis_labels) {
+        text_open(w, (PL_X0 + PL_X1) / 2.0, bottom + 34,
+                  "font-size=\"12\" text-anchor=\"middle\"");
+        rw_s(w, "phases");
+        text_close(w);
+        rw_f(w,
+             "<text x=\"0\" y=\"0\" font-size=\"12\" text-anchor=\"middle\" "
+             "transform=\"translate(22 %s) rotate(-90)\">share of fights</text>\n",
+             F1(top + h / 2));
+    }
+    if (k->trials == 0) {
+        text_open(w, (PL_X0 + PL_X1) / 2.0, top + h / 2,
+                  "font-size=\"12\" text-anchor=\"middle\" fill=\"" C_MUTED "\"");
+        rw_s(w, "no fights");
+        text_close(w);
+        return;
+    }
+    /* bars */
+    double bw = (PL_X1 - PL_X0) / (double)p->nbars;
+    double gap = bw > 6 ? 1 : 0;
+    for (int b = 0; b < p->nbars; b++) {
+        int from = p->lo + b * p->width;
+        bool last = b == p->nbars - 1 && p->overflow;
+        int to = last ? FRAY_SIM_LENGTH_BINS : from + p->width;
+        uint64_t n = 0;
+        for (int L = from; L < to && L < FRAY_SIM_LENGTH_BINS; L++)
+            n += k->length[L];
+        double sh = pct(n, k->trials);
+        double bh = h * sh / p->ymax;
+        rw_f(w,
+             "<rect class=\"length-bar\" x=\"%s\" y=\"%s\" width=\"%s\" "
+             "height=\"%s\" fill=\"%s\"><title>",
+             F2(PL_X0 + b * bw + gap / 2), F2(bottom - bh), F2(bw - gap), F2(bh),
+             last ? "#8fa9c4" : C_LENGTH);
+        if (last)
+            rw_f(w, "%d phases or more", from);
+        else if (p->width == 1)
+            rw_f(w, "%d phases", from);
+        else
+            rw_f(w, "%d&#8211;%d phases", from, to - 1);
+        rw_f(w, ": %s%% of fights</title></rect>\n", F1(sh));
+    }
+    if (p->overflow) {
+        text_open(w, PL_X1, top - 4,
+                  "font-size=\"10\" text-anchor=\"end\" fill=\"" C_MUTED "\"");
+        rw_f(w, "the last bar: %d phases or more",
+             p->lo + (p->nbars - 1) * p->width);
+        text_close(w);
+    }
+    /* mean and median */
+    double mean = report_length_mean(k);
+    int median = report_length_quantile(k, 0.5);
+    for (int m = 0; m < 2; m++) {
+        double val = m == 0 ? mean : median;
+        double x = hist_x(p, val + 0.5);
+        if (x > PL_X1)
+            x = PL_X1;
+        double ly = top + 10 + m * 13;
+        rw_f(w,
+             "<line class=\"%s\" x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" "
+             "stroke=\"%s\" stroke-width=\"1.5\"%s/>\n",
+             m == 0 ? "mean-line" : "median-line", F1(x), F1(ly - 9), F1(x),
+             F1(bottom), m == 0 ? C_TEXT : "#b35900",
+             m == 0 ? "" : " stroke-dasharray=\"5 3\"");
+        bool right = x > PL_X1 - 110;
+        text_open(w, right ? x - 4 : x + 4, ly,
+                  right ? "font-size=\"11\" text-anchor=\"end\""
+                        : "font-size=\"11\"");
+        if (m == 0)
+            rw_f(w, "mean %s", F1(mean));
+        else
+            rw_f(w, "median %d", median);
+        text_close(w);
+    }
+    (void)c;
+}
+
+static int chart_length(rw *w, const ctx *c) {
+    hplan p = hist_plan(c);
+    const char *sub = p.width == 1
+                          ? "how many phases the fights took"
+                          : NULL;
+    chart_title(w, "How long the fight lasts (phases)", NULL, sub);
+    if (!sub) {
+        text_open(w, 20, 46, "font-size=\"12\" fill=\"" C_MUTED "\"");
+        rw_f(w, "how many phases the fights took, %d phases per bar", p.width);
+        text_close(w);
+    }
+    if (!c->sweep) {
+        hist_draw(w, c, &p, vcounts(c, 0), 70, 180, true);
+        return 70 + 180 + 48;
+    }
+    /* One small histogram per variant, on the same axes. */
+    double y = 56;
+    for (int v = 0; v < c->nv; v++) {
+        text_esc(w, 20, y + 14, "font-size=\"12\" font-weight=\"bold\"",
+                 variant_name(c, v));
+        hist_draw(w, c, &p, vcounts(c, v), y + 30, 100, v == c->nv - 1);
+        y += 30 + 100 + 26;
+    }
+    return (int)y + 22;
+}
+
+/* ---- Chart: a sweep ----------------------------------------------------------------------- */
+
+enum { SW_X0 = 70, SW_X1 = 600, SW_LEGEND = 625 };
+
+/* x of variant v: by its value for a line chart, by its place otherwise. */
+static double sweep_x(const ctx *c, int v) {
+    if (c->numeric) {
+        long long x = 0;
+        parse_int(c->r->variants[v].value, &x);
+        double lo = (double)c->vmin, hi = (double)c->vmax;
+        double pad = (hi - lo) * 0.06;
+        return SW_X0 + (SW_X1 - SW_X0) * ((double)x - lo + pad) /
+                           (hi - lo + 2 * pad);
+    }
+    return SW_X0 + (SW_X1 - SW_X0) * (v + 0.5) / c->nv;
+}
+
+/* The variants in order of their x: the i-th smallest value for a line
+ * chart (values are distinct), the i-th variant otherwise. */
+static int sweep_nth(const ctx *c, int i) {
+    if (!c->numeric)
+        return i;
+    int best = -1;
+    long long prev = 0, bv = 0;
+    for (int round = 0; round <= i; round++) {
+        best = -1;
+        for (int v = 0; v < c->nv; v++) {
+            long long x = 0;
+            parse_int(c->r->variants[v].value, &x);
+            if (round > 0 && x <= prev)
+                continue;
+            if (best < 0 || x < bv) {
+                best = v;
+                bv = x;
+            }
+        }
+        prev = bv;
+    }
+    return best < 0 ? 0 : best;
+}
+
+/* The x axis of a sweep chart: ticks at round values (numbers) or the
+ * variants' names (words), and the varied key under them. */
+static void sweep_xaxis(rw *w, const ctx *c, double bottom) {
+    svg_line(w, SW_X0, bottom, SW_X1, bottom, "stroke=\"" C_AXIS "\"");
+    if (c->numeric) {
+        double range = (double)(c->vmax - c->vmin);
+        double step = nice_step(range, 8);
+        if (step < 1)
+            step = 1;
+        for (double t = ceil((double)c->vmin / step) * step;
+             t <= (double)c->vmax + 1e-9; t += step) {
+            double lo = (double)c->vmin, hi = (double)c->vmax;
+            double pad = (hi - lo) * 0.06;
+            double x = SW_X0 + (SW_X1 - SW_X0) * (t - lo + pad) / (hi - lo + 2 * pad);
+            svg_line(w, x, bottom, x, bottom + 4, "stroke=\"" C_AXIS "\"");
+            text_open(w, x, bottom + 16,
+                      "font-size=\"11\" text-anchor=\"middle\" fill=\"" C_MUTED "\"");
+            rw_s(w, F0(t));
+            text_close(w);
+        }
+    } else {
+        int fs = c->nv > 8 ? 9 : 11;
+        for (int v = 0; v < c->nv; v++) {
+            char attrs[96];
+            snprintf(attrs, sizeof attrs,
+                     "font-size=\"%d\" text-anchor=\"middle\" fill=\"" C_TEXT "\"",
+                     fs);
+            text_esc(w, sweep_x(c, v), bottom + 16 + (c->nv > 8 ? (v % 2) * 11 : 0),
+                     attrs, variant_tick(c, v));
+        }
+    }
+    text_open(w, (SW_X0 + SW_X1) / 2.0, bottom + 40,
+              "font-size=\"12\" text-anchor=\"middle\"");
+    rw_esc(w, c->r->vary_key ? c->r->vary_key : "variant");
+    text_close(w);
+}
+
+/* The y grid of a sweep chart from 0 to ymax. */
+static void sweep_yaxis(rw *w, double top, double h, double ymax, double step,
+                        const char *unit, const char *label) {
+    double bottom = top + h;
+    int dec = step_decimals(step);
+    for (int i = 0;; i++) {
+        double t = i * step;
+        if (t > ymax + 1e-9)
+            break;
+        double y = bottom - h * t / ymax;
+        if (i > 0)
+            svg_line(w, SW_X0, y, SW_X1, y, "stroke=\"" C_GRID "\"");
+        text_open(w, SW_X0 - 6, y + 4,
+                  "font-size=\"11\" text-anchor=\"end\" fill=\"" C_MUTED "\"");
+        rw_f(w, "%s%s", fx(t, dec).s, unit);
+        text_close(w);
+    }
+    svg_line(w, SW_X0, top, SW_X0, bottom, "stroke=\"" C_AXIS "\"");
+    rw_f(w,
+         "<text x=\"0\" y=\"0\" font-size=\"12\" text-anchor=\"middle\" "
+         "transform=\"translate(22 %s) rotate(-90)\">%s</text>\n",
+         F1(top + h / 2), label);
+}
+
+static int chart_sweep(rw *w, const ctx *c) {
+    chart_title(w, "Win rate by ", c->r->vary_key ? c->r->vary_key : "variant",
+                c->numeric ? "share of fights won against the varied value; "
+                             "whiskers: the 95% interval"
+                           : "share of fights won, per variant in order; "
+                             "whiskers: the 95% interval");
+    double top = 66, h = 230, bottom = top + h;
+    int series = c->n_sides + (c->any_nobody ? 1 : 0);
+    sweep_yaxis(w, top, h, 100, 20, "%", "win rate (%)");
+    sweep_xaxis(w, c, bottom);
+    /* legend at the right */
+    for (int s = 0; s < series; s++) {
+        bool nob = s == c->n_sides;
+        legend_item(w, SW_LEGEND, top + 10 + 20 * s, nob ? C_NOBODY : side_colour(s),
+                    nob ? "nobody" : side_name(c, s), nob && c->numeric);
+    }
+    double group = (SW_X1 - SW_X0) / (double)c->nv;
+    double bw = group * 0.8 / series;
+    if (bw > 40)
+        bw = 40;
+    for (int s = 0; s < series; s++) {
+        bool nob = s == c->n_sides;
+        const char *col = nob ? C_NOBODY : side_colour(s);
+        /* Side by side, a little apart, so whiskers do not hide each other. */
+        double dodge = c->numeric ? (s - (series - 1) / 2.0) * 4
+                                  : (s - (series - 1) / 2.0) * bw;
+        if (c->numeric) {
+            rw_f(w, "<polyline class=\"sweep-line\" fill=\"none\" stroke=\"%s\" "
+                    "stroke-width=\"2\"%s points=\"",
+                 col, nob ? " stroke-dasharray=\"5 3\"" : "");
+            for (int i = 0; i < c->nv; i++) {
+                int v = sweep_nth(c, i);
+                const fray_sim_counts *k = vcounts(c, v);
+                uint64_t won = nob ? nobody(k) : k->wins[s];
+                rw_f(w, "%s%s %s", i ? " " : "", F1(sweep_x(c, v) + dodge),
+                     F1(bottom - h * pct(won, k->trials) / 100));
+            }
+            rw_s(w, "\"/>\n");
+        }
+        for (int v = 0; v < c->nv; v++) {
+            const fray_sim_counts *k = vcounts(c, v);
+            uint64_t won = nob ? nobody(k) : k->wins[s];
+            double lo, hi;
+            report_interval95(won, k->trials, &lo, &hi);
+            double share = pct(won, k->trials);
+            double x = sweep_x(c, v) + dodge;
+            double y = bottom - h * share / 100;
+            if (c->numeric) {
+                vwhisker(w, x, bottom - h * lo, bottom - h * hi, 3, col);
+                rw_f(w,
+                     "<circle class=\"sweep-point\" data-side=\"%d\" cx=\"%s\" "
+                     "cy=\"%s\" r=\"4\" fill=\"%s\" stroke=\"white\">",
+                     nob ? -1 : s, F1(x), F1(y), col);
+            } else {
+                rw_f(w,
+                     "<rect class=\"sweep-bar\" data-side=\"%d\" x=\"%s\" y=\"%s\" "
+                     "width=\"%s\" height=\"%s\" fill=\"%s\">",
+                     nob ? -1 : s, F2(x - bw / 2 + 0.5), F2(y), F2(bw - 1),
+                     F2(bottom - y), col);
+            }
+            rw_s(w, "<title>");
+            rw_esc(w, variant_name(c, v));
+            rw_s(w, ": ");
+            if (nob)
+                rw_s(w, "nobody won");
+            else {
+                rw_esc(w, side_name(c, s));
+                rw_s(w, " won");
+            }
+            rw_f(w, " %s%% (95%% interval %s&#8211;%s%%)</title>", F1(share),
+                 F1(100 * lo), F1(100 * hi));
+            rw_s(w, c->numeric ? "</circle>\n" : "</rect>\n");
+            if (!c->numeric)
+                vwhisker(w, x, bottom - h * lo, bottom - h * hi,
+                         bw / 4 < 4 ? bw / 4 : 4, C_TEXT);
+        }
+    }
+    return (int)bottom + 56;
+}
+
+/* Mean fight length per variant, with the 5%-95% range as whiskers. */
+static int chart_sweep_length(rw *w, const ctx *c) {
+    chart_title(w, "Mean fight length by ", c->r->vary_key ? c->r->vary_key : "variant",
+                "mean phases per fight; whiskers: 5% to 95% of fights");
+    double top = 62, h = 130, bottom = top + h;
+    double ymax = 0;
+    for (int v = 0; v < c->nv; v++) {
+        int q = report_length_quantile(vcounts(c, v), 0.95);
+        if (q > ymax)
+            ymax = q;
+    }
+    double step = nice_step(ymax > 0 ? ymax : 1, 4);
+    if (step < 1)
+        step = 1;
+    ymax = ceil(ymax / step - 1e-9) * step;
+    if (ymax <= 0)
+        ymax = step;
+    sweep_yaxis(w, top, h, ymax, step, "", "phases");
+    sweep_xaxis(w, c, bottom);
+    double group = (SW_X1 - SW_X0) / (double)c->nv;
+    double bw = group * 0.5 > 40 ? 40 : group * 0.5;
+    if (c->numeric) {
+        rw_s(w, "<polyline class=\"length-line\" fill=\"none\" stroke=\"" C_LENGTH
+                "\" stroke-width=\"2\" points=\"");
+        for (int i = 0; i < c->nv; i++) {
+            int v = sweep_nth(c, i);
+            rw_f(w, "%s%s %s", i ? " " : "", F1(sweep_x(c, v)),
+                 F1(bottom - h * report_length_mean(vcounts(c, v)) / ymax));
+        }
+        rw_s(w, "\"/>\n");
+    }
+    for (int v = 0; v < c->nv; v++) {
+        const fray_sim_counts *k = vcounts(c, v);
+        if (k->trials == 0)
+            continue;
+        double mean = report_length_mean(k);
+        double x = sweep_x(c, v);
+        double y = bottom - h * mean / ymax;
+        double q5 = report_length_quantile(k, 0.05);
+        double q95 = report_length_quantile(k, 0.95);
+        if (!c->numeric)
+            rw_f(w,
+                 "<rect class=\"length-mean-bar\" x=\"%s\" y=\"%s\" width=\"%s\" "
+                 "height=\"%s\" fill=\"" C_LENGTH "\"/>\n",
+                 F2(x - bw / 2), F2(y), F2(bw), F2(bottom - y));
+        vwhisker(w, x, bottom - h * q5 / ymax, bottom - h * q95 / ymax, 4, C_TEXT);
+        rw_f(w,
+             "<circle class=\"length-point\" cx=\"%s\" cy=\"%s\" r=\"%s\" "
+             "fill=\"" C_LENGTH "\" stroke=\"white\"><title>",
+             F1(x), F1(y), c->numeric ? "4" : "0");
+        rw_esc(w, variant_name(c, v));
+        rw_f(w, ": mean %s phases (5%%&#8211;95%%: %s&#8211;%s)</title></circle>\n",
+             F1(mean), F0(q5), F0(q95));
+    }
+    return (int)bottom + 56;
+}
+
+/* ---- The document ------------------------------------------------------------------------------ */
+
+static void trials_line(rw *w, const ctx *c) {
+    uint64_t trials = c->nv ? vcounts(c, 0)->trials : 0;
+    rw_f(w, "%s trials", grouped(trials).s);
+    if (c->sweep)
+        rw_f(w, " per variant, %d variants", c->nv);
+    rw_f(w, " &#183; seed %llu", (unsigned long long)c->r->seed);
+    if (c->r->seconds > 0)
+        rw_f(w, " &#183; %s s", c->r->seconds < 10 ? F2(c->r->seconds)
+                                                  : F1(c->r->seconds));
+    if (c->sweep) {
+        rw_s(w, " &#183; varied: ");
+        rw_esc(w, c->r->vary_key ? c->r->vary_key : "variant");
+    }
+}
+
+static const char *title_of(const ctx *c) {
+    return c->r->title && c->r->title[0] ? c->r->title : "fray simulation";
+}
+
+static int chart_header(rw *w, const ctx *c) {
+    text_esc(w, 20, 34, "font-size=\"22\" font-weight=\"bold\"", title_of(c));
+    text_open(w, 20, 56, "font-size=\"13\" fill=\"" C_MUTED "\"");
+    trials_line(w, c);
+    text_close(w);
+    svg_line(w, 20, 70, W - 20, 70, "stroke=\"" C_GRID "\"");
+    return 74;
+}
+
+typedef int (*chart_fn)(rw *w, const ctx *c);
+
+/* Every chart, stacked; returns the total height. */
+static int draw_charts(rw *w, const ctx *c) {
+    static const struct {
+        const char *id;
+        chart_fn fn;
+        bool sweep_only;
+    } charts[] = {
+        {"header", chart_header, false},
+        {"who-wins", chart_wins, false},
+        {"sweep", chart_sweep, true},
+        {"sweep-length", chart_sweep_length, true},
+        {"length", chart_length, false},
+        {"standing", chart_standing, false},
+    };
+    int y = 0;
+    for (size_t i = 0; i < sizeof charts / sizeof charts[0]; i++) {
+        if ((charts[i].sweep_only && !c->sweep) || (i == 0 && c->html))
+            continue;
+        if (c->nv == 0 && i > 0)
+            break;
+        rw_f(w, "<g id=\"%s\" transform=\"translate(0 %d)\">\n", charts[i].id, y);
+        y += charts[i].fn(w, c);
+        rw_s(w, "</g>\n");
+    }
+    return y + 10;
+}
+
+static void write_svg(rw *w, const ctx *c) {
+    /* The height is known once every chart is drawn: measure first, into
+     * a writer with no room. */
+    rw measure;
+    rw_init(&measure, NULL, 0);
+    int height = draw_charts(&measure, c);
+    rw_f(w,
+         "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
+         "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"" FONT
+         "\" font-size=\"12\" fill=\"" C_TEXT "\" role=\"img\">\n",
+         W, height, W, height);
+    rw_s(w, "<title>");
+    rw_esc(w, title_of(c));
+    rw_s(w, ": simulation report</title>\n");
+    rw_f(w, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, height);
+    draw_charts(w, c);
+    rw_s(w, "</svg>\n");
+}
+
+size_t fray_sim_report_svg(const fray_sim_report *report, char *buf,
+                           size_t size) {
+    rw w;
+    rw_init(&w, buf, size);
+    if (!report)
+        return 0;
+    ctx c;
+    ctx_init(&c, report);
+    rw_s(&w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    write_svg(&w, &c);
+    return w.len;
+}
+
+/* ---- The HTML page ---------------------------------------------------------------------------- */
+
+static const char html_style[] =
+    "body{font-family:" FONT ";color:#222;max-width:840px;margin:2em auto;"
+    "padding:0 1em;line-height:1.4}\n"
+    "h1{font-size:1.6em;margin-bottom:0.2em}\n"
+    "h2{font-size:1.25em;margin-top:1.8em;border-bottom:1px solid #ddd}\n"
+    "h3{font-size:1.05em;margin-bottom:0.3em}\n"
+    ".meta{color:#666;margin-top:0}\n"
+    "svg{display:block;max-width:100%;height:auto}\n"
+    "table{border-collapse:collapse;margin:0.5em 0 1em;font-size:0.92em}\n"
+    "th,td{padding:3px 9px;text-align:right;border-bottom:1px solid #e4e4e4;"
+    "white-space:nowrap}\n"
+    "th{background:#f4f4f4}\n"
+    "th:first-child,td:first-child{text-align:left}\n"
+    "td.name{text-align:left}\n"
+    ".ci{color:#777;font-size:0.9em}\n"
+    ".swatch{display:inline-block;width:0.8em;height:0.8em;margin-right:0.35em}\n";
+
+static void th_esc(rw *w, const char *s) {
+    rw_s(w, "<th>");
+    rw_esc(w, s);
+    rw_s(w, "</th>");
+}
+
+static void td_share(rw *w, uint64_t k, uint64_t n, bool ci) {
+    rw_f(w, "<td>%s%%", F1(pct(k, n)));
+    if (ci) {
+        double lo, hi;
+        report_interval95(k, n, &lo, &hi);
+        rw_f(w, " <span class=\"ci\">(%s&#8211;%s)</span>", F1(100 * lo),
+             F1(100 * hi));
+    }
+    rw_s(w, "</td>");
+}
+
+static void td_mean(rw *w, uint64_t sum, uint64_t trials) {
+    rw_f(w, "<td>%s</td>", F2(trials ? (double)sum / (double)trials : 0.0));
+}
+
+static void html_variant_cell(rw *w, const ctx *c, int v) {
+    if (!c->sweep)
+        return;
+    rw_s(w, "<td class=\"name\">");
+    rw_esc(w, variant_name(c, v));
+    rw_s(w, "</td>");
+}
+
+static void html_wins(rw *w, const ctx *c) {
+    rw_s(w, "<h2>Who wins</h2>\n<p>Share of fights each side won, with its 95% "
+            "interval (Wilson score).</p>\n<table>\n<thead><tr>");
+    if (c->sweep) {
+        rw_s(w, "<th>");
+        rw_esc(w, c->r->vary_key ? c->r->vary_key : "variant");
+        rw_s(w, "</th>");
+    }
+    for (int s = 0; s < c->n_sides; s++) {
+        rw_f(w, "<th><span class=\"swatch\" style=\"background:%s\"></span>",
+             side_colour(s));
+        rw_esc(w, side_name(c, s));
+        rw_s(w, "</th>");
+    }
+    rw_s(w, "<th>nobody</th><th>fights</th></tr></thead>\n<tbody>\n");
+    for (int v = 0; v < c->nv; v++) {
+        const fray_sim_counts *k = vcounts(c, v);
+        rw_s(w, "<tr>");
+        html_variant_cell(w, c, v);
+        for (int s = 0; s < c->n_sides; s++)
+            td_share(w, k->wins[s], k->trials, true);
+        td_share(w, nobody(k), k->trials, true);
+        rw_f(w, "<td>%s</td></tr>\n", grouped(k->trials).s);
+    }
+    rw_s(w, "</tbody>\n</table>\n");
+    if (c->any_nobody)
+        rw_s(w, "<p>Nobody wins when every side is out at once, or when the "
+                "phase limit comes first.</p>\n");
+}
+
+static void html_length(rw *w, const ctx *c) {
+    rw_s(w, "<h2>How long the fight lasts (phases)</h2>\n<table>\n<thead><tr>");
+    if (c->sweep) {
+        rw_s(w, "<th>");
+        rw_esc(w, c->r->vary_key ? c->r->vary_key : "variant");
+        rw_s(w, "</th>");
+    }
+    rw_s(w, "<th>mean</th><th>median</th><th>5%&#8211;95%</th><th>longest</th>"
+            "<th>phase limit reached</th></tr></thead>\n<tbody>\n");
+    for (int v = 0; v < c->nv; v++) {
+        const fray_sim_counts *k = vcounts(c, v);
+        rw_s(w, "<tr>");
+        html_variant_cell(w, c, v);
+        if (k->trials == 0) {
+            rw_s(w, "<td>&#8211;</td><td>&#8211;</td><td>&#8211;</td>"
+                    "<td>&#8211;</td><td>&#8211;</td></tr>\n");
+            continue;
+        }
+        rw_f(w, "<td>%s</td><td>%d</td><td>%d&#8211;%d</td><td>%d</td>",
+             F1(report_length_mean(k)), report_length_quantile(k, 0.5),
+             report_length_quantile(k, 0.05), report_length_quantile(k, 0.95),
+             report_length_quantile(k, 1.0));
+        td_share(w, k->unfinished, k->trials, false);
+        rw_s(w, "</tr>\n");
+    }
+    rw_s(w, "</tbody>\n</table>\n");
+}
+
+static void html_variant_heading(rw *w, const ctx *c, int v) {
+    if (!c->sweep)
+        return;
+    rw_s(w, "<h3>");
+    rw_esc(w, variant_name(c, v));
+    rw_s(w, "</h3>\n");
+}
+
+static void html_combatants(rw *w, const ctx *c) {
+    rw_s(w, "<h2>Who is still standing</h2>\n<p>Shares of fights; the other "
+            "numbers are means per fight.</p>\n");
+    for (int v = 0; v < c->nv; v++) {
+        const fray_sim_counts *k = vcounts(c, v);
+        html_variant_heading(w, c, v);
+        rw_s(w, "<table>\n<thead><tr><th>combatant</th><th>side</th>"
+                "<th>still standing</th><th>dead</th><th>STUN dealt</th>"
+                "<th>STUN taken</th><th>LETHAL dealt</th><th>LETHAL taken</th>"
+                "<th>actions</th><th>Hand of Fate cards</th><th>chips</th>"
+                "</tr></thead>\n<tbody>\n");
+        for (int i = 0; i < c->n_comb; i++) {
+            const fray_sim_combatant_counts *cc = &k->c[i];
+            int s = comb_side(c, i);
+            rw_s(w, "<tr><td>");
+            rw_esc(w, comb_name(c, i));
+            rw_s(w, "</td><td class=\"name\">");
+            if (s >= 0)
+                rw_esc(w, side_name(c, s));
+            rw_s(w, "</td>");
+            td_share(w, cc->standing, k->trials, true);
+            td_share(w, cc->dead, k->trials, true);
+            td_mean(w, cc->stun_dealt, k->trials);
+            td_mean(w, cc->stun_taken, k->trials);
+            td_mean(w, cc->lethal_dealt, k->trials);
+            td_mean(w, cc->lethal_taken, k->trials);
+            td_mean(w, cc->actions, k->trials);
+            td_mean(w, cc->fate_cards, k->trials);
+            td_mean(w, cc->chips, k->trials);
+            rw_s(w, "</tr>\n");
+        }
+        rw_s(w, "</tbody>\n</table>\n");
+    }
+}
+
+static void html_actions(rw *w, const ctx *c) {
+    rw_s(w, "<h2>What they did</h2>\n<p>Mean actions per fight, by kind (only "
+            "the kinds somebody took).</p>\n");
+    for (int v = 0; v < c->nv; v++) {
+        const fray_sim_counts *k = vcounts(c, v);
+        bool used[FRAY_SIM_ACTION_KINDS];
+        bool any = false;
+        for (int a = 0; a < FRAY_SIM_ACTION_KINDS; a++) {
+            used[a] = false;
+            for (int i = 0; i < c->n_comb; i++)
+                if (k->c[i].by_kind[a])
+                    used[a] = true;
+            any = any || used[a];
+        }
+        html_variant_heading(w, c, v);
+        if (!any) {
+            rw_s(w, "<p>No actions.</p>\n");
+            continue;
+        }
+        rw_s(w, "<table>\n<thead><tr><th>combatant</th>");
+        for (int a = 0; a < FRAY_SIM_ACTION_KINDS; a++)
+            if (used[a]) {
+                const char *name = fray_towers_action_name(a);
+                if (name)
+                    th_esc(w, name);
+                else
+                    rw_f(w, "<th>action %d</th>", a);
+            }
+        rw_s(w, "</tr></thead>\n<tbody>\n");
+        for (int i = 0; i < c->n_comb; i++) {
+            rw_s(w, "<tr><td>");
+            rw_esc(w, comb_name(c, i));
+            rw_s(w, "</td>");
+            for (int a = 0; a < FRAY_SIM_ACTION_KINDS; a++)
+                if (used[a])
+                    td_mean(w, k->c[i].by_kind[a], k->trials);
+            rw_s(w, "</tr>\n");
+        }
+        rw_s(w, "</tbody>\n</table>\n");
+    }
+}
+
+size_t fray_sim_report_html(const fray_sim_report *report, char *buf,
+                            size_t size) {
+    rw w;
+    rw_init(&w, buf, size);
+    if (!report)
+        return 0;
+    ctx c;
+    ctx_init(&c, report);
+    c.html = true;
+    rw_s(&w, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+             "<meta charset=\"utf-8\"/>\n"
+             "<meta name=\"viewport\" content=\"width=device-width, "
+             "initial-scale=1\"/>\n<title>");
+    rw_esc(&w, title_of(&c));
+    rw_s(&w, ": simulation report</title>\n<style>\n");
+    rw_s(&w, html_style);
+    rw_s(&w, "</style>\n</head>\n<body>\n<h1>");
+    rw_esc(&w, title_of(&c));
+    rw_s(&w, "</h1>\n<p class=\"meta\">");
+    trials_line(&w, &c);
+    rw_s(&w, "</p>\n");
+    write_svg(&w, &c);
+    if (c.nv > 0) {
+        html_wins(&w, &c);
+        html_length(&w, &c);
+        html_combatants(&w, &c);
+        html_actions(&w, &c);
+    }
+    rw_s(&w, "<p class=\"meta\">Drawn by fray.</p>\n</body>\n</html>\n");
+    return w.len;
+}
