@@ -89,9 +89,10 @@ typedef struct fray_sim_options {
 /*
  * Runs the trials and writes their counts to *out (zeroed first).
  * alloc (NULL: malloc) makes one fight per thread before any trial runs;
- * the trials themselves allocate nothing. Errors: FRAY_ERR_NOMEM,
- * FRAY_ERR_INVALID (no trials, threads < 0, more sides or combatants
- * than the counts hold), FRAY_ERR_IO (a thread could not start).
+ * the trials themselves allocate nothing. Errors: FRAY_ERR_NOMEM (also
+ * when a thread cannot start), FRAY_ERR_INVALID (no trials, threads < 0,
+ * more sides or combatants than the counts hold), or the error of a
+ * fight that could not go on (the counts are then zero).
  */
 FRAY_API fray_status fray_towers_sim(const fray_towers_setup *setup,
                                      const fray_sim_options *opts,

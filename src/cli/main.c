@@ -42,6 +42,8 @@ int main(int argc, char **argv) {
         return cmd_fight(argc - 2, argv + 2);
     if (strcmp(cmd, "replay") == 0)
         return cmd_replay(argc - 2, argv + 2);
+    if (strcmp(cmd, "sim") == 0)
+        return cmd_sim(argc - 2, argv + 2);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("fray %s\n", fray_version());
         return EXIT_OK;

@@ -1,0 +1,736 @@
+/* cmd_sim.c - `fray sim`: Monte Carlo over whole 99 Towers encounters, with
+ * sweeps and reports (include/fray/sim.h; docs/architecture.md
+ * "Simulation"). */
+#define _POSIX_C_SOURCE 200809L
+
+#include "cli.h"
+#include "sim_mpi.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char HELP[] =
+    "usage: fray sim ENCOUNTER [-n N] [--threads T] [--seed S] [--json]\n"
+    "                [--vary KEY=LIST]... [--report FILE.svg|FILE.html]\n"
+    "                [--until-phase P] [--quiet] [--time] [-C DIR]\n"
+    "\n"
+    "Runs the encounter N times with every combatant acting by its tactics,\n"
+    "as `fray fight` does, and reports who wins (with a 95% interval), how\n"
+    "long fights last in phases, and per combatant how often it is still\n"
+    "standing or dead, the STUN and LETHAL it deals and takes, its actions by\n"
+    "kind, and the Hand of Fate cards and chips it spends.\n"
+    "\n"
+    "  -n N             fights to run (default 10000)\n"
+    "  --threads T      worker threads (default: one per core); the numbers\n"
+    "                   do not depend on it\n"
+    "  --seed S         master seed (default: the file's, else 1). Fight i is\n"
+    "                   `fray fight ENCOUNTER --seed S --trial i`\n"
+    "  --vary KEY=LIST  a sweep: run the encounter once per value, the same\n"
+    "                   decks for each, and compare. KEY is WHO.FIELD or\n"
+    "                   ITEM.FIELD; LIST is values and ranges: 1..5 or 4,5,6\n"
+    "                   or power-attack,attack. Give --vary again for a grid.\n"
+    "                   WHO: a combatant id, a group (bandit: bandit-1, ...)\n"
+    "                   or a stat block; FIELD: N PA PD SA ID PX ER IR SPD,\n"
+    "                   an Aspect, E, STUN, LETHAL, tactics, chips. ITEM: a\n"
+    "                   weapon (damage, attack, reach, shots) or armor (ER,\n"
+    "                   IR, PD, SPD). Examples: bandit.PA=1..5\n"
+    "                   longblade.damage=4,5,6  tony.tactics=power-attack,attack\n"
+    "  --report FILE    draw the charts to FILE.svg or FILE.html\n"
+    "  --until-phase P  end each fight after phase P\n"
+    "  --quiet          no progress bar\n"
+    "  --time           print how long it took (on a terminal it is shown\n"
+    "                   anyway)\n"
+    "  --json           every count, for other programs\n"
+    "\n"
+    "Ctrl-C stops early and reports the fights finished so far.\n";
+
+enum { MAX_KEYS = 4, MAX_VALUES = 200, MAX_VARIANTS = 1000 };
+
+/* ---- Ctrl-C: stop early, report what is done ------------------------------- */
+
+static volatile sig_atomic_t g_interrupted; /* the CLI's only global: signals */
+
+static void on_sigint(int sig) {
+    (void)sig;
+    g_interrupted = 1;
+}
+
+/* ---- Sweeps ------------------------------------------------------------------- */
+
+typedef struct sweep_key {
+    char key[128];
+    char values[MAX_VALUES][32];
+    int n_values;
+} sweep_key;
+
+/* "bandit.PA=1..5" or "tony.tactics=attack,power-attack" or "x=1..3,7". */
+static bool parse_vary(cli_args *args, const char *text, sweep_key *k) {
+    const char *eq = strchr(text, '=');
+    if (!eq || eq == text || eq[1] == '\0') {
+        cli_error(args, "--vary '%s': expected KEY=LIST, e.g. bandit.PA=1..5",
+                  text);
+        return false;
+    }
+    size_t klen = (size_t)(eq - text);
+    if (klen >= sizeof k->key) {
+        cli_error(args, "--vary: the key '%.*s' is too long", (int)klen, text);
+        return false;
+    }
+    memcpy(k->key, text, klen);
+    k->key[klen] = '\0';
+    k->n_values = 0;
+    const char *p = eq + 1;
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char item[64];
+        if (len == 0 || len >= sizeof item) {
+            cli_error(args, "--vary %s: empty or too long a value in '%s'",
+                      k->key, eq + 1);
+            return false;
+        }
+        memcpy(item, p, len);
+        item[len] = '\0';
+        char *dots = strstr(item, "..");
+        if (dots) {
+            char *end1, *end2;
+            errno = 0;
+            long lo = strtol(item, &end1, 10);
+            long hi = strtol(dots + 2, &end2, 10);
+            if (end1 != dots || *end2 != '\0' || dots == item ||
+                dots[2] == '\0' || errno) {
+                cli_error(args, "--vary %s: '%s' is not a range like 1..5",
+                          k->key, item);
+                return false;
+            }
+            if (hi < lo || hi - lo >= MAX_VALUES) {
+                cli_error(args, "--vary %s: the range '%s' %s", k->key, item,
+                          hi < lo ? "runs backwards" : "has too many values");
+                return false;
+            }
+            for (long v = lo; v <= hi; v++) {
+                if (k->n_values == MAX_VALUES) {
+                    cli_error(args, "--vary %s: more than %d values", k->key,
+                              MAX_VALUES);
+                    return false;
+                }
+                snprintf(k->values[k->n_values++], sizeof k->values[0], "%ld", v);
+            }
+        } else {
+            if (k->n_values == MAX_VALUES || len >= sizeof k->values[0]) {
+                cli_error(args, "--vary %s: too many or too long values",
+                          k->key);
+                return false;
+            }
+            memcpy(k->values[k->n_values++], item, len + 1);
+        }
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    return true;
+}
+
+typedef struct variant {
+    char label[512];
+    const char *value[MAX_KEYS]; /* into the sweep keys */
+    fray_towers_setup *setup;
+    fray_sim_counts *counts;
+} variant;
+
+/* ---- Progress ------------------------------------------------------------------ */
+
+typedef struct progress {
+    bool show;              /* a bar on stderr */
+    int variant, n_variants;
+    uint64_t per_variant;
+    double t0;
+} progress;
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static bool on_progress(void *ctx, uint64_t done, uint64_t total) {
+    progress *pg = ctx;
+    if (pg->show) {
+        double all = (double)pg->n_variants * (double)pg->per_variant;
+        double did = (double)pg->variant * (double)pg->per_variant + (double)done;
+        double frac = all > 0 ? did / all : 1.0;
+        double dt = now_s() - pg->t0;
+        int width = 30, fill = (int)(frac * width + 0.5);
+        char bar[64];
+        for (int i = 0; i < width; i++)
+            bar[i] = i < fill ? '#' : '.';
+        bar[width] = '\0';
+        fprintf(stderr, "\r  [%s] %3.0f%%  %llu/%llu fights", bar, frac * 100.0,
+                (unsigned long long)done, (unsigned long long)total);
+        if (pg->n_variants > 1)
+            fprintf(stderr, " of variant %d/%d", pg->variant + 1, pg->n_variants);
+        if (frac > 0.02 && frac < 1.0)
+            fprintf(stderr, ", %.0f s left ", dt / frac * (1.0 - frac) + 0.5);
+        else
+            fprintf(stderr, "          ");
+        fflush(stderr);
+    }
+    return !g_interrupted;
+}
+
+static void progress_clear(const progress *pg) {
+    if (pg->show)
+        fprintf(stderr, "\r%78s\r", "");
+}
+
+/* ---- Human output ---------------------------------------------------------------- */
+
+static void print_count(uint64_t v) {
+    /* 1,234,567 */
+    char digits[32], out[48];
+    int n = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v);
+    int o = 0;
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            out[o++] = ',';
+        out[o++] = digits[i];
+    }
+    out[o] = '\0';
+    fputs(out, stdout);
+}
+
+static double share(uint64_t k, uint64_t n) {
+    return n ? (double)k / (double)n : 0.0;
+}
+
+static void print_share_row(const char *name, uint64_t k, uint64_t n) {
+    double lo, hi;
+    fray_sim_interval95(k, n, &lo, &hi);
+    printf("  %-28.28s %6.1f%%   %5.1f%% - %5.1f%%   ", name, 100.0 * share(k, n),
+           100.0 * lo, 100.0 * hi);
+    out_bar(stdout, share(k, n), 30);
+    putchar('\n');
+}
+
+static void print_length(const fray_sim_counts *c) {
+    int median = fray_sim_length_quantile(c, 0.5);
+    int p05 = fray_sim_length_quantile(c, 0.05);
+    int p95 = fray_sim_length_quantile(c, 0.95);
+    int longest = fray_sim_length_quantile(c, 1.0);
+    printf("\nHow long fights last (phases): mean %.1f (sd %.1f), median %d, "
+           "90%% between %d and %d, longest %d%s\n",
+           fray_sim_length_mean(c), fray_sim_length_sd(c), median, p05, p95,
+           longest, longest >= FRAY_SIM_LENGTH_BINS - 1 ? " or more" : "");
+    /* About a dozen rows: bins of a round width. */
+    int first = fray_sim_length_quantile(c, 0.0);
+    for (int i = 0; i < FRAY_SIM_LENGTH_BINS; i++)
+        if (c->length[i]) {
+            first = i;
+            break;
+        }
+    int span = longest - first + 1;
+    static const int widths[] = {1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500};
+    int w = 500;
+    for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++)
+        if (span / widths[k] <= 14) {
+            w = widths[k];
+            break;
+        }
+    int start = first / w * w;
+    uint64_t peak = 0;
+    for (int b = start; b <= longest; b += w) {
+        uint64_t sum = 0;
+        for (int i = b; i < b + w && i < FRAY_SIM_LENGTH_BINS; i++)
+            sum += c->length[i];
+        if (sum > peak)
+            peak = sum;
+    }
+    for (int b = start; b <= longest; b += w) {
+        uint64_t sum = 0;
+        for (int i = b; i < b + w && i < FRAY_SIM_LENGTH_BINS; i++)
+            sum += c->length[i];
+        char range[32];
+        if (w == 1)
+            snprintf(range, sizeof range, "%d", b);
+        else
+            snprintf(range, sizeof range, "%d-%d", b, b + w - 1);
+        printf("  %9s %6.1f%%  ", range, 100.0 * share(sum, c->trials));
+        out_bar(stdout, peak ? (double)sum / (double)peak : 0.0, 40);
+        putchar('\n');
+    }
+}
+
+static void print_combatants(const fray_towers_setup *s,
+                             const fray_sim_counts *c) {
+    double n = c->trials ? (double)c->trials : 1.0;
+    printf("\nEach combatant (means per fight)\n");
+    printf("  %-22s %8s %6s %13s %13s %7s %8s %5s\n", "", "still", "",
+           "STUN", "LETHAL", "", "Hand of", "");
+    printf("  %-22s %8s %6s %13s %13s %7s %8s %5s\n", "", "standing", "dead",
+           "dealt/taken", "dealt/taken", "actions", "Fate", "chips");
+    for (int i = 0; i < fray_towers_setup_combatants(s); i++) {
+        const fray_sim_combatant_counts *cc = &c->c[i];
+        char stun[32], lethal[32];
+        snprintf(stun, sizeof stun, "%.1f/%.1f", (double)cc->stun_dealt / n,
+                 (double)cc->stun_taken / n);
+        snprintf(lethal, sizeof lethal, "%.1f/%.1f",
+                 (double)cc->lethal_dealt / n, (double)cc->lethal_taken / n);
+        printf("  %-22.22s %7.1f%% %5.1f%% %13s %13s %7.1f %8.2f %5.2f\n",
+               fray_towers_setup_combatant_name(s, i),
+               100.0 * share(cc->standing, c->trials),
+               100.0 * share(cc->dead, c->trials), stun, lethal,
+               (double)cc->actions / n, (double)cc->fate_cards / n,
+               (double)cc->chips / n);
+    }
+    printf("\nActions by kind (means per fight)\n");
+    for (int i = 0; i < fray_towers_setup_combatants(s); i++) {
+        const fray_sim_combatant_counts *cc = &c->c[i];
+        printf("  %s:", fray_towers_setup_combatant_name(s, i));
+        bool any = false;
+        for (int k = 0; k < FRAY_SIM_ACTION_KINDS; k++)
+            if (cc->by_kind[k]) {
+                printf("%s %s %.2f", any ? "," : "", fray_towers_action_name(k),
+                       (double)cc->by_kind[k] / n);
+                any = true;
+            }
+        printf("%s\n", any ? "" : " none");
+    }
+}
+
+static void print_wins(const fray_towers_setup *s, const fray_sim_counts *c) {
+    printf("\nWho wins %28s   95%% interval\n", "share");
+    for (int i = 0; i < fray_towers_setup_sides(s); i++)
+        print_share_row(fray_towers_setup_side_name(s, i), c->wins[i], c->trials);
+    if (c->all_out)
+        print_share_row("nobody: every side out", c->all_out, c->trials);
+    if (c->unfinished)
+        print_share_row("nobody: the phase limit", c->unfinished, c->trials);
+}
+
+static void print_sweep(const fray_towers_setup *s, const sweep_key *keys,
+                        int n_keys, const variant *v, int n_variants) {
+    printf("\nSweep: ");
+    for (int k = 0; k < n_keys; k++)
+        printf("%s%s (%d values)", k ? " x " : "", keys[k].key,
+               keys[k].n_values);
+    printf(", the same decks for every variant\n\n");
+    int n_sides = fray_towers_setup_sides(s);
+    int lw = 7;
+    for (int j = 0; j < n_variants; j++) {
+        int len = (int)strlen(v[j].label);
+        if (len > lw)
+            lw = len > 60 ? 60 : len;
+    }
+    int sw[FRAY_SIM_MAX_SIDES];
+    printf("  %-*s", lw, "variant");
+    for (int i = 0; i < n_sides; i++) {
+        int len = (int)strlen(fray_towers_setup_side_name(s, i));
+        sw[i] = len < 19 ? 19 : len > 30 ? 30 : len;
+        printf("  %-*.*s", sw[i], sw[i], fray_towers_setup_side_name(s, i));
+    }
+    printf("  %6s  %s\n", "nobody", "mean length");
+    printf("  %-*s", lw, "");
+    for (int i = 0; i < n_sides; i++)
+        printf("  %-*s", sw[i], "wins (95% interval)");
+    printf("  %6s  %s\n", "", "(phases)");
+    for (int j = 0; j < n_variants; j++) {
+        const fray_sim_counts *c = v[j].counts;
+        printf("  %-*.*s", lw, lw, v[j].label);
+        for (int i = 0; i < n_sides; i++) {
+            double lo, hi;
+            fray_sim_interval95(c->wins[i], c->trials, &lo, &hi);
+            char cell[48];
+            snprintf(cell, sizeof cell, "%5.1f%% (%4.1f-%4.1f)",
+                     100.0 * share(c->wins[i], c->trials), 100.0 * lo,
+                     100.0 * hi);
+            printf("  %-*s", sw[i], cell);
+        }
+        printf("  %5.1f%%  %6.1f\n",
+               100.0 * share(c->all_out + c->unfinished, c->trials),
+               fray_sim_length_mean(c));
+    }
+}
+
+/* ---- JSON ------------------------------------------------------------------------ */
+
+static void json_share(json_out *j, const char *key, uint64_t k, uint64_t n) {
+    double lo, hi;
+    fray_sim_interval95(k, n, &lo, &hi);
+    json_key(j, key);
+    json_begin_object(j);
+    json_kv_int(j, "count", (long long)k);
+    json_key(j, "share");
+    json_double(j, share(k, n));
+    json_key(j, "interval95");
+    json_begin_array(j);
+    json_double(j, lo);
+    json_double(j, hi);
+    json_end_array(j);
+    json_end_object(j);
+}
+
+static void json_mean(json_out *j, const char *key, uint64_t sum, uint64_t n) {
+    json_key(j, key);
+    json_double(j, n ? (double)sum / (double)n : 0.0);
+}
+
+static void json_variant(json_out *j, const fray_towers_setup *s,
+                         const sweep_key *keys, int n_keys, const variant *v) {
+    const fray_sim_counts *c = v->counts;
+    json_begin_object(j);
+    if (n_keys) {
+        json_key(j, "vary");
+        json_begin_object(j);
+        for (int k = 0; k < n_keys; k++)
+            json_kv_string(j, keys[k].key, v->value[k]);
+        json_end_object(j);
+    }
+    json_kv_int(j, "trials", (long long)c->trials);
+    json_key(j, "wins");
+    json_begin_array(j);
+    for (int i = 0; i < fray_towers_setup_sides(s); i++) {
+        double lo, hi;
+        fray_sim_interval95(c->wins[i], c->trials, &lo, &hi);
+        json_begin_object(j);
+        json_kv_string(j, "side", fray_towers_setup_side_name(s, i));
+        json_kv_int(j, "count", (long long)c->wins[i]);
+        json_key(j, "share");
+        json_double(j, share(c->wins[i], c->trials));
+        json_key(j, "interval95");
+        json_begin_array(j);
+        json_double(j, lo);
+        json_double(j, hi);
+        json_end_array(j);
+        json_end_object(j);
+    }
+    json_end_array(j);
+    json_kv_int(j, "every_side_out", (long long)c->all_out);
+    json_kv_int(j, "phase_limit", (long long)c->unfinished);
+    json_key(j, "length");
+    json_begin_object(j);
+    json_key(j, "mean");
+    json_double(j, fray_sim_length_mean(c));
+    json_key(j, "sd");
+    json_double(j, fray_sim_length_sd(c));
+    json_kv_int(j, "median", fray_sim_length_quantile(c, 0.5));
+    json_kv_int(j, "p05", fray_sim_length_quantile(c, 0.05));
+    json_kv_int(j, "p95", fray_sim_length_quantile(c, 0.95));
+    json_kv_int(j, "longest", fray_sim_length_quantile(c, 1.0));
+    json_key(j, "histogram"); /* [phase, fights] for every phase that ended one */
+    json_begin_array(j);
+    for (int i = 0; i < FRAY_SIM_LENGTH_BINS; i++)
+        if (c->length[i]) {
+            json_begin_array(j);
+            json_int(j, i);
+            json_int(j, (long long)c->length[i]);
+            json_end_array(j);
+        }
+    json_end_array(j);
+    json_end_object(j);
+    json_key(j, "combatants");
+    json_begin_array(j);
+    for (int i = 0; i < fray_towers_setup_combatants(s); i++) {
+        const fray_sim_combatant_counts *cc = &c->c[i];
+        json_begin_object(j);
+        json_kv_string(j, "id", fray_towers_setup_combatant_id(s, i));
+        json_kv_string(j, "name", fray_towers_setup_combatant_name(s, i));
+        json_kv_string(j, "side", fray_towers_setup_side_name(
+                                      s, fray_towers_setup_combatant_side(s, i)));
+        json_share(j, "standing", cc->standing, c->trials);
+        json_share(j, "dead", cc->dead, c->trials);
+        json_key(j, "per_fight");
+        json_begin_object(j);
+        json_mean(j, "stun_dealt", cc->stun_dealt, c->trials);
+        json_mean(j, "stun_taken", cc->stun_taken, c->trials);
+        json_mean(j, "lethal_dealt", cc->lethal_dealt, c->trials);
+        json_mean(j, "lethal_taken", cc->lethal_taken, c->trials);
+        json_mean(j, "actions", cc->actions, c->trials);
+        json_mean(j, "hand_of_fate_cards", cc->fate_cards, c->trials);
+        json_mean(j, "chips", cc->chips, c->trials);
+        json_end_object(j);
+        json_key(j, "actions_by_kind"); /* totals over all fights */
+        json_begin_object(j);
+        for (int k = 0; k < FRAY_SIM_ACTION_KINDS; k++)
+            if (cc->by_kind[k])
+                json_kv_int(j, fray_towers_action_name(k),
+                            (long long)cc->by_kind[k]);
+        json_end_object(j);
+        json_end_object(j);
+    }
+    json_end_array(j);
+    json_end_object(j);
+}
+
+/* ---- Reports ------------------------------------------------------------------------ */
+
+static bool ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    if (n < m)
+        return false;
+    for (size_t i = 0; i < m; i++)
+        if ((s[n - m + i] | 0x20) != (suffix[i] | 0x20))
+            return false;
+    return true;
+}
+
+static bool write_report(cli_args *args, const char *path,
+                         const fray_sim_report *r) {
+    bool html = ends_with(path, ".html") || ends_with(path, ".htm");
+    size_t n = html ? fray_sim_report_html(r, NULL, 0)
+                    : fray_sim_report_svg(r, NULL, 0);
+    char *buf = malloc(n + 1);
+    if (!buf) {
+        cli_error(args, "out of memory for the report");
+        return false;
+    }
+    if (html)
+        fray_sim_report_html(r, buf, n + 1);
+    else
+        fray_sim_report_svg(r, buf, n + 1);
+    FILE *f = fopen(path, "wb");
+    bool ok = f && fwrite(buf, 1, n, f) == n;
+    if (f && fclose(f) != 0)
+        ok = false;
+    free(buf);
+    if (!ok)
+        cli_error(args, "cannot write the report to %s: %s", path,
+                  strerror(errno));
+    return ok;
+}
+
+/* ---- The command ------------------------------------------------------------------------ */
+
+int cmd_sim(int argc, char **argv) {
+    int rank = 0, n_ranks = 1;
+    if (!cli_mpi_start(&argc, &argv, &rank, &n_ranks))
+        return EXIT_USAGE;
+    cli_opt opts[] = {
+        {"n", true, NULL, false},       {"threads", true, NULL, false},
+        {"seed", true, NULL, false},    {"vary", true, NULL, false},
+        {"report", true, NULL, false},  {"until-phase", true, NULL, false},
+        {"quiet", false, NULL, false},  {"time", false, NULL, false},
+        {"C", true, NULL, false},
+    };
+    cli_args args = {"fray sim", opts, (int)(sizeof opts / sizeof opts[0]),
+                     {0}, 0, false, false};
+    int rc = cli_start(&args, argc, argv, HELP, 1, "an encounter file");
+    if (rc >= 0)
+        return cli_mpi_end(rc);
+    long n = 10000, threads = 0, until = 0;
+    if (!cli_int_opt(&args, "n", 1, 2000000000L, &n) ||
+        !cli_int_opt(&args, "threads", 0, 256, &threads) ||
+        !cli_int_opt(&args, "until-phase", 0, 1000000, &until))
+        return cli_mpi_end(EXIT_USAGE);
+    cli_opt *seed_opt = cli_get(&args, "seed");
+    uint64_t seed = 1;
+    if (seed_opt->present && !cli_u64(&args, "--seed", seed_opt->value, &seed))
+        return cli_mpi_end(EXIT_USAGE);
+    const char *report_path = cli_get(&args, "report")->value;
+    if (report_path && !ends_with(report_path, ".svg") &&
+        !ends_with(report_path, ".html") && !ends_with(report_path, ".htm")) {
+        cli_error(&args, "--report %s: the file must end in .svg or .html",
+                  report_path);
+        return cli_mpi_end(EXIT_USAGE);
+    }
+
+    /* Every --vary (the option parser keeps only the last one). */
+    static sweep_key keys[MAX_KEYS];
+    int n_keys = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *v = NULL;
+        if (strcmp(argv[i], "--vary") == 0 && i + 1 < argc)
+            v = argv[++i];
+        else if (strncmp(argv[i], "--vary=", 7) == 0)
+            v = argv[i] + 7;
+        if (!v)
+            continue;
+        if (n_keys == MAX_KEYS) {
+            cli_error(&args, "at most %d --vary keys", MAX_KEYS);
+            return cli_mpi_end(EXIT_USAGE);
+        }
+        if (!parse_vary(&args, v, &keys[n_keys++]))
+            return cli_mpi_end(EXIT_USAGE);
+    }
+    int n_variants = 1;
+    for (int k = 0; k < n_keys; k++) {
+        if (n_variants * keys[k].n_values > MAX_VARIANTS) {
+            cli_error(&args, "the sweep has more than %d variants", MAX_VARIANTS);
+            return cli_mpi_end(EXIT_USAGE);
+        }
+        n_variants *= keys[k].n_values;
+    }
+
+    fray_towers_setup *setup = NULL;
+    rc = cli_load_encounter(&args, args.pos[0], &setup);
+    if (rc >= 0)
+        return cli_mpi_end(rc);
+    if (!seed_opt->present)
+        (void)fray_towers_setup_seed(setup, &seed);
+
+    variant *v = calloc((size_t)n_variants, sizeof *v);
+    if (!v) {
+        fray_towers_setup_free(setup);
+        cli_error(&args, "out of memory");
+        return cli_mpi_end(EXIT_USAGE);
+    }
+    int status = EXIT_OK;
+    for (int j = 0; j < n_variants && status == EXIT_OK; j++) {
+        v[j].counts = calloc(1, sizeof *v[j].counts);
+        if (!v[j].counts ||
+            fray_towers_setup_copy(setup, NULL, &v[j].setup) != FRAY_OK) {
+            cli_error(&args, "out of memory");
+            status = EXIT_USAGE;
+            break;
+        }
+        /* Variant j: the mixed-radix digits of j, the last key fastest. */
+        int rest = j;
+        size_t len = 0;
+        for (int k = n_keys - 1; k >= 0; k--) {
+            v[j].value[k] = keys[k].values[rest % keys[k].n_values];
+            rest /= keys[k].n_values;
+        }
+        for (int k = 0; k < n_keys && status == EXIT_OK; k++) {
+            fray_diag d;
+            memset(&d, 0, sizeof d);
+            if (fray_towers_setup_vary(v[j].setup, keys[k].key, v[j].value[k],
+                                       &d) != FRAY_OK) {
+                cli_error(&args, "--vary %s", d.message);
+                status = EXIT_USAGE;
+            }
+            /* "bandit.PA=3, longblade.damage=5" (keys and values are
+             * short: 127 and 31 characters at most). */
+            int w = snprintf(v[j].label + len, sizeof v[j].label - len,
+                             "%s%.127s=%.31s", k ? ", " : "", keys[k].key,
+                             v[j].value[k]);
+            len += w > 0 ? (size_t)w : 0;
+        }
+    }
+
+    progress pg;
+    memset(&pg, 0, sizeof pg);
+    pg.show = rank == 0 && !cli_get(&args, "quiet")->present &&
+              isatty(STDERR_FILENO);
+    pg.n_variants = n_variants;
+    pg.t0 = now_s();
+    struct sigaction sa, old_sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_sa);
+
+    /* This process's slice of the trials (all of them without MPI). */
+    uint64_t total = (uint64_t)n;
+    uint64_t first = total * (uint64_t)rank / (uint64_t)n_ranks;
+    uint64_t last = total * (uint64_t)(rank + 1) / (uint64_t)n_ranks;
+    pg.per_variant = last - first;
+    uint64_t done_trials = 0;
+    for (int j = 0; j < n_variants && status == EXIT_OK; j++) {
+        fray_sim_options so;
+        memset(&so, 0, sizeof so);
+        so.seed = seed;
+        so.first_trial = first;
+        so.trials = last - first;
+        so.threads = (int)threads;
+        so.until_phase = (int)until;
+        so.progress = on_progress;
+        so.progress_ctx = &pg;
+        pg.variant = j;
+        if (so.trials > 0) {
+            fray_status st = fray_towers_sim(v[j].setup, &so, NULL, v[j].counts);
+            if (st != FRAY_OK) {
+                progress_clear(&pg);
+                cli_error(&args, "the simulation stopped: %s",
+                          fray_strerror(st));
+                status = EXIT_USAGE;
+                break;
+            }
+        }
+        if (!cli_mpi_sum(v[j].counts)) {
+            cli_error(&args, "the processes could not add up their counts");
+            status = EXIT_USAGE;
+            break;
+        }
+        done_trials += v[j].counts->trials;
+        if (g_interrupted)
+            break;
+    }
+    progress_clear(&pg);
+    sigaction(SIGINT, &old_sa, NULL);
+    double seconds = now_s() - pg.t0;
+
+    if (status == EXIT_OK && rank == 0) {
+        int shown = n_variants;
+        if (g_interrupted) {
+            for (shown = 0; shown < n_variants && v[shown].counts->trials;)
+                shown++;
+            fprintf(stderr, "fray sim: stopped (Ctrl-C): the numbers below are "
+                            "of the fights finished\n");
+        }
+        if (pg.show || cli_get(&args, "time")->present)
+            fprintf(stderr, "fray sim: %llu fights in %.2f s (%.0f fights/s)\n",
+                    (unsigned long long)done_trials, seconds,
+                    seconds > 0 ? (double)done_trials / seconds : 0.0);
+        const char *title = fray_towers_setup_name(setup);
+        if (args.json) {
+            json_out j;
+            json_init(&j, stdout);
+            json_begin_object(&j);
+            json_kv_string(&j, "encounter", title);
+            json_kv_int(&j, "seed", (long long)seed);
+            json_kv_int(&j, "trials", (long long)n);
+            json_key(&j, "variants");
+            json_begin_array(&j);
+            for (int k = 0; k < shown; k++)
+                json_variant(&j, v[k].setup, keys, n_keys, &v[k]);
+            json_end_array(&j);
+            json_end_object(&j);
+            json_finish(&j);
+        } else {
+            printf("%s: ", title);
+            print_count(shown == 1 ? v[0].counts->trials : (uint64_t)n);
+            printf(" fights%s, seed %llu\n",
+                   n_variants > 1 ? " per variant" : "",
+                   (unsigned long long)seed);
+            if (n_variants == 1) {
+                print_wins(v[0].setup, v[0].counts);
+                print_length(v[0].counts);
+                print_combatants(v[0].setup, v[0].counts);
+            } else {
+                print_sweep(setup, keys, n_keys, v, shown);
+            }
+        }
+        if (report_path && shown > 0) {
+            fray_sim_variant rv[MAX_VARIANTS];
+            for (int k = 0; k < shown; k++) {
+                rv[k].label = n_keys ? v[k].label : "";
+                rv[k].value = n_keys ? v[k].value[0] : "";
+                rv[k].counts = v[k].counts;
+            }
+            fray_sim_report r;
+            memset(&r, 0, sizeof r);
+            r.title = title;
+            r.setup = v[0].setup;
+            r.seed = seed;
+            r.seconds = seconds;
+            r.vary_key = n_keys ? keys[0].key : NULL;
+            r.n_variants = shown;
+            r.variants = rv;
+            if (!write_report(&args, report_path, &r))
+                status = EXIT_USAGE;
+        }
+    }
+    for (int j = 0; j < n_variants; j++) {
+        free(v[j].counts);
+        fray_towers_setup_free(v[j].setup);
+    }
+    free(v);
+    fray_towers_setup_free(setup);
+    if (g_interrupted && status == EXIT_OK)
+        status = 130; /* as a shell reports Ctrl-C */
+    return cli_mpi_end(status);
+}

@@ -1,0 +1,293 @@
+/*
+ * sim.c - Monte Carlo simulation of whole 99 Towers encounters
+ * (include/fray/sim.h; docs/architecture.md "Simulation").
+ *
+ * Worker threads take chunks of trial indices from an atomic counter; each
+ * has its own fight (made before the first trial) and its own counts. A
+ * trial is fray_towers_fight_reset_trial + run, then its numbers are added
+ * to the worker's counts: integers only, so the sum over workers is the
+ * same whatever thread ran which trial.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "towers_int.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+_Static_assert((int)FRAY_SIM_ACTION_KINDS == (int)FT_ACTION_COUNT,
+               "fray_sim_combatant_counts.by_kind holds every action kind");
+_Static_assert((int)FRAY_SIM_MAX_COMBATANTS >= (int)FT_MAX_COMBATANTS,
+               "the counts hold every combatant");
+_Static_assert((int)FRAY_SIM_MAX_SIDES >= (int)FT_MAX_SIDES,
+               "the counts hold every side");
+_Static_assert(sizeof(fray_sim_counts) % sizeof(uint64_t) == 0,
+               "fray_sim_counts is an array of uint64_t");
+
+/* Trials per chunk: small enough for even load and timely progress, large
+ * enough that the shared counter is touched rarely. */
+enum { SIM_CHUNK = 256 };
+
+/* ---- One trial ---------------------------------------------------------- */
+
+/* Adds the finished fight's numbers to c. */
+static void count_fight(const fray_towers_fight *f, fray_sim_counts *c) {
+    const ft_state *st = &f->st;
+    c->trials++;
+    if (st->winner >= 0 && st->winner < FRAY_SIM_MAX_SIDES)
+        c->wins[st->winner]++;
+    else if (st->winner == -2)
+        c->all_out++;
+    else
+        c->unfinished++;
+    uint64_t len = st->phase > 0 ? (uint64_t)st->phase : 0;
+    c->length_sum += len;
+    c->length_sq_sum += len * len;
+    c->length[len < FRAY_SIM_LENGTH_BINS - 1 ? len : FRAY_SIM_LENGTH_BINS - 1]++;
+    for (int i = 0; i < st->n; i++) {
+        const ft_cstate *cs = &st->c[i];
+        fray_sim_combatant_counts *cc = &c->c[i];
+        if (ft_in_fight(st, i))
+            cc->standing++;
+        if (cs->flags & FT_F_DEAD)
+            cc->dead++;
+        cc->stun_dealt += (uint64_t)cs->stun_dealt;
+        cc->stun_taken += (uint64_t)cs->stun_taken;
+        cc->lethal_dealt += (uint64_t)cs->lethal_dealt;
+        cc->lethal_taken += (uint64_t)cs->lethal_taken;
+        cc->actions += (uint64_t)cs->actions;
+        cc->fate_cards += (uint64_t)cs->fate_used;
+        cc->chips += (uint64_t)cs->chips_used;
+        for (int k = 0; k < FT_ACTION_COUNT; k++)
+            cc->by_kind[k] += cs->by_kind[k];
+    }
+}
+
+/* ---- Workers -------------------------------------------------------------- */
+
+typedef struct sim_shared {
+    const fray_sim_options *opt;
+    uint64_t n_chunks;
+    atomic_uint_fast64_t next_chunk;
+    atomic_uint_fast64_t done;      /* trials finished */
+    atomic_bool stop;               /* the progress callback said stop */
+    atomic_int failed;              /* a fight step failed (fray_status) */
+} sim_shared;
+
+typedef struct sim_worker {
+    sim_shared *sh;
+    fray_towers_fight *fight;
+    fray_sim_counts counts;
+    pthread_t thread;
+    bool started;
+} sim_worker;
+
+static void *worker_main(void *arg) {
+    sim_worker *w = arg;
+    sim_shared *sh = w->sh;
+    const fray_sim_options *o = sh->opt;
+    for (;;) {
+        if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
+            break;
+        uint64_t chunk = atomic_fetch_add(&sh->next_chunk, 1);
+        if (chunk >= sh->n_chunks)
+            break;
+        uint64_t lo = chunk * SIM_CHUNK;
+        uint64_t hi = lo + SIM_CHUNK < o->trials ? lo + SIM_CHUNK : o->trials;
+        for (uint64_t t = lo; t < hi; t++) {
+            fray_towers_fight_reset_trial(w->fight, o->seed, o->first_trial + t);
+            fray_status rc = fray_towers_fight_run(w->fight);
+            if (rc != FRAY_OK) {
+                atomic_store(&sh->failed, (int)rc);
+                atomic_store(&sh->stop, true);
+                return NULL;
+            }
+            count_fight(w->fight, &w->counts);
+        }
+        atomic_fetch_add(&sh->done, hi - lo);
+    }
+    return NULL;
+}
+
+static int online_cores(void) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 256 ? 256 : (int)n;
+}
+
+static void sleep_ms(long ms) {
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+FRAY_API fray_status fray_towers_sim(const fray_towers_setup *setup,
+                                     const fray_sim_options *opts,
+                                     const fray_allocator *alloc,
+                                     fray_sim_counts *out) {
+    memset(out, 0, sizeof *out);
+    if (!setup || !opts || opts->trials == 0 || opts->threads < 0 ||
+        setup->s.n_sides > FRAY_SIM_MAX_SIDES ||
+        setup->s.n_combatants > FRAY_SIM_MAX_COMBATANTS)
+        return FRAY_ERR_INVALID;
+    int n_threads = opts->threads > 0 ? opts->threads : online_cores();
+    sim_shared sh;
+    sh.opt = opts;
+    sh.n_chunks = (opts->trials + SIM_CHUNK - 1) / SIM_CHUNK;
+    if ((uint64_t)n_threads > sh.n_chunks)
+        n_threads = (int)sh.n_chunks;
+    atomic_init(&sh.next_chunk, 0);
+    atomic_init(&sh.done, 0);
+    atomic_init(&sh.stop, false);
+    atomic_init(&sh.failed, FRAY_OK);
+
+    /* Everything is allocated here, before the first trial. */
+    size_t wsize = (size_t)n_threads * sizeof(sim_worker);
+    sim_worker *w = fray__alloc(alloc, wsize);
+    if (!w)
+        return FRAY_ERR_NOMEM;
+    memset(w, 0, wsize);
+    fray_towers_fight_options fo;
+    memset(&fo, 0, sizeof fo);
+    fo.until_phase = opts->until_phase;
+    fray_status rc = FRAY_OK;
+    for (int i = 0; i < n_threads && rc == FRAY_OK; i++) {
+        w[i].sh = &sh;
+        rc = fray_towers_fight_new(setup, opts->seed, &fo, alloc, &w[i].fight);
+    }
+    for (int i = 0; i < n_threads && rc == FRAY_OK; i++) {
+        if (pthread_create(&w[i].thread, NULL, worker_main, &w[i]) != 0) {
+            atomic_store(&sh.stop, true);
+            rc = FRAY_ERR_NOMEM; /* no resources for another thread */
+        } else {
+            w[i].started = true;
+        }
+    }
+    /* This thread only watches: progress about ten times a second. */
+    if (rc == FRAY_OK && opts->progress) {
+        for (;;) {
+            uint64_t done = atomic_load(&sh.done);
+            if (done >= opts->trials || atomic_load(&sh.stop))
+                break;
+            if (!opts->progress(opts->progress_ctx, done, opts->trials))
+                atomic_store(&sh.stop, true);
+            sleep_ms(100);
+        }
+    }
+    for (int i = 0; i < n_threads; i++)
+        if (w[i].started)
+            pthread_join(w[i].thread, NULL);
+    if (rc == FRAY_OK && opts->progress)
+        (void)opts->progress(opts->progress_ctx, atomic_load(&sh.done),
+                             opts->trials);
+    if (rc == FRAY_OK && atomic_load(&sh.failed) != FRAY_OK)
+        rc = (fray_status)atomic_load(&sh.failed);
+    for (int i = 0; i < n_threads; i++) {
+        if (rc == FRAY_OK)
+            fray_sim_counts_add(out, &w[i].counts);
+        fray_towers_fight_free(w[i].fight);
+    }
+    fray__free(alloc, w, wsize);
+    if (rc != FRAY_OK)
+        memset(out, 0, sizeof *out);
+    return rc;
+}
+
+FRAY_API void fray_sim_counts_add(fray_sim_counts *dst,
+                                  const fray_sim_counts *src) {
+    uint64_t *d = (uint64_t *)(void *)dst;
+    const uint64_t *s = (const uint64_t *)(const void *)src;
+    for (size_t i = 0; i < FRAY_SIM_COUNTS_WORDS; i++)
+        d[i] += s[i];
+}
+
+/* ---- Reading the counts ------------------------------------------------------ */
+
+FRAY_API void fray_sim_interval95(uint64_t k, uint64_t n, double *lo,
+                                  double *hi) {
+    if (n == 0 || k > n) {
+        *lo = 0.0;
+        *hi = 1.0;
+        return;
+    }
+    /* Wilson score interval: good at small n and near 0 or 1. */
+    const double z = 1.959963984540054;
+    double nn = (double)n, p = (double)k / nn, z2 = z * z;
+    double den = 1.0 + z2 / nn;
+    double centre = (p + z2 / (2.0 * nn)) / den;
+    double half = z * sqrt(p * (1.0 - p) / nn + z2 / (4.0 * nn * nn)) / den;
+    *lo = centre - half < 0.0 ? 0.0 : centre - half;
+    *hi = centre + half > 1.0 ? 1.0 : centre + half;
+    if (k == 0)
+        *lo = 0.0;
+    if (k == n)
+        *hi = 1.0;
+}
+
+FRAY_API double fray_sim_length_mean(const fray_sim_counts *c) {
+    return c->trials ? (double)c->length_sum / (double)c->trials : 0.0;
+}
+
+FRAY_API double fray_sim_length_sd(const fray_sim_counts *c) {
+    if (c->trials < 2)
+        return 0.0;
+    double n = (double)c->trials, m = (double)c->length_sum / n;
+    double var = ((double)c->length_sq_sum - n * m * m) / (n - 1.0);
+    return var > 0.0 ? sqrt(var) : 0.0;
+}
+
+FRAY_API int fray_sim_length_quantile(const fray_sim_counts *c, double q) {
+    if (c->trials == 0)
+        return -1;
+    if (q >= 1.0) {
+        for (int i = FRAY_SIM_LENGTH_BINS - 1; i >= 0; i--)
+            if (c->length[i])
+                return i;
+        return -1;
+    }
+    /* The smallest L with count(length <= L) >= q * trials. */
+    double need = q * (double)c->trials;
+    uint64_t acc = 0;
+    for (int i = 0; i < FRAY_SIM_LENGTH_BINS; i++) {
+        acc += c->length[i];
+        if ((double)acc >= need && acc > 0)
+            return i;
+    }
+    return FRAY_SIM_LENGTH_BINS - 1;
+}
+
+/* ---- The setup, for reports ---------------------------------------------------- */
+
+FRAY_API int fray_towers_setup_sides(const fray_towers_setup *s) {
+    return s->s.n_sides;
+}
+
+FRAY_API const char *fray_towers_setup_side_name(const fray_towers_setup *s,
+                                                 int side) {
+    return side >= 0 && side < s->s.n_sides ? s->s.sides[side] : NULL;
+}
+
+FRAY_API int fray_towers_setup_combatants(const fray_towers_setup *s) {
+    return s->s.n_combatants;
+}
+
+FRAY_API const char *fray_towers_setup_combatant_name(
+    const fray_towers_setup *s, int i) {
+    return i >= 0 && i < s->s.n_combatants ? s->s.c[i].name : NULL;
+}
+
+FRAY_API const char *fray_towers_setup_combatant_id(
+    const fray_towers_setup *s, int i) {
+    return i >= 0 && i < s->s.n_combatants ? s->s.c[i].id : NULL;
+}
+
+FRAY_API int fray_towers_setup_combatant_side(const fray_towers_setup *s,
+                                              int i) {
+    return i >= 0 && i < s->s.n_combatants ? s->s.c[i].side : -1;
+}
+
+FRAY_API const char *fray_towers_action_name(int kind) {
+    return kind >= 0 && kind < FT_ACTION_COUNT ? ft_actions[kind].text : NULL;
+}

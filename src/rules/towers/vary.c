@@ -1,0 +1,388 @@
+/*
+ * vary.c - changing one number or choice of a loaded encounter, for
+ * sweeps (`fray sim --vary KEY=LIST`; include/fray/sim.h,
+ * docs/file-formats.md "Sweeps").
+ *
+ * A key is WHO.FIELD (a combatant, a group of counted combatants, or a
+ * stat block) or ITEM.FIELD (a catalog weapon or armor). Names match
+ * without case, and a space matches a hyphen ("black-knight" finds the
+ * stat block "Black Knight"). A name that matches nothing, or both a
+ * combatant and an item, is an error naming it.
+ */
+#include "towers_int.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+FRAY_API fray_status fray_towers_setup_copy(const fray_towers_setup *src,
+                                           const fray_allocator *alloc,
+                                           fray_towers_setup **out) {
+    *out = NULL;
+    fray_towers_setup *s = fray__alloc(alloc, sizeof *s);
+    if (!s)
+        return FRAY_ERR_NOMEM;
+    /* ft_setup holds no pointers: a copy is a copy. */
+    memcpy(s, src, sizeof *s);
+    memset(&s->alloc, 0, sizeof s->alloc);
+    if (alloc)
+        s->alloc = *alloc;
+    *out = s;
+    return FRAY_OK;
+}
+
+/* Names equal without case, a space and a hyphen alike. */
+static bool name_eq(const char *a, size_t na, const char *b) {
+    size_t nb = strlen(b);
+    if (na != nb)
+        return false;
+    for (size_t i = 0; i < na; i++) {
+        int x = tolower((unsigned char)a[i]), y = tolower((unsigned char)b[i]);
+        if (x == ' ')
+            x = '-';
+        if (y == ' ')
+            y = '-';
+        if (x != y)
+            return false;
+    }
+    return true;
+}
+
+/* "bandit" names bandit-1, bandit-2, ... (the ids of a counted group). */
+static bool group_member(const char *who, size_t n, const char *id) {
+    size_t len = strlen(id);
+    if (len <= n + 1 || id[n] != '-')
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (tolower((unsigned char)who[i]) != tolower((unsigned char)id[i]))
+            return false;
+    for (size_t i = n + 1; i < len; i++)
+        if (!isdigit((unsigned char)id[i]))
+            return false;
+    return true;
+}
+
+static int find_code(const char *field, const char *const *codes, int n) {
+    for (int i = 0; i < n; i++)
+        if (name_eq(field, strlen(field), codes[i]))
+            return i;
+    return -1;
+}
+
+#define VARY_CODE(id, code, name) code,
+#define VARY_NAME(id, name) name,
+static const char *const cv_codes[FT_CV_COUNT] = {FT_CV_LIST(VARY_CODE)};
+static const char *const aspect_codes[FT_ASPECT_COUNT] = {FT_ASPECT_LIST(VARY_CODE)};
+static const char *const tactics_names[FT_TACTICS_COUNT] = {FT_TACTICS_LIST(VARY_NAME)};
+#undef VARY_CODE
+#undef VARY_NAME
+
+/* An integer in [lo, hi], or an error naming the value. */
+static fray_status read_int(const char *key, const char *value, int lo, int hi,
+                            int *out, fray_diag *diag) {
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(value, &end, 10);
+    if (end == value || *end != '\0' || errno != 0)
+        return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                              "%s: '%s' is not a whole number", key, value);
+    if (v < lo || v > hi)
+        return fray__diag_set(diag, FRAY_ERR_RANGE, 0,
+                              "%s: %ld is out of range (%d to %d)", key, v, lo,
+                              hi);
+    *out = (int)v;
+    return FRAY_OK;
+}
+
+/* What one field of a combatant's stat block means. */
+typedef enum who_field {
+    WF_CV, WF_ASPECT, WF_E, WF_STUN, WF_LETHAL, WF_TACTICS, WF_CHIPS
+} who_field;
+
+static fray_status vary_combatants(ft_setup *s, const bool *hit,
+                                   const char *key, const char *field,
+                                   const char *value, fray_diag *diag) {
+    who_field kind;
+    int index = -1, lo = 0, hi = 0;
+    if ((index = find_code(field, cv_codes, FT_CV_COUNT)) >= 0) {
+        kind = WF_CV, lo = 0, hi = 30;
+    } else if ((index = find_code(field, aspect_codes, FT_ASPECT_COUNT)) >= 0) {
+        kind = WF_ASPECT, lo = 0, hi = 20;
+    } else if (name_eq(field, strlen(field), "E") ||
+               name_eq(field, strlen(field), "endurance")) {
+        kind = WF_E, lo = 1, hi = 20;
+    } else if (name_eq(field, strlen(field), "STUN")) {
+        kind = WF_STUN, lo = 1, hi = 999;
+    } else if (name_eq(field, strlen(field), "LETHAL")) {
+        kind = WF_LETHAL, lo = 1, hi = 999;
+    } else if (name_eq(field, strlen(field), "tactics")) {
+        kind = WF_TACTICS;
+    } else if (name_eq(field, strlen(field), "chips")) {
+        kind = WF_CHIPS, lo = 0, hi = 3;
+    } else {
+        return fray__diag_set(
+            diag, FRAY_ERR_PARSE, 0,
+            "%s: unknown field '%s' of a combatant; the fields are the Combat "
+            "Values (N PA PD SA ID PX ER IR SPD), the Aspects (HS SS EE IE SP "
+            "IP AI II PC), E, STUN, LETHAL, tactics and chips",
+            key, field);
+    }
+    int v = 0;
+    if (kind == WF_TACTICS) {
+        v = find_code(value, tactics_names, FT_TACTICS_COUNT);
+        if (v < 0)
+            return fray__diag_set(
+                diag, FRAY_ERR_PARSE, 0,
+                "%s: unknown tactics '%s'; the presets are: default, attack, "
+                "power-attack, aim, defensive, ranged, hold-ground, idle",
+                key, value);
+    } else {
+        fray_status rc = read_int(key, value, lo, hi, &v, diag);
+        if (rc != FRAY_OK)
+            return rc;
+    }
+    for (int i = 0; i < s->n_combatants; i++) {
+        if (!hit[i])
+            continue;
+        ft_statblock *sb = &s->c[i].sb;
+        switch (kind) {
+        case WF_CV:
+            sb->cv[index] = v;
+            break;
+        case WF_ASPECT:
+            sb->aspects[index] = v;
+            break;
+        case WF_E:
+            /* Maximums derived from [[E]] follow it (rules-facts.md:
+             * STUN = [[E]] x 8, LETHAL = [[E]] + 8); given ones stay. */
+            if (sb->max_stun == sb->endurance * 8)
+                sb->max_stun = v * 8;
+            if (sb->max_lethal == sb->endurance + 8)
+                sb->max_lethal = v + 8;
+            sb->endurance = v;
+            break;
+        case WF_STUN:
+            sb->max_stun = v;
+            break;
+        case WF_LETHAL:
+            sb->max_lethal = v;
+            break;
+        case WF_TACTICS:
+            s->c[i].tactics.preset = (ft_tactics_preset)v;
+            break;
+        case WF_CHIPS:
+            sb->chips[0] = v; /* white chips; red and blue stay */
+            if (sb->chips[0] + sb->chips[1] + sb->chips[2] > 3)
+                return fray__diag_set(diag, FRAY_ERR_RANGE, 0,
+                                      "%s: at most 3 chips in all (%s holds "
+                                      "%d red and blue)",
+                                      key, s->c[i].name,
+                                      sb->chips[1] + sb->chips[2]);
+            break;
+        }
+    }
+    return FRAY_OK;
+}
+
+static fray_status vary_weapon(ft_setup *s, const char *item, size_t n_item,
+                               const char *key, const char *field,
+                               const char *value, fray_diag *diag) {
+    int lo, hi, v;
+    int which;
+    if (name_eq(field, strlen(field), "damage"))
+        which = 0, lo = 0, hi = 99;
+    else if (name_eq(field, strlen(field), "attack"))
+        which = 1, lo = -5, hi = 5;
+    else if (name_eq(field, strlen(field), "reach"))
+        which = 2, lo = 1, hi = 5;
+    else if (name_eq(field, strlen(field), "shots"))
+        which = 3, lo = 0, hi = 1000;
+    else
+        return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                              "%s: unknown field '%s' of a weapon; the fields "
+                              "are damage, attack, reach and shots",
+                              key, field);
+    fray_status rc = read_int(key, value, lo, hi, &v, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    /* The catalog row and every copy a stat block carries. */
+    for (int k = 0; k <= s->n_combatants * FT_MAX_WEAPONS; k++) {
+        ft_weapon *w;
+        if (k == 0) {
+            w = NULL;
+            for (int c = 0; c < s->n_catalog; c++)
+                if (name_eq(item, n_item, s->catalog[c].name))
+                    w = &s->catalog[c];
+        } else {
+            int c = (k - 1) / FT_MAX_WEAPONS, wi = (k - 1) % FT_MAX_WEAPONS;
+            w = wi < s->c[c].sb.n_weapons &&
+                        name_eq(item, n_item, s->c[c].sb.weapons[wi].name)
+                    ? &s->c[c].sb.weapons[wi]
+                    : NULL;
+        }
+        if (!w)
+            continue;
+        if (which == 0)
+            w->damage = v;
+        else if (which == 1)
+            w->attack_bonus = v;
+        else if (which == 2)
+            w->reach = v;
+        else
+            w->shots = v;
+    }
+    return FRAY_OK;
+}
+
+static fray_status vary_armor(ft_setup *s, const char *item, size_t n_item,
+                              const char *key, const char *field,
+                              const char *value, fray_diag *diag) {
+    int lo, hi, v, which;
+    if (name_eq(field, strlen(field), "ER"))
+        which = 0, lo = 0, hi = 10;
+    else if (name_eq(field, strlen(field), "IR"))
+        which = 1, lo = 0, hi = 10;
+    else if (name_eq(field, strlen(field), "PD"))
+        which = 2, lo = -3, hi = 3;
+    else if (name_eq(field, strlen(field), "SPD"))
+        which = 3, lo = -5, hi = 5;
+    else
+        return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                              "%s: unknown field '%s' of armor; the fields are "
+                              "ER, IR, PD (shifts) and SPD",
+                              key, field);
+    fray_status rc = read_int(key, value, lo, hi, &v, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    ft_armor *row = NULL;
+    for (int a = 0; a < s->n_armor; a++)
+        if (name_eq(item, n_item, s->armor_catalog[a].name))
+            row = &s->armor_catalog[a];
+    if (!row)
+        return FRAY_ERR_INVALID;
+    int old[4] = {row->er, row->ir, row->pd_shift, row->spd};
+    int delta = v - old[which];
+    if (which == 0)
+        row->er = v;
+    else if (which == 1)
+        row->ir = v;
+    else if (which == 2)
+        row->pd_shift = v;
+    else
+        row->spd = v;
+    /* A stat block wears the sum of its pieces: each combatant wearing
+     * this armor (its armor's name lists the piece) changes by the same
+     * difference. */
+    for (int c = 0; c < s->n_combatants; c++) {
+        ft_statblock *sb = &s->c[c].sb;
+        if (!sb->has_armor)
+            continue;
+        /* The pieces' names, joined by " + " (load.c). */
+        bool wears = false;
+        for (const char *p = sb->armor.name; *p && !wears;) {
+            const char *e = strstr(p, " + ");
+            size_t len = e ? (size_t)(e - p) : strlen(p);
+            char piece[FT_NAME];
+            memcpy(piece, p, len);
+            piece[len] = '\0';
+            wears = name_eq(item, n_item, piece);
+            p = e ? e + 3 : p + len;
+        }
+        if (!wears)
+            continue;
+        if (which == 0)
+            sb->armor.er += delta;
+        else if (which == 1)
+            sb->armor.ir += delta;
+        else if (which == 2)
+            sb->armor.pd_shift += delta;
+        else
+            sb->armor.spd += delta;
+    }
+    return FRAY_OK;
+}
+
+FRAY_API fray_status fray_towers_setup_vary(fray_towers_setup *setup,
+                                           const char *key,
+                                           const char *value,
+                                           fray_diag *diag) {
+    if (!setup || !key || !value)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "nothing to vary");
+    ft_setup *s = &setup->s;
+    const char *dot = strrchr(key, '.');
+    if (!dot || dot == key || dot[1] == '\0')
+        return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                              "'%s' is not WHO.FIELD or ITEM.FIELD (e.g. "
+                              "bandit.PA, longblade.damage, tony.tactics)",
+                              key);
+    size_t n_who = (size_t)(dot - key);
+    const char *field = dot + 1;
+
+    /* Combatants the name covers: an id, a counted group, a stat block. */
+    bool hit[FT_MAX_COMBATANTS] = {false};
+    int n_hit = 0;
+    for (int i = 0; i < s->n_combatants; i++)
+        if (name_eq(key, n_who, s->c[i].id))
+            hit[i] = true, n_hit++;
+    if (n_hit == 0)
+        for (int i = 0; i < s->n_combatants; i++)
+            if (group_member(key, n_who, s->c[i].id))
+                hit[i] = true, n_hit++;
+    if (n_hit == 0)
+        for (int i = 0; i < s->n_combatants; i++)
+            if (name_eq(key, n_who, s->c[i].sb.name) ||
+                name_eq(key, n_who, s->c[i].name))
+                hit[i] = true, n_hit++;
+    bool weapon = false, armor = false;
+    for (int c = 0; c < s->n_catalog; c++)
+        if (name_eq(key, n_who, s->catalog[c].name))
+            weapon = true;
+    for (int c = 0; c < s->n_combatants && !weapon; c++)
+        for (int w = 0; w < s->c[c].sb.n_weapons; w++)
+            if (name_eq(key, n_who, s->c[c].sb.weapons[w].name))
+                weapon = true;
+    for (int a = 0; a < s->n_armor; a++)
+        if (name_eq(key, n_who, s->armor_catalog[a].name))
+            armor = true;
+
+    if (n_hit + (weapon ? 1 : 0) + (armor ? 1 : 0) == 0 ||
+        (n_hit > 0) + weapon + armor > 1) {
+        char who[FT_NAME * 2];
+        size_t n = n_who < sizeof who - 1 ? n_who : sizeof who - 1;
+        memcpy(who, key, n);
+        who[n] = '\0';
+        if (n_hit + weapon + armor == 0)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                                  "%s: '%s' names no combatant, stat block, "
+                                  "weapon or armor of this encounter",
+                                  key, who);
+        return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                              "%s: '%s' is ambiguous: it names %s%s%s", key,
+                              who, n_hit ? "a combatant" : "",
+                              n_hit && (weapon || armor) ? " and " : "",
+                              weapon && armor ? "a weapon and armor"
+                              : weapon        ? "a weapon"
+                              : armor         ? "armor"
+                                              : "");
+    }
+    /* Work on a copy so that an error leaves the setup unchanged. */
+    const fray_allocator *alloc = setup->alloc.realloc ? &setup->alloc : NULL;
+    ft_setup *work = fray__alloc(alloc, sizeof *work);
+    if (!work)
+        return fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
+    memcpy(work, s, sizeof *work);
+    fray_status rc;
+    if (n_hit)
+        rc = vary_combatants(work, hit, key, field, value, diag);
+    else if (weapon)
+        rc = vary_weapon(work, key, n_who, key, field, value, diag);
+    else
+        rc = vary_armor(work, key, n_who, key, field, value, diag);
+    if (rc == FRAY_OK) {
+        ft_policy_prepare(work);
+        memcpy(s, work, sizeof *s);
+    }
+    fray__free(alloc, work, sizeof *work);
+    return rc;
+}
