@@ -8,8 +8,8 @@
 #include "fray/encounter.h"
 
 static const char HELP[] =
-    "usage: fray fight ENCOUNTER [--seed N] [--until-phase P] [--quiet]\n"
-    "                  [-C DIR] [--json] [--journal FILE]\n"
+    "usage: fray fight ENCOUNTER [--seed N] [--trial I] [--until-phase P]\n"
+    "                  [--quiet] [-C DIR] [--json] [--journal FILE]\n"
     "       fray fight ENCOUNTER --table [--seed N] [--journal FILE] [--echo]\n"
     "\n"
     "Runs a 99 Towers encounter file (YAML or JSON, docs/file-formats.md):\n"
@@ -19,6 +19,8 @@ static const char HELP[] =
     "\n"
     "  --seed N         shuffle the decks with this seed (default: the file's\n"
     "                   seed, else 1); the same seed gives the same fight\n"
+    "  --trial I        fight I of `fray sim --seed N` (default 0: the fight\n"
+    "                   of the seed itself)\n"
     "  --until-phase P  stop after phase P (default: the encounter's limit)\n"
     "  --quiet          print only the summary\n"
     "  -C DIR           read the file from DIR (as make -C)\n"
@@ -46,6 +48,7 @@ int cmd_fight(int argc, char **argv) {
         {"table", false, NULL, false},
         {"journal", true, NULL, false},
         {"echo", false, NULL, false},
+        {"trial", true, NULL, false},
     };
     cli_args args = {"fray fight", opts, (int)(sizeof opts / sizeof opts[0]),
                      {0}, 0, false, false};
@@ -62,6 +65,11 @@ int cmd_fight(int argc, char **argv) {
     if (seed_opt->present && !cli_u64(&args, "--seed", seed_opt->value, &seed))
         return EXIT_USAGE;
 
+    uint64_t trial = 0;
+    cli_opt *trial_opt = cli_get(&args, "trial");
+    if (trial_opt->present &&
+        !cli_u64(&args, "--trial", trial_opt->value, &trial))
+        return EXIT_USAGE;
     bool table = cli_get(&args, "table")->present;
     cli_opt *journal = cli_get(&args, "journal");
     if (table && (args.json || quiet)) {
@@ -93,6 +101,8 @@ int cmd_fight(int argc, char **argv) {
         fray_towers_setup_free(setup);
         return EXIT_USAGE;
     }
+    if (trial)
+        fray_towers_fight_reset_trial(fight, seed, trial);
 
     const char *title = fray_towers_setup_name(setup);
     if (table) {
@@ -106,7 +116,10 @@ int cmd_fight(int argc, char **argv) {
 
     cli_text b = {NULL, 0};
     bool text = !args.json && !quiet;
-    if (text)
+    if (text && trial)
+        printf("%s (seed %llu, trial %llu)\n", title && title[0] ? title : path,
+               (unsigned long long)seed, (unsigned long long)trial);
+    else if (text)
         printf("%s (seed %llu)\n", title && title[0] ? title : path,
                (unsigned long long)seed);
     int told = 0;
