@@ -10,9 +10,17 @@
 
 /* ---- Cards ---------------------------------------------------------------- */
 
-int fray_card_rank(fray_card card) {
+/* The public functions below are exported (and so not inlined into each
+ * other): the static versions are what the hot paths here use. */
+static inline int rank_of(fray_card card) {
     return card < FRAY_CARDS_STANDARD ? card % 13 + 2 : 0;
 }
+
+static inline bool joker(fray_card card) {
+    return card >= FRAY_JOKER_FIRST && card < FRAY_CARDS_MAX;
+}
+
+int fray_card_rank(fray_card card) { return rank_of(card); }
 
 fray_suit fray_card_suit(fray_card card) {
     return card < FRAY_CARDS_STANDARD ? (fray_suit)(card / 13) : FRAY_SUIT_NONE;
@@ -22,9 +30,7 @@ bool fray_card_is_heart(fray_card card) {
     return fray_card_suit(card) == FRAY_SUIT_HEARTS;
 }
 
-bool fray_card_is_joker(fray_card card) {
-    return card >= FRAY_JOKER_FIRST && card < FRAY_CARDS_MAX;
-}
+bool fray_card_is_joker(fray_card card) { return joker(card); }
 
 fray_card fray_card_make(int rank, fray_suit suit) {
     return (fray_card)((int)suit * 13 + rank - 2);
@@ -156,9 +162,9 @@ int fray_deck_options_size(const fray_deck_options *opts) {
 }
 
 int fray_card_value(const fray_deck_options *opts, fray_card card) {
-    if (fray_card_is_joker(card))
+    if (joker(card))
         return opts ? opts->joker_value : FRAY_CARD_VALUE_MAX;
-    int rank = fray_card_rank(card);
+    int rank = rank_of(card);
     if (rank == FRAY_RANK_ACE && opts && opts->aces_low)
         return 1;
     return rank;
@@ -394,13 +400,15 @@ size_t fray_deck_count(const fray_deck *deck, fray_card_place place) {
 }
 
 size_t fray_deck_held(const fray_deck *deck, fray_card *out, size_t cap) {
+    /* A Hand of Fate is a few cards of 54: memchr finds them fast. */
     size_t n = 0;
-    for (int i = 0; i < deck->size; i++) {
-        if (deck->place[i] == FRAY_PLACE_HELD) {
-            if (n < cap)
-                out[n] = (fray_card)i;
-            n++;
-        }
+    const uint8_t *p = deck->place, *end = deck->place + deck->size;
+    while (p < end &&
+           (p = memchr(p, FRAY_PLACE_HELD, (size_t)(end - p))) != NULL) {
+        if (n < cap)
+            out[n] = (fray_card)(p - deck->place);
+        n++;
+        p++;
     }
     return n;
 }

@@ -37,17 +37,32 @@ void fray_flip_plan(int n, const fray_flip_rules *rules, int *out_cards,
     }
 }
 
+/* fray_card_value and fray_card_is_heart, inlined: every flip of every
+ * simulated fight comes through here. */
+static inline int value_of(const fray_deck_options *opts, fray_card card) {
+    if (card >= FRAY_CARDS_STANDARD)
+        return card >= FRAY_CARDS_MAX ? 0
+               : opts                 ? opts->joker_value
+                                      : FRAY_CARD_VALUE_MAX;
+    int rank = card % 13 + 2;
+    return rank == FRAY_RANK_ACE && opts && opts->aces_low ? 1 : rank;
+}
+
+static inline bool heart(fray_card card) {
+    return card >= 13 * FRAY_SUIT_HEARTS && card < 13 * (FRAY_SUIT_HEARTS + 1);
+}
+
 void fray__flip_evaluate(fray_flip *flip, const fray_deck_options *opts) {
     int kept = 0;
-    int best = flip->n_cards > 0 ? fray_card_value(opts, flip->cards[0]) : 0;
+    int best = flip->n_cards > 0 ? value_of(opts, flip->cards[0]) : 0;
     int hearts = 0;
     for (int i = 0; i < flip->n_cards; i++) {
-        int v = fray_card_value(opts, flip->cards[i]);
+        int v = value_of(opts, flip->cards[i]);
         if (flip->keep_lowest ? v < best : v > best) {
             best = v;
             kept = i;
         }
-        hearts += fray_card_is_heart(flip->cards[i]);
+        hearts += heart(flip->cards[i]);
     }
     flip->kept = kept;
     flip->kept_value = best;

@@ -234,10 +234,8 @@ static bool can_choose(const ft_run *r, int who, const fray_deck *deck) {
     const ft_cstate *cs = &r->st->c[who];
     if (cs->chips[0] > 0 || cs->chips[1] > 0 || cs->chips[2] > 0)
         return true;
-    for (int i = 0; i < deck->size; i++)
-        if (deck->place[i] == FRAY_PLACE_HELD)
-            return true;
-    return false;
+    return deck->size > 0 &&
+           memchr(deck->place, FRAY_PLACE_HELD, (size_t)deck->size) != NULL;
 }
 
 static fray_status apply_choice(ft_run *r, int who, int d,

@@ -725,12 +725,12 @@ void ft_policy_choose(const ft_setup *s, const ft_state *st, int actor,
 
 /* ---- Hooks: Hand of Fate, chips, opportunity attacks ------------------------- */
 
-/* The kept value of a flip with card i replaced by `card`. */
-static int kept_with(const ft_setup *s, const fray_flip *f, int i,
-                     fray_card card) {
+/* The kept value of a flip with card i replaced by one of value cv; vals
+ * holds the values of the flip's cards. */
+static int kept_with(const fray_flip *f, const int *vals, int i, int cv) {
     int best = 0;
     for (int k = 0; k < f->n_cards; k++) {
-        int v = fray_card_value(&s->opt.deck, k == i ? card : f->cards[k]);
+        int v = k == i ? cv : vals[k];
         if (k == 0 || (f->keep_lowest ? v < best : v > best))
             best = v;
     }
@@ -770,18 +770,23 @@ static ft_choice fate_choice(void *ctx, const ft_run *r, const ft_flip_view *v) 
             /* The cheapest swap that makes it: the smallest held card, put
              * in place of the card whose loss costs least. */
             int best_i = -1, best_h = -1, best_val = INT_MAX;
+            int vals[FRAY_CARDS_MAX], costs[FRAY_CARDS_MAX];
+            int nc = f->n_cards < FRAY_CARDS_MAX ? f->n_cards : FRAY_CARDS_MAX;
+            for (int i = 0; i < nc; i++) {
+                vals[i] = ft_card_value(&s->opt.deck, f->cards[i]);
+                costs[i] = vals[i] + (ft_card_heart(f->cards[i]) ? 100 : 0);
+            }
             for (size_t h = 0; h < nh; h++) {
-                int hv = fray_card_value(&s->opt.deck, held[h]);
+                int hv = ft_card_value(&s->opt.deck, held[h]);
                 if (hv >= best_val)
                     continue;
                 /* Replace the card whose loss leaves the best flip; on a
                  * tie the lowest card (a Heart last, for the attacker's
                  * critical). */
                 int top = INT_MIN, top_i = -1, top_cost = INT_MAX;
-                for (int i = 0; i < f->n_cards; i++) {
-                    int k = kept_with(s, f, i, held[h]);
-                    int cost = fray_card_value(&s->opt.deck, f->cards[i]) +
-                               (fray_card_is_heart(f->cards[i]) ? 100 : 0);
+                for (int i = 0; i < nc; i++) {
+                    int k = kept_with(f, vals, i, hv);
+                    int cost = costs[i];
                     if (k > top || (k == top && cost < top_cost)) {
                         top = k;
                         top_i = i;

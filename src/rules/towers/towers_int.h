@@ -863,6 +863,50 @@ fray_status ft_load_text(const char *text, size_t len, const char *path,
                          const fray_allocator *alloc, ft_setup *out,
                          fray_diag *diag);
 
+/* ---- Fast paths for simulation (perf) ------------------------------------
+ * Inline copies of small public functions that the fight loop asks millions
+ * of times (exported functions are not inlined across files). Each gives
+ * exactly what the function it copies gives. */
+
+/* fray_card_value. */
+static inline int ft_card_value(const fray_deck_options *o, fray_card card) {
+    if (card >= FRAY_CARDS_STANDARD)
+        return card >= FRAY_CARDS_MAX ? 0 : o->joker_value;
+    int rank = card % 13 + 2;
+    return rank == FRAY_RANK_ACE && o->aces_low ? 1 : rank;
+}
+
+/* fray_card_is_heart. */
+static inline bool ft_card_heart(fray_card card) {
+    return card >= 13 * FRAY_SUIT_HEARTS && card < 13 * (FRAY_SUIT_HEARTS + 1);
+}
+
+/* ft_footprint. */
+static inline fray_footprint ft_fp(const ft_setup *s, const ft_state *st,
+                                   int c) {
+    fray_footprint fp;
+    fp.at = st->c[c].pos;
+    int rank = s->c[c].sb.size_rank;
+    fp.side = (int8_t)(rank <= 0 ? 1 : rank >= 4 ? 5 : rank + 1);
+    return fp;
+}
+
+/* fray_grid_range (counting with diagonals worth 1.5, footprint sides
+ * clamped to 1..5 as grid.c does). */
+static inline int ft__gap(int a0, int na, int b0, int nb) {
+    if (b0 >= a0 + na)
+        return b0 - (a0 + na - 1);
+    if (a0 >= b0 + nb)
+        return a0 - (b0 + nb - 1);
+    return 0;
+}
+static inline int ft_range(fray_footprint a, fray_footprint b) {
+    int na = a.side < 1 ? 1 : a.side > 5 ? 5 : a.side;
+    int nb = b.side < 1 ? 1 : b.side > 5 ? 5 : b.side;
+    int dx = ft__gap(a.at.x, na, b.at.x, nb), dy = ft__gap(a.at.y, na, b.at.y, nb);
+    return dx > dy ? dx + dy / 2 : dy + dx / 2;
+}
+
 /* ---- The public objects (include/fray/encounter.h) ---------------------- */
 #include "fray/encounter.h"
 
