@@ -1,0 +1,105 @@
+/*
+ * fray/duel.h - exact odds of a 99 Towers duel: two combatants standing
+ * toe to toe (no movement), each acting as its tactics say, worked out by
+ * a Markov chain over their STUN and LETHAL, their places on the Combat
+ * Clock and the few flags that change the odds (docs/rules/towers.md
+ * "Exact duel odds"; issue 4, section 3).
+ *
+ * The chain assumes what a simulation with the encounter option
+ * `fresh-decks: true` does: every flip comes from a freshly shuffled deck.
+ * It does not model the Hand of Fate or chips (the encounter must turn
+ * them off), movement, ranged weapons, spells, or "Crit:" keywords; those
+ * are refused with FRAY_ERR_INVALID and a message in rules words.
+ *
+ * Probabilities are doubles (binary64) summed over the chain's paths; the
+ * rounding error of a whole duel is far below 1e-12.
+ *
+ * Thread-safety: fray_towers_duel_odds only reads the setup; any number of
+ * calls may run at once on the same setup.
+ */
+#ifndef FRAY_DUEL_H
+#define FRAY_DUEL_H
+
+#include "fray/common.h"
+#include "fray/encounter.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    /* The fight-length distribution: one bin per phase 0..BINS-2; the
+     * last bin holds every fight that ends at that phase or later. */
+    FRAY_DUEL_LENGTH_BINS = 1000
+};
+
+typedef struct fray_duel_odds {
+    int a, b;                /* the combatants (indexes in the setup) */
+    double p_first[2];       /* P(a / b acts first): initiative and ties */
+    double p_win[2];         /* P(a wins), P(b wins) */
+    double p_both_out;       /* both out at once: nobody wins */
+    double p_unfinished;     /* the phase limit comes first: nobody wins */
+    /* Left in the chain when it stopped: it stops once less than 1e-15
+     * is left (too little to change a double's digits). */
+    double p_left;
+    /* The fight's length: the phase of its last action (as
+     * fray_towers_fight_phase reads at the end of a fight). */
+    double mean_length;
+    double sd_length;
+    double length[FRAY_DUEL_LENGTH_BINS];
+    int phase_limit;         /* the encounter's limit (0: none) */
+    long states;             /* chain states worked through */
+    long transitions;        /* outcomes followed */
+    /* |1 - (p_win[0] + p_win[1] + p_both_out + p_unfinished + p_left)|:
+     * the rounding of the whole chain. */
+    double mass_error;
+} fray_duel_odds;
+
+/*
+ * The exact odds of the duel between combatants a and b of the setup (the
+ * encounter must hold exactly these two, on different sides). The fight
+ * runs as `fray fight` would run it: initiative flips and tie order
+ * (RULINGS 9), then each turn the action the combatant's tactics policy
+ * chooses (Attack, Power Attack, Full Defense, Recover or Forced Delay),
+ * the attack's modifiers as the engine counts them, until one side is out
+ * or the encounter's phase limit (with none: phase 100000). The chain stops
+ * early once less than 1e-15 of the probability is still in play; that
+ * remainder is p_left. The mean length is over the fights that ended.
+ *
+ * Errors: FRAY_ERR_INVALID with diag->message in rules words when the
+ * duel holds something the chain does not model (the Hand of Fate, chips
+ * the tactics would spend, ranged weapons or spells, "Crit:" keywords,
+ * conditions, surprise, Hold or movement chosen by the tactics, ...);
+ * FRAY_ERR_NOMEM. Memory: a few tens of bytes per chain state, through
+ * the setup's allocator, freed before returning.
+ */
+FRAY_API fray_status fray_towers_duel_odds(const fray_towers_setup *setup,
+                                           int a, int b, fray_duel_odds *out,
+                                           fray_diag *diag);
+
+/*
+ * Builds a duel encounter in memory from two stat-block files: stat block
+ * name_a of path_a against name_b of path_b (a NULL name: the file must
+ * hold exactly one stat block), standing next to each other with no map,
+ * with tactics presets tactics_a / tactics_b (NULL: "attack"), and the
+ * options that exact odds assume: `fresh-decks: true`, `hand-of-fate: 0`,
+ * no chips spent. Paths are as the caller would open them (relative to the
+ * working directory); each file names its own catalogs. The caller frees
+ * *out with fray_towers_setup_free. Errors: those of fray_towers_load
+ * (diag names the file, line and column), FRAY_ERR_INVALID (a file holds
+ * several stat blocks and no name was given), FRAY_ERR_NOMEM.
+ */
+FRAY_API fray_status fray_towers_duel_setup(const char *path_a,
+                                            const char *name_a,
+                                            const char *path_b,
+                                            const char *name_b,
+                                            const char *tactics_a,
+                                            const char *tactics_b,
+                                            const fray_allocator *alloc,
+                                            fray_towers_setup **out,
+                                            fray_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

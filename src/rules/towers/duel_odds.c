@@ -1,0 +1,1113 @@
+/*
+ * duel_odds.c - exact odds of a 99 Towers duel (include/fray/duel.h;
+ * docs/rules/towers.md "Exact duel odds"; issue 4, section 3).
+ *
+ * A Markov chain over what changes in a toe-to-toe duel: each combatant's
+ * STUN, LETHAL, temporary points, its phase on the Combat Clock and its
+ * flags (flat-footed until its first action; Power Attack and Full Defense
+ * until its next activation; the status flags harm.c sets). The tie order
+ * of a phase (RULINGS 9) is fixed at the start, so it is one bit: who
+ * ranks first.
+ *
+ * The rules are the engine's own, not written again: for each chain state
+ * the code builds an ft_state, asks the tactics policy (ft_policy_choose)
+ * what the combatant whose turn it is does, asks attack.c for the attack's
+ * modifiers (ft_attack_mods) and harm.c for the damage (ft_harm_hit) and
+ * its effect (ft_harm_apply, ft_harm_heal: temporary points, unconscious
+ * at 0 STUN or 0 LETHAL, ...). Only the bookkeeping of one activation in
+ * engine.c (apply_action: flags cleared at its start, the clock move, the
+ * end of the fight) and two small static helpers (the damage and
+ * initiative advantages) are repeated here, each marked. The chances are
+ * exact odds of flips from fresh decks (fray_odds_flip, fray_odds_attack).
+ *
+ * Probability flows forward in time: states are kept in buckets by the
+ * phase of the next action (and whether both act in it), each bucket is
+ * worked through once, and every outcome of the action goes to a later
+ * bucket or ends the fight. Equal states merge, so the work is the number
+ * of distinct states, not of paths.
+ */
+#include "towers_int.h"
+
+#include "fray/duel.h"
+#include "fray/odds.h"
+
+#include <libfyaml.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- The chain's state --------------------------------------------------- */
+
+/* What differs between two moments of a duel. Zeroed before filling, so
+ * that it hashes and compares as bytes. */
+typedef struct dkey {
+    int32_t phase[2];        /* next activation of combatant 0 / 1 */
+    int16_t stun[2], lethal[2];
+    int16_t temp_stun[2], temp_lethal[2];
+    uint16_t flags[2];       /* FT_F_*: ACTED, POWER, FULL_DEFENSE, status */
+    uint8_t first;           /* the combatant first in the tie order */
+    uint8_t pad[3];
+} dkey;
+
+typedef struct dbucket {
+    int n, cap;              /* entries */
+    dkey *keys;
+    double *mass;
+    int32_t *index;          /* open addressing: entry + 1, 0 = empty */
+    int index_cap;           /* a power of two */
+} dbucket;
+
+/* One attack's outcome distribution, cached by its flips and shifts. */
+typedef struct dattack {
+    int an, dn, ash, dsh;
+    int max_hearts;
+    double p_hit[FRAY_HEARTS_MAX + 1];
+} dattack;
+
+enum { DUEL_ATTACK_CACHE = 64, DUEL_NO_LIMIT_CAP = 100000 };
+/* The chain stops when less probability than this is left in it. */
+#define DUEL_CUT 1e-15
+
+/* A compensated (Neumaier) sum. */
+typedef struct ksum {
+    double s, c;
+} ksum;
+
+static void kadd(ksum *k, double x) {
+    double t = k->s + x;
+    if (fabs(k->s) >= fabs(x))
+        k->c += (k->s - t) + x;
+    else
+        k->c += (x - t) + k->s;
+    k->s = t;
+}
+
+static double kval(const ksum *k) { return k->s + k->c; }
+
+typedef struct duel {
+    const ft_setup *s;
+    const fray_allocator *alloc;
+    ft_state *st;            /* scratch, built from each key */
+    ft_run run;
+    dbucket **buckets;       /* by 2 * phase + (0: both act in it, 1: one) */
+    long n_buckets;
+    int limit;               /* phase limit (0: none) */
+    int horizon;             /* the last phase the chain follows */
+    int n_attack;
+    dattack attack[DUEL_ATTACK_CACHE];
+    /* Results, by setup index 0 / 1, summed with compensation (millions
+     * of small terms). */
+    ksum win[2], both_out, unfinished, ended, dropped;
+    ksum len_sum, len_sq;
+    double *length;          /* FRAY_DUEL_LENGTH_BINS */
+    long states, transitions;
+    fray_diag *diag;
+    /* Activations worked out (see "One activation"). */
+    struct mentry *memo;
+    int n_memo, cap_memo;
+    int32_t *memo_index;
+    int memo_index_cap;
+    struct moutcome *outs;
+    int n_outs, cap_outs;
+} duel;
+
+static uint64_t words_hash(const void *p, size_t n);
+static uint64_t key_hash(const dkey *k) { return words_hash(k, sizeof *k); }
+
+static void bucket_free(const duel *d, dbucket *b) {
+    if (!b)
+        return;
+    fray__free(d->alloc, b->keys, (size_t)b->cap * sizeof *b->keys);
+    fray__free(d->alloc, b->mass, (size_t)b->cap * sizeof *b->mass);
+    fray__free(d->alloc, b->index, (size_t)b->index_cap * sizeof *b->index);
+    fray__free(d->alloc, b, sizeof *b);
+}
+
+static bool bucket_reindex(const duel *d, dbucket *b, int cap) {
+    int32_t *ix = fray__alloc(d->alloc, (size_t)cap * sizeof *ix);
+    if (!ix)
+        return false;
+    memset(ix, 0, (size_t)cap * sizeof *ix);
+    for (int i = 0; i < b->n; i++) {
+        uint64_t h = key_hash(&b->keys[i]) & (uint64_t)(cap - 1);
+        while (ix[h])
+            h = (h + 1) & (uint64_t)(cap - 1);
+        ix[h] = i + 1;
+    }
+    fray__free(d->alloc, b->index, (size_t)b->index_cap * sizeof *b->index);
+    b->index = ix;
+    b->index_cap = cap;
+    return true;
+}
+
+/* Adds probability p to state k. */
+static fray_status add_mass(duel *d, const dkey *k, double p) {
+    int32_t lo = k->phase[0] < k->phase[1] ? k->phase[0] : k->phase[1];
+    long bi = 2L * lo + (k->phase[0] == k->phase[1] ? 0 : 1);
+    if (bi < 0 || bi >= d->n_buckets)
+        return fray__diag_set(d->diag, FRAY_ERR_RANGE, 0,
+                              "the duel runs past phase %ld", d->n_buckets / 2);
+    dbucket *b = d->buckets[bi];
+    if (!b) {
+        b = fray__alloc(d->alloc, sizeof *b);
+        if (!b)
+            return FRAY_ERR_NOMEM;
+        memset(b, 0, sizeof *b);
+        d->buckets[bi] = b;
+    }
+    if (2 * (b->n + 1) > b->index_cap &&
+        !bucket_reindex(d, b, b->index_cap ? 2 * b->index_cap : 64))
+        return FRAY_ERR_NOMEM;
+    uint64_t h = key_hash(k) & (uint64_t)(b->index_cap - 1);
+    while (b->index[h]) {
+        int i = b->index[h] - 1;
+        if (memcmp(&b->keys[i], k, sizeof *k) == 0) {
+            b->mass[i] += p;
+            return FRAY_OK;
+        }
+        h = (h + 1) & (uint64_t)(b->index_cap - 1);
+    }
+    if (b->n == b->cap) {
+        int cap = b->cap ? 2 * b->cap : 32;
+        dkey *nk = fray__realloc(d->alloc, b->keys, (size_t)b->cap * sizeof *nk,
+                                 (size_t)cap * sizeof *nk);
+        if (!nk)
+            return FRAY_ERR_NOMEM;
+        b->keys = nk;
+        double *nm = fray__realloc(d->alloc, b->mass,
+                                   (size_t)b->cap * sizeof *nm,
+                                   (size_t)cap * sizeof *nm);
+        if (!nm)
+            return FRAY_ERR_NOMEM;
+        b->mass = nm;
+        b->cap = cap;
+    }
+    b->keys[b->n] = *k;
+    b->mass[b->n] = p;
+    b->n++;
+    b->index[h] = b->n;
+    return FRAY_OK;
+}
+
+/* ---- Ends ------------------------------------------------------------------ */
+
+static void end_at(duel *d, double p, int phase) {
+    kadd(&d->ended, p);
+    kadd(&d->len_sum, p * phase);
+    kadd(&d->len_sq, p * (double)phase * phase);
+    int bin = phase < FRAY_DUEL_LENGTH_BINS - 1 ? phase : FRAY_DUEL_LENGTH_BINS - 1;
+    if (bin < 0)
+        bin = 0;
+    d->length[bin] += p;
+}
+
+/* ---- Scratch state -------------------------------------------------------- */
+
+/* engine.c base_slot: the tie order in steps of 4. */
+static int base_slot(int rank) { return (rank + 1) * 4; }
+
+/* ---- Rules repeated from static helpers ------------------------------------ */
+
+/* attack.c damage_advantage: +rank STUN for the best damage advantage,
+ * its rank for the worst disadvantage. */
+static int damage_advantage(const ft_statblock *sb) {
+    int best = 0, worst = 0;
+    for (int i = 0; i < sb->n_advantages; i++) {
+        const ft_advantage *adv = &sb->advantages[i];
+        if (adv->applies != FT_APPLIES_DAMAGE)
+            continue;
+        if (adv->rank > best)
+            best = adv->rank;
+        if (adv->rank < worst)
+            worst = adv->rank;
+    }
+    return best + worst;
+}
+
+/* engine.c advantage_mods for the Initiative flip: standard ranks of the
+ * best advantage and the worst disadvantage (rules-facts.md). */
+static void initiative_mods(const ft_statblock *sb, int *flip, int *shift) {
+    int best = 0, worst = 0;
+    for (int i = 0; i < sb->n_advantages; i++) {
+        const ft_advantage *a = &sb->advantages[i];
+        if (a->applies != FT_APPLIES_INITIATIVE && a->applies != FT_APPLIES_ALL)
+            continue;
+        if (a->rank > best)
+            best = a->rank;
+        if (a->rank < worst)
+            worst = a->rank;
+    }
+    int ranks[2] = {best, worst};
+    for (int k = 0; k < 2; k++) {
+        int rk = ranks[k] < 0 ? -ranks[k] : ranks[k];
+        int sign = ranks[k] < 0 ? -1 : 1;
+        if (rk == 1 || rk >= 3)
+            *shift += sign;
+        if (rk >= 2)
+            *flip += sign;
+    }
+}
+
+/* ---- Exact odds of flips ---------------------------------------------------- */
+
+static double u128_double(fray_u128 v) {
+    return (double)v.hi * 18446744073709551616.0 + (double)v.lo;
+}
+
+static fray_status attack_odds(duel *d, int an, int dn, int ash, int dsh,
+                               const dattack **out) {
+    for (int i = 0; i < d->n_attack; i++) {
+        const dattack *x = &d->attack[i];
+        if (x->an == an && x->dn == dn && x->ash == ash && x->dsh == dsh) {
+            *out = x;
+            return FRAY_OK;
+        }
+    }
+    fray_attack_query q;
+    fray_attack_query_init(&q, an, dn);
+    q.attack_shift = ash;
+    q.defense_shift = dsh;
+    q.shared_deck = false; /* fresh decks: every flip from a full deck */
+    q.deck = d->s->opt.deck;
+    q.rules = d->s->opt.flip;
+    fray_attack_odds o;
+    fray_status rc = fray_odds_attack(&q, &o);
+    if (rc != FRAY_OK)
+        return fray__diag_set(d->diag, rc, 0,
+                              "the odds of an attack flip of %d cards against "
+                              "a defense flip of %d cards cannot be counted",
+                              an, dn);
+    dattack *x = &d->attack[d->n_attack < DUEL_ATTACK_CACHE ? d->n_attack++
+                                                            : DUEL_ATTACK_CACHE - 1];
+    x->an = an;
+    x->dn = dn;
+    x->ash = ash;
+    x->dsh = dsh;
+    x->max_hearts = 0;
+    double den = u128_double(o.den);
+    for (int k = 0; k <= FRAY_HEARTS_MAX; k++) {
+        x->p_hit[k] = den > 0 ? u128_double(o.hit[k]) / den : 0;
+        if (x->p_hit[k] > 0)
+            x->max_hearts = k;
+    }
+    *out = x;
+    return FRAY_OK;
+}
+
+/* ---- One activation ------------------------------------------------------------ */
+
+/*
+ * What an activation does does not depend on the phase it happens in
+ * (nothing the policy, the modifiers or the damage read is a time), so it
+ * is worked out once per (actor, STUN, LETHAL, temporary points, flags)
+ * and kept: its cost in phases and its outcomes, each with its chance and
+ * the two combatants' numbers after it, or the end of the fight.
+ */
+typedef struct mkey {
+    int16_t stun[2], lethal[2];
+    int16_t temp_stun[2], temp_lethal[2];
+    uint16_t flags[2];
+    uint8_t actor;
+    uint8_t pad[3];
+} mkey;
+
+enum { END_NONE = -1, END_BOTH = 2 };
+
+typedef struct moutcome {
+    double p;
+    int16_t stun[2], lethal[2];
+    int16_t temp_stun[2], temp_lethal[2];
+    uint16_t flags[2];
+    int8_t end;              /* END_NONE, the winner 0 / 1, or END_BOTH */
+} moutcome;
+
+typedef struct mentry {
+    mkey key;
+    int cost;
+    int first_out, n_out;    /* in duel_memo.outs */
+} mentry;
+
+static uint64_t mix64(uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    return h ^ (h >> 33);
+}
+
+static uint64_t words_hash(const void *p, size_t n) {
+    const unsigned char *b = p;
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    for (size_t i = 0; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, b + i, 8);
+        h = mix64(h ^ w);
+    }
+    if (n % 8) {
+        uint64_t w = 0;
+        memcpy(&w, b + n - n % 8, n % 8);
+        h = mix64(h ^ w);
+    }
+    return h;
+}
+
+/* Grows an array of `size`-byte items to hold at least `need`. */
+static bool grow(const duel *d, void **p, int *cap, int need, size_t size) {
+    if (need <= *cap)
+        return true;
+    int nc = *cap ? *cap : 64;
+    while (nc < need)
+        nc *= 2;
+    void *np = fray__realloc(d->alloc, *p, (size_t)*cap * size, (size_t)nc * size);
+    if (!np)
+        return false;
+    *p = np;
+    *cap = nc;
+    return true;
+}
+
+static bool memo_reindex(duel *d, int cap) {
+    int32_t *ix = fray__alloc(d->alloc, (size_t)cap * sizeof *ix);
+    if (!ix)
+        return false;
+    memset(ix, 0, (size_t)cap * sizeof *ix);
+    for (int i = 0; i < d->n_memo; i++) {
+        uint64_t h = words_hash(&d->memo[i].key, sizeof(mkey)) & (uint64_t)(cap - 1);
+        while (ix[h])
+            h = (h + 1) & (uint64_t)(cap - 1);
+        ix[h] = i + 1;
+    }
+    fray__free(d->alloc, d->memo_index, (size_t)d->memo_index_cap * sizeof *ix);
+    d->memo_index = ix;
+    d->memo_index_cap = cap;
+    return true;
+}
+
+/* Records the scratch state after one outcome of the activation. */
+static fray_status add_outcome(duel *d, double p) {
+    const ft_state *st = d->st;
+    if (!grow(d, (void **)&d->outs, &d->cap_outs, d->n_outs + 1, sizeof *d->outs))
+        return FRAY_ERR_NOMEM;
+    moutcome *o = &d->outs[d->n_outs++];
+    memset(o, 0, sizeof *o);
+    o->p = p;
+    bool in0 = ft_in_fight(st, 0), in1 = ft_in_fight(st, 1);
+    /* engine.c check_over: the fight ends when one side is out. */
+    o->end = (int8_t)(in0 && in1 ? END_NONE : !in0 && !in1 ? END_BOTH : in0 ? 0 : 1);
+    for (int i = 0; i < 2; i++) {
+        const ft_cstate *c = &st->c[i];
+        /* Conditions would need their durations in the state: none of the
+         * actions the chain allows gives one to a combatant still in the
+         * fight (falling unconscious makes it prone: the fight is over). */
+        if (c->n_cond > 0 && o->end == END_NONE)
+            return fray__diag_set(d->diag, FRAY_ERR_INVALID, 0,
+                                  "%s gained a condition: exact duel odds do "
+                                  "not model conditions", d->s->c[i].name);
+        o->stun[i] = c->stun;
+        o->lethal[i] = c->lethal;
+        o->temp_stun[i] = c->temp_stun;
+        o->temp_lethal[i] = c->temp_lethal;
+        o->flags[i] = c->flags;
+    }
+    return FRAY_OK;
+}
+
+static bool modelled_action(int a) {
+    return a == FT_ACT_ATTACK || a == FT_ACT_POWER_ATTACK ||
+           a == FT_ACT_FULL_DEFENSE || a == FT_ACT_RECOVER ||
+           a == FT_ACT_DELAY;
+}
+
+/* Works out the activation of mk.actor with the engine's functions. */
+static fray_status activation(duel *d, const mkey *mk, mentry *e) {
+    const ft_setup *s = d->s;
+    ft_state *st = d->st;
+    ft_run *r = &d->run;
+    int x = mk->actor, y = 1 - x;
+    /* The scratch state: x acts now (phase 0), y later. */
+    st->phase = 0;
+    st->round = 1;
+    st->over = false;
+    st->winner = -1;
+    st->active = -1;
+    for (int i = 0; i < 2; i++) {
+        ft_cstate *c = &st->c[i];
+        c->stun = mk->stun[i];
+        c->lethal = mk->lethal[i];
+        c->temp_stun = mk->temp_stun[i];
+        c->temp_lethal = mk->temp_lethal[i];
+        c->flags = mk->flags[i];
+        c->phase = i == x ? 0 : 1;
+        c->init_rank = (int16_t)(i == x ? 0 : 1);
+        c->slot = base_slot(c->init_rank);
+        c->n_cond = 0;
+        memset(c->cond, 0, sizeof c->cond);
+        c->aim = 0;
+        c->aided_vs = -1;
+    }
+    ft_command cmd;
+    ft_policy_choose(s, st, x, &cmd);
+    if (!modelled_action(cmd.action))
+        return fray__diag_set(d->diag, FRAY_ERR_INVALID, 0,
+                              "the tactics of %s choose %s, which exact duel "
+                              "odds do not model (only Attack, Power Attack, "
+                              "Full Defense, Recover and Forced Delay)",
+                              s->c[x].name, ft_actions[cmd.action].text);
+    bool attack = cmd.action == FT_ACT_ATTACK || cmd.action == FT_ACT_POWER_ATTACK;
+    if (attack && cmd.target != y)
+        return fray__diag_set(d->diag, FRAY_ERR_INVALID, 0,
+                              "%s attacks an unexpected target", s->c[x].name);
+    e->cost = ft_actions[cmd.action].cost;
+    e->first_out = d->n_outs;
+    e->n_out = 0;
+
+    /* engine.c apply_action / start_activation: Power Attack, Reckless
+     * Move and Full Defense end at the start of the next activation
+     * (RULINGS 12); durations that end then; Bleeding and Burning. */
+    st->active = (int8_t)x;
+    st->c[x].flags &= (uint16_t)~(FT_F_FULL_DEFENSE | FT_F_RECKLESS | FT_F_POWER);
+    ft_cond_activation(r, x, false);
+    ft_cond_on_action(r, x, cmd.action);
+    /* The attack's modifiers, as ft_attack counts them: now, after the
+     * activation started and before anything else changes. */
+    ft_mods m;
+    memset(&m, 0, sizeof m);
+    ft_attack_opts o;
+    memset(&o, 0, sizeof o);
+    int wi = st->c[x].wielded[0];
+    o.weapon = wi;
+    o.power = cmd.action == FT_ACT_POWER_ATTACK;
+    if (attack)
+        ft_attack_mods(r, x, y, &o, &m);
+    ft_cstate *c = &st->c[x];
+    switch ((ft_action)cmd.action) {
+    case FT_ACT_FULL_DEFENSE:
+        c->flags |= FT_F_FULL_DEFENSE;
+        break;
+    case FT_ACT_RECOVER: {
+        int heal = s->opt.recover_stun > 0 ? s->opt.recover_stun
+                                           : s->c[x].sb.endurance;
+        ft_cond_remove(r, x, FT_COND_BLEEDING);
+        ft_harm_heal(r, x, heal, 0);
+        break;
+    }
+    case FT_ACT_POWER_ATTACK:
+        c->flags |= FT_F_POWER;
+        break;
+    default:
+        break;
+    }
+    /* The rest of apply_action: no longer flat-footed; the clock move
+     * (the chain adds the cost to the phase); durations that end with
+     * the activation. */
+    c->flags |= FT_F_ACTED;
+    ft_cond_activation(r, x, true);
+    st->active = -1;
+    fray_status rc;
+    if (!attack) {
+        rc = add_outcome(d, 1.0);
+        e->n_out = d->n_outs - e->first_out;
+        return rc;
+    }
+    if (m.impossible)
+        return fray__diag_set(d->diag, FRAY_ERR_INVALID, 0, "%s", m.why);
+    const ft_statblock *asb = &s->c[x].sb, *tsb = &s->c[y].sb;
+    const ft_weapon *w = &asb->weapons[wi];
+    const dattack *odds = NULL;
+    rc = attack_odds(d, asb->cv[FT_CV_PA] + m.flip,
+                     tsb->cv[FT_CV_PD] + m.def_flip, m.shift, m.def_shift,
+                     &odds);
+    if (rc != FRAY_OK)
+        return rc;
+    int bonus = damage_advantage(asb) + (o.power ? 2 : 0);
+    ft_cstate keep[2] = {st->c[0], st->c[1]};
+    double miss = 1;
+    for (int h = 0; h <= odds->max_hearts && rc == FRAY_OK; h++) {
+        double q = odds->p_hit[h];
+        if (q <= 0)
+            continue;
+        miss -= q;
+        /* harm.c: Resilience, susceptibility and immunity, at least 1
+         * STUN, LETHAL per Heart; then temporary points, unconscious at 0
+         * STUN or 0 LETHAL, dying, dead. */
+        fray_towers_hit dealt = ft_harm_hit(r, x, y, w, bonus, h);
+        ft_harm_apply(r, y, dealt.stun, dealt.lethal, x);
+        rc = add_outcome(d, q);
+        st->c[0] = keep[0];
+        st->c[1] = keep[1];
+    }
+    if (rc == FRAY_OK && miss > 0)
+        rc = add_outcome(d, miss);
+    e->n_out = d->n_outs - e->first_out;
+    return rc;
+}
+
+static fray_status memo_get(duel *d, const mkey *mk, const mentry **out) {
+    if (2 * (d->n_memo + 1) > d->memo_index_cap &&
+        !memo_reindex(d, d->memo_index_cap ? 2 * d->memo_index_cap : 1024))
+        return FRAY_ERR_NOMEM;
+    uint64_t h = words_hash(mk, sizeof *mk) & (uint64_t)(d->memo_index_cap - 1);
+    while (d->memo_index[h]) {
+        const mentry *e = &d->memo[d->memo_index[h] - 1];
+        if (memcmp(&e->key, mk, sizeof *mk) == 0) {
+            *out = e;
+            return FRAY_OK;
+        }
+        h = (h + 1) & (uint64_t)(d->memo_index_cap - 1);
+    }
+    if (!grow(d, (void **)&d->memo, &d->cap_memo, d->n_memo + 1, sizeof *d->memo))
+        return FRAY_ERR_NOMEM;
+    mentry *e = &d->memo[d->n_memo];
+    memset(e, 0, sizeof *e);
+    e->key = *mk;
+    fray_status rc = activation(d, mk, e);
+    if (rc != FRAY_OK)
+        return rc;
+    d->n_memo++;
+    d->memo_index[h] = d->n_memo;
+    *out = e;
+    return FRAY_OK;
+}
+
+/* One chain state: whoever acts next acts; each outcome ends the fight,
+ * meets the phase limit before the next action (fight.c
+ * phase_limit_reached), or is a later state. */
+static fray_status step(duel *d, const dkey *k, double p) {
+    int now = k->phase[0] < k->phase[1] ? k->phase[0] : k->phase[1];
+    /* engine.c ft_next_actor: the earlier phase, then the tie order. */
+    int x = k->phase[0] < k->phase[1]   ? 0
+            : k->phase[1] < k->phase[0] ? 1
+                                        : k->first;
+    mkey mk;
+    memset(&mk, 0, sizeof mk);
+    for (int i = 0; i < 2; i++) {
+        mk.stun[i] = k->stun[i];
+        mk.lethal[i] = k->lethal[i];
+        mk.temp_stun[i] = k->temp_stun[i];
+        mk.temp_lethal[i] = k->temp_lethal[i];
+        mk.flags[i] = k->flags[i];
+    }
+    mk.actor = (uint8_t)x;
+    const mentry *e = NULL;
+    fray_status rc = memo_get(d, &mk, &e);
+    if (rc != FRAY_OK)
+        return rc;
+    int cost = e->cost, first_out = e->first_out, n_out = e->n_out;
+    for (int j = 0; j < n_out; j++) {
+        const moutcome *o = &d->outs[first_out + j];
+        double q = p * o->p;
+        d->transitions++;
+        if (o->end != END_NONE) {
+            if (o->end == END_BOTH)
+                kadd(&d->both_out, q);
+            else
+                kadd(&d->win[o->end], q);
+            end_at(d, q, now);
+            continue;
+        }
+        dkey n;
+        memset(&n, 0, sizeof n);
+        n.first = k->first;
+        for (int i = 0; i < 2; i++) {
+            n.stun[i] = o->stun[i];
+            n.lethal[i] = o->lethal[i];
+            n.temp_stun[i] = o->temp_stun[i];
+            n.temp_lethal[i] = o->temp_lethal[i];
+            n.flags[i] = o->flags[i];
+            n.phase[i] = k->phase[i];
+        }
+        /* engine.c clock_move: cost phases on from now. */
+        n.phase[x] = now + cost;
+        int next = n.phase[0] < n.phase[1] ? n.phase[0] : n.phase[1];
+        if ((d->limit > 0 && next > d->limit) || next > d->horizon) {
+            kadd(&d->unfinished, q);
+            end_at(d, q, now);
+            continue;
+        }
+        if ((rc = add_mass(d, &n, q)) != FRAY_OK)
+            return rc;
+    }
+    return FRAY_OK;
+}
+
+/* ---- What the chain does not model -------------------------------------------- */
+
+static fray_status refuse(fray_diag *diag, const char *fmt, const char *who) {
+    return fray__diag_set(diag, FRAY_ERR_INVALID, 0, fmt, who);
+}
+
+static fray_status check_duel(const ft_setup *s, int a, int b,
+                              fray_diag *diag) {
+    if (s->n_combatants != 2 || a < 0 || b < 0 || a > 1 || b > 1 || a == b)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "exact duel odds need an encounter of exactly "
+                              "two combatants (this one has %d)",
+                              s->n_combatants);
+    if (s->c[0].side == s->c[1].side)
+        return refuse(diag, "the two combatants are on the same side (%s): "
+                            "there is no duel", s->sides[s->c[0].side]);
+    if (s->opt.hand_of_fate > 0)
+        return refuse(diag, "exact duel odds do not model the Hand of Fate: "
+                            "turn it off with options: {hand-of-fate: 0}%s", "");
+    for (int i = 0; i < 2; i++) {
+        const ft_combatant *c = &s->c[i];
+        const ft_statblock *sb = &c->sb;
+        if (c->tactics.use_chips &&
+            sb->chips[0] + sb->chips[1] + sb->chips[2] > 0)
+            return refuse(diag, "exact duel odds do not model chips: %s holds "
+                                "some; turn them off with tactics: {chips: "
+                                "false}", c->name);
+        if (c->unaware_of)
+            return refuse(diag, "exact duel odds do not model surprise: %s is "
+                                "unaware of its foe", c->name);
+        int wi = sb->wielded[0];
+        if (wi < 0 || wi >= sb->n_weapons)
+            return refuse(diag, "%s holds no weapon in its main hand: exact "
+                                "duel odds do not model Draw a Weapon", c->name);
+        const ft_weapon *w = &sb->weapons[wi];
+        if (w->spell || w->range_increment > 0 || w->shots > 0)
+            return refuse(diag, "exact duel odds model melee weapons only: %s "
+                                "fights with a ranged weapon or a spell",
+                          c->name);
+        if (w->keywords & (FT_KW(CRIT_BLEED) | FT_KW(CRIT_PRONE) |
+                           FT_KW(CRIT_SLOWED) | FT_KW(CRIT_STUN)))
+            return refuse(diag, "exact duel odds do not model \"Crit:\" "
+                                "keywords (the conditions they give): %s's "
+                                "weapon has one", c->name);
+        if (sb->temp_stun < 0 || sb->temp_lethal < 0)
+            return refuse(diag, "%s starts with negative temporary points", c->name);
+    }
+    return FRAY_OK;
+}
+
+/* ---- Initiative (seed "Entering Combat and Initiative"; RULINGS 9) ---------- */
+
+typedef struct init_dist {
+    double p[FRAY_CARD_VALUE_MAX + 1]; /* P(kept card = v) */
+    int n, shift;
+} init_dist;
+
+static fray_status init_flip(const ft_setup *s, int i, init_dist *out,
+                             fray_diag *diag) {
+    const ft_statblock *sb = &s->c[i].sb;
+    int flip = 0, shift = 0;
+    initiative_mods(sb, &flip, &shift);
+    out->n = sb->cv[FT_CV_N];
+    out->shift = shift;
+    fray_flip_odds o;
+    fray_status rc = fray_odds_flip(&s->opt.deck, out->n + flip, &s->opt.flip, &o);
+    if (rc != FRAY_OK)
+        return fray__diag_set(diag, rc, 0,
+                              "the odds of %s's Initiative flip cannot be counted",
+                              s->c[i].name);
+    double den = u128_double(o.den);
+    for (int v = 0; v <= FRAY_CARD_VALUE_MAX; v++) {
+        double c = 0;
+        for (int h = 0; h <= FRAY_HEARTS_MAX; h++)
+            c += u128_double(o.count[v][h]);
+        out->p[v] = den > 0 ? c / den : 0;
+    }
+    return FRAY_OK;
+}
+
+/* P(combatant 0 ranks first | equal CI, [N] and [SS]): engine.c begin's
+ * flip-off, one card each from a fresh deck, again on a tie, at most 8
+ * times; after 8 ties the setup's order stands (combatant 0 first). */
+static fray_status flipoff_first(const ft_setup *s, double *out,
+                                 fray_diag *diag) {
+    fray_flip_odds o;
+    fray_status rc = fray_odds_flip(&s->opt.deck, 1, &s->opt.flip, &o);
+    if (rc != FRAY_OK)
+        return fray__diag_set(diag, rc, 0, "the odds of a tie-break flip "
+                                           "cannot be counted");
+    double den = u128_double(o.den), p[FRAY_CARD_VALUE_MAX + 1];
+    for (int v = 0; v <= FRAY_CARD_VALUE_MAX; v++) {
+        double c = 0;
+        for (int h = 0; h <= FRAY_HEARTS_MAX; h++)
+            c += u128_double(o.count[v][h]);
+        p[v] = c / den;
+    }
+    double tie = 0, win = 0;
+    for (int u = 0; u <= FRAY_CARD_VALUE_MAX; u++)
+        for (int v = 0; v <= FRAY_CARD_VALUE_MAX; v++) {
+            if (u == v)
+                tie += p[u] * p[v];
+            else if (u > v)
+                win += p[u] * p[v];
+        }
+    double first = 0, go = 1;
+    for (int round = 0; round < 8; round++) {
+        first += go * win;
+        go *= tie;
+    }
+    *out = first + go;
+    return FRAY_OK;
+}
+
+static fray_status start_states(duel *d) {
+    const ft_setup *s = d->s;
+    init_dist in[2];
+    fray_status rc;
+    for (int i = 0; i < 2; i++)
+        if ((rc = init_flip(s, i, &in[i], d->diag)) != FRAY_OK)
+            return rc;
+    double p_flipoff;
+    if ((rc = flipoff_first(s, &p_flipoff, d->diag)) != FRAY_OK)
+        return rc;
+    const ft_statblock *sb0 = &s->c[0].sb, *sb1 = &s->c[1].sb;
+    for (int v0 = 0; v0 <= FRAY_CARD_VALUE_MAX; v0++)
+        for (int v1 = 0; v1 <= FRAY_CARD_VALUE_MAX; v1++) {
+            double p = in[0].p[v0] * in[1].p[v1];
+            if (p <= 0)
+                continue;
+            /* Calculated Initiative: kept card + [N] + shifts; the first
+             * place is 20 - CI, CI counting at most 20. */
+            int ci[2] = {v0 + in[0].n + in[0].shift, v1 + in[1].n + in[1].shift};
+            int cmp = ci[0] - ci[1];
+            if (!cmp)
+                cmp = sb0->cv[FT_CV_N] - sb1->cv[FT_CV_N];
+            if (!cmp)
+                cmp = sb0->aspects[FT_ASPECT_SS] - sb1->aspects[FT_ASPECT_SS];
+            double p_first0 = cmp > 0 ? 1 : cmp < 0 ? 0 : p_flipoff;
+            for (int f = 0; f < 2; f++) {
+                double q = p * (f == 0 ? p_first0 : 1 - p_first0);
+                if (q <= 0)
+                    continue;
+                dkey k;
+                memset(&k, 0, sizeof k);
+                k.first = (uint8_t)f;
+                for (int i = 0; i < 2; i++) {
+                    const ft_cstate *c = &d->st->c[i];
+                    k.phase[i] = 20 - (ci[i] > 20 ? 20 : ci[i]);
+                    k.stun[i] = c->stun;
+                    k.lethal[i] = c->lethal;
+                    k.temp_stun[i] = c->temp_stun;
+                    k.temp_lethal[i] = c->temp_lethal;
+                    k.flags[i] = c->flags;
+                }
+                int next = k.phase[0] < k.phase[1] ? k.phase[0] : k.phase[1];
+                if (d->limit > 0 && next > d->limit) {
+                    kadd(&d->unfinished, q);
+                    end_at(d, q, 0);
+                    continue;
+                }
+                if ((rc = add_mass(d, &k, q)) != FRAY_OK)
+                    return rc;
+            }
+        }
+    return FRAY_OK;
+}
+
+/* P(combatant 0 acts first) of the start states: read back from them. */
+static void first_odds(const duel *d, double out[2]) {
+    out[0] = out[1] = 0;
+    for (long bi = 0; bi < d->n_buckets; bi++) {
+        const dbucket *b = d->buckets[bi];
+        for (int i = 0; b && i < b->n; i++) {
+            const dkey *k = &b->keys[i];
+            int x = k->phase[0] < k->phase[1]   ? 0
+                    : k->phase[1] < k->phase[0] ? 1
+                                                : k->first;
+            out[x] += b->mass[i];
+        }
+    }
+}
+
+/* ---- The public function ---------------------------------------------------------- */
+
+FRAY_API fray_status fray_towers_duel_odds(const fray_towers_setup *setup,
+                                           int a, int b, fray_duel_odds *out,
+                                           fray_diag *diag) {
+    if (diag)
+        memset(diag, 0, sizeof *diag);
+    if (!setup || !out)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no duel to count");
+    memset(out, 0, sizeof *out);
+    const ft_setup *s = &setup->s;
+    fray_status rc = check_duel(s, a, b, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    const fray_allocator *alloc = setup->alloc.realloc ? &setup->alloc : NULL;
+    duel *d = fray__alloc(alloc, sizeof *d);
+    if (!d)
+        return FRAY_ERR_NOMEM;
+    memset(d, 0, sizeof *d);
+    d->s = s;
+    d->alloc = alloc;
+    d->diag = diag;
+    d->limit = s->opt.max_phase;
+    int horizon = d->limit > 0 ? d->limit : DUEL_NO_LIMIT_CAP;
+    d->horizon = horizon;
+    /* Phases to come: the limit, plus the longest action (10) and the
+     * latest first place (20 + surprise, refused). */
+    d->n_buckets = 2L * (horizon + 64);
+    d->buckets = fray__alloc(alloc, (size_t)d->n_buckets * sizeof *d->buckets);
+    d->st = fray__alloc(alloc, sizeof *d->st);
+    d->length = fray__alloc(alloc, FRAY_DUEL_LENGTH_BINS * sizeof *d->length);
+    if (!d->buckets || !d->st || !d->length) {
+        rc = FRAY_ERR_NOMEM;
+        goto done;
+    }
+    memset(d->buckets, 0, (size_t)d->n_buckets * sizeof *d->buckets);
+    memset(d->length, 0, FRAY_DUEL_LENGTH_BINS * sizeof *d->length);
+    ft_state_reset(s, d->st, 0);
+    memset(&d->run, 0, sizeof d->run);
+    d->run.setup = s;
+    d->run.st = d->st;
+    d->run.facts = false;
+    d->run.diag = diag;
+
+    /* Both must be able to strike the other where they stand. */
+    for (int i = 0; i < 2; i++) {
+        ft_attack_opts o;
+        memset(&o, 0, sizeof o);
+        o.weapon = d->st->c[i].wielded[0];
+        ft_mods m;
+        ft_attack_mods(&d->run, i, 1 - i, &o, &m);
+        if (m.impossible) {
+            rc = fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                "exact duel odds are for combatants toe to toe, "
+                                "without movement: %s cannot strike now (%s)",
+                                s->c[i].name, m.why);
+            goto done;
+        }
+    }
+    if ((rc = start_states(d)) != FRAY_OK)
+        goto done;
+    first_odds(d, out->p_first);
+    for (long bi = 0; bi < d->n_buckets && rc == FRAY_OK; bi++) {
+        dbucket *bk = d->buckets[bi];
+        if (!bk)
+            continue;
+        if (1.0 - kval(&d->ended) < DUEL_CUT) {
+            /* What is left cannot change a double's digits: stop. */
+            ksum left = {0, 0};
+            for (long bj = bi; bj < d->n_buckets; bj++)
+                for (int i = 0; d->buckets[bj] && i < d->buckets[bj]->n; i++)
+                    kadd(&left, d->buckets[bj]->mass[i]);
+            d->dropped = left;
+            break;
+        }
+        for (int i = 0; i < bk->n && rc == FRAY_OK; i++) {
+            d->states++;
+            dkey k = bk->keys[i];
+            rc = step(d, &k, bk->mass[i]);
+        }
+        bucket_free(d, bk);
+        d->buckets[bi] = NULL;
+    }
+    if (rc != FRAY_OK)
+        goto done;
+    out->a = a;
+    out->b = b;
+    double f0 = out->p_first[0], f1 = out->p_first[1];
+    out->p_first[0] = a == 0 ? f0 : f1;
+    out->p_first[1] = a == 0 ? f1 : f0;
+    out->p_win[0] = kval(&d->win[a]);
+    out->p_win[1] = kval(&d->win[b]);
+    out->p_both_out = kval(&d->both_out);
+    out->p_unfinished = kval(&d->unfinished);
+    out->p_left = kval(&d->dropped);
+    double ended = kval(&d->ended);
+    out->mean_length = ended > 0 ? kval(&d->len_sum) / ended : 0;
+    double var = ended > 0 ? kval(&d->len_sq) / ended -
+                                 out->mean_length * out->mean_length
+                           : 0;
+    out->sd_length = var > 0 ? sqrt(var) : 0;
+    memcpy(out->length, d->length, FRAY_DUEL_LENGTH_BINS * sizeof *d->length);
+    out->phase_limit = d->limit;
+    out->states = d->states;
+    out->transitions = d->transitions;
+    out->mass_error = fabs(1.0 - (out->p_win[0] + out->p_win[1] +
+                                  out->p_both_out + out->p_unfinished +
+                                  out->p_left));
+done:
+    if (d->buckets) {
+        for (long bi = 0; bi < d->n_buckets; bi++)
+            bucket_free(d, d->buckets[bi]);
+        fray__free(alloc, d->buckets, (size_t)d->n_buckets * sizeof *d->buckets);
+    }
+    fray__free(alloc, d->st, sizeof *d->st);
+    fray__free(alloc, d->memo, (size_t)d->cap_memo * sizeof *d->memo);
+    fray__free(alloc, d->memo_index, (size_t)d->memo_index_cap * sizeof *d->memo_index);
+    fray__free(alloc, d->outs, (size_t)d->cap_outs * sizeof *d->outs);
+    fray__free(alloc, d->length, FRAY_DUEL_LENGTH_BINS * sizeof *d->length);
+    fray__free(alloc, d, sizeof *d);
+    return rc;
+}
+
+/* ---- A duel from two stat-block files ----------------------------------------------- */
+
+/* The names of the stat blocks a file holds (its `statblocks:` list);
+ * the loader has already read the file without error. */
+static int statblock_names(const char *path, char names[][FT_NAME], int max) {
+    struct fy_document *doc = fy_document_build_from_file(NULL, path);
+    if (!doc)
+        return -1;
+    int n = 0;
+    struct fy_node *list = fy_node_mapping_lookup_by_string(
+        fy_document_root(doc), "statblocks", FY_NT);
+    void *it = NULL;
+    struct fy_node *item;
+    while (list && (item = fy_node_sequence_iterate(list, &it)) != NULL) {
+        struct fy_node *nm = fy_node_mapping_lookup_by_string(item, "name", FY_NT);
+        size_t len = 0;
+        const char *t = nm ? fy_node_get_scalar(nm, &len) : NULL;
+        if (!t)
+            continue;
+        if (n < max) {
+            size_t k = len < FT_NAME - 1 ? len : FT_NAME - 1;
+            memcpy(names[n], t, k);
+            names[n][k] = '\0';
+        }
+        n++;
+    }
+    fy_document_destroy(doc);
+    return n;
+}
+
+/* Appends s to the buffer as a double-quoted YAML scalar. */
+static void yaml_quoted(char *buf, size_t size, size_t *at, const char *s) {
+    if (*at + 2 >= size)
+        return;
+    buf[(*at)++] = '"';
+    for (; *s && *at + 3 < size; s++) {
+        if (*s == '"' || *s == '\\')
+            buf[(*at)++] = '\\';
+        buf[(*at)++] = *s;
+    }
+    buf[(*at)++] = '"';
+    buf[*at] = '\0';
+}
+
+static void append(char *buf, size_t size, size_t *at, const char *s) {
+    size_t n = strlen(s);
+    if (*at + n >= size)
+        n = size - *at - 1;
+    memcpy(buf + *at, s, n);
+    *at += n;
+    buf[*at] = '\0';
+}
+
+static const char *const preset_names[FT_TACTICS_COUNT] = {
+#define FT__E(id, name) name,
+    FT_TACTICS_LIST(FT__E)
+#undef FT__E
+};
+
+static fray_status pick_name(const char *path, const char *name,
+                             char out[FT_NAME], fray_diag *diag) {
+    fray_status rc = fray_towers_check(path, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    if (name) {
+        snprintf(out, FT_NAME, "%s", name);
+        return FRAY_OK;
+    }
+    char names[8][FT_NAME];
+    int n = statblock_names(path, names, 8);
+    if (n == 1) {
+        memcpy(out, names[0], FT_NAME);
+        return FRAY_OK;
+    }
+    if (diag) {
+        memset(diag, 0, sizeof *diag);
+        diag->file = path;
+    }
+    if (n <= 0)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "this file holds no stat block");
+    return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                          "this file holds %d stat blocks (%s, %s%s): name "
+                          "the one to fight", n, names[0], names[1],
+                          n > 2 ? ", ..." : "");
+}
+
+FRAY_API fray_status fray_towers_duel_setup(const char *path_a,
+                                            const char *name_a,
+                                            const char *path_b,
+                                            const char *name_b,
+                                            const char *tactics_a,
+                                            const char *tactics_b,
+                                            const fray_allocator *alloc,
+                                            fray_towers_setup **out,
+                                            fray_diag *diag) {
+    if (diag)
+        memset(diag, 0, sizeof *diag);
+    if (out)
+        *out = NULL;
+    if (!path_a || !path_b || !out)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "a duel needs two stat-block files");
+    const char *tac[2] = {tactics_a ? tactics_a : "attack",
+                          tactics_b ? tactics_b : "attack"};
+    for (int i = 0; i < 2; i++) {
+        bool known = false;
+        for (int k = 0; k < FT_TACTICS_COUNT; k++)
+            known = known || strcmp(tac[i], preset_names[k]) == 0;
+        if (!known)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                  "unknown tactics preset '%.40s' (default, "
+                                  "attack, power-attack, aim, defensive, "
+                                  "ranged, hold-ground, idle)",
+                                  tac[i]);
+    }
+    char name[2][FT_NAME];
+    fray_status rc = pick_name(path_a, name_a, name[0], diag);
+    if (rc == FRAY_OK)
+        rc = pick_name(path_b, name_b, name[1], diag);
+    if (rc != FRAY_OK)
+        return rc;
+    /* Two of the same stat block: the second is told apart. */
+    char shown[2][FT_NAME + 8];
+    snprintf(shown[0], sizeof shown[0], "%s", name[0]);
+    if (strcmp(name[0], name[1]) == 0)
+        snprintf(shown[1], sizeof shown[1], "%.28s 2", name[1]);
+    else
+        snprintf(shown[1], sizeof shown[1], "%s", name[1]);
+    char text[4096];
+    size_t at = 0;
+    append(text, sizeof text, &at,
+           "fray: encounter\nname: Duel\nstatblocks: [");
+    yaml_quoted(text, sizeof text, &at, path_a);
+    append(text, sizeof text, &at, ", ");
+    yaml_quoted(text, sizeof text, &at, path_b);
+    append(text, sizeof text, &at,
+           "]\noptions: {fresh-decks: true, hand-of-fate: 0}\nsides: [");
+    yaml_quoted(text, sizeof text, &at, shown[0]);
+    append(text, sizeof text, &at, ", ");
+    yaml_quoted(text, sizeof text, &at, shown[1]);
+    append(text, sizeof text, &at, "]\ncombatants:\n");
+    for (int i = 0; i < 2; i++) {
+        append(text, sizeof text, &at, i == 0 ? "  - {id: a, name: " : "  - {id: b, name: ");
+        yaml_quoted(text, sizeof text, &at, shown[i]);
+        append(text, sizeof text, &at, ", statblock: ");
+        yaml_quoted(text, sizeof text, &at, name[i]);
+        append(text, sizeof text, &at, ", side: ");
+        yaml_quoted(text, sizeof text, &at, shown[i]);
+        append(text, sizeof text, &at, i == 0 ? ", at: [0, 0]" : ", at: [1, 0]");
+        append(text, sizeof text, &at, ", tactics: {preset: ");
+        append(text, sizeof text, &at, tac[i]);
+        append(text, sizeof text, &at,
+               ", hand-of-fate: false, chips: false}}\n");
+    }
+    if (at + 1 >= sizeof text)
+        return fray__diag_set(diag, FRAY_ERR_RANGE, 0,
+                              "the stat-block paths are too long");
+    fray_towers_setup *setup = fray__alloc(alloc, sizeof *setup);
+    if (!setup)
+        return FRAY_ERR_NOMEM;
+    memset(setup, 0, sizeof *setup);
+    if (alloc)
+        setup->alloc = *alloc;
+    /* A path without a directory: the stat-block paths are read as given. */
+    rc = ft_load_text(text, at, "duel", alloc, &setup->s, diag);
+    if (rc != FRAY_OK) {
+        fray__free(alloc, setup, sizeof *setup);
+        return rc;
+    }
+    *out = setup;
+    return FRAY_OK;
+}
