@@ -1,18 +1,20 @@
 # fray - the two commands of the README, and the pieces they are made of.
 #   make run    installs what is missing, builds, runs fray's main job
 #   make test   installs what is missing, builds, runs the whole suite
-#               (normal build, then ASan+UBSan build, then a repeatable
+#               (normal build, then ASan+UBSan build, then an -O3 build
+#               with MPI running fray sim on 2 ranks, then a repeatable
 #               fuzz run: fixed seed, fixed number of inputs)
 
 BUILD       ?= build
 BUILD_ASAN  ?= build-asan
 BUILD_FUZZ  ?= build-fuzz
+BUILD_MPI   ?= build-mpi
 FUZZ_SECONDS ?= 20
 FUZZ_RUNS   ?= 150000
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_GEN   := -G Ninja
 
-.PHONY: all deps build run test test-normal test-asan fuzz fuzz-build fuzz-repeatable bench install clean
+.PHONY: all deps build run test test-normal test-asan test-mpi fuzz fuzz-build fuzz-repeatable bench install clean
 
 all: build
 
@@ -28,8 +30,8 @@ build: deps $(BUILD)/build.ninja
 run: build
 	@scripts/demo.sh $(BUILD)/fray
 
-test: deps test-normal test-asan fuzz-repeatable
-	@echo "fray: all test stages passed (normal, ASan+UBSan, fuzz)"
+test: deps test-normal test-asan test-mpi fuzz-repeatable
+	@echo "fray: all test stages passed (normal, ASan+UBSan, MPI + -O3, fuzz)"
 
 test-normal: $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
@@ -41,6 +43,13 @@ test-asan:
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)
+
+# fray sim under mpirun with 2 ranks (issue 4 section 4), from a Release
+# (-O3) build, which also proves the optimised build compiles cleanly.
+test-mpi:
+	cmake -S . -B $(BUILD_MPI) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DFRAY_MPI=ON -DFRAY_BENCH=OFF
+	cmake --build $(BUILD_MPI) -j $(JOBS) --target fray
+	cd $(BUILD_MPI) && ctest --output-on-failure -R sim_mpi
 
 fuzz-build:
 	CC=clang cmake -S . -B $(BUILD_FUZZ) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug \
