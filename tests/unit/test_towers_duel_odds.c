@@ -1,0 +1,282 @@
+/*
+ * test_towers_duel_odds.c - exact duel odds (include/fray/duel.h; issue 4,
+ * section 3; docs/rules/towers.md "Exact duel odds"): hand-checkable
+ * duels, what the chain refuses, and the issue's check against a
+ * simulation of the same duel with every flip from a fresh deck
+ * (fresh-decks: true, hand-of-fate: 0, no chips).
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fray/duel.h"
+#include "fray/fray.h"
+#include "fray/sim.h"
+
+#define DATA FRAY_SOURCE_DIR "/tests/data/towers/"
+#define EXAMPLES FRAY_SOURCE_DIR "/examples/towers/"
+
+static fray_towers_setup *load(const char *path) {
+    fray_towers_setup *s = NULL;
+    fray_diag d;
+    fray_status rc = fray_towers_load(path, NULL, &s, &d);
+    cr_assert_eq(rc, FRAY_OK, "%s:%d: %s", d.file ? d.file : path, d.line,
+                 d.message);
+    return s;
+}
+
+/* Writes an encounter to a temporary file next to the test data (so that
+ * its relative paths work) and loads it. */
+static fray_towers_setup *load_text(const char *text) {
+    char path[512];
+    snprintf(path, sizeof path, "%sduel_tmp_%ld.yaml", DATA, (long)getpid());
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs(text, f);
+    fclose(f);
+    fray_towers_setup *s = NULL;
+    fray_diag d;
+    fray_status rc = fray_towers_load(path, NULL, &s, &d);
+    remove(path);
+    cr_assert_eq(rc, FRAY_OK, "line %d: %s", d.line, d.message);
+    return s;
+}
+
+static double hit_chance(int attack_n, int defense_n) {
+    fray_attack_query q;
+    fray_attack_query_init(&q, attack_n, defense_n);
+    fray_attack_odds o;
+    cr_assert_eq(fray_odds_attack(&q, &o), FRAY_OK);
+    return fray_ratio_to_double(fray_attack_odds_hit(&o));
+}
+
+/* ---- Hand-checkable duels ---------------------------------------------------- */
+
+/*
+ * Issue 4 section 3 (1); seed 000 "Entering Combat and Initiative",
+ * "STUN Damage"; RULINGS 17: a striker who always acts first (N 20: CI
+ * over 20, phase 0) and fells its foe with any hit (PX 30 against 8
+ * STUN), against a foe who only ever takes Forced Delay (tactics idle).
+ * With a phase limit of 12 the striker attacks at phases 0, 5 and 10:
+ * P(win) = 1 - (1 - p)^3, P(unfinished) = (1 - p)^3, p the exact chance of
+ * a flip of PA 3 + 1 (the longblade) cards against PD 2 (the foe has no
+ * [SS]: never flat-footed's (flip-1)).
+ */
+static const char ONE_BLOW[] =
+    "fray: encounter\n"
+    "name: one blow\n"
+    "catalog: [../../../data/towers/equipment.yaml]\n"
+    "options: {fresh-decks: true, hand-of-fate: 0, phase-limit: 12}\n"
+    "sides: [striker, foe]\n"
+    "combatants:\n"
+    "  - id: striker\n"
+    "    side: striker\n"
+    "    at: [0, 0]\n"
+    "    tactics: attack\n"
+    "    statblock:\n"
+    "      aspects: {HS: 2, SS: 0, EE: 1}\n"
+    "      combat: {N: 20, PA: 3, PD: 2, SA: 0, ID: 1, PX: 30, ER: 0, IR: 0, SPD: 5}\n"
+    "      endurance: 1\n"
+    "      weapons: [Longblade]\n"
+    "  - id: foe\n"
+    "    side: foe\n"
+    "    at: [1, 0]\n"
+    "    tactics: idle\n"
+    "    statblock:\n"
+    "      aspects: {HS: 2, SS: 0, EE: 1}\n"
+    "      combat: {N: 0, PA: 3, PD: 2, SA: 0, ID: 1, PX: 1, ER: 0, IR: 0, SPD: 5}\n"
+    "      endurance: 1\n"
+    "      weapons: [Longblade]\n";
+
+Test(duel_odds, one_blow_against_an_idle_foe) {
+    fray_towers_setup *s = load_text(ONE_BLOW);
+    fray_duel_odds o;
+    fray_diag d;
+    cr_assert_eq(fray_towers_duel_odds(s, 0, 1, &o, &d), FRAY_OK, "%s", d.message);
+    double p = hit_chance(4, 2), miss3 = pow(1 - p, 3);
+    cr_expect_float_eq(o.p_first[0], 1.0, 1e-15);
+    cr_expect_float_eq(o.p_win[0], 1 - miss3, 1e-14, "%.17g vs %.17g", o.p_win[0], 1 - miss3);
+    cr_expect_float_eq(o.p_win[1], 0.0, 1e-15);
+    cr_expect_float_eq(o.p_unfinished, miss3, 1e-14);
+    /* The blow lands at phase 0, 5 or 10. */
+    cr_expect_float_eq(o.length[0], p, 1e-14);
+    cr_expect_float_eq(o.length[5], (1 - p) * p, 1e-14);
+    cr_expect(o.mass_error < 1e-14);
+    fray_towers_setup_free(s);
+}
+
+/*
+ * Seed 000 "Entering Combat and Initiative"; RULINGS 9: two equal
+ * one-blow fighters who always hit each other (both flat-footed: PD 0
+ * with SS 0 still flips 2 cards and keeps the lowest, so not "always";
+ * we use the exact hit chance instead). Both have N 20: both start at
+ * phase 0 and the tie order decides; by symmetry each goes first half the
+ * time, so each wins half the time; blows alternate, two per 5 phases.
+ */
+static const char MIRROR[] =
+    "fray: encounter\n"
+    "name: mirror\n"
+    "catalog: [../../../data/towers/equipment.yaml]\n"
+    "options: {fresh-decks: true, hand-of-fate: 0, phase-limit: 0}\n"
+    "sides: [left, right]\n"
+    "combatants:\n"
+    "  - id: left\n"
+    "    side: left\n"
+    "    at: [0, 0]\n"
+    "    tactics: attack\n"
+    "    statblock: &fighter\n"
+    "      aspects: {HS: 2, SS: 0, EE: 1}\n"
+    "      combat: {N: 20, PA: 3, PD: 2, SA: 0, ID: 1, PX: 30, ER: 0, IR: 0, SPD: 5}\n"
+    "      endurance: 1\n"
+    "      weapons: [Longblade]\n"
+    "  - id: right\n"
+    "    side: right\n"
+    "    at: [1, 0]\n"
+    "    tactics: attack\n"
+    "    statblock: *fighter\n";
+
+Test(duel_odds, mirror_match_is_even_and_first_strike_counts) {
+    fray_towers_setup *s = load_text(MIRROR);
+    fray_duel_odds o;
+    fray_diag d;
+    cr_assert_eq(fray_towers_duel_odds(s, 0, 1, &o, &d), FRAY_OK, "%s", d.message);
+    /* Even, but for the flip-off's eighth tie (RULINGS 9 as the engine
+     * plays it: then the encounter's order stands): about 1e-10. */
+    cr_expect_float_eq(o.p_first[0], 0.5, 1e-8);
+    cr_expect_float_eq(o.p_win[0], 0.5, 1e-8);
+    cr_expect_float_eq(o.p_win[1], 0.5, 1e-8);
+    double p = hit_chance(4, 2);
+    /* Every fight ends on a blow at phase 0 (first striker), 0 (second),
+     * 5, 5, ...: P(ends at phase 0) = 1 - (1-p)^2. */
+    cr_expect_float_eq(o.length[0], 1 - (1 - p) * (1 - p), 1e-13);
+    double mean = 0;
+    for (int k = 0; k < 400; k++) /* rounds of two blows, 5 phases each */
+        mean += 5.0 * k * pow((1 - p) * (1 - p), k) * (1 - (1 - p) * (1 - p));
+    cr_expect_float_eq(o.mean_length, mean, 1e-9, "%.12g vs %.12g", o.mean_length, mean);
+    fray_towers_setup_free(s);
+}
+
+/* ---- What the chain refuses ------------------------------------------------------ */
+
+/* Issue 4 section 3: the chain does not model the Hand of Fate, chips,
+ * "Crit:" keywords or ranged weapons, and says so in rules words. */
+Test(duel_odds, refuses_what_it_does_not_model) {
+    fray_towers_setup *s = load(EXAMPLES "duel.yaml");
+    fray_duel_odds o;
+    fray_diag d;
+    cr_expect_eq(fray_towers_duel_odds(s, 0, 1, &o, &d), FRAY_ERR_INVALID);
+    cr_expect(strstr(d.message, "Hand of Fate") && strstr(d.message, "hand-of-fate: 0"),
+              "%s", d.message);
+    fray_towers_setup_free(s);
+
+    /* Chips: the knights hold a white chip each. */
+    char text[4096];
+    snprintf(text, sizeof text, "%s", ONE_BLOW);
+    char *w = strstr(text, "      weapons: [Longblade]\n  - id: foe");
+    cr_assert(w);
+    memmove(w + 30, w, strlen(w) + 1);
+    memcpy(w, "      chips: {white: 1}      \n", 30);
+    s = load_text(text);
+    cr_expect_eq(fray_towers_duel_odds(s, 0, 1, &o, &d), FRAY_ERR_INVALID);
+    cr_expect(strstr(d.message, "chips"), "%s", d.message);
+    fray_towers_setup_free(s);
+
+    /* "Crit: Bleed" on the Sellsword's Great Axe. */
+    fray_towers_setup *x = NULL;
+    cr_assert_eq(fray_towers_duel_setup(EXAMPLES "statblocks.yaml", "Sellsword",
+                                        EXAMPLES "statblocks.yaml", "Bandit",
+                                        NULL, NULL, NULL, &x, &d),
+                 FRAY_OK, "%s", d.message);
+    cr_expect_eq(fray_towers_duel_odds(x, 0, 1, &o, &d), FRAY_ERR_INVALID);
+    cr_expect(strstr(d.message, "Crit:"), "%s", d.message);
+    fray_towers_setup_free(x);
+
+    /* A rifle. */
+    cr_assert_eq(fray_towers_duel_setup(EXAMPLES "statblocks.yaml", "Rifleman",
+                                        EXAMPLES "statblocks.yaml", "Bandit",
+                                        NULL, NULL, NULL, &x, &d),
+                 FRAY_OK, "%s", d.message);
+    cr_expect_eq(fray_towers_duel_odds(x, 0, 1, &o, &d), FRAY_ERR_INVALID);
+    cr_expect(strstr(d.message, "melee"), "%s", d.message);
+    fray_towers_setup_free(x);
+
+    /* A file of many stat blocks needs a name. */
+    cr_expect_eq(fray_towers_duel_setup(EXAMPLES "statblocks.yaml", NULL,
+                                        EXAMPLES "statblocks.yaml", "Bandit",
+                                        NULL, NULL, NULL, &x, &d),
+                 FRAY_ERR_INVALID);
+    cr_expect(strstr(d.message, "stat blocks"), "%s", d.message);
+    cr_expect_null(x);
+}
+
+/* ---- Against the simulation (issue 4 section 3 (2)) ------------------------------- */
+
+/*
+ * Runs n fights of the duel (fresh decks, as the chain assumes) and checks
+ * each side's win rate within 4 standard errors of the exact odds, and the
+ * mean length within 4 standard errors of the exact mean.
+ */
+static void check_against_sim(const fray_towers_setup *s, int n, uint64_t seed) {
+    fray_duel_odds o;
+    fray_diag d;
+    cr_assert_eq(fray_towers_duel_odds(s, 0, 1, &o, &d), FRAY_OK, "%s", d.message);
+    cr_expect(o.mass_error < 1e-12, "mass error %g", o.mass_error);
+    fray_towers_fight_options fo = {false, false, 0};
+    fray_towers_fight *f = NULL;
+    cr_assert_eq(fray_towers_fight_new(s, seed, &fo, NULL, &f), FRAY_OK);
+    long wins[2] = {0, 0}, other = 0;
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+        fray_towers_fight_reset_trial(f, seed, (uint64_t)i);
+        cr_assert_eq(fray_towers_fight_run(f), FRAY_OK);
+        int w = fray_towers_fight_winner(f);
+        if (w == fray_towers_setup_combatant_side(s, 0))
+            wins[0]++;
+        else if (w == fray_towers_setup_combatant_side(s, 1))
+            wins[1]++;
+        else
+            other++;
+        sum += fray_towers_fight_phase(f);
+    }
+    fray_towers_fight_free(f);
+    for (int k = 0; k < 2; k++) {
+        double p = o.p_win[k], ps = (double)wins[k] / n;
+        double tol = 4 * sqrt(p * (1 - p) / n);
+        cr_expect(fabs(ps - p) <= tol, "side %d: simulated %.5f, exact %.5f (tolerance %.5f)",
+                  k, ps, p, tol);
+    }
+    double pn = o.p_both_out + o.p_unfinished, ps = (double)other / n;
+    cr_expect(fabs(ps - pn) <= 4 * sqrt(pn * (1 - pn) / n) + 1.0 / n,
+              "nobody wins: simulated %.5f, exact %.5f", ps, pn);
+    double mean = sum / n, se = o.sd_length / sqrt(n);
+    cr_expect(fabs(mean - o.mean_length) <= 4 * se,
+              "length: simulated %.3f, exact %.3f (4 SE %.3f)", mean, o.mean_length, 4 * se);
+}
+
+/* examples/towers/duel.yaml's knights (Sir Aldric attacks, the Black
+ * Knight Power Attacks; chain, shield, plate, dual-wield stance,
+ * flat-footed, Power Attack's (flip-1) on defense until the next
+ * activation: RULINGS 10, 12). */
+Test(duel_odds, knights_match_the_simulation, .timeout = 600) {
+    fray_towers_setup *s = load(DATA "duel_knights.yaml");
+    check_against_sim(s, 20000, 4242);
+    fray_towers_setup_free(s);
+}
+
+/* A second pairing from stat-block files (fray_towers_duel_setup, no
+ * map): a Bandit with default tactics (Power Attack when it pays) against
+ * a defensive Knight (Full Defense when hurt below half its STUN: RULINGS
+ * 11), different armor and Resilience. */
+Test(duel_odds, bandit_and_defensive_knight_match_the_simulation, .timeout = 600) {
+    fray_towers_setup *s = NULL;
+    fray_diag d;
+    cr_assert_eq(fray_towers_duel_setup(EXAMPLES "statblocks.yaml", "Bandit",
+                                        EXAMPLES "statblocks.yaml", "Knight of Areast",
+                                        "default", "defensive", NULL, &s, &d),
+                 FRAY_OK, "%s", d.message);
+    check_against_sim(s, 20000, 99);
+    fray_towers_setup_free(s);
+}
