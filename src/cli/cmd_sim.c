@@ -522,7 +522,9 @@ int cmd_sim(int argc, char **argv) {
     if (rc >= 0)
         return cli_mpi_end(rc);
     long n = 10000, threads = 0, until = 0;
-    if (!cli_int_opt(&args, "n", 1, 2000000000L, &n) ||
+    cli_opt *n_opt = cli_get(&args, "n");
+    if ((n_opt->present &&
+         !cli_int(&args, "-n (fights)", n_opt->value, 1, 2000000000L, &n)) ||
         !cli_int_opt(&args, "threads", 0, 256, &threads) ||
         !cli_int_opt(&args, "until-phase", 0, 1000000, &until))
         return cli_mpi_end(EXIT_USAGE);
