@@ -109,8 +109,51 @@ static const ft_weapon *pick_weapon(const ft_run *r, int a,
 
 /* ---- Threat and the melee ----------------------------------------------- */
 
+/* harm.c's ft_in_fight and ft_cond_has, inlined (c is a valid index). */
+static inline bool in_fight(const ft_state *st, int c) {
+    return !(st->c[c].flags &
+             (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD | FT_F_FLED));
+}
+
+static inline bool has_cond(const ft_state *st, int c, ft_condition k) {
+    const ft_cstate *cs = &st->c[c];
+    for (int i = 0; i < cs->n_cond && i < FT_MAX_CONDITIONS; i++)
+        if (cs->cond[i].kind == (uint8_t)k)
+            return true;
+    return false;
+}
+
 static bool down(const ft_state *st, int c) {
-    return !ft_in_fight(st, c);
+    return !in_fight(st, c);
+}
+
+/* Cover and sight between two footprints: the setup's table for nearby
+ * one-space footprints, else grid.c. Same answers either way. */
+static inline unsigned geo_entry(const ft_setup *s, fray_footprint a,
+                                 fray_footprint b) {
+    if (!s->fast.ready || a.side != 1 || b.side != 1)
+        return 0;
+    unsigned dx = (unsigned)(b.at.x - a.at.x + FT_GEO_NEAR);
+    unsigned dy = (unsigned)(b.at.y - a.at.y + FT_GEO_NEAR);
+    if (dx >= FT_GEO_SIDE || dy >= FT_GEO_SIDE ||
+        (unsigned)a.at.x >= FT_GEO_MAX || (unsigned)a.at.y >= FT_GEO_MAX)
+        return 0;
+    return s->fast.geo[a.at.y][a.at.x][dy][dx];
+}
+
+static fray_cover cover_of(const ft_setup *s, fray_footprint a,
+                           fray_footprint b) {
+    unsigned e = geo_entry(s, a, b);
+    if (e & FT_GEO_KNOWN)
+        return (fray_cover)(e & 3u);
+    return fray_grid_cover(&s->map, a, b);
+}
+
+static bool sight_of(const ft_setup *s, fray_footprint a, fray_footprint b) {
+    unsigned e = geo_entry(s, a, b);
+    if (e & FT_GEO_KNOWN)
+        return (e & FT_GEO_SIGHT) != 0;
+    return fray_grid_sight_fp(&s->map, a, b);
 }
 
 bool ft_threatens(const ft_run *r, int c, int target) {
@@ -118,8 +161,8 @@ bool ft_threatens(const ft_run *r, int c, int target) {
     const ft_state *st = r->st;
     if (c < 0 || target < 0 || c >= st->n || target >= st->n || c == target)
         return false;
-    if (!ft_can_act(st, c) || ft_cond_has(st, c, FT_COND_STUNNED) ||
-        ft_cond_has(st, c, FT_COND_HELPLESS) ||
+    if (!in_fight(st, c) || has_cond(st, c, FT_COND_STUNNED) ||
+        has_cond(st, c, FT_COND_HELPLESS) ||
         (st->c[target].flags & FT_F_FLED))
         return false;
     /* "Creatures that are tiny or smaller do not threaten". */
@@ -133,11 +176,11 @@ bool ft_threatens(const ft_run *r, int c, int target) {
         if (w && is_melee(w) && weapon_reach(w) > reach)
             reach = weapon_reach(w);
     }
-    fray_footprint fc = ft_footprint(s, st, c), ft = ft_footprint(s, st, target);
-    if (!fray_grid_within(fc, ft, reach))
+    fray_footprint fc = ft_fp(s, st, c), ft = ft_fp(s, st, target);
+    if (ft_range(fc, ft) > reach)
         return false;
     /* A wall in between: no melee attack there (fray/grid.h). */
-    if (s->has_map && fray_grid_cover(&s->map, fc, ft) == FRAY_COVER_TOTAL)
+    if (s->has_map && cover_of(s, fc, ft) == FRAY_COVER_TOTAL)
         return false;
     return true;
 }
@@ -158,14 +201,15 @@ static void melee_counts(const ft_run *r, int a, int *out_friends,
     int queue[FT_MAX_COMBATANTS], head = 0, tail = 0;
     in[a] = true;
     queue[tail++] = a;
-    int friends = ft_cond_has(st, a, FT_COND_BLINDED) ? 0 : 1, foes = 0;
+    int friends = has_cond(st, a, FT_COND_BLINDED) ? 0 : 1, foes = 0;
+    int side = s->c[a].side;
     while (head < tail) {
         int x = queue[head++];
-        bool x_friend = ft_allies(s, a, x);
+        bool x_friend = s->c[x].side == side;
         for (int y = 0; y < st->n; y++) {
-            if (in[y] || down(st, y) || ft_cond_has(st, y, FT_COND_BLINDED))
+            if (in[y] || down(st, y) || has_cond(st, y, FT_COND_BLINDED))
                 continue;
-            bool y_friend = ft_allies(s, a, y);
+            bool y_friend = s->c[y].side == side;
             if (x_friend == y_friend)
                 continue;
             /* From a: the enemies it threatens. From anyone else: those of
@@ -202,21 +246,13 @@ typedef struct mods_ctx {
     mod_list *list;  /* NULL: nobody asked for the reasons */
 } mods_ctx;
 
+/* The reason of a modifier, in words, when someone asked for them. */
 #if defined(__GNUC__)
 __attribute__((format(printf, 5, 6)))
 #endif
-static void add(mods_ctx *x, bool def, int shift, int flip, const char *fmt,
-                ...) {
-    if (shift == 0 && flip == 0)
-        return;
-    if (def) {
-        x->m->def_shift += shift;
-        x->m->def_flip += flip;
-    } else {
-        x->m->shift += shift;
-        x->m->flip += flip;
-    }
-    if (!x->list || x->list->n >= (int)(sizeof x->list->e / sizeof x->list->e[0]))
+static void add_why(mods_ctx *x, bool def, int shift, int flip,
+                    const char *fmt, ...) {
+    if (x->list->n >= (int)(sizeof x->list->e / sizeof x->list->e[0]))
         return;
     mod_entry *e = &x->list->e[x->list->n++];
     e->def = def;
@@ -227,6 +263,25 @@ static void add(mods_ctx *x, bool def, int shift, int flip, const char *fmt,
     (void)vsnprintf(e->why, sizeof e->why, fmt, ap);
     va_end(ap);
 }
+
+/* One modifier: shift and flip mods on the attacker's flip (or the
+ * defender's, def). The reason's words (and their arguments) are only
+ * worked out when x->list asks for them: simulations never do. */
+#define add(x, def, sh_, fl_, ...)                                                \
+    do {                                                                       \
+        int add_s_ = (sh_), add_f_ = (fl_);                                     \
+        if (add_s_ != 0 || add_f_ != 0) {                                      \
+            if (def) {                                                         \
+                (x)->m->def_shift += add_s_;                                   \
+                (x)->m->def_flip += add_f_;                                    \
+            } else {                                                           \
+                (x)->m->shift += add_s_;                                       \
+                (x)->m->flip += add_f_;                                        \
+            }                                                                  \
+            if ((x)->list)                                                     \
+                add_why((x), (def), add_s_, add_f_, __VA_ARGS__);              \
+        }                                                                      \
+    } while (0)
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
@@ -398,12 +453,12 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
                    w->mana_cost);
         return;
     }
-    fray_footprint fa = ft_footprint(s, st, a), ftp = ft_footprint(s, st, t);
-    int dist = fray_grid_range(fa, ftp);
+    fray_footprint fa = ft_fp(s, st, a), ftp = ft_fp(s, st, t);
+    int dist = ft_range(fa, ftp);
     int increment = 1;
     if (melee) {
         int reach = weapon_reach(w);
-        if (!fray_grid_within(fa, ftp, reach)) {
+        if (dist > reach) {
             impossible(&x, "%s is out of range: %d spaces, the %s reaches %d",
                        tc->name, dist, w->name, reach);
             return;
@@ -428,13 +483,12 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
     fray_cover cover = FRAY_COVER_NONE;
     const char *cover_why = "";
     if (s->has_map) {
-        cover = fray_grid_cover(&s->map, fa, ftp);
+        cover = cover_of(s, fa, ftp);
         if (cover == FRAY_COVER_TOTAL) {
             impossible(&x, "%s has total cover", tc->name);
             return;
         }
-        if (!fray_grid_sight_fp(&s->map, fa, ftp) &&
-            !ft_cond_has(st, a, FT_COND_BLINDED)) {
+        if (!sight_of(s, fa, ftp) && !has_cond(st, a, FT_COND_BLINDED)) {
             impossible(&x, "no line of sight to %s", tc->name);
             return;
         }
@@ -484,7 +538,7 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
         add(&x, false, -asb->size_rank, 0, "size: %s", size_name(asb->size_rank));
     /* Prone target (fray's ruling): easier to strike in melee, harder to
      * shoot. */
-    if (ft_cond_has(st, t, FT_COND_PRONE))
+    if (has_cond(st, t, FT_COND_PRONE))
         add(&x, false, melee ? 1 : -1, 0, "prone target");
     if (melee) {
         int friends, foes;
@@ -494,7 +548,11 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
         else if (friends > foes)
             add(&x, false, 1, 0, "outnumbering %d-to-%d", friends, foes);
     }
-    {
+    if (!x.list && s->fast.ready) {
+        int set = spell ? 0 : melee ? 1 : 2;
+        add(&x, false, s->fast.adv_shift[a][set], s->fast.adv_flip[a][set],
+            "advantages");
+    } else {
         ft_applies what[2] = {FT_APPLIES_ATTACK,
                               spell   ? FT_APPLIES_SPELL_ATTACK
                               : melee ? FT_APPLIES_MELEE_ATTACK
@@ -522,7 +580,7 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
             int d = s->c[c].sb.size_rank - tsb->size_rank;
             if (d < -1 || d > 1)
                 continue;
-            fray_footprint fc = ft_footprint(s, st, c);
+            fray_footprint fc = ft_fp(s, st, c);
             for (int i = 0; i < nl; i++)
                 if (occupies(fc, line[i])) {
                     cover = FRAY_COVER_SOFT;
@@ -571,10 +629,14 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
     /* fray's ruling: an unconscious or Helpless defender has no Defense
      * ranks (a flip of 0 + modifiers: RULINGS 3 keeps the lower of two). */
     if (drank != 0 && ((ts->flags & FT_F_UNCONSCIOUS) ||
-                       ft_cond_has(st, t, FT_COND_HELPLESS)))
+                       has_cond(st, t, FT_COND_HELPLESS)))
         add(&x, true, 0, -drank, "%s",
             (ts->flags & FT_F_UNCONSCIOUS) ? "unconscious" : "helpless");
-    {
+    if (!x.list && s->fast.ready) {
+        int set = spell ? 3 : 4;
+        add(&x, true, s->fast.adv_shift[t][set], s->fast.adv_flip[t][set],
+            "advantages");
+    } else {
         ft_applies what[2] = {FT_APPLIES_DEFENSE,
                               spell ? FT_APPLIES_INTANGIBLE_DEFENSE
                                     : FT_APPLIES_PHYSICAL_DEFENSE};
@@ -585,6 +647,54 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
 void ft_attack_mods(const ft_run *r, int attacker, int target,
                     const ft_attack_opts *o, ft_mods *out) {
     compute(r, attacker, target, o, out, NULL);
+}
+
+/* The sums advantages() adds for the set `what`, without the words. */
+static void advantage_sums(const ft_statblock *sb, const ft_applies *what,
+                           int8_t *out_shift, int8_t *out_flip) {
+    ft_mods m;
+    memset(&m, 0, sizeof m);
+    mods_ctx x = {&m, NULL};
+    advantages(&x, sb, false, what, 2);
+    *out_shift = (int8_t)m.shift;
+    *out_flip = (int8_t)m.flip;
+}
+
+void ft_fast_prepare(ft_setup *s) {
+    ft_fast *f = &s->fast;
+    memset(f, 0, sizeof *f);
+    static const ft_applies sets[FT_ADV_SETS][2] = {
+        {FT_APPLIES_ATTACK, FT_APPLIES_SPELL_ATTACK},
+        {FT_APPLIES_ATTACK, FT_APPLIES_MELEE_ATTACK},
+        {FT_APPLIES_ATTACK, FT_APPLIES_RANGED_ATTACK},
+        {FT_APPLIES_DEFENSE, FT_APPLIES_INTANGIBLE_DEFENSE},
+        {FT_APPLIES_DEFENSE, FT_APPLIES_PHYSICAL_DEFENSE}};
+    for (int c = 0; c < s->n_combatants && c < FT_MAX_COMBATANTS; c++)
+        for (int k = 0; k < FT_ADV_SETS; k++)
+            advantage_sums(&s->c[c].sb, sets[k], &f->adv_shift[c][k],
+                           &f->adv_flip[c][k]);
+    if (s->has_map) {
+        const fray_grid *g = &s->map;
+        int w = g->w < FT_GEO_MAX ? g->w : FT_GEO_MAX;
+        int h = g->h < FT_GEO_MAX ? g->h : FT_GEO_MAX;
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++)
+                for (int dy = 0; dy < FT_GEO_SIDE; dy++)
+                    for (int dx = 0; dx < FT_GEO_SIDE; dx++) {
+                        fray_footprint a = {{(int16_t)x, (int16_t)y}, 1};
+                        fray_footprint b = {{(int16_t)(x + dx - FT_GEO_NEAR),
+                                             (int16_t)(y + dy - FT_GEO_NEAR)},
+                                            1};
+                        if (!fray_grid_in(g, b.at))
+                            continue;
+                        unsigned e = FT_GEO_KNOWN |
+                                     (unsigned)fray_grid_cover(g, a, b);
+                        if (fray_grid_sight_fp(g, a, b))
+                            e |= FT_GEO_SIGHT;
+                        f->geo[y][x][dy][dx] = (uint8_t)e;
+                    }
+    }
+    f->ready = true;
 }
 
 static void emit_mods(ft_run *r, const mod_list *l, bool def, int a, int t) {

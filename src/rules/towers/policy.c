@@ -283,6 +283,7 @@ void ft_policy_prepare(ft_setup *s) {
                 s->hit_permille[a][d][sh + FT_HIT_SHIFT_MAX] =
                     (uint16_t)(ok[a] && ok[d] ? permille(&f[a], &f[d], sh) : 0);
     s->hit_ready = true;
+    ft_fast_prepare(s);
 }
 
 static int clamp(int v, int lo, int hi) {

@@ -432,6 +432,27 @@ enum {
     FT_HIT_SHIFTS = 2 * FT_HIT_SHIFT_MAX + 1
 };
 
+/* Speed caches of a setup (ft_setup.fast). */
+enum {
+    FT_GEO_MAX = 32,   /* maps (or their top-left part) up to 32 x 32 */
+    FT_GEO_NEAR = 2,   /* pairs of spaces at most 2 apart on each axis */
+    FT_GEO_SIDE = 2 * FT_GEO_NEAR + 1,
+    FT_GEO_KNOWN = 8,  /* geo entry: bits 0-1 fray_cover, bit 2 sight */
+    FT_GEO_SIGHT = 4,
+    FT_ADV_SETS = 5    /* attack: spell, melee, ranged; defense: ID, PD */
+};
+typedef struct ft_fast {
+    bool ready;
+    /* fray_grid_cover and fray_grid_sight_fp between the one-space
+     * footprints at [y][x] and [y + dy - 2][x + dx - 2] ([dy][dx]); 0 when
+     * not worked out (then ask grid.c). */
+    uint8_t geo[FT_GEO_MAX][FT_GEO_MAX][FT_GEO_SIDE][FT_GEO_SIDE];
+    /* The shift and flip mods a combatant's advantages put on its attack
+     * (spell, melee, ranged) and defense (intangible, physical) flips. */
+    int8_t adv_shift[FT_MAX_COMBATANTS][FT_ADV_SETS];
+    int8_t adv_flip[FT_MAX_COMBATANTS][FT_ADV_SETS];
+} ft_fast;
+
 typedef struct ft_setup {
     char name[64];          /* the encounter's title */
     char source[256];       /* the file it came from */
@@ -459,6 +480,11 @@ typedef struct ft_setup {
      * by hand leave hit_ready false: the policy then counts the odds itself. */
     bool hit_ready;
     uint16_t hit_permille[FT_HIT_FLIPS][FT_HIT_FLIPS][FT_HIT_SHIFTS];
+    /* What the fight loop would otherwise work out again and again from the
+     * rest of the setup (ft_fast_prepare, attack.c; ft_policy_prepare runs
+     * it). A setup changed by hand after that must call ft_policy_prepare
+     * again; one built by hand leaves fast.ready false (no shortcuts). */
+    ft_fast fast;
 } ft_setup;
 
 /* ---- State: what a fight changes --------------------------------------- */
@@ -801,6 +827,9 @@ typedef struct ft_mods {
 /* Every Combat Modifier of seed 000 for this attack, as it stands now. */
 void ft_attack_mods(const ft_run *r, int attacker, int target,
                     const ft_attack_opts *o, ft_mods *out);
+/* Fills s->fast (the speed caches) from the rest of the setup; called by
+ * ft_policy_prepare. */
+void ft_fast_prepare(ft_setup *s);
 /* Resolves one attack (flips, fate, hit, damage, Crit keywords). Returns
  * FRAY_ERR_INVALID with r->diag set when impossible. */
 fray_status ft_attack(ft_run *r, int attacker, int target,
