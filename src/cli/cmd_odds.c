@@ -1,9 +1,15 @@
-/* cmd_odds.c - `fray odds`: exact odds of flips, attacks, opposed flips and
- * dice rolls. */
+/* cmd_odds.c - `fray odds`: exact odds of flips, attacks, opposed flips,
+ * dice rolls and 99 Towers duels. */
 #include "cli.h"
 
+#include "fray/duel.h"
+
+#include <errno.h>
 #include <limits.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char HELP[] =
     "usage: fray odds flip N [--aspect A] [--shift S] [--dtn T]\n"
@@ -15,6 +21,9 @@ static const char HELP[] =
     "       fray odds roll EXPR [--vs T] [--weapon W]\n"
     "       fray odds roll d20+B --attack --vs DEFENSE [--damage EXPR]\n"
     "                        [--crit-dice EXPR] [--crit-min N] [--weapon W]\n"
+    "       fray odds duel ENCOUNTER.yaml [-C DIR]\n"
+    "       fray odds duel A.yaml B.yaml [--a NAME] [--b NAME]\n"
+    "                        [--tactics-a PRESET] [--tactics-b PRESET] [-C DIR]\n"
     "\n"
     "Exact odds, computed by counting every equally likely outcome (never by\n"
     "sampling). Card commands also take --aces high|low, --jokers 0-2,\n"
@@ -32,7 +41,14 @@ static const char HELP[] =
     "           then the initiator\n"
     "  roll     a dice expression's distribution, mean and P(total >= T);\n"
     "           with --attack a d20 attack: a natural 1 misses, a natural 20\n"
-    "           hits, a critical hit deals the damage's maximum\n";
+    "           hits, a critical hit deals the damage's maximum\n"
+    "  duel     99 Towers: who wins a duel of two combatants toe to toe, and\n"
+    "           how long it lasts in phases, by a Markov chain over their\n"
+    "           STUN, LETHAL and places on the Combat Clock. Either an\n"
+    "           encounter of exactly two combatants, or two stat-block files\n"
+    "           (--a / --b name the stat block when a file holds several;\n"
+    "           tactics presets default to attack). Each flip comes from a\n"
+    "           fresh deck; no Hand of Fate, no chips, no movement.\n";
 
 /* Labels a card value as the rules name it: "13 (K)". */
 static const char *value_label(int v, const fray_deck_options *deck,
@@ -766,6 +782,208 @@ static int odds_roll(int argc, char **argv) {
     return EXIT_OK;
 }
 
+/* ---- odds duel ----------------------------------------------------------- */
+
+static const char DUEL_ASSUMED[] =
+    "each flip from a fresh deck; no Hand of Fate; no chips; no movement";
+
+static int odds_duel(int argc, char **argv) {
+    cli_opt opts[] = {
+        {"a", true, NULL, false},         {"b", true, NULL, false},
+        {"tactics-a", true, NULL, false}, {"tactics-b", true, NULL, false},
+        {"C", true, NULL, false},
+    };
+    cli_args args = {"fray odds duel", opts,
+                     (int)(sizeof opts / sizeof opts[0]), {0}, 0, false, false};
+    if (!cli_parse(&args, argc, argv))
+        return EXIT_USAGE;
+    if (args.help) {
+        fputs(HELP, stdout);
+        return EXIT_OK;
+    }
+    if (args.n_pos != 1 && args.n_pos != 2) {
+        cli_error(&args, "needs an encounter file, or two stat-block files "
+                         "(see --help)");
+        return EXIT_USAGE;
+    }
+    bool files = args.n_pos == 2;
+    if (!files && (cli_get(&args, "a")->present || cli_get(&args, "b")->present ||
+                   cli_get(&args, "tactics-a")->present ||
+                   cli_get(&args, "tactics-b")->present)) {
+        cli_error(&args, "--a, --b and --tactics-a/-b are for two stat-block "
+                         "files; an encounter names its combatants and tactics");
+        return EXIT_USAGE;
+    }
+    fray_towers_setup *setup = NULL;
+    if (!files) {
+        int rc = cli_load_encounter(&args, args.pos[0], &setup);
+        if (rc >= 0)
+            return rc;
+    } else {
+        cli_opt *dir = cli_get(&args, "C");
+        if (dir->present && chdir(dir->value) != 0) {
+            cli_error(&args, "cannot go to '%s': %s", dir->value, strerror(errno));
+            return EXIT_USAGE;
+        }
+        fray_diag diag;
+        memset(&diag, 0, sizeof diag);
+        cli_opt *na = cli_get(&args, "a"), *nb = cli_get(&args, "b");
+        cli_opt *ta = cli_get(&args, "tactics-a"), *tb = cli_get(&args, "tactics-b");
+        fray_status st = fray_towers_duel_setup(
+            args.pos[0], na->present ? na->value : NULL, args.pos[1],
+            nb->present ? nb->value : NULL, ta->present ? ta->value : NULL,
+            tb->present ? tb->value : NULL, NULL, &setup, &diag);
+        if (st != FRAY_OK) {
+            const char *msg = diag.message[0] ? diag.message : fray_strerror(st);
+            if (diag.file && diag.line > 0)
+                fprintf(stderr, "%s:%d:%d: %s\n", diag.file, diag.line,
+                        diag.column > 0 ? diag.column : 1, msg);
+            else if (diag.file)
+                fprintf(stderr, "%s: %s\n", diag.file, msg);
+            else
+                cli_error(&args, "%s", msg);
+            return EXIT_USAGE;
+        }
+    }
+    if (fray_towers_setup_combatants(setup) != 2) {
+        cli_error(&args, "exact duel odds need exactly two combatants; this "
+                         "encounter has %d", fray_towers_setup_combatants(setup));
+        fray_towers_setup_free(setup);
+        return EXIT_USAGE;
+    }
+    fray_duel_odds *o = malloc(sizeof *o);
+    if (!o) {
+        fray_towers_setup_free(setup);
+        cli_error(&args, "out of memory");
+        return EXIT_USAGE;
+    }
+    fray_diag diag;
+    fray_status st = fray_towers_duel_odds(setup, 0, 1, o, &diag);
+    if (st != FRAY_OK) {
+        cli_error(&args, "%s", diag.message[0] ? diag.message : fray_strerror(st));
+        free(o);
+        fray_towers_setup_free(setup);
+        return EXIT_USAGE;
+    }
+    const char *name[2] = {fray_towers_setup_combatant_name(setup, 0),
+                           fray_towers_setup_combatant_name(setup, 1)};
+    double nobody = o->p_both_out + o->p_unfinished;
+    /* The length by rounds of 10 phases (the last bin: that phase or later). */
+    enum { ROUNDS = FRAY_DUEL_LENGTH_BINS / 10 };
+    double rounds[ROUNDS] = {0};
+    int last_round = 0;
+    for (int i = 0; i < FRAY_DUEL_LENGTH_BINS; i++) {
+        rounds[i / 10] += o->length[i];
+        if (o->length[i] >= 0.0005 && i / 10 > last_round)
+            last_round = i / 10;
+    }
+
+    if (args.json) {
+        json_out j;
+        json_init(&j, stdout);
+        json_begin_object(&j);
+        json_kv_string(&j, "encounter", fray_towers_setup_name(setup));
+        json_key(&j, "combatants");
+        json_begin_array(&j);
+        for (int k = 0; k < 2; k++) {
+            json_begin_object(&j);
+            json_kv_string(&j, "name", name[k]);
+            json_kv_string(&j, "id", fray_towers_setup_combatant_id(setup, k));
+            json_key(&j, "p_win");
+            json_double(&j, o->p_win[k]);
+            json_key(&j, "p_first");
+            json_double(&j, o->p_first[k]);
+            json_end_object(&j);
+        }
+        json_end_array(&j);
+        json_key(&j, "p_both_out");
+        json_double(&j, o->p_both_out);
+        json_key(&j, "p_unfinished");
+        json_double(&j, o->p_unfinished);
+        json_key(&j, "p_left");
+        json_double(&j, o->p_left);
+        json_key(&j, "mean_length");
+        json_double(&j, o->mean_length);
+        json_key(&j, "sd_length");
+        json_double(&j, o->sd_length);
+        json_kv_int(&j, "phase_limit", o->phase_limit);
+        json_key(&j, "length");
+        json_begin_array(&j);
+        for (int i = 0; i < FRAY_DUEL_LENGTH_BINS; i++) {
+            if (o->length[i] <= 0)
+                continue;
+            json_begin_object(&j);
+            json_kv_int(&j, "phase", i);
+            json_key(&j, "p");
+            json_double(&j, o->length[i]);
+            json_end_object(&j);
+        }
+        json_end_array(&j);
+        json_kv_int(&j, "states", o->states);
+        json_kv_int(&j, "outcomes", o->transitions);
+        json_key(&j, "mass_error");
+        json_double(&j, o->mass_error);
+        json_kv_string(&j, "precision", "double");
+        json_kv_string(&j, "assumed", DUEL_ASSUMED);
+        json_end_object(&j);
+        json_finish(&j);
+    } else {
+        printf("Duel: %s against %s (%s)\n\n", name[0], name[1],
+               fray_towers_setup_name(setup));
+        int w = (int)(strlen(name[0]) > strlen(name[1]) ? strlen(name[0])
+                                                        : strlen(name[1]));
+        if (w < 6)
+            w = 6;
+        for (int k = 0; k < 2; k++) {
+            printf("  %-*s wins  ", w, name[k]);
+            out_percent(stdout, o->p_win[k]);
+            printf("  ");
+            out_bar(stdout, o->p_win[k], 40);
+            printf("\n");
+        }
+        printf("  %-*s       ", w, "nobody");
+        out_percent(stdout, nobody);
+        printf("  ");
+        out_bar(stdout, nobody, 40);
+        printf("\n");
+        if (o->p_both_out > 0)
+            printf("  (both out at once: %.3g)\n", o->p_both_out);
+        if (o->p_unfinished > 0)
+            printf("  (the phase limit %d comes first: %.3g)\n", o->phase_limit,
+                   o->p_unfinished);
+        printf("\nActs first: %s ", name[0]);
+        out_percent(stdout, o->p_first[0]);
+        printf(", %s ", name[1]);
+        out_percent(stdout, o->p_first[1]);
+        printf("\nExpected length: %.2f phases (sd %.2f)", o->mean_length,
+               o->sd_length);
+        if (o->phase_limit > 0)
+            printf("; phase limit %d", o->phase_limit);
+        printf("\n\nIt ends in round (10 phases each)\n");
+        double top = 0;
+        for (int r = 0; r <= last_round; r++)
+            top = rounds[r] > top ? rounds[r] : top;
+        for (int r = 0; r <= last_round; r++) {
+            char label[32];
+            snprintf(label, sizeof label, "phases %d-%d", 10 * r, 10 * r + 9);
+            printf("  %-14s ", label);
+            out_percent(stdout, rounds[r]);
+            printf("  ");
+            out_bar(stdout, top > 0 ? rounds[r] / top : 0, 30);
+            printf("\n");
+        }
+        printf("\nAssumed: %s.\n", DUEL_ASSUMED);
+        printf("Double precision (rounding and cut-off < %.0e): %ld chain states, "
+               "%ld outcomes followed.\n",
+               o->mass_error + o->p_left > 1e-15 ? o->mass_error + o->p_left
+                                                  : 1e-15,
+               o->states, o->transitions);
+    }
+    free(o);
+    fray_towers_setup_free(setup);
+    return EXIT_OK;
+}
+
 int cmd_odds(int argc, char **argv) {
     if (argc < 1) {
         fputs(HELP, stderr);
@@ -780,12 +998,14 @@ int cmd_odds(int argc, char **argv) {
         return odds_opposed(argc - 1, argv + 1);
     if (strcmp(what, "roll") == 0)
         return odds_roll(argc - 1, argv + 1);
+    if (strcmp(what, "duel") == 0)
+        return odds_duel(argc - 1, argv + 1);
     if (strcmp(what, "--help") == 0 || strcmp(what, "-h") == 0 ||
         strcmp(what, "help") == 0) {
         fputs(HELP, stdout);
         return EXIT_OK;
     }
     fprintf(stderr, "fray odds: unknown kind of odds '%s' (flip, attack, "
-                    "opposed or roll)\n", what);
+                    "opposed, roll or duel)\n", what);
     return EXIT_USAGE;
 }
