@@ -402,8 +402,10 @@ static bool two_melee_weapons(const ft_setup *s, const ft_state *st, int c) {
     return m && o && is_melee(m) && is_melee(o);
 }
 
+/* Every modifier of the attack, or only whether it can be made at all
+ * (only_possible: the modifiers stay 0). */
 static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
-                    ft_mods *out, mod_list *list) {
+                    ft_mods *out, mod_list *list, bool only_possible) {
     const ft_setup *s = r->setup;
     const ft_state *st = r->st;
     memset(out, 0, sizeof *out);
@@ -494,6 +496,8 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
         }
         cover_why = cover == FRAY_COVER_HARD ? "hard cover" : "soft cover";
     }
+    if (only_possible)
+        return;
 
     /* ---- The attacker's flip. */
     int rank = spell ? asb->cv[FT_CV_SA] : asb->cv[FT_CV_PA];
@@ -646,7 +650,12 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
 
 void ft_attack_mods(const ft_run *r, int attacker, int target,
                     const ft_attack_opts *o, ft_mods *out) {
-    compute(r, attacker, target, o, out, NULL);
+    compute(r, attacker, target, o, out, NULL, false);
+}
+
+void ft_attack_possible(const ft_run *r, int attacker, int target,
+                        const ft_attack_opts *o, ft_mods *out) {
+    compute(r, attacker, target, o, out, NULL, true);
 }
 
 /* The sums advantages() adds for the set `what`, without the words. */
@@ -768,7 +777,7 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
     mod_list list;
     list.n = 0;
     /* The reasons are words for the narration: not written in simulation. */
-    compute(r, a, t, o, &m, r->facts ? &list : NULL);
+    compute(r, a, t, o, &m, r->facts ? &list : NULL, false);
     if (m.impossible)
         return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0, "%s", m.why);
     int wi;

@@ -709,7 +709,7 @@ static fray_status check(const ft_setup *s, ft_state *st,
         ft_run r;
         memset(&r, 0, sizeof r);
         r.setup = s;
-        r.st = st; /* read only: ft_attack_mods does not write */
+        r.st = st; /* read only: ft_attack_possible does not write */
         ft_attack_opts o;
         memset(&o, 0, sizeof o);
         o.weapon = wi;
@@ -726,7 +726,7 @@ static fray_status check(const ft_setup *s, ft_state *st,
         ft_mods m;
         if (cmd->shift_first)
             st->c[a].pos = cmd->shift_to; /* put back by ft_check_command */
-        ft_attack_mods(&r, a, tgt, &o, &m);
+        ft_attack_possible(&r, a, tgt, &o, &m);
         if (m.impossible)
             return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s",
                                   m.why[0] ? m.why : "that attack is impossible");
@@ -793,7 +793,7 @@ static fray_status check(const ft_setup *s, ft_state *st,
             o.weapon = weapon_index(s, st, cmd);
             o.charge = true;
             ft_mods m;
-            ft_attack_mods(&r, a, cmd->target, &o, &m);
+            ft_attack_possible(&r, a, cmd->target, &o, &m);
             if (m.impossible)
                 return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s",
                                       m.why[0] ? m.why : "that Charge cannot reach its target");

@@ -827,6 +827,11 @@ typedef struct ft_mods {
 /* Every Combat Modifier of seed 000 for this attack, as it stands now. */
 void ft_attack_mods(const ft_run *r, int attacker, int target,
                     const ft_attack_opts *o, ft_mods *out);
+/* Only whether the attack can be made now (range, sight, cover, ammo,
+ * mana...): out->impossible and out->why as ft_attack_mods gives them, the
+ * modifiers left 0. What ft_check_command needs, for less. */
+void ft_attack_possible(const ft_run *r, int attacker, int target,
+                        const ft_attack_opts *o, ft_mods *out);
 /* Fills s->fast (the speed caches) from the rest of the setup; called by
  * ft_policy_prepare. */
 void ft_fast_prepare(ft_setup *s);
