@@ -35,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- A bounded writer ----------------------------------------------------- */
+/* ---- A bounded writer ---------------------------------------------------- */
 
 typedef struct rw {
     char *buf;
@@ -110,7 +110,7 @@ static void rw_esc(rw *w, const char *s) {
     rw_put(w, run, (size_t)(s - run));
 }
 
-/* ---- Numbers, locale-free ------------------------------------------------- */
+/* ---- Numbers, locale-free ------------------------------------------------ */
 
 typedef struct num {
     char s[48];
@@ -183,7 +183,7 @@ static int step_decimals(double step) {
     return step >= 1 ? 0 : step >= 0.1 ? 1 : 2;
 }
 
-/* ---- Reading the counts ------------------------------------------------------ */
+/* ---- Reading the counts -------------------------------------------------- */
 
 /* The 95% Wilson score interval of k/n ([0, 1] when n is 0). Kept here so
  * that the report reads its numbers exactly as it draws them. */
@@ -237,7 +237,7 @@ static uint64_t nobody(const fray_sim_counts *c) {
     return c->all_out + c->unfinished;
 }
 
-/* ---- What every chart needs ---------------------------------------------------- */
+/* ---- What every chart needs ---------------------------------------------- */
 
 enum {
     W = 800,          /* the width of every chart */
@@ -258,6 +258,7 @@ enum {
 #define C_NOBODY "#999999"
 #define C_DEAD "#7a7a7a"
 #define C_LENGTH "#5b7fa6"
+#define HALO "stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\""
 
 /* Okabe & Ito's colour-blind-safe palette, one colour per side. */
 static const char *const side_colours[FRAY_SIM_MAX_SIDES] = {
@@ -390,7 +391,7 @@ static void ctx_init(ctx *c, const fray_sim_report *r) {
     }
 }
 
-/* ---- SVG pieces ------------------------------------------------------------------- */
+/* ---- SVG pieces ---------------------------------------------------------- */
 
 static void svg_line(rw *w, double x1, double y1, double x2, double y2,
                      const char *attrs) {
@@ -490,7 +491,7 @@ static double hb_x(double share01) {
     return HB_X0 + (HB_X1 - HB_X0) * share01;
 }
 
-/* ---- Chart: who wins ---------------------------------------------------------------- */
+/* ---- Chart: who wins ----------------------------------------------------- */
 
 enum { WIN_ROW = 26, GROUP_HEAD = 24 };
 
@@ -538,8 +539,8 @@ static int chart_wins(rw *w, const ctx *c) {
             hwhisker(w, hb_x(lo), hb_x(hi), cy, 5);
             text_open(w, HB_VALUE, cy + 4, "font-size=\"12\"");
             rw_f(w,
-                 "<tspan font-weight=\"bold\">%s%%</tspan><tspan fill=\"" C_MUTED
-                 "\" font-size=\"11\"> (%s&#8211;%s)</tspan>",
+                 "<tspan font-weight=\"bold\">%s%%</tspan><tspan dx=\"6\" fill=\"" C_MUTED
+                 "\" font-size=\"11\">(%s&#8211;%s)</tspan>",
                  F1(100 * share), F1(100 * lo), F1(100 * hi));
             text_close(w);
             y += WIN_ROW;
@@ -548,7 +549,7 @@ static int chart_wins(rw *w, const ctx *c) {
     return (int)bottom + 46;
 }
 
-/* ---- Chart: who is still standing ----------------------------------------------------- */
+/* ---- Chart: who is still standing ---------------------------------------- */
 
 enum { STAND_ROW = 36 };
 
@@ -595,7 +596,8 @@ static int chart_standing(rw *w, const ctx *c) {
             int s = comb_side(c, i);
             text_esc(w, HB_LABEL, y + 15, "font-size=\"12\" text-anchor=\"end\"",
                      comb_name(c, i));
-            if (s >= 0)
+            /* The side under the name, unless the name says it already. */
+            if (s >= 0 && strcmp(side_name(c, s), comb_name(c, i)) != 0)
                 text_esc(w, HB_LABEL, y + 28,
                          "font-size=\"10\" text-anchor=\"end\" fill=\"" C_MUTED "\"",
                          side_name(c, s));
@@ -613,7 +615,9 @@ static int chart_standing(rw *w, const ctx *c) {
                 rw_f(w, ": %s in %s%% of fights</title></rect>\n",
                      d ? "dead" : "still standing", F1(100 * share));
                 text_open(w, HB_VALUE, by + 10, "font-size=\"11\"");
-                rw_f(w, "<tspan font-weight=\"bold\">%s%%</tspan> %s",
+                rw_f(w,
+                     "<tspan font-weight=\"bold\">%s%%</tspan>"
+                     "<tspan dx=\"4\">%s</tspan>",
                      F1(100 * share), d ? "dead" : "still standing");
                 text_close(w);
             }
@@ -623,7 +627,7 @@ static int chart_standing(rw *w, const ctx *c) {
     return (int)bottom + 46;
 }
 
-/* ---- Chart: how long the fight lasts ----------------------------------------------------- */
+/* ---- Chart: how long the fight lasts ------------------------------------- */
 
 /* The histogram's bars, the same for every variant so they compare. */
 typedef struct hplan {
@@ -669,7 +673,9 @@ static hplan hist_plan(const ctx *c) {
         upper = lo + 2 * (p99 - lo) + 10;
         p.overflow = true;
     }
-    static const int widths[] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000};
+    /* No 2 phases a bar: actions take 3 to 10 phases (most 5), so fights
+     * end in lumps that 2-phase bars show as a comb; 5 smooths them. */
+    static const int widths[] = {1, 5, 10, 20, 50, 100, 200, 500, 1000};
     for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
         p.width = widths[i];
         p.lo = lo / p.width * p.width;
@@ -692,8 +698,9 @@ static hplan hist_plan(const ctx *c) {
                 ymax = sh;
         }
     }
+    /* Headroom over the tallest bar for the mean and median labels. */
     p.ystep = nice_step(ymax > 0 ? ymax : 1, 4);
-    p.ymax = ceil(ymax / p.ystep - 1e-9) * p.ystep;
+    p.ymax = ceil(ymax * 1.12 / p.ystep - 1e-9) * p.ystep;
     if (p.ymax <= 0)
         p.ymax = p.ystep;
     return p;
@@ -743,12 +750,14 @@ static void hist_draw(rw *w, const ctx *c, const hplan *p,
                   "font-size=\"12\" text-anchor=\"middle\"");
         rw_s(w, "phases");
         text_close(w);
+    }
+    {
         rw_f(w,
              "<text x=\"0\" y=\"0\" font-size=\"12\" text-anchor=\"middle\" "
              "transform=\"translate(22 %s) rotate(-90)\">share of fights</text>\n",
              F1(top + h / 2));
     }
-    if (k->trials == 0) {
+    if (k->trials == 0 || report_length_min(k) < 0) {
         text_open(w, (PL_X0 + PL_X1) / 2.0, top + h / 2,
                   "font-size=\"12\" text-anchor=\"middle\" fill=\"" C_MUTED "\"");
         rw_s(w, "no fights");
@@ -802,10 +811,19 @@ static void hist_draw(rw *w, const ctx *c, const hplan *p,
              m == 0 ? "mean-line" : "median-line", F1(x), F1(ly - 9), F1(x),
              F1(bottom), m == 0 ? C_TEXT : "#b35900",
              m == 0 ? "" : " stroke-dasharray=\"5 3\"");
-        bool right = x > PL_X1 - 110;
-        text_open(w, right ? x - 4 : x + 4, ly,
-                  right ? "font-size=\"11\" text-anchor=\"end\""
-                        : "font-size=\"11\"");
+        /* The smaller of the two is labelled on the left of its line, the
+         * larger on the right, so that close lines keep apart labels;
+         * near an edge, the side with room. */
+        double other = m == 0 ? median : mean;
+        bool left = val < other || (val == other && m == 1);
+        if (x < PL_X0 + 64) /* about the width of "median 123" */
+            left = false;
+        if (x > PL_X1 - 64)
+            left = true;
+        /* A white halo keeps the label readable over bars and lines. */
+        text_open(w, left ? x - 4 : x + 4, ly,
+                  left ? "font-size=\"11\" text-anchor=\"end\" " HALO
+                       : "font-size=\"11\" " HALO);
         if (m == 0)
             rw_f(w, "mean %s", F1(mean));
         else
@@ -841,9 +859,32 @@ static int chart_length(rw *w, const ctx *c) {
     return (int)y + 22;
 }
 
-/* ---- Chart: a sweep ----------------------------------------------------------------------- */
+/* ---- Chart: a sweep ------------------------------------------------------ */
 
-enum { SW_X0 = 70, SW_X1 = 600, SW_LEGEND = 625 };
+enum { SW_X0 = 70, SW_X1 = 770 };
+
+/* The legend of a sweep chart: one entry per side (and nobody) in a row
+ * under the title, wrapped when the names do not fit; returns the rows. */
+static int sweep_legend(rw *w, const ctx *c, double y, int series) {
+    double x = SW_X0;
+    int rows = 1;
+    for (int s = 0; s < series; s++) {
+        bool nob = s == c->n_sides;
+        const char *name = nob ? "nobody" : side_name(c, s);
+        /* Where it would end: measured by drawing it into nothing. */
+        rw none;
+        rw_init(&none, NULL, 0);
+        double end = legend_item(&none, x, y, C_NOBODY, name, false);
+        if (end - 18 > W - 20 && x > SW_X0) {
+            x = SW_X0;
+            y += 18;
+            rows++;
+        }
+        x = legend_item(w, x, y, nob ? C_NOBODY : side_colour(s), name,
+                        nob && c->numeric);
+    }
+    return rows;
+}
 
 /* x of variant v: by its value for a line chart, by its place otherwise. */
 static double sweep_x(const ctx *c, int v) {
@@ -949,16 +990,11 @@ static int chart_sweep(rw *w, const ctx *c) {
                              "whiskers: the 95% interval"
                            : "share of fights won, per variant in order; "
                              "whiskers: the 95% interval");
-    double top = 66, h = 230, bottom = top + h;
     int series = c->n_sides + (c->any_nobody ? 1 : 0);
+    int rows = sweep_legend(w, c, 66, series);
+    double top = 66 + 18 * rows, h = 230, bottom = top + h;
     sweep_yaxis(w, top, h, 100, 20, "%", "win rate (%)");
     sweep_xaxis(w, c, bottom);
-    /* legend at the right */
-    for (int s = 0; s < series; s++) {
-        bool nob = s == c->n_sides;
-        legend_item(w, SW_LEGEND, top + 10 + 20 * s, nob ? C_NOBODY : side_colour(s),
-                    nob ? "nobody" : side_name(c, s), nob && c->numeric);
-    }
     double group = (SW_X1 - SW_X0) / (double)c->nv;
     double bw = group * 0.8 / series;
     if (bw > 40)
@@ -1015,9 +1051,17 @@ static int chart_sweep(rw *w, const ctx *c) {
             rw_f(w, " %s%% (95%% interval %s&#8211;%s%%)</title>", F1(share),
                  F1(100 * lo), F1(100 * hi));
             rw_s(w, c->numeric ? "</circle>\n" : "</rect>\n");
-            if (!c->numeric)
+            if (!c->numeric) {
                 vwhisker(w, x, bottom - h * lo, bottom - h * hi,
                          bw / 4 < 4 ? bw / 4 : 4, C_TEXT);
+                /* The number over the bar, when the bar is wide enough. */
+                if (bw >= 26) {
+                    text_open(w, x, bottom - h * hi - 5,
+                              "font-size=\"10\" text-anchor=\"middle\" " HALO);
+                    rw_f(w, "%s%%", F1(share));
+                    text_close(w);
+                }
+            }
         }
     }
     return (int)bottom + 56;
@@ -1080,7 +1124,7 @@ static int chart_sweep_length(rw *w, const ctx *c) {
     return (int)bottom + 56;
 }
 
-/* ---- The document ------------------------------------------------------------------------------ */
+/* ---- The document -------------------------------------------------------- */
 
 static void trials_line(rw *w, const ctx *c) {
     uint64_t trials = c->nv ? vcounts(c, 0)->trials : 0;
@@ -1120,9 +1164,10 @@ static int draw_charts(rw *w, const ctx *c) {
         bool sweep_only;
     } charts[] = {
         {"header", chart_header, false},
-        {"who-wins", chart_wins, false},
+        /* A sweep's question first: how the varied value moves the odds. */
         {"sweep", chart_sweep, true},
         {"sweep-length", chart_sweep_length, true},
+        {"who-wins", chart_wins, false},
         {"length", chart_length, false},
         {"standing", chart_standing, false},
     };
@@ -1171,10 +1216,10 @@ size_t fray_sim_report_svg(const fray_sim_report *report, char *buf,
     return w.len;
 }
 
-/* ---- The HTML page ---------------------------------------------------------------------------- */
+/* ---- The HTML page ------------------------------------------------------- */
 
 static const char html_style[] =
-    "body{font-family:" FONT ";color:#222;max-width:840px;margin:2em auto;"
+    "body{font-family:" FONT ";color:#222;max-width:960px;margin:2em auto;"
     "padding:0 1em;line-height:1.4}\n"
     "h1{font-size:1.6em;margin-bottom:0.2em}\n"
     "h2{font-size:1.25em;margin-top:1.8em;border-bottom:1px solid #ddd}\n"
@@ -1184,9 +1229,11 @@ static const char html_style[] =
     "table{border-collapse:collapse;margin:0.5em 0 1em;font-size:0.92em}\n"
     "th,td{padding:3px 9px;text-align:right;border-bottom:1px solid #e4e4e4;"
     "white-space:nowrap}\n"
-    "th{background:#f4f4f4}\n"
+    "th{background:#f4f4f4;white-space:normal;vertical-align:bottom}\n"
+    ".scroll{overflow-x:auto}\n"
     "th:first-child,td:first-child{text-align:left}\n"
-    "td.name{text-align:left}\n"
+    "th.name,td.name{text-align:left}\n"
+    "th{min-width:4.5em}\n"
     ".ci{color:#777;font-size:0.9em}\n"
     ".swatch{display:inline-block;width:0.8em;height:0.8em;margin-right:0.35em}\n";
 
@@ -1221,7 +1268,7 @@ static void html_variant_cell(rw *w, const ctx *c, int v) {
 
 static void html_wins(rw *w, const ctx *c) {
     rw_s(w, "<h2>Who wins</h2>\n<p>Share of fights each side won, with its 95% "
-            "interval (Wilson score).</p>\n<table>\n<thead><tr>");
+            "interval (Wilson score).</p>\n<div class=\"scroll\"><table>\n<thead><tr>");
     if (c->sweep) {
         rw_s(w, "<th>");
         rw_esc(w, c->r->vary_key ? c->r->vary_key : "variant");
@@ -1243,14 +1290,15 @@ static void html_wins(rw *w, const ctx *c) {
         td_share(w, nobody(k), k->trials, true);
         rw_f(w, "<td>%s</td></tr>\n", grouped(k->trials).s);
     }
-    rw_s(w, "</tbody>\n</table>\n");
+    rw_s(w, "</tbody>\n</table></div>\n");
     if (c->any_nobody)
         rw_s(w, "<p>Nobody wins when every side is out at once, or when the "
                 "phase limit comes first.</p>\n");
 }
 
 static void html_length(rw *w, const ctx *c) {
-    rw_s(w, "<h2>How long the fight lasts (phases)</h2>\n<table>\n<thead><tr>");
+    rw_s(w, "<h2>How long the fight lasts (phases)</h2>\n"
+            "<div class=\"scroll\"><table>\n<thead><tr>");
     if (c->sweep) {
         rw_s(w, "<th>");
         rw_esc(w, c->r->vary_key ? c->r->vary_key : "variant");
@@ -1262,7 +1310,7 @@ static void html_length(rw *w, const ctx *c) {
         const fray_sim_counts *k = vcounts(c, v);
         rw_s(w, "<tr>");
         html_variant_cell(w, c, v);
-        if (k->trials == 0) {
+        if (k->trials == 0 || report_length_min(k) < 0) {
             rw_s(w, "<td>&#8211;</td><td>&#8211;</td><td>&#8211;</td>"
                     "<td>&#8211;</td><td>&#8211;</td></tr>\n");
             continue;
@@ -1274,7 +1322,7 @@ static void html_length(rw *w, const ctx *c) {
         td_share(w, k->unfinished, k->trials, false);
         rw_s(w, "</tr>\n");
     }
-    rw_s(w, "</tbody>\n</table>\n");
+    rw_s(w, "</tbody>\n</table></div>\n");
 }
 
 static void html_variant_heading(rw *w, const ctx *c, int v) {
@@ -1291,7 +1339,8 @@ static void html_combatants(rw *w, const ctx *c) {
     for (int v = 0; v < c->nv; v++) {
         const fray_sim_counts *k = vcounts(c, v);
         html_variant_heading(w, c, v);
-        rw_s(w, "<table>\n<thead><tr><th>combatant</th><th>side</th>"
+        rw_s(w, "<div class=\"scroll\"><table>\n<thead><tr><th>combatant</th>"
+                "<th class=\"name\">side</th>"
                 "<th>still standing</th><th>dead</th><th>STUN dealt</th>"
                 "<th>STUN taken</th><th>LETHAL dealt</th><th>LETHAL taken</th>"
                 "<th>actions</th><th>Hand of Fate cards</th><th>chips</th>"
@@ -1316,7 +1365,7 @@ static void html_combatants(rw *w, const ctx *c) {
             td_mean(w, cc->chips, k->trials);
             rw_s(w, "</tr>\n");
         }
-        rw_s(w, "</tbody>\n</table>\n");
+        rw_s(w, "</tbody>\n</table></div>\n");
     }
 }
 
@@ -1339,7 +1388,7 @@ static void html_actions(rw *w, const ctx *c) {
             rw_s(w, "<p>No actions.</p>\n");
             continue;
         }
-        rw_s(w, "<table>\n<thead><tr><th>combatant</th>");
+        rw_s(w, "<div class=\"scroll\"><table>\n<thead><tr><th>combatant</th>");
         for (int a = 0; a < FRAY_SIM_ACTION_KINDS; a++)
             if (used[a]) {
                 const char *name = fray_towers_action_name(a);
@@ -1358,7 +1407,7 @@ static void html_actions(rw *w, const ctx *c) {
                     td_mean(w, k->c[i].by_kind[a], k->trials);
             rw_s(w, "</tr>\n");
         }
-        rw_s(w, "</tbody>\n</table>\n");
+        rw_s(w, "</tbody>\n</table></div>\n");
     }
 }
 
