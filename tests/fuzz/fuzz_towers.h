@@ -48,7 +48,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
  * keeps big blocks (fuzz_alloc.h). NULL, with nothing to free, for an
  * input longer than max_input or when memory runs out; else the caller
  * frees both (fray_towers_fight_free, free). */
-static fray_towers_fight *fuzz_towers_start(const uint8_t *data, size_t size,
+static inline fray_towers_fight *fuzz_towers_start(const uint8_t *data, size_t size,
                                             size_t max_input, char **out_text) {
     if (size > max_input)
         return NULL;
