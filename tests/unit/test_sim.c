@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "fail_alloc.h"
+#include "fray/report.h"
+#include "xml_check.h"
 #include "towers_fixture.h"
 
 static fray_sim_counts *sim(const fray_towers_setup *s, uint64_t seed,
@@ -362,5 +364,56 @@ Test(sim, sweep_moves_the_win_rate) {
     free(b);
     fray_towers_setup_free(weak);
     fray_towers_setup_free(strong);
+    fray_towers_setup_free(s);
+}
+
+/* Issue 4 sections 2 and 5: the report of a real sweep (what `fray sim
+ * --vary ... --report` writes) is well-formed SVG and HTML, and names the
+ * varied key, the sides and the charts. */
+Test(sim, report_of_a_real_sweep_is_well_formed) {
+    fray_towers_setup *s = tf_load_example("duel.yaml");
+    const char *values[] = {"2", "3", "4"};
+    fray_towers_setup *v[3];
+    fray_sim_counts *c[3];
+    fray_sim_variant rv[3];
+    char labels[3][64];
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(fray_towers_setup_copy(s, NULL, &v[i]), FRAY_OK);
+        cr_assert_eq(vary(v[i], "black-knight.PA", values[i], NULL), FRAY_OK);
+        c[i] = sim(v[i], 1, 0, 600, 2);
+        snprintf(labels[i], sizeof labels[i], "black-knight.PA=%s", values[i]);
+        rv[i].label = labels[i];
+        rv[i].value = values[i];
+        rv[i].counts = c[i];
+    }
+    fray_sim_report r;
+    memset(&r, 0, sizeof r);
+    r.title = fray_towers_setup_name(s);
+    r.setup = s;
+    r.seed = 1;
+    r.vary_key = "black-knight.PA";
+    r.n_variants = 3;
+    r.variants = rv;
+    for (int html = 0; html < 2; html++) {
+        size_t n = html ? fray_sim_report_html(&r, NULL, 0)
+                        : fray_sim_report_svg(&r, NULL, 0);
+        char *buf = malloc(n + 1);
+        cr_assert(buf);
+        if (html)
+            fray_sim_report_html(&r, buf, n + 1);
+        else
+            fray_sim_report_svg(&r, buf, n + 1);
+        char err[256] = "";
+        cr_expect(xml_check(buf, n, html, err, sizeof err), "%s: %s",
+                  html ? "html" : "svg", err);
+        cr_expect(strstr(buf, "black-knight.PA"));
+        cr_expect(strstr(buf, "The Black Knight"));
+        cr_expect(strstr(buf, "Who wins"));
+        free(buf);
+    }
+    for (int i = 0; i < 3; i++) {
+        free(c[i]);
+        fray_towers_setup_free(v[i]);
+    }
     fray_towers_setup_free(s);
 }
