@@ -39,6 +39,15 @@ echo
 echo "An Alloy attack: d20+5 against Defense 15, 2{W}+3 with a 1d8 weapon:"
 show odds roll d20+5 --attack --vs 15 --damage "2{W}+3" --weapon 1d8
 echo
+cd "$root"
+echo "For the designer: how often does Sir Aldric beat the Black Knight, and"
+echo "what if longblades dealt 5 or 6? 20,000 duels per variant, the same"
+echo "decks for each (fray sim --report duel.html would draw the charts):"
+show sim examples/towers/duel.yaml -n 20000 --vary longblade.damage=4,5,6 --quiet
+echo
+echo "The same duel without Hand of Fate, each flip from a fresh deck, exactly:"
+show odds duel tests/data/towers/duel_knights.yaml
+echo
 echo "A skirmish at a waystation, run by the tactics policies: each round the"
 echo "Combat Clock and the map, every card flipped, STUN and LETHAL, the winner."
 echo "(The same seed gives the same fight; --json gives a replayable journal.)"
