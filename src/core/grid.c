@@ -581,9 +581,13 @@ static void bq_unlink(bucket_queue *q, unsigned id, int key) {
 static const int8_t DIRS[8][2] = {{1, 0}, {-1, 0}, {0, 1},  {0, -1},
                                   {1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
 
-void fray_grid_reach(const fray_grid *g, fray_footprint from, int start_parity,
-                     int max_cost, fray_occupant_fn occ, void *ctx,
-                     fray_reach_map *out) {
+/* fray_grid_reach; with stop != NIL (a space id) the search ends as soon
+ * as that space is finished: its cost, parity, can_stop and path are then
+ * final (Dijkstra: nothing found later is cheaper), the rest of out is not
+ * meaningful. */
+static void reach(const fray_grid *g, fray_footprint from, int start_parity,
+                  int max_cost, fray_occupant_fn occ, void *ctx,
+                  fray_reach_map *out, unsigned stop) {
     int n = side_of(from);
     from.side = (int8_t)n;
     out->from = from;
@@ -634,6 +638,8 @@ void fray_grid_reach(const fray_grid *g, fray_footprint from, int start_parity,
             queued--;
             int x = (int)(id % FRAY_GRID_MAX), y = (int)(id / FRAY_GRID_MAX);
             done[n_done++] = (uint16_t)id;
+            if (id == stop)
+                goto finish;
             for (int d = 0; d < 8; d++) {
                 int dx = DIRS[d][0], dy = DIRS[d][1];
                 int nx = x + dx, ny = y + dy;
@@ -662,6 +668,7 @@ void fray_grid_reach(const fray_grid *g, fray_footprint from, int start_parity,
             }
         }
     }
+finish:
     for (int i = 0; i < n_done; i++) {
         int x = done[i] % FRAY_GRID_MAX, y = done[i] / FRAY_GRID_MAX;
         int key = out->cost[y][x];
@@ -669,6 +676,26 @@ void fray_grid_reach(const fray_grid *g, fray_footprint from, int start_parity,
         out->parity[y][x] = (uint8_t)(key % 2);
         out->can_stop[y][x] = may_stop(&mv, x, y);
     }
+}
+
+void fray_grid_reach(const fray_grid *g, fray_footprint from, int start_parity,
+                     int max_cost, fray_occupant_fn occ, void *ctx,
+                     fray_reach_map *out) {
+    reach(g, from, start_parity, max_cost, occ, ctx, out, NIL);
+}
+
+/* Declared in src/rules/towers/towers_int.h: the 99 Towers engine's moves
+ * are its only user. */
+void fray__grid_reach_to(const fray_grid *g, fray_footprint from,
+                         int start_parity, int max_cost, fray_occupant_fn occ,
+                         void *ctx, fray_pos to, fray_reach_map *out);
+void fray__grid_reach_to(const fray_grid *g, fray_footprint from,
+                         int start_parity, int max_cost, fray_occupant_fn occ,
+                         void *ctx, fray_pos to, fray_reach_map *out) {
+    unsigned stop = NIL;
+    if (to.x >= 0 && to.y >= 0 && to.x < FRAY_GRID_MAX && to.y < FRAY_GRID_MAX)
+        stop = (unsigned)(to.y * FRAY_GRID_MAX + to.x);
+    reach(g, from, start_parity, max_cost, occ, ctx, out, stop);
 }
 
 int fray_grid_path(const fray_reach_map *m, fray_pos to, fray_pos *out, int max) {

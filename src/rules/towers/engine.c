@@ -130,44 +130,54 @@ static void check_over(ft_run *r) {
 
 /* ---- The map ------------------------------------------------------------- */
 
+/* Who stands where, as the mover sees them: worked out once per search
+ * (the search asks about each space it looks at). */
 typedef struct occ_ctx {
-    const ft_setup *s;
-    const ft_state *st;
-    int mover;
+    int n;                           /* combatants still on the map */
+    int8_t who[FT_MAX_COMBATANTS];   /* in index order */
+    uint8_t kind[FT_MAX_COMBATANTS]; /* fray_occupant */
+    fray_footprint fp[FT_MAX_COMBATANTS];
 } occ_ctx;
 
-static fray_occupant occupant(void *ctx, fray_pos p) {
-    const occ_ctx *o = ctx;
-    fray_occupant best = FRAY_OCC_EMPTY;
-    for (int i = 0; i < o->st->n; i++) {
-        if (o->st->c[i].flags & FT_F_FLED)
+static void occ_init(occ_ctx *o, const ft_setup *s, const ft_state *st,
+                     int mover) {
+    o->n = 0;
+    for (int i = 0; i < st->n; i++) {
+        if (st->c[i].flags & FT_F_FLED)
             continue;
-        fray_footprint fp = ft_footprint(o->s, o->st, i);
-        if (p.x < fp.at.x || p.y < fp.at.y || p.x >= fp.at.x + fp.side ||
-            p.y >= fp.at.y + fp.side)
-            continue;
-        if (i == o->mover)
-            return FRAY_OCC_SELF;
         fray_occupant k;
-        if (ft_allies(o->s, i, o->mover))
+        if (i == mover)
+            k = FRAY_OCC_SELF;
+        else if (ft_allies(s, i, mover))
             k = FRAY_OCC_ALLY;
-        else if (!ft_can_act(o->st, i))
+        else if (!ft_can_act(st, i))
             k = FRAY_OCC_PASSABLE;
         else
             k = FRAY_OCC_ENEMY;
+        o->who[o->n] = (int8_t)i;
+        o->kind[o->n] = (uint8_t)k;
+        o->fp[o->n] = ft_fp(s, st, i);
+        o->n++;
+    }
+}
+
+/* The mover itself wins over anyone sharing the space; otherwise the
+ * strongest: enemy, passable, ally. */
+static fray_occupant occupant(void *ctx, fray_pos p) {
+    const occ_ctx *o = ctx;
+    fray_occupant best = FRAY_OCC_EMPTY;
+    for (int j = 0; j < o->n; j++) {
+        const fray_footprint *fp = &o->fp[j];
+        if (p.x < fp->at.x || p.y < fp->at.y || p.x >= fp->at.x + fp->side ||
+            p.y >= fp->at.y + fp->side)
+            continue;
+        fray_occupant k = (fray_occupant)o->kind[j];
+        if (k == FRAY_OCC_SELF)
+            return FRAY_OCC_SELF;
         if (k > best)
             best = k;
     }
     return best;
-}
-
-/* Reach map for the mover (the map is 32 KB: callers keep one on the
- * stack only while moving). */
-static void reach_for(const ft_setup *s, const ft_state *st, int c,
-                      int max_cost, fray_reach_map *out) {
-    occ_ctx o = {s, st, c};
-    fray_grid_reach(&s->map, ft_footprint(s, st, c), 0, max_cost, occupant,
-                    &o, out);
 }
 
 static bool threatens_at(ft_run *r, int e, int mover, fray_pos at) {
@@ -536,7 +546,11 @@ static int find_path(const ft_setup *s, const ft_state *st, int c,
                      fray_pos dest, int max_cost, fray_pos *path, int max,
                      bool *out_can_stop) {
     fray_reach_map m;
-    reach_for(s, st, c, max_cost, &m);
+    occ_ctx o;
+    occ_init(&o, s, st, c);
+    /* Only dest and its path are asked for: the search stops there. */
+    fray__grid_reach_to(&s->map, ft_fp(s, st, c), 0, max_cost, occupant, &o,
+                        dest, &m);
     *out_can_stop = false;
     if (!fray_grid_in(&s->map, dest) || m.cost[dest.y][dest.x] < 0)
         return -1;
@@ -583,7 +597,8 @@ static int leap_path(const ft_setup *s, const ft_state *st, int c,
         fray_grid_count(fp.at, dest) > spd)
         return -1;
     int sx = dx > 0 ? 1 : dx < 0 ? -1 : 0, sy = dy > 0 ? 1 : dy < 0 ? -1 : 0;
-    occ_ctx o = {s, st, c};
+    occ_ctx o;
+    occ_init(&o, s, st, c);
     fray_pos prev = fp.at;
     for (int i = 1; i <= n; i++) {
         fray_pos at = {(int16_t)(fp.at.x + sx * i), (int16_t)(fp.at.y + sy * i)};

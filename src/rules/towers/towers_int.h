@@ -941,6 +941,14 @@ static inline int ft_range(fray_footprint a, fray_footprint b) {
     return dx > dy ? dx + dy / 2 : dy + dx / 2;
 }
 
+/* grid.c, for the engine's moves: fray_grid_reach, stopping as soon as the
+ * space `to` is settled. Its cost, parity, can_stop and path
+ * (fray_grid_path) are exactly what fray_grid_reach gives; nothing else in
+ * *out is. */
+void fray__grid_reach_to(const fray_grid *g, fray_footprint from,
+                         int start_parity, int max_cost, fray_occupant_fn occ,
+                         void *ctx, fray_pos to, fray_reach_map *out);
+
 /* ---- The public objects (include/fray/encounter.h) ---------------------- */
 #include "fray/encounter.h"
 
