@@ -16,6 +16,7 @@
 #include "fray/grid.h"
 #include "fray/sim.h"
 #include "fray/report.h"
+#include "fray/duel.h"
 
 #define FRAY_VERSION_MAJOR 0
 #define FRAY_VERSION_MINOR 1
