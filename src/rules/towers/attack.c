@@ -127,35 +127,6 @@ static bool down(const ft_state *st, int c) {
     return !in_fight(st, c);
 }
 
-/* Cover and sight between two footprints: the setup's table for nearby
- * one-space footprints, else grid.c. Same answers either way. */
-static inline unsigned geo_entry(const ft_setup *s, fray_footprint a,
-                                 fray_footprint b) {
-    if (!s->fast.ready || a.side != 1 || b.side != 1)
-        return 0;
-    unsigned dx = (unsigned)(b.at.x - a.at.x + FT_GEO_NEAR);
-    unsigned dy = (unsigned)(b.at.y - a.at.y + FT_GEO_NEAR);
-    if (dx >= FT_GEO_SIDE || dy >= FT_GEO_SIDE ||
-        (unsigned)a.at.x >= FT_GEO_MAX || (unsigned)a.at.y >= FT_GEO_MAX)
-        return 0;
-    return s->fast.geo[a.at.y][a.at.x][dy][dx];
-}
-
-static fray_cover cover_of(const ft_setup *s, fray_footprint a,
-                           fray_footprint b) {
-    unsigned e = geo_entry(s, a, b);
-    if (e & FT_GEO_KNOWN)
-        return (fray_cover)(e & 3u);
-    return fray_grid_cover(&s->map, a, b);
-}
-
-static bool sight_of(const ft_setup *s, fray_footprint a, fray_footprint b) {
-    unsigned e = geo_entry(s, a, b);
-    if (e & FT_GEO_KNOWN)
-        return (e & FT_GEO_SIGHT) != 0;
-    return fray_grid_sight_fp(&s->map, a, b);
-}
-
 bool ft_threatens(const ft_run *r, int c, int target) {
     const ft_setup *s = r->setup;
     const ft_state *st = r->st;
@@ -180,7 +151,7 @@ bool ft_threatens(const ft_run *r, int c, int target) {
     if (ft_range(fc, ft) > reach)
         return false;
     /* A wall in between: no melee attack there (fray/grid.h). */
-    if (s->has_map && cover_of(s, fc, ft) == FRAY_COVER_TOTAL)
+    if (s->has_map && ft_geo_cover(s, fc, ft) == FRAY_COVER_TOTAL)
         return false;
     return true;
 }
@@ -485,12 +456,12 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
     fray_cover cover = FRAY_COVER_NONE;
     const char *cover_why = "";
     if (s->has_map) {
-        cover = cover_of(s, fa, ftp);
+        cover = ft_geo_cover(s, fa, ftp);
         if (cover == FRAY_COVER_TOTAL) {
             impossible(&x, "%s has total cover", tc->name);
             return;
         }
-        if (!sight_of(s, fa, ftp) && !has_cond(st, a, FT_COND_BLINDED)) {
+        if (!ft_geo_sight(s, fa, ftp) && !has_cond(st, a, FT_COND_BLINDED)) {
             impossible(&x, "no line of sight to %s", tc->name);
             return;
         }
@@ -684,7 +655,9 @@ void ft_fast_prepare(ft_setup *s) {
                            &f->adv_flip[c][k]);
     if (s->has_map) {
         const fray_grid *g = &s->map;
-        int w = g->w < FT_GEO_MAX ? g->w : FT_GEO_MAX;
+        /* A small map has every pair below instead. */
+        bool small = g->w * g->h <= FT_GEO_CELLS;
+        int w = small ? 0 : g->w < FT_GEO_MAX ? g->w : FT_GEO_MAX;
         int h = g->h < FT_GEO_MAX ? g->h : FT_GEO_MAX;
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++)
@@ -702,6 +675,20 @@ void ft_fast_prepare(ft_setup *s) {
                             e |= FT_GEO_SIGHT;
                         f->geo[y][x][dy][dx] = (uint8_t)e;
                     }
+        /* A small map: every pair (a few ms at load for 256 spaces). */
+        if (small) {
+            for (int a = 0; a < g->w * g->h; a++)
+                for (int b = 0; b < g->w * g->h; b++) {
+                    fray_footprint fa = {{(int16_t)(a % g->w), (int16_t)(a / g->w)}, 1};
+                    fray_footprint fb = {{(int16_t)(b % g->w), (int16_t)(b / g->w)}, 1};
+                    unsigned e = FT_GEO_KNOWN |
+                                 (unsigned)fray_grid_cover(g, fa, fb);
+                    if (fray_grid_sight_fp(g, fa, fb))
+                        e |= FT_GEO_SIGHT;
+                    f->pair[a][b] = (uint8_t)e;
+                }
+            f->pairs = true;
+        }
     }
     f->ready = true;
 }

@@ -117,7 +117,7 @@ static bool enemy_reaches(const pol *p, int e, fray_footprint at) {
         return true;
     if (!fray_grid_within(p->fp[e], at, r))
         return false;
-    return fray_grid_cover(&p->s->map, p->fp[e], at) != FRAY_COVER_TOTAL;
+    return ft_geo_cover(p->s, p->fp[e], at) != FRAY_COVER_TOTAL;
 }
 
 /* Does any enemy threaten the actor where it stands? (Reach 2 at most:
@@ -377,17 +377,16 @@ static fray_footprint fp_at(const pol *p, fray_pos at) {
  * sight. */
 static bool can_strike_from(const pol *p, fray_footprint at, int e,
                             const ft_weapon *w, int increments) {
-    const fray_grid *g = &p->s->map;
     if (!is_ranged(w)) {
         return fray_grid_within(at, p->fp[e], reach_of(w)) &&
-               fray_grid_cover(g, at, p->fp[e]) != FRAY_COVER_TOTAL;
+               ft_geo_cover(p->s, at, p->fp[e]) != FRAY_COVER_TOTAL;
     }
     int r = fray_grid_range(at, p->fp[e]);
     int limit = w->range_increment > 0 ? w->range_increment * increments
                                        : w->max_range;
     if (limit > 0 && r > limit)
         return false;
-    return fray_grid_cover(g, at, p->fp[e]) != FRAY_COVER_TOTAL;
+    return ft_geo_cover(p->s, at, p->fp[e]) != FRAY_COVER_TOTAL;
 }
 
 /* Quality of a firing position (lower is better). */
@@ -397,7 +396,7 @@ static long firing_score(const pol *p, fray_footprint at, int e,
     int r = fray_grid_range(at, p->fp[e]);
     if (w->range_increment > 0 && r > w->range_increment)
         score += 1000; /* second increment: (shift-1) */
-    fray_cover mine = fray_grid_cover(&p->s->map, p->fp[e], at);
+    fray_cover mine = ft_geo_cover(p->s, p->fp[e], at);
     score += 100 * (long)(FRAY_COVER_TOTAL - (mine > FRAY_COVER_HARD
                                                   ? FRAY_COVER_HARD
                                                   : mine));

@@ -439,7 +439,8 @@ enum {
     FT_GEO_SIDE = 2 * FT_GEO_NEAR + 1,
     FT_GEO_KNOWN = 8,  /* geo entry: bits 0-1 fray_cover, bit 2 sight */
     FT_GEO_SIGHT = 4,
-    FT_ADV_SETS = 5    /* attack: spell, melee, ranged; defense: ID, PD */
+    FT_ADV_SETS = 5,   /* attack: spell, melee, ranged; defense: ID, PD */
+    FT_GEO_CELLS = 256 /* maps of at most this many spaces: every pair */
 };
 typedef struct ft_fast {
     bool ready;
@@ -447,6 +448,10 @@ typedef struct ft_fast {
      * footprints at [y][x] and [y + dy - 2][x + dx - 2] ([dy][dx]); 0 when
      * not worked out (then ask grid.c). */
     uint8_t geo[FT_GEO_MAX][FT_GEO_MAX][FT_GEO_SIDE][FT_GEO_SIDE];
+    /* The same for every pair of spaces of a small map (w * h at most
+     * FT_GEO_CELLS; pairs is then true): [y1 * w + x1][y2 * w + x2]. */
+    bool pairs;
+    uint8_t pair[FT_GEO_CELLS][FT_GEO_CELLS];
     /* The shift and flip mods a combatant's advantages put on its attack
      * (spell, melee, ranged) and defense (intangible, physical) flips. */
     int8_t adv_shift[FT_MAX_COMBATANTS][FT_ADV_SETS];
@@ -948,6 +953,44 @@ static inline int ft_range(fray_footprint a, fray_footprint b) {
 void fray__grid_reach_to(const fray_grid *g, fray_footprint from,
                          int start_parity, int max_cost, fray_occupant_fn occ,
                          void *ctx, fray_pos to, fray_reach_map *out);
+
+/* fray_grid_cover and fray_grid_sight_fp on the setup's map, from
+ * s->fast when it knows the pair (one-space footprints). */
+static inline unsigned ft_geo_entry(const ft_setup *s, fray_footprint a,
+                                    fray_footprint b) {
+    if (!s->fast.ready || a.side != 1 || b.side != 1)
+        return 0;
+    if (s->fast.pairs) {
+        int w = s->map.w;
+        if ((unsigned)a.at.x >= (unsigned)w || (unsigned)b.at.x >= (unsigned)w ||
+            (unsigned)a.at.y >= (unsigned)s->map.h ||
+            (unsigned)b.at.y >= (unsigned)s->map.h)
+            return 0;
+        return s->fast.pair[a.at.y * w + a.at.x][b.at.y * w + b.at.x];
+    }
+    unsigned dx = (unsigned)(b.at.x - a.at.x + FT_GEO_NEAR);
+    unsigned dy = (unsigned)(b.at.y - a.at.y + FT_GEO_NEAR);
+    if (dx >= FT_GEO_SIDE || dy >= FT_GEO_SIDE ||
+        (unsigned)a.at.x >= FT_GEO_MAX || (unsigned)a.at.y >= FT_GEO_MAX)
+        return 0;
+    return s->fast.geo[a.at.y][a.at.x][dy][dx];
+}
+
+static inline fray_cover ft_geo_cover(const ft_setup *s, fray_footprint a,
+                                      fray_footprint b) {
+    unsigned e = ft_geo_entry(s, a, b);
+    if (e & FT_GEO_KNOWN)
+        return (fray_cover)(e & 3u);
+    return fray_grid_cover(&s->map, a, b);
+}
+
+static inline bool ft_geo_sight(const ft_setup *s, fray_footprint a,
+                                fray_footprint b) {
+    unsigned e = ft_geo_entry(s, a, b);
+    if (e & FT_GEO_KNOWN)
+        return (e & FT_GEO_SIGHT) != 0;
+    return fray_grid_sight_fp(&s->map, a, b);
+}
 
 /* ---- The public objects (include/fray/encounter.h) ---------------------- */
 #include "fray/encounter.h"
