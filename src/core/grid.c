@@ -640,15 +640,19 @@ static void reach(const fray_grid *g, fray_footprint from, int start_parity,
             done[n_done++] = (uint16_t)id;
             if (id == stop)
                 goto finish;
-            for (int d = 0; d < 8; d++) {
+            /* Steps that would cost more than max_cost are never taken:
+             * none at all past kmax - KEY_ORTH, no diagonal (DIRS 4..7)
+             * past kmax - KEY_DIAG. */
+            int n_dirs = k + KEY_DIAG <= kmax ? 8 : k + KEY_ORTH <= kmax ? 4 : 0;
+            for (int d = 0; d < n_dirs; d++) {
                 int dx = DIRS[d][0], dy = DIRS[d][1];
                 int nx = x + dx, ny = y + dy;
                 if (nx < 0 || ny < 0 || nx > xmax || ny > ymax)
                     continue;
                 /* Finished spaces have keys <= k, so this also skips
                  * them without weighing the step. */
-                int cur = out->cost[ny][nx], least = k + (dx && dy ? KEY_DIAG : KEY_ORTH);
-                if (least > kmax || (cur >= 0 && cur <= least))
+                int cur = out->cost[ny][nx], least = k + (d >= 4 ? KEY_DIAG : KEY_ORTH);
+                if (cur >= 0 && cur <= least)
                     continue;
                 int wgt = step_weight(&mv, x, y, dx, dy);
                 if (wgt < 0)

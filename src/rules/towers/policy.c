@@ -55,8 +55,11 @@ typedef struct pol {
     const ft_tactics *tac;
     fray_footprint fp[FT_MAX_COMBATANTS];
     bool enemy[FT_MAX_COMBATANTS];   /* a non-ally still in the fight */
+    uint8_t occ[FT_MAX_COMBATANTS];  /* fray_occupant to the actor; OCC_GONE: fled */
     int n;
 } pol;
+
+enum { OCC_GONE = 0xff };
 
 static bool down(const ft_cstate *c) {
     return (c->flags & (FT_F_UNCONSCIOUS | FT_F_DISABLED | FT_F_DYING |
@@ -84,6 +87,11 @@ static void pol_init(pol *p, const ft_setup *s, const ft_state *st, int me) {
         p->fp[i].side = (int8_t)fray_grid_side_for_size(s->c[i].sb.size_rank);
         p->enemy[i] = i != me && s->c[i].side != s->c[me].side &&
                       !down(&st->c[i]);
+        p->occ[i] = (st->c[i].flags & FT_F_FLED) ? OCC_GONE
+                    : i == me                    ? FRAY_OCC_SELF
+                    : s->c[i].side == s->c[me].side ? FRAY_OCC_ALLY
+                    : down(&st->c[i])               ? FRAY_OCC_PASSABLE
+                                                    : FRAY_OCC_ENEMY;
     }
 }
 
@@ -345,22 +353,16 @@ static fray_occupant occupant(void *ctx, fray_pos q) {
     fray_occupant best = FRAY_OCC_EMPTY;
     for (int i = 0; i < p->n; i++) {
         const fray_footprint *f = &p->fp[i];
-        if (p->st->c[i].flags & FT_F_FLED)
+        unsigned k = p->occ[i];
+        if (k == OCC_GONE)
             continue;
         if (q.x < f->at.x || q.y < f->at.y || q.x >= f->at.x + f->side ||
             q.y >= f->at.y + f->side)
             continue;
-        if (i == p->me)
+        if (k == FRAY_OCC_SELF)
             return FRAY_OCC_SELF;
-        fray_occupant k;
-        if (p->s->c[i].side == p->s->c[p->me].side)
-            k = FRAY_OCC_ALLY;
-        else if (down(&p->st->c[i]))
-            k = FRAY_OCC_PASSABLE;
-        else
-            k = FRAY_OCC_ENEMY;
-        if (k > best)
-            best = k;
+        if (k > (unsigned)best)
+            best = (fray_occupant)k;
     }
     return best;
 }
