@@ -358,11 +358,17 @@ static void print_sweep(const fray_towers_setup *s, const sweep_key *keys,
 
 /* ---- JSON ------------------------------------------------------------------------ */
 
-static void json_share(json_out *j, const char *key, uint64_t k, uint64_t n) {
+/* {"count": k, "share": k/n, "interval95": [lo, hi]} under key (or, with
+ * side, {"side": side, "count": ...} as an array element). */
+static void json_share_of(json_out *j, const char *key, const char *side,
+                          uint64_t k, uint64_t n) {
     double lo, hi;
     fray_sim_interval95(k, n, &lo, &hi);
-    json_key(j, key);
+    if (key)
+        json_key(j, key);
     json_begin_object(j);
+    if (side)
+        json_kv_string(j, "side", side);
     json_kv_int(j, "count", (long long)k);
     json_key(j, "share");
     json_double(j, share(k, n));
@@ -372,6 +378,10 @@ static void json_share(json_out *j, const char *key, uint64_t k, uint64_t n) {
     json_double(j, hi);
     json_end_array(j);
     json_end_object(j);
+}
+
+static void json_share(json_out *j, const char *key, uint64_t k, uint64_t n) {
+    json_share_of(j, key, NULL, k, n);
 }
 
 static void json_mean(json_out *j, const char *key, uint64_t sum, uint64_t n) {
@@ -393,21 +403,9 @@ static void json_variant(json_out *j, const fray_towers_setup *s,
     json_kv_int(j, "trials", (long long)c->trials);
     json_key(j, "wins");
     json_begin_array(j);
-    for (int i = 0; i < fray_towers_setup_sides(s); i++) {
-        double lo, hi;
-        fray_sim_interval95(c->wins[i], c->trials, &lo, &hi);
-        json_begin_object(j);
-        json_kv_string(j, "side", fray_towers_setup_side_name(s, i));
-        json_kv_int(j, "count", (long long)c->wins[i]);
-        json_key(j, "share");
-        json_double(j, share(c->wins[i], c->trials));
-        json_key(j, "interval95");
-        json_begin_array(j);
-        json_double(j, lo);
-        json_double(j, hi);
-        json_end_array(j);
-        json_end_object(j);
-    }
+    for (int i = 0; i < fray_towers_setup_sides(s); i++)
+        json_share_of(j, NULL, fray_towers_setup_side_name(s, i), c->wins[i],
+                      c->trials);
     json_end_array(j);
     json_kv_int(j, "every_side_out", (long long)c->all_out);
     json_kv_int(j, "phase_limit", (long long)c->unfinished);

@@ -185,46 +185,6 @@ static int step_decimals(double step) {
 
 /* ---- Reading the counts -------------------------------------------------- */
 
-/* The 95% Wilson score interval of k/n ([0, 1] when n is 0). Kept here so
- * that the report reads its numbers exactly as it draws them. */
-static void report_interval95(uint64_t k, uint64_t n, double *lo,
-                              double *hi) {
-    if (n == 0) {
-        *lo = 0;
-        *hi = 1;
-        return;
-    }
-    const double z = 1.959963984540054;
-    double nn = (double)n;
-    double p = (double)k / nn;
-    double z2 = z * z;
-    double den = 1 + z2 / nn;
-    double centre = (p + z2 / (2 * nn)) / den;
-    double half = z * sqrt(p * (1 - p) / nn + z2 / (4 * nn * nn)) / den;
-    *lo = centre - half < 0 ? 0 : centre - half;
-    *hi = centre + half > 1 ? 1 : centre + half;
-}
-
-static double report_length_mean(const fray_sim_counts *c) {
-    return c->trials ? (double)c->length_sum / (double)c->trials : 0.0;
-}
-
-/* The smallest length L with P(length <= L) >= q; -1 without trials. */
-static int report_length_quantile(const fray_sim_counts *c, double q) {
-    uint64_t n = 0;
-    for (int i = 0; i < FRAY_SIM_LENGTH_BINS; i++)
-        n += c->length[i];
-    if (n == 0)
-        return -1;
-    uint64_t cum = 0;
-    for (int i = 0; i < FRAY_SIM_LENGTH_BINS; i++) {
-        cum += c->length[i];
-        if (c->length[i] && (double)cum >= q * (double)n - 1e-9)
-            return i;
-    }
-    return FRAY_SIM_LENGTH_BINS - 1;
-}
-
 /* The shortest fight's length; -1 without trials. */
 static int report_length_min(const fray_sim_counts *c) {
     for (int i = 0; i < FRAY_SIM_LENGTH_BINS; i++)
@@ -515,7 +475,7 @@ static int chart_wins(rw *w, const ctx *c) {
             bool nob = s == c->n_sides;
             uint64_t won = nob ? nobody(k) : k->wins[s];
             double lo, hi;
-            report_interval95(won, k->trials, &lo, &hi);
+            fray_sim_interval95(won, k->trials, &lo, &hi);
             double share = k->trials ? (double)won / (double)k->trials : 0;
             double cy = y + WIN_ROW / 2.0;
             text_esc(w, HB_LABEL, cy + 4, "font-size=\"12\" text-anchor=\"end\"",
@@ -651,8 +611,8 @@ static hplan hist_plan(const ctx *c) {
             continue;
         if (lo < 0 || m < lo)
             lo = m;
-        int l = report_length_quantile(k, 1.0);
-        int q = report_length_quantile(k, 0.99);
+        int l = fray_sim_length_quantile(k, 1.0);
+        int q = fray_sim_length_quantile(k, 0.99);
         if (l > longest)
             longest = l;
         if (q > p99)
@@ -797,8 +757,8 @@ static void hist_draw(rw *w, const ctx *c, const hplan *p,
         text_close(w);
     }
     /* mean and median */
-    double mean = report_length_mean(k);
-    int median = report_length_quantile(k, 0.5);
+    double mean = fray_sim_length_mean(k);
+    int median = fray_sim_length_quantile(k, 0.5);
     for (int m = 0; m < 2; m++) {
         double val = m == 0 ? mean : median;
         double x = hist_x(p, val + 0.5);
@@ -1022,7 +982,7 @@ static int chart_sweep(rw *w, const ctx *c) {
             const fray_sim_counts *k = vcounts(c, v);
             uint64_t won = nob ? nobody(k) : k->wins[s];
             double lo, hi;
-            report_interval95(won, k->trials, &lo, &hi);
+            fray_sim_interval95(won, k->trials, &lo, &hi);
             double share = pct(won, k->trials);
             double x = sweep_x(c, v) + dodge;
             double y = bottom - h * share / 100;
@@ -1074,7 +1034,7 @@ static int chart_sweep_length(rw *w, const ctx *c) {
     double top = 62, h = 130, bottom = top + h;
     double ymax = 0;
     for (int v = 0; v < c->nv; v++) {
-        int q = report_length_quantile(vcounts(c, v), 0.95);
+        int q = fray_sim_length_quantile(vcounts(c, v), 0.95);
         if (q > ymax)
             ymax = q;
     }
@@ -1094,7 +1054,7 @@ static int chart_sweep_length(rw *w, const ctx *c) {
         for (int i = 0; i < c->nv; i++) {
             int v = sweep_nth(c, i);
             rw_f(w, "%s%s %s", i ? " " : "", F1(sweep_x(c, v)),
-                 F1(bottom - h * report_length_mean(vcounts(c, v)) / ymax));
+                 F1(bottom - h * fray_sim_length_mean(vcounts(c, v)) / ymax));
         }
         rw_s(w, "\"/>\n");
     }
@@ -1102,11 +1062,11 @@ static int chart_sweep_length(rw *w, const ctx *c) {
         const fray_sim_counts *k = vcounts(c, v);
         if (k->trials == 0)
             continue;
-        double mean = report_length_mean(k);
+        double mean = fray_sim_length_mean(k);
         double x = sweep_x(c, v);
         double y = bottom - h * mean / ymax;
-        double q5 = report_length_quantile(k, 0.05);
-        double q95 = report_length_quantile(k, 0.95);
+        double q5 = fray_sim_length_quantile(k, 0.05);
+        double q95 = fray_sim_length_quantile(k, 0.95);
         if (!c->numeric)
             rw_f(w,
                  "<rect class=\"length-mean-bar\" x=\"%s\" y=\"%s\" width=\"%s\" "
@@ -1247,7 +1207,7 @@ static void td_share(rw *w, uint64_t k, uint64_t n, bool ci) {
     rw_f(w, "<td>%s%%", F1(pct(k, n)));
     if (ci) {
         double lo, hi;
-        report_interval95(k, n, &lo, &hi);
+        fray_sim_interval95(k, n, &lo, &hi);
         rw_f(w, " <span class=\"ci\">(%s&#8211;%s)</span>", F1(100 * lo),
              F1(100 * hi));
     }
@@ -1316,9 +1276,9 @@ static void html_length(rw *w, const ctx *c) {
             continue;
         }
         rw_f(w, "<td>%s</td><td>%d</td><td>%d&#8211;%d</td><td>%d</td>",
-             F1(report_length_mean(k)), report_length_quantile(k, 0.5),
-             report_length_quantile(k, 0.05), report_length_quantile(k, 0.95),
-             report_length_quantile(k, 1.0));
+             F1(fray_sim_length_mean(k)), fray_sim_length_quantile(k, 0.5),
+             fray_sim_length_quantile(k, 0.05), fray_sim_length_quantile(k, 0.95),
+             fray_sim_length_quantile(k, 1.0));
         td_share(w, k->unfinished, k->trials, false);
         rw_s(w, "</tr>\n");
     }

@@ -239,20 +239,19 @@ FRAY_API double fray_sim_length_sd(const fray_sim_counts *c) {
 }
 
 FRAY_API int fray_sim_length_quantile(const fray_sim_counts *c, double q) {
-    if (c->trials == 0)
+    /* Over the histogram itself (it holds every trial). */
+    uint64_t n = 0;
+    for (int i = 0; i < FRAY_SIM_LENGTH_BINS; i++)
+        n += c->length[i];
+    if (n == 0)
         return -1;
-    if (q >= 1.0) {
-        for (int i = FRAY_SIM_LENGTH_BINS - 1; i >= 0; i--)
-            if (c->length[i])
-                return i;
-        return -1;
-    }
-    /* The smallest L with count(length <= L) >= q * trials. */
-    double need = q * (double)c->trials;
+    /* The smallest L with count(length <= L) >= q * n (q = 1: the
+     * longest fight). */
+    double need = q * (double)n - 1e-9;
     uint64_t acc = 0;
     for (int i = 0; i < FRAY_SIM_LENGTH_BINS; i++) {
         acc += c->length[i];
-        if ((double)acc >= need && acc > 0)
+        if (c->length[i] && (double)acc >= need)
             return i;
     }
     return FRAY_SIM_LENGTH_BINS - 1;
