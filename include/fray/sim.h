@@ -150,7 +150,7 @@ FRAY_API fray_status fray_towers_setup_copy(const fray_towers_setup *src,
  *         name ("Black Knight"): every combatant it names
  *   FIELD a Combat Value (N PA PD SA ID PX ER IR SPD), an Aspect (HS SS EE
  *         IE SP IP AI II PC), E ([[E]]: maximum STUN and LETHAL follow
- *         when they were derived from it), STUN or LETHAL (maximums),
+ *         when they are [[E]] x 8 and [[E]] + 8), STUN or LETHAL (maximums),
  *         tactics (a preset name), chips (white chips held)
  *   ITEM  a catalog weapon ("longblade"), with FIELD damage, attack,
  *         reach or shots; or armor, with FIELD ER, IR, PD or SPD
