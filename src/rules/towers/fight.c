@@ -153,9 +153,12 @@ static fray_status reapply(fray_towers_fight *f, ft_event *ev,
     return ft_apply(&r);
 }
 
-fray_status ft_fight_apply(fray_towers_fight *f, const ft_command *cmd,
-                           const fray_card *cards, size_t n_cards,
-                           fray_diag *diag) {
+/* ft_fight_apply; `checked`: the command passed ft_check_command on the
+ * fight's state as it is now (the policy checked it), so ft_apply need not
+ * check it again. */
+static fray_status apply_cmd(fray_towers_fight *f, const ft_command *cmd,
+                             const fray_card *cards, size_t n_cards,
+                             fray_diag *diag, bool checked) {
     ft_event *ev = next_slot(f);
     if (!ev)
         return FRAY_ERR_NOMEM;
@@ -187,6 +190,7 @@ fray_status ft_fight_apply(fray_towers_fight *f, const ft_command *cmd,
             ev->cards[i] = cards[i];
         r.cards_given = true; /* choices still come from the hooks */
     }
+    r.checked = checked;
     fray_status rc = ft_apply(&r);
     if (rc == FRAY_OK && cards && r.card_i < ev->n_cards) {
         rc = fray__diag_set(diag, FRAY_ERR_INVALID, 0,
@@ -211,6 +215,12 @@ fray_status ft_fight_apply(fray_towers_fight *f, const ft_command *cmd,
         f->n_recorded = f->n_events; /* a new event forgets what was undone */
     }
     return FRAY_OK;
+}
+
+fray_status ft_fight_apply(fray_towers_fight *f, const ft_command *cmd,
+                           const fray_card *cards, size_t n_cards,
+                           fray_diag *diag) {
+    return apply_cmd(f, cmd, cards, n_cards, diag, false);
 }
 
 static bool phase_limit_reached(const fray_towers_fight *f, int next) {
@@ -324,13 +334,16 @@ FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *f) {
     cmd.hold_who = -1;
     cmd.skill = -1;
     cmd.chip = -1;
+    bool checked = false;
     if (st->c[next].phase > st->phase) {
         cmd.action = FT_CMD_PHASE;
         cmd.actor = -1;
     } else {
-        ft_policy_choose(&f->setup->s, st, next, &cmd);
+        ft_policy_choose_checked(&f->setup->s, st, next, &cmd, &checked);
     }
-    fray_status rc = ft_fight_apply(f, &cmd, NULL, 0, NULL);
+    /* A command the policy checked on this very state is not checked again
+     * (nothing changes the state in between). */
+    fray_status rc = apply_cmd(f, &cmd, NULL, 0, NULL, checked);
     if (rc == FRAY_ERR_INVALID && cmd.action < FT_ACTION_COUNT) {
         /* The policy asked for something the rules refuse (it checks, so
          * this is a policy bug): the command was refused before it changed

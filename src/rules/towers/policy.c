@@ -57,6 +57,7 @@ typedef struct pol {
     bool enemy[FT_MAX_COMBATANTS];   /* a non-ally still in the fight */
     uint8_t occ[FT_MAX_COMBATANTS];  /* fray_occupant to the actor; OCC_GONE: fled */
     int n;
+    bool *checked;              /* set when try_cmd takes a checked command */
 } pol;
 
 enum { OCC_GONE = 0xff };
@@ -192,6 +193,7 @@ static bool try_cmd(const pol *p, const ft_command *c, ft_command *out) {
     if (ft_check_command(p->s, p->st, c, NULL) != FRAY_OK)
         return false;
     *out = *c;
+    *p->checked = true;
     return true;
 }
 
@@ -556,11 +558,19 @@ static bool step_away(const pol *p, const ft_weapon *w, ft_command *out) {
 
 void ft_policy_choose(const ft_setup *s, const ft_state *st, int actor,
                       ft_command *out) {
+    bool checked;
+    ft_policy_choose_checked(s, st, actor, out, &checked);
+}
+
+void ft_policy_choose_checked(const ft_setup *s, const ft_state *st, int actor,
+                              ft_command *out, bool *out_checked) {
+    *out_checked = false;
     cmd_init(out, actor, FT_ACT_DELAY);
     if (actor < 0 || actor >= st->n)
         return;
     pol p;
     pol_init(&p, s, st, actor);
+    p.checked = out_checked;
     const ft_tactics *tac = p.tac;
     const ft_cstate *me = &st->c[actor];
     ft_tactics_preset preset = tac->preset;
@@ -723,6 +733,7 @@ void ft_policy_choose(const ft_setup *s, const ft_state *st, int actor,
     if (preset == FT_TAC_DEFENSIVE && try_simple(&p, FT_ACT_FULL_DEFENSE, out))
         return;
     cmd_init(out, actor, FT_ACT_DELAY);
+    *out_checked = false;
 }
 
 /* ---- Hooks: Hand of Fate, chips, opportunity attacks ------------------------- */

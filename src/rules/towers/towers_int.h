@@ -752,6 +752,11 @@ typedef struct ft_run {
     const ft_hooks *hooks;
     bool facts;              /* record facts (narration, JSON); off in simulation */
     fray_diag *diag;
+    /* The command already passed ft_check_command on this very state (the
+     * tactics policy checked it just before, and nothing changed since):
+     * apply_action does not check it again (builds without NDEBUG do, and
+     * assert that it passes). Never set on replay. */
+    bool checked;
 } ft_run;
 
 /* ---- Functions shared between the modules ------------------------------- */
@@ -878,6 +883,10 @@ fray_status ft_check_command(const ft_setup *s, const ft_state *st,
  * turn it is. */
 void ft_policy_choose(const ft_setup *s, const ft_state *st, int actor,
                       ft_command *out);
+/* The same; *out_checked tells whether the command chosen passed
+ * ft_check_command on `st` (the last-resort Forced Delay is not checked). */
+void ft_policy_choose_checked(const ft_setup *s, const ft_state *st, int actor,
+                              ft_command *out, bool *out_checked);
 /* Fills s->hit_permille from the exact odds (fray_odds_attack) for the
  * setup's deck and flip options and sets s->hit_ready; the loader calls it
  * once the setup is complete. About 700 odds queries (a few ms). */
