@@ -542,16 +542,61 @@ static fray_status bad(fray_diag *diag, const char *fmt, const char *a,
     return fray__diag_set(diag, FRAY_ERR_INVALID, 0, fmt, a, b);
 }
 
-/* A path for the mover to dest within max_cost; writes the path. */
+static bool same_fp(fray_footprint a, fray_footprint b) {
+    return a.at.x == b.at.x && a.at.y == b.at.y && a.side == b.side;
+}
+
+/* Is the search find_path would make the one kept in *k? */
+static bool path_cached(const ft_path_cache *k, const ft_setup *s,
+                        fray_footprint from, int max_cost, fray_pos dest,
+                        const occ_ctx *o) {
+    if (!k->valid || k->setup != s || !same_fp(k->from, from) ||
+        k->max_cost != max_cost || k->dest.x != dest.x ||
+        k->dest.y != dest.y || k->n_occ != o->n)
+        return false;
+    for (int j = 0; j < o->n; j++)
+        if (k->occ_who[j] != o->who[j] || k->occ_kind[j] != o->kind[j] ||
+            !same_fp(k->occ_fp[j], o->fp[j]))
+            return false;
+    return true;
+}
+
+/* A path for the mover to dest within max_cost; writes the path. With
+ * `paths`, the same search as the last one is answered from it. */
 static int find_path(const ft_setup *s, const ft_state *st, int c,
                      fray_pos dest, int max_cost, fray_pos *path, int max,
-                     bool *out_can_stop) {
+                     bool *out_can_stop, ft_path_cache *paths) {
     fray_reach_map m;
     occ_ctx o;
     occ_init(&o, s, st, c);
+    fray_footprint from = ft_fp(s, st, c);
+    if (paths && max <= FT_PATH_CACHE_MAX) {
+        if (!path_cached(paths, s, from, max_cost, dest, &o)) {
+            /* The search, kept for FT_PATH_CACHE_MAX steps of path. */
+            paths->valid = false;
+            paths->n = find_path(s, st, c, dest, max_cost, paths->path,
+                                 FT_PATH_CACHE_MAX, &paths->can_stop, NULL);
+            paths->setup = s;
+            paths->from = from;
+            paths->max_cost = max_cost;
+            paths->dest = dest;
+            paths->n_occ = o.n;
+            for (int j = 0; j < o.n; j++) {
+                paths->occ_who[j] = o.who[j];
+                paths->occ_kind[j] = o.kind[j];
+                paths->occ_fp[j] = o.fp[j];
+            }
+            paths->valid = true;
+        }
+        /* fray_grid_path writes the first min(len, max) steps. */
+        *out_can_stop = paths->can_stop;
+        int n = paths->n < max ? paths->n : max;
+        for (int i = 0; i < n; i++)
+            path[i] = paths->path[i];
+        return n;
+    }
     /* Only dest and its path are asked for: the search stops there. */
-    fray__grid_reach_to(&s->map, ft_fp(s, st, c), 0, max_cost, occupant, &o,
-                        dest, &m);
+    fray__grid_reach_to(&s->map, from, 0, max_cost, occupant, &o, dest, &m);
     *out_can_stop = false;
     if (!fray_grid_in(&s->map, dest) || m.cost[dest.y][dest.x] < 0)
         return -1;
@@ -574,7 +619,8 @@ static bool straight(fray_pos from, const fray_pos *path, int n) {
 }
 
 static fray_status check(const ft_setup *s, ft_state *st,
-                         const ft_command *cmd, fray_diag *diag);
+                         const ft_command *cmd, fray_diag *diag,
+                         ft_path_cache *paths);
 
 /*
  * The state is not changed: to judge an action that starts with Shift
@@ -628,18 +674,25 @@ static int leap_path(const ft_setup *s, const ft_state *st, int c,
 
 fray_status ft_check_command(const ft_setup *s, const ft_state *st,
                              const ft_command *cmd, fray_diag *diag) {
+    return ft_check_command_paths(s, st, cmd, diag, NULL);
+}
+
+fray_status ft_check_command_paths(const ft_setup *s, const ft_state *st,
+                                   const ft_command *cmd, fray_diag *diag,
+                                   ft_path_cache *paths) {
     ft_state *mst = (ft_state *)st;
     if (cmd->action >= FT_ACTION_COUNT || cmd->actor < 0 ||
         cmd->actor >= st->n)
-        return check(s, mst, cmd, diag);
+        return check(s, mst, cmd, diag, paths);
     fray_pos keep = st->c[cmd->actor].pos;
-    fray_status rc = check(s, mst, cmd, diag);
+    fray_status rc = check(s, mst, cmd, diag, paths);
     mst->c[cmd->actor].pos = keep;
     return rc;
 }
 
 static fray_status check(const ft_setup *s, ft_state *st,
-                         const ft_command *cmd, fray_diag *diag) {
+                         const ft_command *cmd, fray_diag *diag,
+                         ft_path_cache *paths) {
     if (cmd->action >= FT_ACTION_COUNT)
         return FRAY_OK; /* the engine's own steps */
     int a = cmd->actor;
@@ -691,7 +744,7 @@ static fray_status check(const ft_setup *s, ft_state *st,
             return bad(diag, "there is no map to move on%s%s", "", "");
         fray_pos path[4];
         bool stop;
-        int n = find_path(s, st, a, to, 1, path, 4, &stop);
+        int n = find_path(s, st, a, to, 1, path, 4, &stop, paths);
         if (n != 1 || !stop ||
             s->map.terrain[to.y][to.x] == FRAY_TERRAIN_DIFFICULT)
             return bad(diag, "%s cannot Shift Position there: one open space "
@@ -781,7 +834,8 @@ static fray_status check(const ft_setup *s, ft_state *st,
                            "ground%s", name, "");
             break;
         }
-        n = find_path(s, st, a, cmd->dest, spd, path, 2 * FRAY_GRID_MAX, &stop);
+        n = find_path(s, st, a, cmd->dest, spd, path, 2 * FRAY_GRID_MAX, &stop,
+                      paths);
         if (n < 0)
             return bad(diag, "%s cannot reach that space with this move%s",
                        name, "");
@@ -971,7 +1025,7 @@ static fray_status do_action(ft_run *r, const ft_command *cmd, int *cost) {
                     ? leap_path(s, st, a, cmd->dest, spd, path,
                                 2 * FRAY_GRID_MAX)
                     : find_path(s, st, a, cmd->dest, spd, path,
-                                2 * FRAY_GRID_MAX, &stop);
+                                2 * FRAY_GRID_MAX, &stop, r->paths);
         if (n < 0)
             return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
                                   "that space cannot be reached");
@@ -1148,7 +1202,7 @@ static fray_status apply_action(ft_run *r) {
     int a = cmd->actor;
     fray_status rc = FRAY_OK;
     if (!r->checked || r->replay) {
-        rc = ft_check_command(s, st, cmd, r->diag);
+        rc = ft_check_command_paths(s, st, cmd, r->diag, r->paths);
         if (rc != FRAY_OK)
             return rc;
     } else {

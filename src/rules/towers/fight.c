@@ -140,6 +140,7 @@ static void run_init(fray_towers_fight *f, ft_run *r, ft_event *ev,
     }
     r->facts = f->opt.facts || f->opt.journal;
     r->diag = diag;
+    r->paths = &f->paths;
 }
 
 /* Re-applies a recorded event (undo's replay, redo, journal replay). */
@@ -269,6 +270,7 @@ FRAY_API void fray_towers_fight_reset_trial(fray_towers_fight *f,
     f->trial = trial;
     f->n_events = 0;
     f->n_recorded = 0;
+    f->paths.valid = false;
     ft_state_reset_trial(&f->setup->s, &f->st, seed, trial);
     ft_command begin;
     memset(&begin, 0, sizeof begin);
@@ -339,7 +341,8 @@ FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *f) {
         cmd.action = FT_CMD_PHASE;
         cmd.actor = -1;
     } else {
-        ft_policy_choose_checked(&f->setup->s, st, next, &cmd, &checked);
+        ft_policy_choose_checked(&f->setup->s, st, next, &cmd, &checked,
+                                 &f->paths);
     }
     /* A command the policy checked on this very state is not checked again
      * (nothing changes the state in between). */

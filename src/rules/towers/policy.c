@@ -42,6 +42,7 @@
 
 #include "fray/odds.h"
 
+#include <assert.h>
 #include <limits.h>
 #include <string.h>
 
@@ -58,6 +59,7 @@ typedef struct pol {
     uint8_t occ[FT_MAX_COMBATANTS];  /* fray_occupant to the actor; OCC_GONE: fled */
     int n;
     bool *checked;              /* set when try_cmd takes a checked command */
+    ft_path_cache *paths;       /* the fight's move search cache (or NULL) */
 } pol;
 
 enum { OCC_GONE = 0xff };
@@ -190,7 +192,7 @@ static void cmd_init(ft_command *c, int actor, int action) {
 
 /* Takes the command when it is legal now. */
 static bool try_cmd(const pol *p, const ft_command *c, ft_command *out) {
-    if (ft_check_command(p->s, p->st, c, NULL) != FRAY_OK)
+    if (ft_check_command_paths(p->s, p->st, c, NULL, p->paths) != FRAY_OK)
         return false;
     *out = *c;
     *p->checked = true;
@@ -559,11 +561,12 @@ static bool step_away(const pol *p, const ft_weapon *w, ft_command *out) {
 void ft_policy_choose(const ft_setup *s, const ft_state *st, int actor,
                       ft_command *out) {
     bool checked;
-    ft_policy_choose_checked(s, st, actor, out, &checked);
+    ft_policy_choose_checked(s, st, actor, out, &checked, NULL);
 }
 
 void ft_policy_choose_checked(const ft_setup *s, const ft_state *st, int actor,
-                              ft_command *out, bool *out_checked) {
+                              ft_command *out, bool *out_checked,
+                              ft_path_cache *paths) {
     *out_checked = false;
     cmd_init(out, actor, FT_ACT_DELAY);
     if (actor < 0 || actor >= st->n)
@@ -571,6 +574,7 @@ void ft_policy_choose_checked(const ft_setup *s, const ft_state *st, int actor,
     pol p;
     pol_init(&p, s, st, actor);
     p.checked = out_checked;
+    p.paths = paths;
     const ft_tactics *tac = p.tac;
     const ft_cstate *me = &st->c[actor];
     ft_tactics_preset preset = tac->preset;
@@ -738,8 +742,10 @@ void ft_policy_choose_checked(const ft_setup *s, const ft_state *st, int actor,
 
 /* ---- Hooks: Hand of Fate, chips, opportunity attacks ------------------------- */
 
+#ifndef NDEBUG
 /* The kept value of a flip with card i replaced by one of value cv; vals
- * holds the values of the flip's cards. */
+ * holds the values of the flip's cards. (fate_choice works it out from the
+ * two best cards; debug builds check that against this.) */
 static int kept_with(const fray_flip *f, const int *vals, int i, int cv) {
     int best = 0;
     for (int k = 0; k < f->n_cards; k++) {
@@ -749,6 +755,7 @@ static int kept_with(const fray_flip *f, const int *vals, int i, int cv) {
     }
     return best;
 }
+#endif
 
 static ft_choice fate_choice(void *ctx, const ft_run *r, const ft_flip_view *v) {
     (void)ctx;
@@ -785,9 +792,26 @@ static ft_choice fate_choice(void *ctx, const ft_run *r, const ft_flip_view *v) 
             int best_i = -1, best_h = -1, best_val = INT_MAX;
             int vals[FRAY_CARDS_MAX], costs[FRAY_CARDS_MAX];
             int nc = f->n_cards < FRAY_CARDS_MAX ? f->n_cards : FRAY_CARDS_MAX;
+            /* The kept value of the other cards when card i goes (what
+             * kept_with compares the held card with): the best card's
+             * index and the best of the rest give it for every i. */
+            int first_i = 0;
             for (int i = 0; i < nc; i++) {
                 vals[i] = ft_card_value(&s->opt.deck, f->cards[i]);
                 costs[i] = vals[i] + (ft_card_heart(f->cards[i]) ? 100 : 0);
+                if (f->keep_lowest ? vals[i] < vals[first_i]
+                                   : vals[i] > vals[first_i])
+                    first_i = i;
+            }
+            int second = 0;
+            bool has_second = false;
+            for (int i = 0; i < nc; i++) {
+                if (i == first_i)
+                    continue;
+                if (!has_second || (f->keep_lowest ? vals[i] < second
+                                                   : vals[i] > second))
+                    second = vals[i];
+                has_second = true;
             }
             for (size_t h = 0; h < nh; h++) {
                 int hv = ft_card_value(&s->opt.deck, held[h]);
@@ -798,7 +822,16 @@ static ft_choice fate_choice(void *ctx, const ft_run *r, const ft_flip_view *v) 
                  * critical). */
                 int top = INT_MIN, top_i = -1, top_cost = INT_MAX;
                 for (int i = 0; i < nc; i++) {
-                    int k = kept_with(f, vals, i, hv);
+                    /* kept_with(f, vals, i, hv), from the two best. */
+                    int k = hv;
+                    if (i != first_i || has_second) {
+                        int rest = i != first_i ? vals[first_i] : second;
+                        if (f->keep_lowest ? rest < k : rest > k)
+                            k = rest;
+                    }
+#ifndef NDEBUG
+                    assert(k == kept_with(f, vals, i, hv));
+#endif
                     int cost = costs[i];
                     if (k > top || (k == top && cost < top_cost)) {
                         top = k;

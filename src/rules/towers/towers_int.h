@@ -707,6 +707,30 @@ typedef struct ft_event {
  * of asking. NULL hooks: never use Hand of Fate or chips; take every
  * opportunity attack offered.
  */
+/*
+ * The last path the engine's move search found (engine.c find_path), kept
+ * with everything the search depends on: the setup (its map), the mover's
+ * footprint, the cost limit, the destination and who stands where as the
+ * mover sees them. A search with the same key gives the same answer, so
+ * the move a policy just checked does not search the map again when it is
+ * applied. Owned by a fight (fray_towers_fight.paths); valid false: empty.
+ */
+enum { FT_PATH_CACHE_MAX = 2 * FRAY_GRID_MAX };
+typedef struct ft_path_cache {
+    bool valid;
+    const ft_setup *setup;
+    fray_footprint from;
+    int max_cost;
+    fray_pos dest;
+    int n_occ;
+    int8_t occ_who[FT_MAX_COMBATANTS];
+    uint8_t occ_kind[FT_MAX_COMBATANTS];
+    fray_footprint occ_fp[FT_MAX_COMBATANTS];
+    int n;                   /* find_path's answer for FT_PATH_CACHE_MAX */
+    bool can_stop;
+    fray_pos path[FT_PATH_CACHE_MAX];
+} ft_path_cache;
+
 struct ft_run;
 typedef struct ft_flip_view {
     int who;                 /* whose flip */
@@ -757,6 +781,7 @@ typedef struct ft_run {
      * apply_action does not check it again (builds without NDEBUG do, and
      * assert that it passes). Never set on replay. */
     bool checked;
+    ft_path_cache *paths;    /* the fight's last move search (NULL: none) */
 } ft_run;
 
 /* ---- Functions shared between the modules ------------------------------- */
@@ -878,6 +903,11 @@ fray_status ft_apply(ft_run *r);
  * FRAY_ERR_INVALID with a message in rules words. */
 fray_status ft_check_command(const ft_setup *s, const ft_state *st,
                              const ft_command *cmd, fray_diag *diag);
+/* The same, keeping its move search in `paths` (may be NULL) and answering
+ * from it when the search is the same. */
+fray_status ft_check_command_paths(const ft_setup *s, const ft_state *st,
+                                   const ft_command *cmd, fray_diag *diag,
+                                   ft_path_cache *paths);
 
 /* policy.c: the default tactics. Chooses the command for the actor whose
  * turn it is. */
@@ -886,7 +916,8 @@ void ft_policy_choose(const ft_setup *s, const ft_state *st, int actor,
 /* The same; *out_checked tells whether the command chosen passed
  * ft_check_command on `st` (the last-resort Forced Delay is not checked). */
 void ft_policy_choose_checked(const ft_setup *s, const ft_state *st, int actor,
-                              ft_command *out, bool *out_checked);
+                              ft_command *out, bool *out_checked,
+                              ft_path_cache *paths);
 /* Fills s->hit_permille from the exact odds (fray_odds_attack) for the
  * setup's deck and flip options and sets s->hit_ready; the loader calls it
  * once the setup is complete. About 700 odds queries (a few ms). */
@@ -1024,6 +1055,7 @@ struct fray_towers_fight {
     /* A table command's Hand of Fate, chip and opportunity words, while
      * that command is applied (fight.c); NULL: the tactics policies. */
     struct ft_table *table;
+    ft_path_cache paths;     /* the last move search (engine.c find_path) */
 };
 
 /* fight.c: applies a command as a new event (journal or scratch). */
