@@ -585,9 +585,44 @@ static const int8_t DIRS[8][2] = {{1, 0}, {-1, 0}, {0, 1},  {0, -1},
  * as that space is finished: its cost, parity, can_stop and path are then
  * final (Dijkstra: nothing found later is cheaper), the rest of out is not
  * meaningful. */
+/* Who stands where, painted into the mover's cells of the box [x0, x1) x
+ * [y0, y1) at once: what cell_info would ask the callback, space by space
+ * (the mover itself wins over anyone sharing the space; otherwise the
+ * strongest kind: enemy, passable, ally). */
+static void paint(mover *mv, int x0, int y0, int x1, int y1,
+                  const fray_footprint *fp, const uint8_t *kind, int n) {
+    const fray_grid *g = mv->g;
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++)
+            mv->cell[y][x] = (uint8_t)(CELL_KNOWN |
+                                       (impassable(g->terrain[y][x]) ? CELL_BLOCKED : 0));
+    for (int pass = 0; pass < 2; pass++)
+        for (int j = 0; j < n; j++) {
+            unsigned k = kind[j];
+            if ((k == FRAY_OCC_SELF) != (pass == 1))
+                continue;
+            int ax = fp[j].at.x, ay = fp[j].at.y;
+            int ex = ax + fp[j].side, ey = ay + fp[j].side;
+            int sx = ax > x0 ? ax : x0, sy = ay > y0 ? ay : y0;
+            ex = ex < x1 ? ex : x1;
+            ey = ey < y1 ? ey : y1;
+            for (int y = sy; y < ey; y++)
+                for (int x = sx; x < ex; x++) {
+                    unsigned v = mv->cell[y][x];
+                    if (pass == 0 && k <= (v >> 1 & 7u))
+                        continue;
+                    v = CELL_KNOWN | (k & 7u) << 1;
+                    if (k == FRAY_OCC_ENEMY || impassable(g->terrain[y][x]))
+                        v |= CELL_BLOCKED;
+                    mv->cell[y][x] = (uint8_t)v;
+                }
+        }
+}
+
 static void reach(const fray_grid *g, fray_footprint from, int start_parity,
                   int max_cost, fray_occupant_fn occ, void *ctx,
-                  fray_reach_map *out, unsigned stop) {
+                  const fray_footprint *occ_fp, const uint8_t *occ_kind,
+                  int n_occ, fray_reach_map *out, unsigned stop) {
     int n = side_of(from);
     from.side = (int8_t)n;
     out->from = from;
@@ -616,8 +651,11 @@ static void reach(const fray_grid *g, fray_footprint from, int start_parity,
     int bx0 = fx - r > 0 ? fx - r : 0, by0 = fy - r > 0 ? fy - r : 0;
     int bx1 = fx + r + n < w ? fx + r + n : w;
     int by1 = fy + r + n < h ? fy + r + n : h;
-    for (int y = by0; y < by1; y++)
-        memset(&mv.cell[y][bx0], 0, (size_t)(bx1 - bx0));
+    if (occ_fp)
+        paint(&mv, bx0, by0, bx1, by1, occ_fp, occ_kind, n_occ);
+    else
+        for (int y = by0; y < by1; y++)
+            memset(&mv.cell[y][bx0], 0, (size_t)(bx1 - bx0));
 
     bucket_queue q;
     uint16_t done[FRAY_GRID_MAX * FRAY_GRID_MAX];
@@ -685,7 +723,7 @@ finish:
 void fray_grid_reach(const fray_grid *g, fray_footprint from, int start_parity,
                      int max_cost, fray_occupant_fn occ, void *ctx,
                      fray_reach_map *out) {
-    reach(g, from, start_parity, max_cost, occ, ctx, out, NIL);
+    reach(g, from, start_parity, max_cost, occ, ctx, NULL, NULL, 0, out, NIL);
 }
 
 /* Declared in src/rules/towers/towers_int.h: the 99 Towers engine's moves
@@ -699,7 +737,25 @@ void fray__grid_reach_to(const fray_grid *g, fray_footprint from,
     unsigned stop = NIL;
     if (to.x >= 0 && to.y >= 0 && to.x < FRAY_GRID_MAX && to.y < FRAY_GRID_MAX)
         stop = (unsigned)(to.y * FRAY_GRID_MAX + to.x);
-    reach(g, from, start_parity, max_cost, occ, ctx, out, stop);
+    reach(g, from, start_parity, max_cost, occ, ctx, NULL, NULL, 0, out, stop);
+}
+
+/* Declared in src/rules/towers/towers_int.h. */
+void fray__grid_reach_occ(const fray_grid *g, fray_footprint from,
+                          int start_parity, int max_cost,
+                          const fray_footprint *occ_fp,
+                          const uint8_t *occ_kind, int n_occ, fray_pos to,
+                          fray_reach_map *out);
+void fray__grid_reach_occ(const fray_grid *g, fray_footprint from,
+                          int start_parity, int max_cost,
+                          const fray_footprint *occ_fp,
+                          const uint8_t *occ_kind, int n_occ, fray_pos to,
+                          fray_reach_map *out) {
+    unsigned stop = NIL;
+    if (to.x >= 0 && to.y >= 0 && to.x < FRAY_GRID_MAX && to.y < FRAY_GRID_MAX)
+        stop = (unsigned)(to.y * FRAY_GRID_MAX + to.x);
+    reach(g, from, start_parity, max_cost, NULL, NULL, occ_fp, occ_kind,
+          n_occ, out, stop);
 }
 
 int fray_grid_path(const fray_reach_map *m, fray_pos to, fray_pos *out, int max) {

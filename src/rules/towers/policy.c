@@ -348,27 +348,23 @@ static bool power_pays(const pol *p, int e, const ft_weapon *w,
 
 /* ---- Movement ---------------------------------------------------------------------- */
 
-typedef struct occ_ctx {
-    const pol *p;
-} occ_ctx;
+/* Who stands where as the actor sees them (p->occ), for the move search
+ * (fray__grid_reach_occ): the footprints of all but those who fled. */
+typedef struct occ_list {
+    int n;
+    fray_footprint fp[FT_MAX_COMBATANTS];
+    uint8_t kind[FT_MAX_COMBATANTS];
+} occ_list;
 
-static fray_occupant occupant(void *ctx, fray_pos q) {
-    const pol *p = ((const occ_ctx *)ctx)->p;
-    fray_occupant best = FRAY_OCC_EMPTY;
+static void occ_list_init(const pol *p, occ_list *o) {
+    o->n = 0;
     for (int i = 0; i < p->n; i++) {
-        const fray_footprint *f = &p->fp[i];
-        unsigned k = p->occ[i];
-        if (k == OCC_GONE)
+        if (p->occ[i] == OCC_GONE)
             continue;
-        if (q.x < f->at.x || q.y < f->at.y || q.x >= f->at.x + f->side ||
-            q.y >= f->at.y + f->side)
-            continue;
-        if (k == FRAY_OCC_SELF)
-            return FRAY_OCC_SELF;
-        if (k > (unsigned)best)
-            best = (fray_occupant)k;
+        o->fp[o->n] = p->fp[i];
+        o->kind[o->n] = p->occ[i];
+        o->n++;
     }
-    return best;
 }
 
 static fray_footprint fp_at(const pol *p, fray_pos at) {
@@ -697,13 +693,16 @@ void ft_policy_choose_checked(const ft_setup *s, const ft_state *st, int actor,
     if (s->has_map && preset != FT_TAC_HOLD_GROUND &&
         ft_speed(s, st, actor) > 0) {
         fray_reach_map rm;
-        occ_ctx oc = {&p};
+        occ_list oc;
+        occ_list_init(&p, &oc);
+        const fray_pos whole = {-1, -1}; /* no destination: the whole search */
         /* The search costs with its reach: three moves' worth first, the
          * whole map only when no enemy can be struck from within that. */
         int spd = ft_speed(s, st, actor);
         int far_cost = 2 * (s->map.w + s->map.h);
         int near_cost = 3 * spd + 2 < far_cost ? 3 * spd + 2 : far_cost;
-        fray_grid_reach(&s->map, p.fp[actor], 0, near_cost, occupant, &oc, &rm);
+        fray__grid_reach_occ(&s->map, p.fp[actor], 0, near_cost, oc.fp, oc.kind,
+                             oc.n, whole, &rm);
         /* The target: by preference, among enemies it can reach at all. */
         int order[FT_MAX_COMBATANTS];
         long rank[FT_MAX_COMBATANTS];
@@ -725,8 +724,8 @@ void ft_policy_choose_checked(const ft_setup *s, const ft_state *st, int actor,
             if (move_toward(&p, order[j], w, &rm, out))
                 return;
         if (near_cost < far_cost) {
-            fray_grid_reach(&s->map, p.fp[actor], 0, far_cost, occupant, &oc,
-                            &rm);
+            fray__grid_reach_occ(&s->map, p.fp[actor], 0, far_cost, oc.fp,
+                                 oc.kind, oc.n, whole, &rm);
             for (int j = 0; j < k && j < 3; j++)
                 if (move_toward(&p, order[j], w, &rm, out))
                     return;

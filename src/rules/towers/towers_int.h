@@ -994,6 +994,18 @@ void fray__grid_reach_to(const fray_grid *g, fray_footprint from,
                          int start_parity, int max_cost, fray_occupant_fn occ,
                          void *ctx, fray_pos to, fray_reach_map *out);
 
+/* grid.c: fray_grid_reach (to off the map: the whole search) or
+ * fray__grid_reach_to, with who stands where given as a list instead of a
+ * callback: n_occ footprints and their fray_occupant kinds, as the mover
+ * sees them; the answer is what a callback giving, for each space, SELF
+ * when the mover's footprint covers it, else the strongest kind (enemy,
+ * passable, ally) of the footprints covering it, would give. */
+void fray__grid_reach_occ(const fray_grid *g, fray_footprint from,
+                          int start_parity, int max_cost,
+                          const fray_footprint *occ_fp,
+                          const uint8_t *occ_kind, int n_occ, fray_pos to,
+                          fray_reach_map *out);
+
 /* fray_grid_cover and fray_grid_sight_fp on the setup's map, from
  * s->fast when it knows the pair (one-space footprints). */
 static inline unsigned ft_geo_entry(const ft_setup *s, fray_footprint a,

@@ -1,0 +1,128 @@
+/* test_grid_reach_occ.c - the move search with who stands where given as a
+ * list (fray__grid_reach_occ, the 99 Towers engine's and policies' moves)
+ * gives exactly what fray_grid_reach and fray__grid_reach_to give with an
+ * occupant callback (seed 000 "Moving Through Spaces": allies may be passed,
+ * non-allies may not, incapacitated ones may be passed; the mover's own
+ * spaces are open to it). Speed work (issue 4) must not change a move. */
+#include <criterion/criterion.h>
+
+#include <string.h>
+
+#include "fray/grid.h"
+#include "fray/rng.h"
+#include "towers_int.h"
+
+typedef struct occ_set {
+    int n;
+    fray_footprint fp[8];
+    uint8_t kind[8];
+} occ_set;
+
+/* The callback the engine used before: the mover wins, else the
+ * strongest kind covering the space. */
+static fray_occupant occ_cb(void *ctx, fray_pos q) {
+    const occ_set *o = ctx;
+    fray_occupant best = FRAY_OCC_EMPTY;
+    for (int i = 0; i < o->n; i++) {
+        const fray_footprint *f = &o->fp[i];
+        if (q.x < f->at.x || q.y < f->at.y || q.x >= f->at.x + f->side ||
+            q.y >= f->at.y + f->side)
+            continue;
+        if (o->kind[i] == FRAY_OCC_SELF)
+            return FRAY_OCC_SELF;
+        if (o->kind[i] > best)
+            best = (fray_occupant)o->kind[i];
+    }
+    return best;
+}
+
+static void random_map(fray_grid *g, fray_rng *rng) {
+    int w = 6 + (int)fray_rng_below(rng, 14), h = 6 + (int)fray_rng_below(rng, 10);
+    fray_grid_init(g, w, h);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            uint32_t t = fray_rng_below(rng, 20);
+            g->terrain[y][x] = t < 2   ? FRAY_TERRAIN_WALL
+                               : t < 3 ? FRAY_TERRAIN_PIT
+                               : t < 4 ? FRAY_TERRAIN_WINDOW
+                               : t < 7 ? FRAY_TERRAIN_DIFFICULT
+                                       : FRAY_TERRAIN_OPEN;
+        }
+    for (int k = 0; k < w * h / 6; k++) {
+        fray_pos a = {(int16_t)fray_rng_below(rng, (uint32_t)w),
+                      (int16_t)fray_rng_below(rng, (uint32_t)h)};
+        fray_pos b = a;
+        if (fray_rng_below(rng, 2))
+            b.x++;
+        else
+            b.y++;
+        if (fray_grid_in(g, b))
+            fray_grid_set_edge(g, a, b, fray_rng_below(rng, 2) ? FRAY_EDGE_WALL
+                                                               : FRAY_EDGE_LOW);
+    }
+}
+
+static fray_footprint random_fp(const fray_grid *g, fray_rng *rng) {
+    fray_footprint f;
+    f.side = (int8_t)(fray_rng_below(rng, 4) == 0 ? 2 : 1);
+    f.at.x = (int16_t)fray_rng_below(rng, (uint32_t)(g->w - f.side + 1));
+    f.at.y = (int16_t)fray_rng_below(rng, (uint32_t)(g->h - f.side + 1));
+    return f;
+}
+
+static void same_maps(const fray_reach_map *a, const fray_reach_map *b,
+                      fray_pos only, int trial) {
+    cr_assert_eq(a->w, b->w);
+    cr_assert_eq(a->h, b->h);
+    for (int y = 0; y < a->h; y++)
+        for (int x = 0; x < a->w; x++) {
+            if (only.x >= 0 && (x != only.x || y != only.y))
+                continue;
+            cr_assert_eq(a->cost[y][x], b->cost[y][x], "trial %d (%d,%d)",
+                         trial, x, y);
+            if (a->cost[y][x] < 0)
+                continue;
+            cr_assert_eq(a->parity[y][x], b->parity[y][x], "trial %d", trial);
+            cr_assert_eq(a->can_stop[y][x], b->can_stop[y][x], "trial %d",
+                         trial);
+            fray_pos pa[128], pb[128];
+            int na = fray_grid_path(a, (fray_pos){(int16_t)x, (int16_t)y}, pa, 128);
+            int nb = fray_grid_path(b, (fray_pos){(int16_t)x, (int16_t)y}, pb, 128);
+            cr_assert_eq(na, nb, "trial %d", trial);
+            cr_assert(memcmp(pa, pb, (size_t)na * sizeof pa[0]) == 0,
+                      "trial %d: paths differ", trial);
+        }
+}
+
+/* Issue 4 "Speed": the list and the callback describe the same crowd, so
+ * every cost, parity, stop and path is the same, for whole searches and
+ * searches that stop at a destination. */
+Test(grid_reach_occ, same_as_callback_search) {
+    static fray_grid g;
+    static fray_reach_map a, b;
+    fray_rng rng;
+    fray_rng_seed(&rng, 4, 2);
+    for (int trial = 0; trial < 400; trial++) {
+        random_map(&g, &rng);
+        occ_set o;
+        o.n = 1 + (int)fray_rng_below(&rng, 7);
+        for (int i = 0; i < o.n; i++) {
+            o.fp[i] = random_fp(&g, &rng);
+            o.kind[i] = (uint8_t)(i == 0 ? FRAY_OCC_SELF
+                                         : 1 + fray_rng_below(&rng, 3));
+        }
+        int cost = (int)fray_rng_below(&rng, 30);
+        int parity = (int)fray_rng_below(&rng, 2);
+        fray_pos whole = {-1, -1};
+        fray_grid_reach(&g, o.fp[0], parity, cost, occ_cb, &o, &a);
+        fray__grid_reach_occ(&g, o.fp[0], parity, cost, o.fp, o.kind, o.n,
+                             whole, &b);
+        same_maps(&a, &b, whole, trial);
+        fray_pos to = {(int16_t)fray_rng_below(&rng, (uint32_t)g.w),
+                       (int16_t)fray_rng_below(&rng, (uint32_t)g.h)};
+        fray__grid_reach_to(&g, o.fp[0], parity, cost, occ_cb, &o, to, &a);
+        fray__grid_reach_occ(&g, o.fp[0], parity, cost, o.fp, o.kind, o.n, to,
+                             &b);
+        same_maps(&a, &b, to, trial);
+    }
+}
