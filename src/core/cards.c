@@ -235,9 +235,25 @@ fray_status fray_deck_copy(fray_deck *dst, const fray_deck *src) {
     return FRAY_OK;
 }
 
+/* fray_rng_below (rng.c), inlined for the shuffle: the same PCG32 step
+ * and the same rejection, so the same draws (every fight starts with a
+ * shuffle of each deck: a call per card adds up). */
+static inline uint32_t below(fray_rng *rng, uint32_t bound) {
+    uint32_t threshold = (uint32_t)(-bound) % bound;
+    for (;;) {
+        uint64_t old = rng->state;
+        rng->state = old * 6364136223846793005ULL + rng->inc;
+        uint32_t xorshifted = (uint32_t)(((old >> 18u) ^ old) >> 27u);
+        uint32_t rot = (uint32_t)(old >> 59u);
+        uint32_t r = (xorshifted >> rot) | (xorshifted << ((-rot) & 31u));
+        if (r >= threshold)
+            return r % bound;
+    }
+}
+
 static void shuffle(fray_card *cards, size_t n, fray_rng *rng) {
     for (size_t i = n; i > 1; i--) {
-        size_t j = fray_rng_below(rng, (uint32_t)i);
+        size_t j = below(rng, (uint32_t)i);
         fray_card t = cards[i - 1];
         cards[i - 1] = cards[j];
         cards[j] = t;

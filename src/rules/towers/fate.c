@@ -29,6 +29,7 @@
  */
 #include "towers_int.h"
 
+#include <assert.h>
 #include <limits.h>
 #include <string.h>
 
@@ -415,6 +416,17 @@ static fray_status fate_round(ft_run *r, int who, ft_flip_purpose p,
 
 /* ---- Flips ---------------------------------------------------------------- */
 
+/* fray_deck_discard of the n cards get_cards just turned over: they are
+ * all in play and all different (a card taken twice fails in get_cards),
+ * so none of its checks can fail and each card goes once, in order. */
+static void discard_flipped(fray_deck *deck, const fray_card *cards, int n) {
+    for (int i = 0; i < n; i++) {
+        assert(deck->place[cards[i]] == FRAY_PLACE_IN_PLAY);
+        deck->place[cards[i]] = FRAY_PLACE_DISCARD;
+        deck->discard[deck->n_discard++] = cards[i];
+    }
+}
+
 fray_status ft_flip(ft_run *r, int who, int n, ft_flip_purpose purpose,
                     int shift, int against, fray_flip *out, int *out_shift) {
     int d = 0;
@@ -432,7 +444,7 @@ fray_status ft_flip(ft_run *r, int who, int n, ft_flip_purpose purpose,
     rc = get_cards(r, d, f.n_cards, f.cards, false, purpose_text(purpose));
     if (rc != FRAY_OK)
         return rc;
-    (void)fray_deck_discard(deck, f.cards, (size_t)f.n_cards);
+    discard_flipped(deck, f.cards, f.n_cards);
     fray__flip_evaluate(&f, &deck->opts);
     emit_flip(r, who, purpose, &f, shift);
     bool any;
@@ -469,7 +481,7 @@ fray_status ft_flip_plain(ft_run *r, int deck, int n, fray_flip *out) {
                                    purpose_text(FT_FLIP_DAMAGE));
         if (rc != FRAY_OK)
             return rc;
-        (void)fray_deck_discard(dk, f.cards, (size_t)f.n_cards);
+        discard_flipped(dk, f.cards, f.n_cards);
         fray__flip_evaluate(&f, &dk->opts);
         emit_flip(r, -1, FT_FLIP_DAMAGE, &f, 0);
     }
