@@ -71,8 +71,11 @@ fray_footprint ft_footprint(const ft_setup *s, const ft_state *st, int c) {
     return fp;
 }
 
+/* ft_can_act and not holding, in one test of the flags (c is a valid
+ * index: ft_next_actor asks each combatant in turn). */
 static bool on_clock(const ft_state *st, int c) {
-    return ft_can_act(st, c) && !(st->c[c].flags & FT_F_HOLDING);
+    return !(st->c[c].flags & (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD |
+                               FT_F_FLED | FT_F_HOLDING));
 }
 
 int ft_next_actor(const ft_state *st) {
@@ -117,7 +120,9 @@ static void check_over(ft_run *r) {
     bool standing[FT_MAX_SIDES] = {false};
     int n_standing = 0, last = -1;
     for (int i = 0; i < st->n; i++)
-        if (ft_in_fight(st, i) && !standing[s->c[i].side]) {
+        if (!(st->c[i].flags & (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD |
+                                FT_F_FLED)) && /* ft_in_fight, inlined */
+            !standing[s->c[i].side]) {
             standing[s->c[i].side] = true;
             n_standing++;
             last = s->c[i].side;
