@@ -353,7 +353,7 @@ static void advantages(mods_ctx *x, const ft_statblock *sb, bool def,
 
 /* Damage advantages: +rank STUN for the best, rank for the worst (fray's
  * choice: the standard ranks are written for flips). */
-static int damage_advantage(const ft_statblock *sb) {
+int ft_damage_advantage(const ft_statblock *sb) {
     int best = 0, worst = 0;
     for (int i = 0; i < sb->n_advantages; i++) {
         const ft_advantage *adv = &sb->advantages[i];
@@ -847,7 +847,7 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
         return FRAY_OK;
     }
 
-    int bonus = damage_advantage(asb);
+    int bonus = ft_damage_advantage(asb);
     if (o->power)
         bonus += 2;
     /* Restricted attack while grappled: Hard Strength halved for damage

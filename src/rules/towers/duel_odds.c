@@ -16,8 +16,9 @@
  * its effect (ft_harm_apply, ft_harm_heal: temporary points, unconscious
  * at 0 STUN or 0 LETHAL, ...). Only the bookkeeping of one activation in
  * engine.c (apply_action: flags cleared at its start, the clock move, the
- * end of the fight) and two small static helpers (the damage and
- * initiative advantages) are repeated here, each marked. The chances are
+ * end of the fight) is repeated here, marked; the damage and initiative
+ * advantages come from ft_damage_advantage and ft_advantage_mods. The
+ * chances are
  * exact odds of flips from fresh decks (fray_odds_flip, fray_odds_attack).
  *
  * Probability flows forward in time: states are kept in buckets by the
@@ -207,48 +208,6 @@ static void end_at(duel *d, double p, int phase) {
 
 /* engine.c base_slot: the tie order in steps of 4. */
 static int base_slot(int rank) { return (rank + 1) * 4; }
-
-/* ---- Rules repeated from static helpers ------------------------------------ */
-
-/* attack.c damage_advantage: +rank STUN for the best damage advantage,
- * its rank for the worst disadvantage. */
-static int damage_advantage(const ft_statblock *sb) {
-    int best = 0, worst = 0;
-    for (int i = 0; i < sb->n_advantages; i++) {
-        const ft_advantage *adv = &sb->advantages[i];
-        if (adv->applies != FT_APPLIES_DAMAGE)
-            continue;
-        if (adv->rank > best)
-            best = adv->rank;
-        if (adv->rank < worst)
-            worst = adv->rank;
-    }
-    return best + worst;
-}
-
-/* engine.c advantage_mods for the Initiative flip: standard ranks of the
- * best advantage and the worst disadvantage (rules-facts.md). */
-static void initiative_mods(const ft_statblock *sb, int *flip, int *shift) {
-    int best = 0, worst = 0;
-    for (int i = 0; i < sb->n_advantages; i++) {
-        const ft_advantage *a = &sb->advantages[i];
-        if (a->applies != FT_APPLIES_INITIATIVE && a->applies != FT_APPLIES_ALL)
-            continue;
-        if (a->rank > best)
-            best = a->rank;
-        if (a->rank < worst)
-            worst = a->rank;
-    }
-    int ranks[2] = {best, worst};
-    for (int k = 0; k < 2; k++) {
-        int rk = ranks[k] < 0 ? -ranks[k] : ranks[k];
-        int sign = ranks[k] < 0 ? -1 : 1;
-        if (rk == 1 || rk >= 3)
-            *shift += sign;
-        if (rk >= 2)
-            *flip += sign;
-    }
-}
 
 /* ---- Exact odds of flips ---------------------------------------------------- */
 
@@ -521,7 +480,7 @@ static fray_status activation(duel *d, const mkey *mk, mentry *e) {
                      &odds);
     if (rc != FRAY_OK)
         return rc;
-    int bonus = damage_advantage(asb) + (o.power ? 2 : 0);
+    int bonus = ft_damage_advantage(asb) + (o.power ? 2 : 0);
     ft_cstate keep[2] = {st->c[0], st->c[1]};
     double miss = 1;
     for (int h = 0; h <= odds->max_hearts && rc == FRAY_OK; h++) {
@@ -693,7 +652,7 @@ static fray_status init_flip(const ft_setup *s, int i, init_dist *out,
                              fray_diag *diag) {
     const ft_statblock *sb = &s->c[i].sb;
     int flip = 0, shift = 0;
-    initiative_mods(sb, &flip, &shift);
+    ft_advantage_mods(sb, FT_APPLIES_INITIATIVE, &flip, &shift);
     out->n = sb->cv[FT_CV_N];
     out->shift = shift;
     fray_flip_odds o;

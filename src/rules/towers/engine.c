@@ -312,8 +312,8 @@ stop:;
 
 /* ---- Initiative (seed "Entering Combat and Initiative"; RULINGS 9) ------- */
 
-static int advantage_mods(const ft_statblock *sb, ft_applies what, int *flip,
-                          int *shift) {
+int ft_advantage_mods(const ft_statblock *sb, ft_applies what, int *flip,
+                      int *shift) {
     int best = 0, worst = 0;
     for (int i = 0; i < sb->n_advantages; i++) {
         const ft_advantage *a = &sb->advantages[i];
@@ -347,7 +347,7 @@ static fray_status begin(ft_run *r) {
     for (int i = 0; i < st->n; i++) {
         const ft_statblock *sb = &s->c[i].sb;
         int flip = 0, shift = 0;
-        advantage_mods(sb, FT_APPLIES_INITIATIVE, &flip, &shift);
+        ft_advantage_mods(sb, FT_APPLIES_INITIATIVE, &flip, &shift);
         int n = sb->cv[FT_CV_N];
         fray_flip f;
         int total_shift = shift;

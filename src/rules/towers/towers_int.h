@@ -892,6 +892,14 @@ int ft_next_actor(const ft_state *st);
 /* Resets st from the setup (no allocation, no parsing): decks shuffled with
  * rng seeded from `seed`. Then apply FT_CMD_BEGIN. */
 void ft_state_reset(const ft_setup *s, ft_state *st, uint64_t seed);
+/* engine.c: the flip and shift mods of a stat block's advantages for `what`
+ * (standard ranks, rules-facts.md: the best advantage and the worst
+ * disadvantage); returns best - worst. */
+int ft_advantage_mods(const ft_statblock *sb, ft_applies what, int *flip,
+                      int *shift);
+/* attack.c: the STUN bonus of damage advantages (+rank of the best, the
+ * rank of the worst disadvantage). */
+int ft_damage_advantage(const ft_statblock *sb);
 /* The state of trial `trial` of a simulation with master seed `seed`
  * (its stream: fray_rng_for_trial(seed, trial)); ft_state_reset is trial 0. */
 void ft_state_reset_trial(const ft_setup *s, ft_state *st, uint64_t seed,
