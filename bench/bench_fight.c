@@ -27,18 +27,9 @@
 
 #include "fray/encounter.h"
 #include "fray/fray.h"
+#include "bench_util.h"
 
 #include "towers_int.h" /* the fight's state, for --checksum */
-
-#ifndef FRAY_SOURCE_DIR
-#define FRAY_SOURCE_DIR "."
-#endif
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 typedef struct result {
     double fights_per_s;
@@ -50,23 +41,15 @@ typedef struct result {
 
 static int bench(const char *file, long fights, double min_seconds,
                  result *out) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/examples/towers/%s", FRAY_SOURCE_DIR, file);
-    fray_towers_setup *setup = NULL;
-    fray_diag diag;
-    memset(&diag, 0, sizeof diag);
-    fray_status st = fray_towers_load(path, NULL, &setup, &diag);
-    if (st != FRAY_OK) {
-        fprintf(stderr, "bench_fight: %s:%d:%d: %s (%s)\n", path, diag.line,
-                diag.column, diag.message, fray_strerror(st));
+    fray_towers_setup *setup = bench_load_example("bench_fight", file);
+    if (!setup)
         return 1;
-    }
     fray_towers_fight_options fo;
     memset(&fo, 0, sizeof fo);
     fo.journal = false;
     fo.facts = false;
     fray_towers_fight *f = NULL;
-    st = fray_towers_fight_new(setup, 0, &fo, NULL, &f);
+    fray_status st = fray_towers_fight_new(setup, 0, &fo, NULL, &f);
     if (st != FRAY_OK) {
         fprintf(stderr, "bench_fight: %s: %s\n", file, fray_strerror(st));
         fray_towers_setup_free(setup);
@@ -74,7 +57,7 @@ static int bench(const char *file, long fights, double min_seconds,
     }
     memset(out, 0, sizeof *out);
     long events = 0, i = 0;
-    double t0 = now_s(), dt = 0;
+    double t0 = bench_now_s(), dt = 0;
     /* At least `fights` fights, and at least min_seconds of them. */
     do {
         long batch = fights;
@@ -92,7 +75,7 @@ static int bench(const char *file, long fights, double min_seconds,
             int w = fray_towers_fight_winner(f);
             out->wins[w >= 0 && w < 4 ? w : w == -2 ? 5 : 4]++;
         }
-        dt = now_s() - t0;
+        dt = bench_now_s() - t0;
     } while (dt < min_seconds);
     out->fights = i;
     out->seconds = dt;
@@ -169,16 +152,9 @@ static int checksum(const char *file) {
     long n = strcmp(file, "duel.yaml") == 0       ? 20000
              : strcmp(file, "skirmish.yaml") == 0 ? 3000
                                                   : 5000;
-    char path[1024];
-    snprintf(path, sizeof path, "%s/examples/towers/%s", FRAY_SOURCE_DIR, file);
-    fray_towers_setup *setup = NULL;
-    fray_diag diag;
-    memset(&diag, 0, sizeof diag);
-    if (fray_towers_load(path, NULL, &setup, &diag) != FRAY_OK) {
-        fprintf(stderr, "bench_fight: %s:%d:%d: %s\n", path, diag.line,
-                diag.column, diag.message);
+    fray_towers_setup *setup = bench_load_example("bench_fight", file);
+    if (!setup)
         return 1;
-    }
     fray_towers_fight_options fo;
     memset(&fo, 0, sizeof fo);
     fray_towers_fight *f = NULL;

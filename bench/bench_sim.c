@@ -20,16 +20,7 @@
 #include "cards_int.h"
 #include "fray/fray.h"
 #include "towers_int.h"
-
-#ifndef FRAY_SOURCE_DIR
-#define FRAY_SOURCE_DIR "."
-#endif
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "bench_util.h"
 
 /* Mean cards turned over per fight, and per flip. */
 static void count_cards(const fray_towers_setup *s, double *per_fight,
@@ -73,7 +64,7 @@ static double bare_loop(const fray_towers_setup *s, double per_fight,
     int cards = (int)(per_fight + 0.5);
     size_t flip = per_flip < 1.5 ? 1 : (size_t)(per_flip + 0.5);
     long i = 0, acc = 0;
-    double t0 = now_s(), dt = 0.0;
+    double t0 = bench_now_s(), dt = 0.0;
     do {
         for (int b = 0; b < 1000; b++, i++) {
             fray_rng_for_trial(&st->rng, 1, (uint64_t)i);
@@ -97,7 +88,7 @@ static double bare_loop(const fray_towers_setup *s, double per_fight,
                 d = d + 1 < n_decks ? d + 1 : 0;
             }
         }
-        dt = now_s() - t0;
+        dt = bench_now_s() - t0;
     } while (dt < min_seconds);
     free(st);
     *out_n = i;
@@ -111,7 +102,7 @@ static double sim_rate(const fray_towers_setup *s, int threads, long n,
     if (!c)
         return 0.0;
     long total = 0;
-    double t0 = now_s(), dt = 0.0;
+    double t0 = bench_now_s(), dt = 0.0;
     uint64_t first = 0;
     do {
         fray_sim_options o;
@@ -124,7 +115,7 @@ static double sim_rate(const fray_towers_setup *s, int threads, long n,
             break;
         first += (uint64_t)n;
         total += n;
-        dt = now_s() - t0;
+        dt = bench_now_s() - t0;
     } while (dt < min_seconds);
     free(c);
     *out_n = total;
@@ -156,17 +147,9 @@ int main(int argc, char **argv) {
            "fights/s", "up", "fights/s", "bare");
     long sink = 0;
     for (int k = 0; k < n_files; k++) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/examples/towers/%s", FRAY_SOURCE_DIR,
-                 files[k]);
-        fray_towers_setup *s = NULL;
-        fray_diag d;
-        memset(&d, 0, sizeof d);
-        if (fray_towers_load(path, NULL, &s, &d) != FRAY_OK) {
-            fprintf(stderr, "bench_sim: %s:%d:%d: %s\n", path, d.line,
-                    d.column, d.message);
+        fray_towers_setup *s = bench_load_example("bench_sim", files[k]);
+        if (!s)
             return 1;
-        }
         double per_fight = 0, per_flip = 2;
         count_cards(s, &per_fight, &per_flip);
         long n1, n2, nb;
