@@ -10,6 +10,7 @@
  */
 #include "towers_int.h"
 
+#include <assert.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -763,8 +764,31 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
     ft_mods m;
     mod_list list;
     list.n = 0;
-    /* The reasons are words for the narration: not written in simulation. */
-    compute(r, a, t, o, &m, r->facts ? &list : NULL, false);
+    const ft_attack_memo *mo = r->memo;
+    if (mo && mo->valid && mo->reusable && !r->facts && mo->st == st &&
+        mo->n_events == st->n_events && mo->attacker == a && mo->target == t &&
+        mo->weapon == o->weapon && !o->off_hand && !o->opportunity &&
+        !o->charge) {
+        /* The policy's modifiers for this very attack, on a state that
+         * differs from this one in nothing they depend on
+         * (ft_attack_memo); Power Attack's and Aid's own on top. */
+        memset(&m, 0, sizeof m);
+        m.flip = mo->flip - (o->power ? 1 : 0) + (o->aid ? 1 : 0);
+        m.shift = mo->shift;
+        m.def_flip = mo->def_flip;
+        m.def_shift = mo->def_shift;
+#ifndef NDEBUG
+        ft_mods fresh;
+        compute(r, a, t, o, &fresh, NULL, false);
+        assert(!fresh.impossible && fresh.flip == m.flip &&
+               fresh.shift == m.shift && fresh.def_flip == m.def_flip &&
+               fresh.def_shift == m.def_shift);
+#endif
+    } else {
+        /* The reasons are words for the narration: not written in
+         * simulation. */
+        compute(r, a, t, o, &m, r->facts ? &list : NULL, false);
+    }
     if (m.impossible)
         return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0, "%s", m.why);
     int wi;

@@ -230,6 +230,9 @@ static fray_status offer_opportunity(ft_run *r, int e, int provoker) {
     }
     if (!take)
         return FRAY_OK;
+    /* The state changes before the provoker's own attack, if any. */
+    if (r->memo)
+        r->memo->valid = false;
     ft_emit(r, FT_FACT_OPPORTUNITY, e, provoker, 0, 0, 0, 0);
     r->st->c[e].reacted_event = r->st->n_events;
     ft_attack_opts o;
@@ -626,7 +629,7 @@ static bool straight(fray_pos from, const fray_pos *path, int n) {
 
 static fray_status check(const ft_setup *s, ft_state *st,
                          const ft_command *cmd, fray_diag *diag,
-                         ft_path_cache *paths);
+                         ft_path_cache *paths, const ft_attack_memo *memo);
 
 /*
  * The state is not changed: to judge an action that starts with Shift
@@ -686,19 +689,26 @@ fray_status ft_check_command(const ft_setup *s, const ft_state *st,
 fray_status ft_check_command_paths(const ft_setup *s, const ft_state *st,
                                    const ft_command *cmd, fray_diag *diag,
                                    ft_path_cache *paths) {
+    return ft_check_command_memo(s, st, cmd, diag, paths, NULL);
+}
+
+fray_status ft_check_command_memo(const ft_setup *s, const ft_state *st,
+                                  const ft_command *cmd, fray_diag *diag,
+                                  ft_path_cache *paths,
+                                  const ft_attack_memo *memo) {
     ft_state *mst = (ft_state *)st;
     if (cmd->action >= FT_ACTION_COUNT || cmd->actor < 0 ||
         cmd->actor >= st->n)
-        return check(s, mst, cmd, diag, paths);
+        return check(s, mst, cmd, diag, paths, memo);
     fray_pos keep = st->c[cmd->actor].pos;
-    fray_status rc = check(s, mst, cmd, diag, paths);
+    fray_status rc = check(s, mst, cmd, diag, paths, memo);
     mst->c[cmd->actor].pos = keep;
     return rc;
 }
 
 static fray_status check(const ft_setup *s, ft_state *st,
                          const ft_command *cmd, fray_diag *diag,
-                         ft_path_cache *paths) {
+                         ft_path_cache *paths, const ft_attack_memo *memo) {
     if (cmd->action >= FT_ACTION_COUNT)
         return FRAY_OK; /* the engine's own steps */
     int a = cmd->actor;
@@ -797,6 +807,20 @@ static fray_status check(const ft_setup *s, ft_state *st,
             if (cmd->ally < 0 || cmd->ally >= st->n ||
                 !ft_allies(s, a, cmd->ally) || cmd->ally == a)
                 return bad(diag, "Aid needs an ally to help%s%s", "", "");
+        }
+        /* The policy just found this attack possible on this very state
+         * (only the weapon, the hand and the places decide it, not Power
+         * Attack or Aid). */
+        if (memo && memo->valid && memo->st == st &&
+            memo->n_events == st->n_events && memo->attacker == a &&
+            memo->target == tgt && memo->weapon == wi && !cmd->off_hand &&
+            !cmd->shift_first) {
+#ifndef NDEBUG
+            ft_mods mm;
+            ft_attack_possible(&r, a, tgt, &o, &mm);
+            assert(!mm.impossible);
+#endif
+            break;
         }
         ft_mods m;
         if (cmd->shift_first)
@@ -1230,6 +1254,8 @@ static fray_status apply_action(ft_run *r) {
     }
     int extra = 0;
     if (cmd->shift_first) {
+        if (r->memo)
+            r->memo->valid = false;
         /* Shift first, then the action: 2 + its cost; no longer free of
          * opportunity attacks (seed "Shift Position"). */
         fray_pos to = cmd->shift_to;

@@ -374,6 +374,11 @@ static fray_status fate_round(ft_run *r, int who, ft_flip_purpose p,
 
     if (!r->hooks || !r->hooks->fate)
         return FRAY_OK;
+    /* The tactics policy would answer "nothing" at once (and asking has no
+     * effect): the held cards and chips need not be looked at. */
+    if (r->hooks == &ft_policy_hooks &&
+        ft_policy_fate_none(r, who, p == FT_FLIP_DEFENSE, f, *shift, against))
+        return FRAY_OK;
     bool marked = false;
     /* Each choice spends a held card or a chip, so this ends; the guard
      * only protects against a hook that never says NONE. */
@@ -441,12 +446,42 @@ fray_status ft_flip(ft_run *r, int who, int n, ft_flip_purpose purpose,
     /* A flip can never hold more cards than the deck. */
     if (f.n_cards > deck->size)
         f.n_cards = deck->size;
-    rc = get_cards(r, d, f.n_cards, f.cards, false, purpose_text(purpose));
-    if (rc != FRAY_OK)
-        return rc;
-    discard_flipped(deck, f.cards, f.n_cards);
-    fray__flip_evaluate(&f, &deck->opts);
-    emit_flip(r, who, purpose, &f, shift);
+    ft_event *ev = r->ev;
+    if (!r->replay && !r->cards_given && !r->setup->opt.fresh_decks &&
+        f.n_cards > 0 && (size_t)f.n_cards <= deck->n_draw &&
+        ev->n_cards + f.n_cards <= FT_EVENT_CARDS) {
+        /* Drawn from the draw pile without a reshuffle: get_cards,
+         * discard_flipped and fray__flip_evaluate in one pass (the same
+         * cards, record, piles and kept card). */
+        int kept = 0, best = 0, hearts = 0;
+        for (int i = 0; i < f.n_cards; i++) {
+            fray_card c = deck->draw[--deck->n_draw];
+            deck->place[c] = FRAY_PLACE_DISCARD;
+            deck->discard[deck->n_discard++] = c;
+            f.cards[i] = c;
+            ev->cards[ev->n_cards] = c;
+            ev->card_deck[ev->n_cards] = (uint8_t)d;
+            ev->n_cards++;
+            int v = ft_card_value(&deck->opts, c);
+            if (i == 0 || (f.keep_lowest ? v < best : v > best)) {
+                best = v;
+                kept = i;
+            }
+            hearts += ft_card_heart(c);
+        }
+        r->card_i = ev->n_cards;
+        f.kept = kept;
+        f.kept_value = best;
+        f.hearts = hearts;
+    } else {
+        rc = get_cards(r, d, f.n_cards, f.cards, false, purpose_text(purpose));
+        if (rc != FRAY_OK)
+            return rc;
+        discard_flipped(deck, f.cards, f.n_cards);
+        fray__flip_evaluate(&f, &deck->opts);
+    }
+    if (r->facts)
+        emit_flip(r, who, purpose, &f, shift);
     bool any;
     rc = fate_round(r, who, purpose, &f, &shift, against, &any);
     if (rc != FRAY_OK)

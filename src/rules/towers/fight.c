@@ -192,7 +192,11 @@ static fray_status apply_cmd(fray_towers_fight *f, const ft_command *cmd,
         r.cards_given = true; /* choices still come from the hooks */
     }
     r.checked = checked;
+    /* The policy's attack modifiers: only for the command it just chose
+     * on this state. */
+    r.memo = checked && !careful ? &f->memo : NULL;
     fray_status rc = ft_apply(&r);
+    f->memo.valid = false;
     if (rc == FRAY_OK && cards && r.card_i < ev->n_cards) {
         rc = fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                             "%d card(s) more than this action turns over",
@@ -271,6 +275,7 @@ FRAY_API void fray_towers_fight_reset_trial(fray_towers_fight *f,
     f->n_events = 0;
     f->n_recorded = 0;
     f->paths.valid = false;
+    f->memo.valid = false;
     ft_state_reset_trial(&f->setup->s, &f->st, seed, trial);
     ft_command begin;
     memset(&begin, 0, sizeof begin);
@@ -341,8 +346,8 @@ FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *f) {
         cmd.action = FT_CMD_PHASE;
         cmd.actor = -1;
     } else {
-        ft_policy_choose_checked(&f->setup->s, st, next, &cmd, &checked,
-                                 &f->paths);
+        ft_policy_choose_memo(&f->setup->s, st, next, &cmd, &checked,
+                              &f->paths, &f->memo);
     }
     /* A command the policy checked on this very state is not checked again
      * (nothing changes the state in between). */

@@ -60,6 +60,7 @@ typedef struct pol {
     int n;
     bool *checked;              /* set when try_cmd takes a checked command */
     ft_path_cache *paths;       /* the fight's move search cache (or NULL) */
+    ft_attack_memo *memo;       /* the chosen attack's modifiers (or NULL) */
 } pol;
 
 enum { OCC_GONE = 0xff };
@@ -192,7 +193,8 @@ static void cmd_init(ft_command *c, int actor, int action) {
 
 /* Takes the command when it is legal now. */
 static bool try_cmd(const pol *p, const ft_command *c, ft_command *out) {
-    if (ft_check_command_paths(p->s, p->st, c, NULL, p->paths) != FRAY_OK)
+    if (ft_check_command_memo(p->s, p->st, c, NULL, p->paths, p->memo) !=
+        FRAY_OK)
         return false;
     *out = *c;
     *p->checked = true;
@@ -563,7 +565,28 @@ void ft_policy_choose(const ft_setup *s, const ft_state *st, int actor,
 void ft_policy_choose_checked(const ft_setup *s, const ft_state *st, int actor,
                               ft_command *out, bool *out_checked,
                               ft_path_cache *paths) {
+    ft_policy_choose_memo(s, st, actor, out, out_checked, paths, NULL);
+}
+
+/* Whether the start of `actor`'s activation and Bleeding or Burning can
+ * change nothing an attack's modifiers depend on: no combatant has a
+ * condition (none ends, none charges) and the attacker is not Reckless
+ * (the only one of the flags cleared then that its own flip reads). */
+static bool mods_survive_start(const ft_state *st, int actor) {
+    if (st->c[actor].flags & FT_F_RECKLESS)
+        return false;
+    for (int i = 0; i < st->n; i++)
+        if (st->c[i].n_cond != 0)
+            return false;
+    return true;
+}
+
+void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
+                           ft_command *out, bool *out_checked,
+                           ft_path_cache *paths, ft_attack_memo *memo) {
     *out_checked = false;
+    if (memo)
+        memo->valid = false;
     cmd_init(out, actor, FT_ACT_DELAY);
     if (actor < 0 || actor >= st->n)
         return;
@@ -571,6 +594,7 @@ void ft_policy_choose_checked(const ft_setup *s, const ft_state *st, int actor,
     pol_init(&p, s, st, actor);
     p.checked = out_checked;
     p.paths = paths;
+    p.memo = NULL; /* set once the attack's modifiers are known */
     const ft_tactics *tac = p.tac;
     const ft_cstate *me = &st->c[actor];
     ft_tactics_preset preset = tac->preset;
@@ -650,6 +674,20 @@ void ft_policy_choose_checked(const ft_setup *s, const ft_state *st, int actor,
         }
     }
     if (best >= 0 && w) {
+        if (memo) {
+            memo->valid = true;
+            memo->reusable = mods_survive_start(st, actor);
+            memo->st = st;
+            memo->n_events = st->n_events;
+            memo->attacker = actor;
+            memo->target = best;
+            memo->weapon = wi;
+            memo->flip = best_m.flip;
+            memo->shift = best_m.shift;
+            memo->def_flip = best_m.def_flip;
+            memo->def_shift = best_m.def_shift;
+            p.memo = memo;
+        }
         ft_command c;
         cmd_init(&c, actor, w->spell ? FT_ACT_CAST : FT_ACT_ATTACK);
         c.target = (int8_t)best;
@@ -762,18 +800,13 @@ static ft_choice fate_choice(void *ctx, const ft_run *r, const ft_flip_view *v) 
     const ft_setup *s = r->setup;
     const ft_state *st = r->st;
     int who = v->who;
-    if (who < 0 || who >= st->n || v->against == INT_MIN || !v->flip)
+    if (ft_policy_fate_none(r, who, v->is_defense, v->flip, v->shift,
+                            v->against))
         return none;
     const ft_tactics *tac = &s->c[who].tactics;
-    if (tac->preset == FT_TAC_IDLE)
-        return none;
     const fray_flip *f = v->flip;
-    /* The attack hits when attack >= defense: the attacker needs to reach
-     * the defense, the defender to pass the attack. */
     int need = v->is_defense ? v->against + 1 : v->against;
     int total = f->kept_value + v->shift;
-    if (total >= need)
-        return none;
     /* Flips that decide damage are worth the last card; others are not. */
     bool damage = v->purpose == FT_FLIP_ATTACK || v->purpose == FT_FLIP_DEFENSE;
     if (damage && r->ev && r->ev->cmd.action == FT_ACT_AID &&
@@ -784,8 +817,17 @@ static ft_choice fate_choice(void *ctx, const ft_run *r, const ft_flip_view *v) 
         fray_card held[FRAY_CARDS_MAX];
         size_t nh = 0;
         if (d >= 0 && d < st->n_decks)
-            nh = fray_deck_held(&st->decks[d], held, FRAY_CARDS_MAX);
-        if (nh > 0 && (damage || nh >= 2)) {
+            nh = (size_t)ft_deck_held(&st->decks[d], held);
+        /* A swap keeps the held card or a card of the flip, and the flip's
+         * cards fall short: only a held card that reaches `need` itself
+         * can make it. */
+        int top_held = INT_MIN;
+        for (size_t h = 0; h < nh; h++) {
+            int hv = ft_card_value(&s->opt.deck, held[h]);
+            if (hv > top_held)
+                top_held = hv;
+        }
+        if (nh > 0 && (damage || nh >= 2) && top_held + v->shift >= need) {
             /* The cheapest swap that makes it: the smallest held card, put
              * in place of the card whose loss costs least. */
             int best_i = -1, best_h = -1, best_val = INT_MAX;

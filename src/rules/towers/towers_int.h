@@ -40,6 +40,12 @@
 #include "cards_int.h"
 #include "internal.h"
 
+#include <limits.h>
+#include <string.h>
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#endif
+
 /* ---- Sizes (fixed: no allocation while a fight runs) -------------------- */
 enum {
     FT_NAME = 32,            /* names, including the NUL */
@@ -731,6 +737,27 @@ typedef struct ft_path_cache {
     fray_pos path[FT_PATH_CACHE_MAX];
 } ft_path_cache;
 
+/*
+ * The attack modifiers the tactics policy worked out for the attack it is
+ * about to choose (policy.c, ft_attack_mods with the attacker's weapon
+ * `weapon`, main hand, no Power Attack, no Aid), on state `st` at event
+ * `n_events`. The check of its command (engine.c) takes from it that the
+ * attack can be made; the attack itself (attack.c ft_attack) takes the
+ * modifiers when `reusable`: no combatant had a condition and the attacker
+ * was not Reckless, so that the start of the activation changes nothing
+ * they depend on (and an opportunity attack before it clears `valid`).
+ * Builds without NDEBUG check both against fresh ones. Owned by a fight
+ * (fray_towers_fight.memo); valid false: empty.
+ */
+typedef struct ft_attack_memo {
+    bool valid;
+    bool reusable;
+    const ft_state *st;
+    int32_t n_events;
+    int attacker, target, weapon;
+    int flip, shift, def_flip, def_shift;
+} ft_attack_memo;
+
 struct ft_run;
 typedef struct ft_flip_view {
     int who;                 /* whose flip */
@@ -782,6 +809,7 @@ typedef struct ft_run {
      * assert that it passes). Never set on replay. */
     bool checked;
     ft_path_cache *paths;    /* the fight's last move search (NULL: none) */
+    ft_attack_memo *memo;    /* the policy's attack modifiers (NULL: none) */
 } ft_run;
 
 /* ---- Functions shared between the modules ------------------------------- */
@@ -916,6 +944,12 @@ fray_status ft_check_command(const ft_setup *s, const ft_state *st,
 fray_status ft_check_command_paths(const ft_setup *s, const ft_state *st,
                                    const ft_command *cmd, fray_diag *diag,
                                    ft_path_cache *paths);
+/* The same, taking from `memo` (may be NULL) that an attack the policy
+ * just found possible on this state is possible. */
+fray_status ft_check_command_memo(const ft_setup *s, const ft_state *st,
+                                  const ft_command *cmd, fray_diag *diag,
+                                  ft_path_cache *paths,
+                                  const ft_attack_memo *memo);
 
 /* policy.c: the default tactics. Chooses the command for the actor whose
  * turn it is. */
@@ -926,6 +960,11 @@ void ft_policy_choose(const ft_setup *s, const ft_state *st, int actor,
 void ft_policy_choose_checked(const ft_setup *s, const ft_state *st, int actor,
                               ft_command *out, bool *out_checked,
                               ft_path_cache *paths);
+/* The same, leaving in *memo (may be NULL) the modifiers of the attack it
+ * chose (ft_attack_memo); memo->valid false when it chose none. */
+void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
+                           ft_command *out, bool *out_checked,
+                           ft_path_cache *paths, ft_attack_memo *memo);
 /* Fills s->hit_permille from the exact odds (fray_odds_attack) for the
  * setup's deck and flip options and sets s->hit_ready; the loader calls it
  * once the setup is complete. About 700 odds queries (a few ms). */
@@ -961,6 +1000,54 @@ static inline int ft_card_value(const fray_deck_options *o, fray_card card) {
         return card >= FRAY_CARDS_MAX ? 0 : o->joker_value;
     int rank = card % 13 + 2;
     return rank == FRAY_RANK_ACE && o->aces_low ? 1 : rank;
+}
+
+/* fray_deck_held(deck, out, FRAY_CARDS_MAX): the cards held in a Hand of
+ * Fate, in id order, into out (room for FRAY_CARDS_MAX); their count. With
+ * SSE2 the places are compared sixteen at a time. */
+static inline int ft_deck_held(const fray_deck *deck, fray_card *out) {
+#if defined(__SSE2__) && defined(__GNUC__)
+    int size = deck->size;
+    if (size >= 48 && size <= FRAY_CARDS_MAX) {
+        const __m128i want = _mm_set1_epi8((char)FRAY_PLACE_HELD);
+        const uint8_t *pl = deck->place;
+        /* Three blocks, then the last sixteen places (overlapping). */
+        uint64_t m = 0;
+        for (int b = 0; b < 3; b++)
+            m |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+                     _mm_loadu_si128((const __m128i *)(const void *)(pl + 16 * b)),
+                     want))
+                 << (16 * b);
+        m |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+                 _mm_loadu_si128((const __m128i *)(const void *)(pl + size - 16)),
+                 want))
+             << (size - 16);
+        int n = 0;
+        while (m) {
+            out[n++] = (fray_card)__builtin_ctzll(m);
+            m &= m - 1;
+        }
+        return n;
+    }
+#endif
+    return (int)fray_deck_held(deck, out, FRAY_CARDS_MAX);
+}
+
+/* policy.c fate_choice's first answers: the tactics policy makes no Hand
+ * of Fate or chip choice on this flip of `who` when it does not know the
+ * total to reach, never acts (idle) or the flip already reaches it. What
+ * fate.c asks before looking at held cards and chips. */
+static inline bool ft_policy_fate_none(const ft_run *r, int who,
+                                       bool is_defense, const fray_flip *f,
+                                       int shift, int against) {
+    if (who < 0 || who >= r->st->n || against == INT_MIN || !f)
+        return true;
+    if (r->setup->c[who].tactics.preset == FT_TAC_IDLE)
+        return true;
+    /* The attack hits when attack >= defense: the attacker needs to reach
+     * the defense, the defender to pass the attack. */
+    int need = is_defense ? against + 1 : against;
+    return f->kept_value + shift >= need;
 }
 
 /* fray_card_is_heart. */
@@ -1076,6 +1163,7 @@ struct fray_towers_fight {
      * that command is applied (fight.c); NULL: the tactics policies. */
     struct ft_table *table;
     ft_path_cache paths;     /* the last move search (engine.c find_path) */
+    ft_attack_memo memo;     /* the policy's last attack modifiers (policy.c) */
 };
 
 /* fight.c: applies a command as a new event (journal or scratch). */
