@@ -682,10 +682,13 @@ static void reach(const fray_grid *g, fray_footprint from, int start_parity,
              * none at all past kmax - KEY_ORTH, no diagonal (DIRS 4..7)
              * past kmax - KEY_DIAG. */
             int n_dirs = k + KEY_DIAG <= kmax ? 8 : k + KEY_ORTH <= kmax ? 4 : 0;
+            /* A space off the edges has no neighbour off the map: no
+             * bounds to test. */
+            bool inner = x > 0 && y > 0 && x < xmax && y < ymax;
             for (int d = 0; d < n_dirs; d++) {
                 int dx = DIRS[d][0], dy = DIRS[d][1];
                 int nx = x + dx, ny = y + dy;
-                if (nx < 0 || ny < 0 || nx > xmax || ny > ymax)
+                if (!inner && (nx < 0 || ny < 0 || nx > xmax || ny > ymax))
                     continue;
                 /* Finished spaces have keys <= k, so this also skips
                  * them without weighing the step. */

@@ -216,6 +216,7 @@ typedef struct mod_list {
 typedef struct mods_ctx {
     ft_mods *m;
     mod_list *list;  /* NULL: nobody asked for the reasons */
+    bool quiet;      /* nobody reads why an attack is impossible */
 } mods_ctx;
 
 /* The reason of a modifier, in words, when someone asked for them. */
@@ -260,6 +261,8 @@ __attribute__((format(printf, 2, 3)))
 #endif
 static void impossible(mods_ctx *x, const char *fmt, ...) {
     x->m->impossible = true;
+    if (x->quiet)
+        return;
     va_list ap;
     va_start(ap, fmt);
     (void)vsnprintf(x->m->why, sizeof x->m->why, fmt, ap);
@@ -377,13 +380,14 @@ static bool two_melee_weapons(const ft_setup *s, const ft_state *st, int c) {
 /* Every modifier of the attack, or only whether it can be made at all
  * (only_possible: the modifiers stay 0). */
 static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
-                    ft_mods *out, mod_list *list, bool only_possible) {
+                    ft_mods *out, mod_list *list, bool only_possible,
+                    bool quiet) {
     const ft_setup *s = r->setup;
     const ft_state *st = r->st;
     memset(out, 0, sizeof *out);
     if (list)
         list->n = 0;
-    mods_ctx x = {out, list};
+    mods_ctx x = {out, list, quiet};
     if (a < 0 || a >= st->n || t < 0 || t >= st->n || a == t) {
         impossible(&x, "no such target");
         return;
@@ -622,12 +626,18 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
 
 void ft_attack_mods(const ft_run *r, int attacker, int target,
                     const ft_attack_opts *o, ft_mods *out) {
-    compute(r, attacker, target, o, out, NULL, false);
+    compute(r, attacker, target, o, out, NULL, false, false);
 }
 
 void ft_attack_possible(const ft_run *r, int attacker, int target,
                         const ft_attack_opts *o, ft_mods *out) {
-    compute(r, attacker, target, o, out, NULL, true);
+    compute(r, attacker, target, o, out, NULL, true, false);
+}
+
+void ft_attack_mods_quiet(const ft_run *r, int attacker, int target,
+                          const ft_attack_opts *o, bool only_possible,
+                          ft_mods *out) {
+    compute(r, attacker, target, o, out, NULL, only_possible, true);
 }
 
 /* The sums advantages() adds for the set `what`, without the words. */
@@ -635,7 +645,7 @@ static void advantage_sums(const ft_statblock *sb, const ft_applies *what,
                            int8_t *out_shift, int8_t *out_flip) {
     ft_mods m;
     memset(&m, 0, sizeof m);
-    mods_ctx x = {&m, NULL};
+    mods_ctx x = {&m, NULL, false};
     advantages(&x, sb, false, what, 2);
     *out_shift = (int8_t)m.shift;
     *out_flip = (int8_t)m.flip;
@@ -779,7 +789,7 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
         m.def_shift = mo->def_shift;
 #ifndef NDEBUG
         ft_mods fresh;
-        compute(r, a, t, o, &fresh, NULL, false);
+        compute(r, a, t, o, &fresh, NULL, false, false);
         assert(!fresh.impossible && fresh.flip == m.flip &&
                fresh.shift == m.shift && fresh.def_flip == m.def_flip &&
                fresh.def_shift == m.def_shift);
@@ -787,7 +797,7 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
     } else {
         /* The reasons are words for the narration: not written in
          * simulation. */
-        compute(r, a, t, o, &m, r->facts ? &list : NULL, false);
+        compute(r, a, t, o, &m, r->facts ? &list : NULL, false, false);
     }
     if (m.impossible)
         return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0, "%s", m.why);
@@ -916,7 +926,7 @@ fray_status ft_grapple_test(ft_run *r, int a, int d, int attacker_flip_mod,
     memset(&m, 0, sizeof m);
     mod_list list;
     list.n = 0;
-    mods_ctx x = {&m, r->facts ? &list : NULL};
+    mods_ctx x = {&m, r->facts ? &list : NULL, false};
     /* "Attacker's <PA> plus Size versus the Defender's <PD> plus Size";
      * RULINGS 21: the size rank adds cards (grapple_size_cards), else
      * shifts. */

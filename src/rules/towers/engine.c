@@ -825,7 +825,9 @@ static fray_status check(const ft_setup *s, ft_state *st,
         ft_mods m;
         if (cmd->shift_first)
             st->c[a].pos = cmd->shift_to; /* put back by ft_check_command */
-        ft_attack_possible(&r, a, tgt, &o, &m);
+        ft_attack_mods_quiet(&r, a, tgt, &o, true, &m);
+        if (m.impossible && diag)
+            ft_attack_possible(&r, a, tgt, &o, &m); /* for its words */
         if (m.impossible)
             return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s",
                                   m.why[0] ? m.why : "that attack is impossible");

@@ -663,7 +663,7 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
         if (!p.enemy[e] || !in_weapon_range(&p, w, e))
             continue;
         ft_mods m;
-        ft_attack_mods(&p.run, actor, e, &o, &m);
+        ft_attack_mods_quiet(&p.run, actor, e, &o, false, &m);
         if (m.impossible)
             continue;
         long r = target_rank(&p, e, range_to(&p, p.fp[actor], e));

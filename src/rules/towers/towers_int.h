@@ -895,6 +895,11 @@ void ft_attack_mods(const ft_run *r, int attacker, int target,
  * modifiers left 0. What ft_check_command needs, for less. */
 void ft_attack_possible(const ft_run *r, int attacker, int target,
                         const ft_attack_opts *o, ft_mods *out);
+/* ft_attack_mods (only_possible: ft_attack_possible) for callers that
+ * only ask whether: out->why is left empty. */
+void ft_attack_mods_quiet(const ft_run *r, int attacker, int target,
+                          const ft_attack_opts *o, bool only_possible,
+                          ft_mods *out);
 /* Fills s->fast (the speed caches) from the rest of the setup; called by
  * ft_policy_prepare. */
 void ft_fast_prepare(ft_setup *s);
