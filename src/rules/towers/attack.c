@@ -133,9 +133,10 @@ bool ft_threatens(const ft_run *r, int c, int target) {
     const ft_state *st = r->st;
     if (c < 0 || target < 0 || c >= st->n || target >= st->n || c == target)
         return false;
-    if (!in_fight(st, c) || has_cond(st, c, FT_COND_STUNNED) ||
-        has_cond(st, c, FT_COND_HELPLESS) ||
-        (st->c[target].flags & FT_F_FLED))
+    if (!in_fight(st, c) || (st->c[target].flags & FT_F_FLED))
+        return false;
+    if (st->c[c].n_cond > 0 && (has_cond(st, c, FT_COND_STUNNED) ||
+                                has_cond(st, c, FT_COND_HELPLESS)))
         return false;
     /* "Creatures that are tiny or smaller do not threaten". */
     if (s->c[c].sb.size_rank <= -2)
@@ -291,7 +292,9 @@ static int highest_elevation(const fray_grid *g, fray_footprint fp) {
     for (int dy = 0; dy < fp.side; dy++)
         for (int dx = 0; dx < fp.side; dx++) {
             fray_pos p = {(int16_t)(fp.at.x + dx), (int16_t)(fp.at.y + dy)};
-            if (fray_grid_in(g, p) && g->elevation[p.y][p.x] > best)
+            /* fray_grid_in, inlined. */
+            if (p.x >= 0 && p.y >= 0 && p.x < g->w && p.y < g->h &&
+                g->elevation[p.y][p.x] > best)
                 best = g->elevation[p.y][p.x];
         }
     return best == INT_MIN ? 0 : best;

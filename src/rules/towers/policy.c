@@ -65,6 +65,11 @@ typedef struct pol {
 
 enum { OCC_GONE = 0xff };
 
+/* fray_grid_within and fray_grid_range (as ft_range), inlined. */
+static inline bool ft_within(fray_footprint a, fray_footprint b, int reach) {
+    return ft_range(a, b) <= reach;
+}
+
 static bool down(const ft_cstate *c) {
     return (c->flags & (FT_F_UNCONSCIOUS | FT_F_DISABLED | FT_F_DYING |
                         FT_F_DEAD | FT_F_FLED)) != 0;
@@ -127,7 +132,7 @@ static bool enemy_reaches(const pol *p, int e, fray_footprint at) {
     int r = reach_of(is_ranged(w) ? NULL : w);
     if (!p->s->has_map)
         return true;
-    if (!fray_grid_within(p->fp[e], at, r))
+    if (!ft_within(p->fp[e], at, r))
         return false;
     return ft_geo_cover(p->s, p->fp[e], at) != FRAY_COVER_TOTAL;
 }
@@ -138,7 +143,7 @@ static bool threatened(const pol *p) {
     for (int e = 0; e < p->n; e++) {
         if (!p->enemy[e])
             continue;
-        if (p->s->has_map && !fray_grid_within(p->fp[e], p->fp[p->me], 2))
+        if (p->s->has_map && !ft_within(p->fp[e], p->fp[p->me], 2))
             continue;
         if (ft_threatens(&p->run, e, p->me) ||
             enemy_reaches(p, e, p->fp[p->me]))
@@ -153,7 +158,7 @@ static bool threatened(const pol *p) {
 static bool in_weapon_range(const pol *p, const ft_weapon *w, int e) {
     if (!p->s->has_map || !w)
         return true;
-    int r = fray_grid_range(p->fp[p->me], p->fp[e]);
+    int r = ft_range(p->fp[p->me], p->fp[e]);
     if (!is_ranged(w))
         return r <= reach_of(w) + 1;
     int limit = w->range_increment > 0 ? 4 * w->range_increment : w->max_range;
@@ -210,7 +215,7 @@ static bool try_simple(const pol *p, int action, ft_command *out) {
 /* ---- Targets -------------------------------------------------------------------- */
 
 static int range_to(const pol *p, fray_footprint from, int e) {
-    return p->s->has_map ? fray_grid_range(from, p->fp[e]) : 1;
+    return p->s->has_map ? ft_range(from, p->fp[e]) : 1;
 }
 
 /* Lower is better: how tactics.target ranks enemy e. */
@@ -382,10 +387,10 @@ static fray_footprint fp_at(const pol *p, fray_pos at) {
 static bool can_strike_from(const pol *p, fray_footprint at, int e,
                             const ft_weapon *w, int increments) {
     if (!is_ranged(w)) {
-        return fray_grid_within(at, p->fp[e], reach_of(w)) &&
+        return ft_within(at, p->fp[e], reach_of(w)) &&
                ft_geo_cover(p->s, at, p->fp[e]) != FRAY_COVER_TOTAL;
     }
-    int r = fray_grid_range(at, p->fp[e]);
+    int r = ft_range(at, p->fp[e]);
     int limit = w->range_increment > 0 ? w->range_increment * increments
                                        : w->max_range;
     if (limit > 0 && r > limit)
@@ -397,7 +402,7 @@ static bool can_strike_from(const pol *p, fray_footprint at, int e,
 static long firing_score(const pol *p, fray_footprint at, int e,
                          const ft_weapon *w, int cost) {
     long score = cost;
-    int r = fray_grid_range(at, p->fp[e]);
+    int r = ft_range(at, p->fp[e]);
     if (w->range_increment > 0 && r > w->range_increment)
         score += 1000; /* second increment: (shift-1) */
     fray_cover mine = ft_geo_cover(p->s, p->fp[e], at);
@@ -514,7 +519,7 @@ static bool move_toward(const pol *p, int e, const ft_weapon *w,
     }
     /* No space to strike from can be reached (walls, a crowd): get closer
      * as the crow flies, when that is closer at all. */
-    int now = fray_grid_range(p->fp[p->me], p->fp[e]);
+    int now = ft_range(p->fp[p->me], p->fp[e]);
     int best_r = now;
     best.x = -1;
     for (int y = 0; y < rm->h; y++)
@@ -523,7 +528,7 @@ static bool move_toward(const pol *p, int e, const ft_weapon *w,
                 !rm->can_stop[y][x])
                 continue;
             fray_pos q = {(int16_t)x, (int16_t)y};
-            int r = fray_grid_range(fp_at(p, q), p->fp[e]);
+            int r = ft_range(fp_at(p, q), p->fp[e]);
             if (r < best_r) {
                 best_r = r;
                 best = q;
