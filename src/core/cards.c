@@ -237,17 +237,63 @@ fray_status fray_deck_copy(fray_deck *dst, const fray_deck *src) {
 
 /* fray_rng_below (rng.c), inlined for the shuffle: the same PCG32 step
  * and the same rejection, so the same draws (every fight starts with a
- * shuffle of each deck: a call per card adds up). */
+ * shuffle of each deck: a call per card adds up). A deck holds at most
+ * FRAY_CARDS_MAX cards, so the bounds are 2..54: their rejection
+ * thresholds ((2^32 - bound) mod bound) come from a table, and the
+ * remainder r % bound from Lemire's exact "fastmod" (M = 2^64 / bound
+ * rounded up; r % bound = ((M * r mod 2^64) * bound) >> 64 for every
+ * 32-bit r and bound: Lemire, Kaser, Kurz, "Faster Remainder by Direct
+ * Computation", 2019) instead of two divisions. Other bounds divide. */
+static const uint32_t below_threshold[FRAY_CARDS_MAX + 1] = {
+    0u, 0u, 0u, 1u, 0u, 1u, 4u, 4u, 0u, 4u, 6u, 4u, 4u, 9u, 4u, 1u, 0u, 1u, 4u,
+    6u, 16u, 4u, 4u, 12u, 16u, 21u, 22u, 22u, 4u, 16u, 16u, 4u, 0u, 4u, 18u,
+    11u, 4u, 7u, 6u, 22u, 16u, 37u, 4u, 16u, 4u, 31u, 12u, 42u, 16u, 39u, 46u,
+    1u, 48u, 42u, 22u,
+};
+#if defined(__SIZEOF_INT128__)
+static const uint64_t below_magic[FRAY_CARDS_MAX + 1] = {
+    0x0000000000000000u, 0x0000000000000000u, 0x8000000000000000u,
+    0x5555555555555556u, 0x4000000000000000u, 0x3333333333333334u,
+    0x2aaaaaaaaaaaaaabu, 0x2492492492492493u, 0x2000000000000000u,
+    0x1c71c71c71c71c72u, 0x199999999999999au, 0x1745d1745d1745d2u,
+    0x1555555555555556u, 0x13b13b13b13b13b2u, 0x124924924924924au,
+    0x1111111111111112u, 0x1000000000000000u, 0x0f0f0f0f0f0f0f10u,
+    0x0e38e38e38e38e39u, 0x0d79435e50d79436u, 0x0ccccccccccccccdu,
+    0x0c30c30c30c30c31u, 0x0ba2e8ba2e8ba2e9u, 0x0b21642c8590b217u,
+    0x0aaaaaaaaaaaaaabu, 0x0a3d70a3d70a3d71u, 0x09d89d89d89d89d9u,
+    0x097b425ed097b426u, 0x0924924924924925u, 0x08d3dcb08d3dcb09u,
+    0x0888888888888889u, 0x0842108421084211u, 0x0800000000000000u,
+    0x07c1f07c1f07c1f1u, 0x0787878787878788u, 0x0750750750750751u,
+    0x071c71c71c71c71du, 0x06eb3e45306eb3e5u, 0x06bca1af286bca1bu,
+    0x0690690690690691u, 0x0666666666666667u, 0x063e7063e7063e71u,
+    0x0618618618618619u, 0x05f417d05f417d06u, 0x05d1745d1745d175u,
+    0x05b05b05b05b05b1u, 0x0590b21642c8590cu, 0x0572620ae4c415cau,
+    0x0555555555555556u, 0x05397829cbc14e5fu, 0x051eb851eb851eb9u,
+    0x0505050505050506u, 0x04ec4ec4ec4ec4edu, 0x04d4873ecade304eu,
+    0x04bda12f684bda13u,
+};
+#endif
+
 static inline uint32_t below(fray_rng *rng, uint32_t bound) {
-    uint32_t threshold = (uint32_t)(-bound) % bound;
+    bool small = bound <= FRAY_CARDS_MAX;
+    uint32_t threshold =
+        small ? below_threshold[bound] : (uint32_t)(-bound) % bound;
     for (;;) {
         uint64_t old = rng->state;
         rng->state = old * 6364136223846793005ULL + rng->inc;
         uint32_t xorshifted = (uint32_t)(((old >> 18u) ^ old) >> 27u);
         uint32_t rot = (uint32_t)(old >> 59u);
         uint32_t r = (xorshifted >> rot) | (xorshifted << ((-rot) & 31u));
-        if (r >= threshold)
+        if (r >= threshold) {
+#if defined(__SIZEOF_INT128__)
+            if (small) {
+                __extension__ typedef unsigned __int128 u128;
+                uint64_t low = below_magic[bound] * r;
+                return (uint32_t)(((u128)low * bound) >> 64);
+            }
+#endif
             return r % bound;
+        }
     }
 }
 
