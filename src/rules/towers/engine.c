@@ -462,11 +462,14 @@ static void zero_phase(ft_run *r, int phase) {
 
 static void advance(ft_run *r, int to) {
     ft_state *st = r->st;
-    for (int p = st->phase + 1; p <= to; p++) {
-        if (p % 10 == 0)
-            zero_phase(r, p);
-        if (p % 10 == 0)
-            st->phase = p;
+    /* Each zero phase (a multiple of 10) after the current one, up to
+     * `to`, without testing the phases in between. */
+    int first = st->phase + 1, m = first % 10;
+    if (m != 0)
+        first += m > 0 ? 10 - m : -m;
+    for (int p = first; p <= to; p += 10) {
+        zero_phase(r, p);
+        st->phase = p;
     }
     st->phase = to;
     st->round = to / 10 + 1;

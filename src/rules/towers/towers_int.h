@@ -1000,10 +1000,17 @@ fray_status ft_load_text(const char *text, size_t len, const char *path,
  * exactly what the function it copies gives. */
 
 /* fray_card_value. */
+/* The rank of each standard card (card % 13 + 2), read instead of divided
+ * out: flips and Hand of Fate choices ask for it per card. */
+static const uint8_t ft__card_rank[FRAY_CARDS_STANDARD] = {
+    2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+    12, 13, 14, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 2, 3, 4, 5, 6, 7, 8,
+    9, 10, 11, 12, 13, 14};
+
 static inline int ft_card_value(const fray_deck_options *o, fray_card card) {
     if (card >= FRAY_CARDS_STANDARD)
         return card >= FRAY_CARDS_MAX ? 0 : o->joker_value;
-    int rank = card % 13 + 2;
+    int rank = ft__card_rank[card];
     return rank == FRAY_RANK_ACE && o->aces_low ? 1 : rank;
 }
 
