@@ -144,10 +144,18 @@ bool ft_threatens(const ft_run *r, int c, int target) {
     /* Anyone can strike unarmed (or with the butt of a gun) at reach 1;
      * a melee weapon in hand with Reach threatens farther. */
     int reach = 1;
-    for (int hand = 0; hand < 2; hand++) {
-        const ft_weapon *w = weapon_at(s, c, st->c[c].wielded[hand]);
-        if (w && is_melee(w) && weapon_reach(w) > reach)
-            reach = weapon_reach(w);
+    if (s->fast.ready) {
+        for (int hand = 0; hand < 2; hand++) {
+            unsigned wi = (unsigned)st->c[c].wielded[hand];
+            if (wi < FT_MAX_WEAPONS && s->fast.melee_reach[c][wi] > reach)
+                reach = s->fast.melee_reach[c][wi];
+        }
+    } else {
+        for (int hand = 0; hand < 2; hand++) {
+            const ft_weapon *w = weapon_at(s, c, st->c[c].wielded[hand]);
+            if (w && is_melee(w) && weapon_reach(w) > reach)
+                reach = weapon_reach(w);
+        }
     }
     fray_footprint fc = ft_fp(s, st, c), ft = ft_fp(s, st, target);
     if (ft_range(fc, ft) > reach)
@@ -667,6 +675,12 @@ void ft_fast_prepare(ft_setup *s) {
         for (int k = 0; k < FT_ADV_SETS; k++)
             advantage_sums(&s->c[c].sb, sets[k], &f->adv_shift[c][k],
                            &f->adv_flip[c][k]);
+    for (int c = 0; c < s->n_combatants && c < FT_MAX_COMBATANTS; c++)
+        for (int wi = 0; wi < FT_MAX_WEAPONS; wi++) {
+            const ft_weapon *w = weapon_at(s, c, wi);
+            int reach = w && is_melee(w) ? weapon_reach(w) : 0;
+            f->melee_reach[c][wi] = (int16_t)(reach < 32767 ? reach : 32767);
+        }
     if (s->has_map) {
         const fray_grid *g = &s->map;
         /* A small map has every pair below instead. */

@@ -462,6 +462,10 @@ typedef struct ft_fast {
      * (spell, melee, ranged) and defense (intangible, physical) flips. */
     int8_t adv_shift[FT_MAX_COMBATANTS][FT_ADV_SETS];
     int8_t adv_flip[FT_MAX_COMBATANTS][FT_ADV_SETS];
+    /* How far each weapon of a combatant threatens: its reach when it is a
+     * melee weapon, else 0 (also for indices past the stat block's
+     * weapons). ft_threatens reads it for the weapons in hand. */
+    int16_t melee_reach[FT_MAX_COMBATANTS][FT_MAX_WEAPONS];
 } ft_fast;
 
 typedef struct ft_setup {
