@@ -543,6 +543,10 @@ static int step_weight(mover *mv, int x, int y, int dx, int dy) {
 }
 
 static bool may_stop(mover *mv, int x, int y) {
+    if (mv->n == 1) {
+        unsigned o = cell_info(mv, x, y) >> 1 & 7u;
+        return o == FRAY_OCC_EMPTY || o == FRAY_OCC_SELF;
+    }
     for (int j = 0; j < mv->n; j++)
         for (int i = 0; i < mv->n; i++) {
             unsigned o = cell_info(mv, x + i, y + j) >> 1 & 7u;
@@ -685,7 +689,13 @@ static void reach(const fray_grid *g, fray_footprint from, int start_parity,
             /* A space off the edges has no neighbour off the map: no
              * bounds to test. */
             bool inner = x > 0 && y > 0 && x < xmax && y < ymax;
-            for (int d = 0; d < n_dirs; d++) {
+            /* Unrolled: each direction's offsets are then constants. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 8
+#endif
+            for (int d = 0; d < 8; d++) {
+                if (d >= n_dirs)
+                    break;
                 int dx = DIRS[d][0], dy = DIRS[d][1];
                 int nx = x + dx, ny = y + dy;
                 if (!inner && (nx < 0 || ny < 0 || nx > xmax || ny > ymax))
