@@ -671,6 +671,7 @@ static void reach(const fray_grid *g, fray_footprint from, int start_parity,
     out->prev_x[fy][fx] = -1;
     out->prev_y[fy][fx] = -1;
     bq_link(&q, (unsigned)(fy * FRAY_GRID_MAX + fx), k0);
+    int16_t *costs = &out->cost[0][0]; /* [id], id = y * 64 + x */
 
     for (int k = k0; k <= kmax && queued > 0; k++) {
         uint16_t *head = &q.head[k % KEY_RING];
@@ -689,7 +690,8 @@ static void reach(const fray_grid *g, fray_footprint from, int start_parity,
             /* A space off the edges has no neighbour off the map: no
              * bounds to test. */
             bool inner = x > 0 && y > 0 && x < xmax && y < ymax;
-            /* Unrolled: each direction's offsets are then constants. */
+            /* Unrolled: each direction's offsets are then constants. The
+             * costs are read through the space's id (y * 64 + x). */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 8
 #endif
@@ -701,9 +703,11 @@ static void reach(const fray_grid *g, fray_footprint from, int start_parity,
                 if (!inner && (nx < 0 || ny < 0 || nx > xmax || ny > ymax))
                     continue;
                 /* Finished spaces have keys <= k, so this also skips
-                 * them without weighing the step. */
-                int cur = out->cost[ny][nx], least = k + (d >= 4 ? KEY_DIAG : KEY_ORTH);
-                if (cur >= 0 && cur <= least)
+                 * them without weighing the step (unsigned: -1, not yet
+                 * reached, is above every key). */
+                unsigned nid = id + (unsigned)(dy * FRAY_GRID_MAX + dx);
+                int cur = costs[nid], least = k + (d >= 4 ? KEY_DIAG : KEY_ORTH);
+                if ((unsigned)cur <= (unsigned)least)
                     continue;
                 int wgt = step_weight(&mv, x, y, dx, dy);
                 if (wgt < 0)
@@ -711,12 +715,11 @@ static void reach(const fray_grid *g, fray_footprint from, int start_parity,
                 int nk = k + wgt;
                 if (nk > kmax || (cur >= 0 && nk >= cur))
                     continue;
-                unsigned nid = (unsigned)(ny * FRAY_GRID_MAX + nx);
                 if (cur >= 0)
                     bq_unlink(&q, nid, cur);
                 else
                     queued++;
-                out->cost[ny][nx] = (int16_t)nk;
+                costs[nid] = (int16_t)nk;
                 out->prev_x[ny][nx] = (int16_t)x;
                 out->prev_y[ny][nx] = (int16_t)y;
                 bq_link(&q, nid, nk);
@@ -726,7 +729,7 @@ static void reach(const fray_grid *g, fray_footprint from, int start_parity,
 finish:
     for (int i = 0; i < n_done; i++) {
         int x = done[i] % FRAY_GRID_MAX, y = done[i] / FRAY_GRID_MAX;
-        int key = out->cost[y][x];
+        unsigned key = (unsigned)costs[done[i]]; /* finished: >= 0 */
         out->cost[y][x] = (int16_t)(key / 2);
         out->parity[y][x] = (uint8_t)(key % 2);
         out->can_stop[y][x] = may_stop(&mv, x, y);
