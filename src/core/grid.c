@@ -498,6 +498,65 @@ static int step_weight1(mover *mv, int x, int y, int dx, int dy) {
     return KEY_ORTH + w + (e == FRAY_EDGE_LOW ? KEY_EXTRA : 0);
 }
 
+/* A one-space step's fixed part, from terrain and edges only (what
+ * step_weight1 works out when no space is blocked): orthogonal steps
+ * (DIRS 0..3) the key weight, or STEP_WALL across a wall; diagonal steps
+ * (DIRS 4..7) KEY_DIAG plus difficult terrain in bits 0..2 and the two
+ * L-shaped routes' edges (route_of, the middle space open) in bits 3..4
+ * and 5..6. Kept per setup (the 99 Towers engine's ft_fast.steps). */
+static const int8_t DIRS[8][2] = {{1, 0}, {-1, 0}, {0, 1},  {0, -1},
+                                  {1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
+
+enum { STEP_WALL = 0xff };
+
+static unsigned step_fixed(const fray_grid *g, int x, int y, int dx, int dy) {
+    int tx = x + dx, ty = y + dy;
+    unsigned w = g->terrain[ty][tx] == FRAY_TERRAIN_DIFFICULT ? KEY_EXTRA : 0;
+    int ex = x < tx ? x : tx, ey = y < ty ? y : ty;
+    if (dx != 0 && dy != 0) {
+        unsigned r1 = (unsigned)route_of(false, g->edge_e[y][ex], g->edge_s[ey][tx]);
+        unsigned r2 = (unsigned)route_of(false, g->edge_s[ey][x], g->edge_e[ty][ex]);
+        return (KEY_DIAG + w) | r1 << 3 | r2 << 5;
+    }
+    unsigned e = dy == 0 ? g->edge_e[y][ex] : g->edge_s[ey][x];
+    if (e == FRAY_EDGE_WALL)
+        return STEP_WALL;
+    return KEY_ORTH + w + (e == FRAY_EDGE_LOW ? KEY_EXTRA : 0);
+}
+
+/* Declared in src/rules/towers/towers_int.h. */
+void fray__grid_step_table(const fray_grid *g,
+                           uint8_t out[FRAY_GRID_MAX][FRAY_GRID_MAX][8]);
+void fray__grid_step_table(const fray_grid *g,
+                           uint8_t out[FRAY_GRID_MAX][FRAY_GRID_MAX][8]) {
+    int w = clamp_int(g->w, 0, FRAY_GRID_MAX), h = clamp_int(g->h, 0, FRAY_GRID_MAX);
+    memset(out, 0, sizeof(uint8_t[FRAY_GRID_MAX][FRAY_GRID_MAX][8]));
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            for (int d = 0; d < 8; d++) {
+                int tx = x + DIRS[d][0], ty = y + DIRS[d][1];
+                if (tx < 0 || ty < 0 || tx >= w || ty >= h)
+                    continue;
+                out[y][x][d] = (uint8_t)step_fixed(g, x, y, DIRS[d][0], DIRS[d][1]);
+            }
+}
+
+/* step_weight1 from the fixed part f of the step (step_fixed): only the
+ * occupants (and impassable terrain) of the up to three spaces the step
+ * touches are looked at. */
+static int step_weight1_fixed(mover *mv, int x, int y, int dx, int dy,
+                              unsigned f) {
+    int tx = x + dx, ty = y + dy;
+    if (blocked(mv, tx, ty))
+        return -1;
+    if (dx == 0 || dy == 0)
+        return f == STEP_WALL ? -1 : (int)f;
+    int r1 = blocked(mv, tx, y) ? ROUTE_BLOCKED : (int)(f >> 3 & 3u);
+    int r2 = blocked(mv, x, ty) ? ROUTE_BLOCKED : (int)(f >> 5 & 3u);
+    int extra = diagonal_extra(r1, r2);
+    return extra < 0 ? -1 : (int)(f & 7u) + extra;
+}
+
 /* The key weight of moving the footprint from (x, y) by (dx, dy), or -1
  * when the step is forbidden (grid.h, fray_grid_reach). */
 static int step_weight(mover *mv, int x, int y, int dx, int dy) {
@@ -582,8 +641,6 @@ static void bq_unlink(bucket_queue *q, unsigned id, int key) {
         q->prev[q->next[id]] = q->prev[id];
 }
 
-static const int8_t DIRS[8][2] = {{1, 0}, {-1, 0}, {0, 1},  {0, -1},
-                                  {1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
 
 /* fray_grid_reach; with stop != NIL (a space id) the search ends as soon
  * as that space is finished: its cost, parity, can_stop and path are then
@@ -626,7 +683,8 @@ static void paint(mover *mv, int x0, int y0, int x1, int y1,
 static void reach(const fray_grid *g, fray_footprint from, int start_parity,
                   int max_cost, fray_occupant_fn occ, void *ctx,
                   const fray_footprint *occ_fp, const uint8_t *occ_kind,
-                  int n_occ, fray_reach_map *out, unsigned stop) {
+                  int n_occ, fray_reach_map *out, unsigned stop,
+                  const uint8_t (*steps)[FRAY_GRID_MAX][8]) {
     int n = side_of(from);
     from.side = (int8_t)n;
     out->from = from;
@@ -672,6 +730,8 @@ static void reach(const fray_grid *g, fray_footprint from, int start_parity,
     out->prev_y[fy][fx] = -1;
     bq_link(&q, (unsigned)(fy * FRAY_GRID_MAX + fx), k0);
     int16_t *costs = &out->cost[0][0]; /* [id], id = y * 64 + x */
+    /* A one-space mover's steps from the setup's table ([id * 8 + d]). */
+    const uint8_t *fixed = steps && n == 1 ? &steps[0][0][0] : NULL;
 
     for (int k = k0; k <= kmax && queued > 0; k++) {
         uint16_t *head = &q.head[k % KEY_RING];
@@ -709,7 +769,9 @@ static void reach(const fray_grid *g, fray_footprint from, int start_parity,
                 int cur = costs[nid], least = k + (d >= 4 ? KEY_DIAG : KEY_ORTH);
                 if ((unsigned)cur <= (unsigned)least)
                     continue;
-                int wgt = step_weight(&mv, x, y, dx, dy);
+                int wgt = fixed ? step_weight1_fixed(&mv, x, y, dx, dy,
+                                                     fixed[id * 8u + (unsigned)d])
+                                : step_weight(&mv, x, y, dx, dy);
                 if (wgt < 0)
                     continue;
                 int nk = k + wgt;
@@ -739,7 +801,8 @@ finish:
 void fray_grid_reach(const fray_grid *g, fray_footprint from, int start_parity,
                      int max_cost, fray_occupant_fn occ, void *ctx,
                      fray_reach_map *out) {
-    reach(g, from, start_parity, max_cost, occ, ctx, NULL, NULL, 0, out, NIL);
+    reach(g, from, start_parity, max_cost, occ, ctx, NULL, NULL, 0, out, NIL,
+          NULL);
 }
 
 /* Declared in src/rules/towers/towers_int.h: the 99 Towers engine's moves
@@ -753,7 +816,8 @@ void fray__grid_reach_to(const fray_grid *g, fray_footprint from,
     unsigned stop = NIL;
     if (to.x >= 0 && to.y >= 0 && to.x < FRAY_GRID_MAX && to.y < FRAY_GRID_MAX)
         stop = (unsigned)(to.y * FRAY_GRID_MAX + to.x);
-    reach(g, from, start_parity, max_cost, occ, ctx, NULL, NULL, 0, out, stop);
+    reach(g, from, start_parity, max_cost, occ, ctx, NULL, NULL, 0, out, stop,
+          NULL);
 }
 
 /* Declared in src/rules/towers/towers_int.h. */
@@ -771,7 +835,27 @@ void fray__grid_reach_occ(const fray_grid *g, fray_footprint from,
     if (to.x >= 0 && to.y >= 0 && to.x < FRAY_GRID_MAX && to.y < FRAY_GRID_MAX)
         stop = (unsigned)(to.y * FRAY_GRID_MAX + to.x);
     reach(g, from, start_parity, max_cost, NULL, NULL, occ_fp, occ_kind,
-          n_occ, out, stop);
+          n_occ, out, stop, NULL);
+}
+
+/* Declared in src/rules/towers/towers_int.h. */
+void fray__grid_reach_steps(const fray_grid *g,
+                            const uint8_t (*steps)[FRAY_GRID_MAX][8],
+                            fray_footprint from, int start_parity,
+                            int max_cost, const fray_footprint *occ_fp,
+                            const uint8_t *occ_kind, int n_occ, fray_pos to,
+                            fray_reach_map *out);
+void fray__grid_reach_steps(const fray_grid *g,
+                            const uint8_t (*steps)[FRAY_GRID_MAX][8],
+                            fray_footprint from, int start_parity,
+                            int max_cost, const fray_footprint *occ_fp,
+                            const uint8_t *occ_kind, int n_occ, fray_pos to,
+                            fray_reach_map *out) {
+    unsigned stop = NIL;
+    if (to.x >= 0 && to.y >= 0 && to.x < FRAY_GRID_MAX && to.y < FRAY_GRID_MAX)
+        stop = (unsigned)(to.y * FRAY_GRID_MAX + to.x);
+    reach(g, from, start_parity, max_cost, NULL, NULL, occ_fp, occ_kind,
+          n_occ, out, stop, steps);
 }
 
 int fray_grid_path(const fray_reach_map *m, fray_pos to, fray_pos *out, int max) {

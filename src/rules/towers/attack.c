@@ -383,6 +383,14 @@ int ft_damage_advantage(const ft_statblock *sb) {
 }
 
 static bool two_melee_weapons(const ft_setup *s, const ft_state *st, int c) {
+    if (s->fast.ready) {
+        /* A melee weapon (in the stat block) has a melee reach of 1 or
+         * more; anything else, or no weapon, 0. */
+        unsigned w0 = (unsigned)st->c[c].wielded[0];
+        unsigned w1 = (unsigned)st->c[c].wielded[1];
+        return w0 < FT_MAX_WEAPONS && w1 < FT_MAX_WEAPONS &&
+               s->fast.melee_reach[c][w0] > 0 && s->fast.melee_reach[c][w1] > 0;
+    }
     const ft_weapon *m = weapon_at(s, c, st->c[c].wielded[0]);
     const ft_weapon *o = weapon_at(s, c, st->c[c].wielded[1]);
     return m && o && is_melee(m) && is_melee(o);
@@ -703,6 +711,8 @@ void ft_fast_prepare(ft_setup *s) {
                             e |= FT_GEO_SIGHT;
                         f->geo[y][x][dy][dx] = (uint8_t)e;
                     }
+        fray__grid_step_table(g, f->steps);
+        f->has_steps = true;
         /* A small map: every pair (a few ms at load for 256 spaces). */
         if (small) {
             for (int a = 0; a < g->w * g->h; a++)

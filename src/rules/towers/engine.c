@@ -607,8 +607,8 @@ static int find_path(const ft_setup *s, const ft_state *st, int c,
         return n;
     }
     /* Only dest and its path are asked for: the search stops there. */
-    fray__grid_reach_occ(&s->map, from, 0, max_cost, o.fp, o.kind, o.n, dest,
-                         &m);
+    fray__grid_reach_steps(&s->map, ft_steps(s), from, 0, max_cost, o.fp,
+                           o.kind, o.n, dest, &m);
     *out_can_stop = false;
     if (!fray_grid_in(&s->map, dest) || m.cost[dest.y][dest.x] < 0)
         return -1;

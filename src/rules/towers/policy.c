@@ -744,8 +744,8 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
         int spd = ft_speed(s, st, actor);
         int far_cost = 2 * (s->map.w + s->map.h);
         int near_cost = 3 * spd + 2 < far_cost ? 3 * spd + 2 : far_cost;
-        fray__grid_reach_occ(&s->map, p.fp[actor], 0, near_cost, oc.fp, oc.kind,
-                             oc.n, whole, &rm);
+        fray__grid_reach_steps(&s->map, ft_steps(s), p.fp[actor], 0,
+                               near_cost, oc.fp, oc.kind, oc.n, whole, &rm);
         /* The target: by preference, among enemies it can reach at all. */
         int order[FT_MAX_COMBATANTS];
         long rank[FT_MAX_COMBATANTS];
@@ -767,8 +767,9 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
             if (move_toward(&p, order[j], w, &rm, out))
                 return;
         if (near_cost < far_cost) {
-            fray__grid_reach_occ(&s->map, p.fp[actor], 0, far_cost, oc.fp,
-                                 oc.kind, oc.n, whole, &rm);
+            fray__grid_reach_steps(&s->map, ft_steps(s), p.fp[actor], 0,
+                                   far_cost, oc.fp, oc.kind, oc.n, whole,
+                                   &rm);
             for (int j = 0; j < k && j < 3; j++)
                 if (move_toward(&p, order[j], w, &rm, out))
                     return;

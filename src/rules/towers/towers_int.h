@@ -466,6 +466,11 @@ typedef struct ft_fast {
      * melee weapon, else 0 (also for indices past the stat block's
      * weapons). ft_threatens reads it for the weapons in hand. */
     int16_t melee_reach[FT_MAX_COMBATANTS][FT_MAX_WEAPONS];
+    /* The map's one-space steps, from terrain and edges only
+     * (fray__grid_step_table): what the move searches of one-space movers
+     * read instead of the edges and terrain (steps valid when has_steps). */
+    bool has_steps;
+    uint8_t steps[FRAY_GRID_MAX][FRAY_GRID_MAX][8];
 } ft_fast;
 
 typedef struct ft_setup {
@@ -1116,6 +1121,25 @@ void fray__grid_reach_occ(const fray_grid *g, fray_footprint from,
                           const fray_footprint *occ_fp,
                           const uint8_t *occ_kind, int n_occ, fray_pos to,
                           fray_reach_map *out);
+
+/* grid.c: the fixed part of every one-space step of map g (terrain and
+ * edges; [y][x][direction], directions in the search's order). */
+void fray__grid_step_table(const fray_grid *g,
+                           uint8_t out[FRAY_GRID_MAX][FRAY_GRID_MAX][8]);
+/* grid.c: fray__grid_reach_occ, with one-space movers' steps weighed from
+ * steps (fray__grid_step_table of the same map; NULL: from the map). The
+ * same answer. */
+void fray__grid_reach_steps(const fray_grid *g,
+                            const uint8_t (*steps)[FRAY_GRID_MAX][8],
+                            fray_footprint from, int start_parity,
+                            int max_cost, const fray_footprint *occ_fp,
+                            const uint8_t *occ_kind, int n_occ, fray_pos to,
+                            fray_reach_map *out);
+
+/* The setup's step table for fray__grid_reach_steps, or NULL. */
+static inline const uint8_t (*ft_steps(const ft_setup *s))[FRAY_GRID_MAX][8] {
+    return s->fast.ready && s->fast.has_steps ? s->fast.steps : NULL;
+}
 
 /* fray_grid_cover and fray_grid_sight_fp on the setup's map, from
  * s->fast when it knows the pair (one-space footprints). */

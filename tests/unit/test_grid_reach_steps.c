@@ -1,0 +1,108 @@
+/* test_grid_reach_steps.c - the move search with one-space steps weighed
+ * from a per-map table of their fixed part (fray__grid_step_table and
+ * fray__grid_reach_steps, what the 99 Towers engine and policies use)
+ * gives exactly what the search weighing every step from the map gives
+ * (fray__grid_reach_occ): seed 000 "Counting Squares" (1-2-1 diagonals),
+ * difficult terrain, low walls and walls on edges, "Cutting Corners" and
+ * "Moving Through Spaces". Issue 4 "Speed" must not change a move; a wrong
+ * table entry (a wall, a low wall, difficult terrain or a corner) changes
+ * a cost, a parity or a path here. */
+#include <criterion/criterion.h>
+
+#include <string.h>
+
+#include "fray/grid.h"
+#include "fray/rng.h"
+#include "towers_int.h"
+
+static void random_map(fray_grid *g, fray_rng *rng) {
+    /* Mostly small maps; some as wide or tall as a map can be. */
+    bool big = fray_rng_below(rng, 8) == 0;
+    int w = big ? 40 + (int)fray_rng_below(rng, 25) : 6 + (int)fray_rng_below(rng, 14);
+    int h = big ? 40 + (int)fray_rng_below(rng, 25) : 6 + (int)fray_rng_below(rng, 10);
+    fray_grid_init(g, w, h);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            uint32_t t = fray_rng_below(rng, 20);
+            g->terrain[y][x] = t < 2   ? FRAY_TERRAIN_WALL
+                               : t < 3 ? FRAY_TERRAIN_PIT
+                               : t < 4 ? FRAY_TERRAIN_WINDOW
+                               : t < 7 ? FRAY_TERRAIN_DIFFICULT
+                                       : FRAY_TERRAIN_OPEN;
+        }
+    for (int k = 0; k < w * h / 5; k++) {
+        fray_pos a = {(int16_t)fray_rng_below(rng, (uint32_t)w),
+                      (int16_t)fray_rng_below(rng, (uint32_t)h)};
+        fray_pos b = a;
+        if (fray_rng_below(rng, 2))
+            b.x++;
+        else
+            b.y++;
+        if (fray_grid_in(g, b))
+            fray_grid_set_edge(g, a, b, fray_rng_below(rng, 2) ? FRAY_EDGE_WALL
+                                                               : FRAY_EDGE_LOW);
+    }
+}
+
+static fray_footprint random_fp(const fray_grid *g, fray_rng *rng, int side) {
+    fray_footprint f;
+    f.side = (int8_t)side;
+    f.at.x = (int16_t)fray_rng_below(rng, (uint32_t)(g->w - f.side + 1));
+    f.at.y = (int16_t)fray_rng_below(rng, (uint32_t)(g->h - f.side + 1));
+    return f;
+}
+
+static void same_maps(const fray_reach_map *a, const fray_reach_map *b,
+                      fray_pos only, int trial) {
+    cr_assert_eq(a->w, b->w);
+    cr_assert_eq(a->h, b->h);
+    for (int y = 0; y < a->h; y++)
+        for (int x = 0; x < a->w; x++) {
+            if (only.x >= 0 && (x != only.x || y != only.y))
+                continue;
+            cr_assert_eq(a->cost[y][x], b->cost[y][x], "trial %d (%d,%d)",
+                         trial, x, y);
+            if (a->cost[y][x] < 0)
+                continue;
+            cr_assert_eq(a->parity[y][x], b->parity[y][x], "trial %d", trial);
+            cr_assert_eq(a->can_stop[y][x], b->can_stop[y][x], "trial %d",
+                         trial);
+            cr_assert_eq(a->prev_x[y][x], b->prev_x[y][x], "trial %d", trial);
+            cr_assert_eq(a->prev_y[y][x], b->prev_y[y][x], "trial %d", trial);
+        }
+}
+
+Test(grid_reach_steps, same_as_search_from_the_map) {
+    static fray_grid g;
+    static fray_reach_map a, b;
+    static uint8_t steps[FRAY_GRID_MAX][FRAY_GRID_MAX][8];
+    fray_rng rng;
+    fray_rng_seed(&rng, 4, 7);
+    for (int trial = 0; trial < 600; trial++) {
+        random_map(&g, &rng);
+        fray__grid_step_table(&g, steps);
+        int n = 1 + (int)fray_rng_below(&rng, 7);
+        fray_footprint fp[8];
+        uint8_t kind[8];
+        for (int i = 0; i < n; i++) {
+            /* The mover is one space (the table's case) in most trials. */
+            int side = fray_rng_below(&rng, i == 0 ? 6 : 4) == 0 ? 2 : 1;
+            fp[i] = random_fp(&g, &rng, side);
+            kind[i] = (uint8_t)(i == 0 ? FRAY_OCC_SELF
+                                       : 1 + fray_rng_below(&rng, 3));
+        }
+        int cost = (int)fray_rng_below(&rng, 40);
+        int parity = (int)fray_rng_below(&rng, 2);
+        fray_pos whole = {-1, -1};
+        fray__grid_reach_occ(&g, fp[0], parity, cost, fp, kind, n, whole, &a);
+        fray__grid_reach_steps(&g, (const uint8_t (*)[FRAY_GRID_MAX][8])steps,
+                               fp[0], parity, cost, fp, kind, n, whole, &b);
+        same_maps(&a, &b, whole, trial);
+        fray_pos to = {(int16_t)fray_rng_below(&rng, (uint32_t)g.w),
+                       (int16_t)fray_rng_below(&rng, (uint32_t)g.h)};
+        fray__grid_reach_occ(&g, fp[0], parity, cost, fp, kind, n, to, &a);
+        fray__grid_reach_steps(&g, (const uint8_t (*)[FRAY_GRID_MAX][8])steps,
+                               fp[0], parity, cost, fp, kind, n, to, &b);
+        same_maps(&a, &b, to, trial);
+    }
+}
