@@ -760,7 +760,9 @@ static void reach(const fray_grid *g, fray_footprint from, int start_parity,
                     break;
                 int dx = DIRS[d][0], dy = DIRS[d][1];
                 int nx = x + dx, ny = y + dy;
-                if (!inner && (nx < 0 || ny < 0 || nx > xmax || ny > ymax))
+                /* Unsigned: a negative coordinate is above the limit. */
+                if (!inner && ((unsigned)nx > (unsigned)xmax ||
+                               (unsigned)ny > (unsigned)ymax))
                     continue;
                 /* Finished spaces have keys <= k, so this also skips
                  * them without weighing the step (unsigned: -1, not yet
