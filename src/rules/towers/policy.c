@@ -398,6 +398,43 @@ static bool can_strike_from(const pol *p, fray_footprint at, int e,
     return ft_geo_cover(p->s, at, p->fp[e]) != FRAY_COVER_TOTAL;
 }
 
+/* The spaces where the actor's footprint could stand and pass
+ * can_strike_from's range test (the same reach or limit): each axis's gap
+ * is at most the range (ft_range is the larger gap plus half the
+ * smaller), so only top-lefts in [x0, x1] x [y0, y1] (clamped to the map
+ * of rm) can. Without a limit (a spell or weapon with no range given),
+ * the whole map. Scanning only the box, in the same order, finds the same
+ * spaces. */
+static void strike_box(const pol *p, int e, const ft_weapon *w,
+                       int increments, const fray_reach_map *rm, int *x0,
+                       int *y0, int *x1, int *y1) {
+    *x0 = 0;
+    *y0 = 0;
+    *x1 = rm->w - 1;
+    *y1 = rm->h - 1;
+    int lim;
+    if (!is_ranged(w))
+        lim = reach_of(w);
+    else
+        lim = w->range_increment > 0 ? w->range_increment * increments
+                                     : w->max_range;
+    if (lim <= 0)
+        return;
+    fray_footprint a = p->fp[p->me], b = p->fp[e];
+    int na = a.side < 1 ? 1 : a.side > 5 ? 5 : a.side;
+    int nb = b.side < 1 ? 1 : b.side > 5 ? 5 : b.side;
+    int bx0 = b.at.x - na + 1 - lim, bx1 = b.at.x + nb - 1 + lim;
+    int by0 = b.at.y - na + 1 - lim, by1 = b.at.y + nb - 1 + lim;
+    if (bx0 > *x0)
+        *x0 = bx0;
+    if (by0 > *y0)
+        *y0 = by0;
+    if (bx1 < *x1)
+        *x1 = bx1;
+    if (by1 < *y1)
+        *y1 = by1;
+}
+
 /* Quality of a firing position (lower is better). */
 static long firing_score(const pol *p, fray_footprint at, int e,
                          const ft_weapon *w, int cost) {
@@ -457,8 +494,10 @@ static bool move_toward(const pol *p, int e, const ft_weapon *w,
     /* The best space to strike from, over the whole reachable map. */
     long best_score = LONG_MAX;
     fray_pos best = {-1, -1};
-    for (int y = 0; y < rm->h; y++)
-        for (int x = 0; x < rm->w; x++) {
+    int sx0, sy0, sx1, sy1; /* only there can it strike from */
+    strike_box(p, e, w, 2, rm, &sx0, &sy0, &sx1, &sy1);
+    for (int y = sy0; y <= sy1; y++)
+        for (int x = sx0; x <= sx1; x++) {
             if (rm->cost[y][x] < 0 || !rm->can_stop[y][x])
                 continue;
             /* Spaces within Speed score below 100000 for a shooter (cost,
@@ -487,8 +526,9 @@ static bool move_toward(const pol *p, int e, const ft_weapon *w,
          * as the best whose last three steps are straight. */
         if (!ranged && w && p->tac->preset != FT_TAC_DEFENSIVE) {
             int c0 = rm->cost[best.y][best.x], tries = 0;
-            for (int y = 0; y < rm->h && tries < 8; y++)
-                for (int x = 0; x < rm->w && tries < 8; x++) {
+            strike_box(p, e, w, 1, rm, &sx0, &sy0, &sx1, &sy1);
+            for (int y = sy0; y <= sy1 && tries < 8; y++)
+                for (int x = sx0; x <= sx1 && tries < 8; x++) {
                     if (rm->cost[y][x] != c0 || !rm->can_stop[y][x])
                         continue;
                     fray_pos q = {(int16_t)x, (int16_t)y};
