@@ -736,8 +736,11 @@ static void reach(const fray_grid *g, fray_footprint from, int start_parity,
     for (int k = k0; k <= kmax && queued > 0; k++) {
         uint16_t *head = &q.head[k % KEY_RING];
         while (*head != NIL) {
+            /* bq_unlink of the bucket's first space (no prev). */
             unsigned id = *head;
-            bq_unlink(&q, id, k);
+            *head = q.next[id];
+            if (*head != NIL)
+                q.prev[*head] = NIL;
             queued--;
             int x = (int)(id % FRAY_GRID_MAX), y = (int)(id / FRAY_GRID_MAX);
             done[n_done++] = (uint16_t)id;
@@ -790,13 +793,16 @@ static void reach(const fray_grid *g, fray_footprint from, int start_parity,
             }
         }
     }
-finish:
+finish:;
+    uint8_t *parity = &out->parity[0][0];
+    bool *can_stop = &out->can_stop[0][0];
     for (int i = 0; i < n_done; i++) {
-        int x = done[i] % FRAY_GRID_MAX, y = done[i] / FRAY_GRID_MAX;
-        unsigned key = (unsigned)costs[done[i]]; /* finished: >= 0 */
-        out->cost[y][x] = (int16_t)(key / 2);
-        out->parity[y][x] = (uint8_t)(key % 2);
-        out->can_stop[y][x] = may_stop(&mv, x, y);
+        unsigned id = done[i];
+        unsigned key = (unsigned)costs[id]; /* finished: >= 0 */
+        costs[id] = (int16_t)(key / 2);
+        parity[id] = (uint8_t)(key % 2);
+        can_stop[id] = may_stop(&mv, (int)(id % FRAY_GRID_MAX),
+                                (int)(id / FRAY_GRID_MAX));
     }
 }
 
