@@ -741,7 +741,9 @@ static fray_status check(const ft_setup *s, ft_state *st,
                    "Forced Delay now%s", name, "");
     /* fray's ruling: a Stunned or Helpless combatant's turn is a Forced
      * Delay (its durations still run out with its activations). */
-    if ((ft_cond_has(st, a, FT_COND_STUNNED) ||
+    /* (n_cond first: most combatants have no condition at all.) */
+    if (c->n_cond > 0 &&
+        (ft_cond_has(st, a, FT_COND_STUNNED) ||
          ft_cond_has(st, a, FT_COND_HELPLESS)) &&
         cmd->action != FT_ACT_DELAY)
         return bad(diag, "%s is %s: its turn is a Forced Delay", name,
@@ -750,7 +752,7 @@ static fray_status check(const ft_setup *s, ft_state *st,
     if (cmd->shift_first && (info->flags & FT_AF_NO_SHIFT))
         return bad(diag, "Shift Position cannot be added to %s%s", info->text,
                    "");
-    bool prone = ft_cond_has(st, a, FT_COND_PRONE);
+    bool prone = c->n_cond > 0 && ft_cond_has(st, a, FT_COND_PRONE);
     if (prone && ((info->flags & FT_AF_MOVE_RELATED) || cmd->shift_first ||
                   cmd->action == FT_ACT_SHIFT))
         return bad(diag, "%s is prone: Stand from Prone first%s", name, "");

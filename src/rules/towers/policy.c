@@ -93,7 +93,7 @@ static void pol_init(pol *p, const ft_setup *s, const ft_state *st, int me) {
     p->n = st->n < FT_MAX_COMBATANTS ? st->n : FT_MAX_COMBATANTS;
     for (int i = 0; i < p->n; i++) {
         p->fp[i].at = st->c[i].pos;
-        p->fp[i].side = (int8_t)fray_grid_side_for_size(s->c[i].sb.size_rank);
+        p->fp[i].side = ft_fp(s, st, i).side; /* fray_grid_side_for_size */
         p->enemy[i] = i != me && s->c[i].side != s->c[me].side &&
                       !down(&st->c[i]);
         p->occ[i] = (st->c[i].flags & FT_F_FLED) ? OCC_GONE
