@@ -1,6 +1,7 @@
 /* grid.c - the tactical map: counting, sight, cover, movement, ASCII art
  * (seed 000 "Tactical Map", "Cover"). */
 #include "internal.h"
+#include "grid_int.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -524,9 +525,6 @@ static unsigned step_fixed(const fray_grid *g, int x, int y, int dx, int dy) {
     return KEY_ORTH + w + (e == FRAY_EDGE_LOW ? KEY_EXTRA : 0);
 }
 
-/* Declared in src/rules/towers/towers_int.h. */
-void fray__grid_step_table(const fray_grid *g,
-                           uint8_t out[FRAY_GRID_MAX][FRAY_GRID_MAX][8]);
 void fray__grid_step_table(const fray_grid *g,
                            uint8_t out[FRAY_GRID_MAX][FRAY_GRID_MAX][8]) {
     int w = clamp_int(g->w, 0, FRAY_GRID_MAX), h = clamp_int(g->h, 0, FRAY_GRID_MAX);
@@ -813,55 +811,39 @@ void fray_grid_reach(const fray_grid *g, fray_footprint from, int start_parity,
           NULL);
 }
 
-/* Declared in src/rules/towers/towers_int.h: the 99 Towers engine's moves
- * are its only user. */
-void fray__grid_reach_to(const fray_grid *g, fray_footprint from,
-                         int start_parity, int max_cost, fray_occupant_fn occ,
-                         void *ctx, fray_pos to, fray_reach_map *out);
+/* The space a search stops at once it is settled; NIL (the whole search)
+ * for a space off the map. */
+static unsigned stop_index(fray_pos to) {
+    if (to.x >= 0 && to.y >= 0 && to.x < FRAY_GRID_MAX && to.y < FRAY_GRID_MAX)
+        return (unsigned)(to.y * FRAY_GRID_MAX + to.x);
+    return NIL;
+}
+
 void fray__grid_reach_to(const fray_grid *g, fray_footprint from,
                          int start_parity, int max_cost, fray_occupant_fn occ,
                          void *ctx, fray_pos to, fray_reach_map *out) {
-    unsigned stop = NIL;
-    if (to.x >= 0 && to.y >= 0 && to.x < FRAY_GRID_MAX && to.y < FRAY_GRID_MAX)
-        stop = (unsigned)(to.y * FRAY_GRID_MAX + to.x);
+    unsigned stop = stop_index(to);
     reach(g, from, start_parity, max_cost, occ, ctx, NULL, NULL, 0, out, stop,
           NULL);
 }
 
-/* Declared in src/rules/towers/towers_int.h. */
-void fray__grid_reach_occ(const fray_grid *g, fray_footprint from,
-                          int start_parity, int max_cost,
-                          const fray_footprint *occ_fp,
-                          const uint8_t *occ_kind, int n_occ, fray_pos to,
-                          fray_reach_map *out);
 void fray__grid_reach_occ(const fray_grid *g, fray_footprint from,
                           int start_parity, int max_cost,
                           const fray_footprint *occ_fp,
                           const uint8_t *occ_kind, int n_occ, fray_pos to,
                           fray_reach_map *out) {
-    unsigned stop = NIL;
-    if (to.x >= 0 && to.y >= 0 && to.x < FRAY_GRID_MAX && to.y < FRAY_GRID_MAX)
-        stop = (unsigned)(to.y * FRAY_GRID_MAX + to.x);
+    unsigned stop = stop_index(to);
     reach(g, from, start_parity, max_cost, NULL, NULL, occ_fp, occ_kind,
           n_occ, out, stop, NULL);
 }
 
-/* Declared in src/rules/towers/towers_int.h. */
-void fray__grid_reach_steps(const fray_grid *g,
-                            const uint8_t (*steps)[FRAY_GRID_MAX][8],
-                            fray_footprint from, int start_parity,
-                            int max_cost, const fray_footprint *occ_fp,
-                            const uint8_t *occ_kind, int n_occ, fray_pos to,
-                            fray_reach_map *out);
 void fray__grid_reach_steps(const fray_grid *g,
                             const uint8_t (*steps)[FRAY_GRID_MAX][8],
                             fray_footprint from, int start_parity,
                             int max_cost, const fray_footprint *occ_fp,
                             const uint8_t *occ_kind, int n_occ, fray_pos to,
                             fray_reach_map *out) {
-    unsigned stop = NIL;
-    if (to.x >= 0 && to.y >= 0 && to.x < FRAY_GRID_MAX && to.y < FRAY_GRID_MAX)
-        stop = (unsigned)(to.y * FRAY_GRID_MAX + to.x);
+    unsigned stop = stop_index(to);
     reach(g, from, start_parity, max_cost, NULL, NULL, occ_fp, occ_kind,
           n_occ, out, stop, steps);
 }

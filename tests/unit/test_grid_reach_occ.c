@@ -10,6 +10,7 @@
 
 #include "fray/grid.h"
 #include "fray/rng.h"
+#include "grid_random.h"
 #include "towers_int.h"
 
 typedef struct occ_set {
@@ -34,32 +35,6 @@ static fray_occupant occ_cb(void *ctx, fray_pos q) {
             best = (fray_occupant)o->kind[i];
     }
     return best;
-}
-
-static void random_map(fray_grid *g, fray_rng *rng) {
-    int w = 6 + (int)fray_rng_below(rng, 14), h = 6 + (int)fray_rng_below(rng, 10);
-    fray_grid_init(g, w, h);
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++) {
-            uint32_t t = fray_rng_below(rng, 20);
-            g->terrain[y][x] = t < 2   ? FRAY_TERRAIN_WALL
-                               : t < 3 ? FRAY_TERRAIN_PIT
-                               : t < 4 ? FRAY_TERRAIN_WINDOW
-                               : t < 7 ? FRAY_TERRAIN_DIFFICULT
-                                       : FRAY_TERRAIN_OPEN;
-        }
-    for (int k = 0; k < w * h / 6; k++) {
-        fray_pos a = {(int16_t)fray_rng_below(rng, (uint32_t)w),
-                      (int16_t)fray_rng_below(rng, (uint32_t)h)};
-        fray_pos b = a;
-        if (fray_rng_below(rng, 2))
-            b.x++;
-        else
-            b.y++;
-        if (fray_grid_in(g, b))
-            fray_grid_set_edge(g, a, b, fray_rng_below(rng, 2) ? FRAY_EDGE_WALL
-                                                               : FRAY_EDGE_LOW);
-    }
 }
 
 static fray_footprint random_fp(const fray_grid *g, fray_rng *rng) {
@@ -103,7 +78,7 @@ Test(grid_reach_occ, same_as_callback_search) {
     fray_rng rng;
     fray_rng_seed(&rng, 4, 2);
     for (int trial = 0; trial < 400; trial++) {
-        random_map(&g, &rng);
+        grid_random_map(&g, &rng, false, 6);
         occ_set o;
         o.n = 1 + (int)fray_rng_below(&rng, 7);
         for (int i = 0; i < o.n; i++) {

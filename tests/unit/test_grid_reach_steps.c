@@ -13,36 +13,8 @@
 
 #include "fray/grid.h"
 #include "fray/rng.h"
+#include "grid_random.h"
 #include "towers_int.h"
-
-static void random_map(fray_grid *g, fray_rng *rng) {
-    /* Mostly small maps; some as wide or tall as a map can be. */
-    bool big = fray_rng_below(rng, 8) == 0;
-    int w = big ? 40 + (int)fray_rng_below(rng, 25) : 6 + (int)fray_rng_below(rng, 14);
-    int h = big ? 40 + (int)fray_rng_below(rng, 25) : 6 + (int)fray_rng_below(rng, 10);
-    fray_grid_init(g, w, h);
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++) {
-            uint32_t t = fray_rng_below(rng, 20);
-            g->terrain[y][x] = t < 2   ? FRAY_TERRAIN_WALL
-                               : t < 3 ? FRAY_TERRAIN_PIT
-                               : t < 4 ? FRAY_TERRAIN_WINDOW
-                               : t < 7 ? FRAY_TERRAIN_DIFFICULT
-                                       : FRAY_TERRAIN_OPEN;
-        }
-    for (int k = 0; k < w * h / 5; k++) {
-        fray_pos a = {(int16_t)fray_rng_below(rng, (uint32_t)w),
-                      (int16_t)fray_rng_below(rng, (uint32_t)h)};
-        fray_pos b = a;
-        if (fray_rng_below(rng, 2))
-            b.x++;
-        else
-            b.y++;
-        if (fray_grid_in(g, b))
-            fray_grid_set_edge(g, a, b, fray_rng_below(rng, 2) ? FRAY_EDGE_WALL
-                                                               : FRAY_EDGE_LOW);
-    }
-}
 
 static fray_footprint random_fp(const fray_grid *g, fray_rng *rng, int side) {
     fray_footprint f;
@@ -79,7 +51,7 @@ Test(grid_reach_steps, same_as_search_from_the_map) {
     fray_rng rng;
     fray_rng_seed(&rng, 4, 7);
     for (int trial = 0; trial < 600; trial++) {
-        random_map(&g, &rng);
+        grid_random_map(&g, &rng, true, 5);
         fray__grid_step_table(&g, steps);
         int n = 1 + (int)fray_rng_below(&rng, 7);
         fray_footprint fp[8];

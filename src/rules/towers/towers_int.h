@@ -38,6 +38,7 @@
 #include "fray/towers.h"
 
 #include "cards_int.h"
+#include "grid_int.h"
 #include "internal.h"
 
 #include <limits.h>
@@ -1101,40 +1102,6 @@ static inline int ft_range(fray_footprint a, fray_footprint b) {
     int dx = ft__gap(a.at.x, na, b.at.x, nb), dy = ft__gap(a.at.y, na, b.at.y, nb);
     return dx > dy ? dx + dy / 2 : dy + dx / 2;
 }
-
-/* grid.c, for the engine's moves: fray_grid_reach, stopping as soon as the
- * space `to` is settled. Its cost, parity, can_stop and path
- * (fray_grid_path) are exactly what fray_grid_reach gives; nothing else in
- * *out is. */
-void fray__grid_reach_to(const fray_grid *g, fray_footprint from,
-                         int start_parity, int max_cost, fray_occupant_fn occ,
-                         void *ctx, fray_pos to, fray_reach_map *out);
-
-/* grid.c: fray_grid_reach (to off the map: the whole search) or
- * fray__grid_reach_to, with who stands where given as a list instead of a
- * callback: n_occ footprints and their fray_occupant kinds, as the mover
- * sees them; the answer is what a callback giving, for each space, SELF
- * when the mover's footprint covers it, else the strongest kind (enemy,
- * passable, ally) of the footprints covering it, would give. */
-void fray__grid_reach_occ(const fray_grid *g, fray_footprint from,
-                          int start_parity, int max_cost,
-                          const fray_footprint *occ_fp,
-                          const uint8_t *occ_kind, int n_occ, fray_pos to,
-                          fray_reach_map *out);
-
-/* grid.c: the fixed part of every one-space step of map g (terrain and
- * edges; [y][x][direction], directions in the search's order). */
-void fray__grid_step_table(const fray_grid *g,
-                           uint8_t out[FRAY_GRID_MAX][FRAY_GRID_MAX][8]);
-/* grid.c: fray__grid_reach_occ, with one-space movers' steps weighed from
- * steps (fray__grid_step_table of the same map; NULL: from the map). The
- * same answer. */
-void fray__grid_reach_steps(const fray_grid *g,
-                            const uint8_t (*steps)[FRAY_GRID_MAX][8],
-                            fray_footprint from, int start_parity,
-                            int max_cost, const fray_footprint *occ_fp,
-                            const uint8_t *occ_kind, int n_occ, fray_pos to,
-                            fray_reach_map *out);
 
 /* The setup's step table for fray__grid_reach_steps, or NULL. */
 static inline const uint8_t (*ft_steps(const ft_setup *s))[FRAY_GRID_MAX][8] {
