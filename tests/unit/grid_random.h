@@ -43,4 +43,14 @@ static inline void grid_random_map(fray_grid *g, fray_rng *rng, bool big_ok,
     }
 }
 
+/* A footprint of `side` spaces a side, somewhere on the map. */
+static inline fray_footprint grid_random_fp(const fray_grid *g, fray_rng *rng,
+                                            int side) {
+    fray_footprint f;
+    f.side = (int8_t)side;
+    f.at.x = (int16_t)fray_rng_below(rng, (uint32_t)(g->w - f.side + 1));
+    f.at.y = (int16_t)fray_rng_below(rng, (uint32_t)(g->h - f.side + 1));
+    return f;
+}
+
 #endif

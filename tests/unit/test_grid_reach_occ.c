@@ -37,14 +37,6 @@ static fray_occupant occ_cb(void *ctx, fray_pos q) {
     return best;
 }
 
-static fray_footprint random_fp(const fray_grid *g, fray_rng *rng) {
-    fray_footprint f;
-    f.side = (int8_t)(fray_rng_below(rng, 4) == 0 ? 2 : 1);
-    f.at.x = (int16_t)fray_rng_below(rng, (uint32_t)(g->w - f.side + 1));
-    f.at.y = (int16_t)fray_rng_below(rng, (uint32_t)(g->h - f.side + 1));
-    return f;
-}
-
 static void same_maps(const fray_reach_map *a, const fray_reach_map *b,
                       fray_pos only, int trial) {
     cr_assert_eq(a->w, b->w);
@@ -82,7 +74,7 @@ Test(grid_reach_occ, same_as_callback_search) {
         occ_set o;
         o.n = 1 + (int)fray_rng_below(&rng, 7);
         for (int i = 0; i < o.n; i++) {
-            o.fp[i] = random_fp(&g, &rng);
+            o.fp[i] = grid_random_fp(&g, &rng, fray_rng_below(&rng, 4) == 0 ? 2 : 1);
             o.kind[i] = (uint8_t)(i == 0 ? FRAY_OCC_SELF
                                          : 1 + fray_rng_below(&rng, 3));
         }

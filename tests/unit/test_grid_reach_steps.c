@@ -16,14 +16,6 @@
 #include "grid_random.h"
 #include "towers_int.h"
 
-static fray_footprint random_fp(const fray_grid *g, fray_rng *rng, int side) {
-    fray_footprint f;
-    f.side = (int8_t)side;
-    f.at.x = (int16_t)fray_rng_below(rng, (uint32_t)(g->w - f.side + 1));
-    f.at.y = (int16_t)fray_rng_below(rng, (uint32_t)(g->h - f.side + 1));
-    return f;
-}
-
 static void same_maps(const fray_reach_map *a, const fray_reach_map *b,
                       fray_pos only, int trial) {
     cr_assert_eq(a->w, b->w);
@@ -59,7 +51,7 @@ Test(grid_reach_steps, same_as_search_from_the_map) {
         for (int i = 0; i < n; i++) {
             /* The mover is one space (the table's case) in most trials. */
             int side = fray_rng_below(&rng, i == 0 ? 6 : 4) == 0 ? 2 : 1;
-            fp[i] = random_fp(&g, &rng, side);
+            fp[i] = grid_random_fp(&g, &rng, side);
             kind[i] = (uint8_t)(i == 0 ? FRAY_OCC_SELF
                                        : 1 + fray_rng_below(&rng, 3));
         }
