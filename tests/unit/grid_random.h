@@ -2,12 +2,14 @@
  * grid_random.h - random maps for the tests that compare the move
  * searches with each other (test_grid_reach_occ.c, test_grid_reach_steps.c):
  * walls, pits, windows and difficult ground, and walls and low walls on
- * edges, all drawn from a fixed-seed stream.
+ * edges, all drawn from a fixed-seed stream; and the comparison itself.
  */
 #ifndef FRAY_TESTS_GRID_RANDOM_H
 #define FRAY_TESTS_GRID_RANDOM_H
 
+#include <criterion/criterion.h>
 #include <stdbool.h>
+#include <string.h>
 
 #include "fray/grid.h"
 #include "fray/rng.h"
@@ -51,6 +53,37 @@ static inline fray_footprint grid_random_fp(const fray_grid *g, fray_rng *rng,
     f.at.x = (int16_t)fray_rng_below(rng, (uint32_t)(g->w - f.side + 1));
     f.at.y = (int16_t)fray_rng_below(rng, (uint32_t)(g->h - f.side + 1));
     return f;
+}
+
+/* Asserts that two searches agree on every space (only.x < 0) or on the
+ * space `only`: cost, parity, whether the mover can stop there, the step
+ * it came from and the whole path to it. */
+static inline void grid_same_reach(const fray_reach_map *a,
+                                   const fray_reach_map *b, fray_pos only,
+                                   int trial) {
+    cr_assert_eq(a->w, b->w);
+    cr_assert_eq(a->h, b->h);
+    for (int y = 0; y < a->h; y++)
+        for (int x = 0; x < a->w; x++) {
+            if (only.x >= 0 && (x != only.x || y != only.y))
+                continue;
+            cr_assert_eq(a->cost[y][x], b->cost[y][x], "trial %d (%d,%d)",
+                         trial, x, y);
+            if (a->cost[y][x] < 0)
+                continue;
+            cr_assert_eq(a->parity[y][x], b->parity[y][x], "trial %d", trial);
+            cr_assert_eq(a->can_stop[y][x], b->can_stop[y][x], "trial %d",
+                         trial);
+            cr_assert_eq(a->prev_x[y][x], b->prev_x[y][x], "trial %d", trial);
+            cr_assert_eq(a->prev_y[y][x], b->prev_y[y][x], "trial %d", trial);
+            fray_pos pa[128], pb[128];
+            fray_pos at = {(int16_t)x, (int16_t)y};
+            int na = fray_grid_path(a, at, pa, 128);
+            int nb = fray_grid_path(b, at, pb, 128);
+            cr_assert_eq(na, nb, "trial %d", trial);
+            cr_assert(memcmp(pa, pb, (size_t)na * sizeof pa[0]) == 0,
+                      "trial %d: paths differ", trial);
+        }
 }
 
 #endif

@@ -37,30 +37,6 @@ static fray_occupant occ_cb(void *ctx, fray_pos q) {
     return best;
 }
 
-static void same_maps(const fray_reach_map *a, const fray_reach_map *b,
-                      fray_pos only, int trial) {
-    cr_assert_eq(a->w, b->w);
-    cr_assert_eq(a->h, b->h);
-    for (int y = 0; y < a->h; y++)
-        for (int x = 0; x < a->w; x++) {
-            if (only.x >= 0 && (x != only.x || y != only.y))
-                continue;
-            cr_assert_eq(a->cost[y][x], b->cost[y][x], "trial %d (%d,%d)",
-                         trial, x, y);
-            if (a->cost[y][x] < 0)
-                continue;
-            cr_assert_eq(a->parity[y][x], b->parity[y][x], "trial %d", trial);
-            cr_assert_eq(a->can_stop[y][x], b->can_stop[y][x], "trial %d",
-                         trial);
-            fray_pos pa[128], pb[128];
-            int na = fray_grid_path(a, (fray_pos){(int16_t)x, (int16_t)y}, pa, 128);
-            int nb = fray_grid_path(b, (fray_pos){(int16_t)x, (int16_t)y}, pb, 128);
-            cr_assert_eq(na, nb, "trial %d", trial);
-            cr_assert(memcmp(pa, pb, (size_t)na * sizeof pa[0]) == 0,
-                      "trial %d: paths differ", trial);
-        }
-}
-
 /* Issue 4 "Speed": the list and the callback describe the same crowd, so
  * every cost, parity, stop and path is the same, for whole searches and
  * searches that stop at a destination. */
@@ -84,12 +60,12 @@ Test(grid_reach_occ, same_as_callback_search) {
         fray_grid_reach(&g, o.fp[0], parity, cost, occ_cb, &o, &a);
         fray__grid_reach_occ(&g, o.fp[0], parity, cost, o.fp, o.kind, o.n,
                              whole, &b);
-        same_maps(&a, &b, whole, trial);
+        grid_same_reach(&a, &b, whole, trial);
         fray_pos to = {(int16_t)fray_rng_below(&rng, (uint32_t)g.w),
                        (int16_t)fray_rng_below(&rng, (uint32_t)g.h)};
         fray__grid_reach_to(&g, o.fp[0], parity, cost, occ_cb, &o, to, &a);
         fray__grid_reach_occ(&g, o.fp[0], parity, cost, o.fp, o.kind, o.n, to,
                              &b);
-        same_maps(&a, &b, to, trial);
+        grid_same_reach(&a, &b, to, trial);
     }
 }

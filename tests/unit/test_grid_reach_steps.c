@@ -16,26 +16,6 @@
 #include "grid_random.h"
 #include "towers_int.h"
 
-static void same_maps(const fray_reach_map *a, const fray_reach_map *b,
-                      fray_pos only, int trial) {
-    cr_assert_eq(a->w, b->w);
-    cr_assert_eq(a->h, b->h);
-    for (int y = 0; y < a->h; y++)
-        for (int x = 0; x < a->w; x++) {
-            if (only.x >= 0 && (x != only.x || y != only.y))
-                continue;
-            cr_assert_eq(a->cost[y][x], b->cost[y][x], "trial %d (%d,%d)",
-                         trial, x, y);
-            if (a->cost[y][x] < 0)
-                continue;
-            cr_assert_eq(a->parity[y][x], b->parity[y][x], "trial %d", trial);
-            cr_assert_eq(a->can_stop[y][x], b->can_stop[y][x], "trial %d",
-                         trial);
-            cr_assert_eq(a->prev_x[y][x], b->prev_x[y][x], "trial %d", trial);
-            cr_assert_eq(a->prev_y[y][x], b->prev_y[y][x], "trial %d", trial);
-        }
-}
-
 Test(grid_reach_steps, same_as_search_from_the_map) {
     static fray_grid g;
     static fray_reach_map a, b;
@@ -61,12 +41,12 @@ Test(grid_reach_steps, same_as_search_from_the_map) {
         fray__grid_reach_occ(&g, fp[0], parity, cost, fp, kind, n, whole, &a);
         fray__grid_reach_steps(&g, (const uint8_t (*)[FRAY_GRID_MAX][8])steps,
                                fp[0], parity, cost, fp, kind, n, whole, &b);
-        same_maps(&a, &b, whole, trial);
+        grid_same_reach(&a, &b, whole, trial);
         fray_pos to = {(int16_t)fray_rng_below(&rng, (uint32_t)g.w),
                        (int16_t)fray_rng_below(&rng, (uint32_t)g.h)};
         fray__grid_reach_occ(&g, fp[0], parity, cost, fp, kind, n, to, &a);
         fray__grid_reach_steps(&g, (const uint8_t (*)[FRAY_GRID_MAX][8])steps,
                                fp[0], parity, cost, fp, kind, n, to, &b);
-        same_maps(&a, &b, to, trial);
+        grid_same_reach(&a, &b, to, trial);
     }
 }
