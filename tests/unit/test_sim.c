@@ -417,3 +417,33 @@ Test(sim, report_of_a_real_sweep_is_well_formed) {
     }
     fray_towers_setup_free(s);
 }
+
+/* Issue 4 section 1 (sweeps): armor.ER changes the catalog row and, by the
+ * same difference, every combatant wearing the piece (docs/file-formats.md
+ * "Sweeps"); a combatant without it keeps its armor. */
+Test(sim, vary_armor_piece) {
+    fray_towers_setup *s = tf_load_example("skirmish.yaml");
+    int before[FT_MAX_COMBATANTS], row = -1;
+    for (int i = 0; i < s->s.n_combatants; i++)
+        before[i] = s->s.c[i].sb.armor.er;
+    for (int a = 0; a < s->s.n_armor; a++)
+        if (strcmp(s->s.armor_catalog[a].name, "Leather") == 0)
+            row = a;
+    cr_assert_geq(row, 0);
+    int old = s->s.armor_catalog[row].er;
+    cr_assert_eq(vary(s, "leather.ER", "4", NULL), FRAY_OK);
+    cr_expect_eq(s->s.armor_catalog[row].er, 4);
+    int wearing = 0;
+    for (int i = 0; i < s->s.n_combatants; i++) {
+        const ft_statblock *sb = &s->s.c[i].sb;
+        bool leather = sb->has_armor && strstr(sb->armor.name, "Leather");
+        cr_expect_eq(sb->armor.er, before[i] + (leather ? 4 - old : 0), "%s",
+                     s->s.c[i].id);
+        wearing += leather;
+    }
+    cr_expect_geq(wearing, 2, "Tony and Cutter wear leather");
+    char msg[256];
+    cr_expect_eq(vary(s, "leather.weight", "3", msg), FRAY_ERR_PARSE);
+    cr_expect(strstr(msg, "'weight'"), "%s", msg);
+    fray_towers_setup_free(s);
+}

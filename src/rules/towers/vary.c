@@ -13,6 +13,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +71,7 @@ static int find_code(const char *field, const char *const *codes, int n) {
     return -1;
 }
 
+#define N_FIELDS(a) (sizeof(a) / sizeof((a)[0]))
 #define VARY_CODE(id, code, name) code,
 #define VARY_NAME(id, name) name,
 static const char *const cv_codes[FT_CV_COUNT] = {FT_CV_LIST(VARY_CODE)};
@@ -185,74 +187,78 @@ static fray_status vary_combatants(ft_setup *s, const bool *hit,
     return FRAY_OK;
 }
 
+/* A number of a catalog row that a sweep may change: its name in keys,
+ * the loader's range, and where it sits in the row. */
+typedef struct item_field {
+    const char *name;
+    int lo, hi;
+    size_t offset;
+} item_field;
+
+static const item_field weapon_fields[] = {
+    {"damage", 0, 99, offsetof(ft_weapon, damage)},
+    {"attack", -5, 5, offsetof(ft_weapon, attack_bonus)},
+    {"reach", 1, 5, offsetof(ft_weapon, reach)},
+    {"shots", 0, 1000, offsetof(ft_weapon, shots)},
+};
+
+static const item_field armor_fields[] = {
+    {"ER", 0, 10, offsetof(ft_armor, er)},
+    {"IR", 0, 10, offsetof(ft_armor, ir)},
+    {"PD", -3, 3, offsetof(ft_armor, pd_shift)},
+    {"SPD", -5, 5, offsetof(ft_armor, spd)},
+};
+
+static int *field_at(void *row, const item_field *f) {
+    return (int *)(void *)((char *)row + f->offset);
+}
+
+/* The field named `field` and its new value, or an error naming them. */
+static fray_status read_field(const item_field *fields, size_t n,
+                              const char *what, const char *key,
+                              const char *field, const char *value,
+                              const item_field **out, int *v,
+                              fray_diag *diag) {
+    for (size_t i = 0; i < n; i++)
+        if (name_eq(field, strlen(field), fields[i].name)) {
+            *out = &fields[i];
+            return read_int(key, value, fields[i].lo, fields[i].hi, v, diag);
+        }
+    return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                          "%s: unknown field '%s' of %s; the fields are %s",
+                          key, field, what,
+                          fields == weapon_fields
+                              ? "damage, attack, reach and shots"
+                              : "ER, IR, PD (shifts) and SPD");
+}
+
 static fray_status vary_weapon(ft_setup *s, const char *item, size_t n_item,
                                const char *key, const char *field,
                                const char *value, fray_diag *diag) {
-    int lo, hi, v;
-    int which;
-    if (name_eq(field, strlen(field), "damage"))
-        which = 0, lo = 0, hi = 99;
-    else if (name_eq(field, strlen(field), "attack"))
-        which = 1, lo = -5, hi = 5;
-    else if (name_eq(field, strlen(field), "reach"))
-        which = 2, lo = 1, hi = 5;
-    else if (name_eq(field, strlen(field), "shots"))
-        which = 3, lo = 0, hi = 1000;
-    else
-        return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
-                              "%s: unknown field '%s' of a weapon; the fields "
-                              "are damage, attack, reach and shots",
-                              key, field);
-    fray_status rc = read_int(key, value, lo, hi, &v, diag);
+    const item_field *f;
+    int v;
+    fray_status rc = read_field(weapon_fields, N_FIELDS(weapon_fields),
+                                "a weapon", key, field, value, &f, &v, diag);
     if (rc != FRAY_OK)
         return rc;
     /* The catalog row and every copy a stat block carries. */
-    for (int k = 0; k <= s->n_combatants * FT_MAX_WEAPONS; k++) {
-        ft_weapon *w;
-        if (k == 0) {
-            w = NULL;
-            for (int c = 0; c < s->n_catalog; c++)
-                if (name_eq(item, n_item, s->catalog[c].name))
-                    w = &s->catalog[c];
-        } else {
-            int c = (k - 1) / FT_MAX_WEAPONS, wi = (k - 1) % FT_MAX_WEAPONS;
-            w = wi < s->c[c].sb.n_weapons &&
-                        name_eq(item, n_item, s->c[c].sb.weapons[wi].name)
-                    ? &s->c[c].sb.weapons[wi]
-                    : NULL;
-        }
-        if (!w)
-            continue;
-        if (which == 0)
-            w->damage = v;
-        else if (which == 1)
-            w->attack_bonus = v;
-        else if (which == 2)
-            w->reach = v;
-        else
-            w->shots = v;
-    }
+    for (int c = 0; c < s->n_catalog; c++)
+        if (name_eq(item, n_item, s->catalog[c].name))
+            *field_at(&s->catalog[c], f) = v;
+    for (int c = 0; c < s->n_combatants; c++)
+        for (int w = 0; w < s->c[c].sb.n_weapons; w++)
+            if (name_eq(item, n_item, s->c[c].sb.weapons[w].name))
+                *field_at(&s->c[c].sb.weapons[w], f) = v;
     return FRAY_OK;
 }
 
 static fray_status vary_armor(ft_setup *s, const char *item, size_t n_item,
                               const char *key, const char *field,
                               const char *value, fray_diag *diag) {
-    int lo, hi, v, which;
-    if (name_eq(field, strlen(field), "ER"))
-        which = 0, lo = 0, hi = 10;
-    else if (name_eq(field, strlen(field), "IR"))
-        which = 1, lo = 0, hi = 10;
-    else if (name_eq(field, strlen(field), "PD"))
-        which = 2, lo = -3, hi = 3;
-    else if (name_eq(field, strlen(field), "SPD"))
-        which = 3, lo = -5, hi = 5;
-    else
-        return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
-                              "%s: unknown field '%s' of armor; the fields are "
-                              "ER, IR, PD (shifts) and SPD",
-                              key, field);
-    fray_status rc = read_int(key, value, lo, hi, &v, diag);
+    const item_field *f;
+    int v;
+    fray_status rc = read_field(armor_fields, N_FIELDS(armor_fields), "armor",
+                                key, field, value, &f, &v, diag);
     if (rc != FRAY_OK)
         return rc;
     ft_armor *row = NULL;
@@ -261,16 +267,8 @@ static fray_status vary_armor(ft_setup *s, const char *item, size_t n_item,
             row = &s->armor_catalog[a];
     if (!row)
         return FRAY_ERR_INVALID;
-    int old[4] = {row->er, row->ir, row->pd_shift, row->spd};
-    int delta = v - old[which];
-    if (which == 0)
-        row->er = v;
-    else if (which == 1)
-        row->ir = v;
-    else if (which == 2)
-        row->pd_shift = v;
-    else
-        row->spd = v;
+    int delta = v - *field_at(row, f);
+    *field_at(row, f) = v;
     /* A stat block wears the sum of its pieces: each combatant wearing
      * this armor (its armor's name lists the piece) changes by the same
      * difference. */
@@ -289,16 +287,8 @@ static fray_status vary_armor(ft_setup *s, const char *item, size_t n_item,
             wears = name_eq(item, n_item, piece);
             p = e ? e + 3 : p + len;
         }
-        if (!wears)
-            continue;
-        if (which == 0)
-            sb->armor.er += delta;
-        else if (which == 1)
-            sb->armor.ir += delta;
-        else if (which == 2)
-            sb->armor.pd_shift += delta;
-        else
-            sb->armor.spd += delta;
+        if (wears)
+            *field_at(&sb->armor, f) += delta;
     }
     return FRAY_OK;
 }
