@@ -235,8 +235,8 @@ static fray_status read_field(const item_field *fields, size_t n,
 static fray_status vary_weapon(ft_setup *s, const char *item, size_t n_item,
                                const char *key, const char *field,
                                const char *value, fray_diag *diag) {
-    const item_field *f;
-    int v;
+    const item_field *f = NULL;
+    int v = 0;
     fray_status rc = read_field(weapon_fields, N_FIELDS(weapon_fields),
                                 "a weapon", key, field, value, &f, &v, diag);
     if (rc != FRAY_OK)
@@ -255,8 +255,8 @@ static fray_status vary_weapon(ft_setup *s, const char *item, size_t n_item,
 static fray_status vary_armor(ft_setup *s, const char *item, size_t n_item,
                               const char *key, const char *field,
                               const char *value, fray_diag *diag) {
-    const item_field *f;
-    int v;
+    const item_field *f = NULL;
+    int v = 0;
     fray_status rc = read_field(armor_fields, N_FIELDS(armor_fields), "armor",
                                 key, field, value, &f, &v, diag);
     if (rc != FRAY_OK)
