@@ -709,6 +709,23 @@ fray_status ft_check_command_memo(const ft_setup *s, const ft_state *st,
     return rc;
 }
 
+/* The read-only run and the options with which check asks attack.c
+ * whether the attack of cmd (weapon wi) can be made. */
+static void attack_check_init(const ft_setup *s, ft_state *st,
+                              const ft_command *cmd, int wi, ft_run *r,
+                              ft_attack_opts *o) {
+    memset(r, 0, sizeof *r);
+    r->setup = s;
+    r->st = st; /* read only: ft_attack_possible does not write */
+    memset(o, 0, sizeof *o);
+    o->weapon = wi;
+    o->off_hand = cmd->off_hand;
+    o->power = cmd->action == FT_ACT_POWER_ATTACK;
+    o->aid = cmd->action == FT_ACT_AID;
+    if (cmd->action == FT_ACT_AID)
+        o->aid_ally = cmd->ally;
+}
+
 static fray_status check(const ft_setup *s, ft_state *st,
                          const ft_command *cmd, fray_diag *diag,
                          ft_path_cache *paths, const ft_attack_memo *memo) {
@@ -720,14 +737,17 @@ static fray_status check(const ft_setup *s, ft_state *st,
     const char *name = s->c[a].name;
     const ft_cstate *c = &st->c[a];
     const ft_action_info *info = &ft_actions[cmd->action];
-    if (st->over)
-        return bad(diag, "the fight is over%s%s", "", "");
-    if (!ft_can_act(st, a))
-        return bad(diag, "%s cannot act%s", name, "");
+    /* The actor whose turn it is is on the clock, so it can act, and the
+     * fight is not over (ft_next_actor says -1 then): ask that first. */
     int next = ft_next_actor(st);
-    if (next != a)
+    if (next != a) {
+        if (st->over)
+            return bad(diag, "the fight is over%s%s", "", "");
+        if (!ft_can_act(st, a))
+            return bad(diag, "%s cannot act%s", name, "");
         return bad(diag, "it is not %s's turn: %s acts next", name,
                    next >= 0 ? s->c[next].name : "nobody");
+    }
     if (c->phase > st->phase)
         return bad(diag, "%s acts in a later phase: the clock must move on "
                    "first%s", name, "");
@@ -785,8 +805,8 @@ static fray_status check(const ft_setup *s, ft_state *st,
         if (ft_allies(s, a, cmd->target) && cmd->action != FT_ACT_AID)
             return bad(diag, "%s will not attack an ally (%s)", name,
                        s->c[cmd->target].name);
-        if (!ft_in_fight(st, cmd->target) &&
-            (st->c[cmd->target].flags & FT_F_DEAD))
+        /* (Dead is out of the fight: ft_in_fight need not be asked.) */
+        if (st->c[cmd->target].flags & FT_F_DEAD)
             return bad(diag, "%s is dead%s", s->c[cmd->target].name, "");
         int wi = weapon_index(s, st, cmd);
         if (w->shots > 0 && st->c[a].ammo[wi] <= 0)
@@ -795,24 +815,14 @@ static fray_status check(const ft_setup *s, ft_state *st,
         if (w->spell && w->mana_cost > st->c[a].mana[w->element])
             return bad(diag, "%s has not enough mana for the %s", name,
                        w->name);
+        int tgt = cmd->target;
+        if (cmd->action == FT_ACT_AID &&
+            (cmd->ally < 0 || cmd->ally >= st->n ||
+             !ft_allies(s, a, cmd->ally) || cmd->ally == a))
+            return bad(diag, "Aid needs an ally to help%s%s", "", "");
         /* Range, sight and cover: the attack's own check, without flips. */
         ft_run r;
-        memset(&r, 0, sizeof r);
-        r.setup = s;
-        r.st = st; /* read only: ft_attack_possible does not write */
         ft_attack_opts o;
-        memset(&o, 0, sizeof o);
-        o.weapon = wi;
-        o.off_hand = cmd->off_hand;
-        o.power = cmd->action == FT_ACT_POWER_ATTACK;
-        o.aid = cmd->action == FT_ACT_AID;
-        int tgt = cmd->target;
-        if (cmd->action == FT_ACT_AID) {
-            o.aid_ally = cmd->ally;
-            if (cmd->ally < 0 || cmd->ally >= st->n ||
-                !ft_allies(s, a, cmd->ally) || cmd->ally == a)
-                return bad(diag, "Aid needs an ally to help%s%s", "", "");
-        }
         /* The policy just found this attack possible on this very state
          * (only the weapon, the hand and the places decide it, not Power
          * Attack or Aid). */
@@ -822,11 +832,13 @@ static fray_status check(const ft_setup *s, ft_state *st,
             !cmd->shift_first) {
 #ifndef NDEBUG
             ft_mods mm;
+            attack_check_init(s, st, cmd, wi, &r, &o);
             ft_attack_possible(&r, a, tgt, &o, &mm);
             assert(!mm.impossible);
 #endif
             break;
         }
+        attack_check_init(s, st, cmd, wi, &r, &o);
         ft_mods m;
         if (cmd->shift_first)
             st->c[a].pos = cmd->shift_to; /* put back by ft_check_command */

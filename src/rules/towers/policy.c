@@ -56,8 +56,8 @@ typedef struct pol {
     const ft_tactics *tac;
     fray_footprint fp[FT_MAX_COMBATANTS];
     bool enemy[FT_MAX_COMBATANTS];   /* a non-ally still in the fight */
-    uint8_t occ[FT_MAX_COMBATANTS];  /* fray_occupant to the actor; OCC_GONE: fled */
     int n;
+    int8_t threat;              /* threatened(), once asked; -1: not yet */
     bool *checked;              /* set when try_cmd takes a checked command */
     ft_path_cache *paths;       /* the fight's move search cache (or NULL) */
     ft_attack_memo *memo;       /* the chosen attack's modifiers (or NULL) */
@@ -82,6 +82,8 @@ static bool has_cond(const ft_cstate *c, ft_condition k) {
     return false;
 }
 
+/* Who stands where is worked out here once per decision; who occupies
+ * what (occ_list_init) only when the actor has to move. */
 static void pol_init(pol *p, const ft_setup *s, const ft_state *st, int me) {
     p->s = s;
     p->st = st;
@@ -91,17 +93,23 @@ static void pol_init(pol *p, const ft_setup *s, const ft_state *st, int me) {
     p->run.setup = s;
     p->run.st = (ft_state *)st; /* read only: nothing here writes through it */
     p->n = st->n < FT_MAX_COMBATANTS ? st->n : FT_MAX_COMBATANTS;
+    p->threat = -1;
+    int my_side = s->c[me].side;
     for (int i = 0; i < p->n; i++) {
-        p->fp[i].at = st->c[i].pos;
-        p->fp[i].side = ft_fp(s, st, i).side; /* fray_grid_side_for_size */
-        p->enemy[i] = i != me && s->c[i].side != s->c[me].side &&
-                      !down(&st->c[i]);
-        p->occ[i] = (st->c[i].flags & FT_F_FLED) ? OCC_GONE
-                    : i == me                    ? FRAY_OCC_SELF
-                    : s->c[i].side == s->c[me].side ? FRAY_OCC_ALLY
-                    : down(&st->c[i])               ? FRAY_OCC_PASSABLE
-                                                    : FRAY_OCC_ENEMY;
+        p->fp[i] = ft_fp(s, st, i);
+        p->enemy[i] = s->c[i].side != my_side && !down(&st->c[i]);
     }
+}
+
+/* What the actor sees in combatant i's spaces (fray_occupant), OCC_GONE
+ * when it fled. */
+static uint8_t occupant_of(const pol *p, int i) {
+    const ft_cstate *c = &p->st->c[i];
+    return (c->flags & FT_F_FLED)                          ? OCC_GONE
+           : i == p->me                                    ? FRAY_OCC_SELF
+           : p->s->c[i].side == p->s->c[p->me].side        ? FRAY_OCC_ALLY
+           : down(c)                                       ? FRAY_OCC_PASSABLE
+                                                           : FRAY_OCC_ENEMY;
 }
 
 static const ft_weapon *wielded(const pol *p, int c, int *out_index) {
@@ -138,7 +146,7 @@ static bool enemy_reaches(const pol *p, int e, fray_footprint at) {
 }
 
 /* Does any enemy threaten the actor where it stands? (Reach 2 at most:
- * only enemies that close are asked.) */
+ * only enemies that close are asked.) Ask threat_now. */
 static bool threatened(const pol *p) {
     for (int e = 0; e < p->n; e++) {
         if (!p->enemy[e])
@@ -150,6 +158,15 @@ static bool threatened(const pol *p) {
             return true;
     }
     return false;
+}
+
+/* threatened(), asked only when a step of the policy needs it and then
+ * kept: it reads the state and changes nothing, so asking late (or never)
+ * decides the same. */
+static bool threat_now(pol *p) {
+    if (p->threat < 0)
+        p->threat = threatened(p);
+    return p->threat != 0;
 }
 
 /* Could the weapon reach enemy e at all from here (before the full check
@@ -355,8 +372,8 @@ static bool power_pays(const pol *p, int e, const ft_weapon *w,
 
 /* ---- Movement ---------------------------------------------------------------------- */
 
-/* Who stands where as the actor sees them (p->occ), for the move search
- * (fray__grid_reach_occ): the footprints of all but those who fled. */
+/* Who stands where as the actor sees them (occupant_of), for the move
+ * search (fray__grid_reach_occ): the footprints of all but those who fled. */
 typedef struct occ_list {
     int n;
     fray_footprint fp[FT_MAX_COMBATANTS];
@@ -366,10 +383,11 @@ typedef struct occ_list {
 static void occ_list_init(const pol *p, occ_list *o) {
     o->n = 0;
     for (int i = 0; i < p->n; i++) {
-        if (p->occ[i] == OCC_GONE)
+        uint8_t k = occupant_of(p, i);
+        if (k == OCC_GONE)
             continue;
         o->fp[o->n] = p->fp[i];
-        o->kind[o->n] = p->occ[i];
+        o->kind[o->n] = k;
         o->n++;
     }
 }
@@ -645,22 +663,24 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
     ft_tactics_preset preset = tac->preset;
     if (preset == FT_TAC_IDLE)
         return;
-    bool threat = threatened(&p);
-    bool bleeding = has_cond(me, FT_COND_BLEEDING);
+    /* (No condition at all, the common case: none of the has_cond.) */
+    bool any_cond = me->n_cond > 0;
+    bool bleeding = any_cond && has_cond(me, FT_COND_BLEEDING);
     int mstun = max_stun(s, actor);
 
     /* 1. Recover. */
     if ((bleeding || (mstun > 0 && (long)stun_now(st, actor) * 100 <
                                        (long)tac->recover_below_pct * mstun &&
-                      !threat)) &&
+                      !threat_now(&p))) &&
         try_simple(&p, FT_ACT_RECOVER, out))
         return;
     /* 2. Get up, get free, put out the fire. */
-    if (has_cond(me, FT_COND_PRONE) && try_simple(&p, FT_ACT_STAND, out))
+    if (any_cond && has_cond(me, FT_COND_PRONE) &&
+        try_simple(&p, FT_ACT_STAND, out))
         return;
     if (me->grappled_by >= 0 && try_simple(&p, FT_ACT_ESCAPE, out))
         return;
-    if (has_cond(me, FT_COND_BURNING)) {
+    if (any_cond && has_cond(me, FT_COND_BURNING)) {
         ft_command c;
         cmd_init(&c, actor, FT_ACT_SHAKE);
         c.condition = FT_COND_BURNING;
@@ -680,45 +700,48 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
     bool ranged = is_ranged(w);
     /* 3. Reload. */
     if (w && w->shots > 0 && wi >= 0 && wi < FT_MAX_WEAPONS && me->ammo[wi] <= 0) {
-        if (threat && s->has_map && preset != FT_TAC_HOLD_GROUND &&
+        if (s->has_map && preset != FT_TAC_HOLD_GROUND && threat_now(&p) &&
             step_away(&p, NULL, out))
             return;
         if (try_simple(&p, FT_ACT_RELOAD, out))
             return;
     }
     /* Defensive: hurt and threatened, it guards itself. */
-    if (preset == FT_TAC_DEFENSIVE && threat && mstun > 0 &&
-        stun_now(st, actor) * 2 < mstun &&
+    if (preset == FT_TAC_DEFENSIVE && mstun > 0 &&
+        stun_now(st, actor) * 2 < mstun && threat_now(&p) &&
         try_simple(&p, FT_ACT_FULL_DEFENSE, out))
         return;
     /* A ranged fighter in reach of an enemy steps out first. */
-    if (ranged && threat && s->has_map && preset != FT_TAC_HOLD_GROUND &&
-        preset != FT_TAC_ATTACK && step_away(&p, w, out))
+    if (ranged && s->has_map && preset != FT_TAC_HOLD_GROUND &&
+        preset != FT_TAC_ATTACK && threat_now(&p) && step_away(&p, w, out))
         return;
 
     /* 4. Attack the best target it can attack now. */
     int best = -1;
     long best_rank = LONG_MAX;
-    ft_mods best_m;
-    memset(&best_m, 0, sizeof best_m);
+    /* The modifiers of the best so far and of the one being asked: two
+     * buffers taking turns (an ft_mods is too big to copy per target). */
+    ft_mods mods[2];
+    int ask = 0;
     ft_attack_opts o;
     memset(&o, 0, sizeof o);
     o.weapon = wi;
     for (int e = 0; e < p.n; e++) {
         if (!p.enemy[e] || !in_weapon_range(&p, w, e))
             continue;
-        ft_mods m;
-        ft_attack_mods_quiet(&p.run, actor, e, &o, false, &m);
-        if (m.impossible)
+        ft_mods *m = &mods[ask];
+        ft_attack_mods_quiet(&p.run, actor, e, &o, false, m);
+        if (m->impossible)
             continue;
         long r = target_rank(&p, e, range_to(&p, p.fp[actor], e));
         if (r < best_rank) {
             best_rank = r;
             best = e;
-            best_m = m;
+            ask ^= 1; /* keep it: the next target goes in the other */
         }
     }
     if (best >= 0 && w) {
+        const ft_mods *best_m = &mods[ask ^ 1];
         if (memo) {
             memo->valid = true;
             memo->reusable = mods_survive_start(st, actor);
@@ -727,10 +750,10 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
             memo->attacker = actor;
             memo->target = best;
             memo->weapon = wi;
-            memo->flip = best_m.flip;
-            memo->shift = best_m.shift;
-            memo->def_flip = best_m.def_flip;
-            memo->def_shift = best_m.def_shift;
+            memo->flip = best_m->flip;
+            memo->shift = best_m->shift;
+            memo->def_flip = best_m->def_flip;
+            memo->def_shift = best_m->def_shift;
             p.memo = memo;
         }
         ft_command c;
@@ -744,19 +767,19 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
          * more than doubles the chance (a far or hard target), since two
          * attacks take as long as an Aim and an attack. */
         const ft_statblock *tsb = &s->c[best].sb;
-        int att = s->c[actor].sb.cv[w->spell ? FT_CV_SA : FT_CV_PA] + best_m.flip;
-        int def = tsb->cv[w->spell ? FT_CV_ID : FT_CV_PD] + best_m.def_flip;
-        int sd = best_m.shift - best_m.def_shift;
-        bool worth = hit_chance(s, att + 1, def, sd) > 2 * hit_chance(s, att, def, sd);
-        bool aim = me->aim < aim_cap && !threat &&
-                   (preset == FT_TAC_AIM ||
-                    (preset != FT_TAC_ATTACK && worth));
+        int att = s->c[actor].sb.cv[w->spell ? FT_CV_SA : FT_CV_PA] + best_m->flip;
+        int def = tsb->cv[w->spell ? FT_CV_ID : FT_CV_PD] + best_m->def_flip;
+        int sd = best_m->shift - best_m->def_shift;
+        bool aim = me->aim < aim_cap && preset != FT_TAC_ATTACK;
+        if (aim && preset != FT_TAC_AIM) /* worth it? */
+            aim = hit_chance(s, att + 1, def, sd) > 2 * hit_chance(s, att, def, sd);
+        aim = aim && !threat_now(&p);
         if (aim && try_simple(&p, FT_ACT_AIM, out))
             return;
         bool power = preset == FT_TAC_POWER_ATTACK ||
                      (preset != FT_TAC_ATTACK && preset != FT_TAC_AIM &&
                       preset != FT_TAC_DEFENSIVE &&
-                      power_pays(&p, best, w, &best_m));
+                      power_pays(&p, best, w, best_m));
         if (power) {
             ft_command pc = c;
             pc.action = FT_ACT_POWER_ATTACK;
