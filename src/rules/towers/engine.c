@@ -82,13 +82,17 @@ int ft_next_actor(const ft_state *st) {
     if (st->over)
         return -1;
     int best = -1;
+    int32_t best_phase = 0, best_slot = 0; /* st->c[best]'s, kept at hand */
     for (int i = 0; i < st->n; i++) {
         if (!on_clock(st, i))
             continue;
         const ft_cstate *c = &st->c[i];
-        if (best < 0 || c->phase < st->c[best].phase ||
-            (c->phase == st->c[best].phase && c->slot < st->c[best].slot))
+        if (best < 0 || c->phase < best_phase ||
+            (c->phase == best_phase && c->slot < best_slot)) {
             best = i;
+            best_phase = c->phase;
+            best_slot = c->slot;
+        }
     }
     return best;
 }
@@ -117,20 +121,22 @@ static void check_over(ft_run *r) {
     ft_state *st = r->st;
     if (st->over)
         return;
-    bool standing[FT_MAX_SIDES] = {false};
-    int n_standing = 0, last = -1;
+    /* The sides with someone still in the fight, one bit each: two or
+     * more and the fight goes on (asked as soon as a second one shows). */
+    unsigned standing = 0;
     for (int i = 0; i < st->n; i++)
         if (!(st->c[i].flags & (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD |
-                                FT_F_FLED)) && /* ft_in_fight, inlined */
-            !standing[s->c[i].side]) {
-            standing[s->c[i].side] = true;
-            n_standing++;
-            last = s->c[i].side;
+                                FT_F_FLED))) { /* ft_in_fight, inlined */
+            standing |= 1u << s->c[i].side;
+            if (standing & (standing - 1))
+                return;
         }
-    if (n_standing > 1)
-        return;
+    int last = -2; /* nobody standing: a draw */
+    for (int side = 0; side < FT_MAX_SIDES && last < 0; side++)
+        if (standing >> side & 1u)
+            last = side;
     st->over = true;
-    st->winner = (int8_t)(n_standing == 1 ? last : -2);
+    st->winner = (int8_t)last;
     ft_emit(r, FT_FACT_END, -1, -1, st->winner, st->phase, 0, 0);
 }
 
@@ -998,6 +1004,15 @@ static fray_status check(const ft_setup *s, ft_state *st,
 
 /* ---- Applying a command ------------------------------------------------------ */
 
+/* Whether anyone has a condition. With none, ft_cond_activation has no
+ * duration to end (it only looks at conditions): it need not be asked. */
+static bool any_condition(const ft_state *st) {
+    for (int i = 0; i < st->n; i++)
+        if (st->c[i].n_cond > 0)
+            return true;
+    return false;
+}
+
 static void start_activation(ft_run *r, int a) {
     ft_state *st = r->st;
     st->active = (int8_t)a;
@@ -1005,11 +1020,13 @@ static void start_activation(ft_run *r, int a) {
      * the start of the next activation. */
     st->c[a].flags &= (uint16_t)~(FT_F_FULL_DEFENSE | FT_F_RECKLESS |
                                    FT_F_POWER);
-    ft_cond_activation(r, a, false);
+    if (any_condition(st))
+        ft_cond_activation(r, a, false);
 }
 
 static void end_activation(ft_run *r, int a) {
-    ft_cond_activation(r, a, true);
+    if (any_condition(r->st))
+        ft_cond_activation(r, a, true);
     r->st->active = -1;
 }
 
@@ -1263,8 +1280,9 @@ static fray_status apply_action(ft_run *r) {
     const ft_action_info *info = &ft_actions[cmd->action];
     if (st->active != a)
         start_activation(r, a);
-    /* Bleeding X and Burning X charge on the actor's turn. */
-    if (info->cost != FT_COST_FREE)
+    /* Bleeding X and Burning X charge on the actor's turn (an actor with
+     * no condition has neither). */
+    if (info->cost != FT_COST_FREE && c->n_cond > 0)
         ft_cond_on_action(r, a, cmd->action);
     if (!ft_can_act(st, a)) {
         end_activation(r, a);
@@ -1321,6 +1339,10 @@ static fray_status apply_action(ft_run *r) {
 }
 
 fray_status ft_apply(ft_run *r) {
+    return ft_apply_next(r, FT_NEXT_UNKNOWN);
+}
+
+fray_status ft_apply_next(ft_run *r, int next) {
     ft_state *st = r->st;
     r->ev->number = st->n_events;
     r->ev->phase = st->phase;
@@ -1330,7 +1352,9 @@ fray_status ft_apply(ft_run *r) {
         rc = begin(r);
         break;
     case FT_CMD_PHASE: {
-        int next = ft_next_actor(st);
+        if (next == FT_NEXT_UNKNOWN)
+            next = ft_next_actor(st);
+        assert(next == ft_next_actor(st));
         if (next < 0)
             return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
                                   "nobody is left to act");

@@ -156,10 +156,11 @@ static fray_status reapply(fray_towers_fight *f, ft_event *ev,
 
 /* ft_fight_apply; `checked`: the command passed ft_check_command on the
  * fight's state as it is now (the policy checked it), so ft_apply need not
- * check it again. */
+ * check it again; `next`: ft_next_actor of that state when the caller just
+ * asked it (else FT_NEXT_UNKNOWN). */
 static fray_status apply_cmd(fray_towers_fight *f, const ft_command *cmd,
                              const fray_card *cards, size_t n_cards,
-                             fray_diag *diag, bool checked) {
+                             fray_diag *diag, bool checked, int next) {
     ft_event *ev = next_slot(f);
     if (!ev)
         return FRAY_ERR_NOMEM;
@@ -195,7 +196,7 @@ static fray_status apply_cmd(fray_towers_fight *f, const ft_command *cmd,
     /* The policy's attack modifiers: only for the command it just chose
      * on this state. */
     r.memo = checked && !careful ? &f->memo : NULL;
-    fray_status rc = ft_apply(&r);
+    fray_status rc = ft_apply_next(&r, next);
     f->memo.valid = false;
     if (rc == FRAY_OK && cards && r.card_i < ev->n_cards) {
         rc = fray__diag_set(diag, FRAY_ERR_INVALID, 0,
@@ -225,7 +226,7 @@ static fray_status apply_cmd(fray_towers_fight *f, const ft_command *cmd,
 fray_status ft_fight_apply(fray_towers_fight *f, const ft_command *cmd,
                            const fray_card *cards, size_t n_cards,
                            fray_diag *diag) {
-    return apply_cmd(f, cmd, cards, n_cards, diag, false);
+    return apply_cmd(f, cmd, cards, n_cards, diag, false, FT_NEXT_UNKNOWN);
 }
 
 static bool phase_limit_reached(const fray_towers_fight *f, int next) {
@@ -332,26 +333,20 @@ FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *f) {
         st->winner = -1;
         return FRAY_OK;
     }
+    /* The clock's step: everything else -1 or 0. */
+    static const ft_command phase_cmd = {
+        .action = FT_CMD_PHASE, .actor = -1, .target = -1, .weapon = -1,
+        .hold_who = -1, .skill = -1, .chip = -1, .condition = -1, .ally = -1};
     ft_command cmd;
-    memset(&cmd, 0, sizeof cmd);
-    cmd.target = -1;
-    cmd.weapon = -1;
-    cmd.ally = -1;
-    cmd.condition = -1;
-    cmd.hold_who = -1;
-    cmd.skill = -1;
-    cmd.chip = -1;
     bool checked = false;
-    if (st->c[next].phase > st->phase) {
-        cmd.action = FT_CMD_PHASE;
-        cmd.actor = -1;
-    } else {
+    if (st->c[next].phase > st->phase)
+        cmd = phase_cmd;
+    else /* (the policy fills the whole command) */
         ft_policy_choose_memo(&f->setup->s, st, next, &cmd, &checked,
                               &f->paths, &f->memo);
-    }
     /* A command the policy checked on this very state is not checked again
-     * (nothing changes the state in between). */
-    fray_status rc = apply_cmd(f, &cmd, NULL, 0, NULL, checked);
+     * (nothing changes the state in between); nor is whose turn it is. */
+    fray_status rc = apply_cmd(f, &cmd, NULL, 0, NULL, checked, next);
     if (rc == FRAY_ERR_INVALID && cmd.action < FT_ACTION_COUNT) {
         /* The policy asked for something the rules refuse (it checks, so
          * this is a policy bug): the command was refused before it changed

@@ -1178,4 +1178,13 @@ fray_status ft_fight_apply(fray_towers_fight *f, const ft_command *cmd,
                            const fray_card *cards, size_t n_cards,
                            fray_diag *diag);
 
+/* ---- Additions for the fight loop's speed (engine.c, fight.c, policy.c) --
+ * Added by the speed-engine work; nothing above changed. */
+
+/* ft_apply for a caller that has just asked ft_next_actor(r->st): `next`
+ * is its answer, which the clock's step (FT_CMD_PHASE) then does not ask
+ * again; FT_NEXT_UNKNOWN: ask (ft_apply). */
+enum { FT_NEXT_UNKNOWN = -100 };
+fray_status ft_apply_next(ft_run *r, int next);
+
 #endif
