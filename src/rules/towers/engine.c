@@ -56,6 +56,14 @@ static void emit_note(ft_run *r, int who, const char *text) {
         snprintf(f->text, sizeof f->text, "%s", text);
 }
 
+/* ft_emit for the fight loop's own facts: with facts off (simulation)
+ * it would record nothing, so it is not called. */
+static inline void emit(ft_run *r, ft_fact_kind kind, int who, int target,
+                        int v0, int v1, int v2, int v3) {
+    if (r->facts)
+        ft_emit(r, kind, who, target, v0, v1, v2, v3);
+}
+
 /* ---- Small queries ------------------------------------------------------ */
 
 bool ft_allies(const ft_setup *s, int a, int b) {
@@ -444,14 +452,17 @@ static fray_status begin(ft_run *r) {
 static void zero_phase(ft_run *r, int phase) {
     const ft_setup *s = r->setup;
     ft_state *st = r->st;
-    ft_emit(r, FT_FACT_PHASE, -1, -1, phase, 1, 0, 0);
+    emit(r, FT_FACT_PHASE, -1, -1, phase, 1, 0, 0);
     for (int i = 0; i < st->n; i++) {
         ft_cstate *c = &st->c[i];
         if (c->flags & FT_F_DEAD)
             continue;
-        /* Mana recovery, up to the pool the stat block gives. */
+        /* Mana recovery, up to the pool the stat block gives (with no
+         * pool, none: s->eng says so without looking at each element). */
         int regen = s->c[i].sb.mana_regen >= 0 ? s->c[i].sb.mana_regen
                                                : s->opt.mana_regen;
+        if (s->eng.ready && !s->eng.mana_pool[i])
+            regen = 0;
         for (int e = 0; e < FT_ELEMENT_COUNT && regen > 0; e++) {
             int cap = s->c[i].sb.mana[e];
             while (regen > 0 && c->mana[e] < cap) {
@@ -479,7 +490,7 @@ static void advance(ft_run *r, int to) {
     }
     st->phase = to;
     st->round = to / 10 + 1;
-    ft_emit(r, FT_FACT_PHASE, -1, -1, to, to % 10 == 0, 0, 0);
+    emit(r, FT_FACT_PHASE, -1, -1, to, to % 10 == 0, 0, 0);
     check_over(r);
 }
 
@@ -1301,7 +1312,7 @@ static fray_status apply_action(ft_run *r) {
             return rc;
         extra = 2;
     }
-    ft_emit(r, FT_FACT_ACT, a, cmd->target, cmd->action, st->phase, 0, 0);
+    emit(r, FT_FACT_ACT, a, cmd->target, cmd->action, st->phase, 0, 0);
     int cost = 0;
     if (ft_can_act(st, a))
         rc = do_action(r, cmd, &cost);

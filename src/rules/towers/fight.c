@@ -154,6 +154,31 @@ static fray_status reapply(fray_towers_fight *f, ft_event *ev,
     return ft_apply(&r);
 }
 
+/* The event's header before its command is applied: no cards, choices
+ * or facts yet. */
+static void event_start(ft_event *ev, const ft_command *cmd) {
+    memset(ev, 0, offsetof(ft_event, cards));
+    ev->n_choices = 0;
+    ev->n_facts = 0;
+    ev->cmd = *cmd;
+}
+
+/* apply_cmd for a policy's command with no journal (into the scratch
+ * event) and no table: nothing to back up, no cards or words to account
+ * for, no journal to extend. */
+static fray_status apply_quiet(fray_towers_fight *f, const ft_command *cmd,
+                               bool checked, int next) {
+    ft_event *ev = &f->scratch;
+    event_start(ev, cmd);
+    ft_run r;
+    run_init(f, &r, ev, NULL, NULL);
+    r.checked = checked;
+    r.memo = checked ? &f->memo : NULL;
+    fray_status rc = ft_apply_next(&r, next);
+    f->memo.valid = false;
+    return rc;
+}
+
 /* ft_fight_apply; `checked`: the command passed ft_check_command on the
  * fight's state as it is now (the policy checked it), so ft_apply need not
  * check it again; `next`: ft_next_actor of that state when the caller just
@@ -168,16 +193,13 @@ static fray_status apply_cmd(fray_towers_fight *f, const ft_command *cmd,
         return fray__diag_set(diag, FRAY_ERR_RANGE, 0,
                               "at most %d cards for one action",
                               FT_EVENT_CARDS);
-    memset(ev, 0, offsetof(ft_event, cards));
-    ev->n_choices = 0;
-    ev->n_facts = 0;
-    ev->cmd = *cmd;
-    ft_run r;
-    ft_hooks table_hooks;
-    run_init(f, &r, ev, diag, &table_hooks);
+    event_start(ev, cmd);
     /* Table commands must leave the fight unchanged when they fail; the
      * policies only make legal commands, so they skip the copy. */
     bool careful = cards != NULL || diag != NULL || f->table != NULL;
+    ft_run r;
+    ft_hooks table_hooks;
+    run_init(f, &r, ev, diag, &table_hooks);
     ft_state *backup = NULL;
     if (careful) {
         backup = fray__alloc(&f->alloc, sizeof *backup);
@@ -346,7 +368,9 @@ FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *f) {
                               &f->paths, &f->memo);
     /* A command the policy checked on this very state is not checked again
      * (nothing changes the state in between); nor is whose turn it is. */
-    fray_status rc = apply_cmd(f, &cmd, NULL, 0, NULL, checked, next);
+    fray_status rc = !f->opt.journal && !f->table
+                         ? apply_quiet(f, &cmd, checked, next)
+                         : apply_cmd(f, &cmd, NULL, 0, NULL, checked, next);
     if (rc == FRAY_ERR_INVALID && cmd.action < FT_ACTION_COUNT) {
         /* The policy asked for something the rules refuse (it checks, so
          * this is a policy bug): the command was refused before it changed

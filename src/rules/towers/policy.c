@@ -320,6 +320,12 @@ void ft_policy_prepare(ft_setup *s) {
                     (uint16_t)(ok[a] && ok[d] ? permille(&f[a], &f[d], sh) : 0);
     s->hit_ready = true;
     ft_fast_prepare(s);
+    memset(&s->eng, 0, sizeof s->eng);
+    for (int c = 0; c < s->n_combatants && c < FT_MAX_COMBATANTS; c++)
+        for (int e = 0; e < FT_ELEMENT_COUNT; e++)
+            if (s->c[c].sb.mana[e] > 0)
+                s->eng.mana_pool[c] = true;
+    s->eng.ready = true;
 }
 
 static int clamp(int v, int lo, int hi) {

@@ -474,6 +474,17 @@ typedef struct ft_fast {
     uint8_t steps[FRAY_GRID_MAX][FRAY_GRID_MAX][8];
 } ft_fast;
 
+/* (Speed addition, with the block at the end of this file.) What
+ * ft_policy_prepare works out once per load for the clock (engine.c), in
+ * ft_setup.eng. ready false (a setup built by hand, or changed by hand
+ * since): no shortcuts. */
+typedef struct ft_engine_fast {
+    bool ready;
+    /* The stat block has a mana pool (some sb.mana[e] > 0): only such a
+     * combatant can get mana back in a zero phase. */
+    bool mana_pool[FT_MAX_COMBATANTS];
+} ft_engine_fast;
+
 typedef struct ft_setup {
     char name[64];          /* the encounter's title */
     char source[256];       /* the file it came from */
@@ -506,6 +517,7 @@ typedef struct ft_setup {
      * it). A setup changed by hand after that must call ft_policy_prepare
      * again; one built by hand leaves fast.ready false (no shortcuts). */
     ft_fast fast;
+    ft_engine_fast eng;     /* (speed addition) ft_policy_prepare */
 } ft_setup;
 
 /* ---- State: what a fight changes --------------------------------------- */
