@@ -169,13 +169,13 @@ static bool threat_now(pol *p) {
     return p->threat != 0;
 }
 
-/* Could the weapon reach enemy e at all from here (before the full check
- * of range, sight and cover)? Melee: within its reach; ranged: within four
- * range increments or its maximum range (seed 000 "Range Modifiers"). */
-static bool in_weapon_range(const pol *p, const ft_weapon *w, int e) {
+/* Could the weapon reach enemy e at all (before the full check of range,
+ * sight and cover), `r` spaces away (range_to)? Melee: within its reach;
+ * ranged: within four range increments or its maximum range (seed 000
+ * "Range Modifiers"). */
+static bool in_weapon_range(const pol *p, const ft_weapon *w, int r) {
     if (!p->s->has_map || !w)
         return true;
-    int r = ft_range(p->fp[p->me], p->fp[e]);
     if (!is_ranged(w))
         return r <= reach_of(w) + 1;
     int limit = w->range_increment > 0 ? 4 * w->range_increment : w->max_range;
@@ -733,13 +733,16 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
     memset(&o, 0, sizeof o);
     o.weapon = wi;
     for (int e = 0; e < p.n; e++) {
-        if (!p.enemy[e] || !in_weapon_range(&p, w, e))
+        if (!p.enemy[e])
+            continue;
+        int dist = range_to(&p, p.fp[actor], e);
+        if (!in_weapon_range(&p, w, dist))
             continue;
         ft_mods *m = &mods[ask];
         ft_attack_mods_quiet(&p.run, actor, e, &o, false, m);
         if (m->impossible)
             continue;
-        long r = target_rank(&p, e, range_to(&p, p.fp[actor], e));
+        long r = target_rank(&p, e, dist);
         if (r < best_rank) {
             best_rank = r;
             best = e;
