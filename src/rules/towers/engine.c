@@ -86,6 +86,15 @@ static bool on_clock(const ft_state *st, int c) {
                                FT_F_FLED | FT_F_HOLDING));
 }
 
+/* ft_can_act for a valid index c, as one test of the flags without a
+ * call (builds without NDEBUG compare it with harm.c's). */
+static inline bool can_act(const ft_state *st, int c) {
+    bool yes = !(st->c[c].flags &
+                 (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD | FT_F_FLED));
+    assert(yes == ft_can_act(st, c));
+    return yes;
+}
+
 int ft_next_actor(const ft_state *st) {
     if (st->over)
         return -1;
@@ -1295,7 +1304,7 @@ static fray_status apply_action(ft_run *r) {
      * no condition has neither). */
     if (info->cost != FT_COST_FREE && c->n_cond > 0)
         ft_cond_on_action(r, a, cmd->action);
-    if (!ft_can_act(st, a)) {
+    if (!can_act(st, a)) {
         end_activation(r, a);
         check_over(r);
         return FRAY_OK;
@@ -1314,7 +1323,7 @@ static fray_status apply_action(ft_run *r) {
     }
     emit(r, FT_FACT_ACT, a, cmd->target, cmd->action, st->phase, 0, 0);
     int cost = 0;
-    if (ft_can_act(st, a))
+    if (can_act(st, a))
         rc = do_action(r, cmd, &cost);
     if (rc != FRAY_OK)
         return rc;

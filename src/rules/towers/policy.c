@@ -890,7 +890,15 @@ static ft_choice fate_choice(void *ctx, const ft_run *r, const ft_flip_view *v) 
     if (damage && r->ev && r->ev->cmd.action == FT_ACT_AID &&
         r->ev->cmd.actor == who)
         damage = false;
-    if (tac->use_hand_of_fate && f->n_cards > 0) {
+    /* A swap needs a held card that reaches `need` itself (below); no card
+     * of the deck is worth more than an ace (14), or a Joker when it has
+     * them: when even that falls short, the held cards need not be looked
+     * at. */
+    int deck_best = FRAY_RANK_ACE;
+    if (s->opt.deck.jokers > 0 && s->opt.deck.joker_value > deck_best)
+        deck_best = s->opt.deck.joker_value;
+    if (tac->use_hand_of_fate && f->n_cards > 0 &&
+        deck_best + v->shift >= need) {
         int d = s->c[who].deck;
         fray_card held[FRAY_CARDS_MAX];
         size_t nh = 0;
