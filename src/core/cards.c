@@ -1,6 +1,7 @@
 /* cards.c - cards, their notation, and decks (RULINGS 1, 2 and 7). */
 #include "internal.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -243,7 +244,7 @@ fray_status fray_deck_copy(fray_deck *dst, const fray_deck *src) {
  * remainder r % bound from Lemire's exact "fastmod" (M = 2^64 / bound
  * rounded up; r % bound = ((M * r mod 2^64) * bound) >> 64 for every
  * 32-bit r and bound: Lemire, Kaser, Kurz, "Faster Remainder by Direct
- * Computation", 2019) instead of two divisions. Other bounds divide. */
+ * Computation", 2019) instead of two divisions. */
 static const uint32_t below_threshold[FRAY_CARDS_MAX + 1] = {
     0u, 0u, 0u, 1u, 0u, 1u, 4u, 4u, 0u, 4u, 6u, 4u, 4u, 9u, 4u, 1u, 0u, 1u, 4u,
     6u, 16u, 4u, 4u, 12u, 16u, 21u, 22u, 22u, 4u, 16u, 16u, 4u, 0u, 4u, 18u,
@@ -274,36 +275,41 @@ static const uint64_t below_magic[FRAY_CARDS_MAX + 1] = {
 };
 #endif
 
-static inline uint32_t below(fray_rng *rng, uint32_t bound) {
-    bool small = bound <= FRAY_CARDS_MAX;
-    uint32_t threshold =
-        small ? below_threshold[bound] : (uint32_t)(-bound) % bound;
-    for (;;) {
-        uint64_t old = rng->state;
-        rng->state = old * 6364136223846793005ULL + rng->inc;
-        uint32_t xorshifted = (uint32_t)(((old >> 18u) ^ old) >> 27u);
-        uint32_t rot = (uint32_t)(old >> 59u);
-        uint32_t r = (xorshifted >> rot) | (xorshifted << ((-rot) & 31u));
-        if (r >= threshold) {
-#if defined(__SIZEOF_INT128__)
-            if (small) {
-                __extension__ typedef unsigned __int128 u128;
-                uint64_t low = below_magic[bound] * r;
-                return (uint32_t)(((u128)low * bound) >> 64);
-            }
-#endif
-            return r % bound;
-        }
-    }
-}
+/* The largest entry of below_threshold: a draw at or above it is never
+ * rejected, whatever the bound, so the table need not be read then. */
+enum { BELOW_THRESHOLD_CEIL = 64 };
 
+/* Fisher-Yates over cards[0..n) with fray_rng_below(rng, i) for i = n..2,
+ * as above. The stream is kept in locals: the card stores are bytes, which
+ * may alias anything, and would otherwise make the compiler store and
+ * reload rng->state on every card. */
 static void shuffle(fray_card *cards, size_t n, fray_rng *rng) {
+    assert(n <= FRAY_CARDS_MAX);
+    uint64_t state = rng->state;
+    const uint64_t inc = rng->inc;
     for (size_t i = n; i > 1; i--) {
-        size_t j = below(rng, (uint32_t)i);
+        uint32_t bound = (uint32_t)i, r;
+        for (;;) {
+            uint64_t old = state;
+            state = old * 6364136223846793005ULL + inc;
+            uint32_t xorshifted = (uint32_t)(((old >> 18u) ^ old) >> 27u);
+            uint32_t rot = (uint32_t)(old >> 59u);
+            r = (xorshifted >> rot) | (xorshifted << ((-rot) & 31u));
+            if (r >= BELOW_THRESHOLD_CEIL || r >= below_threshold[bound])
+                break;
+        }
+#if defined(__SIZEOF_INT128__)
+        __extension__ typedef unsigned __int128 u128;
+        uint64_t low = below_magic[bound] * r;
+        size_t j = (size_t)(((u128)low * bound) >> 64);
+#else
+        size_t j = r % bound;
+#endif
         fray_card t = cards[i - 1];
         cards[i - 1] = cards[j];
         cards[j] = t;
     }
+    rng->state = state;
 }
 
 void fray_deck_shuffle(fray_deck *deck, fray_rng *rng) {
