@@ -312,15 +312,18 @@ static inline void shuffle_marking(fray_card *cards, size_t n,
     const uint64_t inc = rng->inc;
     for (size_t i = n; i > 1; i--) {
         uint32_t bound = (uint32_t)i, r;
-        for (;;) {
+        bool rejected;
+        do {
             uint64_t old = state;
             state = old * 6364136223846793005ULL + inc;
             uint32_t xorshifted = (uint32_t)(((old >> 18u) ^ old) >> 27u);
             uint32_t rot = (uint32_t)(old >> 59u);
             r = (xorshifted >> rot) | (xorshifted << ((-rot) & 31u));
-            if (r >= BELOW_THRESHOLD_CEIL || r >= below_threshold[bound])
-                break;
-        }
+            rejected = r < BELOW_THRESHOLD_CEIL;
+#if defined(__GNUC__)
+            rejected = __builtin_expect(rejected, 0);
+#endif
+        } while (rejected && r < below_threshold[bound]);
 #if defined(__SIZEOF_INT128__)
         __extension__ typedef unsigned __int128 u128;
         uint64_t low = below_magic[bound] * r;

@@ -65,22 +65,20 @@ void fray__deck_flip(fray_deck *deck, fray_rng *rng, fray_flip *flip) {
     }
     if (k > deck->n_draw)
         fray__deck_reshuffle(deck, rng);
-    /* Locals: the card stores are bytes, which may alias the counters. */
+    /* Pointers, not counters: the card stores are bytes, which may alias
+     * the counters (the arrays' own addresses do not change). */
     const fray_card *top = deck->draw + deck->n_draw;
     fray_card *discard = deck->discard + deck->n_discard;
-    uint8_t *place = deck->place;
-    const uint8_t *look = deck->look;
-    fray_card *cards = flip->cards;
     /* Keeping the lowest is keeping the highest of ~value; the first card
      * of the best value is then the first one above all before it. */
     int flipbits = flip->keep_lowest ? -1 : 0;
     int best = INT_MIN, kept = 0, hearts = 0;
     for (size_t i = 0; i < k; i++) {
         fray_card c = *--top;
-        place[c] = FRAY_PLACE_DISCARD;
+        deck->place[c] = FRAY_PLACE_DISCARD;
         discard[i] = c;
-        cards[i] = c;
-        unsigned x = look[c];
+        flip->cards[i] = c;
+        unsigned x = deck->look[c];
         int key = (int)(x & FRAY__LOOK_VALUE) ^ flipbits;
         if (key > best) {
             best = key;

@@ -47,16 +47,25 @@ static const char *purpose_text(ft_flip_purpose p) {
     }
 }
 
-static fray_status deck_index(ft_run *r, int who, int *out_d) {
+/* Why deck_index fails (out of line: every flip asks deck_index). */
+__attribute__((cold, noinline)) static fray_status deck_error(ft_run *r,
+                                                              int who) {
     if (who < 0 || who >= r->st->n)
         return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
                               "no combatant %d flips", who);
-    int d = r->setup->c[who].deck;
-    if (d < 0 || d >= r->st->n_decks)
-        return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
-                              "%s has no deck", r->setup->c[who].name);
-    *out_d = d;
-    return FRAY_OK;
+    return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0, "%s has no deck",
+                          r->setup->c[who].name);
+}
+
+static inline fray_status deck_index(ft_run *r, int who, int *out_d) {
+    if (who >= 0 && who < r->st->n) {
+        int d = r->setup->c[who].deck;
+        if (d >= 0 && d < r->st->n_decks) {
+            *out_d = d;
+            return FRAY_OK;
+        }
+    }
+    return deck_error(r, who);
 }
 
 /*
@@ -347,14 +356,19 @@ static inline bool round_empty(const ft_run *r, int who, ft_flip_purpose p,
                                against);
 }
 
-/* The choices of round `tag` on flip f of `who` (deck d), when the round
- * is not empty: read back on replay, else asked of the hooks. */
-static fray_status round_choices(ft_run *r, int who, int d, uint8_t tag,
-                                 ft_flip_purpose p, fray_flip *f, int *shift,
-                                 int against, bool *out_any) {
+/* The choices of the round fate_round just counted on flip f of `who`
+ * (whose deck deck_index checked), when the round is not empty: read back
+ * on replay, else asked of the hooks. Whether any was made goes to
+ * *out_any (when not NULL). Few arguments, so that it can be a tail call. */
+static fray_status round_choices(ft_run *r, int who, ft_flip_purpose p,
+                                 fray_flip *f, int *shift, int against,
+                                 bool *out_any) {
     ft_event *ev = r->ev;
+    int d = r->setup->c[who].deck;
+    uint8_t tag = (uint8_t)((r->round_i - 1) & 0xff);
     fray_deck *deck = &r->st->decks[d];
-    fray_status rc;
+    fray_status rc = FRAY_OK;
+    bool any = false;
 
     if (r->replay) {
         if (r->choice_i >= ev->n_choices)
@@ -366,20 +380,22 @@ static fray_status round_choices(ft_run *r, int who, int d, uint8_t tag,
         while (r->choice_i < ev->n_choices &&
                fate_kind(ev->choices[r->choice_i].kind)) {
             ft_choice c = ev->choices[r->choice_i++];
-            if (c.who != who || !legal(r, who, deck, f, &c))
-                return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
-                                      "the journal does not match this "
-                                      "fight: a recorded Hand of Fate or "
-                                      "chip choice cannot be made on %s",
-                                      purpose_text(p));
+            if (c.who != who || !legal(r, who, deck, f, &c)) {
+                rc = fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
+                                    "the journal does not match this "
+                                    "fight: a recorded Hand of Fate or "
+                                    "chip choice cannot be made on %s",
+                                    purpose_text(p));
+                goto done;
+            }
             rc = apply_choice(r, who, d, p, f, shift, &c);
             if (rc != FRAY_OK)
-                return rc;
-            *out_any = true;
+                goto done;
+            any = true;
         }
-        if (*out_any)
+        if (any)
             emit_flip(r, who, p, f, *shift);
-        return FRAY_OK;
+        goto done;
     }
 
     bool marked = false;
@@ -414,26 +430,30 @@ static fray_status round_choices(ft_run *r, int who, int d, uint8_t tag,
         ev->choices[ev->n_choices++] = c;
         rc = apply_choice(r, who, d, p, f, shift, &c);
         if (rc != FRAY_OK)
-            return rc;
-        *out_any = true;
+            goto done;
+        any = true;
     }
-    if (*out_any)
+    if (any)
         emit_flip(r, who, p, f, *shift);
-    return FRAY_OK;
+done:
+    if (out_any)
+        *out_any = any;
+    return rc;
 }
 
-/* One round of choices on flip f of `who`, whose deck is d (deck_index
- * checked both). Most rounds of a simulation are empty: this part is
- * inline, the rest (round_choices) is not. */
-static inline fray_status fate_round(ft_run *r, int who, int d,
-                                     ft_flip_purpose p, fray_flip *f,
-                                     int *shift, int against, bool *out_any) {
-    uint8_t tag = (uint8_t)(r->round_i & 0xff);
+/* One round of choices on flip f of `who`, whose deck deck_index checked;
+ * *out_any (when not NULL) tells whether any was made.
+ * Most rounds of a simulation are empty: this part is inline, the rest
+ * (round_choices) is not. */
+static inline fray_status fate_round(ft_run *r, int who, ft_flip_purpose p,
+                                     fray_flip *f, int *shift, int against,
+                                     bool *out_any) {
     r->round_i++;
-    *out_any = false;
+    if (out_any)
+        *out_any = false;
     if (round_empty(r, who, p, f, *shift, against))
         return FRAY_OK;
-    return round_choices(r, who, d, tag, p, f, shift, against, out_any);
+    return round_choices(r, who, p, f, shift, against, out_any);
 }
 
 /* ---- Flips ---------------------------------------------------------------- */
@@ -497,8 +517,7 @@ fray_status ft_flip(ft_run *r, int who, int n, ft_flip_purpose purpose,
     }
     if (r->facts)
         emit_flip(r, who, purpose, f, shift);
-    bool any;
-    rc = fate_round(r, who, d, purpose, f, &shift, against, &any);
+    rc = fate_round(r, who, purpose, f, &shift, against, NULL);
     if (rc != FRAY_OK)
         return rc;
     if (out_shift)
@@ -510,13 +529,12 @@ fray_status ft_flip_respond(ft_run *r, int who, ft_flip_purpose purpose,
                             fray_flip *flip, int *shift, int against,
                             bool *out_changed) {
     int d = 0;
-    bool any = false;
-    fray_status rc = deck_index(r, who, &d);
-    if (rc == FRAY_OK)
-        rc = fate_round(r, who, d, purpose, flip, shift, against, &any);
     if (out_changed)
-        *out_changed = any;
-    return rc;
+        *out_changed = false;
+    fray_status rc = deck_index(r, who, &d);
+    if (rc != FRAY_OK)
+        return rc;
+    return fate_round(r, who, purpose, flip, shift, against, out_changed);
 }
 
 fray_status ft_flip_plain(ft_run *r, int deck, int n, fray_flip *out) {
