@@ -62,10 +62,10 @@ static inline bool fray__deck_any_held(const fray_deck *deck) {
     __m128i any = _mm_setzero_si128();
     /* Three blocks, then the last sixteen places (overlapping). */
     for (int b = 0; b < 4; b++) {
-        const uint8_t *at = deck->place + (b < 3 ? 16 * b : FRAY_CARDS_MAX - 16);
-        any = _mm_or_si128(
-            any, _mm_cmpeq_epi8(
-                     _mm_loadu_si128((const __m128i *)(const void *)at), want));
+        int at = b < 3 ? 16 * b : FRAY_CARDS_MAX - 16;
+        __m128i pl =
+            _mm_loadu_si128((const __m128i *)(const void *)(deck->place + at));
+        any = _mm_or_si128(any, _mm_cmpeq_epi8(pl, want));
     }
     return _mm_movemask_epi8(any) != 0;
 #else
