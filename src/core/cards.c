@@ -1,6 +1,7 @@
 /* cards.c - cards, their notation, and decks (RULINGS 1, 2 and 7). */
 #include "internal.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,9 +33,11 @@ bool fray_card_is_heart(fray_card card) {
 
 bool fray_card_is_joker(fray_card card) { return joker(card); }
 
-fray_card fray_card_make(int rank, fray_suit suit) {
+static inline fray_card make(int rank, fray_suit suit) {
     return (fray_card)((int)suit * 13 + rank - 2);
 }
+
+fray_card fray_card_make(int rank, fray_suit suit) { return make(rank, suit); }
 
 static const char SUIT_LETTER[] = "CDHS";
 static const char *const SUIT_PRETTY[] = {"\xe2\x99\xa3", "\xe2\x99\xa6",
@@ -161,13 +164,16 @@ int fray_deck_options_size(const fray_deck_options *opts) {
     return FRAY_CARDS_STANDARD + opts->jokers;
 }
 
+/* Ranks 2..14 per suit; the Hearts (suit 2) carry FRAY__LOOK_HEART. */
+#define RANKS(h)                                                              \
+    2 | (h), 3 | (h), 4 | (h), 5 | (h), 6 | (h), 7 | (h), 8 | (h), 9 | (h),   \
+        10 | (h), 11 | (h), 12 | (h), 13 | (h), 14 | (h)
+const uint8_t fray__rank_look[FRAY_CARDS_STANDARD] = {
+    RANKS(0), RANKS(0), RANKS(FRAY__LOOK_HEART), RANKS(0)};
+#undef RANKS
+
 int fray_card_value(const fray_deck_options *opts, fray_card card) {
-    if (joker(card))
-        return opts ? opts->joker_value : FRAY_CARD_VALUE_MAX;
-    int rank = rank_of(card);
-    if (rank == FRAY_RANK_ACE && opts && opts->aces_low)
-        return 1;
-    return rank;
+    return (int)(fray__card_look(opts, card) & FRAY__LOOK_VALUE);
 }
 
 /* ---- Decks ----------------------------------------------------------------- */
@@ -190,9 +196,26 @@ fray_status fray__deck_init(fray_deck *d, const fray_deck_options *opts) {
     memset(d, 0, sizeof *d);
     d->opts = *opts;
     d->size = fray_deck_options_size(opts);
+    /* Only the Aces and the Jokers depend on the options. */
+    memcpy(d->look, fray__rank_look, sizeof fray__rank_look);
+    for (int suit = 0; suit < 4; suit++) {
+        fray_card ace = make(FRAY_RANK_ACE, (fray_suit)suit);
+        d->look[ace] = (uint8_t)fray__card_look(opts, ace);
+    }
+    for (int c = FRAY_CARDS_STANDARD; c < FRAY_CARDS_MAX; c++)
+        d->look[c] = (uint8_t)fray__card_look(opts, (fray_card)c);
     /* Top of the pile is the end: put card 0 on top so a fresh deck draws
-     * in id order. */
-    for (int i = 0; i < d->size; i++) {
+     * in id order. Every deck has the 52 standard cards (a fixed-size
+     * copy), then its Jokers. */
+    static const fray_card deal[FRAY_CARDS_MAX] = {
+        53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40,
+        39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26,
+        25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12,
+        11, 10, 9,  8,  7,  6,  5,  4,  3,  2,  1,  0};
+    assert(d->size >= FRAY_CARDS_STANDARD && d->size <= FRAY_CARDS_MAX);
+    memcpy(d->draw, deal + (FRAY_CARDS_MAX - d->size), FRAY_CARDS_STANDARD);
+    memset(d->place, FRAY_PLACE_DRAW, FRAY_CARDS_STANDARD);
+    for (int i = FRAY_CARDS_STANDARD; i < d->size; i++) {
         d->draw[i] = (fray_card)(d->size - 1 - i);
         d->place[i] = FRAY_PLACE_DRAW;
     }
@@ -243,7 +266,7 @@ fray_status fray_deck_copy(fray_deck *dst, const fray_deck *src) {
  * remainder r % bound from Lemire's exact "fastmod" (M = 2^64 / bound
  * rounded up; r % bound = ((M * r mod 2^64) * bound) >> 64 for every
  * 32-bit r and bound: Lemire, Kaser, Kurz, "Faster Remainder by Direct
- * Computation", 2019) instead of two divisions. Other bounds divide. */
+ * Computation", 2019) instead of two divisions. */
 static const uint32_t below_threshold[FRAY_CARDS_MAX + 1] = {
     0u, 0u, 0u, 1u, 0u, 1u, 4u, 4u, 0u, 4u, 6u, 4u, 4u, 9u, 4u, 1u, 0u, 1u, 4u,
     6u, 16u, 4u, 4u, 12u, 16u, 21u, 22u, 22u, 4u, 16u, 16u, 4u, 0u, 4u, 18u,
@@ -274,36 +297,53 @@ static const uint64_t below_magic[FRAY_CARDS_MAX + 1] = {
 };
 #endif
 
-static inline uint32_t below(fray_rng *rng, uint32_t bound) {
-    bool small = bound <= FRAY_CARDS_MAX;
-    uint32_t threshold =
-        small ? below_threshold[bound] : (uint32_t)(-bound) % bound;
-    for (;;) {
-        uint64_t old = rng->state;
-        rng->state = old * 6364136223846793005ULL + rng->inc;
-        uint32_t xorshifted = (uint32_t)(((old >> 18u) ^ old) >> 27u);
-        uint32_t rot = (uint32_t)(old >> 59u);
-        uint32_t r = (xorshifted >> rot) | (xorshifted << ((-rot) & 31u));
-        if (r >= threshold) {
-#if defined(__SIZEOF_INT128__)
-            if (small) {
-                __extension__ typedef unsigned __int128 u128;
-                uint64_t low = below_magic[bound] * r;
-                return (uint32_t)(((u128)low * bound) >> 64);
-            }
-#endif
-            return r % bound;
-        }
-    }
-}
+/* The largest entry of below_threshold: a draw at or above it is never
+ * rejected, whatever the bound, so the table need not be read then. */
+enum { BELOW_THRESHOLD_CEIL = 64 };
 
-static void shuffle(fray_card *cards, size_t n, fray_rng *rng) {
+/* Fisher-Yates over cards[0..n) with fray_rng_below(rng, i) for i = n..2,
+ * as above. The stream is kept in locals: the card stores are bytes, which
+ * may alias anything, and would otherwise make the compiler store and
+ * reload rng->state on every card. */
+static inline void shuffle_marking(fray_card *cards, size_t n,
+                                   fray_rng *rng, uint8_t *place) {
+    assert(n <= FRAY_CARDS_MAX);
+    uint64_t state = rng->state;
+    const uint64_t inc = rng->inc;
     for (size_t i = n; i > 1; i--) {
-        size_t j = below(rng, (uint32_t)i);
+        uint32_t bound = (uint32_t)i, r;
+        bool rejected;
+        do {
+            uint64_t old = state;
+            state = old * 6364136223846793005ULL + inc;
+            uint32_t xorshifted = (uint32_t)(((old >> 18u) ^ old) >> 27u);
+            uint32_t rot = (uint32_t)(old >> 59u);
+            r = (xorshifted >> rot) | (xorshifted << ((-rot) & 31u));
+            rejected = r < BELOW_THRESHOLD_CEIL;
+#if defined(__GNUC__)
+            rejected = __builtin_expect(rejected, 0);
+#endif
+        } while (rejected && r < below_threshold[bound]);
+#if defined(__SIZEOF_INT128__)
+        __extension__ typedef unsigned __int128 u128;
+        uint64_t low = below_magic[bound] * r;
+        size_t j = (size_t)(((u128)low * bound) >> 64);
+#else
+        size_t j = r % bound;
+#endif
         fray_card t = cards[i - 1];
         cards[i - 1] = cards[j];
         cards[j] = t;
+        if (place) /* cards[i - 1] is final */
+            place[cards[i - 1]] = FRAY_PLACE_DRAW;
     }
+    if (place && n > 0)
+        place[cards[0]] = FRAY_PLACE_DRAW;
+    rng->state = state;
+}
+
+static void shuffle(fray_card *cards, size_t n, fray_rng *rng) {
+    shuffle_marking(cards, n, rng, NULL);
 }
 
 void fray_deck_shuffle(fray_deck *deck, fray_rng *rng) {
@@ -331,13 +371,12 @@ static void remove_from(fray_card *pile, size_t *n, fray_card card) {
 }
 
 /* Shuffles the discards and slides them under the draw pile. */
-static void reshuffle_discards(fray_deck *deck, fray_rng *rng) {
-    shuffle(deck->discard, deck->n_discard, rng);
+void fray__deck_reshuffle(fray_deck *deck, fray_rng *rng) {
+    /* Every discard goes back to the draw pile: marked as it is shuffled. */
+    shuffle_marking(deck->discard, deck->n_discard, rng, deck->place);
     memmove(deck->draw + deck->n_discard, deck->draw,
             deck->n_draw * sizeof *deck->draw);
     memcpy(deck->draw, deck->discard, deck->n_discard * sizeof *deck->draw);
-    for (size_t i = 0; i < deck->n_discard; i++)
-        deck->place[deck->discard[i]] = FRAY_PLACE_DRAW;
     deck->n_draw += deck->n_discard;
     deck->n_discard = 0;
 }
@@ -356,7 +395,7 @@ static fray_status draw_to(fray_deck *deck, fray_rng *rng, size_t n,
     if (deck->n_draw < n) {
         if (deck->n_draw + deck->n_discard < n)
             return FRAY_ERR_DECK_EMPTY;
-        reshuffle_discards(deck, rng);
+        fray__deck_reshuffle(deck, rng);
     }
     for (size_t i = 0; i < n; i++) {
         fray_card c = deck->draw[--deck->n_draw];

@@ -5,67 +5,91 @@
  */
 #include "internal.h"
 
+#include <assert.h>
 #include <limits.h>
 #include <string.h>
 
 #include "fray/flip.h"
+#include "cards_int.h"
 
 /* rank + flip mods and card + shifts come from user input: saturate
  * instead of overflowing, so absurd numbers stay defined behaviour. */
 static int sat_add(int a, int b) {
+#if defined(__GNUC__)
+    int s;
+    if (__builtin_add_overflow(a, b, &s))
+        return b > 0 ? INT_MAX : INT_MIN;
+    return s;
+#else
     long long s = (long long)a + (long long)b;
     if (s > INT_MAX)
         return INT_MAX;
     if (s < INT_MIN)
         return INT_MIN;
     return (int)s;
+#endif
 }
 
 void fray_flip_plan(int n, const fray_flip_rules *rules, int *out_cards,
                     bool *out_keep_lowest) {
-    if (n >= 1) {
-        *out_cards = n < FRAY_CARDS_MAX ? n : FRAY_CARDS_MAX;
-        *out_keep_lowest = false;
-    } else if (rules && rules->min_one_card) {
-        /* One card: highest and lowest are the same card. */
-        *out_cards = 1;
-        *out_keep_lowest = false;
-    } else {
-        /* 2 - n without overflow for very negative n. */
-        *out_cards = n > 2 - FRAY_CARDS_MAX ? 2 - n : FRAY_CARDS_MAX;
-        *out_keep_lowest = true;
-    }
-}
-
-/* fray_card_value and fray_card_is_heart, inlined: every flip of every
- * simulated fight comes through here. */
-static inline int value_of(const fray_deck_options *opts, fray_card card) {
-    if (card >= FRAY_CARDS_STANDARD)
-        return card >= FRAY_CARDS_MAX ? 0
-               : opts                 ? opts->joker_value
-                                      : FRAY_CARD_VALUE_MAX;
-    int rank = card % 13 + 2;
-    return rank == FRAY_RANK_ACE && opts && opts->aces_low ? 1 : rank;
-}
-
-static inline bool heart(fray_card card) {
-    return card >= 13 * FRAY_SUIT_HEARTS && card < 13 * (FRAY_SUIT_HEARTS + 1);
+    fray__flip_plan(n, rules, out_cards, out_keep_lowest);
 }
 
 void fray__flip_evaluate(fray_flip *flip, const fray_deck_options *opts) {
     int kept = 0;
-    int best = flip->n_cards > 0 ? value_of(opts, flip->cards[0]) : 0;
+    int best = flip->n_cards > 0
+                   ? (int)(fray__card_look(opts, flip->cards[0]) &
+                           FRAY__LOOK_VALUE)
+                   : 0;
     int hearts = 0;
     for (int i = 0; i < flip->n_cards; i++) {
-        int v = value_of(opts, flip->cards[i]);
+        unsigned look = fray__card_look(opts, flip->cards[i]);
+        int v = (int)(look & FRAY__LOOK_VALUE);
         if (flip->keep_lowest ? v < best : v > best) {
             best = v;
             kept = i;
         }
-        hearts += heart(flip->cards[i]);
+        hearts += (look & FRAY__LOOK_HEART) != 0;
     }
     flip->kept = kept;
     flip->kept_value = best;
+    flip->hearts = hearts;
+}
+
+void fray__deck_flip(fray_deck *deck, fray_rng *rng, fray_flip *flip) {
+    size_t k = (size_t)flip->n_cards;
+    assert(k <= deck->n_draw + deck->n_discard);
+    if (k == 0) {
+        fray__flip_evaluate(flip, &deck->opts);
+        return;
+    }
+    if (k > deck->n_draw)
+        fray__deck_reshuffle(deck, rng);
+    /* Pointers, not counters: the card stores are bytes, which may alias
+     * the counters (the arrays' own addresses do not change). */
+    const fray_card *top = deck->draw + deck->n_draw;
+    fray_card *discard = deck->discard + deck->n_discard;
+    /* Keeping the lowest is keeping the highest of ~value; the first card
+     * of the best value is then the first one above all before it. */
+    int flipbits = flip->keep_lowest ? -1 : 0;
+    int best = INT_MIN, kept = 0, hearts = 0;
+    for (size_t i = 0; i < k; i++) {
+        fray_card c = *--top;
+        deck->place[c] = FRAY_PLACE_DISCARD;
+        discard[i] = c;
+        flip->cards[i] = c;
+        unsigned x = deck->look[c];
+        int key = (int)(x & FRAY__LOOK_VALUE) ^ flipbits;
+        if (key > best) {
+            best = key;
+            kept = (int)i;
+        }
+        hearts += (x & FRAY__LOOK_HEART) != 0;
+    }
+    deck->n_draw -= k;
+    deck->n_discard += k;
+    flip->kept = kept;
+    flip->kept_value = best ^ flipbits;
     flip->hearts = hearts;
 }
 

@@ -47,16 +47,25 @@ static const char *purpose_text(ft_flip_purpose p) {
     }
 }
 
-static fray_status deck_index(ft_run *r, int who, int *out_d) {
+/* Why deck_index fails (out of line: every flip asks deck_index). */
+__attribute__((cold, noinline)) static fray_status deck_error(ft_run *r,
+                                                              int who) {
     if (who < 0 || who >= r->st->n)
         return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
                               "no combatant %d flips", who);
-    int d = r->setup->c[who].deck;
-    if (d < 0 || d >= r->st->n_decks)
-        return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
-                              "%s has no deck", r->setup->c[who].name);
-    *out_d = d;
-    return FRAY_OK;
+    return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0, "%s has no deck",
+                          r->setup->c[who].name);
+}
+
+static inline fray_status deck_index(ft_run *r, int who, int *out_d) {
+    if (who >= 0 && who < r->st->n) {
+        int d = r->setup->c[who].deck;
+        if (d >= 0 && d < r->st->n_decks) {
+            *out_d = d;
+            return FRAY_OK;
+        }
+    }
+    return deck_error(r, who);
 }
 
 /*
@@ -184,7 +193,7 @@ static bool fate_kind(int k) {
 static int flip_plus_one(const ft_run *r, const fray_flip *f) {
     int cards;
     bool low;
-    fray_flip_plan(f->n + 1, &r->setup->opt.flip, &cards, &low);
+    fray__flip_plan(f->n + 1, &r->setup->opt.flip, &cards, &low);
     if (!f->keep_lowest && !low && cards == f->n_cards + 1)
         return 1;
     if (f->keep_lowest && cards == f->n_cards - 1)
@@ -235,8 +244,7 @@ static bool can_choose(const ft_run *r, int who, const fray_deck *deck) {
     const ft_cstate *cs = &r->st->c[who];
     if (cs->chips[0] > 0 || cs->chips[1] > 0 || cs->chips[2] > 0)
         return true;
-    return deck->size > 0 &&
-           memchr(deck->place, FRAY_PLACE_HELD, (size_t)deck->size) != NULL;
+    return fray__deck_any_held(deck);
 }
 
 static fray_status apply_choice(ft_run *r, int who, int d,
@@ -317,7 +325,7 @@ static fray_status apply_choice(ft_run *r, int who, int d,
             f->n_cards--;
             int cards;
             bool low;
-            fray_flip_plan(f->n + 1, &r->setup->opt.flip, &cards, &low);
+            fray__flip_plan(f->n + 1, &r->setup->opt.flip, &cards, &low);
             f->keep_lowest = low && f->n_cards > 1;
         }
         f->n++;
@@ -332,19 +340,35 @@ static fray_status apply_choice(ft_run *r, int who, int d,
     }
 }
 
-/* One round of choices on flip f of `who`. */
-static fray_status fate_round(ft_run *r, int who, ft_flip_purpose p,
-                              fray_flip *f, int *shift, int against,
-                              bool *out_any) {
+/* Whether a round of choices on flip f of `who` is over before it starts
+ * (nothing chosen, nothing recorded, nothing asked that could change
+ * anything): no hooks to ask, or the tactics policy, which answers
+ * "nothing" at once here (and asking it has no effect), so the held cards
+ * and chips need not be looked at. A replay reads the record instead. */
+static inline bool round_empty(const ft_run *r, int who, ft_flip_purpose p,
+                               const fray_flip *f, int shift, int against) {
+    if (r->replay)
+        return false;
+    if (!r->hooks || !r->hooks->fate)
+        return true;
+    return r->hooks == &ft_policy_hooks &&
+           ft_policy_fate_none(r, who, p == FT_FLIP_DEFENSE, f, shift,
+                               against);
+}
+
+/* The choices of the round fate_round just counted on flip f of `who`
+ * (whose deck deck_index checked), when the round is not empty: read back
+ * on replay, else asked of the hooks. Whether any was made goes to
+ * *out_any (when not NULL). Few arguments, so that it can be a tail call. */
+static fray_status round_choices(ft_run *r, int who, ft_flip_purpose p,
+                                 fray_flip *f, int *shift, int against,
+                                 bool *out_any) {
     ft_event *ev = r->ev;
-    int d = 0;
-    fray_status rc = deck_index(r, who, &d);
-    if (rc != FRAY_OK)
-        return rc;
+    int d = r->setup->c[who].deck;
+    uint8_t tag = (uint8_t)((r->round_i - 1) & 0xff);
     fray_deck *deck = &r->st->decks[d];
-    uint8_t tag = (uint8_t)(r->round_i & 0xff);
-    r->round_i++;
-    *out_any = false;
+    fray_status rc = FRAY_OK;
+    bool any = false;
 
     if (r->replay) {
         if (r->choice_i >= ev->n_choices)
@@ -356,29 +380,24 @@ static fray_status fate_round(ft_run *r, int who, ft_flip_purpose p,
         while (r->choice_i < ev->n_choices &&
                fate_kind(ev->choices[r->choice_i].kind)) {
             ft_choice c = ev->choices[r->choice_i++];
-            if (c.who != who || !legal(r, who, deck, f, &c))
-                return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
-                                      "the journal does not match this "
-                                      "fight: a recorded Hand of Fate or "
-                                      "chip choice cannot be made on %s",
-                                      purpose_text(p));
+            if (c.who != who || !legal(r, who, deck, f, &c)) {
+                rc = fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
+                                    "the journal does not match this "
+                                    "fight: a recorded Hand of Fate or "
+                                    "chip choice cannot be made on %s",
+                                    purpose_text(p));
+                goto done;
+            }
             rc = apply_choice(r, who, d, p, f, shift, &c);
             if (rc != FRAY_OK)
-                return rc;
-            *out_any = true;
+                goto done;
+            any = true;
         }
-        if (*out_any)
+        if (any)
             emit_flip(r, who, p, f, *shift);
-        return FRAY_OK;
+        goto done;
     }
 
-    if (!r->hooks || !r->hooks->fate)
-        return FRAY_OK;
-    /* The tactics policy would answer "nothing" at once (and asking has no
-     * effect): the held cards and chips need not be looked at. */
-    if (r->hooks == &ft_policy_hooks &&
-        ft_policy_fate_none(r, who, p == FT_FLIP_DEFENSE, f, *shift, against))
-        return FRAY_OK;
     bool marked = false;
     /* Each choice spends a held card or a chip, so this ends; the guard
      * only protects against a hook that never says NONE. */
@@ -411,12 +430,30 @@ static fray_status fate_round(ft_run *r, int who, ft_flip_purpose p,
         ev->choices[ev->n_choices++] = c;
         rc = apply_choice(r, who, d, p, f, shift, &c);
         if (rc != FRAY_OK)
-            return rc;
-        *out_any = true;
+            goto done;
+        any = true;
     }
-    if (*out_any)
+    if (any)
         emit_flip(r, who, p, f, *shift);
-    return FRAY_OK;
+done:
+    if (out_any)
+        *out_any = any;
+    return rc;
+}
+
+/* One round of choices on flip f of `who`, whose deck deck_index checked;
+ * *out_any (when not NULL) tells whether any was made.
+ * Most rounds of a simulation are empty: this part is inline, the rest
+ * (round_choices) is not. */
+static inline fray_status fate_round(ft_run *r, int who, ft_flip_purpose p,
+                                     fray_flip *f, int *shift, int against,
+                                     bool *out_any) {
+    r->round_i++;
+    if (out_any)
+        *out_any = false;
+    if (round_empty(r, who, p, f, *shift, against))
+        return FRAY_OK;
+    return round_choices(r, who, p, f, shift, against, out_any);
 }
 
 /* ---- Flips ---------------------------------------------------------------- */
@@ -432,6 +469,21 @@ static void discard_flipped(fray_deck *deck, const fray_card *cards, int n) {
     }
 }
 
+/* The cards of flip f, just drawn from deck d by the engine, in the
+ * event: counted always (FT_EVENT_CARDS bounds an event), written in
+ * ev->cards only when the event is recorded (r->facts). A quiet event is
+ * the fight's scratch, which nobody reads back. */
+static inline void count_drawn(ft_run *r, int d, const fray_flip *f) {
+    ft_event *ev = r->ev;
+    if (r->facts) {
+        memcpy(ev->cards + ev->n_cards, f->cards, (size_t)f->n_cards);
+        memset(ev->card_deck + ev->n_cards, d, (size_t)f->n_cards);
+    }
+    ev->n_cards = (int16_t)(ev->n_cards + f->n_cards);
+    r->card_i = ev->n_cards;
+}
+
+/* *out is written as the flip goes (callers read it only on success). */
 fray_status ft_flip(ft_run *r, int who, int n, ft_flip_purpose purpose,
                     int shift, int against, fray_flip *out, int *out_shift) {
     int d = 0;
@@ -439,54 +491,35 @@ fray_status ft_flip(ft_run *r, int who, int n, ft_flip_purpose purpose,
     if (rc != FRAY_OK)
         return rc;
     fray_deck *deck = &r->st->decks[d];
-    fray_flip f;
-    memset(&f, 0, sizeof f);
-    f.n = n;
-    fray_flip_plan(n, &r->setup->opt.flip, &f.n_cards, &f.keep_lowest);
+    fray_flip *f = out;
+    memset(f, 0, sizeof *f);
+    f->n = n;
+    fray__flip_plan(n, &r->setup->opt.flip, &f->n_cards, &f->keep_lowest);
     /* A flip can never hold more cards than the deck. */
-    if (f.n_cards > deck->size)
-        f.n_cards = deck->size;
-    ft_event *ev = r->ev;
-    if (!r->replay && !r->cards_given && !r->setup->opt.fresh_decks &&
-        f.n_cards > 0 && (size_t)f.n_cards <= deck->n_draw &&
-        ev->n_cards + f.n_cards <= FT_EVENT_CARDS) {
-        /* Drawn from the draw pile without a reshuffle: get_cards,
-         * discard_flipped and fray__flip_evaluate in one pass (the same
-         * cards, record, piles and kept card). */
-        int kept = 0, best = 0, hearts = 0;
-        for (int i = 0; i < f.n_cards; i++) {
-            fray_card c = deck->draw[--deck->n_draw];
-            deck->place[c] = FRAY_PLACE_DISCARD;
-            deck->discard[deck->n_discard++] = c;
-            f.cards[i] = c;
-            ev->cards[ev->n_cards] = c;
-            ev->card_deck[ev->n_cards] = (uint8_t)d;
-            ev->n_cards++;
-            int v = ft_card_value(&deck->opts, c);
-            if (i == 0 || (f.keep_lowest ? v < best : v > best)) {
-                best = v;
-                kept = i;
-            }
-            hearts += ft_card_heart(c);
-        }
-        r->card_i = ev->n_cards;
-        f.kept = kept;
-        f.kept_value = best;
-        f.hearts = hearts;
+    if (f->n_cards > deck->size)
+        f->n_cards = deck->size;
+    int k = f->n_cards;
+    /* Drawn by the engine with enough cards left and room in the event:
+     * nothing can fail (get_cards reports those failures), and the cards
+     * go straight to the discard pile (get_cards, discard_flipped and
+     * fray__flip_evaluate in one pass). */
+    if (!r->replay && !r->cards_given && !r->setup->opt.fresh_decks && k > 0 &&
+        r->ev->n_cards + k <= FT_EVENT_CARDS &&
+        (size_t)k <= deck->n_draw + deck->n_discard) {
+        fray__deck_flip(deck, &r->st->rng, f);
+        count_drawn(r, d, f);
     } else {
-        rc = get_cards(r, d, f.n_cards, f.cards, false, purpose_text(purpose));
+        rc = get_cards(r, d, k, f->cards, false, purpose_text(purpose));
         if (rc != FRAY_OK)
             return rc;
-        discard_flipped(deck, f.cards, f.n_cards);
-        fray__flip_evaluate(&f, &deck->opts);
+        discard_flipped(deck, f->cards, k);
+        fray__flip_evaluate(f, &deck->opts);
     }
     if (r->facts)
-        emit_flip(r, who, purpose, &f, shift);
-    bool any;
-    rc = fate_round(r, who, purpose, &f, &shift, against, &any);
+        emit_flip(r, who, purpose, f, shift);
+    rc = fate_round(r, who, purpose, f, &shift, against, NULL);
     if (rc != FRAY_OK)
         return rc;
-    *out = f;
     if (out_shift)
         *out_shift = shift;
     return FRAY_OK;
@@ -495,11 +528,13 @@ fray_status ft_flip(ft_run *r, int who, int n, ft_flip_purpose purpose,
 fray_status ft_flip_respond(ft_run *r, int who, ft_flip_purpose purpose,
                             fray_flip *flip, int *shift, int against,
                             bool *out_changed) {
-    bool any = false;
-    fray_status rc = fate_round(r, who, purpose, flip, shift, against, &any);
+    int d = 0;
     if (out_changed)
-        *out_changed = any;
-    return rc;
+        *out_changed = false;
+    fray_status rc = deck_index(r, who, &d);
+    if (rc != FRAY_OK)
+        return rc;
+    return fate_round(r, who, purpose, flip, shift, against, out_changed);
 }
 
 fray_status ft_flip_plain(ft_run *r, int deck, int n, fray_flip *out) {
@@ -530,7 +565,7 @@ fray_status ft_fate_deal(ft_run *r) {
         want = FT_HAND_MAX;
     for (int d = 0; d < r->st->n_decks; d++) {
         fray_deck *deck = &r->st->decks[d];
-        int have = (int)fray_deck_count(deck, FRAY_PLACE_HELD);
+        int have = (int)fray_deck_held(deck, NULL, 0);
         int n = want - have;
         if (n <= 0)
             continue;
