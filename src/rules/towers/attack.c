@@ -68,12 +68,36 @@ static const ft_weapon *weapon_at(const ft_setup *s, int c, int wi) {
     return &sb->weapons[wi];
 }
 
-/* The weapon of an attack: o->weapon, else the one in hand. An
- * opportunity attack is a melee attack: with no melee weapon in either
- * hand, a weapon with the Unarmed keyword, else the unarmed strike. */
-static const ft_weapon *pick_weapon(const ft_run *r, int a,
-                                    const ft_attack_opts *o, int *out_wi,
-                                    bool *out_off) {
+/* An opportunity attack is a melee attack: with no melee weapon in either
+ * hand, a weapon with the Unarmed keyword, else (NULL) the unarmed strike. */
+static const ft_weapon *opportunity_weapon(const ft_setup *s,
+                                           const ft_cstate *cs, int a,
+                                           int *wi, bool *off) {
+    *off = false;
+    for (int hand = 0; hand < 2; hand++) {
+        const ft_weapon *h = weapon_at(s, a, cs->wielded[hand]);
+        if (h && is_melee(h)) {
+            *wi = cs->wielded[hand];
+            *off = hand == 1;
+            return h;
+        }
+    }
+    for (int i = 0; i < s->c[a].sb.n_weapons; i++) {
+        if (s->c[a].sb.weapons[i].keywords & FT_KW(UNARMED)) {
+            *wi = i;
+            return &s->c[a].sb.weapons[i];
+        }
+    }
+    return NULL;
+}
+
+/* The weapon of an attack: o->weapon, else the one in hand (an
+ * opportunity attack: see opportunity_weapon); the unarmed strike when
+ * there is none. Small enough to inline: the usual attack is the first
+ * few lines. */
+static inline const ft_weapon *pick_weapon(const ft_run *r, int a,
+                                           const ft_attack_opts *o,
+                                           int *out_wi, bool *out_off) {
     const ft_setup *s = r->setup;
     const ft_cstate *cs = &r->st->c[a];
     bool off = o->off_hand;
@@ -81,24 +105,8 @@ static const ft_weapon *pick_weapon(const ft_run *r, int a,
     if (wi < 0)
         wi = cs->wielded[off ? 1 : 0];
     const ft_weapon *w = weapon_at(s, a, wi);
-    if (o->opportunity && (!w || !is_melee(w))) {
-        w = NULL;
-        off = false;
-        for (int hand = 0; hand < 2 && !w; hand++) {
-            const ft_weapon *h = weapon_at(s, a, cs->wielded[hand]);
-            if (h && is_melee(h)) {
-                w = h;
-                wi = cs->wielded[hand];
-                off = hand == 1;
-            }
-        }
-        for (int i = 0; i < s->c[a].sb.n_weapons && !w; i++) {
-            if (s->c[a].sb.weapons[i].keywords & FT_KW(UNARMED)) {
-                w = &s->c[a].sb.weapons[i];
-                wi = i;
-            }
-        }
-    }
+    if (o->opportunity && (!w || !is_melee(w)))
+        w = opportunity_weapon(s, cs, a, &wi, &off);
     if (!w) {
         w = &UNARMED_STRIKE;
         wi = -1;
@@ -128,35 +136,61 @@ static bool down(const ft_state *st, int c) {
     return !in_fight(st, c);
 }
 
-bool ft_threatens(const ft_run *r, int c, int target) {
-    const ft_setup *s = r->setup;
-    const ft_state *st = r->st;
-    if (c < 0 || target < 0 || c >= st->n || target >= st->n || c == target)
-        return false;
-    if (!in_fight(st, c) || (st->c[target].flags & FT_F_FLED))
-        return false;
-    if (st->c[c].n_cond > 0 && (has_cond(st, c, FT_COND_STUNNED) ||
-                                has_cond(st, c, FT_COND_HELPLESS)))
-        return false;
+/* c's weapons in hand as s->fast knows them (NULL: ask the stat block). */
+static inline const ft_fast_hands *hands_of(const ft_setup *s,
+                                            const ft_state *st, int c) {
+    unsigned w0 = (unsigned)(st->c[c].wielded[0] + 1);
+    unsigned w1 = (unsigned)(st->c[c].wielded[1] + 1);
+    if (!s->fast.ready || w0 > FT_MAX_WEAPONS || w1 > FT_MAX_WEAPONS)
+        return NULL;
+    return &s->fast.atk.hands[c][w0][w1];
+}
+
+/* ft_threatens's reach for c holding weapons w0 and w1 (indices, -1
+ * none), from the stat block; 0 when it never threatens. */
+static int hands_threat(const ft_setup *s, int c, int w0, int w1) {
     /* "Creatures that are tiny or smaller do not threaten". */
     if (s->c[c].sb.size_rank <= -2)
-        return false;
+        return 0;
     /* Anyone can strike unarmed (or with the butt of a gun) at reach 1;
      * a melee weapon in hand with Reach threatens farther. */
     int reach = 1;
-    if (s->fast.ready) {
-        for (int hand = 0; hand < 2; hand++) {
-            unsigned wi = (unsigned)st->c[c].wielded[hand];
-            if (wi < FT_MAX_WEAPONS && s->fast.melee_reach[c][wi] > reach)
-                reach = s->fast.melee_reach[c][wi];
-        }
-    } else {
-        for (int hand = 0; hand < 2; hand++) {
-            const ft_weapon *w = weapon_at(s, c, st->c[c].wielded[hand]);
-            if (w && is_melee(w) && weapon_reach(w) > reach)
-                reach = weapon_reach(w);
-        }
+    for (int hand = 0; hand < 2; hand++) {
+        const ft_weapon *w = weapon_at(s, c, hand ? w1 : w0);
+        if (w && is_melee(w) && weapon_reach(w) > reach)
+            reach = weapon_reach(w);
     }
+    return reach;
+}
+
+/* A melee weapon in each hand (seed "Off-Hand Weapons": the stance). */
+static bool hands_two_melee(const ft_setup *s, int c, int w0, int w1) {
+    const ft_weapon *m = weapon_at(s, c, w0);
+    const ft_weapon *o = weapon_at(s, c, w1);
+    return m && o && is_melee(m) && is_melee(o);
+}
+
+static int threat_reach(const ft_setup *s, const ft_state *st, int c) {
+    const ft_fast_hands *h = hands_of(s, st, c);
+    return h ? h->threat
+             : hands_threat(s, c, st->c[c].wielded[0], st->c[c].wielded[1]);
+}
+
+/* ft_threatens in two halves. First what c can do now: its threat reach,
+ * 0 when it threatens nobody (down, Stunned, Helpless, tiny). */
+static int threat_now(const ft_setup *s, const ft_state *st, int c) {
+    if (!in_fight(st, c))
+        return 0;
+    if (st->c[c].n_cond > 0 && (has_cond(st, c, FT_COND_STUNNED) ||
+                                has_cond(st, c, FT_COND_HELPLESS)))
+        return 0;
+    return threat_reach(s, st, c);
+}
+
+/* Then the places: is target (not fled) within c's reach, and no wall in
+ * between? */
+static bool within_threat(const ft_setup *s, const ft_state *st, int c,
+                          int target, int reach) {
     fray_footprint fc = ft_fp(s, st, c), ft = ft_fp(s, st, target);
     if (ft_range(fc, ft) > reach)
         return false;
@@ -166,6 +200,31 @@ bool ft_threatens(const ft_run *r, int c, int target) {
     return true;
 }
 
+bool ft_threatens(const ft_run *r, int c, int target) {
+    const ft_setup *s = r->setup;
+    const ft_state *st = r->st;
+    if (c < 0 || target < 0 || c >= st->n || target >= st->n || c == target)
+        return false;
+    if (st->c[target].flags & FT_F_FLED)
+        return false;
+    int reach = threat_now(s, st, c);
+    return reach > 0 && within_threat(s, st, c, target, reach);
+}
+
+/* The index of the lowest bit set in m (not 0). */
+static inline int lowest_bit(uint32_t m) {
+#if defined(__GNUC__)
+    return __builtin_ctz(m);
+#else
+    int i = 0;
+    while (!(m & 1u)) {
+        m >>= 1;
+        i++;
+    }
+    return i;
+#endif
+}
+
 /*
  * Seed "Outnumbering": who is in the same melee as attacker a. Start with
  * the enemies a threatens; then the friends who threaten each of those
@@ -173,33 +232,54 @@ bool ft_threatens(const ft_run *r, int c, int target) {
  * counted once. Blinded combatants do not count (rules-facts.md); fray
  * also leaves them out of the chain. Returns the friends (a included
  * unless blinded) and the enemies counted.
+ *
+ * compute() calls it once it knows that a's target t stands dist_t away
+ * with no wall in between (the places within_threat looks at), so that
+ * whether a threatens t needs only a's reach.
  */
-static void melee_counts(const ft_run *r, int a, int *out_friends,
-                         int *out_foes) {
+static void melee_counts(const ft_run *r, int a, int t, int dist_t,
+                         int *out_friends, int *out_foes) {
     const ft_setup *s = r->setup;
     const ft_state *st = r->st;
-    bool in[FT_MAX_COMBATANTS] = {false};
-    int queue[FT_MAX_COMBATANTS], head = 0, tail = 0;
-    in[a] = true;
-    queue[tail++] = a;
-    int friends = has_cond(st, a, FT_COND_BLINDED) ? 0 : 1, foes = 0;
+    /* Who may still join (in the fight, not blinded, not counted yet) and
+     * who is on a's side, one bit each (st->n <= 32). */
+    uint32_t open = 0, mine = 0;
     int side = s->c[a].side;
-    while (head < tail) {
-        int x = queue[head++];
-        bool x_friend = s->c[x].side == side;
-        for (int y = 0; y < st->n; y++) {
-            if (in[y] || down(st, y) || has_cond(st, y, FT_COND_BLINDED))
-                continue;
-            bool y_friend = s->c[y].side == side;
-            if (x_friend == y_friend)
-                continue;
-            /* From a: the enemies it threatens. From anyone else: those of
-             * the other side who threaten it. */
-            if (!(x == a ? ft_threatens(r, a, y) : ft_threatens(r, y, x)))
-                continue;
-            in[y] = true;
+    for (int y = 0; y < st->n; y++) {
+        if (!down(st, y) && !has_cond(st, y, FT_COND_BLINDED))
+            open |= 1u << y;
+        if (s->c[y].side == side)
+            mine |= 1u << y;
+    }
+    open &= ~(1u << a);
+    int friends = has_cond(st, a, FT_COND_BLINDED) ? 0 : 1, foes = 0;
+    int queue[FT_MAX_COMBATANTS], head = 0, tail = 0;
+    /* a: the enemies it threatens, in order. */
+    int reach_a = threat_now(s, st, a);
+    for (uint32_t cand = reach_a > 0 ? open & ~mine : 0; cand; cand &= cand - 1) {
+        int y = lowest_bit(cand);
+        if (y == t ? dist_t <= reach_a : within_threat(s, st, a, y, reach_a)) {
+            open &= ~(1u << y);
             queue[tail++] = y;
-            if (y_friend)
+            foes++;
+        }
+    }
+    /* Then each one counted in turn: those of the other side who threaten
+     * it (a snapshot of the candidates is the same: the ones x adds come
+     * after the one it looks at). When no friend of a may join these
+     * enemies, nobody more can: only enemies are in the queue now. */
+    bool more = (open & mine) != 0;
+    while (more && head < tail) {
+        int x = queue[head++];
+        bool x_friend = (mine >> x) & 1u;
+        for (uint32_t cand = open & (x_friend ? ~mine : mine); cand;
+             cand &= cand - 1) {
+            int y = lowest_bit(cand);
+            if (!ft_threatens(r, y, x))
+                continue;
+            open &= ~(1u << y);
+            queue[tail++] = y;
+            if (!x_friend)
                 friends++;
             else
                 foes++;
@@ -383,17 +463,9 @@ int ft_damage_advantage(const ft_statblock *sb) {
 }
 
 static bool two_melee_weapons(const ft_setup *s, const ft_state *st, int c) {
-    if (s->fast.ready) {
-        /* A melee weapon (in the stat block) has a melee reach of 1 or
-         * more; anything else, or no weapon, 0. */
-        unsigned w0 = (unsigned)st->c[c].wielded[0];
-        unsigned w1 = (unsigned)st->c[c].wielded[1];
-        return w0 < FT_MAX_WEAPONS && w1 < FT_MAX_WEAPONS &&
-               s->fast.melee_reach[c][w0] > 0 && s->fast.melee_reach[c][w1] > 0;
-    }
-    const ft_weapon *m = weapon_at(s, c, st->c[c].wielded[0]);
-    const ft_weapon *o = weapon_at(s, c, st->c[c].wielded[1]);
-    return m && o && is_melee(m) && is_melee(o);
+    const ft_fast_hands *h = hands_of(s, st, c);
+    return h ? h->two_melee
+             : hands_two_melee(s, c, st->c[c].wielded[0], st->c[c].wielded[1]);
 }
 
 /* Every modifier of the attack, or only whether it can be made at all
@@ -403,7 +475,10 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
                     bool quiet) {
     const ft_setup *s = r->setup;
     const ft_state *st = r->st;
-    memset(out, 0, sizeof *out);
+    /* Not a memset of the whole: why is a string, read up to its NUL. */
+    out->flip = out->shift = out->def_flip = out->def_shift = 0;
+    out->impossible = false;
+    out->why[0] = '\0';
     if (list)
         list->n = 0;
     mods_ctx x = {out, list, quiet};
@@ -480,12 +555,17 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
     fray_cover cover = FRAY_COVER_NONE;
     const char *cover_why = "";
     if (s->has_map) {
-        cover = ft_geo_cover(s, fa, ftp);
+        /* ft_geo_cover and ft_geo_sight from one look in s->fast. */
+        unsigned geo = ft_geo_entry(s, fa, ftp);
+        cover = (geo & FT_GEO_KNOWN) ? (fray_cover)(geo & 3u)
+                                     : fray_grid_cover(&s->map, fa, ftp);
         if (cover == FRAY_COVER_TOTAL) {
             impossible(&x, "%s has total cover", tc->name);
             return;
         }
-        if (!ft_geo_sight(s, fa, ftp) && !has_cond(st, a, FT_COND_BLINDED)) {
+        bool sight = (geo & FT_GEO_KNOWN) ? (geo & FT_GEO_SIGHT) != 0
+                                          : fray_grid_sight_fp(&s->map, fa, ftp);
+        if (!sight && !has_cond(st, a, FT_COND_BLINDED)) {
             impossible(&x, "no line of sight to %s", tc->name);
             return;
         }
@@ -526,7 +606,7 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
      * attacker's side and has not acted yet. */
     if ((tc->unaware_of & (1u << ac->side)) && !(ts->flags & FT_F_ACTED))
         add(&x, false, 0, 1, "unaware target");
-    if (melee && s->has_map &&
+    if (melee && s->has_map && !(s->fast.ready && s->fast.atk.flat) &&
         highest_elevation(&s->map, fa) > highest_elevation(&s->map, ftp))
         add(&x, false, 1, 0, "high ground");
     if (!melee && !spell && !perception && increment > 1)
@@ -541,7 +621,7 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
         add(&x, false, melee ? 1 : -1, 0, "prone target");
     if (melee) {
         int friends, foes;
-        melee_counts(r, a, &friends, &foes);
+        melee_counts(r, a, t, dist, &friends, &foes);
         if (friends >= 2 * foes && friends > foes)
             add(&x, false, 0, 1, "outnumbering %d-to-%d", friends, foes);
         else if (friends > foes)
@@ -689,6 +769,24 @@ void ft_fast_prepare(ft_setup *s) {
             int reach = w && is_melee(w) ? weapon_reach(w) : 0;
             f->melee_reach[c][wi] = (int16_t)(reach < 32767 ? reach : 32767);
         }
+    /* hands_of's table: every combatant slot (unused ones read as the
+     * bare stat block they are), every pair of weapon indices
+     * -1..FT_MAX_WEAPONS-1 in hand, worked out the long way. */
+    for (int c = 0; c < FT_MAX_COMBATANTS; c++)
+        for (int w0 = 0; w0 <= FT_MAX_WEAPONS; w0++)
+            for (int w1 = 0; w1 <= FT_MAX_WEAPONS; w1++) {
+                ft_fast_hands *h = &f->atk.hands[c][w0][w1];
+                int reach = hands_threat(s, c, w0 - 1, w1 - 1);
+                h->threat = (int16_t)(reach < 32767 ? reach : 32767);
+                h->two_melee = hands_two_melee(s, c, w0 - 1, w1 - 1);
+            }
+    for (int c = 0; c < FT_MAX_COMBATANTS; c++)
+        f->atk.damage_adv[c] = ft_damage_advantage(&s->c[c].sb);
+    f->atk.flat = true;
+    for (int y = 0; s->has_map && y < s->map.h; y++)
+        for (int x = 0; x < s->map.w; x++)
+            if (s->map.elevation[y][x] != 0)
+                f->atk.flat = false;
     if (s->has_map) {
         const fray_grid *g = &s->map;
         /* A small map has every pair below instead. */
@@ -809,7 +907,8 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
         /* The policy's modifiers for this very attack, on a state that
          * differs from this one in nothing they depend on
          * (ft_attack_memo); Power Attack's and Aid's own on top. */
-        memset(&m, 0, sizeof m);
+        m.impossible = false;
+        m.why[0] = '\0';
         m.flip = mo->flip - (o->power ? 1 : 0) + (o->aid ? 1 : 0);
         m.shift = mo->shift;
         m.def_flip = mo->def_flip;
@@ -847,7 +946,7 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
     }
     /* Blinded: the attack misses unless a Hard (15+) [SP] check passes
      * (an Aspect check: the card alone, plus shifts). */
-    if (ft_cond_has(st, a, FT_COND_BLINDED)) {
+    if (as->n_cond > 0 && ft_cond_has(st, a, FT_COND_BLINDED)) {
         int fm = 0, sh = 0;
         ft_cond_mods(st, a, FT_FLIP_CHECK, false, &fm, &sh);
         fray_flip f;
@@ -865,8 +964,9 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
         }
     }
 
+    /* No memset: the two flips and their shifts are written whole by
+     * ft_flip before anyone reads them. */
     opposed_flip of;
-    memset(&of, 0, sizeof of);
     of.a = a;
     of.t = t;
     of.arank = w->spell ? asb->cv[FT_CV_SA] : asb->cv[FT_CV_PA];
@@ -908,7 +1008,8 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
         return FRAY_OK;
     }
 
-    int bonus = ft_damage_advantage(asb);
+    int bonus = s->fast.ready ? s->fast.atk.damage_adv[a]
+                              : ft_damage_advantage(asb);
     if (o->power)
         bonus += 2;
     /* Restricted attack while grappled: Hard Strength halved for damage
@@ -926,7 +1027,9 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
     /* "Crit:" keywords (RULINGS 22): a hit with at least one Heart; with
      * crit_needs_heart off, any hit. */
     bool crit = res.critical || !s->opt.crit_needs_heart;
-    if (crit && !(ts->flags & FT_F_DEAD)) {
+    const uint32_t crit_kw = FT_KW(CRIT_BLEED) | FT_KW(CRIT_PRONE) |
+                             FT_KW(CRIT_SLOWED) | FT_KW(CRIT_STUN);
+    if (crit && (w->keywords & crit_kw) && !(ts->flags & FT_F_DEAD)) {
         if (w->keywords & FT_KW(CRIT_BLEED))
             ft_cond_add(r, t, FT_COND_BLEEDING, 1, FT_UNTIL_REMOVED, -1, 0, a);
         if (w->keywords & FT_KW(CRIT_PRONE))
