@@ -148,7 +148,8 @@ static inline const ft_fast_hands *hands_of(const ft_setup *s,
 
 /* ft_threatens's reach for c holding weapons w0 and w1 (indices, -1
  * none), from the stat block; 0 when it never threatens. */
-static int hands_threat(const ft_setup *s, int c, int w0, int w1) {
+FT_NOINLINE static int hands_threat(const ft_setup *s, int c, int w0,
+                                    int w1) {
     /* "Creatures that are tiny or smaller do not threaten". */
     if (s->c[c].sb.size_rank <= -2)
         return 0;
@@ -164,13 +165,15 @@ static int hands_threat(const ft_setup *s, int c, int w0, int w1) {
 }
 
 /* A melee weapon in each hand (seed "Off-Hand Weapons": the stance). */
-static bool hands_two_melee(const ft_setup *s, int c, int w0, int w1) {
+FT_NOINLINE static bool hands_two_melee(const ft_setup *s, int c, int w0,
+                                        int w1) {
     const ft_weapon *m = weapon_at(s, c, w0);
     const ft_weapon *o = weapon_at(s, c, w1);
     return m && o && is_melee(m) && is_melee(o);
 }
 
-static int threat_reach(const ft_setup *s, const ft_state *st, int c) {
+static inline int threat_reach(const ft_setup *s, const ft_state *st,
+                               int c) {
     const ft_fast_hands *h = hands_of(s, st, c);
     return h ? h->threat
              : hands_threat(s, c, st->c[c].wielded[0], st->c[c].wielded[1]);
@@ -178,7 +181,7 @@ static int threat_reach(const ft_setup *s, const ft_state *st, int c) {
 
 /* ft_threatens in two halves. First what c can do now: its threat reach,
  * 0 when it threatens nobody (down, Stunned, Helpless, tiny). */
-static int threat_now(const ft_setup *s, const ft_state *st, int c) {
+static inline int threat_now(const ft_setup *s, const ft_state *st, int c) {
     if (!in_fight(st, c))
         return 0;
     if (st->c[c].n_cond > 0 && (has_cond(st, c, FT_COND_STUNNED) ||
@@ -462,7 +465,8 @@ int ft_damage_advantage(const ft_statblock *sb) {
     return best + worst;
 }
 
-static bool two_melee_weapons(const ft_setup *s, const ft_state *st, int c) {
+static inline bool two_melee_weapons(const ft_setup *s, const ft_state *st,
+                                     int c) {
     const ft_fast_hands *h = hands_of(s, st, c);
     return h ? h->two_melee
              : hands_two_melee(s, c, st->c[c].wielded[0], st->c[c].wielded[1]);
@@ -987,10 +991,12 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
 
     fray_combat_result res = fray_combat_resolve(&of.af, of.ash, &of.df, of.dsh);
     if (!res.hit) {
-        ft_emit(r, FT_FACT_MISS, a, t, res.attack_total, res.defense_total, 0, 0);
+        if (r->facts) /* (ft_emit records nothing without facts) */
+            ft_emit(r, FT_FACT_MISS, a, t, res.attack_total, res.defense_total,
+                    0, 0);
         return FRAY_OK;
     }
-    ft_fact *hit_fact = ft_emit_fact(r, FT_FACT_HIT, a, t);
+    ft_fact *hit_fact = r->facts ? ft_emit_fact(r, FT_FACT_HIT, a, t) : NULL;
     if (hit_fact) {
         hit_fact->v[0] = res.attack_total;
         hit_fact->v[1] = res.defense_total;

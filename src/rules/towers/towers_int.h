@@ -449,9 +449,16 @@ enum {
     FT_ADV_SETS = 5,   /* attack: spell, melee, ranged; defense: ID, PD */
     FT_GEO_CELLS = 256 /* maps of at most this many spaces: every pair */
 };
-/* ---- attack.c's speed caches (ft_fast.atk) --------------------------------
- * Filled by ft_fast_prepare with the rest of ft_fast; read by attack.c only
- * when fast.ready. Each entry gives exactly what the long way would. */
+/* ---- attack.c and harm.c speed additions (speed-attack) -------------------
+ * ft_fast.atk: attack.c's speed caches, filled by ft_fast_prepare with the
+ * rest of ft_fast and read only when fast.ready; each entry gives exactly
+ * what the long way would. FT_NOINLINE keeps the rare long way of a
+ * function apart, so that its usual short way needs no stack frame. */
+#if defined(__GNUC__)
+#define FT_NOINLINE __attribute__((noinline))
+#else
+#define FT_NOINLINE
+#endif
 typedef struct ft_fast_hands {
     /* ft_threatens's reach with these weapons in hand: the longest melee
      * reach, at least 1; 0 when the combatant never threatens (tiny or
