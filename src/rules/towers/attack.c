@@ -192,8 +192,8 @@ static inline int threat_now(const ft_setup *s, const ft_state *st, int c) {
 
 /* Then the places: is target (not fled) within c's reach, and no wall in
  * between? */
-static bool within_threat(const ft_setup *s, const ft_state *st, int c,
-                          int target, int reach) {
+static inline bool within_threat(const ft_setup *s, const ft_state *st,
+                                 int c, int target, int reach) {
     fray_footprint fc = ft_fp(s, st, c), ft = ft_fp(s, st, target);
     if (ft_range(fc, ft) > reach)
         return false;
@@ -305,21 +305,37 @@ typedef struct mod_list {
     mod_entry e[40];
 } mod_list;
 
+/* The modifiers so far, and where their words go. A plain value whose
+ * address no function keeps: compute() holds the sums in registers. */
 typedef struct mods_ctx {
-    ft_mods *m;
-    mod_list *list;  /* NULL: nobody asked for the reasons */
-    bool quiet;      /* nobody reads why an attack is impossible */
+    int flip, shift;         /* the attacker's flip */
+    int def_flip, def_shift; /* the defender's */
+    mod_list *list;          /* NULL: nobody asked for the reasons */
 } mods_ctx;
+
+static inline void mods_merge(mods_ctx *x, mods_ctx y) {
+    x->flip += y.flip;
+    x->shift += y.shift;
+    x->def_flip += y.def_flip;
+    x->def_shift += y.def_shift;
+}
+
+static inline void mods_store(const mods_ctx *x, ft_mods *m) {
+    m->flip = x->flip;
+    m->shift = x->shift;
+    m->def_flip = x->def_flip;
+    m->def_shift = x->def_shift;
+}
 
 /* The reason of a modifier, in words, when someone asked for them. */
 #if defined(__GNUC__)
 __attribute__((format(printf, 5, 6)))
 #endif
-static void add_why(mods_ctx *x, bool def, int shift, int flip,
+static void add_why(mod_list *l, bool def, int shift, int flip,
                     const char *fmt, ...) {
-    if (x->list->n >= (int)(sizeof x->list->e / sizeof x->list->e[0]))
+    if (l->n >= (int)(sizeof l->e / sizeof l->e[0]))
         return;
-    mod_entry *e = &x->list->e[x->list->n++];
+    mod_entry *e = &l->e[l->n++];
     e->def = def;
     e->shift = shift;
     e->flip = flip;
@@ -337,27 +353,28 @@ static void add_why(mods_ctx *x, bool def, int shift, int flip,
         int add_s_ = (sh_), add_f_ = (fl_);                                     \
         if (add_s_ != 0 || add_f_ != 0) {                                      \
             if (def) {                                                         \
-                (x)->m->def_shift += add_s_;                                   \
-                (x)->m->def_flip += add_f_;                                    \
+                (x)->def_shift += add_s_;                                      \
+                (x)->def_flip += add_f_;                                       \
             } else {                                                           \
-                (x)->m->shift += add_s_;                                       \
-                (x)->m->flip += add_f_;                                        \
+                (x)->shift += add_s_;                                          \
+                (x)->flip += add_f_;                                           \
             }                                                                  \
             if ((x)->list)                                                     \
-                add_why((x), (def), add_s_, add_f_, __VA_ARGS__);              \
+                add_why((x)->list, (def), add_s_, add_f_, __VA_ARGS__);        \
         }                                                                      \
     } while (0)
 
+/* The attack cannot be made; why, unless nobody reads it (quiet). */
 #if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
+__attribute__((format(printf, 3, 4)))
 #endif
-static void impossible(mods_ctx *x, const char *fmt, ...) {
-    x->m->impossible = true;
-    if (x->quiet)
+static void impossible(ft_mods *m, bool quiet, const char *fmt, ...) {
+    m->impossible = true;
+    if (quiet)
         return;
     va_list ap;
     va_start(ap, fmt);
-    (void)vsnprintf(x->m->why, sizeof x->m->why, fmt, ap);
+    (void)vsnprintf(m->why, sizeof m->why, fmt, ap);
     va_end(ap);
 }
 
@@ -417,8 +434,9 @@ static void nearest_spaces(fray_footprint a, fray_footprint b, fray_pos *pa,
 
 /* Standard ranks of the best advantage and the worst disadvantage that
  * apply (rules-facts.md: not cumulative). */
-static void advantages(mods_ctx *x, const ft_statblock *sb, bool def,
-                       const ft_applies *what, int n_what) {
+static mods_ctx advantages(mod_list *list, const ft_statblock *sb, bool def,
+                           const ft_applies *what, int n_what) {
+    mods_ctx x = {0, 0, 0, 0, list};
     int best = 0, worst = 0;
     const char *bn = "", *wn = "";
     for (int i = 0; i < sb->n_advantages; i++) {
@@ -444,9 +462,10 @@ static void advantages(mods_ctx *x, const ft_statblock *sb, bool def,
         int sign = ranks[k] < 0 ? -1 : 1;
         if (rk == 0)
             continue;
-        add(x, def, (rk == 1 || rk >= 3) ? sign : 0, rk >= 2 ? sign : 0,
+        add(&x, def, (rk == 1 || rk >= 3) ? sign : 0, rk >= 2 ? sign : 0,
             "%s", names[k]);
     }
+    return x;
 }
 
 /* Damage advantages: +rank STUN for the best, rank for the worst (fray's
@@ -463,6 +482,50 @@ int ft_damage_advantage(const ft_statblock *sb) {
             worst = adv->rank;
     }
     return best + worst;
+}
+
+/* compute()'s modifiers that depend only on the setup, one function each:
+ * the long way adds them in their places among the others (the words come
+ * in that order), ft_fast_prepare sums them once for the short way. */
+static inline void weapon_bonus_mod(mods_ctx *x, const ft_weapon *w) {
+    if (w->attack_bonus)
+        add(x, false, 0, w->attack_bonus, "%s %+d", w->name, w->attack_bonus);
+}
+
+/* Size Modifiers: the inverse of the size rank, on <PA>... */
+static inline void attacker_size_mod(mods_ctx *x, const ft_statblock *asb,
+                                     bool spell, bool perception) {
+    if (!spell && !perception && asb->size_rank != 0)
+        add(x, false, -asb->size_rank, 0, "size: %s", size_name(asb->size_rank));
+}
+
+static inline void attack_advantages_mod(mods_ctx *x, const ft_statblock *asb,
+                                         bool spell, bool melee) {
+    ft_applies what[2] = {FT_APPLIES_ATTACK,
+                          spell   ? FT_APPLIES_SPELL_ATTACK
+                          : melee ? FT_APPLIES_MELEE_ATTACK
+                                  : FT_APPLIES_RANGED_ATTACK};
+    mods_merge(x, advantages(x->list, asb, false, what, 2));
+}
+
+/* ...and the defender's on <PD> or <ID>. */
+static inline void defender_size_mod(mods_ctx *x, const ft_statblock *tsb,
+                                     bool perception) {
+    if (!perception && tsb->size_rank != 0)
+        add(x, true, -tsb->size_rank, 0, "size: %s", size_name(tsb->size_rank));
+}
+
+static inline void armor_mod(mods_ctx *x, const ft_statblock *tsb, bool spell) {
+    if (!spell && tsb->has_armor && tsb->armor.pd_shift)
+        add(x, true, tsb->armor.pd_shift, 0, "%s", tsb->armor.name);
+}
+
+static inline void defense_advantages_mod(mods_ctx *x, const ft_statblock *tsb,
+                                          bool spell) {
+    ft_applies what[2] = {FT_APPLIES_DEFENSE,
+                          spell ? FT_APPLIES_INTANGIBLE_DEFENSE
+                                : FT_APPLIES_PHYSICAL_DEFENSE};
+    mods_merge(x, advantages(x->list, tsb, true, what, 2));
 }
 
 static inline bool two_melee_weapons(const ft_setup *s, const ft_state *st,
@@ -485,9 +548,12 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
     out->why[0] = '\0';
     if (list)
         list->n = 0;
-    mods_ctx x = {out, list, quiet};
+    mods_ctx x = {0, 0, 0, 0, list};
+    /* Without words (simulation) the modifiers that depend only on the
+     * setup come summed from s->fast (setup_mods), at the end. */
+    bool summed = !list && s->fast.ready;
     if (a < 0 || a >= st->n || t < 0 || t >= st->n || a == t) {
-        impossible(&x, "no such target");
+        impossible(out, quiet, "no such target");
         return;
     }
     const ft_combatant *ac = &s->c[a], *tc = &s->c[t];
@@ -502,30 +568,30 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
 
     /* ---- Can it be made at all? */
     if (ts->flags & FT_F_DEAD) {
-        impossible(&x, "%s is dead", tc->name);
+        impossible(out, quiet, "%s is dead", tc->name);
         return;
     }
     if (ts->flags & FT_F_FLED) {
-        impossible(&x, "%s has left the fight", tc->name);
+        impossible(out, quiet, "%s has left the fight", tc->name);
         return;
     }
     for (int i = 0; i < as->n_cond; i++)
         if (as->cond[i].kind == FT_COND_CHARMED && as->cond[i].source == t) {
-            impossible(&x, "%s is charmed by %s", ac->name, tc->name);
+            impossible(out, quiet, "%s is charmed by %s", ac->name, tc->name);
             return;
         }
     if (o->opportunity && !melee) {
-        impossible(&x, "an opportunity attack is a melee attack");
+        impossible(out, quiet, "an opportunity attack is a melee attack");
         return;
     }
     if (w->shots > 0 && wi >= 0 && as->ammo[wi] <= 0) {
-        impossible(&x, "the %s is empty: Reload a Weapon", w->name);
+        impossible(out, quiet, "the %s is empty: Reload a Weapon", w->name);
         return;
     }
     if (spell && w->mana_cost > 0 &&
         ((unsigned)w->element >= FT_ELEMENT_COUNT ||
          as->mana[w->element] < w->mana_cost)) {
-        impossible(&x, "not enough mana for the %s: it costs %d", w->name,
+        impossible(out, quiet, "not enough mana for the %s: it costs %d", w->name,
                    w->mana_cost);
         return;
     }
@@ -535,7 +601,7 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
     if (melee) {
         int reach = weapon_reach(w);
         if (dist > reach) {
-            impossible(&x, "%s is out of range: %d spaces, the %s reaches %d",
+            impossible(out, quiet, "%s is out of range: %d spaces, the %s reaches %d",
                        tc->name, dist, w->name, reach);
             return;
         }
@@ -543,7 +609,7 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
         /* Spells have only a maximum range. */
         int max = w->max_range > 0 ? w->max_range : w->range_increment;
         if (dist > max) {
-            impossible(&x, "%s is out of range: %d spaces, the %s reaches %d",
+            impossible(out, quiet, "%s is out of range: %d spaces, the %s reaches %d",
                        tc->name, dist, w->name, max);
             return;
         }
@@ -551,7 +617,7 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
         int ri = w->range_increment;
         increment = dist <= ri ? 1 : (dist + ri - 1) / ri;
         if (increment > 4) {
-            impossible(&x, "%s is out of range: %d spaces, the %s reaches %d",
+            impossible(out, quiet, "%s is out of range: %d spaces, the %s reaches %d",
                        tc->name, dist, w->name, 4 * ri);
             return;
         }
@@ -564,13 +630,13 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
         cover = (geo & FT_GEO_KNOWN) ? (fray_cover)(geo & 3u)
                                      : fray_grid_cover(&s->map, fa, ftp);
         if (cover == FRAY_COVER_TOTAL) {
-            impossible(&x, "%s has total cover", tc->name);
+            impossible(out, quiet, "%s has total cover", tc->name);
             return;
         }
         bool sight = (geo & FT_GEO_KNOWN) ? (geo & FT_GEO_SIGHT) != 0
                                           : fray_grid_sight_fp(&s->map, fa, ftp);
         if (!sight && !has_cond(st, a, FT_COND_BLINDED)) {
-            impossible(&x, "no line of sight to %s", tc->name);
+            impossible(out, quiet, "no line of sight to %s", tc->name);
             return;
         }
         cover_why = cover == FRAY_COVER_HARD ? "hard cover" : "soft cover";
@@ -580,8 +646,8 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
 
     /* ---- The attacker's flip. */
     int rank = spell ? asb->cv[FT_CV_SA] : asb->cv[FT_CV_PA];
-    if (w->attack_bonus)
-        add(&x, false, 0, w->attack_bonus, "%s %+d", w->name, w->attack_bonus);
+    if (!summed)
+        weapon_bonus_mod(&x, w);
     if (as->aim > 0 && (as->aim_spell != 0) == spell) {
         int cap = rank / 2;
         int aim = as->aim < cap ? as->aim : cap;
@@ -616,9 +682,8 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
     if (!melee && !spell && !perception && increment > 1)
         add(&x, false, increment == 3 ? 0 : -1, increment >= 3 ? -1 : 0,
             "range increment %d", increment);
-    /* Size Modifiers: the inverse of the size rank, on <PA>. */
-    if (!spell && !perception && asb->size_rank != 0)
-        add(&x, false, -asb->size_rank, 0, "size: %s", size_name(asb->size_rank));
+    if (!summed)
+        attacker_size_mod(&x, asb, spell, perception);
     /* Prone target (fray's ruling): easier to strike in melee, harder to
      * shoot. */
     if (has_cond(st, t, FT_COND_PRONE))
@@ -631,25 +696,20 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
         else if (friends > foes)
             add(&x, false, 1, 0, "outnumbering %d-to-%d", friends, foes);
     }
-    if (!x.list && s->fast.ready) {
-        int set = spell ? 0 : melee ? 1 : 2;
-        add(&x, false, s->fast.adv_shift[a][set], s->fast.adv_flip[a][set],
-            "advantages");
+    if (summed) {
+        const ft_fast_attack *fa_ = &s->fast.atk;
+        add(&x, false, fa_->att_shift[a][wi + 1], fa_->att_flip[a][wi + 1],
+            "setup");
     } else {
-        ft_applies what[2] = {FT_APPLIES_ATTACK,
-                              spell   ? FT_APPLIES_SPELL_ATTACK
-                              : melee ? FT_APPLIES_MELEE_ATTACK
-                                      : FT_APPLIES_RANGED_ATTACK};
-        advantages(&x, asb, false, what, 2);
+        attack_advantages_mod(&x, asb, spell, melee);
     }
 
     /* ---- The defender's flip. */
     int drank = spell ? tsb->cv[FT_CV_ID] : tsb->cv[FT_CV_PD];
-    /* The defender's size applies to <PD> or <ID>. */
-    if (!perception && tsb->size_rank != 0)
-        add(&x, true, -tsb->size_rank, 0, "size: %s", size_name(tsb->size_rank));
-    if (!spell && tsb->has_armor && tsb->armor.pd_shift)
-        add(&x, true, tsb->armor.pd_shift, 0, "%s", tsb->armor.name);
+    if (!summed) {
+        defender_size_mod(&x, tsb, perception);
+        armor_mod(&x, tsb, spell);
+    }
     if (!perception && !melee) {
         /* Creatures in the way: a non-ally of the attacker, standing, of
          * the target's size rank +-1, on the line -> soft cover. */
@@ -715,16 +775,28 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
                        has_cond(st, t, FT_COND_HELPLESS)))
         add(&x, true, 0, -drank, "%s",
             (ts->flags & FT_F_UNCONSCIOUS) ? "unconscious" : "helpless");
-    if (!x.list && s->fast.ready) {
-        int set = spell ? 3 : 4;
-        add(&x, true, s->fast.adv_shift[t][set], s->fast.adv_flip[t][set],
-            "advantages");
+    if (summed) {
+        const ft_fast_attack *fa_ = &s->fast.atk;
+        int kind = (spell ? 2 : 0) + (perception ? 1 : 0);
+        add(&x, true, fa_->def_shift[t][kind], fa_->def_flip[t][kind], "setup");
+#ifndef NDEBUG
+        /* The sums are the long way's. */
+        mods_ctx y = {0, 0, 0, 0, NULL};
+        weapon_bonus_mod(&y, w);
+        attacker_size_mod(&y, asb, spell, perception);
+        attack_advantages_mod(&y, asb, spell, melee);
+        defender_size_mod(&y, tsb, perception);
+        armor_mod(&y, tsb, spell);
+        defense_advantages_mod(&y, tsb, spell);
+        assert(y.flip == fa_->att_flip[a][wi + 1] &&
+               y.shift == fa_->att_shift[a][wi + 1] &&
+               y.def_flip == fa_->def_flip[t][kind] &&
+               y.def_shift == fa_->def_shift[t][kind]);
+#endif
     } else {
-        ft_applies what[2] = {FT_APPLIES_DEFENSE,
-                              spell ? FT_APPLIES_INTANGIBLE_DEFENSE
-                                    : FT_APPLIES_PHYSICAL_DEFENSE};
-        advantages(&x, tsb, true, what, 2);
+        defense_advantages_mod(&x, tsb, spell);
     }
+    mods_store(&x, out);
 }
 
 void ft_attack_mods(const ft_run *r, int attacker, int target,
@@ -746,12 +818,9 @@ void ft_attack_mods_quiet(const ft_run *r, int attacker, int target,
 /* The sums advantages() adds for the set `what`, without the words. */
 static void advantage_sums(const ft_statblock *sb, const ft_applies *what,
                            int8_t *out_shift, int8_t *out_flip) {
-    ft_mods m;
-    memset(&m, 0, sizeof m);
-    mods_ctx x = {&m, NULL, false};
-    advantages(&x, sb, false, what, 2);
-    *out_shift = (int8_t)m.shift;
-    *out_flip = (int8_t)m.flip;
+    mods_ctx x = advantages(NULL, sb, false, what, 2);
+    *out_shift = (int8_t)x.shift;
+    *out_flip = (int8_t)x.flip;
 }
 
 void ft_fast_prepare(ft_setup *s) {
@@ -784,8 +853,32 @@ void ft_fast_prepare(ft_setup *s) {
                 h->threat = (int16_t)(reach < 32767 ? reach : 32767);
                 h->two_melee = hands_two_melee(s, c, w0 - 1, w1 - 1);
             }
-    for (int c = 0; c < FT_MAX_COMBATANTS; c++)
-        f->atk.damage_adv[c] = ft_damage_advantage(&s->c[c].sb);
+    for (int c = 0; c < FT_MAX_COMBATANTS; c++) {
+        const ft_statblock *sb = &s->c[c].sb;
+        f->atk.damage_adv[c] = ft_damage_advantage(sb);
+        /* compute()'s setup-only modifiers, the long way (no words). */
+        for (int wi = -1; wi < FT_MAX_WEAPONS; wi++) {
+            const ft_weapon *w = wi < 0 ? &UNARMED_STRIKE : weapon_at(s, c, wi);
+            if (!w)
+                continue; /* pick_weapon never gives it */
+            mods_ctx x = {0, 0, 0, 0, NULL};
+            bool spell = w->spell;
+            weapon_bonus_mod(&x, w);
+            attacker_size_mod(&x, sb, spell,
+                              (w->keywords & FT_KW(PERCEPTION)) != 0);
+            attack_advantages_mod(&x, sb, spell, is_melee(w));
+            f->atk.att_flip[c][wi + 1] = x.flip;
+            f->atk.att_shift[c][wi + 1] = x.shift;
+        }
+        for (int kind = 0; kind < 4; kind++) {
+            mods_ctx x = {0, 0, 0, 0, NULL};
+            defender_size_mod(&x, sb, (kind & 1) != 0);
+            armor_mod(&x, sb, (kind & 2) != 0);
+            defense_advantages_mod(&x, sb, (kind & 2) != 0);
+            f->atk.def_flip[c][kind] = x.def_flip;
+            f->atk.def_shift[c][kind] = x.def_shift;
+        }
+    }
     f->atk.flat = true;
     for (int y = 0; s->has_map && y < s->map.h; y++)
         for (int x = 0; x < s->map.w; x++)
@@ -1062,7 +1155,7 @@ fray_status ft_grapple_test(ft_run *r, int a, int d, int attacker_flip_mod,
     memset(&m, 0, sizeof m);
     mod_list list;
     list.n = 0;
-    mods_ctx x = {&m, r->facts ? &list : NULL, false};
+    mods_ctx x = {0, 0, 0, 0, r->facts ? &list : NULL};
     /* "Attacker's <PA> plus Size versus the Defender's <PD> plus Size";
      * RULINGS 21: the size rank adds cards (grapple_size_cards), else
      * shifts. */
@@ -1091,6 +1184,7 @@ fray_status ft_grapple_test(ft_run *r, int a, int d, int attacker_flip_mod,
         add(&x, true, 0, s->opt.full_defense_flip, "Full Defense");
     if (st->c[d].flags & FT_F_POWER)
         add(&x, true, 0, -1, "Power Attack");
+    mods_store(&x, &m);
 
     opposed_flip of;
     memset(&of, 0, sizeof of);

@@ -86,6 +86,11 @@ static void update_status(ft_run *r, int c) {
     uint16_t f = (uint16_t)(old & ~(FT_F_UNCONSCIOUS | FT_F_DISABLED |
                                     FT_F_DYING));
     int lethal = cs->lethal + cs->temp_lethal;
+    /* Most blows leave a conscious, living combatant as it was: nothing
+     * below would change a flag, emit a fact or break a grapple. */
+    if (cs->stun > 0 && lethal > 0 &&
+        !(old & (FT_F_UNCONSCIOUS | FT_F_DISABLED | FT_F_DYING | FT_F_DEAD)))
+        return;
     int k = s->opt.dead_at_multiple > 0 ? s->opt.dead_at_multiple : 2;
     if (!(f & FT_F_DEAD) && lethal < 0 &&
         lethal <= -k * s->c[c].sb.endurance)

@@ -476,6 +476,15 @@ typedef struct ft_fast_attack {
     bool flat;
     /* ft_damage_advantage of each combatant's stat block. */
     int damage_adv[FT_MAX_COMBATANTS];
+    /* compute()'s modifiers that depend only on the setup, summed: the
+     * attacker's (its weapon's bonus, its size, its attack advantages) by
+     * the weapon it attacks with + 1 (0: the unarmed strike); the
+     * defender's (its size, its armor, its defense advantages) by the
+     * attack's kind, spell * 2 + perception. */
+    int att_flip[FT_MAX_COMBATANTS][FT_MAX_WEAPONS + 1];
+    int att_shift[FT_MAX_COMBATANTS][FT_MAX_WEAPONS + 1];
+    int def_flip[FT_MAX_COMBATANTS][4];
+    int def_shift[FT_MAX_COMBATANTS][4];
 } ft_fast_attack;
 
 typedef struct ft_fast {
