@@ -259,7 +259,8 @@ static void melee_counts(const ft_run *r, int a, int t, int dist_t,
     int queue[FT_MAX_COMBATANTS], head = 0, tail = 0;
     /* a: the enemies it threatens, in order. */
     int reach_a = threat_now(s, st, a);
-    for (uint32_t cand = reach_a > 0 ? open & ~mine : 0; cand; cand &= cand - 1) {
+    uint32_t enemies = reach_a > 0 ? open & ~mine : 0;
+    for (uint32_t cand = enemies; cand; cand &= cand - 1) {
         int y = lowest_bit(cand);
         if (y == t ? dist_t <= reach_a : within_threat(s, st, a, y, reach_a)) {
             open &= ~(1u << y);
@@ -528,6 +529,25 @@ static inline void defense_advantages_mod(mods_ctx *x, const ft_statblock *tsb,
     mods_merge(x, advantages(x->list, tsb, true, what, 2));
 }
 
+/* Their sums without words: the attacker's with weapon w, the defender's
+ * against an attack of kind spell * 2 + perception (ft_fast_attack). */
+static mods_ctx attacker_setup_mods(const ft_statblock *asb,
+                                    const ft_weapon *w) {
+    mods_ctx x = {0, 0, 0, 0, NULL};
+    weapon_bonus_mod(&x, w);
+    attacker_size_mod(&x, asb, w->spell, (w->keywords & FT_KW(PERCEPTION)) != 0);
+    attack_advantages_mod(&x, asb, w->spell, is_melee(w));
+    return x;
+}
+
+static mods_ctx defender_setup_mods(const ft_statblock *tsb, int kind) {
+    mods_ctx x = {0, 0, 0, 0, NULL};
+    defender_size_mod(&x, tsb, (kind & 1) != 0);
+    armor_mod(&x, tsb, (kind & 2) != 0);
+    defense_advantages_mod(&x, tsb, (kind & 2) != 0);
+    return x;
+}
+
 static inline bool two_melee_weapons(const ft_setup *s, const ft_state *st,
                                      int c) {
     const ft_fast_hands *h = hands_of(s, st, c);
@@ -550,7 +570,8 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
         list->n = 0;
     mods_ctx x = {0, 0, 0, 0, list};
     /* Without words (simulation) the modifiers that depend only on the
-     * setup come summed from s->fast (setup_mods), at the end. */
+     * setup come summed from s->fast (attacker_setup_mods and
+     * defender_setup_mods, worked out by ft_fast_prepare). */
     bool summed = !list && s->fast.ready;
     if (a < 0 || a >= st->n || t < 0 || t >= st->n || a == t) {
         impossible(out, quiet, "no such target");
@@ -577,7 +598,8 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
     }
     for (int i = 0; i < as->n_cond; i++)
         if (as->cond[i].kind == FT_COND_CHARMED && as->cond[i].source == t) {
-            impossible(out, quiet, "%s is charmed by %s", ac->name, tc->name);
+            impossible(out, quiet, "%s is charmed by %s", ac->name,
+                       tc->name);
             return;
         }
     if (o->opportunity && !melee) {
@@ -591,8 +613,8 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
     if (spell && w->mana_cost > 0 &&
         ((unsigned)w->element >= FT_ELEMENT_COUNT ||
          as->mana[w->element] < w->mana_cost)) {
-        impossible(out, quiet, "not enough mana for the %s: it costs %d", w->name,
-                   w->mana_cost);
+        impossible(out, quiet, "not enough mana for the %s: it costs %d",
+                   w->name, w->mana_cost);
         return;
     }
     fray_footprint fa = ft_fp(s, st, a), ftp = ft_fp(s, st, t);
@@ -601,7 +623,8 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
     if (melee) {
         int reach = weapon_reach(w);
         if (dist > reach) {
-            impossible(out, quiet, "%s is out of range: %d spaces, the %s reaches %d",
+            impossible(out, quiet,
+                       "%s is out of range: %d spaces, the %s reaches %d",
                        tc->name, dist, w->name, reach);
             return;
         }
@@ -609,7 +632,8 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
         /* Spells have only a maximum range. */
         int max = w->max_range > 0 ? w->max_range : w->range_increment;
         if (dist > max) {
-            impossible(out, quiet, "%s is out of range: %d spaces, the %s reaches %d",
+            impossible(out, quiet,
+                       "%s is out of range: %d spaces, the %s reaches %d",
                        tc->name, dist, w->name, max);
             return;
         }
@@ -617,7 +641,8 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
         int ri = w->range_increment;
         increment = dist <= ri ? 1 : (dist + ri - 1) / ri;
         if (increment > 4) {
-            impossible(out, quiet, "%s is out of range: %d spaces, the %s reaches %d",
+            impossible(out, quiet,
+                       "%s is out of range: %d spaces, the %s reaches %d",
                        tc->name, dist, w->name, 4 * ri);
             return;
         }
@@ -697,8 +722,8 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
             add(&x, false, 1, 0, "outnumbering %d-to-%d", friends, foes);
     }
     if (summed) {
-        const ft_fast_attack *fa_ = &s->fast.atk;
-        add(&x, false, fa_->att_shift[a][wi + 1], fa_->att_flip[a][wi + 1],
+        const ft_fast_attack *sums = &s->fast.atk;
+        add(&x, false, sums->att_shift[a][wi + 1], sums->att_flip[a][wi + 1],
             "setup");
     } else {
         attack_advantages_mod(&x, asb, spell, melee);
@@ -776,22 +801,18 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
         add(&x, true, 0, -drank, "%s",
             (ts->flags & FT_F_UNCONSCIOUS) ? "unconscious" : "helpless");
     if (summed) {
-        const ft_fast_attack *fa_ = &s->fast.atk;
+        const ft_fast_attack *sums = &s->fast.atk;
         int kind = (spell ? 2 : 0) + (perception ? 1 : 0);
-        add(&x, true, fa_->def_shift[t][kind], fa_->def_flip[t][kind], "setup");
+        add(&x, true, sums->def_shift[t][kind], sums->def_flip[t][kind],
+            "setup");
 #ifndef NDEBUG
         /* The sums are the long way's. */
-        mods_ctx y = {0, 0, 0, 0, NULL};
-        weapon_bonus_mod(&y, w);
-        attacker_size_mod(&y, asb, spell, perception);
-        attack_advantages_mod(&y, asb, spell, melee);
-        defender_size_mod(&y, tsb, perception);
-        armor_mod(&y, tsb, spell);
-        defense_advantages_mod(&y, tsb, spell);
-        assert(y.flip == fa_->att_flip[a][wi + 1] &&
-               y.shift == fa_->att_shift[a][wi + 1] &&
-               y.def_flip == fa_->def_flip[t][kind] &&
-               y.def_shift == fa_->def_shift[t][kind]);
+        mods_ctx ya = attacker_setup_mods(asb, w);
+        mods_ctx yd = defender_setup_mods(tsb, kind);
+        assert(ya.flip == sums->att_flip[a][wi + 1] &&
+               ya.shift == sums->att_shift[a][wi + 1] &&
+               yd.def_flip == sums->def_flip[t][kind] &&
+               yd.def_shift == sums->def_shift[t][kind]);
 #endif
     } else {
         defense_advantages_mod(&x, tsb, spell);
@@ -856,25 +877,17 @@ void ft_fast_prepare(ft_setup *s) {
     for (int c = 0; c < FT_MAX_COMBATANTS; c++) {
         const ft_statblock *sb = &s->c[c].sb;
         f->atk.damage_adv[c] = ft_damage_advantage(sb);
-        /* compute()'s setup-only modifiers, the long way (no words). */
+        /* compute()'s setup-only modifiers, summed. */
         for (int wi = -1; wi < FT_MAX_WEAPONS; wi++) {
             const ft_weapon *w = wi < 0 ? &UNARMED_STRIKE : weapon_at(s, c, wi);
             if (!w)
                 continue; /* pick_weapon never gives it */
-            mods_ctx x = {0, 0, 0, 0, NULL};
-            bool spell = w->spell;
-            weapon_bonus_mod(&x, w);
-            attacker_size_mod(&x, sb, spell,
-                              (w->keywords & FT_KW(PERCEPTION)) != 0);
-            attack_advantages_mod(&x, sb, spell, is_melee(w));
+            mods_ctx x = attacker_setup_mods(sb, w);
             f->atk.att_flip[c][wi + 1] = x.flip;
             f->atk.att_shift[c][wi + 1] = x.shift;
         }
         for (int kind = 0; kind < 4; kind++) {
-            mods_ctx x = {0, 0, 0, 0, NULL};
-            defender_size_mod(&x, sb, (kind & 1) != 0);
-            armor_mod(&x, sb, (kind & 2) != 0);
-            defense_advantages_mod(&x, sb, (kind & 2) != 0);
+            mods_ctx x = defender_setup_mods(sb, kind);
             f->atk.def_flip[c][kind] = x.def_flip;
             f->atk.def_shift[c][kind] = x.def_shift;
         }
@@ -959,8 +972,8 @@ typedef struct opposed_flip {
     int ash, dsh;            /* final shifts */
 } opposed_flip;
 
-static fray_status opposed(ft_run *r, const ft_mods *m, const mod_list *l,
-                           opposed_flip *o) {
+static inline fray_status opposed(ft_run *r, const ft_mods *m,
+                                  const mod_list *l, opposed_flip *o) {
     emit_mods(r, l, false, o->a, o->t);
     fray_status rc = ft_flip(r, o->a, o->arank + m->flip, o->ap, m->shift,
                              INT_MIN, &o->af, &o->ash);

@@ -78,19 +78,14 @@ fray_towers_hit ft_harm_hit(const ft_run *r, int attacker, int target,
                                   affinity(s, target, w->type));
 }
 
-/* Works out the status flags from STUN and LETHAL; emits what changed. */
-static void update_status(ft_run *r, int c) {
+/* update_status when something may change. */
+FT_NOINLINE static void status_change(ft_run *r, int c) {
     const ft_setup *s = r->setup;
     ft_cstate *cs = &r->st->c[c];
     uint16_t old = cs->flags;
     uint16_t f = (uint16_t)(old & ~(FT_F_UNCONSCIOUS | FT_F_DISABLED |
                                     FT_F_DYING));
     int lethal = cs->lethal + cs->temp_lethal;
-    /* Most blows leave a conscious, living combatant as it was: nothing
-     * below would change a flag, emit a fact or break a grapple. */
-    if (cs->stun > 0 && lethal > 0 &&
-        !(old & (FT_F_UNCONSCIOUS | FT_F_DISABLED | FT_F_DYING | FT_F_DEAD)))
-        return;
     int k = s->opt.dead_at_multiple > 0 ? s->opt.dead_at_multiple : 2;
     if (!(f & FT_F_DEAD) && lethal < 0 &&
         lethal <= -k * s->c[c].sb.endurance)
@@ -123,6 +118,19 @@ static void update_status(ft_run *r, int c) {
             }
         }
     }
+}
+
+/* Works out the status flags from STUN and LETHAL; emits what changed. */
+static inline void update_status(ft_run *r, int c) {
+    const ft_cstate *cs = &r->st->c[c];
+    /* Most blows leave a conscious, living combatant as it was: nothing
+     * in status_change would change a flag, emit a fact or break a
+     * grapple. */
+    if (cs->stun > 0 && cs->lethal + cs->temp_lethal > 0 &&
+        !(cs->flags &
+          (FT_F_UNCONSCIOUS | FT_F_DISABLED | FT_F_DYING | FT_F_DEAD)))
+        return;
+    status_change(r, c);
 }
 
 void ft_harm_apply(ft_run *r, int target, int stun, int lethal, int source) {
@@ -321,7 +329,8 @@ void ft_cond_remove(ft_run *r, int c, ft_condition k) {
 }
 
 /* ft_cond_activation from combatant `first` on. */
-FT_NOINLINE static void cond_activation_from(ft_run *r, int first, int who, bool at_end) {
+FT_NOINLINE static void cond_activation_from(ft_run *r, int first, int who,
+                                             bool at_end) {
     uint8_t when = (uint8_t)(at_end ? FT_UNTIL_END_OF : FT_UNTIL_START_OF);
     for (int c = first; c < r->st->n; c++) {
         ft_cstate *cs = &r->st->c[c];
