@@ -68,12 +68,36 @@ static const ft_weapon *weapon_at(const ft_setup *s, int c, int wi) {
     return &sb->weapons[wi];
 }
 
-/* The weapon of an attack: o->weapon, else the one in hand. An
- * opportunity attack is a melee attack: with no melee weapon in either
- * hand, a weapon with the Unarmed keyword, else the unarmed strike. */
-static const ft_weapon *pick_weapon(const ft_run *r, int a,
-                                    const ft_attack_opts *o, int *out_wi,
-                                    bool *out_off) {
+/* An opportunity attack is a melee attack: with no melee weapon in either
+ * hand, a weapon with the Unarmed keyword, else (NULL) the unarmed strike. */
+static const ft_weapon *opportunity_weapon(const ft_setup *s,
+                                           const ft_cstate *cs, int a,
+                                           int *wi, bool *off) {
+    *off = false;
+    for (int hand = 0; hand < 2; hand++) {
+        const ft_weapon *h = weapon_at(s, a, cs->wielded[hand]);
+        if (h && is_melee(h)) {
+            *wi = cs->wielded[hand];
+            *off = hand == 1;
+            return h;
+        }
+    }
+    for (int i = 0; i < s->c[a].sb.n_weapons; i++) {
+        if (s->c[a].sb.weapons[i].keywords & FT_KW(UNARMED)) {
+            *wi = i;
+            return &s->c[a].sb.weapons[i];
+        }
+    }
+    return NULL;
+}
+
+/* The weapon of an attack: o->weapon, else the one in hand (an
+ * opportunity attack: see opportunity_weapon); the unarmed strike when
+ * there is none. Small enough to inline: the usual attack is the first
+ * few lines. */
+static inline const ft_weapon *pick_weapon(const ft_run *r, int a,
+                                           const ft_attack_opts *o,
+                                           int *out_wi, bool *out_off) {
     const ft_setup *s = r->setup;
     const ft_cstate *cs = &r->st->c[a];
     bool off = o->off_hand;
@@ -81,24 +105,8 @@ static const ft_weapon *pick_weapon(const ft_run *r, int a,
     if (wi < 0)
         wi = cs->wielded[off ? 1 : 0];
     const ft_weapon *w = weapon_at(s, a, wi);
-    if (o->opportunity && (!w || !is_melee(w))) {
-        w = NULL;
-        off = false;
-        for (int hand = 0; hand < 2 && !w; hand++) {
-            const ft_weapon *h = weapon_at(s, a, cs->wielded[hand]);
-            if (h && is_melee(h)) {
-                w = h;
-                wi = cs->wielded[hand];
-                off = hand == 1;
-            }
-        }
-        for (int i = 0; i < s->c[a].sb.n_weapons && !w; i++) {
-            if (s->c[a].sb.weapons[i].keywords & FT_KW(UNARMED)) {
-                w = &s->c[a].sb.weapons[i];
-                wi = i;
-            }
-        }
-    }
+    if (o->opportunity && (!w || !is_melee(w)))
+        w = opportunity_weapon(s, cs, a, &wi, &off);
     if (!w) {
         w = &UNARMED_STRIKE;
         wi = -1;
@@ -128,35 +136,64 @@ static bool down(const ft_state *st, int c) {
     return !in_fight(st, c);
 }
 
-bool ft_threatens(const ft_run *r, int c, int target) {
-    const ft_setup *s = r->setup;
-    const ft_state *st = r->st;
-    if (c < 0 || target < 0 || c >= st->n || target >= st->n || c == target)
-        return false;
-    if (!in_fight(st, c) || (st->c[target].flags & FT_F_FLED))
-        return false;
-    if (st->c[c].n_cond > 0 && (has_cond(st, c, FT_COND_STUNNED) ||
-                                has_cond(st, c, FT_COND_HELPLESS)))
-        return false;
+/* c's weapons in hand as s->fast knows them (NULL: ask the stat block). */
+static inline const ft_fast_hands *hands_of(const ft_setup *s,
+                                            const ft_state *st, int c) {
+    unsigned w0 = (unsigned)(st->c[c].wielded[0] + 1);
+    unsigned w1 = (unsigned)(st->c[c].wielded[1] + 1);
+    if (!s->fast.ready || w0 > FT_MAX_WEAPONS || w1 > FT_MAX_WEAPONS)
+        return NULL;
+    return &s->fast.atk.hands[c][w0][w1];
+}
+
+/* ft_threatens's reach for c holding weapons w0 and w1 (indices, -1
+ * none), from the stat block; 0 when it never threatens. */
+FT_NOINLINE static int hands_threat(const ft_setup *s, int c, int w0,
+                                    int w1) {
     /* "Creatures that are tiny or smaller do not threaten". */
     if (s->c[c].sb.size_rank <= -2)
-        return false;
+        return 0;
     /* Anyone can strike unarmed (or with the butt of a gun) at reach 1;
      * a melee weapon in hand with Reach threatens farther. */
     int reach = 1;
-    if (s->fast.ready) {
-        for (int hand = 0; hand < 2; hand++) {
-            unsigned wi = (unsigned)st->c[c].wielded[hand];
-            if (wi < FT_MAX_WEAPONS && s->fast.melee_reach[c][wi] > reach)
-                reach = s->fast.melee_reach[c][wi];
-        }
-    } else {
-        for (int hand = 0; hand < 2; hand++) {
-            const ft_weapon *w = weapon_at(s, c, st->c[c].wielded[hand]);
-            if (w && is_melee(w) && weapon_reach(w) > reach)
-                reach = weapon_reach(w);
-        }
+    for (int hand = 0; hand < 2; hand++) {
+        const ft_weapon *w = weapon_at(s, c, hand ? w1 : w0);
+        if (w && is_melee(w) && weapon_reach(w) > reach)
+            reach = weapon_reach(w);
     }
+    return reach;
+}
+
+/* A melee weapon in each hand (seed "Off-Hand Weapons": the stance). */
+FT_NOINLINE static bool hands_two_melee(const ft_setup *s, int c, int w0,
+                                        int w1) {
+    const ft_weapon *m = weapon_at(s, c, w0);
+    const ft_weapon *o = weapon_at(s, c, w1);
+    return m && o && is_melee(m) && is_melee(o);
+}
+
+static inline int threat_reach(const ft_setup *s, const ft_state *st,
+                               int c) {
+    const ft_fast_hands *h = hands_of(s, st, c);
+    return h ? h->threat
+             : hands_threat(s, c, st->c[c].wielded[0], st->c[c].wielded[1]);
+}
+
+/* ft_threatens in two halves. First what c can do now: its threat reach,
+ * 0 when it threatens nobody (down, Stunned, Helpless, tiny). */
+static inline int threat_now(const ft_setup *s, const ft_state *st, int c) {
+    if (!in_fight(st, c))
+        return 0;
+    if (st->c[c].n_cond > 0 && (has_cond(st, c, FT_COND_STUNNED) ||
+                                has_cond(st, c, FT_COND_HELPLESS)))
+        return 0;
+    return threat_reach(s, st, c);
+}
+
+/* Then the places: is target (not fled) within c's reach, and no wall in
+ * between? */
+static inline bool within_threat(const ft_setup *s, const ft_state *st,
+                                 int c, int target, int reach) {
     fray_footprint fc = ft_fp(s, st, c), ft = ft_fp(s, st, target);
     if (ft_range(fc, ft) > reach)
         return false;
@@ -166,6 +203,31 @@ bool ft_threatens(const ft_run *r, int c, int target) {
     return true;
 }
 
+bool ft_threatens(const ft_run *r, int c, int target) {
+    const ft_setup *s = r->setup;
+    const ft_state *st = r->st;
+    if (c < 0 || target < 0 || c >= st->n || target >= st->n || c == target)
+        return false;
+    if (st->c[target].flags & FT_F_FLED)
+        return false;
+    int reach = threat_now(s, st, c);
+    return reach > 0 && within_threat(s, st, c, target, reach);
+}
+
+/* The index of the lowest bit set in m (not 0). */
+static inline int lowest_bit(uint32_t m) {
+#if defined(__GNUC__)
+    return __builtin_ctz(m);
+#else
+    int i = 0;
+    while (!(m & 1u)) {
+        m >>= 1;
+        i++;
+    }
+    return i;
+#endif
+}
+
 /*
  * Seed "Outnumbering": who is in the same melee as attacker a. Start with
  * the enemies a threatens; then the friends who threaten each of those
@@ -173,33 +235,55 @@ bool ft_threatens(const ft_run *r, int c, int target) {
  * counted once. Blinded combatants do not count (rules-facts.md); fray
  * also leaves them out of the chain. Returns the friends (a included
  * unless blinded) and the enemies counted.
+ *
+ * compute() calls it once it knows that a's target t stands dist_t away
+ * with no wall in between (the places within_threat looks at), so that
+ * whether a threatens t needs only a's reach.
  */
-static void melee_counts(const ft_run *r, int a, int *out_friends,
-                         int *out_foes) {
+static void melee_counts(const ft_run *r, int a, int t, int dist_t,
+                         int *out_friends, int *out_foes) {
     const ft_setup *s = r->setup;
     const ft_state *st = r->st;
-    bool in[FT_MAX_COMBATANTS] = {false};
-    int queue[FT_MAX_COMBATANTS], head = 0, tail = 0;
-    in[a] = true;
-    queue[tail++] = a;
-    int friends = has_cond(st, a, FT_COND_BLINDED) ? 0 : 1, foes = 0;
+    /* Who may still join (in the fight, not blinded, not counted yet) and
+     * who is on a's side, one bit each (st->n <= 32). */
+    uint32_t open = 0, mine = 0;
     int side = s->c[a].side;
-    while (head < tail) {
-        int x = queue[head++];
-        bool x_friend = s->c[x].side == side;
-        for (int y = 0; y < st->n; y++) {
-            if (in[y] || down(st, y) || has_cond(st, y, FT_COND_BLINDED))
-                continue;
-            bool y_friend = s->c[y].side == side;
-            if (x_friend == y_friend)
-                continue;
-            /* From a: the enemies it threatens. From anyone else: those of
-             * the other side who threaten it. */
-            if (!(x == a ? ft_threatens(r, a, y) : ft_threatens(r, y, x)))
-                continue;
-            in[y] = true;
+    for (int y = 0; y < st->n; y++) {
+        if (!down(st, y) && !has_cond(st, y, FT_COND_BLINDED))
+            open |= 1u << y;
+        if (s->c[y].side == side)
+            mine |= 1u << y;
+    }
+    open &= ~(1u << a);
+    int friends = has_cond(st, a, FT_COND_BLINDED) ? 0 : 1, foes = 0;
+    int queue[FT_MAX_COMBATANTS], head = 0, tail = 0;
+    /* a: the enemies it threatens, in order. */
+    int reach_a = threat_now(s, st, a);
+    uint32_t enemies = reach_a > 0 ? open & ~mine : 0;
+    for (uint32_t cand = enemies; cand; cand &= cand - 1) {
+        int y = lowest_bit(cand);
+        if (y == t ? dist_t <= reach_a : within_threat(s, st, a, y, reach_a)) {
+            open &= ~(1u << y);
             queue[tail++] = y;
-            if (y_friend)
+            foes++;
+        }
+    }
+    /* Then each one counted in turn: those of the other side who threaten
+     * it (a snapshot of the candidates is the same: the ones x adds come
+     * after the one it looks at). When no friend of a may join these
+     * enemies, nobody more can: only enemies are in the queue now. */
+    bool more = (open & mine) != 0;
+    while (more && head < tail) {
+        int x = queue[head++];
+        bool x_friend = (mine >> x) & 1u;
+        for (uint32_t cand = open & (x_friend ? ~mine : mine); cand;
+             cand &= cand - 1) {
+            int y = lowest_bit(cand);
+            if (!ft_threatens(r, y, x))
+                continue;
+            open &= ~(1u << y);
+            queue[tail++] = y;
+            if (!x_friend)
                 friends++;
             else
                 foes++;
@@ -222,21 +306,37 @@ typedef struct mod_list {
     mod_entry e[40];
 } mod_list;
 
+/* The modifiers so far, and where their words go. A plain value whose
+ * address no function keeps: compute() holds the sums in registers. */
 typedef struct mods_ctx {
-    ft_mods *m;
-    mod_list *list;  /* NULL: nobody asked for the reasons */
-    bool quiet;      /* nobody reads why an attack is impossible */
+    int flip, shift;         /* the attacker's flip */
+    int def_flip, def_shift; /* the defender's */
+    mod_list *list;          /* NULL: nobody asked for the reasons */
 } mods_ctx;
+
+static inline void mods_merge(mods_ctx *x, mods_ctx y) {
+    x->flip += y.flip;
+    x->shift += y.shift;
+    x->def_flip += y.def_flip;
+    x->def_shift += y.def_shift;
+}
+
+static inline void mods_store(const mods_ctx *x, ft_mods *m) {
+    m->flip = x->flip;
+    m->shift = x->shift;
+    m->def_flip = x->def_flip;
+    m->def_shift = x->def_shift;
+}
 
 /* The reason of a modifier, in words, when someone asked for them. */
 #if defined(__GNUC__)
 __attribute__((format(printf, 5, 6)))
 #endif
-static void add_why(mods_ctx *x, bool def, int shift, int flip,
+static void add_why(mod_list *l, bool def, int shift, int flip,
                     const char *fmt, ...) {
-    if (x->list->n >= (int)(sizeof x->list->e / sizeof x->list->e[0]))
+    if (l->n >= (int)(sizeof l->e / sizeof l->e[0]))
         return;
-    mod_entry *e = &x->list->e[x->list->n++];
+    mod_entry *e = &l->e[l->n++];
     e->def = def;
     e->shift = shift;
     e->flip = flip;
@@ -254,27 +354,28 @@ static void add_why(mods_ctx *x, bool def, int shift, int flip,
         int add_s_ = (sh_), add_f_ = (fl_);                                     \
         if (add_s_ != 0 || add_f_ != 0) {                                      \
             if (def) {                                                         \
-                (x)->m->def_shift += add_s_;                                   \
-                (x)->m->def_flip += add_f_;                                    \
+                (x)->def_shift += add_s_;                                      \
+                (x)->def_flip += add_f_;                                       \
             } else {                                                           \
-                (x)->m->shift += add_s_;                                       \
-                (x)->m->flip += add_f_;                                        \
+                (x)->shift += add_s_;                                          \
+                (x)->flip += add_f_;                                           \
             }                                                                  \
             if ((x)->list)                                                     \
-                add_why((x), (def), add_s_, add_f_, __VA_ARGS__);              \
+                add_why((x)->list, (def), add_s_, add_f_, __VA_ARGS__);        \
         }                                                                      \
     } while (0)
 
+/* The attack cannot be made; why, unless nobody reads it (quiet). */
 #if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
+__attribute__((format(printf, 3, 4)))
 #endif
-static void impossible(mods_ctx *x, const char *fmt, ...) {
-    x->m->impossible = true;
-    if (x->quiet)
+static void impossible(ft_mods *m, bool quiet, const char *fmt, ...) {
+    m->impossible = true;
+    if (quiet)
         return;
     va_list ap;
     va_start(ap, fmt);
-    (void)vsnprintf(x->m->why, sizeof x->m->why, fmt, ap);
+    (void)vsnprintf(m->why, sizeof m->why, fmt, ap);
     va_end(ap);
 }
 
@@ -334,8 +435,9 @@ static void nearest_spaces(fray_footprint a, fray_footprint b, fray_pos *pa,
 
 /* Standard ranks of the best advantage and the worst disadvantage that
  * apply (rules-facts.md: not cumulative). */
-static void advantages(mods_ctx *x, const ft_statblock *sb, bool def,
-                       const ft_applies *what, int n_what) {
+static mods_ctx advantages(mod_list *list, const ft_statblock *sb, bool def,
+                           const ft_applies *what, int n_what) {
+    mods_ctx x = {0, 0, 0, 0, list};
     int best = 0, worst = 0;
     const char *bn = "", *wn = "";
     for (int i = 0; i < sb->n_advantages; i++) {
@@ -361,9 +463,10 @@ static void advantages(mods_ctx *x, const ft_statblock *sb, bool def,
         int sign = ranks[k] < 0 ? -1 : 1;
         if (rk == 0)
             continue;
-        add(x, def, (rk == 1 || rk >= 3) ? sign : 0, rk >= 2 ? sign : 0,
+        add(&x, def, (rk == 1 || rk >= 3) ? sign : 0, rk >= 2 ? sign : 0,
             "%s", names[k]);
     }
+    return x;
 }
 
 /* Damage advantages: +rank STUN for the best, rank for the worst (fray's
@@ -382,18 +485,74 @@ int ft_damage_advantage(const ft_statblock *sb) {
     return best + worst;
 }
 
-static bool two_melee_weapons(const ft_setup *s, const ft_state *st, int c) {
-    if (s->fast.ready) {
-        /* A melee weapon (in the stat block) has a melee reach of 1 or
-         * more; anything else, or no weapon, 0. */
-        unsigned w0 = (unsigned)st->c[c].wielded[0];
-        unsigned w1 = (unsigned)st->c[c].wielded[1];
-        return w0 < FT_MAX_WEAPONS && w1 < FT_MAX_WEAPONS &&
-               s->fast.melee_reach[c][w0] > 0 && s->fast.melee_reach[c][w1] > 0;
-    }
-    const ft_weapon *m = weapon_at(s, c, st->c[c].wielded[0]);
-    const ft_weapon *o = weapon_at(s, c, st->c[c].wielded[1]);
-    return m && o && is_melee(m) && is_melee(o);
+/* compute()'s modifiers that depend only on the setup, one function each:
+ * the long way adds them in their places among the others (the words come
+ * in that order), ft_fast_prepare sums them once for the short way. */
+static inline void weapon_bonus_mod(mods_ctx *x, const ft_weapon *w) {
+    if (w->attack_bonus)
+        add(x, false, 0, w->attack_bonus, "%s %+d", w->name, w->attack_bonus);
+}
+
+/* Size Modifiers: the inverse of the size rank, on <PA>... */
+static inline void attacker_size_mod(mods_ctx *x, const ft_statblock *asb,
+                                     bool spell, bool perception) {
+    if (!spell && !perception && asb->size_rank != 0)
+        add(x, false, -asb->size_rank, 0, "size: %s", size_name(asb->size_rank));
+}
+
+static inline void attack_advantages_mod(mods_ctx *x, const ft_statblock *asb,
+                                         bool spell, bool melee) {
+    ft_applies what[2] = {FT_APPLIES_ATTACK,
+                          spell   ? FT_APPLIES_SPELL_ATTACK
+                          : melee ? FT_APPLIES_MELEE_ATTACK
+                                  : FT_APPLIES_RANGED_ATTACK};
+    mods_merge(x, advantages(x->list, asb, false, what, 2));
+}
+
+/* ...and the defender's on <PD> or <ID>. */
+static inline void defender_size_mod(mods_ctx *x, const ft_statblock *tsb,
+                                     bool perception) {
+    if (!perception && tsb->size_rank != 0)
+        add(x, true, -tsb->size_rank, 0, "size: %s", size_name(tsb->size_rank));
+}
+
+static inline void armor_mod(mods_ctx *x, const ft_statblock *tsb, bool spell) {
+    if (!spell && tsb->has_armor && tsb->armor.pd_shift)
+        add(x, true, tsb->armor.pd_shift, 0, "%s", tsb->armor.name);
+}
+
+static inline void defense_advantages_mod(mods_ctx *x, const ft_statblock *tsb,
+                                          bool spell) {
+    ft_applies what[2] = {FT_APPLIES_DEFENSE,
+                          spell ? FT_APPLIES_INTANGIBLE_DEFENSE
+                                : FT_APPLIES_PHYSICAL_DEFENSE};
+    mods_merge(x, advantages(x->list, tsb, true, what, 2));
+}
+
+/* Their sums without words: the attacker's with weapon w, the defender's
+ * against an attack of kind spell * 2 + perception (ft_fast_attack). */
+static mods_ctx attacker_setup_mods(const ft_statblock *asb,
+                                    const ft_weapon *w) {
+    mods_ctx x = {0, 0, 0, 0, NULL};
+    weapon_bonus_mod(&x, w);
+    attacker_size_mod(&x, asb, w->spell, (w->keywords & FT_KW(PERCEPTION)) != 0);
+    attack_advantages_mod(&x, asb, w->spell, is_melee(w));
+    return x;
+}
+
+static mods_ctx defender_setup_mods(const ft_statblock *tsb, int kind) {
+    mods_ctx x = {0, 0, 0, 0, NULL};
+    defender_size_mod(&x, tsb, (kind & 1) != 0);
+    armor_mod(&x, tsb, (kind & 2) != 0);
+    defense_advantages_mod(&x, tsb, (kind & 2) != 0);
+    return x;
+}
+
+static inline bool two_melee_weapons(const ft_setup *s, const ft_state *st,
+                                     int c) {
+    const ft_fast_hands *h = hands_of(s, st, c);
+    return h ? h->two_melee
+             : hands_two_melee(s, c, st->c[c].wielded[0], st->c[c].wielded[1]);
 }
 
 /* Every modifier of the attack, or only whether it can be made at all
@@ -403,12 +562,19 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
                     bool quiet) {
     const ft_setup *s = r->setup;
     const ft_state *st = r->st;
-    memset(out, 0, sizeof *out);
+    /* Not a memset of the whole: why is a string, read up to its NUL. */
+    out->flip = out->shift = out->def_flip = out->def_shift = 0;
+    out->impossible = false;
+    out->why[0] = '\0';
     if (list)
         list->n = 0;
-    mods_ctx x = {out, list, quiet};
+    mods_ctx x = {0, 0, 0, 0, list};
+    /* Without words (simulation) the modifiers that depend only on the
+     * setup come summed from s->fast (attacker_setup_mods and
+     * defender_setup_mods, worked out by ft_fast_prepare). */
+    bool summed = !list && s->fast.ready;
     if (a < 0 || a >= st->n || t < 0 || t >= st->n || a == t) {
-        impossible(&x, "no such target");
+        impossible(out, quiet, "no such target");
         return;
     }
     const ft_combatant *ac = &s->c[a], *tc = &s->c[t];
@@ -423,31 +589,32 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
 
     /* ---- Can it be made at all? */
     if (ts->flags & FT_F_DEAD) {
-        impossible(&x, "%s is dead", tc->name);
+        impossible(out, quiet, "%s is dead", tc->name);
         return;
     }
     if (ts->flags & FT_F_FLED) {
-        impossible(&x, "%s has left the fight", tc->name);
+        impossible(out, quiet, "%s has left the fight", tc->name);
         return;
     }
     for (int i = 0; i < as->n_cond; i++)
         if (as->cond[i].kind == FT_COND_CHARMED && as->cond[i].source == t) {
-            impossible(&x, "%s is charmed by %s", ac->name, tc->name);
+            impossible(out, quiet, "%s is charmed by %s", ac->name,
+                       tc->name);
             return;
         }
     if (o->opportunity && !melee) {
-        impossible(&x, "an opportunity attack is a melee attack");
+        impossible(out, quiet, "an opportunity attack is a melee attack");
         return;
     }
     if (w->shots > 0 && wi >= 0 && as->ammo[wi] <= 0) {
-        impossible(&x, "the %s is empty: Reload a Weapon", w->name);
+        impossible(out, quiet, "the %s is empty: Reload a Weapon", w->name);
         return;
     }
     if (spell && w->mana_cost > 0 &&
         ((unsigned)w->element >= FT_ELEMENT_COUNT ||
          as->mana[w->element] < w->mana_cost)) {
-        impossible(&x, "not enough mana for the %s: it costs %d", w->name,
-                   w->mana_cost);
+        impossible(out, quiet, "not enough mana for the %s: it costs %d",
+                   w->name, w->mana_cost);
         return;
     }
     fray_footprint fa = ft_fp(s, st, a), ftp = ft_fp(s, st, t);
@@ -456,7 +623,8 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
     if (melee) {
         int reach = weapon_reach(w);
         if (dist > reach) {
-            impossible(&x, "%s is out of range: %d spaces, the %s reaches %d",
+            impossible(out, quiet,
+                       "%s is out of range: %d spaces, the %s reaches %d",
                        tc->name, dist, w->name, reach);
             return;
         }
@@ -464,7 +632,8 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
         /* Spells have only a maximum range. */
         int max = w->max_range > 0 ? w->max_range : w->range_increment;
         if (dist > max) {
-            impossible(&x, "%s is out of range: %d spaces, the %s reaches %d",
+            impossible(out, quiet,
+                       "%s is out of range: %d spaces, the %s reaches %d",
                        tc->name, dist, w->name, max);
             return;
         }
@@ -472,7 +641,8 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
         int ri = w->range_increment;
         increment = dist <= ri ? 1 : (dist + ri - 1) / ri;
         if (increment > 4) {
-            impossible(&x, "%s is out of range: %d spaces, the %s reaches %d",
+            impossible(out, quiet,
+                       "%s is out of range: %d spaces, the %s reaches %d",
                        tc->name, dist, w->name, 4 * ri);
             return;
         }
@@ -480,13 +650,18 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
     fray_cover cover = FRAY_COVER_NONE;
     const char *cover_why = "";
     if (s->has_map) {
-        cover = ft_geo_cover(s, fa, ftp);
+        /* ft_geo_cover and ft_geo_sight from one look in s->fast. */
+        unsigned geo = ft_geo_entry(s, fa, ftp);
+        cover = (geo & FT_GEO_KNOWN) ? (fray_cover)(geo & 3u)
+                                     : fray_grid_cover(&s->map, fa, ftp);
         if (cover == FRAY_COVER_TOTAL) {
-            impossible(&x, "%s has total cover", tc->name);
+            impossible(out, quiet, "%s has total cover", tc->name);
             return;
         }
-        if (!ft_geo_sight(s, fa, ftp) && !has_cond(st, a, FT_COND_BLINDED)) {
-            impossible(&x, "no line of sight to %s", tc->name);
+        bool sight = (geo & FT_GEO_KNOWN) ? (geo & FT_GEO_SIGHT) != 0
+                                          : fray_grid_sight_fp(&s->map, fa, ftp);
+        if (!sight && !has_cond(st, a, FT_COND_BLINDED)) {
+            impossible(out, quiet, "no line of sight to %s", tc->name);
             return;
         }
         cover_why = cover == FRAY_COVER_HARD ? "hard cover" : "soft cover";
@@ -496,8 +671,8 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
 
     /* ---- The attacker's flip. */
     int rank = spell ? asb->cv[FT_CV_SA] : asb->cv[FT_CV_PA];
-    if (w->attack_bonus)
-        add(&x, false, 0, w->attack_bonus, "%s %+d", w->name, w->attack_bonus);
+    if (!summed)
+        weapon_bonus_mod(&x, w);
     if (as->aim > 0 && (as->aim_spell != 0) == spell) {
         int cap = rank / 2;
         int aim = as->aim < cap ? as->aim : cap;
@@ -526,46 +701,40 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
      * attacker's side and has not acted yet. */
     if ((tc->unaware_of & (1u << ac->side)) && !(ts->flags & FT_F_ACTED))
         add(&x, false, 0, 1, "unaware target");
-    if (melee && s->has_map &&
+    if (melee && s->has_map && !(s->fast.ready && s->fast.atk.flat) &&
         highest_elevation(&s->map, fa) > highest_elevation(&s->map, ftp))
         add(&x, false, 1, 0, "high ground");
     if (!melee && !spell && !perception && increment > 1)
         add(&x, false, increment == 3 ? 0 : -1, increment >= 3 ? -1 : 0,
             "range increment %d", increment);
-    /* Size Modifiers: the inverse of the size rank, on <PA>. */
-    if (!spell && !perception && asb->size_rank != 0)
-        add(&x, false, -asb->size_rank, 0, "size: %s", size_name(asb->size_rank));
+    if (!summed)
+        attacker_size_mod(&x, asb, spell, perception);
     /* Prone target (fray's ruling): easier to strike in melee, harder to
      * shoot. */
     if (has_cond(st, t, FT_COND_PRONE))
         add(&x, false, melee ? 1 : -1, 0, "prone target");
     if (melee) {
         int friends, foes;
-        melee_counts(r, a, &friends, &foes);
+        melee_counts(r, a, t, dist, &friends, &foes);
         if (friends >= 2 * foes && friends > foes)
             add(&x, false, 0, 1, "outnumbering %d-to-%d", friends, foes);
         else if (friends > foes)
             add(&x, false, 1, 0, "outnumbering %d-to-%d", friends, foes);
     }
-    if (!x.list && s->fast.ready) {
-        int set = spell ? 0 : melee ? 1 : 2;
-        add(&x, false, s->fast.adv_shift[a][set], s->fast.adv_flip[a][set],
-            "advantages");
+    if (summed) {
+        const ft_fast_attack *sums = &s->fast.atk;
+        add(&x, false, sums->att_shift[a][wi + 1], sums->att_flip[a][wi + 1],
+            "setup");
     } else {
-        ft_applies what[2] = {FT_APPLIES_ATTACK,
-                              spell   ? FT_APPLIES_SPELL_ATTACK
-                              : melee ? FT_APPLIES_MELEE_ATTACK
-                                      : FT_APPLIES_RANGED_ATTACK};
-        advantages(&x, asb, false, what, 2);
+        attack_advantages_mod(&x, asb, spell, melee);
     }
 
     /* ---- The defender's flip. */
     int drank = spell ? tsb->cv[FT_CV_ID] : tsb->cv[FT_CV_PD];
-    /* The defender's size applies to <PD> or <ID>. */
-    if (!perception && tsb->size_rank != 0)
-        add(&x, true, -tsb->size_rank, 0, "size: %s", size_name(tsb->size_rank));
-    if (!spell && tsb->has_armor && tsb->armor.pd_shift)
-        add(&x, true, tsb->armor.pd_shift, 0, "%s", tsb->armor.name);
+    if (!summed) {
+        defender_size_mod(&x, tsb, perception);
+        armor_mod(&x, tsb, spell);
+    }
     if (!perception && !melee) {
         /* Creatures in the way: a non-ally of the attacker, standing, of
          * the target's size rank +-1, on the line -> soft cover. */
@@ -631,16 +800,24 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
                        has_cond(st, t, FT_COND_HELPLESS)))
         add(&x, true, 0, -drank, "%s",
             (ts->flags & FT_F_UNCONSCIOUS) ? "unconscious" : "helpless");
-    if (!x.list && s->fast.ready) {
-        int set = spell ? 3 : 4;
-        add(&x, true, s->fast.adv_shift[t][set], s->fast.adv_flip[t][set],
-            "advantages");
+    if (summed) {
+        const ft_fast_attack *sums = &s->fast.atk;
+        int kind = (spell ? 2 : 0) + (perception ? 1 : 0);
+        add(&x, true, sums->def_shift[t][kind], sums->def_flip[t][kind],
+            "setup");
+#ifndef NDEBUG
+        /* The sums are the long way's. */
+        mods_ctx ya = attacker_setup_mods(asb, w);
+        mods_ctx yd = defender_setup_mods(tsb, kind);
+        assert(ya.flip == sums->att_flip[a][wi + 1] &&
+               ya.shift == sums->att_shift[a][wi + 1] &&
+               yd.def_flip == sums->def_flip[t][kind] &&
+               yd.def_shift == sums->def_shift[t][kind]);
+#endif
     } else {
-        ft_applies what[2] = {FT_APPLIES_DEFENSE,
-                              spell ? FT_APPLIES_INTANGIBLE_DEFENSE
-                                    : FT_APPLIES_PHYSICAL_DEFENSE};
-        advantages(&x, tsb, true, what, 2);
+        defense_advantages_mod(&x, tsb, spell);
     }
+    mods_store(&x, out);
 }
 
 void ft_attack_mods(const ft_run *r, int attacker, int target,
@@ -662,12 +839,9 @@ void ft_attack_mods_quiet(const ft_run *r, int attacker, int target,
 /* The sums advantages() adds for the set `what`, without the words. */
 static void advantage_sums(const ft_statblock *sb, const ft_applies *what,
                            int8_t *out_shift, int8_t *out_flip) {
-    ft_mods m;
-    memset(&m, 0, sizeof m);
-    mods_ctx x = {&m, NULL, false};
-    advantages(&x, sb, false, what, 2);
-    *out_shift = (int8_t)m.shift;
-    *out_flip = (int8_t)m.flip;
+    mods_ctx x = advantages(NULL, sb, false, what, 2);
+    *out_shift = (int8_t)x.shift;
+    *out_flip = (int8_t)x.flip;
 }
 
 void ft_fast_prepare(ft_setup *s) {
@@ -689,6 +863,40 @@ void ft_fast_prepare(ft_setup *s) {
             int reach = w && is_melee(w) ? weapon_reach(w) : 0;
             f->melee_reach[c][wi] = (int16_t)(reach < 32767 ? reach : 32767);
         }
+    /* hands_of's table: every combatant slot (unused ones read as the
+     * bare stat block they are), every pair of weapon indices
+     * -1..FT_MAX_WEAPONS-1 in hand, worked out the long way. */
+    for (int c = 0; c < FT_MAX_COMBATANTS; c++)
+        for (int w0 = 0; w0 <= FT_MAX_WEAPONS; w0++)
+            for (int w1 = 0; w1 <= FT_MAX_WEAPONS; w1++) {
+                ft_fast_hands *h = &f->atk.hands[c][w0][w1];
+                int reach = hands_threat(s, c, w0 - 1, w1 - 1);
+                h->threat = (int16_t)(reach < 32767 ? reach : 32767);
+                h->two_melee = hands_two_melee(s, c, w0 - 1, w1 - 1);
+            }
+    for (int c = 0; c < FT_MAX_COMBATANTS; c++) {
+        const ft_statblock *sb = &s->c[c].sb;
+        f->atk.damage_adv[c] = ft_damage_advantage(sb);
+        /* compute()'s setup-only modifiers, summed. */
+        for (int wi = -1; wi < FT_MAX_WEAPONS; wi++) {
+            const ft_weapon *w = wi < 0 ? &UNARMED_STRIKE : weapon_at(s, c, wi);
+            if (!w)
+                continue; /* pick_weapon never gives it */
+            mods_ctx x = attacker_setup_mods(sb, w);
+            f->atk.att_flip[c][wi + 1] = x.flip;
+            f->atk.att_shift[c][wi + 1] = x.shift;
+        }
+        for (int kind = 0; kind < 4; kind++) {
+            mods_ctx x = defender_setup_mods(sb, kind);
+            f->atk.def_flip[c][kind] = x.def_flip;
+            f->atk.def_shift[c][kind] = x.def_shift;
+        }
+    }
+    f->atk.flat = true;
+    for (int y = 0; s->has_map && y < s->map.h; y++)
+        for (int x = 0; x < s->map.w; x++)
+            if (s->map.elevation[y][x] != 0)
+                f->atk.flat = false;
     if (s->has_map) {
         const fray_grid *g = &s->map;
         /* A small map has every pair below instead. */
@@ -764,8 +972,8 @@ typedef struct opposed_flip {
     int ash, dsh;            /* final shifts */
 } opposed_flip;
 
-static fray_status opposed(ft_run *r, const ft_mods *m, const mod_list *l,
-                           opposed_flip *o) {
+static inline fray_status opposed(ft_run *r, const ft_mods *m,
+                                  const mod_list *l, opposed_flip *o) {
     emit_mods(r, l, false, o->a, o->t);
     fray_status rc = ft_flip(r, o->a, o->arank + m->flip, o->ap, m->shift,
                              INT_MIN, &o->af, &o->ash);
@@ -809,7 +1017,8 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
         /* The policy's modifiers for this very attack, on a state that
          * differs from this one in nothing they depend on
          * (ft_attack_memo); Power Attack's and Aid's own on top. */
-        memset(&m, 0, sizeof m);
+        m.impossible = false;
+        m.why[0] = '\0';
         m.flip = mo->flip - (o->power ? 1 : 0) + (o->aid ? 1 : 0);
         m.shift = mo->shift;
         m.def_flip = mo->def_flip;
@@ -847,7 +1056,7 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
     }
     /* Blinded: the attack misses unless a Hard (15+) [SP] check passes
      * (an Aspect check: the card alone, plus shifts). */
-    if (ft_cond_has(st, a, FT_COND_BLINDED)) {
+    if (as->n_cond > 0 && ft_cond_has(st, a, FT_COND_BLINDED)) {
         int fm = 0, sh = 0;
         ft_cond_mods(st, a, FT_FLIP_CHECK, false, &fm, &sh);
         fray_flip f;
@@ -865,8 +1074,9 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
         }
     }
 
+    /* No memset: the two flips and their shifts are written whole by
+     * ft_flip before anyone reads them. */
     opposed_flip of;
-    memset(&of, 0, sizeof of);
     of.a = a;
     of.t = t;
     of.arank = w->spell ? asb->cv[FT_CV_SA] : asb->cv[FT_CV_PA];
@@ -887,10 +1097,12 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
 
     fray_combat_result res = fray_combat_resolve(&of.af, of.ash, &of.df, of.dsh);
     if (!res.hit) {
-        ft_emit(r, FT_FACT_MISS, a, t, res.attack_total, res.defense_total, 0, 0);
+        if (r->facts) /* (ft_emit records nothing without facts) */
+            ft_emit(r, FT_FACT_MISS, a, t, res.attack_total, res.defense_total,
+                    0, 0);
         return FRAY_OK;
     }
-    ft_fact *hit_fact = ft_emit_fact(r, FT_FACT_HIT, a, t);
+    ft_fact *hit_fact = r->facts ? ft_emit_fact(r, FT_FACT_HIT, a, t) : NULL;
     if (hit_fact) {
         hit_fact->v[0] = res.attack_total;
         hit_fact->v[1] = res.defense_total;
@@ -908,7 +1120,8 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
         return FRAY_OK;
     }
 
-    int bonus = ft_damage_advantage(asb);
+    int bonus = s->fast.ready ? s->fast.atk.damage_adv[a]
+                              : ft_damage_advantage(asb);
     if (o->power)
         bonus += 2;
     /* Restricted attack while grappled: Hard Strength halved for damage
@@ -926,7 +1139,9 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
     /* "Crit:" keywords (RULINGS 22): a hit with at least one Heart; with
      * crit_needs_heart off, any hit. */
     bool crit = res.critical || !s->opt.crit_needs_heart;
-    if (crit && !(ts->flags & FT_F_DEAD)) {
+    const uint32_t crit_kw = FT_KW(CRIT_BLEED) | FT_KW(CRIT_PRONE) |
+                             FT_KW(CRIT_SLOWED) | FT_KW(CRIT_STUN);
+    if (crit && (w->keywords & crit_kw) && !(ts->flags & FT_F_DEAD)) {
         if (w->keywords & FT_KW(CRIT_BLEED))
             ft_cond_add(r, t, FT_COND_BLEEDING, 1, FT_UNTIL_REMOVED, -1, 0, a);
         if (w->keywords & FT_KW(CRIT_PRONE))
@@ -953,7 +1168,7 @@ fray_status ft_grapple_test(ft_run *r, int a, int d, int attacker_flip_mod,
     memset(&m, 0, sizeof m);
     mod_list list;
     list.n = 0;
-    mods_ctx x = {&m, r->facts ? &list : NULL, false};
+    mods_ctx x = {0, 0, 0, 0, r->facts ? &list : NULL};
     /* "Attacker's <PA> plus Size versus the Defender's <PD> plus Size";
      * RULINGS 21: the size rank adds cards (grapple_size_cards), else
      * shifts. */
@@ -982,6 +1197,7 @@ fray_status ft_grapple_test(ft_run *r, int a, int d, int attacker_flip_mod,
         add(&x, true, 0, s->opt.full_defense_flip, "Full Defense");
     if (st->c[d].flags & FT_F_POWER)
         add(&x, true, 0, -1, "Power Attack");
+    mods_store(&x, &m);
 
     opposed_flip of;
     memset(&of, 0, sizeof of);

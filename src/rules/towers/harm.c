@@ -78,8 +78,8 @@ fray_towers_hit ft_harm_hit(const ft_run *r, int attacker, int target,
                                   affinity(s, target, w->type));
 }
 
-/* Works out the status flags from STUN and LETHAL; emits what changed. */
-static void update_status(ft_run *r, int c) {
+/* update_status when something may change. */
+FT_NOINLINE static void status_change(ft_run *r, int c) {
     const ft_setup *s = r->setup;
     ft_cstate *cs = &r->st->c[c];
     uint16_t old = cs->flags;
@@ -120,6 +120,19 @@ static void update_status(ft_run *r, int c) {
     }
 }
 
+/* Works out the status flags from STUN and LETHAL; emits what changed. */
+static inline void update_status(ft_run *r, int c) {
+    const ft_cstate *cs = &r->st->c[c];
+    /* Most blows leave a conscious, living combatant as it was: nothing
+     * in status_change would change a flag, emit a fact or break a
+     * grapple. */
+    if (cs->stun > 0 && cs->lethal + cs->temp_lethal > 0 &&
+        !(cs->flags &
+          (FT_F_UNCONSCIOUS | FT_F_DISABLED | FT_F_DYING | FT_F_DEAD)))
+        return;
+    status_change(r, c);
+}
+
 void ft_harm_apply(ft_run *r, int target, int stun, int lethal, int source) {
     if (target < 0 || target >= r->st->n)
         return;
@@ -146,8 +159,9 @@ void ft_harm_apply(ft_run *r, int target, int stun, int lethal, int source) {
         r->st->c[source].stun_dealt += stun;
         r->st->c[source].lethal_dealt += lethal;
     }
-    ft_emit(r, FT_FACT_DAMAGE, source, target, stun, lethal,
-            cs->stun + cs->temp_stun, cs->lethal + cs->temp_lethal);
+    if (r->facts) /* (ft_emit records nothing without facts) */
+        ft_emit(r, FT_FACT_DAMAGE, source, target, stun, lethal,
+                cs->stun + cs->temp_stun, cs->lethal + cs->temp_lethal);
     update_status(r, target);
 }
 
@@ -314,9 +328,11 @@ void ft_cond_remove(ft_run *r, int c, ft_condition k) {
         cond_drop(r, c, i);
 }
 
-void ft_cond_activation(ft_run *r, int who, bool at_end) {
+/* ft_cond_activation from combatant `first` on. */
+FT_NOINLINE static void cond_activation_from(ft_run *r, int first, int who,
+                                             bool at_end) {
     uint8_t when = (uint8_t)(at_end ? FT_UNTIL_END_OF : FT_UNTIL_START_OF);
-    for (int c = 0; c < r->st->n; c++) {
+    for (int c = first; c < r->st->n; c++) {
         ft_cstate *cs = &r->st->c[c];
         for (int i = 0; i < cs->n_cond;) {
             ft_cond *x = &cs->cond[i];
@@ -327,6 +343,17 @@ void ft_cond_activation(ft_run *r, int who, bool at_end) {
             i++;
         }
     }
+}
+
+void ft_cond_activation(ft_run *r, int who, bool at_end) {
+    /* Most activations begin and end with nobody under a condition: only
+     * from the first one who has some is there anything to look at. */
+    const ft_state *st = r->st;
+    int c = 0;
+    while (c < st->n && st->c[c].n_cond == 0)
+        c++;
+    if (c < st->n)
+        cond_activation_from(r, c, who, at_end);
 }
 
 void ft_cond_mod_one(ft_condition k, ft_flip_purpose purpose, bool melee,
@@ -385,9 +412,8 @@ int ft_speed(const ft_setup *s, const ft_state *st, int c) {
     return spd;
 }
 
-void ft_cond_on_action(ft_run *r, int c, int action) {
-    if (c < 0 || c >= r->st->n)
-        return;
+/* ft_cond_on_action for a combatant with conditions. */
+FT_NOINLINE static void cond_on_action(ft_run *r, int c, int action) {
     const ft_cstate *cs = &r->st->c[c];
     int bi = cond_find(cs, FT_COND_BLEEDING);
     int ui = cond_find(cs, FT_COND_BURNING);
@@ -405,6 +431,12 @@ void ft_cond_on_action(ft_run *r, int c, int action) {
      * STUN. */
     if (ui >= 0 && action != FT_ACT_SHAKE && burn > 0)
         ft_harm_apply(r, c, burn, 0, usrc);
+}
+
+void ft_cond_on_action(ft_run *r, int c, int action) {
+    if (c < 0 || c >= r->st->n || r->st->c[c].n_cond == 0)
+        return;
+    cond_on_action(r, c, action);
 }
 
 bool ft_can_act(const ft_state *st, int c) {

@@ -449,6 +449,44 @@ enum {
     FT_ADV_SETS = 5,   /* attack: spell, melee, ranged; defense: ID, PD */
     FT_GEO_CELLS = 256 /* maps of at most this many spaces: every pair */
 };
+/* ---- attack.c and harm.c speed additions (speed-attack) -------------------
+ * ft_fast.atk: attack.c's speed caches, filled by ft_fast_prepare with the
+ * rest of ft_fast and read only when fast.ready; each entry gives exactly
+ * what the long way would. FT_NOINLINE keeps the rare long way of a
+ * function apart, so that its usual short way needs no stack frame. */
+#if defined(__GNUC__)
+#define FT_NOINLINE __attribute__((noinline))
+#else
+#define FT_NOINLINE
+#endif
+typedef struct ft_fast_hands {
+    /* ft_threatens's reach with these weapons in hand: the longest melee
+     * reach, at least 1; 0 when the combatant never threatens (tiny or
+     * smaller). */
+    int16_t threat;
+    /* A melee weapon in each hand (two_melee_weapons: the stance). */
+    bool two_melee;
+} ft_fast_hands;
+typedef struct ft_fast_attack {
+    /* By combatant and the weapons in its hands, each + 1 (0: none, or a
+     * wielded index of -1): [c][main + 1][off + 1]. */
+    ft_fast_hands hands[FT_MAX_COMBATANTS][FT_MAX_WEAPONS + 1][FT_MAX_WEAPONS + 1];
+    /* Every space of the map (if any) is at elevation 0: nobody has the
+     * high ground. */
+    bool flat;
+    /* ft_damage_advantage of each combatant's stat block. */
+    int damage_adv[FT_MAX_COMBATANTS];
+    /* compute()'s modifiers that depend only on the setup, summed: the
+     * attacker's (its weapon's bonus, its size, its attack advantages) by
+     * the weapon it attacks with + 1 (0: the unarmed strike); the
+     * defender's (its size, its armor, its defense advantages) by the
+     * attack's kind, spell * 2 + perception. */
+    int att_flip[FT_MAX_COMBATANTS][FT_MAX_WEAPONS + 1];
+    int att_shift[FT_MAX_COMBATANTS][FT_MAX_WEAPONS + 1];
+    int def_flip[FT_MAX_COMBATANTS][4];
+    int def_shift[FT_MAX_COMBATANTS][4];
+} ft_fast_attack;
+
 typedef struct ft_fast {
     bool ready;
     /* fray_grid_cover and fray_grid_sight_fp between the one-space
@@ -472,6 +510,7 @@ typedef struct ft_fast {
      * read instead of the edges and terrain (steps valid when has_steps). */
     bool has_steps;
     uint8_t steps[FRAY_GRID_MAX][FRAY_GRID_MAX][8];
+    ft_fast_attack atk;  /* attack.c's own (ft_fast_attack above) */
 } ft_fast;
 
 /* (Speed addition, with the block at the end of this file.) What
