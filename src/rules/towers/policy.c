@@ -739,7 +739,8 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
         if (!in_weapon_range(&p, w, dist))
             continue;
         ft_mods *m = &mods[ask];
-        ft_attack_mods_quiet(&p.run, actor, e, &o, false, m);
+        ft_attack_mods_cached(&p.run, memo ? &memo->cache : NULL, actor, e,
+                              &o, m);
         if (m->impossible)
             continue;
         long r = target_rank(&p, e, dist);
