@@ -419,9 +419,10 @@ enum {
  * What the mover knows of each space, asked of the callback at most once
  * per space and search: 0 unknown, else CELL_KNOWN | occupant << 1, plus
  * CELL_BLOCKED when the space cannot be entered (impassable terrain or a
- * non-ally). Only the box of spaces the search can reach is cleared.
+ * non-ally), and CELL_NEAR next to an enemy (mark_near_enemies, for the
+ * tabled steps). Only the box of spaces the search can reach is cleared.
  */
-enum { CELL_KNOWN = 1, CELL_BLOCKED = 0x10 };
+enum { CELL_KNOWN = 1, CELL_BLOCKED = 0x10, CELL_NEAR = 0x20 };
 
 typedef struct mover {
     const fray_grid *g;
@@ -499,36 +500,45 @@ static int step_weight1(mover *mv, int x, int y, int dx, int dy) {
     return KEY_ORTH + w + (e == FRAY_EDGE_LOW ? KEY_EXTRA : 0);
 }
 
-/* A one-space step's fixed part, from terrain and edges only (what
- * step_weight1 works out when no space is blocked): orthogonal steps
- * (DIRS 0..3) the key weight, or STEP_WALL across a wall; diagonal steps
- * (DIRS 4..7) KEY_DIAG plus difficult terrain in bits 0..2 and the two
- * L-shaped routes' edges (route_of, the middle space open) in bits 3..4
- * and 5..6. Kept per setup (the 99 Towers engine's ft_fast.steps). */
+/* A one-space step's fixed part, from terrain and edges only: what
+ * step_weight1 works out when no occupant blocks a space. Bits 0..2: that
+ * key weight; for diagonal steps (DIRS 4..7) also the two L-shaped routes
+ * (route_of, their middle spaces' terrain included) in bits 3..4 and 5..6.
+ * STEP_NONE when the step is forbidden whoever stands where (off the map,
+ * into impassable terrain, across a wall, or a corner closed on both
+ * sides). Kept per setup (the 99 Towers engine's ft_fast.steps). */
 static const int8_t DIRS[8][2] = {{1, 0}, {-1, 0}, {0, 1},  {0, -1},
                                   {1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
 
-enum { STEP_WALL = 0xff };
+enum { STEP_NONE = 0xff, STEP_WEIGHT = 7 };
 
 static unsigned step_fixed(const fray_grid *g, int x, int y, int dx, int dy) {
     int tx = x + dx, ty = y + dy;
+    if (impassable(g->terrain[ty][tx]))
+        return STEP_NONE;
     unsigned w = g->terrain[ty][tx] == FRAY_TERRAIN_DIFFICULT ? KEY_EXTRA : 0;
     int ex = x < tx ? x : tx, ey = y < ty ? y : ty;
     if (dx != 0 && dy != 0) {
-        unsigned r1 = (unsigned)route_of(false, g->edge_e[y][ex], g->edge_s[ey][tx]);
-        unsigned r2 = (unsigned)route_of(false, g->edge_s[ey][x], g->edge_e[ty][ex]);
-        return (KEY_DIAG + w) | r1 << 3 | r2 << 5;
+        int r1 = route_of(impassable(g->terrain[y][tx]), g->edge_e[y][ex],
+                          g->edge_s[ey][tx]);
+        int r2 = route_of(impassable(g->terrain[ty][x]), g->edge_s[ey][x],
+                          g->edge_e[ty][ex]);
+        int extra = diagonal_extra(r1, r2);
+        if (extra < 0)
+            return STEP_NONE;
+        return (KEY_DIAG + w + (unsigned)extra) | (unsigned)r1 << 3 |
+               (unsigned)r2 << 5;
     }
     unsigned e = dy == 0 ? g->edge_e[y][ex] : g->edge_s[ey][x];
     if (e == FRAY_EDGE_WALL)
-        return STEP_WALL;
+        return STEP_NONE;
     return KEY_ORTH + w + (e == FRAY_EDGE_LOW ? KEY_EXTRA : 0);
 }
 
 void fray__grid_step_table(const fray_grid *g,
                            uint8_t out[FRAY_GRID_MAX][FRAY_GRID_MAX][8]) {
     int w = clamp_int(g->w, 0, FRAY_GRID_MAX), h = clamp_int(g->h, 0, FRAY_GRID_MAX);
-    memset(out, 0, sizeof(uint8_t[FRAY_GRID_MAX][FRAY_GRID_MAX][8]));
+    memset(out, STEP_NONE, sizeof(uint8_t[FRAY_GRID_MAX][FRAY_GRID_MAX][8]));
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
             for (int d = 0; d < 8; d++) {
@@ -539,20 +549,26 @@ void fray__grid_step_table(const fray_grid *g,
             }
 }
 
-/* step_weight1 from the fixed part f of the step (step_fixed): only the
- * occupants (and impassable terrain) of the up to three spaces the step
- * touches are looked at. */
+/* step_weight1 from the fixed part f of the step (step_fixed, not
+ * STEP_NONE) when occupants may block: only the up to three spaces the
+ * step touches are looked at. Blocking only adds to the weight or forbids
+ * the step, so f's weight is never more than this. */
 static int step_weight1_fixed(mover *mv, int x, int y, int dx, int dy,
                               unsigned f) {
     int tx = x + dx, ty = y + dy;
     if (blocked(mv, tx, ty))
         return -1;
     if (dx == 0 || dy == 0)
-        return f == STEP_WALL ? -1 : (int)f;
-    int r1 = blocked(mv, tx, y) ? ROUTE_BLOCKED : (int)(f >> 3 & 3u);
-    int r2 = blocked(mv, x, ty) ? ROUTE_BLOCKED : (int)(f >> 5 & 3u);
+        return (int)(f & STEP_WEIGHT);
+    int r1 = (int)(f >> 3 & 3u), r2 = (int)(f >> 5 & 3u);
+    /* The weight without the corner's extra, then the extra now. */
+    int base = (int)(f & STEP_WEIGHT) - diagonal_extra(r1, r2);
+    if (blocked(mv, tx, y))
+        r1 = ROUTE_BLOCKED;
+    if (blocked(mv, x, ty))
+        r2 = ROUTE_BLOCKED;
     int extra = diagonal_extra(r1, r2);
-    return extra < 0 ? -1 : (int)(f & 7u) + extra;
+    return extra < 0 ? -1 : base + extra;
 }
 
 /* The key weight of moving the footprint from (x, y) by (dx, dy), or -1
@@ -639,11 +655,6 @@ static void bq_unlink(bucket_queue *q, unsigned id, int key) {
         q->prev[q->next[id]] = q->prev[id];
 }
 
-
-/* fray_grid_reach; with stop != NIL (a space id) the search ends as soon
- * as that space is finished: its cost, parity, can_stop and path are then
- * final (Dijkstra: nothing found later is cheaper), the rest of out is not
- * meaningful. */
 /* Who stands where, painted into the mover's cells of the box [x0, x1) x
  * [y0, y1) at once: what cell_info would ask the callback, space by space
  * (the mover itself wins over anyone sharing the space; otherwise the
@@ -678,11 +689,159 @@ static void paint(mover *mv, int x0, int y0, int x1, int y1,
         }
 }
 
+/* Marks with CELL_NEAR the spaces of the box [x0, x1) x [y0, y1) next to
+ * (or on) a space of an ENEMY footprint: only from those can an occupant
+ * block a one-space step (it touches the spaces around its start). */
+static void mark_near_enemies(mover *mv, int x0, int y0, int x1, int y1,
+                              const fray_footprint *fp, const uint8_t *kind,
+                              int n) {
+    for (int j = 0; j < n; j++) {
+        if (kind[j] != FRAY_OCC_ENEMY)
+            continue;
+        int ax = fp[j].at.x - 1, ay = fp[j].at.y - 1;
+        int ex = fp[j].at.x + fp[j].side + 1, ey = fp[j].at.y + fp[j].side + 1;
+        ax = ax > x0 ? ax : x0;
+        ay = ay > y0 ? ay : y0;
+        ex = ex < x1 ? ex : x1;
+        ey = ey < y1 ? ey : y1;
+        for (int y = ay; y < ey; y++)
+            for (int x = ax; x < ex; x++)
+                mv->cell[y][x] |= CELL_NEAR;
+    }
+}
+
+/* What the loop of search_steps works on. */
+typedef struct step_search {
+    mover *mv;
+    bucket_queue *q;
+    int16_t *costs; /* [id], id = y * 64 + x */
+    int16_t *prev_x, *prev_y;
+    int kmax, queued;
+    bool cut;
+} step_search;
+
+#if defined(__GNUC__)
+#define FRAY__INLINE inline __attribute__((always_inline))
+#else
+#define FRAY__INLINE inline
+#endif
+
+/* The step in direction d (a constant once inlined) from space id (x, y),
+ * finished with key k; f its table entry, near whether an enemy stands
+ * next to the start (CELL_NEAR). */
+static FRAY__INLINE void try_step(step_search *s, unsigned id, int x, int y,
+                                  int k, int d, unsigned f, bool near) {
+    if (f == STEP_NONE)
+        return;
+    int dx = DIRS[d][0], dy = DIRS[d][1];
+    unsigned nid = id + (unsigned)(dy * FRAY_GRID_MAX + dx);
+    int cur = s->costs[nid];
+    /* The table's weight is the least the step can weigh: when even that
+     * cannot improve cur (unsigned: -1, not yet reached, is above every
+     * key) or exceeds kmax, the step is not taken whoever stands where. */
+    int nk = k + (int)(f & STEP_WEIGHT);
+    if ((unsigned)cur <= (unsigned)nk)
+        return;
+    if (nk > s->kmax) {
+        s->cut = true;
+        return;
+    }
+    if (near) {
+        /* (nk <= kmax: every space the step touches lies in the painted
+         * box.) */
+        int wgt = step_weight1_fixed(s->mv, x, y, dx, dy, f);
+        if (wgt < 0)
+            return;
+        nk = k + wgt;
+        if (nk > s->kmax) {
+            s->cut = true;
+            return;
+        }
+        if ((unsigned)cur <= (unsigned)nk)
+            return;
+    }
+    if (cur >= 0)
+        bq_unlink(s->q, nid, cur);
+    else
+        s->queued++;
+    s->costs[nid] = (int16_t)nk;
+    s->prev_x[nid] = (int16_t)x;
+    s->prev_y[nid] = (int16_t)y;
+    bq_link(s->q, nid, nk);
+}
+
+/*
+ * The search loop for a one-space mover with the steps' fixed parts
+ * tabled (step_fixed, [id * 8 + d]) and who stands where painted: the
+ * same steps in the same order as the loop of reach, so the same keys and
+ * previous steps. A step's weight is its table entry unless an enemy
+ * stands next to its start (CELL_NEAR): no neighbour's bounds to test
+ * (off the map is STEP_NONE) and no space to look at. A space's cost,
+ * parity and can_stop are written when it is finished (its key is final
+ * then; keys <= k still skip it). *cut: a step was left out for
+ * costing more than kmax.
+ */
+static void search_steps(mover *mv, const uint8_t *fixed, bucket_queue *q,
+                         int k0, int kmax, unsigned stop, fray_reach_map *out,
+                         bool *cut) {
+    step_search s;
+    s.mv = mv;
+    s.q = q;
+    s.costs = &out->cost[0][0];
+    s.prev_x = &out->prev_x[0][0];
+    s.prev_y = &out->prev_y[0][0];
+    s.kmax = kmax;
+    s.queued = 1;
+    s.cut = false;
+    uint8_t *parity = &out->parity[0][0];
+    bool *can_stop = &out->can_stop[0][0];
+    const uint8_t *cell = &mv->cell[0][0];
+    for (int k = k0; k <= kmax && s.queued > 0; k++) {
+        uint16_t *head = &q->head[k % KEY_RING];
+        while (*head != NIL) {
+            /* bq_unlink of the bucket's first space (no prev). */
+            unsigned id = *head;
+            *head = q->next[id];
+            if (*head != NIL)
+                q->prev[*head] = NIL;
+            s.queued--;
+            unsigned c = cell[id], o = c >> 1 & 7u;
+            s.costs[id] = (int16_t)(k / 2);
+            parity[id] = (uint8_t)(k % 2);
+            can_stop[id] = o == FRAY_OCC_EMPTY || o == FRAY_OCC_SELF;
+            if (id == stop)
+                goto done;
+            int x = (int)(id % FRAY_GRID_MAX), y = (int)(id / FRAY_GRID_MAX);
+            bool near = (c & CELL_NEAR) != 0;
+            const uint8_t *f = &fixed[id * 8u];
+            try_step(&s, id, x, y, k, 0, f[0], near);
+            try_step(&s, id, x, y, k, 1, f[1], near);
+            try_step(&s, id, x, y, k, 2, f[2], near);
+            try_step(&s, id, x, y, k, 3, f[3], near);
+            try_step(&s, id, x, y, k, 4, f[4], near);
+            try_step(&s, id, x, y, k, 5, f[5], near);
+            try_step(&s, id, x, y, k, 6, f[6], near);
+            try_step(&s, id, x, y, k, 7, f[7], near);
+        }
+    }
+done:
+    *cut = s.cut;
+}
+
+/* fray_grid_reach; with stop != NIL (a space id) the search ends as soon
+ * as that space is finished: its cost, parity, can_stop and path are then
+ * final (Dijkstra: nothing found later is cheaper), the rest of out is not
+ * meaningful. *out_cut (when not NULL): false when no step was left out
+ * for its cost (then the same search with any higher max_cost gives the
+ * same answer); always true when stop ended the search. */
 static void reach(const fray_grid *g, fray_footprint from, int start_parity,
                   int max_cost, fray_occupant_fn occ, void *ctx,
                   const fray_footprint *occ_fp, const uint8_t *occ_kind,
                   int n_occ, fray_reach_map *out, unsigned stop,
-                  const uint8_t (*steps)[FRAY_GRID_MAX][8]) {
+                  const uint8_t (*steps)[FRAY_GRID_MAX][8], bool *out_cut) {
+    bool cut_local;
+    bool *cut = out_cut ? out_cut : &cut_local;
+    *cut = true;
     int n = side_of(from);
     from.side = (int8_t)n;
     out->from = from;
@@ -697,6 +856,7 @@ static void reach(const fray_grid *g, fray_footprint from, int start_parity,
     int xmax = w - n, ymax = h - n; /* the last top-left that fits */
     if (fx < 0 || fy < 0 || fx > xmax || fy > ymax)
         return;
+    *cut = false;
     max_cost = clamp_int(max_cost, 0, COST_CAP);
     int kmax = 2 * max_cost + 1;
 
@@ -718,8 +878,6 @@ static void reach(const fray_grid *g, fray_footprint from, int start_parity,
             memset(&mv.cell[y][bx0], 0, (size_t)(bx1 - bx0));
 
     bucket_queue q;
-    uint16_t done[FRAY_GRID_MAX * FRAY_GRID_MAX];
-    int n_done = 0, queued = 1;
     for (int i = 0; i < KEY_RING; i++)
         q.head[i] = NIL;
     int k0 = start_parity ? 1 : 0;
@@ -727,10 +885,19 @@ static void reach(const fray_grid *g, fray_footprint from, int start_parity,
     out->prev_x[fy][fx] = -1;
     out->prev_y[fy][fx] = -1;
     bq_link(&q, (unsigned)(fy * FRAY_GRID_MAX + fx), k0);
-    int16_t *costs = &out->cost[0][0]; /* [id], id = y * 64 + x */
-    /* A one-space mover's steps from the setup's table ([id * 8 + d]). */
-    const uint8_t *fixed = steps && n == 1 ? &steps[0][0][0] : NULL;
+    /* A one-space mover among painted occupants: its steps from the
+     * setup's table ([id * 8 + d]). */
+    if (steps && n == 1 && occ_fp) {
+        mark_near_enemies(&mv, bx0, by0, bx1, by1, occ_fp, occ_kind, n_occ);
+        search_steps(&mv, &steps[0][0][0], &q, k0, kmax, stop, out, cut);
+        if (stop != NIL)
+            *cut = true;
+        return;
+    }
 
+    uint16_t done[FRAY_GRID_MAX * FRAY_GRID_MAX];
+    int n_done = 0, queued = 1;
+    int16_t *costs = &out->cost[0][0]; /* [id], id = y * 64 + x */
     for (int k = k0; k <= kmax && queued > 0; k++) {
         uint16_t *head = &q.head[k % KEY_RING];
         while (*head != NIL) {
@@ -748,6 +915,8 @@ static void reach(const fray_grid *g, fray_footprint from, int start_parity,
              * none at all past kmax - KEY_ORTH, no diagonal (DIRS 4..7)
              * past kmax - KEY_DIAG. */
             int n_dirs = k + KEY_DIAG <= kmax ? 8 : k + KEY_ORTH <= kmax ? 4 : 0;
+            if (n_dirs < 8)
+                *cut = true;
             /* A space off the edges has no neighbour off the map: no
              * bounds to test. */
             bool inner = x > 0 && y > 0 && x < xmax && y < ymax;
@@ -772,13 +941,15 @@ static void reach(const fray_grid *g, fray_footprint from, int start_parity,
                 int cur = costs[nid], least = k + (d >= 4 ? KEY_DIAG : KEY_ORTH);
                 if ((unsigned)cur <= (unsigned)least)
                     continue;
-                int wgt = fixed ? step_weight1_fixed(&mv, x, y, dx, dy,
-                                                     fixed[id * 8u + (unsigned)d])
-                                : step_weight(&mv, x, y, dx, dy);
+                int wgt = step_weight(&mv, x, y, dx, dy);
                 if (wgt < 0)
                     continue;
                 int nk = k + wgt;
-                if (nk > kmax || (cur >= 0 && nk >= cur))
+                if (nk > kmax) {
+                    *cut = true;
+                    continue;
+                }
+                if (cur >= 0 && nk >= cur)
                     continue;
                 if (cur >= 0)
                     bq_unlink(&q, nid, cur);
@@ -792,6 +963,8 @@ static void reach(const fray_grid *g, fray_footprint from, int start_parity,
         }
     }
 finish:;
+    if (stop != NIL)
+        *cut = true;
     uint8_t *parity = &out->parity[0][0];
     bool *can_stop = &out->can_stop[0][0];
     for (int i = 0; i < n_done; i++) {
@@ -808,7 +981,7 @@ void fray_grid_reach(const fray_grid *g, fray_footprint from, int start_parity,
                      int max_cost, fray_occupant_fn occ, void *ctx,
                      fray_reach_map *out) {
     reach(g, from, start_parity, max_cost, occ, ctx, NULL, NULL, 0, out, NIL,
-          NULL);
+          NULL, NULL);
 }
 
 /* The space a search stops at once it is settled; NIL (the whole search)
@@ -824,7 +997,7 @@ void fray__grid_reach_to(const fray_grid *g, fray_footprint from,
                          void *ctx, fray_pos to, fray_reach_map *out) {
     unsigned stop = stop_index(to);
     reach(g, from, start_parity, max_cost, occ, ctx, NULL, NULL, 0, out, stop,
-          NULL);
+          NULL, NULL);
 }
 
 void fray__grid_reach_occ(const fray_grid *g, fray_footprint from,
@@ -834,7 +1007,7 @@ void fray__grid_reach_occ(const fray_grid *g, fray_footprint from,
                           fray_reach_map *out) {
     unsigned stop = stop_index(to);
     reach(g, from, start_parity, max_cost, NULL, NULL, occ_fp, occ_kind,
-          n_occ, out, stop, NULL);
+          n_occ, out, stop, NULL, NULL);
 }
 
 void fray__grid_reach_steps(const fray_grid *g,
@@ -845,7 +1018,17 @@ void fray__grid_reach_steps(const fray_grid *g,
                             fray_reach_map *out) {
     unsigned stop = stop_index(to);
     reach(g, from, start_parity, max_cost, NULL, NULL, occ_fp, occ_kind,
-          n_occ, out, stop, steps);
+          n_occ, out, stop, steps, NULL);
+}
+
+void fray__grid_reach_whole(const fray_grid *g,
+                            const uint8_t (*steps)[FRAY_GRID_MAX][8],
+                            fray_footprint from, int start_parity,
+                            int max_cost, const fray_footprint *occ_fp,
+                            const uint8_t *occ_kind, int n_occ,
+                            fray_reach_map *out, bool *out_cut) {
+    reach(g, from, start_parity, max_cost, NULL, NULL, occ_fp, occ_kind,
+          n_occ, out, NIL, steps, out_cut);
 }
 
 int fray_grid_path(const fray_reach_map *m, fray_pos to, fray_pos *out, int max) {

@@ -5,6 +5,7 @@
 #ifndef FRAY_GRID_INT_H
 #define FRAY_GRID_INT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "fray/grid.h"
@@ -42,5 +43,15 @@ void fray__grid_reach_steps(const fray_grid *g,
                             int max_cost, const fray_footprint *occ_fp,
                             const uint8_t *occ_kind, int n_occ, fray_pos to,
                             fray_reach_map *out);
+/* fray__grid_reach_steps of the whole map (no destination), also saying
+ * whether its cost limit left anything out: *out_cut false means that
+ * the same search with any higher max_cost gives exactly the same answer
+ * (every step it looked at cost at most max_cost). */
+void fray__grid_reach_whole(const fray_grid *g,
+                            const uint8_t (*steps)[FRAY_GRID_MAX][8],
+                            fray_footprint from, int start_parity,
+                            int max_cost, const fray_footprint *occ_fp,
+                            const uint8_t *occ_kind, int n_occ,
+                            fray_reach_map *out, bool *out_cut);
 
 #endif
