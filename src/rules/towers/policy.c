@@ -61,6 +61,7 @@ typedef struct pol {
     bool *checked;              /* set when try_cmd takes a checked command */
     ft_path_cache *paths;       /* the fight's move search cache (or NULL) */
     ft_attack_memo *memo;       /* the chosen attack's modifiers (or NULL) */
+    const struct move_search *ms; /* step 5's search, while it moves (or NULL) */
 } pol;
 
 enum { OCC_GONE = 0xff };
@@ -382,6 +383,7 @@ static bool power_pays(const pol *p, int e, const ft_weapon *w,
  * search (fray__grid_reach_occ): the footprints of all but those who fled. */
 typedef struct occ_list {
     int n;
+    int8_t who[FT_MAX_COMBATANTS]; /* in index order */
     fray_footprint fp[FT_MAX_COMBATANTS];
     uint8_t kind[FT_MAX_COMBATANTS];
 } occ_list;
@@ -392,10 +394,77 @@ static void occ_list_init(const pol *p, occ_list *o) {
         uint8_t k = occupant_of(p, i);
         if (k == OCC_GONE)
             continue;
+        o->who[o->n] = (int8_t)i;
         o->fp[o->n] = p->fp[i];
         o->kind[o->n] = k;
         o->n++;
     }
+}
+
+/* Step 5's search of the map: from the actor's footprint, parity 0, up to
+ * max_cost, among the occupants oc; cut as fray__grid_reach_whole says. */
+typedef struct move_search {
+    const fray_reach_map *rm;
+    const occ_list *oc;
+    int max_cost;
+    bool cut;
+} move_search;
+
+/*
+ * The engine's search for a Move or Charge of the actor to dest
+ * (engine.c find_path: from its footprint, parity 0, up to its Speed,
+ * stopping at dest), answered from step 5's search and put in the fight's
+ * path cache under the key the engine looks for. Exact: a search with a
+ * lower cost limit finishes the spaces it reaches in the same order with
+ * the same keys and previous steps (the spaces past its limit are in other
+ * buckets), so dest's cost, can_stop and path are the same when dest costs
+ * at most the Speed, and dest is out of reach when it costs more; when
+ * step 5's limit is below the Speed, only a search nothing was cut from
+ * answers. The engine takes the entry only when it sees the same
+ * occupants (its own view of who blocks), else it searches itself.
+ */
+static void put_path(const pol *p, fray_pos dest) {
+    ft_path_cache *k = p->paths;
+    const move_search *ms = p->ms;
+    if (!k || !ms)
+        return;
+    int spd = ft_speed(p->s, p->st, p->me);
+    if (ms->cut && ms->max_cost < spd)
+        return;
+    const fray_reach_map *rm = ms->rm;
+    const occ_list *oc = ms->oc;
+    int c = rm->cost[dest.y][dest.x];
+    if (c >= 0 && c <= spd) {
+        k->can_stop = rm->can_stop[dest.y][dest.x];
+        k->n = fray_grid_path(rm, dest, k->path, FT_PATH_CACHE_MAX);
+    } else {
+        k->can_stop = false;
+        k->n = -1;
+    }
+    k->setup = p->s;
+    k->from = p->fp[p->me];
+    k->max_cost = spd;
+    k->dest = dest;
+    k->n_occ = oc->n;
+    for (int j = 0; j < oc->n; j++) {
+        k->occ_who[j] = oc->who[j];
+        k->occ_kind[j] = oc->kind[j];
+        k->occ_fp[j] = oc->fp[j];
+    }
+    k->valid = true;
+#ifndef NDEBUG
+    /* The long way: the engine's own search. */
+    fray_reach_map m;
+    fray_pos path[FT_PATH_CACHE_MAX];
+    fray__grid_reach_steps(&p->s->map, ft_steps(p->s), k->from, 0, spd,
+                           oc->fp, oc->kind, oc->n, dest, &m);
+    int mc = m.cost[dest.y][dest.x];
+    int mn = mc < 0 ? -1 : fray_grid_path(&m, dest, path, FT_PATH_CACHE_MAX);
+    assert(mn == k->n);
+    assert(mc < 0 || m.can_stop[dest.y][dest.x] == k->can_stop);
+    for (int i = 0; i < mn; i++)
+        assert(path[i].x == k->path[i].x && path[i].y == k->path[i].y);
+#endif
 }
 
 static fray_footprint fp_at(const pol *p, fray_pos at) {
@@ -478,6 +547,8 @@ static long firing_score(const pol *p, fray_footprint at, int e,
 /* Tries a move of `action` to dest (with target for a Charge). */
 static bool try_move(const pol *p, int action, fray_pos dest, int target,
                      ft_command *out) {
+    if (action == FT_ACT_MOVE || action == FT_ACT_CHARGE)
+        put_path(p, dest);
     ft_command c;
     cmd_init(&c, p->me, action);
     c.dest = dest;
@@ -664,6 +735,7 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
     p.checked = out_checked;
     p.paths = paths;
     p.memo = NULL; /* set once the attack's modifiers are known */
+    p.ms = NULL;
     const ft_tactics *tac = p.tac;
     const ft_cstate *me = &st->c[actor];
     ft_tactics_preset preset = tac->preset;
@@ -810,14 +882,15 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
         fray_reach_map rm;
         occ_list oc;
         occ_list_init(&p, &oc);
-        const fray_pos whole = {-1, -1}; /* no destination: the whole search */
         /* The search costs with its reach: three moves' worth first, the
          * whole map only when no enemy can be struck from within that. */
         int spd = ft_speed(s, st, actor);
         int far_cost = 2 * (s->map.w + s->map.h);
         int near_cost = 3 * spd + 2 < far_cost ? 3 * spd + 2 : far_cost;
-        fray__grid_reach_steps(&s->map, ft_steps(s), p.fp[actor], 0,
-                               near_cost, oc.fp, oc.kind, oc.n, whole, &rm);
+        move_search ms = {&rm, &oc, near_cost, true};
+        fray__grid_reach_whole(&s->map, ft_steps(s), p.fp[actor], 0,
+                               near_cost, oc.fp, oc.kind, oc.n, &rm, &ms.cut);
+        p.ms = &ms;
         /* The target: by preference, among enemies it can reach at all. */
         int order[FT_MAX_COMBATANTS];
         long rank[FT_MAX_COMBATANTS];
@@ -838,14 +911,18 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
         for (int j = 0; j < k && j < 3; j++)
             if (move_toward(&p, order[j], w, &rm, out))
                 return;
-        if (near_cost < far_cost) {
-            fray__grid_reach_steps(&s->map, ft_steps(s), p.fp[actor], 0,
-                                   far_cost, oc.fp, oc.kind, oc.n, whole,
-                                   &rm);
+        /* The whole map, unless the first search left nothing out: then
+         * it is the same map, and the same tries fail again. */
+        if (near_cost < far_cost && ms.cut) {
+            ms.max_cost = far_cost;
+            fray__grid_reach_whole(&s->map, ft_steps(s), p.fp[actor], 0,
+                                   far_cost, oc.fp, oc.kind, oc.n, &rm,
+                                   &ms.cut);
             for (int j = 0; j < k && j < 3; j++)
                 if (move_toward(&p, order[j], w, &rm, out))
                     return;
         }
+        p.ms = NULL;
     }
 
     /* 6. Nothing better. */
