@@ -410,7 +410,7 @@ enum {
     KEY_ORTH = 2,
     KEY_DIAG = 3,
     KEY_EXTRA = 2,
-    KEY_RING = 8,          /* > the heaviest step (3 + 2 + 2) */
+    KEY_RING = FRAY__KEY_RING, /* > the heaviest step (3 + 2 + 2) */
     COST_CAP = 16000,      /* keeps keys inside int16_t */
     NIL = 0xFFFF
 };
@@ -424,13 +424,7 @@ enum {
  */
 enum { CELL_KNOWN = 1, CELL_BLOCKED = 0x10, CELL_NEAR = 0x20 };
 
-typedef struct mover {
-    const fray_grid *g;
-    fray_occupant_fn occ;
-    void *ctx;
-    int n;
-    uint8_t cell[FRAY_GRID_MAX][FRAY_GRID_MAX];
-} mover;
+typedef fray__grid_mover mover; /* (grid_int.h: a run holds one) */
 
 static unsigned cell_info(mover *mv, int x, int y) {
     unsigned v = mv->cell[y][x];
@@ -629,13 +623,10 @@ static bool may_stop(mover *mv, int x, int y) {
     return true;
 }
 
-/* Dial's bucket queue: a ring of doubly linked lists threaded through the
- * spaces (id = y * 64 + x), so a key can drop without duplicates. */
-typedef struct bucket_queue {
-    uint16_t head[KEY_RING];
-    uint16_t next[FRAY_GRID_MAX * FRAY_GRID_MAX];
-    uint16_t prev[FRAY_GRID_MAX * FRAY_GRID_MAX];
-} bucket_queue;
+/* Dial's bucket queue (a run's head, next and prev): a ring of doubly
+ * linked lists threaded through the spaces (id = y * 64 + x), so a key
+ * can drop without duplicates. */
+typedef fray__reach_run bucket_queue;
 
 static void bq_link(bucket_queue *q, unsigned id, int key) {
     uint16_t *h = &q->head[key % KEY_RING];
@@ -653,6 +644,31 @@ static void bq_unlink(bucket_queue *q, unsigned id, int key) {
         q->head[key % KEY_RING] = q->next[id];
     if (q->next[id] != NIL)
         q->prev[q->next[id]] = q->prev[id];
+}
+
+/* The first space of bucket k, taken out of it (bq_unlink without the
+ * tests: it has no prev); NIL when the bucket is empty. */
+static unsigned bq_pop(bucket_queue *q, int k) {
+    uint16_t *head = &q->head[k % KEY_RING];
+    unsigned id = *head;
+    if (id != NIL) {
+        *head = q->next[id];
+        if (*head != NIL)
+            q->prev[*head] = NIL;
+        q->queued--;
+    }
+    return id;
+}
+
+/* Space id is finished with key k: its key is final (Dijkstra: nothing
+ * found later is cheaper), so its cost, parity and can_stop are written
+ * now; the key stays in run->key, where keys <= k keep it from being
+ * weighed again. */
+static void settle(fray__reach_run *run, unsigned id, int k, bool can_stop) {
+    fray_reach_map *out = run->out;
+    (&out->cost[0][0])[id] = (int16_t)(k / 2);
+    (&out->parity[0][0])[id] = (uint8_t)(k % 2);
+    (&out->can_stop[0][0])[id] = can_stop;
 }
 
 /* Who stands where, painted into the mover's cells of the box [x0, x1) x
@@ -710,16 +726,6 @@ static void mark_near_enemies(mover *mv, int x0, int y0, int x1, int y1,
     }
 }
 
-/* What the loop of search_steps works on. */
-typedef struct step_search {
-    mover *mv;
-    bucket_queue *q;
-    int16_t *costs; /* [id], id = y * 64 + x */
-    int16_t *prev_x, *prev_y;
-    int kmax, queued;
-    bool cut;
-} step_search;
-
 #if defined(__GNUC__)
 #define FRAY__INLINE inline __attribute__((always_inline))
 #else
@@ -727,207 +733,110 @@ typedef struct step_search {
 #endif
 
 /* The step in direction d (a constant once inlined) from space id (x, y),
- * finished with key k; f its table entry, near whether an enemy stands
- * next to the start (CELL_NEAR). */
-static FRAY__INLINE void try_step(step_search *s, unsigned id, int x, int y,
-                                  int k, int d, unsigned f, bool near) {
+ * finished with key k, for a one-space mover: f its table entry
+ * (step_fixed), near whether an enemy stands next to the start
+ * (CELL_NEAR). */
+static FRAY__INLINE void try_step(fray__reach_run *run, unsigned id, int x,
+                                  int y, int k, int d, unsigned f, bool near) {
     if (f == STEP_NONE)
         return;
     int dx = DIRS[d][0], dy = DIRS[d][1];
     unsigned nid = id + (unsigned)(dy * FRAY_GRID_MAX + dx);
-    int cur = s->costs[nid];
+    int cur = run->key[nid];
     /* The table's weight is the least the step can weigh: when even that
      * cannot improve cur (unsigned: -1, not yet reached, is above every
      * key) or exceeds kmax, the step is not taken whoever stands where. */
     int nk = k + (int)(f & STEP_WEIGHT);
     if ((unsigned)cur <= (unsigned)nk)
         return;
-    if (nk > s->kmax) {
-        s->cut = true;
+    if (nk > run->kmax) {
+        run->cut = true;
         return;
     }
     if (near) {
         /* (nk <= kmax: every space the step touches lies in the painted
          * box.) */
-        int wgt = step_weight1_fixed(s->mv, x, y, dx, dy, f);
+        int wgt = step_weight1_fixed(&run->mv, x, y, dx, dy, f);
         if (wgt < 0)
             return;
         nk = k + wgt;
-        if (nk > s->kmax) {
-            s->cut = true;
+        if (nk > run->kmax) {
+            run->cut = true;
             return;
         }
         if ((unsigned)cur <= (unsigned)nk)
             return;
     }
     if (cur >= 0)
-        bq_unlink(s->q, nid, cur);
+        bq_unlink(run, nid, cur);
     else
-        s->queued++;
-    s->costs[nid] = (int16_t)nk;
-    s->prev_x[nid] = (int16_t)x;
-    s->prev_y[nid] = (int16_t)y;
-    bq_link(s->q, nid, nk);
+        run->queued++;
+    run->key[nid] = (int16_t)nk;
+    /* (Through the space's id: y * 64 + x.) */
+    (&run->out->prev_x[0][0])[nid] = (int16_t)x;
+    (&run->out->prev_y[0][0])[nid] = (int16_t)y;
+    bq_link(run, nid, nk);
 }
 
 /*
  * The search loop for a one-space mover with the steps' fixed parts
  * tabled (step_fixed, [id * 8 + d]) and who stands where painted: the
- * same steps in the same order as the loop of reach, so the same keys and
+ * same steps in the same order as search_map, so the same keys and
  * previous steps. A step's weight is its table entry unless an enemy
  * stands next to its start (CELL_NEAR): no neighbour's bounds to test
- * (off the map is STEP_NONE) and no space to look at. A space's cost,
- * parity and can_stop are written when it is finished (its key is final
- * then; keys <= k still skip it). *cut: a step was left out for
- * costing more than kmax.
+ * (off the map is STEP_NONE) and no space to look at. Finishes the
+ * buckets up to key `until`; true when the stop space was finished.
  */
-static void search_steps(mover *mv, const uint8_t *fixed, bucket_queue *q,
-                         int k0, int kmax, unsigned stop, fray_reach_map *out,
-                         bool *cut) {
-    step_search s;
-    s.mv = mv;
-    s.q = q;
-    s.costs = &out->cost[0][0];
-    s.prev_x = &out->prev_x[0][0];
-    s.prev_y = &out->prev_y[0][0];
-    s.kmax = kmax;
-    s.queued = 1;
-    s.cut = false;
-    uint8_t *parity = &out->parity[0][0];
-    bool *can_stop = &out->can_stop[0][0];
-    const uint8_t *cell = &mv->cell[0][0];
-    for (int k = k0; k <= kmax && s.queued > 0; k++) {
-        uint16_t *head = &q->head[k % KEY_RING];
-        while (*head != NIL) {
-            /* bq_unlink of the bucket's first space (no prev). */
-            unsigned id = *head;
-            *head = q->next[id];
-            if (*head != NIL)
-                q->prev[*head] = NIL;
-            s.queued--;
+static bool search_steps(fray__reach_run *run, int until) {
+    const uint8_t *cell = &run->mv.cell[0][0];
+    for (; run->k <= until && run->queued > 0; run->k++) {
+        int k = run->k;
+        unsigned id;
+        while ((id = bq_pop(run, k)) != NIL) {
             unsigned c = cell[id], o = c >> 1 & 7u;
-            s.costs[id] = (int16_t)(k / 2);
-            parity[id] = (uint8_t)(k % 2);
-            can_stop[id] = o == FRAY_OCC_EMPTY || o == FRAY_OCC_SELF;
-            if (id == stop)
-                goto done;
+            settle(run, id, k, o == FRAY_OCC_EMPTY || o == FRAY_OCC_SELF);
+            if (id == run->stop)
+                return true;
             int x = (int)(id % FRAY_GRID_MAX), y = (int)(id / FRAY_GRID_MAX);
             bool near = (c & CELL_NEAR) != 0;
-            const uint8_t *f = &fixed[id * 8u];
-            try_step(&s, id, x, y, k, 0, f[0], near);
-            try_step(&s, id, x, y, k, 1, f[1], near);
-            try_step(&s, id, x, y, k, 2, f[2], near);
-            try_step(&s, id, x, y, k, 3, f[3], near);
-            try_step(&s, id, x, y, k, 4, f[4], near);
-            try_step(&s, id, x, y, k, 5, f[5], near);
-            try_step(&s, id, x, y, k, 6, f[6], near);
-            try_step(&s, id, x, y, k, 7, f[7], near);
+            const uint8_t *f = &run->fixed[id * 8u];
+            try_step(run, id, x, y, k, 0, f[0], near);
+            try_step(run, id, x, y, k, 1, f[1], near);
+            try_step(run, id, x, y, k, 2, f[2], near);
+            try_step(run, id, x, y, k, 3, f[3], near);
+            try_step(run, id, x, y, k, 4, f[4], near);
+            try_step(run, id, x, y, k, 5, f[5], near);
+            try_step(run, id, x, y, k, 6, f[6], near);
+            try_step(run, id, x, y, k, 7, f[7], near);
         }
     }
-done:
-    *cut = s.cut;
+    return false;
 }
 
-/* fray_grid_reach; with stop != NIL (a space id) the search ends as soon
- * as that space is finished: its cost, parity, can_stop and path are then
- * final (Dijkstra: nothing found later is cheaper), the rest of out is not
- * meaningful. *out_cut (when not NULL): false when no step was left out
- * for its cost (then the same search with any higher max_cost gives the
- * same answer); always true when stop ended the search. */
-static void reach(const fray_grid *g, fray_footprint from, int start_parity,
-                  int max_cost, fray_occupant_fn occ, void *ctx,
-                  const fray_footprint *occ_fp, const uint8_t *occ_kind,
-                  int n_occ, fray_reach_map *out, unsigned stop,
-                  const uint8_t (*steps)[FRAY_GRID_MAX][8], bool *out_cut) {
-    bool cut_local;
-    bool *cut = out_cut ? out_cut : &cut_local;
-    *cut = true;
-    int n = side_of(from);
-    from.side = (int8_t)n;
-    out->from = from;
-    int w = clamp_int(g->w, 0, FRAY_GRID_MAX), h = clamp_int(g->h, 0, FRAY_GRID_MAX);
-    out->w = (int16_t)w;
-    out->h = (int16_t)h;
-    for (int y = 0; y < h; y++) {
-        memset(out->cost[y], 0xff, (size_t)w * sizeof out->cost[y][0]);
-        memset(out->can_stop[y], 0, (size_t)w * sizeof out->can_stop[y][0]);
-    }
-    int fx = from.at.x, fy = from.at.y;
-    int xmax = w - n, ymax = h - n; /* the last top-left that fits */
-    if (fx < 0 || fy < 0 || fx > xmax || fy > ymax)
-        return;
-    *cut = false;
-    max_cost = clamp_int(max_cost, 0, COST_CAP);
-    int kmax = 2 * max_cost + 1;
-
-    /* Every space the search can look at lies within max_cost of the
-     * start's footprint. */
-    mover mv;
-    mv.g = g;
-    mv.occ = occ;
-    mv.ctx = ctx;
-    mv.n = n;
-    int r = max_cost < FRAY_GRID_MAX ? max_cost : FRAY_GRID_MAX;
-    int bx0 = fx - r > 0 ? fx - r : 0, by0 = fy - r > 0 ? fy - r : 0;
-    int bx1 = fx + r + n < w ? fx + r + n : w;
-    int by1 = fy + r + n < h ? fy + r + n : h;
-    if (occ_fp)
-        paint(&mv, bx0, by0, bx1, by1, occ_fp, occ_kind, n_occ);
-    else
-        for (int y = by0; y < by1; y++)
-            memset(&mv.cell[y][bx0], 0, (size_t)(bx1 - bx0));
-
-    bucket_queue q;
-    for (int i = 0; i < KEY_RING; i++)
-        q.head[i] = NIL;
-    int k0 = start_parity ? 1 : 0;
-    out->cost[fy][fx] = (int16_t)k0;
-    out->prev_x[fy][fx] = -1;
-    out->prev_y[fy][fx] = -1;
-    bq_link(&q, (unsigned)(fy * FRAY_GRID_MAX + fx), k0);
-    /* A one-space mover among painted occupants: its steps from the
-     * setup's table ([id * 8 + d]). */
-    if (steps && n == 1 && occ_fp) {
-        mark_near_enemies(&mv, bx0, by0, bx1, by1, occ_fp, occ_kind, n_occ);
-        search_steps(&mv, &steps[0][0][0], &q, k0, kmax, stop, out, cut);
-        if (stop != NIL)
-            *cut = true;
-        return;
-    }
-
-    uint16_t done[FRAY_GRID_MAX * FRAY_GRID_MAX];
-    int n_done = 0, queued = 1;
-    int16_t *costs = &out->cost[0][0]; /* [id], id = y * 64 + x */
-    for (int k = k0; k <= kmax && queued > 0; k++) {
-        uint16_t *head = &q.head[k % KEY_RING];
-        while (*head != NIL) {
-            /* bq_unlink of the bucket's first space (no prev). */
-            unsigned id = *head;
-            *head = q.next[id];
-            if (*head != NIL)
-                q.prev[*head] = NIL;
-            queued--;
+/* The search loop for any mover, every step weighed from the map and the
+ * occupants (step_weight); as search_steps otherwise. */
+static bool search_map(fray__reach_run *run, int until) {
+    mover *mv = &run->mv;
+    int kmax = run->kmax;
+    int xmax = run->out->w - mv->n, ymax = run->out->h - mv->n;
+    for (; run->k <= until && run->queued > 0; run->k++) {
+        int k = run->k;
+        unsigned id;
+        while ((id = bq_pop(run, k)) != NIL) {
             int x = (int)(id % FRAY_GRID_MAX), y = (int)(id / FRAY_GRID_MAX);
-            done[n_done++] = (uint16_t)id;
-            if (id == stop)
-                goto finish;
+            settle(run, id, k, may_stop(mv, x, y));
+            if (id == run->stop)
+                return true;
             /* Steps that would cost more than max_cost are never taken:
              * none at all past kmax - KEY_ORTH, no diagonal (DIRS 4..7)
              * past kmax - KEY_DIAG. */
             int n_dirs = k + KEY_DIAG <= kmax ? 8 : k + KEY_ORTH <= kmax ? 4 : 0;
             if (n_dirs < 8)
-                *cut = true;
+                run->cut = true;
             /* A space off the edges has no neighbour off the map: no
              * bounds to test. */
             bool inner = x > 0 && y > 0 && x < xmax && y < ymax;
-            /* Unrolled: each direction's offsets are then constants. The
-             * costs are read through the space's id (y * 64 + x). */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC unroll 8
-#endif
-            for (int d = 0; d < 8; d++) {
-                if (d >= n_dirs)
-                    break;
+            for (int d = 0; d < n_dirs; d++) {
                 int dx = DIRS[d][0], dy = DIRS[d][1];
                 int nx = x + dx, ny = y + dy;
                 /* Unsigned: a negative coordinate is above the limit. */
@@ -938,50 +847,152 @@ static void reach(const fray_grid *g, fray_footprint from, int start_parity,
                  * them without weighing the step (unsigned: -1, not yet
                  * reached, is above every key). */
                 unsigned nid = id + (unsigned)(dy * FRAY_GRID_MAX + dx);
-                int cur = costs[nid], least = k + (d >= 4 ? KEY_DIAG : KEY_ORTH);
+                int cur = run->key[nid], least = k + (d >= 4 ? KEY_DIAG : KEY_ORTH);
                 if ((unsigned)cur <= (unsigned)least)
                     continue;
-                int wgt = step_weight(&mv, x, y, dx, dy);
+                int wgt = step_weight(mv, x, y, dx, dy);
                 if (wgt < 0)
                     continue;
                 int nk = k + wgt;
                 if (nk > kmax) {
-                    *cut = true;
+                    run->cut = true;
                     continue;
                 }
                 if (cur >= 0 && nk >= cur)
                     continue;
                 if (cur >= 0)
-                    bq_unlink(&q, nid, cur);
+                    bq_unlink(run, nid, cur);
                 else
-                    queued++;
-                costs[nid] = (int16_t)nk;
-                out->prev_x[ny][nx] = (int16_t)x;
-                out->prev_y[ny][nx] = (int16_t)y;
-                bq_link(&q, nid, nk);
+                    run->queued++;
+                run->key[nid] = (int16_t)nk;
+                run->out->prev_x[ny][nx] = (int16_t)x;
+                run->out->prev_y[ny][nx] = (int16_t)y;
+                bq_link(run, nid, nk);
             }
         }
     }
-finish:;
-    if (stop != NIL)
-        *cut = true;
-    uint8_t *parity = &out->parity[0][0];
-    bool *can_stop = &out->can_stop[0][0];
-    for (int i = 0; i < n_done; i++) {
-        unsigned id = done[i];
-        unsigned key = (unsigned)costs[id]; /* finished: >= 0 */
-        costs[id] = (int16_t)(key / 2);
-        parity[id] = (uint8_t)(key % 2);
-        can_stop[id] = may_stop(&mv, (int)(id % FRAY_GRID_MAX),
-                                (int)(id / FRAY_GRID_MAX));
+    return false;
+}
+
+/* The search's start (fray_grid_reach, fray__grid_run_start): out cleared,
+ * who stands where painted in the box of spaces the search can look at,
+ * the start queued. A one-space mover among painted occupants takes its
+ * steps from the table `steps`. */
+static void run_start(fray__reach_run *run, const fray_grid *g,
+                      fray_footprint from, int start_parity, int max_cost,
+                      fray_occupant_fn occ, void *ctx,
+                      const fray_footprint *occ_fp, const uint8_t *occ_kind,
+                      int n_occ, fray_reach_map *out, unsigned stop,
+                      const uint8_t (*steps)[FRAY_GRID_MAX][8]) {
+    int n = side_of(from);
+    from.side = (int8_t)n;
+    out->from = from;
+    int w = clamp_int(g->w, 0, FRAY_GRID_MAX), h = clamp_int(g->h, 0, FRAY_GRID_MAX);
+    out->w = (int16_t)w;
+    out->h = (int16_t)h;
+    run->out = out;
+    run->stop = stop;
+    run->cut = false;
+    run->queued = 0;
+    run->k = 0;
+    run->kmax = -1;
+    run->settled = -1;
+    run->fixed = NULL;
+    for (int y = 0; y < h; y++) {
+        memset(out->cost[y], 0xff, (size_t)w * sizeof out->cost[y][0]);
+        memset(out->can_stop[y], 0, (size_t)w * sizeof out->can_stop[y][0]);
+        memset(&run->key[y * FRAY_GRID_MAX], 0xff, (size_t)w * sizeof run->key[0]);
     }
+    for (int i = 0; i < KEY_RING; i++)
+        run->head[i] = NIL;
+    int fx = from.at.x, fy = from.at.y;
+    int xmax = w - n, ymax = h - n; /* the last top-left that fits */
+    if (fx < 0 || fy < 0 || fx > xmax || fy > ymax)
+        return;
+    max_cost = clamp_int(max_cost, 0, COST_CAP);
+    run->kmax = 2 * max_cost + 1;
+
+    /* Every space the search can look at lies within max_cost of the
+     * start's footprint. */
+    mover *mv = &run->mv;
+    mv->g = g;
+    mv->occ = occ;
+    mv->ctx = ctx;
+    mv->n = n;
+    int r = max_cost < FRAY_GRID_MAX ? max_cost : FRAY_GRID_MAX;
+    int bx0 = fx - r > 0 ? fx - r : 0, by0 = fy - r > 0 ? fy - r : 0;
+    int bx1 = fx + r + n < w ? fx + r + n : w;
+    int by1 = fy + r + n < h ? fy + r + n : h;
+    if (occ_fp)
+        paint(mv, bx0, by0, bx1, by1, occ_fp, occ_kind, n_occ);
+    else
+        for (int y = by0; y < by1; y++)
+            memset(&mv->cell[y][bx0], 0, (size_t)(bx1 - bx0));
+    if (steps && n == 1 && occ_fp) {
+        mark_near_enemies(mv, bx0, by0, bx1, by1, occ_fp, occ_kind, n_occ);
+        run->fixed = &steps[0][0][0];
+    }
+
+    int k0 = start_parity ? 1 : 0;
+    run->k = k0;
+    run->key[fy * FRAY_GRID_MAX + fx] = (int16_t)k0;
+    out->prev_x[fy][fx] = -1;
+    out->prev_y[fy][fx] = -1;
+    bq_link(run, (unsigned)(fy * FRAY_GRID_MAX + fx), k0);
+    run->queued = 1;
+}
+
+/* Finishes the buckets up to key `until` (at most kmax); true when the
+ * stop space was finished. */
+static bool run_until_key(fray__reach_run *run, int until) {
+    if (until > run->kmax)
+        until = run->kmax;
+    return run->fixed ? search_steps(run, until) : search_map(run, until);
+}
+
+/* fray_grid_reach; with stop != NIL (a space id) the search ends as soon
+ * as that space is finished: its cost, parity, can_stop and path are then
+ * final, the rest of out is not meaningful. */
+static void reach(const fray_grid *g, fray_footprint from, int start_parity,
+                  int max_cost, fray_occupant_fn occ, void *ctx,
+                  const fray_footprint *occ_fp, const uint8_t *occ_kind,
+                  int n_occ, fray_reach_map *out, unsigned stop,
+                  const uint8_t (*steps)[FRAY_GRID_MAX][8]) {
+    fray__reach_run run;
+    run_start(&run, g, from, start_parity, max_cost, occ, ctx, occ_fp,
+              occ_kind, n_occ, out, stop, steps);
+    run_until_key(&run, run.kmax);
+}
+
+void fray__grid_run_start(fray__reach_run *run, const fray_grid *g,
+                          const uint8_t (*steps)[FRAY_GRID_MAX][8],
+                          fray_footprint from, int start_parity, int max_cost,
+                          const fray_footprint *occ_fp,
+                          const uint8_t *occ_kind, int n_occ,
+                          fray_reach_map *out) {
+    run_start(run, g, from, start_parity, max_cost, NULL, NULL, occ_fp,
+              occ_kind, n_occ, out, NIL, steps);
+}
+
+/* A space's cost c has keys 2c and 2c + 1: finishing the buckets up to
+ * 2 * cost + 1 finishes every space that costs at most `cost`, and
+ * nothing the search with max_cost = cost would not (a lower limit leaves
+ * out only steps past it: the spaces within it are finished in the same
+ * order, with the same keys and previous steps, as the keys past the
+ * limit lie in other buckets of the ring). */
+bool fray__grid_run_until(fray__reach_run *run, int cost) {
+    if (cost > run->settled) {
+        run_until_key(run, 2 * clamp_int(cost, 0, COST_CAP) + 1);
+        run->settled = cost < (run->kmax - 1) / 2 ? cost : (run->kmax - 1) / 2;
+    }
+    return run->queued > 0;
 }
 
 void fray_grid_reach(const fray_grid *g, fray_footprint from, int start_parity,
                      int max_cost, fray_occupant_fn occ, void *ctx,
                      fray_reach_map *out) {
     reach(g, from, start_parity, max_cost, occ, ctx, NULL, NULL, 0, out, NIL,
-          NULL, NULL);
+          NULL);
 }
 
 /* The space a search stops at once it is settled; NIL (the whole search)
@@ -997,7 +1008,7 @@ void fray__grid_reach_to(const fray_grid *g, fray_footprint from,
                          void *ctx, fray_pos to, fray_reach_map *out) {
     unsigned stop = stop_index(to);
     reach(g, from, start_parity, max_cost, occ, ctx, NULL, NULL, 0, out, stop,
-          NULL, NULL);
+          NULL);
 }
 
 void fray__grid_reach_occ(const fray_grid *g, fray_footprint from,
@@ -1007,7 +1018,7 @@ void fray__grid_reach_occ(const fray_grid *g, fray_footprint from,
                           fray_reach_map *out) {
     unsigned stop = stop_index(to);
     reach(g, from, start_parity, max_cost, NULL, NULL, occ_fp, occ_kind,
-          n_occ, out, stop, NULL, NULL);
+          n_occ, out, stop, NULL);
 }
 
 void fray__grid_reach_steps(const fray_grid *g,
@@ -1018,17 +1029,7 @@ void fray__grid_reach_steps(const fray_grid *g,
                             fray_reach_map *out) {
     unsigned stop = stop_index(to);
     reach(g, from, start_parity, max_cost, NULL, NULL, occ_fp, occ_kind,
-          n_occ, out, stop, steps, NULL);
-}
-
-void fray__grid_reach_whole(const fray_grid *g,
-                            const uint8_t (*steps)[FRAY_GRID_MAX][8],
-                            fray_footprint from, int start_parity,
-                            int max_cost, const fray_footprint *occ_fp,
-                            const uint8_t *occ_kind, int n_occ,
-                            fray_reach_map *out, bool *out_cut) {
-    reach(g, from, start_parity, max_cost, NULL, NULL, occ_fp, occ_kind,
-          n_occ, out, NIL, steps, out_cut);
+          n_occ, out, stop, steps);
 }
 
 int fray_grid_path(const fray_reach_map *m, fray_pos to, fray_pos *out, int max) {

@@ -61,7 +61,7 @@ typedef struct pol {
     bool *checked;              /* set when try_cmd takes a checked command */
     ft_path_cache *paths;       /* the fight's move search cache (or NULL) */
     ft_attack_memo *memo;       /* the chosen attack's modifiers (or NULL) */
-    const struct move_search *ms; /* step 5's search, while it moves (or NULL) */
+    struct move_search *ms;     /* step 5's search, while it moves (or NULL) */
 } pol;
 
 enum { OCC_GONE = 0xff };
@@ -401,14 +401,22 @@ static void occ_list_init(const pol *p, occ_list *o) {
     }
 }
 
-/* Step 5's search of the map: from the actor's footprint, parity 0, up to
- * max_cost, among the occupants oc; cut as fray__grid_reach_whole says. */
+/* Step 5's search of the map (from the actor's footprint, parity 0, among
+ * the occupants oc), run only as far as needed: move_toward may look at
+ * the spaces costing at most `limit` (three moves' worth, then the whole
+ * map), of which rm holds those the run has finished. */
 typedef struct move_search {
-    const fray_reach_map *rm;
-    const occ_list *oc;
-    int max_cost;
-    bool cut;
+    fray__reach_run run;
+    fray_reach_map rm;
+    occ_list oc;
+    int limit;
 } move_search;
+
+/* Finishes every space of step 5's search that costs at most `cost`
+ * (within its limit). */
+static void search_until(move_search *ms, int cost) {
+    fray__grid_run_until(&ms->run, cost < ms->limit ? cost : ms->limit);
+}
 
 /*
  * The engine's search for a Move or Charge of the actor to dest
@@ -417,10 +425,10 @@ typedef struct move_search {
  * path cache under the key the engine looks for. Exact: a search with a
  * lower cost limit finishes the spaces it reaches in the same order with
  * the same keys and previous steps (the spaces past its limit are in other
- * buckets), so dest's cost, can_stop and path are the same when dest costs
- * at most the Speed, and dest is out of reach when it costs more; when
- * step 5's limit is below the Speed, only a search nothing was cut from
- * answers. The engine takes the entry only when it sees the same
+ * buckets), so once step 5's search has finished every space within the
+ * Speed, dest's cost, can_stop and path are the same when dest costs at
+ * most the Speed, and dest is out of reach when it costs more (or is not
+ * finished). The engine takes the entry only when it sees the same
  * occupants (its own view of who blocks), else it searches itself.
  */
 static void put_path(const pol *p, fray_pos dest) {
@@ -429,10 +437,10 @@ static void put_path(const pol *p, fray_pos dest) {
     if (!k || !ms)
         return;
     int spd = ft_speed(p->s, p->st, p->me);
-    if (ms->cut && ms->max_cost < spd)
-        return;
-    const fray_reach_map *rm = ms->rm;
-    const occ_list *oc = ms->oc;
+    if (ms->run.settled < spd)
+        return; /* (a limit below the Speed: the engine searches) */
+    const fray_reach_map *rm = &ms->rm;
+    const occ_list *oc = &ms->oc;
     int c = rm->cost[dest.y][dest.x];
     if (c >= 0 && c <= spd) {
         k->can_stop = rm->can_stop[dest.y][dest.x];
@@ -579,14 +587,12 @@ static bool charge_path(const pol *p, const fray_reach_map *rm, fray_pos to) {
  * as it can along the cheapest path to such a space. false when no move
  * helps.
  */
-static bool move_toward(const pol *p, int e, const ft_weapon *w,
-                        fray_reach_map *rm, ft_command *out) {
-    const fray_grid *g = &p->s->map;
-    int spd = ft_speed(p->s, p->st, p->me);
-    if (spd <= 0)
-        return false;
+/* The best space in rm from which to strike enemy e: for a shooter the
+ * best firing position within Speed (firing_score), else the cheapest, the
+ * first in rows then columns among equals; {-1, -1}: none. */
+static fray_pos strike_space(const pol *p, int e, const ft_weapon *w,
+                             const fray_reach_map *rm, int spd) {
     bool ranged = is_ranged(w);
-    /* The best space to strike from, over the whole reachable map. */
     long best_score = LONG_MAX;
     fray_pos best = {-1, -1};
     int sx0, sy0, sx1, sy1; /* only there can it strike from */
@@ -613,6 +619,37 @@ static bool move_toward(const pol *p, int e, const ft_weapon *w,
                 best = q;
             }
         }
+    return best;
+}
+
+/*
+ * Moves toward enemy e: to the best space from which it can strike (within
+ * its Speed: Charge when the blow can follow, else Combat Move), or as far
+ * as it can along the cheapest path to such a space. false when no move
+ * helps. Reads step 5's search (p->ms).
+ */
+static bool move_toward(const pol *p, int e, const ft_weapon *w,
+                        ft_command *out) {
+    const fray_grid *g = &p->s->map;
+    int spd = ft_speed(p->s, p->st, p->me);
+    if (spd <= 0)
+        return false;
+    bool ranged = is_ranged(w);
+    /* The best space to strike from, over the whole reachable map. The
+     * spaces within Speed first: when one of them can strike, it is the
+     * best of the whole map too (a shooter's firing positions are all
+     * within Speed and beat every other space; otherwise the cheapest
+     * wins, and every space as cheap is among them), and no further
+     * space is looked at below. */
+    move_search *ms = p->ms;
+    const fray_reach_map *rm = &ms->rm;
+    search_until(ms, spd);
+    fray_pos best = strike_space(p, e, w, rm, spd);
+    if (best.x < 0) {
+        search_until(ms, ms->limit);
+        best = strike_space(p, e, w, rm, spd);
+    }
+    int sx0, sy0, sx1, sy1;
     fray_pos here = p->st->c[p->me].pos;
     if (best.x >= 0 && best.x == here.x && best.y == here.y)
         return false; /* already there: moving does not help */
@@ -879,17 +916,17 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
     /* 5. Move toward a target. */
     if (s->has_map && preset != FT_TAC_HOLD_GROUND &&
         ft_speed(s, st, actor) > 0) {
-        fray_reach_map rm;
-        occ_list oc;
-        occ_list_init(&p, &oc);
         /* The search costs with its reach: three moves' worth first, the
-         * whole map only when no enemy can be struck from within that. */
+         * whole map only when no enemy can be struck from within that.
+         * Run as far as the moves ask (move_toward, put_path). */
         int spd = ft_speed(s, st, actor);
         int far_cost = 2 * (s->map.w + s->map.h);
         int near_cost = 3 * spd + 2 < far_cost ? 3 * spd + 2 : far_cost;
-        move_search ms = {&rm, &oc, near_cost, true};
-        fray__grid_reach_whole(&s->map, ft_steps(s), p.fp[actor], 0,
-                               near_cost, oc.fp, oc.kind, oc.n, &rm, &ms.cut);
+        move_search ms;
+        occ_list_init(&p, &ms.oc);
+        ms.limit = near_cost;
+        fray__grid_run_start(&ms.run, &s->map, ft_steps(s), p.fp[actor], 0,
+                             far_cost, ms.oc.fp, ms.oc.kind, ms.oc.n, &ms.rm);
         p.ms = &ms;
         /* The target: by preference, among enemies it can reach at all. */
         int order[FT_MAX_COMBATANTS];
@@ -909,17 +946,14 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
             rank[j] = r;
         }
         for (int j = 0; j < k && j < 3; j++)
-            if (move_toward(&p, order[j], w, &rm, out))
+            if (move_toward(&p, order[j], w, out))
                 return;
-        /* The whole map, unless the first search left nothing out: then
+        /* The whole map, unless nothing lies past three moves' worth: then
          * it is the same map, and the same tries fail again. */
-        if (near_cost < far_cost && ms.cut) {
-            ms.max_cost = far_cost;
-            fray__grid_reach_whole(&s->map, ft_steps(s), p.fp[actor], 0,
-                                   far_cost, oc.fp, oc.kind, oc.n, &rm,
-                                   &ms.cut);
+        if (near_cost < far_cost && fray__grid_run_until(&ms.run, near_cost)) {
+            ms.limit = far_cost;
             for (int j = 0; j < k && j < 3; j++)
-                if (move_toward(&p, order[j], w, &rm, out))
+                if (move_toward(&p, order[j], w, out))
                     return;
         }
         p.ms = NULL;
