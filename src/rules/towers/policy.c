@@ -731,6 +731,60 @@ static bool step_away(const pol *p, const ft_weapon *w, ft_command *out) {
     return false;
 }
 
+/* Step 5: moves toward the best target it can move toward (of the first
+ * three by preference). Apart from the choice (its stack holds the map
+ * search, about 62 KB, which a decision that does not move never
+ * touches). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static bool move_step(pol *p, const ft_weapon *w, ft_command *out) {
+    const ft_setup *s = p->s;
+    int actor = p->me;
+    /* The search costs with its reach: three moves' worth first, the
+     * whole map only when no enemy can be struck from within that. Run
+     * as far as the moves ask (move_toward, put_path). */
+    int spd = ft_speed(s, p->st, actor);
+    int far_cost = 2 * (s->map.w + s->map.h);
+    int near_cost = 3 * spd + 2 < far_cost ? 3 * spd + 2 : far_cost;
+    move_search ms;
+    occ_list_init(p, &ms.oc);
+    ms.limit = near_cost;
+    fray__grid_run_start(&ms.run, &s->map, ft_steps(s), p->fp[actor], 0,
+                         far_cost, ms.oc.fp, ms.oc.kind, ms.oc.n, &ms.rm);
+    p->ms = &ms;
+    /* The target: by preference, among enemies it can reach at all. */
+    int order[FT_MAX_COMBATANTS];
+    long rank[FT_MAX_COMBATANTS];
+    int k = 0;
+    for (int e = 0; e < p->n; e++) {
+        if (!p->enemy[e])
+            continue;
+        long r = target_rank(p, e, range_to(p, p->fp[actor], e));
+        int j = k++;
+        while (j > 0 && rank[j - 1] > r) {
+            order[j] = order[j - 1];
+            rank[j] = rank[j - 1];
+            j--;
+        }
+        order[j] = e;
+        rank[j] = r;
+    }
+    bool moved = false;
+    for (int j = 0; j < k && j < 3 && !moved; j++)
+        moved = move_toward(p, order[j], w, out);
+    /* The whole map, unless nothing lies past three moves' worth: then it
+     * is the same map, and the same tries fail again. */
+    if (!moved && near_cost < far_cost &&
+        fray__grid_run_until(&ms.run, near_cost)) {
+        ms.limit = far_cost;
+        for (int j = 0; j < k && j < 3 && !moved; j++)
+            moved = move_toward(p, order[j], w, out);
+    }
+    p->ms = NULL; /* (ms ends here) */
+    return moved;
+}
+
 /* ---- The choice --------------------------------------------------------------------- */
 
 void ft_policy_choose(const ft_setup *s, const ft_state *st, int actor,
@@ -915,49 +969,8 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
 
     /* 5. Move toward a target. */
     if (s->has_map && preset != FT_TAC_HOLD_GROUND &&
-        ft_speed(s, st, actor) > 0) {
-        /* The search costs with its reach: three moves' worth first, the
-         * whole map only when no enemy can be struck from within that.
-         * Run as far as the moves ask (move_toward, put_path). */
-        int spd = ft_speed(s, st, actor);
-        int far_cost = 2 * (s->map.w + s->map.h);
-        int near_cost = 3 * spd + 2 < far_cost ? 3 * spd + 2 : far_cost;
-        move_search ms;
-        occ_list_init(&p, &ms.oc);
-        ms.limit = near_cost;
-        fray__grid_run_start(&ms.run, &s->map, ft_steps(s), p.fp[actor], 0,
-                             far_cost, ms.oc.fp, ms.oc.kind, ms.oc.n, &ms.rm);
-        p.ms = &ms;
-        /* The target: by preference, among enemies it can reach at all. */
-        int order[FT_MAX_COMBATANTS];
-        long rank[FT_MAX_COMBATANTS];
-        int k = 0;
-        for (int e = 0; e < p.n; e++) {
-            if (!p.enemy[e])
-                continue;
-            long r = target_rank(&p, e, range_to(&p, p.fp[actor], e));
-            int j = k++;
-            while (j > 0 && rank[j - 1] > r) {
-                order[j] = order[j - 1];
-                rank[j] = rank[j - 1];
-                j--;
-            }
-            order[j] = e;
-            rank[j] = r;
-        }
-        for (int j = 0; j < k && j < 3; j++)
-            if (move_toward(&p, order[j], w, out))
-                return;
-        /* The whole map, unless nothing lies past three moves' worth: then
-         * it is the same map, and the same tries fail again. */
-        if (near_cost < far_cost && fray__grid_run_until(&ms.run, near_cost)) {
-            ms.limit = far_cost;
-            for (int j = 0; j < k && j < 3; j++)
-                if (move_toward(&p, order[j], w, out))
-                    return;
-        }
-        p.ms = NULL;
-    }
+        ft_speed(s, st, actor) > 0 && move_step(&p, w, out))
+        return;
 
     /* 6. Nothing better. */
     if (preset == FT_TAC_DEFENSIVE && try_simple(&p, FT_ACT_FULL_DEFENSE, out))
