@@ -31,7 +31,9 @@ void fray__grid_reach_occ(const fray_grid *g, fray_footprint from,
                           fray_reach_map *out);
 
 /* the fixed part of every one-space step of map g (terrain and
- * edges; [y][x][direction], directions in the search's order). */
+ * edges; [y][x][direction], directions in the search's order): its whole
+ * key weight when no occupant blocks, or that it is forbidden whoever
+ * stands where (grid.c, step_fixed). */
 void fray__grid_step_table(const fray_grid *g,
                            uint8_t out[FRAY_GRID_MAX][FRAY_GRID_MAX][8]);
 /* fray__grid_reach_occ, with one-space movers' steps weighed from
@@ -43,6 +45,7 @@ void fray__grid_reach_steps(const fray_grid *g,
                             int max_cost, const fray_footprint *occ_fp,
                             const uint8_t *occ_kind, int n_occ, fray_pos to,
                             fray_reach_map *out);
+
 /* ---- A search run in steps ----------------------------------------------
  * The search of fray__grid_reach_steps (no destination), finishing spaces
  * only as far as a caller asks, so that a caller who needs only the near
