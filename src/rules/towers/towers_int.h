@@ -1281,4 +1281,17 @@ fray_status ft_fight_apply(fray_towers_fight *f, const ft_command *cmd,
 enum { FT_NEXT_UNKNOWN = -100 };
 fray_status ft_apply_next(ft_run *r, int next);
 
+/* ---- Additions of speed-engine2 (engine.c, fight.c) ----------------------
+ * Nothing above changed. */
+
+/* The clock's step (FT_CMD_PHASE) for fight.c's quiet run (r->facts off,
+ * r->ev not written): `next` is ft_next_actor(r->st), whose phase is later
+ * than the current one. Moves the clock to it with the same state changes
+ * as ft_apply_next, counts the event, and returns ft_next_actor of the new
+ * state (-1 when the fight is over). `going`: the last event was an action
+ * applied without error (its end found the fight going on, and nothing
+ * changed since), so the end of the fight is asked only if a zero phase
+ * harms someone. */
+int ft_phase_quiet(ft_run *r, int next, bool going);
+
 #endif
