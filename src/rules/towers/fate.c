@@ -342,18 +342,24 @@ static fray_status apply_choice(ft_run *r, int who, int d,
 
 /* Whether a round of choices on flip f of `who` is over before it starts
  * (nothing chosen, nothing recorded, nothing asked that could change
- * anything): no hooks to ask, or the tactics policy, which answers
- * "nothing" at once here (and asking it has no effect), so the held cards
- * and chips need not be looked at. A replay reads the record instead. */
+ * anything): no hooks to ask, or the tactics policy, which would answer
+ * "nothing" (ft_policy_fate_idle; asking it has no effect). A replay reads
+ * the record instead. */
 static inline bool round_empty(const ft_run *r, int who, ft_flip_purpose p,
                                const fray_flip *f, int shift, int against) {
     if (r->replay)
         return false;
     if (!r->hooks || !r->hooks->fate)
         return true;
-    return r->hooks == &ft_policy_hooks &&
-           ft_policy_fate_none(r, who, p == FT_FLIP_DEFENSE, f, shift,
-                               against);
+    if (r->hooks != &ft_policy_hooks ||
+        !ft_policy_fate_idle(r, who, p, f, shift, against))
+        return false;
+#ifndef NDEBUG
+    /* The long way: the policy itself says "nothing". */
+    ft_flip_view v = {who, p, f, shift, against, p == FT_FLIP_DEFENSE};
+    assert(r->hooks->fate(r->hooks->ctx, r, &v).kind == FT_CHOICE_NONE);
+#endif
+    return true;
 }
 
 /* The choices of the round fate_round just counted on flip f of `who`

@@ -1238,4 +1238,62 @@ fray_status ft_fight_apply(fray_towers_fight *f, const ft_command *cmd,
 enum { FT_NEXT_UNKNOWN = -100 };
 fray_status ft_apply_next(ft_run *r, int next);
 
+/* ---- Additions for the Hand of Fate rounds' speed (fate.c) ---------------
+ * Added by the speed-fate2 work; nothing above changed. */
+
+/* Whether policy.c fate_choice surely makes no Hand of Fate or chip choice
+ * on flip f of `who`: ft_policy_fate_none, or none of its choices has what
+ * it needs. A white chip's (shift+1) needs use_chips, the flip one short
+ * and a white chip; a swap needs use_hand_of_fate and a held card that
+ * reaches the total itself (fate_choice's deck_best and top_held tests)
+ * and, on a keep-the-lowest flip, every other card of the flip reaching it
+ * too (the swap replaces one card, and keeping the lowest keeps any card
+ * left short). A flip that decides no damage wants two chips or two held
+ * cards (fate_choice's `damage`, narrower still on one's own Aid). So
+ * true is exact; false only means "ask fate_choice". fate.c asks this
+ * every round, before the hooks. */
+static inline bool ft_policy_fate_idle(const ft_run *r, int who,
+                                       ft_flip_purpose p, const fray_flip *f,
+                                       int shift, int against) {
+    bool is_defense = p == FT_FLIP_DEFENSE;
+    if (ft_policy_fate_none(r, who, is_defense, f, shift, against))
+        return true;
+    const ft_setup *s = r->setup;
+    const ft_tactics *tac = &s->c[who].tactics;
+    int need = is_defense ? against + 1 : against;
+    int least = p == FT_FLIP_ATTACK || is_defense ? 1 : 2;
+    if (tac->use_chips && f->kept_value + shift + 1 >= need &&
+        r->st->c[who].chips[0] >= least)
+        return false;
+    int deck_best = FRAY_RANK_ACE;
+    if (s->opt.deck.jokers > 0 && s->opt.deck.joker_value > deck_best)
+        deck_best = s->opt.deck.joker_value;
+    if (!tac->use_hand_of_fate || f->n_cards <= 0 || deck_best + shift < need)
+        return true;
+    int d = s->c[who].deck;
+    if (d < 0 || d >= r->st->n_decks)
+        return true;
+    fray_card held[FRAY_CARDS_MAX];
+    int nh = ft_deck_held(&r->st->decks[d], held);
+    if (nh < least)
+        return true;
+    int top_held = INT_MIN;
+    for (int h = 0; h < nh; h++) {
+        int hv = ft_card_value(&s->opt.deck, held[h]);
+        if (hv > top_held)
+            top_held = hv;
+    }
+    if (top_held + shift < need)
+        return true;
+    if (f->keep_lowest) {
+        int short_cards = 0;
+        for (int i = 0; i < f->n_cards; i++)
+            short_cards +=
+                ft_card_value(&s->opt.deck, f->cards[i]) + shift < need;
+        if (short_cards > 1)
+            return true;
+    }
+    return false;
+}
+
 #endif
