@@ -340,6 +340,34 @@ static fray_status apply_choice(ft_run *r, int who, int d,
     }
 }
 
+/* Whether the hooks are the tactics policy and it would choose nothing on
+ * flip f of `who` now (ft_policy_fate_idle): then asking it has no effect.
+ * Builds without NDEBUG ask it all the same and check. */
+static inline bool policy_idle(const ft_run *r, int who, ft_flip_purpose p,
+                               const fray_flip *f, int shift, int against) {
+#ifndef NDEBUG
+    {
+        /* ft_held_top_value against the held cards one by one. */
+        const fray_deck *deck = &r->st->decks[r->setup->c[who].deck];
+        fray_card held[FRAY_CARDS_MAX];
+        int nh = ft_deck_held(deck, held), top = INT_MIN;
+        for (int h = 0; h < nh; h++)
+            if (ft_card_value(&r->setup->opt.deck, held[h]) > top)
+                top = ft_card_value(&r->setup->opt.deck, held[h]);
+        assert(nh == 0 || top == ft_held_top_value(&r->setup->opt.deck,
+                                                   ft_deck_held_bits(deck)));
+    }
+#endif
+    if (r->hooks != &ft_policy_hooks ||
+        !ft_policy_fate_idle(r, who, p, f, shift, against))
+        return false;
+#ifndef NDEBUG
+    ft_flip_view v = {who, p, f, shift, against, p == FT_FLIP_DEFENSE};
+    assert(r->hooks->fate(r->hooks->ctx, r, &v).kind == FT_CHOICE_NONE);
+#endif
+    return true;
+}
+
 /* Whether a round of choices on flip f of `who` is over before it starts
  * (nothing chosen, nothing recorded, nothing asked that could change
  * anything): no hooks to ask, or the tactics policy, which would answer
@@ -351,15 +379,7 @@ static inline bool round_empty(const ft_run *r, int who, ft_flip_purpose p,
         return false;
     if (!r->hooks || !r->hooks->fate)
         return true;
-    if (r->hooks != &ft_policy_hooks ||
-        !ft_policy_fate_idle(r, who, p, f, shift, against))
-        return false;
-#ifndef NDEBUG
-    /* The long way: the policy itself says "nothing". */
-    ft_flip_view v = {who, p, f, shift, against, p == FT_FLIP_DEFENSE};
-    assert(r->hooks->fate(r->hooks->ctx, r, &v).kind == FT_CHOICE_NONE);
-#endif
-    return true;
+    return policy_idle(r, who, p, f, shift, against);
 }
 
 /* The choices of the round fate_round just counted on flip f of `who`
@@ -408,7 +428,8 @@ static fray_status round_choices(ft_run *r, int who, ft_flip_purpose p,
     /* Each choice spends a held card or a chip, so this ends; the guard
      * only protects against a hook that never says NONE. */
     for (int guard = 0; guard < FT_EVENT_CHOICES; guard++) {
-        if (!can_choose(r, who, deck))
+        if (!can_choose(r, who, deck) ||
+            (any && policy_idle(r, who, p, f, *shift, against)))
             break;
         ft_flip_view v;
         v.who = who;
