@@ -377,9 +377,10 @@ static inline bool round_empty(const ft_run *r, int who, ft_flip_purpose p,
                                const fray_flip *f, int shift, int against) {
     if (r->replay)
         return false;
-    if (!r->hooks || !r->hooks->fate)
-        return true;
-    return policy_idle(r, who, p, f, shift, against);
+    /* The policy's hooks (the usual case) have a fate hook. */
+    if (r->hooks == &ft_policy_hooks)
+        return policy_idle(r, who, p, f, shift, against);
+    return !r->hooks || !r->hooks->fate;
 }
 
 /* The choices of the round fate_round just counted on flip f of `who`
@@ -556,11 +557,12 @@ fray_status ft_flip_respond(ft_run *r, int who, ft_flip_purpose purpose,
                             fray_flip *flip, int *shift, int against,
                             bool *out_changed) {
     int d = 0;
-    if (out_changed)
-        *out_changed = false;
     fray_status rc = deck_index(r, who, &d);
-    if (rc != FRAY_OK)
+    if (rc != FRAY_OK) {
+        if (out_changed)
+            *out_changed = false;
         return rc;
+    }
     return fate_round(r, who, purpose, flip, shift, against, out_changed);
 }
 
