@@ -410,7 +410,7 @@ enum {
     KEY_ORTH = 2,
     KEY_DIAG = 3,
     KEY_EXTRA = 2,
-    KEY_RING = 8,          /* > the heaviest step (3 + 2 + 2) */
+    KEY_RING = FRAY__KEY_RING, /* > the heaviest step (3 + 2 + 2) */
     COST_CAP = 16000,      /* keeps keys inside int16_t */
     NIL = 0xFFFF
 };
@@ -419,17 +419,12 @@ enum {
  * What the mover knows of each space, asked of the callback at most once
  * per space and search: 0 unknown, else CELL_KNOWN | occupant << 1, plus
  * CELL_BLOCKED when the space cannot be entered (impassable terrain or a
- * non-ally). Only the box of spaces the search can reach is cleared.
+ * non-ally), and CELL_NEAR next to an enemy (mark_near_enemies, for the
+ * tabled steps). Only the box of spaces the search can reach is cleared.
  */
-enum { CELL_KNOWN = 1, CELL_BLOCKED = 0x10 };
+enum { CELL_KNOWN = 1, CELL_BLOCKED = 0x10, CELL_NEAR = 0x20 };
 
-typedef struct mover {
-    const fray_grid *g;
-    fray_occupant_fn occ;
-    void *ctx;
-    int n;
-    uint8_t cell[FRAY_GRID_MAX][FRAY_GRID_MAX];
-} mover;
+typedef fray__grid_mover mover; /* (grid_int.h: a run holds one) */
 
 static unsigned cell_info(mover *mv, int x, int y) {
     unsigned v = mv->cell[y][x];
@@ -499,36 +494,45 @@ static int step_weight1(mover *mv, int x, int y, int dx, int dy) {
     return KEY_ORTH + w + (e == FRAY_EDGE_LOW ? KEY_EXTRA : 0);
 }
 
-/* A one-space step's fixed part, from terrain and edges only (what
- * step_weight1 works out when no space is blocked): orthogonal steps
- * (DIRS 0..3) the key weight, or STEP_WALL across a wall; diagonal steps
- * (DIRS 4..7) KEY_DIAG plus difficult terrain in bits 0..2 and the two
- * L-shaped routes' edges (route_of, the middle space open) in bits 3..4
- * and 5..6. Kept per setup (the 99 Towers engine's ft_fast.steps). */
+/* A one-space step's fixed part, from terrain and edges only: what
+ * step_weight1 works out when no occupant blocks a space. Bits 0..2: that
+ * key weight; for diagonal steps (DIRS 4..7) also the two L-shaped routes
+ * (route_of, their middle spaces' terrain included) in bits 3..4 and 5..6.
+ * STEP_NONE when the step is forbidden whoever stands where (off the map,
+ * into impassable terrain, across a wall, or a corner closed on both
+ * sides). Kept per setup (the 99 Towers engine's ft_fast.steps). */
 static const int8_t DIRS[8][2] = {{1, 0}, {-1, 0}, {0, 1},  {0, -1},
                                   {1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
 
-enum { STEP_WALL = 0xff };
+enum { STEP_NONE = 0xff, STEP_WEIGHT = 7 };
 
 static unsigned step_fixed(const fray_grid *g, int x, int y, int dx, int dy) {
     int tx = x + dx, ty = y + dy;
+    if (impassable(g->terrain[ty][tx]))
+        return STEP_NONE;
     unsigned w = g->terrain[ty][tx] == FRAY_TERRAIN_DIFFICULT ? KEY_EXTRA : 0;
     int ex = x < tx ? x : tx, ey = y < ty ? y : ty;
     if (dx != 0 && dy != 0) {
-        unsigned r1 = (unsigned)route_of(false, g->edge_e[y][ex], g->edge_s[ey][tx]);
-        unsigned r2 = (unsigned)route_of(false, g->edge_s[ey][x], g->edge_e[ty][ex]);
-        return (KEY_DIAG + w) | r1 << 3 | r2 << 5;
+        int r1 = route_of(impassable(g->terrain[y][tx]), g->edge_e[y][ex],
+                          g->edge_s[ey][tx]);
+        int r2 = route_of(impassable(g->terrain[ty][x]), g->edge_s[ey][x],
+                          g->edge_e[ty][ex]);
+        int extra = diagonal_extra(r1, r2);
+        if (extra < 0)
+            return STEP_NONE;
+        return (KEY_DIAG + w + (unsigned)extra) | (unsigned)r1 << 3 |
+               (unsigned)r2 << 5;
     }
     unsigned e = dy == 0 ? g->edge_e[y][ex] : g->edge_s[ey][x];
     if (e == FRAY_EDGE_WALL)
-        return STEP_WALL;
+        return STEP_NONE;
     return KEY_ORTH + w + (e == FRAY_EDGE_LOW ? KEY_EXTRA : 0);
 }
 
 void fray__grid_step_table(const fray_grid *g,
                            uint8_t out[FRAY_GRID_MAX][FRAY_GRID_MAX][8]) {
     int w = clamp_int(g->w, 0, FRAY_GRID_MAX), h = clamp_int(g->h, 0, FRAY_GRID_MAX);
-    memset(out, 0, sizeof(uint8_t[FRAY_GRID_MAX][FRAY_GRID_MAX][8]));
+    memset(out, STEP_NONE, sizeof(uint8_t[FRAY_GRID_MAX][FRAY_GRID_MAX][8]));
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
             for (int d = 0; d < 8; d++) {
@@ -539,20 +543,26 @@ void fray__grid_step_table(const fray_grid *g,
             }
 }
 
-/* step_weight1 from the fixed part f of the step (step_fixed): only the
- * occupants (and impassable terrain) of the up to three spaces the step
- * touches are looked at. */
+/* step_weight1 from the fixed part f of the step (step_fixed, not
+ * STEP_NONE) when occupants may block: only the up to three spaces the
+ * step touches are looked at. Blocking only adds to the weight or forbids
+ * the step, so f's weight is never more than this. */
 static int step_weight1_fixed(mover *mv, int x, int y, int dx, int dy,
                               unsigned f) {
     int tx = x + dx, ty = y + dy;
     if (blocked(mv, tx, ty))
         return -1;
     if (dx == 0 || dy == 0)
-        return f == STEP_WALL ? -1 : (int)f;
-    int r1 = blocked(mv, tx, y) ? ROUTE_BLOCKED : (int)(f >> 3 & 3u);
-    int r2 = blocked(mv, x, ty) ? ROUTE_BLOCKED : (int)(f >> 5 & 3u);
+        return (int)(f & STEP_WEIGHT);
+    int r1 = (int)(f >> 3 & 3u), r2 = (int)(f >> 5 & 3u);
+    /* The weight without the corner's extra, then the extra now. */
+    int base = (int)(f & STEP_WEIGHT) - diagonal_extra(r1, r2);
+    if (blocked(mv, tx, y))
+        r1 = ROUTE_BLOCKED;
+    if (blocked(mv, x, ty))
+        r2 = ROUTE_BLOCKED;
     int extra = diagonal_extra(r1, r2);
-    return extra < 0 ? -1 : (int)(f & 7u) + extra;
+    return extra < 0 ? -1 : base + extra;
 }
 
 /* The key weight of moving the footprint from (x, y) by (dx, dy), or -1
@@ -613,13 +623,10 @@ static bool may_stop(mover *mv, int x, int y) {
     return true;
 }
 
-/* Dial's bucket queue: a ring of doubly linked lists threaded through the
- * spaces (id = y * 64 + x), so a key can drop without duplicates. */
-typedef struct bucket_queue {
-    uint16_t head[KEY_RING];
-    uint16_t next[FRAY_GRID_MAX * FRAY_GRID_MAX];
-    uint16_t prev[FRAY_GRID_MAX * FRAY_GRID_MAX];
-} bucket_queue;
+/* Dial's bucket queue (a run's head, next and prev): a ring of doubly
+ * linked lists threaded through the spaces (id = y * 64 + x), so a key
+ * can drop without duplicates. */
+typedef fray__reach_run bucket_queue;
 
 static void bq_link(bucket_queue *q, unsigned id, int key) {
     uint16_t *h = &q->head[key % KEY_RING];
@@ -639,11 +646,31 @@ static void bq_unlink(bucket_queue *q, unsigned id, int key) {
         q->prev[q->next[id]] = q->prev[id];
 }
 
+/* The first space of bucket k, taken out of it (bq_unlink without the
+ * tests: it has no prev); NIL when the bucket is empty. */
+static unsigned bq_pop(bucket_queue *q, int k) {
+    uint16_t *head = &q->head[k % KEY_RING];
+    unsigned id = *head;
+    if (id != NIL) {
+        *head = q->next[id];
+        if (*head != NIL)
+            q->prev[*head] = NIL;
+        q->queued--;
+    }
+    return id;
+}
 
-/* fray_grid_reach; with stop != NIL (a space id) the search ends as soon
- * as that space is finished: its cost, parity, can_stop and path are then
- * final (Dijkstra: nothing found later is cheaper), the rest of out is not
- * meaningful. */
+/* Space id is finished with key k: its key is final (Dijkstra: nothing
+ * found later is cheaper), so its cost, parity and can_stop are written
+ * now; the key stays in run->key, where keys <= k keep it from being
+ * weighed again. */
+static void settle(fray__reach_run *run, unsigned id, int k, bool can_stop) {
+    fray_reach_map *out = run->out;
+    (&out->cost[0][0])[id] = (int16_t)(k / 2);
+    (&out->parity[0][0])[id] = (uint8_t)(k % 2);
+    (&out->can_stop[0][0])[id] = can_stop;
+}
+
 /* Who stands where, painted into the mover's cells of the box [x0, x1) x
  * [y0, y1) at once: what cell_info would ask the callback, space by space
  * (the mover itself wins over anyone sharing the space; otherwise the
@@ -678,87 +705,138 @@ static void paint(mover *mv, int x0, int y0, int x1, int y1,
         }
 }
 
-static void reach(const fray_grid *g, fray_footprint from, int start_parity,
-                  int max_cost, fray_occupant_fn occ, void *ctx,
-                  const fray_footprint *occ_fp, const uint8_t *occ_kind,
-                  int n_occ, fray_reach_map *out, unsigned stop,
-                  const uint8_t (*steps)[FRAY_GRID_MAX][8]) {
-    int n = side_of(from);
-    from.side = (int8_t)n;
-    out->from = from;
-    int w = clamp_int(g->w, 0, FRAY_GRID_MAX), h = clamp_int(g->h, 0, FRAY_GRID_MAX);
-    out->w = (int16_t)w;
-    out->h = (int16_t)h;
-    for (int y = 0; y < h; y++) {
-        memset(out->cost[y], 0xff, (size_t)w * sizeof out->cost[y][0]);
-        memset(out->can_stop[y], 0, (size_t)w * sizeof out->can_stop[y][0]);
+/* Marks with CELL_NEAR the spaces of the box [x0, x1) x [y0, y1) next to
+ * (or on) a space of an ENEMY footprint: only from those can an occupant
+ * block a one-space step (it touches the spaces around its start). */
+static void mark_near_enemies(mover *mv, int x0, int y0, int x1, int y1,
+                              const fray_footprint *fp, const uint8_t *kind,
+                              int n) {
+    for (int j = 0; j < n; j++) {
+        if (kind[j] != FRAY_OCC_ENEMY)
+            continue;
+        int ax = fp[j].at.x - 1, ay = fp[j].at.y - 1;
+        int ex = fp[j].at.x + fp[j].side + 1, ey = fp[j].at.y + fp[j].side + 1;
+        ax = ax > x0 ? ax : x0;
+        ay = ay > y0 ? ay : y0;
+        ex = ex < x1 ? ex : x1;
+        ey = ey < y1 ? ey : y1;
+        for (int y = ay; y < ey; y++)
+            for (int x = ax; x < ex; x++)
+                mv->cell[y][x] |= CELL_NEAR;
     }
-    int fx = from.at.x, fy = from.at.y;
-    int xmax = w - n, ymax = h - n; /* the last top-left that fits */
-    if (fx < 0 || fy < 0 || fx > xmax || fy > ymax)
+}
+
+#if defined(__GNUC__)
+#define FRAY__INLINE inline __attribute__((always_inline))
+#else
+#define FRAY__INLINE inline
+#endif
+
+/* The step in direction d (a constant once inlined) from space id (x, y),
+ * finished with key k, for a one-space mover: f its table entry
+ * (step_fixed), near whether an enemy stands next to the start
+ * (CELL_NEAR). */
+static FRAY__INLINE void try_step(fray__reach_run *run, unsigned id, int x,
+                                  int y, int k, int d, unsigned f, bool near) {
+    if (f == STEP_NONE)
         return;
-    max_cost = clamp_int(max_cost, 0, COST_CAP);
-    int kmax = 2 * max_cost + 1;
-
-    /* Every space the search can look at lies within max_cost of the
-     * start's footprint. */
-    mover mv;
-    mv.g = g;
-    mv.occ = occ;
-    mv.ctx = ctx;
-    mv.n = n;
-    int r = max_cost < FRAY_GRID_MAX ? max_cost : FRAY_GRID_MAX;
-    int bx0 = fx - r > 0 ? fx - r : 0, by0 = fy - r > 0 ? fy - r : 0;
-    int bx1 = fx + r + n < w ? fx + r + n : w;
-    int by1 = fy + r + n < h ? fy + r + n : h;
-    if (occ_fp)
-        paint(&mv, bx0, by0, bx1, by1, occ_fp, occ_kind, n_occ);
+    int dx = DIRS[d][0], dy = DIRS[d][1];
+    unsigned nid = id + (unsigned)(dy * FRAY_GRID_MAX + dx);
+    int cur = run->key[nid];
+    /* The table's weight is the least the step can weigh: when even that
+     * cannot improve cur (unsigned: -1, not yet reached, is above every
+     * key) or exceeds kmax, the step is not taken whoever stands where. */
+    int nk = k + (int)(f & STEP_WEIGHT);
+    if ((unsigned)cur <= (unsigned)nk)
+        return;
+    if (nk > run->kmax) {
+        run->cut = true;
+        return;
+    }
+    if (near) {
+        /* (nk <= kmax: every space the step touches lies in the painted
+         * box.) */
+        int wgt = step_weight1_fixed(&run->mv, x, y, dx, dy, f);
+        if (wgt < 0)
+            return;
+        nk = k + wgt;
+        if (nk > run->kmax) {
+            run->cut = true;
+            return;
+        }
+        if ((unsigned)cur <= (unsigned)nk)
+            return;
+    }
+    if (cur >= 0)
+        bq_unlink(run, nid, cur);
     else
-        for (int y = by0; y < by1; y++)
-            memset(&mv.cell[y][bx0], 0, (size_t)(bx1 - bx0));
+        run->queued++;
+    run->key[nid] = (int16_t)nk;
+    /* (Through the space's id: y * 64 + x.) */
+    (&run->out->prev_x[0][0])[nid] = (int16_t)x;
+    (&run->out->prev_y[0][0])[nid] = (int16_t)y;
+    bq_link(run, nid, nk);
+}
 
-    bucket_queue q;
-    uint16_t done[FRAY_GRID_MAX * FRAY_GRID_MAX];
-    int n_done = 0, queued = 1;
-    for (int i = 0; i < KEY_RING; i++)
-        q.head[i] = NIL;
-    int k0 = start_parity ? 1 : 0;
-    out->cost[fy][fx] = (int16_t)k0;
-    out->prev_x[fy][fx] = -1;
-    out->prev_y[fy][fx] = -1;
-    bq_link(&q, (unsigned)(fy * FRAY_GRID_MAX + fx), k0);
-    int16_t *costs = &out->cost[0][0]; /* [id], id = y * 64 + x */
-    /* A one-space mover's steps from the setup's table ([id * 8 + d]). */
-    const uint8_t *fixed = steps && n == 1 ? &steps[0][0][0] : NULL;
-
-    for (int k = k0; k <= kmax && queued > 0; k++) {
-        uint16_t *head = &q.head[k % KEY_RING];
-        while (*head != NIL) {
-            /* bq_unlink of the bucket's first space (no prev). */
-            unsigned id = *head;
-            *head = q.next[id];
-            if (*head != NIL)
-                q.prev[*head] = NIL;
-            queued--;
+/*
+ * The search loop for a one-space mover with the steps' fixed parts
+ * tabled (step_fixed, [id * 8 + d]) and who stands where painted: the
+ * same steps in the same order as search_map, so the same keys and
+ * previous steps. A step's weight is its table entry unless an enemy
+ * stands next to its start (CELL_NEAR): no neighbour's bounds to test
+ * (off the map is STEP_NONE) and no space to look at. Finishes the
+ * buckets up to key `until`; true when the stop space was finished.
+ */
+static bool search_steps(fray__reach_run *run, int until) {
+    const uint8_t *cell = &run->mv.cell[0][0];
+    for (; run->k <= until && run->queued > 0; run->k++) {
+        int k = run->k;
+        unsigned id;
+        while ((id = bq_pop(run, k)) != NIL) {
+            unsigned c = cell[id], o = c >> 1 & 7u;
+            settle(run, id, k, o == FRAY_OCC_EMPTY || o == FRAY_OCC_SELF);
+            if (id == run->stop)
+                return true;
             int x = (int)(id % FRAY_GRID_MAX), y = (int)(id / FRAY_GRID_MAX);
-            done[n_done++] = (uint16_t)id;
-            if (id == stop)
-                goto finish;
+            bool near = (c & CELL_NEAR) != 0;
+            const uint8_t *f = &run->fixed[id * 8u];
+            try_step(run, id, x, y, k, 0, f[0], near);
+            try_step(run, id, x, y, k, 1, f[1], near);
+            try_step(run, id, x, y, k, 2, f[2], near);
+            try_step(run, id, x, y, k, 3, f[3], near);
+            try_step(run, id, x, y, k, 4, f[4], near);
+            try_step(run, id, x, y, k, 5, f[5], near);
+            try_step(run, id, x, y, k, 6, f[6], near);
+            try_step(run, id, x, y, k, 7, f[7], near);
+        }
+    }
+    return false;
+}
+
+/* The search loop for any mover, every step weighed from the map and the
+ * occupants (step_weight); as search_steps otherwise. */
+static bool search_map(fray__reach_run *run, int until) {
+    mover *mv = &run->mv;
+    int kmax = run->kmax;
+    int xmax = run->out->w - mv->n, ymax = run->out->h - mv->n;
+    for (; run->k <= until && run->queued > 0; run->k++) {
+        int k = run->k;
+        unsigned id;
+        while ((id = bq_pop(run, k)) != NIL) {
+            int x = (int)(id % FRAY_GRID_MAX), y = (int)(id / FRAY_GRID_MAX);
+            settle(run, id, k, may_stop(mv, x, y));
+            if (id == run->stop)
+                return true;
             /* Steps that would cost more than max_cost are never taken:
              * none at all past kmax - KEY_ORTH, no diagonal (DIRS 4..7)
              * past kmax - KEY_DIAG. */
             int n_dirs = k + KEY_DIAG <= kmax ? 8 : k + KEY_ORTH <= kmax ? 4 : 0;
+            if (n_dirs < 8)
+                run->cut = true;
             /* A space off the edges has no neighbour off the map: no
              * bounds to test. */
             bool inner = x > 0 && y > 0 && x < xmax && y < ymax;
-            /* Unrolled: each direction's offsets are then constants. The
-             * costs are read through the space's id (y * 64 + x). */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC unroll 8
-#endif
-            for (int d = 0; d < 8; d++) {
-                if (d >= n_dirs)
-                    break;
+            for (int d = 0; d < n_dirs; d++) {
                 int dx = DIRS[d][0], dy = DIRS[d][1];
                 int nx = x + dx, ny = y + dy;
                 /* Unsigned: a negative coordinate is above the limit. */
@@ -769,39 +847,145 @@ static void reach(const fray_grid *g, fray_footprint from, int start_parity,
                  * them without weighing the step (unsigned: -1, not yet
                  * reached, is above every key). */
                 unsigned nid = id + (unsigned)(dy * FRAY_GRID_MAX + dx);
-                int cur = costs[nid], least = k + (d >= 4 ? KEY_DIAG : KEY_ORTH);
+                int cur = run->key[nid], least = k + (d >= 4 ? KEY_DIAG : KEY_ORTH);
                 if ((unsigned)cur <= (unsigned)least)
                     continue;
-                int wgt = fixed ? step_weight1_fixed(&mv, x, y, dx, dy,
-                                                     fixed[id * 8u + (unsigned)d])
-                                : step_weight(&mv, x, y, dx, dy);
+                int wgt = step_weight(mv, x, y, dx, dy);
                 if (wgt < 0)
                     continue;
                 int nk = k + wgt;
-                if (nk > kmax || (cur >= 0 && nk >= cur))
+                if (nk > kmax) {
+                    run->cut = true;
+                    continue;
+                }
+                if (cur >= 0 && nk >= cur)
                     continue;
                 if (cur >= 0)
-                    bq_unlink(&q, nid, cur);
+                    bq_unlink(run, nid, cur);
                 else
-                    queued++;
-                costs[nid] = (int16_t)nk;
-                out->prev_x[ny][nx] = (int16_t)x;
-                out->prev_y[ny][nx] = (int16_t)y;
-                bq_link(&q, nid, nk);
+                    run->queued++;
+                run->key[nid] = (int16_t)nk;
+                run->out->prev_x[ny][nx] = (int16_t)x;
+                run->out->prev_y[ny][nx] = (int16_t)y;
+                bq_link(run, nid, nk);
             }
         }
     }
-finish:;
-    uint8_t *parity = &out->parity[0][0];
-    bool *can_stop = &out->can_stop[0][0];
-    for (int i = 0; i < n_done; i++) {
-        unsigned id = done[i];
-        unsigned key = (unsigned)costs[id]; /* finished: >= 0 */
-        costs[id] = (int16_t)(key / 2);
-        parity[id] = (uint8_t)(key % 2);
-        can_stop[id] = may_stop(&mv, (int)(id % FRAY_GRID_MAX),
-                                (int)(id / FRAY_GRID_MAX));
+    return false;
+}
+
+/* The search's start (fray_grid_reach, fray__grid_run_start): out cleared,
+ * who stands where painted in the box of spaces the search can look at,
+ * the start queued. A one-space mover among painted occupants takes its
+ * steps from the table `steps`. */
+static void run_start(fray__reach_run *run, const fray_grid *g,
+                      fray_footprint from, int start_parity, int max_cost,
+                      fray_occupant_fn occ, void *ctx,
+                      const fray_footprint *occ_fp, const uint8_t *occ_kind,
+                      int n_occ, fray_reach_map *out, unsigned stop,
+                      const uint8_t (*steps)[FRAY_GRID_MAX][8]) {
+    int n = side_of(from);
+    from.side = (int8_t)n;
+    out->from = from;
+    int w = clamp_int(g->w, 0, FRAY_GRID_MAX), h = clamp_int(g->h, 0, FRAY_GRID_MAX);
+    out->w = (int16_t)w;
+    out->h = (int16_t)h;
+    run->out = out;
+    run->stop = stop;
+    run->cut = false;
+    run->queued = 0;
+    run->k = 0;
+    run->kmax = -1;
+    run->settled = -1;
+    run->fixed = NULL;
+    for (int y = 0; y < h; y++) {
+        memset(out->cost[y], 0xff, (size_t)w * sizeof out->cost[y][0]);
+        memset(out->can_stop[y], 0, (size_t)w * sizeof out->can_stop[y][0]);
+        memset(&run->key[y * FRAY_GRID_MAX], 0xff, (size_t)w * sizeof run->key[0]);
     }
+    for (int i = 0; i < KEY_RING; i++)
+        run->head[i] = NIL;
+    int fx = from.at.x, fy = from.at.y;
+    int xmax = w - n, ymax = h - n; /* the last top-left that fits */
+    if (fx < 0 || fy < 0 || fx > xmax || fy > ymax)
+        return;
+    max_cost = clamp_int(max_cost, 0, COST_CAP);
+    run->kmax = 2 * max_cost + 1;
+
+    /* Every space the search can look at lies within max_cost of the
+     * start's footprint. */
+    mover *mv = &run->mv;
+    mv->g = g;
+    mv->occ = occ;
+    mv->ctx = ctx;
+    mv->n = n;
+    int r = max_cost < FRAY_GRID_MAX ? max_cost : FRAY_GRID_MAX;
+    int bx0 = fx - r > 0 ? fx - r : 0, by0 = fy - r > 0 ? fy - r : 0;
+    int bx1 = fx + r + n < w ? fx + r + n : w;
+    int by1 = fy + r + n < h ? fy + r + n : h;
+    if (occ_fp)
+        paint(mv, bx0, by0, bx1, by1, occ_fp, occ_kind, n_occ);
+    else
+        for (int y = by0; y < by1; y++)
+            memset(&mv->cell[y][bx0], 0, (size_t)(bx1 - bx0));
+    if (steps && n == 1 && occ_fp) {
+        mark_near_enemies(mv, bx0, by0, bx1, by1, occ_fp, occ_kind, n_occ);
+        run->fixed = &steps[0][0][0];
+    }
+
+    int k0 = start_parity ? 1 : 0;
+    run->k = k0;
+    run->key[fy * FRAY_GRID_MAX + fx] = (int16_t)k0;
+    out->prev_x[fy][fx] = -1;
+    out->prev_y[fy][fx] = -1;
+    bq_link(run, (unsigned)(fy * FRAY_GRID_MAX + fx), k0);
+    run->queued = 1;
+}
+
+/* Finishes the buckets up to key `until` (at most kmax); true when the
+ * stop space was finished. */
+static bool run_until_key(fray__reach_run *run, int until) {
+    if (until > run->kmax)
+        until = run->kmax;
+    return run->fixed ? search_steps(run, until) : search_map(run, until);
+}
+
+/* fray_grid_reach; with stop != NIL (a space id) the search ends as soon
+ * as that space is finished: its cost, parity, can_stop and path are then
+ * final, the rest of out is not meaningful. */
+static void reach(const fray_grid *g, fray_footprint from, int start_parity,
+                  int max_cost, fray_occupant_fn occ, void *ctx,
+                  const fray_footprint *occ_fp, const uint8_t *occ_kind,
+                  int n_occ, fray_reach_map *out, unsigned stop,
+                  const uint8_t (*steps)[FRAY_GRID_MAX][8]) {
+    fray__reach_run run;
+    run_start(&run, g, from, start_parity, max_cost, occ, ctx, occ_fp,
+              occ_kind, n_occ, out, stop, steps);
+    run_until_key(&run, run.kmax);
+}
+
+void fray__grid_run_start(fray__reach_run *run, const fray_grid *g,
+                          const uint8_t (*steps)[FRAY_GRID_MAX][8],
+                          fray_footprint from, int start_parity, int max_cost,
+                          const fray_footprint *occ_fp,
+                          const uint8_t *occ_kind, int n_occ,
+                          fray_reach_map *out) {
+    run_start(run, g, from, start_parity, max_cost, NULL, NULL, occ_fp,
+              occ_kind, n_occ, out, NIL, steps);
+}
+
+/* A space's cost c has keys 2c and 2c + 1: finishing the buckets up to
+ * 2 * cost + 1 finishes every space that costs at most `cost`, and
+ * nothing the search with max_cost = cost would not (a lower limit leaves
+ * out only steps past it: the spaces within it are finished in the same
+ * order, with the same keys and previous steps, as the keys past the
+ * limit lie in other buckets of the ring). */
+bool fray__grid_run_until(fray__reach_run *run, int cost) {
+    if (cost > run->settled) {
+        run_until_key(run, 2 * clamp_int(cost, 0, COST_CAP) + 1);
+        run->settled = cost < (run->kmax - 1) / 2 ? cost : (run->kmax - 1) / 2;
+    }
+    return run->queued > 0;
 }
 
 void fray_grid_reach(const fray_grid *g, fray_footprint from, int start_parity,

@@ -5,6 +5,7 @@
 #ifndef FRAY_GRID_INT_H
 #define FRAY_GRID_INT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "fray/grid.h"
@@ -30,7 +31,9 @@ void fray__grid_reach_occ(const fray_grid *g, fray_footprint from,
                           fray_reach_map *out);
 
 /* the fixed part of every one-space step of map g (terrain and
- * edges; [y][x][direction], directions in the search's order). */
+ * edges; [y][x][direction], directions in the search's order): its whole
+ * key weight when no occupant blocks, or that it is forbidden whoever
+ * stands where (grid.c, step_fixed). */
 void fray__grid_step_table(const fray_grid *g,
                            uint8_t out[FRAY_GRID_MAX][FRAY_GRID_MAX][8]);
 /* fray__grid_reach_occ, with one-space movers' steps weighed from
@@ -42,5 +45,49 @@ void fray__grid_reach_steps(const fray_grid *g,
                             int max_cost, const fray_footprint *occ_fp,
                             const uint8_t *occ_kind, int n_occ, fray_pos to,
                             fray_reach_map *out);
+
+/* ---- A search run in steps ----------------------------------------------
+ * The search of fray__grid_reach_steps (no destination), finishing spaces
+ * only as far as a caller asks, so that a caller who needs only the near
+ * spaces does not pay for the far ones, and can ask for more later. The
+ * fields are grid.c's; the caller only owns the storage (about 29 KB,
+ * with no pointer to free). */
+enum { FRAY__KEY_RING = 8 };
+typedef struct fray__grid_mover {
+    const fray_grid *g;
+    fray_occupant_fn occ;
+    void *ctx;
+    int n;
+    uint8_t cell[FRAY_GRID_MAX][FRAY_GRID_MAX];
+} fray__grid_mover;
+typedef struct fray__reach_run {
+    fray__grid_mover mv;
+    uint16_t head[FRAY__KEY_RING];
+    uint16_t next[FRAY_GRID_MAX * FRAY_GRID_MAX];
+    uint16_t prev[FRAY_GRID_MAX * FRAY_GRID_MAX];
+    int16_t key[FRAY_GRID_MAX * FRAY_GRID_MAX];
+    const uint8_t *fixed;
+    fray_reach_map *out;
+    int k, kmax, queued, settled;
+    unsigned stop;
+    bool cut;
+} fray__reach_run;
+
+/* Starts the search of fray__grid_reach_steps (to off the map) in *run,
+ * writing into *out (both the caller's, used until the run's last step);
+ * no space is finished yet: out's costs are all -1. */
+void fray__grid_run_start(fray__reach_run *run, const fray_grid *g,
+                          const uint8_t (*steps)[FRAY_GRID_MAX][8],
+                          fray_footprint from, int start_parity, int max_cost,
+                          const fray_footprint *occ_fp,
+                          const uint8_t *occ_kind, int n_occ,
+                          fray_reach_map *out);
+/* Finishes every space that costs at most `cost` (at most the run's
+ * max_cost). Afterwards *out holds exactly what fray__grid_reach_steps
+ * with max_cost = the highest cost asked so far gives (cost -1 for the
+ * spaces not finished). Returns true when a higher cost may still add
+ * spaces, false when the search is over (no higher max_cost, up to the
+ * run's, changes anything). */
+bool fray__grid_run_until(fray__reach_run *run, int cost);
 
 #endif

@@ -836,6 +836,103 @@ void ft_attack_mods_quiet(const ft_run *r, int attacker, int target,
     compute(r, attacker, target, o, out, NULL, only_possible, true);
 }
 
+/* ---- Modifiers remembered between decisions (ft_mods_cache) ------------- */
+
+/* The key of an attack on the state as it is now (its words and a
+ * fingerprint of them), or false when the state is outside what the key holds: someone
+ * has a condition (compute() reads everyone's through the melee and
+ * threat). */
+static bool mods_key(const ft_run *r, int a, int t, const ft_attack_opts *o,
+                     ft_mods_cache_entry *k) {
+    const ft_state *st = r->st;
+    int n = st->n;
+    if (n > FT_MODS_CACHE_MAX_N || a < 0 || a >= n || t < 0 || t >= n ||
+        o->weapon < INT8_MIN || o->weapon > INT8_MAX)
+        return false;
+    uint64_t *w = k->w;
+    w[0] = (uint64_t)(uintptr_t)r->setup;
+    w[1] = (uint64_t)r->setup->fast.atk.stamp |
+           (uint64_t)(uint8_t)a << 32 | (uint64_t)(uint8_t)t << 40 |
+           (uint64_t)(uint8_t)o->weapon << 48 |
+           (uint64_t)((o->power ? 1u : 0u) | (o->aid ? 2u : 0u) |
+                      (o->opportunity ? 4u : 0u) | (o->charge ? 8u : 0u) |
+                      (o->off_hand ? 16u : 0u)) << 56;
+    unsigned char am[16] = {0};
+    _Static_assert(FT_MAX_WEAPONS + FT_ELEMENT_COUNT <= 16,
+                   "ammunition and mana fit two words");
+    memcpy(am, st->c[a].ammo, FT_MAX_WEAPONS);
+    memcpy(am + FT_MAX_WEAPONS, st->c[a].mana, FT_ELEMENT_COUNT);
+    memcpy(&w[2], am, 16);
+    int nw = 4;
+    for (int i = 0; i < n; i++) {
+        const ft_cstate *cs = &st->c[i];
+        if (cs->n_cond != 0)
+            return false;
+        w[nw++] = (uint64_t)(uint16_t)cs->pos.x |
+                  (uint64_t)(uint16_t)cs->pos.y << 16 |
+                  (uint64_t)cs->flags << 32 |
+                  (uint64_t)(uint8_t)cs->aim << 48 |
+                  (uint64_t)(uint8_t)cs->aim_spell << 56;
+        w[nw++] = (uint64_t)(uint8_t)cs->aided_vs |
+                  (uint64_t)(uint8_t)cs->grappled_by << 8 |
+                  (uint64_t)(uint8_t)cs->wielded[0] << 16 |
+                  (uint64_t)(uint8_t)cs->wielded[1] << 24;
+    }
+    uint64_t h = 0;
+    for (int i = 0; i < nw; i++)
+        h = (h << 7 | h >> 57) ^ w[i];
+    k->n_words = nw;
+    k->sum = h;
+    return true;
+}
+
+void ft_attack_mods_cached(const ft_run *r, ft_mods_cache *cache, int a,
+                           int t, const ft_attack_opts *o, ft_mods *out) {
+    ft_mods_cache_entry k;
+    if (!cache || !r->setup->fast.ready || !mods_key(r, a, t, o, &k)) {
+        compute(r, a, t, o, out, NULL, false, true);
+        return;
+    }
+    for (int i = 0; i < FT_MODS_CACHE; i++) {
+        const ft_mods_cache_entry *e = &cache->e[i];
+        if (e->sum != k.sum || e->n_words != k.n_words ||
+            memcmp(e->w, k.w, (size_t)k.n_words * sizeof k.w[0]) != 0)
+            continue;
+        out->flip = e->flip;
+        out->shift = e->shift;
+        out->def_flip = e->def_flip;
+        out->def_shift = e->def_shift;
+        out->impossible = e->impossible;
+        out->why[0] = '\0';
+#ifndef NDEBUG
+        ft_mods fresh;
+        compute(r, a, t, o, &fresh, NULL, false, true);
+        assert(fresh.impossible == out->impossible &&
+               fresh.flip == out->flip && fresh.shift == out->shift &&
+               fresh.def_flip == out->def_flip &&
+               fresh.def_shift == out->def_shift);
+#endif
+        return;
+    }
+    compute(r, a, t, o, out, NULL, false, true);
+    k.flip = out->flip;
+    k.shift = out->shift;
+    k.def_flip = out->def_flip;
+    k.def_shift = out->def_shift;
+    k.impossible = out->impossible;
+    int slot = cache->next >= 0 && cache->next < FT_MODS_CACHE ? cache->next : 0;
+    ft_mods_cache_entry *e = &cache->e[slot];
+    e->sum = k.sum;
+    e->n_words = k.n_words;
+    memcpy(e->w, k.w, (size_t)k.n_words * sizeof k.w[0]);
+    e->flip = k.flip;
+    e->shift = k.shift;
+    e->def_flip = k.def_flip;
+    e->def_shift = k.def_shift;
+    e->impossible = k.impossible;
+    cache->next = (slot + 1) % FT_MODS_CACHE;
+}
+
 /* The sums advantages() adds for the set `what`, without the words. */
 static void advantage_sums(const ft_statblock *sb, const ft_applies *what,
                            int8_t *out_shift, int8_t *out_flip) {
@@ -846,7 +943,9 @@ static void advantage_sums(const ft_statblock *sb, const ft_applies *what,
 
 void ft_fast_prepare(ft_setup *s) {
     ft_fast *f = &s->fast;
+    uint32_t stamp = f->atk.stamp + 1u;
     memset(f, 0, sizeof *f);
+    f->atk.stamp = stamp;
     static const ft_applies sets[FT_ADV_SETS][2] = {
         {FT_APPLIES_ATTACK, FT_APPLIES_SPELL_ATTACK},
         {FT_APPLIES_ATTACK, FT_APPLIES_MELEE_ATTACK},
@@ -1032,8 +1131,11 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
 #endif
     } else {
         /* The reasons are words for the narration: not written in
-         * simulation. */
-        compute(r, a, t, o, &m, r->facts ? &list : NULL, false, false);
+         * simulation (where the modifiers may be remembered ones). */
+        if (!r->facts && r->memo)
+            ft_attack_mods_cached(r, &r->memo->cache, a, t, o, &m);
+        if (r->facts || !r->memo || m.impossible)
+            compute(r, a, t, o, &m, r->facts ? &list : NULL, false, false);
     }
     if (m.impossible)
         return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0, "%s", m.why);

@@ -458,9 +458,11 @@ static fray_status begin(ft_run *r) {
 /* ---- The clock moves on (seed "Start of Phase Activities", "Zero Phases";
  * RULINGS 15) ------------------------------------------------------------ */
 
-static void zero_phase(ft_run *r, int phase) {
+/* Returns whether it harmed anyone (only harm can end the fight). */
+static bool zero_phase(ft_run *r, int phase) {
     const ft_setup *s = r->setup;
     ft_state *st = r->st;
+    bool harmed = false;
     emit(r, FT_FACT_PHASE, -1, -1, phase, 1, 0, 0);
     for (int i = 0; i < st->n; i++) {
         ft_cstate *c = &st->c[i];
@@ -481,12 +483,17 @@ static void zero_phase(ft_run *r, int phase) {
             }
         }
         /* Anyone below 0 LETHAL loses one more. */
-        if (s->opt.dying_loses_lethal && c->lethal + c->temp_lethal < 0)
+        if (s->opt.dying_loses_lethal && c->lethal + c->temp_lethal < 0) {
             ft_harm_apply(r, i, 0, 1, -1);
+            harmed = true;
+        }
     }
+    return harmed;
 }
 
-static void advance(ft_run *r, int to) {
+/* `going`: the fight was found not over after the last change of anyone's
+ * status (check_over), so that only harm in a zero phase could end it. */
+static void advance(ft_run *r, int to, bool going) {
     ft_state *st = r->st;
     /* Each zero phase (a multiple of 10) after the current one, up to
      * `to`, without testing the phases in between. */
@@ -494,13 +501,17 @@ static void advance(ft_run *r, int to) {
     if (m != 0)
         first += m > 0 ? 10 - m : -m;
     for (int p = first; p <= to; p += 10) {
-        zero_phase(r, p);
+        if (zero_phase(r, p))
+            going = false;
         st->phase = p;
     }
     st->phase = to;
     st->round = to / 10 + 1;
     emit(r, FT_FACT_PHASE, -1, -1, to, to % 10 == 0, 0, 0);
-    check_over(r);
+    if (!going)
+        check_over(r);
+    else
+        assert(!st->over && (check_over(r), !st->over));
 }
 
 /* ---- Holds (seed "Hold") -------------------------------------------------- */
@@ -1382,7 +1393,7 @@ fray_status ft_apply_next(ft_run *r, int next) {
             return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
                                   "%s still acts in phase %d",
                                   r->setup->c[next].name, (int)st->phase);
-        advance(r, st->c[next].phase);
+        advance(r, st->c[next].phase, false);
         rc = FRAY_OK;
         break;
     }
@@ -1396,6 +1407,23 @@ fray_status ft_apply_next(ft_run *r, int next) {
     if (rc == FRAY_OK)
         st->n_events++;
     return rc;
+}
+
+int ft_phase_quiet(ft_run *r, int next, bool going) {
+    ft_state *st = r->st;
+    assert(!r->facts && next >= 0 && next == ft_next_actor(st) &&
+           st->c[next].phase > st->phase);
+    advance(r, st->c[next].phase, going);
+    st->n_events++;
+    if (st->over)
+        return -1;
+    /* Nobody's phase or slot changes in a clock's step, and its harm
+     * (RULINGS 15: the dying lose LETHAL) only takes people off the
+     * clock: `next` still acts next unless it left the clock itself. */
+    if (!on_clock(st, next))
+        next = ft_next_actor(st);
+    assert(next == ft_next_actor(st));
+    return next;
 }
 
 /* ---- Reset ---------------------------------------------------------------- */

@@ -344,6 +344,14 @@ FRAY_API const char *fray_towers_fight_turn(const fray_towers_fight *f,
     return f->setup->s.c[next].name;
 }
 
+static fray_status step_done(fray_towers_fight *f, ft_command *cmd, int next,
+                             fray_status rc);
+
+/* The clock's step: everything else -1 or 0. */
+static const ft_command phase_cmd = {
+    .action = FT_CMD_PHASE, .actor = -1, .target = -1, .weapon = -1,
+    .hold_who = -1, .skill = -1, .chip = -1, .condition = -1, .ally = -1};
+
 FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *f) {
     ft_state *st = &f->st;
     if (st->over)
@@ -355,10 +363,6 @@ FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *f) {
         st->winner = -1;
         return FRAY_OK;
     }
-    /* The clock's step: everything else -1 or 0. */
-    static const ft_command phase_cmd = {
-        .action = FT_CMD_PHASE, .actor = -1, .target = -1, .weapon = -1,
-        .hold_who = -1, .skill = -1, .chip = -1, .condition = -1, .ally = -1};
     ft_command cmd;
     bool checked = false;
     if (st->c[next].phase > st->phase)
@@ -371,21 +375,28 @@ FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *f) {
     fray_status rc = !f->opt.journal && !f->table
                          ? apply_quiet(f, &cmd, checked, next)
                          : apply_cmd(f, &cmd, NULL, 0, NULL, checked, next);
-    if (rc == FRAY_ERR_INVALID && cmd.action < FT_ACTION_COUNT) {
+    return step_done(f, &cmd, next, rc);
+}
+
+/* The end of a fight step that applied cmd for `next` with result rc. */
+static fray_status step_done(fray_towers_fight *f, ft_command *cmd, int next,
+                             fray_status rc) {
+    ft_state *st = &f->st;
+    if (rc == FRAY_ERR_INVALID && cmd->action < FT_ACTION_COUNT) {
         /* The policy asked for something the rules refuse (it checks, so
          * this is a policy bug): the command was refused before it changed
          * anything, and the turn becomes a Forced Delay, always legal. */
-        memset(&cmd, 0, sizeof cmd);
-        cmd.action = FT_ACT_DELAY;
-        cmd.actor = (int8_t)next;
-        cmd.target = cmd.weapon = cmd.ally = cmd.condition = -1;
-        cmd.hold_who = cmd.skill = cmd.chip = -1;
-        rc = ft_fight_apply(f, &cmd, NULL, 0, NULL);
+        memset(cmd, 0, sizeof *cmd);
+        cmd->action = FT_ACT_DELAY;
+        cmd->actor = (int8_t)next;
+        cmd->target = cmd->weapon = cmd->ally = cmd->condition = -1;
+        cmd->hold_who = cmd->skill = cmd->chip = -1;
+        rc = ft_fight_apply(f, cmd, NULL, 0, NULL);
         if (rc == FRAY_ERR_INVALID) {
             /* No Forced Delay after a free action this phase: Full
              * Defense then. */
-            cmd.action = FT_ACT_FULL_DEFENSE;
-            rc = ft_fight_apply(f, &cmd, NULL, 0, NULL);
+            cmd->action = FT_ACT_FULL_DEFENSE;
+            rc = ft_fight_apply(f, cmd, NULL, 0, NULL);
         }
     }
     if (rc == FRAY_ERR_DECK_EMPTY) {
@@ -398,7 +409,58 @@ FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *f) {
     return rc;
 }
 
+/*
+ * fray_towers_fight_run when nothing is recorded (no journal, no facts, no
+ * table): the same steps as fray_towers_fight_step, in the same order,
+ * with one ft_run for the whole fight and the clock's step folded into the
+ * action that follows it. A clock's step moves nobody on the clock, so the
+ * actor it was made for still acts next and the phase limit, passed for
+ * that actor before the step, needs no second test.
+ */
+static fray_status run_quiet(fray_towers_fight *f) {
+    ft_state *st = &f->st;
+    const ft_setup *s = &f->setup->s;
+    int limit = f->opt.until_phase > 0 ? f->opt.until_phase : s->opt.max_phase;
+    ft_event *ev = &f->scratch;
+    ft_run r;
+    run_init(f, &r, ev, NULL, NULL);
+    bool going = false; /* the last event was an action applied (ft_phase_quiet) */
+    while (!st->over) {
+        int next = ft_next_actor(st);
+        if (next < 0 || (limit > 0 && st->c[next].phase > limit)) {
+            st->over = true;
+            st->winner = -1;
+            return FRAY_OK;
+        }
+        if (st->c[next].phase > st->phase) {
+            next = ft_phase_quiet(&r, next, going);
+            if (next < 0)
+                continue; /* over */
+        }
+        ft_command cmd;
+        bool checked = false;
+        ft_policy_choose_memo(s, st, next, &cmd, &checked, &f->paths,
+                              &f->memo);
+        event_start(ev, &cmd);
+        /* What run_init leaves in a fresh run, for this event. */
+        r.card_i = r.choice_i = r.round_i = 0;
+        r.checked = checked;
+        r.memo = checked ? &f->memo : NULL;
+        fray_status rc = ft_apply_next(&r, next);
+        f->memo.valid = false;
+        going = rc == FRAY_OK;
+        if (rc != FRAY_OK) {
+            rc = step_done(f, &cmd, next, rc);
+            if (rc != FRAY_OK)
+                return rc;
+        }
+    }
+    return FRAY_OK;
+}
+
 FRAY_API fray_status fray_towers_fight_run(fray_towers_fight *f) {
+    if (!f->opt.journal && !f->opt.facts && !f->table)
+        return run_quiet(f);
     while (!f->st.over) {
         fray_status rc = fray_towers_fight_step(f);
         if (rc != FRAY_OK)

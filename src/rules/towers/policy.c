@@ -61,6 +61,7 @@ typedef struct pol {
     bool *checked;              /* set when try_cmd takes a checked command */
     ft_path_cache *paths;       /* the fight's move search cache (or NULL) */
     ft_attack_memo *memo;       /* the chosen attack's modifiers (or NULL) */
+    struct move_search *ms;     /* step 5's search, while it moves (or NULL) */
 } pol;
 
 enum { OCC_GONE = 0xff };
@@ -382,6 +383,7 @@ static bool power_pays(const pol *p, int e, const ft_weapon *w,
  * search (fray__grid_reach_occ): the footprints of all but those who fled. */
 typedef struct occ_list {
     int n;
+    int8_t who[FT_MAX_COMBATANTS]; /* in index order */
     fray_footprint fp[FT_MAX_COMBATANTS];
     uint8_t kind[FT_MAX_COMBATANTS];
 } occ_list;
@@ -392,10 +394,85 @@ static void occ_list_init(const pol *p, occ_list *o) {
         uint8_t k = occupant_of(p, i);
         if (k == OCC_GONE)
             continue;
+        o->who[o->n] = (int8_t)i;
         o->fp[o->n] = p->fp[i];
         o->kind[o->n] = k;
         o->n++;
     }
+}
+
+/* Step 5's search of the map (from the actor's footprint, parity 0, among
+ * the occupants oc), run only as far as needed: move_toward may look at
+ * the spaces costing at most `limit` (three moves' worth, then the whole
+ * map), of which rm holds those the run has finished. */
+typedef struct move_search {
+    fray__reach_run run;
+    fray_reach_map rm;
+    occ_list oc;
+    int limit;
+} move_search;
+
+/* Finishes every space of step 5's search that costs at most `cost`
+ * (within its limit). */
+static void search_until(move_search *ms, int cost) {
+    fray__grid_run_until(&ms->run, cost < ms->limit ? cost : ms->limit);
+}
+
+/*
+ * The engine's search for a Move or Charge of the actor to dest
+ * (engine.c find_path: from its footprint, parity 0, up to its Speed,
+ * stopping at dest), answered from step 5's search and put in the fight's
+ * path cache under the key the engine looks for. Exact: a search with a
+ * lower cost limit finishes the spaces it reaches in the same order with
+ * the same keys and previous steps (the spaces past its limit are in other
+ * buckets), so once step 5's search has finished every space within the
+ * Speed, dest's cost, can_stop and path are the same when dest costs at
+ * most the Speed, and dest is out of reach when it costs more (or is not
+ * finished). The engine takes the entry only when it sees the same
+ * occupants (its own view of who blocks), else it searches itself.
+ */
+static void put_path(const pol *p, fray_pos dest) {
+    ft_path_cache *k = p->paths;
+    const move_search *ms = p->ms;
+    if (!k || !ms)
+        return;
+    int spd = ft_speed(p->s, p->st, p->me);
+    if (ms->run.settled < spd)
+        return; /* (a limit below the Speed: the engine searches) */
+    const fray_reach_map *rm = &ms->rm;
+    const occ_list *oc = &ms->oc;
+    int c = rm->cost[dest.y][dest.x];
+    if (c >= 0 && c <= spd) {
+        k->can_stop = rm->can_stop[dest.y][dest.x];
+        k->n = fray_grid_path(rm, dest, k->path, FT_PATH_CACHE_MAX);
+    } else {
+        k->can_stop = false;
+        k->n = -1;
+    }
+    k->setup = p->s;
+    k->from = p->fp[p->me];
+    k->max_cost = spd;
+    k->dest = dest;
+    k->n_occ = oc->n;
+    for (int j = 0; j < oc->n; j++) {
+        k->occ_who[j] = oc->who[j];
+        k->occ_kind[j] = oc->kind[j];
+        k->occ_fp[j] = oc->fp[j];
+    }
+    k->valid = true;
+#ifndef NDEBUG
+    /* The long way: the engine's own search. */
+    fray_reach_map m;
+    fray_pos path[FT_PATH_CACHE_MAX];
+    fray__grid_reach_steps(&p->s->map, ft_steps(p->s), k->from, 0, spd,
+                           oc->fp, oc->kind, oc->n, dest, &m);
+    int mc = m.cost[dest.y][dest.x];
+    int mn = mc < 0 ? -1 : fray_grid_path(&m, dest, path, FT_PATH_CACHE_MAX);
+    assert(mn == k->n);
+    assert(mc < 0 || m.can_stop[dest.y][dest.x] == k->can_stop);
+    for (int i = 0; i < mn; i++)
+        assert(path[i].x == k->path[i].x && path[i].y == k->path[i].y);
+#endif
 }
 
 static fray_footprint fp_at(const pol *p, fray_pos at) {
@@ -478,6 +555,8 @@ static long firing_score(const pol *p, fray_footprint at, int e,
 /* Tries a move of `action` to dest (with target for a Charge). */
 static bool try_move(const pol *p, int action, fray_pos dest, int target,
                      ft_command *out) {
+    if (action == FT_ACT_MOVE || action == FT_ACT_CHARGE)
+        put_path(p, dest);
     ft_command c;
     cmd_init(&c, p->me, action);
     c.dest = dest;
@@ -508,14 +587,12 @@ static bool charge_path(const pol *p, const fray_reach_map *rm, fray_pos to) {
  * as it can along the cheapest path to such a space. false when no move
  * helps.
  */
-static bool move_toward(const pol *p, int e, const ft_weapon *w,
-                        fray_reach_map *rm, ft_command *out) {
-    const fray_grid *g = &p->s->map;
-    int spd = ft_speed(p->s, p->st, p->me);
-    if (spd <= 0)
-        return false;
+/* The best space in rm from which to strike enemy e: for a shooter the
+ * best firing position within Speed (firing_score), else the cheapest, the
+ * first in rows then columns among equals; {-1, -1}: none. */
+static fray_pos strike_space(const pol *p, int e, const ft_weapon *w,
+                             const fray_reach_map *rm, int spd) {
     bool ranged = is_ranged(w);
-    /* The best space to strike from, over the whole reachable map. */
     long best_score = LONG_MAX;
     fray_pos best = {-1, -1};
     int sx0, sy0, sx1, sy1; /* only there can it strike from */
@@ -542,6 +619,37 @@ static bool move_toward(const pol *p, int e, const ft_weapon *w,
                 best = q;
             }
         }
+    return best;
+}
+
+/*
+ * Moves toward enemy e: to the best space from which it can strike (within
+ * its Speed: Charge when the blow can follow, else Combat Move), or as far
+ * as it can along the cheapest path to such a space. false when no move
+ * helps. Reads step 5's search (p->ms).
+ */
+static bool move_toward(const pol *p, int e, const ft_weapon *w,
+                        ft_command *out) {
+    const fray_grid *g = &p->s->map;
+    int spd = ft_speed(p->s, p->st, p->me);
+    if (spd <= 0)
+        return false;
+    bool ranged = is_ranged(w);
+    /* The best space to strike from, over the whole reachable map. The
+     * spaces within Speed first: when one of them can strike, it is the
+     * best of the whole map too (a shooter's firing positions are all
+     * within Speed and beat every other space; otherwise the cheapest
+     * wins, and every space as cheap is among them), and no further
+     * space is looked at below. */
+    move_search *ms = p->ms;
+    const fray_reach_map *rm = &ms->rm;
+    search_until(ms, spd);
+    fray_pos best = strike_space(p, e, w, rm, spd);
+    if (best.x < 0) {
+        search_until(ms, ms->limit);
+        best = strike_space(p, e, w, rm, spd);
+    }
+    int sx0, sy0, sx1, sy1;
     fray_pos here = p->st->c[p->me].pos;
     if (best.x >= 0 && best.x == here.x && best.y == here.y)
         return false; /* already there: moving does not help */
@@ -623,6 +731,60 @@ static bool step_away(const pol *p, const ft_weapon *w, ft_command *out) {
     return false;
 }
 
+/* Step 5: moves toward the best target it can move toward (of the first
+ * three by preference). Apart from the choice (its stack holds the map
+ * search, about 62 KB, which a decision that does not move never
+ * touches). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static bool move_step(pol *p, const ft_weapon *w, ft_command *out) {
+    const ft_setup *s = p->s;
+    int actor = p->me;
+    /* The search costs with its reach: three moves' worth first, the
+     * whole map only when no enemy can be struck from within that. Run
+     * as far as the moves ask (move_toward, put_path). */
+    int spd = ft_speed(s, p->st, actor);
+    int far_cost = 2 * (s->map.w + s->map.h);
+    int near_cost = 3 * spd + 2 < far_cost ? 3 * spd + 2 : far_cost;
+    move_search ms;
+    occ_list_init(p, &ms.oc);
+    ms.limit = near_cost;
+    fray__grid_run_start(&ms.run, &s->map, ft_steps(s), p->fp[actor], 0,
+                         far_cost, ms.oc.fp, ms.oc.kind, ms.oc.n, &ms.rm);
+    p->ms = &ms;
+    /* The target: by preference, among enemies it can reach at all. */
+    int order[FT_MAX_COMBATANTS];
+    long rank[FT_MAX_COMBATANTS];
+    int k = 0;
+    for (int e = 0; e < p->n; e++) {
+        if (!p->enemy[e])
+            continue;
+        long r = target_rank(p, e, range_to(p, p->fp[actor], e));
+        int j = k++;
+        while (j > 0 && rank[j - 1] > r) {
+            order[j] = order[j - 1];
+            rank[j] = rank[j - 1];
+            j--;
+        }
+        order[j] = e;
+        rank[j] = r;
+    }
+    bool moved = false;
+    for (int j = 0; j < k && j < 3 && !moved; j++)
+        moved = move_toward(p, order[j], w, out);
+    /* The whole map, unless nothing lies past three moves' worth: then it
+     * is the same map, and the same tries fail again. */
+    if (!moved && near_cost < far_cost &&
+        fray__grid_run_until(&ms.run, near_cost)) {
+        ms.limit = far_cost;
+        for (int j = 0; j < k && j < 3 && !moved; j++)
+            moved = move_toward(p, order[j], w, out);
+    }
+    p->ms = NULL; /* (ms ends here) */
+    return moved;
+}
+
 /* ---- The choice --------------------------------------------------------------------- */
 
 void ft_policy_choose(const ft_setup *s, const ft_state *st, int actor,
@@ -664,6 +826,7 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
     p.checked = out_checked;
     p.paths = paths;
     p.memo = NULL; /* set once the attack's modifiers are known */
+    p.ms = NULL;
     const ft_tactics *tac = p.tac;
     const ft_cstate *me = &st->c[actor];
     ft_tactics_preset preset = tac->preset;
@@ -739,7 +902,8 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
         if (!in_weapon_range(&p, w, dist))
             continue;
         ft_mods *m = &mods[ask];
-        ft_attack_mods_quiet(&p.run, actor, e, &o, false, m);
+        ft_attack_mods_cached(&p.run, memo ? &memo->cache : NULL, actor, e,
+                              &o, m);
         if (m->impossible)
             continue;
         long r = target_rank(&p, e, dist);
@@ -806,47 +970,8 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
 
     /* 5. Move toward a target. */
     if (s->has_map && preset != FT_TAC_HOLD_GROUND &&
-        ft_speed(s, st, actor) > 0) {
-        fray_reach_map rm;
-        occ_list oc;
-        occ_list_init(&p, &oc);
-        const fray_pos whole = {-1, -1}; /* no destination: the whole search */
-        /* The search costs with its reach: three moves' worth first, the
-         * whole map only when no enemy can be struck from within that. */
-        int spd = ft_speed(s, st, actor);
-        int far_cost = 2 * (s->map.w + s->map.h);
-        int near_cost = 3 * spd + 2 < far_cost ? 3 * spd + 2 : far_cost;
-        fray__grid_reach_steps(&s->map, ft_steps(s), p.fp[actor], 0,
-                               near_cost, oc.fp, oc.kind, oc.n, whole, &rm);
-        /* The target: by preference, among enemies it can reach at all. */
-        int order[FT_MAX_COMBATANTS];
-        long rank[FT_MAX_COMBATANTS];
-        int k = 0;
-        for (int e = 0; e < p.n; e++) {
-            if (!p.enemy[e])
-                continue;
-            long r = target_rank(&p, e, range_to(&p, p.fp[actor], e));
-            int j = k++;
-            while (j > 0 && rank[j - 1] > r) {
-                order[j] = order[j - 1];
-                rank[j] = rank[j - 1];
-                j--;
-            }
-            order[j] = e;
-            rank[j] = r;
-        }
-        for (int j = 0; j < k && j < 3; j++)
-            if (move_toward(&p, order[j], w, &rm, out))
-                return;
-        if (near_cost < far_cost) {
-            fray__grid_reach_steps(&s->map, ft_steps(s), p.fp[actor], 0,
-                                   far_cost, oc.fp, oc.kind, oc.n, whole,
-                                   &rm);
-            for (int j = 0; j < k && j < 3; j++)
-                if (move_toward(&p, order[j], w, &rm, out))
-                    return;
-        }
-    }
+        ft_speed(s, st, actor) > 0 && move_step(&p, w, out))
+        return;
 
     /* 6. Nothing better. */
     if (preset == FT_TAC_DEFENSIVE && try_simple(&p, FT_ACT_FULL_DEFENSE, out))

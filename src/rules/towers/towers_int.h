@@ -485,6 +485,10 @@ typedef struct ft_fast_attack {
     int att_shift[FT_MAX_COMBATANTS][FT_MAX_WEAPONS + 1];
     int def_flip[FT_MAX_COMBATANTS][4];
     int def_shift[FT_MAX_COMBATANTS][4];
+    /* Counts the preparations of this setup (ft_fast_prepare), so that
+     * modifiers remembered from an earlier one (ft_mods_cache) are not
+     * taken for this one. */
+    uint32_t stamp;
 } ft_fast_attack;
 
 typedef struct ft_fast {
@@ -799,6 +803,40 @@ typedef struct ft_path_cache {
 } ft_path_cache;
 
 /*
+ * Speed (attack.c, ft_attack_mods_cached): the quiet modifiers of the last
+ * few attacks the policy weighed, each with everything of the state that
+ * compute() reads when no combatant has a condition: per combatant its
+ * place, flags, Aim, Aid, grapple and weapons in hand; the attacker's
+ * ammunition and mana. An attack asked again on a state equal in all of
+ * these gets the same modifiers without working them out. Only for fights
+ * of up to FT_MODS_CACHE_MAX_N combatants. Kept across trials: the key
+ * also holds the setup and its preparation stamp. Builds without NDEBUG
+ * work every remembered answer out again and assert it is the same.
+ */
+enum {
+    FT_MODS_CACHE = 8,
+    /* With more combatants the key costs more and matches less often (a
+     * step of anyone changes it): measured, the skirmish (6) loses. */
+    FT_MODS_CACHE_MAX_N = 4,
+    /* the setup, the attack, the attacker's ammunition and mana (2), then
+     * two words per combatant */
+    FT_MODS_KEY_WORDS = 4 + 2 * FT_MODS_CACHE_MAX_N
+};
+
+typedef struct ft_mods_cache_entry {
+    uint64_t sum;               /* the words folded: most misses stop here */
+    int n_words;                /* 0: empty */
+    uint64_t w[FT_MODS_KEY_WORDS];
+    int flip, shift, def_flip, def_shift;
+    bool impossible;
+} ft_mods_cache_entry;
+
+typedef struct ft_mods_cache {
+    int next;                   /* the entry replaced next */
+    ft_mods_cache_entry e[FT_MODS_CACHE];
+} ft_mods_cache;
+
+/*
  * The attack modifiers the tactics policy worked out for the attack it is
  * about to choose (policy.c, ft_attack_mods with the attacker's weapon
  * `weapon`, main hand, no Power Attack, no Aid), on state `st` at event
@@ -817,6 +855,7 @@ typedef struct ft_attack_memo {
     int32_t n_events;
     int attacker, target, weapon;
     int flip, shift, def_flip, def_shift;
+    ft_mods_cache cache;        /* not cleared with valid: see above */
 } ft_attack_memo;
 
 struct ft_run;
@@ -961,6 +1000,10 @@ void ft_attack_possible(const ft_run *r, int attacker, int target,
 void ft_attack_mods_quiet(const ft_run *r, int attacker, int target,
                           const ft_attack_opts *o, bool only_possible,
                           ft_mods *out);
+/* ft_attack_mods_quiet (not only_possible) through `cache` (NULL: none). */
+void ft_attack_mods_cached(const ft_run *r, ft_mods_cache *cache,
+                           int attacker, int target, const ft_attack_opts *o,
+                           ft_mods *out);
 /* Fills s->fast (the speed caches) from the rest of the setup; called by
  * ft_policy_prepare. */
 void ft_fast_prepare(ft_setup *s);
@@ -1346,5 +1389,18 @@ static inline bool ft_policy_fate_idle(const ft_run *r, int who,
         return true;
     return ft_policy_fate_idle_held(r, who, f, shift, need, least);
 }
+
+/* ---- Additions of speed-engine2 (engine.c, fight.c) ----------------------
+ * Nothing above changed. */
+
+/* The clock's step (FT_CMD_PHASE) for fight.c's quiet run (r->facts off,
+ * r->ev not written): `next` is ft_next_actor(r->st), whose phase is later
+ * than the current one. Moves the clock to it with the same state changes
+ * as ft_apply_next, counts the event, and returns ft_next_actor of the new
+ * state (-1 when the fight is over). `going`: the last event was an action
+ * applied without error (its end found the fight going on, and nothing
+ * changed since), so the end of the fight is asked only if a zero phase
+ * harms someone. */
+int ft_phase_quiet(ft_run *r, int next, bool going);
 
 #endif
