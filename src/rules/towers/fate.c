@@ -340,20 +340,47 @@ static fray_status apply_choice(ft_run *r, int who, int d,
     }
 }
 
+/* Whether the hooks are the tactics policy and it would choose nothing on
+ * flip f of `who` now (ft_policy_fate_idle): then asking it has no effect.
+ * Builds without NDEBUG ask it all the same and check. */
+static inline bool policy_idle(const ft_run *r, int who, ft_flip_purpose p,
+                               const fray_flip *f, int shift, int against) {
+#ifndef NDEBUG
+    {
+        /* ft_held_top_value against the held cards one by one. */
+        const fray_deck *deck = &r->st->decks[r->setup->c[who].deck];
+        fray_card held[FRAY_CARDS_MAX];
+        int nh = ft_deck_held(deck, held), top = INT_MIN;
+        for (int h = 0; h < nh; h++)
+            if (ft_card_value(&r->setup->opt.deck, held[h]) > top)
+                top = ft_card_value(&r->setup->opt.deck, held[h]);
+        assert(nh == 0 || top == ft_held_top_value(&r->setup->opt.deck,
+                                                   ft_deck_held_bits(deck)));
+    }
+#endif
+    if (r->hooks != &ft_policy_hooks ||
+        !ft_policy_fate_idle(r, who, p, f, shift, against))
+        return false;
+#ifndef NDEBUG
+    ft_flip_view v = {who, p, f, shift, against, p == FT_FLIP_DEFENSE};
+    assert(r->hooks->fate(r->hooks->ctx, r, &v).kind == FT_CHOICE_NONE);
+#endif
+    return true;
+}
+
 /* Whether a round of choices on flip f of `who` is over before it starts
  * (nothing chosen, nothing recorded, nothing asked that could change
- * anything): no hooks to ask, or the tactics policy, which answers
- * "nothing" at once here (and asking it has no effect), so the held cards
- * and chips need not be looked at. A replay reads the record instead. */
+ * anything): no hooks to ask, or the tactics policy, which would answer
+ * "nothing" (ft_policy_fate_idle; asking it has no effect). A replay reads
+ * the record instead. */
 static inline bool round_empty(const ft_run *r, int who, ft_flip_purpose p,
                                const fray_flip *f, int shift, int against) {
     if (r->replay)
         return false;
-    if (!r->hooks || !r->hooks->fate)
-        return true;
-    return r->hooks == &ft_policy_hooks &&
-           ft_policy_fate_none(r, who, p == FT_FLIP_DEFENSE, f, shift,
-                               against);
+    /* The policy's hooks (the usual case) have a fate hook. */
+    if (r->hooks == &ft_policy_hooks)
+        return policy_idle(r, who, p, f, shift, against);
+    return !r->hooks || !r->hooks->fate;
 }
 
 /* The choices of the round fate_round just counted on flip f of `who`
@@ -402,7 +429,8 @@ static fray_status round_choices(ft_run *r, int who, ft_flip_purpose p,
     /* Each choice spends a held card or a chip, so this ends; the guard
      * only protects against a hook that never says NONE. */
     for (int guard = 0; guard < FT_EVENT_CHOICES; guard++) {
-        if (!can_choose(r, who, deck))
+        if (!can_choose(r, who, deck) ||
+            (any && policy_idle(r, who, p, f, *shift, against)))
             break;
         ft_flip_view v;
         v.who = who;
@@ -529,11 +557,12 @@ fray_status ft_flip_respond(ft_run *r, int who, ft_flip_purpose purpose,
                             fray_flip *flip, int *shift, int against,
                             bool *out_changed) {
     int d = 0;
-    if (out_changed)
-        *out_changed = false;
     fray_status rc = deck_index(r, who, &d);
-    if (rc != FRAY_OK)
+    if (rc != FRAY_OK) {
+        if (out_changed)
+            *out_changed = false;
         return rc;
+    }
     return fate_round(r, who, purpose, flip, shift, against, out_changed);
 }
 

@@ -1281,6 +1281,115 @@ fray_status ft_fight_apply(fray_towers_fight *f, const ft_command *cmd,
 enum { FT_NEXT_UNKNOWN = -100 };
 fray_status ft_apply_next(ft_run *r, int next);
 
+/* ---- Additions for the Hand of Fate rounds' speed (fate.c) ---------------
+ * Added by the speed-fate2 work; nothing above changed. */
+
+/* The cards of the deck held in a Hand of Fate, as bits by card id (what
+ * ft_deck_held lists). */
+static inline uint64_t ft_deck_held_bits(const fray_deck *deck) {
+    uint64_t m = 0;
+#if defined(__SSE2__) && defined(__GNUC__)
+    int size = deck->size;
+    if (size >= 48 && size <= FRAY_CARDS_MAX) {
+        const __m128i want = _mm_set1_epi8((char)FRAY_PLACE_HELD);
+        const uint8_t *pl = deck->place;
+        /* Three blocks, then the last sixteen places (overlapping). */
+        for (int b = 0; b < 3; b++)
+            m |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+                     _mm_loadu_si128((const __m128i *)(const void *)(pl + 16 * b)),
+                     want))
+                 << (16 * b);
+        m |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+                 _mm_loadu_si128((const __m128i *)(const void *)(pl + size - 16)),
+                 want))
+             << (size - 16);
+        return m;
+    }
+#endif
+    fray_card held[FRAY_CARDS_MAX];
+    int n = (int)fray_deck_held(deck, held, FRAY_CARDS_MAX);
+    for (int i = 0; i < n; i++)
+        m |= (uint64_t)1 << held[i];
+    return m;
+}
+
+/* The highest ft_card_value(o, card) of the cards in bits m (not 0): the
+ * highest rank held in any suit (an Ace worth 1 when aces are low), or a
+ * Joker's value. */
+static inline int ft_held_top_value(const fray_deck_options *o, uint64_t m) {
+    const uint64_t suit = ((uint64_t)1 << 13) - 1;
+    unsigned ranks = (unsigned)((m | m >> 13 | m >> 26 | m >> 39) & suit);
+    int top = INT_MIN;
+    if (o->aces_low && (ranks & (1u << 12))) {
+        ranks &= ~(1u << 12);
+        top = 1;
+    }
+    if (ranks)
+        top = 31 - __builtin_clz(ranks) + 2;
+    if ((m >> FRAY_CARDS_STANDARD) && o->joker_value > top)
+        top = o->joker_value;
+    return top;
+}
+
+/* The part of ft_policy_fate_idle that looks at the held cards. `need` is
+ * the total to reach, `least` the held cards fate_choice wants at least
+ * (1 or 2). */
+static inline bool ft_policy_fate_idle_held(const ft_run *r, int who,
+                                            const fray_flip *f, int shift,
+                                            int need, int least) {
+    const ft_setup *s = r->setup;
+    int d = s->c[who].deck;
+    if (d < 0 || d >= r->st->n_decks)
+        return true;
+    uint64_t m = ft_deck_held_bits(&r->st->decks[d]);
+    if (m == 0 || (least > 1 && (m & (m - 1)) == 0))
+        return true;
+    int top = ft_held_top_value(&s->opt.deck, m);
+    if (top + shift < need)
+        return true;
+    if (f->keep_lowest) {
+        int short_cards = 0;
+        for (int i = 0; i < f->n_cards; i++)
+            short_cards +=
+                ft_card_value(&s->opt.deck, f->cards[i]) + shift < need;
+        if (short_cards > 1)
+            return true;
+    }
+    return false;
+}
+
+/* Whether policy.c fate_choice surely makes no Hand of Fate or chip choice
+ * on flip f of `who`: ft_policy_fate_none, or none of its choices has what
+ * it needs. A white chip's (shift+1) needs use_chips, the flip one short
+ * and a white chip; a swap needs use_hand_of_fate and a held card that
+ * reaches the total itself (fate_choice's deck_best and top_held tests)
+ * and, on a keep-the-lowest flip, every other card of the flip reaching it
+ * too (the swap replaces one card, and keeping the lowest keeps any card
+ * left short). A flip that decides no damage wants two chips or two held
+ * cards (fate_choice's `damage`, narrower still on one's own Aid). So
+ * true is exact; false only means "ask fate_choice". fate.c asks this
+ * before the hooks. */
+static inline bool ft_policy_fate_idle(const ft_run *r, int who,
+                                       ft_flip_purpose p, const fray_flip *f,
+                                       int shift, int against) {
+    bool is_defense = p == FT_FLIP_DEFENSE;
+    if (ft_policy_fate_none(r, who, is_defense, f, shift, against))
+        return true;
+    const ft_setup *s = r->setup;
+    const ft_tactics *tac = &s->c[who].tactics;
+    int need = is_defense ? against + 1 : against;
+    int least = p == FT_FLIP_ATTACK || is_defense ? 1 : 2;
+    if (tac->use_chips && f->kept_value + shift + 1 >= need &&
+        r->st->c[who].chips[0] >= least)
+        return false;
+    int deck_best = FRAY_RANK_ACE;
+    if (s->opt.deck.jokers > 0 && s->opt.deck.joker_value > deck_best)
+        deck_best = s->opt.deck.joker_value;
+    if (!tac->use_hand_of_fate || f->n_cards <= 0 || deck_best + shift < need)
+        return true;
+    return ft_policy_fate_idle_held(r, who, f, shift, need, least);
+}
+
 /* ---- Additions of speed-engine2 (engine.c, fight.c) ----------------------
  * Nothing above changed. */
 
