@@ -775,8 +775,15 @@ static fray_status check(const ft_setup *s, ft_state *st,
     const ft_cstate *c = &st->c[a];
     const ft_action_info *info = &ft_actions[cmd->action];
     /* The actor whose turn it is is on the clock, so it can act, and the
-     * fight is not over (ft_next_actor says -1 then): ask that first. */
-    int next = ft_next_actor(st);
+     * fight is not over (ft_next_actor says -1 then): ask that first. The
+     * fight's loop may just have asked it on this very state (paths
+     * ->turn_st: told only while the policy weighs that turn, in which
+     * nothing but the places checks put back changes). */
+    int next = paths && paths->turn_st == st &&
+                       paths->turn_events == st->n_events
+                   ? paths->turn_actor
+                   : ft_next_actor(st);
+    assert(next == ft_next_actor(st));
     if (next != a) {
         if (st->over)
             return bad(diag, "the fight is over%s%s", "", "");
