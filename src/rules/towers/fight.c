@@ -5,6 +5,7 @@
  */
 #include "towers_int.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <jansson.h>
 #include <limits.h>
@@ -438,8 +439,11 @@ static fray_status run_quiet(fray_towers_fight *f) {
     ft_run r;
     run_init(f, &r, ev, NULL, NULL);
     bool going = false; /* the last event was an action applied (ft_phase_quiet) */
+    int next = FT_NEXT_UNKNOWN; /* whose turn, when the last event told */
     while (!st->over) {
-        int next = ft_next_actor(st);
+        if (next == FT_NEXT_UNKNOWN)
+            next = ft_next_actor(st);
+        assert(next == ft_next_actor(st));
         if (next < 0 || (limit > 0 && st->c[next].phase > limit)) {
             st->over = true;
             st->winner = -1;
@@ -466,6 +470,7 @@ static fray_status run_quiet(fray_towers_fight *f) {
             if (rc != FRAY_OK)
                 return rc;
         }
+        next = going ? r.next_after : FT_NEXT_UNKNOWN;
     }
     return FRAY_OK;
 }

@@ -918,6 +918,11 @@ typedef struct ft_run {
     bool checked;
     ft_path_cache *paths;    /* the fight's last move search (NULL: none) */
     ft_attack_memo *memo;    /* the policy's attack modifiers (NULL: none) */
+    /* Added by speed-engine3: set by ft_apply_next to ft_next_actor of
+     * the state it leaves when it found that on the way (an action that
+     * ended a turn with nothing recorded, engine.c turn_end_quiet), else
+     * FT_NEXT_UNKNOWN. */
+    int next_after;
 } ft_run;
 
 /* ---- Functions shared between the modules ------------------------------- */
