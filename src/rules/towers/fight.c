@@ -307,8 +307,12 @@ FRAY_API void fray_towers_fight_reset_trial(fray_towers_fight *f,
     begin.actor = -1;
     begin.target = -1;
     /* Cannot fail: the journal has room for its first event and decks
-     * hold enough cards for every initiative flip (checked on load). */
-    (void)ft_fight_apply(f, &begin, NULL, 0, NULL);
+     * hold enough cards for every initiative flip (checked on load).
+     * (Without journal or table, as fray_towers_fight_step applies.) */
+    if (!f->opt.journal && !f->table)
+        (void)apply_quiet(f, &begin, false, FT_NEXT_UNKNOWN);
+    else
+        (void)ft_fight_apply(f, &begin, NULL, 0, NULL);
 }
 
 FRAY_API void fray_towers_fight_free(fray_towers_fight *f) {
