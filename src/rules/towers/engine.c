@@ -133,13 +133,29 @@ static void clock_move(ft_state *st, int c, int cost) {
 
 /* ---- The end of the fight ------------------------------------------------ */
 
+/* The end of the fight when `standing` holds one bit for each side with
+ * someone still in the fight (and st->over is false): two or more bits
+ * and the fight goes on. */
+static void over_from(ft_run *r, unsigned standing) {
+    ft_state *st = r->st;
+    if (standing & (standing - 1))
+        return;
+    int last = -2; /* nobody standing: a draw */
+    for (int side = 0; side < FT_MAX_SIDES && last < 0; side++)
+        if (standing >> side & 1u)
+            last = side;
+    st->over = true;
+    st->winner = (int8_t)last;
+    ft_emit(r, FT_FACT_END, -1, -1, st->winner, st->phase, 0, 0);
+}
+
 static void check_over(ft_run *r) {
     const ft_setup *s = r->setup;
     ft_state *st = r->st;
     if (st->over)
         return;
-    /* The sides with someone still in the fight, one bit each: two or
-     * more and the fight goes on (asked as soon as a second one shows). */
+    /* The sides with someone still in the fight, one bit each (the search
+     * stops as soon as a second one shows). */
     unsigned standing = 0;
     for (int i = 0; i < st->n; i++)
         if (!(st->c[i].flags & (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD |
@@ -148,13 +164,7 @@ static void check_over(ft_run *r) {
             if (standing & (standing - 1))
                 return;
         }
-    int last = -2; /* nobody standing: a draw */
-    for (int side = 0; side < FT_MAX_SIDES && last < 0; side++)
-        if (standing >> side & 1u)
-            last = side;
-    st->over = true;
-    st->winner = (int8_t)last;
-    ft_emit(r, FT_FACT_END, -1, -1, st->winner, st->phase, 0, 0);
+    over_from(r, standing);
 }
 
 /* ---- The map ------------------------------------------------------------- */
@@ -493,20 +503,41 @@ static bool zero_phase(ft_run *r, int phase) {
 
 /* `going`: the fight was found not over after the last change of anyone's
  * status (check_over), so that only harm in a zero phase could end it. */
-static void advance(ft_run *r, int to, bool going) {
-    ft_state *st = r->st;
-    /* Each zero phase (a multiple of 10) after the current one, up to
-     * `to`, without testing the phases in between. */
-    int first = st->phase + 1, m = first % 10;
-    if (m != 0)
-        first += m > 0 ? 10 - m : -m;
+/* The zero phases first, first + 10, ... up to `to`, in turn (advance);
+ * true when one of them harmed someone. Kept out of advance, which most
+ * clock steps pass through without a zero phase. */
+FT_NOINLINE static bool zero_phases(ft_run *r, int first, int to) {
+    bool harmed = false;
     for (int p = first; p <= to; p += 10) {
         if (zero_phase(r, p))
-            going = false;
-        st->phase = p;
+            harmed = true;
+        r->st->phase = p;
     }
+    return harmed;
+}
+
+/* The first zero phase (a multiple of 10) after `phase`. */
+static inline int first_zero_after(int phase) {
+    int first = phase + 1, m = first % 10;
+    if (m != 0)
+        first += m > 0 ? 10 - m : -m;
+    return first;
+}
+
+/* The clock at phase `to`. */
+static inline void set_clock(ft_state *st, int to) {
     st->phase = to;
     st->round = to / 10 + 1;
+}
+
+static void advance(ft_run *r, int to, bool going) {
+    ft_state *st = r->st;
+    /* Each zero phase after the current one, up to `to`, without testing
+     * the phases in between. */
+    int first = first_zero_after(st->phase);
+    if (first <= to && zero_phases(r, first, to))
+        going = false;
+    set_clock(st, to);
     emit(r, FT_FACT_PHASE, -1, -1, to, to % 10 == 0, 0, 0);
     if (!going)
         check_over(r);
@@ -775,8 +806,15 @@ static fray_status check(const ft_setup *s, ft_state *st,
     const ft_cstate *c = &st->c[a];
     const ft_action_info *info = &ft_actions[cmd->action];
     /* The actor whose turn it is is on the clock, so it can act, and the
-     * fight is not over (ft_next_actor says -1 then): ask that first. */
-    int next = ft_next_actor(st);
+     * fight is not over (ft_next_actor says -1 then): ask that first. The
+     * fight's loop may just have asked it on this very state (paths
+     * ->turn_st: told only while the policy weighs that turn, in which
+     * nothing but the places checks put back changes). */
+    int next = paths && paths->turn_st == st &&
+                       paths->turn_events == st->n_events
+                   ? paths->turn_actor
+                   : ft_next_actor(st);
+    assert(next == ft_next_actor(st));
     if (next != a) {
         if (st->over)
             return bad(diag, "the fight is over%s%s", "", "");
@@ -1059,6 +1097,48 @@ static void end_activation(ft_run *r, int a) {
     if (any_condition(r->st))
         ft_cond_activation(r, a, true);
     r->st->active = -1;
+}
+
+/*
+ * The end of an action that ended the actor's turn, when nothing is
+ * recorded: end_activation, check_holds and check_over, with one look at
+ * everyone. When nobody has a condition and nobody holds, the first two
+ * change nothing but st->active (end_activation only ends conditions'
+ * durations, check_holds only releases holds), so the sides seen standing
+ * are the ones check_over would see, and whoever is first on the clock is
+ * ft_next_actor's answer (kept in r->next_after). Otherwise the long way.
+ */
+static void turn_end_quiet(ft_run *r, int a) {
+    const ft_setup *s = r->setup;
+    ft_state *st = r->st;
+    unsigned flags = 0, cond = 0, standing = 0;
+    int best = -1;
+    int32_t best_phase = 0, best_slot = 0; /* as in ft_next_actor */
+    for (int i = 0; i < st->n; i++) {
+        const ft_cstate *c = &st->c[i];
+        flags |= c->flags;
+        cond |= (unsigned)c->n_cond;
+        if (c->flags & (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD | FT_F_FLED))
+            continue;
+        standing |= 1u << s->c[i].side;
+        /* (On the clock when nobody holds: only then is `best` kept.) */
+        if (best < 0 || c->phase < best_phase ||
+            (c->phase == best_phase && c->slot < best_slot)) {
+            best = i;
+            best_phase = c->phase;
+            best_slot = c->slot;
+        }
+    }
+    if (cond || (flags & FT_F_HOLDING) || st->over) {
+        end_activation(r, a);
+        check_holds(r, a);
+        check_over(r);
+        return;
+    }
+    st->active = -1;
+    over_from(r, standing);
+    r->next_after = st->over ? -1 : best;
+    assert(r->next_after == ft_next_actor(st));
 }
 
 static int heal_half(int max) { return (max + 1) / 2; }
@@ -1354,6 +1434,10 @@ static fray_status apply_action(ft_run *r) {
     } else {
         if (cost >= 0)
             clock_move(st, a, cost + extra);
+        if (!r->facts) {
+            turn_end_quiet(r, a); /* (no ACT fact to finish) */
+            return FRAY_OK;
+        }
         end_activation(r, a);
     }
     ft_fact *last = NULL;
@@ -1377,6 +1461,7 @@ fray_status ft_apply_next(ft_run *r, int next) {
     ft_state *st = r->st;
     r->ev->number = st->n_events;
     r->ev->phase = st->phase;
+    r->next_after = FT_NEXT_UNKNOWN;
     fray_status rc;
     switch (r->ev->cmd.action) {
     case FT_CMD_BEGIN:
@@ -1409,10 +1494,10 @@ fray_status ft_apply_next(ft_run *r, int next) {
     return rc;
 }
 
-int ft_phase_quiet(ft_run *r, int next, bool going) {
+/* ft_phase_quiet through advance (a zero phase on the way, or the end of
+ * the fight to ask). */
+FT_NOINLINE static int phase_quiet_long(ft_run *r, int next, bool going) {
     ft_state *st = r->st;
-    assert(!r->facts && next >= 0 && next == ft_next_actor(st) &&
-           st->c[next].phase > st->phase);
     advance(r, st->c[next].phase, going);
     st->n_events++;
     if (st->over)
@@ -1423,6 +1508,22 @@ int ft_phase_quiet(ft_run *r, int next, bool going) {
     if (!on_clock(st, next))
         next = ft_next_actor(st);
     assert(next == ft_next_actor(st));
+    return next;
+}
+
+int ft_phase_quiet(ft_run *r, int next, bool going) {
+    ft_state *st = r->st;
+    assert(!r->facts && next >= 0 && next == ft_next_actor(st) &&
+           st->c[next].phase > st->phase);
+    int to = st->c[next].phase;
+    if (!going || first_zero_after(st->phase) <= to)
+        return phase_quiet_long(r, next, going);
+    /* No zero phase on the way and the fight known to go on: advance would
+     * only move the clock (it records nothing here), and `next` acts
+     * next. */
+    set_clock(st, to);
+    st->n_events++;
+    assert(!st->over && (check_over(r), !st->over));
     return next;
 }
 

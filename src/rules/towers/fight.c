@@ -5,6 +5,7 @@
  */
 #include "towers_int.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <jansson.h>
 #include <limits.h>
@@ -306,8 +307,12 @@ FRAY_API void fray_towers_fight_reset_trial(fray_towers_fight *f,
     begin.actor = -1;
     begin.target = -1;
     /* Cannot fail: the journal has room for its first event and decks
-     * hold enough cards for every initiative flip (checked on load). */
-    (void)ft_fight_apply(f, &begin, NULL, 0, NULL);
+     * hold enough cards for every initiative flip (checked on load).
+     * (Without journal or table, as fray_towers_fight_step applies.) */
+    if (!f->opt.journal && !f->table)
+        (void)apply_quiet(f, &begin, false, FT_NEXT_UNKNOWN);
+    else
+        (void)ft_fight_apply(f, &begin, NULL, 0, NULL);
 }
 
 FRAY_API void fray_towers_fight_free(fray_towers_fight *f) {
@@ -347,6 +352,20 @@ FRAY_API const char *fray_towers_fight_turn(const fray_towers_fight *f,
 static fray_status step_done(fray_towers_fight *f, ft_command *cmd, int next,
                              fray_status rc);
 
+/* The policy's command for `next`, ft_next_actor of the fight's state:
+ * its checks are told whose turn it is (ft_path_cache.turn_st) while it
+ * weighs the turn, and only then. */
+static void choose(fray_towers_fight *f, int next, ft_command *cmd,
+                   bool *checked) {
+    ft_state *st = &f->st;
+    f->paths.turn_st = st;
+    f->paths.turn_events = st->n_events;
+    f->paths.turn_actor = next;
+    ft_policy_choose_memo(&f->setup->s, st, next, cmd, checked, &f->paths,
+                          &f->memo);
+    f->paths.turn_st = NULL;
+}
+
 /* The clock's step: everything else -1 or 0. */
 static const ft_command phase_cmd = {
     .action = FT_CMD_PHASE, .actor = -1, .target = -1, .weapon = -1,
@@ -368,8 +387,7 @@ FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *f) {
     if (st->c[next].phase > st->phase)
         cmd = phase_cmd;
     else /* (the policy fills the whole command) */
-        ft_policy_choose_memo(&f->setup->s, st, next, &cmd, &checked,
-                              &f->paths, &f->memo);
+        choose(f, next, &cmd, &checked);
     /* A command the policy checked on this very state is not checked again
      * (nothing changes the state in between); nor is whose turn it is. */
     fray_status rc = !f->opt.journal && !f->table
@@ -425,8 +443,11 @@ static fray_status run_quiet(fray_towers_fight *f) {
     ft_run r;
     run_init(f, &r, ev, NULL, NULL);
     bool going = false; /* the last event was an action applied (ft_phase_quiet) */
+    int next = FT_NEXT_UNKNOWN; /* whose turn, when the last event told */
     while (!st->over) {
-        int next = ft_next_actor(st);
+        if (next == FT_NEXT_UNKNOWN)
+            next = ft_next_actor(st);
+        assert(next == ft_next_actor(st));
         if (next < 0 || (limit > 0 && st->c[next].phase > limit)) {
             st->over = true;
             st->winner = -1;
@@ -439,8 +460,7 @@ static fray_status run_quiet(fray_towers_fight *f) {
         }
         ft_command cmd;
         bool checked = false;
-        ft_policy_choose_memo(s, st, next, &cmd, &checked, &f->paths,
-                              &f->memo);
+        choose(f, next, &cmd, &checked);
         event_start(ev, &cmd);
         /* What run_init leaves in a fresh run, for this event. */
         r.card_i = r.choice_i = r.round_i = 0;
@@ -454,6 +474,7 @@ static fray_status run_quiet(fray_towers_fight *f) {
             if (rc != FRAY_OK)
                 return rc;
         }
+        next = going ? r.next_after : FT_NEXT_UNKNOWN;
     }
     return FRAY_OK;
 }

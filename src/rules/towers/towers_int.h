@@ -800,6 +800,14 @@ typedef struct ft_path_cache {
     int n;                   /* find_path's answer for FT_PATH_CACHE_MAX */
     bool can_stop;
     fray_pos path[FT_PATH_CACHE_MAX];
+    /* Added by speed-engine3: whose turn it is (ft_next_actor) on state
+     * turn_st at event turn_events, told by fight.c just before it asks
+     * the policy for that turn (and withdrawn, turn_st NULL, right after):
+     * the check of a command on that state takes it instead of asking
+     * ft_next_actor again. */
+    const ft_state *turn_st;
+    int32_t turn_events;
+    int turn_actor;
 } ft_path_cache;
 
 /*
@@ -910,6 +918,11 @@ typedef struct ft_run {
     bool checked;
     ft_path_cache *paths;    /* the fight's last move search (NULL: none) */
     ft_attack_memo *memo;    /* the policy's attack modifiers (NULL: none) */
+    /* Added by speed-engine3: set by ft_apply_next to ft_next_actor of
+     * the state it leaves when it found that on the way (an action that
+     * ended a turn with nothing recorded, engine.c turn_end_quiet), else
+     * FT_NEXT_UNKNOWN. */
+    int next_after;
 } ft_run;
 
 /* ---- Functions shared between the modules ------------------------------- */
