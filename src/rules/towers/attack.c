@@ -1116,20 +1116,8 @@ static inline fray_status opposed(ft_run *r, const ft_mods *m,
                  o->af.kept_value + o->ash, &o->df, &o->dsh);
     if (rc != FRAY_OK)
         return rc;
-    fray_flip *af = &o->af, *df = &o->df;
-    int *ash = &o->ash, *dsh = &o->dsh;
-    int a = o->a, t = o->t;
-    ft_flip_purpose ap = o->ap, dp = o->dp;
-    for (int guard = 0; guard < 64; guard++) {
-        bool changed;
-        rc = ft_flip_respond(r, a, ap, af, ash, df->kept_value + *dsh, &changed);
-        if (rc != FRAY_OK || !changed)
-            return rc;
-        rc = ft_flip_respond(r, t, dp, df, dsh, af->kept_value + *ash, &changed);
-        if (rc != FRAY_OK || !changed)
-            return rc;
-    }
-    return FRAY_OK;
+    return ft_flip_answers(r, o->a, o->ap, &o->af, &o->ash, o->t, o->dp,
+                           &o->df, &o->dsh);
 }
 
 fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,

@@ -566,6 +566,35 @@ fray_status ft_flip_respond(ft_run *r, int who, ft_flip_purpose purpose,
     return fate_round(r, who, purpose, flip, shift, against, out_changed);
 }
 
+fray_status ft_flip_answers(ft_run *r, int a, ft_flip_purpose ap,
+                            fray_flip *af, int *ash, int t,
+                            ft_flip_purpose dp, fray_flip *df, int *dsh) {
+    /* ft_flip_respond for a, then for t, until one makes no choice: each
+     * deck asked once (the first time its side's round comes, where
+     * ft_flip_respond would fail), and one call for the whole exchange. */
+    int d = 0;
+    fray_status rc = deck_index(r, a, &d);
+    if (rc != FRAY_OK)
+        return rc;
+    bool t_checked = false;
+    for (int guard = 0; guard < 64; guard++) {
+        bool changed;
+        rc = fate_round(r, a, ap, af, ash, df->kept_value + *dsh, &changed);
+        if (rc != FRAY_OK || !changed)
+            return rc;
+        if (!t_checked) {
+            rc = deck_index(r, t, &d);
+            if (rc != FRAY_OK)
+                return rc;
+            t_checked = true;
+        }
+        rc = fate_round(r, t, dp, df, dsh, af->kept_value + *ash, &changed);
+        if (rc != FRAY_OK || !changed)
+            return rc;
+    }
+    return FRAY_OK;
+}
+
 fray_status ft_flip_plain(ft_run *r, int deck, int n, fray_flip *out) {
     fray_flip f;
     memset(&f, 0, sizeof f);
