@@ -520,23 +520,31 @@ fray_status ft_flip(ft_run *r, int who, int n, ft_flip_purpose purpose,
         return rc;
     fray_deck *deck = &r->st->decks[d];
     fray_flip *f = out;
-    memset(f, 0, sizeof *f);
-    f->n = n;
-    fray__flip_plan(n, &r->setup->opt.flip, &f->n_cards, &f->keep_lowest);
+    int k;
+    bool low;
+    fray__flip_plan(n, &r->setup->opt.flip, &k, &low);
     /* A flip can never hold more cards than the deck. */
-    if (f->n_cards > deck->size)
-        f->n_cards = deck->size;
-    int k = f->n_cards;
+    if (k > deck->size)
+        k = deck->size;
     /* Drawn by the engine with enough cards left and room in the event:
      * nothing can fail (get_cards reports those failures), and the cards
      * go straight to the discard pile (get_cards, discard_flipped and
-     * fray__flip_evaluate in one pass). */
+     * fray__flip_evaluate in one pass). fray__deck_flip writes every
+     * field past these three but the cards[] it does not turn over, which
+     * nobody reads (a flip's cards are cards[0..n_cards)): no memset. */
     if (!r->replay && !r->cards_given && !r->setup->opt.fresh_decks && k > 0 &&
         r->ev->n_cards + k <= FT_EVENT_CARDS &&
         (size_t)k <= deck->n_draw + deck->n_discard) {
+        f->n = n;
+        f->n_cards = k;
+        f->keep_lowest = low;
         fray__deck_flip(deck, &r->st->rng, f);
         count_drawn(r, d, f);
     } else {
+        memset(f, 0, sizeof *f);
+        f->n = n;
+        f->n_cards = k;
+        f->keep_lowest = low;
         rc = get_cards(r, d, k, f->cards, false, purpose_text(purpose));
         if (rc != FRAY_OK)
             return rc;
