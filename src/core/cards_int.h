@@ -10,6 +10,8 @@
 #include "fray/cards.h"
 #include "fray/flip.h"
 
+#include <limits.h>
+
 #if defined(__SSE2__) && defined(__GNUC__)
 #include <emmintrin.h>
 #endif
@@ -88,6 +90,39 @@ static inline void fray__flip_plan(int n, const fray_flip_rules *rules,
         *out_cards = n > 2 - FRAY_CARDS_MAX ? 2 - n : FRAY_CARDS_MAX;
         *out_keep_lowest = true;
     }
+}
+
+/* a + b, saturated at INT_MIN and INT_MAX: flip.c's sums of a kept value
+ * and shifts (which come from user input). */
+static inline int fray__sat_add(int a, int b) {
+#if defined(__GNUC__)
+    int s;
+    if (__builtin_add_overflow(a, b, &s))
+        return b > 0 ? INT_MAX : INT_MIN;
+    return s;
+#else
+    long long s = (long long)a + (long long)b;
+    if (s > INT_MAX)
+        return INT_MAX;
+    if (s < INT_MIN)
+        return INT_MIN;
+    return (int)s;
+#endif
+}
+
+/* fray_combat_resolve, inline for the engine's attacks (flip.c exports
+ * it). */
+static inline fray_combat_result fray__combat_resolve(const fray_flip *attack,
+                                                      int attack_shift,
+                                                      const fray_flip *defense,
+                                                      int defense_shift) {
+    fray_combat_result r;
+    r.attack_total = fray__sat_add(attack->kept_value, attack_shift);
+    r.defense_total = fray__sat_add(defense->kept_value, defense_shift);
+    r.hit = r.attack_total >= r.defense_total;
+    r.hearts = attack->hearts;
+    r.critical = r.hit && r.hearts >= 1;
+    return r;
 }
 
 /*

@@ -13,22 +13,9 @@
 #include "cards_int.h"
 
 /* rank + flip mods and card + shifts come from user input: saturate
- * instead of overflowing, so absurd numbers stay defined behaviour. */
-static int sat_add(int a, int b) {
-#if defined(__GNUC__)
-    int s;
-    if (__builtin_add_overflow(a, b, &s))
-        return b > 0 ? INT_MAX : INT_MIN;
-    return s;
-#else
-    long long s = (long long)a + (long long)b;
-    if (s > INT_MAX)
-        return INT_MAX;
-    if (s < INT_MIN)
-        return INT_MIN;
-    return (int)s;
-#endif
-}
+ * instead of overflowing (fray__sat_add), so absurd numbers stay defined
+ * behaviour. */
+static int sat_add(int a, int b) { return fray__sat_add(a, b); }
 
 void fray_flip_plan(int n, const fray_flip_rules *rules, int *out_cards,
                     bool *out_keep_lowest) {
@@ -300,11 +287,5 @@ fray_combat_result fray_combat_resolve(const fray_flip *attack,
                                        int attack_shift,
                                        const fray_flip *defense,
                                        int defense_shift) {
-    fray_combat_result r;
-    r.attack_total = sat_add(attack->kept_value, attack_shift);
-    r.defense_total = sat_add(defense->kept_value, defense_shift);
-    r.hit = r.attack_total >= r.defense_total;
-    r.hearts = attack->hearts;
-    r.critical = r.hit && r.hearts >= 1;
-    return r;
+    return fray__combat_resolve(attack, attack_shift, defense, defense_shift);
 }

@@ -13,6 +13,7 @@
 #include <assert.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -838,6 +839,18 @@ void ft_attack_mods_quiet(const ft_run *r, int attacker, int target,
 
 /* ---- Modifiers remembered between decisions (ft_mods_cache) ------------- */
 
+/* The first nb (< 8) bytes at p as a number; the eight bytes from p lie
+ * in one object. */
+static inline uint64_t first_bytes(const void *p, unsigned nb) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return v >> (64 - 8 * nb);
+#else
+    return v & (((uint64_t)1 << (8 * nb)) - 1);
+#endif
+}
+
 /* The key of an attack on the state as it is now (its words and a
  * fingerprint of them), or false when the state is outside what the key holds: someone
  * has a condition (compute() reads everyone's through the melee and
@@ -863,24 +876,39 @@ static bool mods_key(const ft_run *r, int a, int t, const ft_attack_opts *o,
     memcpy(am, st->c[a].ammo, FT_MAX_WEAPONS);
     memcpy(am + FT_MAX_WEAPONS, st->c[a].mana, FT_ELEMENT_COUNT);
     memcpy(&w[2], am, 16);
+    /* Per combatant, the bytes of the fields compute() reads, loaded
+     * whole: pos and flags lie in a row, and so do aim, aim_spell,
+     * aided_vs and wielded[] (asserted below); the bytes past them are
+     * masked off. Equal words mean equal fields, which is all a key needs. */
+    _Static_assert(sizeof(fray_pos) == 4 &&
+                       offsetof(ft_cstate, flags) ==
+                           offsetof(ft_cstate, pos) + 4 &&
+                       sizeof(((ft_cstate *)0)->flags) == 2,
+                   "pos and flags: six bytes in a row");
+    _Static_assert(offsetof(ft_cstate, aim_spell) ==
+                           offsetof(ft_cstate, aim) + 1 &&
+                       offsetof(ft_cstate, aided_vs) ==
+                           offsetof(ft_cstate, aim) + 2 &&
+                       offsetof(ft_cstate, wielded) ==
+                           offsetof(ft_cstate, aim) + 3 &&
+                       offsetof(ft_cstate, aim) + 8 <= sizeof(ft_cstate),
+                   "aim, aim_spell, aided_vs, wielded[2]: five bytes in a row");
+    uint64_t h = 0;
+    for (int i = 0; i < 4; i++)
+        h = (h << 7 | h >> 57) ^ w[i];
     int nw = 4;
     for (int i = 0; i < n; i++) {
         const ft_cstate *cs = &st->c[i];
         if (cs->n_cond != 0)
             return false;
-        w[nw++] = (uint64_t)(uint16_t)cs->pos.x |
-                  (uint64_t)(uint16_t)cs->pos.y << 16 |
-                  (uint64_t)cs->flags << 32 |
-                  (uint64_t)(uint8_t)cs->aim << 48 |
-                  (uint64_t)(uint8_t)cs->aim_spell << 56;
-        w[nw++] = (uint64_t)(uint8_t)cs->aided_vs |
-                  (uint64_t)(uint8_t)cs->grappled_by << 8 |
-                  (uint64_t)(uint8_t)cs->wielded[0] << 16 |
-                  (uint64_t)(uint8_t)cs->wielded[1] << 24;
+        uint64_t place = first_bytes(&cs->pos, 6);
+        uint64_t hands = first_bytes(&cs->aim, 5) |
+                         (uint64_t)(uint8_t)cs->grappled_by << 40;
+        w[nw++] = place;
+        w[nw++] = hands;
+        h = (h << 7 | h >> 57) ^ place;
+        h = (h << 7 | h >> 57) ^ hands;
     }
-    uint64_t h = 0;
-    for (int i = 0; i < nw; i++)
-        h = (h << 7 | h >> 57) ^ w[i];
     k->n_words = nw;
     k->sum = h;
     return true;
@@ -895,8 +923,13 @@ void ft_attack_mods_cached(const ft_run *r, ft_mods_cache *cache, int a,
     }
     for (int i = 0; i < FT_MODS_CACHE; i++) {
         const ft_mods_cache_entry *e = &cache->e[i];
-        if (e->sum != k.sum || e->n_words != k.n_words ||
-            memcmp(e->w, k.w, (size_t)k.n_words * sizeof k.w[0]) != 0)
+        if (e->sum != k.sum || e->n_words != k.n_words)
+            continue;
+        /* The words themselves (few: no call to memcmp). */
+        uint64_t diff = 0;
+        for (int j = 0; j < k.n_words; j++)
+            diff |= e->w[j] ^ k.w[j];
+        if (diff)
             continue;
         out->flip = e->flip;
         out->shift = e->shift;
@@ -1083,20 +1116,8 @@ static inline fray_status opposed(ft_run *r, const ft_mods *m,
                  o->af.kept_value + o->ash, &o->df, &o->dsh);
     if (rc != FRAY_OK)
         return rc;
-    fray_flip *af = &o->af, *df = &o->df;
-    int *ash = &o->ash, *dsh = &o->dsh;
-    int a = o->a, t = o->t;
-    ft_flip_purpose ap = o->ap, dp = o->dp;
-    for (int guard = 0; guard < 64; guard++) {
-        bool changed;
-        rc = ft_flip_respond(r, a, ap, af, ash, df->kept_value + *dsh, &changed);
-        if (rc != FRAY_OK || !changed)
-            return rc;
-        rc = ft_flip_respond(r, t, dp, df, dsh, af->kept_value + *ash, &changed);
-        if (rc != FRAY_OK || !changed)
-            return rc;
-    }
-    return FRAY_OK;
+    return ft_flip_answers(r, o->a, o->ap, &o->af, &o->ash, o->t, o->dp,
+                           &o->df, &o->dsh);
 }
 
 fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
@@ -1197,7 +1218,7 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
     if (o->power)
         as->flags |= FT_F_POWER;
 
-    fray_combat_result res = fray_combat_resolve(&of.af, of.ash, &of.df, of.dsh);
+    fray_combat_result res = fray__combat_resolve(&of.af, of.ash, &of.df, of.dsh);
     if (!res.hit) {
         if (r->facts) /* (ft_emit records nothing without facts) */
             ft_emit(r, FT_FACT_MISS, a, t, res.attack_total, res.defense_total,

@@ -520,23 +520,31 @@ fray_status ft_flip(ft_run *r, int who, int n, ft_flip_purpose purpose,
         return rc;
     fray_deck *deck = &r->st->decks[d];
     fray_flip *f = out;
-    memset(f, 0, sizeof *f);
-    f->n = n;
-    fray__flip_plan(n, &r->setup->opt.flip, &f->n_cards, &f->keep_lowest);
+    int k;
+    bool low;
+    fray__flip_plan(n, &r->setup->opt.flip, &k, &low);
     /* A flip can never hold more cards than the deck. */
-    if (f->n_cards > deck->size)
-        f->n_cards = deck->size;
-    int k = f->n_cards;
+    if (k > deck->size)
+        k = deck->size;
     /* Drawn by the engine with enough cards left and room in the event:
      * nothing can fail (get_cards reports those failures), and the cards
      * go straight to the discard pile (get_cards, discard_flipped and
-     * fray__flip_evaluate in one pass). */
+     * fray__flip_evaluate in one pass). fray__deck_flip writes every
+     * field past these three but the cards[] it does not turn over, which
+     * nobody reads (a flip's cards are cards[0..n_cards)): no memset. */
     if (!r->replay && !r->cards_given && !r->setup->opt.fresh_decks && k > 0 &&
         r->ev->n_cards + k <= FT_EVENT_CARDS &&
         (size_t)k <= deck->n_draw + deck->n_discard) {
+        f->n = n;
+        f->n_cards = k;
+        f->keep_lowest = low;
         fray__deck_flip(deck, &r->st->rng, f);
         count_drawn(r, d, f);
     } else {
+        memset(f, 0, sizeof *f);
+        f->n = n;
+        f->n_cards = k;
+        f->keep_lowest = low;
         rc = get_cards(r, d, k, f->cards, false, purpose_text(purpose));
         if (rc != FRAY_OK)
             return rc;
@@ -564,6 +572,35 @@ fray_status ft_flip_respond(ft_run *r, int who, ft_flip_purpose purpose,
         return rc;
     }
     return fate_round(r, who, purpose, flip, shift, against, out_changed);
+}
+
+fray_status ft_flip_answers(ft_run *r, int a, ft_flip_purpose ap,
+                            fray_flip *af, int *ash, int t,
+                            ft_flip_purpose dp, fray_flip *df, int *dsh) {
+    /* ft_flip_respond for a, then for t, until one makes no choice: each
+     * deck asked once (the first time its side's round comes, where
+     * ft_flip_respond would fail), and one call for the whole exchange. */
+    int d = 0;
+    fray_status rc = deck_index(r, a, &d);
+    if (rc != FRAY_OK)
+        return rc;
+    bool t_checked = false;
+    for (int guard = 0; guard < 64; guard++) {
+        bool changed;
+        rc = fate_round(r, a, ap, af, ash, df->kept_value + *dsh, &changed);
+        if (rc != FRAY_OK || !changed)
+            return rc;
+        if (!t_checked) {
+            rc = deck_index(r, t, &d);
+            if (rc != FRAY_OK)
+                return rc;
+            t_checked = true;
+        }
+        rc = fate_round(r, t, dp, df, dsh, af->kept_value + *ash, &changed);
+        if (rc != FRAY_OK || !changed)
+            return rc;
+    }
+    return FRAY_OK;
 }
 
 fray_status ft_flip_plain(ft_run *r, int deck, int n, fray_flip *out) {

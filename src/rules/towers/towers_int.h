@@ -1416,4 +1416,16 @@ static inline bool ft_policy_fate_idle(const ft_run *r, int who,
  * harms someone. */
 int ft_phase_quiet(ft_run *r, int next, bool going);
 
+/* ---- Additions of speed-flip3 (attack.c, fate.c) -----------------------
+ * Nothing above changed. */
+
+/* Hand of Fate and chips answered back and forth on an opposed flip just
+ * made (af of a with shift *ash, then df of t against it): ft_flip_respond
+ * for a, then for t, each against the other's total, until one side makes
+ * no choice (at most 64 exchanges). The same rounds, choices and errors as
+ * those calls (fate.c). */
+fray_status ft_flip_answers(ft_run *r, int a, ft_flip_purpose ap,
+                            fray_flip *af, int *ash, int t,
+                            ft_flip_purpose dp, fray_flip *df, int *dsh);
+
 #endif
