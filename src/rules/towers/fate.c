@@ -21,7 +21,7 @@
  * marker (a = the round's number, low 8 bits) followed by its choices; a
  * round without choices records nothing. So replay knows exactly which flip
  * each choice belongs to, also when one side answers the other's choice
- * after seeing the result (ft_flip_respond).
+ * after seeing the result (ft_flip_answers).
  *
  * Flipped cards go to their deck's discard pile as soon as they are turned
  * over (RULINGS 2), like fray_flip_draw: a Hand of Fate swap later puts the
@@ -561,25 +561,12 @@ fray_status ft_flip(ft_run *r, int who, int n, ft_flip_purpose purpose,
     return FRAY_OK;
 }
 
-fray_status ft_flip_respond(ft_run *r, int who, ft_flip_purpose purpose,
-                            fray_flip *flip, int *shift, int against,
-                            bool *out_changed) {
-    int d = 0;
-    fray_status rc = deck_index(r, who, &d);
-    if (rc != FRAY_OK) {
-        if (out_changed)
-            *out_changed = false;
-        return rc;
-    }
-    return fate_round(r, who, purpose, flip, shift, against, out_changed);
-}
-
 fray_status ft_flip_answers(ft_run *r, int a, ft_flip_purpose ap,
                             fray_flip *af, int *ash, int t,
                             ft_flip_purpose dp, fray_flip *df, int *dsh) {
-    /* ft_flip_respond for a, then for t, until one makes no choice: each
-     * deck asked once (the first time its side's round comes, where
-     * ft_flip_respond would fail), and one call for the whole exchange. */
+    /* A round for a, then one for t, until one makes no choice; each
+     * side's deck is looked up once, when its first round comes (so a
+     * missing deck fails at that round). */
     int d = 0;
     fray_status rc = deck_index(r, a, &d);
     if (rc != FRAY_OK)

@@ -449,7 +449,7 @@ enum {
     FT_ADV_SETS = 5,   /* attack: spell, melee, ranged; defense: ID, PD */
     FT_GEO_CELLS = 256 /* maps of at most this many spaces: every pair */
 };
-/* ---- attack.c and harm.c speed additions (speed-attack) -------------------
+/* ---- attack.c and harm.c speed tables -----------------------------------
  * ft_fast.atk: attack.c's speed caches, filled by ft_fast_prepare with the
  * rest of ft_fast and read only when fast.ready; each entry gives exactly
  * what the long way would. FT_NOINLINE keeps the rare long way of a
@@ -800,7 +800,7 @@ typedef struct ft_path_cache {
     int n;                   /* find_path's answer for FT_PATH_CACHE_MAX */
     bool can_stop;
     fray_pos path[FT_PATH_CACHE_MAX];
-    /* Added by speed-engine3: whose turn it is (ft_next_actor) on state
+    /* Speed: whose turn it is (ft_next_actor) on state
      * turn_st at event turn_events, told by fight.c just before it asks
      * the policy for that turn (and withdrawn, turn_st NULL, right after):
      * the check of a command on that state takes it instead of asking
@@ -918,7 +918,7 @@ typedef struct ft_run {
     bool checked;
     ft_path_cache *paths;    /* the fight's last move search (NULL: none) */
     ft_attack_memo *memo;    /* the policy's attack modifiers (NULL: none) */
-    /* Added by speed-engine3: set by ft_apply_next to ft_next_actor of
+    /* Speed: set by ft_apply_next to ft_next_actor of
      * the state it leaves when it found that on the way (an action that
      * ended a turn with nothing recorded, engine.c turn_end_quiet), else
      * FT_NEXT_UNKNOWN. */
@@ -938,13 +938,6 @@ fray_status ft_flip(ft_run *r, int who, int n, ft_flip_purpose purpose,
 fray_status ft_flip_plain(ft_run *r, int deck, int n, fray_flip *out);
 /* Deals the Hand of Fate at the start of an encounter. */
 fray_status ft_fate_deal(ft_run *r);
-/* One more round of Hand of Fate and chip choices on a flip already made
- * (an opposed flip: "if one side uses it, the other may respond"). *shift
- * is updated; *out_changed tells whether any choice was made. Same errors
- * as ft_flip. */
-fray_status ft_flip_respond(ft_run *r, int who, ft_flip_purpose purpose,
-                            fray_flip *flip, int *shift, int against,
-                            bool *out_changed);
 
 /* harm.c */
 int ft_max_stun(const ft_setup *s, int c);
@@ -1131,17 +1124,17 @@ static inline int ft_card_value(const fray_deck_options *o, fray_card card) {
     return rank == FRAY_RANK_ACE && o->aces_low ? 1 : rank;
 }
 
-/* fray_deck_held(deck, out, FRAY_CARDS_MAX): the cards held in a Hand of
- * Fate, in id order, into out (room for FRAY_CARDS_MAX); their count. With
- * SSE2 the places are compared sixteen at a time. */
-static inline int ft_deck_held(const fray_deck *deck, fray_card *out) {
+/* The cards of the deck held in a Hand of Fate, as bits by card id (a deck
+ * has at most FRAY_CARDS_MAX <= 64 cards). With SSE2 the places are
+ * compared sixteen at a time. */
+static inline uint64_t ft_deck_held_bits(const fray_deck *deck) {
+    uint64_t m = 0;
 #if defined(__SSE2__) && defined(__GNUC__)
     int size = deck->size;
     if (size >= 48 && size <= FRAY_CARDS_MAX) {
         const __m128i want = _mm_set1_epi8((char)FRAY_PLACE_HELD);
         const uint8_t *pl = deck->place;
         /* Three blocks, then the last sixteen places (overlapping). */
-        uint64_t m = 0;
         for (int b = 0; b < 3; b++)
             m |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
                      _mm_loadu_si128((const __m128i *)(const void *)(pl + 16 * b)),
@@ -1151,15 +1144,26 @@ static inline int ft_deck_held(const fray_deck *deck, fray_card *out) {
                  _mm_loadu_si128((const __m128i *)(const void *)(pl + size - 16)),
                  want))
              << (size - 16);
-        int n = 0;
-        while (m) {
-            out[n++] = (fray_card)__builtin_ctzll(m);
-            m &= m - 1;
-        }
-        return n;
+        return m;
     }
 #endif
-    return (int)fray_deck_held(deck, out, FRAY_CARDS_MAX);
+    fray_card held[FRAY_CARDS_MAX];
+    int n = (int)fray_deck_held(deck, held, FRAY_CARDS_MAX);
+    for (int i = 0; i < n; i++)
+        m |= (uint64_t)1 << held[i];
+    return m;
+}
+
+/* fray_deck_held(deck, out, FRAY_CARDS_MAX): the cards held in a Hand of
+ * Fate, in id order, into out (room for FRAY_CARDS_MAX); their count. */
+static inline int ft_deck_held(const fray_deck *deck, fray_card *out) {
+    uint64_t m = ft_deck_held_bits(deck);
+    int n = 0;
+    while (m) {
+        out[n++] = (fray_card)__builtin_ctzll(m);
+        m &= m - 1;
+    }
+    return n;
 }
 
 /* policy.c fate_choice's first answers: the tactics policy makes no Hand
@@ -1285,8 +1289,7 @@ fray_status ft_fight_apply(fray_towers_fight *f, const ft_command *cmd,
                            const fray_card *cards, size_t n_cards,
                            fray_diag *diag);
 
-/* ---- Additions for the fight loop's speed (engine.c, fight.c, policy.c) --
- * Added by the speed-engine work; nothing above changed. */
+/* ---- The quiet fight loop (engine.c, fight.c): speed, nothing recorded ---- */
 
 /* ft_apply for a caller that has just asked ft_next_actor(r->st): `next`
  * is its answer, which the clock's step (FT_CMD_PHASE) then does not ask
@@ -1294,37 +1297,7 @@ fray_status ft_fight_apply(fray_towers_fight *f, const ft_command *cmd,
 enum { FT_NEXT_UNKNOWN = -100 };
 fray_status ft_apply_next(ft_run *r, int next);
 
-/* ---- Additions for the Hand of Fate rounds' speed (fate.c) ---------------
- * Added by the speed-fate2 work; nothing above changed. */
-
-/* The cards of the deck held in a Hand of Fate, as bits by card id (what
- * ft_deck_held lists). */
-static inline uint64_t ft_deck_held_bits(const fray_deck *deck) {
-    uint64_t m = 0;
-#if defined(__SSE2__) && defined(__GNUC__)
-    int size = deck->size;
-    if (size >= 48 && size <= FRAY_CARDS_MAX) {
-        const __m128i want = _mm_set1_epi8((char)FRAY_PLACE_HELD);
-        const uint8_t *pl = deck->place;
-        /* Three blocks, then the last sixteen places (overlapping). */
-        for (int b = 0; b < 3; b++)
-            m |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-                     _mm_loadu_si128((const __m128i *)(const void *)(pl + 16 * b)),
-                     want))
-                 << (16 * b);
-        m |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-                 _mm_loadu_si128((const __m128i *)(const void *)(pl + size - 16)),
-                 want))
-             << (size - 16);
-        return m;
-    }
-#endif
-    fray_card held[FRAY_CARDS_MAX];
-    int n = (int)fray_deck_held(deck, held, FRAY_CARDS_MAX);
-    for (int i = 0; i < n; i++)
-        m |= (uint64_t)1 << held[i];
-    return m;
-}
+/* ---- Hand of Fate rounds the policy would leave empty (fate.c, speed) ---- */
 
 /* The highest ft_card_value(o, card) of the cards in bits m (not 0): the
  * highest rank held in any suit (an Ace worth 1 when aces are low), or a
@@ -1403,9 +1376,6 @@ static inline bool ft_policy_fate_idle(const ft_run *r, int who,
     return ft_policy_fate_idle_held(r, who, f, shift, need, least);
 }
 
-/* ---- Additions of speed-engine2 (engine.c, fight.c) ----------------------
- * Nothing above changed. */
-
 /* The clock's step (FT_CMD_PHASE) for fight.c's quiet run (r->facts off,
  * r->ev not written): `next` is ft_next_actor(r->st), whose phase is later
  * than the current one. Moves the clock to it with the same state changes
@@ -1416,14 +1386,12 @@ static inline bool ft_policy_fate_idle(const ft_run *r, int who,
  * harms someone. */
 int ft_phase_quiet(ft_run *r, int next, bool going);
 
-/* ---- Additions of speed-flip3 (attack.c, fate.c) -----------------------
- * Nothing above changed. */
-
+/* fate.c, for opposed flips (attack.c). */
 /* Hand of Fate and chips answered back and forth on an opposed flip just
- * made (af of a with shift *ash, then df of t against it): ft_flip_respond
- * for a, then for t, each against the other's total, until one side makes
- * no choice (at most 64 exchanges). The same rounds, choices and errors as
- * those calls (fate.c). */
+ * made (af of a with shift *ash, then df of t against it; seed: "if one
+ * side uses it, the other may respond"): a round of choices for a, then
+ * for t, each against the other's total, until one side makes no choice
+ * (at most 64 exchanges). Shifts are updated. Same errors as ft_flip. */
 fray_status ft_flip_answers(ft_run *r, int a, ft_flip_purpose ap,
                             fray_flip *af, int *ash, int t,
                             ft_flip_purpose dp, fray_flip *df, int *dsh);
