@@ -9,6 +9,7 @@ BUILD       ?= build
 BUILD_ASAN  ?= build-asan
 BUILD_FUZZ  ?= build-fuzz
 BUILD_MPI   ?= build-mpi
+BUILD_REL   ?= build-rel
 FUZZ_SECONDS ?= 20
 FUZZ_RUNS   ?= 150000
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
@@ -64,11 +65,15 @@ fuzz: fuzz-build
 fuzz-repeatable: fuzz-build
 	@scripts/run-fuzz.sh $(BUILD_FUZZ) 120 $(FUZZ_RUNS)
 
-bench: build
-	@for b in $(BUILD)/bench_*; do echo "== $$b"; $$b; done
+# Benchmarks measure the optimised build (Release: -O3, link-time
+# optimisation), as fray sim is shipped.
+bench: deps
+	cmake -S . -B $(BUILD_REL) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DFRAY_TESTS=OFF
+	cmake --build $(BUILD_REL) -j $(JOBS)
+	@for b in $(BUILD_REL)/bench_*; do echo "== $$b"; $$b; done
 
 install: build
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ) $(BUILD_MPI) $(BUILD_REL)
