@@ -143,3 +143,47 @@ fray_status fray__diag_set(fray_diag *diag, fray_status status, int column,
     va_end(ap);
     return status;
 }
+
+/* ---- A bounded text builder ---------------------------------------------- */
+
+void fray__text_init(fray__text *t, char *buf, size_t size) {
+    t->buf = buf;
+    t->size = buf ? size : 0;
+    t->len = 0;
+    if (t->size > 0)
+        t->buf[0] = '\0';
+}
+
+void fray__text_put(fray__text *t, const char *s, size_t n) {
+    if (n == 0)
+        return;
+    if (t->len + 1 < t->size) {
+        size_t room = t->size - 1 - t->len;
+        size_t k = n < room ? n : room;
+        memcpy(t->buf + t->len, s, k);
+        t->buf[t->len + k] = '\0';
+    }
+    t->len += n;
+}
+
+void fray__text_s(fray__text *t, const char *s) {
+    fray__text_put(t, s, strlen(s));
+}
+
+void fray__text_vf(fray__text *t, const char *fmt, va_list ap) {
+    int n;
+    /* Formatted in place: vsnprintf truncates and terminates as we must. */
+    if (t->len + 1 < t->size)
+        n = vsnprintf(t->buf + t->len, t->size - t->len, fmt, ap);
+    else
+        n = vsnprintf(NULL, 0, fmt, ap);
+    if (n > 0)
+        t->len += (size_t)n;
+}
+
+void fray__text_f(fray__text *t, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fray__text_vf(t, fmt, ap);
+    va_end(ap);
+}

@@ -501,64 +501,43 @@ void fray_dice_free(fray_dice *dice) {
 
 /* ---- Writing ---------------------------------------------------------------- */
 
-/* snprintf into a growing length: keeps counting once the buffer is full. */
-typedef struct text_out {
-    char *buf;
-    size_t cap;
-    size_t len;
-} text_out;
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void put(text_out *o, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    bool room = o->len < o->cap;
-    int n = vsnprintf(room ? o->buf + o->len : NULL, room ? o->cap - o->len : 0,
-                      fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        o->len += (size_t)n;
-}
-
-static void format_expr(const fray_dice *d, text_out *o) {
+/* Into a fray__text (internal.h): keeps counting once the buffer is full. */
+static void format_expr(const fray_dice *d, fray__text *o) {
     for (size_t i = 0; i < d->n_terms; i++) {
         const fray__term *t = &d->terms[i];
         if (t->negative)
-            put(o, "-");
+            fray__text_f(o, "-");
         else if (i > 0)
-            put(o, "+");
+            fray__text_f(o, "+");
         switch (t->kind) {
         case FRAY__TERM_CONST:
-            put(o, "%d", (int)t->value);
+            fray__text_f(o, "%d", (int)t->value);
             break;
         case FRAY__TERM_DICE:
             if (t->code) {
-                put(o, "%dD%s", t->count, t->wild ? "!" : "");
+                fray__text_f(o, "%dD%s", t->count, t->wild ? "!" : "");
             } else {
-                put(o, "%dd%d", t->count, t->sides);
+                fray__text_f(o, "%dd%d", t->count, t->sides);
                 if (t->keep_mode != FRAY__KEEP_ALL)
-                    put(o, "%s%d", t->keep_mode == FRAY__KEEP_HIGH ? "kh" : "kl",
+                    fray__text_f(o, "%s%d", t->keep_mode == FRAY__KEEP_HIGH ? "kh" : "kl",
                         t->keep);
             }
             break;
         case FRAY__TERM_WEAPON:
-            put(o, "%d{", t->count);
+            fray__text_f(o, "%d{", t->count);
             if (t->weapon_is_w)
-                put(o, "W");
+                fray__text_f(o, "W");
             else
                 format_expr(t->weapon, o);
-            put(o, "}");
+            fray__text_f(o, "}");
             break;
         }
     }
 }
 
 size_t fray_dice_format(const fray_dice *dice, char *buf, size_t cap) {
-    text_out o = {buf, buf ? cap : 0, 0};
-    if (o.cap > 0)
-        buf[0] = '\0';
+    fray__text o;
+    fray__text_init(&o, buf, cap);
     if (dice)
         format_expr(dice, &o);
     return o.len;

@@ -84,4 +84,26 @@ __attribute__((format(printf, 4, 5)))
 fray_status fray__diag_set(fray_diag *diag, fray_status status, int column,
                            const char *fmt, ...);
 
+/* A bounded text builder, snprintf-style: writes what fits into buf (always
+ * terminated when size > 0) and counts in len what the whole text needs,
+ * so that a caller can report the size to ask for. buf NULL: only counts. */
+typedef struct fray__text {
+    char *buf;
+    size_t size;
+    size_t len;
+} fray__text;
+
+void fray__text_init(fray__text *t, char *buf, size_t size);
+/* n bytes of s. */
+void fray__text_put(fray__text *t, const char *s, size_t n);
+void fray__text_s(fray__text *t, const char *s);
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void fray__text_f(fray__text *t, const char *fmt, ...);
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 0)))
+#endif
+void fray__text_vf(fray__text *t, const char *fmt, va_list ap);
+
 #endif

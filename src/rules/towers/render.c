@@ -18,45 +18,31 @@
 /* ---- A bounded text builder ---------------------------------------------- */
 
 typedef struct txt {
-    char *buf;
-    size_t size;
-    size_t len;     /* what the whole text needs, even past size */
+    fray__text out;
     size_t pending; /* padding not written yet: dropped at the end of a
                        line, so that no line ends in blanks */
 } txt;
 
 static void txt_init(txt *t, char *buf, size_t size) {
-    t->buf = buf;
-    t->size = buf ? size : 0;
-    t->len = 0;
+    fray__text_init(&t->out, buf, size);
     t->pending = 0;
-    if (t->size > 0)
-        t->buf[0] = '\0';
 }
 
-static void txt_raw(txt *t, const char *s, size_t n);
+/* Writes the padding a line is owed, unless what follows ends the line. */
+static void txt_flush_pad(txt *t, bool line_ends) {
+    size_t k = t->pending;
+    t->pending = 0;
+    if (!line_ends)
+        for (size_t i = 0; i < k; i++)
+            fray__text_put(&t->out, " ", 1);
+}
 
 static void txt_put(txt *t, const char *s, size_t n) {
     if (n == 0)
         return;
-    if (t->pending) {
-        size_t k = t->pending;
-        t->pending = 0;
-        if (s[0] != '\n')
-            for (size_t i = 0; i < k; i++)
-                txt_raw(t, " ", 1);
-    }
-    txt_raw(t, s, n);
-}
-
-static void txt_raw(txt *t, const char *s, size_t n) {
-    if (t->len + 1 < t->size) {
-        size_t room = t->size - 1 - t->len;
-        size_t k = n < room ? n : room;
-        memcpy(t->buf + t->len, s, k);
-        t->buf[t->len + k] = '\0';
-    }
-    t->len += n;
+    if (t->pending)
+        txt_flush_pad(t, s[0] == '\n');
+    fray__text_put(&t->out, s, n);
 }
 
 static void txt_s(txt *t, const char *s) { txt_put(t, s, strlen(s)); }
@@ -79,28 +65,19 @@ static void txt_f(txt *t, const char *fmt, ...) {
         return;
     }
     /* Longer than the scratch buffer (long names): format straight into
-     * the output, then account for it. */
-    txt_put(t, "", 0);
-    if (t->pending) {
-        size_t k = t->pending;
-        t->pending = 0;
-        for (size_t i = 0; i < k; i++)
-            txt_raw(t, " ", 1);
-    }
-    size_t at = t->len;
+     * the output. */
+    if (t->pending)
+        txt_flush_pad(t, false);
     va_start(ap, fmt);
-    if (at + 1 < t->size) {
-        vsnprintf(t->buf + at, t->size - at, fmt, ap);
-    }
+    fray__text_vf(&t->out, fmt, ap);
     va_end(ap);
-    t->len += (size_t)n;
 }
 
 /* Pads with blanks up to column from + width (written only if something
  * follows on the line). */
 static void txt_pad(txt *t, size_t from, size_t width) {
-    if (t->len + t->pending < from + width)
-        t->pending = from + width - t->len;
+    if (t->out.len + t->pending < from + width)
+        t->pending = from + width - t->out.len;
 }
 
 /* ---- Names in rules words ---------------------------------------------- */
@@ -764,14 +741,14 @@ size_t ft_render_event(const ft_setup *s, const ft_event *ev, char *buf,
             }
             narr_fact(&n, i);
         }
-        return t.len;
+        return t.out.len;
     }
     default:
         narr_header(&n);
     }
     for (int i = 0; i < nf; i++)
         narr_fact(&n, i);
-    return t.len;
+    return t.out.len;
 }
 
 /* ---- JSON Lines (docs/journal.md) ----------------------------------------- */
@@ -1111,7 +1088,7 @@ size_t ft_render_event_json(const ft_setup *s, const ft_event *ev, char *buf,
         js_fact(&t, s, &ev->facts[i]);
     }
     txt_s(&t, "]}");
-    return t.len;
+    return t.out.len;
 }
 
 /* ---- Status words shared by the clock, the map and the summary ----------- */
@@ -1147,7 +1124,7 @@ static void txt_conditions(txt *t, const ft_cstate *c, const char *sep) {
 
 static void txt_vitals(txt *t, const ft_setup *s, const ft_state *st, int i) {
     const ft_cstate *c = &st->c[i];
-    size_t at = t->len + t->pending;
+    size_t at = t->out.len + t->pending;
     txt_f(t, "STUN %d/%d", c->stun + c->temp_stun, max_stun(s, i));
     txt_pad(t, at, 13);
     txt_f(t, "LETHAL %d/%d", c->lethal + c->temp_lethal, max_lethal(s, i));
@@ -1212,7 +1189,7 @@ size_t ft_render_clock(const ft_setup *s, const ft_state *st, char *buf,
           base / 10 + 1, base, base + 99, now);
     txt_s(&t, "       ");
     for (int col = 0; col < 10; col++) {
-        size_t at = t.len + t.pending;
+        size_t at = t.out.len + t.pending;
         txt_f(&t, " +%d", col);
         txt_pad(&t, at, 6);
     }
@@ -1236,7 +1213,7 @@ size_t ft_render_clock(const ft_setup *s, const ft_state *st, char *buf,
                 cell[3] = '+';
             if (count == 0)
                 cell[0] = '.';
-            size_t at = t.len + t.pending;
+            size_t at = t.out.len + t.pending;
             if (p == now)
                 txt_c(&t, '[');
             else
@@ -1255,10 +1232,10 @@ size_t ft_render_clock(const ft_setup *s, const ft_state *st, char *buf,
         int i = order[j];
         const ft_cstate *c = &st->c[i];
         txt_f(&t, "  %c  ", s->c[i].symbol ? s->c[i].symbol : '?');
-        size_t at = t.len + t.pending;
+        size_t at = t.out.len + t.pending;
         txt_s(&t, s->c[i].name);
         txt_pad(&t, at, w + 2);
-        at = t.len + t.pending;
+        at = t.out.len + t.pending;
         if (out_of_fight(c))
             txt_s(&t, status_word(c));
         else if (c->flags & FT_F_HOLDING)
@@ -1270,7 +1247,7 @@ size_t ft_render_clock(const ft_setup *s, const ft_state *st, char *buf,
         txt_conditions(&t, c, "  ");
         txt_c(&t, '\n');
     }
-    return t.len;
+    return t.out.len;
 }
 
 /* ---- The tactical map ----------------------------------------------------- */
@@ -1281,7 +1258,7 @@ size_t ft_render_map(const ft_setup *s, const ft_state *st, char *buf,
     txt_init(&t, buf, size);
     if (!s->has_map) {
         txt_s(&t, "(no map)\n");
-        return t.len;
+        return t.out.len;
     }
     int n = n_shown(s, st);
     fray_grid_token tokens[FT_MAX_COMBATANTS];
@@ -1321,10 +1298,10 @@ size_t ft_render_map(const ft_setup *s, const ft_state *st, char *buf,
     for (int i = 0; i < n; i++) {
         const ft_cstate *c = &st->c[i];
         txt_f(&t, "  %c  ", s->c[i].symbol ? s->c[i].symbol : '?');
-        size_t at = t.len + t.pending;
+        size_t at = t.out.len + t.pending;
         txt_s(&t, s->c[i].name);
         txt_pad(&t, at, w + 2);
-        at = t.len + t.pending;
+        at = t.out.len + t.pending;
         txt_s(&t, side_name(s, s->c[i].side));
         txt_pad(&t, at, sw);
         if (c->flags & FT_F_FLED)
@@ -1357,7 +1334,7 @@ size_t ft_render_map(const ft_setup *s, const ft_state *st, char *buf,
     if (raised)
         txt_s(&t, " 1-9 high ground (levels)");
     txt_c(&t, '\n');
-    return t.len;
+    return t.out.len;
 }
 
 /* ---- The summary ------------------------------------------------------------ */
@@ -1375,10 +1352,10 @@ size_t ft_render_summary(const ft_setup *s, const ft_state *st, char *buf,
                 continue;
             const ft_cstate *c = &st->c[i];
             txt_s(&t, "  ");
-            size_t at = t.len + t.pending;
+            size_t at = t.out.len + t.pending;
             txt_s(&t, s->c[i].name);
             txt_pad(&t, at, w + 2);
-            at = t.len + t.pending;
+            at = t.out.len + t.pending;
             txt_s(&t, status_word(c));
             txt_pad(&t, at, 13);
             txt_vitals(&t, s, st, i);
@@ -1398,5 +1375,5 @@ size_t ft_render_summary(const ft_setup *s, const ft_state *st, char *buf,
         txt_f(&t, "The fight stopped at phase %d: no winner.\n", st->phase);
     else
         txt_f(&t, "The fight goes on (phase %d).\n", st->phase);
-    return t.len;
+    return t.out.len;
 }

@@ -28,63 +28,19 @@
  */
 #include "fray/report.h"
 
+#include "internal.h"
+
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- A bounded writer ---------------------------------------------------- */
-
-typedef struct rw {
-    char *buf;
-    size_t size;
-    size_t len; /* what the whole text needs, even past size */
-} rw;
-
-static void rw_init(rw *w, char *buf, size_t size) {
-    w->buf = buf;
-    w->size = buf ? size : 0;
-    w->len = 0;
-    if (w->size > 0)
-        w->buf[0] = '\0';
-}
-
-static void rw_put(rw *w, const char *s, size_t n) {
-    if (n == 0)
-        return;
-    if (w->len + 1 < w->size) {
-        size_t room = w->size - 1 - w->len;
-        size_t k = n < room ? n : room;
-        memcpy(w->buf + w->len, s, k);
-        w->buf[w->len + k] = '\0';
-    }
-    w->len += n;
-}
-
-static void rw_s(rw *w, const char *s) { rw_put(w, s, strlen(s)); }
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void rw_f(rw *w, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    int n;
-    /* Formatted in place: vsnprintf truncates and terminates as we must. */
-    if (w->len + 1 < w->size)
-        n = vsnprintf(w->buf + w->len, w->size - w->len, fmt, ap);
-    else
-        n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        w->len += (size_t)n;
-}
+/* ---- Writing: fray__text (internal.h), and text from files ------------- */
 
 /* Text from files: the five XML specials become entities (valid in SVG and
  * HTML alike); control characters, which XML forbids, become spaces. */
-static void rw_esc(rw *w, const char *s) {
+static void rw_esc(fray__text *w, const char *s) {
     if (!s)
         return;
     const char *run = s;
@@ -102,12 +58,12 @@ static void rw_esc(rw *w, const char *s) {
             break;
         }
         if (ent) {
-            rw_put(w, run, (size_t)(s - run));
-            rw_s(w, ent);
+            fray__text_put(w, run, (size_t)(s - run));
+            fray__text_s(w, ent);
             run = s + 1;
         }
     }
-    rw_put(w, run, (size_t)(s - run));
+    fray__text_put(w, run, (size_t)(s - run));
 }
 
 /* ---- Numbers, locale-free ------------------------------------------------ */
@@ -353,22 +309,22 @@ static void ctx_init(ctx *c, const fray_sim_report *r) {
 
 /* ---- SVG pieces ---------------------------------------------------------- */
 
-static void svg_line(rw *w, double x1, double y1, double x2, double y2,
+static void svg_line(fray__text *w, double x1, double y1, double x2, double y2,
                      const char *attrs) {
-    rw_f(w, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" %s/>\n", F1(x1),
+    fray__text_f(w, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" %s/>\n", F1(x1),
          F1(y1), F1(x2), F1(y2), attrs);
 }
 
 /* Opens <text ...>; the caller writes the content and text_close(). */
-static void text_open(rw *w, double x, double y, const char *attrs) {
-    rw_f(w, "<text x=\"%s\" y=\"%s\"%s%s>", F1(x), F1(y), attrs[0] ? " " : "",
+static void text_open(fray__text *w, double x, double y, const char *attrs) {
+    fray__text_f(w, "<text x=\"%s\" y=\"%s\"%s%s>", F1(x), F1(y), attrs[0] ? " " : "",
          attrs);
 }
 
-static void text_close(rw *w) { rw_s(w, "</text>\n"); }
+static void text_close(fray__text *w) { fray__text_s(w, "</text>\n"); }
 
 /* A text from a file, escaped. */
-static void text_esc(rw *w, double x, double y, const char *attrs,
+static void text_esc(fray__text *w, double x, double y, const char *attrs,
                      const char *s) {
     text_open(w, x, y, attrs);
     rw_esc(w, s);
@@ -376,22 +332,22 @@ static void text_esc(rw *w, double x, double y, const char *attrs,
 }
 
 /* A chart's title and the line under it that says how to read it. */
-static void chart_title(rw *w, const char *title, const char *key,
+static void chart_title(fray__text *w, const char *title, const char *key,
                         const char *sub) {
     text_open(w, 20, 28, "font-size=\"17\" font-weight=\"bold\"");
-    rw_s(w, title);
+    fray__text_s(w, title);
     rw_esc(w, key);
     text_close(w);
     if (sub) {
         text_open(w, 20, 46, "font-size=\"12\" fill=\"" C_MUTED "\"");
-        rw_s(w, sub);
+        fray__text_s(w, sub);
         text_close(w);
     }
 }
 
 /* A whisker from x1 to x2 at height y (horizontal), with caps. */
-static void hwhisker(rw *w, double x1, double x2, double y, double cap) {
-    rw_f(w,
+static void hwhisker(fray__text *w, double x1, double x2, double y, double cap) {
+    fray__text_f(w,
          "<path class=\"ci\" d=\"M%s %sH%sM%s %sV%sM%s %sV%s\" stroke=\"" C_TEXT
          "\" stroke-width=\"1.3\" fill=\"none\"/>\n",
          F1(x1), F1(y), F1(x2), F1(x1), F1(y - cap), F1(y + cap), F1(x2),
@@ -399,9 +355,9 @@ static void hwhisker(rw *w, double x1, double x2, double y, double cap) {
 }
 
 /* A whisker from y1 to y2 at x (vertical), with caps. */
-static void vwhisker(rw *w, double x, double y1, double y2, double cap,
+static void vwhisker(fray__text *w, double x, double y1, double y2, double cap,
                      const char *colour) {
-    rw_f(w,
+    fray__text_f(w,
          "<path class=\"ci\" d=\"M%s %sV%sM%s %sH%sM%s %sH%s\" stroke=\"%s\" "
          "stroke-width=\"1.3\" fill=\"none\"/>\n",
          F1(x), F1(y1), F1(y2), F1(x - cap), F1(y1), F1(x + cap), F1(x - cap),
@@ -410,15 +366,15 @@ static void vwhisker(rw *w, double x, double y1, double y2, double cap,
 
 /* A legend entry: a swatch and a name; returns the x after it. Widths are
  * guessed from the number of characters (no font metrics here). */
-static double legend_item(rw *w, double x, double y, const char *colour,
+static double legend_item(fray__text *w, double x, double y, const char *colour,
                           const char *name, bool dashed) {
     if (dashed)
-        rw_f(w,
+        fray__text_f(w,
              "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" "
              "stroke-width=\"2.5\" stroke-dasharray=\"4 3\"/>\n",
              F1(x), F1(y - 4), F1(x + 16), F1(y - 4), colour);
     else
-        rw_f(w,
+        fray__text_f(w,
              "<rect x=\"%s\" y=\"%s\" width=\"14\" height=\"10\" fill=\"%s\"/>\n",
              F1(x), F1(y - 9), colour);
     text_esc(w, x + 20, y, "font-size=\"12\"", name);
@@ -431,19 +387,19 @@ static double legend_item(rw *w, double x, double y, const char *colour,
 
 /* The vertical grid of a horizontal bar chart from y1 to y2, with ticks at
  * 0, 20, ..., 100% under it and the axis label. */
-static void hbar_axis(rw *w, double y1, double y2, const char *label) {
+static void hbar_axis(fray__text *w, double y1, double y2, const char *label) {
     for (int t = 0; t <= 100; t += 20) {
         double x = HB_X0 + (HB_X1 - HB_X0) * t / 100.0;
         svg_line(w, x, y1, x, y2,
                  t == 0 ? "stroke=\"" C_AXIS "\"" : "stroke=\"" C_GRID "\"");
         text_open(w, x, y2 + 15,
                   "font-size=\"11\" text-anchor=\"middle\" fill=\"" C_MUTED "\"");
-        rw_f(w, "%d%%", t);
+        fray__text_f(w, "%d%%", t);
         text_close(w);
     }
     text_open(w, (HB_X0 + HB_X1) / 2.0, y2 + 33,
               "font-size=\"12\" text-anchor=\"middle\"");
-    rw_s(w, label);
+    fray__text_s(w, label);
     text_close(w);
 }
 
@@ -455,7 +411,7 @@ static double hb_x(double share01) {
 
 enum { WIN_ROW = 26, GROUP_HEAD = 24 };
 
-static int chart_wins(rw *w, const ctx *c) {
+static int chart_wins(fray__text *w, const ctx *c) {
     chart_title(w, "Who wins", NULL,
                 "share of fights each side won; whiskers: the 95% interval");
     int rows = c->n_sides + (c->any_nobody ? 1 : 0);
@@ -480,25 +436,25 @@ static int chart_wins(rw *w, const ctx *c) {
             double cy = y + WIN_ROW / 2.0;
             text_esc(w, HB_LABEL, cy + 4, "font-size=\"12\" text-anchor=\"end\"",
                      nob ? "nobody" : side_name(c, s));
-            rw_f(w,
+            fray__text_f(w,
                  "<rect class=\"win-bar\" data-side=\"%d\" x=\"%d\" y=\"%s\" "
                  "width=\"%s\" height=\"16\" fill=\"%s\">",
                  nob ? -1 : s, HB_X0, F1(cy - 8), F2(hb_x(share) - HB_X0),
                  nob ? C_NOBODY : side_colour(s));
-            rw_s(w, "<title>");
+            fray__text_s(w, "<title>");
             if (nob)
-                rw_s(w, "nobody won (all out at once, or the phase limit)");
+                fray__text_s(w, "nobody won (all out at once, or the phase limit)");
             else {
                 rw_esc(w, side_name(c, s));
-                rw_s(w, " won");
+                fray__text_s(w, " won");
             }
-            rw_f(w, " %s%% of %s fights (95%% interval %s&#8211;%s%%)</title>",
+            fray__text_f(w, " %s%% of %s fights (95%% interval %s&#8211;%s%%)</title>",
                  F1(100 * share), grouped(k->trials).s, F1(100 * lo),
                  F1(100 * hi));
-            rw_s(w, "</rect>\n");
+            fray__text_s(w, "</rect>\n");
             hwhisker(w, hb_x(lo), hb_x(hi), cy, 5);
             text_open(w, HB_VALUE, cy + 4, "font-size=\"12\"");
-            rw_f(w,
+            fray__text_f(w,
                  "<tspan font-weight=\"bold\">%s%%</tspan><tspan dx=\"6\" fill=\"" C_MUTED
                  "\" font-size=\"11\">(%s&#8211;%s)</tspan>",
                  F1(100 * share), F1(100 * lo), F1(100 * hi));
@@ -513,24 +469,24 @@ static int chart_wins(rw *w, const ctx *c) {
 
 enum { STAND_ROW = 36 };
 
-static int chart_standing(rw *w, const ctx *c) {
+static int chart_standing(fray__text *w, const ctx *c) {
     chart_title(w, "Who is still standing", NULL,
                 "share of fights each combatant ends still standing, and dead");
     /* Legend: the side colours mean "still standing", grey means dead. */
     double lx = 20;
     for (int s = 0; s < c->n_sides; s++) {
-        rw_f(w, "<rect x=\"%s\" y=\"55\" width=\"10\" height=\"10\" fill=\"%s\"/>\n",
+        fray__text_f(w, "<rect x=\"%s\" y=\"55\" width=\"10\" height=\"10\" fill=\"%s\"/>\n",
              F1(lx), side_colour(s));
         lx += 12;
     }
     text_open(w, lx + 4, 64, "font-size=\"12\"");
-    rw_s(w, "still standing (the colour of its side)");
+    fray__text_s(w, "still standing (the colour of its side)");
     text_close(w);
-    rw_f(w, "<rect x=\"%s\" y=\"55\" width=\"14\" height=\"10\" fill=\"" C_DEAD
+    fray__text_f(w, "<rect x=\"%s\" y=\"55\" width=\"14\" height=\"10\" fill=\"" C_DEAD
             "\"/>\n",
          F1(lx + 260));
     text_open(w, lx + 280, 64, "font-size=\"12\"");
-    rw_s(w, "dead");
+    fray__text_s(w, "dead");
     text_close(w);
 
     double top = 80;
@@ -538,7 +494,7 @@ static int chart_standing(rw *w, const ctx *c) {
     double bottom = top + per_variant * c->nv;
     if (c->n_comb == 0) {
         text_open(w, 20, top + 14, "font-size=\"12\" fill=\"" C_MUTED "\"");
-        rw_s(w, "no combatants");
+        fray__text_s(w, "no combatants");
         text_close(w);
         return (int)top + 30;
     }
@@ -565,17 +521,17 @@ static int chart_standing(rw *w, const ctx *c) {
                 uint64_t n = d ? cc->dead : cc->standing;
                 double share = k->trials ? (double)n / (double)k->trials : 0;
                 double by = y + 4 + d * 14;
-                rw_f(w,
+                fray__text_f(w,
                      "<rect class=\"%s\" data-combatant=\"%d\" x=\"%d\" y=\"%s\" "
                      "width=\"%s\" height=\"12\" fill=\"%s\"><title>",
                      d ? "dead-bar" : "standing-bar", i, HB_X0, F1(by),
                      F2(hb_x(share) - HB_X0),
                      d ? C_DEAD : side_colour(s >= 0 ? s : 0));
                 rw_esc(w, comb_name(c, i));
-                rw_f(w, ": %s in %s%% of fights</title></rect>\n",
+                fray__text_f(w, ": %s in %s%% of fights</title></rect>\n",
                      d ? "dead" : "still standing", F1(100 * share));
                 text_open(w, HB_VALUE, by + 10, "font-size=\"11\"");
-                rw_f(w,
+                fray__text_f(w,
                      "<tspan font-weight=\"bold\">%s%%</tspan>"
                      "<tspan dx=\"4\">%s</tspan>",
                      F1(100 * share), d ? "dead" : "still standing");
@@ -672,7 +628,7 @@ static double hist_x(const hplan *p, double phase) {
 }
 
 /* One histogram, its plot area from y=top to y=top+h. */
-static void hist_draw(rw *w, const ctx *c, const hplan *p,
+static void hist_draw(fray__text *w, const ctx *c, const hplan *p,
                       const fray_sim_counts *k, double top, double h,
                       bool axis_labels) {
     double bottom = top + h;
@@ -687,7 +643,7 @@ static void hist_draw(rw *w, const ctx *c, const hplan *p,
                  i == 0 ? "stroke=\"" C_AXIS "\"" : "stroke=\"" C_GRID "\"");
         text_open(w, PL_X0 - 6, y + 4,
                   "font-size=\"11\" text-anchor=\"end\" fill=\"" C_MUTED "\"");
-        rw_f(w, "%s%%", fx(t, dec).s);
+        fray__text_f(w, "%s%%", fx(t, dec).s);
         text_close(w);
     }
     /* x ticks at round phases */
@@ -702,17 +658,17 @@ static void hist_draw(rw *w, const ctx *c, const hplan *p,
         svg_line(w, x, bottom, x, bottom + 4, "stroke=\"" C_AXIS "\"");
         text_open(w, x, bottom + 16,
                   "font-size=\"11\" text-anchor=\"middle\" fill=\"" C_MUTED "\"");
-        rw_s(w, F0(t));
+        fray__text_s(w, F0(t));
         text_close(w);
     }
     if (axis_labels) {
         text_open(w, (PL_X0 + PL_X1) / 2.0, bottom + 34,
                   "font-size=\"12\" text-anchor=\"middle\"");
-        rw_s(w, "phases");
+        fray__text_s(w, "phases");
         text_close(w);
     }
     {
-        rw_f(w,
+        fray__text_f(w,
              "<text x=\"0\" y=\"0\" font-size=\"12\" text-anchor=\"middle\" "
              "transform=\"translate(22 %s) rotate(-90)\">share of fights</text>\n",
              F1(top + h / 2));
@@ -720,7 +676,7 @@ static void hist_draw(rw *w, const ctx *c, const hplan *p,
     if (k->trials == 0 || report_length_min(k) < 0) {
         text_open(w, (PL_X0 + PL_X1) / 2.0, top + h / 2,
                   "font-size=\"12\" text-anchor=\"middle\" fill=\"" C_MUTED "\"");
-        rw_s(w, "no fights");
+        fray__text_s(w, "no fights");
         text_close(w);
         return;
     }
@@ -736,23 +692,23 @@ static void hist_draw(rw *w, const ctx *c, const hplan *p,
             n += k->length[L];
         double sh = pct(n, k->trials);
         double bh = h * sh / p->ymax;
-        rw_f(w,
+        fray__text_f(w,
              "<rect class=\"length-bar\" x=\"%s\" y=\"%s\" width=\"%s\" "
              "height=\"%s\" fill=\"%s\"><title>",
              F2(PL_X0 + b * bw + gap / 2), F2(bottom - bh), F2(bw - gap), F2(bh),
              last ? "#8fa9c4" : C_LENGTH);
         if (last)
-            rw_f(w, "%d phases or more", from);
+            fray__text_f(w, "%d phases or more", from);
         else if (p->width == 1)
-            rw_f(w, "%d phases", from);
+            fray__text_f(w, "%d phases", from);
         else
-            rw_f(w, "%d&#8211;%d phases", from, to - 1);
-        rw_f(w, ": %s%% of fights</title></rect>\n", F1(sh));
+            fray__text_f(w, "%d&#8211;%d phases", from, to - 1);
+        fray__text_f(w, ": %s%% of fights</title></rect>\n", F1(sh));
     }
     if (p->overflow) {
         text_open(w, PL_X1, top - 4,
                   "font-size=\"10\" text-anchor=\"end\" fill=\"" C_MUTED "\"");
-        rw_f(w, "the last bar: %d phases or more",
+        fray__text_f(w, "the last bar: %d phases or more",
              p->lo + (p->nbars - 1) * p->width);
         text_close(w);
     }
@@ -765,7 +721,7 @@ static void hist_draw(rw *w, const ctx *c, const hplan *p,
         if (x > PL_X1)
             x = PL_X1;
         double ly = top + 10 + m * 13;
-        rw_f(w,
+        fray__text_f(w,
              "<line class=\"%s\" x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" "
              "stroke=\"%s\" stroke-width=\"1.5\"%s/>\n",
              m == 0 ? "mean-line" : "median-line", F1(x), F1(ly - 9), F1(x),
@@ -785,15 +741,15 @@ static void hist_draw(rw *w, const ctx *c, const hplan *p,
                   left ? "font-size=\"11\" text-anchor=\"end\" " HALO
                        : "font-size=\"11\" " HALO);
         if (m == 0)
-            rw_f(w, "mean %s", F1(mean));
+            fray__text_f(w, "mean %s", F1(mean));
         else
-            rw_f(w, "median %d", median);
+            fray__text_f(w, "median %d", median);
         text_close(w);
     }
     (void)c;
 }
 
-static int chart_length(rw *w, const ctx *c) {
+static int chart_length(fray__text *w, const ctx *c) {
     hplan p = hist_plan(c);
     const char *sub = p.width == 1
                           ? "how many phases the fights took"
@@ -801,7 +757,7 @@ static int chart_length(rw *w, const ctx *c) {
     chart_title(w, "How long the fight lasts (phases)", NULL, sub);
     if (!sub) {
         text_open(w, 20, 46, "font-size=\"12\" fill=\"" C_MUTED "\"");
-        rw_f(w, "how many phases the fights took, %d phases per bar", p.width);
+        fray__text_f(w, "how many phases the fights took, %d phases per bar", p.width);
         text_close(w);
     }
     if (!c->sweep) {
@@ -825,15 +781,15 @@ enum { SW_X0 = 70, SW_X1 = 770 };
 
 /* The legend of a sweep chart: one entry per side (and nobody) in a row
  * under the title, wrapped when the names do not fit; returns the rows. */
-static int sweep_legend(rw *w, const ctx *c, double y, int series) {
+static int sweep_legend(fray__text *w, const ctx *c, double y, int series) {
     double x = SW_X0;
     int rows = 1;
     for (int s = 0; s < series; s++) {
         bool nob = s == c->n_sides;
         const char *name = nob ? "nobody" : side_name(c, s);
         /* Where it would end: measured by drawing it into nothing. */
-        rw none;
-        rw_init(&none, NULL, 0);
+        fray__text none;
+        fray__text_init(&none, NULL, 0);
         double end = legend_item(&none, x, y, C_NOBODY, name, false);
         if (end - 18 > W - 20 && x > SW_X0) {
             x = SW_X0;
@@ -885,7 +841,7 @@ static int sweep_nth(const ctx *c, int i) {
 
 /* The x axis of a sweep chart: ticks at round values (numbers) or the
  * variants' names (words), and the varied key under them. */
-static void sweep_xaxis(rw *w, const ctx *c, double bottom) {
+static void sweep_xaxis(fray__text *w, const ctx *c, double bottom) {
     svg_line(w, SW_X0, bottom, SW_X1, bottom, "stroke=\"" C_AXIS "\"");
     if (c->numeric) {
         double range = (double)(c->vmax - c->vmin);
@@ -900,7 +856,7 @@ static void sweep_xaxis(rw *w, const ctx *c, double bottom) {
             svg_line(w, x, bottom, x, bottom + 4, "stroke=\"" C_AXIS "\"");
             text_open(w, x, bottom + 16,
                       "font-size=\"11\" text-anchor=\"middle\" fill=\"" C_MUTED "\"");
-            rw_s(w, F0(t));
+            fray__text_s(w, F0(t));
             text_close(w);
         }
     } else {
@@ -921,7 +877,7 @@ static void sweep_xaxis(rw *w, const ctx *c, double bottom) {
 }
 
 /* The y grid of a sweep chart from 0 to ymax. */
-static void sweep_yaxis(rw *w, double top, double h, double ymax, double step,
+static void sweep_yaxis(fray__text *w, double top, double h, double ymax, double step,
                         const char *unit, const char *label) {
     double bottom = top + h;
     int dec = step_decimals(step);
@@ -934,17 +890,17 @@ static void sweep_yaxis(rw *w, double top, double h, double ymax, double step,
             svg_line(w, SW_X0, y, SW_X1, y, "stroke=\"" C_GRID "\"");
         text_open(w, SW_X0 - 6, y + 4,
                   "font-size=\"11\" text-anchor=\"end\" fill=\"" C_MUTED "\"");
-        rw_f(w, "%s%s", fx(t, dec).s, unit);
+        fray__text_f(w, "%s%s", fx(t, dec).s, unit);
         text_close(w);
     }
     svg_line(w, SW_X0, top, SW_X0, bottom, "stroke=\"" C_AXIS "\"");
-    rw_f(w,
+    fray__text_f(w,
          "<text x=\"0\" y=\"0\" font-size=\"12\" text-anchor=\"middle\" "
          "transform=\"translate(22 %s) rotate(-90)\">%s</text>\n",
          F1(top + h / 2), label);
 }
 
-static int chart_sweep(rw *w, const ctx *c) {
+static int chart_sweep(fray__text *w, const ctx *c) {
     chart_title(w, "Win rate by ", c->r->vary_key ? c->r->vary_key : "variant",
                 c->numeric ? "share of fights won against the varied value; "
                              "whiskers: the 95% interval"
@@ -966,17 +922,17 @@ static int chart_sweep(rw *w, const ctx *c) {
         double dodge = c->numeric ? (s - (series - 1) / 2.0) * 4
                                   : (s - (series - 1) / 2.0) * bw;
         if (c->numeric) {
-            rw_f(w, "<polyline class=\"sweep-line\" fill=\"none\" stroke=\"%s\" "
+            fray__text_f(w, "<polyline class=\"sweep-line\" fill=\"none\" stroke=\"%s\" "
                     "stroke-width=\"2\"%s points=\"",
                  col, nob ? " stroke-dasharray=\"5 3\"" : "");
             for (int i = 0; i < c->nv; i++) {
                 int v = sweep_nth(c, i);
                 const fray_sim_counts *k = vcounts(c, v);
                 uint64_t won = nob ? nobody(k) : k->wins[s];
-                rw_f(w, "%s%s %s", i ? " " : "", F1(sweep_x(c, v) + dodge),
+                fray__text_f(w, "%s%s %s", i ? " " : "", F1(sweep_x(c, v) + dodge),
                      F1(bottom - h * pct(won, k->trials) / 100));
             }
-            rw_s(w, "\"/>\n");
+            fray__text_s(w, "\"/>\n");
         }
         for (int v = 0; v < c->nv; v++) {
             const fray_sim_counts *k = vcounts(c, v);
@@ -988,29 +944,29 @@ static int chart_sweep(rw *w, const ctx *c) {
             double y = bottom - h * share / 100;
             if (c->numeric) {
                 vwhisker(w, x, bottom - h * lo, bottom - h * hi, 3, col);
-                rw_f(w,
+                fray__text_f(w,
                      "<circle class=\"sweep-point\" data-side=\"%d\" cx=\"%s\" "
                      "cy=\"%s\" r=\"4\" fill=\"%s\" stroke=\"white\">",
                      nob ? -1 : s, F1(x), F1(y), col);
             } else {
-                rw_f(w,
+                fray__text_f(w,
                      "<rect class=\"sweep-bar\" data-side=\"%d\" x=\"%s\" y=\"%s\" "
                      "width=\"%s\" height=\"%s\" fill=\"%s\">",
                      nob ? -1 : s, F2(x - bw / 2 + 0.5), F2(y), F2(bw - 1),
                      F2(bottom - y), col);
             }
-            rw_s(w, "<title>");
+            fray__text_s(w, "<title>");
             rw_esc(w, variant_name(c, v));
-            rw_s(w, ": ");
+            fray__text_s(w, ": ");
             if (nob)
-                rw_s(w, "nobody won");
+                fray__text_s(w, "nobody won");
             else {
                 rw_esc(w, side_name(c, s));
-                rw_s(w, " won");
+                fray__text_s(w, " won");
             }
-            rw_f(w, " %s%% (95%% interval %s&#8211;%s%%)</title>", F1(share),
+            fray__text_f(w, " %s%% (95%% interval %s&#8211;%s%%)</title>", F1(share),
                  F1(100 * lo), F1(100 * hi));
-            rw_s(w, c->numeric ? "</circle>\n" : "</rect>\n");
+            fray__text_s(w, c->numeric ? "</circle>\n" : "</rect>\n");
             if (!c->numeric) {
                 vwhisker(w, x, bottom - h * lo, bottom - h * hi,
                          bw / 4 < 4 ? bw / 4 : 4, C_TEXT);
@@ -1018,7 +974,7 @@ static int chart_sweep(rw *w, const ctx *c) {
                 if (bw >= 26) {
                     text_open(w, x, bottom - h * hi - 5,
                               "font-size=\"10\" text-anchor=\"middle\" " HALO);
-                    rw_f(w, "%s%%", F1(share));
+                    fray__text_f(w, "%s%%", F1(share));
                     text_close(w);
                 }
             }
@@ -1028,7 +984,7 @@ static int chart_sweep(rw *w, const ctx *c) {
 }
 
 /* Mean fight length per variant, with the 5%-95% range as whiskers. */
-static int chart_sweep_length(rw *w, const ctx *c) {
+static int chart_sweep_length(fray__text *w, const ctx *c) {
     chart_title(w, "Mean fight length by ", c->r->vary_key ? c->r->vary_key : "variant",
                 "mean phases per fight; whiskers: 5% to 95% of fights");
     double top = 62, h = 130, bottom = top + h;
@@ -1049,14 +1005,14 @@ static int chart_sweep_length(rw *w, const ctx *c) {
     double group = (SW_X1 - SW_X0) / (double)c->nv;
     double bw = group * 0.5 > 40 ? 40 : group * 0.5;
     if (c->numeric) {
-        rw_s(w, "<polyline class=\"length-line\" fill=\"none\" stroke=\"" C_LENGTH
+        fray__text_s(w, "<polyline class=\"length-line\" fill=\"none\" stroke=\"" C_LENGTH
                 "\" stroke-width=\"2\" points=\"");
         for (int i = 0; i < c->nv; i++) {
             int v = sweep_nth(c, i);
-            rw_f(w, "%s%s %s", i ? " " : "", F1(sweep_x(c, v)),
+            fray__text_f(w, "%s%s %s", i ? " " : "", F1(sweep_x(c, v)),
                  F1(bottom - h * fray_sim_length_mean(vcounts(c, v)) / ymax));
         }
-        rw_s(w, "\"/>\n");
+        fray__text_s(w, "\"/>\n");
     }
     for (int v = 0; v < c->nv; v++) {
         const fray_sim_counts *k = vcounts(c, v);
@@ -1068,17 +1024,17 @@ static int chart_sweep_length(rw *w, const ctx *c) {
         double q5 = fray_sim_length_quantile(k, 0.05);
         double q95 = fray_sim_length_quantile(k, 0.95);
         if (!c->numeric)
-            rw_f(w,
+            fray__text_f(w,
                  "<rect class=\"length-mean-bar\" x=\"%s\" y=\"%s\" width=\"%s\" "
                  "height=\"%s\" fill=\"" C_LENGTH "\"/>\n",
                  F2(x - bw / 2), F2(y), F2(bw), F2(bottom - y));
         vwhisker(w, x, bottom - h * q5 / ymax, bottom - h * q95 / ymax, 4, C_TEXT);
-        rw_f(w,
+        fray__text_f(w,
              "<circle class=\"length-point\" cx=\"%s\" cy=\"%s\" r=\"%s\" "
              "fill=\"" C_LENGTH "\" stroke=\"white\"><title>",
              F1(x), F1(y), c->numeric ? "4" : "0");
         rw_esc(w, variant_name(c, v));
-        rw_f(w, ": mean %s phases (5%%&#8211;95%%: %s&#8211;%s)</title></circle>\n",
+        fray__text_f(w, ": mean %s phases (5%%&#8211;95%%: %s&#8211;%s)</title></circle>\n",
              F1(mean), F0(q5), F0(q95));
     }
     return (int)bottom + 56;
@@ -1086,17 +1042,17 @@ static int chart_sweep_length(rw *w, const ctx *c) {
 
 /* ---- The document -------------------------------------------------------- */
 
-static void trials_line(rw *w, const ctx *c) {
+static void trials_line(fray__text *w, const ctx *c) {
     uint64_t trials = c->nv ? vcounts(c, 0)->trials : 0;
-    rw_f(w, "%s trials", grouped(trials).s);
+    fray__text_f(w, "%s trials", grouped(trials).s);
     if (c->sweep)
-        rw_f(w, " per variant, %d variants", c->nv);
-    rw_f(w, " &#183; seed %llu", (unsigned long long)c->r->seed);
+        fray__text_f(w, " per variant, %d variants", c->nv);
+    fray__text_f(w, " &#183; seed %llu", (unsigned long long)c->r->seed);
     if (c->r->seconds > 0)
-        rw_f(w, " &#183; %s s", c->r->seconds < 10 ? F2(c->r->seconds)
+        fray__text_f(w, " &#183; %s s", c->r->seconds < 10 ? F2(c->r->seconds)
                                                   : F1(c->r->seconds));
     if (c->sweep) {
-        rw_s(w, " &#183; varied: ");
+        fray__text_s(w, " &#183; varied: ");
         rw_esc(w, c->r->vary_key ? c->r->vary_key : "variant");
     }
 }
@@ -1105,7 +1061,7 @@ static const char *title_of(const ctx *c) {
     return c->r->title && c->r->title[0] ? c->r->title : "fray simulation";
 }
 
-static int chart_header(rw *w, const ctx *c) {
+static int chart_header(fray__text *w, const ctx *c) {
     text_esc(w, 20, 34, "font-size=\"22\" font-weight=\"bold\"", title_of(c));
     text_open(w, 20, 56, "font-size=\"13\" fill=\"" C_MUTED "\"");
     trials_line(w, c);
@@ -1114,10 +1070,10 @@ static int chart_header(rw *w, const ctx *c) {
     return 74;
 }
 
-typedef int (*chart_fn)(rw *w, const ctx *c);
+typedef int (*chart_fn)(fray__text *w, const ctx *c);
 
 /* Every chart, stacked; returns the total height. */
-static int draw_charts(rw *w, const ctx *c) {
+static int draw_charts(fray__text *w, const ctx *c) {
     static const struct {
         const char *id;
         chart_fn fn;
@@ -1137,41 +1093,41 @@ static int draw_charts(rw *w, const ctx *c) {
             continue;
         if (c->nv == 0 && i > 0)
             break;
-        rw_f(w, "<g id=\"%s\" transform=\"translate(0 %d)\">\n", charts[i].id, y);
+        fray__text_f(w, "<g id=\"%s\" transform=\"translate(0 %d)\">\n", charts[i].id, y);
         y += charts[i].fn(w, c);
-        rw_s(w, "</g>\n");
+        fray__text_s(w, "</g>\n");
     }
     return y + 10;
 }
 
-static void write_svg(rw *w, const ctx *c) {
+static void write_svg(fray__text *w, const ctx *c) {
     /* The height is known once every chart is drawn: measure first, into
      * a writer with no room. */
-    rw measure;
-    rw_init(&measure, NULL, 0);
+    fray__text measure;
+    fray__text_init(&measure, NULL, 0);
     int height = draw_charts(&measure, c);
-    rw_f(w,
+    fray__text_f(w,
          "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
          "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"" FONT
          "\" font-size=\"12\" fill=\"" C_TEXT "\" role=\"img\">\n",
          W, height, W, height);
-    rw_s(w, "<title>");
+    fray__text_s(w, "<title>");
     rw_esc(w, title_of(c));
-    rw_s(w, ": simulation report</title>\n");
-    rw_f(w, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, height);
+    fray__text_s(w, ": simulation report</title>\n");
+    fray__text_f(w, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, height);
     draw_charts(w, c);
-    rw_s(w, "</svg>\n");
+    fray__text_s(w, "</svg>\n");
 }
 
 size_t fray_sim_report_svg(const fray_sim_report *report, char *buf,
                            size_t size) {
-    rw w;
-    rw_init(&w, buf, size);
+    fray__text w;
+    fray__text_init(&w, buf, size);
     if (!report)
         return 0;
     ctx c;
     ctx_init(&c, report);
-    rw_s(&w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    fray__text_s(&w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     write_svg(&w, &c);
     return w.len;
 }
@@ -1197,109 +1153,109 @@ static const char html_style[] =
     ".ci{color:#777;font-size:0.9em}\n"
     ".swatch{display:inline-block;width:0.8em;height:0.8em;margin-right:0.35em}\n";
 
-static void th_esc(rw *w, const char *s) {
-    rw_s(w, "<th>");
+static void th_esc(fray__text *w, const char *s) {
+    fray__text_s(w, "<th>");
     rw_esc(w, s);
-    rw_s(w, "</th>");
+    fray__text_s(w, "</th>");
 }
 
-static void td_share(rw *w, uint64_t k, uint64_t n, bool ci) {
-    rw_f(w, "<td>%s%%", F1(pct(k, n)));
+static void td_share(fray__text *w, uint64_t k, uint64_t n, bool ci) {
+    fray__text_f(w, "<td>%s%%", F1(pct(k, n)));
     if (ci) {
         double lo, hi;
         fray_sim_interval95(k, n, &lo, &hi);
-        rw_f(w, " <span class=\"ci\">(%s&#8211;%s)</span>", F1(100 * lo),
+        fray__text_f(w, " <span class=\"ci\">(%s&#8211;%s)</span>", F1(100 * lo),
              F1(100 * hi));
     }
-    rw_s(w, "</td>");
+    fray__text_s(w, "</td>");
 }
 
-static void td_mean(rw *w, uint64_t sum, uint64_t trials) {
-    rw_f(w, "<td>%s</td>", F2(trials ? (double)sum / (double)trials : 0.0));
+static void td_mean(fray__text *w, uint64_t sum, uint64_t trials) {
+    fray__text_f(w, "<td>%s</td>", F2(trials ? (double)sum / (double)trials : 0.0));
 }
 
-static void html_variant_cell(rw *w, const ctx *c, int v) {
+static void html_variant_cell(fray__text *w, const ctx *c, int v) {
     if (!c->sweep)
         return;
-    rw_s(w, "<td class=\"name\">");
+    fray__text_s(w, "<td class=\"name\">");
     rw_esc(w, variant_name(c, v));
-    rw_s(w, "</td>");
+    fray__text_s(w, "</td>");
 }
 
-static void html_wins(rw *w, const ctx *c) {
-    rw_s(w, "<h2>Who wins</h2>\n<p>Share of fights each side won, with its 95% "
+static void html_wins(fray__text *w, const ctx *c) {
+    fray__text_s(w, "<h2>Who wins</h2>\n<p>Share of fights each side won, with its 95% "
             "interval (Wilson score).</p>\n<div class=\"scroll\"><table>\n<thead><tr>");
     if (c->sweep) {
-        rw_s(w, "<th>");
+        fray__text_s(w, "<th>");
         rw_esc(w, c->r->vary_key ? c->r->vary_key : "variant");
-        rw_s(w, "</th>");
+        fray__text_s(w, "</th>");
     }
     for (int s = 0; s < c->n_sides; s++) {
-        rw_f(w, "<th><span class=\"swatch\" style=\"background:%s\"></span>",
+        fray__text_f(w, "<th><span class=\"swatch\" style=\"background:%s\"></span>",
              side_colour(s));
         rw_esc(w, side_name(c, s));
-        rw_s(w, "</th>");
+        fray__text_s(w, "</th>");
     }
-    rw_s(w, "<th>nobody</th><th>fights</th></tr></thead>\n<tbody>\n");
+    fray__text_s(w, "<th>nobody</th><th>fights</th></tr></thead>\n<tbody>\n");
     for (int v = 0; v < c->nv; v++) {
         const fray_sim_counts *k = vcounts(c, v);
-        rw_s(w, "<tr>");
+        fray__text_s(w, "<tr>");
         html_variant_cell(w, c, v);
         for (int s = 0; s < c->n_sides; s++)
             td_share(w, k->wins[s], k->trials, true);
         td_share(w, nobody(k), k->trials, true);
-        rw_f(w, "<td>%s</td></tr>\n", grouped(k->trials).s);
+        fray__text_f(w, "<td>%s</td></tr>\n", grouped(k->trials).s);
     }
-    rw_s(w, "</tbody>\n</table></div>\n");
+    fray__text_s(w, "</tbody>\n</table></div>\n");
     if (c->any_nobody)
-        rw_s(w, "<p>Nobody wins when every side is out at once, or when the "
+        fray__text_s(w, "<p>Nobody wins when every side is out at once, or when the "
                 "phase limit comes first.</p>\n");
 }
 
-static void html_length(rw *w, const ctx *c) {
-    rw_s(w, "<h2>How long the fight lasts (phases)</h2>\n"
+static void html_length(fray__text *w, const ctx *c) {
+    fray__text_s(w, "<h2>How long the fight lasts (phases)</h2>\n"
             "<div class=\"scroll\"><table>\n<thead><tr>");
     if (c->sweep) {
-        rw_s(w, "<th>");
+        fray__text_s(w, "<th>");
         rw_esc(w, c->r->vary_key ? c->r->vary_key : "variant");
-        rw_s(w, "</th>");
+        fray__text_s(w, "</th>");
     }
-    rw_s(w, "<th>mean</th><th>median</th><th>5%&#8211;95%</th><th>longest</th>"
+    fray__text_s(w, "<th>mean</th><th>median</th><th>5%&#8211;95%</th><th>longest</th>"
             "<th>phase limit reached</th></tr></thead>\n<tbody>\n");
     for (int v = 0; v < c->nv; v++) {
         const fray_sim_counts *k = vcounts(c, v);
-        rw_s(w, "<tr>");
+        fray__text_s(w, "<tr>");
         html_variant_cell(w, c, v);
         if (k->trials == 0 || report_length_min(k) < 0) {
-            rw_s(w, "<td>&#8211;</td><td>&#8211;</td><td>&#8211;</td>"
+            fray__text_s(w, "<td>&#8211;</td><td>&#8211;</td><td>&#8211;</td>"
                     "<td>&#8211;</td><td>&#8211;</td></tr>\n");
             continue;
         }
-        rw_f(w, "<td>%s</td><td>%d</td><td>%d&#8211;%d</td><td>%d</td>",
+        fray__text_f(w, "<td>%s</td><td>%d</td><td>%d&#8211;%d</td><td>%d</td>",
              F1(fray_sim_length_mean(k)), fray_sim_length_quantile(k, 0.5),
              fray_sim_length_quantile(k, 0.05), fray_sim_length_quantile(k, 0.95),
              fray_sim_length_quantile(k, 1.0));
         td_share(w, k->unfinished, k->trials, false);
-        rw_s(w, "</tr>\n");
+        fray__text_s(w, "</tr>\n");
     }
-    rw_s(w, "</tbody>\n</table></div>\n");
+    fray__text_s(w, "</tbody>\n</table></div>\n");
 }
 
-static void html_variant_heading(rw *w, const ctx *c, int v) {
+static void html_variant_heading(fray__text *w, const ctx *c, int v) {
     if (!c->sweep)
         return;
-    rw_s(w, "<h3>");
+    fray__text_s(w, "<h3>");
     rw_esc(w, variant_name(c, v));
-    rw_s(w, "</h3>\n");
+    fray__text_s(w, "</h3>\n");
 }
 
-static void html_combatants(rw *w, const ctx *c) {
-    rw_s(w, "<h2>Who is still standing</h2>\n<p>Shares of fights; the other "
+static void html_combatants(fray__text *w, const ctx *c) {
+    fray__text_s(w, "<h2>Who is still standing</h2>\n<p>Shares of fights; the other "
             "numbers are means per fight.</p>\n");
     for (int v = 0; v < c->nv; v++) {
         const fray_sim_counts *k = vcounts(c, v);
         html_variant_heading(w, c, v);
-        rw_s(w, "<div class=\"scroll\"><table>\n<thead><tr><th>combatant</th>"
+        fray__text_s(w, "<div class=\"scroll\"><table>\n<thead><tr><th>combatant</th>"
                 "<th class=\"name\">side</th>"
                 "<th>still standing</th><th>dead</th><th>STUN dealt</th>"
                 "<th>STUN taken</th><th>LETHAL dealt</th><th>LETHAL taken</th>"
@@ -1308,12 +1264,12 @@ static void html_combatants(rw *w, const ctx *c) {
         for (int i = 0; i < c->n_comb; i++) {
             const fray_sim_combatant_counts *cc = &k->c[i];
             int s = comb_side(c, i);
-            rw_s(w, "<tr><td>");
+            fray__text_s(w, "<tr><td>");
             rw_esc(w, comb_name(c, i));
-            rw_s(w, "</td><td class=\"name\">");
+            fray__text_s(w, "</td><td class=\"name\">");
             if (s >= 0)
                 rw_esc(w, side_name(c, s));
-            rw_s(w, "</td>");
+            fray__text_s(w, "</td>");
             td_share(w, cc->standing, k->trials, true);
             td_share(w, cc->dead, k->trials, true);
             td_mean(w, cc->stun_dealt, k->trials);
@@ -1323,14 +1279,14 @@ static void html_combatants(rw *w, const ctx *c) {
             td_mean(w, cc->actions, k->trials);
             td_mean(w, cc->fate_cards, k->trials);
             td_mean(w, cc->chips, k->trials);
-            rw_s(w, "</tr>\n");
+            fray__text_s(w, "</tr>\n");
         }
-        rw_s(w, "</tbody>\n</table></div>\n");
+        fray__text_s(w, "</tbody>\n</table></div>\n");
     }
 }
 
-static void html_actions(rw *w, const ctx *c) {
-    rw_s(w, "<h2>What they did</h2>\n<p>Mean actions per fight, by kind (only "
+static void html_actions(fray__text *w, const ctx *c) {
+    fray__text_s(w, "<h2>What they did</h2>\n<p>Mean actions per fight, by kind (only "
             "the kinds somebody took).</p>\n");
     for (int v = 0; v < c->nv; v++) {
         const fray_sim_counts *k = vcounts(c, v);
@@ -1345,53 +1301,53 @@ static void html_actions(rw *w, const ctx *c) {
         }
         html_variant_heading(w, c, v);
         if (!any) {
-            rw_s(w, "<p>No actions.</p>\n");
+            fray__text_s(w, "<p>No actions.</p>\n");
             continue;
         }
-        rw_s(w, "<div class=\"scroll\"><table>\n<thead><tr><th>combatant</th>");
+        fray__text_s(w, "<div class=\"scroll\"><table>\n<thead><tr><th>combatant</th>");
         for (int a = 0; a < FRAY_SIM_ACTION_KINDS; a++)
             if (used[a]) {
                 const char *name = fray_towers_action_name(a);
                 if (name)
                     th_esc(w, name);
                 else
-                    rw_f(w, "<th>action %d</th>", a);
+                    fray__text_f(w, "<th>action %d</th>", a);
             }
-        rw_s(w, "</tr></thead>\n<tbody>\n");
+        fray__text_s(w, "</tr></thead>\n<tbody>\n");
         for (int i = 0; i < c->n_comb; i++) {
-            rw_s(w, "<tr><td>");
+            fray__text_s(w, "<tr><td>");
             rw_esc(w, comb_name(c, i));
-            rw_s(w, "</td>");
+            fray__text_s(w, "</td>");
             for (int a = 0; a < FRAY_SIM_ACTION_KINDS; a++)
                 if (used[a])
                     td_mean(w, k->c[i].by_kind[a], k->trials);
-            rw_s(w, "</tr>\n");
+            fray__text_s(w, "</tr>\n");
         }
-        rw_s(w, "</tbody>\n</table></div>\n");
+        fray__text_s(w, "</tbody>\n</table></div>\n");
     }
 }
 
 size_t fray_sim_report_html(const fray_sim_report *report, char *buf,
                             size_t size) {
-    rw w;
-    rw_init(&w, buf, size);
+    fray__text w;
+    fray__text_init(&w, buf, size);
     if (!report)
         return 0;
     ctx c;
     ctx_init(&c, report);
     c.html = true;
-    rw_s(&w, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+    fray__text_s(&w, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
              "<meta charset=\"utf-8\"/>\n"
              "<meta name=\"viewport\" content=\"width=device-width, "
              "initial-scale=1\"/>\n<title>");
     rw_esc(&w, title_of(&c));
-    rw_s(&w, ": simulation report</title>\n<style>\n");
-    rw_s(&w, html_style);
-    rw_s(&w, "</style>\n</head>\n<body>\n<h1>");
+    fray__text_s(&w, ": simulation report</title>\n<style>\n");
+    fray__text_s(&w, html_style);
+    fray__text_s(&w, "</style>\n</head>\n<body>\n<h1>");
     rw_esc(&w, title_of(&c));
-    rw_s(&w, "</h1>\n<p class=\"meta\">");
+    fray__text_s(&w, "</h1>\n<p class=\"meta\">");
     trials_line(&w, &c);
-    rw_s(&w, "</p>\n");
+    fray__text_s(&w, "</p>\n");
     write_svg(&w, &c);
     if (c.nv > 0) {
         html_wins(&w, &c);
@@ -1399,6 +1355,6 @@ size_t fray_sim_report_html(const fray_sim_report *report, char *buf,
         html_combatants(&w, &c);
         html_actions(&w, &c);
     }
-    rw_s(&w, "<p class=\"meta\">Drawn by fray.</p>\n</body>\n</html>\n");
+    fray__text_s(&w, "<p class=\"meta\">Drawn by fray.</p>\n</body>\n</html>\n");
     return w.len;
 }
