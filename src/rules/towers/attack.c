@@ -966,35 +966,11 @@ void ft_attack_mods_cached(const ft_run *r, ft_mods_cache *cache, int a,
     cache->next = (slot + 1) % FT_MODS_CACHE;
 }
 
-/* The sums advantages() adds for the set `what`, without the words. */
-static void advantage_sums(const ft_statblock *sb, const ft_applies *what,
-                           int8_t *out_shift, int8_t *out_flip) {
-    mods_ctx x = advantages(NULL, sb, false, what, 2);
-    *out_shift = (int8_t)x.shift;
-    *out_flip = (int8_t)x.flip;
-}
-
 void ft_fast_prepare(ft_setup *s) {
     ft_fast *f = &s->fast;
     uint32_t stamp = f->atk.stamp + 1u;
     memset(f, 0, sizeof *f);
     f->atk.stamp = stamp;
-    static const ft_applies sets[FT_ADV_SETS][2] = {
-        {FT_APPLIES_ATTACK, FT_APPLIES_SPELL_ATTACK},
-        {FT_APPLIES_ATTACK, FT_APPLIES_MELEE_ATTACK},
-        {FT_APPLIES_ATTACK, FT_APPLIES_RANGED_ATTACK},
-        {FT_APPLIES_DEFENSE, FT_APPLIES_INTANGIBLE_DEFENSE},
-        {FT_APPLIES_DEFENSE, FT_APPLIES_PHYSICAL_DEFENSE}};
-    for (int c = 0; c < s->n_combatants && c < FT_MAX_COMBATANTS; c++)
-        for (int k = 0; k < FT_ADV_SETS; k++)
-            advantage_sums(&s->c[c].sb, sets[k], &f->adv_shift[c][k],
-                           &f->adv_flip[c][k]);
-    for (int c = 0; c < s->n_combatants && c < FT_MAX_COMBATANTS; c++)
-        for (int wi = 0; wi < FT_MAX_WEAPONS; wi++) {
-            const ft_weapon *w = weapon_at(s, c, wi);
-            int reach = w && is_melee(w) ? weapon_reach(w) : 0;
-            f->melee_reach[c][wi] = (int16_t)(reach < 32767 ? reach : 32767);
-        }
     /* hands_of's table: every combatant slot (unused ones read as the
      * bare stat block they are), every pair of weapon indices
      * -1..FT_MAX_WEAPONS-1 in hand, worked out the long way. */

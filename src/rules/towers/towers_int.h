@@ -446,7 +446,6 @@ enum {
     FT_GEO_SIDE = 2 * FT_GEO_NEAR + 1,
     FT_GEO_KNOWN = 8,  /* geo entry: bits 0-1 fray_cover, bit 2 sight */
     FT_GEO_SIGHT = 4,
-    FT_ADV_SETS = 5,   /* attack: spell, melee, ranged; defense: ID, PD */
     FT_GEO_CELLS = 256 /* maps of at most this many spaces: every pair */
 };
 /* ---- attack.c and harm.c speed tables -----------------------------------
@@ -501,14 +500,6 @@ typedef struct ft_fast {
      * FT_GEO_CELLS; pairs is then true): [y1 * w + x1][y2 * w + x2]. */
     bool pairs;
     uint8_t pair[FT_GEO_CELLS][FT_GEO_CELLS];
-    /* The shift and flip mods a combatant's advantages put on its attack
-     * (spell, melee, ranged) and defense (intangible, physical) flips. */
-    int8_t adv_shift[FT_MAX_COMBATANTS][FT_ADV_SETS];
-    int8_t adv_flip[FT_MAX_COMBATANTS][FT_ADV_SETS];
-    /* How far each weapon of a combatant threatens: its reach when it is a
-     * melee weapon, else 0 (also for indices past the stat block's
-     * weapons). ft_threatens reads it for the weapons in hand. */
-    int16_t melee_reach[FT_MAX_COMBATANTS][FT_MAX_WEAPONS];
     /* The map's one-space steps, from terrain and edges only
      * (fray__grid_step_table): what the move searches of one-space movers
      * read instead of the edges and terrain (steps valid when has_steps). */
