@@ -511,9 +511,19 @@ static inline void count_drawn(ft_run *r, int d, const fray_flip *f) {
     r->card_i = ev->n_cards;
 }
 
-/* *out is written as the flip goes (callers read it only on success). */
-fray_status ft_flip(ft_run *r, int who, int n, ft_flip_purpose purpose,
-                    int shift, int against, fray_flip *out, int *out_shift) {
+#if defined(__GNUC__)
+#define FLIP_INLINE inline __attribute__((always_inline))
+#else
+#define FLIP_INLINE inline
+#endif
+
+/* ft_flip, inline for ft_flip and ft_flip_opposed (which makes two flips
+ * in one call). *out is written as the flip goes (callers read it only on
+ * success). */
+static FLIP_INLINE fray_status flip_one(ft_run *r, int who, int n,
+                                        ft_flip_purpose purpose, int shift,
+                                        int against, fray_flip *out,
+                                        int *out_shift) {
     int d = 0;
     fray_status rc = deck_index(r, who, &d);
     if (rc != FRAY_OK)
@@ -561,17 +571,26 @@ fray_status ft_flip(ft_run *r, int who, int n, ft_flip_purpose purpose,
     return FRAY_OK;
 }
 
-fray_status ft_flip_answers(ft_run *r, int a, ft_flip_purpose ap,
-                            fray_flip *af, int *ash, int t,
-                            ft_flip_purpose dp, fray_flip *df, int *dsh) {
+fray_status ft_flip(ft_run *r, int who, int n, ft_flip_purpose purpose,
+                    int shift, int against, fray_flip *out, int *out_shift) {
+    return flip_one(r, who, n, purpose, shift, against, out, out_shift);
+}
+
+/* ft_flip_answers, inline for it and ft_flip_opposed. `checked`: both
+ * decks already passed deck_index (each flip of the pair did), so the
+ * rounds need not look them up again. */
+static FLIP_INLINE fray_status answers(ft_run *r, int a, ft_flip_purpose ap,
+                                       fray_flip *af, int *ash, int t,
+                                       ft_flip_purpose dp, fray_flip *df,
+                                       int *dsh, bool checked) {
     /* A round for a, then one for t, until one makes no choice; each
      * side's deck is looked up once, when its first round comes (so a
      * missing deck fails at that round). */
     int d = 0;
-    fray_status rc = deck_index(r, a, &d);
-    if (rc != FRAY_OK)
+    fray_status rc = FRAY_OK;
+    if (!checked && (rc = deck_index(r, a, &d)) != FRAY_OK)
         return rc;
-    bool t_checked = false;
+    bool t_checked = checked;
     for (int guard = 0; guard < 64; guard++) {
         bool changed;
         rc = fate_round(r, a, ap, af, ash, df->kept_value + *dsh, &changed);
@@ -588,6 +607,27 @@ fray_status ft_flip_answers(ft_run *r, int a, ft_flip_purpose ap,
             return rc;
     }
     return FRAY_OK;
+}
+
+fray_status ft_flip_answers(ft_run *r, int a, ft_flip_purpose ap,
+                            fray_flip *af, int *ash, int t,
+                            ft_flip_purpose dp, fray_flip *df, int *dsh) {
+    return answers(r, a, ap, af, ash, t, dp, df, dsh, false);
+}
+
+fray_status ft_flip_opposed(ft_run *r, int a, int an, ft_flip_purpose ap,
+                            int t, int dn, ft_flip_purpose dp, fray_flip *af,
+                            int *ash, fray_flip *df, int *dsh) {
+    /* The attacker's round cannot know the defense yet (INT_MIN). */
+    fray_status rc = flip_one(r, a, an, ap, *ash, INT_MIN, af, ash);
+    if (rc != FRAY_OK)
+        return rc;
+    rc = flip_one(r, t, dn, dp, *dsh, af->kept_value + *ash, df, dsh);
+    if (rc != FRAY_OK)
+        return rc;
+    /* Both flips found their decks (deck_index), and nothing since can
+     * have changed that. */
+    return answers(r, a, ap, af, ash, t, dp, df, dsh, true);
 }
 
 fray_status ft_flip_plain(ft_run *r, int deck, int n, fray_flip *out) {

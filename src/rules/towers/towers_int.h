@@ -1387,4 +1387,15 @@ fray_status ft_flip_answers(ft_run *r, int a, ft_flip_purpose ap,
                             fray_flip *af, int *ash, int t,
                             ft_flip_purpose dp, fray_flip *df, int *dsh);
 
+/* ---- The attack and flip path of a quiet fight (speed-flip4) ------------ */
+
+/* fate.c: an opposed flip in one call, what ft_flip of a (an cards' worth
+ * of flip, shift *ash, against unknown: INT_MIN), ft_flip of t (dn, shift
+ * *dsh) against a's total, then ft_flip_answers do one after the other:
+ * the same draws, rounds, results and errors. *ash and *dsh are the shifts
+ * before (in) and after (out). */
+fray_status ft_flip_opposed(ft_run *r, int a, int an, ft_flip_purpose ap,
+                            int t, int dn, ft_flip_purpose dp, fray_flip *af,
+                            int *ash, fray_flip *df, int *dsh);
+
 #endif
