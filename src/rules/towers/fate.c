@@ -33,6 +33,14 @@
 #include <limits.h>
 #include <string.h>
 
+/* The parts of a flip every flip goes through, inlined whole into the two
+ * callers (so that each is specialised for a quiet run: quiet_run). */
+#if defined(__GNUC__)
+#define FLIP_INLINE inline __attribute__((always_inline))
+#else
+#define FLIP_INLINE inline
+#endif
+
 static const char *purpose_text(ft_flip_purpose p) {
     switch (p) {
     case FT_FLIP_INITIATIVE: return "the Initiative flip";
@@ -340,11 +348,13 @@ static fray_status apply_choice(ft_run *r, int who, int d,
     }
 }
 
-/* Whether the hooks are the tactics policy and it would choose nothing on
- * flip f of `who` now (ft_policy_fate_idle): then asking it has no effect.
- * Builds without NDEBUG ask it all the same and check. */
-static inline bool policy_idle(const ft_run *r, int who, ft_flip_purpose p,
-                               const fray_flip *f, int shift, int against) {
+/* Whether the hooks are the tactics policy (known when `is_policy`) and it
+ * would choose nothing on flip f of `who` now (ft_policy_fate_idle): then
+ * asking it has no effect. Builds without NDEBUG ask it all the same and
+ * check. */
+static FLIP_INLINE bool policy_idle(const ft_run *r, int who,
+                                    ft_flip_purpose p, const fray_flip *f,
+                                    int shift, int against, bool is_policy) {
 #ifndef NDEBUG
     {
         /* ft_held_top_value against the held cards one by one. */
@@ -358,7 +368,7 @@ static inline bool policy_idle(const ft_run *r, int who, ft_flip_purpose p,
                                                    ft_deck_held_bits(deck)));
     }
 #endif
-    if (r->hooks != &ft_policy_hooks ||
+    if ((!is_policy && r->hooks != &ft_policy_hooks) ||
         !ft_policy_fate_idle(r, who, p, f, shift, against))
         return false;
 #ifndef NDEBUG
@@ -372,14 +382,18 @@ static inline bool policy_idle(const ft_run *r, int who, ft_flip_purpose p,
  * (nothing chosen, nothing recorded, nothing asked that could change
  * anything): no hooks to ask, or the tactics policy, which would answer
  * "nothing" (ft_policy_fate_idle; asking it has no effect). A replay reads
- * the record instead. */
-static inline bool round_empty(const ft_run *r, int who, ft_flip_purpose p,
-                               const fray_flip *f, int shift, int against) {
+ * the record instead. `quiet`: the caller knows that the run is quiet
+ * (quiet_run). */
+static FLIP_INLINE bool round_empty(const ft_run *r, int who,
+                                    ft_flip_purpose p, const fray_flip *f,
+                                    int shift, int against, bool quiet) {
+    if (quiet)
+        return policy_idle(r, who, p, f, shift, against, true);
     if (r->replay)
         return false;
     /* The policy's hooks (the usual case) have a fate hook. */
     if (r->hooks == &ft_policy_hooks)
-        return policy_idle(r, who, p, f, shift, against);
+        return policy_idle(r, who, p, f, shift, against, true);
     return !r->hooks || !r->hooks->fate;
 }
 
@@ -430,7 +444,7 @@ static fray_status round_choices(ft_run *r, int who, ft_flip_purpose p,
      * only protects against a hook that never says NONE. */
     for (int guard = 0; guard < FT_EVENT_CHOICES; guard++) {
         if (!can_choose(r, who, deck) ||
-            (any && policy_idle(r, who, p, f, *shift, against)))
+            (any && policy_idle(r, who, p, f, *shift, against, false)))
             break;
         ft_flip_view v;
         v.who = who;
@@ -473,13 +487,14 @@ done:
  * *out_any (when not NULL) tells whether any was made.
  * Most rounds of a simulation are empty: this part is inline, the rest
  * (round_choices) is not. */
-static inline fray_status fate_round(ft_run *r, int who, ft_flip_purpose p,
-                                     fray_flip *f, int *shift, int against,
-                                     bool *out_any) {
+static FLIP_INLINE fray_status fate_round(ft_run *r, int who,
+                                          ft_flip_purpose p, fray_flip *f,
+                                          int *shift, int against,
+                                          bool *out_any, bool quiet) {
     r->round_i++;
     if (out_any)
         *out_any = false;
-    if (round_empty(r, who, p, f, *shift, against))
+    if (round_empty(r, who, p, f, *shift, against, quiet))
         return FRAY_OK;
     return round_choices(r, who, p, f, shift, against, out_any);
 }
@@ -501,9 +516,10 @@ static void discard_flipped(fray_deck *deck, const fray_card *cards, int n) {
  * event: counted always (FT_EVENT_CARDS bounds an event), written in
  * ev->cards only when the event is recorded (r->facts). A quiet event is
  * the fight's scratch, which nobody reads back. */
-static inline void count_drawn(ft_run *r, int d, const fray_flip *f) {
+static FLIP_INLINE void count_drawn(ft_run *r, int d, const fray_flip *f,
+                                    bool quiet) {
     ft_event *ev = r->ev;
-    if (r->facts) {
+    if (!quiet && r->facts) {
         memcpy(ev->cards + ev->n_cards, f->cards, (size_t)f->n_cards);
         memset(ev->card_deck + ev->n_cards, d, (size_t)f->n_cards);
     }
@@ -511,19 +527,21 @@ static inline void count_drawn(ft_run *r, int d, const fray_flip *f) {
     r->card_i = ev->n_cards;
 }
 
-#if defined(__GNUC__)
-#define FLIP_INLINE inline __attribute__((always_inline))
-#else
-#define FLIP_INLINE inline
-#endif
+/* A run that draws its cards itself, records nothing and asks the
+ * tactics policy (a quiet simulation): what the inline parts below are
+ * specialised for, so that they ask none of it again. */
+static inline bool quiet_run(const ft_run *r) {
+    return !r->replay && !r->cards_given && !r->facts &&
+           !r->setup->opt.fresh_decks && r->hooks == &ft_policy_hooks;
+}
 
 /* ft_flip, inline for ft_flip and ft_flip_opposed (which makes two flips
- * in one call). *out is written as the flip goes (callers read it only on
- * success). */
+ * in one call); `quiet`: quiet_run(r) is known to hold. *out is written as
+ * the flip goes (callers read it only on success). */
 static FLIP_INLINE fray_status flip_one(ft_run *r, int who, int n,
                                         ft_flip_purpose purpose, int shift,
                                         int against, fray_flip *out,
-                                        int *out_shift) {
+                                        int *out_shift, bool quiet) {
     int d = 0;
     fray_status rc = deck_index(r, who, &d);
     if (rc != FRAY_OK)
@@ -542,14 +560,15 @@ static FLIP_INLINE fray_status flip_one(ft_run *r, int who, int n,
      * fray__flip_evaluate in one pass). fray__deck_flip writes every
      * field past these three but the cards[] it does not turn over, which
      * nobody reads (a flip's cards are cards[0..n_cards)): no memset. */
-    if (!r->replay && !r->cards_given && !r->setup->opt.fresh_decks && k > 0 &&
-        r->ev->n_cards + k <= FT_EVENT_CARDS &&
+    if ((quiet ||
+         (!r->replay && !r->cards_given && !r->setup->opt.fresh_decks)) &&
+        k > 0 && r->ev->n_cards + k <= FT_EVENT_CARDS &&
         (size_t)k <= deck->n_draw + deck->n_discard) {
         f->n = n;
         f->n_cards = k;
         f->keep_lowest = low;
         fray__deck_flip(deck, &r->st->rng, f);
-        count_drawn(r, d, f);
+        count_drawn(r, d, f, quiet);
     } else {
         memset(f, 0, sizeof *f);
         f->n = n;
@@ -561,9 +580,9 @@ static FLIP_INLINE fray_status flip_one(ft_run *r, int who, int n,
         discard_flipped(deck, f->cards, k);
         fray__flip_evaluate(f, &deck->opts);
     }
-    if (r->facts)
+    if (!quiet && r->facts)
         emit_flip(r, who, purpose, f, shift);
-    rc = fate_round(r, who, purpose, f, &shift, against, NULL);
+    rc = fate_round(r, who, purpose, f, &shift, against, NULL, quiet);
     if (rc != FRAY_OK)
         return rc;
     if (out_shift)
@@ -573,16 +592,17 @@ static FLIP_INLINE fray_status flip_one(ft_run *r, int who, int n,
 
 fray_status ft_flip(ft_run *r, int who, int n, ft_flip_purpose purpose,
                     int shift, int against, fray_flip *out, int *out_shift) {
-    return flip_one(r, who, n, purpose, shift, against, out, out_shift);
+    return flip_one(r, who, n, purpose, shift, against, out, out_shift,
+                    false);
 }
 
 /* ft_flip_answers, inline for it and ft_flip_opposed. `checked`: both
  * decks already passed deck_index (each flip of the pair did), so the
- * rounds need not look them up again. */
+ * rounds need not look them up again; `quiet` as for flip_one. */
 static FLIP_INLINE fray_status answers(ft_run *r, int a, ft_flip_purpose ap,
                                        fray_flip *af, int *ash, int t,
                                        ft_flip_purpose dp, fray_flip *df,
-                                       int *dsh, bool checked) {
+                                       int *dsh, bool checked, bool quiet) {
     /* A round for a, then one for t, until one makes no choice; each
      * side's deck is looked up once, when its first round comes (so a
      * missing deck fails at that round). */
@@ -593,7 +613,8 @@ static FLIP_INLINE fray_status answers(ft_run *r, int a, ft_flip_purpose ap,
     bool t_checked = checked;
     for (int guard = 0; guard < 64; guard++) {
         bool changed;
-        rc = fate_round(r, a, ap, af, ash, df->kept_value + *dsh, &changed);
+        rc = fate_round(r, a, ap, af, ash, df->kept_value + *dsh, &changed,
+                        quiet);
         if (rc != FRAY_OK || !changed)
             return rc;
         if (!t_checked) {
@@ -602,7 +623,8 @@ static FLIP_INLINE fray_status answers(ft_run *r, int a, ft_flip_purpose ap,
                 return rc;
             t_checked = true;
         }
-        rc = fate_round(r, t, dp, df, dsh, af->kept_value + *ash, &changed);
+        rc = fate_round(r, t, dp, df, dsh, af->kept_value + *ash, &changed,
+                        quiet);
         if (rc != FRAY_OK || !changed)
             return rc;
     }
@@ -612,22 +634,35 @@ static FLIP_INLINE fray_status answers(ft_run *r, int a, ft_flip_purpose ap,
 fray_status ft_flip_answers(ft_run *r, int a, ft_flip_purpose ap,
                             fray_flip *af, int *ash, int t,
                             ft_flip_purpose dp, fray_flip *df, int *dsh) {
-    return answers(r, a, ap, af, ash, t, dp, df, dsh, false);
+    return answers(r, a, ap, af, ash, t, dp, df, dsh, false, false);
+}
+
+/* ft_flip_opposed; `quiet` as for flip_one. */
+static FLIP_INLINE fray_status opposed_flips(ft_run *r, int a, int an,
+                                             ft_flip_purpose ap, int t,
+                                             int dn, ft_flip_purpose dp,
+                                             fray_flip *af, int *ash,
+                                             fray_flip *df, int *dsh,
+                                             bool quiet) {
+    /* The attacker's round cannot know the defense yet (INT_MIN). */
+    fray_status rc = flip_one(r, a, an, ap, *ash, INT_MIN, af, ash, quiet);
+    if (rc != FRAY_OK)
+        return rc;
+    rc = flip_one(r, t, dn, dp, *dsh, af->kept_value + *ash, df, dsh, quiet);
+    if (rc != FRAY_OK)
+        return rc;
+    /* Both flips found their decks (deck_index), and nothing since can
+     * have changed that. */
+    return answers(r, a, ap, af, ash, t, dp, df, dsh, true, quiet);
 }
 
 fray_status ft_flip_opposed(ft_run *r, int a, int an, ft_flip_purpose ap,
                             int t, int dn, ft_flip_purpose dp, fray_flip *af,
                             int *ash, fray_flip *df, int *dsh) {
-    /* The attacker's round cannot know the defense yet (INT_MIN). */
-    fray_status rc = flip_one(r, a, an, ap, *ash, INT_MIN, af, ash);
-    if (rc != FRAY_OK)
-        return rc;
-    rc = flip_one(r, t, dn, dp, *dsh, af->kept_value + *ash, df, dsh);
-    if (rc != FRAY_OK)
-        return rc;
-    /* Both flips found their decks (deck_index), and nothing since can
-     * have changed that. */
-    return answers(r, a, ap, af, ash, t, dp, df, dsh, true);
+    /* Nothing in a flip or a round changes what quiet_run reads. */
+    if (quiet_run(r))
+        return opposed_flips(r, a, an, ap, t, dn, dp, af, ash, df, dsh, true);
+    return opposed_flips(r, a, an, ap, t, dn, dp, af, ash, df, dsh, false);
 }
 
 fray_status ft_flip_plain(ft_run *r, int deck, int n, fray_flip *out) {
