@@ -170,6 +170,29 @@ int fray_deck_options_size(const fray_deck_options *opts) {
         10 | (h), 11 | (h), 12 | (h), 13 | (h), 14 | (h)
 const uint8_t fray__rank_look[FRAY_CARDS_STANDARD] = {
     RANKS(0), RANKS(0), RANKS(FRAY__LOOK_HEART), RANKS(0)};
+
+/* The deck fray__deck_init builds for the default options (RULINGS 1: 52
+ * cards, Aces high, no Jokers), byte for byte: every card in the draw
+ * pile, card 0 on top; the Jokers' places ABSENT, their looks the default
+ * Joker value; all else zero (the padding too). Every trial of a
+ * simulation starts its decks from it with one copy. */
+#define DRAW4 FRAY_PLACE_DRAW, FRAY_PLACE_DRAW, FRAY_PLACE_DRAW, FRAY_PLACE_DRAW
+#define DRAW13 DRAW4, DRAW4, DRAW4, FRAY_PLACE_DRAW
+static const fray_deck default_deck = {
+    .opts = {false, 0, FRAY_CARD_VALUE_MAX},
+    .size = FRAY_CARDS_STANDARD,
+    .place = {DRAW13, DRAW13, DRAW13, DRAW13, FRAY_PLACE_ABSENT,
+              FRAY_PLACE_ABSENT},
+    .draw = {51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40, 39,
+             38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26,
+             25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13,
+             12, 11, 10, 9,  8,  7,  6,  5,  4,  3,  2,  1,  0},
+    .n_draw = FRAY_CARDS_STANDARD,
+    .look = {RANKS(0), RANKS(0), RANKS(FRAY__LOOK_HEART), RANKS(0),
+             FRAY_CARD_VALUE_MAX, FRAY_CARD_VALUE_MAX},
+};
+#undef DRAW13
+#undef DRAW4
 #undef RANKS
 
 int fray_card_value(const fray_deck_options *opts, fray_card card) {
@@ -185,14 +208,8 @@ int fray_card_value(const fray_deck_options *opts, fray_card card) {
  */
 /* struct fray_deck lives in cards_int.h so that encounters can embed decks. */
 
-fray_status fray__deck_init(fray_deck *d, const fray_deck_options *opts) {
-    fray_deck_options def;
-    if (!opts) {
-        fray_deck_options_default(&def);
-        opts = &def;
-    }
-    if (fray_deck_options_check(opts) != FRAY_OK)
-        return FRAY_ERR_RANGE;
+/* fray__deck_init the long way, for options already checked. */
+static void deck_build(fray_deck *d, const fray_deck_options *opts) {
     memset(d, 0, sizeof *d);
     d->opts = *opts;
     d->size = fray_deck_options_size(opts);
@@ -220,6 +237,34 @@ fray_status fray__deck_init(fray_deck *d, const fray_deck_options *opts) {
         d->place[i] = FRAY_PLACE_DRAW;
     }
     d->n_draw = (size_t)d->size;
+}
+
+fray_status fray__deck_init(fray_deck *d, const fray_deck_options *opts) {
+    fray_deck_options def;
+    if (!opts) {
+        fray_deck_options_default(&def);
+        opts = &def;
+    }
+    if (fray_deck_options_check(opts) != FRAY_OK)
+        return FRAY_ERR_RANGE;
+    if (!opts->aces_low && opts->jokers == 0 &&
+        opts->joker_value == FRAY_CARD_VALUE_MAX) {
+        memcpy(d, &default_deck, sizeof *d);
+#ifndef NDEBUG
+        /* The long way gives the same bytes (with options whose padding
+         * is zero: it copies theirs). */
+        fray_deck check;
+        fray_deck_options clean;
+        memset(&clean, 0, sizeof clean);
+        clean.aces_low = opts->aces_low;
+        clean.jokers = opts->jokers;
+        clean.joker_value = opts->joker_value;
+        deck_build(&check, &clean);
+        assert(memcmp(&check, d, sizeof check) == 0);
+#endif
+        return FRAY_OK;
+    }
+    deck_build(d, opts);
     return FRAY_OK;
 }
 
@@ -331,11 +376,12 @@ static inline void shuffle_marking(fray_card *cards, size_t n,
 #else
         size_t j = r % bound;
 #endif
-        fray_card t = cards[i - 1];
-        cards[i - 1] = cards[j];
+        /* cards[i - 1] takes cards[j] (itself when j == i - 1): final. */
+        fray_card t = cards[i - 1], u = cards[j];
+        cards[i - 1] = u;
         cards[j] = t;
-        if (place) /* cards[i - 1] is final */
-            place[cards[i - 1]] = FRAY_PLACE_DRAW;
+        if (place)
+            place[u] = FRAY_PLACE_DRAW;
     }
     if (place && n > 0)
         place[cards[0]] = FRAY_PLACE_DRAW;
