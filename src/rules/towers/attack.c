@@ -1071,34 +1071,27 @@ static void emit_note(ft_run *r, int who, int target, const char *text) {
  * facts), then Hand of Fate and chips answered back and forth until
  * neither side does more (rules-facts.md: "if one side uses it, the other
  * may respond after seeing the result"). The attacker flips first, so its
- * first round cannot know the defense. */
-typedef struct opposed_flip {
-    int a, t;                /* attacker, defender */
-    int arank, drank;        /* ranks before the modifiers */
-    ft_flip_purpose ap, dp;
-    fray_flip af, df;
-    int ash, dsh;            /* final shifts */
-} opposed_flip;
-
+ * first round cannot know the defense. o->a, t, ap and dp are set; arank
+ * and drank are the ranks before the modifiers m. */
 static inline fray_status opposed(ft_run *r, const ft_mods *m,
-                                  const mod_list *l, opposed_flip *o) {
-    if (l->n == 0) {
-        /* No modifier facts to put between the flips (always so in a
-         * quiet fight): the three steps below in one call. */
-        o->ash = m->shift;
-        o->dsh = m->def_shift;
-        return ft_flip_opposed(r, o->a, o->arank + m->flip, o->ap, o->t,
-                               o->drank + m->def_flip, o->dp, &o->af,
-                               &o->ash, &o->df, &o->dsh);
-    }
+                                  const mod_list *l, int arank, int drank,
+                                  ft_opposed *o) {
+    o->an = arank + m->flip;
+    o->dn = drank + m->def_flip;
+    o->ash = m->shift;
+    o->dsh = m->def_shift;
+    /* No modifier facts to put between the flips (always so in a quiet
+     * fight): the three steps below in one call. */
+    if (l->n == 0)
+        return ft_flip_opposed(r, o);
     emit_mods(r, l, false, o->a, o->t);
-    fray_status rc = ft_flip(r, o->a, o->arank + m->flip, o->ap, m->shift,
-                             INT_MIN, &o->af, &o->ash);
+    fray_status rc = ft_flip(r, o->a, o->an, o->ap, o->ash, INT_MIN, &o->af,
+                             &o->ash);
     if (rc != FRAY_OK)
         return rc;
     emit_mods(r, l, true, o->a, o->t);
-    rc = ft_flip(r, o->t, o->drank + m->def_flip, o->dp, m->def_shift,
-                 o->af.kept_value + o->ash, &o->df, &o->dsh);
+    rc = ft_flip(r, o->t, o->dn, o->dp, o->dsh, o->af.kept_value + o->ash,
+                 &o->df, &o->dsh);
     if (rc != FRAY_OK)
         return rc;
     return ft_flip_answers(r, o->a, o->ap, &o->af, &o->ash, o->t, o->dp,
@@ -1184,14 +1177,14 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
 
     /* No memset: the two flips and their shifts are written whole by
      * ft_flip before anyone reads them. */
-    opposed_flip of;
+    ft_opposed of;
     of.a = a;
     of.t = t;
-    of.arank = w->spell ? asb->cv[FT_CV_SA] : asb->cv[FT_CV_PA];
-    of.drank = w->spell ? tsb->cv[FT_CV_ID] : tsb->cv[FT_CV_PD];
     of.ap = FT_FLIP_ATTACK;
     of.dp = FT_FLIP_DEFENSE;
-    rc = opposed(r, &m, &list, &of);
+    rc = opposed(r, &m, &list,
+                 w->spell ? asb->cv[FT_CV_SA] : asb->cv[FT_CV_PA],
+                 w->spell ? tsb->cv[FT_CV_ID] : tsb->cv[FT_CV_PD], &of);
     if (rc != FRAY_OK)
         return rc;
     /* Aid's (flip-1) is for the foe's next defensive flip against the
@@ -1307,17 +1300,16 @@ fray_status ft_grapple_test(ft_run *r, int a, int d, int attacker_flip_mod,
         add(&x, true, 0, -1, "Power Attack");
     mods_store(&x, &m);
 
-    opposed_flip of;
+    ft_opposed of;
     memset(&of, 0, sizeof of);
     of.a = a;
     of.t = d;
-    of.arank = asb->cv[FT_CV_PA];
-    of.drank = dsb->cv[FT_CV_PD];
     /* The defender flips its <PD>: a defense flip (and its hooks know it
      * must pass the test's total, ties going to the grappler). */
     of.ap = FT_FLIP_GRAPPLE;
     of.dp = FT_FLIP_DEFENSE;
-    fray_status rc = opposed(r, &m, &list, &of);
+    fray_status rc = opposed(r, &m, &list, asb->cv[FT_CV_PA],
+                             dsb->cv[FT_CV_PD], &of);
     if (rc != FRAY_OK)
         return rc;
     /* Ties go to the one making the test, as an attack hits on a tie. */

@@ -255,6 +255,11 @@ static bool can_choose(const ft_run *r, int who, const fray_deck *deck) {
     return fray__deck_any_held(deck);
 }
 
+/* ft_emit_fact of a FATE fact, asked only when facts are recorded. */
+static inline ft_fact *fate_fact(ft_run *r, int who) {
+    return r->facts ? ft_emit_fact(r, FT_FACT_FATE, who, -1) : NULL;
+}
+
 static fray_status apply_choice(ft_run *r, int who, int d,
                                 ft_flip_purpose p, fray_flip *f, int *shift,
                                 const ft_choice *c) {
@@ -271,7 +276,7 @@ static fray_status apply_choice(ft_run *r, int who, int d,
             return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
                                   "that Hand of Fate card cannot be played");
         cs->fate_used++;
-        ft_fact *x = ft_emit_fact(r, FT_FACT_FATE, who, -1);
+        ft_fact *x = fate_fact(r, who);
         if (x) {
             x->v[0] = FT_CHOICE_FATE_SWAP;
             x->v[1] = c->a;
@@ -300,7 +305,7 @@ static fray_status apply_choice(ft_run *r, int who, int d,
         f->cards[0] = nc;
         fray__flip_evaluate(f, &deck->opts);
         cs->fate_used++;
-        ft_fact *x = ft_emit_fact(r, FT_FACT_FATE, who, -1);
+        ft_fact *x = fate_fact(r, who);
         if (x) {
             x->v[0] = FT_CHOICE_FATE_REFLIP;
             x->cards[0] = held;
@@ -313,7 +318,8 @@ static fray_status apply_choice(ft_run *r, int who, int d,
         cs->chips[c->b]--;
         cs->chips_used++;
         *shift += 1;
-        ft_emit(r, FT_FACT_CHIP, who, -1, c->b, FT_CHOICE_CHIP_SHIFT, 0, 0);
+        if (r->facts) /* (ft_emit records nothing without facts) */
+            ft_emit(r, FT_FACT_CHIP, who, -1, c->b, FT_CHOICE_CHIP_SHIFT, 0, 0);
         return FRAY_OK;
     case FT_CHOICE_CHIP_FLIP: {
         int delta = flip_plus_one(r, f);
@@ -340,7 +346,8 @@ static fray_status apply_choice(ft_run *r, int who, int d,
         fray__flip_evaluate(f, &deck->opts);
         cs->chips[c->b]--;
         cs->chips_used++;
-        ft_emit(r, FT_FACT_CHIP, who, -1, c->b, FT_CHOICE_CHIP_FLIP, 0, 0);
+        if (r->facts) /* (ft_emit records nothing without facts) */
+            ft_emit(r, FT_FACT_CHIP, who, -1, c->b, FT_CHOICE_CHIP_FLIP, 0, 0);
         return FRAY_OK;
     }
     default:
@@ -434,7 +441,7 @@ static fray_status round_choices(ft_run *r, int who, ft_flip_purpose p,
                 goto done;
             any = true;
         }
-        if (any)
+        if (any && r->facts)
             emit_flip(r, who, p, f, *shift);
         goto done;
     }
@@ -475,7 +482,7 @@ static fray_status round_choices(ft_run *r, int who, ft_flip_purpose p,
             goto done;
         any = true;
     }
-    if (any)
+    if (any && r->facts) /* (emit_flip records nothing without facts) */
         emit_flip(r, who, p, f, *shift);
 done:
     if (out_any)
@@ -638,31 +645,28 @@ fray_status ft_flip_answers(ft_run *r, int a, ft_flip_purpose ap,
 }
 
 /* ft_flip_opposed; `quiet` as for flip_one. */
-static FLIP_INLINE fray_status opposed_flips(ft_run *r, int a, int an,
-                                             ft_flip_purpose ap, int t,
-                                             int dn, ft_flip_purpose dp,
-                                             fray_flip *af, int *ash,
-                                             fray_flip *df, int *dsh,
+static FLIP_INLINE fray_status opposed_flips(ft_run *r, ft_opposed *o,
                                              bool quiet) {
     /* The attacker's round cannot know the defense yet (INT_MIN). */
-    fray_status rc = flip_one(r, a, an, ap, *ash, INT_MIN, af, ash, quiet);
+    fray_status rc = flip_one(r, o->a, o->an, o->ap, o->ash, INT_MIN, &o->af,
+                              &o->ash, quiet);
     if (rc != FRAY_OK)
         return rc;
-    rc = flip_one(r, t, dn, dp, *dsh, af->kept_value + *ash, df, dsh, quiet);
+    rc = flip_one(r, o->t, o->dn, o->dp, o->dsh, o->af.kept_value + o->ash,
+                  &o->df, &o->dsh, quiet);
     if (rc != FRAY_OK)
         return rc;
     /* Both flips found their decks (deck_index), and nothing since can
      * have changed that. */
-    return answers(r, a, ap, af, ash, t, dp, df, dsh, true, quiet);
+    return answers(r, o->a, o->ap, &o->af, &o->ash, o->t, o->dp, &o->df,
+                   &o->dsh, true, quiet);
 }
 
-fray_status ft_flip_opposed(ft_run *r, int a, int an, ft_flip_purpose ap,
-                            int t, int dn, ft_flip_purpose dp, fray_flip *af,
-                            int *ash, fray_flip *df, int *dsh) {
+fray_status ft_flip_opposed(ft_run *r, ft_opposed *o) {
     /* Nothing in a flip or a round changes what quiet_run reads. */
     if (quiet_run(r))
-        return opposed_flips(r, a, an, ap, t, dn, dp, af, ash, df, dsh, true);
-    return opposed_flips(r, a, an, ap, t, dn, dp, af, ash, df, dsh, false);
+        return opposed_flips(r, o, true);
+    return opposed_flips(r, o, false);
 }
 
 fray_status ft_flip_plain(ft_run *r, int deck, int n, fray_flip *out) {

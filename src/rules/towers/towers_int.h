@@ -1389,13 +1389,20 @@ fray_status ft_flip_answers(ft_run *r, int a, ft_flip_purpose ap,
 
 /* ---- The attack and flip path of a quiet fight (speed-flip4) ------------ */
 
-/* fate.c: an opposed flip in one call, what ft_flip of a (an cards' worth
- * of flip, shift *ash, against unknown: INT_MIN), ft_flip of t (dn, shift
- * *dsh) against a's total, then ft_flip_answers do one after the other:
- * the same draws, rounds, results and errors. *ash and *dsh are the shifts
- * before (in) and after (out). */
-fray_status ft_flip_opposed(ft_run *r, int a, int an, ft_flip_purpose ap,
-                            int t, int dn, ft_flip_purpose dp, fray_flip *af,
-                            int *ash, fray_flip *df, int *dsh);
+/* An opposed flip (ft_flip_opposed): the caller sets a, t, an, dn, ap,
+ * dp, ash and dsh; the flip writes af, df, ash and dsh. */
+typedef struct ft_opposed {
+    int a, t;                /* first (attacker, grappler), defender */
+    int an, dn;              /* their flips' n: rank + flip mods */
+    ft_flip_purpose ap, dp;
+    int ash, dsh;            /* their shifts: before (in), after (out) */
+    fray_flip af, df;        /* out: their flips */
+} ft_opposed;
+
+/* fate.c: an opposed flip in one call, what ft_flip of o->a (n = an, shift
+ * ash, against unknown: INT_MIN), ft_flip of o->t (dn, dsh) against a's
+ * total, then ft_flip_answers do one after the other: the same draws,
+ * rounds, results and errors. */
+fray_status ft_flip_opposed(ft_run *r, ft_opposed *o);
 
 #endif
