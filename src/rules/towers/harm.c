@@ -134,20 +134,25 @@ static inline void update_status(ft_run *r, int c) {
 }
 
 void ft_harm_apply(ft_run *r, int target, int stun, int lethal, int source) {
-    if (target < 0 || target >= r->st->n)
+    ft_state *st = r->st;
+    if (target < 0 || target >= st->n)
         return;
-    ft_cstate *cs = &r->st->c[target];
+    ft_cstate *cs = &st->c[target];
     if (stun < 0)
         stun = 0;
     if (lethal < 0)
         lethal = 0;
     if (stun == 0 && lethal == 0)
         return;
-    /* Temporary points go first (seed "Temporary STUN and LETHAL"). */
-    int ts = stun < cs->temp_stun ? stun : cs->temp_stun;
-    int tl = lethal < cs->temp_lethal ? lethal : cs->temp_lethal;
-    cs->temp_stun = (int16_t)(cs->temp_stun - ts);
-    cs->temp_lethal = (int16_t)(cs->temp_lethal - tl);
+    /* Temporary points go first (seed "Temporary STUN and LETHAL"). With
+     * none (the usual case) none are taken: stun and lethal are >= 0. */
+    int ts = 0, tl = 0;
+    if (cs->temp_stun != 0 || cs->temp_lethal != 0) {
+        ts = stun < cs->temp_stun ? stun : cs->temp_stun;
+        tl = lethal < cs->temp_lethal ? lethal : cs->temp_lethal;
+        cs->temp_stun = (int16_t)(cs->temp_stun - ts);
+        cs->temp_lethal = (int16_t)(cs->temp_lethal - tl);
+    }
     /* "STUN cannot drop lower than 0." LETHAL can. */
     int left = cs->stun - (stun - ts);
     cs->stun = (int16_t)(left < 0 ? 0 : left);
@@ -155,9 +160,9 @@ void ft_harm_apply(ft_run *r, int target, int stun, int lethal, int source) {
     /* Statistics count what the blow dealt, temporary points included. */
     cs->stun_taken += stun;
     cs->lethal_taken += lethal;
-    if (source >= 0 && source < r->st->n) {
-        r->st->c[source].stun_dealt += stun;
-        r->st->c[source].lethal_dealt += lethal;
+    if (source >= 0 && source < st->n) {
+        st->c[source].stun_dealt += stun;
+        st->c[source].lethal_dealt += lethal;
     }
     if (r->facts) /* (ft_emit records nothing without facts) */
         ft_emit(r, FT_FACT_DAMAGE, source, target, stun, lethal,
