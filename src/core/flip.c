@@ -43,22 +43,17 @@ void fray__flip_evaluate(fray_flip *flip, const fray_deck_options *opts) {
     flip->hearts = hearts;
 }
 
-void fray__deck_flip(fray_deck *deck, fray_rng *rng, fray_flip *flip) {
-    size_t k = (size_t)flip->n_cards;
-    assert(k <= deck->n_draw + deck->n_discard);
-    if (k == 0) {
-        fray__flip_evaluate(flip, &deck->opts);
-        return;
-    }
-    if (k > deck->n_draw)
-        fray__deck_reshuffle(deck, rng);
+/* fray__deck_flip's cards, keep_lowest known (each case its own loop:
+ * most flips keep the highest). */
+static inline void flip_cards(fray_deck *deck, fray_flip *flip, size_t k,
+                              bool keep_lowest) {
     /* Pointers, not counters: the card stores are bytes, which may alias
      * the counters (the arrays' own addresses do not change). */
     const fray_card *top = deck->draw + deck->n_draw;
     fray_card *discard = deck->discard + deck->n_discard;
     /* Keeping the lowest is keeping the highest of ~value; the first card
      * of the best value is then the first one above all before it. */
-    int flipbits = flip->keep_lowest ? -1 : 0;
+    int flipbits = keep_lowest ? -1 : 0;
     int best = INT_MIN, kept = 0, hearts = 0;
     for (size_t i = 0; i < k; i++) {
         fray_card c = *--top;
@@ -78,6 +73,21 @@ void fray__deck_flip(fray_deck *deck, fray_rng *rng, fray_flip *flip) {
     flip->kept = kept;
     flip->kept_value = best ^ flipbits;
     flip->hearts = hearts;
+}
+
+void fray__deck_flip(fray_deck *deck, fray_rng *rng, fray_flip *flip) {
+    size_t k = (size_t)flip->n_cards;
+    assert(k <= deck->n_draw + deck->n_discard);
+    if (k == 0) {
+        fray__flip_evaluate(flip, &deck->opts);
+        return;
+    }
+    if (k > deck->n_draw)
+        fray__deck_reshuffle(deck, rng);
+    if (flip->keep_lowest)
+        flip_cards(deck, flip, k, true);
+    else
+        flip_cards(deck, flip, k, false);
 }
 
 static void flip_start(fray_flip *flip, int n, const fray_flip_rules *rules) {
