@@ -22,25 +22,30 @@ void fray_flip_plan(int n, const fray_flip_rules *rules, int *out_cards,
     fray__flip_plan(n, rules, out_cards, out_keep_lowest);
 }
 
-void fray__flip_evaluate(fray_flip *flip, const fray_deck_options *opts) {
-    int kept = 0;
-    int best = flip->n_cards > 0
-                   ? (int)(fray__card_look(opts, flip->cards[0]) &
-                           FRAY__LOOK_VALUE)
-                   : 0;
-    int hearts = 0;
+/* fray__flip_evaluate, each card's look read from `look` (a deck's:
+ * fray__card_look of each card id under its options) when given, else
+ * worked out from opts. */
+static inline void evaluate(fray_flip *flip, const fray_deck_options *opts,
+                            const uint8_t *look) {
+    int kept = 0, best = 0, hearts = 0;
     for (int i = 0; i < flip->n_cards; i++) {
-        unsigned look = fray__card_look(opts, flip->cards[i]);
-        int v = (int)(look & FRAY__LOOK_VALUE);
-        if (flip->keep_lowest ? v < best : v > best) {
+        fray_card c = flip->cards[i];
+        unsigned x = look && c < FRAY_CARDS_MAX ? look[c]
+                                                : fray__card_look(opts, c);
+        int v = (int)(x & FRAY__LOOK_VALUE);
+        if (i == 0 || (flip->keep_lowest ? v < best : v > best)) {
             best = v;
             kept = i;
         }
-        hearts += (look & FRAY__LOOK_HEART) != 0;
+        hearts += (x & FRAY__LOOK_HEART) != 0;
     }
     flip->kept = kept;
     flip->kept_value = best;
     flip->hearts = hearts;
+}
+
+void fray__flip_evaluate(fray_flip *flip, const fray_deck_options *opts) {
+    evaluate(flip, opts, NULL);
 }
 
 /* fray__deck_flip's cards, keep_lowest known (each case its own loop:
@@ -233,17 +238,23 @@ fray_status fray_flip_swap_held(fray_flip *flip, fray_deck *deck, int index,
     if (flip->n_cards < 1 || flip->n_cards > FRAY_CARDS_MAX || index < 0 ||
         index >= flip->n_cards)
         return FRAY_ERR_INVALID;
-    fray_status st = fray_deck_play_held(deck, held);
-    if (st != FRAY_OK)
-        return st;
+    /* What fray_deck_play_held, then fray_deck_discard of the old card
+     * (when still in play) and of the held one do, on the places and the
+     * discard pile directly: each card is in the place they check. */
+    if (fray_deck_place(deck, held) != FRAY_PLACE_HELD)
+        return FRAY_ERR_CARD_UNAVAILABLE;
     fray_card old = flip->cards[index];
     /* A flip from fray_flip_draw has already been discarded; one whose
      * cards are still in play goes to the discard pile now. */
-    if (fray_deck_place(deck, old) == FRAY_PLACE_IN_PLAY)
-        (void)fray_deck_discard(deck, &old, 1);
-    (void)fray_deck_discard(deck, &held, 1);
+    if (fray_deck_place(deck, old) == FRAY_PLACE_IN_PLAY) {
+        deck->place[old] = FRAY_PLACE_DISCARD;
+        deck->discard[deck->n_discard++] = old;
+    }
+    deck->place[held] = FRAY_PLACE_DISCARD;
+    deck->discard[deck->n_discard++] = held;
     flip->cards[index] = held;
-    fray__flip_evaluate(flip, fray_deck_options_of(deck));
+    /* The deck's looks are its options' (fray__deck_init). */
+    evaluate(flip, &deck->opts, deck->look);
     return FRAY_OK;
 }
 
