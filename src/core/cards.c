@@ -382,7 +382,7 @@ static inline uint64_t shuffle_step(fray_card *cards, size_t i,
 }
 
 /* Fisher-Yates over cards[0..n) with fray_rng_below(rng, i) for i = n..2,
- * as above, two steps a turn (fewer moves of the loop's registers). The
+ * as above, four steps a turn (fewer moves of the loop's registers). The
  * stream is kept in locals: the card stores are bytes, which may alias
  * anything, and would otherwise make the compiler store and reload
  * rng->state on every card. */
@@ -392,12 +392,14 @@ static inline void shuffle_marking(fray_card *cards, size_t n,
     uint64_t state = rng->state;
     const uint64_t inc = rng->inc;
     size_t i = n;
-    for (; i > 2; i -= 2) {
+    for (; i > 4; i -= 4) {
         state = shuffle_step(cards, i, state, inc, place);
         state = shuffle_step(cards, i - 1, state, inc, place);
+        state = shuffle_step(cards, i - 2, state, inc, place);
+        state = shuffle_step(cards, i - 3, state, inc, place);
     }
-    if (i == 2)
-        state = shuffle_step(cards, 2, state, inc, place);
+    for (; i > 1; i--)
+        state = shuffle_step(cards, i, state, inc, place);
     if (place && n > 0)
         place[cards[0]] = FRAY_PLACE_DRAW;
     rng->state = state;
@@ -435,9 +437,13 @@ static void remove_from(fray_card *pile, size_t *n, fray_card card) {
 void fray__deck_reshuffle(fray_deck *deck, fray_rng *rng) {
     /* Every discard goes back to the draw pile: marked as it is shuffled. */
     shuffle_marking(deck->discard, deck->n_discard, rng, deck->place);
-    memmove(deck->draw + deck->n_discard, deck->draw,
-            deck->n_draw * sizeof *deck->draw);
-    memcpy(deck->draw, deck->discard, deck->n_discard * sizeof *deck->draw);
+    /* The draw pile's cards move up (a deck reshuffles when they are
+     * fewer than a flip: a few, one by one, top first), and the discards
+     * go under them. */
+    size_t nd = deck->n_discard;
+    for (size_t i = deck->n_draw; i > 0; i--)
+        deck->draw[i - 1 + nd] = deck->draw[i - 1];
+    memcpy(deck->draw, deck->discard, nd * sizeof *deck->draw);
     deck->n_draw += deck->n_discard;
     deck->n_discard = 0;
 }
