@@ -44,6 +44,7 @@
 
 #include <assert.h>
 #include <limits.h>
+#include <stddef.h>
 #include <string.h>
 
 /* ---- What the policy looks at ---------------------------------------------- */
@@ -1127,3 +1128,196 @@ static bool opportunity_choice(void *ctx, const ft_run *r, int reactor,
 }
 
 const ft_hooks ft_policy_hooks = {NULL, fate_choice, opportunity_choice};
+
+/* ---- Decisions remembered (ft_decision_cache) ------------------------------ */
+
+/* The first nb (< 8) bytes at p as a number; the eight bytes from p lie in
+ * one object. */
+static inline uint64_t bytes_at(const void *p, unsigned nb) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return v >> (64 - 8 * nb);
+#else
+    return v & (((uint64_t)1 << (8 * nb)) - 1);
+#endif
+}
+
+/*
+ * The words of the state a decision of `actor` reads (ft_decision_cache:
+ * what they are and why they are all; those of absent combatants 0), and
+ * their hash; false when the state is outside what they hold: more than
+ * FT_DECIDE_MAX_N combatants, or someone has a condition (the policy and
+ * the checks then read the conditions, their durations and more). Always
+ * all FT_DECIDE_KEY_WORDS words: loops of a known length, unrolled.
+ */
+static bool decision_key(const ft_state *st, int actor, uint64_t *w,
+                         uint64_t *out_hash) {
+    int n = st->n;
+    if (n > FT_DECIDE_MAX_N || actor < 0 || actor >= n)
+        return false;
+    const ft_cstate *me = &st->c[actor];
+    /* Two words: who asks, how many there are, whether it took a free
+     * action this phase, and its ammunition and mana. */
+    unsigned char head[16] = {0};
+    _Static_assert(3 + FT_MAX_WEAPONS + FT_ELEMENT_COUNT <= 16,
+                   "the first two words");
+    head[0] = (unsigned char)actor;
+    head[1] = (unsigned char)n;
+    head[2] = me->free_phase == st->phase;
+    memcpy(head + 3, me->ammo, FT_MAX_WEAPONS);
+    memcpy(head + 3 + FT_MAX_WEAPONS, me->mana, FT_ELEMENT_COUNT);
+    memcpy(&w[0], head, 16);
+    /* Per combatant, its fields loaded whole where they lie in a row
+     * (asserted), the bytes past them masked off: STUN, LETHAL and their
+     * temporary parts; place, flags, Aim and grapple; and in the last
+     * words, four bytes each, what it holds and Aid. */
+    _Static_assert(offsetof(ft_cstate, stun) == 0 &&
+                       offsetof(ft_cstate, lethal) == 2 &&
+                       offsetof(ft_cstate, temp_stun) == 4 &&
+                       offsetof(ft_cstate, temp_lethal) == 6 &&
+                       sizeof(((ft_cstate *)0)->temp_lethal) == 2,
+                   "STUN, LETHAL and their temporary parts: the first eight bytes");
+    _Static_assert(sizeof(fray_pos) == 4 &&
+                       offsetof(ft_cstate, flags) ==
+                           offsetof(ft_cstate, pos) + 4 &&
+                       sizeof(((ft_cstate *)0)->flags) == 2,
+                   "pos and flags: six bytes in a row");
+    _Static_assert(offsetof(ft_cstate, aided_vs) ==
+                           offsetof(ft_cstate, aim_spell) + 1 &&
+                       offsetof(ft_cstate, wielded) ==
+                           offsetof(ft_cstate, aim_spell) + 2 &&
+                       offsetof(ft_cstate, aim_spell) + 8 <= sizeof(ft_cstate),
+                   "aim_spell, aided_vs, wielded[2]: four bytes in a row");
+    _Static_assert(FT_DECIDE_MAX_N % 2 == 0 &&
+                       FT_DECIDE_KEY_WORDS ==
+                           2 + 2 * FT_DECIDE_MAX_N + FT_DECIDE_MAX_N / 2,
+                   "two words, two per combatant, one per two combatants");
+    unsigned cond = 0;
+    uint64_t *held = &w[2 + 2 * FT_DECIDE_MAX_N];
+    held[0] = held[1] = 0;
+    for (int i = 0; i < FT_DECIDE_MAX_N; i++) {
+        uint64_t *cw = &w[2 + 2 * i];
+        if (i >= n) {
+            cw[0] = cw[1] = 0;
+            continue;
+        }
+        const ft_cstate *c = &st->c[i];
+        cond |= (unsigned)(uint8_t)c->n_cond;
+        memcpy(&cw[0], c, 8);
+        cw[1] = bytes_at(&c->pos, 6) | (uint64_t)(uint8_t)c->aim << 48 |
+                (uint64_t)(uint8_t)c->grappled_by << 56;
+        held[i / 2] |= bytes_at(&c->aim_spell, 4) << (32 * (i % 2));
+    }
+    if (cond)
+        return false;
+    uint64_t h = 0;
+    for (int i = 0; i < FT_DECIDE_KEY_WORDS; i++)
+        h = (h ^ w[i]) * 0x9E3779B97F4A7C15u;
+    *out_hash = h;
+    return true;
+}
+
+#ifndef NDEBUG
+static bool same_command(const ft_command *a, const ft_command *b) {
+    return a->action == b->action && a->actor == b->actor &&
+           a->target == b->target && a->weapon == b->weapon &&
+           a->off_hand == b->off_hand && a->shift_first == b->shift_first &&
+           a->shift_to.x == b->shift_to.x && a->shift_to.y == b->shift_to.y &&
+           a->dest.x == b->dest.x && a->dest.y == b->dest.y &&
+           a->hold_kind == b->hold_kind && a->hold_who == b->hold_who &&
+           a->hold_after == b->hold_after && a->hold_phase == b->hold_phase &&
+           a->cost == b->cost && a->skill == b->skill && a->chip == b->chip &&
+           a->heal_lethal == b->heal_lethal && a->condition == b->condition &&
+           a->element == b->element && a->ally == b->ally && a->dtn == b->dtn;
+}
+#endif
+
+void ft_policy_choose_remembered(const ft_setup *s, const ft_state *st,
+                                 int actor, ft_command *out, bool *out_checked,
+                                 ft_path_cache *paths, ft_attack_memo *memo,
+                                 ft_decision_cache *dc) {
+    uint64_t w[FT_DECIDE_KEY_WORDS];
+    uint64_t h;
+    if (!dc || !memo || !decision_key(st, actor, w, &h)) {
+        ft_policy_choose_memo(s, st, actor, out, out_checked, paths, memo);
+        return;
+    }
+    if (dc->setup != s || dc->stamp != s->fast.atk.stamp) {
+        /* Another setup's (or one changed since): forget them all. */
+        for (int i = 0; i < FT_DECIDE_SETS; i++)
+            dc->e[i][0].full = dc->e[i][1].full = false;
+        dc->setup = s;
+        dc->stamp = s->fast.atk.stamp;
+    }
+    /* The top bits of the hash: every bit of the words moves them. */
+    size_t set = (size_t)(h >> (64 - FT_DECIDE_SET_BITS));
+    for (int way = 0; way < 2; way++) {
+        const ft_decision *d = &dc->e[set][way];
+        if (!d->full || d->hash != h)
+            continue;
+        /* The words themselves (few: no call to memcmp). */
+        uint64_t diff = 0;
+        for (int j = 0; j < FT_DECIDE_KEY_WORDS; j++)
+            diff |= d->w[j] ^ w[j];
+        if (diff)
+            continue;
+        dc->recent[set] = (uint8_t)way;
+#ifndef NDEBUG
+        /* The long way, which must agree. */
+        ft_policy_choose_memo(s, st, actor, out, out_checked, paths, memo);
+        assert(same_command(out, &d->cmd) && *out_checked == d->checked &&
+               memo->valid == d->memo_valid);
+        assert(!memo->valid ||
+               (memo->reusable == d->memo_reusable &&
+                memo->target == d->memo_target &&
+                memo->weapon == d->memo_weapon &&
+                memo->flip == d->memo_flip && memo->shift == d->memo_shift &&
+                memo->def_flip == d->memo_def_flip &&
+                memo->def_shift == d->memo_def_shift));
+#endif
+        *out = d->cmd;
+        *out_checked = d->checked;
+        memo->valid = d->memo_valid;
+        if (d->memo_valid) {
+            memo->reusable = d->memo_reusable;
+            memo->st = st;
+            memo->n_events = st->n_events;
+            memo->attacker = actor;
+            memo->target = d->memo_target;
+            memo->weapon = d->memo_weapon;
+            memo->flip = d->memo_flip;
+            memo->shift = d->memo_shift;
+            memo->def_flip = d->memo_def_flip;
+            memo->def_shift = d->memo_def_shift;
+        }
+        return;
+    }
+    ft_policy_choose_memo(s, st, actor, out, out_checked, paths, memo);
+    /* Remembered in the way not used last; modifiers too large to keep in
+     * a decision are not remembered. */
+    if (memo->valid &&
+        (memo->flip < INT16_MIN || memo->flip > INT16_MAX ||
+         memo->shift < INT16_MIN || memo->shift > INT16_MAX ||
+         memo->def_flip < INT16_MIN || memo->def_flip > INT16_MAX ||
+         memo->def_shift < INT16_MIN || memo->def_shift > INT16_MAX ||
+         memo->target < INT8_MIN || memo->target > INT8_MAX ||
+         memo->weapon < INT8_MIN || memo->weapon > INT8_MAX))
+        return;
+    int way = dc->recent[set] ^ 1;
+    dc->recent[set] = (uint8_t)way;
+    ft_decision *d = &dc->e[set][way];
+    d->full = true;
+    d->hash = h;
+    memcpy(d->w, w, sizeof d->w);
+    d->cmd = *out;
+    d->checked = *out_checked;
+    d->memo_valid = memo->valid;
+    d->memo_reusable = memo->valid && memo->reusable;
+    d->memo_target = (int8_t)(memo->valid ? memo->target : -1);
+    d->memo_weapon = (int8_t)(memo->valid ? memo->weapon : -1);
+    d->memo_flip = (int16_t)(memo->valid ? memo->flip : 0);
+    d->memo_shift = (int16_t)(memo->valid ? memo->shift : 0);
+    d->memo_def_flip = (int16_t)(memo->valid ? memo->def_flip : 0);
+    d->memo_def_shift = (int16_t)(memo->valid ? memo->def_shift : 0);
+}
