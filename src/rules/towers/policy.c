@@ -1145,17 +1145,17 @@ static inline uint64_t bytes_at(const void *p, unsigned nb) {
 
 /*
  * The words of the state a decision of `actor` reads (ft_decision_cache:
- * what they are and why they are all; those of absent combatants 0), and
- * their hash; false when the state is outside what they hold: more than
- * FT_DECIDE_MAX_N combatants, or someone has a condition (the policy and
- * the checks then read the conditions, their durations and more). Always
- * all FT_DECIDE_KEY_WORDS words: loops of a known length, unrolled.
+ * what they are and why they are all), for a fight of up to m (2 or
+ * FT_DECIDE_MAX_N) combatants, those of absent ones 0; their number
+ * (decide_words(m)) and hash. m is a constant where it is called: loops
+ * of a known length, unrolled. Nobody may have a condition (the policy
+ * and the checks then read the conditions, their durations and more).
  */
-static bool decision_key(const ft_state *st, int actor, uint64_t *w,
-                         uint64_t *out_hash) {
+static inline int decide_words(int m) { return 2 + 2 * m + m / 2; }
+
+static inline uint64_t decision_key(const ft_state *st, int actor, int m,
+                                    uint64_t *w) {
     int n = st->n;
-    if (n > FT_DECIDE_MAX_N || actor < 0 || actor >= n)
-        return false;
     const ft_cstate *me = &st->c[actor];
     /* Two words: who asks, how many there are, whether it took a free
      * action this phase, and its ammunition and mana. */
@@ -1190,32 +1190,50 @@ static bool decision_key(const ft_state *st, int actor, uint64_t *w,
                        offsetof(ft_cstate, aim_spell) + 8 <= sizeof(ft_cstate),
                    "aim_spell, aided_vs, wielded[2]: four bytes in a row");
     _Static_assert(FT_DECIDE_MAX_N % 2 == 0 &&
-                       FT_DECIDE_KEY_WORDS ==
-                           2 + 2 * FT_DECIDE_MAX_N + FT_DECIDE_MAX_N / 2,
+                       FT_DECIDE_KEY_WORDS == 2 + 2 * FT_DECIDE_MAX_N +
+                                                  FT_DECIDE_MAX_N / 2,
                    "two words, two per combatant, one per two combatants");
-    unsigned cond = 0;
-    uint64_t *held = &w[2 + 2 * FT_DECIDE_MAX_N];
-    held[0] = held[1] = 0;
-    for (int i = 0; i < FT_DECIDE_MAX_N; i++) {
+    uint64_t *held = &w[2 + 2 * m];
+    for (int k = 0; k < m / 2; k++)
+        held[k] = 0;
+    for (int i = 0; i < m; i++) {
         uint64_t *cw = &w[2 + 2 * i];
         if (i >= n) {
             cw[0] = cw[1] = 0;
             continue;
         }
         const ft_cstate *c = &st->c[i];
-        cond |= (unsigned)(uint8_t)c->n_cond;
         memcpy(&cw[0], c, 8);
         cw[1] = bytes_at(&c->pos, 6) | (uint64_t)(uint8_t)c->aim << 48 |
                 (uint64_t)(uint8_t)c->grappled_by << 56;
         held[i / 2] |= bytes_at(&c->aim_spell, 4) << (32 * (i % 2));
     }
-    if (cond)
-        return false;
     uint64_t h = 0;
-    for (int i = 0; i < FT_DECIDE_KEY_WORDS; i++)
+    for (int i = 0; i < decide_words(m); i++)
         h = (h ^ w[i]) * 0x9E3779B97F4A7C15u;
-    *out_hash = h;
-    return true;
+    return h;
+}
+
+/* The entry of dc that holds the decision with words w (hash h), or
+ * NULL; m as in decision_key. */
+static inline ft_decision *decision_find(ft_decision_cache *dc, int m,
+                                         const uint64_t *w, uint64_t h) {
+    /* The top bits of the hash: every bit of the words moves them. */
+    size_t set = (size_t)(h >> (64 - FT_DECIDE_SET_BITS));
+    for (int way = 0; way < 2; way++) {
+        ft_decision *d = &dc->e[set][way];
+        if (!d->full || d->hash != h)
+            continue;
+        /* The words themselves (few: no call to memcmp). */
+        uint64_t diff = 0;
+        for (int j = 0; j < decide_words(m); j++)
+            diff |= d->w[j] ^ w[j];
+        if (diff)
+            continue;
+        dc->recent[set] = (uint8_t)way;
+        return d;
+    }
+    return NULL;
 }
 
 #ifndef NDEBUG
@@ -1233,14 +1251,26 @@ static bool same_command(const ft_command *a, const ft_command *b) {
 }
 #endif
 
+/* The long way, for a decision not remembered: apart, so that the way
+ * through the remembered ones stays short. */
+FT_NOINLINE static void decide_long(const ft_setup *s, const ft_state *st,
+                                    int actor, ft_command *out,
+                                    bool *out_checked, ft_path_cache *paths,
+                                    ft_attack_memo *memo) {
+    ft_policy_choose_memo(s, st, actor, out, out_checked, paths, memo);
+}
+
 void ft_policy_choose_remembered(const ft_setup *s, const ft_state *st,
                                  int actor, ft_command *out, bool *out_checked,
                                  ft_path_cache *paths, ft_attack_memo *memo,
                                  ft_decision_cache *dc) {
-    uint64_t w[FT_DECIDE_KEY_WORDS];
-    uint64_t h;
-    if (!dc || !memo || !decision_key(st, actor, w, &h)) {
-        ft_policy_choose_memo(s, st, actor, out, out_checked, paths, memo);
+    int n = st->n;
+    unsigned cond = 0;
+    for (int i = 0; i < n && i < FT_DECIDE_MAX_N; i++)
+        cond |= (unsigned)(uint8_t)st->c[i].n_cond;
+    if (!dc || !memo || n > FT_DECIDE_MAX_N || actor < 0 || actor >= n ||
+        cond) {
+        decide_long(s, st, actor, out, out_checked, paths, memo);
         return;
     }
     if (dc->setup != s || dc->stamp != s->fast.atk.stamp) {
@@ -1250,22 +1280,16 @@ void ft_policy_choose_remembered(const ft_setup *s, const ft_state *st,
         dc->setup = s;
         dc->stamp = s->fast.atk.stamp;
     }
-    /* The top bits of the hash: every bit of the words moves them. */
-    size_t set = (size_t)(h >> (64 - FT_DECIDE_SET_BITS));
-    for (int way = 0; way < 2; way++) {
-        const ft_decision *d = &dc->e[set][way];
-        if (!d->full || d->hash != h)
-            continue;
-        /* The words themselves (few: no call to memcmp). */
-        uint64_t diff = 0;
-        for (int j = 0; j < FT_DECIDE_KEY_WORDS; j++)
-            diff |= d->w[j] ^ w[j];
-        if (diff)
-            continue;
-        dc->recent[set] = (uint8_t)way;
+    uint64_t w[FT_DECIDE_KEY_WORDS];
+    int m = n <= 2 ? 2 : FT_DECIDE_MAX_N;
+    uint64_t h = m == 2 ? decision_key(st, actor, 2, w)
+                        : decision_key(st, actor, FT_DECIDE_MAX_N, w);
+    const ft_decision *d = m == 2 ? decision_find(dc, 2, w, h)
+                                  : decision_find(dc, FT_DECIDE_MAX_N, w, h);
+    if (d) {
 #ifndef NDEBUG
         /* The long way, which must agree. */
-        ft_policy_choose_memo(s, st, actor, out, out_checked, paths, memo);
+        decide_long(s, st, actor, out, out_checked, paths, memo);
         assert(same_command(out, &d->cmd) && *out_checked == d->checked &&
                memo->valid == d->memo_valid);
         assert(!memo->valid ||
@@ -1293,7 +1317,7 @@ void ft_policy_choose_remembered(const ft_setup *s, const ft_state *st,
         }
         return;
     }
-    ft_policy_choose_memo(s, st, actor, out, out_checked, paths, memo);
+    decide_long(s, st, actor, out, out_checked, paths, memo);
     /* Remembered in the way not used last; modifiers too large to keep in
      * a decision are not remembered. */
     if (memo->valid &&
@@ -1304,20 +1328,21 @@ void ft_policy_choose_remembered(const ft_setup *s, const ft_state *st,
          memo->target < INT8_MIN || memo->target > INT8_MAX ||
          memo->weapon < INT8_MIN || memo->weapon > INT8_MAX))
         return;
+    size_t set = (size_t)(h >> (64 - FT_DECIDE_SET_BITS));
     int way = dc->recent[set] ^ 1;
     dc->recent[set] = (uint8_t)way;
-    ft_decision *d = &dc->e[set][way];
-    d->full = true;
-    d->hash = h;
-    memcpy(d->w, w, sizeof d->w);
-    d->cmd = *out;
-    d->checked = *out_checked;
-    d->memo_valid = memo->valid;
-    d->memo_reusable = memo->valid && memo->reusable;
-    d->memo_target = (int8_t)(memo->valid ? memo->target : -1);
-    d->memo_weapon = (int8_t)(memo->valid ? memo->weapon : -1);
-    d->memo_flip = (int16_t)(memo->valid ? memo->flip : 0);
-    d->memo_shift = (int16_t)(memo->valid ? memo->shift : 0);
-    d->memo_def_flip = (int16_t)(memo->valid ? memo->def_flip : 0);
-    d->memo_def_shift = (int16_t)(memo->valid ? memo->def_shift : 0);
+    ft_decision *e = &dc->e[set][way];
+    e->full = true;
+    e->hash = h;
+    memcpy(e->w, w, (size_t)decide_words(m) * sizeof w[0]);
+    e->cmd = *out;
+    e->checked = *out_checked;
+    e->memo_valid = memo->valid;
+    e->memo_reusable = memo->valid && memo->reusable;
+    e->memo_target = (int8_t)(memo->valid ? memo->target : -1);
+    e->memo_weapon = (int8_t)(memo->valid ? memo->weapon : -1);
+    e->memo_flip = (int16_t)(memo->valid ? memo->flip : 0);
+    e->memo_shift = (int16_t)(memo->valid ? memo->shift : 0);
+    e->memo_def_flip = (int16_t)(memo->valid ? memo->def_flip : 0);
+    e->memo_def_shift = (int16_t)(memo->valid ? memo->def_shift : 0);
 }

@@ -1404,7 +1404,8 @@ fray_status ft_flip_answers(ft_run *r, int a, ft_flip_purpose ap,
  * clock's other fields, holds, chips, statistics and the decks are not;
  * docs/architecture.md "Speed without changing a fight"). A fight of up to
  * FT_DECIDE_MAX_N combatants remembers the decisions it made under these
- * words (two ways of FT_DECIDE_SETS sets, the less recently used replaced)
+ * words (7 of them for two combatants, FT_DECIDE_KEY_WORDS for more; two
+ * ways of FT_DECIDE_SETS sets, the less recently used replaced)
  * and gives a decision asked again on equal words without working it out.
  * Builds without NDEBUG work every remembered one out again and assert
  * that it is the same. Owned by a quiet fight (fray_towers_fight.decide);
