@@ -6,7 +6,8 @@
  * What a simulation runs takes shortcuts the recorded fight does not: no
  * facts or words, the clock's step folded into the next action
  * (fight.c run_quiet), the policy's attack modifiers reused by the attack
- * and remembered between decisions (ft_attack_memo, ft_mods_cache), flips
+ * and remembered between decisions (ft_attack_memo, ft_mods_cache), whole
+ * decisions remembered in fights of up to four (ft_decision_cache), flips
  * straight onto the discard pile, the policy's map search answering the
  * engine's path check. Each is meant to change nothing. These tests run
  * the same trials both ways, a fight keeping its journal and facts and a
@@ -86,9 +87,10 @@ static void expect_same_deck(const fray_deck *a, const fray_deck *b, int d,
               "trial %d, deck %d: where each card is", (int)trial, d);
 }
 
-/* Trials [0, n) of example `name` with master seed `seed`, both ways. */
-static void same_both_ways(const char *name, uint64_t seed, int n) {
-    fray_towers_setup *s = tf_load_example(name);
+/* Trials [0, n) of encounter s (called `name`) with master seed `seed`,
+ * both ways. */
+static void same_both_ways_of(fray_towers_setup *s, const char *name,
+                              uint64_t seed, int n) {
     fray_towers_fight *told = tf_fight(s, seed);
     fray_towers_fight *quiet = quiet_fight(s);
     for (uint64_t t = 0; t < (uint64_t)n; t++) {
@@ -119,6 +121,11 @@ static void same_both_ways(const char *name, uint64_t seed, int n) {
     fray_towers_setup_free(s);
 }
 
+/* The same for example `name`. */
+static void same_both_ways(const char *name, uint64_t seed, int n) {
+    same_both_ways_of(tf_load_example(name), name, seed, n);
+}
+
 /* The duel: Hand of Fate on one side, Power Attack on the other, no
  * movement; the modifiers are remembered between decisions here. */
 Test(sim_quiet, duel_same_as_told) {
@@ -134,4 +141,20 @@ Test(sim_quiet, skirmish_same_as_told) {
 /* The ambush: an unaware side, a counted group of bandits. */
 Test(sim_quiet, ambush_same_as_told) {
     same_both_ways("ambush.yaml", 13, 300);
+}
+
+/* Four on a small map (tests/data/towers/band_of_four.yaml): a fight of up
+ * to four remembers its decisions (ft_decision_cache) and gives one asked
+ * again on an equal state without working it out; here they move, shoot,
+ * reload, Aim, cast, Recover and guard, and some burn. */
+Test(sim_quiet, band_of_four_same_as_told) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/tests/data/towers/band_of_four.yaml",
+             FRAY_SOURCE_DIR);
+    fray_towers_setup *s = NULL;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fray_towers_load(path, NULL, &s, &d), FRAY_OK, "%s:%d:%d: %s",
+                 path, d.line, d.column, d.message);
+    same_both_ways_of(s, "band_of_four.yaml", 14, 1500);
 }

@@ -283,6 +283,14 @@ FRAY_API fray_status fray_towers_fight_new(const fray_towers_setup *setup,
         }
         f->cap_events = 64;
     }
+    /* A quiet fight of a few combatants remembers its decisions (without
+     * the room for them it is only slower). */
+    if (!f->opt.journal && !f->opt.facts &&
+        setup->s.n_combatants <= FT_DECIDE_MAX_N) {
+        f->decide = fray__alloc(&f->alloc, sizeof *f->decide);
+        if (f->decide)
+            memset(f->decide, 0, sizeof *f->decide);
+    }
     fray_towers_fight_reset(f, seed);
     *out = f;
     return FRAY_OK;
@@ -320,6 +328,7 @@ FRAY_API void fray_towers_fight_free(fray_towers_fight *f) {
         return;
     fray_allocator a = f->alloc;
     fray__free(&a, f->events, (size_t)f->cap_events * sizeof *f->events);
+    fray__free(&a, f->decide, sizeof *f->decide);
     fray__free(&a, f, sizeof *f);
 }
 
@@ -361,8 +370,8 @@ static void choose(fray_towers_fight *f, int next, ft_command *cmd,
     f->paths.turn_st = st;
     f->paths.turn_events = st->n_events;
     f->paths.turn_actor = next;
-    ft_policy_choose_memo(&f->setup->s, st, next, cmd, checked, &f->paths,
-                          &f->memo);
+    ft_policy_choose_remembered(&f->setup->s, st, next, cmd, checked,
+                                &f->paths, &f->memo, f->decide);
     f->paths.turn_st = NULL;
 }
 

@@ -44,6 +44,7 @@
 
 #include <assert.h>
 #include <limits.h>
+#include <stddef.h>
 #include <string.h>
 
 /* ---- What the policy looks at ---------------------------------------------- */
@@ -1127,3 +1128,221 @@ static bool opportunity_choice(void *ctx, const ft_run *r, int reactor,
 }
 
 const ft_hooks ft_policy_hooks = {NULL, fate_choice, opportunity_choice};
+
+/* ---- Decisions remembered (ft_decision_cache) ------------------------------ */
+
+/* The first nb (< 8) bytes at p as a number; the eight bytes from p lie in
+ * one object. */
+static inline uint64_t bytes_at(const void *p, unsigned nb) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return v >> (64 - 8 * nb);
+#else
+    return v & (((uint64_t)1 << (8 * nb)) - 1);
+#endif
+}
+
+/*
+ * The words of the state a decision of `actor` reads (ft_decision_cache:
+ * what they are and why they are all), for a fight of up to m (2 or
+ * FT_DECIDE_MAX_N) combatants, those of absent ones 0; their number
+ * (decide_words(m)) and hash. m is a constant where it is called: loops
+ * of a known length, unrolled. Nobody may have a condition (the policy
+ * and the checks then read the conditions, their durations and more).
+ */
+static inline int decide_words(int m) { return 2 + 2 * m + m / 2; }
+
+static inline uint64_t decision_key(const ft_state *st, int actor, int m,
+                                    uint64_t *w) {
+    int n = st->n;
+    const ft_cstate *me = &st->c[actor];
+    /* Two words: who asks, how many there are, whether it took a free
+     * action this phase, and its ammunition and mana. */
+    unsigned char head[16] = {0};
+    _Static_assert(3 + FT_MAX_WEAPONS + FT_ELEMENT_COUNT <= 16,
+                   "the first two words");
+    head[0] = (unsigned char)actor;
+    head[1] = (unsigned char)n;
+    head[2] = me->free_phase == st->phase;
+    memcpy(head + 3, me->ammo, FT_MAX_WEAPONS);
+    memcpy(head + 3 + FT_MAX_WEAPONS, me->mana, FT_ELEMENT_COUNT);
+    memcpy(&w[0], head, 16);
+    /* Per combatant, its fields loaded whole where they lie in a row
+     * (asserted), the bytes past them masked off: STUN, LETHAL and their
+     * temporary parts; place, flags, Aim and grapple; and in the last
+     * words, four bytes each, what it holds and Aid. */
+    _Static_assert(offsetof(ft_cstate, stun) == 0 &&
+                       offsetof(ft_cstate, lethal) == 2 &&
+                       offsetof(ft_cstate, temp_stun) == 4 &&
+                       offsetof(ft_cstate, temp_lethal) == 6 &&
+                       sizeof(((ft_cstate *)0)->temp_lethal) == 2,
+                   "STUN, LETHAL and their temporary parts: the first eight bytes");
+    _Static_assert(sizeof(fray_pos) == 4 &&
+                       offsetof(ft_cstate, flags) ==
+                           offsetof(ft_cstate, pos) + 4 &&
+                       sizeof(((ft_cstate *)0)->flags) == 2,
+                   "pos and flags: six bytes in a row");
+    _Static_assert(offsetof(ft_cstate, aided_vs) ==
+                           offsetof(ft_cstate, aim_spell) + 1 &&
+                       offsetof(ft_cstate, wielded) ==
+                           offsetof(ft_cstate, aim_spell) + 2 &&
+                       offsetof(ft_cstate, aim_spell) + 8 <= sizeof(ft_cstate),
+                   "aim_spell, aided_vs, wielded[2]: four bytes in a row");
+    _Static_assert(FT_DECIDE_MAX_N % 2 == 0 &&
+                       FT_DECIDE_KEY_WORDS == 2 + 2 * FT_DECIDE_MAX_N +
+                                                  FT_DECIDE_MAX_N / 2,
+                   "two words, two per combatant, one per two combatants");
+    uint64_t *held = &w[2 + 2 * m];
+    for (int k = 0; k < m / 2; k++)
+        held[k] = 0;
+    for (int i = 0; i < m; i++) {
+        uint64_t *cw = &w[2 + 2 * i];
+        if (i >= n) {
+            cw[0] = cw[1] = 0;
+            continue;
+        }
+        const ft_cstate *c = &st->c[i];
+        memcpy(&cw[0], c, 8);
+        cw[1] = bytes_at(&c->pos, 6) | (uint64_t)(uint8_t)c->aim << 48 |
+                (uint64_t)(uint8_t)c->grappled_by << 56;
+        held[i / 2] |= bytes_at(&c->aim_spell, 4) << (32 * (i % 2));
+    }
+    uint64_t h = 0;
+    for (int i = 0; i < decide_words(m); i++)
+        h = (h ^ w[i]) * 0x9E3779B97F4A7C15u;
+    return h;
+}
+
+/* The entry of dc that holds the decision with words w (hash h), or
+ * NULL; m as in decision_key. */
+static inline ft_decision *decision_find(ft_decision_cache *dc, int m,
+                                         const uint64_t *w, uint64_t h) {
+    /* The top bits of the hash: every bit of the words moves them. */
+    size_t set = (size_t)(h >> (64 - FT_DECIDE_SET_BITS));
+    for (int way = 0; way < 2; way++) {
+        ft_decision *d = &dc->e[set][way];
+        if (!d->full || d->hash != h)
+            continue;
+        /* The words themselves (few: no call to memcmp). */
+        uint64_t diff = 0;
+        for (int j = 0; j < decide_words(m); j++)
+            diff |= d->w[j] ^ w[j];
+        if (diff)
+            continue;
+        dc->recent[set] = (uint8_t)way;
+        return d;
+    }
+    return NULL;
+}
+
+#ifndef NDEBUG
+static bool same_command(const ft_command *a, const ft_command *b) {
+    return a->action == b->action && a->actor == b->actor &&
+           a->target == b->target && a->weapon == b->weapon &&
+           a->off_hand == b->off_hand && a->shift_first == b->shift_first &&
+           a->shift_to.x == b->shift_to.x && a->shift_to.y == b->shift_to.y &&
+           a->dest.x == b->dest.x && a->dest.y == b->dest.y &&
+           a->hold_kind == b->hold_kind && a->hold_who == b->hold_who &&
+           a->hold_after == b->hold_after && a->hold_phase == b->hold_phase &&
+           a->cost == b->cost && a->skill == b->skill && a->chip == b->chip &&
+           a->heal_lethal == b->heal_lethal && a->condition == b->condition &&
+           a->element == b->element && a->ally == b->ally && a->dtn == b->dtn;
+}
+#endif
+
+/* The long way, for a decision not remembered: apart, so that the way
+ * through the remembered ones stays short. */
+FT_NOINLINE static void decide_long(const ft_setup *s, const ft_state *st,
+                                    int actor, ft_command *out,
+                                    bool *out_checked, ft_path_cache *paths,
+                                    ft_attack_memo *memo) {
+    ft_policy_choose_memo(s, st, actor, out, out_checked, paths, memo);
+}
+
+void ft_policy_choose_remembered(const ft_setup *s, const ft_state *st,
+                                 int actor, ft_command *out, bool *out_checked,
+                                 ft_path_cache *paths, ft_attack_memo *memo,
+                                 ft_decision_cache *dc) {
+    int n = st->n;
+    unsigned cond = 0;
+    for (int i = 0; i < n && i < FT_DECIDE_MAX_N; i++)
+        cond |= (unsigned)(uint8_t)st->c[i].n_cond;
+    if (!dc || !memo || n > FT_DECIDE_MAX_N || actor < 0 || actor >= n ||
+        cond) {
+        decide_long(s, st, actor, out, out_checked, paths, memo);
+        return;
+    }
+    if (dc->setup != s || dc->stamp != s->fast.atk.stamp) {
+        /* Another setup's (or one changed since): forget them all. */
+        for (int i = 0; i < FT_DECIDE_SETS; i++)
+            dc->e[i][0].full = dc->e[i][1].full = false;
+        dc->setup = s;
+        dc->stamp = s->fast.atk.stamp;
+    }
+    uint64_t w[FT_DECIDE_KEY_WORDS];
+    int m = n <= 2 ? 2 : FT_DECIDE_MAX_N;
+    uint64_t h = m == 2 ? decision_key(st, actor, 2, w)
+                        : decision_key(st, actor, FT_DECIDE_MAX_N, w);
+    const ft_decision *d = m == 2 ? decision_find(dc, 2, w, h)
+                                  : decision_find(dc, FT_DECIDE_MAX_N, w, h);
+    if (d) {
+#ifndef NDEBUG
+        /* The long way, which must agree. */
+        decide_long(s, st, actor, out, out_checked, paths, memo);
+        assert(same_command(out, &d->cmd) && *out_checked == d->checked &&
+               memo->valid == d->memo_valid);
+        assert(!memo->valid ||
+               (memo->reusable == d->memo_reusable &&
+                memo->target == d->memo_target &&
+                memo->weapon == d->memo_weapon &&
+                memo->flip == d->memo_flip && memo->shift == d->memo_shift &&
+                memo->def_flip == d->memo_def_flip &&
+                memo->def_shift == d->memo_def_shift));
+#endif
+        *out = d->cmd;
+        *out_checked = d->checked;
+        memo->valid = d->memo_valid;
+        if (d->memo_valid) {
+            memo->reusable = d->memo_reusable;
+            memo->st = st;
+            memo->n_events = st->n_events;
+            memo->attacker = actor;
+            memo->target = d->memo_target;
+            memo->weapon = d->memo_weapon;
+            memo->flip = d->memo_flip;
+            memo->shift = d->memo_shift;
+            memo->def_flip = d->memo_def_flip;
+            memo->def_shift = d->memo_def_shift;
+        }
+        return;
+    }
+    decide_long(s, st, actor, out, out_checked, paths, memo);
+    /* Remembered in the way not used last; modifiers too large to keep in
+     * a decision are not remembered. */
+    if (memo->valid &&
+        (memo->flip < INT16_MIN || memo->flip > INT16_MAX ||
+         memo->shift < INT16_MIN || memo->shift > INT16_MAX ||
+         memo->def_flip < INT16_MIN || memo->def_flip > INT16_MAX ||
+         memo->def_shift < INT16_MIN || memo->def_shift > INT16_MAX ||
+         memo->target < INT8_MIN || memo->target > INT8_MAX ||
+         memo->weapon < INT8_MIN || memo->weapon > INT8_MAX))
+        return;
+    size_t set = (size_t)(h >> (64 - FT_DECIDE_SET_BITS));
+    int way = dc->recent[set] ^ 1;
+    dc->recent[set] = (uint8_t)way;
+    ft_decision *e = &dc->e[set][way];
+    e->full = true;
+    e->hash = h;
+    memcpy(e->w, w, (size_t)decide_words(m) * sizeof w[0]);
+    e->cmd = *out;
+    e->checked = *out_checked;
+    e->memo_valid = memo->valid;
+    e->memo_reusable = memo->valid && memo->reusable;
+    e->memo_target = (int8_t)(memo->valid ? memo->target : -1);
+    e->memo_weapon = (int8_t)(memo->valid ? memo->weapon : -1);
+    e->memo_flip = (int16_t)(memo->valid ? memo->flip : 0);
+    e->memo_shift = (int16_t)(memo->valid ? memo->shift : 0);
+    e->memo_def_flip = (int16_t)(memo->valid ? memo->def_flip : 0);
+    e->memo_def_shift = (int16_t)(memo->valid ? memo->def_shift : 0);
+}

@@ -1273,6 +1273,9 @@ struct fray_towers_fight {
     struct ft_table *table;
     ft_path_cache paths;     /* the last move search (engine.c find_path) */
     ft_attack_memo memo;     /* the policy's last attack modifiers (policy.c) */
+    /* Decisions remembered (ft_decision_cache, below): a quiet fight of
+     * up to FT_DECIDE_MAX_N combatants has them; NULL: none. */
+    struct ft_decision_cache *decide;
 };
 
 /* fight.c: applies a command as a new event (journal or scratch). */
@@ -1386,6 +1389,59 @@ int ft_phase_quiet(ft_run *r, int next, bool going);
 fray_status ft_flip_answers(ft_run *r, int a, ft_flip_purpose ap,
                             fray_flip *af, int *ash, int t,
                             ft_flip_purpose dp, fray_flip *df, int *dsh);
+
+/* ---- Whole decisions remembered between turns (policy.c, speed) ---- */
+
+/*
+ * The tactics policy's decision (ft_policy_choose_memo: its command, whether
+ * it checked it, and the attack modifiers it left in the memo) is a function
+ * of the setup, the actor and a few fields of the state. When no combatant
+ * has a condition these are, for every combatant: STUN, LETHAL and their
+ * temporary parts; place and flags; Aim, Aid, weapons in hand and grapple;
+ * for the actor also its ammunition and mana and whether it took a free
+ * action this phase (no Forced Delay then). Nothing else of the state is
+ * read by the policy or by the check of the commands it proposes (the
+ * clock's other fields, holds, chips, statistics and the decks are not;
+ * docs/architecture.md "Speed without changing a fight"). A fight of up to
+ * FT_DECIDE_MAX_N combatants remembers the decisions it made under these
+ * words (7 of them for two combatants, FT_DECIDE_KEY_WORDS for more; two
+ * ways of FT_DECIDE_SETS sets, the less recently used replaced)
+ * and gives a decision asked again on equal words without working it out.
+ * Builds without NDEBUG work every remembered one out again and assert
+ * that it is the same. Owned by a quiet fight (fray_towers_fight.decide);
+ * kept across trials: its words do not depend on the trial.
+ */
+enum {
+    FT_DECIDE_MAX_N = 4,
+    FT_DECIDE_KEY_WORDS = 2 + 2 * FT_DECIDE_MAX_N + FT_DECIDE_MAX_N / 2,
+    FT_DECIDE_SET_BITS = 11,
+    FT_DECIDE_SETS = 1 << FT_DECIDE_SET_BITS
+};
+
+typedef struct ft_decision {
+    bool full;                   /* false: empty */
+    uint64_t hash;               /* of w[] (most misses stop at it) */
+    bool checked;                /* the command was checked on that state */
+    bool memo_valid, memo_reusable;
+    int8_t memo_target, memo_weapon;
+    int16_t memo_flip, memo_shift, memo_def_flip, memo_def_shift;
+    ft_command cmd;
+    uint64_t w[FT_DECIDE_KEY_WORDS];
+} ft_decision;
+
+typedef struct ft_decision_cache {
+    const struct ft_setup *setup; /* whose decisions (with its fast stamp) */
+    uint32_t stamp;
+    uint8_t recent[FT_DECIDE_SETS]; /* the way used last, per set */
+    ft_decision e[FT_DECIDE_SETS][2];
+} ft_decision_cache;
+
+/* ft_policy_choose_memo through `dc` (NULL: none; memo must not be NULL
+ * for it to be used). */
+void ft_policy_choose_remembered(const ft_setup *s, const ft_state *st,
+                                 int actor, ft_command *out, bool *out_checked,
+                                 ft_path_cache *paths, ft_attack_memo *memo,
+                                 ft_decision_cache *dc);
 
 /* ---- The attack and flip path of a quiet fight (speed-flip4) ------------ */
 
