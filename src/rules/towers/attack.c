@@ -839,18 +839,6 @@ void ft_attack_mods_quiet(const ft_run *r, int attacker, int target,
 
 /* ---- Modifiers remembered between decisions (ft_mods_cache) ------------- */
 
-/* The first nb (< 8) bytes at p as a number; the eight bytes from p lie
- * in one object. */
-static inline uint64_t first_bytes(const void *p, unsigned nb) {
-    uint64_t v;
-    memcpy(&v, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    return v >> (64 - 8 * nb);
-#else
-    return v & (((uint64_t)1 << (8 * nb)) - 1);
-#endif
-}
-
 /* The key of an attack on the state as it is now (its words and a
  * fingerprint of them), or false when the state is outside what the key holds: someone
  * has a condition (compute() reads everyone's through the melee and
@@ -901,8 +889,8 @@ static bool mods_key(const ft_run *r, int a, int t, const ft_attack_opts *o,
         const ft_cstate *cs = &st->c[i];
         if (cs->n_cond != 0)
             return false;
-        uint64_t place = first_bytes(&cs->pos, 6);
-        uint64_t hands = first_bytes(&cs->aim, 5) |
+        uint64_t place = ft_low_bytes(&cs->pos, 6);
+        uint64_t hands = ft_low_bytes(&cs->aim, 5) |
                          (uint64_t)(uint8_t)cs->grappled_by << 40;
         w[nw++] = place;
         w[nw++] = hands;

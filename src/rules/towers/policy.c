@@ -1131,18 +1131,6 @@ const ft_hooks ft_policy_hooks = {NULL, fate_choice, opportunity_choice};
 
 /* ---- Decisions remembered (ft_decision_cache) ------------------------------ */
 
-/* The first nb (< 8) bytes at p as a number; the eight bytes from p lie in
- * one object. */
-static inline uint64_t bytes_at(const void *p, unsigned nb) {
-    uint64_t v;
-    memcpy(&v, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    return v >> (64 - 8 * nb);
-#else
-    return v & (((uint64_t)1 << (8 * nb)) - 1);
-#endif
-}
-
 /*
  * The words of the state a decision of `actor` reads (ft_decision_cache:
  * what they are and why they are all), for a fight of up to m (2 or
@@ -1153,21 +1141,21 @@ static inline uint64_t bytes_at(const void *p, unsigned nb) {
  */
 static inline int decide_words(int m) { return 2 + 2 * m + m / 2; }
 
-static inline uint64_t decision_key(const ft_state *st, int actor, int m,
-                                    uint64_t *w) {
+static inline bool decision_key(const ft_state *st, int actor, int m,
+                                uint64_t *w, uint64_t *out_hash) {
     int n = st->n;
     const ft_cstate *me = &st->c[actor];
     /* Two words: who asks, how many there are, whether it took a free
-     * action this phase, and its ammunition and mana. */
-    unsigned char head[16] = {0};
-    _Static_assert(3 + FT_MAX_WEAPONS + FT_ELEMENT_COUNT <= 16,
-                   "the first two words");
-    head[0] = (unsigned char)actor;
-    head[1] = (unsigned char)n;
-    head[2] = me->free_phase == st->phase;
-    memcpy(head + 3, me->ammo, FT_MAX_WEAPONS);
-    memcpy(head + 3 + FT_MAX_WEAPONS, me->mana, FT_ELEMENT_COUNT);
-    memcpy(&w[0], head, 16);
+     * action this phase, and its ammunition; its mana. */
+    _Static_assert(FT_MAX_WEAPONS == 4 && FT_ELEMENT_COUNT <= 7 &&
+                       offsetof(ft_cstate, mana) + 8 <= sizeof(ft_cstate),
+                   "ammunition: four bytes; mana: at most seven");
+    uint32_t ammo;
+    memcpy(&ammo, me->ammo, 4);
+    w[0] = (uint64_t)(uint8_t)actor | (uint64_t)(uint8_t)n << 8 |
+           (uint64_t)(me->free_phase == st->phase) << 16 |
+           (uint64_t)ammo << 24;
+    w[1] = ft_low_bytes(me->mana, FT_ELEMENT_COUNT);
     /* Per combatant, its fields loaded whole where they lie in a row
      * (asserted), the bytes past them masked off: STUN, LETHAL and their
      * temporary parts; place, flags, Aim and grapple; and in the last
@@ -1193,6 +1181,7 @@ static inline uint64_t decision_key(const ft_state *st, int actor, int m,
                        FT_DECIDE_KEY_WORDS == 2 + 2 * FT_DECIDE_MAX_N +
                                                   FT_DECIDE_MAX_N / 2,
                    "two words, two per combatant, one per two combatants");
+    unsigned cond = 0;
     uint64_t *held = &w[2 + 2 * m];
     for (int k = 0; k < m / 2; k++)
         held[k] = 0;
@@ -1203,15 +1192,19 @@ static inline uint64_t decision_key(const ft_state *st, int actor, int m,
             continue;
         }
         const ft_cstate *c = &st->c[i];
+        cond |= (unsigned)(uint8_t)c->n_cond;
         memcpy(&cw[0], c, 8);
-        cw[1] = bytes_at(&c->pos, 6) | (uint64_t)(uint8_t)c->aim << 48 |
+        cw[1] = ft_low_bytes(&c->pos, 6) | (uint64_t)(uint8_t)c->aim << 48 |
                 (uint64_t)(uint8_t)c->grappled_by << 56;
-        held[i / 2] |= bytes_at(&c->aim_spell, 4) << (32 * (i % 2));
+        held[i / 2] |= ft_low_bytes(&c->aim_spell, 4) << (32 * (i % 2));
     }
+    if (cond)
+        return false;
     uint64_t h = 0;
     for (int i = 0; i < decide_words(m); i++)
         h = (h ^ w[i]) * 0x9E3779B97F4A7C15u;
-    return h;
+    *out_hash = h;
+    return true;
 }
 
 /* The entry of dc that holds the decision with words w (hash h), or
@@ -1265,11 +1258,12 @@ void ft_policy_choose_remembered(const ft_setup *s, const ft_state *st,
                                  ft_path_cache *paths, ft_attack_memo *memo,
                                  ft_decision_cache *dc) {
     int n = st->n;
-    unsigned cond = 0;
-    for (int i = 0; i < n && i < FT_DECIDE_MAX_N; i++)
-        cond |= (unsigned)(uint8_t)st->c[i].n_cond;
+    uint64_t w[FT_DECIDE_KEY_WORDS];
+    uint64_t h;
+    int m = n <= 2 ? 2 : FT_DECIDE_MAX_N;
     if (!dc || !memo || n > FT_DECIDE_MAX_N || actor < 0 || actor >= n ||
-        cond) {
+        !(m == 2 ? decision_key(st, actor, 2, w, &h)
+                 : decision_key(st, actor, FT_DECIDE_MAX_N, w, &h))) {
         decide_long(s, st, actor, out, out_checked, paths, memo);
         return;
     }
@@ -1280,10 +1274,6 @@ void ft_policy_choose_remembered(const ft_setup *s, const ft_state *st,
         dc->setup = s;
         dc->stamp = s->fast.atk.stamp;
     }
-    uint64_t w[FT_DECIDE_KEY_WORDS];
-    int m = n <= 2 ? 2 : FT_DECIDE_MAX_N;
-    uint64_t h = m == 2 ? decision_key(st, actor, 2, w)
-                        : decision_key(st, actor, FT_DECIDE_MAX_N, w);
     const ft_decision *d = m == 2 ? decision_find(dc, 2, w, h)
                                   : decision_find(dc, FT_DECIDE_MAX_N, w, h);
     if (d) {

@@ -1174,6 +1174,19 @@ static inline bool ft_policy_fate_none(const ft_run *r, int who,
     return f->kept_value + shift >= need;
 }
 
+/* The first nb (< 8) bytes at p as a number, loaded as one word: the
+ * eight bytes from p must lie in one object (the remembered decisions'
+ * and modifiers' keys load fields lying in a row this way). */
+static inline uint64_t ft_low_bytes(const void *p, unsigned nb) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return v >> (64 - 8 * nb);
+#else
+    return v & (((uint64_t)1 << (8 * nb)) - 1);
+#endif
+}
+
 /* fray_card_is_heart. */
 static inline bool ft_card_heart(fray_card card) {
     return card >= 13 * FRAY_SUIT_HEARTS && card < 13 * (FRAY_SUIT_HEARTS + 1);
