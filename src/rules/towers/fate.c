@@ -266,7 +266,6 @@ static fray_status apply_choice(ft_run *r, int who, int d,
                                 const ft_choice *c) {
     fray_deck *deck = &r->st->decks[d];
     ft_cstate *cs = &r->st->c[who];
-    const char *what = purpose_text(p);
     fray_status st;
     switch (c->kind) {
     case FT_CHOICE_FATE_SWAP: {
@@ -296,7 +295,7 @@ static fray_status apply_choice(ft_run *r, int who, int d,
             return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
                                   "that Hand of Fate card cannot be played");
         fray_card nc;
-        st = get_cards(r, d, 1, &nc, false, what);
+        st = get_cards(r, d, 1, &nc, false, purpose_text(p));
         if (st != FRAY_OK)
             return st;
         (void)fray_deck_discard(deck, &nc, 1);
@@ -326,7 +325,7 @@ static fray_status apply_choice(ft_run *r, int who, int d,
         int delta = flip_plus_one(r, f);
         if (delta > 0) {
             fray_card nc;
-            st = get_cards(r, d, 1, &nc, false, what);
+            st = get_cards(r, d, 1, &nc, false, purpose_text(p));
             if (st != FRAY_OK)
                 return st;
             (void)fray_deck_discard(deck, &nc, 1);
@@ -463,10 +462,16 @@ static fray_status round_choices(ft_run *r, int who, ft_flip_purpose p,
 
     bool marked = false;
     /* Each choice spends a held card or a chip, so this ends; the guard
-     * only protects against a hook that never says NONE. */
+     * only protects against a hook that never says NONE. With the
+     * policy's hooks, round_empty found the round not idle, so the first
+     * pass can choose (ft_policy_fate_idle says false only with a white
+     * chip or a held card): can_choose is asked from the second on, after
+     * policy_idle, its usual answer. */
+    bool policy = r->hooks == &ft_policy_hooks;
     for (int guard = 0; guard < FT_EVENT_CHOICES; guard++) {
-        if (!can_choose(r, who, deck) ||
-            (any && policy_idle(r, who, p, f, *shift, against, false)))
+        assert(guard > 0 || !policy || can_choose(r, who, deck));
+        if ((any && policy_idle(r, who, p, f, *shift, against, policy)) ||
+            ((guard > 0 || !policy) && !can_choose(r, who, deck)))
             break;
         ft_flip_view v;
         v.who = who;

@@ -1164,7 +1164,8 @@ static inline int ft_deck_held(const fray_deck *deck, fray_card *out) {
 static inline bool ft_policy_fate_none(const ft_run *r, int who,
                                        bool is_defense, const fray_flip *f,
                                        int shift, int against) {
-    if (who < 0 || who >= r->st->n || against == INT_MIN || !f)
+    /* (who < 0 || who >= n in one unsigned comparison: n >= 0.) */
+    if ((unsigned)who >= (unsigned)r->st->n || against == INT_MIN || !f)
         return true;
     if (r->setup->c[who].tactics.preset == FT_TAC_IDLE)
         return true;
