@@ -66,9 +66,10 @@ __attribute__((cold, noinline)) static fray_status deck_error(ft_run *r,
 }
 
 static inline fray_status deck_index(ft_run *r, int who, int *out_d) {
-    if (who >= 0 && who < r->st->n) {
+    /* 0 <= x < n in one unsigned comparison (n >= 0). */
+    if ((unsigned)who < (unsigned)r->st->n) {
         int d = r->setup->c[who].deck;
-        if (d >= 0 && d < r->st->n_decks) {
+        if ((unsigned)d < (unsigned)r->st->n_decks) {
             *out_d = d;
             return FRAY_OK;
         }
@@ -265,7 +266,6 @@ static fray_status apply_choice(ft_run *r, int who, int d,
                                 const ft_choice *c) {
     fray_deck *deck = &r->st->decks[d];
     ft_cstate *cs = &r->st->c[who];
-    const char *what = purpose_text(p);
     fray_status st;
     switch (c->kind) {
     case FT_CHOICE_FATE_SWAP: {
@@ -295,7 +295,7 @@ static fray_status apply_choice(ft_run *r, int who, int d,
             return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
                                   "that Hand of Fate card cannot be played");
         fray_card nc;
-        st = get_cards(r, d, 1, &nc, false, what);
+        st = get_cards(r, d, 1, &nc, false, purpose_text(p));
         if (st != FRAY_OK)
             return st;
         (void)fray_deck_discard(deck, &nc, 1);
@@ -325,7 +325,7 @@ static fray_status apply_choice(ft_run *r, int who, int d,
         int delta = flip_plus_one(r, f);
         if (delta > 0) {
             fray_card nc;
-            st = get_cards(r, d, 1, &nc, false, what);
+            st = get_cards(r, d, 1, &nc, false, purpose_text(p));
             if (st != FRAY_OK)
                 return st;
             (void)fray_deck_discard(deck, &nc, 1);
@@ -357,15 +357,25 @@ static fray_status apply_choice(ft_run *r, int who, int d,
 
 /* Whether the hooks are the tactics policy (known when `is_policy`) and it
  * would choose nothing on flip f of `who` now (ft_policy_fate_idle): then
- * asking it has no effect. Builds without NDEBUG ask it all the same and
- * check. */
+ * asking it has no effect. `who`'s deck passed deck_index (every round
+ * comes after it). Builds without NDEBUG ask it all the same and check. */
 static FLIP_INLINE bool policy_idle(const ft_run *r, int who,
                                     ft_flip_purpose p, const fray_flip *f,
                                     int shift, int against, bool is_policy) {
 #ifndef NDEBUG
     {
-        /* ft_held_top_value against the held cards one by one. */
-        const fray_deck *deck = &r->st->decks[r->setup->c[who].deck];
+        /* What ft_policy_fate_idle may take for granted: deck_index's
+         * checks, and places past the deck's size never used (its held
+         * cards are read from all FRAY_CARDS_MAX places: ft_deck_held_mask);
+         * and
+         * ft_held_top_value against the held cards one by one. */
+        assert(f && who >= 0 && who < r->st->n);
+        int d = r->setup->c[who].deck;
+        assert(d >= 0 && d < r->st->n_decks);
+        const fray_deck *deck = &r->st->decks[d];
+        for (int c = deck->size; c < FRAY_CARDS_MAX; c++)
+            assert(deck->place[c] == FRAY_PLACE_ABSENT);
+        assert(ft_deck_held_mask(deck) == ft_deck_held_bits(deck));
         fray_card held[FRAY_CARDS_MAX];
         int nh = ft_deck_held(deck, held), top = INT_MIN;
         for (int h = 0; h < nh; h++)
@@ -373,6 +383,10 @@ static FLIP_INLINE bool policy_idle(const ft_run *r, int who,
                 top = ft_card_value(&r->setup->opt.deck, held[h]);
         assert(nh == 0 || top == ft_held_top_value(&r->setup->opt.deck,
                                                    ft_deck_held_bits(deck)));
+        /* ft_policy_fate_none's answers are among its own. */
+        assert(!ft_policy_fate_none(r, who, p == FT_FLIP_DEFENSE, f, shift,
+                                    against) ||
+               ft_policy_fate_idle(r, who, p, f, shift, against));
     }
 #endif
     if ((!is_policy && r->hooks != &ft_policy_hooks) ||
@@ -448,10 +462,16 @@ static fray_status round_choices(ft_run *r, int who, ft_flip_purpose p,
 
     bool marked = false;
     /* Each choice spends a held card or a chip, so this ends; the guard
-     * only protects against a hook that never says NONE. */
+     * only protects against a hook that never says NONE. With the
+     * policy's hooks, round_empty found the round not idle, so the first
+     * pass can choose (ft_policy_fate_idle says false only with a white
+     * chip or a held card): can_choose is asked from the second on, after
+     * policy_idle, its usual answer. */
+    bool policy = r->hooks == &ft_policy_hooks;
     for (int guard = 0; guard < FT_EVENT_CHOICES; guard++) {
-        if (!can_choose(r, who, deck) ||
-            (any && policy_idle(r, who, p, f, *shift, against, false)))
+        assert(guard > 0 || !policy || can_choose(r, who, deck));
+        if ((any && policy_idle(r, who, p, f, *shift, against, policy)) ||
+            ((guard > 0 || !policy) && !can_choose(r, who, deck)))
             break;
         ft_flip_view v;
         v.who = who;

@@ -998,6 +998,64 @@ static int kept_with(const fray_flip *f, const int *vals, int i, int cv) {
 }
 #endif
 
+/* fate_choice's search for the cheapest swap that reaches `need` on flip
+ * f: for each held card (held[0..nh), in id order), smallest first, the
+ * card of the flip whose loss leaves the best flip (on a tie the lowest
+ * card, a Heart last, for the attacker's critical). vals and costs: the
+ * values of the flip's nc cards, and the cost of losing each; first_i its
+ * kept card. *out_i and *out_h: the card replaced and the held card's
+ * index, -1 and -1 when none reaches `need`. */
+static void swap_search(const ft_setup *s, const fray_flip *f,
+                        const int *vals, const int *costs, int nc,
+                        int first_i, const fray_card *held, size_t nh,
+                        int shift, int need, int *out_i, int *out_h) {
+    int best_i = -1, best_h = -1, best_val = INT_MAX;
+    /* The kept value of the other cards when card i goes (what kept_with
+     * compares the held card with): the best card's index and the best of
+     * the rest give it for every i. */
+    int second = 0;
+    bool has_second = false;
+    for (int i = 0; i < nc; i++) {
+        if (i == first_i)
+            continue;
+        if (!has_second ||
+            (f->keep_lowest ? vals[i] < second : vals[i] > second))
+            second = vals[i];
+        has_second = true;
+    }
+    for (size_t h = 0; h < nh; h++) {
+        int hv = ft_card_value(&s->opt.deck, held[h]);
+        if (hv >= best_val)
+            continue;
+        int top = INT_MIN, top_i = -1, top_cost = INT_MAX;
+        for (int i = 0; i < nc; i++) {
+            /* kept_with(f, vals, i, hv), from the two best. */
+            int k = hv;
+            if (i != first_i || has_second) {
+                int rest = i != first_i ? vals[first_i] : second;
+                if (f->keep_lowest ? rest < k : rest > k)
+                    k = rest;
+            }
+#ifndef NDEBUG
+            assert(k == kept_with(f, vals, i, hv));
+#endif
+            int cost = costs[i];
+            if (k > top || (k == top && cost < top_cost)) {
+                top = k;
+                top_i = i;
+                top_cost = cost;
+            }
+        }
+        if (top_i >= 0 && top + shift >= need) {
+            best_val = hv;
+            best_h = (int)h;
+            best_i = top_i;
+        }
+    }
+    *out_i = best_i;
+    *out_h = best_h;
+}
+
 static ft_choice fate_choice(void *ctx, const ft_run *r, const ft_flip_view *v) {
     (void)ctx;
     ft_choice none = {FT_CHOICE_NONE, (int8_t)v->who, 0, 0};
@@ -1026,29 +1084,26 @@ static ft_choice fate_choice(void *ctx, const ft_run *r, const ft_flip_view *v) 
     if (tac->use_hand_of_fate && f->n_cards > 0 &&
         deck_best + v->shift >= need) {
         int d = s->c[who].deck;
-        fray_card held[FRAY_CARDS_MAX];
-        size_t nh = 0;
+        uint64_t hm = 0; /* the held cards, as bits by card id */
         if (d >= 0 && d < st->n_decks)
-            nh = (size_t)ft_deck_held(&st->decks[d], held);
+            hm = ft_deck_held_mask(&st->decks[d]);
         /* A swap keeps the held card or a card of the flip, and the flip's
          * cards fall short: only a held card that reaches `need` itself
-         * can make it. */
-        int top_held = INT_MIN;
-        for (size_t h = 0; h < nh; h++) {
-            int hv = ft_card_value(&s->opt.deck, held[h]);
-            if (hv > top_held)
-                top_held = hv;
-        }
-        if (nh > 0 && (damage || nh >= 2) && top_held + v->shift >= need) {
+         * can make it. (With no damage at stake, two held cards at least:
+         * hm without its lowest bit.) */
+        if (hm != 0 && (damage || (hm & (hm - 1)) != 0) &&
+            ft_held_top_value(&s->opt.deck, hm) + v->shift >= need) {
+            /* The held cards in id order (ft_deck_held). */
+            fray_card held[FRAY_CARDS_MAX];
+            size_t nh = 0;
+            for (; hm; hm &= hm - 1)
+                held[nh++] = (fray_card)__builtin_ctzll(hm);
             /* The cheapest swap that makes it: the smallest held card, put
-             * in place of the card whose loss costs least. */
+             * in place of the card whose loss costs least (swap_search). */
             int best_i = -1, best_h = -1, best_val = INT_MAX;
             int vals[FRAY_CARDS_MAX], costs[FRAY_CARDS_MAX];
             int nc = f->n_cards < FRAY_CARDS_MAX ? f->n_cards : FRAY_CARDS_MAX;
-            /* The kept value of the other cards when card i goes (what
-             * kept_with compares the held card with): the best card's
-             * index and the best of the rest give it for every i. */
-            int first_i = 0;
+            int first_i = 0; /* the kept card */
             for (int i = 0; i < nc; i++) {
                 vals[i] = ft_card_value(&s->opt.deck, f->cards[i]);
                 costs[i] = vals[i] + (ft_card_heart(f->cards[i]) ? 100 : 0);
@@ -1056,47 +1111,37 @@ static ft_choice fate_choice(void *ctx, const ft_run *r, const ft_flip_view *v) 
                                    : vals[i] > vals[first_i])
                     first_i = i;
             }
-            int second = 0;
-            bool has_second = false;
-            for (int i = 0; i < nc; i++) {
-                if (i == first_i)
-                    continue;
-                if (!has_second || (f->keep_lowest ? vals[i] < second
-                                                   : vals[i] > second))
-                    second = vals[i];
-                has_second = true;
-            }
-            for (size_t h = 0; h < nh; h++) {
-                int hv = ft_card_value(&s->opt.deck, held[h]);
-                if (hv >= best_val)
-                    continue;
-                /* Replace the card whose loss leaves the best flip; on a
-                 * tie the lowest card (a Heart last, for the attacker's
-                 * critical). */
-                int top = INT_MIN, top_i = -1, top_cost = INT_MAX;
-                for (int i = 0; i < nc; i++) {
-                    /* kept_with(f, vals, i, hv), from the two best. */
-                    int k = hv;
-                    if (i != first_i || has_second) {
-                        int rest = i != first_i ? vals[first_i] : second;
-                        if (f->keep_lowest ? rest < k : rest > k)
-                            k = rest;
+            if (!f->keep_lowest && vals[first_i] + v->shift < need) {
+                /* Keeping the highest card, which falls short: a held card
+                 * that reaches `need` is higher than every card of the
+                 * flip, so it is kept wherever it goes, and the search
+                 * finds every place tied (at its value) and takes the
+                 * first of least cost; a held card short of `need` leaves
+                 * the flip short wherever it goes. So the search's answer
+                 * is the first (in id order) of the smallest held cards
+                 * that reach `need`, in place of the first card of least
+                 * cost. */
+                int cheapest = 0;
+                for (int i = 1; i < nc; i++)
+                    if (costs[i] < costs[cheapest])
+                        cheapest = i;
+                for (size_t h = 0; h < nh; h++) {
+                    int hv = ft_card_value(&s->opt.deck, held[h]);
+                    if (hv < best_val && hv + v->shift >= need) {
+                        best_val = hv;
+                        best_h = (int)h;
+                        best_i = cheapest;
                     }
+                }
 #ifndef NDEBUG
-                    assert(k == kept_with(f, vals, i, hv));
+                int long_i, long_h;
+                swap_search(s, f, vals, costs, nc, first_i, held, nh,
+                            v->shift, need, &long_i, &long_h);
+                assert(long_i == best_i && long_h == best_h);
 #endif
-                    int cost = costs[i];
-                    if (k > top || (k == top && cost < top_cost)) {
-                        top = k;
-                        top_i = i;
-                        top_cost = cost;
-                    }
-                }
-                if (top_i >= 0 && top + v->shift >= need) {
-                    best_val = hv;
-                    best_h = (int)h;
-                    best_i = top_i;
-                }
+            } else {
+                swap_search(s, f, vals, costs, nc, first_i, held, nh,
+                            v->shift, need, &best_i, &best_h);
             }
             if (best_h >= 0) {
                 ft_choice c = {FT_CHOICE_FATE_SWAP, (int8_t)who,
