@@ -380,8 +380,11 @@ static fray_status begin(ft_run *r) {
     fray_status rc = ft_fate_deal(r);
     if (rc != FRAY_OK)
         return rc;
+    int order[FT_MAX_COMBATANTS], flipoff[FT_MAX_COMBATANTS];
     for (int i = 0; i < st->n; i++) {
         const ft_statblock *sb = &s->c[i].sb;
+        order[i] = i; /* (for the tie order below) */
+        flipoff[i] = 0;
         int flip = 0, shift = 0;
         ft_advantage_mods(sb, FT_APPLIES_INITIATIVE, &flip, &shift);
         int n = sb->cv[FT_CV_N];
@@ -401,15 +404,10 @@ static fray_status begin(ft_run *r) {
             st->c[i].flags |= FT_F_SURPRISED;
         }
         st->c[i].phase = start;
-        ft_emit(r, FT_FACT_INITIATIVE, i, -1, ci, start, surprised, 0);
+        emit(r, FT_FACT_INITIATIVE, i, -1, ci, start, surprised, 0);
     }
     /* Tie order for the whole encounter: CI, then [N], then [SS], then a
      * flip-off whose result holds for the encounter. */
-    int order[FT_MAX_COMBATANTS], flipoff[FT_MAX_COMBATANTS];
-    for (int i = 0; i < st->n; i++) {
-        order[i] = i;
-        flipoff[i] = 0;
-    }
     for (int i = 0; i < st->n; i++)
         for (int j = i + 1; j < st->n; j++) {
             const ft_statblock *a = &s->c[i].sb, *b = &s->c[j].sb;
@@ -1474,12 +1472,14 @@ static fray_status apply_action(ft_run *r) {
     c->flags |= FT_F_ACTED;
     c->actions++;
     c->by_kind[cmd->action]++;
-    /* Aim ends with any other non-free action (RULINGS 13). */
-    if (cost != FT_COST_FREE && cmd->action != FT_ACT_AIM &&
-        !(info->flags & FT_AF_ATTACK_RELATED) && cmd->action != FT_ACT_CAST)
-        c->aim = 0;
-    if (cmd->action != FT_ACT_CONCENTRATE && cost != FT_COST_FREE)
-        c->flags &= (uint16_t)~FT_F_CONCENTRATING;
+    if (cost != FT_COST_FREE) {
+        /* Aim ends with any other non-free action (RULINGS 13). */
+        if (cmd->action != FT_ACT_AIM &&
+            !(info->flags & FT_AF_ATTACK_RELATED) && cmd->action != FT_ACT_CAST)
+            c->aim = 0;
+        if (cmd->action != FT_ACT_CONCENTRATE)
+            c->flags &= (uint16_t)~FT_F_CONCENTRATING;
+    }
     if (cost == FT_COST_FREE || cost == 0)
         c->free_phase = st->phase;
     if (cost == FT_COST_FREE) {
