@@ -380,8 +380,11 @@ static fray_status begin(ft_run *r) {
     fray_status rc = ft_fate_deal(r);
     if (rc != FRAY_OK)
         return rc;
+    int order[FT_MAX_COMBATANTS], flipoff[FT_MAX_COMBATANTS];
     for (int i = 0; i < st->n; i++) {
         const ft_statblock *sb = &s->c[i].sb;
+        order[i] = i; /* (for the tie order below) */
+        flipoff[i] = 0;
         int flip = 0, shift = 0;
         ft_advantage_mods(sb, FT_APPLIES_INITIATIVE, &flip, &shift);
         int n = sb->cv[FT_CV_N];
@@ -401,15 +404,10 @@ static fray_status begin(ft_run *r) {
             st->c[i].flags |= FT_F_SURPRISED;
         }
         st->c[i].phase = start;
-        ft_emit(r, FT_FACT_INITIATIVE, i, -1, ci, start, surprised, 0);
+        emit(r, FT_FACT_INITIATIVE, i, -1, ci, start, surprised, 0);
     }
     /* Tie order for the whole encounter: CI, then [N], then [SS], then a
      * flip-off whose result holds for the encounter. */
-    int order[FT_MAX_COMBATANTS], flipoff[FT_MAX_COMBATANTS];
-    for (int i = 0; i < st->n; i++) {
-        order[i] = i;
-        flipoff[i] = 0;
-    }
     for (int i = 0; i < st->n; i++)
         for (int j = i + 1; j < st->n; j++) {
             const ft_statblock *a = &s->c[i].sb, *b = &s->c[j].sb;
@@ -474,16 +472,20 @@ static bool zero_phase(ft_run *r, int phase) {
     ft_state *st = r->st;
     bool harmed = false;
     emit(r, FT_FACT_PHASE, -1, -1, phase, 1, 0, 0);
-    for (int i = 0; i < st->n; i++) {
+    /* (Read once: nothing in a fight changes the setup or the count.) */
+    const bool dying_loses = s->opt.dying_loses_lethal;
+    const bool no_pool_known = s->eng.ready;
+    const int n = st->n;
+    for (int i = 0; i < n; i++) {
         ft_cstate *c = &st->c[i];
         if (c->flags & FT_F_DEAD)
             continue;
         /* Mana recovery, up to the pool the stat block gives (with no
          * pool, none: s->eng says so without looking at each element). */
-        int regen = s->c[i].sb.mana_regen >= 0 ? s->c[i].sb.mana_regen
+        int regen = 0;
+        if (!no_pool_known || s->eng.mana_pool[i])
+            regen = s->c[i].sb.mana_regen >= 0 ? s->c[i].sb.mana_regen
                                                : s->opt.mana_regen;
-        if (s->eng.ready && !s->eng.mana_pool[i])
-            regen = 0;
         for (int e = 0; e < FT_ELEMENT_COUNT && regen > 0; e++) {
             int cap = s->c[i].sb.mana[e];
             while (regen > 0 && c->mana[e] < cap) {
@@ -493,7 +495,7 @@ static bool zero_phase(ft_run *r, int phase) {
             }
         }
         /* Anyone below 0 LETHAL loses one more. */
-        if (s->opt.dying_loses_lethal && c->lethal + c->temp_lethal < 0) {
+        if (dying_loses && c->lethal + c->temp_lethal < 0) {
             ft_harm_apply(r, i, 0, 1, -1);
             harmed = true;
         }
@@ -504,9 +506,10 @@ static bool zero_phase(ft_run *r, int phase) {
 /* `going`: the fight was found not over after the last change of anyone's
  * status (check_over), so that only harm in a zero phase could end it. */
 /* The zero phases first, first + 10, ... up to `to`, in turn (advance);
- * true when one of them harmed someone. Kept out of advance, which most
- * clock steps pass through without a zero phase. */
-FT_NOINLINE static bool zero_phases(ft_run *r, int first, int to) {
+ * true when one of them harmed someone. (Most clock steps of a quiet fight
+ * that come to advance have a zero phase on the way: ft_phase_quiet takes
+ * the others.) */
+static inline bool zero_phases(ft_run *r, int first, int to) {
     bool harmed = false;
     for (int p = first; p <= to; p += 10) {
         if (zero_phase(r, p))
@@ -524,21 +527,37 @@ static inline int first_zero_after(int phase) {
     return first;
 }
 
-/* The clock at phase `to`. */
-static inline void set_clock(ft_state *st, int to) {
-    st->phase = to;
-    st->round = to / 10 + 1;
+/* Whether a clock moving on from phase `from` to `to` (q = to / 10) passes
+ * a zero phase (first_zero_after(from) <= to), and then the first one in
+ * *first. With to >= 0 the zero phases up to `to` are 10 * q, 10 * (q - 1),
+ * ...: the answer comes from the quotient the clock needs anyway (for
+ * st->round), and the first is found from the top (a step passes one zero
+ * phase at most, as a rule) without dividing `from`. */
+static inline bool zero_on_way(int from, int to, int q, int *first) {
+    if (to < 0) {
+        *first = first_zero_after(from);
+        return *first <= to;
+    }
+    int z = 10 * q;
+    if (z <= from)
+        return false;
+    while (z - 10 > from)
+        z -= 10;
+    *first = z;
+    assert(z == first_zero_after(from));
+    return true;
 }
 
-static void advance(ft_run *r, int to, bool going) {
+static inline void advance(ft_run *r, int to, bool going) {
     ft_state *st = r->st;
     /* Each zero phase after the current one, up to `to`, without testing
      * the phases in between. */
-    int first = first_zero_after(st->phase);
-    if (first <= to && zero_phases(r, first, to))
+    int q = to / 10, first;
+    if (zero_on_way(st->phase, to, q, &first) && zero_phases(r, first, to))
         going = false;
-    set_clock(st, to);
-    emit(r, FT_FACT_PHASE, -1, -1, to, to % 10 == 0, 0, 0);
+    st->phase = to; /* the clock at `to` */
+    st->round = q + 1;
+    emit(r, FT_FACT_PHASE, -1, -1, to, to - 10 * q == 0, 0, 0);
     if (!going)
         check_over(r);
     else
@@ -1143,7 +1162,47 @@ static void turn_end_quiet(ft_run *r, int a) {
 
 static int heal_half(int max) { return (max + 1) / 2; }
 
-static fray_status do_action(ft_run *r, const ft_command *cmd, int *cost) {
+/* The actions that are one attack (Aid, Attack, Power Attack, Cast a
+ * Spell): none of them has FT_AF_PROVOKES, and each costs its table cost. */
+static inline bool is_attack_action(int action) {
+    return action == FT_ACT_AID || action == FT_ACT_ATTACK ||
+           action == FT_ACT_POWER_ATTACK || action == FT_ACT_CAST;
+}
+
+/* do_action's part for an attack action (is_attack_action): apart, so that
+ * apply_action makes the usual action of a fight without a call to
+ * do_action (kept out of line with its many other cases). */
+static inline fray_status do_attack(ft_run *r, const ft_command *cmd) {
+    const ft_setup *s = r->setup;
+    ft_state *st = r->st;
+    int a = cmd->actor;
+    ft_cstate *c = &st->c[a];
+    fray_status rc;
+    int wi = weapon_index(s, st, cmd);
+    const ft_weapon *w = weapon_of(s, st, a, cmd->weapon, cmd->off_hand);
+    /* Attacking with a ranged weapon provokes in a threatened space. */
+    if (w && (w->range_increment > 0 || w->spell)) {
+        rc = provoke(r, a);
+        if (rc != FRAY_OK || !ft_can_act(st, a))
+            return rc;
+    }
+    ft_attack_opts o;
+    memset(&o, 0, sizeof o);
+    o.weapon = wi;
+    o.off_hand = cmd->off_hand;
+    o.power = cmd->action == FT_ACT_POWER_ATTACK;
+    o.aid = cmd->action == FT_ACT_AID;
+    o.aid_ally = cmd->ally;
+    bool hit;
+    rc = ft_attack(r, a, cmd->target, &o, &hit);
+    if (o.power)
+        c->flags |= FT_F_POWER;
+    c->aim = 0;
+    return rc;
+}
+
+FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
+                                         int *cost) {
     const ft_setup *s = r->setup;
     ft_state *st = r->st;
     int a = cmd->actor;
@@ -1163,27 +1222,8 @@ static fray_status do_action(ft_run *r, const ft_command *cmd, int *cost) {
     case FT_ACT_AID:
     case FT_ACT_ATTACK:
     case FT_ACT_POWER_ATTACK:
-    case FT_ACT_CAST: {
-        /* Attacking with a ranged weapon provokes in a threatened space. */
-        if (w && (w->range_increment > 0 || w->spell)) {
-            rc = provoke(r, a);
-            if (rc != FRAY_OK || !ft_can_act(st, a))
-                return rc;
-        }
-        ft_attack_opts o;
-        memset(&o, 0, sizeof o);
-        o.weapon = wi;
-        o.off_hand = cmd->off_hand;
-        o.power = cmd->action == FT_ACT_POWER_ATTACK;
-        o.aid = cmd->action == FT_ACT_AID;
-        o.aid_ally = cmd->ally;
-        bool hit;
-        rc = ft_attack(r, a, cmd->target, &o, &hit);
-        if (o.power)
-            c->flags |= FT_F_POWER;
-        c->aim = 0;
-        return rc;
-    }
+    case FT_ACT_CAST:
+        return do_attack(r, cmd);
     case FT_ACT_AIM:
         c->aim++;
         c->aim_spell = (int8_t)(w && w->spell);
@@ -1393,7 +1433,7 @@ static fray_status apply_action(ft_run *r) {
         start_activation(r, a);
     /* Bleeding X and Burning X charge on the actor's turn (an actor with
      * no condition has neither). */
-    if (info->cost != FT_COST_FREE && c->n_cond > 0)
+    if (c->n_cond > 0 && info->cost != FT_COST_FREE)
         ft_cond_on_action(r, a, cmd->action);
     if (!can_act(st, a)) {
         end_activation(r, a);
@@ -1401,6 +1441,9 @@ static fray_status apply_action(ft_run *r) {
         return FRAY_OK;
     }
     int extra = 0;
+    /* Whether the actor can still act (it could a moment ago: only the
+     * Shift's opportunity attacks can change that). */
+    bool acts = true;
     if (cmd->shift_first) {
         if (r->memo)
             r->memo->valid = false;
@@ -1411,22 +1454,32 @@ static fray_status apply_action(ft_run *r) {
         if (rc != FRAY_OK)
             return rc;
         extra = 2;
+        acts = can_act(st, a);
     }
     emit(r, FT_FACT_ACT, a, cmd->target, cmd->action, st->phase, 0, 0);
+    assert(acts == can_act(st, a));
     int cost = 0;
-    if (can_act(st, a))
-        rc = do_action(r, cmd, &cost);
+    if (acts) {
+        if (is_attack_action(cmd->action)) {
+            cost = info->cost; /* (do_action's answer for it) */
+            rc = do_attack(r, cmd);
+        } else {
+            rc = do_action(r, cmd, &cost);
+        }
+    }
     if (rc != FRAY_OK)
         return rc;
     c->flags |= FT_F_ACTED;
     c->actions++;
     c->by_kind[cmd->action]++;
-    /* Aim ends with any other non-free action (RULINGS 13). */
-    if (cost != FT_COST_FREE && cmd->action != FT_ACT_AIM &&
-        !(info->flags & FT_AF_ATTACK_RELATED) && cmd->action != FT_ACT_CAST)
-        c->aim = 0;
-    if (cmd->action != FT_ACT_CONCENTRATE && cost != FT_COST_FREE)
-        c->flags &= (uint16_t)~FT_F_CONCENTRATING;
+    if (cost != FT_COST_FREE) {
+        /* Aim ends with any other non-free action (RULINGS 13). */
+        if (cmd->action != FT_ACT_AIM &&
+            !(info->flags & FT_AF_ATTACK_RELATED) && cmd->action != FT_ACT_CAST)
+            c->aim = 0;
+        if (cmd->action != FT_ACT_CONCENTRATE)
+            c->flags &= (uint16_t)~FT_F_CONCENTRATING;
+    }
     if (cost == FT_COST_FREE || cost == 0)
         c->free_phase = st->phase;
     if (cost == FT_COST_FREE) {
@@ -1459,8 +1512,12 @@ fray_status ft_apply(ft_run *r) {
 
 fray_status ft_apply_next(ft_run *r, int next) {
     ft_state *st = r->st;
-    r->ev->number = st->n_events;
-    r->ev->phase = st->phase;
+    /* Where the event stands in the fight: read only from recorded events
+     * (journal, narration, JSON Lines), which have facts on. */
+    if (r->facts) {
+        r->ev->number = st->n_events;
+        r->ev->phase = st->phase;
+    }
     r->next_after = FT_NEXT_UNKNOWN;
     fray_status rc;
     switch (r->ev->cmd.action) {
@@ -1516,12 +1573,19 @@ int ft_phase_quiet(ft_run *r, int next, bool going) {
     assert(!r->facts && next >= 0 && next == ft_next_actor(st) &&
            st->c[next].phase > st->phase);
     int to = st->c[next].phase;
-    if (!going || first_zero_after(st->phase) <= to)
+    /* A zero phase on the way (zero_on_way; with to >= 0 the last
+     * multiple of 10 up to `to` is 10 * q). */
+    int q = to / 10;
+    bool zero = to >= 0 ? 10 * q > st->phase
+                        : first_zero_after(st->phase) <= to;
+    assert(zero == (first_zero_after(st->phase) <= to));
+    if (!going || zero)
         return phase_quiet_long(r, next, going);
     /* No zero phase on the way and the fight known to go on: advance would
      * only move the clock (it records nothing here), and `next` acts
      * next. */
-    set_clock(st, to);
+    st->phase = to;
+    st->round = q + 1;
     st->n_events++;
     assert(!st->over && (check_over(r), !st->over));
     return next;

@@ -453,6 +453,12 @@ static fray_status run_quiet(fray_towers_fight *f) {
     run_init(f, &r, ev, NULL, NULL);
     bool going = false; /* the last event was an action applied (ft_phase_quiet) */
     int next = FT_NEXT_UNKNOWN; /* whose turn, when the last event told */
+    /* Each event's command is chosen straight into the scratch event, and
+     * of the rest of its header (event_start) only the counts that the
+     * applying reads are cleared: its number and phase are not written
+     * (ft_apply_next: nothing is recorded) and nobody reads them back. */
+    ft_command *cmd = &ev->cmd;
+    ev->cards_given = false;
     while (!st->over) {
         if (next == FT_NEXT_UNKNOWN)
             next = ft_next_actor(st);
@@ -467,10 +473,11 @@ static fray_status run_quiet(fray_towers_fight *f) {
             if (next < 0)
                 continue; /* over */
         }
-        ft_command cmd;
         bool checked = false;
-        choose(f, next, &cmd, &checked);
-        event_start(ev, &cmd);
+        choose(f, next, cmd, &checked);
+        ev->n_cards = 0;
+        ev->n_choices = 0;
+        ev->n_facts = 0;
         /* What run_init leaves in a fresh run, for this event. */
         r.card_i = r.choice_i = r.round_i = 0;
         r.checked = checked;
@@ -479,7 +486,10 @@ static fray_status run_quiet(fray_towers_fight *f) {
         f->memo.valid = false;
         going = rc == FRAY_OK;
         if (rc != FRAY_OK) {
-            rc = step_done(f, &cmd, next, rc);
+            /* (A copy: step_done applies its Forced Delay through the
+             * scratch event, whose header event_start clears first.) */
+            ft_command refused = *cmd;
+            rc = step_done(f, &refused, next, rc);
             if (rc != FRAY_OK)
                 return rc;
         }
