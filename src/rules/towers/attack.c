@@ -866,21 +866,9 @@ static bool mods_key(const ft_run *r, int a, int t, const ft_attack_opts *o,
     memcpy(&w[2], am, 16);
     /* Per combatant, the bytes of the fields compute() reads, loaded
      * whole: pos and flags lie in a row, and so do aim, aim_spell,
-     * aided_vs and wielded[] (asserted below); the bytes past them are
-     * masked off. Equal words mean equal fields, which is all a key needs. */
-    _Static_assert(sizeof(fray_pos) == 4 &&
-                       offsetof(ft_cstate, flags) ==
-                           offsetof(ft_cstate, pos) + 4 &&
-                       sizeof(((ft_cstate *)0)->flags) == 2,
-                   "pos and flags: six bytes in a row");
-    _Static_assert(offsetof(ft_cstate, aim_spell) ==
-                           offsetof(ft_cstate, aim) + 1 &&
-                       offsetof(ft_cstate, aided_vs) ==
-                           offsetof(ft_cstate, aim) + 2 &&
-                       offsetof(ft_cstate, wielded) ==
-                           offsetof(ft_cstate, aim) + 3 &&
-                       offsetof(ft_cstate, aim) + 8 <= sizeof(ft_cstate),
-                   "aim, aim_spell, aided_vs, wielded[2]: five bytes in a row");
+     * aided_vs and wielded[] (asserted with ft_cstate); the bytes past
+     * them are masked off. Equal words mean equal fields, which is all a
+     * key needs. */
     uint64_t h = 0;
     for (int i = 0; i < 4; i++)
         h = (h << 7 | h >> 57) ^ w[i];

@@ -1192,9 +1192,6 @@ static inline bool decision_key(const ft_state *st, int actor, int m,
     const ft_cstate *me = &st->c[actor];
     /* Two words: who asks, how many there are, whether it took a free
      * action this phase, and its ammunition; its mana. */
-    _Static_assert(FT_MAX_WEAPONS == 4 && FT_ELEMENT_COUNT <= 7 &&
-                       offsetof(ft_cstate, mana) + 8 <= sizeof(ft_cstate),
-                   "ammunition: four bytes; mana: at most seven");
     uint32_t ammo;
     memcpy(&ammo, me->ammo, 4);
     w[0] = (uint64_t)(uint8_t)actor | (uint64_t)(uint8_t)n << 8 |
@@ -1202,26 +1199,10 @@ static inline bool decision_key(const ft_state *st, int actor, int m,
            (uint64_t)ammo << 24;
     w[1] = ft_low_bytes(me->mana, FT_ELEMENT_COUNT);
     /* Per combatant, its fields loaded whole where they lie in a row
-     * (asserted), the bytes past them masked off: STUN, LETHAL and their
+     * (asserted with ft_cstate), the bytes past them masked off: STUN,
+     * LETHAL and their
      * temporary parts; place, flags, Aim and grapple; and in the last
      * words, four bytes each, what it holds and Aid. */
-    _Static_assert(offsetof(ft_cstate, stun) == 0 &&
-                       offsetof(ft_cstate, lethal) == 2 &&
-                       offsetof(ft_cstate, temp_stun) == 4 &&
-                       offsetof(ft_cstate, temp_lethal) == 6 &&
-                       sizeof(((ft_cstate *)0)->temp_lethal) == 2,
-                   "STUN, LETHAL and their temporary parts: the first eight bytes");
-    _Static_assert(sizeof(fray_pos) == 4 &&
-                       offsetof(ft_cstate, flags) ==
-                           offsetof(ft_cstate, pos) + 4 &&
-                       sizeof(((ft_cstate *)0)->flags) == 2,
-                   "pos and flags: six bytes in a row");
-    _Static_assert(offsetof(ft_cstate, aided_vs) ==
-                           offsetof(ft_cstate, aim_spell) + 1 &&
-                       offsetof(ft_cstate, wielded) ==
-                           offsetof(ft_cstate, aim_spell) + 2 &&
-                       offsetof(ft_cstate, aim_spell) + 8 <= sizeof(ft_cstate),
-                   "aim_spell, aided_vs, wielded[2]: four bytes in a row");
     _Static_assert(FT_DECIDE_MAX_N % 2 == 0 &&
                        FT_DECIDE_KEY_WORDS == 2 + 2 * FT_DECIDE_MAX_N +
                                                   FT_DECIDE_MAX_N / 2,

@@ -42,6 +42,7 @@
 #include "internal.h"
 
 #include <limits.h>
+#include <stddef.h>
 #include <string.h>
 #if defined(__SSE2__) && defined(__GNUC__)
 #include <emmintrin.h>
@@ -626,6 +627,30 @@ typedef struct ft_cstate {
     fray_pos dropped_at;
     uint16_t by_kind[FT_ACTION_COUNT]; /* actions taken, by kind (statistics) */
 } ft_cstate;
+
+/* The keys of remembered modifiers (attack.c) and decisions (policy.c)
+ * load fields that lie in a row as one word (ft_low_bytes): the places
+ * they count on. */
+_Static_assert(offsetof(ft_cstate, stun) == 0 &&
+                   offsetof(ft_cstate, lethal) == 2 &&
+                   offsetof(ft_cstate, temp_stun) == 4 &&
+                   offsetof(ft_cstate, temp_lethal) == 6 &&
+                   sizeof(((ft_cstate *)0)->temp_lethal) == 2,
+               "STUN, LETHAL and their temporary parts: the first eight bytes");
+_Static_assert(sizeof(fray_pos) == 4 &&
+                   offsetof(ft_cstate, flags) == offsetof(ft_cstate, pos) + 4 &&
+                   sizeof(((ft_cstate *)0)->flags) == 2,
+               "pos and flags: six bytes in a row");
+_Static_assert(offsetof(ft_cstate, aim_spell) == offsetof(ft_cstate, aim) + 1 &&
+                   offsetof(ft_cstate, aided_vs) ==
+                       offsetof(ft_cstate, aim) + 2 &&
+                   offsetof(ft_cstate, wielded) ==
+                       offsetof(ft_cstate, aim) + 3 &&
+                   offsetof(ft_cstate, aim_spell) + 8 <= sizeof(ft_cstate),
+               "aim, aim_spell, aided_vs, wielded[2]: five bytes in a row");
+_Static_assert(FT_MAX_WEAPONS == 4 && FT_ELEMENT_COUNT <= 7 &&
+                   offsetof(ft_cstate, mana) + 8 <= sizeof(ft_cstate),
+               "ammunition: four bytes; mana: at most seven");
 
 typedef struct ft_state {
     int32_t phase;           /* the current phase */
