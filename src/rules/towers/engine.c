@@ -1461,6 +1461,7 @@ static fray_status apply_action(ft_run *r) {
     int cost = 0;
     if (acts) {
         if (is_attack_action(cmd->action)) {
+            assert(!(info->flags & FT_AF_PROVOKES));
             cost = info->cost; /* (do_action's answer for it) */
             rc = do_attack(r, cmd);
         } else {
