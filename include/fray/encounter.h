@@ -70,6 +70,13 @@ typedef struct fray_towers_fight_options {
  * A new fight of the setup (borrowed: it must outlive the fight), with the
  * initiative flipped from decks shuffled by `seed`. The caller frees it
  * with fray_towers_fight_free. Errors: FRAY_ERR_NOMEM.
+ *
+ * Memory: the fight itself, the journal when asked for, and, for a fight
+ * with neither journal nor facts (a simulation's) of up to four
+ * combatants, about 0.7 MB in which it remembers its tactics' decisions
+ * from trial to trial (docs/architecture.md "Speed without changing a
+ * fight"); without the room for that the fight is only slower, not
+ * different.
  */
 FRAY_API fray_status fray_towers_fight_new(const fray_towers_setup *setup,
                                            uint64_t seed,

@@ -18,6 +18,7 @@
  * shortcut against the long way as it is taken.)
  */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cards_int.h"
@@ -157,4 +158,49 @@ Test(sim_quiet, band_of_four_same_as_told) {
     cr_assert_eq(fray_towers_load(path, NULL, &s, &d), FRAY_OK, "%s:%d:%d: %s",
                  path, d.line, d.column, d.message);
     same_both_ways_of(s, "band_of_four.yaml", 14, 1500);
+}
+
+/* An allocator that refuses any block larger than *(size_t *)ud. */
+static void *small_realloc(void *ud, void *ptr, size_t old_size,
+                           size_t new_size) {
+    (void)old_size;
+    if (new_size == 0) {
+        free(ptr);
+        return NULL;
+    }
+    if (new_size > *(const size_t *)ud)
+        return NULL;
+    return realloc(ptr, new_size);
+}
+
+/* Without the room to remember decisions (include/fray/encounter.h,
+ * fray_towers_fight_new: "only slower, not different"), a quiet duel is
+ * made all the same, remembers nothing, and fights as the one that
+ * remembers. */
+Test(sim_quiet, duel_without_room_to_remember) {
+    fray_towers_setup *s = tf_load_example("duel.yaml");
+    size_t limit = sizeof(ft_decision_cache) - 1;
+    cr_assert_gt(limit, sizeof(fray_towers_fight), "the fight itself fits");
+    fray_allocator small = {small_realloc, &limit};
+    fray_towers_fight_options o;
+    memset(&o, 0, sizeof o);
+    fray_towers_fight *bare = NULL;
+    cr_assert_eq(fray_towers_fight_new(s, 0, &o, &small, &bare), FRAY_OK);
+    cr_expect_null(bare->decide, "no room: nothing remembered");
+    fray_towers_fight *full = quiet_fight(s);
+    cr_expect_not_null(full->decide);
+    for (uint64_t t = 0; t < 500; t++) {
+        fray_towers_fight_reset_trial(bare, 15, t);
+        fray_towers_fight_reset_trial(full, 15, t);
+        cr_assert_eq(fray_towers_fight_run(bare), FRAY_OK);
+        cr_assert_eq(fray_towers_fight_run(full), FRAY_OK);
+        cr_expect_eq(bare->st.winner, full->st.winner, "trial %d", (int)t);
+        cr_expect_eq(bare->st.phase, full->st.phase, "trial %d", (int)t);
+        for (int c = 0; c < bare->st.n; c++)
+            expect_same_combatant(&bare->st.c[c], &full->st.c[c], c, t);
+        cr_expect(bare->st.rng.state == full->st.rng.state);
+    }
+    fray_towers_fight_free(bare);
+    fray_towers_fight_free(full);
+    fray_towers_setup_free(s);
 }
