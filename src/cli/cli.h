@@ -11,8 +11,17 @@
 
 #include "fray/fray.h"
 
-/* Exit codes (docs/fray.1). */
-enum { EXIT_OK = 0, EXIT_CHECK_FAILED = 1, EXIT_USAGE = 2 };
+/* Exit codes (docs/fray.1 "EXIT STATUS"). EXIT_WRITE: standard output
+ * or a file fray writes could not be written (main.c checks stdout's
+ * final flush and close for every command); EXIT_INTERRUPTED: stopped
+ * by Ctrl-C, as a shell reports SIGINT (128 + 2). */
+enum {
+    EXIT_OK = 0,
+    EXIT_CHECK_FAILED = 1,
+    EXIT_USAGE = 2,
+    EXIT_WRITE = 3,
+    EXIT_INTERRUPTED = 130
+};
 
 /* ---- Arguments ------------------------------------------------------------ */
 
@@ -80,6 +89,17 @@ bool cli_flip_args_read(cli_args *args, cli_flip_args *out);
 bool cli_seed(cli_args *args, uint64_t *out, bool *out_given);
 
 /* ---- Output ----------------------------------------------------------------- */
+
+/* Writes to stdout are checked once, at exit: the stream's error flag is
+ * sticky, and main.c flushes and closes stdout after every command and
+ * exits EXIT_WRITE if anything failed. A file fray writes goes through
+ * cli_write_file. */
+
+/* Writes the n bytes of buf to path whole or not at all: a new file in
+ * the same directory (PATH.PID.tmp), fsync'd, then renamed over path; on
+ * any failure it is removed and path keeps what it had. Returns 0, or
+ * the errno of the first failure (ENOMEM, ENOSPC, EACCES, ...). */
+int cli_write_file(const char *path, const char *buf, size_t n);
 
 /* A bar of width proportional to p in [0, 1], `width` cells wide at p = 1,
  * drawn with eighth blocks. */

@@ -486,19 +486,14 @@ static bool write_report(cli_args *args, const char *path,
         cli_error(args, "out of memory for the report");
         return false;
     }
-    if (html)
-        fray_sim_report_html(r, buf, n + 1);
-    else
-        fray_sim_report_svg(r, buf, n + 1);
-    FILE *f = fopen(path, "wb");
-    bool ok = f && fwrite(buf, 1, n, f) == n;
-    if (f && fclose(f) != 0)
-        ok = false;
+    size_t m = html ? fray_sim_report_html(r, buf, n + 1)
+                    : fray_sim_report_svg(r, buf, n + 1);
+    int err = m == n ? cli_write_file(path, buf, n) : EINVAL;
     free(buf);
-    if (!ok)
+    if (err != 0)
         cli_error(args, "cannot write the report to %s: %s", path,
-                  strerror(errno));
-    return ok;
+                  strerror(err));
+    return err == 0;
 }
 
 /* ---- The command ------------------------------------------------------------------------ */
@@ -721,7 +716,7 @@ int cmd_sim(int argc, char **argv) {
             r.n_variants = shown;
             r.variants = rv;
             if (!write_report(&args, report_path, &r))
-                status = EXIT_USAGE;
+                status = EXIT_WRITE;
         }
     }
     for (int j = 0; j < n_variants; j++) {
@@ -731,6 +726,6 @@ int cmd_sim(int argc, char **argv) {
     free(v);
     fray_towers_setup_free(setup);
     if (g_interrupted && status == EXIT_OK)
-        status = 130; /* as a shell reports Ctrl-C */
+        status = EXIT_INTERRUPTED;
     return cli_mpi_end(status);
 }
