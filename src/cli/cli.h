@@ -52,12 +52,16 @@ cli_opt *cli_get(cli_args *args, const char *name);
  * "needs <what_pos>"). Returns -1 to go on, or the exit status. */
 int cli_start(cli_args *args, int argc, char **argv, const char *help,
               int n_pos, const char *what_pos);
-/* Reads an integer option or positional; prints an error naming the token
- * and returns false when it is not an integer in [lo, hi]. */
+/* Reads an integer option or positional: an optional sign and decimal
+ * digits, nothing else (no spaces). Prints an error naming the token and
+ * returns false when it is not an integer in [lo, hi]. */
 bool cli_int(const cli_args *args, const char *what, const char *text,
              long lo, long hi, long *out);
 bool cli_int_opt(cli_args *args, const char *name, long lo, long hi,
                  long *out);
+/* Reads a number from 0 to 2^64 - 1 written in decimal digits only (no
+ * sign, no spaces: ' -5' is refused, not wrapped); prints an error naming
+ * the token and returns false otherwise. */
 bool cli_u64(const cli_args *args, const char *what, const char *text,
              uint64_t *out);
 void cli_error(const cli_args *args, const char *fmt, ...)
@@ -127,6 +131,8 @@ void json_end_array(json_out *j);
 void json_key(json_out *j, const char *key);
 void json_string(json_out *j, const char *s);
 void json_int(json_out *j, long long v);
+/* Seeds and counts: all of 0 .. 2^64 - 1, never printed negative. */
+void json_u64(json_out *j, uint64_t v);
 void json_bool(json_out *j, bool v);
 void json_double(json_out *j, double v);
 void json_u128(json_out *j, fray_u128 v);
@@ -137,6 +143,7 @@ void json_ratio_fields(json_out *j, fray_ratio r);
 void json_finish(json_out *j); /* newline */
 /* A key and its value in one call. */
 void json_kv_int(json_out *j, const char *key, long long v);
+void json_kv_u64(json_out *j, const char *key, uint64_t v);
 void json_kv_string(json_out *j, const char *key, const char *s);
 void json_kv_bool(json_out *j, const char *key, bool v);
 void json_kv_ratio(json_out *j, const char *key, fray_ratio r);

@@ -107,7 +107,7 @@ int cmd_roll(int argc, char **argv) {
             json_kv_int(&j, "vs", vs);
             json_kv_bool(&j, "success", success);
         }
-        json_kv_int(&j, "seed", (long long)seed);
+        json_kv_u64(&j, "seed", seed);
         json_end_object(&j);
         json_finish(&j);
     } else {

@@ -369,7 +369,7 @@ static void json_share_of(json_out *j, const char *key, const char *side,
     json_begin_object(j);
     if (side)
         json_kv_string(j, "side", side);
-    json_kv_int(j, "count", (long long)k);
+    json_kv_u64(j, "count", k);
     json_key(j, "share");
     json_double(j, share(k, n));
     json_key(j, "interval95");
@@ -400,15 +400,15 @@ static void json_variant(json_out *j, const fray_towers_setup *s,
             json_kv_string(j, keys[k].key, v->value[k]);
         json_end_object(j);
     }
-    json_kv_int(j, "trials", (long long)c->trials);
+    json_kv_u64(j, "trials", c->trials);
     json_key(j, "wins");
     json_begin_array(j);
     for (int i = 0; i < fray_towers_setup_sides(s); i++)
         json_share_of(j, NULL, fray_towers_setup_side_name(s, i), c->wins[i],
                       c->trials);
     json_end_array(j);
-    json_kv_int(j, "every_side_out", (long long)c->all_out);
-    json_kv_int(j, "phase_limit", (long long)c->unfinished);
+    json_kv_u64(j, "every_side_out", c->all_out);
+    json_kv_u64(j, "phase_limit", c->unfinished);
     json_key(j, "length");
     json_begin_object(j);
     json_key(j, "mean");
@@ -425,7 +425,7 @@ static void json_variant(json_out *j, const fray_towers_setup *s,
         if (c->length[i]) {
             json_begin_array(j);
             json_int(j, i);
-            json_int(j, (long long)c->length[i]);
+            json_u64(j, c->length[i]);
             json_end_array(j);
         }
     json_end_array(j);
@@ -455,8 +455,8 @@ static void json_variant(json_out *j, const fray_towers_setup *s,
         json_begin_object(j);
         for (int k = 0; k < FRAY_SIM_ACTION_KINDS; k++)
             if (cc->by_kind[k])
-                json_kv_int(j, fray_towers_action_name(k),
-                            (long long)cc->by_kind[k]);
+                json_kv_u64(j, fray_towers_action_name(k),
+                            cc->by_kind[k]);
         json_end_object(j);
         json_end_object(j);
     }
@@ -676,7 +676,7 @@ int cmd_sim(int argc, char **argv) {
             json_init(&j, stdout);
             json_begin_object(&j);
             json_kv_string(&j, "encounter", title);
-            json_kv_int(&j, "seed", (long long)seed);
+            json_kv_u64(&j, "seed", seed);
             json_kv_int(&j, "trials", (long long)n);
             json_key(&j, "variants");
             json_begin_array(&j);

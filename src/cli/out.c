@@ -117,6 +117,11 @@ void json_int(json_out *j, long long v) {
     fprintf(j->f, "%lld", v);
 }
 
+void json_u64(json_out *j, uint64_t v) {
+    json_sep(j);
+    fprintf(j->f, "%llu", (unsigned long long)v);
+}
+
 void json_bool(json_out *j, bool v) {
     json_sep(j);
     fputs(v ? "true" : "false", j->f);
@@ -158,6 +163,11 @@ void json_finish(json_out *j) { fputc('\n', j->f); }
 void json_kv_int(json_out *j, const char *key, long long v) {
     json_key(j, key);
     json_int(j, v);
+}
+
+void json_kv_u64(json_out *j, const char *key, uint64_t v) {
+    json_key(j, key);
+    json_u64(j, v);
 }
 
 void json_kv_string(json_out *j, const char *key, const char *s) {
