@@ -49,7 +49,7 @@ static const char HELP[] =
     "\n"
     "Ctrl-C stops early and reports the fights finished so far.\n";
 
-enum { MAX_KEYS = 4, MAX_VALUES = 200, MAX_VARIANTS = 1000 };
+enum { MAX_KEYS = 4, MAX_VARIANTS = 1000 };
 
 /* ---- Ctrl-C: stop early, report what is done ------------------------------- */
 
@@ -64,8 +64,7 @@ static void on_sigint(int sig) {
 
 typedef struct sweep_key {
     char key[128];
-    char values[MAX_VALUES][32];
-    int n_values;
+    fray_vary_list list; /* the values, as fray_towers_setup_vary reads them */
 } sweep_key;
 
 /* "bandit.PA=1..5" or "tony.tactics=attack,power-attack" or "x=1..3,7". */
@@ -83,55 +82,11 @@ static bool parse_vary(cli_args *args, const char *text, sweep_key *k) {
     }
     memcpy(k->key, text, klen);
     k->key[klen] = '\0';
-    k->n_values = 0;
-    const char *p = eq + 1;
-    while (*p) {
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        char item[64];
-        if (len == 0 || len >= sizeof item) {
-            cli_error(args, "--vary %s: empty or too long a value in '%s'",
-                      k->key, eq + 1);
-            return false;
-        }
-        memcpy(item, p, len);
-        item[len] = '\0';
-        char *dots = strstr(item, "..");
-        if (dots) {
-            char *end1, *end2;
-            errno = 0;
-            long lo = strtol(item, &end1, 10);
-            long hi = strtol(dots + 2, &end2, 10);
-            if (end1 != dots || *end2 != '\0' || dots == item ||
-                dots[2] == '\0' || errno) {
-                cli_error(args, "--vary %s: '%s' is not a range like 1..5",
-                          k->key, item);
-                return false;
-            }
-            if (hi < lo || hi - lo >= MAX_VALUES) {
-                cli_error(args, "--vary %s: the range '%s' %s", k->key, item,
-                          hi < lo ? "runs backwards" : "has too many values");
-                return false;
-            }
-            for (long v = lo; v <= hi; v++) {
-                if (k->n_values == MAX_VALUES) {
-                    cli_error(args, "--vary %s: more than %d values", k->key,
-                              MAX_VALUES);
-                    return false;
-                }
-                snprintf(k->values[k->n_values++], sizeof k->values[0], "%ld", v);
-            }
-        } else {
-            if (k->n_values == MAX_VALUES || len >= sizeof k->values[0]) {
-                cli_error(args, "--vary %s: too many or too long values",
-                          k->key);
-                return false;
-            }
-            memcpy(k->values[k->n_values++], item, len + 1);
-        }
-        p += len;
-        if (*p == ',')
-            p++;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    if (fray_towers_vary_list(eq + 1, &k->list, &d) != FRAY_OK) {
+        cli_error(args, "--vary %s: %s", k->key, d.message);
+        return false;
     }
     return true;
 }
@@ -317,7 +272,7 @@ static void print_sweep(const fray_towers_setup *s, const sweep_key *keys,
     printf("\nSweep: ");
     for (int k = 0; k < n_keys; k++)
         printf("%s%s (%d values)", k ? " x " : "", keys[k].key,
-               keys[k].n_values);
+               keys[k].list.n);
     printf(", the same decks for every variant\n\n");
     int n_sides = fray_towers_setup_sides(s);
     int lw = 7;
@@ -553,11 +508,11 @@ int cmd_sim(int argc, char **argv) {
     }
     int n_variants = 1;
     for (int k = 0; k < n_keys; k++) {
-        if (n_variants * keys[k].n_values > MAX_VARIANTS) {
+        if (n_variants * keys[k].list.n > MAX_VARIANTS) {
             cli_error(&args, "the sweep has more than %d variants", MAX_VARIANTS);
             return cli_mpi_end(EXIT_USAGE);
         }
-        n_variants *= keys[k].n_values;
+        n_variants *= keys[k].list.n;
     }
 
     fray_towers_setup *setup = NULL;
@@ -586,8 +541,8 @@ int cmd_sim(int argc, char **argv) {
         int rest = j;
         size_t len = 0;
         for (int k = n_keys - 1; k >= 0; k--) {
-            v[j].value[k] = keys[k].values[rest % keys[k].n_values];
-            rest /= keys[k].n_values;
+            v[j].value[k] = keys[k].list.value[rest % keys[k].list.n];
+            rest /= keys[k].list.n;
         }
         for (int k = 0; k < n_keys && status == EXIT_OK; k++) {
             fray_diag d;
