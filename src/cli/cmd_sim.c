@@ -47,7 +47,8 @@ static const char HELP[] =
     "                   anyway)\n"
     "  --json           every count, for other programs\n"
     "\n"
-    "Ctrl-C stops early and reports the fights finished so far.\n";
+    "Ctrl-C stops early and reports the fights finished so far (\"stopped\n"
+    "after N of M fights\"; in JSON \"interrupted\": true); exit status 130.\n";
 
 enum { MAX_KEYS = 4, MAX_VARIANTS = 1000 };
 
@@ -519,8 +520,9 @@ int cmd_sim(int argc, char **argv) {
     rc = cli_load_encounter(&args, args.pos[0], &setup);
     if (rc >= 0)
         return cli_mpi_end(rc);
-    if (!seed_opt->present)
-        (void)fray_towers_setup_seed(setup, &seed);
+    /* No --seed: the file's, else 1 (--help). */
+    if (!seed_opt->present && !fray_towers_setup_seed(setup, &seed))
+        seed = 1;
 
     variant *v = calloc((size_t)n_variants, sizeof *v);
     if (!v) {
@@ -567,11 +569,16 @@ int cmd_sim(int argc, char **argv) {
               isatty(STDERR_FILENO);
     pg.n_variants = n_variants;
     pg.t0 = now_s();
+    /* Ctrl-C: the progress callback reads the flag and says stop. Without
+     * the handler Ctrl-C still ends fray, only without a report. */
     struct sigaction sa, old_sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_sa);
+    bool caught = sigemptyset(&sa.sa_mask) == 0 &&
+                  sigaction(SIGINT, &sa, &old_sa) == 0;
+    if (!caught)
+        fprintf(stderr, "fray sim: cannot catch Ctrl-C (%s): it will stop "
+                        "without a report\n", strerror(errno));
 
     /* This process's slice of the trials (all of them without MPI). */
     uint64_t total = (uint64_t)n;
@@ -610,16 +617,25 @@ int cmd_sim(int argc, char **argv) {
             break;
     }
     progress_clear(&pg);
-    sigaction(SIGINT, &old_sa, NULL);
+    if (caught && sigaction(SIGINT, &old_sa, NULL) != 0)
+        fprintf(stderr, "fray sim: cannot restore Ctrl-C (%s)\n",
+                strerror(errno));
     double seconds = now_s() - pg.t0;
+    /* What was asked for and what was run: they differ after Ctrl-C, and
+     * then the report says so (issue 11: JSON gave the trials asked for
+     * as if they had run). A Ctrl-C after the last fight stops nothing. */
+    uint64_t requested = (uint64_t)n * (uint64_t)n_variants;
+    bool interrupted = g_interrupted && done_trials < requested;
 
     if (status == EXIT_OK && rank == 0) {
         int shown = n_variants;
-        if (g_interrupted) {
+        if (interrupted) {
             for (shown = 0; shown < n_variants && v[shown].counts->trials;)
                 shown++;
-            fprintf(stderr, "fray sim: stopped (Ctrl-C): the numbers below are "
-                            "of the fights finished\n");
+            fprintf(stderr, "fray sim: stopped (Ctrl-C) after %llu of %llu "
+                            "fights: the numbers are of the fights finished\n",
+                    (unsigned long long)done_trials,
+                    (unsigned long long)requested);
         }
         if (pg.show || cli_get(&args, "time")->present)
             fprintf(stderr, "fray sim: %llu fights in %.2f s (%.0f fights/s)\n",
@@ -632,7 +648,9 @@ int cmd_sim(int argc, char **argv) {
             json_begin_object(&j);
             json_kv_string(&j, "encounter", title);
             json_kv_u64(&j, "seed", seed);
-            json_kv_int(&j, "trials", (long long)n);
+            json_kv_u64(&j, "trials", done_trials);
+            json_kv_u64(&j, "trials_requested", requested);
+            json_kv_bool(&j, "interrupted", interrupted);
             json_key(&j, "variants");
             json_begin_array(&j);
             for (int k = 0; k < shown; k++)
@@ -642,15 +660,28 @@ int cmd_sim(int argc, char **argv) {
             json_finish(&j);
         } else {
             printf("%s: ", title);
-            print_count(shown == 1 ? v[0].counts->trials : (uint64_t)n);
-            printf(" fights%s, seed %llu\n",
-                   n_variants > 1 ? " per variant" : "",
-                   (unsigned long long)seed);
-            if (n_variants == 1) {
+            if (interrupted) {
+                printf("stopped after ");
+                print_count(done_trials);
+                printf(" of ");
+                print_count(requested);
+                printf(" fights");
+                if (n_variants > 1) {
+                    printf(" (");
+                    print_count((uint64_t)n);
+                    printf(" per variant)");
+                }
+            } else {
+                print_count((uint64_t)n);
+                printf(" fights%s", n_variants > 1 ? " per variant" : "");
+            }
+            printf(", seed %llu\n", (unsigned long long)seed);
+            /* Stopped before a fight finished (shown 0): no tables. */
+            if (shown > 0 && n_variants == 1) {
                 print_wins(v[0].setup, v[0].counts);
                 print_length(v[0].counts);
                 print_combatants(v[0].setup, v[0].counts);
-            } else {
+            } else if (shown > 0) {
                 print_sweep(setup, keys, n_keys, v, shown);
             }
         }
@@ -680,7 +711,7 @@ int cmd_sim(int argc, char **argv) {
     }
     free(v);
     fray_towers_setup_free(setup);
-    if (g_interrupted && status == EXIT_OK)
+    if (interrupted && status == EXIT_OK)
         status = EXIT_INTERRUPTED;
     return cli_mpi_end(status);
 }
