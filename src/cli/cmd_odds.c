@@ -21,9 +21,10 @@ static const char HELP[] =
     "       fray odds roll EXPR [--vs T] [--weapon W]\n"
     "       fray odds roll d20+B --attack --vs DEFENSE [--damage EXPR]\n"
     "                        [--crit-dice EXPR] [--crit-min N] [--weapon W]\n"
-    "       fray odds duel ENCOUNTER.yaml [-C DIR]\n"
+    "       fray odds duel ENCOUNTER.yaml [--max-states N] [-C DIR]\n"
     "       fray odds duel A.yaml B.yaml [--a NAME] [--b NAME]\n"
-    "                        [--tactics-a PRESET] [--tactics-b PRESET] [-C DIR]\n"
+    "                        [--tactics-a PRESET] [--tactics-b PRESET]\n"
+    "                        [--max-states N] [-C DIR]\n"
     "\n"
     "Exact odds, computed by counting every equally likely outcome (never by\n"
     "sampling). Card commands also take --aces high|low, --jokers 0-2,\n"
@@ -48,7 +49,9 @@ static const char HELP[] =
     "           encounter of exactly two combatants, or two stat-block files\n"
     "           (--a / --b name the stat block when a file holds several;\n"
     "           tactics presets default to attack). Each flip comes from a\n"
-    "           fresh deck; no Hand of Fate, no chips, no movement.\n";
+    "           fresh deck; no Hand of Fate, no chips, no movement. A duel\n"
+    "           whose chain would pass --max-states states (default\n"
+    "           100000000: about a minute) is refused with its size.\n";
 
 /* Labels a card value as the rules name it: "13 (K)". */
 static const char *value_label(int v, const fray_deck_options *deck,
@@ -791,7 +794,7 @@ static int odds_duel(int argc, char **argv) {
     cli_opt opts[] = {
         {"a", true, NULL, false},         {"b", true, NULL, false},
         {"tactics-a", true, NULL, false}, {"tactics-b", true, NULL, false},
-        {"C", true, NULL, false},
+        {"C", true, NULL, false},         {"max-states", true, NULL, false},
     };
     cli_args args = {"fray odds duel", opts,
                      (int)(sizeof opts / sizeof opts[0]), {0}, 0, false, false};
@@ -806,6 +809,9 @@ static int odds_duel(int argc, char **argv) {
                          "(see --help)");
         return EXIT_USAGE;
     }
+    long max_states = FRAY_DUEL_MAX_STATES;
+    if (!cli_int_opt(&args, "max-states", 1, 2000000000L, &max_states))
+        return EXIT_USAGE;
     bool files = args.n_pos == 2;
     if (!files && (cli_get(&args, "a")->present || cli_get(&args, "b")->present ||
                    cli_get(&args, "tactics-a")->present ||
@@ -858,9 +864,11 @@ static int odds_duel(int argc, char **argv) {
         return EXIT_USAGE;
     }
     fray_diag diag;
-    fray_status st = fray_towers_duel_odds(setup, 0, 1, o, &diag);
+    fray_status st = fray_towers_duel_odds_max(setup, 0, 1, max_states, o, &diag);
     if (st != FRAY_OK) {
-        cli_error(&args, "%s", diag.message[0] ? diag.message : fray_strerror(st));
+        cli_error(&args, "%s%s",
+                  diag.message[0] ? diag.message : fray_strerror(st),
+                  st == FRAY_ERR_TOO_LARGE ? ", or raise --max-states" : "");
         free(o);
         fray_towers_setup_free(setup);
         return EXIT_USAGE;
