@@ -216,6 +216,16 @@ bool cli_dice(cli_args *args, const char *what, const char *text,
     return false;
 }
 
+char *cli_dice_text(const fray_dice *dice) {
+    /* Measured first: a long expression is never cut short (a fixed
+     * buffer of 256 cut 64 terms of 100d1000kh99 without a word). */
+    size_t n = fray_dice_format(dice, NULL, 0);
+    char *text = malloc(n + 1);
+    if (text)
+        fray_dice_format(dice, text, n + 1);
+    return text;
+}
+
 bool cli_flip_args_read(cli_args *args, cli_flip_args *out) {
     out->n = out->aspect = out->shift = out->dtn = 0;
     if (!cli_int(args, "N", args->pos[0], -50, FRAY_CARDS_MAX, &out->n) ||
@@ -235,8 +245,9 @@ bool cli_seed(cli_args *args, uint64_t *out, bool *out_given) {
     }
     /* No seed asked for: take one from the clock, and say
      * which, so the same result can be had again with --seed. */
-    struct timespec ts;
-    timespec_get(&ts, TIME_UTC);
+    struct timespec ts = {0, 0};
+    if (timespec_get(&ts, TIME_UTC) != TIME_UTC)
+        ts.tv_sec = time(NULL); /* no clock of nanoseconds: seconds */
     /* The stack address adds a little per-process variety (ASLR). */
     uint64_t s = (uint64_t)ts.tv_sec * 1000003u ^ (uint64_t)ts.tv_nsec ^
                  ((uint64_t)(uintptr_t)&ts << 8);

@@ -79,6 +79,9 @@ bool cli_deck_options(cli_args *args, fray_deck_options *deck,
  * false. */
 bool cli_dice(cli_args *args, const char *what, const char *text,
               bool use_weapon, fray_dice **out);
+/* The expression in canonical form ("4d6kh3+2"), whole, in a string the
+ * caller frees; NULL when out of memory. */
+char *cli_dice_text(const fray_dice *dice);
 /* The arguments every flip shares: N, --aspect, --shift, --dtn and the
  * deck options. */
 typedef struct cli_flip_args {

@@ -651,8 +651,16 @@ static int odds_roll_attack(cli_args *args, const fray_dice *dice,
                       fray_strerror(st));
         return EXIT_USAGE;
     }
-    char canon[256];
-    fray_dice_format(dice, canon, sizeof canon);
+    char *canon = cli_dice_text(dice);
+    char *dcanon = odds.has_damage ? cli_dice_text(damage) : NULL;
+    if (!canon || (odds.has_damage && !dcanon)) {
+        cli_error(args, "out of memory");
+        free(canon);
+        fray_d20_attack_odds_free(&odds);
+        fray_dice_free(damage);
+        fray_dice_free(crit);
+        return EXIT_USAGE;
+    }
     if (args->json) {
         json_out j;
         json_init(&j, stdout);
@@ -664,8 +672,6 @@ static int odds_roll_attack(cli_args *args, const fray_dice *dice,
         json_kv_ratio(&j, "p_hit", odds.p_hit);
         json_kv_ratio(&j, "p_crit", odds.p_crit);
         if (odds.has_damage) {
-            char dcanon[256];
-            fray_dice_format(damage, dcanon, sizeof dcanon);
             json_kv_string(&j, "damage_expression", dcanon);
             json_key(&j, "damage");
             json_dist(&j, &odds.damage);
@@ -688,8 +694,7 @@ static int odds_roll_attack(cli_args *args, const fray_dice *dice,
         printf("  %-15s ", "miss");
         out_prob_row(stdout, fray_ratio_one_minus(odds.p_hit), 1.0);
         if (odds.has_damage) {
-            char dcanon[256], rbuf[84];
-            fray_dice_format(damage, dcanon, sizeof dcanon);
+            char rbuf[84];
             printf("\nDamage per attack (%s; a miss deals 0, a critical hit "
                    "the maximum)\n", dcanon);
             print_dist(&odds.damage);
@@ -697,6 +702,8 @@ static int odds_roll_attack(cli_args *args, const fray_dice *dice,
                    fray_ratio_format(odds.damage.mean, rbuf));
         }
     }
+    free(canon);
+    free(dcanon);
     fray_d20_attack_odds_free(&odds);
     fray_dice_free(damage);
     fray_dice_free(crit);
@@ -750,8 +757,14 @@ static int odds_roll(int argc, char **argv) {
         fray_dice_free(dice);
         return EXIT_USAGE;
     }
-    char canon[256], rbuf[84];
-    fray_dice_format(dice, canon, sizeof canon);
+    char rbuf[84];
+    char *canon = cli_dice_text(dice);
+    if (!canon) {
+        cli_error(&args, "out of memory");
+        fray_dist_free(&dist);
+        fray_dice_free(dice);
+        return EXIT_USAGE;
+    }
     if (args.json) {
         json_out j;
         json_init(&j, stdout);
@@ -780,6 +793,7 @@ static int odds_roll(int argc, char **argv) {
                    fray_ratio_format(p, rbuf), 100 * fray_ratio_to_double(p));
         }
     }
+    free(canon);
     fray_dist_free(&dist);
     fray_dice_free(dice);
     return EXIT_OK;

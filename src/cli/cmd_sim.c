@@ -108,9 +108,12 @@ typedef struct progress {
     double t0;
 } progress;
 
+/* Seconds on a clock that only goes forward; 0 when there is none (the
+ * times shown are then 0: nothing else depends on them). */
 static double now_s(void) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+        return 0.0;
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -559,7 +562,11 @@ int cmd_sim(int argc, char **argv) {
             int w = snprintf(v[j].label + len, sizeof v[j].label - len,
                              "%s%.127s=%.31s", k ? ", " : "", keys[k].key,
                              v[j].value[k]);
+            /* Four long keys can fill the label: it stays cut there (the
+             * next one must not start past its end). */
             len += w > 0 ? (size_t)w : 0;
+            if (len >= sizeof v[j].label)
+                len = sizeof v[j].label - 1;
         }
     }
 

@@ -1089,7 +1089,10 @@ static fray_status pick_name(const char *path, const char *name,
         memset(diag, 0, sizeof *diag);
         diag->file = path;
     }
-    if (n <= 0)
+    if (n < 0) /* it loaded a moment ago: memory, or the file changed */
+        return fray__diag_set(diag, FRAY_ERR_NOMEM, 0,
+                              "cannot read the stat blocks' names again");
+    if (n == 0)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "this file holds no stat block");
     return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
