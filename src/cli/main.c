@@ -72,7 +72,10 @@ static int finish_stdout(int status) {
     /* An earlier write may have failed (and set the error flag) with
      * nothing left to flush; then its errno is gone, so say less. */
     bool failed = flush_failed || ferror(stdout);
-    if (fclose(stdout) != 0 && !failed) {
+    /* A descriptor closed from the start (fray ... >&-) fails close()
+     * with EBADF: only an error when something was to be written, and
+     * then a write already failed (as gnulib's close_stream judges). */
+    if (fclose(stdout) != 0 && !failed && errno != EBADF) {
         failed = true;
         err = errno;
     }

@@ -57,6 +57,25 @@ expect_full 3 "$nospace" sim $duel -n 50 --threads 1 --json
 # Bad usage still says so, and still exits 2: nothing was to be written.
 expect_full 2 "N must be a whole number, not 'x'" flip x
 
+# Standard output closed from the start (>&-): an error only when something
+# was to be written.
+err=$("$fray" version 2>&1 >&- </dev/null)
+status=$?
+if [ "$status" -eq 3 ] && printf '%s\n' "$err" | grep -q "Bad file descriptor"; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1))
+    echo "FAIL: fray version >&-: exit $status (want 3): $err"
+fi
+err=$("$fray" flip x 2>&1 >&- </dev/null)
+status=$?
+if [ "$status" -eq 2 ] && ! printf '%s\n' "$err" | grep -q "writing"; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1))
+    echo "FAIL: fray flip x >&-: exit $status (want 2, no write error): $err"
+fi
+
 # --report to a file that cannot grow past 1 KB (the report is ~10 KB).
 tmp=$(mktemp -d)
 "$fray" sim $duel -n 20 --threads 1 --report "$tmp/r.svg" >/dev/null
