@@ -48,7 +48,8 @@ static const char HELP[] =
     "  --json           every count, for other programs\n"
     "\n"
     "Ctrl-C stops early and reports the fights finished so far (\"stopped\n"
-    "after N of M fights\"; in JSON \"interrupted\": true); exit status 130.\n";
+    "after N of M fights\"; in JSON \"interrupted\": true); exit status 130.\n"
+    "A second Ctrl-C stops at once, without a report.\n";
 
 enum { MAX_KEYS = 4, MAX_VARIANTS = 1000 };
 
@@ -56,8 +57,12 @@ enum { MAX_KEYS = 4, MAX_VARIANTS = 1000 };
 
 static volatile sig_atomic_t g_interrupted; /* the CLI's only global: signals */
 
+/* The first Ctrl-C asks the simulation to stop and report; a second one,
+ * for someone who will not wait for that, ends fray at once as Ctrl-C
+ * does (only async-signal-safe calls here). */
 static void on_sigint(int sig) {
-    (void)sig;
+    if (g_interrupted && signal(sig, SIG_DFL) != SIG_ERR)
+        raise(sig);
     g_interrupted = 1;
 }
 
