@@ -203,7 +203,7 @@ static bool write_all(int fd, const char *buf, size_t n) {
 }
 
 int cli_write_file(const char *path, const char *buf, size_t n) {
-    /* A new file beside the old one, made durable, then renamed over it:
+    /* A new file beside the old one, its data synced, then renamed over it:
      * a reader sees the old file or the whole new one, never a torn one,
      * and a failure leaves the old file as it was. The same directory, so
      * that rename() is one step of one file system. */
