@@ -30,7 +30,10 @@ extern "C" {
 enum {
     /* The fight-length distribution: one bin per phase 0..BINS-2; the
      * last bin holds every fight that ends at that phase or later. */
-    FRAY_DUEL_LENGTH_BINS = 1000
+    FRAY_DUEL_LENGTH_BINS = 1000,
+    /* The most chain states fray_towers_duel_odds makes (issue 11): about
+     * 13 times the knights' duel, a minute and a few hundred MB. */
+    FRAY_DUEL_MAX_STATES = 100000000
 };
 
 typedef struct fray_duel_odds {
@@ -70,12 +73,36 @@ typedef struct fray_duel_odds {
  * duel holds something the chain does not model (the Hand of Fate, chips
  * the tactics would spend, ranged weapons or spells, "Crit:" keywords,
  * conditions, surprise, Hold or movement chosen by the tactics, ...);
- * FRAY_ERR_NOMEM. Memory: a few tens of bytes per chain state, through
- * the setup's allocator, freed before returning.
+ * FRAY_ERR_TOO_LARGE when the chain would hold more than
+ * FRAY_DUEL_MAX_STATES states: refused before it is built when its
+ * estimate (fray_towers_duel_estimate) is above that, else stopped when
+ * it passes it (diag->message gives the figure); FRAY_ERR_NOMEM. Memory:
+ * a few tens of bytes per chain state, through the setup's allocator,
+ * freed before returning; time: about half a microsecond per state.
  */
 FRAY_API fray_status fray_towers_duel_odds(const fray_towers_setup *setup,
                                            int a, int b, fray_duel_odds *out,
                                            fray_diag *diag);
+
+/* fray_towers_duel_odds with another bound on the chain's states
+ * (max_states > 0; 0: FRAY_DUEL_MAX_STATES). */
+FRAY_API fray_status fray_towers_duel_odds_max(const fray_towers_setup *setup,
+                                               int a, int b, long max_states,
+                                               fray_duel_odds *out,
+                                               fray_diag *diag);
+
+/*
+ * About how many states the chain of this duel would make, without
+ * building it: from the STUN each combatant can lose (to the blows that
+ * fit before the phase limit), the blows it takes to fell each, and the
+ * LETHAL; within a factor of about 2 of fray_duel_odds.states for the
+ * duels measured (docs/rules/towers.md "Exact duel odds"). Errors: those
+ * of fray_towers_duel_odds for a duel the chain does not model.
+ */
+FRAY_API fray_status fray_towers_duel_estimate(const fray_towers_setup *setup,
+                                               int a, int b,
+                                               double *out_states,
+                                               fray_diag *diag);
 
 /*
  * Builds a duel encounter in memory from two stat-block files: stat block

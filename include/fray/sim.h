@@ -154,13 +154,40 @@ FRAY_API fray_status fray_towers_setup_copy(const fray_towers_setup *src,
  *         tactics (a preset name), chips (white chips held)
  *   ITEM  a catalog weapon ("longblade"), with FIELD damage, attack,
  *         reach or shots; or armor, with FIELD ER, IR, PD or SPD
- * value is an integer, or a preset name for tactics. Errors (the setup is
+ * value is an integer (an optional sign and decimal digits only), or a
+ * preset name for tactics. Errors (the setup is
  * unchanged): FRAY_ERR_PARSE (diag names the token that matches nothing
  * or is ambiguous), FRAY_ERR_RANGE (a value the loader would refuse).
  */
 FRAY_API fray_status fray_towers_setup_vary(fray_towers_setup *setup,
                                            const char *key,
                                            const char *value,
+                                           fray_diag *diag);
+
+/* A sweep's LIST, expanded: at most FRAY_VARY_MAX_VALUES values of
+ * fewer than FRAY_VARY_VALUE_SIZE bytes each. */
+enum { FRAY_VARY_MAX_VALUES = 200, FRAY_VARY_VALUE_SIZE = 32 };
+
+typedef struct fray_vary_list {
+    int n;
+    char value[FRAY_VARY_MAX_VALUES][FRAY_VARY_VALUE_SIZE];
+} fray_vary_list;
+
+/*
+ * Expands the LIST of `--vary KEY=LIST` (docs/file-formats.md "Sweeps"):
+ * comma-separated items, each a range LO..HI of whole numbers (an
+ * optional sign and decimal digits, no spaces; every value of
+ * -2^63 .. 2^63 - 1 is read exactly, LO <= HI) or one value as written (a
+ * number or a word such as a tactics preset; fray_towers_setup_vary reads
+ * it). Ranges are counted before they are expanded, so a range of more
+ * values than a sweep holds is refused with its size, never walked.
+ * Errors (out->n is then 0, diag->message says which item and why):
+ * FRAY_ERR_PARSE (an empty or too long item, a range that is not two
+ * whole numbers), FRAY_ERR_RANGE (a range that runs backwards, more than
+ * FRAY_VARY_MAX_VALUES values in all). No allocation; thread-safe.
+ */
+FRAY_API fray_status fray_towers_vary_list(const char *list,
+                                           fray_vary_list *out,
                                            fray_diag *diag);
 
 /*

@@ -103,12 +103,29 @@ int cli_start(cli_args *args, int argc, char **argv, const char *help,
     return -1;
 }
 
+/* An optional sign, then decimal digits only: strtol alone would take
+ * leading spaces (" 5") and, for unsigned types, a minus that wraps. */
+static bool decimal_text(const char *text, bool sign_ok) {
+    const char *p = text;
+    if (sign_ok && (*p == '-' || *p == '+'))
+        p++;
+    if (!isdigit((unsigned char)*p))
+        return false;
+    while (isdigit((unsigned char)*p))
+        p++;
+    return *p == '\0';
+}
+
 bool cli_int(const cli_args *args, const char *what, const char *text,
              long lo, long hi, long *out) {
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (end == text || *end != '\0' || errno == ERANGE) {
+    long v = 0;
+    bool ok = decimal_text(text, true);
+    if (ok) {
+        errno = 0;
+        v = strtol(text, NULL, 10);
+        ok = errno != ERANGE;
+    }
+    if (!ok) {
         cli_error(args, "%s must be a whole number, not '%s'", what, text);
         return false;
     }
@@ -133,20 +150,25 @@ bool cli_int_opt(cli_args *args, const char *name, long lo, long hi,
 
 bool cli_u64(const cli_args *args, const char *what, const char *text,
              uint64_t *out) {
-    char *end;
-    errno = 0;
-    if (text[0] == '-' || text[0] == '\0') {
-        cli_error(args, "%s must be a whole number of 0 or more, not '%s'",
-                  what, text);
+    /* Digits only, added up with an overflow check: every value from 0 to
+     * 2^64 - 1 and nothing else (no sign, space or wrap-around). */
+    uint64_t v = 0;
+    bool ok = decimal_text(text, false);
+    for (const char *p = text; ok && *p; p++) {
+        unsigned d = (unsigned)(*p - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            ok = false;
+        else
+            v = v * 10 + d;
+    }
+    if (!ok) {
+        cli_error(args,
+                  "%s must be a whole number from 0 to %llu (digits only), "
+                  "not '%s'",
+                  what, (unsigned long long)UINT64_MAX, text);
         return false;
     }
-    unsigned long long v = strtoull(text, &end, 10);
-    if (*end != '\0' || errno == ERANGE) {
-        cli_error(args, "%s must be a whole number of 0 or more, not '%s'",
-                  what, text);
-        return false;
-    }
-    *out = (uint64_t)v;
+    *out = v;
     return true;
 }
 
@@ -194,6 +216,16 @@ bool cli_dice(cli_args *args, const char *what, const char *text,
     return false;
 }
 
+char *cli_dice_text(const fray_dice *dice) {
+    /* Measured first: a long expression is never cut short (a fixed
+     * buffer of 256 cut 64 terms of 100d1000kh99 without a word). */
+    size_t n = fray_dice_format(dice, NULL, 0);
+    char *text = malloc(n + 1);
+    if (text)
+        fray_dice_format(dice, text, n + 1);
+    return text;
+}
+
 bool cli_flip_args_read(cli_args *args, cli_flip_args *out) {
     out->n = out->aspect = out->shift = out->dtn = 0;
     if (!cli_int(args, "N", args->pos[0], -50, FRAY_CARDS_MAX, &out->n) ||
@@ -213,8 +245,9 @@ bool cli_seed(cli_args *args, uint64_t *out, bool *out_given) {
     }
     /* No seed asked for: take one from the clock, and say
      * which, so the same result can be had again with --seed. */
-    struct timespec ts;
-    timespec_get(&ts, TIME_UTC);
+    struct timespec ts = {0, 0};
+    if (timespec_get(&ts, TIME_UTC) != TIME_UTC)
+        ts.tv_sec = time(NULL); /* no clock of nanoseconds: seconds */
     /* The stack address adds a little per-process variety (ASLR). */
     uint64_t s = (uint64_t)ts.tv_sec * 1000003u ^ (uint64_t)ts.tv_nsec ^
                  ((uint64_t)(uintptr_t)&ts << 8);

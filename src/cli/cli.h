@@ -11,8 +11,17 @@
 
 #include "fray/fray.h"
 
-/* Exit codes (docs/fray.1). */
-enum { EXIT_OK = 0, EXIT_CHECK_FAILED = 1, EXIT_USAGE = 2 };
+/* Exit codes (docs/fray.1 "EXIT STATUS"). EXIT_WRITE: standard output
+ * or a file fray writes could not be written (main.c checks stdout's
+ * final flush and close for every command); EXIT_INTERRUPTED: stopped
+ * by Ctrl-C, as a shell reports SIGINT (128 + 2). */
+enum {
+    EXIT_OK = 0,
+    EXIT_CHECK_FAILED = 1,
+    EXIT_USAGE = 2,
+    EXIT_WRITE = 3,
+    EXIT_INTERRUPTED = 130
+};
 
 /* ---- Arguments ------------------------------------------------------------ */
 
@@ -43,12 +52,16 @@ cli_opt *cli_get(cli_args *args, const char *name);
  * "needs <what_pos>"). Returns -1 to go on, or the exit status. */
 int cli_start(cli_args *args, int argc, char **argv, const char *help,
               int n_pos, const char *what_pos);
-/* Reads an integer option or positional; prints an error naming the token
- * and returns false when it is not an integer in [lo, hi]. */
+/* Reads an integer option or positional: an optional sign and decimal
+ * digits, nothing else (no spaces). Prints an error naming the token and
+ * returns false when it is not an integer in [lo, hi]. */
 bool cli_int(const cli_args *args, const char *what, const char *text,
              long lo, long hi, long *out);
 bool cli_int_opt(cli_args *args, const char *name, long lo, long hi,
                  long *out);
+/* Reads a number from 0 to 2^64 - 1 written in decimal digits only (no
+ * sign, no spaces: ' -5' is refused, not wrapped); prints an error naming
+ * the token and returns false otherwise. */
 bool cli_u64(const cli_args *args, const char *what, const char *text,
              uint64_t *out);
 void cli_error(const cli_args *args, const char *fmt, ...)
@@ -66,6 +79,9 @@ bool cli_deck_options(cli_args *args, fray_deck_options *deck,
  * false. */
 bool cli_dice(cli_args *args, const char *what, const char *text,
               bool use_weapon, fray_dice **out);
+/* The expression in canonical form ("4d6kh3+2"), whole, in a string the
+ * caller frees; NULL when out of memory. */
+char *cli_dice_text(const fray_dice *dice);
 /* The arguments every flip shares: N, --aspect, --shift, --dtn and the
  * deck options. */
 typedef struct cli_flip_args {
@@ -80,6 +96,17 @@ bool cli_flip_args_read(cli_args *args, cli_flip_args *out);
 bool cli_seed(cli_args *args, uint64_t *out, bool *out_given);
 
 /* ---- Output ----------------------------------------------------------------- */
+
+/* Writes to stdout are checked once, at exit: the stream's error flag is
+ * sticky, and main.c flushes and closes stdout after every command and
+ * exits EXIT_WRITE if anything failed. A file fray writes goes through
+ * cli_write_file. */
+
+/* Writes the n bytes of buf to path whole or not at all: a new file in
+ * the same directory (PATH.PID.tmp), fsync'd, then renamed over path; on
+ * any failure it is removed and path keeps what it had. Returns 0, or
+ * the errno of the first failure (ENOMEM, ENOSPC, EACCES, ...). */
+int cli_write_file(const char *path, const char *buf, size_t n);
 
 /* A bar of width proportional to p in [0, 1], `width` cells wide at p = 1,
  * drawn with eighth blocks. */
@@ -107,6 +134,8 @@ void json_end_array(json_out *j);
 void json_key(json_out *j, const char *key);
 void json_string(json_out *j, const char *s);
 void json_int(json_out *j, long long v);
+/* Seeds and counts: all of 0 .. 2^64 - 1, never printed negative. */
+void json_u64(json_out *j, uint64_t v);
 void json_bool(json_out *j, bool v);
 void json_double(json_out *j, double v);
 void json_u128(json_out *j, fray_u128 v);
@@ -117,6 +146,7 @@ void json_ratio_fields(json_out *j, fray_ratio r);
 void json_finish(json_out *j); /* newline */
 /* A key and its value in one call. */
 void json_kv_int(json_out *j, const char *key, long long v);
+void json_kv_u64(json_out *j, const char *key, uint64_t v);
 void json_kv_string(json_out *j, const char *key, const char *s);
 void json_kv_bool(json_out *j, const char *key, bool v);
 void json_kv_ratio(json_out *j, const char *key, fray_ratio r);

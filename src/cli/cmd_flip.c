@@ -125,7 +125,7 @@ int cmd_flip(int argc, char **argv) {
             json_kv_bool(&j, "success", success);
         }
         if (!cards_opt->present) {
-            json_kv_int(&j, "seed", (long long)seed);
+            json_kv_u64(&j, "seed", seed);
         }
         json_end_object(&j);
         json_finish(&j);

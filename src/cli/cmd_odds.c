@@ -21,9 +21,10 @@ static const char HELP[] =
     "       fray odds roll EXPR [--vs T] [--weapon W]\n"
     "       fray odds roll d20+B --attack --vs DEFENSE [--damage EXPR]\n"
     "                        [--crit-dice EXPR] [--crit-min N] [--weapon W]\n"
-    "       fray odds duel ENCOUNTER.yaml [-C DIR]\n"
+    "       fray odds duel ENCOUNTER.yaml [--max-states N] [-C DIR]\n"
     "       fray odds duel A.yaml B.yaml [--a NAME] [--b NAME]\n"
-    "                        [--tactics-a PRESET] [--tactics-b PRESET] [-C DIR]\n"
+    "                        [--tactics-a PRESET] [--tactics-b PRESET]\n"
+    "                        [--max-states N] [-C DIR]\n"
     "\n"
     "Exact odds, computed by counting every equally likely outcome (never by\n"
     "sampling). Card commands also take --aces high|low, --jokers 0-2,\n"
@@ -48,7 +49,9 @@ static const char HELP[] =
     "           encounter of exactly two combatants, or two stat-block files\n"
     "           (--a / --b name the stat block when a file holds several;\n"
     "           tactics presets default to attack). Each flip comes from a\n"
-    "           fresh deck; no Hand of Fate, no chips, no movement.\n";
+    "           fresh deck; no Hand of Fate, no chips, no movement. A duel\n"
+    "           whose chain would pass --max-states states (default\n"
+    "           100000000: about a minute) is refused with its size.\n";
 
 /* Labels a card value as the rules name it: "13 (K)". */
 static const char *value_label(int v, const fray_deck_options *deck,
@@ -648,8 +651,16 @@ static int odds_roll_attack(cli_args *args, const fray_dice *dice,
                       fray_strerror(st));
         return EXIT_USAGE;
     }
-    char canon[256];
-    fray_dice_format(dice, canon, sizeof canon);
+    char *canon = cli_dice_text(dice);
+    char *dcanon = odds.has_damage ? cli_dice_text(damage) : NULL;
+    if (!canon || (odds.has_damage && !dcanon)) {
+        cli_error(args, "out of memory");
+        free(canon);
+        fray_d20_attack_odds_free(&odds);
+        fray_dice_free(damage);
+        fray_dice_free(crit);
+        return EXIT_USAGE;
+    }
     if (args->json) {
         json_out j;
         json_init(&j, stdout);
@@ -661,8 +672,6 @@ static int odds_roll_attack(cli_args *args, const fray_dice *dice,
         json_kv_ratio(&j, "p_hit", odds.p_hit);
         json_kv_ratio(&j, "p_crit", odds.p_crit);
         if (odds.has_damage) {
-            char dcanon[256];
-            fray_dice_format(damage, dcanon, sizeof dcanon);
             json_kv_string(&j, "damage_expression", dcanon);
             json_key(&j, "damage");
             json_dist(&j, &odds.damage);
@@ -685,8 +694,7 @@ static int odds_roll_attack(cli_args *args, const fray_dice *dice,
         printf("  %-15s ", "miss");
         out_prob_row(stdout, fray_ratio_one_minus(odds.p_hit), 1.0);
         if (odds.has_damage) {
-            char dcanon[256], rbuf[84];
-            fray_dice_format(damage, dcanon, sizeof dcanon);
+            char rbuf[84];
             printf("\nDamage per attack (%s; a miss deals 0, a critical hit "
                    "the maximum)\n", dcanon);
             print_dist(&odds.damage);
@@ -694,6 +702,8 @@ static int odds_roll_attack(cli_args *args, const fray_dice *dice,
                    fray_ratio_format(odds.damage.mean, rbuf));
         }
     }
+    free(canon);
+    free(dcanon);
     fray_d20_attack_odds_free(&odds);
     fray_dice_free(damage);
     fray_dice_free(crit);
@@ -747,8 +757,14 @@ static int odds_roll(int argc, char **argv) {
         fray_dice_free(dice);
         return EXIT_USAGE;
     }
-    char canon[256], rbuf[84];
-    fray_dice_format(dice, canon, sizeof canon);
+    char rbuf[84];
+    char *canon = cli_dice_text(dice);
+    if (!canon) {
+        cli_error(&args, "out of memory");
+        fray_dist_free(&dist);
+        fray_dice_free(dice);
+        return EXIT_USAGE;
+    }
     if (args.json) {
         json_out j;
         json_init(&j, stdout);
@@ -777,6 +793,7 @@ static int odds_roll(int argc, char **argv) {
                    fray_ratio_format(p, rbuf), 100 * fray_ratio_to_double(p));
         }
     }
+    free(canon);
     fray_dist_free(&dist);
     fray_dice_free(dice);
     return EXIT_OK;
@@ -791,7 +808,7 @@ static int odds_duel(int argc, char **argv) {
     cli_opt opts[] = {
         {"a", true, NULL, false},         {"b", true, NULL, false},
         {"tactics-a", true, NULL, false}, {"tactics-b", true, NULL, false},
-        {"C", true, NULL, false},
+        {"C", true, NULL, false},         {"max-states", true, NULL, false},
     };
     cli_args args = {"fray odds duel", opts,
                      (int)(sizeof opts / sizeof opts[0]), {0}, 0, false, false};
@@ -806,6 +823,9 @@ static int odds_duel(int argc, char **argv) {
                          "(see --help)");
         return EXIT_USAGE;
     }
+    long max_states = FRAY_DUEL_MAX_STATES;
+    if (!cli_int_opt(&args, "max-states", 1, 2000000000L, &max_states))
+        return EXIT_USAGE;
     bool files = args.n_pos == 2;
     if (!files && (cli_get(&args, "a")->present || cli_get(&args, "b")->present ||
                    cli_get(&args, "tactics-a")->present ||
@@ -858,9 +878,11 @@ static int odds_duel(int argc, char **argv) {
         return EXIT_USAGE;
     }
     fray_diag diag;
-    fray_status st = fray_towers_duel_odds(setup, 0, 1, o, &diag);
+    fray_status st = fray_towers_duel_odds_max(setup, 0, 1, max_states, o, &diag);
     if (st != FRAY_OK) {
-        cli_error(&args, "%s", diag.message[0] ? diag.message : fray_strerror(st));
+        cli_error(&args, "%s%s",
+                  diag.message[0] ? diag.message : fray_strerror(st),
+                  st == FRAY_ERR_TOO_LARGE ? ", or raise --max-states" : "");
         free(o);
         fray_towers_setup_free(setup);
         return EXIT_USAGE;

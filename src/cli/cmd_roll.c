@@ -71,8 +71,13 @@ int cmd_roll(int argc, char **argv) {
         fray_dice_free(dice);
         return EXIT_USAGE;
     }
-    char canon[256];
-    fray_dice_format(dice, canon, sizeof canon);
+    char *canon = cli_dice_text(dice);
+    if (!canon) {
+        cli_error(&args, "out of memory");
+        fray_roll_free(&roll);
+        fray_dice_free(dice);
+        return EXIT_USAGE;
+    }
     bool is_d20 = fray_dice_is_d20(dice);
     bool success = roll.total >= vs;
 
@@ -107,7 +112,7 @@ int cmd_roll(int argc, char **argv) {
             json_kv_int(&j, "vs", vs);
             json_kv_bool(&j, "success", success);
         }
-        json_kv_int(&j, "seed", (long long)seed);
+        json_kv_u64(&j, "seed", seed);
         json_end_object(&j);
         json_finish(&j);
     } else {
@@ -138,6 +143,7 @@ int cmd_roll(int argc, char **argv) {
             printf("  seed    %llu (repeat with --seed %llu)\n",
                    (unsigned long long)seed, (unsigned long long)seed);
     }
+    free(canon);
     fray_roll_free(&roll);
     fray_dice_free(dice);
     return has_vs && !success ? EXIT_CHECK_FAILED : EXIT_OK;

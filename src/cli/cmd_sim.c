@@ -47,16 +47,22 @@ static const char HELP[] =
     "                   anyway)\n"
     "  --json           every count, for other programs\n"
     "\n"
-    "Ctrl-C stops early and reports the fights finished so far.\n";
+    "Ctrl-C stops early and reports the fights finished so far (\"stopped\n"
+    "after N of M fights\"; in JSON \"interrupted\": true); exit status 130.\n"
+    "A second Ctrl-C stops at once, without a report.\n";
 
-enum { MAX_KEYS = 4, MAX_VALUES = 200, MAX_VARIANTS = 1000 };
+enum { MAX_KEYS = 4, MAX_VARIANTS = 1000 };
 
 /* ---- Ctrl-C: stop early, report what is done ------------------------------- */
 
 static volatile sig_atomic_t g_interrupted; /* the CLI's only global: signals */
 
+/* The first Ctrl-C asks the simulation to stop and report; a second one,
+ * for someone who will not wait for that, ends fray at once as Ctrl-C
+ * does (only async-signal-safe calls here). */
 static void on_sigint(int sig) {
-    (void)sig;
+    if (g_interrupted && signal(sig, SIG_DFL) != SIG_ERR)
+        raise(sig);
     g_interrupted = 1;
 }
 
@@ -64,8 +70,7 @@ static void on_sigint(int sig) {
 
 typedef struct sweep_key {
     char key[128];
-    char values[MAX_VALUES][32];
-    int n_values;
+    fray_vary_list list; /* the values, as fray_towers_setup_vary reads them */
 } sweep_key;
 
 /* "bandit.PA=1..5" or "tony.tactics=attack,power-attack" or "x=1..3,7". */
@@ -83,55 +88,11 @@ static bool parse_vary(cli_args *args, const char *text, sweep_key *k) {
     }
     memcpy(k->key, text, klen);
     k->key[klen] = '\0';
-    k->n_values = 0;
-    const char *p = eq + 1;
-    while (*p) {
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        char item[64];
-        if (len == 0 || len >= sizeof item) {
-            cli_error(args, "--vary %s: empty or too long a value in '%s'",
-                      k->key, eq + 1);
-            return false;
-        }
-        memcpy(item, p, len);
-        item[len] = '\0';
-        char *dots = strstr(item, "..");
-        if (dots) {
-            char *end1, *end2;
-            errno = 0;
-            long lo = strtol(item, &end1, 10);
-            long hi = strtol(dots + 2, &end2, 10);
-            if (end1 != dots || *end2 != '\0' || dots == item ||
-                dots[2] == '\0' || errno) {
-                cli_error(args, "--vary %s: '%s' is not a range like 1..5",
-                          k->key, item);
-                return false;
-            }
-            if (hi < lo || hi - lo >= MAX_VALUES) {
-                cli_error(args, "--vary %s: the range '%s' %s", k->key, item,
-                          hi < lo ? "runs backwards" : "has too many values");
-                return false;
-            }
-            for (long v = lo; v <= hi; v++) {
-                if (k->n_values == MAX_VALUES) {
-                    cli_error(args, "--vary %s: more than %d values", k->key,
-                              MAX_VALUES);
-                    return false;
-                }
-                snprintf(k->values[k->n_values++], sizeof k->values[0], "%ld", v);
-            }
-        } else {
-            if (k->n_values == MAX_VALUES || len >= sizeof k->values[0]) {
-                cli_error(args, "--vary %s: too many or too long values",
-                          k->key);
-                return false;
-            }
-            memcpy(k->values[k->n_values++], item, len + 1);
-        }
-        p += len;
-        if (*p == ',')
-            p++;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    if (fray_towers_vary_list(eq + 1, &k->list, &d) != FRAY_OK) {
+        cli_error(args, "--vary %s: %s", k->key, d.message);
+        return false;
     }
     return true;
 }
@@ -152,9 +113,12 @@ typedef struct progress {
     double t0;
 } progress;
 
+/* Seconds on a clock that only goes forward; 0 when there is none (the
+ * times shown are then 0: nothing else depends on them). */
 static double now_s(void) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+        return 0.0;
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -317,7 +281,7 @@ static void print_sweep(const fray_towers_setup *s, const sweep_key *keys,
     printf("\nSweep: ");
     for (int k = 0; k < n_keys; k++)
         printf("%s%s (%d values)", k ? " x " : "", keys[k].key,
-               keys[k].n_values);
+               keys[k].list.n);
     printf(", the same decks for every variant\n\n");
     int n_sides = fray_towers_setup_sides(s);
     int lw = 7;
@@ -369,7 +333,7 @@ static void json_share_of(json_out *j, const char *key, const char *side,
     json_begin_object(j);
     if (side)
         json_kv_string(j, "side", side);
-    json_kv_int(j, "count", (long long)k);
+    json_kv_u64(j, "count", k);
     json_key(j, "share");
     json_double(j, share(k, n));
     json_key(j, "interval95");
@@ -400,15 +364,15 @@ static void json_variant(json_out *j, const fray_towers_setup *s,
             json_kv_string(j, keys[k].key, v->value[k]);
         json_end_object(j);
     }
-    json_kv_int(j, "trials", (long long)c->trials);
+    json_kv_u64(j, "trials", c->trials);
     json_key(j, "wins");
     json_begin_array(j);
     for (int i = 0; i < fray_towers_setup_sides(s); i++)
         json_share_of(j, NULL, fray_towers_setup_side_name(s, i), c->wins[i],
                       c->trials);
     json_end_array(j);
-    json_kv_int(j, "every_side_out", (long long)c->all_out);
-    json_kv_int(j, "phase_limit", (long long)c->unfinished);
+    json_kv_u64(j, "every_side_out", c->all_out);
+    json_kv_u64(j, "phase_limit", c->unfinished);
     json_key(j, "length");
     json_begin_object(j);
     json_key(j, "mean");
@@ -425,7 +389,7 @@ static void json_variant(json_out *j, const fray_towers_setup *s,
         if (c->length[i]) {
             json_begin_array(j);
             json_int(j, i);
-            json_int(j, (long long)c->length[i]);
+            json_u64(j, c->length[i]);
             json_end_array(j);
         }
     json_end_array(j);
@@ -455,8 +419,8 @@ static void json_variant(json_out *j, const fray_towers_setup *s,
         json_begin_object(j);
         for (int k = 0; k < FRAY_SIM_ACTION_KINDS; k++)
             if (cc->by_kind[k])
-                json_kv_int(j, fray_towers_action_name(k),
-                            (long long)cc->by_kind[k]);
+                json_kv_u64(j, fray_towers_action_name(k),
+                            cc->by_kind[k]);
         json_end_object(j);
         json_end_object(j);
     }
@@ -486,19 +450,14 @@ static bool write_report(cli_args *args, const char *path,
         cli_error(args, "out of memory for the report");
         return false;
     }
-    if (html)
-        fray_sim_report_html(r, buf, n + 1);
-    else
-        fray_sim_report_svg(r, buf, n + 1);
-    FILE *f = fopen(path, "wb");
-    bool ok = f && fwrite(buf, 1, n, f) == n;
-    if (f && fclose(f) != 0)
-        ok = false;
+    size_t m = html ? fray_sim_report_html(r, buf, n + 1)
+                    : fray_sim_report_svg(r, buf, n + 1);
+    int err = m == n ? cli_write_file(path, buf, n) : EINVAL;
     free(buf);
-    if (!ok)
+    if (err != 0)
         cli_error(args, "cannot write the report to %s: %s", path,
-                  strerror(errno));
-    return ok;
+                  strerror(err));
+    return err == 0;
 }
 
 /* ---- The command ------------------------------------------------------------------------ */
@@ -558,19 +517,20 @@ int cmd_sim(int argc, char **argv) {
     }
     int n_variants = 1;
     for (int k = 0; k < n_keys; k++) {
-        if (n_variants * keys[k].n_values > MAX_VARIANTS) {
+        if (n_variants * keys[k].list.n > MAX_VARIANTS) {
             cli_error(&args, "the sweep has more than %d variants", MAX_VARIANTS);
             return cli_mpi_end(EXIT_USAGE);
         }
-        n_variants *= keys[k].n_values;
+        n_variants *= keys[k].list.n;
     }
 
     fray_towers_setup *setup = NULL;
     rc = cli_load_encounter(&args, args.pos[0], &setup);
     if (rc >= 0)
         return cli_mpi_end(rc);
-    if (!seed_opt->present)
-        (void)fray_towers_setup_seed(setup, &seed);
+    /* No --seed: the file's, else 1 (--help). */
+    if (!seed_opt->present && !fray_towers_setup_seed(setup, &seed))
+        seed = 1;
 
     variant *v = calloc((size_t)n_variants, sizeof *v);
     if (!v) {
@@ -591,8 +551,8 @@ int cmd_sim(int argc, char **argv) {
         int rest = j;
         size_t len = 0;
         for (int k = n_keys - 1; k >= 0; k--) {
-            v[j].value[k] = keys[k].values[rest % keys[k].n_values];
-            rest /= keys[k].n_values;
+            v[j].value[k] = keys[k].list.value[rest % keys[k].list.n];
+            rest /= keys[k].list.n;
         }
         for (int k = 0; k < n_keys && status == EXIT_OK; k++) {
             fray_diag d;
@@ -607,7 +567,11 @@ int cmd_sim(int argc, char **argv) {
             int w = snprintf(v[j].label + len, sizeof v[j].label - len,
                              "%s%.127s=%.31s", k ? ", " : "", keys[k].key,
                              v[j].value[k]);
+            /* Four long keys can fill the label: it stays cut there (the
+             * next one must not start past its end). */
             len += w > 0 ? (size_t)w : 0;
+            if (len >= sizeof v[j].label)
+                len = sizeof v[j].label - 1;
         }
     }
 
@@ -617,11 +581,16 @@ int cmd_sim(int argc, char **argv) {
               isatty(STDERR_FILENO);
     pg.n_variants = n_variants;
     pg.t0 = now_s();
+    /* Ctrl-C: the progress callback reads the flag and says stop. Without
+     * the handler Ctrl-C still ends fray, only without a report. */
     struct sigaction sa, old_sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_sa);
+    bool caught = sigemptyset(&sa.sa_mask) == 0 &&
+                  sigaction(SIGINT, &sa, &old_sa) == 0;
+    if (!caught)
+        fprintf(stderr, "fray sim: cannot catch Ctrl-C (%s): it will stop "
+                        "without a report\n", strerror(errno));
 
     /* This process's slice of the trials (all of them without MPI). */
     uint64_t total = (uint64_t)n;
@@ -660,16 +629,25 @@ int cmd_sim(int argc, char **argv) {
             break;
     }
     progress_clear(&pg);
-    sigaction(SIGINT, &old_sa, NULL);
+    if (caught && sigaction(SIGINT, &old_sa, NULL) != 0)
+        fprintf(stderr, "fray sim: cannot restore Ctrl-C (%s)\n",
+                strerror(errno));
     double seconds = now_s() - pg.t0;
+    /* What was asked for and what was run: they differ after Ctrl-C, and
+     * then the report says so (issue 11: JSON gave the trials asked for
+     * as if they had run). A Ctrl-C after the last fight stops nothing. */
+    uint64_t requested = (uint64_t)n * (uint64_t)n_variants;
+    bool interrupted = g_interrupted && done_trials < requested;
 
     if (status == EXIT_OK && rank == 0) {
         int shown = n_variants;
-        if (g_interrupted) {
+        if (interrupted) {
             for (shown = 0; shown < n_variants && v[shown].counts->trials;)
                 shown++;
-            fprintf(stderr, "fray sim: stopped (Ctrl-C): the numbers below are "
-                            "of the fights finished\n");
+            fprintf(stderr, "fray sim: stopped (Ctrl-C) after %llu of %llu "
+                            "fights: the numbers are of the fights finished\n",
+                    (unsigned long long)done_trials,
+                    (unsigned long long)requested);
         }
         if (pg.show || cli_get(&args, "time")->present)
             fprintf(stderr, "fray sim: %llu fights in %.2f s (%.0f fights/s)\n",
@@ -681,8 +659,10 @@ int cmd_sim(int argc, char **argv) {
             json_init(&j, stdout);
             json_begin_object(&j);
             json_kv_string(&j, "encounter", title);
-            json_kv_int(&j, "seed", (long long)seed);
-            json_kv_int(&j, "trials", (long long)n);
+            json_kv_u64(&j, "seed", seed);
+            json_kv_u64(&j, "trials", done_trials);
+            json_kv_u64(&j, "trials_requested", requested);
+            json_kv_bool(&j, "interrupted", interrupted);
             json_key(&j, "variants");
             json_begin_array(&j);
             for (int k = 0; k < shown; k++)
@@ -692,15 +672,28 @@ int cmd_sim(int argc, char **argv) {
             json_finish(&j);
         } else {
             printf("%s: ", title);
-            print_count(shown == 1 ? v[0].counts->trials : (uint64_t)n);
-            printf(" fights%s, seed %llu\n",
-                   n_variants > 1 ? " per variant" : "",
-                   (unsigned long long)seed);
-            if (n_variants == 1) {
+            if (interrupted) {
+                printf("stopped after ");
+                print_count(done_trials);
+                printf(" of ");
+                print_count(requested);
+                printf(" fights");
+                if (n_variants > 1) {
+                    printf(" (");
+                    print_count((uint64_t)n);
+                    printf(" per variant)");
+                }
+            } else {
+                print_count((uint64_t)n);
+                printf(" fights%s", n_variants > 1 ? " per variant" : "");
+            }
+            printf(", seed %llu\n", (unsigned long long)seed);
+            /* Stopped before a fight finished (shown 0): no tables. */
+            if (shown > 0 && n_variants == 1) {
                 print_wins(v[0].setup, v[0].counts);
                 print_length(v[0].counts);
                 print_combatants(v[0].setup, v[0].counts);
-            } else {
+            } else if (shown > 0) {
                 print_sweep(setup, keys, n_keys, v, shown);
             }
         }
@@ -721,7 +714,7 @@ int cmd_sim(int argc, char **argv) {
             r.n_variants = shown;
             r.variants = rv;
             if (!write_report(&args, report_path, &r))
-                status = EXIT_USAGE;
+                status = EXIT_WRITE;
         }
     }
     for (int j = 0; j < n_variants; j++) {
@@ -730,7 +723,7 @@ int cmd_sim(int argc, char **argv) {
     }
     free(v);
     fray_towers_setup_free(setup);
-    if (g_interrupted && status == EXIT_OK)
-        status = 130; /* as a shell reports Ctrl-C */
+    if (interrupted && status == EXIT_OK)
+        status = EXIT_INTERRUPTED;
     return cli_mpi_end(status);
 }

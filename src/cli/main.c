@@ -1,6 +1,7 @@
 /* main.c - the fray command: dispatches to the subcommands. */
 #include "cli.h"
 
+#include <errno.h>
 #include <string.h>
 
 static const char USAGE[] =
@@ -19,12 +20,14 @@ static const char USAGE[] =
     "  fight FILE       run a 99 Towers encounter by its tactics, told as it happens\n"
     "                   --table: the game master plays it, one command a line\n"
     "  replay FILE J    tell a fight again from its journal J (JSON Lines)\n"
+    "  sim FILE         run an encounter many times: who wins, how long, sweeps\n"
     "  version          print the version\n"
     "\n"
     "Each command takes --help. Exit status: 0 success, 1 a check failed,\n"
-    "2 bad usage or input. See 'man fray' (docs/fray.1).\n";
+    "2 bad usage or input, 3 output could not be written (a full disk),\n"
+    "130 stopped by Ctrl-C. See 'man fray' (docs/fray.1).\n";
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
     if (argc < 2) {
         fputs(USAGE, stderr);
         return EXIT_USAGE;
@@ -56,3 +59,34 @@ int main(int argc, char **argv) {
     fprintf(stderr, "fray: unknown command '%s'\n\n%s", cmd, USAGE);
     return EXIT_USAGE;
 }
+
+/* Output buffered in stdout is only known to be written once it is
+ * flushed and the descriptor closed (a full disk, an NFS server, a pipe
+ * closed early): every command's exit status waits for that, so that
+ * `fray ... > file` never exits 0 with the file short (issue 11). A
+ * write error outranks any other status: what was asked for is lost. */
+static int finish_stdout(int status) {
+    errno = 0;
+    bool flush_failed = fflush(stdout) != 0;
+    int err = errno;
+    /* An earlier write may have failed (and set the error flag) with
+     * nothing left to flush; then its errno is gone, so say less. */
+    bool failed = flush_failed || ferror(stdout);
+    /* A descriptor closed from the start (fray ... >&-) fails close()
+     * with EBADF: only an error when something was to be written, and
+     * then a write already failed (as gnulib's close_stream judges). */
+    if (fclose(stdout) != 0 && !failed && errno != EBADF) {
+        failed = true;
+        err = errno;
+    }
+    if (!failed)
+        return status;
+    if (err)
+        fprintf(stderr, "fray: error writing standard output: %s\n",
+                strerror(err));
+    else
+        fputs("fray: error writing standard output\n", stderr);
+    return EXIT_WRITE;
+}
+
+int main(int argc, char **argv) { return finish_stdout(run(argc, argv)); }

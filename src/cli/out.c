@@ -1,8 +1,15 @@
-/* out.c - terminal bars, percentages and an exact JSON writer. */
+/* out.c - terminal bars, percentages, an exact JSON writer, and files
+ * written whole or not at all. */
+#define _POSIX_C_SOURCE 200809L
+
 #include "cli.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void out_bar(FILE *f, double p, int width) {
     static const char *const eighths[] = {"",
@@ -110,6 +117,11 @@ void json_int(json_out *j, long long v) {
     fprintf(j->f, "%lld", v);
 }
 
+void json_u64(json_out *j, uint64_t v) {
+    json_sep(j);
+    fprintf(j->f, "%llu", (unsigned long long)v);
+}
+
 void json_bool(json_out *j, bool v) {
     json_sep(j);
     fputs(v ? "true" : "false", j->f);
@@ -153,6 +165,11 @@ void json_kv_int(json_out *j, const char *key, long long v) {
     json_int(j, v);
 }
 
+void json_kv_u64(json_out *j, const char *key, uint64_t v) {
+    json_key(j, key);
+    json_u64(j, v);
+}
+
 void json_kv_string(json_out *j, const char *key, const char *s) {
     json_key(j, key);
     json_string(j, s);
@@ -166,4 +183,50 @@ void json_kv_bool(json_out *j, const char *key, bool v) {
 void json_kv_ratio(json_out *j, const char *key, fray_ratio r) {
     json_key(j, key);
     json_ratio(j, r);
+}
+
+/* ---- Files -------------------------------------------------------------------- */
+
+/* Writes all of buf to fd; false with errno set on the first failure. */
+static bool write_all(int fd, const char *buf, size_t n) {
+    while (n > 0) {
+        ssize_t w = write(fd, buf, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        buf += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+int cli_write_file(const char *path, const char *buf, size_t n) {
+    /* A new file beside the old one, its data synced, then renamed over it:
+     * a reader sees the old file or the whole new one, never a torn one,
+     * and a failure leaves the old file as it was. The same directory, so
+     * that rename() is one step of one file system. */
+    size_t len = strlen(path);
+    char *tmp = malloc(len + 32);
+    if (!tmp)
+        return ENOMEM;
+    snprintf(tmp, len + 32, "%s.%ld.tmp", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        int err = errno;
+        free(tmp);
+        return err;
+    }
+    int err = 0;
+    if (!write_all(fd, buf, n) || fsync(fd) != 0)
+        err = errno;
+    if (close(fd) != 0 && err == 0)
+        err = errno;
+    if (err == 0 && rename(tmp, path) != 0)
+        err = errno;
+    if (err != 0 && unlink(tmp) != 0)
+        fprintf(stderr, "fray: cannot remove %s: %s\n", tmp, strerror(errno));
+    free(tmp);
+    return err;
 }

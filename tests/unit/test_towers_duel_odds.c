@@ -224,6 +224,12 @@ static void check_against_sim(const fray_towers_setup *s, int n, uint64_t seed) 
     fray_diag d;
     cr_assert_eq(fray_towers_duel_odds(s, 0, 1, &o, &d), FRAY_OK, "%s", d.message);
     cr_expect(o.mass_error < 1e-12, "mass error %g", o.mass_error);
+    /* Issue 11: the estimate of the chain's size, made before it is
+     * built, is good to a factor of 4 (docs/rules/towers.md "Cost"). */
+    double estimate = 0;
+    cr_assert_eq(fray_towers_duel_estimate(s, 0, 1, &estimate, &d), FRAY_OK);
+    cr_expect(o.states > estimate / 4 && o.states < estimate * 4,
+              "%ld states, estimated %.3g", o.states, estimate);
     fray_towers_fight_options fo = {false, false, 0};
     fray_towers_fight *f = NULL;
     cr_assert_eq(fray_towers_fight_new(s, seed, &fo, NULL, &f), FRAY_OK);
@@ -278,5 +284,87 @@ Test(duel_odds, bandit_and_defensive_knight_match_the_simulation, .timeout = 600
                                         "default", "defensive", NULL, &s, &d),
                  FRAY_OK, "%s", d.message);
     check_against_sim(s, 20000, 99);
+    fray_towers_setup_free(s);
+}
+
+/* ---- Bounded time and memory (issue 11) --------------------------------------------- */
+
+/*
+ * Issue 11 "`fray odds duel` with large STUN runs for minutes and ends out
+ * of memory": two Stone Giants of 999 STUN and LETHAL (the most a stat
+ * block may have; tests/data/towers/giants.yaml) are refused before the
+ * chain is built, at once, with its estimated size and the bound.
+ */
+Test(duel_odds, a_chain_too_large_is_refused_at_once_with_its_size, .timeout = 10) {
+    fray_towers_setup *s = NULL;
+    fray_diag d;
+    cr_assert_eq(fray_towers_duel_setup(DATA "giants.yaml", "Stone Giant",
+                                        DATA "giants.yaml", "Stone Giant", NULL,
+                                        NULL, NULL, &s, &d),
+                 FRAY_OK, "%s", d.message);
+    double estimate = 0;
+    cr_assert_eq(fray_towers_duel_estimate(s, 0, 1, &estimate, &d), FRAY_OK);
+    cr_expect_gt(estimate, 1e10);
+    fray_duel_odds *o = malloc(sizeof *o);
+    cr_assert(o);
+    cr_expect_eq(fray_towers_duel_odds(s, 0, 1, o, &d), FRAY_ERR_TOO_LARGE);
+    char figure[32];
+    snprintf(figure, sizeof figure, "about %.2g states", estimate);
+    cr_expect(strstr(d.message, figure), "%s", d.message);
+    cr_expect(strstr(d.message, "999 STUN"), "%s", d.message);
+    cr_expect(strstr(d.message, "100000000"), "names the bound: %s", d.message);
+    /* A larger bound of the caller's is heeded, and still refuses this. */
+    cr_expect_eq(fray_towers_duel_odds_max(s, 0, 1, 2000000000L, o, &d),
+                 FRAY_ERR_TOO_LARGE);
+    cr_expect(strstr(d.message, "2000000000"), "%s", d.message);
+    cr_expect_eq(fray_towers_duel_odds_max(s, 0, 1, -1, o, &d), FRAY_ERR_INVALID);
+    free(o);
+    fray_towers_setup_free(s);
+}
+
+/* The bound holds whatever the estimate says: two defensive Knights of
+ * Areast (who Recover and Full Defend: 13.2 million states, estimated at
+ * 6.5 million) under a bound of 7 million stop when the chain passes it,
+ * with the figure, and free everything (ASan). */
+Test(duel_odds, a_chain_stops_when_it_passes_its_bound, .timeout = 120) {
+    fray_towers_setup *s = NULL;
+    fray_diag d;
+    cr_assert_eq(fray_towers_duel_setup(EXAMPLES "statblocks.yaml", "Knight of Areast",
+                                        EXAMPLES "statblocks.yaml", "Knight of Areast",
+                                        "defensive", "defensive", NULL, &s, &d),
+                 FRAY_OK, "%s", d.message);
+    double estimate = 0;
+    cr_assert_eq(fray_towers_duel_estimate(s, 0, 1, &estimate, &d), FRAY_OK);
+    cr_assert_lt(estimate, 7e6, "the estimate must not refuse it first");
+    fray_duel_odds *o = malloc(sizeof *o);
+    cr_assert(o);
+    cr_expect_eq(fray_towers_duel_odds_max(s, 0, 1, 7000000, o, &d),
+                 FRAY_ERR_TOO_LARGE);
+    cr_expect(strstr(d.message, "passed 7000000 states"), "%s", d.message);
+    free(o);
+    fray_towers_setup_free(s);
+}
+
+/* The estimate heeds the phase limit: Hill Giants of 160 STUN, too many
+ * for a duel to the end (about 1.6e9 states), are counted when a limit of
+ * 12 phases leaves room for a few blows each (tests/data/towers/
+ * duel_giants_short.yaml). */
+Test(duel_odds, a_short_phase_limit_keeps_large_stun_countable, .timeout = 30) {
+    fray_towers_setup *s = NULL;
+    fray_diag d;
+    cr_assert_eq(fray_towers_duel_setup(DATA "giants.yaml", "Hill Giant",
+                                        DATA "giants.yaml", "Hill Giant", NULL,
+                                        NULL, NULL, &s, &d),
+                 FRAY_OK, "%s", d.message);
+    fray_duel_odds *o = malloc(sizeof *o);
+    cr_assert(o);
+    cr_expect_eq(fray_towers_duel_odds(s, 0, 1, o, &d), FRAY_ERR_TOO_LARGE);
+    fray_towers_setup_free(s);
+    s = load(DATA "duel_giants_short.yaml");
+    cr_assert_eq(fray_towers_duel_odds(s, 0, 1, o, &d), FRAY_OK, "%s", d.message);
+    cr_expect_eq(o->phase_limit, 12);
+    cr_expect_lt(o->states, 100000);
+    cr_expect(o->mass_error < 1e-12, "mass error %g", o->mass_error);
+    free(o);
     fray_towers_setup_free(s);
 }

@@ -104,6 +104,7 @@ typedef struct duel {
     ksum len_sum, len_sq;
     double *length;          /* FRAY_DUEL_LENGTH_BINS */
     long states, transitions;
+    long created, max_states; /* entries ever made, and their bound */
     fray_diag *diag;
     /* Activations worked out (see "One activation"). */
     struct mentry *memo;
@@ -170,6 +171,14 @@ static fray_status add_mass(duel *d, const dkey *k, double p) {
         }
         h = (h + 1) & (uint64_t)(b->index_cap - 1);
     }
+    /* A new state: the chain's size is bounded here, whatever the
+     * estimate said (time and memory both follow it). */
+    if (d->created >= d->max_states)
+        return fray__diag_set(d->diag, FRAY_ERR_TOO_LARGE, 0,
+                              "the duel's chain passed %ld states, more than "
+                              "the %ld fray computes exactly; simulate it "
+                              "instead (fray sim)",
+                              d->created, d->max_states);
     if (b->n == b->cap) {
         int cap = b->cap ? 2 * b->cap : 32;
         dkey *nk = fray__realloc(d->alloc, b->keys, (size_t)b->cap * sizeof *nk,
@@ -189,6 +198,7 @@ static fray_status add_mass(duel *d, const dkey *k, double p) {
     b->mass[b->n] = p;
     b->n++;
     b->index[h] = b->n;
+    d->created++;
     return FRAY_OK;
 }
 
@@ -774,16 +784,76 @@ static void first_odds(const duel *d, double out[2]) {
     }
 }
 
+/* ---- The chain's size, before it is built ------------------------------------------ */
+
+/* Chain states per unit of the estimate below, fitted to ten measured
+ * duels (docs/rules/towers.md "Exact duel odds", "Cost"): the knights of
+ * tests/data/towers/duel_knights.yaml, five pairings of the example stat
+ * blocks with their tactics, and a Knight of Areast with 24, 32 and 48
+ * STUN and 11 or 16 LETHAL. Their states / estimate run from 0.27 (a
+ * Bandit against the Black Knight: the Bandit falls early) to 2.0 (two
+ * defensive knights who Recover), 0.6 for the knights. */
+#define DUEL_STATES_PER_UNIT 180.0
+
+/*
+ * About how many states the chain of this duel makes (issue 11: a duel
+ * of large STUN ran for minutes and ran out of memory). What grows it:
+ * each state pairs a STUN of one combatant with a STUN of the other, and
+ * the pairs come again for every phase the fight can still be going on,
+ * about as many as the blows it takes to fell both. So: the STUN values
+ * each combatant can reach (all of them, or what the blows before the
+ * phase limit can take away), times the blows to fell both (or that fit
+ * before the limit), times a little for LETHAL (hit only by Hearts).
+ * Good to a factor of about 2; add_mass bounds the real count.
+ */
+static double chain_estimate(const duel *d) {
+    const ft_setup *s = d->s;
+    const ft_state *st = d->st;
+    int cost = ft_actions[FT_ACT_ATTACK].cost > 0 ? ft_actions[FT_ACT_ATTACK].cost : 1;
+    double reach[2], blows[2], lethal = 1;
+    for (int i = 0; i < 2; i++) {
+        int j = 1 - i;
+        const ft_statblock *sb = &s->c[j].sb;
+        const ft_weapon *w = &sb->weapons[st->c[j].wielded[0]];
+        int bonus = ft_damage_advantage(sb);
+        /* The least a hit of j takes from i, and a good hit (3 Hearts). */
+        int low = ft_harm_hit(&d->run, j, i, w, bonus, 0).stun;
+        int high = ft_harm_hit(&d->run, j, i, w, bonus, 3).stun;
+        low = low > 1 ? low : 1;
+        high = high > low ? high : low;
+        reach[i] = (double)st->c[i].stun + st->c[i].temp_stun + 1.0;
+        blows[i] = reach[i] / low;
+        if (d->limit > 0) {
+            /* What fits before the phase limit. */
+            double fit = (double)d->limit / cost + 1.0;
+            if (fit * high + 1.0 < reach[i])
+                reach[i] = fit * high + 1.0;
+            if (fit < blows[i])
+                blows[i] = fit;
+        }
+        lethal *= (double)st->c[i].lethal + st->c[i].temp_lethal + 1.0;
+    }
+    return DUEL_STATES_PER_UNIT * reach[0] * reach[1] * (blows[0] + blows[1]) *
+           sqrt(sqrt(lethal));
+}
+
 /* ---- The public function ---------------------------------------------------------- */
 
-FRAY_API fray_status fray_towers_duel_odds(const fray_towers_setup *setup,
-                                           int a, int b, fray_duel_odds *out,
-                                           fray_diag *diag) {
+/* The chain of the duel: its estimate only (out NULL), or the odds. */
+static fray_status duel_count(const fray_towers_setup *setup, int a, int b,
+                              long max_states, double *out_estimate,
+                              fray_duel_odds *out, fray_diag *diag) {
     if (diag)
         memset(diag, 0, sizeof *diag);
-    if (!setup || !out)
+    if (out_estimate)
+        *out_estimate = 0;
+    if (!setup || (!out && !out_estimate))
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no duel to count");
-    memset(out, 0, sizeof *out);
+    if (out)
+        memset(out, 0, sizeof *out);
+    if (max_states < 0)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "a negative bound on the chain's states");
     const ft_setup *s = &setup->s;
     fray_status rc = check_duel(s, a, b, diag);
     if (rc != FRAY_OK)
@@ -796,20 +866,16 @@ FRAY_API fray_status fray_towers_duel_odds(const fray_towers_setup *setup,
     d->s = s;
     d->alloc = alloc;
     d->diag = diag;
+    d->max_states = max_states > 0 ? max_states : FRAY_DUEL_MAX_STATES;
     d->limit = s->opt.max_phase;
     int horizon = d->limit > 0 ? d->limit : DUEL_NO_LIMIT_CAP;
     d->horizon = horizon;
-    /* Phases to come: the limit, plus the longest action (10) and the
-     * latest first place (20 + surprise, refused). */
-    d->n_buckets = 2L * (horizon + 64);
-    d->buckets = fray__alloc(alloc, (size_t)d->n_buckets * sizeof *d->buckets);
     d->st = fray__alloc(alloc, sizeof *d->st);
     d->length = fray__alloc(alloc, FRAY_DUEL_LENGTH_BINS * sizeof *d->length);
-    if (!d->buckets || !d->st || !d->length) {
+    if (!d->st || !d->length) {
         rc = FRAY_ERR_NOMEM;
         goto done;
     }
-    memset(d->buckets, 0, (size_t)d->n_buckets * sizeof *d->buckets);
     memset(d->length, 0, FRAY_DUEL_LENGTH_BINS * sizeof *d->length);
     ft_state_reset(s, d->st, 0);
     memset(&d->run, 0, sizeof d->run);
@@ -833,6 +899,30 @@ FRAY_API fray_status fray_towers_duel_odds(const fray_towers_setup *setup,
             goto done;
         }
     }
+    /* Too big to count: refused before anything is built. */
+    double estimate = chain_estimate(d);
+    if (out_estimate)
+        *out_estimate = estimate;
+    if (!out)
+        goto done;
+    if (estimate > (double)d->max_states) {
+        rc = fray__diag_set(diag, FRAY_ERR_TOO_LARGE, 0,
+                            "the duel has about %.2g states (%s: %d STUN, "
+                            "%s: %d STUN), more than the %ld fray computes "
+                            "exactly; simulate it instead (fray sim)",
+                            estimate, s->c[0].name, d->st->c[0].stun,
+                            s->c[1].name, d->st->c[1].stun, d->max_states);
+        goto done;
+    }
+    /* Phases to come: the limit, plus the longest action (10) and the
+     * latest first place (20 + surprise, refused). */
+    d->n_buckets = 2L * (horizon + 64);
+    d->buckets = fray__alloc(alloc, (size_t)d->n_buckets * sizeof *d->buckets);
+    if (!d->buckets) {
+        rc = FRAY_ERR_NOMEM;
+        goto done;
+    }
+    memset(d->buckets, 0, (size_t)d->n_buckets * sizeof *d->buckets);
     if ((rc = start_states(d)) != FRAY_OK)
         goto done;
     first_odds(d, out->p_first);
@@ -895,6 +985,30 @@ done:
     fray__free(alloc, d->length, FRAY_DUEL_LENGTH_BINS * sizeof *d->length);
     fray__free(alloc, d, sizeof *d);
     return rc;
+}
+
+FRAY_API fray_status fray_towers_duel_odds(const fray_towers_setup *setup,
+                                           int a, int b, fray_duel_odds *out,
+                                           fray_diag *diag) {
+    return duel_count(setup, a, b, 0, NULL, out, diag);
+}
+
+FRAY_API fray_status fray_towers_duel_odds_max(const fray_towers_setup *setup,
+                                               int a, int b, long max_states,
+                                               fray_duel_odds *out,
+                                               fray_diag *diag) {
+    if (!out)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no duel to count");
+    return duel_count(setup, a, b, max_states, NULL, out, diag);
+}
+
+FRAY_API fray_status fray_towers_duel_estimate(const fray_towers_setup *setup,
+                                               int a, int b,
+                                               double *out_states,
+                                               fray_diag *diag) {
+    if (!out_states)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "nowhere to put it");
+    return duel_count(setup, a, b, 0, out_states, NULL, diag);
 }
 
 /* ---- A duel from two stat-block files ----------------------------------------------- */
@@ -975,7 +1089,10 @@ static fray_status pick_name(const char *path, const char *name,
         memset(diag, 0, sizeof *diag);
         diag->file = path;
     }
-    if (n <= 0)
+    if (n < 0) /* it loaded a moment ago: memory, or the file changed */
+        return fray__diag_set(diag, FRAY_ERR_NOMEM, 0,
+                              "cannot read the stat blocks' names again");
+    if (n == 0)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "this file holds no stat block");
     return fray__diag_set(diag, FRAY_ERR_INVALID, 0,

@@ -14,6 +14,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,13 +82,30 @@ static const char *const tactics_names[FT_TACTICS_COUNT] = {FT_TACTICS_LIST(VARY
 #undef VARY_CODE
 #undef VARY_NAME
 
+/* An optional sign, then decimal digits and nothing else: strtol alone
+ * would also take leading spaces (" 5"). */
+static bool whole_number(const char *text) {
+    const char *p = text;
+    if (*p == '-' || *p == '+')
+        p++;
+    if (!isdigit((unsigned char)*p))
+        return false;
+    while (isdigit((unsigned char)*p))
+        p++;
+    return *p == '\0';
+}
+
 /* An integer in [lo, hi], or an error naming the value. */
 static fray_status read_int(const char *key, const char *value, int lo, int hi,
                             int *out, fray_diag *diag) {
-    char *end = NULL;
-    errno = 0;
-    long v = strtol(value, &end, 10);
-    if (end == value || *end != '\0' || errno != 0)
+    long v = 0;
+    bool ok = whole_number(value);
+    if (ok) {
+        errno = 0;
+        v = strtol(value, NULL, 10);
+        ok = errno == 0;
+    }
+    if (!ok)
         return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
                               "%s: '%s' is not a whole number", key, value);
     if (v < lo || v > hi)
@@ -95,6 +114,108 @@ static fray_status read_int(const char *key, const char *value, int lo, int hi,
                               hi);
     *out = (int)v;
     return FRAY_OK;
+}
+
+/* ---- A sweep's list of values ---------------------------------------------- */
+
+/* One end of a range: a whole number of long long, exactly. */
+static bool range_end(const char *text, long long *out) {
+    if (!whole_number(text))
+        return false;
+    errno = 0;
+    long long v = strtoll(text, NULL, 10);
+    if (errno != 0)
+        return false;
+    *out = v;
+    return true;
+}
+
+FRAY_API fray_status fray_towers_vary_list(const char *list,
+                                           fray_vary_list *out,
+                                           fray_diag *diag) {
+    if (!out)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "nowhere to put the list");
+    out->n = 0;
+    if (!list || !*list)
+        return fray__diag_set(diag, FRAY_ERR_PARSE, 0, "an empty list of values");
+    fray_status rc = FRAY_OK;
+    for (const char *p = list; rc == FRAY_OK;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        /* An item: a range's two ends (20 characters at most each) or
+         * one value that must fit its slot. */
+        char item[2 * FRAY_VARY_VALUE_SIZE];
+        if (len == 0 || len >= sizeof item) {
+            rc = fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                                "empty or too long a value in '%.80s'", list);
+            break;
+        }
+        memcpy(item, p, len);
+        item[len] = '\0';
+        char *dots = strstr(item, "..");
+        if (dots) {
+            *dots = '\0';
+            long long lo = 0, hi = 0;
+            if (!range_end(item, &lo) || !range_end(dots + 2, &hi)) {
+                *dots = '.';
+                rc = fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                                    "'%s' is not a range of two whole "
+                                    "numbers like 1..5", item);
+                break;
+            }
+            *dots = '.';
+            if (hi < lo) {
+                rc = fray__diag_set(diag, FRAY_ERR_RANGE, 0,
+                                    "the range '%s' runs backwards", item);
+                break;
+            }
+            /* hi - lo as unsigned: exact for any two long longs (the
+             * signed difference overflows past 2^63). */
+            uint64_t span = (uint64_t)hi - (uint64_t)lo;
+            uint64_t room = (uint64_t)(FRAY_VARY_MAX_VALUES - out->n);
+            if (span >= room) {
+                char count[24];
+                if (span == UINT64_MAX)
+                    snprintf(count, sizeof count, "%s", "18446744073709551616");
+                else
+                    snprintf(count, sizeof count, "%llu",
+                             (unsigned long long)(span + 1));
+                if (out->n)
+                    rc = fray__diag_set(diag, FRAY_ERR_RANGE, 0,
+                                        "the range '%s' has %s values: with "
+                                        "the %d before it, more than the %d "
+                                        "a sweep holds",
+                                        item, count, out->n,
+                                        FRAY_VARY_MAX_VALUES);
+                else
+                    rc = fray__diag_set(diag, FRAY_ERR_RANGE, 0,
+                                        "the range '%s' has %s values: more "
+                                        "than the %d a sweep holds",
+                                        item, count, FRAY_VARY_MAX_VALUES);
+                break;
+            }
+            for (uint64_t i = 0; i <= span; i++)
+                snprintf(out->value[out->n++], FRAY_VARY_VALUE_SIZE, "%lld",
+                         (long long)((uint64_t)lo + i));
+        } else if (out->n == FRAY_VARY_MAX_VALUES) {
+            rc = fray__diag_set(diag, FRAY_ERR_RANGE, 0,
+                                "more than the %d values a sweep holds",
+                                FRAY_VARY_MAX_VALUES);
+        } else if (len >= FRAY_VARY_VALUE_SIZE) {
+            rc = fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                                "the value '%s' is too long (at most %d "
+                                "characters)",
+                                item, FRAY_VARY_VALUE_SIZE - 1);
+        } else {
+            memcpy(out->value[out->n++], item, len + 1);
+        }
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    if (rc != FRAY_OK)
+        out->n = 0;
+    return rc;
 }
 
 /* What one field of a combatant's stat block means. */
