@@ -164,34 +164,34 @@ Test(towers_journal, every_field_is_checked) {
         {"\"target\":\"black-knight\"", "\"target\":2", "2",
          "command.target", "not a combatant"},
         {"\"choices\":[]", "\"choices\":[{\"kind\":9,\"who\":null,\"a\":0,"
-         "\"b\":0}]", "9,", "choices[0].kind", "out of range"},
+         "\"b\":0}]", "9,", "choices[0].kind", "9 is not a kind of choice"},
         {"\"choices\":[]", "\"choices\":[{\"kind\":0,\"who\":\"aldric\","
-         "\"a\":0,\"b\":200}]", "200", "choices[0].b", "200 is out of range"},
+         "\"a\":0,\"b\":200}]", "200", "choices[0].b", "200 is not a card's id"},
         {"\"choices\":[]", "\"choices\":[{\"kind\":4,\"who\":\"aldric\","
-         "\"a\":7,\"b\":1}]", "7,", "choices[0].a", "out of range"},
+         "\"a\":7,\"b\":1}]", "7,", "choices[0].a", "7 is not a combatant"},
         {"\"choices\":[]", "\"choices\":[{\"kind\":2,\"who\":\"aldric\","
-         "\"a\":0,\"b\":3}]", "3}", "choices[0].b", "out of range"},
+         "\"a\":0,\"b\":3}]", "3}", "choices[0].b", "3 is not a chip"},
         {"\"choices\":[]", "\"choices\":[{\"kind\":0,\"who\":5,"
          "\"a\":0,\"b\":1}]", "5,", "choices[0].who", "not a combatant"},
         {"\"choices\":[]", "\"choices\":[7]", "7", "choices[0]",
          "expected a choice"},
         {"\"target\":\"black-knight\"", "\"target\":\"black-knight\","
-         "\"weapon\":7", "7", "command.weapon", "out of range"},
+         "\"weapon\":7", "7", "command.weapon", "not one of the actor's weapons"},
         {"\"target\":\"black-knight\"", "\"target\":\"black-knight\","
          "\"dest\":[99,0]", "[99,0]", "command.dest", "not a space of the map"},
         {"\"target\":\"black-knight\"", "\"target\":\"black-knight\","
          "\"dest\":[1]", "[1]", "command.dest", "expected a space"},
         {"\"target\":\"black-knight\"", "\"target\":\"black-knight\","
-         "\"hold_kind\":5", "5", "command.hold_kind", "out of range"},
+         "\"hold_kind\":5", "5", "command.hold_kind", "not a kind of Hold"},
         {"\"target\":\"black-knight\"", "\"target\":\"black-knight\","
          "\"hold_phase\":4294967296", "4294967296", "command.hold_phase",
          "out of range"},
         {"\"target\":\"black-knight\"", "\"target\":\"black-knight\","
-         "\"chip\":3", "3", "command.chip", "out of range"},
+         "\"chip\":3", "3", "command.chip", "not a chip"},
         {"\"target\":\"black-knight\"", "\"target\":\"black-knight\","
-         "\"condition\":13", "13", "command.condition", "out of range"},
+         "\"condition\":13", "13", "command.condition", "not a condition"},
         {"\"target\":\"black-knight\"", "\"target\":\"black-knight\","
-         "\"element\":7", "7", "command.element", "out of range"},
+         "\"element\":7", "7", "command.element", "not a mana element"},
         {"\"target\":\"black-knight\"", "\"target\":\"black-knight\","
          "\"off_hand\":1", "1", "command.off_hand", "true or false"},
         {"\"target\":\"black-knight\"", "\"target\":\"black-knight\","
@@ -199,7 +199,7 @@ Test(towers_journal, every_field_is_checked) {
         {"\"action\":\"attack\"", "\"action\":\"dance\"", "\"dance\"",
          "command.action", "unknown action"},
         {"\"cards\":[[", "\"cards\":[[\"KH\",40],[", "40", "cards[0][1]",
-         "out of range"},
+         "not one of the encounter's decks"},
         {"\"cards\":[[", "\"cards\":[[\"1X\",0],[", "\"1X\"", "cards[0][0]",
          "expected a card"},
         {"\"cards\":[[", "\"cards\":[\"KH\",[", "\"KH\"", "cards[0]",

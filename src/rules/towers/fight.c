@@ -1140,10 +1140,12 @@ static json_t *js_at(json_t *parent, const jseg *last) {
                      : json_array_get(parent, (size_t)last->index);
 }
 
-/* An integer in [lo, hi]; def when absent. */
+/* An integer in [lo, hi]; def when absent. `what` (may be NULL) says
+ * what the number is, in rules words, for the message. */
 static fray_status read_int(const jline *l, json_t *parent, const jseg *path,
                             int depth, long long lo, long long hi,
-                            long long def, long long *out) {
+                            long long def, const char *what,
+                            long long *out) {
     json_t *v = js_at(parent, &path[depth - 1]);
     *out = def;
     if (!v && (def < lo || def > hi))
@@ -1155,6 +1157,8 @@ static fray_status read_int(const jline *l, json_t *parent, const jseg *path,
         return field_error(l, path, depth, "expected an integer from %lld to "
                            "%lld", lo, hi);
     long long x = json_integer_value(v);
+    if ((x < lo || x > hi) && what)
+        return field_error(l, path, depth, "%lld is not %s", x, what);
     if (x < lo || x > hi)
         return field_error(l, path, depth, "%lld is out of range: from %lld "
                            "to %lld", x, lo, hi);
@@ -1285,23 +1289,31 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
     struct {
         const char *key;
         long long lo, hi, def;
+        const char *what;
     } ints[] = {
-        {"weapon", -1, sb->n_weapons - 1, -1},
-        {"hold_kind", FT_HOLD_PHASE, FT_HOLD_ACTS, FT_HOLD_PHASE},
-        {"hold_after", 0, 1, 0},
-        {"hold_phase", 0, INT32_MAX, 0},
-        {"cost", 0, INT16_MAX, 0},
-        {"skill", -1, sb->n_skills - 1, -1},
-        {"chip", -1, 2, -1},
-        {"condition", -1, FT_CONDITION_COUNT - 1, -1},
-        {"element", 0, FT_ELEMENT_COUNT - 1, 0},
-        {"dtn", 0, INT16_MAX, 0},
+        {"weapon", -1, sb->n_weapons - 1, -1,
+         "one of the actor's weapons (-1 the one in the main hand, else "
+         "its index)"},
+        {"hold_kind", FT_HOLD_PHASE, FT_HOLD_ACTS, FT_HOLD_PHASE,
+         "a kind of Hold (0 until a phase, 1 until an enemy comes within "
+         "reach, 2 until a combatant acts)"},
+        {"hold_after", 0, 1, 0, "0 (before) or 1 (after)"},
+        {"hold_phase", 0, INT32_MAX, 0, NULL},
+        {"cost", 0, INT16_MAX, 0, NULL},
+        {"skill", -1, sb->n_skills - 1, -1,
+         "one of the actor's skills (its index)"},
+        {"chip", -1, 2, -1, "a chip (0 white, 1 red, 2 blue; -1 none)"},
+        {"condition", -1, FT_CONDITION_COUNT - 1, -1,
+         "a condition (0 prone to 12 grappled; -1 any minor)"},
+        {"element", 0, FT_ELEMENT_COUNT - 1, 0,
+         "a mana element (0 neutral to 6 dark)"},
+        {"dtn", 0, INT16_MAX, 0, NULL},
     };
     long long got[sizeof ints / sizeof ints[0]];
     for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
         path[1].key = ints[k].key;
         if ((rc = read_int(l, c, path, 2, ints[k].lo, ints[k].hi, ints[k].def,
-                           &got[k])) != FRAY_OK)
+                           ints[k].what, &got[k])) != FRAY_OK)
             return rc;
     }
     cmd->weapon = (int8_t)got[0];
@@ -1369,7 +1381,8 @@ static fray_status read_event(const jline *l, json_t *o, ft_event *ev) {
                                "\"10S\", \"JK\")");
         path[2].index = 1;
         long long deck;
-        if ((rc = read_int(l, v, path, 3, 0, s->n_decks - 1, -1, &deck)) !=
+        if ((rc = read_int(l, v, path, 3, 0, s->n_decks - 1, -1,
+                           "one of the encounter's decks", &deck)) !=
             FRAY_OK)
             return rc;
         ev->cards[i] = card;
@@ -1393,7 +1406,10 @@ static fray_status read_event(const jline *l, json_t *o, ft_event *ev) {
         int who;
         path[2] = (jseg){"kind", 0};
         if ((rc = read_int(l, v, path, 3, FT_CHOICE_FATE_SWAP, FT_CHOICE_NONE,
-                           FT_CHOICE_NONE, &kind)) != FRAY_OK)
+                           FT_CHOICE_NONE,
+                           "a kind of choice (0 fate-swap, 1 fate-reflip, 2 "
+                           "chip-shift, 3 chip-flip, 4 opportunity, 5 a "
+                           "round of choices)", &kind)) != FRAY_OK)
             return rc;
         path[2].key = "who";
         if ((rc = read_combatant(l, v, path, 3, &who)) != FRAY_OK)
@@ -1401,36 +1417,45 @@ static fray_status read_event(const jline *l, json_t *o, ft_event *ev) {
         /* a and b by kind (docs/journal.md "choices"). */
         long long alo = INT8_MIN, ahi = INT8_MAX, blo = INT8_MIN,
                   bhi = INT8_MAX;
+        const char *awhat = NULL, *bwhat = NULL;
         switch (kind) {
         case FT_CHOICE_FATE_SWAP:
             alo = 0;
             ahi = FT_EVENT_CARDS - 1 < INT8_MAX ? FT_EVENT_CARDS - 1 : INT8_MAX;
+            awhat = "a place in the flip (from 0)";
             blo = 0;
             bhi = FRAY_CARDS_MAX - 1;
+            bwhat = "a card's id (0 to 53: suit * 13 + rank - 2, Jokers 52 "
+                    "and 53)";
             break;
         case FT_CHOICE_FATE_REFLIP:
             blo = 0;
             bhi = FRAY_CARDS_MAX - 1;
+            bwhat = "a card's id (0 to 53: suit * 13 + rank - 2, Jokers 52 "
+                    "and 53)";
             break;
         case FT_CHOICE_CHIP_SHIFT:
         case FT_CHOICE_CHIP_FLIP:
             blo = 0;
             bhi = 2;
+            bwhat = "a chip (0 white, 1 red, 2 blue)";
             break;
         case FT_CHOICE_OPPORTUNITY:
             alo = 0;
             ahi = s->n_combatants - 1;
+            awhat = "a combatant of this encounter (the one who reacts)";
             blo = 0;
             bhi = 1;
+            bwhat = "1 (taken) or 0 (declined)";
             break;
         default:
             break;
         }
         path[2].key = "a";
-        if ((rc = read_int(l, v, path, 3, alo, ahi, 0, &a)) != FRAY_OK)
+        if ((rc = read_int(l, v, path, 3, alo, ahi, 0, awhat, &a)) != FRAY_OK)
             return rc;
         path[2].key = "b";
-        if ((rc = read_int(l, v, path, 3, blo, bhi, 0, &b)) != FRAY_OK)
+        if ((rc = read_int(l, v, path, 3, blo, bhi, 0, bwhat, &b)) != FRAY_OK)
             return rc;
         ft_choice *ch = &ev->choices[i];
         ch->kind = (uint8_t)kind;
@@ -1572,7 +1597,7 @@ static fray_status replay_mark(fray_towers_fight *f, const jline *l,
     if (!json_is_object(m))
         return field_error(l, path, 1, "expected {\"%s\": N}", field);
     long long k;
-    fray_status rc = read_int(l, m, path, 2, 0, INT_MAX, -1, &k);
+    fray_status rc = read_int(l, m, path, 2, 0, INT_MAX, -1, NULL, &k);
     if (rc != FRAY_OK)
         return rc;
     int col = js_column(l, path, 2);
