@@ -11,8 +11,9 @@
 #      the fight of one whole session;
 #   3. a journal that cannot grow (ulimit -f) stops the session with exit 3
 #      and leaves a journal that replays to the last event told;
-#   4. an unwritable --journal is refused before the first command, and an
-#      old journal at the path is left as it was;
+#   4. an unwritable --journal is refused before the first command; an old
+#      journal at the path is replaced whole, its temporary file gone; the
+#      table's `journal FILE` does not replace the journal it writes ahead;
 #   5. `--table < /dev/zero` ends, with exit 2, within 10 seconds.
 # usage: run_journal.sh FRAY_BINARY SOURCE_DIR
 set -u
@@ -166,6 +167,20 @@ if "$fray" replay "$duel" "$work/old.jsonl" --quiet >/dev/null 2>&1 &&
     ! cmp -s "$work/old.jsonl" "$work/ref.jsonl" &&
     [ -z "$(ls -A "$work" | grep '^\.old')" ]; then ok; else
     bad "a journal replaced: not whole, or its temporary file left behind"
+fi
+
+# The table's `journal FILE` cannot rename a snapshot over the journal it
+# writes ahead (the file it appends to would be lost): refused.
+printf 'next\njournal %s\naldric attack black-knight\nquit\n' \
+    "$work/ahead.jsonl" |
+    "$fray" fight "$duel" --table --seed 3 --journal "$work/ahead.jsonl" \
+        >/dev/null 2>"$work/ahead_err"
+if grep -q 'is the journal this table writes as it goes' "$work/ahead_err" &&
+    [ "$(grep -c '"action":"attack"' "$work/ahead.jsonl")" = 1 ] &&
+    tail -n 1 "$work/ahead.jsonl" | grep -q '^{"end":{"events":3}}$'; then
+    ok
+else
+    bad "journal FILE over the journal written ahead: $(cat "$work/ahead_err")"
 fi
 
 # 5. Bounded time: /dev/zero is refused, not read forever.
