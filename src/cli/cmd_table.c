@@ -330,26 +330,44 @@ static void do_auto(table *t, const char *arg) {
         say_error("%s", "the fight is over");
         return;
     }
-    for (long k = 0; turns < 0 || k < turns; k++) {
+    /* The events are written ahead and told in batches: one fsync for up
+     * to AUTO_BATCH events (each one fsync'd alone made `auto all` of a
+     * long fight wait seconds on the disk), and never told before they
+     * are on disk. */
+    enum { AUTO_BATCH = 256 };
+    int pending = fray_towers_fight_events(t->fight);
+    bool done = false;
+    for (long k = 0; !done && (turns < 0 || k < turns); k++) {
         for (long guard = 0; guard < 100000; guard++) {
-            if (fray_towers_fight_over(t->fight))
-                return;
+            if (fray_towers_fight_over(t->fight)) {
+                done = true;
+                break;
+            }
             int before = fray_towers_fight_events(t->fight);
             fray_status st = fray_towers_fight_step(t->fight);
             int after = fray_towers_fight_events(t->fight);
             if (st != FRAY_OK) {
-                /* The tactics' step failed (out of memory, ...): the
-                 * fight must not go on from a state half changed. */
+                /* The tactics' step failed (out of memory, ...): what came
+                 * before it is written and told, and the fight must not go
+                 * on from a state half changed. */
+                if (journal_events(t, pending, before))
+                    tell(t, pending, before, false);
                 stop(t, TABLE_EXIT_STOPPED, fray_strerror(st));
                 return;
             }
-            if (!journal_events(t, before, after))
-                return;
-            tell(t, before, after, false);
+            if (after - pending >= AUTO_BATCH) {
+                if (!journal_events(t, pending, after))
+                    return;
+                tell(t, pending, after, false);
+                pending = after;
+            }
             if (after > before && !clock_step(t, after - 1))
                 break;
         }
     }
+    int now = fray_towers_fight_events(t->fight);
+    if (journal_events(t, pending, now))
+        tell(t, pending, now, false);
 }
 
 static void do_undo(table *t, bool redo) {
