@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "fray/encounter.h"
 
@@ -20,8 +19,10 @@ static const char HELP[] =
     "the cards turned over and the choices made, as recorded. Then tells\n"
     "every event and ends with the summary. A journal that does not apply\n"
     "(another encounter, an edited line) is reported as\n"
-    "JOURNAL:LINE: message (JOURNAL:LINE:COLUMN: when the line is not JSON),\n"
-    "with exit status 2.\n"
+    "JOURNAL:LINE:COLUMN: message (the field named: command.actor, ...),\n"
+    "with exit status 2. A journal cut short (no end mark: its session was\n"
+    "killed; or a last line cut in its writing) replays as far as it goes,\n"
+    "with a warning.\n"
     "\n"
     "  -C DIR   read the files from DIR (as make -C)\n"
     "  --json   print the journal's lines again, then a {\"summary\": ...} line\n"
