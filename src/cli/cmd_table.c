@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -610,7 +611,8 @@ int cli_fight_table(fray_towers_fight *fight, const char *title, uint64_t seed,
             prompt(&t);
         size_t len;
         line_kind k = read_line(stdin, line, &len);
-        line_no++;
+        if (line_no < INT_MAX)
+            line_no++;
         if (k == LINE_END) {
             if (t.tty || t.echo)
                 putchar('\n');
