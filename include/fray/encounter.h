@@ -182,14 +182,57 @@ FRAY_API size_t fray_towers_summary(const fray_towers_fight *fight, char *buf,
                                     size_t size);
 
 /*
- * Replays a journal written as JSON Lines (fray_towers_event_json) onto
- * the fight (which must keep a journal), from the start: every command
- * with its recorded cards and choices; the first line's seed replaces the
- * fight's. Errors: FRAY_ERR_PARSE (diag: line and column of the journal),
- * FRAY_ERR_INVALID (an event does not apply: the journal belongs to
- * another encounter or was edited; or the journal is empty). After an
- * error the fight holds the events before the bad line.
+ * The journal's lines besides events (docs/journal.md "Marks"), one JSON
+ * object, snprintf-style (buf may be NULL when size is 0):
+ *   UNDO  {"undo":{"event":N}}   event N, the last, was taken back
+ *   REDO  {"redo":{"event":N}}   event N, undone last, was played again
+ *   END   {"end":{"events":N}}   the journal is whole: N events
+ * A table writes them as it goes, so that the file always replays to the
+ * state the game master was last told. Thread-safe (no state).
  */
+typedef enum fray_towers_mark {
+    FRAY_TOWERS_MARK_UNDO,
+    FRAY_TOWERS_MARK_REDO,
+    FRAY_TOWERS_MARK_END
+} fray_towers_mark;
+FRAY_API size_t fray_towers_journal_mark(fray_towers_mark mark, int n,
+                                         char *buf, size_t size);
+
+/* The events recorded: fray_towers_fight_events() and, after undos, the
+ * undone events kept for redo (fray_towers_event_json renders those too,
+ * i up to fray_towers_fight_recorded() - 1). */
+FRAY_API int fray_towers_fight_recorded(const fray_towers_fight *fight);
+
+/* What a replay found besides the events. */
+typedef struct fray_towers_replay_info {
+    int lines;  /* lines read */
+    bool ended; /* the journal's end mark (or the summary line of `fray
+                   fight --json`) was read: the journal is whole */
+    bool torn;  /* its last line was cut in the middle of its writing (no
+                   newline, not JSON) and was left out */
+} fray_towers_replay_info;
+
+/*
+ * Replays a journal written as JSON Lines (fray_towers_event_json and the
+ * marks above) onto the fight (which must keep a journal), from the start:
+ * every command with its recorded cards and choices, undo and redo as
+ * marked; the first line's seed (any unsigned 64-bit number) replaces the
+ * fight's. `text` is len bytes (need not be NUL-terminated; a NUL byte in
+ * it is an error). Every field is checked (combatants, cards, decks,
+ * choices, spaces on the map, numbers in range). out_info (may be NULL)
+ * says whether the journal was whole. Errors: FRAY_ERR_PARSE (a line that
+ * is not JSON, or a field that cannot be read: diag has the line, the
+ * column and the field's name), FRAY_ERR_INVALID (an event or mark does
+ * not apply: the journal belongs to another encounter or was edited; a
+ * line after the end mark; or the journal is empty), FRAY_ERR_NOMEM. After
+ * an error the fight holds the events before the bad line. Not
+ * thread-safe for one fight (the fight changes).
+ */
+FRAY_API fray_status fray_towers_fight_replay_journal(
+    fray_towers_fight *fight, const char *text, size_t len,
+    fray_towers_replay_info *out_info, fray_diag *diag);
+/* fray_towers_fight_replay_journal of a NUL-terminated journal, without
+ * the info. */
 FRAY_API fray_status fray_towers_fight_replay(fray_towers_fight *fight,
                                               const char *jsonl,
                                               fray_diag *diag);

@@ -100,13 +100,23 @@ bool cli_seed(cli_args *args, uint64_t *out, bool *out_given);
 /* Writes to stdout are checked once, at exit: the stream's error flag is
  * sticky, and main.c flushes and closes stdout after every command and
  * exits EXIT_WRITE if anything failed. A file fray writes goes through
- * cli_write_file. */
+ * cli_write_whole. */
 
-/* Writes the n bytes of buf to path whole or not at all: a new file in
- * the same directory (PATH.PID.tmp), fsync'd, then renamed over path; on
- * any failure it is removed and path keeps what it had. Returns 0, or
- * the errno of the first failure (ENOMEM, ENOSPC, EACCES, ...). */
-int cli_write_file(const char *path, const char *buf, size_t n);
+/* All n bytes of p to fd, whatever write() takes at a time; false with
+ * errno set on the first failure. */
+bool cli_write_all(int fd, const char *p, size_t n);
+/*
+ * Writes the n bytes of buf to path whole or not at all: a new file in the
+ * same directory (.NAME.XXXXXX), written, synced, given the old file's
+ * permissions (or a new file's), renamed over path, the directory synced.
+ * A symbolic link is followed (the file it names is replaced; the link
+ * stays); a path that is not a regular file is refused. path keeps its old
+ * content until the rename. With out_fd the new file stays open for
+ * appending (its descriptor in *out_fd). false, with "error: cannot write
+ * WHAT to 'PATH': ..." printed and the new file removed, when it cannot.
+ */
+bool cli_write_whole(const char *path, const char *what, const char *buf,
+                     size_t n, int *out_fd);
 
 /* A bar of width proportional to p in [0, 1], `width` cells wide at p = 1,
  * drawn with eighth blocks. */
@@ -169,6 +179,17 @@ const char *cli_render(cli_text *b, const fray_towers_fight *f,
 const char *cli_render_event(cli_text *b, const fray_towers_fight *f, int i,
                              cli_render_event_fn fn);
 void cli_text_free(cli_text *b);
+/* The whole of a journal file (it may hold NUL bytes: *out_len is its
+ * length), NUL-terminated; NULL (errno set) when it cannot be read. The
+ * caller frees it. */
+char *cli_read_journal(const char *path, size_t *out_len);
+/* Replays the journal text (len bytes, read from path) onto the fight.
+ * Prints "PATH:LINE:COLUMN: message" and returns the error when it does
+ * not replay; prints a warning when it was cut short (no end mark, or a
+ * last line cut in the middle) and returns FRAY_OK: what it holds
+ * replays. */
+fray_status cli_replay_journal(fray_towers_fight *f, const char *path,
+                               const char *text, size_t len);
 /* With -C DIR, goes there first; then loads the encounter file. On error
  * prints "FILE:LINE:COLUMN: message" (or "FILE: message") and returns
  * EXIT_USAGE; on success sets *out and returns -1. */
@@ -177,13 +198,46 @@ int cli_load_encounter(cli_args *args, const char *path,
 /* The last line of `--json` output: {"summary": {seed, phase, events,
  * over, winner, text}} (docs/journal.md). */
 void cli_print_summary_json(const fray_towers_fight *f, const char *summary);
-/* Writes the fight's journal (JSON Lines, docs/journal.md) to path; prints
- * "error: ..." and returns false when it cannot. */
+/* ---- The journal on disk (journal.c; docs/journal.md "On disk") ---------- */
+
+/* Writes the fight's whole journal (JSON Lines, docs/journal.md: every
+ * event, undo marks for the events kept for redo, the end mark) to path
+ * ("-": standard output) through a new file renamed over it; prints
+ * "error: ..." and returns false when it cannot (path keeps what it had). */
 bool cli_write_journal(const fray_towers_fight *f, const char *path);
+
+/* A journal written ahead, at the table: open for appending, `size` bytes
+ * long, all of them synced (the file replays to the state last told). */
+typedef struct cli_journal {
+    const char *path; /* borrowed from the caller */
+    int fd;           /* -1 when closed */
+    long long size;
+} cli_journal;
+
+/* Starts the journal at path with the fight's events so far (as
+ * cli_write_journal, without the end mark) and keeps it open. Refuses
+ * (message printed, false) a path it cannot write: nothing is played
+ * then. */
+bool cli_journal_start(cli_journal *j, const char *path,
+                       const fray_towers_fight *f);
+/* Appends events [from, to) of the fight, or a mark, and syncs them
+ * (fflush and fsync: they are on disk when this returns true). false
+ * (message printed) when it cannot: the file is cut back to its last
+ * whole line, and the caller must stop. */
+bool cli_journal_events(cli_journal *j, const fray_towers_fight *f, int from,
+                        int to);
+bool cli_journal_mark(cli_journal *j, fray_towers_mark mark, int n);
+/* Closes the journal; with end_events >= 0 it first writes the end mark
+ * {"end":{"events":end_events}} (a clean quit). */
+bool cli_journal_close(cli_journal *j, int end_events);
+
 /* The table mode of `fray fight` (--table) on a fight that keeps a
- * journal with facts; returns the exit status. */
+ * journal with facts; with `journal` not NULL the journal is written ahead
+ * to that file from the start; `resumed` (may be NULL) names the journal
+ * the fight was replayed from (--resume). Returns the exit status. */
 int cli_fight_table(fray_towers_fight *fight, const char *title,
-                    uint64_t seed, const char *journal, bool echo);
+                    uint64_t seed, const char *journal, bool echo,
+                    const char *resumed);
 
 /* ---- Subcommands ------------------------------------------------------------- */
 

@@ -2,6 +2,7 @@
  * policies and tell it as it happens (seed 000; docs/journal.md). */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@ static const char HELP[] =
     "usage: fray fight ENCOUNTER [--seed N] [--trial I] [--until-phase P]\n"
     "                  [--quiet] [-C DIR] [--json] [--journal FILE]\n"
     "       fray fight ENCOUNTER --table [--seed N] [--journal FILE] [--echo]\n"
+    "       fray fight ENCOUNTER --table --resume JOURNAL [--journal FILE]\n"
     "\n"
     "Runs a 99 Towers encounter file (YAML or JSON, docs/file-formats.md):\n"
     "every combatant acts by its tactics. At the start of each round the\n"
@@ -27,9 +29,12 @@ static const char HELP[] =
     "  --json           print JSON Lines: one event per line, then a final\n"
     "                   {\"summary\": ...} line (docs/journal.md)\n"
     "  --journal FILE   at the end, write the journal to FILE (JSON Lines,\n"
-    "                   for fray replay)\n"
+    "                   for fray replay); with --table, as the fight goes:\n"
+    "                   each command is on disk before it is told\n"
     "  --table          the game master plays: table commands one line at a\n"
     "                   time from stdin ('help' lists them; docs/fray.1)\n"
+    "  --resume JOURNAL with --table: replay the journal and carry on the\n"
+    "                   fight, writing on to JOURNAL (or to --journal FILE)\n"
     "  --echo           with --table: print the prompt and each line read,\n"
     "                   as a transcript (for scripts)\n";
 
@@ -49,6 +54,7 @@ int cmd_fight(int argc, char **argv) {
         {"journal", true, NULL, false},
         {"echo", false, NULL, false},
         {"trial", true, NULL, false},
+        {"resume", true, NULL, false},
     };
     cli_args args = {"fray fight", opts, (int)(sizeof opts / sizeof opts[0]),
                      {0}, 0, false, false};
@@ -81,6 +87,16 @@ int cmd_fight(int argc, char **argv) {
         cli_error(&args, "--echo goes with --table");
         return EXIT_USAGE;
     }
+    cli_opt *resume = cli_get(&args, "resume");
+    if (resume->present && !table) {
+        cli_error(&args, "--resume goes with --table");
+        return EXIT_USAGE;
+    }
+    if (resume->present && (seed_opt->present || trial_opt->present)) {
+        cli_error(&args, "--resume carries on the journal's fight: its seed "
+                  "and trial are the journal's (no --seed, no --trial)");
+        return EXIT_USAGE;
+    }
 
     fray_towers_setup *setup = NULL;
     rc = cli_load_encounter(&args, path, &setup);
@@ -105,10 +121,29 @@ int cmd_fight(int argc, char **argv) {
         fray_towers_fight_reset_trial(fight, seed, trial);
 
     const char *title = fray_towers_setup_name(setup);
+    if (table && resume->present) {
+        /* The fight so far, as its journal has it (cut short or not). */
+        size_t len = 0;
+        char *text = cli_read_journal(resume->value, &len);
+        if (!text)
+            fprintf(stderr, "%s: %s\n", resume->value, strerror(errno));
+        st = text ? cli_replay_journal(fight, resume->value, text, len)
+                  : FRAY_ERR_INVALID;
+        free(text);
+        if (st != FRAY_OK) {
+            fray_towers_fight_free(fight);
+            fray_towers_setup_free(setup);
+            return EXIT_USAGE;
+        }
+        seed = fray_towers_fight_seed(fight);
+    }
     if (table) {
         rc = cli_fight_table(fight, title && title[0] ? title : path, seed,
-                             journal->present ? journal->value : NULL,
-                             cli_get(&args, "echo")->present);
+                             journal->present  ? journal->value
+                             : resume->present ? resume->value
+                                               : NULL,
+                             cli_get(&args, "echo")->present,
+                             resume->present ? resume->value : NULL);
         fray_towers_fight_free(fight);
         fray_towers_setup_free(setup);
         return rc;

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "fray/encounter.h"
 
@@ -20,46 +19,14 @@ static const char HELP[] =
     "the cards turned over and the choices made, as recorded. Then tells\n"
     "every event and ends with the summary. A journal that does not apply\n"
     "(another encounter, an edited line) is reported as\n"
-    "JOURNAL:LINE: message (JOURNAL:LINE:COLUMN: when the line is not JSON),\n"
-    "with exit status 2.\n"
+    "JOURNAL:LINE:COLUMN: message (the field named: command.actor, ...),\n"
+    "with exit status 2. A journal cut short (no end mark: its session was\n"
+    "killed; or a last line cut in its writing) replays as far as it goes,\n"
+    "with a warning.\n"
     "\n"
     "  -C DIR   read the files from DIR (as make -C)\n"
     "  --json   print the journal's lines again, then a {\"summary\": ...} line\n"
     "  --quiet  print only the summary\n";
-
-/* The whole file, NUL-terminated; NULL (errno set) when it cannot be read. */
-static char *read_file(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 65536, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n - 1, f);
-        if (ferror(f) || feof(f))
-            break;
-        char *p = realloc(buf, cap * 2);
-        if (!p) {
-            free(buf);
-            buf = NULL;
-            errno = ENOMEM;
-            break;
-        }
-        buf = p;
-        cap *= 2;
-    }
-    bool bad = buf && ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        errno = EIO;
-        return NULL;
-    }
-    if (buf)
-        buf[n] = '\0';
-    return buf;
-}
-
 
 int cmd_replay(int argc, char **argv) {
     cli_opt opts[] = {
@@ -79,7 +46,8 @@ int cmd_replay(int argc, char **argv) {
     rc = cli_load_encounter(&args, path, &setup);
     if (rc >= 0)
         return rc;
-    char *jsonl = read_file(journal_path);
+    size_t jsonl_len = 0;
+    char *jsonl = cli_read_journal(journal_path, &jsonl_len);
     if (!jsonl) {
         fprintf(stderr, "%s: %s\n", journal_path, strerror(errno));
         fray_towers_setup_free(setup);
@@ -102,21 +70,9 @@ int cmd_replay(int argc, char **argv) {
         fray_towers_setup_free(setup);
         return EXIT_USAGE;
     }
-    fray_diag diag;
-    memset(&diag, 0, sizeof diag);
-    st = fray_towers_fight_replay(fight, jsonl, &diag);
+    st = cli_replay_journal(fight, journal_path, jsonl, jsonl_len);
     free(jsonl);
     if (st != FRAY_OK) {
-        const char *msg = diag.message[0] ? diag.message : fray_strerror(st);
-        /* JOURNAL:LINE: message; with the column too when it is known (a
-         * line that is not JSON), as fray check reports files. */
-        if (diag.line > 0 && diag.column > 0)
-            fprintf(stderr, "%s:%d:%d: %s\n", journal_path, diag.line,
-                    diag.column, msg);
-        else if (diag.line > 0)
-            fprintf(stderr, "%s:%d: %s\n", journal_path, diag.line, msg);
-        else
-            fprintf(stderr, "%s: %s\n", journal_path, msg);
         fray_towers_fight_free(fight);
         fray_towers_setup_free(setup);
         return EXIT_USAGE;

@@ -452,12 +452,11 @@ static bool write_report(cli_args *args, const char *path,
     }
     size_t m = html ? fray_sim_report_html(r, buf, n + 1)
                     : fray_sim_report_svg(r, buf, n + 1);
-    int err = m == n ? cli_write_file(path, buf, n) : EINVAL;
+    bool ok = m == n && cli_write_whole(path, "the report", buf, n, NULL);
+    if (m != n)
+        cli_error(args, "the report changed size while it was drawn");
     free(buf);
-    if (err != 0)
-        cli_error(args, "cannot write the report to %s: %s", path,
-                  strerror(err));
-    return err == 0;
+    return ok;
 }
 
 /* ---- The command ------------------------------------------------------------------------ */

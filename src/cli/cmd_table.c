@@ -5,13 +5,17 @@
  * turns the GM hands over, undo and redo, the Combat Clock, the map and
  * the journal (seed 000; docs/journal.md). Also the renderings that
  * `fray replay` shares. */
+#define _POSIX_C_SOURCE 200809L /* fstat, stat */
+
 #include "cli.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fray/encounter.h"
@@ -97,29 +101,6 @@ void cli_text_free(cli_text *b) {
     b->cap = 0;
 }
 
-bool cli_write_journal(const fray_towers_fight *f, const char *path) {
-    bool to_stdout = strcmp(path, "-") == 0;
-    FILE *out = to_stdout ? stdout : fopen(path, "w");
-    if (!out) {
-        fprintf(stderr, "error: cannot write the journal to '%s': %s\n", path,
-                strerror(errno));
-        return false;
-    }
-    cli_text b = {NULL, 0};
-    int n = fray_towers_fight_events(f);
-    for (int i = 0; i < n; i++) {
-        fputs(cli_render_event(&b, f, i, fray_towers_event_json), out);
-        fputc('\n', out);
-    }
-    cli_text_free(&b);
-    bool ok = !ferror(out);
-    if (to_stdout ? fflush(out) != 0 : fclose(out) != 0)
-        ok = false;
-    if (!ok)
-        fprintf(stderr, "error: cannot write the journal to '%s'\n", path);
-    return ok;
-}
-
 /* ---- The session ---------------------------------------------------------------- */
 
 static const char TABLE_HELP[] =
@@ -150,12 +131,56 @@ static const char TABLE_HELP[] =
     "                              to standard output)\n"
     "  help, quit                  this list; end the session (with a summary)\n";
 
+/* When the fight cannot go on (a step failed, out of memory, or the
+ * journal could not be written) the session ends with EXIT_WRITE (docs/fray.1
+ * "EXIT STATUS"); the journal then holds every command acknowledged. */
+
+/* Table input: a line is at most TABLE_LINE_MAX bytes (docs/fray.1); a
+ * longer one, or one with a NUL byte, is refused and skipped up to its
+ * newline, but not past TABLE_SKIP_MAX bytes in all; TABLE_BAD_MAX bad
+ * lines in a row end the session (this is not table commands). */
+enum {
+    TABLE_LINE_MAX = 4096,
+    TABLE_SKIP_MAX = 1 << 20,
+    TABLE_BAD_MAX = 16
+};
+
 typedef struct table {
     fray_towers_fight *fight;
     cli_text text;
     bool tty;  /* stdin is a terminal: prompt */
     bool echo; /* prompt and echo each line (transcripts of scripts) */
+    cli_journal journal; /* written ahead when journal.fd >= 0 */
+    int status;          /* EXIT_OK, or why the session stopped */
 } table;
+
+/* The fight cannot go on: say why, and stop the session. */
+static void stop(table *t, int status, const char *why) {
+    fprintf(stderr, "error: %s; the fight stops here", why);
+    if (t->journal.fd >= 0)
+        fprintf(stderr, " (the journal '%s' holds every command told "
+                "before)", t->journal.path);
+    fputc('\n', stderr);
+    t->status = status;
+}
+
+/* Writes events [from, to) ahead to the journal, before they are told;
+ * false (the session stopped) when it cannot. */
+static bool journal_events(table *t, int from, int to) {
+    if (t->journal.fd < 0 || cli_journal_events(&t->journal, t->fight, from,
+                                                to))
+        return true;
+    stop(t, EXIT_WRITE, "the journal cannot be written");
+    return false;
+}
+
+/* A refusal of a command leaves the fight as it was (encounter.h); any
+ * other error (out of memory) is a failed step. */
+static bool refusal(fray_status st) {
+    return st == FRAY_ERR_PARSE || st == FRAY_ERR_INVALID ||
+           st == FRAY_ERR_RANGE || st == FRAY_ERR_DECK_EMPTY ||
+           st == FRAY_ERR_CARD_UNAVAILABLE;
+}
 
 /* w (n characters) is `word`, whatever the case. */
 static bool word_is(const char *w, size_t n, const char *word) {
@@ -271,11 +296,17 @@ static void do_command(table *t, char *line) {
     memset(&diag, 0, sizeof diag);
     fray_status st = fray_towers_fight_command(
         t->fight, line, given ? cards : NULL, n_cards, &diag);
-    if (st != FRAY_OK) {
+    if (st != FRAY_OK && refusal(st)) {
         say_refusal(st, &diag, 0);
         return;
     }
-    tell(t, before, fray_towers_fight_events(t->fight), true);
+    if (st != FRAY_OK) {
+        stop(t, EXIT_WRITE, fray_strerror(st));
+        return;
+    }
+    int after = fray_towers_fight_events(t->fight);
+    if (journal_events(t, before, after))
+        tell(t, before, after, true);
 }
 
 /* auto, auto N, auto all: the tactics play. A turn is one step of the
@@ -299,22 +330,44 @@ static void do_auto(table *t, const char *arg) {
         say_error("%s", "the fight is over");
         return;
     }
-    for (long k = 0; turns < 0 || k < turns; k++) {
+    /* The events are written ahead and told in batches: one fsync for up
+     * to AUTO_BATCH events (each one fsync'd alone made `auto all` of a
+     * long fight wait seconds on the disk), and never told before they
+     * are on disk. */
+    enum { AUTO_BATCH = 256 };
+    int pending = fray_towers_fight_events(t->fight);
+    bool done = false;
+    for (long k = 0; !done && (turns < 0 || k < turns); k++) {
         for (long guard = 0; guard < 100000; guard++) {
-            if (fray_towers_fight_over(t->fight))
-                return;
+            if (fray_towers_fight_over(t->fight)) {
+                done = true;
+                break;
+            }
             int before = fray_towers_fight_events(t->fight);
             fray_status st = fray_towers_fight_step(t->fight);
             int after = fray_towers_fight_events(t->fight);
             if (st != FRAY_OK) {
-                say_error("%s", fray_strerror(st));
+                /* The tactics' step failed (out of memory, ...): what came
+                 * before it is written and told, and the fight must not go
+                 * on from a state half changed. */
+                if (journal_events(t, pending, before))
+                    tell(t, pending, before, false);
+                stop(t, EXIT_WRITE, fray_strerror(st));
                 return;
             }
-            tell(t, before, after, false);
+            if (after - pending >= AUTO_BATCH) {
+                if (!journal_events(t, pending, after))
+                    return;
+                tell(t, pending, after, false);
+                pending = after;
+            }
             if (after > before && !clock_step(t, after - 1))
                 break;
         }
     }
+    int now = fray_towers_fight_events(t->fight);
+    if (journal_events(t, pending, now))
+        tell(t, pending, now, false);
 }
 
 static void do_undo(table *t, bool redo) {
@@ -327,6 +380,11 @@ static void do_undo(table *t, bool redo) {
         }
         n = fray_towers_fight_events(t->fight);
         phase = fray_towers_fight_phase(t->fight);
+        if (t->journal.fd >= 0 &&
+            !cli_journal_mark(&t->journal, FRAY_TOWERS_MARK_REDO, n - 1)) {
+            stop(t, EXIT_WRITE, "the journal cannot be written");
+            return;
+        }
     }
     int i = n - 1;
     /* The event told before the undo: afterwards it is out of the journal
@@ -345,10 +403,24 @@ static void do_undo(table *t, bool redo) {
         if (copy)
             strcpy(copy, line);
     }
-    if (!redo && fray_towers_fight_undo(t->fight) != FRAY_OK) {
+    if (!redo && n <= 1) {
         say_error("%s", "nothing to undo: this is the start of the fight");
         free(copy);
         return;
+    }
+    if (!redo) {
+        fray_status st = fray_towers_fight_undo(t->fight);
+        if (st != FRAY_OK) {
+            free(copy);
+            stop(t, EXIT_WRITE, fray_strerror(st));
+            return;
+        }
+        if (t->journal.fd >= 0 &&
+            !cli_journal_mark(&t->journal, FRAY_TOWERS_MARK_UNDO, n - 1)) {
+            free(copy);
+            stop(t, EXIT_WRITE, "the journal cannot be written");
+            return;
+        }
     }
     printf("%s: %s", redo ? "Redone" : "Undone", copy ? copy : "\n");
     free(copy);
@@ -386,6 +458,14 @@ static char *first_word(char *line, char **rest) {
     return w;
 }
 
+/* path names the file the table's journal is written ahead to. */
+static bool same_file(const cli_journal *j, const char *path) {
+    struct stat a, b;
+    return j->fd >= 0 && strcmp(path, "-") != 0 && stat(path, &a) == 0 &&
+           fstat(j->fd, &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino;
+}
+
 /* One line of the session; false on quit. */
 static bool do_line(table *t, char *line) {
     /* The command may need the line as typed (columns); work on a copy of
@@ -395,8 +475,8 @@ static bool do_line(table *t, char *line) {
         line[--len] = '\0';
     char *copy = malloc(len + 1);
     if (!copy) {
-        say_error("%s", "out of memory");
-        return true;
+        stop(t, EXIT_WRITE, "out of memory");
+        return false;
     }
     memcpy(copy, line, len + 1);
     char *rest;
@@ -434,6 +514,9 @@ static bool do_line(table *t, char *line) {
     } else if (is(word, "journal")) {
         if (!rest[0])
             say_error("%s", "expected a file: journal FILE");
+        else if (same_file(&t->journal, rest))
+            say_error("'%s' is the journal this table writes as it goes: it "
+                      "is always up to date", rest);
         else if (cli_write_journal(t->fight, rest) && strcmp(rest, "-") != 0)
             printf("Journal: %d events written to %s\n",
                    fray_towers_fight_events(t->fight), rest);
@@ -441,57 +524,132 @@ static bool do_line(table *t, char *line) {
         do_command(t, line);
     }
     free(copy);
-    return go_on;
+    return go_on && t->status == EXIT_OK;
 }
 
-/* A line of any length from f into *buf; false at the end of input. */
-static bool read_line(FILE *f, char **buf, size_t *cap) {
-    size_t n = 0;
-    for (;;) {
-        if (n + 2 > *cap) {
-            size_t c = *cap ? *cap * 2 : 256;
-            char *p = realloc(*buf, c);
-            if (!p)
-                return false;
-            *buf = p;
-            *cap = c;
+/* What read_line found. */
+typedef enum line_kind {
+    LINE_OK,
+    LINE_END,      /* the end of input */
+    LINE_TOO_LONG, /* more than TABLE_LINE_MAX bytes: skipped */
+    LINE_NUL,      /* a NUL byte in it: skipped */
+    LINE_ENDLESS,  /* no newline in TABLE_SKIP_MAX bytes: give up */
+    LINE_ERROR     /* the input cannot be read (errno) */
+} line_kind;
+
+/* One line of at most TABLE_LINE_MAX bytes from f into buf (which holds
+ * TABLE_LINE_MAX + 1), without its newline; *out_len bytes (of a line
+ * with a NUL, those before it). A bad line is read on to its
+ * newline and thrown away, within TABLE_SKIP_MAX bytes: the memory and the
+ * time a line takes are bounded, whatever the input. */
+static line_kind read_line(FILE *f, char *buf, size_t *out_len) {
+    size_t n = 0, skipped = 0;
+    line_kind kind = LINE_OK;
+    int c;
+    *out_len = 0;
+    buf[0] = '\0';
+    while ((c = getc(f)) != EOF && c != '\n') {
+        if (kind == LINE_OK && c == '\0')
+            kind = LINE_NUL;
+        if (kind == LINE_OK && n == TABLE_LINE_MAX)
+            kind = LINE_TOO_LONG;
+        if (kind == LINE_OK) {
+            buf[n++] = (char)c;
+        } else if (++skipped > TABLE_SKIP_MAX) {
+            return LINE_ENDLESS;
         }
-        if (!fgets(*buf + n, (int)(*cap - n), f))
-            return n > 0;
-        n += strlen(*buf + n);
-        if (n > 0 && (*buf)[n - 1] == '\n')
-            return true;
     }
+    if (c == EOF && ferror(f))
+        return LINE_ERROR;
+    if (c == EOF && n == 0 && skipped == 0 && kind == LINE_OK)
+        return LINE_END;
+    buf[n] = '\0';
+    *out_len = n;
+    return kind;
 }
 
 int cli_fight_table(fray_towers_fight *fight, const char *title, uint64_t seed,
-                    const char *journal, bool echo) {
+                    const char *journal, bool echo, const char *resumed) {
     table t;
     memset(&t, 0, sizeof t);
     t.fight = fight;
     t.tty = isatty(STDIN_FILENO) != 0;
     t.echo = echo;
+    t.journal.fd = -1;
+    if (journal && strcmp(journal, "-") == 0) {
+        fprintf(stderr, "error: --journal -: at the table the journal is "
+                "written to a file as the fight goes (the table's 'journal -' "
+                "prints it)\n");
+        return EXIT_USAGE;
+    }
+    /* Before the first command: a journal that cannot be written is
+     * refused now, not after the session. */
+    if (journal && !cli_journal_start(&t.journal, journal, fight))
+        return EXIT_USAGE;
+    int n = fray_towers_fight_events(fight);
     printf("%s (seed %llu)\n", title, (unsigned long long)seed);
-    tell(&t, 0, fray_towers_fight_events(fight), false);
+    if (resumed) {
+        printf("Carrying on from %s: %d events replayed, phase %d.\n",
+               resumed, n, fray_towers_fight_phase(fight));
+        if (n > 0)
+            tell(&t, n - 1, n, false);
+    } else {
+        tell(&t, 0, n, false);
+    }
     printf("\n%s\n", cli_render(&t.text, fight, fray_towers_draw_clock));
     if (t.tty)
         printf("At the table: 'help' lists the commands, 'quit' ends.\n");
 
-    char *line = NULL;
-    size_t cap = 0;
-    for (;;) {
+    char *line = malloc(TABLE_LINE_MAX + 1);
+    if (!line)
+        stop(&t, EXIT_WRITE, "out of memory");
+    int bad = 0; /* bad lines in a row */
+    int line_no = 0;
+    while (line && t.status == EXIT_OK) {
         if (t.tty || t.echo)
             prompt(&t);
-        if (!read_line(stdin, &line, &cap)) {
+        size_t len;
+        line_kind k = read_line(stdin, line, &len);
+        if (line_no < INT_MAX)
+            line_no++;
+        if (k == LINE_END) {
             if (t.tty || t.echo)
                 putchar('\n');
             break;
         }
+        if (k == LINE_ERROR) {
+            fprintf(stderr, "error: cannot read the table's input: %s\n",
+                    strerror(errno));
+            t.status = EXIT_USAGE;
+            break;
+        }
         if (t.echo && !t.tty) {
             fputs(line, stdout);
-            if (!strchr(line, '\n'))
-                putchar('\n');
+            putchar('\n');
         }
+        if (k != LINE_OK) {
+            fflush(stdout);
+            if (k == LINE_ENDLESS)
+                fprintf(stderr, "error: line %d: no end of line in %d bytes: "
+                        "this is not table commands\n", line_no,
+                        TABLE_SKIP_MAX);
+            else if (k == LINE_NUL)
+                fprintf(stderr, "error: line %d, column %zu: a NUL byte: a "
+                        "table command is text; the line is skipped\n",
+                        line_no, len + 1);
+            else
+                fprintf(stderr, "error: line %d: longer than %d bytes; the "
+                        "line is skipped\n", line_no, TABLE_LINE_MAX);
+            if (k == LINE_ENDLESS || ++bad >= TABLE_BAD_MAX) {
+                if (k != LINE_ENDLESS)
+                    fprintf(stderr, "error: %d bad lines in a row: this is "
+                            "not table commands\n", bad);
+                t.status = EXIT_USAGE;
+                break;
+            }
+            continue;
+        }
+        bad = 0;
         /* stdout and stderr in the order things happened (transcripts). */
         bool go_on = do_line(&t, line);
         fflush(stdout);
@@ -501,7 +659,13 @@ int cli_fight_table(fray_towers_fight *fight, const char *title, uint64_t seed,
     free(line);
     printf("\nSummary\n%s", cli_render(&t.text, fight, fray_towers_summary));
     cli_text_free(&t.text);
-    if (journal && !cli_write_journal(fight, journal))
-        return EXIT_USAGE;
-    return EXIT_OK;
+    /* The end mark after a clean end (quit, the end of input) only: a
+     * session stopped by an error leaves a journal that ends at the last
+     * command told, and says it was cut short. */
+    if (!cli_journal_close(&t.journal, t.status == EXIT_OK
+                                           ? fray_towers_fight_events(fight)
+                                           : -1) &&
+        t.status == EXIT_OK)
+        t.status = EXIT_WRITE;
+    return t.status;
 }

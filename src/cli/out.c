@@ -1,6 +1,6 @@
 /* out.c - terminal bars, percentages, an exact JSON writer, and files
  * written whole or not at all. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath, mkstemp, fchmod, O_DIRECTORY */
 
 #include "cli.h"
 
@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void out_bar(FILE *f, double p, int width) {
@@ -187,46 +188,163 @@ void json_kv_ratio(json_out *j, const char *key, fray_ratio r) {
 
 /* ---- Files -------------------------------------------------------------------- */
 
-/* Writes all of buf to fd; false with errno set on the first failure. */
-static bool write_all(int fd, const char *buf, size_t n) {
+/* All n bytes, whatever write() takes at a time; false with errno set. */
+bool cli_write_all(int fd, const char *p, size_t n) {
     while (n > 0) {
-        ssize_t w = write(fd, buf, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            return false;
+        if (w == 0) {
+            errno = EIO;
             return false;
         }
-        buf += w;
+        p += w;
         n -= (size_t)w;
     }
     return true;
 }
 
-int cli_write_file(const char *path, const char *buf, size_t n) {
-    /* A new file beside the old one, its data synced, then renamed over it:
-     * a reader sees the old file or the whole new one, never a torn one,
-     * and a failure leaves the old file as it was. The same directory, so
-     * that rename() is one step of one file system. */
-    size_t len = strlen(path);
-    char *tmp = malloc(len + 32);
-    if (!tmp)
-        return ENOMEM;
-    snprintf(tmp, len + 32, "%s.%ld.tmp", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0) {
-        int err = errno;
-        free(tmp);
-        return err;
+/* Where a file written to `path` goes: the file a symbolic link names (the
+ * link stays), else path itself. Refuses what is not a regular file: a
+ * rename over a device or a directory would replace it. NULL (message
+ * printed) when it cannot; else a copy the caller frees. */
+static char *target_of(const char *path, const char *what) {
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        if (errno != ENOENT) {
+            fprintf(stderr, "error: cannot write %s to '%s': %s\n",
+                    what, path, strerror(errno));
+            return NULL;
+        }
+        char *copy = malloc(strlen(path) + 1);
+        if (copy)
+            strcpy(copy, path);
+        else
+            fprintf(stderr, "error: out of memory\n");
+        return copy;
     }
-    int err = 0;
-    if (!write_all(fd, buf, n) || fsync(fd) != 0)
-        err = errno;
-    if (close(fd) != 0 && err == 0)
-        err = errno;
-    if (err == 0 && rename(tmp, path) != 0)
-        err = errno;
-    if (err != 0 && unlink(tmp) != 0)
-        fprintf(stderr, "fray: cannot remove %s: %s\n", tmp, strerror(errno));
-    free(tmp);
-    return err;
+    char *target = S_ISLNK(st.st_mode) ? realpath(path, NULL) : NULL;
+    if (S_ISLNK(st.st_mode) && !target) {
+        fprintf(stderr, "error: cannot write %s to '%s': %s\n", what, path,
+                strerror(errno));
+        return NULL;
+    }
+    if (!target) {
+        target = malloc(strlen(path) + 1);
+        if (!target) {
+            fprintf(stderr, "error: out of memory\n");
+            return NULL;
+        }
+        strcpy(target, path);
+    }
+    if (stat(target, &st) != 0 || !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "error: cannot write %s to '%s': it is not a "
+                "regular file (%s is written to a new file and renamed over "
+                "it)\n", what, path, what);
+        free(target);
+        return NULL;
+    }
+    return target;
 }
+
+/* The directory of path ("." when it has none), for its new files and its
+ * fsync. The caller frees it. */
+static char *dir_of(const char *path) {
+    const char *slash = strrchr(path, '/');
+    size_t n = slash ? (size_t)(slash - path) : 1;
+    if (slash && n == 0)
+        n = 1; /* "/journal": the root */
+    char *dir = malloc(n + 1);
+    if (!dir)
+        return NULL;
+    memcpy(dir, slash ? path : ".", n);
+    dir[n] = '\0';
+    return dir;
+}
+
+/* Makes a rename in dir last (the directory's entry is on disk). */
+static bool sync_dir(const char *dir) {
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (fd < 0)
+        return false;
+    bool ok = fsync(fd) == 0;
+    int e = errno;
+    if (close(fd) != 0 && ok)
+        return false;
+    errno = e;
+    return ok;
+}
+
+/*
+ * Writes the n bytes of buf to path through a new file in the same
+ * directory: written, synced, given the old file's permissions (or those
+ * of a new file), renamed over path, the directory synced. path keeps its
+ * old content until the rename. With out_fd, the new file stays open for
+ * appending (its descriptor in *out_fd); else it is closed. false (message
+ * printed, the new file removed) when it cannot.
+ */
+bool cli_write_whole(const char *path, const char *what, const char *buf,
+                     size_t n, int *out_fd) {
+    char *target = target_of(path, what);
+    if (!target)
+        return false;
+    char *dir = dir_of(target);
+    const char *base = strrchr(target, '/');
+    base = base ? base + 1 : target;
+    size_t tn = (dir ? strlen(dir) : 0) + strlen(base) + 16;
+    char *tmp = dir ? malloc(tn) : NULL;
+    if (!tmp) {
+        fprintf(stderr, "error: out of memory\n");
+        free(dir);
+        free(target);
+        return false;
+    }
+    snprintf(tmp, tn, "%s/.%s.XXXXXX", dir, base);
+    const char *failed = "cannot write";
+    int fd = mkstemp(tmp);
+    bool made = fd >= 0;
+    bool ok = made;
+    if (ok) {
+        struct stat st;
+        mode_t mode;
+        if (stat(target, &st) == 0) {
+            mode = st.st_mode & 07777;
+        } else {
+            mode_t mask = umask(0);
+            umask(mask);
+            mode = 0666 & ~mask;
+        }
+        ok = fchmod(fd, mode) == 0 && cli_write_all(fd, buf, n) && fsync(fd) == 0;
+    }
+    if (ok && rename(tmp, target) != 0) {
+        ok = false;
+        failed = "cannot put in place";
+    }
+    if (ok) {
+        made = false; /* it is the journal now */
+        if (!sync_dir(dir)) {
+            ok = false;
+            failed = "cannot sync the folder of";
+        }
+    }
+    int e = errno;
+    if (fd >= 0 && (!ok || !out_fd) && close(fd) != 0 && ok) {
+        ok = false;
+        e = errno;
+    }
+    if (made && unlink(tmp) != 0)
+        fprintf(stderr, "warning: cannot remove '%s': %s\n", tmp,
+                strerror(errno));
+    if (!ok)
+        fprintf(stderr, "error: %s %s '%s': %s\n", failed, what, path,
+                strerror(e));
+    else if (out_fd)
+        *out_fd = fd;
+    free(tmp);
+    free(dir);
+    free(target);
+    return ok;
+}
+

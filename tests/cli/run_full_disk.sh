@@ -84,9 +84,9 @@ err=$( (trap '' XFSZ; ulimit -f 1
         "$fray" sim $duel -n 40 --threads 1 --report "$tmp/r.svg") 2>&1 >/dev/null)
 status=$?
 after=$(cksum <"$tmp/r.svg")
-left=$(find "$tmp" -name '*.tmp' | wc -l)
+left=$(find "$tmp" -name '.r.svg.*' | wc -l)
 if [ "$status" -eq 3 ] && [ "$before" = "$after" ] && [ "$left" -eq 0 ] &&
-    printf '%s\n' "$err" | grep -q "cannot write the report to $tmp/r.svg: File too large"; then
+    printf '%s\n' "$err" | grep -q "cannot write the report to '$tmp/r.svg': File too large"; then
     pass=$((pass + 1))
 else
     fail=$((fail + 1))

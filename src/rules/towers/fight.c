@@ -9,6 +9,8 @@
 #include <ctype.h>
 #include <jansson.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -914,9 +916,17 @@ FRAY_API size_t fray_towers_event_narrate(const fray_towers_fight *f, int i,
     return ft_render_event(&f->setup->s, ev, buf, size);
 }
 
+FRAY_API int fray_towers_fight_recorded(const fray_towers_fight *f) {
+    return f->opt.journal ? f->n_recorded : fray_towers_fight_events(f);
+}
+
 FRAY_API size_t fray_towers_event_json(const fray_towers_fight *f, int i,
                                        char *buf, size_t size) {
-    const ft_event *ev = event_at(f, i);
+    /* The events undone and kept for redo too (a journal that keeps them
+     * writes them, then its undo marks). */
+    const ft_event *ev = f->opt.journal && i >= 0 && i < f->n_recorded
+                             ? &f->events[i]
+                             : NULL;
     if (!ev) {
         if (size)
             buf[0] = '\0';
@@ -976,44 +986,268 @@ FRAY_API size_t fray_towers_summary(const fray_towers_fight *f, char *buf,
 
 /* ---- Replay of a JSON Lines journal --------------------------------------------- */
 
-static int json_int(json_t *obj, const char *key, int def) {
-    json_t *v = json_object_get(obj, key);
-    return json_is_integer(v) ? (int)json_integer_value(v) : def;
+/*
+ * A journal line is read twice: jansson reads the values, and a small scan
+ * of the text itself finds what jansson cannot give: where a value sits
+ * (the column of a message) and seeds past 2^63 (jansson's integers are
+ * signed 64-bit; a seed is any unsigned 64-bit number, written in full).
+ */
+
+/* A step of a path to a value: an object's key, or (key NULL) an array's
+ * element. */
+typedef struct jseg {
+    const char *key;
+    int index;
+} jseg;
+
+enum { JPATH_MAX = 4 };
+
+/* The line being read: its text as written (no NUL inside, not
+ * terminated), the encounter it replays on, and the diag for errors. */
+typedef struct jline {
+    const ft_setup *s;
+    const char *text;
+    size_t len;
+    fray_diag *diag;
+} jline;
+
+static size_t js_ws(const char *p, size_t i, size_t n) {
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r'))
+        i++;
+    return i;
 }
 
-static int json_combatant(const ft_setup *s, json_t *obj, const char *key) {
-    json_t *v = json_object_get(obj, key);
-    if (json_is_string(v))
-        return find_combatant(s, json_string_value(v));
-    if (json_is_integer(v))
-        return (int)json_integer_value(v);
-    return -1;
+/* Just past the string that opens at p[i] ('"'). */
+static size_t js_string_end(const char *p, size_t i, size_t n) {
+    for (i++; i < n; i++) {
+        if (p[i] == '\\')
+            i++;
+        else if (p[i] == '"')
+            return i + 1;
+    }
+    return n;
 }
 
-/* An [x, y] pair, when present. */
-static void json_pos(json_t *obj, const char *key, fray_pos *out) {
-    json_t *v = json_object_get(obj, key);
-    if (json_is_array(v)) {
-        out->x = (int16_t)json_integer_value(json_array_get(v, 0));
-        out->y = (int16_t)json_integer_value(json_array_get(v, 1));
+/* Just past the value that starts at p[i]. */
+static size_t js_skip(const char *p, size_t i, size_t n) {
+    if (i >= n)
+        return n;
+    if (p[i] == '"')
+        return js_string_end(p, i, n);
+    if (p[i] == '{' || p[i] == '[') {
+        int depth = 0;
+        while (i < n) {
+            if (p[i] == '"') {
+                i = js_string_end(p, i, n);
+                continue;
+            }
+            if (p[i] == '{' || p[i] == '[')
+                depth++;
+            else if ((p[i] == '}' || p[i] == ']') && --depth == 0)
+                return i + 1;
+            i++;
+        }
+        return n;
+    }
+    while (i < n && p[i] != ',' && p[i] != '}' && p[i] != ']' &&
+           p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
+        i++;
+    return i;
+}
+
+/* The 1-based column of the value at path[0..depth) in the line (a line
+ * jansson has read, so well formed), 0 when it is not there. Of a key
+ * given twice the last counts, as for jansson. */
+static int js_column(const jline *l, const jseg *path, int depth) {
+    const char *p = l->text;
+    size_t n = l->len;
+    size_t i = js_ws(p, 0, n);
+    for (int k = 0; k < depth; k++) {
+        if (i >= n)
+            return 0;
+        if (path[k].key) {
+            if (p[i] != '{')
+                return 0;
+            size_t klen = strlen(path[k].key);
+            size_t found = SIZE_MAX;
+            i = js_ws(p, i + 1, n);
+            while (i < n && p[i] == '"') {
+                size_t kend = js_string_end(p, i, n);
+                bool match = kend - i == klen + 2 &&
+                             memcmp(p + i + 1, path[k].key, klen) == 0;
+                i = js_ws(p, kend, n);
+                if (i < n && p[i] == ':')
+                    i = js_ws(p, i + 1, n);
+                if (match)
+                    found = i;
+                i = js_ws(p, js_skip(p, i, n), n);
+                if (i < n && p[i] == ',')
+                    i = js_ws(p, i + 1, n);
+            }
+            if (found == SIZE_MAX)
+                return 0;
+            i = found;
+        } else {
+            if (p[i] != '[')
+                return 0;
+            i = js_ws(p, i + 1, n);
+            for (int e = 0; e < path[k].index; e++) {
+                i = js_ws(p, js_skip(p, i, n), n);
+                if (i >= n || p[i] != ',')
+                    return 0;
+                i = js_ws(p, i + 1, n);
+            }
+        }
+    }
+    return i < n && i < INT_MAX ? (int)i + 1 : 0;
+}
+
+/* "command.actor", "cards[2][1]", "choices[0].kind". */
+static void js_path_name(const jseg *path, int depth, char *out, size_t size) {
+    size_t len = 0;
+    out[0] = '\0';
+    for (int k = 0; k < depth && len < size; k++) {
+        int w = path[k].key ? snprintf(out + len, size - len, "%s%s",
+                                       k ? "." : "", path[k].key)
+                            : snprintf(out + len, size - len, "[%d]",
+                                       path[k].index);
+        if (w < 0)
+            break;
+        len += (size_t)w;
     }
 }
 
-/* Reads one journal line into ev (docs/journal.md). */
-static fray_status read_event(const ft_setup *s, json_t *o, ft_event *ev,
-                              fray_diag *diag) {
-    memset(ev, 0, offsetof(ft_event, cards));
-    ev->n_choices = 0;
-    ev->n_facts = 0;
-    json_t *c = json_object_get(o, "command");
+/* A field that cannot be read: "FIELD: message" at the value's column. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static fray_status field_error(const jline *l, const jseg *path, int depth,
+                               const char *fmt, ...) {
+    char name[96], msg[200];
+    js_path_name(path, depth, name, sizeof name);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return fray__diag_set(l->diag, FRAY_ERR_PARSE, js_column(l, path, depth),
+                          "%s: %s", name, msg);
+}
+
+/* The value at the end of path, under its parent `parent`: an object's
+ * member, or an array's element. */
+static json_t *js_at(json_t *parent, const jseg *last) {
+    return last->key ? json_object_get(parent, last->key)
+                     : json_array_get(parent, (size_t)last->index);
+}
+
+/* An integer in [lo, hi]; def when absent. `what` (may be NULL) says
+ * what the number is, in rules words, for the message. */
+static fray_status read_int(const jline *l, json_t *parent, const jseg *path,
+                            int depth, long long lo, long long hi,
+                            long long def, const char *what,
+                            long long *out) {
+    json_t *v = js_at(parent, &path[depth - 1]);
+    *out = def;
+    if (!v && (def < lo || def > hi))
+        return field_error(l, path, depth, "missing: expected an integer "
+                           "from %lld to %lld", lo, hi);
+    if (!v)
+        return FRAY_OK;
+    if (!json_is_integer(v))
+        return field_error(l, path, depth, "expected an integer from %lld to "
+                           "%lld", lo, hi);
+    long long x = json_integer_value(v);
+    if ((x < lo || x > hi) && what)
+        return field_error(l, path, depth, "%lld is not %s", x, what);
+    if (x < lo || x > hi)
+        return field_error(l, path, depth, "%lld is out of range: from %lld "
+                           "to %lld", x, lo, hi);
+    *out = x;
+    return FRAY_OK;
+}
+
+/* true or false; false when absent. */
+static fray_status read_bool(const jline *l, json_t *parent, const jseg *path,
+                             int depth, bool *out) {
+    json_t *v = js_at(parent, &path[depth - 1]);
+    *out = json_is_true(v);
+    if (v && !json_is_boolean(v))
+        return field_error(l, path, depth, "expected true or false");
+    return FRAY_OK;
+}
+
+/* A combatant: its id (or display name), or its index; -1 when absent or
+ * null. */
+static fray_status read_combatant(const jline *l, json_t *parent,
+                                  const jseg *path, int depth, int *out) {
+    json_t *v = js_at(parent, &path[depth - 1]);
+    const ft_setup *s = l->s;
+    *out = -1;
+    if (!v || json_is_null(v))
+        return FRAY_OK;
+    if (json_is_string(v)) {
+        *out = find_combatant(s, json_string_value(v));
+        if (*out < 0)
+            return field_error(l, path, depth, "no combatant '%.40s' in this "
+                               "encounter", json_string_value(v));
+        return FRAY_OK;
+    }
+    if (json_is_integer(v)) {
+        long long x = json_integer_value(v);
+        if (x < 0 || x >= s->n_combatants)
+            return field_error(l, path, depth, "%lld is not a combatant of "
+                               "this encounter (its %d combatants are 0 to "
+                               "%d)", x, s->n_combatants,
+                               s->n_combatants - 1);
+        *out = (int)x;
+        return FRAY_OK;
+    }
+    return field_error(l, path, depth, "expected a combatant's id");
+}
+
+/* A space [x, y] on the encounter's map; unchanged when absent. */
+static fray_status read_pos(const jline *l, json_t *parent, const jseg *path,
+                            int depth, fray_pos *out) {
+    json_t *v = js_at(parent, &path[depth - 1]);
+    if (!v)
+        return FRAY_OK;
+    const ft_setup *s = l->s;
+    int w = s->has_map ? s->map.w : FRAY_GRID_MAX;
+    int h = s->has_map ? s->map.h : FRAY_GRID_MAX;
+    json_t *x = json_array_get(v, 0), *y = json_array_get(v, 1);
+    if (!json_is_array(v) || json_array_size(v) != 2 || !json_is_integer(x) ||
+        !json_is_integer(y))
+        return field_error(l, path, depth, "expected a space [x, y]");
+    long long xv = json_integer_value(x), yv = json_integer_value(y);
+    if (xv < 0 || yv < 0 || xv >= w || yv >= h)
+        return field_error(l, path, depth, "[%lld, %lld] is not a space of "
+                           "the map (%d by %d)", xv, yv, w, h);
+    out->x = (int16_t)xv;
+    out->y = (int16_t)yv;
+    return FRAY_OK;
+}
+
+/* The engine's own steps: nothing but the action. */
+static const ft_command no_command = {
+    .action = FT_CMD_PHASE, .actor = -1, .target = -1, .weapon = -1,
+    .hold_who = -1, .skill = -1, .chip = -1, .condition = -1, .ally = -1};
+
+/* The command of an event line (docs/journal.md "command"). */
+static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
+    const ft_setup *s = l->s;
+    jseg path[JPATH_MAX] = {{"command", 0}, {NULL, 0}};
+    *cmd = no_command;
     if (!json_is_object(c))
-        return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+        return fray__diag_set(l->diag, FRAY_ERR_PARSE, 0,
                               "each journal line needs a \"command\" object");
-    ft_command *cmd = &ev->cmd;
-    const char *action = json_string_value(json_object_get(c, "action"));
+    path[1].key = "action";
+    json_t *av = json_object_get(c, "action");
+    const char *action = json_string_value(av);
     if (!action)
-        return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
-                              "the command has no \"action\"");
+        return av ? field_error(l, path, 2, "expected an action's name")
+                  : fray__diag_set(l->diag, FRAY_ERR_PARSE,
+                                   js_column(l, path, 1),
+                                   "the command has no \"action\"");
     int a = -1;
     if (strcmp(action, "begin") == 0)
         a = FT_CMD_BEGIN;
@@ -1023,128 +1257,500 @@ static fray_status read_event(const ft_setup *s, json_t *o, ft_event *ev,
         if (strcmp(ft_actions[i].name, action) == 0)
             a = i;
     if (a < 0)
-        return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
-                              "unknown action \"%s\" in the journal", action);
+        return field_error(l, path, 2, "unknown action \"%.40s\"", action);
     cmd->action = (uint8_t)a;
-    cmd->actor = (int8_t)json_combatant(s, c, "actor");
-    cmd->target = (int8_t)json_combatant(s, c, "target");
-    cmd->ally = (int8_t)json_combatant(s, c, "ally");
-    cmd->hold_who = (int8_t)json_combatant(s, c, "hold_who");
-    cmd->weapon = (int8_t)json_int(c, "weapon", -1);
-    cmd->off_hand = json_is_true(json_object_get(c, "off_hand"));
-    cmd->shift_first = json_is_true(json_object_get(c, "shift_first"));
-    json_pos(c, "shift_to", &cmd->shift_to);
-    json_pos(c, "dest", &cmd->dest);
-    cmd->hold_kind = (int8_t)json_int(c, "hold_kind", 0);
-    cmd->hold_after = (int8_t)json_int(c, "hold_after", 0);
-    cmd->hold_phase = json_int(c, "hold_phase", 0);
-    cmd->cost = (int16_t)json_int(c, "cost", 0);
-    cmd->skill = (int8_t)json_int(c, "skill", -1);
-    cmd->chip = (int8_t)json_int(c, "chip", -1);
-    cmd->heal_lethal = json_is_true(json_object_get(c, "heal_lethal"));
-    cmd->condition = (int8_t)json_int(c, "condition", -1);
-    cmd->element = (int8_t)json_int(c, "element", 0);
-    cmd->dtn = (int16_t)json_int(c, "dtn", 0);
-    ev->cards_given = json_is_true(json_object_get(o, "cards_given"));
+    if (a >= FT_ACTION_COUNT)
+        return FRAY_OK; /* the engine's own steps read nothing else */
+
+    fray_status rc;
+    int who;
+    bool b;
+    path[1].key = "actor";
+    if ((rc = read_combatant(l, c, path, 2, &who)) != FRAY_OK)
+        return rc;
+    if (who < 0)
+        return field_error(l, path, 2, "an action needs the combatant who "
+                           "acts");
+    cmd->actor = (int8_t)who;
+    const ft_statblock *sb = &s->c[who].sb;
+    path[1].key = "target";
+    if ((rc = read_combatant(l, c, path, 2, &who)) != FRAY_OK)
+        return rc;
+    cmd->target = (int8_t)who;
+    path[1].key = "ally";
+    if ((rc = read_combatant(l, c, path, 2, &who)) != FRAY_OK)
+        return rc;
+    cmd->ally = (int8_t)who;
+    path[1].key = "hold_who";
+    if ((rc = read_combatant(l, c, path, 2, &who)) != FRAY_OK)
+        return rc;
+    cmd->hold_who = (int8_t)who;
+    /* Integers: key, range, default, where. */
+    struct {
+        const char *key;
+        long long lo, hi, def;
+        const char *what;
+    } ints[] = {
+        {"weapon", -1, sb->n_weapons - 1, -1,
+         "one of the actor's weapons (-1 the one in the main hand, else "
+         "its index)"},
+        {"hold_kind", FT_HOLD_PHASE, FT_HOLD_ACTS, FT_HOLD_PHASE,
+         "a kind of Hold (0 until a phase, 1 until an enemy comes within "
+         "reach, 2 until a combatant acts)"},
+        {"hold_after", 0, 1, 0, "0 (before) or 1 (after)"},
+        {"hold_phase", 0, INT32_MAX, 0, NULL},
+        {"cost", 0, INT16_MAX, 0, NULL},
+        {"skill", -1, sb->n_skills - 1, -1,
+         "one of the actor's skills (its index)"},
+        {"chip", -1, 2, -1, "a chip (0 white, 1 red, 2 blue; -1 none)"},
+        {"condition", -1, FT_CONDITION_COUNT - 1, -1,
+         "a condition (0 prone to 12 grappled; -1 any minor)"},
+        {"element", 0, FT_ELEMENT_COUNT - 1, 0,
+         "a mana element (0 neutral to 6 dark)"},
+        {"dtn", 0, INT16_MAX, 0, NULL},
+    };
+    long long got[sizeof ints / sizeof ints[0]];
+    for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
+        path[1].key = ints[k].key;
+        if ((rc = read_int(l, c, path, 2, ints[k].lo, ints[k].hi, ints[k].def,
+                           ints[k].what, &got[k])) != FRAY_OK)
+            return rc;
+    }
+    cmd->weapon = (int8_t)got[0];
+    cmd->hold_kind = (int8_t)got[1];
+    cmd->hold_after = (int8_t)got[2];
+    cmd->hold_phase = (int32_t)got[3];
+    cmd->cost = (int16_t)got[4];
+    cmd->skill = (int8_t)got[5];
+    cmd->chip = (int8_t)got[6];
+    cmd->condition = (int8_t)got[7];
+    cmd->element = (int8_t)got[8];
+    cmd->dtn = (int16_t)got[9];
+    path[1].key = "off_hand";
+    if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
+        return rc;
+    cmd->off_hand = b;
+    path[1].key = "shift_first";
+    if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
+        return rc;
+    cmd->shift_first = b;
+    path[1].key = "heal_lethal";
+    if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
+        return rc;
+    cmd->heal_lethal = b;
+    path[1].key = "shift_to";
+    if ((rc = read_pos(l, c, path, 2, &cmd->shift_to)) != FRAY_OK)
+        return rc;
+    path[1].key = "dest";
+    return read_pos(l, c, path, 2, &cmd->dest);
+}
+
+/* Reads one event line into ev (docs/journal.md). */
+static fray_status read_event(const jline *l, json_t *o, ft_event *ev) {
+    const ft_setup *s = l->s;
+    memset(ev, 0, offsetof(ft_event, cards));
+    ev->n_choices = 0;
+    ev->n_facts = 0;
+    fray_status rc = read_command(l, json_object_get(o, "command"), &ev->cmd);
+    if (rc != FRAY_OK)
+        return rc;
+    jseg path[JPATH_MAX] = {{"cards_given", 0}};
+    bool given;
+    if ((rc = read_bool(l, o, path, 1, &given)) != FRAY_OK)
+        return rc;
+    ev->cards_given = given;
+
+    path[0].key = "cards";
     json_t *cards = json_object_get(o, "cards");
+    if (cards && !json_is_array(cards))
+        return field_error(l, path, 1, "expected a list of [card, deck]");
     size_t i;
     json_t *v;
     json_array_foreach(cards, i, v) {
+        path[1] = (jseg){NULL, (int)i};
         if (i >= FT_EVENT_CARDS)
-            return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
-                                  "too many cards in one event");
+            return field_error(l, path, 2, "more than %d cards in one event",
+                               FT_EVENT_CARDS);
         const char *txt = json_string_value(json_array_get(v, 0));
+        if (!json_is_array(v) || json_array_size(v) != 2)
+            return field_error(l, path, 2, "expected [card, deck]");
+        path[2] = (jseg){NULL, 0};
         fray_card card;
         if (!txt || fray_card_parse(txt, &card, NULL) != FRAY_OK)
-            return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
-                                  "a card of the journal cannot be read");
+            return field_error(l, path, 3, "expected a card (like \"KH\", "
+                               "\"10S\", \"JK\")");
+        path[2].index = 1;
+        long long deck;
+        if ((rc = read_int(l, v, path, 3, 0, s->n_decks - 1, -1,
+                           "one of the encounter's decks", &deck)) !=
+            FRAY_OK)
+            return rc;
         ev->cards[i] = card;
-        ev->card_deck[i] = (uint8_t)json_integer_value(json_array_get(v, 1));
+        ev->card_deck[i] = (uint8_t)deck;
         ev->n_cards = (int16_t)(i + 1);
     }
+
+    path[0].key = "choices";
     json_t *choices = json_object_get(o, "choices");
+    if (choices && !json_is_array(choices))
+        return field_error(l, path, 1, "expected a list of choices");
     json_array_foreach(choices, i, v) {
+        path[1] = (jseg){NULL, (int)i};
         if (i >= FT_EVENT_CHOICES)
-            return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
-                                  "too many choices in one event");
+            return field_error(l, path, 2, "more than %d choices in one "
+                               "event", FT_EVENT_CHOICES);
+        if (!json_is_object(v))
+            return field_error(l, path, 2, "expected a choice {\"kind\": "
+                               "..., \"who\": ..., \"a\": ..., \"b\": ...}");
+        long long kind, a, b;
+        int who;
+        path[2] = (jseg){"kind", 0};
+        if ((rc = read_int(l, v, path, 3, FT_CHOICE_FATE_SWAP, FT_CHOICE_NONE,
+                           FT_CHOICE_NONE,
+                           "a kind of choice (0 fate-swap, 1 fate-reflip, 2 "
+                           "chip-shift, 3 chip-flip, 4 opportunity, 5 a "
+                           "round of choices)", &kind)) != FRAY_OK)
+            return rc;
+        path[2].key = "who";
+        if ((rc = read_combatant(l, v, path, 3, &who)) != FRAY_OK)
+            return rc;
+        /* a and b by kind (docs/journal.md "choices"). */
+        long long alo = INT8_MIN, ahi = INT8_MAX, blo = INT8_MIN,
+                  bhi = INT8_MAX;
+        const char *awhat = NULL, *bwhat = NULL;
+        switch (kind) {
+        case FT_CHOICE_FATE_SWAP:
+            alo = 0;
+            ahi = FT_EVENT_CARDS - 1 < INT8_MAX ? FT_EVENT_CARDS - 1 : INT8_MAX;
+            awhat = "a place in the flip (from 0)";
+            blo = 0;
+            bhi = FRAY_CARDS_MAX - 1;
+            bwhat = "a card's id (0 to 53: suit * 13 + rank - 2, Jokers 52 "
+                    "and 53)";
+            break;
+        case FT_CHOICE_FATE_REFLIP:
+            blo = 0;
+            bhi = FRAY_CARDS_MAX - 1;
+            bwhat = "a card's id (0 to 53: suit * 13 + rank - 2, Jokers 52 "
+                    "and 53)";
+            break;
+        case FT_CHOICE_CHIP_SHIFT:
+        case FT_CHOICE_CHIP_FLIP:
+            blo = 0;
+            bhi = 2;
+            bwhat = "a chip (0 white, 1 red, 2 blue)";
+            break;
+        case FT_CHOICE_OPPORTUNITY:
+            alo = 0;
+            ahi = s->n_combatants - 1;
+            awhat = "a combatant of this encounter (the one who reacts)";
+            blo = 0;
+            bhi = 1;
+            bwhat = "1 (taken) or 0 (declined)";
+            break;
+        default:
+            break;
+        }
+        path[2].key = "a";
+        if ((rc = read_int(l, v, path, 3, alo, ahi, 0, awhat, &a)) != FRAY_OK)
+            return rc;
+        path[2].key = "b";
+        if ((rc = read_int(l, v, path, 3, blo, bhi, 0, bwhat, &b)) != FRAY_OK)
+            return rc;
         ft_choice *ch = &ev->choices[i];
-        ch->kind = (uint8_t)json_int(v, "kind", FT_CHOICE_NONE);
-        ch->who = (int8_t)json_combatant(s, v, "who");
-        ch->a = (int8_t)json_int(v, "a", 0);
-        ch->b = (int8_t)json_int(v, "b", 0);
+        ch->kind = (uint8_t)kind;
+        ch->who = (int8_t)who;
+        ch->a = (int8_t)a;
+        ch->b = (int8_t)b;
         ev->n_choices = (int16_t)(i + 1);
     }
     return FRAY_OK;
 }
 
+/* The seed and trial of a line, read from its text: any unsigned 64-bit
+ * number (jansson's integers stop at 2^63 - 1). In `copy`, the line
+ * jansson reads, each such number of a key "seed" or "trial" (at any
+ * depth: the summary line has its seed too) becomes a 0 padded with
+ * spaces, so that the columns stay; those of the line's own object are
+ * kept in *out. */
+typedef struct jseed {
+    bool has_seed, has_trial;
+    uint64_t seed, trial;
+} jseed;
+
+static fray_status scan_seeds(const jline *l, char *copy, jseed *out) {
+    const char *p = l->text;
+    size_t n = l->len;
+    int depth = 0;
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < n;) {
+        char c = p[i];
+        if (c == '{' || c == '[') {
+            depth++;
+            i++;
+            continue;
+        }
+        if (c == '}' || c == ']') {
+            depth--;
+            i++;
+            continue;
+        }
+        if (c != '"') {
+            i++;
+            continue;
+        }
+        size_t end = js_string_end(p, i, n);
+        bool seed = end - i == 6 && memcmp(p + i, "\"seed\"", 6) == 0;
+        bool trial = end - i == 7 && memcmp(p + i, "\"trial\"", 7) == 0;
+        i = end;
+        if (!seed && !trial)
+            continue;
+        size_t v = js_ws(p, i, n);
+        if (v >= n || p[v] != ':')
+            continue;
+        v = js_ws(p, v + 1, n);
+        size_t e = v;
+        while (e < n && p[e] >= '0' && p[e] <= '9')
+            e++;
+        /* Not a plain whole number (a sign, a fraction, a leading zero):
+         * left to jansson, and refused below if it is the line's own. */
+        if (e == v || (e < n && (p[e] == '.' || p[e] == 'e' || p[e] == 'E')) ||
+            (p[v] == '0' && e - v > 1))
+            continue;
+        uint64_t x = 0;
+        for (size_t k = v; k < e; k++) {
+            unsigned d = (unsigned)(p[k] - '0');
+            if (x > (UINT64_MAX - d) / 10)
+                return fray__diag_set(l->diag, FRAY_ERR_PARSE,
+                                      v < INT_MAX ? (int)v + 1 : 0,
+                                      "%s: %.*s is past the largest %s, "
+                                      "18446744073709551615",
+                                      seed ? "seed" : "trial",
+                                      (int)(e - v > 40 ? 40 : e - v), p + v,
+                                      seed ? "seed" : "trial");
+            x = x * 10 + d;
+        }
+        copy[v] = '0';
+        memset(copy + v + 1, ' ', e - v - 1);
+        if (depth == 1 && seed) {
+            out->has_seed = true;
+            out->seed = x;
+        } else if (depth == 1) {
+            out->has_trial = true;
+            out->trial = x;
+        }
+        i = e;
+    }
+    return FRAY_OK;
+}
+
+/* An event line: read, checked and applied. */
+static fray_status replay_event(fray_towers_fight *f, const jline *l,
+                                json_t *o, const jseed *sd) {
+    ft_event *ev = next_slot(f);
+    if (!ev)
+        return fray__diag_set(l->diag, FRAY_ERR_NOMEM, 0, "out of memory");
+    fray_status rc = read_event(l, o, ev);
+    if (rc != FRAY_OK)
+        return rc;
+    bool begin = ev->cmd.action == FT_CMD_BEGIN;
+    if (begin != (f->n_events == 0)) {
+        jseg path[] = {{"command", 0}, {"action", 0}};
+        return fray__diag_set(l->diag, FRAY_ERR_INVALID,
+                              js_column(l, path, 2),
+                              "a journal starts with its \"begin\" event, "
+                              "and only there");
+    }
+    if (begin) {
+        jseg path[] = {{"seed", 0}};
+        if (json_object_get(o, "seed") && !sd->has_seed)
+            return field_error(l, path, 1, "expected a whole number from 0 "
+                               "to 18446744073709551615");
+        path[0].key = "trial";
+        if (json_object_get(o, "trial") && !sd->has_trial)
+            return field_error(l, path, 1, "expected a whole number from 0 "
+                               "to 18446744073709551615");
+        if (sd->has_seed) {
+            f->seed = sd->seed;
+            f->trial = sd->has_trial ? sd->trial : 0;
+            ft_state_reset_trial(&f->setup->s, &f->st, f->seed, f->trial);
+        }
+    }
+    rc = reapply(f, ev, l->diag);
+    if (rc != FRAY_OK)
+        return rc;
+    f->n_events++;
+    f->n_recorded = f->n_events;
+    return FRAY_OK;
+}
+
+/* {"undo": {"event": K}}, {"redo": {"event": K}}, {"end": {"events": N}}
+ * (docs/journal.md "Marks"). */
+static fray_status replay_mark(fray_towers_fight *f, const jline *l,
+                               json_t *o, fray_towers_mark mark) {
+    const char *key = mark == FRAY_TOWERS_MARK_UNDO   ? "undo"
+                      : mark == FRAY_TOWERS_MARK_REDO ? "redo"
+                                                      : "end";
+    const char *field = mark == FRAY_TOWERS_MARK_END ? "events" : "event";
+    jseg path[] = {{key, 0}, {field, 0}};
+    json_t *m = json_object_get(o, key);
+    if (!json_is_object(m))
+        return field_error(l, path, 1, "expected {\"%s\": N}", field);
+    long long k;
+    fray_status rc = read_int(l, m, path, 2, 0, INT_MAX, -1, NULL, &k);
+    if (rc != FRAY_OK)
+        return rc;
+    int col = js_column(l, path, 2);
+    int n = f->n_events;
+    switch (mark) {
+    case FRAY_TOWERS_MARK_UNDO:
+        if (n <= 1)
+            return fray__diag_set(l->diag, FRAY_ERR_INVALID, col,
+                                  "nothing to undo: the journal is at the "
+                                  "start of the fight");
+        if (k != n - 1)
+            return fray__diag_set(l->diag, FRAY_ERR_INVALID, col,
+                                  "the undo takes back event %lld, but the "
+                                  "last event is %d", k, n - 1);
+        rc = fray_towers_fight_undo(f);
+        break;
+    case FRAY_TOWERS_MARK_REDO:
+        if (n >= f->n_recorded)
+            return fray__diag_set(l->diag, FRAY_ERR_INVALID, col,
+                                  "nothing to redo: no event was undone "
+                                  "here");
+        if (k != n)
+            return fray__diag_set(l->diag, FRAY_ERR_INVALID, col,
+                                  "the redo plays event %lld again, but the "
+                                  "event undone last is %d", k, n);
+        rc = fray_towers_fight_redo(f);
+        break;
+    case FRAY_TOWERS_MARK_END:
+        if (k != n)
+            return fray__diag_set(l->diag, FRAY_ERR_INVALID, col,
+                                  "the end mark counts %lld events, but the "
+                                  "journal has %d", k, n);
+        break;
+    }
+    if (rc != FRAY_OK)
+        return fray__diag_set(l->diag, rc, col, "the %s does not replay: %s",
+                              key, fray_strerror(rc));
+    return FRAY_OK;
+}
+
+FRAY_API size_t fray_towers_journal_mark(fray_towers_mark mark, int n,
+                                         char *buf, size_t size) {
+    const char *key = mark == FRAY_TOWERS_MARK_UNDO   ? "undo"
+                      : mark == FRAY_TOWERS_MARK_REDO ? "redo"
+                                                      : "end";
+    int w = snprintf(buf, size, "{\"%s\":{\"%s\":%d}}", key,
+                     mark == FRAY_TOWERS_MARK_END ? "events" : "event", n);
+    return w < 0 ? 0 : (size_t)w;
+}
+
 FRAY_API fray_status fray_towers_fight_replay(fray_towers_fight *f,
                                               const char *jsonl,
                                               fray_diag *diag) {
+    return fray_towers_fight_replay_journal(f, jsonl, strlen(jsonl), NULL,
+                                            diag);
+}
+
+FRAY_API fray_status fray_towers_fight_replay_journal(
+    fray_towers_fight *f, const char *text, size_t len,
+    fray_towers_replay_info *out_info, fray_diag *diag) {
+    fray_towers_replay_info local;
+    fray_towers_replay_info *info = out_info ? out_info : &local;
+    memset(info, 0, sizeof *info);
     if (!f->opt.journal)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "replay needs a fight that keeps a journal");
     f->n_events = 0;
     f->n_recorded = 0;
     ft_state_reset_trial(&f->setup->s, &f->st, f->seed, f->trial);
-    int line = 0;
-    const char *p = jsonl;
-    while (*p) {
-        const char *end = strchr(p, '\n');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        line++;
+    int line = 0, end_line = 0;
+    char *copy = NULL;
+    size_t copy_cap = 0;
+    fray_status rc = FRAY_OK;
+    for (size_t at = 0; at < len && rc == FRAY_OK;) {
+        const char *p = text + at;
+        const char *nl = memchr(p, '\n', len - at);
+        size_t n = nl ? (size_t)(nl - p) : len - at;
+        at += n + (nl ? 1 : 0);
+        line = line < INT_MAX ? line + 1 : line;
+        info->lines = line;
         bool blank = true;
-        for (size_t k = 0; k < len; k++)
-            if (!isspace((unsigned char)p[k]))
-                blank = false;
-        if (!blank) {
-            json_error_t err;
-            json_t *o = json_loadb(p, len, 0, &err);
-            fray_status rc = FRAY_OK;
-            if (!o) {
-                rc = fray__diag_set(diag, FRAY_ERR_PARSE, err.column,
-                                    "%s", err.text);
-            } else if (json_object_get(o, "summary")) {
-                /* the final summary line of `fray fight --json` */
-            } else {
-                ft_event *ev = next_slot(f);
-                if (!ev)
-                    rc = FRAY_ERR_NOMEM;
-                else
-                    rc = read_event(&f->setup->s, o, ev, diag);
-                if (rc == FRAY_OK &&
-                    (ev->cmd.action == FT_CMD_BEGIN) != (f->n_events == 0))
-                    rc = fray__diag_set(diag, FRAY_ERR_INVALID, 0,
-                                        "a journal starts with its \"begin\" "
-                                        "event, and only there");
-                if (rc == FRAY_OK) {
-                    if (ev->cmd.action == FT_CMD_BEGIN && json_is_integer(
-                            json_object_get(o, "seed"))) {
-                        f->seed = (uint64_t)json_integer_value(
-                            json_object_get(o, "seed"));
-                        json_t *tr = json_object_get(o, "trial");
-                        f->trial = json_is_integer(tr)
-                                       ? (uint64_t)json_integer_value(tr)
-                                       : 0;
-                        ft_state_reset_trial(&f->setup->s, &f->st, f->seed,
-                                             f->trial);
-                    }
-                    rc = reapply(f, ev, diag);
-                }
-                if (rc == FRAY_OK) {
-                    f->n_events++;
-                    f->n_recorded = f->n_events;
-                }
-            }
-            json_decref(o);
-            if (rc != FRAY_OK) {
-                if (diag)
-                    diag->line = line;
-                return rc;
-            }
+        for (size_t k = 0; k < n && blank; k++)
+            blank = isspace((unsigned char)p[k]) != 0;
+        if (blank)
+            continue;
+        const char *nul = memchr(p, '\0', n);
+        if (nul) {
+            size_t col = (size_t)(nul - p) + 1;
+            rc = fray__diag_set(diag, FRAY_ERR_PARSE,
+                                col < INT_MAX ? (int)col : 0,
+                                "a NUL byte: a journal is text");
+            break;
         }
-        p += len;
-        if (*p == '\n')
-            p++;
+        if (end_line) {
+            rc = fray__diag_set(diag, FRAY_ERR_INVALID, 1,
+                                "the journal goes on after its end (line "
+                                "%d)", end_line);
+            break;
+        }
+        if (n + 1 > copy_cap) {
+            char *c = fray__realloc(&f->alloc, copy, copy_cap, n + 1);
+            if (!c) {
+                rc = fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
+                break;
+            }
+            copy = c;
+            copy_cap = n + 1;
+        }
+        memcpy(copy, p, n);
+        copy[n] = '\0';
+        jline l = {&f->setup->s, p, n, diag};
+        jseed sd;
+        rc = scan_seeds(&l, copy, &sd);
+        if (rc != FRAY_OK)
+            break;
+        json_error_t err;
+        json_t *o = json_loadb(copy, n, JSON_REJECT_DUPLICATES, &err);
+        if (!o && !nl) {
+            /* The last line, cut in the middle of its writing (it has no
+             * newline and is not JSON): the journal was cut short. */
+            info->torn = true;
+            break;
+        }
+        if (!o)
+            rc = fray__diag_set(diag, FRAY_ERR_PARSE, err.column, "%s",
+                                err.text);
+        else if (!json_is_object(o))
+            rc = fray__diag_set(diag, FRAY_ERR_PARSE, 1,
+                                "a journal line is a JSON object {...}");
+        else if (json_object_get(o, "command"))
+            rc = replay_event(f, &l, o, &sd);
+        else if (json_object_get(o, "undo"))
+            rc = replay_mark(f, &l, o, FRAY_TOWERS_MARK_UNDO);
+        else if (json_object_get(o, "redo"))
+            rc = replay_mark(f, &l, o, FRAY_TOWERS_MARK_REDO);
+        else if (json_object_get(o, "end") || json_object_get(o, "summary")) {
+            /* The end mark; or the summary line of `fray fight --json`,
+             * which ends a journal too. */
+            if (json_object_get(o, "end"))
+                rc = replay_mark(f, &l, o, FRAY_TOWERS_MARK_END);
+            end_line = line;
+            info->ended = rc == FRAY_OK;
+        } else
+            rc = fray__diag_set(diag, FRAY_ERR_PARSE, 1,
+                                "each journal line needs a \"command\" "
+                                "object (or is an undo, redo or end mark)");
+        json_decref(o);
+    }
+    fray__free(&f->alloc, copy, copy_cap);
+    if (rc != FRAY_OK) {
+        if (diag)
+            diag->line = line;
+        return rc;
     }
     if (f->n_events == 0) {
         /* Leave a fight that can go on: the start of the fight again. */
