@@ -302,7 +302,7 @@ bool cli_write_whole(const char *path, const char *what, const char *buf,
         return false;
     }
     snprintf(tmp, tn, "%s/.%s.XXXXXX", dir, base);
-    const char *failed = "cannot write";
+    const char *failed = "cannot write %s to '%s': %s\n";
     int fd = mkstemp(tmp);
     bool made = fd >= 0;
     bool ok = made;
@@ -320,13 +320,13 @@ bool cli_write_whole(const char *path, const char *what, const char *buf,
     }
     if (ok && rename(tmp, target) != 0) {
         ok = false;
-        failed = "cannot put in place";
+        failed = "cannot put %s in place at '%s': %s\n";
     }
     if (ok) {
         made = false; /* it is the journal now */
         if (!sync_dir(dir)) {
             ok = false;
-            failed = "cannot sync the folder of";
+            failed = "cannot sync the folder of %s at '%s': %s\n";
         }
     }
     int e = errno;
@@ -337,11 +337,12 @@ bool cli_write_whole(const char *path, const char *what, const char *buf,
     if (made && unlink(tmp) != 0)
         fprintf(stderr, "warning: cannot remove '%s': %s\n", tmp,
                 strerror(errno));
-    if (!ok)
-        fprintf(stderr, "error: %s %s '%s': %s\n", failed, what, path,
-                strerror(e));
-    else if (out_fd)
+    if (!ok) {
+        fputs("error: ", stderr);
+        fprintf(stderr, failed, what, path, strerror(e));
+    } else if (out_fd) {
         *out_fd = fd;
+    }
     free(tmp);
     free(dir);
     free(target);
