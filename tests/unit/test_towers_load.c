@@ -612,6 +612,11 @@ static const bad_case bad_cases[] = {
      * quotes. */
     {"bad_empty_name.yaml", FRAY_ERR_PARSE, NULL, 2, 8,
      "expected text for the encounter's name, got nothing"},
+    /* issue 11 "A NUL byte in a YAML file": refused where it is, not taken
+     * for the end of the file (a third guard follows it), in YAML and in
+     * JSON. */
+    {"bad_nul.yaml", FRAY_ERR_PARSE, NULL, 8, 50, "a NUL byte (0x00)"},
+    {"bad_nul.json", FRAY_ERR_PARSE, NULL, 4, 60, "a NUL byte (0x00)"},
 };
 
 static bool ends_with(const char *s, const char *end) {
@@ -768,4 +773,61 @@ Test(towers_load, failing_allocator) {
         cr_expect_eq(fa.live, 0, "allocation %ld: %ld blocks leaked", n, fa.live);
     }
     cr_expect(done);
+}
+
+/* ---- issue 11: files as a careless or hostile user gives them ----------------- */
+
+/* A fresh folder under /tmp for one test, and a file in it. */
+static void temp_dir(char *dir, size_t size, const char *what) {
+    snprintf(dir, size, "/tmp/fray-load-%s-%d", what, (int)getpid());
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+    cr_assert_eq(mkdir(dir, 0700), 0, "%s", dir);
+}
+static void remove_dir(const char *dir) {
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_expect_eq(system(cmd), 0);
+}
+static void write_file(const char *dir, const char *name, const char *text) {
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "%s", path);
+    cr_assert(fputs(text, f) >= 0);
+    cr_assert_eq(fclose(f), 0);
+}
+static fray_status check_in(const char *dir, const char *name, fray_diag *diag) {
+    static char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return fray_towers_check(path, diag);
+}
+
+/* issue 11 "A FIFO as a data file, or named in statblocks:, hangs": both
+ * are refused at once, saying what the file is (the test returning at all,
+ * within its timeout, is the proof that nothing waited on the FIFO). */
+Test(towers_load, issue_11_fifo_refused, .timeout = 20) {
+    char dir[300], fifo[400];
+    temp_dir(dir, sizeof dir, "fifo");
+    snprintf(fifo, sizeof fifo, "%s/pipe.yaml", dir);
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    fray_diag diag;
+    cr_expect_eq(check_in(dir, "pipe.yaml", &diag), FRAY_ERR_PARSE);
+    cr_expect_not_null(strstr(diag.message, "it is a FIFO"), "%s", diag.message);
+
+    write_file(dir, "enc.yaml",
+               "fray: encounter\nname: Piped\nstatblocks: [pipe.yaml]\n"
+               "sides: [a, b]\ncombatants: []\n");
+    cr_expect_eq(check_in(dir, "enc.yaml", &diag), FRAY_ERR_PARSE);
+    cr_expect_eq(diag.line, 3);
+    cr_expect_eq(diag.column, 14);
+    cr_expect_not_null(strstr(diag.message, "cannot read pipe.yaml: it is a FIFO"), "%s",
+                       diag.message);
+    /* A folder and a device are not read either. */
+    cr_expect_eq(fray_towers_check(dir, &diag), FRAY_ERR_PARSE);
+    cr_expect_not_null(strstr(diag.message, "it is a folder"), "%s", diag.message);
+    cr_expect_eq(fray_towers_check("/dev/zero", &diag), FRAY_ERR_PARSE);
+    cr_expect_not_null(strstr(diag.message, "it is a device"), "%s", diag.message);
+    remove_dir(dir);
 }

@@ -39,6 +39,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <libfyaml.h>
 
@@ -473,9 +475,44 @@ static const yn *get(const yn *map, const char *key) {
     return k ? k->value : NULL;
 }
 
+/* What a file that is not a regular file is, for messages. */
+static const char *file_type(mode_t mode) {
+    if (S_ISDIR(mode))
+        return "a folder";
+    if (S_ISFIFO(mode))
+        return "a FIFO (named pipe)";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    if (S_ISCHR(mode) || S_ISBLK(mode))
+        return "a device";
+    return "not a regular file";
+}
+
+static fray_status ld_os_error(ld *L, const char *path, const yn *from, int err) {
+    /* strerror_r (XSI): strerror's buffer is shared between threads. */
+    char why[128];
+    if (strerror_r(err, why, sizeof why) != 0)
+        copy_name(why, sizeof why, "error");
+    if (from)
+        return ld_fail(L, from, FRAY_ERR_PARSE, "cannot open '%s' (%s): %s",
+                       from->text, path, why);
+    return ld_fail(L, NULL, FRAY_ERR_PARSE, "cannot open the file: %s", why);
+}
+
+static fray_status ld_not_regular(ld *L, const yn *from, mode_t mode) {
+    return ld_fail(L, from, FRAY_ERR_PARSE,
+                   "cannot read %s: it is %s; a fray file is a regular file",
+                   from ? from->text : "the file", file_type(mode));
+}
+
 /* Reads the file at `path` (display name: L->cur_file) into a tree. `from`
  * is the node that named the file (errors opening it are reported there),
- * NULL for a file the caller gave. */
+ * NULL for a file the caller gave.
+ *
+ * Only a regular file is read: a FIFO, a device or a folder is refused
+ * before anything waits on it. stat() first, so that a device is never
+ * even opened; then the file is opened without waiting (O_NONBLOCK) and
+ * what was opened is checked again, in case the path changed between. */
 static fray_status ld_read_text(ld *L, const char *path, const yn *from,
                                 char **out, size_t *out_len) {
     if (L->mem_text && !from && path == L->top_paths[0]) {
@@ -492,47 +529,57 @@ static fray_status ld_read_text(ld *L, const char *path, const yn *from,
         *out_len = L->mem_len;
         return FRAY_OK;
     }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        /* strerror_r (XSI): strerror's buffer is shared between threads. */
-        char why[128];
-        if (strerror_r(errno, why, sizeof why) != 0)
-            copy_name(why, sizeof why, "error");
-        if (from)
-            return ld_fail(L, from, FRAY_ERR_PARSE, "cannot open '%s' (%s): %s",
-                           from->text, path, why);
-        return ld_fail(L, NULL, FRAY_ERR_PARSE, "cannot open the file: %s", why);
-    }
-    long size = -1;
     struct stat info;
-    if (fstat(fileno(f), &info) == 0 && S_ISREG(info.st_mode) &&
-        fseek(f, 0, SEEK_END) == 0)
-        size = ftell(f);
-    if (size < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return ld_fail(L, from, FRAY_ERR_PARSE, "cannot read %s: not a regular file",
-                       from ? from->text : "the file");
+    if (stat(path, &info) != 0)
+        return ld_os_error(L, path, from, errno);
+    if (!S_ISREG(info.st_mode))
+        return ld_not_regular(L, from, info.st_mode);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return ld_os_error(L, path, from, errno);
+    if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+        mode_t mode = info.st_mode;
+        close(fd);
+        return ld_not_regular(L, from, mode);
     }
-    if (size > LD_MAX_FILE_BYTES) {
-        fclose(f);
+    if (info.st_size > LD_MAX_FILE_BYTES) {
+        close(fd);
         return ld_fail(L, from, FRAY_ERR_RANGE,
-                       "%s is %ld bytes long; at most %d",
-                       from ? from->text : "the file", size, LD_MAX_FILE_BYTES);
+                       "%s is %lld bytes long; at most %d",
+                       from ? from->text : "the file", (long long)info.st_size,
+                       LD_MAX_FILE_BYTES);
     }
-    char *buf = ld_alloc(L, (size_t)size + 1);
+    size_t size = (size_t)info.st_size;
+    char *buf = ld_alloc(L, size + 1);
     if (!buf) {
-        fclose(f);
+        close(fd);
         return ld_nomem(L);
     }
-    size_t got_bytes = fread(buf, 1, (size_t)size, f);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad || got_bytes != (size_t)size)
-        return ld_fail(L, from, FRAY_ERR_PARSE, "cannot read %s",
-                       from ? from->text : "the file");
-    buf[size] = '\0';
+    /* A file that shrinks while it is read is read as far as it goes; one
+     * that grows, as far as its size when it was opened. */
+    size_t got_bytes = 0;
+    int err = 0;
+    while (got_bytes < size) {
+        ssize_t r = read(fd, buf + got_bytes, size - got_bytes);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            err = errno;
+        if (r <= 0)
+            break;
+        got_bytes += (size_t)r;
+    }
+    close(fd);
+    if (err != 0) {
+        char why[128];
+        if (strerror_r(err, why, sizeof why) != 0)
+            copy_name(why, sizeof why, "error");
+        return ld_fail(L, from, FRAY_ERR_PARSE, "cannot read %s: %s",
+                       from ? from->text : "the file", why);
+    }
+    buf[got_bytes] = '\0';
     *out = buf;
-    *out_len = (size_t)size;
+    *out_len = got_bytes;
     return FRAY_OK;
 }
 
@@ -807,33 +854,10 @@ static size_t utf8_len(const unsigned char *p, size_t left) {
     return n;
 }
 
-/* A fray file is UTF-8 text (YAML 1.2 "Character Encodings"). Checked
- * before libfyaml sees it: libfyaml 0.7 loops forever on a byte that is
- * not UTF-8 inside an unknown directive ("%e\xF7"). */
-static fray_status ld_check_utf8(ld *L, const char *text, size_t len) {
+/* The line and column (1-based, in characters) of byte i of a text that is
+ * UTF-8 up to there. */
+static yn text_place(const char *text, size_t i) {
     const unsigned char *p = (const unsigned char *)text;
-    size_t i = 0;
-    while (i < len) {
-        uint64_t w;
-        if (len - i >= sizeof w) { /* eight ASCII bytes at a time */
-            memcpy(&w, p + i, sizeof w);
-            if ((w & 0x8080808080808080u) == 0) {
-                i += sizeof w;
-                continue;
-            }
-        }
-        if (p[i] < 0x80) {
-            i++;
-            continue;
-        }
-        size_t n = utf8_len(p + i, len - i);
-        if (n == 0)
-            break;
-        i += n;
-    }
-    if (i >= len)
-        return FRAY_OK;
-    /* Where: everything before the bad byte is UTF-8; count characters. */
     yn at = {0};
     at.line = 1;
     at.col = 1;
@@ -845,6 +869,46 @@ static fray_status ld_check_utf8(ld *L, const char *text, size_t len) {
             at.col++;
         }
     }
+    return at;
+}
+
+/*
+ * A fray file is UTF-8 text (YAML 1.2 "Character Encodings") without NUL
+ * bytes. Checked before libfyaml sees it: libfyaml 0.7 loops forever on a
+ * byte that is not UTF-8 inside an unknown directive ("%e\xF7"), and takes
+ * a NUL for the end of the text, so that whatever follows one would be
+ * dropped without a word. The message names the byte, never the text
+ * around it (the file may not be a fray file at all).
+ */
+static fray_status ld_check_text(ld *L, const char *text, size_t len) {
+    const unsigned char *p = (const unsigned char *)text;
+    const char *nul = memchr(text, '\0', len);
+    size_t end = nul ? (size_t)(nul - text) : len;
+    size_t i = 0;
+    while (i < end) {
+        uint64_t w;
+        if (end - i >= sizeof w) { /* eight ASCII bytes at a time */
+            memcpy(&w, p + i, sizeof w);
+            if ((w & 0x8080808080808080u) == 0) {
+                i += sizeof w;
+                continue;
+            }
+        }
+        if (p[i] < 0x80) {
+            i++;
+            continue;
+        }
+        size_t n = utf8_len(p + i, end - i);
+        if (n == 0)
+            break;
+        i += n;
+    }
+    if (i >= len)
+        return FRAY_OK;
+    yn at = text_place(text, i);
+    if (i == end)
+        return ld_fail(L, &at, FRAY_ERR_PARSE,
+                       "a NUL byte (0x00); a fray file is text, and holds none");
     return ld_fail(L, &at, FRAY_ERR_PARSE,
                    "the file is not UTF-8 text (a byte 0x%02X)", p[i]);
 }
@@ -860,7 +924,7 @@ static fray_status ld_parse_file(ld *L, const char *path, const char *display,
     if (st != FRAY_OK)
         return st;
     L->cur_file = display;
-    if ((st = ld_check_utf8(L, text, len)) != FRAY_OK)
+    if ((st = ld_check_text(L, text, len)) != FRAY_OK)
         return st;
     /* The error position of a syntax error comes from a diagnostics
      * object that collects errors instead of printing them. */
