@@ -3,6 +3,7 @@
  * with its file:line:column and what was expected (docs/file-formats.md;
  * seed 000; rules-facts.md "Equipment", "Derived values", "Chips";
  * RULINGS 1-3, 10-22). */
+#define _XOPEN_SOURCE 700 /* mkfifo, symlink */
 #include <criterion/criterion.h>
 
 #include <stdio.h>
@@ -829,5 +830,61 @@ Test(towers_load, issue_11_fifo_refused, .timeout = 20) {
     cr_expect_not_null(strstr(diag.message, "it is a folder"), "%s", diag.message);
     cr_expect_eq(fray_towers_check("/dev/zero", &diag), FRAY_ERR_PARSE);
     cr_expect_not_null(strstr(diag.message, "it is a device"), "%s", diag.message);
+    remove_dir(dir);
+}
+
+/* issue 11 "A symlinked folder followed by `..`": a path a file names is
+ * opened relative to the real folder of that file, as the operating system
+ * resolves it. enc.yaml names link/../sb.yaml, which is real/deep/sb.yaml
+ * (link is real/deep/dir); that file's catalog, cat.yaml, is then
+ * real/deep/cat.yaml (Physical Blade), not the cat.yaml beside enc.yaml
+ * (Lexical Blade) that the tidied name sb.yaml would suggest. An error in
+ * it is told under the name as written. */
+Test(towers_load, issue_11_symlinked_folder_then_dotdot) {
+    char dir[300], sub[400], link[400], target[400];
+    temp_dir(dir, sizeof dir, "symlink");
+    snprintf(sub, sizeof sub, "%s/real", dir);
+    cr_assert_eq(mkdir(sub, 0700), 0);
+    snprintf(sub, sizeof sub, "%s/real/deep", dir);
+    cr_assert_eq(mkdir(sub, 0700), 0);
+    snprintf(target, sizeof target, "%s/real/deep/dir", dir);
+    cr_assert_eq(mkdir(target, 0700), 0);
+    snprintf(link, sizeof link, "%s/link", dir);
+    cr_assert_eq(symlink("real/deep/dir", link), 0);
+    static const char sb[] =
+        "fray: statblocks\ncatalog: [cat.yaml]\nstatblocks:\n  - name: X\n"
+        "    combat: {N: 1, PA: 2, PD: 2, SA: 0, ID: 1, PX: 1, ER: 1, IR: 0, SPD: 5}\n"
+        "    endurance: 2\n    weapons: [Physical Blade]\n";
+    write_file(sub, "sb.yaml", sb);
+    write_file(dir, "sb.yaml", sb); /* the lexical twin: must not be read */
+    write_file(sub, "cat.yaml",
+               "fray: catalog\nweapons:\n"
+               "  - \"Physical Blade | 1+PA | 4+PX | - | $25 | 3 lbs. | Blade\"\n");
+    write_file(dir, "cat.yaml",
+               "fray: catalog\nweapons:\n"
+               "  - \"Lexical Blade | 1+PA | 4+PX | - | $25 | 3 lbs. | Blade\"\n");
+    write_file(dir, "enc.yaml",
+               "fray: encounter\nname: Linked\nstatblocks: [link/../sb.yaml]\n"
+               "sides: [a, b]\ncombatants:\n  - {id: x, statblock: X, side: a}\n"
+               "  - {id: y, statblock: X, side: b}\n");
+    char path[600];
+    snprintf(path, sizeof path, "%s/enc.yaml", dir);
+    const char *p = path;
+    ft_setup *s = calloc(1, sizeof *s);
+    cr_assert_not_null(s);
+    fray_diag diag;
+    cr_assert_eq(ft_load_files(&p, 1, s, &diag), FRAY_OK, "%s:%d:%d: %s",
+                 diag.file ? diag.file : "?", diag.line, diag.column, diag.message);
+    cr_expect_eq(s->n_catalog, 1);
+    cr_expect_str_eq(s->catalog[0].name, "Physical Blade");
+
+    /* An error in the physical file names it as written. */
+    write_file(sub, "sb.yaml",
+               "fray: statblocks\ncatalog: [cat.yaml]\nstatblocks:\n  - {name: X, speeed: 3}\n");
+    cr_expect_eq(ft_load_files(&p, 1, s, &diag), FRAY_ERR_PARSE);
+    cr_expect(diag.file && ends_with(diag.file, "/link/../sb.yaml"), "%s",
+              diag.file ? diag.file : "?");
+    cr_expect_eq(diag.line, 4);
+    free(s);
     remove_dir(dir);
 }

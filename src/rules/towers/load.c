@@ -187,6 +187,7 @@ typedef struct ld {
     const char *const *top_paths; /* the caller's (borrowed) */
     int n_top;
     const char *cur_file;         /* display path of the file being read */
+    const char *cur_dir;          /* its real folder (ld_real_dir) */
     const char *mem_text;         /* ft_load_text: the first file's text, */
     size_t mem_len;               /* read from memory instead of the disk */
     int n_files;
@@ -2261,6 +2262,7 @@ static fray_status ld_add_template(ld *L, const yn *n) {
 
 typedef struct ld_file {
     const char *display;
+    const char *dir; /* the real folder it is in, with a final '/' */
     yn *root;
     int kind;
     bool done;
@@ -2326,6 +2328,35 @@ static char *ld_join(ld *L, const char *base_file, const char *rel, bool tidy) {
     return out;
 }
 
+/*
+ * The real folder of the file at `path` (realpath() of the part before its
+ * last '/'), with a final '/': what the paths a file names are relative
+ * to. Not the display path: "link/.." is where the operating system says,
+ * not where a tidied name suggests, when link is a symbolic link to a
+ * folder. Falls back to the path's own folder when realpath() cannot tell
+ * (a text from memory whose folder does not exist).
+ */
+static char *ld_real_dir(ld *L, const char *path) {
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? ld_strndup(L, path, (size_t)(slash - path) + 1)
+                      : ld_strndup(L, "./", 2);
+    if (!dir)
+        return NULL;
+    char real[PATH_MAX];
+    if (!realpath(dir[0] ? dir : "/", real))
+        return dir;
+    size_t n = strlen(real);
+    bool slashed = n > 0 && real[n - 1] == '/';
+    char *out = ld_alloc(L, n + 2);
+    if (!out)
+        return NULL;
+    memcpy(out, real, n);
+    if (!slashed)
+        out[n++] = '/';
+    out[n] = '\0';
+    return out;
+}
+
 static fray_status ld_kind(ld *L, const yn *root, int *out) {
     char b[64];
     if (root->type != YN_MAP)
@@ -2362,6 +2393,8 @@ static fray_status ld_register(ld *L, const char *path, const char *display,
     const char *saved = L->cur_file;
     f->display = display;
     fray_status st = ld_parse_file(L, path, display, from, &f->root);
+    if (st == FRAY_OK && !(f->dir = ld_real_dir(L, path)))
+        st = ld_nomem(L);
     if (st == FRAY_OK)
         st = ld_kind(L, f->root, &f->kind);
     if (st != FRAY_OK)
@@ -2381,9 +2414,18 @@ static fray_status ld_include(ld *L, const yn *from, int want) {
     if (!from || from->type != YN_SCALAR || is_null(from))
         return ld_fail(L, from, FRAY_ERR_PARSE, "expected a file's path, got %s",
                        got(from, b));
-    char *path = ld_join(L, L->cur_file, from->text, false);
+    /* Opened relative to the real folder of the current file; named in
+     * messages relative to its display path. */
+    char *path = ld_join(L, L->cur_dir, from->text, false);
     char *display = ld_join(L, L->cur_file, from->text, true);
     if (!path || !display)
+        return ld_nomem(L);
+    /* The tidied name says "a/b/../c" is "a/c"; when a symbolic link makes
+     * it another file (or none), messages keep the name untidied. */
+    char real_path[PATH_MAX], real_display[PATH_MAX];
+    if (realpath(path, real_path) &&
+        (!realpath(display, real_display) || strcmp(real_path, real_display) != 0) &&
+        !(display = ld_join(L, L->cur_file, from->text, false)))
         return ld_nomem(L);
     ld_file *f;
     fray_status st = ld_register(L, path, display, from, &f);
@@ -3348,7 +3390,9 @@ static fray_status ld_encounter(ld *L, const yn *root) {
 
 static fray_status ld_process(ld *L, ld_file *f) {
     const char *saved = L->cur_file;
+    const char *saved_dir = L->cur_dir;
     L->cur_file = f->display;
+    L->cur_dir = f->dir;
     f->done = true;
     fray_status st;
     switch (f->kind) {
@@ -3362,8 +3406,10 @@ static fray_status ld_process(ld *L, ld_file *f) {
         st = ld_encounter(L, f->root);
         break;
     }
-    if (st == FRAY_OK)
+    if (st == FRAY_OK) {
         L->cur_file = saved;
+        L->cur_dir = saved_dir;
+    }
     return st;
 }
 
