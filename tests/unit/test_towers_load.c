@@ -888,3 +888,43 @@ Test(towers_load, issue_11_symlinked_folder_then_dotdot) {
     free(s);
     remove_dir(dir);
 }
+
+/* issue 11 "error messages quote the first characters of any file they
+ * reach": until a file has a `fray:` kind it may be any file at all
+ * (/etc/passwd), so nothing it holds is quoted: not as text that is not a
+ * mapping, not as a list, not in a `fray:` that names no kind, not in an
+ * alias, not in a YAML syntax error, and not when an encounter names such
+ * a file. A near miss of a kind is still helped, in fray's own words. */
+Test(towers_load, issue_11_no_quote_of_a_file_that_is_not_fray_data) {
+    char dir[300];
+    temp_dir(dir, sizeof dir, "quote");
+    static const struct {
+        const char *name, *text, *fragment;
+    } cases[] = {
+        {"passwd", "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1\n",
+         "not a fray file: expected a mapping that starts with 'fray: encounter'"},
+        {"list.yaml", "- root:x:0:0\n- daemon\n", "got a list"},
+        {"kind.yaml", "fray: root:x:0:0\n", "'fray:' names no kind of fray file;"},
+        {"typo.yaml", "fray: encuonter\n",
+         "'fray:' names no kind of fray file (did you mean 'encounter'?)"},
+        {"alias.yaml", "a: *rootx00\n", "an alias ('*') with no anchor ('&')"},
+        {"version.yaml", "%YAML root.2\n---\na: b\n", "YAML syntax: "},
+        {"enc.yaml", "fray: encounter\nname: E\nstatblocks: [passwd]\n",
+         "not a fray file"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        write_file(dir, cases[i].name, cases[i].text);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        fray_diag diag;
+        cr_expect_eq(check_in(dir, cases[i].name, &diag), FRAY_ERR_PARSE, "%s",
+                     cases[i].name);
+        cr_expect_gt(diag.line, 0, "%s: %s", cases[i].name, diag.message);
+        cr_expect_not_null(strstr(diag.message, cases[i].fragment), "%s: '%s' lacks '%s'",
+                           cases[i].name, diag.message, cases[i].fragment);
+        cr_expect_null(strstr(diag.message, "root"), "%s quotes the file: %s",
+                       cases[i].name, diag.message);
+        cr_expect_null(strstr(diag.message, "encuonter"), "%s quotes the file: %s",
+                       cases[i].name, diag.message);
+    }
+    remove_dir(dir);
+}

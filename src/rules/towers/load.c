@@ -789,9 +789,10 @@ static fray_status build_tree(ld *L, struct fy_parser *p, const char *src,
             at.line = line;
             at.col = col;
             if (!a) {
+                /* Not named: the file may not be a fray file (ld_kind). */
                 st = ld_fail(L, &at, FRAY_ERR_PARSE,
-                             "unknown alias '*%s' (no anchor '&%s' before it)",
-                             name, name);
+                             "an alias ('*') with no anchor ('&') of its name "
+                             "before it");
                 break;
             }
             /* A shallow copy: the anchored node is complete and read-only
@@ -959,8 +960,13 @@ static fray_status ld_parse_file(ld *L, const char *path, const char *display,
             at.line = de->line;
             at.col = de->column;
         }
-        st = ld_fail(L, de ? &at : NULL, FRAY_ERR_PARSE, "YAML syntax: %s",
-                     de && de->msg ? de->msg : "the text is not valid YAML");
+        /* libfyaml's message, without what it quotes of the text in
+         * parentheses ("illegal major version number (...)"): the file
+         * may not be a fray file (ld_kind). */
+        const char *msg = de && de->msg ? de->msg : "the text is not valid YAML";
+        const char *paren = strstr(msg, " (");
+        int mlen = paren && paren - msg < 200 ? (int)(paren - msg) : 200;
+        st = ld_fail(L, de ? &at : NULL, FRAY_ERR_PARSE, "YAML syntax: %.*s", mlen, msg);
     }
     fy_parser_destroy(p);
     fy_diag_destroy(fdiag);
@@ -2357,19 +2363,44 @@ static char *ld_real_dir(ld *L, const char *path) {
     return out;
 }
 
+/*
+ * The kind of a file: its `fray:` key. Until a file has one it may be any
+ * file at all (`fray check /etc/passwd`), so these messages, like every
+ * message about a file before this point, never quote what it holds:
+ * they say what it is (text, a list) and what was expected.
+ */
 static fray_status ld_kind(ld *L, const yn *root, int *out) {
-    char b[64];
+    static const char expected[] =
+        "'fray: encounter', 'fray: statblocks' or 'fray: catalog'";
     if (root->type != YN_MAP)
         return ld_fail(L, root, FRAY_ERR_PARSE,
-                       "expected a mapping that starts with 'fray: encounter', "
-                       "'fray: statblocks' or 'fray: catalog', got %s",
-                       got(root, b));
+                       "not a fray file: expected a mapping that starts with %s, "
+                       "got %s",
+                       expected,
+                       root->type == YN_SEQ ? "a list"
+                       : is_null(root)      ? "nothing"
+                                            : "text");
     const yn *k = key_node(root, "fray", false);
     if (!k)
         return ld_fail(L, root, FRAY_ERR_PARSE,
-                       "missing key 'fray': a fray file starts with 'fray: "
-                       "encounter', 'fray: statblocks' or 'fray: catalog'");
-    return ld_choice(L, k->value, "fray (the kind of file)", kind_names, 3, out);
+                       "missing key 'fray': a fray file starts with %s", expected);
+    const yn *v = k->value;
+    int i = v && v->type == YN_SCALAR && !is_null(v) ? find_name(v->text, kind_names, 3)
+                                                     : -1;
+    if (i >= 0) {
+        *out = i;
+        return FRAY_OK;
+    }
+    /* A near miss is surely a fray file with a typo: name the kind meant
+     * (fray's word, not the file's). */
+    for (int j = 0; j < 3 && v && v->type == YN_SCALAR; j++)
+        if (distance(v->text, kind_names[j]) <= 2)
+            return ld_fail(L, v ? v : k, FRAY_ERR_PARSE,
+                           "'fray:' names no kind of fray file (did you mean "
+                           "'%s'?); expected %s",
+                           kind_names[j], expected);
+    return ld_fail(L, v && !is_null(v) ? v : k, FRAY_ERR_PARSE,
+                   "'fray:' names no kind of fray file; expected %s", expected);
 }
 
 static fray_status ld_process(ld *L, ld_file *f);
