@@ -928,3 +928,60 @@ Test(towers_load, issue_11_no_quote_of_a_file_that_is_not_fray_data) {
     }
     remove_dir(dir);
 }
+
+/* issue 11 "YAML tags (!!str 5) are ignored": the Core Schema tags are
+ * honoured as assertions of a node's type (!!str 5 is the text "5", so a
+ * number refuses it; !!int 5 is fine; !!int x breaks its tag) and any
+ * other tag is refused, naming it, at the tag's line and column. */
+Test(towers_load, issue_11_yaml_tags) {
+    static const struct {
+        const char *jokers, *fresh; /* options: {jokers: J, fresh-decks: F} */
+        fray_status status;
+        int column;
+        const char *fragment;
+    } cases[] = {
+        {"!!int 1", "!!bool true", FRAY_OK, 0, NULL},
+        {"!<tag:yaml.org,2002:int> 1", "true", FRAY_OK, 0, NULL},
+        {"!!str 1", "true", FRAY_ERR_PARSE, 25, /* a reader's error: at the value */
+         "expected a whole number for jokers, got '1' (tagged !!str)"},
+        {"1", "!!str true", FRAY_ERR_PARSE, 41,
+         "expected true or false for fresh-decks, got 'true' (tagged !!str)"},
+        {"!!float 1.5", "true", FRAY_ERR_PARSE, 27,
+         "expected a whole number for jokers, got '1.5' (tagged !!float)"},
+        {"!!int x", "true", FRAY_ERR_PARSE, 19,
+         "the tag !!int says a whole number (in decimal), got 'x'"},
+        {"1", "!!bool yes", FRAY_ERR_PARSE, 35, /* a tag's error: at the tag */
+         "the tag !!bool says true or false"},
+        {"!!seq 1", "true", FRAY_ERR_PARSE, 19, "the tag !!seq says a list, got '1'"},
+        {"!foo 1", "true", FRAY_ERR_PARSE, 19,
+         "the YAML tag '!foo' is not one fray reads; it reads !!str, !!int"},
+        {"!<tag:example.com,2000:x> 1", "true", FRAY_ERR_PARSE, 19,
+         "the YAML tag '!<tag:example.com,2000:x>' is not one fray reads"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "fray: encounter\nname: !!str 5\nstatblocks: [small.yaml]\n"
+                 "sides: [a, b]\noptions: {jokers: %s, fresh-decks: %s}\n"
+                 "combatants:\n  - {id: g1, statblock: Guard, side: a}\n"
+                 "  - {id: g2, statblock: Guard, side: b}\n",
+                 cases[i].jokers, cases[i].fresh);
+        ft_setup *s = calloc(1, sizeof *s);
+        cr_assert_not_null(s);
+        fray_diag diag;
+        fray_status st = ft_load_text(text, strlen(text), SRC "tests/data/towers/tags.yaml",
+                                      NULL, s, &diag);
+        cr_expect_eq(st, cases[i].status, "%s / %s: %s", cases[i].jokers, cases[i].fresh,
+                     diag.message);
+        if (st == FRAY_OK) {
+            cr_expect_str_eq(s->name, "5", "!!str 5 is the text 5");
+            cr_expect_eq(s->opt.deck.jokers, 1);
+        } else if (cases[i].fragment) {
+            cr_expect_eq(diag.line, 5, "%s", diag.message);
+            cr_expect_eq(diag.column, cases[i].column, "%s", diag.message);
+            cr_expect_not_null(strstr(diag.message, cases[i].fragment), "'%s' lacks '%s'",
+                               diag.message, cases[i].fragment);
+        }
+        free(s);
+    }
+}

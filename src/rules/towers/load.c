@@ -143,7 +143,24 @@ typedef struct yn {
     int n;                          /* items or keys */
     uint8_t type;
     uint8_t style;                  /* scalars: enum fy_scalar_style */
+    uint8_t tag;                    /* enum yn_tag */
+    const char *tag_src;            /* the tag as written, or NULL */
 } yn;
+
+/* The YAML tags fray honours, as assertions of a node's type (YAML 1.2
+ * "Core Schema"); any other tag is refused (docs/file-formats.md). */
+#define YN_TAG_LIST(X)                                                          \
+    X(YT_STR, "tag:yaml.org,2002:str")                                         \
+    X(YT_INT, "tag:yaml.org,2002:int")                                         \
+    X(YT_FLOAT, "tag:yaml.org,2002:float")                                     \
+    X(YT_BOOL, "tag:yaml.org,2002:bool")                                       \
+    X(YT_NULL, "tag:yaml.org,2002:null")                                       \
+    X(YT_SEQ, "tag:yaml.org,2002:seq")                                         \
+    X(YT_MAP, "tag:yaml.org,2002:map")
+#define YN_TAG_ENUM(name, uri) name,
+#define YN_TAG_URI(name, uri) uri,
+enum yn_tag { YT_NONE, YN_TAG_LIST(YN_TAG_ENUM) YT_OTHER };
+static const char *const yn_tag_uris[] = {"", YN_TAG_LIST(YN_TAG_URI)};
 
 typedef struct ld_anchor {
     struct ld_anchor *next;
@@ -188,6 +205,8 @@ typedef struct ld {
     int n_top;
     const char *cur_file;         /* display path of the file being read */
     const char *cur_dir;          /* its real folder (ld_real_dir) */
+    const yn *tag_bad;            /* its first node with a tag it breaks, */
+    yn tag_at;                    /* and where that tag is */
     const char *mem_text;         /* ft_load_text: the first file's text, */
     size_t mem_len;               /* read from memory instead of the disk */
     int n_files;
@@ -414,6 +433,14 @@ static bool parse_long(const char *s, long *out) {
     return true;
 }
 
+/* A scalar's whole number, unless its tag says it is something else
+ * (`!!str 5` is the text "5"). */
+static bool node_long(const yn *n, long *out) {
+    if (n->tag != YT_NONE && n->tag != YT_INT)
+        return false;
+    return parse_long(n->text, out);
+}
+
 static void copy_name(char *dst, size_t size, const char *src) {
     snprintf(dst, size, "%s", src);
 }
@@ -423,6 +450,8 @@ static void copy_name(char *dst, size_t size, const char *src) {
 static bool is_null(const yn *n) {
     if (!n)
         return true;
+    if (n->tag == YT_STR || n->tag == YT_NULL) /* checked: ld_tag_problem */
+        return n->tag == YT_NULL;
     if (n->type != YN_SCALAR || n->style != FYSS_PLAIN)
         return false;
     return n->len == 0 || strcmp(n->text, "~") == 0 || ieq(n->text, "null");
@@ -438,10 +467,13 @@ static const char *got(const yn *n, char buf[64]) {
         return "a mapping";
     const char *nl = strchr(n->text, '\n');
     size_t len = nl ? (size_t)(nl - n->text) : n->len;
+    int w;
     if (len > 40)
-        snprintf(buf, 64, "'%.40s...'", n->text);
+        w = snprintf(buf, 64, "'%.40s...'", n->text);
     else
-        snprintf(buf, 64, "'%.*s'%s", (int)len, n->text, nl ? " (several lines)" : "");
+        w = snprintf(buf, 64, "'%.*s'%s", (int)len, n->text, nl ? " (several lines)" : "");
+    if (n->tag_src && w > 0 && w < 64) /* '5' (tagged !!str) */
+        snprintf(buf + w, 64 - (size_t)w, " (tagged %.12s)", n->tag_src);
     return buf;
 }
 
@@ -608,6 +640,10 @@ static fray_status attach(ld *L, yn **stack, int depth, yn **root, yn *n) {
     }
     yn *item = n;
     if (top->type == YN_MAP) {
+        if (n->line == 0) { /* libfyaml gives no mark to `key:` alone */
+            n->line = top->pending->line;
+            n->col = top->pending->col;
+        }
         item = top->pending;
         item->value = n;
         top->pending = NULL;
@@ -674,6 +710,145 @@ static size_t single_quoted(const char *raw, size_t n, char *out) {
     }
     out[o] = '\0';
     return o;
+}
+
+/* YAML 1.2 Core Schema float: [-+]?(.digits|digits(.digits?)?)([eE][-+]?digits)?,
+ * [-+]?.inf, .nan (any of the three cases the schema allows). */
+static bool core_float(const char *s) {
+    const char *p = s + (*s == '+' || *s == '-');
+    static const char *const special[] = {".inf", ".Inf", ".INF"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(p, special[i]) == 0)
+            return true;
+    if (p == s && (strcmp(s, ".nan") == 0 || strcmp(s, ".NaN") == 0 ||
+                   strcmp(s, ".NAN") == 0))
+        return true;
+    bool digits = false;
+    while (isdigit((unsigned char)*p)) {
+        p++;
+        digits = true;
+    }
+    if (*p == '.') {
+        p++;
+        while (isdigit((unsigned char)*p)) {
+            p++;
+            digits = true;
+        }
+    }
+    if (!digits)
+        return false;
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        p += *p == '+' || *p == '-';
+        if (!isdigit((unsigned char)*p))
+            return false;
+        while (isdigit((unsigned char)*p))
+            p++;
+    }
+    return *p == '\0';
+}
+
+/*
+ * Whether a tagged node breaks its tag, and then the message. fray honours
+ * the Core Schema's tags as assertions: !!str makes a scalar text (so a
+ * number field refuses `!!str 5`), !!int, !!float, !!bool and !!null
+ * require a scalar that is one, !!seq and !!map a list and a mapping; any
+ * other tag is refused. Asked while the tree is built, but told only once
+ * the file is a fray file (ld_register), as it quotes the file.
+ */
+static bool tag_problem(const yn *n, char *msg, size_t size) {
+    char b[64];
+    const char *t = n->tag_src ? n->tag_src : "?";
+    yn plain = *n; /* for got(): the text alone, without its tag */
+    plain.tag = YT_NONE;
+    plain.tag_src = NULL;
+    plain.style = FYSS_PLAIN;
+    const char *want = NULL;
+    switch (n->tag) {
+    case YT_NONE:
+        return false;
+    case YT_OTHER:
+        snprintf(msg, size,
+                 "the YAML tag '%s' is not one fray reads; it reads !!str, !!int, "
+                 "!!float, !!bool, !!null, !!seq and !!map",
+                 t);
+        return true;
+    case YT_SEQ:
+        if (n->type == YN_SEQ)
+            return false;
+        want = "a list";
+        break;
+    case YT_MAP:
+        if (n->type == YN_MAP)
+            return false;
+        want = "a mapping";
+        break;
+    default:
+        if (n->type != YN_SCALAR) {
+            want = "a single value";
+            break;
+        }
+        if (n->tag == YT_STR)
+            return false;
+        if (n->tag == YT_INT) {
+            const char *p = n->text + (n->text[0] == '+' || n->text[0] == '-');
+            bool ok = *p != '\0';
+            for (; *p && ok; p++)
+                ok = isdigit((unsigned char)*p);
+            if (ok)
+                return false;
+            want = "a whole number (in decimal)";
+        } else if (n->tag == YT_FLOAT) {
+            if (core_float(n->text))
+                return false;
+            want = "a number";
+        } else if (n->tag == YT_BOOL) {
+            if (ieq(n->text, "true") || ieq(n->text, "false"))
+                return false;
+            want = "true or false";
+        } else {
+            if (n->len == 0 || strcmp(n->text, "~") == 0 || ieq(n->text, "null"))
+                return false;
+            want = "nothing (null, ~ or no value)";
+        }
+        break;
+    }
+    snprintf(msg, size, "the tag %s says %s, got %s", t, want, got(&plain, b));
+    return true;
+}
+
+/* A node's tag: which one, and how it was written. */
+static fray_status ld_tag(ld *L, yn *n, struct fy_token *tag, const char *src,
+                          size_t src_len) {
+    size_t len = 0;
+    const char *uri = fy_token_get_text(tag, &len);
+    n->tag = YT_OTHER;
+    for (int i = YT_STR; i < YT_OTHER && uri; i++)
+        if (strlen(yn_tag_uris[i]) == len && memcmp(yn_tag_uris[i], uri, len) == 0)
+            n->tag = (uint8_t)i;
+    /* As written ("!!str", "!e!int"), from the source; at most 40 bytes. */
+    const struct fy_mark *a = fy_token_start_mark(tag);
+    const struct fy_mark *b = fy_token_end_mark(tag);
+    if (a && b && a->input_pos < b->input_pos && b->input_pos <= src_len) {
+        size_t w = b->input_pos - a->input_pos;
+        if (w > 40) {
+            w = 40;
+            while (w > 0 && (src[a->input_pos + w] & 0xC0) == 0x80)
+                w--; /* not inside a UTF-8 character */
+        }
+        n->tag_src = ld_strndup(L, src + a->input_pos, w);
+    } else {
+        n->tag_src = ld_strndup(L, uri ? uri : "!", uri && len <= 40 ? len : 1);
+    }
+    if (!n->tag_src)
+        return ld_nomem(L);
+    char msg[8];
+    if (!L->tag_bad && tag_problem(n, msg, sizeof msg)) {
+        L->tag_bad = n;
+        L->tag_at.line = a ? a->line + 1 : n->line;
+        L->tag_at.col = a ? a->column + 1 : n->col;
+    }
+    return FRAY_OK;
 }
 
 static fray_status build_tree(ld *L, struct fy_parser *p, const char *src,
@@ -749,6 +924,12 @@ static fray_status build_tree(ld *L, struct fy_parser *p, const char *src,
                              ? e->sequence_start.anchor
                              : e->mapping_start.anchor;
             }
+            struct fy_token *tag = e->type == FYET_SCALAR ? e->scalar.tag
+                                   : e->type == FYET_SEQUENCE_START
+                                       ? e->sequence_start.tag
+                                       : e->mapping_start.tag;
+            if (tag && (st = ld_tag(L, n, tag, src, src_len)) != FRAY_OK)
+                break;
             if (anchor) {
                 ld_anchor *a = ld_alloc(L, sizeof *a);
                 if (!a || !(a->name = token_text(L, anchor))) {
@@ -926,6 +1107,7 @@ static fray_status ld_parse_file(ld *L, const char *path, const char *display,
     if (st != FRAY_OK)
         return st;
     L->cur_file = display;
+    L->tag_bad = NULL;
     if ((st = ld_check_text(L, text, len)) != FRAY_OK)
         return st;
     /* The error position of a syntax error comes from a diagnostics
@@ -1029,7 +1211,7 @@ static fray_status ld_int(ld *L, const yn *n, const char *what, long lo,
                           long hi, int *out) {
     char b[64];
     long v;
-    if (!n || n->type != YN_SCALAR || is_null(n) || !parse_long(n->text, &v))
+    if (!n || n->type != YN_SCALAR || is_null(n) || !node_long(n, &v))
         return ld_fail(L, n, FRAY_ERR_PARSE, "expected a whole number for %s, got %s",
                        what, got(n, b));
     if (v < lo || v > hi)
@@ -1041,7 +1223,8 @@ static fray_status ld_int(ld *L, const yn *n, const char *what, long lo,
 
 static fray_status ld_bool(ld *L, const yn *n, const char *what, bool *out) {
     char b[64];
-    if (n && n->type == YN_SCALAR && !is_null(n)) {
+    if (n && n->type == YN_SCALAR && !is_null(n) &&
+        (n->tag == YT_NONE || n->tag == YT_BOOL)) {
         static const char *const yes[] = {"true", "yes", "on"};
         static const char *const no[] = {"false", "no", "off"};
         if (find_name(n->text, yes, 3) >= 0) {
@@ -1313,7 +1496,7 @@ static fray_status ld_range(ld *L, const yn *n, ft_weapon *w) {
         return FRAY_OK;
     }
     long v;
-    if (!n || n->type != YN_SCALAR || !parse_long(n->text, &v))
+    if (!n || n->type != YN_SCALAR || !node_long(n, &v))
         return ld_fail(L, n, FRAY_ERR_PARSE,
                        "expected a range increment ('-' for melee, or spaces) "
                        "for %s, got %s",
@@ -1784,7 +1967,7 @@ static fray_status ld_size(ld *L, const yn *n, int *out) {
     char b[64], list[160];
     long v;
     if (n && n->type == YN_SCALAR && !is_null(n)) {
-        if (parse_long(n->text, &v)) {
+        if (node_long(n, &v)) {
             if (v < -4 || v > 4)
                 return ld_fail(L, n, FRAY_ERR_RANGE,
                                "size rank must be between -4 and 4, got %ld", v);
@@ -2428,6 +2611,9 @@ static fray_status ld_register(ld *L, const char *path, const char *display,
         st = ld_nomem(L);
     if (st == FRAY_OK)
         st = ld_kind(L, f->root, &f->kind);
+    char msg[200];
+    if (st == FRAY_OK && L->tag_bad && tag_problem(L->tag_bad, msg, sizeof msg))
+        st = ld_fail(L, &L->tag_at, FRAY_ERR_PARSE, "%s", msg);
     if (st != FRAY_OK)
         return st;
     L->cur_file = saved;
@@ -2492,7 +2678,8 @@ static fray_status ld_statblocks_file(ld *L, const yn *root) {
 
 static fray_status ld_seed(ld *L, const yn *n, uint64_t *out) {
     char b[64];
-    if (n && n->type == YN_SCALAR && !is_null(n) && n->len <= 20) {
+    if (n && n->type == YN_SCALAR && !is_null(n) && n->len <= 20 &&
+        (n->tag == YT_NONE || n->tag == YT_INT)) {
         bool digits = n->len > 0;
         for (size_t i = 0; i < n->len; i++)
             digits = digits && isdigit((unsigned char)n->text[i]);
@@ -2579,7 +2766,7 @@ static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
     if ((v = get(n, "recover-stun"))) {
         if (v->type == YN_SCALAR && ieq(v->text, "endurance"))
             o->recover_stun = 0;
-        else if (v->type == YN_SCALAR && !is_null(v) && parse_long(v->text, &(long){0}))
+        else if (v->type == YN_SCALAR && !is_null(v) && node_long(v, &(long){0}))
             st = ld_int(L, v, "recover-stun", 1, 100, &o->recover_stun);
         else {
             char b[64];
