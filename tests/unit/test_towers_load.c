@@ -985,3 +985,100 @@ Test(towers_load, issue_11_yaml_tags) {
         free(s);
     }
 }
+
+/* An allocator that remembers the most it held at once. */
+typedef struct peak_alloc {
+    size_t live, peak;
+} peak_alloc;
+static void *peak_realloc(void *ud, void *p, size_t old, size_t size) {
+    peak_alloc *pa = ud;
+    if (size == 0) {
+        if (p)
+            pa->live -= old;
+        free(p);
+        return NULL;
+    }
+    void *q = realloc(p, size);
+    if (q) {
+        pa->live += size - old;
+        if (pa->live > pa->peak)
+            pa->peak = pa->live;
+    }
+    return q;
+}
+
+/* A catalog whose notes are a list of n values ("1,1,1...": two bytes a
+ * value, the densest YAML there is). The caller frees it. */
+static char *many_values(long n, size_t *out_len) {
+    static const char head[] = "fray: catalog\nweapons: []\nnotes: [";
+    size_t len = sizeof head - 1 + (size_t)n * 2 + 2;
+    char *t = malloc(len + 1);
+    cr_assert_not_null(t);
+    memcpy(t, head, sizeof head - 1);
+    char *p = t + sizeof head - 1;
+    for (long i = 0; i < n; i++) {
+        *p++ = '1';
+        *p++ = i + 1 < n ? ',' : ']';
+    }
+    *p++ = '\n';
+    *p = '\0';
+    *out_len = (size_t)(p - t);
+    return t;
+}
+
+/* issue 11 "An 8 MB YAML file costs 470 MB": a load is bounded
+ * (docs/file-formats.md "Limits"): a file of more than 1 MiB is refused
+ * before it is read, and so are more than 100000 values (the densest
+ * 1 MiB of YAML holds 500000); the most a load may hold costs the loader
+ * less than 20 MB (it was 470 MB for 8 MB of such values). */
+Test(towers_load, issue_11_memory_bounded) {
+    /* The size of a file. */
+    size_t big = 1024 * 1024 + 1;
+    char *text = malloc(big);
+    cr_assert_not_null(text);
+    memset(text, '#', big);
+    ft_setup *s = calloc(1, sizeof *s);
+    cr_assert_not_null(s);
+    fray_diag diag;
+    cr_expect_eq(ft_load_text(text, big, "big.yaml", NULL, s, &diag), FRAY_ERR_RANGE);
+    cr_expect_not_null(strstr(diag.message, "the file is 1048577 bytes long; at most "
+                                            "1048576 (1 MiB)"),
+                       "%s", diag.message);
+    free(text);
+    char dir[300], path[400];
+    temp_dir(dir, sizeof dir, "big");
+    snprintf(path, sizeof path, "%s/big.yaml", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    cr_assert_eq(fseek(f, 8L * 1024 * 1024, SEEK_SET), 0); /* 8 MiB, sparse */
+    cr_assert_eq(fputc('\n', f), '\n');
+    cr_assert_eq(fclose(f), 0);
+    peak_alloc pa = {0, 0};
+    fray_allocator a = {peak_realloc, &pa};
+    fray_towers_setup *setup = NULL;
+    cr_expect_eq(fray_towers_load(path, &a, &setup, &diag), FRAY_ERR_RANGE);
+    cr_expect_not_null(strstr(diag.message, "at most 1048576 (1 MiB)"), "%s", diag.message);
+    cr_expect_lt(pa.peak, 1024 * 1024, "refused before it is read: %zu bytes", pa.peak);
+    remove_dir(dir);
+
+    /* The number of values: 99990 items and 7 more load... */
+    size_t len;
+    text = many_values(99990, &len);
+    pa.live = pa.peak = 0;
+    cr_expect_eq(ft_load_text(text, len, "many.yaml", &a, s, &diag), FRAY_OK, "%s",
+                 diag.message);
+    cr_expect_lt(pa.peak, 20u * 1000 * 1000, "the loader held %zu bytes", pa.peak);
+    cr_log_info("99997 values: the loader held at most %zu bytes", pa.peak);
+    cr_expect_eq(pa.live, 0);
+    free(text);
+    /* ...one more value is refused, at its place. */
+    text = many_values(100000, &len);
+    cr_expect_eq(ft_load_text(text, len, "many.yaml", &a, s, &diag), FRAY_ERR_RANGE);
+    cr_expect_not_null(strstr(diag.message, "more than 100000 values"), "%s", diag.message);
+    cr_expect_eq(diag.line, 3);
+    /* The 100001st value: the 99994th item, after the mapping, fray,
+     * catalog, weapons, [], notes and the list. */
+    cr_expect_eq(diag.column, 9 + 2 * (99994 - 1), "%s", diag.message);
+    free(text);
+    free(s);
+}

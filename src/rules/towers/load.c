@@ -115,7 +115,14 @@ enum {
     LD_CHUNK = 64 * 1024,
     LD_MAX_FILES = 32,
     LD_MAX_DEPTH = 64,
-    LD_MAX_FILE_BYTES = 8 * 1024 * 1024,
+    /* What one load may hold (docs/file-formats.md "Limits"): far more
+     * than the fullest encounter needs (32 stat blocks, 64 catalog
+     * entries and 32 combatants take under 20000 values), and they bound
+     * a load's memory: the text is kept while loading, and each value
+     * costs about 130 bytes of tree. */
+    LD_MAX_FILE_BYTES = 1024 * 1024,
+    LD_MAX_TOTAL_BYTES = 4 * 1024 * 1024,
+    LD_MAX_NODES = 100000,
     LD_MAX_ARMOR = (int)(sizeof(((ft_setup *)0)->armor_catalog) /
                          sizeof(((ft_setup *)0)->armor_catalog[0])),
     LD_AREA_SPACE = 144 /* a whole space, in 1/144ths (see ld_area) */
@@ -210,6 +217,8 @@ typedef struct ld {
     const char *mem_text;         /* ft_load_text: the first file's text, */
     size_t mem_len;               /* read from memory instead of the disk */
     int n_files;
+    size_t total_bytes;           /* of the files read so far */
+    long n_nodes;                 /* values in their trees */
     const char *real[LD_MAX_FILES];
     struct ld_file *files[LD_MAX_FILES];
     /* What the files hold. */
@@ -553,8 +562,9 @@ static fray_status ld_read_text(ld *L, const char *path, const yn *from,
          * that it ends in a NUL like a file read from the disk). */
         if (L->mem_len > LD_MAX_FILE_BYTES)
             return ld_fail(L, NULL, FRAY_ERR_RANGE,
-                           "the file is %zu bytes long; at most %d",
+                           "the file is %zu bytes long; at most %d (1 MiB)",
                            L->mem_len, LD_MAX_FILE_BYTES);
+        L->total_bytes += L->mem_len;
         char *buf = ld_strndup(L, L->mem_text, L->mem_len);
         if (!buf)
             return ld_nomem(L);
@@ -578,9 +588,17 @@ static fray_status ld_read_text(ld *L, const char *path, const yn *from,
     if (info.st_size > LD_MAX_FILE_BYTES) {
         close(fd);
         return ld_fail(L, from, FRAY_ERR_RANGE,
-                       "%s is %lld bytes long; at most %d",
+                       "%s is %lld bytes long; at most %d (1 MiB)",
                        from ? from->text : "the file", (long long)info.st_size,
                        LD_MAX_FILE_BYTES);
+    }
+    if (L->total_bytes + (size_t)info.st_size > LD_MAX_TOTAL_BYTES) {
+        close(fd);
+        return ld_fail(L, from, FRAY_ERR_RANGE,
+                       "with %s the files loaded together hold %zu bytes; at "
+                       "most %d (4 MiB)",
+                       from ? from->text : "this file",
+                       L->total_bytes + (size_t)info.st_size, LD_MAX_TOTAL_BYTES);
     }
     size_t size = (size_t)info.st_size;
     char *buf = ld_alloc(L, size + 1);
@@ -611,6 +629,7 @@ static fray_status ld_read_text(ld *L, const char *path, const yn *from,
                        from ? from->text : "the file", why);
     }
     buf[got_bytes] = '\0';
+    L->total_bytes += got_bytes;
     *out = buf;
     *out_len = got_bytes;
     return FRAY_OK;
@@ -640,10 +659,6 @@ static fray_status attach(ld *L, yn **stack, int depth, yn **root, yn *n) {
     }
     yn *item = n;
     if (top->type == YN_MAP) {
-        if (n->line == 0) { /* libfyaml gives no mark to `key:` alone */
-            n->line = top->pending->line;
-            n->col = top->pending->col;
-        }
         item = top->pending;
         item->value = n;
         top->pending = NULL;
@@ -854,7 +869,7 @@ static fray_status ld_tag(ld *L, yn *n, struct fy_token *tag, const char *src,
 static fray_status build_tree(ld *L, struct fy_parser *p, const char *src,
                               size_t src_len, yn **out_root) {
     yn *stack[LD_MAX_DEPTH];
-    int depth = 0, docs = 0;
+    int depth = 0, docs = 0, last_line = 1, last_col = 1;
     yn *root = NULL;
     ld_anchor *anchors = NULL;
     struct fy_event *e;
@@ -862,6 +877,12 @@ static fray_status build_tree(ld *L, struct fy_parser *p, const char *src,
         fray_status st = FRAY_OK;
         int line, col;
         mark_of(e, &line, &col);
+        if (line == 0) { /* libfyaml gives no mark to an empty value */
+            line = last_line;
+            col = last_col;
+        }
+        last_line = line;
+        last_col = col;
         yn *n = NULL;
         struct fy_token *anchor = NULL;
         switch (e->type) {
@@ -878,6 +899,16 @@ static fray_status build_tree(ld *L, struct fy_parser *p, const char *src,
         case FYET_SCALAR:
         case FYET_SEQUENCE_START:
         case FYET_MAPPING_START:
+            if (++L->n_nodes > LD_MAX_NODES) {
+                yn at = {0};
+                at.line = line;
+                at.col = col;
+                st = ld_fail(L, &at, FRAY_ERR_RANGE,
+                             "more than %d values (single values, lists and "
+                             "mappings) in the files loaded together",
+                             LD_MAX_NODES);
+                break;
+            }
             n = ld_alloc(L, sizeof *n);
             if (!n) {
                 st = ld_nomem(L);
@@ -978,6 +1009,13 @@ static fray_status build_tree(ld *L, struct fy_parser *p, const char *src,
             }
             /* A shallow copy: the anchored node is complete and read-only
              * from now on, so its items can be shared. */
+            if (++L->n_nodes > LD_MAX_NODES) {
+                st = ld_fail(L, &at, FRAY_ERR_RANGE,
+                             "more than %d values (single values, lists and "
+                             "mappings) in the files loaded together",
+                             LD_MAX_NODES);
+                break;
+            }
             n = ld_alloc(L, sizeof *n);
             if (!n) {
                 st = ld_nomem(L);
