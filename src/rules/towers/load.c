@@ -530,14 +530,15 @@ static const char *file_type(mode_t mode) {
     return "not a regular file";
 }
 
-static fray_status ld_os_error(ld *L, const char *path, const yn *from, int err) {
+/* `display`: the path as the user would write it (ld_include). */
+static fray_status ld_os_error(ld *L, const char *display, const yn *from, int err) {
     /* strerror_r (XSI): strerror's buffer is shared between threads. */
     char why[128];
     if (strerror_r(err, why, sizeof why) != 0)
         copy_name(why, sizeof why, "error");
     if (from)
         return ld_fail(L, from, FRAY_ERR_PARSE, "cannot open '%s' (%s): %s",
-                       from->text, path, why);
+                       from->text, display, why);
     return ld_fail(L, NULL, FRAY_ERR_PARSE, "cannot open the file: %s", why);
 }
 
@@ -547,16 +548,16 @@ static fray_status ld_not_regular(ld *L, const yn *from, mode_t mode) {
                    from ? from->text : "the file", file_type(mode));
 }
 
-/* Reads the file at `path` (display name: L->cur_file) into a tree. `from`
- * is the node that named the file (errors opening it are reported there),
- * NULL for a file the caller gave.
+/* Reads the file at `path` (named `display` in messages) into a buffer.
+ * `from` is the node that named the file (errors opening it are reported
+ * there), NULL for a file the caller gave.
  *
  * Only a regular file is read: a FIFO, a device or a folder is refused
  * before anything waits on it. stat() first, so that a device is never
  * even opened; then the file is opened without waiting (O_NONBLOCK) and
  * what was opened is checked again, in case the path changed between. */
-static fray_status ld_read_text(ld *L, const char *path, const yn *from,
-                                char **out, size_t *out_len) {
+static fray_status ld_read_text(ld *L, const char *path, const char *display,
+                                const yn *from, char **out, size_t *out_len) {
     if (L->mem_text && !from && path == L->top_paths[0]) {
         /* ft_load_text: the first file is the caller's text (copied, so
          * that it ends in a NUL like a file read from the disk). */
@@ -574,12 +575,12 @@ static fray_status ld_read_text(ld *L, const char *path, const yn *from,
     }
     struct stat info;
     if (stat(path, &info) != 0)
-        return ld_os_error(L, path, from, errno);
+        return ld_os_error(L, display, from, errno);
     if (!S_ISREG(info.st_mode))
         return ld_not_regular(L, from, info.st_mode);
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
-        return ld_os_error(L, path, from, errno);
+        return ld_os_error(L, display, from, errno);
     if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
         mode_t mode = info.st_mode;
         close(fd);
@@ -853,7 +854,7 @@ static fray_status ld_tag(ld *L, yn *n, struct fy_token *tag, const char *src,
         }
         n->tag_src = ld_strndup(L, src + a->input_pos, w);
     } else {
-        n->tag_src = ld_strndup(L, uri ? uri : "!", uri && len <= 40 ? len : 1);
+        n->tag_src = uri ? ld_strndup(L, uri, len < 40 ? len : 40) : ld_strndup(L, "!", 1);
     }
     if (!n->tag_src)
         return ld_nomem(L);
@@ -1141,7 +1142,7 @@ static fray_status ld_parse_file(ld *L, const char *path, const char *display,
                                  const yn *from, yn **out_root) {
     char *text = NULL;
     size_t len = 0;
-    fray_status st = ld_read_text(L, path, from, &text, &len);
+    fray_status st = ld_read_text(L, path, display, from, &text, &len);
     if (st != FRAY_OK)
         return st;
     L->cur_file = display;
@@ -2570,7 +2571,7 @@ static char *ld_real_dir(ld *L, const char *path) {
     if (!dir)
         return NULL;
     char real[PATH_MAX];
-    if (!realpath(dir[0] ? dir : "/", real))
+    if (!realpath(dir, real))
         return dir;
     size_t n = strlen(real);
     bool slashed = n > 0 && real[n - 1] == '/';
