@@ -3,6 +3,7 @@
  * with its file:line:column and what was expected (docs/file-formats.md;
  * seed 000; rules-facts.md "Equipment", "Derived values", "Chips";
  * RULINGS 1-3, 10-22). */
+#define _XOPEN_SOURCE 700 /* mkfifo, symlink */
 #include <criterion/criterion.h>
 
 #include <stdio.h>
@@ -612,6 +613,11 @@ static const bad_case bad_cases[] = {
      * quotes. */
     {"bad_empty_name.yaml", FRAY_ERR_PARSE, NULL, 2, 8,
      "expected text for the encounter's name, got nothing"},
+    /* issue 11 "A NUL byte in a YAML file": refused where it is, not taken
+     * for the end of the file (a third guard follows it), in YAML and in
+     * JSON. */
+    {"bad_nul.yaml", FRAY_ERR_PARSE, NULL, 8, 50, "a NUL byte (0x00)"},
+    {"bad_nul.json", FRAY_ERR_PARSE, NULL, 4, 60, "a NUL byte (0x00)"},
 };
 
 static bool ends_with(const char *s, const char *end) {
@@ -768,4 +774,311 @@ Test(towers_load, failing_allocator) {
         cr_expect_eq(fa.live, 0, "allocation %ld: %ld blocks leaked", n, fa.live);
     }
     cr_expect(done);
+}
+
+/* ---- issue 11: files as a careless or hostile user gives them ----------------- */
+
+/* A fresh folder under /tmp for one test, and a file in it. */
+static void temp_dir(char *dir, size_t size, const char *what) {
+    snprintf(dir, size, "/tmp/fray-load-%s-%d", what, (int)getpid());
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+    cr_assert_eq(mkdir(dir, 0700), 0, "%s", dir);
+}
+static void remove_dir(const char *dir) {
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_expect_eq(system(cmd), 0);
+}
+static void write_file(const char *dir, const char *name, const char *text) {
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "%s", path);
+    cr_assert(fputs(text, f) >= 0);
+    cr_assert_eq(fclose(f), 0);
+}
+static fray_status check_in(const char *dir, const char *name, fray_diag *diag) {
+    static char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return fray_towers_check(path, diag);
+}
+
+/* issue 11 "A FIFO as a data file, or named in statblocks:, hangs": both
+ * are refused at once, saying what the file is (the test returning at all,
+ * within its timeout, is the proof that nothing waited on the FIFO). */
+Test(towers_load, issue_11_fifo_refused, .timeout = 20) {
+    char dir[300], fifo[400];
+    temp_dir(dir, sizeof dir, "fifo");
+    snprintf(fifo, sizeof fifo, "%s/pipe.yaml", dir);
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    fray_diag diag;
+    cr_expect_eq(check_in(dir, "pipe.yaml", &diag), FRAY_ERR_PARSE);
+    cr_expect_not_null(strstr(diag.message, "it is a FIFO"), "%s", diag.message);
+
+    write_file(dir, "enc.yaml",
+               "fray: encounter\nname: Piped\nstatblocks: [pipe.yaml]\n"
+               "sides: [a, b]\ncombatants: []\n");
+    cr_expect_eq(check_in(dir, "enc.yaml", &diag), FRAY_ERR_PARSE);
+    cr_expect_eq(diag.line, 3);
+    cr_expect_eq(diag.column, 14);
+    cr_expect_not_null(strstr(diag.message, "cannot read pipe.yaml: it is a FIFO"), "%s",
+                       diag.message);
+    /* A folder and a device are not read either. */
+    cr_expect_eq(fray_towers_check(dir, &diag), FRAY_ERR_PARSE);
+    cr_expect_not_null(strstr(diag.message, "it is a folder"), "%s", diag.message);
+    cr_expect_eq(fray_towers_check("/dev/zero", &diag), FRAY_ERR_PARSE);
+    cr_expect_not_null(strstr(diag.message, "it is a device"), "%s", diag.message);
+    remove_dir(dir);
+}
+
+/* issue 11 "A symlinked folder followed by `..`": a path a file names is
+ * opened relative to the real folder of that file, as the operating system
+ * resolves it. enc.yaml names link/../sb.yaml, which is real/deep/sb.yaml
+ * (link is real/deep/dir); that file's catalog, cat.yaml, is then
+ * real/deep/cat.yaml (Physical Blade), not the cat.yaml beside enc.yaml
+ * (Lexical Blade) that the tidied name sb.yaml would suggest. An error in
+ * it is told under the name as written. */
+Test(towers_load, issue_11_symlinked_folder_then_dotdot) {
+    char dir[300], sub[400], link[400], target[400];
+    temp_dir(dir, sizeof dir, "symlink");
+    snprintf(sub, sizeof sub, "%s/real", dir);
+    cr_assert_eq(mkdir(sub, 0700), 0);
+    snprintf(sub, sizeof sub, "%s/real/deep", dir);
+    cr_assert_eq(mkdir(sub, 0700), 0);
+    snprintf(target, sizeof target, "%s/real/deep/dir", dir);
+    cr_assert_eq(mkdir(target, 0700), 0);
+    snprintf(link, sizeof link, "%s/link", dir);
+    cr_assert_eq(symlink("real/deep/dir", link), 0);
+    static const char sb[] =
+        "fray: statblocks\ncatalog: [cat.yaml]\nstatblocks:\n  - name: X\n"
+        "    combat: {N: 1, PA: 2, PD: 2, SA: 0, ID: 1, PX: 1, ER: 1, IR: 0, SPD: 5}\n"
+        "    endurance: 2\n    weapons: [Physical Blade]\n";
+    write_file(sub, "sb.yaml", sb);
+    write_file(dir, "sb.yaml", sb); /* the lexical twin: must not be read */
+    write_file(sub, "cat.yaml",
+               "fray: catalog\nweapons:\n"
+               "  - \"Physical Blade | 1+PA | 4+PX | - | $25 | 3 lbs. | Blade\"\n");
+    write_file(dir, "cat.yaml",
+               "fray: catalog\nweapons:\n"
+               "  - \"Lexical Blade | 1+PA | 4+PX | - | $25 | 3 lbs. | Blade\"\n");
+    write_file(dir, "enc.yaml",
+               "fray: encounter\nname: Linked\nstatblocks: [link/../sb.yaml]\n"
+               "sides: [a, b]\ncombatants:\n  - {id: x, statblock: X, side: a}\n"
+               "  - {id: y, statblock: X, side: b}\n");
+    char path[600];
+    snprintf(path, sizeof path, "%s/enc.yaml", dir);
+    const char *p = path;
+    ft_setup *s = calloc(1, sizeof *s);
+    cr_assert_not_null(s);
+    fray_diag diag;
+    cr_assert_eq(ft_load_files(&p, 1, s, &diag), FRAY_OK, "%s:%d:%d: %s",
+                 diag.file ? diag.file : "?", diag.line, diag.column, diag.message);
+    cr_expect_eq(s->n_catalog, 1);
+    cr_expect_str_eq(s->catalog[0].name, "Physical Blade");
+
+    /* An error in the physical file names it as written. */
+    write_file(sub, "sb.yaml",
+               "fray: statblocks\ncatalog: [cat.yaml]\nstatblocks:\n  - {name: X, speeed: 3}\n");
+    cr_expect_eq(ft_load_files(&p, 1, s, &diag), FRAY_ERR_PARSE);
+    cr_expect(diag.file && ends_with(diag.file, "/link/../sb.yaml"), "%s",
+              diag.file ? diag.file : "?");
+    cr_expect_eq(diag.line, 4);
+    free(s);
+    remove_dir(dir);
+}
+
+/* issue 11 "error messages quote the first characters of any file they
+ * reach": until a file has a `fray:` kind it may be any file at all
+ * (/etc/passwd), so nothing it holds is quoted: not as text that is not a
+ * mapping, not as a list, not in a `fray:` that names no kind, not in an
+ * alias, not in a YAML syntax error, and not when an encounter names such
+ * a file. A near miss of a kind is still helped, in fray's own words. */
+Test(towers_load, issue_11_no_quote_of_a_file_that_is_not_fray_data) {
+    char dir[300];
+    temp_dir(dir, sizeof dir, "quote");
+    static const struct {
+        const char *name, *text, *fragment;
+    } cases[] = {
+        {"passwd", "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1\n",
+         "not a fray file: expected a mapping that starts with 'fray: encounter'"},
+        {"list.yaml", "- root:x:0:0\n- daemon\n", "got a list"},
+        {"kind.yaml", "fray: root:x:0:0\n", "'fray:' names no kind of fray file;"},
+        {"typo.yaml", "fray: encuonter\n",
+         "'fray:' names no kind of fray file (did you mean 'encounter'?)"},
+        {"alias.yaml", "a: *rootx00\n", "an alias ('*') with no anchor ('&')"},
+        {"version.yaml", "%YAML root.2\n---\na: b\n", "YAML syntax: "},
+        {"enc.yaml", "fray: encounter\nname: E\nstatblocks: [passwd]\n",
+         "not a fray file"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        write_file(dir, cases[i].name, cases[i].text);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        fray_diag diag;
+        cr_expect_eq(check_in(dir, cases[i].name, &diag), FRAY_ERR_PARSE, "%s",
+                     cases[i].name);
+        cr_expect_gt(diag.line, 0, "%s: %s", cases[i].name, diag.message);
+        cr_expect_not_null(strstr(diag.message, cases[i].fragment), "%s: '%s' lacks '%s'",
+                           cases[i].name, diag.message, cases[i].fragment);
+        cr_expect_null(strstr(diag.message, "root"), "%s quotes the file: %s",
+                       cases[i].name, diag.message);
+        cr_expect_null(strstr(diag.message, "encuonter"), "%s quotes the file: %s",
+                       cases[i].name, diag.message);
+    }
+    remove_dir(dir);
+}
+
+/* issue 11 "YAML tags (!!str 5) are ignored": the Core Schema tags are
+ * honoured as assertions of a node's type (!!str 5 is the text "5", so a
+ * number refuses it; !!int 5 is fine; !!int x breaks its tag) and any
+ * other tag is refused, naming it, at the tag's line and column. */
+Test(towers_load, issue_11_yaml_tags) {
+    static const struct {
+        const char *jokers, *fresh; /* options: {jokers: J, fresh-decks: F} */
+        fray_status status;
+        int column;
+        const char *fragment;
+    } cases[] = {
+        {"!!int 1", "!!bool true", FRAY_OK, 0, NULL},
+        {"!<tag:yaml.org,2002:int> 1", "true", FRAY_OK, 0, NULL},
+        {"!!str 1", "true", FRAY_ERR_PARSE, 25, /* a reader's error: at the value */
+         "expected a whole number for jokers, got '1' (tagged !!str)"},
+        {"1", "!!str true", FRAY_ERR_PARSE, 41,
+         "expected true or false for fresh-decks, got 'true' (tagged !!str)"},
+        {"!!float 1.5", "true", FRAY_ERR_PARSE, 27,
+         "expected a whole number for jokers, got '1.5' (tagged !!float)"},
+        {"!!int x", "true", FRAY_ERR_PARSE, 19,
+         "the tag !!int says a whole number (in decimal), got 'x'"},
+        {"1", "!!bool yes", FRAY_ERR_PARSE, 35, /* a tag's error: at the tag */
+         "the tag !!bool says true or false"},
+        {"!!seq 1", "true", FRAY_ERR_PARSE, 19, "the tag !!seq says a list, got '1'"},
+        {"!foo 1", "true", FRAY_ERR_PARSE, 19,
+         "the YAML tag '!foo' is not one fray reads; it reads !!str, !!int"},
+        {"!<tag:example.com,2000:x> 1", "true", FRAY_ERR_PARSE, 19,
+         "the YAML tag '!<tag:example.com,2000:x>' is not one fray reads"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "fray: encounter\nname: !!str 5\nstatblocks: [small.yaml]\n"
+                 "sides: [a, b]\noptions: {jokers: %s, fresh-decks: %s}\n"
+                 "combatants:\n  - {id: g1, statblock: Guard, side: a}\n"
+                 "  - {id: g2, statblock: Guard, side: b}\n",
+                 cases[i].jokers, cases[i].fresh);
+        ft_setup *s = calloc(1, sizeof *s);
+        cr_assert_not_null(s);
+        fray_diag diag;
+        fray_status st = ft_load_text(text, strlen(text), SRC "tests/data/towers/tags.yaml",
+                                      NULL, s, &diag);
+        cr_expect_eq(st, cases[i].status, "%s / %s: %s", cases[i].jokers, cases[i].fresh,
+                     diag.message);
+        if (st == FRAY_OK) {
+            cr_expect_str_eq(s->name, "5", "!!str 5 is the text 5");
+            cr_expect_eq(s->opt.deck.jokers, 1);
+        } else if (cases[i].fragment) {
+            cr_expect_eq(diag.line, 5, "%s", diag.message);
+            cr_expect_eq(diag.column, cases[i].column, "%s", diag.message);
+            cr_expect_not_null(strstr(diag.message, cases[i].fragment), "'%s' lacks '%s'",
+                               diag.message, cases[i].fragment);
+        }
+        free(s);
+    }
+}
+
+/* An allocator that remembers the most it held at once. */
+typedef struct peak_alloc {
+    size_t live, peak;
+} peak_alloc;
+static void *peak_realloc(void *ud, void *p, size_t old, size_t size) {
+    peak_alloc *pa = ud;
+    if (size == 0) {
+        if (p)
+            pa->live -= old;
+        free(p);
+        return NULL;
+    }
+    void *q = realloc(p, size);
+    if (q) {
+        pa->live += size - old;
+        if (pa->live > pa->peak)
+            pa->peak = pa->live;
+    }
+    return q;
+}
+
+/* A catalog whose notes are a list of n values ("1,1,1...": two bytes a
+ * value, the densest YAML there is). The caller frees it. */
+static char *many_values(long n, size_t *out_len) {
+    static const char head[] = "fray: catalog\nweapons: []\nnotes: [";
+    size_t len = sizeof head - 1 + (size_t)n * 2 + 2;
+    char *t = malloc(len + 1);
+    cr_assert_not_null(t);
+    memcpy(t, head, sizeof head - 1);
+    char *p = t + sizeof head - 1;
+    for (long i = 0; i < n; i++) {
+        *p++ = '1';
+        *p++ = i + 1 < n ? ',' : ']';
+    }
+    *p++ = '\n';
+    *p = '\0';
+    *out_len = (size_t)(p - t);
+    return t;
+}
+
+/* issue 11 "An 8 MB YAML file costs 470 MB": a load is bounded
+ * (docs/file-formats.md "Limits"): a file of more than 1 MiB is refused
+ * before it is read, and so are more than 100000 values (the densest
+ * 1 MiB of YAML holds 500000); the most a load may hold costs the loader
+ * less than 20 MB (it was 470 MB for 8 MB of such values). */
+Test(towers_load, issue_11_memory_bounded) {
+    /* The size of a file. */
+    size_t big = 1024 * 1024 + 1;
+    char *text = malloc(big);
+    cr_assert_not_null(text);
+    memset(text, '#', big);
+    ft_setup *s = calloc(1, sizeof *s);
+    cr_assert_not_null(s);
+    fray_diag diag;
+    cr_expect_eq(ft_load_text(text, big, "big.yaml", NULL, s, &diag), FRAY_ERR_RANGE);
+    cr_expect_not_null(strstr(diag.message, "the file is 1048577 bytes long; at most "
+                                            "1048576 (1 MiB)"),
+                       "%s", diag.message);
+    free(text);
+    char dir[300], path[400];
+    temp_dir(dir, sizeof dir, "big");
+    snprintf(path, sizeof path, "%s/big.yaml", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    cr_assert_eq(fseek(f, 8L * 1024 * 1024, SEEK_SET), 0); /* 8 MiB, sparse */
+    cr_assert_eq(fputc('\n', f), '\n');
+    cr_assert_eq(fclose(f), 0);
+    peak_alloc pa = {0, 0};
+    fray_allocator a = {peak_realloc, &pa};
+    fray_towers_setup *setup = NULL;
+    cr_expect_eq(fray_towers_load(path, &a, &setup, &diag), FRAY_ERR_RANGE);
+    cr_expect_not_null(strstr(diag.message, "at most 1048576 (1 MiB)"), "%s", diag.message);
+    cr_expect_lt(pa.peak, 1024 * 1024, "refused before it is read: %zu bytes", pa.peak);
+    remove_dir(dir);
+
+    /* The number of values: 99990 items and 7 more load... */
+    size_t len;
+    text = many_values(99990, &len);
+    pa.live = pa.peak = 0;
+    cr_expect_eq(ft_load_text(text, len, "many.yaml", &a, s, &diag), FRAY_OK, "%s",
+                 diag.message);
+    cr_expect_lt(pa.peak, 20u * 1000 * 1000, "the loader held %zu bytes", pa.peak);
+    cr_log_info("99997 values: the loader held at most %zu bytes", pa.peak);
+    cr_expect_eq(pa.live, 0);
+    free(text);
+    /* ...one more value is refused, at its place. */
+    text = many_values(100000, &len);
+    cr_expect_eq(ft_load_text(text, len, "many.yaml", &a, s, &diag), FRAY_ERR_RANGE);
+    cr_expect_not_null(strstr(diag.message, "more than 100000 values"), "%s", diag.message);
+    cr_expect_eq(diag.line, 3);
+    /* The 100001st value: the 99994th item, after the mapping, fray,
+     * catalog, weapons, [], notes and the list. */
+    cr_expect_eq(diag.column, 9 + 2 * (99994 - 1), "%s", diag.message);
+    free(text);
+    free(s);
 }

@@ -266,12 +266,17 @@ Test(towers_robust, load_text_errors) {
     cr_expect_neq(diag.message[0], '\0');
 }
 
-/* A NUL inside the text is only a character: the text is `len` bytes. */
+/* The text is `len` bytes, NUL or not: a NUL does not end it, and (issue
+ * 11 "A NUL byte in a YAML file") is refused where it is, even in a
+ * comment, rather than taken for the end of the file. */
 Test(towers_robust, load_text_with_a_nul) {
     static const char text[] = "fray: catalog\nweapons: []\n# a\0b\narmor: []\n";
     ft_setup *s = calloc(1, sizeof *s);
     fray_diag diag;
-    cr_expect_eq(ft_load_text(text, sizeof text - 1, MEM_PATH, NULL, s, &diag), FRAY_OK,
-                 "%s", diag.message);
+    cr_expect_eq(ft_load_text(text, sizeof text - 1, MEM_PATH, NULL, s, &diag),
+                 FRAY_ERR_PARSE, "%s", diag.message);
+    cr_expect_eq(diag.line, 3);
+    cr_expect_eq(diag.column, 4);
+    cr_expect_not_null(strstr(diag.message, "a NUL byte"), "%s", diag.message);
     free(s);
 }

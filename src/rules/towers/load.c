@@ -39,6 +39,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <libfyaml.h>
 
@@ -113,7 +115,14 @@ enum {
     LD_CHUNK = 64 * 1024,
     LD_MAX_FILES = 32,
     LD_MAX_DEPTH = 64,
-    LD_MAX_FILE_BYTES = 8 * 1024 * 1024,
+    /* What one load may hold (docs/file-formats.md "Limits"): far more
+     * than the fullest encounter needs (32 stat blocks, 64 catalog
+     * entries and 32 combatants take under 20000 values), and they bound
+     * a load's memory: the text is kept while loading, and each value
+     * costs about 130 bytes of tree. */
+    LD_MAX_FILE_BYTES = 1024 * 1024,
+    LD_MAX_TOTAL_BYTES = 4 * 1024 * 1024,
+    LD_MAX_NODES = 100000,
     LD_MAX_ARMOR = (int)(sizeof(((ft_setup *)0)->armor_catalog) /
                          sizeof(((ft_setup *)0)->armor_catalog[0])),
     LD_AREA_SPACE = 144 /* a whole space, in 1/144ths (see ld_area) */
@@ -141,7 +150,24 @@ typedef struct yn {
     int n;                          /* items or keys */
     uint8_t type;
     uint8_t style;                  /* scalars: enum fy_scalar_style */
+    uint8_t tag;                    /* enum yn_tag */
+    const char *tag_src;            /* the tag as written, or NULL */
 } yn;
+
+/* The YAML tags fray honours, as assertions of a node's type (YAML 1.2
+ * "Core Schema"); any other tag is refused (docs/file-formats.md). */
+#define YN_TAG_LIST(X)                                                          \
+    X(YT_STR, "tag:yaml.org,2002:str")                                         \
+    X(YT_INT, "tag:yaml.org,2002:int")                                         \
+    X(YT_FLOAT, "tag:yaml.org,2002:float")                                     \
+    X(YT_BOOL, "tag:yaml.org,2002:bool")                                       \
+    X(YT_NULL, "tag:yaml.org,2002:null")                                       \
+    X(YT_SEQ, "tag:yaml.org,2002:seq")                                         \
+    X(YT_MAP, "tag:yaml.org,2002:map")
+#define YN_TAG_ENUM(name, uri) name,
+#define YN_TAG_URI(name, uri) uri,
+enum yn_tag { YT_NONE, YN_TAG_LIST(YN_TAG_ENUM) YT_OTHER };
+static const char *const yn_tag_uris[] = {"", YN_TAG_LIST(YN_TAG_URI)};
 
 typedef struct ld_anchor {
     struct ld_anchor *next;
@@ -185,9 +211,14 @@ typedef struct ld {
     const char *const *top_paths; /* the caller's (borrowed) */
     int n_top;
     const char *cur_file;         /* display path of the file being read */
+    const char *cur_dir;          /* its real folder (ld_real_dir) */
+    const yn *tag_bad;            /* its first node with a tag it breaks, */
+    yn tag_at;                    /* and where that tag is */
     const char *mem_text;         /* ft_load_text: the first file's text, */
     size_t mem_len;               /* read from memory instead of the disk */
     int n_files;
+    size_t total_bytes;           /* of the files read so far */
+    long n_nodes;                 /* values in their trees */
     const char *real[LD_MAX_FILES];
     struct ld_file *files[LD_MAX_FILES];
     /* What the files hold. */
@@ -411,6 +442,14 @@ static bool parse_long(const char *s, long *out) {
     return true;
 }
 
+/* A scalar's whole number, unless its tag says it is something else
+ * (`!!str 5` is the text "5"). */
+static bool node_long(const yn *n, long *out) {
+    if (n->tag != YT_NONE && n->tag != YT_INT)
+        return false;
+    return parse_long(n->text, out);
+}
+
 static void copy_name(char *dst, size_t size, const char *src) {
     snprintf(dst, size, "%s", src);
 }
@@ -420,6 +459,8 @@ static void copy_name(char *dst, size_t size, const char *src) {
 static bool is_null(const yn *n) {
     if (!n)
         return true;
+    if (n->tag == YT_STR || n->tag == YT_NULL) /* checked: ld_tag_problem */
+        return n->tag == YT_NULL;
     if (n->type != YN_SCALAR || n->style != FYSS_PLAIN)
         return false;
     return n->len == 0 || strcmp(n->text, "~") == 0 || ieq(n->text, "null");
@@ -435,10 +476,13 @@ static const char *got(const yn *n, char buf[64]) {
         return "a mapping";
     const char *nl = strchr(n->text, '\n');
     size_t len = nl ? (size_t)(nl - n->text) : n->len;
+    int w;
     if (len > 40)
-        snprintf(buf, 64, "'%.40s...'", n->text);
+        w = snprintf(buf, 64, "'%.40s...'", n->text);
     else
-        snprintf(buf, 64, "'%.*s'%s", (int)len, n->text, nl ? " (several lines)" : "");
+        w = snprintf(buf, 64, "'%.*s'%s", (int)len, n->text, nl ? " (several lines)" : "");
+    if (n->tag_src && w > 0 && w < 64) /* '5' (tagged !!str) */
+        snprintf(buf + w, 64 - (size_t)w, " (tagged %.12s)", n->tag_src);
     return buf;
 }
 
@@ -473,18 +517,55 @@ static const yn *get(const yn *map, const char *key) {
     return k ? k->value : NULL;
 }
 
-/* Reads the file at `path` (display name: L->cur_file) into a tree. `from`
- * is the node that named the file (errors opening it are reported there),
- * NULL for a file the caller gave. */
-static fray_status ld_read_text(ld *L, const char *path, const yn *from,
-                                char **out, size_t *out_len) {
+/* What a file that is not a regular file is, for messages. */
+static const char *file_type(mode_t mode) {
+    if (S_ISDIR(mode))
+        return "a folder";
+    if (S_ISFIFO(mode))
+        return "a FIFO (named pipe)";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    if (S_ISCHR(mode) || S_ISBLK(mode))
+        return "a device";
+    return "not a regular file";
+}
+
+/* `display`: the path as the user would write it (ld_include). */
+static fray_status ld_os_error(ld *L, const char *display, const yn *from, int err) {
+    /* strerror_r (XSI): strerror's buffer is shared between threads. */
+    char why[128];
+    if (strerror_r(err, why, sizeof why) != 0)
+        copy_name(why, sizeof why, "error");
+    if (from)
+        return ld_fail(L, from, FRAY_ERR_PARSE, "cannot open '%s' (%s): %s",
+                       from->text, display, why);
+    return ld_fail(L, NULL, FRAY_ERR_PARSE, "cannot open the file: %s", why);
+}
+
+static fray_status ld_not_regular(ld *L, const yn *from, mode_t mode) {
+    return ld_fail(L, from, FRAY_ERR_PARSE,
+                   "cannot read %s: it is %s; a fray file is a regular file",
+                   from ? from->text : "the file", file_type(mode));
+}
+
+/* Reads the file at `path` (named `display` in messages) into a buffer.
+ * `from` is the node that named the file (errors opening it are reported
+ * there), NULL for a file the caller gave.
+ *
+ * Only a regular file is read: a FIFO, a device or a folder is refused
+ * before anything waits on it. stat() first, so that a device is never
+ * even opened; then the file is opened without waiting (O_NONBLOCK) and
+ * what was opened is checked again, in case the path changed between. */
+static fray_status ld_read_text(ld *L, const char *path, const char *display,
+                                const yn *from, char **out, size_t *out_len) {
     if (L->mem_text && !from && path == L->top_paths[0]) {
         /* ft_load_text: the first file is the caller's text (copied, so
          * that it ends in a NUL like a file read from the disk). */
         if (L->mem_len > LD_MAX_FILE_BYTES)
             return ld_fail(L, NULL, FRAY_ERR_RANGE,
-                           "the file is %zu bytes long; at most %d",
+                           "the file is %zu bytes long; at most %d (1 MiB)",
                            L->mem_len, LD_MAX_FILE_BYTES);
+        L->total_bytes += L->mem_len;
         char *buf = ld_strndup(L, L->mem_text, L->mem_len);
         if (!buf)
             return ld_nomem(L);
@@ -492,47 +573,66 @@ static fray_status ld_read_text(ld *L, const char *path, const yn *from,
         *out_len = L->mem_len;
         return FRAY_OK;
     }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        /* strerror_r (XSI): strerror's buffer is shared between threads. */
-        char why[128];
-        if (strerror_r(errno, why, sizeof why) != 0)
-            copy_name(why, sizeof why, "error");
-        if (from)
-            return ld_fail(L, from, FRAY_ERR_PARSE, "cannot open '%s' (%s): %s",
-                           from->text, path, why);
-        return ld_fail(L, NULL, FRAY_ERR_PARSE, "cannot open the file: %s", why);
-    }
-    long size = -1;
     struct stat info;
-    if (fstat(fileno(f), &info) == 0 && S_ISREG(info.st_mode) &&
-        fseek(f, 0, SEEK_END) == 0)
-        size = ftell(f);
-    if (size < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return ld_fail(L, from, FRAY_ERR_PARSE, "cannot read %s: not a regular file",
-                       from ? from->text : "the file");
+    if (stat(path, &info) != 0)
+        return ld_os_error(L, display, from, errno);
+    if (!S_ISREG(info.st_mode))
+        return ld_not_regular(L, from, info.st_mode);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return ld_os_error(L, display, from, errno);
+    if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+        mode_t mode = info.st_mode;
+        close(fd);
+        return ld_not_regular(L, from, mode);
     }
-    if (size > LD_MAX_FILE_BYTES) {
-        fclose(f);
+    if (info.st_size > LD_MAX_FILE_BYTES) {
+        close(fd);
         return ld_fail(L, from, FRAY_ERR_RANGE,
-                       "%s is %ld bytes long; at most %d",
-                       from ? from->text : "the file", size, LD_MAX_FILE_BYTES);
+                       "%s is %lld bytes long; at most %d (1 MiB)",
+                       from ? from->text : "the file", (long long)info.st_size,
+                       LD_MAX_FILE_BYTES);
     }
-    char *buf = ld_alloc(L, (size_t)size + 1);
+    if (L->total_bytes + (size_t)info.st_size > LD_MAX_TOTAL_BYTES) {
+        close(fd);
+        return ld_fail(L, from, FRAY_ERR_RANGE,
+                       "with %s the files loaded together hold %zu bytes; at "
+                       "most %d (4 MiB)",
+                       from ? from->text : "this file",
+                       L->total_bytes + (size_t)info.st_size, LD_MAX_TOTAL_BYTES);
+    }
+    size_t size = (size_t)info.st_size;
+    char *buf = ld_alloc(L, size + 1);
     if (!buf) {
-        fclose(f);
+        close(fd);
         return ld_nomem(L);
     }
-    size_t got_bytes = fread(buf, 1, (size_t)size, f);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad || got_bytes != (size_t)size)
-        return ld_fail(L, from, FRAY_ERR_PARSE, "cannot read %s",
-                       from ? from->text : "the file");
-    buf[size] = '\0';
+    /* A file that shrinks while it is read is read as far as it goes; one
+     * that grows, as far as its size when it was opened. */
+    size_t got_bytes = 0;
+    int err = 0;
+    while (got_bytes < size) {
+        ssize_t r = read(fd, buf + got_bytes, size - got_bytes);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            err = errno;
+        if (r <= 0)
+            break;
+        got_bytes += (size_t)r;
+    }
+    close(fd);
+    if (err != 0) {
+        char why[128];
+        if (strerror_r(err, why, sizeof why) != 0)
+            copy_name(why, sizeof why, "error");
+        return ld_fail(L, from, FRAY_ERR_PARSE, "cannot read %s: %s",
+                       from ? from->text : "the file", why);
+    }
+    buf[got_bytes] = '\0';
+    L->total_bytes += got_bytes;
     *out = buf;
-    *out_len = (size_t)size;
+    *out_len = got_bytes;
     return FRAY_OK;
 }
 
@@ -628,10 +728,149 @@ static size_t single_quoted(const char *raw, size_t n, char *out) {
     return o;
 }
 
+/* YAML 1.2 Core Schema float: [-+]?(.digits|digits(.digits?)?)([eE][-+]?digits)?,
+ * [-+]?.inf, .nan (any of the three cases the schema allows). */
+static bool core_float(const char *s) {
+    const char *p = s + (*s == '+' || *s == '-');
+    static const char *const special[] = {".inf", ".Inf", ".INF"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(p, special[i]) == 0)
+            return true;
+    if (p == s && (strcmp(s, ".nan") == 0 || strcmp(s, ".NaN") == 0 ||
+                   strcmp(s, ".NAN") == 0))
+        return true;
+    bool digits = false;
+    while (isdigit((unsigned char)*p)) {
+        p++;
+        digits = true;
+    }
+    if (*p == '.') {
+        p++;
+        while (isdigit((unsigned char)*p)) {
+            p++;
+            digits = true;
+        }
+    }
+    if (!digits)
+        return false;
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        p += *p == '+' || *p == '-';
+        if (!isdigit((unsigned char)*p))
+            return false;
+        while (isdigit((unsigned char)*p))
+            p++;
+    }
+    return *p == '\0';
+}
+
+/*
+ * Whether a tagged node breaks its tag, and then the message. fray honours
+ * the Core Schema's tags as assertions: !!str makes a scalar text (so a
+ * number field refuses `!!str 5`), !!int, !!float, !!bool and !!null
+ * require a scalar that is one, !!seq and !!map a list and a mapping; any
+ * other tag is refused. Asked while the tree is built, but told only once
+ * the file is a fray file (ld_register), as it quotes the file.
+ */
+static bool tag_problem(const yn *n, char *msg, size_t size) {
+    char b[64];
+    const char *t = n->tag_src ? n->tag_src : "?";
+    yn plain = *n; /* for got(): the text alone, without its tag */
+    plain.tag = YT_NONE;
+    plain.tag_src = NULL;
+    plain.style = FYSS_PLAIN;
+    const char *want = NULL;
+    switch (n->tag) {
+    case YT_NONE:
+        return false;
+    case YT_OTHER:
+        snprintf(msg, size,
+                 "the YAML tag '%s' is not one fray reads; it reads !!str, !!int, "
+                 "!!float, !!bool, !!null, !!seq and !!map",
+                 t);
+        return true;
+    case YT_SEQ:
+        if (n->type == YN_SEQ)
+            return false;
+        want = "a list";
+        break;
+    case YT_MAP:
+        if (n->type == YN_MAP)
+            return false;
+        want = "a mapping";
+        break;
+    default:
+        if (n->type != YN_SCALAR) {
+            want = "a single value";
+            break;
+        }
+        if (n->tag == YT_STR)
+            return false;
+        if (n->tag == YT_INT) {
+            const char *p = n->text + (n->text[0] == '+' || n->text[0] == '-');
+            bool ok = *p != '\0';
+            for (; *p && ok; p++)
+                ok = isdigit((unsigned char)*p);
+            if (ok)
+                return false;
+            want = "a whole number (in decimal)";
+        } else if (n->tag == YT_FLOAT) {
+            if (core_float(n->text))
+                return false;
+            want = "a number";
+        } else if (n->tag == YT_BOOL) {
+            if (ieq(n->text, "true") || ieq(n->text, "false"))
+                return false;
+            want = "true or false";
+        } else {
+            if (n->len == 0 || strcmp(n->text, "~") == 0 || ieq(n->text, "null"))
+                return false;
+            want = "nothing (null, ~ or no value)";
+        }
+        break;
+    }
+    snprintf(msg, size, "the tag %s says %s, got %s", t, want, got(&plain, b));
+    return true;
+}
+
+/* A node's tag: which one, and how it was written. */
+static fray_status ld_tag(ld *L, yn *n, struct fy_token *tag, const char *src,
+                          size_t src_len) {
+    size_t len = 0;
+    const char *uri = fy_token_get_text(tag, &len);
+    n->tag = YT_OTHER;
+    for (int i = YT_STR; i < YT_OTHER && uri; i++)
+        if (strlen(yn_tag_uris[i]) == len && memcmp(yn_tag_uris[i], uri, len) == 0)
+            n->tag = (uint8_t)i;
+    /* As written ("!!str", "!e!int"), from the source; at most 40 bytes. */
+    const struct fy_mark *a = fy_token_start_mark(tag);
+    const struct fy_mark *b = fy_token_end_mark(tag);
+    if (a && b && a->input_pos < b->input_pos && b->input_pos <= src_len) {
+        size_t w = b->input_pos - a->input_pos;
+        if (w > 40) {
+            w = 40;
+            while (w > 0 && (src[a->input_pos + w] & 0xC0) == 0x80)
+                w--; /* not inside a UTF-8 character */
+        }
+        n->tag_src = ld_strndup(L, src + a->input_pos, w);
+    } else {
+        n->tag_src = uri ? ld_strndup(L, uri, len < 40 ? len : 40) : ld_strndup(L, "!", 1);
+    }
+    if (!n->tag_src)
+        return ld_nomem(L);
+    char msg[8];
+    if (!L->tag_bad && tag_problem(n, msg, sizeof msg)) {
+        L->tag_bad = n;
+        L->tag_at.line = a ? a->line + 1 : n->line;
+        L->tag_at.col = a ? a->column + 1 : n->col;
+    }
+    return FRAY_OK;
+}
+
 static fray_status build_tree(ld *L, struct fy_parser *p, const char *src,
                               size_t src_len, yn **out_root) {
     yn *stack[LD_MAX_DEPTH];
-    int depth = 0, docs = 0;
+    int depth = 0, docs = 0, last_line = 1, last_col = 1;
     yn *root = NULL;
     ld_anchor *anchors = NULL;
     struct fy_event *e;
@@ -639,6 +878,12 @@ static fray_status build_tree(ld *L, struct fy_parser *p, const char *src,
         fray_status st = FRAY_OK;
         int line, col;
         mark_of(e, &line, &col);
+        if (line == 0) { /* libfyaml gives no mark to an empty value */
+            line = last_line;
+            col = last_col;
+        }
+        last_line = line;
+        last_col = col;
         yn *n = NULL;
         struct fy_token *anchor = NULL;
         switch (e->type) {
@@ -655,6 +900,16 @@ static fray_status build_tree(ld *L, struct fy_parser *p, const char *src,
         case FYET_SCALAR:
         case FYET_SEQUENCE_START:
         case FYET_MAPPING_START:
+            if (++L->n_nodes > LD_MAX_NODES) {
+                yn at = {0};
+                at.line = line;
+                at.col = col;
+                st = ld_fail(L, &at, FRAY_ERR_RANGE,
+                             "more than %d values (single values, lists and "
+                             "mappings) in the files loaded together",
+                             LD_MAX_NODES);
+                break;
+            }
             n = ld_alloc(L, sizeof *n);
             if (!n) {
                 st = ld_nomem(L);
@@ -701,6 +956,12 @@ static fray_status build_tree(ld *L, struct fy_parser *p, const char *src,
                              ? e->sequence_start.anchor
                              : e->mapping_start.anchor;
             }
+            struct fy_token *tag = e->type == FYET_SCALAR ? e->scalar.tag
+                                   : e->type == FYET_SEQUENCE_START
+                                       ? e->sequence_start.tag
+                                       : e->mapping_start.tag;
+            if (tag && (st = ld_tag(L, n, tag, src, src_len)) != FRAY_OK)
+                break;
             if (anchor) {
                 ld_anchor *a = ld_alloc(L, sizeof *a);
                 if (!a || !(a->name = token_text(L, anchor))) {
@@ -741,13 +1002,21 @@ static fray_status build_tree(ld *L, struct fy_parser *p, const char *src,
             at.line = line;
             at.col = col;
             if (!a) {
+                /* Not named: the file may not be a fray file (ld_kind). */
                 st = ld_fail(L, &at, FRAY_ERR_PARSE,
-                             "unknown alias '*%s' (no anchor '&%s' before it)",
-                             name, name);
+                             "an alias ('*') with no anchor ('&') of its name "
+                             "before it");
                 break;
             }
             /* A shallow copy: the anchored node is complete and read-only
              * from now on, so its items can be shared. */
+            if (++L->n_nodes > LD_MAX_NODES) {
+                st = ld_fail(L, &at, FRAY_ERR_RANGE,
+                             "more than %d values (single values, lists and "
+                             "mappings) in the files loaded together",
+                             LD_MAX_NODES);
+                break;
+            }
             n = ld_alloc(L, sizeof *n);
             if (!n) {
                 st = ld_nomem(L);
@@ -807,33 +1076,10 @@ static size_t utf8_len(const unsigned char *p, size_t left) {
     return n;
 }
 
-/* A fray file is UTF-8 text (YAML 1.2 "Character Encodings"). Checked
- * before libfyaml sees it: libfyaml 0.7 loops forever on a byte that is
- * not UTF-8 inside an unknown directive ("%e\xF7"). */
-static fray_status ld_check_utf8(ld *L, const char *text, size_t len) {
+/* The line and column (1-based, in characters) of byte i of a text that is
+ * UTF-8 up to there. */
+static yn text_place(const char *text, size_t i) {
     const unsigned char *p = (const unsigned char *)text;
-    size_t i = 0;
-    while (i < len) {
-        uint64_t w;
-        if (len - i >= sizeof w) { /* eight ASCII bytes at a time */
-            memcpy(&w, p + i, sizeof w);
-            if ((w & 0x8080808080808080u) == 0) {
-                i += sizeof w;
-                continue;
-            }
-        }
-        if (p[i] < 0x80) {
-            i++;
-            continue;
-        }
-        size_t n = utf8_len(p + i, len - i);
-        if (n == 0)
-            break;
-        i += n;
-    }
-    if (i >= len)
-        return FRAY_OK;
-    /* Where: everything before the bad byte is UTF-8; count characters. */
     yn at = {0};
     at.line = 1;
     at.col = 1;
@@ -845,6 +1091,46 @@ static fray_status ld_check_utf8(ld *L, const char *text, size_t len) {
             at.col++;
         }
     }
+    return at;
+}
+
+/*
+ * A fray file is UTF-8 text (YAML 1.2 "Character Encodings") without NUL
+ * bytes. Checked before libfyaml sees it: libfyaml 0.7 loops forever on a
+ * byte that is not UTF-8 inside an unknown directive ("%e\xF7"), and takes
+ * a NUL for the end of the text, so that whatever follows one would be
+ * dropped without a word. The message names the byte, never the text
+ * around it (the file may not be a fray file at all).
+ */
+static fray_status ld_check_text(ld *L, const char *text, size_t len) {
+    const unsigned char *p = (const unsigned char *)text;
+    const char *nul = memchr(text, '\0', len);
+    size_t end = nul ? (size_t)(nul - text) : len;
+    size_t i = 0;
+    while (i < end) {
+        uint64_t w;
+        if (end - i >= sizeof w) { /* eight ASCII bytes at a time */
+            memcpy(&w, p + i, sizeof w);
+            if ((w & 0x8080808080808080u) == 0) {
+                i += sizeof w;
+                continue;
+            }
+        }
+        if (p[i] < 0x80) {
+            i++;
+            continue;
+        }
+        size_t n = utf8_len(p + i, end - i);
+        if (n == 0)
+            break;
+        i += n;
+    }
+    if (i >= len)
+        return FRAY_OK;
+    yn at = text_place(text, i);
+    if (i == end)
+        return ld_fail(L, &at, FRAY_ERR_PARSE,
+                       "a NUL byte (0x00); a fray file is text, and holds none");
     return ld_fail(L, &at, FRAY_ERR_PARSE,
                    "the file is not UTF-8 text (a byte 0x%02X)", p[i]);
 }
@@ -856,11 +1142,12 @@ static fray_status ld_parse_file(ld *L, const char *path, const char *display,
                                  const yn *from, yn **out_root) {
     char *text = NULL;
     size_t len = 0;
-    fray_status st = ld_read_text(L, path, from, &text, &len);
+    fray_status st = ld_read_text(L, path, display, from, &text, &len);
     if (st != FRAY_OK)
         return st;
     L->cur_file = display;
-    if ((st = ld_check_utf8(L, text, len)) != FRAY_OK)
+    L->tag_bad = NULL;
+    if ((st = ld_check_text(L, text, len)) != FRAY_OK)
         return st;
     /* The error position of a syntax error comes from a diagnostics
      * object that collects errors instead of printing them. */
@@ -894,8 +1181,13 @@ static fray_status ld_parse_file(ld *L, const char *path, const char *display,
             at.line = de->line;
             at.col = de->column;
         }
-        st = ld_fail(L, de ? &at : NULL, FRAY_ERR_PARSE, "YAML syntax: %s",
-                     de && de->msg ? de->msg : "the text is not valid YAML");
+        /* libfyaml's message, without what it quotes of the text in
+         * parentheses ("illegal major version number (...)"): the file
+         * may not be a fray file (ld_kind). */
+        const char *msg = de && de->msg ? de->msg : "the text is not valid YAML";
+        const char *paren = strstr(msg, " (");
+        int mlen = paren && paren - msg < 200 ? (int)(paren - msg) : 200;
+        st = ld_fail(L, de ? &at : NULL, FRAY_ERR_PARSE, "YAML syntax: %.*s", mlen, msg);
     }
     fy_parser_destroy(p);
     fy_diag_destroy(fdiag);
@@ -958,7 +1250,7 @@ static fray_status ld_int(ld *L, const yn *n, const char *what, long lo,
                           long hi, int *out) {
     char b[64];
     long v;
-    if (!n || n->type != YN_SCALAR || is_null(n) || !parse_long(n->text, &v))
+    if (!n || n->type != YN_SCALAR || is_null(n) || !node_long(n, &v))
         return ld_fail(L, n, FRAY_ERR_PARSE, "expected a whole number for %s, got %s",
                        what, got(n, b));
     if (v < lo || v > hi)
@@ -970,7 +1262,8 @@ static fray_status ld_int(ld *L, const yn *n, const char *what, long lo,
 
 static fray_status ld_bool(ld *L, const yn *n, const char *what, bool *out) {
     char b[64];
-    if (n && n->type == YN_SCALAR && !is_null(n)) {
+    if (n && n->type == YN_SCALAR && !is_null(n) &&
+        (n->tag == YT_NONE || n->tag == YT_BOOL)) {
         static const char *const yes[] = {"true", "yes", "on"};
         static const char *const no[] = {"false", "no", "off"};
         if (find_name(n->text, yes, 3) >= 0) {
@@ -1242,7 +1535,7 @@ static fray_status ld_range(ld *L, const yn *n, ft_weapon *w) {
         return FRAY_OK;
     }
     long v;
-    if (!n || n->type != YN_SCALAR || !parse_long(n->text, &v))
+    if (!n || n->type != YN_SCALAR || !node_long(n, &v))
         return ld_fail(L, n, FRAY_ERR_PARSE,
                        "expected a range increment ('-' for melee, or spaces) "
                        "for %s, got %s",
@@ -1713,7 +2006,7 @@ static fray_status ld_size(ld *L, const yn *n, int *out) {
     char b[64], list[160];
     long v;
     if (n && n->type == YN_SCALAR && !is_null(n)) {
-        if (parse_long(n->text, &v)) {
+        if (node_long(n, &v)) {
             if (v < -4 || v > 4)
                 return ld_fail(L, n, FRAY_ERR_RANGE,
                                "size rank must be between -4 and 4, got %ld", v);
@@ -2197,6 +2490,7 @@ static fray_status ld_add_template(ld *L, const yn *n) {
 
 typedef struct ld_file {
     const char *display;
+    const char *dir; /* the real folder it is in, with a final '/' */
     yn *root;
     int kind;
     bool done;
@@ -2262,19 +2556,73 @@ static char *ld_join(ld *L, const char *base_file, const char *rel, bool tidy) {
     return out;
 }
 
+/*
+ * The real folder of the file at `path` (realpath() of the part before its
+ * last '/'), with a final '/': what the paths a file names are relative
+ * to. Not the display path: "link/.." is where the operating system says,
+ * not where a tidied name suggests, when link is a symbolic link to a
+ * folder. Falls back to the path's own folder when realpath() cannot tell
+ * (a text from memory whose folder does not exist).
+ */
+static char *ld_real_dir(ld *L, const char *path) {
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? ld_strndup(L, path, (size_t)(slash - path) + 1)
+                      : ld_strndup(L, "./", 2);
+    if (!dir)
+        return NULL;
+    char real[PATH_MAX];
+    if (!realpath(dir, real))
+        return dir;
+    size_t n = strlen(real);
+    bool slashed = n > 0 && real[n - 1] == '/';
+    char *out = ld_alloc(L, n + 2);
+    if (!out)
+        return NULL;
+    memcpy(out, real, n);
+    if (!slashed)
+        out[n++] = '/';
+    out[n] = '\0';
+    return out;
+}
+
+/*
+ * The kind of a file: its `fray:` key. Until a file has one it may be any
+ * file at all (`fray check /etc/passwd`), so these messages, like every
+ * message about a file before this point, never quote what it holds:
+ * they say what it is (text, a list) and what was expected.
+ */
 static fray_status ld_kind(ld *L, const yn *root, int *out) {
-    char b[64];
+    static const char expected[] =
+        "'fray: encounter', 'fray: statblocks' or 'fray: catalog'";
     if (root->type != YN_MAP)
         return ld_fail(L, root, FRAY_ERR_PARSE,
-                       "expected a mapping that starts with 'fray: encounter', "
-                       "'fray: statblocks' or 'fray: catalog', got %s",
-                       got(root, b));
+                       "not a fray file: expected a mapping that starts with %s, "
+                       "got %s",
+                       expected,
+                       root->type == YN_SEQ ? "a list"
+                       : is_null(root)      ? "nothing"
+                                            : "text");
     const yn *k = key_node(root, "fray", false);
     if (!k)
         return ld_fail(L, root, FRAY_ERR_PARSE,
-                       "missing key 'fray': a fray file starts with 'fray: "
-                       "encounter', 'fray: statblocks' or 'fray: catalog'");
-    return ld_choice(L, k->value, "fray (the kind of file)", kind_names, 3, out);
+                       "missing key 'fray': a fray file starts with %s", expected);
+    const yn *v = k->value;
+    int i = v && v->type == YN_SCALAR && !is_null(v) ? find_name(v->text, kind_names, 3)
+                                                     : -1;
+    if (i >= 0) {
+        *out = i;
+        return FRAY_OK;
+    }
+    /* A near miss is surely a fray file with a typo: name the kind meant
+     * (fray's word, not the file's). */
+    for (int j = 0; j < 3 && v && v->type == YN_SCALAR; j++)
+        if (distance(v->text, kind_names[j]) <= 2)
+            return ld_fail(L, v ? v : k, FRAY_ERR_PARSE,
+                           "'fray:' names no kind of fray file (did you mean "
+                           "'%s'?); expected %s",
+                           kind_names[j], expected);
+    return ld_fail(L, v && !is_null(v) ? v : k, FRAY_ERR_PARSE,
+                   "'fray:' names no kind of fray file; expected %s", expected);
 }
 
 static fray_status ld_process(ld *L, ld_file *f);
@@ -2298,8 +2646,13 @@ static fray_status ld_register(ld *L, const char *path, const char *display,
     const char *saved = L->cur_file;
     f->display = display;
     fray_status st = ld_parse_file(L, path, display, from, &f->root);
+    if (st == FRAY_OK && !(f->dir = ld_real_dir(L, path)))
+        st = ld_nomem(L);
     if (st == FRAY_OK)
         st = ld_kind(L, f->root, &f->kind);
+    char msg[200];
+    if (st == FRAY_OK && L->tag_bad && tag_problem(L->tag_bad, msg, sizeof msg))
+        st = ld_fail(L, &L->tag_at, FRAY_ERR_PARSE, "%s", msg);
     if (st != FRAY_OK)
         return st;
     L->cur_file = saved;
@@ -2317,9 +2670,18 @@ static fray_status ld_include(ld *L, const yn *from, int want) {
     if (!from || from->type != YN_SCALAR || is_null(from))
         return ld_fail(L, from, FRAY_ERR_PARSE, "expected a file's path, got %s",
                        got(from, b));
-    char *path = ld_join(L, L->cur_file, from->text, false);
+    /* Opened relative to the real folder of the current file; named in
+     * messages relative to its display path. */
+    char *path = ld_join(L, L->cur_dir, from->text, false);
     char *display = ld_join(L, L->cur_file, from->text, true);
     if (!path || !display)
+        return ld_nomem(L);
+    /* The tidied name says "a/b/../c" is "a/c"; when a symbolic link makes
+     * it another file (or none), messages keep the name untidied. */
+    char real_path[PATH_MAX], real_display[PATH_MAX];
+    if (realpath(path, real_path) &&
+        (!realpath(display, real_display) || strcmp(real_path, real_display) != 0) &&
+        !(display = ld_join(L, L->cur_file, from->text, false)))
         return ld_nomem(L);
     ld_file *f;
     fray_status st = ld_register(L, path, display, from, &f);
@@ -2355,7 +2717,8 @@ static fray_status ld_statblocks_file(ld *L, const yn *root) {
 
 static fray_status ld_seed(ld *L, const yn *n, uint64_t *out) {
     char b[64];
-    if (n && n->type == YN_SCALAR && !is_null(n) && n->len <= 20) {
+    if (n && n->type == YN_SCALAR && !is_null(n) && n->len <= 20 &&
+        (n->tag == YT_NONE || n->tag == YT_INT)) {
         bool digits = n->len > 0;
         for (size_t i = 0; i < n->len; i++)
             digits = digits && isdigit((unsigned char)n->text[i]);
@@ -2442,7 +2805,7 @@ static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
     if ((v = get(n, "recover-stun"))) {
         if (v->type == YN_SCALAR && ieq(v->text, "endurance"))
             o->recover_stun = 0;
-        else if (v->type == YN_SCALAR && !is_null(v) && parse_long(v->text, &(long){0}))
+        else if (v->type == YN_SCALAR && !is_null(v) && node_long(v, &(long){0}))
             st = ld_int(L, v, "recover-stun", 1, 100, &o->recover_stun);
         else {
             char b[64];
@@ -3284,7 +3647,9 @@ static fray_status ld_encounter(ld *L, const yn *root) {
 
 static fray_status ld_process(ld *L, ld_file *f) {
     const char *saved = L->cur_file;
+    const char *saved_dir = L->cur_dir;
     L->cur_file = f->display;
+    L->cur_dir = f->dir;
     f->done = true;
     fray_status st;
     switch (f->kind) {
@@ -3298,8 +3663,10 @@ static fray_status ld_process(ld *L, ld_file *f) {
         st = ld_encounter(L, f->root);
         break;
     }
-    if (st == FRAY_OK)
+    if (st == FRAY_OK) {
         L->cur_file = saved;
+        L->cur_dir = saved_dir;
+    }
     return st;
 }
 
