@@ -180,8 +180,10 @@ const char *cli_render_event(cli_text *b, const fray_towers_fight *f, int i,
                              cli_render_event_fn fn);
 void cli_text_free(cli_text *b);
 /* The whole of a journal file (it may hold NUL bytes: *out_len is its
- * length), NUL-terminated; NULL (errno set) when it cannot be read. The
- * caller frees it. */
+ * length), NUL-terminated; the caller frees it. A regular file or a pipe of
+ * at most CLI_JOURNAL_MAX bytes; NULL, with "PATH: why" printed, when it
+ * cannot be read or is none of these (a folder, a device, larger). */
+enum { CLI_JOURNAL_MAX = 256 * 1024 * 1024 };
 char *cli_read_journal(const char *path, size_t *out_len);
 /* Replays the journal text (len bytes, read from path) onto the fight.
  * Prints "PATH:LINE:COLUMN: message" and returns the error when it does

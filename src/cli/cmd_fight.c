@@ -125,8 +125,6 @@ int cmd_fight(int argc, char **argv) {
         /* The fight so far, as its journal has it (cut short or not). */
         size_t len = 0;
         char *text = cli_read_journal(resume->value, &len);
-        if (!text)
-            fprintf(stderr, "%s: %s\n", resume->value, strerror(errno));
         st = text ? cli_replay_journal(fight, resume->value, text, len)
                   : FRAY_ERR_INVALID;
         free(text);

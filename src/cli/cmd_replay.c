@@ -49,7 +49,6 @@ int cmd_replay(int argc, char **argv) {
     size_t jsonl_len = 0;
     char *jsonl = cli_read_journal(journal_path, &jsonl_len);
     if (!jsonl) {
-        fprintf(stderr, "%s: %s\n", journal_path, strerror(errno));
         fray_towers_setup_free(setup);
         return EXIT_USAGE;
     }

@@ -90,24 +90,38 @@ static void bytes_journal(bytes *b, const fray_towers_fight *f, bool end) {
 
 char *cli_read_journal(const char *path, size_t *out_len) {
     /* Opened without waiting (a FIFO without a writer would hang the
-     * open), then read as usual. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK);
-    if (fd < 0)
-        return NULL;
-    int flags = fcntl(fd, F_GETFL);
-    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
-        int e = errno;
-        if (close(fd) != 0)
-            e = errno;
-        errno = e;
+     * open), then read as usual: a regular file or a pipe (`<(...)`), up
+     * to CLI_JOURNAL_MAX bytes, so that neither a device (/dev/zero) nor
+     * an endless pipe can take all the memory. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        fprintf(stderr, "%s: %s\n", path, strerror(errno));
         return NULL;
     }
+    struct stat st;
+    const char *refused = NULL;
+    int e = 0;
+    if (fstat(fd, &st) != 0)
+        e = errno;
+    else if (S_ISDIR(st.st_mode))
+        refused = "it is a folder";
+    else if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+        refused = "it is a device or socket, not a file";
+    int flags = e || refused ? 0 : fcntl(fd, F_GETFL);
+    if (!e && !refused &&
+        (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0))
+        e = errno;
     size_t cap = 65536, n = 0;
-    char *buf = malloc(cap);
-    int e = buf ? 0 : ENOMEM;
+    char *buf = e || refused ? NULL : malloc(cap);
+    if (!e && !refused && !buf)
+        e = ENOMEM;
     while (buf) {
         if (n + 1 == cap) {
-            char *p = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+            if (cap > CLI_JOURNAL_MAX) {
+                refused = "it is larger than the 256 MiB a journal may be";
+                break;
+            }
+            char *p = realloc(buf, cap * 2);
             if (!p) {
                 e = ENOMEM;
                 break;
@@ -126,11 +140,15 @@ char *cli_read_journal(const char *path, size_t *out_len) {
             break;
         n += (size_t)r;
     }
-    if (close(fd) != 0 && e == 0)
+    if (close(fd) != 0 && e == 0 && !refused)
         e = errno;
-    if (e != 0) {
+    if (e != 0 || refused) {
         free(buf);
-        errno = e;
+        if (refused)
+            fprintf(stderr, "%s: cannot read the journal: %s\n", path,
+                    refused);
+        else
+            fprintf(stderr, "%s: %s\n", path, strerror(e));
         return NULL;
     }
     buf[n] = '\0';
