@@ -41,8 +41,9 @@ static void count_cards(const fray_towers_setup *s, double *per_fight,
     long cards = 0, flips = 0;
     const int n = 2000;
     for (int t = 0; t < n; t++) {
-        fray_towers_fight_reset_trial(f, 1, (uint64_t)t);
-        fray_towers_fight_run(f);
+        if (fray_towers_fight_reset_trial(f, 1, (uint64_t)t) != FRAY_OK ||
+            fray_towers_fight_run(f) != FRAY_OK)
+            break;
         for (int e = 0; e < f->n_events; e++) {
             const ft_event *ev = &f->events[e];
             cards += ev->n_cards;

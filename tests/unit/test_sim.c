@@ -73,9 +73,9 @@ Test(sim, each_trial_is_a_fight_that_can_be_replayed) {
     for (uint64_t t = 0; t < 6; t++) {
         fray_sim_counts *c = sim(s, 3, t, 1, 1);
         if (t == 0)
-            fray_towers_fight_reset(f, 3);
+            cr_assert_eq(fray_towers_fight_reset(f, 3), FRAY_OK);
         else
-            fray_towers_fight_reset_trial(f, 3, t);
+            cr_assert_eq(fray_towers_fight_reset_trial(f, 3, t), FRAY_OK);
         cr_assert_eq(fray_towers_fight_run(f), FRAY_OK);
         int w = fray_towers_fight_winner(f);
         cr_expect_eq(c->trials, 1);

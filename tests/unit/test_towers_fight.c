@@ -149,7 +149,7 @@ Test(towers_fight, reset_repeats_the_fight) {
     fray_towers_fight *a = tf_fight(s, 21), *b = tf_fight(s, 5);
     cr_assert_eq(fray_towers_fight_run(a), FRAY_OK);
     cr_assert_eq(fray_towers_fight_run(b), FRAY_OK);
-    fray_towers_fight_reset(b, 21);
+    cr_assert_eq(fray_towers_fight_reset(b, 21), FRAY_OK);
     cr_assert_eq(fray_towers_fight_run(b), FRAY_OK);
     cr_assert(fray_towers_fight_same(a, b));
     fray_towers_fight_free(a);
@@ -350,7 +350,7 @@ Test(towers_fight, trial_journal_replays) {
         s->s.opt.fresh_decks = fresh;
         fray_towers_fight *a = tf_fight(s, 7);
         fray_towers_fight *z = tf_fight(s, 7);
-        fray_towers_fight_reset_trial(a, 7, 12345);
+        cr_assert_eq(fray_towers_fight_reset_trial(a, 7, 12345), FRAY_OK);
         cr_assert_eq(fray_towers_fight_run(a), FRAY_OK);
         cr_assert_eq(fray_towers_fight_run(z), FRAY_OK);
         cr_expect(!fray_towers_fight_same(a, z), "trial 12345 is not trial 0");

@@ -364,7 +364,7 @@ Test(towers_render, summary_tells_the_winner) {
     f->st.c[1].stun = 0;
     f->st.c[1].lethal = -1;
     f->st.c[1].flags = FT_F_UNCONSCIOUS | FT_F_DYING;
-    ft_render_summary(&f->s, &f->st, f->buf, sizeof f->buf);
+    ft_render_summary(&f->s, &f->st, FRAY_OK, f->buf, sizeof f->buf);
     cr_expect(strstr(f->buf, "Heroes\n") != NULL, "%s", f->buf);
     cr_expect(strstr(f->buf, "dealt 22 STUN, 2 LETHAL") != NULL, "%s", f->buf);
     cr_expect(strstr(f->buf, "Bandit 1") != NULL);

@@ -291,17 +291,23 @@ FRAY_API fray_status fray_towers_fight_new(const fray_towers_setup *setup,
         if (f->decide)
             memset(f->decide, 0, sizeof *f->decide);
     }
-    fray_towers_fight_reset(f, seed);
+    fray_status rc = fray_towers_fight_reset(f, seed);
+    if (rc != FRAY_OK) {
+        fray_towers_fight_free(f);
+        return rc;
+    }
     *out = f;
     return FRAY_OK;
 }
 
-FRAY_API void fray_towers_fight_reset(fray_towers_fight *f, uint64_t seed) {
-    fray_towers_fight_reset_trial(f, seed, 0);
+FRAY_API fray_status fray_towers_fight_reset(fray_towers_fight *f,
+                                             uint64_t seed) {
+    return fray_towers_fight_reset_trial(f, seed, 0);
 }
 
-FRAY_API void fray_towers_fight_reset_trial(fray_towers_fight *f,
-                                            uint64_t seed, uint64_t trial) {
+FRAY_API fray_status fray_towers_fight_reset_trial(fray_towers_fight *f,
+                                                   uint64_t seed,
+                                                   uint64_t trial) {
     f->seed = seed;
     f->trial = trial;
     f->n_events = 0;
@@ -314,13 +320,15 @@ FRAY_API void fray_towers_fight_reset_trial(fray_towers_fight *f,
     begin.action = FT_CMD_BEGIN;
     begin.actor = -1;
     begin.target = -1;
-    /* Cannot fail: the journal has room for its first event and decks
-     * hold enough cards for every initiative flip (checked on load).
+    /* The journal has room for its first event, but the initiative flips
+     * may still fail (a deck too small for them, say): then the fight
+     * cannot start, and says so (issue 11: it went on without initiative).
      * (Without journal or table, as fray_towers_fight_step applies.) */
-    if (!f->opt.journal && !f->table)
-        (void)apply_quiet(f, &begin, false, FT_NEXT_UNKNOWN);
-    else
-        (void)ft_fight_apply(f, &begin, NULL, 0, NULL);
+    fray_status rc = !f->opt.journal && !f->table
+                         ? apply_quiet(f, &begin, false, FT_NEXT_UNKNOWN)
+                         : ft_fight_apply(f, &begin, NULL, 0, NULL);
+    f->failed = rc;
+    return rc;
 }
 
 FRAY_API void fray_towers_fight_free(fray_towers_fight *f) {
@@ -382,6 +390,8 @@ static const ft_command phase_cmd = {
 
 FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *f) {
     ft_state *st = &f->st;
+    if (f->failed != FRAY_OK)
+        return f->failed;
     if (st->over)
         return FRAY_ERR_INVALID;
     int next = ft_next_actor(st);
@@ -402,7 +412,9 @@ FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *f) {
     fray_status rc = !f->opt.journal && !f->table
                          ? apply_quiet(f, &cmd, checked, next)
                          : apply_cmd(f, &cmd, NULL, 0, NULL, checked, next);
-    return step_done(f, &cmd, next, rc);
+    rc = step_done(f, &cmd, next, rc);
+    f->failed = rc;
+    return rc;
 }
 
 /* The end of a fight step that applied cmd for `next` with result rc. */
@@ -446,6 +458,8 @@ static fray_status step_done(fray_towers_fight *f, ft_command *cmd, int next,
  */
 static fray_status run_quiet(fray_towers_fight *f) {
     ft_state *st = &f->st;
+    if (f->failed != FRAY_OK)
+        return f->failed;
     const ft_setup *s = &f->setup->s;
     int limit = f->opt.until_phase > 0 ? f->opt.until_phase : s->opt.max_phase;
     ft_event *ev = &f->scratch;
@@ -459,7 +473,14 @@ static fray_status run_quiet(fray_towers_fight *f) {
      * (ft_apply_next: nothing is recorded) and nobody reads them back. */
     ft_command *cmd = &ev->cmd;
     ev->cards_given = false;
+    int until_look = FT_CANCEL_EVERY; /* events until cancel is read */
     while (!st->over) {
+        if (--until_look == 0) {
+            until_look = FT_CANCEL_EVERY;
+            if (f->cancel &&
+                atomic_load_explicit(f->cancel, memory_order_relaxed))
+                return FRAY_ERR_CANCELED;
+        }
         if (next == FT_NEXT_UNKNOWN)
             next = ft_next_actor(st);
         assert(next == ft_next_actor(st));
@@ -490,8 +511,10 @@ static fray_status run_quiet(fray_towers_fight *f) {
              * scratch event, whose header event_start clears first.) */
             ft_command refused = *cmd;
             rc = step_done(f, &refused, next, rc);
-            if (rc != FRAY_OK)
+            if (rc != FRAY_OK) {
+                f->failed = rc;
                 return rc;
+            }
         }
         next = going ? r.next_after : FT_NEXT_UNKNOWN;
     }
@@ -499,9 +522,14 @@ static fray_status run_quiet(fray_towers_fight *f) {
 }
 
 FRAY_API fray_status fray_towers_fight_run(fray_towers_fight *f) {
+    if (f->failed != FRAY_OK)
+        return f->failed;
     if (!f->opt.journal && !f->opt.facts && !f->table)
         return run_quiet(f);
-    while (!f->st.over) {
+    for (int k = 1; !f->st.over; k++) {
+        if (k % FT_CANCEL_EVERY == 0 && f->cancel &&
+            atomic_load_explicit(f->cancel, memory_order_relaxed))
+            return FRAY_ERR_CANCELED;
         fray_status rc = fray_towers_fight_step(f);
         if (rc != FRAY_OK)
             return rc;
@@ -532,8 +560,12 @@ FRAY_API fray_status fray_towers_fight_undo(fray_towers_fight *f) {
     /* Replaying from the start restores everything the event changed: the
      * clock, durations, decks and the random stream. */
     fray_status rc = rebuild(f, f->n_events - 1);
-    if (rc == FRAY_OK)
+    if (rc == FRAY_OK) {
         f->n_events--;
+        f->failed = FRAY_OK; /* a state the journal gives, whole again */
+    } else {
+        f->failed = rc;
+    }
     return rc;
 }
 
@@ -543,6 +575,8 @@ FRAY_API fray_status fray_towers_fight_redo(fray_towers_fight *f) {
     fray_status rc = reapply(f, &f->events[f->n_events], NULL);
     if (rc == FRAY_OK)
         f->n_events++;
+    else
+        f->failed = rc;
     return rc;
 }
 
@@ -856,6 +890,10 @@ FRAY_API fray_status fray_towers_fight_command(fray_towers_fight *f,
                                                const fray_card *cards,
                                                size_t n_cards,
                                                fray_diag *diag) {
+    if (f->failed != FRAY_OK)
+        return fray__diag_set(diag, f->failed, 0,
+                              "the fight cannot go on after a failed step: "
+                              "undo it, or start again");
     ft_command cmd;
     struct ft_table table;
     fray_status rc = parse_command(&f->setup->s, command, &cmd, &table, diag);
@@ -971,7 +1009,7 @@ FRAY_API size_t fray_towers_draw_map(const fray_towers_fight *f, char *buf,
 
 FRAY_API size_t fray_towers_summary(const fray_towers_fight *f, char *buf,
                                     size_t size) {
-    return ft_render_summary(&f->setup->s, &f->st, buf, size);
+    return ft_render_summary(&f->setup->s, &f->st, f->failed, buf, size);
 }
 
 /* ---- Replay of a JSON Lines journal --------------------------------------------- */
@@ -1085,6 +1123,7 @@ FRAY_API fray_status fray_towers_fight_replay(fray_towers_fight *f,
                               "replay needs a fight that keeps a journal");
     f->n_events = 0;
     f->n_recorded = 0;
+    f->failed = FRAY_OK;
     ft_state_reset_trial(&f->setup->s, &f->st, f->seed, f->trial);
     int line = 0;
     const char *p = jsonl;
@@ -1137,6 +1176,7 @@ FRAY_API fray_status fray_towers_fight_replay(fray_towers_fight *f,
             }
             json_decref(o);
             if (rc != FRAY_OK) {
+                f->failed = rc; /* the state is the journal's up to here */
                 if (diag)
                     diag->line = line;
                 return rc;
@@ -1148,7 +1188,9 @@ FRAY_API fray_status fray_towers_fight_replay(fray_towers_fight *f,
     }
     if (f->n_events == 0) {
         /* Leave a fight that can go on: the start of the fight again. */
-        fray_towers_fight_reset_trial(f, f->seed, f->trial);
+        fray_status rr = fray_towers_fight_reset_trial(f, f->seed, f->trial);
+        if (rr != FRAY_OK)
+            return rr;
         fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                        "the journal is empty: it has no \"begin\" event");
         if (diag)

@@ -1339,8 +1339,8 @@ size_t ft_render_map(const ft_setup *s, const ft_state *st, char *buf,
 
 /* ---- The summary ------------------------------------------------------------ */
 
-size_t ft_render_summary(const ft_setup *s, const ft_state *st, char *buf,
-                         size_t size) {
+size_t ft_render_summary(const ft_setup *s, const ft_state *st,
+                         fray_status failed, char *buf, size_t size) {
     txt t;
     txt_init(&t, buf, size);
     int n = n_shown(s, st);
@@ -1365,7 +1365,10 @@ size_t ft_render_summary(const ft_setup *s, const ft_state *st, char *buf,
             txt_c(&t, '\n');
         }
     }
-    if (st->over && st->winner >= 0)
+    if (failed != FRAY_OK)
+        txt_f(&t, "The fight cannot go on: a step failed (%s) in phase %d.\n",
+              fray_strerror(failed), st->phase);
+    else if (st->over && st->winner >= 0)
         txt_f(&t, "Winner: %s, in phase %d.\n", side_name(s, st->winner),
               st->phase);
     else if (st->over && st->winner == -2)
