@@ -110,20 +110,138 @@ static bool table_opportunity(void *ctx, const ft_run *r, int reactor,
 
 /* ---- Applying events ------------------------------------------------------ */
 
-static ft_event *next_slot(fray_towers_fight *f) {
-    if (!f->opt.journal)
-        return &f->scratch;
-    if (f->n_events == f->cap_events) {
+/* ---- The journal ---------------------------------------------------------
+ *
+ * An event is applied in the fight's scratch ft_event, which is sized for
+ * the largest event there can be (the begin event of 32 combatants: a few
+ * thousand cards, hundreds of facts; about 28 KB). Most events use a few
+ * of its cards and facts, so the journal keeps each one packed: its header
+ * (up to ft_event.cards), then as many cards, card decks, choices and facts
+ * as it has. A Forced Delay costs about 110 bytes, a clock step about 170
+ * (issue 11: an idle fight kept 3.3 KB per event, 1.9 GB over a long
+ * phase limit); a quiet stretch of phases costs nothing (one clock step
+ * passes them all). The room for one more event of any size is reserved
+ * before a command is applied, so that a journal that cannot grow fails
+ * the step before anything changed.
+ */
+
+enum { FT_PACKED_HEAD = offsetof(ft_event, cards) };
+
+static size_t packed_size(const ft_event *ev) {
+    return FT_PACKED_HEAD + 2 * (size_t)ev->n_cards + 2 * sizeof(int16_t) +
+           (size_t)ev->n_choices * sizeof(ft_choice) +
+           (size_t)ev->n_facts * sizeof(ft_fact);
+}
+
+/* The most one packed event can take. */
+static size_t packed_max(void) {
+    return FT_PACKED_HEAD + 2 * (size_t)FT_EVENT_CARDS + 2 * sizeof(int16_t) +
+           FT_EVENT_CHOICES * sizeof(ft_choice) +
+           FT_EVENT_FACTS * sizeof(ft_fact);
+}
+
+/* Room for event f->n_events (forgetting any undone ones), of any size:
+ * FRAY_ERR_NOMEM when the journal cannot grow (nothing changed then). */
+static fray_status journal_reserve(fray_towers_fight *f) {
+    if (f->n_events + 1 > f->cap_events) {
         int cap = f->cap_events ? f->cap_events * 2 : 64;
-        ft_event *e = fray__realloc(&f->alloc, f->events,
-                                    (size_t)f->cap_events * sizeof *e,
-                                    (size_t)cap * sizeof *e);
-        if (!e)
-            return NULL;
-        f->events = e;
+        size_t *o = fray__realloc(&f->alloc, f->joff,
+                                  f->joff ? ((size_t)f->cap_events + 1) *
+                                                sizeof *o
+                                          : 0,
+                                  ((size_t)cap + 1) * sizeof *o);
+        if (!o)
+            return FRAY_ERR_NOMEM;
+        if (!f->joff)
+            o[0] = 0;
+        f->joff = o;
         f->cap_events = cap;
     }
-    return &f->events[f->n_events];
+    size_t need = f->joff[f->n_events] + packed_max();
+    if (need > f->jcap) {
+        size_t cap = f->jcap ? f->jcap : packed_max();
+        while (cap < need)
+            cap *= 2;
+        uint8_t *b = fray__realloc(&f->alloc, f->jbuf, f->jcap, cap);
+        if (!b)
+            return FRAY_ERR_NOMEM;
+        f->jbuf = b;
+        f->jcap = cap;
+    }
+    return FRAY_OK;
+}
+
+/* Appends ev, just applied, as event f->n_events: room was reserved
+ * (journal_reserve), so this cannot fail. A new event forgets what was
+ * undone. */
+static void journal_push(fray_towers_fight *f, const ft_event *ev) {
+    uint8_t *p = f->jbuf + f->joff[f->n_events];
+    assert(f->n_events < f->cap_events &&
+           f->joff[f->n_events] + packed_size(ev) <= f->jcap);
+    memcpy(p, ev, FT_PACKED_HEAD);
+    p += FT_PACKED_HEAD;
+    memcpy(p, ev->cards, (size_t)ev->n_cards);
+    p += ev->n_cards;
+    memcpy(p, ev->card_deck, (size_t)ev->n_cards);
+    p += ev->n_cards;
+    memcpy(p, &ev->n_choices, sizeof ev->n_choices);
+    p += sizeof ev->n_choices;
+    memcpy(p, ev->choices, (size_t)ev->n_choices * sizeof(ft_choice));
+    p += (size_t)ev->n_choices * sizeof(ft_choice);
+    memcpy(p, &ev->n_facts, sizeof ev->n_facts);
+    p += sizeof ev->n_facts;
+    memcpy(p, ev->facts, (size_t)ev->n_facts * sizeof(ft_fact));
+    p += (size_t)ev->n_facts * sizeof(ft_fact);
+    f->joff[f->n_events + 1] = f->joff[f->n_events] + packed_size(ev);
+    assert(f->joff[f->n_events + 1] == (size_t)(p - f->jbuf));
+    f->n_events++;
+    f->n_recorded = f->n_events;
+}
+
+const ft_event *ft_fight_event(const fray_towers_fight *f, int i,
+                               ft_event *buf) {
+    if (!f->opt.journal || i < 0 || i >= f->n_recorded)
+        return NULL;
+    const uint8_t *p = f->jbuf + f->joff[i];
+    memcpy(buf, p, FT_PACKED_HEAD);
+    p += FT_PACKED_HEAD;
+    memcpy(buf->cards, p, (size_t)buf->n_cards);
+    p += buf->n_cards;
+    memcpy(buf->card_deck, p, (size_t)buf->n_cards);
+    p += buf->n_cards;
+    memcpy(&buf->n_choices, p, sizeof buf->n_choices);
+    p += sizeof buf->n_choices;
+    memcpy(buf->choices, p, (size_t)buf->n_choices * sizeof(ft_choice));
+    p += (size_t)buf->n_choices * sizeof(ft_choice);
+    memcpy(&buf->n_facts, p, sizeof buf->n_facts);
+    p += sizeof buf->n_facts;
+    memcpy(buf->facts, p, (size_t)buf->n_facts * sizeof(ft_fact));
+    assert(p + (size_t)buf->n_facts * sizeof(ft_fact) ==
+           f->jbuf + f->joff[i + 1]);
+    return buf;
+}
+
+/* Where the next event is applied: the scratch event, after making room
+ * in the journal for it when the fight keeps one (NULL: no room). */
+static ft_event *next_slot(fray_towers_fight *f) {
+    if (f->opt.journal && journal_reserve(f) != FRAY_OK)
+        return NULL;
+    return &f->scratch;
+}
+
+/* Recorded event i (0 <= i < n_recorded), unpacked into the scratch event
+ * to be applied again. */
+static ft_event *unpack(fray_towers_fight *f, int i) {
+    const ft_event *ev = ft_fight_event(f, i, &f->scratch);
+    assert(ev == &f->scratch);
+    (void)ev; /* (only checked) */
+    return &f->scratch;
+}
+
+/* The event next_slot gave, applied: into the journal (when kept). */
+static void journal_commit(fray_towers_fight *f, const ft_event *ev) {
+    if (f->opt.journal)
+        journal_push(f, ev);
 }
 
 static void run_init(fray_towers_fight *f, ft_run *r, ft_event *ev,
@@ -239,10 +357,7 @@ static fray_status apply_cmd(fray_towers_fight *f, const ft_command *cmd,
         return rc;
     if (cards)
         ev->n_cards = (int16_t)r.card_i;
-    if (f->opt.journal) {
-        f->n_events++;
-        f->n_recorded = f->n_events; /* a new event forgets what was undone */
-    }
+    journal_commit(f, ev);
     return FRAY_OK;
 }
 
@@ -275,13 +390,9 @@ FRAY_API fray_status fray_towers_fight_new(const fray_towers_setup *setup,
     f->setup = setup;
     if (opts)
         f->opt = *opts;
-    if (f->opt.journal) {
-        f->events = fray__alloc(&f->alloc, 64 * sizeof *f->events);
-        if (!f->events) {
-            fray__free(&f->alloc, f, sizeof *f);
-            return FRAY_ERR_NOMEM;
-        }
-        f->cap_events = 64;
+    if (f->opt.journal && journal_reserve(f) != FRAY_OK) {
+        fray_towers_fight_free(f);
+        return FRAY_ERR_NOMEM;
     }
     /* A quiet fight of a few combatants remembers its decisions (without
      * the room for them it is only slower). */
@@ -335,7 +446,9 @@ FRAY_API void fray_towers_fight_free(fray_towers_fight *f) {
     if (!f)
         return;
     fray_allocator a = f->alloc;
-    fray__free(&a, f->events, (size_t)f->cap_events * sizeof *f->events);
+    fray__free(&a, f->jbuf, f->jcap);
+    fray__free(&a, f->joff,
+               f->joff ? ((size_t)f->cap_events + 1) * sizeof *f->joff : 0);
     fray__free(&a, f->decide, sizeof *f->decide);
     fray__free(&a, f, sizeof *f);
 }
@@ -547,7 +660,7 @@ FRAY_API int fray_towers_fight_events(const fray_towers_fight *f) {
 static fray_status rebuild(fray_towers_fight *f, int n) {
     ft_state_reset_trial(&f->setup->s, &f->st, f->seed, f->trial);
     for (int i = 0; i < n; i++) {
-        fray_status rc = reapply(f, &f->events[i], NULL);
+        fray_status rc = reapply(f, unpack(f, i), NULL);
         if (rc != FRAY_OK)
             return rc;
     }
@@ -572,7 +685,7 @@ FRAY_API fray_status fray_towers_fight_undo(fray_towers_fight *f) {
 FRAY_API fray_status fray_towers_fight_redo(fray_towers_fight *f) {
     if (!f->opt.journal || f->n_events >= f->n_recorded)
         return FRAY_ERR_INVALID;
-    fray_status rc = reapply(f, &f->events[f->n_events], NULL);
+    fray_status rc = reapply(f, unpack(f, f->n_events), NULL);
     if (rc == FRAY_OK)
         f->n_events++;
     else
@@ -919,15 +1032,18 @@ FRAY_API size_t fray_towers_fight_hand(const fray_towers_fight *f,
 
 /* ---- Renderings ---------------------------------------------------------------- */
 
-static const ft_event *event_at(const fray_towers_fight *f, int i) {
-    if (!f->opt.journal || i < 0 || i >= f->n_events)
+/* Event i of those applied, unpacked into *buf (NULL: none). */
+static const ft_event *event_at(const fray_towers_fight *f, int i,
+                                ft_event *buf) {
+    if (i >= f->n_events)
         return NULL;
-    return &f->events[i];
+    return ft_fight_event(f, i, buf);
 }
 
 FRAY_API const char *fray_towers_event_action(const fray_towers_fight *f,
                                               int i) {
-    const ft_event *ev = event_at(f, i);
+    ft_event one;
+    const ft_event *ev = event_at(f, i, &one);
     if (!ev)
         return NULL;
     switch (ev->cmd.action) {
@@ -943,7 +1059,8 @@ FRAY_API const char *fray_towers_event_action(const fray_towers_fight *f,
 
 FRAY_API size_t fray_towers_event_narrate(const fray_towers_fight *f, int i,
                                           char *buf, size_t size) {
-    const ft_event *ev = event_at(f, i);
+    ft_event one;
+    const ft_event *ev = event_at(f, i, &one);
     if (!ev) {
         if (size)
             buf[0] = '\0';
@@ -954,7 +1071,8 @@ FRAY_API size_t fray_towers_event_narrate(const fray_towers_fight *f, int i,
 
 FRAY_API size_t fray_towers_event_json(const fray_towers_fight *f, int i,
                                        char *buf, size_t size) {
-    const ft_event *ev = event_at(f, i);
+    ft_event one;
+    const ft_event *ev = event_at(f, i, &one);
     if (!ev) {
         if (size)
             buf[0] = '\0';
@@ -1169,10 +1287,8 @@ FRAY_API fray_status fray_towers_fight_replay(fray_towers_fight *f,
                     }
                     rc = reapply(f, ev, diag);
                 }
-                if (rc == FRAY_OK) {
-                    f->n_events++;
-                    f->n_recorded = f->n_events;
-                }
+                if (rc == FRAY_OK)
+                    journal_commit(f, ev);
             }
             json_decref(o);
             if (rc != FRAY_OK) {

@@ -1321,9 +1321,15 @@ struct fray_towers_fight {
     uint64_t seed;
     uint64_t trial;          /* the simulation trial its stream comes from (0: fray fight) */
     ft_state st;
-    ft_event scratch;        /* the event being applied when there is no journal */
-    ft_event *events;        /* the journal: events[0..n_events) applied, */
-    int n_events;            /* [n_events..n_recorded) undone (redo) */
+    ft_event scratch;        /* the event being applied (then packed into
+                                the journal, when the fight keeps one) */
+    /* The journal (fight.c "The journal"): events packed one after another
+     * in jbuf, event i at bytes [joff[i], joff[i + 1]); events
+     * [0..n_events) applied, [n_events..n_recorded) undone (redo). */
+    uint8_t *jbuf;
+    size_t jcap;             /* bytes of jbuf */
+    size_t *joff;            /* cap_events + 1 offsets */
+    int n_events;
     int n_recorded;
     int cap_events;
     /* A table command's Hand of Fate, chip and opportunity words, while
@@ -1349,6 +1355,11 @@ struct fray_towers_fight {
  * enough to cost nothing in a duel, and a fight runs some 10^6 events a
  * second, so a few milliseconds at most. */
 enum { FT_CANCEL_EVERY = 4096 };
+
+/* fight.c: event i of the fight's journal (0 <= i < n_recorded), unpacked
+ * into *buf (which it returns); NULL when there is no such event. */
+const ft_event *ft_fight_event(const fray_towers_fight *f, int i,
+                               ft_event *buf);
 
 /* fight.c: applies a command as a new event (journal or scratch). */
 fray_status ft_fight_apply(fray_towers_fight *f, const ft_command *cmd,
