@@ -181,8 +181,10 @@ FRAY_API fray_status fray_towers_sim(const fray_towers_setup *setup,
             uint64_t done = atomic_load(&sh.done);
             if (done >= opts->trials || atomic_load(&sh.stop))
                 break;
-            if (!opts->progress(opts->progress_ctx, done, opts->trials))
+            if (!opts->progress(opts->progress_ctx, done, opts->trials)) {
                 atomic_store(&sh.stop, true);
+                break; /* (no need to wait: the workers see it) */
+            }
             sleep_ms(100);
         }
     }
