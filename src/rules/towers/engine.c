@@ -468,14 +468,18 @@ static fray_status begin(ft_run *r) {
     }
     /* Tie order for the whole encounter: CI, then [N], then [SS], then a
      * flip-off whose result holds for the encounter (flip_off). */
-    bool grouped[FT_MAX_COMBATANTS] = {false};
+    bool grouped[FT_MAX_COMBATANTS];
+    for (int i = 0; i < st->n; i++)
+        grouped[i] = false;
     int tie_budget = r->card_i + FT_TIE_CARDS;
     for (int i = 0; i < st->n; i++) {
         if (grouped[i])
             continue;
-        int grp[FT_MAX_COMBATANTS], m = 0;
-        for (int j = i; j < st->n; j++) {
-            const ft_statblock *a = &s->c[i].sb, *b = &s->c[j].sb;
+        int grp[FT_MAX_COMBATANTS], m = 1;
+        grp[0] = i;
+        const ft_statblock *a = &s->c[i].sb;
+        for (int j = i + 1; j < st->n; j++) {
+            const ft_statblock *b = &s->c[j].sb;
             if (!grouped[j] && st->c[i].ci == st->c[j].ci &&
                 a->cv[FT_CV_N] == b->cv[FT_CV_N] &&
                 a->aspects[FT_ASPECT_SS] == b->aspects[FT_ASPECT_SS]) {
@@ -483,7 +487,9 @@ static fray_status begin(ft_run *r) {
                 grp[m++] = j;
             }
         }
-        if (m > 1 && (rc = flip_off(r, grp, m, tie_budget)) != FRAY_OK)
+        if (m == 1)
+            continue;
+        if ((rc = flip_off(r, grp, m, tie_budget)) != FRAY_OK)
             return rc;
         /* grp is now best first. */
         for (int k = 0; k < m; k++)
