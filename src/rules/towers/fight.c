@@ -531,6 +531,31 @@ FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *f) {
 }
 
 /* The end of a fight step that applied cmd for `next` with result rc. */
+/* `next` is between the two halves of a Running Leap (a table command
+ * began it; the tactics policies never do) and must leap: the leap's
+ * second half to the first space, in reading order, where it may land
+ * (found by asking the rules' check). FRAY_ERR_INVALID when there is
+ * none: the fight cannot go on. (Found by fuzz_towers_fight: the policies'
+ * turn was refused, and so were its Forced Delay and Full Defense.) */
+static fray_status finish_leap(fray_towers_fight *f, ft_command *cmd,
+                               int next) {
+    const ft_setup *s = &f->setup->s;
+    const ft_state *st = &f->st;
+    int spd = ft_speed(s, st, next);
+    fray_pos at = st->c[next].pos;
+    cmd->action = FT_ACT_RUNNING_LEAP;
+    for (int y = at.y - spd; y <= at.y + spd; y++)
+        for (int x = at.x - spd; x <= at.x + spd; x++) {
+            if (x < 0 || y < 0 || x >= FRAY_GRID_MAX || y >= FRAY_GRID_MAX)
+                continue;
+            cmd->dest.x = (int16_t)x;
+            cmd->dest.y = (int16_t)y;
+            if (ft_check_command(s, st, cmd, NULL) == FRAY_OK)
+                return ft_fight_apply(f, cmd, NULL, 0, NULL);
+        }
+    return FRAY_ERR_INVALID;
+}
+
 static fray_status step_done(fray_towers_fight *f, ft_command *cmd, int next,
                              fray_status rc) {
     ft_state *st = &f->st;
@@ -550,6 +575,8 @@ static fray_status step_done(fray_towers_fight *f, ft_command *cmd, int next,
             cmd->action = FT_ACT_FULL_DEFENSE;
             rc = ft_fight_apply(f, cmd, NULL, 0, NULL);
         }
+        if (rc == FRAY_ERR_INVALID && (st->c[next].flags & FT_F_LEAPING))
+            rc = finish_leap(f, cmd, next);
     }
     if (rc == FRAY_ERR_DECK_EMPTY) {
         /* Every card of a deck is held or in play: nothing can be flipped.
