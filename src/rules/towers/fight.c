@@ -114,13 +114,14 @@ static bool table_opportunity(void *ctx, const ft_run *r, int reactor,
  *
  * An event is applied in the fight's scratch ft_event, which is sized for
  * the largest event there can be (the begin event of 32 combatants: a few
- * thousand cards, hundreds of facts; about 28 KB). Most events use a few
+ * thousand cards, hundreds of facts; about 27 KB). Most events use a few
  * of its cards and facts, so the journal keeps each one packed: its header
  * (up to ft_event.cards), then as many cards, card decks, choices and facts
  * as it has. A Forced Delay costs about 110 bytes, a clock step about 170
  * (issue 11: an idle fight kept 3.3 KB per event, 1.9 GB over a long
  * phase limit); a quiet stretch of phases costs nothing (one clock step
- * passes them all). The room for one more event of any size is reserved
+ * passes them all). docs/architecture.md "The journal and its memory"
+ * has the bound. The room for one more event of any size is reserved
  * before a command is applied, so that a journal that cannot grow fails
  * the step before anything changed.
  */
