@@ -29,8 +29,13 @@ const ft_action_info ft_actions[FT_ACTION_COUNT] = {
 /* ---- Facts -------------------------------------------------------------- */
 
 ft_fact *ft_emit_fact(ft_run *r, ft_fact_kind kind, int who, int target) {
-    if (!r->facts || !r->ev || r->ev->n_facts >= FT_EVENT_FACTS)
+    if (!r->facts || !r->ev)
         return NULL;
+    if (r->ev->n_facts >= FT_EVENT_FACTS) {
+        if (r->ev->facts_untold < INT16_MAX)
+            r->ev->facts_untold++;
+        return NULL;
+    }
     ft_fact *f = &r->ev->facts[r->ev->n_facts++];
     memset(f, 0, sizeof *f);
     f->kind = (uint8_t)kind;

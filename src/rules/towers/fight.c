@@ -271,6 +271,7 @@ static fray_status reapply(fray_towers_fight *f, ft_event *ev,
     r.replay = true;
     r.cards_given = ev->cards_given;
     ev->n_facts = 0;
+    ev->facts_untold = 0;
     return ft_apply(&r);
 }
 

@@ -708,6 +708,14 @@ static void narr_header(narr *n) {
     txt_c(t, '\n');
 }
 
+/* What an event had no room to keep is said, never silently dropped
+ * (issue 11). */
+static void narr_untold(txt *t, const ft_event *ev) {
+    if (ev->facts_untold > 0)
+        txt_f(t, "  (and %d more things that this event had no room to "
+              "tell)\n", ev->facts_untold);
+}
+
 size_t ft_render_event(const ft_setup *s, const ft_event *ev, char *buf,
                        size_t size) {
     txt t;
@@ -741,6 +749,7 @@ size_t ft_render_event(const ft_setup *s, const ft_event *ev, char *buf,
             }
             narr_fact(&n, i);
         }
+        narr_untold(&t, ev);
         return t.out.len;
     }
     default:
@@ -748,6 +757,7 @@ size_t ft_render_event(const ft_setup *s, const ft_event *ev, char *buf,
     }
     for (int i = 0; i < nf; i++)
         narr_fact(&n, i);
+    narr_untold(&t, ev);
     return t.out.len;
 }
 

@@ -794,6 +794,10 @@ typedef struct ft_event {
     bool cards_given;        /* the cards were flipped by hand at the table (else
                                 drawn by the engine: replay draws them again from
                                 the same shuffled decks and checks they match) */
+    /* Facts the event made past FT_EVENT_FACTS (none from the begin
+     * event, which that is sized for; an event of many opportunity
+     * attacks might): not kept, but counted, so narration says so. */
+    int16_t facts_untold;
     int16_t n_cards;         /* every card turned over, in order, with its deck */
     uint8_t cards[FT_EVENT_CARDS];
     uint8_t card_deck[FT_EVENT_CARDS];
