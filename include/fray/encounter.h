@@ -119,7 +119,8 @@ FRAY_API const char *fray_towers_fight_turn(const fray_towers_fight *fight,
  * of a step that failed (FRAY_ERR_NOMEM: the journal could not grow;
  * FRAY_ERR_RANGE: more cards than one event holds; ...). A fight never
  * goes on after a failed step: every later step, run and table command
- * returns the same error, until fray_towers_fight_reset or an undo.
+ * returns the same error, until fray_towers_fight_reset or an undo (which
+ * then takes back the failed step: the state before it).
  */
 FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *fight);
 /* Steps until the fight is over; errors as fray_towers_fight_step (and
@@ -161,7 +162,8 @@ FRAY_API size_t fray_towers_fight_hand(const fray_towers_fight *fight,
 /* ---- The journal ---------------------------------------------------------- */
 
 FRAY_API int fray_towers_fight_events(const fray_towers_fight *fight);
-/* Undoes the last event (the clock, durations and decks included);
+/* Undoes the last event (the clock, durations and decks included), or,
+ * after a failed step, that step (the journal keeps its events);
  * FRAY_ERR_INVALID when there is nothing to undo (the start of the fight). */
 FRAY_API fray_status fray_towers_fight_undo(fray_towers_fight *fight);
 /* Applies the last undone event again; FRAY_ERR_INVALID when none. */

@@ -473,10 +473,13 @@ Test(towers_fight, issue11_failed_step_stops_the_fight) {
     fray_towers_summary(f, sum, sizeof sum);
     cr_expect(strstr(sum, "cannot go on") != NULL, "%s", sum);
     cr_expect(strstr(sum, "goes on") == NULL, "%s", sum);
-    /* An undo rebuilds a whole state from the journal: it may go on. */
+    /* An undo takes back the failed step (the journal never got it): a
+     * whole state again, from the journal, which may go on. */
     fray_status u = fray_towers_fight_undo(f);
     cr_assert_eq(u, FRAY_OK, "%s after %d events", fray_strerror(u), events);
+    cr_expect_eq(fray_towers_fight_events(f), events);
     cr_expect_eq(fray_towers_fight_step(f), FRAY_OK);
+    cr_expect_eq(fray_towers_fight_events(f), events + 1);
     fray_towers_fight_free(f);
     cr_expect_eq(fa.live, 0);
     cr_expect_eq(fa.live_bytes, 0);

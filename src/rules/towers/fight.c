@@ -532,7 +532,6 @@ FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *f) {
     return rc;
 }
 
-/* The end of a fight step that applied cmd for `next` with result rc. */
 /* `next` is between the two halves of a Running Leap (a table command
  * began it; the tactics policies never do) and must leap: the leap's
  * second half to the first space, in reading order, where it may land
@@ -558,6 +557,7 @@ static fray_status finish_leap(fray_towers_fight *f, ft_command *cmd,
     return FRAY_ERR_INVALID;
 }
 
+/* The end of a fight step that applied cmd for `next` with result rc. */
 static fray_status step_done(fray_towers_fight *f, ft_command *cmd, int next,
                              fray_status rc) {
     ft_state *st = &f->st;
@@ -697,13 +697,16 @@ static fray_status rebuild(fray_towers_fight *f, int n) {
 }
 
 FRAY_API fray_status fray_towers_fight_undo(fray_towers_fight *f) {
-    if (!f->opt.journal || f->n_events <= 1)
+    /* After a failed step, undo takes back that step (which the journal
+     * never got): the state before it, the journal as it is. */
+    int keep = f->failed != FRAY_OK ? f->n_events : f->n_events - 1;
+    if (!f->opt.journal || keep < 1)
         return FRAY_ERR_INVALID;
     /* Replaying from the start restores everything the event changed: the
      * clock, durations, decks and the random stream. */
-    fray_status rc = rebuild(f, f->n_events - 1);
+    fray_status rc = rebuild(f, keep);
     if (rc == FRAY_OK) {
-        f->n_events--;
+        f->n_events = keep;
         f->failed = FRAY_OK; /* a state the journal gives, whole again */
     } else {
         f->failed = rc;
