@@ -531,3 +531,46 @@ Test(towers_fight, issue11_idle_journal_memory_is_bounded) {
     fray_towers_fight_free(f);
     fray_towers_setup_free(s);
 }
+
+/* Issue 11 item 1: the fair flip-off draws other cards than the pairwise
+ * one did for three or more tied, so a journal says when its begin event
+ * flipped off the new way ("flip_off_rounds": true), and one without it
+ * (written before issue 11: tests/data/towers/journal_before_issue11.jsonl,
+ * the first lines of `fray fight examples/towers/ambush.yaml --seed 25
+ * --journal`, three bandits tied) replays the old way. A journal written
+ * now of the same fight replays to the identical state. */
+Test(towers_fight, issue11_journals_of_both_flip_offs_replay) {
+    fray_towers_setup *s = tf_load_example("ambush.yaml");
+    char path[512];
+    snprintf(path, sizeof path, "%s/tests/data/towers/journal_before_issue11.jsonl",
+             FRAY_SOURCE_DIR);
+    FILE *fp = fopen(path, "rb");
+    cr_assert_not_null(fp, "%s", path);
+    char old[16384];
+    size_t n = fread(old, 1, sizeof old - 1, fp);
+    old[n] = '\0';
+    fclose(fp);
+    cr_assert(strstr(old, "flip_off_rounds") == NULL);
+    fray_towers_fight *b = tf_fight(s, 1);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fray_towers_fight_replay(b, old, &d), FRAY_OK, "line %d: %s",
+                 d.line, d.message);
+    cr_assert_eq(fray_towers_fight_events(b), 5);
+    /* Undo replays it again, the old way too. */
+    cr_assert_eq(fray_towers_fight_undo(b), FRAY_OK);
+    fray_towers_fight_free(b);
+
+    fray_towers_fight *a = tf_fight(s, 25);
+    steps(a, 30);
+    char *jl = journal(a);
+    cr_assert(strstr(jl, "\"flip_off_rounds\":true") != NULL);
+    b = tf_fight(s, 1);
+    cr_assert_eq(fray_towers_fight_replay(b, jl, &d), FRAY_OK, "line %d: %s",
+                 d.line, d.message);
+    cr_assert(fray_towers_fight_same(a, b));
+    free(jl);
+    fray_towers_fight_free(a);
+    fray_towers_fight_free(b);
+    fray_towers_setup_free(s);
+}

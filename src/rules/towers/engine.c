@@ -398,7 +398,11 @@ static fray_status flip_off(ft_run *r, int *grp, int m, int budget) {
     int val[FT_MAX_COMBATANTS];
     lo[top] = 0;
     len[top++] = m;
+    int rounds = 0;
     while (top > 0) {
+        /* (The old pairwise flip-off gave up after eight tied rounds.) */
+        if (++rounds > 8 && !r->replay)
+            r->ev->flip_off_rounds = true;
         top--;
         int *g = grp + lo[top], n = len[top];
         if (r->card_i + n > budget)
@@ -439,6 +443,78 @@ static fray_status flip_off(ft_run *r, int *grp, int m, int budget) {
     return FRAY_OK;
 }
 
+/* Whether combatants i and j are tied in everything before the flip-off
+ * (RULINGS 9: CI, [N], [SS]). */
+static bool tied(const ft_run *r, int i, int j) {
+    const ft_statblock *a = &r->setup->c[i].sb, *b = &r->setup->c[j].sb;
+    return r->st->c[i].ci == r->st->c[j].ci &&
+           a->cv[FT_CV_N] == b->cv[FT_CV_N] &&
+           a->aspects[FT_ASPECT_SS] == b->aspects[FT_ASPECT_SS];
+}
+
+/* The flip-offs of every group of tied combatants (flip_off), in the
+ * order of each group's first member; flipoff[i] (0 before) becomes i's
+ * place from the end of its group: the higher, the earlier. */
+static fray_status tie_order(ft_run *r, int *flipoff) {
+    const int n = r->st->n;
+    bool grouped[FT_MAX_COMBATANTS];
+    for (int i = 0; i < n; i++)
+        grouped[i] = false;
+    int tie_budget = r->card_i + FT_TIE_CARDS;
+    for (int i = 0; i < n; i++) {
+        if (grouped[i])
+            continue;
+        int grp[FT_MAX_COMBATANTS], m = 1;
+        grp[0] = i;
+        for (int j = i + 1; j < n; j++) {
+            if (!grouped[j] && tied(r, i, j)) {
+                grouped[j] = true;
+                grp[m++] = j;
+            }
+        }
+        if (m == 1)
+            continue;
+        if (m > 2 && !r->replay)
+            r->ev->flip_off_rounds = true; /* the old way drew otherwise */
+        fray_status rc = flip_off(r, grp, m, tie_budget);
+        if (rc != FRAY_OK)
+            return rc;
+        /* grp is now best first. */
+        for (int k = 0; k < m; k++)
+            flipoff[grp[k]] = m - k;
+    }
+    return FRAY_OK;
+}
+
+/* The flip-off of fray before issue 11, kept only to replay the journals
+ * it wrote: every tied pair in turn flips one card each until the cards
+ * differ (at most eight times), and flipoff[] counts the wins. For two
+ * tied it is flip_off exactly; for three or more it draws other cards. */
+static fray_status tie_order_pairwise(ft_run *r, int *flipoff) {
+    for (int i = 0; i < r->st->n; i++)
+        for (int j = i + 1; j < r->st->n; j++) {
+            if (!tied(r, i, j))
+                continue;
+            for (int guard = 0; guard < 8; guard++) {
+                fray_flip fa, fb;
+                int sa = 0, sb = 0;
+                fray_status rc = ft_flip(r, i, 1, FT_FLIP_TIEBREAK, 0,
+                                         INT_MIN, &fa, &sa);
+                if (rc == FRAY_OK)
+                    rc = ft_flip(r, j, 1, FT_FLIP_TIEBREAK, 0, INT_MIN, &fb,
+                                 &sb);
+                if (rc != FRAY_OK)
+                    return rc;
+                if (fa.kept_value + sa != fb.kept_value + sb) {
+                    flipoff[fa.kept_value + sa > fb.kept_value + sb ? i
+                                                                    : j]++;
+                    break;
+                }
+            }
+        }
+    return FRAY_OK;
+}
+
 static fray_status begin(ft_run *r) {
     const ft_setup *s = r->setup;
     ft_state *st = r->st;
@@ -473,33 +549,14 @@ static fray_status begin(ft_run *r) {
     }
     /* Tie order for the whole encounter: CI, then [N], then [SS], then a
      * flip-off whose result holds for the encounter (flip_off). */
-    bool grouped[FT_MAX_COMBATANTS];
-    for (int i = 0; i < st->n; i++)
-        grouped[i] = false;
-    int tie_budget = r->card_i + FT_TIE_CARDS;
-    for (int i = 0; i < st->n; i++) {
-        if (grouped[i])
-            continue;
-        int grp[FT_MAX_COMBATANTS], m = 1;
-        grp[0] = i;
-        const ft_statblock *a = &s->c[i].sb;
-        for (int j = i + 1; j < st->n; j++) {
-            const ft_statblock *b = &s->c[j].sb;
-            if (!grouped[j] && st->c[i].ci == st->c[j].ci &&
-                a->cv[FT_CV_N] == b->cv[FT_CV_N] &&
-                a->aspects[FT_ASPECT_SS] == b->aspects[FT_ASPECT_SS]) {
-                grouped[j] = true;
-                grp[m++] = j;
-            }
-        }
-        if (m == 1)
-            continue;
-        if ((rc = flip_off(r, grp, m, tie_budget)) != FRAY_OK)
-            return rc;
-        /* grp is now best first. */
-        for (int k = 0; k < m; k++)
-            flipoff[grp[k]] = m - k;
-    }
+    /* A journal of fray before issue 11 flipped off pairwise: a begin
+     * event recorded since says when its flip-offs drew otherwise
+     * (ft_event.flip_off_rounds); replaying one without it, the old way
+     * draws exactly the recorded cards. */
+    rc = r->replay && !r->ev->flip_off_rounds ? tie_order_pairwise(r, flipoff)
+                                              : tie_order(r, flipoff);
+    if (rc != FRAY_OK)
+        return rc;
     /* Insertion sort: best first. */
     for (int i = 1; i < st->n; i++) {
         int v = order[i], k = i;

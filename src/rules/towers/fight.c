@@ -1234,6 +1234,7 @@ static fray_status read_event(const ft_setup *s, json_t *o, ft_event *ev,
     cmd->element = (int8_t)json_int(c, "element", 0);
     cmd->dtn = (int16_t)json_int(c, "dtn", 0);
     ev->cards_given = json_is_true(json_object_get(o, "cards_given"));
+    ev->flip_off_rounds = json_is_true(json_object_get(o, "flip_off_rounds"));
     json_t *cards = json_object_get(o, "cards");
     size_t i;
     json_t *v;

@@ -1063,6 +1063,8 @@ size_t ft_render_event_json(const ft_setup *s, const ft_event *ev, char *buf,
     js_command(&t, s, &ev->cmd);
     if (ev->cards_given)
         js_kbool(&t, "cards_given", true);
+    if (ev->flip_off_rounds)
+        js_kbool(&t, "flip_off_rounds", true);
     txt_s(&t, ",\"cards\":[");
     int nc = ev->n_cards < FT_EVENT_CARDS ? ev->n_cards : FT_EVENT_CARDS;
     for (int i = 0; i < nc; i++) {

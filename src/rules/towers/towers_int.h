@@ -798,6 +798,12 @@ typedef struct ft_event {
      * event, which that is sized for; an event of many opportunity
      * attacks might): not kept, but counted, so narration says so. */
     int16_t facts_untold;
+    /* A begin event whose tie flip-offs drew otherwise than fray's before
+     * issue 11 (pairwise; engine.c tie_order_pairwise) would: a group of
+     * three or more tied, or a ninth round. Journals say so
+     * ("flip_off_rounds": true); replaying a begin event without it
+     * flips off the old way, so old journals replay. */
+    bool flip_off_rounds;
     int16_t n_cards;         /* every card turned over, in order, with its deck */
     uint8_t cards[FT_EVENT_CARDS];
     uint8_t card_deck[FT_EVENT_CARDS];
