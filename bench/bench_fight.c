@@ -62,8 +62,9 @@ static int bench(const char *file, long fights, double min_seconds,
     do {
         long batch = fights;
         for (long k = 0; k < batch; k++, i++) {
-            fray_towers_fight_reset(f, (uint64_t)i);
-            st = fray_towers_fight_run(f);
+            st = fray_towers_fight_reset(f, (uint64_t)i);
+            if (st == FRAY_OK)
+                st = fray_towers_fight_run(f);
             if (st != FRAY_OK) {
                 fprintf(stderr, "bench_fight: %s, seed %ld: %s\n", file, i,
                         fray_strerror(st));
@@ -164,8 +165,9 @@ static int checksum(const char *file) {
     }
     fnv h = {14695981039346656037ull}, strict = {14695981039346656037ull};
     for (long i = 0; i < n; i++) {
-        fray_towers_fight_reset(f, (uint64_t)i);
-        fray_status st = fray_towers_fight_run(f);
+        fray_status st = fray_towers_fight_reset(f, (uint64_t)i);
+        if (st == FRAY_OK)
+            st = fray_towers_fight_run(f);
         if (st != FRAY_OK) {
             fprintf(stderr, "bench_fight: %s, seed %ld: %s\n", file, i,
                     fray_strerror(st));

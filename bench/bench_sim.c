@@ -40,17 +40,24 @@ static void count_cards(const fray_towers_setup *s, double *per_fight,
         return;
     long cards = 0, flips = 0;
     const int n = 2000;
+    ft_event *buf = malloc(sizeof *buf);
+    if (!buf) {
+        fray_towers_fight_free(f);
+        return;
+    }
     for (int t = 0; t < n; t++) {
-        fray_towers_fight_reset_trial(f, 1, (uint64_t)t);
-        fray_towers_fight_run(f);
+        if (fray_towers_fight_reset_trial(f, 1, (uint64_t)t) != FRAY_OK ||
+            fray_towers_fight_run(f) != FRAY_OK)
+            break;
         for (int e = 0; e < f->n_events; e++) {
-            const ft_event *ev = &f->events[e];
+            const ft_event *ev = ft_fight_event(f, e, buf);
             cards += ev->n_cards;
             for (int k = 0; k < ev->n_facts; k++)
                 if (ev->facts[k].kind == FT_FACT_FLIP)
                     flips++;
         }
     }
+    free(buf);
     fray_towers_fight_free(f);
     *per_fight = (double)cards / n;
     *per_flip = flips ? (double)cards / (double)flips : 2.0;

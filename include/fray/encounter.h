@@ -69,7 +69,9 @@ typedef struct fray_towers_fight_options {
 /*
  * A new fight of the setup (borrowed: it must outlive the fight), with the
  * initiative flipped from decks shuffled by `seed`. The caller frees it
- * with fray_towers_fight_free. Errors: FRAY_ERR_NOMEM.
+ * with fray_towers_fight_free. Errors: FRAY_ERR_NOMEM, or the error of the
+ * begin event (the Hand of Fate and initiative flips) when the fight
+ * cannot start (*out is then NULL).
  *
  * Memory: the fight itself, the journal when asked for, and, for a fight
  * with neither journal nor facts (a simulation's) of up to four
@@ -84,8 +86,12 @@ FRAY_API fray_status fray_towers_fight_new(const fray_towers_setup *setup,
                                            const fray_allocator *alloc,
                                            fray_towers_fight **out);
 /* Starts the fight again with a new seed: no parsing, no allocation
- * (the journal, if any, is emptied but keeps its memory). */
-FRAY_API void fray_towers_fight_reset(fray_towers_fight *fight, uint64_t seed);
+ * (the journal, if any, is emptied but keeps its memory). Returns the
+ * error of the begin event when the fight cannot start (its initiative
+ * flips failed); the fight then refuses every step (with that error)
+ * until it is reset again. */
+FRAY_API fray_status fray_towers_fight_reset(fray_towers_fight *fight,
+                                             uint64_t seed);
 FRAY_API void fray_towers_fight_free(fray_towers_fight *fight);
 
 /* true when one side is out of the fight or the phase limit is reached. */
@@ -109,10 +115,16 @@ FRAY_API const char *fray_towers_fight_turn(const fray_towers_fight *fight,
 /*
  * One step driven by the tactics policies: the clock moves to the next
  * activation, or the combatant whose turn it is acts as its tactics say.
- * Returns FRAY_OK, or an error when the fight is over (FRAY_ERR_INVALID).
+ * Returns FRAY_OK, FRAY_ERR_INVALID when the fight is over, or the error
+ * of a step that failed (FRAY_ERR_NOMEM: the journal could not grow;
+ * FRAY_ERR_RANGE: more cards than one event holds; ...). A fight never
+ * goes on after a failed step: every later step, run and table command
+ * returns the same error, until fray_towers_fight_reset or an undo (which
+ * then takes back the failed step: the state before it).
  */
 FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *fight);
-/* Steps until the fight is over. */
+/* Steps until the fight is over; errors as fray_towers_fight_step (and
+ * FRAY_ERR_CANCELED when fray_towers_fight_options.cancel was set). */
 FRAY_API fray_status fray_towers_fight_run(fray_towers_fight *fight);
 
 /*
@@ -150,7 +162,8 @@ FRAY_API size_t fray_towers_fight_hand(const fray_towers_fight *fight,
 /* ---- The journal ---------------------------------------------------------- */
 
 FRAY_API int fray_towers_fight_events(const fray_towers_fight *fight);
-/* Undoes the last event (the clock, durations and decks included);
+/* Undoes the last event (the clock, durations and decks included), or,
+ * after a failed step, that step (the journal keeps its events);
  * FRAY_ERR_INVALID when there is nothing to undo (the start of the fight). */
 FRAY_API fray_status fray_towers_fight_undo(fray_towers_fight *fight);
 /* Applies the last undone event again; FRAY_ERR_INVALID when none. */

@@ -71,8 +71,11 @@ typedef struct fray_sim_counts {
 
 /* Called about ten times a second from the thread that called
  * fray_towers_sim, with the trials finished so far; return false to stop
- * early (the counts then hold the trials finished, a whole number of
- * chunks: see fray_sim_counts.trials). */
+ * early. A stop reaches the fights under way too (each looks every few
+ * thousand events), so fray_towers_sim returns within milliseconds of
+ * the next call even when one fight lasts minutes; the counts then hold
+ * only the trials that finished (fray_sim_counts.trials, fewer than
+ * asked). */
 typedef bool (*fray_sim_progress_fn)(void *ctx, uint64_t done,
                                      uint64_t total);
 
@@ -194,9 +197,11 @@ FRAY_API fray_status fray_towers_vary_list(const char *list,
  * Starts a fight again as trial `trial` of a simulation with master seed
  * `seed`: the same decks and cards as that trial of fray_towers_sim (the
  * fight's own seed, fray_towers_fight_seed, stays `seed`). No allocation.
+ * Errors as fray_towers_fight_reset.
  */
-FRAY_API void fray_towers_fight_reset_trial(fray_towers_fight *fight,
-                                            uint64_t seed, uint64_t trial);
+FRAY_API fray_status fray_towers_fight_reset_trial(fray_towers_fight *fight,
+                                                   uint64_t seed,
+                                                   uint64_t trial);
 
 #ifdef __cplusplus
 }

@@ -11,15 +11,17 @@
 
 #include "fray/fray.h"
 
-/* Exit codes (docs/fray.1 "EXIT STATUS"). EXIT_WRITE: standard output
- * or a file fray writes could not be written (main.c checks stdout's
- * final flush and close for every command); EXIT_INTERRUPTED: stopped
- * by Ctrl-C, as a shell reports SIGINT (128 + 2). */
+/* Exit codes (docs/fray.1 "EXIT STATUS"). EXIT_UNFINISHED: fray could
+ * not finish what it was asked: standard output or a file fray writes
+ * could not be written (main.c checks stdout's final flush and close for
+ * every command), or a fight could not go on (a step failed);
+ * EXIT_INTERRUPTED: stopped by Ctrl-C, as a shell reports SIGINT
+ * (128 + 2). */
 enum {
     EXIT_OK = 0,
     EXIT_CHECK_FAILED = 1,
     EXIT_USAGE = 2,
-    EXIT_WRITE = 3,
+    EXIT_UNFINISHED = 3,
     EXIT_INTERRUPTED = 130
 };
 
@@ -99,7 +101,7 @@ bool cli_seed(cli_args *args, uint64_t *out, bool *out_given);
 
 /* Writes to stdout are checked once, at exit: the stream's error flag is
  * sticky, and main.c flushes and closes stdout after every command and
- * exits EXIT_WRITE if anything failed. A file fray writes goes through
+ * exits EXIT_UNFINISHED if anything failed. A file fray writes goes through
  * cli_write_whole. */
 
 /* All n bytes of p to fd, whatever write() takes at a time; false with

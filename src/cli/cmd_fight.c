@@ -113,12 +113,17 @@ int cmd_fight(int argc, char **argv) {
     fray_towers_fight *fight = NULL;
     fray_status st = fray_towers_fight_new(setup, seed, &fo, NULL, &fight);
     if (st != FRAY_OK) {
-        cli_error(&args, "%s", fray_strerror(st));
+        cli_error(&args, "the fight cannot start: %s", fray_strerror(st));
         fray_towers_setup_free(setup);
         return EXIT_USAGE;
     }
-    if (trial)
-        fray_towers_fight_reset_trial(fight, seed, trial);
+    if (trial && (st = fray_towers_fight_reset_trial(fight, seed, trial)) !=
+                     FRAY_OK) {
+        cli_error(&args, "the fight cannot start: %s", fray_strerror(st));
+        fray_towers_fight_free(fight);
+        fray_towers_setup_free(setup);
+        return EXIT_USAGE;
+    }
 
     const char *title = fray_towers_setup_name(setup);
     if (table && resume->present) {
@@ -187,7 +192,7 @@ int cmd_fight(int argc, char **argv) {
             break;
         st = fray_towers_fight_step(fight);
         if (st != FRAY_OK)
-            break;
+            break; /* (the fight refuses to go on: issue 11) */
     }
     const char *summary = cli_render(&b, fight, fray_towers_summary);
     if (args.json) {
@@ -199,8 +204,16 @@ int cmd_fight(int argc, char **argv) {
     }
     cli_text_free(&b);
     rc = EXIT_OK;
+    if (st != FRAY_OK) {
+        /* A failed step is an error, never "the fight goes on" (issue 11):
+         * what was told and the journal hold the events before it. */
+        fflush(stdout);
+        cli_error(&args, "the fight stopped after event %d: %s",
+                  fray_towers_fight_events(fight) - 1, fray_strerror(st));
+        rc = EXIT_UNFINISHED;
+    }
     if (journal->present && !cli_write_journal(fight, journal->value))
-        rc = EXIT_USAGE;
+        rc = EXIT_UNFINISHED;
     fray_towers_fight_free(fight);
     fray_towers_setup_free(setup);
     return rc;

@@ -614,13 +614,13 @@ int cmd_sim(int argc, char **argv) {
                 progress_clear(&pg);
                 cli_error(&args, "the simulation stopped: %s",
                           fray_strerror(st));
-                status = EXIT_USAGE;
+                status = EXIT_UNFINISHED;
                 break;
             }
         }
         if (!cli_mpi_sum(v[j].counts)) {
             cli_error(&args, "the processes could not add up their counts");
-            status = EXIT_USAGE;
+            status = EXIT_UNFINISHED;
             break;
         }
         done_trials += v[j].counts->trials;
@@ -713,7 +713,7 @@ int cmd_sim(int argc, char **argv) {
             r.n_variants = shown;
             r.variants = rv;
             if (!write_report(&args, report_path, &r))
-                status = EXIT_WRITE;
+                status = EXIT_UNFINISHED;
         }
     }
     for (int j = 0; j < n_variants; j++) {

@@ -132,7 +132,7 @@ static const char TABLE_HELP[] =
     "  help, quit                  this list; end the session (with a summary)\n";
 
 /* When the fight cannot go on (a step failed, out of memory, or the
- * journal could not be written) the session ends with EXIT_WRITE (docs/fray.1
+ * journal could not be written) the session ends with EXIT_UNFINISHED (docs/fray.1
  * "EXIT STATUS"); the journal then holds every command acknowledged. */
 
 /* Table input: a line is at most TABLE_LINE_MAX bytes (docs/fray.1); a
@@ -170,7 +170,7 @@ static bool journal_events(table *t, int from, int to) {
     if (t->journal.fd < 0 || cli_journal_events(&t->journal, t->fight, from,
                                                 to))
         return true;
-    stop(t, EXIT_WRITE, "the journal cannot be written");
+    stop(t, EXIT_UNFINISHED, "the journal cannot be written");
     return false;
 }
 
@@ -301,7 +301,7 @@ static void do_command(table *t, char *line) {
         return;
     }
     if (st != FRAY_OK) {
-        stop(t, EXIT_WRITE, fray_strerror(st));
+        stop(t, EXIT_UNFINISHED, fray_strerror(st));
         return;
     }
     int after = fray_towers_fight_events(t->fight);
@@ -352,7 +352,7 @@ static void do_auto(table *t, const char *arg) {
                  * on from a state half changed. */
                 if (journal_events(t, pending, before))
                     tell(t, pending, before, false);
-                stop(t, EXIT_WRITE, fray_strerror(st));
+                stop(t, EXIT_UNFINISHED, fray_strerror(st));
                 return;
             }
             if (after - pending >= AUTO_BATCH) {
@@ -382,7 +382,7 @@ static void do_undo(table *t, bool redo) {
         phase = fray_towers_fight_phase(t->fight);
         if (t->journal.fd >= 0 &&
             !cli_journal_mark(&t->journal, FRAY_TOWERS_MARK_REDO, n - 1)) {
-            stop(t, EXIT_WRITE, "the journal cannot be written");
+            stop(t, EXIT_UNFINISHED, "the journal cannot be written");
             return;
         }
     }
@@ -412,13 +412,13 @@ static void do_undo(table *t, bool redo) {
         fray_status st = fray_towers_fight_undo(t->fight);
         if (st != FRAY_OK) {
             free(copy);
-            stop(t, EXIT_WRITE, fray_strerror(st));
+            stop(t, EXIT_UNFINISHED, fray_strerror(st));
             return;
         }
         if (t->journal.fd >= 0 &&
             !cli_journal_mark(&t->journal, FRAY_TOWERS_MARK_UNDO, n - 1)) {
             free(copy);
-            stop(t, EXIT_WRITE, "the journal cannot be written");
+            stop(t, EXIT_UNFINISHED, "the journal cannot be written");
             return;
         }
     }
@@ -475,7 +475,7 @@ static bool do_line(table *t, char *line) {
         line[--len] = '\0';
     char *copy = malloc(len + 1);
     if (!copy) {
-        stop(t, EXIT_WRITE, "out of memory");
+        stop(t, EXIT_UNFINISHED, "out of memory");
         return false;
     }
     memcpy(copy, line, len + 1);
@@ -602,7 +602,7 @@ int cli_fight_table(fray_towers_fight *fight, const char *title, uint64_t seed,
 
     char *line = malloc(TABLE_LINE_MAX + 1);
     if (!line)
-        stop(&t, EXIT_WRITE, "out of memory");
+        stop(&t, EXIT_UNFINISHED, "out of memory");
     int bad = 0; /* bad lines in a row */
     int line_no = 0;
     while (line && t.status == EXIT_OK) {
@@ -666,6 +666,6 @@ int cli_fight_table(fray_towers_fight *fight, const char *title, uint64_t seed,
                                            ? fray_towers_fight_events(fight)
                                            : -1) &&
         t.status == EXIT_OK)
-        t.status = EXIT_WRITE;
+        t.status = EXIT_UNFINISHED;
     return t.status;
 }

@@ -24,8 +24,9 @@ static const char USAGE[] =
     "  version          print the version\n"
     "\n"
     "Each command takes --help. Exit status: 0 success, 1 a check failed,\n"
-    "2 bad usage or input, 3 output could not be written (a full disk),\n"
-    "130 stopped by Ctrl-C. See 'man fray' (docs/fray.1).\n";
+    "2 bad usage or input, 3 could not finish (output not written, a fight\n"
+    "that could not go on), 130 stopped by Ctrl-C. See 'man fray'\n"
+    "(docs/fray.1).\n";
 
 static int run(int argc, char **argv) {
     if (argc < 2) {
@@ -86,7 +87,7 @@ static int finish_stdout(int status) {
                 strerror(err));
     else
         fputs("fray: error writing standard output\n", stderr);
-    return EXIT_WRITE;
+    return EXIT_UNFINISHED;
 }
 
 int main(int argc, char **argv) { return finish_stdout(run(argc, argv)); }

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fail_alloc.h"
 #include "fray/report.h"
@@ -73,9 +74,9 @@ Test(sim, each_trial_is_a_fight_that_can_be_replayed) {
     for (uint64_t t = 0; t < 6; t++) {
         fray_sim_counts *c = sim(s, 3, t, 1, 1);
         if (t == 0)
-            fray_towers_fight_reset(f, 3);
+            cr_assert_eq(fray_towers_fight_reset(f, 3), FRAY_OK);
         else
-            fray_towers_fight_reset_trial(f, 3, t);
+            cr_assert_eq(fray_towers_fight_reset_trial(f, 3, t), FRAY_OK);
         cr_assert_eq(fray_towers_fight_run(f), FRAY_OK);
         int w = fray_towers_fight_winner(f);
         cr_expect_eq(c->trials, 1);
@@ -253,7 +254,65 @@ Test(sim, progress_can_stop) {
     cr_assert_eq(fray_towers_sim(s, &o, NULL, &c), FRAY_OK);
     cr_expect_geq(calls, 1);
     cr_expect_lt(c.trials, 200000);
-    cr_expect_eq(c.trials % 256, 0, "whole chunks");
+    /* Only finished fights are counted (since issue 11 a stop also ends
+     * the fights under way, so not always whole chunks). */
+    uint64_t ended = c.all_out + c.unfinished;
+    for (int k = 0; k < FRAY_SIM_MAX_SIDES; k++)
+        ended += c.wins[k];
+    cr_expect_eq(ended, c.trials);
+    fray_towers_setup_free(s);
+}
+
+/* Issue 11, "fray sim answers Ctrl-C only between fights": two bandits
+ * who never hurt each other (tests/data/towers/idle_pair.yaml), each
+ * fight to phase 200 million (some 18 s each, and the old loop finished
+ * its fight first: 4.1 s to stop at phase 50 million). The progress
+ * callback says stop at once: fray_towers_sim returns within a second
+ * (measured: 0.2 ms after the callback), with no trial counted (none
+ * finished). */
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+Test(sim, issue11_stop_reaches_a_fight_under_way, .timeout = 60) {
+    fray_towers_setup *s = tf_load_data("idle_pair.yaml");
+    fray_sim_counts c;
+    fray_sim_options o;
+    memset(&o, 0, sizeof o);
+    o.trials = 4;
+    o.threads = 2;
+    o.until_phase = 200000000;
+    int calls = 0;
+    o.progress = stop_at_once;
+    o.progress_ctx = &calls;
+    double t0 = now_s();
+    cr_assert_eq(fray_towers_sim(s, &o, NULL, &c), FRAY_OK);
+    double dt = now_s() - t0;
+    cr_expect_lt(dt, 1.0, "stopped after %.3f s", dt);
+    cr_expect_geq(calls, 1);
+    cr_expect_eq(c.trials, 0);
+    cr_expect_eq(c.unfinished, 0);
+    fray_towers_setup_free(s);
+}
+
+/* Issue 11, "Initiative past the deck's 128-card cap": sixteen identical
+ * knights against sixteen (tests/data/towers/mirror_16.yaml) is a mirror
+ * match, so side 0 wins half the decided fights. With the initiative
+ * failing it won 63%. 4000 fights, a fixed seed: 0.5 must lie in the 95%
+ * interval of side 0's share (half-width about 1.6 points). */
+Test(sim, issue11_mirror_match_is_even) {
+    fray_towers_setup *s = tf_load_data("mirror_16.yaml");
+    fray_sim_counts *c = sim(s, 11, 0, 4000, 2);
+    uint64_t decided = c->wins[0] + c->wins[1];
+    cr_assert_gt(decided, 3900);
+    double lo, hi;
+    fray_sim_interval95(c->wins[0], decided, &lo, &hi);
+    cr_expect(lo <= 0.5 && 0.5 <= hi, "side 0 won %llu of %llu: [%.4f, %.4f]",
+              (unsigned long long)c->wins[0], (unsigned long long)decided, lo,
+              hi);
+    free(c);
     fray_towers_setup_free(s);
 }
 

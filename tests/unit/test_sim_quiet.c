@@ -95,8 +95,8 @@ static void same_both_ways_of(fray_towers_setup *s, const char *name,
     fray_towers_fight *told = tf_fight(s, seed);
     fray_towers_fight *quiet = quiet_fight(s);
     for (uint64_t t = 0; t < (uint64_t)n; t++) {
-        fray_towers_fight_reset_trial(told, seed, t);
-        fray_towers_fight_reset_trial(quiet, seed, t);
+        cr_assert_eq(fray_towers_fight_reset_trial(told, seed, t), FRAY_OK);
+        cr_assert_eq(fray_towers_fight_reset_trial(quiet, seed, t), FRAY_OK);
         cr_assert_eq(fray_towers_fight_run(told), FRAY_OK);
         cr_assert_eq(fray_towers_fight_run(quiet), FRAY_OK);
         const ft_state *a = &told->st, *b = &quiet->st;
@@ -190,8 +190,8 @@ Test(sim_quiet, duel_without_room_to_remember) {
     fray_towers_fight *full = quiet_fight(s);
     cr_expect_not_null(full->decide);
     for (uint64_t t = 0; t < 500; t++) {
-        fray_towers_fight_reset_trial(bare, 15, t);
-        fray_towers_fight_reset_trial(full, 15, t);
+        cr_assert_eq(fray_towers_fight_reset_trial(bare, 15, t), FRAY_OK);
+        cr_assert_eq(fray_towers_fight_reset_trial(full, 15, t), FRAY_OK);
         cr_assert_eq(fray_towers_fight_run(bare), FRAY_OK);
         cr_assert_eq(fray_towers_fight_run(full), FRAY_OK);
         cr_expect_eq(bare->st.winner, full->st.winner, "trial %d", (int)t);

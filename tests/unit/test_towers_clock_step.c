@@ -31,8 +31,8 @@ static void place(fray_towers_fight *f, int from, int to, int lethal) {
 
 static void same_step(fray_towers_fight *quiet, fray_towers_fight *told,
                       int from, int to, int lethal) {
-    fray_towers_fight_reset_trial(quiet, 5, 0);
-    fray_towers_fight_reset_trial(told, 5, 0);
+    cr_assert_eq(fray_towers_fight_reset_trial(quiet, 5, 0), FRAY_OK);
+    cr_assert_eq(fray_towers_fight_reset_trial(told, 5, 0), FRAY_OK);
     place(quiet, from, to, lethal);
     place(told, from, to, lethal);
     cr_assert_eq(memcmp(&quiet->st, &told->st, sizeof quiet->st), 0);

@@ -1383,8 +1383,10 @@ static int repeats_in_duel(bool fresh, int n) {
         cr_assert_eq(fray_towers_fight_run(f), FRAY_OK);
         uint8_t last[FT_MAX_DECKS][8];
         int n_last[FT_MAX_DECKS] = {0};
+        ft_event *buf = malloc(sizeof *buf);
+        cr_assert_not_null(buf);
         for (int e = 0; e < f->n_events; e++) {
-            const ft_event *ev = &f->events[e];
+            const ft_event *ev = ft_fight_event(f, e, buf);
             for (int k = 0; k < ev->n_cards; k++) {
                 int d = ev->card_deck[k];
                 for (int j = 0; j < n_last[d] && j < 8; j++)
@@ -1393,6 +1395,7 @@ static int repeats_in_duel(bool fresh, int n) {
                 last[d][n_last[d]++ % 8] = ev->cards[k];
             }
         }
+        free(buf);
         fray_towers_fight_free(f);
     }
     fray_towers_setup_free(s);

@@ -236,7 +236,7 @@ static void check_against_sim(const fray_towers_setup *s, int n, uint64_t seed) 
     long wins[2] = {0, 0}, other = 0;
     double sum = 0;
     for (int i = 0; i < n; i++) {
-        fray_towers_fight_reset_trial(f, seed, (uint64_t)i);
+        cr_assert_eq(fray_towers_fight_reset_trial(f, seed, (uint64_t)i), FRAY_OK);
         cr_assert_eq(fray_towers_fight_run(f), FRAY_OK);
         int w = fray_towers_fight_winner(f);
         if (w == fray_towers_setup_combatant_side(s, 0))

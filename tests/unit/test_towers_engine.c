@@ -136,6 +136,64 @@ Test(towers_engine, tie_flip_off) {
     free(f);
 }
 
+/* Issue 11 item 1: a flip-off of three is one order. All three flip a card
+ * in listing order; the best card goes first; the two whose cards tie
+ * flip again between themselves. (Pairwise flip-offs counted wins: a
+ * cycle a > b > c > a left everyone on one win.) */
+Test(towers_engine, issue11_three_way_flip_off_is_one_order) {
+    fixture *f = fixture_new();
+    add(f, "a", 0, 1, 1, 1);
+    add(f, "b", 1, 5, 5, 1);
+    add(f, "c", 1, 7, 7, 1);
+    ft_state_reset(&f->s, &f->st, 1);
+    /* Initiative 9 + 1 = 10 each; round one: 5, J, 5; round two between
+     * a and c: 2, K. */
+    tf_stack(f, 0, "9S 5C 2C");
+    tf_stack(f, 1, "9D JC");
+    tf_stack(f, 2, "9H 5D KC");
+    begin(f);
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(f->st.c[i].phase, 10);
+    cr_expect_eq(f->st.c[1].init_rank, 0);
+    cr_expect_eq(f->st.c[2].init_rank, 1);
+    cr_expect_eq(f->st.c[0].init_rank, 2);
+    /* Eight cards: three initiative flips, three, then two. */
+    cr_expect_eq(f->ev.n_cards, 8);
+    free(f);
+}
+
+/* Issue 11 item 1: the flip-off is fair. Four combatants tied in
+ * everything flip off from one shuffled deck; over 4000 fresh shuffles
+ * each is first about a quarter of the time (sd of a count:
+ * sqrt(4000 * 1/4 * 3/4) = 27; 4 sd = 110). */
+Test(towers_engine, issue11_flip_off_of_four_is_fair) {
+    int first[4] = {0, 0, 0, 0};
+    const int n = 4000;
+    for (int t = 0; t < n; t++) {
+        fixture *f = fixture_new();
+        for (int i = 0; i < 4; i++) {
+            char id[8];
+            snprintf(id, sizeof id, "k%d", i);
+            add(f, id, i % 2, 1 + 2 * i, 1, 1);
+            f->s.c[i].deck = 0; /* one deck for all */
+        }
+        ft_state_reset(&f->s, &f->st, (uint64_t)t + 1);
+        /* The same initiative for all (stacked on top), then whatever
+         * the shuffle gives for the flip-off. */
+        tf_stack(f, 0, "9S 9D 9H 9C");
+        begin(f);
+        for (int i = 0; i < 4; i++) {
+            cr_assert_eq(f->st.c[i].ci, 10);
+            if (f->st.c[i].init_rank == 0)
+                first[i]++;
+        }
+        free(f);
+    }
+    for (int i = 0; i < 4; i++)
+        cr_expect(abs(first[i] - n / 4) <= 110, "k%d first %d times of %d",
+                  i, first[i], n);
+}
+
 /* ---- Costs ------------------------------------------------------------------- */
 
 static fixture *two_apart(void) {

@@ -149,7 +149,7 @@ Test(towers_fight, reset_repeats_the_fight) {
     fray_towers_fight *a = tf_fight(s, 21), *b = tf_fight(s, 5);
     cr_assert_eq(fray_towers_fight_run(a), FRAY_OK);
     cr_assert_eq(fray_towers_fight_run(b), FRAY_OK);
-    fray_towers_fight_reset(b, 21);
+    cr_assert_eq(fray_towers_fight_reset(b, 21), FRAY_OK);
     cr_assert_eq(fray_towers_fight_run(b), FRAY_OK);
     cr_assert(fray_towers_fight_same(a, b));
     fray_towers_fight_free(a);
@@ -350,7 +350,7 @@ Test(towers_fight, trial_journal_replays) {
         s->s.opt.fresh_decks = fresh;
         fray_towers_fight *a = tf_fight(s, 7);
         fray_towers_fight *z = tf_fight(s, 7);
-        fray_towers_fight_reset_trial(a, 7, 12345);
+        cr_assert_eq(fray_towers_fight_reset_trial(a, 7, 12345), FRAY_OK);
         cr_assert_eq(fray_towers_fight_run(a), FRAY_OK);
         cr_assert_eq(fray_towers_fight_run(z), FRAY_OK);
         cr_expect(!fray_towers_fight_same(a, z), "trial 12345 is not trial 0");
@@ -371,5 +371,206 @@ Test(towers_fight, trial_journal_replays) {
         fray_towers_fight_free(b);
         fray_towers_fight_free(z);
     }
+    fray_towers_setup_free(s);
+}
+
+/* ---- Issue 11: no silent wrong answer, bounded memory ------------------------ */
+
+#include "fail_alloc.h"
+
+/* Issue 11, "Initiative past the deck's 128-card cap": sixteen identical
+ * knights against sixteen flip 96 initiative cards from one GM deck, and
+ * their many ties flip off; the begin event once ran out of room for the
+ * cards, failed, and the fight went on without initiative. Now every
+ * combatant has its Calculated Initiative, a start phase and a place of
+ * its own in the tie order, whatever the seed. */
+Test(towers_fight, issue11_begin_sets_every_initiative) {
+    fray_towers_setup *s = tf_load_data("mirror_16.yaml");
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        fray_towers_fight *f = tf_fight(s, seed);
+        cr_assert_eq(fray_towers_fight_events(f), 1);
+        cr_assert_str_eq(fray_towers_event_action(f, 0), "begin");
+        bool rank_taken[FT_MAX_COMBATANTS] = {false};
+        for (int i = 0; i < f->st.n; i++) {
+            const ft_cstate *c = &f->st.c[i];
+            /* [N] 3: the kept card (at least 2) plus 3. */
+            cr_assert_geq(c->ci, 5, "seed %llu: %s has no initiative",
+                          (unsigned long long)seed, s->s.c[i].name);
+            cr_assert_eq(c->phase, 20 - (c->ci > 20 ? 20 : c->ci));
+            cr_assert(c->init_rank >= 0 && c->init_rank < f->st.n);
+            cr_assert(!rank_taken[c->init_rank], "seed %llu: two share "
+                      "place %d", (unsigned long long)seed, c->init_rank);
+            rank_taken[c->init_rank] = true;
+        }
+        /* The tie order follows CI (all else is equal here). */
+        for (int i = 0; i < f->st.n; i++)
+            for (int j = 0; j < f->st.n; j++)
+                if (f->st.c[i].ci > f->st.c[j].ci)
+                    cr_assert_lt(f->st.c[i].init_rank, f->st.c[j].init_rank);
+        fray_towers_fight_free(f);
+    }
+    fray_towers_setup_free(s);
+}
+
+/* Issue 11, "Narration caps facts at 48 per event": the begin event of a
+ * 32-combatant fight tells every initiative (8 of 32 went untold). */
+Test(towers_fight, issue11_begin_of_32_tells_every_initiative) {
+    fray_towers_setup *s = tf_load_data("mirror_16.yaml");
+    fray_towers_fight *f = tf_fight(s, 3);
+    size_t n = fray_towers_event_narrate(f, 0, NULL, 0);
+    char *text = malloc(n + 1);
+    cr_assert_not_null(text);
+    cr_assert_eq(fray_towers_event_narrate(f, 0, text, n + 1), n);
+    for (int i = 0; i < s->s.n_combatants; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "Initiative: %s flips", s->s.c[i].name);
+        cr_expect(strstr(text, want) != NULL, "not told: %s", want);
+    }
+    free(text);
+    fray_towers_fight_free(f);
+    fray_towers_setup_free(s);
+}
+
+/* Issue 11, "Step errors in fray fight": a step that fails (here the
+ * journal cannot grow) is an error, and the fight refuses to go on: every
+ * later step, run and table command gives the same error and changes
+ * nothing, the summary says so (never "The fight goes on"), and an undo
+ * makes it whole again. */
+Test(towers_fight, issue11_failed_step_stops_the_fight) {
+    fray_towers_setup *s = tf_load_data("idle_pair.yaml");
+    fail_alloc fa = {0, 0, 0, 0};
+    fray_allocator a = {fail_realloc, &fa};
+    fray_towers_fight_options o;
+    memset(&o, 0, sizeof o);
+    o.journal = true;
+    o.facts = true;
+    fray_towers_fight *f = NULL;
+    cr_assert_eq(fray_towers_fight_new(s, 1, &o, &a, &f), FRAY_OK);
+    for (int k = 0; k < 300; k++)
+        cr_assert_eq(fray_towers_fight_step(f), FRAY_OK);
+    fa.fail_at = fa.calls + 1; /* the journal's next growth */
+    fray_status rc = FRAY_OK;
+    int steps_ok = 300;
+    while (rc == FRAY_OK && steps_ok < 100000) {
+        rc = fray_towers_fight_step(f);
+        if (rc == FRAY_OK)
+            steps_ok++;
+    }
+    cr_assert_eq(rc, FRAY_ERR_NOMEM);
+    cr_assert(!fray_towers_fight_over(f));
+    int events = fray_towers_fight_events(f);
+    cr_assert_eq(events, steps_ok + 1);
+    /* It refuses to go on, though memory is there again. */
+    cr_expect_eq(fray_towers_fight_step(f), FRAY_ERR_NOMEM);
+    cr_expect_eq(fray_towers_fight_run(f), FRAY_ERR_NOMEM);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_expect_eq(fray_towers_fight_command(f, "next", NULL, 0, &d),
+                 FRAY_ERR_NOMEM);
+    cr_expect(strstr(d.message, "cannot go on") != NULL, "%s", d.message);
+    cr_expect_eq(fray_towers_fight_events(f), events);
+    char sum[4096];
+    fray_towers_summary(f, sum, sizeof sum);
+    cr_expect(strstr(sum, "cannot go on") != NULL, "%s", sum);
+    cr_expect(strstr(sum, "goes on") == NULL, "%s", sum);
+    /* An undo takes back the failed step (the journal never got it): a
+     * whole state again, from the journal, which may go on. */
+    fray_status u = fray_towers_fight_undo(f);
+    cr_assert_eq(u, FRAY_OK, "%s after %d events", fray_strerror(u), events);
+    cr_expect_eq(fray_towers_fight_events(f), events);
+    cr_expect_eq(fray_towers_fight_step(f), FRAY_OK);
+    cr_expect_eq(fray_towers_fight_events(f), events + 1);
+    fray_towers_fight_free(f);
+    cr_expect_eq(fa.live, 0);
+    cr_expect_eq(fa.live_bytes, 0);
+    fray_towers_setup_free(s);
+}
+
+/* Issue 11, "Bounded time and memory": an idle fight (two bandits taking
+ * Forced Delays) kept 3.3 KB per event, 2.6 KB per phase, 1.9 GB over a
+ * long phase limit. The journal packs each event to what it holds: the
+ * whole fight, journal included, stays under 64 KB plus 200 bytes per
+ * event (docs/architecture.md "The journal"), a hundred times less. */
+Test(towers_fight, issue11_idle_journal_memory_is_bounded) {
+    fray_towers_setup *s = tf_load_data("idle_pair.yaml");
+    fail_alloc fa = {0, 0, 0, 0};
+    fray_allocator a = {fail_realloc, &fa};
+    fray_towers_fight_options o;
+    memset(&o, 0, sizeof o);
+    o.journal = true;
+    o.facts = true;
+    o.until_phase = 100000;
+    fray_towers_fight *f = NULL;
+    cr_assert_eq(fray_towers_fight_new(s, 1, &o, &a, &f), FRAY_OK);
+    size_t fixed = fa.live_bytes; /* the fight and room for one event */
+    cr_assert_eq(fray_towers_fight_run(f), FRAY_OK);
+    cr_assert_geq(fray_towers_fight_phase(f), 99990);
+    size_t events = (size_t)fray_towers_fight_events(f);
+    /* A Forced Delay each every 5 phases, and the clock's steps. */
+    cr_assert_gt(events, 50000);
+    size_t journal = fa.live_bytes - fixed;
+    /* Doubling keeps at most twice what is used. */
+    cr_expect_leq(journal, 64 * 1024 + 2 * 200 * events,
+                  "%zu bytes for %zu events", journal, events);
+    cr_expect_leq(fa.live_bytes / 100000, 500, "%zu bytes per phase",
+                  fa.live_bytes / 100000);
+    /* Packed, it still narrates and undoes as before. */
+    char line[512];
+    cr_expect_gt(fray_towers_event_narrate(f, (int)events - 1, line,
+                                           sizeof line), 0);
+    fray_towers_fight *copy = NULL;
+    cr_assert_eq(fray_towers_fight_new(s, 1, &o, NULL, &copy), FRAY_OK);
+    for (size_t e = 1; e + 1 < events; e++)
+        cr_assert_eq(fray_towers_fight_step(copy), FRAY_OK);
+    cr_assert_eq(fray_towers_fight_undo(f), FRAY_OK);
+    cr_expect(fray_towers_fight_same(f, copy));
+    cr_assert_eq(fray_towers_fight_redo(f), FRAY_OK);
+    cr_assert_eq(fray_towers_fight_step(copy), FRAY_OK);
+    cr_expect(fray_towers_fight_same(f, copy));
+    fray_towers_fight_free(copy);
+    fray_towers_fight_free(f);
+    fray_towers_setup_free(s);
+}
+
+/* Issue 11 item 1: the fair flip-off draws other cards than the pairwise
+ * one did for three or more tied, so a journal says when its begin event
+ * flipped off the new way ("flip_off_rounds": true), and one without it
+ * (written before issue 11: tests/data/towers/journal_before_issue11.jsonl,
+ * the first lines of `fray fight examples/towers/ambush.yaml --seed 25
+ * --journal`, three bandits tied) replays the old way. A journal written
+ * now of the same fight replays to the identical state. */
+Test(towers_fight, issue11_journals_of_both_flip_offs_replay) {
+    fray_towers_setup *s = tf_load_example("ambush.yaml");
+    char path[512];
+    snprintf(path, sizeof path, "%s/tests/data/towers/journal_before_issue11.jsonl",
+             FRAY_SOURCE_DIR);
+    FILE *fp = fopen(path, "rb");
+    cr_assert_not_null(fp, "%s", path);
+    char old[16384];
+    size_t n = fread(old, 1, sizeof old - 1, fp);
+    old[n] = '\0';
+    fclose(fp);
+    cr_assert(strstr(old, "flip_off_rounds") == NULL);
+    fray_towers_fight *b = tf_fight(s, 1);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fray_towers_fight_replay(b, old, &d), FRAY_OK, "line %d: %s",
+                 d.line, d.message);
+    cr_assert_eq(fray_towers_fight_events(b), 5);
+    /* Undo replays it again, the old way too. */
+    cr_assert_eq(fray_towers_fight_undo(b), FRAY_OK);
+    fray_towers_fight_free(b);
+
+    fray_towers_fight *a = tf_fight(s, 25);
+    steps(a, 30);
+    char *jl = journal(a);
+    cr_assert(strstr(jl, "\"flip_off_rounds\":true") != NULL);
+    b = tf_fight(s, 1);
+    cr_assert_eq(fray_towers_fight_replay(b, jl, &d), FRAY_OK, "line %d: %s",
+                 d.line, d.message);
+    cr_assert(fray_towers_fight_same(a, b));
+    free(jl);
+    fray_towers_fight_free(a);
+    fray_towers_fight_free(b);
     fray_towers_setup_free(s);
 }

@@ -364,7 +364,7 @@ Test(towers_render, summary_tells_the_winner) {
     f->st.c[1].stun = 0;
     f->st.c[1].lethal = -1;
     f->st.c[1].flags = FT_F_UNCONSCIOUS | FT_F_DYING;
-    ft_render_summary(&f->s, &f->st, f->buf, sizeof f->buf);
+    ft_render_summary(&f->s, &f->st, FRAY_OK, f->buf, sizeof f->buf);
     cr_expect(strstr(f->buf, "Heroes\n") != NULL, "%s", f->buf);
     cr_expect(strstr(f->buf, "dealt 22 STUN, 2 LETHAL") != NULL, "%s", f->buf);
     cr_expect(strstr(f->buf, "Bandit 1") != NULL);
@@ -422,4 +422,26 @@ Test(towers_render, journal_of_a_fight_replays_exactly) {
         }
         fray_towers_setup_free(setup);
     }
+}
+
+/* Issue 11, "Narration caps facts at 48 per event": an event holds as many
+ * facts as the begin event of 32 can make (FT_EVENT_FACTS); what an event
+ * still has no room for is counted (ft_emit_fact) and told, never dropped
+ * without a word. */
+Test(towers_render, issue11_facts_past_the_room_are_told) {
+    fixture *f = fixture_new();
+    cr_assert_geq(FT_EVENT_FACTS, 2 * FT_MAX_COMBATANTS,
+                  "room for every initiative of 32 and its flip");
+    memset(&f->ev, 0, sizeof f->ev);
+    f->ev.cmd = tf_cmd(FT_ACT_DELAY, 0);
+    tf_run(f, NULL);
+    for (int i = 0; i < FT_EVENT_FACTS + 5; i++)
+        ft_emit(&f->r, FT_FACT_NOTE, 0, -1, 0, 0, 0, 0);
+    cr_assert_eq(f->ev.n_facts, FT_EVENT_FACTS);
+    cr_assert_eq(f->ev.facts_untold, 5);
+    size_t n = ft_render_event(&f->s, &f->ev, f->buf, sizeof f->buf);
+    cr_assert_lt(n, sizeof f->buf);
+    cr_expect(strstr(f->buf, "and 5 more things") != NULL, "%s",
+              f->buf + (n > 200 ? n - 200 : 0));
+    free(f);
 }

@@ -179,6 +179,21 @@ static inline fray_towers_setup *tf_load_example(const char *name) {
     return s;
 }
 
+/* Loads tests/data/towers/<name>, which must load; free with
+ * fray_towers_setup_free(). */
+static inline fray_towers_setup *tf_load_data(const char *name) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/tests/data/towers/%s", FRAY_SOURCE_DIR,
+             name);
+    fray_towers_setup *s = NULL;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    fray_status rc = fray_towers_load(path, NULL, &s, &d);
+    cr_assert_eq(rc, FRAY_OK, "%s:%d:%d: %s", path, d.line, d.column,
+                 d.message);
+    return s;
+}
+
 /* A new fight of s from `seed`, keeping its journal and facts; free with
  * fray_towers_fight_free(). */
 static inline fray_towers_fight *tf_fight(const fray_towers_setup *s,

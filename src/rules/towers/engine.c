@@ -29,8 +29,13 @@ const ft_action_info ft_actions[FT_ACTION_COUNT] = {
 /* ---- Facts -------------------------------------------------------------- */
 
 ft_fact *ft_emit_fact(ft_run *r, ft_fact_kind kind, int who, int target) {
-    if (!r->facts || !r->ev || r->ev->n_facts >= FT_EVENT_FACTS)
+    if (!r->facts || !r->ev)
         return NULL;
+    if (r->ev->n_facts >= FT_EVENT_FACTS) {
+        if (r->ev->facts_untold < INT16_MAX)
+            r->ev->facts_untold++;
+        return NULL;
+    }
     ft_fact *f = &r->ev->facts[r->ev->n_facts++];
     memset(f, 0, sizeof *f);
     f->kind = (uint8_t)kind;
@@ -374,6 +379,142 @@ int ft_advantage_mods(const ft_statblock *sb, ft_applies what, int *flip,
     return best - worst;
 }
 
+/*
+ * The flip-off of RULINGS 9 for the m combatants in grp (listing order),
+ * tied in CI, [N] and [SS]: each flips one card, in order; they are ranked
+ * by their cards, and those still tied flip again among themselves, until
+ * everyone has a place of their own. That is a fair order (each of m tied
+ * combatants is first with chance 1/m: the deck does not know who flips)
+ * and a consistent one, which pairwise flip-offs, counting wins, were not
+ * for three or more (a beats b, b beats c, c beats a). Two tied combatants
+ * flip exactly as the pairwise flip-off did: the first, then the second,
+ * again while their cards tie. Sorts grp best first. The flip-offs of one
+ * begin event turn over cards up to r->card_i = budget (FT_TIE_CARDS in
+ * all); past that, those still tied keep their listing order.
+ */
+static fray_status flip_off(ft_run *r, int *grp, int m, int budget) {
+    /* Ranges of grp still to settle, a stack: the best run on top. */
+    int lo[FT_MAX_COMBATANTS], len[FT_MAX_COMBATANTS], top = 0;
+    int val[FT_MAX_COMBATANTS];
+    lo[top] = 0;
+    len[top++] = m;
+    int rounds = 0;
+    while (top > 0) {
+        /* (The old pairwise flip-off gave up after eight tied rounds.) */
+        if (++rounds > 8 && !r->replay)
+            r->ev->flip_off_rounds = true;
+        top--;
+        int *g = grp + lo[top], n = len[top];
+        if (r->card_i + n > budget)
+            continue; /* (never in practice: see FT_TIE_CARDS) */
+        for (int k = 0; k < n; k++) {
+            fray_flip f;
+            int sh = 0;
+            fray_status rc =
+                ft_flip(r, g[k], 1, FT_FLIP_TIEBREAK, 0, INT_MIN, &f, &sh);
+            if (rc != FRAY_OK)
+                return rc;
+            val[g[k]] = f.kept_value + sh;
+        }
+        /* Best card first; stable, so a run of equal cards keeps the
+         * listing order. */
+        for (int k = 1; k < n; k++) {
+            int v = g[k], j = k;
+            while (j > 0 && val[g[j - 1]] < val[v]) {
+                g[j] = g[j - 1];
+                j--;
+            }
+            g[j] = v;
+        }
+        /* Runs of equal cards flip again, the best run first (pushed
+         * last). The ranges on the stack are disjoint parts of grp of two
+         * or more each: never more than m / 2 of them. */
+        for (int end = n; end > 0;) {
+            int start = end - 1;
+            while (start > 0 && val[g[start - 1]] == val[g[end - 1]])
+                start--;
+            if (end - start > 1) {
+                lo[top] = (int)(g - grp) + start;
+                len[top++] = end - start;
+            }
+            end = start;
+        }
+    }
+    return FRAY_OK;
+}
+
+/* Whether combatants i and j are tied in everything before the flip-off
+ * (RULINGS 9: CI, [N], [SS]). */
+static bool tied(const ft_run *r, int i, int j) {
+    const ft_statblock *a = &r->setup->c[i].sb, *b = &r->setup->c[j].sb;
+    return r->st->c[i].ci == r->st->c[j].ci &&
+           a->cv[FT_CV_N] == b->cv[FT_CV_N] &&
+           a->aspects[FT_ASPECT_SS] == b->aspects[FT_ASPECT_SS];
+}
+
+/* The flip-offs of every group of tied combatants (flip_off), in the
+ * order of each group's first member; flipoff[i] (0 before) becomes i's
+ * place from the end of its group: the higher, the earlier. */
+static fray_status tie_order(ft_run *r, int *flipoff) {
+    const int n = r->st->n;
+    bool grouped[FT_MAX_COMBATANTS];
+    for (int i = 0; i < n; i++)
+        grouped[i] = false;
+    int tie_budget = r->card_i + FT_TIE_CARDS;
+    for (int i = 0; i < n; i++) {
+        if (grouped[i])
+            continue;
+        int grp[FT_MAX_COMBATANTS], m = 1;
+        grp[0] = i;
+        for (int j = i + 1; j < n; j++) {
+            if (!grouped[j] && tied(r, i, j)) {
+                grouped[j] = true;
+                grp[m++] = j;
+            }
+        }
+        if (m == 1)
+            continue;
+        if (m > 2 && !r->replay)
+            r->ev->flip_off_rounds = true; /* the old way drew otherwise */
+        fray_status rc = flip_off(r, grp, m, tie_budget);
+        if (rc != FRAY_OK)
+            return rc;
+        /* grp is now best first. */
+        for (int k = 0; k < m; k++)
+            flipoff[grp[k]] = m - k;
+    }
+    return FRAY_OK;
+}
+
+/* The flip-off of fray before issue 11, kept only to replay the journals
+ * it wrote: every tied pair in turn flips one card each until the cards
+ * differ (at most eight times), and flipoff[] counts the wins. For two
+ * tied it is flip_off exactly; for three or more it draws other cards. */
+static fray_status tie_order_pairwise(ft_run *r, int *flipoff) {
+    for (int i = 0; i < r->st->n; i++)
+        for (int j = i + 1; j < r->st->n; j++) {
+            if (!tied(r, i, j))
+                continue;
+            for (int guard = 0; guard < 8; guard++) {
+                fray_flip fa, fb;
+                int sa = 0, sb = 0;
+                fray_status rc = ft_flip(r, i, 1, FT_FLIP_TIEBREAK, 0,
+                                         INT_MIN, &fa, &sa);
+                if (rc == FRAY_OK)
+                    rc = ft_flip(r, j, 1, FT_FLIP_TIEBREAK, 0, INT_MIN, &fb,
+                                 &sb);
+                if (rc != FRAY_OK)
+                    return rc;
+                if (fa.kept_value + sa != fb.kept_value + sb) {
+                    flipoff[fa.kept_value + sa > fb.kept_value + sb ? i
+                                                                    : j]++;
+                    break;
+                }
+            }
+        }
+    return FRAY_OK;
+}
+
 static fray_status begin(ft_run *r) {
     const ft_setup *s = r->setup;
     ft_state *st = r->st;
@@ -407,32 +548,15 @@ static fray_status begin(ft_run *r) {
         emit(r, FT_FACT_INITIATIVE, i, -1, ci, start, surprised, 0);
     }
     /* Tie order for the whole encounter: CI, then [N], then [SS], then a
-     * flip-off whose result holds for the encounter. */
-    for (int i = 0; i < st->n; i++)
-        for (int j = i + 1; j < st->n; j++) {
-            const ft_statblock *a = &s->c[i].sb, *b = &s->c[j].sb;
-            if (st->c[i].ci == st->c[j].ci &&
-                a->cv[FT_CV_N] == b->cv[FT_CV_N] &&
-                a->aspects[FT_ASPECT_SS] == b->aspects[FT_ASPECT_SS]) {
-                /* Flip off until the cards differ. */
-                for (int guard = 0; guard < 8; guard++) {
-                    fray_flip fa, fb;
-                    int sa = 0, sbb = 0;
-                    if ((rc = ft_flip(r, i, 1, FT_FLIP_TIEBREAK, 0, INT_MIN,
-                                      &fa, &sa)) != FRAY_OK ||
-                        (rc = ft_flip(r, j, 1, FT_FLIP_TIEBREAK, 0, INT_MIN,
-                                      &fb, &sbb)) != FRAY_OK)
-                        return rc;
-                    if (fa.kept_value + sa != fb.kept_value + sbb) {
-                        if (fa.kept_value + sa > fb.kept_value + sbb)
-                            flipoff[i]++;
-                        else
-                            flipoff[j]++;
-                        break;
-                    }
-                }
-            }
-        }
+     * flip-off whose result holds for the encounter (flip_off). */
+    /* A journal of fray before issue 11 flipped off pairwise: a begin
+     * event recorded since says when its flip-offs drew otherwise
+     * (ft_event.flip_off_rounds); replaying one without it, the old way
+     * draws exactly the recorded cards. */
+    rc = r->replay && !r->ev->flip_off_rounds ? tie_order_pairwise(r, flipoff)
+                                              : tie_order(r, flipoff);
+    if (rc != FRAY_OK)
+        return rc;
     /* Insertion sort: best first. */
     for (int i = 1; i < st->n; i++) {
         int v = order[i], k = i;

@@ -112,20 +112,139 @@ static bool table_opportunity(void *ctx, const ft_run *r, int reactor,
 
 /* ---- Applying events ------------------------------------------------------ */
 
-static ft_event *next_slot(fray_towers_fight *f) {
-    if (!f->opt.journal)
-        return &f->scratch;
-    if (f->n_events == f->cap_events) {
+/* ---- The journal ---------------------------------------------------------
+ *
+ * An event is applied in the fight's scratch ft_event, which is sized for
+ * the largest event there can be (the begin event of 32 combatants: a few
+ * thousand cards, hundreds of facts; about 27 KB). Most events use a few
+ * of its cards and facts, so the journal keeps each one packed: its header
+ * (up to ft_event.cards), then as many cards, card decks, choices and facts
+ * as it has. A Forced Delay costs about 110 bytes, a clock step about 170
+ * (issue 11: an idle fight kept 3.3 KB per event, 1.9 GB over a long
+ * phase limit); a quiet stretch of phases costs nothing (one clock step
+ * passes them all). docs/architecture.md "The journal and its memory"
+ * has the bound. The room for one more event of any size is reserved
+ * before a command is applied, so that a journal that cannot grow fails
+ * the step before anything changed.
+ */
+
+enum { FT_PACKED_HEAD = offsetof(ft_event, cards) };
+
+static size_t packed_size(const ft_event *ev) {
+    return FT_PACKED_HEAD + 2 * (size_t)ev->n_cards + 2 * sizeof(int16_t) +
+           (size_t)ev->n_choices * sizeof(ft_choice) +
+           (size_t)ev->n_facts * sizeof(ft_fact);
+}
+
+/* The most one packed event can take. */
+static size_t packed_max(void) {
+    return FT_PACKED_HEAD + 2 * (size_t)FT_EVENT_CARDS + 2 * sizeof(int16_t) +
+           FT_EVENT_CHOICES * sizeof(ft_choice) +
+           FT_EVENT_FACTS * sizeof(ft_fact);
+}
+
+/* Room for event f->n_events (forgetting any undone ones), of any size:
+ * FRAY_ERR_NOMEM when the journal cannot grow (nothing changed then). */
+static fray_status journal_reserve(fray_towers_fight *f) {
+    if (f->n_events + 1 > f->cap_events) {
         int cap = f->cap_events ? f->cap_events * 2 : 64;
-        ft_event *e = fray__realloc(&f->alloc, f->events,
-                                    (size_t)f->cap_events * sizeof *e,
-                                    (size_t)cap * sizeof *e);
-        if (!e)
-            return NULL;
-        f->events = e;
+        size_t *o = fray__realloc(&f->alloc, f->joff,
+                                  f->joff ? ((size_t)f->cap_events + 1) *
+                                                sizeof *o
+                                          : 0,
+                                  ((size_t)cap + 1) * sizeof *o);
+        if (!o)
+            return FRAY_ERR_NOMEM;
+        if (!f->joff)
+            o[0] = 0;
+        f->joff = o;
         f->cap_events = cap;
     }
-    return &f->events[f->n_events];
+    size_t need = f->joff[f->n_events] + packed_max();
+    if (need > f->jcap) {
+        size_t cap = f->jcap ? f->jcap : packed_max();
+        while (cap < need)
+            cap *= 2;
+        uint8_t *b = fray__realloc(&f->alloc, f->jbuf, f->jcap, cap);
+        if (!b)
+            return FRAY_ERR_NOMEM;
+        f->jbuf = b;
+        f->jcap = cap;
+    }
+    return FRAY_OK;
+}
+
+/* Appends ev, just applied, as event f->n_events: room was reserved
+ * (journal_reserve), so this cannot fail. A new event forgets what was
+ * undone. */
+static void journal_push(fray_towers_fight *f, const ft_event *ev) {
+    uint8_t *p = f->jbuf + f->joff[f->n_events];
+    assert(f->n_events < f->cap_events &&
+           f->joff[f->n_events] + packed_size(ev) <= f->jcap);
+    memcpy(p, ev, FT_PACKED_HEAD);
+    p += FT_PACKED_HEAD;
+    memcpy(p, ev->cards, (size_t)ev->n_cards);
+    p += ev->n_cards;
+    memcpy(p, ev->card_deck, (size_t)ev->n_cards);
+    p += ev->n_cards;
+    memcpy(p, &ev->n_choices, sizeof ev->n_choices);
+    p += sizeof ev->n_choices;
+    memcpy(p, ev->choices, (size_t)ev->n_choices * sizeof(ft_choice));
+    p += (size_t)ev->n_choices * sizeof(ft_choice);
+    memcpy(p, &ev->n_facts, sizeof ev->n_facts);
+    p += sizeof ev->n_facts;
+    memcpy(p, ev->facts, (size_t)ev->n_facts * sizeof(ft_fact));
+    p += (size_t)ev->n_facts * sizeof(ft_fact);
+    f->joff[f->n_events + 1] = f->joff[f->n_events] + packed_size(ev);
+    assert(f->joff[f->n_events + 1] == (size_t)(p - f->jbuf));
+    f->n_events++;
+    f->n_recorded = f->n_events;
+}
+
+const ft_event *ft_fight_event(const fray_towers_fight *f, int i,
+                               ft_event *buf) {
+    if (!f->opt.journal || i < 0 || i >= f->n_recorded)
+        return NULL;
+    const uint8_t *p = f->jbuf + f->joff[i];
+    memcpy(buf, p, FT_PACKED_HEAD);
+    p += FT_PACKED_HEAD;
+    memcpy(buf->cards, p, (size_t)buf->n_cards);
+    p += buf->n_cards;
+    memcpy(buf->card_deck, p, (size_t)buf->n_cards);
+    p += buf->n_cards;
+    memcpy(&buf->n_choices, p, sizeof buf->n_choices);
+    p += sizeof buf->n_choices;
+    memcpy(buf->choices, p, (size_t)buf->n_choices * sizeof(ft_choice));
+    p += (size_t)buf->n_choices * sizeof(ft_choice);
+    memcpy(&buf->n_facts, p, sizeof buf->n_facts);
+    p += sizeof buf->n_facts;
+    memcpy(buf->facts, p, (size_t)buf->n_facts * sizeof(ft_fact));
+    assert(p + (size_t)buf->n_facts * sizeof(ft_fact) ==
+           f->jbuf + f->joff[i + 1]);
+    return buf;
+}
+
+/* Where the next event is applied: the scratch event, after making room
+ * in the journal for it when the fight keeps one (NULL: no room). */
+static ft_event *next_slot(fray_towers_fight *f) {
+    if (f->opt.journal && journal_reserve(f) != FRAY_OK)
+        return NULL;
+    return &f->scratch;
+}
+
+/* Recorded event i (0 <= i < n_recorded), unpacked into the scratch event
+ * to be applied again. */
+static ft_event *unpack(fray_towers_fight *f, int i) {
+    const ft_event *ev = ft_fight_event(f, i, &f->scratch);
+    assert(ev == &f->scratch);
+    (void)ev; /* (only checked) */
+    return &f->scratch;
+}
+
+/* The event next_slot gave, applied: into the journal (when kept). */
+static void journal_commit(fray_towers_fight *f, const ft_event *ev) {
+    if (f->opt.journal)
+        journal_push(f, ev);
 }
 
 static void run_init(fray_towers_fight *f, ft_run *r, ft_event *ev,
@@ -154,6 +273,7 @@ static fray_status reapply(fray_towers_fight *f, ft_event *ev,
     r.replay = true;
     r.cards_given = ev->cards_given;
     ev->n_facts = 0;
+    ev->facts_untold = 0;
     return ft_apply(&r);
 }
 
@@ -241,10 +361,7 @@ static fray_status apply_cmd(fray_towers_fight *f, const ft_command *cmd,
         return rc;
     if (cards)
         ev->n_cards = (int16_t)r.card_i;
-    if (f->opt.journal) {
-        f->n_events++;
-        f->n_recorded = f->n_events; /* a new event forgets what was undone */
-    }
+    journal_commit(f, ev);
     return FRAY_OK;
 }
 
@@ -277,13 +394,9 @@ FRAY_API fray_status fray_towers_fight_new(const fray_towers_setup *setup,
     f->setup = setup;
     if (opts)
         f->opt = *opts;
-    if (f->opt.journal) {
-        f->events = fray__alloc(&f->alloc, 64 * sizeof *f->events);
-        if (!f->events) {
-            fray__free(&f->alloc, f, sizeof *f);
-            return FRAY_ERR_NOMEM;
-        }
-        f->cap_events = 64;
+    if (f->opt.journal && journal_reserve(f) != FRAY_OK) {
+        fray_towers_fight_free(f);
+        return FRAY_ERR_NOMEM;
     }
     /* A quiet fight of a few combatants remembers its decisions (without
      * the room for them it is only slower). */
@@ -293,17 +406,23 @@ FRAY_API fray_status fray_towers_fight_new(const fray_towers_setup *setup,
         if (f->decide)
             memset(f->decide, 0, sizeof *f->decide);
     }
-    fray_towers_fight_reset(f, seed);
+    fray_status rc = fray_towers_fight_reset(f, seed);
+    if (rc != FRAY_OK) {
+        fray_towers_fight_free(f);
+        return rc;
+    }
     *out = f;
     return FRAY_OK;
 }
 
-FRAY_API void fray_towers_fight_reset(fray_towers_fight *f, uint64_t seed) {
-    fray_towers_fight_reset_trial(f, seed, 0);
+FRAY_API fray_status fray_towers_fight_reset(fray_towers_fight *f,
+                                             uint64_t seed) {
+    return fray_towers_fight_reset_trial(f, seed, 0);
 }
 
-FRAY_API void fray_towers_fight_reset_trial(fray_towers_fight *f,
-                                            uint64_t seed, uint64_t trial) {
+FRAY_API fray_status fray_towers_fight_reset_trial(fray_towers_fight *f,
+                                                   uint64_t seed,
+                                                   uint64_t trial) {
     f->seed = seed;
     f->trial = trial;
     f->n_events = 0;
@@ -316,20 +435,24 @@ FRAY_API void fray_towers_fight_reset_trial(fray_towers_fight *f,
     begin.action = FT_CMD_BEGIN;
     begin.actor = -1;
     begin.target = -1;
-    /* Cannot fail: the journal has room for its first event and decks
-     * hold enough cards for every initiative flip (checked on load).
+    /* The journal has room for its first event, but the initiative flips
+     * may still fail (a deck too small for them, say): then the fight
+     * cannot start, and says so (issue 11: it went on without initiative).
      * (Without journal or table, as fray_towers_fight_step applies.) */
-    if (!f->opt.journal && !f->table)
-        (void)apply_quiet(f, &begin, false, FT_NEXT_UNKNOWN);
-    else
-        (void)ft_fight_apply(f, &begin, NULL, 0, NULL);
+    fray_status rc = !f->opt.journal && !f->table
+                         ? apply_quiet(f, &begin, false, FT_NEXT_UNKNOWN)
+                         : ft_fight_apply(f, &begin, NULL, 0, NULL);
+    f->failed = rc;
+    return rc;
 }
 
 FRAY_API void fray_towers_fight_free(fray_towers_fight *f) {
     if (!f)
         return;
     fray_allocator a = f->alloc;
-    fray__free(&a, f->events, (size_t)f->cap_events * sizeof *f->events);
+    fray__free(&a, f->jbuf, f->jcap);
+    fray__free(&a, f->joff,
+               f->joff ? ((size_t)f->cap_events + 1) * sizeof *f->joff : 0);
     fray__free(&a, f->decide, sizeof *f->decide);
     fray__free(&a, f, sizeof *f);
 }
@@ -384,6 +507,8 @@ static const ft_command phase_cmd = {
 
 FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *f) {
     ft_state *st = &f->st;
+    if (f->failed != FRAY_OK)
+        return f->failed;
     if (st->over)
         return FRAY_ERR_INVALID;
     int next = ft_next_actor(st);
@@ -404,7 +529,34 @@ FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *f) {
     fray_status rc = !f->opt.journal && !f->table
                          ? apply_quiet(f, &cmd, checked, next)
                          : apply_cmd(f, &cmd, NULL, 0, NULL, checked, next);
-    return step_done(f, &cmd, next, rc);
+    rc = step_done(f, &cmd, next, rc);
+    f->failed = rc;
+    return rc;
+}
+
+/* `next` is between the two halves of a Running Leap (a table command
+ * began it; the tactics policies never do) and must leap: the leap's
+ * second half to the first space, in reading order, where it may land
+ * (found by asking the rules' check). FRAY_ERR_INVALID when there is
+ * none: the fight cannot go on. (Found by fuzz_towers_fight: the policies'
+ * turn was refused, and so were its Forced Delay and Full Defense.) */
+static fray_status finish_leap(fray_towers_fight *f, ft_command *cmd,
+                               int next) {
+    const ft_setup *s = &f->setup->s;
+    const ft_state *st = &f->st;
+    int spd = ft_speed(s, st, next);
+    fray_pos at = st->c[next].pos;
+    cmd->action = FT_ACT_RUNNING_LEAP;
+    for (int y = at.y - spd; y <= at.y + spd; y++)
+        for (int x = at.x - spd; x <= at.x + spd; x++) {
+            if (x < 0 || y < 0 || x >= FRAY_GRID_MAX || y >= FRAY_GRID_MAX)
+                continue;
+            cmd->dest.x = (int16_t)x;
+            cmd->dest.y = (int16_t)y;
+            if (ft_check_command(s, st, cmd, NULL) == FRAY_OK)
+                return ft_fight_apply(f, cmd, NULL, 0, NULL);
+        }
+    return FRAY_ERR_INVALID;
 }
 
 /* The end of a fight step that applied cmd for `next` with result rc. */
@@ -427,6 +579,8 @@ static fray_status step_done(fray_towers_fight *f, ft_command *cmd, int next,
             cmd->action = FT_ACT_FULL_DEFENSE;
             rc = ft_fight_apply(f, cmd, NULL, 0, NULL);
         }
+        if (rc == FRAY_ERR_INVALID && (st->c[next].flags & FT_F_LEAPING))
+            rc = finish_leap(f, cmd, next);
     }
     if (rc == FRAY_ERR_DECK_EMPTY) {
         /* Every card of a deck is held or in play: nothing can be flipped.
@@ -448,6 +602,8 @@ static fray_status step_done(fray_towers_fight *f, ft_command *cmd, int next,
  */
 static fray_status run_quiet(fray_towers_fight *f) {
     ft_state *st = &f->st;
+    if (f->failed != FRAY_OK)
+        return f->failed;
     const ft_setup *s = &f->setup->s;
     int limit = f->opt.until_phase > 0 ? f->opt.until_phase : s->opt.max_phase;
     ft_event *ev = &f->scratch;
@@ -461,7 +617,14 @@ static fray_status run_quiet(fray_towers_fight *f) {
      * (ft_apply_next: nothing is recorded) and nobody reads them back. */
     ft_command *cmd = &ev->cmd;
     ev->cards_given = false;
+    int until_look = FT_CANCEL_EVERY; /* events until cancel is read */
     while (!st->over) {
+        if (--until_look == 0) {
+            until_look = FT_CANCEL_EVERY;
+            if (f->cancel &&
+                atomic_load_explicit(f->cancel, memory_order_relaxed))
+                return FRAY_ERR_CANCELED;
+        }
         if (next == FT_NEXT_UNKNOWN)
             next = ft_next_actor(st);
         assert(next == ft_next_actor(st));
@@ -492,8 +655,10 @@ static fray_status run_quiet(fray_towers_fight *f) {
              * scratch event, whose header event_start clears first.) */
             ft_command refused = *cmd;
             rc = step_done(f, &refused, next, rc);
-            if (rc != FRAY_OK)
+            if (rc != FRAY_OK) {
+                f->failed = rc;
                 return rc;
+            }
         }
         next = going ? r.next_after : FT_NEXT_UNKNOWN;
     }
@@ -501,9 +666,14 @@ static fray_status run_quiet(fray_towers_fight *f) {
 }
 
 FRAY_API fray_status fray_towers_fight_run(fray_towers_fight *f) {
+    if (f->failed != FRAY_OK)
+        return f->failed;
     if (!f->opt.journal && !f->opt.facts && !f->table)
         return run_quiet(f);
-    while (!f->st.over) {
+    for (int k = 1; !f->st.over; k++) {
+        if (k % FT_CANCEL_EVERY == 0 && f->cancel &&
+            atomic_load_explicit(f->cancel, memory_order_relaxed))
+            return FRAY_ERR_CANCELED;
         fray_status rc = fray_towers_fight_step(f);
         if (rc != FRAY_OK)
             return rc;
@@ -521,7 +691,7 @@ FRAY_API int fray_towers_fight_events(const fray_towers_fight *f) {
 static fray_status rebuild(fray_towers_fight *f, int n) {
     ft_state_reset_trial(&f->setup->s, &f->st, f->seed, f->trial);
     for (int i = 0; i < n; i++) {
-        fray_status rc = reapply(f, &f->events[i], NULL);
+        fray_status rc = reapply(f, unpack(f, i), NULL);
         if (rc != FRAY_OK)
             return rc;
     }
@@ -529,22 +699,31 @@ static fray_status rebuild(fray_towers_fight *f, int n) {
 }
 
 FRAY_API fray_status fray_towers_fight_undo(fray_towers_fight *f) {
-    if (!f->opt.journal || f->n_events <= 1)
+    /* After a failed step, undo takes back that step (which the journal
+     * never got): the state before it, the journal as it is. */
+    int keep = f->failed != FRAY_OK ? f->n_events : f->n_events - 1;
+    if (!f->opt.journal || keep < 1)
         return FRAY_ERR_INVALID;
     /* Replaying from the start restores everything the event changed: the
      * clock, durations, decks and the random stream. */
-    fray_status rc = rebuild(f, f->n_events - 1);
-    if (rc == FRAY_OK)
-        f->n_events--;
+    fray_status rc = rebuild(f, keep);
+    if (rc == FRAY_OK) {
+        f->n_events = keep;
+        f->failed = FRAY_OK; /* a state the journal gives, whole again */
+    } else {
+        f->failed = rc;
+    }
     return rc;
 }
 
 FRAY_API fray_status fray_towers_fight_redo(fray_towers_fight *f) {
     if (!f->opt.journal || f->n_events >= f->n_recorded)
         return FRAY_ERR_INVALID;
-    fray_status rc = reapply(f, &f->events[f->n_events], NULL);
+    fray_status rc = reapply(f, unpack(f, f->n_events), NULL);
     if (rc == FRAY_OK)
         f->n_events++;
+    else
+        f->failed = rc;
     return rc;
 }
 
@@ -858,6 +1037,10 @@ FRAY_API fray_status fray_towers_fight_command(fray_towers_fight *f,
                                                const fray_card *cards,
                                                size_t n_cards,
                                                fray_diag *diag) {
+    if (f->failed != FRAY_OK)
+        return fray__diag_set(diag, f->failed, 0,
+                              "the fight cannot go on after a failed step: "
+                              "undo it, or start again");
     ft_command cmd;
     struct ft_table table;
     fray_status rc = parse_command(&f->setup->s, command, &cmd, &table, diag);
@@ -883,15 +1066,18 @@ FRAY_API size_t fray_towers_fight_hand(const fray_towers_fight *f,
 
 /* ---- Renderings ---------------------------------------------------------------- */
 
-static const ft_event *event_at(const fray_towers_fight *f, int i) {
-    if (!f->opt.journal || i < 0 || i >= f->n_events)
+/* Event i of those applied, unpacked into *buf (NULL: none). */
+static const ft_event *event_at(const fray_towers_fight *f, int i,
+                                ft_event *buf) {
+    if (i >= f->n_events)
         return NULL;
-    return &f->events[i];
+    return ft_fight_event(f, i, buf);
 }
 
 FRAY_API const char *fray_towers_event_action(const fray_towers_fight *f,
                                               int i) {
-    const ft_event *ev = event_at(f, i);
+    ft_event one;
+    const ft_event *ev = event_at(f, i, &one);
     if (!ev)
         return NULL;
     switch (ev->cmd.action) {
@@ -907,7 +1093,8 @@ FRAY_API const char *fray_towers_event_action(const fray_towers_fight *f,
 
 FRAY_API size_t fray_towers_event_narrate(const fray_towers_fight *f, int i,
                                           char *buf, size_t size) {
-    const ft_event *ev = event_at(f, i);
+    ft_event one;
+    const ft_event *ev = event_at(f, i, &one);
     if (!ev) {
         if (size)
             buf[0] = '\0';
@@ -924,9 +1111,8 @@ FRAY_API size_t fray_towers_event_json(const fray_towers_fight *f, int i,
                                        char *buf, size_t size) {
     /* The events undone and kept for redo too (a journal that keeps them
      * writes them, then its undo marks). */
-    const ft_event *ev = f->opt.journal && i >= 0 && i < f->n_recorded
-                             ? &f->events[i]
-                             : NULL;
+    ft_event one;
+    const ft_event *ev = ft_fight_event(f, i, &one);
     if (!ev) {
         if (size)
             buf[0] = '\0';
@@ -981,7 +1167,7 @@ FRAY_API size_t fray_towers_draw_map(const fray_towers_fight *f, char *buf,
 
 FRAY_API size_t fray_towers_summary(const fray_towers_fight *f, char *buf,
                                     size_t size) {
-    return ft_render_summary(&f->setup->s, &f->st, buf, size);
+    return ft_render_summary(&f->setup->s, &f->st, f->failed, buf, size);
 }
 
 /* ---- Replay of a JSON Lines journal --------------------------------------------- */
@@ -1359,6 +1545,12 @@ static fray_status read_event(const jline *l, json_t *o, ft_event *ev) {
     if ((rc = read_bool(l, o, path, 1, &given)) != FRAY_OK)
         return rc;
     ev->cards_given = given;
+    /* A begin event whose tie flip-off went the fair way of issue 11 says
+     * so; without the key it replays the pairwise way of before. */
+    path[0].key = "flip_off_rounds";
+    if ((rc = read_bool(l, o, path, 1, &given)) != FRAY_OK)
+        return rc;
+    ev->flip_off_rounds = given;
 
     path[0].key = "cards";
     json_t *cards = json_object_get(o, "cards");
@@ -1579,8 +1771,7 @@ static fray_status replay_event(fray_towers_fight *f, const jline *l,
     rc = reapply(f, ev, l->diag);
     if (rc != FRAY_OK)
         return rc;
-    f->n_events++;
-    f->n_recorded = f->n_events;
+    journal_commit(f, ev);
     return FRAY_OK;
 }
 
@@ -1666,6 +1857,7 @@ FRAY_API fray_status fray_towers_fight_replay_journal(
                               "replay needs a fight that keeps a journal");
     f->n_events = 0;
     f->n_recorded = 0;
+    f->failed = FRAY_OK;
     ft_state_reset_trial(&f->setup->s, &f->st, f->seed, f->trial);
     int line = 0, end_line = 0;
     char *copy = NULL;
@@ -1748,13 +1940,16 @@ FRAY_API fray_status fray_towers_fight_replay_journal(
     }
     fray__free(&f->alloc, copy, copy_cap);
     if (rc != FRAY_OK) {
+        f->failed = rc; /* the state is the journal's up to here */
         if (diag)
             diag->line = line;
         return rc;
     }
     if (f->n_events == 0) {
         /* Leave a fight that can go on: the start of the fight again. */
-        fray_towers_fight_reset_trial(f, f->seed, f->trial);
+        fray_status rr = fray_towers_fight_reset_trial(f, f->seed, f->trial);
+        if (rr != FRAY_OK)
+            return rr;
         fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                        "the journal is empty: it has no \"begin\" event");
         if (diag)

@@ -708,6 +708,14 @@ static void narr_header(narr *n) {
     txt_c(t, '\n');
 }
 
+/* What an event had no room to keep is said, never silently dropped
+ * (issue 11). */
+static void narr_untold(txt *t, const ft_event *ev) {
+    if (ev->facts_untold > 0)
+        txt_f(t, "  (and %d more things that this event had no room to "
+              "tell)\n", ev->facts_untold);
+}
+
 size_t ft_render_event(const ft_setup *s, const ft_event *ev, char *buf,
                        size_t size) {
     txt t;
@@ -741,6 +749,7 @@ size_t ft_render_event(const ft_setup *s, const ft_event *ev, char *buf,
             }
             narr_fact(&n, i);
         }
+        narr_untold(&t, ev);
         return t.out.len;
     }
     default:
@@ -748,6 +757,7 @@ size_t ft_render_event(const ft_setup *s, const ft_event *ev, char *buf,
     }
     for (int i = 0; i < nf; i++)
         narr_fact(&n, i);
+    narr_untold(&t, ev);
     return t.out.len;
 }
 
@@ -1053,6 +1063,8 @@ size_t ft_render_event_json(const ft_setup *s, const ft_event *ev, char *buf,
     js_command(&t, s, &ev->cmd);
     if (ev->cards_given)
         js_kbool(&t, "cards_given", true);
+    if (ev->flip_off_rounds)
+        js_kbool(&t, "flip_off_rounds", true);
     txt_s(&t, ",\"cards\":[");
     int nc = ev->n_cards < FT_EVENT_CARDS ? ev->n_cards : FT_EVENT_CARDS;
     for (int i = 0; i < nc; i++) {
@@ -1339,8 +1351,8 @@ size_t ft_render_map(const ft_setup *s, const ft_state *st, char *buf,
 
 /* ---- The summary ------------------------------------------------------------ */
 
-size_t ft_render_summary(const ft_setup *s, const ft_state *st, char *buf,
-                         size_t size) {
+size_t ft_render_summary(const ft_setup *s, const ft_state *st,
+                         fray_status failed, char *buf, size_t size) {
     txt t;
     txt_init(&t, buf, size);
     int n = n_shown(s, st);
@@ -1365,7 +1377,10 @@ size_t ft_render_summary(const ft_setup *s, const ft_state *st, char *buf,
             txt_c(&t, '\n');
         }
     }
-    if (st->over && st->winner >= 0)
+    if (failed != FRAY_OK)
+        txt_f(&t, "The fight cannot go on: a step failed (%s) in phase %d.\n",
+              fray_strerror(failed), st->phase);
+    else if (st->over && st->winner >= 0)
         txt_f(&t, "Winner: %s, in phase %d.\n", side_name(s, st->winner),
               st->phase);
     else if (st->over && st->winner == -2)

@@ -99,8 +99,16 @@ static void *worker_main(void *arg) {
         uint64_t lo = chunk * SIM_CHUNK;
         uint64_t hi = lo + SIM_CHUNK < o->trials ? lo + SIM_CHUNK : o->trials;
         for (uint64_t t = lo; t < hi; t++) {
-            fray_towers_fight_reset_trial(w->fight, o->seed, o->first_trial + t);
-            fray_status rc = fray_towers_fight_run(w->fight);
+            fray_status rc = fray_towers_fight_reset_trial(
+                w->fight, o->seed, o->first_trial + t);
+            if (rc == FRAY_OK)
+                rc = fray_towers_fight_run(w->fight);
+            if (rc == FRAY_ERR_CANCELED) {
+                /* Stopped inside a fight (issue 11): the counts keep the
+                 * trials finished before it. */
+                atomic_fetch_add(&sh->done, t - lo);
+                return NULL;
+            }
             if (rc != FRAY_OK) {
                 atomic_store(&sh->failed, (int)rc);
                 atomic_store(&sh->stop, true);
@@ -156,6 +164,8 @@ FRAY_API fray_status fray_towers_sim(const fray_towers_setup *setup,
     for (int i = 0; i < n_threads && rc == FRAY_OK; i++) {
         w[i].sh = &sh;
         rc = fray_towers_fight_new(setup, opts->seed, &fo, alloc, &w[i].fight);
+        if (rc == FRAY_OK) /* a stop reaches fights under way */
+            w[i].fight->cancel = &sh.stop;
     }
     for (int i = 0; i < n_threads && rc == FRAY_OK; i++) {
         if (pthread_create(&w[i].thread, NULL, worker_main, &w[i]) != 0) {
@@ -171,8 +181,10 @@ FRAY_API fray_status fray_towers_sim(const fray_towers_setup *setup,
             uint64_t done = atomic_load(&sh.done);
             if (done >= opts->trials || atomic_load(&sh.stop))
                 break;
-            if (!opts->progress(opts->progress_ctx, done, opts->trials))
+            if (!opts->progress(opts->progress_ctx, done, opts->trials)) {
                 atomic_store(&sh.stop, true);
+                break; /* (no need to wait: the workers see it) */
+            }
             sleep_ms(100);
         }
     }

@@ -42,6 +42,7 @@
 #include "internal.h"
 
 #include <limits.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <string.h>
 #if defined(__SSE2__) && defined(__GNUC__)
@@ -62,9 +63,25 @@ enum {
     FT_MAX_CONDITIONS = 8,   /* conditions on one combatant at once */
     FT_MAX_DECKS = FT_MAX_COMBATANTS + 1,
     FT_HAND_MAX = 5,         /* Hand of Fate cards held at most */
-    FT_EVENT_CARDS = 128,    /* cards one event may turn over */
     FT_EVENT_CHOICES = 24,
-    FT_EVENT_FACTS = 48,
+    /* Cards the tie flip-offs of the begin event may turn over (engine.c
+     * begin: a group of 32 tied combatants needs about 80; when this runs
+     * out, which it never does in practice, the rest stay tied and keep
+     * their listing order). */
+    FT_TIE_CARDS = 256,
+    /* Cards one event may turn over, sized from the largest the begin
+     * event can need: every deck's Hand of Fate, every combatant's
+     * initiative flip of at most a whole deck, a card for every choice,
+     * and the tie flip-offs (issue 11: 24 knights with [N] 3 needed more
+     * than the 128 of old). */
+    FT_EVENT_CARDS = FT_MAX_DECKS * FT_HAND_MAX +
+                     FT_MAX_COMBATANTS * FRAY_CARDS_MAX +
+                     FT_EVENT_CHOICES + FT_TIE_CARDS,
+    /* Facts one event may record, sized from the begin event: per
+     * combatant its initiative flip and its initiative, a flip and a fact
+     * for every choice, and one flip per tie flip-off card (issue 11: 48
+     * left 8 of 32 initiatives untold). */
+    FT_EVENT_FACTS = 2 * FT_MAX_COMBATANTS + 2 * FT_EVENT_CHOICES + FT_TIE_CARDS,
     FT_MANA_ELEMENTS = 7
 };
 
@@ -777,6 +794,16 @@ typedef struct ft_event {
     bool cards_given;        /* the cards were flipped by hand at the table (else
                                 drawn by the engine: replay draws them again from
                                 the same shuffled decks and checks they match) */
+    /* Facts the event made past FT_EVENT_FACTS (none from the begin
+     * event, which that is sized for; an event of many opportunity
+     * attacks might): not kept, but counted, so narration says so. */
+    int16_t facts_untold;
+    /* A begin event whose tie flip-offs drew otherwise than fray's before
+     * issue 11 (pairwise; engine.c tie_order_pairwise) would: a group of
+     * three or more tied, or a ninth round. Journals say so
+     * ("flip_off_rounds": true); replaying a begin event without it
+     * flips off the old way, so old journals replay. */
+    bool flip_off_rounds;
     int16_t n_cards;         /* every card turned over, in order, with its deck */
     uint8_t cards[FT_EVENT_CARDS];
     uint8_t card_deck[FT_EVENT_CARDS];
@@ -1107,7 +1134,9 @@ size_t ft_render_event(const ft_setup *s, const ft_event *ev, char *buf, size_t 
 size_t ft_render_event_json(const ft_setup *s, const ft_event *ev, char *buf, size_t size);
 size_t ft_render_clock(const ft_setup *s, const ft_state *st, char *buf, size_t size);
 size_t ft_render_map(const ft_setup *s, const ft_state *st, char *buf, size_t size);
-size_t ft_render_summary(const ft_setup *s, const ft_state *st, char *buf, size_t size);
+/* The summary; `failed`: the error that stopped the fight (FRAY_OK: none). */
+size_t ft_render_summary(const ft_setup *s, const ft_state *st,
+                         fray_status failed, char *buf, size_t size);
 
 /* load.c */
 fray_status ft_load_files(const char *const *paths, int n, ft_setup *out,
@@ -1302,9 +1331,15 @@ struct fray_towers_fight {
     uint64_t seed;
     uint64_t trial;          /* the simulation trial its stream comes from (0: fray fight) */
     ft_state st;
-    ft_event scratch;        /* the event being applied when there is no journal */
-    ft_event *events;        /* the journal: events[0..n_events) applied, */
-    int n_events;            /* [n_events..n_recorded) undone (redo) */
+    ft_event scratch;        /* the event being applied (then packed into
+                                the journal, when the fight keeps one) */
+    /* The journal (fight.c "The journal"): events packed one after another
+     * in jbuf, event i at bytes [joff[i], joff[i + 1]); events
+     * [0..n_events) applied, [n_events..n_recorded) undone (redo). */
+    uint8_t *jbuf;
+    size_t jcap;             /* bytes of jbuf */
+    size_t *joff;            /* cap_events + 1 offsets */
+    int n_events;
     int n_recorded;
     int cap_events;
     /* A table command's Hand of Fate, chip and opportunity words, while
@@ -1315,7 +1350,26 @@ struct fray_towers_fight {
     /* Decisions remembered (ft_decision_cache, below): a quiet fight of
      * up to FT_DECIDE_MAX_N combatants has them; NULL: none. */
     struct ft_decision_cache *decide;
+    /* FRAY_OK, or the error of the step (or the start) that failed: a
+     * fight never goes on after a failed step (issue 11). Every step and
+     * run returns it until reset (or an undo rebuilds a state). */
+    fray_status failed;
+    /* Set by whoever runs the fight (sim.c: its workers' shared stop
+     * flag) to stop fray_towers_fight_run between two events, within
+     * FT_CANCEL_EVERY of them (FRAY_ERR_CANCELED); NULL: never. The fight
+     * can go on afterwards. Not in the public options: only sim.c asks. */
+    const atomic_bool *cancel;
 };
+
+/* Events between two looks at fray_towers_fight.cancel in a run: rare
+ * enough to cost nothing in a duel, and a fight runs some 10^6 events a
+ * second, so a few milliseconds at most. */
+enum { FT_CANCEL_EVERY = 4096 };
+
+/* fight.c: event i of the fight's journal (0 <= i < n_recorded), unpacked
+ * into *buf (which it returns); NULL when there is no such event. */
+const ft_event *ft_fight_event(const fray_towers_fight *f, int i,
+                               ft_event *buf);
 
 /* fight.c: applies a command as a new event (journal or scratch). */
 fray_status ft_fight_apply(fray_towers_fight *f, const ft_command *cmd,
