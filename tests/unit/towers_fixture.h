@@ -165,11 +165,12 @@ static inline ft_command tf_cmd(int action, int actor) {
 
 /* ---- Example encounters, through the public API ---------------------------- */
 
-/* Loads examples/towers/<name>, which must load; free with
+/* Loads <folder>/<name> of the source tree, which must load; free with
  * fray_towers_setup_free(). */
-static inline fray_towers_setup *tf_load_example(const char *name) {
+static inline fray_towers_setup *tf_load_under(const char *folder,
+                                               const char *name) {
     char path[512];
-    snprintf(path, sizeof path, "%s/examples/towers/%s", FRAY_SOURCE_DIR, name);
+    snprintf(path, sizeof path, "%s/%s/%s", FRAY_SOURCE_DIR, folder, name);
     fray_towers_setup *s = NULL;
     fray_diag d;
     memset(&d, 0, sizeof d);
@@ -179,19 +180,14 @@ static inline fray_towers_setup *tf_load_example(const char *name) {
     return s;
 }
 
-/* Loads tests/data/towers/<name>, which must load; free with
- * fray_towers_setup_free(). */
+/* examples/towers/<name> */
+static inline fray_towers_setup *tf_load_example(const char *name) {
+    return tf_load_under("examples/towers", name);
+}
+
+/* tests/data/towers/<name> */
 static inline fray_towers_setup *tf_load_data(const char *name) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/tests/data/towers/%s", FRAY_SOURCE_DIR,
-             name);
-    fray_towers_setup *s = NULL;
-    fray_diag d;
-    memset(&d, 0, sizeof d);
-    fray_status rc = fray_towers_load(path, NULL, &s, &d);
-    cr_assert_eq(rc, FRAY_OK, "%s:%d:%d: %s", path, d.line, d.column,
-                 d.message);
-    return s;
+    return tf_load_under("tests/data/towers", name);
 }
 
 /* A new fight of s from `seed`, keeping its journal and facts; free with
