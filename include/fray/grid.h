@@ -42,13 +42,21 @@ typedef struct fray_pos {
 } fray_pos;
 
 /* Terrain of a whole space (seed "Terrain Types"). One X-macro list feeds
- * the enum, fray_terrain_name() and fray_terrain_parse(). */
+ * the enum, fray_terrain_name() and fray_terrain_parse(). What each blocks:
+ *   open       nothing;
+ *   wall       movement, sight and line of effect;
+ *   difficult  nothing (+1 to enter);
+ *   window     movement and line of effect, not sight (seed 000 "Line of
+ *              Sight": windows "with gaps large enough to see through";
+ *              an effect does not pass a pane or bars);
+ *   pit        movement only (cannot be entered; sight and effects pass
+ *              over a hole in the floor). */
 #define FRAY_TERRAIN_LIST(X)                                                  \
-    X(FRAY_TERRAIN_OPEN, "open")           /* plain floor */                  \
-    X(FRAY_TERRAIN_WALL, "wall")           /* blocks movement and sight */    \
-    X(FRAY_TERRAIN_DIFFICULT, "difficult") /* +1 to enter */                  \
-    X(FRAY_TERRAIN_WINDOW, "window")       /* blocks movement, not sight */   \
-    X(FRAY_TERRAIN_PIT, "pit")             /* cannot be entered; not sight */
+    X(FRAY_TERRAIN_OPEN, "open")                                              \
+    X(FRAY_TERRAIN_WALL, "wall")                                              \
+    X(FRAY_TERRAIN_DIFFICULT, "difficult")                                    \
+    X(FRAY_TERRAIN_WINDOW, "window")                                          \
+    X(FRAY_TERRAIN_PIT, "pit")
 
 typedef enum fray_terrain {
 #define FRAY__TERRAIN_ENUM(name, text) name,
@@ -68,9 +76,9 @@ FRAY_API fray_status fray_terrain_parse(const char *name,
 /* A feature on the side between two orthogonally adjacent spaces. */
 typedef enum fray_edge {
     FRAY_EDGE_NONE,
-    FRAY_EDGE_WALL, /* blocks movement and sight */
-    FRAY_EDGE_LOW   /* a short wall: +1 to cross (difficult), does not block
-                       sight, hides part of a target (cover) */
+    FRAY_EDGE_WALL, /* blocks movement, sight and effect */
+    FRAY_EDGE_LOW   /* a short wall: +1 to cross (difficult), blocks neither
+                       sight nor effect, hides part of a target (cover) */
 } fray_edge;
 
 /*
@@ -170,6 +178,30 @@ FRAY_API bool fray_grid_sight_fp(const fray_grid *g, fray_footprint a,
  */
 FRAY_API int fray_grid_line_spaces(fray_pos a, fray_pos b, fray_pos *out,
                                    int max);
+
+/* ---- Line of effect ---------------------------------------------------------- */
+
+/*
+ * Line of effect (seed 004 "Close Attacks", "Area Attacks", "Degree of
+ * Cover"): whether an effect can travel from the centre of space a to the
+ * centre of space b. The line is traced exactly as fray_grid_sight traces
+ * it (corner points included), with one difference: a WINDOW space blocks
+ * it as a WALL space does. So, by kind:
+ *   WALL space, WALL edge   block (as for sight);
+ *   WINDOW space            blocks (sight passes, an effect does not);
+ *   PIT space               does not block (an effect passes over a hole);
+ *   DIFFICULT, OPEN         do not block;
+ *   LOW edge                does not block (it gives cover, fray_grid_cover).
+ * The spaces a and b themselves never block. Returns false when a or b is
+ * off the map; true when a == b. Whatever blocks effect blocks sight too,
+ * except windows.
+ */
+FRAY_API bool fray_grid_effect(const fray_grid *g, fray_pos a, fray_pos b);
+/* Line of effect between footprints: true when fray_grid_effect holds from
+ * some space of a to some space of b (spaces off the map are skipped), as
+ * fray_grid_sight_fp does for sight. */
+FRAY_API bool fray_grid_effect_fp(const fray_grid *g, fray_footprint a,
+                                  fray_footprint b);
 
 /* ---- Cover from terrain --------------------------------------------------- */
 
