@@ -42,13 +42,21 @@ typedef struct fray_pos {
 } fray_pos;
 
 /* Terrain of a whole space (seed "Terrain Types"). One X-macro list feeds
- * the enum, fray_terrain_name() and fray_terrain_parse(). */
+ * the enum, fray_terrain_name() and fray_terrain_parse(). What each blocks:
+ *   open       nothing;
+ *   wall       movement, sight and line of effect;
+ *   difficult  nothing (+1 to enter);
+ *   window     movement and line of effect, not sight (seed 000 "Line of
+ *              Sight": windows "with gaps large enough to see through";
+ *              an effect does not pass a pane or bars);
+ *   pit        movement only (cannot be entered; sight and effects pass
+ *              over a hole in the floor). */
 #define FRAY_TERRAIN_LIST(X)                                                  \
-    X(FRAY_TERRAIN_OPEN, "open")           /* plain floor */                  \
-    X(FRAY_TERRAIN_WALL, "wall")           /* blocks movement and sight */    \
-    X(FRAY_TERRAIN_DIFFICULT, "difficult") /* +1 to enter */                  \
-    X(FRAY_TERRAIN_WINDOW, "window")       /* blocks movement, not sight */   \
-    X(FRAY_TERRAIN_PIT, "pit")             /* cannot be entered; not sight */
+    X(FRAY_TERRAIN_OPEN, "open")                                              \
+    X(FRAY_TERRAIN_WALL, "wall")                                              \
+    X(FRAY_TERRAIN_DIFFICULT, "difficult")                                    \
+    X(FRAY_TERRAIN_WINDOW, "window")                                          \
+    X(FRAY_TERRAIN_PIT, "pit")
 
 typedef enum fray_terrain {
 #define FRAY__TERRAIN_ENUM(name, text) name,
@@ -68,9 +76,9 @@ FRAY_API fray_status fray_terrain_parse(const char *name,
 /* A feature on the side between two orthogonally adjacent spaces. */
 typedef enum fray_edge {
     FRAY_EDGE_NONE,
-    FRAY_EDGE_WALL, /* blocks movement and sight */
-    FRAY_EDGE_LOW   /* a short wall: +1 to cross (difficult), does not block
-                       sight, hides part of a target (cover) */
+    FRAY_EDGE_WALL, /* blocks movement, sight and effect */
+    FRAY_EDGE_LOW   /* a short wall: +1 to cross (difficult), blocks neither
+                       sight nor effect, hides part of a target (cover) */
 } fray_edge;
 
 /*
@@ -171,6 +179,30 @@ FRAY_API bool fray_grid_sight_fp(const fray_grid *g, fray_footprint a,
 FRAY_API int fray_grid_line_spaces(fray_pos a, fray_pos b, fray_pos *out,
                                    int max);
 
+/* ---- Line of effect ---------------------------------------------------------- */
+
+/*
+ * Line of effect (seed 004 "Close Attacks", "Area Attacks", "Degree of
+ * Cover"): whether an effect can travel from the centre of space a to the
+ * centre of space b. The line is traced exactly as fray_grid_sight traces
+ * it (corner points included), with one difference: a WINDOW space blocks
+ * it as a WALL space does. So, by kind:
+ *   WALL space, WALL edge   block (as for sight);
+ *   WINDOW space            blocks (sight passes, an effect does not);
+ *   PIT space               does not block (an effect passes over a hole);
+ *   DIFFICULT, OPEN         do not block;
+ *   LOW edge                does not block (it gives cover, fray_grid_cover).
+ * The spaces a and b themselves never block. Returns false when a or b is
+ * off the map; true when a == b. Whatever blocks effect blocks sight too,
+ * except windows.
+ */
+FRAY_API bool fray_grid_effect(const fray_grid *g, fray_pos a, fray_pos b);
+/* Line of effect between footprints: true when fray_grid_effect holds from
+ * some space of a to some space of b (spaces off the map are skipped), as
+ * fray_grid_sight_fp does for sight. */
+FRAY_API bool fray_grid_effect_fp(const fray_grid *g, fray_footprint a,
+                                  fray_footprint b);
+
 /* ---- Cover from terrain --------------------------------------------------- */
 
 #define FRAY_COVER_LIST(X)                                                    \
@@ -220,6 +252,235 @@ FRAY_API const char *fray_cover_name(fray_cover c);
  */
 FRAY_API fray_cover fray_grid_cover(const fray_grid *g, fray_footprint attacker,
                                     fray_footprint target);
+
+/* ---- Areas of effect ----------------------------------------------------------- */
+
+/*
+ * A set of spaces: bit x of rows[y] is the space (x, y). A plain value
+ * (512 bytes) the caller owns; zero it (fray_area_clear or = {0}) before
+ * use. Shapes are built by the functions below, always clipped to the map
+ * they are given; the helpers ignore positions outside 0..FRAY_GRID_MAX-1.
+ * Seed 004 "Area Types" (blast, burst, wall) and seed 000 "Areas" (Aura,
+ * Burst, Cone, Line) are all sets of spaces.
+ */
+typedef struct fray_area {
+    uint64_t rows[FRAY_GRID_MAX];
+} fray_area;
+
+/* Empties the set. */
+FRAY_API void fray_area_clear(fray_area *a);
+/* Adds / removes one space (nothing for a position outside the 64x64
+ * range). */
+FRAY_API void fray_area_add(fray_area *a, fray_pos p);
+FRAY_API void fray_area_remove(fray_area *a, fray_pos p);
+/* Adds / removes every space of a footprint (side clamped to 1..5). */
+FRAY_API void fray_area_add_fp(fray_area *a, fray_footprint fp);
+FRAY_API void fray_area_remove_fp(fray_area *a, fray_footprint fp);
+/* true when p is in the set (false outside the 64x64 range). */
+FRAY_API bool fray_area_has(const fray_area *a, fray_pos p);
+/* true when some space of fp is in the set. */
+FRAY_API bool fray_area_has_fp(const fray_area *a, fray_footprint fp);
+/* The number of spaces in the set. */
+FRAY_API int fray_area_count(const fray_area *a);
+/*
+ * Walks the set in reading order (rows from the top, each left to right).
+ * *io_cursor starts at 0; each call that returns true writes the next space
+ * to *out_p and moves the cursor past it; false when there is none left.
+ *     int cur = 0; fray_pos p;
+ *     while (fray_area_next(&area, &cur, &p)) ...
+ */
+FRAY_API bool fray_area_next(const fray_area *a, int *io_cursor,
+                             fray_pos *out_p);
+
+/* How distances are measured for bursts, auras and cones (Alloy's option
+ * `burst: counted|square`, rulesets-checklists L7 item 9). */
+typedef enum fray_area_metric {
+    FRAY_AREA_COUNTED, /* fray_grid_count: diagonals 1, 2, 1, 2 ... (the
+                          default of both rulesets; seed 000 "Burst 2 would
+                          be the 21 squares") */
+    FRAY_AREA_SQUARE   /* every diagonal counts 1 (Chebyshev): a burst N is
+                          a (2N + 1)-square */
+} fray_area_metric;
+
+/*
+ * A burst N (seed 004 "Burst Areas", seed 000 "Burst X") into *out: every
+ * space of the map whose distance from `origin` (by metric) is at most n,
+ * the origin included (0 <= n; n < 0 gives the empty set, n = 0 the origin
+ * alone). Counted: Burst 1 is 9 spaces, Burst 2 is 21 (the 5x5 square less
+ * its corners), Burst 5 (Alloy's 25-ft grenade) 89 on open ground. Line of
+ * effect is not applied here (fray_area_keep_effect). The origin need not
+ * be on the map; spaces off it are left out. Whether the user is affected
+ * (a close burst does not affect its user; an area burst does, 004:131) is
+ * the caller's: fray_area_remove_fp.
+ */
+FRAY_API void fray_area_burst(const fray_grid *g, fray_pos origin, int n,
+                              fray_area_metric metric, fray_area *out);
+
+/*
+ * An aura N around a creature (seed 000 "Aura X") into *out: every space of
+ * the map whose distance (by metric) to the nearest space of `source` is at
+ * most n, i.e. fray_grid_range-style counting from the footprint's edge;
+ * the footprint itself is left out unless include_source ("Unless
+ * specified, an aura does not include the square containing the source").
+ * Counted, around a Medium creature: Aura 1 is 8 spaces, Aura 2 is 20 (21
+ * with the source); around a Large one: 12 and 28.
+ */
+FRAY_API void fray_area_aura(const fray_grid *g, fray_footprint source, int n,
+                             fray_area_metric metric, bool include_source,
+                             fray_area *out);
+
+/*
+ * Blasts (seed 004 "Blast Areas"): an n x n square of spaces touching the
+ * origin footprint at a side or a corner, never overlapping it ("The origin
+ * space is not affected by the blast"). A flamethrower's blast 25 ft is
+ * n = 5. A placement is named by its top-left space `corner`: legal when
+ * the square [corner, corner + n) on both axes does not overlap the origin
+ * footprint and some space of it is adjacent (side or corner) to a space of
+ * the origin.
+ *
+ * fray_area_blast: the placement at `corner` into *out, clipped to the map.
+ * FRAY_ERR_INVALID (and *out empty) when n < 1, n > FRAY_GRID_MAX or the
+ * placement is not legal.
+ */
+FRAY_API fray_status fray_area_blast(const fray_grid *g, fray_footprint origin,
+                                     int n, fray_pos corner, fray_area *out);
+/*
+ * Every legal placement of an n x n blast around `origin`, as the corners
+ * fray_area_blast takes, in reading order of the corners. There are 4 (n +
+ * side) of them (side the origin's, clamped to 1..5): 24 for a 5x5 blast
+ * around a Medium user. When g is not NULL, only placements with at least
+ * one space on the map are kept. Writes at most max corners (out may be
+ * NULL when max is 0) and returns how many placements there are in all
+ * (like snprintf); 0 when n < 1 or n > FRAY_GRID_MAX.
+ */
+FRAY_API int fray_area_blast_placements(const fray_grid *g,
+                                        fray_footprint origin, int n,
+                                        fray_pos *out, int max);
+
+/* Why a list of spaces is not a wall (fray_area_wall_check). */
+#define FRAY_WALL_FAULT_LIST(X)                                               \
+    X(FRAY_WALL_OK, "a wall")                                                 \
+    X(FRAY_WALL_LENGTH, "the wall does not have the length asked")            \
+    X(FRAY_WALL_OFF_MAP, "a space of the wall is off the map")                \
+    X(FRAY_WALL_REPEATED, "a space is in the wall twice")                     \
+    X(FRAY_WALL_DETACHED, "a space shares no side with another wall space")   \
+    X(FRAY_WALL_BRANCHED, "a space has more than two wall spaces beside it")  \
+    X(FRAY_WALL_SPLIT, "the wall is in separate pieces")
+
+typedef enum fray_wall_fault {
+#define FRAY__WALL_FAULT_ENUM(name, text) name,
+    FRAY_WALL_FAULT_LIST(FRAY__WALL_FAULT_ENUM)
+#undef FRAY__WALL_FAULT_ENUM
+} fray_wall_fault;
+
+/* A static English sentence for a wall fault; "?" for an unknown value. */
+FRAY_API const char *fray_wall_fault_name(fray_wall_fault f);
+
+/*
+ * Checks n_spaces spaces (borrowed) as a wall of `length` spaces (seed 004
+ * "Wall Areas": "a specified length of contiguous spaces ... Each space
+ * must be fully adjacent to at least one other space (for battle mats,
+ * squares have to share a side, not just a corner). Generally, wall spaces
+ * only have two adjacent spaces occupied by the same wall"). The faults, in
+ * the order they are looked for:
+ *   LENGTH    n_spaces != length, or length < 1;
+ *   OFF_MAP   a space is not on the map;
+ *   REPEATED  a space is listed twice;
+ *   DETACHED  (length >= 2) a space shares a side with no other;
+ *   BRANCHED  a space shares a side with three or four others;
+ *   SPLIT     the spaces, joined by shared sides, are not one piece.
+ * The first fault found is returned and, when out_index is not NULL, the
+ * index in `spaces` of the space at fault (-1 for LENGTH and SPLIT).
+ * When out is not NULL it receives the spaces (whatever the answer). The
+ * order of the list does not matter; a closed ring (each space with two
+ * neighbours) is a wall. Range from the user to the origin is the
+ * ruleset's to check.
+ */
+FRAY_API fray_wall_fault fray_area_wall_check(const fray_grid *g,
+                                              const fray_pos *spaces,
+                                              int n_spaces, int length,
+                                              int *out_index, fray_area *out);
+
+/*
+ * A line N (seed 000 "Line X": "a sequence of spaces adjacent either
+ * orthogonally or diagonally") into *out: the n spaces a Bresenham walk
+ * takes from `origin` in the direction of `toward` (one space per step
+ * along the longer axis; on the shorter axis the nearest space to the
+ * exact centre line, a tie going towards the origin's row or column), the
+ * walk going on past `toward` as far as needed. The origin is the first of
+ * the n spaces when include_origin (seed 000: "The target square is at one
+ * end of the line"), otherwise the line starts beside it. Spaces off the
+ * map end the line. Returns the number of spaces in *out (n or fewer); 0
+ * when n < 1, or toward == origin and not include_origin.
+ */
+FRAY_API int fray_area_line(const fray_grid *g, fray_pos origin,
+                            fray_pos toward, int n, bool include_origin,
+                            fray_area *out);
+
+/*
+ * A cone N (seed 000 "Cone X": "A cone shoots out from a point to a
+ * distance of X. Because of alignment to a square grid, cones are often
+ * more difficult to determine"; the seed gives no shape, so this is fray's
+ * reading, with no option): every space s of the map other than origin
+ * with distance(origin, s) <= n (by metric) whose direction from the
+ * origin's centre is within 45 degrees of the aim, the direction from
+ * origin's centre to toward's centre (boundary included: a quarter-turn
+ * wedge). Tested exactly in integers (v.a >= 0 and 2 (v.a)^2 >= |v|^2
+ * |a|^2). Aimed straight along a row, a counted Cone 3 holds 11 spaces
+ * (3, 5, 3 by column); aimed along a diagonal, the quarter of the burst
+ * between the row and the column (12 spaces for a counted Cone 3). *out is
+ * empty when toward == origin or n < 1.
+ */
+FRAY_API void fray_area_cone(const fray_grid *g, fray_pos origin,
+                             fray_pos toward, int n, fray_area_metric metric,
+                             fray_area *out);
+
+/*
+ * Keeps only the spaces of *io_area that an effect from `origin` reaches:
+ * a space s stays when fray_grid_effect holds from some space of origin
+ * to s (seed 004: "A blast affects a target only if the target is in the
+ * blast's area and if there is line of effect from the origin to the
+ * target"; likewise a burst). For a blast or a close burst the origin is
+ * the user's footprint; for an area burst, the origin space as a 1x1
+ * footprint. Spaces off the map are removed. The terrain of the space
+ * itself is not judged (a WALL space the line reaches stays).
+ */
+FRAY_API void fray_area_keep_effect(const fray_grid *g, fray_footprint origin,
+                                    fray_area *io_area);
+/* Whether an effect over `area` from `origin` affects a creature: some space
+ * of target is in the area and has line of effect from some space of
+ * origin (the whole footprint counts, so a Large target half behind a wall
+ * is still affected). */
+FRAY_API bool fray_area_affects(const fray_grid *g, const fray_area *area,
+                                fray_footprint origin, fray_footprint target);
+
+/* ---- Flanking ----------------------------------------------------------------- */
+
+/*
+ * Whether a and b flank `enemy` (seed 004 "Flanking": "you and an ally must
+ * be adjacent to the enemy and on opposite sides or corners of the enemy's
+ * space ... trace an imaginary line between the centers of the characters'
+ * squares. If the line passes through opposite sides or corners of the
+ * enemy's space, the enemy is flanked"; "If there's no line of effect
+ * between your enemy and either you or your ally, you don't flank"; "Big
+ * Opponents: ... all the area it takes up counts"). True when
+ *   - a and b are each adjacent to enemy (fray_grid_adjacent), and
+ *   - each has line of effect to enemy (fray_grid_effect_fp), and
+ *   - for some space of a and some space of b, each adjacent to the enemy's
+ *     footprint, the segment between their centres passes through the
+ *     inside of the enemy's whole footprint (the n x n square), entering
+ *     and leaving through opposite sides: it enters through a side or a
+ *     corner and leaves through the side opposite one it entered by (a
+ *     corner is on two sides). Touching a corner only is not passing
+ *     through.
+ * Around a Medium enemy exactly the four opposite pairs of neighbours
+ * (west-east, north-south and the two diagonals) flank; at right angles
+ * they do not. Worked in half spaces with integers. Whether either can
+ * take opportunity actions, and who is an ally, are the ruleset's.
+ * Overlapping footprints never flank.
+ */
+FRAY_API bool fray_grid_flanks(const fray_grid *g, fray_footprint enemy,
+                               fray_footprint a, fray_footprint b);
 
 /* ---- Movement ------------------------------------------------------------------ */
 

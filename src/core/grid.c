@@ -34,10 +34,6 @@ static bool in_square(int x, int y, int fx, int fy, int n) {
     return x >= fx && y >= fy && x < fx + n && y < fy + n;
 }
 
-static bool is_wall(const fray_grid *g, int x, int y) {
-    return g->terrain[y][x] == FRAY_TERRAIN_WALL;
-}
-
 /* WALL, WINDOW and PIT cannot be entered ("impassible terrain"). */
 static bool impassable(unsigned t) {
     return t == FRAY_TERRAIN_WALL || t == FRAY_TERRAIN_WINDOW ||
@@ -226,11 +222,18 @@ static int walk_step(line_walk *w) {
 }
 
 /* What blocks a line: always WALL spaces and WALL edges; for cover also LOW
- * edges, except those bordering the attacker's footprint. */
+ * edges, except those bordering the attacker's footprint; for line of
+ * effect also WINDOW spaces. */
 typedef struct line_rules {
     bool low_edges;
     int fx, fy, fn; /* the attacker's footprint (when low_edges) */
+    bool windows;   /* WINDOW spaces block (line of effect) */
 } line_rules;
+
+static bool space_blocks(const fray_grid *g, const line_rules *r, int x, int y) {
+    unsigned t = g->terrain[y][x];
+    return t == FRAY_TERRAIN_WALL || (r->windows && t == FRAY_TERRAIN_WINDOW);
+}
 
 static bool edge_blocks(const fray_grid *g, const line_rules *r, int x0, int y0,
                         int x1, int y1) {
@@ -262,21 +265,24 @@ static bool line_blocked(const fray_grid *g, const line_rules *r, int X0, int Y0
             return false;
         if (how == WALK_CORNER) {
             /* l = (w.x, py), r = (px, w.y). */
-            bool l = is_wall(g, w.x, py) || edge_blocks(g, r, px, py, w.x, py) ||
+            bool l = space_blocks(g, r, w.x, py) ||
+                     edge_blocks(g, r, px, py, w.x, py) ||
                      edge_blocks(g, r, w.x, py, w.x, w.y);
-            bool rr = is_wall(g, px, w.y) || edge_blocks(g, r, px, py, px, w.y) ||
+            bool rr = space_blocks(g, r, px, w.y) ||
+                      edge_blocks(g, r, px, py, px, w.y) ||
                       edge_blocks(g, r, px, w.y, w.x, w.y);
             if (l && rr)
                 return true;
         } else if (edge_blocks(g, r, px, py, w.x, w.y)) {
             return true;
         }
-        if ((w.x != ex || w.y != ey) && is_wall(g, w.x, w.y))
+        if ((w.x != ex || w.y != ey) && space_blocks(g, r, w.x, w.y))
             return true;
     }
 }
 
-static const line_rules SIGHT_RULES = {false, 0, 0, 0};
+static const line_rules SIGHT_RULES = {false, 0, 0, 0, false};
+static const line_rules EFFECT_RULES = {false, 0, 0, 0, true};
 
 static bool sight_xy(const fray_grid *g, int ax, int ay, int bx, int by) {
     return !line_blocked(g, &SIGHT_RULES, 4 * ax + 2, 4 * ay + 2, 4 * bx + 2,
@@ -296,7 +302,7 @@ bool fray_grid_sight(const fray_grid *g, fray_pos a, fray_pos b) {
  * cover is NONE. Simulations ask this millions of times for neighbours.
  */
 static bool box_clear(const fray_grid *g, fray_footprint a, fray_footprint b,
-                      bool low_blocks) {
+                      bool low_blocks, bool windows_block) {
     int na = side_of(a), nb = side_of(b);
     int x0 = a.at.x < b.at.x ? a.at.x : b.at.x;
     int y0 = a.at.y < b.at.y ? a.at.y : b.at.y;
@@ -306,7 +312,8 @@ static bool box_clear(const fray_grid *g, fray_footprint a, fray_footprint b,
         return false;
     for (int y = y0; y < y1; y++)
         for (int x = x0; x < x1; x++) {
-            if (g->terrain[y][x] == FRAY_TERRAIN_WALL)
+            if (g->terrain[y][x] == FRAY_TERRAIN_WALL ||
+                (windows_block && g->terrain[y][x] == FRAY_TERRAIN_WINDOW))
                 return false;
             /* Edges inside the box (its outer east/south sides cannot
              * cross a line between spaces of the box). */
@@ -321,7 +328,7 @@ static bool box_clear(const fray_grid *g, fray_footprint a, fray_footprint b,
 }
 
 bool fray_grid_sight_fp(const fray_grid *g, fray_footprint a, fray_footprint b) {
-    if (box_clear(g, a, b, false))
+    if (box_clear(g, a, b, false, false))
         return true;
     int na = side_of(a), nb = side_of(b);
     for (int ay = a.at.y; ay < a.at.y + na; ay++)
@@ -331,6 +338,34 @@ bool fray_grid_sight_fp(const fray_grid *g, fray_footprint a, fray_footprint b) 
             for (int by = b.at.y; by < b.at.y + nb; by++)
                 for (int bx = b.at.x; bx < b.at.x + nb; bx++)
                     if (in_map(g, bx, by) && sight_xy(g, ax, ay, bx, by))
+                        return true;
+        }
+    return false;
+}
+
+/* ---- Line of effect ---------------------------------------------------------- */
+
+bool fray_grid_effect(const fray_grid *g, fray_pos a, fray_pos b) {
+    if (!in_map(g, a.x, a.y) || !in_map(g, b.x, b.y))
+        return false;
+    return !line_blocked(g, &EFFECT_RULES, 4 * a.x + 2, 4 * a.y + 2,
+                         4 * b.x + 2, 4 * b.y + 2);
+}
+
+bool fray_grid_effect_fp(const fray_grid *g, fray_footprint a,
+                         fray_footprint b) {
+    if (box_clear(g, a, b, false, true))
+        return true;
+    int na = side_of(a), nb = side_of(b);
+    for (int ay = a.at.y; ay < a.at.y + na; ay++)
+        for (int ax = a.at.x; ax < a.at.x + na; ax++) {
+            if (!in_map(g, ax, ay))
+                continue;
+            for (int by = b.at.y; by < b.at.y + nb; by++)
+                for (int bx = b.at.x; bx < b.at.x + nb; bx++)
+                    if (in_map(g, bx, by) &&
+                        !line_blocked(g, &EFFECT_RULES, 4 * ax + 2, 4 * ay + 2,
+                                      4 * bx + 2, 4 * by + 2))
                         return true;
         }
     return false;
@@ -371,9 +406,9 @@ fray_cover fray_grid_cover(const fray_grid *g, fray_footprint attacker,
     if (gap(attacker.at.x, na, target.at.x, nt) == 0 &&
         gap(attacker.at.y, na, target.at.y, nt) == 0)
         return FRAY_COVER_NONE;
-    if (box_clear(g, attacker, target, true))
+    if (box_clear(g, attacker, target, true, false))
         return FRAY_COVER_NONE;
-    line_rules rules = {true, attacker.at.x, attacker.at.y, na};
+    line_rules rules = {true, attacker.at.x, attacker.at.y, na, false};
     int best = 5; /* 5: no pair gives a view */
     for (int ay = attacker.at.y; ay < attacker.at.y + na; ay++)
         for (int ax = attacker.at.x; ax < attacker.at.x + na; ax++) {
