@@ -56,8 +56,10 @@ static void build_arena(arena *a, fray_rng *rng) {
                                            : r < 20 ? FRAY_TERRAIN_DIFFICULT
                                            : r < 21 ? FRAY_TERRAIN_WINDOW
                                                     : FRAY_TERRAIN_OPEN);
-            if (x + 1 < 32 && fray_rng_below(rng, 100) < 4)
-                fray_grid_set_edge(&a->g, pos(x, y), pos(x + 1, y), FRAY_EDGE_LOW);
+            if (x + 1 < 32 && fray_rng_below(rng, 100) < 4 &&
+                fray_grid_set_edge(&a->g, pos(x, y), pos(x + 1, y),
+                                   FRAY_EDGE_LOW) != FRAY_OK)
+                abort(); /* (neighbours on the map: cannot fail) */
         }
     for (int i = 0; i < 16; i++) {
         int x = (int)fray_rng_below(rng, 32), y = (int)fray_rng_below(rng, 32);

@@ -97,7 +97,8 @@ static double bare_loop(const fray_towers_setup *s, double per_fight,
                     best = v > best ? v : best;
                 }
                 acc += best;
-                fray_deck_discard(dk, got, flip);
+                if (fray_deck_discard(dk, got, flip) != FRAY_OK)
+                    abort(); /* (the cards just drawn: cannot fail) */
                 d = d + 1 < n_decks ? d + 1 : 0;
             }
         }

@@ -57,14 +57,14 @@ FRAY_API fray_card fray_card_make(int rank, fray_suit suit);
  * On error returns FRAY_ERR_PARSE and, when diag is not NULL, writes a
  * message naming the token.
  */
-FRAY_API fray_status fray_card_parse(const char *token, fray_card *out_card,
+FRAY_API FRAY_MUST_CHECK fray_status fray_card_parse(const char *token, fray_card *out_card,
                                      fray_diag *diag);
 /*
  * Reads a list of cards separated by spaces or commas ("KH 4S, 10d").
  * Stores at most `cap` cards; *out_n is how many were read. Errors name the
  * token and its 1-based column.
  */
-FRAY_API fray_status fray_card_parse_list(const char *text, fray_card *out,
+FRAY_API FRAY_MUST_CHECK fray_status fray_card_parse_list(const char *text, fray_card *out,
                                           size_t cap, size_t *out_n,
                                           fray_diag *diag);
 
@@ -85,7 +85,7 @@ typedef struct fray_deck_options {
 /* The defaults of RULINGS 1: 52 cards, aces high, no Jokers. */
 FRAY_API void fray_deck_options_default(fray_deck_options *out);
 /* FRAY_ERR_RANGE when jokers or joker_value are out of range. */
-FRAY_API fray_status fray_deck_options_check(const fray_deck_options *opts);
+FRAY_API FRAY_MUST_CHECK fray_status fray_deck_options_check(const fray_deck_options *opts);
 /* How many cards a deck with these options holds (52..54). */
 FRAY_API int fray_deck_options_size(const fray_deck_options *opts);
 /* The value of a card under these options (2..14 by default). */
@@ -102,7 +102,7 @@ typedef struct fray_deck fray_deck;
  * need not outlive the call). The caller owns *out_deck and frees it with
  * fray_deck_free. Errors: FRAY_ERR_RANGE (bad options), FRAY_ERR_NOMEM.
  */
-FRAY_API fray_status fray_deck_new(const fray_deck_options *opts,
+FRAY_API FRAY_MUST_CHECK fray_status fray_deck_new(const fray_deck_options *opts,
                                    const fray_allocator *alloc,
                                    fray_deck **out_deck);
 /* Frees a deck; NULL is allowed. */
@@ -111,7 +111,7 @@ FRAY_API void fray_deck_free(fray_deck *deck);
 FRAY_API const fray_deck_options *fray_deck_options_of(const fray_deck *deck);
 /* Copies the whole state of src into dst (same options required), for
  * snapshots and undo. FRAY_ERR_INVALID when the options differ. */
-FRAY_API fray_status fray_deck_copy(fray_deck *dst, const fray_deck *src);
+FRAY_API FRAY_MUST_CHECK fray_status fray_deck_copy(fray_deck *dst, const fray_deck *src);
 
 /* Gathers every card (discards, in play, Hand of Fate) into the draw pile
  * and shuffles it. */
@@ -125,7 +125,7 @@ FRAY_API void fray_deck_shuffle(fray_deck *deck, fray_rng *rng);
  * first (so a stacked top stays on top). FRAY_ERR_DECK_EMPTY when even
  * that is not enough (nothing is drawn then).
  */
-FRAY_API fray_status fray_deck_draw(fray_deck *deck, fray_rng *rng, size_t n,
+FRAY_API FRAY_MUST_CHECK fray_status fray_deck_draw(fray_deck *deck, fray_rng *rng, size_t n,
                                     fray_card *out_cards);
 /*
  * Takes one given card into play: a card a player flipped by hand at the
@@ -133,10 +133,10 @@ FRAY_API fray_status fray_deck_draw(fray_deck *deck, fray_rng *rng, size_t n,
  * deck may have been reshuffled). FRAY_ERR_CARD_UNAVAILABLE when it is held
  * in a Hand of Fate, already in play, or not part of this deck.
  */
-FRAY_API fray_status fray_deck_take(fray_deck *deck, fray_card card);
+FRAY_API FRAY_MUST_CHECK fray_status fray_deck_take(fray_deck *deck, fray_card card);
 /* Moves cards from play (or from the Hand of Fate) to the discard pile.
  * FRAY_ERR_CARD_UNAVAILABLE for a card that is in neither place. */
-FRAY_API fray_status fray_deck_discard(fray_deck *deck, const fray_card *cards,
+FRAY_API FRAY_MUST_CHECK fray_status fray_deck_discard(fray_deck *deck, const fray_card *cards,
                                        size_t n);
 /*
  * Stacks the deck: the next draws return exactly these cards, in this
@@ -144,17 +144,17 @@ FRAY_API fray_status fray_deck_discard(fray_deck *deck, const fray_card *cards,
  * discard pile, and appear once. FRAY_ERR_CARD_UNAVAILABLE otherwise (the
  * deck is then unchanged).
  */
-FRAY_API fray_status fray_deck_stack(fray_deck *deck, const fray_card *cards,
+FRAY_API FRAY_MUST_CHECK fray_status fray_deck_stack(fray_deck *deck, const fray_card *cards,
                                      size_t n);
 /*
  * Draws n cards into the Hand of Fate: they are out of the deck while held
  * (rules-facts.md "Hand of Fate"). Same reshuffle rule as fray_deck_draw.
  */
-FRAY_API fray_status fray_deck_hold(fray_deck *deck, fray_rng *rng, size_t n,
+FRAY_API FRAY_MUST_CHECK fray_status fray_deck_hold(fray_deck *deck, fray_rng *rng, size_t n,
                                     fray_card *out_cards);
 /* Moves a held card into play (it replaces a flipped card or becomes a
  * flip). FRAY_ERR_CARD_UNAVAILABLE when the card is not held. */
-FRAY_API fray_status fray_deck_play_held(fray_deck *deck, fray_card card);
+FRAY_API FRAY_MUST_CHECK fray_status fray_deck_play_held(fray_deck *deck, fray_card card);
 
 typedef enum fray_card_place {
     FRAY_PLACE_ABSENT, /* not part of this deck (a Joker of a 52-card deck) */

@@ -22,6 +22,15 @@ extern "C" {
 #define FRAY_API
 #endif
 
+/* A status that must be looked at: the compiler warns when a caller drops
+ * it (GCC and Clang also warn when it is cast to void), so that no error
+ * goes unseen (docs/reliability.md). */
+#if defined(__GNUC__)
+#define FRAY_MUST_CHECK __attribute__((warn_unused_result))
+#else
+#define FRAY_MUST_CHECK
+#endif
+
 /* Status codes: one X-macro list feeds the enum and fray_strerror(). */
 #define FRAY_STATUS_LIST(X)                                                   \
     X(FRAY_OK, "success")                                                     \

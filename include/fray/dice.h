@@ -52,7 +52,7 @@ typedef struct fray_dice fray_dice;
  * Errors: FRAY_ERR_PARSE, FRAY_ERR_NOMEM, FRAY_ERR_INVALID (NULL text or
  * out). *out is NULL on any error.
  */
-FRAY_API fray_status fray_dice_parse(const char *text, const char *weapon,
+FRAY_API FRAY_MUST_CHECK fray_status fray_dice_parse(const char *text, const char *weapon,
                                      const fray_allocator *alloc,
                                      fray_dice **out, fray_diag *diag);
 FRAY_API void fray_dice_free(fray_dice *dice);
@@ -111,7 +111,7 @@ FRAY_API void fray_roll_free(fray_roll *roll);
  * its dice array grows as needed. Errors: FRAY_ERR_NOMEM (the roll is then
  * incomplete but still released with fray_roll_free). fray_dice_roll and
  * fray_dice_roll_total draw the same numbers: one seed, one total. */
-FRAY_API fray_status fray_dice_roll(const fray_dice *dice, fray_rng *rng,
+FRAY_API FRAY_MUST_CHECK fray_status fray_dice_roll(const fray_dice *dice, fray_rng *rng,
                                     fray_roll *out);
 /* Rolls and returns only the total: no allocation (for simulations). */
 FRAY_API int64_t fray_dice_roll_total(const fray_dice *dice, fray_rng *rng);
@@ -145,7 +145,7 @@ typedef struct fray_dist {
  * Release with fray_dist_free. The distribution keeps the allocator
  * POINTER: *alloc must stay valid until fray_dist_free.
  */
-FRAY_API fray_status fray_dice_dist(const fray_dice *dice,
+FRAY_API FRAY_MUST_CHECK fray_status fray_dice_dist(const fray_dice *dice,
                                     int64_t exact_through,
                                     const fray_allocator *alloc,
                                     fray_dist *out);
@@ -179,7 +179,7 @@ typedef struct fray_d20_attack_odds {
  * crit_min outside 0..20), FRAY_ERR_TOO_LARGE, FRAY_ERR_NOMEM. crit_dice
  * may have a Wild Die: the damage then has a tail. Release with
  * fray_d20_attack_odds_free (safe after an error too). */
-FRAY_API fray_status fray_odds_d20_attack(const fray_d20_attack_query *q,
+FRAY_API FRAY_MUST_CHECK fray_status fray_odds_d20_attack(const fray_d20_attack_query *q,
                                           const fray_allocator *alloc,
                                           fray_d20_attack_odds *out);
 FRAY_API void fray_d20_attack_odds_free(fray_d20_attack_odds *odds);

@@ -80,13 +80,13 @@ typedef struct fray_duel_odds {
  * a few tens of bytes per chain state, through the setup's allocator,
  * freed before returning; time: about half a microsecond per state.
  */
-FRAY_API fray_status fray_towers_duel_odds(const fray_towers_setup *setup,
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_duel_odds(const fray_towers_setup *setup,
                                            int a, int b, fray_duel_odds *out,
                                            fray_diag *diag);
 
 /* fray_towers_duel_odds with another bound on the chain's states
  * (max_states > 0; 0: FRAY_DUEL_MAX_STATES). */
-FRAY_API fray_status fray_towers_duel_odds_max(const fray_towers_setup *setup,
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_duel_odds_max(const fray_towers_setup *setup,
                                                int a, int b, long max_states,
                                                fray_duel_odds *out,
                                                fray_diag *diag);
@@ -99,7 +99,7 @@ FRAY_API fray_status fray_towers_duel_odds_max(const fray_towers_setup *setup,
  * duels measured (docs/rules/towers.md "Exact duel odds"). Errors: those
  * of fray_towers_duel_odds for a duel the chain does not model.
  */
-FRAY_API fray_status fray_towers_duel_estimate(const fray_towers_setup *setup,
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_duel_estimate(const fray_towers_setup *setup,
                                                int a, int b,
                                                double *out_states,
                                                fray_diag *diag);
@@ -116,7 +116,7 @@ FRAY_API fray_status fray_towers_duel_estimate(const fray_towers_setup *setup,
  * (diag names the file, line and column), FRAY_ERR_INVALID (a file holds
  * several stat blocks and no name was given), FRAY_ERR_NOMEM.
  */
-FRAY_API fray_status fray_towers_duel_setup(const char *path_a,
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_duel_setup(const char *path_a,
                                             const char *name_a,
                                             const char *path_b,
                                             const char *name_b,

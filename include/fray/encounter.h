@@ -43,14 +43,14 @@ typedef struct fray_towers_fight fray_towers_fight;
  * path is kept after the message), so it is valid as long as that diag
  * struct, not a copy of it.
  */
-FRAY_API fray_status fray_towers_load(const char *path,
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_load(const char *path,
                                       const fray_allocator *alloc,
                                       fray_towers_setup **out,
                                       fray_diag *diag);
 /* Checks any fray file (encounter, stat blocks, catalog) without keeping
  * it. Same errors as fray_towers_load; on success diag->message holds a
  * one-line summary ("encounter \"Duel at the Bridge\": 2 combatants, ..."). */
-FRAY_API fray_status fray_towers_check(const char *path, fray_diag *diag);
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_check(const char *path, fray_diag *diag);
 FRAY_API void fray_towers_setup_free(fray_towers_setup *setup);
 
 /* The encounter's seed when its file gives one. */
@@ -80,7 +80,7 @@ typedef struct fray_towers_fight_options {
  * fight"); without the room for that the fight is only slower, not
  * different.
  */
-FRAY_API fray_status fray_towers_fight_new(const fray_towers_setup *setup,
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_fight_new(const fray_towers_setup *setup,
                                            uint64_t seed,
                                            const fray_towers_fight_options *opts,
                                            const fray_allocator *alloc,
@@ -90,7 +90,7 @@ FRAY_API fray_status fray_towers_fight_new(const fray_towers_setup *setup,
  * error of the begin event when the fight cannot start (its initiative
  * flips failed); the fight then refuses every step (with that error)
  * until it is reset again. */
-FRAY_API fray_status fray_towers_fight_reset(fray_towers_fight *fight,
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_fight_reset(fray_towers_fight *fight,
                                              uint64_t seed);
 FRAY_API void fray_towers_fight_free(fray_towers_fight *fight);
 
@@ -122,10 +122,10 @@ FRAY_API const char *fray_towers_fight_turn(const fray_towers_fight *fight,
  * returns the same error, until fray_towers_fight_reset or an undo (which
  * then takes back the failed step: the state before it).
  */
-FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *fight);
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_fight_step(fray_towers_fight *fight);
 /* Steps until the fight is over; errors as fray_towers_fight_step (and
  * FRAY_ERR_CANCELED when fray_towers_fight_options.cancel was set). */
-FRAY_API fray_status fray_towers_fight_run(fray_towers_fight *fight);
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_fight_run(fray_towers_fight *fight);
 
 /*
  * A command from the table, in the words of docs/file-formats.md
@@ -144,7 +144,7 @@ FRAY_API fray_status fray_towers_fight_run(fray_towers_fight *fight);
  * words), FRAY_ERR_DECK_EMPTY /
  * FRAY_ERR_CARD_UNAVAILABLE (bad hand-flipped cards).
  */
-FRAY_API fray_status fray_towers_fight_command(fray_towers_fight *fight,
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_fight_command(fray_towers_fight *fight,
                                                const char *command,
                                                const fray_card *cards,
                                                size_t n_cards,
@@ -165,9 +165,9 @@ FRAY_API int fray_towers_fight_events(const fray_towers_fight *fight);
 /* Undoes the last event (the clock, durations and decks included), or,
  * after a failed step, that step (the journal keeps its events);
  * FRAY_ERR_INVALID when there is nothing to undo (the start of the fight). */
-FRAY_API fray_status fray_towers_fight_undo(fray_towers_fight *fight);
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_fight_undo(fray_towers_fight *fight);
 /* Applies the last undone event again; FRAY_ERR_INVALID when none. */
-FRAY_API fray_status fray_towers_fight_redo(fray_towers_fight *fight);
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_fight_redo(fray_towers_fight *fight);
 
 /*
  * Renderings, snprintf-style (return the length needed; buf may be NULL
@@ -241,12 +241,12 @@ typedef struct fray_towers_replay_info {
  * an error the fight holds the events before the bad line. Not
  * thread-safe for one fight (the fight changes).
  */
-FRAY_API fray_status fray_towers_fight_replay_journal(
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_fight_replay_journal(
     fray_towers_fight *fight, const char *text, size_t len,
     fray_towers_replay_info *out_info, fray_diag *diag);
 /* fray_towers_fight_replay_journal of a NUL-terminated journal, without
  * the info. */
-FRAY_API fray_status fray_towers_fight_replay(fray_towers_fight *fight,
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_fight_replay(fray_towers_fight *fight,
                                               const char *jsonl,
                                               fray_diag *diag);
 

@@ -54,7 +54,7 @@ typedef struct fray_flip {
  * follow the deck's options; rules NULL means the defaults. Errors:
  * FRAY_ERR_DECK_EMPTY (nothing drawn, *out unchanged).
  */
-FRAY_API fray_status fray_flip_draw(fray_deck *deck, fray_rng *rng, int n,
+FRAY_API FRAY_MUST_CHECK fray_status fray_flip_draw(fray_deck *deck, fray_rng *rng, int n,
                                     const fray_flip_rules *rules,
                                     fray_flip *out);
 
@@ -73,7 +73,7 @@ FRAY_API fray_status fray_flip_draw(fray_deck *deck, fray_rng *rng, int n,
  *   FRAY_ERR_RANGE - bad options;
  *   FRAY_ERR_CARD_UNAVAILABLE - a card is held, in play or not in the deck.
  */
-FRAY_API fray_status fray_flip_from_cards(fray_deck *deck,
+FRAY_API FRAY_MUST_CHECK fray_status fray_flip_from_cards(fray_deck *deck,
                                           const fray_deck_options *opts,
                                           const fray_card *cards,
                                           size_t n_cards, int n,
@@ -89,7 +89,7 @@ FRAY_API fray_status fray_flip_from_cards(fray_deck *deck,
  * nothing changed: FRAY_ERR_INVALID (index outside the flip),
  * FRAY_ERR_CARD_UNAVAILABLE (the card is not held in this deck).
  */
-FRAY_API fray_status fray_flip_swap_held(fray_flip *flip, fray_deck *deck,
+FRAY_API FRAY_MUST_CHECK fray_status fray_flip_swap_held(fray_flip *flip, fray_deck *deck,
                                          int index, fray_card held);
 
 /* ---- Checks ------------------------------------------------------------ */

@@ -70,7 +70,7 @@ typedef enum fray_terrain {
 FRAY_API const char *fray_terrain_name(fray_terrain t);
 /* Reads a terrain name (exact, lower case). FRAY_ERR_PARSE when unknown
  * (*out_terrain untouched). */
-FRAY_API fray_status fray_terrain_parse(const char *name,
+FRAY_API FRAY_MUST_CHECK fray_status fray_terrain_parse(const char *name,
                                         fray_terrain *out_terrain);
 
 /* A feature on the side between two orthogonally adjacent spaces. */
@@ -342,7 +342,7 @@ FRAY_API void fray_area_aura(const fray_grid *g, fray_footprint source, int n,
  * FRAY_ERR_INVALID (and *out empty) when n < 1, n > FRAY_GRID_MAX or the
  * placement is not legal.
  */
-FRAY_API fray_status fray_area_blast(const fray_grid *g, fray_footprint origin,
+FRAY_API FRAY_MUST_CHECK fray_status fray_area_blast(const fray_grid *g, fray_footprint origin,
                                      int n, fray_pos corner, fray_area *out);
 /*
  * Every legal placement of an n x n blast around `origin`, as the corners
@@ -609,7 +609,7 @@ typedef struct fray_grid_placement {
  *   FRAY_ERR_INVALID art or g NULL.
  * On error *g and the placements are unspecified.
  */
-FRAY_API fray_status fray_grid_parse(const char *art,
+FRAY_API FRAY_MUST_CHECK fray_status fray_grid_parse(const char *art,
                                      const fray_grid_legend_entry *legend,
                                      int n_legend, fray_grid *g,
                                      fray_grid_placement *out_placements,
@@ -617,7 +617,7 @@ FRAY_API fray_status fray_grid_parse(const char *art,
                                      fray_diag *diag);
 /* Sets the edge between two orthogonally adjacent spaces on the map.
  * FRAY_ERR_INVALID when they are not, or e is not a fray_edge. */
-FRAY_API fray_status fray_grid_set_edge(fray_grid *g, fray_pos a, fray_pos b,
+FRAY_API FRAY_MUST_CHECK fray_status fray_grid_set_edge(fray_grid *g, fray_pos a, fray_pos b,
                                         fray_edge e);
 /* The edge between two spaces; NONE if they are not orthogonally adjacent
  * spaces of the map. */

@@ -41,7 +41,7 @@ typedef struct fray_flip_odds {
  * counted over every card (RULINGS 5). FRAY_ERR_RANGE when the flip needs
  * more cards than the deck has or the options are bad.
  */
-FRAY_API fray_status fray_odds_flip(const fray_deck_options *opts, int n,
+FRAY_API FRAY_MUST_CHECK fray_status fray_odds_flip(const fray_deck_options *opts, int n,
                                     const fray_flip_rules *rules,
                                     fray_flip_odds *out);
 /* The accessors return exact ratios in lowest terms; a value or Hearts
@@ -84,7 +84,7 @@ typedef struct fray_attack_odds {
  * C(N, a) * C(N - a, d), otherwise C(N, a) * C(N, d).
  * Errors: FRAY_ERR_RANGE (bad options; a flip needs more cards than the
  * deck has or, shared, than the attack left). */
-FRAY_API fray_status fray_odds_attack(const fray_attack_query *q,
+FRAY_API FRAY_MUST_CHECK fray_status fray_odds_attack(const fray_attack_query *q,
                                       fray_attack_odds *out);
 FRAY_API fray_ratio fray_attack_odds_hit(const fray_attack_odds *odds);
 /* P(hit with at least one Heart): a critical hit. */
@@ -119,7 +119,7 @@ typedef struct fray_opposed_odds {
 } fray_opposed_odds;
 
 /* Errors: FRAY_ERR_RANGE, as for fray_odds_attack. */
-FRAY_API fray_status fray_odds_opposed(const fray_opposed_query *q,
+FRAY_API FRAY_MUST_CHECK fray_status fray_odds_opposed(const fray_opposed_query *q,
                                        fray_opposed_odds *out);
 FRAY_API fray_ratio fray_opposed_odds_initiator(const fray_opposed_odds *odds);
 FRAY_API fray_ratio fray_opposed_odds_opponent(const fray_opposed_odds *odds);

@@ -97,7 +97,7 @@ typedef struct fray_sim_options {
  * more sides or combatants than the counts hold), or the error of a
  * fight that could not go on (the counts are then zero).
  */
-FRAY_API fray_status fray_towers_sim(const fray_towers_setup *setup,
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_sim(const fray_towers_setup *setup,
                                      const fray_sim_options *opts,
                                      const fray_allocator *alloc,
                                      fray_sim_counts *out);
@@ -141,7 +141,7 @@ FRAY_API const char *fray_towers_action_name(int kind);
 
 /* A copy of a setup that can be changed (fray_towers_setup_vary) without
  * touching the original. Errors: FRAY_ERR_NOMEM. */
-FRAY_API fray_status fray_towers_setup_copy(const fray_towers_setup *src,
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_setup_copy(const fray_towers_setup *src,
                                            const fray_allocator *alloc,
                                            fray_towers_setup **out);
 
@@ -162,7 +162,7 @@ FRAY_API fray_status fray_towers_setup_copy(const fray_towers_setup *src,
  * unchanged): FRAY_ERR_PARSE (diag names the token that matches nothing
  * or is ambiguous), FRAY_ERR_RANGE (a value the loader would refuse).
  */
-FRAY_API fray_status fray_towers_setup_vary(fray_towers_setup *setup,
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_setup_vary(fray_towers_setup *setup,
                                            const char *key,
                                            const char *value,
                                            fray_diag *diag);
@@ -189,7 +189,7 @@ typedef struct fray_vary_list {
  * whole numbers), FRAY_ERR_RANGE (a range that runs backwards, more than
  * FRAY_VARY_MAX_VALUES values in all). No allocation; thread-safe.
  */
-FRAY_API fray_status fray_towers_vary_list(const char *list,
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_vary_list(const char *list,
                                            fray_vary_list *out,
                                            fray_diag *diag);
 
@@ -199,7 +199,7 @@ FRAY_API fray_status fray_towers_vary_list(const char *list,
  * fight's own seed, fray_towers_fight_seed, stays `seed`). No allocation.
  * Errors as fray_towers_fight_reset.
  */
-FRAY_API fray_status fray_towers_fight_reset_trial(fray_towers_fight *fight,
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_fight_reset_trial(fray_towers_fight *fight,
                                                    uint64_t seed,
                                                    uint64_t trial);
 

@@ -765,12 +765,16 @@ Test(grid, reach_matches_reference_search) {
                                         : FRAY_OCC_EMPTY;
                 r = rnd(&s) % 16;
                 if (x + 1 < W && r < 2)
-                    fray_grid_set_edge(&w->g, Q(x, y), Q(x + 1, y),
-                                       r ? FRAY_EDGE_WALL : FRAY_EDGE_LOW);
+                    cr_assert_eq(fray_grid_set_edge(&w->g, Q(x, y), Q(x + 1, y),
+                                                    r ? FRAY_EDGE_WALL
+                                                      : FRAY_EDGE_LOW),
+                                 FRAY_OK);
                 r = rnd(&s) % 16;
                 if (y + 1 < H && r < 2)
-                    fray_grid_set_edge(&w->g, Q(x, y), Q(x, y + 1),
-                                       r ? FRAY_EDGE_WALL : FRAY_EDGE_LOW);
+                    cr_assert_eq(fray_grid_set_edge(&w->g, Q(x, y), Q(x, y + 1),
+                                                    r ? FRAY_EDGE_WALL
+                                                      : FRAY_EDGE_LOW),
+                                 FRAY_OK);
             }
         int sx = (int)(rnd(&s) % (unsigned)W), sy = (int)(rnd(&s) % (unsigned)H);
         w->g.terrain[sy][sx] = FRAY_TERRAIN_OPEN;

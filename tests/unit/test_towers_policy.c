@@ -362,7 +362,7 @@ Test(towers_policy, hand_of_fate_swap_to_hit) {
     ft_choice c = ask(f, 0, FT_FLIP_ATTACK, &fl, 1, 11);
     cr_expect_eq(c.kind, FT_CHOICE_FATE_SWAP);
     fray_card ten;
-    fray_card_parse("10D", &ten, NULL);
+    cr_assert_eq(fray_card_parse("10D", &ten, NULL), FRAY_OK);
     cr_expect_eq((fray_card)c.b, ten, "10 + 1 reaches 11: the ten, not the Queen");
     cr_expect_eq(c.a, 1, "in place of the 3, the lowest card");
     /* Already hitting: nothing. */
@@ -372,7 +372,7 @@ Test(towers_policy, hand_of_fate_swap_to_hit) {
     c = ask(f, 0, FT_FLIP_DEFENSE, &fl, 0, 12);
     cr_expect_eq(c.kind, FT_CHOICE_FATE_SWAP);
     fray_card ace;
-    fray_card_parse("AS", &ace, NULL);
+    cr_assert_eq(fray_card_parse("AS", &ace, NULL), FRAY_OK);
     cr_expect_eq((fray_card)c.b, ace, "13 needed: the Ace");
     /* Unknown target (the attacker flips first): nothing. */
     c = ask(f, 0, FT_FLIP_ATTACK, &fl, 0, INT_MIN);

@@ -296,9 +296,10 @@ static fray_status apply_choice(ft_run *r, int who, int d,
                                   "that Hand of Fate card cannot be played");
         fray_card nc;
         st = get_cards(r, d, 1, &nc, false, purpose_text(p));
+        if (st == FRAY_OK) /* (the card just drawn: it is in play) */
+            st = fray_deck_discard(deck, &nc, 1);
         if (st != FRAY_OK)
             return st;
-        (void)fray_deck_discard(deck, &nc, 1);
         f->n = 1;
         f->n_cards = 1;
         f->keep_lowest = false;
@@ -326,9 +327,10 @@ static fray_status apply_choice(ft_run *r, int who, int d,
         if (delta > 0) {
             fray_card nc;
             st = get_cards(r, d, 1, &nc, false, purpose_text(p));
+            if (st == FRAY_OK) /* (the card just drawn: it is in play) */
+                st = fray_deck_discard(deck, &nc, 1);
             if (st != FRAY_OK)
                 return st;
-            (void)fray_deck_discard(deck, &nc, 1);
             f->cards[f->n_cards++] = nc;
         } else {
             /* (flip+1) on a keep-the-lowest flip: one card fewer, and the

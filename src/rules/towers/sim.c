@@ -191,6 +191,8 @@ FRAY_API fray_status fray_towers_sim(const fray_towers_setup *setup,
     for (int i = 0; i < n_threads; i++)
         if (w[i].started)
             pthread_join(w[i].thread, NULL);
+    /* The last report, of every trial finished: its answer (go on or
+     * stop) is not a status, and there is nothing left to stop. */
     if (rc == FRAY_OK && opts->progress)
         (void)opts->progress(opts->progress_ctx, atomic_load(&sh.done),
                              opts->trials);
