@@ -1,23 +1,14 @@
 /*
- * sim.c - Monte Carlo simulation of whole 99 Towers encounters
- * (include/fray/sim.h; docs/architecture.md "Simulation").
- *
- * Worker threads take chunks of trial indices from an atomic counter; each
- * has its own fight (made before the first trial) and its own counts. A
- * trial is fray_towers_fight_reset_trial + run, then its numbers are added
- * to the worker's counts: integers only, so the sum over workers is the
- * same whatever thread ran which trial.
+ * sim.c - 99 Towers in the shared simulation runner (src/encounter/sim.c):
+ * its fights as the runner asks for them, and what a finished fight adds
+ * to the counts (include/fray/sim.h; docs/architecture.md "Simulation").
  */
-#define _POSIX_C_SOURCE 200809L
-
 #include "towers_int.h"
 
-#include <math.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
+
+#include "ruleset.h"
 
 _Static_assert((int)FRAY_SIM_ACTION_KINDS == (int)FT_ACTION_COUNT,
                "fray_sim_combatant_counts.by_kind holds every action kind");
@@ -25,13 +16,6 @@ _Static_assert((int)FRAY_SIM_MAX_COMBATANTS >= (int)FT_MAX_COMBATANTS,
                "the counts hold every combatant");
 _Static_assert((int)FRAY_SIM_MAX_SIDES >= (int)FT_MAX_SIDES,
                "the counts hold every side");
-_Static_assert(sizeof(fray_sim_counts) % sizeof(uint64_t) == 0,
-               "fray_sim_counts is an array of uint64_t");
-
-/* Trials per chunk: small enough for even load and timely progress, large
- * enough that the shared counter is touched rarely. */
-enum { SIM_CHUNK = 256 };
-
 /* ---- One trial ---------------------------------------------------------- */
 
 /* Adds the finished fight's numbers to c. */
@@ -67,208 +51,59 @@ static void count_fight(const fray_towers_fight *f, fray_sim_counts *c) {
     }
 }
 
-/* ---- Workers -------------------------------------------------------------- */
+/* ---- The ruleset's part of a simulation ------------------------------------ */
 
-typedef struct sim_shared {
-    const fray_sim_options *opt;
-    uint64_t n_chunks;
-    atomic_uint_fast64_t next_chunk;
-    atomic_uint_fast64_t done;      /* trials finished */
-    atomic_bool stop;               /* the progress callback said stop */
-    atomic_int failed;              /* a fight step failed (fray_status) */
-} sim_shared;
-
-typedef struct sim_worker {
-    sim_shared *sh;
-    fray_towers_fight *fight;
-    fray_sim_counts counts;
-    pthread_t thread;
-    bool started;
-} sim_worker;
-
-static void *worker_main(void *arg) {
-    sim_worker *w = arg;
-    sim_shared *sh = w->sh;
-    const fray_sim_options *o = sh->opt;
-    for (;;) {
-        if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
-            break;
-        uint64_t chunk = atomic_fetch_add(&sh->next_chunk, 1);
-        if (chunk >= sh->n_chunks)
-            break;
-        uint64_t lo = chunk * SIM_CHUNK;
-        uint64_t hi = lo + SIM_CHUNK < o->trials ? lo + SIM_CHUNK : o->trials;
-        for (uint64_t t = lo; t < hi; t++) {
-            fray_status rc = fray_towers_fight_reset_trial(
-                w->fight, o->seed, o->first_trial + t);
-            if (rc == FRAY_OK)
-                rc = fray_towers_fight_run(w->fight);
-            if (rc == FRAY_ERR_CANCELED) {
-                /* Stopped inside a fight (issue 11): the counts keep the
-                 * trials finished before it. */
-                atomic_fetch_add(&sh->done, t - lo);
-                return NULL;
-            }
-            if (rc != FRAY_OK) {
-                atomic_store(&sh->failed, (int)rc);
-                atomic_store(&sh->stop, true);
-                return NULL;
-            }
-            count_fight(w->fight, &w->counts);
-        }
-        atomic_fetch_add(&sh->done, hi - lo);
-    }
-    return NULL;
+static int rs_sides(const void *setup) {
+    return ((const fray_towers_setup *)setup)->s.n_sides;
 }
 
-static int online_cores(void) {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > 256 ? 256 : (int)n;
+static int rs_combatants(const void *setup) {
+    return ((const fray_towers_setup *)setup)->s.n_combatants;
 }
 
-static void sleep_ms(long ms) {
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
+static fray_status rs_sim_fight_new(const void *setup, uint64_t seed,
+                                    int until_phase, const atomic_bool *cancel,
+                                    const fray_allocator *alloc, void **out) {
+    fray_towers_fight_options fo;
+    memset(&fo, 0, sizeof fo);
+    fo.until_phase = until_phase;
+    fray_towers_fight *f = NULL;
+    fray_status rc = fray_towers_fight_new(setup, seed, &fo, alloc, &f);
+    if (rc == FRAY_OK)
+        f->cancel = cancel;
+    *out = f;
+    return rc;
 }
+
+static void rs_fight_free(void *fight) { fray_towers_fight_free(fight); }
+
+static fray_status rs_reset_trial(void *fight, uint64_t seed,
+                                  uint64_t trial) {
+    return fray_towers_fight_reset_trial(fight, seed, trial);
+}
+
+static fray_status rs_run(void *fight) { return fray_towers_fight_run(fight); }
+
+static void rs_count(const void *fight, fray_sim_counts *c) {
+    count_fight(fight, c);
+}
+
+static const fray__ruleset towers_sim_rules = {
+    .name = "towers",
+    .sides = rs_sides,
+    .combatants = rs_combatants,
+    .sim_fight_new = rs_sim_fight_new,
+    .fight_free = rs_fight_free,
+    .reset_trial = rs_reset_trial,
+    .run = rs_run,
+    .count = rs_count,
+};
 
 FRAY_API fray_status fray_towers_sim(const fray_towers_setup *setup,
                                      const fray_sim_options *opts,
                                      const fray_allocator *alloc,
                                      fray_sim_counts *out) {
-    memset(out, 0, sizeof *out);
-    if (!setup || !opts || opts->trials == 0 || opts->threads < 0 ||
-        setup->s.n_sides > FRAY_SIM_MAX_SIDES ||
-        setup->s.n_combatants > FRAY_SIM_MAX_COMBATANTS)
-        return FRAY_ERR_INVALID;
-    int n_threads = opts->threads > 0 ? opts->threads : online_cores();
-    sim_shared sh;
-    sh.opt = opts;
-    sh.n_chunks = (opts->trials + SIM_CHUNK - 1) / SIM_CHUNK;
-    if ((uint64_t)n_threads > sh.n_chunks)
-        n_threads = (int)sh.n_chunks;
-    atomic_init(&sh.next_chunk, 0);
-    atomic_init(&sh.done, 0);
-    atomic_init(&sh.stop, false);
-    atomic_init(&sh.failed, FRAY_OK);
-
-    /* Everything is allocated here, before the first trial. */
-    size_t wsize = (size_t)n_threads * sizeof(sim_worker);
-    sim_worker *w = fray__alloc(alloc, wsize);
-    if (!w)
-        return FRAY_ERR_NOMEM;
-    memset(w, 0, wsize);
-    fray_towers_fight_options fo;
-    memset(&fo, 0, sizeof fo);
-    fo.until_phase = opts->until_phase;
-    fray_status rc = FRAY_OK;
-    for (int i = 0; i < n_threads && rc == FRAY_OK; i++) {
-        w[i].sh = &sh;
-        rc = fray_towers_fight_new(setup, opts->seed, &fo, alloc, &w[i].fight);
-        if (rc == FRAY_OK) /* a stop reaches fights under way */
-            w[i].fight->cancel = &sh.stop;
-    }
-    for (int i = 0; i < n_threads && rc == FRAY_OK; i++) {
-        if (pthread_create(&w[i].thread, NULL, worker_main, &w[i]) != 0) {
-            atomic_store(&sh.stop, true);
-            rc = FRAY_ERR_NOMEM; /* no resources for another thread */
-        } else {
-            w[i].started = true;
-        }
-    }
-    /* This thread only watches: progress about ten times a second. */
-    if (rc == FRAY_OK && opts->progress) {
-        for (;;) {
-            uint64_t done = atomic_load(&sh.done);
-            if (done >= opts->trials || atomic_load(&sh.stop))
-                break;
-            if (!opts->progress(opts->progress_ctx, done, opts->trials)) {
-                atomic_store(&sh.stop, true);
-                break; /* (no need to wait: the workers see it) */
-            }
-            sleep_ms(100);
-        }
-    }
-    for (int i = 0; i < n_threads; i++)
-        if (w[i].started)
-            pthread_join(w[i].thread, NULL);
-    /* The last report, of every trial finished: its answer (go on or
-     * stop) is not a status, and there is nothing left to stop. */
-    if (rc == FRAY_OK && opts->progress)
-        (void)opts->progress(opts->progress_ctx, atomic_load(&sh.done),
-                             opts->trials);
-    if (rc == FRAY_OK && atomic_load(&sh.failed) != FRAY_OK)
-        rc = (fray_status)atomic_load(&sh.failed);
-    for (int i = 0; i < n_threads; i++) {
-        if (rc == FRAY_OK)
-            fray_sim_counts_add(out, &w[i].counts);
-        fray_towers_fight_free(w[i].fight);
-    }
-    fray__free(alloc, w, wsize);
-    if (rc != FRAY_OK)
-        memset(out, 0, sizeof *out);
-    return rc;
-}
-
-FRAY_API void fray_sim_counts_add(fray_sim_counts *dst,
-                                  const fray_sim_counts *src) {
-    uint64_t *d = (uint64_t *)(void *)dst;
-    const uint64_t *s = (const uint64_t *)(const void *)src;
-    for (size_t i = 0; i < FRAY_SIM_COUNTS_WORDS; i++)
-        d[i] += s[i];
-}
-
-/* ---- Reading the counts ------------------------------------------------------ */
-
-FRAY_API void fray_sim_interval95(uint64_t k, uint64_t n, double *lo,
-                                  double *hi) {
-    if (n == 0 || k > n) {
-        *lo = 0.0;
-        *hi = 1.0;
-        return;
-    }
-    /* Wilson score interval: good at small n and near 0 or 1. */
-    const double z = 1.959963984540054;
-    double nn = (double)n, p = (double)k / nn, z2 = z * z;
-    double den = 1.0 + z2 / nn;
-    double centre = (p + z2 / (2.0 * nn)) / den;
-    double half = z * sqrt(p * (1.0 - p) / nn + z2 / (4.0 * nn * nn)) / den;
-    *lo = centre - half < 0.0 ? 0.0 : centre - half;
-    *hi = centre + half > 1.0 ? 1.0 : centre + half;
-    if (k == 0)
-        *lo = 0.0;
-    if (k == n)
-        *hi = 1.0;
-}
-
-FRAY_API double fray_sim_length_mean(const fray_sim_counts *c) {
-    return c->trials ? (double)c->length_sum / (double)c->trials : 0.0;
-}
-
-FRAY_API double fray_sim_length_sd(const fray_sim_counts *c) {
-    if (c->trials < 2)
-        return 0.0;
-    double n = (double)c->trials, m = (double)c->length_sum / n;
-    double var = ((double)c->length_sq_sum - n * m * m) / (n - 1.0);
-    return var > 0.0 ? sqrt(var) : 0.0;
-}
-
-FRAY_API int fray_sim_length_quantile(const fray_sim_counts *c, double q) {
-    /* Over the histogram itself (it holds every trial). */
-    uint64_t n = 0;
-    for (int i = 0; i < FRAY_SIM_LENGTH_BINS; i++)
-        n += c->length[i];
-    if (n == 0)
-        return -1;
-    /* The smallest L with count(length <= L) >= q * n (q = 1: the
-     * longest fight). */
-    double need = q * (double)n - 1e-9;
-    uint64_t acc = 0;
-    for (int i = 0; i < FRAY_SIM_LENGTH_BINS; i++) {
-        acc += c->length[i];
-        if (c->length[i] && (double)acc >= need)
-            return i;
-    }
-    return FRAY_SIM_LENGTH_BINS - 1;
+    return fray__sim_run(&towers_sim_rules, setup, opts, alloc, out);
 }
 
 /* ---- The setup, for reports ---------------------------------------------------- */
