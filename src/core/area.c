@@ -3,6 +3,7 @@
  * "Flanking"; seed 000 "Areas"). Declared in include/fray/grid.h. No I/O,
  * no globals, no allocation: an area is a 64x64 bitmap the caller owns. */
 #include "internal.h"
+#include "grid_small.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,22 +15,6 @@
  * cut to this before any arithmetic (and cannot overflow). */
 enum { AREA_FAR = 2 * FRAY_GRID_MAX };
 
-static fray_pos P(int x, int y) {
-    fray_pos p;
-    p.x = (int16_t)x;
-    p.y = (int16_t)y;
-    return p;
-}
-
-static int clamp_int(int v, int lo, int hi) {
-    return v < lo ? lo : v > hi ? hi : v;
-}
-
-static int side_of(fray_footprint fp) { return clamp_int(fp.side, 1, 5); }
-
-static bool in_map(const fray_grid *g, int x, int y) {
-    return x >= 0 && y >= 0 && x < g->w && y < g->h;
-}
 
 static bool in_range64(int x, int y) {
     return x >= 0 && y >= 0 && x < FRAY_GRID_MAX && y < FRAY_GRID_MAX;

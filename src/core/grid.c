@@ -1,6 +1,7 @@
 /* grid.c - the tactical map: counting, sight, cover, movement, ASCII art
  * (seed 000 "Tactical Map", "Cover"). */
 #include "internal.h"
+#include "grid_small.h"
 #include "grid_int.h"
 
 #include <ctype.h>
@@ -12,22 +13,6 @@
 
 /* ---- Small helpers ------------------------------------------------------------ */
 
-static fray_pos P(int x, int y) {
-    fray_pos p;
-    p.x = (int16_t)x;
-    p.y = (int16_t)y;
-    return p;
-}
-
-static int clamp_int(int v, int lo, int hi) {
-    return v < lo ? lo : v > hi ? hi : v;
-}
-
-static int side_of(fray_footprint fp) { return clamp_int(fp.side, 1, 5); }
-
-static bool in_map(const fray_grid *g, int x, int y) {
-    return x >= 0 && y >= 0 && x < g->w && y < g->h;
-}
 
 /* (x, y) lies in the n x n square whose top-left is (fx, fy). */
 static bool in_square(int x, int y, int fx, int fy, int n) {
@@ -327,9 +312,10 @@ static bool box_clear(const fray_grid *g, fray_footprint a, fray_footprint b,
     return true;
 }
 
-bool fray_grid_sight_fp(const fray_grid *g, fray_footprint a, fray_footprint b) {
-    if (box_clear(g, a, b, false, false))
-        return true;
+/* Some space of a and some space of b (on the map) with a centre line
+ * that `rules` let through: sight or line of effect between creatures. */
+static bool any_line_fp(const fray_grid *g, fray_footprint a, fray_footprint b,
+                        const line_rules *rules) {
     int na = side_of(a), nb = side_of(b);
     for (int ay = a.at.y; ay < a.at.y + na; ay++)
         for (int ax = a.at.x; ax < a.at.x + na; ax++) {
@@ -337,10 +323,17 @@ bool fray_grid_sight_fp(const fray_grid *g, fray_footprint a, fray_footprint b) 
                 continue;
             for (int by = b.at.y; by < b.at.y + nb; by++)
                 for (int bx = b.at.x; bx < b.at.x + nb; bx++)
-                    if (in_map(g, bx, by) && sight_xy(g, ax, ay, bx, by))
+                    if (in_map(g, bx, by) &&
+                        !line_blocked(g, rules, 4 * ax + 2, 4 * ay + 2,
+                                      4 * bx + 2, 4 * by + 2))
                         return true;
         }
     return false;
+}
+
+bool fray_grid_sight_fp(const fray_grid *g, fray_footprint a, fray_footprint b) {
+    return box_clear(g, a, b, false, false) ||
+           any_line_fp(g, a, b, &SIGHT_RULES);
 }
 
 /* ---- Line of effect ---------------------------------------------------------- */
@@ -354,21 +347,8 @@ bool fray_grid_effect(const fray_grid *g, fray_pos a, fray_pos b) {
 
 bool fray_grid_effect_fp(const fray_grid *g, fray_footprint a,
                          fray_footprint b) {
-    if (box_clear(g, a, b, false, true))
-        return true;
-    int na = side_of(a), nb = side_of(b);
-    for (int ay = a.at.y; ay < a.at.y + na; ay++)
-        for (int ax = a.at.x; ax < a.at.x + na; ax++) {
-            if (!in_map(g, ax, ay))
-                continue;
-            for (int by = b.at.y; by < b.at.y + nb; by++)
-                for (int bx = b.at.x; bx < b.at.x + nb; bx++)
-                    if (in_map(g, bx, by) &&
-                        !line_blocked(g, &EFFECT_RULES, 4 * ax + 2, 4 * ay + 2,
-                                      4 * bx + 2, 4 * by + 2))
-                        return true;
-        }
-    return false;
+    return box_clear(g, a, b, false, true) ||
+           any_line_fp(g, a, b, &EFFECT_RULES);
 }
 
 int fray_grid_line_spaces(fray_pos a, fray_pos b, fray_pos *out, int max) {
