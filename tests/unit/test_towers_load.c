@@ -618,6 +618,14 @@ static const bad_case bad_cases[] = {
      * JSON. */
     {"bad_nul.yaml", FRAY_ERR_PARSE, NULL, 8, 50, "a NUL byte (0x00)"},
     {"bad_nul.json", FRAY_ERR_PARSE, NULL, 4, 60, "a NUL byte (0x00)"},
+    /* docs/file-formats.md "Rulesets": a file for rules fray does not run
+     * (yet) is refused at its `rules:`, never read as 99 Towers. */
+    {"bad_rules_alloy.yaml", FRAY_ERR_PARSE, NULL, 4, 8,
+     "fray does not run Alloy yet"},
+    {"bad_rules_typo.yaml", FRAY_ERR_PARSE, NULL, 3, 8,
+     "no ruleset 'tower' (did you mean 'towers'?)"},
+    {"bad_rules_unknown.yaml", FRAY_ERR_PARSE, NULL, 3, 8,
+     "no ruleset 'chess'"},
 };
 
 static bool ends_with(const char *s, const char *end) {

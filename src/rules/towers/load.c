@@ -1933,7 +1933,8 @@ static fray_status ld_unknown(ld *L, const yn *at, const char *what,
 }
 
 static fray_status ld_catalog(ld *L, const yn *root) {
-    static const char *const keys[] = {"fray", "name", "weapons", "armor", "notes"};
+    static const char *const keys[] = {"fray", "rules", "name", "weapons", "armor",
+                                       "notes"};
     fray_status st = ld_keys(L, root, "a catalog", keys, N_OF(keys), false);
     if (st != FRAY_OK)
         return st;
@@ -2591,6 +2592,40 @@ static char *ld_real_dir(ld *L, const char *path) {
  * message about a file before this point, never quote what it holds:
  * they say what it is (text, a list) and what was expected.
  */
+/* `rules:` (optional, docs/file-formats.md "Rulesets"): which game's rules
+ * the file is written for. This loader reads 99 Towers ("towers", the
+ * default); the other rulesets of fray are named, and refused as not built
+ * yet, rather than read as 99 Towers. */
+static fray_status ld_rules(ld *L, const yn *root) {
+    static const char *const coming[][2] = {
+        {"alloy", "Alloy"}, {"silent-winter", "Silent Winter"}, {"d6", "D6"}};
+    const yn *v = get(root, "rules");
+    char b[64];
+    if (!v)
+        return FRAY_OK;
+    if (v->type != YN_SCALAR || is_null(v) ||
+        !(v->tag == YT_NONE || v->tag == YT_STR))
+        return ld_fail(L, v, FRAY_ERR_PARSE,
+                       "expected the name of a ruleset for rules (towers), "
+                       "got %s",
+                       got(v, b));
+    if (strcmp(v->text, "towers") == 0)
+        return FRAY_OK;
+    for (size_t k = 0; k < N_OF(coming); k++)
+        if (strcmp(v->text, coming[k][0]) == 0)
+            return ld_fail(L, v, FRAY_ERR_PARSE,
+                           "fray does not run %s yet: this fray reads files "
+                           "of rules: towers (99 Towers)",
+                           coming[k][1]);
+    if (distance(v->text, "towers") <= 2)
+        return ld_fail(L, v, FRAY_ERR_PARSE,
+                       "no ruleset '%.40s' (did you mean 'towers'?)", v->text);
+    return ld_fail(L, v, FRAY_ERR_PARSE,
+                   "no ruleset '%.40s': fray knows towers (99 Towers), and "
+                   "alloy, silent-winter and d6 are coming",
+                   v->text);
+}
+
 static fray_status ld_kind(ld *L, const yn *root, int *out) {
     static const char expected[] =
         "'fray: encounter', 'fray: statblocks' or 'fray: catalog'";
@@ -2611,7 +2646,7 @@ static fray_status ld_kind(ld *L, const yn *root, int *out) {
                                                      : -1;
     if (i >= 0) {
         *out = i;
-        return FRAY_OK;
+        return ld_rules(L, root);
     }
     /* A near miss is surely a fray file with a typo: name the kind meant
      * (fray's word, not the file's). */
@@ -2695,7 +2730,7 @@ static fray_status ld_include(ld *L, const yn *from, int want) {
 }
 
 static fray_status ld_statblocks_file(ld *L, const yn *root) {
-    static const char *const keys[] = {"fray", "name", "catalog", "statblocks",
+    static const char *const keys[] = {"fray", "rules", "name", "catalog", "statblocks",
                                        "notes"};
     fray_status st = ld_keys(L, root, "a stat-block file", keys, N_OF(keys), false);
     if (st != FRAY_OK)
@@ -3525,7 +3560,7 @@ static void ld_decks(ft_setup *s) {
 }
 
 static const char *const encounter_keys[] = {
-    "fray", "name", "description", "seed", "catalog", "statblocks",
+    "fray", "rules", "name", "description", "seed", "catalog", "statblocks",
     "options", "sides", "map", "combatants", "notes"};
 
 static fray_status ld_encounter(ld *L, const yn *root) {
