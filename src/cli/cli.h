@@ -109,7 +109,7 @@ bool cli_seed(cli_args *args, uint64_t *out, bool *out_given);
 bool cli_write_all(int fd, const char *p, size_t n);
 /*
  * Writes the n bytes of buf to path whole or not at all: a new file in the
- * same directory (.NAME.XXXXXX), written, synced, given the old file's
+ * same directory (".NAME." and six random characters), written, synced, given the old file's
  * permissions (or a new file's), renamed over path, the directory synced.
  * A symbolic link is followed (the file it names is replaced; the link
  * stays); a path that is not a regular file is refused. path keeps its old

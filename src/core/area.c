@@ -27,16 +27,6 @@ static fray_footprint F1(int x, int y) {
     return f;
 }
 
-/* The gap between [a0, a0 + na) and [b0, b0 + nb) counted like a
- * displacement: 0 when they overlap, 1 when they touch (as in grid.c). */
-static int gap(int a0, int na, int b0, int nb) {
-    if (b0 >= a0 + na)
-        return b0 - (a0 + na - 1);
-    if (a0 >= b0 + nb)
-        return a0 - (b0 + nb - 1);
-    return 0;
-}
-
 static int distance(fray_area_metric m, int dx, int dy) {
     dx = abs(dx);
     dy = abs(dy);

@@ -120,16 +120,6 @@ int fray_grid_count(fray_pos a, fray_pos b) {
     return count_delta(b.x - a.x, b.y - a.y);
 }
 
-/* The gap between two intervals [a0, a0 + na) and [b0, b0 + nb) in spaces
- * counted like a displacement: 0 when they overlap, 1 when they touch. */
-static int gap(int a0, int na, int b0, int nb) {
-    if (b0 >= a0 + na)
-        return b0 - (a0 + na - 1);
-    if (a0 >= b0 + nb)
-        return a0 - (b0 + nb - 1);
-    return 0;
-}
-
 /* The count is monotonic in |dx| and |dy|, so the nearest pair of spaces is
  * the one whose displacement is the gap along each axis. */
 int fray_grid_range(fray_footprint a, fray_footprint b) {

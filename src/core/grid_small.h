@@ -30,4 +30,14 @@ static inline bool in_map(const fray_grid *g, int x, int y) {
     return x >= 0 && y >= 0 && x < g->w && y < g->h;
 }
 
+/* The gap between two intervals [a0, a0 + na) and [b0, b0 + nb) in spaces
+ * counted like a displacement: 0 when they overlap, 1 when they touch. */
+static inline int gap(int a0, int na, int b0, int nb) {
+    if (b0 >= a0 + na)
+        return b0 - (a0 + na - 1);
+    if (a0 >= b0 + nb)
+        return a0 - (b0 + nb - 1);
+    return 0;
+}
+
 #endif
