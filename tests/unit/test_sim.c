@@ -297,7 +297,9 @@ Test(sim, issue11_stop_reaches_a_fight_under_way, .timeout = 60) {
     fray_towers_setup_free(s);
 }
 
-/* Issue 11, "Initiative past the deck's 128-card cap": sixteen identical
+/* Seed 000 "Entering Combat and Initiative" with RULINGS 2 (a deck
+ * reshuffles its discards) and 9 (ties flip off), for any legal encounter.
+ * Issue 11, "Initiative past the deck's 128-card cap": sixteen identical
  * knights against sixteen (tests/data/towers/mirror_16.yaml) is a mirror
  * match, so side 0 wins half the decided fights. With the initiative
  * failing it won 63%. 4000 fights, a fixed seed: 0.5 must lie in the 95%

@@ -136,7 +136,10 @@ Test(towers_engine, tie_flip_off) {
     free(f);
 }
 
-/* Issue 11 item 1: a flip-off of three is one order. All three flip a card
+/* Seed 000 "Entering Combat and Initiative" (ties; RULINGS 9: CI, [N],
+ * [SS], then a flip-off whose result holds for the encounter), as fray
+ * reads a flip-off of three or more (docs/rules/towers.md "Ties").
+ * Issue 11 item 1: a flip-off of three is one order. All three flip a card
  * in listing order; the best card goes first; the two whose cards tie
  * flip again between themselves. (Pairwise flip-offs counted wins: a
  * cycle a > b > c > a left everyone on one win.) */
@@ -162,7 +165,8 @@ Test(towers_engine, issue11_three_way_flip_off_is_one_order) {
     free(f);
 }
 
-/* Issue 11 item 1: the flip-off is fair. Four combatants tied in
+/* Seed 000 "Entering Combat and Initiative", RULINGS 9 (the flip-off).
+ * Issue 11 item 1: the flip-off is fair. Four combatants tied in
  * everything flip off from one shuffled deck; over 4000 fresh shuffles
  * each is first about a quarter of the time (sd of a count:
  * sqrt(4000 * 1/4 * 3/4) = 27; 4 sd = 110). */
