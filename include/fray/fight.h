@@ -1,0 +1,186 @@
+/*
+ * fray/fight.h - encounters of any ruleset: load a setup, run a fight,
+ * journal, replay, undo and redo (docs/architecture.md "Rulesets").
+ *
+ * A data file names its ruleset (`rules: towers`, `rules: alloy`; a file
+ * without the key is 99 Towers). Everything here works the same for every
+ * ruleset; what only one ruleset has stays in its own header
+ * (fray/encounter.h for 99 Towers' Hand of Fate and Combat Clock).
+ *
+ * Two objects:
+ *   fray_setup  what the files say. Immutable once loaded; may be shared
+ *               by any number of fights (and threads).
+ *   fray_fight  one fight: its state, and (when asked for) its journal of
+ *               events. Not thread-safe: one thread per fight.
+ *
+ * A fight changes only by events. Each event is a command (an action by
+ * the combatant whose turn it is, or a step of the clock or round)
+ * together with every card turned, every die rolled and every choice made
+ * while it was applied, so that the journal replays to the identical
+ * state.
+ *
+ * STATUS: the contract of issue 12's shared layer. Declared here first;
+ * see docs/architecture.md "Rulesets" for what is built.
+ */
+#ifndef FRAY_FIGHT_H
+#define FRAY_FIGHT_H
+
+#include "fray/cards.h"
+#include "fray/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fray_setup fray_setup;
+typedef struct fray_fight fray_fight;
+
+/* ---- Setups --------------------------------------------------------------- */
+
+/* Loads an encounter file and every file it names, with the ruleset its
+ * `rules:` says. Errors as fray_towers_load: FRAY_ERR_PARSE (file:line:
+ * column in diag; an unknown ruleset is named, with the ones there are),
+ * FRAY_ERR_RANGE, FRAY_ERR_NOMEM; *out is NULL on error. */
+FRAY_API FRAY_MUST_CHECK fray_status fray_setup_load(const char *path,
+                                                     const fray_allocator *alloc,
+                                                     fray_setup **out,
+                                                     fray_diag *diag);
+/* Checks any fray file of any ruleset without keeping it; on success
+ * diag->message holds a one-line summary that names the ruleset. */
+FRAY_API FRAY_MUST_CHECK fray_status fray_setup_check(const char *path,
+                                                      fray_diag *diag);
+FRAY_API void fray_setup_free(fray_setup *setup);
+/* A copy that fray_setup_vary may change (sweeps). */
+FRAY_API FRAY_MUST_CHECK fray_status fray_setup_copy(const fray_setup *src,
+                                                     const fray_allocator *alloc,
+                                                     fray_setup **out);
+/* One number or preset changed; the keys are the ruleset's (fray sim
+ * --vary); an unknown key is refused and the keys there are listed. */
+FRAY_API FRAY_MUST_CHECK fray_status fray_setup_vary(fray_setup *setup,
+                                                     const char *key,
+                                                     const char *value,
+                                                     fray_diag *diag);
+
+FRAY_API const char *fray_setup_rules(const fray_setup *setup);  /* "alloy" */
+FRAY_API const char *fray_setup_title(const fray_setup *setup);  /* "Alloy" */
+/* What the ruleset's time counts in: "phase" (99 Towers), "round" (Alloy). */
+FRAY_API const char *fray_setup_time_unit(const fray_setup *setup);
+FRAY_API const char *fray_setup_name(const fray_setup *setup);
+FRAY_API bool fray_setup_seed(const fray_setup *setup, uint64_t *out_seed);
+FRAY_API int fray_setup_sides(const fray_setup *setup);
+FRAY_API const char *fray_setup_side_name(const fray_setup *setup, int side);
+FRAY_API int fray_setup_combatants(const fray_setup *setup);
+FRAY_API const char *fray_setup_combatant_name(const fray_setup *setup, int i);
+FRAY_API const char *fray_setup_combatant_id(const fray_setup *setup, int i);
+FRAY_API int fray_setup_combatant_side(const fray_setup *setup, int i);
+/* The ruleset's own setup (a fray_towers_setup * when rules is "towers"),
+ * for what only that ruleset has. */
+FRAY_API const void *fray_setup_ruleset_data(const fray_setup *setup);
+
+/* ---- Fights ---------------------------------------------------------------- */
+
+typedef struct fray_fight_options {
+    bool journal;   /* keep every event (replay, undo, narration) */
+    bool facts;     /* record what happened (narration, JSON) */
+    int until;      /* stop at this phase or round (0: the encounter's limit) */
+} fray_fight_options;
+
+/* Randomness made by hand at the table: cards flipped and dice rolled, in
+ * the order the rules ask for them; the engine draws what is not given.
+ * A die given must fit the die asked for (1..sides). */
+typedef struct fray_given {
+    const fray_card *cards;
+    size_t n_cards;
+    const int *dice;
+    size_t n_dice;
+} fray_given;
+
+/* A new fight of the setup (borrowed: it must outlive the fight), begun
+ * with `seed`: initiative is drawn (or, with `given`, taken from the
+ * players' cards or dice). Errors: FRAY_ERR_NOMEM, or the begin event's. */
+FRAY_API FRAY_MUST_CHECK fray_status fray_fight_new(const fray_setup *setup,
+                                                    uint64_t seed,
+                                                    const fray_fight_options *opts,
+                                                    const fray_given *given,
+                                                    const fray_allocator *alloc,
+                                                    fray_fight **out);
+FRAY_API FRAY_MUST_CHECK fray_status fray_fight_reset(fray_fight *fight,
+                                                      uint64_t seed);
+FRAY_API void fray_fight_free(fray_fight *fight);
+
+FRAY_API const fray_setup *fray_fight_setup(const fray_fight *fight);
+FRAY_API bool fray_fight_over(const fray_fight *fight);
+/* The winning side, -1 when none, -2 when every side is out. */
+FRAY_API int fray_fight_winner(const fray_fight *fight);
+/* The current phase (99 Towers) or round (Alloy). */
+FRAY_API int fray_fight_now(const fray_fight *fight);
+FRAY_API uint64_t fray_fight_seed(const fray_fight *fight);
+/* Who acts next (display name) and, in when (may be NULL), when in
+ * words ("phase 12", "round 2, initiative 17"); NULL when nobody can. */
+FRAY_API const char *fray_fight_turn(const fray_fight *fight, char *when,
+                                     size_t size);
+
+/* One step by the tactics policies. FRAY_ERR_INVALID when the fight is
+ * over; a failed step stops the fight: every later step and command
+ * returns the same error until an undo or a reset. */
+FRAY_API FRAY_MUST_CHECK fray_status fray_fight_step(fray_fight *fight);
+FRAY_API FRAY_MUST_CHECK fray_status fray_fight_run(fray_fight *fight);
+/* A command in the ruleset's words (docs/file-formats.md "Commands"),
+ * with the randomness made by hand (given may be NULL). Errors, after
+ * which the fight is unchanged: FRAY_ERR_PARSE (diag names the token),
+ * FRAY_ERR_INVALID (not allowed now, said in rules words), and the
+ * errors of given cards or dice that do not fit. */
+FRAY_API FRAY_MUST_CHECK fray_status fray_fight_command(fray_fight *fight,
+                                                        const char *command,
+                                                        const fray_given *given,
+                                                        fray_diag *diag);
+
+/* ---- The journal ------------------------------------------------------------ */
+
+FRAY_API int fray_fight_events(const fray_fight *fight);
+/* Events recorded: fray_fight_events() plus the undone kept for redo. */
+FRAY_API int fray_fight_recorded(const fray_fight *fight);
+FRAY_API FRAY_MUST_CHECK fray_status fray_fight_undo(fray_fight *fight);
+FRAY_API FRAY_MUST_CHECK fray_status fray_fight_redo(fray_fight *fight);
+
+/* Renderings, snprintf-style (the length needed; buf may be NULL when
+ * size is 0). Event i counts from 0, up to fray_fight_recorded() - 1. */
+FRAY_API const char *fray_event_action(const fray_fight *fight, int i);
+FRAY_API size_t fray_event_narrate(const fray_fight *fight, int i, char *buf,
+                                   size_t size);
+FRAY_API size_t fray_event_json(const fray_fight *fight, int i, char *buf,
+                                size_t size);
+/* The time track (99 Towers' Combat Clock; Alloy's initiative order and
+ * round), the map, and who stands. */
+FRAY_API size_t fray_fight_draw_time(const fray_fight *fight, char *buf,
+                                     size_t size);
+FRAY_API size_t fray_fight_draw_map(const fray_fight *fight, char *buf,
+                                    size_t size);
+FRAY_API size_t fray_fight_summary(const fray_fight *fight, char *buf,
+                                   size_t size);
+
+/* The journal's lines besides events (docs/journal.md "Marks"). */
+typedef enum fray_mark { FRAY_MARK_UNDO, FRAY_MARK_REDO, FRAY_MARK_END } fray_mark;
+FRAY_API size_t fray_journal_mark(fray_mark mark, int n, char *buf,
+                                  size_t size);
+
+typedef struct fray_replay_info {
+    int lines;  /* lines read */
+    bool ended; /* the end mark was read: the journal is whole */
+    bool torn;  /* its last line was cut in the middle of its writing */
+} fray_replay_info;
+
+/* Replays a JSON Lines journal onto the fight (which must keep a
+ * journal), from the start; the journal's ruleset must be the fight's.
+ * Errors as fray_towers_fight_replay_journal. */
+FRAY_API FRAY_MUST_CHECK fray_status fray_fight_replay_journal(
+    fray_fight *fight, const char *text, size_t len,
+    fray_replay_info *out_info, fray_diag *diag);
+
+/* true when two fights are in the identical state. */
+FRAY_API bool fray_fight_same(const fray_fight *a, const fray_fight *b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,707 @@
+/*
+ * alloy_int.h - Alloy (seed 004, "Combat Changes"): the setup, the flat
+ * state, commands, events and facts, and what each file of
+ * src/rules/alloy/ provides to the others (docs/rules/alloy.md,
+ * docs/architecture.md "Rulesets").
+ *
+ * Files:
+ *   load.c    files -> fa_setup (stat blocks, weapons, encounter, options)
+ *   run.c     the running of one event: dice (drawn, given, replayed),
+ *             facts, choices, conditions (add, remove, test)
+ *   turn.c    initiative, the surprise round, rounds, the three parts of a
+ *             turn, action slots, Delay, Ready, whose turn it is
+ *   act.c     every action of the action table but the attacks: moving
+ *             (walk, shift, run, crawl, squeeze, stand), opportunity
+ *             attacks and what provokes them, charge's move, total
+ *             defense, second wind, the grab/escape family's moves,
+ *             drawing, reloading, dropping prone; fa_apply (the dispatch)
+ *   attack.c  attack rolls and their modifiers (the attack modifiers
+ *             table, battle superiority, cover, concealment, range),
+ *             several targets, areas (blast, burst, wall), autofire,
+ *             crits, damage, dying and death, coup de grace, bull rush,
+ *             trip, grapple, escape checks, aid another, held objects
+ *   parse.c   table commands in rules words -> fa_command
+ *   render.c  narration, the initiative order, the map, the summary
+ *   json.c    events to JSON and back (every field checked)
+ *   policy.c  tactics
+ *   odds.c    the exact duel
+ *   alloy.c   the ruleset's table (fray__ruleset) and the fight glue
+ *
+ * Units: distances are in squares (5 ft each; files say feet, the loader
+ * divides). Rounds count from 1; round 0 is the surprise round.
+ */
+#ifndef FA_ALLOY_INT_H
+#define FA_ALLOY_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fray/common.h"
+#include "fray/fight.h"
+#include "fray/grid.h"
+#include "fray/rng.h"
+
+/* ---- Sizes ------------------------------------------------------------------ */
+
+enum {
+    FA_MAX_COMBATANTS = 32,
+    FA_MAX_SIDES = 4,
+    FA_MAX_STATBLOCKS = 64,
+    FA_MAX_WEAPONS = 64,      /* weapons a setup knows (data/alloy + files) */
+    FA_SB_WEAPONS = 4,        /* weapons one stat block carries */
+    FA_SB_POWERS = 8,         /* special abilities one stat block has */
+    FA_POWER_EFFECTS = 2,
+    FA_MAX_TARGETS = 8,       /* targets one command names */
+    FA_MAX_PATH = 40,         /* squares one move names (run: speed + 2) */
+    FA_MAX_CONDS = 16,        /* conditions and effects on one combatant */
+    FA_ID_MAX = 32,
+    FA_NAME_MAX = 48,
+    FA_EVENT_DICE = 1024,
+    FA_EVENT_CHOICES = 64,
+    FA_EVENT_FACTS = 384
+};
+
+/* ---- Rules words -------------------------------------------------------------- */
+
+typedef enum fa_defense {     /* 004:189: Defense, Fortitude, Reflex (+ Will, L7.7) */
+    FA_DEF_DEFENSE, FA_DEF_FORTITUDE, FA_DEF_REFLEX, FA_DEF_WILL, FA_DEFENSES
+} fa_defense;
+
+typedef enum fa_ability {
+    FA_STR, FA_DEX, FA_CON, FA_INT, FA_WIS, FA_CHA, FA_ABILITIES
+} fa_ability;
+
+typedef enum fa_size {
+    FA_SIZE_FINE, FA_SIZE_DIMINUTIVE, FA_SIZE_TINY, FA_SIZE_SMALL,
+    FA_SIZE_MEDIUM, FA_SIZE_LARGE, FA_SIZE_HUGE, FA_SIZE_GARGANTUAN,
+    FA_SIZE_COLOSSAL
+} fa_size;
+
+/* Action types (004:363-403). The order is the trading-down order: a
+ * slot may pay for an action of its own type or a later one of
+ * STANDARD, MOVE, SWIFT (a move may replace a standard, a swift a move). */
+typedef enum fa_action_type {
+    FA_ACT_STANDARD, FA_ACT_MOVE, FA_ACT_SWIFT, FA_ACT_IMMEDIATE,
+    FA_ACT_FREE, FA_ACT_NONE
+} fa_action_type;
+
+typedef enum fa_skill {
+    FA_SKILL_ACROBATICS, FA_SKILL_ATHLETICS, FA_SKILL_NOTICE, FA_SKILL_BLUFF,
+    FA_SKILLS
+} fa_skill;
+
+typedef struct fa_dice {       /* NdS; n = 0: none */
+    int8_t n, sides;
+} fa_dice;
+
+typedef enum fa_weapon_kind { FA_WK_MELEE, FA_WK_RANGED, FA_WK_THROWN } fa_weapon_kind;
+
+/* Areas (004:94-137). */
+typedef enum fa_area_kind {
+    FA_AREA_NONE,
+    FA_AREA_BLAST,        /* close blast N: an N x N square adjacent to the user */
+    FA_AREA_CLOSE_BURST,  /* close burst N: centred on the user, not affecting it */
+    FA_AREA_BURST,        /* area burst N within range: affects the user if inside */
+    FA_AREA_WALL          /* wall N: N contiguous squares within range */
+} fa_area_kind;
+
+typedef struct fa_weapon {
+    char id[FA_ID_MAX];        /* "pistol" */
+    char name[FA_NAME_MAX];    /* "Pistol" */
+    uint8_t kind;              /* fa_weapon_kind */
+    fa_dice w;                 /* [W] */
+    int8_t proficiency;        /* added to attacks when proficient (004:57) */
+    char group[FA_ID_MAX];     /* proficiency group ("pistols"; "" none) */
+    int16_t range_short;       /* squares; 0 for melee only */
+    int16_t range_long;        /* squares beyond short at -2 (004:89, 143) */
+    int8_t reach;              /* squares, 1 normally (004:77) */
+    int8_t hands;
+    bool autofire;             /* Spray and Suppressing Fire (004:685-701) */
+    int16_t magazine;          /* rounds; 0: ammunition not counted */
+    fa_dice crit;              /* extra dice on a crit (004:181) */
+    uint8_t area;              /* fa_area_kind: an area weapon (flamethrower, grenade) */
+    int8_t area_size;          /* squares: blast side, burst radius, wall length */
+    uint8_t area_defense;      /* fa_defense an area weapon attacks (Reflex unless given) */
+    uint8_t area_ability;      /* fa_ability for its attack (Dex unless given) */
+} fa_weapon;
+
+/* Conditions and lasting effects on a combatant (004:904-1038 and the
+ * actions' own effects). Bits of fa_cstate.has. */
+typedef enum fa_cond_kind {
+    FA_C_BLINDED, FA_C_DAZED, FA_C_DEAFENED, FA_C_DOMINATED, FA_C_DYING,
+    FA_C_GRAPPLED, FA_C_HELPLESS, FA_C_IMMOBILIZED, FA_C_PRONE, FA_C_SLOWED,
+    FA_C_SNARED, FA_C_STUNNED, FA_C_SURPRISED, FA_C_UNCONSCIOUS,
+    FA_C_WITHERED, FA_C_DEAD,
+    /* effects of actions (L2 durations) */
+    FA_C_RUNNING,          /* -5 to attacks, grants battle superiority (004:668) */
+    FA_C_TOTAL_DEFENSE,    /* +2 to all defenses (004:749) */
+    FA_C_SECOND_WIND,      /* +2 to all defenses (004:680) */
+    FA_C_SQUEEZING,        /* -5 to attacks (004:715) */
+    FA_C_AID_ATTACK,       /* +value to the next attack on `other` (004:428) */
+    FA_C_AID_DEFENSE,      /* +value to defenses against `other`'s next attack */
+    FA_C_ONGOING,          /* value damage at the start of the turn (004:277) */
+    FA_C_SUPPRESSING,      /* suppressing fire in a burst at `at` (004:698-701) */
+    FA_C_GRANTS_BS,        /* grants battle superiority (a power's effect) */
+    FA_C_READY,            /* a readied action is waiting (fa_cstate.ready) */
+    FA_C_DELAYING,         /* delaying its turn (004:565-579) */
+    FA_COND_KINDS
+} fa_cond_kind;
+
+/* When an effect ends. */
+typedef enum fa_ends {
+    FA_ENDS_EVENT,         /* when something ends it (stand up, escape, the grab ends, death) */
+    FA_ENDS_START_OF_TURN, /* at the start of `whose` next turn */
+    FA_ENDS_END_OF_TURN,   /* at the end of `whose` next turn */
+    FA_ENDS_SAVE,          /* save ends: d20 >= save target at the end of the bearer's turn */
+    FA_ENDS_SUSTAIN,       /* while `whose` sustains it with a swift action each turn */
+    FA_ENDS_ROUND_END,     /* at the end of round `round` (Surprised: the surprise round) */
+    FA_ENDS_USED           /* when used once (aid another) or at END_OF_TURN of whose, whichever first */
+} fa_ends;
+
+typedef struct fa_effect_def {  /* a power's effect on a target it hits */
+    uint8_t cond;              /* fa_cond_kind */
+    uint8_t ends;              /* fa_ends (whose: the attacker for START/END_OF_TURN) */
+    int8_t value;              /* ongoing damage, a bonus */
+} fa_effect_def;
+
+typedef enum fa_usage { FA_AT_WILL, FA_ENCOUNTER, FA_DAILY } fa_usage;
+
+/* A special ability that attacks ("Use a special ability", 004:763-769;
+ * L8: action type, usage, attack line, X{W}, target shape, effects). */
+typedef struct fa_power {
+    char id[FA_ID_MAX];
+    char name[FA_NAME_MAX];
+    uint8_t action;            /* fa_action_type */
+    uint8_t usage;             /* fa_usage */
+    uint8_t ability;           /* fa_ability: attack line and damage modifier */
+    uint8_t defense;           /* fa_defense */
+    int8_t weapon;             /* stat-block weapon slot, -1: its own dice */
+    int8_t mult;               /* X of X{W} (004:169) */
+    fa_dice dice;              /* damage when weapon is -1 */
+    int8_t attack_bonus;       /* besides the stat block's */
+    int8_t damage_bonus;
+    uint8_t area;              /* fa_area_kind */
+    int8_t area_size;          /* squares */
+    int16_t range;             /* squares (area burst, wall, ranged); 0: melee reach */
+    bool ranged;               /* a ranged attack (provokes when adjacent, 004:90) */
+    uint8_t n_effects;
+    fa_effect_def effects[FA_POWER_EFFECTS];
+} fa_power;
+
+/* Tactics (policy.c). */
+typedef enum fa_tactics {
+    FA_TACTICS_DEFAULT,        /* focus the weakest, flank, area on 2+, second wind when bloodied */
+    FA_TACTICS_AGGRESSIVE,     /* always the attack with the best expected damage */
+    FA_TACTICS_CAUTIOUS,       /* total defense and retreat when bloodied */
+    FA_TACTICS_KINDS
+} fa_tactics;
+
+typedef struct fa_sb_weapon {
+    int16_t weapon;            /* index in fa_setup.weapons */
+    bool proficient;
+    int16_t ammo;              /* rounds carried beyond the magazine (-1: unlimited) */
+} fa_sb_weapon;
+
+typedef struct fa_statblock {
+    char id[FA_ID_MAX];
+    char name[FA_NAME_MAX];
+    uint8_t size;              /* fa_size */
+    int8_t score[FA_ABILITIES];
+    int8_t mod[FA_ABILITIES];  /* floor((score - 10) / 2) */
+    int8_t level;
+    int8_t defense[FA_DEFENSES];   /* as the block states them (L7.8) */
+    int8_t attack_bonus;       /* the level part, added to every attack */
+    int8_t init_mod;           /* Dex modifier + feats (004:235) */
+    int16_t hp;                /* maximum */
+    int8_t speed;              /* squares */
+    int8_t reach;              /* squares */
+    bool threatening_reach;    /* threatens with all its reach (004:462) */
+    int8_t surges;             /* heroic surges */
+    int16_t surge_value;       /* hit points a surge gives (RULINGS: floor(hp / 4)) */
+    int8_t action_points;
+    int8_t skill[FA_SKILLS];
+    int8_t crit_min;           /* 20, lower with feats */
+    bool blind_fight;
+    uint8_t tactics;           /* fa_tactics */
+    uint8_t n_weapons;
+    fa_sb_weapon weapons[FA_SB_WEAPONS];
+    uint8_t n_powers;
+    fa_power powers[FA_SB_POWERS];
+} fa_statblock;
+
+typedef struct fa_combatant_def {
+    char id[FA_ID_MAX];        /* "orc-2": commands and journals */
+    char name[FA_NAME_MAX];    /* "orc 2": narration */
+    int16_t sb;                /* index in fa_setup.sb */
+    int8_t side;
+    fray_pos at;               /* top-left of its footprint */
+    int8_t side_len;           /* footprint side in squares (size) */
+    bool aware;                /* false: Surprised in the surprise round */
+    int8_t wield;              /* the weapon slot in hand at the start */
+    uint8_t tactics;           /* fa_tactics (the block's unless the encounter says) */
+} fa_combatant_def;
+
+/* Every ruling of docs/rules/alloy.md, each an option (encounter
+ * `options:`; RULINGS.md and rulesets-checklists.md L7 give the
+ * defaults). */
+typedef struct fa_options {
+    uint8_t diagonals;         /* fray_area_metric: counted (1-2-1-2) | one */
+    uint8_t burst;             /* fray_area_metric for bursts */
+    uint8_t dying;             /* FA_DYING_STABLE | FA_DYING_DEATH_SAVES */
+    int8_t save_target;        /* 10: d20 >= 10 saves */
+    uint8_t drop_prone;        /* FA_ACT_SWIFT (default) | FA_ACT_FREE */
+    bool suppress_unlimited;   /* false: one suppressing attack per round */
+    int8_t ap_per_turn;        /* 1 */
+    bool area_crit_max;        /* true: a critted target of an area takes the maximum */
+    bool coup_rolls;           /* true: coup de grace rolls its attack */
+    bool aid_ranged_provokes;  /* true */
+    int8_t creature_cover;     /* 2: cover from creatures in the way (-2) */
+    uint8_t init_ties;         /* FA_TIES_RANDOM (a die) | FA_TIES_LISTED */
+    uint8_t surprise_action;   /* FA_SURPRISE_STANDARD_OR_MOVE */
+} fa_options;
+
+enum { FA_DYING_STABLE, FA_DYING_DEATH_SAVES };
+enum { FA_TIES_RANDOM, FA_TIES_LISTED };
+enum { FA_SURPRISE_STANDARD_OR_MOVE, FA_SURPRISE_STANDARD_AND_MOVE };
+
+typedef struct fa_setup {
+    fray_allocator alloc;
+    char name[FA_NAME_MAX * 2];
+    char path[512];            /* the encounter file */
+    bool has_seed;
+    uint64_t seed;
+    int n_sides;
+    char side_name[FA_MAX_SIDES][FA_NAME_MAX];
+    int n_weapons;
+    fa_weapon weapons[FA_MAX_WEAPONS];
+    int n_sb;
+    fa_statblock sb[FA_MAX_STATBLOCKS];
+    int n;
+    fa_combatant_def c[FA_MAX_COMBATANTS];
+    bool has_map;
+    fray_grid map;             /* open 64x64 when the encounter has none */
+    fray_area obscured;        /* lightly obscured: concealment (-2) */
+    fray_area dark;            /* no sight: total concealment (-5) */
+    bool surprise;             /* someone is unaware: a surprise round */
+    int round_limit;           /* fights stop after it (default 100) */
+    fa_options opt;
+} fa_setup;
+
+/* ---- The state (flat: copied for backups, reset by copy) ------------------------- */
+
+typedef struct fa_cond {
+    uint8_t kind;              /* fa_cond_kind */
+    uint8_t ends;              /* fa_ends */
+    int8_t whose;              /* START/END_OF_TURN, SUSTAIN: whose turn */
+    int8_t other;              /* AID_*: the enemy it is against; GRAPPLED: the grappler */
+    int8_t value;              /* ongoing damage, a bonus */
+    int8_t source;             /* who put it there (-1: itself) */
+    int16_t round;             /* ROUND_END: the round it ends with */
+    fray_pos at;               /* SUPPRESSING: the burst's origin */
+} fa_cond;
+
+/* A readied action (004:643-656). */
+typedef enum fa_trigger {
+    FA_TRIG_NONE,
+    FA_TRIG_MOVES_ADJACENT,    /* `who` (or any enemy: -1) moves adjacent to the readier */
+    FA_TRIG_ATTACKS,           /* `who` (or any enemy) makes an attack */
+    FA_TRIG_ENTERS_REACH,      /* `who` enters a square the readied attack can reach */
+    FA_TRIG_KINDS
+} fa_trigger;
+
+typedef struct fa_ready {
+    uint8_t trigger;           /* fa_trigger */
+    int8_t who;                /* the triggering combatant, -1: any enemy */
+    uint8_t kind;              /* fa_cmd_kind of the readied action */
+    int8_t power;              /* as fa_command */
+    int8_t target;             /* -1: the triggering combatant */
+} fa_ready;
+
+typedef struct fa_cstate {
+    int16_t hp;
+    int8_t surges;
+    int8_t ap;                 /* action points left */
+    fray_footprint fp;
+    int16_t init;              /* initiative total (moves with Delay and Ready) */
+    int16_t init_tie;          /* tie order: higher goes first */
+    uint32_t has;              /* bit (1u << fa_cond_kind) for every condition present */
+    uint8_t n_cond;
+    fa_cond cond[FA_MAX_CONDS];
+    uint8_t flags;             /* FA_F_* */
+    uint8_t slots;             /* actions left this turn: FA_SLOT_* bits */
+    int8_t moved;              /* squares moved this turn (Slowed, Charge) */
+    int8_t ap_spent;           /* action points spent this turn */
+    int32_t oa_turn;           /* turn serial of its last opportunity attack (-1 none) */
+    int8_t grappling;          /* whom it grapples, -1 */
+    int8_t wield;              /* weapon slot in hand, -1: unarmed */
+    int16_t ammo[FA_SB_WEAPONS];   /* rounds in the magazine */
+    int16_t spare[FA_SB_WEAPONS];  /* rounds carried (-1: unlimited) */
+    uint8_t powers_used;       /* bit per power: encounter or daily power spent */
+    fa_ready ready;
+} fa_cstate;
+
+enum {
+    FA_F_OUT = 1u << 0,            /* dying or dead: out of the fight */
+    FA_F_SECOND_WIND = 1u << 1,    /* second wind used this encounter */
+    FA_F_IMMEDIATE = 1u << 2,      /* immediate action used since its last turn */
+    FA_F_ACTED = 1u << 3,          /* has had a turn this round */
+    FA_F_SUPPRESS_FIRED = 1u << 4  /* a suppressing attack this round (L7.6) */
+};
+enum { FA_SLOT_STANDARD = 1u << 0, FA_SLOT_MOVE = 1u << 1, FA_SLOT_SWIFT = 1u << 2 };
+
+typedef struct fa_state {
+    int16_t round;             /* 0: the surprise round; then 1, 2 ... */
+    bool started;              /* the begin event applied */
+    bool over;
+    int8_t winner;             /* as fray_fight_winner */
+    int8_t n;                  /* combatants */
+    uint8_t n_order;
+    int8_t order[FA_MAX_COMBATANTS];   /* initiative order, first to act first */
+    int8_t cur;                /* whose turn (combatant index), -1: between turns */
+    int8_t cur_pos;            /* its place in order */
+    int32_t turn_serial;       /* counts turns: the opportunity-attack limit */
+    fray_rng rng;
+    fa_cstate c[FA_MAX_COMBATANTS];
+} fa_state;
+
+/* ---- Commands ---------------------------------------------------------------- */
+
+typedef enum fa_cmd_kind {
+    FA_CMD_BEGIN,          /* initiative, the surprise round (the begin event) */
+    FA_CMD_NEXT,           /* the end of the turn under way and the start of the next */
+    /* standard actions */
+    FA_CMD_ATTACK,         /* melee or ranged basic attack, or a power (cmd.power) */
+    FA_CMD_CHARGE,         /* move (path) then a melee basic attack or bull rush at +1 */
+    FA_CMD_COUP,           /* coup de grace */
+    FA_CMD_BULL_RUSH, FA_CMD_TRIP, FA_CMD_GRAPPLE, FA_CMD_MOVE_GRAPPLED,
+    FA_CMD_HELD_OBJECT,    /* attack a held object */
+    FA_CMD_AID,            /* aid another (cmd.option: FA_AID_ATTACK | FA_AID_DEFENSE) */
+    FA_CMD_SPRAY,          /* autofire: spray (origin: the 5-ft burst's centre) */
+    FA_CMD_SUPPRESS,       /* autofire: suppressing fire (origin: the 30-ft burst's centre) */
+    FA_CMD_TOTAL_DEFENSE,
+    FA_CMD_SECOND_WIND,
+    /* move actions */
+    FA_CMD_WALK, FA_CMD_SHIFT, FA_CMD_RUN, FA_CMD_CRAWL, FA_CMD_SQUEEZE,
+    FA_CMD_STAND, FA_CMD_ESCAPE,
+    /* swift actions */
+    FA_CMD_DROP_PRONE, FA_CMD_DRAW, FA_CMD_RELOAD, FA_CMD_SUSTAIN,
+    /* free actions and no action */
+    FA_CMD_SPEND_AP, FA_CMD_END_GRAB, FA_CMD_READY, FA_CMD_DELAY,
+    FA_CMD_RESUME,         /* a delaying combatant takes its turn now */
+    FA_CMD_END_TURN,       /* ends its actions (the rest are lost) */
+    FA_CMD_KINDS
+} fa_cmd_kind;
+
+enum { FA_AID_ATTACK, FA_AID_DEFENSE };
+
+typedef struct fa_command {
+    uint8_t kind;              /* fa_cmd_kind */
+    int8_t actor;
+    uint8_t slot;              /* fa_action_type of the slot it spends (trading
+                                  down: FA_ACT_STANDARD for a move bought with the
+                                  standard action); FA_ACT_NONE: its own type */
+    int8_t power;              /* stat-block power, -1: a basic attack */
+    int8_t weapon;             /* weapon slot, -1: the one in hand */
+    int8_t option;             /* FA_AID_*, the escape's skill, ... */
+    uint8_t n_targets;
+    int8_t targets[FA_MAX_TARGETS];
+    fray_pos origin;           /* an area's origin or blast corner; a push's square */
+    uint8_t n_path;
+    fray_pos path[FA_MAX_PATH];    /* moves and walls: the squares in order */
+    fa_ready ready;            /* FA_CMD_READY */
+} fa_command;
+
+/* ---- Events and facts ------------------------------------------------------------ */
+
+typedef enum fa_die_purpose {
+    FA_DIE_INITIATIVE, FA_DIE_TIE, FA_DIE_ATTACK, FA_DIE_DAMAGE, FA_DIE_CRIT,
+    FA_DIE_SAVE, FA_DIE_CHECK, FA_DIE_PURPOSES
+} fa_die_purpose;
+
+typedef struct fa_die {
+    uint8_t sides;
+    uint8_t value;
+    uint8_t purpose;           /* fa_die_purpose */
+    int8_t who;                /* who rolls it */
+} fa_die;
+
+/* Choices made while an event is applied (the table's words or the
+ * policy's): kept so that a replay makes the same ones. */
+typedef enum fa_choice_kind {
+    FA_CH_OPPORTUNITY,         /* who: takes (value 1) or declines (0) an opportunity attack on other */
+    FA_CH_COVER_TAKES_HIT,     /* who, a covering creature, takes the hit (1) or not */
+    FA_CH_READY_FIRES,         /* who fires its readied action (1) or holds it */
+    FA_CH_SUPPRESS_FIRES,      /* who makes a suppressing attack on other */
+    FA_CH_KINDS
+} fa_choice_kind;
+
+typedef struct fa_choice {
+    uint8_t kind;
+    int8_t who;
+    int8_t other;
+    int8_t value;
+} fa_choice;
+
+typedef enum fa_fact_kind {
+    FA_FACT_INITIATIVE,    /* who: v0 d20, v1 modifier, v2 total */
+    FA_FACT_TIE,           /* who: v0 the die that broke a tie */
+    FA_FACT_ORDER,         /* v0 place, who (one per place, after initiative) */
+    FA_FACT_SURPRISE,      /* who is surprised */
+    FA_FACT_ROUND,         /* v0 round number (0: surprise round) */
+    FA_FACT_TURN,          /* who starts its turn */
+    FA_FACT_ONGOING,       /* who takes v0 ongoing damage */
+    FA_FACT_SAVE,          /* who: v0 d20, v1 needed, v2 saved (0/1), v3 condition */
+    FA_FACT_COND_ON,       /* who gains condition v0 (v1 fa_ends), from target */
+    FA_FACT_COND_OFF,      /* who loses condition v0 */
+    FA_FACT_ACTION,        /* who: v0 fa_cmd_kind, v1 slot spent (fa_action_type) */
+    FA_FACT_ATTACK,        /* who -> target: v0 d20, v1 bonus, v2 total, v3 defense
+                              (fa_defense) v4 defense value, v5 result (FA_MISS, FA_HIT, FA_CRIT) */
+    FA_FACT_MODIFIER,      /* who -> target: v0 fa_mod reason, v1 value */
+    FA_FACT_DAMAGE,        /* who -> target: v0 damage, v1 hp after, v2 rolled (before max/half) */
+    FA_FACT_DYING,         /* target falls dying (hp v0) */
+    FA_FACT_DEAD,          /* target dies (hp v0) */
+    FA_FACT_HEAL,          /* who regains v0 hit points (v1 hp after) */
+    FA_FACT_MOVE,          /* who: v0,v1 from x,y; v2,v3 to x,y; v4 squares */
+    FA_FACT_PROVOKE,       /* who provokes from target (v0 fa_cmd_kind or move) */
+    FA_FACT_OPPORTUNITY,   /* who makes an opportunity attack on target (v0 1 taken, 0 declined) */
+    FA_FACT_PUSH,          /* who pushes target to v0,v1 */
+    FA_FACT_AMMO,          /* who: v0 rounds spent, v1 left */
+    FA_FACT_AP,            /* who spends an action point (v0 left) */
+    FA_FACT_DELAY,         /* who delays */
+    FA_FACT_READY,         /* who readies (v0 fa_trigger, target the trigger's combatant) */
+    FA_FACT_READY_FIRES,   /* who's readied action fires; its initiative moves (v0 new place) */
+    FA_FACT_LOST,          /* who loses its delayed turn or readied action (v0 which) */
+    FA_FACT_NO_EFFECT,     /* who's action has no effect (v0 fa_note reason) */
+    FA_FACT_OVER,          /* the fight is over: v0 winning side (-1 none, -2 all out) */
+    FA_FACT_KINDS
+} fa_fact_kind;
+
+enum { FA_MISS, FA_HIT, FA_CRIT };
+
+/* Reasons for attack modifiers (004:836-846 and the rest). */
+typedef enum fa_mod {
+    FA_MOD_BATTLE_SUPERIORITY, FA_MOD_FLANKING, FA_MOD_PRONE_ATTACKER,
+    FA_MOD_SNARED_ATTACKER, FA_MOD_GRAPPLED_ATTACKER, FA_MOD_COVER,
+    FA_MOD_IMPROVED_COVER, FA_MOD_CONCEALMENT, FA_MOD_TOTAL_CONCEALMENT,
+    FA_MOD_LONG_RANGE, FA_MOD_CHARGE, FA_MOD_RUNNING, FA_MOD_SQUEEZING,
+    FA_MOD_AID, FA_MOD_DEFENSE_BONUS, FA_MOD_PRONE_VS_RANGED,
+    FA_MOD_UNCONSCIOUS, FA_MOD_NOT_PROFICIENT, FA_MOD_KINDS
+} fa_mod;
+
+typedef struct fa_fact {
+    uint8_t kind;              /* fa_fact_kind */
+    int8_t who, target;
+    uint8_t pad;
+    int32_t v[6];
+} fa_fact;
+
+typedef struct fa_event {
+    int32_t number;            /* its place in the fight */
+    int16_t round;             /* the round when it happened */
+    fa_command cmd;
+    bool dice_given;           /* rolled by hand at the table (else drawn: replay
+                                  draws again from the same stream and checks) */
+    int16_t facts_untold;      /* facts past FA_EVENT_FACTS: counted, not kept */
+    int16_t n_dice;
+    fa_die dice[FA_EVENT_DICE];
+    int16_t n_choices;
+    fa_choice choices[FA_EVENT_CHOICES];
+    int16_t n_facts;
+    fa_fact facts[FA_EVENT_FACTS];
+} fa_event;
+
+/* ---- Running one event (run.c) -------------------------------------------------- */
+
+struct fa_run;
+
+/* How a decision is made mid-action when the command did not say:
+ * the table's words (decline an opportunity attack ...) or the policy. */
+typedef struct fa_hooks {
+    /* Does `who` take its opportunity attack on `target`? NULL: yes. */
+    bool (*opportunity)(void *ctx, const struct fa_run *r, int who, int target);
+    void *ctx;
+} fa_hooks;
+
+typedef struct fa_run {
+    const fa_setup *s;
+    fa_state *st;
+    fa_event *ev;              /* where dice, choices and facts are written (never NULL) */
+    bool facts;                /* record facts (off in simulation) */
+    /* Dice: given by hand (given, n_given, used in order), or replayed
+     * from a recorded event (replay: the recorded dice are the answer when
+     * they were given, and must equal the drawn ones when drawn), or drawn
+     * from st->rng. */
+    const int *given;
+    size_t n_given;
+    size_t used_given;
+    const fa_event *replay;    /* NULL unless replaying */
+    int replay_die;            /* next recorded die */
+    int replay_choice;         /* next recorded choice */
+    const fa_hooks *hooks;     /* NULL: the defaults */
+    fray_status failed;        /* the first error; once set, everything stops */
+} fa_run;
+
+/* Rolls one die of `sides` (2..100) for `who`: given, replayed or drawn;
+ * records it in r->ev. Returns 1..sides, or 0 after setting r->failed
+ * (FRAY_ERR_INVALID: a given die out of range, a replayed die that does
+ * not match; FRAY_ERR_RANGE: more dice than one event holds). */
+int fa_roll(fa_run *r, int sides, fa_die_purpose purpose, int who);
+/* NdS summed (each die recorded). 0 for n = 0. */
+int fa_roll_dice(fa_run *r, fa_dice d, fa_die_purpose purpose, int who);
+/* A choice: replayed when replaying (must be of this kind, who and
+ * other: else r->failed = FRAY_ERR_INVALID and `dflt` is returned), else
+ * `made`; recorded either way. */
+int fa_choose(fa_run *r, fa_choice_kind kind, int who, int other, int made);
+/* Adds a fact when r->facts (or counts it untold past the limit). */
+void fa_fact_add(fa_run *r, fa_fact_kind kind, int who, int target,
+                 int32_t v0, int32_t v1, int32_t v2, int32_t v3);
+/* The sixth and fifth values (attacks): sets v4, v5 of the last fact. */
+void fa_fact_more(fa_run *r, int32_t v4, int32_t v5);
+
+/* Conditions (run.c): has, add (a second of the same kind from the same
+ * source replaces it; a fact told), remove (every one of the kind, or
+ * with `other` when other >= 0), and the recomputing of fa_cstate.has. */
+static inline bool fa_has(const fa_cstate *c, fa_cond_kind k) {
+    return (c->has >> k) & 1u;
+}
+fray_status fa_cond_add(fa_run *r, int who, fa_cond cond);
+void fa_cond_remove(fa_run *r, int who, fa_cond_kind kind, int other);
+const fa_cond *fa_cond_find(const fa_cstate *c, fa_cond_kind kind, int other);
+
+/* ---- Time (turn.c) --------------------------------------------------------------- */
+
+/* The state at the start of a fight (before the begin event): hit
+ * points, places, ammunition, action points, the stream. */
+void fa_state_init(const fa_setup *s, fa_state *st, uint64_t seed,
+                   uint64_t trial);
+/* The begin event: initiative (d20 + init_mod, ties by modifier then a
+ * die), the surprise round when someone is unaware. */
+fray_status fa_begin(fa_run *r);
+/* Who acts now: the combatant whose turn is under way (or a delaying
+ * one that may come back), or -1 when the engine must step (FA_CMD_NEXT). */
+int fa_actor(const fa_setup *s, const fa_state *st);
+/* FA_CMD_NEXT: the end of the turn under way (saves, sustains, effects
+ * ending), then the next turn's start (ongoing damage, effects ending),
+ * a new round when the order is done, the end of the fight. */
+fray_status fa_next(fa_run *r);
+/* true when an action of `type` can be paid for now by `who` (slot: the
+ * slot asked for, FA_ACT_NONE: its own or the cheapest that trades down);
+ * spends it. */
+bool fa_can_pay(const fa_state *st, int who, fa_action_type type,
+                fa_action_type slot);
+void fa_pay(fa_run *r, int who, fa_action_type type, fa_action_type slot);
+
+/* ---- Actions (act.c) -------------------------------------------------------------- */
+
+/* Checks a command against the rules now; on refusal returns
+ * FRAY_ERR_INVALID with the reason in rules words in why. */
+fray_status fa_check(const fa_setup *s, const fa_state *st,
+                     const fa_command *cmd, char *why, size_t why_size);
+/* Applies a command (checked first): the one entry point. */
+fray_status fa_apply(fa_run *r, const fa_command *cmd);
+/* Moves `who` along path one square at a time, with the opportunity
+ * attacks its leaving threatened squares provokes (unless shifting);
+ * stops when it falls. */
+fray_status fa_move(fa_run *r, int who, const fray_pos *path, int n,
+                    bool provokes);
+/* true when a threatens b: adjacent (or within threatening reach), able
+ * to make a melee basic attack and opportunity attacks. */
+bool fa_threatens(const fa_setup *s, const fa_state *st, int a, int b);
+/* The opportunity attacks provoked by `who` doing `what` now (a ranged
+ * or area attack while adjacent, a move out of a threatened square, a
+ * table row marked Yes), resolved in initiative order before the action
+ * finishes. */
+fray_status fa_provoke(fa_run *r, int who, int what);
+bool fa_allies(const fa_setup *s, int a, int b);
+/* Movement cost map for who from its square (occupants, difficult
+ * terrain, Slowed). */
+void fa_reach(const fa_setup *s, const fa_state *st, int who, int max_cost,
+              fray_reach_map *out);
+
+/* ---- Attacks (attack.c) ------------------------------------------------------------ */
+
+typedef struct fa_attack_line {     /* what an attack is, worked out */
+    int8_t power;              /* -1: basic */
+    int8_t weapon;             /* weapon slot, -1: unarmed */
+    uint8_t ability;           /* fa_ability */
+    uint8_t defense;           /* fa_defense */
+    bool ranged;
+    bool area;
+    int8_t mult;               /* X{W} */
+    fa_dice dice;              /* per multiple */
+    int16_t damage_bonus;      /* ability modifier + the power's */
+    fa_dice crit_dice;
+    int8_t crit_min;
+} fa_attack_line;
+
+typedef struct fa_mods {            /* an attack's modifiers, with reasons */
+    int total;
+    int n;
+    struct { uint8_t reason; int8_t value; } m[12];
+    bool impossible;           /* total cover: no attack */
+} fa_mods;
+
+/* The attack line of `who`'s basic attack (power -1, melee or ranged by
+ * the weapon) or power. */
+fa_attack_line fa_attack_line_of(const fa_setup *s, const fa_state *st,
+                                 int who, int power, int weapon, bool melee);
+/* Every modifier to `who`'s attack on `target` from its square (or from
+ * origin for area attacks), charge adding +1, and the target's defense. */
+void fa_attack_mods(const fa_setup *s, const fa_state *st, int who,
+                    int target, const fa_attack_line *line, bool charge,
+                    fray_pos origin, fa_mods *out);
+int fa_defense_value(const fa_setup *s, const fa_state *st, int target,
+                     fa_defense d, int attacker, bool ranged);
+/* Resolves FA_CMD_ATTACK (one or several targets, areas), the attack of
+ * FA_CMD_CHARGE (charge true), FA_CMD_COUP, FA_CMD_BULL_RUSH, FA_CMD_TRIP,
+ * FA_CMD_GRAPPLE, FA_CMD_HELD_OBJECT, FA_CMD_AID, FA_CMD_SPRAY and the
+ * attacks of FA_CMD_SUPPRESS; the action is already paid for. */
+fray_status fa_attack(fa_run *r, const fa_command *cmd, bool charge);
+/* One opportunity attack (a melee basic attack) by who on target. */
+fray_status fa_opportunity_attack(fa_run *r, int who, int target);
+/* Hit points lost by target from who (-1: ongoing): minimum 0 (004:155),
+ * Withered halves (down), dying at 0, dead at -max/2 (004:211). */
+fray_status fa_damage(fa_run *r, int who, int target, int amount);
+/* A check (escape, move grappled) of d20 + bonus against a defense. */
+bool fa_check_vs(fa_run *r, int who, int bonus, int defense_value);
+/* Second wind: a surge's hit points and +2 defenses (004:675-681). */
+fray_status fa_second_wind(fa_run *r, int who);
+
+/* ---- Loading (load.c) -------------------------------------------------------------- */
+
+fray_status fa_load(const char *path, const fray_allocator *alloc,
+                    fa_setup **out, fray_diag *diag);
+fray_status fa_check_file(const char *path, fray_diag *diag);
+void fa_setup_free(fa_setup *s);
+fray_status fa_setup_copy(const fa_setup *s, const fray_allocator *alloc,
+                          fa_setup **out);
+fray_status fa_setup_vary(fa_setup *s, const char *key, const char *value,
+                          fray_diag *diag);
+/* Defaults of every option (fa_options). */
+void fa_options_default(fa_options *o);
+
+/* ---- Commands from the table (parse.c) --------------------------------------------- */
+
+fray_status fa_parse(const fa_setup *s, const fa_state *st, const char *text,
+                     fa_command *cmd, fray_diag *diag);
+
+/* ---- Telling (render.c, json.c) ------------------------------------------------------ */
+
+const char *fa_cmd_name(int kind);            /* "attack", "walk" ... (journal words) */
+const char *fa_cmd_title(int kind);           /* "Attack", "Walk" ... (rules words) */
+const char *fa_cond_name(int kind);           /* "prone", "dazed" ... */
+const char *fa_defense_name(int d);           /* "Defense", "Fortitude" ... */
+const char *fa_mod_name(int reason);          /* "battle superiority" ... */
+size_t fa_narrate(const fa_setup *s, const fa_event *ev, char *buf, size_t size);
+size_t fa_event_json(const fa_setup *s, const fa_event *ev, char *buf, size_t size);
+size_t fa_draw_order(const fa_setup *s, const fa_state *st, char *buf, size_t size);
+size_t fa_draw_map(const fa_setup *s, const fa_state *st, char *buf, size_t size);
+size_t fa_summary(const fa_setup *s, const fa_state *st, char *buf, size_t size);
+
+/* ---- Tactics (policy.c) --------------------------------------------------------------- */
+
+/* The command `who` gives now by its tactics. */
+fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
+                              fa_command *out);
+
+#endif

@@ -1,0 +1,193 @@
+/*
+ * run.c - running one Alloy event: dice given by hand, replayed or drawn;
+ * choices; facts; conditions on a combatant (alloy_int.h).
+ */
+#include "alloy_int.h"
+
+#include <string.h>
+
+static void fail(fa_run *r, fray_status st) {
+    if (r->failed == FRAY_OK)
+        r->failed = st;
+}
+
+int fa_roll(fa_run *r, int sides, fa_die_purpose purpose, int who) {
+    if (r->failed != FRAY_OK)
+        return 0;
+    if (sides < 2 || sides > 100) {
+        fail(r, FRAY_ERR_INVALID);
+        return 0;
+    }
+    if (r->ev->n_dice >= FA_EVENT_DICE) {
+        fail(r, FRAY_ERR_RANGE);
+        return 0;
+    }
+    int value;
+    if (r->replay) {
+        /* The recorded die: given ones are taken as they were; drawn ones
+         * are drawn again and must match (the same stream). */
+        if (r->replay_die >= r->replay->n_dice) {
+            fail(r, FRAY_ERR_INVALID);
+            return 0;
+        }
+        const fa_die *d = &r->replay->dice[r->replay_die++];
+        if (d->sides != sides || d->value < 1 || d->value > sides) {
+            fail(r, FRAY_ERR_INVALID);
+            return 0;
+        }
+        if (r->replay->dice_given) {
+            value = d->value;
+        } else {
+            value = (int)fray_rng_below(&r->st->rng, (uint32_t)sides) + 1;
+            if (value != d->value) {
+                fail(r, FRAY_ERR_INVALID);
+                return 0;
+            }
+        }
+    } else if (r->given && r->used_given < r->n_given) {
+        value = r->given[r->used_given];
+        if (value < 1 || value > sides) {
+            fail(r, FRAY_ERR_INVALID);
+            return 0;
+        }
+        r->used_given++;
+        r->ev->dice_given = true;
+    } else if (r->given) {
+        /* Dice were given by hand but too few: the table asked for every
+         * die (a command either rolls all its dice by hand or none). */
+        fail(r, FRAY_ERR_INVALID);
+        return 0;
+    } else {
+        value = (int)fray_rng_below(&r->st->rng, (uint32_t)sides) + 1;
+    }
+    fa_die *d = &r->ev->dice[r->ev->n_dice++];
+    d->sides = (uint8_t)sides;
+    d->value = (uint8_t)value;
+    d->purpose = (uint8_t)purpose;
+    d->who = (int8_t)who;
+    return value;
+}
+
+int fa_roll_dice(fa_run *r, fa_dice d, fa_die_purpose purpose, int who) {
+    int sum = 0;
+    for (int i = 0; i < d.n; i++)
+        sum += fa_roll(r, d.sides, purpose, who);
+    return sum;
+}
+
+int fa_choose(fa_run *r, fa_choice_kind kind, int who, int other, int made) {
+    if (r->failed != FRAY_OK)
+        return made;
+    int value = made;
+    if (r->replay) {
+        if (r->replay_choice >= r->replay->n_choices) {
+            fail(r, FRAY_ERR_INVALID);
+            return made;
+        }
+        const fa_choice *c = &r->replay->choices[r->replay_choice++];
+        if (c->kind != kind || c->who != who || c->other != other) {
+            fail(r, FRAY_ERR_INVALID);
+            return made;
+        }
+        value = c->value;
+    }
+    if (r->ev->n_choices >= FA_EVENT_CHOICES) {
+        fail(r, FRAY_ERR_RANGE);
+        return value;
+    }
+    fa_choice *c = &r->ev->choices[r->ev->n_choices++];
+    c->kind = (uint8_t)kind;
+    c->who = (int8_t)who;
+    c->other = (int8_t)other;
+    c->value = (int8_t)value;
+    return value;
+}
+
+void fa_fact_add(fa_run *r, fa_fact_kind kind, int who, int target,
+                 int32_t v0, int32_t v1, int32_t v2, int32_t v3) {
+    if (!r->facts)
+        return;
+    if (r->ev->n_facts >= FA_EVENT_FACTS) {
+        if (r->ev->facts_untold < INT16_MAX)
+            r->ev->facts_untold++;
+        return;
+    }
+    fa_fact *f = &r->ev->facts[r->ev->n_facts++];
+    memset(f, 0, sizeof *f);
+    f->kind = (uint8_t)kind;
+    f->who = (int8_t)who;
+    f->target = (int8_t)target;
+    f->v[0] = v0;
+    f->v[1] = v1;
+    f->v[2] = v2;
+    f->v[3] = v3;
+}
+
+void fa_fact_more(fa_run *r, int32_t v4, int32_t v5) {
+    if (!r->facts || r->ev->n_facts == 0 || r->ev->facts_untold > 0)
+        return;
+    fa_fact *f = &r->ev->facts[r->ev->n_facts - 1];
+    f->v[4] = v4;
+    f->v[5] = v5;
+}
+
+/* ---- Conditions ------------------------------------------------------------ */
+
+static void recompute(fa_cstate *c) {
+    uint32_t has = 0;
+    for (int i = 0; i < c->n_cond; i++)
+        has |= 1u << c->cond[i].kind;
+    c->has = has;
+}
+
+const fa_cond *fa_cond_find(const fa_cstate *c, fa_cond_kind kind,
+                            int other) {
+    if (!fa_has(c, kind))
+        return NULL;
+    for (int i = 0; i < c->n_cond; i++)
+        if (c->cond[i].kind == kind && (other < 0 || c->cond[i].other == other))
+            return &c->cond[i];
+    return NULL;
+}
+
+fray_status fa_cond_add(fa_run *r, int who, fa_cond cond) {
+    fa_cstate *c = &r->st->c[who];
+    int slot = -1;
+    for (int i = 0; i < c->n_cond; i++)
+        if (c->cond[i].kind == cond.kind && c->cond[i].source == cond.source &&
+            c->cond[i].other == cond.other) {
+            slot = i; /* the same effect again: the new one replaces it */
+            break;
+        }
+    if (slot < 0) {
+        if (c->n_cond >= FA_MAX_CONDS) {
+            fail(r, FRAY_ERR_RANGE);
+            return FRAY_ERR_RANGE;
+        }
+        slot = c->n_cond++;
+    }
+    bool had = fa_has(c, (fa_cond_kind)cond.kind);
+    c->cond[slot] = cond;
+    recompute(c);
+    if (!had)
+        fa_fact_add(r, FA_FACT_COND_ON, who, cond.source, cond.kind,
+                    cond.ends, cond.value, 0);
+    return FRAY_OK;
+}
+
+void fa_cond_remove(fa_run *r, int who, fa_cond_kind kind, int other) {
+    fa_cstate *c = &r->st->c[who];
+    if (!fa_has(c, kind))
+        return;
+    int j = 0;
+    for (int i = 0; i < c->n_cond; i++) {
+        bool drop = c->cond[i].kind == kind &&
+                    (other < 0 || c->cond[i].other == other);
+        if (!drop)
+            c->cond[j++] = c->cond[i];
+    }
+    c->n_cond = (uint8_t)j;
+    recompute(c);
+    if (!fa_has(c, kind))
+        fa_fact_add(r, FA_FACT_COND_OFF, who, -1, kind, 0, 0, 0);
+}
