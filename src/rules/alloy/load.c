@@ -107,45 +107,46 @@ static int option_find(const char *key) {
     return -1;
 }
 
-/* Reads one option's value from text into o; on error a message (the
- * expected values) in why. */
-static bool option_parse(fa_options *o, int which, const char *text, char *why,
+/* Reads one option's value from text into o: FRAY_OK, or FRAY_ERR_PARSE
+ * (not one of its values) or FRAY_ERR_RANGE (a number out of range) with
+ * a message (what is expected) in why. */
+static fray_status option_parse(fa_options *o, int which, const char *text, char *why,
                          size_t why_size) {
     const opt_def *d = &options_table[which];
     if (d->type == OPT_WORDS) {
         for (int i = 0; i < 3 && d->words[i]; i++)
             if (yr_ieq(text, d->words[i])) {
                 option_store(o, which, i);
-                return true;
+                return FRAY_OK;
             }
         snprintf(why, why_size, "expected %s or %s for the option %s", d->words[0],
                  d->words[1], d->key);
-        return false;
+        return FRAY_ERR_PARSE;
     }
     if (d->type == OPT_BOOL) {
         if (yr_ieq(text, "true") || yr_ieq(text, "yes")) {
             option_store(o, which, 1);
-            return true;
+            return FRAY_OK;
         }
         if (yr_ieq(text, "false") || yr_ieq(text, "no")) {
             option_store(o, which, 0);
-            return true;
+            return FRAY_OK;
         }
         snprintf(why, why_size, "expected true or false for the option %s", d->key);
-        return false;
+        return FRAY_ERR_PARSE;
     }
     long v;
     if (!yr_parse_long(text, &v)) {
         snprintf(why, why_size, "expected a whole number for the option %s", d->key);
-        return false;
+        return FRAY_ERR_PARSE;
     }
     if (v < d->lo || v > d->hi) {
-        snprintf(why, why_size, "the option %s must be between %d and %d, got %ld",
-                 d->key, d->lo, d->hi, v);
-        return false;
+        snprintf(why, why_size, "the option %s must be between %d and %d", d->key, d->lo,
+                 d->hi);
+        return FRAY_ERR_RANGE;
     }
     option_store(o, which, (int)v);
-    return true;
+    return FRAY_OK;
 }
 
 /* ---- Closed vocabularies -------------------------------------------------------- */
@@ -924,8 +925,12 @@ static fray_status rd_sb_weapon(al *L, const yn *n, fa_sb_weapon *out) {
     if (out->ammo == -2) /* two magazines besides the one loaded */
         out->ammo = (int16_t)(L->s->weapons[w].magazine > 0 ? 2 * L->s->weapons[w].magazine
                                                              : -1);
-    if (out->ammo >= 0 && L->s->weapons[w].magazine == 0)
-        return FAIL(L, yr_get(n, "ammo"), "the %s has no magazine; its ammunition is not counted",
+    /* Thrown weapons count as their own ammunition (004:104): ammo is how
+     * many more are carried besides the one in hand. */
+    if (out->ammo >= 0 && L->s->weapons[w].magazine == 0 &&
+        L->s->weapons[w].kind != FA_WK_THROWN)
+        return FAIL(L, yr_get(n, "ammo"),
+                    "the %s has no magazine and is not thrown; its ammunition is not counted",
                     L->s->weapons[w].name);
     return FRAY_OK;
 }
@@ -1300,11 +1305,12 @@ static fray_status rd_options(al *L, const yn *n, fa_options *o) {
         if (which < 0)
             continue; /* notes */
         char why[160], b[64];
-        if (!scalar(k->value) || !option_parse(o, which, k->value->text, why, sizeof why)) {
-            if (!scalar(k->value))
-                snprintf(why, sizeof why, "expected a single value for the option %s", k->text);
-            return FAIL(L, k->value ? k->value : k, "%s, got %s", why, yr_got(k->value, b));
-        }
+        if (!scalar(k->value))
+            return FAIL(L, k->value ? k->value : k, "expected a single value for the option %s, got %s",
+                        k->text, yr_got(k->value, b));
+        fray_status ost = option_parse(o, which, k->value->text, why, sizeof why);
+        if (ost != FRAY_OK)
+            return yr_fail(&L->r, k->value, ost, "%s, got %s", why, yr_got(k->value, b));
     }
     return FRAY_OK;
 }
@@ -1334,11 +1340,13 @@ static fray_status add_side(al *L, const yn *n, int *out) {
     fa_setup *s = L->s;
     if (s->n_sides == FA_MAX_SIDES)
         return FAIL_RANGE(L, n, "more than %d sides", FA_MAX_SIDES);
-    fray_status st = yr_text(&L->r, n, "a side's name", s->side_name[s->n_sides], FA_NAME_MAX);
+    char name[FA_NAME_MAX];
+    fray_status st = yr_text(&L->r, n, "a side's name", name, sizeof name);
     if (st != FRAY_OK)
         return st;
-    if (find_side(s, s->side_name[s->n_sides]) < s->n_sides)
-        return FAIL(L, n, "the side '%s' is named twice", s->side_name[s->n_sides]);
+    if (find_side(s, name) >= 0)
+        return FAIL(L, n, "the side '%s' is named twice", name);
+    memcpy(s->side_name[s->n_sides], name, sizeof name);
     *out = s->n_sides++;
     return FRAY_OK;
 }
@@ -1969,8 +1977,9 @@ fray_status fa_setup_vary(fa_setup *s, const char *key, const char *value,
     int which = option_find(key);
     if (which >= 0) {
         char why[160];
-        if (!option_parse(&s->opt, which, value, why, sizeof why))
-            return vary_fail(diag, FRAY_ERR_PARSE, "%s, got '%.40s'", why, value);
+        fray_status ost = option_parse(&s->opt, which, value, why, sizeof why);
+        if (ost != FRAY_OK)
+            return vary_fail(diag, ost, "%s, got '%.40s'", why, value);
         return FRAY_OK;
     }
     long v;
