@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "alloy_int.h"
+#include "fail_alloc.h"
 
 #define SRC FRAY_SOURCE_DIR "/"
 
@@ -438,4 +439,39 @@ Test(alloy_load, copy_is_whole) {
     cr_expect_eq(c->n, 6);
     fa_setup_free(c);
     fa_setup_free(NULL);
+}
+
+/* 004:40: a surprise round only when some, but not all, are aware. */
+Test(alloy_load, no_surprise_when_nobody_aware_004_40) {
+    fa_setup *s = load_ok("tests/data/alloy/good_all_unaware.yaml");
+    cr_expect(!s->c[0].aware && !s->c[1].aware);
+    cr_expect(!s->surprise);
+    fa_setup_free(s);
+}
+
+/* Every allocation that can fail does so cleanly: FRAY_ERR_NOMEM, nothing
+ * handed back, nothing left allocated (STYLE.md "Route allocation"). */
+Test(alloy_load, out_of_memory_at_every_step) {
+    bool loaded = false;
+    for (long n = 1; n < 200 && !loaded; n++) {
+        fail_alloc fa = {0};
+        fa.fail_at = n;
+        fray_allocator a = {fail_realloc, &fa};
+        fa_setup *s = NULL;
+        fray_diag d;
+        fray_status st = fa_load(SRC "examples/alloy/skirmish.yaml", &a, &s, &d);
+        if (st == FRAY_OK) {
+            loaded = true;
+            fa.fail_at = 0;
+            fa_setup *c = NULL;
+            cr_expect_eq(fa_setup_copy(s, &a, &c), FRAY_OK);
+            fa_setup_free(c);
+            fa_setup_free(s);
+        } else {
+            cr_expect_eq(st, FRAY_ERR_NOMEM, "allocation %ld: %s", n, d.message);
+            cr_expect_null(s);
+        }
+        cr_expect_eq(fa.live, 0, "allocation %ld: %ld blocks left", n, fa.live);
+    }
+    cr_expect(loaded);
 }

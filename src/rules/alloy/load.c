@@ -1494,8 +1494,6 @@ static fray_status rd_combatant(al *L, const yn *n, bool sides_given) {
             ati = count > 1 ? ati->next : NULL;
         }
         L->c_node[s->n] = n;
-        if (!aware)
-            s->surprise = true;
         s->n++;
     }
     L->n_groups++;
@@ -1756,6 +1754,13 @@ static fray_status rd_encounter(al *L, const yn *root) {
         if (!any)
             return FAIL(L, sides, "the side '%s' has no combatants", s->side_name[side]);
     }
+    /* 004:40: a surprise round when some, but not all, are aware. */
+    bool some_aware = false, some_not = false;
+    for (int i = 0; i < s->n; i++) {
+        some_aware = some_aware || s->c[i].aware;
+        some_not = some_not || !s->c[i].aware;
+    }
+    s->surprise = some_aware && some_not;
     const yn *map = yr_get(root, "map");
     if (map) {
         if ((st = rd_map(L, map)) != FRAY_OK)
