@@ -925,7 +925,7 @@ static fray_status rd_sb_weapon(al *L, const yn *n, fa_sb_weapon *out) {
     if (out->ammo == -2) /* two magazines besides the one loaded */
         out->ammo = (int16_t)(L->s->weapons[w].magazine > 0 ? 2 * L->s->weapons[w].magazine
                                                              : -1);
-    /* Thrown weapons count as their own ammunition (004:104): ammo is how
+    /* Thrown weapons count as their own ammunition (004:101, 112): ammo is how
      * many more are carried besides the one in hand. */
     if (out->ammo >= 0 && L->s->weapons[w].magazine == 0 &&
         L->s->weapons[w].kind != FA_WK_THROWN)
