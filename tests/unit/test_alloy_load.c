@@ -411,8 +411,19 @@ Test(alloy_load, vary_options_and_numbers) {
     cr_expect_eq(s->sb[s->c[p].sb].defense[FA_DEF_REFLEX], 18);
     cr_expect_eq(fa_setup_vary(s, "boss.attack", "7", &d), FRAY_OK);
     cr_expect_eq(sb_of(s, "boss")->attack_bonus, 7);
-    cr_expect_eq(fa_setup_vary(s, "thug.defense", "15", &d), FRAY_OK); /* the stat block */
+    /* A counted group: thug is thug-1 .. thug-3 (they alone use Thug). */
+    int n_sb = s->n_sb;
+    cr_expect_eq(fa_setup_vary(s, "thug.defense", "15", &d), FRAY_OK);
     cr_expect_eq(sb_of(s, "thug-2")->defense[FA_DEF_DEFENSE], 15);
+    cr_expect_eq(sb_of(s, "thug-3")->defense[FA_DEF_DEFENSE], 15);
+    cr_expect_eq(s->n_sb, n_sb);
+    /* A stat block by name: every combatant using it. */
+    cr_expect_eq(fa_setup_vary(s, "Mercenary.will", "13", &d), FRAY_OK);
+    cr_expect_eq(sb_of(s, "merc")->defense[FA_DEF_WILL], 13);
+    /* A bad value changes nothing (no copy made). */
+    n_sb = s->n_sb;
+    cr_expect_eq(fa_setup_vary(s, "gang-pyro.hp", "9999", &d), FRAY_ERR_RANGE);
+    cr_expect_eq(s->n_sb, n_sb);
     cr_expect_eq(fa_setup_vary(s, "merc.speed", "33", &d), FRAY_ERR_RANGE);
     cr_expect_eq(fa_setup_vary(s, "merc.speed", "35", &d), FRAY_OK);
     cr_expect_eq(sb_of(s, "merc")->speed, 7);

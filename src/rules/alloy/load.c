@@ -1322,13 +1322,6 @@ static int find_side(const fa_setup *s, const char *name) {
     return -1;
 }
 
-static int find_combatant(const fa_setup *s, const char *id) {
-    for (int i = 0; i < s->n; i++)
-        if (yr_ieq(s->c[i].id, id))
-            return i;
-    return -1;
-}
-
 static int find_group(const al *L, const char *id) {
     for (int i = 0; i < L->n_groups; i++)
         if (yr_ieq(L->groups[i].id, id))
@@ -1955,18 +1948,52 @@ static fray_status vary_fail(fray_diag *diag, fray_status st, const char *fmt, c
     return st;
 }
 
-/* The stat block of combatant i alone (a copy when others share it). */
-static int own_statblock(fa_setup *s, int i) {
-    int sbi = s->c[i].sb;
-    for (int j = 0; j < s->n; j++)
-        if (j != i && s->c[j].sb == sbi) {
-            if (s->n_sb == FA_MAX_STATBLOCKS)
-                return -1;
-            s->sb[s->n_sb] = s->sb[sbi];
-            s->c[i].sb = (int16_t)s->n_sb;
-            return s->n_sb++;
+/* true when combatant id is who, or who-N (a counted group). */
+static bool vary_matches(const char *id, const char *who) {
+    size_t wl = strlen(who);
+    if (yr_ieq(id, who))
+        return true;
+    if (strncasecmp(id, who, wl) != 0 || id[wl] != '-' || id[wl + 1] == '\0')
+        return false;
+    for (const char *p = id + wl + 1; *p; p++)
+        if (!isdigit((unsigned char)*p))
+            return false;
+    return true;
+}
+
+/* Gives the combatants in `in` stat blocks of their own (copies where a
+ * combatant outside shares theirs) and lists those blocks in out. Returns
+ * how many, or -1 when the setup has no room for the copies (nothing
+ * changed then). */
+static int own_statblocks(fa_setup *s, const bool *in, int *out) {
+    int copies = 0, n_out = 0;
+    int16_t remap[FA_MAX_STATBLOCKS];
+    for (int k = 0; k < FA_MAX_STATBLOCKS; k++)
+        remap[k] = -1;
+    for (int i = 0; i < s->n; i++) {
+        if (!in[i] || remap[s->c[i].sb] >= 0)
+            continue;
+        int sbi = s->c[i].sb;
+        bool shared = false;
+        for (int j = 0; j < s->n && !shared; j++)
+            shared = !in[j] && s->c[j].sb == sbi;
+        copies += shared;
+        remap[sbi] = (int16_t)(shared ? FA_MAX_STATBLOCKS : sbi); /* marked */
+    }
+    if (s->n_sb + copies > FA_MAX_STATBLOCKS)
+        return -1;
+    for (int k = 0; k < FA_MAX_STATBLOCKS; k++) {
+        if (remap[k] == FA_MAX_STATBLOCKS) {
+            s->sb[s->n_sb] = s->sb[k];
+            remap[k] = (int16_t)s->n_sb++;
         }
-    return sbi;
+        if (remap[k] >= 0)
+            out[n_out++] = remap[k];
+    }
+    for (int i = 0; i < s->n; i++)
+        if (in[i])
+            s->c[i].sb = remap[s->c[i].sb];
+    return n_out;
 }
 
 fray_status fa_setup_vary(fa_setup *s, const char *key, const char *value,
@@ -2007,22 +2034,6 @@ fray_status fa_setup_vary(fa_setup *s, const char *key, const char *value,
         wl = sizeof who - 1;
     memcpy(who, key, wl);
     who[wl] = '\0';
-    int targets[FA_MAX_STATBLOCKS];
-    int nt = 0;
-    int ci = find_combatant(s, who);
-    if (ci >= 0) {
-        int sbi = own_statblock(s, ci);
-        if (sbi < 0)
-            return vary_fail(diag, FRAY_ERR_RANGE, "%s%s: too many stat blocks to vary it alone",
-                             "", who);
-        targets[nt++] = sbi;
-    } else {
-        int sbi = find_sb(s, who);
-        if (sbi < 0)
-            return vary_fail(diag, FRAY_ERR_PARSE,
-                             "no combatant or stat block '%.40s' (in the key '%.60s')", who, key);
-        targets[nt++] = sbi;
-    }
     static const int lo[] = {1, 1, 1, 1, 1, -10, -20, 0, 1, 0, 0};
     static const int hi[] = {2000, 60, 60, 60, 60, 40, 40, 120, 30, 20, 10};
     if (!yr_parse_long(value, &v) || v < lo[stat] || v > hi[stat]) {
@@ -2035,6 +2046,26 @@ fray_status fa_setup_vary(fa_setup *s, const char *key, const char *value,
     if (stat == 7 && v % 5 != 0)
         return vary_fail(diag, FRAY_ERR_RANGE, "%sspeed is in feet, a multiple of 5, got '%.40s'",
                          "", value);
+    /* WHO: a combatant, a counted group (thug: thug-1, thug-2 ...), else a
+     * stat block (every combatant using it). */
+    int targets[FA_MAX_STATBLOCKS];
+    int nt = 0;
+    bool in[FA_MAX_COMBATANTS] = {false};
+    bool any = false;
+    for (int i = 0; i < s->n; i++)
+        any |= in[i] = vary_matches(s->c[i].id, who);
+    if (any) {
+        nt = own_statblocks(s, in, targets);
+        if (nt < 0)
+            return vary_fail(diag, FRAY_ERR_RANGE,
+                             "%s%s: too many stat blocks to vary it alone", "", who);
+    } else {
+        int sbi = find_sb(s, who);
+        if (sbi < 0)
+            return vary_fail(diag, FRAY_ERR_PARSE,
+                             "no combatant or stat block '%.40s' (in the key '%.60s')", who, key);
+        targets[nt++] = sbi;
+    }
     for (int t = 0; t < nt; t++) {
         fa_statblock *sb = &s->sb[targets[t]];
         switch (stat) {
