@@ -216,6 +216,9 @@ Test(alloy_load, skirmish_map_groups_overlays) {
     const fa_statblock *thug = sb_of(s, "thug-1");
     cr_expect(!thug->weapons[1].proficient);
     cr_expect_eq(s->map.terrain[5][5], FRAY_TERRAIN_WALL);
+    /* map.edges: the crates, a low wall south of [1..3, 3] */
+    cr_expect_eq(fray_grid_edge(&s->map, (fray_pos){2, 3}, (fray_pos){2, 4}), FRAY_EDGE_LOW);
+    cr_expect_eq(fray_grid_edge(&s->map, (fray_pos){4, 3}, (fray_pos){4, 4}), FRAY_EDGE_NONE);
     fa_setup_free(s);
 }
 
@@ -344,6 +347,7 @@ static const struct bad_case {
     {"bad_catalog_kind.yaml", FRAY_ERR_PARSE, 4, 11, "is a file of kind 'statblocks'; expected 'catalog' here"},
     {"bad_missing_file.yaml", FRAY_ERR_PARSE, 4, 11, "cannot open 'no_such_file.yaml'"},
     {"bad_yaml_syntax.yaml", FRAY_ERR_PARSE, 4, 1, "YAML syntax:"},
+    {"bad_edge.yaml", FRAY_ERR_PARSE, 12, 28, "[0, 0] and [2, 0] are not side by side on the map"},
     {"bad_seed.yaml", FRAY_ERR_PARSE, 11, 7, "expected a seed (a whole number from 0 to 2^64-1), got '-3'"},
 };
 

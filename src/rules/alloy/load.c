@@ -1521,8 +1521,76 @@ static fray_status map_error(al *L, const yn *art, const fray_diag *gd, fray_sta
                    gd->column);
 }
 
+/* map.edges: walls and low walls between squares, as 99 Towers maps
+ * (docs/file-formats.md "The map"). */
+static fray_status rd_edges(al *L, const yn *list) {
+    static const char *const keys[] = {"between", "south-of", "east-of", "length",
+                                       "kind", "notes"};
+    static const char *const kinds[] = {"wall", "low"};
+    fray_status st;
+    for (const yn *it = yr_items(list); it; it = yr_next_item(list, it)) {
+        if ((st = yr_keys(&L->r, it, "an edge", keys, N_OF(keys), false)) != FRAY_OK)
+            return st;
+        const yn *v, *between = yr_get(it, "between"), *south = yr_get(it, "south-of"),
+                     *east = yr_get(it, "east-of");
+        int kind;
+        if (!(v = yr_get(it, "kind")))
+            return yr_missing(&L->r, it, "kind", "an edge");
+        if ((st = yr_choice(&L->r, v, "an edge's kind", kinds, 2, &kind)) != FRAY_OK)
+            return st;
+        fray_edge e = kind == 0 ? FRAY_EDGE_WALL : FRAY_EDGE_LOW;
+        if ((between != NULL) + (south != NULL) + (east != NULL) != 1)
+            return yr_fail(&L->r, it, FRAY_ERR_PARSE,
+                           "an edge gives one of: between: [[x, y], [x, y]], "
+                           "south-of: [x, y] or east-of: [x, y]");
+        if (between) {
+            fray_pos a, b;
+            if (yr_n_items(between) != 2 || between->type != YN_SEQ)
+                return yr_fail(&L->r, between, FRAY_ERR_PARSE,
+                               "between names two spaces: [[x, y], [x, y]]");
+            if ((st = yr_pos(&L->r, between->first, "between", &a)) != FRAY_OK ||
+                (st = yr_pos(&L->r, between->first->next, "between", &b)) != FRAY_OK)
+                return st;
+            if (yr_get(it, "length"))
+                return yr_fail(&L->r, yr_key_node(it, "length", false), FRAY_ERR_PARSE,
+                               "length goes with south-of or east-of");
+            if (fray_grid_set_edge(&L->s->map, a, b, e) != FRAY_OK)
+                return yr_fail(&L->r, between, FRAY_ERR_PARSE,
+                               "[%d, %d] and [%d, %d] are not side by side on the "
+                               "map (an edge runs between two spaces that share a "
+                               "side)",
+                               a.x, a.y, b.x, b.y);
+            continue;
+        }
+        fray_pos p;
+        int len = 1;
+        const yn *pn = south ? south : east;
+        if ((st = yr_pos(&L->r, pn, south ? "south-of" : "east-of", &p)) != FRAY_OK)
+            return st;
+        if ((v = yr_get(it, "length")) &&
+            (st = yr_int(&L->r, v, "length", 1, FRAY_GRID_MAX, &len)) != FRAY_OK)
+            return st;
+        for (int i = 0; i < len; i++) {
+            fray_pos a = p, b = p;
+            if (south) {
+                a.x = b.x = (int16_t)(p.x + i);
+                b.y = (int16_t)(p.y + 1);
+            } else {
+                a.y = b.y = (int16_t)(p.y + i);
+                b.x = (int16_t)(p.x + 1);
+            }
+            if (fray_grid_set_edge(&L->s->map, a, b, e) != FRAY_OK)
+                return yr_fail(&L->r, pn, FRAY_ERR_RANGE,
+                               "the edge between [%d, %d] and [%d, %d] is off the "
+                               "map (%dx%d)",
+                               a.x, a.y, b.x, b.y, L->s->map.w, L->s->map.h);
+        }
+    }
+    return FRAY_OK;
+}
+
 static fray_status rd_map(al *L, const yn *n) {
-    static const char *const keys[] = {"art", "legend", "notes"};
+    static const char *const keys[] = {"art", "legend", "edges", "notes"};
     static const char *const terrains[] = {"open", "wall", "difficult", "window", "pit"};
     fray_status st = yr_keys(&L->r, n, "the map", keys, N_OF(keys), false);
     if (st != FRAY_OK)
@@ -1580,6 +1648,9 @@ static fray_status rd_map(al *L, const yn *n) {
     if (st != FRAY_OK)
         return map_error(L, art, &gd, st);
     L->s->has_map = true;
+    const yn *edges = yr_get(n, "edges");
+    if (edges && (st = rd_edges(L, edges)) != FRAY_OK)
+        return st;
     /* Legend marks: N spaces for a group of N, in reading order. */
     int used[FA_MAX_COMBATANTS] = {0};
     for (int i = 0; i < np; i++) {
