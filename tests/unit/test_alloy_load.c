@@ -5,10 +5,13 @@
  * are refused at file:line:column with what was expected; options and
  * sweeps (fa_setup_vary).
  */
+#define _XOPEN_SOURCE 700 /* mkstemp */
+
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "alloy_int.h"
 #include "fail_alloc.h"
@@ -348,6 +351,10 @@ static const struct bad_case {
     {"bad_missing_file.yaml", FRAY_ERR_PARSE, 4, 11, "cannot open 'no_such_file.yaml'"},
     {"bad_yaml_syntax.yaml", FRAY_ERR_PARSE, 4, 1, "YAML syntax:"},
     {"bad_edge.yaml", FRAY_ERR_PARSE, 12, 28, "[0, 0] and [2, 0] are not side by side on the map"},
+    {"bad_five_sides.yaml", FRAY_ERR_RANGE, 12, 37, "more than 4 sides"},
+    {"bad_three_effects.yaml", FRAY_ERR_RANGE, 14, 18, "a power has at most 2 effects"},
+    {"bad_long_name.yaml", FRAY_ERR_RANGE, 4, 11, "is 58 characters long; at most 47"},
+    {"bad_burst_no_range.yaml", FRAY_ERR_PARSE, 9, 9, "missing key 'range' in a power with an area burst"},
     {"bad_seed.yaml", FRAY_ERR_PARSE, 11, 7, "expected a seed (a whole number from 0 to 2^64-1), got '-3'"},
 };
 
@@ -489,4 +496,39 @@ Test(alloy_load, out_of_memory_at_every_step) {
         cr_expect_eq(fa.live, 0, "allocation %ld: %ld blocks left", n, fa.live);
     }
     cr_expect(loaded);
+}
+
+/* FA_MAX_WEAPONS and FA_MAX_STATBLOCKS: one more is refused by name. */
+static void write_many(const char *path, const char *head, const char *fmt, int n) {
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(head, f);
+    for (int i = 0; i < n; i++)
+        fprintf(f, fmt, i);
+    fclose(f);
+}
+
+Test(alloy_load, limits_of_a_setup) {
+    char cat[] = "/tmp/fray_alloy_cat_XXXXXX";
+    int fd = mkstemp(cat);
+    cr_assert(fd >= 0);
+    close(fd);
+    write_many(cat, "fray: catalog\nrules: alloy\nweapons:\n",
+               "  - {id: w%d, kind: melee, damage: 1d6}\n", FA_MAX_WEAPONS + 1);
+    fray_diag d;
+    cr_expect_eq(fa_check_file(cat, &d), FRAY_ERR_RANGE);
+    cr_expect_eq(d.line, 4 + FA_MAX_WEAPONS);
+    cr_expect(strstr(d.message, "more than 64 weapons") != NULL, "%s", d.message);
+    write_many(cat, "fray: statblocks\nrules: alloy\nstatblocks:\n",
+               "  - {name: S%d, defenses: {Defense: 10, Fortitude: 10, Reflex: 10}, attack: 0, "
+               "hp: 5}\n",
+               FA_MAX_STATBLOCKS + 1);
+    cr_expect_eq(fa_check_file(cat, &d), FRAY_ERR_RANGE);
+    cr_expect(strstr(d.message, "more than 64 stat blocks") != NULL, "%s", d.message);
+    write_many(cat, "fray: statblocks\nrules: alloy\nstatblocks:\n",
+               "  - {name: S%d, defenses: {Defense: 10, Fortitude: 10, Reflex: 10}, attack: 0, "
+               "hp: 5}\n",
+               FA_MAX_STATBLOCKS);
+    cr_expect_eq(fa_check_file(cat, &d), FRAY_OK, "%s", d.message);
+    unlink(cat);
 }
