@@ -235,6 +235,8 @@ Test(alloy_load, ambush_surprise_004_40) {
         cr_expect_eq(s->c[i].aware, s->c[i].side == 1, "%s", s->c[i].id);
     const fa_combatant_def *o = &s->c[find_c(s, "ogre")];
     cr_expect_eq(o->side_len, 2);
+    cr_expect_eq(o->at.x, 6);   /* drawn whole: its top-left square */
+    cr_expect_eq(o->at.y, 7);
     const fa_statblock *sb = &s->sb[o->sb];
     cr_expect_eq(sb->reach, 2);
     cr_expect(sb->threatening_reach);
@@ -346,7 +348,7 @@ static const struct bad_case {
     {"bad_overlap.yaml", FRAY_ERR_PARSE, 13, 44, "A and B stand in the same space [3, 3]"},
     {"bad_map_symbol.yaml", FRAY_ERR_PARSE, 14, 7, "unknown map symbol 'Q'"},
     {"bad_no_place.yaml", FRAY_ERR_PARSE, 18, 5, "B has no place on the map"},
-    {"bad_legend_count.yaml", FRAY_ERR_PARSE, 13, 1, "the map marks 'guard' on more spaces than its 2 combatants"},
+    {"bad_legend_count.yaml", FRAY_ERR_PARSE, 13, 1, "the map marks 'guard' on 3 squares; it has 2 combatants"},
     {"bad_overlay.yaml", FRAY_ERR_RANGE, 17, 5, "the space is off the map (5 x 2)"},
     {"bad_catalog_kind.yaml", FRAY_ERR_PARSE, 4, 11, "is a file of kind 'statblocks'; expected 'catalog' here"},
     {"bad_missing_file.yaml", FRAY_ERR_PARSE, 4, 11, "cannot open 'no_such_file.yaml'"},
@@ -356,6 +358,7 @@ static const struct bad_case {
     {"bad_three_effects.yaml", FRAY_ERR_RANGE, 14, 18, "a power has at most 2 effects"},
     {"bad_long_name.yaml", FRAY_ERR_RANGE, 4, 11, "is 58 characters long; at most 47"},
     {"bad_burst_no_range.yaml", FRAY_ERR_PARSE, 9, 9, "missing key 'range' in a power with an area burst"},
+    {"bad_drawn_whole.yaml", FRAY_ERR_PARSE, 10, 6, "'ogre' is drawn whole but its marks from [1, 1] do not make 2x2 squares"},
     {"bad_seed.yaml", FRAY_ERR_PARSE, 11, 7, "expected a seed (a whole number from 0 to 2^64-1), got '-3'"},
 };
 

@@ -225,6 +225,7 @@ typedef struct al {
     const yn *c_node[FA_MAX_COMBATANTS];
     bool c_placed[FA_MAX_COMBATANTS];
     fray_grid_placement placements[FRAY_GRID_MAX * FRAY_GRID_MAX];
+    bool mark_taken[FRAY_GRID_MAX * FRAY_GRID_MAX];
 } al;
 
 #define FAIL(L, at, ...) yr_fail(&(L)->r, (at), FRAY_ERR_PARSE, __VA_ARGS__)
@@ -1651,25 +1652,62 @@ static fray_status rd_map(al *L, const yn *n) {
     const yn *edges = yr_get(n, "edges");
     if (edges && (st = rd_edges(L, edges)) != FRAY_OK)
         return st;
-    /* Legend marks: N spaces for a group of N, in reading order. */
-    int used[FA_MAX_COMBATANTS] = {0};
-    for (int i = 0; i < np; i++) {
-        int gi = L->placements[i].placement_id;
+    /* Legend marks: a group of N is marked on N squares (each a
+     * combatant's top-left square, in reading order), or, when larger
+     * than one square, drawn whole (N footprints of side x side). */
+    int marks[FA_MAX_COMBATANTS] = {0};
+    for (int i = 0; i < np; i++)
+        marks[L->placements[i].placement_id]++;
+    bool *taken = L->mark_taken;
+    for (int gi = 0; gi < L->n_groups; gi++) {
         al_group *g = &L->groups[gi];
-        if (used[gi] == g->count)
-            return FAIL(L, art, "the map marks '%s' on more spaces than its %d combatant%s",
-                        g->id, g->count, g->count > 1 ? "s" : "");
-        int ci = g->first + used[gi]++;
-        if (L->c_placed[ci])
-            return FAIL(L, yr_get(g->node, "at"),
-                        "%s is placed twice: by at: and by the map legend", L->s->c[ci].name);
-        L->s->c[ci].at = L->placements[i].at;
-        L->c_placed[ci] = true;
+        if (marks[gi] == 0)
+            continue;
+        int side = L->s->c[g->first].side_len;
+        bool whole = side > 1 && marks[gi] == g->count * side * side;
+        if (!whole && marks[gi] != g->count)
+            return FAIL(L, art,
+                        "the map marks '%s' on %d squares; it has %d combatant%s (mark each "
+                        "on one square%s)",
+                        g->id, marks[gi], g->count, g->count > 1 ? "s" : "",
+                        side > 1 ? ", or draw it whole" : "");
+        memset(taken, 0, sizeof L->mark_taken);
+        int k = 0;
+        for (int i = 0; i < np; i++) {
+            if (L->placements[i].placement_id != gi || taken[i])
+                continue;
+            fray_pos at = L->placements[i].at;
+            if (whole) /* this square and the rest of its footprint */
+                for (int dy = 0; dy < side; dy++)
+                    for (int dx = 0; dx < side; dx++) {
+                        int j = -1;
+                        for (int m = 0; m < np && j < 0; m++)
+                            if (L->placements[m].placement_id == gi && !taken[m] &&
+                                L->placements[m].at.x == at.x + dx &&
+                                L->placements[m].at.y == at.y + dy)
+                                j = m;
+                        if (j < 0) {
+                            fray_diag md;
+                            memset(&md, 0, sizeof md);
+                            md.line = at.y + 1;
+                            md.column = at.x + 1;
+                            snprintf(md.message, sizeof md.message,
+                                     "'%s' is drawn whole but its marks from [%d, %d] do not "
+                                     "make %dx%d squares",
+                                     g->id, at.x, at.y, side, side);
+                            return map_error(L, art, &md, FRAY_ERR_PARSE);
+                        }
+                        taken[j] = true;
+                    }
+            int ci = g->first + k++;
+            if (L->c_placed[ci])
+                return FAIL(L, yr_get(g->node, "at"),
+                            "%s is placed twice: by at: and by the map legend",
+                            L->s->c[ci].name);
+            L->s->c[ci].at = at;
+            L->c_placed[ci] = true;
+        }
     }
-    for (int gi = 0; gi < L->n_groups; gi++)
-        if (used[gi] > 0 && used[gi] < L->groups[gi].count)
-            return FAIL(L, art, "the map marks '%s' on %d spaces; it has %d combatants",
-                        L->groups[gi].id, used[gi], L->groups[gi].count);
     return FRAY_OK;
 }
 
