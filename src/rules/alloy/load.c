@@ -22,6 +22,7 @@
 #include "yaml_read.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -371,7 +372,7 @@ static fray_status rd_area(al *L, const yn *n, uint8_t *kind, int8_t *size) {
         return FAIL(L, n, "the area is %ld ft; areas are in 5-ft squares (a multiple of 5)",
                     v);
     long sq = v / 5;
-    if (k == FA_AREA_BLAST ? (sq < 1 || sq > 20) : (sq < 1 || sq > 20))
+    if (sq < 1 || sq > 20)
         return FAIL_RANGE(L, n, "%s must be between 5 and 100 ft, got %ld",
                           k == FA_AREA_BLAST ? "a blast" : "a burst", v);
     *kind = (uint8_t)k;
@@ -1817,8 +1818,9 @@ static fray_status rd_encounter(al *L, const yn *root) {
         bool digits = *p != '\0';
         for (const char *q = p; *q; q++)
             digits = digits && isdigit((unsigned char)*q);
+        errno = 0;
         unsigned long long x = digits ? strtoull(p, &end, 10) : 0;
-        if (!digits || strlen(p) > 20 || (x == ULLONG_MAX))
+        if (!digits || errno == ERANGE || x > UINT64_MAX)
             return FAIL(L, v, "expected a seed (a whole number from 0 to 2^64-1), got %s",
                         yr_got(v, b));
         s->seed = (uint64_t)x;
