@@ -1031,7 +1031,8 @@ fray_status yr_keys(yr *L, const yn *map, const char *what,
                     best = i;
                 }
             }
-            if (best >= 0 && best_d <= 2 && best_d * 3 <= (int)strlen(keys[best]))
+            if (L->suggest_keys && best >= 0 && best_d <= 2 &&
+                best_d * 3 <= (int)strlen(keys[best]))
                 return yr_fail(L, k, FRAY_ERR_PARSE,
                                "unknown key '%.40s' in %s (did you mean '%s'?)",
                                k->text, what, keys[best]);

@@ -86,6 +86,8 @@ typedef struct yr {
     size_t mem_len;
     size_t total_bytes;           /* of the files read so far */
     long n_nodes;                 /* values in their trees */
+    bool suggest_keys;            /* yr_keys: "did you mean" for a near miss
+                                     (Alloy; 99 Towers lists the keys) */
 } yr;
 
 /* Arena (zeroed memory; NULL when out of memory). */

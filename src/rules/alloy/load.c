@@ -1912,6 +1912,7 @@ static fray_status load_any(const char *path, const fray_allocator *alloc, fa_se
     }
     memset(L, 0, sizeof *L);
     L->r.alloc = alloc;
+    L->r.suggest_keys = true;
     L->r.top_paths = &path;
     L->r.n_top = 1;
     L->r.cur_file = path;
