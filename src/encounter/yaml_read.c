@@ -1,7 +1,8 @@
 /*
  * yaml_read.c - fray's data files into a tree of nodes with places, and
  * values read from it (yaml_read.h). Taken from 99 Towers' loader
- * (src/rules/towers/load.c), whose comments explain each choice.
+ * (src/rules/towers/load.c) unchanged, but for the reader's state being
+ * its own struct and key suggestions being a choice.
  */
 #define _XOPEN_SOURCE 700 /* strerror_r */
 

@@ -4,11 +4,10 @@
  * values from it with errors in the form file:line:column: what was
  * expected (docs/file-formats.md "Errors", "Limits").
  *
- * The code is 99 Towers' reader (src/rules/towers/load.c), taken out so
- * that every ruleset's loader reads files the same way; Alloy's loader
- * (src/rules/alloy/load.c) uses it. Towers still has its own copy of the
- * same functions (to be switched over without changing what it accepts
- * or prints).
+ * The code is 99 Towers' reader, taken out of src/rules/towers/load.c
+ * (which now uses it under its old names) so that every ruleset's loader
+ * reads files the same way; Alloy's loader (src/rules/alloy/load.c) uses
+ * it too.
  *
  * Memory: the tree and every string live in an arena of chunks taken from
  * the caller's fray_allocator and freed in one go (yr_free_all).
