@@ -215,7 +215,8 @@ Test(alloy_load, skirmish_map_groups_overlays) {
     cr_expect_eq(tr->powers[0].range, 12);
     cr_expect_eq(tr->powers[0].weapon, -1);
     cr_expect_eq(tr->powers[0].dice.n, 4);
-    cr_expect_eq(tr->weapons[1].ammo, 2);
+    cr_expect_eq(tr->weapons[1].ammo, 2);   /* grenades: two more, as written */
+    cr_expect_eq(tr->weapons[2].ammo, 0);   /* a knife: the one in hand (thrown) */
     cr_expect_eq(s->c[find_c(s, "boss")].tactics, FA_TACTICS_CAUTIOUS);
     const fa_statblock *thug = sb_of(s, "thug-1");
     cr_expect(!thug->weapons[1].proficient);

@@ -924,9 +924,12 @@ static fray_status rd_sb_weapon(al *L, const yn *n, fa_sb_weapon *out) {
     if (w < 0)
         return unknown_weapon(L, idn, idn->text);
     out->weapon = (int16_t)w;
-    if (out->ammo == -2) /* two magazines besides the one loaded */
-        out->ammo = (int16_t)(L->s->weapons[w].magazine > 0 ? 2 * L->s->weapons[w].magazine
-                                                             : -1);
+    /* Not given: two magazines besides the one loaded; a thrown weapon
+     * only the one in hand; other weapons do not count ammunition. */
+    if (out->ammo == -2)
+        out->ammo = (int16_t)(L->s->weapons[w].magazine > 0       ? 2 * L->s->weapons[w].magazine
+                              : L->s->weapons[w].kind == FA_WK_THROWN ? 0
+                                                                     : -1);
     /* Thrown weapons count as their own ammunition (004:101, 112): ammo is how
      * many more are carried besides the one in hand. */
     if (out->ammo >= 0 && L->s->weapons[w].magazine == 0 &&
