@@ -149,7 +149,7 @@ Test(alloy_load, statblock_numbers_L8) {
      * your next turn). */
     cr_assert_eq(m->n_powers, 1);
     const fa_power *p = &m->powers[0];
-    cr_expect_str_eq(p->id, "pistol-whip");
+    cr_expect_str_eq(p->id, "stunning-blow");
     cr_expect_eq(p->usage, FA_ENCOUNTER);
     cr_expect_eq(p->action, FA_ACT_STANDARD);
     cr_expect_eq(p->ability, FA_STR);
