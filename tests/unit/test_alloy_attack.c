@@ -65,9 +65,8 @@ Test(alloy_attack, unarmed_when_nothing_in_hand_ruling) {
     cr_assert_eq(L.attack_bonus, 4);
     /* a block carrying the catalog's "unarmed" weapon strikes with it */
     fa_statblock *b = &f->s.sb[SB_SOLDIER];
-    b->weapons[b->n_weapons].weapon = W_UNARMED;
-    b->weapons[b->n_weapons].proficient = true;
-    b->n_weapons++;
+    b->weapons[SLOT_FLAMER].weapon = W_UNARMED;   /* the block's four slots are full */
+    b->weapons[SLOT_FLAMER].proficient = true;
     L = fa_attack_line_of(&f->s, &f->st, a, -1, -1, true);
     cr_assert_eq(L.dice.sides, 3);
     /* a melee basic attack with a pistol in hand is unarmed */
