@@ -886,3 +886,62 @@ Test(alloy_attack, hit_and_crit_chances_match_exact_odds_004_49_175) {
     odds_case(3, 12, 18);    /* widened crit range */
     odds_case(-8, 3, 19);    /* natural 1 still misses */
 }
+
+Test(alloy_attack, power_effects_on_hit_and_usage_L8) {
+    afx *f = afx_new(20, 20);
+    fa_power *p = afx_power(f, SB_SOLDIER, 0);
+    p->usage = FA_ENCOUNTER;
+    p->n_effects = 1;
+    p->effects[0] = (fa_effect_def){FA_C_DAZED, FA_ENDS_SAVE, 0};
+    int a = afx_add(f, 0, 5, 5, SLOT_SWORD);
+    int t = afx_add(f, 1, 6, 5, SLOT_SWORD);
+    fa_command c = afx_cmd(FA_CMD_ATTACK, a, t);
+    c.power = 0;
+    fa_run *r = AFX_DICE(f, 3);                   /* a miss: no effect */
+    cr_assert_eq(fa_attack(r, &c, false), FRAY_OK);
+    cr_assert(!fa_has(&f->st.c[t], FA_C_DAZED));
+    cr_assert(f->st.c[a].powers_used & 1u, "an encounter power is spent");
+    r = AFX_DICE(f, 15, 2);
+    cr_assert_eq(fa_attack(r, &c, false), FRAY_OK);
+    const fa_cond *d = fa_cond_find(&f->st.c[t], FA_C_DAZED, -1);
+    cr_assert_not_null(d);
+    cr_assert_eq(d->ends, FA_ENDS_SAVE);
+    cr_assert_eq(d->source, a);
+    free(f);
+}
+
+Test(alloy_attack, power_without_damage_dice_deals_none) {
+    afx *f = afx_new(20, 20);
+    fa_power *p = afx_power(f, SB_SOLDIER, 0);
+    p->weapon = -1;
+    p->dice = (fa_dice){0, 0};
+    p->n_effects = 1;
+    p->effects[0] = (fa_effect_def){FA_C_SLOWED, FA_ENDS_END_OF_TURN, 0};
+    int a = afx_add(f, 0, 5, 5, SLOT_SWORD);
+    int t = afx_add(f, 1, 6, 5, SLOT_SWORD);
+    fa_command c = afx_cmd(FA_CMD_ATTACK, a, t);
+    c.power = 0;
+    fa_run *r = AFX_DICE(f, 15);
+    cr_assert_eq(fa_attack(r, &c, false), FRAY_OK);
+    cr_assert_eq(f->st.c[t].hp, 30);
+    cr_assert_eq(afx_count(f, FA_FACT_DAMAGE), 0);
+    cr_assert(fa_has(&f->st.c[t], FA_C_SLOWED));
+    free(f);
+}
+
+Test(alloy_attack, several_targets_all_checked_before_any_roll_004_75) {
+    afx *f = afx_new(20, 20);
+    afx_power(f, SB_SOLDIER, 0);
+    int a = afx_add(f, 0, 5, 5, SLOT_SWORD);
+    int t1 = afx_add(f, 1, 6, 5, SLOT_SWORD);
+    int t2 = afx_add(f, 1, 9, 5, SLOT_SWORD);   /* out of reach */
+    fa_command c = afx_cmd(FA_CMD_ATTACK, a, t1);
+    c.power = 0;
+    c.n_targets = 2;
+    c.targets[1] = (int8_t)t2;
+    fa_run *r = AFX_DICE(f, 15, 3, 15, 3);
+    cr_assert_eq(fa_attack(r, &c, false), FRAY_ERR_INVALID);
+    cr_assert_eq(f->ev.n_dice, 0);
+    cr_assert_eq(f->st.c[t1].hp, 30);
+    free(f);
+}

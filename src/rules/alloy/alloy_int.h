@@ -667,6 +667,17 @@ typedef struct fa_mods {            /* an attack's modifiers, with reasons */
     int8_t cover_by;           /* the creature giving the only cover (-1 none): 004:870 */
     int cover_value;           /* the cover penalty (positive), for "missed only because of cover" */
 } fa_mods;
+/* The facts attack.c tells for one attack roll, in this order:
+ *   FA_FACT_ATTACK: v1 = the line's bonus + fa_mods.total (every attack
+ *     modifier), v2 = d20 + v1, v4 = the defense with fa_mods.def_total; a
+ *     coup de grace without a roll (option coup_rolls false) has v0 = v2 = 0.
+ *   FA_FACT_MODIFIER, one per modifier: v0 fa_mod, v1 value, v2 = 1 when it
+ *     changes the target's defense (0: the attack roll); NOT_PROFICIENT has
+ *     v1 = 0 and v3 = the proficiency bonus not had (004:57).
+ *   then FA_FACT_COVER_STRUCK, FA_FACT_DAMAGE, FA_FACT_DYING/DEAD,
+ *     FA_FACT_COND_ON, FA_FACT_PUSH, FA_FACT_MOVE, FA_FACT_DROP as they
+ *     happen; FA_FACT_AMMO before the rolls. An area tells every attack
+ *     roll before the one damage roll's DAMAGE facts. */
 
 /* FA_FACT_NO_EFFECT reasons from attack.c (v0), and why an attack is not
  * possible (fa_mods.why_impossible). Numbered from 64 so that they never

@@ -419,8 +419,9 @@ void fa_attack_mods(const fa_setup *s, const fa_state *st, int who,
 
     /* Range: short free, long -2, beyond long impossible (004:89, 141-143);
      * melee within reach (004:76). An area burst's or wall's origin counts. */
-    if (line->ranged || (line->area && (line->area_kind == FA_AREA_BURST ||
-                                        line->area_kind == FA_AREA_WALL))) {
+    bool placed = line->area && (line->area_kind == FA_AREA_BURST ||
+                                 line->area_kind == FA_AREA_WALL);
+    if ((line->ranged && !line->area) || placed) {
         int range = line->area ? fray_grid_range(a->fp, from)
                                : fray_grid_range(a->fp, t->fp);
         int limit = imax(line->range_short, line->range_long);
@@ -647,6 +648,8 @@ static fray_status attack_one(fa_run *r, int who, int target,
     }
     if (rr.result == FA_MISS)
         return r->failed;
+    if (L->dice.n <= 0)    /* a power with no damage: its effects only */
+        return power_effects(r, who, struck, L);
     int rolled, amount;
     if (rr.result == FA_CRIT) {
         rolled = damage_max(L);
@@ -761,13 +764,20 @@ static fray_status attack_area(fa_run *r, int who, const fa_attack_line *L,
     }
     if (r->failed != FRAY_OK)
         return r->failed;
-    int rolled = any_hit ? damage_roll(r, who, L) : 0;
-    int extra = any_crit ? fa_roll_dice(r, L->crit_dice, FA_DIE_CRIT, who) : 0;
+    bool damages = L->dice.n > 0;
+    int rolled = any_hit && damages ? damage_roll(r, who, L) : 0;
+    int extra = any_crit && damages ? fa_roll_dice(r, L->crit_dice, FA_DIE_CRIT, who) : 0;
     if (r->failed != FRAY_OK)
         return r->failed;
     for (int k = 0; k < n; k++) {
         if (result[k] == FA_MISS)
             continue;
+        if (L->dice.n <= 0) {  /* a power with no damage: its effects only */
+            e = power_effects(r, who, targets[k], L);
+            if (e != FRAY_OK)
+                return e;
+            continue;
+        }
         int base = rolled;
         if (result[k] == FA_CRIT && r->s->opt.area_crit_max)
             base = damage_max(L);
@@ -796,7 +806,6 @@ static fray_status basic_or_power(fa_run *r, const fa_command *cmd, bool charge)
     fa_attack_line L = fa_attack_line_of(s, r->st, who, cmd->power, cmd->weapon, melee);
     if (charge && (L.ranged || L.area))
         return bad(r);     /* a charge ends in a melee attack (004:523) */
-    mark_power(r, who, cmd->power);
     if (L.area) {
         fray_area area;
         fray_footprint from;
@@ -806,20 +815,31 @@ static fray_status basic_or_power(fa_run *r, const fa_command *cmd, bool charge)
         fray_pos origin = cmd->origin;
         if (L.area_kind == FA_AREA_WALL)
             origin = cmd->path[0];
-        return attack_area(r, who, &L, &area, from, origin, L.weapon, 1);
+        e = attack_area(r, who, &L, &area, from, origin, L.weapon, 1);
+        if (e == FRAY_OK)
+            mark_power(r, who, cmd->power);
+        return e;
     }
     if (cmd->n_targets < 1 || cmd->n_targets > FA_MAX_TARGETS)
         return bad(r);
     if (cmd->power < 0 && cmd->n_targets != 1)
         return bad(r);     /* a basic attack has one target (004:482) */
-    for (int i = 0; i < cmd->n_targets; i++)
+    for (int i = 0; i < cmd->n_targets; i++) {
         if (!valid_target(r->st, who, cmd->targets[i]))
             return bad(r);
+        /* every target in reach or range, with line of effect, before any roll */
+        fa_mods m;
+        fa_attack_mods(s, r->st, who, cmd->targets[i], &L, charge,
+                       r->st->c[who].fp.at, &m);
+        if (m.impossible)
+            return bad(r);
+    }
     if (L.ranged) {        /* one round per target (004:87) */
         fray_status e = spend_ammo(r, who, L.weapon, cmd->n_targets);
         if (e != FRAY_OK)
             return e;
     }
+    mark_power(r, who, cmd->power);
     for (int i = 0; i < cmd->n_targets; i++) {
         /* A separate attack and damage roll for each (004:75, 87). */
         fray_status e = attack_one(r, who, cmd->targets[i], &L, charge, ONE_DAMAGE);
@@ -1094,12 +1114,16 @@ static fray_status coup(fa_run *r, const fa_command *cmd) {
     fa_attack_line L = fa_attack_line_of(r->s, st, who, cmd->power, cmd->weapon, melee);
     if (L.area)
         return bad(r);
-    mark_power(r, who, cmd->power);
+    fa_mods m;
+    fa_attack_mods(r->s, st, who, t, &L, false, st->c[who].fp.at, &m);
+    if (m.impossible)
+        return bad(r);
     if (L.ranged) {
         fray_status e = spend_ammo(r, who, L.weapon, 1);
         if (e != FRAY_OK)
             return e;
     }
+    mark_power(r, who, cmd->power);
     return attack_one(r, who, t, &L, false, ONE_COUP);
 }
 
