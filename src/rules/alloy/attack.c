@@ -38,7 +38,17 @@
  *   - grapple needs a free hand: no two-handed weapon in hand; one grapple
  *     at a time;
  *   - checks (fa_check_vs) have no automatic success or failure: natural 1
- *     and 20 are for attack rolls (004:51).
+ *     and 20 are for attack rolls (004:51);
+ *   - flanking counts for any melee or ranged attack made by a flanker
+ *     (fray_grid_flanks needs both adjacent), not for areas;
+ *   - suppressing fire shoots only at enemies of the shooter, and only
+ *     while its autofire weapon is in hand with a round left;
+ *   - a power without damage dice deals no damage (its effects only); a
+ *     power with several targets and no area rolls for each (004:75);
+ *   - thrown weapons are not used up (their magazine is 0: not counted);
+ *   - a coup de grace kills when the damage it deals (after Withered) is
+ *     at least half the target's maximum (004:549), whatever the hit
+ *     points left.
  */
 #include "alloy_int.h"
 
