@@ -346,3 +346,23 @@ Test(alloy_area, autofire_suppressing_fire_004_698_701_L7_6) {
     cr_assert_eq(fa_attack(r, &c, false), FRAY_ERR_INVALID);
     free(f);
 }
+
+/* 004:89, 143 with 004:110: an area burst placed beyond short range takes
+ * the long-range -2 on every attack roll; beyond long range it is refused. */
+Test(alloy_area, spray_at_long_range_minus_2_004_89_143) {
+    afx *f = afx_new(64, 20);
+    int a = afx_add(f, 0, 2, 5, SLOT_RIFLE);
+    int e = afx_add(f, 1, 22, 5, SLOT_SWORD);
+    fa_command c = afx_cmd(FA_CMD_SPRAY, a, -1);
+    c.origin = (fray_pos){22, 5};              /* 20 squares: long range */
+    fa_run *r = AFX_DICE(f, 10, 1, 1);
+    cr_assert_eq(fa_attack(r, &c, false), FRAY_OK);
+    bool found;
+    cr_assert_eq(afx_mod(f, FA_MOD_LONG_RANGE, &found), -2);
+    cr_assert_eq(afx_fact(f, FA_FACT_ATTACK, 0)->v[1], 5);
+    c.origin = (fray_pos){51, 5};              /* 49 squares: beyond 48 */
+    r = afx_run(f, NULL, 0);
+    cr_assert_eq(fa_attack(r, &c, false), FRAY_ERR_INVALID);
+    (void)e;
+    free(f);
+}

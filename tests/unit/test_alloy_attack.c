@@ -945,3 +945,56 @@ Test(alloy_attack, several_targets_all_checked_before_any_roll_004_75) {
     cr_assert_eq(f->st.c[t1].hp, 30);
     free(f);
 }
+
+/* 004:155-183: the damage an attack deals (misses 0, crits the maximum +
+ * crit dice) has the exact mean fray_odds_d20_attack gives, within 5
+ * standard errors of a seeded sample. */
+Test(alloy_attack, damage_mean_matches_exact_odds_004_155_183) {
+    afx *f = afx_new(20, 20);
+    f->s.weapons[W_SWORD].crit = (fa_dice){1, 6};
+    f->s.sb[SB_SOLDIER].hp = 30000;
+    f->s.sb[SB_SOLDIER].crit_min = 19;
+    int a = afx_add(f, 0, 5, 5, SLOT_SWORD);
+    int t = afx_add(f, 1, 6, 5, SLOT_SWORD);
+    fray_rng_seed(&f->st.rng, 7, 7);
+    fa_command c = afx_cmd(FA_CMD_ATTACK, a, t);
+    const int N = 20000;
+    double sum = 0, sum2 = 0;
+    for (int i = 0; i < N; i++) {
+        fa_run *r = afx_run(f, NULL, 0);
+        cr_assert_eq(fa_attack(r, &c, false), FRAY_OK);
+        const fa_fact *d = afx_fact(f, FA_FACT_DAMAGE, 0);
+        double x = d ? d->v[0] : 0;
+        sum += x;
+        sum2 += x * x;
+        f->st.c[t].hp = 30000;
+    }
+    fray_dice *dmg = NULL, *crit = NULL;
+    fray_diag diag;
+    cr_assert_eq(fray_dice_parse("1d8+2", NULL, NULL, &dmg, &diag), FRAY_OK);
+    cr_assert_eq(fray_dice_parse("1d6", NULL, NULL, &crit, &diag), FRAY_OK);
+    fray_d20_attack_query q = {.bonus = 7, .defense = 15, .crit_min = 19,
+                               .damage = dmg, .crit_dice = crit};
+    fray_d20_attack_odds o;
+    cr_assert_eq(fray_odds_d20_attack(&q, NULL, &o), FRAY_OK);
+    double mean = fray_ratio_to_double(o.damage.mean);
+    fray_d20_attack_odds_free(&o);
+    fray_dice_free(dmg);
+    fray_dice_free(crit);
+    double m = sum / N, var = sum2 / N - m * m;
+    cr_assert(fabs(m - mean) <= 5 * sqrt(var / N), "mean %f vs exact %f", m, mean);
+    free(f);
+}
+
+Test(alloy_attack, bull_rush_large_target_one_size_up_004_508) {
+    afx *f = afx_new(20, 20);
+    int a = afx_add(f, 0, 4, 5, SLOT_SWORD);
+    int o = afx_add_sb(f, SB_OGRE, 1, 5, 5, 0);     /* 2x2 at 5..6 x 5..6 */
+    cr_assert_eq(f->st.c[o].fp.side, 2);
+    fa_command c = afx_cmd(FA_CMD_BULL_RUSH, a, o);
+    fa_run *r = AFX_DICE(f, 15);
+    cr_assert_eq(fa_attack(r, &c, false), FRAY_OK);
+    cr_assert_eq(f->st.c[o].fp.at.x, 6, "pushed one square away");
+    cr_assert_eq(f->st.c[a].fp.at.x, 5, "the attacker steps into the freed place");
+    free(f);
+}
