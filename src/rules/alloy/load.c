@@ -2116,11 +2116,8 @@ fray_status fa_setup_vary(fa_setup *s, const char *key, const char *value,
     if (!s || !key || !value)
         return FRAY_ERR_INVALID;
     static const char known[] =
-        "diagonals, burst, dying, save, drop-prone, suppress-unlimited, "
-        "action-points-per-turn, area-crit, coup-de-grace-rolls, aid-ranged-provokes, "
-        "creature-cover, initiative-ties, surprise-action, round-limit, and "
-        "<combatant or stat block>.hp|defense|fortitude|reflex|will|attack|initiative|"
-        "speed|level|surges|action-points";
+        "the options (docs/rules/alloy.md), round-limit, and WHO.hp|defense|"
+        "fortitude|reflex|will|attack|initiative|speed|level|surges|action-points";
     int which = option_find(key);
     if (which >= 0) {
         char why[160];
@@ -2141,7 +2138,7 @@ fray_status fa_setup_vary(fa_setup *s, const char *key, const char *value,
     const char *dot = strrchr(key, '.');
     int stat = dot ? yr_find_name(dot + 1, vary_stats, N_OF(vary_stats)) : -1;
     if (!dot || stat < 0)
-        return vary_fail(diag, FRAY_ERR_PARSE, "unknown key '%.60s'; the keys are: %s", key,
+        return vary_fail(diag, FRAY_ERR_PARSE, "unknown key '%.40s'; the keys are %s", key,
                          known);
     char who[FA_NAME_MAX];
     size_t wl = (size_t)(dot - key);
