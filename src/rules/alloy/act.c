@@ -601,7 +601,7 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
             return refuse(why, ws, "%s is not prone", nm(s, who));
         /* 004:727-728: if someone stands where it lies, it adjusts 5 feet
          * as part of standing up. */
-        bool occupied = !may_end(s, st, who, c->fp) || !fa_has(c, FA_C_PRONE);
+        bool occupied = false;
         for (int j = 0; j < st->n && !occupied; j++)
             if (j != who && !fa_has(&st->c[j], FA_C_DEAD) && overlap(c->fp, st->c[j].fp))
                 occupied = true;
