@@ -718,3 +718,52 @@ Test(alloy_act, reach_map_caps_and_stops) {
     free(m);
     free(f);
 }
+
+/* A replayed event makes the recorded choices (fa_choose): a declined
+ * opportunity attack stays declined, and the table is not asked again. */
+Test(alloy_act, replay_takes_the_recorded_choice) {
+    int a, b;
+    fixture *f = pair(&a, &b, 2, 5, 3, 5);
+    go(f);
+    fa_state *before = malloc(sizeof *before);
+    fa_event *rec = malloc(sizeof *rec);
+    cr_assert(before && rec);
+    *before = f->st;
+    f->fake.hook_declines = true;
+    fa_command w = af_cmd(FA_CMD_WALK, a);
+    af_path(&w, 2, 1, 5, 0, 5);
+    cr_assert_eq(af_do(f, &w), FRAY_OK);
+    cr_assert_eq(f->fake.hook_calls, 1);
+    cr_assert_eq(f->ev.n_choices, 1);
+    cr_assert_eq(f->ev.choices[0].value, 0);
+    *rec = f->ev;
+    f->st = *before;
+    af_event(f);
+    f->r.replay = rec;
+    f->r.replay_die = 0;
+    f->r.replay_choice = 0;
+    f->fake.hook_declines = false; /* the table would now say yes */
+    cr_assert_eq(fa_apply(&f->r, &w), FRAY_OK);
+    cr_assert_eq(f->fake.hook_calls, 1, "not asked on replay");
+    cr_assert_eq(f->fake.oas, 0, "declined again");
+    cr_assert_eq(f->st.c[a].fp.at.x, 0);
+    cr_assert_eq(f->ev.n_facts, rec->n_facts);
+    free(before);
+    free(rec);
+    free(f);
+}
+
+/* 004:617: a grappler that can no longer make opportunity attacks (here
+ * Dazed) lets go at once. */
+Test(alloy_act, dazed_grappler_lets_go_004_617) {
+    int a, b;
+    fixture *f = pair(&a, &b, 2, 5, 3, 5);
+    go(f);
+    grapple(f, a, b);
+    af_cond(f, a, FA_C_DAZED, FA_ENDS_SAVE, b, 0);
+    fa_command dp = af_cmd(FA_CMD_DROP_PRONE, a);
+    cr_assert_eq(af_do(f, &dp), FRAY_OK, "%s", f->why);
+    cr_assert_eq(f->st.c[a].grappling, -1);
+    cr_assert_not(fa_has(&f->st.c[b], FA_C_GRAPPLED));
+    free(f);
+}

@@ -582,3 +582,26 @@ Test(alloy_turn, initiative_drawn_is_seeded) {
     free(f);
     free(g);
 }
+
+/* Turns that pass (everyone Stunned for good) are bounded per event: a
+ * step ends with nobody's turn (fa_actor -1) and the next goes on, until
+ * the round limit ends the fight with no winner. */
+Test(alloy_turn, passing_turns_are_bounded_per_step) {
+    int a, b;
+    fixture *f = two(&a, &b, 0, 0);
+    f->s.round_limit = 5;
+    af_start(f);
+    cr_assert_eq(af_begin(f, (int[]){15, 5}, 2), FRAY_OK);
+    af_cond(f, a, FA_C_STUNNED, FA_ENDS_EVENT, -1, 0);
+    af_cond(f, b, FA_C_STUNNED, FA_ENDS_EVENT, -1, 0);
+    int steps = 0;
+    while (!f->st.over && steps < 50) {
+        cr_assert_eq(fa_actor(&f->s, &f->st), -1);
+        cr_assert_eq(af_next(f), FRAY_OK);
+        steps++;
+    }
+    cr_assert(f->st.over);
+    cr_assert_eq(f->st.winner, -1);
+    cr_assert_gt(steps, 1, "more than one step");
+    free(f);
+}

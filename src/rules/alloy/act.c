@@ -780,7 +780,8 @@ static fray_status provoke_except(fa_run *r, int who, int what, int except) {
         if (st->c[a].oa_turn == st->turn_serial || !fa_threatens(s, st, a, who))
             continue;
         fa_fact_add(r, FA_FACT_PROVOKE, who, a, what, 0, 0, 0);
-        bool made = r->hooks && r->hooks->opportunity
+        /* A replay takes the recorded choice: the table is not asked. */
+        bool made = !r->replay && r->hooks && r->hooks->opportunity
                         ? r->hooks->opportunity(r->hooks->ctx, r, a, who) : true;
         int take = fa_choose(r, FA_CH_OPPORTUNITY, a, who, made ? 1 : 0);
         if (r->failed != FRAY_OK)
@@ -1181,6 +1182,8 @@ fray_status fa_apply(fa_run *r, const fa_command *cmd) {
     do_action(r, cmd);
     if (r->failed == FRAY_OK && attack_kind(cmd->kind))
         ready_after(r, who, FA_TRIG_ATTACKS, before);
+    if (r->failed == FRAY_OK)
+        fa_grapple_upkeep(r);
     if (r->failed == FRAY_OK && fa_check_over(r))
         return FRAY_OK; /* the fight is over (FACT OVER told) */
     return r->failed;

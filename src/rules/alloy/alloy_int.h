@@ -624,6 +624,9 @@ fray_status fa_resume(fa_run *r, int who);
 bool fa_check_over(fa_run *r);
 /* Ends who's grapple (the target is no longer Grappled). */
 void fa_end_grapple(fa_run *r, int grappler);
+/* Ends every grapple whose grappler can no longer make opportunity
+ * attacks or whose target left its unarmed reach (004:617-618). */
+void fa_grapple_upkeep(fa_run *r);
 /* Removes condition number i of who (a fact when the kind is gone). */
 void fa_cond_drop(fa_run *r, int who, int i);
 

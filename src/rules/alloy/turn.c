@@ -244,6 +244,29 @@ void fa_end_grapple(fa_run *r, int grappler) {
         fa_cond_remove(r, t, FA_C_GRAPPLED, grappler);
 }
 
+/* 004:617-618: a grapple ends at once when the grappler can no longer
+ * make opportunity attacks, or the target is out of its unarmed reach
+ * (or gone). */
+void fa_grapple_upkeep(fa_run *r) {
+    const fa_setup *s = r->s;
+    fa_state *st = r->st;
+    for (int g = 0; g < st->n; g++) {
+        int t = st->c[g].grappling;
+        if (t < 0)
+            continue;
+        const fa_cstate *c = &st->c[g];
+        int reach = s->sb[s->c[g].sb].reach > 0 ? s->sb[s->c[g].sb].reach : 1;
+        bool holds = t < st->n && !(c->flags & FA_F_OUT) &&
+                     !fa_has(c, FA_C_DEAD) && !fa_has(c, FA_C_DYING) &&
+                     !fa_has(c, FA_C_DAZED) && !fa_has(c, FA_C_STUNNED) &&
+                     !fa_has(c, FA_C_SURPRISED) && !fa_has(c, FA_C_UNCONSCIOUS) &&
+                     !fa_has(c, FA_C_HELPLESS) && !fa_has(&st->c[t], FA_C_DEAD) &&
+                     fray_grid_within(c->fp, st->c[t].fp, reach);
+        if (!holds)
+            fa_end_grapple(r, g);
+    }
+}
+
 /* Effects that help the side of `who` (Delay, 004:576-578): a bonus on
  * one of its side, or a hindrance on an enemy. */
 static bool bonus_kind(int kind) {
@@ -475,7 +498,10 @@ fray_status fa_next(fa_run *r) {
         }
     }
     st->between = false;
-    for (int guard = 0; guard < 4 * FA_MAX_COMBATANTS + 4; guard++) {
+    /* At most two rounds of turns that pass in one event: after them the
+     * event ends with nobody's turn under way (fa_actor -1) and the next
+     * FA_CMD_NEXT goes on, so one event's work stays bounded. */
+    for (int guard = 0; guard < 2 * st->n_order + 1; guard++) {
         bool wrapped = false;
         int p = fray__track_next(&st->track, st->cur_pos, &wrapped);
         if (p < 0)
@@ -497,6 +523,7 @@ fray_status fa_next(fa_run *r) {
         turn_start(r, who);
         if (r->failed != FRAY_OK)
             return r->failed;
+        fa_grapple_upkeep(r);
         if (fa_check_over(r))
             return FRAY_OK;
         if (fa_can_act(st, who)) {
@@ -515,8 +542,7 @@ fray_status fa_next(fa_run *r) {
             return FRAY_OK;
         }
     }
-    fail(r, FRAY_ERR_INVALID); /* nobody could take a turn */
-    return r->failed;
+    return FRAY_OK; /* nobody could act yet: step again */
 }
 
 fray_status fa_order_move_before(fa_run *r, int who, int before,
