@@ -288,8 +288,8 @@ static bool attack_kind(int kind) {
     }
 }
 
-static fa_action_type type_of(const fa_setup *s, const fa_state *st,
-                              int who, int kind, int power) {
+static fa_action_type type_of(const fa_setup *s, int who, int kind,
+                              int power) {
     switch (kind) {
     case FA_CMD_ATTACK:
         if (power >= 0 && power < sb_of(s, who)->n_powers)
@@ -300,11 +300,8 @@ static fa_action_type type_of(const fa_setup *s, const fa_state *st,
     case FA_CMD_HELD_OBJECT: case FA_CMD_AID: case FA_CMD_SPRAY:
     case FA_CMD_SUPPRESS: case FA_CMD_TOTAL_DEFENSE: case FA_CMD_SECOND_WIND:
         return FA_ACT_STANDARD;
-    case FA_CMD_SQUEEZE:
-        /* Ending a squeeze (an empty path) is a free action (004:717). */
-        return FA_ACT_MOVE;
-    case FA_CMD_WALK: case FA_CMD_SHIFT: case FA_CMD_RUN: case FA_CMD_CRAWL:
-    case FA_CMD_STAND: case FA_CMD_ESCAPE:
+    case FA_CMD_WALK: case FA_CMD_SQUEEZE: case FA_CMD_SHIFT:
+    case FA_CMD_RUN: case FA_CMD_CRAWL: case FA_CMD_STAND: case FA_CMD_ESCAPE:
         return FA_ACT_MOVE;
     case FA_CMD_DROP_PRONE:
         /* L7.1: swift (004:332, 989) unless option drop_prone says free. */
@@ -314,18 +311,16 @@ static fa_action_type type_of(const fa_setup *s, const fa_state *st,
     case FA_CMD_SPEND_AP: case FA_CMD_END_GRAB:
         return FA_ACT_FREE;
     default:
-        (void)st;
         return FA_ACT_NONE;
     }
 }
 
-static fa_action_type cmd_type(const fa_setup *s, const fa_state *st,
-                               const fa_command *cmd) {
+static fa_action_type cmd_type(const fa_setup *s, const fa_command *cmd) {
     if (cmd->kind == FA_CMD_READY) /* 004:649: the readied action's type */
-        return type_of(s, st, cmd->actor, cmd->ready.kind, cmd->ready.power);
+        return type_of(s, cmd->actor, cmd->ready.kind, cmd->ready.power);
     if (cmd->kind == FA_CMD_SQUEEZE && cmd->n_path == 0)
-        return FA_ACT_FREE;
-    return type_of(s, st, cmd->actor, cmd->kind, cmd->power);
+        return FA_ACT_FREE; /* ending a squeeze (004:717) */
+    return type_of(s, cmd->actor, cmd->kind, cmd->power);
 }
 
 /* A ranged or area attack (it provokes when threatened: 004:90, 113, 444,
@@ -740,7 +735,7 @@ fray_status fa_check(const fa_setup *s, const fa_state *st,
         return refuse(why, why_size, "it is not %s's turn", nm(s, who));
     if (c->flags & FA_F_DONE)
         return refuse(why, why_size, "%s's actions are over this turn", nm(s, who));
-    fa_action_type type = cmd_type(s, st, cmd);
+    fa_action_type type = cmd_type(s, cmd);
     if (type <= FA_ACT_SWIFT) {
         fa_action_type slot = (fa_action_type)cmd->slot;
         if (slot != FA_ACT_NONE && (slot > FA_ACT_SWIFT || slot > type))
@@ -1164,7 +1159,7 @@ fray_status fa_apply(fa_run *r, const fa_command *cmd) {
         return fa_next(r);
     case FA_CMD_RESUME: {
         fray_status ok = fa_resume(r, cmd->actor);
-        if (ok == FRAY_OK)
+        if (ok == FRAY_OK && !st->over)
             fa_fact_add(r, FA_FACT_ACTION, cmd->actor, -1, cmd->kind, FA_ACT_NONE, 0, 0);
         return ok != FRAY_OK ? ok : r->failed;
     }
@@ -1173,7 +1168,7 @@ fray_status fa_apply(fa_run *r, const fa_command *cmd) {
     }
     int who = cmd->actor;
     fray_footprint before = st->c[who].fp;
-    fa_action_type type = cmd_type(r->s, st, cmd);
+    fa_action_type type = cmd_type(r->s, cmd);
     fa_action_type paid = fa_pay_from(r, who, type, (fa_action_type)cmd->slot);
     if (r->failed != FRAY_OK)
         return r->failed;
