@@ -767,3 +767,85 @@ Test(alloy_act, dazed_grappler_lets_go_004_617) {
     cr_assert_not(fa_has(&f->st.c[b], FA_C_GRAPPLED));
     free(f);
 }
+
+/* FA_TRIG_ENTERS_REACH: the readied attack fires when the enemy enters a
+ * square it reaches (a pike's 10 ft here), before it comes adjacent. */
+Test(alloy_act, ready_on_entering_reach_004_650) {
+    fixture *f = af_new(12, 12);
+    int s = af_block(f, "t", 6, 0, 20);
+    int pike = af_weapon(f, "pike", FA_WK_MELEE, 8, 2, 0);
+    int sa = af_block(f, "pikeman", 6, 0, 20);
+    af_give(f, sa, pike, 0);
+    int a = af_add(f, "Tony", sa, 0, 1, 5);
+    f->s.c[a].wield = 0;
+    int b = af_add(f, "orc 1", s, 1, 8, 5);
+    go(f);
+    fa_command rd = af_cmd(FA_CMD_READY, a);
+    rd.ready.trigger = FA_TRIG_ENTERS_REACH;
+    rd.ready.kind = FA_CMD_ATTACK;
+    cr_assert_eq(af_do(f, &rd), FRAY_OK, "%s", f->why);
+    cr_assert_eq(af_next(f), FRAY_OK);
+    fa_command w = af_cmd(FA_CMD_WALK, b);
+    af_line(f, &w, b, 5, -1, 0); /* to (3, 5): two squares from Tony */
+    cr_assert_eq(af_do(f, &w), FRAY_OK, "%s", f->why);
+    cr_assert_eq(f->fake.attacks, 1);
+    cr_assert_eq(f->fake.attack_actor, a);
+    cr_assert_not_null(af_fact(f, FA_FACT_READY_FIRES, a));
+    free(f);
+}
+
+/* A readied action is an immediate action: not when Dazed (004:927). */
+Test(alloy_act, dazed_readier_cannot_fire_004_927) {
+    fixture *f = af_new(12, 12);
+    int s = af_block(f, "t", 6, 0, 20);
+    int a = af_add(f, "Tony", s, 0, 2, 5);
+    int b = af_add(f, "orc 1", s, 1, 3, 5);
+    go(f);
+    fa_command rd = af_cmd(FA_CMD_READY, a);
+    rd.ready.trigger = FA_TRIG_ATTACKS;
+    rd.ready.kind = FA_CMD_ATTACK;
+    cr_assert_eq(af_do(f, &rd), FRAY_OK, "%s", f->why);
+    cr_assert_eq(af_next(f), FRAY_OK);
+    af_cond(f, a, FA_C_DAZED, FA_ENDS_SAVE, b, 0);
+    fa_command at = af_target(FA_CMD_ATTACK, b, a);
+    cr_assert_eq(af_do(f, &at), FRAY_OK, "%s", f->why);
+    cr_assert_eq(f->fake.attacks, 1, "only orc 1's attack");
+    cr_assert(fa_has(&f->st.c[a], FA_C_READY));
+    free(f);
+}
+
+/* 004:455: each enemy gets its own opportunity attack, in initiative
+ * order. */
+Test(alloy_act, each_enemy_its_own_oa_in_order_004_455) {
+    fixture *f = af_new(12, 12);
+    int s = af_block(f, "t", 6, 0, 20);
+    int a = af_add(f, "Tony", s, 0, 2, 5);
+    int b = af_add(f, "orc 1", s, 1, 3, 5);
+    int c = af_add(f, "orc 2", s, 1, 2, 6);
+    go(f);
+    fa_command w = af_cmd(FA_CMD_WALK, a);
+    af_path(&w, 2, 1, 4, 0, 3);
+    cr_assert_eq(af_do(f, &w), FRAY_OK, "%s", f->why);
+    cr_assert_eq(f->fake.oas, 2);
+    cr_assert_eq(f->fake.oa_who[0], b);
+    cr_assert_eq(f->fake.oa_who[1], c);
+    cr_assert_eq(af_count_facts(f, FA_FACT_PROVOKE), 2);
+    free(f);
+}
+
+/* 004:824: a move may end in a helpless enemy's square. */
+Test(alloy_act, end_in_a_helpless_enemys_square_004_824) {
+    fixture *f = af_new(12, 12);
+    int s = af_block(f, "t", 6, 0, 20);
+    int a = af_add(f, "Tony", s, 0, 1, 1);
+    int b = af_add(f, "orc 1", s, 1, 3, 1);
+    (void)af_add(f, "orc 2", s, 1, 9, 9);
+    go(f);
+    fa_command w = af_cmd(FA_CMD_WALK, a);
+    af_line(f, &w, a, 2, 1, 0);
+    cr_assert_eq(af_do(f, &w), FRAY_ERR_INVALID);
+    af_cond(f, b, FA_C_HELPLESS, FA_ENDS_EVENT, -1, 0);
+    cr_assert_eq(af_do(f, &w), FRAY_OK, "%s", f->why);
+    cr_assert_eq(f->st.c[a].fp.at.x, 3);
+    free(f);
+}
