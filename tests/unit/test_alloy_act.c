@@ -849,3 +849,32 @@ Test(alloy_act, end_in_a_helpless_enemys_square_004_824) {
     cr_assert_eq(f->st.c[a].fp.at.x, 3);
     free(f);
 }
+
+/* 004:810: no sight, half speed (Blind-Fight: three quarters). */
+Test(alloy_act, darkness_half_speed_004_810) {
+    int a, b;
+    fixture *f = pair(&a, &b, 1, 1, 10, 10);
+    fray_area_add(&f->s.dark, (fray_pos){1, 1});
+    go(f);
+    fa_command w = af_cmd(FA_CMD_WALK, a);
+    af_line(f, &w, a, 4, 1, 0);
+    cr_assert_eq(af_do(f, &w), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "Tony can move only 15 feet with this action, not 20");
+    f->s.sb[f->s.c[a].sb].blind_fight = true;
+    cr_assert_eq(af_do(f, &w), FRAY_OK, "%s", f->why);
+    free(f);
+}
+
+/* 004:824: a Tiny creature may end its move in a larger one's square. */
+Test(alloy_act, tiny_ends_in_a_larger_square_004_824) {
+    int a, b;
+    fixture *f = pair(&a, &b, 1, 1, 3, 1);
+    f->s.sb[f->s.c[a].sb].size = FA_SIZE_TINY;
+    go(f);
+    fa_command w = af_cmd(FA_CMD_WALK, a);
+    af_line(f, &w, a, 2, 1, 0);
+    f->fake.hook_declines = true;
+    cr_assert_eq(af_do(f, &w), FRAY_OK, "%s", f->why);
+    cr_assert_eq(f->st.c[a].fp.at.x, 3);
+    free(f);
+}

@@ -157,6 +157,10 @@ static bool may_end(const fa_setup *s, const fa_state *st, int who,
         const fa_cstate *c = &st->c[j];
         if (fa_has(c, FA_C_DEAD))
             continue;
+        /* "Tiny creatures can end their movement in a larger creature's
+         * square." */
+        if (sb_of(s, who)->size <= FA_SIZE_TINY && sb_of(s, j)->size > sb_of(s, who)->size)
+            continue;
         if (fa_allies(s, who, j) ? !fa_has(c, FA_C_PRONE) : !helpless(c))
             return false;
     }
@@ -414,6 +418,14 @@ static fray_status allowance(const fa_setup *s, const fa_state *st, int who,
     case FA_CMD_SHIFT: case FA_CMD_STAND: case FA_CMD_ESCAPE:
         a = 1; break;                                      /* 004:415 */
     default: a = speed; break;                             /* walk, charge */
+    }
+    /* 004:810: moving without sight (Blinded, or from a dark square) is
+     * at half speed; Blind-Fight makes it three quarters (MSRD). Never
+     * below one square. */
+    if (a > 1 && (fa_has(c, FA_C_BLINDED) || fray_area_has_fp(&s->dark, c->fp))) {
+        a = sb_of(s, who)->blind_fight ? a * 3 / 4 : a / 2;
+        if (a < 1)
+            a = 1;
     }
     if (fa_has(c, FA_C_SLOWED)) {
         if (slowed_left(c) <= 0)
