@@ -878,3 +878,82 @@ Test(alloy_act, tiny_ends_in_a_larger_square_004_824) {
     cr_assert_eq(f->st.c[a].fp.at.x, 3);
     free(f);
 }
+
+/* Robustness: random commands (every field random) are refused in words
+ * or applied; the order stays a valid track mirrored by order[], nothing
+ * fails, and the fight goes on (run under ASan/UBSan too). */
+Test(alloy_act, random_commands_keep_the_state_sound) {
+    fray_rng rng;
+    fray_rng_seed(&rng, 2026, 4);
+    int applied = 0, kinds_seen = 0;
+    bool seen[FA_CMD_KINDS] = {false};
+    for (int fight = 0; fight < 6; fight++) {
+        fixture *f = af_new(10, 10);
+        int s = af_block(f, "t", 6, 1, 30);
+        int pistol = af_weapon(f, "pistol", FA_WK_RANGED, 6, 1, 6);
+        int knife = af_weapon(f, "knife", FA_WK_THROWN, 4, 1, 0);
+        af_give(f, s, pistol, 12);
+        af_give(f, s, knife, 0);
+        f->s.sb[s].n_powers = 1;
+        snprintf(f->s.sb[s].powers[0].name, FA_NAME_MAX, "blast");
+        f->s.sb[s].powers[0].usage = FA_ENCOUNTER;
+        f->s.sb[s].powers[0].ranged = true;
+        f->s.map.terrain[4][4] = FRAY_TERRAIN_WALL;
+        f->s.map.terrain[5][2] = FRAY_TERRAIN_DIFFICULT;
+        for (int i = 0; i < 5; i++)
+            af_add(f, i % 2 ? "orc" : "hero", s, i % 2, 1 + 2 * i, 1 + i);
+        f->s.c[1].aware = fight % 2 == 0;
+        go(f);
+        for (int step = 0; step < 1500 && !f->st.over; step++) {
+            int who = fa_actor(&f->s, &f->st);
+            fa_command c = af_cmd((int)fray_rng_below(&rng, FA_CMD_KINDS + 1),
+                                  who >= 0 ? who : (int)fray_rng_below(&rng, 6) - 1);
+            c.slot = (uint8_t)fray_rng_below(&rng, 7);
+            c.power = (int8_t)((int)fray_rng_below(&rng, 4) - 2);
+            c.weapon = (int8_t)((int)fray_rng_below(&rng, 5) - 2);
+            c.option = (int8_t)((int)fray_rng_below(&rng, 4) - 1);
+            c.n_targets = (uint8_t)fray_rng_below(&rng, 3);
+            for (int k = 0; k < c.n_targets; k++)
+                c.targets[k] = (int8_t)((int)fray_rng_below(&rng, 7) - 1);
+            c.n_path = (uint8_t)fray_rng_below(&rng, 6);
+            fray_pos p = who >= 0 ? f->st.c[who].fp.at : (fray_pos){0, 0};
+            for (int k = 0; k < c.n_path; k++) {
+                p.x = (int16_t)(p.x + (int)fray_rng_below(&rng, 3) - 1);
+                p.y = (int16_t)(p.y + (int)fray_rng_below(&rng, 3) - 1);
+                c.path[k] = p;
+            }
+            c.ready.trigger = (uint8_t)fray_rng_below(&rng, FA_TRIG_KINDS + 1);
+            c.ready.kind = (uint8_t)fray_rng_below(&rng, FA_CMD_KINDS);
+            c.ready.who = (int8_t)((int)fray_rng_below(&rng, 6) - 1);
+            c.ready.target = (int8_t)((int)fray_rng_below(&rng, 6) - 1);
+            f->fake.check_result = fray_rng_below(&rng, 2) == 1;
+            f->fake.oa_drops = fray_rng_below(&rng, 20) == 0;
+            fray_status st = af_do(f, &c);
+            if (st == FRAY_OK && c.kind < FA_CMD_KINDS) {
+                applied++;
+                if (!seen[c.kind]) {
+                    seen[c.kind] = true;
+                    kinds_seen++;
+                }
+            }
+            if (st != FRAY_OK) {
+                cr_assert_eq(st, FRAY_ERR_INVALID);
+                cr_assert_neq(f->why[0], '\0', "a refusal says why");
+                cr_assert_eq(f->r.failed, FRAY_OK);
+                if (fa_actor(&f->s, &f->st) < 0 && !f->st.over)
+                    cr_assert_eq(af_next(f), FRAY_OK);
+            }
+            cr_assert_eq(f->r.failed, FRAY_OK);
+            cr_assert(fray__track_valid(&f->st.track));
+            cr_assert_eq(f->st.n_order, f->st.track.n);
+            for (int k = 0; k < f->st.n_order; k++)
+                cr_assert_eq(f->st.order[k], f->st.track.e[k].who);
+            for (int k = 0; k < f->st.n; k++)
+                cr_assert(fray_grid_in(&f->s.map, f->st.c[k].fp.at));
+        }
+        free(f);
+    }
+    cr_log_info("random commands applied: %d, kinds %d", applied, kinds_seen);
+    cr_assert_gt(applied, 500, "the commands reach the rules, not only the refusals");
+    cr_assert_gt(kinds_seen, 15);
+}

@@ -511,7 +511,7 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
                 return refuse(why, ws, "%s has already used %s", nm(s, who), p->name);
             area = p->area != FA_AREA_NONE;
         }
-        if (cmd->weapon >= sb->n_weapons)
+        if (cmd->weapon < -1 || cmd->weapon >= sb->n_weapons)
             return refuse(why, ws, "%s has no such weapon", nm(s, who));
         if (cmd->weapon >= 0 && cmd->weapon != c->wield)
             return refuse(why, ws, "%s does not hold the %s", nm(s, who),
@@ -566,6 +566,8 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
     case FA_CMD_CHARGE:
         return charge_check(s, st, cmd, why, ws);
     case FA_CMD_MOVE_GRAPPLED:
+        if (cmd->n_path < 1 || cmd->n_path > FA_MAX_PATH)
+            return refuse(why, ws, "%s must name the squares of its move", nm(s, who));
         if (c->grappling < 0)
             return refuse(why, ws, "%s grapples nobody", nm(s, who));
         if ((ok = allowance(s, st, who, cmd->kind, &a, why, ws)) != FRAY_OK)
@@ -648,7 +650,7 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
         return FRAY_OK;
     case FA_CMD_RELOAD: {
         int w = cmd->weapon >= 0 ? cmd->weapon : c->wield;
-        if (w < 0 || w >= sb->n_weapons)
+        if (cmd->weapon < -1 || w < 0 || w >= sb->n_weapons)
             return refuse(why, ws, "%s holds no weapon to reload", nm(s, who));
         const fa_weapon *wp = &s->weapons[sb->weapons[w].weapon];
         if (wp->magazine <= 0)
