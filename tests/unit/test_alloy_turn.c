@@ -605,3 +605,26 @@ Test(alloy_turn, passing_turns_are_bounded_per_step) {
     cr_assert_gt(steps, 1, "more than one step");
     free(f);
 }
+
+/* 004:577: "You can't sustain effects when you delay": a grapple that
+ * needs sustaining lapses when the grappler delays. */
+Test(alloy_turn, delay_lets_sustained_effects_lapse_004_577) {
+    int a, b;
+    fixture *f = started(&a, &b);
+    f->st.c[b].fp.at = (fray_pos){3, 2};
+    f->st.c[a].grappling = (int8_t)b;
+    fa_cond g;
+    memset(&g, 0, sizeof g);
+    g.kind = FA_C_GRAPPLED;
+    g.whose = (int8_t)a;
+    g.other = (int8_t)a;
+    g.source = (int8_t)a;
+    cr_assert_eq(fa_cond_add(&f->r, b, g), FRAY_OK);
+    af_cond(f, b, FA_C_SLOWED, FA_ENDS_SUSTAIN, a, 0);
+    fa_command d = af_cmd(FA_CMD_DELAY, a);
+    cr_assert_eq(af_do(f, &d), FRAY_OK, "%s", f->why);
+    cr_assert_eq(f->st.c[a].grappling, -1);
+    cr_assert_not(fa_has(&f->st.c[b], FA_C_GRAPPLED));
+    cr_assert_not(fa_has(&f->st.c[b], FA_C_SLOWED));
+    free(f);
+}

@@ -394,10 +394,16 @@ fray_status fa_delay(fa_run *r, int who) {
     if (fa_cond_add(r, who, c) != FRAY_OK)
         return r->failed;
     fa_fact_add(r, FA_FACT_DELAY, who, -1, 0, 0, 0, 0);
-    /* 004:576: beneficial effects ending at the end of its turn end now;
-     * 004:577: it cannot sustain while delaying (the check waits until
-     * it acts). */
+    /* 004:576: beneficial effects ending at the end of its turn end now. */
     end_of_turn_effects(r, who, 1);
+    /* 004:577: it cannot sustain effects when it delays: what needs
+     * sustaining lapses now (the grapple too, L7.17). */
+    if (st->c[who].grappling >= 0)
+        fa_end_grapple(r, who);
+    for (int j = 0; j < st->n; j++)
+        for (int i = st->c[j].n_cond - 1; i >= 0; i--)
+            if (st->c[j].cond[i].ends == FA_ENDS_SUSTAIN && st->c[j].cond[i].whose == who)
+                fa_cond_drop(r, j, i);
     st->c[who].flags |= FA_F_DONE;
     st->c[who].slots = 0;
     return r->failed;
