@@ -50,6 +50,8 @@ typedef struct af_fake {
     int hook_who[8], hook_target[8];
     fray_pos hook_target_at[8];
     bool hook_declines;
+    int ready_calls;           /* the readied-action hook */
+    bool ready_holds;          /* it holds the readied action */
 } af_fake;
 
 typedef struct fixture {
@@ -73,6 +75,15 @@ static inline bool af_hook(void *ctx, const fa_run *r, int who, int target) {
         f->fake.hook_target_at[k] = r->st->c[target].fp.at;
     }
     return !f->fake.hook_declines;
+}
+
+/* The readied-action hook: records, and holds when fake.ready_holds. */
+static inline bool af_ready_hook(void *ctx, const fa_run *r, int who,
+                                 int trigger) {
+    (void)r; (void)who; (void)trigger;
+    fixture *f = ctx;
+    f->fake.ready_calls++;
+    return !f->fake.ready_holds;
 }
 
 /* The defaults of RULINGS.md / rulesets-checklists L7, set here field by
@@ -108,6 +119,7 @@ static inline fixture *af_new(int w, int h) {
     f->r.ev = &f->ev;
     f->r.facts = true;
     f->hooks.opportunity = af_hook;
+    f->hooks.ready = af_ready_hook;
     f->hooks.ctx = f;
     f->r.hooks = &f->hooks;
     return f;

@@ -957,3 +957,33 @@ Test(alloy_act, random_commands_keep_the_state_sound) {
     cr_assert_gt(applied, 500, "the commands reach the rules, not only the refusals");
     cr_assert_gt(kinds_seen, 15);
 }
+
+/* 004:651 "or you choose to ignore it": the table may hold a readied
+ * action (the choice is recorded); it waits for the next trigger. */
+Test(alloy_act, ready_held_waits_for_the_next_trigger_004_651) {
+    fixture *f = af_new(12, 12);
+    int s = af_block(f, "t", 6, 0, 20);
+    int a = af_add(f, "Tony", s, 0, 2, 5);
+    int b = af_add(f, "orc 1", s, 1, 3, 5);
+    go(f);
+    fa_command rd = af_cmd(FA_CMD_READY, a);
+    rd.ready.trigger = FA_TRIG_ATTACKS;
+    rd.ready.kind = FA_CMD_ATTACK;
+    cr_assert_eq(af_do(f, &rd), FRAY_OK, "%s", f->why);
+    cr_assert_eq(af_next(f), FRAY_OK);
+    f->fake.ready_holds = true;
+    fa_command at = af_target(FA_CMD_ATTACK, b, a);
+    cr_assert_eq(af_do(f, &at), FRAY_OK, "%s", f->why);
+    cr_assert_eq(f->fake.ready_calls, 1);
+    cr_assert_eq(f->fake.attacks, 1);
+    cr_assert_eq(f->ev.choices[0].kind, FA_CH_READY_FIRES);
+    cr_assert_eq(f->ev.choices[0].value, 0);
+    cr_assert(fa_has(&f->st.c[a], FA_C_READY));
+    f->fake.ready_holds = false;
+    fa_command sp = af_cmd(FA_CMD_SPEND_AP, b);
+    cr_assert_eq(af_do(f, &sp), FRAY_OK, "%s", f->why);
+    cr_assert_eq(af_do(f, &at), FRAY_OK, "%s", f->why);
+    cr_assert_eq(f->fake.attacks, 3, "fires on the second attack");
+    cr_assert_not(fa_has(&f->st.c[a], FA_C_READY));
+    free(f);
+}

@@ -876,7 +876,10 @@ static void ready_after(fa_run *r, int actor, int trig, fray_footprint before) {
         char why[160];
         if (check_action(s, st, &cmd, why, sizeof why) != FRAY_OK)
             continue; /* it cannot be done now: the trigger passes */
-        if (!fa_choose(r, FA_CH_READY_FIRES, q, actor, 1) || r->failed != FRAY_OK)
+        bool fire = !r->replay && r->hooks && r->hooks->ready
+                        ? r->hooks->ready(r->hooks->ctx, r, q, actor) : true;
+        if (!fa_choose(r, FA_CH_READY_FIRES, q, actor, fire ? 1 : 0) ||
+            r->failed != FRAY_OK)
             continue; /* held for a later trigger (004:651) */
         if (fa_pay_from(r, q, FA_ACT_IMMEDIATE, FA_ACT_NONE) == FA_ACT_NONE)
             return;

@@ -531,6 +531,9 @@ typedef struct fa_hooks {
     /* Does `who` take its opportunity attack on `target`? NULL: yes. */
     bool (*opportunity)(void *ctx, const struct fa_run *r, int who, int target);
     void *ctx;
+    /* Does `who` fire its readied action now that `trigger` set it off?
+     * NULL: yes (004:651: it may ignore the trigger and wait). */
+    bool (*ready)(void *ctx, const struct fa_run *r, int who, int trigger);
 } fa_hooks;
 
 typedef struct fa_run {
