@@ -615,7 +615,8 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
             if (j != who && !fa_has(&st->c[j], FA_C_DEAD) && overlap(c->fp, st->c[j].fp))
                 occupied = true;
         if (occupied && cmd->n_path != 1)
-            return refuse(why, ws, "someone stands where %s lies: %s must adjust 5 feet as it stands",
+            return refuse(why, ws,
+                          "someone stands where %s lies: %s must adjust 5 feet as it stands",
                           nm(s, who), nm(s, who));
         if (!occupied && cmd->n_path != 0)
             return refuse(why, ws, "%s stands up where it lies", nm(s, who));
@@ -757,7 +758,8 @@ fray_status fa_check(const fa_setup *s, const fa_state *st,
                           type_word[type], slot <= FA_ACT_NONE ? type_word[slot] : "?");
         if (!fa_can_pay(st, who, type, slot)) {
             if (fa_has(c, FA_C_DAZED) && (c->flags & FA_F_TOOK_ACTION))
-                return refuse(why, why_size, "Dazed: %s has already taken its one action this round",
+                return refuse(why, why_size,
+                              "Dazed: %s has already taken its one action this round",
                               nm(s, who));
             if (st->round == 0 && (c->flags & FA_F_TOOK_ACTION))
                 return refuse(why, why_size,
