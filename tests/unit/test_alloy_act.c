@@ -629,9 +629,15 @@ Test(alloy_act, escape_004_599) {
     cr_assert_eq(f->fake.check_defense, 12);
     cr_assert(fa_has(&f->st.c[a], FA_C_GRAPPLED));
     f->fake.check_result = true;
+    af_path(&es, 1, 3, 5);
+    cr_assert_eq(af_do(f, &es), FRAY_ERR_INVALID, "not into orc 1's square");
+    es.n_path = 0;
+    af_path(&es, 1, 1, 4);
     cr_assert_eq(af_do(f, &es), FRAY_OK, "%s", f->why);
     cr_assert_not(fa_has(&f->st.c[a], FA_C_GRAPPLED));
     cr_assert_eq(f->st.c[b].grappling, -1);
+    cr_assert_eq(f->st.c[a].fp.at.x, 1, "and adjusts (004:600)");
+    cr_assert_eq(f->fake.hook_calls, 0, "an adjust provokes nothing");
     free(f);
 }
 

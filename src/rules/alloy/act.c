@@ -636,7 +636,9 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
             return refuse(why, ws, "%s is held by nothing it can escape", nm(s, who));
         if (cmd->n_path > 1)
             return refuse(why, ws, "%s can adjust only 5 feet as it escapes", nm(s, who));
-        return FRAY_OK; /* the adjust is checked once free (fa_apply) */
+        if (cmd->n_path == 1) /* the adjust if it escapes (004:600) */
+            return path_check(s, st, who, cmd->path, 1, 1, true, why, ws, NULL);
+        return FRAY_OK;
     }
     case FA_CMD_DROP_PRONE:
         if (fa_has(c, FA_C_PRONE))
@@ -1108,12 +1110,8 @@ static void do_action(fa_run *r, const fa_command *cmd) {
             fa_end_grapple(r, from);
         else
             fa_cond_remove(r, who, FA_C_GRAPPLED, -1);
-        if (cmd->n_path == 1) {
-            char why[160];
-            if (path_check(s, st, who, cmd->path, 1, 1, true, why, sizeof why, NULL) == FRAY_OK &&
-                still_moving(st, who, false))
-                move_steps(r, who, cmd->path, 1, false, FA_CMD_SHIFT, -1, false);
-        }
+        if (cmd->n_path == 1 && still_moving(st, who, false))
+            move_steps(r, who, cmd->path, 1, false, FA_CMD_SHIFT, -1, false);
         return;
     }
     case FA_CMD_DROP_PRONE:
