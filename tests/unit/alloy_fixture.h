@@ -15,7 +15,8 @@
  * With AF_FAKE_ATTACKS defined before including it, the file also
  * defines stand-ins for every attack.c function turn.c and act.c call
  * (fa_attack, fa_opportunity_attack, fa_damage, fa_check_vs,
- * fa_second_wind, fa_defense_value), recording their calls in f->fake,
+ * fa_second_wind, fa_defense_value, fa_attack_line_of, fa_attack_mods,
+ * fa_suppress_turn_end), recording their calls in f->fake,
  * so that those tests check turn.c and act.c alone: with all of them
  * defined here, the linker takes neither attack.c nor the branch's stub
  * from the library.
@@ -27,6 +28,7 @@
 
 #include <criterion/criterion.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +48,10 @@ typedef struct af_fake {
     bool check_result;         /* what fa_check_vs answers */
     int checks, check_bonus, check_defense;
     int second_winds;
+    bool impossible;           /* what fa_attack_mods answers */
+    int suppress_calls;        /* fa_suppress_turn_end */
+    int suppress_who;
+    bool suppress_took;
     int hook_calls;            /* the opportunity hook */
     int hook_who[8], hook_target[8];
     fray_pos hook_target_at[8];
@@ -392,6 +398,35 @@ bool fa_check_vs(fa_run *r, int who, int bonus, int defense_value) {
 fray_status fa_second_wind(fa_run *r, int who) {
     af_of(r)->fake.second_winds++;
     r->st->c[who].surges--;
+    r->st->c[who].flags |= FA_F_SECOND_WIND; /* as attack.c does */
+    return FRAY_OK;
+}
+
+fa_attack_line fa_attack_line_of(const fa_setup *s, const fa_state *st,
+                                 int who, int power, int weapon, bool melee) {
+    (void)s; (void)st; (void)who;
+    fa_attack_line line;
+    memset(&line, 0, sizeof line);
+    line.power = (int8_t)power;
+    line.weapon = (int8_t)weapon;
+    line.ranged = !melee;
+    return line;
+}
+
+void fa_attack_mods(const fa_setup *s, const fa_state *st, int who,
+                    int target, const fa_attack_line *line, bool charge,
+                    fray_pos origin, fa_mods *out) {
+    (void)s; (void)who; (void)target; (void)line; (void)charge; (void)origin;
+    memset(out, 0, sizeof *out);
+    const fixture *f = (const fixture *)((const char *)st - offsetof(fixture, st));
+    out->impossible = f->fake.impossible;
+}
+
+fray_status fa_suppress_turn_end(fa_run *r, int who, bool took_standard_or_none) {
+    fixture *f = af_of(r);
+    f->fake.suppress_calls++;
+    f->fake.suppress_who = who;
+    f->fake.suppress_took = took_standard_or_none;
     return FRAY_OK;
 }
 

@@ -993,3 +993,98 @@ Test(alloy_act, ready_held_waits_for_the_next_trigger_004_651) {
     cr_assert_not(fa_has(&f->st.c[a], FA_C_READY));
     free(f);
 }
+
+/* What attack.c would fail on is refused here in words, with nothing
+ * spent: no line to the target, an empty magazine, two targets for a
+ * basic attack, a grapple with both hands full, a held object not held,
+ * aid without an ally, a charge ending in a power, a blast not placed
+ * against the user. */
+Test(alloy_act, attack_refusals_in_words) {
+    int a, b;
+    fixture *f = pair(&a, &b, 2, 5, 8, 5);
+    int pistol = af_weapon(f, "pistol", FA_WK_RANGED, 6, 1, 6);
+    int rifle = af_weapon(f, "rifle", FA_WK_RANGED, 10, 1, 0);
+    int flamer = af_weapon(f, "flamethrower", FA_WK_RANGED, 6, 1, 0);
+    f->s.weapons[rifle].hands = 2;
+    f->s.weapons[flamer].area = FA_AREA_BLAST;
+    f->s.weapons[flamer].area_size = 5;
+    int sa = f->s.c[a].sb;
+    af_give(f, sa, pistol, 0);
+    af_give(f, sa, rifle, 0);
+    af_give(f, sa, flamer, 0);
+    f->s.sb[sa].n_powers = 1;
+    snprintf(f->s.sb[sa].powers[0].name, FA_NAME_MAX, "smash");
+    f->s.c[a].wield = 0;
+    go(f);
+    fa_command at = af_target(FA_CMD_ATTACK, a, b);
+    f->fake.impossible = true;
+    cr_assert_eq(af_do(f, &at), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "Tony cannot attack orc 1 from where it stands");
+    f->fake.impossible = false;
+    f->st.c[a].ammo[0] = 0;
+    cr_assert_eq(af_do(f, &at), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "Tony's pistol is empty");
+    f->st.c[a].ammo[0] = 6;
+    at.n_targets = 2;
+    at.targets[1] = (int8_t)b;
+    cr_assert_eq(af_do(f, &at), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "a basic attack has one target (004:482)");
+    f->st.c[b].fp.at = (fray_pos){3, 5};
+    f->st.c[a].wield = 1;
+    fa_command g = af_target(FA_CMD_GRAPPLE, a, b);
+    cr_assert_eq(af_do(f, &g), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "Tony has no free hand to grapple with");
+    fa_command h = af_target(FA_CMD_HELD_OBJECT, a, b);
+    cr_assert_eq(af_do(f, &h), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "orc 1 holds nothing");
+    fa_command ai = af_target(FA_CMD_AID, a, b);
+    ai.option = FA_AID_ATTACK;
+    cr_assert_eq(af_do(f, &ai), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "Tony must name an enemy and the ally it aids");
+    f->st.c[a].wield = 2;
+    fa_command fl = af_cmd(FA_CMD_ATTACK, a);
+    fl.origin = (fray_pos){8, 8};
+    cr_assert_eq(af_do(f, &fl), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "a blast must be placed against Tony's space");
+    fl.origin = (fray_pos){3, 3};
+    cr_assert_eq(af_do(f, &fl), FRAY_OK, "%s", f->why);
+    cr_assert_not_null(af_fact(f, FA_FACT_PROVOKE, a), "an area attack provokes (004:113)");
+    free(f);
+}
+
+Test(alloy_act, charge_ends_in_a_basic_attack_or_bull_rush_004_523) {
+    int a, b;
+    fixture *f = pair(&a, &b, 1, 5, 6, 5);
+    f->s.sb[f->s.c[a].sb].n_powers = 1;
+    go(f);
+    fa_command c = af_target(FA_CMD_CHARGE, a, b);
+    af_line(f, &c, a, 4, 1, 0);
+    c.power = 0;
+    cr_assert_eq(af_do(f, &c), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "a charge ends in a melee basic attack or a bull rush (004:523)");
+    cr_assert_eq(f->st.c[a].fp.at.x, 1, "nothing moved");
+    free(f);
+}
+
+/* 004:701: at the end of each turn attack.c is told whether the one
+ * ending it took a standard action or none (suppressing fire). */
+Test(alloy_act, suppressing_fire_told_at_turn_end_004_701) {
+    int a, b;
+    fixture *f = pair(&a, &b, 1, 5, 10, 10);
+    go(f);
+    fa_command w = af_cmd(FA_CMD_WALK, a);
+    af_line(f, &w, a, 1, 1, 0);
+    cr_assert_eq(af_do(f, &w), FRAY_OK);
+    end_turn(f);
+    cr_assert_eq(f->fake.suppress_calls, 1);
+    cr_assert_eq(f->fake.suppress_who, a);
+    cr_assert_not(f->fake.suppress_took, "a move action only");
+    end_turn(f);
+    cr_assert_eq(f->fake.suppress_who, b);
+    cr_assert(f->fake.suppress_took, "no action at all");
+    fa_command td = af_cmd(FA_CMD_TOTAL_DEFENSE, a);
+    cr_assert_eq(af_do(f, &td), FRAY_OK);
+    end_turn(f);
+    cr_assert(f->fake.suppress_took, "a standard action");
+    free(f);
+}

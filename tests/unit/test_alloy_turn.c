@@ -337,9 +337,9 @@ Test(alloy_turn, turn_start_ongoing_and_end_saves_004_277_279) {
     free(f);
 }
 
-/* "until the end of <who>'s next turn": it ends at the end of who's turn,
- * but one put on during who's own turn (round = the next round) lasts
- * until the end of its next one (004:428). */
+/* "until the end of <who>'s next turn": it ends at the end of who's turn
+ * in a round after the one it was put on (cond.round), so one put on
+ * during who's own turn lasts until the end of its next one (004:428). */
 Test(alloy_turn, end_of_next_turn_effects_004_428) {
     int a, b;
     fixture *f = started(&a, &b);
@@ -351,7 +351,7 @@ Test(alloy_turn, end_of_next_turn_effects_004_428) {
     c.whose = (int8_t)a;
     c.other = -1;
     c.source = (int8_t)a;
-    c.round = (int16_t)(f->st.round + 1);
+    c.round = f->st.round;
     cr_assert_eq(fa_cond_add(&f->r, a, c), FRAY_OK);
     fa_command et = af_cmd(FA_CMD_END_TURN, a);
     cr_assert_eq(af_do(f, &et), FRAY_OK);

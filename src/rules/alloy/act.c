@@ -348,6 +348,8 @@ static bool ranged_or_area(const fa_setup *s, const fa_state *st,
     }
     const fa_weapon *w = weapon_of(s, st, who, cmd->weapon);
     bool ranged = false;
+    if (w && w->area != FA_AREA_NONE)
+        return true; /* an area weapon */
     if (w && w->kind == FA_WK_RANGED)
         ranged = true;
     else if (w && w->kind == FA_WK_THROWN && cmd->n_targets > 0) {
@@ -437,6 +439,10 @@ static fray_status allowance(const fa_setup *s, const fa_state *st, int who,
     return FRAY_OK;
 }
 
+/* FA_CMD_CHARGE's option for a bull rush at the end (attack.c names it
+ * FA_CHARGE_BULL_RUSH on its branch). */
+enum { CHARGE_BULL_RUSH = 1 };
+
 /* Charge's move (004:523-525; L7.24). */
 static fray_status charge_check(const fa_setup *s, const fa_state *st,
                                 const fa_command *cmd, char *why, size_t ws) {
@@ -447,6 +453,14 @@ static fray_status charge_check(const fa_setup *s, const fa_state *st,
     fray_status ok = target_ok(s, st, who, t, why, ws);
     if (ok != FRAY_OK)
         return ok;
+    if (cmd->power >= 0)
+        return refuse(why, ws, "a charge ends in a melee basic attack or a bull rush (004:523)");
+    if (cmd->option == CHARGE_BULL_RUSH) {
+        int d = (int)sb_of(s, t)->size - (int)sb_of(s, who)->size;
+        if (d > 1 || d < -1)
+            return refuse(why, ws, "%s is not within one size category of %s",
+                          nm(s, t), nm(s, who));        /* 004:510 */
+    }
     int a = 0, cost = 0;
     if ((ok = allowance(s, st, who, FA_CMD_CHARGE, &a, why, ws)) != FRAY_OK)
         return ok;
@@ -489,6 +503,51 @@ static fray_status charge_check(const fa_setup *s, const fa_state *st,
     return FRAY_OK;
 }
 
+/* An area attack's origin (004:110, 125, 131, 137): a blast placed
+ * against the user, a burst's origin on the map within `range` and in
+ * line of effect, a wall of `size` contiguous squares within range. A
+ * close burst needs nothing. */
+static fray_status area_origin_ok(const fa_setup *s, const fa_state *st,
+                                  const fa_command *cmd, int size, int range,
+                                  int kind, char *why, size_t ws) {
+    int who = cmd->actor;
+    fray_footprint me = st->c[who].fp;
+    switch (kind) {
+    case FA_AREA_BLAST: {
+        fray_area a;
+        if (fray_area_blast(&s->map, me, size, cmd->origin, &a) != FRAY_OK)
+            return refuse(why, ws, "a blast must be placed against %s's space", nm(s, who));
+        return FRAY_OK;
+    }
+    case FA_AREA_BURST: {
+        fray_footprint o = {cmd->origin, 1};
+        if (!fray_grid_in(&s->map, cmd->origin) || !fray_grid_effect_fp(&s->map, me, o))
+            return refuse(why, ws, "%s has no line of effect to square (%d, %d)",
+                          nm(s, who), cmd->origin.x, cmd->origin.y);
+        if (fray_grid_range(me, o) > range)
+            return refuse(why, ws, "square (%d, %d) is beyond %s's range",
+                          cmd->origin.x, cmd->origin.y, nm(s, who));
+        return FRAY_OK;
+    }
+    case FA_AREA_WALL: {
+        if (cmd->n_path > FA_MAX_PATH ||
+            fray_area_wall_check(&s->map, cmd->path, cmd->n_path, size, NULL, NULL) != FRAY_WALL_OK)
+            return refuse(why, ws, "%s's wall must be %d squares in a line of touching sides",
+                          nm(s, who), size);
+        for (int i = 0; i < cmd->n_path; i++)
+            if (fray_grid_range(me, (fray_footprint){cmd->path[i], 1}) > range)
+                return refuse(why, ws, "square (%d, %d) is beyond %s's range",
+                              cmd->path[i].x, cmd->path[i].y, nm(s, who));
+        if (!fray_grid_effect_fp(&s->map, me, (fray_footprint){cmd->path[0], 1}))
+            return refuse(why, ws, "%s has no line of effect to square (%d, %d)",
+                          nm(s, who), cmd->path[0].x, cmd->path[0].y);
+        return FRAY_OK;
+    }
+    default:
+        return FRAY_OK;
+    }
+}
+
 /* The rules of one action, whoever's turn it is (a readied action
  * fires on another's turn: immediate). */
 static fray_status check_action(const fa_setup *s, const fa_state *st,
@@ -516,14 +575,30 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
         if (cmd->weapon >= 0 && cmd->weapon != c->wield)
             return refuse(why, ws, "%s does not hold the %s", nm(s, who),
                           s->weapons[sb->weapons[cmd->weapon].weapon].name);
+        const fa_weapon *w = weapon_of(s, st, who, cmd->weapon);
+        int slot = cmd->weapon >= 0 ? cmd->weapon : c->wield;
         if (cmd->kind == FA_CMD_SPRAY || cmd->kind == FA_CMD_SUPPRESS) {
-            const fa_weapon *w = weapon_of(s, st, who, cmd->weapon);
             if (!w || !w->autofire)
                 return refuse(why, ws, "%s holds no weapon with automatic fire", nm(s, who));
-            return FRAY_OK;
+            /* 004:701: ten rounds even with no attack. */
+            if (cmd->kind == FA_CMD_SUPPRESS && w->magazine > 0 && c->ammo[slot] < 10)
+                return refuse(why, ws, "%s's %s has fewer than the 10 rounds suppressing fire spends",
+                              nm(s, who), w->name);
+            return area_origin_ok(s, st, cmd, 6, w->range_short > w->range_long
+                                                     ? w->range_short : w->range_long,
+                                  FA_AREA_BURST, why, ws);
         }
-        if (area)
-            return FRAY_OK;
+        if (cmd->kind == FA_CMD_ATTACK && cmd->power < 0 && w && w->area != FA_AREA_NONE)
+            area = true; /* an area weapon (a flamethrower, a grenade) */
+        if (area) {
+            if (cmd->power >= 0) {
+                const fa_power *p = &sb->powers[cmd->power];
+                return area_origin_ok(s, st, cmd, p->area_size, p->range, p->area, why, ws);
+            }
+            return area_origin_ok(s, st, cmd, w->area_size,
+                                  w->range_short > w->range_long ? w->range_short : w->range_long,
+                                  w->area, why, ws);
+        }
         if (cmd->n_targets < 1 || cmd->n_targets > FA_MAX_TARGETS)
             return refuse(why, ws, "%s must name a target", nm(s, who));
         for (int i = 0; i < cmd->n_targets; i++)
@@ -533,7 +608,7 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
         int unarmed = sb->reach > 0 ? sb->reach : 1;
         switch (cmd->kind) {
         case FA_CMD_COUP:
-            if (!helpless(&st->c[t]))
+            if (!fa_has(&st->c[t], FA_C_HELPLESS))
                 return refuse(why, ws, "%s is not helpless", nm(s, t));
             return adjacent_ok(s, st, who, t, 1, why, ws);   /* 004:547 */
         case FA_CMD_BULL_RUSH: {
@@ -551,14 +626,49 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
             if (d > 1 || d < -1)
                 return refuse(why, ws, "%s is not within one size category of %s",
                               nm(s, t), nm(s, who));        /* 004:612 */
+            if (w && w->hands >= 2)
+                return refuse(why, ws, "%s has no free hand to grapple with", nm(s, who));
             return adjacent_ok(s, st, who, t, unarmed, why, ws);
         }
         case FA_CMD_TRIP:
             return adjacent_ok(s, st, who, t, unarmed, why, ws);  /* 004:734 */
-        case FA_CMD_ATTACK:
-            if (cmd->power < 0 && !ranged_or_area(s, st, cmd) && cmd->n_targets == 1)
-                return adjacent_ok(s, st, who, t, melee_reach(s, st, who), why, ws);
+        case FA_CMD_HELD_OBJECT:
+            if (st->c[t].wield < 0)
+                return refuse(why, ws, "%s holds nothing", nm(s, t));
             return FRAY_OK;
+        case FA_CMD_AID: {
+            /* targets[0] the enemy, targets[1] the ally (004:428). */
+            int ally = cmd->n_targets == 2 ? cmd->targets[1] : -1;
+            if (ally < 0 || ally >= st->n || ally == who || !fa_allies(s, who, ally) ||
+                out_or_dead(&st->c[ally]))
+                return refuse(why, ws, "%s must name an enemy and the ally it aids", nm(s, who));
+            if (fa_allies(s, who, t))
+                return refuse(why, ws, "%s is not an enemy of %s", nm(s, t), nm(s, who));
+            if (cmd->option != FA_AID_ATTACK && cmd->option != FA_AID_DEFENSE)
+                return refuse(why, ws, "%s must aid an attack or defenses", nm(s, who));
+            return FRAY_OK;
+        }
+        case FA_CMD_ATTACK: {
+            if (cmd->power < 0 && cmd->n_targets != 1)
+                return refuse(why, ws, "a basic attack has one target (004:482)");
+            bool melee = cmd->power < 0 && !ranged_or_area(s, st, cmd);
+            if (melee && (ok = adjacent_ok(s, st, who, t, melee_reach(s, st, who), why, ws)) != FRAY_OK)
+                return ok;
+            if (!melee && cmd->power < 0 && w && w->magazine > 0 && c->ammo[slot] < 1)
+                return refuse(why, ws, "%s's %s is empty", nm(s, who), w->name);
+            /* What attack.c cannot attack at all (total cover, beyond long
+             * range) is refused here, in words, not failed there. */
+            fa_attack_line line = fa_attack_line_of(s, st, who, cmd->power, cmd->weapon, melee);
+            for (int i = 0; i < cmd->n_targets; i++) {
+                fa_mods m;
+                memset(&m, 0, sizeof m);
+                fa_attack_mods(s, st, who, cmd->targets[i], &line, false, st->c[who].fp.at, &m);
+                if (m.impossible)
+                    return refuse(why, ws, "%s cannot attack %s from where it stands",
+                                  nm(s, who), nm(s, cmd->targets[i]));
+            }
+            return FRAY_OK;
+        }
         default:
             return FRAY_OK;
         }
@@ -983,12 +1093,7 @@ static void add_effect(fa_run *r, int who, fa_cond_kind kind, fa_ends ends,
 }
 
 static void attack_now(fa_run *r, const fa_command *cmd, bool charge) {
-    fa_state *st = r->st;
-    int who = cmd->actor;
-    const fa_statblock *sb = sb_of(r->s, who);
-    if (cmd->kind == FA_CMD_ATTACK && cmd->power >= 0 && cmd->power < sb->n_powers &&
-        sb->powers[cmd->power].usage != FA_AT_WILL)
-        st->c[who].powers_used |= (uint8_t)(1u << cmd->power);
+    /* attack.c marks an encounter or daily power spent when it is used. */
     fray_status ok = fa_attack(r, cmd, charge);
     if (ok != FRAY_OK)
         fail(r, ok);
@@ -1049,7 +1154,7 @@ static void do_action(fa_run *r, const fa_command *cmd) {
         add_effect(r, who, FA_C_TOTAL_DEFENSE, FA_ENDS_START_OF_TURN, 2); /* 004:749 */
         return;
     case FA_CMD_SECOND_WIND: {
-        c->flags |= FA_F_SECOND_WIND;
+        /* fa_second_wind spends the surge and marks it used (004:681). */
         fray_status ok = fa_second_wind(r, who);
         if (ok != FRAY_OK)
             fail(r, ok);

@@ -340,6 +340,7 @@ typedef struct fa_cstate {
     uint8_t powers_used;       /* bit per power: encounter or daily power spent */
     fa_ready ready;
     int8_t extra_standard;     /* standard actions bought with action points, left this turn */
+    uint8_t acted;             /* bit (1u << fa_action_type) of each action type taken this turn */
 } fa_cstate;
 
 enum {
@@ -632,6 +633,10 @@ void fa_end_grapple(fa_run *r, int grappler);
 void fa_grapple_upkeep(fa_run *r);
 /* Removes condition number i of who (a fact when the kind is gone). */
 void fa_cond_drop(fa_run *r, int who, int i);
+/* Provided by attack.c (alloy-attack): suppressing fire's attacks at the
+ * end of who's turn when it took a standard action or none (004:701);
+ * turn.c calls it first thing at the end of every turn. */
+fray_status fa_suppress_turn_end(fa_run *r, int who, bool took_standard_or_none);
 
 /* ---- Actions (act.c) -------------------------------------------------------------- */
 

@@ -278,10 +278,14 @@ static bool helps_side_of(const fa_setup *s, int who, int bearer, int kind) {
     return friend ? bonus_kind(kind) : !bonus_kind(kind);
 }
 
-/* Effects "until the end of <who>'s next turn" (and used-once ones): an
- * effect put on during who's own turn carries round = the next round, so
- * it outlasts the turn it was made in. which: 0 every one, 1 only those
- * helping who's side, 2 only the others. */
+/* Effects "until the end of <who>'s next turn" (and used-once ones not
+ * used): cond.round is the round the effect was put on (attack.c's
+ * convention), and it ends at the end of who's turn in a later round, so
+ * an effect made during who's own turn outlasts that turn (004:428). (One
+ * made by who's immediate action earlier in the same round, before its
+ * turn, lasts a round longer than the letter: round alone cannot tell.)
+ * which: 0 every one, 1 only those helping who's side, 2 only the
+ * others. */
 static void end_of_turn_effects(fa_run *r, int who, int which) {
     fa_state *st = r->st;
     for (int j = 0; j < st->n; j++) {
@@ -289,7 +293,7 @@ static void end_of_turn_effects(fa_run *r, int who, int which) {
         for (int i = c->n_cond - 1; i >= 0; i--) {
             const fa_cond *k = &c->cond[i];
             if ((k->ends != FA_ENDS_END_OF_TURN && k->ends != FA_ENDS_USED) ||
-                k->whose != who || k->round > st->round)
+                k->whose != who || k->round >= st->round)
                 continue;
             bool helps = helps_side_of(r->s, who, j, k->kind);
             if ((which == 1 && !helps) || (which == 2 && helps))
@@ -323,6 +327,14 @@ static void saves(fa_run *r, int who) {
 static void turn_end(fa_run *r, int who) {
     fa_state *st = r->st;
     fa_cstate *c = &st->c[who];
+    /* 004:701: suppressing fire answers a standard action or no action. */
+    bool none = (c->acted & ((1u << FA_ACT_STANDARD) | (1u << FA_ACT_MOVE) |
+                             (1u << FA_ACT_SWIFT))) == 0;
+    fray_status ok = fa_suppress_turn_end(r, who, none || (c->acted & (1u << FA_ACT_STANDARD)));
+    if (ok != FRAY_OK) {
+        fail(r, ok);
+        return;
+    }
     saves(r, who);
     if (r->failed != FRAY_OK)
         return;
@@ -375,6 +387,7 @@ static void turn_start(fa_run *r, int who) {
     c->slots = st->round == 0 ? (FA_SLOT_STANDARD | FA_SLOT_MOVE)
                               : (FA_SLOT_STANDARD | FA_SLOT_MOVE | FA_SLOT_SWIFT);
     c->extra_standard = 0;
+    c->acted = 0;
     c->ap_spent = 0;
     c->moved = 0;
     c->flags &= (uint8_t)~(FA_F_IMMEDIATE | FA_F_SUPPRESS_FIRED | FA_F_DONE |
@@ -602,6 +615,7 @@ fray_status fa_resume(fa_run *r, int who) {
     c->slots = st->round == 0 ? (FA_SLOT_STANDARD | FA_SLOT_MOVE)
                               : (FA_SLOT_STANDARD | FA_SLOT_MOVE | FA_SLOT_SWIFT);
     c->extra_standard = 0;
+    c->acted = 0;
     c->flags &= (uint8_t)~(FA_F_DONE | FA_F_TOOK_ACTION);
     return r->failed;
 }
@@ -688,6 +702,8 @@ fa_action_type fa_pay_from(fa_run *r, int who, fa_action_type type,
         return FA_ACT_NONE;
     }
     fa_cstate *c = &st->c[who];
+    if (type <= FA_ACT_FREE)
+        c->acted |= (uint8_t)(1u << type);
     if (type == FA_ACT_IMMEDIATE) {
         c->flags |= FA_F_IMMEDIATE;
         return type;
