@@ -1088,3 +1088,17 @@ Test(alloy_act, suppressing_fire_told_at_turn_end_004_701) {
     cr_assert(f->fake.suppress_took, "a standard action");
     free(f);
 }
+
+/* A wall between two adjacent squares: no trip through it, and no
+ * threat (grid.h: a melee attack needs cover short of total). */
+Test(alloy_act, no_reach_through_a_wall) {
+    int a, b;
+    fixture *f = pair(&a, &b, 2, 5, 3, 5);
+    f->s.map.edge_e[5][2] = FRAY_EDGE_WALL;
+    go(f);
+    fa_command tr = af_target(FA_CMD_TRIP, a, b);
+    cr_assert_eq(af_do(f, &tr), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "Tony cannot reach orc 1 through the wall");
+    cr_assert_not(fa_threatens(&f->s, &f->st, b, a));
+    free(f);
+}

@@ -503,6 +503,28 @@ static fray_status charge_check(const fa_setup *s, const fa_state *st,
     return FRAY_OK;
 }
 
+/* What attack.c cannot attack at all (total cover, beyond reach or long
+ * range: fa_attack_mods says impossible) is refused here, in words, not
+ * failed there: the command's power (ATTACK) or basic attack on t. */
+static fray_status attackable(const fa_setup *s, const fa_state *st,
+                              const fa_command *cmd, int t, char *why, size_t ws) {
+    int who = cmd->actor;
+    int power = cmd->kind == FA_CMD_ATTACK ? cmd->power : -1;
+    fa_command basic = *cmd;
+    basic.kind = FA_CMD_ATTACK;
+    basic.power = (int8_t)power;
+    basic.n_targets = 1;
+    basic.targets[0] = (int8_t)t;
+    bool melee = power < 0 && !ranged_or_area(s, st, &basic);
+    fa_attack_line line = fa_attack_line_of(s, st, who, power, cmd->weapon, melee);
+    fa_mods m;
+    memset(&m, 0, sizeof m);
+    fa_attack_mods(s, st, who, t, &line, false, st->c[who].fp.at, &m);
+    if (m.impossible)
+        return refuse(why, ws, "%s cannot attack %s from where it stands", nm(s, who), nm(s, t));
+    return FRAY_OK;
+}
+
 /* An area attack's origin (004:110, 125, 131, 137): a blast placed
  * against the user, a burst's origin on the map within `range` and in
  * line of effect, a wall of `size` contiguous squares within range. A
@@ -606,6 +628,10 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
                 return ok;
         int t = cmd->targets[0];
         int unarmed = sb->reach > 0 ? sb->reach : 1;
+        if ((cmd->kind == FA_CMD_COUP || cmd->kind == FA_CMD_BULL_RUSH ||
+             cmd->kind == FA_CMD_TRIP || cmd->kind == FA_CMD_GRAPPLE) &&
+            fray_grid_cover(&s->map, c->fp, st->c[t].fp) == FRAY_COVER_TOTAL)
+            return refuse(why, ws, "%s cannot reach %s through the wall", nm(s, who), nm(s, t));
         switch (cmd->kind) {
         case FA_CMD_COUP:
             if (!fa_has(&st->c[t], FA_C_HELPLESS))
@@ -635,7 +661,7 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
         case FA_CMD_HELD_OBJECT:
             if (st->c[t].wield < 0)
                 return refuse(why, ws, "%s holds nothing", nm(s, t));
-            return FRAY_OK;
+            return attackable(s, st, cmd, t, why, ws);
         case FA_CMD_AID: {
             /* targets[0] the enemy, targets[1] the ally (004:428). */
             int ally = cmd->n_targets == 2 ? cmd->targets[1] : -1;
@@ -646,7 +672,7 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
                 return refuse(why, ws, "%s is not an enemy of %s", nm(s, t), nm(s, who));
             if (cmd->option != FA_AID_ATTACK && cmd->option != FA_AID_DEFENSE)
                 return refuse(why, ws, "%s must aid an attack or defenses", nm(s, who));
-            return FRAY_OK;
+            return attackable(s, st, cmd, t, why, ws);
         }
         case FA_CMD_ATTACK: {
             if (cmd->power < 0 && cmd->n_targets != 1)
@@ -656,17 +682,9 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
                 return ok;
             if (!melee && cmd->power < 0 && w && w->magazine > 0 && c->ammo[slot] < 1)
                 return refuse(why, ws, "%s's %s is empty", nm(s, who), w->name);
-            /* What attack.c cannot attack at all (total cover, beyond long
-             * range) is refused here, in words, not failed there. */
-            fa_attack_line line = fa_attack_line_of(s, st, who, cmd->power, cmd->weapon, melee);
-            for (int i = 0; i < cmd->n_targets; i++) {
-                fa_mods m;
-                memset(&m, 0, sizeof m);
-                fa_attack_mods(s, st, who, cmd->targets[i], &line, false, st->c[who].fp.at, &m);
-                if (m.impossible)
-                    return refuse(why, ws, "%s cannot attack %s from where it stands",
-                                  nm(s, who), nm(s, cmd->targets[i]));
-            }
+            for (int i = 0; i < cmd->n_targets; i++)
+                if ((ok = attackable(s, st, cmd, cmd->targets[i], why, ws)) != FRAY_OK)
+                    return ok;
             return FRAY_OK;
         }
         default:
