@@ -1102,3 +1102,25 @@ Test(alloy_act, no_reach_through_a_wall) {
     cr_assert_not(fa_threatens(&f->s, &f->st, b, a));
     free(f);
 }
+
+/* 004:512: a bull rush's push square, when named, is next to the target
+ * and away from the pusher; one target only. */
+Test(alloy_act, bull_rush_push_square_004_512) {
+    int a, b;
+    fixture *f = pair(&a, &b, 2, 5, 3, 5);
+    go(f);
+    fa_command br = af_target(FA_CMD_BULL_RUSH, a, b);
+    br.origin = (fray_pos){2, 4};
+    cr_assert_eq(af_do(f, &br), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "Tony cannot push into square (2, 4): it must be next to the "
+                             "target and away from Tony");
+    br.n_targets = 2;
+    br.targets[1] = (int8_t)b;
+    cr_assert_eq(af_do(f, &br), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "Tony must name one target");
+    br.n_targets = 1;
+    br.origin = (fray_pos){4, 5};
+    cr_assert_eq(af_do(f, &br), FRAY_OK, "%s", f->why);
+    cr_assert_eq(f->fake.attack_kind, FA_CMD_BULL_RUSH);
+    free(f);
+}

@@ -439,6 +439,22 @@ static fray_status allowance(const fa_setup *s, const fa_state *st, int who,
     return FRAY_OK;
 }
 
+/* A bull rush's push square, when the command names one (origin.x >= 0;
+ * else attack.c chooses): a square next to the target's, away from the
+ * pusher standing at `me` (004:512). */
+static fray_status push_ok(const fa_setup *s, int who, fray_footprint me,
+                          fray_footprint target, fray_pos to, char *why, size_t ws) {
+    if (to.x < 0)
+        return FRAY_OK;
+    int dx = to.x - target.at.x, dy = to.y - target.at.y;
+    fray_footprint n = {to, target.side};
+    if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0) ||
+        fray_grid_range(me, n) <= 1)
+        return refuse(why, ws, "%s cannot push into square (%d, %d): it must be next to the "
+                               "target and away from %s", nm(s, who), to.x, to.y, nm(s, who));
+    return FRAY_OK;
+}
+
 /* FA_CMD_CHARGE's option for a bull rush at the end (attack.c names it
  * FA_CHARGE_BULL_RUSH on its branch). */
 enum { CHARGE_BULL_RUSH = 1 };
@@ -475,6 +491,13 @@ static fray_status charge_check(const fa_setup *s, const fa_state *st,
     if (!fray_grid_within(efp, st->c[t].fp, reach))
         return refuse(why, ws, "%s cannot attack %s from square (%d, %d)",
                       nm(s, who), nm(s, t), end.x, end.y);
+    if (cmd->option == CHARGE_BULL_RUSH) {
+        if (!fray_grid_adjacent(efp, st->c[t].fp))
+            return refuse(why, ws, "%s must end its charge adjacent to %s to bull rush it",
+                          nm(s, who), nm(s, t));
+        if ((ok = push_ok(s, who, efp, st->c[t].fp, cmd->origin, why, ws)) != FRAY_OK)
+            return ok;
+    }
     /* The nearest square from which the target can be attacked. */
     fray_reach_map map;
     fa_reach(s, st, who, a, &map);
@@ -623,6 +646,8 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
         }
         if (cmd->n_targets < 1 || cmd->n_targets > FA_MAX_TARGETS)
             return refuse(why, ws, "%s must name a target", nm(s, who));
+        if (cmd->kind != FA_CMD_ATTACK && cmd->kind != FA_CMD_AID && cmd->n_targets != 1)
+            return refuse(why, ws, "%s must name one target", nm(s, who));
         for (int i = 0; i < cmd->n_targets; i++)
             if ((ok = target_ok(s, st, who, cmd->targets[i], why, ws)) != FRAY_OK)
                 return ok;
@@ -642,7 +667,9 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
             if (d > 1 || d < -1)
                 return refuse(why, ws, "%s is not within one size category of %s",
                               nm(s, t), nm(s, who));        /* 004:510 */
-            return adjacent_ok(s, st, who, t, 1, why, ws);
+            if ((ok = adjacent_ok(s, st, who, t, 1, why, ws)) != FRAY_OK)
+                return ok;
+            return push_ok(s, who, c->fp, st->c[t].fp, cmd->origin, why, ws);
         }
         case FA_CMD_GRAPPLE: {
             int d = (int)sb_of(s, t)->size - (int)sb->size;
