@@ -371,12 +371,32 @@ Test(alloy_act, stand_up_in_an_occupied_square_004_728) {
     go(f);
     af_cond(f, a, FA_C_PRONE, FA_ENDS_EVENT, a, 0);
     fa_command st = af_cmd(FA_CMD_STAND, a);
+    af_path(&st, 2, 2, 3, 2, 4);
     cr_assert_eq(af_do(f, &st), FRAY_ERR_INVALID);
     cr_assert_str_eq(f->why, "someone stands where Tony lies: Tony must adjust 5 feet as it stands");
+    st.n_path = 0;
     af_path(&st, 1, 2, 3);
     cr_assert_eq(af_do(f, &st), FRAY_OK, "%s", f->why);
     cr_assert_eq(f->st.c[a].fp.at.y, 3);
     cr_assert_not(fa_has(&f->st.c[a], FA_C_PRONE));
+    free(f);
+}
+
+/* With no square named, the engine picks the first free one, north
+ * first (a ruling: the seed lets the stander choose). */
+Test(alloy_act, stand_up_picks_a_square_004_728) {
+    fixture *f = af_new(12, 12);
+    int s = af_block(f, "t", 6, 0, 20);
+    int a = af_add(f, "Tony", s, 0, 2, 2);
+    (void)af_add(f, "Sue", s, 0, 2, 2);
+    (void)af_add(f, "orc 1", s, 1, 9, 9);
+    f->s.map.terrain[1][2] = FRAY_TERRAIN_WALL;
+    go(f);
+    af_cond(f, a, FA_C_PRONE, FA_ENDS_EVENT, a, 0);
+    fa_command st = af_cmd(FA_CMD_STAND, a);
+    cr_assert_eq(af_do(f, &st), FRAY_OK, "%s", f->why);
+    cr_assert_eq(f->st.c[a].fp.at.x, 3, "north is a wall: east");
+    cr_assert_eq(f->st.c[a].fp.at.y, 2);
     free(f);
 }
 

@@ -548,6 +548,24 @@ static fray_status attackable(const fa_setup *s, const fa_state *st,
     return FRAY_OK;
 }
 
+/* Standing up where someone stands with no square named: the first
+ * square it may adjust into (004:728), orthogonal ones first, clockwise
+ * from the north; false when there is none. */
+static bool stand_square(const fa_setup *s, const fa_state *st, int who,
+                         fray_pos *out) {
+    static const int8_t dir[8][2] = {{0, -1}, {1, 0}, {0, 1}, {-1, 0},
+                                     {1, -1}, {1, 1}, {-1, 1}, {-1, -1}};
+    fray_pos at = st->c[who].fp.at;
+    for (int k = 0; k < 8; k++) {
+        fray_pos to = {(int16_t)(at.x + dir[k][0]), (int16_t)(at.y + dir[k][1])};
+        if (path_check(s, st, who, &to, 1, 1, true, NULL, 0, NULL) == FRAY_OK) {
+            *out = to;
+            return true;
+        }
+    }
+    return false;
+}
+
 /* An area attack's origin (004:110, 125, 131, 137): a blast placed
  * against the user, a burst's origin on the map within `range` and in
  * line of effect, a wall of `size` contiguous squares within range. A
@@ -769,6 +787,14 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
         for (int j = 0; j < st->n && !occupied; j++)
             if (j != who && !fa_has(&st->c[j], FA_C_DEAD) && overlap(c->fp, st->c[j].fp))
                 occupied = true;
+        if (occupied && cmd->n_path == 0) {
+            fray_pos to;
+            if (!stand_square(s, st, who, &to))
+                return refuse(why, ws,
+                              "someone stands where %s lies and there is no square to adjust "
+                              "into as it stands", nm(s, who));
+            return FRAY_OK; /* the engine picks the square (stand_square) */
+        }
         if (occupied && cmd->n_path != 1)
             return refuse(why, ws,
                           "someone stands where %s lies: %s must adjust 5 feet as it stands",
@@ -1234,11 +1260,19 @@ static void do_action(fa_run *r, const fa_command *cmd) {
         if (r->failed == FRAY_OK)
             move_steps(r, who, cmd->path, cmd->n_path, true, cmd->kind, -1, false);
         return;
-    case FA_CMD_STAND:
+    case FA_CMD_STAND: {
+        bool occupied = false;
+        for (int j = 0; j < st->n && !occupied; j++)
+            if (j != who && !fa_has(&st->c[j], FA_C_DEAD) && overlap(c->fp, st->c[j].fp))
+                occupied = true;
+        fray_pos to;
         fa_cond_remove(r, who, FA_C_PRONE, -1);
         if (cmd->n_path == 1)
             move_steps(r, who, cmd->path, 1, false, FA_CMD_SHIFT, -1, false);
+        else if (occupied && stand_square(s, st, who, &to))
+            move_steps(r, who, &to, 1, false, FA_CMD_SHIFT, -1, false);
         return;
+    }
     case FA_CMD_ESCAPE: {
         const fa_cond *g = fa_cond_find(c, FA_C_GRAPPLED, -1);
         int from = g->other;
