@@ -1144,3 +1144,28 @@ Test(alloy_act, bull_rush_push_square_004_512) {
     cr_assert_eq(f->fake.attack_kind, FA_CMD_BULL_RUSH);
     free(f);
 }
+
+/* 004:87, 101, 112, 694: an area attack needs a round for each creature
+ * it affects; spray counts the creatures in its 5-ft burst. */
+Test(alloy_act, area_ammunition_per_target_004_101_694) {
+    fixture *f = af_new(12, 12);
+    int s = af_block(f, "t", 6, 0, 20);
+    int smg = af_weapon(f, "submachine gun", FA_WK_RANGED, 6, 1, 30);
+    f->s.weapons[smg].autofire = true;
+    af_give(f, s, smg, 0);
+    int a = af_add(f, "Tony", s, 0, 1, 1);
+    f->s.c[a].wield = 0;
+    (void)af_add(f, "orc 1", s, 1, 6, 6);
+    (void)af_add(f, "orc 2", s, 1, 7, 6);
+    (void)af_add(f, "orc 3", s, 1, 6, 7);
+    go(f);
+    f->st.c[a].ammo[0] = 2;
+    fa_command sp = af_cmd(FA_CMD_SPRAY, a);
+    sp.origin = (fray_pos){6, 6};
+    cr_assert_eq(af_do(f, &sp), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "Tony's submachine gun has 2 rounds, not the 3 this attack needs");
+    f->st.c[a].ammo[0] = 3;
+    cr_assert_eq(af_do(f, &sp), FRAY_OK, "%s", f->why);
+    cr_assert_eq(f->fake.attack_kind, FA_CMD_SPRAY);
+    free(f);
+}

@@ -611,6 +611,61 @@ static fray_status area_origin_ok(const fa_setup *s, const fa_state *st,
     }
 }
 
+/* An area attack's ammunition (004:101, 112): a round (or thrown weapon)
+ * for each creature the area affects, at least one, from weapon slot
+ * `slot` when it counts rounds. */
+static fray_status area_ammo_ok(const fa_setup *s, const fa_state *st,
+                                const fa_command *cmd, int kind, int size,
+                                int slot, char *why, size_t ws) {
+    int who = cmd->actor;
+    const fa_statblock *sb = sb_of(s, who);
+    if (slot < 0 || slot >= sb->n_weapons)
+        return FRAY_OK;
+    const fa_weapon *w = &s->weapons[sb->weapons[slot].weapon];
+    if (w->magazine <= 0 || w->kind == FA_WK_MELEE)
+        return FRAY_OK;
+    fray_footprint me = st->c[who].fp, from = me;
+    fray_area a;
+    fray_area_clear(&a);
+    fray_area_metric metric = (fray_area_metric)s->opt.burst;
+    switch (kind) {
+    case FA_AREA_BLAST:
+        if (fray_area_blast(&s->map, me, size, cmd->origin, &a) != FRAY_OK)
+            return FRAY_OK; /* refused by area_origin_ok */
+        break;
+    case FA_AREA_CLOSE_BURST:
+        fray_area_aura(&s->map, me, size, metric, false, &a);
+        break;
+    case FA_AREA_BURST:
+        fray_area_burst(&s->map, cmd->origin, size, metric, &a);
+        from = (fray_footprint){cmd->origin, 1};
+        break;
+    case FA_AREA_WALL:
+        if (cmd->n_path < 1 ||
+            fray_area_wall_check(&s->map, cmd->path, cmd->n_path, size, NULL, &a) != FRAY_WALL_OK)
+            return FRAY_OK;
+        from = (fray_footprint){cmd->path[0], 1};
+        break;
+    default:
+        return FRAY_OK;
+    }
+    int n = 0;
+    for (int i = 0; i < st->n; i++) {
+        if ((st->c[i].flags & FA_F_OUT) || fa_has(&st->c[i], FA_C_DEAD))
+            continue;
+        if (i == who && kind != FA_AREA_BURST)
+            continue; /* blasts and close bursts never affect the user */
+        if (fray_area_affects(&s->map, &a, from, st->c[i].fp))
+            n++;
+    }
+    if (n < 1)
+        n = 1;
+    if (st->c[who].ammo[slot] < n)
+        return refuse(why, ws, "%s's %s has %d rounds, not the %d this attack needs",
+                      nm(s, who), w->name, st->c[who].ammo[slot], n);
+    return FRAY_OK;
+}
+
 /* The rules of one action, whoever's turn it is (a readied action
  * fires on another's turn: immediate). */
 static fray_status check_action(const fa_setup *s, const fa_state *st,
@@ -647,20 +702,29 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
             if (cmd->kind == FA_CMD_SUPPRESS && w->magazine > 0 && c->ammo[slot] < 10)
                 return refuse(why, ws, "%s's %s has fewer than the 10 rounds suppressing fire spends",
                               nm(s, who), w->name);
-            return area_origin_ok(s, st, cmd, 6, w->range_short > w->range_long
-                                                     ? w->range_short : w->range_long,
-                                  FA_AREA_BURST, why, ws);
+            int range = w->range_short > w->range_long ? w->range_short : w->range_long;
+            if ((ok = area_origin_ok(s, st, cmd, 6, range, FA_AREA_BURST, why, ws)) != FRAY_OK)
+                return ok;
+            /* Spray: a 5-ft burst, a round for each creature in it (004:694-695). */
+            return cmd->kind == FA_CMD_SPRAY
+                       ? area_ammo_ok(s, st, cmd, FA_AREA_BURST, 1, slot, why, ws) : FRAY_OK;
         }
         if (cmd->kind == FA_CMD_ATTACK && cmd->power < 0 && w && w->area != FA_AREA_NONE)
             area = true; /* an area weapon (a flamethrower, a grenade) */
         if (area) {
             if (cmd->power >= 0) {
                 const fa_power *p = &sb->powers[cmd->power];
-                return area_origin_ok(s, st, cmd, p->area_size, p->range, p->area, why, ws);
+                if ((ok = area_origin_ok(s, st, cmd, p->area_size, p->range, p->area, why,
+                                         ws)) != FRAY_OK)
+                    return ok;
+                return area_ammo_ok(s, st, cmd, p->area, p->area_size, p->weapon, why, ws);
             }
-            return area_origin_ok(s, st, cmd, w->area_size,
-                                  w->range_short > w->range_long ? w->range_short : w->range_long,
-                                  w->area, why, ws);
+            if ((ok = area_origin_ok(s, st, cmd, w->area_size,
+                                     w->range_short > w->range_long ? w->range_short
+                                                                    : w->range_long,
+                                     w->area, why, ws)) != FRAY_OK)
+                return ok;
+            return area_ammo_ok(s, st, cmd, w->area, w->area_size, slot, why, ws);
         }
         if (cmd->n_targets < 1 || cmd->n_targets > FA_MAX_TARGETS)
             return refuse(why, ws, "%s must name a target", nm(s, who));
