@@ -40,6 +40,7 @@
 #include "fray/fight.h"
 #include "fray/grid.h"
 #include "fray/rng.h"
+#include "track.h"             /* src/core: the time track (initiative order) */
 
 /* ---- Sizes ------------------------------------------------------------------ */
 
@@ -338,6 +339,8 @@ typedef struct fa_cstate {
     int16_t spare[FA_SB_WEAPONS];  /* rounds carried (-1: unlimited) */
     uint8_t powers_used;       /* bit per power: encounter or daily power spent */
     fa_ready ready;
+    int8_t extra_standard;     /* standard actions bought with action points, left this turn */
+    uint8_t acted;             /* bit (1u << fa_action_type) of each action type taken this turn */
 } fa_cstate;
 
 enum {
@@ -345,7 +348,10 @@ enum {
     FA_F_SECOND_WIND = 1u << 1,    /* second wind used this encounter */
     FA_F_IMMEDIATE = 1u << 2,      /* immediate action used since its last turn */
     FA_F_ACTED = 1u << 3,          /* has had a turn this round */
-    FA_F_SUPPRESS_FIRED = 1u << 4  /* a suppressing attack this round (L7.6) */
+    FA_F_SUPPRESS_FIRED = 1u << 4, /* a suppressing attack this round (L7.6) */
+    FA_F_DONE = 1u << 5,           /* its actions are over this turn (End Turn, Ready, Delay) */
+    FA_F_SUSTAINED = 1u << 6,      /* it sustained (or made) its grapple this turn (L7.17) */
+    FA_F_TOOK_ACTION = 1u << 7     /* it has taken an action this turn (Delay, Dazed) */
 };
 enum { FA_SLOT_STANDARD = 1u << 0, FA_SLOT_MOVE = 1u << 1, FA_SLOT_SWIFT = 1u << 2 };
 
@@ -362,6 +368,12 @@ typedef struct fa_state {
     int32_t turn_serial;       /* counts turns: the opportunity-attack limit */
     fray_rng rng;
     fa_cstate c[FA_MAX_COMBATANTS];
+    /* The initiative order as a core time track (track.h); order[],
+     * n_order and each fa_cstate's init and init_tie are kept in step
+     * with it (turn.c fa_order_sync). */
+    fray__track track;
+    bool between;              /* a turn has just ended and a delaying combatant may
+                                  come back (FA_CMD_RESUME) before the next starts */
 } fa_state;
 
 /* ---- Commands ---------------------------------------------------------------- */
@@ -532,6 +544,9 @@ typedef struct fa_hooks {
     /* Does `who` take its opportunity attack on `target`? NULL: yes. */
     bool (*opportunity)(void *ctx, const struct fa_run *r, int who, int target);
     void *ctx;
+    /* Does `who` fire its readied action now that `trigger` set it off?
+     * NULL: yes (004:651: it may ignore the trigger and wait). */
+    bool (*ready)(void *ctx, const struct fa_run *r, int who, int trigger);
 } fa_hooks;
 
 typedef struct fa_run {
@@ -602,6 +617,38 @@ fray_status fa_next(fa_run *r);
 bool fa_can_pay(const fa_state *st, int who, fa_action_type type,
                 fa_action_type slot);
 void fa_pay(fa_run *r, int who, fa_action_type type, fa_action_type slot);
+/* fa_pay, telling which slot paid (FA_ACT_STANDARD for an action point's
+ * extra standard action; type itself for free, immediate and no action);
+ * FA_ACT_NONE and r->failed = FRAY_ERR_INVALID when it cannot pay. */
+fa_action_type fa_pay_from(fa_run *r, int who, fa_action_type type,
+                           fa_action_type slot);
+/* Not out, not Stunned, Surprised, Unconscious, Dying or Dead. */
+bool fa_can_act(const fa_state *st, int who);
+/* order[], n_order, init and init_tie from st->track. */
+void fa_order_sync(fa_state *st);
+/* Moves who's initiative to just before `before` (Ready, Delay), keeping
+ * cur_pos on the turn under way (or the last one ended); v0 of a fact. */
+fray_status fa_order_move_before(fa_run *r, int who, int before, int *out_place);
+/* FA_CMD_DELAY by the combatant whose turn is under way: it leaves its
+ * turn (beneficial end-of-turn effects end now: 004:576). */
+fray_status fa_delay(fa_run *r, int who);
+/* FA_CMD_RESUME: a delaying combatant takes its turn now, just before the
+ * next one (004:573). */
+fray_status fa_resume(fa_run *r, int who);
+/* Ends the fight when at most one side has anyone standing (FACT OVER);
+ * true when it is over. */
+bool fa_check_over(fa_run *r);
+/* Ends who's grapple (the target is no longer Grappled). */
+void fa_end_grapple(fa_run *r, int grappler);
+/* Ends every grapple whose grappler can no longer make opportunity
+ * attacks or whose target left its unarmed reach (004:617-618). */
+void fa_grapple_upkeep(fa_run *r);
+/* Removes condition number i of who (a fact when the kind is gone). */
+void fa_cond_drop(fa_run *r, int who, int i);
+/* Provided by attack.c (alloy-attack): suppressing fire's attacks at the
+ * end of who's turn when it took a standard action or none (004:701);
+ * turn.c calls it first thing at the end of every turn. */
+fray_status fa_suppress_turn_end(fa_run *r, int who, bool took_standard_or_none);
 
 /* ---- Actions (act.c) -------------------------------------------------------------- */
 

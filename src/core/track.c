@@ -1,0 +1,134 @@
+/*
+ * track.c - the time track (track.h): an ordered list of who acts when.
+ */
+#include "track.h"
+
+#include <string.h>
+
+void fray__track_init(fray__track *t, fray__track_dir dir) {
+    memset(t, 0, sizeof *t);
+    t->dir = (uint8_t)dir;
+}
+
+/* true when an entry (key, tie) goes strictly before entry e. */
+static bool goes_before(const fray__track *t, int32_t key, int32_t tie,
+                        const fray__track_entry *e) {
+    if (key != e->key)
+        return t->dir == FRAY__TRACK_ASCENDING ? key < e->key : key > e->key;
+    return tie > e->tie;
+}
+
+int fray__track_find(const fray__track *t, int who) {
+    for (int i = 0; i < t->n; i++)
+        if (t->e[i].who == who)
+            return i;
+    return -1;
+}
+
+int fray__track_who(const fray__track *t, int place) {
+    if (place < 0 || place >= t->n)
+        return -1;
+    return t->e[place].who;
+}
+
+/* Opens a gap at `place` (0 .. n) and fills it. */
+static void put_at(fray__track *t, int place, fray__track_entry e) {
+    memmove(&t->e[place + 1], &t->e[place],
+            (size_t)(t->n - place) * sizeof t->e[0]);
+    t->e[place] = e;
+    t->n++;
+}
+
+static void take_at(fray__track *t, int place) {
+    memmove(&t->e[place], &t->e[place + 1],
+            (size_t)(t->n - place - 1) * sizeof t->e[0]);
+    t->n--;
+}
+
+fray_status fray__track_insert(fray__track *t, int who, int32_t key,
+                               int32_t tie, int *out_place) {
+    if (who < 0 || who > INT16_MAX || fray__track_find(t, who) >= 0)
+        return FRAY_ERR_INVALID;
+    if (t->n >= FRAY__TRACK_MAX)
+        return FRAY_ERR_RANGE;
+    int place = t->n;
+    for (int i = 0; i < t->n; i++)
+        if (goes_before(t, key, tie, &t->e[i])) {
+            place = i;
+            break;
+        }
+    fray__track_entry e = {(int16_t)who, key, tie};
+    put_at(t, place, e);
+    if (out_place)
+        *out_place = place;
+    return FRAY_OK;
+}
+
+fray_status fray__track_remove(fray__track *t, int who) {
+    int place = fray__track_find(t, who);
+    if (place < 0)
+        return FRAY_ERR_INVALID;
+    take_at(t, place);
+    return FRAY_OK;
+}
+
+fray_status fray__track_move_before(fray__track *t, int who, int before,
+                                    int *out_place) {
+    if (who == before || who < 0 || who > INT16_MAX)
+        return FRAY_ERR_INVALID;
+    int b = fray__track_find(t, before);
+    if (b < 0)
+        return FRAY_ERR_INVALID;
+    int w = fray__track_find(t, who);
+    if (w < 0 && t->n >= FRAY__TRACK_MAX)
+        return FRAY_ERR_RANGE;
+    fray__track_entry e = {(int16_t)who, t->e[b].key, t->e[b].tie};
+    if (w >= 0) {
+        take_at(t, w);
+        if (w < b)
+            b--;
+    }
+    put_at(t, b, e);
+    if (out_place)
+        *out_place = b;
+    return FRAY_OK;
+}
+
+fray_status fray__track_rekey(fray__track *t, int who, int32_t key,
+                              int32_t tie) {
+    if (fray__track_remove(t, who) != FRAY_OK)
+        return FRAY_ERR_INVALID;
+    /* Cannot fail: one place was just freed and who is not on it. */
+    return fray__track_insert(t, who, key, tie, NULL);
+}
+
+int fray__track_next(const fray__track *t, int place, bool *out_wrapped) {
+    if (out_wrapped)
+        *out_wrapped = false;
+    if (t->n == 0)
+        return -1;
+    int next = place + 1;
+    if (next < 0)
+        next = 0;
+    if (next >= t->n) {
+        if (out_wrapped)
+            *out_wrapped = true;
+        next = 0;
+    }
+    return next;
+}
+
+bool fray__track_valid(const fray__track *t) {
+    if (t->n > FRAY__TRACK_MAX)
+        return false;
+    for (int i = 0; i < t->n; i++) {
+        if (t->e[i].who < 0)
+            return false;
+        for (int j = i + 1; j < t->n; j++)
+            if (t->e[j].who == t->e[i].who)
+                return false;
+        if (i > 0 && goes_before(t, t->e[i].key, t->e[i].tie, &t->e[i - 1]))
+            return false;
+    }
+    return true;
+}

@@ -1,0 +1,148 @@
+/*
+ * test_track.c - the core time track (src/core/track.h): order by key and
+ * tie, insert, remove (Delay, 004:565-579), move before (Ready, 004:656),
+ * the next place and the wrap to a new round.
+ */
+#include <criterion/criterion.h>
+
+#include "track.h"
+
+static void put(fray__track *t, int who, int key, int tie) {
+    cr_assert_eq(fray__track_insert(t, who, key, tie, NULL), FRAY_OK);
+}
+
+static void expect(const fray__track *t, int n, const int *who) {
+    cr_assert_eq(t->n, n);
+    for (int i = 0; i < n; i++)
+        cr_assert_eq(fray__track_who(t, i), who[i], "place %d: %d, not %d", i,
+                     fray__track_who(t, i), who[i]);
+    cr_assert(fray__track_valid(t));
+}
+
+/* 004:235 "counting down from highest result to lowest": initiative is a
+ * descending track; ties go to the higher tie-break, then in the order
+ * put in. */
+Test(track, descending_by_key_then_tie) {
+    fray__track t;
+    fray__track_init(&t, FRAY__TRACK_DESCENDING);
+    put(&t, 0, 12, 0);
+    put(&t, 1, 18, 0);
+    put(&t, 2, 12, 3);
+    put(&t, 3, 5, 0);
+    put(&t, 4, 12, 0);
+    expect(&t, 5, (int[]){1, 2, 0, 4, 3});
+}
+
+/* A clock (99 Towers' phases) is ascending: the lowest phase acts first. */
+Test(track, ascending_for_phases) {
+    fray__track t;
+    fray__track_init(&t, FRAY__TRACK_ASCENDING);
+    put(&t, 0, 7, 0);
+    put(&t, 1, 3, 0);
+    put(&t, 2, 7, 5);
+    put(&t, 3, 10, 0);
+    expect(&t, 4, (int[]){1, 2, 0, 3});
+}
+
+Test(track, insert_refuses_twice_full_or_negative) {
+    fray__track t;
+    fray__track_init(&t, FRAY__TRACK_DESCENDING);
+    put(&t, 4, 10, 0);
+    int place = -5;
+    cr_assert_eq(fray__track_insert(&t, 4, 11, 0, &place), FRAY_ERR_INVALID);
+    cr_assert_eq(place, -5);
+    cr_assert_eq(fray__track_insert(&t, -1, 11, 0, NULL), FRAY_ERR_INVALID);
+    for (int i = 0; i < FRAY__TRACK_MAX - 1; i++)
+        put(&t, 10 + i, i, 0);
+    cr_assert_eq(t.n, FRAY__TRACK_MAX);
+    cr_assert_eq(fray__track_insert(&t, 99, 5, 0, NULL), FRAY_ERR_RANGE);
+    cr_assert_eq(t.n, FRAY__TRACK_MAX);
+    cr_assert(fray__track_valid(&t));
+}
+
+/* Delay takes its entry off the order (004:565-579). */
+Test(track, remove_and_find) {
+    fray__track t;
+    fray__track_init(&t, FRAY__TRACK_DESCENDING);
+    put(&t, 0, 20, 0);
+    put(&t, 1, 15, 0);
+    put(&t, 2, 10, 0);
+    cr_assert_eq(fray__track_find(&t, 1), 1);
+    cr_assert_eq(fray__track_remove(&t, 1), FRAY_OK);
+    cr_assert_eq(fray__track_find(&t, 1), -1);
+    cr_assert_eq(fray__track_remove(&t, 1), FRAY_ERR_INVALID);
+    expect(&t, 2, (int[]){0, 2});
+    cr_assert_eq(fray__track_who(&t, 2), -1);
+    cr_assert_eq(fray__track_who(&t, -1), -1);
+}
+
+/* Ready: "move your place in the initiative order to directly before the
+ * creature ... that triggered your readied action" (004:656); the moved
+ * entry takes the other's initiative so the order stays sorted. */
+Test(track, move_before_later_and_earlier) {
+    fray__track t;
+    fray__track_init(&t, FRAY__TRACK_DESCENDING);
+    put(&t, 0, 20, 0);
+    put(&t, 1, 15, 0);
+    put(&t, 2, 10, 0);
+    put(&t, 3, 5, 0);
+    int place = -1;
+    /* 0 (first) moves to just before 2 */
+    cr_assert_eq(fray__track_move_before(&t, 0, 2, &place), FRAY_OK);
+    expect(&t, 4, (int[]){1, 0, 2, 3});
+    cr_assert_eq(place, 1);
+    cr_assert_eq(t.e[1].key, 10);
+    /* 3 (last) moves to just before 1 (first) */
+    cr_assert_eq(fray__track_move_before(&t, 3, 1, &place), FRAY_OK);
+    expect(&t, 4, (int[]){3, 1, 0, 2});
+    cr_assert_eq(place, 0);
+    /* a newcomer (joining a battle, 004:241) before 2 */
+    cr_assert_eq(fray__track_move_before(&t, 7, 2, &place), FRAY_OK);
+    expect(&t, 5, (int[]){3, 1, 0, 7, 2});
+    cr_assert_eq(fray__track_move_before(&t, 2, 2, NULL), FRAY_ERR_INVALID);
+    cr_assert_eq(fray__track_move_before(&t, 2, 9, NULL), FRAY_ERR_INVALID);
+    expect(&t, 5, (int[]){3, 1, 0, 7, 2});
+}
+
+/* A round is one pass; past the last comes the first of a new round. */
+Test(track, next_wraps_to_a_new_round) {
+    fray__track t;
+    fray__track_init(&t, FRAY__TRACK_DESCENDING);
+    bool wrapped = true;
+    cr_assert_eq(fray__track_next(&t, -1, &wrapped), -1);
+    put(&t, 0, 3, 0);
+    put(&t, 1, 2, 0);
+    put(&t, 2, 1, 0);
+    cr_assert_eq(fray__track_next(&t, -1, &wrapped), 0);
+    cr_assert_not(wrapped);
+    cr_assert_eq(fray__track_next(&t, 0, &wrapped), 1);
+    cr_assert_not(wrapped);
+    cr_assert_eq(fray__track_next(&t, 1, &wrapped), 2);
+    cr_assert_eq(fray__track_next(&t, 2, &wrapped), 0);
+    cr_assert(wrapped);
+    cr_assert_eq(fray__track_next(&t, 2, NULL), 0);
+}
+
+Test(track, rekey_moves_to_the_new_place) {
+    fray__track t;
+    fray__track_init(&t, FRAY__TRACK_DESCENDING);
+    put(&t, 0, 20, 0);
+    put(&t, 1, 15, 0);
+    put(&t, 2, 10, 0);
+    cr_assert_eq(fray__track_rekey(&t, 2, 17, 0), FRAY_OK);
+    expect(&t, 3, (int[]){0, 2, 1});
+    cr_assert_eq(fray__track_rekey(&t, 9, 17, 0), FRAY_ERR_INVALID);
+}
+
+Test(track, valid_finds_disorder_and_twins) {
+    fray__track t;
+    fray__track_init(&t, FRAY__TRACK_DESCENDING);
+    put(&t, 0, 20, 0);
+    put(&t, 1, 15, 0);
+    cr_assert(fray__track_valid(&t));
+    t.e[1].key = 25;
+    cr_assert_not(fray__track_valid(&t));
+    t.e[1].key = 15;
+    t.e[1].who = 0;
+    cr_assert_not(fray__track_valid(&t));
+}
