@@ -455,10 +455,6 @@ static fray_status push_ok(const fa_setup *s, int who, fray_footprint me,
     return FRAY_OK;
 }
 
-/* FA_CMD_CHARGE's option for a bull rush at the end (attack.c names it
- * FA_CHARGE_BULL_RUSH on its branch). */
-enum { CHARGE_BULL_RUSH = 1 };
-
 /* Charge's move (004:523-525; L7.24). */
 static fray_status charge_check(const fa_setup *s, const fa_state *st,
                                 const fa_command *cmd, char *why, size_t ws) {
@@ -471,7 +467,7 @@ static fray_status charge_check(const fa_setup *s, const fa_state *st,
         return ok;
     if (cmd->power >= 0)
         return refuse(why, ws, "a charge ends in a melee basic attack or a bull rush (004:523)");
-    if (cmd->option == CHARGE_BULL_RUSH) {
+    if (cmd->option == FA_CHARGE_BULL_RUSH) {
         int d = (int)sb_of(s, t)->size - (int)sb_of(s, who)->size;
         if (d > 1 || d < -1)
             return refuse(why, ws, "%s is not within one size category of %s",
@@ -491,7 +487,7 @@ static fray_status charge_check(const fa_setup *s, const fa_state *st,
     if (!fray_grid_within(efp, st->c[t].fp, reach))
         return refuse(why, ws, "%s cannot attack %s from square (%d, %d)",
                       nm(s, who), nm(s, t), end.x, end.y);
-    if (cmd->option == CHARGE_BULL_RUSH) {
+    if (cmd->option == FA_CHARGE_BULL_RUSH) {
         if (!fray_grid_adjacent(efp, st->c[t].fp))
             return refuse(why, ws, "%s must end its charge adjacent to %s to bull rush it",
                           nm(s, who), nm(s, t));
