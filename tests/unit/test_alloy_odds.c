@@ -1,0 +1,237 @@
+/*
+ * test_alloy_odds.c - the exact odds of an Alloy duel (odds.c): duels
+ * worked out by hand (one-hit kills, crits only, no damage), the
+ * initiative rule, action points, second wind, the refusals, and once the
+ * engine is merged a simulation of the same duel.
+ */
+#include <math.h>
+
+#include "alloy_tactics_fixture.h"
+#include "fray/duel.h"
+
+/* Two Medium fighters side by side: a at (5,5), b at (6,5). */
+typedef struct pair {
+    at_fixture *f;
+    int wa, wb;       /* weapons */
+    int ba, bb;       /* blocks */
+} pair;
+
+static pair duel_pair(int hp_a, int def_a, int hp_b, int def_b) {
+    pair p;
+    p.f = at_new(12, 12);
+    p.wa = at_weapon(p.f, "knife", 1, 4, 0, 0, 0, 0);
+    p.wb = at_weapon(p.f, "club", 1, 4, 0, 0, 0, 0);
+    p.ba = at_block(p.f, "hero", hp_a, def_a, 0, 0, 0, 0, p.wa);
+    p.bb = at_block(p.f, "ogre", hp_b, def_b, 0, 0, 0, 0, p.wb);
+    return p;
+}
+
+static void place(pair *p) {
+    at_add(p->f, "hero", p->ba, 0, 5, 5);
+    at_add(p->f, "ogre", p->bb, 1, 6, 5);
+}
+
+static fray_duel_odds *odds_of(at_fixture *f) {
+    fray_duel_odds *o = calloc(1, sizeof *o);
+    cr_assert_not_null(o);
+    fray_status rc = fa_duel_odds(&f->s, 0, 1, 0, o, &f->diag);
+    cr_assert_eq(rc, FRAY_OK, "%s", f->diag.message);
+    cr_assert_lt(o->mass_error, 1e-12);
+    return o;
+}
+
+/* 004:235 initiative: d20 + modifier each; ties to the higher modifier.
+ * a +2, b +0: a is first unless b's d20 beats a's by 3 or more:
+ * 1 - (17 + 16 + ... + 1) / 400 = 247/400. */
+Test(alloy_odds, initiative_004_235_modifier_and_ties) {
+    pair p = duel_pair(1, 11, 1, 16);
+    p.f->s.sb[p.ba].init_mod = 2;
+    place(&p);
+    fray_duel_odds *o = odds_of(p.f);
+    cr_assert_float_eq(o->p_first[0], 247.0 / 400.0, 1e-15);
+    cr_assert_float_eq(o->p_first[1], 153.0 / 400.0, 1e-15);
+    free(o);
+    /* equal modifiers: the die decides, an even chance */
+    p.f->s.sb[p.ba].init_mod = 3;
+    p.f->s.sb[p.bb].init_mod = 3;
+    o = odds_of(p.f);
+    cr_assert_float_eq(o->p_first[0], 0.5, 1e-15);
+    free(o);
+    /* init-ties: listed (RULINGS option): the one listed first wins ties */
+    p.f->s.opt.init_ties = FA_TIES_LISTED;
+    o = odds_of(p.f);
+    cr_assert_float_eq(o->p_first[0], 210.0 / 400.0, 1e-15);
+    free(o);
+    free(p.f);
+}
+
+/* 004:49-53 and 004:211: one-hit kills (1 hit point, 1d4 damage). a hits
+ * b's Defense 11 on 11+ (1/2), b hits a's Defense 16 on 16+ (1/4). The
+ * first to act wins with p1 / (1 - (1 - p1)(1 - p2)). */
+Test(alloy_odds, one_hit_kills_004_49_211) {
+    pair p = duel_pair(1, 16, 1, 11);
+    p.f->s.sb[p.ba].init_mod = 2;
+    place(&p);
+    fray_duel_odds *o = odds_of(p.f);
+    double pa = 247.0 / 400.0, pb = 1.0 - pa;
+    double q = 1.0 - (1.0 - 0.5) * (1.0 - 0.25);
+    double win_a = pa * 0.5 / q + pb * 0.75 * 0.5 / q;
+    cr_assert_float_eq(o->p_win[0], win_a, 1e-13);
+    cr_assert_float_eq(o->p_win[1], 1.0 - win_a, 1e-13);
+    cr_assert_lt(o->p_unfinished + o->p_left, 1e-14);
+    cr_assert_eq(o->p_both_out, 0.0);
+    cr_assert_gt(o->states, 0);
+    /* the round of the end: round 1 holds P(a kills on its first turn or
+     * b on its first turn) */
+    double r1 = pa * (0.5 + 0.5 * 0.25) + pb * (0.25 + 0.75 * 0.5);
+    cr_assert_float_eq(o->length[1], r1, 1e-13);
+    double est = 0;
+    cr_assert_eq(fa_duel_estimate(&p.f->s, 0, 1, &est, &p.f->diag), FRAY_OK);
+    cr_assert_geq(est, (double)o->states);
+    free(o);
+    free(p.f);
+}
+
+/* 004:155 damage is never below 0; 004:175 a natural 20 that would not
+ * hit anyway is no crit: 1d4 - 4 deals 0 on every hit, and b's attacks
+ * cannot crit (its total cannot reach Defense 30): nobody ever falls, the
+ * round limit ends it (p_unfinished = 1). */
+Test(alloy_odds, zero_damage_is_unfinished_004_155) {
+    pair p = duel_pair(3, 30, 3, 30);
+    p.f->s.sb[p.ba].mod[FA_STR] = -4;
+    p.f->s.sb[p.bb].mod[FA_STR] = -4;
+    place(&p);
+    p.f->s.round_limit = 7;
+    fray_duel_odds *o = odds_of(p.f);
+    cr_assert_float_eq(o->p_unfinished, 1.0, 1e-15);
+    cr_assert_eq(o->p_win[0], 0.0);
+    cr_assert_eq(o->phase_limit, 7);
+    free(o);
+    free(p.f);
+}
+
+/* 004:175-183: a crit deals the maximum (here 1d4 - 4: 0) plus the crit
+ * dice rolled (1d6): against b's 1 hit point only a crit kills. a crits
+ * on a natural 20 (20 + 0 >= Defense 10): 1/20 a turn; b cannot hurt a
+ * (its natural 20 would not hit Defense 25: a hit, no crit, 0 damage).
+ * P(a wins) = 1 - (19/20)^100 over the 100 rounds. */
+Test(alloy_odds, crits_only_004_175_183) {
+    pair p = duel_pair(1, 25, 1, 10);
+    p.f->s.weapons[p.wa].crit.n = 1;
+    p.f->s.weapons[p.wa].crit.sides = 6;
+    p.f->s.sb[p.ba].mod[FA_STR] = -4;
+    p.f->s.sb[p.bb].mod[FA_STR] = -4;
+    place(&p);
+    fray_duel_odds *o = odds_of(p.f);
+    cr_assert_float_eq(o->p_win[0], 1.0 - pow(0.95, 100), 1e-13);
+    cr_assert_eq(o->p_win[1], 0.0);
+    cr_assert_float_eq(o->p_unfinished, pow(0.95, 100), 1e-13);
+    /* a fight ending in round r: 0.95^(r-1) * 0.05 */
+    cr_assert_float_eq(o->length[3], 0.95 * 0.95 * 0.05, 1e-15);
+    free(o);
+    /* a wider crit range (a feat, crit_min 19): 1/10 a turn */
+    p.f->s.sb[p.ba].crit_min = 19;
+    o = odds_of(p.f);
+    cr_assert_float_eq(o->p_win[0], 1.0 - pow(0.9, 100), 1e-13);
+    free(o);
+    free(p.f);
+}
+
+/* 004:291 an action point buys a second standard action: a (aggressive,
+ * or default with b low) attacks twice on its first turn. One-hit kills,
+ * a hits on 11+ (1/2), b on 16+ (1/4), equal initiative. */
+static double ap_expected(void) {
+    double p1 = 0.5, p2 = 0.25, q = 1.0 - (1.0 - p1) * (1.0 - p2);
+    double first = 1.0 - (1.0 - p1) * (1.0 - p1);   /* two attacks */
+    double then = (1.0 - p1) * (1.0 - p1) * (1.0 - p2) * p1 / q;
+    double a_first = first + then;
+    double b_first = (1.0 - p2) * (first + then);
+    return 0.5 * a_first + 0.5 * b_first;
+}
+
+Test(alloy_odds, action_point_second_attack_004_291) {
+    for (int t = 0; t < 2; t++) {
+        pair p = duel_pair(1, 16, 1, 11);
+        p.f->s.sb[p.ba].action_points = 1;
+        p.f->s.sb[p.ba].tactics =
+            t == 0 ? FA_TACTICS_DEFAULT : FA_TACTICS_AGGRESSIVE;
+        place(&p);
+        fray_duel_odds *o = odds_of(p.f);
+        cr_assert_float_eq(o->p_win[0], ap_expected(), 1e-13, "tactics %d", t);
+        free(o);
+        free(p.f);
+    }
+}
+
+/* 004:675-681 second wind under the default tactics: a bloodied
+ * fighter with a surge heals and gains +2 to its defenses: it wins more
+ * often than without the surge, and aggressive tactics never use it. */
+Test(alloy_odds, second_wind_helps_004_675_681) {
+    double win[3];
+    for (int k = 0; k < 3; k++) {
+        pair p = duel_pair(20, 12, 20, 12);
+        p.f->s.weapons[p.wa].w.sides = 8;
+        p.f->s.weapons[p.wb].w.sides = 8;
+        p.f->s.sb[p.ba].surges = k == 0 ? 0 : 1;
+        p.f->s.sb[p.ba].surge_value = 5;
+        if (k == 2)
+            p.f->s.sb[p.ba].tactics = FA_TACTICS_AGGRESSIVE;
+        place(&p);
+        fray_duel_odds *o = odds_of(p.f);
+        win[k] = o->p_win[0];
+        free(o);
+        free(p.f);
+    }
+    cr_assert_gt(win[1], win[0] + 0.05);
+    cr_assert_float_eq(win[2], win[0], 1e-13);
+    /* a mirror match without surges is even */
+    cr_assert_float_eq(win[0], 0.5, 1e-12);
+}
+
+/* Second wind heals no further than the maximum (a surge of 50 on 20
+ * hit points): the same odds as a surge of exactly what it can heal at
+ * most at bloodied (hp <= 10 -> at most 19 back). */
+Test(alloy_odds, second_wind_caps_at_maximum) {
+    double win[2];
+    for (int k = 0; k < 2; k++) {
+        pair p = duel_pair(20, 12, 20, 12);
+        p.f->s.sb[p.ba].surges = 1;
+        p.f->s.sb[p.ba].surge_value = (int16_t)(k == 0 ? 50 : 19);
+        place(&p);
+        fray_duel_odds *o = odds_of(p.f);
+        win[k] = o->p_win[0];
+        free(o);
+        free(p.f);
+    }
+    cr_assert_float_eq(win[0], win[1], 1e-13);
+}
+
+Test(alloy_odds, refuses_what_it_does_not_model) {
+    pair p = duel_pair(10, 12, 10, 12);
+    place(&p);
+    fray_duel_odds *o = calloc(1, sizeof *o);
+    cr_assert_not_null(o);
+    p.f->s.c[0].tactics = FA_TACTICS_CAUTIOUS;
+    cr_assert_eq(fa_duel_odds(&p.f->s, 0, 1, 0, o, &p.f->diag), FRAY_ERR_INVALID);
+    cr_assert(strstr(p.f->diag.message, "not modelled: hero's cautious"),
+              "%s", p.f->diag.message);
+    p.f->s.c[0].tactics = FA_TACTICS_DEFAULT;
+    p.f->s.c[1].at.x = 8;
+    cr_assert_eq(fa_duel_odds(&p.f->s, 0, 1, 0, o, &p.f->diag), FRAY_ERR_INVALID);
+    cr_assert(strstr(p.f->diag.message, "toe to toe"), "%s", p.f->diag.message);
+    p.f->s.c[1].at.x = 6;
+    int gun = at_weapon(p.f, "pistol", 2, 6, 0, 6, 0, 0);
+    p.f->s.sb[p.bb].weapons[0].weapon = (int16_t)gun;
+    cr_assert_eq(fa_duel_odds(&p.f->s, 0, 1, 0, o, &p.f->diag), FRAY_ERR_INVALID);
+    cr_assert(strstr(p.f->diag.message, "ranged"), "%s", p.f->diag.message);
+    p.f->s.sb[p.bb].weapons[0].weapon = (int16_t)p.wb;
+    p.f->s.c[1].side = 0;
+    cr_assert_eq(fa_duel_odds(&p.f->s, 0, 1, 0, o, &p.f->diag), FRAY_ERR_INVALID);
+    cr_assert(strstr(p.f->diag.message, "same side"), "%s", p.f->diag.message);
+    p.f->s.c[1].side = 1;
+    /* too few states allowed */
+    cr_assert_eq(fa_duel_odds(&p.f->s, 0, 1, 3, o, &p.f->diag), FRAY_ERR_TOO_LARGE);
+    cr_assert_eq(fa_duel_odds(&p.f->s, 0, 1, 0, o, &p.f->diag), FRAY_OK);
+    free(o);
+    free(p.f);
+}
