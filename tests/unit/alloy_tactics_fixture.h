@@ -125,4 +125,47 @@ static inline int at_add(at_fixture *f, const char *id, int sb, int side,
     return f->s.n++;
 }
 
+/* The state at the start of a turn of `who`, as the tests assume it
+ * (the engine's fa_state_init does the real one): every combatant at full
+ * hit points with its surges, action points, weapon in hand, a full
+ * magazine; `who` has its standard, move and swift actions. */
+static inline void at_state(at_fixture *f, int who) {
+    fa_state *st = &f->st;
+    memset(st, 0, sizeof *st);
+    st->round = 1;
+    st->started = true;
+    st->n = (int8_t)f->s.n;
+    st->n_order = (uint8_t)f->s.n;
+    for (int i = 0; i < f->s.n; i++) {
+        const fa_combatant_def *c = &f->s.c[i];
+        const fa_statblock *b = &f->s.sb[c->sb];
+        fa_cstate *x = &st->c[i];
+        st->order[i] = (int8_t)i;
+        x->hp = b->hp;
+        x->surges = b->surges;
+        x->ap = b->action_points;
+        x->fp.at = c->at;
+        x->fp.side = c->side_len;
+        x->oa_turn = -1;
+        x->grappling = -1;
+        x->wield = c->wield;
+        for (int w = 0; w < b->n_weapons; w++) {
+            x->ammo[w] = f->s.weapons[b->weapons[w].weapon].magazine;
+            x->spare[w] = b->weapons[w].ammo;
+        }
+    }
+    st->cur = (int8_t)who;
+    st->cur_pos = (int8_t)who;
+    st->c[who].slots = FA_SLOT_STANDARD | FA_SLOT_MOVE | FA_SLOT_SWIFT;
+}
+
+/* A condition on combatant i (the bit and the entry). */
+static inline void at_cond(at_fixture *f, int i, fa_cond_kind kind) {
+    fa_cstate *x = &f->st.c[i];
+    x->cond[x->n_cond].kind = (uint8_t)kind;
+    x->cond[x->n_cond].source = -1;
+    x->n_cond++;
+    x->has |= 1u << kind;
+}
+
 #endif

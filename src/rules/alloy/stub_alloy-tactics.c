@@ -35,3 +35,58 @@ void fa_options_default(fa_options *o) {
     o->aid_ranged_provokes = true;
     o->creature_cover = 2;
 }
+
+/* stub: alloy-engine provides it (act.c). Says "stub:" so that the
+ * tactics test knows to skip its engine run. */
+fray_status fa_check(const fa_setup *s, const fa_state *st,
+                     const fa_command *cmd, char *why, size_t why_size) {
+    (void)s;
+    (void)st;
+    (void)cmd;
+    if (why && why_size > 0) {
+        strncpy(why, "stub: alloy-engine provides fa_check", why_size - 1);
+        why[why_size - 1] = '\0';
+    }
+    return FRAY_ERR_INVALID;
+}
+
+/* stub: alloy-engine provides it (act.c) */
+fray_status fa_apply(fa_run *r, const fa_command *cmd) {
+    (void)r;
+    (void)cmd;
+    return FRAY_ERR_INVALID;
+}
+
+/* stub: alloy-engine provides it (turn.c) */
+void fa_state_init(const fa_setup *s, fa_state *st, uint64_t seed,
+                   uint64_t trial) {
+    (void)s;
+    (void)seed;
+    (void)trial;
+    memset(st, 0, sizeof *st);
+}
+
+/* stub: alloy-engine provides it (turn.c) */
+fray_status fa_begin(fa_run *r) {
+    (void)r;
+    return FRAY_ERR_INVALID;
+}
+
+/* stub: alloy-engine provides it (turn.c) */
+int fa_actor(const fa_setup *s, const fa_state *st) {
+    (void)s;
+    (void)st;
+    return -1;
+}
+
+/* stub: alloy-engine provides it (turn.c) */
+fray_status fa_next(fa_run *r) {
+    (void)r;
+    return FRAY_ERR_INVALID;
+}
+
+/* stub: alloy-face provides it (render.c) */
+const char *fa_cmd_name(int kind) {
+    (void)kind;
+    return "?";
+}
