@@ -151,8 +151,22 @@ static fray_occupant occupant(void *ctx, fray_pos at) {
     return occ;
 }
 
-static void reach_map(pol *p, int max_cost, fray_reach_map *m) {
-    fray_grid_reach(&p->s->map, p->me->fp, 0, max_cost, occupant, p, m);
+/* The squares it can move to this turn, worked out the first time they
+ * are asked for (most turns of a fight toe to toe never ask). */
+typedef struct lazy_map {
+    pol *p;
+    int max_cost;
+    bool ready;
+    fray_reach_map m;
+} lazy_map;
+
+static const fray_reach_map *reach_of(lazy_map *lm) {
+    if (!lm->ready) {
+        fray_grid_reach(&lm->p->s->map, lm->p->me->fp, 0, lm->max_cost,
+                        occupant, lm->p, &lm->m);
+        lm->ready = true;
+    }
+    return &lm->m;
 }
 
 /* A move command along the reach map's path to `to`. */
@@ -421,11 +435,12 @@ static bool area_attack(const pol *p, fa_command *out) {
 /* Squares it must move to attack t with o: 0 when it can from here, the
  * reach map's cheapest cost to an attack square, -1 none within speed. */
 static int cost_to_attack(const pol *p, const option *o, int t,
-                          const fray_reach_map *m, fray_pos *out_at) {
+                          lazy_map *lm, fray_pos *out_at) {
     if (attack_from(p, o, p->me->fp, t)) {
         *out_at = p->me->fp.at;
         return 0;
     }
+    const fray_reach_map *m = reach_of(lm);
     /* Ties on cost: the straightest (least squared distance between the
      * squares' corners), so that a charge goes straight (L7.24). */
     int best = -1, best_d2 = 0;
@@ -452,7 +467,7 @@ static int cost_to_attack(const pol *p, const option *o, int t,
  * after a move within speed), the weakest (aggressive: the most expected
  * damage), ties the nearest then the first listed. A melee fighter next
  * to enemies keeps to them. -1: none reachable. */
-static int choose_target(const pol *p, const fray_reach_map *m, bool melee_locked) {
+static int choose_target(const pol *p, lazy_map *m, bool melee_locked) {
     int best = -1;
     double best_key = 0;
     int best_range = 0;
@@ -579,13 +594,14 @@ static bool flanking_square(const pol *p, fray_pos at, int t) {
 
 /* Walks (move slot, or the standard when no attack is left to make) to
  * the best square for attacking t with o, or toward t. */
-static bool walk_toward(pol *p, const option *o, int t, const fray_reach_map *m,
+static bool walk_toward(pol *p, const option *o, int t, lazy_map *lm,
                         bool standard_ok, fa_command *out) {
     int slot = slot_for(p, FA_ACT_MOVE);
     if (slot == FA_ACT_STANDARD && !standard_ok)
         return false;
     if (slot < 0 || !can_move(p))
         return false;
+    const fray_reach_map *m = reach_of(lm);
     int best_cost = -1, best_score = 0;
     fray_pos best_at = p->me->fp.at;
     bool flank_wanted = !o->ranged && ally_next_to(p, t);
@@ -626,18 +642,18 @@ static bool walk_toward(pol *p, const option *o, int t, const fray_reach_map *m,
 /* Charge (004:517-527): the nearest attack square by move cost is 2 to
  * speed squares away and straight ahead (its cost is the count from here,
  * so every step shortens the count to it). */
-static bool charge(pol *p, const option *o, int t, const fray_reach_map *m,
+static bool charge(pol *p, const option *o, int t, lazy_map *lm,
                    fa_command *out) {
     if (o->ranged || o->power >= 0 || slot_for(p, FA_ACT_STANDARD) < 0 ||
         !can_move(p) || p->me->moved > 0)
         return false;
     fray_pos at;
-    int cost = cost_to_attack(p, o, t, m, &at);
+    int cost = cost_to_attack(p, o, t, lm, &at);
     if (cost < 2 || cost > p->speed)
         return false;
     if (fray_grid_count(p->me->fp.at, at) != cost)
         return false;
-    if (!move_cmd(p, m, at, FA_CMD_CHARGE, FA_ACT_STANDARD, out))
+    if (!move_cmd(p, reach_of(lm), at, FA_CMD_CHARGE, FA_ACT_STANDARD, out))
         return false;
     out->weapon = (int8_t)o->weapon;
     out->n_targets = 1;
@@ -712,8 +728,9 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
     if (area_attack(&p, out))
         return FRAY_OK;
 
-    fray_reach_map m;
-    reach_map(&p, can_move(&p) ? p.speed : 0, &m);
+    /* The reach map (about 33 KB, on the stack as fray_grid_reach's own
+     * work is) is filled only when a move is considered. */
+    lazy_map m = {.p = &p, .max_cost = can_move(&p) ? p.speed : 0};
 
     bool ranged = false;
     {
