@@ -235,3 +235,130 @@ Test(alloy_odds, refuses_what_it_does_not_model) {
     free(o);
     free(p.f);
 }
+
+/* ---- Simulations of the same duel ---------------------------------------- */
+
+/* A plain simulation of the duel as the chain reads the rules (a d20 per
+ * attack, crits, 1d8 + Str, second wind when bloodied, an action point
+ * when the enemy is low), written apart from odds.c: the chain's P(win)
+ * must lie within 4.5 standard errors of its frequency. */
+typedef struct sim_side {
+    int hp, def, bonus, str, init, surges, surge_value, ap;
+} sim_side;
+
+static int d(fray_rng *r, int sides) {
+    return (int)fray_rng_below(r, (uint32_t)sides) + 1;
+}
+
+static int sim_attack(fray_rng *r, const sim_side *x, int defense) {
+    int d20 = d(r, 20);
+    bool would = d20 + x->bonus >= defense;
+    if (d20 == 1 || !(would || d20 == 20))
+        return 0;
+    int dmg = (d20 == 20 && would) ? 8 + x->str : d(r, 8) + x->str;
+    return dmg > 0 ? dmg : 0;
+}
+
+static int sim_duel(fray_rng *r, const sim_side in[2], int rounds) {
+    sim_side x[2] = {in[0], in[1]};
+    int max[2] = {in[0].hp, in[1].hp};
+    bool guard[2] = {false, false};
+    int ta, tb;
+    do {
+        ta = d(r, 20) + x[0].init;
+        tb = d(r, 20) + x[1].init;
+    } while (ta == tb); /* equal modifiers: the tie die is an even chance */
+    int me = ta > tb ? 0 : 1;
+    for (int turn = 0; turn < 2 * rounds; turn++, me = 1 - me) {
+        sim_side *s = &x[me];
+        int you = 1 - me;
+        guard[me] = false; /* its +2 ends at the start of its turn */
+        int attacks = 1;
+        if (s->surges > 0 && s->hp <= max[me] / 2) {
+            s->surges = 0;
+            s->hp += s->surge_value;
+            if (s->hp > max[me])
+                s->hp = max[me];
+            guard[me] = true;
+            attacks = 0;
+        }
+        for (int k = 0; k < 2; k++) {
+            if (k == attacks) {
+                /* the action point: another attack when the enemy is low */
+                if (s->ap > 0 && x[you].hp <= 8 + s->str) {
+                    s->ap--;
+                } else {
+                    break;
+                }
+            }
+            x[you].hp -= sim_attack(r, s, x[you].def + (guard[you] ? 2 : 0));
+            if (x[you].hp <= 0)
+                return me;
+            if (k == attacks)
+                break;
+        }
+    }
+    return -1;
+}
+
+Test(alloy_odds, a_plain_simulation_agrees) {
+    pair p = duel_pair(22, 14, 24, 13);
+    p.f->s.weapons[p.wa].w.sides = 8;
+    p.f->s.weapons[p.wb].w.sides = 8;
+    fa_statblock *a = &p.f->s.sb[p.ba], *b = &p.f->s.sb[p.bb];
+    a->mod[FA_STR] = 3;
+    a->attack_bonus = 2;
+    a->surges = 1;
+    a->surge_value = 6;
+    a->action_points = 1;
+    b->mod[FA_STR] = 2;
+    b->attack_bonus = 3;
+    b->surges = 1;
+    b->surge_value = 5;
+    place(&p);
+    fray_duel_odds *o = odds_of(p.f);
+    sim_side side[2] = {{22, 14, 5, 3, 0, 1, 6, 1}, {24, 13, 5, 2, 0, 1, 5, 0}};
+    enum { N = 200000 };
+    fray_rng r;
+    fray_rng_seed(&r, 12, 0);
+    long won = 0;
+    for (int i = 0; i < N; i++)
+        won += sim_duel(&r, side, 100) == 0;
+    double f = (double)won / N;
+    double se = sqrt(o->p_win[0] * (1 - o->p_win[0]) / N);
+    cr_assert_lt(fabs(f - o->p_win[0]), 4.5 * se, "chain %.5f simulated %.5f",
+                 o->p_win[0], f);
+    free(o);
+    free(p.f);
+}
+
+/* 004:680 second wind's +2 to all defenses until the start of its next
+ * turn, worked by hand. b always acts first (initiative +30) and deals
+ * 1d2 - 1 (0 or 1; a crit 1): 1 point with q0 = 9/20 * 1/2 + 1/20 = 11/40
+ * against Defense 15 (11+ hits), q1 = 7/20 * 1/2 + 1/20 = 9/40 against 17.
+ * a (2 hit points, harmless: 1d4 - 4) is bloodied at 1 and then takes
+ * second wind with a surge of 0: only the +2. In two rounds b wins only by
+ * hitting twice, the second time through the +2: q0 * q1 = 99/1600. With a
+ * surge of 1 a is back at 2 and b cannot win in two rounds. */
+Test(alloy_odds, second_wind_defense_bonus_by_hand_004_680) {
+    for (int heal = 0; heal <= 1; heal++) {
+        pair p = duel_pair(2, 15, 10, 10);
+        p.f->s.weapons[p.wb].w.sides = 2;
+        fa_statblock *a = &p.f->s.sb[p.ba], *b = &p.f->s.sb[p.bb];
+        a->mod[FA_STR] = -4;
+        a->surges = 1;
+        a->surge_value = (int16_t)heal;
+        b->mod[FA_STR] = -1;
+        b->attack_bonus = 5;
+        b->init_mod = 30;
+        place(&p);
+        p.f->s.round_limit = 2;
+        fray_duel_odds *o = odds_of(p.f);
+        cr_assert_float_eq(o->p_first[1], 1.0, 1e-15);
+        cr_assert_float_eq(o->p_win[1], heal ? 0.0 : 99.0 / 1600.0, 1e-15,
+                           "surge %d: %.10f", heal, o->p_win[1]);
+        cr_assert_float_eq(o->p_unfinished, 1.0 - o->p_win[1], 1e-15);
+        free(o);
+        free(p.f);
+    }
+}
