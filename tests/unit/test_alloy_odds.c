@@ -362,3 +362,21 @@ Test(alloy_odds, second_wind_defense_bonus_by_hand_004_680) {
         free(p.f);
     }
 }
+
+/* 004:57: the weapon's proficiency bonus counts only when proficient. a's
+ * knife has +5: proficient, a hits Defense 11 on 6+ (3/4); not, on 11+. */
+Test(alloy_odds, proficiency_only_when_proficient_004_57) {
+    for (int prof = 0; prof <= 1; prof++) {
+        pair p = duel_pair(1, 16, 1, 11);
+        p.f->s.weapons[p.wa].proficiency = 5;
+        p.f->s.sb[p.ba].weapons[0].proficient = prof == 1;
+        place(&p);
+        fray_duel_odds *o = odds_of(p.f);
+        double p1 = prof ? 0.75 : 0.5, p2 = 0.25;
+        double q = 1.0 - (1.0 - p1) * (1.0 - p2);
+        double win_a = 0.5 * p1 / q + 0.5 * (1.0 - p2) * p1 / q;
+        cr_assert_float_eq(o->p_win[0], win_a, 1e-13, "proficient %d", prof);
+        free(o);
+        free(p.f);
+    }
+}

@@ -105,9 +105,6 @@ static fray_status duel_line(const fa_setup *s, int who, int target,
         return refuse(diag, "not modelled: %s holds a ranged or area weapon "
                       "(the exact duel is two melee fighters toe to toe)",
                       c->name);
-    if (!sw->proficient)
-        return refuse(diag, "not modelled: %s is not proficient with the "
-                      "weapon in hand", c->name);
     if (w->w.n <= 0 || w->w.sides < 2)
         return refuse(diag, "not modelled: %s's weapon has no damage dice",
                       c->name);
@@ -121,7 +118,9 @@ static fray_status duel_line(const fa_setup *s, int who, int target,
     line->damage_bonus = sb->mod[FA_STR];
     line->crit_dice = w->crit;
     line->crit_min = (int8_t)(sb->crit_min > 0 ? sb->crit_min : 20);
-    *bonus = sb->attack_bonus + sb->mod[FA_STR] + w->proficiency;
+    /* The proficiency bonus only when proficient (004:57). */
+    *bonus = sb->attack_bonus + sb->mod[FA_STR] +
+             (sw->proficient ? w->proficiency : 0);
     *defense = tb->defense[FA_DEF_DEFENSE];
     return FRAY_OK;
 }
@@ -221,7 +220,9 @@ static fray_status read_duel(const fa_setup *s, int a, int b, duel *du,
                               "(the exact duel knows basic attacks only)",
                               c->name);
         d->second_wind = c->tactics == FA_TACTICS_DEFAULT && sb->surges > 0;
-        d->surge_value = sb->surge_value;
+        /* A surge's hit points: the block's, else a quarter of the
+         * maximum (RULINGS; as damage.c's second wind). */
+        d->surge_value = sb->surge_value > 0 ? sb->surge_value : sb->hp / 4;
         d->ap = sb->action_points > 0 ? sb->action_points : 0;
         d->ap_when_low = c->tactics == FA_TACTICS_DEFAULT;
         if (d->ap > 0 && s->opt.ap_per_turn != 1)
