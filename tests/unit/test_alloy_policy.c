@@ -35,6 +35,18 @@ static void expect_kind(const fa_command *c, fa_cmd_kind kind) {
     cr_assert_eq(c->kind, kind, "command %d, expected %d", c->kind, kind);
 }
 
+/* Two commands alike in every field that is read (the path up to n_path). */
+static bool same_cmd(const fa_command *a, const fa_command *b) {
+    return a->kind == b->kind && a->actor == b->actor && a->slot == b->slot &&
+           a->power == b->power && a->weapon == b->weapon &&
+           a->option == b->option && a->n_targets == b->n_targets &&
+           memcmp(a->targets, b->targets, sizeof a->targets) == 0 &&
+           a->origin.x == b->origin.x && a->origin.y == b->origin.y &&
+           a->n_path == b->n_path &&
+           memcmp(a->path, b->path, a->n_path * sizeof a->path[0]) == 0 &&
+           memcmp(&a->ready, &b->ready, sizeof a->ready) == 0;
+}
+
 /* Focus the weakest reachable enemy: lowest hit points. */
 Test(alloy_policy, focus_the_weakest) {
     world w = make_world();
@@ -51,7 +63,7 @@ Test(alloy_policy, focus_the_weakest) {
     cr_assert_eq(c.slot, FA_ACT_STANDARD);
     /* the same state, the same command (no dice in tactics) */
     fa_command again = choose(&w, hero);
-    cr_assert_eq(memcmp(&c, &again, sizeof c), 0);
+    cr_assert(same_cmd(&c, &again));
     free(w.f);
 }
 

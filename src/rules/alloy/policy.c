@@ -104,8 +104,15 @@ static int slot_for(const pol *p, fa_action_type type) {
     }
 }
 
+/* A fresh command: every field zero but the path's squares past n_path
+ * (never read; clearing them cost more than the rest of a choice). */
 static void cmd_init(const pol *p, fa_command *c, fa_cmd_kind kind, int slot) {
-    memset(c, 0, sizeof *c);
+    c->option = 0;
+    c->n_targets = 0;
+    memset(c->targets, 0, sizeof c->targets);
+    c->origin = (fray_pos){0, 0};
+    c->n_path = 0;
+    memset(&c->ready, 0, sizeof c->ready);
     c->kind = (uint8_t)kind;
     c->actor = (int8_t)p->who;
     c->slot = (uint8_t)(slot < 0 ? FA_ACT_NONE : slot);
@@ -467,7 +474,8 @@ static int cost_to_attack(const pol *p, const option *o, int t,
  * after a move within speed), the weakest (aggressive: the most expected
  * damage), ties the nearest then the first listed. A melee fighter next
  * to enemies keeps to them. -1: none reachable. */
-static int choose_target(const pol *p, lazy_map *m, bool melee_locked) {
+static int choose_target(const pol *p, lazy_map *m, bool melee_locked,
+                         option *out_o) {
     int best = -1;
     double best_key = 0;
     int best_range = 0;
@@ -488,6 +496,7 @@ static int choose_target(const pol *p, lazy_map *m, bool melee_locked) {
         int range = fray_grid_range(p->me->fp, p->st->c[i].fp);
         if (best < 0 || key < best_key || (key == best_key && range < best_range)) {
             best = i;
+            *out_o = o;
             best_key = key;
             best_range = range;
         }
@@ -689,9 +698,10 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
     p.speed = p.sb->speed;
     if (fa_has(p.me, FA_C_SLOWED) && p.speed > 2)
         p.speed = 2; /* 004:995: 10 ft at most */
-    cmd_init(&p, out, FA_CMD_END_TURN, -1);
-    if (!can_act(p.me) || nearest_enemy(&p) < 0)
+    if (!can_act(p.me) || nearest_enemy(&p) < 0) {
+        cmd_init(&p, out, FA_CMD_END_TURN, -1);
         return FRAY_OK;
+    }
 
     /* Stand up (004:721-728). */
     if (fa_has(p.me, FA_C_PRONE)) {
@@ -730,7 +740,10 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
 
     /* The reach map (about 33 KB, on the stack as fray_grid_reach's own
      * work is) is filled only when a move is considered. */
-    lazy_map m = {.p = &p, .max_cost = can_move(&p) ? p.speed : 0};
+    lazy_map m;   /* not zeroed: 33 KB a call would cost a microsecond */
+    m.p = &p;
+    m.max_cost = can_move(&p) ? p.speed : 0;
+    m.ready = false;
 
     bool ranged = false;
     {
@@ -745,8 +758,8 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
      * (what it would do with one); the slots decide below. */
     p.any_slot = true;
     bool locked = !ranged && adjacent_enemy_at(&p, p.me->fp);
-    int t = choose_target(&p, &m, locked);
     option o;
+    int t = choose_target(&p, &m, locked, &o);
     if (t < 0) {
         /* No one to attack this turn: walk toward the nearest enemy. */
         t = nearest_enemy(&p);
@@ -761,8 +774,6 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
             cmd_init(&p, out, FA_CMD_END_TURN, -1);
         return FRAY_OK;
     }
-    if (!best_option(&p, t, &o))
-        return FRAY_ERR_INVALID; /* choose_target found one */
     p.any_slot = false;
     bool here = attack_from(&p, &o, p.me->fp, t);
     bool std = slot_for(&p, (fa_action_type)o.action) >= 0;
