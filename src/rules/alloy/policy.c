@@ -32,6 +32,7 @@
  */
 #include "alloy_int.h"
 
+#include <stddef.h>
 #include <string.h>
 
 typedef struct pol {
@@ -107,12 +108,9 @@ static int slot_for(const pol *p, fa_action_type type) {
 /* A fresh command: every field zero but the path's squares past n_path
  * (never read; clearing them cost more than the rest of a choice). */
 static void cmd_init(const pol *p, fa_command *c, fa_cmd_kind kind, int slot) {
-    c->option = 0;
-    c->n_targets = 0;
-    memset(c->targets, 0, sizeof c->targets);
-    c->origin = (fray_pos){0, 0};
-    c->n_path = 0;
-    memset(&c->ready, 0, sizeof c->ready);
+    memset(c, 0, offsetof(fa_command, path));
+    /* the readied action and whatever follows it (fields added later) */
+    memset(&c->ready, 0, sizeof *c - offsetof(fa_command, ready));
     c->kind = (uint8_t)kind;
     c->actor = (int8_t)p->who;
     c->slot = (uint8_t)(slot < 0 ? FA_ACT_NONE : slot);
