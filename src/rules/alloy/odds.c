@@ -474,9 +474,8 @@ done:
  * FRAY_ERR_TOO_LARGE past it. Memory through the setup's allocator, freed
  * before returning. Reads the setup only: thread-safe.
  */
-fray_status fa_duel_odds(const void *setup, int a, int b, long max_states,
-                         fray_duel_odds *out, fray_diag *diag) {
-    const fa_setup *s = setup;
+fray_status fa_duel_odds(const fa_setup *s, int a, int b, long max_states,
+                         struct fray_duel_odds *out, fray_diag *diag) {
     if (!s || !out)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no duel given");
     memset(out, 0, sizeof *out);
@@ -522,9 +521,8 @@ fray_status fa_duel_odds(const void *setup, int a, int b, long max_states,
 }
 
 /* An upper bound on fa_duel_odds' states, without building the chain. */
-fray_status fa_duel_estimate(const void *setup, int a, int b,
+fray_status fa_duel_estimate(const fa_setup *s, int a, int b,
                              double *out_states, fray_diag *diag) {
-    const fa_setup *s = setup;
     if (!s || !out_states)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no duel given");
     duel du;
