@@ -79,30 +79,19 @@ static bool bloodied(const pol *p) {
     return p->me->hp <= p->sb->hp / 2;
 }
 
-/* The slot an action of `type` would spend now (trading down, 004:289),
- * or -1 when none is left. */
+/* The slot an action of `type` would spend now, asked of the turn code
+ * (fa_can_pay: the slots left, action points' extra standard actions,
+ * Dazed, a turn whose actions are over): its own slot first, then the
+ * ones that trade down to it (004:289); -1 when none is left. */
 static int slot_for(const pol *p, fa_action_type type) {
-    uint8_t sl = p->me->slots;
-    switch (type) {
-    case FA_ACT_STANDARD:
-        return (sl & FA_SLOT_STANDARD) ? FA_ACT_STANDARD : -1;
-    case FA_ACT_MOVE:
-        if (sl & FA_SLOT_MOVE)
-            return FA_ACT_MOVE;
-        return (sl & FA_SLOT_STANDARD) ? FA_ACT_STANDARD : -1;
-    case FA_ACT_SWIFT:
-        if (sl & FA_SLOT_SWIFT)
-            return FA_ACT_SWIFT;
-        if (sl & FA_SLOT_MOVE)
-            return FA_ACT_MOVE;
-        return (sl & FA_SLOT_STANDARD) ? FA_ACT_STANDARD : -1;
-    case FA_ACT_FREE:
-    case FA_ACT_NONE:
+    if (type == FA_ACT_FREE || type == FA_ACT_NONE)
         return FA_ACT_NONE;
-    case FA_ACT_IMMEDIATE:
-    default:
+    if (type > FA_ACT_SWIFT)
         return -1;
-    }
+    for (int k = (int)type; k >= FA_ACT_STANDARD; k--)
+        if (fa_can_pay(p->st, p->who, type, (fa_action_type)k))
+            return k;
+    return -1;
 }
 
 /* A fresh command: every field zero but the path's squares past n_path
@@ -801,7 +790,7 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
 
     /* The standard action spent: an action point for one more attack
      * when the target is low (aggressive: whenever it can attack). */
-    if (here && !(p.me->slots & FA_SLOT_STANDARD) && p.me->ap > 0 &&
+    if (here && slot_for(&p, FA_ACT_STANDARD) < 0 && p.me->ap > 0 &&
         p.me->ap_spent < s->opt.ap_per_turn &&
         (p.tactics == FA_TACTICS_AGGRESSIVE || st->c[t].hp <= o.max_hit)) {
         cmd_init(&p, out, FA_CMD_SPEND_AP, -1);

@@ -90,3 +90,21 @@ const char *fa_cmd_name(int kind) {
     (void)kind;
     return "?";
 }
+
+/* stub: alloy-engine provides it (turn.c). This stand-in reads only the
+ * three slot bits (a slot pays for its own type or a later one), so that
+ * the tactics tests can run before the engine is merged. */
+bool fa_can_pay(const fa_state *st, int who, fa_action_type type,
+                fa_action_type slot) {
+    if (type == FA_ACT_FREE || type == FA_ACT_NONE)
+        return true;
+    if (type > FA_ACT_SWIFT || who < 0 || who >= st->n)
+        return false;
+    const fa_cstate *c = &st->c[who];
+    if (slot != FA_ACT_NONE)
+        return slot <= type && (c->slots & (1u << slot));
+    for (int k = (int)type; k >= FA_ACT_STANDARD; k--)
+        if (c->slots & (1u << k))
+            return true;
+    return false;
+}
