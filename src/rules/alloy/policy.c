@@ -635,21 +635,40 @@ static bool walk_toward(pol *p, const option *o, int t, lazy_map *lm,
     return move_cmd(p, m, best_at, FA_CMD_WALK, slot, out);
 }
 
-/* Charge (004:517-527): the nearest attack square by move cost is 2 to
- * speed squares away and straight ahead (its cost is the count from here,
- * so every step shortens the count to it). */
+/* Charge (004:517-527, L7.24): to the nearest square (by move cost, at
+ * least 2 squares from the start) within reach of the target, when that
+ * square lies straight ahead (its cost is the count from here: every step
+ * shortens the count to it), is within speed and the attack can be made
+ * from it (line of effect and sight). */
 static bool charge(pol *p, const option *o, int t, lazy_map *lm,
                    fa_command *out) {
     if (o->ranged || o->power >= 0 || slot_for(p, FA_ACT_STANDARD) < 0 ||
         !can_move(p) || p->me->moved > 0)
         return false;
-    fray_pos at;
-    int cost = cost_to_attack(p, o, t, lm, &at);
-    if (cost < 2 || cost > p->speed)
+    const fray_reach_map *m = reach_of(lm);
+    fray_pos from = p->me->fp.at, at = from;
+    fray_footprint tf = p->st->c[t].fp;
+    int best = -1, best_d2 = 0;
+    for (int x = 0; x < m->w; x++)
+        for (int y = 0; y < m->h; y++) {
+            if (!stand_ok(m, x, y, p->speed))
+                continue;
+            fray_pos q = {(int16_t)x, (int16_t)y};
+            if (fray_grid_count(from, q) < 2 ||
+                !fray_grid_within(fp_at(p, q), tf, o->reach))
+                continue;
+            int c = m->cost[y][x];
+            int d2 = (x - from.x) * (x - from.x) + (y - from.y) * (y - from.y);
+            if (best < 0 || c < best || (c == best && d2 < best_d2)) {
+                best = c;
+                best_d2 = d2;
+                at = q;
+            }
+        }
+    if (best < 2 || best > p->speed || fray_grid_count(from, at) != best ||
+        !attack_from(p, o, fp_at(p, at), t))
         return false;
-    if (fray_grid_count(p->me->fp.at, at) != cost)
-        return false;
-    if (!move_cmd(p, reach_of(lm), at, FA_CMD_CHARGE, FA_ACT_STANDARD, out))
+    if (!move_cmd(p, m, at, FA_CMD_CHARGE, FA_ACT_STANDARD, out))
         return false;
     out->weapon = (int8_t)o->weapon;
     out->n_targets = 1;
