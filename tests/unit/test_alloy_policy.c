@@ -375,13 +375,14 @@ static bool engine_built(void) {
     return strstr(why, "stub:") == NULL;
 }
 
-/* Many seeded random fights on random maps (walls, 2 to 6 fighters,
- * melee and shooters): every command the tactics give passes fa_check,
+/* Many seeded random fights on random maps (walls, 2 to 6 fighters:
+ * swordsmen, shooters with magazines, a close burst, an encounter blast,
+ * the three tactics): every command the tactics give passes fa_check,
  * and the fights end. */
 Test(alloy_policy, every_command_passes_fa_check) {
     if (!engine_built())
         cr_skip_test("the engine (turn.c, act.c, attack.c) is not merged yet");
-    for (uint64_t seed = 1; seed <= 200; seed++) {
+    for (uint64_t seed = 1; seed <= 400; seed++) {
         fray_rng rng;
         fray_rng_seed(&rng, seed, 0);
         world w = make_world();
@@ -393,10 +394,19 @@ Test(alloy_policy, every_command_passes_fa_check) {
                 FRAY_TERRAIN_WALL;
         w.f->s.sb[w.hero].surges = 1;
         w.f->s.sb[w.hero].action_points = 1;
+        int gunner = at_block(w.f, "gunner", 14, 14, 1, 0, 3, 2, w.pistol);
+        w.f->s.sb[gunner].action_points = 1;
+        w.f->s.sb[gunner].weapons[0].ammo = 6;
+        int brute = at_block(w.f, "brute", 18, 12, 1, 3, 0, 0, w.sword);
+        add_power(&w, brute, FA_AREA_CLOSE_BURST, 1);
+        int sapper = at_block(w.f, "sapper", 14, 13, 1, 1, 2, 1, w.sword);
+        add_power(&w, sapper, FA_AREA_BLAST, 2);
+        w.f->s.sb[sapper].powers[0].usage = FA_ENCOUNTER;
+        int blocks[5] = {w.hero, w.orc, gunner, brute, sapper};
         int n = 2 + (int)fray_rng_below(&rng, 5);
         for (int i = 0; i < n; i++) {
             int side = i % 2;
-            int block = side == 0 ? w.hero : w.orc;
+            int block = blocks[fray_rng_below(&rng, 5)];
             fray_pos at;
             bool ok;
             do {
