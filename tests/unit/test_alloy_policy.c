@@ -442,8 +442,13 @@ Test(alloy_policy, every_command_passes_fa_check) {
             cr_assert_eq(fa_check(&w.f->s, &w.f->st, &cmd, why, sizeof why),
                          FRAY_OK, "seed %llu step %d: %s refused: %s",
                          (unsigned long long)seed, steps, fa_cmd_name(cmd.kind), why);
-            cr_assert_eq(fa_apply(&r, &cmd), FRAY_OK, "seed %llu step %d",
-                         (unsigned long long)seed, steps);
+            fray_status rc = fa_apply(&r, &cmd);
+            cr_assert_eq(rc, FRAY_OK,
+                         "seed %llu step %d: %s by %d (power %d, weapon %d, "
+                         "%d targets, first %d, path %d) failed: %d",
+                         (unsigned long long)seed, steps, fa_cmd_name(cmd.kind),
+                         who, cmd.power, cmd.weapon, cmd.n_targets,
+                         cmd.targets[0], cmd.n_path, (int)rc);
         }
         cr_assert(w.f->st.over || w.f->st.round > 0, "seed %llu", (unsigned long long)seed);
         free(w.f);
