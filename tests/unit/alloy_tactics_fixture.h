@@ -42,8 +42,8 @@ static inline at_fixture *at_new(int w, int h) {
 }
 
 /* A weapon: [W] = n d sides, crit dice cn d cs (0: none); melee (reach
- * 1) when range_short is 0, else ranged with that short range and as
- * much again long. Proficiency bonus `prof`. */
+ * 1) when range_short is 0, else ranged with that short range and a long
+ * range of twice it (the farthest it shoots, as load.c reads files). Proficiency bonus `prof`. */
 static inline int at_weapon(at_fixture *f, const char *id, int n, int sides,
                             int prof, int range_short, int cn, int cs) {
     cr_assert_lt(f->s.n_weapons, FA_MAX_WEAPONS);
@@ -56,7 +56,7 @@ static inline int at_weapon(at_fixture *f, const char *id, int n, int sides,
     w->w.sides = (int8_t)sides;
     w->proficiency = (int8_t)prof;
     w->range_short = (int16_t)range_short;
-    w->range_long = (int16_t)range_short;
+    w->range_long = (int16_t)(2 * range_short);
     w->reach = 1;
     w->hands = 1;
     w->crit.n = (int8_t)cn;

@@ -224,7 +224,9 @@ static bool option_of(const pol *p, int power, int t, option *o) {
             return false;
         ability = o->ranged ? FA_DEX : FA_STR;
         dice = w->w;
-        o->reach = o->ranged ? w->range_short + w->range_long
+        /* the long range is the farthest (load.c, attack.c) */
+        o->reach = o->ranged ? (w->range_long > w->range_short ? w->range_long
+                                                               : w->range_short)
                              : (w->reach > p->sb->reach ? w->reach : p->sb->reach);
         o->action = FA_ACT_STANDARD;
     } else {
@@ -405,7 +407,9 @@ static bool area_attack(const pol *p, fa_command *out) {
         if (w && w->area != FA_AREA_NONE && w->area != FA_AREA_WALL &&
             (w->magazine == 0 || p->me->ammo[wslot] > 0)) {
             area_pick pk;
-            area_best(p, w->area, w->area_size, w->range_short + w->range_long, &pk);
+            area_best(p, w->area, w->area_size,
+                      w->range_long > w->range_short ? w->range_long : w->range_short,
+                      &pk);
             if (pk.enemies > best.enemies) {
                 best = pk;
                 best_power = -1;
