@@ -122,29 +122,6 @@ static bool adjacent_enemy_at(const pol *p, fray_footprint f) {
 
 /* ---- Movement ------------------------------------------------------------------ */
 
-static fray_occupant occupant(void *ctx, fray_pos at) {
-    const pol *p = ctx;
-    fray_occupant occ = FRAY_OCC_EMPTY;
-    for (int i = 0; i < p->st->n; i++) {
-        const fa_cstate *c = &p->st->c[i];
-        fray_footprint one = {at, 1};
-        if (fa_has(c, FA_C_DEAD) || fray_grid_range(c->fp, one) != 0)
-            continue;
-        if (i == p->who)
-            return FRAY_OCC_SELF;
-        bool ally = p->s->c[i].side == p->def->side;
-        fray_occupant o = ally ? FRAY_OCC_ALLY
-                               : out_of_fight(c) || fa_has(c, FA_C_HELPLESS)
-                                     ? FRAY_OCC_PASSABLE
-                                     : FRAY_OCC_ENEMY;
-        if (o == FRAY_OCC_ENEMY)
-            return o;
-        if (occ == FRAY_OCC_EMPTY || o == FRAY_OCC_PASSABLE)
-            occ = o;
-    }
-    return occ;
-}
-
 /* The squares it can move to this turn, worked out the first time they
  * are asked for (most turns of a fight toe to toe never ask). */
 typedef struct lazy_map {
@@ -156,8 +133,9 @@ typedef struct lazy_map {
 
 static const fray_reach_map *reach_of(lazy_map *lm) {
     if (!lm->ready) {
-        fray_grid_reach(&lm->p->s->map, lm->p->me->fp, 0, lm->max_cost,
-                        occupant, lm->p, &lm->m);
+        /* act.c's map (who may pass, who may stop where), so that the
+         * squares chosen are the ones the rules allow. */
+        fa_reach(lm->p->s, lm->p->st, lm->p->who, lm->max_cost, &lm->m);
         lm->ready = true;
     }
     return &lm->m;
@@ -559,20 +537,16 @@ static bool shift_to(pol *p, square_test good, int t, fa_command *out) {
                         (int16_t)(at.y + p->me->fp.side - 1)};
         if (!fray_grid_in(&p->s->map, far))
             continue;
-        bool free_sq = true;
+        bool free_sq = true; /* open ground: a shift never enters difficult terrain */
         for (int x = at.x; x <= far.x && free_sq; x++)
-            for (int y = at.y; y <= far.y && free_sq; y++) {
-                fray_pos q = {(int16_t)x, (int16_t)y};
-                fray_occupant o = occupant(p, q);
-                if ((o != FRAY_OCC_EMPTY && o != FRAY_OCC_SELF) ||
-                    p->s->map.terrain[y][x] != FRAY_TERRAIN_OPEN)
+            for (int y = at.y; y <= far.y && free_sq; y++)
+                if (p->s->map.terrain[y][x] != FRAY_TERRAIN_OPEN)
                     free_sq = false;
-            }
         if (!free_sq || !good(p, at, t))
             continue;
         /* the single step must be possible (walls, corners) */
         fray_reach_map rm;
-        fray_grid_reach(&p->s->map, p->me->fp, 0, 1, occupant, p, &rm);
+        fa_reach(p->s, p->st, p->who, 1, &rm);
         if (rm.cost[at.y][at.x] != 1 || !rm.can_stop[at.y][at.x])
             continue;
         cmd_init(p, out, FA_CMD_SHIFT, slot);

@@ -108,3 +108,29 @@ bool fa_can_pay(const fa_state *st, int who, fa_action_type type,
             return true;
     return false;
 }
+
+/* stub: alloy-engine provides it (act.c). This stand-in lets allies be
+ * passed, nobody be stood on, so that the tactics tests can run before
+ * the engine is merged. */
+static fray_occupant stub_occupant(void *ctx, fray_pos at) {
+    const void *const *c = ctx;
+    const fa_setup *s = c[0];
+    const fa_state *st = c[1];
+    int who = *(const int *)c[2];
+    fray_footprint one = {at, 1};
+    for (int i = 0; i < st->n; i++) {
+        if (fray_grid_range(st->c[i].fp, one) != 0 || fa_has(&st->c[i], FA_C_DEAD))
+            continue;
+        if (i == who)
+            return FRAY_OCC_SELF;
+        return s->c[i].side == s->c[who].side ? FRAY_OCC_ALLY : FRAY_OCC_ENEMY;
+    }
+    return FRAY_OCC_EMPTY;
+}
+
+void fa_reach(const fa_setup *s, const fa_state *st, int who, int max_cost,
+              fray_reach_map *out) {
+    const void *ctx[3] = {s, st, &who};
+    fray_grid_reach(&s->map, st->c[who].fp, 0, max_cost, stub_occupant,
+                    (void *)ctx, out);
+}
