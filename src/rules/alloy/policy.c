@@ -648,6 +648,13 @@ static bool charge(pol *p, const option *o, int t, lazy_map *lm,
         return false;
     if (!move_cmd(p, m, at, FA_CMD_CHARGE, FA_ACT_STANDARD, out))
         return false;
+    /* "directly": every step brings it closer to that square */
+    fray_pos prev = from;
+    for (int i = 0; i < out->n_path; i++) {
+        if (fray_grid_count(out->path[i], at) >= fray_grid_count(prev, at))
+            return false;
+        prev = out->path[i];
+    }
     out->weapon = (int8_t)o->weapon;
     out->n_targets = 1;
     out->targets[0] = (int8_t)t;
