@@ -13,9 +13,10 @@
  * 1-thread, 2-thread and bare-loop runs; each rate is the best of its
  * five (this VM's other load only ever slows a run down).
  *
- * Alloy (issue 12, section 3): the Alloy duel (examples/alloy/duel.yaml
- * when it exists, else the same two fighters built here) run through the
- * engine with its tactics (fa_begin, fa_choose_command, fa_apply, fa_next;
+ * Alloy (issue 12, section 3): examples/alloy/duel.yaml (when it loads)
+ * and a duel built here (soldier against thug, the one
+ * bench/d20-compare/duel.js runs in dnd-combat-simulator), each run
+ * through the engine with its tactics (fa_begin, fa_choose_command, fa_apply, fa_next;
  * no journal, no facts), next to a bare loop that rolls the same dice
  * from the same kind of stream and nothing else (initiative d20s, then a
  * d20 and the damage dice per attack until one side's hit points reach
@@ -372,43 +373,57 @@ static double alloy_bare_rate(const fa_setup *s, double min_seconds,
     return (double)i / dt;
 }
 
-static int alloy_bench(bool quick, int rounds, double secs) {
-    bool loaded = false;
-    fa_setup *s = alloy_duel_setup(&loaded);
-    if (!s) {
-        fprintf(stderr, "bench_sim: out of memory\n");
-        return 1;
-    }
-    printf("\nAlloy duel (%s): the engine with its tactics against a bare "
-           "loop of the same dice\n", loaded ? "examples/alloy/duel.yaml"
-                                             : "built in bench_sim");
-    printf("%-14s %14s %14s %9s\n", "duel", "engine", "bare dice loop",
-           "engine /");
-    printf("%-14s %14s %14s %9s\n", "", "fights/s", "fights/s", "bare");
-    long sink = 0, n = 0;
+/* One duel's row: engine and bare loop fights/s, best of `rounds`. */
+static void alloy_row(const char *name, const fa_setup *s, int rounds,
+                      double secs, double *out_re, double *out_rb, long *sink) {
+    long n = 0;
     double re = 0, rb = 0;
     char why[256] = "";
     for (int round = 0; round < rounds; round++) {
-        double x = alloy_engine_rate(s, secs, &n, &sink, why, sizeof why);
+        double x = alloy_engine_rate(s, secs, &n, sink, why, sizeof why);
         re = x > re ? x : re;
         if (x <= 0)
             break;
     }
     for (int round = 0; round < rounds; round++) {
-        double x = alloy_bare_rate(s, secs, &n, &sink);
+        double x = alloy_bare_rate(s, secs, &n, sink);
         rb = x > rb ? x : rb;
     }
     if (re > 0)
-        printf("%-14s %14.0f %14.0f %8.1fx\n", "alloy duel", re, rb, rb / re);
+        printf("%-24s %14.0f %14.0f %8.1fx\n", name, re, rb, rb / re);
     else
-        printf("%-14s %14s %14.0f %9s\n  (no engine rate: %s)\n", "alloy duel",
-               "-", rb, "-", why);
+        printf("%-24s %14s %14.0f %9s\n  (no engine rate: %s)\n", name, "-",
+               rb, "-", why);
+    *out_re = re;
+    *out_rb = rb;
+}
+
+static int alloy_bench(bool quick, int rounds, double secs) {
+    printf("\nAlloy duels: the engine with its tactics against a bare loop of "
+           "the same dice\n");
+    printf("%-24s %14s %14s %9s\n", "duel", "engine", "bare dice loop",
+           "engine /");
+    printf("%-24s %14s %14s %9s\n", "", "fights/s", "fights/s", "bare");
+    long sink = 0;
+    double re = 0, rb = 0, xe, xb;
+    bool loaded = false;
+    fa_setup *ex = alloy_duel_setup(&loaded);
+    if (ex && loaded) {
+        alloy_row("examples/alloy/duel.yaml", ex, rounds, secs, &xe, &xb, &sink);
+        fa_setup_free(ex);
+    } else {
+        free(ex);
+    }
+    fa_setup *s = alloy_duel_built();
+    if (!s) {
+        fprintf(stderr, "bench_sim: out of memory\n");
+        return 1;
+    }
+    alloy_row("soldier against thug", s, rounds, secs, &re, &rb, &sink);
+    free(s);
+    /* the built-in duel: the one bench/d20-compare/duel.js runs */
     printf("alloy-duel-fights-per-s %.0f\nalloy-bare-fights-per-s %.0f\n", re, rb);
     printf("(%ld%s)\n", sink % 7, quick ? "; --quick: rough numbers" : "");
-    if (loaded)
-        fa_setup_free(s);
-    else
-        free(s);
     return 0;
 }
 
