@@ -262,13 +262,15 @@ static bool best_option(const pol *p, int t, option *best) {
     return any;
 }
 
-/* Can attack t with o from footprint f (range, sight and line of effect). */
+/* Can attack t with o from footprint f (range, line of effect, sight). */
 static bool attack_from(const pol *p, const option *o, fray_footprint f, int t) {
     fray_footprint tf = p->st->c[t].fp;
     if (!fray_grid_within(f, tf, o->reach))
         return false;
+    /* Line of effect always (004:110, 866); sight for shooting only (a
+     * fighter swings at an enemy next to it even unseen, at -5). */
     return fray_grid_effect_fp(&p->s->map, f, tf) &&
-           fray_grid_sight_fp(&p->s->map, f, tf);
+           (!o->ranged || fray_grid_sight_fp(&p->s->map, f, tf));
 }
 
 static void attack_cmd(const pol *p, const option *o, int t, fa_command *out) {
@@ -444,7 +446,7 @@ static int cost_to_attack(const pol *p, const option *o, int t,
  * damage), ties the nearest then the first listed. A melee fighter next
  * to enemies keeps to them. -1: none reachable. */
 static int choose_target(const pol *p, lazy_map *m, bool melee_locked,
-                         option *out_o) {
+                         option *out_o, bool *out_here) {
     int best = -1;
     double best_key = 0;
     int best_range = 0;
@@ -466,6 +468,7 @@ static int choose_target(const pol *p, lazy_map *m, bool melee_locked,
         if (best < 0 || key < best_key || (key == best_key && range < best_range)) {
             best = i;
             *out_o = o;
+            *out_here = cost == 0;
             best_key = key;
             best_range = range;
         }
@@ -750,7 +753,8 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
     p.any_slot = true;
     bool locked = !ranged && adjacent_enemy_at(&p, p.me->fp);
     option o;
-    int t = choose_target(&p, &m, locked, &o);
+    bool here = false;
+    int t = choose_target(&p, &m, locked, &o, &here);
     if (t < 0) {
         /* No one to attack this turn: walk toward the nearest enemy. */
         t = nearest_enemy(&p);
@@ -766,7 +770,6 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
         return FRAY_OK;
     }
     p.any_slot = false;
-    bool here = attack_from(&p, &o, p.me->fp, t);
     bool std = slot_for(&p, (fa_action_type)o.action) >= 0;
 
     if (ranged && adjacent_enemy_at(&p, p.me->fp) &&
