@@ -5,6 +5,7 @@
  */
 #include "alloy_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,8 +14,10 @@ fray_status fa_load(const char *path, const fray_allocator *alloc,
                     fa_setup **out, fray_diag *diag) {
     (void)path;
     (void)alloc;
-    (void)diag;
     *out = NULL;
+    if (diag)
+        snprintf(diag->message, sizeof diag->message,
+                 "stub: alloy-load provides fa_load");
     return FRAY_ERR_INVALID;
 }
 
