@@ -456,19 +456,23 @@ Test(alloy_odds, the_engine_agrees) {
     cr_assert_lt(fabs(freq - pw), 4.5 * se, "chain %.5f engine %.5f", pw, freq);
 }
 
-/* fa_duel_setup from the example stat blocks (load.c): the Brawler
+/* fa_duel_setup from the example stat blocks (load.c), read through
+ * examples/alloy/duel.yaml: the Brawler
  * (default tactics, two surges) against the Thug (aggressive, its club),
  * side by side; the chain's odds against the engine's fights. Skipped
  * until load.c and the engine are merged. */
 Test(alloy_odds, duel_of_two_stat_blocks) {
-    const char *path = FRAY_SOURCE_DIR "/examples/alloy/statblocks.yaml";
+    /* an encounter file: fa_load reads only those, and it brings every
+     * stat block of examples/alloy/statblocks.yaml */
+    const char *path = FRAY_SOURCE_DIR "/examples/alloy/duel.yaml";
     void *out = NULL;
     fray_diag diag;
     memset(&diag, 0, sizeof diag);
     fray_status rc = fa_duel_setup(path, "Brawler", path, "Thug", NULL, NULL,
                                    NULL, &out, &diag);
-    if (rc != FRAY_OK && strstr(diag.message, "stub:"))
-        cr_skip_test("load.c is not merged yet");
+    if (rc != FRAY_OK && (strstr(diag.message, "stub:") ||
+                          strstr(diag.message, "No such file")))
+        cr_skip_test("load.c and examples/alloy are not merged yet");
     cr_assert_eq(rc, FRAY_OK, "%s", diag.message);
     fa_setup *s = out;
     cr_assert_eq(s->n, 2);
