@@ -295,6 +295,40 @@ Test(alloy_policy, shooter_keeps_its_distance_004_90) {
     free(w.f);
 }
 
+/* 004:583-589: out of ammunition (empty and none carried), a shooter
+ * draws its knife (a swift action) and fights with it; empty-handed with
+ * nothing to draw, it strikes unarmed. */
+Test(alloy_policy, draws_a_blade_when_out_of_ammunition_004_583) {
+    world w = make_world();
+    fa_statblock *b = &w.f->s.sb[w.hero];
+    b->weapons[0].weapon = (int16_t)w.pistol;
+    b->weapons[1].weapon = (int16_t)w.sword;
+    b->weapons[1].proficient = true;
+    b->n_weapons = 2;
+    int hero = at_add(w.f, "hero", w.hero, 0, 5, 5);
+    int orc = at_add(w.f, "orc", w.orc, 1, 12, 5);
+    at_state(w.f, hero);
+    w.f->st.c[hero].ammo[0] = 0;
+    w.f->st.c[hero].spare[0] = 0;
+    fa_command c = choose(&w, hero);
+    expect_kind(&c, FA_CMD_DRAW);
+    cr_assert_eq(c.weapon, 1);
+    cr_assert_eq(c.slot, FA_ACT_SWIFT);
+    /* rounds carried: reload instead */
+    w.f->st.c[hero].spare[0] = 12;
+    c = choose(&w, hero);
+    expect_kind(&c, FA_CMD_RELOAD);
+    /* empty-handed next to the orc with nothing to draw: unarmed */
+    b->n_weapons = 1;
+    w.f->st.c[hero].wield = -1;
+    w.f->st.c[hero].fp.at = (fray_pos){11, 5};
+    c = choose(&w, hero);
+    expect_kind(&c, FA_CMD_ATTACK);
+    cr_assert_eq(c.targets[0], orc);
+    cr_assert_eq(c.weapon, -1);
+    free(w.f);
+}
+
 /* 004:291: an action point for a second attack when the enemy is low
  * (one hit can drop it); aggressive tactics spend it anyway. */
 Test(alloy_policy, action_point_when_enemy_low_004_291) {

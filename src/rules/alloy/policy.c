@@ -194,8 +194,15 @@ static bool option_of(const pol *p, int power, int t, option *o) {
         if (w && sw->proficient)
             bonus += w->proficiency;
     }
-    if (power < 0) {
-        if (!w || w->area != FA_AREA_NONE)
+    if (power < 0 && !w) {
+        /* Empty-handed: an unarmed strike, 1d4 (attack.c's ruling). */
+        ability = FA_STR;
+        dice = (fa_dice){1, 4};
+        o->weapon = -1;
+        o->reach = p->sb->reach;
+        o->action = FA_ACT_STANDARD;
+    } else if (power < 0) {
+        if (w->area != FA_AREA_NONE)
             return false;
         o->ranged = w->kind != FA_WK_MELEE;
         if (o->ranged && w->magazine > 0 && p->me->ammo[o->weapon] <= 0)
@@ -682,6 +689,35 @@ static bool reload(pol *p, fa_command *out) {
     return true;
 }
 
+/* Out of ammunition (an empty magazine and none carried), or empty-
+ * handed: draw the first melee weapon it carries (a swift action,
+ * 004:583-589). */
+static bool draw_melee(pol *p, fa_command *out) {
+    int ws = p->me->wield;
+    if (ws >= 0 && ws < p->sb->n_weapons) {
+        int wi = p->sb->weapons[ws].weapon;
+        if (wi < 0 || wi >= p->s->n_weapons)
+            return false;
+        const fa_weapon *w = &p->s->weapons[wi];
+        if (w->magazine <= 0 || p->me->ammo[ws] > 0 || p->me->spare[ws] != 0)
+            return false;
+    }
+    int slot = slot_for(p, FA_ACT_SWIFT);
+    if (slot < 0)
+        return false;
+    for (int k = 0; k < p->sb->n_weapons; k++) {
+        int wi = p->sb->weapons[k].weapon;
+        if (k == ws || wi < 0 || wi >= p->s->n_weapons ||
+            p->s->weapons[wi].kind != FA_WK_MELEE ||
+            p->s->weapons[wi].area != FA_AREA_NONE)
+            continue;
+        cmd_init(p, out, FA_CMD_DRAW, slot);
+        out->weapon = (int8_t)k;
+        return true;
+    }
+    return false;
+}
+
 fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
                               fa_command *out) {
     if (!s || !st || !out || who < 0 || who >= st->n)
@@ -727,7 +763,7 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
         return FRAY_OK;
     }
 
-    if (reload(&p, out))
+    if (reload(&p, out) || draw_melee(&p, out))
         return FRAY_OK;
     if (area_attack(&p, out))
         return FRAY_OK;
