@@ -384,7 +384,7 @@ Test(alloy_odds, proficiency_only_when_proficient_004_57) {
 /* The engine's own fights of setup s (turn.c, act.c, attack.c and the
  * tactics): the share of n trials combatant 0's side wins; -1 when the
  * engine is not merged yet (fa_begin refuses). */
-static double engine_wins(const fa_setup *s, int n) {
+static double engine_wins(const fa_setup *s, int n, double *out_unfinished) {
     fa_state *st = calloc(1, sizeof *st);
     fa_event *ev = calloc(1, sizeof *ev);
     cr_assert(st && ev);
@@ -395,7 +395,7 @@ static double engine_wins(const fa_setup *s, int n) {
         free(ev);
         return -1.0;
     }
-    long won = 0;
+    long won = 0, unfinished = 0;
     for (uint64_t t = 0; t < (uint64_t)n; t++) {
         fa_state_init(s, st, 7, t);
         r = (fa_run){.s = s, .st = st, .ev = ev};
@@ -419,9 +419,12 @@ static double engine_wins(const fa_setup *s, int n) {
                          (unsigned long long)t, steps, fa_cmd_name(cmd.kind));
         }
         won += st->winner == s->c[0].side;
+        unfinished += st->winner == -1;
     }
     free(st);
     free(ev);
+    if (out_unfinished)
+        *out_unfinished = (double)unfinished / n;
     return (double)won / n;
 }
 
@@ -446,14 +449,30 @@ Test(alloy_odds, the_engine_agrees) {
     place(&p);
     fray_duel_odds *o = odds_of(p.f);
     enum { N = 20000 };
-    double freq = engine_wins(&p.f->s, N);
+    double unf = 0;
+    double freq = engine_wins(&p.f->s, N, &unf);
     double pw = o->p_win[0];
     free(o);
-    free(p.f);
-    if (freq < 0)
+    if (freq < 0) {
+        free(p.f);
         cr_skip_test("the engine (turn.c, act.c, attack.c) is not merged yet");
+    }
     double se = sqrt(pw * (1 - pw) / N);
     cr_assert_lt(fabs(freq - pw), 4.5 * se, "chain %.5f engine %.5f", pw, freq);
+    /* a round limit of 3: the fights left unfinished (nobody wins) */
+    p.f->s.round_limit = 3;
+    o = odds_of(p.f);
+    freq = engine_wins(&p.f->s, N, &unf);
+    double pu = o->p_unfinished;
+    se = sqrt(pu * (1 - pu) / N);
+    cr_assert_gt(pu, 0.05);
+    cr_assert_lt(fabs(unf - pu), 4.5 * se, "unfinished: chain %.5f engine %.5f",
+                 pu, unf);
+    se = sqrt(o->p_win[0] * (1 - o->p_win[0]) / N);
+    cr_assert_lt(fabs(freq - o->p_win[0]), 4.5 * se, "chain %.5f engine %.5f",
+                 o->p_win[0], freq);
+    free(o);
+    free(p.f);
 }
 
 /* fa_duel_setup from the example stat blocks (load.c), read through
@@ -488,7 +507,7 @@ Test(alloy_odds, duel_of_two_stat_blocks) {
     cr_assert_eq(rc, FRAY_OK, "%s", diag.message);
     cr_assert_lt(o->mass_error, 1e-12);
     enum { N = 20000 };
-    double freq = engine_wins(s, N);
+    double freq = engine_wins(s, N, NULL);
     if (freq >= 0) {
         double se = sqrt(o->p_win[0] * (1 - o->p_win[0]) / N);
         cr_assert_lt(fabs(freq - o->p_win[0]), 4.5 * se,
