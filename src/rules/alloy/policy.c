@@ -10,7 +10,9 @@
  *     and the second wind unused (004:673-681), unless aggressive;
  *   - cautious, bloodied: shift away from the enemies next to it, then
  *     total defense (004:743-749);
- *   - reload a ranged weapon that is empty (a swift action, 004:334);
+ *   - reload a ranged weapon that is empty (a swift action, 004:334); out
+ *     of ammunition, draw a melee weapon (004:583); empty-handed with none,
+ *     strike unarmed;
  *   - an area attack (a power or weapon with an area) placed where it hits
  *     two or more enemies and no ally, itself included (004:94-137);
  *   - the target: the weakest enemy it can reach this turn (lowest hit
