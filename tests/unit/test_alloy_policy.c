@@ -354,6 +354,23 @@ Test(alloy_policy, action_point_when_enemy_low_004_291) {
     free(w.f);
 }
 
+/* 004:927: Dazed, one action a round: no action point after it. */
+Test(alloy_policy, no_action_point_when_dazed_004_927) {
+    world w = make_world();
+    w.f->s.sb[w.hero].action_points = 1;
+    int hero = at_add(w.f, "hero", w.hero, 0, 5, 5);
+    w.f->s.c[hero].tactics = FA_TACTICS_AGGRESSIVE;
+    at_add(w.f, "orc", w.orc, 1, 6, 5);
+    at_state(w.f, hero);
+    w.f->st.c[hero].slots = FA_SLOT_MOVE | FA_SLOT_SWIFT;
+    fa_command c = choose(&w, hero);
+    expect_kind(&c, FA_CMD_SPEND_AP);
+    at_cond(w.f, hero, FA_C_DAZED);
+    c = choose(&w, hero);
+    expect_kind(&c, FA_CMD_END_TURN);
+    free(w.f);
+}
+
 /* Cautious, bloodied, no surge: step away, then total defense
  * (004:743-749). */
 Test(alloy_policy, cautious_retreats_and_defends_004_749) {
@@ -410,8 +427,8 @@ static bool engine_built(void) {
 }
 
 /* Many seeded random fights on random maps (walls, 2 to 6 fighters:
- * swordsmen, shooters with magazines, a close burst, an encounter blast,
- * the three tactics): every command the tactics give passes fa_check,
+ * swordsmen, shooters with magazines, a close burst knocking prone, an
+ * encounter blast dazing, action points, the three tactics): every command the tactics give passes fa_check,
  * and the fights end. */
 Test(alloy_policy, every_command_passes_fa_check) {
     if (!engine_built())
@@ -433,9 +450,17 @@ Test(alloy_policy, every_command_passes_fa_check) {
         w.f->s.sb[gunner].weapons[0].ammo = 6;
         int brute = at_block(w.f, "brute", 18, 12, 1, 3, 0, 0, w.sword);
         add_power(&w, brute, FA_AREA_CLOSE_BURST, 1);
+        w.f->s.sb[brute].powers[0].n_effects = 1;
+        w.f->s.sb[brute].powers[0].effects[0] =
+            (fa_effect_def){FA_C_PRONE, FA_ENDS_EVENT, 0};
         int sapper = at_block(w.f, "sapper", 14, 13, 1, 1, 2, 1, w.sword);
         add_power(&w, sapper, FA_AREA_BLAST, 2);
         w.f->s.sb[sapper].powers[0].usage = FA_ENCOUNTER;
+        w.f->s.sb[sapper].powers[0].n_effects = 1;
+        w.f->s.sb[sapper].powers[0].effects[0] =
+            (fa_effect_def){FA_C_DAZED, FA_ENDS_END_OF_TURN, 0};
+        w.f->s.sb[sapper].action_points = 1;
+        w.f->s.sb[w.orc].action_points = 1;
         int blocks[5] = {w.hero, w.orc, gunner, brute, sapper};
         int n = 2 + (int)fray_rng_below(&rng, 5);
         for (int i = 0; i < n; i++) {

@@ -836,6 +836,7 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
     /* The standard action spent: an action point for one more attack
      * when the target is low (aggressive: whenever it can attack). */
     if (here && slot_for(&p, FA_ACT_STANDARD) < 0 && p.me->ap > 0 &&
+        !fa_has(p.me, FA_C_DAZED) && /* 004:927: one action, no more */
         p.me->ap_spent < s->opt.ap_per_turn &&
         (p.tactics == FA_TACTICS_AGGRESSIVE || st->c[t].hp <= o.max_hit)) {
         cmd_init(&p, out, FA_CMD_SPEND_AP, -1);
