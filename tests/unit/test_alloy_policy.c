@@ -103,6 +103,23 @@ Test(alloy_policy, stands_when_prone_004_721) {
     free(w.f);
 }
 
+/* 004:727-728: a friend stands where it lies: it stands up with an
+ * adjust of 5 feet, to a free square next to the enemy. */
+Test(alloy_policy, stands_aside_when_its_square_is_taken_004_727) {
+    world w = make_world();
+    int hero = at_add(w.f, "hero", w.hero, 0, 5, 5);
+    at_add(w.f, "friend", w.hero, 0, 5, 5);
+    at_add(w.f, "orc", w.orc, 1, 7, 5);
+    at_state(w.f, hero);
+    at_cond(w.f, hero, FA_C_PRONE);
+    fa_command c = choose(&w, hero);
+    expect_kind(&c, FA_CMD_STAND);
+    cr_assert_eq(c.n_path, 1);
+    cr_assert_eq(c.path[0].x, 6);
+    cr_assert_eq(c.path[0].y, 5);
+    free(w.f);
+}
+
 /* 004:673-681: second wind when bloodied with a surge left and unused;
  * aggressive tactics attack instead. */
 Test(alloy_policy, second_wind_when_bloodied_004_675) {

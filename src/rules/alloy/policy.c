@@ -720,6 +720,54 @@ static bool draw_melee(pol *p, fa_command *out) {
     return false;
 }
 
+/* Stand up (a move action, 004:721-728); when someone stands where it
+ * lies, with the adjust of 5 feet that goes with it (004:727-728): to a
+ * free square, next to an enemy for a melee fighter, away for a shooter. */
+static bool stand_up(pol *p, fa_command *out) {
+    int slot = slot_for(p, FA_ACT_MOVE);
+    if (slot < 0 || fa_has(p->me, FA_C_GRAPPLED))
+        return false;
+    bool occupied = false;
+    for (int j = 0; j < p->st->n && !occupied; j++)
+        if (j != p->who && !fa_has(&p->st->c[j], FA_C_DEAD) &&
+            fray_grid_range(p->me->fp, p->st->c[j].fp) == 0)
+            occupied = true;
+    cmd_init(p, out, FA_CMD_STAND, slot);
+    if (!occupied)
+        return true;
+    if (fa_has(p->me, FA_C_IMMOBILIZED) || fa_has(p->me, FA_C_SNARED))
+        return false;
+    int ws = p->me->wield;
+    bool shooter = ws >= 0 && ws < p->sb->n_weapons &&
+                   p->sb->weapons[ws].weapon >= 0 &&
+                   p->sb->weapons[ws].weapon < p->s->n_weapons &&
+                   p->s->weapons[p->sb->weapons[ws].weapon].kind != FA_WK_MELEE;
+    fray_reach_map rm;
+    fa_reach(p->s, p->st, p->who, 1, &rm);
+    int best = -1;
+    fray_pos best_at = p->me->fp.at;
+    static const int8_t d[8][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1},
+                                   {-1, -1}, {1, -1}, {-1, 1}, {1, 1}};
+    for (int k = 0; k < 8; k++) {
+        fray_pos at = {(int16_t)(p->me->fp.at.x + d[k][0]),
+                       (int16_t)(p->me->fp.at.y + d[k][1])};
+        if (!fray_grid_in(&p->s->map, at) || rm.cost[at.y][at.x] != 1 ||
+            !rm.can_stop[at.y][at.x] ||
+            p->s->map.terrain[at.y][at.x] != FRAY_TERRAIN_OPEN)
+            continue;
+        int score = adjacent_enemy_at(p, fp_at(p, at)) != shooter ? 1 : 2;
+        if (best < 0 || score < best) {
+            best = score;
+            best_at = at;
+        }
+    }
+    if (best < 0)
+        return false;
+    out->n_path = 1;
+    out->path[0] = best_at;
+    return true;
+}
+
 fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
                               fa_command *out) {
     if (!s || !st || !out || who < 0 || who >= st->n)
@@ -736,13 +784,8 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
     }
 
     /* Stand up (004:721-728). */
-    if (fa_has(p.me, FA_C_PRONE)) {
-        int slot = slot_for(&p, FA_ACT_MOVE);
-        if (slot >= 0 && !fa_has(p.me, FA_C_GRAPPLED)) {
-            cmd_init(&p, out, FA_CMD_STAND, slot);
-            return FRAY_OK;
-        }
-    }
+    if (fa_has(p.me, FA_C_PRONE) && stand_up(&p, out))
+        return FRAY_OK;
 
     /* Second wind when bloodied (004:673-681). */
     if (p.tactics != FA_TACTICS_AGGRESSIVE && bloodied(&p) && p.me->surges > 0 &&
