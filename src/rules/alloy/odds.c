@@ -36,7 +36,26 @@
 #include "fray/duel.h"
 #include "internal.h"
 
-enum { DUEL_ATTACKS = 2 };   /* vs the defense, vs the defense + 2 */
+enum {
+    DUEL_NETS = 3,        /* the attack's net modifier: -2, 0, +2 */
+    DUEL_OPTIONS = 3,     /* the basic attack and at most 2 powers */
+    DUEL_POWERS = 2
+};
+
+enum { EFF_PRONE = 1, EFF_DAZED = 2 };
+
+/* One attack a duelist may make: the basic attack (power -1) or a power
+ * its tactics may choose. Hit and damage: P(miss), and P(hit with damage
+ * lo + i), for each net modifier (-2: the other's second wind; +2: battle
+ * superiority, the other Dazed or Prone against melee; 0). */
+typedef struct dattack {
+    int power;
+    int bit;                   /* its bit in the used-powers index, -1 at will */
+    int effects;               /* EFF_* on a hit */
+    double p_miss[DUEL_NETS];
+    int lo[DUEL_NETS], n[DUEL_NETS];
+    double *hit[DUEL_NETS];
+} dattack;
 
 /* What one combatant brings to the duel, worked out from its stat block. */
 typedef struct duelist {
@@ -47,12 +66,13 @@ typedef struct duelist {
     int surge_value;
     int ap;                    /* action points it starts with */
     bool ap_when_low;          /* default: only when the enemy is low; aggressive: always */
-    int max_hit;               /* the most one normal hit deals ("low" enemies) */
-    /* P(damage = lo + i) of one attack on the other, misses as 0:
-     * [0] against its Defense, [1] against Defense + 2 (second wind). */
-    int dmg_lo[DUEL_ATTACKS];
-    int dmg_n[DUEL_ATTACKS];
-    double *dmg[DUEL_ATTACKS];
+    int n_attacks;
+    dattack at[DUEL_OPTIONS];
+    int n_bits;                /* encounter powers it may spend */
+    /* the attack its tactics choose with the powers of `used` spent, and
+     * that attack's most damage from one hit (the "low" test) */
+    int pick[1 << DUEL_POWERS];
+    int pick_max[1 << DUEL_POWERS];
 } duelist;
 
 typedef struct duel {
@@ -62,7 +82,8 @@ typedef struct duel {
     duelist d[2];
     int rounds;
     /* state sizes */
-    int hp[2], sw[2], ap[2];
+    int hp[2], sw[2], ap[2], used[2];
+    bool effects;              /* Dazed and Prone are in the state */
     size_t n_states;
     long max_states;
 } duel;
@@ -82,62 +103,77 @@ static const char *tactics_name(int t) {
     }
 }
 
-/* The melee basic attack of combatant `who` on `target` (004:474-484:
- * Str vs Defense, 1{W} + Str), as the chain counts it: the weapon in hand,
- * its proficiency bonus (004:57), the stat block's attack bonus; the crit
- * range and crit dice of the weapon (004:179-183). Refuses what it does
- * not model. */
-static fray_status duel_line(const fa_setup *s, int who, int target,
+/* The melee attack of combatant `who` on `target` with `power` (-1: the
+ * basic attack, 004:474-484: Str vs Defense, 1{W} + Str, with the weapon
+ * in hand): the bonus (the block's, the ability's, the weapon's
+ * proficiency when proficient, 004:57, the power's), the defense, X{W} +
+ * the ability and the power's bonus, the crit range and the weapon's crit
+ * dice (004:179-183), as attack.c works them out. Refuses what the chain
+ * does not model. */
+static fray_status duel_line(const fa_setup *s, int who, int target, int power,
                              fa_attack_line *line, int *bonus, int *defense,
                              fray_diag *diag) {
     const fa_combatant_def *c = &s->c[who];
     const fa_statblock *sb = &s->sb[c->sb];
-    const fa_combatant_def *t = &s->c[target];
-    const fa_statblock *tb = &s->sb[t->sb];
-    if (c->wield < 0 || c->wield >= sb->n_weapons)
-        return refuse(diag, "not modelled: %s fights unarmed (the exact duel "
-                      "needs a melee weapon in hand)", c->name);
-    const fa_sb_weapon *sw = &sb->weapons[c->wield];
-    if (sw->weapon < 0 || sw->weapon >= s->n_weapons)
-        return refuse(diag, "not modelled: %s holds an unknown weapon", c->name);
-    const fa_weapon *w = &s->weapons[sw->weapon];
-    if (w->kind != FA_WK_MELEE || w->area != FA_AREA_NONE)
-        return refuse(diag, "not modelled: %s holds a ranged or area weapon "
-                      "(the exact duel is two melee fighters toe to toe)",
-                      c->name);
-    if (w->w.n <= 0 || w->w.sides < 2)
-        return refuse(diag, "not modelled: %s's weapon has no damage dice",
-                      c->name);
+    const fa_statblock *tb = &s->sb[s->c[target].sb];
+    const fa_power *pw = power >= 0 ? &sb->powers[power] : NULL;
+    int slot = pw ? pw->weapon : c->wield;
     memset(line, 0, sizeof *line);
-    line->power = -1;
-    line->weapon = c->wield;
-    line->ability = FA_STR;
-    line->defense = FA_DEF_DEFENSE;
-    line->mult = 1;
-    line->dice = w->w;
-    line->damage_bonus = sb->mod[FA_STR];
-    line->crit_dice = w->crit;
+    *bonus = 0;
+    line->power = (int8_t)power;
     line->crit_min = (int8_t)(sb->crit_min > 0 ? sb->crit_min : 20);
-    /* The proficiency bonus only when proficient (004:57). */
-    *bonus = sb->attack_bonus + sb->mod[FA_STR] +
-             (sw->proficient ? w->proficiency : 0);
-    *defense = tb->defense[FA_DEF_DEFENSE];
+    if (pw && slot < 0) {
+        if (pw->mult > 0 && pw->dice.n > 0)
+            return refuse(diag, "not modelled: %s's power with its own damage "
+                          "dice", c->name);
+        /* effects only: no damage roll */
+    } else {
+        if (slot < 0 || slot >= sb->n_weapons)
+            return refuse(diag, "not modelled: %s fights unarmed (the exact "
+                          "duel needs a melee weapon in hand)", c->name);
+        const fa_sb_weapon *sw = &sb->weapons[slot];
+        if (sw->weapon < 0 || sw->weapon >= s->n_weapons)
+            return refuse(diag, "not modelled: %s holds an unknown weapon",
+                          c->name);
+        const fa_weapon *w = &s->weapons[sw->weapon];
+        if (w->kind != FA_WK_MELEE || w->area != FA_AREA_NONE)
+            return refuse(diag, "not modelled: %s holds a ranged or area weapon "
+                          "(the exact duel is two melee fighters toe to toe)",
+                          c->name);
+        if (w->w.n <= 0 || w->w.sides < 2)
+            return refuse(diag, "not modelled: %s's weapon has no damage dice",
+                          c->name);
+        line->weapon = (int8_t)slot;
+        line->dice = w->w;
+        line->crit_dice = w->crit;
+        *bonus = sw->proficient ? w->proficiency : 0;
+    }
+    int ability = pw ? pw->ability : FA_STR;
+    line->ability = (uint8_t)ability;
+    line->defense = (uint8_t)(pw ? pw->defense : FA_DEF_DEFENSE);
+    line->mult = (int8_t)(pw ? pw->mult : 1);
+    line->damage_bonus = (int16_t)(sb->mod[ability] + (pw ? pw->damage_bonus : 0));
+    *bonus += sb->attack_bonus + sb->mod[ability] + (pw ? pw->attack_bonus : 0);
+    *defense = tb->defense[line->defense];
     return FRAY_OK;
 }
 
-/* The damage distribution of one attack (doubles). */
+/* The hit and damage of one attack at a net modifier (doubles). */
 static fray_status attack_dist(duel *du, const fa_attack_line *line, int bonus,
-                               int defense, int *out_lo, int *out_n,
-                               double **out) {
+                               int defense, double *p_miss, int *out_lo,
+                               int *out_n, double **out) {
     char dmg[64], crit[32];
-    snprintf(dmg, sizeof dmg, "%dd%d%+d", line->dice.n * line->mult,
-             line->dice.sides, line->damage_bonus);
     fray_dice *dd = NULL, *cd = NULL;
-    fray_status rc = fray_dice_parse(dmg, NULL, &du->alloc, &dd, du->diag);
-    if (rc == FRAY_OK && line->crit_dice.n > 0) {
-        snprintf(crit, sizeof crit, "%dd%d", line->crit_dice.n,
-                 line->crit_dice.sides);
-        rc = fray_dice_parse(crit, NULL, &du->alloc, &cd, du->diag);
+    fray_status rc = FRAY_OK;
+    if (line->mult > 0) {
+        snprintf(dmg, sizeof dmg, "%dd%d%+d", line->dice.n * line->mult,
+                 line->dice.sides, line->damage_bonus);
+        rc = fray_dice_parse(dmg, NULL, &du->alloc, &dd, du->diag);
+        if (rc == FRAY_OK && line->crit_dice.n > 0) {
+            snprintf(crit, sizeof crit, "%dd%d", line->crit_dice.n,
+                     line->crit_dice.sides);
+            rc = fray_dice_parse(crit, NULL, &du->alloc, &cd, du->diag);
+        }
     }
     if (rc != FRAY_OK) {
         fray_dice_free(dd);
@@ -149,18 +185,29 @@ static fray_status attack_dist(duel *du, const fa_attack_line *line, int bonus,
     fray_d20_attack_odds o;
     rc = fray_odds_d20_attack(&q, &du->alloc, &o);
     if (rc == FRAY_OK) {
-        /* Damage is never below 0 (004:155): the distribution's lowest
-         * total is 0 or more. */
-        size_t n = o.damage.n;
+        double hit = fray_ratio_to_double(o.p_hit);
+        *p_miss = 1.0 - hit;
+        /* Damage is never below 0 (004:155); the distribution folds the
+         * misses in at 0: take them out again. No damage dice: a hit
+         * deals 0. */
+        size_t n = o.has_damage ? o.damage.n : 1;
+        int64_t lo = o.has_damage ? o.damage.lo : 0;
         double *p = fray__alloc(&du->alloc, n * sizeof *p);
         if (!p) {
             rc = FRAY_ERR_NOMEM;
         } else {
             for (size_t i = 0; i < n; i++)
-                p[i] = fray_ratio_to_double(
-                    fray_dist_eq(&o.damage, o.damage.lo + (int64_t)i));
+                p[i] = o.has_damage
+                           ? fray_ratio_to_double(fray_dist_eq(&o.damage, lo + (int64_t)i))
+                           : hit;
+            /* (a natural 1 always misses: lo is 0) */
+            if (o.has_damage && lo == 0) {
+                p[0] -= *p_miss;
+                if (p[0] < 0.0)
+                    p[0] = 0.0; /* rounding: hits dealing 0 were none */
+            }
             *out = p;
-            *out_lo = (int)o.damage.lo;
+            *out_lo = (int)lo;
             *out_n = (int)n;
         }
     }
@@ -168,6 +215,32 @@ static fray_status attack_dist(duel *du, const fa_attack_line *line, int bonus,
     fray_dice_free(dd);
     fray_dice_free(cd);
     return rc;
+}
+
+/* Can the chain follow this power of who's in a duel? Areas are never
+ * chosen with one enemy (policy.c: two or more); melee single-target
+ * standard-action powers with at most Prone and Dazed (to the end of the
+ * user's next turn) are followed; the rest refused. *out_eff: EFF_*. */
+static fray_status power_ok(const fa_setup *s, int who, int k, int *out_eff,
+                            fray_diag *diag) {
+    const fa_combatant_def *c = &s->c[who];
+    const fa_power *pw = &s->sb[c->sb].powers[k];
+    *out_eff = 0;
+    if (pw->ranged || pw->range > 0 || pw->action != FA_ACT_STANDARD)
+        return refuse(diag, "not modelled: %s has a ranged power or one that is "
+                      "not a standard action", c->name);
+    for (int e = 0; e < pw->n_effects; e++) {
+        const fa_effect_def *ef = &pw->effects[e];
+        if (ef->cond == FA_C_PRONE)
+            *out_eff |= EFF_PRONE;
+        else if (ef->cond == FA_C_DAZED && ef->ends == FA_ENDS_END_OF_TURN)
+            *out_eff |= EFF_DAZED;
+        else
+            return refuse(diag, "not modelled: %s has a power whose effect the "
+                          "exact duel does not follow (only prone, and dazed to "
+                          "the end of the user's next turn)", c->name);
+    }
+    return FRAY_OK;
 }
 
 static fray_status read_duel(const fa_setup *s, int a, int b, duel *du,
@@ -212,13 +285,6 @@ static fray_status read_duel(const fa_setup *s, int a, int b, duel *du,
         if (c->tactics != FA_TACTICS_DEFAULT &&
             c->tactics != FA_TACTICS_AGGRESSIVE)
             return refuse(diag, "not modelled: %s's tactics", c->name);
-        for (int p = 0; p < sb->n_powers; p++)
-            if (sb->powers[p].usage == FA_AT_WILL ||
-                sb->powers[p].usage == FA_ENCOUNTER ||
-                sb->powers[p].usage == FA_DAILY)
-                return refuse(diag, "not modelled: %s has special abilities "
-                              "(the exact duel knows basic attacks only)",
-                              c->name);
         d->second_wind = c->tactics == FA_TACTICS_DEFAULT && sb->surges > 0;
         /* A surge's hit points: the block's, else a quarter of the
          * maximum (RULINGS; as damage.c's second wind). */
@@ -228,27 +294,102 @@ static fray_status read_duel(const fa_setup *s, int a, int b, duel *du,
         if (d->ap > 0 && s->opt.ap_per_turn != 1)
             return refuse(diag, "not modelled: %s may spend action points "
                           "more than once a turn", c->name);
-        fa_attack_line line;
-        int bonus, defense;
-        fray_status rc = duel_line(s, who[i], who[1 - i], &line, &bonus,
-                                   &defense, diag);
-        if (rc != FRAY_OK)
-            return rc;
-        d->max_hit = line.mult * line.dice.n * line.dice.sides + line.damage_bonus;
-        for (int k = 0; k < DUEL_ATTACKS; k++) {
-            rc = attack_dist(du, &line, bonus, defense + 2 * k, &d->dmg_lo[k],
-                             &d->dmg_n[k], &d->dmg[k]);
+        /* The attacks its tactics may choose: what fa_tactics_pick says
+         * for every set of spent powers (powers are tried in turn). */
+        int bits[FA_SB_POWERS];
+        for (int k = 0; k < FA_SB_POWERS; k++)
+            bits[k] = -1;
+        d->n_attacks = 0;
+        int options[FA_SB_POWERS + 1];
+        int n_options = 0;
+        uint32_t all = 0;
+        for (int k = 0; k < sb->n_powers; k++)
+            if (sb->powers[k].usage != FA_AT_WILL)
+                all |= 1u << k;
+        /* which attacks appear as the powers are spent one by one, in
+         * the order the tactics spend them */
+        uint32_t used = 0;
+        for (int step = 0; step <= sb->n_powers; step++) {
+            int mh = 0;
+            int pk = fa_tactics_pick(s, who[i], who[1 - i], used, &mh);
+            if (pk == -2)
+                return refuse(diag, "not modelled: %s has no attack", c->name);
+            bool seen = false;
+            for (int q = 0; q < n_options; q++)
+                seen = seen || options[q] == pk;
+            if (!seen)
+                options[n_options++] = pk;
+            if (pk < 0 || !((all >> pk) & 1u))
+                break; /* an at-will attack: chosen from here on */
+            used |= 1u << pk;
+        }
+        for (int q = 0; q < n_options; q++) {
+            int pk = options[q];
+            if (d->n_attacks >= DUEL_OPTIONS)
+                return refuse(diag, "not modelled: %s would use more than two "
+                              "powers", c->name);
+            dattack *at = &d->at[d->n_attacks];
+            at->power = pk;
+            at->bit = -1;
+            if (pk >= 0) {
+                fray_status rc = power_ok(s, who[i], pk, &at->effects, diag);
+                if (rc != FRAY_OK)
+                    return rc;
+                if ((all >> pk) & 1u) {
+                    if (d->n_bits >= DUEL_POWERS)
+                        return refuse(diag, "not modelled: %s would spend more "
+                                      "than two powers", c->name);
+                    at->bit = d->n_bits++;
+                    bits[pk] = at->bit;
+                }
+            }
+            fa_attack_line line;
+            int bonus = 0, defense = 0;
+            fray_status rc = duel_line(s, who[i], who[1 - i], pk, &line, &bonus,
+                                       &defense, diag);
             if (rc != FRAY_OK)
                 return rc;
+            for (int k = 0; k < DUEL_NETS; k++) {
+                rc = attack_dist(du, &line, bonus + 2 * (k - 1), defense,
+                                 &at->p_miss[k], &at->lo[k], &at->n[k],
+                                 &at->hit[k]);
+                if (rc != FRAY_OK)
+                    return rc;
+            }
+            d->n_attacks++;
+        }
+        /* the pick for every set of spent powers (in the chain's bits) */
+        for (uint32_t m = 0; m < (1u << d->n_bits); m++) {
+            uint32_t pu = 0;
+            for (int k = 0; k < FA_SB_POWERS; k++)
+                if (bits[k] >= 0 && ((m >> bits[k]) & 1u))
+                    pu |= 1u << k;
+            int mh = 0;
+            int pk = fa_tactics_pick(s, who[i], who[1 - i], pu, &mh);
+            d->pick[m] = -1;
+            for (int q = 0; q < d->n_attacks; q++)
+                if (d->at[q].power == pk)
+                    d->pick[m] = q;
+            if (d->pick[m] < 0)
+                return refuse(diag, "not modelled: %s's choice of attacks",
+                              c->name);
+            d->pick_max[m] = mh;
         }
     }
     for (int i = 0; i < 2; i++) {
         du->hp[i] = du->d[i].max_hp;
         du->sw[i] = du->d[i].second_wind ? 2 : 1;
         du->ap[i] = du->d[i].ap + 1;
+        du->used[i] = 1 << du->d[i].n_bits;
     }
+    bool effects = false;
+    for (int i = 0; i < 2; i++)
+        for (int q = 0; q < du->d[i].n_attacks; q++)
+            effects = effects || du->d[i].at[q].effects != 0;
+    du->effects = effects;
     double n = (double)du->hp[0] * du->hp[1] * du->sw[0] * du->sw[1] *
-               du->ap[0] * du->ap[1] * 2.0;
+               du->ap[0] * du->ap[1] * du->used[0] * du->used[1] * 2.0 *
+               (effects ? 16.0 : 1.0);
     if (n > 1e9)
         return fray__diag_set(diag, FRAY_ERR_TOO_LARGE, 0,
                               "the duel's chain would hold %.3g states per "
@@ -259,10 +400,11 @@ static fray_status read_duel(const fa_setup *s, int a, int b, duel *du,
 
 static void free_duel(duel *du) {
     for (int i = 0; i < 2; i++)
-        for (int k = 0; k < DUEL_ATTACKS; k++)
-            if (du->d[i].dmg[k])
-                fray__free(&du->alloc, du->d[i].dmg[k],
-                           (size_t)du->d[i].dmg_n[k] * sizeof(double));
+        for (int q = 0; q < DUEL_OPTIONS; q++)
+            for (int k = 0; k < DUEL_NETS; k++)
+                if (du->d[i].at[q].hit[k])
+                    fray__free(&du->alloc, du->d[i].at[q].hit[k],
+                               (size_t)du->d[i].at[q].n[k] * sizeof(double));
 }
 
 /* P(a acts first) under the initiative rule (004:235): d20 + modifier
@@ -286,12 +428,17 @@ static double p_a_first(const fa_setup *s, int a, int b) {
 
 /* A state at the start of a turn. `guard`: the combatant that acted last
  * has second wind's +2 to all defenses (until the start of its next turn,
- * 004:680), so the actor's attacks face it. */
+ * 004:680), so the actor's attacks face it. dazed[i]: i is Dazed (until
+ * the end of its enemy's next turn, 004:924-928); prone[i]: i lies prone
+ * (it stands on its turn, 004:721). */
 typedef struct dstate {
     int hp[2];
     int sw[2];      /* 1: second wind still to use */
     int ap[2];
+    int used[2];    /* the chain's bits of spent powers */
     int guard;
+    int dazed[2];   /* 0, 1; 2 while its enemy's turn that dazed it lasts */
+    int prone[2];
 } dstate;
 
 static size_t state_index(const duel *du, const dstate *x) {
@@ -301,12 +448,32 @@ static size_t state_index(const duel *du, const dstate *x) {
     i = i * (size_t)du->sw[1] + (size_t)x->sw[1];
     i = i * (size_t)du->ap[0] + (size_t)x->ap[0];
     i = i * (size_t)du->ap[1] + (size_t)x->ap[1];
-    return i * 2 + (size_t)x->guard;
+    i = i * (size_t)du->used[0] + (size_t)x->used[0];
+    i = i * (size_t)du->used[1] + (size_t)x->used[1];
+    i = i * 2 + (size_t)x->guard;
+    if (du->effects) {
+        i = i * 4 + (size_t)(x->dazed[0] + 2 * x->dazed[1]);
+        i = i * 4 + (size_t)(x->prone[0] + 2 * x->prone[1]);
+    }
+    return i;
 }
 
 static void state_of(const duel *du, size_t i, dstate *x) {
+    memset(x, 0, sizeof *x);
+    if (du->effects) {
+        x->prone[0] = (int)(i % 2);
+        x->prone[1] = (int)(i / 2 % 2);
+        i /= 4;
+        x->dazed[0] = (int)(i % 2);
+        x->dazed[1] = (int)(i / 2 % 2);
+        i /= 4;
+    }
     x->guard = (int)(i % 2);
     i /= 2;
+    x->used[1] = (int)(i % (size_t)du->used[1]);
+    i /= (size_t)du->used[1];
+    x->used[0] = (int)(i % (size_t)du->used[0]);
+    i /= (size_t)du->used[0];
     x->ap[1] = (int)(i % (size_t)du->ap[1]);
     i /= (size_t)du->ap[1];
     x->ap[0] = (int)(i % (size_t)du->ap[0]);
@@ -334,44 +501,70 @@ typedef struct walk {
 static void attack(walk *w, int me, dstate x, double p, bool ap_attack,
                    int enemy_guard);
 
-static void end_turn(walk *w, dstate x, double p) {
+/* The end of me's turn: what me put on its enemy "to the end of your next
+ * turn" counts one of me's turns down (Dazed). */
+static void end_turn(walk *w, int me, dstate x, double p) {
+    if (x.dazed[1 - me] > 0)
+        x.dazed[1 - me]--;
     w->next[state_index(w->du, &x)] += p;
     w->transitions++;
 }
 
 /* After its standard action: an action point for another attack when
- * its tactics would spend one (at most one a turn, 004:291). */
+ * its tactics would spend one (at most one a turn, 004:291; none when
+ * Dazed, 004:927). */
 static void after_standard(walk *w, int me, dstate x, double p,
                            int enemy_guard) {
     const duelist *d = &w->du->d[me];
-    if (x.ap[me] > 0 && (!d->ap_when_low || x.hp[1 - me] <= d->max_hit)) {
+    if (x.ap[me] > 0 && !x.dazed[me] &&
+        (!d->ap_when_low || x.hp[1 - me] <= d->pick_max[x.used[me]])) {
         x.ap[me]--;
         attack(w, me, x, p, true, enemy_guard);
         return;
     }
-    end_turn(w, x, p);
+    end_turn(w, me, x, p);
 }
 
 static void attack(walk *w, int me, dstate x, double p, bool ap_attack,
                    int enemy_guard) {
     const duelist *d = &w->du->d[me];
-    int k = enemy_guard ? 1 : 0;
-    int lo = d->dmg_lo[k];
-    for (int i = 0; i < d->dmg_n[k]; i++) {
-        double q = d->dmg[k][i];
+    const dattack *at = &d->at[d->pick[x.used[me]]];
+    int you = 1 - me;
+    /* battle superiority (+2 once, L7.15): the enemy Dazed (004:926), or
+     * prone against this melee attack (004:985); the enemy's second wind
+     * +2 to its defenses (004:680). */
+    int net = (x.dazed[you] || x.prone[you] ? 1 : 0) - (enemy_guard ? 1 : 0);
+    int k = net + 1;
+    dstate y = x;
+    if (at->bit >= 0)
+        y.used[me] |= 1 << at->bit;
+    /* a miss */
+    if (at->p_miss[k] > 0.0) {
+        w->transitions++;
+        if (ap_attack)
+            end_turn(w, me, y, p * at->p_miss[k]);
+        else
+            after_standard(w, me, y, p * at->p_miss[k], enemy_guard);
+    }
+    for (int i = 0; i < at->n[k]; i++) {
+        double q = at->hit[k][i];
         if (q == 0.0)
             continue;
-        dstate y = x;
-        y.hp[1 - me] -= lo + i;
+        dstate z = y;
+        z.hp[you] -= at->lo[k] + i;
         w->transitions++;
-        if (y.hp[1 - me] <= 0) {
+        if (z.hp[you] <= 0) {
             w->won[me] += p * q;    /* dying: out of the fight (004:211) */
             continue;
         }
+        if (at->effects & EFF_PRONE)
+            z.prone[you] = 1;
+        if (at->effects & EFF_DAZED)
+            z.dazed[you] = 2;       /* to the end of me's next turn */
         if (ap_attack)
-            end_turn(w, y, p * q);
+            end_turn(w, me, z, p * q);
         else
-            after_standard(w, me, y, p * q, enemy_guard);
+            after_standard(w, me, z, p * q, enemy_guard);
     }
 }
 
@@ -380,6 +573,15 @@ static void turn(walk *w, int me, dstate x, double p) {
     const duelist *d = &w->du->d[me];
     int enemy_guard = x.guard;
     dstate y = x;
+    y.guard = 0; /* its own +2 ended as its turn began */
+    if (y.prone[me]) {
+        /* stand up, a move action (004:721); Dazed, its only action */
+        y.prone[me] = 0;
+        if (y.dazed[me]) {
+            end_turn(w, me, y, p);
+            return;
+        }
+    }
     if (d->second_wind && y.sw[me] && y.hp[me] <= d->max_hp / 2) {
         /* Second wind (004:675-681): a surge's hit points (not past the
          * maximum) and +2 to all defenses until the start of its next
@@ -392,7 +594,6 @@ static void turn(walk *w, int me, dstate x, double p) {
         after_standard(w, me, y, p, enemy_guard);
         return;
     }
-    y.guard = 0;
     attack(w, me, y, p, false, enemy_guard);
 }
 
@@ -410,9 +611,13 @@ static fray_status walk_order(duel *du, int first, double p_order,
         goto done;
     }
     memset(cur, 0, n * sizeof *cur);
-    dstate x0 = {{du->d[0].max_hp, du->d[1].max_hp},
-                 {du->d[0].second_wind ? 1 : 0, du->d[1].second_wind ? 1 : 0},
-                 {du->d[0].ap, du->d[1].ap}, 0};
+    dstate x0;
+    memset(&x0, 0, sizeof x0);
+    for (int i = 0; i < 2; i++) {
+        x0.hp[i] = du->d[i].max_hp;
+        x0.sw[i] = du->d[i].second_wind ? 1 : 0;
+        x0.ap[i] = du->d[i].ap;
+    }
     cur[state_index(du, &x0)] = p_order;
     double mass = p_order;
     int steps = 2 * du->rounds;

@@ -193,8 +193,8 @@ static bool option_of(const pol *p, int power, int t, option *o) {
         const fa_sb_weapon *sw = &p->sb->weapons[o->weapon];
         if (sw->weapon >= 0 && sw->weapon < s->n_weapons)
             w = &s->weapons[sw->weapon];
-        if (w && sw->proficient)
-            bonus += w->proficiency;
+        if (w && sw->proficient && power < 0)
+            bonus += w->proficiency; /* 004:57 */
     }
     if (power < 0 && !w) {
         /* Empty-handed: an unarmed strike, 1d4 (attack.c's ruling). */
@@ -224,7 +224,8 @@ static bool option_of(const pol *p, int power, int t, option *o) {
             return false;
         ability = pw->ability;
         def = (fa_defense)pw->defense;
-        mult = pw->mult > 0 ? pw->mult : 1;
+        mult = pw->mult; /* 0: effects only, no damage (load.c) */
+        int wreach = 1;
         if (pw->weapon >= 0) {
             if (pw->weapon >= p->sb->n_weapons)
                 return false;
@@ -233,13 +234,17 @@ static bool option_of(const pol *p, int power, int t, option *o) {
             if (sw->weapon < 0 || sw->weapon >= s->n_weapons)
                 return false;
             dice = s->weapons[sw->weapon].w;
+            wreach = s->weapons[sw->weapon].reach;
+            if (sw->proficient)
+                bonus += s->weapons[sw->weapon].proficiency; /* 004:57 */
         } else {
             dice = pw->dice;
         }
         bonus += pw->attack_bonus;
         dmg_bonus += pw->damage_bonus;
         o->ranged = pw->ranged;
-        o->reach = pw->range > 0 ? pw->range : p->sb->reach;
+        o->reach = pw->range > 0 ? pw->range
+                                 : (wreach > p->sb->reach ? wreach : p->sb->reach);
         o->action = pw->action;
     }
     if (!p->any_slot && slot_for(p, (fa_action_type)o->action) < 0)
@@ -249,9 +254,9 @@ static bool option_of(const pol *p, int power, int t, option *o) {
     if (o->reach < 1)
         o->reach = 1;
     int defense = s->sb[s->c[t].sb].defense[def];
-    double mean = mult * mean_dice(dice) + dmg_bonus;
+    double mean = mult > 0 ? mult * mean_dice(dice) + dmg_bonus : 0.0;
     o->expected = p_hit(bonus, defense) * (mean > 0 ? mean : 0);
-    o->max_hit = mult * dice.n * dice.sides + dmg_bonus;
+    o->max_hit = mult > 0 ? mult * dice.n * dice.sides + dmg_bonus : 0;
     return true;
 }
 
@@ -887,4 +892,22 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
     }
     cmd_init(&p, out, FA_CMD_END_TURN, -1);
     return FRAY_OK;
+}
+
+int fa_tactics_pick(const fa_setup *s, int who, int target, uint32_t powers_used,
+                    int *out_max_hit) {
+    fa_cstate me;
+    memset(&me, 0, sizeof me);
+    me.wield = s->c[who].wield;
+    me.powers_used = (uint8_t)powers_used;
+    for (int k = 0; k < FA_SB_WEAPONS; k++)
+        me.ammo[k] = 1; /* (melee duels: ammunition is not read) */
+    pol p = {.s = s, .who = who, .def = &s->c[who], .sb = &s->sb[s->c[who].sb],
+             .me = &me, .tactics = s->c[who].tactics, .any_slot = true};
+    option o;
+    if (!best_option(&p, target, &o))
+        return -2;
+    if (out_max_hit)
+        *out_max_hit = o.max_hit;
+    return o.power;
 }
