@@ -3,28 +3,36 @@
  * include/fray/duel.h for what is filled).
  *
  * Two combatants toe to toe on an open map, each doing what its tactics
- * do in that duel (policy.c, fa_choose_command): a melee basic attack
- * every turn; under the default tactics a second wind once bloodied
+ * do in that duel (policy.c, fa_choose_command): every turn the attack
+ * its tactics choose (fa_tactics_pick: the best expected damage, so an
+ * encounter power first when it beats the basic attack, then the basic
+ * attack); under the default tactics a second wind once bloodied
  * (hp <= max / 2) while a heroic surge is left and the second wind is
- * unused (004:673-681), and an action point for a second attack when the
- * enemy is low (its hit points at most one hit's maximum damage,
- * 004:291); under aggressive tactics no second wind and an action point
- * whenever one is left. Cautious tactics retreat, which this chain does
- * not model: such duels are refused.
+ * unused (004:673-681), and an action point for one more attack when the
+ * enemy is low (its hit points at most one hit's maximum of the attack
+ * chosen, 004:291); under aggressive tactics no second wind and an action
+ * point whenever one is left. Powers may knock prone (the victim stands
+ * up on its turn, a move action; battle superiority against melee until
+ * then, 004:982-989) and daze to the end of the user's next turn (one
+ * action a round, no action point, battle superiority, 004:924-928).
+ * Cautious tactics retreat, which this chain does not model: such duels
+ * are refused, as are ranged weapons and powers, other effects and more
+ * than two powers spent.
  *
  * The chain: the state at the start of each turn is (hp of a, hp of b,
- * second wind still available to each, action points left to each,
- * whether the combatant that just acted has second wind's +2 to its
- * defenses); whose turn and the round follow from the step, so the chain
- * is walked step by step, one dense array per step. The order is fixed by
- * the initiative rolled once (004:235): the chain is walked once for each
- * order, weighted by P(first). A combatant at 0 hit points or fewer is
- * dying, out of the fight (004:211): the other wins.
+ * second wind still available to each, action points left to each, the
+ * powers each has spent, whether the combatant that just acted has
+ * second wind's +2 to its defenses, who is Dazed, who is Prone); whose
+ * turn and the round follow from the step, so the chain is walked step by
+ * step, one dense array per step. The order is fixed by the initiative
+ * rolled once (004:235): the chain is walked once for each order,
+ * weighted by P(first). A combatant at 0 hit points or fewer is dying,
+ * out of the fight (004:211): the other wins.
  *
  * Attacks (004:49-53, 159-183): d20 + bonus >= defense hits, a natural 1
  * misses, a natural 20 hits, a crit deals the maximum plus the crit dice
- * rolled: exactly fray_odds_d20_attack, whose damage distribution already
- * folds misses (0) and crits in.
+ * rolled: exactly fray_odds_d20_attack, for each net modifier (-2, 0, +2:
+ * battle superiority once, the enemy's second wind).
  */
 #include "alloy_int.h"
 
