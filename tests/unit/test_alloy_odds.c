@@ -551,7 +551,7 @@ Test(alloy_odds, the_example_duel_004_924_982) {
     rc = fa_duel_odds(s, 0, 1, 0, o, &diag);
     cr_assert_eq(rc, FRAY_OK, "%s", diag.message);
     cr_assert_lt(o->mass_error, 1e-12);
-    enum { N = 40000 };
+    enum { N = 100000 };
     double unf = 0;
     double freq = engine_wins(s, N, &unf);
     if (freq >= 0) {
