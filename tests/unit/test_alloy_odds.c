@@ -236,6 +236,55 @@ Test(alloy_odds, refuses_what_it_does_not_model) {
     free(p.f);
 }
 
+/* Powers the tactics spend, Dazed and Prone, worked by hand over one
+ * round. a (first: initiative +30; 1 hit point; its basic attack 1d4 - 4
+ * deals nothing) opens with an encounter power (+4 damage: 1d4, so its
+ * tactics choose it) hitting b's Defense 11 on 11+ (1/2). b (aggressive,
+ * one action point, 100 hit points) kills a with any hit, on 16+ (1/4):
+ * two attacks on its turn, 1 - (3/4)^2 = 7/16 to win in the round. Dazed
+ * (004:924-928: one action, no action point): 1/2 * 1/4 + 1/2 * 7/16 =
+ * 11/32. Prone alone: b stands (a move action) and still attacks twice:
+ * 7/16. Dazed and prone: standing is its one action: 1/2 * 7/16 = 7/32. */
+Test(alloy_odds, dazed_and_prone_from_a_power_004_924_982) {
+    static const struct {
+        int effects;
+        double b_wins;
+    } cases[4] = {{0, 7.0 / 16}, {1, 11.0 / 32}, {2, 7.0 / 16}, {3, 7.0 / 32}};
+    for (int k = 0; k < 4; k++) {
+        pair p = duel_pair(1, 16, 100, 11);
+        fa_statblock *a = &p.f->s.sb[p.ba], *b = &p.f->s.sb[p.bb];
+        a->mod[FA_STR] = -4;
+        a->attack_bonus = 4;
+        a->init_mod = 30;
+        fa_power *pw = &a->powers[a->n_powers++];
+        memset(pw, 0, sizeof *pw);
+        snprintf(pw->id, sizeof pw->id, "bash");
+        snprintf(pw->name, sizeof pw->name, "Bash");
+        pw->action = FA_ACT_STANDARD;
+        pw->usage = FA_ENCOUNTER;
+        pw->ability = FA_STR;
+        pw->defense = FA_DEF_DEFENSE;
+        pw->weapon = 0;
+        pw->mult = 1;
+        pw->damage_bonus = 4;
+        if (cases[k].effects & 1)
+            pw->effects[pw->n_effects++] =
+                (fa_effect_def){FA_C_DAZED, FA_ENDS_END_OF_TURN, 0};
+        if (cases[k].effects & 2)
+            pw->effects[pw->n_effects++] = (fa_effect_def){FA_C_PRONE, FA_ENDS_EVENT, 0};
+        b->action_points = 1;
+        b->tactics = FA_TACTICS_AGGRESSIVE;
+        place(&p);
+        p.f->s.round_limit = 1;
+        fray_duel_odds *o = odds_of(p.f);
+        cr_assert_float_eq(o->p_first[0], 1.0, 1e-15);
+        cr_assert_float_eq(o->p_win[1], cases[k].b_wins, 1e-14, "effects %d: %.6f",
+                           cases[k].effects, o->p_win[1]);
+        free(o);
+        free(p.f);
+    }
+}
+
 /* ---- Simulations of the same duel ---------------------------------------- */
 
 /* A plain simulation of the duel as the chain reads the rules (a d20 per
