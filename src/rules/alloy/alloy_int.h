@@ -703,6 +703,13 @@ size_t fa_summary(const fa_setup *s, const fa_state *st, char *buf, size_t size)
 /* The command `who` gives now by its tactics. */
 fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
                               fa_command *out);
+/* The attack the tactics of `who` choose against `target`
+ * when the powers of powers_used (bit per power) are spent, judged as if
+ * it had its standard action: the power, -1 the basic attack, -2 none;
+ * the most one normal hit of it deals into *out_max_hit. odds.c models
+ * the duel with it. */
+int fa_tactics_pick(const fa_setup *s, int who, int target, uint32_t powers_used,
+                    int *out_max_hit);
 
 /* ---- The exact duel (odds.c) ----------------------------------------------------- */
 
@@ -732,12 +739,5 @@ fray_status fa_duel_setup(const char *path_a, const char *name_a,
                           const char *tactics_a, const char *tactics_b,
                           const fray_allocator *alloc, void **out,
                           fray_diag *diag);
-/* (policy.c) The attack the tactics of `who` choose against `target`
- * when the powers of powers_used (bit per power) are spent, judged as if
- * it had its standard action: the power, -1 the basic attack, -2 none;
- * the most one normal hit of it deals into *out_max_hit. odds.c models
- * the duel with it. */
-int fa_tactics_pick(const fa_setup *s, int who, int target, uint32_t powers_used,
-                    int *out_max_hit);
 
 #endif
