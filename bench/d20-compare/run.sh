@@ -21,6 +21,11 @@ if [ ! -x "$build/bench_sim" ]; then
     echo "run.sh: $build/bench_sim not built (cmake --build build --target bench_sim)" >&2
     exit 1
 fi
+btype=$(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' "$build/CMakeCache.txt" 2>/dev/null || true)
+if [ "$btype" != "Release" ]; then
+    echo "run.sh: note: $build is a ${btype:-unknown} build; speeds are meant from a Release one" >&2
+    echo "  (cmake -S . -B build-rel -G Ninja -DCMAKE_BUILD_TYPE=Release; then run.sh N build-rel)" >&2
+fi
 
 if [ ! -d "$here/node_modules/dnd-combat-simulator" ]; then
     if ! (cd "$here" && npm install --no-audit --no-fund --loglevel=error >/dev/null); then
