@@ -13,8 +13,19 @@
  * 1-thread, 2-thread and bare-loop runs; each rate is the best of its
  * five (this VM's other load only ever slows a run down).
  *
- * usage: bench_sim [--quick] [EXAMPLE.yaml ...]  (default: duel.yaml
- *        skirmish.yaml; --quick: a smoke run for ctest)
+ * Alloy (issue 12, section 3): examples/alloy/duel.yaml (when it loads)
+ * and a duel built here (soldier against thug, the one
+ * bench/d20-compare/duel.js runs in dnd-combat-simulator), each run
+ * through the engine with its tactics (fa_begin, fa_choose_command, fa_apply, fa_next;
+ * no journal, no facts), next to a bare loop that rolls the same dice
+ * from the same kind of stream and nothing else (initiative d20s, then a
+ * d20 and the damage dice per attack until one side's hit points reach
+ * 0): fights per second of each and their ratio (the aim: within 3x).
+ *
+ * usage: bench_sim [--quick] [--alloy] [EXAMPLE.yaml ...]  (default:
+ *        duel.yaml skirmish.yaml; --quick: a smoke run for ctest;
+ *        --alloy: only the Alloy duel, ending with a line
+ *        "alloy-duel-fights-per-s N" for bench/d20-compare/run.sh)
  */
 #define _POSIX_C_SOURCE 199309L
 
@@ -23,6 +34,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "alloy_int.h"
 #include "cards_int.h"
 #include "fray/fray.h"
 #include "towers_int.h"
@@ -150,17 +162,284 @@ static double sim_rate(const fray_towers_setup *s, int threads, long n,
     return rate;
 }
 
+/* ---- Alloy ----------------------------------------------------------------- */
+
+/* The Alloy duel built in code (as examples/alloy/duel.yaml means to
+ * hold it): a soldier (30 hit points, Defense 15, +5 to hit: Str +3 and a
+ * longsword's proficiency +2, 1d8+3, initiative +2) against a thug (26,
+ * Defense 13, +4: Str +2 and +2, 1d8+2, initiative +1), side by side, no
+ * surges or action points: basic attacks only. */
+static fa_setup *alloy_duel_built(void) {
+    fa_setup *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    fa_options_default(&s->opt);
+    snprintf(s->name, sizeof s->name, "Alloy duel (built in bench_sim)");
+    s->round_limit = 100;
+    s->n_sides = 2;
+    snprintf(s->side_name[0], FA_NAME_MAX, "soldier");
+    snprintf(s->side_name[1], FA_NAME_MAX, "thug");
+    fray_grid_init(&s->map, 64, 64);
+    fa_weapon *w = &s->weapons[s->n_weapons++];
+    snprintf(w->id, sizeof w->id, "longsword");
+    snprintf(w->name, sizeof w->name, "Longsword");
+    w->kind = FA_WK_MELEE;
+    w->w = (fa_dice){1, 8};
+    w->proficiency = 2;
+    w->reach = 1;
+    w->hands = 1;
+    static const struct {
+        const char *id;
+        int hp, def, str, init;
+    } who[2] = {{"soldier", 30, 15, 3, 2}, {"thug", 26, 13, 2, 1}};
+    for (int i = 0; i < 2; i++) {
+        fa_statblock *b = &s->sb[s->n_sb++];
+        snprintf(b->id, sizeof b->id, "%s", who[i].id);
+        snprintf(b->name, sizeof b->name, "%s", who[i].id);
+        b->size = FA_SIZE_MEDIUM;
+        for (int k = 0; k < FA_ABILITIES; k++)
+            b->score[k] = 10;
+        b->mod[FA_STR] = (int8_t)who[i].str;
+        b->score[FA_STR] = (int8_t)(10 + 2 * who[i].str);
+        b->level = 1;
+        for (int d = 0; d < FA_DEFENSES; d++)
+            b->defense[d] = (int8_t)who[i].def;
+        b->init_mod = (int8_t)who[i].init;
+        b->hp = (int16_t)who[i].hp;
+        b->speed = 6;
+        b->reach = 1;
+        b->crit_min = 20;
+        b->n_weapons = 1;
+        b->weapons[0].weapon = 0;
+        b->weapons[0].proficient = true;
+        b->weapons[0].ammo = -1;
+        fa_combatant_def *c = &s->c[s->n++];
+        snprintf(c->id, sizeof c->id, "%s", who[i].id);
+        snprintf(c->name, sizeof c->name, "%s", who[i].id);
+        c->sb = (int16_t)i;
+        c->side = (int8_t)i;
+        c->at = (fray_pos){(int16_t)(30 + i), 30};
+        c->side_len = 1;
+        c->aware = true;
+        c->wield = 0;
+        c->tactics = FA_TACTICS_DEFAULT;
+    }
+    return s;
+}
+
+/* examples/alloy/duel.yaml when it loads, else the built-in duel. *owned:
+ * whether fa_setup_free must free it (else free()). */
+static fa_setup *alloy_duel_setup(bool *loaded) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/examples/alloy/duel.yaml", FRAY_SOURCE_DIR);
+    *loaded = false;
+    FILE *fp = fopen(path, "r");
+    if (fp) {
+        fclose(fp);
+        fa_setup *s = NULL;
+        fray_diag diag;
+        memset(&diag, 0, sizeof diag);
+        if (fa_load(path, NULL, &s, &diag) == FRAY_OK && s) {
+            *loaded = true;
+            return s;
+        }
+        fprintf(stderr, "bench_sim: %s: %s (the built-in duel instead)\n", path,
+                diag.message[0] ? diag.message : "does not load");
+    }
+    return alloy_duel_built();
+}
+
+/* Fights per second of the Alloy duel through the engine and its
+ * tactics; 0 when the engine refuses (not built in this tree). */
+static double alloy_engine_rate(const fa_setup *s, double min_seconds,
+                                long *out_n, long *sink, char *why,
+                                size_t why_size) {
+    fa_state *st = calloc(1, sizeof *st);
+    fa_event *ev = calloc(1, sizeof *ev);
+    double rate = 0.0;
+    long i = 0, acc = 0;
+    if (!st || !ev) {
+        snprintf(why, why_size, "out of memory");
+        goto done;
+    }
+    double t0 = bench_now_s(), dt = 0.0;
+    do {
+        for (int b = 0; b < 100; b++, i++) {
+            fa_state_init(s, st, 1, (uint64_t)i);
+            fa_run r = {.s = s, .st = st, .ev = ev};
+            ev->n_dice = ev->n_choices = ev->n_facts = 0;
+            fray_status rc = fa_begin(&r);
+            int steps = 0;
+            while (rc == FRAY_OK && !st->over && steps++ < 100000) {
+                ev->n_dice = ev->n_choices = ev->n_facts = 0;
+                ev->facts_untold = 0;
+                r = (fa_run){.s = s, .st = st, .ev = ev};
+                int who = fa_actor(s, st);
+                if (who < 0) {
+                    rc = fa_next(&r);
+                    continue;
+                }
+                fa_command cmd;
+                rc = fa_choose_command(s, st, who, &cmd);
+                if (rc == FRAY_OK)
+                    rc = fa_apply(&r, &cmd);
+            }
+            if (rc != FRAY_OK || !st->over) {
+                snprintf(why, why_size,
+                         "the Alloy engine stopped (status %d%s): turn.c, act.c "
+                         "and attack.c built?", (int)rc,
+                         st->over ? "" : ", fight not over");
+                goto done;
+            }
+            acc += st->winner;
+        }
+        dt = bench_now_s() - t0;
+    } while (dt < min_seconds);
+    rate = (double)i / dt;
+done:
+    free(st);
+    free(ev);
+    *out_n = i;
+    *sink += acc;
+    return rate;
+}
+
+/* The bare loop: the same dice from the same kind of stream and nothing
+ * else. Initiative d20 + modifier each (a tie die when tied), then turns
+ * in that order: a d20, a hit on a natural 20 or a total at least the
+ * Defense (not on a 1), a crit on a 20 that would hit (the damage's
+ * maximum plus the crit dice), else the damage dice plus the modifier,
+ * until one falls to 0 or the round limit. */
+static double alloy_bare_rate(const fa_setup *s, double min_seconds,
+                              long *out_n, long *sink) {
+    struct side {
+        int hp, bonus, def, dn, ds, dmg, init, cn, cs;
+    } sd[2];
+    for (int i = 0; i < 2; i++) {
+        const fa_combatant_def *c = &s->c[i];
+        const fa_statblock *b = &s->sb[c->sb];
+        const fa_sb_weapon *sw = &b->weapons[c->wield >= 0 ? c->wield : 0];
+        const fa_weapon *w = &s->weapons[sw->weapon];
+        const fa_statblock *o = &s->sb[s->c[1 - i].sb];
+        sd[i].hp = b->hp;
+        sd[i].bonus = b->attack_bonus + b->mod[FA_STR] +
+                      (sw->proficient ? w->proficiency : 0);
+        sd[i].def = o->defense[FA_DEF_DEFENSE];
+        sd[i].dn = w->w.n;
+        sd[i].ds = w->w.sides;
+        sd[i].dmg = b->mod[FA_STR];
+        sd[i].init = b->init_mod;
+        sd[i].cn = w->crit.n;
+        sd[i].cs = w->crit.sides;
+    }
+    int limit = s->round_limit > 0 ? s->round_limit : 100;
+    fray_rng rng;
+    long i = 0, acc = 0;
+    double t0 = bench_now_s(), dt = 0.0;
+    do {
+        for (int b = 0; b < 1000; b++, i++) {
+            fray_rng_for_trial(&rng, 1, (uint64_t)i);
+            int ia = (int)fray_rng_below(&rng, 20) + 1 + sd[0].init;
+            int ib = (int)fray_rng_below(&rng, 20) + 1 + sd[1].init;
+            int first = ia > ib ? 0 : ib > ia ? 1 : (int)fray_rng_below(&rng, 2);
+            int hp[2] = {sd[0].hp, sd[1].hp};
+            int me = first;
+            for (int turn = 0; turn < 2 * limit; turn++, me = 1 - me) {
+                const struct side *x = &sd[me];
+                int d20 = (int)fray_rng_below(&rng, 20) + 1;
+                bool would = d20 + x->bonus >= x->def;
+                if (d20 == 1 || !(would || d20 == 20))
+                    continue;
+                int dmg = x->dmg;
+                if (d20 == 20 && would) {
+                    dmg += x->dn * x->ds;
+                    for (int k = 0; k < x->cn; k++)
+                        dmg += (int)fray_rng_below(&rng, (uint32_t)x->cs) + 1;
+                } else {
+                    for (int k = 0; k < x->dn; k++)
+                        dmg += (int)fray_rng_below(&rng, (uint32_t)x->ds) + 1;
+                }
+                hp[1 - me] -= dmg > 0 ? dmg : 0;
+                if (hp[1 - me] <= 0) {
+                    acc += me;
+                    break;
+                }
+            }
+        }
+        dt = bench_now_s() - t0;
+    } while (dt < min_seconds);
+    *out_n = i;
+    *sink += acc;
+    return (double)i / dt;
+}
+
+/* One duel's row: engine and bare loop fights/s, best of `rounds`. */
+static void alloy_row(const char *name, const fa_setup *s, int rounds,
+                      double secs, double *out_re, double *out_rb, long *sink) {
+    long n = 0;
+    double re = 0, rb = 0;
+    char why[256] = "";
+    for (int round = 0; round < rounds; round++) {
+        double x = alloy_engine_rate(s, secs, &n, sink, why, sizeof why);
+        re = x > re ? x : re;
+        if (x <= 0)
+            break;
+    }
+    for (int round = 0; round < rounds; round++) {
+        double x = alloy_bare_rate(s, secs, &n, sink);
+        rb = x > rb ? x : rb;
+    }
+    if (re > 0)
+        printf("%-24s %14.0f %14.0f %8.1fx\n", name, re, rb, rb / re);
+    else
+        printf("%-24s %14s %14.0f %9s\n  (no engine rate: %s)\n", name, "-",
+               rb, "-", why);
+    *out_re = re;
+    *out_rb = rb;
+}
+
+static int alloy_bench(bool quick, int rounds, double secs) {
+    printf("\nAlloy duels: the engine with its tactics against a bare loop of "
+           "the same dice\n");
+    printf("%-24s %14s %14s %9s\n", "duel", "engine", "bare dice loop",
+           "engine /");
+    printf("%-24s %14s %14s %9s\n", "", "fights/s", "fights/s", "bare");
+    long sink = 0;
+    double re = 0, rb = 0, xe, xb;
+    bool loaded = false;
+    fa_setup *ex = alloy_duel_setup(&loaded);
+    if (ex && loaded) {
+        alloy_row("examples/alloy/duel.yaml", ex, rounds, secs, &xe, &xb, &sink);
+        fa_setup_free(ex);
+    } else {
+        free(ex);
+    }
+    fa_setup *s = alloy_duel_built();
+    if (!s) {
+        fprintf(stderr, "bench_sim: out of memory\n");
+        return 1;
+    }
+    alloy_row("soldier against thug", s, rounds, secs, &re, &rb, &sink);
+    free(s);
+    /* the built-in duel: the one bench/d20-compare/duel.js runs */
+    printf("alloy-duel-fights-per-s %.0f\nalloy-bare-fights-per-s %.0f\n", re, rb);
+    printf("(%ld%s)\n", sink % 7, quick ? "; --quick: rough numbers" : "");
+    return 0;
+}
+
 int main(int argc, char **argv) {
-    bool quick = false;
+    bool quick = false, alloy_only = false;
     const char *files[8] = {"duel.yaml", "skirmish.yaml"};
     int n_files = 2, named = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0)
             quick = true;
+        else if (strcmp(argv[i], "--alloy") == 0)
+            alloy_only = true;
         else if (argv[i][0] != '-' && named < 8)
             files[named++] = argv[i];
         else {
-            fprintf(stderr, "usage: bench_sim [--quick] [EXAMPLE.yaml ...]\n");
+            fprintf(stderr, "usage: bench_sim [--quick] [--alloy] [EXAMPLE.yaml ...]\n");
             return 2;
         }
     }
@@ -168,6 +447,8 @@ int main(int argc, char **argv) {
         n_files = named;
     double secs = quick ? 0.0 : 1.0;
     int rounds = quick ? 1 : 5;
+    if (alloy_only)
+        return alloy_bench(quick, rounds, secs);
     printf("fray bench_sim%s: fray_towers_sim (what `fray sim` runs); each "
            "rate the best of %d round%s\n\n",
            quick ? " --quick (smoke run: numbers are rough)" : "", rounds,
@@ -204,5 +485,5 @@ int main(int argc, char **argv) {
     }
     printf("\n(fight / bare: how many times slower a whole fight is than "
            "only flipping its cards; %ld)\n", sink % 7);
-    return 0;
+    return alloy_bench(quick, rounds, secs);
 }

@@ -1,0 +1,913 @@
+/*
+ * policy.c - Alloy tactics (alloy_int.h "Tactics"): the command a
+ * combatant gives now, one at a time through its turn, deterministic (no
+ * dice: the same state gives the same command).
+ *
+ * What a gamemaster would recognise, in the order the policy looks:
+ *   - nothing when it cannot act (dying, stunned, surprised ...);
+ *   - stand up when prone (a move action, 004:721-728);
+ *   - second wind when bloodied (hp <= max / 2) with a heroic surge left
+ *     and the second wind unused (004:673-681), unless aggressive;
+ *   - cautious, bloodied: shift away from the enemies next to it, then
+ *     total defense (004:743-749);
+ *   - reload a ranged weapon that is empty (a swift action, 004:334); out
+ *     of ammunition, draw a melee weapon (004:583); empty-handed with none,
+ *     strike unarmed;
+ *   - an area attack (a power or weapon with an area) placed where it hits
+ *     two or more enemies and no ally, itself included (004:94-137);
+ *   - the target: the weakest enemy it can reach this turn (lowest hit
+ *     points; ties: the nearest, then the first listed); aggressive: the
+ *     one it can hurt most (expected damage); an enemy already next to a
+ *     melee fighter keeps it (walking away would provoke, 004:457);
+ *   - ranged: shift away when an enemy is adjacent (004:90: shooting
+ *     there provokes), walk into range, shoot;
+ *   - melee: shift to flank when an ally is next to the target
+ *     (004:794-804) and it is next to it too; charge when the target is
+ *     2..speed squares away and the nearest attack square lies straight
+ *     ahead (004:517-527); else walk to the nearest attack square (the
+ *     flanking one first) and attack, the standard action paying for the
+ *     walk when the move is spent and no attack is possible (004:289);
+ *   - an action point for one more attack when the target is low (one
+ *     hit's maximum can drop it; aggressive: whenever it can attack)
+ *     (004:291);
+ *   - end the turn.
+ */
+#include "alloy_int.h"
+
+#include <stddef.h>
+#include <string.h>
+
+typedef struct pol {
+    const fa_setup *s;
+    const fa_state *st;
+    int who;
+    const fa_combatant_def *def;
+    const fa_statblock *sb;
+    const fa_cstate *me;
+    int tactics;
+    int speed;
+    bool any_slot;    /* judge attacks as if the standard action were left */
+} pol;
+
+/* What one attack option is worth against one target. */
+typedef struct option {
+    int power;        /* -1: basic attack */
+    int weapon;       /* weapon slot, -1 unarmed */
+    bool ranged;
+    int reach;        /* squares for melee, range for ranged */
+    int action;       /* fa_action_type */
+    double expected;  /* expected damage */
+    int max_hit;      /* one normal hit's maximum */
+} option;
+
+/* ---- Small facts ------------------------------------------------------------ */
+
+static bool out_of_fight(const fa_cstate *c) {
+    return (c->flags & FA_F_OUT) != 0 || fa_has(c, FA_C_DEAD) ||
+           fa_has(c, FA_C_DYING);
+}
+
+static bool is_enemy(const pol *p, int i) {
+    return i != p->who && p->s->c[i].side != p->def->side &&
+           !out_of_fight(&p->st->c[i]);
+}
+
+static bool is_ally(const pol *p, int i) {
+    return i != p->who && p->s->c[i].side == p->def->side &&
+           !out_of_fight(&p->st->c[i]);
+}
+
+static bool bloodied(const pol *p) {
+    return p->me->hp <= p->sb->hp / 2;
+}
+
+/* The slot an action of `type` would spend now, asked of the turn code
+ * (fa_can_pay: the slots left, action points' extra standard actions,
+ * Dazed, a turn whose actions are over): its own slot first, then the
+ * ones that trade down to it (004:289); -1 when none is left. */
+static int slot_for(const pol *p, fa_action_type type) {
+    if (type == FA_ACT_FREE || type == FA_ACT_NONE)
+        return FA_ACT_NONE;
+    if (type > FA_ACT_SWIFT)
+        return -1;
+    for (int k = (int)type; k >= FA_ACT_STANDARD; k--)
+        if (fa_can_pay(p->st, p->who, type, (fa_action_type)k))
+            return k;
+    return -1;
+}
+
+/* A fresh command: every field zero but the path's squares past n_path
+ * (never read; clearing them cost more than the rest of a choice). */
+static void cmd_init(const pol *p, fa_command *c, fa_cmd_kind kind, int slot) {
+    memset(c, 0, offsetof(fa_command, path));
+    /* the readied action and whatever follows it (fields added later) */
+    memset(&c->ready, 0, sizeof *c - offsetof(fa_command, ready));
+    c->kind = (uint8_t)kind;
+    c->actor = (int8_t)p->who;
+    c->slot = (uint8_t)(slot < 0 ? FA_ACT_NONE : slot);
+    c->power = -1;
+    c->weapon = -1;
+}
+
+static fray_footprint fp_at(const pol *p, fray_pos at) {
+    fray_footprint f = p->me->fp;
+    f.at = at;
+    return f;
+}
+
+static bool adjacent_enemy_at(const pol *p, fray_footprint f) {
+    for (int i = 0; i < p->st->n; i++)
+        if (is_enemy(p, i) && fray_grid_adjacent(f, p->st->c[i].fp))
+            return true;
+    return false;
+}
+
+/* ---- Movement ------------------------------------------------------------------ */
+
+/* The squares it can move to this turn, worked out the first time they
+ * are asked for (most turns of a fight toe to toe never ask). */
+typedef struct lazy_map {
+    pol *p;
+    int max_cost;
+    bool ready;
+    fray_reach_map m;
+} lazy_map;
+
+static const fray_reach_map *reach_of(lazy_map *lm) {
+    if (!lm->ready) {
+        /* act.c's map (who may pass, who may stop where), so that the
+         * squares chosen are the ones the rules allow. */
+        fa_reach(lm->p->s, lm->p->st, lm->p->who, lm->max_cost, &lm->m);
+        lm->ready = true;
+    }
+    return &lm->m;
+}
+
+/* A move command along the reach map's path to `to`. */
+static bool move_cmd(const pol *p, const fray_reach_map *m, fray_pos to,
+                     fa_cmd_kind kind, int slot, fa_command *out) {
+    fray_pos path[FA_MAX_PATH];
+    int n = fray_grid_path(m, to, path, FA_MAX_PATH);
+    if (n <= 0 || n > FA_MAX_PATH)
+        return false;
+    cmd_init(p, out, kind, slot);
+    out->n_path = (uint8_t)n;
+    memcpy(out->path, path, (size_t)n * sizeof path[0]);
+    return true;
+}
+
+/* Can stand with its top-left at (x, y) within cost `max`. */
+static bool stand_ok(const fray_reach_map *m, int x, int y, int max) {
+    return m->cost[y][x] >= 0 && m->cost[y][x] <= max && m->can_stop[y][x];
+}
+
+/* ---- Attacks ------------------------------------------------------------------- */
+
+static double mean_dice(fa_dice d) {
+    return d.n > 0 ? d.n * (d.sides + 1) / 2.0 : 0.0;
+}
+
+static double p_hit(int bonus, int defense) {
+    int need = defense - bonus; /* d20 >= need */
+    int faces = 21 - need;
+    if (faces < 1)
+        faces = 1;  /* a natural 20 always hits (004:53) */
+    if (faces > 19)
+        faces = 19; /* a natural 1 always misses */
+    return faces / 20.0;
+}
+
+/* The basic attack with the weapon in hand or a power, on target t:
+ * false when it cannot be used now (spent, no slot, no weapon, no
+ * ammunition). */
+static bool option_of(const pol *p, int power, int t, option *o) {
+    const fa_setup *s = p->s;
+    memset(o, 0, sizeof *o);
+    o->power = power;
+    o->weapon = p->me->wield;
+    int ability, mult = 1, bonus = p->sb->attack_bonus, dmg_bonus = 0;
+    fa_dice dice = {0, 0};
+    fa_defense def = FA_DEF_DEFENSE;
+    const fa_weapon *w = NULL;
+    if (o->weapon >= 0 && o->weapon < p->sb->n_weapons) {
+        const fa_sb_weapon *sw = &p->sb->weapons[o->weapon];
+        if (sw->weapon >= 0 && sw->weapon < s->n_weapons)
+            w = &s->weapons[sw->weapon];
+        if (w && sw->proficient && power < 0)
+            bonus += w->proficiency; /* 004:57 */
+    }
+    if (power < 0 && !w) {
+        /* Empty-handed: an unarmed strike, 1d4 (attack.c's ruling). */
+        ability = FA_STR;
+        dice = (fa_dice){1, 4};
+        o->weapon = -1;
+        o->reach = p->sb->reach;
+        o->action = FA_ACT_STANDARD;
+    } else if (power < 0) {
+        if (w->area != FA_AREA_NONE)
+            return false;
+        o->ranged = w->kind != FA_WK_MELEE;
+        if (o->ranged && w->magazine > 0 && p->me->ammo[o->weapon] <= 0)
+            return false;
+        ability = o->ranged ? FA_DEX : FA_STR;
+        dice = w->w;
+        /* the long range is the farthest (load.c, attack.c) */
+        o->reach = o->ranged ? (w->range_long > w->range_short ? w->range_long
+                                                               : w->range_short)
+                             : (w->reach > p->sb->reach ? w->reach : p->sb->reach);
+        o->action = FA_ACT_STANDARD;
+    } else {
+        const fa_power *pw = &p->sb->powers[power];
+        if (pw->area != FA_AREA_NONE)
+            return false;
+        if (pw->usage != FA_AT_WILL && (p->me->powers_used >> power) & 1u)
+            return false;
+        ability = pw->ability;
+        def = (fa_defense)pw->defense;
+        mult = pw->mult; /* 0: effects only, no damage (load.c) */
+        int wreach = 1;
+        if (pw->weapon >= 0) {
+            if (pw->weapon >= p->sb->n_weapons)
+                return false;
+            o->weapon = pw->weapon;
+            const fa_sb_weapon *sw = &p->sb->weapons[pw->weapon];
+            if (sw->weapon < 0 || sw->weapon >= s->n_weapons)
+                return false;
+            dice = s->weapons[sw->weapon].w;
+            wreach = s->weapons[sw->weapon].reach;
+            if (sw->proficient)
+                bonus += s->weapons[sw->weapon].proficiency; /* 004:57 */
+        } else {
+            dice = pw->dice;
+        }
+        bonus += pw->attack_bonus;
+        dmg_bonus += pw->damage_bonus;
+        o->ranged = pw->ranged;
+        o->reach = pw->range > 0 ? pw->range
+                                 : (wreach > p->sb->reach ? wreach : p->sb->reach);
+        o->action = pw->action;
+    }
+    if (!p->any_slot && slot_for(p, (fa_action_type)o->action) < 0)
+        return false;
+    bonus += p->sb->mod[ability];
+    dmg_bonus += p->sb->mod[ability];
+    if (o->reach < 1)
+        o->reach = 1;
+    int defense = s->sb[s->c[t].sb].defense[def];
+    double mean = mult > 0 ? mult * mean_dice(dice) + dmg_bonus : 0.0;
+    o->expected = p_hit(bonus, defense) * (mean > 0 ? mean : 0);
+    o->max_hit = mult > 0 ? mult * dice.n * dice.sides + dmg_bonus : 0;
+    return true;
+}
+
+/* The best attack on t now (expected damage; ties: the basic attack,
+ * then the first power). */
+static bool best_option(const pol *p, int t, option *best) {
+    bool any = false;
+    for (int k = -1; k < p->sb->n_powers; k++) {
+        option o;
+        if (!option_of(p, k, t, &o))
+            continue;
+        if (!any || o.expected > best->expected) {
+            *best = o;
+            any = true;
+        }
+    }
+    return any;
+}
+
+/* Can attack t with o from footprint f (range, line of effect, sight). */
+static bool attack_from(const pol *p, const option *o, fray_footprint f, int t) {
+    fray_footprint tf = p->st->c[t].fp;
+    if (!fray_grid_within(f, tf, o->reach))
+        return false;
+    /* Line of effect always (004:110, 866); sight for shooting only (a
+     * fighter swings at an enemy next to it even unseen, at -5). */
+    return fray_grid_effect_fp(&p->s->map, f, tf) &&
+           (!o->ranged || fray_grid_sight_fp(&p->s->map, f, tf));
+}
+
+static void attack_cmd(const pol *p, const option *o, int t, fa_command *out) {
+    cmd_init(p, out, FA_CMD_ATTACK, slot_for(p, (fa_action_type)o->action));
+    out->power = (int8_t)o->power;
+    out->weapon = (int8_t)o->weapon;
+    out->n_targets = 1;
+    out->targets[0] = (int8_t)t;
+}
+
+/* ---- Areas ----------------------------------------------------------------------- */
+
+typedef struct area_pick {
+    int enemies;
+    fray_pos origin;
+    int n_targets;
+    int8_t targets[FA_MAX_TARGETS];
+} area_pick;
+
+/* Counts who an area from `origin` affects: enemies into pick, false
+ * when it affects an ally or the user. */
+static bool area_count(const pol *p, const fray_area *a, fray_footprint origin,
+                       area_pick *pick) {
+    pick->enemies = 0;
+    pick->n_targets = 0;
+    for (int i = 0; i < p->st->n; i++) {
+        const fa_cstate *c = &p->st->c[i];
+        if (fa_has(c, FA_C_DEAD))
+            continue;
+        if (!fray_area_affects(&p->s->map, a, origin, c->fp))
+            continue;
+        if (i == p->who || p->s->c[i].side == p->def->side)
+            return false;
+        if (out_of_fight(c))
+            continue;
+        pick->enemies++;
+        if (pick->n_targets < FA_MAX_TARGETS)
+            pick->targets[pick->n_targets++] = (int8_t)i;
+    }
+    return true;
+}
+
+static void area_consider(const pol *p, const fray_area *a, fray_footprint origin,
+                          fray_pos named, area_pick *best) {
+    area_pick pk;
+    if (!area_count(p, a, origin, &pk) || pk.enemies < 2 ||
+        pk.enemies <= best->enemies)
+        return;
+    pk.origin = named;
+    *best = pk;
+}
+
+/* The best placement of an area of kind/size/range (squares). */
+static void area_best(const pol *p, int kind, int size, int range,
+                      area_pick *best) {
+    const fray_grid *g = &p->s->map;
+    fray_footprint me = p->me->fp;
+    fray_area a;
+    memset(best, 0, sizeof *best);
+    if (kind == FA_AREA_BLAST) {
+        fray_pos corners[4 * (FRAY_GRID_MAX + 5)];
+        int n = fray_area_blast_placements(g, me, size, corners,
+                                           (int)(sizeof corners / sizeof corners[0]));
+        if (n > (int)(sizeof corners / sizeof corners[0]))
+            n = (int)(sizeof corners / sizeof corners[0]);
+        for (int i = 0; i < n; i++) {
+            if (fray_area_blast(g, me, size, corners[i], &a) != FRAY_OK)
+                continue;
+            area_consider(p, &a, me, corners[i], best);
+        }
+    } else if (kind == FA_AREA_CLOSE_BURST) {
+        fray_area_aura(g, me, size, (fray_area_metric)p->s->opt.burst, false, &a);
+        area_consider(p, &a, me, me.at, best);
+    } else if (kind == FA_AREA_BURST) {
+        for (int x = me.at.x - range; x <= me.at.x + range; x++)
+            for (int y = me.at.y - range; y <= me.at.y + range; y++) {
+                fray_pos o = {(int16_t)x, (int16_t)y};
+                if (!fray_grid_in(g, o))
+                    continue;
+                fray_footprint of = {o, 1};
+                if (fray_grid_range(me, of) > range ||
+                    !fray_grid_effect_fp(g, me, of))
+                    continue;
+                fray_area_burst(g, o, size, (fray_area_metric)p->s->opt.burst, &a);
+                area_consider(p, &a, of, o, best);
+            }
+    }
+}
+
+/* An area attack (power or area weapon in hand) hitting 2+ enemies and no
+ * ally. */
+static bool area_attack(const pol *p, fa_command *out) {
+    area_pick best = {0};
+    int best_power = -2;
+    for (int k = 0; k < p->sb->n_powers; k++) {
+        const fa_power *pw = &p->sb->powers[k];
+        if (pw->area == FA_AREA_NONE || pw->area == FA_AREA_WALL)
+            continue;
+        if (pw->usage != FA_AT_WILL && (p->me->powers_used >> k) & 1u)
+            continue;
+        if (slot_for(p, (fa_action_type)pw->action) < 0)
+            continue;
+        area_pick pk;
+        area_best(p, pw->area, pw->area_size, pw->range, &pk);
+        if (pk.enemies > best.enemies) {
+            best = pk;
+            best_power = k;
+        }
+    }
+    int wslot = p->me->wield;
+    if (wslot >= 0 && wslot < p->sb->n_weapons && slot_for(p, FA_ACT_STANDARD) >= 0) {
+        int wi = p->sb->weapons[wslot].weapon;
+        const fa_weapon *w = wi >= 0 && wi < p->s->n_weapons ? &p->s->weapons[wi] : NULL;
+        if (w && w->area != FA_AREA_NONE && w->area != FA_AREA_WALL &&
+            (w->magazine == 0 || p->me->ammo[wslot] > 0)) {
+            area_pick pk;
+            area_best(p, w->area, w->area_size,
+                      w->range_long > w->range_short ? w->range_long : w->range_short,
+                      &pk);
+            if (pk.enemies > best.enemies) {
+                best = pk;
+                best_power = -1;
+            }
+        }
+    }
+    if (best.enemies < 2)
+        return false;
+    int action = best_power >= 0 ? p->sb->powers[best_power].action : FA_ACT_STANDARD;
+    cmd_init(p, out, FA_CMD_ATTACK, slot_for(p, (fa_action_type)action));
+    out->power = (int8_t)(best_power >= 0 ? best_power : -1);
+    out->weapon = (int8_t)(best_power >= 0 ? -1 : wslot);
+    out->origin = best.origin;
+    out->n_targets = (uint8_t)best.n_targets;
+    memcpy(out->targets, best.targets, (size_t)best.n_targets);
+    return true;
+}
+
+/* ---- Choosing the target -------------------------------------------------------- */
+
+/* Squares it must move to attack t with o: 0 when it can from here, the
+ * reach map's cheapest cost to an attack square, -1 none within speed. */
+static int cost_to_attack(const pol *p, const option *o, int t,
+                          lazy_map *lm, fray_pos *out_at) {
+    if (attack_from(p, o, p->me->fp, t)) {
+        *out_at = p->me->fp.at;
+        return 0;
+    }
+    const fray_reach_map *m = reach_of(lm);
+    /* Ties on cost: the straightest (least squared distance between the
+     * squares' corners), so that a charge goes straight (L7.24). */
+    int best = -1, best_d2 = 0;
+    fray_pos from = p->me->fp.at;
+    for (int x = 0; x < m->w; x++)
+        for (int y = 0; y < m->h; y++) {
+            if (!stand_ok(m, x, y, p->speed))
+                continue;
+            fray_pos at = {(int16_t)x, (int16_t)y};
+            int c = m->cost[y][x];
+            int d2 = (x - from.x) * (x - from.x) + (y - from.y) * (y - from.y);
+            if (best >= 0 && (c > best || (c == best && d2 >= best_d2)))
+                continue;
+            if (attack_from(p, o, fp_at(p, at), t)) {
+                best = c;
+                best_d2 = d2;
+                *out_at = at;
+            }
+        }
+    return best;
+}
+
+/* The target: among enemies it can attack this turn (from here, or
+ * after a move within speed), the weakest (aggressive: the most expected
+ * damage), ties the nearest then the first listed. A melee fighter next
+ * to enemies keeps to them. -1: none reachable. */
+static int choose_target(const pol *p, lazy_map *m, bool melee_locked,
+                         option *out_o, bool *out_here) {
+    int best = -1;
+    double best_key = 0;
+    int best_range = 0;
+    for (int i = 0; i < p->st->n; i++) {
+        if (!is_enemy(p, i))
+            continue;
+        option o;
+        if (!best_option(p, i, &o))
+            continue;
+        fray_pos at;
+        int cost = cost_to_attack(p, &o, i, m, &at);
+        if (cost < 0)
+            continue;
+        if (melee_locked && cost > 0)
+            continue;
+        double key = p->tactics == FA_TACTICS_AGGRESSIVE ? -o.expected
+                                                         : (double)p->st->c[i].hp;
+        int range = fray_grid_range(p->me->fp, p->st->c[i].fp);
+        if (best < 0 || key < best_key || (key == best_key && range < best_range)) {
+            best = i;
+            *out_o = o;
+            *out_here = cost == 0;
+            best_key = key;
+            best_range = range;
+        }
+    }
+    return best;
+}
+
+static int nearest_enemy(const pol *p) {
+    int best = -1, best_range = 0;
+    for (int i = 0; i < p->st->n; i++) {
+        if (!is_enemy(p, i))
+            continue;
+        int r = fray_grid_range(p->me->fp, p->st->c[i].fp);
+        if (best < 0 || r < best_range) {
+            best = i;
+            best_range = r;
+        }
+    }
+    return best;
+}
+
+/* Would standing at `at` flank t with an ally? */
+static bool flanks_at(const pol *p, fray_pos at, int t) {
+    fray_footprint f = fp_at(p, at);
+    fray_footprint tf = p->st->c[t].fp;
+    for (int i = 0; i < p->st->n; i++)
+        if (is_ally(p, i) && fray_grid_adjacent(p->st->c[i].fp, tf) &&
+            fray_grid_flanks(&p->s->map, tf, f, p->st->c[i].fp))
+            return true;
+    return false;
+}
+
+static bool ally_next_to(const pol *p, int t) {
+    for (int i = 0; i < p->st->n; i++)
+        if (is_ally(p, i) && fray_grid_adjacent(p->st->c[i].fp, p->st->c[t].fp))
+            return true;
+    return false;
+}
+
+/* ---- The turn ---------------------------------------------------------------------- */
+
+static bool can_act(const fa_cstate *c) {
+    return !out_of_fight(c) && !fa_has(c, FA_C_STUNNED) &&
+           !fa_has(c, FA_C_SURPRISED) && !fa_has(c, FA_C_UNCONSCIOUS) &&
+           !fa_has(c, FA_C_HELPLESS) && !fa_has(c, FA_C_DOMINATED);
+}
+
+static bool can_move(const pol *p) {
+    return !fa_has(p->me, FA_C_IMMOBILIZED) && !fa_has(p->me, FA_C_SNARED) &&
+           !fa_has(p->me, FA_C_GRAPPLED) && !fa_has(p->me, FA_C_PRONE);
+}
+
+/* A shift (one square, no opportunity attacks, 004:409-418) to a square
+ * that `good` approves, or false. */
+typedef bool (*square_test)(const pol *p, fray_pos at, int t);
+
+static bool shift_to(pol *p, square_test good, int t, fa_command *out) {
+    int slot = slot_for(p, FA_ACT_MOVE);
+    if (slot < 0 || !can_move(p) || p->me->moved > 0)
+        return false;
+    static const int8_t d[8][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1},
+                                   {-1, -1}, {1, -1}, {-1, 1}, {1, 1}};
+    for (int k = 0; k < 8; k++) {
+        fray_pos at = {(int16_t)(p->me->fp.at.x + d[k][0]),
+                       (int16_t)(p->me->fp.at.y + d[k][1])};
+        if (!fray_grid_in(&p->s->map, at))
+            continue;
+        fray_pos far = {(int16_t)(at.x + p->me->fp.side - 1),
+                        (int16_t)(at.y + p->me->fp.side - 1)};
+        if (!fray_grid_in(&p->s->map, far))
+            continue;
+        bool free_sq = true; /* open ground: a shift never enters difficult terrain */
+        for (int x = at.x; x <= far.x && free_sq; x++)
+            for (int y = at.y; y <= far.y && free_sq; y++)
+                if (p->s->map.terrain[y][x] != FRAY_TERRAIN_OPEN)
+                    free_sq = false;
+        if (!free_sq || !good(p, at, t))
+            continue;
+        /* the single step must be possible (walls, corners) */
+        fray_reach_map rm;
+        fa_reach(p->s, p->st, p->who, 1, &rm);
+        if (rm.cost[at.y][at.x] != 1 || !rm.can_stop[at.y][at.x])
+            continue;
+        cmd_init(p, out, FA_CMD_SHIFT, slot);
+        out->n_path = 1;
+        out->path[0] = at;
+        return true;
+    }
+    return false;
+}
+
+static bool away_from_enemies(const pol *p, fray_pos at, int t) {
+    (void)t;
+    return !adjacent_enemy_at(p, fp_at(p, at));
+}
+
+static bool flanking_square(const pol *p, fray_pos at, int t) {
+    return fray_grid_adjacent(fp_at(p, at), p->st->c[t].fp) && flanks_at(p, at, t);
+}
+
+/* Walks (move slot, or the standard when no attack is left to make) to
+ * the best square for attacking t with o, or toward t. */
+static bool walk_toward(pol *p, const option *o, int t, lazy_map *lm,
+                        bool standard_ok, fa_command *out) {
+    int slot = slot_for(p, FA_ACT_MOVE);
+    if (slot == FA_ACT_STANDARD && !standard_ok)
+        return false;
+    if (slot < 0 || !can_move(p))
+        return false;
+    const fray_reach_map *m = reach_of(lm);
+    int best_cost = -1, best_score = 0;
+    fray_pos best_at = p->me->fp.at;
+    bool flank_wanted = !o->ranged && ally_next_to(p, t);
+    for (int x = 0; x < m->w; x++)
+        for (int y = 0; y < m->h; y++) {
+            if (!stand_ok(m, x, y, p->speed) || m->cost[y][x] == 0)
+                continue;
+            fray_pos at = {(int16_t)x, (int16_t)y};
+            fray_footprint f = fp_at(p, at);
+            int score;
+            if (attack_from(p, o, f, t)) {
+                score = 0;
+                if (flank_wanted && !flanks_at(p, at, t))
+                    score = 1;
+                if (o->ranged && adjacent_enemy_at(p, f))
+                    score = 2;
+            } else {
+                score = 10 + fray_grid_range(f, p->st->c[t].fp);
+            }
+            int c = m->cost[y][x];
+            if (best_cost < 0 || score < best_score ||
+                (score == best_score && c < best_cost)) {
+                best_cost = c;
+                best_score = score;
+                best_at = at;
+            }
+        }
+    if (best_cost < 0)
+        return false;
+    /* moving closer must help: not from an attack square to a worse one */
+    int here = attack_from(p, o, p->me->fp, t)
+                   ? 0 : 10 + fray_grid_range(p->me->fp, p->st->c[t].fp);
+    if (best_score >= here)
+        return false;
+    return move_cmd(p, m, best_at, FA_CMD_WALK, slot, out);
+}
+
+/* Charge (004:517-527, L7.24): to the nearest square (by move cost, at
+ * least 2 squares from the start) within reach of the target, when that
+ * square lies straight ahead (its cost is the count from here: every step
+ * shortens the count to it), is within speed and the attack can be made
+ * from it (line of effect and sight). */
+static bool charge(pol *p, const option *o, int t, lazy_map *lm,
+                   fa_command *out) {
+    if (o->ranged || o->power >= 0 || slot_for(p, FA_ACT_STANDARD) < 0 ||
+        !can_move(p) || p->me->moved > 0)
+        return false;
+    const fray_reach_map *m = reach_of(lm);
+    fray_pos from = p->me->fp.at, at = from;
+    fray_footprint tf = p->st->c[t].fp;
+    int best = -1, best_d2 = 0;
+    for (int x = 0; x < m->w; x++)
+        for (int y = 0; y < m->h; y++) {
+            if (!stand_ok(m, x, y, p->speed))
+                continue;
+            fray_pos q = {(int16_t)x, (int16_t)y};
+            if (fray_grid_count(from, q) < 2 ||
+                !fray_grid_within(fp_at(p, q), tf, o->reach))
+                continue;
+            int c = m->cost[y][x];
+            int d2 = (x - from.x) * (x - from.x) + (y - from.y) * (y - from.y);
+            if (best < 0 || c < best || (c == best && d2 < best_d2)) {
+                best = c;
+                best_d2 = d2;
+                at = q;
+            }
+        }
+    if (best < 2 || best > p->speed || fray_grid_count(from, at) != best ||
+        !attack_from(p, o, fp_at(p, at), t))
+        return false;
+    if (!move_cmd(p, m, at, FA_CMD_CHARGE, FA_ACT_STANDARD, out))
+        return false;
+    /* "directly": every step brings it closer to that square */
+    fray_pos prev = from;
+    for (int i = 0; i < out->n_path; i++) {
+        if (fray_grid_count(out->path[i], at) >= fray_grid_count(prev, at))
+            return false;
+        prev = out->path[i];
+    }
+    out->weapon = (int8_t)o->weapon;
+    out->n_targets = 1;
+    out->targets[0] = (int8_t)t;
+    return true;
+}
+
+static bool reload(pol *p, fa_command *out) {
+    int ws = p->me->wield;
+    if (ws < 0 || ws >= p->sb->n_weapons)
+        return false;
+    int wi = p->sb->weapons[ws].weapon;
+    if (wi < 0 || wi >= p->s->n_weapons)
+        return false;
+    const fa_weapon *w = &p->s->weapons[wi];
+    if (w->magazine <= 0 || p->me->ammo[ws] > 0 || p->me->spare[ws] == 0)
+        return false;
+    int slot = slot_for(p, FA_ACT_SWIFT);
+    if (slot < 0)
+        return false;
+    cmd_init(p, out, FA_CMD_RELOAD, slot);
+    out->weapon = (int8_t)ws;
+    return true;
+}
+
+/* Out of ammunition (an empty magazine and none carried), or empty-
+ * handed: draw the first melee weapon it carries (a swift action,
+ * 004:583-589). */
+static bool draw_melee(pol *p, fa_command *out) {
+    int ws = p->me->wield;
+    if (ws >= 0 && ws < p->sb->n_weapons) {
+        int wi = p->sb->weapons[ws].weapon;
+        if (wi < 0 || wi >= p->s->n_weapons)
+            return false;
+        const fa_weapon *w = &p->s->weapons[wi];
+        if (w->magazine <= 0 || p->me->ammo[ws] > 0 || p->me->spare[ws] != 0)
+            return false;
+    }
+    int slot = slot_for(p, FA_ACT_SWIFT);
+    if (slot < 0)
+        return false;
+    for (int k = 0; k < p->sb->n_weapons; k++) {
+        int wi = p->sb->weapons[k].weapon;
+        if (k == ws || wi < 0 || wi >= p->s->n_weapons ||
+            p->s->weapons[wi].kind != FA_WK_MELEE ||
+            p->s->weapons[wi].area != FA_AREA_NONE)
+            continue;
+        cmd_init(p, out, FA_CMD_DRAW, slot);
+        out->weapon = (int8_t)k;
+        return true;
+    }
+    return false;
+}
+
+/* Stand up (a move action, 004:721-728); when someone stands where it
+ * lies, with the adjust of 5 feet that goes with it (004:727-728): to a
+ * free square, next to an enemy for a melee fighter, away for a shooter. */
+static bool stand_up(pol *p, fa_command *out) {
+    int slot = slot_for(p, FA_ACT_MOVE);
+    if (slot < 0 || fa_has(p->me, FA_C_GRAPPLED))
+        return false;
+    bool occupied = false;
+    for (int j = 0; j < p->st->n && !occupied; j++)
+        if (j != p->who && !fa_has(&p->st->c[j], FA_C_DEAD) &&
+            fray_grid_range(p->me->fp, p->st->c[j].fp) == 0)
+            occupied = true;
+    cmd_init(p, out, FA_CMD_STAND, slot);
+    if (!occupied)
+        return true;
+    if (fa_has(p->me, FA_C_IMMOBILIZED) || fa_has(p->me, FA_C_SNARED))
+        return false;
+    int ws = p->me->wield;
+    bool shooter = ws >= 0 && ws < p->sb->n_weapons &&
+                   p->sb->weapons[ws].weapon >= 0 &&
+                   p->sb->weapons[ws].weapon < p->s->n_weapons &&
+                   p->s->weapons[p->sb->weapons[ws].weapon].kind != FA_WK_MELEE;
+    fray_reach_map rm;
+    fa_reach(p->s, p->st, p->who, 1, &rm);
+    int best = -1;
+    fray_pos best_at = p->me->fp.at;
+    static const int8_t d[8][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1},
+                                   {-1, -1}, {1, -1}, {-1, 1}, {1, 1}};
+    for (int k = 0; k < 8; k++) {
+        fray_pos at = {(int16_t)(p->me->fp.at.x + d[k][0]),
+                       (int16_t)(p->me->fp.at.y + d[k][1])};
+        if (!fray_grid_in(&p->s->map, at) || rm.cost[at.y][at.x] != 1 ||
+            !rm.can_stop[at.y][at.x] ||
+            p->s->map.terrain[at.y][at.x] != FRAY_TERRAIN_OPEN)
+            continue;
+        int score = adjacent_enemy_at(p, fp_at(p, at)) != shooter ? 1 : 2;
+        if (best < 0 || score < best) {
+            best = score;
+            best_at = at;
+        }
+    }
+    if (best < 0)
+        return false;
+    out->n_path = 1;
+    out->path[0] = best_at;
+    return true;
+}
+
+fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
+                              fa_command *out) {
+    if (!s || !st || !out || who < 0 || who >= st->n)
+        return FRAY_ERR_INVALID;
+    pol p = {.s = s, .st = st, .who = who, .def = &s->c[who],
+             .sb = &s->sb[s->c[who].sb], .me = &st->c[who]};
+    p.tactics = s->c[who].tactics;
+    p.speed = p.sb->speed;
+    if (fa_has(p.me, FA_C_SLOWED) && p.speed > 2)
+        p.speed = 2; /* 004:995: 10 ft at most */
+    if (!can_act(p.me) || nearest_enemy(&p) < 0) {
+        cmd_init(&p, out, FA_CMD_END_TURN, -1);
+        return FRAY_OK;
+    }
+
+    /* Stand up (004:721-728). */
+    if (fa_has(p.me, FA_C_PRONE) && stand_up(&p, out))
+        return FRAY_OK;
+
+    /* Second wind when bloodied (004:673-681). */
+    if (p.tactics != FA_TACTICS_AGGRESSIVE && bloodied(&p) && p.me->surges > 0 &&
+        !(p.me->flags & FA_F_SECOND_WIND) && slot_for(&p, FA_ACT_STANDARD) >= 0) {
+        cmd_init(&p, out, FA_CMD_SECOND_WIND, FA_ACT_STANDARD);
+        return FRAY_OK;
+    }
+
+    /* Cautious and bloodied: step away, then total defense. */
+    if (p.tactics == FA_TACTICS_CAUTIOUS && bloodied(&p)) {
+        if (adjacent_enemy_at(&p, p.me->fp) &&
+            shift_to(&p, away_from_enemies, -1, out))
+            return FRAY_OK;
+        if (slot_for(&p, FA_ACT_STANDARD) >= 0 &&
+            !fa_has(p.me, FA_C_TOTAL_DEFENSE)) {
+            cmd_init(&p, out, FA_CMD_TOTAL_DEFENSE, FA_ACT_STANDARD);
+            return FRAY_OK;
+        }
+        cmd_init(&p, out, FA_CMD_END_TURN, -1);
+        return FRAY_OK;
+    }
+
+    if (reload(&p, out) || draw_melee(&p, out))
+        return FRAY_OK;
+    if (area_attack(&p, out))
+        return FRAY_OK;
+
+    /* The reach map (about 33 KB, on the stack as fray_grid_reach's own
+     * work is) is filled only when a move is considered. */
+    lazy_map m;   /* not zeroed: 33 KB a call would cost a microsecond */
+    m.p = &p;
+    m.max_cost = can_move(&p) ? p.speed : 0;
+    m.ready = false;
+
+    bool ranged = false;
+    {
+        int ws = p.me->wield;
+        if (ws >= 0 && ws < p.sb->n_weapons) {
+            int wi = p.sb->weapons[ws].weapon;
+            ranged = wi >= 0 && wi < s->n_weapons &&
+                     s->weapons[wi].kind != FA_WK_MELEE;
+        }
+    }
+    /* Targets and squares are judged as if the standard action were left
+     * (what it would do with one); the slots decide below. */
+    p.any_slot = true;
+    bool locked = !ranged && adjacent_enemy_at(&p, p.me->fp);
+    option o;
+    bool here = false;
+    int t = choose_target(&p, &m, locked, &o, &here);
+    if (t < 0) {
+        /* No one to attack this turn: walk toward the nearest enemy. */
+        t = nearest_enemy(&p);
+        if (!best_option(&p, t, &o)) {
+            memset(&o, 0, sizeof o);
+            o.power = -1;
+            o.weapon = p.me->wield;
+            o.reach = 1;
+        }
+        p.any_slot = false;
+        if (!walk_toward(&p, &o, t, &m, true, out))
+            cmd_init(&p, out, FA_CMD_END_TURN, -1);
+        return FRAY_OK;
+    }
+    p.any_slot = false;
+    bool std = slot_for(&p, (fa_action_type)o.action) >= 0;
+
+    if (ranged && adjacent_enemy_at(&p, p.me->fp) &&
+        shift_to(&p, away_from_enemies, t, out))
+        return FRAY_OK;
+    if (!ranged && here && std && ally_next_to(&p, t) &&
+        !flanks_at(&p, p.me->fp.at, t) && shift_to(&p, flanking_square, t, out))
+        return FRAY_OK;
+    if (here && std) {
+        attack_cmd(&p, &o, t, out);
+        return FRAY_OK;
+    }
+    if (!here) {
+        /* A charge unless an ally waits by the target (flanking, +2, is
+         * worth more than the charge's +1). */
+        if (std && !ally_next_to(&p, t) && charge(&p, &o, t, &m, out))
+            return FRAY_OK;
+        if (walk_toward(&p, &o, t, &m, false, out))
+            return FRAY_OK;
+        if (std && charge(&p, &o, t, &m, out))
+            return FRAY_OK;
+        if (walk_toward(&p, &o, t, &m, true, out))
+            return FRAY_OK;
+    }
+
+    /* The standard action spent: an action point for one more attack
+     * when the target is low (aggressive: whenever it can attack). */
+    if (here && slot_for(&p, FA_ACT_STANDARD) < 0 && p.me->ap > 0 &&
+        !fa_has(p.me, FA_C_DAZED) && /* 004:927: one action, no more */
+        p.me->ap_spent < s->opt.ap_per_turn &&
+        (p.tactics == FA_TACTICS_AGGRESSIVE || st->c[t].hp <= o.max_hit)) {
+        cmd_init(&p, out, FA_CMD_SPEND_AP, -1);
+        return FRAY_OK;
+    }
+    cmd_init(&p, out, FA_CMD_END_TURN, -1);
+    return FRAY_OK;
+}
+
+int fa_tactics_pick(const fa_setup *s, int who, int target, uint32_t powers_used,
+                    int *out_max_hit) {
+    fa_cstate me;
+    memset(&me, 0, sizeof me);
+    me.wield = s->c[who].wield;
+    me.powers_used = (uint8_t)powers_used;
+    for (int k = 0; k < FA_SB_WEAPONS; k++)
+        me.ammo[k] = 1; /* (melee duels: ammunition is not read) */
+    pol p = {.s = s, .who = who, .def = &s->c[who], .sb = &s->sb[s->c[who].sb],
+             .me = &me, .tactics = s->c[who].tactics, .any_slot = true};
+    option o;
+    if (!best_option(&p, target, &o))
+        return -2;
+    if (out_max_hit)
+        *out_max_hit = o.max_hit;
+    return o.power;
+}
