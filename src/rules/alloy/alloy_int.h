@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "fray/common.h"
+#include "fray/duel.h"
 #include "fray/fight.h"
 #include "fray/grid.h"
 #include "fray/rng.h"
@@ -409,6 +410,9 @@ typedef struct fa_command {
     uint8_t n_path;
     fray_pos path[FA_MAX_PATH];    /* moves and walls: the squares in order */
     fa_ready ready;            /* FA_CMD_READY */
+    uint32_t decline;          /* bit per combatant: takes no opportunity attack
+                                  during this command (the table's `decline ID`,
+                                  `decline all`; parse.c) */
 } fa_command;
 
 /* ---- Events and facts ------------------------------------------------------------ */
@@ -697,11 +701,41 @@ size_t fa_event_json(const fa_setup *s, const fa_event *ev, char *buf, size_t si
 size_t fa_draw_order(const fa_setup *s, const fa_state *st, char *buf, size_t size);
 size_t fa_draw_map(const fa_setup *s, const fa_state *st, char *buf, size_t size);
 size_t fa_summary(const fa_setup *s, const fa_state *st, char *buf, size_t size);
+/* A journal line's JSON object (a jansson json_t *) back into an event
+ * (json.c): every field checked (combatants exist, dice in range, squares
+ * on the map, words known). On error FRAY_ERR_PARSE, `field` the JSON path
+ * ("cmd.targets[1]") and `why` what was expected; *out is then partly
+ * written. */
+fray_status fa_event_from_json(const fa_setup *s, const void *json_t_obj,
+                               fa_event *out, char *field, size_t field_size,
+                               char *why, size_t why_size);
+/* The narration of one fact alone (render.c; a line without its newline). */
+size_t fa_narrate_fact(const fa_setup *s, const fa_fact *f, char *buf,
+                       size_t size);
 
 /* ---- Tactics (policy.c) --------------------------------------------------------------- */
 
 /* The command `who` gives now by its tactics. */
 fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
                               fa_command *out);
+
+/* ---- Exact odds (odds.c) ---------------------------------------------------------------- */
+
+/* fray__ruleset.duel_odds, duel_estimate, duel_setup for Alloy. */
+fray_status fa_duel_odds(const void *setup, int a, int b, long max_states,
+                         fray_duel_odds *out, fray_diag *diag);
+fray_status fa_duel_estimate(const void *setup, int a, int b,
+                             double *out_states, fray_diag *diag);
+fray_status fa_duel_setup(const char *path_a, const char *name_a,
+                          const char *path_b, const char *name_b,
+                          const char *tactics_a, const char *tactics_b,
+                          const fray_allocator *alloc, void **out,
+                          fray_diag *diag);
+
+/* ---- The ruleset (alloy.c) -------------------------------------------------------------- */
+
+struct fray__ruleset;
+/* Alloy's table for the registry (src/encounter/ruleset.h). */
+extern const struct fray__ruleset fray__alloy_ruleset;
 
 #endif
