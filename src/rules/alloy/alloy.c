@@ -9,9 +9,11 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
+#include "jread.h"
 #include "ruleset.h"
 
 _Static_assert((int)FA_CMD_KINDS - (int)FA_CMD_ATTACK == (int)FRAY_SIM_ACTION_KINDS,
@@ -38,6 +40,7 @@ typedef struct fa_fight {
     uint32_t decline;          /* of the command under way */
     fa_event ev;               /* the scratch event: the last one applied */
     fa_event replay_ev;        /* a recorded event being applied again */
+    bool has_event;            /* the last begin, step, command or replay made ev */
     /* The simulation's counts of this fight (from begin). */
     int32_t dealt[FA_MAX_COMBATANTS], taken[FA_MAX_COMBATANTS];
     int32_t actions[FA_MAX_COMBATANTS];
@@ -282,7 +285,9 @@ static fray_status fight_make(const void *setup, bool facts, int until,
 
 static fray_status rs_fight_new(const void *setup, const fray__fight_opts *o,
                                 const fray_allocator *alloc, void **out) {
-    return fight_make(setup, o ? o->facts : true, o ? o->until : 0,
+    /* A journal needs whole events: facts on when recording. */
+    return fight_make(setup, o ? (o->facts || o->record) : true,
+                      o ? o->until : 0,
                       o ? o->cancel : NULL, alloc, out);
 }
 
@@ -294,6 +299,7 @@ static void rs_fight_free(void *rfight) {
 
 static fray_status begin_with(fa_fight *f, uint64_t seed, uint64_t trial,
                               const int *dice, size_t n_dice) {
+    f->has_event = false;
     f->seed = seed;
     f->trial = trial;
     f->n_events = 0;
@@ -320,6 +326,7 @@ static fray_status begin_with(fa_fight *f, uint64_t seed, uint64_t trial,
     if (rc != FRAY_OK)
         return rc;
     f->n_events = 1;
+    f->has_event = true;
     counts_reset(f);
     return FRAY_OK;
 }
@@ -395,6 +402,7 @@ static fray_status check_cancel(const fa_fight *f) {
 /* One step by the policies, into the scratch event. A failed step
  * leaves a state the layer must not go on from (fight.h). */
 static fray_status step(fa_fight *f, bool count) {
+    f->has_event = false;
     if (!f->st.started || rs_over(f))
         return FRAY_ERR_INVALID;
     fa_command cmd;
@@ -428,6 +436,7 @@ static fray_status step(fa_fight *f, bool count) {
     if (rc != FRAY_OK)
         return rc;
     f->n_events++;
+    f->has_event = true;
     if (count)
         count_event(f, hp);
     return FRAY_OK;
@@ -438,6 +447,7 @@ static fray_status rs_step(void *rfight) { return step(rfight, true); }
 static fray_status rs_command(void *rfight, const char *text,
                               const fray_given *given, fray_diag *diag) {
     fa_fight *f = rfight;
+    f->has_event = false;
     if (!f->st.started)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "the fight has not begun (no initiative yet)");
@@ -497,6 +507,7 @@ static fray_status rs_command(void *rfight, const char *text,
                               fa_cmd_title(cmd.kind), fray_strerror(rc));
     }
     f->n_events++;
+    f->has_event = true;
     /* The counts (a fight at the table counts too). */
     count_event(f, hp);
     return FRAY_OK;
@@ -504,46 +515,66 @@ static fray_status rs_command(void *rfight, const char *text,
 
 static size_t rs_event_pack(const void *rfight, uint8_t *out) {
     const fa_fight *f = rfight;
-    return pack(&f->ev, out);
+    return f->has_event ? pack(&f->ev, out) : 0;
 }
 
 static fray_status rs_replay(void *rfight, const uint8_t *evb, size_t len,
-                             bool is_begin, uint64_t seed) {
+                             bool is_begin, uint64_t seed, uint64_t trial,
+                             fray_diag *diag) {
     fa_fight *f = rfight;
+    f->has_event = false;
     fa_event *rec = &f->replay_ev;
     fray_status rc = unpack(evb, len, rec);
     if (rc != FRAY_OK)
-        return rc;
+        return fray__diag_set(diag, rc, 0, "not an Alloy event");
     if (is_begin != (rec->cmd.kind == FA_CMD_BEGIN))
-        return FRAY_ERR_INVALID;
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              is_begin ? "a fight begins with initiative, "
+                                         "not with the %s"
+                                       : "the %s comes only at the start",
+                              fa_cmd_title(rec->cmd.kind));
+    if (!is_begin && (!f->st.started || rs_over(f)))
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              f->st.started ? "the fight is over"
+                                            : "the fight has not begun");
     f->backup = f->st;
     int32_t n_events = f->n_events;
     if (is_begin) {
         f->seed = seed;
+        f->trial = trial;
         f->n_events = 0;
-        fa_state_init(f->s, &f->st, seed, f->trial);
-    } else if (!f->st.started || rs_over(f)) {
-        return FRAY_ERR_INVALID;
+        fa_state_init(f->s, &f->st, seed, trial);
     }
     event_start(f, &f->ev, &rec->cmd);
     fa_run r;
     run_init(f, &r, &f->ev);
     r.replay = rec;
-    r.hooks = NULL;
     rc = is_begin ? fa_begin(&r) : fa_apply(&r, &rec->cmd);
     if (rc == FRAY_OK)
         rc = r.failed;
+    const char *why = NULL;
+    if (rc != FRAY_OK)
+        why = rec->dice_given ? "it does not apply to the fight as it stands "
+                                "(a die or choice recorded does not fit)"
+                              : "it does not apply to the fight as it stands "
+                                "(the dice drawn again differ from those "
+                                "recorded, or a choice does not fit)";
     /* Every recorded die and choice used, no more. */
-    if (rc == FRAY_OK &&
-        (r.replay_die != rec->n_dice || r.replay_choice != rec->n_choices))
-        rc = FRAY_ERR_INVALID;
-    if (rc != FRAY_OK) {
+    else if (r.replay_die != rec->n_dice)
+        why = "it recorded more dice than the action rolls";
+    else if (r.replay_choice != rec->n_choices)
+        why = "it recorded more choices than the action makes";
+    if (why) {
         f->st = f->backup;
         f->n_events = n_events;
-        return rc;
+        return fray__diag_set(diag, rc != FRAY_OK ? rc : FRAY_ERR_INVALID, 0,
+                              "event %ld (%s): %s", (long)rec->number,
+                              fa_cmd_title(rec->cmd.kind), why);
     }
+    f->ev.number = rec->number;
     f->ev.dice_given = rec->dice_given;
     f->n_events = is_begin ? 1 : f->n_events + 1;
+    f->has_event = true;
     if (is_begin)
         counts_reset(f);
     return FRAY_OK;
@@ -634,20 +665,59 @@ static size_t rs_event_json(const void *setup, const uint8_t *ev, size_t len,
     return fa_event_json(setup, &e, buf, size);
 }
 
-/* INTEGRATOR: the layer's jread.h gives line:column for the field; here
- * the message is "FIELD: why" and the column 0. */
+/* The field's path ("cmd.targets[1]", "facts[0].to") as the layer's
+ * path segments, for the column of the message. */
+static int path_of(char *field, fray__jseg *path) {
+    int depth = 0;
+    char *p = field;
+    while (*p && depth < FRAY__JPATH_MAX) {
+        if (*p == '[') {
+            path[depth].key = NULL;
+            path[depth].index = (int)strtol(p + 1, &p, 10);
+            depth++;
+            if (*p == ']')
+                p++;
+            if (*p == '.')
+                p++;
+            continue;
+        }
+        path[depth].key = p;
+        path[depth].index = 0;
+        depth++;
+        while (*p && *p != '.' && *p != '[')
+            p++;
+        if (*p == '.')
+            *p++ = '\0';
+        else if (*p == '[') {
+            /* the key ends here: keep '[' for the next step */
+            memmove(p + 1, p, strlen(p) + 1);
+            *p++ = '\0';
+        }
+    }
+    return depth;
+}
+
 static fray_status rs_event_read(const void *setup, const struct fray__jline *l,
                                  const void *json_object, uint8_t *out,
                                  size_t *out_len, fray_diag *diag) {
-    (void)l;
-    fa_event e;
-    char field[96] = "", why[200] = "";
-    fray_status rc = fa_event_from_json(setup, json_object, &e, field,
-                                        sizeof field, why, sizeof why);
-    if (rc != FRAY_OK)
-        return fray__diag_set(diag, rc, 0, "%s: %s", field, why);
-    *out_len = pack(&e, out);
-    return FRAY_OK;
+    fa_event *e = fray__alloc(NULL, sizeof *e);
+    if (!e)
+        return fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
+    char field[128] = "", why[200] = "";
+    fray_status rc = fa_event_from_json(setup, json_object, e, field, 96,
+                                        why, sizeof why);
+    if (rc == FRAY_OK)
+        *out_len = pack(e, out);
+    fray__free(NULL, e, sizeof *e);
+    if (rc == FRAY_OK)
+        return FRAY_OK;
+    char shown[128];
+    snprintf(shown, sizeof shown, "%s", field);
+    fray__jseg path[FRAY__JPATH_MAX];
+    int depth = path_of(field, path);
+    if (l && depth > 0)
+        return fray__jfield_error(l, path, depth, "%s", why);
+    return fray__diag_set(diag, rc, 0, "%s: %s", shown, why);
 }
 
 static size_t rs_draw_time(const void *rfight, char *buf, size_t size) {
