@@ -813,6 +813,19 @@ static const char *rs_spent_name(int k) {
     return k == 0 ? "action points" : k == 1 ? "heroic surges" : NULL;
 }
 
+/* ---- Exact odds (odds.c) ------------------------------------------------------------- */
+
+static fray_status rs_duel_odds(const void *setup, int a, int b,
+                                long max_states, fray_duel_odds *out,
+                                fray_diag *diag) {
+    return fa_duel_odds(setup, a, b, max_states, out, diag);
+}
+
+static fray_status rs_duel_estimate(const void *setup, int a, int b,
+                                    double *out_states, fray_diag *diag) {
+    return fa_duel_estimate(setup, a, b, out_states, diag);
+}
+
 const fray__ruleset fray__alloy_ruleset = {
     .name = "alloy",
     .title = "Alloy",
@@ -858,7 +871,7 @@ const fray__ruleset fray__alloy_ruleset = {
     .action_name = rs_action_name,
     .harm_name = rs_harm_name,
     .spent_name = rs_spent_name,
-    .duel_odds = fa_duel_odds,
-    .duel_estimate = fa_duel_estimate,
+    .duel_odds = rs_duel_odds,
+    .duel_estimate = rs_duel_estimate,
     .duel_setup = fa_duel_setup,
 };

@@ -37,7 +37,6 @@
 #include <stdint.h>
 
 #include "fray/common.h"
-#include "fray/duel.h"
 #include "fray/fight.h"
 #include "fray/grid.h"
 #include "fray/rng.h"
@@ -713,29 +712,45 @@ fray_status fa_event_from_json(const fa_setup *s, const void *json_t_obj,
 size_t fa_narrate_fact(const fa_setup *s, const fa_fact *f, char *buf,
                        size_t size);
 
+/* ---- The ruleset (alloy.c) ------------------------------------------------------------ */
+
+struct fray__ruleset;
+/* Alloy's table for the registry (src/encounter/ruleset.h). */
+extern const struct fray__ruleset fray__alloy_ruleset;
+
 /* ---- Tactics (policy.c) --------------------------------------------------------------- */
 
 /* The command `who` gives now by its tactics. */
 fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
                               fa_command *out);
 
-/* ---- Exact odds (odds.c) ---------------------------------------------------------------- */
+/* ---- The exact duel (odds.c) ----------------------------------------------------- */
 
-/* fray__ruleset.duel_odds, duel_estimate, duel_setup for Alloy. */
-fray_status fa_duel_odds(const void *setup, int a, int b, long max_states,
-                         fray_duel_odds *out, fray_diag *diag);
-fray_status fa_duel_estimate(const void *setup, int a, int b,
+struct fray_duel_odds;
+/* The exact odds of the duel between combatants a and b (the setup holds
+ * exactly these two, on different sides, adjacent, both aware), as
+ * include/fray/duel.h says of fray_duel_odds: lengths in rounds,
+ * phase_limit the round limit. Models the melee basic attack with the
+ * weapon in hand, and what default and aggressive tactics do in a duel
+ * (second wind, action points); refuses the rest with FRAY_ERR_INVALID
+ * "not modelled: ...". max_states 0: FRAY_DUEL_MAX_STATES;
+ * FRAY_ERR_TOO_LARGE past it. Memory through the setup's allocator, freed
+ * before returning. Reads the setup only: thread-safe. */
+fray_status fa_duel_odds(const fa_setup *s, int a, int b, long max_states,
+                         struct fray_duel_odds *out, fray_diag *diag);
+/* An upper bound on fa_duel_odds' states, without building the chain. */
+fray_status fa_duel_estimate(const fa_setup *s, int a, int b,
                              double *out_states, fray_diag *diag);
+/* Stat block name_a of path_a against name_b of path_b (NULL: the file's
+ * only block), side by side on an open map, tactics by name ("default",
+ * "aggressive", "cautious"; NULL: the block's own). *out is an fa_setup
+ * made through alloc, freed with fa_setup_free. Errors: fa_load's,
+ * FRAY_ERR_INVALID (no such block, several and none named, unknown
+ * tactics), FRAY_ERR_NOMEM. */
 fray_status fa_duel_setup(const char *path_a, const char *name_a,
                           const char *path_b, const char *name_b,
                           const char *tactics_a, const char *tactics_b,
                           const fray_allocator *alloc, void **out,
                           fray_diag *diag);
-
-/* ---- The ruleset (alloy.c) -------------------------------------------------------------- */
-
-struct fray__ruleset;
-/* Alloy's table for the registry (src/encounter/ruleset.h). */
-extern const struct fray__ruleset fray__alloy_ruleset;
 
 #endif

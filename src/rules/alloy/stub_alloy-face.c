@@ -107,8 +107,8 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
 }
 
 /* stub: alloy-tactics provides it (odds.c) */
-fray_status fa_duel_odds(const void *setup, int a, int b, long max_states,
-                         fray_duel_odds *out, fray_diag *diag) {
+fray_status fa_duel_odds(const fa_setup *setup, int a, int b, long max_states,
+                         struct fray_duel_odds *out, fray_diag *diag) {
     (void)setup;
     (void)a;
     (void)b;
@@ -119,7 +119,7 @@ fray_status fa_duel_odds(const void *setup, int a, int b, long max_states,
 }
 
 /* stub: alloy-tactics provides it (odds.c) */
-fray_status fa_duel_estimate(const void *setup, int a, int b,
+fray_status fa_duel_estimate(const fa_setup *setup, int a, int b,
                              double *out_states, fray_diag *diag) {
     (void)setup;
     (void)a;
