@@ -220,6 +220,10 @@ Test(alloy_json, round_trip_every_fact_and_choice) {
     add_fact(FA_FACT_OVER, -1, -1, 1, 0, 0, 0, 0, 0);
     add_fact(FA_FACT_OVER, -1, -1, -2, 0, 0, 0, 0, 0);
     add_fact(FA_FACT_OVER, -1, -1, -1, 0, 0, 0, 0, 0);
+    add_fact(FA_FACT_CHECK, FX_ANA, -1, 9, 5, 14, 13, 1, 0);
+    add_fact(FA_FACT_COVER_STRUCK, FX_TONY, FX_ANA, FX_ORC1, 14, 1, 0, 0, 0);
+    add_fact(FA_FACT_DROP, FX_TONY, FX_ORC1, 0, 0, 0, 0, 0, 0);
+    add_fact(FA_FACT_MODIFIER, FX_ORC1, FX_TONY, FA_MOD_NOT_PROFICIENT, 0, 0, 2, 0, 0);
     /* A value the fact does not name is kept as "vK". */
     add_fact(FA_FACT_TURN, FX_ANA, -1, 0, 0, 0, 9, 0, 0);
     bool kinds[FA_FACT_KINDS] = {false};
@@ -237,6 +241,7 @@ Test(alloy_json, round_trip_every_fact_and_choice) {
     EV->facts_untold = 3;
     round_trip();
     cr_assert(strstr(J1, "\"v3\":9"), "%s", J1);
+    cr_assert(strstr(J1, "\"aimed_at\":\"orc-1\""), "%s", J1);
     cr_assert(strstr(J1, "\"winner\":\"orcs\""), "%s", J1);
     cr_assert(strstr(J1, "\"winner\":\"all-out\""), "%s", J1);
     cr_assert(strstr(J1, "\"from\":[1,1],\"to\":[2,3],\"squares\":2"), "%s", J1);

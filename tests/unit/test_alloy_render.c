@@ -117,7 +117,7 @@ Test(alloy_render, attack_narrated_with_modifiers_and_damage) {
     const char *t = narrate();
     HAS(t, "Round 2 - Tony: Attack on orc 1 with the Pistol.\n");
     HAS(t, "Tony: Attack (standard action).");
-    HAS(t, "Tony attacks orc 1: d20 14 + 6 = 20 vs Defense 16 (cover -2): hit.");
+    HAS(t, "Tony attacks orc 1: d20 14 + 6 = 20 (cover -2) vs Defense 16: hit.");
     HAS(t, "orc 1 takes 11 damage from Tony: 4 hit points left.");
     /* The modifier is told once, with its attack. */
     cr_assert_null(strstr(t, "Tony's attack on orc 1"), "%s", t);
@@ -136,7 +136,41 @@ Test(alloy_render, crit_and_miss_004_175) {
     const char *t = narrate();
     HAS(t, "Ana: Attack on orc 1 and orc 2.");
     HAS(t, "d20 20 + 5 = 25 vs Reflex 14: critical hit.");
-    HAS(t, "d20 3 - 1 = 2 vs Reflex 14 (prone attacker -2): miss.");
+    HAS(t, "d20 3 - 1 = 2 (prone attacker -2) vs Reflex 14: miss.");
+}
+
+/* 004:749 Total Defense and 004:680 Second Wind: +2 to the target's
+ * defenses, told after the defense (MODIFIER v2 = 1); 004:57 not
+ * proficient: the proficiency bonus not had. */
+Test(alloy_render, defense_modifiers_told_with_the_defense_004_749) {
+    ev_cmd(FA_CMD_ATTACK, FX_ORC1);
+    EV->round = 2;
+    EV->cmd.n_targets = 1;
+    EV->cmd.targets[0] = FX_TONY;
+    fact(FA_FACT_ATTACK, FX_ORC1, FX_TONY, 12, 3, 15, FA_DEF_DEFENSE, 19, FA_MISS);
+    fact(FA_FACT_MODIFIER, FX_ORC1, FX_TONY, FA_MOD_FLANKING, 2, 0, 0, 0, 0);
+    fact(FA_FACT_MODIFIER, FX_ORC1, FX_TONY, FA_MOD_TOTAL_DEFENSE, 2, 1, 0, 0, 0);
+    fact(FA_FACT_MODIFIER, FX_ORC1, FX_TONY, FA_MOD_NOT_PROFICIENT, 0, 0, 2, 0, 0);
+    const char *t = narrate();
+    HAS(t, "orc 1 attacks Tony: d20 12 + 3 = 15 (flanking +2, not proficient: "
+           "no +2) vs Defense 19 (total defense +2): miss.");
+}
+
+/* 004:870-878 a creature's cover takes the hit; a dropped weapon
+ * (004:434-444); a check (004:593-602); no effect, with the reason. */
+Test(alloy_render, cover_struck_drop_check_no_effect_004_870) {
+    ev_cmd(FA_CMD_ATTACK, FX_TONY);
+    EV->round = 2;
+    fact(FA_FACT_COVER_STRUCK, FX_TONY, FX_ANA, FX_ORC1, 14, 1, 1, 0, 0);
+    fact(FA_FACT_DROP, FX_TONY, FX_TONY, 1, 0, 0, 0, 0, 0);
+    fact(FA_FACT_CHECK, FX_ANA, -1, 9, 5, 14, 13, 1, 0);
+    fact(FA_FACT_NO_EFFECT, FX_ANA, -1, FA_NOTE_ALREADY_PRONE, 0, 0, 0, 0, 0);
+    const char *t = narrate();
+    HAS(t, "Tony's attack missed orc 1 only because of Ana's cover: against its "
+           "defense of 14 it hits, and it takes the hit.");
+    HAS(t, "Tony drops its Combat Knife in its space.");
+    HAS(t, "Ana checks: d20 9 + 5 = 14 vs 13: success.");
+    HAS(t, "Ana's action has no effect: the target is already prone.");
 }
 
 /* 004:235 initiative once at the start, in order; 004:245-259 the surprise round. */

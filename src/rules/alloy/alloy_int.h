@@ -476,6 +476,13 @@ typedef enum fa_fact_kind {
     FA_FACT_LOST,          /* who loses its delayed turn or readied action (v0 which) */
     FA_FACT_NO_EFFECT,     /* who's action has no effect (v0 fa_note reason) */
     FA_FACT_OVER,          /* the fight is over: v0 winning side (-1 none, -2 all out) */
+    FA_FACT_CHECK,         /* who: v0 d20, v1 bonus, v2 total, v3 defense value, v4 success (0/1) */
+    FA_FACT_COVER_STRUCK,  /* who's attack missed target only because of a creature's cover
+                              (004:870-878): target the covering creature, v0 the original
+                              target, v1 the covering creature's defense value, v2 1 if the
+                              attack hits the covering creature, v3 1 if it chose to take the
+                              hit; the one struck takes the damage */
+    FA_FACT_DROP,          /* target drops the weapon in its hand (slot v0) in its space */
     FA_FACT_KINDS
 } fa_fact_kind;
 
@@ -488,7 +495,12 @@ typedef enum fa_mod {
     FA_MOD_IMPROVED_COVER, FA_MOD_CONCEALMENT, FA_MOD_TOTAL_CONCEALMENT,
     FA_MOD_LONG_RANGE, FA_MOD_CHARGE, FA_MOD_RUNNING, FA_MOD_SQUEEZING,
     FA_MOD_AID, FA_MOD_DEFENSE_BONUS, FA_MOD_PRONE_VS_RANGED,
-    FA_MOD_UNCONSCIOUS, FA_MOD_NOT_PROFICIENT, FA_MOD_KINDS
+    FA_MOD_UNCONSCIOUS, FA_MOD_NOT_PROFICIENT,
+    FA_MOD_TOTAL_DEFENSE,      /* the target's +2 from Total Defense (004:749) */
+    FA_MOD_SECOND_WIND,        /* the target's +2 from Second Wind (004:680) */
+    FA_MOD_AID_DEFENSE,        /* the target's +2 per aider against this attacker (004:428) */
+    FA_MOD_CREATURE_COVER,     /* cover from a creature in the way (L7.20, creature_cover) */
+    FA_MOD_KINDS
 } fa_mod;
 
 typedef struct fa_fact {
@@ -635,6 +647,14 @@ typedef struct fa_attack_line {     /* what an attack is, worked out */
     int16_t damage_bonus;      /* ability modifier + the power's */
     fa_dice crit_dice;
     int8_t crit_min;
+    /* added by alloy-attack */
+    int16_t attack_bonus;      /* ability + the block's + proficiency (if proficient) + the power's */
+    int8_t proficiency_lost;   /* the weapon's proficiency bonus not had (not proficient, 004:57) */
+    int8_t reach;              /* melee: squares */
+    int16_t range_short;       /* ranged, and an area burst's or wall's origin: squares */
+    int16_t range_long;        /* the long range limit (-2 beyond short, 004:89, 143); 0: none */
+    uint8_t area_kind;         /* fa_area_kind */
+    int8_t area_size;          /* squares */
 } fa_attack_line;
 
 typedef struct fa_mods {            /* an attack's modifiers, with reasons */
@@ -642,7 +662,41 @@ typedef struct fa_mods {            /* an attack's modifiers, with reasons */
     int n;
     struct { uint8_t reason; int8_t value; } m[12];
     bool impossible;           /* total cover: no attack */
+    /* added by alloy-attack */
+    uint8_t why_impossible;    /* fa_attack_note when impossible */
+    int def_total;             /* the target's defense modifiers (in fa_defense_value) */
+    int n_def;
+    struct { uint8_t reason; int8_t value; } d[8];
+    int8_t cover_by;           /* the creature giving the only cover (-1 none): 004:870 */
+    int cover_value;           /* the cover penalty (positive), for "missed only because of cover" */
 } fa_mods;
+/* The facts attack.c tells for one attack roll, in this order:
+ *   FA_FACT_ATTACK: v1 = the line's bonus + fa_mods.total (every attack
+ *     modifier), v2 = d20 + v1, v4 = the defense with fa_mods.def_total; a
+ *     coup de grace without a roll (option coup_rolls false) has v0 = v2 = 0.
+ *   FA_FACT_MODIFIER, one per modifier: v0 fa_mod, v1 value, v2 = 1 when it
+ *     changes the target's defense (0: the attack roll); NOT_PROFICIENT has
+ *     v1 = 0 and v3 = the proficiency bonus not had (004:57).
+ *   then FA_FACT_COVER_STRUCK, FA_FACT_DAMAGE, FA_FACT_DYING/DEAD,
+ *     FA_FACT_COND_ON, FA_FACT_PUSH, FA_FACT_MOVE, FA_FACT_DROP as they
+ *     happen; FA_FACT_AMMO before the rolls. An area tells every attack
+ *     roll before the one damage roll's DAMAGE facts. */
+
+/* FA_FACT_NO_EFFECT reasons from attack.c (v0), and why an attack is not
+ * possible (fa_mods.why_impossible). Numbered from 64 so that they never
+ * meet the reasons act.c gives. */
+typedef enum fa_attack_note {
+    FA_NOTE_NO_ROOM = 64,      /* bull rush: no square to push the target into (004:512) */
+    FA_NOTE_ALREADY_PRONE,     /* trip: the target was already prone */
+    FA_NOTE_AID_LIMIT,         /* aid another: the ally already has four aiders (004:430) */
+    FA_NOTE_NO_TARGETS,        /* an area with no creature in it */
+    FA_NOTE_TOTAL_COVER,       /* no line of effect (004:866) */
+    FA_NOTE_OUT_OF_RANGE,      /* beyond reach, or beyond long range (004:89, 143) */
+    FA_NOTE_ATTACK_NOTES
+} fa_attack_note;
+
+/* FA_CMD_CHARGE's option: the attack at the end of the charge (004:523). */
+enum { FA_CHARGE_ATTACK, FA_CHARGE_BULL_RUSH };
 
 /* The attack line of `who`'s basic attack (power -1, melee or ranged by
  * the weapon) or power. */
@@ -669,6 +723,33 @@ fray_status fa_damage(fa_run *r, int who, int target, int amount);
 bool fa_check_vs(fa_run *r, int who, int bonus, int defense_value);
 /* Second wind: a surge's hit points and +2 defenses (004:675-681). */
 fray_status fa_second_wind(fa_run *r, int who);
+/* Suppressing fire (004:698-701), called by the turn code at the end of
+ * `who`'s turn: when who took a standard action or no action on it, each
+ * enemy suppressing a burst that holds who may make a basic ranged attack
+ * on it as an immediate action (one per round unless the option
+ * suppress_unlimited; 1 round of ammunition each), asked with
+ * fa_choose(FA_CH_SUPPRESS_FIRES). */
+fray_status fa_suppress_turn_end(fa_run *r, int who, bool took_standard_or_none);
+/* damage.c for attack.c: fa_damage telling `rolled` (the damage before
+ * Withered and the minimum) in FA_FACT_DAMAGE; and death now (coup de
+ * grace, 004:549), with DEAD told and FA_F_OUT set. */
+fray_status fa__deal(fa_run *r, int who, int target, int amount, int rolled);
+fray_status fa__kill(fa_run *r, int target);
+/* Command fields attack.c reads (added by alloy-attack):
+ *   ATTACK, CHARGE, COUP, TRIP, GRAPPLE, HELD_OBJECT: targets[0..n_targets)
+ *     (a basic attack or a single-target attack takes one; a power with no
+ *     area may take several: one attack and one damage roll each, 004:75);
+ *     power (-1 basic), weapon (-1 the one in hand).
+ *   ATTACK with an area (the weapon's or the power's): origin = the blast's
+ *     top-left corner (close blast) or the burst's centre (area burst);
+ *     path[0..n_path) = the wall's squares; close burst: nothing. The
+ *     targets are every creature in the area that is not out.
+ *   BULL_RUSH (and CHARGE with option FA_CHARGE_BULL_RUSH): targets[0];
+ *     origin = the square the target is pushed into, or origin.x < 0 to let
+ *     the engine choose (straight away from the attacker first).
+ *   AID: targets[0] the enemy, targets[1] the ally, option FA_AID_ATTACK |
+ *     FA_AID_DEFENSE.
+ *   SPRAY, SUPPRESS: origin = the burst's centre, the autofire weapon in hand. */
 
 /* ---- Loading (load.c) -------------------------------------------------------------- */
 

@@ -65,14 +65,16 @@ static const char *const fact_words[FA_FACT_KINDS] = {
     [FA_FACT_AP] = "action-point",       [FA_FACT_DELAY] = "delay",
     [FA_FACT_READY] = "ready",           [FA_FACT_READY_FIRES] = "ready-fires",
     [FA_FACT_LOST] = "lost",             [FA_FACT_NO_EFFECT] = "no-effect",
-    [FA_FACT_OVER] = "over",
+    [FA_FACT_OVER] = "over",             [FA_FACT_CHECK] = "check",
+    [FA_FACT_COVER_STRUCK] = "cover-struck", [FA_FACT_DROP] = "drop",
 };
 
 /* How a fact's value is written. */
 typedef enum vtype {
     T_NONE, T_INT, T_COND, T_ENDS, T_CMD, T_SLOT, T_DEF, T_RESULT, T_MOD,
     T_POS, /* this value and the next: [x, y] on the map */
-    T_TRIG, T_SIDE
+    T_TRIG, T_SIDE,
+    T_WHO  /* a combatant (-1: none) */
 } vtype;
 
 typedef struct vfield {
@@ -94,7 +96,7 @@ static const vfield fact_fields[FA_FACT_KINDS][6] = {
     [FA_FACT_ATTACK] = {{"d20", T_INT}, {"bonus", T_INT}, {"total", T_INT},
                         {"defense", T_DEF}, {"defense_value", T_INT},
                         {"result", T_RESULT}},
-    [FA_FACT_MODIFIER] = {{"reason", T_MOD}, {"value", T_INT}},
+    [FA_FACT_MODIFIER] = {{"reason", T_MOD}, {"value", T_INT}, {"on_defense", T_INT}},
     [FA_FACT_DAMAGE] = {{"damage", T_INT}, {"hp_left", T_INT}, {"rolled", T_INT}},
     [FA_FACT_DYING] = {{"hp", T_INT}},
     [FA_FACT_DEAD] = {{"hp", T_INT}},
@@ -111,6 +113,11 @@ static const vfield fact_fields[FA_FACT_KINDS][6] = {
     [FA_FACT_LOST] = {{"which", T_INT}},
     [FA_FACT_NO_EFFECT] = {{"reason", T_INT}},
     [FA_FACT_OVER] = {{"winner", T_SIDE}},
+    [FA_FACT_CHECK] = {{"d20", T_INT}, {"bonus", T_INT}, {"total", T_INT},
+                       {"defense_value", T_INT}, {"success", T_INT}},
+    [FA_FACT_COVER_STRUCK] = {{"aimed_at", T_WHO}, {"defense_value", T_INT},
+                              {"hits", T_INT}, {"took", T_INT}},
+    [FA_FACT_DROP] = {{"slot", T_INT}},
 };
 
 /* The words of a word type, or NULL (T_CMD, T_COND, T_DEF, T_MOD go
@@ -332,7 +339,7 @@ static void put_fact(fray__text *t, const fa_setup *s, const fa_fact *f) {
     bool first = true;
     fray__text_s(t, "{");
     put_key(t, &first, "fact");
-    if (f->kind < FA_FACT_KINDS)
+    if (f->kind < FA_FACT_KINDS && fact_words[f->kind])
         put_str(t, fact_words[f->kind]);
     else
         fray__text_f(t, "%d", f->kind);
@@ -359,6 +366,8 @@ static void put_fact(fray__text *t, const fa_setup *s, const fa_fact *f) {
         put_key(t, &first, fl[k].name);
         if (ty == T_INT) {
             fray__text_f(t, "%ld", (long)f->v[k]);
+        } else if (ty == T_WHO) {
+            put_who(t, s, (int)f->v[k]);
         } else if (ty == T_POS) {
             fray__text_f(t, "[%ld,%ld]", (long)f->v[k],
                          k + 1 < 6 ? (long)f->v[k + 1] : 0L);
@@ -803,6 +812,14 @@ static fray_status read_fact(reader *r, json_t *o, size_t i, fa_fact *f) {
         case T_INT:
             TRY(get_int(r, v, sub, INT32_MIN, INT32_MAX, &x));
             f->v[j] = (int32_t)x;
+            break;
+        case T_WHO:
+            if (json_is_integer(v) && json_integer_value(v) == -1) {
+                f->v[j] = -1;
+            } else {
+                TRY(get_who(r, v, sub, &k));
+                f->v[j] = k;
+            }
             break;
         case T_POS: {
             fray_pos p;

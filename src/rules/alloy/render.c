@@ -136,30 +136,41 @@ static const char *const mod_names[FA_MOD_KINDS] = {
     [FA_MOD_PRONE_VS_RANGED] = "prone against a ranged attack",
     [FA_MOD_UNCONSCIOUS] = "unconscious target",
     [FA_MOD_NOT_PROFICIENT] = "not proficient",
+    [FA_MOD_TOTAL_DEFENSE] = "total defense",
+    [FA_MOD_SECOND_WIND] = "second wind",
+    [FA_MOD_AID_DEFENSE] = "aid another (defenses)",
+    [FA_MOD_CREATURE_COVER] = "cover from a creature",
 };
 
 static const char *const slot_names[] = {
     "standard action", "move action", "swift action", "immediate action",
     "free action", "no action"};
 
+/* "?" for a value past the table or one the table has no word for yet
+ * (a kind added to alloy_int.h without its name here: the tests of
+ * render.c ask for every one). */
+static const char *name_in(const char *const *names, int n, int k) {
+    return k >= 0 && k < n && names[k] ? names[k] : "?";
+}
+
 const char *fa_cmd_name(int kind) {
-    return kind >= 0 && kind < FA_CMD_KINDS ? cmd_names[kind] : "?";
+    return name_in(cmd_names, FA_CMD_KINDS, kind);
 }
 
 const char *fa_cmd_title(int kind) {
-    return kind >= 0 && kind < FA_CMD_KINDS ? cmd_titles[kind] : "?";
+    return name_in(cmd_titles, FA_CMD_KINDS, kind);
 }
 
 const char *fa_cond_name(int kind) {
-    return kind >= 0 && kind < FA_COND_KINDS ? cond_names[kind] : "?";
+    return name_in(cond_names, FA_COND_KINDS, kind);
 }
 
 const char *fa_defense_name(int d) {
-    return d >= 0 && d < FA_DEFENSES ? defense_names[d] : "?";
+    return name_in(defense_names, FA_DEFENSES, d);
 }
 
 const char *fa_mod_name(int reason) {
-    return reason >= 0 && reason < FA_MOD_KINDS ? mod_names[reason] : "?";
+    return name_in(mod_names, FA_MOD_KINDS, reason);
 }
 
 /* ---- Helpers ----------------------------------------------------------------- */
@@ -232,15 +243,20 @@ static void put_ends(fray__text *t, const fa_setup *s, int ends, int source,
     }
 }
 
+/* The modifiers of facts [from, to): those of the attack roll (v2 0) or
+ * of the target's defense (v2 1). */
 static void put_modifiers(fray__text *t, const fa_event *ev, int from, int to,
-                          bool *used) {
+                          bool on_defense, bool *used) {
     bool any = false;
     for (int i = from; i < to; i++) {
         const fa_fact *m = &ev->facts[i];
-        if (m->kind != FA_FACT_MODIFIER)
+        if (m->kind != FA_FACT_MODIFIER || (m->v[2] != 0) != on_defense)
             continue;
         fray__text_s(t, any ? ", " : " (");
-        fray__text_f(t, "%s %+d", fa_mod_name(m->v[0]), (int)m->v[1]);
+        if (m->v[0] == FA_MOD_NOT_PROFICIENT && m->v[1] == 0 && m->v[3])
+            fray__text_f(t, "not proficient: no +%d", (int)m->v[3]);
+        else
+            fray__text_f(t, "%s %+d", fa_mod_name(m->v[0]), (int)m->v[1]);
         used[i] = true;
         any = true;
     }
@@ -319,14 +335,11 @@ static void put_fact(fray__text *t, const fa_setup *s, const fa_event *ev,
         break;
     }
     case FA_FACT_ATTACK: {
-        fray__text_f(t, "%s attacks %s: d20 %d ", who, tgt, (int)v[0]);
-        put_signed(t, (int)v[1]);
-        fray__text_f(t, " = %d vs %s %d", (int)v[2], fa_defense_name((int)v[3]),
-                     (int)v[4]);
+        /* The modifiers told with it: the run of modifier facts of this
+         * attacker and target just before and just after; those of the
+         * roll after the total, those of the defense after it. */
+        int a = i, b = i + 1;
         if (ev && used) {
-            /* The modifiers told with it: the run of modifier facts of
-             * this attacker and target just before and just after. */
-            int a = i, b = i + 1;
             while (a > 0 && ev->facts[a - 1].kind == FA_FACT_MODIFIER &&
                    ev->facts[a - 1].who == f->who &&
                    ev->facts[a - 1].target == f->target && !used[a - 1])
@@ -335,17 +348,52 @@ static void put_fact(fray__text *t, const fa_setup *s, const fa_event *ev,
                    ev->facts[b].who == f->who &&
                    ev->facts[b].target == f->target)
                 b++;
-            put_modifiers(t, ev, a, b, used);
         }
+        if (v[0] == 0 && v[2] == 0) {
+            fray__text_f(t, "%s attacks %s without a roll", who, tgt);
+        } else {
+            fray__text_f(t, "%s attacks %s: d20 %d ", who, tgt, (int)v[0]);
+            put_signed(t, (int)v[1]);
+            fray__text_f(t, " = %d", (int)v[2]);
+        }
+        if (ev && used)
+            put_modifiers(t, ev, a, b, false, used);
+        fray__text_f(t, " vs %s %d", fa_defense_name((int)v[3]), (int)v[4]);
+        if (ev && used)
+            put_modifiers(t, ev, a, b, true, used);
         fray__text_f(t, ": %s.", v[5] == FA_CRIT  ? "critical hit"
                                  : v[5] == FA_HIT ? "hit"
                                                   : "miss");
         break;
     }
     case FA_FACT_MODIFIER:
-        fray__text_f(t, "%s's attack on %s: %s %+d.", who, tgt,
-                     fa_mod_name((int)v[0]), (int)v[1]);
+        fray__text_f(t, "%s's attack on %s: %s %+d%s.", who, tgt,
+                     fa_mod_name((int)v[0]), (int)v[1],
+                     v[2] ? " to the defense" : "");
         break;
+    case FA_FACT_CHECK:
+        fray__text_f(t, "%s checks: d20 %d ", who, (int)v[0]);
+        put_signed(t, (int)v[1]);
+        fray__text_f(t, " = %d vs %d: %s.", (int)v[2], (int)v[3],
+                     v[4] ? "success" : "failure");
+        break;
+    case FA_FACT_COVER_STRUCK:
+        fray__text_f(t, "%s's attack missed %s only because of %s's cover: "
+                     "against its defense of %d it %s", who,
+                     who_name(s, (int)v[0]), tgt, (int)v[1],
+                     v[2] ? "hits" : "misses");
+        if (v[2])
+            fray__text_s(t, v[3] ? ", and it takes the hit." : ", but it does "
+                                                                "not take the hit.");
+        else
+            fray__text_s(t, ".");
+        break;
+    case FA_FACT_DROP: {
+        const char *wn = weapon_name(s, f->target, (int)v[0]);
+        fray__text_f(t, "%s drops %s%s in its space.", tgt, wn ? "its " : "",
+                     wn ? wn : "what it held");
+        break;
+    }
     case FA_FACT_DAMAGE:
         fray__text_f(t, "%s takes %d damage", tgt, (int)v[0]);
         if (f->who >= 0)
@@ -410,9 +458,21 @@ static void put_fact(fray__text *t, const fa_setup *s, const fa_event *ev,
         fray__text_f(t, "%s loses its %s.", who,
                      v[0] ? "readied action" : "delayed turn");
         break;
-    case FA_FACT_NO_EFFECT:
-        fray__text_f(t, "%s's action has no effect.", who);
+    case FA_FACT_NO_EFFECT: {
+        static const char *const notes[] = {
+            "there is no square to push the target into",
+            "the target is already prone",
+            "the ally already has four aiders",
+            "there is no creature in the area",
+            "there is no line of effect (total cover)",
+            "the target is out of reach or range"};
+        int k = (int)v[0] - FA_NOTE_NO_ROOM;
+        if (k >= 0 && k < (int)(sizeof notes / sizeof notes[0]))
+            fray__text_f(t, "%s's action has no effect: %s.", who, notes[k]);
+        else
+            fray__text_f(t, "%s's action has no effect.", who);
         break;
+    }
     case FA_FACT_OVER:
         if (v[0] >= 0)
             fray__text_f(t, "The fight is over: %s win.",
