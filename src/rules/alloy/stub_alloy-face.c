@@ -7,45 +7,6 @@
 
 #include <string.h>
 
-/* stub: alloy-load provides it (load.c) */
-fray_status fa_load(const char *path, const fray_allocator *alloc,
-                    fa_setup **out, fray_diag *diag) {
-    (void)path;
-    (void)alloc;
-    (void)diag;
-    *out = NULL;
-    return FRAY_ERR_INVALID;
-}
-
-/* stub: alloy-load provides it (load.c) */
-fray_status fa_check_file(const char *path, fray_diag *diag) {
-    (void)path;
-    (void)diag;
-    return FRAY_ERR_INVALID;
-}
-
-/* stub: alloy-load provides it (load.c) */
-void fa_setup_free(fa_setup *s) { (void)s; }
-
-/* stub: alloy-load provides it (load.c) */
-fray_status fa_setup_copy(const fa_setup *s, const fray_allocator *alloc,
-                          fa_setup **out) {
-    (void)s;
-    (void)alloc;
-    *out = NULL;
-    return FRAY_ERR_INVALID;
-}
-
-/* stub: alloy-load provides it (load.c) */
-fray_status fa_setup_vary(fa_setup *s, const char *key, const char *value,
-                          fray_diag *diag) {
-    (void)s;
-    (void)key;
-    (void)value;
-    (void)diag;
-    return FRAY_ERR_INVALID;
-}
-
 /* stub: alloy-engine provides it (turn.c) */
 void fa_state_init(const fa_setup *s, fa_state *st, uint64_t seed,
                    uint64_t trial) {
