@@ -335,3 +335,48 @@ Test(alloy_parse, every_action_word_reads) {
             cr_assert_eq(c.kind, k, "%s", text);
     }
 }
+
+/* The example encounter as the loader reads it (load.c): ids, names with
+ * spaces and dots, a group numbered by the loader, weapons and powers of
+ * the blocks; 004:131 a grenade's burst at a square. */
+Test(alloy_parse, commands_for_a_loaded_encounter_004_131) {
+    fa_setup *s = NULL;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    fray_status rc = fa_load(FRAY_SOURCE_DIR "/examples/alloy/skirmish.yaml",
+                             NULL, &s, &d);
+    cr_assert_eq(rc, FRAY_OK, "%s:%d:%d: %s", d.file ? d.file : "", d.line,
+                 d.column, d.message);
+    int trooper = -1, boss = -1, thug2 = -1;
+    for (int i = 0; i < s->n; i++) {
+        if (strcmp(s->c[i].id, "trooper") == 0)
+            trooper = i;
+        if (strcmp(s->c[i].id, "boss") == 0)
+            boss = i;
+        if (strcmp(s->c[i].id, "thug-2") == 0)
+            thug2 = i;
+    }
+    cr_assert(trooper >= 0 && boss >= 0 && thug2 >= 0);
+    fa_command c;
+    rc = fa_parse(s, NULL, "trooper attack thug-2 with rifle", &c, &d);
+    cr_assert_eq(rc, FRAY_OK, "%s", d.message);
+    cr_assert_eq(c.actor, trooper);
+    cr_assert_eq(c.targets[0], thug2);
+    cr_assert_eq(c.weapon, 0);
+    rc = fa_parse(s, NULL, "Sgt.-Oduya attack at 14,6 with grenade", &c, &d);
+    cr_assert_eq(rc, FRAY_OK, "%s", d.message);
+    cr_assert_eq(c.actor, trooper);
+    cr_assert_eq(c.power, 0);
+    cr_assert_eq(c.origin.x, 14);
+    rc = fa_parse(s, NULL, "trooper attack big-sal", &c, &d);
+    cr_assert_eq(rc, FRAY_OK, "%s", d.message);
+    cr_assert_eq(c.targets[0], boss);
+    rc = fa_parse(s, NULL, "trooper attack thug-9", &c, &d);
+    cr_assert_eq(rc, FRAY_ERR_PARSE);
+    cr_assert(strstr(d.message, "did you mean 'thug-"), "%s", d.message);
+    /* Off this map (18 x 10). */
+    rc = fa_parse(s, NULL, "trooper walk 3,12", &c, &d);
+    cr_assert_eq(rc, FRAY_ERR_PARSE);
+    cr_assert(strstr(d.message, "on the map"), "%s", d.message);
+    fa_setup_free(s);
+}
