@@ -29,7 +29,7 @@ static inline void fx_weapon(fa_setup *s, int i, const char *id,
     w->w.sides = (int8_t)sides;
     w->proficiency = 2;
     w->range_short = (int16_t)range;
-    w->range_long = (int16_t)range;
+    w->range_long = (int16_t)(2 * range);
     w->reach = 1;
     w->hands = 1;
     w->area_defense = FA_DEF_REFLEX;

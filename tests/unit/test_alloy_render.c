@@ -110,6 +110,8 @@ Test(alloy_render, attack_narrated_with_modifiers_and_damage) {
     EV->cmd.n_targets = 1;
     EV->cmd.targets[0] = FX_ORC1;
     EV->cmd.weapon = 0;
+    EV->cmd.origin.x = EV->cmd.origin.y = 0; /* as a policy leaves it: not an area */
+    EV->cmd.slot = FA_ACT_STANDARD;
     fact(FA_FACT_ACTION, FX_TONY, -1, FA_CMD_ATTACK, FA_ACT_STANDARD, 0, 0, 0, 0);
     fact(FA_FACT_MODIFIER, FX_TONY, FX_ORC1, FA_MOD_COVER, -2, 0, 0, 0, 0);
     fact(FA_FACT_ATTACK, FX_TONY, FX_ORC1, 14, 6, 20, FA_DEF_DEFENSE, 16, FA_HIT);
@@ -119,11 +121,27 @@ Test(alloy_render, attack_narrated_with_modifiers_and_damage) {
     HAS(t, "Tony: Attack (standard action).");
     HAS(t, "Tony attacks orc 1: d20 14 + 6 = 20 (cover -2) vs Defense 16: hit.");
     HAS(t, "orc 1 takes 11 damage from Tony: 4 hit points left.");
+    cr_assert_null(strstr(t, " at 0,0"), "%s", t);
     /* The modifier is told once, with its attack. */
     cr_assert_null(strstr(t, "Tony's attack on orc 1"), "%s", t);
 }
 
 /* 004:53, 175: natural 20 a critical hit; a miss. */
+/* 004:131 an area burst's origin is told; 004:685 autofire's burst. */
+Test(alloy_render, area_origin_told_004_131) {
+    ev_cmd(FA_CMD_ATTACK, FX_TONY);
+    EV->round = 1;
+    EV->cmd.power = 0;
+    EV->cmd.origin.x = 8;
+    EV->cmd.origin.y = 6;
+    HAS(narrate(), "Round 1 - Tony: Attack with Burst Fire at 8,6.");
+    ev_cmd(FA_CMD_SPRAY, FX_TONY);
+    EV->round = 1;
+    EV->cmd.origin.x = 0;
+    EV->cmd.origin.y = 0;
+    HAS(narrate(), "Round 1 - Tony: Autofire: Spray at 0,0.");
+}
+
 Test(alloy_render, crit_and_miss_004_175) {
     ev_cmd(FA_CMD_ATTACK, FX_ANA);
     EV->round = 3;

@@ -497,6 +497,32 @@ size_t fa_narrate_fact(const fa_setup *s, const fa_fact *f, char *buf,
     return t.len;
 }
 
+/* Whether the command's origin means something: autofire's burst, an
+ * area attack's origin or blast corner, a bull rush's square (a policy's
+ * command may leave 0,0 there otherwise). */
+static bool uses_origin(const fa_setup *s, const fa_command *c) {
+    switch (c->kind) {
+    case FA_CMD_SPRAY:
+    case FA_CMD_SUPPRESS:
+    case FA_CMD_BULL_RUSH:
+        return true;
+    case FA_CMD_ATTACK: {
+        if (c->actor < 0 || c->actor >= s->n)
+            return false;
+        const fa_statblock *sb = &s->sb[s->c[c->actor].sb];
+        if (c->power >= 0 && c->power < sb->n_powers)
+            return sb->powers[c->power].area != FA_AREA_NONE;
+        int slot = c->weapon;
+        if (slot < 0 || slot >= sb->n_weapons)
+            return c->n_targets == 0;
+        int w = sb->weapons[slot].weapon;
+        return w >= 0 && w < s->n_weapons && s->weapons[w].area != FA_AREA_NONE;
+    }
+    default:
+        return false;
+    }
+}
+
 /* The command in a line: "Tony: Attack on orc 1 with Pistol". */
 static void put_command(fray__text *t, const fa_setup *s, const fa_command *c) {
     if (c->kind == FA_CMD_BEGIN) {
@@ -524,7 +550,7 @@ static void put_command(fray__text *t, const fa_setup *s, const fa_command *c) {
         fray__text_f(t, " with %s", pw);
     else if (wn)
         fray__text_f(t, " with the %s", wn);
-    if (c->origin.x >= 0)
+    if (c->origin.x >= 0 && uses_origin(s, c))
         fray__text_f(t, " at %d,%d", c->origin.x, c->origin.y);
     if (c->n_path > 0)
         fray__text_f(t, " to %d,%d", c->path[c->n_path - 1].x,
@@ -541,9 +567,7 @@ static void put_command(fray__text *t, const fa_setup *s, const fa_command *c) {
                                        : "an enemy",
                      trigger_words(c->ready.trigger));
     }
-    if (c->slot < FA_ACT_NONE && c->slot != FA_ACT_FREE &&
-        c->slot != FA_ACT_IMMEDIATE)
-        fray__text_f(t, " (paid with the %s)", slot_names[c->slot]);
+    /* The slot that paid is told by the action fact. */
 }
 
 size_t fa_narrate(const fa_setup *s, const fa_event *ev, char *buf,
