@@ -117,8 +117,8 @@ Test(alloy_render, attack_narrated_with_modifiers_and_damage) {
     fact(FA_FACT_ATTACK, FX_TONY, FX_ORC1, 14, 6, 20, FA_DEF_DEFENSE, 16, FA_HIT);
     fact(FA_FACT_DAMAGE, FX_TONY, FX_ORC1, 11, 4, 11, 0, 0, 0);
     const char *t = narrate();
-    HAS(t, "Round 2 - Tony: Attack on orc 1 with the Pistol.\n");
-    HAS(t, "Tony: Attack (standard action).");
+    HAS(t, "Round 2 - Tony: Attack on orc 1 with the Pistol (standard action).\n");
+    cr_assert_null(strstr(t, "Tony: Attack (standard action)."), "%s", t);
     HAS(t, "Tony attacks orc 1: d20 14 + 6 = 20 (cover -2) vs Defense 16: hit.");
     HAS(t, "orc 1 takes 11 damage from Tony: 4 hit points left.");
     cr_assert_null(strstr(t, " at 0,0"), "%s", t);
@@ -257,6 +257,26 @@ Test(alloy_render, every_kind_of_fact_004_453) {
         cr_assert_gt(n, 0);
         cr_assert_null(strstr(BUF, "a fact of kind"), "fact %d", k);
     }
+}
+
+/* 004:211 a fall: dying, and the conditions that come with it, told once. */
+Test(alloy_render, a_fall_told_once_004_211) {
+    ev_cmd(FA_CMD_ATTACK, FX_TONY);
+    EV->round = 2;
+    fact(FA_FACT_DAMAGE, FX_TONY, FX_ORC1, 17, -2, 17, 0, 0, 0);
+    fact(FA_FACT_DYING, -1, FX_ORC1, -2, 0, 0, 0, 0, 0);
+    fact(FA_FACT_COND_ON, FX_ORC1, -1, FA_C_DYING, FA_ENDS_EVENT, 0, 0, 0, 0);
+    fact(FA_FACT_COND_ON, FX_ORC1, -1, FA_C_UNCONSCIOUS, FA_ENDS_EVENT, 0, 0, 0, 0);
+    fact(FA_FACT_COND_ON, FX_ORC1, -1, FA_C_HELPLESS, FA_ENDS_EVENT, 0, 0, 0, 0);
+    fact(FA_FACT_COND_ON, FX_ORC1, -1, FA_C_PRONE, FA_ENDS_EVENT, 0, 0, 0, 0);
+    const char *t = narrate();
+    HAS(t, "  orc 1 falls dying at -2 hit points.\n  orc 1 is unconscious, "
+           "helpless and prone.\n");
+    cr_assert_null(strstr(t, "is dying"), "%s", t);
+    ev_cmd(FA_CMD_NEXT, -1);
+    EV->round = 3;
+    fact(FA_FACT_TURN, FX_ANA, -1, 0, 0, 0, 0, 0, 0);
+    HAS(narrate(), "Round 3 - Next turn.\n  Ana's turn.\n");
 }
 
 Test(alloy_render, surprise_round_and_given_dice) {

@@ -530,7 +530,7 @@ static void put_command(fray__text *t, const fa_setup *s, const fa_command *c) {
         return;
     }
     if (c->kind == FA_CMD_NEXT) {
-        fray__text_s(t, "The turn ends");
+        fray__text_s(t, "Next turn");
         return;
     }
     fray__text_f(t, "%s: %s", who_name(s, c->actor), fa_cmd_title(c->kind));
@@ -570,19 +570,55 @@ static void put_command(fray__text *t, const fa_setup *s, const fa_command *c) {
     /* The slot that paid is told by the action fact. */
 }
 
+/* A run of conditions gained at once by one combatant (a fall: dying,
+ * unconscious, helpless, prone) in one sentence; those that end only by
+ * an event and come from the same source. Returns the facts told. */
+static int put_conditions_on(fray__text *t, const fa_setup *s,
+                             const fa_event *ev, int i, bool *used) {
+    const fa_fact *f = &ev->facts[i];
+    int j = i;
+    while (j < ev->n_facts && ev->facts[j].kind == FA_FACT_COND_ON &&
+           ev->facts[j].who == f->who && ev->facts[j].target == f->target &&
+           ev->facts[j].v[1] == FA_ENDS_EVENT && ev->facts[j].v[0] != FA_C_ONGOING)
+        j++;
+    if (j - i < 2)
+        return 0;
+    fray__text_f(t, "%s is ", who_name(s, f->who));
+    for (int k = i; k < j; k++) {
+        fray__text_s(t, k == i ? "" : k + 1 == j ? " and " : ", ");
+        fray__text_s(t, fa_cond_name((int)ev->facts[k].v[0]));
+        used[k] = true;
+    }
+    fray__text_s(t, ".");
+    return j - i;
+}
+
 size_t fa_narrate(const fa_setup *s, const fa_event *ev, char *buf,
                   size_t size) {
     fray__text t;
     fray__text_init(&t, buf, size);
+    bool used[FA_EVENT_FACTS];
+    memset(used, 0, sizeof used);
     if (ev->round == 0 && ev->cmd.kind != FA_CMD_BEGIN)
         fray__text_s(&t, "Surprise round - ");
     else if (ev->cmd.kind != FA_CMD_BEGIN)
         fray__text_f(&t, "Round %d - ", ev->round);
     put_command(&t, s, &ev->cmd);
+    /* The action fact of the command itself: its slot in the header. */
+    for (int i = 0; i < ev->n_facts; i++) {
+        const fa_fact *f = &ev->facts[i];
+        if (f->kind == FA_FACT_ACTION && f->who == ev->cmd.actor &&
+            f->v[0] == ev->cmd.kind) {
+            int slot = (int)f->v[1];
+            fray__text_f(&t, " (%s)", slot >= 0 && slot <= FA_ACT_NONE
+                                          ? slot_names[slot]
+                                          : "?");
+            used[i] = true;
+            break;
+        }
+    }
     fray__text_s(&t, ev->dice_given ? " (dice rolled at the table).\n"
                                     : ".\n");
-    bool used[FA_EVENT_FACTS];
-    memset(used, 0, sizeof used);
     for (int i = 0; i < ev->n_facts; i++) {
         const fa_fact *f = &ev->facts[i];
         if (used[i])
@@ -610,8 +646,17 @@ size_t fa_narrate(const fa_setup *s, const fa_event *ev, char *buf,
                 ev->facts[j].who == f->who && ev->facts[j].target == f->target)
                 continue;
         }
+        if (f->kind == FA_FACT_COND_ON && i > 0 &&
+            ((f->v[0] == FA_C_DYING && ev->facts[i - 1].kind == FA_FACT_DYING) ||
+             (f->v[0] == FA_C_DEAD && ev->facts[i - 1].kind == FA_FACT_DEAD)) &&
+            ev->facts[i - 1].target == f->who) {
+            /* "falls dying" / "is dead" said it. */
+            used[i] = true;
+            continue;
+        }
         fray__text_s(&t, "  ");
-        put_fact(&t, s, ev, i, f, used);
+        if (f->kind != FA_FACT_COND_ON || put_conditions_on(&t, s, ev, i, used) == 0)
+            put_fact(&t, s, ev, i, f, used);
         used[i] = true;
         fray__text_s(&t, "\n");
     }
@@ -781,13 +826,13 @@ size_t fa_summary(const fa_setup *s, const fa_state *st, char *buf,
         fray__text_s(&t, s->c[i].name);
         pad(&t, strlen(s->c[i].name), w);
         fray__text_f(&t, "  %s: ", side_of(s, s->c[i].side));
-        const char *sw = state_word(c);
-        if (sw && fa_has(c, FA_C_DEAD))
-            fray__text_s(&t, "dead");
-        else
-            fray__text_f(&t, "%s%d/%d hit points",
-                         fa_has(c, FA_C_DYING) ? "dying, " : "", c->hp,
-                         max_hp(s, i));
+        if (fa_has(c, FA_C_DEAD)) {
+            fray__text_s(&t, "dead\n");
+            continue;
+        }
+        fray__text_f(&t, "%s%d/%d hit points",
+                     fa_has(c, FA_C_DYING) ? "dying, " : "", c->hp,
+                     max_hp(s, i));
         put_conditions(&t, c, ", ");
         fray__text_s(&t, "\n");
     }
