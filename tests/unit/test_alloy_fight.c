@@ -69,7 +69,7 @@ Test(alloy_fight, the_table_is_filled) {
  * line; its action and narration from the packed bytes. */
 Test(alloy_fight, packed_events_from_json_and_back) {
     static const char line[] =
-        "{\"event\":4,\"round\":2,\"cmd\":{\"action\":\"attack\",\"actor\":\"tony\","
+        "{\"event\":4,\"round\":2,\"command\":{\"action\":\"attack\",\"actor\":\"tony\","
         "\"weapon\":\"pistol\",\"targets\":[\"orc-1\"]},\"dice_given\":true,"
         "\"dice\":[{\"d\":20,\"v\":19,\"for\":\"attack\",\"by\":\"tony\"},"
         "{\"d\":6,\"v\":3,\"for\":\"damage\",\"by\":\"tony\"}],\"choices\":[],"
@@ -107,7 +107,7 @@ Test(alloy_fight, packed_events_from_json_and_back) {
 /* A field that cannot be read is named with its column in the line. */
 Test(alloy_fight, event_read_names_field_and_column) {
     static const char line[] =
-        "{\"cmd\":{\"action\":\"attack\",\"actor\":\"tony\",\"targets\":[\"orc-1\",\"orc-7\"]},"
+        "{\"command\":{\"action\":\"attack\",\"actor\":\"tony\",\"targets\":[\"orc-1\",\"orc-7\"]},"
         "\"dice\":[],\"choices\":[]}";
     json_error_t err;
     json_t *o = json_loads(line, 0, &err);
@@ -118,7 +118,7 @@ Test(alloy_fight, event_read_names_field_and_column) {
     size_t len = 0;
     cr_assert_eq(RS->event_read(S, &l, o, ev, &len, &d), FRAY_ERR_PARSE);
     json_decref(o);
-    cr_assert(strstr(d.message, "cmd.targets[1]: 'orc-7' is not a combatant"), "%s",
+    cr_assert(strstr(d.message, "command.targets[1]: 'orc-7' is not a combatant"), "%s",
               d.message);
     cr_assert_eq(d.column, (int)(strstr(line, "\"orc-7\"") - line) + 1, "%d: %s",
                  d.column, d.message);

@@ -109,7 +109,7 @@ Test(alloy_json, layout_of_an_attack) {
     add_die(6, 5, FA_DIE_DAMAGE, FX_TONY);
     add_fact(FA_FACT_ATTACK, FX_TONY, FX_ORC1, 14, 6, 20, FA_DEF_DEFENSE, 16, FA_HIT);
     fa_event_json(S, EV, J1, sizeof J1);
-    cr_assert(strstr(J1, "{\"event\":7,\"round\":2,\"cmd\":{\"action\":\"attack\","
+    cr_assert(strstr(J1, "{\"event\":7,\"round\":2,\"command\":{\"action\":\"attack\","
                          "\"actor\":\"tony\",\"weapon\":\"pistol\",\"targets\":[\"orc-1\"]}"),
               "%s", J1);
     cr_assert(strstr(J1, "\"dice\":[{\"d\":20,\"v\":14,\"for\":\"attack\",\"by\":\"tony\"},"
@@ -259,64 +259,64 @@ static void expect_bad(const char *text, const char *field, const char *why_part
 /* Every field checked: combatants exist, dice in range, squares on the
  * map, words known; the error names the field's path. */
 Test(alloy_json, every_field_checked) {
-    expect_bad("{\"cmd\":{\"action\":\"dance\",\"actor\":\"tony\"},\"dice\":[],\"choices\":[]}",
-               "cmd.action", "not an action");
-    expect_bad("{\"cmd\":{\"action\":\"attack\",\"actor\":\"nobody\"},\"dice\":[],\"choices\":[]}",
-               "cmd.actor", "not a combatant");
-    expect_bad("{\"cmd\":{\"action\":\"attack\",\"actor\":9},\"dice\":[],\"choices\":[]}",
-               "cmd.actor", "0 to 3");
-    expect_bad("{\"cmd\":{\"action\":\"attack\"},\"dice\":[],\"choices\":[]}",
-               "cmd.actor", "who acts");
-    expect_bad("{\"cmd\":{\"action\":\"attack\",\"actor\":\"tony\",\"targets\":[\"orc-1\",\"orc-9\"]},"
+    expect_bad("{\"command\":{\"action\":\"dance\",\"actor\":\"tony\"},\"dice\":[],\"choices\":[]}",
+               "command.action", "not an action");
+    expect_bad("{\"command\":{\"action\":\"attack\",\"actor\":\"nobody\"},\"dice\":[],\"choices\":[]}",
+               "command.actor", "not a combatant");
+    expect_bad("{\"command\":{\"action\":\"attack\",\"actor\":9},\"dice\":[],\"choices\":[]}",
+               "command.actor", "0 to 3");
+    expect_bad("{\"command\":{\"action\":\"attack\"},\"dice\":[],\"choices\":[]}",
+               "command.actor", "who acts");
+    expect_bad("{\"command\":{\"action\":\"attack\",\"actor\":\"tony\",\"targets\":[\"orc-1\",\"orc-9\"]},"
                "\"dice\":[],\"choices\":[]}",
-               "cmd.targets[1]", "'orc-9' is not a combatant");
-    expect_bad("{\"cmd\":{\"action\":\"walk\",\"actor\":\"tony\",\"path\":[[1,1],[12,3]]},"
+               "command.targets[1]", "'orc-9' is not a combatant");
+    expect_bad("{\"command\":{\"action\":\"walk\",\"actor\":\"tony\",\"path\":[[1,1],[12,3]]},"
                "\"dice\":[],\"choices\":[]}",
-               "cmd.path[1]", "not a square of the map");
-    expect_bad("{\"cmd\":{\"action\":\"attack\",\"actor\":\"tony\",\"weapon\":\"axe\"},"
+               "command.path[1]", "not a square of the map");
+    expect_bad("{\"command\":{\"action\":\"attack\",\"actor\":\"tony\",\"weapon\":\"axe\"},"
                "\"dice\":[],\"choices\":[]}",
-               "cmd.weapon", "not one of Tony's weapons");
-    expect_bad("{\"cmd\":{\"action\":\"attack\",\"actor\":\"tony\",\"power\":\"fireball\"},"
+               "command.weapon", "not one of Tony's weapons");
+    expect_bad("{\"command\":{\"action\":\"attack\",\"actor\":\"tony\",\"power\":\"fireball\"},"
                "\"dice\":[],\"choices\":[]}",
-               "cmd.power", "not one of Tony's powers");
-    expect_bad("{\"cmd\":{\"action\":\"walk\",\"actor\":\"tony\",\"slot\":\"big\"},"
+               "command.power", "not one of Tony's powers");
+    expect_bad("{\"command\":{\"action\":\"walk\",\"actor\":\"tony\",\"slot\":\"big\"},"
                "\"dice\":[],\"choices\":[]}",
-               "cmd.slot", "action slot");
-    expect_bad("{\"cmd\":{\"action\":\"ready\",\"actor\":\"tony\",\"ready\":{\"action\":\"attack\","
+               "command.slot", "action slot");
+    expect_bad("{\"command\":{\"action\":\"ready\",\"actor\":\"tony\",\"ready\":{\"action\":\"attack\","
                "\"trigger\":\"sneezes\"}},\"dice\":[],\"choices\":[]}",
-               "cmd.ready.trigger", "a trigger");
-    expect_bad("{\"cmd\":{\"action\":\"next\"},\"dice\":[{\"d\":20,\"v\":21,\"for\":\"attack\"}],"
+               "command.ready.trigger", "a trigger");
+    expect_bad("{\"command\":{\"action\":\"next\"},\"dice\":[{\"d\":20,\"v\":21,\"for\":\"attack\"}],"
                "\"choices\":[]}",
                "dice[0].v", "out of range (1 to 20)");
-    expect_bad("{\"cmd\":{\"action\":\"next\"},\"dice\":[{\"d\":1,\"v\":1,\"for\":\"attack\"}],"
+    expect_bad("{\"command\":{\"action\":\"next\"},\"dice\":[{\"d\":1,\"v\":1,\"for\":\"attack\"}],"
                "\"choices\":[]}",
                "dice[0].d", "2 to 100");
-    expect_bad("{\"cmd\":{\"action\":\"next\"},\"dice\":[{\"d\":6,\"v\":1,\"for\":\"luck\"}],"
+    expect_bad("{\"command\":{\"action\":\"next\"},\"dice\":[{\"d\":6,\"v\":1,\"for\":\"luck\"}],"
                "\"choices\":[]}",
                "dice[0].for", "purpose");
-    expect_bad("{\"cmd\":{\"action\":\"next\"},\"dice\":[{\"d\":6,\"v\":1,\"for\":\"damage\",\"by\":\"zed\"}],"
+    expect_bad("{\"command\":{\"action\":\"next\"},\"dice\":[{\"d\":6,\"v\":1,\"for\":\"damage\",\"by\":\"zed\"}],"
                "\"choices\":[]}",
                "dice[0].by", "not a combatant");
-    expect_bad("{\"cmd\":{\"action\":\"next\"},\"dice\":[],"
+    expect_bad("{\"command\":{\"action\":\"next\"},\"dice\":[],"
                "\"choices\":[{\"choice\":\"opportunity\",\"who\":\"tony\"}]}",
                "choices[0].value", "whole number");
-    expect_bad("{\"cmd\":{\"action\":\"next\"},\"dice\":[],"
+    expect_bad("{\"command\":{\"action\":\"next\"},\"dice\":[],"
                "\"choices\":[{\"choice\":\"bribe\",\"value\":1}]}",
                "choices[0].choice", "kind of choice");
-    expect_bad("{\"cmd\":{\"action\":\"next\"},\"dice\":[],\"choices\":[],"
+    expect_bad("{\"command\":{\"action\":\"next\"},\"dice\":[],\"choices\":[],"
                "\"facts\":[{\"fact\":\"turn\"},{\"fact\":\"gloat\"}]}",
                "facts[1].fact", "kind of fact");
-    expect_bad("{\"cmd\":{\"action\":\"next\"},\"dice\":[],\"choices\":[],"
+    expect_bad("{\"command\":{\"action\":\"next\"},\"dice\":[],\"choices\":[],"
                "\"facts\":[{\"fact\":\"condition-on\",\"who\":\"tony\",\"condition\":\"sleepy\","
                "\"ends\":\"save\",\"value\":0}]}",
                "facts[0].condition", "a condition");
-    expect_bad("{\"cmd\":{\"action\":\"next\"},\"dice\":[],\"choices\":[],"
+    expect_bad("{\"command\":{\"action\":\"next\"},\"dice\":[],\"choices\":[],"
                "\"facts\":[{\"fact\":\"move\",\"who\":\"tony\",\"from\":[1,1],\"to\":[40,1],"
                "\"squares\":1}]}",
                "facts[0].to", "not a square of the map");
-    expect_bad("{\"cmd\":{\"action\":\"next\"},\"dice\":[],\"choices\":[],"
+    expect_bad("{\"command\":{\"action\":\"next\"},\"dice\":[],\"choices\":[],"
                "\"facts\":[{\"fact\":\"attack\",\"who\":\"tony\",\"target\":\"orc-1\",\"d20\":3}]}",
                "facts[0].bonus", "bonus");
-    expect_bad("{\"cmd\":{\"action\":\"next\"},\"choices\":[]}", "dice", "dice");
+    expect_bad("{\"command\":{\"action\":\"next\"},\"choices\":[]}", "dice", "dice");
     expect_bad("[1,2]", "", "an object");
 }

@@ -665,7 +665,7 @@ static size_t rs_event_json(const void *setup, const uint8_t *ev, size_t len,
     return fa_event_json(setup, &e, buf, size);
 }
 
-/* The field's path ("cmd.targets[1]", "facts[0].to") as the layer's
+/* The field's path ("command.targets[1]", "facts[0].to") as the layer's
  * path segments, for the column of the message. */
 static int path_of(char *field, fray__jseg *path) {
     int depth = 0;

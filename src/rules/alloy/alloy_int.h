@@ -784,7 +784,7 @@ size_t fa_summary(const fa_setup *s, const fa_state *st, char *buf, size_t size)
 /* A journal line's JSON object (a jansson json_t *) back into an event
  * (json.c): every field checked (combatants exist, dice in range, squares
  * on the map, words known). On error FRAY_ERR_PARSE, `field` the JSON path
- * ("cmd.targets[1]") and `why` what was expected; *out is then partly
+ * ("command.targets[1]") and `why` what was expected; *out is then partly
  * written. */
 fray_status fa_event_from_json(const fa_setup *s, const void *json_t_obj,
                                fa_event *out, char *field, size_t field_size,

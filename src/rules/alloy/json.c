@@ -5,14 +5,14 @@
  * One object on one line:
  *
  *   {"event":3,"round":2,
- *    "cmd":{"action":"attack","actor":"tony","targets":["orc-1"],"weapon":"pistol"},
+ *    "command":{"action":"attack","actor":"tony","targets":["orc-1"],"weapon":"pistol"},
  *    "dice_given":true,
  *    "dice":[{"d":20,"v":14,"for":"attack","by":"tony"},...],
  *    "choices":[{"choice":"opportunity","who":"orc-1","other":"tony","value":1}],
  *    "facts":[{"fact":"attack","who":"tony","target":"orc-1","d20":14,...}],
  *    "facts_untold":0}
  *
- * In "cmd" only "action" is always there; every other key is left out at
+ * In "command" only "action" is always there; every other key is left out at
  * its default: actor (engine steps), slot ("standard" | "move" | "swift" |
  * "immediate" | "free"; the action's own), power (its id), weapon (its id,
  * or an index), aid ("attack" | "defense"), skill ("acrobatics" |
@@ -386,7 +386,7 @@ size_t fa_event_json(const fa_setup *s, const fa_event *ev, char *buf,
                      size_t size) {
     fray__text t;
     fray__text_init(&t, buf, size);
-    fray__text_f(&t, "{\"event\":%ld,\"round\":%d,\"cmd\":", (long)ev->number,
+    fray__text_f(&t, "{\"event\":%ld,\"round\":%d,\"command\":", (long)ev->number,
                  ev->round);
     put_command(&t, s, &ev->cmd);
     if (ev->dice_given)
@@ -647,29 +647,29 @@ static const char *mod_name_of(int k) { return fa_mod_name(k); }
 static fray_status read_ready(reader *r, json_t *o, int actor,
                               fa_ready *out) {
     if (!json_is_object(o))
-        return bad(r, "cmd.ready", "expected an object");
+        return bad(r, "command.ready", "expected an object");
     json_t *v;
     int k;
     if (!(v = json_object_get(o, "action")))
-        return bad(r, "cmd.ready.action", "expected the action readied");
-    TRY(get_named(r, v, "cmd.ready.action", cmd_name_of, FA_CMD_KINDS,
+        return bad(r, "command.ready.action", "expected the action readied");
+    TRY(get_named(r, v, "command.ready.action", cmd_name_of, FA_CMD_KINDS,
                   "an action", &k));
     out->kind = (uint8_t)k;
     if (!(v = json_object_get(o, "trigger")))
-        return bad(r, "cmd.ready.trigger", "expected the trigger");
-    TRY(get_word(r, v, "cmd.ready.trigger", trigger_words, FA_TRIG_KINDS,
+        return bad(r, "command.ready.trigger", "expected the trigger");
+    TRY(get_word(r, v, "command.ready.trigger", trigger_words, FA_TRIG_KINDS,
                  "a trigger (moves-adjacent, attacks, enters-reach)", &k));
     out->trigger = (uint8_t)k;
     if ((v = json_object_get(o, "who"))) {
-        TRY(get_who(r, v, "cmd.ready.who", &k));
+        TRY(get_who(r, v, "command.ready.who", &k));
         out->who = (int8_t)k;
     }
     if ((v = json_object_get(o, "target"))) {
-        TRY(get_who(r, v, "cmd.ready.target", &k));
+        TRY(get_who(r, v, "command.ready.target", &k));
         out->target = (int8_t)k;
     }
     if ((v = json_object_get(o, "power"))) {
-        TRY(get_power(r, v, "cmd.ready.power", actor, &k));
+        TRY(get_power(r, v, "command.ready.power", actor, &k));
         out->power = (int8_t)k;
     }
     return FRAY_OK;
@@ -684,68 +684,68 @@ static fray_status read_command(reader *r, json_t *o, fa_command *c) {
     c->ready.who = c->ready.power = c->ready.target = -1;
     c->ready.kind = FA_CMD_ATTACK;
     if (!json_is_object(o))
-        return bad(r, "cmd", "expected an object");
+        return bad(r, "command", "expected an object");
     json_t *v;
     int k;
     char path[64];
     if (!(v = json_object_get(o, "action")))
-        return bad(r, "cmd.action", "expected the action's name");
-    TRY(get_named(r, v, "cmd.action", cmd_name_of, FA_CMD_KINDS,
+        return bad(r, "command.action", "expected the action's name");
+    TRY(get_named(r, v, "command.action", cmd_name_of, FA_CMD_KINDS,
                   "an action (attack, walk, next, ...)", &k));
     c->kind = (uint8_t)k;
     if ((v = json_object_get(o, "actor"))) {
-        TRY(get_who(r, v, "cmd.actor", &k));
+        TRY(get_who(r, v, "command.actor", &k));
         c->actor = (int8_t)k;
     } else if (c->kind != FA_CMD_BEGIN && c->kind != FA_CMD_NEXT) {
-        return bad(r, "cmd.actor", "expected who acts");
+        return bad(r, "command.actor", "expected who acts");
     }
     if ((v = json_object_get(o, "slot"))) {
-        TRY(get_word(r, v, "cmd.slot", slot_words, FA_ACT_NONE + 1,
+        TRY(get_word(r, v, "command.slot", slot_words, FA_ACT_NONE + 1,
                      "an action slot (standard, move, swift)", &k));
         c->slot = (uint8_t)k;
     }
     if ((v = json_object_get(o, "power"))) {
-        TRY(get_power(r, v, "cmd.power", c->actor, &k));
+        TRY(get_power(r, v, "command.power", c->actor, &k));
         c->power = (int8_t)k;
     }
     if ((v = json_object_get(o, "weapon"))) {
-        TRY(get_weapon(r, v, "cmd.weapon", c->actor, &k));
+        TRY(get_weapon(r, v, "command.weapon", c->actor, &k));
         c->weapon = (int8_t)k;
     }
     if ((v = json_object_get(o, "aid"))) {
         static const char *const aid_words[] = {"attack", "defense"};
-        TRY(get_word(r, v, "cmd.aid", aid_words, 2, "'attack' or 'defense'",
+        TRY(get_word(r, v, "command.aid", aid_words, 2, "'attack' or 'defense'",
                      &k));
         c->option = (int8_t)k;
     }
     if ((v = json_object_get(o, "skill"))) {
-        TRY(get_word(r, v, "cmd.skill", skill_words, FA_SKILLS, "a skill",
+        TRY(get_word(r, v, "command.skill", skill_words, FA_SKILLS, "a skill",
                      &k));
         c->option = (int8_t)k;
     }
     if ((v = json_object_get(o, "option"))) {
         long x;
-        TRY(get_int(r, v, "cmd.option", INT8_MIN, INT8_MAX, &x));
+        TRY(get_int(r, v, "command.option", INT8_MIN, INT8_MAX, &x));
         c->option = (int8_t)x;
     }
     if ((v = json_object_get(o, "targets"))) {
         if (!json_is_array(v) || json_array_size(v) > FA_MAX_TARGETS)
-            return bad(r, "cmd.targets", "expected a list of at most %d "
+            return bad(r, "command.targets", "expected a list of at most %d "
                        "combatants", FA_MAX_TARGETS);
         for (size_t i = 0; i < json_array_size(v); i++) {
-            snprintf(path, sizeof path, "cmd.targets[%zu]", i);
+            snprintf(path, sizeof path, "command.targets[%zu]", i);
             TRY(get_who(r, json_array_get(v, i), path, &k));
             c->targets[c->n_targets++] = (int8_t)k;
         }
     }
     if ((v = json_object_get(o, "origin")))
-        TRY(get_pos(r, v, "cmd.origin", &c->origin));
+        TRY(get_pos(r, v, "command.origin", &c->origin));
     if ((v = json_object_get(o, "path"))) {
         if (!json_is_array(v) || json_array_size(v) > FA_MAX_PATH)
-            return bad(r, "cmd.path", "expected a list of at most %d squares",
+            return bad(r, "command.path", "expected a list of at most %d squares",
                        FA_MAX_PATH);
         for (size_t i = 0; i < json_array_size(v); i++) {
-            snprintf(path, sizeof path, "cmd.path[%zu]", i);
+            snprintf(path, sizeof path, "command.path[%zu]", i);
             TRY(get_pos(r, json_array_get(v, i), path, &c->path[c->n_path]));
             c->n_path++;
         }
@@ -753,12 +753,12 @@ static fray_status read_command(reader *r, json_t *o, fa_command *c) {
     if ((v = json_object_get(o, "ready")))
         TRY(read_ready(r, v, c->actor, &c->ready));
     else if (c->kind == FA_CMD_READY)
-        return bad(r, "cmd.ready", "expected the readied action and trigger");
+        return bad(r, "command.ready", "expected the readied action and trigger");
     if ((v = json_object_get(o, "decline"))) {
         if (!json_is_array(v))
-            return bad(r, "cmd.decline", "expected a list of combatants");
+            return bad(r, "command.decline", "expected a list of combatants");
         for (size_t i = 0; i < json_array_size(v); i++) {
-            snprintf(path, sizeof path, "cmd.decline[%zu]", i);
+            snprintf(path, sizeof path, "command.decline[%zu]", i);
             TRY(get_who(r, json_array_get(v, i), path, &k));
             c->decline |= 1u << k;
         }
@@ -907,8 +907,8 @@ fray_status fa_event_from_json(const fa_setup *s, const void *json_t_obj,
         TRY(get_int(r, v, "round", 0, INT16_MAX, &x));
         out->round = (int16_t)x;
     }
-    if (!(v = json_object_get(o, "cmd")))
-        return bad(r, "cmd", "expected the command");
+    if (!(v = json_object_get(o, "command")))
+        return bad(r, "command", "expected the command");
     TRY(read_command(r, v, &out->cmd));
     if ((v = json_object_get(o, "dice_given"))) {
         if (!json_is_boolean(v))
