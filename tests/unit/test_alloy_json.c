@@ -130,6 +130,7 @@ Test(alloy_json, round_trip_every_command_kind) {
         "next",
         "tony attack orc-1 orc-2 with burst-fire decline orc-1",
         "tony attack at 8,6 with burst-fire slot standard",
+        "tony attack at 6,-3",
         "ana charge orc-1 3,2 4,3",
         "ana coup orc-1",
         "ana bull-rush orc-1",
@@ -273,6 +274,9 @@ Test(alloy_json, every_field_checked) {
     expect_bad("{\"command\":{\"action\":\"walk\",\"actor\":\"tony\",\"path\":[[1,1],[12,3]]},"
                "\"dice\":[],\"choices\":[]}",
                "command.path[1]", "not a square of the map");
+    expect_bad("{\"command\":{\"action\":\"attack\",\"actor\":\"tony\",\"origin\":[6,-70]},"
+               "\"dice\":[],\"choices\":[]}",
+               "command.origin[1]", "out of range");
     expect_bad("{\"command\":{\"action\":\"attack\",\"actor\":\"tony\",\"weapon\":\"axe\"},"
                "\"dice\":[],\"choices\":[]}",
                "command.weapon", "not one of Tony's weapons");

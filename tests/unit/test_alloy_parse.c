@@ -90,6 +90,9 @@ Test(alloy_parse, attack_at_area_origin_004_131) {
     cr_assert_eq(c.origin.y, 6);
     cr_assert_eq(c.power, 0);
     cr_assert_eq(c.n_targets, 0);
+    /* A close blast's corner may lie off the map (004:125). */
+    c = parse_ok("tony attack at 6,-3");
+    cr_assert_eq(c.origin.y, -3);
 }
 
 /* 004:773-780 Walk: a path square by square. */

@@ -229,6 +229,7 @@ Test(alloy_render, every_kind_of_fact_004_453) {
     fact(FA_FACT_COND_ON, FX_TONY, FX_TONY, FA_C_TOTAL_DEFENSE, FA_ENDS_START_OF_TURN, 0, 0, 0, 0);
     fact(FA_FACT_COND_ON, FX_ORC2, FX_ANA, FA_C_DAZED, FA_ENDS_SAVE, 0, 0, 0, 0);
     fact(FA_FACT_COND_OFF, FX_ORC1, -1, FA_C_PRONE, 0, 0, 0, 0, 0);
+    fact(FA_FACT_COND_ON, FX_ORC2, FX_TONY, FA_C_ONGOING, FA_ENDS_SAVE, 5, 0, 0, 0);
     fact(FA_FACT_DYING, -1, FX_ORC1, -2, 0, 0, 0, 0, 0);
     fact(FA_FACT_DEAD, -1, FX_ORC2, -8, 0, 0, 0, 0, 0);
     fact(FA_FACT_OVER, -1, -1, 0, 0, 0, 0, 0, 0);
@@ -240,9 +241,10 @@ Test(alloy_render, every_kind_of_fact_004_453) {
     HAS(t, "Tony moves from 1,1 to 3,2 (2 squares).");
     HAS(t, "Ana saves against dazed: d20 12 vs 10: saved.");
     HAS(t, "orc 1 is prone.");
-    HAS(t, "Tony is total defense until the start of its next turn.");
+    HAS(t, "Tony has total defense until the start of its next turn.");
     HAS(t, "orc 2 is dazed (save ends).");
     HAS(t, "orc 1 is no longer prone.");
+    HAS(t, "orc 2 takes ongoing damage 5 (save ends).");
     HAS(t, "orc 1 falls dying at -2 hit points.");
     HAS(t, "orc 2 is dead (-8 hit points).");
     HAS(t, "The fight is over: heroes win.");

@@ -426,6 +426,11 @@ static fray_status step(fa_fight *f, bool count) {
     if (count)
         for (int i = 0; i < f->st.n; i++)
             hp[i] = f->st.c[i].hp;
+    /* A fight that tells (a table's, a journal's) keeps the state before
+     * the step, so that a failed step changes nothing; the simulation's
+     * quiet fights go without the copy. */
+    if (f->facts)
+        f->backup = f->st;
     event_start(f, &f->ev, &cmd);
     fa_run r;
     run_init(f, &r, &f->ev);
@@ -433,8 +438,11 @@ static fray_status step(fa_fight *f, bool count) {
     fray_status rc = fa_apply(&r, &cmd);
     if (rc == FRAY_OK)
         rc = r.failed;
-    if (rc != FRAY_OK)
+    if (rc != FRAY_OK) {
+        if (f->facts)
+            f->st = f->backup;
         return rc;
+    }
     f->n_events++;
     f->has_event = true;
     if (count)

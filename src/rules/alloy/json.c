@@ -738,8 +738,19 @@ static fray_status read_command(reader *r, json_t *o, fa_command *c) {
             c->targets[c->n_targets++] = (int8_t)k;
         }
     }
-    if ((v = json_object_get(o, "origin")))
-        TRY(get_pos(r, v, "command.origin", &c->origin));
+    if ((v = json_object_get(o, "origin"))) {
+        /* A close blast's corner may lie off the map (the squares off it
+         * are simply not in the blast): near the map is enough. */
+        long x, y;
+        if (!json_is_array(v) || json_array_size(v) != 2)
+            return bad(r, "command.origin", "expected a square [x, y]");
+        TRY(get_int(r, json_array_get(v, 0), "command.origin[0]",
+                    -FRAY_GRID_MAX, 2 * FRAY_GRID_MAX - 1, &x));
+        TRY(get_int(r, json_array_get(v, 1), "command.origin[1]",
+                    -FRAY_GRID_MAX, 2 * FRAY_GRID_MAX - 1, &y));
+        c->origin.x = (int16_t)x;
+        c->origin.y = (int16_t)y;
+    }
     if ((v = json_object_get(o, "path"))) {
         if (!json_is_array(v) || json_array_size(v) > FA_MAX_PATH)
             return bad(r, "command.path", "expected a list of at most %d squares",

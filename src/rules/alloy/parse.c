@@ -5,6 +5,7 @@
  *   next                                  the engine steps (end of turn, next turn)
  *   ID attack T [T ...] [with W|POWER]    basic attack or a power, one or more targets
  *   ID attack at X,Y [with POWER]         an area burst's origin / a blast's corner
+ *                                         (may lie off the map: 6,-3)
  *   ID attack X,Y X,Y ... with POWER      a wall's squares in order
  *   ID walk X,Y [X,Y ...]                 a path, square by square; one square
  *                                         further than a step: the cheapest path
@@ -199,6 +200,17 @@ static bool parse_pos(const char *tok, fray_pos *out) {
     char tail;
     if (sscanf(tok, "%d,%d%c", &x, &y, &tail) != 2 || x < 0 || y < 0 ||
         x >= FRAY_GRID_MAX || y >= FRAY_GRID_MAX)
+        return false;
+    out->x = (int16_t)x;
+    out->y = (int16_t)y;
+    return true;
+}
+
+static bool parse_origin(const char *tok, fray_pos *out) {
+    int x, y;
+    char tail;
+    if (sscanf(tok, "%d,%d%c", &x, &y, &tail) != 2 || x < -FRAY_GRID_MAX ||
+        y < -FRAY_GRID_MAX || x >= 2 * FRAY_GRID_MAX || y >= 2 * FRAY_GRID_MAX)
         return false;
     out->x = (int16_t)x;
     out->y = (int16_t)y;
@@ -415,11 +427,11 @@ static fray_status parse_args(const fa_setup *s, const fa_state *st,
                                  "powers",
                                  near_weapon_or_power(s, actor, lx->tok));
         } else if ((vb->flags & TAKE_AT) && same_name("at", lx->tok)) {
-            if (!lex_next(lx) || !parse_pos(lx->tok, &p))
+            /* A close blast's corner may lie off the map (-3 for a blast
+             * of 3 from the top row): near the map is enough here; the
+             * rules check the rest. */
+            if (!lex_next(lx) || !parse_origin(lx->tok, &p))
                 return lex_error(lx, diag, "expected a square X,Y", NULL);
-            if (!fray_grid_in(&s->map, p))
-                return lex_error(lx, diag, "expected a square on the map",
-                                 NULL);
             cmd->origin = p;
         } else if ((vb->flags & TAKE_PATH) && parse_pos(lx->tok, &p)) {
             if (!fray_grid_in(&s->map, p))

@@ -319,14 +319,26 @@ static void put_fact(fray__text *t, const fa_setup *s, const fa_event *ev,
                      v[2] ? "saved" : "fails");
         break;
     case FA_FACT_COND_ON:
-        fray__text_f(t, "%s is %s", who, fa_cond_name((int)v[0]));
-        if (v[0] == FA_C_ONGOING && v[2])
-            fray__text_f(t, " %d", (int)v[2]);
+        /* Conditions are states ("is prone"); the effects of actions are
+         * had ("has total defense"); ongoing damage is taken. */
+        if (v[0] == FA_C_ONGOING)
+            fray__text_f(t, "%s takes ongoing damage %d", who, (int)v[2]);
+        else if (v[0] > FA_C_DEAD && v[0] != FA_C_RUNNING &&
+                 v[0] != FA_C_SQUEEZING && v[0] != FA_C_DELAYING)
+            fray__text_f(t, "%s has %s", who, fa_cond_name((int)v[0]));
+        else
+            fray__text_f(t, "%s is %s", who, fa_cond_name((int)v[0]));
         put_ends(t, s, (int)v[1], f->target, f->who);
         fray__text_s(t, ".");
         break;
     case FA_FACT_COND_OFF:
-        fray__text_f(t, "%s is no longer %s.", who, fa_cond_name((int)v[0]));
+        if (v[0] > FA_C_DEAD && v[0] != FA_C_RUNNING &&
+            v[0] != FA_C_SQUEEZING && v[0] != FA_C_DELAYING)
+            fray__text_f(t, "%s no longer has %s.", who,
+                         fa_cond_name((int)v[0]));
+        else
+            fray__text_f(t, "%s is no longer %s.", who,
+                         fa_cond_name((int)v[0]));
         break;
     case FA_FACT_ACTION: {
         int slot = (int)v[1];
