@@ -383,3 +383,33 @@ Test(alloy_parse, commands_for_a_loaded_encounter_004_131) {
     cr_assert(strstr(d.message, "on the map"), "%s", d.message);
     fa_setup_free(s);
 }
+
+/* 004:773-780 Walk to one square further than a step: the cheapest path
+ * there as the engine counts it (fa_reach, act.c), square by square. */
+Test(alloy_parse, walk_to_a_far_square_takes_the_cheapest_path_004_773) {
+    if (fx_engine_stubbed())
+        cr_skip_test("fa_reach (act.c) is a stub in this branch");
+    fa_command c = parse_ok("tony walk 5,1");
+    cr_assert_eq(c.n_path, 4);
+    cr_assert_eq(c.path[3].x, 5);
+    cr_assert_eq(c.path[3].y, 1);
+    for (int i = 0; i < c.n_path; i++) {
+        fray_pos from = i ? c.path[i - 1] : ST->c[FX_TONY].fp.at;
+        cr_assert_leq(abs(c.path[i].x - from.x), 1);
+        cr_assert_leq(abs(c.path[i].y - from.y), 1);
+    }
+    /* Through Ana (an ally at 2,1) or round her: the engine's choice;
+     * a square nobody can reach is an error naming it. */
+    ST->c[FX_ORC1].fp.at.x = 11;
+    ST->c[FX_ORC1].fp.at.y = 0;
+    fray_grid_init(&S->map, 12, 10);
+    S->map.terrain[0][10] = FRAY_TERRAIN_WALL;
+    S->map.terrain[1][10] = FRAY_TERRAIN_WALL;
+    S->map.terrain[1][11] = FRAY_TERRAIN_WALL;
+    fa_command d2;
+    fray_diag d;
+    fray_status rc = fa_parse(S, ST, "tony walk 11,0", &d2, &d);
+    cr_assert_eq(rc, FRAY_ERR_PARSE);
+    cr_assert(strstr(d.message, "cannot get to 11,0"), "%s", d.message);
+    cr_assert_eq(d.column, 11);
+}
