@@ -295,3 +295,38 @@ Test(alloy_fight, command_before_begin_refused) {
     cr_assert_null(RS->turn(f, NULL, 0));
     RS->fight_free(f);
 }
+
+/* 004:453-461 the table declines an opportunity attack: `decline ID`
+ * becomes the choice "not taken", told, and replayed as made. */
+Test(alloy_fight, table_declines_an_opportunity_attack_004_453) {
+    NEEDS_ENGINE();
+    /* orc 1 next to Tony (1,1): Tony walking away provokes. */
+    S->c[FX_ORC1].at.x = 2;
+    S->c[FX_ORC1].at.y = 2;
+    void *f = new_fight();
+    cr_assert_eq(RS->begin(f, 5, 0, NULL), FRAY_OK);
+    fray_diag d;
+    bool walked = false;
+    for (int k = 0; k < 20 && !walked; k++) {
+        const char *who = RS->turn(f, NULL, 0);
+        if (who && strcmp(who, "Tony") == 0 &&
+            RS->command(f, "tony walk 0,1 0,0 decline orc-1", NULL, &d) == FRAY_OK) {
+            walked = true;
+            break;
+        }
+        cr_assert_eq(RS->command(f, "next", NULL, &d), FRAY_OK, "%s", d.message);
+    }
+    cr_assert(walked, "Tony never got to walk");
+    uint8_t *ev = malloc(RS->event_max);
+    size_t len = RS->event_pack(f, ev);
+    char text[8192];
+    RS->event_json(S, ev, len, text, sizeof text);
+    cr_assert(strstr(text, "\"decline\":[\"orc-1\"]"), "%s", text);
+    cr_assert(strstr(text, "{\"choice\":\"opportunity\",\"who\":\"orc-1\",\"other\":\"tony\",\"value\":0}"),
+              "%s", text);
+    RS->event_narrate(S, ev, len, text, sizeof text);
+    cr_assert(strstr(text, "orc 1 declines its opportunity attack on Tony."), "%s", text);
+    cr_assert_null(strstr(text, "orc 1 attacks Tony"), "%s", text);
+    free(ev);
+    RS->fight_free(f);
+}
