@@ -163,6 +163,13 @@ Test(alloy_parse, one_target_actions_004_304) {
     }
     fa_command c = parse_ok("ana charge orc-1 3,2 4,3");
     cr_assert_eq(c.n_path, 2);
+    cr_assert_eq(c.option, FA_CHARGE_ATTACK);
+    /* 004:523 a charge may end in a bull rush; 004:504-513 the push's square. */
+    c = parse_ok("ana charge orc-1 bull-rush");
+    cr_assert_eq(c.option, FA_CHARGE_BULL_RUSH);
+    c = parse_ok("ana bull-rush orc-1 9,6");
+    cr_assert_eq(c.origin.x, 9);
+    cr_assert_eq(c.origin.y, 6);
 }
 
 /* 004:422-430 Aid Another: +2 to an ally's next attack on the target or

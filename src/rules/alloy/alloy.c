@@ -708,7 +708,8 @@ static int path_of(char *field, fray__jseg *path) {
 static fray_status rs_event_read(const void *setup, const struct fray__jline *l,
                                  const void *json_object, uint8_t *out,
                                  size_t *out_len, fray_diag *diag) {
-    fa_event *e = fray__alloc(NULL, sizeof *e);
+    const fa_setup *sd = setup;
+    fa_event *e = fray__alloc(&sd->alloc, sizeof *e);
     if (!e)
         return fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
     char field[128] = "", why[200] = "";
@@ -716,7 +717,7 @@ static fray_status rs_event_read(const void *setup, const struct fray__jline *l,
                                         why, sizeof why);
     if (rc == FRAY_OK)
         *out_len = pack(e, out);
-    fray__free(NULL, e, sizeof *e);
+    fray__free(&sd->alloc, e, sizeof *e);
     if (rc == FRAY_OK)
         return FRAY_OK;
     char shown[128];

@@ -13,8 +13,10 @@
  *   ID shift|run|crawl|squeeze X,Y ...    the same for the other moves
  *   ID stand [X,Y]                        (the adjust when its space is occupied)
  *   ID escape [acrobatics|athletics] [X,Y]
- *   ID charge T [X,Y ...]                 (without a path the engine finds it)
- *   ID coup|bull-rush|trip|grapple|disarm T
+ *   ID charge T [X,Y ...] [bull-rush]     (without a path the engine finds it)
+ *   ID bull-rush T [X,Y]                  (the square it is pushed into; else
+ *                                         the engine's: straight away first)
+ *   ID coup|trip|grapple|disarm T
  *   ID move-grappled X,Y ...
  *   ID aid ALLY attack|defense against T
  *   ID spray at X,Y / ID suppress at X,Y
@@ -230,7 +232,9 @@ enum {
     NEED_AT = 1 << 7,
     TAKE_WEAPON = 1 << 8,   /* a bare weapon's name (draw, reload) */
     NEED_WEAPON = 1 << 9,
-    TAKE_SKILL = 1 << 10    /* acrobatics | athletics */
+    TAKE_SKILL = 1 << 10,   /* acrobatics | athletics */
+    TAKE_PUSH = 1 << 11,    /* a bare X,Y: the square the target is pushed into */
+    TAKE_CHARGE_WORD = 1 << 12 /* bull-rush: the charge ends in a bull rush */
 };
 
 typedef struct verb {
@@ -244,12 +248,13 @@ static const verb verbs[FA_CMD_KINDS] = {
     [FA_CMD_NEXT] = {FA_CMD_NEXT, 0, ""},
     [FA_CMD_ATTACK] = {FA_CMD_ATTACK, TAKE_TARGETS | TAKE_PATH | TAKE_AT | TAKE_WITH,
                        "a target, 'at X,Y', squares X,Y or 'with WEAPON'"},
-    [FA_CMD_CHARGE] = {FA_CMD_CHARGE, TAKE_TARGETS | TAKE_ONE | TAKE_PATH | TAKE_WITH | NEED_TARGET,
-                       "the target, squares X,Y or 'with WEAPON'"},
+    [FA_CMD_CHARGE] = {FA_CMD_CHARGE, TAKE_TARGETS | TAKE_ONE | TAKE_PATH | TAKE_WITH |
+                       NEED_TARGET | TAKE_CHARGE_WORD,
+                       "the target, squares X,Y, 'bull-rush' or 'with WEAPON'"},
     [FA_CMD_COUP] = {FA_CMD_COUP, TAKE_TARGETS | TAKE_ONE | TAKE_WITH | NEED_TARGET,
                      "the helpless target or 'with WEAPON'"},
-    [FA_CMD_BULL_RUSH] = {FA_CMD_BULL_RUSH, TAKE_TARGETS | TAKE_ONE | NEED_TARGET,
-                          "the target"},
+    [FA_CMD_BULL_RUSH] = {FA_CMD_BULL_RUSH, TAKE_TARGETS | TAKE_ONE | NEED_TARGET | TAKE_PUSH,
+                          "the target or the square X,Y it is pushed into"},
     [FA_CMD_TRIP] = {FA_CMD_TRIP, TAKE_TARGETS | TAKE_ONE | NEED_TARGET, "the target"},
     [FA_CMD_GRAPPLE] = {FA_CMD_GRAPPLE, TAKE_TARGETS | TAKE_ONE | NEED_TARGET,
                         "the target"},
@@ -378,13 +383,13 @@ static fray_status expand_path(const fa_setup *s, const fa_state *st,
     int dx = abs(to.x - from.x), dy = abs(to.y - from.y);
     if (dx <= 1 && dy <= 1)
         return FRAY_OK;
-    fray_reach_map *m = malloc(sizeof *m);
+    fray_reach_map *m = fray__alloc(&s->alloc, sizeof *m);
     if (!m)
         return FRAY_ERR_NOMEM;
     fa_reach(s, st, cmd->actor, FA_MAX_PATH * 2, m);
     fray_pos path[FA_MAX_PATH];
     int n = fray_grid_path(m, to, path, FA_MAX_PATH);
-    free(m);
+    fray__free(&s->alloc, m, sizeof *m);
     if (n <= 0) {
         if (diag)
             fray__diag_set(diag, FRAY_ERR_PARSE, at->col,
@@ -443,6 +448,14 @@ static fray_status parse_args(const fa_setup *s, const fa_state *st,
             if (cmd->n_path == 0)
                 first_path = *lx;
             cmd->path[cmd->n_path++] = p;
+        } else if ((vb->flags & TAKE_PUSH) && parse_pos(lx->tok, &p)) {
+            if (!fray_grid_in(&s->map, p))
+                return lex_error(lx, diag, "expected a square on the map",
+                                 NULL);
+            cmd->origin = p;
+        } else if ((vb->flags & TAKE_CHARGE_WORD) &&
+                   same_name("bull-rush", lx->tok)) {
+            cmd->option = FA_CHARGE_BULL_RUSH;
         } else if ((vb->flags & TAKE_SKILL) &&
                    (same_name("acrobatics", lx->tok) ||
                     same_name("athletics", lx->tok))) {

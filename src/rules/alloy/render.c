@@ -556,6 +556,8 @@ static void put_command(fray__text *t, const fa_setup *s, const fa_command *c) {
     for (int i = 0; i < nt; i++)
         fray__text_f(t, "%s%s", i == 0 ? " on " : i + 1 == nt ? " and " : ", ",
                      who_name(s, c->targets[i]));
+    if (c->kind == FA_CMD_CHARGE && c->option == FA_CHARGE_BULL_RUSH)
+        fray__text_s(t, " (a bull rush)");
     const char *pw = power_name(s, c->actor, c->power);
     const char *wn = weapon_name(s, c->actor, c->weapon);
     if (pw)
