@@ -330,3 +330,28 @@ Test(alloy_fight, table_declines_an_opportunity_attack_004_453) {
     free(ev);
     RS->fight_free(f);
 }
+
+/* The fight's round limit (`until`): the fight stops before the round
+ * after it begins; nobody wins; the step that found it makes no event. */
+Test(alloy_fight, round_limit_stops_before_the_next_round) {
+    NEEDS_ENGINE();
+    fray__fight_opts o = {.facts = true, .record = true, .until = 1};
+    void *f = NULL;
+    cr_assert_eq(RS->fight_new(S, &o, NULL, &f), FRAY_OK);
+    cr_assert_eq(RS->begin(f, 11, 0, NULL), FRAY_OK);
+    uint8_t *ev = malloc(RS->event_max);
+    int k = 0;
+    for (; k < 200 && !RS->over(f); k++) {
+        cr_assert_eq(RS->step(f), FRAY_OK);
+        if (!RS->over(f))
+            cr_assert_gt(RS->event_pack(f, ev), 0);
+    }
+    cr_assert(RS->over(f));
+    cr_assert_eq(RS->now(f), 1);
+    if (RS->winner(f) == -1)
+        cr_assert_eq(RS->event_pack(f, ev), 0); /* stopped, not won */
+    cr_assert_null(RS->turn(f, NULL, 0));
+    cr_assert_eq(RS->step(f), FRAY_ERR_INVALID);
+    free(ev);
+    RS->fight_free(f);
+}

@@ -41,6 +41,7 @@ typedef struct fa_fight {
     fa_event ev;               /* the scratch event: the last one applied */
     fa_event replay_ev;        /* a recorded event being applied again */
     bool has_event;            /* the last begin, step, command or replay made ev */
+    bool stopped;              /* the round limit came: the fight stopped there */
     /* The simulation's counts of this fight (from begin). */
     int32_t dealt[FA_MAX_COMBATANTS], taken[FA_MAX_COMBATANTS];
     int32_t actions[FA_MAX_COMBATANTS];
@@ -87,7 +88,14 @@ static int limit_of(const fa_fight *f) {
 
 static bool limit_reached(const fa_fight *f) {
     int lim = limit_of(f);
-    return lim > 0 && f->st.round > lim;
+    return f->stopped || (lim > 0 && f->st.round > lim);
+}
+
+/* true when the engine's step could start the round past the limit: the
+ * step is then tried on a copy (step), and dropped if it does. */
+static bool limit_near(const fa_fight *f) {
+    int lim = limit_of(f);
+    return lim > 0 && f->st.round >= lim;
 }
 
 /* The numbers of the event just applied (quietly: from hit points and
@@ -300,6 +308,7 @@ static void rs_fight_free(void *rfight) {
 static fray_status begin_with(fa_fight *f, uint64_t seed, uint64_t trial,
                               const int *dice, size_t n_dice) {
     f->has_event = false;
+    f->stopped = false;
     f->seed = seed;
     f->trial = trial;
     f->n_events = 0;
@@ -429,7 +438,8 @@ static fray_status step(fa_fight *f, bool count) {
     /* A fight that tells (a table's, a journal's) keeps the state before
      * the step, so that a failed step changes nothing; the simulation's
      * quiet fights go without the copy. */
-    if (f->facts)
+    bool keep = f->facts || (a < 0 && limit_near(f));
+    if (keep)
         f->backup = f->st;
     event_start(f, &f->ev, &cmd);
     fa_run r;
@@ -439,9 +449,16 @@ static fray_status step(fa_fight *f, bool count) {
     if (rc == FRAY_OK)
         rc = r.failed;
     if (rc != FRAY_OK) {
-        if (f->facts)
+        if (keep)
             f->st = f->backup;
         return rc;
+    }
+    if (a < 0 && !f->st.over && limit_reached(f)) {
+        /* The round after the last: the fight stops before it begins (no
+         * event; event_pack gives 0). */
+        f->st = f->backup;
+        f->stopped = true;
+        return FRAY_OK;
     }
     f->n_events++;
     f->has_event = true;
@@ -514,6 +531,12 @@ static fray_status rs_command(void *rfight, const char *text,
         return fray__diag_set(diag, rc, 0, "the %s could not be applied: %s",
                               fa_cmd_title(cmd.kind), fray_strerror(rc));
     }
+    if (cmd.kind == FA_CMD_NEXT && !f->st.over && limit_reached(f)) {
+        /* The round after the last: the fight stops before it begins. */
+        f->st = f->backup;
+        f->stopped = true;
+        return FRAY_OK;
+    }
     f->n_events++;
     f->has_event = true;
     /* The counts (a fight at the table counts too). */
@@ -548,6 +571,7 @@ static fray_status rs_replay(void *rfight, const uint8_t *evb, size_t len,
     f->backup = f->st;
     int32_t n_events = f->n_events;
     if (is_begin) {
+        f->stopped = false;
         f->seed = seed;
         f->trial = trial;
         f->n_events = 0;
