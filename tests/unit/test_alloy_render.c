@@ -210,6 +210,13 @@ Test(alloy_render, begin_initiative_and_surprise_004_235) {
     HAS(t, "orc 2 is surprised.");
     HAS(t, "The surprise round begins.");
     HAS(t, "Tony's turn.");
+    /* With its condition, the surprise is told once (004:1017-1021). */
+    ev_cmd(FA_CMD_BEGIN, -1);
+    fact(FA_FACT_COND_ON, FX_ORC2, -1, FA_C_SURPRISED, FA_ENDS_ROUND_END, 0, 0, 0, 0);
+    fact(FA_FACT_SURPRISE, FX_ORC2, -1, 0, 0, 0, 0, 0, 0);
+    t = narrate();
+    HAS(t, "  orc 2 is surprised until the end of the round.\n");
+    cr_assert_null(strstr(t, "orc 2 is surprised.\n"), "%s", t);
 }
 
 /* 004:453-461 opportunity attacks; 004:223 saves; conditions on and off;

@@ -660,6 +660,17 @@ size_t fa_narrate(const fa_setup *s, const fa_event *ev, char *buf,
                 ev->facts[j].who == f->who && ev->facts[j].target == f->target)
                 continue;
         }
+        if (f->kind == FA_FACT_SURPRISE &&
+            ((i > 0 && ev->facts[i - 1].kind == FA_FACT_COND_ON &&
+              ev->facts[i - 1].v[0] == FA_C_SURPRISED &&
+              ev->facts[i - 1].who == f->who) ||
+             (i + 1 < ev->n_facts && ev->facts[i + 1].kind == FA_FACT_COND_ON &&
+              ev->facts[i + 1].v[0] == FA_C_SURPRISED &&
+              ev->facts[i + 1].who == f->who))) {
+            /* "is surprised until the end of the round" says it. */
+            used[i] = true;
+            continue;
+        }
         if (f->kind == FA_FACT_COND_ON && i > 0 &&
             ((f->v[0] == FA_C_DYING && ev->facts[i - 1].kind == FA_FACT_DYING) ||
              (f->v[0] == FA_C_DEAD && ev->facts[i - 1].kind == FA_FACT_DEAD)) &&
