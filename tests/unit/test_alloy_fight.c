@@ -96,7 +96,7 @@ Test(alloy_fight, packed_events_from_json_and_back) {
     RS->event_narrate(S, ev, len, out, sizeof out);
     cr_assert(strstr(out, "Round 2 - Tony: Attack on orc 1 with the Pistol (dice "
                           "rolled at the table)."), "%s", out);
-    cr_assert(strstr(out, "orc 1 takes 8 damage from Tony: 7 hit points left."),
+    cr_assert(strstr(out, "orc 1 takes 8 damage from Tony (d6 3 + 5 = 8): 7 hit points left."),
               "%s", out);
     /* A cut packed event is not read as one. */
     RS->event_narrate(S, ev, len - 1, out, sizeof out);

@@ -116,11 +116,15 @@ Test(alloy_render, attack_narrated_with_modifiers_and_damage) {
     fact(FA_FACT_MODIFIER, FX_TONY, FX_ORC1, FA_MOD_COVER, -2, 0, 0, 0, 0);
     fact(FA_FACT_ATTACK, FX_TONY, FX_ORC1, 14, 6, 20, FA_DEF_DEFENSE, 16, FA_HIT);
     fact(FA_FACT_DAMAGE, FX_TONY, FX_ORC1, 11, 4, 11, 0, 0, 0);
+    EV->dice[EV->n_dice++] = (fa_die){20, 14, FA_DIE_ATTACK, FX_TONY};
+    EV->dice[EV->n_dice++] = (fa_die){6, 5, FA_DIE_DAMAGE, FX_TONY};
+    EV->dice[EV->n_dice++] = (fa_die){6, 3, FA_DIE_DAMAGE, FX_TONY};
     const char *t = narrate();
     HAS(t, "Round 2 - Tony: Attack on orc 1 with the Pistol (standard action).\n");
     cr_assert_null(strstr(t, "Tony: Attack (standard action)."), "%s", t);
     HAS(t, "Tony attacks orc 1: d20 14 + 6 = 20 (cover -2) vs Defense 16: hit.");
-    HAS(t, "orc 1 takes 11 damage from Tony: 4 hit points left.");
+    /* 004:169 damage: the dice, then the static modifiers. */
+    HAS(t, "orc 1 takes 11 damage from Tony (d6 5 + d6 3 + 3 = 11): 4 hit points left.");
     cr_assert_null(strstr(t, " at 0,0"), "%s", t);
     /* The modifier is told once, with its attack. */
     cr_assert_null(strstr(t, "Tony's attack on orc 1"), "%s", t);

@@ -264,6 +264,41 @@ static void put_modifiers(fray__text *t, const fa_event *ev, int from, int to,
         fray__text_s(t, ")");
 }
 
+/* The damage dice of a DAMAGE fact, when they can only be its own: the
+ * event's only DAMAGE fact by that attacker (an area's one roll hurts
+ * several, and several targets roll apart: then only the total is told).
+ * " (d8 5 + d8 3 + 3 = 11)"-like: the dice, the rest, the roll. */
+static bool put_damage_dice(fray__text *t, const fa_event *ev,
+                            const fa_fact *f) {
+    if (!ev || f->who < 0)
+        return false;
+    int n_damage = 0;
+    for (int i = 0; i < ev->n_facts; i++)
+        if (ev->facts[i].kind == FA_FACT_DAMAGE && ev->facts[i].who == f->who)
+            n_damage++;
+    if (n_damage != 1)
+        return false;
+    int sum = 0, n = 0;
+    for (int i = 0; i < ev->n_dice; i++) {
+        const fa_die *d = &ev->dice[i];
+        if (d->who != f->who ||
+            (d->purpose != FA_DIE_DAMAGE && d->purpose != FA_DIE_CRIT))
+            continue;
+        fray__text_f(t, "%sd%d %d", n ? " + " : " (", d->sides, d->value);
+        sum += d->value;
+        n++;
+    }
+    if (n == 0)
+        return false;
+    int rest = (int)f->v[2] - sum;
+    if (rest > 0)
+        fray__text_f(t, " + %d", rest);
+    else if (rest < 0)
+        fray__text_f(t, " - %d", -rest);
+    fray__text_f(t, " = %d)", (int)f->v[2]);
+    return true;
+}
+
 static const char *trigger_words(int trig) {
     switch (trig) {
     case FA_TRIG_MOVES_ADJACENT:
@@ -410,7 +445,7 @@ static void put_fact(fray__text *t, const fa_setup *s, const fa_event *ev,
         fray__text_f(t, "%s takes %d damage", tgt, (int)v[0]);
         if (f->who >= 0)
             fray__text_f(t, " from %s", who);
-        if (v[2] != v[0])
+        if (!put_damage_dice(t, ev, f) && v[2] != v[0])
             fray__text_f(t, " (rolled %d)", (int)v[2]);
         fray__text_f(t, ": %d hit point%s left.", (int)v[1],
                      v[1] == 1 || v[1] == -1 ? "" : "s");
