@@ -41,8 +41,15 @@ struct fray__jline; /* jread.h: a journal line being read */
  * asks). */
 typedef struct fray__fight_opts {
     bool facts;              /* record facts (narration, JSON); off in simulation */
+    bool record;             /* the layer keeps a journal: every event must
+                                pack whole (event_pack), facts included */
     int until;               /* stop at this time (phase, round; 0: the encounter's limit) */
     const atomic_bool *cancel; /* looked at now and then while running: FRAY_ERR_CANCELED */
+    /* The layer's fight that holds this one (layer.h), for a ruleset
+     * that keeps an older API of its own over the layer (99 Towers'
+     * fray_towers_fight_*); never NULL here (simulation fights are made by
+     * sim_fight_new). */
+    struct fray_fight *owner;
 } fray__fight_opts;
 
 typedef struct fray__ruleset {
@@ -107,16 +114,21 @@ typedef struct fray__ruleset {
      * now, said in rules words), given randomness that does not fit. */
     fray_status (*command)(void *rfight, const char *text,
                            const fray_given *given, fray_diag *diag);
-    /* The scratch event, packed into out (at most event_max bytes);
-     * returns its length. */
+    /* The event the last begin, step or command made, packed into out
+     * (at most event_max bytes); returns its length, 0 when that call
+     * made no event (a step that found the time limit, say). */
     size_t (*event_pack)(const void *rfight, uint8_t *out);
-    /* Applies a recorded (packed) event again: the begin event to a fight
-     * just begun without one (begin with given = NULL is not called; the
-     * layer calls replay_begin), any other after the events before it.
-     * Drawn randomness is drawn again and must match; given randomness is
-     * used as recorded. FRAY_ERR_INVALID when it does not apply. */
+    /* Applies a recorded (packed) event again: with is_begin, the begin
+     * event to the fight started afresh from (seed, trial) (the state
+     * reset, the stream fray_rng_for_trial, any failed status cleared);
+     * any other after the events before it. Drawn randomness is drawn
+     * again and must match; given randomness is used as recorded; the
+     * event is left as the one just made (event_pack packs it with what
+     * it told). FRAY_ERR_INVALID when it does not apply (diag, may be
+     * NULL, says why in rules words). */
     fray_status (*replay)(void *rfight, const uint8_t *ev, size_t len,
-                          bool is_begin, uint64_t seed);
+                          bool is_begin, uint64_t seed, uint64_t trial,
+                          fray_diag *diag);
     /* A whole fight by the policies with nothing recorded (the
      * simulation's fast path); NULL: the layer steps. */
     fray_status (*run_quiet)(void *rfight);

@@ -421,6 +421,9 @@ typedef struct fa_command {
     uint8_t n_path;
     fray_pos path[FA_MAX_PATH];    /* moves and walls: the squares in order */
     fa_ready ready;            /* FA_CMD_READY */
+    uint32_t decline;          /* bit per combatant: takes no opportunity attack
+                                  during this command (the table's `decline ID`,
+                                  `decline all`; parse.c) */
 } fa_command;
 
 /* ---- Events and facts ------------------------------------------------------------ */
@@ -825,6 +828,23 @@ size_t fa_event_json(const fa_setup *s, const fa_event *ev, char *buf, size_t si
 size_t fa_draw_order(const fa_setup *s, const fa_state *st, char *buf, size_t size);
 size_t fa_draw_map(const fa_setup *s, const fa_state *st, char *buf, size_t size);
 size_t fa_summary(const fa_setup *s, const fa_state *st, char *buf, size_t size);
+/* A journal line's JSON object (a jansson json_t *) back into an event
+ * (json.c): every field checked (combatants exist, dice in range, squares
+ * on the map, words known). On error FRAY_ERR_PARSE, `field` the JSON path
+ * ("command.targets[1]") and `why` what was expected; *out is then partly
+ * written. */
+fray_status fa_event_from_json(const fa_setup *s, const void *json_t_obj,
+                               fa_event *out, char *field, size_t field_size,
+                               char *why, size_t why_size);
+/* The narration of one fact alone (render.c; a line without its newline). */
+size_t fa_narrate_fact(const fa_setup *s, const fa_fact *f, char *buf,
+                       size_t size);
+
+/* ---- The ruleset (alloy.c) ------------------------------------------------------------ */
+
+struct fray__ruleset;
+/* Alloy's table for the registry (src/encounter/ruleset.h). */
+extern const struct fray__ruleset fray__alloy_ruleset;
 
 /* ---- Tactics (policy.c) --------------------------------------------------------------- */
 
@@ -838,6 +858,35 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
  * the duel with it. */
 int fa_tactics_pick(const fa_setup *s, int who, int target, uint32_t powers_used,
                     int *out_max_hit);
+
+/* ---- The exact duel (odds.c) ----------------------------------------------------- */
+
+struct fray_duel_odds;
+/* The exact odds of the duel between combatants a and b (the setup holds
+ * exactly these two, on different sides, adjacent, both aware), as
+ * include/fray/duel.h says of fray_duel_odds: lengths in rounds,
+ * phase_limit the round limit. Models the melee basic attack with the
+ * weapon in hand, and what default and aggressive tactics do in a duel
+ * (second wind, action points); refuses the rest with FRAY_ERR_INVALID
+ * "not modelled: ...". max_states 0: FRAY_DUEL_MAX_STATES;
+ * FRAY_ERR_TOO_LARGE past it. Memory through the setup's allocator, freed
+ * before returning. Reads the setup only: thread-safe. */
+fray_status fa_duel_odds(const fa_setup *s, int a, int b, long max_states,
+                         struct fray_duel_odds *out, fray_diag *diag);
+/* An upper bound on fa_duel_odds' states, without building the chain. */
+fray_status fa_duel_estimate(const fa_setup *s, int a, int b,
+                             double *out_states, fray_diag *diag);
+/* Stat block name_a of path_a against name_b of path_b (NULL: the file's
+ * only block), side by side on an open map, tactics by name ("default",
+ * "aggressive", "cautious"; NULL: the block's own). *out is an fa_setup
+ * made through alloc, freed with fa_setup_free. Errors: fa_load's,
+ * FRAY_ERR_INVALID (no such block, several and none named, unknown
+ * tactics), FRAY_ERR_NOMEM. */
+fray_status fa_duel_setup(const char *path_a, const char *name_a,
+                          const char *path_b, const char *name_b,
+                          const char *tactics_a, const char *tactics_b,
+                          const fray_allocator *alloc, void **out,
+                          fray_diag *diag);
 
 /* ---- The exact duel (odds.c) ----------------------------------------------------- */
 

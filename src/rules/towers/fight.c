@@ -1,7 +1,10 @@
 /*
- * fight.c - the public face of 99 Towers encounters (include/fray/
- * encounter.h): fights, the journal, undo and redo, table commands and
- * replay of JSON Lines journals.
+ * fight.c - 99 Towers' fights for the shared encounter layer
+ * (src/encounter/ruleset.h; docs/architecture.md "Rulesets"): events
+ * applied, packed for the layer's journal and applied again, table
+ * commands, journal lines read back; and the public face of 99 Towers
+ * encounters (include/fray/encounter.h), thin wrappers over fray_fight
+ * (src/encounter/fight.c keeps the journal, undo, redo and replay).
  */
 #include "towers_int.h"
 
@@ -15,6 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jread.h"
+#include "layer.h"
+
+extern const fray__ruleset fray__towers_ruleset;
 /* ---- The table's choices ----------------------------------------------------
  *
  * At the table the players decide on Hand of Fate cards, chips and
@@ -112,20 +119,18 @@ static bool table_opportunity(void *ctx, const ft_run *r, int reactor,
 
 /* ---- Applying events ------------------------------------------------------ */
 
-/* ---- The journal ---------------------------------------------------------
+/* ---- Packed events ---------------------------------------------------------
  *
  * An event is applied in the fight's scratch ft_event, which is sized for
  * the largest event there can be (the begin event of 32 combatants: a few
  * thousand cards, hundreds of facts; about 27 KB). Most events use a few
- * of its cards and facts, so the journal keeps each one packed: its header
- * (up to ft_event.cards), then as many cards, card decks, choices and facts
- * as it has. A Forced Delay costs about 110 bytes, a clock step about 170
- * (issue 11: an idle fight kept 3.3 KB per event, 1.9 GB over a long
- * phase limit); a quiet stretch of phases costs nothing (one clock step
- * passes them all). docs/architecture.md "The journal and its memory"
- * has the bound. The room for one more event of any size is reserved
- * before a command is applied, so that a journal that cannot grow fails
- * the step before anything changed.
+ * of its cards and facts, so the layer's journal keeps each one packed:
+ * its header (up to ft_event.cards), then as many cards, card decks,
+ * choices and facts as it has. A Forced Delay costs about 110 bytes, a
+ * clock step about 170 (issue 11: an idle fight kept 3.3 KB per event,
+ * 1.9 GB over a long phase limit); a quiet stretch of phases costs
+ * nothing (one clock step passes them all). docs/architecture.md "The
+ * journal and its memory" has the bound.
  */
 
 enum { FT_PACKED_HEAD = offsetof(ft_event, cards) };
@@ -136,51 +141,14 @@ static size_t packed_size(const ft_event *ev) {
            (size_t)ev->n_facts * sizeof(ft_fact);
 }
 
-/* The most one packed event can take. */
-static size_t packed_max(void) {
+size_t ft_event_packed_max(void) {
     return FT_PACKED_HEAD + 2 * (size_t)FT_EVENT_CARDS + 2 * sizeof(int16_t) +
            FT_EVENT_CHOICES * sizeof(ft_choice) +
            FT_EVENT_FACTS * sizeof(ft_fact);
 }
 
-/* Room for event f->n_events (forgetting any undone ones), of any size:
- * FRAY_ERR_NOMEM when the journal cannot grow (nothing changed then). */
-static fray_status journal_reserve(fray_towers_fight *f) {
-    if (f->n_events + 1 > f->cap_events) {
-        int cap = f->cap_events ? f->cap_events * 2 : 64;
-        size_t *o = fray__realloc(&f->alloc, f->joff,
-                                  f->joff ? ((size_t)f->cap_events + 1) *
-                                                sizeof *o
-                                          : 0,
-                                  ((size_t)cap + 1) * sizeof *o);
-        if (!o)
-            return FRAY_ERR_NOMEM;
-        if (!f->joff)
-            o[0] = 0;
-        f->joff = o;
-        f->cap_events = cap;
-    }
-    size_t need = f->joff[f->n_events] + packed_max();
-    if (need > f->jcap) {
-        size_t cap = f->jcap ? f->jcap : packed_max();
-        while (cap < need)
-            cap *= 2;
-        uint8_t *b = fray__realloc(&f->alloc, f->jbuf, f->jcap, cap);
-        if (!b)
-            return FRAY_ERR_NOMEM;
-        f->jbuf = b;
-        f->jcap = cap;
-    }
-    return FRAY_OK;
-}
-
-/* Appends ev, just applied, as event f->n_events: room was reserved
- * (journal_reserve), so this cannot fail. A new event forgets what was
- * undone. */
-static void journal_push(fray_towers_fight *f, const ft_event *ev) {
-    uint8_t *p = f->jbuf + f->joff[f->n_events];
-    assert(f->n_events < f->cap_events &&
-           f->joff[f->n_events] + packed_size(ev) <= f->jcap);
+size_t ft_event_pack(const ft_event *ev, uint8_t *out) {
+    uint8_t *p = out;
     memcpy(p, ev, FT_PACKED_HEAD);
     p += FT_PACKED_HEAD;
     memcpy(p, ev->cards, (size_t)ev->n_cards);
@@ -195,17 +163,12 @@ static void journal_push(fray_towers_fight *f, const ft_event *ev) {
     p += sizeof ev->n_facts;
     memcpy(p, ev->facts, (size_t)ev->n_facts * sizeof(ft_fact));
     p += (size_t)ev->n_facts * sizeof(ft_fact);
-    f->joff[f->n_events + 1] = f->joff[f->n_events] + packed_size(ev);
-    assert(f->joff[f->n_events + 1] == (size_t)(p - f->jbuf));
-    f->n_events++;
-    f->n_recorded = f->n_events;
+    assert((size_t)(p - out) == packed_size(ev));
+    return (size_t)(p - out);
 }
 
-const ft_event *ft_fight_event(const fray_towers_fight *f, int i,
-                               ft_event *buf) {
-    if (!f->opt.journal || i < 0 || i >= f->n_recorded)
-        return NULL;
-    const uint8_t *p = f->jbuf + f->joff[i];
+void ft_event_unpack(const uint8_t *p, size_t len, ft_event *buf) {
+    const uint8_t *start = p;
     memcpy(buf, p, FT_PACKED_HEAD);
     p += FT_PACKED_HEAD;
     memcpy(buf->cards, p, (size_t)buf->n_cards);
@@ -219,32 +182,30 @@ const ft_event *ft_fight_event(const fray_towers_fight *f, int i,
     memcpy(&buf->n_facts, p, sizeof buf->n_facts);
     p += sizeof buf->n_facts;
     memcpy(buf->facts, p, (size_t)buf->n_facts * sizeof(ft_fact));
-    assert(p + (size_t)buf->n_facts * sizeof(ft_fact) ==
-           f->jbuf + f->joff[i + 1]);
+    assert(p + (size_t)buf->n_facts * sizeof(ft_fact) == start + len);
+    (void)start; /* (only checked) */
+    (void)len;
+}
+
+const ft_event *ft_fight_event(const fray_towers_fight *f, int i,
+                               ft_event *buf) {
+    size_t len = 0;
+    const uint8_t *p =
+        f->jf && f->opt.journal ? fray__fight_event(f->jf, i, &len) : NULL;
+    if (!p)
+        return NULL;
+    ft_event_unpack(p, len, buf);
     return buf;
 }
 
-/* Where the next event is applied: the scratch event, after making room
- * in the journal for it when the fight keeps one (NULL: no room). */
-static ft_event *next_slot(fray_towers_fight *f) {
-    if (f->opt.journal && journal_reserve(f) != FRAY_OK)
-        return NULL;
-    return &f->scratch;
-}
+/* Where the next event is applied: the scratch event (the layer made room
+ * in its journal before the step). */
+static ft_event *next_slot(fray_towers_fight *f) { return &f->scratch; }
 
-/* Recorded event i (0 <= i < n_recorded), unpacked into the scratch event
- * to be applied again. */
-static ft_event *unpack(fray_towers_fight *f, int i) {
-    const ft_event *ev = ft_fight_event(f, i, &f->scratch);
-    assert(ev == &f->scratch);
-    (void)ev; /* (only checked) */
-    return &f->scratch;
-}
-
-/* The event next_slot gave, applied: into the journal (when kept). */
+/* The event next_slot gave, applied: the layer packs it (event_pack). */
 static void journal_commit(fray_towers_fight *f, const ft_event *ev) {
-    if (f->opt.journal)
-        journal_push(f, ev);
+    (void)ev; /* (it is the scratch event) */
+    f->made = true;
 }
 
 static void run_init(fray_towers_fight *f, ft_run *r, ft_event *ev,
@@ -377,13 +338,11 @@ static bool phase_limit_reached(const fray_towers_fight *f, int next) {
     return limit > 0 && f->st.c[next].phase > limit;
 }
 
-/* ---- Fights ------------------------------------------------------------------ */
+/* ---- Fights (the layer's table: ruleset.c) ------------------------------------- */
 
-FRAY_API fray_status fray_towers_fight_new(const fray_towers_setup *setup,
-                                           uint64_t seed,
-                                           const fray_towers_fight_options *opts,
-                                           const fray_allocator *alloc,
-                                           fray_towers_fight **out) {
+fray_status ft_rf_new(const void *setup_, const fray__fight_opts *o,
+                      const fray_allocator *alloc, void **out) {
+    const fray_towers_setup *setup = setup_;
     *out = NULL;
     fray_towers_fight *f = fray__alloc(alloc, sizeof *f);
     if (!f)
@@ -392,12 +351,12 @@ FRAY_API fray_status fray_towers_fight_new(const fray_towers_setup *setup,
     if (alloc)
         f->alloc = *alloc;
     f->setup = setup;
-    if (opts)
-        f->opt = *opts;
-    if (f->opt.journal && journal_reserve(f) != FRAY_OK) {
-        fray_towers_fight_free(f);
-        return FRAY_ERR_NOMEM;
-    }
+    f->opt.journal = o->record;
+    f->opt.facts = o->facts;
+    f->opt.until_phase = o->until;
+    f->cancel = o->cancel;
+    f->jf = o->owner;
+    f->failed = FRAY_ERR_INVALID; /* not begun yet */
     /* A quiet fight of a few combatants remembers its decisions (without
      * the room for them it is only slower). */
     if (!f->opt.journal && !f->opt.facts &&
@@ -406,11 +365,101 @@ FRAY_API fray_status fray_towers_fight_new(const fray_towers_setup *setup,
         if (f->decide)
             memset(f->decide, 0, sizeof *f->decide);
     }
-    fray_status rc = fray_towers_fight_reset(f, seed);
-    if (rc != FRAY_OK) {
-        fray_towers_fight_free(f);
-        return rc;
+    *out = f;
+    return FRAY_OK;
+}
+
+void ft_rf_free(void *rf) {
+    fray_towers_fight *f = rf;
+    if (!f)
+        return;
+    fray_allocator a = f->alloc;
+    fray__free(&a, f->decide, sizeof *f->decide);
+    fray__free(&a, f, sizeof *f);
+}
+
+fray_status ft_rf_begin(void *rf, uint64_t seed, uint64_t trial,
+                        const fray_given *given) {
+    fray_towers_fight *f = rf;
+    if (given && (given->n_cards || given->n_dice)) {
+        /* (The initiative flips are drawn; the table flips by hand from
+         * the first command on.) */
+        f->failed = FRAY_ERR_INVALID;
+        return FRAY_ERR_INVALID;
     }
+    f->seed = seed;
+    f->trial = trial;
+    f->made = false;
+    f->paths.valid = false;
+    f->memo.valid = false;
+    ft_state_reset_trial(&f->setup->s, &f->st, seed, trial);
+    ft_command begin;
+    memset(&begin, 0, sizeof begin);
+    begin.action = FT_CMD_BEGIN;
+    begin.actor = -1;
+    begin.target = -1;
+    /* The initiative flips may fail (a deck too small for them, say):
+     * then the fight cannot start, and says so (issue 11: it went on
+     * without initiative). (Without journal or table, as a step
+     * applies.) */
+    fray_status rc = !f->opt.journal && !f->table
+                         ? apply_quiet(f, &begin, false, FT_NEXT_UNKNOWN)
+                         : ft_fight_apply(f, &begin, NULL, 0, NULL);
+    f->failed = rc;
+    return rc;
+}
+
+size_t ft_rf_event_pack(const void *rf, uint8_t *out) {
+    const fray_towers_fight *f = rf;
+    return f->made ? ft_event_pack(&f->scratch, out) : 0;
+}
+
+fray_status ft_rf_replay(void *rf, const uint8_t *ev, size_t len,
+                         bool is_begin, uint64_t seed, uint64_t trial,
+                         fray_diag *diag) {
+    fray_towers_fight *f = rf;
+    if (is_begin) {
+        f->seed = seed;
+        f->trial = trial;
+        f->failed = FRAY_OK;
+        f->paths.valid = false;
+        f->memo.valid = false;
+        ft_state_reset_trial(&f->setup->s, &f->st, seed, trial);
+    }
+    if (ev != (const uint8_t *)&f->scratch)
+        ft_event_unpack(ev, len, &f->scratch);
+    fray_status rc = reapply(f, &f->scratch, diag);
+    f->made = rc == FRAY_OK;
+    return rc;
+}
+
+/* ---- The public fights: wrappers over fray_fight ------------------------------- */
+
+/* The layer's count, for code that reads the field. */
+static void sync(fray_towers_fight *f) {
+    f->n_events = f->jf ? fray_fight_events(f->jf) : 0;
+}
+
+FRAY_API fray_status fray_towers_fight_new(const fray_towers_setup *setup,
+                                           uint64_t seed,
+                                           const fray_towers_fight_options *opts,
+                                           const fray_allocator *alloc,
+                                           fray_towers_fight **out) {
+    *out = NULL;
+    fray_fight_options o;
+    memset(&o, 0, sizeof o);
+    if (opts) {
+        o.journal = opts->journal;
+        o.facts = opts->facts;
+        o.until = opts->until_phase;
+    }
+    fray_fight *jf = NULL;
+    fray_status rc = fray__fight_new_on(&fray__towers_ruleset, setup, seed, 0,
+                                        &o, NULL, alloc, &jf);
+    if (rc != FRAY_OK)
+        return rc;
+    fray_towers_fight *f = fray__fight_rf(jf);
+    sync(f);
     *out = f;
     return FRAY_OK;
 }
@@ -423,38 +472,19 @@ FRAY_API fray_status fray_towers_fight_reset(fray_towers_fight *f,
 FRAY_API fray_status fray_towers_fight_reset_trial(fray_towers_fight *f,
                                                    uint64_t seed,
                                                    uint64_t trial) {
-    f->seed = seed;
-    f->trial = trial;
-    f->n_events = 0;
-    f->n_recorded = 0;
-    f->paths.valid = false;
-    f->memo.valid = false;
-    ft_state_reset_trial(&f->setup->s, &f->st, seed, trial);
-    ft_command begin;
-    memset(&begin, 0, sizeof begin);
-    begin.action = FT_CMD_BEGIN;
-    begin.actor = -1;
-    begin.target = -1;
-    /* The journal has room for its first event, but the initiative flips
-     * may still fail (a deck too small for them, say): then the fight
-     * cannot start, and says so (issue 11: it went on without initiative).
-     * (Without journal or table, as fray_towers_fight_step applies.) */
-    fray_status rc = !f->opt.journal && !f->table
-                         ? apply_quiet(f, &begin, false, FT_NEXT_UNKNOWN)
-                         : ft_fight_apply(f, &begin, NULL, 0, NULL);
-    f->failed = rc;
+    fray_status rc = f->jf ? fray__fight_reset_trial(f->jf, seed, trial)
+                           : ft_rf_begin(f, seed, trial, NULL);
+    sync(f);
     return rc;
 }
 
 FRAY_API void fray_towers_fight_free(fray_towers_fight *f) {
     if (!f)
         return;
-    fray_allocator a = f->alloc;
-    fray__free(&a, f->jbuf, f->jcap);
-    fray__free(&a, f->joff,
-               f->joff ? ((size_t)f->cap_events + 1) * sizeof *f->joff : 0);
-    fray__free(&a, f->decide, sizeof *f->decide);
-    fray__free(&a, f, sizeof *f);
+    if (f->jf)
+        fray_fight_free(f->jf); /* (which frees f) */
+    else
+        ft_rf_free(f);
 }
 
 FRAY_API bool fray_towers_fight_over(const fray_towers_fight *f) {
@@ -505,8 +535,10 @@ static const ft_command phase_cmd = {
     .action = FT_CMD_PHASE, .actor = -1, .target = -1, .weapon = -1,
     .hold_who = -1, .skill = -1, .chip = -1, .condition = -1, .ally = -1};
 
-FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *f) {
+fray_status ft_rf_step(void *rf) {
+    fray_towers_fight *f = rf;
     ft_state *st = &f->st;
+    f->made = false;
     if (f->failed != FRAY_OK)
         return f->failed;
     if (st->over)
@@ -665,7 +697,11 @@ static fray_status run_quiet(fray_towers_fight *f) {
     return FRAY_OK;
 }
 
-FRAY_API fray_status fray_towers_fight_run(fray_towers_fight *f) {
+fray_status ft_rf_run_quiet(void *rf) { return run_quiet(rf); }
+
+/* A worker's fight with no layer (sim.c): the quiet run, or steps. */
+fray_status ft_rf_run(void *rf) {
+    fray_towers_fight *f = rf;
     if (f->failed != FRAY_OK)
         return f->failed;
     if (!f->opt.journal && !f->opt.facts && !f->table)
@@ -674,56 +710,45 @@ FRAY_API fray_status fray_towers_fight_run(fray_towers_fight *f) {
         if (k % FT_CANCEL_EVERY == 0 && f->cancel &&
             atomic_load_explicit(f->cancel, memory_order_relaxed))
             return FRAY_ERR_CANCELED;
-        fray_status rc = fray_towers_fight_step(f);
+        fray_status rc = ft_rf_step(f);
         if (rc != FRAY_OK)
             return rc;
     }
     return FRAY_OK;
 }
 
-/* ---- Undo and redo ------------------------------------------------------------ */
+FRAY_API fray_status fray_towers_fight_step(fray_towers_fight *f) {
+    fray_status rc = f->jf ? fray_fight_step(f->jf) : ft_rf_step(f);
+    sync(f);
+    return rc;
+}
+
+FRAY_API fray_status fray_towers_fight_run(fray_towers_fight *f) {
+    fray_status rc = f->jf ? fray_fight_run(f->jf) : ft_rf_run(f);
+    sync(f);
+    return rc;
+}
+
+/* ---- Undo and redo (the layer's) ----------------------------------------------- */
 
 FRAY_API int fray_towers_fight_events(const fray_towers_fight *f) {
-    return f->opt.journal ? f->n_events : (int)f->st.n_events;
-}
-
-/* Rebuilds the state from the seed and the first n events. */
-static fray_status rebuild(fray_towers_fight *f, int n) {
-    ft_state_reset_trial(&f->setup->s, &f->st, f->seed, f->trial);
-    for (int i = 0; i < n; i++) {
-        fray_status rc = reapply(f, unpack(f, i), NULL);
-        if (rc != FRAY_OK)
-            return rc;
-    }
-    return FRAY_OK;
+    return f->opt.journal && f->jf ? fray_fight_events(f->jf)
+                                   : (int)f->st.n_events;
 }
 
 FRAY_API fray_status fray_towers_fight_undo(fray_towers_fight *f) {
-    /* After a failed step, undo takes back that step (which the journal
-     * never got): the state before it, the journal as it is. */
-    int keep = f->failed != FRAY_OK ? f->n_events : f->n_events - 1;
-    if (!f->opt.journal || keep < 1)
+    if (!f->jf)
         return FRAY_ERR_INVALID;
-    /* Replaying from the start restores everything the event changed: the
-     * clock, durations, decks and the random stream. */
-    fray_status rc = rebuild(f, keep);
-    if (rc == FRAY_OK) {
-        f->n_events = keep;
-        f->failed = FRAY_OK; /* a state the journal gives, whole again */
-    } else {
-        f->failed = rc;
-    }
+    fray_status rc = fray_fight_undo(f->jf);
+    sync(f);
     return rc;
 }
 
 FRAY_API fray_status fray_towers_fight_redo(fray_towers_fight *f) {
-    if (!f->opt.journal || f->n_events >= f->n_recorded)
+    if (!f->jf)
         return FRAY_ERR_INVALID;
-    fray_status rc = reapply(f, unpack(f, f->n_events), NULL);
-    if (rc == FRAY_OK)
-        f->n_events++;
-    else
-        f->failed = rc;
+    fray_status rc = fray_fight_redo(f->jf);
+    sync(f);
     return rc;
 }
 
@@ -1032,15 +1057,18 @@ static fray_status parse_command(const ft_setup *s, const char *text,
     return FRAY_OK;
 }
 
-FRAY_API fray_status fray_towers_fight_command(fray_towers_fight *f,
-                                               const char *command,
-                                               const fray_card *cards,
-                                               size_t n_cards,
-                                               fray_diag *diag) {
+fray_status ft_rf_command(void *rf, const char *command,
+                          const fray_given *given, fray_diag *diag) {
+    fray_towers_fight *f = rf;
+    f->made = false;
     if (f->failed != FRAY_OK)
         return fray__diag_set(diag, f->failed, 0,
                               "the fight cannot go on after a failed step: "
                               "undo it, or start again");
+    if (given && given->n_dice)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "99 Towers rolls no dice: its flips are cards "
+                              "(cards KH 7C ...)");
     ft_command cmd;
     struct ft_table table;
     fray_status rc = parse_command(&f->setup->s, command, &cmd, &table, diag);
@@ -1050,11 +1078,23 @@ FRAY_API fray_status fray_towers_fight_command(fray_towers_fight *f,
     if (!diag)
         diag = &local;
     f->table = &table;
-    rc = ft_fight_apply(f, &cmd, cards, n_cards, diag);
+    rc = ft_fight_apply(f, &cmd, given && given->n_cards ? given->cards : NULL,
+                        given ? given->n_cards : 0, diag);
     f->table = NULL;
     return rc;
 }
 
+FRAY_API fray_status fray_towers_fight_command(fray_towers_fight *f,
+                                               const char *command,
+                                               const fray_card *cards,
+                                               size_t n_cards,
+                                               fray_diag *diag) {
+    fray_given g = {cards, n_cards, NULL, 0};
+    fray_status rc = f->jf ? fray_fight_command(f->jf, command, &g, diag)
+                           : ft_rf_command(f, command, &g, diag);
+    sync(f);
+    return rc;
+}
 FRAY_API size_t fray_towers_fight_hand(const fray_towers_fight *f,
                                       const char *id, fray_card *out,
                                       size_t cap) {
@@ -1066,93 +1106,32 @@ FRAY_API size_t fray_towers_fight_hand(const fray_towers_fight *f,
 
 /* ---- Renderings ---------------------------------------------------------------- */
 
-/* Event i of those applied, unpacked into *buf (NULL: none). */
-static const ft_event *event_at(const fray_towers_fight *f, int i,
-                                ft_event *buf) {
-    if (i >= f->n_events)
-        return NULL;
-    return ft_fight_event(f, i, buf);
-}
-
 FRAY_API const char *fray_towers_event_action(const fray_towers_fight *f,
                                               int i) {
-    ft_event one;
-    const ft_event *ev = event_at(f, i, &one);
-    if (!ev)
-        return NULL;
-    switch (ev->cmd.action) {
-    case FT_CMD_BEGIN:
-        return "begin";
-    case FT_CMD_PHASE:
-        return "phase";
-    default:
-        return ev->cmd.action < FT_ACTION_COUNT ? ft_actions[ev->cmd.action].name
-                                                : NULL;
-    }
+    return f->jf ? fray_event_action(f->jf, i) : NULL;
 }
 
 FRAY_API size_t fray_towers_event_narrate(const fray_towers_fight *f, int i,
                                           char *buf, size_t size) {
-    ft_event one;
-    const ft_event *ev = event_at(f, i, &one);
-    if (!ev) {
-        if (size)
-            buf[0] = '\0';
-        return 0;
-    }
-    return ft_render_event(&f->setup->s, ev, buf, size);
+    if (f->jf)
+        return fray_event_narrate(f->jf, i, buf, size);
+    if (size)
+        buf[0] = '\0';
+    return 0;
 }
 
 FRAY_API int fray_towers_fight_recorded(const fray_towers_fight *f) {
-    return f->opt.journal ? f->n_recorded : fray_towers_fight_events(f);
+    return f->opt.journal && f->jf ? fray_fight_recorded(f->jf)
+                                   : fray_towers_fight_events(f);
 }
 
 FRAY_API size_t fray_towers_event_json(const fray_towers_fight *f, int i,
                                        char *buf, size_t size) {
-    /* The events undone and kept for redo too (a journal that keeps them
-     * writes them, then its undo marks). */
-    ft_event one;
-    const ft_event *ev = ft_fight_event(f, i, &one);
-    if (!ev) {
-        if (size)
-            buf[0] = '\0';
-        return 0;
-    }
-    if (i != 0)
-        return ft_render_event_json(&f->setup->s, ev, buf, size);
-    /* The first line also carries the seed the decks were shuffled with
-     * (docs/journal.md): "{" + "\"seed\":N," + the rest. */
-    char head[80];
-    int hn = f->trial == 0
-                 ? snprintf(head, sizeof head, "\"seed\":%llu,",
-                            (unsigned long long)f->seed)
-                 : snprintf(head, sizeof head, "\"seed\":%llu,\"trial\":%llu,",
-                            (unsigned long long)f->seed,
-                            (unsigned long long)f->trial);
-    size_t n = ft_render_event_json(&f->setup->s, ev, NULL, 0);
-    size_t total = n + (size_t)hn;
-    if (size == 0)
-        return total;
-    if (size > total) {
-        ft_render_event_json(&f->setup->s, ev, buf + hn, n + 1);
-        /* buf+hn starts with '{': move it to the front, the seed after. */
-        buf[0] = '{';
-        memcpy(buf + 1, head, (size_t)hn);
-        return total;
-    }
-    /* Too small: write what fits, snprintf-style. */
-    char *tmp = fray__alloc(&f->alloc, total + 1);
-    if (!tmp) {
+    if (f->jf)
+        return fray_event_json(f->jf, i, buf, size);
+    if (size)
         buf[0] = '\0';
-        return total;
-    }
-    ft_render_event_json(&f->setup->s, ev, tmp + hn, n + 1);
-    tmp[0] = '{';
-    memcpy(tmp + 1, head, (size_t)hn);
-    memcpy(buf, tmp, size - 1);
-    buf[size - 1] = '\0';
-    fray__free(&f->alloc, tmp, total + 1);
-    return total;
+    return 0;
 }
 
 FRAY_API size_t fray_towers_draw_clock(const fray_towers_fight *f, char *buf,
@@ -1167,203 +1146,29 @@ FRAY_API size_t fray_towers_draw_map(const fray_towers_fight *f, char *buf,
 
 FRAY_API size_t fray_towers_summary(const fray_towers_fight *f, char *buf,
                                     size_t size) {
-    return ft_render_summary(&f->setup->s, &f->st, f->failed, buf, size);
+    /* (The layer's status: a step can fail there too, when its journal
+     * cannot grow.) */
+    fray_status failed = f->jf ? fray__fight_failed(f->jf) : f->failed;
+    return ft_render_summary(&f->setup->s, &f->st, failed, buf, size);
 }
 
-/* ---- Replay of a JSON Lines journal --------------------------------------------- */
+/* ---- Reading journal lines (the layer reads the line: jread.h) ----------------- */
 
-/*
- * A journal line is read twice: jansson reads the values, and a small scan
- * of the text itself finds what jansson cannot give: where a value sits
- * (the column of a message) and seeds past 2^63 (jansson's integers are
- * signed 64-bit; a seed is any unsigned 64-bit number, written in full).
- */
+typedef fray__jseg jseg;
+enum { JPATH_MAX = FRAY__JPATH_MAX };
 
-/* A step of a path to a value: an object's key, or (key NULL) an array's
- * element. */
-typedef struct jseg {
-    const char *key;
-    int index;
-} jseg;
-
-enum { JPATH_MAX = 4 };
-
-/* The line being read: its text as written (no NUL inside, not
- * terminated), the encounter it replays on, and the diag for errors. */
+/* A line being read, with the encounter it replays on. */
 typedef struct jline {
+    fray__jline j;
     const ft_setup *s;
-    const char *text;
-    size_t len;
-    fray_diag *diag;
 } jline;
 
-static size_t js_ws(const char *p, size_t i, size_t n) {
-    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r'))
-        i++;
-    return i;
-}
+#define field_error(l, ...) fray__jfield_error(&(l)->j, __VA_ARGS__)
+#define read_int(l, ...) fray__jread_int(&(l)->j, __VA_ARGS__)
+#define read_bool(l, ...) fray__jread_bool(&(l)->j, __VA_ARGS__)
+#define js_column(l, ...) fray__js_column(&(l)->j, __VA_ARGS__)
+#define js_at fray__js_at
 
-/* Just past the string that opens at p[i] ('"'). */
-static size_t js_string_end(const char *p, size_t i, size_t n) {
-    for (i++; i < n; i++) {
-        if (p[i] == '\\')
-            i++;
-        else if (p[i] == '"')
-            return i + 1;
-    }
-    return n;
-}
-
-/* Just past the value that starts at p[i]. */
-static size_t js_skip(const char *p, size_t i, size_t n) {
-    if (i >= n)
-        return n;
-    if (p[i] == '"')
-        return js_string_end(p, i, n);
-    if (p[i] == '{' || p[i] == '[') {
-        int depth = 0;
-        while (i < n) {
-            if (p[i] == '"') {
-                i = js_string_end(p, i, n);
-                continue;
-            }
-            if (p[i] == '{' || p[i] == '[')
-                depth++;
-            else if ((p[i] == '}' || p[i] == ']') && --depth == 0)
-                return i + 1;
-            i++;
-        }
-        return n;
-    }
-    while (i < n && p[i] != ',' && p[i] != '}' && p[i] != ']' &&
-           p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
-        i++;
-    return i;
-}
-
-/* The 1-based column of the value at path[0..depth) in the line (a line
- * jansson has read, so well formed), 0 when it is not there. Of a key
- * given twice the last counts, as for jansson. */
-static int js_column(const jline *l, const jseg *path, int depth) {
-    const char *p = l->text;
-    size_t n = l->len;
-    size_t i = js_ws(p, 0, n);
-    for (int k = 0; k < depth; k++) {
-        if (i >= n)
-            return 0;
-        if (path[k].key) {
-            if (p[i] != '{')
-                return 0;
-            size_t klen = strlen(path[k].key);
-            size_t found = SIZE_MAX;
-            i = js_ws(p, i + 1, n);
-            while (i < n && p[i] == '"') {
-                size_t kend = js_string_end(p, i, n);
-                bool match = kend - i == klen + 2 &&
-                             memcmp(p + i + 1, path[k].key, klen) == 0;
-                i = js_ws(p, kend, n);
-                if (i < n && p[i] == ':')
-                    i = js_ws(p, i + 1, n);
-                if (match)
-                    found = i;
-                i = js_ws(p, js_skip(p, i, n), n);
-                if (i < n && p[i] == ',')
-                    i = js_ws(p, i + 1, n);
-            }
-            if (found == SIZE_MAX)
-                return 0;
-            i = found;
-        } else {
-            if (p[i] != '[')
-                return 0;
-            i = js_ws(p, i + 1, n);
-            for (int e = 0; e < path[k].index; e++) {
-                i = js_ws(p, js_skip(p, i, n), n);
-                if (i >= n || p[i] != ',')
-                    return 0;
-                i = js_ws(p, i + 1, n);
-            }
-        }
-    }
-    return i < n && i < INT_MAX ? (int)i + 1 : 0;
-}
-
-/* "command.actor", "cards[2][1]", "choices[0].kind". */
-static void js_path_name(const jseg *path, int depth, char *out, size_t size) {
-    size_t len = 0;
-    out[0] = '\0';
-    for (int k = 0; k < depth && len < size; k++) {
-        int w = path[k].key ? snprintf(out + len, size - len, "%s%s",
-                                       k ? "." : "", path[k].key)
-                            : snprintf(out + len, size - len, "[%d]",
-                                       path[k].index);
-        if (w < 0)
-            break;
-        len += (size_t)w;
-    }
-}
-
-/* A field that cannot be read: "FIELD: message" at the value's column. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static fray_status field_error(const jline *l, const jseg *path, int depth,
-                               const char *fmt, ...) {
-    char name[96], msg[200];
-    js_path_name(path, depth, name, sizeof name);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return fray__diag_set(l->diag, FRAY_ERR_PARSE, js_column(l, path, depth),
-                          "%s: %s", name, msg);
-}
-
-/* The value at the end of path, under its parent `parent`: an object's
- * member, or an array's element. */
-static json_t *js_at(json_t *parent, const jseg *last) {
-    return last->key ? json_object_get(parent, last->key)
-                     : json_array_get(parent, (size_t)last->index);
-}
-
-/* An integer in [lo, hi]; def when absent. `what` (may be NULL) says
- * what the number is, in rules words, for the message. */
-static fray_status read_int(const jline *l, json_t *parent, const jseg *path,
-                            int depth, long long lo, long long hi,
-                            long long def, const char *what,
-                            long long *out) {
-    json_t *v = js_at(parent, &path[depth - 1]);
-    *out = def;
-    if (!v && (def < lo || def > hi))
-        return field_error(l, path, depth, "missing: expected an integer "
-                           "from %lld to %lld", lo, hi);
-    if (!v)
-        return FRAY_OK;
-    if (!json_is_integer(v))
-        return field_error(l, path, depth, "expected an integer from %lld to "
-                           "%lld", lo, hi);
-    long long x = json_integer_value(v);
-    if ((x < lo || x > hi) && what)
-        return field_error(l, path, depth, "%lld is not %s", x, what);
-    if (x < lo || x > hi)
-        return field_error(l, path, depth, "%lld is out of range: from %lld "
-                           "to %lld", x, lo, hi);
-    *out = x;
-    return FRAY_OK;
-}
-
-/* true or false; false when absent. */
-static fray_status read_bool(const jline *l, json_t *parent, const jseg *path,
-                             int depth, bool *out) {
-    json_t *v = js_at(parent, &path[depth - 1]);
-    *out = json_is_true(v);
-    if (v && !json_is_boolean(v))
-        return field_error(l, path, depth, "expected true or false");
-    return FRAY_OK;
-}
-
-/* A combatant: its id (or display name), or its index; -1 when absent or
- * null. */
 static fray_status read_combatant(const jline *l, json_t *parent,
                                   const jseg *path, int depth, int *out) {
     json_t *v = js_at(parent, &path[depth - 1]);
@@ -1424,14 +1229,14 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
     jseg path[JPATH_MAX] = {{"command", 0}, {NULL, 0}};
     *cmd = no_command;
     if (!json_is_object(c))
-        return fray__diag_set(l->diag, FRAY_ERR_PARSE, 0,
+        return fray__diag_set(l->j.diag, FRAY_ERR_PARSE, 0,
                               "each journal line needs a \"command\" object");
     path[1].key = "action";
     json_t *av = json_object_get(c, "action");
     const char *action = json_string_value(av);
     if (!action)
         return av ? field_error(l, path, 2, "expected an action's name")
-                  : fray__diag_set(l->diag, FRAY_ERR_PARSE,
+                  : fray__diag_set(l->j.diag, FRAY_ERR_PARSE,
                                    js_column(l, path, 1),
                                    "the command has no \"action\"");
     int a = -1;
@@ -1665,178 +1470,30 @@ static fray_status read_event(const jline *l, json_t *o, ft_event *ev) {
  * depth: the summary line has its seed too) becomes a 0 padded with
  * spaces, so that the columns stay; those of the line's own object are
  * kept in *out. */
-typedef struct jseed {
-    bool has_seed, has_trial;
-    uint64_t seed, trial;
-} jseed;
-
-static fray_status scan_seeds(const jline *l, char *copy, jseed *out) {
-    const char *p = l->text;
-    size_t n = l->len;
-    int depth = 0;
-    memset(out, 0, sizeof *out);
-    for (size_t i = 0; i < n;) {
-        char c = p[i];
-        if (c == '{' || c == '[') {
-            depth++;
-            i++;
-            continue;
-        }
-        if (c == '}' || c == ']') {
-            depth--;
-            i++;
-            continue;
-        }
-        if (c != '"') {
-            i++;
-            continue;
-        }
-        size_t end = js_string_end(p, i, n);
-        bool seed = end - i == 6 && memcmp(p + i, "\"seed\"", 6) == 0;
-        bool trial = end - i == 7 && memcmp(p + i, "\"trial\"", 7) == 0;
-        i = end;
-        if (!seed && !trial)
-            continue;
-        size_t v = js_ws(p, i, n);
-        if (v >= n || p[v] != ':')
-            continue;
-        v = js_ws(p, v + 1, n);
-        size_t e = v;
-        while (e < n && p[e] >= '0' && p[e] <= '9')
-            e++;
-        /* Not a plain whole number (a sign, a fraction, a leading zero):
-         * left to jansson, and refused below if it is the line's own. */
-        if (e == v || (e < n && (p[e] == '.' || p[e] == 'e' || p[e] == 'E')) ||
-            (p[v] == '0' && e - v > 1))
-            continue;
-        uint64_t x = 0;
-        for (size_t k = v; k < e; k++) {
-            unsigned d = (unsigned)(p[k] - '0');
-            if (x > (UINT64_MAX - d) / 10)
-                return fray__diag_set(l->diag, FRAY_ERR_PARSE,
-                                      v < INT_MAX ? (int)v + 1 : 0,
-                                      "%s: %.*s is past the largest %s, "
-                                      "18446744073709551615",
-                                      seed ? "seed" : "trial",
-                                      (int)(e - v > 40 ? 40 : e - v), p + v,
-                                      seed ? "seed" : "trial");
-            x = x * 10 + d;
-        }
-        copy[v] = '0';
-        memset(copy + v + 1, ' ', e - v - 1);
-        if (depth == 1 && seed) {
-            out->has_seed = true;
-            out->seed = x;
-        } else if (depth == 1) {
-            out->has_trial = true;
-            out->trial = x;
-        }
-        i = e;
-    }
-    return FRAY_OK;
-}
-
-/* An event line: read, checked and applied. */
-static fray_status replay_event(fray_towers_fight *f, const jline *l,
-                                json_t *o, const jseed *sd) {
-    ft_event *ev = next_slot(f);
+fray_status ft_rf_event_read(const void *setup, const fray__jline *l,
+                             const void *json_object, uint8_t *out,
+                             size_t *out_len, fray_diag *diag) {
+    const fray_towers_setup *ts = setup;
+    jline tl = {*l, &ts->s};
+    tl.j.diag = diag;
+    ft_event *ev = malloc(sizeof *ev);
     if (!ev)
-        return fray__diag_set(l->diag, FRAY_ERR_NOMEM, 0, "out of memory");
-    fray_status rc = read_event(l, o, ev);
-    if (rc != FRAY_OK)
-        return rc;
-    bool begin = ev->cmd.action == FT_CMD_BEGIN;
-    if (begin != (f->n_events == 0)) {
-        jseg path[] = {{"command", 0}, {"action", 0}};
-        return fray__diag_set(l->diag, FRAY_ERR_INVALID,
-                              js_column(l, path, 2),
-                              "a journal starts with its \"begin\" event, "
-                              "and only there");
-    }
-    if (begin) {
-        jseg path[] = {{"seed", 0}};
-        if (json_object_get(o, "seed") && !sd->has_seed)
-            return field_error(l, path, 1, "expected a whole number from 0 "
-                               "to 18446744073709551615");
-        path[0].key = "trial";
-        if (json_object_get(o, "trial") && !sd->has_trial)
-            return field_error(l, path, 1, "expected a whole number from 0 "
-                               "to 18446744073709551615");
-        if (sd->has_seed) {
-            f->seed = sd->seed;
-            f->trial = sd->has_trial ? sd->trial : 0;
-            ft_state_reset_trial(&f->setup->s, &f->st, f->seed, f->trial);
-        }
-    }
-    rc = reapply(f, ev, l->diag);
-    if (rc != FRAY_OK)
-        return rc;
-    journal_commit(f, ev);
-    return FRAY_OK;
+        return fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
+    fray_status rc = read_event(&tl, (json_t *)(uintptr_t)json_object, ev);
+    if (rc == FRAY_OK)
+        *out_len = ft_event_pack(ev, out);
+    free(ev);
+    return rc;
 }
 
-/* {"undo": {"event": K}}, {"redo": {"event": K}}, {"end": {"events": N}}
- * (docs/journal.md "Marks"). */
-static fray_status replay_mark(fray_towers_fight *f, const jline *l,
-                               json_t *o, fray_towers_mark mark) {
-    const char *key = mark == FRAY_TOWERS_MARK_UNDO   ? "undo"
-                      : mark == FRAY_TOWERS_MARK_REDO ? "redo"
-                                                      : "end";
-    const char *field = mark == FRAY_TOWERS_MARK_END ? "events" : "event";
-    jseg path[] = {{key, 0}, {field, 0}};
-    json_t *m = json_object_get(o, key);
-    if (!json_is_object(m))
-        return field_error(l, path, 1, "expected {\"%s\": N}", field);
-    long long k;
-    fray_status rc = read_int(l, m, path, 2, 0, INT_MAX, -1, NULL, &k);
-    if (rc != FRAY_OK)
-        return rc;
-    int col = js_column(l, path, 2);
-    int n = f->n_events;
-    switch (mark) {
-    case FRAY_TOWERS_MARK_UNDO:
-        if (n <= 1)
-            return fray__diag_set(l->diag, FRAY_ERR_INVALID, col,
-                                  "nothing to undo: the journal is at the "
-                                  "start of the fight");
-        if (k != n - 1)
-            return fray__diag_set(l->diag, FRAY_ERR_INVALID, col,
-                                  "the undo takes back event %lld, but the "
-                                  "last event is %d", k, n - 1);
-        rc = fray_towers_fight_undo(f);
-        break;
-    case FRAY_TOWERS_MARK_REDO:
-        if (n >= f->n_recorded)
-            return fray__diag_set(l->diag, FRAY_ERR_INVALID, col,
-                                  "nothing to redo: no event was undone "
-                                  "here");
-        if (k != n)
-            return fray__diag_set(l->diag, FRAY_ERR_INVALID, col,
-                                  "the redo plays event %lld again, but the "
-                                  "event undone last is %d", k, n);
-        rc = fray_towers_fight_redo(f);
-        break;
-    case FRAY_TOWERS_MARK_END:
-        if (k != n)
-            return fray__diag_set(l->diag, FRAY_ERR_INVALID, col,
-                                  "the end mark counts %lld events, but the "
-                                  "journal has %d", k, n);
-        break;
-    }
-    if (rc != FRAY_OK)
-        return fray__diag_set(l->diag, rc, col, "the %s does not replay: %s",
-                              key, fray_strerror(rc));
-    return FRAY_OK;
-}
+/* ---- Journals (the layer's) ------------------------------------------------------ */
 
 FRAY_API size_t fray_towers_journal_mark(fray_towers_mark mark, int n,
                                          char *buf, size_t size) {
-    const char *key = mark == FRAY_TOWERS_MARK_UNDO   ? "undo"
-                      : mark == FRAY_TOWERS_MARK_REDO ? "redo"
-                                                      : "end";
-    int w = snprintf(buf, size, "{\"%s\":{\"%s\":%d}}", key,
-                     mark == FRAY_TOWERS_MARK_END ? "events" : "event", n);
-    return w < 0 ? 0 : (size_t)w;
+    return fray_journal_mark(mark == FRAY_TOWERS_MARK_UNDO   ? FRAY_MARK_UNDO
+                             : mark == FRAY_TOWERS_MARK_REDO ? FRAY_MARK_REDO
+                                                             : FRAY_MARK_END,
+                             n, buf, size);
 }
 
 FRAY_API fray_status fray_towers_fight_replay(fray_towers_fight *f,
@@ -1849,118 +1506,23 @@ FRAY_API fray_status fray_towers_fight_replay(fray_towers_fight *f,
 FRAY_API fray_status fray_towers_fight_replay_journal(
     fray_towers_fight *f, const char *text, size_t len,
     fray_towers_replay_info *out_info, fray_diag *diag) {
-    fray_towers_replay_info local;
-    fray_towers_replay_info *info = out_info ? out_info : &local;
-    memset(info, 0, sizeof *info);
-    if (!f->opt.journal)
-        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
-                              "replay needs a fight that keeps a journal");
-    f->n_events = 0;
-    f->n_recorded = 0;
-    f->failed = FRAY_OK;
-    ft_state_reset_trial(&f->setup->s, &f->st, f->seed, f->trial);
-    int line = 0, end_line = 0;
-    char *copy = NULL;
-    size_t copy_cap = 0;
-    fray_status rc = FRAY_OK;
-    for (size_t at = 0; at < len && rc == FRAY_OK;) {
-        const char *p = text + at;
-        const char *nl = memchr(p, '\n', len - at);
-        size_t n = nl ? (size_t)(nl - p) : len - at;
-        at += n + (nl ? 1 : 0);
-        line = line < INT_MAX ? line + 1 : line;
-        info->lines = line;
-        bool blank = true;
-        for (size_t k = 0; k < n && blank; k++)
-            blank = isspace((unsigned char)p[k]) != 0;
-        if (blank)
-            continue;
-        const char *nul = memchr(p, '\0', n);
-        if (nul) {
-            size_t col = (size_t)(nul - p) + 1;
-            rc = fray__diag_set(diag, FRAY_ERR_PARSE,
-                                col < INT_MAX ? (int)col : 0,
-                                "a NUL byte: a journal is text");
-            break;
-        }
-        if (end_line) {
-            rc = fray__diag_set(diag, FRAY_ERR_INVALID, 1,
-                                "the journal goes on after its end (line "
-                                "%d)", end_line);
-            break;
-        }
-        if (n + 1 > copy_cap) {
-            char *c = fray__realloc(&f->alloc, copy, copy_cap, n + 1);
-            if (!c) {
-                rc = fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
-                break;
-            }
-            copy = c;
-            copy_cap = n + 1;
-        }
-        memcpy(copy, p, n);
-        copy[n] = '\0';
-        jline l = {&f->setup->s, p, n, diag};
-        jseed sd;
-        rc = scan_seeds(&l, copy, &sd);
-        if (rc != FRAY_OK)
-            break;
-        json_error_t err;
-        json_t *o = json_loadb(copy, n, JSON_REJECT_DUPLICATES, &err);
-        if (!o && !nl) {
-            /* The last line, cut in the middle of its writing (it has no
-             * newline and is not JSON): the journal was cut short. */
-            info->torn = true;
-            break;
-        }
-        if (!o)
-            rc = fray__diag_set(diag, FRAY_ERR_PARSE, err.column, "%s",
-                                err.text);
-        else if (!json_is_object(o))
-            rc = fray__diag_set(diag, FRAY_ERR_PARSE, 1,
-                                "a journal line is a JSON object {...}");
-        else if (json_object_get(o, "command"))
-            rc = replay_event(f, &l, o, &sd);
-        else if (json_object_get(o, "undo"))
-            rc = replay_mark(f, &l, o, FRAY_TOWERS_MARK_UNDO);
-        else if (json_object_get(o, "redo"))
-            rc = replay_mark(f, &l, o, FRAY_TOWERS_MARK_REDO);
-        else if (json_object_get(o, "end") || json_object_get(o, "summary")) {
-            /* The end mark; or the summary line of `fray fight --json`,
-             * which ends a journal too. */
-            if (json_object_get(o, "end"))
-                rc = replay_mark(f, &l, o, FRAY_TOWERS_MARK_END);
-            end_line = line;
-            info->ended = rc == FRAY_OK;
-        } else
-            rc = fray__diag_set(diag, FRAY_ERR_PARSE, 1,
-                                "each journal line needs a \"command\" "
-                                "object (or is an undo, redo or end mark)");
-        json_decref(o);
+    fray_replay_info info;
+    memset(&info, 0, sizeof info);
+    fray_status rc =
+        f->jf ? fray_fight_replay_journal(f->jf, text, len, &info, diag)
+              : fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                               "replay needs a fight that keeps a journal");
+    if (out_info) {
+        out_info->lines = info.lines;
+        out_info->ended = info.ended;
+        out_info->torn = info.torn;
     }
-    fray__free(&f->alloc, copy, copy_cap);
-    if (rc != FRAY_OK) {
-        f->failed = rc; /* the state is the journal's up to here */
-        if (diag)
-            diag->line = line;
-        return rc;
-    }
-    if (f->n_events == 0) {
-        /* Leave a fight that can go on: the start of the fight again. */
-        fray_status rr = fray_towers_fight_reset_trial(f, f->seed, f->trial);
-        if (rr != FRAY_OK)
-            return rr;
-        fray__diag_set(diag, FRAY_ERR_INVALID, 0,
-                       "the journal is empty: it has no \"begin\" event");
-        if (diag)
-            diag->line = 1; /* where the "begin" event belongs */
-        return FRAY_ERR_INVALID;
-    }
-    return FRAY_OK;
+    sync(f);
+    return rc;
 }
 
-FRAY_API bool fray_towers_fight_same(const fray_towers_fight *a,
-                                     const fray_towers_fight *b) {
+bool ft_rf_same(const void *a_, const void *b_) {
+    const fray_towers_fight *a = a_, *b = b_;
     const ft_state *x = &a->st, *y = &b->st;
     if (x->phase != y->phase || x->n != y->n || x->over != y->over ||
         x->winner != y->winner || x->n_decks != y->n_decks ||
@@ -1978,4 +1540,9 @@ FRAY_API bool fray_towers_fight_same(const fray_towers_fight *a,
             return false;
     }
     return true;
+}
+
+FRAY_API bool fray_towers_fight_same(const fray_towers_fight *a,
+                                     const fray_towers_fight *b) {
+    return ft_rf_same(a, b);
 }

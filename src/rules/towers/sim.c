@@ -10,6 +10,8 @@
 
 #include "ruleset.h"
 
+extern const fray__ruleset fray__towers_ruleset;
+
 _Static_assert((int)FRAY_SIM_ACTION_KINDS == (int)FT_ACTION_COUNT,
                "fray_sim_combatant_counts.by_kind holds every action kind");
 _Static_assert((int)FRAY_SIM_MAX_COMBATANTS >= (int)FT_MAX_COMBATANTS,
@@ -53,57 +55,34 @@ static void count_fight(const fray_towers_fight *f, fray_sim_counts *c) {
 
 /* ---- The ruleset's part of a simulation ------------------------------------ */
 
-static int rs_sides(const void *setup) {
-    return ((const fray_towers_setup *)setup)->s.n_sides;
-}
-
-static int rs_combatants(const void *setup) {
-    return ((const fray_towers_setup *)setup)->s.n_combatants;
-}
-
-static fray_status rs_sim_fight_new(const void *setup, uint64_t seed,
-                                    int until_phase, const atomic_bool *cancel,
-                                    const fray_allocator *alloc, void **out) {
-    fray_towers_fight_options fo;
+fray_status ft_rf_sim_new(const void *setup, uint64_t seed, int until,
+                          const atomic_bool *cancel,
+                          const fray_allocator *alloc, void **out) {
+    fray__fight_opts fo;
     memset(&fo, 0, sizeof fo);
-    fo.until_phase = until_phase;
-    fray_towers_fight *f = NULL;
-    fray_status rc = fray_towers_fight_new(setup, seed, &fo, alloc, &f);
+    fo.until = until;
+    fo.cancel = cancel;
+    fray_status rc = ft_rf_new(setup, &fo, alloc, out);
     if (rc == FRAY_OK)
-        f->cancel = cancel;
-    *out = f;
+        rc = ft_rf_begin(*out, seed, 0, NULL);
+    if (rc != FRAY_OK) {
+        ft_rf_free(*out);
+        *out = NULL;
+    }
     return rc;
 }
 
-static void rs_fight_free(void *fight) { fray_towers_fight_free(fight); }
-
-static fray_status rs_reset_trial(void *fight, uint64_t seed,
-                                  uint64_t trial) {
-    return fray_towers_fight_reset_trial(fight, seed, trial);
+fray_status ft_rf_reset_trial(void *rf, uint64_t seed, uint64_t trial) {
+    return ft_rf_begin(rf, seed, trial, NULL);
 }
 
-static fray_status rs_run(void *fight) { return fray_towers_fight_run(fight); }
-
-static void rs_count(const void *fight, fray_sim_counts *c) {
-    count_fight(fight, c);
-}
-
-static const fray__ruleset towers_sim_rules = {
-    .name = "towers",
-    .sides = rs_sides,
-    .combatants = rs_combatants,
-    .sim_fight_new = rs_sim_fight_new,
-    .fight_free = rs_fight_free,
-    .reset_trial = rs_reset_trial,
-    .run = rs_run,
-    .count = rs_count,
-};
+void ft_rf_count(const void *rf, fray_sim_counts *c) { count_fight(rf, c); }
 
 FRAY_API fray_status fray_towers_sim(const fray_towers_setup *setup,
                                      const fray_sim_options *opts,
                                      const fray_allocator *alloc,
                                      fray_sim_counts *out) {
-    return fray__sim_run(&towers_sim_rules, setup, opts, alloc, out);
+    return fray__sim_run(&fray__towers_ruleset, setup, opts, alloc, out);
 }
 
 /* ---- The setup, for reports ---------------------------------------------------- */

@@ -1332,16 +1332,18 @@ struct fray_towers_fight {
     uint64_t trial;          /* the simulation trial its stream comes from (0: fray fight) */
     ft_state st;
     ft_event scratch;        /* the event being applied (then packed into
-                                the journal, when the fight keeps one) */
-    /* The journal (fight.c "The journal"): events packed one after another
-     * in jbuf, event i at bytes [joff[i], joff[i + 1]); events
-     * [0..n_events) applied, [n_events..n_recorded) undone (redo). */
-    uint8_t *jbuf;
-    size_t jcap;             /* bytes of jbuf */
-    size_t *joff;            /* cap_events + 1 offsets */
+                                the layer's journal, when it keeps one) */
+    /* The shared layer's fight (src/encounter/fight.c) that holds this one
+     * and its journal, when made through fray_towers_fight_new or
+     * fray_fight_new; NULL for a simulation's worker fight. */
+    struct fray_fight *jf;
+    /* The layer's count of events applied (fray_fight_events), kept here
+     * by the fray_towers_fight_* wrappers for code that reads it; 0
+     * without a journal. */
     int n_events;
-    int n_recorded;
-    int cap_events;
+    /* The last begin, step or command made an event (ruleset.c packs it
+     * for the layer's journal; event_pack). */
+    bool made;
     /* A table command's Hand of Fate, chip and opportunity words, while
      * that command is applied (fight.c); NULL: the tactics policies. */
     struct ft_table *table;
@@ -1366,8 +1368,9 @@ struct fray_towers_fight {
  * second, so a few milliseconds at most. */
 enum { FT_CANCEL_EVERY = 4096 };
 
-/* fight.c: event i of the fight's journal (0 <= i < n_recorded), unpacked
- * into *buf (which it returns); NULL when there is no such event. */
+/* fight.c: event i of the fight's journal (0 <= i < recorded, the
+ * layer's), unpacked into *buf (which it returns); NULL when there is no
+ * such event. */
 const ft_event *ft_fight_event(const fray_towers_fight *f, int i,
                                ft_event *buf);
 
@@ -1375,6 +1378,44 @@ const ft_event *ft_fight_event(const fray_towers_fight *f, int i,
 fray_status ft_fight_apply(fray_towers_fight *f, const ft_command *cmd,
                            const fray_card *cards, size_t n_cards,
                            fray_diag *diag);
+
+/* ---- 99 Towers in the shared layer (fight.c, sim.c, ruleset.c) ---------- */
+
+/* The packed form of an event (the layer's journal; docs/architecture.md
+ * "The journal and its memory"): its header, then as many cards, card
+ * decks, choices and facts as it has. */
+size_t ft_event_pack(const ft_event *ev, uint8_t *out);
+void ft_event_unpack(const uint8_t *p, size_t len, ft_event *out);
+size_t ft_event_packed_max(void);
+
+struct fray__fight_opts;
+struct fray__jline;
+struct fray_given;
+/* The table's fight functions (ruleset.c lists them). */
+fray_status ft_rf_new(const void *setup, const struct fray__fight_opts *o,
+                      const fray_allocator *alloc, void **out);
+void ft_rf_free(void *rf);
+fray_status ft_rf_begin(void *rf, uint64_t seed, uint64_t trial,
+                        const struct fray_given *given);
+fray_status ft_rf_step(void *rf);
+fray_status ft_rf_run(void *rf);
+fray_status ft_rf_run_quiet(void *rf);
+fray_status ft_rf_command(void *rf, const char *text,
+                          const struct fray_given *given, fray_diag *diag);
+size_t ft_rf_event_pack(const void *rf, uint8_t *out);
+fray_status ft_rf_replay(void *rf, const uint8_t *ev, size_t len,
+                         bool is_begin, uint64_t seed, uint64_t trial,
+                         fray_diag *diag);
+bool ft_rf_same(const void *a, const void *b);
+fray_status ft_rf_event_read(const void *setup, const struct fray__jline *l,
+                             const void *json_object, uint8_t *out,
+                             size_t *out_len, fray_diag *diag);
+/* sim.c: the simulation's part. */
+fray_status ft_rf_sim_new(const void *setup, uint64_t seed, int until,
+                          const atomic_bool *cancel,
+                          const fray_allocator *alloc, void **out);
+fray_status ft_rf_reset_trial(void *rf, uint64_t seed, uint64_t trial);
+void ft_rf_count(const void *rf, fray_sim_counts *c);
 
 /* ---- The quiet fight loop (engine.c, fight.c): speed, nothing recorded ---- */
 
