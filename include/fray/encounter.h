@@ -250,6 +250,13 @@ FRAY_API FRAY_MUST_CHECK fray_status fray_towers_fight_replay(fray_towers_fight 
                                               const char *jsonl,
                                               fray_diag *diag);
 
+/* The 99 Towers fight inside a fight of the shared layer
+ * (include/fray/fight.h) whose setup is of rules towers, for what only 99
+ * Towers has (fray_towers_fight_hand, ...); NULL for another ruleset's.
+ * Borrowed: it lives as long as that fight. */
+struct fray_fight;
+FRAY_API fray_towers_fight *fray_towers_fight_of(struct fray_fight *fight);
+
 /* true when two fights are in the identical state (clock, combatants,
  * conditions, decks), for replay checks. */
 FRAY_API bool fray_towers_fight_same(const fray_towers_fight *a,

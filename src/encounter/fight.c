@@ -196,6 +196,11 @@ FRAY_API fray_status fray_fight_reset(fray_fight *f, uint64_t seed) {
     return fray__fight_reset_trial(f, seed, 0);
 }
 
+FRAY_API fray_status fray_fight_reset_trial(fray_fight *f, uint64_t seed,
+                                            uint64_t trial) {
+    return fray__fight_reset_trial(f, seed, trial);
+}
+
 FRAY_API void fray_fight_free(fray_fight *f) {
     if (!f)
         return;

@@ -1542,6 +1542,14 @@ bool ft_rf_same(const void *a_, const void *b_) {
     return true;
 }
 
+FRAY_API fray_towers_fight *fray_towers_fight_of(fray_fight *f) {
+    return fray_setup_ruleset_data(fray_fight_setup(f)) &&
+                   strcmp(fray_setup_rules(fray_fight_setup(f)),
+                          fray__towers_ruleset.name) == 0
+               ? fray__fight_rf(f)
+               : NULL;
+}
+
 FRAY_API bool fray_towers_fight_same(const fray_towers_fight *a,
                                      const fray_towers_fight *b) {
     return ft_rf_same(a, b);

@@ -26,9 +26,13 @@
  * sweep-point, sweep-bar) and a <title> tooltip, so that tests and
  * style sheets can find them.
  */
+#include "fray/fight.h"
 #include "fray/report.h"
 
 #include "internal.h"
+#include "ruleset.h"
+
+extern const fray__ruleset fray__towers_ruleset;
 
 #include <math.h>
 #include <stdbool.h>
@@ -201,10 +205,28 @@ static const fray_sim_counts *vcounts(const ctx *c, int v) {
 }
 
 static const char *side_name(const ctx *c, int s) {
-    const char *n = c->r->setup
+    const char *n = c->r->rules_setup
+                        ? fray_setup_side_name(c->r->rules_setup, s)
+                    : c->r->setup
                         ? fray_towers_setup_side_name(c->r->setup, s)
                         : NULL;
     return n ? n : c->side_fallback[s];
+}
+
+/* The words of the counts: the report's ruleset's, else 99 Towers'. */
+static const char *harm_word(const ctx *c, int k) {
+    return c->r->rules_setup ? fray_sim_harm_name(c->r->rules_setup, k)
+                             : fray__towers_ruleset.harm_name(k);
+}
+
+static const char *spent_word(const ctx *c, int k) {
+    return c->r->rules_setup ? fray_sim_spent_name(c->r->rules_setup, k)
+                             : fray__towers_ruleset.spent_name(k);
+}
+
+static const char *action_word(const ctx *c, int k) {
+    return c->r->rules_setup ? fray_sim_action_name(c->r->rules_setup, k)
+                             : fray_towers_action_name(k);
 }
 
 static const char *side_colour(int s) {
@@ -212,12 +234,16 @@ static const char *side_colour(int s) {
 }
 
 static const char *comb_name(const ctx *c, int i) {
-    const char *n = fray_towers_setup_combatant_name(c->r->setup, i);
+    const char *n =
+        c->r->rules_setup ? fray_setup_combatant_name(c->r->rules_setup, i)
+                          : fray_towers_setup_combatant_name(c->r->setup, i);
     return n ? n : "?";
 }
 
 static int comb_side(const ctx *c, int i) {
-    int s = fray_towers_setup_combatant_side(c->r->setup, i);
+    int s = c->r->rules_setup
+                ? fray_setup_combatant_side(c->r->rules_setup, i)
+                : fray_towers_setup_combatant_side(c->r->setup, i);
     return s >= 0 && s < c->n_sides ? s : -1;
 }
 
@@ -265,7 +291,10 @@ static void ctx_init(ctx *c, const fray_sim_report *r) {
     for (int s = 0; s < FRAY_SIM_MAX_SIDES; s++)
         snprintf(c->side_fallback[s], sizeof c->side_fallback[s], "side %d",
                  s + 1);
-    if (r->setup) {
+    if (r->rules_setup) {
+        c->n_sides = fray_setup_sides(r->rules_setup);
+        c->n_comb = fray_setup_combatants(r->rules_setup);
+    } else if (r->setup) {
         c->n_sides = fray_towers_setup_sides(r->setup);
         c->n_comb = fray_towers_setup_combatants(r->setup);
     } else {
@@ -1257,10 +1286,14 @@ static void html_combatants(fray__text *w, const ctx *c) {
         html_variant_heading(w, c, v);
         fray__text_s(w, "<div class=\"scroll\"><table>\n<thead><tr><th>combatant</th>"
                 "<th class=\"name\">side</th>"
-                "<th>still standing</th><th>dead</th><th>STUN dealt</th>"
-                "<th>STUN taken</th><th>LETHAL dealt</th><th>LETHAL taken</th>"
-                "<th>actions</th><th>Hand of Fate cards</th><th>chips</th>"
-                "</tr></thead>\n<tbody>\n");
+                "<th>still standing</th><th>dead</th>");
+        for (int h = 0; h < FRAY_SIM_HARM_KINDS && harm_word(c, h); h++)
+            fray__text_f(w, "<th>%s dealt</th><th>%s taken</th>",
+                         harm_word(c, h), harm_word(c, h));
+        fray__text_s(w, "<th>actions</th>");
+        for (int k2 = 0; k2 < FRAY_SIM_SPENT_KINDS && spent_word(c, k2); k2++)
+            fray__text_f(w, "<th>%s</th>", spent_word(c, k2));
+        fray__text_s(w, "</tr></thead>\n<tbody>\n");
         for (int i = 0; i < c->n_comb; i++) {
             const fray_sim_combatant_counts *cc = &k->c[i];
             int s = comb_side(c, i);
@@ -1272,13 +1305,14 @@ static void html_combatants(fray__text *w, const ctx *c) {
             fray__text_s(w, "</td>");
             td_share(w, cc->standing, k->trials, true);
             td_share(w, cc->dead, k->trials, true);
-            td_mean(w, cc->stun_dealt, k->trials);
-            td_mean(w, cc->stun_taken, k->trials);
-            td_mean(w, cc->lethal_dealt, k->trials);
-            td_mean(w, cc->lethal_taken, k->trials);
+            for (int h = 0; h < FRAY_SIM_HARM_KINDS && harm_word(c, h); h++) {
+                td_mean(w, cc->dealt[h], k->trials);
+                td_mean(w, cc->taken[h], k->trials);
+            }
             td_mean(w, cc->actions, k->trials);
-            td_mean(w, cc->fate_cards, k->trials);
-            td_mean(w, cc->chips, k->trials);
+            for (int k2 = 0; k2 < FRAY_SIM_SPENT_KINDS && spent_word(c, k2);
+                 k2++)
+                td_mean(w, cc->spent[k2], k->trials);
             fray__text_s(w, "</tr>\n");
         }
         fray__text_s(w, "</tbody>\n</table></div>\n");
@@ -1307,7 +1341,7 @@ static void html_actions(fray__text *w, const ctx *c) {
         fray__text_s(w, "<div class=\"scroll\"><table>\n<thead><tr><th>combatant</th>");
         for (int a = 0; a < FRAY_SIM_ACTION_KINDS; a++)
             if (used[a]) {
-                const char *name = fray_towers_action_name(a);
+                const char *name = action_word(c, a);
                 if (name)
                     th_esc(w, name);
                 else
