@@ -163,8 +163,9 @@ size_t ft_event_pack(const ft_event *ev, uint8_t *out) {
     p += sizeof ev->n_facts;
     memcpy(p, ev->facts, (size_t)ev->n_facts * sizeof(ft_fact));
     p += (size_t)ev->n_facts * sizeof(ft_fact);
-    assert((size_t)(p - out) == packed_size(ev));
-    return (size_t)(p - out);
+    size_t n = packed_size(ev);
+    assert((size_t)(p - out) == n);
+    return n;
 }
 
 void ft_event_unpack(const uint8_t *p, size_t len, ft_event *buf) {
