@@ -288,6 +288,19 @@ FRAY_API fray_status fray_fight_command(fray_fight *f, const char *command,
     return rc;
 }
 
+fray_status fray__fight_apply(fray_fight *f,
+                              fray_status (*apply)(void *rf, void *ctx),
+                              void *ctx) {
+    if (f->failed != FRAY_OK)
+        return f->failed;
+    fray_status rc = f->opt.journal ? journal_reserve(f) : FRAY_OK;
+    if (rc == FRAY_OK)
+        rc = apply(f->rf, ctx);
+    if (rc == FRAY_OK && f->opt.journal)
+        journal_push(f);
+    return rc;
+}
+
 FRAY_API bool fray_fight_same(const fray_fight *a, const fray_fight *b) {
     return a->rs == b->rs && a->rs->same(a->rf, b->rf);
 }
