@@ -195,3 +195,28 @@ Test(layer_setup, copy_and_vary) {
     fray_setup_free(c);
     fray_setup_free(s);
 }
+
+/* Issue 12 step 5: exact duel odds through the table, and for a ruleset
+ * without them the words users read (fray odds duel). */
+Test(layer_setup, duel_odds_not_built_for_a_ruleset_without) {
+    static const fray__ruleset fake = {.name = "fake", .title = "Fake Rules",
+                                       .time_unit = "round"};
+    fray_setup s;
+    fray__setup_borrow(&s, &fake, NULL);
+    fray_duel_odds o;
+    fray_diag d;
+    cr_expect_eq(fray_setup_duel_odds(&s, 0, 1, 0, &o, &d), FRAY_ERR_INVALID);
+    cr_expect_str_eq(d.message, "exact duel odds are not built for Fake Rules");
+    cr_expect_str_eq(fray_setup_time_unit(&s), "round");
+    /* 99 Towers has them: the same chain as fray_towers_duel_odds. */
+    fray_setup *t = load_ok("examples/towers/duel.yaml");
+    fray_duel_odds a, b;
+    cr_assert_eq(fray_setup_duel_odds(t, 0, 1, 0, &a, &d), FRAY_OK, "%s",
+                 d.message);
+    cr_assert_eq(fray_towers_duel_odds(fray_setup_ruleset_data(t), 0, 1, &b,
+                                       &d),
+                 FRAY_OK);
+    cr_expect(a.p_win[0] == b.p_win[0] && a.p_win[1] == b.p_win[1]);
+    cr_expect_eq(a.states, b.states);
+    fray_setup_free(t);
+}
