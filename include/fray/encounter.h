@@ -4,6 +4,12 @@
  * tactical map, record every step as an event, replay, undo and redo
  * (seed 000; docs/architecture.md "Encounters"; docs/file-formats.md).
  *
+ * What every ruleset does is in fray/fight.h (fray_setup, fray_fight),
+ * the shared layer that keeps the journal, undo, redo and replay; the
+ * fray_towers_fight_* functions are 99 Towers' API over it (a
+ * fray_towers_fight is held by a fray_fight, and each call goes through
+ * it), kept for what only 99 Towers has and for callers written before.
+ *
  * Two objects:
  *   fray_towers_setup  what the files say. Immutable once loaded; may be
  *                      shared by any number of fights (and threads).
