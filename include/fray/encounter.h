@@ -4,6 +4,12 @@
  * tactical map, record every step as an event, replay, undo and redo
  * (seed 000; docs/architecture.md "Encounters"; docs/file-formats.md).
  *
+ * What every ruleset does is in fray/fight.h (fray_setup, fray_fight),
+ * the shared layer that keeps the journal, undo, redo and replay; the
+ * fray_towers_fight_* functions are 99 Towers' API over it (a
+ * fray_towers_fight is held by a fray_fight, and each call goes through
+ * it), kept for what only 99 Towers has and for callers written before.
+ *
  * Two objects:
  *   fray_towers_setup  what the files say. Immutable once loaded; may be
  *                      shared by any number of fights (and threads).
@@ -249,6 +255,13 @@ FRAY_API FRAY_MUST_CHECK fray_status fray_towers_fight_replay_journal(
 FRAY_API FRAY_MUST_CHECK fray_status fray_towers_fight_replay(fray_towers_fight *fight,
                                               const char *jsonl,
                                               fray_diag *diag);
+
+/* The 99 Towers fight inside a fight of the shared layer
+ * (include/fray/fight.h) whose setup is of rules towers, for what only 99
+ * Towers has (fray_towers_fight_hand, ...); NULL for another ruleset's.
+ * Borrowed: it lives as long as that fight. */
+struct fray_fight;
+FRAY_API fray_towers_fight *fray_towers_fight_of(struct fray_fight *fight);
 
 /* true when two fights are in the identical state (clock, combatants,
  * conditions, decks), for replay checks. */

@@ -19,8 +19,8 @@
  * while it was applied, so that the journal replays to the identical
  * state.
  *
- * STATUS: the contract of issue 12's shared layer. Declared here first;
- * see docs/architecture.md "Rulesets" for what is built.
+ * Built in src/encounter/ (issue 12's shared layer); 99 Towers is its
+ * first ruleset (docs/architecture.md "Rulesets").
  */
 #ifndef FRAY_FIGHT_H
 #define FRAY_FIGHT_H
@@ -77,6 +77,26 @@ FRAY_API int fray_setup_combatant_side(const fray_setup *setup, int i);
  * for what only that ruleset has. */
 FRAY_API const void *fray_setup_ruleset_data(const fray_setup *setup);
 
+/* ---- Exact duel odds (include/fray/duel.h), when the ruleset has them --------- */
+
+struct fray_duel_odds;
+/* The exact chance each of combatants a and b wins toe to toe, as
+ * fray_towers_duel_odds_max says, with at most max_states chain states
+ * (0: FRAY_DUEL_MAX_STATES). FRAY_ERR_INVALID, "exact duel odds are not
+ * built for <title>", for a ruleset without them; otherwise the
+ * ruleset's errors. */
+FRAY_API FRAY_MUST_CHECK fray_status fray_setup_duel_odds(
+    const fray_setup *setup, int a, int b, long max_states,
+    struct fray_duel_odds *out, fray_diag *diag);
+/* A duel setup of two stat blocks from two files (fray odds duel A.yaml
+ * B.yaml), of the ruleset the first file's `rules:` names; NULL names: the
+ * file's only stat block; NULL tactics: each block's own. Errors as
+ * fray_setup_load, and the "not built" of fray_setup_duel_odds. */
+FRAY_API FRAY_MUST_CHECK fray_status fray_setup_duel(
+    const char *path_a, const char *name_a, const char *path_b,
+    const char *name_b, const char *tactics_a, const char *tactics_b,
+    const fray_allocator *alloc, fray_setup **out, fray_diag *diag);
+
 /* ---- Fights ---------------------------------------------------------------- */
 
 typedef struct fray_fight_options {
@@ -106,6 +126,12 @@ FRAY_API FRAY_MUST_CHECK fray_status fray_fight_new(const fray_setup *setup,
                                                     fray_fight **out);
 FRAY_API FRAY_MUST_CHECK fray_status fray_fight_reset(fray_fight *fight,
                                                       uint64_t seed);
+/* Begins the fight again as trial `trial` of a simulation with master
+ * seed `seed` (its stream fray_rng_for_trial(seed, trial)), to see one
+ * trial told (fray fight --trial); the journal's first line says both. */
+FRAY_API FRAY_MUST_CHECK fray_status fray_fight_reset_trial(fray_fight *fight,
+                                                            uint64_t seed,
+                                                            uint64_t trial);
 FRAY_API void fray_fight_free(fray_fight *fight);
 
 FRAY_API const fray_setup *fray_fight_setup(const fray_fight *fight);
@@ -138,7 +164,8 @@ FRAY_API FRAY_MUST_CHECK fray_status fray_fight_command(fray_fight *fight,
 /* ---- The journal ------------------------------------------------------------ */
 
 FRAY_API int fray_fight_events(const fray_fight *fight);
-/* Events recorded: fray_fight_events() plus the undone kept for redo. */
+/* fray_fight_events: the events applied (0 when the fight keeps no
+ * journal). fray_fight_recorded: those plus the undone kept for redo. */
 FRAY_API int fray_fight_recorded(const fray_fight *fight);
 FRAY_API FRAY_MUST_CHECK fray_status fray_fight_undo(fray_fight *fight);
 FRAY_API FRAY_MUST_CHECK fray_status fray_fight_redo(fray_fight *fight);

@@ -13,6 +13,7 @@
 #include "fray/dice.h"
 #include "fray/towers.h"
 #include "fray/encounter.h"
+#include "fray/fight.h"
 #include "fray/grid.h"
 #include "fray/sim.h"
 #include "fray/report.h"

@@ -40,6 +40,11 @@ typedef struct fray_sim_report {
     const char *vary_key;
     int n_variants;                  /* >= 1 */
     const fray_sim_variant *variants;
+    /* A setup of any ruleset (include/fray/fight.h): when not NULL, the
+     * names of sides and combatants and the words of the counts (harm,
+     * resources, actions) come from it and its ruleset, and `setup` is
+     * not read. */
+    const struct fray_setup *rules_setup;
 } fray_sim_report;
 
 /*

@@ -23,6 +23,7 @@
 
 #include "fray/common.h"
 #include "fray/encounter.h"
+#include "fray/fight.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,22 +32,40 @@ extern "C" {
 enum {
     FRAY_SIM_MAX_SIDES = 4,
     FRAY_SIM_MAX_COMBATANTS = 32,
-    /* The fight-length histogram: one bin per phase 0..FRAY_SIM_LENGTH_BINS-2;
-     * the last bin counts every fight that ended at that phase or later. */
+    /* The fight-length histogram: one bin per unit of the ruleset's time
+     * (phase, round) 0..FRAY_SIM_LENGTH_BINS-2; the last bin counts every
+     * fight that ended at that time or later. */
     FRAY_SIM_LENGTH_BINS = 1000,
-    /* Kinds of action, in the order of fray_towers_action_name. */
-    FRAY_SIM_ACTION_KINDS = 30
+    /* Kinds of action, in the order of fray_sim_action_name. */
+    FRAY_SIM_ACTION_KINDS = 30,
+    /* Kinds of harm (99 Towers: STUN, LETHAL) and of resources spent (99
+     * Towers: Hand of Fate cards, chips), named by fray_sim_harm_name and
+     * fray_sim_spent_name; a ruleset uses as many as it has. */
+    FRAY_SIM_HARM_KINDS = 4,
+    FRAY_SIM_SPENT_KINDS = 4
 };
 
 /* What one combatant did, summed over trials. */
 typedef struct fray_sim_combatant_counts {
     uint64_t standing;      /* trials it ended still in the fight */
     uint64_t dead;          /* trials it ended dead */
-    uint64_t stun_dealt, stun_taken;
-    uint64_t lethal_dealt, lethal_taken;
+    /* Harm dealt and taken, and resources spent, by kind (the ruleset's
+     * words: fray_sim_harm_name, fray_sim_spent_name). The named members
+     * are 99 Towers' kinds 0 and 1 under their older names, for callers
+     * written before the counts served every ruleset. */
+    union {
+        uint64_t dealt[FRAY_SIM_HARM_KINDS];
+        struct { uint64_t stun_dealt, lethal_dealt; };
+    };
+    union {
+        uint64_t taken[FRAY_SIM_HARM_KINDS];
+        struct { uint64_t stun_taken, lethal_taken; };
+    };
     uint64_t actions;       /* actions taken (every kind) */
-    uint64_t fate_cards;    /* Hand of Fate cards spent */
-    uint64_t chips;         /* chips spent */
+    union {
+        uint64_t spent[FRAY_SIM_SPENT_KINDS];
+        struct { uint64_t fate_cards, chips; };
+    };
     uint64_t by_kind[FRAY_SIM_ACTION_KINDS];
 } fray_sim_combatant_counts;
 
@@ -60,8 +79,9 @@ typedef struct fray_sim_counts {
     uint64_t trials;
     uint64_t wins[FRAY_SIM_MAX_SIDES];   /* by side, in the encounter's order */
     uint64_t all_out;        /* every side out at once: nobody won */
-    uint64_t unfinished;     /* the phase limit came first: nobody won */
-    uint64_t length_sum;     /* the fight's length in phases (its last phase) */
+    uint64_t unfinished;     /* the time limit came first: nobody won */
+    uint64_t length_sum;     /* the fight's length in the ruleset's time
+                                (phases, rounds: its last one) */
     uint64_t length_sq_sum;
     uint64_t length[FRAY_SIM_LENGTH_BINS];
     fray_sim_combatant_counts c[FRAY_SIM_MAX_COMBATANTS];
@@ -84,7 +104,8 @@ typedef struct fray_sim_options {
     uint64_t first_trial;   /* run trials first_trial .. first_trial+trials-1 */
     uint64_t trials;
     int threads;            /* 0: one per online core */
-    int until_phase;        /* stop each fight at this phase (0: the encounter's limit) */
+    int until_phase;        /* stop each fight at this phase or round (0:
+                               the encounter's limit) */
     fray_sim_progress_fn progress;   /* may be NULL */
     void *progress_ctx;
 } fray_sim_options;
@@ -101,6 +122,22 @@ FRAY_API FRAY_MUST_CHECK fray_status fray_towers_sim(const fray_towers_setup *se
                                      const fray_sim_options *opts,
                                      const fray_allocator *alloc,
                                      fray_sim_counts *out);
+
+/* fray_towers_sim for a setup of any ruleset (include/fray/fight.h):
+ * the same runner, the same guarantees, the counts in the ruleset's
+ * terms (fray_sim_harm_name, ...). */
+FRAY_API FRAY_MUST_CHECK fray_status fray_sim(const fray_setup *setup,
+                                              const fray_sim_options *opts,
+                                              const fray_allocator *alloc,
+                                              fray_sim_counts *out);
+
+/* The rules names of what the counts of the setup's ruleset hold: action
+ * kind k ("Power Attack"), harm kind k ("STUN", "LETHAL"), resource k
+ * ("Hand of Fate cards", "chips"); NULL for a kind the ruleset does not
+ * have. */
+FRAY_API const char *fray_sim_action_name(const fray_setup *setup, int k);
+FRAY_API const char *fray_sim_harm_name(const fray_setup *setup, int k);
+FRAY_API const char *fray_sim_spent_name(const fray_setup *setup, int k);
 
 /* Adds src's counts to dst, field by field. */
 FRAY_API void fray_sim_counts_add(fray_sim_counts *dst,

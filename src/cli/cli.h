@@ -171,14 +171,14 @@ typedef struct cli_text {
     size_t cap;
 } cli_text;
 
-typedef size_t (*cli_render_fn)(const fray_towers_fight *f, char *buf,
+typedef size_t (*cli_render_fn)(const fray_fight *f, char *buf,
                                 size_t size);
-typedef size_t (*cli_render_event_fn)(const fray_towers_fight *f, int i,
+typedef size_t (*cli_render_event_fn)(const fray_fight *f, int i,
                                       char *buf, size_t size);
 /* The rendering, in b (valid until b's next use); "" when out of memory. */
-const char *cli_render(cli_text *b, const fray_towers_fight *f,
+const char *cli_render(cli_text *b, const fray_fight *f,
                        cli_render_fn fn);
-const char *cli_render_event(cli_text *b, const fray_towers_fight *f, int i,
+const char *cli_render_event(cli_text *b, const fray_fight *f, int i,
                              cli_render_event_fn fn);
 void cli_text_free(cli_text *b);
 /* The whole of a journal file (it may hold NUL bytes: *out_len is its
@@ -192,23 +192,23 @@ char *cli_read_journal(const char *path, size_t *out_len);
  * not replay; prints a warning when it was cut short (no end mark, or a
  * last line cut in the middle) and returns FRAY_OK: what it holds
  * replays. */
-fray_status cli_replay_journal(fray_towers_fight *f, const char *path,
+fray_status cli_replay_journal(fray_fight *f, const char *path,
                                const char *text, size_t len);
 /* With -C DIR, goes there first; then loads the encounter file. On error
  * prints "FILE:LINE:COLUMN: message" (or "FILE: message") and returns
  * EXIT_USAGE; on success sets *out and returns -1. */
 int cli_load_encounter(cli_args *args, const char *path,
-                       fray_towers_setup **out);
+                       fray_setup **out);
 /* The last line of `--json` output: {"summary": {seed, phase, events,
  * over, winner, text}} (docs/journal.md). */
-void cli_print_summary_json(const fray_towers_fight *f, const char *summary);
+void cli_print_summary_json(const fray_fight *f, const char *summary);
 /* ---- The journal on disk (journal.c; docs/journal.md "On disk") ---------- */
 
 /* Writes the fight's whole journal (JSON Lines, docs/journal.md: every
  * event, undo marks for the events kept for redo, the end mark) to path
  * ("-": standard output) through a new file renamed over it; prints
  * "error: ..." and returns false when it cannot (path keeps what it had). */
-bool cli_write_journal(const fray_towers_fight *f, const char *path);
+bool cli_write_journal(const fray_fight *f, const char *path);
 
 /* A journal written ahead, at the table: open for appending, `size` bytes
  * long, all of them synced (the file replays to the state last told). */
@@ -223,14 +223,14 @@ typedef struct cli_journal {
  * (message printed, false) a path it cannot write: nothing is played
  * then. */
 bool cli_journal_start(cli_journal *j, const char *path,
-                       const fray_towers_fight *f);
+                       const fray_fight *f);
 /* Appends events [from, to) of the fight, or a mark, and syncs them
  * (fflush and fsync: they are on disk when this returns true). false
  * (message printed) when it cannot: the file is cut back to its last
  * whole line, and the caller must stop. */
-bool cli_journal_events(cli_journal *j, const fray_towers_fight *f, int from,
+bool cli_journal_events(cli_journal *j, const fray_fight *f, int from,
                         int to);
-bool cli_journal_mark(cli_journal *j, fray_towers_mark mark, int n);
+bool cli_journal_mark(cli_journal *j, fray_mark mark, int n);
 /* Closes the journal; with end_events >= 0 it first writes the end mark
  * {"end":{"events":end_events}} (a clean quit). */
 bool cli_journal_close(cli_journal *j, int end_events);
@@ -239,7 +239,7 @@ bool cli_journal_close(cli_journal *j, int end_events);
  * journal with facts; with `journal` not NULL the journal is written ahead
  * to that file from the start; `resumed` (may be NULL) names the journal
  * the fight was replayed from (--resume). Returns the exit status. */
-int cli_fight_table(fray_towers_fight *fight, const char *title,
+int cli_fight_table(fray_fight *fight, const char *title,
                     uint64_t seed, const char *journal, bool echo,
                     const char *resumed);
 

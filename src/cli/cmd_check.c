@@ -51,7 +51,7 @@ int cmd_check(int argc, char **argv) {
         const char *path = args.pos[i];
         fray_diag diag;
         memset(&diag, 0, sizeof diag);
-        fray_status st = fray_towers_check(path, &diag);
+        fray_status st = fray_setup_check(path, &diag);
         const char *file = diag.file ? diag.file : path;
         if (args.json) {
             json_out j;

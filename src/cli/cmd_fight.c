@@ -39,9 +39,9 @@ static const char HELP[] =
     "                   as a transcript (for scripts)\n";
 
 /* A growing text buffer for the library's snprintf-style renderings. */
-static void print_round(cli_text *b, const fray_towers_fight *f) {
-    printf("\n%s", cli_render(b, f, fray_towers_draw_clock));
-    printf("\n%s\n", cli_render(b, f, fray_towers_draw_map));
+static void print_round(cli_text *b, const fray_fight *f) {
+    printf("\n%s", cli_render(b, f, fray_fight_draw_time));
+    printf("\n%s\n", cli_render(b, f, fray_fight_draw_map));
 }
 
 int cmd_fight(int argc, char **argv) {
@@ -98,34 +98,34 @@ int cmd_fight(int argc, char **argv) {
         return EXIT_USAGE;
     }
 
-    fray_towers_setup *setup = NULL;
+    fray_setup *setup = NULL;
     rc = cli_load_encounter(&args, path, &setup);
     if (rc >= 0)
         return rc;
-    if (!seed_opt->present && !fray_towers_setup_seed(setup, &seed))
+    if (!seed_opt->present && !fray_setup_seed(setup, &seed))
         seed = 1;
 
-    fray_towers_fight_options fo;
+    fray_fight_options fo;
     memset(&fo, 0, sizeof fo);
     fo.journal = true;
     fo.facts = true;
-    fo.until_phase = (int)until;
-    fray_towers_fight *fight = NULL;
-    fray_status st = fray_towers_fight_new(setup, seed, &fo, NULL, &fight);
+    fo.until = (int)until;
+    fray_fight *fight = NULL;
+    fray_status st = fray_fight_new(setup, seed, &fo, NULL, NULL, &fight);
     if (st != FRAY_OK) {
         cli_error(&args, "the fight cannot start: %s", fray_strerror(st));
-        fray_towers_setup_free(setup);
+        fray_setup_free(setup);
         return EXIT_USAGE;
     }
-    if (trial && (st = fray_towers_fight_reset_trial(fight, seed, trial)) !=
+    if (trial && (st = fray_fight_reset_trial(fight, seed, trial)) !=
                      FRAY_OK) {
         cli_error(&args, "the fight cannot start: %s", fray_strerror(st));
-        fray_towers_fight_free(fight);
-        fray_towers_setup_free(setup);
+        fray_fight_free(fight);
+        fray_setup_free(setup);
         return EXIT_USAGE;
     }
 
-    const char *title = fray_towers_setup_name(setup);
+    const char *title = fray_setup_name(setup);
     if (table && resume->present) {
         /* The fight so far, as its journal has it (cut short or not). */
         size_t len = 0;
@@ -134,11 +134,11 @@ int cmd_fight(int argc, char **argv) {
                   : FRAY_ERR_INVALID;
         free(text);
         if (st != FRAY_OK) {
-            fray_towers_fight_free(fight);
-            fray_towers_setup_free(setup);
+            fray_fight_free(fight);
+            fray_setup_free(setup);
             return EXIT_USAGE;
         }
-        seed = fray_towers_fight_seed(fight);
+        seed = fray_fight_seed(fight);
     }
     if (table) {
         rc = cli_fight_table(fight, title && title[0] ? title : path, seed,
@@ -147,8 +147,8 @@ int cmd_fight(int argc, char **argv) {
                                                : NULL,
                              cli_get(&args, "echo")->present,
                              resume->present ? resume->value : NULL);
-        fray_towers_fight_free(fight);
-        fray_towers_setup_free(setup);
+        fray_fight_free(fight);
+        fray_setup_free(setup);
         return rc;
     }
 
@@ -162,13 +162,16 @@ int cmd_fight(int argc, char **argv) {
                (unsigned long long)seed);
     int told = 0;
     int round = -1;
+    /* The time track is drawn at each round's start: 99 Towers' Combat
+     * Clock turns every 10 phases; a ruleset that counts rounds, each. */
+    int per_round = strcmp(fray_setup_time_unit(setup), "phase") == 0 ? 10 : 1;
     for (long guard = 0;; guard++) {
-        int n = fray_towers_fight_events(fight);
+        int n = fray_fight_events(fight);
         for (; told < n; told++) {
             if (args.json) {
                 /* The first line carries the seed (docs/journal.md). */
                 printf("%s\n", cli_render_event(&b, fight, told,
-                                                fray_towers_event_json));
+                                                fray_event_json));
                 continue;
             }
             if (!text)
@@ -176,25 +179,25 @@ int cmd_fight(int argc, char **argv) {
             /* The clock and the map at the start of each round, before the
              * round's first event is told (the begin event is told first:
              * the initiative places everyone on the clock). */
-            int now = fray_towers_fight_phase(fight);
-            if (told > 0 && now / 10 != round) {
-                round = now / 10;
+            int now = fray_fight_now(fight) / per_round;
+            if (told > 0 && now != round) {
+                round = now;
                 print_round(&b, fight);
             }
-            fputs(cli_render_event(&b, fight, told, fray_towers_event_narrate),
+            fputs(cli_render_event(&b, fight, told, fray_event_narrate),
                   stdout);
             if (told == 0) {
-                round = now / 10;
+                round = now;
                 print_round(&b, fight);
             }
         }
-        if (fray_towers_fight_over(fight) || guard > 10000000)
+        if (fray_fight_over(fight) || guard > 10000000)
             break;
-        st = fray_towers_fight_step(fight);
+        st = fray_fight_step(fight);
         if (st != FRAY_OK)
             break; /* (the fight refuses to go on: issue 11) */
     }
-    const char *summary = cli_render(&b, fight, fray_towers_summary);
+    const char *summary = cli_render(&b, fight, fray_fight_summary);
     if (args.json) {
         cli_print_summary_json(fight, summary);
     } else {
@@ -209,12 +212,12 @@ int cmd_fight(int argc, char **argv) {
          * what was told and the journal hold the events before it. */
         fflush(stdout);
         cli_error(&args, "the fight stopped after event %d: %s",
-                  fray_towers_fight_events(fight) - 1, fray_strerror(st));
+                  fray_fight_events(fight) - 1, fray_strerror(st));
         rc = EXIT_UNFINISHED;
     }
     if (journal->present && !cli_write_journal(fight, journal->value))
         rc = EXIT_UNFINISHED;
-    fray_towers_fight_free(fight);
-    fray_towers_setup_free(setup);
+    fray_fight_free(fight);
+    fray_setup_free(setup);
     return rc;
 }

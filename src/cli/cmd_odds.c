@@ -834,7 +834,7 @@ static int odds_duel(int argc, char **argv) {
                          "files; an encounter names its combatants and tactics");
         return EXIT_USAGE;
     }
-    fray_towers_setup *setup = NULL;
+    fray_setup *setup = NULL;
     if (!files) {
         int rc = cli_load_encounter(&args, args.pos[0], &setup);
         if (rc >= 0)
@@ -849,7 +849,7 @@ static int odds_duel(int argc, char **argv) {
         memset(&diag, 0, sizeof diag);
         cli_opt *na = cli_get(&args, "a"), *nb = cli_get(&args, "b");
         cli_opt *ta = cli_get(&args, "tactics-a"), *tb = cli_get(&args, "tactics-b");
-        fray_status st = fray_towers_duel_setup(
+        fray_status st = fray_setup_duel(
             args.pos[0], na->present ? na->value : NULL, args.pos[1],
             nb->present ? nb->value : NULL, ta->present ? ta->value : NULL,
             tb->present ? tb->value : NULL, NULL, &setup, &diag);
@@ -865,30 +865,30 @@ static int odds_duel(int argc, char **argv) {
             return EXIT_USAGE;
         }
     }
-    if (fray_towers_setup_combatants(setup) != 2) {
+    if (fray_setup_combatants(setup) != 2) {
         cli_error(&args, "exact duel odds need exactly two combatants; this "
-                         "encounter has %d", fray_towers_setup_combatants(setup));
-        fray_towers_setup_free(setup);
+                         "encounter has %d", fray_setup_combatants(setup));
+        fray_setup_free(setup);
         return EXIT_USAGE;
     }
     fray_duel_odds *o = malloc(sizeof *o);
     if (!o) {
-        fray_towers_setup_free(setup);
+        fray_setup_free(setup);
         cli_error(&args, "out of memory");
         return EXIT_USAGE;
     }
     fray_diag diag;
-    fray_status st = fray_towers_duel_odds_max(setup, 0, 1, max_states, o, &diag);
+    fray_status st = fray_setup_duel_odds(setup, 0, 1, max_states, o, &diag);
     if (st != FRAY_OK) {
         cli_error(&args, "%s%s",
                   diag.message[0] ? diag.message : fray_strerror(st),
                   st == FRAY_ERR_TOO_LARGE ? ", or raise --max-states" : "");
         free(o);
-        fray_towers_setup_free(setup);
+        fray_setup_free(setup);
         return EXIT_USAGE;
     }
-    const char *name[2] = {fray_towers_setup_combatant_name(setup, 0),
-                           fray_towers_setup_combatant_name(setup, 1)};
+    const char *name[2] = {fray_setup_combatant_name(setup, 0),
+                           fray_setup_combatant_name(setup, 1)};
     double nobody = o->p_both_out + o->p_unfinished;
     /* The length by rounds of 10 phases (the last bin: that phase or later). */
     enum { ROUNDS = FRAY_DUEL_LENGTH_BINS / 10 };
@@ -904,13 +904,13 @@ static int odds_duel(int argc, char **argv) {
         json_out j;
         json_init(&j, stdout);
         json_begin_object(&j);
-        json_kv_string(&j, "encounter", fray_towers_setup_name(setup));
+        json_kv_string(&j, "encounter", fray_setup_name(setup));
         json_key(&j, "combatants");
         json_begin_array(&j);
         for (int k = 0; k < 2; k++) {
             json_begin_object(&j);
             json_kv_string(&j, "name", name[k]);
-            json_kv_string(&j, "id", fray_towers_setup_combatant_id(setup, k));
+            json_kv_string(&j, "id", fray_setup_combatant_id(setup, k));
             json_key(&j, "p_win");
             json_double(&j, o->p_win[k]);
             json_key(&j, "p_first");
@@ -951,7 +951,7 @@ static int odds_duel(int argc, char **argv) {
         json_finish(&j);
     } else {
         printf("Duel: %s against %s (%s)\n\n", name[0], name[1],
-               fray_towers_setup_name(setup));
+               fray_setup_name(setup));
         int w = (int)(strlen(name[0]) > strlen(name[1]) ? strlen(name[0])
                                                         : strlen(name[1]));
         if (w < 6)
@@ -1002,7 +1002,7 @@ static int odds_duel(int argc, char **argv) {
                o->states, o->transitions);
     }
     free(o);
-    fray_towers_setup_free(setup);
+    fray_setup_free(setup);
     return EXIT_OK;
 }
 

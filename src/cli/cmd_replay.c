@@ -42,52 +42,52 @@ int cmd_replay(int argc, char **argv) {
     const char *path = args.pos[0];
     const char *journal_path = args.pos[1];
     bool quiet = cli_get(&args, "quiet")->present;
-    fray_towers_setup *setup = NULL;
+    fray_setup *setup = NULL;
     rc = cli_load_encounter(&args, path, &setup);
     if (rc >= 0)
         return rc;
     size_t jsonl_len = 0;
     char *jsonl = cli_read_journal(journal_path, &jsonl_len);
     if (!jsonl) {
-        fray_towers_setup_free(setup);
+        fray_setup_free(setup);
         return EXIT_USAGE;
     }
     /* A journal without a seed on its first line was shuffled with the
      * file's seed, as fray fight does without --seed. */
     uint64_t seed = 1;
-    if (!fray_towers_setup_seed(setup, &seed))
+    if (!fray_setup_seed(setup, &seed))
         seed = 1;
-    fray_towers_fight_options fo;
+    fray_fight_options fo;
     memset(&fo, 0, sizeof fo);
     fo.journal = true;
     fo.facts = true;
-    fray_towers_fight *fight = NULL;
-    fray_status st = fray_towers_fight_new(setup, seed, &fo, NULL, &fight);
+    fray_fight *fight = NULL;
+    fray_status st = fray_fight_new(setup, seed, &fo, NULL, NULL, &fight);
     if (st != FRAY_OK) {
         cli_error(&args, "%s", fray_strerror(st));
         free(jsonl);
-        fray_towers_setup_free(setup);
+        fray_setup_free(setup);
         return EXIT_USAGE;
     }
     st = cli_replay_journal(fight, journal_path, jsonl, jsonl_len);
     free(jsonl);
     if (st != FRAY_OK) {
-        fray_towers_fight_free(fight);
-        fray_towers_setup_free(setup);
+        fray_fight_free(fight);
+        fray_setup_free(setup);
         return EXIT_USAGE;
     }
 
     /* The library refuses an empty journal (no "begin" event). */
-    int n = fray_towers_fight_events(fight);
+    int n = fray_fight_events(fight);
     cli_text b = {NULL, 0};
-    seed = fray_towers_fight_seed(fight); /* the journal's own */
-    const char *title = fray_towers_setup_name(setup);
+    seed = fray_fight_seed(fight); /* the journal's own */
+    const char *title = fray_setup_name(setup);
     if (args.json) {
         for (int i = 0; i < n; i++)
             printf("%s\n", cli_render_event(&b, fight, i,
-                                            fray_towers_event_json));
+                                            fray_event_json));
         cli_print_summary_json(fight,
-                               cli_render(&b, fight, fray_towers_summary));
+                               cli_render(&b, fight, fray_fight_summary));
     } else {
         if (!quiet) {
             printf("%s (seed %llu): %d events replayed from %s\n",
@@ -95,14 +95,14 @@ int cmd_replay(int argc, char **argv) {
                    (unsigned long long)seed, n, journal_path);
             for (int i = 0; i < n; i++)
                 fputs(cli_render_event(&b, fight, i,
-                                       fray_towers_event_narrate),
+                                       fray_event_narrate),
                       stdout);
             printf("\nSummary\n");
         }
-        fputs(cli_render(&b, fight, fray_towers_summary), stdout);
+        fputs(cli_render(&b, fight, fray_fight_summary), stdout);
     }
     cli_text_free(&b);
-    fray_towers_fight_free(fight);
-    fray_towers_setup_free(setup);
+    fray_fight_free(fight);
+    fray_setup_free(setup);
     return EXIT_OK;
 }

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "sim_mpi.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -70,7 +71,7 @@ static void on_sigint(int sig) {
 
 typedef struct sweep_key {
     char key[128];
-    fray_vary_list list; /* the values, as fray_towers_setup_vary reads them */
+    fray_vary_list list; /* the values, as fray_setup_vary reads them */
 } sweep_key;
 
 /* "bandit.PA=1..5" or "tony.tactics=attack,power-attack" or "x=1..3,7". */
@@ -100,7 +101,7 @@ static bool parse_vary(cli_args *args, const char *text, sweep_key *k) {
 typedef struct variant {
     char label[512];
     const char *value[MAX_KEYS]; /* into the sweep keys */
-    fray_towers_setup *setup;
+    fray_setup *setup;
     fray_sim_counts *counts;
 } variant;
 
@@ -229,36 +230,85 @@ static void print_length(const fray_sim_counts *c) {
     }
 }
 
-static void print_combatants(const fray_towers_setup *s,
-                             const fray_sim_counts *c) {
+/* A count's name over two header lines, each at most `w` wide; a long
+ * name keeps its first words (99 Towers: "Hand of" / "Fate"). */
+static void header_words(const char *name, int w, char *l1, char *l2,
+                         size_t size) {
+    l1[0] = l2[0] = '\0';
+    if ((int)strlen(name) <= w) {
+        snprintf(l2, size, "%s", name);
+        return;
+    }
+    /* As many words as fit the first line, the next word the second. */
+    const char *p = name, *cut = NULL;
+    for (const char *q = name; *q; q++)
+        if (*q == ' ' && q - p <= w)
+            cut = q;
+    if (!cut) {
+        snprintf(l2, size, "%.*s", w, name);
+        return;
+    }
+    snprintf(l1, size, "%.*s", (int)(cut - p), p);
+    const char *rest = cut + 1, *end = strchr(rest, ' ');
+    snprintf(l2, size, "%.*s", (int)(end ? end - rest : (long)strlen(rest)),
+             rest);
+}
+
+static void print_combatants(const fray_setup *s, const fray_sim_counts *c) {
     double n = c->trials ? (double)c->trials : 1.0;
+    int n_harm = 0, n_spent = 0;
+    while (n_harm < FRAY_SIM_HARM_KINDS && fray_sim_harm_name(s, n_harm))
+        n_harm++;
+    while (n_spent < FRAY_SIM_SPENT_KINDS && fray_sim_spent_name(s, n_spent))
+        n_spent++;
+    /* Each resource's column: as wide as its header, 8 for the first. */
+    int sw[FRAY_SIM_SPENT_KINDS];
+    char h1[FRAY_SIM_SPENT_KINDS][32], h2[FRAY_SIM_SPENT_KINDS][32];
+    for (int k = 0; k < n_spent; k++) {
+        sw[k] = k == 0 ? 8 : 5;
+        header_words(fray_sim_spent_name(s, k), 8, h1[k], h2[k], sizeof h1[k]);
+        int len = (int)strlen(h2[k]);
+        if (len > sw[k])
+            sw[k] = len;
+    }
     printf("\nEach combatant (means per fight)\n");
-    printf("  %-22s %8s %6s %13s %13s %7s %8s %5s\n", "", "still", "",
-           "STUN", "LETHAL", "", "Hand of", "");
-    printf("  %-22s %8s %6s %13s %13s %7s %8s %5s\n", "", "standing", "dead",
-           "dealt/taken", "dealt/taken", "actions", "Fate", "chips");
-    for (int i = 0; i < fray_towers_setup_combatants(s); i++) {
+    printf("  %-22s %8s %6s", "", "still", "");
+    for (int k = 0; k < n_harm; k++)
+        printf(" %13s", fray_sim_harm_name(s, k));
+    printf(" %7s", "");
+    for (int k = 0; k < n_spent; k++)
+        printf(" %*s", sw[k], h1[k]);
+    printf("\n  %-22s %8s %6s", "", "standing", "dead");
+    for (int k = 0; k < n_harm; k++)
+        printf(" %13s", "dealt/taken");
+    printf(" %7s", "actions");
+    for (int k = 0; k < n_spent; k++)
+        printf(" %*s", sw[k], h2[k]);
+    printf("\n");
+    for (int i = 0; i < fray_setup_combatants(s); i++) {
         const fray_sim_combatant_counts *cc = &c->c[i];
-        char stun[32], lethal[32];
-        snprintf(stun, sizeof stun, "%.1f/%.1f", (double)cc->stun_dealt / n,
-                 (double)cc->stun_taken / n);
-        snprintf(lethal, sizeof lethal, "%.1f/%.1f",
-                 (double)cc->lethal_dealt / n, (double)cc->lethal_taken / n);
-        printf("  %-22.22s %7.1f%% %5.1f%% %13s %13s %7.1f %8.2f %5.2f\n",
-               fray_towers_setup_combatant_name(s, i),
+        printf("  %-22.22s %7.1f%% %5.1f%%", fray_setup_combatant_name(s, i),
                100.0 * share(cc->standing, c->trials),
-               100.0 * share(cc->dead, c->trials), stun, lethal,
-               (double)cc->actions / n, (double)cc->fate_cards / n,
-               (double)cc->chips / n);
+               100.0 * share(cc->dead, c->trials));
+        for (int k = 0; k < n_harm; k++) {
+            char dt[32];
+            snprintf(dt, sizeof dt, "%.1f/%.1f", (double)cc->dealt[k] / n,
+                     (double)cc->taken[k] / n);
+            printf(" %13s", dt);
+        }
+        printf(" %7.1f", (double)cc->actions / n);
+        for (int k = 0; k < n_spent; k++)
+            printf(" %*.2f", sw[k], (double)cc->spent[k] / n);
+        printf("\n");
     }
     printf("\nActions by kind (means per fight)\n");
-    for (int i = 0; i < fray_towers_setup_combatants(s); i++) {
+    for (int i = 0; i < fray_setup_combatants(s); i++) {
         const fray_sim_combatant_counts *cc = &c->c[i];
-        printf("  %s:", fray_towers_setup_combatant_name(s, i));
+        printf("  %s:", fray_setup_combatant_name(s, i));
         bool any = false;
         for (int k = 0; k < FRAY_SIM_ACTION_KINDS; k++)
             if (cc->by_kind[k]) {
-                printf("%s %s %.2f", any ? "," : "", fray_towers_action_name(k),
+                printf("%s %s %.2f", any ? "," : "", fray_sim_action_name(s, k),
                        (double)cc->by_kind[k] / n);
                 any = true;
             }
@@ -266,24 +316,24 @@ static void print_combatants(const fray_towers_setup *s,
     }
 }
 
-static void print_wins(const fray_towers_setup *s, const fray_sim_counts *c) {
+static void print_wins(const fray_setup *s, const fray_sim_counts *c) {
     printf("\nWho wins %28s   95%% interval\n", "share");
-    for (int i = 0; i < fray_towers_setup_sides(s); i++)
-        print_share_row(fray_towers_setup_side_name(s, i), c->wins[i], c->trials);
+    for (int i = 0; i < fray_setup_sides(s); i++)
+        print_share_row(fray_setup_side_name(s, i), c->wins[i], c->trials);
     if (c->all_out)
         print_share_row("nobody: every side out", c->all_out, c->trials);
     if (c->unfinished)
         print_share_row("nobody: the phase limit", c->unfinished, c->trials);
 }
 
-static void print_sweep(const fray_towers_setup *s, const sweep_key *keys,
+static void print_sweep(const fray_setup *s, const sweep_key *keys,
                         int n_keys, const variant *v, int n_variants) {
     printf("\nSweep: ");
     for (int k = 0; k < n_keys; k++)
         printf("%s%s (%d values)", k ? " x " : "", keys[k].key,
                keys[k].list.n);
     printf(", the same decks for every variant\n\n");
-    int n_sides = fray_towers_setup_sides(s);
+    int n_sides = fray_setup_sides(s);
     int lw = 7;
     for (int j = 0; j < n_variants; j++) {
         int len = (int)strlen(v[j].label);
@@ -293,9 +343,9 @@ static void print_sweep(const fray_towers_setup *s, const sweep_key *keys,
     int sw[FRAY_SIM_MAX_SIDES];
     printf("  %-*s", lw, "variant");
     for (int i = 0; i < n_sides; i++) {
-        int len = (int)strlen(fray_towers_setup_side_name(s, i));
+        int len = (int)strlen(fray_setup_side_name(s, i));
         sw[i] = len < 19 ? 19 : len > 30 ? 30 : len;
-        printf("  %-*.*s", sw[i], sw[i], fray_towers_setup_side_name(s, i));
+        printf("  %-*.*s", sw[i], sw[i], fray_setup_side_name(s, i));
     }
     printf("  %6s  %s\n", "nobody", "mean length");
     printf("  %-*s", lw, "");
@@ -353,7 +403,16 @@ static void json_mean(json_out *j, const char *key, uint64_t sum, uint64_t n) {
     json_double(j, n ? (double)sum / (double)n : 0.0);
 }
 
-static void json_variant(json_out *j, const fray_towers_setup *s,
+/* A rules word as a JSON key: lower case, '_' for spaces and dashes. */
+static void json_word(char *out, size_t size, const char *w) {
+    size_t n = 0;
+    for (; *w && n + 1 < size; w++)
+        out[n++] = *w == ' ' || *w == '-' ? '_'
+                                          : (char)tolower((unsigned char)*w);
+    out[n] = '\0';
+}
+
+static void json_variant(json_out *j, const fray_setup *s,
                          const sweep_key *keys, int n_keys, const variant *v) {
     const fray_sim_counts *c = v->counts;
     json_begin_object(j);
@@ -367,8 +426,8 @@ static void json_variant(json_out *j, const fray_towers_setup *s,
     json_kv_u64(j, "trials", c->trials);
     json_key(j, "wins");
     json_begin_array(j);
-    for (int i = 0; i < fray_towers_setup_sides(s); i++)
-        json_share_of(j, NULL, fray_towers_setup_side_name(s, i), c->wins[i],
+    for (int i = 0; i < fray_setup_sides(s); i++)
+        json_share_of(j, NULL, fray_setup_side_name(s, i), c->wins[i],
                       c->trials);
     json_end_array(j);
     json_kv_u64(j, "every_side_out", c->all_out);
@@ -396,30 +455,40 @@ static void json_variant(json_out *j, const fray_towers_setup *s,
     json_end_object(j);
     json_key(j, "combatants");
     json_begin_array(j);
-    for (int i = 0; i < fray_towers_setup_combatants(s); i++) {
+    for (int i = 0; i < fray_setup_combatants(s); i++) {
         const fray_sim_combatant_counts *cc = &c->c[i];
         json_begin_object(j);
-        json_kv_string(j, "id", fray_towers_setup_combatant_id(s, i));
-        json_kv_string(j, "name", fray_towers_setup_combatant_name(s, i));
-        json_kv_string(j, "side", fray_towers_setup_side_name(
-                                      s, fray_towers_setup_combatant_side(s, i)));
+        json_kv_string(j, "id", fray_setup_combatant_id(s, i));
+        json_kv_string(j, "name", fray_setup_combatant_name(s, i));
+        json_kv_string(j, "side", fray_setup_side_name(
+                                      s, fray_setup_combatant_side(s, i)));
         json_share(j, "standing", cc->standing, c->trials);
         json_share(j, "dead", cc->dead, c->trials);
         json_key(j, "per_fight");
         json_begin_object(j);
-        json_mean(j, "stun_dealt", cc->stun_dealt, c->trials);
-        json_mean(j, "stun_taken", cc->stun_taken, c->trials);
-        json_mean(j, "lethal_dealt", cc->lethal_dealt, c->trials);
-        json_mean(j, "lethal_taken", cc->lethal_taken, c->trials);
+        /* Keys from the ruleset's words: "STUN" dealt is "stun_dealt",
+         * "Hand of Fate cards" "hand_of_fate_cards". */
+        char key[64], word[48];
+        for (int k = 0; k < FRAY_SIM_HARM_KINDS && fray_sim_harm_name(s, k);
+             k++) {
+            json_word(word, sizeof word, fray_sim_harm_name(s, k));
+            snprintf(key, sizeof key, "%s_dealt", word);
+            json_mean(j, key, cc->dealt[k], c->trials);
+            snprintf(key, sizeof key, "%s_taken", word);
+            json_mean(j, key, cc->taken[k], c->trials);
+        }
         json_mean(j, "actions", cc->actions, c->trials);
-        json_mean(j, "hand_of_fate_cards", cc->fate_cards, c->trials);
-        json_mean(j, "chips", cc->chips, c->trials);
+        for (int k = 0; k < FRAY_SIM_SPENT_KINDS && fray_sim_spent_name(s, k);
+             k++) {
+            json_word(word, sizeof word, fray_sim_spent_name(s, k));
+            json_mean(j, word, cc->spent[k], c->trials);
+        }
         json_end_object(j);
         json_key(j, "actions_by_kind"); /* totals over all fights */
         json_begin_object(j);
         for (int k = 0; k < FRAY_SIM_ACTION_KINDS; k++)
             if (cc->by_kind[k])
-                json_kv_u64(j, fray_towers_action_name(k),
+                json_kv_u64(j, fray_sim_action_name(s, k),
                             cc->by_kind[k]);
         json_end_object(j);
         json_end_object(j);
@@ -523,17 +592,17 @@ int cmd_sim(int argc, char **argv) {
         n_variants *= keys[k].list.n;
     }
 
-    fray_towers_setup *setup = NULL;
+    fray_setup *setup = NULL;
     rc = cli_load_encounter(&args, args.pos[0], &setup);
     if (rc >= 0)
         return cli_mpi_end(rc);
     /* No --seed: the file's, else 1 (--help). */
-    if (!seed_opt->present && !fray_towers_setup_seed(setup, &seed))
+    if (!seed_opt->present && !fray_setup_seed(setup, &seed))
         seed = 1;
 
     variant *v = calloc((size_t)n_variants, sizeof *v);
     if (!v) {
-        fray_towers_setup_free(setup);
+        fray_setup_free(setup);
         cli_error(&args, "out of memory");
         return cli_mpi_end(EXIT_USAGE);
     }
@@ -541,7 +610,7 @@ int cmd_sim(int argc, char **argv) {
     for (int j = 0; j < n_variants && status == EXIT_OK; j++) {
         v[j].counts = calloc(1, sizeof *v[j].counts);
         if (!v[j].counts ||
-            fray_towers_setup_copy(setup, NULL, &v[j].setup) != FRAY_OK) {
+            fray_setup_copy(setup, NULL, &v[j].setup) != FRAY_OK) {
             cli_error(&args, "out of memory");
             status = EXIT_USAGE;
             break;
@@ -556,7 +625,7 @@ int cmd_sim(int argc, char **argv) {
         for (int k = 0; k < n_keys && status == EXIT_OK; k++) {
             fray_diag d;
             memset(&d, 0, sizeof d);
-            if (fray_towers_setup_vary(v[j].setup, keys[k].key, v[j].value[k],
+            if (fray_setup_vary(v[j].setup, keys[k].key, v[j].value[k],
                                        &d) != FRAY_OK) {
                 cli_error(&args, "--vary %s", d.message);
                 status = EXIT_USAGE;
@@ -609,7 +678,7 @@ int cmd_sim(int argc, char **argv) {
         so.progress_ctx = &pg;
         pg.variant = j;
         if (so.trials > 0) {
-            fray_status st = fray_towers_sim(v[j].setup, &so, NULL, v[j].counts);
+            fray_status st = fray_sim(v[j].setup, &so, NULL, v[j].counts);
             if (st != FRAY_OK) {
                 progress_clear(&pg);
                 cli_error(&args, "the simulation stopped: %s",
@@ -652,7 +721,7 @@ int cmd_sim(int argc, char **argv) {
             fprintf(stderr, "fray sim: %llu fights in %.2f s (%.0f fights/s)\n",
                     (unsigned long long)done_trials, seconds,
                     seconds > 0 ? (double)done_trials / seconds : 0.0);
-        const char *title = fray_towers_setup_name(setup);
+        const char *title = fray_setup_name(setup);
         if (args.json) {
             json_out j;
             json_init(&j, stdout);
@@ -706,7 +775,7 @@ int cmd_sim(int argc, char **argv) {
             fray_sim_report r;
             memset(&r, 0, sizeof r);
             r.title = title;
-            r.setup = v[0].setup;
+            r.rules_setup = v[0].setup;
             r.seed = seed;
             r.seconds = seconds;
             r.vary_key = n_keys ? keys[0].key : NULL;
@@ -718,10 +787,10 @@ int cmd_sim(int argc, char **argv) {
     }
     for (int j = 0; j < n_variants; j++) {
         free(v[j].counts);
-        fray_towers_setup_free(v[j].setup);
+        fray_setup_free(v[j].setup);
     }
     free(v);
-    fray_towers_setup_free(setup);
+    fray_setup_free(setup);
     if (interrupted && status == EXIT_OK)
         status = EXIT_INTERRUPTED;
     return cli_mpi_end(status);

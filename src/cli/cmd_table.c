@@ -37,7 +37,7 @@ static bool text_grow(cli_text *b, size_t need) {
 }
 
 int cli_load_encounter(cli_args *args, const char *path,
-                       fray_towers_setup **out) {
+                       fray_setup **out) {
     cli_opt *dir = cli_get(args, "C");
     if (dir->present && chdir(dir->value) != 0) {
         cli_error(args, "cannot go to '%s': %s", dir->value, strerror(errno));
@@ -45,7 +45,7 @@ int cli_load_encounter(cli_args *args, const char *path,
     }
     fray_diag diag;
     memset(&diag, 0, sizeof diag);
-    fray_status st = fray_towers_load(path, NULL, out, &diag);
+    fray_status st = fray_setup_load(path, NULL, out, &diag);
     if (st == FRAY_OK)
         return -1;
     const char *file = diag.file ? diag.file : path;
@@ -58,26 +58,28 @@ int cli_load_encounter(cli_args *args, const char *path,
     return EXIT_USAGE;
 }
 
-void cli_print_summary_json(const fray_towers_fight *f, const char *summary) {
+void cli_print_summary_json(const fray_fight *f, const char *summary) {
     json_out j;
     json_init(&j, stdout);
     json_begin_object(&j);
     json_key(&j, "summary");
     json_begin_object(&j);
-    fray_u128 seed = {0, fray_towers_fight_seed(f)};
+    fray_u128 seed = {0, fray_fight_seed(f)};
     json_key(&j, "seed");
     json_u128(&j, seed);
-    json_kv_int(&j, "phase", fray_towers_fight_phase(f));
-    json_kv_int(&j, "events", fray_towers_fight_events(f));
-    json_kv_bool(&j, "over", fray_towers_fight_over(f));
-    json_kv_int(&j, "winner", fray_towers_fight_winner(f));
+    /* "phase" (99 Towers), "round" */
+    json_kv_int(&j, fray_setup_time_unit(fray_fight_setup(f)),
+                fray_fight_now(f));
+    json_kv_int(&j, "events", fray_fight_events(f));
+    json_kv_bool(&j, "over", fray_fight_over(f));
+    json_kv_int(&j, "winner", fray_fight_winner(f));
     json_kv_string(&j, "text", summary);
     json_end_object(&j);
     json_end_object(&j);
     json_finish(&j);
 }
 
-const char *cli_render(cli_text *b, const fray_towers_fight *f,
+const char *cli_render(cli_text *b, const fray_fight *f,
                        cli_render_fn fn) {
     size_t n = fn(f, NULL, 0);
     if (!text_grow(b, n + 1))
@@ -86,7 +88,7 @@ const char *cli_render(cli_text *b, const fray_towers_fight *f,
     return b->p;
 }
 
-const char *cli_render_event(cli_text *b, const fray_towers_fight *f, int i,
+const char *cli_render_event(cli_text *b, const fray_fight *f, int i,
                              cli_render_event_fn fn) {
     size_t n = fn(f, i, NULL, 0);
     if (!text_grow(b, n + 1))
@@ -120,6 +122,8 @@ static const char TABLE_HELP[] =
     "                              order: the attack flip, then the defense\n"
     "                              flip, then any others (else fray flips);\n"
     "                              last on the line\n"
+    "  ... dice 14 6 3             the dice rolled by hand, in the order the\n"
+    "                              rules ask for them (rulesets with dice)\n"
     "  auto [N | all]              the tactics play this turn (N turns; all:\n"
     "                              to the end of the fight)\n"
     "  undo, redo                  take back the last event; play it again\n"
@@ -146,7 +150,7 @@ enum {
 };
 
 typedef struct table {
-    fray_towers_fight *fight;
+    fray_fight *fight;
     cli_text text;
     bool tty;  /* stdin is a terminal: prompt */
     bool echo; /* prompt and echo each line (transcripts of scripts) */
@@ -222,23 +226,26 @@ static void say_refusal(fray_status st, const fray_diag *diag,
 }
 
 static void prompt(table *t) {
-    int now = fray_towers_fight_phase(t->fight);
-    int phase = 0;
-    const char *name = fray_towers_fight_turn(t->fight, &phase);
-    if (fray_towers_fight_over(t->fight))
-        printf("phase %d, the fight is over> ", now);
+    /* "phase 12" (99 Towers), "round 2" */
+    char now[64], when[64] = "";
+    snprintf(now, sizeof now, "%s %d",
+             fray_setup_time_unit(fray_fight_setup(t->fight)),
+             fray_fight_now(t->fight));
+    const char *name = fray_fight_turn(t->fight, when, sizeof when);
+    if (fray_fight_over(t->fight))
+        printf("%s, the fight is over> ", now);
     else if (!name)
-        printf("phase %d> ", now);
-    else if (phase <= now)
-        printf("phase %d, %s's turn> ", now, name);
+        printf("%s> ", now);
+    else if (!when[0] || strcmp(when, now) == 0)
+        printf("%s, %s's turn> ", now, name);
     else
-        printf("phase %d, %s's turn in phase %d> ", now, name, phase);
+        printf("%s, %s's turn in %s> ", now, name, when);
     fflush(stdout);
 }
 
 /* true when event i only moved the clock on ("next"). */
 static bool clock_step(table *t, int i) {
-    const char *action = fray_towers_event_action(t->fight, i);
+    const char *action = fray_event_action(t->fight, i);
     return action && strcmp(action, "phase") == 0;
 }
 
@@ -248,19 +255,61 @@ static bool clock_step(table *t, int i) {
 static void tell(table *t, int from, int to, bool say_clock) {
     for (int i = from; i < to; i++) {
         const char *s =
-            cli_render_event(&t->text, t->fight, i, fray_towers_event_narrate);
+            cli_render_event(&t->text, t->fight, i, fray_event_narrate);
         if (s[0])
             fputs(s, stdout);
         else if (say_clock && i == to - 1 && clock_step(t, i))
             printf("The clock moves on to phase %d.\n",
-                   fray_towers_fight_phase(t->fight));
+                   fray_fight_now(t->fight));
     }
 }
 
-/* One table command, with the cards after the word "cards" if any. */
+/* The dice rolled by hand after the word "dice": whole numbers, each at
+ * least 1 (the rules check each against the die they ask for). */
+static bool parse_dice(const char *p, int *dice, size_t cap, size_t *n,
+                       int col) {
+    const char *start = p;
+    *n = 0;
+    while (*p) {
+        while (*p && isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            break;
+        const char *w = p;
+        char *end = NULL;
+        long v = strtol(w, &end, 10);
+        if (end == w || (*end && !isspace((unsigned char)*end)) || v < 1 ||
+            v > 1000) {
+            int len = 0;
+            while (w[len] && !isspace((unsigned char)w[len]))
+                len++;
+            fprintf(stderr, "error: column %d: expected a die rolled by "
+                    "hand (a whole number, like 14), got '%.*s'\n",
+                    col + (int)(w - start) + 1, len, w);
+            return false;
+        }
+        if (*n >= cap) {
+            fprintf(stderr, "error: at most %zu dice in one command\n", cap);
+            return false;
+        }
+        dice[(*n)++] = (int)v;
+        p = end;
+    }
+    if (*n == 0) {
+        fprintf(stderr, "error: column %d: expected the dice rolled by hand "
+                "after 'dice' (like 14 6 3)\n", col + 1);
+        return false;
+    }
+    return true;
+}
+
+/* One table command, with the cards after the word "cards" or the dice
+ * after the word "dice", if any. */
 static void do_command(table *t, char *line) {
     fray_card cards[128];
     size_t n_cards = 0;
+    int dice[128];
+    size_t n_dice = 0;
     bool given = false;
     int cards_col = 0;
     /* Find the word "cards": the command is before it, the cards after. */
@@ -270,6 +319,14 @@ static void do_command(table *t, char *line) {
         char *w = p;
         while (*p && !isspace((unsigned char)*p))
             p++;
+        if (word_is(w, (size_t)(p - w), "dice")) {
+            *w = '\0';
+            given = true;
+            if (!parse_dice(p, dice, sizeof dice / sizeof dice[0], &n_dice,
+                            (int)(p - line)))
+                return;
+            break;
+        }
         if (word_is(w, (size_t)(p - w), "cards")) {
             *w = '\0';
             given = true;
@@ -291,11 +348,13 @@ static void do_command(table *t, char *line) {
             break;
         }
     }
-    int before = fray_towers_fight_events(t->fight);
+    int before = fray_fight_events(t->fight);
     fray_diag diag;
     memset(&diag, 0, sizeof diag);
-    fray_status st = fray_towers_fight_command(
-        t->fight, line, given ? cards : NULL, n_cards, &diag);
+    fray_given hand = {n_cards ? cards : NULL, n_cards,
+                       n_dice ? dice : NULL, n_dice};
+    fray_status st =
+        fray_fight_command(t->fight, line, given ? &hand : NULL, &diag);
     if (st != FRAY_OK && refusal(st)) {
         say_refusal(st, &diag, 0);
         return;
@@ -304,7 +363,7 @@ static void do_command(table *t, char *line) {
         stop(t, EXIT_UNFINISHED, fray_strerror(st));
         return;
     }
-    int after = fray_towers_fight_events(t->fight);
+    int after = fray_fight_events(t->fight);
     if (journal_events(t, before, after))
         tell(t, before, after, true);
 }
@@ -326,7 +385,7 @@ static void do_auto(table *t, const char *arg) {
             return;
         }
     }
-    if (fray_towers_fight_over(t->fight)) {
+    if (fray_fight_over(t->fight)) {
         say_error("%s", "the fight is over");
         return;
     }
@@ -335,17 +394,17 @@ static void do_auto(table *t, const char *arg) {
      * long fight wait seconds on the disk), and never told before they
      * are on disk. */
     enum { AUTO_BATCH = 256 };
-    int pending = fray_towers_fight_events(t->fight);
+    int pending = fray_fight_events(t->fight);
     bool done = false;
     for (long k = 0; !done && (turns < 0 || k < turns); k++) {
         for (long guard = 0; guard < 100000; guard++) {
-            if (fray_towers_fight_over(t->fight)) {
+            if (fray_fight_over(t->fight)) {
                 done = true;
                 break;
             }
-            int before = fray_towers_fight_events(t->fight);
-            fray_status st = fray_towers_fight_step(t->fight);
-            int after = fray_towers_fight_events(t->fight);
+            int before = fray_fight_events(t->fight);
+            fray_status st = fray_fight_step(t->fight);
+            int after = fray_fight_events(t->fight);
             if (st != FRAY_OK) {
                 /* The tactics' step failed (out of memory, ...): what came
                  * before it is written and told, and the fight must not go
@@ -365,23 +424,23 @@ static void do_auto(table *t, const char *arg) {
                 break;
         }
     }
-    int now = fray_towers_fight_events(t->fight);
+    int now = fray_fight_events(t->fight);
     if (journal_events(t, pending, now))
         tell(t, pending, now, false);
 }
 
 static void do_undo(table *t, bool redo) {
-    int n = fray_towers_fight_events(t->fight);
-    int phase = fray_towers_fight_phase(t->fight);
+    int n = fray_fight_events(t->fight);
+    int phase = fray_fight_now(t->fight);
     if (redo) {
-        if (fray_towers_fight_redo(t->fight) != FRAY_OK) {
+        if (fray_fight_redo(t->fight) != FRAY_OK) {
             say_error("%s", "nothing to redo");
             return;
         }
-        n = fray_towers_fight_events(t->fight);
-        phase = fray_towers_fight_phase(t->fight);
+        n = fray_fight_events(t->fight);
+        phase = fray_fight_now(t->fight);
         if (t->journal.fd >= 0 &&
-            !cli_journal_mark(&t->journal, FRAY_TOWERS_MARK_REDO, n - 1)) {
+            !cli_journal_mark(&t->journal, FRAY_MARK_REDO, n - 1)) {
             stop(t, EXIT_UNFINISHED, "the journal cannot be written");
             return;
         }
@@ -390,7 +449,7 @@ static void do_undo(table *t, bool redo) {
     /* The event told before the undo: afterwards it is out of the journal
      * (kept only for redo). */
     const char *s =
-        cli_render_event(&t->text, t->fight, i, fray_towers_event_narrate);
+        cli_render_event(&t->text, t->fight, i, fray_event_narrate);
     char *copy = NULL;
     if (s[0]) {
         copy = malloc(strlen(s) + 1);
@@ -409,14 +468,14 @@ static void do_undo(table *t, bool redo) {
         return;
     }
     if (!redo) {
-        fray_status st = fray_towers_fight_undo(t->fight);
+        fray_status st = fray_fight_undo(t->fight);
         if (st != FRAY_OK) {
             free(copy);
             stop(t, EXIT_UNFINISHED, fray_strerror(st));
             return;
         }
         if (t->journal.fd >= 0 &&
-            !cli_journal_mark(&t->journal, FRAY_TOWERS_MARK_UNDO, n - 1)) {
+            !cli_journal_mark(&t->journal, FRAY_MARK_UNDO, n - 1)) {
             free(copy);
             stop(t, EXIT_UNFINISHED, "the journal cannot be written");
             return;
@@ -429,7 +488,13 @@ static void do_undo(table *t, bool redo) {
 /* The Hand of Fate held for the deck `id` flips from. */
 static void show_hand(table *t, const char *id) {
     fray_card held[64];
-    size_t n = fray_towers_fight_hand(t->fight, id, held,
+    fray_towers_fight *towers = fray_towers_fight_of(t->fight);
+    if (!towers) {
+        fprintf(stderr, "error: %s has no Hand of Fate\n",
+                fray_setup_title(fray_fight_setup(t->fight)));
+        return;
+    }
+    size_t n = fray_towers_fight_hand(towers, id, held,
                                       sizeof held / sizeof held[0]);
     printf("Hand of Fate (%s's deck):", id);
     if (n == 0)
@@ -501,11 +566,11 @@ static bool do_line(table *t, char *line) {
         else
             do_undo(t, is(word, "redo"));
     } else if (is(word, "clock")) {
-        fputs(cli_render(&t->text, t->fight, fray_towers_draw_clock), stdout);
+        fputs(cli_render(&t->text, t->fight, fray_fight_draw_time), stdout);
     } else if (is(word, "map")) {
-        fputs(cli_render(&t->text, t->fight, fray_towers_draw_map), stdout);
+        fputs(cli_render(&t->text, t->fight, fray_fight_draw_map), stdout);
     } else if (is(word, "status")) {
-        fputs(cli_render(&t->text, t->fight, fray_towers_summary), stdout);
+        fputs(cli_render(&t->text, t->fight, fray_fight_summary), stdout);
     } else if (is(word, "hand")) {
         if (!rest[0])
             say_error("%s", "expected a combatant's id: hand ID");
@@ -519,7 +584,7 @@ static bool do_line(table *t, char *line) {
                       "is always up to date", rest);
         else if (cli_write_journal(t->fight, rest) && strcmp(rest, "-") != 0)
             printf("Journal: %d events written to %s\n",
-                   fray_towers_fight_events(t->fight), rest);
+                   fray_fight_events(t->fight), rest);
     } else {
         do_command(t, line);
     }
@@ -568,7 +633,7 @@ static line_kind read_line(FILE *f, char *buf, size_t *out_len) {
     return kind;
 }
 
-int cli_fight_table(fray_towers_fight *fight, const char *title, uint64_t seed,
+int cli_fight_table(fray_fight *fight, const char *title, uint64_t seed,
                     const char *journal, bool echo, const char *resumed) {
     table t;
     memset(&t, 0, sizeof t);
@@ -586,17 +651,17 @@ int cli_fight_table(fray_towers_fight *fight, const char *title, uint64_t seed,
      * refused now, not after the session. */
     if (journal && !cli_journal_start(&t.journal, journal, fight))
         return EXIT_USAGE;
-    int n = fray_towers_fight_events(fight);
+    int n = fray_fight_events(fight);
     printf("%s (seed %llu)\n", title, (unsigned long long)seed);
     if (resumed) {
         printf("Carrying on from %s: %d events replayed, phase %d.\n",
-               resumed, n, fray_towers_fight_phase(fight));
+               resumed, n, fray_fight_now(fight));
         if (n > 0)
             tell(&t, n - 1, n, false);
     } else {
         tell(&t, 0, n, false);
     }
-    printf("\n%s\n", cli_render(&t.text, fight, fray_towers_draw_clock));
+    printf("\n%s\n", cli_render(&t.text, fight, fray_fight_draw_time));
     if (t.tty)
         printf("At the table: 'help' lists the commands, 'quit' ends.\n");
 
@@ -657,13 +722,13 @@ int cli_fight_table(fray_towers_fight *fight, const char *title, uint64_t seed,
             break;
     }
     free(line);
-    printf("\nSummary\n%s", cli_render(&t.text, fight, fray_towers_summary));
+    printf("\nSummary\n%s", cli_render(&t.text, fight, fray_fight_summary));
     cli_text_free(&t.text);
     /* The end mark after a clean end (quit, the end of input) only: a
      * session stopped by an error leaves a journal that ends at the last
      * command told, and says it was cut short. */
     if (!cli_journal_close(&t.journal, t.status == EXIT_OK
-                                           ? fray_towers_fight_events(fight)
+                                           ? fray_fight_events(fight)
                                            : -1) &&
         t.status == EXIT_OK)
         t.status = EXIT_UNFINISHED;

@@ -48,22 +48,22 @@ static void bytes_add(bytes *b, const char *s, size_t n) {
 }
 
 /* Event i's line (its JSON and a newline). */
-static void bytes_event(bytes *b, const fray_towers_fight *f, int i) {
-    size_t n = fray_towers_event_json(f, i, NULL, 0);
+static void bytes_event(bytes *b, const fray_fight *f, int i) {
+    size_t n = fray_event_json(f, i, NULL, 0);
     char *line = malloc(n + 1);
     if (!line) {
         b->failed = true;
         return;
     }
-    fray_towers_event_json(f, i, line, n + 1);
+    fray_event_json(f, i, line, n + 1);
     bytes_add(b, line, n);
     bytes_add(b, "\n", 1);
     free(line);
 }
 
-static void bytes_mark(bytes *b, fray_towers_mark mark, int n) {
+static void bytes_mark(bytes *b, fray_mark mark, int n) {
     char line[64];
-    size_t len = fray_towers_journal_mark(mark, n, line, sizeof line);
+    size_t len = fray_journal_mark(mark, n, line, sizeof line);
     if (len >= sizeof line) {
         b->failed = true;
         return;
@@ -75,15 +75,15 @@ static void bytes_mark(bytes *b, fray_towers_mark mark, int n) {
 /* The whole journal of the fight: every event recorded, the undone ones
  * kept for redo with their undo marks (so that redo still replays), and
  * with `end` the end mark. */
-static void bytes_journal(bytes *b, const fray_towers_fight *f, bool end) {
-    int n = fray_towers_fight_events(f);
-    int kept = fray_towers_fight_recorded(f);
+static void bytes_journal(bytes *b, const fray_fight *f, bool end) {
+    int n = fray_fight_events(f);
+    int kept = fray_fight_recorded(f);
     for (int i = 0; i < kept; i++)
         bytes_event(b, f, i);
     for (int i = kept - 1; i >= n; i--)
-        bytes_mark(b, FRAY_TOWERS_MARK_UNDO, i);
+        bytes_mark(b, FRAY_MARK_UNDO, i);
     if (end)
-        bytes_mark(b, FRAY_TOWERS_MARK_END, n);
+        bytes_mark(b, FRAY_MARK_END, n);
 }
 
 /* ---- Reading ---------------------------------------------------------------- */
@@ -156,12 +156,12 @@ char *cli_read_journal(const char *path, size_t *out_len) {
     return buf;
 }
 
-fray_status cli_replay_journal(fray_towers_fight *f, const char *path,
+fray_status cli_replay_journal(fray_fight *f, const char *path,
                                const char *text, size_t len) {
     fray_diag diag;
     memset(&diag, 0, sizeof diag);
-    fray_towers_replay_info info;
-    fray_status st = fray_towers_fight_replay_journal(f, text, len, &info,
+    fray_replay_info info;
+    fray_status st = fray_fight_replay_journal(f, text, len, &info,
                                                       &diag);
     if (st != FRAY_OK) {
         const char *msg = diag.message[0] ? diag.message : fray_strerror(st);
@@ -176,7 +176,7 @@ fray_status cli_replay_journal(fray_towers_fight *f, const char *path,
             fprintf(stderr, "%s: %s\n", path, msg);
         return st;
     }
-    int last = fray_towers_fight_events(f) - 1;
+    int last = fray_fight_events(f) - 1;
     if (info.torn)
         fprintf(stderr, "warning: %s: the journal was cut short after event "
                 "%d (its last line, %d, was cut in the middle and is left "
@@ -188,7 +188,7 @@ fray_status cli_replay_journal(fray_towers_fight *f, const char *path,
     return FRAY_OK;
 }
 
-bool cli_write_journal(const fray_towers_fight *f, const char *path) {
+bool cli_write_journal(const fray_fight *f, const char *path) {
     bytes b = {NULL, 0, 0, false};
     bytes_journal(&b, f, true);
     bool ok = !b.failed;
@@ -209,7 +209,7 @@ bool cli_write_journal(const fray_towers_fight *f, const char *path) {
 /* ---- Written ahead, at the table -------------------------------------------- */
 
 bool cli_journal_start(cli_journal *j, const char *path,
-                       const fray_towers_fight *f) {
+                       const fray_fight *f) {
     memset(j, 0, sizeof *j);
     j->fd = -1;
     bytes b = {NULL, 0, 0, false};
@@ -255,7 +255,7 @@ static bool journal_append(cli_journal *j, bytes *b) {
     return false;
 }
 
-bool cli_journal_events(cli_journal *j, const fray_towers_fight *f, int from,
+bool cli_journal_events(cli_journal *j, const fray_fight *f, int from,
                         int to) {
     if (from >= to)
         return true;
@@ -267,7 +267,7 @@ bool cli_journal_events(cli_journal *j, const fray_towers_fight *f, int from,
     return ok;
 }
 
-bool cli_journal_mark(cli_journal *j, fray_towers_mark mark, int n) {
+bool cli_journal_mark(cli_journal *j, fray_mark mark, int n) {
     bytes b = {NULL, 0, 0, false};
     bytes_mark(&b, mark, n);
     bool ok = journal_append(j, &b);
@@ -279,7 +279,7 @@ bool cli_journal_close(cli_journal *j, int end_events) {
     if (j->fd < 0)
         return true;
     bool ok = end_events < 0 ||
-              cli_journal_mark(j, FRAY_TOWERS_MARK_END, end_events);
+              cli_journal_mark(j, FRAY_MARK_END, end_events);
     if (close(j->fd) != 0 && ok) {
         fprintf(stderr, "error: cannot write the journal '%s': %s\n", j->path,
                 strerror(errno));

@@ -196,6 +196,11 @@ FRAY_API fray_status fray_fight_reset(fray_fight *f, uint64_t seed) {
     return fray__fight_reset_trial(f, seed, 0);
 }
 
+FRAY_API fray_status fray_fight_reset_trial(fray_fight *f, uint64_t seed,
+                                            uint64_t trial) {
+    return fray__fight_reset_trial(f, seed, trial);
+}
+
 FRAY_API void fray_fight_free(fray_fight *f) {
     if (!f)
         return;
@@ -278,6 +283,19 @@ FRAY_API fray_status fray_fight_command(fray_fight *f, const char *command,
     if (!diag)
         diag = &local;
     rc = f->rs->command(f->rf, command, given, diag);
+    if (rc == FRAY_OK && f->opt.journal)
+        journal_push(f);
+    return rc;
+}
+
+fray_status fray__fight_apply(fray_fight *f,
+                              fray_status (*apply)(void *rf, void *ctx),
+                              void *ctx) {
+    if (f->failed != FRAY_OK)
+        return f->failed;
+    fray_status rc = f->opt.journal ? journal_reserve(f) : FRAY_OK;
+    if (rc == FRAY_OK)
+        rc = apply(f->rf, ctx);
     if (rc == FRAY_OK && f->opt.journal)
         journal_push(f);
     return rc;

@@ -38,6 +38,13 @@ fray_status fray__fight_new_on(const fray__ruleset *rs, const void *data,
 /* Begins the fight again at (seed, trial); the journal is emptied. */
 fray_status fray__fight_reset_trial(fray_fight *f, uint64_t seed,
                                     uint64_t trial);
+/* Runs apply(rf, ctx), a ruleset's own way of making one event (its
+ * tests' direct commands), as a table command: room in the journal first,
+ * the event packed after; a refusal changes nothing and is not a failed
+ * step. */
+fray_status fray__fight_apply(fray_fight *f,
+                              fray_status (*apply)(void *rf, void *ctx),
+                              void *ctx);
 /* The ruleset's part of the fight. */
 void *fray__fight_rf(const fray_fight *f);
 uint64_t fray__fight_trial(const fray_fight *f);

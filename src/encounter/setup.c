@@ -145,3 +145,53 @@ FRAY_API int fray_setup_combatant_side(const fray_setup *s, int i) {
 FRAY_API const void *fray_setup_ruleset_data(const fray_setup *s) {
     return s->data;
 }
+
+/* ---- Exact duel odds ---------------------------------------------------------- */
+
+FRAY_API fray_status fray_setup_duel_odds(const fray_setup *s, int a, int b,
+                                          long max_states,
+                                          struct fray_duel_odds *out,
+                                          fray_diag *diag) {
+    if (diag)
+        memset(diag, 0, sizeof *diag);
+    if (!s->rs->duel_odds)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "exact duel odds are not built for %s",
+                              s->rs->title);
+    return s->rs->duel_odds(s->data, a, b, max_states, out, diag);
+}
+
+FRAY_API fray_status fray_setup_duel(const char *path_a, const char *name_a,
+                                     const char *path_b, const char *name_b,
+                                     const char *tactics_a,
+                                     const char *tactics_b,
+                                     const fray_allocator *alloc,
+                                     fray_setup **out, fray_diag *diag) {
+    *out = NULL;
+    if (diag)
+        memset(diag, 0, sizeof *diag);
+    const fray__ruleset *rs = NULL;
+    fray_status rc = fray__ruleset_for(path_a, &rs, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    if (!rs->duel_setup)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "exact duel odds are not built for %s",
+                              rs->title);
+    fray_setup *s = fray__alloc(alloc, sizeof *s);
+    if (!s)
+        return fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
+    memset(s, 0, sizeof *s);
+    if (alloc)
+        s->alloc = *alloc;
+    s->rs = rs;
+    s->owned = true;
+    rc = rs->duel_setup(path_a, name_a, path_b, name_b, tactics_a, tactics_b,
+                        alloc, &s->data, diag);
+    if (rc != FRAY_OK) {
+        fray__free(alloc, s, sizeof *s);
+        return rc;
+    }
+    *out = s;
+    return FRAY_OK;
+}

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "layer.h"
 
 _Static_assert(sizeof(fray_sim_counts) % sizeof(uint64_t) == 0,
                "fray_sim_counts is an array of uint64_t");
@@ -168,6 +169,27 @@ fray_status fray__sim_run(const fray__ruleset *rs, const void *setup,
     if (rc != FRAY_OK)
         memset(out, 0, sizeof *out);
     return rc;
+}
+
+FRAY_API fray_status fray_sim(const fray_setup *setup,
+                              const fray_sim_options *opts,
+                              const fray_allocator *alloc,
+                              fray_sim_counts *out) {
+    return fray__sim_run(setup->rs, setup->data, opts, alloc, out);
+}
+
+FRAY_API const char *fray_sim_action_name(const fray_setup *setup, int k) {
+    return k >= 0 && k < FRAY_SIM_ACTION_KINDS ? setup->rs->action_name(k)
+                                               : NULL;
+}
+
+FRAY_API const char *fray_sim_harm_name(const fray_setup *setup, int k) {
+    return k >= 0 && k < FRAY_SIM_HARM_KINDS ? setup->rs->harm_name(k) : NULL;
+}
+
+FRAY_API const char *fray_sim_spent_name(const fray_setup *setup, int k) {
+    return k >= 0 && k < FRAY_SIM_SPENT_KINDS ? setup->rs->spent_name(k)
+                                              : NULL;
 }
 
 FRAY_API void fray_sim_counts_add(fray_sim_counts *dst,

@@ -163,8 +163,9 @@ size_t ft_event_pack(const ft_event *ev, uint8_t *out) {
     p += sizeof ev->n_facts;
     memcpy(p, ev->facts, (size_t)ev->n_facts * sizeof(ft_fact));
     p += (size_t)ev->n_facts * sizeof(ft_fact);
-    assert((size_t)(p - out) == packed_size(ev));
-    return (size_t)(p - out);
+    size_t n = packed_size(ev);
+    assert((size_t)(p - out) == n);
+    return n;
 }
 
 void ft_event_unpack(const uint8_t *p, size_t len, ft_event *buf) {
@@ -326,10 +327,39 @@ static fray_status apply_cmd(fray_towers_fight *f, const ft_command *cmd,
     return FRAY_OK;
 }
 
+/* A command as one new event (begin, a step's Forced Delay, a table
+ * command): the layer packs it after. */
+static fray_status apply_one(fray_towers_fight *f, const ft_command *cmd,
+                             const fray_card *cards, size_t n_cards,
+                             fray_diag *diag) {
+    return apply_cmd(f, cmd, cards, n_cards, diag, false, FT_NEXT_UNKNOWN);
+}
+
+typedef struct apply_args {
+    const ft_command *cmd;
+    const fray_card *cards;
+    size_t n_cards;
+    fray_diag *diag;
+} apply_args;
+
+static fray_status apply_cb(void *rf, void *ctx) {
+    fray_towers_fight *f = rf;
+    const apply_args *a = ctx;
+    f->made = false;
+    return apply_one(f, a->cmd, a->cards, a->n_cards, a->diag);
+}
+
 fray_status ft_fight_apply(fray_towers_fight *f, const ft_command *cmd,
                            const fray_card *cards, size_t n_cards,
                            fray_diag *diag) {
-    return apply_cmd(f, cmd, cards, n_cards, diag, false, FT_NEXT_UNKNOWN);
+    /* (For tests and fuzz targets: the command into the layer's journal
+     * when the fight keeps one, as a table command goes.) */
+    apply_args a = {cmd, cards, n_cards, diag};
+    if (!f->jf)
+        return apply_cb(f, &a);
+    fray_status rc = fray__fight_apply(f->jf, apply_cb, &a);
+    f->n_events = fray_fight_events(f->jf);
+    return rc;
 }
 
 static bool phase_limit_reached(const fray_towers_fight *f, int next) {
@@ -404,7 +434,7 @@ fray_status ft_rf_begin(void *rf, uint64_t seed, uint64_t trial,
      * applies.) */
     fray_status rc = !f->opt.journal && !f->table
                          ? apply_quiet(f, &begin, false, FT_NEXT_UNKNOWN)
-                         : ft_fight_apply(f, &begin, NULL, 0, NULL);
+                         : apply_one(f, &begin, NULL, 0, NULL);
     f->failed = rc;
     return rc;
 }
@@ -586,7 +616,7 @@ static fray_status finish_leap(fray_towers_fight *f, ft_command *cmd,
             cmd->dest.x = (int16_t)x;
             cmd->dest.y = (int16_t)y;
             if (ft_check_command(s, st, cmd, NULL) == FRAY_OK)
-                return ft_fight_apply(f, cmd, NULL, 0, NULL);
+                return apply_one(f, cmd, NULL, 0, NULL);
         }
     return FRAY_ERR_INVALID;
 }
@@ -604,12 +634,12 @@ static fray_status step_done(fray_towers_fight *f, ft_command *cmd, int next,
         cmd->actor = (int8_t)next;
         cmd->target = cmd->weapon = cmd->ally = cmd->condition = -1;
         cmd->hold_who = cmd->skill = cmd->chip = -1;
-        rc = ft_fight_apply(f, cmd, NULL, 0, NULL);
+        rc = apply_one(f, cmd, NULL, 0, NULL);
         if (rc == FRAY_ERR_INVALID) {
             /* No Forced Delay after a free action this phase: Full
              * Defense then. */
             cmd->action = FT_ACT_FULL_DEFENSE;
-            rc = ft_fight_apply(f, cmd, NULL, 0, NULL);
+            rc = apply_one(f, cmd, NULL, 0, NULL);
         }
         if (rc == FRAY_ERR_INVALID && (st->c[next].flags & FT_F_LEAPING))
             rc = finish_leap(f, cmd, next);
@@ -1078,7 +1108,7 @@ fray_status ft_rf_command(void *rf, const char *command,
     if (!diag)
         diag = &local;
     f->table = &table;
-    rc = ft_fight_apply(f, &cmd, given && given->n_cards ? given->cards : NULL,
+    rc = apply_one(f, &cmd, given && given->n_cards ? given->cards : NULL,
                         given ? given->n_cards : 0, diag);
     f->table = NULL;
     return rc;
@@ -1540,6 +1570,14 @@ bool ft_rf_same(const void *a_, const void *b_) {
             return false;
     }
     return true;
+}
+
+FRAY_API fray_towers_fight *fray_towers_fight_of(fray_fight *f) {
+    return fray_setup_ruleset_data(fray_fight_setup(f)) &&
+                   strcmp(fray_setup_rules(fray_fight_setup(f)),
+                          fray__towers_ruleset.name) == 0
+               ? fray__fight_rf(f)
+               : NULL;
 }
 
 FRAY_API bool fray_towers_fight_same(const fray_towers_fight *a,

@@ -26,9 +26,13 @@
  * sweep-point, sweep-bar) and a <title> tooltip, so that tests and
  * style sheets can find them.
  */
+#include "fray/fight.h"
 #include "fray/report.h"
 
 #include "internal.h"
+#include "ruleset.h"
+
+extern const fray__ruleset fray__towers_ruleset;
 
 #include <math.h>
 #include <stdbool.h>
@@ -193,6 +197,7 @@ typedef struct ctx {
     bool html;         /* inside the HTML page, which has its own heading */
     long long vmin, vmax;
     char side_fallback[FRAY_SIM_MAX_SIDES][16];
+    const char *unit;  /* what lengths count: "phase" (99 Towers), "round" */
 } ctx;
 
 static const fray_sim_counts *vcounts(const ctx *c, int v) {
@@ -201,10 +206,28 @@ static const fray_sim_counts *vcounts(const ctx *c, int v) {
 }
 
 static const char *side_name(const ctx *c, int s) {
-    const char *n = c->r->setup
+    const char *n = c->r->rules_setup
+                        ? fray_setup_side_name(c->r->rules_setup, s)
+                    : c->r->setup
                         ? fray_towers_setup_side_name(c->r->setup, s)
                         : NULL;
     return n ? n : c->side_fallback[s];
+}
+
+/* The words of the counts: the report's ruleset's, else 99 Towers'. */
+static const char *harm_word(const ctx *c, int k) {
+    return c->r->rules_setup ? fray_sim_harm_name(c->r->rules_setup, k)
+                             : fray__towers_ruleset.harm_name(k);
+}
+
+static const char *spent_word(const ctx *c, int k) {
+    return c->r->rules_setup ? fray_sim_spent_name(c->r->rules_setup, k)
+                             : fray__towers_ruleset.spent_name(k);
+}
+
+static const char *action_word(const ctx *c, int k) {
+    return c->r->rules_setup ? fray_sim_action_name(c->r->rules_setup, k)
+                             : fray_towers_action_name(k);
 }
 
 static const char *side_colour(int s) {
@@ -212,12 +235,16 @@ static const char *side_colour(int s) {
 }
 
 static const char *comb_name(const ctx *c, int i) {
-    const char *n = fray_towers_setup_combatant_name(c->r->setup, i);
+    const char *n =
+        c->r->rules_setup ? fray_setup_combatant_name(c->r->rules_setup, i)
+                          : fray_towers_setup_combatant_name(c->r->setup, i);
     return n ? n : "?";
 }
 
 static int comb_side(const ctx *c, int i) {
-    int s = fray_towers_setup_combatant_side(c->r->setup, i);
+    int s = c->r->rules_setup
+                ? fray_setup_combatant_side(c->r->rules_setup, i)
+                : fray_towers_setup_combatant_side(c->r->setup, i);
     return s >= 0 && s < c->n_sides ? s : -1;
 }
 
@@ -262,10 +289,15 @@ static void ctx_init(ctx *c, const fray_sim_report *r) {
     c->r = r;
     c->nv = r->variants && r->n_variants > 0 ? r->n_variants : 0;
     c->sweep = c->nv > 1;
+    c->unit = r->rules_setup ? fray_setup_time_unit(r->rules_setup)
+                             : fray__towers_ruleset.time_unit;
     for (int s = 0; s < FRAY_SIM_MAX_SIDES; s++)
         snprintf(c->side_fallback[s], sizeof c->side_fallback[s], "side %d",
                  s + 1);
-    if (r->setup) {
+    if (r->rules_setup) {
+        c->n_sides = fray_setup_sides(r->rules_setup);
+        c->n_comb = fray_setup_combatants(r->rules_setup);
+    } else if (r->setup) {
         c->n_sides = fray_towers_setup_sides(r->setup);
         c->n_comb = fray_towers_setup_combatants(r->setup);
     } else {
@@ -443,7 +475,8 @@ static int chart_wins(fray__text *w, const ctx *c) {
                  nob ? C_NOBODY : side_colour(s));
             fray__text_s(w, "<title>");
             if (nob)
-                fray__text_s(w, "nobody won (all out at once, or the phase limit)");
+                fray__text_f(w, "nobody won (all out at once, or the %s limit)",
+                             c->unit);
             else {
                 rw_esc(w, side_name(c, s));
                 fray__text_s(w, " won");
@@ -664,7 +697,7 @@ static void hist_draw(fray__text *w, const ctx *c, const hplan *p,
     if (axis_labels) {
         text_open(w, (PL_X0 + PL_X1) / 2.0, bottom + 34,
                   "font-size=\"12\" text-anchor=\"middle\"");
-        fray__text_s(w, "phases");
+        fray__text_f(w, "%ss", c->unit);
         text_close(w);
     }
     {
@@ -698,18 +731,18 @@ static void hist_draw(fray__text *w, const ctx *c, const hplan *p,
              F2(PL_X0 + b * bw + gap / 2), F2(bottom - bh), F2(bw - gap), F2(bh),
              last ? "#8fa9c4" : C_LENGTH);
         if (last)
-            fray__text_f(w, "%d phases or more", from);
+            fray__text_f(w, "%d %ss or more", from, c->unit);
         else if (p->width == 1)
-            fray__text_f(w, "%d phases", from);
+            fray__text_f(w, "%d %ss", from, c->unit);
         else
-            fray__text_f(w, "%d&#8211;%d phases", from, to - 1);
+            fray__text_f(w, "%d&#8211;%d %ss", from, to - 1, c->unit);
         fray__text_f(w, ": %s%% of fights</title></rect>\n", F1(sh));
     }
     if (p->overflow) {
         text_open(w, PL_X1, top - 4,
                   "font-size=\"10\" text-anchor=\"end\" fill=\"" C_MUTED "\"");
-        fray__text_f(w, "the last bar: %d phases or more",
-             p->lo + (p->nbars - 1) * p->width);
+        fray__text_f(w, "the last bar: %d %ss or more",
+             p->lo + (p->nbars - 1) * p->width, c->unit);
         text_close(w);
     }
     /* mean and median */
@@ -751,13 +784,15 @@ static void hist_draw(fray__text *w, const ctx *c, const hplan *p,
 
 static int chart_length(fray__text *w, const ctx *c) {
     hplan p = hist_plan(c);
-    const char *sub = p.width == 1
-                          ? "how many phases the fights took"
-                          : NULL;
-    chart_title(w, "How long the fight lasts (phases)", NULL, sub);
+    char sub1[64], title[64];
+    snprintf(sub1, sizeof sub1, "how many %ss the fights took", c->unit);
+    snprintf(title, sizeof title, "How long the fight lasts (%ss)", c->unit);
+    const char *sub = p.width == 1 ? sub1 : NULL;
+    chart_title(w, title, NULL, sub);
     if (!sub) {
         text_open(w, 20, 46, "font-size=\"12\" fill=\"" C_MUTED "\"");
-        fray__text_f(w, "how many phases the fights took, %d phases per bar", p.width);
+        fray__text_f(w, "how many %ss the fights took, %d %ss per bar",
+                     c->unit, p.width, c->unit);
         text_close(w);
     }
     if (!c->sweep) {
@@ -985,8 +1020,11 @@ static int chart_sweep(fray__text *w, const ctx *c) {
 
 /* Mean fight length per variant, with the 5%-95% range as whiskers. */
 static int chart_sweep_length(fray__text *w, const ctx *c) {
+    char sub[80];
+    snprintf(sub, sizeof sub,
+             "mean %ss per fight; whiskers: 5%% to 95%% of fights", c->unit);
     chart_title(w, "Mean fight length by ", c->r->vary_key ? c->r->vary_key : "variant",
-                "mean phases per fight; whiskers: 5% to 95% of fights");
+                sub);
     double top = 62, h = 130, bottom = top + h;
     double ymax = 0;
     for (int v = 0; v < c->nv; v++) {
@@ -1000,7 +1038,9 @@ static int chart_sweep_length(fray__text *w, const ctx *c) {
     ymax = ceil(ymax / step - 1e-9) * step;
     if (ymax <= 0)
         ymax = step;
-    sweep_yaxis(w, top, h, ymax, step, "", "phases");
+    char units[32];
+    snprintf(units, sizeof units, "%ss", c->unit);
+    sweep_yaxis(w, top, h, ymax, step, "", units);
     sweep_xaxis(w, c, bottom);
     double group = (SW_X1 - SW_X0) / (double)c->nv;
     double bw = group * 0.5 > 40 ? 40 : group * 0.5;
@@ -1034,8 +1074,8 @@ static int chart_sweep_length(fray__text *w, const ctx *c) {
              "fill=\"" C_LENGTH "\" stroke=\"white\"><title>",
              F1(x), F1(y), c->numeric ? "4" : "0");
         rw_esc(w, variant_name(c, v));
-        fray__text_f(w, ": mean %s phases (5%%&#8211;95%%: %s&#8211;%s)</title></circle>\n",
-             F1(mean), F0(q5), F0(q95));
+        fray__text_f(w, ": mean %s %ss (5%%&#8211;95%%: %s&#8211;%s)</title></circle>\n",
+             F1(mean), c->unit, F0(q5), F0(q95));
     }
     return (int)bottom + 56;
 }
@@ -1208,20 +1248,20 @@ static void html_wins(fray__text *w, const ctx *c) {
     }
     fray__text_s(w, "</tbody>\n</table></div>\n");
     if (c->any_nobody)
-        fray__text_s(w, "<p>Nobody wins when every side is out at once, or when the "
-                "phase limit comes first.</p>\n");
+        fray__text_f(w, "<p>Nobody wins when every side is out at once, or when the "
+                "%s limit comes first.</p>\n", c->unit);
 }
 
 static void html_length(fray__text *w, const ctx *c) {
-    fray__text_s(w, "<h2>How long the fight lasts (phases)</h2>\n"
-            "<div class=\"scroll\"><table>\n<thead><tr>");
+    fray__text_f(w, "<h2>How long the fight lasts (%ss)</h2>\n"
+            "<div class=\"scroll\"><table>\n<thead><tr>", c->unit);
     if (c->sweep) {
         fray__text_s(w, "<th>");
         rw_esc(w, c->r->vary_key ? c->r->vary_key : "variant");
         fray__text_s(w, "</th>");
     }
-    fray__text_s(w, "<th>mean</th><th>median</th><th>5%&#8211;95%</th><th>longest</th>"
-            "<th>phase limit reached</th></tr></thead>\n<tbody>\n");
+    fray__text_f(w, "<th>mean</th><th>median</th><th>5%%&#8211;95%%</th><th>longest</th>"
+            "<th>%s limit reached</th></tr></thead>\n<tbody>\n", c->unit);
     for (int v = 0; v < c->nv; v++) {
         const fray_sim_counts *k = vcounts(c, v);
         fray__text_s(w, "<tr>");
@@ -1257,10 +1297,14 @@ static void html_combatants(fray__text *w, const ctx *c) {
         html_variant_heading(w, c, v);
         fray__text_s(w, "<div class=\"scroll\"><table>\n<thead><tr><th>combatant</th>"
                 "<th class=\"name\">side</th>"
-                "<th>still standing</th><th>dead</th><th>STUN dealt</th>"
-                "<th>STUN taken</th><th>LETHAL dealt</th><th>LETHAL taken</th>"
-                "<th>actions</th><th>Hand of Fate cards</th><th>chips</th>"
-                "</tr></thead>\n<tbody>\n");
+                "<th>still standing</th><th>dead</th>");
+        for (int h = 0; h < FRAY_SIM_HARM_KINDS && harm_word(c, h); h++)
+            fray__text_f(w, "<th>%s dealt</th><th>%s taken</th>",
+                         harm_word(c, h), harm_word(c, h));
+        fray__text_s(w, "<th>actions</th>");
+        for (int k2 = 0; k2 < FRAY_SIM_SPENT_KINDS && spent_word(c, k2); k2++)
+            fray__text_f(w, "<th>%s</th>", spent_word(c, k2));
+        fray__text_s(w, "</tr></thead>\n<tbody>\n");
         for (int i = 0; i < c->n_comb; i++) {
             const fray_sim_combatant_counts *cc = &k->c[i];
             int s = comb_side(c, i);
@@ -1272,13 +1316,14 @@ static void html_combatants(fray__text *w, const ctx *c) {
             fray__text_s(w, "</td>");
             td_share(w, cc->standing, k->trials, true);
             td_share(w, cc->dead, k->trials, true);
-            td_mean(w, cc->stun_dealt, k->trials);
-            td_mean(w, cc->stun_taken, k->trials);
-            td_mean(w, cc->lethal_dealt, k->trials);
-            td_mean(w, cc->lethal_taken, k->trials);
+            for (int h = 0; h < FRAY_SIM_HARM_KINDS && harm_word(c, h); h++) {
+                td_mean(w, cc->dealt[h], k->trials);
+                td_mean(w, cc->taken[h], k->trials);
+            }
             td_mean(w, cc->actions, k->trials);
-            td_mean(w, cc->fate_cards, k->trials);
-            td_mean(w, cc->chips, k->trials);
+            for (int k2 = 0; k2 < FRAY_SIM_SPENT_KINDS && spent_word(c, k2);
+                 k2++)
+                td_mean(w, cc->spent[k2], k->trials);
             fray__text_s(w, "</tr>\n");
         }
         fray__text_s(w, "</tbody>\n</table></div>\n");
@@ -1307,7 +1352,7 @@ static void html_actions(fray__text *w, const ctx *c) {
         fray__text_s(w, "<div class=\"scroll\"><table>\n<thead><tr><th>combatant</th>");
         for (int a = 0; a < FRAY_SIM_ACTION_KINDS; a++)
             if (used[a]) {
-                const char *name = fray_towers_action_name(a);
+                const char *name = action_word(c, a);
                 if (name)
                     th_esc(w, name);
                 else

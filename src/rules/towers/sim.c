@@ -41,13 +41,15 @@ static void count_fight(const fray_towers_fight *f, fray_sim_counts *c) {
             cc->standing++;
         if (cs->flags & FT_F_DEAD)
             cc->dead++;
-        cc->stun_dealt += (uint64_t)cs->stun_dealt;
-        cc->stun_taken += (uint64_t)cs->stun_taken;
-        cc->lethal_dealt += (uint64_t)cs->lethal_dealt;
-        cc->lethal_taken += (uint64_t)cs->lethal_taken;
+        /* In the order of the table's harm_name and spent_name
+         * (ruleset.c). */
+        cc->dealt[0] += (uint64_t)cs->stun_dealt;
+        cc->taken[0] += (uint64_t)cs->stun_taken;
+        cc->dealt[1] += (uint64_t)cs->lethal_dealt;
+        cc->taken[1] += (uint64_t)cs->lethal_taken;
         cc->actions += (uint64_t)cs->actions;
-        cc->fate_cards += (uint64_t)cs->fate_used;
-        cc->chips += (uint64_t)cs->chips_used;
+        cc->spent[0] += (uint64_t)cs->fate_used;
+        cc->spent[1] += (uint64_t)cs->chips_used;
         for (int k = 0; k < FT_ACTION_COUNT; k++)
             cc->by_kind[k] += cs->by_kind[k];
     }

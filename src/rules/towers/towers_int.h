@@ -1388,6 +1388,10 @@ size_t ft_event_pack(const ft_event *ev, uint8_t *out);
 void ft_event_unpack(const uint8_t *p, size_t len, ft_event *out);
 size_t ft_event_packed_max(void);
 
+/* ruleset.c: 99 Towers' table (the registry lists it: rulesets.c). */
+struct fray__ruleset;
+extern const struct fray__ruleset fray__towers_ruleset;
+
 struct fray__fight_opts;
 struct fray__jline;
 struct fray_given;
