@@ -16,22 +16,21 @@
 #include "internal.h"
 #include "layer.h"
 
+/* Each ruleset's table (src/rules/<name>/): a new ruleset is its folder
+ * and one line here. */
 extern const fray__ruleset fray__towers_ruleset;
-/* The integrator's one line for Alloy, once src/rules/alloy/ruleset.c
- * fills its table:
- *   extern const fray__ruleset fray__alloy_ruleset;
- * and &fray__alloy_ruleset in the list below (then drop "alloy" from
- * `coming`). */
+extern const fray__ruleset fray__alloy_ruleset;
 
 const fray__ruleset *const fray__rulesets[] = {
     &fray__towers_ruleset,
+    &fray__alloy_ruleset,
     NULL,
 };
 
 /* Rulesets fray knows of but does not run yet: refused by name, never
  * read as another game's file. */
 static const char *const coming[][2] = {
-    {"alloy", "Alloy"}, {"silent-winter", "Silent Winter"}, {"d6", "D6"}};
+    {"silent-winter", "Silent Winter"}, {"d6", "D6"}};
 
 const fray__ruleset *fray__ruleset_find(const char *name) {
     for (int i = 0; name && fray__rulesets[i]; i++)

@@ -88,9 +88,9 @@ Test(layer_setup, no_rules_key_is_towers) {
 
 /* The registry refuses another ruleset's file at its `rules:` word, with
  * file:line:column: one fray knows of but does not run yet ... */
-Test(layer_setup, alloy_refused_at_its_word_until_registered) {
+Test(layer_setup, winter_refused_at_its_word_until_registered) {
     char path[512];
-    path_of(path, sizeof path, "tests/data/towers/bad_rules_alloy.yaml");
+    path_of(path, sizeof path, "tests/data/towers/bad_rules_winter.yaml");
     fray_setup *s = (fray_setup *)1;
     fray_diag d;
     cr_assert_eq(fray_setup_load(path, NULL, &s, &d), FRAY_ERR_PARSE);
@@ -98,7 +98,7 @@ Test(layer_setup, alloy_refused_at_its_word_until_registered) {
     cr_expect_str_eq(d.file, path);
     cr_expect_eq(d.line, 4);
     cr_expect_eq(d.column, 8);
-    cr_expect(strstr(d.message, "fray does not run Alloy yet") != NULL, "%s",
+    cr_expect(strstr(d.message, "fray does not run Silent Winter yet") != NULL, "%s",
               d.message);
     cr_expect(strstr(d.message, "towers (99 Towers)") != NULL, "%s",
               d.message);
@@ -129,8 +129,8 @@ Test(layer_setup, unknown_word_lists_rulesets) {
     cr_assert_eq(fray_setup_load(path, NULL, &s, &d), FRAY_ERR_PARSE);
     cr_expect_eq(d.line, 3);
     cr_expect(strstr(d.message, "no ruleset 'chess': fray knows towers (99 "
-                                "Towers), and alloy, silent-winter and d6 "
-                                "are coming") == d.message,
+                                "Towers) and alloy (Alloy), and "
+                                "silent-winter and d6 are coming") == d.message,
               "%s", d.message);
 }
 

@@ -621,7 +621,9 @@ static const bad_case bad_cases[] = {
     /* docs/file-formats.md "Rulesets": a file for rules fray does not run
      * (yet) is refused at its `rules:`, never read as 99 Towers. */
     {"bad_rules_alloy.yaml", FRAY_ERR_PARSE, NULL, 4, 8,
-     "fray does not run Alloy yet"},
+     "a file of rules: alloy (Alloy), not 99 Towers"},
+    {"bad_rules_winter.yaml", FRAY_ERR_PARSE, NULL, 4, 8,
+     "fray does not run Silent Winter yet"},
     {"bad_rules_typo.yaml", FRAY_ERR_PARSE, NULL, 3, 8,
      "no ruleset 'tower' (did you mean 'towers'?)"},
     {"bad_rules_unknown.yaml", FRAY_ERR_PARSE, NULL, 3, 8,

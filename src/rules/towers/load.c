@@ -1450,7 +1450,7 @@ static char *ld_real_dir(ld *L, const char *path) {
  * yet, rather than read as 99 Towers. */
 static fray_status ld_rules(ld *L, const yn *root) {
     static const char *const coming[][2] = {
-        {"alloy", "Alloy"}, {"silent-winter", "Silent Winter"}, {"d6", "D6"}};
+        {"silent-winter", "Silent Winter"}, {"d6", "D6"}};
     const yn *v = get(root, "rules");
     char b[64];
     if (!v)
@@ -1463,6 +1463,10 @@ static fray_status ld_rules(ld *L, const yn *root) {
                        got(v, b));
     if (strcmp(v->text, "towers") == 0)
         return FRAY_OK;
+    if (strcmp(v->text, "alloy") == 0)
+        return ld_fail(L, v, FRAY_ERR_PARSE,
+                       "a file of rules: alloy (Alloy), not 99 Towers: "
+                       "fray_setup_load reads it");
     for (size_t k = 0; k < N_OF(coming); k++)
         if (strcmp(v->text, coming[k][0]) == 0)
             return ld_fail(L, v, FRAY_ERR_PARSE,
@@ -1473,8 +1477,8 @@ static fray_status ld_rules(ld *L, const yn *root) {
         return ld_fail(L, v, FRAY_ERR_PARSE,
                        "no ruleset '%.40s' (did you mean 'towers'?)", v->text);
     return ld_fail(L, v, FRAY_ERR_PARSE,
-                   "no ruleset '%.40s': fray knows towers (99 Towers), and "
-                   "alloy, silent-winter and d6 are coming",
+                   "no ruleset '%.40s': fray knows towers (99 Towers) and "
+                   "alloy (Alloy), and silent-winter and d6 are coming",
                    v->text);
 }
 
