@@ -65,6 +65,9 @@ FRAY_API const char *fray_setup_rules(const fray_setup *setup);  /* "alloy" */
 FRAY_API const char *fray_setup_title(const fray_setup *setup);  /* "Alloy" */
 /* What the ruleset's time counts in: "phase" (99 Towers), "round" (Alloy). */
 FRAY_API const char *fray_setup_time_unit(const fray_setup *setup);
+/* What the ruleset's exact duel odds assume, in rules words; "" when it
+ * has none. */
+FRAY_API const char *fray_setup_duel_assumed(const fray_setup *setup);
 FRAY_API const char *fray_setup_name(const fray_setup *setup);
 FRAY_API bool fray_setup_seed(const fray_setup *setup, uint64_t *out_seed);
 FRAY_API int fray_setup_sides(const fray_setup *setup);
@@ -151,6 +154,11 @@ FRAY_API const char *fray_fight_turn(const fray_fight *fight, char *when,
  * returns the same error until an undo or a reset. */
 FRAY_API FRAY_MUST_CHECK fray_status fray_fight_step(fray_fight *fight);
 FRAY_API FRAY_MUST_CHECK fray_status fray_fight_run(fray_fight *fight);
+/* After a failed step: what went wrong in the ruleset's words (e.g. the
+ * command a combatant's tactics chose and why the rules refuse it),
+ * snprintf-style; 0 (and "") when the status says it all. */
+FRAY_API size_t fray_fight_failure(const fray_fight *fight, char *buf,
+                                   size_t size);
 /* A command in the ruleset's words (docs/file-formats.md "Commands"),
  * with the randomness made by hand (given may be NULL). Errors, after
  * which the fight is unchanged: FRAY_ERR_PARSE (diag names the token),

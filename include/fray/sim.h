@@ -108,6 +108,10 @@ typedef struct fray_sim_options {
                                the encounter's limit) */
     fray_sim_progress_fn progress;   /* may be NULL */
     void *progress_ctx;
+    /* May be NULL. When a fight cannot go on, its message says which
+     * trial and, when the ruleset can tell, why in rules words (e.g. the
+     * command a combatant's tactics chose and why the rules refuse it). */
+    fray_diag *diag;
 } fray_sim_options;
 
 /*

@@ -211,8 +211,13 @@ int cmd_fight(int argc, char **argv) {
         /* A failed step is an error, never "the fight goes on" (issue 11):
          * what was told and the journal hold the events before it. */
         fflush(stdout);
-        cli_error(&args, "the fight stopped after event %d: %s",
-                  fray_fight_events(fight) - 1, fray_strerror(st));
+        char why[256];
+        if (fray_fight_failure(fight, why, sizeof why) > 0)
+            cli_error(&args, "the fight stopped after event %d: %s",
+                      fray_fight_events(fight) - 1, why);
+        else
+            cli_error(&args, "the fight stopped after event %d: %s",
+                      fray_fight_events(fight) - 1, fray_strerror(st));
         rc = EXIT_UNFINISHED;
     }
     if (journal->present && !cli_write_journal(fight, journal->value))

@@ -801,9 +801,6 @@ static int odds_roll(int argc, char **argv) {
 
 /* ---- odds duel ----------------------------------------------------------- */
 
-static const char DUEL_ASSUMED[] =
-    "each flip from a fresh deck; no Hand of Fate; no chips; no movement";
-
 static int odds_duel(int argc, char **argv) {
     cli_opt opts[] = {
         {"a", true, NULL, false},         {"b", true, NULL, false},
@@ -890,15 +887,22 @@ static int odds_duel(int argc, char **argv) {
     const char *name[2] = {fray_setup_combatant_name(setup, 0),
                            fray_setup_combatant_name(setup, 1)};
     double nobody = o->p_both_out + o->p_unfinished;
-    /* The length by rounds of 10 phases (the last bin: that phase or later). */
-    enum { ROUNDS = FRAY_DUEL_LENGTH_BINS / 10 };
+    /* The length in the ruleset's time (99 Towers: phases, shown by
+     * rounds of 10 phases; Alloy: rounds, one by one); the last bin: that
+     * time or later. */
+    const char *unit = fray_setup_time_unit(setup);
+    const char *assumed = fray_setup_duel_assumed(setup);
+    int group = strcmp(unit, "phase") == 0 ? 10 : 1;
+    enum { ROUNDS = FRAY_DUEL_LENGTH_BINS };
     double rounds[ROUNDS] = {0};
     int last_round = 0;
     for (int i = 0; i < FRAY_DUEL_LENGTH_BINS; i++) {
-        rounds[i / 10] += o->length[i];
-        if (o->length[i] >= 0.0005 && i / 10 > last_round)
-            last_round = i / 10;
+        rounds[i / group] += o->length[i];
+        if (o->length[i] >= 0.0005 && i / group > last_round)
+            last_round = i / group;
     }
+    char limit_key[32];
+    snprintf(limit_key, sizeof limit_key, "%s_limit", unit);
 
     if (args.json) {
         json_out j;
@@ -928,14 +932,14 @@ static int odds_duel(int argc, char **argv) {
         json_double(&j, o->mean_length);
         json_key(&j, "sd_length");
         json_double(&j, o->sd_length);
-        json_kv_int(&j, "phase_limit", o->phase_limit);
+        json_kv_int(&j, limit_key, o->phase_limit);
         json_key(&j, "length");
         json_begin_array(&j);
         for (int i = 0; i < FRAY_DUEL_LENGTH_BINS; i++) {
             if (o->length[i] <= 0)
                 continue;
             json_begin_object(&j);
-            json_kv_int(&j, "phase", i);
+            json_kv_int(&j, unit, i);
             json_key(&j, "p");
             json_double(&j, o->length[i]);
             json_end_object(&j);
@@ -946,7 +950,7 @@ static int odds_duel(int argc, char **argv) {
         json_key(&j, "mass_error");
         json_double(&j, o->mass_error);
         json_kv_string(&j, "precision", "double");
-        json_kv_string(&j, "assumed", DUEL_ASSUMED);
+        json_kv_string(&j, "assumed", assumed);
         json_end_object(&j);
         json_finish(&j);
     } else {
@@ -971,30 +975,38 @@ static int odds_duel(int argc, char **argv) {
         if (o->p_both_out > 0)
             printf("  (both out at once: %.3g)\n", o->p_both_out);
         if (o->p_unfinished > 0)
-            printf("  (the phase limit %d comes first: %.3g)\n", o->phase_limit,
-                   o->p_unfinished);
+            printf("  (the %s limit %d comes first: %.3g)\n", unit,
+                   o->phase_limit, o->p_unfinished);
         printf("\nActs first: %s ", name[0]);
         out_percent(stdout, o->p_first[0]);
         printf(", %s ", name[1]);
         out_percent(stdout, o->p_first[1]);
-        printf("\nExpected length: %.2f phases (sd %.2f)", o->mean_length,
+        printf("\nExpected length: %.2f %ss (sd %.2f)", o->mean_length, unit,
                o->sd_length);
         if (o->phase_limit > 0)
-            printf("; phase limit %d", o->phase_limit);
-        printf("\n\nIt ends in round (10 phases each)\n");
+            printf("; %s limit %d", unit, o->phase_limit);
+        if (group > 1)
+            printf("\n\nIt ends in round (%d %ss each)\n", group, unit);
+        else
+            printf("\n\nIt ends in %s\n", unit);
         double top = 0;
         for (int r = 0; r <= last_round; r++)
             top = rounds[r] > top ? rounds[r] : top;
         for (int r = 0; r <= last_round; r++) {
             char label[32];
-            snprintf(label, sizeof label, "phases %d-%d", 10 * r, 10 * r + 9);
+            if (group > 1)
+                snprintf(label, sizeof label, "%ss %d-%d", unit, group * r,
+                         group * r + group - 1);
+            else
+                snprintf(label, sizeof label, "%s %d", unit, r);
             printf("  %-14s ", label);
             out_percent(stdout, rounds[r]);
             printf("  ");
             out_bar(stdout, top > 0 ? rounds[r] / top : 0, 30);
             printf("\n");
         }
-        printf("\nAssumed: %s.\n", DUEL_ASSUMED);
+        if (assumed[0])
+            printf("\nAssumed: %s.\n", assumed);
         printf("Double precision (rounding and cut-off < %.0e): %ld chain states, "
                "%ld outcomes followed.\n",
                o->mass_error + o->p_left > 1e-15 ? o->mass_error + o->p_left

@@ -182,14 +182,14 @@ static void print_share_row(const char *name, uint64_t k, uint64_t n) {
     putchar('\n');
 }
 
-static void print_length(const fray_sim_counts *c) {
+static void print_length(const fray_setup *s, const fray_sim_counts *c) {
     int median = fray_sim_length_quantile(c, 0.5);
     int p05 = fray_sim_length_quantile(c, 0.05);
     int p95 = fray_sim_length_quantile(c, 0.95);
     int longest = fray_sim_length_quantile(c, 1.0);
-    printf("\nHow long fights last (phases): mean %.1f (sd %.1f), median %d, "
+    printf("\nHow long fights last (%ss): mean %.1f (sd %.1f), median %d, "
            "90%% between %d and %d, longest %d%s\n",
-           fray_sim_length_mean(c), fray_sim_length_sd(c), median, p05, p95,
+           fray_setup_time_unit(s), fray_sim_length_mean(c), fray_sim_length_sd(c), median, p05, p95,
            longest, longest >= FRAY_SIM_LENGTH_BINS - 1 ? " or more" : "");
     /* About a dozen rows: bins of a round width. */
     int first = fray_sim_length_quantile(c, 0.0);
@@ -351,7 +351,9 @@ static void print_sweep(const fray_setup *s, const sweep_key *keys,
     printf("  %-*s", lw, "");
     for (int i = 0; i < n_sides; i++)
         printf("  %-*s", sw[i], "wins (95% interval)");
-    printf("  %6s  %s\n", "", "(phases)");
+    char unit[40];
+    snprintf(unit, sizeof unit, "(%ss)", fray_setup_time_unit(s));
+    printf("  %6s  %s\n", "", unit);
     for (int j = 0; j < n_variants; j++) {
         const fray_sim_counts *c = v[j].counts;
         printf("  %-*.*s", lw, lw, v[j].label);
@@ -678,11 +680,14 @@ int cmd_sim(int argc, char **argv) {
         so.progress_ctx = &pg;
         pg.variant = j;
         if (so.trials > 0) {
+            fray_diag sd;
+            memset(&sd, 0, sizeof sd);
+            so.diag = &sd;
             fray_status st = fray_sim(v[j].setup, &so, NULL, v[j].counts);
             if (st != FRAY_OK) {
                 progress_clear(&pg);
                 cli_error(&args, "the simulation stopped: %s",
-                          fray_strerror(st));
+                          sd.message[0] ? sd.message : fray_strerror(st));
                 status = EXIT_UNFINISHED;
                 break;
             }
@@ -759,7 +764,7 @@ int cmd_sim(int argc, char **argv) {
             /* Stopped before a fight finished (shown 0): no tables. */
             if (shown > 0 && n_variants == 1) {
                 print_wins(v[0].setup, v[0].counts);
-                print_length(v[0].counts);
+                print_length(v[0].setup, v[0].counts);
                 print_combatants(v[0].setup, v[0].counts);
             } else if (shown > 0) {
                 print_sweep(setup, keys, n_keys, v, shown);

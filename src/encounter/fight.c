@@ -107,6 +107,14 @@ uint64_t fray__fight_trial(const fray_fight *f) { return f->trial; }
 
 fray_status fray__fight_failed(const fray_fight *f) { return f->failed; }
 
+size_t fray_fight_failure(const fray_fight *f, char *buf, size_t size) {
+    if (buf && size)
+        buf[0] = '\0';
+    if (!f || f->failed == FRAY_OK || !f->rs->failure)
+        return 0;
+    return f->rs->failure(f->rf, buf, size);
+}
+
 /* ---- Fights -------------------------------------------------------------------- */
 
 fray_status fray__fight_reset_trial(fray_fight *f, uint64_t seed,

@@ -134,6 +134,10 @@ typedef struct fray__ruleset {
     fray_status (*run_quiet)(void *rfight);
     /* true when two fights are in the identical state. */
     bool (*same)(const void *a, const void *b);
+    /* Why the last step failed, in rules words (a tactics command the
+     * rules refused, and why), snprintf-style; NULL or 0: nothing to add
+     * to the status. */
+    size_t (*failure)(const void *rfight, char *buf, size_t size);
 
     /* ---- Telling (packed events; the setup for names) ----------------- */
     const char *(*event_action)(const void *setup, const uint8_t *ev,
@@ -180,6 +184,9 @@ typedef struct fray__ruleset {
      * chain states; estimate: the states it would take. */
     fray_status (*duel_odds)(const void *setup, int a, int b, long max_states,
                              fray_duel_odds *out, fray_diag *diag);
+    /* What the exact duel assumes, in rules words ("each flip from a
+     * fresh deck; no Hand of Fate ..."), for its report. */
+    const char *duel_assumed;
     fray_status (*duel_estimate)(const void *setup, int a, int b,
                                  double *out_states, fray_diag *diag);
     /* A duel of two stat blocks from two files (fray odds duel A.yaml a

@@ -16,6 +16,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -48,6 +49,9 @@ typedef struct sim_worker {
     fray_sim_counts counts;
     pthread_t thread;
     bool started;
+    bool failed;             /* its fight could not go on: */
+    uint64_t failed_trial;   /* in this trial, */
+    char why[200];           /* for this reason ("": the status says it) */
 } sim_worker;
 
 static void *worker_main(void *arg) {
@@ -74,6 +78,11 @@ static void *worker_main(void *arg) {
                 return NULL;
             }
             if (rc != FRAY_OK) {
+                w->failed = true;
+                w->failed_trial = o->first_trial + t;
+                w->why[0] = '\0';
+                if (sh->rs->failure)
+                    (void)sh->rs->failure(w->fight, w->why, sizeof w->why);
                 atomic_store(&sh->failed, (int)rc);
                 atomic_store(&sh->stop, true);
                 return NULL;
@@ -157,8 +166,23 @@ fray_status fray__sim_run(const fray__ruleset *rs, const void *setup,
     if (rc == FRAY_OK && opts->progress)
         (void)opts->progress(opts->progress_ctx, atomic_load(&sh.done),
                              opts->trials);
-    if (rc == FRAY_OK && atomic_load(&sh.failed) != FRAY_OK)
+    if (rc == FRAY_OK && atomic_load(&sh.failed) != FRAY_OK) {
         rc = (fray_status)atomic_load(&sh.failed);
+        /* The reason of the lowest trial that failed: the same message
+         * for any number of threads when one trial fails. */
+        int k = -1;
+        for (int i = 0; i < n_threads; i++)
+            if (w[i].failed && (k < 0 || w[i].failed_trial < w[k].failed_trial))
+                k = i;
+        if (k >= 0 && opts->diag) {
+            memset(opts->diag, 0, sizeof *opts->diag);
+            snprintf(opts->diag->message, sizeof opts->diag->message,
+                     "trial %llu of seed %llu: %s",
+                     (unsigned long long)w[k].failed_trial,
+                     (unsigned long long)opts->seed,
+                     w[k].why[0] ? w[k].why : fray_strerror(rc));
+        }
+    }
     for (int i = 0; i < n_threads; i++) {
         if (rc == FRAY_OK)
             fray_sim_counts_add(out, &w[i].counts);

@@ -439,6 +439,12 @@ static fray_status allowance(const fa_setup *s, const fa_state *st, int who,
     return FRAY_OK;
 }
 
+int fa_move_allowance(const fa_setup *s, const fa_state *st, int who,
+                      int kind) {
+    int a = 0;
+    return allowance(s, st, who, kind, &a, NULL, 0) == FRAY_OK ? a : 0;
+}
+
 /* A bull rush's push square, when the command names one (origin.x >= 0;
  * else attack.c chooses): a square next to the target's, away from the
  * pusher standing at `me` (004:512). */

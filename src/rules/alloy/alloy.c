@@ -42,6 +42,7 @@ typedef struct fa_fight {
     fa_event replay_ev;        /* a recorded event being applied again */
     bool has_event;            /* the last begin, step, command or replay made ev */
     bool stopped;              /* the round limit came: the fight stopped there */
+    char why[240];             /* why the last step failed, in rules words ("": no more to say) */
     /* The simulation's counts of this fight (from begin). */
     int32_t dealt[FA_MAX_COMBATANTS], taken[FA_MAX_COMBATANTS];
     int32_t actions[FA_MAX_COMBATANTS];
@@ -412,6 +413,7 @@ static fray_status check_cancel(const fa_fight *f) {
  * leaves a state the layer must not go on from (fight.h). */
 static fray_status step(fa_fight *f, bool count) {
     f->has_event = false;
+    f->why[0] = '\0';
     if (!f->st.started || rs_over(f))
         return FRAY_ERR_INVALID;
     fa_command cmd;
@@ -451,6 +453,14 @@ static fray_status step(fa_fight *f, bool count) {
     if (rc != FRAY_OK) {
         if (keep)
             f->st = f->backup;
+        /* fa_apply refuses before it changes anything: the reason is the
+         * check's, asked again of the state as it was. */
+        char why[200] = "";
+        if (rc == FRAY_ERR_INVALID && a >= 0 &&
+            fa_check(f->s, &f->st, &cmd, why, sizeof why) != FRAY_OK)
+            snprintf(f->why, sizeof f->why,
+                     "%s's tactics chose %s, which the rules refuse: %s",
+                     f->s->c[a].name, fa_cmd_title(cmd.kind), why);
         return rc;
     }
     if (a < 0 && !f->st.over && limit_reached(f)) {
@@ -468,6 +478,14 @@ static fray_status step(fa_fight *f, bool count) {
 }
 
 static fray_status rs_step(void *rfight) { return step(rfight, true); }
+
+static size_t rs_failure(const void *rfight, char *buf, size_t size) {
+    const fa_fight *f = rfight;
+    if (!f->why[0])
+        return 0;
+    int n = snprintf(buf, size, "%s", f->why);
+    return n < 0 ? 0 : (size_t)n;
+}
 
 static fray_status rs_command(void *rfight, const char *text,
                               const fray_given *given, fray_diag *diag) {
@@ -890,6 +908,7 @@ const fray__ruleset fray__alloy_ruleset = {
     .replay = rs_replay,
     .run_quiet = rs_run, /* the same steps, nothing told */
     .same = rs_same,
+    .failure = rs_failure,
     .event_action = rs_event_action,
     .event_narrate = rs_event_narrate,
     .event_json = rs_event_json,
@@ -906,5 +925,9 @@ const fray__ruleset fray__alloy_ruleset = {
     .spent_name = rs_spent_name,
     .duel_odds = rs_duel_odds,
     .duel_estimate = rs_duel_estimate,
+    .duel_assumed =
+        "toe to toe from the start, no movement; each turn what the tactics "
+        "do in a duel: their best attack, second wind once bloodied, an "
+        "action point for one more attack when the enemy is low",
     .duel_setup = fa_duel_setup,
 };

@@ -666,6 +666,11 @@ fray_status fa_apply(fa_run *r, const fa_command *cmd);
  * stops when it falls. */
 fray_status fa_move(fa_run *r, int who, const fray_pos *path, int n,
                     bool provokes);
+/* The squares `who` may move with one action of `kind` (FA_CMD_WALK,
+ * FA_CMD_RUN, ...) now: speed, halved without sight (004:810), Slowed's
+ * 10 feet less what it has moved (004:993-997); 0 when it cannot move. */
+int fa_move_allowance(const fa_setup *s, const fa_state *st, int who,
+                      int kind);
 /* true when a threatens b: adjacent (or within threatening reach), able
  * to make a melee basic attack and opportunity attacks. */
 bool fa_threatens(const fa_setup *s, const fa_state *st, int a, int b);

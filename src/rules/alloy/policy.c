@@ -419,7 +419,10 @@ static bool area_attack(const pol *p, fa_command *out) {
     out->origin = best.origin;
     out->n_targets = (uint8_t)best.n_targets;
     memcpy(out->targets, best.targets, (size_t)best.n_targets);
-    return true;
+    /* Only what the rules allow: a magazine short of one round per
+     * creature in the area (004:87, 101, 112), say, leaves the area
+     * attack for another turn. */
+    return fa_check(p->s, p->st, out, NULL, 0) == FRAY_OK;
 }
 
 /* ---- Choosing the target -------------------------------------------------------- */
@@ -780,9 +783,9 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
     pol p = {.s = s, .st = st, .who = who, .def = &s->c[who],
              .sb = &s->sb[s->c[who].sb], .me = &st->c[who]};
     p.tactics = s->c[who].tactics;
-    p.speed = p.sb->speed;
-    if (fa_has(p.me, FA_C_SLOWED) && p.speed > 2)
-        p.speed = 2; /* 004:995: 10 ft at most */
+    /* What the rules let it move now (darkness, Slowed ...): the same
+     * number fa_check holds its walk and charge to. */
+    p.speed = fa_move_allowance(s, st, who, FA_CMD_WALK);
     if (!can_act(p.me) || nearest_enemy(&p) < 0) {
         cmd_init(&p, out, FA_CMD_END_TURN, -1);
         return FRAY_OK;

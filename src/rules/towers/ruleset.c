@@ -236,5 +236,7 @@ const fray__ruleset fray__towers_ruleset = {
     .spent_name = rs_spent_name,
     .duel_odds = rs_duel_odds,
     .duel_estimate = rs_duel_estimate,
+    .duel_assumed =
+        "each flip from a fresh deck; no Hand of Fate; no chips; no movement",
     .duel_setup = rs_duel_setup,
 };
