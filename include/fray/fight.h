@@ -65,6 +65,9 @@ FRAY_API const char *fray_setup_rules(const fray_setup *setup);  /* "alloy" */
 FRAY_API const char *fray_setup_title(const fray_setup *setup);  /* "Alloy" */
 /* What the ruleset's time counts in: "phase" (99 Towers), "round" (Alloy). */
 FRAY_API const char *fray_setup_time_unit(const fray_setup *setup);
+/* What a seed draws from, in rules words: "decks" (99 Towers), "dice"
+ * (Alloy). */
+FRAY_API const char *fray_setup_randomness(const fray_setup *setup);
 /* What the ruleset's exact duel odds assume, in rules words; "" when it
  * has none. */
 FRAY_API const char *fray_setup_duel_assumed(const fray_setup *setup);

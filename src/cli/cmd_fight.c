@@ -11,19 +11,25 @@
 static const char HELP[] =
     "usage: fray fight ENCOUNTER [--seed N] [--trial I] [--until-phase P]\n"
     "                  [--quiet] [-C DIR] [--json] [--journal FILE]\n"
+    "                  [--initiative LIST]\n"
     "       fray fight ENCOUNTER --table [--seed N] [--journal FILE] [--echo]\n"
     "       fray fight ENCOUNTER --table --resume JOURNAL [--journal FILE]\n"
     "\n"
-    "Runs a 99 Towers encounter file (YAML or JSON, docs/file-formats.md):\n"
-    "every combatant acts by its tactics. At the start of each round the\n"
-    "Combat Clock and the map are drawn; each event is told as it happens\n"
-    "(every card flipped, the STUN and LETHAL dealt); a summary ends it.\n"
+    "Runs an encounter file of any ruleset (99 Towers, Alloy; YAML or JSON,\n"
+    "docs/file-formats.md): every combatant acts by its tactics. At the start\n"
+    "of each round the time (99 Towers' Combat Clock, Alloy's initiative\n"
+    "order) and the map are drawn; each event is told as it happens (every\n"
+    "card flipped or die rolled, the harm dealt); a summary ends it.\n"
     "\n"
-    "  --seed N         shuffle the decks with this seed (default: the file's\n"
+    "  --seed N         the seed of the decks or dice (default: the file's\n"
     "                   seed, else 1); the same seed gives the same fight\n"
+    "  --initiative LIST  the initiative dice rolled by hand (Alloy: '13 8',\n"
+    "                   a d20 for each combatant in the file's order, then\n"
+    "                   any tie-breaking dice)\n"
     "  --trial I        fight I of `fray sim --seed N` (default 0: the fight\n"
     "                   of the seed itself)\n"
-    "  --until-phase P  stop after phase P (default: the encounter's limit)\n"
+    "  --until-phase P  stop after phase (99 Towers) or round (Alloy) P\n"
+    "                   (default: the encounter's limit)\n"
     "  --quiet          print only the summary\n"
     "  -C DIR           read the file from DIR (as make -C)\n"
     "  --json           print JSON Lines: one event per line, then a final\n"
@@ -55,6 +61,7 @@ int cmd_fight(int argc, char **argv) {
         {"echo", false, NULL, false},
         {"trial", true, NULL, false},
         {"resume", true, NULL, false},
+        {"initiative", true, NULL, false},
     };
     cli_args args = {"fray fight", opts, (int)(sizeof opts / sizeof opts[0]),
                      {0}, 0, false, false};
@@ -110,10 +117,57 @@ int cmd_fight(int argc, char **argv) {
     fo.journal = true;
     fo.facts = true;
     fo.until = (int)until;
+    /* The initiative rolled by hand (dice: Alloy). */
+    cli_opt *init = cli_get(&args, "initiative");
+    int init_dice[256];
+    fray_given init_given;
+    memset(&init_given, 0, sizeof init_given);
+    if (init->present) {
+        if (strcmp(fray_setup_rules(setup), "towers") == 0) {
+            cli_error(&args, "--initiative: 99 Towers flips initiative from "
+                      "the decks when the fight starts (cards by hand from "
+                      "the first command on); dice by hand are Alloy's");
+            fray_setup_free(setup);
+            return EXIT_USAGE;
+        }
+        if (resume->present || trial_opt->present) {
+            cli_error(&args, "--initiative starts a fight of its own: not with "
+                      "--resume or --trial");
+            fray_setup_free(setup);
+            return EXIT_USAGE;
+        }
+        const char *p = init->value;
+        size_t n = 0;
+        while (*p == ' ' || *p == ',')
+            p++;
+        while (*p) {
+            char *end;
+            long v = strtol(p, &end, 10);
+            if (end == p || v < 1 || v > 100 ||
+                n >= sizeof init_dice / sizeof init_dice[0] ||
+                (*end && *end != ' ' && *end != ',')) {
+                cli_error(&args, "--initiative: expected the dice rolled by "
+                          "hand (like 13 8), got '%s'", p);
+                fray_setup_free(setup);
+                return EXIT_USAGE;
+            }
+            init_dice[n++] = (int)v;
+            p = end;
+            while (*p == ' ' || *p == ',')
+                p++;
+        }
+        init_given.dice = init_dice;
+        init_given.n_dice = n;
+    }
     fray_fight *fight = NULL;
-    fray_status st = fray_fight_new(setup, seed, &fo, NULL, NULL, &fight);
+    fray_status st = fray_fight_new(setup, seed, &fo,
+                                    init->present ? &init_given : NULL, NULL,
+                                    &fight);
     if (st != FRAY_OK) {
-        cli_error(&args, "the fight cannot start: %s", fray_strerror(st));
+        cli_error(&args, "the fight cannot start: %s%s", fray_strerror(st),
+                  init->present ? " (--initiative: a d20 from 1 to 20 for "
+                                  "each combatant, then the tie-breaking dice)"
+                                : "");
         fray_setup_free(setup);
         return EXIT_USAGE;
     }

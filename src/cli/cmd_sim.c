@@ -22,9 +22,10 @@ static const char HELP[] =
     "\n"
     "Runs the encounter N times with every combatant acting by its tactics,\n"
     "as `fray fight` does, and reports who wins (with a 95% interval), how\n"
-    "long fights last in phases, and per combatant how often it is still\n"
-    "standing or dead, the STUN and LETHAL it deals and takes, its actions by\n"
-    "kind, and the Hand of Fate cards and chips it spends.\n"
+    "long fights last (phases in 99 Towers, rounds in Alloy), and per\n"
+    "combatant how often it is still standing or dead, the harm it deals and\n"
+    "takes (STUN and LETHAL; Alloy's damage), its actions by kind, and what\n"
+    "it spends (Hand of Fate cards and chips; action points and surges).\n"
     "\n"
     "  -n N             fights to run (default 10000)\n"
     "  --threads T      worker threads (default: one per core); the numbers\n"
@@ -32,7 +33,7 @@ static const char HELP[] =
     "  --seed S         master seed (default: the file's, else 1). Fight i is\n"
     "                   `fray fight ENCOUNTER --seed S --trial i`\n"
     "  --vary KEY=LIST  a sweep: run the encounter once per value, the same\n"
-    "                   decks for each, and compare. KEY is WHO.FIELD or\n"
+    "                   decks or dice for each, and compare. KEY is WHO.FIELD or\n"
     "                   ITEM.FIELD; LIST is values and ranges: 1..5 or 4,5,6\n"
     "                   or power-attack,attack. Give --vary again for a grid.\n"
     "                   WHO: a combatant id, a group (bandit: bandit-1, ...)\n"
@@ -41,8 +42,11 @@ static const char HELP[] =
     "                   weapon (damage, attack, reach, shots) or armor (ER,\n"
     "                   IR, PD, SPD). Examples: bandit.PA=1..5\n"
     "                   longblade.damage=4,5,6  tony.tactics=power-attack,attack\n"
+    "                   (Alloy: WHO.hp defense fortitude reflex will attack\n"
+    "                   initiative speed level surges action-points, and the\n"
+    "                   options of docs/rules/alloy.md: lyra.defense=15..19)\n"
     "  --report FILE    draw the charts to FILE.svg or FILE.html\n"
-    "  --until-phase P  end each fight after phase P\n"
+    "  --until-phase P  end each fight after phase (or Alloy's round) P\n"
     "  --quiet          no progress bar\n"
     "  --time           print how long it took (on a terminal it is shown\n"
     "                   anyway)\n"
@@ -322,8 +326,12 @@ static void print_wins(const fray_setup *s, const fray_sim_counts *c) {
         print_share_row(fray_setup_side_name(s, i), c->wins[i], c->trials);
     if (c->all_out)
         print_share_row("nobody: every side out", c->all_out, c->trials);
-    if (c->unfinished)
-        print_share_row("nobody: the phase limit", c->unfinished, c->trials);
+    if (c->unfinished) {
+        char label[48];
+        snprintf(label, sizeof label, "nobody: the %s limit",
+                 fray_setup_time_unit(s));
+        print_share_row(label, c->unfinished, c->trials);
+    }
 }
 
 static void print_sweep(const fray_setup *s, const sweep_key *keys,
@@ -332,7 +340,7 @@ static void print_sweep(const fray_setup *s, const sweep_key *keys,
     for (int k = 0; k < n_keys; k++)
         printf("%s%s (%d values)", k ? " x " : "", keys[k].key,
                keys[k].list.n);
-    printf(", the same decks for every variant\n\n");
+    printf(", the same %s for every variant\n\n", fray_setup_randomness(s));
     int n_sides = fray_setup_sides(s);
     int lw = 7;
     for (int j = 0; j < n_variants; j++) {
@@ -433,7 +441,11 @@ static void json_variant(json_out *j, const fray_setup *s,
                       c->trials);
     json_end_array(j);
     json_kv_u64(j, "every_side_out", c->all_out);
-    json_kv_u64(j, "phase_limit", c->unfinished);
+    {
+        char key[32];
+        snprintf(key, sizeof key, "%s_limit", fray_setup_time_unit(s));
+        json_kv_u64(j, key, c->unfinished);
+    }
     json_key(j, "length");
     json_begin_object(j);
     json_key(j, "mean");

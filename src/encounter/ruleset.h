@@ -56,6 +56,7 @@ typedef struct fray__ruleset {
     const char *name;   /* the word in files: "towers", "alloy" */
     const char *title;  /* the name users read: "99 Towers", "Alloy" */
     const char *time_unit;   /* "phase", "round": what `until` and lengths count */
+    const char *randomness;  /* "decks", "dice": what a seed shuffles or rolls */
 
     /* ---- Setup -------------------------------------------------------- */
     /* Loads the file at path (an encounter, or for check a stat-block or

@@ -110,6 +110,10 @@ FRAY_API const char *fray_setup_time_unit(const fray_setup *s) {
     return s->rs->time_unit;
 }
 
+FRAY_API const char *fray_setup_randomness(const fray_setup *s) {
+    return s->rs->randomness ? s->rs->randomness : "random numbers";
+}
+
 FRAY_API const char *fray_setup_duel_assumed(const fray_setup *s) {
     return s->rs->duel_assumed ? s->rs->duel_assumed : "";
 }

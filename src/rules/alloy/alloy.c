@@ -881,6 +881,7 @@ const fray__ruleset fray__alloy_ruleset = {
     .name = "alloy",
     .title = "Alloy",
     .time_unit = "round",
+    .randomness = "dice",
     .load = rs_load,
     .check = fa_check_file,
     .setup_free = rs_setup_free,

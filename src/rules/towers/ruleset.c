@@ -190,6 +190,7 @@ const fray__ruleset fray__towers_ruleset = {
     .name = "towers",
     .title = "99 Towers",
     .time_unit = "phase",
+    .randomness = "decks",
     .load = rs_load,
     .check = fray_towers_check,
     .setup_free = rs_setup_free,
