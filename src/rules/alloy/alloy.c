@@ -651,7 +651,8 @@ static bool same_c(const fa_cstate *a, const fa_cstate *b) {
         a->powers_used != b->powers_used ||
         a->ready.trigger != b->ready.trigger || a->ready.who != b->ready.who ||
         a->ready.kind != b->ready.kind || a->ready.power != b->ready.power ||
-        a->ready.target != b->ready.target)
+        a->ready.target != b->ready.target ||
+        a->extra_standard != b->extra_standard || a->acted != b->acted)
         return false;
     for (int k = 0; k < FA_SB_WEAPONS; k++)
         if (a->ammo[k] != b->ammo[k] || a->spare[k] != b->spare[k])
@@ -667,10 +668,17 @@ static bool same_state(const fa_state *a, const fa_state *b) {
         a->over != b->over || a->winner != b->winner || a->n != b->n ||
         a->n_order != b->n_order || a->cur != b->cur ||
         a->cur_pos != b->cur_pos || a->turn_serial != b->turn_serial ||
-        a->rng.state != b->rng.state || a->rng.inc != b->rng.inc)
+        a->rng.state != b->rng.state || a->rng.inc != b->rng.inc ||
+        a->between != b->between || a->track.dir != b->track.dir ||
+        a->track.n != b->track.n)
         return false;
     for (int k = 0; k < a->n_order && k < FA_MAX_COMBATANTS; k++)
         if (a->order[k] != b->order[k])
+            return false;
+    for (int k = 0; k < a->track.n && k < FRAY__TRACK_MAX; k++)
+        if (a->track.e[k].who != b->track.e[k].who ||
+            a->track.e[k].key != b->track.e[k].key ||
+            a->track.e[k].tie != b->track.e[k].tie)
             return false;
     for (int i = 0; i < a->n && i < FA_MAX_COMBATANTS; i++)
         if (!same_c(&a->c[i], &b->c[i]))
