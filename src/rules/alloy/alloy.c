@@ -42,7 +42,7 @@ typedef struct fa_fight {
     fa_event replay_ev;        /* a recorded event being applied again */
     bool has_event;            /* the last begin, step, command or replay made ev */
     bool stopped;              /* the round limit came: the fight stopped there */
-    char why[240];             /* why the last step failed, in rules words ("": no more to say) */
+    char why[320];             /* why the last step failed, in rules words ("": no more to say) */
     /* The simulation's counts of this fight (from begin). */
     int32_t dealt[FA_MAX_COMBATANTS], taken[FA_MAX_COMBATANTS];
     int32_t actions[FA_MAX_COMBATANTS];
@@ -459,7 +459,7 @@ static fray_status step(fa_fight *f, bool count) {
         if (rc == FRAY_ERR_INVALID && a >= 0 &&
             fa_check(f->s, &f->st, &cmd, why, sizeof why) != FRAY_OK)
             snprintf(f->why, sizeof f->why,
-                     "%s's tactics chose %s, which the rules refuse: %s",
+                     "%.40s's tactics chose %.24s, which the rules refuse: %.150s",
                      f->s->c[a].name, fa_cmd_title(cmd.kind), why);
         return rc;
     }

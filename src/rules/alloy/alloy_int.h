@@ -893,33 +893,5 @@ fray_status fa_duel_setup(const char *path_a, const char *name_a,
                           const fray_allocator *alloc, void **out,
                           fray_diag *diag);
 
-/* ---- The exact duel (odds.c) ----------------------------------------------------- */
-
-struct fray_duel_odds;
-/* The exact odds of the duel between combatants a and b (the setup holds
- * exactly these two, on different sides, adjacent, both aware), as
- * include/fray/duel.h says of fray_duel_odds: lengths in rounds,
- * phase_limit the round limit. Models the melee basic attack with the
- * weapon in hand, and what default and aggressive tactics do in a duel
- * (second wind, action points); refuses the rest with FRAY_ERR_INVALID
- * "not modelled: ...". max_states 0: FRAY_DUEL_MAX_STATES;
- * FRAY_ERR_TOO_LARGE past it. Memory through the setup's allocator, freed
- * before returning. Reads the setup only: thread-safe. */
-fray_status fa_duel_odds(const fa_setup *s, int a, int b, long max_states,
-                         struct fray_duel_odds *out, fray_diag *diag);
-/* An upper bound on fa_duel_odds' states, without building the chain. */
-fray_status fa_duel_estimate(const fa_setup *s, int a, int b,
-                             double *out_states, fray_diag *diag);
-/* Stat block name_a of path_a against name_b of path_b (NULL: the file's
- * only block), side by side on an open map, tactics by name ("default",
- * "aggressive", "cautious"; NULL: the block's own). *out is an fa_setup
- * made through alloc, freed with fa_setup_free. Errors: fa_load's,
- * FRAY_ERR_INVALID (no such block, several and none named, unknown
- * tactics), FRAY_ERR_NOMEM. */
-fray_status fa_duel_setup(const char *path_a, const char *name_a,
-                          const char *path_b, const char *name_b,
-                          const char *tactics_a, const char *tactics_b,
-                          const fray_allocator *alloc, void **out,
-                          fray_diag *diag);
 
 #endif

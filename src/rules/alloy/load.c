@@ -117,6 +117,14 @@ static fray_status option_parse(fa_options *o, int which, const char *text, char
     if (d->type == OPT_WORDS) {
         for (int i = 0; i < 3 && d->words[i]; i++)
             if (yr_ieq(text, d->words[i])) {
+                if (strcmp(d->key, "dying") == 0 && i == FA_DYING_DEATH_SAVES) {
+                    /* Named so that files can say it, refused until the
+                     * engine has it (docs/rules/alloy.md "Dying"). */
+                    snprintf(why, why_size,
+                             "dying: death-saves is not built yet; fray runs "
+                             "dying: stable (no bleeding out)");
+                    return FRAY_ERR_PARSE;
+                }
                 option_store(o, which, i);
                 return FRAY_OK;
             }
