@@ -102,6 +102,36 @@ fray_status yr_fail(yr *L, const yn *at, fray_status status,
     return status;
 }
 
+fray_status yr_fail_in_art(yr *L, const yn *art, const fray_diag *gd,
+                           fray_status status) {
+    if (art->style == FYSS_LITERAL && gd->line > 0) {
+        /* The block's lines start at the art's line; count the indent of
+         * its first non-blank line. */
+        int indent = 0;
+        size_t p = art->pos;
+        for (;;) {
+            size_t q = p;
+            int sp = 0;
+            while (q < art->src_len && art->src[q] == ' ') {
+                q++;
+                sp++;
+            }
+            if (q < art->src_len && art->src[q] == '\n') {
+                p = q + 1;
+                continue;
+            }
+            indent = sp;
+            break;
+        }
+        yn at = *art;
+        at.line = art->line + gd->line - 1;
+        at.col = indent + gd->column;
+        return yr_fail(L, &at, status, "%s", gd->message);
+    }
+    return yr_fail(L, art, status, "%s (map row %d, column %d)", gd->message,
+                   gd->line, gd->column);
+}
+
 fray_status yr_nomem(yr *L) {
     return yr_fail(L, NULL, FRAY_ERR_NOMEM, "out of memory");
 }

@@ -100,6 +100,12 @@ char *yr_strndup(yr *L, const char *s, size_t n);
 __attribute__((format(printf, 4, 5)))
 #endif
 fray_status yr_fail(yr *L, const yn *at, fray_status status, const char *fmt, ...);
+/* An error at line:column of a map's ASCII art (gd, 1-based within the
+ * art, from fray_grid_parse) as one of the file: exact for a literal
+ * block (art: |), else the art's own place with the map's row and
+ * column in the message. */
+fray_status yr_fail_in_art(yr *L, const yn *art, const fray_diag *gd,
+                           fray_status status);
 fray_status yr_nomem(yr *L);
 /* The first error into diag: a file other than the caller's is stored
  * after the message's NUL and diag->file points there. */

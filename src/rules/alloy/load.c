@@ -1506,34 +1506,6 @@ static fray_status rd_combatant(al *L, const yn *n, bool sides_given) {
     return FRAY_OK;
 }
 
-/* Map art line:column -> the file's (exact for a literal block). */
-static fray_status map_error(al *L, const yn *art, const fray_diag *gd, fray_status status) {
-    if (art->style == FYSS_LITERAL && gd->line > 0) {
-        int indent = 0;
-        size_t p = art->pos;
-        for (;;) {
-            size_t q = p;
-            int sp = 0;
-            while (q < art->src_len && art->src[q] == ' ') {
-                q++;
-                sp++;
-            }
-            if (q < art->src_len && art->src[q] == '\n') {
-                p = q + 1;
-                continue;
-            }
-            indent = sp;
-            break;
-        }
-        yn at = *art;
-        at.line = art->line + gd->line - 1;
-        at.col = indent + gd->column;
-        return yr_fail(&L->r, &at, status, "%s", gd->message);
-    }
-    return yr_fail(&L->r, art, status, "%s (map row %d, column %d)", gd->message, gd->line,
-                   gd->column);
-}
-
 /* map.edges: walls and low walls between squares, as 99 Towers maps
  * (docs/file-formats.md "The map"). */
 static fray_status rd_edges(al *L, const yn *list) {
@@ -1659,7 +1631,7 @@ static fray_status rd_map(al *L, const yn *n) {
     st = fray_grid_parse(art->text, legend, n_legend, &L->s->map, L->placements,
                          FRAY_GRID_MAX * FRAY_GRID_MAX, &np, &gd);
     if (st != FRAY_OK)
-        return map_error(L, art, &gd, st);
+        return yr_fail_in_art(&L->r, art, &gd, st);
     L->s->has_map = true;
     const yn *edges = yr_get(n, "edges");
     if (edges && (st = rd_edges(L, edges)) != FRAY_OK)
@@ -1707,7 +1679,7 @@ static fray_status rd_map(al *L, const yn *n) {
                                      "'%s' is drawn whole but its marks from [%d, %d] do not "
                                      "make %dx%d squares",
                                      g->id, at.x, at.y, side, side);
-                            return map_error(L, art, &md, FRAY_ERR_PARSE);
+                            return yr_fail_in_art(&L->r, art, &md, FRAY_ERR_PARSE);
                         }
                         taken[j] = true;
                     }

@@ -43,33 +43,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "words.h"
 #include "internal.h"
 
-typedef struct lexer {
-    const char *text;
-    const char *p;
-    char tok[64];
-    int col; /* 1-based column of tok (byte offset + 1) */
-} lexer;
+typedef fray__words lexer;
 
-static bool lex_next(lexer *lx) {
-    while (*lx->p && isspace((unsigned char)*lx->p))
-        lx->p++;
-    if (!*lx->p) {
-        lx->tok[0] = '\0';
-        lx->col = (int)(lx->p - lx->text) + 1;
-        return false;
-    }
-    lx->col = (int)(lx->p - lx->text) + 1;
-    size_t n = 0;
-    while (*lx->p && !isspace((unsigned char)*lx->p)) {
-        if (n + 1 < sizeof lx->tok)
-            lx->tok[n++] = *lx->p;
-        lx->p++;
-    }
-    lx->tok[n] = '\0';
-    return true;
-}
+static bool lex_next(lexer *lx) { return fray__words_next(lx); }
 
 /* Case-insensitive; a space in a name matches '-' or '_' in the word. */
 static bool same_name(const char *name, const char *tok) {

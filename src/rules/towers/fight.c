@@ -7,6 +7,7 @@
  * (src/encounter/fight.c keeps the journal, undo, redo and replay).
  */
 #include "towers_int.h"
+#include "words.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -784,30 +785,9 @@ FRAY_API fray_status fray_towers_fight_redo(fray_towers_fight *f) {
 
 /* ---- Table commands ------------------------------------------------------------ */
 
-typedef struct lexer {
-    const char *text;
-    const char *p;
-    char tok[64];
-    int col; /* 1-based column of tok */
-} lexer;
+typedef fray__words lexer;
 
-static bool lex_next(lexer *lx) {
-    while (*lx->p && isspace((unsigned char)*lx->p))
-        lx->p++;
-    if (!*lx->p) {
-        lx->tok[0] = '\0';
-        return false;
-    }
-    lx->col = (int)(lx->p - lx->text) + 1;
-    size_t n = 0;
-    while (*lx->p && !isspace((unsigned char)*lx->p)) {
-        if (n + 1 < sizeof lx->tok)
-            lx->tok[n++] = *lx->p;
-        lx->p++;
-    }
-    lx->tok[n] = '\0';
-    return true;
-}
+static bool lex_next(lexer *lx) { return fray__words_next(lx); }
 
 static bool same_word(const char *a, const char *b) {
     for (; *a && *b; a++, b++)

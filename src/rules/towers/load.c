@@ -2045,38 +2045,6 @@ static int find_group(const ld *L, const char *id) {
     return -1;
 }
 
-/* Turns a line:column of the map art into one of the file: exact for a
- * literal block (art: |), else the art's own place plus the map's. */
-static fray_status ld_map_error(ld *L, const yn *art, const fray_diag *gd,
-                                fray_status status) {
-    if (art->style == FYSS_LITERAL && gd->line > 0) {
-        /* The block's lines start at the art's line; count the indent of
-         * its first non-blank line. */
-        int indent = 0;
-        size_t p = art->pos;
-        for (;;) {
-            size_t q = p;
-            int sp = 0;
-            while (q < art->src_len && art->src[q] == ' ') {
-                q++;
-                sp++;
-            }
-            if (q < art->src_len && art->src[q] == '\n') {
-                p = q + 1;
-                continue;
-            }
-            indent = sp;
-            break;
-        }
-        yn at = *art;
-        at.line = art->line + gd->line - 1;
-        at.col = indent + gd->column;
-        return ld_fail(L, &at, status, "%s", gd->message);
-    }
-    return ld_fail(L, art, status, "%s (map row %d, column %d)", gd->message,
-                   gd->line, gd->column);
-}
-
 static fray_status ld_legend(ld *L, const yn *n, fray_grid_legend_entry *out,
                              int *out_n) {
     char b[64];
@@ -2309,7 +2277,7 @@ static fray_status ld_map(ld *L, const yn *n) {
     st = fray_grid_parse(art->text, legend, n_legend, &L->s->map, L->placements,
                          FRAY_GRID_MAX * FRAY_GRID_MAX, &np, &gd);
     if (st != FRAY_OK)
-        return ld_map_error(L, art, &gd, st);
+        return yr_fail_in_art(&L->r, art, &gd, st);
     L->s->has_map = true;
     const yn *edges = get(n, "edges");
     if (edges && (st = ld_edges(L, edges)) != FRAY_OK)

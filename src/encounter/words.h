@@ -1,0 +1,48 @@
+/*
+ * words.h - the words of a table command, one at a time, with the column
+ * of each (for "column 12: no combatant 'bandti-1'"): what every
+ * ruleset's command parser reads its text with (docs/file-formats.md
+ * "Commands").
+ */
+#ifndef FRAY_WORDS_H
+#define FRAY_WORDS_H
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct fray__words {
+    const char *text;
+    const char *p;
+    char tok[64];  /* the word read (cut at 63 bytes) */
+    int col;       /* 1-based column of tok (byte offset + 1); at the end
+                      of the text: one past its last byte */
+} fray__words;
+
+static inline void fray__words_init(fray__words *w, const char *text) {
+    w->text = text;
+    w->p = text;
+    w->tok[0] = '\0';
+    w->col = 1;
+}
+
+/* The next word into w->tok; false (tok "") at the end of the text. */
+static inline bool fray__words_next(fray__words *w) {
+    while (*w->p && isspace((unsigned char)*w->p))
+        w->p++;
+    w->col = (int)(w->p - w->text) + 1;
+    if (!*w->p) {
+        w->tok[0] = '\0';
+        return false;
+    }
+    size_t n = 0;
+    while (*w->p && !isspace((unsigned char)*w->p)) {
+        if (n + 1 < sizeof w->tok)
+            w->tok[n++] = *w->p;
+        w->p++;
+    }
+    w->tok[n] = '\0';
+    return true;
+}
+
+#endif
