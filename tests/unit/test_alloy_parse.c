@@ -126,10 +126,13 @@ Test(alloy_parse, other_moves_004_409) {
     cr_assert_eq(c.n_path, 2);
 }
 
-/* 004:593-602 Escape: Acrobatics vs Reflex or Athletics vs Fortitude. */
+/* 004:593-602 Escape: Acrobatics vs Reflex or Athletics vs Fortitude;
+ * no skill named leaves the choice to the engine (the better margin). */
 Test(alloy_parse, escape_skill_004_593) {
     fa_command c = parse_ok("tony escape");
     cr_assert_eq(c.kind, FA_CMD_ESCAPE);
+    cr_assert_eq(c.option, -1);
+    c = parse_ok("tony escape acrobatics");
     cr_assert_eq(c.option, FA_SKILL_ACROBATICS);
     c = parse_ok("tony escape athletics 1,2");
     cr_assert_eq(c.option, FA_SKILL_ATHLETICS);

@@ -33,8 +33,8 @@
  * (byte offset + 1) in diag, with "did you mean" for a near name.
  *
  * Conventions the engine reads: aid's targets are [the enemy, the ally];
- * origin (-1,-1) is no origin; escape's option is the skill
- * (FA_SKILL_ACROBATICS unless `athletics`).
+ * origin (-1,-1) is no origin; escape's option is the skill named
+ * (-1: none, and the engine takes the better of the two).
  */
 #include "alloy_int.h"
 
@@ -619,5 +619,7 @@ fray_status fa_parse(const fa_setup *s, const fa_state *st, const char *text,
         return parse_aid(s, &lx, cmd, diag);
     if (kind == FA_CMD_READY)
         return parse_ready(s, &lx, cmd, diag);
+    if (kind == FA_CMD_ESCAPE)
+        cmd->option = -1; /* no skill named: the better one (act.c) */
     return parse_args(s, st, &lx, kind, cmd, diag);
 }
