@@ -180,13 +180,19 @@ int cmd_fight(int argc, char **argv) {
              * round's first event is told (the begin event is told first:
              * the initiative places everyone on the clock). */
             int now = fray_fight_now(fight) / per_round;
-            if (told > 0 && now != round) {
+            /* 99 Towers: the drawing comes before the first action of the
+             * new round (it is told at its phase). A ruleset that counts
+             * rounds begins a round by an event of the round before ("Round
+             * 1 - Next turn. Round 2 begins."): the drawing comes after it,
+             * once the state drawn is the state after that event. */
+            bool before = per_round > 1 || told < n - 1;
+            if (told > 0 && now != round && before) {
                 round = now;
                 print_round(&b, fight);
             }
             fputs(cli_render_event(&b, fight, told, fray_event_narrate),
                   stdout);
-            if (told == 0) {
+            if (told == 0 || (now != round && !before)) {
                 round = now;
                 print_round(&b, fight);
             }

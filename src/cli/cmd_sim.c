@@ -323,7 +323,10 @@ static void print_wins(const fray_setup *s, const fray_sim_counts *c) {
     if (c->all_out)
         print_share_row("nobody: every side out", c->all_out, c->trials);
     if (c->unfinished)
-        print_share_row("nobody: the phase limit", c->unfinished, c->trials);
+        print_share_row(strcmp(fray_setup_time_unit(s), "round") == 0
+                            ? "nobody: the round limit"
+                            : "nobody: the phase limit",
+                        c->unfinished, c->trials);
 }
 
 static void print_sweep(const fray_setup *s, const sweep_key *keys,
@@ -332,7 +335,9 @@ static void print_sweep(const fray_setup *s, const sweep_key *keys,
     for (int k = 0; k < n_keys; k++)
         printf("%s%s (%d values)", k ? " x " : "", keys[k].key,
                keys[k].list.n);
-    printf(", the same decks for every variant\n\n");
+    /* 99 Towers flips cards; a ruleset of dice rolls them */
+    printf(", the same %s for every variant\n\n",
+           strcmp(fray_setup_rules(s), "towers") == 0 ? "decks" : "dice");
     int n_sides = fray_setup_sides(s);
     int lw = 7;
     for (int j = 0; j < n_variants; j++) {

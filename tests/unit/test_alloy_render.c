@@ -258,7 +258,7 @@ Test(alloy_render, every_kind_of_fact_004_453) {
     HAS(t, "orc 2 takes ongoing damage 5 (save ends).");
     HAS(t, "orc 1 falls dying at -2 hit points.");
     HAS(t, "orc 2 is dead (-8 hit points).");
-    HAS(t, "The fight is over: heroes win.");
+    HAS(t, "The fight is over. Winner: heroes.");
     /* Every kind of fact has words of its own. */
     for (int k = 0; k < FA_FACT_KINDS; k++) {
         fa_fact f;
@@ -385,7 +385,7 @@ Test(alloy_render, summary_tells_winner_and_who_stands) {
     ST->c[FX_ORC2].flags |= FA_F_OUT;
     ST->c[FX_TONY].hp = 20;
     fa_summary(S, ST, BUF, sizeof BUF);
-    HAS(BUF, "heroes win after 3 rounds.\n");
+    HAS(BUF, "Winner: heroes, after 3 rounds.\n");
     HAS(BUF, "  Tony   heroes: 20/24 hit points\n");
     HAS(BUF, "  orc 1  orcs: dying, -2/15 hit points\n");
     HAS(BUF, "  orc 2  orcs: dead\n");

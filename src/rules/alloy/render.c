@@ -522,7 +522,7 @@ static void put_fact(fray__text *t, const fa_setup *s, const fa_event *ev,
     }
     case FA_FACT_OVER:
         if (v[0] >= 0)
-            fray__text_f(t, "The fight is over: %s win.",
+            fray__text_f(t, "The fight is over. Winner: %s.",
                          side_of(s, (int)v[0]));
         else if (v[0] == -2)
             fray__text_s(t, "The fight is over: every side is out.");
@@ -837,9 +837,15 @@ size_t fa_draw_map(const fa_setup *s, const fa_state *st, char *buf,
             tokens[nt].symbol = dead ? '%' : symbol_of(s, i);
             nt++;
         }
-    char art[(FRAY_GRID_MAX + 8) * (FRAY_GRID_MAX + 3)];
-    size_t need = fray_grid_draw(&s->map, tokens, nt, art, sizeof art);
-    fray__text_put(&t, art, need < sizeof art ? need : sizeof art - 1);
+    if (s->has_map) {
+        char art[(FRAY_GRID_MAX + 8) * (FRAY_GRID_MAX + 3)];
+        size_t need = fray_grid_draw(&s->map, tokens, nt, art, sizeof art);
+        fray__text_put(&t, art, need < sizeof art ? need : sizeof art - 1);
+    } else {
+        /* No map: open ground (004 has no edge to it); 64 rows of dots
+         * each round would tell nothing the squares below do not. */
+        fray__text_s(&t, "No map: open ground.\n");
+    }
     size_t w = name_width(s);
     for (int i = 0; i < st->n && i < s->n; i++) {
         const fa_cstate *c = &st->c[i];
@@ -865,7 +871,7 @@ size_t fa_summary(const fa_setup *s, const fa_state *st, char *buf,
     fray__text_init(&t, buf, size);
     if (st->over) {
         if (st->winner >= 0)
-            fray__text_f(&t, "%s win after %d round%s.\n",
+            fray__text_f(&t, "Winner: %s, after %d round%s.\n",
                          side_of(s, st->winner), st->round,
                          st->round == 1 ? "" : "s");
         else if (st->winner == -2)
