@@ -441,7 +441,13 @@ static void do_auto(table *t, const char *arg) {
                  * on from a state half changed. */
                 if (journal_events(t, pending, before))
                     tell(t, pending, before, false);
-                stop(t, EXIT_UNFINISHED, fray_strerror(st));
+                /* in the ruleset's words when it has them: the command the
+                 * tactics chose and the rule that refuses it */
+                char why[256];
+                stop(t, EXIT_UNFINISHED,
+                     fray_fight_failure(t->fight, why, sizeof why) > 0
+                         ? why
+                         : fray_strerror(st));
                 return;
             }
             if (after - pending >= AUTO_BATCH) {
