@@ -205,11 +205,11 @@ static void round_trip(const char *example) {
     fray_setup_free(s);
 }
 
-Test(alloy_journal, round_trip_duel, .timeout = 120) { round_trip("duel.yaml"); }
-Test(alloy_journal, round_trip_skirmish, .timeout = 120) {
+Test(alloy_journal, round_trip_duel, .timeout = 600) { round_trip("duel.yaml"); }
+Test(alloy_journal, round_trip_skirmish, .timeout = 600) {
     round_trip("skirmish.yaml");
 }
-Test(alloy_journal, round_trip_ambush, .timeout = 120) {
+Test(alloy_journal, round_trip_ambush, .timeout = 600) {
     round_trip("ambush.yaml");
 }
 
