@@ -122,3 +122,24 @@ Test(alloy_cli, death_saves_option_fights, .disabled = true) {
     fray_fight_free(f);
     fray_setup_free(s);
 }
+
+/* BUG: a Tiny creature may end its move in a larger creature's square
+ * (004:824); the Rat of tests/cli/input/alloy_tiny_in_square.json charges
+ * into the Guard's square (seed 1), and then the Guard's tactics choose
+ * a basic attack on it that the rules refuse ("Rat is not adjacent to
+ * G"): the fight stops after event 3 (exit 3).
+ *   fray fight tests/cli/input/alloy_tiny_in_square.json --seed 1
+ * A creature in one's own square is within reach (distance 0), or else
+ * the tactics must not choose the attack. Found by fuzz_alloy_load. */
+Test(alloy_cli, tiny_creature_in_the_square, .disabled = true) {
+    fray_setup *s = load("tests/cli/input/alloy_tiny_in_square.json");
+    fray_fight *f = start(s, 1);
+    fray_status st = FRAY_OK;
+    for (int i = 0; i < 20 && st == FRAY_OK && !fray_fight_over(f); i++)
+        st = fray_fight_step(f);
+    char why[256] = "";
+    fray_fight_failure(f, why, sizeof why);
+    cr_assert_eq(st, FRAY_OK, "%s", why);
+    fray_fight_free(f);
+    fray_setup_free(s);
+}
