@@ -20,7 +20,11 @@ for f in "$build"/fuzz_*; do
     name=$(basename "$f")
     corpus="$root/tests/fuzz/corpus/${name#fuzz_}"
     # A target whose every input plays a whole fight is slow: its file
-    # tests/fuzz/NAME.runs caps the repeatable run's inputs.
+    # tests/fuzz/NAME.runs caps the repeatable run's inputs. The caps
+    # split the stage's time (about 4 minutes on one core) among the
+    # targets: 99 Towers' command, journal and load targets gave half
+    # their inputs to Alloy's (fuzz_alloy_command 10000 inputs, about
+    # 16 s; fuzz_alloy_load 12000, 21 s; fuzz_alloy_journal 100000, 25 s).
     limits_here=$limits
     if [ -n "$runs" ] && [ -f "$root/tests/fuzz/$name.runs" ]; then
         cap=$(cat "$root/tests/fuzz/$name.runs")

@@ -15,21 +15,23 @@ static const char HELP[] =
     "       fray fight ENCOUNTER --table [--seed N] [--journal FILE] [--echo]\n"
     "       fray fight ENCOUNTER --table --resume JOURNAL [--journal FILE]\n"
     "\n"
-    "Runs an encounter file of any ruleset (99 Towers, Alloy; YAML or JSON,\n"
-    "docs/file-formats.md): every combatant acts by its tactics. At the start\n"
-    "of each round the time (99 Towers' Combat Clock, Alloy's initiative\n"
-    "order) and the map are drawn; each event is told as it happens (every\n"
-    "card flipped or die rolled, the harm dealt); a summary ends it.\n"
+    "Runs an encounter file (YAML or JSON, docs/file-formats.md; its rules:\n"
+    "99 Towers or Alloy): every combatant acts by its tactics. At the start\n"
+    "of each round the time track (99 Towers' Combat Clock, Alloy's\n"
+    "initiative order) and the map are drawn; each event is told as it\n"
+    "happens (every card flipped or die rolled, the damage dealt); a\n"
+    "summary ends it.\n"
     "\n"
-    "  --seed N         the seed of the decks or dice (default: the file's\n"
-    "                   seed, else 1); the same seed gives the same fight\n"
+    "  --seed N         shuffle the decks or roll the dice with this seed\n"
+    "                   (default: the file's seed, else 1); the same seed\n"
+    "                   gives the same fight\n"
     "  --initiative LIST  the initiative dice rolled by hand (Alloy: '13 8',\n"
     "                   a d20 for each combatant in the file's order, then\n"
     "                   any tie-breaking dice)\n"
     "  --trial I        fight I of `fray sim --seed N` (default 0: the fight\n"
     "                   of the seed itself)\n"
-    "  --until-phase P  stop after phase (99 Towers) or round (Alloy) P\n"
-    "                   (default: the encounter's limit)\n"
+    "  --until-phase P  stop after phase P (Alloy: round P; default: the\n"
+    "                   encounter's limit)\n"
     "  --quiet          print only the summary\n"
     "  -C DIR           read the file from DIR (as make -C)\n"
     "  --json           print JSON Lines: one event per line, then a final\n"
@@ -234,13 +236,19 @@ int cmd_fight(int argc, char **argv) {
              * round's first event is told (the begin event is told first:
              * the initiative places everyone on the clock). */
             int now = fray_fight_now(fight) / per_round;
-            if (told > 0 && now != round) {
+            /* 99 Towers: the drawing comes before the first action of the
+             * new round (it is told at its phase). A ruleset that counts
+             * rounds begins a round by an event of the round before ("Round
+             * 1 - Next turn. Round 2 begins."): the drawing comes after it,
+             * once the state drawn is the state after that event. */
+            bool before = per_round > 1 || told < n - 1;
+            if (told > 0 && now != round && before) {
                 round = now;
                 print_round(&b, fight);
             }
             fputs(cli_render_event(&b, fight, told, fray_event_narrate),
                   stdout);
-            if (told == 0) {
+            if (told == 0 || (now != round && !before)) {
                 round = now;
                 print_round(&b, fight);
             }

@@ -135,6 +135,33 @@ static const char TABLE_HELP[] =
     "                              to standard output)\n"
     "  help, quit                  this list; end the session (with a summary)\n";
 
+/* Alloy's (seed 004; src/rules/alloy/parse.c has every word). */
+static const char TABLE_HELP_ALLOY[] =
+    "At the table, one command a line (words as in docs/file-formats.md\n"
+    "\"Commands\"; ids or names, '-' for a space, squares as X,Y):\n"
+    "  next                        the turn passes on (the next in the\n"
+    "                              initiative order; a new round)\n"
+    "  ID ACTION [TARGET] [X,Y]... the combatant whose turn it is acts:\n"
+    "                              vance attack lyra, vance attack lyra with\n"
+    "                              stunning-blow, vance walk 4,5, vance shift\n"
+    "                              3,3, vance charge lyra, vance second-wind,\n"
+    "                              vance total-defense, vance stand, vance\n"
+    "                              action-point, vance delay, vance end\n"
+    "  ... slot move               the action that pays (standard, move, swift)\n"
+    "  ... decline lyra            no opportunity attack by lyra (or all)\n"
+    "  ... dice 14 6 3             the dice rolled by hand, in the order the\n"
+    "                              rules ask for them (each fits its die: a\n"
+    "                              d20 1 to 20); last on the line\n"
+    "  auto [N | all]              the tactics play this turn (N turns; all:\n"
+    "                              to the end of the fight)\n"
+    "  undo, redo                  take back the last event; play it again\n"
+    "  clock, order                the initiative order and the round\n"
+    "  map                         the tactical map\n"
+    "  status                      hit points, conditions, the winner\n"
+    "  journal FILE                write the journal so far (JSON Lines; -:\n"
+    "                              to standard output)\n"
+    "  help, quit                  this list; end the session (with a summary)\n";
+
 /* When the fight cannot go on (a step failed, out of memory, or the
  * journal could not be written) the session ends with EXIT_UNFINISHED (docs/fray.1
  * "EXIT STATUS"); the journal then holds every command acknowledged. */
@@ -238,6 +265,9 @@ static void prompt(table *t) {
         printf("%s> ", now);
     else if (!when[0] || strcmp(when, now) == 0)
         printf("%s, %s's turn> ", now, name);
+    else if (strncmp(when, now, strlen(now)) == 0 && when[strlen(now)] == ',')
+        /* "round 2, initiative 17": the round is said once */
+        printf("%s, %s's turn%s> ", now, name, when + strlen(now));
     else
         printf("%s, %s's turn in %s> ", now, name, when);
     fflush(stdout);
@@ -411,7 +441,13 @@ static void do_auto(table *t, const char *arg) {
                  * on from a state half changed. */
                 if (journal_events(t, pending, before))
                     tell(t, pending, before, false);
-                stop(t, EXIT_UNFINISHED, fray_strerror(st));
+                /* in the ruleset's words when it has them: the command the
+                 * tactics chose and the rule that refuses it */
+                char why[256];
+                stop(t, EXIT_UNFINISHED,
+                     fray_fight_failure(t->fight, why, sizeof why) > 0
+                         ? why
+                         : fray_strerror(st));
                 return;
             }
             if (after - pending >= AUTO_BATCH) {
@@ -552,7 +588,10 @@ static bool do_line(table *t, char *line) {
     } else if (is(word, "quit") || is(word, "exit")) {
         go_on = false;
     } else if (is(word, "help")) {
-        fputs(TABLE_HELP, stdout);
+        fputs(strcmp(fray_setup_rules(fray_fight_setup(t->fight)), "alloy") == 0
+                  ? TABLE_HELP_ALLOY
+                  : TABLE_HELP,
+              stdout);
     } else if (is(word, "auto")) {
         char *more;
         char *arg = rest[0] ? first_word(rest, &more) : NULL;
@@ -565,7 +604,10 @@ static bool do_line(table *t, char *line) {
             say_error("expected nothing after '%s'", word);
         else
             do_undo(t, is(word, "redo"));
-    } else if (is(word, "clock")) {
+    } else if (is(word, "clock") ||
+               (is(word, "order") && strcmp(fray_setup_time_unit(
+                                         fray_fight_setup(t->fight)),
+                                         "round") == 0)) {
         fputs(cli_render(&t->text, t->fight, fray_fight_draw_time), stdout);
     } else if (is(word, "map")) {
         fputs(cli_render(&t->text, t->fight, fray_fight_draw_map), stdout);
@@ -654,8 +696,9 @@ int cli_fight_table(fray_fight *fight, const char *title, uint64_t seed,
     int n = fray_fight_events(fight);
     printf("%s (seed %llu)\n", title, (unsigned long long)seed);
     if (resumed) {
-        printf("Carrying on from %s: %d events replayed, phase %d.\n",
-               resumed, n, fray_fight_now(fight));
+        printf("Carrying on from %s: %d events replayed, %s %d.\n",
+               resumed, n, fray_setup_time_unit(fray_fight_setup(fight)),
+               fray_fight_now(fight));
         if (n > 0)
             tell(&t, n - 1, n, false);
     } else {

@@ -191,5 +191,51 @@ if [ $st -eq 2 ] && grep -q 'not table commands' "$work/zero_err"; then ok; else
     bad "--table < /dev/zero: exit $st (124: still running after 10 s)"
 fi
 
+# 6. Alloy (seed 004): a table's journal with dice rolled by hand, undo and
+# redo replays to the fight the session ended with; kill -9 after the
+# commands loses none of them; --resume carries the fight on.
+aduel="$src/examples/alloy/duel.yaml"
+cat >"$work/acmds.txt" <<'EOC'
+next
+vance attack lyra dice 15 4
+undo
+redo
+vance end
+next
+lyra attack vance dice 2
+auto 3
+EOC
+(cat "$work/acmds.txt"; echo status; echo quit) |
+    "$fray" fight "$aduel" --table --seed 3 --journal "$work/alloy.jsonl" \
+        >"$work/alloy_out" 2>&1 || bad "Alloy: the table session failed"
+told=$(sed -n '/^The fight goes on/,$p' "$work/alloy_out" | head -n 3)
+"$fray" replay "$aduel" "$work/alloy.jsonl" --quiet >"$work/alloy_replayed" \
+    2>&1
+if [ "$told" = "$(cat "$work/alloy_replayed")" ] &&
+    grep -q '"v":15' "$work/alloy.jsonl" &&
+    tail -n 1 "$work/alloy.jsonl" | grep -q '^{"end":'; then ok; else
+    bad "Alloy: the journal replays to another fight:" \
+        "$told // $(cat "$work/alloy_replayed")"
+fi
+# Killed once every command was told; then carried on with --resume.
+duel=$aduel
+cp "$work/acmds.txt" "$work/cmds.txt"
+n_cmds=$(wc -l <"$work/cmds.txt")
+head -n -1 "$work/alloy.jsonl" >"$work/alloy_body.jsonl"
+if killed_session KILL "$work/alloy_killed.jsonl"; then
+    if cmp -s "$work/alloy_killed.jsonl" "$work/alloy_body.jsonl"; then ok; else
+        bad "Alloy, SIGKILL: the journal is not every command told"
+    fi
+    echo quit | "$fray" fight "$aduel" --table \
+        --resume "$work/alloy_killed.jsonl" >"$work/alloy_resumed" 2>&1
+    if grep -q 'events replayed, round ' "$work/alloy_resumed" &&
+        "$fray" replay "$aduel" "$work/alloy_killed.jsonl" --quiet |
+        cmp -s - "$work/alloy_replayed"; then ok; else
+        bad "Alloy, --resume: $(head -n 3 "$work/alloy_resumed")"
+    fi
+else
+    bad "Alloy, SIGKILL: the session did not tell every command"
+fi
+
 echo "journal: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -258,7 +258,7 @@ Test(alloy_render, every_kind_of_fact_004_453) {
     HAS(t, "orc 2 takes ongoing damage 5 (save ends).");
     HAS(t, "orc 1 falls dying at -2 hit points.");
     HAS(t, "orc 2 is dead (-8 hit points).");
-    HAS(t, "The fight is over: heroes wins.");
+    HAS(t, "The fight is over. Winner: heroes.");
     /* Every kind of fact has words of its own. */
     for (int k = 0; k < FA_FACT_KINDS; k++) {
         fa_fact f;

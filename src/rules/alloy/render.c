@@ -522,7 +522,7 @@ static void put_fact(fray__text *t, const fa_setup *s, const fa_event *ev,
     }
     case FA_FACT_OVER:
         if (v[0] >= 0)
-            fray__text_f(t, "The fight is over: %s wins.",
+            fray__text_f(t, "The fight is over. Winner: %s.",
                          side_of(s, (int)v[0]));
         else if (v[0] == -2)
             fray__text_s(t, "The fight is over: every side is out.");
@@ -842,8 +842,9 @@ size_t fa_draw_map(const fa_setup *s, const fa_state *st, char *buf,
         size_t need = fray_grid_draw(&s->map, tokens, nt, art, sizeof art);
         fray__text_put(&t, art, need < sizeof art ? need : sizeof art - 1);
     } else {
-        /* No map: open ground, 64 squares a side; the places say enough. */
-        fray__text_s(&t, "  Open ground (the encounter has no map).\n");
+        /* No map: open ground (004 has no edge to it); 64 rows of dots
+         * each round would tell nothing the squares below do not. */
+        fray__text_s(&t, "No map: open ground.\n");
     }
     size_t w = name_width(s);
     for (int i = 0; i < st->n && i < s->n; i++) {

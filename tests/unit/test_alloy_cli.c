@@ -1,0 +1,145 @@
+/* test_alloy_cli.c - what the Alloy tests at the CLI (tests/cli, the fuzz
+ * targets tests/fuzz/fuzz_alloy_*.c) found in the rules engine, as
+ * failing tests through the public API (include/fray/fight.h), each
+ * disabled with a // BUG: comment until the engine's owner fixes it; and
+ * the table commands the CLI tests rely on. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fray/fight.h"
+
+#ifndef FRAY_SOURCE_DIR
+#define FRAY_SOURCE_DIR "."
+#endif
+
+static fray_setup *load(const char *rel) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", FRAY_SOURCE_DIR, rel);
+    fray_setup *s = NULL;
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(fray_setup_load(path, NULL, &s, &diag), FRAY_OK, "%s: %s", rel,
+                 diag.message);
+    return s;
+}
+
+static fray_fight *start(const fray_setup *s, uint64_t seed) {
+    fray_fight_options o = {.journal = true, .facts = true, .until = 0};
+    fray_fight *f = NULL;
+    cr_assert_eq(fray_fight_new(s, seed, &o, NULL, NULL, &f), FRAY_OK);
+    return f;
+}
+
+static void command(fray_fight *f, const char *line) {
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    fray_status st = fray_fight_command(f, line, NULL, &diag);
+    cr_assert_eq(st, FRAY_OK, "'%s': %s", line, diag.message);
+}
+
+/* The duel at the table (tests/cli/input/table_alloy.txt): a refusal
+ * leaves the fight as it was and says why in rules words; dice given by
+ * hand are the dice rolled (004 "Dice": the d20, then the weapon's die). */
+Test(alloy_cli, table_refusals_and_dice_by_hand) {
+    fray_setup *s = load("examples/alloy/duel.yaml");
+    fray_fight *f = start(s, 3);
+    command(f, "next");
+    int events = fray_fight_events(f);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(fray_fight_command(f, "lyra attack vance", NULL, &diag),
+                 FRAY_ERR_INVALID);
+    cr_assert(strstr(diag.message, "not Lyra's turn"), "%s", diag.message);
+    cr_assert_eq(fray_fight_events(f), events);
+    int dice[] = {15, 4};
+    fray_given given = {NULL, 0, dice, 2};
+    cr_assert_eq(fray_fight_command(f, "vance attack lyra", &given, &diag),
+                 FRAY_OK, "%s", diag.message);
+    char buf[1024];
+    fray_event_narrate(f, events, buf, sizeof buf);
+    cr_assert(strstr(buf, "d20 15 + 7 = 22 vs Defense 17: hit"), "%s", buf);
+    cr_assert(strstr(buf, "Lyra takes 6 damage from Vance (d6 4 + 2 = 6)"), "%s",
+              buf);
+    /* one standard action a turn */
+    cr_assert_eq(fray_fight_command(f, "vance attack lyra", NULL, &diag),
+                 FRAY_ERR_INVALID);
+    cr_assert(strstr(diag.message, "no standard action left"), "%s",
+              diag.message);
+    fray_fight_free(f);
+    fray_setup_free(s);
+}
+
+/* BUG: examples/alloy/skirmish.yaml, seed 1, at the table: Lyra delays
+ * (004:572), Vance readies an attack (004:645-653, "Ready Ends Actions"),
+ * then `next`: the event tells no one's turn (Kessler, initiative 17, is
+ * next), fray_fight_turn says Lyra's, and the tactics' step fails: "Lyra's
+ * tactics chose End Turn, which the rules refuse: it is not Lyra's turn".
+ *   printf 'next\ntrooper shift 4,2\ntrooper total-defense\nnext\n
+ *     duelist delay\nnext\nmerc ready attack thug-1 when thug-1
+ *     moves-adjacent\nnext\nauto 1\n' |
+ *   fray fight examples/alloy/skirmish.yaml --table --seed 1
+ * Found by fuzz_alloy_command. */
+Test(alloy_cli, delay_then_ready_then_next, .disabled = true) {
+    fray_setup *s = load("examples/alloy/skirmish.yaml");
+    fray_fight *f = start(s, 1);
+    command(f, "next");
+    command(f, "trooper shift 4,2");
+    command(f, "trooper total-defense");
+    command(f, "next");
+    command(f, "duelist delay");
+    command(f, "next");
+    command(f, "merc ready attack thug-1 when thug-1 moves-adjacent");
+    command(f, "next");
+    const char *who = fray_fight_turn(f, NULL, 0);
+    cr_assert(who && strcmp(who, "Kessler") == 0, "the turn is %s's",
+              who ? who : "nobody");
+    fray_status st = fray_fight_step(f);
+    char why[256] = "";
+    fray_fight_failure(f, why, sizeof why);
+    cr_assert_eq(st, FRAY_OK, "%s", why);
+    fray_fight_free(f);
+    fray_setup_free(s);
+}
+
+/* BUG: the option `dying: death-saves` (docs/rules/alloy.md) loads, but
+ * the engine does not run it (src/rules/alloy/damage.c fa__deal: "death
+ * saves: not built"): every hit then fails with "invalid argument" and no
+ * reason. `fray fight tests/data/alloy/good_options.yaml --seed 1` stops
+ * after event 1 ("the fight stopped after event 1: invalid argument");
+ * at the table `b attack a dice 19 2` says "the Attack needs more dice
+ * than the 2 given" and `... dice 20 2` "die 2 given does not fit the die
+ * rolled". Either the loader refuses the option at its line ("death saves
+ * are not built") or the engine runs them. Found by fuzz_alloy_load. */
+Test(alloy_cli, death_saves_option_fights, .disabled = true) {
+    fray_setup *s = load("tests/data/alloy/good_options.yaml");
+    fray_fight *f = start(s, 1);
+    fray_status st = fray_fight_run(f);
+    char why[256] = "";
+    fray_fight_failure(f, why, sizeof why);
+    cr_assert_eq(st, FRAY_OK, "%s (%s)", fray_strerror(st), why);
+    cr_assert(fray_fight_over(f));
+    fray_fight_free(f);
+    fray_setup_free(s);
+}
+
+/* BUG: a Tiny creature may end its move in a larger creature's square
+ * (004:824); the Rat of tests/cli/input/alloy_tiny_in_square.json charges
+ * into the Guard's square (seed 1), and then the Guard's tactics choose
+ * a basic attack on it that the rules refuse ("Rat is not adjacent to
+ * G"): the fight stops after event 3 (exit 3).
+ *   fray fight tests/cli/input/alloy_tiny_in_square.json --seed 1
+ * A creature in one's own square is within reach (distance 0), or else
+ * the tactics must not choose the attack. Found by fuzz_alloy_load. */
+Test(alloy_cli, tiny_creature_in_the_square, .disabled = true) {
+    fray_setup *s = load("tests/cli/input/alloy_tiny_in_square.json");
+    fray_fight *f = start(s, 1);
+    fray_status st = FRAY_OK;
+    for (int i = 0; i < 20 && st == FRAY_OK && !fray_fight_over(f); i++)
+        st = fray_fight_step(f);
+    char why[256] = "";
+    fray_fight_failure(f, why, sizeof why);
+    cr_assert_eq(st, FRAY_OK, "%s", why);
+    fray_fight_free(f);
+    fray_setup_free(s);
+}
