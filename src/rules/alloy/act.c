@@ -1440,7 +1440,7 @@ fray_status fa_apply(fa_run *r, const fa_command *cmd) {
     if (r->failed != FRAY_OK)
         return r->failed;
     fa_fact_add(r, FA_FACT_ACTION, who, cmd->n_targets > 0 ? cmd->targets[0] : -1,
-                cmd->kind, paid, 0, 0);
+                cmd->kind, (int32_t)paid, 0, 0);
     do_action(r, cmd);
     if (r->failed == FRAY_OK && attack_kind(cmd->kind))
         ready_after(r, who, FA_TRIG_ATTACKS, before);

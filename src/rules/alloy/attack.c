@@ -546,7 +546,7 @@ static roll_result roll_attack(fa_run *r, int who, int target,
         if (hit)
             rr.result = (coup || (rr.d20 >= L->crit_min && would)) ? FA_CRIT : FA_HIT;
     }
-    fa_fact_add(r, FA_FACT_ATTACK, who, target, rr.d20, bonus, rr.total, d);
+    fa_fact_add(r, FA_FACT_ATTACK, who, target, rr.d20, bonus, rr.total, (int32_t)d);
     fa_fact_more(r, rr.def, rr.result);
     tell_mods(r, who, target, L, m);
     return rr;

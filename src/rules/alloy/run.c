@@ -189,5 +189,5 @@ void fa_cond_remove(fa_run *r, int who, fa_cond_kind kind, int other) {
     c->n_cond = (uint8_t)j;
     recompute(c);
     if (!fa_has(c, kind))
-        fa_fact_add(r, FA_FACT_COND_OFF, who, -1, kind, 0, 0, 0);
+        fa_fact_add(r, FA_FACT_COND_OFF, who, -1, (int32_t)kind, 0, 0, 0);
 }
