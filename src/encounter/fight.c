@@ -461,6 +461,26 @@ static fray_status replay_event(fray_fight *f, const fray__jline *l,
                                 json_t *o, const fray__jseed *sd) {
     if (journal_reserve(f) != FRAY_OK)
         return fray__diag_set(l->diag, FRAY_ERR_NOMEM, 0, "out of memory");
+    if (f->n_events == 0) {
+        /* A journal names its ruleset on its first line; without the key
+         * it is of the first ruleset fray ran (journals before the key).
+         * Asked before the ruleset reads the line: another ruleset's
+         * event is not this one's to judge. */
+        fray__jseg path[] = {{"rules", 0}};
+        json_t *r = json_object_get(o, "rules");
+        const char *word = r ? json_string_value(r) : fray__rulesets[0]->name;
+        if (!word)
+            return fray__jfield_error(l, path, 1, "expected the name of a "
+                                      "ruleset");
+        if (strcmp(word, f->rs->name) != 0)
+            return r ? fray__jfield_error(l, path, 1, "this journal is of "
+                                          "rules %.40s, the fight of %s",
+                                          word, f->rs->name)
+                     : fray__diag_set(l->diag, FRAY_ERR_INVALID, 1,
+                                      "this journal names no rules (so it is "
+                                      "of rules %s), the fight is of %s",
+                                      word, f->rs->name);
+    }
     uint8_t *slot = f->jbuf + f->joff[f->n_events];
     size_t len = 0;
     fray_status rc =
@@ -485,22 +505,6 @@ static fray_status replay_event(fray_fight *f, const fray__jline *l,
         if (json_object_get(o, "trial") && !sd->has_trial)
             return fray__jfield_error(l, path, 1, "expected a whole number "
                                       "from 0 to 18446744073709551615");
-        /* A journal names its ruleset on this line; without the key it
-         * is of the first ruleset fray ran (journals before the key). */
-        path[0].key = "rules";
-        json_t *r = json_object_get(o, "rules");
-        const char *word = r ? json_string_value(r) : fray__rulesets[0]->name;
-        if (!word)
-            return fray__jfield_error(l, path, 1, "expected the name of a "
-                                      "ruleset");
-        if (strcmp(word, f->rs->name) != 0)
-            return r ? fray__jfield_error(l, path, 1, "this journal is of "
-                                          "rules %.40s, the fight of %s",
-                                          word, f->rs->name)
-                     : fray__diag_set(l->diag, FRAY_ERR_INVALID, 1,
-                                      "this journal names no rules (so it is "
-                                      "of rules %s), the fight is of %s",
-                                      word, f->rs->name);
         if (sd->has_seed) {
             f->seed = sd->seed;
             f->trial = sd->has_trial ? sd->trial : 0;

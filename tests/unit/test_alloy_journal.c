@@ -236,14 +236,12 @@ Test(alloy_journal, other_encounter_refused) {
     fray_setup_free(duel);
 }
 
-/* BUG: a 99 Towers journal (no "rules" key: of towers, docs/journal.md)
- * replayed on an Alloy fight should be refused for its ruleset, as the
- * other way round is ("this journal is of rules alloy, the fight of
- * towers"); src/encounter/fight.c replay_event lets the ruleset read the
- * line before it checks "rules", so Alloy says "dice: expected the list of
- * dice rolled" instead. `fray replay examples/alloy/duel.yaml
- * tests/cli/input/duel_seed3.jsonl` shows it. */
-Test(alloy_journal, towers_journal_refused_for_its_ruleset, .disabled = true) {
+/* A 99 Towers journal (no "rules" key: of towers, docs/journal.md)
+ * replayed on an Alloy fight is refused for its ruleset, as the other way
+ * round is ("this journal is of rules alloy, the fight of towers"): the
+ * layer asks the first line's rules before the ruleset reads the line
+ * (src/encounter/fight.c replay_event). */
+Test(alloy_journal, towers_journal_refused_for_its_ruleset) {
     fray_setup *duel = load("duel.yaml");
     char path[512];
     snprintf(path, sizeof path, "%s/tests/cli/input/duel_seed3.jsonl",
