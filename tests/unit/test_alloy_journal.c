@@ -262,15 +262,9 @@ Test(alloy_journal, towers_journal_refused_for_its_ruleset) {
     fray_setup_free(duel);
 }
 
-/* BUG: `fray odds duel A.yaml B.yaml --a NAME --b NAME` takes two
- * stat-block files (its help; 99 Towers does), but Alloy's fa_duel_setup
- * (src/rules/alloy/odds.c) reads them with fa_load, which refuses a
- * stat-block file: `fray odds duel examples/alloy/statblocks.yaml
- * examples/alloy/statblocks.yaml --a Mercenary --b Duelist` says
- * "examples/alloy/statblocks.yaml:1:1: this is a stat-block file; a fight
- * needs an encounter (fray: encounter)". (An encounter file that names the
- * stat blocks works.) */
-Test(alloy_journal, duel_of_two_stat_block_files, .disabled = true) {
+/* `fray odds duel A.yaml B.yaml --a NAME --b NAME` takes two stat-block
+ * files (its help; 99 Towers does), for Alloy too (fa_load_blocks). */
+Test(alloy_journal, duel_of_two_stat_block_files) {
     char path[512];
     snprintf(path, sizeof path, "%s/examples/alloy/statblocks.yaml",
              FRAY_SOURCE_DIR);

@@ -807,6 +807,10 @@ fray_status fa__kill(fa_run *r, int target);
 
 fray_status fa_load(const char *path, const fray_allocator *alloc,
                     fa_setup **out, fray_diag *diag);
+/* fa_load that also takes a stat-block file (its blocks and the weapons
+ * they name, no combatants): for a duel of two blocks (odds.c). */
+fray_status fa_load_blocks(const char *path, const fray_allocator *alloc,
+                           fa_setup **out, fray_diag *diag);
 fray_status fa_check_file(const char *path, fray_diag *diag);
 void fa_setup_free(fa_setup *s);
 fray_status fa_setup_copy(const fa_setup *s, const fray_allocator *alloc,

@@ -1922,8 +1922,8 @@ static fray_status load_any(const char *path, const fray_allocator *alloc, fa_se
     return st;
 }
 
-fray_status fa_load(const char *path, const fray_allocator *alloc, fa_setup **out,
-                    fray_diag *diag) {
+static fray_status load_as(const char *path, const fray_allocator *alloc,
+                           fa_setup **out, bool blocks_ok, fray_diag *diag) {
     if (out)
         *out = NULL;
     if (!path || !out) {
@@ -1944,7 +1944,8 @@ fray_status fa_load(const char *path, const fray_allocator *alloc, fa_setup **ou
     }
     int kind = -1;
     fray_status st = load_any(path, alloc, s, &kind, diag);
-    if (st == FRAY_OK && kind != K_ENCOUNTER) {
+    if (st == FRAY_OK && kind != K_ENCOUNTER &&
+        !(blocks_ok && kind == K_STATBLOCKS)) {
         if (diag) {
             memset(diag, 0, sizeof *diag);
             diag->file = path;
@@ -1962,6 +1963,16 @@ fray_status fa_load(const char *path, const fray_allocator *alloc, fa_setup **ou
     }
     *out = s;
     return FRAY_OK;
+}
+
+fray_status fa_load(const char *path, const fray_allocator *alloc, fa_setup **out,
+                    fray_diag *diag) {
+    return load_as(path, alloc, out, false, diag);
+}
+
+fray_status fa_load_blocks(const char *path, const fray_allocator *alloc,
+                           fa_setup **out, fray_diag *diag) {
+    return load_as(path, alloc, out, true, diag);
 }
 
 fray_status fa_check_file(const char *path, fray_diag *diag) {

@@ -863,7 +863,7 @@ fray_status fa_duel_setup(const char *path_a, const char *name_a,
         fray_grid_init(&s->map, 64, 64);
     }
     for (int i = 0; i < 2 && rc == FRAY_OK; i++) {
-        rc = fa_load(path[i], alloc, &file[i], diag);
+        rc = fa_load_blocks(path[i], alloc, &file[i], diag);
         int k = 0;
         if (rc == FRAY_OK)
             rc = find_block(file[i], name[i], path[i], &k, diag);
