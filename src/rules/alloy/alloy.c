@@ -42,7 +42,7 @@ typedef struct fa_fight {
     fa_event replay_ev;        /* a recorded event being applied again */
     bool has_event;            /* the last begin, step, command or replay made ev */
     bool stopped;              /* the round limit came: the fight stopped there */
-    char why[240];             /* why the last step failed, in rules words ("": no more to say) */
+    char why[320];             /* why the last step failed, in rules words ("": no more to say) */
     /* The simulation's counts of this fight (from begin). */
     int32_t dealt[FA_MAX_COMBATANTS], taken[FA_MAX_COMBATANTS];
     int32_t actions[FA_MAX_COMBATANTS];

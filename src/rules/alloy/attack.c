@@ -99,13 +99,14 @@ static bool can_flank(const fa_state *st, int i) {
 /* The target grants battle superiority by its state (004:907-1031; Run
  * 004:668; prone only against melee, 004:985). */
 static bool grants_bs(const fa_cstate *t, bool melee) {
-    static const fa_cond_kind kinds[] = {
-        FA_C_BLINDED, FA_C_DAZED, FA_C_HELPLESS, FA_C_STUNNED,
-        FA_C_SURPRISED, FA_C_UNCONSCIOUS, FA_C_SNARED, FA_C_RUNNING,
-        FA_C_GRANTS_BS, FA_C_DYING};
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (fa_has(t, kinds[i]))
-            return true;
+    enum {
+        BS_ANY = 1u << FA_C_BLINDED | 1u << FA_C_DAZED | 1u << FA_C_HELPLESS |
+                 1u << FA_C_STUNNED | 1u << FA_C_SURPRISED |
+                 1u << FA_C_UNCONSCIOUS | 1u << FA_C_SNARED |
+                 1u << FA_C_RUNNING | 1u << FA_C_GRANTS_BS | 1u << FA_C_DYING
+    };
+    if (t->has & (uint32_t)BS_ANY)
+        return true;
     return melee && fa_has(t, FA_C_PRONE);
 }
 
@@ -363,6 +364,13 @@ int fa_defense_value(const fa_setup *s, const fa_state *st, int target,
  * the centre line between their nearest squares; -1 none. */
 static int creature_in_way(const fa_setup *s, const fa_state *st, int who,
                            int target) {
+    /* Nobody who could stand in the way (a duel, the last two standing):
+     * no line to draw. */
+    bool someone = false;
+    for (int k = 0; k < st->n && !someone; k++)
+        someone = k != who && k != target && !dead(st, k) && !allied(s, who, k);
+    if (!someone)
+        return -1;
     fray_footprint a = st->c[who].fp, t = st->c[target].fp;
     fray_pos best_a = a.at, best_t = t.at;
     int best = 1 << 20;
