@@ -452,6 +452,29 @@ static bool open_neighbours(const fray_grid *g, fray_footprint a,
     return true;
 }
 
+/* Whether fa_attack_mods would call the attack impossible (its range,
+ * reach and total-cover tests alone; keep the two in step), for the
+ * checks before any roll that need no modifier. */
+static bool attack_possible(const fa_setup *s, const fa_state *st, int who,
+                            int target, const fa_attack_line *line,
+                            fray_pos origin) {
+    const fa_cstate *a = &st->c[who], *t = &st->c[target];
+    bool melee = !line->ranged && !line->area;
+    bool placed = line->area && (line->area_kind == FA_AREA_BURST ||
+                                 line->area_kind == FA_AREA_WALL);
+    fray_footprint from = placed ? (fray_footprint){origin, 1} : a->fp;
+    if ((line->ranged && !line->area) || placed) {
+        int range = line->area ? fray_grid_range(a->fp, from)
+                               : fray_grid_range(a->fp, t->fp);
+        if (range > imax(line->range_short, line->range_long))
+            return false;
+    } else if (melee && fray_grid_range(a->fp, t->fp) > imax(line->reach, 1)) {
+        return false;
+    }
+    return open_neighbours(&s->map, from, t->fp) ||
+           fray_grid_cover(&s->map, from, t->fp) != FRAY_COVER_TOTAL;
+}
+
 void fa_attack_mods(const fa_setup *s, const fa_state *st, int who,
                     int target, const fa_attack_line *line, bool charge,
                     fray_pos origin, fa_mods *out) {
@@ -878,10 +901,8 @@ static fray_status basic_or_power(fa_run *r, const fa_command *cmd, bool charge)
         if (!valid_target(r->st, who, cmd->targets[i]))
             return bad(r);
         /* every target in reach or range, with line of effect, before any roll */
-        fa_mods m;
-        fa_attack_mods(s, r->st, who, cmd->targets[i], &L, charge,
-                       r->st->c[who].fp.at, &m);
-        if (m.impossible)
+        if (!attack_possible(s, r->st, who, cmd->targets[i], &L,
+                             r->st->c[who].fp.at))
             return bad(r);
     }
     if (L.ranged) {        /* one round per target (004:87) */
