@@ -424,33 +424,6 @@ static bool fp_all_in(const fray_area *a, fray_footprint fp) {
     return true;
 }
 
-/* Two one-square footprints side by side on open floor with no wall or
- * low wall between: grid.c's fast answer (box_clear) holds for them, so
- * that cover is none and each sees the other; asked here without the
- * general search, for the toe-to-toe attacks of a simulation. false
- * means only "ask grid.c". */
-static bool open_neighbours(const fray_grid *g, fray_footprint a,
-                            fray_footprint b) {
-    if (a.side > 1 || b.side > 1)
-        return false;
-    int x0 = a.at.x < b.at.x ? a.at.x : b.at.x;
-    int y0 = a.at.y < b.at.y ? a.at.y : b.at.y;
-    int x1 = (a.at.x > b.at.x ? a.at.x : b.at.x) + 1;
-    int y1 = (a.at.y > b.at.y ? a.at.y : b.at.y) + 1;
-    if (x0 < 0 || y0 < 0 || x1 > g->w || y1 > g->h || x1 - x0 > 2 || y1 - y0 > 2)
-        return false;
-    for (int y = y0; y < y1; y++)
-        for (int x = x0; x < x1; x++) {
-            if (g->terrain[y][x] == FRAY_TERRAIN_WALL ||
-                g->terrain[y][x] == FRAY_TERRAIN_WINDOW)
-                return false;
-            if (x + 1 < x1 && g->edge_e[y][x] != FRAY_EDGE_NONE)
-                return false;
-            if (y + 1 < y1 && g->edge_s[y][x] != FRAY_EDGE_NONE)
-                return false;
-        }
-    return true;
-}
 
 /* Whether fa_attack_mods would call the attack impossible (its range,
  * reach and total-cover tests alone; keep the two in step), for the
@@ -471,7 +444,7 @@ static bool attack_possible(const fa_setup *s, const fa_state *st, int who,
     } else if (melee && fray_grid_range(a->fp, t->fp) > imax(line->reach, 1)) {
         return false;
     }
-    return open_neighbours(&s->map, from, t->fp) ||
+    return fa_open_neighbours(&s->map, from, t->fp) ||
            fray_grid_cover(&s->map, from, t->fp) != FRAY_COVER_TOTAL;
 }
 
@@ -526,7 +499,7 @@ void fa_attack_mods(const fa_setup *s, const fa_state *st, int who,
         add_mod(out, FA_MOD_FLANKING, 2);
 
     /* Cover from line of effect (004:860-866), creatures in the way (L7.20). */
-    bool near_open = open_neighbours(&s->map, from, t->fp);
+    bool near_open = fa_open_neighbours(&s->map, from, t->fp);
     fray_cover cover = near_open ? FRAY_COVER_NONE
                                  : fray_grid_cover(&s->map, from, t->fp);
     if (cover == FRAY_COVER_TOTAL) {

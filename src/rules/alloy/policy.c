@@ -45,7 +45,7 @@ typedef struct pol {
     const fa_statblock *sb;
     const fa_cstate *me;
     int tactics;
-    int speed;
+    int speed;        /* what it may move now: set with the reach map (reach_of) */
     bool any_slot;    /* judge attacks as if the standard action were left */
 } pol;
 
@@ -126,6 +126,8 @@ static bool adjacent_enemy_at(const pol *p, fray_footprint f) {
 
 /* The squares it can move to this turn, worked out the first time they
  * are asked for (most turns of a fight toe to toe never ask). */
+static bool can_move(const pol *p);
+
 typedef struct lazy_map {
     pol *p;
     int max_cost;
@@ -135,6 +137,11 @@ typedef struct lazy_map {
 
 static const fray_reach_map *reach_of(lazy_map *lm) {
     if (!lm->ready) {
+        /* What the rules let it move now (darkness, Slowed ...): the same
+         * number fa_check holds its walk and charge to; asked only when a
+         * move is considered, as the map is. */
+        lm->p->speed = fa_move_allowance(lm->p->s, lm->p->st, lm->p->who, FA_CMD_WALK);
+        lm->max_cost = can_move(lm->p) ? lm->p->speed : 0;
         /* act.c's map (who may pass, who may stop where), so that the
          * squares chosen are the ones the rules allow. */
         fa_reach(lm->p->s, lm->p->st, lm->p->who, lm->max_cost, &lm->m);
@@ -283,6 +290,8 @@ static bool attack_from(const pol *p, const option *o, fray_footprint f, int t) 
         return false;
     /* Line of effect always (004:110, 866); sight for shooting only (a
      * fighter swings at an enemy next to it even unseen, at -5). */
+    if (fa_open_neighbours(&p->s->map, f, tf))
+        return true; /* grid.c's answer for neighbours on open floor */
     return fray_grid_effect_fp(&p->s->map, f, tf) &&
            (!o->ranged || fray_grid_sight_fp(&p->s->map, f, tf));
 }
@@ -783,9 +792,6 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
     pol p = {.s = s, .st = st, .who = who, .def = &s->c[who],
              .sb = &s->sb[s->c[who].sb], .me = &st->c[who]};
     p.tactics = s->c[who].tactics;
-    /* What the rules let it move now (darkness, Slowed ...): the same
-     * number fa_check holds its walk and charge to. */
-    p.speed = fa_move_allowance(s, st, who, FA_CMD_WALK);
     if (!can_act(p.me) || nearest_enemy(&p) < 0) {
         cmd_init(&p, out, FA_CMD_END_TURN, -1);
         return FRAY_OK;
@@ -825,7 +831,7 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
      * work is) is filled only when a move is considered. */
     lazy_map m;   /* not zeroed: 33 KB a call would cost a microsecond */
     m.p = &p;
-    m.max_cost = can_move(&p) ? p.speed : 0;
+    m.max_cost = 0; /* with p.speed, when the map is first asked for */
     m.ready = false;
 
     bool ranged = false;
