@@ -792,7 +792,10 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
     pol p = {.s = s, .st = st, .who = who, .def = &s->c[who],
              .sb = &s->sb[s->c[who].sb], .me = &st->c[who]};
     p.tactics = s->c[who].tactics;
-    if (!can_act(p.me) || nearest_enemy(&p) < 0) {
+    bool any_enemy = false;
+    for (int i = 0; i < st->n && !any_enemy; i++)
+        any_enemy = is_enemy(&p, i);
+    if (!can_act(p.me) || !any_enemy) {
         cmd_init(&p, out, FA_CMD_END_TURN, -1);
         return FRAY_OK;
     }

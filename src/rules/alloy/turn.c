@@ -457,10 +457,10 @@ bool fa_check_over(fa_run *r) {
             seen[sd] = true;
             sides++;
             standing_side = sd;
+            if (sides > 1)
+                return false; /* two sides standing: not over */
         }
     }
-    if (sides > 1)
-        return false;
     st->over = true;
     st->winner = (int8_t)(sides == 1 ? standing_side : -2);
     st->cur = -1;
