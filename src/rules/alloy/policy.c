@@ -368,10 +368,33 @@ static void area_best(const pol *p, int kind, int size, int range,
         fray_area_aura(g, me, size, (fray_area_metric)p->s->opt.burst, false, &a);
         area_consider(p, &a, me, me.at, best);
     } else if (kind == FA_AREA_BURST) {
+        /* A burst of `size` lies inside the square of side 2 size + 1 about
+         * its origin (core/area.c, any metric): an origin with fewer than
+         * two standing enemies touching that square cannot be chosen
+         * (area_consider wants two), so it is passed over unweighed. */
+        fray_footprint foes[FA_MAX_COMBATANTS];
+        int n_foes = 0;
+        for (int i = 0; i < p->st->n; i++) {
+            const fa_cstate *c = &p->st->c[i];
+            if (i != p->who && p->s->c[i].side != p->def->side &&
+                !fa_has(c, FA_C_DEAD) && !out_of_fight(c))
+                foes[n_foes++] = c->fp;
+        }
+        if (n_foes < 2)
+            return;
         for (int x = me.at.x - range; x <= me.at.x + range; x++)
             for (int y = me.at.y - range; y <= me.at.y + range; y++) {
                 fray_pos o = {(int16_t)x, (int16_t)y};
                 if (!fray_grid_in(g, o))
+                    continue;
+                int near = 0;
+                for (int i = 0; i < n_foes && near < 2; i++) {
+                    int fs = foes[i].side > 0 ? foes[i].side : 1;
+                    if (foes[i].at.x <= x + size && foes[i].at.x + fs > x - size &&
+                        foes[i].at.y <= y + size && foes[i].at.y + fs > y - size)
+                        near++;
+                }
+                if (near < 2)
                     continue;
                 fray_footprint of = {o, 1};
                 if (fray_grid_range(me, of) > range ||
