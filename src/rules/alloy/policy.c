@@ -346,6 +346,19 @@ static void area_consider(const pol *p, const fray_area *a, fray_footprint origi
     *best = pk;
 }
 
+/* How many of the footprints (up to two) touch the box [x0, x1] x [y0, y1]. */
+static int foes_in(const fray_footprint *foes, int n, int x0, int y0, int x1,
+                   int y1) {
+    int near = 0;
+    for (int i = 0; i < n && near < 2; i++) {
+        int fs = foes[i].side > 0 ? foes[i].side : 1;
+        if (foes[i].at.x <= x1 && foes[i].at.x + fs > x0 &&
+            foes[i].at.y <= y1 && foes[i].at.y + fs > y0)
+            near++;
+    }
+    return near;
+}
+
 /* The best placement of an area of kind/size/range (squares). */
 static void area_best(const pol *p, int kind, int size, int range,
                       area_pick *best) {
@@ -353,6 +366,19 @@ static void area_best(const pol *p, int kind, int size, int range,
     fray_footprint me = p->me->fp;
     fray_area a;
     memset(best, 0, sizeof *best);
+    /* The enemies an area could count (area_count): a placement whose
+     * area's bounding square touches fewer than two of them cannot be
+     * chosen (area_consider wants two), so it is passed over unweighed. */
+    fray_footprint foes[FA_MAX_COMBATANTS];
+    int n_foes = 0;
+    for (int i = 0; i < p->st->n; i++) {
+        const fa_cstate *c = &p->st->c[i];
+        if (i != p->who && p->s->c[i].side != p->def->side &&
+            !fa_has(c, FA_C_DEAD) && !out_of_fight(c))
+            foes[n_foes++] = c->fp;
+    }
+    if (n_foes < 2)
+        return;
     if (kind == FA_AREA_BLAST) {
         fray_pos corners[4 * (FRAY_GRID_MAX + 5)];
         int n = fray_area_blast_placements(g, me, size, corners,
@@ -360,6 +386,10 @@ static void area_best(const pol *p, int kind, int size, int range,
         if (n > (int)(sizeof corners / sizeof corners[0]))
             n = (int)(sizeof corners / sizeof corners[0]);
         for (int i = 0; i < n; i++) {
+            /* a blast is the square of `size` from its corner (core/area.c) */
+            if (foes_in(foes, n_foes, corners[i].x, corners[i].y,
+                        corners[i].x + size - 1, corners[i].y + size - 1) < 2)
+                continue;
             if (fray_area_blast(g, me, size, corners[i], &a) != FRAY_OK)
                 continue;
             area_consider(p, &a, me, corners[i], best);
@@ -369,32 +399,13 @@ static void area_best(const pol *p, int kind, int size, int range,
         area_consider(p, &a, me, me.at, best);
     } else if (kind == FA_AREA_BURST) {
         /* A burst of `size` lies inside the square of side 2 size + 1 about
-         * its origin (core/area.c, any metric): an origin with fewer than
-         * two standing enemies touching that square cannot be chosen
-         * (area_consider wants two), so it is passed over unweighed. */
-        fray_footprint foes[FA_MAX_COMBATANTS];
-        int n_foes = 0;
-        for (int i = 0; i < p->st->n; i++) {
-            const fa_cstate *c = &p->st->c[i];
-            if (i != p->who && p->s->c[i].side != p->def->side &&
-                !fa_has(c, FA_C_DEAD) && !out_of_fight(c))
-                foes[n_foes++] = c->fp;
-        }
-        if (n_foes < 2)
-            return;
+         * its origin (core/area.c, any metric). */
         for (int x = me.at.x - range; x <= me.at.x + range; x++)
             for (int y = me.at.y - range; y <= me.at.y + range; y++) {
                 fray_pos o = {(int16_t)x, (int16_t)y};
                 if (!fray_grid_in(g, o))
                     continue;
-                int near = 0;
-                for (int i = 0; i < n_foes && near < 2; i++) {
-                    int fs = foes[i].side > 0 ? foes[i].side : 1;
-                    if (foes[i].at.x <= x + size && foes[i].at.x + fs > x - size &&
-                        foes[i].at.y <= y + size && foes[i].at.y + fs > y - size)
-                        near++;
-                }
-                if (near < 2)
+                if (foes_in(foes, n_foes, x - size, y - size, x + size, y + size) < 2)
                     continue;
                 fray_footprint of = {o, 1};
                 if (fray_grid_range(me, of) > range ||
