@@ -646,6 +646,10 @@ static bool walk_toward(pol *p, const option *o, int t, lazy_map *lm,
         for (int y = 0; y < m->h; y++) {
             if (!stand_ok(m, x, y, p->speed) || m->cost[y][x] == 0)
                 continue;
+            /* a square no better than the best already found (score 0,
+             * the least, at no lower cost) need not be weighed */
+            if (best_cost >= 0 && best_score == 0 && m->cost[y][x] >= best_cost)
+                continue;
             fray_pos at = {(int16_t)x, (int16_t)y};
             fray_footprint f = fp_at(p, at);
             int score;
