@@ -105,6 +105,12 @@ typedef struct occ_ctx {
     const fa_state *st;
     int who;
     fray_footprint fp;         /* the mover's footprint now */
+    /* The others as the mover meets them (occ_init), worked out once per
+     * map rather than for every square the search asks about. */
+    int n;
+    fray_footprint other[FA_MAX_COMBATANTS];
+    uint8_t kind[FA_MAX_COMBATANTS];   /* fray_occupant */
+    int x0, y0, x1, y1;        /* the box holding them all: [x0, x1) x [y0, y1) */
 } occ_ctx;
 
 static bool covers(fray_footprint fp, fray_pos p) {
@@ -121,27 +127,61 @@ static bool overlap(fray_footprint a, fray_footprint b) {
 
 /* 004:818-820: allies may be passed through; enemies only when helpless
  * or two size categories apart. */
+static void occ_init(const fa_setup *s, const fa_state *st, int who,
+                     fray_footprint fp, occ_ctx *o) {
+    o->s = s;
+    o->st = st;
+    o->who = who;
+    o->fp = fp;
+    o->n = 0;
+    o->x0 = o->y0 = 1 << 20;
+    o->x1 = o->y1 = -(1 << 20);
+    int my_size = sb_of(s, who)->size;
+    for (int j = 0; j < st->n; j++) {
+        if (j == who)
+            continue;
+        const fa_cstate *c = &st->c[j];
+        fray_occupant k;
+        if (fa_has(c, FA_C_DEAD))
+            k = FRAY_OCC_PASSABLE;
+        else if (fa_allies(s, who, j))
+            k = FRAY_OCC_ALLY;
+        else {
+            int d = (int)sb_of(s, j)->size - my_size;
+            k = (helpless(c) || d >= 2 || d <= -2) ? FRAY_OCC_PASSABLE : FRAY_OCC_ENEMY;
+        }
+        fray_footprint f = c->fp;
+        int side = f.side > 0 ? f.side : 1;
+        o->other[o->n] = f;
+        o->kind[o->n] = (uint8_t)k;
+        o->n++;
+        if (f.at.x < o->x0)
+            o->x0 = f.at.x;
+        if (f.at.y < o->y0)
+            o->y0 = f.at.y;
+        if (f.at.x + side > o->x1)
+            o->x1 = f.at.x + side;
+        if (f.at.y + side > o->y1)
+            o->y1 = f.at.y + side;
+    }
+}
+
 static fray_occupant occ_fn(void *ctx, fray_pos p) {
     const occ_ctx *o = ctx;
     if (covers(o->fp, p))
         return FRAY_OCC_SELF;
+    if (p.x < o->x0 || p.x >= o->x1 || p.y < o->y0 || p.y >= o->y1)
+        return FRAY_OCC_EMPTY;
+    /* An enemy in the square decides; else someone passable; else an ally
+     * (the order of the others does not matter). */
     fray_occupant best = FRAY_OCC_EMPTY;
-    int my_size = sb_of(o->s, o->who)->size;
-    for (int j = 0; j < o->st->n; j++) {
-        if (j == o->who || !covers(o->st->c[j].fp, p))
+    for (int i = 0; i < o->n; i++) {
+        if (!covers(o->other[i], p))
             continue;
-        const fa_cstate *c = &o->st->c[j];
-        fray_occupant k;
-        if (fa_has(c, FA_C_DEAD))
-            k = FRAY_OCC_PASSABLE;
-        else if (fa_allies(o->s, o->who, j))
-            k = FRAY_OCC_ALLY;
-        else {
-            int d = (int)sb_of(o->s, j)->size - my_size;
-            k = (helpless(c) || d >= 2 || d <= -2) ? FRAY_OCC_PASSABLE : FRAY_OCC_ENEMY;
-        }
-        if (k == FRAY_OCC_ENEMY || (k == FRAY_OCC_PASSABLE && best != FRAY_OCC_ENEMY) ||
-            (k == FRAY_OCC_ALLY && best == FRAY_OCC_EMPTY))
+        fray_occupant k = (fray_occupant)o->kind[i];
+        if (k == FRAY_OCC_ENEMY)
+            return k;
+        if (k == FRAY_OCC_PASSABLE || best == FRAY_OCC_EMPTY)
             best = k;
     }
     return best;
@@ -149,19 +189,23 @@ static fray_occupant occ_fn(void *ctx, fray_pos p) {
 
 /* 004:824: a move may end in an ally's square only if the ally is prone,
  * in an enemy's only if the enemy is helpless. */
+static bool may_end_one(const fa_setup *s, const fa_state *st, int who, int j) {
+    const fa_cstate *c = &st->c[j];
+    if (fa_has(c, FA_C_DEAD))
+        return true;
+    /* "Tiny creatures can end their movement in a larger creature's
+     * square." */
+    if (sb_of(s, who)->size <= FA_SIZE_TINY && sb_of(s, j)->size > sb_of(s, who)->size)
+        return true;
+    return fa_allies(s, who, j) ? fa_has(c, FA_C_PRONE) : helpless(c);
+}
+
 static bool may_end(const fa_setup *s, const fa_state *st, int who,
                     fray_footprint fp) {
     for (int j = 0; j < st->n; j++) {
         if (j == who || !overlap(fp, st->c[j].fp))
             continue;
-        const fa_cstate *c = &st->c[j];
-        if (fa_has(c, FA_C_DEAD))
-            continue;
-        /* "Tiny creatures can end their movement in a larger creature's
-         * square." */
-        if (sb_of(s, who)->size <= FA_SIZE_TINY && sb_of(s, j)->size > sb_of(s, who)->size)
-            continue;
-        if (fa_allies(s, who, j) ? !fa_has(c, FA_C_PRONE) : !helpless(c))
+        if (!may_end_one(s, st, who, j))
             return false;
     }
     return true;
@@ -193,14 +237,26 @@ void fa_reach(const fa_setup *s, const fa_state *st, int who, int max_cost,
     const fa_cstate *c = &st->c[who];
     if (fa_has(c, FA_C_SLOWED) && max_cost > slowed_left(c))
         max_cost = slowed_left(c);
-    occ_ctx o = {s, st, who, c->fp};
+    occ_ctx o;
+    occ_init(s, st, who, c->fp, &o);
     fray_grid_reach(&s->map, c->fp, 0, max_cost, occ_fn, &o, out);
+    /* may_end for every square reached, with the ones it cannot end on
+     * (may_end's test of each other combatant) worked out once. */
+    fray_footprint stop[FA_MAX_COMBATANTS];
+    int n_stop = 0;
+    for (int j = 0; j < st->n; j++) {
+        if (j != who && !may_end_one(s, st, who, j))
+            stop[n_stop++] = st->c[j].fp;
+    }
     for (int y = 0; y < out->h; y++)
         for (int x = 0; x < out->w; x++) {
             if (out->cost[y][x] < 0)
                 continue;
             fray_footprint fp = {{(int16_t)x, (int16_t)y}, c->fp.side};
-            out->can_stop[y][x] = may_end(s, st, who, fp);
+            bool ok = true;
+            for (int i = 0; i < n_stop && ok; i++)
+                ok = !overlap(fp, stop[i]);
+            out->can_stop[y][x] = ok;
         }
 }
 
@@ -215,7 +271,8 @@ static int step_cost(const fa_setup *s, const fa_state *st, int who,
         return -1;
     if (!fray_grid_in(&s->map, to))
         return -1;
-    occ_ctx o = {s, st, who, from};
+    occ_ctx o;
+    occ_init(s, st, who, from, &o);
     /* From parity 0 the direct step is strictly the cheapest way there, so
      * a direct step allowed has `from` as its previous square. */
     fray__grid_reach_to(&s->map, from, 0, 4, occ_fn, &o, to, m);

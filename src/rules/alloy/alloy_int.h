@@ -750,6 +750,36 @@ typedef enum fa_attack_note {
 /* FA_CMD_CHARGE's option: the attack at the end of the charge (004:523). */
 enum { FA_CHARGE_ATTACK, FA_CHARGE_BULL_RUSH };
 
+/* (added by alloy-speed) Two one-square footprints side by side (or on
+ * the same square) on open floor with no edge of any kind between them:
+ * grid.c's fast answer (box_clear) holds for them, so that cover is none
+ * and line of effect and sight are clear both ways. false means only
+ * "ask grid.c" (fray_grid_cover, fray_grid_effect_fp, fray_grid_sight_fp):
+ * a shortcut for the toe-to-toe attacks of a simulation, never a
+ * different answer. */
+static inline bool fa_open_neighbours(const fray_grid *g, fray_footprint a,
+                                      fray_footprint b) {
+    if (a.side > 1 || b.side > 1)
+        return false;
+    int x0 = a.at.x < b.at.x ? a.at.x : b.at.x;
+    int y0 = a.at.y < b.at.y ? a.at.y : b.at.y;
+    int x1 = (a.at.x > b.at.x ? a.at.x : b.at.x) + 1;
+    int y1 = (a.at.y > b.at.y ? a.at.y : b.at.y) + 1;
+    if (x0 < 0 || y0 < 0 || x1 > g->w || y1 > g->h || x1 - x0 > 2 || y1 - y0 > 2)
+        return false;
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++) {
+            if (g->terrain[y][x] == FRAY_TERRAIN_WALL ||
+                g->terrain[y][x] == FRAY_TERRAIN_WINDOW)
+                return false;
+            if (x + 1 < x1 && g->edge_e[y][x] != FRAY_EDGE_NONE)
+                return false;
+            if (y + 1 < y1 && g->edge_s[y][x] != FRAY_EDGE_NONE)
+                return false;
+        }
+    return true;
+}
+
 /* The attack line of `who`'s basic attack (power -1, melee or ranged by
  * the weapon) or power. */
 fa_attack_line fa_attack_line_of(const fa_setup *s, const fa_state *st,

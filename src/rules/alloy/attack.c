@@ -99,13 +99,14 @@ static bool can_flank(const fa_state *st, int i) {
 /* The target grants battle superiority by its state (004:907-1031; Run
  * 004:668; prone only against melee, 004:985). */
 static bool grants_bs(const fa_cstate *t, bool melee) {
-    static const fa_cond_kind kinds[] = {
-        FA_C_BLINDED, FA_C_DAZED, FA_C_HELPLESS, FA_C_STUNNED,
-        FA_C_SURPRISED, FA_C_UNCONSCIOUS, FA_C_SNARED, FA_C_RUNNING,
-        FA_C_GRANTS_BS, FA_C_DYING};
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (fa_has(t, kinds[i]))
-            return true;
+    enum {
+        BS_ANY = 1u << FA_C_BLINDED | 1u << FA_C_DAZED | 1u << FA_C_HELPLESS |
+                 1u << FA_C_STUNNED | 1u << FA_C_SURPRISED |
+                 1u << FA_C_UNCONSCIOUS | 1u << FA_C_SNARED |
+                 1u << FA_C_RUNNING | 1u << FA_C_GRANTS_BS | 1u << FA_C_DYING
+    };
+    if (t->has & (uint32_t)BS_ANY)
+        return true;
     return melee && fa_has(t, FA_C_PRONE);
 }
 
@@ -363,6 +364,13 @@ int fa_defense_value(const fa_setup *s, const fa_state *st, int target,
  * the centre line between their nearest squares; -1 none. */
 static int creature_in_way(const fa_setup *s, const fa_state *st, int who,
                            int target) {
+    /* Nobody who could stand in the way (a duel, the last two standing):
+     * no line to draw. */
+    bool someone = false;
+    for (int k = 0; k < st->n && !someone; k++)
+        someone = k != who && k != target && !dead(st, k) && !allied(s, who, k);
+    if (!someone)
+        return -1;
     fray_footprint a = st->c[who].fp, t = st->c[target].fp;
     fray_pos best_a = a.at, best_t = t.at;
     int best = 1 << 20;
@@ -416,6 +424,30 @@ static bool fp_all_in(const fray_area *a, fray_footprint fp) {
     return true;
 }
 
+
+/* Whether fa_attack_mods would call the attack impossible (its range,
+ * reach and total-cover tests alone; keep the two in step), for the
+ * checks before any roll that need no modifier. */
+static bool attack_possible(const fa_setup *s, const fa_state *st, int who,
+                            int target, const fa_attack_line *line,
+                            fray_pos origin) {
+    const fa_cstate *a = &st->c[who], *t = &st->c[target];
+    bool melee = !line->ranged && !line->area;
+    bool placed = line->area && (line->area_kind == FA_AREA_BURST ||
+                                 line->area_kind == FA_AREA_WALL);
+    fray_footprint from = placed ? (fray_footprint){origin, 1} : a->fp;
+    if ((line->ranged && !line->area) || placed) {
+        int range = line->area ? fray_grid_range(a->fp, from)
+                               : fray_grid_range(a->fp, t->fp);
+        if (range > imax(line->range_short, line->range_long))
+            return false;
+    } else if (melee && fray_grid_range(a->fp, t->fp) > imax(line->reach, 1)) {
+        return false;
+    }
+    return fa_open_neighbours(&s->map, from, t->fp) ||
+           fray_grid_cover(&s->map, from, t->fp) != FRAY_COVER_TOTAL;
+}
+
 void fa_attack_mods(const fa_setup *s, const fa_state *st, int who,
                     int target, const fa_attack_line *line, bool charge,
                     fray_pos origin, fa_mods *out) {
@@ -467,7 +499,9 @@ void fa_attack_mods(const fa_setup *s, const fa_state *st, int who,
         add_mod(out, FA_MOD_FLANKING, 2);
 
     /* Cover from line of effect (004:860-866), creatures in the way (L7.20). */
-    fray_cover cover = fray_grid_cover(&s->map, from, t->fp);
+    bool near_open = fa_open_neighbours(&s->map, from, t->fp);
+    fray_cover cover = near_open ? FRAY_COVER_NONE
+                                 : fray_grid_cover(&s->map, from, t->fp);
     if (cover == FRAY_COVER_TOTAL) {
         out->impossible = true;
         out->why_impossible = FA_NOTE_TOTAL_COVER;
@@ -489,7 +523,9 @@ void fa_attack_mods(const fa_setup *s, const fa_state *st, int who,
     /* Concealment from sight, melee and ranged only (004:843-844, 882-898). */
     if (!line->area) {
         bool total = fa_has(a, FA_C_BLINDED) ||
-                     !fray_grid_sight_fp(&s->map, a->fp, t->fp) ||
+                     !((near_open && from.at.x == a->fp.at.x &&
+                        from.at.y == a->fp.at.y && from.side == a->fp.side) ||
+                       fray_grid_sight_fp(&s->map, a->fp, t->fp)) ||
                      fp_all_in(&s->dark, t->fp);
         if (total)
             add_mod(out, FA_MOD_TOTAL_CONCEALMENT, -5);
@@ -838,10 +874,8 @@ static fray_status basic_or_power(fa_run *r, const fa_command *cmd, bool charge)
         if (!valid_target(r->st, who, cmd->targets[i]))
             return bad(r);
         /* every target in reach or range, with line of effect, before any roll */
-        fa_mods m;
-        fa_attack_mods(s, r->st, who, cmd->targets[i], &L, charge,
-                       r->st->c[who].fp.at, &m);
-        if (m.impossible)
+        if (!attack_possible(s, r->st, who, cmd->targets[i], &L,
+                             r->st->c[who].fp.at))
             return bad(r);
     }
     if (L.ranged) {        /* one round per target (004:87) */

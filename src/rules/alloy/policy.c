@@ -45,7 +45,7 @@ typedef struct pol {
     const fa_statblock *sb;
     const fa_cstate *me;
     int tactics;
-    int speed;
+    int speed;        /* what it may move now: set with the reach map (reach_of) */
     bool any_slot;    /* judge attacks as if the standard action were left */
 } pol;
 
@@ -126,6 +126,8 @@ static bool adjacent_enemy_at(const pol *p, fray_footprint f) {
 
 /* The squares it can move to this turn, worked out the first time they
  * are asked for (most turns of a fight toe to toe never ask). */
+static bool can_move(const pol *p);
+
 typedef struct lazy_map {
     pol *p;
     int max_cost;
@@ -135,6 +137,11 @@ typedef struct lazy_map {
 
 static const fray_reach_map *reach_of(lazy_map *lm) {
     if (!lm->ready) {
+        /* What the rules let it move now (darkness, Slowed ...): the same
+         * number fa_check holds its walk and charge to; asked only when a
+         * move is considered, as the map is. */
+        lm->p->speed = fa_move_allowance(lm->p->s, lm->p->st, lm->p->who, FA_CMD_WALK);
+        lm->max_cost = can_move(lm->p) ? lm->p->speed : 0;
         /* act.c's map (who may pass, who may stop where), so that the
          * squares chosen are the ones the rules allow. */
         fa_reach(lm->p->s, lm->p->st, lm->p->who, lm->max_cost, &lm->m);
@@ -283,6 +290,8 @@ static bool attack_from(const pol *p, const option *o, fray_footprint f, int t) 
         return false;
     /* Line of effect always (004:110, 866); sight for shooting only (a
      * fighter swings at an enemy next to it even unseen, at -5). */
+    if (fa_open_neighbours(&p->s->map, f, tf))
+        return true; /* grid.c's answer for neighbours on open floor */
     return fray_grid_effect_fp(&p->s->map, f, tf) &&
            (!o->ranged || fray_grid_sight_fp(&p->s->map, f, tf));
 }
@@ -337,6 +346,19 @@ static void area_consider(const pol *p, const fray_area *a, fray_footprint origi
     *best = pk;
 }
 
+/* How many of the footprints (up to two) touch the box [x0, x1] x [y0, y1]. */
+static int foes_in(const fray_footprint *foes, int n, int x0, int y0, int x1,
+                   int y1) {
+    int near = 0;
+    for (int i = 0; i < n && near < 2; i++) {
+        int fs = foes[i].side > 0 ? foes[i].side : 1;
+        if (foes[i].at.x <= x1 && foes[i].at.x + fs > x0 &&
+            foes[i].at.y <= y1 && foes[i].at.y + fs > y0)
+            near++;
+    }
+    return near;
+}
+
 /* The best placement of an area of kind/size/range (squares). */
 static void area_best(const pol *p, int kind, int size, int range,
                       area_pick *best) {
@@ -344,6 +366,19 @@ static void area_best(const pol *p, int kind, int size, int range,
     fray_footprint me = p->me->fp;
     fray_area a;
     memset(best, 0, sizeof *best);
+    /* The enemies an area could count (area_count): a placement whose
+     * area's bounding square touches fewer than two of them cannot be
+     * chosen (area_consider wants two), so it is passed over unweighed. */
+    fray_footprint foes[FA_MAX_COMBATANTS];
+    int n_foes = 0;
+    for (int i = 0; i < p->st->n; i++) {
+        const fa_cstate *c = &p->st->c[i];
+        if (i != p->who && p->s->c[i].side != p->def->side &&
+            !fa_has(c, FA_C_DEAD) && !out_of_fight(c))
+            foes[n_foes++] = c->fp;
+    }
+    if (n_foes < 2)
+        return;
     if (kind == FA_AREA_BLAST) {
         fray_pos corners[4 * (FRAY_GRID_MAX + 5)];
         int n = fray_area_blast_placements(g, me, size, corners,
@@ -351,6 +386,10 @@ static void area_best(const pol *p, int kind, int size, int range,
         if (n > (int)(sizeof corners / sizeof corners[0]))
             n = (int)(sizeof corners / sizeof corners[0]);
         for (int i = 0; i < n; i++) {
+            /* a blast is the square of `size` from its corner (core/area.c) */
+            if (foes_in(foes, n_foes, corners[i].x, corners[i].y,
+                        corners[i].x + size - 1, corners[i].y + size - 1) < 2)
+                continue;
             if (fray_area_blast(g, me, size, corners[i], &a) != FRAY_OK)
                 continue;
             area_consider(p, &a, me, corners[i], best);
@@ -359,10 +398,14 @@ static void area_best(const pol *p, int kind, int size, int range,
         fray_area_aura(g, me, size, (fray_area_metric)p->s->opt.burst, false, &a);
         area_consider(p, &a, me, me.at, best);
     } else if (kind == FA_AREA_BURST) {
+        /* A burst of `size` lies inside the square of side 2 size + 1 about
+         * its origin (core/area.c, any metric). */
         for (int x = me.at.x - range; x <= me.at.x + range; x++)
             for (int y = me.at.y - range; y <= me.at.y + range; y++) {
                 fray_pos o = {(int16_t)x, (int16_t)y};
                 if (!fray_grid_in(g, o))
+                    continue;
+                if (foes_in(foes, n_foes, x - size, y - size, x + size, y + size) < 2)
                     continue;
                 fray_footprint of = {o, 1};
                 if (fray_grid_range(me, of) > range ||
@@ -603,6 +646,10 @@ static bool walk_toward(pol *p, const option *o, int t, lazy_map *lm,
         for (int y = 0; y < m->h; y++) {
             if (!stand_ok(m, x, y, p->speed) || m->cost[y][x] == 0)
                 continue;
+            /* a square no better than the best already found (score 0,
+             * the least, at no lower cost) need not be weighed */
+            if (best_cost >= 0 && best_score == 0 && m->cost[y][x] >= best_cost)
+                continue;
             fray_pos at = {(int16_t)x, (int16_t)y};
             fray_footprint f = fp_at(p, at);
             int score;
@@ -783,10 +830,10 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
     pol p = {.s = s, .st = st, .who = who, .def = &s->c[who],
              .sb = &s->sb[s->c[who].sb], .me = &st->c[who]};
     p.tactics = s->c[who].tactics;
-    /* What the rules let it move now (darkness, Slowed ...): the same
-     * number fa_check holds its walk and charge to. */
-    p.speed = fa_move_allowance(s, st, who, FA_CMD_WALK);
-    if (!can_act(p.me) || nearest_enemy(&p) < 0) {
+    bool any_enemy = false;
+    for (int i = 0; i < st->n && !any_enemy; i++)
+        any_enemy = is_enemy(&p, i);
+    if (!can_act(p.me) || !any_enemy) {
         cmd_init(&p, out, FA_CMD_END_TURN, -1);
         return FRAY_OK;
     }
@@ -825,7 +872,7 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
      * work is) is filled only when a move is considered. */
     lazy_map m;   /* not zeroed: 33 KB a call would cost a microsecond */
     m.p = &p;
-    m.max_cost = can_move(&p) ? p.speed : 0;
+    m.max_cost = 0; /* with p.speed, when the map is first asked for */
     m.ready = false;
 
     bool ranged = false;

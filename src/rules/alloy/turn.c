@@ -10,6 +10,7 @@
  */
 #include "alloy_int.h"
 
+#include <stddef.h>
 #include <string.h>
 
 static void fail(fa_run *r, fray_status status) {
@@ -21,8 +22,14 @@ static void fail(fa_run *r, fray_status status) {
 
 void fa_state_init(const fa_setup *s, fa_state *st, uint64_t seed,
                    uint64_t trial) {
-    memset(st, 0, sizeof *st);
-    st->n = (int8_t)(s->n < FA_MAX_COMBATANTS ? s->n : FA_MAX_COMBATANTS);
+    /* Only what a fight of s->n combatants reads is cleared: the rest of
+     * c[] is never looked at (every loop stops at st->n), and clearing the
+     * whole state was a tenth of a simulated duel. */
+    int n = s->n < FA_MAX_COMBATANTS ? s->n : FA_MAX_COMBATANTS;
+    memset(st, 0, offsetof(fa_state, c));
+    memset(st->c, 0, (size_t)(n > 0 ? n : 0) * sizeof st->c[0]);
+    st->between = false;
+    st->n = (int8_t)n;
     st->winner = -1;
     st->cur = -1;
     st->cur_pos = -1;
@@ -450,10 +457,10 @@ bool fa_check_over(fa_run *r) {
             seen[sd] = true;
             sides++;
             standing_side = sd;
+            if (sides > 1)
+                return false; /* two sides standing: not over */
         }
     }
-    if (sides > 1)
-        return false;
     st->over = true;
     st->winner = (int8_t)(sides == 1 ? standing_side : -2);
     st->cur = -1;
