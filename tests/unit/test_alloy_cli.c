@@ -119,15 +119,13 @@ Test(alloy_cli, death_saves_option_refused_where_said) {
               d.message);
 }
 
-/* BUG: a Tiny creature may end its move in a larger creature's square
+/* A Tiny creature may end its move in a larger creature's square
  * (004:824); the Rat of tests/cli/input/alloy_tiny_in_square.json charges
- * into the Guard's square (seed 1), and then the Guard's tactics choose
- * a basic attack on it that the rules refuse ("Rat is not adjacent to
- * G"): the fight stops after event 3 (exit 3).
- *   fray fight tests/cli/input/alloy_tiny_in_square.json --seed 1
- * A creature in one's own square is within reach (distance 0), or else
- * the tactics must not choose the attack. Found by fuzz_alloy_load. */
-Test(alloy_cli, tiny_creature_in_the_square, .disabled = true) {
+ * into the Guard's square (seed 1). A creature in one's own square is
+ * within reach (fray's reading), so the Guard's attack on it is allowed
+ * (it was refused, "Rat is not adjacent to G", and the fight stopped).
+ * Found by fuzz_alloy_load. */
+Test(alloy_cli, tiny_creature_in_the_square) {
     fray_setup *s = load("tests/cli/input/alloy_tiny_in_square.json");
     fray_fight *f = start(s, 1);
     fray_status st = FRAY_OK;

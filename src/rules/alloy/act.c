@@ -90,9 +90,10 @@ bool fa_threatens(const fa_setup *s, const fa_state *st, int a, int b) {
     const fa_weapon *w = weapon_of(s, st, a, -1);
     if (w && w->kind == FA_WK_RANGED)
         return false;
+    /* A Tiny creature in one's own square (004:824) is within reach. */
     bool near = sb_of(s, a)->threatening_reach
                     ? fray_grid_within(ca->fp, st->c[b].fp, melee_reach(s, st, a))
-                    : fray_grid_adjacent(ca->fp, st->c[b].fp);
+                    : fray_grid_within(ca->fp, st->c[b].fp, 1);
     if (!near)
         return false;
     return fray_grid_cover(&s->map, ca->fp, st->c[b].fp) != FRAY_COVER_TOTAL;
@@ -444,8 +445,9 @@ static fray_status target_ok(const fa_setup *s, const fa_state *st, int who,
 
 static fray_status adjacent_ok(const fa_setup *s, const fa_state *st, int who,
                                int t, int reach, char *why, size_t ws) {
-    if (reach <= 1 ? !fray_grid_adjacent(st->c[who].fp, st->c[t].fp)
-                   : !fray_grid_within(st->c[who].fp, st->c[t].fp, reach))
+    /* Within reach: adjacent, or (a Tiny creature, 004:824) in the same
+     * square. */
+    if (!fray_grid_within(st->c[who].fp, st->c[t].fp, reach < 1 ? 1 : reach))
         return refuse(why, ws, reach <= 1 ? "%s is not adjacent to %s"
                                           : "%s is not within %s's reach",
                       nm(s, t), nm(s, who));
