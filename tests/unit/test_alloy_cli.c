@@ -70,17 +70,14 @@ Test(alloy_cli, table_refusals_and_dice_by_hand) {
     fray_setup_free(s);
 }
 
-/* BUG: examples/alloy/skirmish.yaml, seed 1, at the table: Lyra delays
+/* examples/alloy/skirmish.yaml, seed 1, at the table: Lyra delays
  * (004:572), Vance readies an attack (004:645-653, "Ready Ends Actions"),
- * then `next`: the event tells no one's turn (Kessler, initiative 17, is
- * next), fray_fight_turn says Lyra's, and the tactics' step fails: "Lyra's
- * tactics chose End Turn, which the rules refuse: it is not Lyra's turn".
- *   printf 'next\ntrooper shift 4,2\ntrooper total-defense\nnext\n
- *     duelist delay\nnext\nmerc ready attack thug-1 when thug-1
- *     moves-adjacent\nnext\nauto 1\n' |
- *   fray fight examples/alloy/skirmish.yaml --table --seed 1
- * Found by fuzz_alloy_command. */
-Test(alloy_cli, delay_then_ready_then_next, .disabled = true) {
+ * then `next`: Vance's turn ends, and a delayed turn may come back "after
+ * any other combatant's turn" (004:573), so Lyra has the word (the GM's
+ * `next` would pass it on to Kessler). The tactics bring her back (they
+ * chose End Turn, which the rules refused, and the fight stopped). Found
+ * by fuzz_alloy_command. */
+Test(alloy_cli, delay_then_ready_then_next) {
     fray_setup *s = load("examples/alloy/skirmish.yaml");
     fray_fight *f = start(s, 1);
     command(f, "next");
@@ -92,12 +89,18 @@ Test(alloy_cli, delay_then_ready_then_next, .disabled = true) {
     command(f, "merc ready attack thug-1 when thug-1 moves-adjacent");
     command(f, "next");
     const char *who = fray_fight_turn(f, NULL, 0);
-    cr_assert(who && strcmp(who, "Kessler") == 0, "the turn is %s's",
-              who ? who : "nobody");
+    cr_assert(who && strcmp(who, "Lyra") == 0, "the word is %s's",
+              who ? who : "nobody's");
     fray_status st = fray_fight_step(f);
     char why[256] = "";
     fray_fight_failure(f, why, sizeof why);
     cr_assert_eq(st, FRAY_OK, "%s", why);
+    int n = fray_fight_events(f);
+    const char *action = fray_event_action(f, n - 1);
+    cr_assert(action && strcmp(action, "resume") == 0, "%s",
+              action ? action : "(none)");
+    who = fray_fight_turn(f, NULL, 0);
+    cr_assert(who && strcmp(who, "Lyra") == 0);
     fray_fight_free(f);
     fray_setup_free(s);
 }

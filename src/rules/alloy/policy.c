@@ -830,6 +830,12 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
     pol p = {.s = s, .st = st, .who = who, .def = &s->c[who],
              .sb = &s->sb[s->c[who].sb], .me = &st->c[who]};
     p.tactics = s->c[who].tactics;
+    /* Delaying (at the table: the tactics never delay), and another's
+     * turn has just ended: it comes back now (004:573-574). */
+    if (st->cur != who && fa_has(p.me, FA_C_DELAYING)) {
+        cmd_init(&p, out, FA_CMD_RESUME, -1);
+        return FRAY_OK;
+    }
     bool any_enemy = false;
     for (int i = 0; i < st->n && !any_enemy; i++)
         any_enemy = is_enemy(&p, i);
