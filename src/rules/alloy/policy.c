@@ -107,6 +107,10 @@ static void cmd_init(const pol *p, fa_command *c, fa_cmd_kind kind, int slot) {
     c->slot = (uint8_t)(slot < 0 ? FA_ACT_NONE : slot);
     c->power = -1;
     c->weapon = -1;
+    /* No square and no readied action unless said (as parse.c's). */
+    c->origin.x = c->origin.y = -1;
+    c->ready.who = c->ready.power = c->ready.target = -1;
+    c->ready.kind = FA_CMD_ATTACK;
 }
 
 static fray_footprint fp_at(const pol *p, fray_pos at) {
