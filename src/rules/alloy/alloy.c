@@ -542,6 +542,14 @@ static fray_status rs_command(void *rfight, const char *text,
             return fray__diag_set(diag, rc, 0,
                                   "the %s needs more dice than the %zu given",
                                   fa_cmd_title(cmd.kind), n_dice);
+        if (dice && rc == FRAY_ERR_INVALID && r.bad_sides > 0 &&
+            r.used_given < n_dice)
+            return fray__diag_set(diag, rc, 0,
+                                  "die %zu given, %d, is not a roll of the "
+                                  "d%d the %s asks for there (1 to %d)",
+                                  r.used_given + 1, dice[r.used_given],
+                                  r.bad_sides, fa_cmd_title(cmd.kind),
+                                  r.bad_sides);
         if (dice && rc == FRAY_ERR_INVALID)
             return fray__diag_set(diag, rc, 0,
                                   "die %zu given does not fit the die rolled "

@@ -569,6 +569,7 @@ typedef struct fa_run {
     int replay_choice;         /* next recorded choice */
     const fa_hooks *hooks;     /* NULL: the defaults */
     fray_status failed;        /* the first error; once set, everything stops */
+    int bad_sides;             /* a given die that did not fit: the die asked for (d20: 20) */
 } fa_run;
 
 /* Rolls one die of `sides` (2..100) for `who`: given, replayed or drawn;

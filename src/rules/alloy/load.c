@@ -1184,7 +1184,7 @@ static fray_status check_kind(al *L, const yn *root, int *out) {
     char b[64];
     if (!r)
         return FAIL(L, root, "missing key 'rules': an Alloy file says rules: alloy");
-    if (!scalar(r) || !yr_ieq(r->text, "alloy")) {
+    if (!scalar(r) || strcmp(r->text, "alloy") != 0) {
         if (scalar(r) && yr_distance(r->text, "alloy") <= 2)
             return FAIL(L, r, "no ruleset '%.40s' (did you mean 'alloy'?)", r->text);
         return FAIL(L, r, "this loader reads Alloy files (rules: alloy), got %s",

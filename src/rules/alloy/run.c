@@ -47,6 +47,7 @@ int fa_roll(fa_run *r, int sides, fa_die_purpose purpose, int who) {
     } else if (r->given && r->used_given < r->n_given) {
         value = r->given[r->used_given];
         if (value < 1 || value > sides) {
+            r->bad_sides = sides;
             fail(r, FRAY_ERR_INVALID);
             return 0;
         }
