@@ -832,10 +832,13 @@ static fray_status rs_run(void *rfight) {
     return FRAY_OK;
 }
 
-/* INTEGRATOR: written against today's fray_sim_counts; the layer may
- * rename it (dealt/taken/spent arrays): damage goes in stun_dealt /
- * stun_taken (harm kind 0), action points in fate_cards (spent kind 0)
- * and heroic surges in chips (spent kind 1). */
+/* Every action kind has its place in the counts (kind k: command kind
+ * k + FA_CMD_ATTACK). */
+_Static_assert(FA_CMD_KINDS - FA_CMD_ATTACK <= FRAY_SIM_ACTION_KINDS,
+               "Alloy's actions fit fray_sim_counts.by_kind");
+
+/* A finished fight's numbers: damage is harm kind 0 (rs_harm_name),
+ * action points and heroic surges spent kinds 0 and 1 (rs_spent_name). */
 static void rs_count(const void *rfight, fray_sim_counts *c) {
     const fa_fight *f = rfight;
     const fa_state *st = &f->st;
@@ -857,12 +860,12 @@ static void rs_count(const void *rfight, fray_sim_counts *c) {
             cc->standing++;
         if (fa_has(cs, FA_C_DEAD))
             cc->dead++;
-        cc->stun_dealt += (uint64_t)f->dealt[i];
-        cc->stun_taken += (uint64_t)f->taken[i];
+        cc->dealt[0] += (uint64_t)f->dealt[i];
+        cc->taken[0] += (uint64_t)f->taken[i];
         cc->actions += (uint64_t)f->actions[i];
         int ap = f->ap0[i] - cs->ap, sg = f->surges0[i] - cs->surges;
-        cc->fate_cards += ap > 0 ? (uint64_t)ap : 0;
-        cc->chips += sg > 0 ? (uint64_t)sg : 0;
+        cc->spent[0] += ap > 0 ? (uint64_t)ap : 0;
+        cc->spent[1] += sg > 0 ? (uint64_t)sg : 0;
         for (int k = 0; k < FRAY_SIM_ACTION_KINDS; k++)
             cc->by_kind[k] += f->by_kind[i][k];
     }

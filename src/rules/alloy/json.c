@@ -582,54 +582,47 @@ static fray_status get_named(reader *r, json_t *v, const char *path,
 }
 
 /* A weapon slot of the actor's block, by the weapon's id or the slot. */
-static fray_status get_weapon(reader *r, json_t *v, const char *path, int who,
-                              int *out) {
+/* One of the actor's n weapons or powers (`what`), by its id or its
+ * place in the stat block. */
+static fray_status get_item(reader *r, json_t *v, const char *path, int who,
+                            const char *what, int n,
+                            const char *(*id_of)(const fa_setup *, int, int),
+                            int *out) {
     const fa_setup *s = r->s;
-    if (who < 0)
-        return bad(r, path, "a weapon needs an actor");
-    const fa_statblock *sb = &s->sb[s->c[who].sb];
     if (json_is_string(v)) {
-        for (int i = 0; i < sb->n_weapons; i++) {
-            const char *id = weapon_id(s, who, i);
+        for (int i = 0; i < n; i++) {
+            const char *id = id_of(s, who, i);
             if (id && same_word(id, json_string_value(v))) {
                 *out = i;
                 return FRAY_OK;
             }
         }
-        return bad(r, path, "'%.40s' is not one of %s's weapons",
-                   json_string_value(v), s->c[who].name);
+        return bad(r, path, "'%.40s' is not one of %s's %ss",
+                   json_string_value(v), s->c[who].name, what);
     }
     long x;
-    if (sb->n_weapons == 0)
-        return bad(r, path, "%s has no weapons", s->c[who].name);
-    fray_status rc = get_int(r, v, path, 0, sb->n_weapons - 1, &x);
+    if (n == 0)
+        return bad(r, path, "%s has no %ss", s->c[who].name, what);
+    fray_status rc = get_int(r, v, path, 0, n - 1, &x);
     if (rc == FRAY_OK)
         *out = (int)x;
     return rc;
 }
 
+static fray_status get_weapon(reader *r, json_t *v, const char *path, int who,
+                              int *out) {
+    if (who < 0)
+        return bad(r, path, "a weapon needs an actor");
+    return get_item(r, v, path, who, "weapon",
+                    r->s->sb[r->s->c[who].sb].n_weapons, weapon_id, out);
+}
+
 static fray_status get_power(reader *r, json_t *v, const char *path, int who,
                              int *out) {
-    const fa_setup *s = r->s;
     if (who < 0)
         return bad(r, path, "a power needs an actor");
-    const fa_statblock *sb = &s->sb[s->c[who].sb];
-    if (json_is_string(v)) {
-        for (int i = 0; i < sb->n_powers; i++)
-            if (same_word(sb->powers[i].id, json_string_value(v))) {
-                *out = i;
-                return FRAY_OK;
-            }
-        return bad(r, path, "'%.40s' is not one of %s's powers",
-                   json_string_value(v), s->c[who].name);
-    }
-    long x;
-    if (sb->n_powers == 0)
-        return bad(r, path, "%s has no powers", s->c[who].name);
-    fray_status rc = get_int(r, v, path, 0, sb->n_powers - 1, &x);
-    if (rc == FRAY_OK)
-        *out = (int)x;
-    return rc;
+    return get_item(r, v, path, who, "power",
+                    r->s->sb[r->s->c[who].sb].n_powers, power_id, out);
 }
 
 static const char *cmd_name_of(int k) { return fa_cmd_name(k); }
