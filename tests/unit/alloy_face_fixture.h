@@ -177,10 +177,5 @@ static inline fa_state *fx_state(const fa_setup *s) {
     return st;
 }
 
-/* true while the engine (turn.c, act.c, policy.c) is stubbed in this
- * branch: stub_alloy-face.c defines fa__face_stubs; the integrator
- * deletes that file, and the fight tests then run for real. */
-extern const int fa__face_stubs __attribute__((weak));
-static inline bool fx_engine_stubbed(void) { return &fa__face_stubs != NULL; }
 
 #endif

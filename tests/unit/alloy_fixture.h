@@ -18,7 +18,7 @@
  * fa_second_wind, fa_defense_value, fa_attack_line_of, fa_attack_mods,
  * fa_suppress_turn_end), recording their calls in f->fake,
  * so that those tests check turn.c and act.c alone: with all of them
- * defined here, the linker takes neither attack.c nor the branch's stub
+ * defined here, the linker does not take attack.c
  * from the library.
  *
  * Every test file is its own executable: the helpers are static inline.

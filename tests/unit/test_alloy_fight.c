@@ -4,9 +4,6 @@
  * packed, read from JSON and told; and, with the engine, a fight begun,
  * stepped, a command with dice rolled by hand, a journal of packed events
  * replayed to the same state, refused commands that change nothing.
- *
- * The fight tests need turn.c, act.c and policy.c: while this branch runs
- * on stub_alloy-face.c they are skipped (the integrator's merge runs them).
  */
 #include <criterion/criterion.h>
 #include <jansson.h>
@@ -127,11 +124,6 @@ Test(alloy_fight, event_read_names_field_and_column) {
 
 /* ---- With the engine --------------------------------------------------------- */
 
-#define NEEDS_ENGINE()                                                          \
-    do {                                                                        \
-        if (fx_engine_stubbed())                                                \
-            cr_skip_test("turn.c, act.c and policy.c are stubs in this branch"); \
-    } while (0)
 
 typedef struct journal {
     uint8_t *buf;
@@ -171,7 +163,6 @@ static void *replayed(const journal *j, uint64_t seed) {
  * rolled by hand; the journal replays to the same state; refused commands
  * change nothing. */
 Test(alloy_fight, begin_steps_command_replay_refusal_004_235) {
-    NEEDS_ENGINE();
     journal j;
     j.buf = malloc(RS->event_max * 512);
     j.off[0] = 0;
@@ -253,7 +244,6 @@ Test(alloy_fight, begin_steps_command_replay_refusal_004_235) {
 /* The simulation's loop: a whole fight quietly, its numbers counted;
  * the same trial twice gives the same fight. */
 Test(alloy_fight, simulation_counts_a_trial) {
-    NEEDS_ENGINE();
     void *f = NULL;
     cr_assert_eq(RS->sim_fight_new(S, 7, 0, NULL, NULL, &f), FRAY_OK);
     cr_assert_eq(RS->reset_trial(f, 7, 3), FRAY_OK);
@@ -299,7 +289,6 @@ Test(alloy_fight, command_before_begin_refused) {
 /* 004:453-461 the table declines an opportunity attack: `decline ID`
  * becomes the choice "not taken", told, and replayed as made. */
 Test(alloy_fight, table_declines_an_opportunity_attack_004_453) {
-    NEEDS_ENGINE();
     /* orc 1 next to Tony (1,1): Tony walking away provokes. */
     S->c[FX_ORC1].at.x = 2;
     S->c[FX_ORC1].at.y = 2;
@@ -334,7 +323,6 @@ Test(alloy_fight, table_declines_an_opportunity_attack_004_453) {
 /* The fight's round limit (`until`): the fight stops before the round
  * after it begins; nobody wins; the step that found it makes no event. */
 Test(alloy_fight, round_limit_stops_before_the_next_round) {
-    NEEDS_ENGINE();
     fray__fight_opts o = {.facts = true, .record = true, .until = 1};
     void *f = NULL;
     cr_assert_eq(RS->fight_new(S, &o, NULL, &f), FRAY_OK);

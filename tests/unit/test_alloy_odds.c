@@ -431,8 +431,8 @@ Test(alloy_odds, proficiency_only_when_proficient_004_57) {
 }
 
 /* The engine's own fights of setup s (turn.c, act.c, attack.c and the
- * tactics): the share of n trials combatant 0's side wins; -1 when the
- * engine is not merged yet (fa_begin refuses). */
+ * tactics): the share of n trials combatant 0's side wins; -1 when a
+ * fight cannot begin (fa_begin refuses). */
 static double engine_wins(const fa_setup *s, int n, double *out_unfinished) {
     fa_state *st = calloc(1, sizeof *st);
     fa_event *ev = calloc(1, sizeof *ev);
@@ -479,7 +479,7 @@ static double engine_wins(const fa_setup *s, int n, double *out_unfinished) {
 
 /* The engine's fights of a duel with second wind and an action point:
  * the frequency of a's wins lies within 4.5 standard errors of the
- * chain's P(win). Skipped until the engine is merged. */
+ * chain's P(win). */
 Test(alloy_odds, the_engine_agrees) {
     pair p = duel_pair(22, 14, 24, 13);
     p.f->s.weapons[p.wa].w.sides = 8;
@@ -502,10 +502,7 @@ Test(alloy_odds, the_engine_agrees) {
     double freq = engine_wins(&p.f->s, N, &unf);
     double pw = o->p_win[0];
     free(o);
-    if (freq < 0) {
-        free(p.f);
-        cr_skip_test("the engine (turn.c, act.c, attack.c) is not merged yet");
-    }
+    cr_assert_geq(freq, 0, "the engine's fights could not run");
     double se = sqrt(pw * (1 - pw) / N);
     cr_assert_lt(fabs(freq - pw), 4.5 * se, "chain %.5f engine %.5f", pw, freq);
     /* a round limit of 3: the fights left unfinished (nobody wins) */
@@ -527,8 +524,7 @@ Test(alloy_odds, the_engine_agrees) {
 /* fa_duel_setup from the example stat blocks (load.c), read through
  * examples/alloy/duel.yaml: the Brawler
  * (default tactics, two surges) against the Thug (aggressive, its club),
- * side by side; the chain's odds against the engine's fights. Skipped
- * until load.c and the engine are merged. */
+ * side by side; the chain's odds against the engine's fights. */
 Test(alloy_odds, duel_of_two_stat_blocks) {
     /* an encounter file: fa_load reads only those, and it brings every
      * stat block of examples/alloy/statblocks.yaml */
@@ -538,9 +534,6 @@ Test(alloy_odds, duel_of_two_stat_blocks) {
     memset(&diag, 0, sizeof diag);
     fray_status rc = fa_duel_setup(path, "Brawler", path, "Thug", NULL, NULL,
                                    NULL, &out, &diag);
-    if (rc != FRAY_OK && (strstr(diag.message, "stub:") ||
-                          strstr(diag.message, "No such file")))
-        cr_skip_test("load.c and examples/alloy are not merged yet");
     cr_assert_eq(rc, FRAY_OK, "%s", diag.message);
     fa_setup *s = out;
     cr_assert_eq(s->n, 2);
@@ -591,9 +584,6 @@ Test(alloy_odds, the_example_duel_004_924_982) {
     fray_diag diag;
     memset(&diag, 0, sizeof diag);
     fray_status rc = fa_load(path, NULL, &s, &diag);
-    if (rc != FRAY_OK && (strstr(diag.message, "stub:") ||
-                          strstr(diag.message, "No such file")))
-        cr_skip_test("load.c and examples/alloy are not merged yet");
     cr_assert_eq(rc, FRAY_OK, "%s", diag.message);
     fray_duel_odds *o = calloc(1, sizeof *o);
     cr_assert_not_null(o);

@@ -397,8 +397,6 @@ Test(alloy_parse, commands_for_a_loaded_encounter_004_131) {
 /* 004:773-780 Walk to one square further than a step: the cheapest path
  * there as the engine counts it (fa_reach, act.c), square by square. */
 Test(alloy_parse, walk_to_a_far_square_takes_the_cheapest_path_004_773) {
-    if (fx_engine_stubbed())
-        cr_skip_test("fa_reach (act.c) is a stub in this branch");
     fa_command c = parse_ok("tony walk 5,1");
     cr_assert_eq(c.n_path, 4);
     cr_assert_eq(c.path[3].x, 5);
