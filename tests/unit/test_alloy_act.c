@@ -265,6 +265,7 @@ Test(alloy_act, melee_attack_does_not_provoke_004_302) {
 }
 
 /* A melee basic attack needs the target in reach. */
+/* 004:77, 457: a melee attack reaches adjacent squares (5 ft) only. */
 Test(alloy_act, melee_attack_refused_out_of_reach) {
     int a, b;
     fixture *f = pair(&a, &b, 2, 5, 5, 5);
@@ -1111,6 +1112,7 @@ Test(alloy_act, suppressing_fire_told_at_turn_end_004_701) {
 
 /* A wall between two adjacent squares: no trip through it, and no
  * threat (grid.h: a melee attack needs cover short of total). */
+/* 004:860-866: total cover (a wall) blocks the attack. */
 Test(alloy_act, no_reach_through_a_wall) {
     int a, b;
     fixture *f = pair(&a, &b, 2, 5, 3, 5);

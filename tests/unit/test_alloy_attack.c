@@ -55,6 +55,7 @@ Test(alloy_attack, not_proficient_loses_the_bonus_004_57) {
     free(f);
 }
 
+/* 004:57, docs/rules/alloy.md "Unarmed": 1d4 with nothing in hand. */
 Test(alloy_attack, unarmed_when_nothing_in_hand_ruling) {
     afx *f = afx_new(20, 20);
     int a = afx_add(f, 0, 5, 5, -1);
@@ -796,6 +797,7 @@ Test(alloy_attack, grapple_needs_a_free_hand_and_one_size_004_611) {
     free(f);
 }
 
+/* 004:599 checks against a defense: no natural 1 or 20 (fray's reading). */
 Test(alloy_attack, check_vs_defense_no_automatic_results) {
     afx *f = afx_new(20, 20);
     int a = afx_add(f, 0, 5, 5, SLOT_SWORD);
@@ -887,6 +889,7 @@ Test(alloy_attack, hit_and_crit_chances_match_exact_odds_004_49_175) {
     odds_case(-8, 3, 19);    /* natural 1 still misses */
 }
 
+/* 004:763-769 special abilities; rulesets-checklists L8. */
 Test(alloy_attack, power_effects_on_hit_and_usage_L8) {
     afx *f = afx_new(20, 20);
     fa_power *p = afx_power(f, SB_SOLDIER, 0);

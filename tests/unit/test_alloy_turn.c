@@ -90,6 +90,7 @@ Test(alloy_turn, initiative_ties_modifier_then_die_004_235) {
 }
 
 /* init_ties: listed keeps the encounter's order for a full tie. */
+/* 004:235, rulesets-checklists L7.23: option initiative-ties: listed. */
 Test(alloy_turn, initiative_ties_listed_option) {
     fixture *f = af_new(12, 12);
     f->s.opt.init_ties = FA_TIES_LISTED;
@@ -145,6 +146,7 @@ Test(alloy_turn, surprise_round_004_40_245_259) {
 }
 
 /* surprise_action: standard-and-move lets the aware take both. */
+/* 004:40, 253, L7.2: option surprise-action: standard-and-move. */
 Test(alloy_turn, surprise_round_standard_and_move_option) {
     int a, b;
     fixture *f = two(&a, &b, 0, 0);
@@ -215,6 +217,7 @@ Test(alloy_turn, action_trading_004_289) {
 
 /* cmd.slot: the slot asked for pays, when it may (a swift in place of a
  * move), and a smaller slot never pays for a bigger action. */
+/* 004:278-289: the slot a command asks to spend. */
 Test(alloy_turn, action_slot_asked_for) {
     int a, b;
     fixture *f = started(&a, &b);
@@ -265,6 +268,7 @@ Test(alloy_turn, action_point_extra_standard_004_291) {
     free(f);
 }
 
+/* 004:291, L7.12: no action point left, no extra standard action. */
 Test(alloy_turn, action_point_none_left) {
     int a, b;
     fixture *f = started(&a, &b);
@@ -478,6 +482,7 @@ Test(alloy_turn, delay_refused_after_acting_004_572) {
 }
 
 /* The fight is over when one side has nobody standing (FACT OVER). */
+/* 004:211: a side whose every combatant is dying or dead is out. */
 Test(alloy_turn, over_when_one_side_falls) {
     int a, b;
     fixture *f = started(&a, &b);
