@@ -3,19 +3,13 @@
  */
 #include "track.h"
 
+#include <assert.h>
 #include <string.h>
 
 void fray__track_init(fray__track *t, fray__track_dir dir) {
-    memset(t, 0, sizeof *t);
+    /* The entries past n are never read: only n and the order matter. */
+    t->n = 0;
     t->dir = (uint8_t)dir;
-}
-
-/* true when an entry (key, tie) goes strictly before entry e. */
-static bool goes_before(const fray__track *t, int32_t key, int32_t tie,
-                        const fray__track_entry *e) {
-    if (key != e->key)
-        return t->dir == FRAY__TRACK_ASCENDING ? key < e->key : key > e->key;
-    return tie > e->tie;
 }
 
 int fray__track_find(const fray__track *t, int who) {
@@ -45,23 +39,36 @@ static void take_at(fray__track *t, int place) {
     t->n--;
 }
 
+/* The place a new entry (key, tie) goes: after every entry it does not
+ * go before. */
+static int place_for(const fray__track *t, int32_t key, int64_t tie) {
+    for (int i = 0; i < t->n; i++)
+        if (fray__track_goes_before(t, key, tie, &t->e[i]))
+            return i;
+    return t->n;
+}
+
 fray_status fray__track_insert(fray__track *t, int who, int32_t key,
-                               int32_t tie, int *out_place) {
+                               int64_t tie, int *out_place) {
     if (who < 0 || who > INT16_MAX || fray__track_find(t, who) >= 0)
         return FRAY_ERR_INVALID;
     if (t->n >= FRAY__TRACK_MAX)
         return FRAY_ERR_RANGE;
-    int place = t->n;
-    for (int i = 0; i < t->n; i++)
-        if (goes_before(t, key, tie, &t->e[i])) {
-            place = i;
-            break;
-        }
+    int place = place_for(t, key, tie);
     fray__track_entry e = {(int16_t)who, key, tie};
     put_at(t, place, e);
     if (out_place)
         *out_place = place;
     return FRAY_OK;
+}
+
+bool fray__track_drop(fray__track *t, int who) {
+    int w = fray__track_find(t, who);
+    if (w < 0)
+        return false;
+    for (t->n--; w < t->n; w++)
+        t->e[w] = t->e[w + 1];
+    return true;
 }
 
 fray_status fray__track_remove(fray__track *t, int who) {
@@ -95,7 +102,7 @@ fray_status fray__track_move_before(fray__track *t, int who, int before,
 }
 
 fray_status fray__track_rekey(fray__track *t, int who, int32_t key,
-                              int32_t tie) {
+                              int64_t tie) {
     if (fray__track_remove(t, who) != FRAY_OK)
         return FRAY_ERR_INVALID;
     /* Cannot fail: one place was just freed and who is not on it. */
@@ -127,7 +134,7 @@ bool fray__track_valid(const fray__track *t) {
         for (int j = i + 1; j < t->n; j++)
             if (t->e[j].who == t->e[i].who)
                 return false;
-        if (i > 0 && goes_before(t, t->e[i].key, t->e[i].tie, &t->e[i - 1]))
+        if (i > 0 && fray__track_goes_before(t, t->e[i].key, t->e[i].tie, &t->e[i - 1]))
             return false;
     }
     return true;

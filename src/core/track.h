@@ -10,9 +10,11 @@
  *     order and puts it back before another (004:565-579); Ready moves an
  *     entry to just before the one that triggered it (004:656);
  *   - the Combat Clock of 99 Towers (key = the phase, lowest first:
- *     FRAY__TRACK_ASCENDING; tie = the higher initiative first). 99 Towers
- *     moving onto this track is a later step: today its clock lives in
- *     src/rules/towers/engine.c;
+ *     FRAY__TRACK_ASCENDING; tie = minus (the slot in the phase's order
+ *     times 32, plus the index), so the lower slot goes first): every
+ *     combatant on the clock, kept in place by fray__track_set as its
+ *     phase changes and dropped when it falls or holds
+ *     (src/rules/towers/engine.c ft_clock_place);
  *   - later, Silent Winter's segments (key = the segment).
  *
  * Order: entries are kept sorted by key (direction per track) and, for
@@ -36,6 +38,8 @@
 
 #include "fray/common.h"
 
+#include <assert.h>
+
 enum { FRAY__TRACK_MAX = 32 };
 
 typedef enum fray__track_dir {
@@ -46,7 +50,8 @@ typedef enum fray__track_dir {
 typedef struct fray__track_entry {
     int16_t who;   /* the ruleset's combatant index (>= 0) */
     int32_t key;   /* initiative, phase, segment ... */
-    int32_t tie;   /* for equal keys: the higher first */
+    int64_t tie;   /* for equal keys: the higher first (wide enough for a
+                      ruleset's own order within a key times the combatants) */
 } fray__track_entry;
 
 typedef struct fray__track {
@@ -62,7 +67,7 @@ void fray__track_init(fray__track *t, fray__track_dir dir);
  * is full; FRAY_ERR_INVALID when who < 0 or who is already on it. The
  * track is unchanged on error. *out_place (may be NULL) gets the place. */
 FRAY_MUST_CHECK fray_status fray__track_insert(fray__track *t, int who,
-                                               int32_t key, int32_t tie,
+                                               int32_t key, int64_t tie,
                                                int *out_place);
 
 /* Takes `who` off the track (Delay). FRAY_ERR_INVALID when it is not on. */
@@ -87,7 +92,51 @@ FRAY_MUST_CHECK fray_status fray__track_move_before(fray__track *t, int who,
 /* Sets the key and tie of `who` and puts it in its new place (a
  * ruleset's "your initiative changes"). FRAY_ERR_INVALID when not on. */
 FRAY_MUST_CHECK fray_status fray__track_rekey(fray__track *t, int who,
-                                              int32_t key, int32_t tie);
+                                              int32_t key, int64_t tie);
+
+/* Puts `who` at its place by (key, tie), whether it is on the track or
+ * not (the Combat Clock after any change of a combatant's phase). It
+ * cannot fail: who must be 0 .. FRAY__TRACK_MAX - 1, so that at most
+ * FRAY__TRACK_MAX different entries exist (asserted). Inline: the Combat
+ * Clock calls it at every activation. */
+/* true when an entry (key, tie) goes strictly before entry e. */
+/* true when an entry (key, tie) goes strictly before entry e. */
+static inline bool fray__track_goes_before(const fray__track *t, int32_t key,
+                                           int64_t tie,
+                                           const fray__track_entry *e) {
+    if (key != e->key)
+        return t->dir == FRAY__TRACK_ASCENDING ? key < e->key : key > e->key;
+    return tie > e->tie;
+}
+
+static inline void fray__track_set(fray__track *t, int who, int32_t key,
+                                   int64_t tie) {
+    assert(who >= 0 && who < FRAY__TRACK_MAX);
+    /* In place, as one step of an insertion sort: the entry moves from
+     * where it was (or the end) toward its place, the others shift by
+     * one. A new or moved entry goes after those equal to it. */
+    int w = 0;
+    while (w < t->n && t->e[w].who != who)
+        w++;
+    if (w == t->n) {
+        assert(t->n < FRAY__TRACK_MAX);
+        t->n++;
+    }
+    while (w > 0 && fray__track_goes_before(t, key, tie, &t->e[w - 1])) {
+        t->e[w] = t->e[w - 1];
+        w--;
+    }
+    while (w + 1 < t->n &&
+           !fray__track_goes_before(t, key, tie, &t->e[w + 1])) {
+        t->e[w] = t->e[w + 1];
+        w++;
+    }
+    t->e[w] = (fray__track_entry){(int16_t)who, key, tie};
+}
+
+/* Takes `who` off the track if it is on; true when it was (one who
+ * leaves the clock: out of the fight, or holding). */
+bool fray__track_drop(fray__track *t, int who);
 
 /* The place after `place` (place -1: the first). When it runs past the
  * last it wraps to 0 and *out_wrapped (may be NULL) is set true: a new

@@ -146,3 +146,41 @@ Test(track, valid_finds_disorder_and_twins) {
     t.e[1].who = 0;
     cr_assert_not(fray__track_valid(&t));
 }
+
+/* The Combat Clock (seed 000 "Time Scales"; RULINGS 9): a combatant whose
+ * phase changes is put in its new place whether or not it was on the
+ * clock (fray__track_set), and one that leaves the fight or holds comes
+ * off it (fray__track_drop). Equal (key, tie) entries keep the order put
+ * in: the moved one goes after the others. */
+Test(track, set_places_on_or_off_and_drop_takes_off) {
+    fray__track t;
+    fray__track_init(&t, FRAY__TRACK_ASCENDING);
+    fray__track_set(&t, 0, 3, -4);
+    fray__track_set(&t, 1, 3, -8);
+    fray__track_set(&t, 2, 1, 0);
+    expect(&t, 3, (int[]){2, 0, 1});
+    /* 2 acts and moves on 5 phases: from first to last. */
+    fray__track_set(&t, 2, 6, 0);
+    expect(&t, 3, (int[]){0, 1, 2});
+    /* 1 is pushed back to phase 1 (earlier): to the front. */
+    fray__track_set(&t, 1, 1, -8);
+    expect(&t, 3, (int[]){1, 0, 2});
+    /* Equal to 0's (key, tie): after it, moved from the front or put new. */
+    fray__track_set(&t, 1, 3, -4);
+    expect(&t, 3, (int[]){0, 1, 2});
+    fray__track_set(&t, 5, 3, -4);
+    expect(&t, 4, (int[]){0, 1, 5, 2});
+    cr_assert(fray__track_drop(&t, 1));
+    cr_assert_not(fray__track_drop(&t, 1), "already off");
+    expect(&t, 3, (int[]){0, 5, 2});
+    /* A full track still takes a new place for one already on it. */
+    fray__track u;
+    fray__track_init(&u, FRAY__TRACK_DESCENDING);
+    for (int i = 0; i < FRAY__TRACK_MAX; i++)
+        fray__track_set(&u, i, i, 0);
+    fray__track_set(&u, 0, 100, 0);
+    cr_assert_eq(u.n, FRAY__TRACK_MAX);
+    cr_assert_eq(fray__track_who(&u, 0), 0);
+    cr_assert_eq(fray__track_who(&u, 1), FRAY__TRACK_MAX - 1);
+    cr_assert(fray__track_valid(&u));
+}

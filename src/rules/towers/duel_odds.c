@@ -416,6 +416,7 @@ static fray_status activation(duel *d, const mkey *mk, mentry *e) {
         c->aim = 0;
         c->aided_vs = -1;
     }
+    ft_clock_sync(st);
     ft_command cmd;
     ft_policy_choose(s, st, x, &cmd);
     if (!modelled_action(cmd.action))

@@ -100,9 +100,11 @@ static inline bool can_act(const ft_state *st, int c) {
     return yes;
 }
 
-int ft_next_actor(const ft_state *st) {
-    if (st->over)
-        return -1;
+/* The scan the clock track stands for: the earliest phase, then the
+ * lowest slot, then the lowest index, among those on the clock (builds
+ * without NDEBUG check the track against it). */
+#ifndef NDEBUG
+static int next_actor_scan(const ft_state *st) {
     int best = -1;
     int32_t best_phase = 0, best_slot = 0; /* st->c[best]'s, kept at hand */
     for (int i = 0; i < st->n; i++) {
@@ -118,6 +120,33 @@ int ft_next_actor(const ft_state *st) {
     }
     return best;
 }
+#endif
+
+int ft_next_actor(const ft_state *st) {
+    if (st->over)
+        return -1;
+    int best = st->clock.n > 0 ? st->clock.e[0].who : -1;
+    assert(best == next_actor_scan(st));
+    return best;
+}
+
+void ft_clock_place(ft_state *st, int c) {
+    if (!on_clock(st, c)) {
+        fray__track_drop(&st->clock, c);
+        return;
+    }
+    const ft_cstate *cs = &st->c[c];
+    /* Lower slots first, then lower indexes: the track puts higher ties
+     * first. */
+    fray__track_set(&st->clock, c, cs->phase,
+                    -((int64_t)cs->slot * FT_MAX_COMBATANTS + c));
+}
+
+void ft_clock_sync(ft_state *st) {
+    fray__track_init(&st->clock, FRAY__TRACK_ASCENDING);
+    for (int i = 0; i < st->n; i++)
+        ft_clock_place(st, i);
+}
 
 static int base_slot(const ft_cstate *c) {
     return (c->init_rank + 1) * FT_SLOT_STEP;
@@ -130,10 +159,12 @@ static void clock_move(ft_state *st, int c, int cost) {
         /* Zero-cost: to the bottom of this phase's order (seed "Free and
          * Zero-Cost Actions"); later zero-cost actions go behind it. */
         cs->slot = FT_SLOT_BOTTOM + (++st->next_slot) * FT_SLOT_STEP;
+        ft_clock_place(st, c);
         return;
     }
     cs->phase = st->phase + cost;
     cs->slot = base_slot(cs);
+    ft_clock_place(st, c);
 }
 
 /* ---- The end of the fight ------------------------------------------------ */
@@ -283,6 +314,7 @@ static fray_status offer_opportunity(ft_run *r, int e, int provoker) {
         return rc;
     /* The attacker moves back on the clock from wherever it is. */
     r->st->c[e].phase += r->setup->opt.opportunity_delay;
+    ft_clock_place(r->st, e);
     return FRAY_OK;
 }
 
@@ -584,6 +616,7 @@ static fray_status begin(ft_run *r) {
     }
     st->phase = 0;
     st->round = 1;
+    ft_clock_sync(st);
     return FRAY_OK;
 }
 
@@ -700,6 +733,7 @@ static void release(ft_run *r, int h, int phase, int slot) {
     }
     c->phase = phase;
     c->slot = slot;
+    ft_clock_place(r->st, h);
     ft_emit(r, FT_FACT_RELEASE, h, -1, phase, 0, 0, 0);
 }
 
@@ -1454,6 +1488,7 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
             c->flags |= FT_F_HOLDING;
             c->phase = FT_NEVER;
         }
+        ft_clock_place(st, a);
         ft_emit(r, FT_FACT_HOLD, a, cmd->hold_who, cmd->hold_kind,
                 cmd->hold_phase, cmd->hold_after, 0);
         *cost = FT_COST_SET;
@@ -1762,4 +1797,5 @@ void ft_state_reset_trial(const ft_setup *s, ft_state *st, uint64_t seed,
         fray__deck_init(&st->decks[d], &s->opt.deck);
         fray_deck_shuffle(&st->decks[d], &st->rng);
     }
+    ft_clock_sync(st);
 }

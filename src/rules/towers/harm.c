@@ -101,6 +101,9 @@ FT_NOINLINE static void status_change(ft_run *r, int c) {
         f |= FT_F_UNCONSCIOUS;
     cs->flags = f;
     uint16_t set = (uint16_t)(f & ~old), cleared = (uint16_t)(old & ~f);
+    /* Out of the fight, or back in it: off or on the Combat Clock. */
+    if ((set | cleared) & (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD))
+        ft_clock_place(r->st, c);
     /* v[0] what is newly set, v[1] what ended; a fact with nothing set
      * reads "back in the fight", so only when consciousness returns. */
     if (set || (cleared & FT_F_UNCONSCIOUS))

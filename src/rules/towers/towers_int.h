@@ -40,6 +40,7 @@
 #include "cards_int.h"
 #include "grid_int.h"
 #include "internal.h"
+#include "track.h"
 
 #include <limits.h>
 #include <stdatomic.h>
@@ -682,6 +683,13 @@ typedef struct ft_state {
     int n_decks;
     fray_deck decks[FT_MAX_DECKS];
     fray_rng rng;
+    /* The Combat Clock as the core time track (src/core/track.h): every
+     * combatant on the clock (in the fight and not holding), by phase,
+     * then its slot, then its index (key = phase, tie = -(slot * 32 +
+     * index)). It follows c[].phase, slot and flags: whatever changes
+     * them calls ft_clock_place (or ft_clock_sync), and ft_next_actor
+     * reads its first entry. */
+    fray__track clock;
 } ft_state;
 
 /* ---- Commands, events, facts -------------------------------------------- */
@@ -1075,6 +1083,13 @@ fray_footprint ft_footprint(const ft_setup *s, const ft_state *st, int c);
 /* The combatant whose turn it is, or -1 when the fight is over. Does not
  * change the state. */
 int ft_next_actor(const ft_state *st);
+/* Puts combatant c in its place on the clock track (st->clock) after its
+ * phase, slot or flags changed: on it when it is on the clock, off it
+ * when it is out of the fight or holding. */
+void ft_clock_place(ft_state *st, int c);
+/* Builds the clock track again from every combatant's phase, slot and
+ * flags (the begin event; states put together by hand). */
+void ft_clock_sync(ft_state *st);
 /* Resets st from the setup (no allocation, no parsing): decks shuffled with
  * rng seeded from `seed`. Then apply FT_CMD_BEGIN. */
 void ft_state_reset(const ft_setup *s, ft_state *st, uint64_t seed);
