@@ -849,7 +849,7 @@ Test(towers_combat, crit_bleed_needs_a_heart) {
     cr_assert_eq(ft_attack(&f->r, a, t, &o, &hit), FRAY_OK);
     cr_expect(ft_cond_has(&f->st, t, FT_COND_BLEEDING));
     cr_expect(ft_cond_has(&f->st, t, FT_COND_STUNNED));
-    cr_expect_eq(f->st.c[t].cond[0].x, 1, "Bleeding 1");
+    cr_expect_eq(f->st.c[t].cond[0].value, 1, "Bleeding 1");
     ft_cond_activation(&f->r, t, false);
     cr_expect(ft_cond_has(&f->st, t, FT_COND_STUNNED));
     ft_cond_activation(&f->r, t, true);
@@ -897,11 +897,11 @@ Test(towers_combat, condition_durations) {
     ft_cond_add(&f->r, a, FT_COND_BURNING, 3, FT_UNTIL_END_OF, a, 2, b);
     ft_cond_add(&f->r, a, FT_COND_BURNING, 1, FT_UNTIL_END_OF, a, 1, b);
     cr_expect_eq(f->st.c[a].n_cond, 1);
-    cr_expect_eq(f->st.c[a].cond[0].x, 3);
+    cr_expect_eq(f->st.c[a].cond[0].value, 3);
     cr_expect_eq(f->st.c[a].cond[0].count, 2);
     ft_cond_add(&f->r, a, FT_COND_BURNING, 2, FT_UNTIL_REMOVED, -1, 0, b);
-    cr_expect_eq(f->st.c[a].cond[0].x, 3);
-    cr_expect_eq(f->st.c[a].cond[0].until, FT_UNTIL_REMOVED);
+    cr_expect_eq(f->st.c[a].cond[0].value, 3);
+    cr_expect_eq(f->st.c[a].cond[0].ends, FT_UNTIL_REMOVED);
     free(f);
 }
 

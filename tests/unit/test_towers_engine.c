@@ -560,9 +560,10 @@ static void give_condition(fixture *f, int c, ft_condition k) {
     ft_cond *x = &f->st.c[c].cond[f->st.c[c].n_cond++];
     memset(x, 0, sizeof *x);
     x->kind = (uint8_t)k;
-    x->x = 1;
-    x->until = FT_UNTIL_REMOVED;
-    x->who = -1;
+    x->value = 1;
+    x->ends = FT_UNTIL_REMOVED;
+    x->whose = -1;
+    x->other = -1;
     x->source = -1;
 }
 

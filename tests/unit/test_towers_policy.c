@@ -175,7 +175,7 @@ Test(towers_policy, recovers_when_low) {
      * removes it): Recover even then. */
     f->st.c[0].n_cond = 1;
     f->st.c[0].cond[0].kind = FT_COND_BLEEDING;
-    f->st.c[0].cond[0].x = 1;
+    f->st.c[0].cond[0].value = 1;
     c = choose(f, 0);
     cr_expect_eq(c.action, FT_ACT_RECOVER);
     free(f);

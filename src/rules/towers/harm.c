@@ -239,13 +239,13 @@ fray_status ft_harm_combined(ft_run *r, int target, int stun, int flips,
     return FRAY_OK;
 }
 
-/* ---- Conditions ----------------------------------------------------------- */
+/* ---- Conditions (the core's lists with durations, src/core/cond.h) -------- */
+
+_Static_assert((int)FT_MAX_CONDITIONS >= (int)FT_CONDITION_COUNT,
+               "one entry per kind and room for every kind: a list is never full");
 
 static int cond_find(const ft_cstate *cs, ft_condition k) {
-    for (int i = 0; i < cs->n_cond && i < FT_MAX_CONDITIONS; i++)
-        if (cs->cond[i].kind == (uint8_t)k)
-            return i;
-    return -1;
+    return fray__cond_find(cs->cond, cs->n_cond, (int)k, -1);
 }
 
 bool ft_cond_has(const ft_state *st, int c, ft_condition k) {
@@ -292,64 +292,50 @@ void ft_cond_add(ft_run *r, int c, ft_condition k, int x, ft_until until,
          * duration stay. */
         ft_cond *o = &cs->cond[i];
         bool changed = false;
-        if (x > o->x) {
-            o->x = (int8_t)x;
+        if (x > o->value) {
+            o->value = (int8_t)x;
             changed = true;
         }
-        if (duration_key((int)until, count) > duration_key(o->until, o->count)) {
-            o->until = (uint8_t)until;
-            o->who = (int8_t)who;
+        if (duration_key((int)until, count) > duration_key(o->ends, o->count)) {
+            o->ends = (uint8_t)until;
+            o->whose = (int8_t)who;
             o->count = (int8_t)count;
             changed = true;
         }
         if (changed)
-            ft_emit(r, FT_FACT_CONDITION_ON, source, c, (int)k, o->x, 0, 0);
+            ft_emit(r, FT_FACT_CONDITION_ON, source, c, (int)k, o->value, 0, 0);
         return;
     }
-    if (cs->n_cond >= FT_MAX_CONDITIONS)
-        return; /* no room: eight conditions at once is already a lot */
-    ft_cond *n = &cs->cond[cs->n_cond++];
-    n->kind = (uint8_t)k;
-    n->x = (int8_t)x;
-    n->until = (uint8_t)until;
-    n->who = (int8_t)who;
-    n->count = (int8_t)count;
-    n->source = (int8_t)source;
+    /* A kind not on the list, and room for every kind (the static
+     * assertion above): it goes at the end. */
+    cs->cond[cs->n_cond++] = (ft_cond){.kind = (uint8_t)k,
+                                       .ends = (uint8_t)until,
+                                       .whose = (int8_t)who,
+                                       .count = (int8_t)count,
+                                       .other = -1,
+                                       .value = (int8_t)x,
+                                       .source = (int8_t)source};
     ft_emit(r, FT_FACT_CONDITION_ON, source, c, (int)k, x, 0, 0);
-}
-
-static void cond_drop(ft_run *r, int c, int i) {
-    ft_cstate *cs = &r->st->c[c];
-    int k = cs->cond[i].kind;
-    memmove(cs->cond + i, cs->cond + i + 1,
-            (size_t)(cs->n_cond - i - 1) * sizeof cs->cond[0]);
-    cs->n_cond--;
-    memset(&cs->cond[cs->n_cond], 0, sizeof cs->cond[0]);
-    ft_emit(r, FT_FACT_CONDITION_OFF, -1, c, k, 0, 0, 0);
 }
 
 void ft_cond_remove(ft_run *r, int c, ft_condition k) {
     if (c < 0 || c >= r->st->n)
         return;
-    int i = cond_find(&r->st->c[c], k);
-    if (i >= 0)
-        cond_drop(r, c, i);
+    ft_cstate *cs = &r->st->c[c];
+    int kind = fray__cond_drop(cs->cond, &cs->n_cond, cond_find(cs, k));
+    if (kind >= 0)
+        ft_emit(r, FT_FACT_CONDITION_OFF, -1, c, kind, 0, 0, 0);
 }
 
 /* ft_cond_activation from combatant `first` on. */
 FT_NOINLINE static void cond_activation_from(ft_run *r, int first, int who,
                                              bool at_end) {
-    uint8_t when = (uint8_t)(at_end ? FT_UNTIL_END_OF : FT_UNTIL_START_OF);
     for (int c = first; c < r->st->n; c++) {
         ft_cstate *cs = &r->st->c[c];
-        for (int i = 0; i < cs->n_cond;) {
-            ft_cond *x = &cs->cond[i];
-            if (x->until == when && x->who == who && --x->count <= 0) {
-                cond_drop(r, c, i);
-                continue;
-            }
-            i++;
-        }
+        uint8_t ended[FT_MAX_CONDITIONS];
+        int n = fray__cond_tick(cs->cond, &cs->n_cond, who, at_end, ended);
+        for (int i = 0; i < n; i++)
+            ft_emit(r, FT_FACT_CONDITION_OFF, -1, c, ended[i], 0, 0, 0);
     }
 }
 
@@ -425,8 +411,8 @@ FT_NOINLINE static void cond_on_action(ft_run *r, int c, int action) {
     const ft_cstate *cs = &r->st->c[c];
     int bi = cond_find(cs, FT_COND_BLEEDING);
     int ui = cond_find(cs, FT_COND_BURNING);
-    int bleed = bi >= 0 ? cs->cond[bi].x : 0, bsrc = bi >= 0 ? cs->cond[bi].source : -1;
-    int burn = ui >= 0 ? cs->cond[ui].x : 0, usrc = ui >= 0 ? cs->cond[ui].source : -1;
+    int bleed = bi >= 0 ? cs->cond[bi].value : 0, bsrc = bi >= 0 ? cs->cond[bi].source : -1;
+    int burn = ui >= 0 ? cs->cond[ui].value : 0, usrc = ui >= 0 ? cs->cond[ui].source : -1;
     /* Bleeding X: any action other than Recover costs X LETHAL; Recover
      * removes it. */
     if (bi >= 0) {

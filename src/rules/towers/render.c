@@ -1129,8 +1129,8 @@ static void txt_conditions(txt *t, const ft_cstate *c, const char *sep) {
     for (int i = 0; i < n; i++) {
         txt_s(t, i ? ", " : sep);
         txt_s(t, condition_name(c->cond[i].kind));
-        if (c->cond[i].x)
-            txt_f(t, " %d", c->cond[i].x);
+        if (c->cond[i].value)
+            txt_f(t, " %d", c->cond[i].value);
     }
 }
 

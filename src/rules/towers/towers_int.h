@@ -40,6 +40,7 @@
 #include "cards_int.h"
 #include "grid_int.h"
 #include "internal.h"
+#include "cond.h"
 #include "track.h"
 
 #include <limits.h>
@@ -61,7 +62,7 @@ enum {
     FT_MAX_ADVANTAGES = 12,
     FT_MAX_CATALOG = 64,     /* weapons + armor in the catalog */
     FT_MAX_TEMPLATES = 32,   /* stat blocks */
-    FT_MAX_CONDITIONS = 8,   /* conditions on one combatant at once */
+    FT_MAX_CONDITIONS = 13,  /* conditions on one combatant at once: one of each kind */
     FT_MAX_DECKS = FT_MAX_COMBATANTS + 1,
     FT_HAND_MAX = 5,         /* Hand of Fate cards held at most */
     FT_EVENT_CHOICES = 24,
@@ -576,21 +577,19 @@ typedef struct ft_setup {
 /* ---- State: what a fight changes --------------------------------------- */
 
 /* How a condition ends (issue: "durations that can end at the start or end
- * of a named combatant's activation"). */
+ * of a named combatant's activation"): the core's conditions with
+ * durations (src/core/cond.h), whose first three endings these are. */
 typedef enum ft_until {
-    FT_UNTIL_REMOVED,       /* until an action or effect removes it */
-    FT_UNTIL_START_OF,      /* at the start of `who`'s activation number `count` from now */
-    FT_UNTIL_END_OF         /* at the end of ... */
+    FT_UNTIL_REMOVED = FRAY__ENDS_EVENT,          /* until an action or effect removes it */
+    FT_UNTIL_START_OF = FRAY__ENDS_START_OF_TURN, /* at the start of `whose` activation number `count` from now */
+    FT_UNTIL_END_OF = FRAY__ENDS_END_OF_TURN      /* at the end of ... */
 } ft_until;
 
-typedef struct ft_cond {
-    uint8_t kind;           /* ft_condition */
-    int8_t x;               /* Bleeding X, Burning X */
-    uint8_t until;          /* ft_until */
-    int8_t who;             /* combatant whose activation ends it */
-    int8_t count;           /* activations of `who` to go (1 = the next) */
-    int8_t source;          /* who caused it (-1 none) */
-} ft_cond;
+/* A condition on a combatant: kind (ft_condition), value (Bleeding X,
+ * Burning X), ends (ft_until), whose (the combatant whose activation
+ * ends it), count (its activations to go, 1 = the next), source (who
+ * caused it, -1 none). One entry per kind (ft_cond_add merges). */
+typedef fray__cond ft_cond;
 
 enum {                       /* ft_cstate.flags */
     FT_F_ACTED = 1u << 0,        /* no longer flat-footed (seed "Flat-Footed") */
@@ -621,7 +620,7 @@ typedef struct ft_cstate {
     int32_t slot;            /* order inside a phase: lower acts first */
     fray_pos pos;            /* top-left of its footprint */
     uint16_t flags;          /* FT_F_* */
-    int8_t n_cond;
+    uint8_t n_cond;
     ft_cond cond[FT_MAX_CONDITIONS];
     int8_t aim;              /* consecutive Aims (RULINGS 13) */
     int8_t aim_spell;        /* the Aims were for a spell attack */
