@@ -449,6 +449,37 @@ Test(towers_engine, moving_away_provokes) {
     free(f);
 }
 
+/* Seed 000 "Full Defense": "He may take no other actions during this
+ * time": a bandit on Full Defense takes no opportunity attack when Tony
+ * walks away (the same fight as moving_away_provokes, with Full Defense
+ * for the Forced Delay). */
+Test(towers_engine, full_defense_takes_no_opportunity_attack) {
+    fixture *f = fixture_new();
+    add(f, "tony", 0, 1, 1, 2);
+    add(f, "bandit", 1, 2, 1, 1);
+    ft_state_reset(&f->s, &f->st, 1);
+    tf_stack(f, 0, "2S 3S");           /* Tony: phase 15 */
+    tf_stack(f, 1, "KD 5C 5D 2C 2D");  /* bandit: phase 6 */
+    begin(f);
+    next_phase(f);
+    cr_assert_eq(apply(f, tf_cmd(FT_ACT_AIM, 1), NULL), FRAY_OK);
+    next_phase(f);
+    cr_assert_eq(apply(f, tf_cmd(FT_ACT_FULL_DEFENSE, 1), NULL), FRAY_OK);
+    cr_assert(f->st.c[1].flags & FT_F_FULL_DEFENSE);
+    next_phase(f);
+    cr_assert_eq(ft_next_actor(&f->st), 0);
+    int bandit_before = f->st.c[1].phase;
+    ft_command m = tf_cmd(FT_ACT_MOVE, 0);
+    m.dest.x = 1;
+    m.dest.y = 6;
+    cr_assert_eq(apply(f, m, NULL), FRAY_OK);
+    for (int i = 0; i < f->ev.n_facts; i++)
+        cr_assert_neq(f->ev.facts[i].kind, FT_FACT_OPPORTUNITY,
+                      "no opportunity attack from Full Defense");
+    cr_assert_eq(f->st.c[1].phase, bandit_before, "nor its 3 phases");
+    free(f);
+}
+
 /* Seed 000 "Flat-Footed": no opportunity attacks before one's first action. */
 Test(towers_engine, flat_footed_cannot_take_opportunity_attacks) {
     fixture *f = fixture_new();

@@ -273,6 +273,10 @@ static bool may_react(ft_run *r, int e, int provoker) {
     /* "You also cannot make Opportunity Attacks while Flat-Footed." */
     if (!(st->c[e].flags & FT_F_ACTED))
         return false;
+    /* Seed "Full Defense": "He may take no other actions during this
+     * time", and an opportunity attack is an action. */
+    if (st->c[e].flags & FT_F_FULL_DEFENSE)
+        return false;
     return true;
 }
 
