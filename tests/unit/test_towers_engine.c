@@ -765,6 +765,40 @@ Test(towers_engine, drop_pick_up_and_draw) {
     free(f);
 }
 
+/* Seed 000 "Draw a Weapon": "If both hands are free and you wish to draw
+ * two different one-handed weapons, you may do so with the same action":
+ * both in hand for the one action's 6 phases; not the same weapon twice,
+ * not a two-handed one, not with a hand full. */
+Test(towers_engine, draw_two_one_handed_weapons_in_one_action) {
+    fixture *f = two_apart();
+    ft_statblock *sb = &f->s.c[0].sb;
+    sb->weapons[1] = sb->weapons[0];
+    snprintf(sb->weapons[1].name, sizeof sb->weapons[1].name, "Dagger");
+    sb->weapons[2] = sb->weapons[0];
+    snprintf(sb->weapons[2].name, sizeof sb->weapons[2].name, "Great Axe");
+    sb->weapons[2].keywords |= FT_KW(TWO_HANDED);
+    sb->n_weapons = 3;
+    ft_command dw = tf_cmd(FT_ACT_DRAW_WEAPON, 0);
+    dw.weapon = 0;
+    dw.draw_also = 1 + 1;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(apply(f, dw, &d), FRAY_ERR_INVALID, "the main hand is full");
+    cr_assert(strstr(d.message, "both hands free") != NULL, "%s", d.message);
+    f->st.c[0].wielded[0] = f->st.c[0].wielded[1] = -1;
+    ft_command same = dw;
+    same.draw_also = 0 + 1;
+    cr_assert_eq(apply(f, same, NULL), FRAY_ERR_INVALID, "the same weapon twice");
+    ft_command axe = dw;
+    axe.draw_also = 2 + 1;
+    cr_assert_eq(apply(f, axe, NULL), FRAY_ERR_INVALID, "a two-handed weapon");
+    cr_assert_eq(apply(f, dw, NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].wielded[0], 0);
+    cr_assert_eq(f->st.c[0].wielded[1], 1);
+    cr_assert_eq(f->st.c[0].phase, 11, "one action: 5 + 6 phases");
+    free(f);
+}
+
 /* fray's ruling (docs/rules/towers.md): a Stunned combatant's turn is a
  * Forced Delay. */
 Test(towers_engine, stunned_turn_is_a_forced_delay) {

@@ -1208,6 +1208,25 @@ static fray_status check(const ft_setup *s, ft_state *st,
     case FT_ACT_DRAW_WEAPON:
         if (cmd->weapon < 0 || cmd->weapon >= s->c[a].sb.n_weapons)
             return bad(diag, "%s has no such weapon%s", name, "");
+        if (cmd->draw_also) {
+            /* Seed 000 "Draw a Weapon": "If both hands are free and you
+             * wish to draw two different one-handed weapons, you may do
+             * so with the same action". */
+            const ft_statblock *sb = &s->c[a].sb;
+            int w2 = cmd->draw_also - 1;
+            if (w2 < 0 || w2 >= sb->n_weapons)
+                return bad(diag, "%s has no such weapon%s", name, "");
+            if (w2 == cmd->weapon)
+                return bad(diag, "two weapons drawn at once must be two "
+                                 "different ones%s%s", "", "");
+            if ((sb->weapons[cmd->weapon].keywords |
+                 sb->weapons[w2].keywords) & FT_KW(TWO_HANDED))
+                return bad(diag, "only two one-handed weapons can be drawn "
+                                 "at once%s%s", "", "");
+            if (c->wielded[0] >= 0 || c->wielded[1] >= 0)
+                return bad(diag, "%s needs both hands free to draw two "
+                                 "weapons at once%s", name, "");
+        }
         break;
     case FT_ACT_DROP_OBJECT:
         if (c->wielded[0] < 0 && c->wielded[1] < 0)
@@ -1459,6 +1478,8 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         c->wielded[0] = cmd->weapon;
         if (nw->keywords & FT_KW(TWO_HANDED))
             c->wielded[1] = -1;
+        if (cmd->draw_also)
+            c->wielded[1] = (int8_t)(cmd->draw_also - 1);
         return FRAY_OK;
     }
     case FT_ACT_ESCAPE: {

@@ -1036,7 +1036,15 @@ static fray_status parse_command(const ft_setup *s, const char *text,
             cmd->target = (int8_t)v;
         } else if (action == FT_ACT_DRAW_WEAPON &&
                    (v = find_weapon(sb, lx.tok)) >= 0) {
-            cmd->weapon = (int8_t)v;
+            /* "draw sword dagger": the second into the off hand (seed
+             * 000 "Draw a Weapon"). */
+            if (cmd->weapon < 0)
+                cmd->weapon = (int8_t)v;
+            else if (!cmd->draw_also)
+                cmd->draw_also = (int8_t)(v + 1);
+            else
+                return lex_error(&lx, diag, "Draw a Weapon draws at most "
+                                 "two weapons");
         } else if (action == FT_ACT_USE_SKILL) {
             int k = -1;
             for (int i = 0; i < sb->n_skills; i++)
@@ -1309,6 +1317,9 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
         {"element", 0, FT_ELEMENT_COUNT - 1, 0,
          "a mana element (0 neutral to 6 dark)"},
         {"dtn", 0, INT16_MAX, 0, NULL},
+        {"off_weapon", -1, sb->n_weapons - 1, -1,
+         "one of the actor's weapons drawn into the off hand (its index; "
+         "-1 none)"},
     };
     long long got[sizeof ints / sizeof ints[0]];
     for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
@@ -1327,6 +1338,7 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
     cmd->condition = (int8_t)got[7];
     cmd->element = (int8_t)got[8];
     cmd->dtn = (int16_t)got[9];
+    cmd->draw_also = (int8_t)(got[10] + 1);
     path[1].key = "off_hand";
     if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
         return rc;

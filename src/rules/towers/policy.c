@@ -864,6 +864,16 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
         ft_command c;
         cmd_init(&c, actor, FT_ACT_DRAW_WEAPON);
         c.weapon = 0;
+        /* One who fights with two weapons (the file puts one in its off
+         * hand) draws both in one action when it may (seed 000 "Draw a
+         * Weapon"), else the first. */
+        int off = s->c[actor].sb.wielded[1];
+        if (off > 0 && me->wielded[1] < 0) {
+            c.draw_also = (int8_t)(off + 1);
+            if (try_cmd(&p, &c, out))
+                return;
+            c.draw_also = 0;
+        }
         if (try_cmd(&p, &c, out))
             return;
     }
@@ -1266,7 +1276,8 @@ static bool same_command(const ft_command *a, const ft_command *b) {
            a->hold_after == b->hold_after && a->hold_phase == b->hold_phase &&
            a->cost == b->cost && a->skill == b->skill && a->chip == b->chip &&
            a->heal_lethal == b->heal_lethal && a->condition == b->condition &&
-           a->element == b->element && a->ally == b->ally && a->dtn == b->dtn;
+           a->element == b->element && a->ally == b->ally && a->dtn == b->dtn &&
+           a->draw_also == b->draw_also;
 }
 #endif
 

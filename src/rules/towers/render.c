@@ -672,6 +672,17 @@ static void narr_header(narr *n) {
                   cmd->off_hand ? " (off hand)" : "");
         break;
     }
+    case FT_ACT_DRAW_WEAPON: {
+        const ft_weapon *w = weapon_of(s, cmd->actor, cmd->weapon);
+        const ft_weapon *w2 = cmd->draw_also > 0
+                                  ? weapon_of(s, cmd->actor, cmd->draw_also - 1)
+                                  : NULL;
+        if (w && w2)
+            txt_f(t, ": the %s and the %s", w->name, w2->name);
+        else if (w)
+            txt_f(t, ": the %s", w->name);
+        break;
+    }
     case FT_ACT_MOVE:
     case FT_ACT_RECKLESS_MOVE:
     case FT_ACT_RUNNING_LEAP:
@@ -868,6 +879,8 @@ static void js_command(txt *t, const ft_setup *s, const ft_command *c) {
         js_kint(t, "skill", c->skill);
     if (c->dtn)
         js_kint(t, "dtn", c->dtn);
+    if (c->draw_also > 0)
+        js_kint(t, "off_weapon", c->draw_also - 1);
     if (c->chip >= 0)
         js_kint(t, "chip", c->chip);
     if (c->heal_lethal)

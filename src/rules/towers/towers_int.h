@@ -713,6 +713,11 @@ typedef struct ft_command {
     int8_t element;          /* Cast: the mana element */
     int8_t ally;             /* Aid: the ally helped */
     int16_t dtn;             /* Use a Skill: the DTN (0: no check) */
+    int8_t draw_also;        /* Draw a Weapon: 1 + the index of a second
+                                one-handed weapon drawn into the off hand
+                                in the same action; 0 none (seed 000 "Draw
+                                a Weapon"; 0 so that a zeroed command draws
+                                one) */
 } ft_command;
 
 /* Commands the engine makes itself (they are events too, so they replay). */
