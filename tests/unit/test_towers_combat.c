@@ -33,6 +33,7 @@ static void options(ft_options *o) {
     o->crit_needs_heart = true;
     o->grapple_size_cards = true;
     o->surprise_delay = 10;
+    o->unconscious_bonus = FT_UB_LETHAL;
 }
 
 static ft_weapon longblade(void) {
@@ -725,15 +726,20 @@ Test(towers_combat, condition_modifiers) {
     free(f);
 }
 
-/* fray's ruling: an unconscious (or Helpless) defender has no Defense
- * ranks: a flip of 0, i.e. the lower of two cards (RULINGS 3). */
-Test(towers_combat, helpless_defender) {
+/* Option unconscious-bonus: defense (fray's ruling before it read the
+ * text's LETHAL bonus): an unconscious (or Helpless) defender has no
+ * Defense ranks: a flip of 0, i.e. the lower of two cards (RULINGS 3).
+ * With the default (lethal) its ranks stand. */
+Test(towers_combat, helpless_defender_option_defense) {
     fixture *f = fixture_new();
     int a = add(f, "a", 0, 0, 0, longblade());
     int t = add(f, "t", 1, 1, 0, longblade());
     f->s.c[t].sb.cv[FT_CV_PD] = 3;
     start(f);
     ft_cond_add(&f->r, t, FT_COND_HELPLESS, 0, FT_UNTIL_REMOVED, -1, 0, -1);
+    cr_expect_eq(mods_of(f, a, t, opts_weapon(0)).def_flip, 0,
+                 "default: the text's bonus is to LETHAL, not to hit");
+    f->s.opt.unconscious_bonus = FT_UB_DEFENSE;
     cr_expect_eq(mods_of(f, a, t, opts_weapon(0)).def_flip, -3);
     tf_stack(f, a, "2C 3C 2D");
     tf_stack(f, t, "KS 4D");
@@ -743,6 +749,37 @@ Test(towers_combat, helpless_defender) {
     cr_expect(!hit, "3 against the lower of K and 4 misses");
     cr_expect_eq(f->ev.n_cards, 3 + 2, "a flip of 0 turns over 2 cards");
     free(f);
+}
+
+/* Seed 000 "STUN Damage": at 0 STUN "you fall to the ground prone and
+ * unconscious ... anyone who chooses to continue to attack you will get
+ * bonuses to inflict LETHAL damage". fray's reading (option
+ * unconscious-bonus, default lethal): the whole hit is LETHAL, its STUN,
+ * where a conscious defender takes one LETHAL per Heart (none here). */
+Test(towers_combat, attacks_on_the_unconscious_inflict_lethal) {
+    for (int opt = 0; opt < 2; opt++) {
+        fixture *f = fixture_new();
+        int a = add(f, "a", 0, 0, 0, longblade());
+        int t = add(f, "t", 1, 1, 0, longblade());
+        start(f);
+        if (opt)
+            f->s.opt.unconscious_bonus = FT_UB_DEFENSE;
+        f->st.c[t].stun = 0;
+        f->st.c[t].flags |= FT_F_UNCONSCIOUS;
+        int lethal0 = f->st.c[t].lethal;
+        tf_stack(f, a, "KC QC JC");
+        tf_stack(f, t, "2C 3C");
+        ft_attack_opts o = opts_weapon(0);
+        bool hit;
+        cr_assert_eq(ft_attack(&f->r, a, t, &o, &hit), FRAY_OK);
+        cr_assert(hit, "a King of Clubs against a 3");
+        int lost = lethal0 - f->st.c[t].lethal;
+        if (opt)
+            cr_expect_eq(lost, 0, "option defense: no Heart, no LETHAL");
+        else
+            cr_expect_gt(lost, 1, "the whole hit is LETHAL: %d", lost);
+        free(f);
+    }
 }
 
 /* Seed 000 "Aid": (flip+1) on the aider's attack, no damage; the foe is

@@ -524,6 +524,8 @@ Test(towers_load, every_option) {
     cr_expect_eq(d.max_phase, 300);
     cr_expect(o->simultaneous_duel && !d.simultaneous_duel);
     cr_expect(o->fresh_decks && !d.fresh_decks);
+    cr_expect_eq(o->unconscious_bonus, FT_UB_LETHAL | FT_UB_DEFENSE);
+    cr_expect_eq(d.unconscious_bonus, FT_UB_LETHAL, "seed 000 \"STUN Damage\"");
     cr_expect(s->has_seed);
     cr_expect_eq(s->seed, UINT64_MAX);
     free(s);

@@ -795,10 +795,12 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
                         &fm, &sh);
         add(&x, true, sh, fm, "%s", cond_names[ts->cond[i].kind % FT_CONDITION_COUNT]);
     }
-    /* fray's ruling: an unconscious or Helpless defender has no Defense
-     * ranks (a flip of 0 + modifiers: RULINGS 3 keeps the lower of two). */
-    if (drank != 0 && ((ts->flags & FT_F_UNCONSCIOUS) ||
-                       has_cond(st, t, FT_COND_HELPLESS)))
+    /* Option unconscious-bonus defense (fray's ruling before it read the
+     * text's LETHAL bonus, harm.c ft_harm_hit): an unconscious or Helpless
+     * defender has no Defense ranks (a flip of 0 + modifiers: RULINGS 3
+     * keeps the lower of two). */
+    if (drank != 0 && (s->opt.unconscious_bonus & FT_UB_DEFENSE) &&
+        ((ts->flags & FT_F_UNCONSCIOUS) || has_cond(st, t, FT_COND_HELPLESS)))
         add(&x, true, 0, -drank, "%s",
             (ts->flags & FT_F_UNCONSCIOUS) ? "unconscious" : "helpless");
     if (summed) {

@@ -73,9 +73,20 @@ fray_towers_hit ft_harm_hit(const ft_run *r, int attacker, int target,
     int damage = w->damage + bonus;
     if (w->adds_px && attacker >= 0)
         damage += s->c[attacker].sb.cv[FT_CV_PX];
-    return fray_towers_hit_damage(damage, hearts,
-                                  resilience(s, target, w->category),
-                                  affinity(s, target, w->type));
+    fray_towers_hit h = fray_towers_hit_damage(
+        damage, hearts, resilience(s, target, w->category),
+        affinity(s, target, w->type));
+    /* Seed 000 "STUN Damage": one at 0 STUN is unconscious, "and anyone
+     * who chooses to continue to attack you will get bonuses to inflict
+     * LETHAL damage": fray's reading, the whole hit is LETHAL (its STUN,
+     * after Resilience and affinity), not only one per Heart; the same
+     * for a Helpless defender (option unconscious-bonus). */
+    if ((s->opt.unconscious_bonus & FT_UB_LETHAL) && target >= 0 &&
+        target < r->st->n &&
+        ((r->st->c[target].flags & FT_F_UNCONSCIOUS) ||
+         ft_cond_has(r->st, target, FT_COND_HELPLESS)))
+        h.lethal = h.stun;
+    return h;
 }
 
 /* update_status when something may change. */

@@ -108,6 +108,7 @@ void ft_options_default(ft_options *o) {
     o->max_phase = 300;                    /* fray's limit: 30 rounds */
     o->simultaneous_duel = false;          /* seed 000 "Dueling" stage four */
     o->fresh_decks = false;                /* fray: decks as at a real table */
+    o->unconscious_bonus = FT_UB_LETHAL;   /* seed 000 "STUN Damage" */
 }
 
 /* ---- The loader's state ------------------------------------------------------ */
@@ -1634,7 +1635,7 @@ static const char *const option_keys[] = {
     "mana-regen",     "dying-loses-lethal", "dead-at",
     "disabled-unconscious", "crit-needs-heart", "recover-stun",
     "grapple-size",   "surprise-delay",   "phase-limit",
-    "simultaneous-duel", "fresh-decks"};
+    "simultaneous-duel", "fresh-decks", "unconscious-bonus"};
 
 /* The options of RULINGS.md by their names (docs/rules/towers.md). */
 static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
@@ -1725,6 +1726,14 @@ static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
     if ((v = get(n, "fresh-decks")) &&
         (st = ld_bool(L, v, "fresh-decks", &o->fresh_decks)) != FRAY_OK)
         return st;
+    if ((v = get(n, "unconscious-bonus"))) {
+        static const char *const ub[] = {"lethal", "defense", "both"};
+        if ((st = ld_choice(L, v, "unconscious-bonus", ub, 3, &i)) != FRAY_OK)
+            return st;
+        o->unconscious_bonus = (uint8_t)(i == 0   ? FT_UB_LETHAL
+                                         : i == 1 ? FT_UB_DEFENSE
+                                                  : FT_UB_LETHAL | FT_UB_DEFENSE);
+    }
     return FRAY_OK;
 }
 

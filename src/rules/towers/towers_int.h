@@ -304,7 +304,16 @@ typedef struct ft_options {
     int max_phase;             /* fight ends at this phase (0 = none) */
     bool simultaneous_duel;    /* seed "Dueling" stage four (off) */
     bool fresh_decks;          /* fray: every flip from a freshly shuffled deck (off) */
+    uint8_t unconscious_bonus; /* seed 000 "STUN Damage": what attacks on the
+                                  unconscious or Helpless get: FT_UB_* */
 } ft_options;
+
+/* Seed 000 "STUN Damage": "anyone who chooses to continue to attack you
+ * will get bonuses to inflict LETHAL damage" (docs/rules/towers.md). */
+enum {
+    FT_UB_LETHAL = 1u << 0,  /* a hit's LETHAL is its whole STUN (default) */
+    FT_UB_DEFENSE = 1u << 1  /* the defender flips 0 PD/ID ranks (fray before) */
+};
 
 void ft_options_default(ft_options *o);
 
