@@ -799,6 +799,79 @@ Test(towers_engine, draw_two_one_handed_weapons_in_one_action) {
     free(f);
 }
 
+/* Seed 000 "Grappling": "When grappled, during his turn your opponent
+ * only has a few options": Escape, or a restricted melee attack "against
+ * either his grappler or another opponent he is adjacent to" (Reverse is
+ * not built); fray adds the Forced Delay. No Aim, no move, no blow at a
+ * foe across the room. */
+Test(towers_engine, grappled_victim_has_only_the_sections_options) {
+    fixture *f = fixture_new();
+    add(f, "tony", 0, 1, 1, 2);
+    add(f, "bandit", 1, 2, 1, 1);
+    add(f, "archer", 1, 9, 9, 1);
+    ft_state_reset(&f->s, &f->st, 1);
+    tf_stack(f, 0, "KS 4D");
+    tf_stack(f, 1, "2C");
+    tf_stack(f, 2, "2D");
+    begin(f);
+    next_phase(f);
+    cr_assert_eq(ft_next_actor(&f->st), 0);
+    f->st.c[0].grappled_by = 1;
+    tf_run(f, NULL);
+    ft_cond_add(&f->r, 0, FT_COND_GRAPPLED, 0, FT_UNTIL_REMOVED, -1, 0, 1);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    ft_command aim = tf_cmd(FT_ACT_AIM, 0);
+    cr_expect_eq(ft_check_command(&f->s, &f->st, &aim, &d), FRAY_ERR_INVALID);
+    cr_expect(strstr(d.message, "grappled") != NULL, "%s", d.message);
+    ft_command mv = tf_cmd(FT_ACT_MOVE, 0);
+    mv.dest.x = 1;
+    mv.dest.y = 4;
+    cr_expect_eq(ft_check_command(&f->s, &f->st, &mv, NULL), FRAY_ERR_INVALID);
+    ft_command far = tf_cmd(FT_ACT_ATTACK, 0);
+    far.target = 2;
+    memset(&d, 0, sizeof d);
+    cr_expect_eq(ft_check_command(&f->s, &f->st, &far, &d), FRAY_ERR_INVALID);
+    cr_expect(strstr(d.message, "next to") != NULL, "%s", d.message);
+    ft_command hit = tf_cmd(FT_ACT_ATTACK, 0);
+    hit.target = 1;
+    cr_expect_eq(ft_check_command(&f->s, &f->st, &hit, NULL), FRAY_OK,
+                 "the restricted attack on the grappler");
+    ft_command esc = tf_cmd(FT_ACT_ESCAPE, 0);
+    cr_expect_eq(ft_check_command(&f->s, &f->st, &esc, NULL), FRAY_OK);
+    ft_command dl = tf_cmd(FT_ACT_DELAY, 0);
+    cr_expect_eq(ft_check_command(&f->s, &f->st, &dl, NULL), FRAY_OK);
+    free(f);
+}
+
+/* Seed 000 "Grappling": the grappler holds a foe within reach: one who
+ * moves away lets go. */
+Test(towers_engine, grapple_ends_when_the_grappler_moves_away) {
+    fixture *f = fixture_new();
+    add(f, "tony", 0, 1, 1, 2);
+    add(f, "bandit", 1, 2, 1, 1);
+    ft_state_reset(&f->s, &f->st, 1);
+    tf_stack(f, 0, "KS 4D");
+    tf_stack(f, 1, "2C");
+    begin(f);
+    next_phase(f);
+    f->st.c[1].grappled_by = 0;
+    tf_run(f, NULL);
+    ft_cond_add(&f->r, 1, FT_COND_GRAPPLED, 0, FT_UNTIL_REMOVED, -1, 0, 0);
+    ft_command mv = tf_cmd(FT_ACT_MOVE, 0);
+    mv.dest.x = 1;
+    mv.dest.y = 2;
+    cr_assert_eq(apply(f, mv, NULL), FRAY_OK);
+    cr_expect_eq(f->st.c[1].grappled_by, 0, "still next to him: still held");
+    next_phase(f);
+    cr_assert_eq(ft_next_actor(&f->st), 0);
+    mv.dest.y = 5;
+    cr_assert_eq(apply(f, mv, NULL), FRAY_OK);
+    cr_expect_eq(f->st.c[1].grappled_by, -1);
+    cr_expect(!ft_cond_has(&f->st, 1, FT_COND_GRAPPLED));
+    free(f);
+}
+
 /* fray's ruling (docs/rules/towers.md): a Stunned combatant's turn is a
  * Forced Delay. */
 Test(towers_engine, stunned_turn_is_a_forced_delay) {

@@ -384,6 +384,17 @@ stop:;
         f->v[3] = m->pos.y;
         f->v[4] = spaces;
     }
+    /* Seed 000 "Grappling": a grapple holds a foe within reach; a
+     * grappler who moves away from his victim lets go (the victim cannot
+     * move: ft_check_command). */
+    for (int v = 0; v < r->st->n; v++) {
+        if (r->st->c[v].grappled_by != mover ||
+            fray_grid_within(ft_footprint(r->setup, r->st, mover),
+                             ft_footprint(r->setup, r->st, v), 1))
+            continue;
+        r->st->c[v].grappled_by = -1;
+        ft_cond_remove(r, v, FT_COND_GRAPPLED);
+    }
     return FRAY_OK;
 }
 
@@ -1035,6 +1046,36 @@ static fray_status check(const ft_setup *s, ft_state *st,
     if ((info->flags & FT_AF_TARGET) &&
         (cmd->target < 0 || cmd->target >= st->n))
         return bad(diag, "%s needs a target%s", info->text, "");
+    /* Seed 000 "Grappling": "When grappled, during his turn your opponent
+     * only has a few options": Escape, Reverse the Grapple (not built
+     * yet), or a restricted melee attack "against either his grappler or
+     * another opponent he is adjacent to". fray's reading: a Forced Delay
+     * when he does none of them, and free actions, which are no turn. */
+    if (c->grappled_by >= 0) {
+        int act = cmd->action;
+        if (cmd->shift_first)
+            return bad(diag, "%s is grappled: no Shift Position%s", name, "");
+        if (act != FT_ACT_ESCAPE && act != FT_ACT_ATTACK &&
+            act != FT_ACT_DELAY && info->cost != FT_COST_FREE)
+            return bad(diag, "%s is grappled: Escape, a restricted melee "
+                       "attack on an adjacent foe, or a Forced Delay%s", name,
+                       "");
+        if (act == FT_ACT_ATTACK) {
+            const ft_statblock *sb = &s->c[a].sb;
+            int wi = cmd->weapon >= 0 ? cmd->weapon
+                                      : c->wielded[cmd->off_hand ? 1 : 0];
+            const ft_weapon *w =
+                wi >= 0 && wi < sb->n_weapons ? &sb->weapons[wi] : NULL;
+            if (w && (w->range_increment > 0 || w->spell))
+                return bad(diag, "%s is grappled: only a melee attack%s", name,
+                           "");
+            if (s->has_map &&
+                !fray_grid_within(ft_footprint(s, st, a),
+                                  ft_footprint(s, st, cmd->target), 1))
+                return bad(diag, "%s is grappled: only a foe next to %s",
+                           name, "him");
+        }
+    }
     if (cmd->shift_first || cmd->action == FT_ACT_SHIFT) {
         fray_pos to = cmd->action == FT_ACT_SHIFT ? cmd->dest : cmd->shift_to;
         if (!s->has_map)
