@@ -948,13 +948,74 @@ static fray_status rd_sb_weapon(al *L, const yn *n, fa_sb_weapon *out) {
     return FRAY_OK;
 }
 
+/* (alloy-objects) An item to consume (004:531-537): {item: stim, name:
+ * Stim, heals: 2d8+2, count: 1} or {item: medkit, surge: true}. */
+static fray_status rd_item(al *L, const yn *n, fa_item *it) {
+    static const char *const keys[] = {"item", "name", "heals", "surge", "count", "notes"};
+    char b[64];
+    fray_status st;
+    memset(it, 0, sizeof *it);
+    it->count = 1;
+    if (!n || n->type != YN_MAP)
+        return FAIL(L, n, "expected an item {item: stim, heals: 2d8+2} or {item: medkit, "
+                          "surge: true}, got %s", yr_got(n, b));
+    if ((st = yr_keys(&L->r, n, "an item", keys, N_OF(keys), false)) != FRAY_OK)
+        return st;
+    const yn *v;
+    if (!(v = yr_get(n, "item")))
+        return yr_missing(&L->r, n, "item", "an item (its id)");
+    if ((st = rd_id(L, v, "the item's id", it->id)) != FRAY_OK)
+        return st;
+    if ((v = yr_get(n, "name")) != NULL) {
+        if ((st = yr_text(&L->r, v, "the item's name", it->name, sizeof it->name)) != FRAY_OK)
+            return st;
+    } else {
+        name_from_id(it->id, it->name, sizeof it->name);
+    }
+    if ((v = yr_get(n, "surge")) != NULL &&
+        (st = yr_bool(&L->r, v, "surge", &it->surge)) != FRAY_OK)
+        return st;
+    const yn *h = yr_get(n, "heals");
+    if (h) {
+        bool bad = false;
+        const char *p = scalar(h) ? blanks(h->text) : "";
+        long bonus = 0;
+        if (!scalar(h) || !scan_dice(&p, &it->heals, &bad))
+            return bad ? FAIL_RANGE(L, h, "heals: dice are 1 to 20 dice of 2 to 100 sides, "
+                                          "got %s", yr_got(h, b))
+                       : FAIL(L, h, "expected the hit points it heals (such as 2d8+2), got %s",
+                              yr_got(h, b));
+        p = blanks(p);
+        if (*p == '+') {
+            p = blanks(p + 1);
+            if (!scan_int(&p, &bonus) || bonus > 100)
+                return FAIL(L, h, "expected the hit points it heals (such as 2d8+2), got %s",
+                            yr_got(h, b));
+        }
+        if (*blanks(p) != '\0')
+            return FAIL(L, h, "expected the hit points it heals (such as 2d8+2), got %s",
+                        yr_got(h, b));
+        it->heal_bonus = (int8_t)bonus;
+    }
+    if (!h == !it->surge)
+        return FAIL(L, n, "the item '%s' heals either its dice (heals: 2d8+2) or a heroic "
+                          "surge (surge: true), one of the two", it->id);
+    if ((v = yr_get(n, "count")) != NULL) {
+        int x;
+        if ((st = yr_int(&L->r, v, "count (how many are carried)", 1, 20, &x)) != FRAY_OK)
+            return st;
+        it->count = (int8_t)x;
+    }
+    return FRAY_OK;
+}
+
 /* Reads a stat block into sb. */
 static fray_status rd_statblock(al *L, const yn *n, fa_statblock *sb) {
     static const char *const keys[] = {
         "id", "name", "size", "abilities", "level", "defenses", "attack", "initiative",
         "hp", "speed", "reach", "threatening-reach", "surges", "surge-value",
         "action-points", "skills", "crit-range", "blind-fight", "tactics", "weapons",
-        "powers", "notes"};
+        "powers", "notes", "items"};
     fray_status st = yr_keys(&L->r, n, "a stat block", keys, N_OF(keys), false);
     if (st != FRAY_OK)
         return st;
@@ -1132,6 +1193,19 @@ static fray_status rd_statblock(al *L, const yn *n, fa_statblock *sb) {
             if (yr_ieq(sb->powers[j].id, p->id))
                 return FAIL(L, it, "two powers with the id '%s' in one stat block", p->id);
         sb->n_powers++;
+    }
+    const yn *is = yr_get(n, "items");   /* (alloy-objects) */
+    if (yr_n_items(is) > FA_SB_ITEMS)
+        return FAIL_RANGE(L, is, "a stat block carries at most %d items, got %d", FA_SB_ITEMS,
+                          yr_n_items(is));
+    for (const yn *it = yr_items(is); it; it = yr_next_item(is, it)) {
+        fa_item *item = &sb->items[sb->n_items];
+        if ((st = rd_item(L, it, item)) != FRAY_OK)
+            return st;
+        for (int j = 0; j < sb->n_items; j++)
+            if (yr_ieq(sb->items[j].id, item->id))
+                return FAIL(L, it, "two items with the id '%s' in one stat block", item->id);
+        sb->n_items++;
     }
     return FRAY_OK;
 }
