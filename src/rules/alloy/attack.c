@@ -899,11 +899,7 @@ static fray_status basic_or_power(fa_run *r, const fa_command *cmd, bool charge)
         if (e != FRAY_OK)
             return e;
     }
-    if (fa_obj_throws(s, r->st, &L, who)) {  /* one thrown weapon per target (004:87; objects.c) */
-        fray_status e = fa_obj_thrown(r, who, L.weapon, cmd->targets, cmd->n_targets, false);
-        if (e != FRAY_OK)
-            return e;
-    }
+    bool throws = fa_obj_throws(s, r->st, &L, who);
     mark_power(r, who, cmd->power);
     for (int i = 0; i < cmd->n_targets; i++) {
         /* A separate attack and damage roll for each (004:75, 87). */
@@ -913,6 +909,10 @@ static fray_status basic_or_power(fa_run *r, const fa_command *cmd, bool charge)
         if (out(r->st, who))
             break;
     }
+    /* one thrown weapon per target, each landing in its target's square,
+     * hit or miss (004:87; objects.c) */
+    if (throws && r->failed == FRAY_OK)
+        return fa_obj_thrown(r, who, L.weapon, cmd->targets, cmd->n_targets, false);
     return r->failed;
 }
 
@@ -1104,14 +1104,15 @@ static fray_status held_object(fa_run *r, const fa_command *cmd) {
         if (e != FRAY_OK)
             return e;
     }
-    if (fa_obj_throws(r->s, st, &L, who)) {  /* a thrown weapon leaves the hand (objects.c) */
+    bool throws = fa_obj_throws(r->s, st, &L, who);
+    int res = special_roll(r, who, t, &L, false, -1);
+    if (res < 0)
+        return r->failed;
+    if (throws) {  /* a thrown weapon leaves the hand, lands by the target (objects.c) */
         fray_status e = fa_obj_thrown(r, who, L.weapon, cmd->targets, 1, false);
         if (e != FRAY_OK)
             return e;
     }
-    int res = special_roll(r, who, t, &L, false, -1);
-    if (res < 0)
-        return r->failed;
     if (res == FA_MISS)
         return FRAY_OK;
     /* dropped in its space (004:441), or taken by an unarmed attacker

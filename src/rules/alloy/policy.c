@@ -768,6 +768,20 @@ static bool draw_melee(pol *p, fa_command *out) {
     int slot = slot_for(p, FA_ACT_SWIFT);
     if (slot < 0)
         return false;
+    /* (alloy-objects) Empty-handed after a throw, no enemy next to it: the
+     * next of a thrown weapon it still carries (004:101, 112); none left,
+     * it stops throwing. */
+    if (ws < 0 && !adjacent_enemy_at(p, p->me->fp))
+        for (int k = 0; k < p->sb->n_weapons; k++) {
+            int wi = p->sb->weapons[k].weapon;
+            if (wi < 0 || wi >= p->s->n_weapons || p->s->weapons[wi].kind != FA_WK_THROWN ||
+                p->s->weapons[wi].area != FA_AREA_NONE || !((p->me->away >> k) & 1u) ||
+                fa_obj_stowed(p->s, p->st, p->who, k) == 0)
+                continue;
+            cmd_init(p, out, FA_CMD_DRAW, slot);
+            out->weapon = (int8_t)k;
+            return true;
+        }
     for (int k = 0; k < p->sb->n_weapons; k++) {
         int wi = p->sb->weapons[k].weapon;
         if (k == ws || wi < 0 || wi >= p->s->n_weapons ||

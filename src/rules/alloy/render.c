@@ -649,7 +649,7 @@ static void put_command(fray__text *t, const fa_setup *s, const fa_command *c) {
         if (fa_obj_in(c->option, FA_OBJ_CONSUME, FA_SB_ITEMS))
             in = item_name(s, c->actor, c->option - FA_OBJ_CONSUME);
         if (in)
-            fray__text_f(t, " the %s", in);
+            fray__text_f(t, ", the %s", in);
     }
     if (c->kind == FA_CMD_HELD_OBJECT && c->option == 1)
         fray__text_s(t, " (to take the weapon)");
