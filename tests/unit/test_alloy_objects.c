@@ -511,3 +511,133 @@ Test(alloy_objects, journal_round_trip_004_441_624) {
     free(back);
     free(f);
 }
+
+/* ---- The rulings' options (docs/rules/alloy.md "Objects"), each setting ---- */
+
+/* pick-up-reach: adjacent (default: its square or one next to it) |
+ * own-square (only what lies in its own square). */
+Test(alloy_objects, option_pick_up_reach_004_624) {
+    int a, b;
+    fixture *f = setup(&a, &b, 2, 2, 3, 2, 0);
+    go(f);
+    fa_command h = af_target(FA_CMD_HELD_OBJECT, a, b);
+    cr_assert_eq(af_do_dice(f, &h, (int[]){19}, 1), FRAY_OK, "%s", f->why);
+    end_turn(f);
+    f->st.c[b].fp.at = (fray_pos){4, 2};
+    fa_command any = af_cmd(FA_CMD_DRAW, b);
+    any.option = FA_OBJ_PICK_ANY;
+    any.origin = (fray_pos){3, 2};
+    f->s.opt.pick_up_reach = FA_PICK_UP_OWN_SQUARE;
+    cr_assert_eq(af_do(f, &any), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "orc 1 can pick up only what lies in its square, not at 3,2");
+    f->s.opt.pick_up_reach = FA_PICK_UP_ADJACENT;
+    cr_assert_eq(af_do(f, &any), FRAY_OK, "%s", f->why);
+    cr_assert_eq(f->st.c[b].wield, O_AXE);
+    free(f);
+}
+
+/* taken-proficiency: group (default: proficient when the taker's block is
+ * proficient with a weapon of the taken one's group) | none (never). */
+Test(alloy_objects, option_taken_proficiency_004_445_57) {
+    int a, b;
+    fixture *f = setup(&a, &b, 2, 2, 3, 2, 0);
+    go(f);
+    f->st.c[a].wield = -1;
+    fa_command h = af_target(FA_CMD_HELD_OBJECT, a, b);
+    h.option = 1;
+    cr_assert_eq(af_do_dice(f, &h, (int[]){19}, 1), FRAY_OK, "%s", f->why);
+    fa_attack_line L = fa_attack_line_of(&f->s, &f->st, a, -1, -1, true);
+    cr_assert_eq(L.proficiency_lost, 0);
+    f->s.opt.taken_proficiency = FA_TAKEN_PROF_NONE;
+    L = fa_attack_line_of(&f->s, &f->st, a, -1, -1, true);
+    cr_assert_eq(L.proficiency_lost, 2);
+    cr_assert_eq(L.dice.sides, 6, "still the axe's dice");
+    free(f);
+}
+
+/* item-draw: keeps-weapon (default: the item goes into the other hand; a
+ * two-handed weapon is put away) | puts-weapon-away (the hand's weapon is
+ * put away, as with a weapon's Draw). */
+Test(alloy_objects, option_item_draw_004_535_583) {
+    int a, b;
+    fixture *f = setup(&a, &b, 2, 2, 8, 2, 0);
+    give_items(f, a);
+    go(f);
+    fa_command d = draw_cmd(a, -1, FA_OBJ_DRAW_ITEM + 0);
+    f->s.opt.item_draw = FA_ITEM_PUTS_WEAPON_AWAY;
+    cr_assert_eq(af_do(f, &d), FRAY_OK, "%s", f->why);
+    cr_assert_eq(f->st.c[a].wield, -1);
+    cr_assert_eq(f->st.c[a].item_hand1, 1);
+    f->s.opt.item_draw = FA_ITEM_KEEPS_WEAPON;
+    f->st.c[a].wield = T_SWORD;
+    f->st.c[a].item_hand1 = 0;
+    d.slot = FA_ACT_MOVE;
+    cr_assert_eq(af_do(f, &d), FRAY_OK, "%s", f->why);
+    cr_assert_eq(f->st.c[a].wield, T_SWORD);
+    /* a two-handed sword is put away even so */
+    f->s.weapons[f->s.sb[f->s.c[a].sb].weapons[T_SWORD].weapon].hands = 2;
+    f->st.c[a].item_hand1 = 0;
+    d.slot = FA_ACT_STANDARD;
+    cr_assert_eq(af_do(f, &d), FRAY_OK, "%s", f->why);
+    cr_assert_eq(f->st.c[a].wield, -1);
+    free(f);
+}
+
+/* The options by file and by sweep (--vary key=value), and the items of
+ * examples/alloy/disarm.yaml (docs/file-formats.md "Alloy stat blocks"). */
+Test(alloy_objects, options_and_items_load_004_531) {
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    fa_setup *s = NULL;
+    cr_assert_eq(fa_load(FRAY_SOURCE_DIR "/examples/alloy/disarm.yaml", NULL, &s, &d),
+                 FRAY_OK, "%s:%d:%d: %s", d.file ? d.file : "?", d.line, d.column, d.message);
+    cr_expect_eq(s->opt.pick_up_reach, FA_PICK_UP_ADJACENT);
+    cr_expect_eq(s->opt.taken_proficiency, FA_TAKEN_PROF_GROUP);
+    cr_expect_eq(s->opt.item_draw, FA_ITEM_KEEPS_WEAPON);
+    cr_expect_eq(fa_setup_vary(s, "pick-up-reach", "own-square", &d), FRAY_OK);
+    cr_expect_eq(s->opt.pick_up_reach, FA_PICK_UP_OWN_SQUARE);
+    cr_expect_eq(fa_setup_vary(s, "taken-proficiency", "none", &d), FRAY_OK);
+    cr_expect_eq(s->opt.taken_proficiency, FA_TAKEN_PROF_NONE);
+    cr_expect_eq(fa_setup_vary(s, "item-draw", "puts-weapon-away", &d), FRAY_OK);
+    cr_expect_eq(s->opt.item_draw, FA_ITEM_PUTS_WEAPON_AWAY);
+    cr_expect_eq(fa_setup_vary(s, "item-draw", "sometimes", &d), FRAY_ERR_PARSE);
+    cr_expect(strstr(d.message, "keeps-weapon or puts-weapon-away"), "%s", d.message);
+    const fa_statblock *medic = NULL, *kit = NULL;
+    for (int i = 0; i < s->n_sb; i++) {
+        if (strcmp(s->sb[i].name, "Medic") == 0)
+            medic = &s->sb[i];
+        if (strcmp(s->sb[i].name, "Knife thrower") == 0)
+            kit = &s->sb[i];
+    }
+    cr_assert(medic && kit);
+    cr_expect_eq(medic->n_items, 2);
+    cr_expect_str_eq(medic->items[0].id, "stim");
+    cr_expect_eq(medic->items[0].heals.n, 2);
+    cr_expect_eq(medic->items[0].heals.sides, 8);
+    cr_expect_eq(medic->items[0].heal_bonus, 2);
+    cr_expect_eq(medic->items[0].count, 1);
+    cr_expect(medic->items[1].surge);
+    cr_expect_eq(kit->weapons[0].ammo, 2, "two more knives besides the one listed");
+    fa_setup_free(s);
+}
+
+/* A bad item is refused at its place, in the file's words. */
+Test(alloy_objects, bad_items_refused_at_their_place) {
+    static const struct { const char *file; int line, col; const char *words; } cases[] = {
+        {"bad_item_both.yaml", 11, 9, "heals either its dice (heals: 2d8+2) or a heroic surge"},
+        {"bad_item_dice.yaml", 11, 29, "expected the hit points it heals (such as 2d8+2), got '2x8'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        fray_diag d;
+        memset(&d, 0, sizeof d);
+        fa_setup *s = NULL;
+        char path[512];
+        snprintf(path, sizeof path, FRAY_SOURCE_DIR "/tests/data/alloy/%s", cases[i].file);
+        cr_expect_neq(fa_load(path, NULL, &s, &d), FRAY_OK, "%s", cases[i].file);
+        cr_expect_eq(d.line, cases[i].line, "%s: line %d: %s", cases[i].file, d.line, d.message);
+        cr_expect_eq(d.column, cases[i].col, "%s: column %d: %s", cases[i].file, d.column,
+                     d.message);
+        cr_expect(strstr(d.message, cases[i].words), "%s: %s", cases[i].file, d.message);
+        fa_setup_free(s);
+    }
+}

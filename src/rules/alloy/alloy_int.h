@@ -275,11 +275,19 @@ typedef struct fa_options {
     int8_t creature_cover;     /* 2: cover from creatures in the way (-2) */
     uint8_t init_ties;         /* FA_TIES_RANDOM (a die) | FA_TIES_LISTED */
     uint8_t surprise_action;   /* FA_SURPRISE_STANDARD_OR_MOVE */
+    /* added by alloy-objects (docs/rules/alloy.md "Objects") */
+    uint8_t pick_up_reach;     /* FA_PICK_UP_ADJACENT: its square or one next to it */
+    uint8_t taken_proficiency; /* FA_TAKEN_PROF_GROUP: a taken weapon's proficiency */
+    uint8_t item_draw;         /* FA_ITEM_KEEPS_WEAPON: an item drawn into the other hand */
 } fa_options;
 
 enum { FA_DYING_STABLE, FA_DYING_DEATH_SAVES };
 enum { FA_TIES_RANDOM, FA_TIES_LISTED };
 enum { FA_SURPRISE_STANDARD_OR_MOVE, FA_SURPRISE_STANDARD_AND_MOVE };
+/* (alloy-objects) */
+enum { FA_PICK_UP_ADJACENT, FA_PICK_UP_OWN_SQUARE };
+enum { FA_TAKEN_PROF_GROUP, FA_TAKEN_PROF_NONE };
+enum { FA_ITEM_KEEPS_WEAPON, FA_ITEM_PUTS_WEAPON_AWAY };
 
 typedef struct fa_setup {
     fray_allocator alloc;

@@ -54,6 +54,10 @@ void fa_options_default(fa_options *o) {
     o->creature_cover = 2;                   /* L7.20 */
     o->init_ties = FA_TIES_RANDOM;           /* L7.23 */
     o->surprise_action = FA_SURPRISE_STANDARD_OR_MOVE; /* L7.2 */
+    /* alloy-objects (docs/rules/alloy.md "Objects") */
+    o->pick_up_reach = FA_PICK_UP_ADJACENT;
+    o->taken_proficiency = FA_TAKEN_PROF_GROUP;
+    o->item_draw = FA_ITEM_KEEPS_WEAPON;
 }
 
 enum { OPT_WORDS, OPT_BOOL, OPT_INT };
@@ -79,10 +83,28 @@ static const opt_def options_table[] = {
     {"creature-cover", OPT_INT, {NULL, NULL, NULL}, 0, 5},
     {"initiative-ties", OPT_WORDS, {"die", "listed", NULL}, 0, 0},
     {"surprise-action", OPT_WORDS, {"standard-or-move", "standard-and-move", NULL}, 0, 0},
+    /* alloy-objects */
+    {"pick-up-reach", OPT_WORDS, {"adjacent", "own-square", NULL}, 0, 0},
+    {"taken-proficiency", OPT_WORDS, {"group", "none", NULL}, 0, 0},
+    {"item-draw", OPT_WORDS, {"keeps-weapon", "puts-weapon-away", NULL}, 0, 0},
 };
 enum { N_OPTIONS = N_OF(options_table) };
 
 static void option_store(fa_options *o, int which, int v) {
+    /* alloy-objects' options, by name (their place in the table may move) */
+    const char *key = options_table[which].key;
+    if (strcmp(key, "pick-up-reach") == 0) {
+        o->pick_up_reach = (uint8_t)v;
+        return;
+    }
+    if (strcmp(key, "taken-proficiency") == 0) {
+        o->taken_proficiency = (uint8_t)v;
+        return;
+    }
+    if (strcmp(key, "item-draw") == 0) {
+        o->item_draw = (uint8_t)v;
+        return;
+    }
     switch (which) {
     case 0: o->diagonals = (uint8_t)(v ? FRAY_AREA_SQUARE : FRAY_AREA_COUNTED); break;
     case 1: o->burst = (uint8_t)(v ? FRAY_AREA_SQUARE : FRAY_AREA_COUNTED); break;

@@ -19,15 +19,18 @@
  *   - a weapon taken from another (004:445, or picked up from the floor) is
  *     held as "in hand: another's weapon" (taken_owner1, taken_slot): it is
  *     used as a melee weapon with its dice, with its proficiency only when
- *     the taker's block is proficient with a weapon of its group; it is
+ *     the taker's block is proficient with a weapon of its group (option
+ *     taken-proficiency); it is
  *     never stowed: drawing or holstering lets it fall at the taker's feet;
  *   - Retrieve Object is Draw (a stowed object); Manipulate an Object picks
- *     up an object in the actor's square or an adjacent one, into its hand
- *     (what it held is put away, as with Draw);
+ *     up an object in the actor's square or an adjacent one (option
+ *     pick-up-reach), into its hand (what it held is put away, as with
+ *     Draw);
  *   - Holster puts the weapon in hand away (the hand is empty: unarmed);
- *   - an item is drawn (Draw, a swift action) and then consumed (Consume
- *     Item, a swift action): its hit points as healing, no further than the
- *     maximum, or a heroic surge's.
+ *   - an item is drawn (Draw, a swift action) into the other hand (a
+ *     two-handed weapon is put away; option item-draw) and then consumed
+ *     (Consume Item, a swift action): its hit points as healing, no further
+ *     than the maximum, or a heroic surge's.
  */
 #include "alloy_int.h"
 
@@ -82,11 +85,13 @@ static void set_away(fa_cstate *c, int slot, bool on) {
         c->away = (uint8_t)(c->away & ~(1u << slot));
 }
 
-static bool within_reach(fray_footprint fp, fray_pos p) {
-    /* the actor's squares or one adjacent to them (004:624, fray's reading) */
+static bool within_reach(const fa_setup *s, fray_footprint fp, fray_pos p) {
+    /* the actor's squares or one adjacent to them (004:624, fray's reading;
+     * option pick-up-reach: own-square, its squares only) */
     int side = fp.side > 0 ? fp.side : 1;
-    return p.x >= fp.at.x - 1 && p.x <= fp.at.x + side && p.y >= fp.at.y - 1 &&
-           p.y <= fp.at.y + side;
+    int d = s->opt.pick_up_reach == FA_PICK_UP_OWN_SQUARE ? 0 : 1;
+    return p.x >= fp.at.x - d && p.x <= fp.at.x + side - 1 + d && p.y >= fp.at.y - d &&
+           p.y <= fp.at.y + side - 1 + d;
 }
 
 /* ---- What is where ------------------------------------------------------------------ */
@@ -106,7 +111,7 @@ const fa_weapon *fa_obj_taken_melee(const fa_setup *s, const fa_state *st, int w
 
 bool fa_obj_taken_proficient(const fa_setup *s, const fa_state *st, int who) {
     const fa_weapon *w = fa_obj_taken(s, st, who);
-    if (!w)
+    if (!w || s->opt.taken_proficiency == FA_TAKEN_PROF_NONE)
         return false;
     const fa_statblock *b = sb_of(s, who);
     for (int k = 0; k < b->n_weapons; k++) {
@@ -157,11 +162,10 @@ int fa_obj_floor_find(const fa_state *st, fray_pos at, int owner, int slot) {
  * it carries first) in reach, else the first one in reach. */
 int fa_obj_floor_in_reach(const fa_setup *s, const fa_state *st, int who,
                           bool own_only) {
-    (void)s;
     int first = -1;
     for (int i = 0; i < st->n_floor; i++) {
         const fa_floor_obj *o = &st->floor[i];
-        if (!within_reach(st->c[who].fp, o->at))
+        if (!within_reach(s, st->c[who].fp, o->at))
             continue;
         if (o->owner == who)
             return i;
@@ -439,9 +443,13 @@ static fray_status check_pick_up(const fa_setup *s, const fa_state *st,
             if (i < 0)
                 return refuse(why, ws, "nothing lies in %s's square or next to it", me);
         } else {
-            if (!within_reach(c->fp, cmd->origin))
-                return refuse(why, ws, "%s can pick up only what lies in its square or next "
-                                       "to it, not at %d,%d", me, cmd->origin.x, cmd->origin.y);
+            if (!within_reach(s, c->fp, cmd->origin))
+                return refuse(why, ws, s->opt.pick_up_reach == FA_PICK_UP_OWN_SQUARE
+                                           ? "%s can pick up only what lies in its square, "
+                                             "not at %d,%d"
+                                           : "%s can pick up only what lies in its square or "
+                                             "next to it, not at %d,%d",
+                              me, cmd->origin.x, cmd->origin.y);
             bool named = cmd->option >= FA_OBJ_PICK_UP && cmd->n_targets > 0;
             int owner = named ? cmd->targets[0] : -1;
             int slot = named ? cmd->option - FA_OBJ_PICK_UP : -1;
@@ -516,7 +524,7 @@ static fray_status draw(fa_run *r, const fa_command *cmd) {
          * put away for it (fray's reading). */
         const fa_weapon *held = c->wield >= 0 ? slot_weapon(r->s, who, c->wield)
                                               : fa_obj_taken(r->s, r->st, who);
-        if (held && held->hands >= 2) {
+        if (held && (held->hands >= 2 || r->s->opt.item_draw == FA_ITEM_PUTS_WEAPON_AWAY)) {
             fray_status e = empty_hand(r, who);
             if (e != FRAY_OK)
                 return e;
