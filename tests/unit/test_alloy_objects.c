@@ -641,3 +641,64 @@ Test(alloy_objects, bad_items_refused_at_their_place) {
         fa_setup_free(s);
     }
 }
+
+/* Knives are neither made nor lost (004:87, 101, 112): through whole
+ * fights chosen by the tactics (the dice drawn from 40 seeds), every one
+ * of a thrower's knives is always in its hand, carried, or on the floor,
+ * the tactics' every command passes the rules, and the journal of each
+ * event reads back. */
+Test(alloy_objects, knives_conserved_in_whole_fights_004_87_101_112) {
+    int all_thrown = 0;
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        int a, b;
+        fixture *f = setup(&a, &b, 2, 2, 9, 2, 2);   /* three knives */
+        int c = af_add(f, "orc 2", f->s.c[b].sb, 1, 9, 6);
+        f->s.c[c].wield = O_AXE;
+        f->s.c[a].wield = T_KNIFE;
+        fa_state_init(&f->s, &f->st, seed, 0);
+        af_event(f);
+        fa_command begin = af_cmd(FA_CMD_BEGIN, -1);
+        cr_assert_eq(fa_apply(&f->r, &begin), FRAY_OK);
+        int thrown = 0;
+        for (int step = 0; step < 400 && !f->st.over; step++) {
+            int who = fa_actor(&f->s, &f->st);
+            fa_command cmd;
+            if (who < 0)
+                cmd = af_cmd(FA_CMD_NEXT, -1);
+            else
+                cr_assert_eq(fa_choose_command(&f->s, &f->st, who, &cmd), FRAY_OK);
+            fray_status st = af_do(f, &cmd);
+            cr_assert_eq(st, FRAY_OK, "seed %d step %d: %s", (int)seed, step, f->why);
+            thrown += af_count_facts(f, FA_FACT_LANDS);
+            const fa_cstate *t = &f->st.c[a];
+            int on_floor = 0;
+            for (int i = 0; i < f->st.n_floor; i++)
+                if (f->st.floor[i].owner == a && f->st.floor[i].slot == T_KNIFE)
+                    on_floor += f->st.floor[i].count;
+            int held_by_other = 0;
+            for (int j = 0; j < f->st.n; j++)
+                held_by_other += f->st.c[j].taken_owner1 == a + 1 &&
+                                 f->st.c[j].taken_slot == T_KNIFE;
+            int total = (t->wield == T_KNIFE ? 1 : 0) +
+                        fa_obj_stowed(&f->s, &f->st, a, T_KNIFE) + on_floor + held_by_other;
+            cr_assert_eq(total, 3, "seed %d step %d: knives %d", (int)seed, step, total);
+            /* each event's journal line reads back */
+            f->ev.cmd = cmd;
+            char buf[65536];
+            size_t n = fa_event_json(&f->s, &f->ev, buf, sizeof buf);
+            cr_assert(n > 0 && n < sizeof buf);
+            json_error_t je;
+            json_t *o = json_loads(buf, 0, &je);
+            cr_assert_not_null(o, "%s", je.text);
+            static fa_event back;
+            char field[64], why[128];
+            cr_assert_eq(fa_event_from_json(&f->s, o, &back, field, sizeof field, why,
+                                            sizeof why),
+                         FRAY_OK, "%s: %s", field, why);
+            json_decref(o);
+        }
+        all_thrown += thrown;
+        free(f);
+    }
+    cr_assert(all_thrown >= 40, "the fights threw knives (%d)", all_thrown);
+}
