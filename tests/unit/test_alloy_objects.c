@@ -464,6 +464,8 @@ Test(alloy_objects, table_words_004_331_333_335_445) {
     cr_assert_eq(fa_parse(&f->s, &f->st, "Tony consume stimm", &c, &d), FRAY_ERR_PARSE);
     cr_assert(strstr(d.message, "did you mean 'stim'"), "%s", d.message);
     cr_assert_eq(fa_parse(&f->s, &f->st, "Tony holster knife", &c, &d), FRAY_ERR_PARSE);
+    cr_assert_eq(fa_parse(&f->s, &f->st, "Tony holstr", &c, &d), FRAY_ERR_PARSE);
+    cr_assert(strstr(d.message, "did you mean 'holster'"), "%s", d.message);
     free(f);
 }
 

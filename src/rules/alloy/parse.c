@@ -295,6 +295,9 @@ static const char *near_verb(const char *tok) {
     near n = {NULL, 99};
     for (int k = FA_CMD_ATTACK; k < FA_CMD_KINDS; k++)
         near_try(&n, fa_cmd_name(k), tok);
+    static const char *const object_words[] = {"holster", "pick-up", "retrieve", "consume"};
+    for (size_t k = 0; k < sizeof object_words / sizeof *object_words; k++)
+        near_try(&n, object_words[k], tok);   /* (alloy-objects) */
     return n.best;
 }
 

@@ -787,7 +787,8 @@ static bool draw_melee(pol *p, fa_command *out) {
         if (k == ws || wi < 0 || wi >= p->s->n_weapons ||
             p->s->weapons[wi].kind != FA_WK_MELEE ||
             p->s->weapons[wi].area != FA_AREA_NONE ||
-            fa_obj_stowed(p->s, p->st, p->who, k) == 0)   /* on the floor, taken */
+            fa_obj_stowed(p->s, p->st, p->who, k) == 0 ||   /* on the floor, taken */
+            (ws < 0 && strcmp(p->s->weapons[wi].id, "unarmed") == 0)) /* bare hands */
             continue;
         cmd_init(p, out, FA_CMD_DRAW, slot);
         out->weapon = (int8_t)k;
