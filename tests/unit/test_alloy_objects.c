@@ -621,6 +621,13 @@ Test(alloy_objects, options_and_items_load_004_531) {
     cr_expect(medic->items[1].surge);
     cr_expect_eq(kit->weapons[0].ammo, 2, "two more knives besides the one listed");
     fa_setup_free(s);
+    /* the item catalog (data/alloy/items.yaml), and a block's count */
+    s = NULL;
+    cr_assert_eq(fa_load(FRAY_SOURCE_DIR "/data/alloy/items.yaml", NULL, &s, &d), FRAY_ERR_PARSE,
+                 "a catalog alone is no encounter");
+    cr_assert_eq(fa_check_file(FRAY_SOURCE_DIR "/data/alloy/items.yaml", &d), FRAY_OK, "%s",
+                 d.message);
+    cr_expect_str_eq(d.message, "Alloy catalog: 0 weapons, 2 items");
 }
 
 /* A bad item is refused at its place, in the file's words. */
@@ -628,6 +635,7 @@ Test(alloy_objects, bad_items_refused_at_their_place) {
     static const struct { const char *file; int line, col; const char *words; } cases[] = {
         {"bad_item_both.yaml", 11, 9, "heals either its dice (heals: 2d8+2) or a heroic surge"},
         {"bad_item_dice.yaml", 11, 29, "expected the hit points it heals (such as 2d8+2), got '2x8'"},
+        {"bad_item_unknown.yaml", 10, 13, "unknown item 'stimm' (did you mean 'stim'?)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         fray_diag d;

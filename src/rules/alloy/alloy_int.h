@@ -206,7 +206,7 @@ typedef struct fa_sb_weapon {
 /* (added by alloy-objects) An item a stat block carries to consume
  * (004:531-537): `{item: stim, heals: 2d8+2, count: 1}` or `{item:
  * medkit, surge: true}`. */
-enum { FA_SB_ITEMS = 4 };
+enum { FA_SB_ITEMS = 4, FA_MAX_ITEMS = 32 };
 typedef struct fa_item {
     char id[FA_ID_MAX];
     char name[FA_NAME_MAX];
@@ -310,6 +310,9 @@ typedef struct fa_setup {
     bool surprise;             /* someone is unaware: a surprise round */
     int round_limit;           /* fights stop after it (default 100) */
     fa_options opt;
+    /* added by alloy-objects: the items the catalogs know (data/alloy/items.yaml) */
+    int n_items;
+    fa_item items[FA_MAX_ITEMS];
 } fa_setup;
 
 /* ---- The state (flat: copied for backups, reset by copy) ------------------------- */

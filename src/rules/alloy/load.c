@@ -970,14 +970,40 @@ static fray_status rd_sb_weapon(al *L, const yn *n, fa_sb_weapon *out) {
     return FRAY_OK;
 }
 
+/* (alloy-objects) A catalog's item by id, -1 none. */
+static int find_item(const fa_setup *s, const char *id) {
+    for (int i = 0; i < s->n_items; i++)
+        if (yr_ieq(s->items[i].id, id))
+            return i;
+    return -1;
+}
+
+static fray_status unknown_item(al *L, const yn *at, const char *id) {
+    const char *names[FA_MAX_ITEMS];
+    for (int i = 0; i < L->s->n_items; i++)
+        names[i] = L->s->items[i].id;
+    return yr_unknown(&L->r, at, "item", id, names, L->s->n_items,
+                      "no item catalog is loaded (catalog: [../../data/alloy/items.yaml])");
+}
+
 /* (alloy-objects) An item to consume (004:531-537): {item: stim, name:
- * Stim, heals: 2d8+2, count: 1} or {item: medkit, surge: true}. */
-static fray_status rd_item(al *L, const yn *n, fa_item *it) {
+ * Stim, heals: 2d8+2, count: 1} or {item: medkit, surge: true}; in a
+ * stat block (from_catalog) also a catalog's item by its id, `stim` or
+ * {item: stim, count: 2}. */
+static fray_status rd_item(al *L, const yn *n, fa_item *it, bool from_catalog) {
     static const char *const keys[] = {"item", "name", "heals", "surge", "count", "notes"};
     char b[64];
     fray_status st;
     memset(it, 0, sizeof *it);
     it->count = 1;
+    if (from_catalog && scalar(n)) {
+        int k = find_item(L->s, n->text);
+        if (k < 0)
+            return unknown_item(L, n, n->text);
+        *it = L->s->items[k];
+        it->count = 1;
+        return FRAY_OK;
+    }
     if (!n || n->type != YN_MAP)
         return FAIL(L, n, "expected an item {item: stim, heals: 2d8+2} or {item: medkit, "
                           "surge: true}, got %s", yr_got(n, b));
@@ -993,6 +1019,21 @@ static fray_status rd_item(al *L, const yn *n, fa_item *it) {
             return st;
     } else {
         name_from_id(it->id, it->name, sizeof it->name);
+    }
+    bool copied = false;
+    if (from_catalog && !yr_get(n, "heals") && !yr_get(n, "surge")) {
+        /* a catalog's item: its numbers; the block's name and count */
+        int k = find_item(L->s, it->id);
+        if (k < 0)
+            return unknown_item(L, yr_get(n, "item"), it->id);
+        char name[FA_NAME_MAX];
+        memcpy(name, it->name, sizeof name);
+        bool named = yr_get(n, "name") != NULL;
+        *it = L->s->items[k];
+        if (named)
+            memcpy(it->name, name, sizeof name);
+        it->count = 1;
+        copied = true;
     }
     if ((v = yr_get(n, "surge")) != NULL &&
         (st = yr_bool(&L->r, v, "surge", &it->surge)) != FRAY_OK)
@@ -1019,7 +1060,7 @@ static fray_status rd_item(al *L, const yn *n, fa_item *it) {
                         yr_got(h, b));
         it->heal_bonus = (int8_t)bonus;
     }
-    if (!h == !it->surge)
+    if (!copied && !h == !it->surge)
         return FAIL(L, n, "the item '%s' heals either its dice (heals: 2d8+2) or a heroic "
                           "surge (surge: true), one of the two", it->id);
     if ((v = yr_get(n, "count")) != NULL) {
@@ -1222,7 +1263,7 @@ static fray_status rd_statblock(al *L, const yn *n, fa_statblock *sb) {
                           yr_n_items(is));
     for (const yn *it = yr_items(is); it; it = yr_next_item(is, it)) {
         fa_item *item = &sb->items[sb->n_items];
-        if ((st = rd_item(L, it, item)) != FRAY_OK)
+        if ((st = rd_item(L, it, item, true)) != FRAY_OK)
             return st;
         for (int j = 0; j < sb->n_items; j++)
             if (yr_ieq(sb->items[j].id, item->id))
@@ -1373,7 +1414,7 @@ static fray_status include(al *L, const yn *list, int want, bool inline_ok) {
 }
 
 static fray_status rd_catalog_file(al *L, const yn *root) {
-    static const char *const keys[] = {"fray", "rules", "name", "weapons", "notes"};
+    static const char *const keys[] = {"fray", "rules", "name", "weapons", "notes", "items"};
     fray_status st = yr_keys(&L->r, root, "a weapon catalog", keys, N_OF(keys), false);
     if (st != FRAY_OK)
         return st;
@@ -1381,6 +1422,18 @@ static fray_status rd_catalog_file(al *L, const yn *root) {
     for (const yn *it = yr_items(ws); it; it = yr_next_item(ws, it))
         if ((st = add_weapon(L, it)) != FRAY_OK)
             return st;
+    /* (alloy-objects) items to consume, named by stat blocks */
+    const yn *is = yr_get(root, "items");
+    for (const yn *it = yr_items(is); it; it = yr_next_item(is, it)) {
+        fa_item item;
+        if ((st = rd_item(L, it, &item, false)) != FRAY_OK)
+            return st;
+        if (find_item(L->s, item.id) >= 0)
+            return FAIL(L, it, "the item '%s' is in the catalogs twice", item.id);
+        if (L->s->n_items >= FA_MAX_ITEMS)
+            return FAIL_RANGE(L, it, "the catalogs hold at most %d items", FA_MAX_ITEMS);
+        L->s->items[L->s->n_items++] = item;
+    }
     return FRAY_OK;
 }
 
@@ -2091,7 +2144,11 @@ fray_status fa_check_file(const char *path, fray_diag *diag) {
     fray_status st = load_any(path, NULL, s, &kind, diag);
     if (st == FRAY_OK && diag) {
         diag->file = path;
-        if (kind == K_CATALOG)
+        if (kind == K_CATALOG && s->n_items > 0)   /* (alloy-objects) */
+            snprintf(diag->message, sizeof diag->message,
+                     "Alloy catalog: %d weapon%s, %d item%s", s->n_weapons,
+                     s->n_weapons == 1 ? "" : "s", s->n_items, s->n_items == 1 ? "" : "s");
+        else if (kind == K_CATALOG)
             snprintf(diag->message, sizeof diag->message, "Alloy weapon catalog: %d weapon%s",
                      s->n_weapons, s->n_weapons == 1 ? "" : "s");
         else if (kind == K_STATBLOCKS)
