@@ -314,7 +314,8 @@ Test(alloy_objects, one_thrown_weapon_per_target_004_87) {
     t.targets[0] = (int8_t)b;
     t.targets[1] = (int8_t)c;
     cr_assert_eq(af_do(f, &t), FRAY_ERR_INVALID);
-    cr_assert_str_eq(f->why, "Tony has too few of its knife left to throw");
+    cr_assert_str_eq(f->why, "Tony has 1 of its knife left to throw, not the 2 this attack "
+                             "needs (004:87)");
     f->st.c[a].spare[T_KNIFE] = 1;
     cr_assert_eq(af_do_dice(f, &t, (int[]){2, 2}, 2), FRAY_OK, "%s", f->why);
     cr_assert_eq(f->st.n_floor, 2, "one knife in each target's square");

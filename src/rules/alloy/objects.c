@@ -366,9 +366,10 @@ fray_status fa_obj_check(const fa_setup *s, const fa_state *st,
         int need = area ? 1 : cmd->n_targets;
         int have = can_throw(s, st, who, slot);
         if (have >= 0 && have < need)
-            return refuse(why, ws, have == 0 ? "%s has no %s left to throw"
-                                             : "%s has too few of its %s left to throw",
-                          me, w->name);
+            return have == 0 ? refuse(why, ws, "%s has no %s left to throw", me, w->name)
+                             : refuse(why, ws, "%s has %d of its %s left to throw, not the %d "
+                                               "this attack needs (004:87)",
+                                      me, have, w->name, need);
         return FRAY_OK;
     }
     case FA_CMD_HELD_OBJECT: {
@@ -436,34 +437,33 @@ static fray_status check_pick_up(const fa_setup *s, const fa_state *st,
     int who = cmd->actor;
     const fa_cstate *c = &st->c[who];
     const char *me = s->c[who].name;
-    {
-        int i;
-        if (cmd->origin.x < 0) {
-            i = fa_obj_floor_in_reach(s, st, who, false);
-            if (i < 0)
-                return refuse(why, ws, "nothing lies in %s's square or next to it", me);
-        } else {
-            if (!within_reach(s, c->fp, cmd->origin))
-                return refuse(why, ws, s->opt.pick_up_reach == FA_PICK_UP_OWN_SQUARE
-                                           ? "%s can pick up only what lies in its square, "
-                                             "not at %d,%d"
-                                           : "%s can pick up only what lies in its square or "
-                                             "next to it, not at %d,%d",
-                              me, cmd->origin.x, cmd->origin.y);
-            bool named = cmd->option >= FA_OBJ_PICK_UP && cmd->n_targets > 0;
-            int owner = named ? cmd->targets[0] : -1;
-            int slot = named ? cmd->option - FA_OBJ_PICK_UP : -1;
-            if (named && (owner < 0 || owner >= st->n || slot >= sb_of(s, owner)->n_weapons))
-                return refuse(why, ws, "%s: no such weapon to pick up", me);
-            i = fa_obj_floor_find(st, cmd->origin, owner, slot);
-            if (i < 0 && owner >= 0 && owner < st->n)
-                return refuse(why, ws, "%s's %s does not lie at %d,%d", s->c[owner].name,
-                              wname(s, owner, slot), cmd->origin.x, cmd->origin.y);
-            if (i < 0)
-                return refuse(why, ws, "nothing lies at %d,%d", cmd->origin.x, cmd->origin.y);
-        }
+    bool own_square = s->opt.pick_up_reach == FA_PICK_UP_OWN_SQUARE;
+    bool named = cmd->option >= FA_OBJ_PICK_UP;
+    if (named && cmd->origin.x < 0)
+        return refuse(why, ws, "%s must name the square where the weapon lies", me);
+    if (cmd->origin.x < 0) {
+        if (fa_obj_floor_in_reach(s, st, who, false) < 0)
+            return refuse(why, ws, own_square ? "nothing lies in %s's square"
+                                              : "nothing lies in %s's square or next to it",
+                          me);
         return FRAY_OK;
     }
+    if (!within_reach(s, c->fp, cmd->origin))
+        return refuse(why, ws, own_square
+                                   ? "%s can pick up only what lies in its square, not at %d,%d"
+                                   : "%s can pick up only what lies in its square or next to "
+                                     "it, not at %d,%d",
+                      me, cmd->origin.x, cmd->origin.y);
+    int owner = named && cmd->n_targets > 0 ? cmd->targets[0] : -1;
+    int slot = named ? cmd->option - FA_OBJ_PICK_UP : -1;
+    if (named && (owner < 0 || owner >= st->n || slot >= sb_of(s, owner)->n_weapons))
+        return refuse(why, ws, "%s: no such weapon to pick up", me);
+    if (fa_obj_floor_find(st, cmd->origin, owner, slot) >= 0)
+        return FRAY_OK;
+    if (named)
+        return refuse(why, ws, "%s's %s does not lie at %d,%d", s->c[owner].name,
+                      wname(s, owner, slot), cmd->origin.x, cmd->origin.y);
+    return refuse(why, ws, "nothing lies at %d,%d", cmd->origin.x, cmd->origin.y);
 }
 
 static fray_status check_consume(const fa_setup *s, const fa_state *st,
@@ -472,18 +472,16 @@ static fray_status check_consume(const fa_setup *s, const fa_state *st,
     const fa_cstate *c = &st->c[who];
     const fa_statblock *b = sb_of(s, who);
     const char *me = s->c[who].name;
-    {
-        int k = cmd->option - FA_OBJ_CONSUME;
-        if (k < 0 || k >= b->n_items)
-            return refuse(why, ws, "%s carries no such item", me);
-        if (c->item_hand1 != k + 1)
-            return refuse(why, ws, "%s must hold the %s to consume it: draw it first "
-                                   "(004:535)", me, b->items[k].name);
-        if (b->items[k].surge && c->surges <= 0)
-            return refuse(why, ws, "%s has no heroic surges left for the %s", me,
-                          b->items[k].name);
-        return FRAY_OK;
-    }
+    int k = cmd->option - FA_OBJ_CONSUME;
+    if (k < 0 || k >= b->n_items)
+        return refuse(why, ws, "%s carries no such item", me);
+    if (c->item_hand1 != k + 1)
+        return refuse(why, ws, "%s must hold the %s to consume it: draw it first (004:535)",
+                      me, b->items[k].name);
+    if (b->items[k].surge && c->surges <= 0)
+        return refuse(why, ws, "%s has no heroic surges left for the %s", me,
+                      b->items[k].name);
+    return FRAY_OK;
 }
 
 /* ---- Actions ------------------------------------------------------------------------ */
@@ -493,7 +491,7 @@ static fray_status pick_up(fa_run *r, const fa_command *cmd) {
     int who = cmd->actor;
     int i;
     bool named = cmd->option >= FA_OBJ_PICK_UP && cmd->n_targets > 0;
-    if (cmd->origin.x < 0)
+    if (cmd->origin.x < 0 && !named)
         i = fa_obj_floor_in_reach(r->s, st, who, false);
     else
         i = fa_obj_floor_find(st, cmd->origin, named ? cmd->targets[0] : -1,
