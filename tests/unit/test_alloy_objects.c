@@ -713,3 +713,21 @@ Test(alloy_objects, knives_conserved_in_whole_fights_004_87_101_112) {
     }
     cr_assert(all_thrown >= 40, "the fights threw knives (%d)", all_thrown);
 }
+
+/* The floor holds 64 piles; one more stops the fight with an error (no
+ * weapon lost without a word); the same weapon at one square is one pile. */
+Test(alloy_objects, floor_piles_limit) {
+    int a, b;
+    fixture *f = setup(&a, &b, 2, 2, 3, 2, 0);
+    go(f);
+    af_event(f);
+    for (int i = 0; i < FA_MAX_FLOOR; i++)
+        cr_assert_eq(fa_obj_floor_add(&f->r, a, T_KNIFE, (fray_pos){(int16_t)(i % 16),
+                                                                    (int16_t)(i / 16)}, 1),
+                     FRAY_OK);
+    cr_assert_eq(fa_obj_floor_add(&f->r, a, T_KNIFE, (fray_pos){0, 0}, 1), FRAY_OK);
+    cr_assert_eq(f->st.floor[0].count, 2);
+    cr_assert_eq(fa_obj_floor_add(&f->r, a, T_KNIFE, (fray_pos){0, 5}, 1), FRAY_ERR_RANGE);
+    cr_assert_eq(f->r.failed, FRAY_ERR_RANGE);
+    free(f);
+}
