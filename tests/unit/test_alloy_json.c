@@ -225,6 +225,11 @@ Test(alloy_json, round_trip_every_fact_and_choice) {
     add_fact(FA_FACT_CHECK, FX_ANA, -1, 9, 5, 14, 13, 1, 0);
     add_fact(FA_FACT_COVER_STRUCK, FX_TONY, FX_ANA, FX_ORC1, 14, 1, 0, 0, 0);
     add_fact(FA_FACT_DROP, FX_TONY, FX_ORC1, 0, 0, 0, 0, 0, 0);
+    /* alloy-objects: objects on the floor and in hand */
+    add_fact(FA_FACT_LANDS, FX_TONY, FX_TONY, 1, 4, 5, 0, 0, 0);
+    add_fact(FA_FACT_PICK_UP, FX_ORC1, FX_TONY, 1, 4, 5, 0, 0, 0);
+    add_fact(FA_FACT_TAKE, FX_ORC1, FX_TONY, 0, 0, 0, 0, 0, 0);
+    add_fact(FA_FACT_CONSUME, FX_ANA, -1, 0, 1, 0, 0, 0, 0);
     add_fact(FA_FACT_MODIFIER, FX_ORC1, FX_TONY, FA_MOD_NOT_PROFICIENT, 0, 0, 2, 0, 0);
     /* A value the fact does not name is kept as "vK". */
     add_fact(FA_FACT_TURN, FX_ANA, -1, 0, 0, 0, 9, 0, 0);

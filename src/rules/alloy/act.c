@@ -58,7 +58,9 @@ static const fa_weapon *weapon_of(const fa_setup *s, const fa_state *st,
     const fa_statblock *sb = sb_of(s, who);
     if (slot < 0)
         slot = st->c[who].wield;
-    if (slot < 0 || slot >= sb->n_weapons)
+    if (slot < 0)
+        return fa_obj_taken_melee(s, st, who); /* another's, taken (alloy-objects) */
+    if (slot >= sb->n_weapons)
         return NULL;
     return &s->weapons[sb->weapons[slot].weapon];
 }
@@ -741,6 +743,9 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
     case FA_CMD_TRIP: case FA_CMD_GRAPPLE: case FA_CMD_HELD_OBJECT:
     case FA_CMD_AID: case FA_CMD_SPRAY: case FA_CMD_SUPPRESS: {
         bool area = false;
+        /* thrown weapons counted, taking a weapon (objects.c) */
+        if ((ok = fa_obj_check(s, st, cmd, why, ws)) != FRAY_OK)
+            return ok;
         if (cmd->kind == FA_CMD_ATTACK && cmd->power >= 0) {
             if (cmd->power >= sb->n_powers)
                 return refuse(why, ws, "%s has no such special ability", nm(s, who));
@@ -829,7 +834,7 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
         case FA_CMD_TRIP:
             return adjacent_ok(s, st, who, t, unarmed, why, ws);  /* 004:734 */
         case FA_CMD_HELD_OBJECT:
-            if (st->c[t].wield < 0)
+            if (st->c[t].wield < 0 && st->c[t].taken_owner1 == 0)
                 return refuse(why, ws, "%s holds nothing", nm(s, t));
             return attackable(s, st, cmd, t, why, ws);
         case FA_CMD_AID: {
@@ -951,12 +956,7 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
             return refuse(why, ws, "%s is already prone", nm(s, who));
         return FRAY_OK;
     case FA_CMD_DRAW:
-        if (cmd->weapon < -1 || cmd->weapon >= sb->n_weapons)
-            return refuse(why, ws, "%s has no such weapon", nm(s, who));
-        if (cmd->weapon == c->wield)
-            return refuse(why, ws, cmd->weapon < 0 ? "%s holds no weapon" : "%s already holds it",
-                          nm(s, who));
-        return FRAY_OK;
+        return fa_obj_check(s, st, cmd, why, ws);   /* objects.c (alloy-objects) */
     case FA_CMD_RELOAD: {
         int w = cmd->weapon >= 0 ? cmd->weapon : c->wield;
         if (cmd->weapon < -1 || w < 0 || w >= sb->n_weapons)
@@ -1427,7 +1427,8 @@ static void do_action(fa_run *r, const fa_command *cmd) {
         add_effect(r, who, FA_C_PRONE, FA_ENDS_EVENT, 0);
         return;
     case FA_CMD_DRAW:
-        c->wield = cmd->weapon;
+        if (fa_obj_apply(r, cmd) != FRAY_OK)   /* objects.c (alloy-objects) */
+            fail(r, FRAY_ERR_INVALID);
         return;
     case FA_CMD_RELOAD: {
         int w = cmd->weapon >= 0 ? cmd->weapon : c->wield;

@@ -665,6 +665,13 @@ static bool same_c(const fa_cstate *a, const fa_cstate *b) {
     for (int k = 0; k < FA_SB_WEAPONS; k++)
         if (a->ammo[k] != b->ammo[k] || a->spare[k] != b->spare[k])
             return false;
+    /* objects in hand (alloy-objects) */
+    if (a->away != b->away || a->taken_owner1 != b->taken_owner1 ||
+        a->taken_slot != b->taken_slot || a->item_hand1 != b->item_hand1)
+        return false;
+    for (int k = 0; k < FA_SB_ITEMS; k++)
+        if (a->items_used[k] != b->items_used[k])
+            return false;
     for (int k = 0; k < a->n_cond && k < FA_MAX_CONDS; k++)
         if (!same_cond(&a->cond[k], &b->cond[k]))
             return false;
@@ -690,6 +697,14 @@ static bool same_state(const fa_state *a, const fa_state *b) {
             return false;
     for (int i = 0; i < a->n && i < FA_MAX_COMBATANTS; i++)
         if (!same_c(&a->c[i], &b->c[i]))
+            return false;
+    /* objects on the floor (alloy-objects) */
+    if (a->n_floor != b->n_floor)
+        return false;
+    for (int i = 0; i < a->n_floor && i < FA_MAX_FLOOR; i++)
+        if (a->floor[i].owner != b->floor[i].owner || a->floor[i].slot != b->floor[i].slot ||
+            a->floor[i].count != b->floor[i].count || a->floor[i].at.x != b->floor[i].at.x ||
+            a->floor[i].at.y != b->floor[i].at.y)
             return false;
     return true;
 }

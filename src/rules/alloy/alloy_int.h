@@ -203,6 +203,19 @@ typedef struct fa_sb_weapon {
     int16_t ammo;              /* rounds carried beyond the magazine (-1: unlimited) */
 } fa_sb_weapon;
 
+/* (added by alloy-objects) An item a stat block carries to consume
+ * (004:531-537): `{item: stim, heals: 2d8+2, count: 1}` or `{item:
+ * medkit, surge: true}`. */
+enum { FA_SB_ITEMS = 4, FA_MAX_ITEMS = 32 };
+typedef struct fa_item {
+    char id[FA_ID_MAX];
+    char name[FA_NAME_MAX];
+    fa_dice heals;             /* hit points regained: NdS + heal_bonus */
+    int8_t heal_bonus;
+    bool surge;                /* spends a heroic surge for its hit points (as second wind) */
+    int8_t count;              /* how many carried */
+} fa_item;
+
 typedef struct fa_statblock {
     char id[FA_ID_MAX];
     char name[FA_NAME_MAX];
@@ -228,6 +241,9 @@ typedef struct fa_statblock {
     fa_sb_weapon weapons[FA_SB_WEAPONS];
     uint8_t n_powers;
     fa_power powers[FA_SB_POWERS];
+    /* added by alloy-objects: items to consume (stat block `items:`) */
+    uint8_t n_items;
+    fa_item items[FA_SB_ITEMS];
 } fa_statblock;
 
 typedef struct fa_combatant_def {
@@ -259,11 +275,19 @@ typedef struct fa_options {
     int8_t creature_cover;     /* 2: cover from creatures in the way (-2) */
     uint8_t init_ties;         /* FA_TIES_RANDOM (a die) | FA_TIES_LISTED */
     uint8_t surprise_action;   /* FA_SURPRISE_STANDARD_OR_MOVE */
+    /* added by alloy-objects (docs/rules/alloy.md "Objects") */
+    uint8_t pick_up_reach;     /* FA_PICK_UP_ADJACENT: its square or one next to it */
+    uint8_t taken_proficiency; /* FA_TAKEN_PROF_GROUP: a taken weapon's proficiency */
+    uint8_t item_draw;         /* FA_ITEM_KEEPS_WEAPON: an item drawn into the other hand */
 } fa_options;
 
 enum { FA_DYING_STABLE, FA_DYING_DEATH_SAVES };
 enum { FA_TIES_RANDOM, FA_TIES_LISTED };
 enum { FA_SURPRISE_STANDARD_OR_MOVE, FA_SURPRISE_STANDARD_AND_MOVE };
+/* (alloy-objects) */
+enum { FA_PICK_UP_ADJACENT, FA_PICK_UP_OWN_SQUARE };
+enum { FA_TAKEN_PROF_GROUP, FA_TAKEN_PROF_NONE };
+enum { FA_ITEM_KEEPS_WEAPON, FA_ITEM_PUTS_WEAPON_AWAY };
 
 typedef struct fa_setup {
     fray_allocator alloc;
@@ -286,6 +310,9 @@ typedef struct fa_setup {
     bool surprise;             /* someone is unaware: a surprise round */
     int round_limit;           /* fights stop after it (default 100) */
     fa_options opt;
+    /* added by alloy-objects: the items the catalogs know (data/alloy/items.yaml) */
+    int n_items;
+    fa_item items[FA_MAX_ITEMS];
 } fa_setup;
 
 /* ---- The state (flat: copied for backups, reset by copy) ------------------------- */
@@ -341,6 +368,14 @@ typedef struct fa_cstate {
     fa_ready ready;
     int8_t extra_standard;     /* standard actions bought with action points, left this turn */
     uint8_t acted;             /* bit (1u << fa_action_type) of each action type taken this turn */
+    /* added by alloy-objects (objects.c) */
+    uint8_t away;              /* bit per weapon slot: the block's weapon itself is not on it
+                                  (on the floor, in another's hand, thrown); a thrown
+                                  weapon's others are counted in spare[] */
+    int8_t taken_owner1;       /* in hand: another's weapon (004:445): 1 + its owner, 0 none */
+    int8_t taken_slot;         /* ... the owner's weapon slot */
+    int8_t item_hand1;         /* in hand: 1 + the block's item slot, 0 none (Consume Item) */
+    uint8_t items_used[FA_SB_ITEMS];   /* per item slot: how many consumed */
 } fa_cstate;
 
 enum {
@@ -354,6 +389,17 @@ enum {
     FA_F_TOOK_ACTION = 1u << 7     /* it has taken an action this turn (Delay, Dazed) */
 };
 enum { FA_SLOT_STANDARD = 1u << 0, FA_SLOT_MOVE = 1u << 1, FA_SLOT_SWIFT = 1u << 2 };
+
+/* (added by alloy-objects) An object lying on the floor (004:441, 624):
+ * a weapon knocked from a hand or thrown; several of the same at one
+ * square are one entry with a count. */
+enum { FA_MAX_FLOOR = 64 };
+typedef struct fa_floor_obj {
+    int8_t owner;              /* the combatant whose stat-block weapon it is */
+    int8_t slot;               /* its weapon slot */
+    int16_t count;
+    fray_pos at;
+} fa_floor_obj;
 
 typedef struct fa_state {
     int16_t round;             /* 0: the surprise round; then 1, 2 ... */
@@ -374,6 +420,9 @@ typedef struct fa_state {
     fray__track track;
     bool between;              /* a turn has just ended and a delaying combatant may
                                   come back (FA_CMD_RESUME) before the next starts */
+    /* added by alloy-objects (objects.c) */
+    uint8_t n_floor;
+    fa_floor_obj floor[FA_MAX_FLOOR];
 } fa_state;
 
 /* ---- Commands ---------------------------------------------------------------- */
@@ -406,6 +455,21 @@ typedef enum fa_cmd_kind {
 
 enum { FA_AID_ATTACK, FA_AID_DEFENSE };
 
+/* (added by alloy-objects) The swift actions with objects are FA_CMD_DRAW
+ * with an option (fray_sim_counts has room for no more action kinds):
+ *   option 0: Draw (and Retrieve Object) the weapon slot `weapon`; weapon
+ *     -1: Holster, the hand's weapon put away (004:583-589);
+ *   FA_OBJ_PICK_ANY: Manipulate an Object, picking up an object on the
+ *     floor (004:624): at origin (x < 0: the engine's pick in reach);
+ *   FA_OBJ_PICK_UP + k: picking up targets[0]'s weapon slot k at origin;
+ *   FA_OBJ_DRAW_ITEM + k: Draw the item k of the block;
+ *   FA_OBJ_CONSUME + k: Consume Item k (004:531-537). */
+enum { FA_OBJ_PICK_ANY = 9, FA_OBJ_PICK_UP = 10, FA_OBJ_DRAW_ITEM = 20,
+       FA_OBJ_CONSUME = 30 };
+static inline bool fa_obj_in(int option, int base, int n) {
+    return option >= base && option < base + n;
+}
+
 typedef struct fa_command {
     uint8_t kind;              /* fa_cmd_kind */
     int8_t actor;
@@ -430,7 +494,9 @@ typedef struct fa_command {
 
 typedef enum fa_die_purpose {
     FA_DIE_INITIATIVE, FA_DIE_TIE, FA_DIE_ATTACK, FA_DIE_DAMAGE, FA_DIE_CRIT,
-    FA_DIE_SAVE, FA_DIE_CHECK, FA_DIE_PURPOSES
+    FA_DIE_SAVE, FA_DIE_CHECK,
+    FA_DIE_HEAL,           /* (alloy-objects) an item's healing dice */
+    FA_DIE_PURPOSES
 } fa_die_purpose;
 
 typedef struct fa_die {
@@ -495,6 +561,13 @@ typedef enum fa_fact_kind {
                               attack hits the covering creature, v3 1 if it chose to take the
                               hit; the one struck takes the damage */
     FA_FACT_DROP,          /* target drops the weapon in its hand (slot v0) in its space */
+    /* added by alloy-objects */
+    FA_FACT_LANDS,         /* a weapon leaves who's hand (thrown, or a taken one let go)
+                              and lands at v1,v2: target its owner, v0 its slot, v3 1 when
+                              used up (a grenade: not left on the floor) */
+    FA_FACT_PICK_UP,       /* who picks up target's weapon (slot v0) at v1,v2 into its hand */
+    FA_FACT_TAKE,          /* who takes target's weapon (slot v0) into its hand (004:445) */
+    FA_FACT_CONSUME,       /* who consumes its item (slot v0), v1 left */
     FA_FACT_KINDS
 } fa_fact_kind;
 
@@ -833,6 +906,47 @@ fray_status fa__kill(fa_run *r, int target);
  *   AID: targets[0] the enemy, targets[1] the ally, option FA_AID_ATTACK |
  *     FA_AID_DEFENSE.
  *   SPRAY, SUPPRESS: origin = the burst's centre, the autofire weapon in hand. */
+
+/* ---- Objects in hands and on the floor (objects.c, added by alloy-objects) ---------- */
+
+/* The weapon of another held in who's hand (004:445), NULL when none. */
+const fa_weapon *fa_obj_taken(const fa_setup *s, const fa_state *st, int who);
+/* fa_obj_taken when it is a melee weapon (the only kind fray lets a taker
+ * use: a taken ranged or thrown weapon is held, and its holder strikes
+ * unarmed), else NULL. */
+const fa_weapon *fa_obj_taken_melee(const fa_setup *s, const fa_state *st, int who);
+/* who's block is proficient with the taken weapon's group (or the weapon). */
+bool fa_obj_taken_proficient(const fa_setup *s, const fa_state *st, int who);
+/* Nothing in hand (or only the block's `unarmed` weapon). */
+bool fa_obj_empty_handed(const fa_setup *s, const fa_state *st, int who);
+/* How many of its weapon in `slot` who can draw now: 0, n, -1 no end. */
+int fa_obj_stowed(const fa_setup *s, const fa_state *st, int who, int slot);
+/* The floor entry at `at` (owner, slot: -1 any), -1 none. */
+int fa_obj_floor_find(const fa_state *st, fray_pos at, int owner, int slot);
+/* The floor entry who can pick up now (its square or an adjacent one):
+ * its own weapon first, else (unless own_only) the first listed; -1 none. */
+int fa_obj_floor_in_reach(const fa_setup *s, const fa_state *st, int who,
+                          bool own_only);
+/* Puts count of owner's weapon slot on the floor at `at` (FRAY_ERR_RANGE
+ * past FA_MAX_FLOOR piles). */
+fray_status fa_obj_floor_add(fa_run *r, int owner, int slot, fray_pos at, int count);
+/* Attack Held Object hit (004:441-445): t's weapon in hand drops in its
+ * space, or with take (an unarmed attack) goes into who's hand. */
+fray_status fa_obj_knocked(fa_run *r, int who, int t, bool take);
+/* The attack line throws its thrown weapon (a ranged or area use of it),
+ * one that is used up (not `ammo: unlimited`). */
+bool fa_obj_throws(const fa_setup *s, const fa_state *st, const fa_attack_line *L,
+                   int who);
+/* Thrown: one weapon per target leaves who and lands in the target's
+ * square (an area: one, used up). */
+fray_status fa_obj_thrown(fa_run *r, int who, int slot, const int8_t *targets,
+                          int n, bool area);
+/* The rules of DRAW (all its options), and the thrown-weapon and take
+ * parts of ATTACK and HELD_OBJECT; FRAY_ERR_INVALID with why. */
+fray_status fa_obj_check(const fa_setup *s, const fa_state *st,
+                         const fa_command *cmd, char *why, size_t why_size);
+/* Applies DRAW, all its options (checked, paid). */
+fray_status fa_obj_apply(fa_run *r, const fa_command *cmd);
 
 /* ---- Loading (load.c) -------------------------------------------------------------- */
 

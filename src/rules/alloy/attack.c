@@ -45,7 +45,9 @@
  *     while its autofire weapon is in hand with a round left;
  *   - a power without damage dice deals no damage (its effects only); a
  *     power with several targets and no area rolls for each (004:75);
- *   - thrown weapons are not used up (their magazine is 0: not counted);
+ *   - thrown weapons are used up (objects.c): one per target leaves the
+ *     hand and lands in the target's square; an area one (a grenade) is
+ *     gone;
  *   - a coup de grace kills when the damage it deals (after Withered) is
  *     at least half the target's maximum (004:549), whatever the hit
  *     points left.
@@ -272,6 +274,17 @@ fa_attack_line fa_attack_line_of(const fa_setup *s, const fa_state *st,
         } else if (w && L.ranged) {
             L.range_short = w->range_short;
             L.range_long = w->range_long;
+        }
+        return L;
+    }
+    const fa_weapon *taken = slot < 0 && melee ? fa_obj_taken_melee(s, st, who) : NULL;
+    if (taken) {
+        /* another's weapon in hand (004:445, objects.c): its dice, its
+         * proficiency only when the taker's block has it for its group */
+        weapon_line(s, who, taken, -1, true, &L);
+        if (L.proficiency_lost && fa_obj_taken_proficient(s, st, who)) {
+            L.attack_bonus = (int16_t)(L.attack_bonus + L.proficiency_lost);
+            L.proficiency_lost = 0;
         }
         return L;
     }
@@ -861,6 +874,9 @@ static fray_status basic_or_power(fa_run *r, const fa_command *cmd, bool charge)
         fray_pos origin = cmd->origin;
         if (L.area_kind == FA_AREA_WALL)
             origin = cmd->path[0];
+        if (fa_obj_throws(s, r->st, &L, who) &&   /* a grenade: used up (objects.c) */
+            (e = fa_obj_thrown(r, who, L.weapon, cmd->targets, 1, true)) != FRAY_OK)
+            return e;
         e = attack_area(r, who, &L, &area, from, origin, L.weapon, 1);
         if (e == FRAY_OK)
             mark_power(r, who, cmd->power);
@@ -883,6 +899,7 @@ static fray_status basic_or_power(fa_run *r, const fa_command *cmd, bool charge)
         if (e != FRAY_OK)
             return e;
     }
+    bool throws = fa_obj_throws(s, r->st, &L, who);
     mark_power(r, who, cmd->power);
     for (int i = 0; i < cmd->n_targets; i++) {
         /* A separate attack and damage roll for each (004:75, 87). */
@@ -892,6 +909,10 @@ static fray_status basic_or_power(fa_run *r, const fa_command *cmd, bool charge)
         if (out(r->st, who))
             break;
     }
+    /* one thrown weapon per target, each landing in its target's square,
+     * hit or miss (004:87; objects.c) */
+    if (throws && r->failed == FRAY_OK)
+        return fa_obj_thrown(r, who, L.weapon, cmd->targets, cmd->n_targets, false);
     return r->failed;
 }
 
@@ -1071,7 +1092,7 @@ static fray_status held_object(fa_run *r, const fa_command *cmd) {
     if (cmd->n_targets != 1 || !valid_target(st, who, cmd->targets[0]))
         return bad(r);
     int t = cmd->targets[0];
-    if (st->c[t].wield < 0)
+    if (st->c[t].wield < 0 && st->c[t].taken_owner1 == 0)
         return bad(r);    /* nothing held */
     bool melee = basic_is_melee(r->s, st, who, t, cmd->weapon);
     fa_attack_line L = fa_attack_line_of(r->s, st, who, -1, cmd->weapon, melee);
@@ -1083,15 +1104,20 @@ static fray_status held_object(fa_run *r, const fa_command *cmd) {
         if (e != FRAY_OK)
             return e;
     }
+    bool throws = fa_obj_throws(r->s, st, &L, who);
     int res = special_roll(r, who, t, &L, false, -1);
     if (res < 0)
         return r->failed;
+    if (throws) {  /* a thrown weapon leaves the hand, lands by the target (objects.c) */
+        fray_status e = fa_obj_thrown(r, who, L.weapon, cmd->targets, 1, false);
+        if (e != FRAY_OK)
+            return e;
+    }
     if (res == FA_MISS)
         return FRAY_OK;
-    int slot = st->c[t].wield;
-    st->c[t].wield = -1;      /* dropped in its space (004:441) */
-    fa_fact_add(r, FA_FACT_DROP, who, t, slot, 0, 0, 0);
-    return r->failed;
+    /* dropped in its space (004:441), or taken by an unarmed attacker
+     * (004:445, option 1): objects.c */
+    return fa_obj_knocked(r, who, t, cmd->option == 1);
 }
 
 static fray_status aid(fa_run *r, const fa_command *cmd) {

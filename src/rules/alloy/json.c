@@ -36,7 +36,7 @@
 /* ---- Words --------------------------------------------------------------------- */
 
 static const char *const purpose_words[FA_DIE_PURPOSES] = {
-    "initiative", "tie", "attack", "damage", "crit", "save", "check"};
+    "initiative", "tie", "attack", "damage", "crit", "save", "check", "heal"};
 static const char *const choice_words[FA_CH_KINDS] = {
     "opportunity", "cover-takes-hit", "ready-fires", "suppress-fires"};
 static const char *const slot_words[] = {"standard", "move", "swift",
@@ -67,6 +67,8 @@ static const char *const fact_words[FA_FACT_KINDS] = {
     [FA_FACT_LOST] = "lost",             [FA_FACT_NO_EFFECT] = "no-effect",
     [FA_FACT_OVER] = "over",             [FA_FACT_CHECK] = "check",
     [FA_FACT_COVER_STRUCK] = "cover-struck", [FA_FACT_DROP] = "drop",
+    [FA_FACT_LANDS] = "lands",           [FA_FACT_PICK_UP] = "pick-up",
+    [FA_FACT_TAKE] = "take",             [FA_FACT_CONSUME] = "consume",
 };
 
 /* How a fact's value is written. */
@@ -118,6 +120,10 @@ static const vfield fact_fields[FA_FACT_KINDS][6] = {
     [FA_FACT_COVER_STRUCK] = {{"aimed_at", T_WHO}, {"defense_value", T_INT},
                               {"hits", T_INT}, {"took", T_INT}},
     [FA_FACT_DROP] = {{"slot", T_INT}},
+    [FA_FACT_LANDS] = {{"slot", T_INT}, {"at", T_POS}, {NULL, T_NONE}, {"used_up", T_INT}},
+    [FA_FACT_PICK_UP] = {{"slot", T_INT}, {"at", T_POS}},
+    [FA_FACT_TAKE] = {{"slot", T_INT}},
+    [FA_FACT_CONSUME] = {{"item", T_INT}, {"left", T_INT}},
 };
 
 /* The words of a word type, or NULL (T_CMD, T_COND, T_DEF, T_MOD go
@@ -940,7 +946,7 @@ fray_status fa_event_from_json(const fa_setup *s, const void *json_t_obj,
             return bad(r, sub, "expected what the die is for");
         TRY(get_word(r, v, sub, purpose_words, FA_DIE_PURPOSES,
                      "a die's purpose (initiative, tie, attack, damage, crit, "
-                     "save, check)", &k));
+                     "save, check, heal)", &k));
         die->purpose = (uint8_t)k;
         die->who = -1;
         if ((v = json_object_get(d, "by"))) {

@@ -54,6 +54,10 @@ void fa_options_default(fa_options *o) {
     o->creature_cover = 2;                   /* L7.20 */
     o->init_ties = FA_TIES_RANDOM;           /* L7.23 */
     o->surprise_action = FA_SURPRISE_STANDARD_OR_MOVE; /* L7.2 */
+    /* alloy-objects (docs/rules/alloy.md "Objects") */
+    o->pick_up_reach = FA_PICK_UP_ADJACENT;
+    o->taken_proficiency = FA_TAKEN_PROF_GROUP;
+    o->item_draw = FA_ITEM_KEEPS_WEAPON;
 }
 
 enum { OPT_WORDS, OPT_BOOL, OPT_INT };
@@ -79,10 +83,28 @@ static const opt_def options_table[] = {
     {"creature-cover", OPT_INT, {NULL, NULL, NULL}, 0, 5},
     {"initiative-ties", OPT_WORDS, {"die", "listed", NULL}, 0, 0},
     {"surprise-action", OPT_WORDS, {"standard-or-move", "standard-and-move", NULL}, 0, 0},
+    /* alloy-objects */
+    {"pick-up-reach", OPT_WORDS, {"adjacent", "own-square", NULL}, 0, 0},
+    {"taken-proficiency", OPT_WORDS, {"group", "none", NULL}, 0, 0},
+    {"item-draw", OPT_WORDS, {"keeps-weapon", "puts-weapon-away", NULL}, 0, 0},
 };
 enum { N_OPTIONS = N_OF(options_table) };
 
 static void option_store(fa_options *o, int which, int v) {
+    /* alloy-objects' options, by name (their place in the table may move) */
+    const char *key = options_table[which].key;
+    if (strcmp(key, "pick-up-reach") == 0) {
+        o->pick_up_reach = (uint8_t)v;
+        return;
+    }
+    if (strcmp(key, "taken-proficiency") == 0) {
+        o->taken_proficiency = (uint8_t)v;
+        return;
+    }
+    if (strcmp(key, "item-draw") == 0) {
+        o->item_draw = (uint8_t)v;
+        return;
+    }
     switch (which) {
     case 0: o->diagonals = (uint8_t)(v ? FRAY_AREA_SQUARE : FRAY_AREA_COUNTED); break;
     case 1: o->burst = (uint8_t)(v ? FRAY_AREA_SQUARE : FRAY_AREA_COUNTED); break;
@@ -948,13 +970,115 @@ static fray_status rd_sb_weapon(al *L, const yn *n, fa_sb_weapon *out) {
     return FRAY_OK;
 }
 
+/* (alloy-objects) A catalog's item by id, -1 none. */
+static int find_item(const fa_setup *s, const char *id) {
+    for (int i = 0; i < s->n_items; i++)
+        if (yr_ieq(s->items[i].id, id))
+            return i;
+    return -1;
+}
+
+static fray_status unknown_item(al *L, const yn *at, const char *id) {
+    const char *names[FA_MAX_ITEMS];
+    for (int i = 0; i < L->s->n_items; i++)
+        names[i] = L->s->items[i].id;
+    return yr_unknown(&L->r, at, "item", id, names, L->s->n_items,
+                      "no item catalog is loaded (catalog: [../../data/alloy/items.yaml])");
+}
+
+/* (alloy-objects) An item to consume (004:531-537): {item: stim, name:
+ * Stim, heals: 2d8+2, count: 1} or {item: medkit, surge: true}; in a
+ * stat block (from_catalog) also a catalog's item by its id, `stim` or
+ * {item: stim, count: 2}. */
+static fray_status rd_item(al *L, const yn *n, fa_item *it, bool from_catalog) {
+    static const char *const keys[] = {"item", "name", "heals", "surge", "count", "notes"};
+    char b[64];
+    fray_status st;
+    memset(it, 0, sizeof *it);
+    it->count = 1;
+    if (from_catalog && scalar(n)) {
+        int k = find_item(L->s, n->text);
+        if (k < 0)
+            return unknown_item(L, n, n->text);
+        *it = L->s->items[k];
+        it->count = 1;
+        return FRAY_OK;
+    }
+    if (!n || n->type != YN_MAP)
+        return FAIL(L, n, "expected an item {item: stim, heals: 2d8+2} or {item: medkit, "
+                          "surge: true}, got %s", yr_got(n, b));
+    if ((st = yr_keys(&L->r, n, "an item", keys, N_OF(keys), false)) != FRAY_OK)
+        return st;
+    const yn *v;
+    if (!(v = yr_get(n, "item")))
+        return yr_missing(&L->r, n, "item", "an item (its id)");
+    if ((st = rd_id(L, v, "the item's id", it->id)) != FRAY_OK)
+        return st;
+    if ((v = yr_get(n, "name")) != NULL) {
+        if ((st = yr_text(&L->r, v, "the item's name", it->name, sizeof it->name)) != FRAY_OK)
+            return st;
+    } else {
+        name_from_id(it->id, it->name, sizeof it->name);
+    }
+    bool copied = false;
+    if (from_catalog && !yr_get(n, "heals") && !yr_get(n, "surge")) {
+        /* a catalog's item: its numbers; the block's name and count */
+        int k = find_item(L->s, it->id);
+        if (k < 0)
+            return unknown_item(L, yr_get(n, "item"), it->id);
+        char name[FA_NAME_MAX];
+        memcpy(name, it->name, sizeof name);
+        bool named = yr_get(n, "name") != NULL;
+        *it = L->s->items[k];
+        if (named)
+            memcpy(it->name, name, sizeof name);
+        it->count = 1;
+        copied = true;
+    }
+    if ((v = yr_get(n, "surge")) != NULL &&
+        (st = yr_bool(&L->r, v, "surge", &it->surge)) != FRAY_OK)
+        return st;
+    const yn *h = yr_get(n, "heals");
+    if (h) {
+        bool bad = false;
+        const char *p = scalar(h) ? blanks(h->text) : "";
+        long bonus = 0;
+        if (!scalar(h) || !scan_dice(&p, &it->heals, &bad))
+            return bad ? FAIL_RANGE(L, h, "heals: dice are 1 to 20 dice of 2 to 100 sides, "
+                                          "got %s", yr_got(h, b))
+                       : FAIL(L, h, "expected the hit points it heals (such as 2d8+2), got %s",
+                              yr_got(h, b));
+        p = blanks(p);
+        if (*p == '+') {
+            p = blanks(p + 1);
+            if (!scan_int(&p, &bonus) || bonus > 100)
+                return FAIL(L, h, "expected the hit points it heals (such as 2d8+2), got %s",
+                            yr_got(h, b));
+        }
+        if (*blanks(p) != '\0')
+            return FAIL(L, h, "expected the hit points it heals (such as 2d8+2), got %s",
+                        yr_got(h, b));
+        it->heal_bonus = (int8_t)bonus;
+    }
+    if (!copied && !h == !it->surge)
+        return FAIL(L, n, "the item '%s' heals either its dice (heals: 2d8+2) or a heroic "
+                          "surge (surge: true), one of the two", it->id);
+    if ((v = yr_get(n, "count")) != NULL) {
+        int x;
+        if ((st = yr_int(&L->r, v, "count (how many are carried)", 1, 20, &x)) != FRAY_OK)
+            return st;
+        it->count = (int8_t)x;
+    }
+    return FRAY_OK;
+}
+
 /* Reads a stat block into sb. */
 static fray_status rd_statblock(al *L, const yn *n, fa_statblock *sb) {
     static const char *const keys[] = {
         "id", "name", "size", "abilities", "level", "defenses", "attack", "initiative",
         "hp", "speed", "reach", "threatening-reach", "surges", "surge-value",
         "action-points", "skills", "crit-range", "blind-fight", "tactics", "weapons",
-        "powers", "notes"};
+        "powers", "notes", "items"};
     fray_status st = yr_keys(&L->r, n, "a stat block", keys, N_OF(keys), false);
     if (st != FRAY_OK)
         return st;
@@ -1133,6 +1257,19 @@ static fray_status rd_statblock(al *L, const yn *n, fa_statblock *sb) {
                 return FAIL(L, it, "two powers with the id '%s' in one stat block", p->id);
         sb->n_powers++;
     }
+    const yn *is = yr_get(n, "items");   /* (alloy-objects) */
+    if (yr_n_items(is) > FA_SB_ITEMS)
+        return FAIL_RANGE(L, is, "a stat block carries at most %d items, got %d", FA_SB_ITEMS,
+                          yr_n_items(is));
+    for (const yn *it = yr_items(is); it; it = yr_next_item(is, it)) {
+        fa_item *item = &sb->items[sb->n_items];
+        if ((st = rd_item(L, it, item, true)) != FRAY_OK)
+            return st;
+        for (int j = 0; j < sb->n_items; j++)
+            if (yr_ieq(sb->items[j].id, item->id))
+                return FAIL(L, it, "two items with the id '%s' in one stat block", item->id);
+        sb->n_items++;
+    }
     return FRAY_OK;
 }
 
@@ -1277,7 +1414,7 @@ static fray_status include(al *L, const yn *list, int want, bool inline_ok) {
 }
 
 static fray_status rd_catalog_file(al *L, const yn *root) {
-    static const char *const keys[] = {"fray", "rules", "name", "weapons", "notes"};
+    static const char *const keys[] = {"fray", "rules", "name", "weapons", "notes", "items"};
     fray_status st = yr_keys(&L->r, root, "a weapon catalog", keys, N_OF(keys), false);
     if (st != FRAY_OK)
         return st;
@@ -1285,6 +1422,18 @@ static fray_status rd_catalog_file(al *L, const yn *root) {
     for (const yn *it = yr_items(ws); it; it = yr_next_item(ws, it))
         if ((st = add_weapon(L, it)) != FRAY_OK)
             return st;
+    /* (alloy-objects) items to consume, named by stat blocks */
+    const yn *is = yr_get(root, "items");
+    for (const yn *it = yr_items(is); it; it = yr_next_item(is, it)) {
+        fa_item item;
+        if ((st = rd_item(L, it, &item, false)) != FRAY_OK)
+            return st;
+        if (find_item(L->s, item.id) >= 0)
+            return FAIL(L, it, "the item '%s' is in the catalogs twice", item.id);
+        if (L->s->n_items >= FA_MAX_ITEMS)
+            return FAIL_RANGE(L, it, "the catalogs hold at most %d items", FA_MAX_ITEMS);
+        L->s->items[L->s->n_items++] = item;
+    }
     return FRAY_OK;
 }
 
@@ -1995,7 +2144,11 @@ fray_status fa_check_file(const char *path, fray_diag *diag) {
     fray_status st = load_any(path, NULL, s, &kind, diag);
     if (st == FRAY_OK && diag) {
         diag->file = path;
-        if (kind == K_CATALOG)
+        if (kind == K_CATALOG && s->n_items > 0)   /* (alloy-objects) */
+            snprintf(diag->message, sizeof diag->message,
+                     "Alloy catalog: %d weapon%s, %d item%s", s->n_weapons,
+                     s->n_weapons == 1 ? "" : "s", s->n_items, s->n_items == 1 ? "" : "s");
+        else if (kind == K_CATALOG)
             snprintf(diag->message, sizeof diag->message, "Alloy weapon catalog: %d weapon%s",
                      s->n_weapons, s->n_weapons == 1 ? "" : "s");
         else if (kind == K_STATBLOCKS)

@@ -22,7 +22,12 @@
  *   ID spray at X,Y / ID suppress at X,Y
  *   ID total-defense | second-wind | drop-prone | reload [W] | sustain |
  *      end-grab | action-point | delay | resume | end
- *   ID draw W
+ *   ID draw W|ITEM / ID retrieve W|ITEM   Draw or Holster, Retrieve Object
+ *   ID holster                            the weapon in hand put away
+ *   ID pick-up [X,Y] [OWNER] [W]          Manipulate an Object: an object on the
+ *                                         floor (its own weapon first in reach)
+ *   ID consume ITEM                       Consume Item (drawn first)
+ *   ID disarm T [take]                    take: an unarmed attacker holds it
  *   ID ready ACTION [T] [with W] when T|any moves-adjacent|attacks|enters-reach
  *
  * Any command may end with `slot standard|move|swift` (the slot that pays:
@@ -213,7 +218,8 @@ enum {
     NEED_WEAPON = 1 << 9,
     TAKE_SKILL = 1 << 10,   /* acrobatics | athletics */
     TAKE_PUSH = 1 << 11,    /* a bare X,Y: the square the target is pushed into */
-    TAKE_CHARGE_WORD = 1 << 12 /* bull-rush: the charge ends in a bull rush */
+    TAKE_CHARGE_WORD = 1 << 12, /* bull-rush: the charge ends in a bull rush */
+    TAKE_TAKE_WORD = 1 << 13   /* disarm's take: hold the weapon (004:445) */
 };
 
 typedef struct verb {
@@ -239,8 +245,9 @@ static const verb verbs[FA_CMD_KINDS] = {
                         "the target"},
     [FA_CMD_MOVE_GRAPPLED] = {FA_CMD_MOVE_GRAPPLED, TAKE_PATH | NEED_PATH,
                               "squares X,Y"},
-    [FA_CMD_HELD_OBJECT] = {FA_CMD_HELD_OBJECT, TAKE_TARGETS | TAKE_ONE | TAKE_WITH | NEED_TARGET,
-                            "the target holding the object or 'with WEAPON'"},
+    [FA_CMD_HELD_OBJECT] = {FA_CMD_HELD_OBJECT, TAKE_TARGETS | TAKE_ONE | TAKE_WITH | NEED_TARGET |
+                            TAKE_TAKE_WORD,
+                            "the target holding the object, 'take' or 'with WEAPON'"},
     [FA_CMD_AID] = {FA_CMD_AID, 0, ""}, /* its own grammar */
     [FA_CMD_SPRAY] = {FA_CMD_SPRAY, TAKE_AT | TAKE_WITH | NEED_AT,
                       "'at X,Y' or 'with WEAPON'"},
@@ -288,6 +295,9 @@ static const char *near_verb(const char *tok) {
     near n = {NULL, 99};
     for (int k = FA_CMD_ATTACK; k < FA_CMD_KINDS; k++)
         near_try(&n, fa_cmd_name(k), tok);
+    static const char *const object_words[] = {"holster", "pick-up", "retrieve", "consume"};
+    for (size_t k = 0; k < sizeof object_words / sizeof *object_words; k++)
+        near_try(&n, object_words[k], tok);   /* (alloy-objects) */
     return n.best;
 }
 
@@ -432,6 +442,8 @@ static fray_status parse_args(const fa_setup *s, const fa_state *st,
                 return lex_error(lx, diag, "expected a square on the map",
                                  NULL);
             cmd->origin = p;
+        } else if ((vb->flags & TAKE_TAKE_WORD) && same_name("take", lx->tok)) {
+            cmd->option = 1;   /* (alloy-objects) an unarmed attacker holds it */
         } else if ((vb->flags & TAKE_CHARGE_WORD) &&
                    same_name("bull-rush", lx->tok)) {
             cmd->option = FA_CHARGE_BULL_RUSH;
@@ -481,6 +493,95 @@ static fray_status parse_args(const fa_setup *s, const fa_state *st,
         kind == FA_CMD_SQUEEZE || kind == FA_CMD_CHARGE ||
         kind == FA_CMD_MOVE_GRAPPLED)
         return expand_path(s, st, cmd, &first_path, diag);
+    return FRAY_OK;
+}
+
+/* ---- Objects (alloy-objects): FA_CMD_DRAW and its options (alloy_int.h FA_OBJ_*) ---- */
+
+static int find_item(const fa_setup *s, int actor, const char *tok) {
+    const fa_statblock *sb = &s->sb[s->c[actor].sb];
+    for (int i = 0; i < sb->n_items; i++)
+        if (same_name(sb->items[i].id, tok) || same_name(sb->items[i].name, tok))
+            return i;
+    return -1;
+}
+
+static const char *near_item(const fa_setup *s, int actor, const char *tok) {
+    const fa_statblock *sb = &s->sb[s->c[actor].sb];
+    near n = {NULL, 99};
+    for (int i = 0; i < sb->n_items; i++)
+        near_try(&n, sb->items[i].id, tok);
+    return n.best ? n.best : near_weapon_or_power(s, actor, tok);
+}
+
+/* draw|retrieve W|ITEM, holster, pick-up [X,Y] [OWNER] [W], consume ITEM;
+ * lx on the action word. */
+static fray_status parse_object(const fa_setup *s, lexer *lx, fa_command *cmd,
+                                fray_diag *diag) {
+    int actor = cmd->actor;
+    bool holster = same_name("holster", lx->tok);
+    bool pick = same_name("pick-up", lx->tok) || same_name("manipulate", lx->tok);
+    bool consume = same_name("consume", lx->tok);
+    cmd->kind = FA_CMD_DRAW;
+    if (pick)
+        cmd->option = FA_OBJ_PICK_ANY;
+    bool named = false;
+    while (lex_next(lx)) {
+        bool taken;
+        fray_status rc = parse_common(s, lx, cmd, &taken, diag);
+        if (rc != FRAY_OK)
+            return rc;
+        if (taken)
+            continue;
+        fray_pos p;
+        int v;
+        if (holster) {
+            return lex_error(lx, diag, "expected nothing after 'holster' (but 'slot' or "
+                             "'decline')", NULL);
+        } else if (pick && !named && cmd->origin.x < 0 && cmd->n_targets == 0 &&
+                   parse_pos(lx->tok, &p)) {
+            if (!fray_grid_in(&s->map, p))
+                return lex_error(lx, diag, "expected a square on the map", NULL);
+            cmd->origin = p;
+        } else if (pick && !named && cmd->n_targets == 0 &&
+                   (v = find_combatant(s, lx->tok)) >= 0) {
+            cmd->targets[0] = (int8_t)v;
+            cmd->n_targets = 1;
+        } else if (pick && !named && (v = find_weapon(s, cmd->n_targets ? cmd->targets[0]
+                                                                        : actor,
+                                                      lx->tok)) >= 0) {
+            if (cmd->n_targets == 0) {
+                cmd->targets[0] = (int8_t)actor;
+                cmd->n_targets = 1;
+            }
+            cmd->option = (int8_t)(FA_OBJ_PICK_UP + v);
+            named = true;
+        } else if (!pick && !named && consume && (v = find_item(s, actor, lx->tok)) >= 0) {
+            cmd->option = (int8_t)(FA_OBJ_CONSUME + v);
+            named = true;
+        } else if (!pick && !named && !consume && (v = find_weapon(s, actor, lx->tok)) >= 0) {
+            cmd->weapon = (int8_t)v;
+            named = true;
+        } else if (!pick && !named && !consume && (v = find_item(s, actor, lx->tok)) >= 0) {
+            cmd->option = (int8_t)(FA_OBJ_DRAW_ITEM + v);
+            named = true;
+        } else {
+            return lex_error(lx, diag,
+                             pick      ? "expected the square X,Y, whose object and which "
+                                         "weapon, after 'pick-up'"
+                             : consume ? "expected one of its items after 'consume'"
+                                       : "expected one of its weapons or items",
+                             pick ? near_combatant(s, lx->tok) : near_item(s, actor, lx->tok));
+        }
+    }
+    if (pick && cmd->n_targets > 0 && !named)
+        return lex_error(lx, diag, "expected which of its weapons after the owner", NULL);
+    if (!pick && !holster && !named)
+        return lex_error(lx, diag, consume ? "expected one of its items after 'consume'"
+                                           : "expected one of its weapons or items",
+                         NULL);
+    if (pick && cmd->origin.x < 0 && named)
+        return lex_error(lx, diag, "expected the square X,Y where the weapon lies", NULL);
     return FRAY_OK;
 }
 
@@ -611,6 +712,10 @@ fray_status fa_parse(const fa_setup *s, const fa_state *st, const char *text,
     cmd->actor = (int8_t)actor;
     if (!lex_next(&lx))
         return lex_error(&lx, diag, "expected an action", NULL);
+    if (same_name("draw", lx.tok) || same_name("retrieve", lx.tok) ||
+        same_name("holster", lx.tok) || same_name("pick-up", lx.tok) ||
+        same_name("manipulate", lx.tok) || same_name("consume", lx.tok))
+        return parse_object(s, &lx, cmd, diag);   /* (alloy-objects) */
     int kind = find_verb(lx.tok);
     if (kind < 0)
         return lex_error(&lx, diag, verbs_listed, near_verb(lx.tok));

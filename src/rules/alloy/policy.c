@@ -755,6 +755,8 @@ static bool reload(pol *p, fa_command *out) {
  * 004:583-589). */
 static bool draw_melee(pol *p, fa_command *out) {
     int ws = p->me->wield;
+    if (ws < 0 && fa_obj_taken_melee(p->s, p->st, p->who))
+        return false;   /* it fights with the weapon it took (alloy-objects) */
     if (ws >= 0 && ws < p->sb->n_weapons) {
         int wi = p->sb->weapons[ws].weapon;
         if (wi < 0 || wi >= p->s->n_weapons)
@@ -766,14 +768,77 @@ static bool draw_melee(pol *p, fa_command *out) {
     int slot = slot_for(p, FA_ACT_SWIFT);
     if (slot < 0)
         return false;
+    /* (alloy-objects) Empty-handed after a throw, no enemy next to it: the
+     * next of a thrown weapon it still carries (004:101, 112); none left,
+     * it stops throwing. */
+    if (ws < 0 && !adjacent_enemy_at(p, p->me->fp))
+        for (int k = 0; k < p->sb->n_weapons; k++) {
+            int wi = p->sb->weapons[k].weapon;
+            if (wi < 0 || wi >= p->s->n_weapons || p->s->weapons[wi].kind != FA_WK_THROWN ||
+                p->s->weapons[wi].area != FA_AREA_NONE || !((p->me->away >> k) & 1u) ||
+                fa_obj_stowed(p->s, p->st, p->who, k) == 0)
+                continue;
+            cmd_init(p, out, FA_CMD_DRAW, slot);
+            out->weapon = (int8_t)k;
+            return true;
+        }
     for (int k = 0; k < p->sb->n_weapons; k++) {
         int wi = p->sb->weapons[k].weapon;
         if (k == ws || wi < 0 || wi >= p->s->n_weapons ||
             p->s->weapons[wi].kind != FA_WK_MELEE ||
-            p->s->weapons[wi].area != FA_AREA_NONE)
+            p->s->weapons[wi].area != FA_AREA_NONE ||
+            fa_obj_stowed(p->s, p->st, p->who, k) == 0 ||   /* on the floor, taken */
+            (ws < 0 && strcmp(p->s->weapons[wi].id, "unarmed") == 0)) /* bare hands */
             continue;
         cmd_init(p, out, FA_CMD_DRAW, slot);
         out->weapon = (int8_t)k;
+        return true;
+    }
+    return false;
+}
+
+/* (alloy-objects) Disarmed, its own weapon lying in reach (its square or
+ * next to it): it picks it up (Manipulate an Object, a swift action,
+ * 004:622-626) rather than draw another. */
+static bool pick_up_own(pol *p, fa_command *out) {
+    if (p->me->wield >= 0 || p->me->taken_owner1 != 0 || p->st->n_floor == 0)
+        return false;
+    int i = fa_obj_floor_in_reach(p->s, p->st, p->who, true);
+    int slot = slot_for(p, FA_ACT_SWIFT);
+    if (i < 0 || slot < 0)
+        return false;
+    const fa_floor_obj *o = &p->st->floor[i];
+    cmd_init(p, out, FA_CMD_DRAW, slot);
+    out->option = (int8_t)(FA_OBJ_PICK_UP + o->slot);
+    out->n_targets = 1;
+    out->targets[0] = (int8_t)p->who;
+    out->origin = o->at;
+    return true;
+}
+
+/* (alloy-objects) Bloodied with no second wind left (used, or no heroic
+ * surge): a healing item it carries, drawn (a swift action) and then
+ * consumed (a swift action bought with the move, 004:289, 531-537). */
+static bool use_item(pol *p, fa_command *out) {
+    if (!bloodied(p) || p->sb->n_items == 0 ||
+        (p->me->surges > 0 && !(p->me->flags & FA_F_SECOND_WIND)))
+        return false;
+    int slot = slot_for(p, FA_ACT_SWIFT);
+    if (slot < 0)
+        return false;
+    int k = p->me->item_hand1 - 1;
+    if (k >= 0 && k < p->sb->n_items &&
+        (!p->sb->items[k].surge || p->me->surges > 0)) {
+        cmd_init(p, out, FA_CMD_DRAW, slot);
+        out->option = (int8_t)(FA_OBJ_CONSUME + k);
+        return true;
+    }
+    for (k = 0; k < p->sb->n_items; k++) {
+        const fa_item *it = &p->sb->items[k];
+        if (p->me->items_used[k] >= it->count || (it->surge && p->me->surges <= 0))
+            continue;
+        cmd_init(p, out, FA_CMD_DRAW, slot);
+        out->option = (int8_t)(FA_OBJ_DRAW_ITEM + k);
         return true;
     }
     return false;
@@ -859,6 +924,10 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
         return FRAY_OK;
     }
 
+    /* A healing item when second wind is spent (alloy-objects). */
+    if (p.tactics != FA_TACTICS_AGGRESSIVE && use_item(&p, out))
+        return FRAY_OK;
+
     /* Cautious and bloodied: step away, then total defense. */
     if (p.tactics == FA_TACTICS_CAUTIOUS && bloodied(&p)) {
         if (adjacent_enemy_at(&p, p.me->fp) &&
@@ -873,7 +942,7 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
         return FRAY_OK;
     }
 
-    if (reload(&p, out) || draw_melee(&p, out))
+    if (reload(&p, out) || pick_up_own(&p, out) || draw_melee(&p, out))
         return FRAY_OK;
     if (area_attack(&p, out))
         return FRAY_OK;

@@ -188,6 +188,14 @@ static int max_hp(const fa_setup *s, int i) {
     return sb >= 0 && sb < s->n_sb ? s->sb[sb].hp : 0;
 }
 
+/* (alloy-objects) A stat block's item (Consume Item). */
+static const char *item_name(const fa_setup *s, int who, int k) {
+    if (who < 0 || who >= s->n)
+        return NULL;
+    const fa_statblock *sb = &s->sb[s->c[who].sb];
+    return k >= 0 && k < sb->n_items ? sb->items[k].name : NULL;
+}
+
 static const char *weapon_name(const fa_setup *s, int who, int slot) {
     if (who < 0 || who >= s->n)
         return NULL;
@@ -436,9 +444,51 @@ static void put_fact(fray__text *t, const fa_setup *s, const fa_event *ev,
             fray__text_s(t, ".");
         break;
     case FA_FACT_DROP: {
+        /* v1: 1 + the owner of a taken weapon (alloy-objects) */
+        int owner = v[1] > 0 ? (int)v[1] - 1 : f->target;
+        const char *wn = weapon_name(s, owner, (int)v[0]);
+        if (v[1] > 0 && wn)
+            fray__text_f(t, "%s drops %s's %s in its space.", tgt, who_name(s, owner), wn);
+        else
+            fray__text_f(t, "%s drops %s%s in its space.", tgt, wn ? "its " : "",
+                         wn ? wn : "what it held");
+        break;
+    }
+    case FA_FACT_LANDS: {
         const char *wn = weapon_name(s, f->target, (int)v[0]);
-        fray__text_f(t, "%s drops %s%s in its space.", tgt, wn ? "its " : "",
-                     wn ? wn : "what it held");
+        if (v[3])
+            fray__text_f(t, "%s's %s is used up.", who, wn ? wn : "weapon");
+        else if (f->target == f->who)
+            fray__text_f(t, "%s's %s lands at %d,%d.", who, wn ? wn : "weapon",
+                         (int)v[1], (int)v[2]);
+        else
+            fray__text_f(t, "%s lets %s's %s fall at %d,%d.", who, tgt,
+                         wn ? wn : "weapon", (int)v[1], (int)v[2]);
+        break;
+    }
+    case FA_FACT_PICK_UP: {
+        const char *wn = weapon_name(s, f->target, (int)v[0]);
+        if (f->target == f->who)
+            fray__text_f(t, "%s picks up its %s at %d,%d.", who, wn ? wn : "weapon",
+                         (int)v[1], (int)v[2]);
+        else
+            fray__text_f(t, "%s picks up %s's %s at %d,%d.", who, tgt,
+                         wn ? wn : "weapon", (int)v[1], (int)v[2]);
+        break;
+    }
+    case FA_FACT_TAKE: {
+        const char *wn = weapon_name(s, f->target, (int)v[0]);
+        if (f->target == f->who)
+            fray__text_f(t, "%s takes back its %s.", who, wn ? wn : "weapon");
+        else
+            fray__text_f(t, "%s takes %s's %s into its hand.", who, tgt,
+                         wn ? wn : "weapon");
+        break;
+    }
+    case FA_FACT_CONSUME: {
+        const char *in = item_name(s, f->who, (int)v[0]);
+        fray__text_f(t, "%s consumes its %s (%d left).", who, in ? in : "item",
+                     (int)v[1]);
         break;
     }
     case FA_FACT_DAMAGE:
@@ -580,8 +630,29 @@ static void put_command(fray__text *t, const fa_setup *s, const fa_command *c) {
         fray__text_s(t, "Next turn");
         return;
     }
-    fray__text_f(t, "%s: %s", who_name(s, c->actor), fa_cmd_title(c->kind));
+    const char *title = fa_cmd_title(c->kind);
+    if (c->kind == FA_CMD_DRAW && c->option == 0 && c->weapon < 0)
+        title = "Holster";            /* (alloy-objects) Draw or Holster, 004:583 */
+    else if (c->kind == FA_CMD_DRAW && (c->option == FA_OBJ_PICK_ANY ||
+                                        fa_obj_in(c->option, FA_OBJ_PICK_UP, FA_SB_WEAPONS)))
+        title = "Manipulate an Object";
+    else if (c->kind == FA_CMD_DRAW && fa_obj_in(c->option, FA_OBJ_CONSUME, FA_SB_ITEMS))
+        title = "Consume Item";
+    fray__text_f(t, "%s: %s", who_name(s, c->actor), title);
     int nt = c->n_targets;
+    if (c->kind == FA_CMD_DRAW && c->option != 0) {
+        /* the swift actions with objects (alloy-objects, alloy_int.h FA_OBJ_*) */
+        nt = 0;   /* targets[0]: a picked-up object's owner, told by its fact */
+        const char *in = NULL;
+        if (fa_obj_in(c->option, FA_OBJ_DRAW_ITEM, FA_SB_ITEMS))
+            in = item_name(s, c->actor, c->option - FA_OBJ_DRAW_ITEM);
+        if (fa_obj_in(c->option, FA_OBJ_CONSUME, FA_SB_ITEMS))
+            in = item_name(s, c->actor, c->option - FA_OBJ_CONSUME);
+        if (in)
+            fray__text_f(t, ", the %s", in);
+    }
+    if (c->kind == FA_CMD_HELD_OBJECT && c->option == 1)
+        fray__text_s(t, " (to take the weapon)");
     if (c->kind == FA_CMD_AID && nt >= 2) {
         fray__text_f(t, " for %s (%s) against %s", who_name(s, c->targets[1]),
                      c->option == FA_AID_DEFENSE ? "defenses" : "attack",
@@ -824,8 +895,14 @@ size_t fa_draw_map(const fa_setup *s, const fa_state *st, char *buf,
                    size_t size) {
     fray__text t;
     fray__text_init(&t, buf, size);
-    fray_grid_token tokens[FA_MAX_COMBATANTS];
+    fray_grid_token tokens[FA_MAX_COMBATANTS + FA_MAX_FLOOR];
     int nt = 0;
+    /* Objects on the floor (alloy-objects) first: anyone there is drawn on top. */
+    for (int i = 0; i < st->n_floor && i < FA_MAX_FLOOR; i++) {
+        tokens[nt].fp = (fray_footprint){st->floor[i].at, 1};
+        tokens[nt].symbol = '/';
+        nt++;
+    }
     /* The dead first, so that anyone standing on them is drawn on top. */
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < st->n && i < s->n; i++) {
@@ -862,6 +939,17 @@ size_t fa_draw_map(const fa_setup *s, const fa_state *st, char *buf,
     }
     if (st->n > 0)
         fray__text_s(&t, "  (%: dead)\n");
+    for (int i = 0; i < st->n_floor && i < FA_MAX_FLOOR; i++) {
+        const fa_floor_obj *o = &st->floor[i];
+        const char *wn = weapon_name(s, o->owner, o->slot);
+        fray__text_f(&t, "%s %s's %s", i == 0 ? "  (/: on the floor:" : ";",
+                     who_name(s, o->owner), wn ? wn : "weapon");
+        if (o->count > 1)
+            fray__text_f(&t, " x%d", o->count);
+        fray__text_f(&t, " at %d,%d", o->at.x, o->at.y);
+    }
+    if (st->n_floor > 0)
+        fray__text_s(&t, ")\n");
     return t.len;
 }
 
