@@ -872,6 +872,25 @@ Test(towers_engine, grapple_ends_when_the_grappler_moves_away) {
     free(f);
 }
 
+/* Seed 000 "Combat Move": "He may also use the Drop Prone action as part
+ * of this move and incurs no additional time penalties"; "Drop Prone ...
+ * can be done at the end of a Combat Move for free". Only a Combat Move. */
+Test(towers_engine, combat_move_ends_prone_for_free) {
+    fixture *f = two_apart();
+    ft_command mv = tf_cmd(FT_ACT_MOVE, 0);
+    mv.dest.x = 1;
+    mv.dest.y = 4;
+    mv.drop_prone = true;
+    ft_command aim = tf_cmd(FT_ACT_AIM, 0);
+    aim.drop_prone = true;
+    cr_assert_eq(ft_check_command(&f->s, &f->st, &aim, NULL), FRAY_ERR_INVALID);
+    cr_assert_eq(apply(f, mv, NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].pos.y, 4);
+    cr_assert(ft_cond_has(&f->st, 0, FT_COND_PRONE));
+    cr_assert_eq(f->st.c[0].phase, 10, "the move's 5 phases, nothing more");
+    free(f);
+}
+
 /* fray's ruling (docs/rules/towers.md): a Stunned combatant's turn is a
  * Forced Delay. */
 Test(towers_engine, stunned_turn_is_a_forced_delay) {

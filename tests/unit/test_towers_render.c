@@ -125,7 +125,7 @@ Test(towers_render, narration_of_an_attack) {
     cr_assert_eq(n, strlen(f->buf));
     const char *want[] = {
         "Phase 5, round 1 — Tony \"Wrongway\" Wright: Attack on Bandit 1 "
-        "with the longblade (next action phase 10)",
+        "with the longblade (5 phases: next action phase 10)",
         "attack flip (3 cards; (shift+1) high ground): K♥ 7♣ 4♦, keeps K♥ "
         "(13) +1 = 14",
         "Bandit 1's defense flip (2 cards): 9♠ 2♥, keeps 9♠ = 9",

@@ -1036,6 +1036,9 @@ static fray_status check(const ft_setup *s, ft_state *st,
         return bad(diag, "%s is %s: its turn is a Forced Delay", name,
                    ft_cond_has(st, a, FT_COND_STUNNED) ? "stunned"
                                                        : "helpless");
+    if (cmd->drop_prone && cmd->action != FT_ACT_MOVE)
+        return bad(diag, "only a Combat Move ends with a free Drop Prone%s%s",
+                   "", "");
     if (cmd->shift_first && (info->flags & FT_AF_NO_SHIFT))
         return bad(diag, "Shift Position cannot be added to %s%s", info->text,
                    "");
@@ -1473,6 +1476,10 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
             return rc;
         if (cmd->action == FT_ACT_RECKLESS_MOVE)
             c->flags |= FT_F_RECKLESS;
+        /* Seed 000 "Combat Move": "He may also use the Drop Prone action
+         * as part of this move and incurs no additional time penalties". */
+        if (cmd->drop_prone && cmd->action == FT_ACT_MOVE && ft_can_act(st, a))
+            ft_cond_add(r, a, FT_COND_PRONE, 0, FT_UNTIL_REMOVED, -1, 0, a);
         if (leap) {
             /* Two halves of 5 phases each: the run, then the leap. */
             c->flags ^= FT_F_LEAPING;

@@ -982,6 +982,10 @@ static fray_status parse_command(const ft_setup *s, const char *text,
             cmd->off_hand = true;
         } else if (same_word(lx.tok, "lethal")) {
             cmd->heal_lethal = true;
+        } else if (action == FT_ACT_MOVE && (same_word(lx.tok, "prone") ||
+                                             same_word(lx.tok, "drop-prone"))) {
+            /* "tony move 3,4 prone": Drop Prone at the end, for free. */
+            cmd->drop_prone = true;
         } else if (same_word(lx.tok, "fate") ||
                    same_word(lx.tok, "decline") ||
                    (same_word(lx.tok, "chip") &&
@@ -1351,6 +1355,10 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
     if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
         return rc;
     cmd->heal_lethal = b;
+    path[1].key = "drop_prone";
+    if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
+        return rc;
+    cmd->drop_prone = b;
     path[1].key = "shift_to";
     if ((rc = read_pos(l, c, path, 2, &cmd->shift_to)) != FRAY_OK)
         return rc;

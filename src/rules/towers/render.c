@@ -688,6 +688,8 @@ static void narr_header(narr *n) {
     case FT_ACT_RUNNING_LEAP:
     case FT_ACT_SHIFT:
         txt_f(t, " to (%d,%d)", cmd->dest.x, cmd->dest.y);
+        if (cmd->drop_prone)
+            txt_s(t, ", dropping prone at the end");
         break;
     case FT_ACT_HOLD:
         txt_c(t, ' ');
@@ -713,6 +715,9 @@ static void narr_header(narr *n) {
         else if (f->v[2] == f->v[1] && cmd->action < FT_ACTION_COUNT &&
                  ft_actions[cmd->action].cost == FT_COST_FREE)
             txt_s(t, " (free)");
+        else if (f->v[2] > f->v[1])
+            txt_f(t, " (%d phase%s: next action phase %d)", f->v[2] - f->v[1],
+                  f->v[2] - f->v[1] == 1 ? "" : "s", f->v[2]);
         else
             txt_f(t, " (next action phase %d)", f->v[2]);
     }
@@ -881,6 +886,8 @@ static void js_command(txt *t, const ft_setup *s, const ft_command *c) {
         js_kint(t, "dtn", c->dtn);
     if (c->draw_also > 0)
         js_kint(t, "off_weapon", c->draw_also - 1);
+    if (c->drop_prone)
+        js_kbool(t, "drop_prone", true);
     if (c->chip >= 0)
         js_kint(t, "chip", c->chip);
     if (c->heal_lethal)

@@ -727,6 +727,8 @@ typedef struct ft_command {
                                 in the same action; 0 none (seed 000 "Draw
                                 a Weapon"; 0 so that a zeroed command draws
                                 one) */
+    bool drop_prone;         /* Combat Move: Drop Prone at its end, for free
+                                (seed 000 "Combat Move", "Drop Prone") */
 } ft_command;
 
 /* Commands the engine makes itself (they are events too, so they replay). */
