@@ -137,6 +137,29 @@ bool fray_grid_within(fray_footprint a, fray_footprint b, int reach) {
     return fray_grid_range(a, b) <= reach;
 }
 
+static int count_delta_m(int dx, int dy, fray_area_metric metric) {
+    if (metric != FRAY_AREA_SQUARE)
+        return count_delta(dx, dy);
+    dx = abs(dx);
+    dy = abs(dy);
+    return dx > dy ? dx : dy;
+}
+
+int fray_grid_count_m(fray_pos a, fray_pos b, fray_area_metric metric) {
+    return count_delta_m(b.x - a.x, b.y - a.y, metric);
+}
+
+int fray_grid_range_m(fray_footprint a, fray_footprint b, fray_area_metric metric) {
+    int na = side_of(a), nb = side_of(b);
+    return count_delta_m(gap(a.at.x, na, b.at.x, nb), gap(a.at.y, na, b.at.y, nb),
+                         metric);
+}
+
+bool fray_grid_within_m(fray_footprint a, fray_footprint b, int reach,
+                        fray_area_metric metric) {
+    return fray_grid_range_m(a, b, metric) <= reach;
+}
+
 /* ---- Straight lines ---------------------------------------------------------------- */
 
 /*

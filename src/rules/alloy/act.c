@@ -332,6 +332,10 @@ static bool readiable(int kind) {
     case FA_CMD_TOTAL_DEFENSE: case FA_CMD_SECOND_WIND: case FA_CMD_STAND:
     case FA_CMD_ESCAPE: case FA_CMD_DROP_PRONE: case FA_CMD_DRAW:
     case FA_CMD_RELOAD:
+    /* (alloy-space) moves and charges: their squares are chosen when they
+     * fire (space.c fa_ready_fill) */
+    case FA_CMD_WALK: case FA_CMD_SHIFT: case FA_CMD_RUN: case FA_CMD_CRAWL:
+    case FA_CMD_SQUEEZE: case FA_CMD_CHARGE:
         return true;
     default:
         return false;
@@ -747,6 +751,8 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
             const fa_power *p = &sb->powers[cmd->power];
             if (p->usage != FA_AT_WILL && (c->powers_used >> cmd->power) & 1u)
                 return refuse(why, ws, "%s has already used %s", nm(s, who), p->name);
+            if (fa_is_teleport(s, who, cmd->power))   /* (alloy-space) */
+                return fa_teleport_check(s, st, cmd, why, ws);
             area = p->area != FA_AREA_NONE;
         }
         if (cmd->weapon < -1 || cmd->weapon >= sb->n_weapons)
@@ -1007,8 +1013,11 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
         if (rd->kind == FA_CMD_ATTACK && rd->power >= 0) {
             if (rd->power >= sb->n_powers)
                 return refuse(why, ws, "%s has no such special ability", nm(s, who));
-            if (sb->powers[rd->power].area != FA_AREA_NONE)
-                return refuse(why, ws, "%s cannot ready an area attack", nm(s, who));
+            if (sb->powers[rd->power].area == FA_AREA_WALL)
+                return refuse(why, ws, "%s cannot ready a wall: its squares are chosen "
+                                       "when it is made", nm(s, who));
+            if (fa_is_teleport(s, who, rd->power))
+                return refuse(why, ws, "%s cannot ready a teleport", nm(s, who));
         }
         return FRAY_OK;
     }
@@ -1183,6 +1192,10 @@ static void ready_after(fa_run *r, int actor, int trig, fray_footprint before) {
         cmd.option = -1;
         cmd.n_targets = 1;
         cmd.targets[0] = (int8_t)(c->ready.target >= 0 ? c->ready.target : actor);
+        cmd.origin.x = cmd.origin.y = -1;
+        /* (alloy-space) a readied move's squares, a charge's, an area's origin */
+        if (!fa_ready_fill(s, st, q, actor, &cmd))
+            continue; /* no such move or placement now: the trigger passes */
         char why[160];
         if (check_action(s, st, &cmd, why, sizeof why) != FRAY_OK)
             continue; /* it cannot be done now: the trigger passes */
@@ -1305,6 +1318,12 @@ static void do_action(fa_run *r, const fa_command *cmd) {
     case FA_CMD_ATTACK: case FA_CMD_COUP: case FA_CMD_BULL_RUSH:
     case FA_CMD_TRIP: case FA_CMD_GRAPPLE: case FA_CMD_HELD_OBJECT:
     case FA_CMD_AID: case FA_CMD_SPRAY: case FA_CMD_SUPPRESS:
+        if (cmd->kind == FA_CMD_ATTACK && fa_is_teleport(s, who, cmd->power)) {
+            fray_status tp = fa_teleport(r, cmd);   /* (alloy-space): no provoking */
+            if (tp != FRAY_OK)
+                fail(r, tp);
+            return;
+        }
         if (ranged_or_area(s, st, cmd)) {
             if (fa_provoke(r, who, cmd->kind) != FRAY_OK)
                 return;

@@ -620,6 +620,9 @@ static fray_status power_effects(fa_run *r, int who, int target,
         if (e != FRAY_OK)
             return e;
     }
+    /* (alloy-space) push, pull or slide (space.c) */
+    if (p->forced != FA_FORCED_NONE && p->forced_n > 0)
+        return fa_forced_move(r, who, target, p->forced, p->forced_n);
     return FRAY_OK;
 }
 

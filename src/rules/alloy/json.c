@@ -74,6 +74,7 @@ typedef enum vtype {
     T_NONE, T_INT, T_COND, T_ENDS, T_CMD, T_SLOT, T_DEF, T_RESULT, T_MOD,
     T_POS, /* this value and the next: [x, y] on the map */
     T_TRIG, T_SIDE,
+    T_FORCED, /* (alloy-space) fa_forced: push, pull, slide, teleport */
     T_WHO  /* a combatant (-1: none) */
 } vtype;
 
@@ -105,7 +106,8 @@ static const vfield fact_fields[FA_FACT_KINDS][6] = {
                       {NULL, T_NONE}, {"squares", T_INT}},
     [FA_FACT_PROVOKE] = {{"by", T_CMD}},
     [FA_FACT_OPPORTUNITY] = {{"taken", T_INT}},
-    [FA_FACT_PUSH] = {{"to", T_POS}},
+    [FA_FACT_PUSH] = {{"to", T_POS}, {NULL, T_NONE}, {"how", T_FORCED},
+                      {"squares", T_INT}, {"asked", T_INT}},
     [FA_FACT_AMMO] = {{"spent", T_INT}, {"left", T_INT}},
     [FA_FACT_AP] = {{"left", T_INT}},
     [FA_FACT_READY] = {{"trigger", T_TRIG}},
@@ -136,6 +138,11 @@ static int words_of(vtype t, const char *const **out) {
     case T_TRIG:
         *out = trigger_words;
         return FA_TRIG_KINDS;
+    case T_FORCED: {
+        static const char *const forced_words[] = {"push", "pull", "slide", "teleport"};
+        *out = forced_words;
+        return FA_FORCED_NONE;
+    }
     default:
         *out = NULL;
         return 0;

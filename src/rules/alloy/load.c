@@ -796,10 +796,39 @@ static fray_status rd_effect(al *L, const yn *n, fa_effect_def *e) {
                 dur);
 }
 
+/* (alloy-space) "push N", "pull N", "slide N" (squares, 004:459): which,
+ * or FA_FORCED_NONE when the effect is not one. */
+static int rd_forced(const yn *n) {
+    static const char *const words[] = {"push", "pull", "slide"};
+    if (!scalar(n))
+        return FA_FORCED_NONE;
+    const char *c = blanks(n->text);
+    for (int i = 0; i < N_OF(words); i++) {
+        size_t l = strlen(words[i]);
+        if (strncasecmp(c, words[i], l) == 0 && (c[l] == ' ' || c[l] == '\0'))
+            return i;
+    }
+    return FA_FORCED_NONE;
+}
+
+static fray_status rd_forced_n(al *L, const yn *n, fa_power *p, int how) {
+    static const char *const words[] = {"push", "pull", "slide"};
+    const char *q = blanks(blanks(n->text) + strlen(words[how]));
+    long v;
+    if (!scan_int(&q, &v) || *blanks(q) != '\0')
+        return FAIL(L, n, "a forced move is '%s N' (N squares), got '%.40s'", words[how],
+                    n->text);
+    if (v < 1 || v > 10)
+        return FAIL_RANGE(L, n, "a %s moves 1 to 10 squares, got %ld", words[how], v);
+    p->forced = (uint8_t)how;
+    p->forced_n = (int8_t)v;
+    return FRAY_OK;
+}
+
 static fray_status rd_power(al *L, const yn *n, const fa_statblock *sb, fa_power *p) {
     static const char *const keys[] = {"id", "name", "action", "usage", "attack",
                                        "damage", "weapon", "area", "range", "effects",
-                                       "notes"};
+                                       "notes", "teleport"};
     fray_status st = yr_keys(&L->r, n, "a power", keys, N_OF(keys), false);
     if (st != FRAY_OK)
         return st;
@@ -828,6 +857,22 @@ static fray_status rd_power(al *L, const yn *n, const fa_statblock *sb, fa_power
         if ((st = rd_choice(L, v, "usage", usage_names, 3, &x)) != FRAY_OK)
             return st;
         p->usage = (uint8_t)x;
+    }
+    p->forced = FA_FORCED_NONE;
+    const yn *tele = yr_get(n, "teleport");
+    if (tele) {
+        /* (alloy-space) a power that teleports its user: no attack */
+        static const char *const no_attack[] = {"attack", "damage", "weapon", "area",
+                                                "range", "effects"};
+        for (int i = 0; i < N_OF(no_attack); i++)
+            if ((v = yr_get(n, no_attack[i])) != NULL)
+                return FAIL(L, v, "a teleport power has no %s: it only moves its user",
+                            no_attack[i]);
+        if ((st = rd_feet(L, tele, "the teleport's distance", 5, 600, &x)) != FRAY_OK)
+            return st;
+        p->teleport = (int8_t)x;
+        p->mult = 0;
+        return FRAY_OK;
     }
     if (!(v = yr_get(n, "attack")))
         return yr_missing(&L->r, n, "attack", "a power (its attack line: Str vs Reflex)");
@@ -878,11 +923,19 @@ static fray_status rd_power(al *L, const yn *n, const fa_statblock *sb, fa_power
     if (yr_n_items(eff) > FA_POWER_EFFECTS)
         return FAIL_RANGE(L, eff, "a power has at most %d effects", FA_POWER_EFFECTS);
     for (const yn *it = yr_items(eff); it; it = yr_next_item(eff, it)) {
+        int how = rd_forced(it);
+        if (how != FA_FORCED_NONE) {
+            if (p->forced != FA_FORCED_NONE)
+                return FAIL(L, it, "a power moves its target once: one push, pull or slide");
+            if ((st = rd_forced_n(L, it, p, how)) != FRAY_OK)
+                return st;
+            continue;
+        }
         if ((st = rd_effect(L, it, &p->effects[p->n_effects])) != FRAY_OK)
             return st;
         p->n_effects++;
     }
-    if (!dmg && p->n_effects == 0)
+    if (!dmg && p->n_effects == 0 && p->forced == FA_FORCED_NONE)
         return FAIL(L, n, "the power '%s' has neither damage nor effects", p->name);
     return FRAY_OK;
 }

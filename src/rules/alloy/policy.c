@@ -229,7 +229,7 @@ static bool option_of(const pol *p, int power, int t, option *o) {
         o->action = FA_ACT_STANDARD;
     } else {
         const fa_power *pw = &p->sb->powers[power];
-        if (pw->area != FA_AREA_NONE)
+        if (pw->area != FA_AREA_NONE || pw->teleport > 0)   /* a teleport is no attack */
             return false;
         if (pw->usage != FA_AT_WILL && (p->me->powers_used >> power) & 1u)
             return false;

@@ -1,0 +1,496 @@
+/*
+ * test_alloy_space.c - Alloy's space (space.c): forced movement (push,
+ * pull, slide) and teleporting (004:459, 976-978, 993-997, 1005),
+ * readied moves, charges and area attacks (004:643-656), the option
+ * diagonals everywhere (L7.9), and squeeze for Medium creatures
+ * (004:707-717). The real attack.c resolves the attacks: dice by hand.
+ */
+#include "alloy_fixture.h"
+
+#include "fray/grid.h"
+
+/* Two combatants on an open 12x12 map, speed 6, 30 hp, defenses 15,
+ * listed order = initiative order. */
+static fixture *pair(int *a, int *b, int ax, int ay, int bx, int by) {
+    fixture *f = af_new(12, 12);
+    int sa = af_block(f, "bouncer", 6, 0, 30);
+    int sb = af_block(f, "orc", 6, 0, 30);
+    *a = af_add(f, "Moe", sa, 0, ax, ay);
+    *b = af_add(f, "orc 1", sb, 1, bx, by);
+    return f;
+}
+
+static void go(fixture *f) {
+    af_start(f);
+    int dice[FA_MAX_COMBATANTS];
+    for (int i = 0; i < f->s.n; i++)
+        dice[i] = 20 - i;
+    cr_assert_eq(af_begin(f, dice, f->s.n), FRAY_OK);
+    cr_assert_eq(af_next(f), FRAY_OK);
+}
+
+static void end_turn(fixture *f) {
+    fa_command et = af_cmd(FA_CMD_END_TURN, f->st.cur);
+    if (fa_actor(&f->s, &f->st) >= 0)
+        cr_assert_eq(af_do(f, &et), FRAY_OK);
+    cr_assert_eq(af_next(f), FRAY_OK);
+}
+
+/* A melee power of stat block sb: Str vs Fortitude, 1d6 damage, moving
+ * its target `how` n squares. Returns its index. */
+static int forced_power(fixture *f, int sb, int how, int n) {
+    fa_statblock *b = &f->s.sb[sb];
+    int k = b->n_powers++;
+    fa_power *p = &b->powers[k];
+    memset(p, 0, sizeof *p);
+    snprintf(p->id, FA_ID_MAX, "shove-%d", k);
+    snprintf(p->name, FA_NAME_MAX, "Shove %d", k);
+    p->action = FA_ACT_STANDARD;
+    p->usage = FA_AT_WILL;
+    p->ability = FA_STR;
+    p->defense = FA_DEF_FORTITUDE;
+    p->weapon = -1;
+    p->mult = 1;
+    p->dice.n = 1;
+    p->dice.sides = 6;
+    p->forced = (uint8_t)how;
+    p->forced_n = (int8_t)n;
+    return k;
+}
+
+static int teleport_power(fixture *f, int sb, int squares) {
+    fa_statblock *b = &f->s.sb[sb];
+    int k = b->n_powers++;
+    fa_power *p = &b->powers[k];
+    memset(p, 0, sizeof *p);
+    snprintf(p->id, FA_ID_MAX, "blink");
+    snprintf(p->name, FA_NAME_MAX, "Blink");
+    p->action = FA_ACT_MOVE;
+    p->usage = FA_AT_WILL;
+    p->weapon = -1;
+    p->forced = FA_FORCED_NONE;
+    p->teleport = (int8_t)squares;
+    return k;
+}
+
+/* who hits target with power k: d20 15, damage 3. */
+static fray_status hit_with(fixture *f, int who, int target, int k) {
+    fa_command c = af_target(FA_CMD_ATTACK, who, target);
+    c.power = (int8_t)k;
+    c.origin.x = c.origin.y = -1;
+    int dice[] = {15, 3};
+    return af_do_dice(f, &c, dice, 2);
+}
+
+static bool at(const fixture *f, int who, int x, int y) {
+    return f->st.c[who].fp.at.x == x && f->st.c[who].fp.at.y == y;
+}
+
+/* ---- Forced movement ------------------------------------------------------------ */
+
+/* 004:459 push: the target goes n squares straight away from the
+ * attacker; no opportunity attack although it leaves a square an enemy
+ * of it threatens ("can't make one if the enemy ... is forced to move by
+ * a pull, push, or slide"). */
+Test(alloy_space, push_2_straight_away_no_opportunity_004_459) {
+    fixture *f = af_new(12, 12);
+    int sa = af_block(f, "bouncer", 6, 0, 30);
+    int so = af_block(f, "orc", 6, 0, 30);
+    int a = af_add(f, "Moe", sa, 0, 4, 5);
+    int b = af_add(f, "orc 1", so, 1, 5, 5);
+    int c = af_add(f, "Ana", sa, 0, 5, 6);   /* threatens orc 1 */
+    int k = forced_power(f, sa, FA_FORCED_PUSH, 2);
+    go(f);
+    cr_assert_eq(hit_with(f, a, b, k), FRAY_OK, "%s", f->why);
+    cr_assert(at(f, b, 7, 5), "pushed to 7,5, is at %d,%d", f->st.c[b].fp.at.x,
+              f->st.c[b].fp.at.y);
+    const fa_fact *p = af_fact(f, FA_FACT_PUSH, a);
+    cr_assert_not_null(p);
+    cr_assert_eq(p->target, b);
+    cr_assert_eq(p->v[2], FA_FORCED_PUSH);
+    cr_assert_eq(p->v[3], 2);
+    cr_assert_eq(p->v[4], 2);
+    cr_assert_null(af_fact(f, FA_FACT_PROVOKE, -1), "a push provokes nothing (004:459)");
+    cr_assert_eq(f->st.c[c].oa_turn, -1);
+    free(f);
+}
+
+/* 004:459 pull: each square nearer the attacker; it stops adjacent. */
+Test(alloy_space, pull_stops_adjacent_004_459) {
+    int a, b;
+    fixture *f = pair(&a, &b, 2, 2, 2, 4);
+    int k = forced_power(f, f->s.c[a].sb, FA_FORCED_PULL, 3);
+    f->s.sb[f->s.c[a].sb].powers[k].range = 3;   /* a hooked pole */
+    f->s.sb[f->s.c[a].sb].powers[k].ranged = false;
+    go(f);
+    f->st.c[b].fp.at = (fray_pos){2, 3};   /* adjacent already: nothing */
+    cr_assert_eq(hit_with(f, a, b, k), FRAY_OK, "%s", f->why);
+    cr_assert(at(f, b, 2, 3));
+    cr_assert_null(af_fact(f, FA_FACT_PUSH, a));
+    cr_assert_null(af_fact(f, FA_FACT_NO_EFFECT, a));
+    free(f);
+}
+
+/* A pull from two squares away brings the target next to the puller and
+ * no further (3 asked, 1 moved). */
+Test(alloy_space, pull_from_afar_004_459) {
+    int a, b;
+    fixture *f = pair(&a, &b, 2, 2, 5, 2);
+    int k = forced_power(f, f->s.c[a].sb, FA_FORCED_PULL, 3);
+    fa_power *p = &f->s.sb[f->s.c[a].sb].powers[k];
+    p->range = 5;
+    p->ranged = true;
+    p->ability = FA_DEX;
+    p->defense = FA_DEF_REFLEX;
+    go(f);
+    cr_assert_eq(hit_with(f, a, b, k), FRAY_OK, "%s", f->why);
+    cr_assert(at(f, b, 3, 2), "is at %d,%d", f->st.c[b].fp.at.x, f->st.c[b].fp.at.y);
+    const fa_fact *pf = af_fact(f, FA_FACT_PUSH, a);
+    cr_assert_not_null(pf);
+    cr_assert_eq(pf->v[2], FA_FORCED_PULL);
+    cr_assert_eq(pf->v[3], 2);
+    cr_assert_eq(pf->v[4], 3);
+    free(f);
+}
+
+/* A push into a blocked square stops there (brief: "a push into an
+ * occupied or blocked square stops"): a wall behind after one square;
+ * the engine tries the straight line, then the first free square that is
+ * still farther (sideways-diagonal ones count). */
+Test(alloy_space, push_stops_at_a_wall_and_a_creature_004_459) {
+    int a, b;
+    fixture *f = pair(&a, &b, 1, 5, 2, 5);
+    for (int y = 0; y < 12; y++)
+        f->s.map.terrain[y][4] = FRAY_TERRAIN_WALL;
+    int k = forced_power(f, f->s.c[a].sb, FA_FORCED_PUSH, 3);
+    go(f);
+    cr_assert_eq(hit_with(f, a, b, k), FRAY_OK, "%s", f->why);
+    cr_assert(at(f, b, 3, 5) || at(f, b, 3, 4) || at(f, b, 3, 6));
+    cr_assert_eq(f->st.c[b].fp.at.x, 3, "the wall at x 4 stops it");
+    const fa_fact *pf = af_fact(f, FA_FACT_PUSH, a);
+    cr_assert_not_null(pf);
+    cr_assert_eq(pf->v[3], 1, "one square of three");
+    free(f);
+}
+
+/* A push with every farther square taken: no effect, told. */
+Test(alloy_space, push_with_no_room_is_told_004_459) {
+    fixture *f = af_new(12, 12);
+    int s = af_block(f, "t", 6, 0, 30);
+    int a = af_add(f, "Moe", s, 0, 1, 5);
+    int b = af_add(f, "orc 1", s, 1, 2, 5);
+    af_add(f, "orc 2", s, 1, 3, 4);
+    af_add(f, "orc 3", s, 1, 3, 5);
+    af_add(f, "orc 4", s, 1, 3, 6);
+    af_add(f, "orc 5", s, 1, 2, 4);
+    af_add(f, "orc 6", s, 1, 2, 6);
+    int k = forced_power(f, s, FA_FORCED_PUSH, 2);
+    go(f);
+    cr_assert_eq(hit_with(f, a, b, k), FRAY_OK, "%s", f->why);
+    cr_assert(at(f, b, 2, 5));
+    const fa_fact *ne = af_fact(f, FA_FACT_NO_EFFECT, a);
+    cr_assert_not_null(ne);
+    cr_assert_eq(ne->v[0], FA_NOTE_NO_ROOM);
+    free(f);
+}
+
+/* 004:976-978 an Immobilized creature "can be forced to move by other
+ * characters"; 004:997 Slowed "does not apply to forced movement"; 004:1005
+ * a Snared one "can't be forced to move". */
+Test(alloy_space, immobilized_and_slowed_moved_snared_not_004_976_997_1005) {
+    int a, b;
+    fixture *f = pair(&a, &b, 1, 5, 2, 5);
+    int k = forced_power(f, f->s.c[a].sb, FA_FORCED_PUSH, 3);
+    go(f);
+    af_cond(f, b, FA_C_IMMOBILIZED, FA_ENDS_SAVE, a, 0);
+    af_cond(f, b, FA_C_SLOWED, FA_ENDS_SAVE, a, 0);
+    cr_assert_eq(hit_with(f, a, b, k), FRAY_OK, "%s", f->why);
+    cr_assert(at(f, b, 5, 5), "immobilized and slowed, pushed 3: at %d,%d",
+              f->st.c[b].fp.at.x, f->st.c[b].fp.at.y);
+    fa_cond_remove(&f->r, b, FA_C_IMMOBILIZED, -1);
+    fa_cond_remove(&f->r, b, FA_C_SLOWED, -1);
+    af_cond(f, b, FA_C_SNARED, FA_ENDS_SAVE, a, 0);
+    f->st.c[a].fp.at = (fray_pos){4, 5};
+    f->st.c[a].slots = FA_SLOT_STANDARD | FA_SLOT_MOVE | FA_SLOT_SWIFT;
+    cr_assert_eq(hit_with(f, a, b, k), FRAY_OK, "%s", f->why);
+    cr_assert(at(f, b, 5, 5), "snared: not moved");
+    const fa_fact *ne = af_fact(f, FA_FACT_NO_EFFECT, a);
+    cr_assert_not_null(ne);
+    cr_assert_eq(ne->v[0], FA_NOTE_SNARED);
+    char buf[200];
+    fa_narrate_fact(&f->s, ne, buf, sizeof buf);
+    cr_assert(strstr(buf, "snared creature cannot be moved by force"), "%s", buf);
+    free(f);
+}
+
+/* A miss moves nobody. */
+Test(alloy_space, a_miss_moves_nobody_004_459) {
+    int a, b;
+    fixture *f = pair(&a, &b, 1, 5, 2, 5);
+    int k = forced_power(f, f->s.c[a].sb, FA_FORCED_PUSH, 2);
+    go(f);
+    fa_command c = af_target(FA_CMD_ATTACK, a, b);
+    c.power = (int8_t)k;
+    int dice[] = {2};
+    cr_assert_eq(af_do_dice(f, &c, dice, 1), FRAY_OK, "%s", f->why);
+    cr_assert(at(f, b, 2, 5));
+    cr_assert_null(af_fact(f, FA_FACT_PUSH, -1));
+    free(f);
+}
+
+/* A slide: the engine moves it away like a push; a grapple whose target
+ * is slid out of reach ends (004:618). */
+Test(alloy_space, slide_ends_a_grapple_out_of_reach_004_618) {
+    fixture *f = af_new(12, 12);
+    int s = af_block(f, "t", 6, 0, 30);
+    int a = af_add(f, "Moe", s, 0, 1, 5);
+    int b = af_add(f, "orc 1", s, 1, 2, 5);
+    int k = forced_power(f, s, FA_FORCED_SLIDE, 2);
+    go(f);
+    /* orc 1 grapples nobody; Moe grapples orc 1 */
+    f->st.c[a].grappling = (int8_t)b;
+    fa_cond g;
+    memset(&g, 0, sizeof g);
+    g.kind = FA_C_GRAPPLED;
+    g.ends = FA_ENDS_EVENT;
+    g.other = (int8_t)a;
+    g.source = (int8_t)a;
+    cr_assert_eq(fa_cond_add(&f->r, b, g), FRAY_OK);
+    cr_assert_eq(hit_with(f, a, b, k), FRAY_OK, "%s", f->why);
+    cr_assert(at(f, b, 4, 5));
+    cr_assert_eq(af_fact(f, FA_FACT_PUSH, a)->v[2], FA_FORCED_SLIDE);
+    cr_assert_not(fa_has(&f->st.c[b], FA_C_GRAPPLED));
+    cr_assert_eq(f->st.c[a].grappling, -1);
+    free(f);
+}
+
+/* ---- Teleporting -------------------------------------------------------------------- */
+
+/* 004:459 teleporting provokes nothing; 004:978 an Immobilized creature
+ * may teleport; 004:997 Slowed does not limit it. */
+Test(alloy_space, teleport_immobilized_slowed_no_opportunity_004_459_978_997) {
+    int a, b;
+    fixture *f = pair(&a, &b, 5, 5, 6, 5);
+    int k = teleport_power(f, f->s.c[a].sb, 6);
+    go(f);
+    af_cond(f, a, FA_C_IMMOBILIZED, FA_ENDS_SAVE, b, 0);
+    af_cond(f, a, FA_C_SLOWED, FA_ENDS_SAVE, b, 0);
+    fa_command c = af_cmd(FA_CMD_ATTACK, a);
+    c.power = (int8_t)k;
+    c.origin = (fray_pos){1, 5};
+    cr_assert_eq(af_do(f, &c), FRAY_OK, "%s", f->why);
+    cr_assert(at(f, a, 1, 5));
+    cr_assert_null(af_fact(f, FA_FACT_PROVOKE, -1));
+    const fa_fact *tp = af_fact(f, FA_FACT_PUSH, a);
+    cr_assert_not_null(tp);
+    cr_assert_eq(tp->v[2], FA_FORCED_TELEPORT);
+    cr_assert_eq(tp->v[3], 4);
+    cr_assert_eq(af_fact(f, FA_FACT_ACTION, a)->v[1], FA_ACT_MOVE,
+                 "Blink is a move action");
+    char buf[200];
+    fa_narrate_fact(&f->s, tp, buf, sizeof buf);
+    cr_assert_str_eq(buf, "Moe teleports 20 feet to 1,5.");
+    free(f);
+}
+
+/* A teleport goes to a free square it sees within its distance. */
+Test(alloy_space, teleport_refusals_in_rules_words) {
+    int a, b;
+    fixture *f = pair(&a, &b, 5, 5, 6, 5);
+    int k = teleport_power(f, f->s.c[a].sb, 2);
+    f->s.map.terrain[4][5] = FRAY_TERRAIN_WALL;   /* hides 5,3 from 5,5 */
+    go(f);
+    fa_command c = af_cmd(FA_CMD_ATTACK, a);
+    c.power = (int8_t)k;
+    c.origin = (fray_pos){9, 5};
+    cr_assert_eq(af_do(f, &c), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "square (9, 5) is 20 feet away: Blink teleports at most 10 feet");
+    c.origin = (fray_pos){6, 5};
+    cr_assert_eq(af_do(f, &c), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "Moe cannot teleport into square (6, 5): it is not free");
+    c.origin = (fray_pos){5, 3};
+    cr_assert_eq(af_do(f, &c), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "Moe cannot see square (5, 3) to teleport there");
+    c.origin = (fray_pos){5, 4};
+    cr_assert_eq(af_do(f, &c), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "Moe cannot teleport into square (5, 4): it is not free");
+    af_cond(f, a, FA_C_BLINDED, FA_ENDS_SAVE, b, 0);
+    c.origin = (fray_pos){5, 7};
+    cr_assert_eq(af_do(f, &c), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "Moe cannot see square (5, 7) to teleport there");
+    free(f);
+}
+
+/* ---- Readied moves, charges and areas (004:643-656) ---------------------------------- */
+
+static fa_command ready_cmd(int who, int kind, int trig, int by) {
+    fa_command rd = af_cmd(FA_CMD_READY, who);
+    rd.ready.trigger = (uint8_t)trig;
+    rd.ready.who = (int8_t)by;
+    rd.ready.kind = (uint8_t)kind;
+    rd.ready.power = -1;
+    rd.ready.target = -1;
+    return rd;
+}
+
+/* 004:650 "You can ready a standard action, move action, or swift
+ * action"; 004:655 "ready a movement that puts you beyond the enemy's
+ * movement": a readied walk goes away from the trigger as far as it can;
+ * readying a move is a move action (004:649); it fires right after the
+ * trigger (004:654) and the readier's initiative moves (004:656). */
+Test(alloy_space, ready_walk_away_004_650_655_656) {
+    int a, b;
+    fixture *f = pair(&a, &b, 5, 5, 11, 5);
+    go(f);
+    fa_command rd = ready_cmd(a, FA_CMD_WALK, FA_TRIG_MOVES_ADJACENT, b);
+    cr_assert_eq(af_do(f, &rd), FRAY_OK, "%s", f->why);
+    cr_assert_eq(af_fact(f, FA_FACT_ACTION, a)->v[1], FA_ACT_MOVE,
+                 "readying a move action is a move action (004:649)");
+    end_turn(f);
+    cr_assert_eq(f->st.cur, b);
+    fa_command w = af_cmd(FA_CMD_WALK, b);
+    af_line(f, &w, b, 5, -1, 0);   /* to 6,5: adjacent after 5 squares */
+    cr_assert_eq(af_do(f, &w), FRAY_OK, "%s", f->why);
+    const fa_fact *fire = af_fact(f, FA_FACT_READY_FIRES, a);
+    cr_assert_not_null(fire, "the readied walk went off");
+    cr_assert_eq(fire->target, b);
+    cr_assert_eq(f->st.order[0], a);
+    cr_assert(f->st.c[a].flags & FA_F_IMMEDIATE, "an immediate action (004:654)");
+    int d = fray_grid_range(f->st.c[a].fp, f->st.c[b].fp);
+    cr_assert_geq(d, 5, "Moe walked away: %d squares apart", d);
+    /* 6 squares of movement (4 diagonals to 1,1, or 3 squares and 2
+     * diagonals to 0,3): 7 squares from the orc, the farthest it can get */
+    cr_assert_eq(d, 7, "%d", d);
+    cr_assert_eq(f->st.c[a].moved, 6);
+    cr_assert_null(af_fact(f, FA_FACT_PROVOKE, a),
+                   "the readier left before the orc could threaten (its own turn)");
+    free(f);
+}
+
+/* A readied shift: one square away (004:415). */
+Test(alloy_space, ready_shift_one_square_away_004_650) {
+    int a, b;
+    fixture *f = pair(&a, &b, 5, 5, 11, 5);
+    go(f);
+    fa_command rd = ready_cmd(a, FA_CMD_SHIFT, FA_TRIG_MOVES_ADJACENT, -1);
+    cr_assert_eq(af_do(f, &rd), FRAY_OK, "%s", f->why);
+    end_turn(f);
+    fa_command w = af_cmd(FA_CMD_WALK, b);
+    af_line(f, &w, b, 5, -1, 0);
+    cr_assert_eq(af_do(f, &w), FRAY_OK, "%s", f->why);
+    cr_assert_not_null(af_fact(f, FA_FACT_READY_FIRES, a));
+    cr_assert_eq(f->st.c[a].fp.at.x, 4);
+    cr_assert_eq(f->st.c[b].fp.at.x, 6, "the orc's move had ended: it is 2 squares away");
+    free(f);
+}
+
+/* A readied charge at the trigger (004:523, 650): when the orc attacks
+ * (an ally), Moe charges it from afar, +1 to the attack. */
+Test(alloy_space, ready_charge_at_the_trigger_004_523_650) {
+    fixture *f = af_new(12, 12);
+    int s = af_block(f, "t", 6, 0, 30);
+    int a = af_add(f, "Moe", s, 0, 1, 5);
+    int b = af_add(f, "orc 1", s, 1, 7, 5);
+    int c = af_add(f, "Ana", s, 0, 8, 5);
+    go(f);
+    fa_command rd = ready_cmd(a, FA_CMD_CHARGE, FA_TRIG_ATTACKS, b);
+    cr_assert_eq(af_do(f, &rd), FRAY_OK, "%s", f->why);
+    end_turn(f);
+    cr_assert_eq(f->st.cur, b);
+    fa_command atk = af_target(FA_CMD_ATTACK, b, c);
+    int dice[] = {2, 15, 3};   /* orc misses Ana; Moe's charge hits for 3 */
+    cr_assert_eq(af_do_dice(f, &atk, dice, 3), FRAY_OK, "%s", f->why);
+    cr_assert_not_null(af_fact(f, FA_FACT_READY_FIRES, a));
+    cr_assert(fray_grid_adjacent(f->st.c[a].fp, f->st.c[b].fp), "Moe charged in");
+    cr_assert_eq(f->st.c[a].fp.at.x, 6, "the nearest square (L7.24)");
+    bool charge_mod = false;
+    for (int i = 0; i < f->ev.n_facts; i++)
+        if (f->ev.facts[i].kind == FA_FACT_MODIFIER && f->ev.facts[i].who == a &&
+            f->ev.facts[i].v[0] == FA_MOD_CHARGE)
+            charge_mod = true;
+    cr_assert(charge_mod, "+1 for the charge (004:523)");
+    cr_assert_eq(f->st.c[b].hp, 27);
+    free(f);
+}
+
+/* A readied area attack placed on the trigger (a burst centred on its
+ * square): when orc 1 moves adjacent... to an ally? No: when it enters
+ * the burst's range, the grenade goes off on it. */
+Test(alloy_space, ready_area_burst_on_the_trigger_004_650) {
+    fixture *f = af_new(14, 12);
+    int s = af_block(f, "t", 6, 0, 30);
+    int a = af_add(f, "Moe", s, 0, 1, 5);
+    int b = af_add(f, "orc 1", s, 1, 12, 5);
+    fa_statblock *sb = &f->s.sb[s];
+    int k = sb->n_powers++;
+    fa_power *p = &sb->powers[k];
+    memset(p, 0, sizeof *p);
+    snprintf(p->id, FA_ID_MAX, "flash");
+    snprintf(p->name, FA_NAME_MAX, "Flash");
+    p->action = FA_ACT_STANDARD;
+    p->usage = FA_AT_WILL;
+    p->ability = FA_DEX;
+    p->defense = FA_DEF_REFLEX;
+    p->weapon = -1;
+    p->mult = 1;
+    p->dice = (fa_dice){1, 6};
+    p->area = FA_AREA_BURST;
+    p->area_size = 1;
+    p->range = 6;
+    p->ranged = true;
+    p->forced = FA_FORCED_NONE;
+    go(f);
+    fa_command rd = ready_cmd(a, FA_CMD_ATTACK, FA_TRIG_ENTERS_REACH, b);
+    rd.ready.power = (int8_t)k;
+    cr_assert_eq(af_do(f, &rd), FRAY_OK, "%s", f->why);
+    end_turn(f);
+    fa_command w = af_cmd(FA_CMD_WALK, b);
+    af_line(f, &w, b, 5, -1, 0);   /* 12 -> 7: within 6 at x 7 */
+    int dice[] = {15, 4};
+    cr_assert_eq(af_do_dice(f, &w, dice, 2), FRAY_OK, "%s", f->why);
+    cr_assert_not_null(af_fact(f, FA_FACT_READY_FIRES, a));
+    cr_assert_eq(f->st.c[b].hp, 26, "the burst hit orc 1 for 4");
+    cr_assert_eq(f->st.c[b].fp.at.x, 7, "it went off when orc 1 came within 6 squares");
+    free(f);
+}
+
+/* A wall cannot be readied (its squares are chosen when it is made);
+ * nor can a teleport. */
+Test(alloy_space, ready_wall_or_teleport_refused) {
+    int a, b;
+    fixture *f = pair(&a, &b, 1, 5, 11, 5);
+    int k = teleport_power(f, f->s.c[a].sb, 4);
+    go(f);
+    fa_command rd = ready_cmd(a, FA_CMD_ATTACK, FA_TRIG_ATTACKS, -1);
+    rd.ready.power = (int8_t)k;
+    cr_assert_eq(af_do(f, &rd), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "Moe cannot ready a teleport");
+    fa_power *p = &f->s.sb[f->s.c[a].sb].powers[k];
+    p->teleport = 0;
+    p->area = FA_AREA_WALL;
+    p->area_size = 3;
+    p->range = 5;
+    cr_assert_eq(af_do(f, &rd), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "Moe cannot ready a wall: its squares are chosen when it is made");
+    free(f);
+}
+
+/* ---- Distances by the option diagonals (L7.9) ----------------------------------------- */
+
+Test(alloy_space, range_counted_or_one_l7_9) {
+    fray_footprint a = {{0, 0}, 1}, b = {{4, 4}, 1}, big = {{5, 0}, 2};
+    cr_assert_eq(fray_grid_range_m(a, b, FRAY_AREA_COUNTED), 6);
+    cr_assert_eq(fray_grid_range_m(a, b, FRAY_AREA_COUNTED), fray_grid_range(a, b));
+    cr_assert_eq(fray_grid_range_m(a, b, FRAY_AREA_SQUARE), 4);
+    cr_assert_eq(fray_grid_count_m(a.at, b.at, FRAY_AREA_SQUARE), 4);
+    cr_assert_eq(fray_grid_count_m(a.at, b.at, FRAY_AREA_COUNTED), 6);
+    cr_assert_eq(fray_grid_range_m(a, big, FRAY_AREA_SQUARE), 5);
+    cr_assert(fray_grid_within_m(a, b, 4, FRAY_AREA_SQUARE));
+    cr_assert_not(fray_grid_within_m(a, b, 5, FRAY_AREA_COUNTED));
+    fixture *f = af_new(12, 12);
+    cr_assert_eq(fa_range(&f->s, a, b), 6);
+    f->s.opt.diagonals = FRAY_AREA_SQUARE;
+    cr_assert_eq(fa_range(&f->s, a, b), 4);
+    cr_assert(fa_within(&f->s, a, b, 4));
+    free(f);
+}
