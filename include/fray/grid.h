@@ -571,6 +571,13 @@ FRAY_API void fray_grid_reach(const fray_grid *g, fray_footprint from,
                               int start_parity, int max_cost,
                               fray_occupant_fn occ, void *ctx,
                               fray_reach_map *out);
+/* fray_grid_reach by a metric: FRAY_AREA_COUNTED is fray_grid_reach;
+ * FRAY_AREA_SQUARE makes every diagonal step cost 1 (start_parity is
+ * then ignored and every parity is 0). */
+FRAY_API void fray_grid_reach_m(const fray_grid *g, fray_footprint from,
+                                int start_parity, int max_cost,
+                                fray_occupant_fn occ, void *ctx,
+                                fray_area_metric metric, fray_reach_map *out);
 /*
  * The cheapest path to `to` in a reach map: the top-left positions from the
  * first step to `to` inclusive. Writes at most max positions (the first

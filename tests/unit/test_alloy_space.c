@@ -494,3 +494,98 @@ Test(alloy_space, range_counted_or_one_l7_9) {
     cr_assert(fa_within(&f->s, a, b, 4));
     free(f);
 }
+
+/* L7.9 `diagonals: one` for reach and threatening reach: a reach-2
+ * threatening creature threatens a square two diagonals away with every
+ * diagonal 1, not with 1-2-1-2 (range 3). */
+Test(alloy_space, diagonals_one_threatening_reach_l7_9_004_462) {
+    int a, b;
+    fixture *f = pair(&a, &b, 2, 2, 4, 4);
+    fa_statblock *sa = &f->s.sb[f->s.c[a].sb];
+    sa->reach = 2;
+    sa->threatening_reach = true;
+    go(f);
+    cr_assert_not(fa_threatens(&f->s, &f->st, a, b), "counted: 3 squares away");
+    fa_command c = af_target(FA_CMD_ATTACK, a, b);
+    cr_assert_eq(af_do(f, &c), FRAY_ERR_INVALID);
+    f->s.opt.diagonals = FRAY_AREA_SQUARE;
+    cr_assert(fa_threatens(&f->s, &f->st, a, b), "one: 2 squares away");
+    cr_assert_eq(fa_check(&f->s, &f->st, &c, f->why, sizeof f->why), FRAY_OK, "%s", f->why);
+    free(f);
+}
+
+/* L7.9 `diagonals: one` for the engine's own path search: a walk to a
+ * far square (fa_reach) counts every diagonal 1. */
+Test(alloy_space, diagonals_one_path_search_l7_9) {
+    int a, b;
+    fixture *f = pair(&a, &b, 0, 0, 11, 0);
+    go(f);
+    fray_reach_map *m = malloc(sizeof *m);
+    cr_assert_not_null(m);
+    fa_reach(&f->s, &f->st, a, 6, m);
+    cr_assert_eq(m->cost[4][4], 6, "counted: 4 diagonals cost 6");
+    cr_assert_eq(m->cost[5][5], -1, "counted: 5 diagonals cost 7 > 6");
+    f->s.opt.diagonals = FRAY_AREA_SQUARE;
+    fa_reach(&f->s, &f->st, a, 6, m);
+    cr_assert_eq(m->cost[4][4], 4, "one: 4 diagonals cost 4");
+    cr_assert_eq(m->cost[6][6], 6);
+    fray_pos path[FA_MAX_PATH];
+    int n = fray_grid_path(m, (fray_pos){6, 6}, path, FA_MAX_PATH);
+    cr_assert_eq(n, 6);
+    fa_command w = af_cmd(FA_CMD_WALK, a);
+    for (int i = 0; i < n; i++)
+        w.path[w.n_path++] = path[i];
+    cr_assert_eq(af_do(f, &w), FRAY_OK, "%s", f->why);
+    cr_assert(at(f, a, 6, 6));
+    /* parse.c's walk to one far square goes the same way */
+    f->st.c[a].slots = FA_SLOT_STANDARD | FA_SLOT_MOVE | FA_SLOT_SWIFT;
+    f->st.c[a].moved = 0;
+    fa_command pc;
+    fray_diag d;
+    cr_assert_eq(fa_parse(&f->s, &f->st, "Moe walk 0,0", &pc, &d), FRAY_OK, "%s", d.message);
+    cr_assert_eq(pc.n_path, 6);
+    free(m);
+    free(f);
+}
+
+/* L7.9 `diagonals: one` for ranges: a pistol's 10 squares reach 10
+ * diagonals (counted, 10 diagonals are 15 squares: long range). */
+Test(alloy_space, diagonals_one_ranges_l7_9_004_89) {
+    fixture *f = af_new(16, 16);
+    int s = af_block(f, "t", 6, 0, 30);
+    int w = af_weapon(f, "pistol", FA_WK_RANGED, 6, 1, 0);
+    int slot = af_give(f, s, w, -1);
+    int a = af_add(f, "Moe", s, 0, 0, 0);
+    int b = af_add(f, "orc 1", s, 1, 10, 10);
+    f->s.c[a].wield = (int8_t)slot;
+    go(f);
+    fa_attack_line L = fa_attack_line_of(&f->s, &f->st, a, -1, slot, false);
+    fa_mods m;
+    fa_attack_mods(&f->s, &f->st, a, b, &L, false, f->st.c[a].fp.at, &m);
+    bool long_range = false;
+    for (int i = 0; i < m.n; i++)
+        long_range = long_range || m.m[i].reason == FA_MOD_LONG_RANGE;
+    cr_assert(long_range, "counted: 15 squares, beyond the short 10 (004:89)");
+    f->s.opt.diagonals = FRAY_AREA_SQUARE;
+    fa_attack_mods(&f->s, &f->st, a, b, &L, false, f->st.c[a].fp.at, &m);
+    long_range = false;
+    for (int i = 0; i < m.n; i++)
+        long_range = long_range || m.m[i].reason == FA_MOD_LONG_RANGE;
+    cr_assert_not(long_range, "one: 10 squares, short range");
+    free(f);
+}
+
+/* L7.9, L7.24 `diagonals: one` for the charge's nearest square: with
+ * every diagonal 1, a charge straight down the diagonal is the nearest. */
+Test(alloy_space, diagonals_one_charge_nearest_square_l7_9_l7_24) {
+    int a, b;
+    fixture *f = pair(&a, &b, 0, 0, 5, 5);
+    f->s.opt.diagonals = FRAY_AREA_SQUARE;
+    go(f);
+    fa_command c = af_target(FA_CMD_CHARGE, a, b);
+    af_line(f, &c, a, 4, 1, 1);
+    cr_assert_eq(af_do_dice(f, &c, (int[]){2}, 1), FRAY_OK, "%s", f->why);
+    cr_assert(at(f, a, 4, 4));
+    cr_assert_eq(f->st.c[a].moved, 4, "4 diagonals, 4 squares");
+    free(f);
+}

@@ -92,8 +92,8 @@ bool fa_threatens(const fa_setup *s, const fa_state *st, int a, int b) {
         return false;
     /* A Tiny creature in one's own square (004:824) is within reach. */
     bool near = sb_of(s, a)->threatening_reach
-                    ? fray_grid_within(ca->fp, st->c[b].fp, melee_reach(s, st, a))
-                    : fray_grid_within(ca->fp, st->c[b].fp, 1);
+                    ? fa_within(s, ca->fp, st->c[b].fp, melee_reach(s, st, a))
+                    : fa_within(s, ca->fp, st->c[b].fp, 1);
     if (!near)
         return false;
     return fray_grid_cover(&s->map, ca->fp, st->c[b].fp) != FRAY_COVER_TOTAL;
@@ -240,7 +240,8 @@ void fa_reach(const fa_setup *s, const fa_state *st, int who, int max_cost,
         max_cost = slowed_left(c);
     occ_ctx o;
     occ_init(s, st, who, c->fp, &o);
-    fray_grid_reach(&s->map, c->fp, 0, max_cost, occ_fn, &o, out);
+    fray_grid_reach_m(&s->map, c->fp, 0, max_cost, occ_fn, &o,
+                      (fray_area_metric)s->opt.diagonals, out);
     /* may_end for every square reached, with the ones it cannot end on
      * (may_end's test of each other combatant) worked out once. */
     fray_footprint stop[FA_MAX_COMBATANTS];
@@ -417,7 +418,7 @@ static bool ranged_or_area(const fa_setup *s, const fa_state *st,
     else if (w && w->kind == FA_WK_THROWN && cmd->n_targets > 0) {
         int t = cmd->targets[0];
         ranged = t >= 0 && t < st->n &&
-                 !fray_grid_within(st->c[who].fp, st->c[t].fp, melee_reach(s, st, who));
+                 !fa_within(s, st->c[who].fp, st->c[t].fp, melee_reach(s, st, who));
     }
     /* L7.19: aid another with a ranged attack provokes (option). */
     if (cmd->kind == FA_CMD_AID)
@@ -451,7 +452,7 @@ static fray_status adjacent_ok(const fa_setup *s, const fa_state *st, int who,
                                int t, int reach, char *why, size_t ws) {
     /* Within reach: adjacent, or (a Tiny creature, 004:824) in the same
      * square. */
-    if (!fray_grid_within(st->c[who].fp, st->c[t].fp, reach < 1 ? 1 : reach))
+    if (!fa_within(s, st->c[who].fp, st->c[t].fp, reach < 1 ? 1 : reach))
         return refuse(why, ws, reach <= 1 ? "%s is not adjacent to %s"
                                           : "%s is not within %s's reach",
                       nm(s, t), nm(s, who));
@@ -518,7 +519,7 @@ static fray_status push_ok(const fa_setup *s, int who, fray_footprint me,
     int dx = to.x - target.at.x, dy = to.y - target.at.y;
     fray_footprint n = {to, target.side};
     if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0) ||
-        fray_grid_range(me, n) <= 1)
+        fa_range(s, me, n) <= 1)
         return refuse(why, ws, "%s cannot push into square (%d, %d): it must be next to the "
                                "target and away from %s", nm(s, who), to.x, to.y, nm(s, who));
     return FRAY_OK;
@@ -549,11 +550,11 @@ static fray_status charge_check(const fa_setup *s, const fa_state *st,
                          &cost)) != FRAY_OK)
         return ok;
     fray_pos start = st->c[who].fp.at, end = cmd->path[cmd->n_path - 1];
-    if (fray_grid_count(start, end) < 2)
+    if (fa_count(s, start, end) < 2)
         return refuse(why, ws, "%s must move at least 10 feet to charge", nm(s, who));
     int reach = melee_reach(s, st, who);
     fray_footprint efp = {end, st->c[who].fp.side};
-    if (!fray_grid_within(efp, st->c[t].fp, reach))
+    if (!fa_within(s, efp, st->c[t].fp, reach))
         return refuse(why, ws, "%s cannot attack %s from square (%d, %d)",
                       nm(s, who), nm(s, t), end.x, end.y);
     if (cmd->option == FA_CHARGE_BULL_RUSH) {
@@ -573,7 +574,7 @@ static fray_status charge_check(const fa_setup *s, const fa_state *st,
                 continue;
             fray_pos p = {(int16_t)x, (int16_t)y};
             fray_footprint fp = {p, st->c[who].fp.side};
-            if (fray_grid_count(start, p) < 2 || !fray_grid_within(fp, st->c[t].fp, reach))
+            if (fa_count(s, start, p) < 2 || !fa_within(s, fp, st->c[t].fp, reach))
                 continue;
             if (best < 0 || map.cost[y][x] < best)
                 best = map.cost[y][x];
@@ -583,7 +584,7 @@ static fray_status charge_check(const fa_setup *s, const fa_state *st,
                       nm(s, who), nm(s, t));
     fray_pos prev = start;
     for (int i = 0; i < cmd->n_path; i++) {
-        if (fray_grid_count(cmd->path[i], end) >= fray_grid_count(prev, end))
+        if (fa_count(s, cmd->path[i], end) >= fa_count(s, prev, end))
             return refuse(why, ws, "every step of a charge must bring %s closer to square (%d, %d)",
                           nm(s, who), end.x, end.y);
         prev = cmd->path[i];
@@ -652,7 +653,7 @@ static fray_status area_origin_ok(const fa_setup *s, const fa_state *st,
         if (!fray_grid_in(&s->map, cmd->origin) || !fray_grid_effect_fp(&s->map, me, o))
             return refuse(why, ws, "%s has no line of effect to square (%d, %d)",
                           nm(s, who), cmd->origin.x, cmd->origin.y);
-        if (fray_grid_range(me, o) > range)
+        if (fa_range(s, me, o) > range)
             return refuse(why, ws, "square (%d, %d) is beyond %s's range",
                           cmd->origin.x, cmd->origin.y, nm(s, who));
         return FRAY_OK;
@@ -663,7 +664,7 @@ static fray_status area_origin_ok(const fa_setup *s, const fa_state *st,
             return refuse(why, ws, "%s's wall must be %d squares in a line of touching sides",
                           nm(s, who), size);
         for (int i = 0; i < cmd->n_path; i++)
-            if (fray_grid_range(me, (fray_footprint){cmd->path[i], 1}) > range)
+            if (fa_range(s, me, (fray_footprint){cmd->path[i], 1}) > range)
                 return refuse(why, ws, "square (%d, %d) is beyond %s's range",
                               cmd->path[i].x, cmd->path[i].y, nm(s, who));
         if (!fray_grid_effect_fp(&s->map, me, (fray_footprint){cmd->path[0], 1}))
@@ -1177,7 +1178,7 @@ static void ready_after(fa_run *r, int actor, int trig, fray_footprint before) {
             continue;
         if (trig == FA_TRIG_ENTERS_REACH) {
             int reach = ready_reach(s, st, q);
-            if (!(fray_grid_within(c->fp, now, reach) && !fray_grid_within(c->fp, before, reach)))
+            if (!(fa_within(s, c->fp, now, reach) && !fa_within(s, c->fp, before, reach)))
                 continue;
         }
         if (!fa_can_pay(st, q, FA_ACT_IMMEDIATE, FA_ACT_NONE))
@@ -1266,7 +1267,7 @@ static void move_steps(fa_run *r, int who, const fray_pos *path, int n,
             st->c[drag].fp.at = before.at;
         /* 004:618: a grapple ends when the target is out of unarmed reach. */
         int g = c->grappling;
-        if (g >= 0 && !fray_grid_within(c->fp, st->c[g].fp,
+        if (g >= 0 && !fa_within(s, c->fp, st->c[g].fp,
                                         sb_of(s, who)->reach > 0 ? sb_of(s, who)->reach : 1))
             fa_end_grapple(r, who);
         ready_after(r, who, FA_TRIG_MOVES_ADJACENT, before);
@@ -1342,7 +1343,7 @@ static void do_action(fa_run *r, const fa_command *cmd) {
         if (r->failed != FRAY_OK)
             return;
         if (fa_can_act(st, who) && !fa_has(&st->c[t], FA_C_DEAD) &&
-            fray_grid_within(c->fp, st->c[t].fp, melee_reach(s, st, who)))
+            fa_within(s, c->fp, st->c[t].fp, melee_reach(s, st, who)))
             attack_now(r, cmd, true);
         else
             fa_fact_add(r, FA_FACT_NO_EFFECT, who, t, 0, 0, 0, 0);

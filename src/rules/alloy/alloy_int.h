@@ -852,6 +852,7 @@ fray_status fa__kill(fa_run *r, int target);
 /* The range between two footprints by the option diagonals (counted:
  * fray_grid_range; one: every diagonal 1), and within a reach by it. */
 int fa_range(const fa_setup *s, fray_footprint a, fray_footprint b);
+int fa_count(const fa_setup *s, fray_pos a, fray_pos b);
 bool fa_within(const fa_setup *s, fray_footprint a, fray_footprint b, int reach);
 /* Forced movement (004:459, 976-978, 993-997, 1005): who moves target up
  * to n squares, how (FA_FORCED_PUSH: each square farther from who;

@@ -290,7 +290,7 @@ static bool best_option(const pol *p, int t, option *best) {
 /* Can attack t with o from footprint f (range, line of effect, sight). */
 static bool attack_from(const pol *p, const option *o, fray_footprint f, int t) {
     fray_footprint tf = p->st->c[t].fp;
-    if (!fray_grid_within(f, tf, o->reach))
+    if (!fa_within(p->s, f, tf, o->reach))
         return false;
     /* Line of effect always (004:110, 866); sight for shooting only (a
      * fighter swings at an enemy next to it even unseen, at -5). */
@@ -412,7 +412,7 @@ static void area_best(const pol *p, int kind, int size, int range,
                 if (foes_in(foes, n_foes, x - size, y - size, x + size, y + size) < 2)
                     continue;
                 fray_footprint of = {o, 1};
-                if (fray_grid_range(me, of) > range ||
+                if (fa_range(p->s, me, of) > range ||
                     !fray_grid_effect_fp(g, me, of))
                     continue;
                 fray_area_burst(g, o, size, (fray_area_metric)p->s->opt.burst, &a);
@@ -528,7 +528,7 @@ static int choose_target(const pol *p, lazy_map *m, bool melee_locked,
             continue;
         double key = p->tactics == FA_TACTICS_AGGRESSIVE ? -o.expected
                                                          : (double)p->st->c[i].hp;
-        int range = fray_grid_range(p->me->fp, p->st->c[i].fp);
+        int range = fa_range(p->s, p->me->fp, p->st->c[i].fp);
         if (best < 0 || key < best_key || (key == best_key && range < best_range)) {
             best = i;
             *out_o = o;
@@ -545,7 +545,7 @@ static int nearest_enemy(const pol *p) {
     for (int i = 0; i < p->st->n; i++) {
         if (!is_enemy(p, i))
             continue;
-        int r = fray_grid_range(p->me->fp, p->st->c[i].fp);
+        int r = fa_range(p->s, p->me->fp, p->st->c[i].fp);
         if (best < 0 || r < best_range) {
             best = i;
             best_range = r;
@@ -664,7 +664,7 @@ static bool walk_toward(pol *p, const option *o, int t, lazy_map *lm,
                 if (o->ranged && adjacent_enemy_at(p, f))
                     score = 2;
             } else {
-                score = 10 + fray_grid_range(f, p->st->c[t].fp);
+                score = 10 + fa_range(p->s, f, p->st->c[t].fp);
             }
             int c = m->cost[y][x];
             if (best_cost < 0 || score < best_score ||
@@ -678,7 +678,7 @@ static bool walk_toward(pol *p, const option *o, int t, lazy_map *lm,
         return false;
     /* moving closer must help: not from an attack square to a worse one */
     int here = attack_from(p, o, p->me->fp, t)
-                   ? 0 : 10 + fray_grid_range(p->me->fp, p->st->c[t].fp);
+                   ? 0 : 10 + fa_range(p->s, p->me->fp, p->st->c[t].fp);
     if (best_score >= here)
         return false;
     return move_cmd(p, m, best_at, FA_CMD_WALK, slot, out);
@@ -703,8 +703,8 @@ static bool charge(pol *p, const option *o, int t, lazy_map *lm,
             if (!stand_ok(m, x, y, p->speed))
                 continue;
             fray_pos q = {(int16_t)x, (int16_t)y};
-            if (fray_grid_count(from, q) < 2 ||
-                !fray_grid_within(fp_at(p, q), tf, o->reach))
+            if (fa_count(p->s, from, q) < 2 ||
+                !fa_within(p->s, fp_at(p, q), tf, o->reach))
                 continue;
             int c = m->cost[y][x];
             int d2 = (x - from.x) * (x - from.x) + (y - from.y) * (y - from.y);
@@ -714,7 +714,7 @@ static bool charge(pol *p, const option *o, int t, lazy_map *lm,
                 at = q;
             }
         }
-    if (best < 2 || best > p->speed || fray_grid_count(from, at) != best ||
+    if (best < 2 || best > p->speed || fa_count(p->s, from, at) != best ||
         !attack_from(p, o, fp_at(p, at), t))
         return false;
     if (!move_cmd(p, m, at, FA_CMD_CHARGE, FA_ACT_STANDARD, out))
@@ -722,7 +722,7 @@ static bool charge(pol *p, const option *o, int t, lazy_map *lm,
     /* "directly": every step brings it closer to that square */
     fray_pos prev = from;
     for (int i = 0; i < out->n_path; i++) {
-        if (fray_grid_count(out->path[i], at) >= fray_grid_count(prev, at))
+        if (fa_count(p->s, out->path[i], at) >= fa_count(p->s, prev, at))
             return false;
         prev = out->path[i];
     }
@@ -789,7 +789,7 @@ static bool stand_up(pol *p, fa_command *out) {
     bool occupied = false;
     for (int j = 0; j < p->st->n && !occupied; j++)
         if (j != p->who && !fa_has(&p->st->c[j], FA_C_DEAD) &&
-            fray_grid_range(p->me->fp, p->st->c[j].fp) == 0)
+            fa_range(p->s, p->me->fp, p->st->c[j].fp) == 0)
             occupied = true;
     cmd_init(p, out, FA_CMD_STAND, slot);
     if (!occupied)

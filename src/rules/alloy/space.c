@@ -35,6 +35,10 @@ int fa_range(const fa_setup *s, fray_footprint a, fray_footprint b) {
     return fray_grid_range_m(a, b, (fray_area_metric)s->opt.diagonals);
 }
 
+int fa_count(const fa_setup *s, fray_pos a, fray_pos b) {
+    return fray_grid_count_m(a, b, (fray_area_metric)s->opt.diagonals);
+}
+
 bool fa_within(const fa_setup *s, fray_footprint a, fray_footprint b, int reach) {
     return fa_range(s, a, b) <= reach;
 }
@@ -199,7 +203,7 @@ fray_status fa_teleport_check(const fa_setup *s, const fa_state *st,
     if (cmd->origin.x == c->fp.at.x && cmd->origin.y == c->fp.at.y)
         return refuse(why, ws, "%s is already in square (%d, %d)", nm(s, who),
                       cmd->origin.x, cmd->origin.y);
-    int d = fray_grid_count_m(c->fp.at, cmd->origin, (fray_area_metric)s->opt.diagonals);
+    int d = fa_count(s, c->fp.at, cmd->origin);
     if (d > p->teleport)
         return refuse(why, ws, "square (%d, %d) is %d feet away: %s teleports at most %d feet",
                       cmd->origin.x, cmd->origin.y, d * 5, p->name, p->teleport * 5);
@@ -222,7 +226,7 @@ fray_status fa_teleport(fa_run *r, const fa_command *cmd) {
     st->c[who].fp.at = cmd->origin;
     fa_fact_add(r, FA_FACT_PUSH, who, who, cmd->origin.x, cmd->origin.y,
                 FA_FORCED_TELEPORT,
-                fray_grid_count_m(from, cmd->origin, (fray_area_metric)r->s->opt.diagonals));
+                fa_count(r->s, from, cmd->origin));
     fa_fact_more(r, p->teleport, 0);
     fa_grapple_upkeep(r);
     return r->failed;
@@ -296,7 +300,7 @@ static bool fill_charge(const fa_setup *s, const fa_state *st, int q, int t,
                 continue;
             fray_pos p = {(int16_t)x, (int16_t)y};
             fray_footprint fp = {p, st->c[q].fp.side};
-            if (fray_grid_count(start, p) < 2 || !fray_grid_within(fp, st->c[t].fp, reach))
+            if (fa_count(s, start, p) < 2 || !fa_within(s, fp, st->c[t].fp, reach))
                 continue;
             if (bx < 0 || m.cost[y][x] < bc) {
                 bx = x;
