@@ -5,7 +5,12 @@
  * diagonals everywhere (L7.9), and squeeze for Medium creatures
  * (004:707-717). The real attack.c resolves the attacks: dice by hand.
  */
+#define _XOPEN_SOURCE 700 /* mkstemps */
+#define _DEFAULT_SOURCE
 #include "alloy_fixture.h"
+
+#include <jansson.h>
+#include <unistd.h>
 
 #include "fray/grid.h"
 
@@ -587,5 +592,178 @@ Test(alloy_space, diagonals_one_charge_nearest_square_l7_9_l7_24) {
     cr_assert_eq(af_do_dice(f, &c, (int[]){2}, 1), FRAY_OK, "%s", f->why);
     cr_assert(at(f, a, 4, 4));
     cr_assert_eq(f->st.c[a].moved, 4, "4 diagonals, 4 squares");
+    free(f);
+}
+
+/* ---- Files, table words, journals ---------------------------------------------------- */
+
+static fa_setup *load_path(const char *path, fray_diag *d) {
+    memset(d, 0, sizeof *d);
+    fa_setup *s = NULL;
+    fray_status st = fa_load(path, NULL, &s, d);
+    if (st != FRAY_OK)
+        return NULL;
+    return s;
+}
+
+static int power_of(const fa_statblock *b, const char *id) {
+    for (int i = 0; i < b->n_powers; i++)
+        if (strcmp(b->powers[i].id, id) == 0)
+            return i;
+    cr_assert_fail("no power %s", id);
+    return -1;
+}
+
+/* The stat-block syntax: effects `push N`, `pull N`, `slide N`; a power
+ * with `teleport: 30` and no attack (examples/alloy/shove.yaml). */
+Test(alloy_space, shove_example_loads_004_459) {
+    fray_diag d;
+    fa_setup *s = load_path(FRAY_SOURCE_DIR "/examples/alloy/shove.yaml", &d);
+    cr_assert_not_null(s, "%d:%d: %s", d.line, d.column, d.message);
+    const fa_statblock *moe = &s->sb[s->c[0].sb], *hale = &s->sb[s->c[1].sb];
+    const fa_power *shove = &moe->powers[power_of(moe, "shove")];
+    cr_assert_eq(shove->forced, FA_FORCED_PUSH);
+    cr_assert_eq(shove->forced_n, 2);
+    cr_assert_eq(shove->n_effects, 0);
+    const fa_power *hook = &hale->powers[power_of(hale, "hook-and-drag")];
+    cr_assert_eq(hook->forced, FA_FORCED_PULL);
+    cr_assert_eq(hook->forced_n, 1);
+    cr_assert_eq(hook->n_effects, 1, "slowed besides the pull");
+    const fa_power *blink = &hale->powers[power_of(hale, "blink")];
+    cr_assert_eq(blink->teleport, 6, "30 ft = 6 squares");
+    cr_assert_eq(blink->action, FA_ACT_MOVE);
+    cr_assert_eq(blink->mult, 0);
+    /* the tactics never take a teleport for an attack */
+    cr_assert_neq(fa_tactics_pick(s, 1, 0, 0, NULL), power_of(hale, "blink"));
+    fa_setup_free(s);
+}
+
+static void write_file(const char *path, const char *text) {
+    FILE *fp = fopen(path, "w");
+    cr_assert_not_null(fp);
+    fputs(text, fp);
+    fclose(fp);
+}
+
+/* Bad forced moves and teleports are refused at their place in rules
+ * words. */
+Test(alloy_space, bad_forced_and_teleport_syntax) {
+    static const struct {
+        const char *power;
+        int line, col;
+        const char *words;
+    } cases[] = {
+        {"        attack: Str vs Reflex\n        damage: 1d6\n        effects: [push two]\n",
+         12, 19, "a forced move is 'push N' (N squares), got 'push two'"},
+        {"        attack: Str vs Reflex\n        damage: 1d6\n        effects: [slide 11]\n",
+         12, 19, "a slide moves 1 to 10 squares, got 11"},
+        {"        attack: Str vs Reflex\n        damage: 1d6\n        effects: [push 1, pull 1]\n",
+         12, 27, "a power moves its target once: one push, pull or slide"},
+        {"        teleport: 30\n        attack: Str vs Reflex\n", 11, 17,
+         "a teleport power has no attack: it only moves its user"},
+        {"        teleport: 32\n", 10, 19, "distances are in 5-ft squares"},
+    };
+    char path[] = "/tmp/fray_alloy_space_XXXXXX.yaml";
+    int fd = mkstemps(path, 5);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "fray: statblocks\n"
+                 "rules: alloy\n"
+                 "statblocks:\n"
+                 "  - name: Witch\n"
+                 "    defenses: {Defense: 14, Fortitude: 12, Reflex: 12}\n"
+                 "    attack: 2\n"
+                 "    hp: 20\n"
+                 "    powers:\n"
+                 "      - name: Hex\n"
+                 "%s", cases[i].power);
+        write_file(path, text);
+        fray_diag d;
+        memset(&d, 0, sizeof d);
+        cr_expect_neq(fa_check_file(path, &d), FRAY_OK, "case %zu", i);
+        cr_expect(strstr(d.message, cases[i].words), "case %zu: %s", i, d.message);
+        cr_expect_eq(d.line, cases[i].line, "case %zu: line %d: %s", i, d.line, d.message);
+        cr_expect_eq(d.column, cases[i].col, "case %zu: column %d: %s", i, d.column, d.message);
+    }
+    unlink(path);
+}
+
+/* The table's words: `ID teleport X,Y [with POWER]`, and a readied walk. */
+Test(alloy_space, table_words_teleport_and_ready_walk) {
+    fray_diag d;
+    fa_setup *s = load_path(FRAY_SOURCE_DIR "/examples/alloy/shove.yaml", &d);
+    cr_assert_not_null(s, "%s", d.message);
+    fa_state *st = calloc(1, sizeof *st);
+    fa_state_init(s, st, 1, 0);
+    fa_command c;
+    cr_assert_eq(fa_parse(s, st, "guard teleport 7,4", &c, &d), FRAY_OK, "%s", d.message);
+    cr_assert_eq(c.kind, FA_CMD_ATTACK);
+    cr_assert(fa_is_teleport(s, c.actor, c.power));
+    cr_assert_eq(c.origin.x, 7);
+    cr_assert_eq(c.origin.y, 4);
+    cr_assert_eq(fa_parse(s, st, "guard teleport 7,4 with blink", &c, &d), FRAY_OK, "%s",
+                 d.message);
+    cr_assert_neq(fa_parse(s, st, "bouncer teleport 7,4", &c, &d), FRAY_OK);
+    cr_assert(strstr(d.message, "a combatant with a teleport power"), "%s", d.message);
+    cr_assert_neq(fa_parse(s, st, "guard teleport", &c, &d), FRAY_OK);
+    cr_assert(strstr(d.message, "the square X,Y it teleports to"), "%s", d.message);
+    cr_assert_neq(fa_parse(s, st, "guard teleport 7,4 with hook-and-drag", &c, &d), FRAY_OK);
+    cr_assert(strstr(d.message, "one of its teleport powers"), "%s", d.message);
+    cr_assert_eq(fa_parse(s, st, "bouncer ready walk when guard moves-adjacent", &c, &d),
+                 FRAY_OK, "%s", d.message);
+    cr_assert_eq(c.kind, FA_CMD_READY);
+    cr_assert_eq(c.ready.kind, FA_CMD_WALK);
+    cr_assert_eq(c.ready.who, 1);
+    free(st);
+    fa_setup_free(s);
+}
+
+/* A fight with pushes, pulls and a teleport written as a journal and
+ * read back: the same facts (json.c: "how", "squares", "asked"). */
+Test(alloy_space, journal_round_trip_of_forced_moves) {
+    int a, b;
+    fixture *f = pair(&a, &b, 1, 5, 2, 5);
+    int k = forced_power(f, f->s.c[a].sb, FA_FORCED_PUSH, 2);
+    int t = teleport_power(f, f->s.c[a].sb, 4);
+    go(f);
+    cr_assert_eq(hit_with(f, a, b, k), FRAY_OK, "%s", f->why);
+    /* the event's command (af_do does not keep it) */
+    f->ev.cmd = af_target(FA_CMD_ATTACK, a, b);
+    f->ev.cmd.power = (int8_t)k;
+    f->ev.cmd.origin.x = f->ev.cmd.origin.y = -1;
+    static char j1[65536], j2[65536];
+    fa_event *back = calloc(1, sizeof *back);
+    fa_event_json(&f->s, &f->ev, j1, sizeof j1);
+    cr_assert(strstr(j1, "\"fact\":\"push\""), "%s", j1);
+    cr_assert(strstr(j1, "\"to\":[4,5],\"how\":\"push\",\"squares\":2,\"asked\":2"), "%s", j1);
+    json_error_t err;
+    json_t *o = json_loads(j1, 0, &err);
+    cr_assert_not_null(o, "%s", err.text);
+    char field[96], why[200];
+    cr_assert_eq(fa_event_from_json(&f->s, o, back, field, sizeof field, why, sizeof why),
+                 FRAY_OK, "%s: %s", field, why);
+    json_decref(o);
+    fa_event_json(&f->s, back, j2, sizeof j2);
+    cr_assert_str_eq(j1, j2);
+    fa_command c = af_cmd(FA_CMD_ATTACK, a);
+    c.power = (int8_t)t;
+    c.origin = (fray_pos){1, 2};
+    cr_assert_eq(af_do(f, &c), FRAY_OK, "%s", f->why);
+    f->ev.cmd = c;
+    fa_event_json(&f->s, &f->ev, j1, sizeof j1);
+    cr_assert(strstr(j1, "\"how\":\"teleport\""), "%s", j1);
+    o = json_loads(j1, 0, &err);
+    cr_assert_not_null(o, "%s", err.text);
+    cr_assert_eq(fa_event_from_json(&f->s, o, back, field, sizeof field, why, sizeof why),
+                 FRAY_OK, "%s: %s", field, why);
+    json_decref(o);
+    fa_event_json(&f->s, back, j2, sizeof j2);
+    cr_assert_str_eq(j1, j2);
+    cr_assert_eq(back->cmd.origin.x, 1);
+    cr_assert_eq(back->cmd.power, t);
+    free(back);
     free(f);
 }

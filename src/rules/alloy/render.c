@@ -596,6 +596,14 @@ static void put_command(fray__text *t, const fa_setup *s, const fa_command *c) {
         fray__text_s(t, "Next turn");
         return;
     }
+    if (c->kind == FA_CMD_ATTACK && c->actor >= 0 && c->actor < s->n &&
+        fa_is_teleport(s, c->actor, c->power)) {
+        /* (alloy-space) "Hale: Blink to 5,4": a teleport is no attack */
+        fray__text_f(t, "%s: %s to %d,%d", who_name(s, c->actor),
+                     s->sb[s->c[c->actor].sb].powers[c->power].name, c->origin.x,
+                     c->origin.y);
+        return;
+    }
     fray__text_f(t, "%s: %s", who_name(s, c->actor), fa_cmd_title(c->kind));
     int nt = c->n_targets;
     if (c->kind == FA_CMD_AID && nt >= 2) {
