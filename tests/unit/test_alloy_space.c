@@ -767,3 +767,35 @@ Test(alloy_space, journal_round_trip_of_forced_moves) {
     free(back);
     free(f);
 }
+
+/* Cautious tactics, bloodied, no enemy next to it: total defense
+ * (004:743-749), then a readied retreat with the move action left, a walk
+ * away when an enemy comes adjacent (004:643-656); it goes off. */
+Test(alloy_space, cautious_tactics_ready_a_retreat_004_655) {
+    int a, b;
+    fixture *f = pair(&a, &b, 5, 5, 10, 5);
+    f->s.c[a].tactics = FA_TACTICS_CAUTIOUS;
+    f->s.sb[f->s.c[a].sb].surges = 0;
+    go(f);
+    f->st.c[a].hp = 10;   /* bloodied: 10 of 30 */
+    f->st.c[a].surges = 0;
+    fa_command c;
+    cr_assert_eq(fa_choose_command(&f->s, &f->st, a, &c), FRAY_OK);
+    cr_assert_eq(c.kind, FA_CMD_TOTAL_DEFENSE);
+    cr_assert_eq(af_do(f, &c), FRAY_OK, "%s", f->why);
+    cr_assert_eq(fa_choose_command(&f->s, &f->st, a, &c), FRAY_OK);
+    cr_assert_eq(c.kind, FA_CMD_READY);
+    cr_assert_eq(c.ready.kind, FA_CMD_WALK);
+    cr_assert_eq(c.ready.trigger, FA_TRIG_MOVES_ADJACENT);
+    cr_assert_eq(c.ready.who, -1);
+    cr_assert_eq(af_do(f, &c), FRAY_OK, "%s", f->why);
+    cr_assert_eq(af_fact(f, FA_FACT_ACTION, a)->v[1], FA_ACT_MOVE);
+    cr_assert_eq(af_next(f), FRAY_OK);
+    cr_assert_eq(f->st.cur, b);
+    fa_command w = af_cmd(FA_CMD_WALK, b);
+    af_line(f, &w, b, 4, -1, 0);
+    cr_assert_eq(af_do(f, &w), FRAY_OK, "%s", f->why);
+    cr_assert_not_null(af_fact(f, FA_FACT_READY_FIRES, a));
+    cr_assert_gt(fray_grid_range(f->st.c[a].fp, f->st.c[b].fp), 1, "it got away");
+    free(f);
+}

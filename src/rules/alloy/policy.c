@@ -9,7 +9,9 @@
  *   - second wind when bloodied (hp <= max / 2) with a heroic surge left
  *     and the second wind unused (004:673-681), unless aggressive;
  *   - cautious, bloodied: shift away from the enemies next to it, then
- *     total defense (004:743-749);
+ *     total defense (004:743-749), then, with the move action left and
+ *     no enemy next to it, ready a walk away for when an enemy comes
+ *     adjacent (004:643-656);
  *   - reload a ranged weapon that is empty (a swift action, 004:334); out
  *     of ammunition, draw a melee weapon (004:583); empty-handed with none,
  *     strike unarmed;
@@ -867,6 +869,16 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
         if (slot_for(&p, FA_ACT_STANDARD) >= 0 &&
             !fa_has(p.me, FA_C_TOTAL_DEFENSE)) {
             cmd_init(&p, out, FA_CMD_TOTAL_DEFENSE, FA_ACT_STANDARD);
+            return FRAY_OK;
+        }
+        /* (alloy-space) the move left, no enemy next to it: a readied
+         * retreat, a walk away when an enemy comes adjacent (004:655). */
+        int ms = slot_for(&p, FA_ACT_MOVE);
+        if (ms >= 0 && !adjacent_enemy_at(&p, p.me->fp) && !fa_has(p.me, FA_C_READY) &&
+            fa_move_allowance(s, st, who, FA_CMD_WALK) > 0) {
+            cmd_init(&p, out, FA_CMD_READY, ms);
+            out->ready.trigger = FA_TRIG_MOVES_ADJACENT;
+            out->ready.kind = FA_CMD_WALK;
             return FRAY_OK;
         }
         cmd_init(&p, out, FA_CMD_END_TURN, -1);
