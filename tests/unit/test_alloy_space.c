@@ -799,3 +799,115 @@ Test(alloy_space, cautious_tactics_ready_a_retreat_004_655) {
     cr_assert_gt(fray_grid_range(f->st.c[a].fp, f->st.c[b].fp), 1, "it got away");
     free(f);
 }
+
+/* ---- Squeeze for Medium and smaller (004:707-717) ----------------------------------- */
+
+/* Option narrow-squares: squeeze (the default): a square the map marks
+ * narrow (a crawlspace) is entered only by squeezing (004:713: the GM
+ * decides how narrow a space a Medium creature can occupy), at half speed
+ * (004:714) and -5 to attacks (004:715); the squeeze cannot end there
+ * (004:717); the engine's paths go round it. */
+Test(alloy_space, narrow_squares_need_a_squeeze_004_713_717) {
+    int a, b;
+    fixture *f = pair(&a, &b, 2, 5, 11, 11);
+    fray_area_add(&f->s.narrow, (fray_pos){3, 5});
+    go(f);
+    fa_command w = af_cmd(FA_CMD_WALK, a);
+    af_path(&w, 1, 3, 5);
+    cr_assert_eq(af_do(f, &w), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "Moe cannot move from square (2, 5) to square (3, 5)");
+    fray_reach_map *m = malloc(sizeof *m);
+    fa_reach(&f->s, &f->st, a, 6, m);
+    cr_assert_eq(m->cost[5][3], -1, "the walk's search goes round it");
+    cr_assert_eq(m->cost[5][4], 3, "two diagonals round it: 1 + 2");
+    fa_command sq = af_cmd(FA_CMD_SQUEEZE, a);
+    af_path(&sq, 4, 3, 5, 4, 5, 5, 5, 6, 5);
+    cr_assert_eq(af_do(f, &sq), FRAY_ERR_INVALID, "half speed: 3 squares (004:714)");
+    sq.n_path = 1;
+    cr_assert_eq(af_do(f, &sq), FRAY_OK, "%s", f->why);
+    cr_assert(at(f, a, 3, 5));
+    cr_assert(fa_has(&f->st.c[a], FA_C_SQUEEZING), "-5 to attacks until it ends (004:715)");
+    fa_command end = af_cmd(FA_CMD_SQUEEZE, a);
+    cr_assert_eq(af_do(f, &end), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "Moe has no room to end its squeeze here");
+    /* squeezing, it walks on out of the crawlspace and ends it there */
+    fa_command out = af_cmd(FA_CMD_SQUEEZE, a);
+    af_path(&out, 1, 4, 5);
+    f->st.c[a].slots |= FA_SLOT_MOVE;
+    cr_assert_eq(af_do(f, &out), FRAY_OK, "%s", f->why);
+    cr_assert_eq(af_do(f, &end), FRAY_OK, "%s", f->why);
+    cr_assert_not(fa_has(&f->st.c[a], FA_C_SQUEEZING));
+    free(m);
+    free(f);
+}
+
+/* Option narrow-squares: open: narrow squares are open ground (the
+ * reading before: Medium and smaller creatures keep their one square). */
+Test(alloy_space, narrow_squares_open_option_004_713) {
+    int a, b;
+    fixture *f = pair(&a, &b, 2, 5, 11, 11);
+    fray_area_add(&f->s.narrow, (fray_pos){3, 5});
+    f->s.opt.narrow = FA_NARROW_OPEN;
+    go(f);
+    fa_command w = af_cmd(FA_CMD_WALK, a);
+    af_path(&w, 1, 3, 5);
+    cr_assert_eq(af_do(f, &w), FRAY_OK, "%s", f->why);
+    cr_assert(at(f, a, 3, 5));
+    cr_assert_not(fa_has(&f->st.c[a], FA_C_SQUEEZING));
+    free(f);
+}
+
+/* A push never shoves a creature into a crawlspace it is not squeezing
+ * into: the narrow square stops it (option squeeze). */
+Test(alloy_space, push_stops_at_a_narrow_square_004_713) {
+    int a, b;
+    fixture *f = pair(&a, &b, 1, 5, 2, 5);
+    for (int y = 0; y < 12; y++)
+        fray_area_add(&f->s.narrow, (fray_pos){4, (int16_t)y});
+    int k = forced_power(f, f->s.c[a].sb, FA_FORCED_PUSH, 3);
+    go(f);
+    cr_assert_eq(hit_with(f, a, b, k), FRAY_OK, "%s", f->why);
+    cr_assert_eq(f->st.c[b].fp.at.x, 3);
+    free(f);
+}
+
+/* The file: `narrow:` squares and the option, by name and by --vary. */
+Test(alloy_space, narrow_in_files_and_sweeps_004_713) {
+    char path[] = "/tmp/fray_alloy_narrow_XXXXXX.yaml";
+    int fd = mkstemps(path, 5);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    write_file(path,
+               "fray: encounter\n"
+               "rules: alloy\n"
+               "name: Crawlspace\n"
+               "statblocks:\n"
+               "  - name: Rat\n"
+               "    defenses: {Defense: 12, Fortitude: 10, Reflex: 12}\n"
+               "    attack: 0\n"
+               "    hp: 5\n"
+               "options:\n"
+               "  narrow-squares: open\n"
+               "map:\n"
+               "  art: |\n"
+               "    .....\n"
+               "    .....\n"
+               "narrow:\n"
+               "  - {from: [1, 0], to: [2, 1]}\n"
+               "combatants:\n"
+               "  - {id: a, statblock: Rat, side: A, at: [0, 0]}\n"
+               "  - {id: b, statblock: Rat, side: B, at: [4, 1]}\n");
+    fray_diag d;
+    fa_setup *s = load_path(path, &d);
+    cr_assert_not_null(s, "%d:%d: %s", d.line, d.column, d.message);
+    cr_assert_eq(fray_area_count(&s->narrow), 4);
+    cr_assert(fray_area_has(&s->narrow, (fray_pos){2, 1}));
+    cr_assert_eq(s->opt.narrow, FA_NARROW_OPEN);
+    cr_assert_eq(fa_setup_vary(s, "narrow-squares", "squeeze", &d), FRAY_OK, "%s", d.message);
+    cr_assert_eq(s->opt.narrow, FA_NARROW_SQUEEZE);
+    fa_setup_free(s);
+    fa_options o;
+    fa_options_default(&o);
+    cr_assert_eq(o.narrow, FA_NARROW_SQUEEZE, "the default");
+    unlink(path);
+}

@@ -112,6 +112,7 @@ typedef struct occ_ctx {
     fray_footprint other[FA_MAX_COMBATANTS];
     uint8_t kind[FA_MAX_COMBATANTS];   /* fray_occupant */
     int x0, y0, x1, y1;        /* the box holding them all: [x0, x1) x [y0, y1) */
+    bool narrow_ok;            /* (alloy-space) may enter narrow squares (squeezing, 004:713) */
 } occ_ctx;
 
 static bool covers(fray_footprint fp, fray_pos p) {
@@ -135,6 +136,7 @@ static void occ_init(const fa_setup *s, const fa_state *st, int who,
     o->who = who;
     o->fp = fp;
     o->n = 0;
+    o->narrow_ok = fa_has(&st->c[who], FA_C_SQUEEZING) || s->opt.narrow == FA_NARROW_OPEN;
     o->x0 = o->y0 = 1 << 20;
     o->x1 = o->y1 = -(1 << 20);
     int my_size = sb_of(s, who)->size;
@@ -171,6 +173,8 @@ static fray_occupant occ_fn(void *ctx, fray_pos p) {
     const occ_ctx *o = ctx;
     if (covers(o->fp, p))
         return FRAY_OCC_SELF;
+    if (!o->narrow_ok && fray_area_has(&o->s->narrow, p))
+        return FRAY_OCC_ENEMY; /* (alloy-space) a narrow square: a squeeze to enter */
     if (p.x < o->x0 || p.x >= o->x1 || p.y < o->y0 || p.y >= o->y1)
         return FRAY_OCC_EMPTY;
     /* An enemy in the square decides; else someone passable; else an ally
@@ -267,7 +271,7 @@ void fa_reach(const fa_setup *s, const fa_state *st, int who, int max_cost,
  * when the step is not allowed (terrain, walls, enemies, corners). */
 static int step_cost(const fa_setup *s, const fa_state *st, int who,
                      fray_footprint from, fray_pos to, int parity,
-                     fray_reach_map *m) {
+                     fray_reach_map *m, bool squeeze) {
     int dx = to.x - from.at.x, dy = to.y - from.at.y;
     if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0))
         return -1;
@@ -275,6 +279,7 @@ static int step_cost(const fa_setup *s, const fa_state *st, int who,
         return -1;
     occ_ctx o;
     occ_init(s, st, who, from, &o);
+    o.narrow_ok = o.narrow_ok || squeeze;
     /* From parity 0 the direct step is strictly the cheapest way there, so
      * a direct step allowed has `from` as its previous square. */
     fray__grid_reach_to(&s->map, from, 0, 4, occ_fn, &o, to, m);
@@ -292,16 +297,29 @@ static bool diagonal(fray_pos a, fray_pos b) { return a.x != b.x && a.y != b.y; 
 /* Checks a path for who: every step allowed, at most `allowance` squares
  * in all, ending where it may stop. shift: each step must cost 1 (no
  * difficult terrain, 004:417). */
+static fray_status path_check_sq(const fa_setup *s, const fa_state *st, int who,
+                                 const fray_pos *path, int n, int allowance,
+                                 bool shift, char *why, size_t ws, int *out_cost,
+                                 bool squeeze);
 static fray_status path_check(const fa_setup *s, const fa_state *st, int who,
                               const fray_pos *path, int n, int allowance,
                               bool shift, char *why, size_t ws, int *out_cost) {
+    return path_check_sq(s, st, who, path, n, allowance, shift, why, ws, out_cost,
+                         false);
+}
+
+/* path_check; squeeze: the move is a squeeze (narrow squares open to it). */
+static fray_status path_check_sq(const fa_setup *s, const fa_state *st, int who,
+                                 const fray_pos *path, int n, int allowance,
+                                 bool shift, char *why, size_t ws, int *out_cost,
+                                 bool squeeze) {
     fray_reach_map map, *m = &map;
     fray_footprint fp = st->c[who].fp;
     int parity = 0, cost = 0;
     if (n < 1 || n > FA_MAX_PATH)
         return refuse(why, ws, "%s must name the squares of its move", nm(s, who));
     for (int i = 0; i < n; i++) {
-        int c = step_cost(s, st, who, fp, path[i], parity, m);
+        int c = step_cost(s, st, who, fp, path[i], parity, m, squeeze);
         if (c < 0)
             return refuse(why, ws, "%s cannot move from square (%d, %d) to square (%d, %d)",
                           nm(s, who), fp.at.x, fp.at.y, path[i].x, path[i].y);
@@ -903,13 +921,14 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
             if (!fa_has(c, FA_C_SQUEEZING))
                 return refuse(why, ws, "%s is not squeezing", nm(s, who));
             fray_footprint fp = {c->fp.at, s->c[who].side_len > 0 ? s->c[who].side_len : 1};
-            if (!room_for(s, fp) || !may_end(s, st, who, fp))
+            if (!room_for(s, fp) || !may_end(s, st, who, fp) || !fa_narrow_ok(s, fp, false))
                 return refuse(why, ws, "%s has no room to end its squeeze here", nm(s, who));
             return FRAY_OK;
         }
         if ((ok = allowance(s, st, who, cmd->kind, &a, why, ws)) != FRAY_OK)
             return ok;
-        return path_check(s, st, who, cmd->path, cmd->n_path, a, false, why, ws, NULL);
+        return path_check_sq(s, st, who, cmd->path, cmd->n_path, a, false, why, ws, NULL,
+                             true);
     case FA_CMD_STAND: {
         if (!fa_has(c, FA_C_PRONE))
             return refuse(why, ws, "%s is not prone", nm(s, who));
@@ -1253,7 +1272,8 @@ static void move_steps(fa_run *r, int who, const fray_pos *path, int n,
         if (!still_moving(st, who, prone_ok))
             break;
         fray_footprint before = c->fp;
-        int cost = step_cost(s, st, who, before, path[i], parity, &map);
+        int cost = step_cost(s, st, who, before, path[i], parity, &map,
+                             what == FA_CMD_SQUEEZE);
         if (cost < 0)
             break; /* something now stands in the way: the move ends here */
         if (diagonal(before.at, path[i]))

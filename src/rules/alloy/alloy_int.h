@@ -271,7 +271,17 @@ typedef struct fa_options {
     int8_t creature_cover;     /* 2: cover from creatures in the way (-2) */
     uint8_t init_ties;         /* FA_TIES_RANDOM (a die) | FA_TIES_LISTED */
     uint8_t surprise_action;   /* FA_SURPRISE_STANDARD_OR_MOVE */
+    /* added by alloy-space */
+    uint8_t narrow;            /* FA_NARROW_SQUEEZE | FA_NARROW_OPEN (004:713) */
 } fa_options;
+
+/* (added by alloy-space) Squeeze for Medium and smaller creatures
+ * (004:713: "the GM decides how narrow a space the creature can
+ * occupy"): the map marks narrow squares (a crawlspace, a gap: the
+ * encounter's `narrow:`). SQUEEZE: only a squeezing creature may enter
+ * one (half speed, -5 to attacks: 004:714-715), and no squeeze ends in
+ * one (004:717); OPEN: they are open ground to everyone. */
+enum { FA_NARROW_SQUEEZE, FA_NARROW_OPEN };
 
 enum { FA_DYING_STABLE, FA_DYING_DEATH_SAVES };
 enum { FA_TIES_RANDOM, FA_TIES_LISTED };
@@ -298,6 +308,7 @@ typedef struct fa_setup {
     bool surprise;             /* someone is unaware: a surprise round */
     int round_limit;           /* fights stop after it (default 100) */
     fa_options opt;
+    fray_area narrow;          /* (alloy-space) narrow squares: a squeeze to enter (004:713) */
 } fa_setup;
 
 /* ---- The state (flat: copied for backups, reset by copy) ------------------------- */
@@ -878,6 +889,10 @@ fray_status fa_teleport(fa_run *r, const fa_command *cmd);
  * such move or placement (the trigger passes). */
 bool fa_ready_fill(const fa_setup *s, const fa_state *st, int q, int trigger,
                    fa_command *cmd);
+/* May a footprint stand on (or pass) the squares of fp, as narrow squares
+ * go (option narrow): true unless one is narrow and the creature is not
+ * squeezing. */
+bool fa_narrow_ok(const fa_setup *s, fray_footprint fp, bool squeezing);
 
 /* ---- Loading (load.c) -------------------------------------------------------------- */
 

@@ -54,6 +54,7 @@ void fa_options_default(fa_options *o) {
     o->creature_cover = 2;                   /* L7.20 */
     o->init_ties = FA_TIES_RANDOM;           /* L7.23 */
     o->surprise_action = FA_SURPRISE_STANDARD_OR_MOVE; /* L7.2 */
+    o->narrow = FA_NARROW_SQUEEZE;           /* (alloy-space) 004:713 */
 }
 
 enum { OPT_WORDS, OPT_BOOL, OPT_INT };
@@ -79,6 +80,7 @@ static const opt_def options_table[] = {
     {"creature-cover", OPT_INT, {NULL, NULL, NULL}, 0, 5},
     {"initiative-ties", OPT_WORDS, {"die", "listed", NULL}, 0, 0},
     {"surprise-action", OPT_WORDS, {"standard-or-move", "standard-and-move", NULL}, 0, 0},
+    {"narrow-squares", OPT_WORDS, {"squeeze", "open", NULL}, 0, 0},   /* (alloy-space) */
 };
 enum { N_OPTIONS = N_OF(options_table) };
 
@@ -96,6 +98,7 @@ static void option_store(fa_options *o, int which, int v) {
     case 9: o->aid_ranged_provokes = v != 0; break;
     case 10: o->creature_cover = (int8_t)v; break;
     case 11: o->init_ties = (uint8_t)(v ? FA_TIES_LISTED : FA_TIES_RANDOM); break;
+    case 13: o->narrow = (uint8_t)(v ? FA_NARROW_OPEN : FA_NARROW_SQUEEZE); break;
     default: o->surprise_action = (uint8_t)(v ? FA_SURPRISE_STANDARD_AND_MOVE
                                               : FA_SURPRISE_STANDARD_OR_MOVE); break;
     }
@@ -1836,7 +1839,7 @@ static fray_status check_places(al *L) {
 static fray_status rd_encounter(al *L, const yn *root) {
     static const char *const keys[] = {"fray", "rules", "name", "description", "seed",
                                        "catalog", "statblocks", "options", "sides", "map",
-                                       "obscured", "dark", "round-limit", "combatants",
+                                       "obscured", "dark", "narrow", "round-limit", "combatants",
                                        "notes"};
     fa_setup *s = L->s;
     fray_status st = yr_keys(&L->r, root, "an encounter", keys, N_OF(keys), false);
@@ -1914,6 +1917,9 @@ static fray_status rd_encounter(al *L, const yn *root) {
         return st;
     if ((v = yr_get(root, "dark")) != NULL &&
         (st = rd_overlay(L, v, "a dark space (total concealment)", &s->dark)) != FRAY_OK)
+        return st;
+    if ((v = yr_get(root, "narrow")) != NULL &&   /* (alloy-space) 004:713 */
+        (st = rd_overlay(L, v, "a narrow space (a squeeze to enter)", &s->narrow)) != FRAY_OK)
         return st;
     return check_places(L);
 }

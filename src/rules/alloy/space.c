@@ -43,6 +43,14 @@ bool fa_within(const fa_setup *s, fray_footprint a, fray_footprint b, int reach)
     return fa_range(s, a, b) <= reach;
 }
 
+/* ---- Narrow squares (004:713) ---------------------------------------------------------- */
+
+bool fa_narrow_ok(const fa_setup *s, fray_footprint fp, bool squeezing) {
+    if (squeezing || s->opt.narrow == FA_NARROW_OPEN)
+        return true;
+    return !fray_area_has_fp(&s->narrow, fp);
+}
+
 /* ---- Who stands where ------------------------------------------------------------- */
 
 static bool overlap(fray_footprint a, fray_footprint b) {
@@ -68,7 +76,7 @@ static bool free_for(const fa_setup *s, const fa_state *st, int who,
     for (int j = 0; j < st->n; j++)
         if (j != who && !fa_has(&st->c[j], FA_C_DEAD) && overlap(fp, st->c[j].fp))
             return false;
-    return true;
+    return fa_narrow_ok(s, fp, fa_has(&st->c[who], FA_C_SQUEEZING));
 }
 
 typedef struct forced_ctx {
