@@ -911,3 +911,24 @@ Test(alloy_space, narrow_in_files_and_sweeps_004_713) {
     cr_assert_eq(o.narrow, FA_NARROW_SQUEEZE, "the default");
     unlink(path);
 }
+
+/* A readied bull rush (004:504-513, 650) goes off and the engine picks
+ * the square the target is pushed into (straight away first). */
+Test(alloy_space, ready_bull_rush_pushes_004_508_650) {
+    int a, b;
+    fixture *f = pair(&a, &b, 2, 5, 9, 5);
+    go(f);
+    fa_command rd = ready_cmd(a, FA_CMD_BULL_RUSH, FA_TRIG_MOVES_ADJACENT, b);
+    cr_assert_eq(af_do(f, &rd), FRAY_OK, "%s", f->why);
+    end_turn(f);
+    fa_command w = af_cmd(FA_CMD_WALK, b);
+    af_line(f, &w, b, 6, -1, 0);   /* to 3,5: adjacent at the last step */
+    int dice[] = {18};
+    cr_assert_eq(af_do_dice(f, &w, dice, 1), FRAY_OK, "%s", f->why);
+    cr_assert_not_null(af_fact(f, FA_FACT_READY_FIRES, a));
+    const fa_fact *p = af_fact(f, FA_FACT_PUSH, a);
+    cr_assert_not_null(p, "the bull rush hit and pushed");
+    cr_assert_eq(p->v[0], 4);
+    cr_assert_eq(p->v[1], 5);
+    free(f);
+}
