@@ -932,3 +932,57 @@ Test(alloy_space, ready_bull_rush_pushes_004_508_650) {
     cr_assert_eq(p->v[1], 5);
     free(f);
 }
+
+/* The attacker chooses the squares (004:459): the table names them after
+ * the power (`moe attack orc-1 with shove 3,4 4,3`); each is checked
+ * (next to the last, a push's farther away, free), at most N; a power
+ * that moves nobody takes no squares. */
+Test(alloy_space, the_table_names_the_push_squares_004_459) {
+    int a, b;
+    fixture *f = pair(&a, &b, 1, 5, 2, 5);
+    int k = forced_power(f, f->s.c[a].sb, FA_FORCED_PUSH, 2);
+    int plain = forced_power(f, f->s.c[a].sb, FA_FORCED_PUSH, 0);
+    go(f);
+    fa_command c = af_target(FA_CMD_ATTACK, a, b);
+    c.power = (int8_t)k;
+    af_path(&c, 3, 3, 4, 4, 3, 5, 3);
+    cr_assert_eq(af_do(f, &c), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "Shove 0 moves its target at most 2 squares, not 3");
+    c.n_path = 0;
+    af_path(&c, 2, 3, 4, 2, 4);
+    cr_assert_eq(af_do(f, &c), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "orc 1 cannot be pushed into square (2, 4): each square is next "
+                             "to the last and farther from Moe");
+    f->s.map.terrain[3][4] = FRAY_TERRAIN_WALL;
+    c.n_path = 0;
+    af_path(&c, 2, 3, 4, 4, 3);
+    cr_assert_eq(af_do(f, &c), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "orc 1 cannot be pushed into square (4, 3): it is not free");
+    c.n_path = 0;
+    af_path(&c, 2, 3, 4, 4, 4);
+    int dice[] = {15, 3};
+    f->ev.cmd = c;   /* the event's command (alloy.c's event_start) */
+    f->why[0] = '\0';
+    cr_assert_eq(fa_check(&f->s, &f->st, &c, f->why, sizeof f->why), FRAY_OK, "%s", f->why);
+    f->r.given = dice;
+    f->r.n_given = 2;
+    f->r.used_given = 0;
+    cr_assert_eq(fa_apply(&f->r, &c), FRAY_OK);
+    cr_assert(at(f, b, 4, 4), "the named squares: at %d,%d", f->st.c[b].fp.at.x,
+              f->st.c[b].fp.at.y);
+    fa_command p2 = af_target(FA_CMD_ATTACK, a, b);
+    p2.power = (int8_t)plain;
+    af_path(&p2, 1, 3, 5);
+    f->st.c[b].fp.at = (fray_pos){2, 5};
+    f->st.c[a].slots |= FA_SLOT_STANDARD;
+    cr_assert_eq(af_do(f, &p2), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "Shove 1 moves nobody: it takes no squares");
+    /* the table's words */
+    fray_diag d;
+    fa_command pc;
+    cr_assert_eq(fa_parse(&f->s, &f->st, "Moe attack orc-1 with shove-0 5,4 6,4", &pc, &d),
+                 FRAY_OK, "%s", d.message);
+    cr_assert_eq(pc.n_path, 2);
+    cr_assert_eq(pc.power, k);
+    free(f);
+}

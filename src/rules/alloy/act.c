@@ -880,7 +880,7 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
             for (int i = 0; i < cmd->n_targets; i++)
                 if ((ok = attackable(s, st, cmd, cmd->targets[i], why, ws)) != FRAY_OK)
                     return ok;
-            return FRAY_OK;
+            return fa_forced_check(s, st, cmd, why, ws);   /* (alloy-space) */
         }
         default:
             return FRAY_OK;

@@ -873,6 +873,15 @@ bool fa_within(const fa_setup *s, fray_footprint a, fray_footprint b, int reach)
  * attacks; Immobilized and Slowed do not stop it; Snared does. Tells
  * FA_FACT_PUSH (v2 how, v3 squares moved, v4 squares asked). */
 fray_status fa_forced_move(fa_run *r, int who, int target, int how, int n);
+/* The squares of a forced move named at the table: the command (an
+ * attack with a power that pushes, pulls or slides, one target) gives
+ * them in path[0..n_path), each next to the one before from the target's
+ * square, at most forced_n, a push's farther from the attacker and a
+ * pull's nearer; they are checked now (the map, who stands where) and
+ * followed when the power hits (a square then taken stops it). A power
+ * that moves nobody names no squares. */
+fray_status fa_forced_check(const fa_setup *s, const fa_state *st,
+                            const fa_command *cmd, char *why, size_t why_size);
 /* A teleport power (fa_power.teleport): the command is FA_CMD_ATTACK with
  * that power and origin = the square the user's top-left goes to,
  * within teleport squares, in sight, free. Immobilized may teleport

@@ -118,6 +118,71 @@ static int sign(int v) { return v > 0 ? 1 : v < 0 ? -1 : 0; }
 
 /* ---- Forced movement ----------------------------------------------------------------- */
 
+/* Is `to` a square the forced move may take from `from` (how, away from
+ * or toward the mover at me)? */
+static bool forced_rule(const fa_setup *s, fray_footprint me, fray_footprint from,
+                        fray_pos to, int how) {
+    int dx = to.x - from.at.x, dy = to.y - from.at.y;
+    if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0))
+        return false;
+    fray_footprint fp = {to, from.side};
+    int now = fa_range(s, me, from), d = fa_range(s, me, fp);
+    if (how == FA_FORCED_PUSH)
+        return d > now;
+    if (how == FA_FORCED_PULL)
+        return d < now && d >= 1;
+    return d >= 1;
+}
+
+/* The squares the table named for this forced move (the event's command:
+ * an attack by who on target alone with squares), or 0. */
+static int named_squares(const fa_run *r, int who, int target, const fray_pos **out) {
+    const fa_command *c = &r->ev->cmd;
+    if (c->kind != FA_CMD_ATTACK || c->actor != who || c->n_targets != 1 ||
+        c->targets[0] != target || c->n_path == 0 || c->power < 0)
+        return 0;
+    *out = c->path;
+    return c->n_path;
+}
+
+fray_status fa_forced_check(const fa_setup *s, const fa_state *st,
+                            const fa_command *cmd, char *why, size_t ws) {
+    int who = cmd->actor;
+    if (cmd->kind != FA_CMD_ATTACK || cmd->power < 0 || cmd->n_path == 0)
+        return FRAY_OK;
+    const fa_power *p = &sb_of(s, who)->powers[cmd->power];
+    if (p->area != FA_AREA_NONE)
+        return FRAY_OK; /* a wall's squares */
+    if (p->forced_n <= 0)
+        return refuse(why, ws, "%s moves nobody: it takes no squares", p->name);
+    if (cmd->n_targets != 1)
+        return refuse(why, ws, "the squares of a forced move go with one target");
+    if (cmd->n_path > p->forced_n)
+        return refuse(why, ws, "%s moves its target at most %d square%s, not %d", p->name,
+                      p->forced_n, p->forced_n == 1 ? "" : "s", cmd->n_path);
+    static const char *const verb[] = {"pushed", "pulled", "slid"};
+    static const char *const rule[] = {"farther from", "nearer to", ""};
+    int t = cmd->targets[0];
+    fray_footprint me = st->c[who].fp, fp = st->c[t].fp;
+    fray_reach_map m;
+    for (int i = 0; i < cmd->n_path; i++) {
+        fray_pos to = cmd->path[i];
+        if (!forced_rule(s, me, fp, to, p->forced) && p->forced == FA_FORCED_SLIDE)
+            return refuse(why, ws, "%s cannot be slid into square (%d, %d): each square is "
+                          "next to the last, outside %s's space", nm(s, t), to.x, to.y,
+                          nm(s, who));
+        if (!forced_rule(s, me, fp, to, p->forced))
+            return refuse(why, ws, "%s cannot be %s into square (%d, %d): each square is "
+                          "next to the last and %s %s", nm(s, t), verb[p->forced], to.x,
+                          to.y, rule[p->forced], nm(s, who));
+        if (!forced_step_ok(s, st, t, fp, to, &m))
+            return refuse(why, ws, "%s cannot be %s into square (%d, %d): it is not free",
+                          nm(s, t), verb[p->forced], to.x, to.y);
+        fp.at = to;
+    }
+    return FRAY_OK;
+}
+
 fray_status fa_forced_move(fa_run *r, int who, int target, int how, int n) {
     const fa_setup *s = r->s;
     fa_state *st = r->st;
@@ -139,7 +204,21 @@ fray_status fa_forced_move(fa_run *r, int who, int target, int how, int n) {
     fray_footprint me = st->c[who].fp;
     fray_reach_map map;
     int moved = 0;
-    for (int k = 0; k < n; k++) {
+    const fray_pos *named = NULL;
+    int n_named = named_squares(r, who, target, &named);
+    if (n_named > 0) {
+        /* the table's squares: followed until one is taken (a square that
+         * became occupied since, 004:459's "stops") */
+        for (int k = 0; k < n_named && k < n; k++) {
+            if (!forced_rule(s, me, c->fp, named[k], how) ||
+                !forced_step_ok(s, st, target, c->fp, named[k], &map))
+                break;
+            c->fp.at = named[k];
+            moved++;
+        }
+        n = n_named < n ? n_named : n;
+    }
+    for (int k = 0; k < n && n_named == 0; k++) {
         fray_footprint from = c->fp;
         int now = fa_range(s, me, from);
         /* The straight line away from (or toward) the mover first. */
