@@ -986,3 +986,30 @@ Test(alloy_space, the_table_names_the_push_squares_004_459) {
     cr_assert_eq(pc.power, k);
     free(f);
 }
+
+/* A journal written before forced moves: its bull rush's push fact has
+ * only "to"; it still reads (a push, squares 0). */
+Test(alloy_space, old_push_facts_still_read) {
+    int a, b;
+    fixture *f = pair(&a, &b, 1, 5, 2, 5);
+    go(f);
+    const char *line = "{\"event\":3,\"round\":1,\"command\":{\"action\":\"bull-rush\","
+                       "\"actor\":\"Moe\",\"targets\":[\"orc 1\"]},\"dice\":[],\"choices\":[],"
+                       "\"facts\":[{\"fact\":\"push\",\"who\":\"Moe\",\"target\":\"orc 1\","
+                       "\"to\":[3,5]}]}";
+    json_error_t err;
+    json_t *o = json_loads(line, 0, &err);
+    cr_assert_not_null(o, "%s", err.text);
+    fa_event *back = calloc(1, sizeof *back);
+    char field[96], why[200];
+    cr_assert_eq(fa_event_from_json(&f->s, o, back, field, sizeof field, why, sizeof why),
+                 FRAY_OK, "%s: %s", field, why);
+    cr_assert_eq(back->n_facts, 1);
+    cr_assert_eq(back->facts[0].kind, FA_FACT_PUSH);
+    cr_assert_eq(back->facts[0].v[0], 3);
+    cr_assert_eq(back->facts[0].v[2], FA_FORCED_PUSH);
+    cr_assert_eq(back->facts[0].v[3], 0);
+    json_decref(o);
+    free(back);
+    free(f);
+}
