@@ -7,6 +7,8 @@
  *   ID attack at X,Y [with POWER]         an area burst's origin / a blast's corner
  *                                         (may lie off the map: 6,-3)
  *   ID attack X,Y X,Y ... with POWER      a wall's squares in order
+ *   ID attack T with POWER X,Y ...        a push, pull or slide's squares
+ *                                         (alloy-space; else the engine's)
  *   ID walk X,Y [X,Y ...]                 a path, square by square; one square
  *                                         further than a step: the cheapest path
  *                                         there (fa_reach), as the engine counts it
@@ -232,7 +234,8 @@ static const verb verbs[FA_CMD_KINDS] = {
     [FA_CMD_BEGIN] = {FA_CMD_BEGIN, 0, ""},
     [FA_CMD_NEXT] = {FA_CMD_NEXT, 0, ""},
     [FA_CMD_ATTACK] = {FA_CMD_ATTACK, TAKE_TARGETS | TAKE_PATH | TAKE_AT | TAKE_WITH,
-                       "a target, 'at X,Y', squares X,Y or 'with WEAPON'"},
+                       "a target, 'at X,Y', squares X,Y (a wall's, or where a push "
+                       "goes) or 'with WEAPON'"},
     [FA_CMD_CHARGE] = {FA_CMD_CHARGE, TAKE_TARGETS | TAKE_ONE | TAKE_PATH | TAKE_WITH |
                        NEED_TARGET | TAKE_CHARGE_WORD,
                        "the target, squares X,Y, 'bull-rush' or 'with WEAPON'"},
@@ -294,6 +297,7 @@ static const char *near_verb(const char *tok) {
     near n = {NULL, 99};
     for (int k = FA_CMD_ATTACK; k < FA_CMD_KINDS; k++)
         near_try(&n, fa_cmd_name(k), tok);
+    near_try(&n, "teleport", tok);   /* (alloy-space) */
     return n.best;
 }
 
