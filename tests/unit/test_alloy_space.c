@@ -1013,3 +1013,31 @@ Test(alloy_space, old_push_facts_still_read) {
     free(back);
     free(f);
 }
+
+/* A Large creature (2x2, L7.10) is pushed whole: its footprint moves one
+ * square per square of the push, and a wall against any part stops it. */
+Test(alloy_space, push_a_large_creature_l7_10_004_459) {
+    fixture *f = af_new(12, 12);
+    int s = af_block(f, "t", 6, 0, 30);
+    int so = af_block(f, "ogre", 6, 0, 40);
+    f->s.sb[so].size = FA_SIZE_LARGE;
+    int a = af_add(f, "Moe", s, 0, 2, 4);
+    int b = af_add(f, "ogre", so, 1, 3, 4);
+    f->s.c[b].side_len = 2;
+    for (int y = 0; y < 12; y++)
+        f->s.map.terrain[y][7] = FRAY_TERRAIN_WALL;
+    int k = forced_power(f, s, FA_FORCED_PUSH, 5);
+    go(f);
+    cr_assert_eq(f->st.c[b].fp.side, 2);
+    cr_assert_eq(hit_with(f, a, b, k), FRAY_OK, "%s", f->why);
+    /* straight away is down and right (the ogre's centre is below
+     * Moe's): two squares, then its right side meets the wall at x 7 and
+     * no other square is farther */
+    cr_assert(at(f, b, 5, 6), "at %d,%d", f->st.c[b].fp.at.x, f->st.c[b].fp.at.y);
+    cr_assert_eq(f->st.c[b].fp.side, 2);
+    const fa_fact *p = af_fact(f, FA_FACT_PUSH, a);
+    cr_assert_not_null(p);
+    cr_assert_eq(p->v[3], 2);
+    cr_assert_eq(p->v[4], 5);
+    free(f);
+}
