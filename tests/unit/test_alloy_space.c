@@ -1041,3 +1041,32 @@ Test(alloy_space, push_a_large_creature_l7_10_004_459) {
     cr_assert_eq(p->v[4], 5);
     free(f);
 }
+
+/* Cautious tactics, bloodied, an enemy next to it and a teleport power:
+ * it teleports as far from the enemies as the power goes (provoking
+ * nothing, 004:459) rather than shifting 5 feet. */
+Test(alloy_space, cautious_tactics_teleport_away_004_459) {
+    int a, b;
+    fixture *f = pair(&a, &b, 5, 5, 6, 5);
+    f->s.c[a].tactics = FA_TACTICS_CAUTIOUS;
+    int k = teleport_power(f, f->s.c[a].sb, 3);
+    go(f);
+    f->st.c[a].hp = 10;
+    f->st.c[a].surges = 0;
+    fa_command c;
+    cr_assert_eq(fa_choose_command(&f->s, &f->st, a, &c), FRAY_OK);
+    cr_assert_eq(c.kind, FA_CMD_ATTACK);
+    cr_assert_eq(c.power, k);
+    cr_assert_eq(af_do(f, &c), FRAY_OK, "%s", f->why);
+    int d = fray_grid_range(f->st.c[a].fp, f->st.c[b].fp);
+    cr_assert_eq(d, 4, "3 squares straight away from orc 1: %d apart", d);
+    cr_assert_null(af_fact(f, FA_FACT_PROVOKE, -1));
+    /* a teleport names no target */
+    fa_command bad = af_target(FA_CMD_ATTACK, a, b);
+    bad.power = (int8_t)k;
+    bad.origin = (fray_pos){1, 1};
+    f->st.c[a].slots |= FA_SLOT_MOVE;
+    cr_assert_eq(af_do(f, &bad), FRAY_ERR_INVALID);
+    cr_assert_str_eq(f->why, "Blink targets nobody: it moves Moe");
+    free(f);
+}

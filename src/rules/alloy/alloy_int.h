@@ -890,6 +890,11 @@ bool fa_is_teleport(const fa_setup *s, int who, int power);
 fray_status fa_teleport_check(const fa_setup *s, const fa_state *st,
                               const fa_command *cmd, char *why, size_t why_size);
 fray_status fa_teleport(fa_run *r, const fa_command *cmd);
+/* For the tactics: the square teleport power `power` takes `who` to that
+ * is farthest from its nearest enemy (the first of equals, in reading
+ * order); false when there is none farther than where it stands. */
+bool fa_teleport_away(const fa_setup *s, const fa_state *st, int who, int power,
+                      fray_pos *out);
 /* Readied moves, charges and area attacks (004:643-656): fills in the
  * command's path (walk, shift, run, crawl, squeeze: away from the
  * trigger, as far as the move allows; charge: to the nearest square from

@@ -8,7 +8,8 @@
  *   - stand up when prone (a move action, 004:721-728);
  *   - second wind when bloodied (hp <= max / 2) with a heroic surge left
  *     and the second wind unused (004:673-681), unless aggressive;
- *   - cautious, bloodied: shift away from the enemies next to it, then
+ *   - cautious, bloodied: teleport (a teleport power) or shift away from
+ *     the enemies next to it, then
  *     total defense (004:743-749), then, with the move action left and
  *     no enemy next to it, ready a walk away for when an enemy comes
  *     adjacent (004:643-656);
@@ -863,6 +864,21 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
 
     /* Cautious and bloodied: step away, then total defense. */
     if (p.tactics == FA_TACTICS_CAUTIOUS && bloodied(&p)) {
+        /* (alloy-space) a teleport power away from the enemies next to it
+         * first: it provokes nothing (004:459) */
+        for (int k = 0; k < p.sb->n_powers && adjacent_enemy_at(&p, p.me->fp); k++) {
+            const fa_power *pw = &p.sb->powers[k];
+            int ts = slot_for(&p, (fa_action_type)pw->action);
+            fray_pos to;
+            if (pw->teleport <= 0 || ts < 0 ||
+                (pw->usage != FA_AT_WILL && ((p.me->powers_used >> k) & 1u)) ||
+                !fa_teleport_away(s, st, who, k, &to))
+                continue;
+            cmd_init(&p, out, FA_CMD_ATTACK, ts);
+            out->power = (int8_t)k;
+            out->origin = to;
+            return FRAY_OK;
+        }
         if (adjacent_enemy_at(&p, p.me->fp) &&
             shift_to(&p, away_from_enemies, -1, out))
             return FRAY_OK;

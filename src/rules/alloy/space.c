@@ -285,6 +285,8 @@ fray_status fa_teleport_check(const fa_setup *s, const fa_state *st,
     const fa_cstate *c = &st->c[who];
     const fa_power *p = &sb_of(s, who)->powers[cmd->power];
     fray_footprint to = {cmd->origin, c->fp.side};
+    if (cmd->n_targets > 0)
+        return refuse(why, ws, "%s targets nobody: it moves %s", p->name, nm(s, who));
     if (!fray_grid_in(&s->map, cmd->origin))
         return refuse(why, ws, "%s must name the square it teleports to", nm(s, who));
     if (cmd->origin.x == c->fp.at.x && cmd->origin.y == c->fp.at.y)
@@ -317,6 +319,54 @@ fray_status fa_teleport(fa_run *r, const fa_command *cmd) {
     fa_fact_more(r, p->teleport, 0);
     fa_grapple_upkeep(r);
     return r->failed;
+}
+
+/* The range from fp to the nearest enemy of who (a large number: none). */
+static int nearest_enemy_range(const fa_setup *s, const fa_state *st, int who,
+                               fray_footprint fp) {
+    int best = 1 << 20;
+    for (int j = 0; j < st->n; j++) {
+        const fa_cstate *c = &st->c[j];
+        if (j == who || fa_allies(s, who, j) || (c->flags & FA_F_OUT) ||
+            fa_has(c, FA_C_DEAD))
+            continue;
+        int d = fa_range(s, fp, c->fp);
+        if (d < best)
+            best = d;
+    }
+    return best;
+}
+
+bool fa_teleport_away(const fa_setup *s, const fa_state *st, int who, int power,
+                      fray_pos *out) {
+    if (!fa_is_teleport(s, who, power))
+        return false;
+    int n = sb_of(s, who)->powers[power].teleport;
+    fray_footprint me = st->c[who].fp;
+    int best = nearest_enemy_range(s, st, who, me);
+    bool found = false;
+    fa_command c;
+    memset(&c, 0, sizeof c);
+    c.kind = FA_CMD_ATTACK;
+    c.actor = (int8_t)who;
+    c.power = (int8_t)power;
+    for (int y = me.at.y - n; y <= me.at.y + n; y++)
+        for (int x = me.at.x - n; x <= me.at.x + n; x++) {
+            fray_pos p = {(int16_t)x, (int16_t)y};
+            if (!fray_grid_in(&s->map, p))
+                continue;
+            fray_footprint fp = {p, me.side};
+            int d = nearest_enemy_range(s, st, who, fp);
+            if (d <= best)
+                continue;
+            c.origin = p;
+            if (fa_teleport_check(s, st, &c, NULL, 0) != FRAY_OK)
+                continue;
+            best = d;
+            *out = p;
+            found = true;
+        }
+    return found;
 }
 
 /* ---- Readied moves, charges and area attacks ----------------------------------------------- */
