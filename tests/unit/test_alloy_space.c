@@ -1070,3 +1070,26 @@ Test(alloy_space, cautious_tactics_teleport_away_004_459) {
     cr_assert_str_eq(f->why, "Blink targets nobody: it moves Moe");
     free(f);
 }
+
+/* A readied charge on `enters-reach` goes off when the trigger comes
+ * within its charge (its speed, 004:523), not its 5-ft reach. */
+Test(alloy_space, ready_charge_enters_reach_is_its_speed_004_523_650) {
+    int a, b;
+    fixture *f = pair(&a, &b, 1, 5, 11, 5);
+    go(f);
+    fa_command rd = ready_cmd(a, FA_CMD_CHARGE, FA_TRIG_ENTERS_REACH, b);
+    cr_assert_eq(af_do(f, &rd), FRAY_OK, "%s", f->why);
+    end_turn(f);
+    fa_command w = af_cmd(FA_CMD_WALK, b);
+    af_line(f, &w, b, 3, -1, 0);   /* 11 -> 8: within 6 squares at x 7? no: 8 - 1 = 7 */
+    cr_assert_eq(af_do(f, &w), FRAY_OK, "%s", f->why);
+    cr_assert_null(af_fact(f, FA_FACT_READY_FIRES, a), "7 squares away: not yet");
+    fa_command w2 = af_cmd(FA_CMD_WALK, b);
+    af_line(f, &w2, b, 1, -1, 0);  /* to 7: 6 squares away */
+    f->st.c[b].slots |= FA_SLOT_MOVE;
+    int dice[] = {2};
+    cr_assert_eq(af_do_dice(f, &w2, dice, 1), FRAY_OK, "%s", f->why);
+    cr_assert_not_null(af_fact(f, FA_FACT_READY_FIRES, a), "within its charge");
+    cr_assert(fray_grid_adjacent(f->st.c[a].fp, f->st.c[b].fp));
+    free(f);
+}

@@ -1160,6 +1160,8 @@ static void do_action(fa_run *r, const fa_command *cmd);
 /* The squares a readied action reaches (FA_TRIG_ENTERS_REACH). */
 static int ready_reach(const fa_setup *s, const fa_state *st, int q) {
     const fa_ready *rd = &st->c[q].ready;
+    if (rd->kind == FA_CMD_CHARGE)   /* (alloy-space) the charge's reach: its speed */
+        return sb_of(s, q)->speed;
     if (rd->kind == FA_CMD_ATTACK) {
         if (rd->power >= 0 && rd->power < sb_of(s, q)->n_powers) {
             const fa_power *p = &sb_of(s, q)->powers[rd->power];
