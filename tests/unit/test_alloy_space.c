@@ -1093,3 +1093,19 @@ Test(alloy_space, ready_charge_enters_reach_is_its_speed_004_523_650) {
     cr_assert(fray_grid_adjacent(f->st.c[a].fp, f->st.c[b].fp));
     free(f);
 }
+
+/* The table's map lists the narrow squares (option squeeze). */
+Test(alloy_space, map_tells_the_narrow_squares_004_713) {
+    int a, b;
+    fixture *f = pair(&a, &b, 2, 5, 11, 11);
+    fray_area_add(&f->s.narrow, (fray_pos){3, 5});
+    fray_area_add(&f->s.narrow, (fray_pos){4, 5});
+    go(f);
+    static char buf[16384];
+    fa_draw_map(&f->s, &f->st, buf, sizeof buf);
+    cr_assert(strstr(buf, "  Narrow (a squeeze to enter): 3,5 4,5.\n"), "%s", buf);
+    f->s.opt.narrow = FA_NARROW_OPEN;
+    fa_draw_map(&f->s, &f->st, buf, sizeof buf);
+    cr_assert_null(strstr(buf, "Narrow"), "%s", buf);
+    free(f);
+}

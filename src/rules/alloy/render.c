@@ -886,6 +886,19 @@ size_t fa_draw_map(const fa_setup *s, const fa_state *st, char *buf,
     }
     if (st->n > 0)
         fray__text_s(&t, "  (%: dead)\n");
+    /* (alloy-space) the narrow squares, while only a squeeze enters them */
+    if (s->opt.narrow == FA_NARROW_SQUEEZE && fray_area_count(&s->narrow) > 0) {
+        fray__text_s(&t, "  Narrow (a squeeze to enter):");
+        int cur = 0, told = 0;
+        fray_pos p;
+        while (fray_area_next(&s->narrow, &cur, &p) && told < 24) {
+            fray__text_f(&t, " %d,%d", p.x, p.y);
+            told++;
+        }
+        if (fray_area_count(&s->narrow) > told)
+            fray__text_f(&t, " and %d more", fray_area_count(&s->narrow) - told);
+        fray__text_s(&t, ".\n");
+    }
     return t.len;
 }
 
