@@ -302,6 +302,15 @@ typedef enum fray_area_metric {
                           a (2N + 1)-square */
 } fray_area_metric;
 
+/* fray_grid_count, fray_grid_range and fray_grid_within by a metric:
+ * FRAY_AREA_COUNTED is exactly those (1-2-1-2 diagonals);
+ * FRAY_AREA_SQUARE counts every diagonal 1 (the larger of |dx|, |dy|). */
+FRAY_API int fray_grid_count_m(fray_pos a, fray_pos b, fray_area_metric metric);
+FRAY_API int fray_grid_range_m(fray_footprint a, fray_footprint b,
+                               fray_area_metric metric);
+FRAY_API bool fray_grid_within_m(fray_footprint a, fray_footprint b, int reach,
+                                 fray_area_metric metric);
+
 /*
  * A burst N (seed 004 "Burst Areas", seed 000 "Burst X") into *out: every
  * space of the map whose distance from `origin` (by metric) is at most n,
@@ -562,6 +571,13 @@ FRAY_API void fray_grid_reach(const fray_grid *g, fray_footprint from,
                               int start_parity, int max_cost,
                               fray_occupant_fn occ, void *ctx,
                               fray_reach_map *out);
+/* fray_grid_reach by a metric: FRAY_AREA_COUNTED is fray_grid_reach;
+ * FRAY_AREA_SQUARE makes every diagonal step cost 1 (start_parity is
+ * then ignored and every parity is 0). */
+FRAY_API void fray_grid_reach_m(const fray_grid *g, fray_footprint from,
+                                int start_parity, int max_cost,
+                                fray_occupant_fn occ, void *ctx,
+                                fray_area_metric metric, fray_reach_map *out);
 /*
  * The cheapest path to `to` in a reach map: the top-left positions from the
  * first step to `to` inclusive. Writes at most max positions (the first

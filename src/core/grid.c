@@ -137,6 +137,29 @@ bool fray_grid_within(fray_footprint a, fray_footprint b, int reach) {
     return fray_grid_range(a, b) <= reach;
 }
 
+static int count_delta_m(int dx, int dy, fray_area_metric metric) {
+    if (metric != FRAY_AREA_SQUARE)
+        return count_delta(dx, dy);
+    dx = abs(dx);
+    dy = abs(dy);
+    return dx > dy ? dx : dy;
+}
+
+int fray_grid_count_m(fray_pos a, fray_pos b, fray_area_metric metric) {
+    return count_delta_m(b.x - a.x, b.y - a.y, metric);
+}
+
+int fray_grid_range_m(fray_footprint a, fray_footprint b, fray_area_metric metric) {
+    int na = side_of(a), nb = side_of(b);
+    return count_delta_m(gap(a.at.x, na, b.at.x, nb), gap(a.at.y, na, b.at.y, nb),
+                         metric);
+}
+
+bool fray_grid_within_m(fray_footprint a, fray_footprint b, int reach,
+                        fray_area_metric metric) {
+    return fray_grid_range_m(a, b, metric) <= reach;
+}
+
 /* ---- Straight lines ---------------------------------------------------------------- */
 
 /*
@@ -835,7 +858,8 @@ static bool search_map(fray__reach_run *run, int until) {
             /* Steps that would cost more than max_cost are never taken:
              * none at all past kmax - KEY_ORTH, no diagonal (DIRS 4..7)
              * past kmax - KEY_DIAG. */
-            int n_dirs = k + KEY_DIAG <= kmax ? 8 : k + KEY_ORTH <= kmax ? 4 : 0;
+            int kd = mv->diag_one ? KEY_ORTH : KEY_DIAG;
+            int n_dirs = k + kd <= kmax ? 8 : k + KEY_ORTH <= kmax ? 4 : 0;
             if (n_dirs < 8)
                 run->cut = true;
             /* A space off the edges has no neighbour off the map: no
@@ -852,12 +876,14 @@ static bool search_map(fray__reach_run *run, int until) {
                  * them without weighing the step (unsigned: -1, not yet
                  * reached, is above every key). */
                 unsigned nid = id + (unsigned)(dy * FRAY_GRID_MAX + dx);
-                int cur = run->key[nid], least = k + (d >= 4 ? KEY_DIAG : KEY_ORTH);
+                int cur = run->key[nid], least = k + (d >= 4 ? kd : KEY_ORTH);
                 if ((unsigned)cur <= (unsigned)least)
                     continue;
                 int wgt = step_weight(mv, x, y, dx, dy);
                 if (wgt < 0)
                     continue;
+                if (d >= 4 && mv->diag_one)
+                    wgt -= KEY_DIAG - KEY_ORTH; /* a diagonal is one square */
                 int nk = k + wgt;
                 if (nk > kmax) {
                     run->cut = true;
@@ -892,6 +918,7 @@ static void run_start(fray__reach_run *run, const fray_grid *g,
     int n = side_of(from);
     from.side = (int8_t)n;
     out->from = from;
+    run->mv.diag_one = false;
     int w = clamp_int(g->w, 0, FRAY_GRID_MAX), h = clamp_int(g->h, 0, FRAY_GRID_MAX);
     out->w = (int16_t)w;
     out->h = (int16_t)h;
@@ -991,6 +1018,32 @@ bool fray__grid_run_until(fray__reach_run *run, int cost) {
         run->settled = cost < (run->kmax - 1) / 2 ? cost : (run->kmax - 1) / 2;
     }
     return run->queued > 0;
+}
+
+static unsigned stop_index(fray_pos to);
+
+/* fray_grid_reach by a metric (the one-space-per-diagonal search goes
+ * through search_map, never the tabled steps). */
+static void reach_m(const fray_grid *g, fray_footprint from, int start_parity,
+                    int max_cost, fray_occupant_fn occ, void *ctx,
+                    fray_area_metric metric, fray_reach_map *out, unsigned stop) {
+    fray__reach_run run;
+    run_start(&run, g, from, metric == FRAY_AREA_SQUARE ? 0 : start_parity, max_cost,
+              occ, ctx, NULL, NULL, 0, out, stop, NULL);
+    run.mv.diag_one = metric == FRAY_AREA_SQUARE;
+    run_until_key(&run, run.kmax);
+}
+
+void fray_grid_reach_m(const fray_grid *g, fray_footprint from, int start_parity,
+                       int max_cost, fray_occupant_fn occ, void *ctx,
+                       fray_area_metric metric, fray_reach_map *out) {
+    reach_m(g, from, start_parity, max_cost, occ, ctx, metric, out, NIL);
+}
+
+void fray__grid_reach_to_m(const fray_grid *g, fray_footprint from, int start_parity,
+                           int max_cost, fray_occupant_fn occ, void *ctx,
+                           fray_area_metric metric, fray_pos to, fray_reach_map *out) {
+    reach_m(g, from, start_parity, max_cost, occ, ctx, metric, out, stop_index(to));
 }
 
 void fray_grid_reach(const fray_grid *g, fray_footprint from, int start_parity,

@@ -17,6 +17,10 @@
 void fray__grid_reach_to(const fray_grid *g, fray_footprint from,
                          int start_parity, int max_cost, fray_occupant_fn occ,
                          void *ctx, fray_pos to, fray_reach_map *out);
+/* fray__grid_reach_to by a metric (fray_grid_reach_m). */
+void fray__grid_reach_to_m(const fray_grid *g, fray_footprint from, int start_parity,
+                           int max_cost, fray_occupant_fn occ, void *ctx,
+                           fray_area_metric metric, fray_pos to, fray_reach_map *out);
 
 /* fray_grid_reach (to off the map: the whole search) or
  * fray__grid_reach_to, with who stands where given as a list instead of a
@@ -59,6 +63,7 @@ typedef struct fray__grid_mover {
     void *ctx;
     int n;
     uint8_t cell[FRAY_GRID_MAX][FRAY_GRID_MAX];
+    bool diag_one;     /* every diagonal costs 1 (fray_grid_reach_m, FRAY_AREA_SQUARE) */
 } fray__grid_mover;
 typedef struct fray__reach_run {
     fray__grid_mover mv;

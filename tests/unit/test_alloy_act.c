@@ -524,7 +524,7 @@ Test(alloy_act, ready_wasted_004_651) {
     cr_assert_not(fa_has(&f->st.c[a], FA_C_READY));
     fa_command bad = af_cmd(FA_CMD_READY, a);
     bad.ready.trigger = FA_TRIG_ATTACKS;
-    bad.ready.kind = FA_CMD_WALK;
+    bad.ready.kind = FA_CMD_MOVE_GRAPPLED; /* (a walk can be readied now: space.c) */
     cr_assert_eq(af_do(f, &bad), FRAY_ERR_INVALID);
     cr_assert_str_eq(f->why, "Tony cannot ready that action");
     free(f);

@@ -94,8 +94,8 @@ bool fa_threatens(const fa_setup *s, const fa_state *st, int a, int b) {
         return false;
     /* A Tiny creature in one's own square (004:824) is within reach. */
     bool near = sb_of(s, a)->threatening_reach
-                    ? fray_grid_within(ca->fp, st->c[b].fp, melee_reach(s, st, a))
-                    : fray_grid_within(ca->fp, st->c[b].fp, 1);
+                    ? fa_within(s, ca->fp, st->c[b].fp, melee_reach(s, st, a))
+                    : fa_within(s, ca->fp, st->c[b].fp, 1);
     if (!near)
         return false;
     return fray_grid_cover(&s->map, ca->fp, st->c[b].fp) != FRAY_COVER_TOTAL;
@@ -114,6 +114,7 @@ typedef struct occ_ctx {
     fray_footprint other[FA_MAX_COMBATANTS];
     uint8_t kind[FA_MAX_COMBATANTS];   /* fray_occupant */
     int x0, y0, x1, y1;        /* the box holding them all: [x0, x1) x [y0, y1) */
+    bool narrow_ok;            /* (alloy-space) may enter narrow squares (squeezing, 004:713) */
 } occ_ctx;
 
 static bool covers(fray_footprint fp, fray_pos p) {
@@ -137,6 +138,7 @@ static void occ_init(const fa_setup *s, const fa_state *st, int who,
     o->who = who;
     o->fp = fp;
     o->n = 0;
+    o->narrow_ok = fa_has(&st->c[who], FA_C_SQUEEZING) || s->opt.narrow == FA_NARROW_OPEN;
     o->x0 = o->y0 = 1 << 20;
     o->x1 = o->y1 = -(1 << 20);
     int my_size = sb_of(s, who)->size;
@@ -173,6 +175,8 @@ static fray_occupant occ_fn(void *ctx, fray_pos p) {
     const occ_ctx *o = ctx;
     if (covers(o->fp, p))
         return FRAY_OCC_SELF;
+    if (!o->narrow_ok && fray_area_has(&o->s->narrow, p))
+        return FRAY_OCC_ENEMY; /* (alloy-space) a narrow square: a squeeze to enter */
     if (p.x < o->x0 || p.x >= o->x1 || p.y < o->y0 || p.y >= o->y1)
         return FRAY_OCC_EMPTY;
     /* An enemy in the square decides; else someone passable; else an ally
@@ -242,7 +246,8 @@ void fa_reach(const fa_setup *s, const fa_state *st, int who, int max_cost,
         max_cost = slowed_left(c);
     occ_ctx o;
     occ_init(s, st, who, c->fp, &o);
-    fray_grid_reach(&s->map, c->fp, 0, max_cost, occ_fn, &o, out);
+    fray_grid_reach_m(&s->map, c->fp, 0, max_cost, occ_fn, &o,
+                      (fray_area_metric)s->opt.diagonals, out);
     /* may_end for every square reached, with the ones it cannot end on
      * (may_end's test of each other combatant) worked out once. */
     fray_footprint stop[FA_MAX_COMBATANTS];
@@ -268,7 +273,7 @@ void fa_reach(const fa_setup *s, const fa_state *st, int who, int max_cost,
  * when the step is not allowed (terrain, walls, enemies, corners). */
 static int step_cost(const fa_setup *s, const fa_state *st, int who,
                      fray_footprint from, fray_pos to, int parity,
-                     fray_reach_map *m) {
+                     fray_reach_map *m, bool squeeze) {
     int dx = to.x - from.at.x, dy = to.y - from.at.y;
     if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0))
         return -1;
@@ -276,6 +281,7 @@ static int step_cost(const fa_setup *s, const fa_state *st, int who,
         return -1;
     occ_ctx o;
     occ_init(s, st, who, from, &o);
+    o.narrow_ok = o.narrow_ok || squeeze;
     /* From parity 0 the direct step is strictly the cheapest way there, so
      * a direct step allowed has `from` as its previous square. */
     fray__grid_reach_to(&s->map, from, 0, 4, occ_fn, &o, to, m);
@@ -293,16 +299,29 @@ static bool diagonal(fray_pos a, fray_pos b) { return a.x != b.x && a.y != b.y; 
 /* Checks a path for who: every step allowed, at most `allowance` squares
  * in all, ending where it may stop. shift: each step must cost 1 (no
  * difficult terrain, 004:417). */
+static fray_status path_check_sq(const fa_setup *s, const fa_state *st, int who,
+                                 const fray_pos *path, int n, int allowance,
+                                 bool shift, char *why, size_t ws, int *out_cost,
+                                 bool squeeze);
 static fray_status path_check(const fa_setup *s, const fa_state *st, int who,
                               const fray_pos *path, int n, int allowance,
                               bool shift, char *why, size_t ws, int *out_cost) {
+    return path_check_sq(s, st, who, path, n, allowance, shift, why, ws, out_cost,
+                         false);
+}
+
+/* path_check; squeeze: the move is a squeeze (narrow squares open to it). */
+static fray_status path_check_sq(const fa_setup *s, const fa_state *st, int who,
+                                 const fray_pos *path, int n, int allowance,
+                                 bool shift, char *why, size_t ws, int *out_cost,
+                                 bool squeeze) {
     fray_reach_map map, *m = &map;
     fray_footprint fp = st->c[who].fp;
     int parity = 0, cost = 0;
     if (n < 1 || n > FA_MAX_PATH)
         return refuse(why, ws, "%s must name the squares of its move", nm(s, who));
     for (int i = 0; i < n; i++) {
-        int c = step_cost(s, st, who, fp, path[i], parity, m);
+        int c = step_cost(s, st, who, fp, path[i], parity, m, squeeze);
         if (c < 0)
             return refuse(why, ws, "%s cannot move from square (%d, %d) to square (%d, %d)",
                           nm(s, who), fp.at.x, fp.at.y, path[i].x, path[i].y);
@@ -334,6 +353,10 @@ static bool readiable(int kind) {
     case FA_CMD_TOTAL_DEFENSE: case FA_CMD_SECOND_WIND: case FA_CMD_STAND:
     case FA_CMD_ESCAPE: case FA_CMD_DROP_PRONE: case FA_CMD_DRAW:
     case FA_CMD_RELOAD:
+    /* (alloy-space) moves and charges: their squares are chosen when they
+     * fire (space.c fa_ready_fill) */
+    case FA_CMD_WALK: case FA_CMD_SHIFT: case FA_CMD_RUN: case FA_CMD_CRAWL:
+    case FA_CMD_SQUEEZE: case FA_CMD_CHARGE:
         return true;
     default:
         return false;
@@ -415,7 +438,7 @@ static bool ranged_or_area(const fa_setup *s, const fa_state *st,
     else if (w && w->kind == FA_WK_THROWN && cmd->n_targets > 0) {
         int t = cmd->targets[0];
         ranged = t >= 0 && t < st->n &&
-                 !fray_grid_within(st->c[who].fp, st->c[t].fp, melee_reach(s, st, who));
+                 !fa_within(s, st->c[who].fp, st->c[t].fp, melee_reach(s, st, who));
     }
     /* L7.19: aid another with a ranged attack provokes (option). */
     if (cmd->kind == FA_CMD_AID)
@@ -449,7 +472,7 @@ static fray_status adjacent_ok(const fa_setup *s, const fa_state *st, int who,
                                int t, int reach, char *why, size_t ws) {
     /* Within reach: adjacent, or (a Tiny creature, 004:824) in the same
      * square. */
-    if (!fray_grid_within(st->c[who].fp, st->c[t].fp, reach < 1 ? 1 : reach))
+    if (!fa_within(s, st->c[who].fp, st->c[t].fp, reach < 1 ? 1 : reach))
         return refuse(why, ws, reach <= 1 ? "%s is not adjacent to %s"
                                           : "%s is not within %s's reach",
                       nm(s, t), nm(s, who));
@@ -516,7 +539,7 @@ static fray_status push_ok(const fa_setup *s, int who, fray_footprint me,
     int dx = to.x - target.at.x, dy = to.y - target.at.y;
     fray_footprint n = {to, target.side};
     if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0) ||
-        fray_grid_range(me, n) <= 1)
+        fa_range(s, me, n) <= 1)
         return refuse(why, ws, "%s cannot push into square (%d, %d): it must be next to the "
                                "target and away from %s", nm(s, who), to.x, to.y, nm(s, who));
     return FRAY_OK;
@@ -547,11 +570,11 @@ static fray_status charge_check(const fa_setup *s, const fa_state *st,
                          &cost)) != FRAY_OK)
         return ok;
     fray_pos start = st->c[who].fp.at, end = cmd->path[cmd->n_path - 1];
-    if (fray_grid_count(start, end) < 2)
+    if (fa_count(s, start, end) < 2)
         return refuse(why, ws, "%s must move at least 10 feet to charge", nm(s, who));
     int reach = melee_reach(s, st, who);
     fray_footprint efp = {end, st->c[who].fp.side};
-    if (!fray_grid_within(efp, st->c[t].fp, reach))
+    if (!fa_within(s, efp, st->c[t].fp, reach))
         return refuse(why, ws, "%s cannot attack %s from square (%d, %d)",
                       nm(s, who), nm(s, t), end.x, end.y);
     if (cmd->option == FA_CHARGE_BULL_RUSH) {
@@ -571,7 +594,7 @@ static fray_status charge_check(const fa_setup *s, const fa_state *st,
                 continue;
             fray_pos p = {(int16_t)x, (int16_t)y};
             fray_footprint fp = {p, st->c[who].fp.side};
-            if (fray_grid_count(start, p) < 2 || !fray_grid_within(fp, st->c[t].fp, reach))
+            if (fa_count(s, start, p) < 2 || !fa_within(s, fp, st->c[t].fp, reach))
                 continue;
             if (best < 0 || map.cost[y][x] < best)
                 best = map.cost[y][x];
@@ -581,7 +604,7 @@ static fray_status charge_check(const fa_setup *s, const fa_state *st,
                       nm(s, who), nm(s, t));
     fray_pos prev = start;
     for (int i = 0; i < cmd->n_path; i++) {
-        if (fray_grid_count(cmd->path[i], end) >= fray_grid_count(prev, end))
+        if (fa_count(s, cmd->path[i], end) >= fa_count(s, prev, end))
             return refuse(why, ws, "every step of a charge must bring %s closer to square (%d, %d)",
                           nm(s, who), end.x, end.y);
         prev = cmd->path[i];
@@ -650,7 +673,7 @@ static fray_status area_origin_ok(const fa_setup *s, const fa_state *st,
         if (!fray_grid_in(&s->map, cmd->origin) || !fray_grid_effect_fp(&s->map, me, o))
             return refuse(why, ws, "%s has no line of effect to square (%d, %d)",
                           nm(s, who), cmd->origin.x, cmd->origin.y);
-        if (fray_grid_range(me, o) > range)
+        if (fa_range(s, me, o) > range)
             return refuse(why, ws, "square (%d, %d) is beyond %s's range",
                           cmd->origin.x, cmd->origin.y, nm(s, who));
         return FRAY_OK;
@@ -661,7 +684,7 @@ static fray_status area_origin_ok(const fa_setup *s, const fa_state *st,
             return refuse(why, ws, "%s's wall must be %d squares in a line of touching sides",
                           nm(s, who), size);
         for (int i = 0; i < cmd->n_path; i++)
-            if (fray_grid_range(me, (fray_footprint){cmd->path[i], 1}) > range)
+            if (fa_range(s, me, (fray_footprint){cmd->path[i], 1}) > range)
                 return refuse(why, ws, "square (%d, %d) is beyond %s's range",
                               cmd->path[i].x, cmd->path[i].y, nm(s, who));
         if (!fray_grid_effect_fp(&s->map, me, (fray_footprint){cmd->path[0], 1}))
@@ -752,6 +775,8 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
             const fa_power *p = &sb->powers[cmd->power];
             if (p->usage != FA_AT_WILL && (c->powers_used >> cmd->power) & 1u)
                 return refuse(why, ws, "%s has already used %s", nm(s, who), p->name);
+            if (fa_is_teleport(s, who, cmd->power))   /* (alloy-space) */
+                return fa_teleport_check(s, st, cmd, why, ws);
             area = p->area != FA_AREA_NONE;
         }
         if (cmd->weapon < -1 || cmd->weapon >= sb->n_weapons)
@@ -860,7 +885,7 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
             for (int i = 0; i < cmd->n_targets; i++)
                 if ((ok = attackable(s, st, cmd, cmd->targets[i], why, ws)) != FRAY_OK)
                     return ok;
-            return FRAY_OK;
+            return fa_forced_check(s, st, cmd, why, ws);   /* (alloy-space) */
         }
         default:
             return FRAY_OK;
@@ -901,13 +926,14 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
             if (!fa_has(c, FA_C_SQUEEZING))
                 return refuse(why, ws, "%s is not squeezing", nm(s, who));
             fray_footprint fp = {c->fp.at, s->c[who].side_len > 0 ? s->c[who].side_len : 1};
-            if (!room_for(s, fp) || !may_end(s, st, who, fp))
+            if (!room_for(s, fp) || !may_end(s, st, who, fp) || !fa_narrow_ok(s, fp, false))
                 return refuse(why, ws, "%s has no room to end its squeeze here", nm(s, who));
             return FRAY_OK;
         }
         if ((ok = allowance(s, st, who, cmd->kind, &a, why, ws)) != FRAY_OK)
             return ok;
-        return path_check(s, st, who, cmd->path, cmd->n_path, a, false, why, ws, NULL);
+        return path_check_sq(s, st, who, cmd->path, cmd->n_path, a, false, why, ws, NULL,
+                             true);
     case FA_CMD_STAND: {
         if (!fa_has(c, FA_C_PRONE))
             return refuse(why, ws, "%s is not prone", nm(s, who));
@@ -1007,8 +1033,11 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
         if (rd->kind == FA_CMD_ATTACK && rd->power >= 0) {
             if (rd->power >= sb->n_powers)
                 return refuse(why, ws, "%s has no such special ability", nm(s, who));
-            if (sb->powers[rd->power].area != FA_AREA_NONE)
-                return refuse(why, ws, "%s cannot ready an area attack", nm(s, who));
+            if (sb->powers[rd->power].area == FA_AREA_WALL)
+                return refuse(why, ws, "%s cannot ready a wall: its squares are chosen "
+                                       "when it is made", nm(s, who));
+            if (fa_is_teleport(s, who, rd->power))
+                return refuse(why, ws, "%s cannot ready a teleport", nm(s, who));
         }
         return FRAY_OK;
     }
@@ -1131,6 +1160,8 @@ static void do_action(fa_run *r, const fa_command *cmd);
 /* The squares a readied action reaches (FA_TRIG_ENTERS_REACH). */
 static int ready_reach(const fa_setup *s, const fa_state *st, int q) {
     const fa_ready *rd = &st->c[q].ready;
+    if (rd->kind == FA_CMD_CHARGE)   /* (alloy-space) the charge's reach: its speed */
+        return sb_of(s, q)->speed;
     if (rd->kind == FA_CMD_ATTACK) {
         if (rd->power >= 0 && rd->power < sb_of(s, q)->n_powers) {
             const fa_power *p = &sb_of(s, q)->powers[rd->power];
@@ -1168,7 +1199,7 @@ static void ready_after(fa_run *r, int actor, int trig, fray_footprint before) {
             continue;
         if (trig == FA_TRIG_ENTERS_REACH) {
             int reach = ready_reach(s, st, q);
-            if (!(fray_grid_within(c->fp, now, reach) && !fray_grid_within(c->fp, before, reach)))
+            if (!(fa_within(s, c->fp, now, reach) && !fa_within(s, c->fp, before, reach)))
                 continue;
         }
         if (!fa_can_pay(st, q, FA_ACT_IMMEDIATE, FA_ACT_NONE))
@@ -1183,6 +1214,10 @@ static void ready_after(fa_run *r, int actor, int trig, fray_footprint before) {
         cmd.option = -1;
         cmd.n_targets = 1;
         cmd.targets[0] = (int8_t)(c->ready.target >= 0 ? c->ready.target : actor);
+        cmd.origin.x = cmd.origin.y = -1;
+        /* (alloy-space) a readied move's squares, a charge's, an area's origin */
+        if (!fa_ready_fill(s, st, q, actor, &cmd))
+            continue; /* no such move or placement now: the trigger passes */
         char why[160];
         if (check_action(s, st, &cmd, why, sizeof why) != FRAY_OK)
             continue; /* it cannot be done now: the trigger passes */
@@ -1239,7 +1274,8 @@ static void move_steps(fa_run *r, int who, const fray_pos *path, int n,
         if (!still_moving(st, who, prone_ok))
             break;
         fray_footprint before = c->fp;
-        int cost = step_cost(s, st, who, before, path[i], parity, &map);
+        int cost = step_cost(s, st, who, before, path[i], parity, &map,
+                             what == FA_CMD_SQUEEZE);
         if (cost < 0)
             break; /* something now stands in the way: the move ends here */
         if (diagonal(before.at, path[i]))
@@ -1253,7 +1289,7 @@ static void move_steps(fa_run *r, int who, const fray_pos *path, int n,
             st->c[drag].fp.at = before.at;
         /* 004:618: a grapple ends when the target is out of unarmed reach. */
         int g = c->grappling;
-        if (g >= 0 && !fray_grid_within(c->fp, st->c[g].fp,
+        if (g >= 0 && !fa_within(s, c->fp, st->c[g].fp,
                                         sb_of(s, who)->reach > 0 ? sb_of(s, who)->reach : 1))
             fa_end_grapple(r, who);
         ready_after(r, who, FA_TRIG_MOVES_ADJACENT, before);
@@ -1305,6 +1341,12 @@ static void do_action(fa_run *r, const fa_command *cmd) {
     case FA_CMD_ATTACK: case FA_CMD_COUP: case FA_CMD_BULL_RUSH:
     case FA_CMD_TRIP: case FA_CMD_GRAPPLE: case FA_CMD_HELD_OBJECT:
     case FA_CMD_AID: case FA_CMD_SPRAY: case FA_CMD_SUPPRESS:
+        if (cmd->kind == FA_CMD_ATTACK && fa_is_teleport(s, who, cmd->power)) {
+            fray_status tp = fa_teleport(r, cmd);   /* (alloy-space): no provoking */
+            if (tp != FRAY_OK)
+                fail(r, tp);
+            return;
+        }
         if (ranged_or_area(s, st, cmd)) {
             if (fa_provoke(r, who, cmd->kind) != FRAY_OK)
                 return;
@@ -1323,7 +1365,7 @@ static void do_action(fa_run *r, const fa_command *cmd) {
         if (r->failed != FRAY_OK)
             return;
         if (fa_can_act(st, who) && !fa_has(&st->c[t], FA_C_DEAD) &&
-            fray_grid_within(c->fp, st->c[t].fp, melee_reach(s, st, who)))
+            fa_within(s, c->fp, st->c[t].fp, melee_reach(s, st, who)))
             attack_now(r, cmd, true);
         else
             fa_fact_add(r, FA_FACT_NO_EFFECT, who, t, 0, 0, 0, 0);

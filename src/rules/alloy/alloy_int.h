@@ -187,7 +187,19 @@ typedef struct fa_power {
     bool ranged;               /* a ranged attack (provokes when adjacent, 004:90) */
     uint8_t n_effects;
     fa_effect_def effects[FA_POWER_EFFECTS];
+    /* added by alloy-space (space.c) */
+    uint8_t forced;            /* fa_forced: push, pull or slide on a hit (004:459) */
+                               /* (it moves its target only when forced_n > 0) */
+    int8_t forced_n;           /* squares of it */
+    int8_t teleport;           /* squares: a power that teleports its user (no attack) */
 } fa_power;
+
+/* (added by alloy-space) Forced movement of a power's target, and the
+ * teleport (FA_FACT_PUSH's v2). */
+typedef enum fa_forced {
+    FA_FORCED_PUSH, FA_FORCED_PULL, FA_FORCED_SLIDE, FA_FORCED_TELEPORT,
+    FA_FORCED_NONE
+} fa_forced;
 
 /* Tactics (policy.c). */
 typedef enum fa_tactics {
@@ -279,7 +291,17 @@ typedef struct fa_options {
     uint8_t pick_up_reach;     /* FA_PICK_UP_ADJACENT: its square or one next to it */
     uint8_t taken_proficiency; /* FA_TAKEN_PROF_GROUP: a taken weapon's proficiency */
     uint8_t item_draw;         /* FA_ITEM_KEEPS_WEAPON: an item drawn into the other hand */
+    /* added by alloy-space */
+    uint8_t narrow;            /* FA_NARROW_SQUEEZE | FA_NARROW_OPEN (004:713) */
 } fa_options;
+
+/* (added by alloy-space) Squeeze for Medium and smaller creatures
+ * (004:713: "the GM decides how narrow a space the creature can
+ * occupy"): the map marks narrow squares (a crawlspace, a gap: the
+ * encounter's `narrow:`). SQUEEZE: only a squeezing creature may enter
+ * one (half speed, -5 to attacks: 004:714-715), and no squeeze ends in
+ * one (004:717); OPEN: they are open ground to everyone. */
+enum { FA_NARROW_SQUEEZE, FA_NARROW_OPEN };
 
 enum { FA_DYING_STABLE, FA_DYING_DEATH_SAVES };
 enum { FA_TIES_RANDOM, FA_TIES_LISTED };
@@ -313,6 +335,7 @@ typedef struct fa_setup {
     /* added by alloy-objects: the items the catalogs know (data/alloy/items.yaml) */
     int n_items;
     fa_item items[FA_MAX_ITEMS];
+    fray_area narrow;          /* (alloy-space) narrow squares: a squeeze to enter (004:713) */
 } fa_setup;
 
 /* ---- The state (flat: copied for backups, reset by copy) ------------------------- */
@@ -818,6 +841,7 @@ typedef enum fa_attack_note {
     FA_NOTE_NO_TARGETS,        /* an area with no creature in it */
     FA_NOTE_TOTAL_COVER,       /* no line of effect (004:866) */
     FA_NOTE_OUT_OF_RANGE,      /* beyond reach, or beyond long range (004:89, 143) */
+    FA_NOTE_SNARED,            /* (alloy-space) a snared creature is not moved by force (004:1005) */
     FA_NOTE_ATTACK_NOTES
 } fa_attack_note;
 
@@ -947,6 +971,55 @@ fray_status fa_obj_check(const fa_setup *s, const fa_state *st,
                          const fa_command *cmd, char *why, size_t why_size);
 /* Applies DRAW, all its options (checked, paid). */
 fray_status fa_obj_apply(fa_run *r, const fa_command *cmd);
+/* ---- Space (space.c, added by alloy-space) ------------------------------------------ */
+
+/* The range between two footprints by the option diagonals (counted:
+ * fray_grid_range; one: every diagonal 1), and within a reach by it. */
+int fa_range(const fa_setup *s, fray_footprint a, fray_footprint b);
+int fa_count(const fa_setup *s, fray_pos a, fray_pos b);
+bool fa_within(const fa_setup *s, fray_footprint a, fray_footprint b, int reach);
+/* Forced movement (004:459, 976-978, 993-997, 1005): who moves target up
+ * to n squares, how (FA_FORCED_PUSH: each square farther from who;
+ * PULL: nearer; SLIDE: any square, the engine choosing as for a push).
+ * The engine picks each square (straight away or toward first, then the
+ * first free one); a square occupied or blocked stops it. No opportunity
+ * attacks; Immobilized and Slowed do not stop it; Snared does. Tells
+ * FA_FACT_PUSH (v2 how, v3 squares moved, v4 squares asked). */
+fray_status fa_forced_move(fa_run *r, int who, int target, int how, int n);
+/* The squares of a forced move named at the table: the command (an
+ * attack with a power that pushes, pulls or slides, one target) gives
+ * them in path[0..n_path), each next to the one before from the target's
+ * square, at most forced_n, a push's farther from the attacker and a
+ * pull's nearer; they are checked now (the map, who stands where) and
+ * followed when the power hits (a square then taken stops it). A power
+ * that moves nobody names no squares. */
+fray_status fa_forced_check(const fa_setup *s, const fa_state *st,
+                            const fa_command *cmd, char *why, size_t why_size);
+/* A teleport power (fa_power.teleport): the command is FA_CMD_ATTACK with
+ * that power and origin = the square the user's top-left goes to,
+ * within teleport squares, in sight, free. Immobilized may teleport
+ * (004:978); Slowed does not limit it (004:997); no opportunity attacks. */
+bool fa_is_teleport(const fa_setup *s, int who, int power);
+fray_status fa_teleport_check(const fa_setup *s, const fa_state *st,
+                              const fa_command *cmd, char *why, size_t why_size);
+fray_status fa_teleport(fa_run *r, const fa_command *cmd);
+/* For the tactics: the square teleport power `power` takes `who` to that
+ * is farthest from its nearest enemy (the first of equals, in reading
+ * order); false when there is none farther than where it stands. */
+bool fa_teleport_away(const fa_setup *s, const fa_state *st, int who, int power,
+                      fray_pos *out);
+/* Readied moves, charges and area attacks (004:643-656): fills in the
+ * command's path (walk, shift, run, crawl, squeeze: away from the
+ * trigger, as far as the move allows; charge: to the nearest square from
+ * which it can attack the trigger) or origin (an area attack placed on
+ * the trigger) when the readied action fires; false when there is no
+ * such move or placement (the trigger passes). */
+bool fa_ready_fill(const fa_setup *s, const fa_state *st, int q, int trigger,
+                   fa_command *cmd);
+/* May a footprint stand on (or pass) the squares of fp, as narrow squares
+ * go (option narrow): true unless one is narrow and the creature is not
+ * squeezing. */
+bool fa_narrow_ok(const fa_setup *s, fray_footprint fp, bool squeezing);
 
 /* ---- Loading (load.c) -------------------------------------------------------------- */
 

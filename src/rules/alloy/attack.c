@@ -311,7 +311,7 @@ static bool basic_is_melee(const fa_setup *s, const fa_state *st, int who,
     if (w->kind == FA_WK_RANGED)
         return false;
     int reach = imax(block(s, who)->reach, w->reach);
-    return target < 0 || fray_grid_range(st->c[who].fp, st->c[target].fp) <= imax(reach, 1);
+    return target < 0 || fa_range(s, st->c[who].fp, st->c[target].fp) <= imax(reach, 1);
 }
 
 /* ---- Modifiers -------------------------------------------------------------- */
@@ -450,11 +450,11 @@ static bool attack_possible(const fa_setup *s, const fa_state *st, int who,
                                  line->area_kind == FA_AREA_WALL);
     fray_footprint from = placed ? (fray_footprint){origin, 1} : a->fp;
     if ((line->ranged && !line->area) || placed) {
-        int range = line->area ? fray_grid_range(a->fp, from)
-                               : fray_grid_range(a->fp, t->fp);
+        int range = line->area ? fa_range(s, a->fp, from)
+                               : fa_range(s, a->fp, t->fp);
         if (range > imax(line->range_short, line->range_long))
             return false;
-    } else if (melee && fray_grid_range(a->fp, t->fp) > imax(line->reach, 1)) {
+    } else if (melee && fa_range(s, a->fp, t->fp) > imax(line->reach, 1)) {
         return false;
     }
     return fa_open_neighbours(&s->map, from, t->fp) ||
@@ -477,8 +477,8 @@ void fa_attack_mods(const fa_setup *s, const fa_state *st, int who,
     bool placed = line->area && (line->area_kind == FA_AREA_BURST ||
                                  line->area_kind == FA_AREA_WALL);
     if ((line->ranged && !line->area) || placed) {
-        int range = line->area ? fray_grid_range(a->fp, from)
-                               : fray_grid_range(a->fp, t->fp);
+        int range = line->area ? fa_range(s, a->fp, from)
+                               : fa_range(s, a->fp, t->fp);
         int limit = imax(line->range_short, line->range_long);
         if (range > limit) {
             out->impossible = true;
@@ -486,7 +486,7 @@ void fa_attack_mods(const fa_setup *s, const fa_state *st, int who,
         } else if (range > line->range_short) {
             add_mod(out, FA_MOD_LONG_RANGE, -2);
         }
-    } else if (melee && fray_grid_range(a->fp, t->fp) > imax(line->reach, 1)) {
+    } else if (melee && fa_range(s, a->fp, t->fp) > imax(line->reach, 1)) {
         out->impossible = true;
         out->why_impossible = FA_NOTE_OUT_OF_RANGE;
     }
@@ -633,6 +633,9 @@ static fray_status power_effects(fa_run *r, int who, int target,
         if (e != FRAY_OK)
             return e;
     }
+    /* (alloy-space) push, pull or slide (space.c) */
+    if (p->forced != FA_FORCED_NONE && p->forced_n > 0)
+        return fa_forced_move(r, who, target, p->forced, p->forced_n);
     return FRAY_OK;
 }
 
@@ -759,7 +762,7 @@ static fray_status area_of(fa_run *r, int who, const fa_command *cmd,
         fray_footprint o = {cmd->origin, 1};
         if (!fray_grid_in(&s->map, cmd->origin) || !fray_grid_effect_fp(&s->map, me, o))
             return bad(r);
-        if (fray_grid_range(me, o) > imax(L->range_short, L->range_long))
+        if (fa_range(s, me, o) > imax(L->range_short, L->range_long))
             return bad(r);
         fray_area_burst(&s->map, cmd->origin, L->area_size, (fray_area_metric)metric, area);
         *from = o;
@@ -771,7 +774,7 @@ static fray_status area_of(fa_run *r, int who, const fa_command *cmd,
             return bad(r);
         int limit = imax(L->range_short, L->range_long);
         for (int i = 0; i < cmd->n_path; i++)
-            if (fray_grid_range(me, (fray_footprint){cmd->path[i], 1}) > limit)
+            if (fa_range(s, me, (fray_footprint){cmd->path[i], 1}) > limit)
                 return bad(r);
         fray_footprint o = {cmd->path[0], 1};
         if (!fray_grid_effect_fp(&s->map, me, o))
@@ -983,7 +986,7 @@ static bool push_square(fa_run *r, int who, int target, fray_pos asked,
         if ((dx == 0 && dy == 0) || dx < -1 || dx > 1 || dy < -1 || dy > 1)
             continue;
         fray_footprint n = {{(int16_t)(t.at.x + dx), (int16_t)(t.at.y + dy)}, t.side};
-        if (fray_grid_range(a, n) <= fray_grid_range(a, t))
+        if (fa_range(r->s, a, n) <= fa_range(r->s, a, t))
             continue;   /* a push moves it away */
         if (!fits(r->s, st, n, target, -1) || !fp_steps_open(&r->s->map, t, dx, dy))
             continue;
@@ -1006,7 +1009,7 @@ static fray_status bull_rush(fa_run *r, const fa_command *cmd, bool charge) {
         int dx = cmd->origin.x - st->c[t].fp.at.x, dy = cmd->origin.y - st->c[t].fp.at.y;
         fray_footprint n = {cmd->origin, st->c[t].fp.side};
         if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0) ||
-            fray_grid_range(st->c[who].fp, n) <= 1)
+            fa_range(s, st->c[who].fp, n) <= 1)
             return bad(r);
     }
     /* Strength vs Fortitude (004:509): no weapon, no proficiency. */
@@ -1238,7 +1241,7 @@ static fray_status suppress(fa_run *r, const fa_command *cmd) {
         return bad(r);
     fray_footprint me = st->c[who].fp, o = {cmd->origin, 1};
     if (!fray_grid_in(&s->map, cmd->origin) || !fray_grid_effect_fp(&s->map, me, o) ||
-        fray_grid_range(me, o) > imax(w->range_short, w->range_long))
+        fa_range(s, me, o) > imax(w->range_short, w->range_long))
         return bad(r);
     /* Ten rounds even with no attack (004:701). */
     fray_status e = spend_ammo(r, who, st->c[who].wield, 10);

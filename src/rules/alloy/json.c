@@ -76,6 +76,7 @@ typedef enum vtype {
     T_NONE, T_INT, T_COND, T_ENDS, T_CMD, T_SLOT, T_DEF, T_RESULT, T_MOD,
     T_POS, /* this value and the next: [x, y] on the map */
     T_TRIG, T_SIDE,
+    T_FORCED, /* (alloy-space) fa_forced: push, pull, slide, teleport */
     T_WHO  /* a combatant (-1: none) */
 } vtype;
 
@@ -107,7 +108,8 @@ static const vfield fact_fields[FA_FACT_KINDS][6] = {
                       {NULL, T_NONE}, {"squares", T_INT}},
     [FA_FACT_PROVOKE] = {{"by", T_CMD}},
     [FA_FACT_OPPORTUNITY] = {{"taken", T_INT}},
-    [FA_FACT_PUSH] = {{"to", T_POS}},
+    [FA_FACT_PUSH] = {{"to", T_POS}, {NULL, T_NONE}, {"how", T_FORCED},
+                      {"squares", T_INT}, {"asked", T_INT}},
     [FA_FACT_AMMO] = {{"spent", T_INT}, {"left", T_INT}},
     [FA_FACT_AP] = {{"left", T_INT}},
     [FA_FACT_READY] = {{"trigger", T_TRIG}},
@@ -142,6 +144,11 @@ static int words_of(vtype t, const char *const **out) {
     case T_TRIG:
         *out = trigger_words;
         return FA_TRIG_KINDS;
+    case T_FORCED: {
+        static const char *const forced_words[] = {"push", "pull", "slide", "teleport"};
+        *out = forced_words;
+        return FA_FORCED_NONE;
+    }
     default:
         *out = NULL;
         return 0;
@@ -816,8 +823,13 @@ static fray_status read_fact(reader *r, json_t *o, size_t i, fa_fact *f) {
             continue;
         }
         snprintf(sub, sizeof sub, "%s.%s", path, fl[j].name);
-        if (!(v = json_object_get(o, fl[j].name)))
+        if (!(v = json_object_get(o, fl[j].name))) {
+            /* (alloy-space) a push written before forced moves had its
+             * kind and squares: a bull rush's push (0s) */
+            if (f->kind == FA_FACT_PUSH && j >= 2)
+                continue;
             return bad(r, sub, "expected the fact's %s", fl[j].name);
+        }
         switch (ty) {
         case T_INT:
             TRY(get_int(r, v, sub, INT32_MIN, INT32_MAX, &x));

@@ -21,6 +21,7 @@
 #include "internal.h"
 #include "yaml_read.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -58,6 +59,7 @@ void fa_options_default(fa_options *o) {
     o->pick_up_reach = FA_PICK_UP_ADJACENT;
     o->taken_proficiency = FA_TAKEN_PROF_GROUP;
     o->item_draw = FA_ITEM_KEEPS_WEAPON;
+    o->narrow = FA_NARROW_SQUEEZE;           /* (alloy-space) 004:713 */
 }
 
 enum { OPT_WORDS, OPT_BOOL, OPT_INT };
@@ -87,40 +89,53 @@ static const opt_def options_table[] = {
     {"pick-up-reach", OPT_WORDS, {"adjacent", "own-square", NULL}, 0, 0},
     {"taken-proficiency", OPT_WORDS, {"group", "none", NULL}, 0, 0},
     {"item-draw", OPT_WORDS, {"keeps-weapon", "puts-weapon-away", NULL}, 0, 0},
+    {"narrow-squares", OPT_WORDS, {"squeeze", "open", NULL}, 0, 0},   /* (alloy-space) */
 };
 enum { N_OPTIONS = N_OF(options_table) };
 
+/* Stores option `which` of options_table (value v: the index of its word,
+ * the number, or 0/1), by its key: a new option is one more line here. */
 static void option_store(fa_options *o, int which, int v) {
-    /* alloy-objects' options, by name (their place in the table may move) */
     const char *key = options_table[which].key;
-    if (strcmp(key, "pick-up-reach") == 0) {
+#define IS(k) (strcmp(key, k) == 0)
+    if (IS("diagonals"))
+        o->diagonals = (uint8_t)(v ? FRAY_AREA_SQUARE : FRAY_AREA_COUNTED);
+    else if (IS("burst"))
+        o->burst = (uint8_t)(v ? FRAY_AREA_SQUARE : FRAY_AREA_COUNTED);
+    else if (IS("dying"))
+        o->dying = (uint8_t)(v ? FA_DYING_DEATH_SAVES : FA_DYING_STABLE);
+    else if (IS("save"))
+        o->save_target = (int8_t)v;
+    else if (IS("drop-prone"))
+        o->drop_prone = (uint8_t)(v ? FA_ACT_FREE : FA_ACT_SWIFT);
+    else if (IS("suppress-unlimited"))
+        o->suppress_unlimited = v != 0;
+    else if (IS("action-points-per-turn"))
+        o->ap_per_turn = (int8_t)v;
+    else if (IS("area-crit"))
+        o->area_crit_max = v == 0;
+    else if (IS("coup-de-grace-rolls"))
+        o->coup_rolls = v != 0;
+    else if (IS("aid-ranged-provokes"))
+        o->aid_ranged_provokes = v != 0;
+    else if (IS("creature-cover"))
+        o->creature_cover = (int8_t)v;
+    else if (IS("initiative-ties"))
+        o->init_ties = (uint8_t)(v ? FA_TIES_LISTED : FA_TIES_RANDOM);
+    else if (IS("surprise-action"))
+        o->surprise_action = (uint8_t)(v ? FA_SURPRISE_STANDARD_AND_MOVE
+                                         : FA_SURPRISE_STANDARD_OR_MOVE);
+    else if (IS("pick-up-reach"))
         o->pick_up_reach = (uint8_t)v;
-        return;
-    }
-    if (strcmp(key, "taken-proficiency") == 0) {
+    else if (IS("taken-proficiency"))
         o->taken_proficiency = (uint8_t)v;
-        return;
-    }
-    if (strcmp(key, "item-draw") == 0) {
+    else if (IS("item-draw"))
         o->item_draw = (uint8_t)v;
-        return;
-    }
-    switch (which) {
-    case 0: o->diagonals = (uint8_t)(v ? FRAY_AREA_SQUARE : FRAY_AREA_COUNTED); break;
-    case 1: o->burst = (uint8_t)(v ? FRAY_AREA_SQUARE : FRAY_AREA_COUNTED); break;
-    case 2: o->dying = (uint8_t)(v ? FA_DYING_DEATH_SAVES : FA_DYING_STABLE); break;
-    case 3: o->save_target = (int8_t)v; break;
-    case 4: o->drop_prone = (uint8_t)(v ? FA_ACT_FREE : FA_ACT_SWIFT); break;
-    case 5: o->suppress_unlimited = v != 0; break;
-    case 6: o->ap_per_turn = (int8_t)v; break;
-    case 7: o->area_crit_max = v == 0; break;
-    case 8: o->coup_rolls = v != 0; break;
-    case 9: o->aid_ranged_provokes = v != 0; break;
-    case 10: o->creature_cover = (int8_t)v; break;
-    case 11: o->init_ties = (uint8_t)(v ? FA_TIES_LISTED : FA_TIES_RANDOM); break;
-    default: o->surprise_action = (uint8_t)(v ? FA_SURPRISE_STANDARD_AND_MOVE
-                                              : FA_SURPRISE_STANDARD_OR_MOVE); break;
-    }
+    else if (IS("narrow-squares"))
+        o->narrow = (uint8_t)(v ? FA_NARROW_OPEN : FA_NARROW_SQUEEZE);
+    else
+        assert(!"an option of options_table without its line in option_store");
+#undef IS
 }
 
 static int option_find(const char *key) {
@@ -818,10 +833,39 @@ static fray_status rd_effect(al *L, const yn *n, fa_effect_def *e) {
                 dur);
 }
 
+/* (alloy-space) "push N", "pull N", "slide N" (squares, 004:459): which,
+ * or FA_FORCED_NONE when the effect is not one. */
+static int rd_forced(const yn *n) {
+    static const char *const words[] = {"push", "pull", "slide"};
+    if (!scalar(n))
+        return FA_FORCED_NONE;
+    const char *c = blanks(n->text);
+    for (int i = 0; i < N_OF(words); i++) {
+        size_t l = strlen(words[i]);
+        if (strncasecmp(c, words[i], l) == 0 && (c[l] == ' ' || c[l] == '\0'))
+            return i;
+    }
+    return FA_FORCED_NONE;
+}
+
+static fray_status rd_forced_n(al *L, const yn *n, fa_power *p, int how) {
+    static const char *const words[] = {"push", "pull", "slide"};
+    const char *q = blanks(blanks(n->text) + strlen(words[how]));
+    long v;
+    if (!scan_int(&q, &v) || *blanks(q) != '\0')
+        return FAIL(L, n, "a forced move is '%s N' (N squares), got '%.40s'", words[how],
+                    n->text);
+    if (v < 1 || v > 10)
+        return FAIL_RANGE(L, n, "a %s moves 1 to 10 squares, got %ld", words[how], v);
+    p->forced = (uint8_t)how;
+    p->forced_n = (int8_t)v;
+    return FRAY_OK;
+}
+
 static fray_status rd_power(al *L, const yn *n, const fa_statblock *sb, fa_power *p) {
     static const char *const keys[] = {"id", "name", "action", "usage", "attack",
                                        "damage", "weapon", "area", "range", "effects",
-                                       "notes"};
+                                       "notes", "teleport"};
     fray_status st = yr_keys(&L->r, n, "a power", keys, N_OF(keys), false);
     if (st != FRAY_OK)
         return st;
@@ -850,6 +894,22 @@ static fray_status rd_power(al *L, const yn *n, const fa_statblock *sb, fa_power
         if ((st = rd_choice(L, v, "usage", usage_names, 3, &x)) != FRAY_OK)
             return st;
         p->usage = (uint8_t)x;
+    }
+    p->forced = FA_FORCED_NONE;
+    const yn *tele = yr_get(n, "teleport");
+    if (tele) {
+        /* (alloy-space) a power that teleports its user: no attack */
+        static const char *const no_attack[] = {"attack", "damage", "weapon", "area",
+                                                "range", "effects"};
+        for (int i = 0; i < N_OF(no_attack); i++)
+            if ((v = yr_get(n, no_attack[i])) != NULL)
+                return FAIL(L, v, "a teleport power has no %s: it only moves its user",
+                            no_attack[i]);
+        if ((st = rd_feet(L, tele, "the teleport's distance", 5, 600, &x)) != FRAY_OK)
+            return st;
+        p->teleport = (int8_t)x;
+        p->mult = 0;
+        return FRAY_OK;
     }
     if (!(v = yr_get(n, "attack")))
         return yr_missing(&L->r, n, "attack", "a power (its attack line: Str vs Reflex)");
@@ -900,11 +960,19 @@ static fray_status rd_power(al *L, const yn *n, const fa_statblock *sb, fa_power
     if (yr_n_items(eff) > FA_POWER_EFFECTS)
         return FAIL_RANGE(L, eff, "a power has at most %d effects", FA_POWER_EFFECTS);
     for (const yn *it = yr_items(eff); it; it = yr_next_item(eff, it)) {
+        int how = rd_forced(it);
+        if (how != FA_FORCED_NONE) {
+            if (p->forced != FA_FORCED_NONE)
+                return FAIL(L, it, "a power moves its target once: one push, pull or slide");
+            if ((st = rd_forced_n(L, it, p, how)) != FRAY_OK)
+                return st;
+            continue;
+        }
         if ((st = rd_effect(L, it, &p->effects[p->n_effects])) != FRAY_OK)
             return st;
         p->n_effects++;
     }
-    if (!dmg && p->n_effects == 0)
+    if (!dmg && p->n_effects == 0 && p->forced == FA_FORCED_NONE)
         return FAIL(L, n, "the power '%s' has neither damage nor effects", p->name);
     return FRAY_OK;
 }
@@ -1932,7 +2000,7 @@ static fray_status check_places(al *L) {
 static fray_status rd_encounter(al *L, const yn *root) {
     static const char *const keys[] = {"fray", "rules", "name", "description", "seed",
                                        "catalog", "statblocks", "options", "sides", "map",
-                                       "obscured", "dark", "round-limit", "combatants",
+                                       "obscured", "dark", "narrow", "round-limit", "combatants",
                                        "notes"};
     fa_setup *s = L->s;
     fray_status st = yr_keys(&L->r, root, "an encounter", keys, N_OF(keys), false);
@@ -2010,6 +2078,9 @@ static fray_status rd_encounter(al *L, const yn *root) {
         return st;
     if ((v = yr_get(root, "dark")) != NULL &&
         (st = rd_overlay(L, v, "a dark space (total concealment)", &s->dark)) != FRAY_OK)
+        return st;
+    if ((v = yr_get(root, "narrow")) != NULL &&   /* (alloy-space) 004:713 */
+        (st = rd_overlay(L, v, "a narrow space (a squeeze to enter)", &s->narrow)) != FRAY_OK)
         return st;
     return check_places(L);
 }

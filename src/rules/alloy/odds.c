@@ -237,6 +237,9 @@ static fray_status power_ok(const fa_setup *s, int who, int k, int *out_eff,
     if (pw->ranged || pw->range > 0 || pw->action != FA_ACT_STANDARD)
         return refuse(diag, "not modelled: %s has a ranged power or one that is "
                       "not a standard action", c->name);
+    if (pw->forced_n > 0)   /* (alloy-space) the duel stays toe to toe */
+        return refuse(diag, "not modelled: %s has a power that pushes, pulls or "
+                      "slides", c->name);
     for (int e = 0; e < pw->n_effects; e++) {
         const fa_effect_def *ef = &pw->effects[e];
         if (ef->cond == FA_C_PRONE)

@@ -7,6 +7,8 @@
  *   ID attack at X,Y [with POWER]         an area burst's origin / a blast's corner
  *                                         (may lie off the map: 6,-3)
  *   ID attack X,Y X,Y ... with POWER      a wall's squares in order
+ *   ID attack T with POWER X,Y ...        a push, pull or slide's squares
+ *                                         (alloy-space; else the engine's)
  *   ID walk X,Y [X,Y ...]                 a path, square by square; one square
  *                                         further than a step: the cheapest path
  *                                         there (fa_reach), as the engine counts it
@@ -29,6 +31,12 @@
  *   ID consume ITEM                       Consume Item (drawn first)
  *   ID disarm T [take]                    take: an unarmed attacker holds it
  *   ID ready ACTION [T] [with W] when T|any moves-adjacent|attacks|enters-reach
+ *                                         (a readied walk, shift, run, crawl or
+ *                                         squeeze goes away from T or the
+ *                                         trigger; a charge at it; an area is
+ *                                         placed on it: space.c)
+ *   ID teleport X,Y [with POWER]          a teleport power (the journal's
+ *                                         "attack" with that power, origin X,Y)
  *
  * Any command may end with `slot standard|move|swift` (the slot that pays:
  * a move bought with the standard action) and `decline ID|all` (no
@@ -232,7 +240,8 @@ static const verb verbs[FA_CMD_KINDS] = {
     [FA_CMD_BEGIN] = {FA_CMD_BEGIN, 0, ""},
     [FA_CMD_NEXT] = {FA_CMD_NEXT, 0, ""},
     [FA_CMD_ATTACK] = {FA_CMD_ATTACK, TAKE_TARGETS | TAKE_PATH | TAKE_AT | TAKE_WITH,
-                       "a target, 'at X,Y', squares X,Y or 'with WEAPON'"},
+                       "a target, 'at X,Y', squares X,Y (a wall's, or where a push "
+                       "goes) or 'with WEAPON'"},
     [FA_CMD_CHARGE] = {FA_CMD_CHARGE, TAKE_TARGETS | TAKE_ONE | TAKE_PATH | TAKE_WITH |
                        NEED_TARGET | TAKE_CHARGE_WORD,
                        "the target, squares X,Y, 'bull-rush' or 'with WEAPON'"},
@@ -298,6 +307,7 @@ static const char *near_verb(const char *tok) {
     static const char *const object_words[] = {"holster", "pick-up", "retrieve", "consume"};
     for (size_t k = 0; k < sizeof object_words / sizeof *object_words; k++)
         near_try(&n, object_words[k], tok);   /* (alloy-objects) */
+    near_try(&n, "teleport", tok);   /* (alloy-space) */
     return n.best;
 }
 
@@ -690,6 +700,49 @@ static fray_status parse_ready(const fa_setup *s, lexer *lx, fa_command *cmd,
     return FRAY_OK;
 }
 
+/* (alloy-space) teleport X,Y [with POWER]: FA_CMD_ATTACK with the power
+ * (the first teleport power of the actor unless named) and origin X,Y. */
+static fray_status parse_teleport(const fa_setup *s, lexer *lx, fa_command *cmd,
+                                  fray_diag *diag) {
+    int actor = cmd->actor;
+    const fa_statblock *sb = &s->sb[s->c[actor].sb];
+    cmd->kind = FA_CMD_ATTACK;
+    bool at = false;
+    while (lex_next(lx)) {
+        bool taken;
+        fray_status rc = parse_common(s, lx, cmd, &taken, diag);
+        if (rc != FRAY_OK)
+            return rc;
+        if (taken)
+            continue;
+        fray_pos p;
+        int v;
+        if (same_name("with", lx->tok)) {
+            if (!lex_next(lx) || (v = find_power(s, actor, lx->tok)) < 0 ||
+                !fa_is_teleport(s, actor, v))
+                return lex_error(lx, diag, "expected one of its teleport powers",
+                                 near_weapon_or_power(s, actor, lx->tok));
+            cmd->power = (int8_t)v;
+        } else if (!at && parse_pos(lx->tok, &p)) {
+            if (!fray_grid_in(&s->map, p))
+                return lex_error(lx, diag, "expected a square on the map", NULL);
+            cmd->origin = p;
+            at = true;
+        } else {
+            return lex_error(lx, diag, "expected the square X,Y or 'with POWER' "
+                             "after 'teleport'", NULL);
+        }
+    }
+    if (!at)
+        return lex_error(lx, diag, "expected the square X,Y it teleports to", NULL);
+    for (int i = 0; i < sb->n_powers && cmd->power < 0; i++)
+        if (fa_is_teleport(s, actor, i))
+            cmd->power = (int8_t)i;
+    if (cmd->power < 0)
+        return lex_error(lx, diag, "expected a combatant with a teleport power", NULL);
+    return FRAY_OK;
+}
+
 fray_status fa_parse(const fa_setup *s, const fa_state *st, const char *text,
                      fa_command *cmd, fray_diag *diag) {
     lexer lx = {text, text, "", 1};
@@ -716,6 +769,8 @@ fray_status fa_parse(const fa_setup *s, const fa_state *st, const char *text,
         same_name("holster", lx.tok) || same_name("pick-up", lx.tok) ||
         same_name("manipulate", lx.tok) || same_name("consume", lx.tok))
         return parse_object(s, &lx, cmd, diag);   /* (alloy-objects) */
+    if (same_name("teleport", lx.tok))
+        return parse_teleport(s, &lx, cmd, diag);
     int kind = find_verb(lx.tok);
     if (kind < 0)
         return lex_error(&lx, diag, verbs_listed, near_verb(lx.tok));

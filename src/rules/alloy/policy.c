@@ -8,8 +8,11 @@
  *   - stand up when prone (a move action, 004:721-728);
  *   - second wind when bloodied (hp <= max / 2) with a heroic surge left
  *     and the second wind unused (004:673-681), unless aggressive;
- *   - cautious, bloodied: shift away from the enemies next to it, then
- *     total defense (004:743-749);
+ *   - cautious, bloodied: teleport (a teleport power) or shift away from
+ *     the enemies next to it, then
+ *     total defense (004:743-749), then, with the move action left and
+ *     no enemy next to it, ready a walk away for when an enemy comes
+ *     adjacent (004:643-656);
  *   - reload a ranged weapon that is empty (a swift action, 004:334); out
  *     of ammunition, draw a melee weapon (004:583); empty-handed with none,
  *     strike unarmed;
@@ -229,7 +232,7 @@ static bool option_of(const pol *p, int power, int t, option *o) {
         o->action = FA_ACT_STANDARD;
     } else {
         const fa_power *pw = &p->sb->powers[power];
-        if (pw->area != FA_AREA_NONE)
+        if (pw->area != FA_AREA_NONE || pw->teleport > 0)   /* a teleport is no attack */
             return false;
         if (pw->usage != FA_AT_WILL && (p->me->powers_used >> power) & 1u)
             return false;
@@ -290,7 +293,7 @@ static bool best_option(const pol *p, int t, option *best) {
 /* Can attack t with o from footprint f (range, line of effect, sight). */
 static bool attack_from(const pol *p, const option *o, fray_footprint f, int t) {
     fray_footprint tf = p->st->c[t].fp;
-    if (!fray_grid_within(f, tf, o->reach))
+    if (!fa_within(p->s, f, tf, o->reach))
         return false;
     /* Line of effect always (004:110, 866); sight for shooting only (a
      * fighter swings at an enemy next to it even unseen, at -5). */
@@ -412,7 +415,7 @@ static void area_best(const pol *p, int kind, int size, int range,
                 if (foes_in(foes, n_foes, x - size, y - size, x + size, y + size) < 2)
                     continue;
                 fray_footprint of = {o, 1};
-                if (fray_grid_range(me, of) > range ||
+                if (fa_range(p->s, me, of) > range ||
                     !fray_grid_effect_fp(g, me, of))
                     continue;
                 fray_area_burst(g, o, size, (fray_area_metric)p->s->opt.burst, &a);
@@ -528,7 +531,7 @@ static int choose_target(const pol *p, lazy_map *m, bool melee_locked,
             continue;
         double key = p->tactics == FA_TACTICS_AGGRESSIVE ? -o.expected
                                                          : (double)p->st->c[i].hp;
-        int range = fray_grid_range(p->me->fp, p->st->c[i].fp);
+        int range = fa_range(p->s, p->me->fp, p->st->c[i].fp);
         if (best < 0 || key < best_key || (key == best_key && range < best_range)) {
             best = i;
             *out_o = o;
@@ -545,7 +548,7 @@ static int nearest_enemy(const pol *p) {
     for (int i = 0; i < p->st->n; i++) {
         if (!is_enemy(p, i))
             continue;
-        int r = fray_grid_range(p->me->fp, p->st->c[i].fp);
+        int r = fa_range(p->s, p->me->fp, p->st->c[i].fp);
         if (best < 0 || r < best_range) {
             best = i;
             best_range = r;
@@ -664,7 +667,7 @@ static bool walk_toward(pol *p, const option *o, int t, lazy_map *lm,
                 if (o->ranged && adjacent_enemy_at(p, f))
                     score = 2;
             } else {
-                score = 10 + fray_grid_range(f, p->st->c[t].fp);
+                score = 10 + fa_range(p->s, f, p->st->c[t].fp);
             }
             int c = m->cost[y][x];
             if (best_cost < 0 || score < best_score ||
@@ -678,7 +681,7 @@ static bool walk_toward(pol *p, const option *o, int t, lazy_map *lm,
         return false;
     /* moving closer must help: not from an attack square to a worse one */
     int here = attack_from(p, o, p->me->fp, t)
-                   ? 0 : 10 + fray_grid_range(p->me->fp, p->st->c[t].fp);
+                   ? 0 : 10 + fa_range(p->s, p->me->fp, p->st->c[t].fp);
     if (best_score >= here)
         return false;
     return move_cmd(p, m, best_at, FA_CMD_WALK, slot, out);
@@ -703,8 +706,8 @@ static bool charge(pol *p, const option *o, int t, lazy_map *lm,
             if (!stand_ok(m, x, y, p->speed))
                 continue;
             fray_pos q = {(int16_t)x, (int16_t)y};
-            if (fray_grid_count(from, q) < 2 ||
-                !fray_grid_within(fp_at(p, q), tf, o->reach))
+            if (fa_count(p->s, from, q) < 2 ||
+                !fa_within(p->s, fp_at(p, q), tf, o->reach))
                 continue;
             int c = m->cost[y][x];
             int d2 = (x - from.x) * (x - from.x) + (y - from.y) * (y - from.y);
@@ -714,7 +717,7 @@ static bool charge(pol *p, const option *o, int t, lazy_map *lm,
                 at = q;
             }
         }
-    if (best < 2 || best > p->speed || fray_grid_count(from, at) != best ||
+    if (best < 2 || best > p->speed || fa_count(p->s, from, at) != best ||
         !attack_from(p, o, fp_at(p, at), t))
         return false;
     if (!move_cmd(p, m, at, FA_CMD_CHARGE, FA_ACT_STANDARD, out))
@@ -722,7 +725,7 @@ static bool charge(pol *p, const option *o, int t, lazy_map *lm,
     /* "directly": every step brings it closer to that square */
     fray_pos prev = from;
     for (int i = 0; i < out->n_path; i++) {
-        if (fray_grid_count(out->path[i], at) >= fray_grid_count(prev, at))
+        if (fa_count(p->s, out->path[i], at) >= fa_count(p->s, prev, at))
             return false;
         prev = out->path[i];
     }
@@ -854,7 +857,7 @@ static bool stand_up(pol *p, fa_command *out) {
     bool occupied = false;
     for (int j = 0; j < p->st->n && !occupied; j++)
         if (j != p->who && !fa_has(&p->st->c[j], FA_C_DEAD) &&
-            fray_grid_range(p->me->fp, p->st->c[j].fp) == 0)
+            fa_range(p->s, p->me->fp, p->st->c[j].fp) == 0)
             occupied = true;
     cmd_init(p, out, FA_CMD_STAND, slot);
     if (!occupied)
@@ -930,12 +933,37 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
 
     /* Cautious and bloodied: step away, then total defense. */
     if (p.tactics == FA_TACTICS_CAUTIOUS && bloodied(&p)) {
+        /* (alloy-space) a teleport power away from the enemies next to it
+         * first: it provokes nothing (004:459) */
+        for (int k = 0; k < p.sb->n_powers && adjacent_enemy_at(&p, p.me->fp); k++) {
+            const fa_power *pw = &p.sb->powers[k];
+            int ts = slot_for(&p, (fa_action_type)pw->action);
+            fray_pos to;
+            if (pw->teleport <= 0 || ts < 0 ||
+                (pw->usage != FA_AT_WILL && ((p.me->powers_used >> k) & 1u)) ||
+                !fa_teleport_away(s, st, who, k, &to))
+                continue;
+            cmd_init(&p, out, FA_CMD_ATTACK, ts);
+            out->power = (int8_t)k;
+            out->origin = to;
+            return FRAY_OK;
+        }
         if (adjacent_enemy_at(&p, p.me->fp) &&
             shift_to(&p, away_from_enemies, -1, out))
             return FRAY_OK;
         if (slot_for(&p, FA_ACT_STANDARD) >= 0 &&
             !fa_has(p.me, FA_C_TOTAL_DEFENSE)) {
             cmd_init(&p, out, FA_CMD_TOTAL_DEFENSE, FA_ACT_STANDARD);
+            return FRAY_OK;
+        }
+        /* (alloy-space) the move left, no enemy next to it: a readied
+         * retreat, a walk away when an enemy comes adjacent (004:655). */
+        int ms = slot_for(&p, FA_ACT_MOVE);
+        if (ms >= 0 && !adjacent_enemy_at(&p, p.me->fp) && !fa_has(p.me, FA_C_READY) &&
+            fa_move_allowance(s, st, who, FA_CMD_WALK) > 0) {
+            cmd_init(&p, out, FA_CMD_READY, ms);
+            out->ready.trigger = FA_TRIG_MOVES_ADJACENT;
+            out->ready.kind = FA_CMD_WALK;
             return FRAY_OK;
         }
         cmd_init(&p, out, FA_CMD_END_TURN, -1);

@@ -385,7 +385,12 @@ static void put_fact(fray__text *t, const fa_setup *s, const fa_event *ev,
         break;
     case FA_FACT_ACTION: {
         int slot = (int)v[1];
-        fray__text_f(t, "%s: %s (%s).", who, fa_cmd_title((int)v[0]),
+        const char *title = fa_cmd_title((int)v[0]);
+        /* (alloy-space) a teleport power is no attack: its name */
+        if (ev && v[0] == FA_CMD_ATTACK && ev->cmd.actor == f->who && f->who >= 0 &&
+            fa_is_teleport(s, f->who, ev->cmd.power))
+            title = s->sb[s->c[f->who].sb].powers[ev->cmd.power].name;
+        fray__text_f(t, "%s: %s (%s).", who, title,
                      slot >= 0 && slot <= FA_ACT_NONE ? slot_names[slot] : "?");
         break;
     }
@@ -529,8 +534,18 @@ static void put_fact(fray__text *t, const fa_setup *s, const fa_event *ev,
                          tgt);
         break;
     case FA_FACT_PUSH:
-        fray__text_f(t, "%s pushes %s to %d,%d.", who, tgt, (int)v[0],
-                     (int)v[1]);
+        if (v[2] == FA_FORCED_TELEPORT)   /* (alloy-space) */
+            fray__text_f(t, "%s teleports %d feet to %d,%d.", who, (int)v[3] * 5,
+                         (int)v[0], (int)v[1]);
+        else if (v[3] > 0 && v[2] >= FA_FORCED_PUSH && v[2] <= FA_FORCED_SLIDE)
+            fray__text_f(t, "%s %s %s %d square%s to %d,%d%s.", who,
+                         v[2] == FA_FORCED_PULL ? "pulls"
+                         : v[2] == FA_FORCED_SLIDE ? "slides" : "pushes",
+                         tgt, (int)v[3], v[3] == 1 ? "" : "s", (int)v[0], (int)v[1],
+                         v[4] > v[3] ? " (something stops it there)" : "");
+        else
+            fray__text_f(t, "%s pushes %s to %d,%d.", who, tgt, (int)v[0],
+                         (int)v[1]);
         break;
     case FA_FACT_AMMO:
         fray__text_f(t, "%s spends %d round%s of ammunition (%d left).", who,
@@ -562,7 +577,8 @@ static void put_fact(fray__text *t, const fa_setup *s, const fa_event *ev,
             "the ally already has four aiders",
             "there is no creature in the area",
             "there is no line of effect (total cover)",
-            "the target is out of reach or range"};
+            "the target is out of reach or range",
+            "a snared creature cannot be moved by force"};
         int k = (int)v[0] - FA_NOTE_NO_ROOM;
         if (k >= 0 && k < (int)(sizeof notes / sizeof notes[0]))
             fray__text_f(t, "%s's action has no effect: %s.", who, notes[k]);
@@ -628,6 +644,14 @@ static void put_command(fray__text *t, const fa_setup *s, const fa_command *c) {
     }
     if (c->kind == FA_CMD_NEXT) {
         fray__text_s(t, "Next turn");
+        return;
+    }
+    if (c->kind == FA_CMD_ATTACK && c->actor >= 0 && c->actor < s->n &&
+        fa_is_teleport(s, c->actor, c->power)) {
+        /* (alloy-space) "Hale: Blink to 5,4": a teleport is no attack */
+        fray__text_f(t, "%s: %s to %d,%d", who_name(s, c->actor),
+                     s->sb[s->c[c->actor].sb].powers[c->power].name, c->origin.x,
+                     c->origin.y);
         return;
     }
     const char *title = fa_cmd_title(c->kind);
@@ -950,6 +974,19 @@ size_t fa_draw_map(const fa_setup *s, const fa_state *st, char *buf,
     }
     if (st->n_floor > 0)
         fray__text_s(&t, ")\n");
+    /* (alloy-space) the narrow squares, while only a squeeze enters them */
+    if (s->opt.narrow == FA_NARROW_SQUEEZE && fray_area_count(&s->narrow) > 0) {
+        fray__text_s(&t, "  Narrow (a squeeze to enter):");
+        int cur = 0, told = 0;
+        fray_pos p;
+        while (fray_area_next(&s->narrow, &cur, &p) && told < 24) {
+            fray__text_f(&t, " %d,%d", p.x, p.y);
+            told++;
+        }
+        if (fray_area_count(&s->narrow) > told)
+            fray__text_f(&t, " and %d more", fray_area_count(&s->narrow) - told);
+        fray__text_s(&t, ".\n");
+    }
     return t.len;
 }
 

@@ -268,7 +268,7 @@ void fa_grapple_upkeep(fa_run *r) {
                      !fa_has(c, FA_C_DAZED) && !fa_has(c, FA_C_STUNNED) &&
                      !fa_has(c, FA_C_SURPRISED) && !fa_has(c, FA_C_UNCONSCIOUS) &&
                      !fa_has(c, FA_C_HELPLESS) && !fa_has(&st->c[t], FA_C_DEAD) &&
-                     fray_grid_within(c->fp, st->c[t].fp, reach);
+                     fa_within(s, c->fp, st->c[t].fp, reach);
         if (!holds)
             fa_end_grapple(r, g);
     }
