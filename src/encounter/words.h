@@ -45,4 +45,37 @@ static inline bool fray__words_next(fray__words *w) {
     return true;
 }
 
+/* The list "aldric, black-knight" of n names (name(ctx, i)) in buf, for
+ * a refusal that says what it would take ("expected a combatant's id
+ * (aldric, black-knight)"); cut with ", ..." when it does not fit. */
+static inline void fray__words_join(char *buf, size_t size,
+                                    const char *(*name)(const void *ctx, int i),
+                                    const void *ctx, int n) {
+    if (!size)
+        return;
+    buf[0] = '\0';
+    size_t len = 0;
+    for (int i = 0; i < n; i++) {
+        const char *w = name(ctx, i);
+        size_t wl = 0;
+        while (w[wl])
+            wl++;
+        const char *sep = i ? ", " : "";
+        size_t need = (i ? 2 : 0) + wl;
+        /* room for this one and, if more follow, for ", ..." */
+        if (len + need + (i + 1 < n ? 5 : 0) + 1 > size) {
+            const char *more = i ? ", ..." : "...";
+            for (size_t k = 0; more[k] && len + 1 < size; k++)
+                buf[len++] = more[k];
+            buf[len] = '\0';
+            return;
+        }
+        for (size_t k = 0; sep[k]; k++)
+            buf[len++] = sep[k];
+        for (size_t k = 0; k < wl; k++)
+            buf[len++] = w[k];
+        buf[len] = '\0';
+    }
+}
+
 #endif

@@ -201,6 +201,9 @@ Test(towers_fight, bad_command_names_the_token) {
     cr_assert_eq(fray_towers_fight_command(a, "zed attack aldric", NULL, 0, &d),
                  FRAY_ERR_PARSE);
     cr_assert_eq(d.column, 1);
+    /* Issue 13: "an unknown id is an error that lists the ids". */
+    cr_assert(strstr(d.message, "(aldric, black-knight)") != NULL, "%s",
+              d.message);
     fray_towers_fight_free(a);
     fray_towers_setup_free(s);
 }

@@ -76,6 +76,10 @@ static bool same_name(const char *name, const char *tok) {
     return *name == *tok;
 }
 
+static const char *id_of(const void *ctx, int i) {
+    return ((const fa_setup *)ctx)->c[i].id;
+}
+
 static fray_status lex_error(const lexer *lx, fray_diag *diag,
                              const char *what, const char *hint) {
     if (diag)
@@ -759,8 +763,15 @@ fray_status fa_parse(const fa_setup *s, const fa_state *st, const char *text,
     int actor = find_combatant(s, lx.tok);
     if (actor < 0) {
         const char *hint = near_combatant(s, lx.tok);
-        return lex_error(&lx, diag, "expected a combatant's id or name, or "
-                         "'next'", hint);
+        if (hint)
+            return lex_error(&lx, diag, "expected a combatant's id or name, "
+                             "or 'next'", hint);
+        /* No near miss: the ids it could have been. */
+        char ids[160], msg[256];
+        fray__words_join(ids, sizeof ids, id_of, s, s->n);
+        snprintf(msg, sizeof msg, "expected a combatant's id (%s) or 'next'",
+                 ids);
+        return lex_error(&lx, diag, msg, NULL);
     }
     cmd->actor = (int8_t)actor;
     if (!lex_next(&lx))

@@ -813,6 +813,20 @@ static fray_status lex_error(lexer *lx, fray_diag *diag, const char *what) {
     return FRAY_ERR_PARSE;
 }
 
+static const char *id_of(const void *ctx, int i) {
+    return ((const ft_setup *)ctx)->c[i].id;
+}
+
+/* lex_error for a word that is no combatant: the ids it could have been
+ * (issue 13: "an unknown id is an error that lists the ids"). */
+static fray_status who_error(lexer *lx, const ft_setup *s, fray_diag *diag,
+                             const char *what) {
+    char ids[160], msg[256];
+    fray__words_join(ids, sizeof ids, id_of, s, s->n_combatants);
+    snprintf(msg, sizeof msg, "%s (%s)", what, ids);
+    return lex_error(lx, diag, msg);
+}
+
 static bool parse_pos(const char *tok, fray_pos *out) {
     int x, y;
     char tail;
@@ -940,7 +954,7 @@ static fray_status parse_command(const ft_setup *s, const char *text,
     }
     int actor = find_combatant(s, lx.tok);
     if (actor < 0)
-        return lex_error(&lx, diag, "expected a combatant's id");
+        return who_error(&lx, s, diag, "expected a combatant's id");
     cmd->actor = (int8_t)actor;
     const ft_statblock *sb = &s->c[actor].sb;
     if (!lex_next(&lx))
@@ -1000,7 +1014,7 @@ static fray_status parse_command(const ft_setup *s, const char *text,
                                                              : 0);
         } else if (same_word(lx.tok, "for") || same_word(lx.tok, "helping")) {
             if (!lex_next(&lx) || (v = find_combatant(s, lx.tok)) < 0)
-                return lex_error(&lx, diag, "expected the ally's id");
+                return who_error(&lx, s, diag, "expected the ally's id");
             cmd->ally = (int8_t)v;
         } else if (same_word(lx.tok, "cost")) {
             if (!lex_next(&lx) || !parse_int(lx.tok, 0, 100, &v))
@@ -1032,7 +1046,7 @@ static fray_status parse_command(const ft_setup *s, const char *text,
         } else if (same_word(lx.tok, "before") || same_word(lx.tok, "after")) {
             cmd->hold_after = same_word(lx.tok, "after");
             if (!lex_next(&lx) || (v = find_combatant(s, lx.tok)) < 0)
-                return lex_error(&lx, diag, "expected a combatant's id");
+                return who_error(&lx, s, diag, "expected a combatant's id");
             cmd->hold_who = (int8_t)v;
         } else if (parse_pos(lx.tok, &p)) {
             cmd->dest = p;

@@ -1,0 +1,27 @@
+/*
+ * test_words.c - the table's command words (src/encounter/words.h): the
+ * list of ids a refusal names, cut to fit.
+ */
+#include <criterion/criterion.h>
+
+#include <string.h>
+
+#include "words.h"
+
+static const char *name_of(const void *ctx, int i) {
+    return ((const char *const *)ctx)[i];
+}
+
+Test(words, join_lists_and_cuts_to_fit) {
+    const char *ids[] = {"aldric", "black-knight", "bandit-1", "bandit-2"};
+    char buf[64];
+    fray__words_join(buf, sizeof buf, name_of, ids, 2);
+    cr_assert_str_eq(buf, "aldric, black-knight");
+    fray__words_join(buf, 30, name_of, ids, 4);
+    cr_assert_str_eq(buf, "aldric, black-knight, ...");
+    cr_assert_lt(strlen(buf), 30);
+    fray__words_join(buf, 6, name_of, ids, 4);
+    cr_assert_str_eq(buf, "...");
+    fray__words_join(buf, sizeof buf, name_of, ids, 0);
+    cr_assert_str_eq(buf, "");
+}
