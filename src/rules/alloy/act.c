@@ -361,6 +361,7 @@ static fa_action_type type_of(const fa_setup *s, int who, int kind,
     case FA_CMD_TRIP: case FA_CMD_GRAPPLE: case FA_CMD_MOVE_GRAPPLED:
     case FA_CMD_HELD_OBJECT: case FA_CMD_AID: case FA_CMD_SPRAY:
     case FA_CMD_SUPPRESS: case FA_CMD_TOTAL_DEFENSE: case FA_CMD_SECOND_WIND:
+    case FA_CMD_FEINT:
         return FA_ACT_STANDARD;
     case FA_CMD_WALK: case FA_CMD_SQUEEZE: case FA_CMD_SHIFT:
     case FA_CMD_RUN: case FA_CMD_CRAWL: case FA_CMD_STAND: case FA_CMD_ESCAPE:
@@ -382,6 +383,8 @@ static fa_action_type cmd_type(const fa_setup *s, const fa_command *cmd) {
         return type_of(s, cmd->actor, cmd->ready.kind, cmd->ready.power);
     if (cmd->kind == FA_CMD_SQUEEZE && cmd->n_path == 0)
         return FA_ACT_FREE; /* ending a squeeze (004:717) */
+    if (cmd->kind == FA_CMD_SKILL)
+        return fa_skill_action_type(cmd); /* standard or move (004:313, 325) */
     return type_of(s, cmd->actor, cmd->kind, cmd->power);
 }
 
@@ -736,6 +739,8 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
     const fa_statblock *sb = sb_of(s, who);
     fray_status ok = FRAY_OK;
     int a = 0;
+    if (cmd->kind == FA_CMD_FEINT || cmd->kind == FA_CMD_SKILL || fa_aid_is_check(cmd))
+        return fa_skill_check_cmd(s, st, cmd, why, ws); /* skills.c */
     switch (cmd->kind) {
     case FA_CMD_ATTACK: case FA_CMD_COUP: case FA_CMD_BULL_RUSH:
     case FA_CMD_TRIP: case FA_CMD_GRAPPLE: case FA_CMD_HELD_OBJECT:
@@ -1301,6 +1306,20 @@ static void do_action(fa_run *r, const fa_command *cmd) {
     int who = cmd->actor;
     fa_cstate *c = &st->c[who];
     const fa_statblock *sb = sb_of(s, who);
+    if (cmd->kind == FA_CMD_FEINT || cmd->kind == FA_CMD_SKILL || fa_aid_is_check(cmd)) {
+        /* skills.c; Use a Skill provokes (004:313, 325; option skill_provokes). */
+        if (fa_skill_provokes(s, cmd)) {
+            if (fa_provoke(r, who, cmd->kind) != FRAY_OK)
+                return;
+            if (!fa_can_act(st, who)) {
+                fa_fact_add(r, FA_FACT_NO_EFFECT, who, -1, 0, 0, 0, 0);
+                return;
+            }
+        }
+        if (fa_skill_apply(r, cmd) != FRAY_OK)
+            fail(r, r->failed != FRAY_OK ? r->failed : FRAY_ERR_INVALID);
+        return;
+    }
     switch (cmd->kind) {
     case FA_CMD_ATTACK: case FA_CMD_COUP: case FA_CMD_BULL_RUSH:
     case FA_CMD_TRIP: case FA_CMD_GRAPPLE: case FA_CMD_HELD_OBJECT:
@@ -1404,10 +1423,14 @@ static void do_action(fa_run *r, const fa_command *cmd) {
         /* 004:599: Acrobatics vs Reflex or Athletics vs Fortitude; the
          * better unless the command names one. */
         int acro = sb->skill[FA_SKILL_ACROBATICS], ath = sb->skill[FA_SKILL_ATHLETICS];
+        /* Aid Another on the check (004:429, skills.c): counted in. */
+        acro += fa_skill_aid_peek(c, FA_SKILL_ACROBATICS);
+        ath += fa_skill_aid_peek(c, FA_SKILL_ATHLETICS);
         int ref = fa_defense_value(s, st, from, FA_DEF_REFLEX, who, false);
         int fort = fa_defense_value(s, st, from, FA_DEF_FORTITUDE, who, false);
         bool use_acro = cmd->option == FA_SKILL_ACROBATICS ||
                         (cmd->option != FA_SKILL_ATHLETICS && acro - ref >= ath - fort);
+        fa_skill_aid_take(r, who, use_acro ? FA_SKILL_ACROBATICS : FA_SKILL_ATHLETICS);
         bool ok = use_acro ? fa_check_vs(r, who, acro, ref) : fa_check_vs(r, who, ath, fort);
         if (r->failed != FRAY_OK)
             return;
@@ -1501,7 +1524,7 @@ fray_status fa_apply(fa_run *r, const fa_command *cmd) {
     fa_fact_add(r, FA_FACT_ACTION, who, cmd->n_targets > 0 ? cmd->targets[0] : -1,
                 cmd->kind, (int32_t)paid, 0, 0);
     do_action(r, cmd);
-    if (r->failed == FRAY_OK && attack_kind(cmd->kind))
+    if (r->failed == FRAY_OK && attack_kind(cmd->kind) && !fa_aid_is_check(cmd))
         ready_after(r, who, FA_TRIG_ATTACKS, before);
     if (r->failed == FRAY_OK)
         fa_grapple_upkeep(r);

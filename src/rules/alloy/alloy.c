@@ -16,7 +16,7 @@
 #include "jread.h"
 #include "ruleset.h"
 
-_Static_assert((int)FA_CMD_KINDS - (int)FA_CMD_ATTACK == (int)FRAY_SIM_ACTION_KINDS,
+_Static_assert((int)FA_CMD_KINDS - (int)FA_CMD_ATTACK <= (int)FRAY_SIM_ACTION_KINDS,
                "the counts hold every kind of Alloy action (action kind k is "
                "fa_cmd_kind k + FA_CMD_ATTACK)");
 _Static_assert((int)FRAY_SIM_MAX_COMBATANTS >= (int)FA_MAX_COMBATANTS,
@@ -660,7 +660,8 @@ static bool same_c(const fa_cstate *a, const fa_cstate *b) {
         a->ready.trigger != b->ready.trigger || a->ready.who != b->ready.who ||
         a->ready.kind != b->ready.kind || a->ready.power != b->ready.power ||
         a->ready.target != b->ready.target ||
-        a->extra_standard != b->extra_standard || a->acted != b->acted)
+        a->extra_standard != b->extra_standard || a->acted != b->acted ||
+        a->death_fails != b->death_fails || a->away != b->away)
         return false;
     for (int k = 0; k < FA_SB_WEAPONS; k++)
         if (a->ammo[k] != b->ammo[k] || a->spare[k] != b->spare[k])
@@ -872,7 +873,7 @@ static void rs_count(const void *rfight, fray_sim_counts *c) {
 }
 
 static const char *rs_action_name(int kind) {
-    return kind >= 0 && kind < FRAY_SIM_ACTION_KINDS
+    return kind >= 0 && kind < FA_CMD_KINDS - FA_CMD_ATTACK
                ? fa_cmd_title(kind + FA_CMD_ATTACK)
                : NULL;
 }

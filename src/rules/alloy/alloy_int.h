@@ -145,6 +145,10 @@ typedef enum fa_cond_kind {
     FA_C_GRANTS_BS,        /* grants battle superiority (a power's effect) */
     FA_C_READY,            /* a readied action is waiting (fa_cstate.ready) */
     FA_C_DELAYING,         /* delaying its turn (004:565-579) */
+    /* (added by alloy-skills) */
+    FA_C_FEINTED,          /* a feint worked: battle superiority on its next attack on
+                              `other` until the end of its next turn (004:307, skills.c) */
+    FA_C_AID_CHECK,        /* +value to the bearer's next check of skill `other` (004:429) */
     FA_COND_KINDS
 } fa_cond_kind;
 
@@ -240,6 +244,8 @@ typedef struct fa_combatant_def {
     bool aware;                /* false: Surprised in the surprise round */
     int8_t wield;              /* the weapon slot in hand at the start */
     uint8_t tactics;           /* fa_tactics (the block's unless the encounter says) */
+    /* (added by alloy-skills) */
+    int16_t joins;             /* 0: there from the start; N: joins at the start of round N (004:241) */
 } fa_combatant_def;
 
 /* Every ruling of docs/rules/alloy.md, each an option (encounter
@@ -259,7 +265,12 @@ typedef struct fa_options {
     int8_t creature_cover;     /* 2: cover from creatures in the way (-2) */
     uint8_t init_ties;         /* FA_TIES_RANDOM (a die) | FA_TIES_LISTED */
     uint8_t surprise_action;   /* FA_SURPRISE_STANDARD_OR_MOVE */
+    /* (added by alloy-skills) */
+    uint8_t feint_against;     /* FA_FEINT_WILL (default) | FA_FEINT_NOTICE */
+    bool skill_provokes;       /* true: Use a Skill provokes from threatening enemies */
 } fa_options;
+
+enum { FA_FEINT_WILL, FA_FEINT_NOTICE };
 
 enum { FA_DYING_STABLE, FA_DYING_DEATH_SAVES };
 enum { FA_TIES_RANDOM, FA_TIES_LISTED };
@@ -341,6 +352,9 @@ typedef struct fa_cstate {
     fa_ready ready;
     int8_t extra_standard;     /* standard actions bought with action points, left this turn */
     uint8_t acted;             /* bit (1u << fa_action_type) of each action type taken this turn */
+    /* (added by alloy-skills) */
+    int8_t death_fails;        /* failed death saves while dying (option dying: death-saves) */
+    bool away;                 /* not yet in the battle (joins: N): off the map, not in the order */
 } fa_cstate;
 
 enum {
@@ -401,10 +415,18 @@ typedef enum fa_cmd_kind {
     FA_CMD_SPEND_AP, FA_CMD_END_GRAB, FA_CMD_READY, FA_CMD_DELAY,
     FA_CMD_RESUME,         /* a delaying combatant takes its turn now */
     FA_CMD_END_TURN,       /* ends its actions (the rest are lost) */
+    /* (added by alloy-skills, skills.c) */
+    FA_CMD_FEINT,          /* standard: Bluff against targets[0] (004:307) */
+    FA_CMD_SKILL,          /* use a skill: option = fa_skill | FA_SKILL_AS_MOVE (004:313, 325) */
     FA_CMD_KINDS
 } fa_cmd_kind;
 
 enum { FA_AID_ATTACK, FA_AID_DEFENSE };
+/* (added by alloy-skills) FA_CMD_AID on a check (004:429): option
+ * FA_AID_CHECK + the fa_skill aided, targets[0] the adjacent ally. */
+enum { FA_AID_CHECK = 2 };
+/* FA_CMD_SKILL's option: the skill, | FA_SKILL_AS_MOVE for a move action. */
+enum { FA_SKILL_AS_MOVE = 16 };
 
 typedef struct fa_command {
     uint8_t kind;              /* fa_cmd_kind */
@@ -495,6 +517,14 @@ typedef enum fa_fact_kind {
                               attack hits the covering creature, v3 1 if it chose to take the
                               hit; the one struck takes the damage */
     FA_FACT_DROP,          /* target drops the weapon in its hand (slot v0) in its space */
+    /* (added by alloy-skills) */
+    FA_FACT_SKILL,         /* who makes a skill check (against target, -1 none): v0 d20,
+                              v1 bonus, v2 total, v3 the number to reach (0: none), v4
+                              success (0/1), v5 the skill (fa_skill) */
+    FA_FACT_DEATH_SAVE,    /* who, dying: v0 d20, v1 needed, v2 0 failed / 1 saved / 2 a 20:
+                              wakes, v3 failures so far */
+    FA_FACT_JOIN,          /* who joins the battle: v0 d20, v1 modifier, v2 total, v3 place */
+    FA_FACT_CHOSEN,        /* who is dominated: target (the dominator) chose its action */
     FA_FACT_KINDS
 } fa_fact_kind;
 
@@ -928,5 +958,34 @@ fray_status fa_duel_setup(const char *path_a, const char *name_a,
                           const fray_allocator *alloc, void **out,
                           fray_diag *diag);
 
+/* ---- Skills, death saves, joining (skills.c, added by alloy-skills) -------------- */
+
+/* The action type of FA_CMD_SKILL (standard, or move with FA_SKILL_AS_MOVE). */
+fa_action_type fa_skill_action_type(const fa_command *cmd);
+/* true for FA_CMD_AID aiding a check (option >= FA_AID_CHECK). */
+bool fa_aid_is_check(const fa_command *cmd);
+/* The rules of FA_CMD_FEINT, FA_CMD_SKILL and an aid on a check (act.c's
+ * check_action calls it for them): FRAY_ERR_INVALID with why. */
+fray_status fa_skill_check_cmd(const fa_setup *s, const fa_state *st,
+                               const fa_command *cmd, char *why, size_t why_size);
+/* Applies them (the action is paid for; act.c has provoked when it does). */
+fray_status fa_skill_apply(fa_run *r, const fa_command *cmd);
+/* true when the command provokes from threatening enemies (Use a Skill,
+ * option skill_provokes). */
+bool fa_skill_provokes(const fa_setup *s, const fa_command *cmd);
+/* A skill check of who: d20 + the block's skill + aid on that skill (the
+ * aid is used up) against dc (0: none); FA_FACT_SKILL told; the success. */
+bool fa_skill_roll(fa_run *r, int who, int skill, int target, int dc);
+/* The aid bonus on who's next check of skill, used up (FA_C_AID_CHECK). */
+int fa_skill_aid_take(fa_run *r, int who, int skill);
+/* The same, only looked at. */
+int fa_skill_aid_peek(const fa_cstate *c, int skill);
+/* End of a dying combatant's turn with option dying: death-saves: the
+ * death save (three failures: dead; a 20: a surge's hit points and it
+ * wakes). */
+fray_status fa_death_save(fa_run *r, int who);
+/* The start of round st->round: those whose joins is that round roll
+ * initiative and enter the order (004:241). */
+fray_status fa_join_round(fa_run *r);
 
 #endif

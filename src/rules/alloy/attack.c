@@ -493,8 +493,8 @@ void fa_attack_mods(const fa_setup *s, const fa_state *st, int who,
         add_mod(out, FA_MOD_CHARGE, 1);
 
     /* Battle superiority: one state, +2 once (L7.15). */
-    if (grants_bs(t, melee))
-        add_mod(out, FA_MOD_BATTLE_SUPERIORITY, 2);
+    if (grants_bs(t, melee) || fa_cond_find(a, FA_C_FEINTED, target))
+        add_mod(out, FA_MOD_BATTLE_SUPERIORITY, 2);   /* a feint too (skills.c, 004:307) */
     else if (!line->area && flanking(s, st, who, target))
         add_mod(out, FA_MOD_FLANKING, 2);
 
@@ -628,6 +628,7 @@ static fray_status power_effects(fa_run *r, int who, int target,
 static void aid_used(fa_run *r, int who, int target) {
     fa_cond_remove(r, who, FA_C_AID_ATTACK, target);
     fa_cond_remove(r, target, FA_C_AID_DEFENSE, who);
+    fa_cond_remove(r, who, FA_C_FEINTED, target);   /* a feint's next attack (skills.c) */
 }
 
 /* Ammunition: n rounds from the magazine of a counted ranged weapon. */

@@ -67,6 +67,8 @@ static const char *const fact_words[FA_FACT_KINDS] = {
     [FA_FACT_LOST] = "lost",             [FA_FACT_NO_EFFECT] = "no-effect",
     [FA_FACT_OVER] = "over",             [FA_FACT_CHECK] = "check",
     [FA_FACT_COVER_STRUCK] = "cover-struck", [FA_FACT_DROP] = "drop",
+    [FA_FACT_SKILL] = "skill",           [FA_FACT_DEATH_SAVE] = "death-save",
+    [FA_FACT_JOIN] = "join",             [FA_FACT_CHOSEN] = "chosen",
 };
 
 /* How a fact's value is written. */
@@ -118,6 +120,12 @@ static const vfield fact_fields[FA_FACT_KINDS][6] = {
     [FA_FACT_COVER_STRUCK] = {{"aimed_at", T_WHO}, {"defense_value", T_INT},
                               {"hits", T_INT}, {"took", T_INT}},
     [FA_FACT_DROP] = {{"slot", T_INT}},
+    [FA_FACT_SKILL] = {{"d20", T_INT}, {"bonus", T_INT}, {"total", T_INT},
+                       {"needed", T_INT}, {"success", T_INT}, {"skill", T_INT}},
+    [FA_FACT_DEATH_SAVE] = {{"d20", T_INT}, {"needed", T_INT}, {"result", T_INT},
+                            {"failures", T_INT}},
+    [FA_FACT_JOIN] = {{"d20", T_INT}, {"modifier", T_INT}, {"total", T_INT},
+                      {"place", T_INT}},
 };
 
 /* The words of a word type, or NULL (T_CMD, T_COND, T_DEF, T_MOD go

@@ -54,6 +54,8 @@ void fa_options_default(fa_options *o) {
     o->creature_cover = 2;                   /* L7.20 */
     o->init_ties = FA_TIES_RANDOM;           /* L7.23 */
     o->surprise_action = FA_SURPRISE_STANDARD_OR_MOVE; /* L7.2 */
+    o->feint_against = FA_FEINT_WILL;        /* Feint, 004:307 (skills.c) */
+    o->skill_provokes = true;                /* Use a Skill: Yes, 004:313, 325 */
 }
 
 enum { OPT_WORDS, OPT_BOOL, OPT_INT };
@@ -79,6 +81,8 @@ static const opt_def options_table[] = {
     {"creature-cover", OPT_INT, {NULL, NULL, NULL}, 0, 5},
     {"initiative-ties", OPT_WORDS, {"die", "listed", NULL}, 0, 0},
     {"surprise-action", OPT_WORDS, {"standard-or-move", "standard-and-move", NULL}, 0, 0},
+    {"feint-against", OPT_WORDS, {"will", "notice", NULL}, 0, 0},
+    {"skill-provokes", OPT_BOOL, {NULL, NULL, NULL}, 0, 0},
 };
 enum { N_OPTIONS = N_OF(options_table) };
 
@@ -96,6 +100,8 @@ static void option_store(fa_options *o, int which, int v) {
     case 9: o->aid_ranged_provokes = v != 0; break;
     case 10: o->creature_cover = (int8_t)v; break;
     case 11: o->init_ties = (uint8_t)(v ? FA_TIES_LISTED : FA_TIES_RANDOM); break;
+    case 13: o->feint_against = (uint8_t)(v ? FA_FEINT_NOTICE : FA_FEINT_WILL); break;
+    case 14: o->skill_provokes = v != 0; break;
     default: o->surprise_action = (uint8_t)(v ? FA_SURPRISE_STANDARD_AND_MOVE
                                               : FA_SURPRISE_STANDARD_OR_MOVE); break;
     }
@@ -117,14 +123,6 @@ static fray_status option_parse(fa_options *o, int which, const char *text, char
     if (d->type == OPT_WORDS) {
         for (int i = 0; i < 3 && d->words[i]; i++)
             if (yr_ieq(text, d->words[i])) {
-                if (strcmp(d->key, "dying") == 0 && i == FA_DYING_DEATH_SAVES) {
-                    /* Named so that files can say it, refused until the
-                     * engine has it (docs/rules/alloy.md "Dying"). */
-                    snprintf(why, why_size,
-                             "dying: death-saves is not built yet; fray runs "
-                             "dying: stable (no bleeding out)");
-                    return FRAY_ERR_PARSE;
-                }
                 option_store(o, which, i);
                 return FRAY_OK;
             }

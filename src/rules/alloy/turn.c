@@ -345,6 +345,9 @@ static void turn_end(fa_run *r, int who) {
     saves(r, who);
     if (r->failed != FRAY_OK)
         return;
+    /* Option dying: death-saves (skills.c): a dying combatant's death save. */
+    if (fa_has(c, FA_C_DYING) && fa_death_save(r, who) != FRAY_OK)
+        return;
     if (!(c->flags & FA_F_SUSTAINED)) {
         /* L7.17: a grapple not sustained this turn ends. */
         if (c->grappling >= 0)

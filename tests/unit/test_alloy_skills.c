@@ -1,0 +1,450 @@
+/*
+ * test_alloy_skills.c - skills.c: Feint (004:307), Use a Skill (004:313,
+ * 325, 753-759), Aid Another on a check (004:429-430), death saves
+ * (option dying: death-saves, L7.8), joining a battle under way (004:241),
+ * Dominated's dominator choosing (004:946-949). Each test names the seed
+ * lines or the ruling it checks (docs/rules/alloy.md; rulings-alloy-skills).
+ *
+ * The engine is the real one (attack.c, damage.c): no stand-ins.
+ */
+#include "alloy_fixture.h"
+
+enum { TONY, ANA, ORC, ORC2 };
+
+/* Tony (Bluff +5, Notice +3, Athletics +4) and Ana on side 0, an orc (Will
+ * 15, Notice +3) adjacent to Tony on side 1; swords for all; Tony acts
+ * first (initiative 20, 15, 10). With `second_orc` another orc stands
+ * adjacent to Tony too (initiative 5). */
+static fixture *arena(bool second_orc) {
+    fixture *f = af_new(12, 12);
+    int sword = af_weapon(f, "sword", FA_WK_MELEE, 8, 1, 0);
+    int hero = af_block(f, "hero", 6, 0, 20);
+    int orc = af_block(f, "orc", 6, 0, 20);
+    af_give(f, hero, sword, -1);
+    af_give(f, orc, sword, -1);
+    f->s.sb[hero].skill[FA_SKILL_BLUFF] = 5;
+    f->s.sb[hero].skill[FA_SKILL_NOTICE] = 3;
+    f->s.sb[hero].skill[FA_SKILL_ATHLETICS] = 4;
+    f->s.sb[orc].skill[FA_SKILL_NOTICE] = 3;
+    f->s.opt.skill_provokes = true;       /* fa_options_default's */
+    af_add(f, "Tony", hero, 0, 2, 2);
+    af_add(f, "Ana", hero, 0, 2, 3);
+    af_add(f, "orc", orc, 1, 3, 2);
+    if (second_orc)
+        af_add(f, "orc2", orc, 1, 1, 2);
+    for (int i = 0; i < f->s.n; i++)
+        f->s.c[i].wield = 0;
+    af_start(f);
+    if (second_orc)
+        cr_assert_eq(af_begin(f, (int[]){20, 15, 10, 5}, 4), FRAY_OK);
+    else
+        cr_assert_eq(af_begin(f, (int[]){20, 15, 10}, 3), FRAY_OK);
+    cr_assert_eq(af_next(f), FRAY_OK);
+    cr_assert_eq(f->st.cur, TONY);
+    return f;
+}
+
+/* The table's words -> a command (parse.c). */
+static fa_command words(fixture *f, const char *text) {
+    fa_command c;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fa_parse(&f->s, &f->st, text, &c, &d), FRAY_OK, "%s: %s", text,
+                 d.message);
+    return c;
+}
+
+static fray_status say(fixture *f, const char *text, const int *dice, int n) {
+    fa_command c = words(f, text);
+    fray_status rc = af_do_dice(f, &c, dice, n);
+    f->ev.cmd = c;      /* for the narration */
+    f->ev.round = f->st.round;
+    return rc;
+}
+
+/* Every modifier of who's melee basic attack on target now. */
+static fa_mods mods_of(fixture *f, int who, int target) {
+    fa_attack_line line = fa_attack_line_of(&f->s, &f->st, who, -1, -1, true);
+    fa_mods m;
+    fa_attack_mods(&f->s, &f->st, who, target, &line, false, f->st.c[who].fp.at, &m);
+    return m;
+}
+
+static bool has_mod(const fa_mods *m, int reason) {
+    for (int i = 0; i < m->n; i++)
+        if (m->m[i].reason == reason)
+            return true;
+    return false;
+}
+
+/* ---- Feint (004:307) ---------------------------------------------------------- */
+
+/* 004:307 Feint, ruling feint-against: will: Bluff (d20 + 5) against Will
+ * 15; a success gives battle superiority (+2) on the next attack on that
+ * target, used up by it. */
+Test(alloy_skills, feint_bluff_vs_will_gives_battle_superiority_004_307) {
+    fixture *f = arena(false);
+    cr_assert_not(has_mod((fa_mods[]){mods_of(f, TONY, ORC)}, FA_MOD_BATTLE_SUPERIORITY));
+    cr_assert_eq(say(f, "tony feint orc", (int[]){10}, 1), FRAY_OK, "%s", f->why);
+    const fa_fact *k = af_fact(f, FA_FACT_SKILL, TONY);
+    cr_assert_not_null(k);
+    cr_assert_eq(k->target, ORC);
+    cr_assert_eq(k->v[0], 10);
+    cr_assert_eq(k->v[1], 5);
+    cr_assert_eq(k->v[2], 15);
+    cr_assert_eq(k->v[3], 15, "the orc's Will");
+    cr_assert_eq(k->v[4], 1);
+    cr_assert_eq(k->v[5], FA_SKILL_BLUFF);
+    cr_assert_not_null(fa_cond_find(&f->st.c[TONY], FA_C_FEINTED, ORC));
+    fa_mods m = mods_of(f, TONY, ORC);
+    cr_assert(has_mod(&m, FA_MOD_BATTLE_SUPERIORITY));
+    /* Its standard action is spent: the attack comes next turn. */
+    cr_assert_not(f->st.c[TONY].slots & FA_SLOT_STANDARD);
+    fa_command end = af_cmd(FA_CMD_END_TURN, TONY);
+    cr_assert_eq(af_do(f, &end), FRAY_OK);
+    cr_assert_eq(af_next(f), FRAY_OK);
+    if (f->st.cur >= 0 && f->st.cur != TONY) {
+        fa_command e = af_cmd(FA_CMD_END_TURN, f->st.cur);
+        cr_assert_eq(af_do(f, &e), FRAY_OK);
+    }
+    for (int i = 0; i < 3 && f->st.cur != TONY; i++) {
+        cr_assert_eq(af_next(f), FRAY_OK);
+        if (f->st.cur >= 0 && f->st.cur != TONY) {
+            fa_command e = af_cmd(FA_CMD_END_TURN, f->st.cur);
+            cr_assert_eq(af_do(f, &e), FRAY_OK);
+        }
+    }
+    cr_assert_eq(f->st.cur, TONY);
+    cr_assert_not_null(fa_cond_find(&f->st.c[TONY], FA_C_FEINTED, ORC),
+                       "it lasts to the end of Tony's next turn");
+    /* The attack: battle superiority told, then the feint is used up. */
+    cr_assert_eq(say(f, "tony attack orc", (int[]){2, 3}, 2), FRAY_OK, "%s", f->why);
+    bool told = false;
+    for (int i = 0; i < f->ev.n_facts; i++)
+        told |= f->ev.facts[i].kind == FA_FACT_MODIFIER &&
+                f->ev.facts[i].v[0] == FA_MOD_BATTLE_SUPERIORITY;
+    cr_assert(told, "the attack has battle superiority from the feint");
+    cr_assert_null(fa_cond_find(&f->st.c[TONY], FA_C_FEINTED, ORC));
+    free(f);
+}
+
+/* 004:307: a failed Bluff check gives nothing. */
+Test(alloy_skills, feint_failed_gives_nothing_004_307) {
+    fixture *f = arena(false);
+    cr_assert_eq(say(f, "tony feint orc", (int[]){9}, 1), FRAY_OK, "%s", f->why);
+    cr_assert_eq(af_fact(f, FA_FACT_SKILL, TONY)->v[4], 0);
+    cr_assert_null(fa_cond_find(&f->st.c[TONY], FA_C_FEINTED, -1));
+    free(f);
+}
+
+/* Ruling feint-against: notice: 10 + the target's Notice (13) instead of
+ * its Will (15): 8 + 5 = 13 succeeds here and fails with will. */
+Test(alloy_skills, feint_against_notice_option) {
+    fixture *f = arena(false);
+    f->s.opt.feint_against = FA_FEINT_NOTICE;
+    cr_assert_eq(say(f, "tony feint orc", (int[]){8}, 1), FRAY_OK, "%s", f->why);
+    cr_assert_eq(af_fact(f, FA_FACT_SKILL, TONY)->v[3], 13);
+    cr_assert_not_null(fa_cond_find(&f->st.c[TONY], FA_C_FEINTED, ORC));
+    free(f);
+    f = arena(false);
+    f->s.opt.feint_against = FA_FEINT_WILL;
+    cr_assert_eq(say(f, "tony feint orc", (int[]){8}, 1), FRAY_OK, "%s", f->why);
+    cr_assert_null(fa_cond_find(&f->st.c[TONY], FA_C_FEINTED, ORC));
+    free(f);
+}
+
+/* The action table: Feint provokes no opportunity attack (004:307), is a
+ * standard action; only against an enemy within reach (ruling). */
+Test(alloy_skills, feint_no_opportunity_attack_standard_in_reach_004_307) {
+    fixture *f = arena(true);
+    cr_assert(fa_threatens(&f->s, &f->st, ORC2, TONY));
+    cr_assert_eq(say(f, "tony feint orc", (int[]){10}, 1), FRAY_OK, "%s", f->why);
+    cr_assert_null(af_fact(f, FA_FACT_PROVOKE, -1));
+    cr_assert_eq(af_fact(f, FA_FACT_ACTION, TONY)->v[1], FA_ACT_STANDARD);
+    /* A second feint: the standard action is gone. */
+    cr_assert_eq(say(f, "tony feint orc2", (int[]){10}, 1), FRAY_ERR_INVALID);
+    free(f);
+    f = arena(false);
+    cr_assert_eq(say(f, "tony feint ana", (int[]){10}, 1), FRAY_ERR_INVALID);
+    cr_assert(strstr(f->why, "ally"), "%s", f->why);
+    f->st.c[ORC].fp.at.x = 6;
+    cr_assert_eq(say(f, "tony feint orc", (int[]){10}, 1), FRAY_ERR_INVALID);
+    cr_assert(strstr(f->why, "reach"), "%s", f->why);
+    free(f);
+}
+
+/* ---- Use a Skill (004:313, 325) ------------------------------------------------- */
+
+/* 004:313, 753-759: Use a Skill: a standard action (or a move action,
+ * 004:325): d20 + the skill, its total told. */
+Test(alloy_skills, use_a_skill_standard_or_move_004_313_325) {
+    fixture *f = arena(false);
+    f->st.c[ORC].fp.at.x = 8;              /* nobody threatens Tony */
+    cr_assert_eq(say(f, "tony skill athletics", (int[]){12}, 1), FRAY_OK, "%s", f->why);
+    const fa_fact *k = af_fact(f, FA_FACT_SKILL, TONY);
+    cr_assert_not_null(k);
+    cr_assert_eq(k->v[2], 16);
+    cr_assert_eq(k->v[5], FA_SKILL_ATHLETICS);
+    cr_assert_eq(af_fact(f, FA_FACT_ACTION, TONY)->v[1], FA_ACT_STANDARD);
+    cr_assert_eq(say(f, "tony skill notice move", (int[]){3}, 1), FRAY_OK, "%s", f->why);
+    cr_assert_eq(af_fact(f, FA_FACT_ACTION, TONY)->v[1], FA_ACT_MOVE);
+    cr_assert_eq(af_fact(f, FA_FACT_SKILL, TONY)->v[2], 6);
+    cr_assert_eq(say(f, "tony skill bluff move", (int[]){3}, 1), FRAY_ERR_INVALID,
+                 "no move action left");
+    free(f);
+}
+
+/* 004:313, 325 "Yes": Use a Skill provokes from a threatening enemy
+ * (ruling skill-provokes, default true); with false it does not. */
+Test(alloy_skills, use_a_skill_provokes_option_004_313_325) {
+    fixture *f = arena(false);
+    f->hooks.opportunity = NULL;
+    cr_assert_eq(say(f, "tony skill notice", (int[]){11, 1, 10}, 3), FRAY_OK, "%s", f->why);
+    const fa_fact *p = af_fact(f, FA_FACT_PROVOKE, TONY);
+    cr_assert_not_null(p);
+    cr_assert_eq(p->target, ORC);
+    cr_assert_eq(p->v[0], FA_CMD_SKILL);
+    cr_assert_not_null(af_fact(f, FA_FACT_SKILL, TONY), "the check after the attack");
+    free(f);
+    f = arena(false);
+    f->s.opt.skill_provokes = false;
+    cr_assert_eq(say(f, "tony skill notice", (int[]){11}, 1), FRAY_OK, "%s", f->why);
+    cr_assert_null(af_fact(f, FA_FACT_PROVOKE, TONY));
+    free(f);
+}
+
+/* ---- Aid Another on a check (004:429-430) ------------------------------------------ */
+
+/* 004:429: a DC 10 check aids an adjacent ally's next check of the same
+ * skill by +2; the aid is used by that check. */
+Test(alloy_skills, aid_another_check_plus_2_next_check_004_429) {
+    fixture *f = arena(false);
+    fa_command end = af_cmd(FA_CMD_END_TURN, TONY);
+    cr_assert_eq(af_do(f, &end), FRAY_OK);
+    cr_assert_eq(af_next(f), FRAY_OK);
+    cr_assert_eq(f->st.cur, ANA);
+    cr_assert_eq(say(f, "ana aid tony athletics", (int[]){6}, 1), FRAY_OK, "%s", f->why);
+    cr_assert_eq(af_fact(f, FA_FACT_SKILL, ANA)->v[4], 1, "6 + 4 = 10: DC 10 made");
+    cr_assert_eq(af_fact(f, FA_FACT_SKILL, ANA)->v[3], 10);
+    cr_assert_null(af_fact(f, FA_FACT_PROVOKE, -1), "Aid Another: No");
+    cr_assert_eq(fa_skill_aid_peek(&f->st.c[TONY], FA_SKILL_ATHLETICS), 2);
+    cr_assert_eq(fa_skill_aid_peek(&f->st.c[TONY], FA_SKILL_NOTICE), 0, "the same skill only");
+    /* Tony's next turn: his Athletics check has +2, once. */
+    af_do(f, &(fa_command){.kind = FA_CMD_END_TURN, .actor = ANA, .slot = FA_ACT_NONE});
+    for (int i = 0; i < 3 && f->st.cur != TONY; i++) {
+        cr_assert_eq(af_next(f), FRAY_OK);
+        if (f->st.cur >= 0 && f->st.cur != TONY) {
+            fa_command e = af_cmd(FA_CMD_END_TURN, f->st.cur);
+            cr_assert_eq(af_do(f, &e), FRAY_OK);
+        }
+    }
+    cr_assert_eq(f->st.cur, TONY);
+    f->st.c[ORC].fp.at.x = 8;
+    cr_assert_eq(say(f, "tony skill athletics", (int[]){10}, 1), FRAY_OK, "%s", f->why);
+    cr_assert_eq(af_fact(f, FA_FACT_SKILL, TONY)->v[1], 6, "4 + 2");
+    cr_assert_eq(fa_skill_aid_peek(&f->st.c[TONY], FA_SKILL_ATHLETICS), 0);
+    free(f);
+}
+
+/* 004:429: a check under 10 aids nothing; the ally must be adjacent. */
+Test(alloy_skills, aid_another_check_failed_or_not_adjacent_004_429) {
+    fixture *f = arena(false);
+    cr_assert_eq(say(f, "tony aid ana notice", (int[]){6}, 1), FRAY_OK, "%s", f->why);
+    cr_assert_eq(af_fact(f, FA_FACT_SKILL, TONY)->v[4], 0, "6 + 3 = 9 < 10");
+    cr_assert_eq(fa_skill_aid_peek(&f->st.c[ANA], FA_SKILL_NOTICE), 0);
+    free(f);
+    f = arena(false);
+    f->st.c[ANA].fp.at.y = 6;
+    cr_assert_eq(say(f, "tony aid ana notice", (int[]){15}, 1), FRAY_ERR_INVALID);
+    cr_assert(strstr(f->why, "adjacent"), "%s", f->why);
+    cr_assert_eq(say(f, "tony aid orc notice", (int[]){15}, 1), FRAY_ERR_INVALID);
+    cr_assert(strstr(f->why, "ally"), "%s", f->why);
+    free(f);
+}
+
+/* 004:429 "ends if not used by the end of the ally's next turn": Ana
+ * aided by Tony before her turn this round loses it at its end. */
+Test(alloy_skills, aid_another_check_ends_after_the_allys_next_turn_004_429) {
+    fixture *f = arena(false);
+    cr_assert_eq(say(f, "tony aid ana athletics", (int[]){10}, 1), FRAY_OK, "%s", f->why);
+    cr_assert_eq(fa_skill_aid_peek(&f->st.c[ANA], FA_SKILL_ATHLETICS), 2);
+    fa_command end = af_cmd(FA_CMD_END_TURN, TONY);
+    cr_assert_eq(af_do(f, &end), FRAY_OK);
+    cr_assert_eq(af_next(f), FRAY_OK);
+    cr_assert_eq(f->st.cur, ANA);
+    cr_assert_eq(fa_skill_aid_peek(&f->st.c[ANA], FA_SKILL_ATHLETICS), 2, "during her turn");
+    end = af_cmd(FA_CMD_END_TURN, ANA);
+    cr_assert_eq(af_do(f, &end), FRAY_OK);
+    cr_assert_eq(af_next(f), FRAY_OK);
+    cr_assert_eq(fa_skill_aid_peek(&f->st.c[ANA], FA_SKILL_ATHLETICS), 0, "gone after it");
+    free(f);
+}
+
+/* 004:429 with 004:599: the aid counts in the escape check of the same
+ * skill (the engine's only check against another). */
+Test(alloy_skills, aid_another_on_escape_check_004_429_599) {
+    fixture *f = arena(false);
+    fa_cond g = {.kind = FA_C_GRAPPLED, .ends = FA_ENDS_EVENT, .whose = -1,
+                 .other = ORC, .source = ORC};
+    cr_assert_eq(fa_cond_add(&f->r, ANA, g), FRAY_OK);
+    f->st.c[ORC].grappling = ANA;
+    f->st.c[ANA].fp.at = (fray_pos){3, 3};    /* adjacent to the orc and Tony */
+    cr_assert_eq(say(f, "tony aid ana athletics", (int[]){10}, 1), FRAY_OK, "%s", f->why);
+    fa_command end = af_cmd(FA_CMD_END_TURN, TONY);
+    cr_assert_eq(af_do(f, &end), FRAY_OK);
+    cr_assert_eq(af_next(f), FRAY_OK);
+    cr_assert_eq(f->st.cur, ANA);
+    /* Athletics 4 + 2 vs Fortitude 15: 9 + 6 = 15 escapes. */
+    cr_assert_eq(say(f, "ana escape athletics", (int[]){9}, 1), FRAY_OK, "%s", f->why);
+    const fa_fact *c = af_fact(f, FA_FACT_CHECK, ANA);
+    cr_assert_not_null(c);
+    cr_assert_eq(c->v[1], 6);
+    cr_assert_eq(c->v[4], 1);
+    cr_assert_not(fa_has(&f->st.c[ANA], FA_C_GRAPPLED));
+    cr_assert_eq(fa_skill_aid_peek(&f->st.c[ANA], FA_SKILL_ATHLETICS), 0);
+    free(f);
+}
+
+/* ---- Death saves (option dying: death-saves, L7.8) -------------------------------- */
+
+/* Tony falls dying on his own turn; his turn ends and the next turns pass
+ * until his, which passes with its death save at its end. */
+static fixture *dying_tony(int dying_option) {
+    fixture *f = arena(false);
+    f->s.opt.dying = (uint8_t)dying_option;
+    cr_assert_eq(fa_damage(&f->r, ORC, TONY, 21), FRAY_OK);
+    cr_assert(fa_has(&f->st.c[TONY], FA_C_DYING));
+    fa_command end = af_cmd(FA_CMD_END_TURN, TONY);
+    cr_assert_eq(af_do(f, &end), FRAY_ERR_INVALID, "the dying cannot act");
+    return f;
+}
+
+/* The engine steps past Ana's and the orc's turns (ending them), then
+ * Tony's turn passes with `die` given for his death save. */
+static void to_tonys_turn_end(fixture *f, int die) {
+    for (int i = 0; i < 4; i++) {
+        if (f->st.cur == ANA || f->st.cur == ORC) {
+            fa_command e = af_cmd(FA_CMD_END_TURN, f->st.cur);
+            cr_assert_eq(af_do(f, &e), FRAY_OK);
+        }
+        /* The next step: Tony's turn (start and end) when his comes. */
+        int next_pos = f->st.cur_pos + 1 >= f->st.n_order ? 0 : f->st.cur_pos + 1;
+        if (f->st.order[next_pos] == TONY) {
+            cr_assert_eq(af_next_dice(f, (int[]){die}, 1), FRAY_OK);
+            return;
+        }
+        cr_assert_eq(af_next(f), FRAY_OK);
+    }
+    cr_assert_fail("Tony's turn never came");
+}
+
+/* L7.8 ruling: under the save target a failure; the third failure kills;
+ * at or over it a success (the failures stay). */
+Test(alloy_skills, death_saves_three_failures_dead_L7_8) {
+    fixture *f = dying_tony(FA_DYING_DEATH_SAVES);
+    to_tonys_turn_end(f, 9);
+    const fa_fact *d = af_fact(f, FA_FACT_DEATH_SAVE, TONY);
+    cr_assert_not_null(d);
+    cr_assert_eq(d->v[0], 9);
+    cr_assert_eq(d->v[1], 10);
+    cr_assert_eq(d->v[2], 0);
+    cr_assert_eq(d->v[3], 1);
+    to_tonys_turn_end(f, 10);
+    d = af_fact(f, FA_FACT_DEATH_SAVE, TONY);
+    cr_assert_eq(d->v[2], 1, "10 saves");
+    cr_assert_eq(f->st.c[TONY].death_fails, 1);
+    to_tonys_turn_end(f, 1);
+    cr_assert_not(fa_has(&f->st.c[TONY], FA_C_DEAD));
+    to_tonys_turn_end(f, 2);
+    cr_assert(fa_has(&f->st.c[TONY], FA_C_DEAD), "the third failure");
+    cr_assert_not_null(af_fact(f, FA_FACT_DEAD, -1));
+    cr_assert_eq(f->st.c[TONY].hp, -1, "death by saves leaves the hit points");
+    free(f);
+}
+
+/* L7.8 ruling: a 20 spends a heroic surge: the surge's hit points from 0,
+ * and Tony wakes (still prone) and acts on his next turn. */
+Test(alloy_skills, death_save_20_wakes_with_a_surge_L7_8) {
+    fixture *f = dying_tony(FA_DYING_DEATH_SAVES);
+    to_tonys_turn_end(f, 9);
+    int surges = f->st.c[TONY].surges;
+    to_tonys_turn_end(f, 20);
+    const fa_fact *d = af_fact(f, FA_FACT_DEATH_SAVE, TONY);
+    cr_assert_eq(d->v[2], 2);
+    cr_assert_eq(f->st.c[TONY].hp, 5, "the surge value, 20 / 4");
+    cr_assert_eq(f->st.c[TONY].surges, surges - 1);
+    cr_assert_eq(f->st.c[TONY].death_fails, 0);
+    cr_assert_not(fa_has(&f->st.c[TONY], FA_C_DYING));
+    cr_assert_not(fa_has(&f->st.c[TONY], FA_C_UNCONSCIOUS));
+    cr_assert_not(fa_has(&f->st.c[TONY], FA_C_HELPLESS));
+    cr_assert(fa_has(&f->st.c[TONY], FA_C_PRONE));
+    cr_assert(fa_can_act(&f->st, TONY));
+    free(f);
+}
+
+/* L7.8 ruling: with no heroic surge left a 20 is only a success. */
+Test(alloy_skills, death_save_20_without_surges_is_a_success_L7_8) {
+    fixture *f = dying_tony(FA_DYING_DEATH_SAVES);
+    f->st.c[TONY].surges = 0;
+    to_tonys_turn_end(f, 20);
+    cr_assert_eq(af_fact(f, FA_FACT_DEATH_SAVE, TONY)->v[2], 1);
+    cr_assert(fa_has(&f->st.c[TONY], FA_C_DYING));
+    free(f);
+}
+
+/* L7.8 default dying: stable: no death save is rolled (the turn takes no
+ * die). */
+Test(alloy_skills, dying_stable_rolls_no_death_save_L7_8) {
+    fixture *f = dying_tony(FA_DYING_STABLE);
+    for (int round = 0; round < 4; round++)
+        to_tonys_turn_end(f, 1);
+    cr_assert_null(af_fact(f, FA_FACT_DEATH_SAVE, TONY));
+    cr_assert_eq(f->ev.n_dice, 0);
+    cr_assert(fa_has(&f->st.c[TONY], FA_C_DYING));
+    cr_assert_not(fa_has(&f->st.c[TONY], FA_C_DEAD));
+    free(f);
+}
+
+/* ---- The table's words and the narration ---------------------------------------- */
+
+Test(alloy_skills, table_words_feint_skill_aid_check) {
+    fixture *f = arena(false);
+    fa_command c = words(f, "tony skill notice move");
+    cr_assert_eq(c.kind, FA_CMD_SKILL);
+    cr_assert_eq(c.option, FA_SKILL_NOTICE | FA_SKILL_AS_MOVE);
+    c = words(f, "tony skill Bluff");
+    cr_assert_eq(c.option, FA_SKILL_BLUFF);
+    c = words(f, "ana aid tony acrobatics");
+    cr_assert_eq(c.kind, FA_CMD_AID);
+    cr_assert_eq(c.option, FA_AID_CHECK + FA_SKILL_ACROBATICS);
+    cr_assert_eq(c.n_targets, 1);
+    cr_assert_eq(c.targets[0], TONY);
+    c = words(f, "tony feint orc");
+    cr_assert_eq(c.kind, FA_CMD_FEINT);
+    cr_assert_eq(c.targets[0], ORC);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fa_parse(&f->s, &f->st, "tony skill cooking", &c, &d), FRAY_ERR_PARSE);
+    cr_assert(strstr(d.message, "expected a skill"), "%s", d.message);
+    cr_assert(strstr(d.message, "'cooking'"), "%s", d.message);
+    cr_assert_eq(fa_parse(&f->s, &f->st, "ana aid tony juggling", &c, &d), FRAY_ERR_PARSE);
+    cr_assert(strstr(d.message, "or a skill"), "%s", d.message);
+    cr_assert_eq(fa_parse(&f->s, &f->st, "tony feint", &c, &d), FRAY_ERR_PARSE);
+    free(f);
+}
+
+Test(alloy_skills, narration_in_rules_words_004_307_313) {
+    fixture *f = arena(false);
+    char buf[2048];
+    cr_assert_eq(say(f, "tony feint orc", (int[]){10}, 1), FRAY_OK, "%s", f->why);
+    fa_narrate(&f->s, &f->ev, buf, sizeof buf);
+    cr_assert(strstr(buf, "Tony: Feint on orc"), "%s", buf);
+    cr_assert(strstr(buf, "Tony makes a Bluff check: d20 10 + 5 = 15 vs 15: success."), "%s", buf);
+    cr_assert(strstr(buf, "battle superiority"), "%s", buf);
+    f->s.opt.skill_provokes = false;
+    cr_assert_eq(say(f, "tony skill athletics move", (int[]){7}, 1), FRAY_OK, "%s", f->why);
+    fa_narrate(&f->s, &f->ev, buf, sizeof buf);
+    cr_assert(strstr(buf, "Tony: Use a Skill: Athletics"), "%s", buf);
+    cr_assert(strstr(buf, "Tony makes an Athletics check: d20 7 + 4 = 11."), "%s", buf);
+    free(f);
+}
