@@ -448,3 +448,146 @@ Test(alloy_skills, narration_in_rules_words_004_307_313) {
     cr_assert(strstr(buf, "Tony makes an Athletics check: d20 7 + 4 = 11."), "%s", buf);
     free(f);
 }
+
+/* ---- Joining a battle under way (004:241) ------------------------------------------ */
+
+/* Tony and an orc from the start; orc2 joins at the start of round 2 at
+ * (6, 6) (the setup holds it last, as load.c orders joiners). */
+static fixture *joining(void) {
+    fixture *f = af_new(12, 12);
+    int sword = af_weapon(f, "sword", FA_WK_MELEE, 8, 1, 0);
+    int hero = af_block(f, "hero", 6, 0, 20);
+    int orc = af_block(f, "orc", 6, 3, 20);
+    af_give(f, hero, sword, -1);
+    af_give(f, orc, sword, -1);
+    af_add(f, "Tony", hero, 0, 2, 2);
+    af_add(f, "orc", orc, 1, 3, 2);
+    int late = af_add(f, "orc2", orc, 1, 6, 6);
+    f->s.c[late].joins = 2;
+    af_start(f);
+    cr_assert_eq(f->st.n, 2, "orc2 is not in the battle yet");
+    cr_assert(f->st.c[late].away);
+    cr_assert_eq(af_begin(f, (int[]){10, 12}, 2), FRAY_OK);
+    cr_assert_eq(f->st.n_order, 2);
+    return f;
+}
+
+/* The engine steps to the end of round 1 (every turn ended). */
+static void end_round_one(fixture *f) {
+    for (int i = 0; i < 4; i++) {
+        cr_assert_eq(af_next(f), FRAY_OK);
+        cr_assert_eq(f->st.round, 1);
+        if (f->st.cur >= 0) {
+            fa_command e = af_cmd(FA_CMD_END_TURN, f->st.cur);
+            cr_assert_eq(af_do(f, &e), FRAY_OK);
+        }
+        if (f->st.cur == f->st.order[f->st.n_order - 1])
+            return;
+    }
+}
+
+/* 004:241: "roll initiative at that time and act whenever their turn
+ * comes up in the existing order": at the start of round 2 orc2 rolls (a
+ * die given by hand) and takes its place: 11 + 3 = 14, between the orc
+ * (15) and Tony (10). */
+Test(alloy_skills, joining_rolls_initiative_at_the_start_of_its_round_004_241) {
+    fixture *f = joining();
+    fa_command early = af_cmd(FA_CMD_END_TURN, 2);
+    cr_assert_eq(fa_check(&f->s, &f->st, &early, f->why, sizeof f->why), FRAY_ERR_INVALID);
+    cr_assert(strstr(f->why, "has not joined the battle yet (it joins at the start of round 2)"),
+              "%s", f->why);
+    end_round_one(f);
+    cr_assert_eq(af_next_dice(f, (int[]){11}, 1), FRAY_OK);
+    cr_assert_eq(f->st.round, 2);
+    const fa_fact *j = af_fact(f, FA_FACT_JOIN, 2);
+    cr_assert_not_null(j);
+    cr_assert_eq(j->v[0], 11);
+    cr_assert_eq(j->v[1], 3);
+    cr_assert_eq(j->v[2], 14);
+    cr_assert_eq(j->v[3], 1, "second place");
+    cr_assert_eq(f->st.n, 3);
+    cr_assert_not(f->st.c[2].away);
+    cr_assert_eq(f->st.n_order, 3);
+    cr_assert_eq(f->st.order[0], 1);
+    cr_assert_eq(f->st.order[1], 2);
+    cr_assert_eq(f->st.order[2], 0);
+    cr_assert_eq(f->st.cur, 1, "round 2 starts with the first in the order");
+    fa_command e = af_cmd(FA_CMD_END_TURN, 1);
+    cr_assert_eq(af_do(f, &e), FRAY_OK);
+    cr_assert_eq(af_next(f), FRAY_OK);
+    cr_assert_eq(f->st.cur, 2, "its turn comes up in the order");
+    free(f);
+}
+
+/* Ruling: a joiner tied with one already there goes after it; its square
+ * taken: the nearest free one. */
+Test(alloy_skills, joining_ties_go_after_and_a_taken_square_moves_it_004_241) {
+    fixture *f = joining();
+    f->st.c[0].fp.at = (fray_pos){6, 6};       /* Tony stands on orc2's square */
+    end_round_one(f);
+    cr_assert_eq(af_next_dice(f, (int[]){12}, 1), FRAY_OK);   /* 15: the orc's */
+    cr_assert_eq(f->st.order[0], 1);
+    cr_assert_eq(f->st.order[1], 2, "after the orc of the same initiative");
+    fray_pos at = f->st.c[2].fp.at;
+    cr_assert(!(at.x == 6 && at.y == 6));
+    cr_assert(abs(at.x - 6) <= 1 && abs(at.y - 6) <= 1, "next to it: %d,%d", at.x, at.y);
+    free(f);
+}
+
+/* Ruling: the battle is not over while someone is still to join: the
+ * orc falls in round 1, and the fight goes on to orc2's arrival. */
+Test(alloy_skills, battle_not_over_before_a_joiner_comes_004_241) {
+    fixture *f = joining();
+    cr_assert_eq(fa_damage(&f->r, 0, 1, 25), FRAY_OK);
+    cr_assert(f->st.c[1].flags & FA_F_OUT);
+    cr_assert_not(fa_check_over(&f->r));
+    cr_assert_not(f->st.over);
+    f->s.round_limit = 1;                     /* unless it comes after the limit */
+    cr_assert(fa_check_over(&f->r));
+    cr_assert_eq(f->st.winner, 0);
+    free(f);
+}
+
+/* load.c: joins: N from the file (examples/alloy/reinforcements.yaml):
+ * the joiners last, in the order of their rounds. */
+Test(alloy_skills, joins_read_from_the_file_004_241) {
+    fa_setup *s = NULL;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    char path[512];
+    snprintf(path, sizeof path, "%s/examples/alloy/reinforcements.yaml", FRAY_SOURCE_DIR);
+    cr_assert_eq(fa_load(path, NULL, &s, &d), FRAY_OK, "%s", d.message);
+    cr_assert_eq(s->n, 6);
+    cr_assert_eq(s->c[3].joins, 0);
+    cr_assert_str_eq(s->c[4].id, "boss");
+    cr_assert_eq(s->c[4].joins, 3);
+    cr_assert_eq(s->c[5].joins, 3);
+    fa_setup_free(s);
+}
+
+/* load.c: joins: 1 is refused (round 1 is the start), and so is a battle
+ * nobody is in at its start; each at its file:line:column. */
+Test(alloy_skills, joins_refused_where_said_004_241) {
+    static const struct {
+        const char *file;
+        fray_status st;
+        int line, col;
+        const char *words;
+    } bad[] = {
+        {"bad_joins.yaml", FRAY_ERR_RANGE, 15, 47, "must be between 2 and 1000, got 1"},
+        {"bad_joins_all.yaml", FRAY_ERR_PARSE, 14, 3,
+         "someone must be in the battle at its start"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/tests/data/alloy/%s", FRAY_SOURCE_DIR, bad[i].file);
+        fa_setup *s = NULL;
+        fray_diag d;
+        memset(&d, 0, sizeof d);
+        cr_assert_eq(fa_load(path, NULL, &s, &d), bad[i].st, "%s: %s", bad[i].file, d.message);
+        cr_assert_null(s);
+        cr_expect_eq(d.line, bad[i].line, "%s", bad[i].file);
+        cr_expect_eq(d.column, bad[i].col, "%s", bad[i].file);
+        cr_expect(strstr(d.message, bad[i].words) != NULL, "%s: %s", bad[i].file, d.message);
+    }
+}

@@ -1046,6 +1046,9 @@ fray_status fa_check(const fa_setup *s, const fa_state *st,
     if (cmd->kind == FA_CMD_NEXT)
         return FRAY_OK;
     int who = cmd->actor;
+    if (who >= st->n && who < s->n && s->c[who].joins > 0)   /* 004:241 (skills.c) */
+        return refuse(why, why_size, "%s has not joined the battle yet (it joins at the "
+                      "start of round %d)", nm(s, who), s->c[who].joins);
     if (who < 0 || who >= st->n)
         return refuse(why, why_size, "no such combatant");
     const fa_cstate *c = &st->c[who];

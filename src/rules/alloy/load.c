@@ -1357,7 +1357,7 @@ static fray_status add_side(al *L, const yn *n, int *out) {
 
 static fray_status rd_combatant(al *L, const yn *n, bool sides_given) {
     static const char *const keys[] = {"id", "name", "statblock", "count", "side", "at",
-                                       "aware", "wield", "tactics", "notes"};
+                                       "aware", "wield", "tactics", "notes", "joins"};
     fa_setup *s = L->s;
     fray_status st = yr_keys(&L->r, n, "a combatant", keys, N_OF(keys), false);
     if (st != FRAY_OK)
@@ -1461,6 +1461,12 @@ static fray_status rd_combatant(al *L, const yn *n, bool sides_given) {
     if ((v = yr_get(n, "tactics")) != NULL &&
         (st = rd_choice(L, v, "tactics", tactics_names, FA_TACTICS_KINDS, &tactics)) != FRAY_OK)
         return st;
+    /* 004:241: joins the battle at the start of round N (skills.c). */
+    int joins = 0;
+    if ((v = yr_get(n, "joins")) != NULL &&
+        (st = yr_int(&L->r, v, "joins (the round it joins the battle at the start of)",
+                     2, 1000, &joins)) != FRAY_OK)
+        return st;
     const yn *at = yr_get(n, "at");
     if (at && count > 1 && !(at->type == YN_SEQ && yr_n_items(at) == count &&
                              at->first->type == YN_SEQ))
@@ -1491,6 +1497,7 @@ static fray_status rd_combatant(al *L, const yn *n, bool sides_given) {
         c->aware = aware;
         c->wield = (int8_t)wield;
         c->tactics = (uint8_t)tactics;
+        c->joins = (int16_t)joins;
         if (ati) {
             if ((st = yr_pos(&L->r, ati, "the combatant's space", &c->at)) != FRAY_OK)
                 return st;
@@ -1725,6 +1732,28 @@ static fray_status rd_overlay(al *L, const yn *list, const char *what, fray_area
     return FRAY_OK;
 }
 
+/* (alloy-skills) Those who join later (joins: N, 004:241) go after those
+ * there from the start, the earliest first, the file's order kept
+ * otherwise: the state's first st->n combatants are those in the battle
+ * (turn.c fa_state_init, skills.c fa_join_round). Someone must be there
+ * at the start. */
+static fray_status order_joiners(al *L, const yn *where) {
+    fa_setup *s = L->s;
+    int present = 0;
+    for (int i = 0; i < s->n; i++)
+        present += s->c[i].joins == 0;
+    if (present == 0)
+        return FAIL(L, where, "every combatant joins later (joins:): someone must be "
+                              "in the battle at its start");
+    for (int i = 1; i < s->n; i++)
+        for (int j = i; j > 0 && s->c[j - 1].joins > s->c[j].joins; j--) {
+            fa_combatant_def t = s->c[j];
+            s->c[j] = s->c[j - 1];
+            s->c[j - 1] = t;
+        }
+    return FRAY_OK;
+}
+
 /* Places combatants no map or at: placed: on the open ground, each side
  * in its own column, facing the next (a duel toe to toe). */
 static void auto_place(al *L) {
@@ -1860,7 +1889,9 @@ static fray_status rd_encounter(al *L, const yn *root) {
     if ((v = yr_get(root, "dark")) != NULL &&
         (st = rd_overlay(L, v, "a dark space (total concealment)", &s->dark)) != FRAY_OK)
         return st;
-    return check_places(L);
+    if ((st = check_places(L)) != FRAY_OK)
+        return st;
+    return order_joiners(L, cs);
 }
 
 static fray_status process(al *L, al_file *f) {

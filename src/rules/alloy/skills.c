@@ -277,3 +277,84 @@ fray_status fa_death_save(fa_run *r, int who) {
                     .other = -1, .source = -1};
     return fa_cond_add(r, who, dead);
 }
+
+/* ---- Joining a battle under way (004:241) ---------------------------------------- */
+
+/* true when fp is on the map, off walls and windows, and clear of every
+ * combatant in the battle who is not dead. */
+static bool free_space(const fa_setup *s, const fa_state *st, fray_footprint fp) {
+    int side = fp.side > 0 ? fp.side : 1;
+    for (int dy = 0; dy < side; dy++)
+        for (int dx = 0; dx < side; dx++) {
+            fray_pos p = {(int16_t)(fp.at.x + dx), (int16_t)(fp.at.y + dy)};
+            if (!fray_grid_in(&s->map, p) ||
+                s->map.terrain[p.y][p.x] == FRAY_TERRAIN_WALL ||
+                s->map.terrain[p.y][p.x] == FRAY_TERRAIN_WINDOW)
+                return false;
+        }
+    for (int j = 0; j < st->n; j++) {
+        const fray_footprint o = st->c[j].fp;
+        int os = o.side > 0 ? o.side : 1;
+        if (fa_has(&st->c[j], FA_C_DEAD))
+            continue;
+        if (fp.at.x < o.at.x + os && o.at.x < fp.at.x + side &&
+            fp.at.y < o.at.y + os && o.at.y < fp.at.y + side)
+            return false;
+    }
+    return true;
+}
+
+/* Its space from the file, or the nearest free one (rings outward) when
+ * someone stands there now (fray's reading). */
+static bool arrival_space(const fa_setup *s, const fa_state *st, fray_footprint *fp) {
+    fray_footprint at = *fp;
+    for (int ring = 0; ring < 16; ring++)
+        for (int dy = -ring; dy <= ring; dy++)
+            for (int dx = -ring; dx <= ring; dx++) {
+                if (dx != -ring && dx != ring && dy != -ring && dy != ring)
+                    continue;
+                fray_footprint f = at;
+                f.at.x = (int16_t)(at.at.x + dx);
+                f.at.y = (int16_t)(at.at.y + dy);
+                if (free_space(s, st, f)) {
+                    *fp = f;
+                    return true;
+                }
+            }
+    return false;
+}
+
+fray_status fa_join_round(fa_run *r) {
+    const fa_setup *s = r->s;
+    fa_state *st = r->st;
+    while (r->failed == FRAY_OK && st->n < s->n && st->n < FA_MAX_COMBATANTS &&
+           s->c[st->n].joins > 0 && s->c[st->n].joins <= st->round) {
+        int who = st->n;
+        fa_cstate *c = &st->c[who];
+        int mod = sb_of(s, who)->init_mod;
+        int d = fa_roll(r, 20, FA_DIE_INITIATIVE, who);   /* 004:235, 241 */
+        if (r->failed != FRAY_OK)
+            return r->failed;
+        if (!arrival_space(s, st, &c->fp)) {
+            fail(r, FRAY_ERR_INVALID);   /* no room anywhere near: refused, not guessed */
+            return r->failed;
+        }
+        /* Ties with those already in the order: after them (tie 0). */
+        int place = -1;
+        fray_status ok = fray__track_insert(&st->track, who, d + mod, 0, &place);
+        if (ok != FRAY_OK) {
+            fail(r, ok);
+            return ok;
+        }
+        /* The turn under way (or the last one ended) keeps its place. */
+        int at_cur = st->cur_pos >= 0 && st->cur_pos < st->n_order
+                         ? st->order[st->cur_pos] : -1;
+        c->away = false;
+        st->n++;
+        fa_order_sync(st);
+        if (at_cur >= 0)
+            st->cur_pos = (int8_t)fray__track_find(&st->track, at_cur);
+        fa_fact_add(r, FA_FACT_JOIN, who, -1, d, mod, d + mod, place);
+    }
+    return r->failed;
+}

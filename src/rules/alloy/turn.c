@@ -29,16 +29,23 @@ void fa_state_init(const fa_setup *s, fa_state *st, uint64_t seed,
     memset(st, 0, offsetof(fa_state, c));
     memset(st->c, 0, (size_t)(n > 0 ? n : 0) * sizeof st->c[0]);
     st->between = false;
-    st->n = (int8_t)n;
+    /* Those who join later (joins: N, 004:241) come last in the setup
+     * (load.c): they are set up here, away, and counted in st->n when they
+     * join (skills.c fa_join_round). */
+    int present = n;
+    while (present > 0 && s->c[present - 1].joins > 0)
+        present--;
+    st->n = (int8_t)present;
     st->winner = -1;
     st->cur = -1;
     st->cur_pos = -1;
     fray_rng_for_trial(&st->rng, seed, trial);
     fray__track_init(&st->track, FRAY__TRACK_DESCENDING);
-    for (int i = 0; i < st->n; i++) {
+    for (int i = 0; i < n; i++) {
         const fa_combatant_def *d = &s->c[i];
         const fa_statblock *sb = &s->sb[d->sb];
         fa_cstate *c = &st->c[i];
+        c->away = i >= present;
         c->hp = sb->hp;
         c->surges = sb->surges;
         c->ap = sb->action_points;
@@ -450,8 +457,14 @@ bool fa_check_over(fa_run *r) {
         return true;
     int standing_side = -1, sides = 0;
     bool seen[FA_MAX_SIDES + 1] = {false};
-    for (int i = 0; i < st->n; i++) {
-        if ((st->c[i].flags & FA_F_OUT) || fa_has(&st->c[i], FA_C_DEAD))
+    /* Those still to join (004:241, skills.c) count as standing: the
+     * battle is not over before they come, unless after the round limit. */
+    int limit = r->s->round_limit > 0 ? r->s->round_limit : 100;
+    for (int i = 0; i < r->s->n && i < FA_MAX_COMBATANTS; i++) {
+        if (i >= st->n && r->s->c[i].joins > limit)
+            continue;
+        if (i < st->n &&
+            ((st->c[i].flags & FA_F_OUT) || fa_has(&st->c[i], FA_C_DEAD)))
             continue;
         int sd = side_of(r->s, i);
         if (sd < 0 || sd > FA_MAX_SIDES)
@@ -494,6 +507,9 @@ static bool new_round(fa_run *r) {
     }
     st->round++;
     fa_fact_add(r, FA_FACT_ROUND, -1, -1, st->round, 0, 0, 0);
+    /* 004:241: those joining now roll initiative and enter the order. */
+    if (st->n < r->s->n && fa_join_round(r) != FRAY_OK)
+        return false;
     return true;
 }
 
