@@ -591,3 +591,67 @@ Test(alloy_skills, joins_refused_where_said_004_241) {
         cr_expect(strstr(d.message, bad[i].words) != NULL, "%s: %s", bad[i].file, d.message);
     }
 }
+
+/* ---- Dominated (004:946-949) -------------------------------------------------------- */
+
+/* Tony dominated by the orc (save ends), with an encounter power. */
+static fixture *dominated_tony(void) {
+    fixture *f = arena(false);
+    fa_statblock *b = &f->s.sb[f->s.c[TONY].sb];
+    fa_power *pw = &b->powers[b->n_powers++];
+    snprintf(pw->id, FA_ID_MAX, "haymaker");
+    snprintf(pw->name, FA_NAME_MAX, "Haymaker");
+    pw->action = FA_ACT_STANDARD;
+    pw->usage = FA_ENCOUNTER;
+    pw->ability = FA_STR;
+    pw->defense = FA_DEF_DEFENSE;
+    pw->weapon = 0;
+    pw->mult = 3;
+    fa_cond d = {.kind = FA_C_DOMINATED, .ends = FA_ENDS_SAVE, .whose = -1,
+                 .other = -1, .source = ORC};
+    cr_assert_eq(fa_cond_add(&f->r, TONY, d), FRAY_OK);
+    return f;
+}
+
+/* 004:949 "The dominating character chooses your actions": the tactics
+ * of the orc's side pick Tony's one action: an attack on Ana, his own
+ * ally, with an at-will attack (never the encounter power); the fact says
+ * who chose. */
+Test(alloy_skills, dominated_dominator_chooses_its_action_004_949) {
+    fixture *f = dominated_tony();
+    fa_command c;
+    cr_assert_eq(fa_choose_command(&f->s, &f->st, TONY, &c), FRAY_OK);
+    cr_assert_eq(c.kind, FA_CMD_ATTACK, "not the end of its turn");
+    cr_assert_eq(c.n_targets, 1);
+    cr_assert_eq(c.targets[0], ANA, "the dominator's enemy");
+    cr_assert_eq(c.power, -1, "the encounter power is not its to choose");
+    cr_assert_eq(af_do_dice(f, &c, (int[]){15, 4}, 2), FRAY_OK, "%s", f->why);
+    const fa_fact *ch = af_fact(f, FA_FACT_CHOSEN, TONY);
+    cr_assert_not_null(ch);
+    cr_assert_eq(ch->target, ORC);
+    f->ev.cmd = c;
+    char buf[2048];
+    fa_narrate(&f->s, &f->ev, buf, sizeof buf);
+    cr_assert(strstr(buf, "Tony is dominated: orc chooses its action."), "%s", buf);
+    /* 004:948: Dazed: one action; then the tactics end the turn. */
+    fa_command walk = af_cmd(FA_CMD_WALK, TONY);
+    af_path(&walk, 1, 1, 1);
+    cr_assert_eq(af_do(f, &walk), FRAY_ERR_INVALID);
+    cr_assert(strstr(f->why, "one action"), "%s", f->why);
+    free(f);
+}
+
+/* 004:948-949 at the table: the GM types the command; an encounter power,
+ * second wind, an action point and Delay are refused in rules words. */
+Test(alloy_skills, dominated_at_will_only_and_dazed_004_948_949) {
+    fixture *f = dominated_tony();
+    cr_assert_eq(say(f, "tony attack ana with haymaker", (int[]){15, 4, 4, 4}, 4),
+                 FRAY_ERR_INVALID);
+    cr_assert(strstr(f->why, "only its at-will abilities"), "%s", f->why);
+    cr_assert_eq(say(f, "tony second-wind", NULL, 0), FRAY_ERR_INVALID);
+    cr_assert_eq(say(f, "tony action-point", NULL, 0), FRAY_ERR_INVALID);
+    cr_assert(strstr(f->why, "Dominated (dazed)"), "%s", f->why);
+    cr_assert_eq(say(f, "tony delay", NULL, 0), FRAY_ERR_INVALID);
+    cr_assert_eq(say(f, "tony attack ana", (int[]){15, 4}, 2), FRAY_OK, "%s", f->why);
+    free(f);
+}

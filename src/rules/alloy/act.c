@@ -741,6 +741,20 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
     int a = 0;
     if (cmd->kind == FA_CMD_FEINT || cmd->kind == FA_CMD_SKILL || fa_aid_is_check(cmd))
         return fa_skill_check_cmd(s, st, cmd, why, ws); /* skills.c */
+    if (fa_has(c, FA_C_DOMINATED)) {
+        /* 004:948-949: Dazed, and only its non-encounter, non-daily
+         * abilities (second wind: once an encounter). */
+        if (cmd->kind == FA_CMD_ATTACK && cmd->power >= 0 && cmd->power < sb->n_powers &&
+            sb->powers[cmd->power].usage != FA_AT_WILL)
+            return refuse(why, ws, "Dominated: %s may use only its at-will abilities, "
+                          "and %s is not one", nm(s, who), sb->powers[cmd->power].name);
+        if (cmd->kind == FA_CMD_SECOND_WIND)
+            return refuse(why, ws, "Dominated: %s may use only its at-will abilities, "
+                          "and second wind is once an encounter", nm(s, who));
+        if (cmd->kind == FA_CMD_SPEND_AP || cmd->kind == FA_CMD_DELAY)
+            return refuse(why, ws, "Dominated (dazed): %s can take only one action",
+                          nm(s, who));
+    }
     switch (cmd->kind) {
     case FA_CMD_ATTACK: case FA_CMD_COUP: case FA_CMD_BULL_RUSH:
     case FA_CMD_TRIP: case FA_CMD_GRAPPLE: case FA_CMD_HELD_OBJECT:
@@ -1073,9 +1087,11 @@ fray_status fa_check(const fa_setup *s, const fa_state *st,
             return refuse(why, why_size, "a %s action cannot be taken in place of a %s action",
                           type_word[type], slot <= FA_ACT_NONE ? type_word[slot] : "?");
         if (!fa_can_pay(st, who, type, slot)) {
-            if (fa_has(c, FA_C_DAZED) && (c->flags & FA_F_TOOK_ACTION))
+            if ((fa_has(c, FA_C_DAZED) || fa_has(c, FA_C_DOMINATED)) &&
+                (c->flags & FA_F_TOOK_ACTION))
                 return refuse(why, why_size,
-                              "Dazed: %s has already taken its one action this round",
+                              "%s: %s has already taken its one action this round",
+                              fa_has(c, FA_C_DAZED) ? "Dazed" : "Dominated (dazed)",
                               nm(s, who));
             if (st->round == 0 && (c->flags & FA_F_TOOK_ACTION))
                 return refuse(why, why_size,
@@ -1526,6 +1542,11 @@ fray_status fa_apply(fa_run *r, const fa_command *cmd) {
         return r->failed;
     fa_fact_add(r, FA_FACT_ACTION, who, cmd->n_targets > 0 ? cmd->targets[0] : -1,
                 cmd->kind, (int32_t)paid, 0, 0);
+    {   /* 004:949: the dominator chose this action (told; skills.c's ruling). */
+        const fa_cond *dom = fa_cond_find(&st->c[who], FA_C_DOMINATED, -1);
+        if (dom && dom->source >= 0 && dom->source != who)
+            fa_fact_add(r, FA_FACT_CHOSEN, who, dom->source, 0, 0, 0, 0);
+    }
     do_action(r, cmd);
     if (r->failed == FRAY_OK && attack_kind(cmd->kind) && !fa_aid_is_check(cmd))
         ready_after(r, who, FA_TRIG_ATTACKS, before);

@@ -656,7 +656,7 @@ int fa_actor(const fa_setup *s, const fa_state *st) {
             return -1;
         bool ap_left = st->round > 0 && c->ap > 0 &&
                        c->ap_spent < s->opt.ap_per_turn &&
-                       !fa_has(c, FA_C_DAZED);
+                       !fa_has(c, FA_C_DAZED) && !fa_has(c, FA_C_DOMINATED);
         if (c->slots == 0 && c->extra_standard == 0 && !ap_left)
             return -1;
         return who;
@@ -708,6 +708,7 @@ bool fa_can_pay(const fa_state *st, int who, fa_action_type type,
         /* 004:397 one a round (reset at the start of its turn, L7.13);
          * 004:927 none when Dazed; never on its own turn. */
         return !(c->flags & FA_F_IMMEDIATE) && !fa_has(c, FA_C_DAZED) &&
+               !fa_has(c, FA_C_DOMINATED) && /* Dominated is Dazed (004:948) */
                st->cur != who;
     default:
         break;
@@ -715,7 +716,7 @@ bool fa_can_pay(const fa_state *st, int who, fa_action_type type,
     if (c->flags & FA_F_DONE)
         return false;
     /* 004:927: Dazed, one action a round. */
-    if (fa_has(c, FA_C_DAZED) && (c->flags & FA_F_TOOK_ACTION))
+    if ((fa_has(c, FA_C_DAZED) || fa_has(c, FA_C_DOMINATED)) && (c->flags & FA_F_TOOK_ACTION))
         return false;
     return pick_slot(c, type, slot) >= 0;
 }
@@ -749,7 +750,7 @@ fa_action_type fa_pay_from(fa_run *r, int who, fa_action_type type,
     /* The surprise round: one standard or one move action (004:253, L7.2,
      * option surprise_action); Dazed: one action (004:927). */
     if ((st->round == 0 && r->s->opt.surprise_action == FA_SURPRISE_STANDARD_OR_MOVE) ||
-        fa_has(c, FA_C_DAZED)) {
+        fa_has(c, FA_C_DAZED) || fa_has(c, FA_C_DOMINATED)) {
         c->slots = 0;
         c->extra_standard = 0;
     }
