@@ -655,3 +655,49 @@ Test(alloy_skills, dominated_at_will_only_and_dazed_004_948_949) {
     cr_assert_eq(say(f, "tony attack ana", (int[]){15, 4}, 2), FRAY_OK, "%s", f->why);
     free(f);
 }
+
+/* Tactics and Feint (004:307, conservative): Tony, Bluff +5, holds an
+ * empty pistol with no rounds to reload, the orc adjacent: no attack to
+ * make, so default tactics feint; aggressive tactics never do, nor does a
+ * poor bluffer. */
+static fixture *empty_gun(int tactics, int bluff) {
+    fixture *f = af_new(12, 12);
+    int pistol = af_weapon(f, "pistol", FA_WK_RANGED, 6, 1, 6);
+    int sword = af_weapon(f, "sword", FA_WK_MELEE, 8, 1, 0);
+    int hero = af_block(f, "hero", 0, 0, 20);
+    int orc = af_block(f, "orc", 6, 0, 20);
+    af_give(f, hero, pistol, 0);
+    af_give(f, orc, sword, -1);
+    f->s.sb[hero].skill[FA_SKILL_BLUFF] = (int8_t)bluff;
+    f->s.sb[hero].tactics = (uint8_t)tactics;
+    af_add(f, "Tony", hero, 0, 2, 2);
+    af_add(f, "orc", orc, 1, 3, 2);
+    f->s.c[0].wield = 0;
+    f->s.c[0].tactics = (uint8_t)tactics;
+    f->s.c[1].wield = 0;
+    af_start(f);
+    f->st.c[0].ammo[0] = 0;
+    cr_assert_eq(af_begin(f, (int[]){20, 10}, 2), FRAY_OK);
+    cr_assert_eq(af_next(f), FRAY_OK);
+    return f;
+}
+
+Test(alloy_skills, tactics_feint_only_when_nothing_better_004_307) {
+    fixture *f = empty_gun(FA_TACTICS_DEFAULT, 5);
+    fa_command c;
+    cr_assert_eq(fa_choose_command(&f->s, &f->st, 0, &c), FRAY_OK);
+    cr_assert_eq(c.kind, FA_CMD_FEINT, "%s", fa_cmd_name(c.kind));
+    cr_assert_eq(c.targets[0], 1);
+    cr_assert_eq(af_do_dice(f, &c, (int[]){10}, 1), FRAY_OK, "%s", f->why);
+    cr_assert_eq(fa_choose_command(&f->s, &f->st, 0, &c), FRAY_OK);
+    cr_assert_neq(c.kind, FA_CMD_FEINT, "one feint");
+    free(f);
+    f = empty_gun(FA_TACTICS_AGGRESSIVE, 5);
+    cr_assert_eq(fa_choose_command(&f->s, &f->st, 0, &c), FRAY_OK);
+    cr_assert_neq(c.kind, FA_CMD_FEINT);
+    free(f);
+    f = empty_gun(FA_TACTICS_DEFAULT, 2);
+    cr_assert_eq(fa_choose_command(&f->s, &f->st, 0, &c), FRAY_OK);
+    cr_assert_neq(c.kind, FA_CMD_FEINT);
+    free(f);
+}

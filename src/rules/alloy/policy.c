@@ -834,6 +834,27 @@ static bool stand_up(pol *p, fa_command *out) {
     return true;
 }
 
+/* (alloy-skills) Feint (004:307, skills.c), conservatively: default
+ * tactics (never aggressive, never cautious, never dominated) with a good
+ * Bluff (+5 or more), whose standard action is left at the end of all
+ * else, feint at an enemy in reach that it has no feint on yet. */
+static bool feint(const pol *p, bool dominated, fa_command *out) {
+    if (dominated || p->tactics != FA_TACTICS_DEFAULT ||
+        p->sb->skill[FA_SKILL_BLUFF] < 5 || slot_for(p, FA_ACT_STANDARD) < 0)
+        return false;
+    int reach = p->sb->reach > 0 ? p->sb->reach : 1;
+    for (int i = 0; i < p->st->n; i++) {
+        if (!is_enemy(p, i) || fa_cond_find(p->me, FA_C_FEINTED, i) ||
+            !fray_grid_within(p->me->fp, p->st->c[i].fp, reach))
+            continue;
+        cmd_init(p, out, FA_CMD_FEINT, FA_ACT_STANDARD);
+        out->n_targets = 1;
+        out->targets[0] = (int8_t)i;
+        return true;
+    }
+    return false;
+}
+
 fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
                               fa_command *out) {
     if (!s || !st || !out || who < 0 || who >= st->n)
@@ -931,7 +952,7 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
             o.reach = 1;
         }
         p.any_slot = false;
-        if (!walk_toward(&p, &o, t, &m, true, out))
+        if (!walk_toward(&p, &o, t, &m, true, out) && !feint(&p, dominated, out))
             cmd_init(&p, out, FA_CMD_END_TURN, -1);
         return FRAY_OK;
     }
@@ -970,6 +991,8 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
         cmd_init(&p, out, FA_CMD_SPEND_AP, -1);
         return FRAY_OK;
     }
+    if (feint(&p, dominated, out))
+        return FRAY_OK;
     cmd_init(&p, out, FA_CMD_END_TURN, -1);
     return FRAY_OK;
 }
