@@ -167,6 +167,7 @@ Test(alloy_json, round_trip_every_command_kind) {
         "tony skill notice move",
         "tony skill bluff",
         "ana aid tony athletics",
+        "ana attack orc-1 at 3,2",      /* the square guessed (L7.16) */
     };
     bool seen[FA_CMD_KINDS] = {false};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {

@@ -701,3 +701,116 @@ Test(alloy_skills, tactics_feint_only_when_nothing_better_004_307) {
     cr_assert_neq(c.kind, FA_CMD_FEINT);
     free(f);
 }
+
+/* ---- Total concealment: guessing the square (004:898, L7.16) ---------------------- */
+
+/* The orc steps from 3,2 into the dark at 3,3 (still adjacent to Tony and
+ * Ana): Tony's side last saw it at 3,2. */
+static fixture *orc_in_the_dark(void) {
+    fixture *f = arena(false);
+    f->fake.hook_declines = true;    /* opportunity attacks declined */
+    fray_area_add(&f->s.dark, (fray_pos){3, 3});
+    f->st.c[ORC].fp.at = (fray_pos){3, 3};
+    fa_seen_update(&f->r);
+    cr_assert_not(fa_side_sees(&f->s, &f->st, 0, ORC));
+    cr_assert_eq(f->st.c[ORC].seen[0].x, 3);
+    cr_assert_eq(f->st.c[ORC].seen[0].y, 2, "last seen before the dark");
+    return f;
+}
+
+/* L7.16: no square named: the side's last seen square, wrong here: a
+ * miss with nothing rolled. */
+Test(alloy_skills, total_concealment_wrong_square_misses_unrolled_004_898_L7_16) {
+    fixture *f = orc_in_the_dark();
+    cr_assert_eq(say(f, "tony attack orc", (int[]){20, 8}, 2), FRAY_OK, "%s", f->why);
+    const fa_fact *n = af_fact(f, FA_FACT_NO_EFFECT, TONY);
+    cr_assert_not_null(n);
+    cr_assert_eq(n->v[0], FA_NOTE_WRONG_SQUARE);
+    cr_assert_eq(n->v[1], 3);
+    cr_assert_eq(n->v[2], 2);
+    cr_assert_null(af_fact(f, FA_FACT_ATTACK, TONY));
+    cr_assert_eq(f->ev.n_dice, 0, "nothing rolled");
+    cr_assert_eq(f->st.c[ORC].hp, 20);
+    char buf[2048];
+    fa_narrate(&f->s, &f->ev, buf, sizeof buf);
+    cr_assert(strstr(buf, "Tony's attack misses: orc is not in the square guessed, 3,2."), "%s", buf);
+    free(f);
+}
+
+/* 004:898 "even if you guess correctly you can still miss": the right
+ * square named: the attack is rolled at -5 (total concealment). */
+Test(alloy_skills, total_concealment_right_guess_rolls_at_minus_5_004_898) {
+    fixture *f = orc_in_the_dark();
+    cr_assert_eq(say(f, "tony attack orc at 3,3", (int[]){20, 8}, 2), FRAY_OK, "%s", f->why);
+    cr_assert_not_null(af_fact(f, FA_FACT_ATTACK, TONY));
+    bool minus5 = false;
+    for (int i = 0; i < f->ev.n_facts; i++)
+        minus5 |= f->ev.facts[i].kind == FA_FACT_MODIFIER &&
+                  f->ev.facts[i].v[0] == FA_MOD_TOTAL_CONCEALMENT && f->ev.facts[i].v[1] == -5;
+    cr_assert(minus5);
+    cr_assert_lt(f->st.c[ORC].hp, 20);
+    free(f);
+    f = orc_in_the_dark();
+    fa_command c;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fa_parse(&f->s, &f->st, "tony attack orc at 30,3", &c, &d), FRAY_ERR_PARSE);
+    cr_assert(strstr(d.message, "the square guessed on the map"), "%s", d.message);
+    c = words(f, "tony attack orc at 3,3");
+    cr_assert_eq(c.n_path, 1, "the guess is kept in path[0]");
+    cr_assert_eq(c.origin.x, -1);
+    c.path[c.n_path++] = (fray_pos){3, 2};
+    cr_assert_eq(fa_check(&f->s, &f->st, &c, f->why, sizeof f->why), FRAY_ERR_INVALID);
+    cr_assert(strstr(f->why, "one target only"), "%s", f->why);
+    free(f);
+}
+
+/* L7.16 (fray's reading): Notice as a move action against the option
+ * notice-dc (15) finds the hidden; then the side knows the square. */
+Test(alloy_skills, notice_move_action_reveals_the_hidden_L7_16) {
+    fixture *f = orc_in_the_dark();
+    f->s.opt.notice_dc = 15;
+    cr_assert_eq(say(f, "tony skill notice move", (int[]){11}, 1), FRAY_OK, "%s",
+                 f->why);
+    cr_assert_eq(af_fact(f, FA_FACT_SKILL, TONY)->v[3], 15);
+    cr_assert_eq(af_fact(f, FA_FACT_SKILL, TONY)->v[4], 0, "11 + 3 = 14");
+    cr_assert_eq(f->st.c[ORC].seen[0].y, 2);
+    free(f);
+    f = orc_in_the_dark();
+    f->s.opt.notice_dc = 15;
+    cr_assert_eq(say(f, "tony skill notice move", (int[]){12}, 1), FRAY_OK, "%s",
+                 f->why);
+    cr_assert_eq(f->st.c[ORC].seen[0].y, 3, "found");
+    cr_assert_eq(say(f, "tony attack orc", (int[]){20, 8}, 2), FRAY_OK, "%s", f->why);
+    cr_assert_not_null(af_fact(f, FA_FACT_ATTACK, TONY), "the right square now");
+    free(f);
+    f = orc_in_the_dark();
+    f->s.opt.notice_dc = 20;
+    cr_assert_eq(say(f, "tony skill notice move", (int[]){12}, 1), FRAY_OK, "%s",
+                 f->why);
+    cr_assert_eq(f->st.c[ORC].seen[0].y, 2, "notice-dc 20: not found");
+    free(f);
+}
+
+/* L7.16 tactics: the side lost track of the target: Notice with the move
+ * action first; then the attack guesses the last seen square. */
+Test(alloy_skills, tactics_notice_when_track_is_lost_L7_16) {
+    fixture *f = orc_in_the_dark();
+    fa_command c;
+    cr_assert_eq(fa_choose_command(&f->s, &f->st, TONY, &c), FRAY_OK);
+    cr_assert_eq(c.kind, FA_CMD_SKILL, "%s", fa_cmd_name(c.kind));
+    cr_assert_eq(c.option, FA_SKILL_NOTICE | FA_SKILL_AS_MOVE);
+    free(f);
+}
+
+/* In the light nothing changes: every move is seen, the square known. */
+Test(alloy_skills, seen_square_follows_every_visible_move_L7_16) {
+    fixture *f = arena(false);
+    f->st.c[ORC].fp.at.x = 8;
+    fa_command w = af_cmd(FA_CMD_WALK, TONY);
+    af_path(&w, 2, 3, 2, 4, 2);
+    cr_assert_eq(af_do(f, &w), FRAY_OK, "%s", f->why);
+    cr_assert_eq(f->st.c[TONY].seen[1].x, 4);
+    cr_assert_eq(f->st.c[TONY].seen[1].y, 2);
+    free(f);
+}

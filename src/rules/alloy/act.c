@@ -874,6 +874,13 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
             for (int i = 0; i < cmd->n_targets; i++)
                 if ((ok = attackable(s, st, cmd, cmd->targets[i], why, ws)) != FRAY_OK)
                     return ok;
+            /* L7.16: the square guessed for a totally concealed target
+             * (path[0]: journals of old wrote origin [0,0] on plain attacks). */
+            if (cmd->n_path > 0 && (cmd->n_targets != 1 || cmd->n_path != 1))
+                return refuse(why, ws, "a square is guessed for one target only");
+            if (cmd->n_path == 1 && !fray_grid_in(&s->map, cmd->path[0]))
+                return refuse(why, ws, "the square guessed, %d,%d, is not on the map",
+                              cmd->path[0].x, cmd->path[0].y);
             return FRAY_OK;
         }
         default:
@@ -1351,7 +1358,13 @@ static void do_action(fa_run *r, const fa_command *cmd) {
                 return;
             }
         }
+        /* A square named for one target: the guess at a totally concealed
+         * one (L7.16, skills.c); areas name no target. */
+        r->guess_given = cmd->kind == FA_CMD_ATTACK && cmd->n_targets == 1 && cmd->n_path == 1;
+        r->guess_for = cmd->targets[0];
+        r->guess = cmd->path[0];
         attack_now(r, cmd, false);
+        r->guess_given = false;
         if (cmd->kind == FA_CMD_GRAPPLE && c->grappling >= 0)
             c->flags |= FA_F_SUSTAINED; /* made this turn: no sustain needed (L7.17) */
         return;
@@ -1552,6 +1565,8 @@ fray_status fa_apply(fa_run *r, const fa_command *cmd) {
         ready_after(r, who, FA_TRIG_ATTACKS, before);
     if (r->failed == FRAY_OK)
         fa_grapple_upkeep(r);
+    if (r->failed == FRAY_OK)
+        fa_seen_update(r);   /* where each side saw each one last (L7.16) */
     if (r->failed == FRAY_OK && fa_check_over(r))
         return FRAY_OK; /* the fight is over (FACT OVER told) */
     return r->failed;

@@ -663,6 +663,9 @@ static bool same_c(const fa_cstate *a, const fa_cstate *b) {
         a->extra_standard != b->extra_standard || a->acted != b->acted ||
         a->death_fails != b->death_fails || a->away != b->away)
         return false;
+    for (int k = 0; k < FA_MAX_SIDES; k++)
+        if (a->seen[k].x != b->seen[k].x || a->seen[k].y != b->seen[k].y)
+            return false;
     for (int k = 0; k < FA_SB_WEAPONS; k++)
         if (a->ammo[k] != b->ammo[k] || a->spare[k] != b->spare[k])
             return false;

@@ -268,6 +268,7 @@ typedef struct fa_options {
     /* (added by alloy-skills) */
     uint8_t feint_against;     /* FA_FEINT_WILL (default) | FA_FEINT_NOTICE */
     bool skill_provokes;       /* true: Use a Skill provokes from threatening enemies */
+    int8_t notice_dc;          /* 15: a Notice check (move action) that reveals the hidden */
 } fa_options;
 
 enum { FA_FEINT_WILL, FA_FEINT_NOTICE };
@@ -355,6 +356,7 @@ typedef struct fa_cstate {
     /* (added by alloy-skills) */
     int8_t death_fails;        /* failed death saves while dying (option dying: death-saves) */
     bool away;                 /* not yet in the battle (joins: N): off the map, not in the order */
+    fray_pos seen[FA_MAX_SIDES];   /* where each side last saw it (total concealment, L7.16) */
 } fa_cstate;
 
 enum {
@@ -600,6 +602,12 @@ typedef struct fa_run {
     const fa_hooks *hooks;     /* NULL: the defaults */
     fray_status failed;        /* the first error; once set, everything stops */
     int bad_sides;             /* a given die that did not fit: the die asked for (d20: 20) */
+    /* (added by alloy-skills) The square the command guesses for a
+     * totally concealed target (L7.16): for guess_for when guess_given;
+     * else the square the attacker's side last saw it at. */
+    bool guess_given;
+    int8_t guess_for;
+    fray_pos guess;
 } fa_run;
 
 /* Rolls one die of `sides` (2..100) for `who`: given, replayed or drawn;
@@ -775,6 +783,8 @@ typedef enum fa_attack_note {
     FA_NOTE_NO_TARGETS,        /* an area with no creature in it */
     FA_NOTE_TOTAL_COVER,       /* no line of effect (004:866) */
     FA_NOTE_OUT_OF_RANGE,      /* beyond reach, or beyond long range (004:89, 143) */
+    FA_NOTE_WRONG_SQUARE,      /* (alloy-skills) a totally concealed target is not in the
+                                  square guessed: the attack misses (L7.16, 004:898) */
     FA_NOTE_ATTACK_NOTES
 } fa_attack_note;
 
@@ -987,5 +997,14 @@ fray_status fa_death_save(fa_run *r, int who);
 /* The start of round st->round: those whose joins is that round roll
  * initiative and enter the order (004:241). */
 fray_status fa_join_round(fa_run *r);
+/* true when some combatant of `side` in the battle, not out and not
+ * Blinded, has line of sight to who, and who is not wholly in the dark. */
+bool fa_side_sees(const fa_setup *s, const fa_state *st, int side, int who);
+/* After every command (act.c fa_apply): each side that sees a combatant
+ * now knows its square (fa_cstate.seen). */
+void fa_seen_update(fa_run *r);
+/* The square who's side takes target to be in for an attack with total
+ * concealment: the command's guess, else where its side last saw it. */
+fray_pos fa_guess_of(const fa_run *r, int who, int target);
 
 #endif

@@ -673,6 +673,22 @@ static fray_status attack_one(fa_run *r, int who, int target,
     fa_attack_mods(r->s, r->st, who, target, L, charge, r->st->c[who].fp.at, &m);
     if (m.impossible)
         return bad(r);
+    /* Total concealment: the attacker names a square (L7.16, 004:898; the
+     * command's guess, else where its side last saw the target); a wrong
+     * one misses with nothing rolled (skills.c). */
+    for (int i = 0; i < m.n; i++) {
+        if (m.m[i].reason != FA_MOD_TOTAL_CONCEALMENT)
+            continue;
+        fray_pos g = fa_guess_of(r, who, target);
+        fray_footprint tf = r->st->c[target].fp;
+        int ts = tf.side > 0 ? tf.side : 1;
+        if (g.x < tf.at.x || g.x >= tf.at.x + ts || g.y < tf.at.y || g.y >= tf.at.y + ts) {
+            fa_fact_add(r, FA_FACT_NO_EFFECT, who, target, FA_NOTE_WRONG_SQUARE, g.x, g.y, 0);
+            aid_used(r, who, target);
+            return r->failed;
+        }
+        break;
+    }
     roll_result rr = roll_attack(r, who, target, L, &m, (fa_defense)L->defense,
                                  -1, mode == ONE_COUP);
     aid_used(r, who, target);

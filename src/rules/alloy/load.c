@@ -56,6 +56,7 @@ void fa_options_default(fa_options *o) {
     o->surprise_action = FA_SURPRISE_STANDARD_OR_MOVE; /* L7.2 */
     o->feint_against = FA_FEINT_WILL;        /* Feint, 004:307 (skills.c) */
     o->skill_provokes = true;                /* Use a Skill: Yes, 004:313, 325 */
+    o->notice_dc = 15;                       /* L7.16: Notice reveals the hidden */
 }
 
 enum { OPT_WORDS, OPT_BOOL, OPT_INT };
@@ -83,6 +84,7 @@ static const opt_def options_table[] = {
     {"surprise-action", OPT_WORDS, {"standard-or-move", "standard-and-move", NULL}, 0, 0},
     {"feint-against", OPT_WORDS, {"will", "notice", NULL}, 0, 0},
     {"skill-provokes", OPT_BOOL, {NULL, NULL, NULL}, 0, 0},
+    {"notice-dc", OPT_INT, {NULL, NULL, NULL}, 5, 40},
 };
 enum { N_OPTIONS = N_OF(options_table) };
 
@@ -102,6 +104,7 @@ static void option_store(fa_options *o, int which, int v) {
     case 11: o->init_ties = (uint8_t)(v ? FA_TIES_LISTED : FA_TIES_RANDOM); break;
     case 13: o->feint_against = (uint8_t)(v ? FA_FEINT_NOTICE : FA_FEINT_WILL); break;
     case 14: o->skill_provokes = v != 0; break;
+    case 15: o->notice_dc = (int8_t)v; break;
     default: o->surprise_action = (uint8_t)(v ? FA_SURPRISE_STANDARD_AND_MOVE
                                               : FA_SURPRISE_STANDARD_OR_MOVE); break;
     }

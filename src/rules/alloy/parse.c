@@ -485,6 +485,16 @@ static fray_status parse_args(const fa_setup *s, const fa_state *st,
         return lex_error(lx, diag, what, NULL);
     if ((vb->flags & NEED_WEAPON) && cmd->weapon < 0)
         return lex_error(lx, diag, what, NULL);
+    /* `attack T at X,Y`: the square guessed for a totally concealed target
+     * (L7.16), kept in path[0] (an area names no target). */
+    if (kind == FA_CMD_ATTACK && cmd->n_targets == 1 && cmd->origin.x != -1 &&
+        cmd->n_path == 0) {
+        if (!fray_grid_in(&s->map, cmd->origin))
+            return lex_error(lx, diag, "expected the square guessed on the map", NULL);
+        cmd->path[0] = cmd->origin;
+        cmd->n_path = 1;
+        cmd->origin.x = cmd->origin.y = -1;
+    }
     if (kind == FA_CMD_WALK || kind == FA_CMD_RUN || kind == FA_CMD_CRAWL ||
         kind == FA_CMD_SQUEEZE || kind == FA_CMD_CHARGE ||
         kind == FA_CMD_MOVE_GRAPPLED)

@@ -834,6 +834,19 @@ static bool stand_up(pol *p, fa_command *out) {
     return true;
 }
 
+/* (alloy-skills) The square its side last saw t at is not where t is
+ * (it moved unseen: L7.16), so an attack with total concealment would
+ * guess wrong. */
+static bool lost_track(const pol *p, int t) {
+    int side = p->side;
+    if (side < 0 || side >= FA_MAX_SIDES)
+        return false;
+    fray_pos g = p->st->c[t].seen[side];
+    fray_footprint tf = p->st->c[t].fp;
+    int ts = tf.side > 0 ? tf.side : 1;
+    return g.x < tf.at.x || g.x >= tf.at.x + ts || g.y < tf.at.y || g.y >= tf.at.y + ts;
+}
+
 /* (alloy-skills) Feint (004:307, skills.c), conservatively: default
  * tactics (never aggressive, never cautious, never dominated) with a good
  * Bluff (+5 or more), whose standard action is left at the end of all
@@ -965,6 +978,14 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
     if (!ranged && here && std && ally_next_to(&p, t) &&
         !flanks_at(&p, p.me->fp.at, t) && shift_to(&p, flanking_square, t, out))
         return FRAY_OK;
+    if (here && std && lost_track(&p, t) &&
+        fa_can_pay(st, who, FA_ACT_MOVE, FA_ACT_MOVE)) {
+        /* L7.16: its side lost track of the target (it moved unseen):
+         * a Notice check with the move action first (skills.c). */
+        cmd_init(&p, out, FA_CMD_SKILL, FA_ACT_MOVE);
+        out->option = FA_SKILL_NOTICE | FA_SKILL_AS_MOVE;
+        return FRAY_OK;
+    }
     if (here && std) {
         attack_cmd(&p, &o, t, out);
         return FRAY_OK;

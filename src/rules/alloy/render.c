@@ -552,9 +552,13 @@ static void put_fact(fray__text *t, const fa_setup *s, const fa_event *ev,
             "the ally already has four aiders",
             "there is no creature in the area",
             "there is no line of effect (total cover)",
-            "the target is out of reach or range"};
+            "the target is out of reach or range",
+            "the target is not in the square guessed"};
         int k = (int)v[0] - FA_NOTE_NO_ROOM;
-        if (k >= 0 && k < (int)(sizeof notes / sizeof notes[0]))
+        if (v[0] == FA_NOTE_WRONG_SQUARE)   /* L7.16 (skills.c) */
+            fray__text_f(t, "%s's attack misses: %s is not in the square guessed, "
+                         "%d,%d.", who, tgt, (int)v[1], (int)v[2]);
+        else if (k >= 0 && k < (int)(sizeof notes / sizeof notes[0]))
             fray__text_f(t, "%s's action has no effect: %s.", who, notes[k]);
         else
             fray__text_f(t, "%s's action has no effect.", who);
@@ -652,7 +656,9 @@ static void put_command(fray__text *t, const fa_setup *s, const fa_command *c) {
         fray__text_f(t, " with the %s", wn);
     if (c->origin.x >= 0 && uses_origin(s, c))
         fray__text_f(t, " at %d,%d", c->origin.x, c->origin.y);
-    if (c->n_path > 0)
+    if (c->kind == FA_CMD_ATTACK && c->n_targets == 1 && c->n_path == 1)
+        fray__text_f(t, " guessing %d,%d", c->path[0].x, c->path[0].y);   /* L7.16 */
+    else if (c->n_path > 0)
         fray__text_f(t, " to %d,%d", c->path[c->n_path - 1].x,
                      c->path[c->n_path - 1].y);
     if (c->kind == FA_CMD_READY) {

@@ -217,15 +217,24 @@ static fray_status aid_check(fa_run *r, const fa_command *cmd) {
     return fa_cond_add(r, ally, c);
 }
 
+static void notice_reveals(fa_run *r, int who);
+
 fray_status fa_skill_apply(fa_run *r, const fa_command *cmd) {
     if (r->failed != FRAY_OK)
         return r->failed;
     switch (cmd->kind) {
     case FA_CMD_FEINT:
         return feint(r, cmd);
-    case FA_CMD_SKILL:
-        fa_skill_roll(r, cmd->actor, skill_of(cmd), -1, 0);
+    case FA_CMD_SKILL: {
+        /* Notice as a move action looks for the hidden (L7.16): against
+         * the option notice_dc; any other use says its total. */
+        bool look = skill_of(cmd) == FA_SKILL_NOTICE && (cmd->option & FA_SKILL_AS_MOVE);
+        bool ok = fa_skill_roll(r, cmd->actor, skill_of(cmd), -1,
+                                look ? r->s->opt.notice_dc : 0);
+        if (r->failed == FRAY_OK && look && ok)
+            notice_reveals(r, cmd->actor);
         return r->failed;
+    }
     case FA_CMD_AID:
         return aid_check(r, cmd);
     default:
@@ -339,6 +348,8 @@ fray_status fa_join_round(fa_run *r) {
             fail(r, FRAY_ERR_INVALID);   /* no room anywhere near: refused, not guessed */
             return r->failed;
         }
+        for (int k = 0; k < FA_MAX_SIDES; k++)
+            c->seen[k] = c->fp.at;   /* it comes in where all can see */
         /* Ties with those already in the order: after them (tie 0). */
         int place = -1;
         fray_status ok = fray__track_insert(&st->track, who, d + mod, 0, &place);
@@ -357,4 +368,77 @@ fray_status fa_join_round(fa_run *r) {
         fa_fact_add(r, FA_FACT_JOIN, who, -1, d, mod, d + mod, place);
     }
     return r->failed;
+}
+
+/* ---- Total concealment: where each side last saw each combatant (L7.16) ---------- */
+
+static bool all_dark(const fa_setup *s, fray_footprint fp) {
+    int side = fp.side > 0 ? fp.side : 1;
+    for (int y = 0; y < side; y++)
+        for (int x = 0; x < side; x++) {
+            fray_pos p = {(int16_t)(fp.at.x + x), (int16_t)(fp.at.y + y)};
+            if (!fray_area_has(&s->dark, p))
+                return false;
+        }
+    return true;
+}
+
+bool fa_side_sees(const fa_setup *s, const fa_state *st, int side, int who) {
+    const fray_footprint t = st->c[who].fp;
+    if (all_dark(s, t))
+        return false;
+    for (int m = 0; m < st->n; m++) {
+        const fa_cstate *c = &st->c[m];
+        if (m == who || s->c[m].side != side || (c->flags & FA_F_OUT) ||
+            fa_has(c, FA_C_DEAD) || fa_has(c, FA_C_BLINDED))
+            continue;
+        if (fa_open_neighbours(&s->map, c->fp, t) || fray_grid_sight_fp(&s->map, c->fp, t))
+            return true;
+    }
+    return false;
+}
+
+void fa_seen_update(fa_run *r) {
+    const fa_setup *s = r->s;
+    fa_state *st = r->st;
+    /* Only squares that changed since a side last saw them are looked at:
+     * a fight where nobody moves unseen asks nothing. */
+    for (int i = 0; i < st->n; i++) {
+        fa_cstate *c = &st->c[i];
+        if (fa_has(c, FA_C_DEAD))
+            continue;
+        for (int k = 0; k < s->n_sides && k < FA_MAX_SIDES; k++) {
+            if (k == s->c[i].side ||
+                (c->seen[k].x == c->fp.at.x && c->seen[k].y == c->fp.at.y))
+                continue;
+            if (fa_side_sees(s, st, k, i))
+                c->seen[k] = c->fp.at;
+        }
+    }
+}
+
+fray_pos fa_guess_of(const fa_run *r, int who, int target) {
+    if (r->guess_given && r->guess_for == target)
+        return r->guess;
+    int side = r->s->c[who].side;
+    if (side < 0 || side >= FA_MAX_SIDES)
+        return r->st->c[target].fp.at;
+    return r->st->c[target].seen[side];
+}
+
+/* Notice as a move action (L7.16, fray's reading): a check against the
+ * option notice_dc; a success tells the side where every enemy it had
+ * lost track of stands now. */
+static void notice_reveals(fa_run *r, int who) {
+    const fa_setup *s = r->s;
+    fa_state *st = r->st;
+    int side = s->c[who].side;
+    if (side < 0 || side >= FA_MAX_SIDES)
+        return;
+    for (int i = 0; i < st->n; i++) {
+        fa_cstate *c = &st->c[i];
+        if (s->c[i].side == side || fa_has(c, FA_C_DEAD))
+            continue;
+        c->seen[side] = c->fp.at;
+    }
 }

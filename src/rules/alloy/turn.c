@@ -46,6 +46,8 @@ void fa_state_init(const fa_setup *s, fa_state *st, uint64_t seed,
         const fa_statblock *sb = &s->sb[d->sb];
         fa_cstate *c = &st->c[i];
         c->away = i >= present;
+        for (int k = 0; k < FA_MAX_SIDES; k++)
+            c->seen[k] = d->at;   /* known at the start (L7.16) */
         c->hp = sb->hp;
         c->surges = sb->surges;
         c->ap = sb->action_points;
