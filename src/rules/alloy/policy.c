@@ -844,7 +844,8 @@ static bool lost_track(const pol *p, int t) {
     fray_pos g = p->st->c[t].seen[side];
     fray_footprint tf = p->st->c[t].fp;
     int ts = tf.side > 0 ? tf.side : 1;
-    return g.x < tf.at.x || g.x >= tf.at.x + ts || g.y < tf.at.y || g.y >= tf.at.y + ts;
+    bool stale = g.x < tf.at.x || g.x >= tf.at.x + ts || g.y < tf.at.y || g.y >= tf.at.y + ts;
+    return stale && !fa_side_sees(p->s, p->st, side, t);
 }
 
 /* (alloy-skills) Feint (004:307, skills.c), conservatively: default
