@@ -139,7 +139,8 @@ static void counts_reset(fa_fight *f) {
     memset(f->taken, 0, sizeof f->taken);
     memset(f->actions, 0, sizeof f->actions);
     memset(f->by_kind, 0, sizeof f->by_kind);
-    for (int i = 0; i < f->st.n && i < FA_MAX_COMBATANTS; i++) {
+    /* every combatant of the setup: those joining later too (004:241) */
+    for (int i = 0; i < f->s->n && i < FA_MAX_COMBATANTS; i++) {
         f->ap0[i] = f->st.c[i].ap;
         f->surges0[i] = f->st.c[i].surges;
     }
