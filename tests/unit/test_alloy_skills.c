@@ -814,3 +814,12 @@ Test(alloy_skills, seen_square_follows_every_visible_move_L7_16) {
     cr_assert_eq(f->st.c[TONY].seen[1].y, 2);
     free(f);
 }
+
+/* 004:948 "Your character is dazed": a dominated creature grants battle
+ * superiority and cannot flank, as a dazed one. */
+Test(alloy_skills, dominated_is_dazed_battle_superiority_004_948) {
+    fixture *f = dominated_tony();
+    fa_mods m = mods_of(f, ORC, TONY);
+    cr_assert(has_mod(&m, FA_MOD_BATTLE_SUPERIORITY));
+    free(f);
+}

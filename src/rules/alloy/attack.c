@@ -91,6 +91,7 @@ static int imax(int a, int b) { return a > b ? a : b; }
 static bool can_flank(const fa_state *st, int i) {
     const fa_cstate *c = &st->c[i];
     return !out(st, i) && !fa_has(c, FA_C_BLINDED) && !fa_has(c, FA_C_DAZED) &&
+           !fa_has(c, FA_C_DOMINATED) &&   /* Dominated is Dazed (004:948) */
            !fa_has(c, FA_C_HELPLESS) && !fa_has(c, FA_C_STUNNED) &&
            !fa_has(c, FA_C_SURPRISED) && !fa_has(c, FA_C_UNCONSCIOUS) &&
            !fa_has(c, FA_C_DYING);
@@ -103,7 +104,8 @@ static bool grants_bs(const fa_cstate *t, bool melee) {
         BS_ANY = 1u << FA_C_BLINDED | 1u << FA_C_DAZED | 1u << FA_C_HELPLESS |
                  1u << FA_C_STUNNED | 1u << FA_C_SURPRISED |
                  1u << FA_C_UNCONSCIOUS | 1u << FA_C_SNARED |
-                 1u << FA_C_RUNNING | 1u << FA_C_GRANTS_BS | 1u << FA_C_DYING
+                 1u << FA_C_RUNNING | 1u << FA_C_GRANTS_BS | 1u << FA_C_DYING |
+                 1u << FA_C_DOMINATED   /* Dazed (004:948) */
     };
     if (t->has & (uint32_t)BS_ANY)
         return true;

@@ -7,6 +7,8 @@
  *   ID attack at X,Y [with POWER]         an area burst's origin / a blast's corner
  *                                         (may lie off the map: 6,-3)
  *   ID attack X,Y X,Y ... with POWER      a wall's squares in order
+ *   ID attack T at X,Y                    the square guessed for a totally
+ *                                         concealed target (kept in path[0])
  *   ID walk X,Y [X,Y ...]                 a path, square by square; one square
  *                                         further than a step: the cheapest path
  *                                         there (fa_reach), as the engine counts it
