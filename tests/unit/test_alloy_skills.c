@@ -823,3 +823,54 @@ Test(alloy_skills, dominated_is_dazed_battle_superiority_004_948) {
     cr_assert(has_mod(&m, FA_MOD_BATTLE_SUPERIORITY));
     free(f);
 }
+
+/* ---- The simulation's counts (alloy.c) ------------------------------------------ */
+
+#include "ruleset.h"
+
+/* Trials 0..n-1 of examples/alloy/reinforcements.yaml (seed 7) with option
+ * dying set, counted. */
+static fray_sim_counts *reinforcements_counts(const char *dying, int n) {
+    const fray__ruleset *rs = &fray__alloy_ruleset;
+    char path[512];
+    snprintf(path, sizeof path, "%s/examples/alloy/reinforcements.yaml", FRAY_SOURCE_DIR);
+    void *setup = NULL;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(rs->load(path, NULL, &setup, &d), FRAY_OK, "%s", d.message);
+    cr_assert_eq(rs->vary(setup, "dying", dying, &d), FRAY_OK, "%s", d.message);
+    void *f = NULL;
+    cr_assert_eq(rs->sim_fight_new(setup, 7, 0, NULL, NULL, &f), FRAY_OK);
+    fray_sim_counts *c = calloc(1, sizeof *c);
+    cr_assert_not_null(c);
+    for (int t = 0; t < n; t++) {
+        cr_assert_eq(rs->reset_trial(f, 7, (uint64_t)t), FRAY_OK);
+        cr_assert_eq(rs->run(f), FRAY_OK);
+        rs->count(f, c);
+    }
+    rs->fight_free(f);
+    rs->setup_free(setup);
+    return c;
+}
+
+/* 004:241 with the counts: a joiner's damage taken is what it lost (its
+ * hit points before the step that brought it in are kept: no more than
+ * its hit points and their half again, with second wind's surge, a
+ * fight); L7.8: deaths by death saves show in the dead counts: the thugs,
+ * dying while the fight goes on, die far more often with death-saves (the
+ * same 300 trials; stable: only at -max/2). */
+Test(alloy_skills, sim_counts_joiners_and_death_saves_004_241_L7_8) {
+    enum { N = 300 };
+    fray_sim_counts *st = reinforcements_counts("stable", N);
+    fray_sim_counts *ds = reinforcements_counts("death-saves", N);
+    /* boss (index 4: 32 hp, one surge of 8) and the late thug (5: 14 hp) */
+    cr_assert_leq(st->c[4].taken[0], (uint64_t)N * (32 + 16 + 8));
+    cr_assert_leq(ds->c[4].taken[0], (uint64_t)N * (32 + 16 + 8));
+    cr_assert_leq(ds->c[5].taken[0], (uint64_t)N * (14 + 7 + 3));
+    cr_assert_gt(ds->c[4].spent[1] + st->c[4].spent[1], 0, "its surges are counted");
+    uint64_t dead_st = st->c[2].dead + st->c[3].dead, dead_ds = ds->c[2].dead + ds->c[3].dead;
+    cr_assert_gt(dead_ds, dead_st + N / 4, "stable %llu, death-saves %llu",
+                 (unsigned long long)dead_st, (unsigned long long)dead_ds);
+    free(st);
+    free(ds);
+}

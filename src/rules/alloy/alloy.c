@@ -435,8 +435,8 @@ static fray_status step(fa_fight *f, bool count) {
     }
     /* Hit points before, for the counts (only the numbers needed). */
     int16_t hp[FA_MAX_COMBATANTS];
-    if (count)
-        for (int i = 0; i < f->st.n; i++)
+    if (count)   /* every combatant: one may join during the step (004:241) */
+        for (int i = 0; i < f->s->n && i < FA_MAX_COMBATANTS; i++)
             hp[i] = f->st.c[i].hp;
     /* A fight that tells (a table's, a journal's) keeps the state before
      * the step, so that a failed step changes nothing; the simulation's
@@ -518,7 +518,7 @@ static fray_status rs_command(void *rfight, const char *text,
     const int *dice = given ? given->dice : NULL;
     size_t n_dice = given && given->dice ? given->n_dice : 0;
     int16_t hp[FA_MAX_COMBATANTS];
-    for (int i = 0; i < f->st.n; i++)
+    for (int i = 0; i < f->s->n && i < FA_MAX_COMBATANTS; i++)   /* joiners too (004:241) */
         hp[i] = f->st.c[i].hp;
     event_start(f, &f->ev, &cmd);
     fa_run r;
