@@ -874,3 +874,16 @@ Test(alloy_skills, sim_counts_joiners_and_death_saves_004_241_L7_8) {
     free(st);
     free(ds);
 }
+
+/* 004:241 told: those still to join are named, with their round, under
+ * the order and in the summary. */
+Test(alloy_skills, joiners_named_in_order_and_summary_004_241) {
+    fixture *f = joining();
+    char buf[4096];
+    fa_draw_order(&f->s, &f->st, buf, sizeof buf);
+    cr_assert(strstr(buf, "orc2 joins at the start of round 2"), "%s", buf);
+    fa_summary(&f->s, &f->st, buf, sizeof buf);
+    cr_assert(strstr(buf, "orc2"), "%s", buf);
+    cr_assert(strstr(buf, "joins at the start of round 2"), "%s", buf);
+    free(f);
+}

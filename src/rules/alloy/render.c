@@ -861,6 +861,10 @@ size_t fa_draw_order(const fa_setup *s, const fa_state *st, char *buf,
             fray__text_s(&t, ", has acted");
         fray__text_s(&t, "\n");
     }
+    /* Those still to join (004:241, skills.c): not in the order yet. */
+    for (int i = st->n; i < s->n && i < FA_MAX_COMBATANTS && !st->over; i++)
+        fray__text_f(&t, "   --  %s joins at the start of round %d\n", s->c[i].name,
+                     s->c[i].joins);
     if (st->over)
         fray__text_s(&t, "The fight is over.\n");
     return t.len;
@@ -958,6 +962,14 @@ size_t fa_summary(const fa_setup *s, const fa_state *st, char *buf,
                      max_hp(s, i));
         put_conditions(&t, c, ", ");
         fray__text_s(&t, "\n");
+    }
+    /* Those still to join (004:241, skills.c). */
+    for (int i = st->n; i < s->n && i < FA_MAX_COMBATANTS; i++) {
+        fray__text_s(&t, "  ");
+        fray__text_s(&t, s->c[i].name);
+        pad(&t, strlen(s->c[i].name), w);
+        fray__text_f(&t, "  %s: joins at the start of round %d\n",
+                     side_of(s, s->c[i].side), s->c[i].joins);
     }
     return t.len;
 }
