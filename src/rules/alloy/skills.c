@@ -35,7 +35,16 @@
  *     not in the order) until the start of round N, when it rolls
  *     initiative (d20 + its modifier, by hand at the table like any die)
  *     and takes its place in the order; ties with those already there go
- *     after them.
+ *     after them; it comes in at its square, or the nearest free one.
+ *   - Total concealment (004:898, L7.16): each side keeps where it last
+ *     saw each combatant (fa_cstate.seen, brought up to date after every
+ *     command); an attack on a totally concealed target names a square
+ *     (the command's, else that last sight: attack.c), a wrong one misses
+ *     with nothing rolled; Notice as a move action against the option
+ *     notice-dc (15) tells the side where every hidden enemy is.
+ *   - Dominated (004:946-949) is Dazed (turn.c, attack.c); its dominator
+ *     chooses its actions, at-will only (act.c refuses the rest; the
+ *     tactics of the dominator's side choose in policy.c).
  */
 #include "alloy_int.h"
 
