@@ -26,6 +26,9 @@
  *   policy.c  tactics
  *   odds.c    the exact duel
  *   alloy.c   the ruleset's table (fray__ruleset) and the fight glue
+ *   skills.c  Feint, Use a Skill, Aid Another on a check, death saves,
+ *             joining a battle under way, where each side last saw each
+ *             combatant (total concealment's guess)
  *
  * Units: distances are in squares (5 ft each; files say feet, the loader
  * divides). Rounds count from 1; round 0 is the surprise round.
