@@ -105,20 +105,25 @@ Test(alloy_cli, delay_then_ready_then_next) {
     fray_setup_free(s);
 }
 
-/* The option `dying: death-saves` (docs/rules/alloy.md) is not built: a
- * file that says it is refused at that line, never run as if it were
- * stable or stopped at the first hit (found by fuzz_alloy_load). */
-Test(alloy_cli, death_saves_option_refused_where_said) {
+/* L7.8: the option `dying: death-saves` is built (skills.c): a file that
+ * says it loads; a word that is not a setting of dying is refused at its
+ * line (fuzz_alloy_load found the older refusal's gap). */
+Test(alloy_cli, dying_option_death_saves_loads_nonsense_refused_L7_8) {
     char path[512];
-    snprintf(path, sizeof path, "%s/tests/data/alloy/bad_death_saves.yaml",
+    snprintf(path, sizeof path, "%s/tests/data/alloy/good_death_saves.yaml",
              FRAY_SOURCE_DIR);
     fray_setup *s = NULL;
     fray_diag d;
     memset(&d, 0, sizeof d);
+    cr_assert_eq(fray_setup_load(path, NULL, &s, &d), FRAY_OK, "%s", d.message);
+    cr_assert_not_null(s);
+    fray_setup_free(s);
+    s = NULL;
+    snprintf(path, sizeof path, "%s/tests/data/alloy/bad_dying.yaml", FRAY_SOURCE_DIR);
     cr_assert_eq(fray_setup_load(path, NULL, &s, &d), FRAY_ERR_PARSE);
     cr_assert_null(s);
     cr_expect_eq(d.line, 15);
-    cr_expect(strstr(d.message, "death-saves is not built yet") != NULL, "%s",
+    cr_expect(strstr(d.message, "expected stable or death-saves") != NULL, "%s",
               d.message);
 }
 

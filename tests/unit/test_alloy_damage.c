@@ -169,14 +169,19 @@ Test(alloy_damage, falling_ends_grapples_004_615) {
     free(f);
 }
 
-Test(alloy_damage, death_saves_option_refused_L7_8) {
+/* L7.8, option dying: death-saves (skills.c): damage works as with
+ * stable; the fall at 0 is dying, the death saves come at the end of its
+ * turns (test_alloy_skills). */
+Test(alloy_damage, death_saves_option_falls_dying_L7_8) {
     afx *f = afx_new(20, 20);
     f->s.opt.dying = FA_DYING_DEATH_SAVES;
     int a = afx_add(f, 0, 5, 5, SLOT_SWORD);
     int t = afx_add(f, 1, 6, 5, SLOT_SWORD);
     fa_run *r = afx_run(f, NULL, 0);
-    cr_assert_eq(fa_damage(r, a, t, 5), FRAY_ERR_INVALID);
-    cr_assert_eq(r->failed, FRAY_ERR_INVALID);
-    cr_assert_eq(f->st.c[t].hp, 30, "nothing guessed");
+    cr_assert_eq(fa_damage(r, a, t, 5), FRAY_OK);
+    cr_assert_eq(f->st.c[t].hp, 25);
+    cr_assert_eq(fa_damage(r, a, t, 26), FRAY_OK);
+    cr_assert(fa_has(&f->st.c[t], FA_C_DYING));
+    cr_assert(!fa_has(&f->st.c[t], FA_C_DEAD));
     free(f);
 }

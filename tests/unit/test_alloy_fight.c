@@ -53,7 +53,9 @@ Test(alloy_fight, the_table_is_filled) {
     /* The simulation's names: actions in fa_cmd_title order. */
     cr_assert_str_eq(RS->action_name(0), "Attack");
     cr_assert_str_eq(RS->action_name(FA_CMD_WALK - FA_CMD_ATTACK), "Walk");
-    cr_assert_str_eq(RS->action_name(FRAY_SIM_ACTION_KINDS - 1), "End Turn");
+    cr_assert_str_eq(RS->action_name(FA_CMD_END_TURN - FA_CMD_ATTACK), "End Turn");
+    cr_assert_str_eq(RS->action_name(FA_CMD_KINDS - FA_CMD_ATTACK - 1), "Use a Skill");
+    cr_assert_null(RS->action_name(FA_CMD_KINDS - FA_CMD_ATTACK));
     cr_assert_null(RS->action_name(FRAY_SIM_ACTION_KINDS));
     cr_assert_str_eq(RS->harm_name(0), "damage");
     cr_assert_null(RS->harm_name(1));

@@ -162,6 +162,12 @@ Test(alloy_json, round_trip_every_command_kind) {
         "tony delay",
         "tony resume",
         "tony end",
+        /* (alloy-skills) feint, skills, aid on a check (004:307, 313, 325, 429) */
+        "ana feint orc-1",
+        "tony skill notice move",
+        "tony skill bluff",
+        "ana aid tony athletics",
+        "ana attack orc-1 at 3,2",      /* the square guessed (L7.16) */
     };
     bool seen[FA_CMD_KINDS] = {false};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
@@ -231,6 +237,10 @@ Test(alloy_json, round_trip_every_fact_and_choice) {
     add_fact(FA_FACT_TAKE, FX_ORC1, FX_TONY, 0, 0, 0, 0, 0, 0);
     add_fact(FA_FACT_CONSUME, FX_ANA, -1, 0, 1, 0, 0, 0, 0);
     add_fact(FA_FACT_MODIFIER, FX_ORC1, FX_TONY, FA_MOD_NOT_PROFICIENT, 0, 0, 2, 0, 0);
+    add_fact(FA_FACT_SKILL, FX_ANA, FX_ORC1, 12, 4, 16, 14, 1, FA_SKILL_BLUFF);
+    add_fact(FA_FACT_DEATH_SAVE, FX_ANA, -1, 7, 10, 0, 2, 0, 0);
+    add_fact(FA_FACT_JOIN, FX_ORC2, -1, 11, 2, 13, 3, 0, 0);
+    add_fact(FA_FACT_CHOSEN, FX_ORC2, FX_ANA, 0, 0, 0, 0, 0, 0);
     /* A value the fact does not name is kept as "vK". */
     add_fact(FA_FACT_TURN, FX_ANA, -1, 0, 0, 0, 9, 0, 0);
     bool kinds[FA_FACT_KINDS] = {false};

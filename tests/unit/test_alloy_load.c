@@ -270,7 +270,7 @@ Test(alloy_load, options_every_setting) {
     const fa_options *o = &s->opt;
     cr_expect_eq(o->diagonals, FRAY_AREA_SQUARE);
     cr_expect_eq(o->burst, FRAY_AREA_SQUARE);
-    cr_expect_eq(o->dying, FA_DYING_STABLE); /* death-saves: not built (bad_death_saves) */
+    cr_expect_eq(o->dying, FA_DYING_STABLE); /* death-saves: good_death_saves.yaml */
     cr_expect_eq(o->save_target, 11);
     cr_expect_eq(o->drop_prone, FA_ACT_FREE);
     cr_expect(o->suppress_unlimited);
@@ -312,7 +312,7 @@ static const struct bad_case {
     int line, col;
     const char *words;
 } bad_cases[] = {
-    {"bad_death_saves.yaml", FRAY_ERR_PARSE, 15, 10, "dying: death-saves is not built yet"},
+    {"bad_dying.yaml", FRAY_ERR_PARSE, 15, 10, "expected stable or death-saves for the option dying"},
     {"bad_unknown_key.yaml", FRAY_ERR_PARSE, 9, 5, "unknown key 'speeed' in a stat block (did you mean 'speed'?)"},
     {"bad_missing_rules.yaml", FRAY_ERR_PARSE, 2, 1, "missing key 'rules': an Alloy file says rules: alloy"},
     {"bad_rules_towers.yaml", FRAY_ERR_PARSE, 2, 8, "reads Alloy files (rules: alloy), got 'towers'"},
@@ -409,8 +409,13 @@ Test(alloy_load, load_needs_an_encounter) {
 Test(alloy_load, vary_options_and_numbers) {
     fa_setup *s = load_ok("examples/alloy/skirmish.yaml");
     fray_diag d;
-    cr_expect_eq(fa_setup_vary(s, "dying", "death-saves", &d), FRAY_ERR_PARSE);
-    cr_expect(strstr(d.message, "not built yet") != NULL, "%s", d.message);
+    /* L7.8: dying: death-saves is built (skills.c); a word not a setting is refused. */
+    cr_expect_eq(fa_setup_vary(s, "dying", "nonsense", &d), FRAY_ERR_PARSE);
+    cr_expect(strstr(d.message, "expected stable or death-saves") != NULL, "%s", d.message);
+    cr_expect_eq(s->opt.dying, FA_DYING_STABLE);
+    cr_expect_eq(fa_setup_vary(s, "dying", "death-saves", &d), FRAY_OK);
+    cr_expect_eq(s->opt.dying, FA_DYING_DEATH_SAVES);
+    cr_expect_eq(fa_setup_vary(s, "dying", "stable", &d), FRAY_OK);
     cr_expect_eq(s->opt.dying, FA_DYING_STABLE);
     cr_expect_eq(fa_setup_vary(s, "save", "12", &d), FRAY_OK);
     cr_expect_eq(s->opt.save_target, 12);

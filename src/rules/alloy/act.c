@@ -386,6 +386,7 @@ static fa_action_type type_of(const fa_setup *s, int who, int kind,
     case FA_CMD_TRIP: case FA_CMD_GRAPPLE: case FA_CMD_MOVE_GRAPPLED:
     case FA_CMD_HELD_OBJECT: case FA_CMD_AID: case FA_CMD_SPRAY:
     case FA_CMD_SUPPRESS: case FA_CMD_TOTAL_DEFENSE: case FA_CMD_SECOND_WIND:
+    case FA_CMD_FEINT:
         return FA_ACT_STANDARD;
     case FA_CMD_WALK: case FA_CMD_SQUEEZE: case FA_CMD_SHIFT:
     case FA_CMD_RUN: case FA_CMD_CRAWL: case FA_CMD_STAND: case FA_CMD_ESCAPE:
@@ -407,6 +408,8 @@ static fa_action_type cmd_type(const fa_setup *s, const fa_command *cmd) {
         return type_of(s, cmd->actor, cmd->ready.kind, cmd->ready.power);
     if (cmd->kind == FA_CMD_SQUEEZE && cmd->n_path == 0)
         return FA_ACT_FREE; /* ending a squeeze (004:717) */
+    if (cmd->kind == FA_CMD_SKILL)
+        return fa_skill_action_type(cmd); /* standard or move (004:313, 325) */
     return type_of(s, cmd->actor, cmd->kind, cmd->power);
 }
 
@@ -761,6 +764,22 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
     const fa_statblock *sb = sb_of(s, who);
     fray_status ok = FRAY_OK;
     int a = 0;
+    if (cmd->kind == FA_CMD_FEINT || cmd->kind == FA_CMD_SKILL || fa_aid_is_check(cmd))
+        return fa_skill_check_cmd(s, st, cmd, why, ws); /* skills.c */
+    if (fa_has(c, FA_C_DOMINATED)) {
+        /* 004:948-949: Dazed, and only its non-encounter, non-daily
+         * abilities (second wind: once an encounter). */
+        if (cmd->kind == FA_CMD_ATTACK && cmd->power >= 0 && cmd->power < sb->n_powers &&
+            sb->powers[cmd->power].usage != FA_AT_WILL)
+            return refuse(why, ws, "Dominated: %s may use only its at-will abilities, "
+                          "and %s is not one", nm(s, who), sb->powers[cmd->power].name);
+        if (cmd->kind == FA_CMD_SECOND_WIND)
+            return refuse(why, ws, "Dominated: %s may use only its at-will abilities, "
+                          "and second wind is once an encounter", nm(s, who));
+        if (cmd->kind == FA_CMD_SPEND_AP || cmd->kind == FA_CMD_DELAY)
+            return refuse(why, ws, "Dominated (dazed): %s can take only one action",
+                          nm(s, who));
+    }
     switch (cmd->kind) {
     case FA_CMD_ATTACK: case FA_CMD_COUP: case FA_CMD_BULL_RUSH:
     case FA_CMD_TRIP: case FA_CMD_GRAPPLE: case FA_CMD_HELD_OBJECT:
@@ -885,6 +904,14 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
             for (int i = 0; i < cmd->n_targets; i++)
                 if ((ok = attackable(s, st, cmd, cmd->targets[i], why, ws)) != FRAY_OK)
                     return ok;
+            /* L7.16: the square guessed for a totally concealed target
+             * (its own field: journals of old wrote origin [0,0] on plain
+             * attacks, and path holds a push's squares). */
+            if (cmd->has_guess && cmd->n_targets != 1)
+                return refuse(why, ws, "a square is guessed for one target only");
+            if (cmd->has_guess && !fray_grid_in(&s->map, cmd->guess))
+                return refuse(why, ws, "the square guessed, %d,%d, is not on the map",
+                              cmd->guess.x, cmd->guess.y);
             return fa_forced_check(s, st, cmd, why, ws);   /* (alloy-space) */
         }
         default:
@@ -1070,6 +1097,9 @@ fray_status fa_check(const fa_setup *s, const fa_state *st,
     if (cmd->kind == FA_CMD_NEXT)
         return FRAY_OK;
     int who = cmd->actor;
+    if (who >= st->n && who < s->n && s->c[who].joins > 0)   /* 004:241 (skills.c) */
+        return refuse(why, why_size, "%s has not joined the battle yet (it joins at the "
+                      "start of round %d)", nm(s, who), s->c[who].joins);
     if (who < 0 || who >= st->n)
         return refuse(why, why_size, "no such combatant");
     const fa_cstate *c = &st->c[who];
@@ -1094,9 +1124,11 @@ fray_status fa_check(const fa_setup *s, const fa_state *st,
             return refuse(why, why_size, "a %s action cannot be taken in place of a %s action",
                           type_word[type], slot <= FA_ACT_NONE ? type_word[slot] : "?");
         if (!fa_can_pay(st, who, type, slot)) {
-            if (fa_has(c, FA_C_DAZED) && (c->flags & FA_F_TOOK_ACTION))
+            if ((fa_has(c, FA_C_DAZED) || fa_has(c, FA_C_DOMINATED)) &&
+                (c->flags & FA_F_TOOK_ACTION))
                 return refuse(why, why_size,
-                              "Dazed: %s has already taken its one action this round",
+                              "%s: %s has already taken its one action this round",
+                              fa_has(c, FA_C_DAZED) ? "Dazed" : "Dominated (dazed)",
                               nm(s, who));
             if (st->round == 0 && (c->flags & FA_F_TOOK_ACTION))
                 return refuse(why, why_size,
@@ -1337,6 +1369,20 @@ static void do_action(fa_run *r, const fa_command *cmd) {
     int who = cmd->actor;
     fa_cstate *c = &st->c[who];
     const fa_statblock *sb = sb_of(s, who);
+    if (cmd->kind == FA_CMD_FEINT || cmd->kind == FA_CMD_SKILL || fa_aid_is_check(cmd)) {
+        /* skills.c; Use a Skill provokes (004:313, 325; option skill_provokes). */
+        if (fa_skill_provokes(s, cmd)) {
+            if (fa_provoke(r, who, cmd->kind) != FRAY_OK)
+                return;
+            if (!fa_can_act(st, who)) {
+                fa_fact_add(r, FA_FACT_NO_EFFECT, who, -1, 0, 0, 0, 0);
+                return;
+            }
+        }
+        if (fa_skill_apply(r, cmd) != FRAY_OK)
+            fail(r, r->failed != FRAY_OK ? r->failed : FRAY_ERR_INVALID);
+        return;
+    }
     switch (cmd->kind) {
     case FA_CMD_ATTACK: case FA_CMD_COUP: case FA_CMD_BULL_RUSH:
     case FA_CMD_TRIP: case FA_CMD_GRAPPLE: case FA_CMD_HELD_OBJECT:
@@ -1355,7 +1401,14 @@ static void do_action(fa_run *r, const fa_command *cmd) {
                 return;
             }
         }
+        /* A square named for one target: the guess at a totally concealed
+         * one (L7.16, skills.c); areas name no target. */
+        r->guess_given = cmd->kind == FA_CMD_ATTACK && cmd->n_targets == 1 &&
+                         cmd->has_guess;
+        r->guess_for = cmd->targets[0];
+        r->guess = cmd->guess;
         attack_now(r, cmd, false);
+        r->guess_given = false;
         if (cmd->kind == FA_CMD_GRAPPLE && c->grappling >= 0)
             c->flags |= FA_F_SUSTAINED; /* made this turn: no sustain needed (L7.17) */
         return;
@@ -1446,10 +1499,14 @@ static void do_action(fa_run *r, const fa_command *cmd) {
         /* 004:599: Acrobatics vs Reflex or Athletics vs Fortitude; the
          * better unless the command names one. */
         int acro = sb->skill[FA_SKILL_ACROBATICS], ath = sb->skill[FA_SKILL_ATHLETICS];
+        /* Aid Another on the check (004:429, skills.c): counted in. */
+        acro += fa_skill_aid_peek(c, FA_SKILL_ACROBATICS);
+        ath += fa_skill_aid_peek(c, FA_SKILL_ATHLETICS);
         int ref = fa_defense_value(s, st, from, FA_DEF_REFLEX, who, false);
         int fort = fa_defense_value(s, st, from, FA_DEF_FORTITUDE, who, false);
         bool use_acro = cmd->option == FA_SKILL_ACROBATICS ||
                         (cmd->option != FA_SKILL_ATHLETICS && acro - ref >= ath - fort);
+        fa_skill_aid_take(r, who, use_acro ? FA_SKILL_ACROBATICS : FA_SKILL_ATHLETICS);
         bool ok = use_acro ? fa_check_vs(r, who, acro, ref) : fa_check_vs(r, who, ath, fort);
         if (r->failed != FRAY_OK)
             return;
@@ -1543,11 +1600,18 @@ fray_status fa_apply(fa_run *r, const fa_command *cmd) {
         return r->failed;
     fa_fact_add(r, FA_FACT_ACTION, who, cmd->n_targets > 0 ? cmd->targets[0] : -1,
                 cmd->kind, (int32_t)paid, 0, 0);
+    {   /* 004:949: the dominator chose this action (told; skills.c's ruling). */
+        const fa_cond *dom = fa_cond_find(&st->c[who], FA_C_DOMINATED, -1);
+        if (dom && dom->source >= 0 && dom->source != who)
+            fa_fact_add(r, FA_FACT_CHOSEN, who, dom->source, 0, 0, 0, 0);
+    }
     do_action(r, cmd);
-    if (r->failed == FRAY_OK && attack_kind(cmd->kind))
+    if (r->failed == FRAY_OK && attack_kind(cmd->kind) && !fa_aid_is_check(cmd))
         ready_after(r, who, FA_TRIG_ATTACKS, before);
     if (r->failed == FRAY_OK)
         fa_grapple_upkeep(r);
+    if (r->failed == FRAY_OK)
+        fa_seen_update(r);   /* where each side saw each one last (L7.16) */
     if (r->failed == FRAY_OK && fa_check_over(r))
         return FRAY_OK; /* the fight is over (FACT OVER told) */
     return r->failed;

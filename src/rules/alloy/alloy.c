@@ -16,7 +16,7 @@
 #include "jread.h"
 #include "ruleset.h"
 
-_Static_assert((int)FA_CMD_KINDS - (int)FA_CMD_ATTACK == (int)FRAY_SIM_ACTION_KINDS,
+_Static_assert((int)FA_CMD_KINDS - (int)FA_CMD_ATTACK <= (int)FRAY_SIM_ACTION_KINDS,
                "the counts hold every kind of Alloy action (action kind k is "
                "fa_cmd_kind k + FA_CMD_ATTACK)");
 _Static_assert((int)FRAY_SIM_MAX_COMBATANTS >= (int)FA_MAX_COMBATANTS,
@@ -139,7 +139,8 @@ static void counts_reset(fa_fight *f) {
     memset(f->taken, 0, sizeof f->taken);
     memset(f->actions, 0, sizeof f->actions);
     memset(f->by_kind, 0, sizeof f->by_kind);
-    for (int i = 0; i < f->st.n && i < FA_MAX_COMBATANTS; i++) {
+    /* every combatant of the setup: those joining later too (004:241) */
+    for (int i = 0; i < f->s->n && i < FA_MAX_COMBATANTS; i++) {
         f->ap0[i] = f->st.c[i].ap;
         f->surges0[i] = f->st.c[i].surges;
     }
@@ -434,8 +435,8 @@ static fray_status step(fa_fight *f, bool count) {
     }
     /* Hit points before, for the counts (only the numbers needed). */
     int16_t hp[FA_MAX_COMBATANTS];
-    if (count)
-        for (int i = 0; i < f->st.n; i++)
+    if (count)   /* every combatant: one may join during the step (004:241) */
+        for (int i = 0; i < f->s->n && i < FA_MAX_COMBATANTS; i++)
             hp[i] = f->st.c[i].hp;
     /* A fight that tells (a table's, a journal's) keeps the state before
      * the step, so that a failed step changes nothing; the simulation's
@@ -517,7 +518,7 @@ static fray_status rs_command(void *rfight, const char *text,
     const int *dice = given ? given->dice : NULL;
     size_t n_dice = given && given->dice ? given->n_dice : 0;
     int16_t hp[FA_MAX_COMBATANTS];
-    for (int i = 0; i < f->st.n; i++)
+    for (int i = 0; i < f->s->n && i < FA_MAX_COMBATANTS; i++)   /* joiners too (004:241) */
         hp[i] = f->st.c[i].hp;
     event_start(f, &f->ev, &cmd);
     fa_run r;
@@ -660,8 +661,12 @@ static bool same_c(const fa_cstate *a, const fa_cstate *b) {
         a->ready.trigger != b->ready.trigger || a->ready.who != b->ready.who ||
         a->ready.kind != b->ready.kind || a->ready.power != b->ready.power ||
         a->ready.target != b->ready.target ||
-        a->extra_standard != b->extra_standard || a->acted != b->acted)
+        a->extra_standard != b->extra_standard || a->acted != b->acted ||
+        a->death_fails != b->death_fails || a->absent != b->absent)
         return false;
+    for (int k = 0; k < FA_MAX_SIDES; k++)
+        if (a->seen[k].x != b->seen[k].x || a->seen[k].y != b->seen[k].y)
+            return false;
     for (int k = 0; k < FA_SB_WEAPONS; k++)
         if (a->ammo[k] != b->ammo[k] || a->spare[k] != b->spare[k])
             return false;
@@ -887,7 +892,7 @@ static void rs_count(const void *rfight, fray_sim_counts *c) {
 }
 
 static const char *rs_action_name(int kind) {
-    return kind >= 0 && kind < FRAY_SIM_ACTION_KINDS
+    return kind >= 0 && kind < FA_CMD_KINDS - FA_CMD_ATTACK
                ? fa_cmd_title(kind + FA_CMD_ATTACK)
                : NULL;
 }

@@ -26,6 +26,9 @@
  *   policy.c  tactics
  *   odds.c    the exact duel
  *   alloy.c   the ruleset's table (fray__ruleset) and the fight glue
+ *   skills.c  Feint, Use a Skill, Aid Another on a check, death saves,
+ *             joining a battle under way, where each side last saw each
+ *             combatant (total concealment's guess)
  *
  * Units: distances are in squares (5 ft each; files say feet, the loader
  * divides). Rounds count from 1; round 0 is the surprise round.
@@ -145,6 +148,10 @@ typedef enum fa_cond_kind {
     FA_C_GRANTS_BS,        /* grants battle superiority (a power's effect) */
     FA_C_READY,            /* a readied action is waiting (fa_cstate.ready) */
     FA_C_DELAYING,         /* delaying its turn (004:565-579) */
+    /* (added by alloy-skills) */
+    FA_C_FEINTED,          /* a feint worked: battle superiority on its next attack on
+                              `other` until the end of its next turn (004:307, skills.c) */
+    FA_C_AID_CHECK,        /* +value to the bearer's next check of skill `other` (004:429) */
     FA_COND_KINDS
 } fa_cond_kind;
 
@@ -268,6 +275,8 @@ typedef struct fa_combatant_def {
     bool aware;                /* false: Surprised in the surprise round */
     int8_t wield;              /* the weapon slot in hand at the start */
     uint8_t tactics;           /* fa_tactics (the block's unless the encounter says) */
+    /* (added by alloy-skills) */
+    int16_t joins;             /* 0: there from the start; N: joins at the start of round N (004:241) */
 } fa_combatant_def;
 
 /* Every ruling of docs/rules/alloy.md, each an option (encounter
@@ -293,6 +302,10 @@ typedef struct fa_options {
     uint8_t item_draw;         /* FA_ITEM_KEEPS_WEAPON: an item drawn into the other hand */
     /* added by alloy-space */
     uint8_t narrow;            /* FA_NARROW_SQUEEZE | FA_NARROW_OPEN (004:713) */
+    /* (added by alloy-skills) */
+    uint8_t feint_against;     /* FA_FEINT_WILL (default) | FA_FEINT_NOTICE */
+    bool skill_provokes;       /* true: Use a Skill provokes from threatening enemies */
+    int8_t notice_dc;          /* 15: a Notice check (move action) that reveals the hidden */
 } fa_options;
 
 /* (added by alloy-space) Squeeze for Medium and smaller creatures
@@ -302,6 +315,9 @@ typedef struct fa_options {
  * one (half speed, -5 to attacks: 004:714-715), and no squeeze ends in
  * one (004:717); OPEN: they are open ground to everyone. */
 enum { FA_NARROW_SQUEEZE, FA_NARROW_OPEN };
+
+
+enum { FA_FEINT_WILL, FA_FEINT_NOTICE };
 
 enum { FA_DYING_STABLE, FA_DYING_DEATH_SAVES };
 enum { FA_TIES_RANDOM, FA_TIES_LISTED };
@@ -399,6 +415,10 @@ typedef struct fa_cstate {
     int8_t taken_slot;         /* ... the owner's weapon slot */
     int8_t item_hand1;         /* in hand: 1 + the block's item slot, 0 none (Consume Item) */
     uint8_t items_used[FA_SB_ITEMS];   /* per item slot: how many consumed */
+    /* (added by alloy-skills) */
+    int8_t death_fails;        /* failed death saves while dying (option dying: death-saves) */
+    bool absent;               /* not yet in the battle (joins: N): off the map, not in the order */
+    fray_pos seen[FA_MAX_SIDES];   /* where each side last saw it (total concealment, L7.16) */
 } fa_cstate;
 
 enum {
@@ -473,10 +493,18 @@ typedef enum fa_cmd_kind {
     FA_CMD_SPEND_AP, FA_CMD_END_GRAB, FA_CMD_READY, FA_CMD_DELAY,
     FA_CMD_RESUME,         /* a delaying combatant takes its turn now */
     FA_CMD_END_TURN,       /* ends its actions (the rest are lost) */
+    /* (added by alloy-skills, skills.c) */
+    FA_CMD_FEINT,          /* standard: Bluff against targets[0] (004:307) */
+    FA_CMD_SKILL,          /* use a skill: option = fa_skill | FA_SKILL_AS_MOVE (004:313, 325) */
     FA_CMD_KINDS
 } fa_cmd_kind;
 
 enum { FA_AID_ATTACK, FA_AID_DEFENSE };
+/* (added by alloy-skills) FA_CMD_AID on a check (004:429): option
+ * FA_AID_CHECK + the fa_skill aided, targets[0] the adjacent ally. */
+enum { FA_AID_CHECK = 2 };
+/* FA_CMD_SKILL's option: the skill, | FA_SKILL_AS_MOVE for a move action. */
+enum { FA_SKILL_AS_MOVE = 16 };
 
 /* (added by alloy-objects) The swift actions with objects are FA_CMD_DRAW
  * with an option (fray_sim_counts has room for no more action kinds):
@@ -511,6 +539,9 @@ typedef struct fa_command {
     uint32_t decline;          /* bit per combatant: takes no opportunity attack
                                   during this command (the table's `decline ID`,
                                   `decline all`; parse.c) */
+    bool has_guess;            /* an attack names the square it guesses for its
+                                  totally concealed target (L7.16, 004:898) */
+    fray_pos guess;            /* ... that square (the table's `attack T at X,Y`) */
 } fa_command;
 
 /* ---- Events and facts ------------------------------------------------------------ */
@@ -591,6 +622,14 @@ typedef enum fa_fact_kind {
     FA_FACT_PICK_UP,       /* who picks up target's weapon (slot v0) at v1,v2 into its hand */
     FA_FACT_TAKE,          /* who takes target's weapon (slot v0) into its hand (004:445) */
     FA_FACT_CONSUME,       /* who consumes its item (slot v0), v1 left */
+    /* (added by alloy-skills) */
+    FA_FACT_SKILL,         /* who makes a skill check (against target, -1 none): v0 d20,
+                              v1 bonus, v2 total, v3 the number to reach (0: none), v4
+                              success (0/1), v5 the skill (fa_skill) */
+    FA_FACT_DEATH_SAVE,    /* who, dying: v0 d20, v1 needed, v2 0 failed / 1 saved / 2 a 20:
+                              wakes, v3 failures so far */
+    FA_FACT_JOIN,          /* who joins the battle: v0 d20, v1 modifier, v2 total, v3 place */
+    FA_FACT_CHOSEN,        /* who is dominated: target (the dominator) chose its action */
     FA_FACT_KINDS
 } fa_fact_kind;
 
@@ -666,6 +705,12 @@ typedef struct fa_run {
     const fa_hooks *hooks;     /* NULL: the defaults */
     fray_status failed;        /* the first error; once set, everything stops */
     int bad_sides;             /* a given die that did not fit: the die asked for (d20: 20) */
+    /* (added by alloy-skills) The square the command guesses for a
+     * totally concealed target (L7.16): for guess_for when guess_given;
+     * else the square the attacker's side last saw it at. */
+    bool guess_given;
+    int8_t guess_for;
+    fray_pos guess;
 } fa_run;
 
 /* Rolls one die of `sides` (2..100) for `who`: given, replayed or drawn;
@@ -842,6 +887,8 @@ typedef enum fa_attack_note {
     FA_NOTE_TOTAL_COVER,       /* no line of effect (004:866) */
     FA_NOTE_OUT_OF_RANGE,      /* beyond reach, or beyond long range (004:89, 143) */
     FA_NOTE_SNARED,            /* (alloy-space) a snared creature is not moved by force (004:1005) */
+    FA_NOTE_WRONG_SQUARE,      /* (alloy-skills) a totally concealed target is not in the
+                                  square guessed: the attack misses (L7.16, 004:898) */
     FA_NOTE_ATTACK_NOTES
 } fa_attack_note;
 
@@ -1115,5 +1162,43 @@ fray_status fa_duel_setup(const char *path_a, const char *name_a,
                           const fray_allocator *alloc, void **out,
                           fray_diag *diag);
 
+/* ---- Skills, death saves, joining (skills.c, added by alloy-skills) -------------- */
+
+/* The action type of FA_CMD_SKILL (standard, or move with FA_SKILL_AS_MOVE). */
+fa_action_type fa_skill_action_type(const fa_command *cmd);
+/* true for FA_CMD_AID aiding a check (option >= FA_AID_CHECK). */
+bool fa_aid_is_check(const fa_command *cmd);
+/* The rules of FA_CMD_FEINT, FA_CMD_SKILL and an aid on a check (act.c's
+ * check_action calls it for them): FRAY_ERR_INVALID with why. */
+fray_status fa_skill_check_cmd(const fa_setup *s, const fa_state *st,
+                               const fa_command *cmd, char *why, size_t why_size);
+/* Applies them (the action is paid for; act.c has provoked when it does). */
+fray_status fa_skill_apply(fa_run *r, const fa_command *cmd);
+/* true when the command provokes from threatening enemies (Use a Skill,
+ * option skill_provokes). */
+bool fa_skill_provokes(const fa_setup *s, const fa_command *cmd);
+/* A skill check of who: d20 + the block's skill + aid on that skill (the
+ * aid is used up) against dc (0: none); FA_FACT_SKILL told; the success. */
+bool fa_skill_roll(fa_run *r, int who, int skill, int target, int dc);
+/* The aid bonus on who's next check of skill, used up (FA_C_AID_CHECK). */
+int fa_skill_aid_take(fa_run *r, int who, int skill);
+/* The same, only looked at. */
+int fa_skill_aid_peek(const fa_cstate *c, int skill);
+/* End of a dying combatant's turn with option dying: death-saves: the
+ * death save (three failures: dead; a 20: a surge's hit points and it
+ * wakes). */
+fray_status fa_death_save(fa_run *r, int who);
+/* The start of round st->round: those whose joins is that round roll
+ * initiative and enter the order (004:241). */
+fray_status fa_join_round(fa_run *r);
+/* true when some combatant of `side` in the battle, not out and not
+ * Blinded, has line of sight to who, and who is not wholly in the dark. */
+bool fa_side_sees(const fa_setup *s, const fa_state *st, int side, int who);
+/* After every command (act.c fa_apply): each side that sees a combatant
+ * now knows its square (fa_cstate.seen). */
+void fa_seen_update(fa_run *r);
+/* The square who's side takes target to be in for an attack with total
+ * concealment: the command's guess, else where its side last saw it. */
+fray_pos fa_guess_of(const fa_run *r, int who, int target);
 
 #endif

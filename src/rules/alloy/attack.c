@@ -93,6 +93,7 @@ static int imax(int a, int b) { return a > b ? a : b; }
 static bool can_flank(const fa_state *st, int i) {
     const fa_cstate *c = &st->c[i];
     return !out(st, i) && !fa_has(c, FA_C_BLINDED) && !fa_has(c, FA_C_DAZED) &&
+           !fa_has(c, FA_C_DOMINATED) &&   /* Dominated is Dazed (004:948) */
            !fa_has(c, FA_C_HELPLESS) && !fa_has(c, FA_C_STUNNED) &&
            !fa_has(c, FA_C_SURPRISED) && !fa_has(c, FA_C_UNCONSCIOUS) &&
            !fa_has(c, FA_C_DYING);
@@ -105,7 +106,8 @@ static bool grants_bs(const fa_cstate *t, bool melee) {
         BS_ANY = 1u << FA_C_BLINDED | 1u << FA_C_DAZED | 1u << FA_C_HELPLESS |
                  1u << FA_C_STUNNED | 1u << FA_C_SURPRISED |
                  1u << FA_C_UNCONSCIOUS | 1u << FA_C_SNARED |
-                 1u << FA_C_RUNNING | 1u << FA_C_GRANTS_BS | 1u << FA_C_DYING
+                 1u << FA_C_RUNNING | 1u << FA_C_GRANTS_BS | 1u << FA_C_DYING |
+                 1u << FA_C_DOMINATED   /* Dazed (004:948) */
     };
     if (t->has & (uint32_t)BS_ANY)
         return true;
@@ -506,8 +508,8 @@ void fa_attack_mods(const fa_setup *s, const fa_state *st, int who,
         add_mod(out, FA_MOD_CHARGE, 1);
 
     /* Battle superiority: one state, +2 once (L7.15). */
-    if (grants_bs(t, melee))
-        add_mod(out, FA_MOD_BATTLE_SUPERIORITY, 2);
+    if (grants_bs(t, melee) || fa_cond_find(a, FA_C_FEINTED, target))
+        add_mod(out, FA_MOD_BATTLE_SUPERIORITY, 2);   /* a feint too (skills.c, 004:307) */
     else if (!line->area && flanking(s, st, who, target))
         add_mod(out, FA_MOD_FLANKING, 2);
 
@@ -644,6 +646,7 @@ static fray_status power_effects(fa_run *r, int who, int target,
 static void aid_used(fa_run *r, int who, int target) {
     fa_cond_remove(r, who, FA_C_AID_ATTACK, target);
     fa_cond_remove(r, target, FA_C_AID_DEFENSE, who);
+    fa_cond_remove(r, who, FA_C_FEINTED, target);   /* a feint's next attack (skills.c) */
 }
 
 /* Ammunition: n rounds from the magazine of a counted ranged weapon. */
@@ -688,6 +691,22 @@ static fray_status attack_one(fa_run *r, int who, int target,
     fa_attack_mods(r->s, r->st, who, target, L, charge, r->st->c[who].fp.at, &m);
     if (m.impossible)
         return bad(r);
+    /* Total concealment: the attacker names a square (L7.16, 004:898; the
+     * command's guess, else where its side last saw the target); a wrong
+     * one misses with nothing rolled (skills.c). */
+    for (int i = 0; i < m.n; i++) {
+        if (m.m[i].reason != FA_MOD_TOTAL_CONCEALMENT)
+            continue;
+        fray_pos g = fa_guess_of(r, who, target);
+        fray_footprint tf = r->st->c[target].fp;
+        int ts = tf.side > 0 ? tf.side : 1;
+        if (g.x < tf.at.x || g.x >= tf.at.x + ts || g.y < tf.at.y || g.y >= tf.at.y + ts) {
+            fa_fact_add(r, FA_FACT_NO_EFFECT, who, target, FA_NOTE_WRONG_SQUARE, g.x, g.y, 0);
+            aid_used(r, who, target);
+            return r->failed;
+        }
+        break;
+    }
     roll_result rr = roll_attack(r, who, target, L, &m, (fa_defense)L->defense,
                                  -1, mode == ONE_COUP);
     aid_used(r, who, target);

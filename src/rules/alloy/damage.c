@@ -6,8 +6,8 @@
  * Rulings (docs/rules/alloy.md):
  *   - dying (option dying, default stable, RULINGS/L7.8): at 0 hit points
  *     or fewer a combatant is Dying, Unconscious, Helpless and prone, out
- *     of the fight, and does not bleed out; option death-saves is refused
- *     (FRAY_ERR_INVALID) until its rules are written;
+ *     of the fight, and does not bleed out; with option death-saves it
+ *     makes a death save at the end of each of its turns (skills.c);
  *   - death at hp <= -(max / 2), the half rounded down (004:211);
  *   - Withered halves the damage a combatant deals, rounded down, after
  *     the minimum of 0; ongoing damage (who -1) is never halved (004:1038);
@@ -85,8 +85,6 @@ fray_status fa__deal(fa_run *r, int who, int target, int amount, int rolled) {
         return r->failed;
     if (target < 0 || target >= r->st->n || who >= r->st->n)
         return bad(r);
-    if (r->s->opt.dying != FA_DYING_STABLE)
-        return bad(r);     /* death saves: not built (refused, not guessed) */
     fa_cstate *c = &r->st->c[target];
     if (fa_has(c, FA_C_DEAD))
         return bad(r);

@@ -15,8 +15,10 @@
  * In "command" only "action" is always there; every other key is left out at
  * its default: actor (engine steps), slot ("standard" | "move" | "swift" |
  * "immediate" | "free"; the action's own), power (its id), weapon (its id,
- * or an index), aid ("attack" | "defense"), skill ("acrobatics" |
- * "athletics"), option (other commands, an integer; 0), targets (ids;
+ * or an index), aid ("attack" | "defense" | "check": with a skill), skill
+ * ("acrobatics" | "athletics" | "notice" | "bluff": escape, skill, aid on a
+ * check), as ("move": a skill used as a move action), option (other
+ * commands, an integer; 0), targets (ids;
  * aid: [enemy, ally]), origin ([x, y]; none), path ([[x, y], ...]), ready
  * ({"action", "trigger", "who", "target", "power"}), decline (ids).
  * "dice_given" and "facts_untold" are there only when true / not 0.
@@ -69,6 +71,8 @@ static const char *const fact_words[FA_FACT_KINDS] = {
     [FA_FACT_COVER_STRUCK] = "cover-struck", [FA_FACT_DROP] = "drop",
     [FA_FACT_LANDS] = "lands",           [FA_FACT_PICK_UP] = "pick-up",
     [FA_FACT_TAKE] = "take",             [FA_FACT_CONSUME] = "consume",
+    [FA_FACT_SKILL] = "skill",           [FA_FACT_DEATH_SAVE] = "death-save",
+    [FA_FACT_JOIN] = "join",             [FA_FACT_CHOSEN] = "chosen",
 };
 
 /* How a fact's value is written. */
@@ -126,6 +130,12 @@ static const vfield fact_fields[FA_FACT_KINDS][6] = {
     [FA_FACT_PICK_UP] = {{"slot", T_INT}, {"at", T_POS}},
     [FA_FACT_TAKE] = {{"slot", T_INT}},
     [FA_FACT_CONSUME] = {{"item", T_INT}, {"left", T_INT}},
+    [FA_FACT_SKILL] = {{"d20", T_INT}, {"bonus", T_INT}, {"total", T_INT},
+                       {"needed", T_INT}, {"success", T_INT}, {"skill", T_INT}},
+    [FA_FACT_DEATH_SAVE] = {{"d20", T_INT}, {"needed", T_INT}, {"result", T_INT},
+                            {"failures", T_INT}},
+    [FA_FACT_JOIN] = {{"d20", T_INT}, {"modifier", T_INT}, {"total", T_INT},
+                      {"place", T_INT}},
 };
 
 /* The words of a word type, or NULL (T_CMD, T_COND, T_DEF, T_MOD go
@@ -265,8 +275,24 @@ static void put_command(fray__text *t, const fa_setup *s, const fa_command *c) {
         else
             fray__text_f(t, "%d", c->weapon);
     }
-    if (c->kind == FA_CMD_AID && (c->option == FA_AID_ATTACK ||
-                                  c->option == FA_AID_DEFENSE)) {
+    if (c->kind == FA_CMD_AID && c->option >= FA_AID_CHECK &&
+        c->option < FA_AID_CHECK + FA_SKILLS) {
+        /* (alloy-skills) aid on a check: "aid":"check","skill":"..." */
+        put_key(t, &first, "aid");
+        put_str(t, "check");
+        put_key(t, &first, "skill");
+        put_str(t, skill_words[c->option - FA_AID_CHECK]);
+    } else if (c->kind == FA_CMD_SKILL && c->option >= 0 &&
+               (c->option & ~FA_SKILL_AS_MOVE) < FA_SKILLS) {
+        /* (alloy-skills) use a skill: "skill":"...", "as":"move" */
+        put_key(t, &first, "skill");
+        put_str(t, skill_words[c->option & ~FA_SKILL_AS_MOVE]);
+        if (c->option & FA_SKILL_AS_MOVE) {
+            put_key(t, &first, "as");
+            put_str(t, "move");
+        }
+    } else if (c->kind == FA_CMD_AID && (c->option == FA_AID_ATTACK ||
+                                         c->option == FA_AID_DEFENSE)) {
         put_key(t, &first, "aid");
         put_str(t, c->option == FA_AID_DEFENSE ? "defense" : "attack");
     } else if (c->kind == FA_CMD_ESCAPE && c->option >= 0 &&
@@ -302,6 +328,10 @@ static void put_command(fray__text *t, const fa_setup *s, const fa_command *c) {
             put_pos(t, c->path[i]);
         }
         fray__text_s(t, "]");
+    }
+    if (c->has_guess) {
+        put_key(t, &first, "guess");
+        put_pos(t, c->guess);
     }
     if (c->kind == FA_CMD_READY) {
         bool rf = true;
@@ -718,16 +748,27 @@ static fray_status read_command(reader *r, json_t *o, fa_command *c) {
         TRY(get_weapon(r, v, "command.weapon", c->actor, &k));
         c->weapon = (int8_t)k;
     }
+    int aid = -1;
     if ((v = json_object_get(o, "aid"))) {
-        static const char *const aid_words[] = {"attack", "defense"};
-        TRY(get_word(r, v, "command.aid", aid_words, 2, "'attack' or 'defense'",
-                     &k));
+        static const char *const aid_words[] = {"attack", "defense", "check"};
+        TRY(get_word(r, v, "command.aid", aid_words, 3,
+                     "'attack', 'defense' or 'check'", &k));
         c->option = (int8_t)k;
+        aid = k;
     }
     if ((v = json_object_get(o, "skill"))) {
         TRY(get_word(r, v, "command.skill", skill_words, FA_SKILLS, "a skill",
                      &k));
-        c->option = (int8_t)k;
+        /* (alloy-skills) an aid on a check names its skill; so does a skill use */
+        c->option = (int8_t)(aid == FA_AID_CHECK ? FA_AID_CHECK + k : k);
+    } else if (aid == FA_AID_CHECK) {
+        return bad(r, "command.skill", "expected the skill of the check aided");
+    }
+    if ((v = json_object_get(o, "as"))) {
+        static const char *const as_words[] = {"standard", "move"};
+        TRY(get_word(r, v, "command.as", as_words, 2, "'standard' or 'move'", &k));
+        if (k == 1)
+            c->option = (int8_t)(c->option | FA_SKILL_AS_MOVE);
     }
     if ((v = json_object_get(o, "option"))) {
         long x;
@@ -766,6 +807,10 @@ static fray_status read_command(reader *r, json_t *o, fa_command *c) {
             TRY(get_pos(r, json_array_get(v, i), path, &c->path[c->n_path]));
             c->n_path++;
         }
+    }
+    if ((v = json_object_get(o, "guess"))) {
+        TRY(get_pos(r, v, "command.guess", &c->guess));
+        c->has_guess = true;
     }
     if ((v = json_object_get(o, "ready")))
         TRY(read_ready(r, v, c->actor, &c->ready));

@@ -60,6 +60,9 @@ void fa_options_default(fa_options *o) {
     o->taken_proficiency = FA_TAKEN_PROF_GROUP;
     o->item_draw = FA_ITEM_KEEPS_WEAPON;
     o->narrow = FA_NARROW_SQUEEZE;           /* (alloy-space) 004:713 */
+    o->feint_against = FA_FEINT_WILL;        /* Feint, 004:307 (skills.c) */
+    o->skill_provokes = true;                /* Use a Skill: Yes, 004:313, 325 */
+    o->notice_dc = 15;                       /* L7.16: Notice reveals the hidden */
 }
 
 enum { OPT_WORDS, OPT_BOOL, OPT_INT };
@@ -90,6 +93,9 @@ static const opt_def options_table[] = {
     {"taken-proficiency", OPT_WORDS, {"group", "none", NULL}, 0, 0},
     {"item-draw", OPT_WORDS, {"keeps-weapon", "puts-weapon-away", NULL}, 0, 0},
     {"narrow-squares", OPT_WORDS, {"squeeze", "open", NULL}, 0, 0},   /* (alloy-space) */
+    {"feint-against", OPT_WORDS, {"will", "notice", NULL}, 0, 0},
+    {"skill-provokes", OPT_BOOL, {NULL, NULL, NULL}, 0, 0},
+    {"notice-dc", OPT_INT, {NULL, NULL, NULL}, 5, 40},
 };
 enum { N_OPTIONS = N_OF(options_table) };
 
@@ -133,6 +139,12 @@ static void option_store(fa_options *o, int which, int v) {
         o->item_draw = (uint8_t)v;
     else if (IS("narrow-squares"))
         o->narrow = (uint8_t)(v ? FA_NARROW_OPEN : FA_NARROW_SQUEEZE);
+    else if (IS("feint-against"))
+        o->feint_against = (uint8_t)(v ? FA_FEINT_NOTICE : FA_FEINT_WILL);
+    else if (IS("skill-provokes"))
+        o->skill_provokes = v != 0;
+    else if (IS("notice-dc"))
+        o->notice_dc = (int8_t)v;
     else
         assert(!"an option of options_table without its line in option_store");
 #undef IS
@@ -154,14 +166,6 @@ static fray_status option_parse(fa_options *o, int which, const char *text, char
     if (d->type == OPT_WORDS) {
         for (int i = 0; i < 3 && d->words[i]; i++)
             if (yr_ieq(text, d->words[i])) {
-                if (strcmp(d->key, "dying") == 0 && i == FA_DYING_DEATH_SAVES) {
-                    /* Named so that files can say it, refused until the
-                     * engine has it (docs/rules/alloy.md "Dying"). */
-                    snprintf(why, why_size,
-                             "dying: death-saves is not built yet; fray runs "
-                             "dying: stable (no bleeding out)");
-                    return FRAY_ERR_PARSE;
-                }
                 option_store(o, which, i);
                 return FRAY_OK;
             }
@@ -1576,7 +1580,7 @@ static fray_status add_side(al *L, const yn *n, int *out) {
 
 static fray_status rd_combatant(al *L, const yn *n, bool sides_given) {
     static const char *const keys[] = {"id", "name", "statblock", "count", "side", "at",
-                                       "aware", "wield", "tactics", "notes"};
+                                       "aware", "wield", "tactics", "notes", "joins"};
     fa_setup *s = L->s;
     fray_status st = yr_keys(&L->r, n, "a combatant", keys, N_OF(keys), false);
     if (st != FRAY_OK)
@@ -1680,6 +1684,12 @@ static fray_status rd_combatant(al *L, const yn *n, bool sides_given) {
     if ((v = yr_get(n, "tactics")) != NULL &&
         (st = rd_choice(L, v, "tactics", tactics_names, FA_TACTICS_KINDS, &tactics)) != FRAY_OK)
         return st;
+    /* 004:241: joins the battle at the start of round N (skills.c). */
+    int joins = 0;
+    if ((v = yr_get(n, "joins")) != NULL &&
+        (st = yr_int(&L->r, v, "joins (the round it joins the battle at the start of)",
+                     2, 1000, &joins)) != FRAY_OK)
+        return st;
     const yn *at = yr_get(n, "at");
     if (at && count > 1 && !(at->type == YN_SEQ && yr_n_items(at) == count &&
                              at->first->type == YN_SEQ))
@@ -1710,6 +1720,7 @@ static fray_status rd_combatant(al *L, const yn *n, bool sides_given) {
         c->aware = aware;
         c->wield = (int8_t)wield;
         c->tactics = (uint8_t)tactics;
+        c->joins = (int16_t)joins;
         if (ati) {
             if ((st = yr_pos(&L->r, ati, "the combatant's space", &c->at)) != FRAY_OK)
                 return st;
@@ -1944,6 +1955,28 @@ static fray_status rd_overlay(al *L, const yn *list, const char *what, fray_area
     return FRAY_OK;
 }
 
+/* (alloy-skills) Those who join later (joins: N, 004:241) go after those
+ * there from the start, the earliest first, the file's order kept
+ * otherwise: the state's first st->n combatants are those in the battle
+ * (turn.c fa_state_init, skills.c fa_join_round). Someone must be there
+ * at the start. */
+static fray_status order_joiners(al *L, const yn *where) {
+    fa_setup *s = L->s;
+    int present = 0;
+    for (int i = 0; i < s->n; i++)
+        present += s->c[i].joins == 0;
+    if (present == 0)
+        return FAIL(L, where, "every combatant joins later (joins:): someone must be "
+                              "in the battle at its start");
+    for (int i = 1; i < s->n; i++)
+        for (int j = i; j > 0 && s->c[j - 1].joins > s->c[j].joins; j--) {
+            fa_combatant_def t = s->c[j];
+            s->c[j] = s->c[j - 1];
+            s->c[j - 1] = t;
+        }
+    return FRAY_OK;
+}
+
 /* Places combatants no map or at: placed: on the open ground, each side
  * in its own column, facing the next (a duel toe to toe). */
 static void auto_place(al *L) {
@@ -2082,7 +2115,9 @@ static fray_status rd_encounter(al *L, const yn *root) {
     if ((v = yr_get(root, "narrow")) != NULL &&   /* (alloy-space) 004:713 */
         (st = rd_overlay(L, v, "a narrow space (a squeeze to enter)", &s->narrow)) != FRAY_OK)
         return st;
-    return check_places(L);
+    if ((st = check_places(L)) != FRAY_OK)
+        return st;
+    return order_joiners(L, cs);
 }
 
 static fray_status process(al *L, al_file *f) {

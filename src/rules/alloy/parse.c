@@ -9,6 +9,8 @@
  *   ID attack X,Y X,Y ... with POWER      a wall's squares in order
  *   ID attack T with POWER X,Y ...        a push, pull or slide's squares
  *                                         (alloy-space; else the engine's)
+ *   ID attack T at X,Y                    the square guessed for a totally
+ *                                         concealed target (fa_command.guess)
  *   ID walk X,Y [X,Y ...]                 a path, square by square; one square
  *                                         further than a step: the cheapest path
  *                                         there (fa_reach), as the engine counts it
@@ -21,6 +23,11 @@
  *   ID coup|trip|grapple|disarm T
  *   ID move-grappled X,Y ...
  *   ID aid ALLY attack|defense against T
+ *   ID aid ALLY SKILL                     aid an adjacent ally's next check
+ *   ID feint T                            a Bluff check against T (skills.c)
+ *   ID skill SKILL [move]                 use a skill (a standard action, or
+ *                                         a move action); SKILL: acrobatics,
+ *                                         athletics, notice, bluff
  *   ID spray at X,Y / ID suppress at X,Y
  *   ID total-defense | second-wind | drop-prone | reload [W] | sustain |
  *      end-grab | action-point | delay | resume | end
@@ -286,6 +293,9 @@ static const verb verbs[FA_CMD_KINDS] = {
     [FA_CMD_DELAY] = {FA_CMD_DELAY, 0, ""},
     [FA_CMD_RESUME] = {FA_CMD_RESUME, 0, ""},
     [FA_CMD_END_TURN] = {FA_CMD_END_TURN, 0, ""},
+    [FA_CMD_FEINT] = {FA_CMD_FEINT, TAKE_TARGETS | TAKE_ONE | NEED_TARGET,
+                      "the enemy feinted at"},
+    [FA_CMD_SKILL] = {FA_CMD_SKILL, 0, ""}, /* its own grammar */
 };
 
 static int find_verb(const char *tok) {
@@ -503,6 +513,15 @@ static fray_status parse_args(const fa_setup *s, const fa_state *st,
         return lex_error(lx, diag, what, NULL);
     if ((vb->flags & NEED_WEAPON) && cmd->weapon < 0)
         return lex_error(lx, diag, what, NULL);
+    /* `attack T at X,Y`: the square guessed for a totally concealed target
+     * (L7.16; an area names no target). */
+    if (kind == FA_CMD_ATTACK && cmd->n_targets == 1 && cmd->origin.x != -1) {
+        if (!fray_grid_in(&s->map, cmd->origin))
+            return lex_error(lx, diag, "expected the square guessed on the map", NULL);
+        cmd->guess = cmd->origin;
+        cmd->has_guess = true;
+        cmd->origin.x = cmd->origin.y = -1;
+    }
     if (kind == FA_CMD_WALK || kind == FA_CMD_RUN || kind == FA_CMD_CRAWL ||
         kind == FA_CMD_SQUEEZE || kind == FA_CMD_CHARGE ||
         kind == FA_CMD_MOVE_GRAPPLED)
@@ -599,17 +618,69 @@ static fray_status parse_object(const fa_setup *s, lexer *lx, fa_command *cmd,
     return FRAY_OK;
 }
 
-/* aid ALLY attack|defense against T */
+/* A skill's word (acrobatics, athletics, notice, bluff), -1 none. */
+static int find_skill(const char *tok) {
+    static const char *const words[FA_SKILLS] = {"acrobatics", "athletics",
+                                                 "notice", "bluff"};
+    for (int k = 0; k < FA_SKILLS; k++)
+        if (same_name(words[k], tok))
+            return k;
+    return -1;
+}
+
+/* The rest of a command: only `slot` and `decline`. */
+static fray_status parse_tail(const fa_setup *s, lexer *lx, fa_command *cmd,
+                              const char *after, fray_diag *diag) {
+    while (lex_next(lx)) {
+        bool taken;
+        fray_status rc = parse_common(s, lx, cmd, &taken, diag);
+        if (rc != FRAY_OK)
+            return rc;
+        if (!taken) {
+            char what[120];
+            snprintf(what, sizeof what, "expected nothing more after %s "
+                     "(but 'slot' or 'decline')", after);
+            return lex_error(lx, diag, what, NULL);
+        }
+    }
+    return FRAY_OK;
+}
+
+/* skill SKILL [move] */
+static fray_status parse_skill(const fa_setup *s, lexer *lx, fa_command *cmd,
+                               fray_diag *diag) {
+    int k;
+    if (!lex_next(lx) || (k = find_skill(lx->tok)) < 0)
+        return lex_error(lx, diag, "expected a skill: acrobatics, athletics, "
+                         "notice or bluff", NULL);
+    cmd->option = (int8_t)k;
+    lexer peek = *lx;
+    if (lex_next(&peek) && (same_name("move", peek.tok) ||
+                            same_name("standard", peek.tok))) {
+        if (same_name("move", peek.tok))
+            cmd->option = (int8_t)(cmd->option | FA_SKILL_AS_MOVE);
+        *lx = peek;
+    }
+    return parse_tail(s, lx, cmd, "the skill and 'move' or 'standard'", diag);
+}
+
+/* aid ALLY attack|defense against T, or aid ALLY SKILL (a check) */
 static fray_status parse_aid(const fa_setup *s, lexer *lx, fa_command *cmd,
                              fray_diag *diag) {
-    int ally, enemy;
+    int ally, enemy, k;
     if (!lex_next(lx) || (ally = find_combatant(s, lx->tok)) < 0)
         return lex_error(lx, diag, "expected the ally aided",
                          near_combatant(s, lx->tok));
-    if (!lex_next(lx) || !(same_name("attack", lx->tok) ||
-                           same_name("defense", lx->tok)))
+    if (lex_next(lx) && (k = find_skill(lx->tok)) >= 0) {
+        cmd->option = (int8_t)(FA_AID_CHECK + k);   /* 004:429 (skills.c) */
+        cmd->targets[0] = (int8_t)ally;
+        cmd->n_targets = 1;
+        return parse_tail(s, lx, cmd, "the skill", diag);
+    }
+    if (!lx->tok[0] || !(same_name("attack", lx->tok) ||
+                         same_name("defense", lx->tok)))
         return lex_error(lx, diag, "expected 'attack' or 'defense' (what the "
-                         "aid is for)", NULL);
+                         "aid is for) or a skill (a check)", NULL);
     cmd->option = same_name("attack", lx->tok) ? FA_AID_ATTACK : FA_AID_DEFENSE;
     if (!lex_next(lx) || !same_name("against", lx->tok))
         return lex_error(lx, diag, "expected 'against' and the enemy", NULL);
@@ -790,6 +861,8 @@ fray_status fa_parse(const fa_setup *s, const fa_state *st, const char *text,
         return parse_aid(s, &lx, cmd, diag);
     if (kind == FA_CMD_READY)
         return parse_ready(s, &lx, cmd, diag);
+    if (kind == FA_CMD_SKILL)
+        return parse_skill(s, &lx, cmd, diag);
     if (kind == FA_CMD_ESCAPE)
         cmd->option = -1; /* no skill named: the better one (act.c) */
     return parse_args(s, st, &lx, kind, cmd, diag);

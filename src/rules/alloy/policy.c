@@ -50,6 +50,9 @@ typedef struct pol {
     int tactics;
     int speed;        /* what it may move now: set with the reach map (reach_of) */
     bool any_slot;    /* judge attacks as if the standard action were left */
+    /* (added by alloy-skills) */
+    int side;         /* whose side it fights for: its own, or its dominator's */
+    bool at_will_only; /* dominated: only at-will abilities (004:949) */
 } pol;
 
 /* What one attack option is worth against one target. */
@@ -71,12 +74,12 @@ static bool out_of_fight(const fa_cstate *c) {
 }
 
 static bool is_enemy(const pol *p, int i) {
-    return i != p->who && p->s->c[i].side != p->def->side &&
+    return i != p->who && p->s->c[i].side != p->side &&
            !out_of_fight(&p->st->c[i]);
 }
 
 static bool is_ally(const pol *p, int i) {
-    return i != p->who && p->s->c[i].side == p->def->side &&
+    return i != p->who && p->s->c[i].side == p->side &&
            !out_of_fight(&p->st->c[i]);
 }
 
@@ -236,6 +239,8 @@ static bool option_of(const pol *p, int power, int t, option *o) {
             return false;
         if (pw->usage != FA_AT_WILL && (p->me->powers_used >> power) & 1u)
             return false;
+        if (pw->usage != FA_AT_WILL && p->at_will_only)
+            return false;
         ability = pw->ability;
         def = (fa_defense)pw->defense;
         mult = pw->mult; /* 0: effects only, no damage (load.c) */
@@ -332,7 +337,7 @@ static bool area_count(const pol *p, const fray_area *a, fray_footprint origin,
             continue;
         if (!fray_area_affects(&p->s->map, a, origin, c->fp))
             continue;
-        if (i == p->who || p->s->c[i].side == p->def->side)
+        if (i == p->who || p->s->c[i].side == p->side)
             return false;
         if (out_of_fight(c))
             continue;
@@ -380,7 +385,7 @@ static void area_best(const pol *p, int kind, int size, int range,
     int n_foes = 0;
     for (int i = 0; i < p->st->n; i++) {
         const fa_cstate *c = &p->st->c[i];
-        if (i != p->who && p->s->c[i].side != p->def->side &&
+        if (i != p->who && p->s->c[i].side != p->side &&
             !fa_has(c, FA_C_DEAD) && !out_of_fight(c))
             foes[n_foes++] = c->fp;
     }
@@ -434,6 +439,8 @@ static bool area_attack(const pol *p, fa_command *out) {
         if (pw->area == FA_AREA_NONE || pw->area == FA_AREA_WALL)
             continue;
         if (pw->usage != FA_AT_WILL && (p->me->powers_used >> k) & 1u)
+            continue;
+        if (pw->usage != FA_AT_WILL && p->at_will_only)
             continue;
         if (slot_for(p, (fa_action_type)pw->action) < 0)
             continue;
@@ -580,7 +587,7 @@ static bool ally_next_to(const pol *p, int t) {
 static bool can_act(const fa_cstate *c) {
     return !out_of_fight(c) && !fa_has(c, FA_C_STUNNED) &&
            !fa_has(c, FA_C_SURPRISED) && !fa_has(c, FA_C_UNCONSCIOUS) &&
-           !fa_has(c, FA_C_HELPLESS) && !fa_has(c, FA_C_DOMINATED);
+           !fa_has(c, FA_C_HELPLESS);
 }
 
 static bool can_move(const pol *p) {
@@ -895,6 +902,41 @@ static bool stand_up(pol *p, fa_command *out) {
     return true;
 }
 
+/* (alloy-skills) The square its side last saw t at is not where t is
+ * (it moved unseen: L7.16), so an attack with total concealment would
+ * guess wrong. */
+static bool lost_track(const pol *p, int t) {
+    int side = p->side;
+    if (side < 0 || side >= FA_MAX_SIDES)
+        return false;
+    fray_pos g = p->st->c[t].seen[side];
+    fray_footprint tf = p->st->c[t].fp;
+    int ts = tf.side > 0 ? tf.side : 1;
+    bool stale = g.x < tf.at.x || g.x >= tf.at.x + ts || g.y < tf.at.y || g.y >= tf.at.y + ts;
+    return stale && !fa_side_sees(p->s, p->st, side, t);
+}
+
+/* (alloy-skills) Feint (004:307, skills.c), conservatively: default
+ * tactics (never aggressive, never cautious, never dominated) with a good
+ * Bluff (+5 or more), whose standard action is left at the end of all
+ * else, feint at an enemy in reach that it has no feint on yet. */
+static bool feint(const pol *p, bool dominated, fa_command *out) {
+    if (dominated || p->tactics != FA_TACTICS_DEFAULT ||
+        p->sb->skill[FA_SKILL_BLUFF] < 5 || slot_for(p, FA_ACT_STANDARD) < 0)
+        return false;
+    int reach = p->sb->reach > 0 ? p->sb->reach : 1;
+    for (int i = 0; i < p->st->n; i++) {
+        if (!is_enemy(p, i) || fa_cond_find(p->me, FA_C_FEINTED, i) ||
+            !fray_grid_within(p->me->fp, p->st->c[i].fp, reach))
+            continue;
+        cmd_init(p, out, FA_CMD_FEINT, FA_ACT_STANDARD);
+        out->n_targets = 1;
+        out->targets[0] = (int8_t)i;
+        return true;
+    }
+    return false;
+}
+
 fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
                               fa_command *out) {
     if (!s || !st || !out || who < 0 || who >= st->n)
@@ -902,6 +944,19 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
     pol p = {.s = s, .st = st, .who = who, .def = &s->c[who],
              .sb = &s->sb[s->c[who].sb], .me = &st->c[who]};
     p.tactics = s->c[who].tactics;
+    p.side = p.def->side;
+    /* Dominated (004:946-949): its dominator (the effect's source) chooses
+     * its one action, by the dominator's tactics, for the dominator's
+     * side, with its at-will abilities only: no second wind, no action
+     * point, no total defense or retreat of its own. */
+    const fa_cond *dom = fa_cond_find(p.me, FA_C_DOMINATED, -1);
+    bool dominated = dom && dom->source >= 0 && dom->source < st->n;
+    if (dominated) {
+        p.side = s->c[dom->source].side;
+        p.tactics = s->c[dom->source].tactics == FA_TACTICS_CAUTIOUS
+                        ? FA_TACTICS_DEFAULT : s->c[dom->source].tactics;
+        p.at_will_only = true;
+    }
     /* Delaying (at the table: the tactics never delay), and another's
      * turn has just ended: it comes back now (004:573-574). */
     if (st->cur != who && fa_has(p.me, FA_C_DELAYING)) {
@@ -921,7 +976,7 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
         return FRAY_OK;
 
     /* Second wind when bloodied (004:673-681). */
-    if (p.tactics != FA_TACTICS_AGGRESSIVE && bloodied(&p) && p.me->surges > 0 &&
+    if (!dominated && p.tactics != FA_TACTICS_AGGRESSIVE && bloodied(&p) && p.me->surges > 0 &&
         !(p.me->flags & FA_F_SECOND_WIND) && slot_for(&p, FA_ACT_STANDARD) >= 0) {
         cmd_init(&p, out, FA_CMD_SECOND_WIND, FA_ACT_STANDARD);
         return FRAY_OK;
@@ -1008,7 +1063,7 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
             o.reach = 1;
         }
         p.any_slot = false;
-        if (!walk_toward(&p, &o, t, &m, true, out))
+        if (!walk_toward(&p, &o, t, &m, true, out) && !feint(&p, dominated, out))
             cmd_init(&p, out, FA_CMD_END_TURN, -1);
         return FRAY_OK;
     }
@@ -1021,6 +1076,14 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
     if (!ranged && here && std && ally_next_to(&p, t) &&
         !flanks_at(&p, p.me->fp.at, t) && shift_to(&p, flanking_square, t, out))
         return FRAY_OK;
+    if (here && std && lost_track(&p, t) &&
+        fa_can_pay(st, who, FA_ACT_MOVE, FA_ACT_MOVE)) {
+        /* L7.16: its side lost track of the target (it moved unseen):
+         * a Notice check with the move action first (skills.c). */
+        cmd_init(&p, out, FA_CMD_SKILL, FA_ACT_MOVE);
+        out->option = FA_SKILL_NOTICE | FA_SKILL_AS_MOVE;
+        return FRAY_OK;
+    }
     if (here && std) {
         attack_cmd(&p, &o, t, out);
         return FRAY_OK;
@@ -1040,13 +1103,15 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
 
     /* The standard action spent: an action point for one more attack
      * when the target is low (aggressive: whenever it can attack). */
-    if (here && slot_for(&p, FA_ACT_STANDARD) < 0 && p.me->ap > 0 &&
+    if (!dominated && here && slot_for(&p, FA_ACT_STANDARD) < 0 && p.me->ap > 0 &&
         !fa_has(p.me, FA_C_DAZED) && /* 004:927: one action, no more */
         p.me->ap_spent < s->opt.ap_per_turn &&
         (p.tactics == FA_TACTICS_AGGRESSIVE || st->c[t].hp <= o.max_hit)) {
         cmd_init(&p, out, FA_CMD_SPEND_AP, -1);
         return FRAY_OK;
     }
+    if (feint(&p, dominated, out))
+        return FRAY_OK;
     cmd_init(&p, out, FA_CMD_END_TURN, -1);
     return FRAY_OK;
 }
@@ -1060,7 +1125,8 @@ int fa_tactics_pick(const fa_setup *s, int who, int target, uint32_t powers_used
     for (int k = 0; k < FA_SB_WEAPONS; k++)
         me.ammo[k] = 1; /* (melee duels: ammunition is not read) */
     pol p = {.s = s, .who = who, .def = &s->c[who], .sb = &s->sb[s->c[who].sb],
-             .me = &me, .tactics = s->c[who].tactics, .any_slot = true};
+             .me = &me, .tactics = s->c[who].tactics, .any_slot = true,
+             .side = s->c[who].side};
     option o;
     if (!best_option(&p, target, &o))
         return -2;

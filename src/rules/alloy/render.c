@@ -46,6 +46,8 @@ static const char *const cmd_names[FA_CMD_KINDS] = {
     [FA_CMD_DELAY] = "delay",
     [FA_CMD_RESUME] = "resume",
     [FA_CMD_END_TURN] = "end",
+    [FA_CMD_FEINT] = "feint",
+    [FA_CMD_SKILL] = "skill",
 };
 
 /* The action table's own names (004:300-354). */
@@ -82,6 +84,8 @@ static const char *const cmd_titles[FA_CMD_KINDS] = {
     [FA_CMD_DELAY] = "Delay",
     [FA_CMD_RESUME] = "Resume",
     [FA_CMD_END_TURN] = "End Turn",
+    [FA_CMD_FEINT] = "Feint",
+    [FA_CMD_SKILL] = "Use a Skill",
 };
 
 static const char *const cond_names[FA_COND_KINDS] = {
@@ -112,6 +116,8 @@ static const char *const cond_names[FA_COND_KINDS] = {
     [FA_C_GRANTS_BS] = "granting battle superiority",
     [FA_C_READY] = "readied action",
     [FA_C_DELAYING] = "delaying",
+    [FA_C_FEINTED] = "a feint's battle superiority",
+    [FA_C_AID_CHECK] = "an aided check",
 };
 
 static const char *const defense_names[FA_DEFENSES] = {
@@ -437,6 +443,40 @@ static void put_fact(fray__text *t, const fa_setup *s, const fa_event *ev,
         fray__text_f(t, " = %d vs %d: %s.", (int)v[2], (int)v[3],
                      v[4] ? "success" : "failure");
         break;
+    case FA_FACT_SKILL: {
+        static const char *const sk[FA_SKILLS] = {"Acrobatics", "Athletics",
+                                                  "Notice", "Bluff"};
+        const char *name = v[5] >= 0 && v[5] < FA_SKILLS ? sk[v[5]] : "skill";
+        fray__text_f(t, "%s makes %s %s check: d20 %d ", who,
+                     name[0] == 'A' ? "an" : "a", name, (int)v[0]);
+        put_signed(t, (int)v[1]);
+        fray__text_f(t, " = %d", (int)v[2]);
+        if (v[3] > 0)
+            fray__text_f(t, " vs %d: %s.", (int)v[3], v[4] ? "success" : "failure");
+        else
+            fray__text_s(t, ".");
+        break;
+    }
+    case FA_FACT_DEATH_SAVE:
+        if (v[2] == 2)
+            fray__text_f(t, "%s makes a death save: d20 %d: a 20, it spends a "
+                         "heroic surge and wakes.", who, (int)v[0]);
+        else if (v[2] == 1)
+            fray__text_f(t, "%s makes a death save: d20 %d vs %d: saved.", who,
+                         (int)v[0], (int)v[1]);
+        else
+            fray__text_f(t, "%s makes a death save: d20 %d vs %d: fails "
+                         "(%d failure%s of 3).", who, (int)v[0], (int)v[1],
+                         (int)v[3], v[3] == 1 ? "" : "s");
+        break;
+    case FA_FACT_JOIN:
+        fray__text_f(t, "%s joins the battle: initiative d20 %d ", who, (int)v[0]);
+        put_signed(t, (int)v[1]);
+        fray__text_f(t, " = %d, place %d of the order.", (int)v[2], (int)v[3] + 1);
+        break;
+    case FA_FACT_CHOSEN:
+        fray__text_f(t, "%s is dominated: %s chooses its action.", who, tgt);
+        break;
     case FA_FACT_COVER_STRUCK:
         fray__text_f(t, "%s's attack missed %s only because of %s's cover: "
                      "against its defense of %d it %s", who,
@@ -578,9 +618,13 @@ static void put_fact(fray__text *t, const fa_setup *s, const fa_event *ev,
             "there is no creature in the area",
             "there is no line of effect (total cover)",
             "the target is out of reach or range",
-            "a snared creature cannot be moved by force"};
+            "a snared creature cannot be moved by force",
+            "the target is not in the square guessed"};
         int k = (int)v[0] - FA_NOTE_NO_ROOM;
-        if (k >= 0 && k < (int)(sizeof notes / sizeof notes[0]))
+        if (v[0] == FA_NOTE_WRONG_SQUARE)   /* L7.16 (skills.c) */
+            fray__text_f(t, "%s's attack misses: %s is not in the square guessed, "
+                         "%d,%d.", who, tgt, (int)v[1], (int)v[2]);
+        else if (k >= 0 && k < (int)(sizeof notes / sizeof notes[0]))
             fray__text_f(t, "%s's action has no effect: %s.", who, notes[k]);
         else
             fray__text_f(t, "%s's action has no effect.", who);
@@ -677,6 +721,17 @@ static void put_command(fray__text *t, const fa_setup *s, const fa_command *c) {
     }
     if (c->kind == FA_CMD_HELD_OBJECT && c->option == 1)
         fray__text_s(t, " (to take the weapon)");
+    static const char *const skill_names[FA_SKILLS] = {"Acrobatics", "Athletics",
+                                                       "Notice", "Bluff"};
+    if (c->kind == FA_CMD_SKILL && c->option >= 0 &&
+        (c->option & ~FA_SKILL_AS_MOVE) < FA_SKILLS)
+        fray__text_f(t, ": %s", skill_names[c->option & ~FA_SKILL_AS_MOVE]);
+    if (c->kind == FA_CMD_AID && nt == 1 && c->option >= FA_AID_CHECK &&
+        c->option < FA_AID_CHECK + FA_SKILLS) {
+        fray__text_f(t, " for %s (%s check)", who_name(s, c->targets[0]),
+                     skill_names[c->option - FA_AID_CHECK]);
+        nt = 0;
+    }
     if (c->kind == FA_CMD_AID && nt >= 2) {
         fray__text_f(t, " for %s (%s) against %s", who_name(s, c->targets[1]),
                      c->option == FA_AID_DEFENSE ? "defenses" : "attack",
@@ -696,6 +751,8 @@ static void put_command(fray__text *t, const fa_setup *s, const fa_command *c) {
         fray__text_f(t, " with the %s", wn);
     if (c->origin.x >= 0 && uses_origin(s, c))
         fray__text_f(t, " at %d,%d", c->origin.x, c->origin.y);
+    if (c->kind == FA_CMD_ATTACK && c->has_guess)
+        fray__text_f(t, " guessing %d,%d", c->guess.x, c->guess.y);   /* L7.16 */
     if (c->n_path > 0)
         fray__text_f(t, " to %d,%d", c->path[c->n_path - 1].x,
                      c->path[c->n_path - 1].y);
@@ -899,6 +956,10 @@ size_t fa_draw_order(const fa_setup *s, const fa_state *st, char *buf,
             fray__text_s(&t, ", has acted");
         fray__text_s(&t, "\n");
     }
+    /* Those still to join (004:241, skills.c): not in the order yet. */
+    for (int i = st->n; i < s->n && i < FA_MAX_COMBATANTS && !st->over; i++)
+        fray__text_f(&t, "   --  %s joins at the start of round %d\n", s->c[i].name,
+                     s->c[i].joins);
     if (st->over)
         fray__text_s(&t, "The fight is over.\n");
     return t.len;
@@ -1026,6 +1087,14 @@ size_t fa_summary(const fa_setup *s, const fa_state *st, char *buf,
                      max_hp(s, i));
         put_conditions(&t, c, ", ");
         fray__text_s(&t, "\n");
+    }
+    /* Those still to join (004:241, skills.c). */
+    for (int i = st->n; i < s->n && i < FA_MAX_COMBATANTS; i++) {
+        fray__text_s(&t, "  ");
+        fray__text_s(&t, s->c[i].name);
+        pad(&t, strlen(s->c[i].name), w);
+        fray__text_f(&t, "  %s: joins at the start of round %d\n",
+                     side_of(s, s->c[i].side), s->c[i].joins);
     }
     return t.len;
 }

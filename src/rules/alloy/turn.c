@@ -29,16 +29,25 @@ void fa_state_init(const fa_setup *s, fa_state *st, uint64_t seed,
     memset(st, 0, offsetof(fa_state, c));
     memset(st->c, 0, (size_t)(n > 0 ? n : 0) * sizeof st->c[0]);
     st->between = false;
-    st->n = (int8_t)n;
+    /* Those who join later (joins: N, 004:241) come last in the setup
+     * (load.c): they are set up here, away, and counted in st->n when they
+     * join (skills.c fa_join_round). */
+    int present = n;
+    while (present > 0 && s->c[present - 1].joins > 0)
+        present--;
+    st->n = (int8_t)present;
     st->winner = -1;
     st->cur = -1;
     st->cur_pos = -1;
     fray_rng_for_trial(&st->rng, seed, trial);
     fray__track_init(&st->track, FRAY__TRACK_DESCENDING);
-    for (int i = 0; i < st->n; i++) {
+    for (int i = 0; i < n; i++) {
         const fa_combatant_def *d = &s->c[i];
         const fa_statblock *sb = &s->sb[d->sb];
         fa_cstate *c = &st->c[i];
+        c->absent = i >= present;
+        for (int k = 0; k < FA_MAX_SIDES; k++)
+            c->seen[k] = d->at;   /* known at the start (L7.16) */
         c->hp = sb->hp;
         c->surges = sb->surges;
         c->ap = sb->action_points;
@@ -345,6 +354,9 @@ static void turn_end(fa_run *r, int who) {
     saves(r, who);
     if (r->failed != FRAY_OK)
         return;
+    /* Option dying: death-saves (skills.c): a dying combatant's death save. */
+    if (fa_has(c, FA_C_DYING) && fa_death_save(r, who) != FRAY_OK)
+        return;
     if (!(c->flags & FA_F_SUSTAINED)) {
         /* L7.17: a grapple not sustained this turn ends. */
         if (c->grappling >= 0)
@@ -447,8 +459,14 @@ bool fa_check_over(fa_run *r) {
         return true;
     int standing_side = -1, sides = 0;
     bool seen[FA_MAX_SIDES + 1] = {false};
-    for (int i = 0; i < st->n; i++) {
-        if ((st->c[i].flags & FA_F_OUT) || fa_has(&st->c[i], FA_C_DEAD))
+    /* Those still to join (004:241, skills.c) count as standing: the
+     * battle is not over before they come, unless after the round limit. */
+    int limit = r->s->round_limit > 0 ? r->s->round_limit : 100;
+    for (int i = 0; i < r->s->n && i < FA_MAX_COMBATANTS; i++) {
+        if (i >= st->n && r->s->c[i].joins > limit)
+            continue;
+        if (i < st->n &&
+            ((st->c[i].flags & FA_F_OUT) || fa_has(&st->c[i], FA_C_DEAD)))
             continue;
         int sd = side_of(r->s, i);
         if (sd < 0 || sd > FA_MAX_SIDES)
@@ -491,6 +509,9 @@ static bool new_round(fa_run *r) {
     }
     st->round++;
     fa_fact_add(r, FA_FACT_ROUND, -1, -1, st->round, 0, 0, 0);
+    /* 004:241: those joining now roll initiative and enter the order. */
+    if (st->n < r->s->n && fa_join_round(r) != FRAY_OK)
+        return false;
     return true;
 }
 
@@ -637,7 +658,7 @@ int fa_actor(const fa_setup *s, const fa_state *st) {
             return -1;
         bool ap_left = st->round > 0 && c->ap > 0 &&
                        c->ap_spent < s->opt.ap_per_turn &&
-                       !fa_has(c, FA_C_DAZED);
+                       !fa_has(c, FA_C_DAZED) && !fa_has(c, FA_C_DOMINATED);
         if (c->slots == 0 && c->extra_standard == 0 && !ap_left)
             return -1;
         return who;
@@ -689,6 +710,7 @@ bool fa_can_pay(const fa_state *st, int who, fa_action_type type,
         /* 004:397 one a round (reset at the start of its turn, L7.13);
          * 004:927 none when Dazed; never on its own turn. */
         return !(c->flags & FA_F_IMMEDIATE) && !fa_has(c, FA_C_DAZED) &&
+               !fa_has(c, FA_C_DOMINATED) && /* Dominated is Dazed (004:948) */
                st->cur != who;
     default:
         break;
@@ -696,7 +718,7 @@ bool fa_can_pay(const fa_state *st, int who, fa_action_type type,
     if (c->flags & FA_F_DONE)
         return false;
     /* 004:927: Dazed, one action a round. */
-    if (fa_has(c, FA_C_DAZED) && (c->flags & FA_F_TOOK_ACTION))
+    if ((fa_has(c, FA_C_DAZED) || fa_has(c, FA_C_DOMINATED)) && (c->flags & FA_F_TOOK_ACTION))
         return false;
     return pick_slot(c, type, slot) >= 0;
 }
@@ -730,7 +752,7 @@ fa_action_type fa_pay_from(fa_run *r, int who, fa_action_type type,
     /* The surprise round: one standard or one move action (004:253, L7.2,
      * option surprise_action); Dazed: one action (004:927). */
     if ((st->round == 0 && r->s->opt.surprise_action == FA_SURPRISE_STANDARD_OR_MOVE) ||
-        fa_has(c, FA_C_DAZED)) {
+        fa_has(c, FA_C_DAZED) || fa_has(c, FA_C_DOMINATED)) {
         c->slots = 0;
         c->extra_standard = 0;
     }

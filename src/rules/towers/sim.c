@@ -12,7 +12,7 @@
 
 extern const fray__ruleset fray__towers_ruleset;
 
-_Static_assert((int)FRAY_SIM_ACTION_KINDS == (int)FT_ACTION_COUNT,
+_Static_assert((int)FRAY_SIM_ACTION_KINDS >= (int)FT_ACTION_COUNT,
                "fray_sim_combatant_counts.by_kind holds every action kind");
 _Static_assert((int)FRAY_SIM_MAX_COMBATANTS >= (int)FT_MAX_COMBATANTS,
                "the counts hold every combatant");
