@@ -643,6 +643,7 @@ static fray_status rs_replay(void *rfight, const uint8_t *evb, size_t len,
  * structs' padding is not compared). */
 static bool same_cond(const fa_cond *a, const fa_cond *b) {
     return a->kind == b->kind && a->ends == b->ends && a->whose == b->whose &&
+           a->count == b->count &&
            a->other == b->other && a->value == b->value &&
            a->source == b->source && a->round == b->round &&
            a->at.x == b->at.x && a->at.y == b->at.y;

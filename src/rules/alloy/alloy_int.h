@@ -43,6 +43,7 @@
 #include "fray/fight.h"
 #include "fray/grid.h"
 #include "fray/rng.h"
+#include "cond.h"              /* src/core: conditions with durations */
 #include "track.h"             /* src/core: the time track (initiative order) */
 
 /* ---- Sizes ------------------------------------------------------------------ */
@@ -156,14 +157,16 @@ typedef enum fa_cond_kind {
 } fa_cond_kind;
 
 /* When an effect ends. */
+/* When an effect ends: the core's endings (src/core/cond.h), in Alloy's
+ * words. */
 typedef enum fa_ends {
-    FA_ENDS_EVENT,         /* when something ends it (stand up, escape, the grab ends, death) */
-    FA_ENDS_START_OF_TURN, /* at the start of `whose` next turn */
-    FA_ENDS_END_OF_TURN,   /* at the end of `whose` next turn */
-    FA_ENDS_SAVE,          /* save ends: d20 >= save target at the end of the bearer's turn */
-    FA_ENDS_SUSTAIN,       /* while `whose` sustains it with a swift action each turn */
-    FA_ENDS_ROUND_END,     /* at the end of round `round` (Surprised: the surprise round) */
-    FA_ENDS_USED           /* when used once (aid another) or at END_OF_TURN of whose, whichever first */
+    FA_ENDS_EVENT = FRAY__ENDS_EVENT,                 /* when something ends it (stand up, escape, the grab ends, death) */
+    FA_ENDS_START_OF_TURN = FRAY__ENDS_START_OF_TURN, /* at the start of `whose` next turn */
+    FA_ENDS_END_OF_TURN = FRAY__ENDS_END_OF_TURN,     /* at the end of `whose` next turn */
+    FA_ENDS_SAVE = FRAY__ENDS_SAVE,                   /* save ends: d20 >= save target at the end of the bearer's turn */
+    FA_ENDS_SUSTAIN = FRAY__ENDS_SUSTAIN,             /* while `whose` sustains it with a swift action each turn */
+    FA_ENDS_ROUND_END = FRAY__ENDS_ROUND_END,         /* at the end of round `round` (Surprised: the surprise round) */
+    FA_ENDS_USED = FRAY__ENDS_USED                    /* when used once (aid another) or at END_OF_TURN of whose, whichever first */
 } fa_ends;
 
 typedef struct fa_effect_def {  /* a power's effect on a target it hits */
@@ -356,16 +359,14 @@ typedef struct fa_setup {
 
 /* ---- The state (flat: copied for backups, reset by copy) ------------------------- */
 
-typedef struct fa_cond {
-    uint8_t kind;              /* fa_cond_kind */
-    uint8_t ends;              /* fa_ends */
-    int8_t whose;              /* START/END_OF_TURN, SUSTAIN: whose turn */
-    int8_t other;              /* AID_*: the enemy it is against; GRAPPLED: the grappler */
-    int8_t value;              /* ongoing damage, a bonus */
-    int8_t source;             /* who put it there (-1: itself) */
-    int16_t round;             /* ROUND_END: the round it ends with */
-    fray_pos at;               /* SUPPRESSING: the burst's origin */
-} fa_cond;
+/* A condition or lasting effect on a combatant: the core's entry
+ * (src/core/cond.h): kind (fa_cond_kind), ends (fa_ends), whose (START/
+ * END_OF_TURN, SUSTAIN: whose turn), other (AID_*: the enemy it is
+ * against; GRAPPLED: the grappler), value (ongoing damage, a bonus),
+ * source (who put it there, -1: itself), round (ROUND_END: the round it
+ * ends with), at (SUPPRESSING: the burst's origin); count stays 0 (an
+ * Alloy effect lasts to its `whose`'s next turn). */
+typedef fray__cond fa_cond;
 
 /* A readied action (004:643-656). */
 typedef enum fa_trigger {

@@ -134,41 +134,36 @@ void fa_fact_more(fa_run *r, int32_t v4, int32_t v5) {
 
 /* ---- Conditions ------------------------------------------------------------ */
 
+/* (The lists are the core's, src/core/cond.h; Alloy's rule for the same
+ * effect put twice: one entry per kind, source and target, the new
+ * replacing the old.) */
 static void recompute(fa_cstate *c) {
-    uint32_t has = 0;
-    for (int i = 0; i < c->n_cond; i++)
-        has |= 1u << c->cond[i].kind;
-    c->has = has;
+    c->has = fray__cond_mask(c->cond, c->n_cond);
 }
 
 const fa_cond *fa_cond_find(const fa_cstate *c, fa_cond_kind kind,
                             int other) {
     if (!fa_has(c, kind))
         return NULL;
-    for (int i = 0; i < c->n_cond; i++)
-        if (c->cond[i].kind == kind && (other < 0 || c->cond[i].other == other))
-            return &c->cond[i];
-    return NULL;
+    int i = fray__cond_find(c->cond, c->n_cond, (int)kind, other);
+    return i >= 0 ? &c->cond[i] : NULL;
 }
 
 fray_status fa_cond_add(fa_run *r, int who, fa_cond cond) {
     fa_cstate *c = &r->st->c[who];
-    int slot = -1;
+    bool had = fa_has(c, (fa_cond_kind)cond.kind);
     for (int i = 0; i < c->n_cond; i++)
         if (c->cond[i].kind == cond.kind && c->cond[i].source == cond.source &&
             c->cond[i].other == cond.other) {
-            slot = i; /* the same effect again: the new one replaces it */
-            break;
+            c->cond[i] = cond; /* the same effect again: the new one replaces it */
+            recompute(c);
+            return FRAY_OK;
         }
-    if (slot < 0) {
-        if (c->n_cond >= FA_MAX_CONDS) {
-            fail(r, FRAY_ERR_RANGE);
-            return FRAY_ERR_RANGE;
-        }
-        slot = c->n_cond++;
+    fray_status rc = fray__cond_append(c->cond, &c->n_cond, FA_MAX_CONDS, cond);
+    if (rc != FRAY_OK) {
+        fail(r, rc);
+        return rc;
     }
-    bool had = fa_has(c, (fa_cond_kind)cond.kind);
-    c->cond[slot] = cond;
     recompute(c);
     if (!had)
         fa_fact_add(r, FA_FACT_COND_ON, who, cond.source, cond.kind,
@@ -180,14 +175,9 @@ void fa_cond_remove(fa_run *r, int who, fa_cond_kind kind, int other) {
     fa_cstate *c = &r->st->c[who];
     if (!fa_has(c, kind))
         return;
-    int j = 0;
-    for (int i = 0; i < c->n_cond; i++) {
-        bool drop = c->cond[i].kind == kind &&
-                    (other < 0 || c->cond[i].other == other);
-        if (!drop)
-            c->cond[j++] = c->cond[i];
-    }
-    c->n_cond = (uint8_t)j;
+    int i;
+    while ((i = fray__cond_find(c->cond, c->n_cond, (int)kind, other)) >= 0)
+        fray__cond_drop(c->cond, &c->n_cond, i);
     recompute(c);
     if (!fa_has(c, kind))
         fa_fact_add(r, FA_FACT_COND_OFF, who, -1, (int32_t)kind, 0, 0, 0);

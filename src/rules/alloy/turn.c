@@ -240,14 +240,8 @@ void fa_cond_drop(fa_run *r, int who, int i) {
     fa_cstate *c = &r->st->c[who];
     if (i < 0 || i >= c->n_cond)
         return;
-    int kind = c->cond[i].kind;
-    memmove(&c->cond[i], &c->cond[i + 1],
-            (size_t)(c->n_cond - i - 1) * sizeof c->cond[0]);
-    c->n_cond--;
-    uint32_t has = 0;
-    for (int k = 0; k < c->n_cond; k++)
-        has |= 1u << c->cond[k].kind;
-    c->has = has;
+    int kind = fray__cond_drop(c->cond, &c->n_cond, i);
+    c->has = fray__cond_mask(c->cond, c->n_cond);
     if (!fa_has(c, (fa_cond_kind)kind))
         fa_fact_add(r, FA_FACT_COND_OFF, who, -1, kind, 0, 0, 0);
 }
