@@ -58,22 +58,23 @@ static bool refuse(char *why, size_t size, const char *fmt, const char *a,
 }
 
 /* Every option at its default, field by field (and the whole struct, so
- * that a field this list does not name is not let through). */
+ * that a field this list does not name is not let through); the option's
+ * name as encounter files write it. */
 static const char *option_off_default(const fa_options *o) {
     fa_options d;
     fa_options_default(&d);
     if (o->diagonals != d.diagonals) return "diagonals";
     if (o->burst != d.burst) return "burst";
     if (o->dying != d.dying) return "dying";
-    if (o->save_target != d.save_target) return "save-target";
+    if (o->save_target != d.save_target) return "save";
     if (o->drop_prone != d.drop_prone) return "drop-prone";
     if (o->suppress_unlimited != d.suppress_unlimited) return "suppress-unlimited";
-    if (o->ap_per_turn != d.ap_per_turn) return "ap-per-turn";
-    if (o->area_crit_max != d.area_crit_max) return "area-crit-max";
-    if (o->coup_rolls != d.coup_rolls) return "coup-rolls";
+    if (o->ap_per_turn != d.ap_per_turn) return "action-points-per-turn";
+    if (o->area_crit_max != d.area_crit_max) return "area-crit";
+    if (o->coup_rolls != d.coup_rolls) return "coup-de-grace-rolls";
     if (o->aid_ranged_provokes != d.aid_ranged_provokes) return "aid-ranged-provokes";
     if (o->creature_cover != d.creature_cover) return "creature-cover";
-    if (o->init_ties != d.init_ties) return "init-ties";
+    if (o->init_ties != d.init_ties) return "initiative-ties";
     if (o->surprise_action != d.surprise_action) return "surprise-action";
     /* (all one-byte fields: no padding) */
     if (memcmp(o, &d, sizeof d) != 0) return "an option quick.c does not know";
@@ -351,7 +352,9 @@ fray_status fa_quick_run(const fa_setup *s, const fa_quick *q, fa_state *st,
         events++;
         int d = d20(&rng);
         bool would = d + q->bonus[me] >= q->def[me];
-        if (d == 20 || (d != 1 && would)) {
+        /* (a weapon without dice deals nothing, not even its Str: attack.c
+         * attack_one's "effects only") */
+        if ((d == 20 || (d != 1 && would)) && q->w[me].n > 0) {
             int amount;
             if (d >= q->crit_min[me] && would)
                 amount = q->dmg_max[me] + roll_sum(&rng, q->crit[me], q->crit_thr[me]);
