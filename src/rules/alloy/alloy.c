@@ -53,6 +53,7 @@ typedef struct fa_fight {
      * the tests' switch to the long way. */
     fa_quick quick;
     bool quick_off;
+    bool quick_ran;            /* this fight's counts are the shortcut's (ATTACK and END_TURN only) */
 } fa_fight;
 
 static const fray_allocator *alloc_of(const fa_fight *f) {
@@ -143,6 +144,7 @@ static void counts_reset(fa_fight *f) {
     /* Only the rows of the fight's combatants: every reader (count_event,
      * rs_count) stops at st.n. */
     size_t n = (size_t)(f->st.n > 0 ? f->st.n : 0);
+    f->quick_ran = false;
     memset(f->dealt, 0, n * sizeof f->dealt[0]);
     memset(f->taken, 0, n * sizeof f->taken[0]);
     memset(f->actions, 0, n * sizeof f->actions[0]);
@@ -865,6 +867,7 @@ static fray_status run_quick(fa_fight *f) {
     if (rc != FRAY_OK)
         return rc;
     f->has_event = false;
+    f->quick_ran = true;
     f->stopped = qc.stopped;
     f->n_events += qc.n_events;
     for (int i = 0; i < 2; i++) {
@@ -934,6 +937,14 @@ static void rs_count(const void *rfight, fray_sim_counts *c) {
         int ap = f->ap0[i] - cs->ap, sg = f->surges0[i] - cs->surges;
         cc->spent[0] += ap > 0 ? (uint64_t)ap : 0;
         cc->spent[1] += sg > 0 ? (uint64_t)sg : 0;
+        if (f->quick_ran) {
+            /* the shortcut's fights have two kinds of action, the rest 0 */
+            cc->by_kind[FA_CMD_ATTACK - FA_CMD_ATTACK] +=
+                f->by_kind[i][FA_CMD_ATTACK - FA_CMD_ATTACK];
+            cc->by_kind[FA_CMD_END_TURN - FA_CMD_ATTACK] +=
+                f->by_kind[i][FA_CMD_END_TURN - FA_CMD_ATTACK];
+            continue;
+        }
         for (int k = 0; k < FRAY_SIM_ACTION_KINDS; k++)
             cc->by_kind[k] += f->by_kind[i][k];
     }

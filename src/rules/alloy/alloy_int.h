@@ -957,6 +957,7 @@ typedef struct fa_quick {
     fa_dice w[2], crit[2];     /* weapon dice and crit dice of i */
     uint32_t w_thr[2], crit_thr[2];  /* fray_rng_below's rejection thresholds */
     int round_limit;           /* the engine's: the setup's, 100 when 0 */
+    fa_state fresh;            /* fa_state_init's state (its stream aside), copied per trial */
 } fa_quick;
 
 /* The whitelist, checked once per setup: true and *out filled when s

@@ -180,6 +180,7 @@ bool fa_quick_plan(const fa_setup *s, fa_quick *out, char *why,
         out->crit_thr[i] = threshold(w->crit.sides);
     }
     out->round_limit = s->round_limit > 0 ? s->round_limit : 100;
+    fa_state_init(s, &out->fresh, 0, 0);
     out->ok = true;
     return true;
 }
@@ -222,7 +223,14 @@ fray_status fa_quick_begin(const fa_setup *s, const fa_quick *q, fa_state *st,
                            uint64_t seed, uint64_t trial) {
     if (!q->ok)
         return FRAY_ERR_INVALID;
-    fa_state_init(s, st, seed, trial);
+    /* fa_state_init(s, st, seed, trial), from the copy made once: the
+     * parts a duel's state reads (the head, its two combatants, the time
+     * track and what follows it). */
+    (void)s;
+    memcpy(st, &q->fresh, offsetof(fa_state, c));
+    memcpy(st->c, q->fresh.c, 2 * sizeof st->c[0]);
+    memcpy(&st->track, &q->fresh.track, sizeof *st - offsetof(fa_state, track));
+    fray_rng_for_trial(&st->rng, seed, trial);
     /* 004:235: d20 + modifier each, in the encounter's order. */
     int i0 = d20(&st->rng) + q->init_mod[0];
     int i1 = d20(&st->rng) + q->init_mod[1];
@@ -245,12 +253,16 @@ fray_status fa_quick_begin(const fa_setup *s, const fa_quick *q, fa_state *st,
             }
         }
     }
-    fray__track_init(&st->track, FRAY__TRACK_DESCENDING);
-    fray_status rc = fray__track_insert(&st->track, first, st->c[first].init, 2, NULL);
-    if (rc == FRAY_OK)
-        rc = fray__track_insert(&st->track, 1 - first, st->c[1 - first].init, 1, NULL);
-    if (rc != FRAY_OK)
-        return rc;
+    /* The time track (fray__track_insert's order: the higher key first,
+     * equal keys the higher tie; turn.c gives tie n - place). */
+    st->track.dir = FRAY__TRACK_DESCENDING;
+    st->track.n = 2;
+    st->track.e[0].who = (int16_t)first;
+    st->track.e[0].key = st->c[first].init;
+    st->track.e[0].tie = 2;
+    st->track.e[1].who = (int16_t)(1 - first);
+    st->track.e[1].key = st->c[1 - first].init;
+    st->track.e[1].tie = 1;
     fa_order_sync(st);
     st->round = 1;
     st->started = true;
@@ -280,130 +292,120 @@ static void fall(fa_cstate *c, bool dead) {
     }
 }
 
+/* The fight from the begin event: round after round, each turn (in
+ * initiative order) an attack on the other (NEXT, ATTACK and, unless the
+ * attack ends the fight, END_TURN); the bookkeeping the long way does
+ * turn by turn (flags, slots, the turn serial, the counts) is worked out
+ * once at the end from how it ended. */
 fray_status fa_quick_run(const fa_setup *s, const fa_quick *q, fa_state *st,
                          int until, const void *cancel, fa_quick_counts *out) {
-    (void)s;
     memset(out, 0, sizeof *out);
     if (!q->ok || !st->started || st->over || st->n != 2 || st->round != 1 ||
         st->cur >= 0)
         return FRAY_ERR_INVALID;
     const atomic_bool *stop = cancel;
     fray_rng rng = st->rng;
-    int order[2] = {st->order[0], st->order[1]};
+    const int first = st->order[0];
     int hp[2] = {st->c[0].hp, st->c[1].hp};
-    uint8_t flags[2] = {st->c[0].flags, st->c[1].flags};
-    uint8_t slots[2] = {st->c[0].slots, st->c[1].slots};
-    uint8_t acted[2] = {st->c[0].acted, st->c[1].acted};
-    int round = 1, pos = -1, cur = -1, serial = st->turn_serial, events = 0;
+    int32_t attacks[2] = {0, 0};
     int lim = until > 0 ? until : s->round_limit;   /* alloy.c limit_of */
-    int winner = -1, fell = -1;
-    bool over = false, stopped = false, dead = false;
-    const uint8_t turn_clear = (uint8_t)~(FA_F_IMMEDIATE | FA_F_SUPPRESS_FIRED |
-                                          FA_F_DONE | FA_F_SUSTAINED |
-                                          FA_F_TOOK_ACTION);
+    /* The last round the fight may start: the engine's limit ends the
+     * fight after round_limit (over, no winner: new_round), `until` stops
+     * it before round until + 1 (not over: alloy.c's step drops it). */
+    int last = q->round_limit;
+    bool limit_is_until = lim > 0 && lim < last;
+    if (limit_is_until)
+        last = lim;
+    int round = 1, pos = 0, me = first;
+    bool fell = false;
     for (;;) {
-        /* NEXT: the end of the turn under way, a new round at the order's
-         * end, the next turn's start. */
-        bool wraps = pos + 1 >= 2;
-        if (wraps) {
-            if (round >= q->round_limit) {
-                if (cur >= 0)
-                    flags[cur] |= FA_F_ACTED | FA_F_DONE;
-                flags[0] &= (uint8_t)~FA_F_ACTED;
-                flags[1] &= (uint8_t)~FA_F_ACTED;
-                cur = -1;
-                over = true;
-                events++;
-                break;
-            }
-            if (lim > 0 && round + 1 > lim) {
-                stopped = true;    /* the step is dropped: the state as it was */
-                break;
-            }
-            if ((round & 255) == 0 && stop &&
-                atomic_load_explicit(stop, memory_order_relaxed)) {
-                st->rng = rng;
-                return FRAY_ERR_CANCELED;
-            }
-        }
-        if (cur >= 0)
-            flags[cur] |= FA_F_ACTED | FA_F_DONE;
-        if (wraps) {
-            flags[0] &= (uint8_t)~FA_F_ACTED;
-            flags[1] &= (uint8_t)~FA_F_ACTED;
-            round++;
-            pos = 0;
-        } else {
-            pos++;
-        }
-        int me = order[pos], you = 1 - me;
-        serial++;
-        slots[me] = FA_SLOT_STANDARD | FA_SLOT_MOVE | FA_SLOT_SWIFT;
-        acted[me] = 0;
-        flags[me] &= turn_clear;
-        cur = me;
-        events++;
-        /* ATTACK: a melee basic attack on the other. */
-        acted[me] |= 1u << FA_ACT_STANDARD;
-        slots[me] &= (uint8_t)~FA_SLOT_STANDARD;
-        flags[me] |= FA_F_TOOK_ACTION;
-        out->actions[me]++;
-        out->attacks[me]++;
-        events++;
-        int d = d20(&rng);
-        bool would = d + q->bonus[me] >= q->def[me];
-        /* (a weapon without dice deals nothing, not even its Str: attack.c
-         * attack_one's "effects only") */
-        if ((d == 20 || (d != 1 && would)) && q->w[me].n > 0) {
-            int amount;
-            if (d >= q->crit_min[me] && would)
-                amount = q->dmg_max[me] + roll_sum(&rng, q->crit[me], q->crit_thr[me]);
-            else
-                amount = roll_sum(&rng, q->w[me], q->w_thr[me]) + q->dmg[me];
-            if (amount < 0)
-                amount = 0;
-            int after = hp[you] - amount;
-            if (after < -30000)
-                after = -30000;
-            int lost = hp[you] - after;
-            hp[you] = after;
-            if (lost > 0) {
-                out->taken[you] += lost;
-                out->dealt[me] += lost;
-            }
-            if (after <= 0) {
-                dead = after <= q->dead_at[you];
-                fell = you;
-                over = true;
-                winner = q->side[me];
-                cur = -1;
-                break;
+        for (pos = 0; pos < 2; pos++) {
+            me = pos == 0 ? first : 1 - first;
+            attacks[me]++;
+            int d = d20(&rng);
+            bool would = d + q->bonus[me] >= q->def[me];
+            /* (a weapon without dice deals nothing, not even its Str:
+             * attack.c attack_one's "effects only") */
+            if ((d == 20 || (d != 1 && would)) && q->w[me].n > 0) {
+                int amount;
+                if (d >= q->crit_min[me] && would)
+                    amount = q->dmg_max[me] + roll_sum(&rng, q->crit[me], q->crit_thr[me]);
+                else
+                    amount = roll_sum(&rng, q->w[me], q->w_thr[me]) + q->dmg[me];
+                if (amount > 0) {
+                    int you = 1 - me;
+                    int after = hp[you] - amount;
+                    if (after <= 0) {
+                        if (after < -30000)
+                            after = -30000;
+                        hp[you] = after;
+                        fell = true;
+                        goto done;
+                    }
+                    hp[you] = after;
+                }
             }
         }
-        /* END_TURN: nothing else the tactics want. */
-        flags[me] |= FA_F_DONE;
-        out->actions[me]++;
-        out->end_turns[me]++;
-        events++;
+        if (round >= last)
+            break;
+        round++;
+        if ((round & 255) == 0 && stop &&
+            atomic_load_explicit(stop, memory_order_relaxed)) {
+            st->rng = rng;
+            return FRAY_ERR_CANCELED;
+        }
+    }
+done:;
+    /* How it ended: one fell in me's attack (pos: its place); or the
+     * last round ended (pos 2). */
+    int turns = 2 * (round - 1) + (fell ? pos + 1 : 2);
+    bool over = fell || !limit_is_until;
+    int you = 1 - me;
+    fa_cstate *cm = &st->c[me], *cy = &st->c[you];
+    cm->hp = (int16_t)hp[me];
+    cy->hp = (int16_t)hp[you];
+    const uint8_t took_done = FA_F_TOOK_ACTION | FA_F_DONE;
+    const uint8_t spent = FA_SLOT_MOVE | FA_SLOT_SWIFT;   /* after the standard action */
+    if (fell) {
+        /* me: its turn under way, its standard action taken */
+        cm->flags = FA_F_TOOK_ACTION;
+        cm->slots = spent;
+        cm->acted = 1u << FA_ACT_STANDARD;
+        if (turns > 1) {   /* you had a turn: its end (ACTED when this round) */
+            cy->flags = (uint8_t)(took_done | (pos == 1 ? FA_F_ACTED : 0));
+            cy->slots = spent;
+            cy->acted = 1u << FA_ACT_STANDARD;
+        }
+        fall(cy, hp[you] <= q->dead_at[you]);
+    } else {
+        /* the round's last turn ended; the round limit's new round clears
+         * ACTED (over), the drop past `until` keeps the state before it */
+        for (int i = 0; i < 2; i++) {
+            st->c[i].slots = spent;
+            st->c[i].acted = 1u << FA_ACT_STANDARD;
+            st->c[i].flags = took_done;
+        }
+        if (!over)
+            st->c[first].flags |= FA_F_ACTED;
     }
     for (int i = 0; i < 2; i++) {
-        fa_cstate *c = &st->c[i];
-        c->hp = (int16_t)hp[i];
-        c->flags = flags[i];
-        c->slots = slots[i];
-        c->acted = acted[i];
+        out->taken[i] = q->hp[i] - hp[i];
+        out->dealt[1 - i] = out->taken[i];
+        out->attacks[i] = attacks[i];
+        out->end_turns[i] = attacks[i] - (fell && i == me ? 1 : 0);
+        out->actions[i] = out->attacks[i] + out->end_turns[i];
     }
-    if (fell >= 0)
-        fall(&st->c[fell], dead);
     st->rng = rng;
     st->round = (int16_t)round;
-    st->turn_serial = serial;
-    st->cur = (int8_t)cur;
-    st->cur_pos = (int8_t)pos;
+    st->turn_serial += turns;
+    st->cur = (int8_t)(!fell && !over ? 1 - first : -1);
+    st->cur_pos = (int8_t)(fell ? pos : 1);
     st->over = over;
-    st->winner = (int8_t)(over ? winner : -1);
+    st->winner = (int8_t)(fell ? q->side[me] : -1);
     st->between = false;
-    out->n_events = events;
-    out->stopped = stopped;
+    /* events: a NEXT, an ATTACK and an END_TURN a turn (not the END_TURN
+     * of the fall's turn), and the NEXT that found the round limit */
+    out->n_events = 3 * turns - (fell ? 1 : 0) + (!fell && over ? 1 : 0);
+    out->stopped = !over;
     return FRAY_OK;
 }
