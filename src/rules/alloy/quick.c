@@ -228,8 +228,14 @@ fray_status fa_quick_begin(const fa_setup *s, const fa_quick *q, fa_state *st,
      * track and what follows it). */
     (void)s;
     memcpy(st, &q->fresh, offsetof(fa_state, c));
-    memcpy(st->c, q->fresh.c, 2 * sizeof st->c[0]);
-    memcpy(&st->track, &q->fresh.track, sizeof *st - offsetof(fa_state, track));
+    for (int i = 0; i < 2; i++) {
+        /* (the conditions past n_cond, 0 here, are never read) */
+        memcpy(&st->c[i], &q->fresh.c[i], offsetof(fa_cstate, cond));
+        memcpy(&st->c[i].flags, &q->fresh.c[i].flags,
+               sizeof st->c[i] - offsetof(fa_cstate, flags));
+    }
+    /* the track's entries are written below; what follows it as it was */
+    memcpy(&st->between, &q->fresh.between, sizeof *st - offsetof(fa_state, between));
     fray_rng_for_trial(&st->rng, seed, trial);
     /* 004:235: d20 + modifier each, in the encounter's order. */
     int i0 = d20(&st->rng) + q->init_mod[0];
