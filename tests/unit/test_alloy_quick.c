@@ -10,7 +10,8 @@
  *
  * The rules the shortcut repeats (and so the seed lines these tests
  * check through the long way): initiative d20 + modifier, ties by the
- * modifier then a die (004:235, L7.23); the attack roll d20 + bonus
+ * modifier then a die (004:235, L7.23); second wind when bloodied
+ * (004:673-681, default tactics); the attack roll d20 + bonus
  * against Defense (004:49), natural 1 and 20 (004:53); proficiency
  * (004:57); crits: the dice's maximum + the crit dice on a natural in the
  * crit range that would hit (004:175-181); damage at least 0 (004:155);
@@ -35,6 +36,7 @@ typedef struct duelist {
     fa_dice w, crit;
     int reach;
     int tactics;
+    int surges, surge_value;
 } duelist;
 
 /* A duel of two on an open 16x16 map: a at (5, 5), b next to it
@@ -78,6 +80,8 @@ static fa_setup *duel_new(const duelist *d, int dx, int dy, int side_a,
         b->reach = 1;
         b->crit_min = (int8_t)d[i].crit_min;
         b->tactics = (uint8_t)d[i].tactics;
+        b->surges = (int8_t)d[i].surges;
+        b->surge_value = (int16_t)d[i].surge_value;
         b->n_weapons = 1;
         b->weapons[0].weapon = (int16_t)i;
         b->weapons[0].proficient = d[i].proficient;
@@ -165,6 +169,9 @@ static long both_ways(const fa_setup *s, uint64_t seed, int until, long n,
                          b->by_kind[FA_CMD_ATTACK - FA_CMD_ATTACK], "%s trial %ld", what, t);
             cr_assert_eq(a->by_kind[FA_CMD_END_TURN - FA_CMD_ATTACK],
                          b->by_kind[FA_CMD_END_TURN - FA_CMD_ATTACK], "%s trial %ld", what, t);
+            cr_assert_eq(a->by_kind[FA_CMD_SECOND_WIND - FA_CMD_ATTACK],
+                         b->by_kind[FA_CMD_SECOND_WIND - FA_CMD_ATTACK],
+                         "%s trial %ld: second winds", what, t);
         }
     }
     /* every number the simulation reports, the same */
@@ -248,6 +255,38 @@ Test(alloy_quick, examples_go_the_long_way) {
     }
 }
 
+/* Second wind (004:673-681) in the class: default tactics with a heroic
+ * surge spend their standard action on it once bloodied (hit points at
+ * half or less: +a surge's hit points, not above the maximum, and +2 to
+ * every defense until the start of their next turn); aggressive tactics
+ * never do. Held both ways, and seen to happen. */
+Test(alloy_quick, second_wind_004_673_681_trial_by_trial) {
+    fa_setup *s = bench_duel();
+    s->sb[0].surges = 2;
+    s->sb[1].surges = 1;
+    s->sb[1].surge_value = 9;
+    fa_quick q;
+    char why[200];
+    cr_assert(fa_quick_plan(s, &q, why, sizeof why), "%s", why);
+    fray_sim_counts *c = calloc(1, sizeof *c);
+    cr_assert_not_null(c);
+    cr_assert_eq(both_ways(s, 7, 0, 20000, "bench duel with surges", c), 20000);
+    uint64_t sw = FA_CMD_SECOND_WIND - FA_CMD_ATTACK;
+    cr_assert_gt(c->c[0].by_kind[sw], 1000, "the soldier second-winds");
+    cr_assert_gt(c->c[1].by_kind[sw], 1000, "the thug second-winds");
+    cr_assert_eq(c->c[0].spent[1], c->c[0].by_kind[sw], "a surge each");
+    /* at most once a fight (004:681) */
+    cr_assert_leq(c->c[0].by_kind[sw], c->trials);
+    s->c[0].tactics = FA_TACTICS_AGGRESSIVE;
+    cr_assert(fa_quick_plan(s, &q, why, sizeof why), "%s", why);
+    memset(c, 0, sizeof *c);
+    cr_assert_eq(both_ways(s, 7, 0, 5000, "aggressive with surges", c), 5000);
+    cr_assert_eq(c->c[0].by_kind[sw], 0, "aggressive tactics never second-wind");
+    cr_assert_gt(c->c[1].by_kind[sw], 0);
+    free(c);
+    free(s);
+}
+
 /* ---- Random setups of the class ----------------------------------------------- */
 
 static uint64_t rnd_state = 0x2545F4914F6CDD1DULL;
@@ -281,6 +320,8 @@ static void rnd_duelist(duelist *d) {
     d->crit = rnd(0, 1) ? rnd_dice(2) : (fa_dice){0, 0};
     d->reach = rnd(1, 2);
     d->tactics = rnd(0, 1) ? FA_TACTICS_DEFAULT : FA_TACTICS_AGGRESSIVE;
+    d->surges = rnd(0, 1) ? 0 : rnd(1, 3);
+    d->surge_value = rnd(0, 1) ? 0 : rnd(1, 25);
 }
 
 Test(alloy_quick, random_setups_trial_by_trial, .timeout = 600) {
@@ -336,7 +377,6 @@ static void ch_cautious(fa_setup *s) { s->c[0].tactics = FA_TACTICS_CAUTIOUS; }
 static void ch_large(fa_setup *s) { s->c[1].side_len = 2; s->sb[1].size = FA_SIZE_LARGE; }
 static void ch_small(fa_setup *s) { s->sb[0].size = FA_SIZE_SMALL; }
 static void ch_no_hp(fa_setup *s) { s->sb[0].hp = 0; }
-static void ch_surges(fa_setup *s) { s->sb[0].surges = 1; }
 static void ch_ap(fa_setup *s) { s->sb[1].action_points = 1; }
 static void ch_power(fa_setup *s) {
     fa_power *p = &s->sb[0].powers[s->sb[0].n_powers++];
@@ -389,7 +429,6 @@ static const struct {
     {"a Large combatant", ch_large, "Medium"},
     {"a Small combatant", ch_small, "Medium"},
     {"no hit points", ch_no_hp, "hit points"},
-    {"heroic surges", ch_surges, "surges"},
     {"action points", ch_ap, "action points"},
     {"a power", ch_power, "special abilities"},
     {"no weapon in hand", ch_unarmed, "weapon in hand"},

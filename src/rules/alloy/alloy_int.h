@@ -939,10 +939,12 @@ fray_status fa_duel_setup(const char *path_a, const char *name_a,
  * tests/unit/test_alloy_quick.c. The class: a duel of two combatants on
  * two sides, both aware, adjacent on open ground (no wall, window, edge,
  * elevation, obscured or dark square between or under them), Medium, a
- * melee weapon in hand (no area, autofire or magazine), no powers, action
- * points or heroic surges, default or aggressive tactics, every option at
- * its default: each turn is a melee basic attack on the other, then the
- * end of the turn. */
+ * melee weapon in hand (no area, autofire or magazine), no powers or
+ * action points, default or aggressive tactics, every option at its
+ * default: each turn is a melee basic attack on the other, then the end
+ * of the turn -- or, with default tactics, heroic surges and hit points
+ * at half or less, once a fight, second wind (004:673-681) then the end
+ * of the turn. */
 typedef struct fa_quick {
     bool ok;                   /* the setup qualifies */
     int8_t side[2];
@@ -957,6 +959,9 @@ typedef struct fa_quick {
     fa_dice w[2], crit[2];     /* weapon dice and crit dice of i */
     uint32_t w_thr[2], crit_thr[2];  /* fray_rng_below's rejection thresholds */
     int round_limit;           /* the engine's: the setup's, 100 when 0 */
+    bool wind[2];              /* default tactics with heroic surges: second wind once bloodied */
+    int16_t bloodied[2];       /* hp at or below which it is bloodied: max / 2 */
+    int16_t heal[2];           /* a surge's hit points (the block's, else max / 4) */
     fa_state fresh;            /* fa_state_init's state (its stream aside), copied per trial */
 } fa_quick;
 
@@ -974,6 +979,7 @@ fray_status fa_quick_begin(const fa_setup *s, const fa_quick *q, fa_state *st,
 typedef struct fa_quick_counts {
     int32_t dealt[2], taken[2], actions[2];
     int32_t attacks[2], end_turns[2];   /* FA_CMD_ATTACK, FA_CMD_END_TURN events */
+    int32_t winds[2];          /* FA_CMD_SECOND_WIND events */
     int32_t n_events;          /* events the long way applies after the begin event */
     bool stopped;              /* stopped before the round past `until` */
 } fa_quick_counts;

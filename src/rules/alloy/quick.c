@@ -131,8 +131,6 @@ bool fa_quick_plan(const fa_setup *s, fa_quick *out, char *why,
             return refuse(why, why_size, "%s is not Medium%s", name, "");
         if (b->hp < 1)
             return refuse(why, why_size, "%s has no hit points%s", name, "");
-        if (b->surges != 0)
-            return refuse(why, why_size, "%s has heroic surges%s", name, "");
         if (b->action_points != 0)
             return refuse(why, why_size, "%s has action points%s", name, "");
         if (b->n_powers != 0)
@@ -177,6 +175,10 @@ bool fa_quick_plan(const fa_setup *s, fa_quick *out, char *why,
         out->crit[i] = w->crit;
         out->dmg_max[i] = (int16_t)(w->w.n * w->w.sides + b->mod[FA_STR]);
         out->w_thr[i] = threshold(w->w.sides);
+        /* policy.c: second wind when bloodied, unless aggressive */
+        out->wind[i] = d->tactics != FA_TACTICS_AGGRESSIVE && b->surges > 0;
+        out->bloodied[i] = (int16_t)(b->hp / 2);
+        out->heal[i] = (int16_t)(b->surge_value > 0 ? b->surge_value : b->hp / 4);
         out->crit_thr[i] = threshold(w->crit.sides);
     }
     out->round_limit = s->round_limit > 0 ? s->round_limit : 100;
@@ -313,7 +315,13 @@ fray_status fa_quick_run(const fa_setup *s, const fa_quick *q, fa_state *st,
     fray_rng rng = st->rng;
     const int first = st->order[0];
     int hp[2] = {st->c[0].hp, st->c[1].hp};
-    int32_t attacks[2] = {0, 0};
+    int32_t attacks[2] = {0, 0}, winds[2] = {0, 0}, taken[2] = {0, 0};
+    /* second wind: may it still (a surge left, not used), and the round
+     * its +2 to defenses was put on (0: none; it ends at the start of
+     * the user's next turn) */
+    bool may_wind[2] = {q->wind[0] && st->c[0].surges > 0 && !(st->c[0].flags & FA_F_SECOND_WIND),
+                        q->wind[1] && st->c[1].surges > 0 && !(st->c[1].flags & FA_F_SECOND_WIND)};
+    int wind_on[2] = {0, 0};
     int lim = until > 0 ? until : s->round_limit;   /* alloy.c limit_of */
     /* The last round the fight may start: the engine's limit ends the
      * fight after round_limit (over, no winner: new_round), `until` stops
@@ -327,9 +335,20 @@ fray_status fa_quick_run(const fa_setup *s, const fa_quick *q, fa_state *st,
     for (;;) {
         for (pos = 0; pos < 2; pos++) {
             me = pos == 0 ? first : 1 - first;
+            wind_on[me] = 0;   /* its turn starts: its second wind's +2 ends */
+            if (may_wind[me] && hp[me] <= q->bloodied[me]) {
+                /* 004:675-681: a surge's hit points (not above the
+                 * maximum), +2 to all defenses; then the end of the turn */
+                int h = hp[me] + q->heal[me];
+                hp[me] = h < q->hp[me] ? h : q->hp[me];
+                may_wind[me] = false;
+                wind_on[me] = round;
+                winds[me]++;
+                continue;
+            }
             attacks[me]++;
             int d = d20(&rng);
-            bool would = d + q->bonus[me] >= q->def[me];
+            bool would = d + q->bonus[me] >= q->def[me] + (wind_on[1 - me] ? 2 : 0);
             /* (a weapon without dice deals nothing, not even its Str:
              * attack.c attack_one's "effects only") */
             if ((d == 20 || (d != 1 && would)) && q->w[me].n > 0) {
@@ -344,10 +363,12 @@ fray_status fa_quick_run(const fa_setup *s, const fa_quick *q, fa_state *st,
                     if (after <= 0) {
                         if (after < -30000)
                             after = -30000;
+                        taken[you] += hp[you] - after;
                         hp[you] = after;
                         fell = true;
                         goto done;
                     }
+                    taken[you] += amount;
                     hp[you] = after;
                 }
             }
@@ -370,6 +391,25 @@ done:;
     fa_cstate *cm = &st->c[me], *cy = &st->c[you];
     cm->hp = (int16_t)hp[me];
     cy->hp = (int16_t)hp[you];
+    for (int i = 0; i < 2; i++) {
+        if (!winds[i])
+            continue;
+        st->c[i].surges--;
+        if (wind_on[i]) {
+            fa_cstate *c = &st->c[i];
+            fa_cond cd;
+            memset(&cd, 0, sizeof cd);
+            cd.kind = FA_C_SECOND_WIND;
+            cd.ends = FA_ENDS_START_OF_TURN;
+            cd.whose = (int8_t)i;
+            cd.other = -1;
+            cd.value = 2;
+            cd.source = (int8_t)i;
+            cd.round = (int16_t)wind_on[i];
+            c->cond[c->n_cond++] = cd;
+            c->has |= 1u << FA_C_SECOND_WIND;
+        }
+    }
     const uint8_t took_done = FA_F_TOOK_ACTION | FA_F_DONE;
     const uint8_t spent = FA_SLOT_MOVE | FA_SLOT_SWIFT;   /* after the standard action */
     if (fell) {
@@ -394,12 +434,16 @@ done:;
         if (!over)
             st->c[first].flags |= FA_F_ACTED;
     }
+    for (int i = 0; i < 2; i++)
+        if (winds[i])
+            st->c[i].flags |= FA_F_SECOND_WIND;
     for (int i = 0; i < 2; i++) {
-        out->taken[i] = q->hp[i] - hp[i];
+        out->taken[i] = taken[i];
         out->dealt[1 - i] = out->taken[i];
         out->attacks[i] = attacks[i];
-        out->end_turns[i] = attacks[i] - (fell && i == me ? 1 : 0);
-        out->actions[i] = out->attacks[i] + out->end_turns[i];
+        out->winds[i] = winds[i];
+        out->end_turns[i] = attacks[i] + winds[i] - (fell && i == me ? 1 : 0);
+        out->actions[i] = out->attacks[i] + out->winds[i] + out->end_turns[i];
     }
     st->rng = rng;
     st->round = (int16_t)round;
