@@ -36,7 +36,7 @@ typedef struct duelist {
     fa_dice w, crit;
     int reach;
     int tactics;
-    int surges, surge_value;
+    int surges, surge_value, ap;
 } duelist;
 
 /* A duel of two on an open 16x16 map: a at (5, 5), b next to it
@@ -82,6 +82,7 @@ static fa_setup *duel_new(const duelist *d, int dx, int dy, int side_a,
         b->tactics = (uint8_t)d[i].tactics;
         b->surges = (int8_t)d[i].surges;
         b->surge_value = (int16_t)d[i].surge_value;
+        b->action_points = (int8_t)d[i].ap;
         b->n_weapons = 1;
         b->weapons[0].weapon = (int16_t)i;
         b->weapons[0].proficient = d[i].proficient;
@@ -172,6 +173,9 @@ static long both_ways(const fa_setup *s, uint64_t seed, int until, long n,
             cr_assert_eq(a->by_kind[FA_CMD_SECOND_WIND - FA_CMD_ATTACK],
                          b->by_kind[FA_CMD_SECOND_WIND - FA_CMD_ATTACK],
                          "%s trial %ld: second winds", what, t);
+            cr_assert_eq(a->by_kind[FA_CMD_SPEND_AP - FA_CMD_ATTACK],
+                         b->by_kind[FA_CMD_SPEND_AP - FA_CMD_ATTACK],
+                         "%s trial %ld: action points", what, t);
         }
     }
     /* every number the simulation reports, the same */
@@ -237,8 +241,8 @@ Test(alloy_quick, bench_duel_file_sim_numbers_identical) {
     fa_setup_free(s);
 }
 
-/* examples/alloy: none qualifies today (surges, action points, powers,
- * several combatants); each still runs the long way, counts unchanged. */
+/* examples/alloy: none qualifies today (powers, ranged weapons, several
+ * combatants); each still runs the long way, counts unchanged. */
 Test(alloy_quick, examples_go_the_long_way) {
     static const char *const ex[] = {"examples/alloy/duel.yaml",
                                      "examples/alloy/skirmish.yaml",
@@ -287,6 +291,38 @@ Test(alloy_quick, second_wind_004_673_681_trial_by_trial) {
     free(s);
 }
 
+/* Action points (004:291, L7.12 one a turn) in the class: after its
+ * standard action a combatant spends one for one more attack when the
+ * other is low (one hit's maximum can drop it), aggressive tactics
+ * whenever it can attack; also after a second wind. Held both ways, and
+ * seen to happen. */
+Test(alloy_quick, action_points_004_291_trial_by_trial) {
+    fa_setup *s = bench_duel();
+    s->sb[0].action_points = 1;
+    s->sb[1].action_points = 2;
+    s->sb[1].surges = 1;
+    fa_quick q;
+    char why[200];
+    cr_assert(fa_quick_plan(s, &q, why, sizeof why), "%s", why);
+    fray_sim_counts *c = calloc(1, sizeof *c);
+    cr_assert_not_null(c);
+    uint64_t ap = FA_CMD_SPEND_AP - FA_CMD_ATTACK;
+    cr_assert_eq(both_ways(s, 7, 0, 20000, "bench duel with action points", c), 20000);
+    cr_assert_gt(c->c[0].by_kind[ap], 1000, "the soldier spends action points");
+    cr_assert_gt(c->c[1].by_kind[ap], 1000, "the thug spends action points");
+    cr_assert_eq(c->c[0].spent[0], c->c[0].by_kind[ap]);
+    cr_assert_leq(c->c[0].by_kind[ap], c->trials, "one point at most");
+    s->c[0].tactics = FA_TACTICS_AGGRESSIVE;
+    s->c[1].tactics = FA_TACTICS_AGGRESSIVE;
+    cr_assert(fa_quick_plan(s, &q, why, sizeof why), "%s", why);
+    memset(c, 0, sizeof *c);
+    cr_assert_eq(both_ways(s, 7, 0, 5000, "aggressive with action points", c), 5000);
+    /* aggressive: the first turn already (the soldier always has one) */
+    cr_assert_gt(c->c[0].by_kind[ap], 4900);
+    free(c);
+    free(s);
+}
+
 /* ---- Random setups of the class ----------------------------------------------- */
 
 static uint64_t rnd_state = 0x2545F4914F6CDD1DULL;
@@ -322,6 +358,7 @@ static void rnd_duelist(duelist *d) {
     d->tactics = rnd(0, 1) ? FA_TACTICS_DEFAULT : FA_TACTICS_AGGRESSIVE;
     d->surges = rnd(0, 1) ? 0 : rnd(1, 3);
     d->surge_value = rnd(0, 1) ? 0 : rnd(1, 25);
+    d->ap = rnd(0, 1) ? 0 : rnd(1, 3);
 }
 
 Test(alloy_quick, random_setups_trial_by_trial, .timeout = 600) {
@@ -377,7 +414,6 @@ static void ch_cautious(fa_setup *s) { s->c[0].tactics = FA_TACTICS_CAUTIOUS; }
 static void ch_large(fa_setup *s) { s->c[1].side_len = 2; s->sb[1].size = FA_SIZE_LARGE; }
 static void ch_small(fa_setup *s) { s->sb[0].size = FA_SIZE_SMALL; }
 static void ch_no_hp(fa_setup *s) { s->sb[0].hp = 0; }
-static void ch_ap(fa_setup *s) { s->sb[1].action_points = 1; }
 static void ch_power(fa_setup *s) {
     fa_power *p = &s->sb[0].powers[s->sb[0].n_powers++];
     snprintf(p->id, sizeof p->id, "smash");
@@ -429,7 +465,6 @@ static const struct {
     {"a Large combatant", ch_large, "Medium"},
     {"a Small combatant", ch_small, "Medium"},
     {"no hit points", ch_no_hp, "hit points"},
-    {"action points", ch_ap, "action points"},
     {"a power", ch_power, "special abilities"},
     {"no weapon in hand", ch_unarmed, "weapon in hand"},
     {"a ranged weapon", ch_ranged, "melee"},

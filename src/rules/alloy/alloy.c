@@ -53,7 +53,7 @@ typedef struct fa_fight {
      * the tests' switch to the long way. */
     fa_quick quick;
     bool quick_off;
-    bool quick_ran;            /* this fight's counts are the shortcut's (ATTACK, SECOND_WIND, END_TURN only) */
+    bool quick_ran;            /* this fight's counts are the shortcut's (ATTACK, SECOND_WIND, SPEND_AP, END_TURN only) */
 } fa_fight;
 
 static const fray_allocator *alloc_of(const fa_fight *f) {
@@ -879,6 +879,8 @@ static fray_status run_quick(fa_fight *f) {
         int32_t e = k[FA_CMD_END_TURN - FA_CMD_ATTACK] + qc.end_turns[i];
         int32_t w = k[FA_CMD_SECOND_WIND - FA_CMD_ATTACK] + qc.winds[i];
         k[FA_CMD_SECOND_WIND - FA_CMD_ATTACK] = (uint16_t)(w < UINT16_MAX ? w : UINT16_MAX);
+        int32_t p = k[FA_CMD_SPEND_AP - FA_CMD_ATTACK] + qc.aps[i];
+        k[FA_CMD_SPEND_AP - FA_CMD_ATTACK] = (uint16_t)(p < UINT16_MAX ? p : UINT16_MAX);
         k[FA_CMD_ATTACK - FA_CMD_ATTACK] = (uint16_t)(a < UINT16_MAX ? a : UINT16_MAX);
         k[FA_CMD_END_TURN - FA_CMD_ATTACK] = (uint16_t)(e < UINT16_MAX ? e : UINT16_MAX);
     }
@@ -940,11 +942,13 @@ static void rs_count(const void *rfight, fray_sim_counts *c) {
         cc->spent[0] += ap > 0 ? (uint64_t)ap : 0;
         cc->spent[1] += sg > 0 ? (uint64_t)sg : 0;
         if (f->quick_ran) {
-            /* the shortcut's fights have three kinds of action, the rest 0 */
+            /* the shortcut's fights have four kinds of action, the rest 0 */
             cc->by_kind[FA_CMD_ATTACK - FA_CMD_ATTACK] +=
                 f->by_kind[i][FA_CMD_ATTACK - FA_CMD_ATTACK];
             cc->by_kind[FA_CMD_SECOND_WIND - FA_CMD_ATTACK] +=
                 f->by_kind[i][FA_CMD_SECOND_WIND - FA_CMD_ATTACK];
+            cc->by_kind[FA_CMD_SPEND_AP - FA_CMD_ATTACK] +=
+                f->by_kind[i][FA_CMD_SPEND_AP - FA_CMD_ATTACK];
             cc->by_kind[FA_CMD_END_TURN - FA_CMD_ATTACK] +=
                 f->by_kind[i][FA_CMD_END_TURN - FA_CMD_ATTACK];
             continue;

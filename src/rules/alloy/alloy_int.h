@@ -939,12 +939,13 @@ fray_status fa_duel_setup(const char *path_a, const char *name_a,
  * tests/unit/test_alloy_quick.c. The class: a duel of two combatants on
  * two sides, both aware, adjacent on open ground (no wall, window, edge,
  * elevation, obscured or dark square between or under them), Medium, a
- * melee weapon in hand (no area, autofire or magazine), no powers or
- * action points, default or aggressive tactics, every option at its
- * default: each turn is a melee basic attack on the other, then the end
- * of the turn -- or, with default tactics, heroic surges and hit points
- * at half or less, once a fight, second wind (004:673-681) then the end
- * of the turn. */
+ * melee weapon in hand (no area, autofire or magazine), no powers,
+ * default or aggressive tactics, every option at its default: each turn
+ * is a melee basic attack on the other -- or, with default tactics,
+ * heroic surges and hit points at half or less, once a fight, second
+ * wind (004:673-681) -- then, with an action point left, one more attack
+ * when the other is low (one hit's maximum can drop it; aggressive:
+ * always; 004:291), then the end of the turn. */
 typedef struct fa_quick {
     bool ok;                   /* the setup qualifies */
     int8_t side[2];
@@ -962,6 +963,7 @@ typedef struct fa_quick {
     bool wind[2];              /* default tactics with heroic surges: second wind once bloodied */
     int16_t bloodied[2];       /* hp at or below which it is bloodied: max / 2 */
     int16_t heal[2];           /* a surge's hit points (the block's, else max / 4) */
+    bool aggressive[2];        /* aggressive tactics: an action point whenever it can attack */
     fa_state fresh;            /* fa_state_init's state (its stream aside), copied per trial */
 } fa_quick;
 
@@ -980,6 +982,7 @@ typedef struct fa_quick_counts {
     int32_t dealt[2], taken[2], actions[2];
     int32_t attacks[2], end_turns[2];   /* FA_CMD_ATTACK, FA_CMD_END_TURN events */
     int32_t winds[2];          /* FA_CMD_SECOND_WIND events */
+    int32_t aps[2];            /* FA_CMD_SPEND_AP events (each followed by an ATTACK) */
     int32_t n_events;          /* events the long way applies after the begin event */
     bool stopped;              /* stopped before the round past `until` */
 } fa_quick_counts;

@@ -131,8 +131,6 @@ bool fa_quick_plan(const fa_setup *s, fa_quick *out, char *why,
             return refuse(why, why_size, "%s is not Medium%s", name, "");
         if (b->hp < 1)
             return refuse(why, why_size, "%s has no hit points%s", name, "");
-        if (b->action_points != 0)
-            return refuse(why, why_size, "%s has action points%s", name, "");
         if (b->n_powers != 0)
             return refuse(why, why_size, "%s has special abilities%s", name, "");
         if (d->wield < 0 || d->wield >= b->n_weapons)
@@ -177,6 +175,7 @@ bool fa_quick_plan(const fa_setup *s, fa_quick *out, char *why,
         out->w_thr[i] = threshold(w->w.sides);
         /* policy.c: second wind when bloodied, unless aggressive */
         out->wind[i] = d->tactics != FA_TACTICS_AGGRESSIVE && b->surges > 0;
+        out->aggressive[i] = d->tactics == FA_TACTICS_AGGRESSIVE;
         out->bloodied[i] = (int16_t)(b->hp / 2);
         out->heal[i] = (int16_t)(b->surge_value > 0 ? b->surge_value : b->hp / 4);
         out->crit_thr[i] = threshold(w->crit.sides);
@@ -300,6 +299,32 @@ static void fall(fa_cstate *c, bool dead) {
     }
 }
 
+/* One melee basic attack of me on the other (attack.c attack_one):
+ * true when the other falls (dying or dead). */
+static inline bool strike(const fa_quick *q, fray_rng *rng, int me, int *hp,
+                          int32_t *taken, const int *wind_on) {
+    int you = 1 - me;
+    int d = d20(rng);
+    bool would = d + q->bonus[me] >= q->def[me] + (wind_on[you] ? 2 : 0);
+    /* (a weapon without dice deals nothing, not even its Str: attack.c
+     * attack_one's "effects only") */
+    if (!((d == 20 || (d != 1 && would)) && q->w[me].n > 0))
+        return false;
+    int amount;
+    if (d >= q->crit_min[me] && would)
+        amount = q->dmg_max[me] + roll_sum(rng, q->crit[me], q->crit_thr[me]);
+    else
+        amount = roll_sum(rng, q->w[me], q->w_thr[me]) + q->dmg[me];
+    if (amount <= 0)
+        return false;
+    int after = hp[you] - amount;
+    if (after < -30000)
+        after = -30000;
+    taken[you] += hp[you] - after;
+    hp[you] = after;
+    return after <= 0;
+}
+
 /* The fight from the begin event: round after round, each turn (in
  * initiative order) an attack on the other (NEXT, ATTACK and, unless the
  * attack ends the fight, END_TURN); the bookkeeping the long way does
@@ -322,6 +347,11 @@ fray_status fa_quick_run(const fa_setup *s, const fa_quick *q, fa_state *st,
     bool may_wind[2] = {q->wind[0] && st->c[0].surges > 0 && !(st->c[0].flags & FA_F_SECOND_WIND),
                         q->wind[1] && st->c[1].surges > 0 && !(st->c[1].flags & FA_F_SECOND_WIND)};
     int wind_on[2] = {0, 0};
+    /* action points: left, spent (events), and whether spent in its
+     * latest turn (its acted and ap_spent at the end) */
+    int ap[2] = {st->c[0].ap, st->c[1].ap};
+    int32_t aps[2] = {0, 0};
+    bool ap_last[2] = {false, false};
     int lim = until > 0 ? until : s->round_limit;   /* alloy.c limit_of */
     /* The last round the fight may start: the engine's limit ends the
      * fight after round_limit (over, no winner: new_round), `until` stops
@@ -336,6 +366,7 @@ fray_status fa_quick_run(const fa_setup *s, const fa_quick *q, fa_state *st,
         for (pos = 0; pos < 2; pos++) {
             me = pos == 0 ? first : 1 - first;
             wind_on[me] = 0;   /* its turn starts: its second wind's +2 ends */
+            ap_last[me] = false;
             if (may_wind[me] && hp[me] <= q->bloodied[me]) {
                 /* 004:675-681: a surge's hit points (not above the
                  * maximum), +2 to all defenses; then the end of the turn */
@@ -344,32 +375,25 @@ fray_status fa_quick_run(const fa_setup *s, const fa_quick *q, fa_state *st,
                 may_wind[me] = false;
                 wind_on[me] = round;
                 winds[me]++;
-                continue;
+                /* (the rest of the turn below: an action point) */
+            } else {
+                attacks[me]++;
+                if (strike(q, &rng, me, hp, taken, wind_on)) {
+                    fell = true;
+                    goto done;
+                }
             }
-            attacks[me]++;
-            int d = d20(&rng);
-            bool would = d + q->bonus[me] >= q->def[me] + (wind_on[1 - me] ? 2 : 0);
-            /* (a weapon without dice deals nothing, not even its Str:
-             * attack.c attack_one's "effects only") */
-            if ((d == 20 || (d != 1 && would)) && q->w[me].n > 0) {
-                int amount;
-                if (d >= q->crit_min[me] && would)
-                    amount = q->dmg_max[me] + roll_sum(&rng, q->crit[me], q->crit_thr[me]);
-                else
-                    amount = roll_sum(&rng, q->w[me], q->w_thr[me]) + q->dmg[me];
-                if (amount > 0) {
-                    int you = 1 - me;
-                    int after = hp[you] - amount;
-                    if (after <= 0) {
-                        if (after < -30000)
-                            after = -30000;
-                        taken[you] += hp[you] - after;
-                        hp[you] = after;
-                        fell = true;
-                        goto done;
-                    }
-                    taken[you] += amount;
-                    hp[you] = after;
+            /* The standard action spent: an action point for one more
+             * attack when the other is low (one hit's maximum can drop
+             * it; aggressive: always) (004:291, policy.c). */
+            if (ap[me] > 0 && (q->aggressive[me] || hp[1 - me] <= q->dmg_max[me])) {
+                ap[me]--;
+                ap_last[me] = true;
+                aps[me]++;
+                attacks[me]++;
+                if (strike(q, &rng, me, hp, taken, wind_on)) {
+                    fell = true;
+                    goto done;
                 }
             }
         }
@@ -434,16 +458,24 @@ done:;
         if (!over)
             st->c[first].flags |= FA_F_ACTED;
     }
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 2; i++) {
         if (winds[i])
             st->c[i].flags |= FA_F_SECOND_WIND;
+        st->c[i].ap = (int8_t)ap[i];
+        if (ap_last[i]) {   /* its latest turn: a free action, one point */
+            st->c[i].acted |= 1u << FA_ACT_FREE;
+            st->c[i].ap_spent = 1;
+        }
+    }
     for (int i = 0; i < 2; i++) {
         out->taken[i] = taken[i];
         out->dealt[1 - i] = out->taken[i];
         out->attacks[i] = attacks[i];
         out->winds[i] = winds[i];
-        out->end_turns[i] = attacks[i] + winds[i] - (fell && i == me ? 1 : 0);
-        out->actions[i] = out->attacks[i] + out->winds[i] + out->end_turns[i];
+        out->aps[i] = aps[i];
+        /* a turn: a standard action (attack or second wind), then END_TURN */
+        out->end_turns[i] = attacks[i] - aps[i] + winds[i] - (fell && i == me ? 1 : 0);
+        out->actions[i] = out->attacks[i] + out->winds[i] + out->aps[i] + out->end_turns[i];
     }
     st->rng = rng;
     st->round = (int16_t)round;
@@ -455,7 +487,8 @@ done:;
     st->between = false;
     /* events: a NEXT, an ATTACK and an END_TURN a turn (not the END_TURN
      * of the fall's turn), and the NEXT that found the round limit */
-    out->n_events = 3 * turns - (fell ? 1 : 0) + (!fell && over ? 1 : 0);
+    out->n_events = 3 * turns + 2 * (aps[0] + aps[1]) - (fell ? 1 : 0) +
+                    (!fell && over ? 1 : 0);
     out->stopped = !over;
     return FRAY_OK;
 }
