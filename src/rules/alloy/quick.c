@@ -22,8 +22,14 @@
  *            weapon dice + Str; damage at least 0 (004:155); dead at
  *            hp <= -(max / 2) (004:211), else dying at hp <= 0 (L7.8:
  *            Dying, Unconscious, Helpless, prone); one falls: over;
- *   END_TURN (the tactics have nothing left: no move wanted, no action
- *            point) flag DONE.
+ *   SECOND_WIND instead of the ATTACK, default tactics bloodied (hp at
+ *            most max / 2) with a surge, once a fight (004:673-681): a
+ *            surge's hit points, +2 to defenses to the start of its next
+ *            turn;
+ *   SPEND_AP, ATTACK after the standard action, an action point left and
+ *            the other low (hp at most one hit's maximum; aggressive:
+ *            always), one a turn (004:291, L7.12);
+ *   END_TURN (the tactics have nothing left: no move wanted) flag DONE.
  */
 #include "alloy_int.h"
 
