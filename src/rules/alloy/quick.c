@@ -305,30 +305,123 @@ static void fall(fa_cstate *c, bool dead) {
     }
 }
 
+/* The loop is written once and compiled twice (with and without second
+ * wind and action points): inlined at both calls where the compiler
+ * allows it. */
+#if defined(__GNUC__)
+#define QUICK_INLINE static inline __attribute__((always_inline))
+#else
+#define QUICK_INLINE static inline
+#endif
+
+/* A duel under way (fa_quick_run's locals). */
+typedef struct duel {
+    fray_rng rng;
+    int hp[2];
+    int32_t attacks[2], winds[2], taken[2], aps[2];
+    /* second wind: may it still (a surge left, not used), and the round
+     * its +2 to defenses was put on (0: none; it ends at the start of
+     * the user's next turn) */
+    bool may_wind[2];
+    int wind_on[2];
+    /* action points: left, and whether spent in its latest turn (its
+     * acted and ap_spent at the end) */
+    int ap[2];
+    bool ap_last[2];
+    int round, pos, me;
+    bool fell;
+} duel;
+
 /* One melee basic attack of me on the other (attack.c attack_one):
  * true when the other falls (dying or dead). */
-static inline bool strike(const fa_quick *q, fray_rng *rng, int me, int *hp,
-                          int32_t *taken, const int *wind_on) {
+QUICK_INLINE bool strike(const fa_quick *q, duel *x, int me, bool extras) {
     int you = 1 - me;
-    int d = d20(rng);
-    bool would = d + q->bonus[me] >= q->def[me] + (wind_on[you] ? 2 : 0);
+    int d = d20(&x->rng);
+    int def = q->def[me] + (extras && x->wind_on[you] ? 2 : 0);
+    bool would = d + q->bonus[me] >= def;
     /* (a weapon without dice deals nothing, not even its Str: attack.c
      * attack_one's "effects only") */
     if (!((d == 20 || (d != 1 && would)) && q->w[me].n > 0))
         return false;
     int amount;
     if (d >= q->crit_min[me] && would)
-        amount = q->dmg_max[me] + roll_sum(rng, q->crit[me], q->crit_thr[me]);
+        amount = q->dmg_max[me] + roll_sum(&x->rng, q->crit[me], q->crit_thr[me]);
     else
-        amount = roll_sum(rng, q->w[me], q->w_thr[me]) + q->dmg[me];
+        amount = roll_sum(&x->rng, q->w[me], q->w_thr[me]) + q->dmg[me];
     if (amount <= 0)
         return false;
-    int after = hp[you] - amount;
+    int after = x->hp[you] - amount;
     if (after < -30000)
         after = -30000;
-    taken[you] += hp[you] - after;
-    hp[you] = after;
+    x->taken[you] += x->hp[you] - after;
+    x->hp[you] = after;
     return after <= 0;
+}
+
+/* Rounds from 1 to `last` or a fall (x->fell, x->me and x->pos say
+ * whose attack in which turn); extras: someone may second-wind or has
+ * action points (a constant at each call: the plain duel's loop is
+ * compiled without them). */
+QUICK_INLINE fray_status rounds(const fa_quick *q, duel *x, int first,
+                                 int last, const atomic_bool *stop,
+                                 bool extras) {
+    duel l = *x;   /* (a local copy the compiler may keep in registers) */
+    fray_status rc = FRAY_OK;
+    for (int round = 1;; round++) {
+        if ((round & 255) == 0 && stop &&
+            atomic_load_explicit(stop, memory_order_relaxed)) {
+            rc = FRAY_ERR_CANCELED;
+            break;
+        }
+        int pos = 0, me = first;
+        for (; pos < 2; pos++) {
+            me = pos == 0 ? first : 1 - first;
+            bool winded = false;
+            if (extras) {
+                l.wind_on[me] = 0;   /* its turn starts: its second wind's +2 ends */
+                l.ap_last[me] = false;
+                if (l.may_wind[me] && l.hp[me] <= q->bloodied[me]) {
+                    /* 004:675-681: a surge's hit points (not above the
+                     * maximum), +2 to all defenses, its standard action */
+                    int h = l.hp[me] + q->heal[me];
+                    l.hp[me] = h < q->hp[me] ? h : q->hp[me];
+                    l.may_wind[me] = false;
+                    l.wind_on[me] = round;
+                    l.winds[me]++;
+                    winded = true;
+                }
+            }
+            if (!winded) {
+                l.attacks[me]++;
+                if (strike(q, &l, me, extras)) {
+                    l.fell = true;
+                    break;
+                }
+            }
+            /* The standard action spent: an action point for one more
+             * attack when the other is low (one hit's maximum can drop
+             * it; aggressive: always) (004:291, policy.c). */
+            if (extras && l.ap[me] > 0 &&
+                (q->aggressive[me] || l.hp[1 - me] <= q->dmg_max[me])) {
+                l.ap[me]--;
+                l.ap_last[me] = true;
+                l.aps[me]++;
+                l.attacks[me]++;
+                if (strike(q, &l, me, extras)) {
+                    l.fell = true;
+                    break;
+                }
+            }
+        }
+        if (l.fell || round >= last) {
+            l.round = round;
+            l.pos = pos;
+            l.me = me;
+            break;
+        }
+    }
+    *x = l;
+    return rc;
 }
 
 /* The fight from the begin event: round after round, each turn (in
@@ -342,22 +435,17 @@ fray_status fa_quick_run(const fa_setup *s, const fa_quick *q, fa_state *st,
     if (!q->ok || !st->started || st->over || st->n != 2 || st->round != 1 ||
         st->cur >= 0)
         return FRAY_ERR_INVALID;
-    const atomic_bool *stop = cancel;
-    fray_rng rng = st->rng;
+    duel x;
+    memset(&x, 0, sizeof x);
+    x.rng = st->rng;
     const int first = st->order[0];
-    int hp[2] = {st->c[0].hp, st->c[1].hp};
-    int32_t attacks[2] = {0, 0}, winds[2] = {0, 0}, taken[2] = {0, 0};
-    /* second wind: may it still (a surge left, not used), and the round
-     * its +2 to defenses was put on (0: none; it ends at the start of
-     * the user's next turn) */
-    bool may_wind[2] = {q->wind[0] && st->c[0].surges > 0 && !(st->c[0].flags & FA_F_SECOND_WIND),
-                        q->wind[1] && st->c[1].surges > 0 && !(st->c[1].flags & FA_F_SECOND_WIND)};
-    int wind_on[2] = {0, 0};
-    /* action points: left, spent (events), and whether spent in its
-     * latest turn (its acted and ap_spent at the end) */
-    int ap[2] = {st->c[0].ap, st->c[1].ap};
-    int32_t aps[2] = {0, 0};
-    bool ap_last[2] = {false, false};
+    for (int i = 0; i < 2; i++) {
+        x.hp[i] = st->c[i].hp;
+        x.may_wind[i] = q->wind[i] && st->c[i].surges > 0 &&
+                        !(st->c[i].flags & FA_F_SECOND_WIND);
+        x.ap[i] = st->c[i].ap;
+    }
+    bool extras = x.may_wind[0] || x.may_wind[1] || x.ap[0] > 0 || x.ap[1] > 0;
     int lim = until > 0 ? until : s->round_limit;   /* alloy.c limit_of */
     /* The last round the fight may start: the engine's limit ends the
      * fight after round_limit (over, no winner: new_round), `until` stops
@@ -366,53 +454,19 @@ fray_status fa_quick_run(const fa_setup *s, const fa_quick *q, fa_state *st,
     bool limit_is_until = lim > 0 && lim < last;
     if (limit_is_until)
         last = lim;
-    int round = 1, pos = 0, me = first;
-    bool fell = false;
-    for (;;) {
-        for (pos = 0; pos < 2; pos++) {
-            me = pos == 0 ? first : 1 - first;
-            wind_on[me] = 0;   /* its turn starts: its second wind's +2 ends */
-            ap_last[me] = false;
-            if (may_wind[me] && hp[me] <= q->bloodied[me]) {
-                /* 004:675-681: a surge's hit points (not above the
-                 * maximum), +2 to all defenses; then the end of the turn */
-                int h = hp[me] + q->heal[me];
-                hp[me] = h < q->hp[me] ? h : q->hp[me];
-                may_wind[me] = false;
-                wind_on[me] = round;
-                winds[me]++;
-                /* (the rest of the turn below: an action point) */
-            } else {
-                attacks[me]++;
-                if (strike(q, &rng, me, hp, taken, wind_on)) {
-                    fell = true;
-                    goto done;
-                }
-            }
-            /* The standard action spent: an action point for one more
-             * attack when the other is low (one hit's maximum can drop
-             * it; aggressive: always) (004:291, policy.c). */
-            if (ap[me] > 0 && (q->aggressive[me] || hp[1 - me] <= q->dmg_max[me])) {
-                ap[me]--;
-                ap_last[me] = true;
-                aps[me]++;
-                attacks[me]++;
-                if (strike(q, &rng, me, hp, taken, wind_on)) {
-                    fell = true;
-                    goto done;
-                }
-            }
-        }
-        if (round >= last)
-            break;
-        round++;
-        if ((round & 255) == 0 && stop &&
-            atomic_load_explicit(stop, memory_order_relaxed)) {
-            st->rng = rng;
-            return FRAY_ERR_CANCELED;
-        }
+    fray_status rc = extras ? rounds(q, &x, first, last, cancel, true)
+                            : rounds(q, &x, first, last, cancel, false);
+    if (rc != FRAY_OK) {
+        st->rng = x.rng;
+        return rc;
     }
-done:;
+    int round = x.round, pos = x.pos, me = x.me;
+    bool fell = x.fell;
+    int *hp = x.hp, *wind_on = x.wind_on, *ap = x.ap;
+    int32_t *winds = x.winds, *attacks = x.attacks, *taken = x.taken, *aps = x.aps;
+    bool *ap_last = x.ap_last;
+    fray_rng rng = x.rng;
+
     /* How it ended: one fell in me's attack (pos: its place); or the
      * last round ended (pos 2). */
     int turns = 2 * (round - 1) + (fell ? pos + 1 : 2);
