@@ -15,17 +15,23 @@
  *
  * Alloy (issue 12, section 3): examples/alloy/duel.yaml (when it loads)
  * and a duel built here (soldier against thug, the one
- * bench/d20-compare/duel.js runs in dnd-combat-simulator), each run
- * through the engine with its tactics (fa_begin, fa_choose_command, fa_apply, fa_next;
- * no journal, no facts), next to a bare loop that rolls the same dice
- * from the same kind of stream and nothing else (initiative d20s, then a
- * d20 and the damage dice per attack until one side's hit points reach
- * 0): fights per second of each and their ratio (the aim: within 3x).
+ * bench/d20-compare/duel.js runs in dnd-combat-simulator), each run as
+ * `fray sim` runs a trial on one thread (Alloy's table: reset_trial, run,
+ * count): the long way (the engine with its tactics, every step; the
+ * shortcut switched off) and the simulation's path (quick.c's shortcut
+ * when the setup qualifies, else the long way again: the row says
+ * which), next to a bare loop that rolls the same dice from the same
+ * kind of stream and nothing else (initiative d20s, then a d20 and the
+ * damage dice per attack until one side's hit points reach 0): fights
+ * per second of each, best of the rounds, and the ratios (the aim: the
+ * simulation's path within 3x of the bare loop).
  *
  * usage: bench_sim [--quick] [--alloy] [EXAMPLE.yaml ...]  (default:
  *        duel.yaml skirmish.yaml; --quick: a smoke run for ctest;
- *        --alloy: only the Alloy duel, ending with a line
- *        "alloy-duel-fights-per-s N" for bench/d20-compare/run.sh)
+ *        --alloy: only the Alloy duel, ending with the lines
+ *        "alloy-duel-fights-per-s N" (the simulation's path),
+ *        "alloy-long-fights-per-s N" (the long way) and
+ *        "alloy-bare-fights-per-s N" for bench/d20-compare/run.sh)
  */
 #define _POSIX_C_SOURCE 199309L
 
@@ -35,6 +41,7 @@
 #include <time.h>
 
 #include "alloy_int.h"
+#include "../src/encounter/ruleset.h"   /* Alloy's table: what `fray sim` calls */
 #include "cards_int.h"
 #include "fray/fray.h"
 #include "towers_int.h"
@@ -249,58 +256,48 @@ static fa_setup *alloy_duel_setup(bool *loaded) {
     return alloy_duel_built();
 }
 
-/* Fights per second of the Alloy duel through the engine and its
- * tactics; 0 when the engine refuses (not built in this tree). */
-static double alloy_engine_rate(const fa_setup *s, double min_seconds,
-                                long *out_n, long *sink, char *why,
-                                size_t why_size) {
-    fa_state *st = calloc(1, sizeof *st);
-    fa_event *ev = calloc(1, sizeof *ev);
+/* Fights per second of the Alloy duel as `fray sim` runs its trials on
+ * one thread (sim.c's worker: reset_trial, run, count through Alloy's
+ * table), the shortcut on (when the setup qualifies) or off; 0 when the
+ * engine stops (why says so). *used_quick: whether the shortcut ran. */
+static double alloy_sim_rate(const fa_setup *s, bool quick_off,
+                             double min_seconds, long *out_n, long *sink,
+                             bool *used_quick, char *why, size_t why_size) {
+    const fray__ruleset *rs = &fray__alloy_ruleset;
+    void *f = NULL;
+    fray_sim_counts *c = calloc(1, sizeof *c);
     double rate = 0.0;
-    long i = 0, acc = 0;
-    if (!st || !ev) {
+    long i = 0;
+    *used_quick = false;
+    if (!c || rs->sim_fight_new(s, 1, 0, NULL, NULL, &f) != FRAY_OK) {
         snprintf(why, why_size, "out of memory");
-        goto done;
+        free(c);
+        *out_n = 0;
+        return 0.0;
     }
+    fa_quick_set_off(f, quick_off);
+    *used_quick = !quick_off && fa_quick_eligible(f);
     double t0 = bench_now_s(), dt = 0.0;
     do {
-        for (int b = 0; b < 100; b++, i++) {
-            fa_state_init(s, st, 1, (uint64_t)i);
-            fa_run r = {.s = s, .st = st, .ev = ev};
-            ev->n_dice = ev->n_choices = ev->n_facts = 0;
-            fray_status rc = fa_begin(&r);
-            int steps = 0;
-            while (rc == FRAY_OK && !st->over && steps++ < 100000) {
-                ev->n_dice = ev->n_choices = ev->n_facts = 0;
-                ev->facts_untold = 0;
-                r = (fa_run){.s = s, .st = st, .ev = ev};
-                int who = fa_actor(s, st);
-                if (who < 0) {
-                    rc = fa_next(&r);
-                    continue;
-                }
-                fa_command cmd;
-                rc = fa_choose_command(s, st, who, &cmd);
-                if (rc == FRAY_OK)
-                    rc = fa_apply(&r, &cmd);
-            }
-            if (rc != FRAY_OK || !st->over) {
-                snprintf(why, why_size,
-                         "the Alloy engine stopped (status %d%s): turn.c, act.c "
-                         "and attack.c built?", (int)rc,
-                         st->over ? "" : ", fight not over");
+        for (int b = 0; b < 1000; b++, i++) {
+            fray_status rc = rs->reset_trial(f, 1, (uint64_t)i);
+            if (rc == FRAY_OK)
+                rc = rs->run(f);
+            if (rc != FRAY_OK) {
+                snprintf(why, why_size, "the Alloy engine stopped (status %d)",
+                         (int)rc);
                 goto done;
             }
-            acc += st->winner;
+            rs->count(f, c);
         }
         dt = bench_now_s() - t0;
     } while (dt < min_seconds);
     rate = (double)i / dt;
 done:
-    free(st);
-    free(ev);
+    *sink += (long)(c->wins[0] % 7);
+    rs->fight_free(f);
+    free(c);
     *out_n = i;
-    *sink += acc;
     return rate;
 }
 
@@ -373,43 +370,50 @@ static double alloy_bare_rate(const fa_setup *s, double min_seconds,
     return (double)i / dt;
 }
 
-/* One duel's row: engine and bare loop fights/s, best of `rounds`. */
+/* One duel's row: the long way's, the simulation's and the bare loop's
+ * fights/s (1 thread), each the best of `rounds`. */
 static void alloy_row(const char *name, const fa_setup *s, int rounds,
-                      double secs, double *out_re, double *out_rb, long *sink) {
+                      double secs, double *out_rl, double *out_rs,
+                      double *out_rb, long *sink) {
     long n = 0;
-    double re = 0, rb = 0;
+    double rl = 0, rq = 0, rb = 0;
+    bool quick = false;
     char why[256] = "";
     for (int round = 0; round < rounds; round++) {
-        double x = alloy_engine_rate(s, secs, &n, sink, why, sizeof why);
-        re = x > re ? x : re;
-        if (x <= 0)
-            break;
-    }
-    for (int round = 0; round < rounds; round++) {
-        double x = alloy_bare_rate(s, secs, &n, sink);
+        bool used;
+        double x = alloy_sim_rate(s, true, secs, &n, sink, &used, why, sizeof why);
+        rl = x > rl ? x : rl;
+        x = alloy_sim_rate(s, false, secs, &n, sink, &quick, why, sizeof why);
+        rq = x > rq ? x : rq;
+        x = alloy_bare_rate(s, secs, &n, sink);
         rb = x > rb ? x : rb;
     }
-    if (re > 0)
-        printf("%-24s %14.0f %14.0f %8.1fx\n", name, re, rb, rb / re);
+    if (rl > 0 && rq > 0)
+        printf("%-26s %12.0f %12.0f %-9s %12.0f %8.1fx %8.1fx\n", name, rl, rq,
+               quick ? "shortcut" : "long way", rb, rq / rl, rb / rq);
     else
-        printf("%-24s %14s %14.0f %9s\n  (no engine rate: %s)\n", name, "-",
-               rb, "-", why);
-    *out_re = re;
+        printf("%-26s %12s %12s %-9s %12.0f\n  (no engine rate: %s)\n", name,
+               "-", "-", "", rb, why);
+    *out_rl = rl;
+    *out_rs = rq;
     *out_rb = rb;
 }
 
 static int alloy_bench(bool quick, int rounds, double secs) {
-    printf("\nAlloy duels: the engine with its tactics against a bare loop of "
-           "the same dice\n");
-    printf("%-24s %14s %14s %9s\n", "duel", "engine", "bare dice loop",
-           "engine /");
-    printf("%-24s %14s %14s %9s\n", "", "fights/s", "fights/s", "bare");
+    printf("\nAlloy duels as `fray sim` runs them (1 thread, best of %d): the "
+           "long way (the engine,\nthe shortcut off), the simulation's path "
+           "(quick.c's shortcut when the duel\nqualifies), and a bare loop of "
+           "the same dice\n", rounds);
+    printf("%-26s %12s %12s %-9s %12s %9s %9s\n", "duel", "long way", "sim path",
+           "(which)", "bare loop", "sim /", "bare /");
+    printf("%-26s %12s %12s %-9s %12s %9s %9s\n", "", "fights/s", "fights/s", "",
+           "fights/s", "long", "sim");
     long sink = 0;
-    double re = 0, rb = 0, xe, xb;
+    double rl = 0, rs = 0, rb = 0, xl, xs, xb;
     bool loaded = false;
     fa_setup *ex = alloy_duel_setup(&loaded);
     if (ex && loaded) {
-        alloy_row("examples/alloy/duel.yaml", ex, rounds, secs, &xe, &xb, &sink);
+        alloy_row("examples/alloy/duel.yaml", ex, rounds, secs, &xl, &xs, &xb, &sink);
         fa_setup_free(ex);
     } else {
         free(ex);
@@ -419,10 +423,11 @@ static int alloy_bench(bool quick, int rounds, double secs) {
         fprintf(stderr, "bench_sim: out of memory\n");
         return 1;
     }
-    alloy_row("soldier against thug", s, rounds, secs, &re, &rb, &sink);
+    alloy_row("soldier against thug", s, rounds, secs, &rl, &rs, &rb, &sink);
     free(s);
     /* the built-in duel: the one bench/d20-compare/duel.js runs */
-    printf("alloy-duel-fights-per-s %.0f\nalloy-bare-fights-per-s %.0f\n", re, rb);
+    printf("alloy-duel-fights-per-s %.0f\nalloy-long-fights-per-s %.0f\n"
+           "alloy-bare-fights-per-s %.0f\n", rs, rl, rb);
     printf("(%ld%s)\n", sink % 7, quick ? "; --quick: rough numbers" : "");
     return 0;
 }

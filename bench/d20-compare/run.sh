@@ -4,7 +4,9 @@
 #
 # Installs dnd-combat-simulator into this folder (node_modules, kept out
 # of git), runs the comparable duel N times in node (duel.js), and runs
-# bench_sim --alloy for fray's rate measured in the same run.
+# bench_sim --alloy for fray's rates measured in the same run: the duel
+# as `fray sim` runs it (src/rules/alloy/quick.c's shortcut: the duel
+# qualifies), the long way (the engine step by step) and the bare loop.
 #
 # usage: bench/d20-compare/run.sh [N] [BUILD_DIR]
 #   N          duels for node (default 200000)
@@ -38,11 +40,12 @@ echo "node $(node --version), dnd-combat-simulator $(node -p "require('$here/nod
 js=$(cd "$here" && node duel.js "$n")
 echo "$js"
 fray=$("$build/bench_sim" --alloy)
-echo "$fray" | grep -E '^alloy-(duel|bare)-fights-per-s'
+echo "$fray" | grep -E '^alloy-(duel|long|bare)-fights-per-s'
 
 js_rate=$(echo "$js" | awk '/^dnd-combat-simulator-duels-per-s/ {print $2}')
 fray_rate=$(echo "$fray" | awk '/^alloy-duel-fights-per-s/ {print $2}')
 bare_rate=$(echo "$fray" | awk '/^alloy-bare-fights-per-s/ {print $2}')
+long_rate=$(echo "$fray" | awk '/^alloy-long-fights-per-s/ {print $2}')
 echo
 printf '%-34s %14s\n' "duels per second" ""
 printf '%-34s %14s\n' "dnd-combat-simulator (node)" "$js_rate"
@@ -50,8 +53,12 @@ if [ "${fray_rate:-0}" = "0" ]; then
     printf '%-34s %14s\n' "fray Alloy duel (engine)" "-"
     echo "(fray's Alloy engine is not built in this tree: no engine rate; its bare dice loop: $bare_rate)"
 else
-    printf '%-34s %14s\n' "fray Alloy duel (engine)" "$fray_rate"
+    printf '%-34s %14s\n' "fray Alloy duel (fray sim's path)" "$fray_rate"
     awk -v f="$fray_rate" -v j="$js_rate" 'BEGIN { printf "%-34s %13.1fx (aim: 25x)\n", "fray / dnd-combat-simulator", f / j }'
+    if [ -n "${long_rate:-}" ]; then
+        printf '%-34s %14s\n' "fray Alloy duel (the long way)" "$long_rate"
+        awk -v f="$long_rate" -v j="$js_rate" 'BEGIN { printf "%-34s %13.1fx\n", "long way / dnd-combat-simulator", f / j }'
+    fi
 fi
 printf '%-34s %14s\n' "fray bare dice loop" "$bare_rate"
 awk -v f="$bare_rate" -v j="$js_rate" 'BEGIN { printf "%-34s %13.1fx\n", "bare loop / dnd-combat-simulator", f / j }'

@@ -48,6 +48,12 @@ typedef struct fa_fight {
     int32_t actions[FA_MAX_COMBATANTS];
     uint16_t by_kind[FA_MAX_COMBATANTS][FRAY_SIM_ACTION_KINDS];
     int8_t ap0[FA_MAX_COMBATANTS], surges0[FA_MAX_COMBATANTS];
+    /* The shortcut (quick.c): the setup's verdict, made once when a
+     * simulation's fight is made (never for a table's or a journal's), and
+     * the tests' switch to the long way. */
+    fa_quick quick;
+    bool quick_off;
+    bool quick_ran;            /* this fight's counts are the shortcut's (ATTACK, SECOND_WIND, SPEND_AP, END_TURN only) */
 } fa_fight;
 
 static const fray_allocator *alloc_of(const fa_fight *f) {
@@ -135,11 +141,14 @@ static void count_event(fa_fight *f, const int16_t *hp_before) {
 }
 
 static void counts_reset(fa_fight *f) {
-    memset(f->dealt, 0, sizeof f->dealt);
-    memset(f->taken, 0, sizeof f->taken);
-    memset(f->actions, 0, sizeof f->actions);
-    memset(f->by_kind, 0, sizeof f->by_kind);
-    /* every combatant of the setup: those joining later too (004:241) */
+    /* Only the rows of the setup's combatants (those joining later too,
+     * 004:241): every reader stops there. */
+    size_t n = (size_t)(f->s->n > 0 ? f->s->n : 0);
+    f->quick_ran = false;
+    memset(f->dealt, 0, n * sizeof f->dealt[0]);
+    memset(f->taken, 0, n * sizeof f->taken[0]);
+    memset(f->actions, 0, n * sizeof f->actions[0]);
+    memset(f->by_kind, 0, n * sizeof f->by_kind[0]);
     for (int i = 0; i < f->s->n && i < FA_MAX_COMBATANTS; i++) {
         f->ap0[i] = f->st.c[i].ap;
         f->surges0[i] = f->st.c[i].surges;
@@ -829,17 +838,82 @@ static fray_status rs_sim_fight_new(const void *setup, uint64_t seed, int until,
                                     const atomic_bool *cancel,
                                     const fray_allocator *alloc, void **out) {
     fray_status rc = fight_make(setup, false, until, cancel, alloc, out);
-    if (rc == FRAY_OK)
-        ((fa_fight *)*out)->seed = seed;
+    if (rc == FRAY_OK) {
+        fa_fight *f = *out;
+        f->seed = seed;
+        /* The shortcut's whitelist, once per setup (quick.c). */
+        f->quick.ok = fa_quick_plan(setup, &f->quick, NULL, 0);
+    }
     return rc;
 }
 
+static bool quick_on(const fa_fight *f) {
+    return f->quick.ok && !f->quick_off;
+}
+
+bool fa_quick_eligible(const void *rfight) {
+    return ((const fa_fight *)rfight)->quick.ok;
+}
+
+void fa_quick_set_off(void *rfight, bool off) {
+    ((fa_fight *)rfight)->quick_off = off;
+}
+
 static fray_status rs_reset_trial(void *rfight, uint64_t seed, uint64_t trial) {
-    return begin_with(rfight, seed, trial, NULL, 0);
+    fa_fight *f = rfight;
+    if (!quick_on(f))
+        return begin_with(f, seed, trial, NULL, 0);
+    /* The shortcut's begin event: the state begin_with leaves. */
+    f->has_event = false; /* (the scratch event is not written) */
+    f->stopped = false;
+    f->seed = seed;
+    f->trial = trial;
+    f->n_events = 0;
+    fray_status rc = fa_quick_begin(f->s, &f->quick, &f->st, seed, trial);
+    if (rc != FRAY_OK)
+        return rc;
+    f->n_events = 1;
+    counts_reset(f);
+    return FRAY_OK;
+}
+
+/* The whole fight by the shortcut, from the begin event. */
+static fray_status run_quick(fa_fight *f) {
+    fray_status rc = check_cancel(f);
+    if (rc != FRAY_OK)
+        return rc;
+    fa_quick_counts qc;
+    rc = fa_quick_run(f->s, &f->quick, &f->st, f->until, f->cancel, &qc);
+    if (rc != FRAY_OK)
+        return rc;
+    f->has_event = false;
+    f->quick_ran = true;
+    f->stopped = qc.stopped;
+    f->n_events += qc.n_events;
+    for (int i = 0; i < 2; i++) {
+        f->dealt[i] += qc.dealt[i];
+        f->taken[i] += qc.taken[i];
+        f->actions[i] += qc.actions[i];
+        uint16_t *k = f->by_kind[i];
+        int32_t a = k[FA_CMD_ATTACK - FA_CMD_ATTACK] + qc.attacks[i];
+        int32_t e = k[FA_CMD_END_TURN - FA_CMD_ATTACK] + qc.end_turns[i];
+        int32_t w = k[FA_CMD_SECOND_WIND - FA_CMD_ATTACK] + qc.winds[i];
+        k[FA_CMD_SECOND_WIND - FA_CMD_ATTACK] = (uint16_t)(w < UINT16_MAX ? w : UINT16_MAX);
+        int32_t p = k[FA_CMD_SPEND_AP - FA_CMD_ATTACK] + qc.aps[i];
+        k[FA_CMD_SPEND_AP - FA_CMD_ATTACK] = (uint16_t)(p < UINT16_MAX ? p : UINT16_MAX);
+        k[FA_CMD_ATTACK - FA_CMD_ATTACK] = (uint16_t)(a < UINT16_MAX ? a : UINT16_MAX);
+        k[FA_CMD_END_TURN - FA_CMD_ATTACK] = (uint16_t)(e < UINT16_MAX ? e : UINT16_MAX);
+    }
+    return FRAY_OK;
 }
 
 static fray_status rs_run(void *rfight) {
     fa_fight *f = rfight;
+    /* The shortcut takes a qualifying simulation fight from its begin
+     * event (nothing applied since: n_events 1) to its end. */
+    if (quick_on(f) && f->n_events == 1 && f->st.started && !f->st.over &&
+        !f->stopped && f->st.round == 1 && f->st.cur < 0)
+        return run_quick(f);
     for (uint32_t n = 0; !rs_over(f); n++) {
         if ((n & 1023u) == 0) {
             fray_status rc = check_cancel(f);
@@ -887,6 +961,18 @@ static void rs_count(const void *rfight, fray_sim_counts *c) {
         int ap = f->ap0[i] - cs->ap, sg = f->surges0[i] - cs->surges;
         cc->spent[0] += ap > 0 ? (uint64_t)ap : 0;
         cc->spent[1] += sg > 0 ? (uint64_t)sg : 0;
+        if (f->quick_ran) {
+            /* the shortcut's fights have four kinds of action, the rest 0 */
+            cc->by_kind[FA_CMD_ATTACK - FA_CMD_ATTACK] +=
+                f->by_kind[i][FA_CMD_ATTACK - FA_CMD_ATTACK];
+            cc->by_kind[FA_CMD_SECOND_WIND - FA_CMD_ATTACK] +=
+                f->by_kind[i][FA_CMD_SECOND_WIND - FA_CMD_ATTACK];
+            cc->by_kind[FA_CMD_SPEND_AP - FA_CMD_ATTACK] +=
+                f->by_kind[i][FA_CMD_SPEND_AP - FA_CMD_ATTACK];
+            cc->by_kind[FA_CMD_END_TURN - FA_CMD_ATTACK] +=
+                f->by_kind[i][FA_CMD_END_TURN - FA_CMD_ATTACK];
+            continue;
+        }
         for (int k = 0; k < FRAY_SIM_ACTION_KINDS; k++)
             cc->by_kind[k] += f->by_kind[i][k];
     }

@@ -1202,4 +1202,73 @@ void fa_seen_update(fa_run *r);
  * concealment: the command's guess, else where its side last saw it. */
 fray_pos fa_guess_of(const fa_run *r, int who, int target);
 
+/* ---- Shortcut (quick.c) ------------------------------------------------------------ */
+
+/* A simulation's shortcut (docs/architecture.md "Shortcuts"): a setup
+ * that qualifies (fa_quick_plan's whitelist) runs each trial through a
+ * tight loop that does exactly what the engine does -- the same dice from
+ * the same trial stream in the same order, the same tactics' choices, the
+ * same final state and counts -- held to the long way trial by trial by
+ * tests/unit/test_alloy_quick.c. The class: a duel of two combatants on
+ * two sides, both aware, adjacent on open ground (no wall, window, edge,
+ * elevation, obscured or dark square between or under them), Medium, a
+ * melee weapon in hand (no area, autofire or magazine), no powers,
+ * default or aggressive tactics, every option at its default: each turn
+ * is a melee basic attack on the other -- or, with default tactics,
+ * heroic surges and hit points at half or less, once a fight, second
+ * wind (004:673-681) -- then, with an action point left, one more attack
+ * when the other is low (one hit's maximum can drop it; aggressive:
+ * always; 004:291), then the end of the turn. */
+typedef struct fa_quick {
+    bool ok;                   /* the setup qualifies */
+    int8_t side[2];
+    int8_t init_mod[2];
+    int8_t crit_min[2];        /* a natural die at least this that would hit is a crit */
+    int16_t hp[2];             /* maximum (and starting) hit points */
+    int16_t dead_at[2];        /* dead at hp <= this: -(max / 2) (004:211) */
+    int16_t bonus[2];          /* attack bonus of i (Str + the block's + proficiency) */
+    int16_t def[2];            /* the Defense i attacks (the other's) */
+    int16_t dmg[2];            /* damage bonus of i (Str) */
+    int16_t dmg_max[2];        /* the weapon dice's maximum + dmg (a crit, 004:181) */
+    fa_dice w[2], crit[2];     /* weapon dice and crit dice of i */
+    uint32_t w_thr[2], crit_thr[2];  /* fray_rng_below's rejection thresholds */
+    int round_limit;           /* the engine's: the setup's, 100 when 0 */
+    bool wind[2];              /* default tactics with heroic surges: second wind once bloodied */
+    int16_t bloodied[2];       /* hp at or below which it is bloodied: max / 2 */
+    int16_t heal[2];           /* a surge's hit points (the block's, else max / 4) */
+    bool aggressive[2];        /* aggressive tactics: an action point whenever it can attack */
+    fa_state fresh;            /* fa_state_init's state (its stream aside), copied per trial */
+} fa_quick;
+
+/* The whitelist, checked once per setup: true and *out filled when s
+ * qualifies; else false with the first reason in why (rules words; why
+ * may be NULL). Anything not on the whitelist -- an option off its
+ * default, a map feature, a power, a new field (quick.c's size checks) --
+ * means the long way. */
+bool fa_quick_plan(const fa_setup *s, fa_quick *out, char *why, size_t why_size);
+/* The begin event of a qualifying setup (initiative with its tie dice,
+ * round 1): the state fa_state_init + fa_begin leave, field for field. */
+fray_status fa_quick_begin(const fa_setup *s, const fa_quick *q, fa_state *st,
+                           uint64_t seed, uint64_t trial);
+/* What the counts of a fight need from a quick run (alloy.c's fa_fight). */
+typedef struct fa_quick_counts {
+    int32_t dealt[2], taken[2], actions[2];
+    int32_t attacks[2], end_turns[2];   /* FA_CMD_ATTACK, FA_CMD_END_TURN events */
+    int32_t winds[2];          /* FA_CMD_SECOND_WIND events */
+    int32_t aps[2];            /* FA_CMD_SPEND_AP events (each followed by an ATTACK) */
+    int32_t n_events;          /* events the long way applies after the begin event */
+    bool stopped;              /* stopped before the round past `until` */
+} fa_quick_counts;
+/* Runs the fight from the state fa_quick_begin (or fa_begin) left to its
+ * end: the fall of one, the round limit (over, no winner), or the round
+ * after `until` (> 0; stopped, not over, the state as the last round
+ * ended). FRAY_ERR_CANCELED when cancel is set (checked every 256 rounds). */
+fray_status fa_quick_run(const fa_setup *s, const fa_quick *q, fa_state *st,
+                         int until, const void *cancel, fa_quick_counts *out);
+/* (alloy.c) For the tests: a simulation fight's verdict, and the switch
+ * that makes it go the long way on a qualifying setup. */
+bool fa_quick_eligible(const void *rfight);
+void fa_quick_set_off(void *rfight, bool off);
+
+
 #endif
