@@ -146,7 +146,7 @@ static void option_store(fa_options *o, int which, int v) {
     else if (IS("notice-dc"))
         o->notice_dc = (int8_t)v;
     else
-        assert(!"an option of options_table without its line in option_store");
+        assert(0 && "an option of options_table without its line in option_store");
 #undef IS
 }
 
