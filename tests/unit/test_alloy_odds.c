@@ -229,6 +229,20 @@ Test(alloy_odds, refuses_what_it_does_not_model) {
     cr_assert_eq(fa_duel_odds(&p.f->s, 0, 1, 0, o, &p.f->diag), FRAY_ERR_INVALID);
     cr_assert(strstr(p.f->diag.message, "same side"), "%s", p.f->diag.message);
     p.f->s.c[1].side = 1;
+    /* a healing item the tactics would drink (004:531-537), one who joins
+     * later (004:241), a dark square (004:898): not in the chain */
+    p.f->s.sb[p.ba].n_items = 1;
+    cr_assert_eq(fa_duel_odds(&p.f->s, 0, 1, 0, o, &p.f->diag), FRAY_ERR_INVALID);
+    cr_assert(strstr(p.f->diag.message, "items"), "%s", p.f->diag.message);
+    p.f->s.sb[p.ba].n_items = 0;
+    p.f->s.c[1].joins = 2;
+    cr_assert_eq(fa_duel_odds(&p.f->s, 0, 1, 0, o, &p.f->diag), FRAY_ERR_INVALID);
+    cr_assert(strstr(p.f->diag.message, "joins"), "%s", p.f->diag.message);
+    p.f->s.c[1].joins = 0;
+    fray_area_add(&p.f->s.dark, (fray_pos){30, 30});
+    cr_assert_eq(fa_duel_odds(&p.f->s, 0, 1, 0, o, &p.f->diag), FRAY_ERR_INVALID);
+    cr_assert(strstr(p.f->diag.message, "concealment"), "%s", p.f->diag.message);
+    fray_area_clear(&p.f->s.dark);
     /* too few states allowed */
     cr_assert_eq(fa_duel_odds(&p.f->s, 0, 1, 3, o, &p.f->diag), FRAY_ERR_TOO_LARGE);
     cr_assert_eq(fa_duel_odds(&p.f->s, 0, 1, 0, o, &p.f->diag), FRAY_OK);

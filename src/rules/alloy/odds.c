@@ -274,6 +274,18 @@ static fray_status read_duel(const fa_setup *s, int a, int b, duel *du,
     if (s->surprise || !s->c[a].aware || !s->c[b].aware)
         return refuse(diag, "not modelled: a surprise round (%s)",
                       !s->c[a].aware ? s->c[a].name : s->c[b].name);
+    if (fray_area_count(&s->obscured) != 0 || fray_area_count(&s->dark) != 0)
+        return refuse(diag, "not modelled: concealment (the encounter has "
+                      "obscured or dark squares)%s", "");
+    for (int i = 0; i < 2; i++) {
+        const fa_combatant_def *c = &s->c[i == 0 ? a : b];
+        if (c->joins != 0)
+            return refuse(diag, "not modelled: %s joins the battle later "
+                          "(004:241)", c->name);
+        if (s->sb[c->sb].n_items != 0)
+            return refuse(diag, "not modelled: %s carries items (a healing "
+                          "item the tactics would use)", c->name);
+    }
     fray_footprint fa = {s->c[a].at, s->c[a].side_len};
     fray_footprint fb = {s->c[b].at, s->c[b].side_len};
     if (!fray_grid_adjacent(fa, fb))
