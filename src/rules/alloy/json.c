@@ -233,6 +233,30 @@ static const char *weapon_id(const fa_setup *s, int who, int slot) {
     return w >= 0 && w < s->n_weapons ? s->weapons[w].id : NULL;
 }
 
+static const char *item_id(const fa_setup *s, int who, int k) {
+    if (who < 0 || who >= s->n)
+        return NULL;
+    const fa_statblock *sb = &s->sb[s->c[who].sb];
+    return k >= 0 && k < sb->n_items ? sb->items[k].id : NULL;
+}
+
+/* The swift actions with objects are Draw's in the engine (alloy_int.h
+ * FA_OBJ_*); journals name them in rules words: "holster", "pick-up"
+ * (with the owner in targets and the owner's "weapon", or neither: the
+ * engine's pick), "consume" with its "item", and "draw" with an "item". */
+static const char *object_action(const fa_command *c) {
+    if (c->kind != FA_CMD_DRAW)
+        return NULL;
+    if (c->option == 0 && c->weapon < 0)
+        return "holster";
+    if (c->option == FA_OBJ_PICK_ANY ||
+        fa_obj_in(c->option, FA_OBJ_PICK_UP, FA_SB_WEAPONS))
+        return "pick-up";
+    if (fa_obj_in(c->option, FA_OBJ_CONSUME, FA_SB_ITEMS))
+        return "consume";
+    return NULL;
+}
+
 static const char *power_id(const fa_setup *s, int who, int p) {
     if (who < 0 || who >= s->n)
         return NULL;
@@ -244,7 +268,12 @@ static void put_command(fray__text *t, const fa_setup *s, const fa_command *c) {
     bool first = true;
     fray__text_s(t, "{");
     put_key(t, &first, "action");
-    if (c->kind < FA_CMD_KINDS)
+    const char *objw = object_action(c);
+    bool obj = objw || (c->kind == FA_CMD_DRAW &&
+                        fa_obj_in(c->option, FA_OBJ_DRAW_ITEM, FA_SB_ITEMS));
+    if (objw)
+        put_str(t, objw);
+    else if (c->kind < FA_CMD_KINDS)
         put_str(t, fa_cmd_name(c->kind));
     else
         fray__text_f(t, "%d", c->kind);
@@ -301,6 +330,30 @@ static void put_command(fray__text *t, const fa_setup *s, const fa_command *c) {
             put_key(t, &first, "skill");
             put_str(t, skill_words[c->option]);
         }
+    } else if (obj) {
+        const char *id = NULL;
+        if (fa_obj_in(c->option, FA_OBJ_PICK_UP, FA_SB_WEAPONS)) {
+            put_key(t, &first, "weapon");
+            id = weapon_id(s, c->n_targets > 0 ? c->targets[0] : c->actor,
+                           c->option - FA_OBJ_PICK_UP);
+            if (id)
+                put_str(t, id);
+            else
+                fray__text_f(t, "%d", c->option - FA_OBJ_PICK_UP);
+        } else if (c->option >= FA_OBJ_DRAW_ITEM) {
+            int k = c->option - (fa_obj_in(c->option, FA_OBJ_CONSUME, FA_SB_ITEMS)
+                                     ? FA_OBJ_CONSUME
+                                     : FA_OBJ_DRAW_ITEM);
+            put_key(t, &first, "item");
+            id = item_id(s, c->actor, k);
+            if (id)
+                put_str(t, id);
+            else
+                fray__text_f(t, "%d", k);
+        }
+    } else if (c->kind == FA_CMD_HELD_OBJECT && c->option == 1) {
+        put_key(t, &first, "take");
+        fray__text_s(t, "true");
     } else if (c->option != 0) {
         put_key(t, &first, "option");
         fray__text_f(t, "%d", c->option);
@@ -726,9 +779,17 @@ static fray_status read_command(reader *r, json_t *o, fa_command *c) {
     char path[64];
     if (!(v = json_object_get(o, "action")))
         return bad(r, "command.action", "expected the action's name");
-    TRY(get_named(r, v, "command.action", cmd_name_of, FA_CMD_KINDS,
-                  "an action (attack, walk, next, ...)", &k));
-    c->kind = (uint8_t)k;
+    /* The object actions' words (object_action): Draw's in the engine. */
+    const char *aw = json_is_string(v) ? json_string_value(v) : "";
+    bool holster = same_word(aw, "holster"), pick = same_word(aw, "pick-up"),
+         consume = same_word(aw, "consume");
+    if (holster || pick || consume) {
+        c->kind = FA_CMD_DRAW;
+    } else {
+        TRY(get_named(r, v, "command.action", cmd_name_of, FA_CMD_KINDS,
+                      "an action (attack, walk, next, ...)", &k));
+        c->kind = (uint8_t)k;
+    }
     if ((v = json_object_get(o, "actor"))) {
         TRY(get_who(r, v, "command.actor", &k));
         c->actor = (int8_t)k;
@@ -744,9 +805,14 @@ static fray_status read_command(reader *r, json_t *o, fa_command *c) {
         TRY(get_power(r, v, "command.power", c->actor, &k));
         c->power = (int8_t)k;
     }
+    json_t *pick_weapon = NULL;
     if ((v = json_object_get(o, "weapon"))) {
-        TRY(get_weapon(r, v, "command.weapon", c->actor, &k));
-        c->weapon = (int8_t)k;
+        if (pick) {
+            pick_weapon = v;   /* the owner's weapon: read once targets are */
+        } else {
+            TRY(get_weapon(r, v, "command.weapon", c->actor, &k));
+            c->weapon = (int8_t)k;
+        }
     }
     int aid = -1;
     if ((v = json_object_get(o, "aid"))) {
@@ -811,6 +877,36 @@ static fray_status read_command(reader *r, json_t *o, fa_command *c) {
     if ((v = json_object_get(o, "guess"))) {
         TRY(get_pos(r, v, "command.guess", &c->guess));
         c->has_guess = true;
+    }
+    if (holster && c->weapon >= 0)
+        return bad(r, "command.weapon", "holster puts away the weapon in "
+                   "hand: it names none");
+    if (pick) {
+        c->option = FA_OBJ_PICK_ANY;
+        if (pick_weapon) {
+            if (c->actor < 0)
+                return bad(r, "command.weapon", "a pick-up needs an actor");
+            int owner = c->n_targets > 0 ? c->targets[0] : c->actor;
+            TRY(get_item(r, pick_weapon, "command.weapon", owner, "weapon",
+                         r->s->sb[r->s->c[owner].sb].n_weapons, weapon_id, &k));
+            c->option = (int8_t)(FA_OBJ_PICK_UP + k);
+        }
+    }
+    if ((v = json_object_get(o, "item"))) {
+        if (c->actor < 0 || c->kind != FA_CMD_DRAW || holster || pick)
+            return bad(r, "command.item", "an item is drawn or consumed by "
+                       "an actor");
+        TRY(get_item(r, v, "command.item", c->actor, "item",
+                     r->s->sb[r->s->c[c->actor].sb].n_items, item_id, &k));
+        c->option = (int8_t)((consume ? FA_OBJ_CONSUME : FA_OBJ_DRAW_ITEM) + k);
+    } else if (consume) {
+        return bad(r, "command.item", "expected the item consumed");
+    }
+    if ((v = json_object_get(o, "take"))) {
+        if (!json_is_boolean(v) || c->kind != FA_CMD_HELD_OBJECT)
+            return bad(r, "command.take", "expected true on an attack on a "
+                       "held object (take the weapon)");
+        c->option = json_is_true(v) ? 1 : 0;
     }
     if ((v = json_object_get(o, "ready")))
         TRY(read_ready(r, v, c->actor, &c->ready));
