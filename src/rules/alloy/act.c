@@ -13,29 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static void fail(fa_run *r, fray_status status) {
-    if (r->failed == FRAY_OK)
-        r->failed = status;
-}
-
-/* A refusal: the reason in rules words. */
-static fray_status refuse(char *why, size_t size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static fray_status refuse(char *why, size_t size, const char *fmt, ...) {
-    if (why && size > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, size, fmt, ap);
-        va_end(ap);
-    }
-    return FRAY_ERR_INVALID;
-}
-
-static const char *nm(const fa_setup *s, int i) { return s->c[i].name; }
-static const fa_statblock *sb_of(const fa_setup *s, int i) {
-    return &s->sb[s->c[i].sb];
-}
-
 static const char *const type_word[] = {"standard", "move", "swift",
                                         "immediate", "free", "no"};
 
@@ -55,7 +32,7 @@ static bool helpless(const fa_cstate *c) {
 /* The weapon in hand (slot -1: the one held), NULL when unarmed. */
 static const fa_weapon *weapon_of(const fa_setup *s, const fa_state *st,
                                   int who, int slot) {
-    const fa_statblock *sb = sb_of(s, who);
+    const fa_statblock *sb = fa_sb_of(s, who);
     if (slot < 0)
         slot = st->c[who].wield;
     if (slot < 0)
@@ -68,7 +45,7 @@ static const fa_weapon *weapon_of(const fa_setup *s, const fa_state *st,
 /* The reach of who's melee basic attack: its weapon's when it holds a
  * melee weapon, else unarmed (the stat block's reach, 5 ft: 004:77). */
 static int melee_reach(const fa_setup *s, const fa_state *st, int who) {
-    int reach = sb_of(s, who)->reach > 0 ? sb_of(s, who)->reach : 1;
+    int reach = fa_sb_of(s, who)->reach > 0 ? fa_sb_of(s, who)->reach : 1;
     const fa_weapon *w = weapon_of(s, st, who, -1);
     if (w && w->kind != FA_WK_RANGED && w->reach > reach)
         reach = w->reach;
@@ -93,7 +70,7 @@ bool fa_threatens(const fa_setup *s, const fa_state *st, int a, int b) {
     if (w && w->kind == FA_WK_RANGED)
         return false;
     /* A Tiny creature in one's own square (004:824) is within reach. */
-    bool near = sb_of(s, a)->threatening_reach
+    bool near = fa_sb_of(s, a)->threatening_reach
                     ? fa_within(s, ca->fp, st->c[b].fp, melee_reach(s, st, a))
                     : fa_within(s, ca->fp, st->c[b].fp, 1);
     if (!near)
@@ -141,7 +118,7 @@ static void occ_init(const fa_setup *s, const fa_state *st, int who,
     o->narrow_ok = fa_has(&st->c[who], FA_C_SQUEEZING) || s->opt.narrow == FA_NARROW_OPEN;
     o->x0 = o->y0 = 1 << 20;
     o->x1 = o->y1 = -(1 << 20);
-    int my_size = sb_of(s, who)->size;
+    int my_size = fa_sb_of(s, who)->size;
     for (int j = 0; j < st->n; j++) {
         if (j == who)
             continue;
@@ -152,7 +129,7 @@ static void occ_init(const fa_setup *s, const fa_state *st, int who,
         else if (fa_allies(s, who, j))
             k = FRAY_OCC_ALLY;
         else {
-            int d = (int)sb_of(s, j)->size - my_size;
+            int d = (int)fa_sb_of(s, j)->size - my_size;
             k = (helpless(c) || d >= 2 || d <= -2) ? FRAY_OCC_PASSABLE : FRAY_OCC_ENEMY;
         }
         fray_footprint f = c->fp;
@@ -202,7 +179,7 @@ static bool may_end_one(const fa_setup *s, const fa_state *st, int who, int j) {
         return true;
     /* "Tiny creatures can end their movement in a larger creature's
      * square." */
-    if (sb_of(s, who)->size <= FA_SIZE_TINY && sb_of(s, j)->size > sb_of(s, who)->size)
+    if (fa_sb_of(s, who)->size <= FA_SIZE_TINY && fa_sb_of(s, j)->size > fa_sb_of(s, who)->size)
         return true;
     return fa_allies(s, who, j) ? fa_has(c, FA_C_PRONE) : helpless(c);
 }
@@ -319,26 +296,26 @@ static fray_status path_check_sq(const fa_setup *s, const fa_state *st, int who,
     fray_footprint fp = st->c[who].fp;
     int parity = 0, cost = 0;
     if (n < 1 || n > FA_MAX_PATH)
-        return refuse(why, ws, "%s must name the squares of its move", nm(s, who));
+        return fa_refuse(why, ws, "%s must name the squares of its move", fa_nm(s, who));
     for (int i = 0; i < n; i++) {
         int c = step_cost(s, st, who, fp, path[i], parity, m, squeeze);
         if (c < 0)
-            return refuse(why, ws, "%s cannot move from square (%d, %d) to square (%d, %d)",
-                          nm(s, who), fp.at.x, fp.at.y, path[i].x, path[i].y);
+            return fa_refuse(why, ws, "%s cannot move from square (%d, %d) to square (%d, %d)",
+                          fa_nm(s, who), fp.at.x, fp.at.y, path[i].x, path[i].y);
         if (shift && c > 1)
-            return refuse(why, ws, "%s cannot adjust into difficult terrain (%d, %d)",
-                          nm(s, who), path[i].x, path[i].y);
+            return fa_refuse(why, ws, "%s cannot adjust into difficult terrain (%d, %d)",
+                          fa_nm(s, who), path[i].x, path[i].y);
         if (diagonal(fp.at, path[i]))
             parity ^= 1;
         cost += c;
         fp.at = path[i];
     }
     if (cost > allowance)
-        return refuse(why, ws, "%s can move only %d feet with this action, not %d",
-                      nm(s, who), allowance * 5, cost * 5);
+        return fa_refuse(why, ws, "%s can move only %d feet with this action, not %d",
+                      fa_nm(s, who), allowance * 5, cost * 5);
     if (!may_end(s, st, who, fp))
-        return refuse(why, ws, "%s cannot end its move in square (%d, %d): it is occupied",
-                      nm(s, who), fp.at.x, fp.at.y);
+        return fa_refuse(why, ws, "%s cannot end its move in square (%d, %d): it is occupied",
+                      fa_nm(s, who), fp.at.x, fp.at.y);
     if (out_cost)
         *out_cost = cost;
     return FRAY_OK;
@@ -379,8 +356,8 @@ static fa_action_type type_of(const fa_setup *s, int who, int kind,
                               int power) {
     switch (kind) {
     case FA_CMD_ATTACK:
-        if (power >= 0 && power < sb_of(s, who)->n_powers)
-            return (fa_action_type)sb_of(s, who)->powers[power].action;
+        if (power >= 0 && power < fa_sb_of(s, who)->n_powers)
+            return (fa_action_type)fa_sb_of(s, who)->powers[power].action;
         return FA_ACT_STANDARD;
     case FA_CMD_CHARGE: case FA_CMD_COUP: case FA_CMD_BULL_RUSH:
     case FA_CMD_TRIP: case FA_CMD_GRAPPLE: case FA_CMD_MOVE_GRAPPLED:
@@ -428,8 +405,8 @@ static bool ranged_or_area(const fa_setup *s, const fa_state *st,
         return false;
     }
     if (cmd->kind == FA_CMD_ATTACK && cmd->power >= 0 &&
-        cmd->power < sb_of(s, who)->n_powers) {
-        const fa_power *p = &sb_of(s, who)->powers[cmd->power];
+        cmd->power < fa_sb_of(s, who)->n_powers) {
+        const fa_power *p = &fa_sb_of(s, who)->powers[cmd->power];
         return p->ranged || p->area != FA_AREA_NONE;
     }
     const fa_weapon *w = weapon_of(s, st, who, cmd->weapon);
@@ -463,11 +440,11 @@ static const char *why_cannot_act(const fa_cstate *c) {
 static fray_status target_ok(const fa_setup *s, const fa_state *st, int who,
                              int t, char *why, size_t ws) {
     if (t < 0 || t >= st->n)
-        return refuse(why, ws, "%s has no such target", nm(s, who));
+        return fa_refuse(why, ws, "%s has no such target", fa_nm(s, who));
     if (t == who)
-        return refuse(why, ws, "%s cannot target itself", nm(s, who));
+        return fa_refuse(why, ws, "%s cannot target itself", fa_nm(s, who));
     if (fa_has(&st->c[t], FA_C_DEAD))
-        return refuse(why, ws, "%s is dead", nm(s, t));
+        return fa_refuse(why, ws, "%s is dead", fa_nm(s, t));
     return FRAY_OK;
 }
 
@@ -476,9 +453,9 @@ static fray_status adjacent_ok(const fa_setup *s, const fa_state *st, int who,
     /* Within reach: adjacent, or (a Tiny creature, 004:824) in the same
      * square. */
     if (!fa_within(s, st->c[who].fp, st->c[t].fp, reach < 1 ? 1 : reach))
-        return refuse(why, ws, reach <= 1 ? "%s is not adjacent to %s"
+        return fa_refuse(why, ws, reach <= 1 ? "%s is not adjacent to %s"
                                           : "%s is not within %s's reach",
-                      nm(s, t), nm(s, who));
+                      fa_nm(s, t), fa_nm(s, who));
     return FRAY_OK;
 }
 
@@ -487,18 +464,18 @@ static fray_status adjacent_ok(const fa_setup *s, const fa_state *st, int who,
 static fray_status allowance(const fa_setup *s, const fa_state *st, int who,
                              int kind, int *out, char *why, size_t ws) {
     const fa_cstate *c = &st->c[who];
-    int speed = sb_of(s, who)->speed;
+    int speed = fa_sb_of(s, who)->speed;
     if (fa_has(c, FA_C_GRAPPLED))
-        return refuse(why, ws, "%s is grappled and cannot leave its square", nm(s, who));
+        return fa_refuse(why, ws, "%s is grappled and cannot leave its square", fa_nm(s, who));
     if (fa_has(c, FA_C_IMMOBILIZED))
-        return refuse(why, ws, "%s is immobilized and cannot leave its square", nm(s, who));
+        return fa_refuse(why, ws, "%s is immobilized and cannot leave its square", fa_nm(s, who));
     if (fa_has(c, FA_C_SNARED))
-        return refuse(why, ws, "%s is snared and cannot leave its square", nm(s, who));
+        return fa_refuse(why, ws, "%s is snared and cannot leave its square", fa_nm(s, who));
     bool prone = fa_has(c, FA_C_PRONE);
     if (kind == FA_CMD_CRAWL && !prone)
-        return refuse(why, ws, "%s must be prone to crawl", nm(s, who));
+        return fa_refuse(why, ws, "%s must be prone to crawl", fa_nm(s, who));
     if (kind != FA_CMD_CRAWL && kind != FA_CMD_STAND && kind != FA_CMD_ESCAPE && prone)
-        return refuse(why, ws, "%s is prone: it can only crawl or stand up", nm(s, who));
+        return fa_refuse(why, ws, "%s is prone: it can only crawl or stand up", fa_nm(s, who));
     int a;
     switch (kind) {
     case FA_CMD_RUN: a = speed + 2; break;                 /* 004:666 */
@@ -512,13 +489,13 @@ static fray_status allowance(const fa_setup *s, const fa_state *st, int who,
      * at half speed; Blind-Fight makes it three quarters (MSRD). Never
      * below one square. */
     if (a > 1 && (fa_has(c, FA_C_BLINDED) || fray_area_has_fp(&s->dark, c->fp))) {
-        a = sb_of(s, who)->blind_fight ? a * 3 / 4 : a / 2;
+        a = fa_sb_of(s, who)->blind_fight ? a * 3 / 4 : a / 2;
         if (a < 1)
             a = 1;
     }
     if (fa_has(c, FA_C_SLOWED)) {
         if (slowed_left(c) <= 0)
-            return refuse(why, ws, "Slowed: %s has already moved 10 feet this turn", nm(s, who));
+            return fa_refuse(why, ws, "Slowed: %s has already moved 10 feet this turn", fa_nm(s, who));
         if (a > slowed_left(c))
             a = slowed_left(c);
     }
@@ -543,8 +520,8 @@ static fray_status push_ok(const fa_setup *s, int who, fray_footprint me,
     fray_footprint n = {to, target.side};
     if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0) ||
         fa_range(s, me, n) <= 1)
-        return refuse(why, ws, "%s cannot push into square (%d, %d): it must be next to the "
-                               "target and away from %s", nm(s, who), to.x, to.y, nm(s, who));
+        return fa_refuse(why, ws, "%s cannot push into square (%d, %d): it must be next to the "
+                               "target and away from %s", fa_nm(s, who), to.x, to.y, fa_nm(s, who));
     return FRAY_OK;
 }
 
@@ -553,18 +530,18 @@ static fray_status charge_check(const fa_setup *s, const fa_state *st,
                                 const fa_command *cmd, char *why, size_t ws) {
     int who = cmd->actor;
     if (cmd->n_targets != 1)
-        return refuse(why, ws, "%s must charge one target", nm(s, who));
+        return fa_refuse(why, ws, "%s must charge one target", fa_nm(s, who));
     int t = cmd->targets[0];
     fray_status ok = target_ok(s, st, who, t, why, ws);
     if (ok != FRAY_OK)
         return ok;
     if (cmd->power >= 0)
-        return refuse(why, ws, "a charge ends in a melee basic attack or a bull rush (004:523)");
+        return fa_refuse(why, ws, "a charge ends in a melee basic attack or a bull rush (004:523)");
     if (cmd->option == FA_CHARGE_BULL_RUSH) {
-        int d = (int)sb_of(s, t)->size - (int)sb_of(s, who)->size;
+        int d = (int)fa_sb_of(s, t)->size - (int)fa_sb_of(s, who)->size;
         if (d > 1 || d < -1)
-            return refuse(why, ws, "%s is not within one size category of %s",
-                          nm(s, t), nm(s, who));        /* 004:510 */
+            return fa_refuse(why, ws, "%s is not within one size category of %s",
+                          fa_nm(s, t), fa_nm(s, who));        /* 004:510 */
     }
     int a = 0, cost = 0;
     if ((ok = allowance(s, st, who, FA_CMD_CHARGE, &a, why, ws)) != FRAY_OK)
@@ -574,16 +551,16 @@ static fray_status charge_check(const fa_setup *s, const fa_state *st,
         return ok;
     fray_pos start = st->c[who].fp.at, end = cmd->path[cmd->n_path - 1];
     if (fa_count(s, start, end) < 2)
-        return refuse(why, ws, "%s must move at least 10 feet to charge", nm(s, who));
+        return fa_refuse(why, ws, "%s must move at least 10 feet to charge", fa_nm(s, who));
     int reach = melee_reach(s, st, who);
     fray_footprint efp = {end, st->c[who].fp.side};
     if (!fa_within(s, efp, st->c[t].fp, reach))
-        return refuse(why, ws, "%s cannot attack %s from square (%d, %d)",
-                      nm(s, who), nm(s, t), end.x, end.y);
+        return fa_refuse(why, ws, "%s cannot attack %s from square (%d, %d)",
+                      fa_nm(s, who), fa_nm(s, t), end.x, end.y);
     if (cmd->option == FA_CHARGE_BULL_RUSH) {
         if (!fray_grid_adjacent(efp, st->c[t].fp))
-            return refuse(why, ws, "%s must end its charge adjacent to %s to bull rush it",
-                          nm(s, who), nm(s, t));
+            return fa_refuse(why, ws, "%s must end its charge adjacent to %s to bull rush it",
+                          fa_nm(s, who), fa_nm(s, t));
         if ((ok = push_ok(s, who, efp, st->c[t].fp, cmd->origin, why, ws)) != FRAY_OK)
             return ok;
     }
@@ -603,13 +580,13 @@ static fray_status charge_check(const fa_setup *s, const fa_state *st,
                 best = map.cost[y][x];
         }
     if (best >= 0 && cost > best)
-        return refuse(why, ws, "%s must charge to the nearest square from which it can attack %s",
-                      nm(s, who), nm(s, t));
+        return fa_refuse(why, ws, "%s must charge to the nearest square from which it can attack %s",
+                      fa_nm(s, who), fa_nm(s, t));
     fray_pos prev = start;
     for (int i = 0; i < cmd->n_path; i++) {
         if (fa_count(s, cmd->path[i], end) >= fa_count(s, prev, end))
-            return refuse(why, ws, "every step of a charge must bring %s closer to square (%d, %d)",
-                          nm(s, who), end.x, end.y);
+            return fa_refuse(why, ws, "every step of a charge must bring %s closer to square (%d, %d)",
+                          fa_nm(s, who), end.x, end.y);
         prev = cmd->path[i];
     }
     return FRAY_OK;
@@ -633,7 +610,7 @@ static fray_status attackable(const fa_setup *s, const fa_state *st,
     memset(&m, 0, sizeof m);
     fa_attack_mods(s, st, who, t, &line, false, st->c[who].fp.at, &m);
     if (m.impossible)
-        return refuse(why, ws, "%s cannot attack %s from where it stands", nm(s, who), nm(s, t));
+        return fa_refuse(why, ws, "%s cannot attack %s from where it stands", fa_nm(s, who), fa_nm(s, t));
     return FRAY_OK;
 }
 
@@ -668,31 +645,31 @@ static fray_status area_origin_ok(const fa_setup *s, const fa_state *st,
     case FA_AREA_BLAST: {
         fray_area a;
         if (fray_area_blast(&s->map, me, size, cmd->origin, &a) != FRAY_OK)
-            return refuse(why, ws, "a blast must be placed against %s's space", nm(s, who));
+            return fa_refuse(why, ws, "a blast must be placed against %s's space", fa_nm(s, who));
         return FRAY_OK;
     }
     case FA_AREA_BURST: {
         fray_footprint o = {cmd->origin, 1};
         if (!fray_grid_in(&s->map, cmd->origin) || !fray_grid_effect_fp(&s->map, me, o))
-            return refuse(why, ws, "%s has no line of effect to square (%d, %d)",
-                          nm(s, who), cmd->origin.x, cmd->origin.y);
+            return fa_refuse(why, ws, "%s has no line of effect to square (%d, %d)",
+                          fa_nm(s, who), cmd->origin.x, cmd->origin.y);
         if (fa_range(s, me, o) > range)
-            return refuse(why, ws, "square (%d, %d) is beyond %s's range",
-                          cmd->origin.x, cmd->origin.y, nm(s, who));
+            return fa_refuse(why, ws, "square (%d, %d) is beyond %s's range",
+                          cmd->origin.x, cmd->origin.y, fa_nm(s, who));
         return FRAY_OK;
     }
     case FA_AREA_WALL: {
         if (cmd->n_path > FA_MAX_PATH ||
             fray_area_wall_check(&s->map, cmd->path, cmd->n_path, size, NULL, NULL) != FRAY_WALL_OK)
-            return refuse(why, ws, "%s's wall must be %d squares in a line of touching sides",
-                          nm(s, who), size);
+            return fa_refuse(why, ws, "%s's wall must be %d squares in a line of touching sides",
+                          fa_nm(s, who), size);
         for (int i = 0; i < cmd->n_path; i++)
             if (fa_range(s, me, (fray_footprint){cmd->path[i], 1}) > range)
-                return refuse(why, ws, "square (%d, %d) is beyond %s's range",
-                              cmd->path[i].x, cmd->path[i].y, nm(s, who));
+                return fa_refuse(why, ws, "square (%d, %d) is beyond %s's range",
+                              cmd->path[i].x, cmd->path[i].y, fa_nm(s, who));
         if (!fray_grid_effect_fp(&s->map, me, (fray_footprint){cmd->path[0], 1}))
-            return refuse(why, ws, "%s has no line of effect to square (%d, %d)",
-                          nm(s, who), cmd->path[0].x, cmd->path[0].y);
+            return fa_refuse(why, ws, "%s has no line of effect to square (%d, %d)",
+                          fa_nm(s, who), cmd->path[0].x, cmd->path[0].y);
         return FRAY_OK;
     }
     default:
@@ -707,7 +684,7 @@ static fray_status area_ammo_ok(const fa_setup *s, const fa_state *st,
                                 const fa_command *cmd, int kind, int size,
                                 int slot, char *why, size_t ws) {
     int who = cmd->actor;
-    const fa_statblock *sb = sb_of(s, who);
+    const fa_statblock *sb = fa_sb_of(s, who);
     if (slot < 0 || slot >= sb->n_weapons)
         return FRAY_OK;
     const fa_weapon *w = &s->weapons[sb->weapons[slot].weapon];
@@ -750,8 +727,8 @@ static fray_status area_ammo_ok(const fa_setup *s, const fa_state *st,
     if (n < 1)
         n = 1;
     if (st->c[who].ammo[slot] < n)
-        return refuse(why, ws, "%s's %s has %d rounds, not the %d this attack needs",
-                      nm(s, who), w->name, st->c[who].ammo[slot], n);
+        return fa_refuse(why, ws, "%s's %s has %d rounds, not the %d this attack needs",
+                      fa_nm(s, who), w->name, st->c[who].ammo[slot], n);
     return FRAY_OK;
 }
 
@@ -761,7 +738,7 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
                                 const fa_command *cmd, char *why, size_t ws) {
     int who = cmd->actor;
     const fa_cstate *c = &st->c[who];
-    const fa_statblock *sb = sb_of(s, who);
+    const fa_statblock *sb = fa_sb_of(s, who);
     fray_status ok = FRAY_OK;
     int a = 0;
     if (cmd->kind == FA_CMD_FEINT || cmd->kind == FA_CMD_SKILL || fa_aid_is_check(cmd))
@@ -771,14 +748,14 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
          * abilities (second wind: once an encounter). */
         if (cmd->kind == FA_CMD_ATTACK && cmd->power >= 0 && cmd->power < sb->n_powers &&
             sb->powers[cmd->power].usage != FA_AT_WILL)
-            return refuse(why, ws, "Dominated: %s may use only its at-will abilities, "
-                          "and %s is not one", nm(s, who), sb->powers[cmd->power].name);
+            return fa_refuse(why, ws, "Dominated: %s may use only its at-will abilities, "
+                          "and %s is not one", fa_nm(s, who), sb->powers[cmd->power].name);
         if (cmd->kind == FA_CMD_SECOND_WIND)
-            return refuse(why, ws, "Dominated: %s may use only its at-will abilities, "
-                          "and second wind is once an encounter", nm(s, who));
+            return fa_refuse(why, ws, "Dominated: %s may use only its at-will abilities, "
+                          "and second wind is once an encounter", fa_nm(s, who));
         if (cmd->kind == FA_CMD_SPEND_AP || cmd->kind == FA_CMD_DELAY)
-            return refuse(why, ws, "Dominated (dazed): %s can take only one action",
-                          nm(s, who));
+            return fa_refuse(why, ws, "Dominated (dazed): %s can take only one action",
+                          fa_nm(s, who));
     }
     switch (cmd->kind) {
     case FA_CMD_ATTACK: case FA_CMD_COUP: case FA_CMD_BULL_RUSH:
@@ -790,28 +767,28 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
             return ok;
         if (cmd->kind == FA_CMD_ATTACK && cmd->power >= 0) {
             if (cmd->power >= sb->n_powers)
-                return refuse(why, ws, "%s has no such special ability", nm(s, who));
+                return fa_refuse(why, ws, "%s has no such special ability", fa_nm(s, who));
             const fa_power *p = &sb->powers[cmd->power];
             if (p->usage != FA_AT_WILL && (c->powers_used >> cmd->power) & 1u)
-                return refuse(why, ws, "%s has already used %s", nm(s, who), p->name);
+                return fa_refuse(why, ws, "%s has already used %s", fa_nm(s, who), p->name);
             if (fa_is_teleport(s, who, cmd->power))   /* (alloy-space) */
                 return fa_teleport_check(s, st, cmd, why, ws);
             area = p->area != FA_AREA_NONE;
         }
         if (cmd->weapon < -1 || cmd->weapon >= sb->n_weapons)
-            return refuse(why, ws, "%s has no such weapon", nm(s, who));
+            return fa_refuse(why, ws, "%s has no such weapon", fa_nm(s, who));
         if (cmd->weapon >= 0 && cmd->weapon != c->wield)
-            return refuse(why, ws, "%s does not hold the %s", nm(s, who),
+            return fa_refuse(why, ws, "%s does not hold the %s", fa_nm(s, who),
                           s->weapons[sb->weapons[cmd->weapon].weapon].name);
         const fa_weapon *w = weapon_of(s, st, who, cmd->weapon);
         int slot = cmd->weapon >= 0 ? cmd->weapon : c->wield;
         if (cmd->kind == FA_CMD_SPRAY || cmd->kind == FA_CMD_SUPPRESS) {
             if (!w || !w->autofire)
-                return refuse(why, ws, "%s holds no weapon with automatic fire", nm(s, who));
+                return fa_refuse(why, ws, "%s holds no weapon with automatic fire", fa_nm(s, who));
             /* 004:701: ten rounds even with no attack. */
             if (cmd->kind == FA_CMD_SUPPRESS && w->magazine > 0 && c->ammo[slot] < 10)
-                return refuse(why, ws, "%s's %s has fewer than the 10 rounds suppressing fire spends",
-                              nm(s, who), w->name);
+                return fa_refuse(why, ws, "%s's %s has fewer than the 10 rounds suppressing fire spends",
+                              fa_nm(s, who), w->name);
             int range = w->range_short > w->range_long ? w->range_short : w->range_long;
             if ((ok = area_origin_ok(s, st, cmd, 6, range, FA_AREA_BURST, why, ws)) != FRAY_OK)
                 return ok;
@@ -837,9 +814,9 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
             return area_ammo_ok(s, st, cmd, w->area, w->area_size, slot, why, ws);
         }
         if (cmd->n_targets < 1 || cmd->n_targets > FA_MAX_TARGETS)
-            return refuse(why, ws, "%s must name a target", nm(s, who));
+            return fa_refuse(why, ws, "%s must name a target", fa_nm(s, who));
         if (cmd->kind != FA_CMD_ATTACK && cmd->kind != FA_CMD_AID && cmd->n_targets != 1)
-            return refuse(why, ws, "%s must name one target", nm(s, who));
+            return fa_refuse(why, ws, "%s must name one target", fa_nm(s, who));
         for (int i = 0; i < cmd->n_targets; i++)
             if ((ok = target_ok(s, st, who, cmd->targets[i], why, ws)) != FRAY_OK)
                 return ok;
@@ -848,59 +825,59 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
         if ((cmd->kind == FA_CMD_COUP || cmd->kind == FA_CMD_BULL_RUSH ||
              cmd->kind == FA_CMD_TRIP || cmd->kind == FA_CMD_GRAPPLE) &&
             fray_grid_cover(&s->map, c->fp, st->c[t].fp) == FRAY_COVER_TOTAL)
-            return refuse(why, ws, "%s cannot reach %s through the wall", nm(s, who), nm(s, t));
+            return fa_refuse(why, ws, "%s cannot reach %s through the wall", fa_nm(s, who), fa_nm(s, t));
         switch (cmd->kind) {
         case FA_CMD_COUP:
             if (!fa_has(&st->c[t], FA_C_HELPLESS))
-                return refuse(why, ws, "%s is not helpless", nm(s, t));
+                return fa_refuse(why, ws, "%s is not helpless", fa_nm(s, t));
             return adjacent_ok(s, st, who, t, 1, why, ws);   /* 004:547 */
         case FA_CMD_BULL_RUSH: {
-            int d = (int)sb_of(s, t)->size - (int)sb->size;
+            int d = (int)fa_sb_of(s, t)->size - (int)sb->size;
             if (d > 1 || d < -1)
-                return refuse(why, ws, "%s is not within one size category of %s",
-                              nm(s, t), nm(s, who));        /* 004:510 */
+                return fa_refuse(why, ws, "%s is not within one size category of %s",
+                              fa_nm(s, t), fa_nm(s, who));        /* 004:510 */
             if ((ok = adjacent_ok(s, st, who, t, 1, why, ws)) != FRAY_OK)
                 return ok;
             return push_ok(s, who, c->fp, st->c[t].fp, cmd->origin, why, ws);
         }
         case FA_CMD_GRAPPLE: {
-            int d = (int)sb_of(s, t)->size - (int)sb->size;
+            int d = (int)fa_sb_of(s, t)->size - (int)sb->size;
             if (c->grappling >= 0)
-                return refuse(why, ws, "%s already grapples %s", nm(s, who),
-                              nm(s, c->grappling));
+                return fa_refuse(why, ws, "%s already grapples %s", fa_nm(s, who),
+                              fa_nm(s, c->grappling));
             if (d > 1 || d < -1)
-                return refuse(why, ws, "%s is not within one size category of %s",
-                              nm(s, t), nm(s, who));        /* 004:612 */
+                return fa_refuse(why, ws, "%s is not within one size category of %s",
+                              fa_nm(s, t), fa_nm(s, who));        /* 004:612 */
             if (w && w->hands >= 2)
-                return refuse(why, ws, "%s has no free hand to grapple with", nm(s, who));
+                return fa_refuse(why, ws, "%s has no free hand to grapple with", fa_nm(s, who));
             return adjacent_ok(s, st, who, t, unarmed, why, ws);
         }
         case FA_CMD_TRIP:
             return adjacent_ok(s, st, who, t, unarmed, why, ws);  /* 004:734 */
         case FA_CMD_HELD_OBJECT:
             if (st->c[t].wield < 0 && st->c[t].taken_owner1 == 0)
-                return refuse(why, ws, "%s holds nothing", nm(s, t));
+                return fa_refuse(why, ws, "%s holds nothing", fa_nm(s, t));
             return attackable(s, st, cmd, t, why, ws);
         case FA_CMD_AID: {
             /* targets[0] the enemy, targets[1] the ally (004:428). */
             int ally = cmd->n_targets == 2 ? cmd->targets[1] : -1;
             if (ally < 0 || ally >= st->n || ally == who || !fa_allies(s, who, ally) ||
                 out_or_dead(&st->c[ally]))
-                return refuse(why, ws, "%s must name an enemy and the ally it aids", nm(s, who));
+                return fa_refuse(why, ws, "%s must name an enemy and the ally it aids", fa_nm(s, who));
             if (fa_allies(s, who, t))
-                return refuse(why, ws, "%s is not an enemy of %s", nm(s, t), nm(s, who));
+                return fa_refuse(why, ws, "%s is not an enemy of %s", fa_nm(s, t), fa_nm(s, who));
             if (cmd->option != FA_AID_ATTACK && cmd->option != FA_AID_DEFENSE)
-                return refuse(why, ws, "%s must aid an attack or defenses", nm(s, who));
+                return fa_refuse(why, ws, "%s must aid an attack or defenses", fa_nm(s, who));
             return attackable(s, st, cmd, t, why, ws);
         }
         case FA_CMD_ATTACK: {
             if (cmd->power < 0 && cmd->n_targets != 1)
-                return refuse(why, ws, "a basic attack has one target (004:482)");
+                return fa_refuse(why, ws, "a basic attack has one target (004:482)");
             bool melee = cmd->power < 0 && !ranged_or_area(s, st, cmd);
             if (melee && (ok = adjacent_ok(s, st, who, t, melee_reach(s, st, who), why, ws)) != FRAY_OK)
                 return ok;
             if (!melee && cmd->power < 0 && w && w->magazine > 0 && c->ammo[slot] < 1)
-                return refuse(why, ws, "%s's %s is empty", nm(s, who), w->name);
+                return fa_refuse(why, ws, "%s's %s is empty", fa_nm(s, who), w->name);
             for (int i = 0; i < cmd->n_targets; i++)
                 if ((ok = attackable(s, st, cmd, cmd->targets[i], why, ws)) != FRAY_OK)
                     return ok;
@@ -908,9 +885,9 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
              * (its own field: journals of old wrote origin [0,0] on plain
              * attacks, and path holds a push's squares). */
             if (cmd->has_guess && cmd->n_targets != 1)
-                return refuse(why, ws, "a square is guessed for one target only");
+                return fa_refuse(why, ws, "a square is guessed for one target only");
             if (cmd->has_guess && !fray_grid_in(&s->map, cmd->guess))
-                return refuse(why, ws, "the square guessed, %d,%d, is not on the map",
+                return fa_refuse(why, ws, "the square guessed, %d,%d, is not on the map",
                               cmd->guess.x, cmd->guess.y);
             return fa_forced_check(s, st, cmd, why, ws);   /* (alloy-space) */
         }
@@ -922,39 +899,39 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
         return charge_check(s, st, cmd, why, ws);
     case FA_CMD_MOVE_GRAPPLED:
         if (cmd->n_path < 1 || cmd->n_path > FA_MAX_PATH)
-            return refuse(why, ws, "%s must name the squares of its move", nm(s, who));
+            return fa_refuse(why, ws, "%s must name the squares of its move", fa_nm(s, who));
         if (c->grappling < 0)
-            return refuse(why, ws, "%s grapples nobody", nm(s, who));
+            return fa_refuse(why, ws, "%s grapples nobody", fa_nm(s, who));
         if ((ok = allowance(s, st, who, cmd->kind, &a, why, ws)) != FRAY_OK)
             return ok;
         for (int i = 0; i < cmd->n_path; i++)
             if (covers(st->c[c->grappling].fp, cmd->path[i]))
-                return refuse(why, ws, "%s cannot move through %s, whom it drags",
-                              nm(s, who), nm(s, c->grappling));
+                return fa_refuse(why, ws, "%s cannot move through %s, whom it drags",
+                              fa_nm(s, who), fa_nm(s, c->grappling));
         return path_check(s, st, who, cmd->path, cmd->n_path, a, false, why, ws, NULL);
     case FA_CMD_TOTAL_DEFENSE:
         return FRAY_OK;
     case FA_CMD_SECOND_WIND:
         if (c->flags & FA_F_SECOND_WIND)
-            return refuse(why, ws, "%s has already used its second wind this encounter",
-                          nm(s, who));                    /* 004:681 */
+            return fa_refuse(why, ws, "%s has already used its second wind this encounter",
+                          fa_nm(s, who));                    /* 004:681 */
         if (c->surges <= 0)
-            return refuse(why, ws, "%s has no heroic surges left", nm(s, who));
+            return fa_refuse(why, ws, "%s has no heroic surges left", fa_nm(s, who));
         return FRAY_OK;
     case FA_CMD_WALK: case FA_CMD_RUN: case FA_CMD_CRAWL: case FA_CMD_SHIFT:
         if ((ok = allowance(s, st, who, cmd->kind, &a, why, ws)) != FRAY_OK)
             return ok;
         if (cmd->kind == FA_CMD_SHIFT && cmd->n_path != 1)
-            return refuse(why, ws, "%s can adjust only 5 feet", nm(s, who));
+            return fa_refuse(why, ws, "%s can adjust only 5 feet", fa_nm(s, who));
         return path_check(s, st, who, cmd->path, cmd->n_path, a,
                           cmd->kind == FA_CMD_SHIFT, why, ws, NULL);
     case FA_CMD_SQUEEZE:
         if (cmd->n_path == 0) {
             if (!fa_has(c, FA_C_SQUEEZING))
-                return refuse(why, ws, "%s is not squeezing", nm(s, who));
+                return fa_refuse(why, ws, "%s is not squeezing", fa_nm(s, who));
             fray_footprint fp = {c->fp.at, s->c[who].side_len > 0 ? s->c[who].side_len : 1};
             if (!room_for(s, fp) || !may_end(s, st, who, fp) || !fa_narrow_ok(s, fp, false))
-                return refuse(why, ws, "%s has no room to end its squeeze here", nm(s, who));
+                return fa_refuse(why, ws, "%s has no room to end its squeeze here", fa_nm(s, who));
             return FRAY_OK;
         }
         if ((ok = allowance(s, st, who, cmd->kind, &a, why, ws)) != FRAY_OK)
@@ -963,7 +940,7 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
                              true);
     case FA_CMD_STAND: {
         if (!fa_has(c, FA_C_PRONE))
-            return refuse(why, ws, "%s is not prone", nm(s, who));
+            return fa_refuse(why, ws, "%s is not prone", fa_nm(s, who));
         /* 004:727-728: if someone stands where it lies, it adjusts 5 feet
          * as part of standing up. */
         bool occupied = false;
@@ -973,21 +950,21 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
         if (occupied && cmd->n_path == 0) {
             fray_pos to;
             if (!stand_square(s, st, who, &to))
-                return refuse(why, ws,
+                return fa_refuse(why, ws,
                               "someone stands where %s lies and there is no square to adjust "
-                              "into as it stands", nm(s, who));
+                              "into as it stands", fa_nm(s, who));
             return FRAY_OK; /* the engine picks the square (stand_square) */
         }
         if (occupied && cmd->n_path != 1)
-            return refuse(why, ws,
+            return fa_refuse(why, ws,
                           "someone stands where %s lies: %s must adjust 5 feet as it stands",
-                          nm(s, who), nm(s, who));
+                          fa_nm(s, who), fa_nm(s, who));
         if (!occupied && cmd->n_path != 0)
-            return refuse(why, ws, "%s stands up where it lies", nm(s, who));
+            return fa_refuse(why, ws, "%s stands up where it lies", fa_nm(s, who));
         if (cmd->n_path == 1) {
             if (fa_has(c, FA_C_IMMOBILIZED) || fa_has(c, FA_C_GRAPPLED) ||
                 fa_has(c, FA_C_SNARED))
-                return refuse(why, ws, "%s cannot leave its square", nm(s, who));
+                return fa_refuse(why, ws, "%s cannot leave its square", fa_nm(s, who));
             return path_check(s, st, who, cmd->path, 1, 1, true, why, ws, NULL);
         }
         return FRAY_OK;
@@ -995,32 +972,32 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
     case FA_CMD_ESCAPE: {
         const fa_cond *g = fa_cond_find(c, FA_C_GRAPPLED, -1);
         if (!g)
-            return refuse(why, ws, "%s is not grappled", nm(s, who));
+            return fa_refuse(why, ws, "%s is not grappled", fa_nm(s, who));
         if (g->other < 0 || g->other >= st->n)
-            return refuse(why, ws, "%s is held by nothing it can escape", nm(s, who));
+            return fa_refuse(why, ws, "%s is held by nothing it can escape", fa_nm(s, who));
         if (cmd->n_path > 1)
-            return refuse(why, ws, "%s can adjust only 5 feet as it escapes", nm(s, who));
+            return fa_refuse(why, ws, "%s can adjust only 5 feet as it escapes", fa_nm(s, who));
         if (cmd->n_path == 1) /* the adjust if it escapes (004:600) */
             return path_check(s, st, who, cmd->path, 1, 1, true, why, ws, NULL);
         return FRAY_OK;
     }
     case FA_CMD_DROP_PRONE:
         if (fa_has(c, FA_C_PRONE))
-            return refuse(why, ws, "%s is already prone", nm(s, who));
+            return fa_refuse(why, ws, "%s is already prone", fa_nm(s, who));
         return FRAY_OK;
     case FA_CMD_DRAW:
         return fa_obj_check(s, st, cmd, why, ws);   /* objects.c (alloy-objects) */
     case FA_CMD_RELOAD: {
         int w = cmd->weapon >= 0 ? cmd->weapon : c->wield;
         if (cmd->weapon < -1 || w < 0 || w >= sb->n_weapons)
-            return refuse(why, ws, "%s holds no weapon to reload", nm(s, who));
+            return fa_refuse(why, ws, "%s holds no weapon to reload", fa_nm(s, who));
         const fa_weapon *wp = &s->weapons[sb->weapons[w].weapon];
         if (wp->magazine <= 0)
-            return refuse(why, ws, "the %s has no magazine", wp->name);
+            return fa_refuse(why, ws, "the %s has no magazine", wp->name);
         if (c->ammo[w] >= wp->magazine)
-            return refuse(why, ws, "%s's %s is fully loaded", nm(s, who), wp->name);
+            return fa_refuse(why, ws, "%s's %s is fully loaded", fa_nm(s, who), wp->name);
         if (c->spare[w] == 0)
-            return refuse(why, ws, "%s has no spare ammunition for the %s", nm(s, who), wp->name);
+            return fa_refuse(why, ws, "%s has no spare ammunition for the %s", fa_nm(s, who), wp->name);
         return FRAY_OK;
     }
     case FA_CMD_SUSTAIN: {
@@ -1030,55 +1007,55 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
                 if (st->c[j].cond[i].ends == FA_ENDS_SUSTAIN && st->c[j].cond[i].whose == who)
                     any = true;
         if (!any)
-            return refuse(why, ws, "%s has nothing to sustain", nm(s, who));
+            return fa_refuse(why, ws, "%s has nothing to sustain", fa_nm(s, who));
         return FRAY_OK;
     }
     case FA_CMD_END_GRAB:
         if (c->grappling < 0)
-            return refuse(why, ws, "%s grapples nobody", nm(s, who));
+            return fa_refuse(why, ws, "%s grapples nobody", fa_nm(s, who));
         return FRAY_OK;
     case FA_CMD_SPEND_AP:
         if (st->round == 0)
-            return refuse(why, ws, "no action points can be spent in the surprise round");
+            return fa_refuse(why, ws, "no action points can be spent in the surprise round");
         if (c->ap <= 0)
-            return refuse(why, ws, "%s has no action points left", nm(s, who));
+            return fa_refuse(why, ws, "%s has no action points left", fa_nm(s, who));
         if (c->ap_spent >= s->opt.ap_per_turn)
-            return refuse(why, ws, "%s has already spent an action point this turn", nm(s, who));
+            return fa_refuse(why, ws, "%s has already spent an action point this turn", fa_nm(s, who));
         if (fa_has(c, FA_C_DAZED))
-            return refuse(why, ws, "Dazed: %s can take only one action", nm(s, who));
+            return fa_refuse(why, ws, "Dazed: %s can take only one action", fa_nm(s, who));
         return FRAY_OK;
     case FA_CMD_READY: {
         const fa_ready *rd = &cmd->ready;
         if (rd->trigger == FA_TRIG_NONE || rd->trigger >= FA_TRIG_KINDS)
-            return refuse(why, ws, "%s must say what triggers its readied action", nm(s, who));
+            return fa_refuse(why, ws, "%s must say what triggers its readied action", fa_nm(s, who));
         if (!readiable(rd->kind))
-            return refuse(why, ws, "%s cannot ready that action", nm(s, who));
+            return fa_refuse(why, ws, "%s cannot ready that action", fa_nm(s, who));
         if (rd->who < -1 || rd->who >= st->n || rd->who == who)
-            return refuse(why, ws, "%s's trigger names no other combatant", nm(s, who));
+            return fa_refuse(why, ws, "%s's trigger names no other combatant", fa_nm(s, who));
         if (rd->target < -1 || rd->target >= st->n)
-            return refuse(why, ws, "%s's readied action has no such target", nm(s, who));
+            return fa_refuse(why, ws, "%s's readied action has no such target", fa_nm(s, who));
         if (rd->kind == FA_CMD_ATTACK && rd->power >= 0) {
             if (rd->power >= sb->n_powers)
-                return refuse(why, ws, "%s has no such special ability", nm(s, who));
+                return fa_refuse(why, ws, "%s has no such special ability", fa_nm(s, who));
             if (sb->powers[rd->power].area == FA_AREA_WALL)
-                return refuse(why, ws, "%s cannot ready a wall: its squares are chosen "
-                                       "when it is made", nm(s, who));
+                return fa_refuse(why, ws, "%s cannot ready a wall: its squares are chosen "
+                                       "when it is made", fa_nm(s, who));
             if (fa_is_teleport(s, who, rd->power))
-                return refuse(why, ws, "%s cannot ready a teleport", nm(s, who));
+                return fa_refuse(why, ws, "%s cannot ready a teleport", fa_nm(s, who));
         }
         return FRAY_OK;
     }
     case FA_CMD_DELAY:
         /* 004:572 */
         if ((c->flags & FA_F_TOOK_ACTION) || c->ap_spent > 0 || c->moved > 0)
-            return refuse(why, ws, "%s has already acted this turn and cannot delay", nm(s, who));
+            return fa_refuse(why, ws, "%s has already acted this turn and cannot delay", fa_nm(s, who));
         if (fa_has(c, FA_C_DAZED))
-            return refuse(why, ws, "Dazed: %s cannot delay", nm(s, who));
+            return fa_refuse(why, ws, "Dazed: %s cannot delay", fa_nm(s, who));
         return FRAY_OK;
     case FA_CMD_END_TURN:
         return FRAY_OK;
     default:
-        return refuse(why, ws, "that is not an action %s can take", nm(s, who));
+        return fa_refuse(why, ws, "that is not an action %s can take", fa_nm(s, who));
     }
 }
 
@@ -1087,55 +1064,55 @@ fray_status fa_check(const fa_setup *s, const fa_state *st,
     if (why && why_size > 0)
         why[0] = '\0';
     if (cmd->kind >= FA_CMD_KINDS)
-        return refuse(why, why_size, "unknown action");
+        return fa_refuse(why, why_size, "unknown action");
     if (cmd->kind == FA_CMD_BEGIN)
-        return st->started ? refuse(why, why_size, "the fight has already begun") : FRAY_OK;
+        return st->started ? fa_refuse(why, why_size, "the fight has already begun") : FRAY_OK;
     if (!st->started)
-        return refuse(why, why_size, "the fight has not begun");
+        return fa_refuse(why, why_size, "the fight has not begun");
     if (st->over)
-        return refuse(why, why_size, "the fight is over");
+        return fa_refuse(why, why_size, "the fight is over");
     if (cmd->kind == FA_CMD_NEXT)
         return FRAY_OK;
     int who = cmd->actor;
     if (who >= st->n && who < s->n && s->c[who].joins > 0)   /* 004:241 (skills.c) */
-        return refuse(why, why_size, "%s has not joined the battle yet (it joins at the "
-                      "start of round %d)", nm(s, who), s->c[who].joins);
+        return fa_refuse(why, why_size, "%s has not joined the battle yet (it joins at the "
+                      "start of round %d)", fa_nm(s, who), s->c[who].joins);
     if (who < 0 || who >= st->n)
-        return refuse(why, why_size, "no such combatant");
+        return fa_refuse(why, why_size, "no such combatant");
     const fa_cstate *c = &st->c[who];
     if (!fa_can_act(st, who))
-        return refuse(why, why_size, "%s is %s and cannot act", nm(s, who), why_cannot_act(c));
+        return fa_refuse(why, why_size, "%s is %s and cannot act", fa_nm(s, who), why_cannot_act(c));
     if (cmd->kind == FA_CMD_RESUME) {
         if (!fa_has(c, FA_C_DELAYING))
-            return refuse(why, why_size, "%s is not delaying", nm(s, who));
+            return fa_refuse(why, why_size, "%s is not delaying", fa_nm(s, who));
         if (!st->between)
-            return refuse(why, why_size, "%s can come back only after another combatant's turn",
-                          nm(s, who));
+            return fa_refuse(why, why_size, "%s can come back only after another combatant's turn",
+                          fa_nm(s, who));
         return FRAY_OK;
     }
     if (st->cur != who)
-        return refuse(why, why_size, "it is not %s's turn", nm(s, who));
+        return fa_refuse(why, why_size, "it is not %s's turn", fa_nm(s, who));
     if (c->flags & FA_F_DONE)
-        return refuse(why, why_size, "%s's actions are over this turn", nm(s, who));
+        return fa_refuse(why, why_size, "%s's actions are over this turn", fa_nm(s, who));
     fa_action_type type = cmd_type(s, cmd);
     if (type <= FA_ACT_SWIFT) {
         fa_action_type slot = (fa_action_type)cmd->slot;
         if (slot != FA_ACT_NONE && (slot > FA_ACT_SWIFT || slot > type))
-            return refuse(why, why_size, "a %s action cannot be taken in place of a %s action",
+            return fa_refuse(why, why_size, "a %s action cannot be taken in place of a %s action",
                           type_word[type], slot <= FA_ACT_NONE ? type_word[slot] : "?");
         if (!fa_can_pay(st, who, type, slot)) {
             if ((fa_has(c, FA_C_DAZED) || fa_has(c, FA_C_DOMINATED)) &&
                 (c->flags & FA_F_TOOK_ACTION))
-                return refuse(why, why_size,
+                return fa_refuse(why, why_size,
                               "%s: %s has already taken its one action this round",
                               fa_has(c, FA_C_DAZED) ? "Dazed" : "Dominated (dazed)",
-                              nm(s, who));
+                              fa_nm(s, who));
             if (st->round == 0 && (c->flags & FA_F_TOOK_ACTION))
-                return refuse(why, why_size,
-                              "%s has taken its one action of the surprise round", nm(s, who));
+                return fa_refuse(why, why_size,
+                              "%s has taken its one action of the surprise round", fa_nm(s, who));
             if (st->round == 0 && type == FA_ACT_SWIFT && slot == FA_ACT_SWIFT)
-                return refuse(why, why_size, "there are no swift actions in the surprise round");
-            return refuse(why, why_size, "%s has no %s action left", nm(s, who),
+                return fa_refuse(why, why_size, "there are no swift actions in the surprise round");
+            return fa_refuse(why, why_size, "%s has no %s action left", fa_nm(s, who),
                           type_word[slot != FA_ACT_NONE ? slot : type]);
         }
     }
@@ -1172,7 +1149,7 @@ static fray_status provoke_except(fa_run *r, int who, int what, int except) {
         st->c[a].oa_turn = st->turn_serial;
         fray_status ok = fa_opportunity_attack(r, a, who);
         if (ok != FRAY_OK) {
-            fail(r, ok);
+            fa_fail(r, ok);
             return ok;
         }
         if (!fa_can_act(st, who))
@@ -1193,10 +1170,10 @@ static void do_action(fa_run *r, const fa_command *cmd);
 static int ready_reach(const fa_setup *s, const fa_state *st, int q) {
     const fa_ready *rd = &st->c[q].ready;
     if (rd->kind == FA_CMD_CHARGE)   /* (alloy-space) the charge's reach: its speed */
-        return sb_of(s, q)->speed;
+        return fa_sb_of(s, q)->speed;
     if (rd->kind == FA_CMD_ATTACK) {
-        if (rd->power >= 0 && rd->power < sb_of(s, q)->n_powers) {
-            const fa_power *p = &sb_of(s, q)->powers[rd->power];
+        if (rd->power >= 0 && rd->power < fa_sb_of(s, q)->n_powers) {
+            const fa_power *p = &fa_sb_of(s, q)->powers[rd->power];
             if (p->range > 0)
                 return p->range;
         } else {
@@ -1322,7 +1299,7 @@ static void move_steps(fa_run *r, int who, const fray_pos *path, int n,
         /* 004:618: a grapple ends when the target is out of unarmed reach. */
         int g = c->grappling;
         if (g >= 0 && !fa_within(s, c->fp, st->c[g].fp,
-                                        sb_of(s, who)->reach > 0 ? sb_of(s, who)->reach : 1))
+                                        fa_sb_of(s, who)->reach > 0 ? fa_sb_of(s, who)->reach : 1))
             fa_end_grapple(r, who);
         ready_after(r, who, FA_TRIG_MOVES_ADJACENT, before);
         ready_after(r, who, FA_TRIG_ENTERS_REACH, before);
@@ -1353,14 +1330,14 @@ static void add_effect(fa_run *r, int who, fa_cond_kind kind, fa_ends ends,
     c.source = (int8_t)who;
     c.round = r->st->round;
     if (fa_cond_add(r, who, c) != FRAY_OK)
-        fail(r, FRAY_ERR_RANGE);
+        fa_fail(r, FRAY_ERR_RANGE);
 }
 
 static void attack_now(fa_run *r, const fa_command *cmd, bool charge) {
     /* attack.c marks an encounter or daily power spent when it is used. */
     fray_status ok = fa_attack(r, cmd, charge);
     if (ok != FRAY_OK)
-        fail(r, ok);
+        fa_fail(r, ok);
 }
 
 static void do_action(fa_run *r, const fa_command *cmd) {
@@ -1368,7 +1345,7 @@ static void do_action(fa_run *r, const fa_command *cmd) {
     fa_state *st = r->st;
     int who = cmd->actor;
     fa_cstate *c = &st->c[who];
-    const fa_statblock *sb = sb_of(s, who);
+    const fa_statblock *sb = fa_sb_of(s, who);
     if (cmd->kind == FA_CMD_FEINT || cmd->kind == FA_CMD_SKILL || fa_aid_is_check(cmd)) {
         /* skills.c; Use a Skill provokes (004:313, 325; option skill_provokes). */
         if (fa_skill_provokes(s, cmd)) {
@@ -1380,7 +1357,7 @@ static void do_action(fa_run *r, const fa_command *cmd) {
             }
         }
         if (fa_skill_apply(r, cmd) != FRAY_OK)
-            fail(r, r->failed != FRAY_OK ? r->failed : FRAY_ERR_INVALID);
+            fa_fail(r, r->failed != FRAY_OK ? r->failed : FRAY_ERR_INVALID);
         return;
     }
     switch (cmd->kind) {
@@ -1390,7 +1367,7 @@ static void do_action(fa_run *r, const fa_command *cmd) {
         if (cmd->kind == FA_CMD_ATTACK && fa_is_teleport(s, who, cmd->power)) {
             fray_status tp = fa_teleport(r, cmd);   /* (alloy-space): no provoking */
             if (tp != FRAY_OK)
-                fail(r, tp);
+                fa_fail(r, tp);
             return;
         }
         if (ranged_or_area(s, st, cmd)) {
@@ -1448,7 +1425,7 @@ static void do_action(fa_run *r, const fa_command *cmd) {
         /* fa_second_wind spends the surge and marks it used (004:681). */
         fray_status ok = fa_second_wind(r, who);
         if (ok != FRAY_OK)
-            fail(r, ok);
+            fa_fail(r, ok);
         return;
     }
     case FA_CMD_RUN:
@@ -1527,7 +1504,7 @@ static void do_action(fa_run *r, const fa_command *cmd) {
         return;
     case FA_CMD_DRAW:
         if (fa_obj_apply(r, cmd) != FRAY_OK)   /* objects.c (alloy-objects) */
-            fail(r, FRAY_ERR_INVALID);
+            fa_fail(r, FRAY_ERR_INVALID);
         return;
     case FA_CMD_RELOAD: {
         int w = cmd->weapon >= 0 ? cmd->weapon : c->wield;
@@ -1560,13 +1537,13 @@ static void do_action(fa_run *r, const fa_command *cmd) {
         return;
     case FA_CMD_DELAY:
         if (fa_delay(r, who) != FRAY_OK)
-            fail(r, FRAY_ERR_INVALID);
+            fa_fail(r, FRAY_ERR_INVALID);
         return;
     case FA_CMD_END_TURN:
         c->flags |= FA_F_DONE;
         return;
     default:
-        fail(r, FRAY_ERR_INVALID);
+        fa_fail(r, FRAY_ERR_INVALID);
         return;
     }
 }

@@ -714,6 +714,19 @@ typedef struct fa_run {
     fray_pos guess;
 } fa_run;
 
+/* The first failure of the event under way goes into r->failed (the
+ * step stops; later ones do not overwrite it). */
+void fa_fail(fa_run *r, fray_status status);
+/* A refusal: its reason in rules words into why (NULL: not told);
+ * returns FRAY_ERR_INVALID. */
+fray_status fa_refuse(char *why, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Combatant i's name and stat block. */
+static inline const char *fa_nm(const fa_setup *s, int i) { return s->c[i].name; }
+static inline const fa_statblock *fa_sb_of(const fa_setup *s, int i) {
+    return &s->sb[s->c[i].sb];
+}
+
 /* Rolls one die of `sides` (2..100) for `who`: given, replayed or drawn;
  * records it in r->ev. Returns 1..sides, or 0 after setting r->failed
  * (FRAY_ERR_INVALID: a given die out of range, a replayed die that does

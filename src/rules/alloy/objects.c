@@ -40,12 +40,8 @@
 
 /* ---- Small helpers ------------------------------------------------------------- */
 
-static const fa_statblock *sb_of(const fa_setup *s, int i) {
-    return &s->sb[s->c[i].sb];
-}
-
 static const fa_weapon *slot_weapon(const fa_setup *s, int who, int slot) {
-    const fa_statblock *b = sb_of(s, who);
+    const fa_statblock *b = fa_sb_of(s, who);
     if (slot < 0 || slot >= b->n_weapons)
         return NULL;
     int w = b->weapons[slot].weapon;
@@ -54,18 +50,6 @@ static const fa_weapon *slot_weapon(const fa_setup *s, int who, int slot) {
 
 static bool is_thrown(const fa_weapon *w) {
     return w && w->kind == FA_WK_THROWN && w->magazine <= 0;
-}
-
-static fray_status refuse(char *why, size_t size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static fray_status refuse(char *why, size_t size, const char *fmt, ...) {
-    if (why && size > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, size, fmt, ap);
-        va_end(ap);
-    }
-    return FRAY_ERR_INVALID;
 }
 
 static fray_status bad(fa_run *r, fray_status e) {
@@ -113,7 +97,7 @@ bool fa_obj_taken_proficient(const fa_setup *s, const fa_state *st, int who) {
     const fa_weapon *w = fa_obj_taken(s, st, who);
     if (!w || s->opt.taken_proficiency == FA_TAKEN_PROF_NONE)
         return false;
-    const fa_statblock *b = sb_of(s, who);
+    const fa_statblock *b = fa_sb_of(s, who);
     for (int k = 0; k < b->n_weapons; k++) {
         const fa_weapon *mine = slot_weapon(s, who, k);
         if (mine == w && b->weapons[k].proficient)
@@ -325,7 +309,7 @@ static const char *wname(const fa_setup *s, int who, int slot) {
 }
 
 static int item_left(const fa_setup *s, const fa_state *st, int who, int k) {
-    const fa_statblock *b = sb_of(s, who);
+    const fa_statblock *b = fa_sb_of(s, who);
     if (k < 0 || k >= b->n_items)
         return 0;
     return b->items[k].count - st->c[who].items_used[k];
@@ -348,7 +332,7 @@ fray_status fa_obj_check(const fa_setup *s, const fa_state *st,
                          const fa_command *cmd, char *why, size_t ws) {
     int who = cmd->actor;
     const fa_cstate *c = &st->c[who];
-    const fa_statblock *b = sb_of(s, who);
+    const fa_statblock *b = fa_sb_of(s, who);
     const char *me = s->c[who].name;
     switch (cmd->kind) {
     case FA_CMD_ATTACK: {
@@ -366,8 +350,8 @@ fray_status fa_obj_check(const fa_setup *s, const fa_state *st,
         int need = area ? 1 : cmd->n_targets;
         int have = can_throw(s, st, who, slot);
         if (have >= 0 && have < need)
-            return have == 0 ? refuse(why, ws, "%s has no %s left to throw", me, w->name)
-                             : refuse(why, ws, "%s has %d of its %s left to throw, not the %d "
+            return have == 0 ? fa_refuse(why, ws, "%s has no %s left to throw", me, w->name)
+                             : fa_refuse(why, ws, "%s has %d of its %s left to throw, not the %d "
                                                "this attack needs (004:87)",
                                       me, have, w->name, need);
         return FRAY_OK;
@@ -379,12 +363,12 @@ fray_status fa_obj_check(const fa_setup *s, const fa_state *st,
         if (t < 0 || t >= st->n)
             return FRAY_OK;
         if (st->c[t].wield < 0 && st->c[t].taken_owner1 == 0)
-            return refuse(why, ws, "%s holds nothing", s->c[t].name);
+            return fa_refuse(why, ws, "%s holds nothing", s->c[t].name);
         if (cmd->option == 1 && !fa_obj_empty_handed(s, st, who))
-            return refuse(why, ws, "%s must attack unarmed, its hand empty, to take the weapon "
+            return fa_refuse(why, ws, "%s must attack unarmed, its hand empty, to take the weapon "
                                    "(004:445)", me);
         if (cmd->option == 1 && (cmd->weapon >= 0 && cmd->weapon != c->wield))
-            return refuse(why, ws, "%s must attack unarmed to take the weapon (004:445)", me);
+            return fa_refuse(why, ws, "%s must attack unarmed to take the weapon (004:445)", me);
         return FRAY_OK;
     }
     case FA_CMD_DRAW: {
@@ -393,37 +377,37 @@ fray_status fa_obj_check(const fa_setup *s, const fa_state *st,
         if (fa_obj_in(cmd->option, FA_OBJ_CONSUME, FA_SB_ITEMS))
             return check_consume(s, st, cmd, why, ws);
         if (cmd->weapon < -1 || cmd->weapon >= b->n_weapons)
-            return refuse(why, ws, "%s has no such weapon", me);
+            return fa_refuse(why, ws, "%s has no such weapon", me);
         if (fa_obj_in(cmd->option, FA_OBJ_DRAW_ITEM, FA_SB_ITEMS)) {   /* an item */
             int k = cmd->option - FA_OBJ_DRAW_ITEM;
             if (k >= b->n_items || cmd->weapon >= 0)
-                return refuse(why, ws, "%s carries no such item", me);
+                return fa_refuse(why, ws, "%s carries no such item", me);
             if (c->item_hand1 == k + 1)
-                return refuse(why, ws, "%s already holds the %s", me, b->items[k].name);
+                return fa_refuse(why, ws, "%s already holds the %s", me, b->items[k].name);
             if (item_left(s, st, who, k) <= 0)
-                return refuse(why, ws, "%s has no %s left", me, b->items[k].name);
+                return fa_refuse(why, ws, "%s has no %s left", me, b->items[k].name);
             return FRAY_OK;
         }
         if (cmd->option > 0)
-            return refuse(why, ws, "%s: no such way to draw (option %d)", me, cmd->option);
+            return fa_refuse(why, ws, "%s: no such way to draw (option %d)", me, cmd->option);
         if (cmd->weapon < 0) {
             if (c->wield < 0 && c->taken_owner1 == 0 && c->item_hand1 == 0)
-                return refuse(why, ws, "%s holds no weapon", me);
+                return fa_refuse(why, ws, "%s holds no weapon", me);
             return FRAY_OK;
         }
         if (cmd->weapon == c->wield && c->taken_owner1 == 0)
-            return refuse(why, ws, "%s already holds it", me);
+            return fa_refuse(why, ws, "%s already holds it", me);
         if (fa_obj_stowed(s, st, who, cmd->weapon) == 0) {
             int k = cmd->weapon;
             for (int i = 0; i < st->n_floor; i++)
                 if (st->floor[i].owner == who && st->floor[i].slot == k)
-                    return refuse(why, ws, "%s's %s lies on the floor at %d,%d: pick it up",
+                    return fa_refuse(why, ws, "%s's %s lies on the floor at %d,%d: pick it up",
                                   me, wname(s, who, k), st->floor[i].at.x, st->floor[i].at.y);
             for (int j = 0; j < st->n; j++)
                 if (st->c[j].taken_owner1 == who + 1 && st->c[j].taken_slot == k)
-                    return refuse(why, ws, "%s holds %s's %s", s->c[j].name, me,
+                    return fa_refuse(why, ws, "%s holds %s's %s", s->c[j].name, me,
                                   wname(s, who, k));
-            return refuse(why, ws, "%s has no %s left", me, wname(s, who, k));
+            return fa_refuse(why, ws, "%s has no %s left", me, wname(s, who, k));
         }
         return FRAY_OK;
     }
@@ -440,46 +424,46 @@ static fray_status check_pick_up(const fa_setup *s, const fa_state *st,
     bool own_square = s->opt.pick_up_reach == FA_PICK_UP_OWN_SQUARE;
     bool named = cmd->option >= FA_OBJ_PICK_UP;
     if (named && cmd->origin.x < 0)
-        return refuse(why, ws, "%s must name the square where the weapon lies", me);
+        return fa_refuse(why, ws, "%s must name the square where the weapon lies", me);
     if (cmd->origin.x < 0) {
         if (fa_obj_floor_in_reach(s, st, who, false) < 0)
-            return refuse(why, ws, own_square ? "nothing lies in %s's square"
+            return fa_refuse(why, ws, own_square ? "nothing lies in %s's square"
                                               : "nothing lies in %s's square or next to it",
                           me);
         return FRAY_OK;
     }
     if (!within_reach(s, c->fp, cmd->origin))
-        return refuse(why, ws, own_square
+        return fa_refuse(why, ws, own_square
                                    ? "%s can pick up only what lies in its square, not at %d,%d"
                                    : "%s can pick up only what lies in its square or next to "
                                      "it, not at %d,%d",
                       me, cmd->origin.x, cmd->origin.y);
     int owner = named && cmd->n_targets > 0 ? cmd->targets[0] : -1;
     int slot = named ? cmd->option - FA_OBJ_PICK_UP : -1;
-    if (named && (owner < 0 || owner >= st->n || slot >= sb_of(s, owner)->n_weapons))
-        return refuse(why, ws, "%s: no such weapon to pick up", me);
+    if (named && (owner < 0 || owner >= st->n || slot >= fa_sb_of(s, owner)->n_weapons))
+        return fa_refuse(why, ws, "%s: no such weapon to pick up", me);
     if (fa_obj_floor_find(st, cmd->origin, owner, slot) >= 0)
         return FRAY_OK;
     if (named)
-        return refuse(why, ws, "%s's %s does not lie at %d,%d", s->c[owner].name,
+        return fa_refuse(why, ws, "%s's %s does not lie at %d,%d", s->c[owner].name,
                       wname(s, owner, slot), cmd->origin.x, cmd->origin.y);
-    return refuse(why, ws, "nothing lies at %d,%d", cmd->origin.x, cmd->origin.y);
+    return fa_refuse(why, ws, "nothing lies at %d,%d", cmd->origin.x, cmd->origin.y);
 }
 
 static fray_status check_consume(const fa_setup *s, const fa_state *st,
                                  const fa_command *cmd, char *why, size_t ws) {
     int who = cmd->actor;
     const fa_cstate *c = &st->c[who];
-    const fa_statblock *b = sb_of(s, who);
+    const fa_statblock *b = fa_sb_of(s, who);
     const char *me = s->c[who].name;
     int k = cmd->option - FA_OBJ_CONSUME;
     if (k < 0 || k >= b->n_items)
-        return refuse(why, ws, "%s carries no such item", me);
+        return fa_refuse(why, ws, "%s carries no such item", me);
     if (c->item_hand1 != k + 1)
-        return refuse(why, ws, "%s must hold the %s to consume it: draw it first (004:535)",
+        return fa_refuse(why, ws, "%s must hold the %s to consume it: draw it first (004:535)",
                       me, b->items[k].name);
     if (b->items[k].surge && c->surges <= 0)
-        return refuse(why, ws, "%s has no heroic surges left for the %s", me,
+        return fa_refuse(why, ws, "%s has no heroic surges left for the %s", me,
                       b->items[k].name);
     return FRAY_OK;
 }
@@ -549,7 +533,7 @@ static fray_status draw(fa_run *r, const fa_command *cmd) {
 static fray_status consume(fa_run *r, const fa_command *cmd) {
     int who = cmd->actor;
     fa_cstate *c = &r->st->c[who];
-    const fa_statblock *b = sb_of(r->s, who);
+    const fa_statblock *b = fa_sb_of(r->s, who);
     int k = cmd->option - FA_OBJ_CONSUME;
     const fa_item *it = &b->items[k];
     c->item_hand1 = 0;

@@ -4,22 +4,34 @@
  */
 #include "alloy_int.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
-static void fail(fa_run *r, fray_status st) {
+void fa_fail(fa_run *r, fray_status st) {
     if (r->failed == FRAY_OK)
         r->failed = st;
+}
+
+fray_status fa_refuse(char *why, size_t size, const char *fmt, ...) {
+    if (why && size > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, size, fmt, ap);
+        va_end(ap);
+    }
+    return FRAY_ERR_INVALID;
 }
 
 int fa_roll(fa_run *r, int sides, fa_die_purpose purpose, int who) {
     if (r->failed != FRAY_OK)
         return 0;
     if (sides < 2 || sides > 100) {
-        fail(r, FRAY_ERR_INVALID);
+        fa_fail(r, FRAY_ERR_INVALID);
         return 0;
     }
     if (r->ev->n_dice >= FA_EVENT_DICE) {
-        fail(r, FRAY_ERR_RANGE);
+        fa_fail(r, FRAY_ERR_RANGE);
         return 0;
     }
     int value;
@@ -27,12 +39,12 @@ int fa_roll(fa_run *r, int sides, fa_die_purpose purpose, int who) {
         /* The recorded die: given ones are taken as they were; drawn ones
          * are drawn again and must match (the same stream). */
         if (r->replay_die >= r->replay->n_dice) {
-            fail(r, FRAY_ERR_INVALID);
+            fa_fail(r, FRAY_ERR_INVALID);
             return 0;
         }
         const fa_die *d = &r->replay->dice[r->replay_die++];
         if (d->sides != sides || d->value < 1 || d->value > sides) {
-            fail(r, FRAY_ERR_INVALID);
+            fa_fail(r, FRAY_ERR_INVALID);
             return 0;
         }
         if (r->replay->dice_given) {
@@ -40,7 +52,7 @@ int fa_roll(fa_run *r, int sides, fa_die_purpose purpose, int who) {
         } else {
             value = (int)fray_rng_below(&r->st->rng, (uint32_t)sides) + 1;
             if (value != d->value) {
-                fail(r, FRAY_ERR_INVALID);
+                fa_fail(r, FRAY_ERR_INVALID);
                 return 0;
             }
         }
@@ -48,7 +60,7 @@ int fa_roll(fa_run *r, int sides, fa_die_purpose purpose, int who) {
         value = r->given[r->used_given];
         if (value < 1 || value > sides) {
             r->bad_sides = sides;
-            fail(r, FRAY_ERR_INVALID);
+            fa_fail(r, FRAY_ERR_INVALID);
             return 0;
         }
         r->used_given++;
@@ -56,7 +68,7 @@ int fa_roll(fa_run *r, int sides, fa_die_purpose purpose, int who) {
     } else if (r->given) {
         /* Dice were given by hand but too few: the table asked for every
          * die (a command either rolls all its dice by hand or none). */
-        fail(r, FRAY_ERR_INVALID);
+        fa_fail(r, FRAY_ERR_INVALID);
         return 0;
     } else {
         value = (int)fray_rng_below(&r->st->rng, (uint32_t)sides) + 1;
@@ -82,18 +94,18 @@ int fa_choose(fa_run *r, fa_choice_kind kind, int who, int other, int made) {
     int value = made;
     if (r->replay) {
         if (r->replay_choice >= r->replay->n_choices) {
-            fail(r, FRAY_ERR_INVALID);
+            fa_fail(r, FRAY_ERR_INVALID);
             return made;
         }
         const fa_choice *c = &r->replay->choices[r->replay_choice++];
         if (c->kind != kind || c->who != who || c->other != other) {
-            fail(r, FRAY_ERR_INVALID);
+            fa_fail(r, FRAY_ERR_INVALID);
             return made;
         }
         value = c->value;
     }
     if (r->ev->n_choices >= FA_EVENT_CHOICES) {
-        fail(r, FRAY_ERR_RANGE);
+        fa_fail(r, FRAY_ERR_RANGE);
         return value;
     }
     fa_choice *c = &r->ev->choices[r->ev->n_choices++];
@@ -161,7 +173,7 @@ fray_status fa_cond_add(fa_run *r, int who, fa_cond cond) {
         }
     fray_status rc = fray__cond_append(c->cond, &c->n_cond, FA_MAX_CONDS, cond);
     if (rc != FRAY_OK) {
-        fail(r, rc);
+        fa_fail(r, rc);
         return rc;
     }
     recompute(c);

@@ -52,27 +52,6 @@
 #include <stdarg.h>
 #include <string.h>
 
-static void fail(fa_run *r, fray_status status) {
-    if (r->failed == FRAY_OK)
-        r->failed = status;
-}
-
-static fray_status refuse(char *why, size_t size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static fray_status refuse(char *why, size_t size, const char *fmt, ...) {
-    if (why && size > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, size, fmt, ap);
-        va_end(ap);
-    }
-    return FRAY_ERR_INVALID;
-}
-
-static const fa_statblock *sb_of(const fa_setup *s, int i) {
-    return &s->sb[s->c[i].sb];
-}
-
 static int skill_of(const fa_command *cmd) {
     return cmd->kind == FA_CMD_AID ? cmd->option - FA_AID_CHECK
                                    : cmd->option & ~FA_SKILL_AS_MOVE;
@@ -95,7 +74,7 @@ bool fa_skill_provokes(const fa_setup *s, const fa_command *cmd) {
 
 /* The melee reach of who (the block's, 1 at least). */
 static int reach_of(const fa_setup *s, int who) {
-    int reach = sb_of(s, who)->reach;
+    int reach = fa_sb_of(s, who)->reach;
     return reach < 1 ? 1 : reach;
 }
 
@@ -106,39 +85,39 @@ fray_status fa_skill_check_cmd(const fa_setup *s, const fa_state *st,
     if (cmd->kind == FA_CMD_SKILL) {
         if (cmd->option < 0 || (cmd->option & ~(FA_SKILL_AS_MOVE | 15)) != 0 ||
             skill_of(cmd) >= FA_SKILLS)
-            return refuse(why, ws, "%s has no such skill", me);
+            return fa_refuse(why, ws, "%s has no such skill", me);
         if (cmd->n_targets != 0)
-            return refuse(why, ws, "a skill is used without a target");
+            return fa_refuse(why, ws, "a skill is used without a target");
         return FRAY_OK;
     }
     if (cmd->n_targets != 1)
-        return refuse(why, ws, cmd->kind == FA_CMD_FEINT
+        return fa_refuse(why, ws, cmd->kind == FA_CMD_FEINT
                                    ? "%s feints at one enemy" : "%s aids one ally", me);
     int t = cmd->targets[0];
     if (t < 0 || t >= st->n || st->c[t].absent)
-        return refuse(why, ws, "%s has no such target", me);
+        return fa_refuse(why, ws, "%s has no such target", me);
     if (t == who)
-        return refuse(why, ws, "%s cannot target itself", me);
+        return fa_refuse(why, ws, "%s cannot target itself", me);
     const fa_cstate *tc = &st->c[t];
     if (fa_has(tc, FA_C_DEAD))
-        return refuse(why, ws, "%s is dead", s->c[t].name);
+        return fa_refuse(why, ws, "%s is dead", s->c[t].name);
     bool allies = s->c[t].side == s->c[who].side;
     if (cmd->kind == FA_CMD_FEINT) {
         if (allies)
-            return refuse(why, ws, "%s is an ally: a feint is against an enemy", s->c[t].name);
+            return fa_refuse(why, ws, "%s is an ally: a feint is against an enemy", s->c[t].name);
         if (!fray_grid_within(st->c[who].fp, tc->fp, reach_of(s, who)))
-            return refuse(why, ws, "%s is not within %s's reach (a feint is a melee trick)",
+            return fa_refuse(why, ws, "%s is not within %s's reach (a feint is a melee trick)",
                           s->c[t].name, me);
         return FRAY_OK;
     }
     /* Aid Another on a check (004:429): an adjacent ally. */
     if (skill_of(cmd) < 0 || skill_of(cmd) >= FA_SKILLS)
-        return refuse(why, ws, "%s can aid no such check", me);
+        return fa_refuse(why, ws, "%s can aid no such check", me);
     if (!allies)
-        return refuse(why, ws, "%s is not an ally: Aid Another on a check helps an ally",
+        return fa_refuse(why, ws, "%s is not an ally: Aid Another on a check helps an ally",
                       s->c[t].name);
     if (!fray_grid_adjacent(st->c[who].fp, tc->fp))
-        return refuse(why, ws, "%s is not adjacent to %s", s->c[t].name, me);
+        return fa_refuse(why, ws, "%s is not adjacent to %s", s->c[t].name, me);
     return FRAY_OK;
 }
 
@@ -160,7 +139,7 @@ int fa_skill_aid_take(fa_run *r, int who, int skill) {
 }
 
 bool fa_skill_roll(fa_run *r, int who, int skill, int target, int dc) {
-    int bonus = sb_of(r->s, who)->skill[skill] + fa_skill_aid_take(r, who, skill);
+    int bonus = fa_sb_of(r->s, who)->skill[skill] + fa_skill_aid_take(r, who, skill);
     int d20 = fa_roll(r, 20, FA_DIE_CHECK, who);
     if (r->failed != FRAY_OK)
         return false;
@@ -173,7 +152,7 @@ bool fa_skill_roll(fa_run *r, int who, int skill, int target, int dc) {
 /* The feint's number to beat: Will (with its modifiers) or 10 + Notice. */
 static int feint_dc(const fa_run *r, int who, int t) {
     if (r->s->opt.feint_against == FA_FEINT_NOTICE)
-        return 10 + sb_of(r->s, t)->skill[FA_SKILL_NOTICE];
+        return 10 + fa_sb_of(r->s, t)->skill[FA_SKILL_NOTICE];
     return fa_defense_value(r->s, r->st, t, FA_DEF_WILL, who, false);
 }
 
@@ -247,7 +226,7 @@ fray_status fa_skill_apply(fa_run *r, const fa_command *cmd) {
     case FA_CMD_AID:
         return aid_check(r, cmd);
     default:
-        fail(r, FRAY_ERR_INVALID);
+        fa_fail(r, FRAY_ERR_INVALID);
         return FRAY_ERR_INVALID;
     }
 }
@@ -264,7 +243,7 @@ fray_status fa_death_save(fa_run *r, int who) {
     int d = fa_roll(r, 20, FA_DIE_SAVE, who);
     if (r->failed != FRAY_OK)
         return r->failed;
-    const fa_statblock *b = sb_of(r->s, who);
+    const fa_statblock *b = fa_sb_of(r->s, who);
     if (d == 20 && c->surges > 0) {
         c->death_fails = 0;
         fa_fact_add(r, FA_FACT_DEATH_SAVE, who, -1, d, need, 2, 0);
@@ -349,12 +328,12 @@ fray_status fa_join_round(fa_run *r) {
            s->c[st->n].joins > 0 && s->c[st->n].joins <= st->round) {
         int who = st->n;
         fa_cstate *c = &st->c[who];
-        int mod = sb_of(s, who)->init_mod;
+        int mod = fa_sb_of(s, who)->init_mod;
         int d = fa_roll(r, 20, FA_DIE_INITIATIVE, who);   /* 004:235, 241 */
         if (r->failed != FRAY_OK)
             return r->failed;
         if (!arrival_space(s, st, &c->fp)) {
-            fail(r, FRAY_ERR_INVALID);   /* no room anywhere near: refused, not guessed */
+            fa_fail(r, FRAY_ERR_INVALID);   /* no room anywhere near: refused, not guessed */
             return r->failed;
         }
         for (int k = 0; k < FA_MAX_SIDES; k++)
@@ -363,7 +342,7 @@ fray_status fa_join_round(fa_run *r) {
         int place = -1;
         fray_status ok = fray__track_insert(&st->track, who, d + mod, 0, &place);
         if (ok != FRAY_OK) {
-            fail(r, ok);
+            fa_fail(r, ok);
             return ok;
         }
         /* The turn under way (or the last one ended) keeps its place. */

@@ -12,23 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static fray_status refuse(char *why, size_t size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static fray_status refuse(char *why, size_t size, const char *fmt, ...) {
-    if (why && size > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, size, fmt, ap);
-        va_end(ap);
-    }
-    return FRAY_ERR_INVALID;
-}
-
-static const char *nm(const fa_setup *s, int i) { return s->c[i].name; }
-static const fa_statblock *sb_of(const fa_setup *s, int i) {
-    return &s->sb[s->c[i].sb];
-}
-
 /* ---- Distances ------------------------------------------------------------------ */
 
 int fa_range(const fa_setup *s, fray_footprint a, fray_footprint b) {
@@ -150,15 +133,15 @@ fray_status fa_forced_check(const fa_setup *s, const fa_state *st,
     int who = cmd->actor;
     if (cmd->kind != FA_CMD_ATTACK || cmd->power < 0 || cmd->n_path == 0)
         return FRAY_OK;
-    const fa_power *p = &sb_of(s, who)->powers[cmd->power];
+    const fa_power *p = &fa_sb_of(s, who)->powers[cmd->power];
     if (p->area != FA_AREA_NONE)
         return FRAY_OK; /* a wall's squares */
     if (p->forced_n <= 0)
-        return refuse(why, ws, "%s moves nobody: it takes no squares", p->name);
+        return fa_refuse(why, ws, "%s moves nobody: it takes no squares", p->name);
     if (cmd->n_targets != 1)
-        return refuse(why, ws, "the squares of a forced move go with one target");
+        return fa_refuse(why, ws, "the squares of a forced move go with one target");
     if (cmd->n_path > p->forced_n)
-        return refuse(why, ws, "%s moves its target at most %d square%s, not %d", p->name,
+        return fa_refuse(why, ws, "%s moves its target at most %d square%s, not %d", p->name,
                       p->forced_n, p->forced_n == 1 ? "" : "s", cmd->n_path);
     static const char *const verb[] = {"pushed", "pulled", "slid"};
     static const char *const rule[] = {"farther from", "nearer to", ""};
@@ -168,16 +151,16 @@ fray_status fa_forced_check(const fa_setup *s, const fa_state *st,
     for (int i = 0; i < cmd->n_path; i++) {
         fray_pos to = cmd->path[i];
         if (!forced_rule(s, me, fp, to, p->forced) && p->forced == FA_FORCED_SLIDE)
-            return refuse(why, ws, "%s cannot be slid into square (%d, %d): each square is "
-                          "next to the last, outside %s's space", nm(s, t), to.x, to.y,
-                          nm(s, who));
+            return fa_refuse(why, ws, "%s cannot be slid into square (%d, %d): each square is "
+                          "next to the last, outside %s's space", fa_nm(s, t), to.x, to.y,
+                          fa_nm(s, who));
         if (!forced_rule(s, me, fp, to, p->forced))
-            return refuse(why, ws, "%s cannot be %s into square (%d, %d): each square is "
-                          "next to the last and %s %s", nm(s, t), verb[p->forced], to.x,
-                          to.y, rule[p->forced], nm(s, who));
+            return fa_refuse(why, ws, "%s cannot be %s into square (%d, %d): each square is "
+                          "next to the last and %s %s", fa_nm(s, t), verb[p->forced], to.x,
+                          to.y, rule[p->forced], fa_nm(s, who));
         if (!forced_step_ok(s, st, t, fp, to, &m))
-            return refuse(why, ws, "%s cannot be %s into square (%d, %d): it is not free",
-                          nm(s, t), verb[p->forced], to.x, to.y);
+            return fa_refuse(why, ws, "%s cannot be %s into square (%d, %d): it is not free",
+                          fa_nm(s, t), verb[p->forced], to.x, to.y);
         fp.at = to;
     }
     return FRAY_OK;
@@ -275,7 +258,7 @@ fray_status fa_forced_move(fa_run *r, int who, int target, int how, int n) {
 /* ---- Teleporting ----------------------------------------------------------------------- */
 
 bool fa_is_teleport(const fa_setup *s, int who, int power) {
-    const fa_statblock *sb = sb_of(s, who);
+    const fa_statblock *sb = fa_sb_of(s, who);
     return power >= 0 && power < sb->n_powers && sb->powers[power].teleport > 0;
 }
 
@@ -283,32 +266,32 @@ fray_status fa_teleport_check(const fa_setup *s, const fa_state *st,
                               const fa_command *cmd, char *why, size_t ws) {
     int who = cmd->actor;
     const fa_cstate *c = &st->c[who];
-    const fa_power *p = &sb_of(s, who)->powers[cmd->power];
+    const fa_power *p = &fa_sb_of(s, who)->powers[cmd->power];
     fray_footprint to = {cmd->origin, c->fp.side};
     if (cmd->n_targets > 0)
-        return refuse(why, ws, "%s targets nobody: it moves %s", p->name, nm(s, who));
+        return fa_refuse(why, ws, "%s targets nobody: it moves %s", p->name, fa_nm(s, who));
     if (!fray_grid_in(&s->map, cmd->origin))
-        return refuse(why, ws, "%s must name the square it teleports to", nm(s, who));
+        return fa_refuse(why, ws, "%s must name the square it teleports to", fa_nm(s, who));
     if (cmd->origin.x == c->fp.at.x && cmd->origin.y == c->fp.at.y)
-        return refuse(why, ws, "%s is already in square (%d, %d)", nm(s, who),
+        return fa_refuse(why, ws, "%s is already in square (%d, %d)", fa_nm(s, who),
                       cmd->origin.x, cmd->origin.y);
     int d = fa_count(s, c->fp.at, cmd->origin);
     if (d > p->teleport)
-        return refuse(why, ws, "square (%d, %d) is %d feet away: %s teleports at most %d feet",
+        return fa_refuse(why, ws, "square (%d, %d) is %d feet away: %s teleports at most %d feet",
                       cmd->origin.x, cmd->origin.y, d * 5, p->name, p->teleport * 5);
     if (fa_has(c, FA_C_BLINDED) || !fray_grid_sight_fp(&s->map, c->fp, to))
-        return refuse(why, ws, "%s cannot see square (%d, %d) to teleport there",
-                      nm(s, who), cmd->origin.x, cmd->origin.y);
+        return fa_refuse(why, ws, "%s cannot see square (%d, %d) to teleport there",
+                      fa_nm(s, who), cmd->origin.x, cmd->origin.y);
     if (!free_for(s, st, who, to))
-        return refuse(why, ws, "%s cannot teleport into square (%d, %d): it is not free",
-                      nm(s, who), cmd->origin.x, cmd->origin.y);
+        return fa_refuse(why, ws, "%s cannot teleport into square (%d, %d): it is not free",
+                      fa_nm(s, who), cmd->origin.x, cmd->origin.y);
     return FRAY_OK;
 }
 
 fray_status fa_teleport(fa_run *r, const fa_command *cmd) {
     int who = cmd->actor;
     fa_state *st = r->st;
-    const fa_power *p = &sb_of(r->s, who)->powers[cmd->power];
+    const fa_power *p = &fa_sb_of(r->s, who)->powers[cmd->power];
     if (p->usage != FA_AT_WILL)
         st->c[who].powers_used |= (uint8_t)(1u << cmd->power);
     fray_pos from = st->c[who].fp.at;
@@ -341,7 +324,7 @@ bool fa_teleport_away(const fa_setup *s, const fa_state *st, int who, int power,
                       fray_pos *out) {
     if (!fa_is_teleport(s, who, power))
         return false;
-    int n = sb_of(s, who)->powers[power].teleport;
+    int n = fa_sb_of(s, who)->powers[power].teleport;
     fray_footprint me = st->c[who].fp;
     int best = nearest_enemy_range(s, st, who, me);
     bool found = false;
@@ -372,7 +355,7 @@ bool fa_teleport_away(const fa_setup *s, const fa_state *st, int who, int power,
 /* ---- Readied moves, charges and area attacks ----------------------------------------------- */
 
 static int melee_reach(const fa_setup *s, const fa_state *st, int who) {
-    const fa_statblock *sb = sb_of(s, who);
+    const fa_statblock *sb = fa_sb_of(s, who);
     int reach = sb->reach > 0 ? sb->reach : 1;
     int slot = st->c[who].wield;
     if (slot >= 0 && slot < sb->n_weapons) {
@@ -508,7 +491,7 @@ bool fa_ready_fill(const fa_setup *s, const fa_state *st, int q, int trigger,
     case FA_CMD_CHARGE:
         return fill_charge(s, st, q, t, cmd);
     case FA_CMD_ATTACK: {
-        const fa_statblock *sb = sb_of(s, q);
+        const fa_statblock *sb = fa_sb_of(s, q);
         if (rd->power >= 0 && rd->power < sb->n_powers) {
             const fa_power *p = &sb->powers[rd->power];
             if (p->area != FA_AREA_NONE)

@@ -13,11 +13,6 @@
 #include <stddef.h>
 #include <string.h>
 
-static void fail(fa_run *r, fray_status status) {
-    if (r->failed == FRAY_OK)
-        r->failed = status;
-}
-
 /* ---- The state at the start ------------------------------------------------ */
 
 void fa_state_init(const fa_setup *s, fa_state *st, uint64_t seed,
@@ -193,7 +188,7 @@ fray_status fa_begin(fa_run *r) {
         fray_status ok = fray__track_insert(&st->track, who, st->c[who].init,
                                             n - p, NULL);
         if (ok != FRAY_OK) {
-            fail(r, ok);
+            fa_fail(r, ok);
             return ok;
         }
     }
@@ -342,7 +337,7 @@ static void turn_end(fa_run *r, int who) {
                              (1u << FA_ACT_SWIFT))) == 0;
     fray_status ok = fa_suppress_turn_end(r, who, none || (c->acted & (1u << FA_ACT_STANDARD)));
     if (ok != FRAY_OK) {
-        fail(r, ok);
+        fa_fail(r, ok);
         return;
     }
     saves(r, who);
@@ -383,7 +378,7 @@ static void turn_start(fa_run *r, int who) {
         fa_fact_add(r, FA_FACT_ONGOING, who, -1, dmg[i], 0, 0, 0);
         fray_status ok = fa_damage(r, -1, who, dmg[i]);
         if (ok != FRAY_OK) {
-            fail(r, ok);
+            fa_fail(r, ok);
             return;
         }
     }
@@ -594,7 +589,7 @@ fray_status fa_order_move_before(fa_run *r, int who, int before,
     int place = -1;
     fray_status ok = fray__track_move_before(&st->track, who, before, &place);
     if (ok != FRAY_OK) {
-        fail(r, ok);
+        fa_fail(r, ok);
         return ok;
     }
     fa_order_sync(st);
@@ -721,7 +716,7 @@ fa_action_type fa_pay_from(fa_run *r, int who, fa_action_type type,
                            fa_action_type slot) {
     fa_state *st = r->st;
     if (!fa_can_pay(st, who, type, slot)) {
-        fail(r, FRAY_ERR_INVALID);
+        fa_fail(r, FRAY_ERR_INVALID);
         return FA_ACT_NONE;
     }
     fa_cstate *c = &st->c[who];
@@ -756,5 +751,5 @@ fa_action_type fa_pay_from(fa_run *r, int who, fa_action_type type,
 void fa_pay(fa_run *r, int who, fa_action_type type, fa_action_type slot) {
     fa_action_type paid = fa_pay_from(r, who, type, slot);
     if (paid == FA_ACT_NONE && type != FA_ACT_NONE)
-        fail(r, FRAY_ERR_INVALID); /* (fa_pay_from has set it already) */
+        fa_fail(r, FRAY_ERR_INVALID); /* (fa_pay_from has set it already) */
 }
