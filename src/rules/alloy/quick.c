@@ -254,8 +254,11 @@ fray_status fa_quick_begin(const fa_setup *s, const fa_quick *q, fa_state *st,
         memcpy(&st->c[i].flags, &q->fresh.c[i].flags,
                sizeof st->c[i] - offsetof(fa_cstate, flags));
     }
-    /* the track's entries are written below; what follows it as it was */
-    memcpy(&st->between, &q->fresh.between, sizeof *st - offsetof(fa_state, between));
+    /* the track's entries are written below; what follows it as it was,
+     * but for the floor's piles past n_floor (none at the start: never
+     * read) */
+    memcpy(&st->between, &q->fresh.between,
+           offsetof(fa_state, floor) - offsetof(fa_state, between));
     fray_rng_for_trial(&st->rng, seed, trial);
     /* 004:235: d20 + modifier each, in the encounter's order. */
     int i0 = d20(&st->rng) + q->init_mod[0];
