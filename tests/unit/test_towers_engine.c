@@ -891,6 +891,33 @@ Test(towers_engine, combat_move_ends_prone_for_free) {
     free(f);
 }
 
+/* Seed 000 "Shift Position": "If you combine Shift Position with another
+ * movement action, it counts as a single move for the purpose of diagonal
+ * movement costs". From (2,2), SPD spaces east and one south is SPD
+ * (the diagonal costs 1); after a diagonal Shift to (2,2) that diagonal is
+ * the move's second and costs 2: out of reach. */
+Test(towers_engine, shift_and_move_count_diagonals_as_one_move) {
+    fixture *f = two_apart();
+    int spd = ft_speed(&f->s, &f->st, 0);
+    cr_assert_lt(2 + spd, 12, "the fixture's map holds the move");
+    ft_command mv = tf_cmd(FT_ACT_MOVE, 0);
+    mv.dest.x = (int16_t)(2 + spd);
+    mv.dest.y = 3;
+    mv.shift_first = true;
+    mv.shift_to.x = 2;
+    mv.shift_to.y = 2;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(ft_check_command(&f->s, &f->st, &mv, &d), FRAY_ERR_INVALID,
+                 "the diagonal Shift makes the move's diagonal its second");
+    cr_assert(strstr(d.message, "cannot reach") != NULL, "%s", d.message);
+    /* The same move alone from (2,2) reaches. */
+    f->st.c[0].pos = (fray_pos){2, 2};
+    mv.shift_first = false;
+    cr_assert_eq(ft_check_command(&f->s, &f->st, &mv, NULL), FRAY_OK);
+    free(f);
+}
+
 /* fray's ruling (docs/rules/towers.md): a Stunned combatant's turn is a
  * Forced Delay. */
 Test(towers_engine, stunned_turn_is_a_forced_delay) {

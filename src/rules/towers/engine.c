@@ -819,10 +819,10 @@ static bool same_fp(fray_footprint a, fray_footprint b) {
 
 /* Is the search find_path would make the one kept in *k? */
 static bool path_cached(const ft_path_cache *k, const ft_setup *s,
-                        fray_footprint from, int max_cost, fray_pos dest,
-                        const occ_ctx *o) {
+                        fray_footprint from, int max_cost, int parity,
+                        fray_pos dest, const occ_ctx *o) {
     if (!k->valid || k->setup != s || !same_fp(k->from, from) ||
-        k->max_cost != max_cost || k->dest.x != dest.x ||
+        k->max_cost != max_cost || k->parity != parity || k->dest.x != dest.x ||
         k->dest.y != dest.y || k->n_occ != o->n)
         return false;
     for (int j = 0; j < o->n; j++)
@@ -835,21 +835,22 @@ static bool path_cached(const ft_path_cache *k, const ft_setup *s,
 /* A path for the mover to dest within max_cost; writes the path. With
  * `paths`, the same search as the last one is answered from it. */
 static int find_path(const ft_setup *s, const ft_state *st, int c,
-                     fray_pos dest, int max_cost, fray_pos *path, int max,
-                     bool *out_can_stop, ft_path_cache *paths) {
+                     fray_pos dest, int max_cost, int parity, fray_pos *path,
+                     int max, bool *out_can_stop, ft_path_cache *paths) {
     fray_reach_map m;
     occ_ctx o;
     occ_init(&o, s, st, c);
     fray_footprint from = ft_fp(s, st, c);
     if (paths && max <= FT_PATH_CACHE_MAX) {
-        if (!path_cached(paths, s, from, max_cost, dest, &o)) {
+        if (!path_cached(paths, s, from, max_cost, parity, dest, &o)) {
             /* The search, kept for FT_PATH_CACHE_MAX steps of path. */
             paths->valid = false;
-            paths->n = find_path(s, st, c, dest, max_cost, paths->path,
+            paths->n = find_path(s, st, c, dest, max_cost, parity, paths->path,
                                  FT_PATH_CACHE_MAX, &paths->can_stop, NULL);
             paths->setup = s;
             paths->from = from;
             paths->max_cost = max_cost;
+            paths->parity = parity;
             paths->dest = dest;
             paths->n_occ = o.n;
             for (int j = 0; j < o.n; j++) {
@@ -867,7 +868,7 @@ static int find_path(const ft_setup *s, const ft_state *st, int c,
         return n;
     }
     /* Only dest and its path are asked for: the search stops there. */
-    fray__grid_reach_steps(&s->map, ft_steps(s), from, 0, max_cost, o.fp,
+    fray__grid_reach_steps(&s->map, ft_steps(s), from, parity, max_cost, o.fp,
                            o.kind, o.n, dest, &m);
     *out_can_stop = false;
     if (!fray_grid_in(&s->map, dest) || m.cost[dest.y][dest.x] < 0)
@@ -1085,7 +1086,7 @@ static fray_status check(const ft_setup *s, ft_state *st,
             return bad(diag, "there is no map to move on%s%s", "", "");
         fray_pos path[4];
         bool stop;
-        int n = find_path(s, st, a, to, 1, path, 4, &stop, paths);
+        int n = find_path(s, st, a, to, 1, 0, path, 4, &stop, paths);
         if (n != 1 || !stop ||
             s->map.terrain[to.y][to.x] == FRAY_TERRAIN_DIFFICULT)
             return bad(diag, "%s cannot Shift Position there: one open space "
@@ -1171,6 +1172,10 @@ static fray_status check(const ft_setup *s, ft_state *st,
             spd *= 2;
         fray_pos path[2 * FRAY_GRID_MAX];
         bool stop;
+        /* A diagonal Shift first: one move with it for diagonals (seed
+         * "Shift Position"). */
+        int parity = cmd->shift_first && cmd->shift_to.x != st->c[a].pos.x &&
+                     cmd->shift_to.y != st->c[a].pos.y;
         if (cmd->shift_first)
             st->c[a].pos = cmd->shift_to; /* put back by ft_check_command */
         fray_pos start = st->c[a].pos;
@@ -1183,8 +1188,8 @@ static fray_status check(const ft_setup *s, ft_state *st,
                            "ground%s", name, "");
             break;
         }
-        n = find_path(s, st, a, cmd->dest, spd, path, 2 * FRAY_GRID_MAX, &stop,
-                      paths);
+        n = find_path(s, st, a, cmd->dest, spd, parity, path, 2 * FRAY_GRID_MAX,
+                      &stop, paths);
         if (n < 0)
             return bad(diag, "%s cannot reach that space with this move%s",
                        name, "");
@@ -1466,8 +1471,8 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         int n = leap && (c->flags & FT_F_LEAPING)
                     ? leap_path(s, st, a, cmd->dest, spd, path,
                                 2 * FRAY_GRID_MAX)
-                    : find_path(s, st, a, cmd->dest, spd, path,
-                                2 * FRAY_GRID_MAX, &stop, r->paths);
+                    : find_path(s, st, a, cmd->dest, spd, r->move_parity,
+                                path, 2 * FRAY_GRID_MAX, &stop, r->paths);
         if (n < 0)
             return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
                                   "that space cannot be reached");
@@ -1676,12 +1681,16 @@ static fray_status apply_action(ft_run *r) {
     /* Whether the actor can still act (it could a moment ago: only the
      * Shift's opportunity attacks can change that). */
     bool acts = true;
+    r->move_parity = 0;
     if (cmd->shift_first) {
         if (r->memo)
             r->memo->valid = false;
         /* Shift first, then the action: 2 + its cost; no longer free of
-         * opportunity attacks (seed "Shift Position"). */
+         * opportunity attacks (seed "Shift Position"); a diagonal Shift
+         * makes the move's first diagonal cost 2 (one move for
+         * diagonals). */
         fray_pos to = cmd->shift_to;
+        r->move_parity = to.x != st->c[a].pos.x && to.y != st->c[a].pos.y;
         rc = walk(r, a, &to, 1, true);
         if (rc != FRAY_OK)
             return rc;

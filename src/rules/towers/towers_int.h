@@ -858,6 +858,7 @@ typedef struct ft_path_cache {
     const ft_setup *setup;
     fray_footprint from;
     int max_cost;
+    int parity;              /* the search's start parity (a diagonal Shift first) */
     fray_pos dest;
     int n_occ;
     int8_t occ_who[FT_MAX_COMBATANTS];
@@ -989,6 +990,11 @@ typedef struct ft_run {
      * ended a turn with nothing recorded, engine.c turn_end_quiet), else
      * FT_NEXT_UNKNOWN. */
     int next_after;
+    /* Seed 000 "Shift Position": "If you combine Shift Position with
+     * another movement action, it counts as a single move for the purpose
+     * of diagonal movement costs": 1 when the action's Shift went
+     * diagonally (its move's first diagonal then costs 2). */
+    int move_parity;
 } ft_run;
 
 /* ---- Functions shared between the modules ------------------------------- */
