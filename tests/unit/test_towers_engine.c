@@ -918,6 +918,35 @@ Test(towers_engine, shift_and_move_count_diagonals_as_one_move) {
     free(f);
 }
 
+/* Seed 000 "Shift Position": "This square cannot be into difficult
+ * terrain unless the character has the Sure-Footed advantage"; the
+ * advantage is a capability, no flip modifier. */
+Test(towers_engine, sure_footed_shifts_into_difficult_terrain) {
+    fixture *f = two_apart();
+    f->s.map.terrain[1][2] = FRAY_TERRAIN_DIFFICULT;
+    ft_command sh = tf_cmd(FT_ACT_SHIFT, 0);
+    sh.dest.x = 2;
+    sh.dest.y = 1;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(ft_check_command(&f->s, &f->st, &sh, &d), FRAY_ERR_INVALID);
+    cr_assert(strstr(d.message, "difficult") != NULL, "%s", d.message);
+    ft_statblock *sb = &f->s.c[0].sb;
+    ft_advantage *adv = &sb->advantages[sb->n_advantages++];
+    memset(adv, 0, sizeof *adv);
+    snprintf(adv->name, sizeof adv->name, "Sure-Footed");
+    adv->rank = 1;
+    adv->applies = FT_APPLIES_NONE;
+    cr_assert_eq(ft_check_command(&f->s, &f->st, &sh, NULL), FRAY_OK);
+    int flip = 0, shift = 0;
+    ft_advantage_mods(sb, FT_APPLIES_ATTACK, &flip, &shift);
+    cr_assert_eq(flip, 0);
+    cr_assert_eq(shift, 0, "no flip modifier from a capability");
+    cr_assert(ft_is_sure_footed("sure footed"));
+    cr_assert(!ft_is_sure_footed("Sure-Foot"));
+    free(f);
+}
+
 /* fray's ruling (docs/rules/towers.md): a Stunned combatant's turn is a
  * Forced Delay. */
 Test(towers_engine, stunned_turn_is_a_forced_delay) {

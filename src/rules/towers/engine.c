@@ -6,6 +6,7 @@
 #include "towers_int.h"
 
 #include <assert.h>
+#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -877,6 +878,28 @@ static int find_path(const ft_setup *s, const ft_state *st, int c,
     return fray_grid_path(&m, dest, path, max);
 }
 
+bool ft_is_sure_footed(const char *name) {
+    static const char want[] = "surefooted";
+    size_t k = 0;
+    for (const char *p = name; *p; p++) {
+        if (*p == '-' || *p == ' ')
+            continue;
+        if (k >= sizeof want - 1 || tolower((unsigned char)*p) != want[k])
+            return false;
+        k++;
+    }
+    return k == sizeof want - 1;
+}
+
+/* The stat block has the Sure-Footed advantage. */
+static bool sure_footed(const ft_statblock *sb) {
+    for (int i = 0; i < sb->n_advantages; i++)
+        if (sb->advantages[i].rank > 0 &&
+            ft_is_sure_footed(sb->advantages[i].name))
+            return true;
+    return false;
+}
+
 static bool straight(fray_pos from, const fray_pos *path, int n) {
     int dx = 0, dy = 0;
     fray_pos prev = from;
@@ -1086,11 +1109,17 @@ static fray_status check(const ft_setup *s, ft_state *st,
             return bad(diag, "there is no map to move on%s%s", "", "");
         fray_pos path[4];
         bool stop;
-        int n = find_path(s, st, a, to, 1, 0, path, 4, &stop, paths);
-        if (n != 1 || !stop ||
-            s->map.terrain[to.y][to.x] == FRAY_TERRAIN_DIFFICULT)
+        /* Seed "Shift Position": "This square cannot be into difficult
+         * terrain unless the character has the Sure-Footed advantage" (the
+         * step into it then costs its 2). */
+        bool difficult = fray_grid_in(&s->map, to) &&
+                         s->map.terrain[to.y][to.x] == FRAY_TERRAIN_DIFFICULT;
+        bool sure = difficult && sure_footed(&s->c[a].sb);
+        int n = find_path(s, st, a, to, sure ? 2 : 1, 0, path, 4, &stop, paths);
+        if (n != 1 || !stop || (difficult && !sure))
             return bad(diag, "%s cannot Shift Position there: one open space "
-                       "next to it, not difficult terrain%s", name, "");
+                       "next to it, not difficult terrain (unless "
+                       "Sure-Footed)%s", name, "");
     }
     const ft_weapon *w = weapon_of(s, st, a, cmd->weapon, cmd->off_hand);
     switch ((ft_action)cmd->action) {

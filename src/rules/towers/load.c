@@ -955,7 +955,10 @@ static fray_status ld_advantage(ld *L, const yn *n, bool dis, ft_advantage *a) {
         return st;
     if (dis)
         a->rank = -a->rank;
-    a->applies = FT_APPLIES_ALL;
+    /* Sure-Footed is a capability (seed 000 "Shift Position"), no flip
+     * modifier, unless the file says what it applies to. */
+    a->applies = !dis && ft_is_sure_footed(a->name) ? FT_APPLIES_NONE
+                                                    : FT_APPLIES_ALL;
     if ((v = get(n, "applies"))) {
         int ap = 0;
         if ((st = ld_choice(L, v, "applies", applies_names, FT_APPLIES_COUNT,

@@ -359,7 +359,8 @@ typedef struct ft_armor {
     X(PHYSICAL_DEFENSE, "physical-defense")                                    \
     X(INTANGIBLE_DEFENSE, "intangible-defense")                                \
     X(DAMAGE, "damage")                                                        \
-    X(SKILL, "skill")
+    X(SKILL, "skill")                                                          \
+    X(NONE, "none") /* no flip: a capability (Sure-Footed) */
 typedef enum ft_applies {
 #define FT__E(id, name) FT_APPLIES_##id,
     FT_APPLIES_LIST(FT__E)
@@ -1111,6 +1112,9 @@ void ft_clock_place(ft_state *st, int c);
 /* Builds the clock track again from every combatant's phase, slot and
  * flags (the begin event; states put together by hand). */
 void ft_clock_sync(ft_state *st);
+/* The advantage's name is Sure-Footed (case, '-' and ' ' aside): seed 000
+ * "Shift Position" lets it Shift into difficult terrain. */
+bool ft_is_sure_footed(const char *name);
 /* Resets st from the setup (no allocation, no parsing): decks shuffled with
  * rng seeded from `seed`. Then apply FT_CMD_BEGIN. */
 void ft_state_reset(const ft_setup *s, ft_state *st, uint64_t seed);
