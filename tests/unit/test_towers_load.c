@@ -1094,3 +1094,24 @@ Test(towers_load, issue_11_memory_bounded) {
     free(text);
     free(s);
 }
+
+/* Seed 000 "Shift Position": Sure-Footed is a capability (it lets a Shift
+ * enter difficult terrain), so by default it applies to no flip; a file
+ * that says `applies:` is followed. */
+Test(towers_load, sure_footed_applies_to_no_flip_by_default) {
+    ft_setup *s = load_ok("tests/data/towers/good_sure_footed.yaml");
+    const ft_statblock *sb = &s->c[0].sb;
+    int found = 0;
+    for (int i = 0; i < sb->n_advantages; i++) {
+        if (strcmp(sb->advantages[i].name, "Sure-Footed") == 0) {
+            cr_expect_eq(sb->advantages[i].applies, FT_APPLIES_NONE);
+            found++;
+        }
+        if (strcmp(sb->advantages[i].name, "Sure Footed") == 0) {
+            cr_expect_eq(sb->advantages[i].applies, FT_APPLIES_DEFENSE);
+            found++;
+        }
+    }
+    cr_expect_eq(found, 2);
+    free(s);
+}
