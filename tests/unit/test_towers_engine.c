@@ -546,7 +546,8 @@ Test(towers_engine, zero_phase_mana) {
     free(f);
 }
 
-/* Seed 000 "Running Leap": a straight run of up to SPD (5 phases), then at
+/* Seed 000 "Running Leap": a straight run of exactly SPD ("a distance
+ * equal to his Speed"; 5 phases), then at
  * the next activation a leap of up to SPD in a straight line over
  * unoccupied spaces (5 phases), landing on solid ground; a pit can be
  * leapt over but not landed in, and nothing else may come between. */
@@ -562,8 +563,16 @@ Test(towers_engine, running_leap_over_a_pit) {
     begin(f);
     next_phase(f);
     ft_command run = tf_cmd(FT_ACT_RUNNING_LEAP, 0);
-    run.dest.x = 5;
+    cr_assert_eq(ft_speed(&f->s, &f->st, 0), 5);
+    run.dest.x = 4;
     run.dest.y = 1;
+    fray_diag short_run;
+    memset(&short_run, 0, sizeof short_run);
+    cr_assert_eq(ft_check_command(&f->s, &f->st, &run, &short_run),
+                 FRAY_ERR_INVALID, "a run of 4 is short of SPD 5");
+    cr_assert(strstr(short_run.message, "exactly") != NULL, "%s",
+              short_run.message);
+    run.dest.x = 5;
     cr_assert_eq(apply(f, run, NULL), FRAY_OK);
     cr_assert_eq(f->st.c[0].phase, 10, "the run takes 5 phases");
     cr_assert(f->st.c[0].flags & FT_F_LEAPING);

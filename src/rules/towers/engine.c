@@ -1254,6 +1254,15 @@ static fray_status check(const ft_setup *s, ft_state *st,
         if (cmd->action == FT_ACT_RUNNING_LEAP && !straight(start, path, n))
             return bad(diag, "a Running Leap goes in a straight line%s%s", "",
                        "");
+        /* Seed "Running Leap": "the player must move in a straight line a
+         * distance equal to his Speed <SPD>" (the run; the leap is "up
+         * to"). */
+        if (cmd->action == FT_ACT_RUNNING_LEAP &&
+            fray_grid_count(start, cmd->dest) != spd)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                  "the run of a Running Leap is a straight "
+                                  "line of exactly %s's Speed (%d spaces)",
+                                  name, spd);
         break;
     }
     case FT_ACT_STAND:
