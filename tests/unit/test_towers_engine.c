@@ -332,6 +332,50 @@ Test(towers_engine, zero_cost_goes_to_the_bottom) {
     free(f);
 }
 
+/* Seed 001 (skills) and seed 000 "Combat Modifiers": a skill check flips
+ * its rank, (flip+1) for a specialization that applies and its advantage
+ * (applies: skill) counted, and "you do get to use specialization bonuses
+ * and also add in the matching Aspect score": the total is told with its
+ * Aspect. */
+Test(towers_engine, use_a_skill_counts_specialization_advantage_and_aspect) {
+    fixture *f = two_apart();
+    ft_statblock *sb = &f->s.c[0].sb;
+    sb->n_skills = 1;
+    ft_skill *sk = &sb->skills[0];
+    snprintf(sk->name, FT_NAME, "Firearms");
+    sk->aspect = FT_ASPECT_SP;
+    sk->rank = 1;
+    snprintf(sk->specs[0], FT_NAME, "Rifles");
+    sk->n_specs = 1;
+    sb->aspects[FT_ASPECT_SP] = 3;
+    ft_advantage *adv = &sb->advantages[sb->n_advantages++];
+    memset(adv, 0, sizeof *adv);
+    snprintf(adv->name, sizeof adv->name, "Marksman");
+    adv->rank = 2; /* (flip+1) */
+    adv->applies = FT_APPLIES_SKILL;
+    snprintf(adv->skill, sizeof adv->skill, "firearms");
+    tf_stack(f, 0, "2C 9D 4S");
+    ft_command c = tf_cmd(FT_ACT_USE_SKILL, 0);
+    c.skill = 0;
+    c.cost = 3;
+    c.dtn = 12;
+    c.skill_spec = 2;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(ft_check_command(&f->s, &f->st, &c, &d), FRAY_ERR_INVALID);
+    cr_assert(strstr(d.message, "specialization") != NULL, "%s", d.message);
+    c.skill_spec = 1;
+    cr_assert_eq(apply(f, c, NULL), FRAY_OK);
+    cr_assert_eq(f->ev.n_cards, 3, "rank 1 + specialization + advantage");
+    bool told = false;
+    for (int i = 0; i < f->ev.n_facts; i++)
+        if (f->ev.facts[i].kind == FT_FACT_NOTE &&
+            strcmp(f->ev.facts[i].text, "= 12 (SP 3), succeeds") == 0)
+            told = true;
+    cr_assert(told, "9 kept + SP 3 = 12 against 12");
+    free(f);
+}
+
 /* ---- Hold ------------------------------------------------------------------------ */
 
 /* Seed 000 "Hold": never in the phase it was declared; entering a later

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 const ft_action_info ft_actions[FT_ACTION_COUNT] = {
 #define FT__E(id, name, text, cost, flags) {name, text, cost, flags},
@@ -54,12 +55,6 @@ void ft_emit(ft_run *r, ft_fact_kind kind, int who, int target, int v0,
         f->v[2] = v2;
         f->v[3] = v3;
     }
-}
-
-static void emit_note(ft_run *r, int who, const char *text) {
-    ft_fact *f = ft_emit_fact(r, FT_FACT_NOTE, who, -1);
-    if (f)
-        snprintf(f->text, sizeof f->text, "%s", text);
 }
 
 /* ft_emit for the fight loop's own facts: with facts off (simulation)
@@ -401,6 +396,20 @@ stop:;
 
 /* ---- Initiative (seed "Entering Combat and Initiative"; RULINGS 9) ------- */
 
+/* Standard ranks (rules-facts.md): 1 shift, 2 flip, 3 both; not
+ * cumulative, so only the best advantage and the worst disadvantage. */
+static void rank_mods(int best, int worst, int *flip, int *shift) {
+    int ranks[2] = {best, worst};
+    for (int k = 0; k < 2; k++) {
+        int rk = ranks[k] < 0 ? -ranks[k] : ranks[k];
+        int sign = ranks[k] < 0 ? -1 : 1;
+        if (rk == 1 || rk >= 3)
+            *shift += sign;
+        if (rk >= 2)
+            *flip += sign;
+    }
+}
+
 int ft_advantage_mods(const ft_statblock *sb, ft_applies what, int *flip,
                       int *shift) {
     int best = 0, worst = 0;
@@ -413,18 +422,26 @@ int ft_advantage_mods(const ft_statblock *sb, ft_applies what, int *flip,
         if (a->rank < worst)
             worst = a->rank;
     }
-    /* Standard ranks (rules-facts.md): 1 shift, 2 flip, 3 both; not
-     * cumulative, so the best advantage and the worst disadvantage. */
-    int ranks[2] = {best, worst};
-    for (int k = 0; k < 2; k++) {
-        int rk = ranks[k] < 0 ? -ranks[k] : ranks[k];
-        int sign = ranks[k] < 0 ? -1 : 1;
-        if (rk == 1 || rk >= 3)
-            *shift += sign;
-        if (rk >= 2)
-            *flip += sign;
-    }
+    rank_mods(best, worst, flip, shift);
     return best - worst;
+}
+
+/* ft_advantage_mods for a check of skill `skill`: those that apply to
+ * all flips and those that name that skill (`applies: skill`). */
+static void skill_advantage_mods(const ft_statblock *sb, const char *skill,
+                                 int *flip, int *shift) {
+    int best = 0, worst = 0;
+    for (int i = 0; i < sb->n_advantages; i++) {
+        const ft_advantage *a = &sb->advantages[i];
+        if (a->applies != FT_APPLIES_ALL &&
+            !(a->applies == FT_APPLIES_SKILL && strcasecmp(a->skill, skill) == 0))
+            continue;
+        if (a->rank > best)
+            best = a->rank;
+        if (a->rank < worst)
+            worst = a->rank;
+    }
+    rank_mods(best, worst, flip, shift);
 }
 
 /*
@@ -1351,6 +1368,9 @@ static fray_status check(const ft_setup *s, ft_state *st,
             return bad(diag, "Use a Skill needs its cost in phases%s%s", "", "");
         if (cmd->skill < 0 || cmd->skill >= s->c[a].sb.n_skills)
             return bad(diag, "%s has no such skill%s", name, "");
+        if (cmd->skill_spec > s->c[a].sb.skills[cmd->skill].n_specs)
+            return bad(diag, "%s has no such specialization of that skill%s",
+                       name, "");
         break;
     default:
         break;
@@ -1664,18 +1684,49 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
     }
     case FT_ACT_USE_SKILL: {
         *cost = cmd->cost;
-        const ft_skill *sk = &s->c[a].sb.skills[cmd->skill];
+        const ft_statblock *sb = &s->c[a].sb;
+        const ft_skill *sk = &sb->skills[cmd->skill];
         int flip = 0, shift = 0;
         ft_cond_mods(st, a, FT_FLIP_SKILL, false, &flip, &shift);
+        /* Seed 001: the skill's advantages count, and a specialization
+         * that applies gives (flip+1). */
+        skill_advantage_mods(sb, sk->name, &flip, &shift);
+        if (cmd->skill_spec > 0)
+            flip += 1;
         fray_flip f;
         int total_shift = shift;
         rc = ft_flip(r, a, sk->rank + flip, FT_FLIP_SKILL, shift,
                      cmd->dtn > 0 ? cmd->dtn : INT_MIN, &f, &total_shift);
         if (rc != FRAY_OK)
             return rc;
-        int total = f.kept_value + s->c[a].sb.aspects[sk->aspect] + total_shift;
-        if (cmd->dtn > 0)
-            emit_note(r, a, total >= cmd->dtn ? "succeeds" : "fails");
+        /* "you do get to use specialization bonuses and also add in the
+         * matching Aspect score" (seed 000 "Combat Modifiers"): the total
+         * told with its Aspect. */
+        int aspect = sb->aspects[sk->aspect];
+        int total = f.kept_value + aspect + total_shift;
+        if (r->facts) {
+            static const char *const codes[FT_ASPECT_COUNT] = {
+#define FT__E(id, code, nm) code,
+                FT_ASPECT_LIST(FT__E)
+#undef FT__E
+            };
+            int k = (int)sk->aspect;
+            /* (a fact's text holds 23 characters: "= 12 (SP 3), succeeds";
+             * the numbers are kept within what fits) */
+            char note[48];
+            int shown = total < -99 ? -99 : total > 999 ? 999 : total;
+            int asp = aspect < -9 ? -9 : aspect > 99 ? 99 : aspect;
+            int len = snprintf(note, sizeof note, "= %d (%s %d)%s", shown,
+                               k >= 0 && k < FT_ASPECT_COUNT ? codes[k] : "?",
+                               asp,
+                               cmd->dtn > 0 ? (total >= cmd->dtn ? ", succeeds"
+                                                                 : ", fails")
+                                            : "");
+            ft_fact *nf = ft_emit_fact(r, FT_FACT_NOTE, a, -1);
+            assert(len > 0 && (size_t)len < sizeof nf->text);
+            if (nf && len > 0 && (size_t)len < sizeof nf->text)
+                memcpy(nf->text, note, (size_t)len + 1);
+        }
         return FRAY_OK;
     }
     case FT_ACT_INTERACT:

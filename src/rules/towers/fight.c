@@ -1068,9 +1068,21 @@ static fray_status parse_command(const ft_setup *s, const char *text,
             for (int i = 0; i < sb->n_skills; i++)
                 if (same_word(sb->skills[i].name, lx.tok))
                     k = i;
-            if (k < 0)
-                return lex_error(&lx, diag, "expected one of the combatant's "
-                                 "skills");
+            /* After the skill, one of its specializations that applies
+             * ("tony use-skill firearms rifles": (flip+1), seed 001). */
+            int sp = -1;
+            if (k < 0 && cmd->skill >= 0 && cmd->skill < sb->n_skills)
+                for (int i = 0; i < sb->skills[cmd->skill].n_specs; i++)
+                    if (same_word(sb->skills[cmd->skill].specs[i], lx.tok))
+                        sp = i;
+            if (sp >= 0 && !cmd->skill_spec) {
+                cmd->skill_spec = (int8_t)(sp + 1);
+                continue;
+            }
+            if (k < 0 || cmd->skill >= 0)
+                return lex_error(&lx, diag, cmd->skill >= 0
+                                 ? "expected one of the skill's specializations"
+                                 : "expected one of the combatant's skills");
             cmd->skill = (int8_t)k;
         } else if (action == FT_ACT_SHAKE) {
             int k = -1;
@@ -1338,6 +1350,8 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
         {"off_weapon", -1, sb->n_weapons - 1, -1,
          "one of the actor's weapons drawn into the off hand (its index; "
          "-1 none)"},
+        {"specialization", -1, FT_MAX_SPECS - 1, -1,
+         "one of the skill's specializations (its index; -1 none)"},
     };
     long long got[sizeof ints / sizeof ints[0]];
     for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
@@ -1357,6 +1371,7 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
     cmd->element = (int8_t)got[8];
     cmd->dtn = (int16_t)got[9];
     cmd->draw_also = (int8_t)(got[10] + 1);
+    cmd->skill_spec = (int8_t)(got[11] + 1);
     path[1].key = "off_hand";
     if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
         return rc;

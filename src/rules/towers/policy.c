@@ -1277,7 +1277,8 @@ static bool same_command(const ft_command *a, const ft_command *b) {
            a->cost == b->cost && a->skill == b->skill && a->chip == b->chip &&
            a->heal_lethal == b->heal_lethal && a->condition == b->condition &&
            a->element == b->element && a->ally == b->ally && a->dtn == b->dtn &&
-           a->draw_also == b->draw_also && a->drop_prone == b->drop_prone;
+           a->draw_also == b->draw_also && a->drop_prone == b->drop_prone &&
+           a->skill_spec == b->skill_spec;
 }
 #endif
 

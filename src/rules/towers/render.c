@@ -888,6 +888,8 @@ static void js_command(txt *t, const ft_setup *s, const ft_command *c) {
         js_kint(t, "off_weapon", c->draw_also - 1);
     if (c->drop_prone)
         js_kbool(t, "drop_prone", true);
+    if (c->skill_spec > 0)
+        js_kint(t, "specialization", c->skill_spec - 1);
     if (c->chip >= 0)
         js_kint(t, "chip", c->chip);
     if (c->heal_lethal)

@@ -730,6 +730,8 @@ typedef struct ft_command {
                                 one) */
     bool drop_prone;         /* Combat Move: Drop Prone at its end, for free
                                 (seed 000 "Combat Move", "Drop Prone") */
+    int8_t skill_spec;       /* Use a Skill: 1 + the specialization that
+                                applies ((flip+1), seed 001); 0 none */
 } ft_command;
 
 /* Commands the engine makes itself (they are events too, so they replay). */
