@@ -26,7 +26,10 @@ static inline void fray__words_init(fray__words *w, const char *text) {
     w->col = 1;
 }
 
-/* The next word into w->tok; false (tok "") at the end of the text. */
+/* The next word into w->tok; false (tok "") at the end of the text. A
+ * word in double quotes may hold spaces ("Sir Aldric" attack "The Black
+ * Knight": names as the narration writes them); the quotes are not part
+ * of it, and one left open runs to the end of the text. */
 static inline bool fray__words_next(fray__words *w) {
     while (*w->p && isspace((unsigned char)*w->p))
         w->p++;
@@ -36,6 +39,18 @@ static inline bool fray__words_next(fray__words *w) {
         return false;
     }
     size_t n = 0;
+    if (*w->p == '"') {
+        w->p++;
+        while (*w->p && *w->p != '"') {
+            if (n + 1 < sizeof w->tok)
+                w->tok[n++] = *w->p;
+            w->p++;
+        }
+        if (*w->p == '"')
+            w->p++;
+        w->tok[n] = '\0';
+        return true;
+    }
     while (*w->p && !isspace((unsigned char)*w->p)) {
         if (n + 1 < sizeof w->tok)
             w->tok[n++] = *w->p;

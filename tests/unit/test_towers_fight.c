@@ -577,3 +577,18 @@ Test(towers_fight, issue11_journals_of_both_flip_offs_replay) {
     fray_towers_fight_free(b);
     fray_towers_setup_free(s);
 }
+
+/* Issue 13: at the table, names with spaces in quotes, as the narration
+ * writes them. */
+Test(towers_fight, names_with_spaces_in_quotes) {
+    fray_towers_setup *s = tf_load_example("duel.yaml");
+    fray_towers_fight *a = tf_fight(s, 3);
+    cr_assert_eq(fray_towers_fight_command(a, "next", NULL, 0, NULL), FRAY_OK);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fray_towers_fight_command(
+                     a, "\"Sir Aldric\" attack \"The Black Knight\"", NULL, 0, &d),
+                 FRAY_OK, "%s", d.message);
+    fray_towers_fight_free(a);
+    fray_towers_setup_free(s);
+}

@@ -25,3 +25,20 @@ Test(words, join_lists_and_cuts_to_fit) {
     fray__words_join(buf, sizeof buf, name_of, ids, 0);
     cr_assert_str_eq(buf, "");
 }
+
+/* Issue 13: names with spaces in quotes at the table. */
+Test(words, quoted_names_hold_spaces) {
+    fray__words w;
+    fray__words_init(&w, "\"Sir Aldric\" attack  \"The Black Knight\" \"open");
+    cr_assert(fray__words_next(&w));
+    cr_assert_str_eq(w.tok, "Sir Aldric");
+    cr_assert_eq(w.col, 1);
+    cr_assert(fray__words_next(&w));
+    cr_assert_str_eq(w.tok, "attack");
+    cr_assert(fray__words_next(&w));
+    cr_assert_str_eq(w.tok, "The Black Knight");
+    cr_assert_eq(w.col, 22);
+    cr_assert(fray__words_next(&w));
+    cr_assert_str_eq(w.tok, "open", "a quote left open runs to the end");
+    cr_assert_not(fray__words_next(&w));
+}
