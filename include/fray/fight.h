@@ -119,11 +119,15 @@ typedef struct fray_given {
     size_t n_cards;
     const int *dice;
     size_t n_dice;
+    fray_diag *diag;    /* may be NULL: why the cards or dice given to begin
+                           a fight do not fit (fray_fight_new), in rules words */
 } fray_given;
 
 /* A new fight of the setup (borrowed: it must outlive the fight), begun
  * with `seed`: initiative is drawn (or, with `given`, taken from the
- * players' cards or dice). Errors: FRAY_ERR_NOMEM, or the begin event's. */
+ * players' cards or dice: 99 Towers' initiative flips and the opening
+ * Hand of Fate deal, Alloy's initiative dice; given->diag says why they
+ * do not fit). Errors: FRAY_ERR_NOMEM, or the begin event's. */
 FRAY_API FRAY_MUST_CHECK fray_status fray_fight_new(const fray_setup *setup,
                                                     uint64_t seed,
                                                     const fray_fight_options *opts,

@@ -25,9 +25,11 @@ static const char HELP[] =
     "  --seed N         shuffle the decks or roll the dice with this seed\n"
     "                   (default: the file's seed, else 1); the same seed\n"
     "                   gives the same fight\n"
-    "  --initiative LIST  the initiative dice rolled by hand (Alloy: '13 8',\n"
-    "                   a d20 for each combatant in the file's order, then\n"
-    "                   any tie-breaking dice)\n"
+    "  --initiative LIST  initiative by hand: Alloy's dice ('13 8': a d20\n"
+    "                   for each combatant in the file's order, then any\n"
+    "                   tie-breaking dice); 99 Towers' cards ('KS 4D 7H ...':\n"
+    "                   each combatant's initiative flip in the file's order,\n"
+    "                   any flip-off, then the Hand of Fate dealt to each deck)\n"
     "  --trial I        fight I of `fray sim --seed N` (default 0: the fight\n"
     "                   of the seed itself)\n"
     "  --until-phase P  stop after phase P (Alloy: round P; default: the\n"
@@ -122,22 +124,35 @@ int cmd_fight(int argc, char **argv) {
     /* The initiative rolled by hand (dice: Alloy). */
     cli_opt *init = cli_get(&args, "initiative");
     int init_dice[256];
+    fray_card init_cards[256];
+    fray_diag init_diag;
+    memset(&init_diag, 0, sizeof init_diag);
     fray_given init_given;
     memset(&init_given, 0, sizeof init_given);
-    if (init->present) {
-        if (strcmp(fray_setup_rules(setup), "towers") == 0) {
-            cli_error(&args, "--initiative: 99 Towers flips initiative from "
-                      "the decks when the fight starts (cards by hand from "
-                      "the first command on); dice by hand are Alloy's");
+    init_given.diag = &init_diag;
+    bool towers = strcmp(fray_setup_rules(setup), "towers") == 0;
+    if (init->present && (resume->present || trial_opt->present)) {
+        cli_error(&args, "--initiative starts a fight of its own: not with "
+                  "--resume or --trial");
+        fray_setup_free(setup);
+        return EXIT_USAGE;
+    }
+    if (init->present && towers) {
+        /* 99 Towers: the cards flipped by hand for the initiative flips
+         * and the opening Hand of Fate deal (issue 13). */
+        size_t n = 0;
+        fray_diag cd;
+        memset(&cd, 0, sizeof cd);
+        if (fray_card_parse_list(init->value, init_cards,
+                                 sizeof init_cards / sizeof init_cards[0], &n,
+                                 &cd) != FRAY_OK) {
+            cli_error(&args, "--initiative: %s", cd.message);
             fray_setup_free(setup);
             return EXIT_USAGE;
         }
-        if (resume->present || trial_opt->present) {
-            cli_error(&args, "--initiative starts a fight of its own: not with "
-                      "--resume or --trial");
-            fray_setup_free(setup);
-            return EXIT_USAGE;
-        }
+        init_given.cards = init_cards;
+        init_given.n_cards = n;
+    } else if (init->present) {
         const char *p = init->value;
         size_t n = 0;
         while (*p == ' ' || *p == ',')
@@ -166,10 +181,15 @@ int cmd_fight(int argc, char **argv) {
                                     init->present ? &init_given : NULL, NULL,
                                     &fight);
     if (st != FRAY_OK) {
-        cli_error(&args, "the fight cannot start: %s%s", fray_strerror(st),
-                  init->present ? " (--initiative: a d20 from 1 to 20 for "
-                                  "each combatant, then the tie-breaking dice)"
-                                : "");
+        if (init->present && init_diag.message[0])
+            cli_error(&args, "the fight cannot start: --initiative: %s",
+                      init_diag.message);
+        else
+            cli_error(&args, "the fight cannot start: %s%s", fray_strerror(st),
+                      init->present && !towers
+                          ? " (--initiative: a d20 from 1 to 20 for each "
+                            "combatant, then the tie-breaking dice)"
+                          : "");
         fray_setup_free(setup);
         return EXIT_USAGE;
     }

@@ -382,7 +382,7 @@ static void do_command(table *t, char *line) {
     fray_diag diag;
     memset(&diag, 0, sizeof diag);
     fray_given hand = {n_cards ? cards : NULL, n_cards,
-                       n_dice ? dice : NULL, n_dice};
+                       n_dice ? dice : NULL, n_dice, NULL};
     fray_status st =
         fray_fight_command(t->fight, line, given ? &hand : NULL, &diag);
     if (st != FRAY_OK && refusal(st)) {

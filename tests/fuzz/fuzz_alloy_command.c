@@ -101,7 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         } else {
             int dice[MAX_DICE];
             size_t n_dice = 0;
-            fray_given given = {NULL, 0, dice, 0};
+            fray_given given = {NULL, 0, dice, 0, NULL};
             bool by_hand = split_dice(line, dice, &n_dice);
             given.n_dice = n_dice;
             fray_diag diag;

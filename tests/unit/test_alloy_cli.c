@@ -53,7 +53,7 @@ Test(alloy_cli, table_refusals_and_dice_by_hand) {
     cr_assert(strstr(diag.message, "not Lyra's turn"), "%s", diag.message);
     cr_assert_eq(fray_fight_events(f), events);
     int dice[] = {15, 4};
-    fray_given given = {NULL, 0, dice, 2};
+    fray_given given = {NULL, 0, dice, 2, NULL};
     cr_assert_eq(fray_fight_command(f, "vance attack lyra", &given, &diag),
                  FRAY_OK, "%s", diag.message);
     char buf[1024];

@@ -200,7 +200,7 @@ Test(layer_fight, given_dice_refused_by_towers) {
     cr_assert_eq(fray_fight_command(a, "next", NULL, NULL), FRAY_OK);
     cr_assert_eq(fray_fight_command(ref, "next", NULL, NULL), FRAY_OK);
     int dice[] = {14, 6};
-    fray_given g = {NULL, 0, dice, 2};
+    fray_given g = {NULL, 0, dice, 2, NULL};
     fray_diag d;
     memset(&d, 0, sizeof d);
     char when[32];

@@ -1127,7 +1127,8 @@ Test(towers_combat, table_cards_run_out) {
     bool hit;
     cr_expect_eq(ft_attack(&f->r, a, t, &o, &hit), FRAY_ERR_DECK_EMPTY);
     cr_expect_str_eq(f->diag.message,
-                     "this action needs more cards: 1 more for the defense flip");
+                     "this action needs more cards: 1 more for the defense flip, "
+                     "from t's deck");
     /* With the defense card given the attack goes through. */
     start(f);
     f->r.cards_given = true;

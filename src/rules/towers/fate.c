@@ -94,8 +94,9 @@ static fray_status get_cards(ft_run *r, int d, int n, fray_card *out,
         if (left < n)
             return fray__diag_set(r->diag, FRAY_ERR_DECK_EMPTY, 0,
                                   "this action needs more cards: %d more "
-                                  "for %s",
-                                  n - (left > 0 ? left : 0), what);
+                                  "for %s, from %s's deck",
+                                  n - (left > 0 ? left : 0), what,
+                                  r->setup->deck_names[d]);
         for (int i = 0; i < n; i++) {
             fray_card c = ev->cards[r->card_i];
             char name[16];

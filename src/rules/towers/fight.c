@@ -412,9 +412,10 @@ void ft_rf_free(void *rf) {
 fray_status ft_rf_begin(void *rf, uint64_t seed, uint64_t trial,
                         const fray_given *given) {
     fray_towers_fight *f = rf;
-    if (given && (given->n_cards || given->n_dice)) {
-        /* (The initiative flips are drawn; the table flips by hand from
-         * the first command on.) */
+    if (given && given->n_dice) {
+        if (given->diag)
+            fray__diag_set(given->diag, FRAY_ERR_INVALID, 0,
+                           "99 Towers flips cards: no dice");
         f->failed = FRAY_ERR_INVALID;
         return FRAY_ERR_INVALID;
     }
@@ -433,9 +434,20 @@ fray_status ft_rf_begin(void *rf, uint64_t seed, uint64_t trial,
      * then the fight cannot start, and says so (issue 11: it went on
      * without initiative). (Without journal or table, as a step
      * applies.) */
-    fray_status rc = !f->opt.journal && !f->table
-                         ? apply_quiet(f, &begin, false, FT_NEXT_UNKNOWN)
-                         : apply_one(f, &begin, NULL, 0, NULL);
+    fray_status rc;
+    if (given && given->n_cards) {
+        /* The initiative flips and the opening Hand of Fate deal flipped
+         * by hand (issue 13), in the order the engine asks for them. */
+        fray_diag d;
+        memset(&d, 0, sizeof d);
+        rc = apply_one(f, &begin, given->cards, given->n_cards, &d);
+        if (rc != FRAY_OK && given->diag)
+            *given->diag = d;
+    } else {
+        rc = !f->opt.journal && !f->table
+                 ? apply_quiet(f, &begin, false, FT_NEXT_UNKNOWN)
+                 : apply_one(f, &begin, NULL, 0, NULL);
+    }
     f->failed = rc;
     return rc;
 }
@@ -1137,7 +1149,7 @@ FRAY_API fray_status fray_towers_fight_command(fray_towers_fight *f,
                                                const fray_card *cards,
                                                size_t n_cards,
                                                fray_diag *diag) {
-    fray_given g = {cards, n_cards, NULL, 0};
+    fray_given g = {cards, n_cards, NULL, 0, NULL};
     fray_status rc = f->jf ? fray_fight_command(f->jf, command, &g, diag)
                            : ft_rf_command(f, command, &g, diag);
     sync(f);
