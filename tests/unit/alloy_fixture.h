@@ -305,6 +305,25 @@ static inline fray_status af_next_dice(fixture *f, const int *dice, int n) {
     return af_do_dice(f, &c, dice, n);
 }
 
+/* The fight begun with the combatants' listed order as the initiative
+ * order (a d20 of 20, 19, ... each), then the first turn started. */
+static inline void af_go(fixture *f) {
+    af_start(f);
+    int dice[FA_MAX_COMBATANTS];
+    for (int i = 0; i < f->s.n; i++)
+        dice[i] = 20 - i;
+    cr_assert_eq(af_begin(f, dice, f->s.n), FRAY_OK);
+    cr_assert_eq(af_next(f), FRAY_OK);
+}
+
+/* The turn under way ends (End Turn when someone acts) and the next starts. */
+static inline void af_end_turn(fixture *f) {
+    fa_command et = af_cmd(FA_CMD_END_TURN, f->st.cur);
+    if (fa_actor(&f->s, &f->st) >= 0)
+        cr_assert_eq(af_do(f, &et), FRAY_OK);
+    cr_assert_eq(af_next(f), FRAY_OK);
+}
+
 /* The first fact of kind (who -1: anyone) in the last event, NULL if none. */
 static inline const fa_fact *af_fact(const fixture *f, int kind, int who) {
     for (int i = 0; i < f->ev.n_facts; i++)

@@ -21,29 +21,13 @@ static fixture *pair(int *a, int *b, int ax, int ay, int bx, int by) {
     return f;
 }
 
-static void go(fixture *f) {
-    af_start(f);
-    int dice[FA_MAX_COMBATANTS];
-    for (int i = 0; i < f->s.n; i++)
-        dice[i] = 20 - i; /* listed order is initiative order */
-    cr_assert_eq(af_begin(f, dice, f->s.n), FRAY_OK);
-    cr_assert_eq(af_next(f), FRAY_OK);
-}
-
-static void end_turn(fixture *f) {
-    fa_command et = af_cmd(FA_CMD_END_TURN, f->st.cur);
-    if (fa_actor(&f->s, &f->st) >= 0)
-        cr_assert_eq(af_do(f, &et), FRAY_OK);
-    cr_assert_eq(af_next(f), FRAY_OK);
-}
-
 /* 004:666 "If your speed is normally 30 feet, you can move up to 40
  * feet"; -5 and battle superiority until the start of your next turn
  * (FA_C_RUNNING, 004:667-668). */
 Test(alloy_act, run_30_ft_moves_40_ft_004_666) {
     int a, b;
     fixture *f = pair(&a, &b, 1, 1, 10, 10);
-    go(f);
+    af_go(f);
     fa_command r = af_cmd(FA_CMD_RUN, a);
     af_line(f, &r, a, 9, 1, 0);
     cr_assert_eq(af_do(f, &r), FRAY_ERR_INVALID);
@@ -59,9 +43,9 @@ Test(alloy_act, run_30_ft_moves_40_ft_004_666) {
     cr_assert_not_null(run);
     cr_assert_eq(run->ends, FA_ENDS_START_OF_TURN);
     cr_assert_eq(run->whose, a);
-    end_turn(f);
+    af_end_turn(f);
     cr_assert(fa_has(&f->st.c[a], FA_C_RUNNING), "through the others' turns");
-    end_turn(f);
+    af_end_turn(f);
     cr_assert_eq(f->st.cur, a);
     cr_assert_not(fa_has(&f->st.c[a], FA_C_RUNNING), "until the start of its next turn");
     free(f);
@@ -71,7 +55,7 @@ Test(alloy_act, run_30_ft_moves_40_ft_004_666) {
 Test(alloy_act, walk_up_to_speed_004_779) {
     int a, b;
     fixture *f = pair(&a, &b, 1, 1, 10, 10);
-    go(f);
+    af_go(f);
     fa_command w = af_cmd(FA_CMD_WALK, a);
     af_line(f, &w, a, 7, 1, 0);
     cr_assert_eq(af_do(f, &w), FRAY_ERR_INVALID);
@@ -92,7 +76,7 @@ Test(alloy_act, walk_up_to_speed_004_779) {
 Test(alloy_act, slowed_10_ft_004_993_997) {
     int a, b;
     fixture *f = pair(&a, &b, 1, 1, 10, 10);
-    go(f);
+    af_go(f);
     af_cond(f, a, FA_C_SLOWED, FA_ENDS_SAVE, b, 0);
     fa_command r = af_cmd(FA_CMD_RUN, a);
     af_line(f, &r, a, 3, 1, 0);
@@ -113,7 +97,7 @@ Test(alloy_act, diagonals_counted_or_one_option) {
     int a, b;
     fixture *f = pair(&a, &b, 1, 1, 10, 10);
     f->s.sb[f->s.c[a].sb].speed = 3;
-    go(f);
+    af_go(f);
     fa_command w = af_cmd(FA_CMD_WALK, a);
     af_line(f, &w, a, 3, 1, 1);
     cr_assert_eq(af_do(f, &w), FRAY_ERR_INVALID);
@@ -130,7 +114,7 @@ Test(alloy_act, difficult_terrain_004_417) {
     fixture *f = pair(&a, &b, 1, 1, 10, 10);
     f->s.sb[f->s.c[a].sb].speed = 3;
     f->s.map.terrain[1][2] = FRAY_TERRAIN_DIFFICULT;
-    go(f);
+    af_go(f);
     fa_command s = af_cmd(FA_CMD_SHIFT, a);
     af_path(&s, 1, 2, 1);
     cr_assert_eq(af_do(f, &s), FRAY_ERR_INVALID);
@@ -151,7 +135,7 @@ Test(alloy_act, difficult_terrain_004_417) {
 Test(alloy_act, adjust_no_oa_walk_provokes_before_the_step_004_459_461) {
     int a, b;
     fixture *f = pair(&a, &b, 2, 5, 3, 5);
-    go(f);
+    af_go(f);
     fa_command s = af_cmd(FA_CMD_SHIFT, a);
     af_path(&s, 1, 1, 5);
     cr_assert_eq(af_do(f, &s), FRAY_OK, "%s", f->why);
@@ -180,7 +164,7 @@ Test(alloy_act, adjust_no_oa_walk_provokes_before_the_step_004_459_461) {
 Test(alloy_act, oa_that_drops_stops_the_move_004_461) {
     int a, b;
     fixture *f = pair(&a, &b, 2, 5, 3, 5);
-    go(f);
+    af_go(f);
     f->fake.oa_drops = true;
     fa_command w = af_cmd(FA_CMD_WALK, a);
     af_path(&w, 2, 1, 5, 0, 5);
@@ -197,7 +181,7 @@ Test(alloy_act, oa_that_drops_stops_the_move_004_461) {
 Test(alloy_act, one_oa_per_turn_004_455) {
     int a, b;
     fixture *f = pair(&a, &b, 2, 5, 3, 5);
-    go(f);
+    af_go(f);
     f->fake.hook_declines = true;
     fa_command w = af_cmd(FA_CMD_WALK, a);
     af_path(&w, 1, 2, 4);
@@ -218,11 +202,11 @@ Test(alloy_act, one_oa_per_turn_004_455) {
     cr_assert_eq(f->fake.hook_calls, 2);
     cr_assert_eq(f->fake.oas, 1);
     /* never on its own turn: orc 1's turn */
-    end_turn(f);
+    af_end_turn(f);
     cr_assert_eq(f->st.cur, b);
     cr_assert_eq(fa_provoke(&f->r, a, FA_CMD_WALK), FRAY_OK);
     cr_assert_eq(f->fake.hook_calls, 2);
-    end_turn(f);
+    af_end_turn(f);
     cr_assert_eq(f->st.cur, a);
     cr_assert_eq(fa_provoke(&f->r, a, FA_CMD_WALK), FRAY_OK);
     cr_assert_eq(f->fake.oas, 2, "a new turn, a new opportunity attack");
@@ -237,7 +221,7 @@ Test(alloy_act, ranged_attack_adjacent_provokes_004_460) {
     int pistol = af_weapon(f, "pistol", FA_WK_RANGED, 6, 1, 15);
     af_give(f, f->s.c[a].sb, pistol, 0);
     f->s.c[a].wield = 0;
-    go(f);
+    af_go(f);
     fa_command at = af_target(FA_CMD_ATTACK, a, b);
     cr_assert_eq(af_do(f, &at), FRAY_OK, "%s", f->why);
     const fa_fact *p = af_fact(f, FA_FACT_PROVOKE, a);
@@ -252,7 +236,7 @@ Test(alloy_act, ranged_attack_adjacent_provokes_004_460) {
 Test(alloy_act, melee_attack_does_not_provoke_004_302) {
     int a, b;
     fixture *f = pair(&a, &b, 2, 5, 3, 5);
-    go(f);
+    af_go(f);
     fa_command at = af_target(FA_CMD_ATTACK, a, b);
     cr_assert_eq(af_do(f, &at), FRAY_OK, "%s", f->why);
     cr_assert_null(af_fact(f, FA_FACT_PROVOKE, -1));
@@ -271,7 +255,7 @@ Test(alloy_act, melee_attack_refused_out_of_reach) {
     fixture *f = pair(&a, &b, 2, 5, 5, 5);
     f->s.c[b].name[0] = '\0';
     snprintf(f->s.c[b].name, FA_NAME_MAX, "orc 2");
-    go(f);
+    af_go(f);
     fa_command at = af_target(FA_CMD_ATTACK, a, b);
     cr_assert_eq(af_do(f, &at), FRAY_ERR_INVALID);
     cr_assert_str_eq(f->why, "orc 2 is not adjacent to Tony");
@@ -291,7 +275,7 @@ Test(alloy_act, threatens_004_457_462) {
     int sb = f->s.c[b].sb;
     af_give(f, sb, pike, 0);
     af_give(f, sb, pistol, 0);
-    go(f);
+    af_go(f);
     cr_assert(fa_threatens(&f->s, &f->st, b, a), "adjacent and unarmed");
     f->st.c[b].wield = 1;
     cr_assert_not(fa_threatens(&f->s, &f->st, b, a), "a firearm in hand is no melee attack");
@@ -313,7 +297,7 @@ Test(alloy_act, occupied_squares_004_818_826) {
     int a = af_add(f, "Tony", s, 0, 1, 1);
     int c = af_add(f, "Sue", s, 0, 3, 1);
     int b = af_add(f, "orc 1", s, 1, 3, 3);
-    go(f);
+    af_go(f);
     cr_assert_eq(f->st.cur, a);
     fa_command w = af_cmd(FA_CMD_WALK, a);
     af_line(f, &w, a, 2, 1, 0);
@@ -337,7 +321,7 @@ Test(alloy_act, occupied_squares_004_818_826) {
 Test(alloy_act, immobile_and_prone_004_555_976) {
     int a, b;
     fixture *f = pair(&a, &b, 1, 1, 10, 10);
-    go(f);
+    af_go(f);
     af_cond(f, a, FA_C_IMMOBILIZED, FA_ENDS_SAVE, b, 0);
     fa_command w = af_cmd(FA_CMD_WALK, a);
     af_line(f, &w, a, 1, 1, 0);
@@ -369,7 +353,7 @@ Test(alloy_act, stand_up_in_an_occupied_square_004_728) {
     int a = af_add(f, "Tony", s, 0, 2, 2);
     (void)af_add(f, "Sue", s, 0, 2, 2);
     (void)af_add(f, "orc 1", s, 1, 9, 9);
-    go(f);
+    af_go(f);
     af_cond(f, a, FA_C_PRONE, FA_ENDS_EVENT, a, 0);
     fa_command st = af_cmd(FA_CMD_STAND, a);
     af_path(&st, 2, 2, 3, 2, 4);
@@ -392,7 +376,7 @@ Test(alloy_act, stand_up_picks_a_square_004_728) {
     (void)af_add(f, "Sue", s, 0, 2, 2);
     (void)af_add(f, "orc 1", s, 1, 9, 9);
     f->s.map.terrain[1][2] = FRAY_TERRAIN_WALL;
-    go(f);
+    af_go(f);
     af_cond(f, a, FA_C_PRONE, FA_ENDS_EVENT, a, 0);
     fa_command st = af_cmd(FA_CMD_STAND, a);
     cr_assert_eq(af_do(f, &st), FRAY_OK, "%s", f->why);
@@ -407,7 +391,7 @@ Test(alloy_act, stand_up_picks_a_square_004_728) {
 Test(alloy_act, charge_004_517_527) {
     int a, b;
     fixture *f = pair(&a, &b, 1, 5, 6, 5);
-    go(f);
+    af_go(f);
     fa_command c = af_target(FA_CMD_CHARGE, a, b);
     af_path(&c, 5, 2, 6, 3, 7, 4, 7, 5, 7, 6, 6);
     cr_assert_eq(af_do(f, &c), FRAY_ERR_INVALID);
@@ -431,7 +415,7 @@ Test(alloy_act, charge_004_517_527) {
 Test(alloy_act, charge_needs_10_ft_004_525) {
     int a, b;
     fixture *f = pair(&a, &b, 1, 5, 3, 5);
-    go(f);
+    af_go(f);
     fa_command c = af_target(FA_CMD_CHARGE, a, b);
     af_path(&c, 1, 2, 4);
     cr_assert_eq(af_do(f, &c), FRAY_ERR_INVALID);
@@ -447,7 +431,7 @@ Test(alloy_act, charge_leaving_adjacency_provokes_004_526) {
     int a = af_add(f, "Tony", s, 0, 1, 5);
     int b = af_add(f, "orc 1", s, 1, 6, 5);
     int c = af_add(f, "orc 2", s, 1, 1, 6);
-    go(f);
+    af_go(f);
     fa_command ch = af_target(FA_CMD_CHARGE, a, b);
     af_line(f, &ch, a, 4, 1, 0);
     cr_assert_eq(af_do(f, &ch), FRAY_OK, "%s", f->why);
@@ -466,7 +450,7 @@ Test(alloy_act, ready_fires_and_moves_initiative_004_643_656) {
     int a = af_add(f, "Tony", s, 0, 1, 5);
     int c = af_add(f, "orc 2", s, 1, 10, 10);
     int b = af_add(f, "orc 1", s, 1, 8, 5);
-    go(f);
+    af_go(f);
     cr_assert_eq(f->st.cur, a);
     fa_command rd = af_cmd(FA_CMD_READY, a);
     rd.ready.trigger = FA_TRIG_MOVES_ADJACENT;
@@ -481,7 +465,7 @@ Test(alloy_act, ready_fires_and_moves_initiative_004_643_656) {
     cr_assert_eq(fa_actor(&f->s, &f->st), -1, "ready ends its actions (004:653)");
     cr_assert_eq(af_next(f), FRAY_OK);
     cr_assert_eq(f->st.cur, c);
-    end_turn(f);
+    af_end_turn(f);
     cr_assert_eq(f->st.cur, b);
     fa_command w = af_cmd(FA_CMD_WALK, b);
     af_path(&w, 6, 7, 5, 6, 5, 5, 5, 4, 5, 3, 5, 2, 4);
@@ -509,14 +493,14 @@ Test(alloy_act, ready_fires_and_moves_initiative_004_643_656) {
 Test(alloy_act, ready_wasted_004_651) {
     int a, b;
     fixture *f = pair(&a, &b, 1, 5, 10, 10);
-    go(f);
+    af_go(f);
     fa_command rd = af_cmd(FA_CMD_READY, a);
     rd.ready.trigger = FA_TRIG_ATTACKS;
     rd.ready.who = -1;
     rd.ready.kind = FA_CMD_TOTAL_DEFENSE;
     cr_assert_eq(af_do(f, &rd), FRAY_OK, "%s", f->why);
-    end_turn(f);
-    end_turn(f);
+    af_end_turn(f);
+    af_end_turn(f);
     cr_assert_eq(f->st.cur, a);
     const fa_fact *lost = af_fact(f, FA_FACT_LOST, a);
     cr_assert_not_null(lost);
@@ -536,7 +520,7 @@ Test(alloy_act, ready_on_an_attack_fires_after_it_l7_5) {
     int s = af_block(f, "t", 6, 0, 20);
     int a = af_add(f, "Tony", s, 0, 2, 5);
     int b = af_add(f, "orc 1", s, 1, 3, 5);
-    go(f);
+    af_go(f);
     fa_command rd = af_cmd(FA_CMD_READY, a);
     rd.ready.trigger = FA_TRIG_ATTACKS;
     rd.ready.kind = FA_CMD_TRIP;
@@ -555,7 +539,7 @@ Test(alloy_act, ready_on_an_attack_fires_after_it_l7_5) {
 Test(alloy_act, total_defense_and_second_wind_004_681_749) {
     int a, b;
     fixture *f = pair(&a, &b, 1, 5, 10, 10);
-    go(f);
+    af_go(f);
     fa_command td = af_cmd(FA_CMD_TOTAL_DEFENSE, a);
     cr_assert_eq(af_do(f, &td), FRAY_OK);
     const fa_cond *k = fa_cond_find(&f->st.c[a], FA_C_TOTAL_DEFENSE, -1);
@@ -564,12 +548,12 @@ Test(alloy_act, total_defense_and_second_wind_004_681_749) {
     cr_assert_eq(k->ends, FA_ENDS_START_OF_TURN);
     fa_command sw = af_cmd(FA_CMD_SECOND_WIND, a);
     cr_assert_eq(af_do(f, &sw), FRAY_ERR_INVALID, "a second standard action");
-    end_turn(f);
-    end_turn(f);
+    af_end_turn(f);
+    af_end_turn(f);
     cr_assert_eq(af_do(f, &sw), FRAY_OK, "%s", f->why);
     cr_assert_eq(f->fake.second_winds, 1);
-    end_turn(f);
-    end_turn(f);
+    af_end_turn(f);
+    af_end_turn(f);
     cr_assert_eq(af_do(f, &sw), FRAY_ERR_INVALID);
     cr_assert_str_eq(f->why, "Tony has already used its second wind this encounter");
     free(f);
@@ -582,7 +566,7 @@ Test(alloy_act, draw_and_reload_004_331_334) {
     fixture *f = pair(&a, &b, 1, 5, 10, 10);
     int pistol = af_weapon(f, "pistol", FA_WK_RANGED, 6, 1, 6);
     af_give(f, f->s.c[a].sb, pistol, 10);
-    go(f);
+    af_go(f);
     fa_command dr = af_cmd(FA_CMD_DRAW, a);
     dr.weapon = 0;
     cr_assert_eq(af_do(f, &dr), FRAY_OK, "%s", f->why);
@@ -604,7 +588,7 @@ Test(alloy_act, drop_prone_swift_or_free_l7_1) {
     int a, b;
     fixture *f = pair(&a, &b, 1, 5, 10, 10);
     f->s.opt.drop_prone = FA_ACT_FREE;
-    go(f);
+    af_go(f);
     fa_command dp = af_cmd(FA_CMD_DROP_PRONE, a);
     cr_assert_eq(af_do(f, &dp), FRAY_OK);
     cr_assert_eq(af_fact(f, FA_FACT_ACTION, a)->v[1], FA_ACT_FREE);
@@ -637,7 +621,7 @@ Test(alloy_act, escape_004_599) {
     ta->skill[FA_SKILL_ATHLETICS] = 8;
     tb->defense[FA_DEF_REFLEX] = 15;
     tb->defense[FA_DEF_FORTITUDE] = 12;
-    go(f);
+    af_go(f);
     grapple(f, b, a);
     fa_command w = af_cmd(FA_CMD_WALK, a);
     af_line(f, &w, a, 1, -1, 0);
@@ -670,7 +654,7 @@ Test(alloy_act, move_grappled_target_004_630_639) {
     int a = af_add(f, "Tony", s, 0, 4, 5);
     int b = af_add(f, "orc 1", s, 1, 5, 5);
     int c = af_add(f, "orc 2", s, 1, 4, 6);
-    go(f);
+    af_go(f);
     grapple(f, a, b);
     f->fake.check_result = true;
     fa_command m = af_cmd(FA_CMD_MOVE_GRAPPLED, a);
@@ -694,7 +678,7 @@ Test(alloy_act, move_grappled_target_004_630_639) {
 Test(alloy_act, walking_away_ends_the_grapple_004_618) {
     int a, b;
     fixture *f = pair(&a, &b, 2, 5, 3, 5);
-    go(f);
+    af_go(f);
     grapple(f, a, b);
     f->fake.hook_declines = true;
     fa_command w = af_cmd(FA_CMD_WALK, a);
@@ -709,7 +693,7 @@ Test(alloy_act, walking_away_ends_the_grapple_004_618) {
 Test(alloy_act, squeeze_004_714_717) {
     int a, b;
     fixture *f = pair(&a, &b, 1, 5, 10, 10);
-    go(f);
+    af_go(f);
     fa_command q = af_cmd(FA_CMD_SQUEEZE, a);
     af_line(f, &q, a, 4, 1, 0);
     cr_assert_eq(af_do(f, &q), FRAY_ERR_INVALID);
@@ -731,7 +715,7 @@ Test(alloy_act, reach_map_caps_and_stops) {
     int a = af_add(f, "Tony", s, 0, 1, 1);
     (void)af_add(f, "Sue", s, 0, 2, 1);
     (void)af_add(f, "orc 1", s, 1, 9, 9);
-    go(f);
+    af_go(f);
     fray_reach_map *m = malloc(sizeof *m);
     cr_assert_not_null(m);
     fa_reach(&f->s, &f->st, a, 6, m);
@@ -751,7 +735,7 @@ Test(alloy_act, reach_map_caps_and_stops) {
 Test(alloy_act, replay_takes_the_recorded_choice) {
     int a, b;
     fixture *f = pair(&a, &b, 2, 5, 3, 5);
-    go(f);
+    af_go(f);
     fa_state *before = malloc(sizeof *before);
     fa_event *rec = malloc(sizeof *rec);
     cr_assert(before && rec);
@@ -785,7 +769,7 @@ Test(alloy_act, replay_takes_the_recorded_choice) {
 Test(alloy_act, dazed_grappler_lets_go_004_617) {
     int a, b;
     fixture *f = pair(&a, &b, 2, 5, 3, 5);
-    go(f);
+    af_go(f);
     grapple(f, a, b);
     af_cond(f, a, FA_C_DAZED, FA_ENDS_SAVE, b, 0);
     fa_command dp = af_cmd(FA_CMD_DROP_PRONE, a);
@@ -806,7 +790,7 @@ Test(alloy_act, ready_on_entering_reach_004_650) {
     int a = af_add(f, "Tony", sa, 0, 1, 5);
     f->s.c[a].wield = 0;
     int b = af_add(f, "orc 1", s, 1, 8, 5);
-    go(f);
+    af_go(f);
     fa_command rd = af_cmd(FA_CMD_READY, a);
     rd.ready.trigger = FA_TRIG_ENTERS_REACH;
     rd.ready.kind = FA_CMD_ATTACK;
@@ -827,7 +811,7 @@ Test(alloy_act, dazed_readier_cannot_fire_004_927) {
     int s = af_block(f, "t", 6, 0, 20);
     int a = af_add(f, "Tony", s, 0, 2, 5);
     int b = af_add(f, "orc 1", s, 1, 3, 5);
-    go(f);
+    af_go(f);
     fa_command rd = af_cmd(FA_CMD_READY, a);
     rd.ready.trigger = FA_TRIG_ATTACKS;
     rd.ready.kind = FA_CMD_ATTACK;
@@ -849,7 +833,7 @@ Test(alloy_act, each_enemy_its_own_oa_in_order_004_455) {
     int a = af_add(f, "Tony", s, 0, 2, 5);
     int b = af_add(f, "orc 1", s, 1, 3, 5);
     int c = af_add(f, "orc 2", s, 1, 2, 6);
-    go(f);
+    af_go(f);
     fa_command w = af_cmd(FA_CMD_WALK, a);
     af_path(&w, 2, 1, 4, 0, 3);
     cr_assert_eq(af_do(f, &w), FRAY_OK, "%s", f->why);
@@ -867,7 +851,7 @@ Test(alloy_act, end_in_a_helpless_enemys_square_004_824) {
     int a = af_add(f, "Tony", s, 0, 1, 1);
     int b = af_add(f, "orc 1", s, 1, 3, 1);
     (void)af_add(f, "orc 2", s, 1, 9, 9);
-    go(f);
+    af_go(f);
     fa_command w = af_cmd(FA_CMD_WALK, a);
     af_line(f, &w, a, 2, 1, 0);
     cr_assert_eq(af_do(f, &w), FRAY_ERR_INVALID);
@@ -882,7 +866,7 @@ Test(alloy_act, darkness_half_speed_004_810) {
     int a, b;
     fixture *f = pair(&a, &b, 1, 1, 10, 10);
     fray_area_add(&f->s.dark, (fray_pos){1, 1});
-    go(f);
+    af_go(f);
     fa_command w = af_cmd(FA_CMD_WALK, a);
     af_line(f, &w, a, 4, 1, 0);
     cr_assert_eq(af_do(f, &w), FRAY_ERR_INVALID);
@@ -897,7 +881,7 @@ Test(alloy_act, tiny_ends_in_a_larger_square_004_824) {
     int a, b;
     fixture *f = pair(&a, &b, 1, 1, 3, 1);
     f->s.sb[f->s.c[a].sb].size = FA_SIZE_TINY;
-    go(f);
+    af_go(f);
     fa_command w = af_cmd(FA_CMD_WALK, a);
     af_line(f, &w, a, 2, 1, 0);
     f->fake.hook_declines = true;
@@ -930,7 +914,7 @@ Test(alloy_act, random_commands_keep_the_state_sound) {
         for (int i = 0; i < 5; i++)
             af_add(f, i % 2 ? "orc" : "hero", s, i % 2, 1 + 2 * i, 1 + i);
         f->s.c[1].aware = fight % 2 == 0;
-        go(f);
+        af_go(f);
         for (int step = 0; step < 1500 && !f->st.over; step++) {
             int who = fa_actor(&f->s, &f->st);
             fa_command c = af_cmd((int)fray_rng_below(&rng, FA_CMD_KINDS + 1),
@@ -992,7 +976,7 @@ Test(alloy_act, ready_held_waits_for_the_next_trigger_004_651) {
     int s = af_block(f, "t", 6, 0, 20);
     int a = af_add(f, "Tony", s, 0, 2, 5);
     int b = af_add(f, "orc 1", s, 1, 3, 5);
-    go(f);
+    af_go(f);
     fa_command rd = af_cmd(FA_CMD_READY, a);
     rd.ready.trigger = FA_TRIG_ATTACKS;
     rd.ready.kind = FA_CMD_ATTACK;
@@ -1036,7 +1020,7 @@ Test(alloy_act, attack_refusals_in_words) {
     f->s.sb[sa].n_powers = 1;
     snprintf(f->s.sb[sa].powers[0].name, FA_NAME_MAX, "smash");
     f->s.c[a].wield = 0;
-    go(f);
+    af_go(f);
     fa_command at = af_target(FA_CMD_ATTACK, a, b);
     f->fake.impossible = true;
     cr_assert_eq(af_do(f, &at), FRAY_ERR_INVALID);
@@ -1077,7 +1061,7 @@ Test(alloy_act, charge_ends_in_a_basic_attack_or_bull_rush_004_523) {
     int a, b;
     fixture *f = pair(&a, &b, 1, 5, 6, 5);
     f->s.sb[f->s.c[a].sb].n_powers = 1;
-    go(f);
+    af_go(f);
     fa_command c = af_target(FA_CMD_CHARGE, a, b);
     af_line(f, &c, a, 4, 1, 0);
     c.power = 0;
@@ -1092,20 +1076,20 @@ Test(alloy_act, charge_ends_in_a_basic_attack_or_bull_rush_004_523) {
 Test(alloy_act, suppressing_fire_told_at_turn_end_004_701) {
     int a, b;
     fixture *f = pair(&a, &b, 1, 5, 10, 10);
-    go(f);
+    af_go(f);
     fa_command w = af_cmd(FA_CMD_WALK, a);
     af_line(f, &w, a, 1, 1, 0);
     cr_assert_eq(af_do(f, &w), FRAY_OK);
-    end_turn(f);
+    af_end_turn(f);
     cr_assert_eq(f->fake.suppress_calls, 1);
     cr_assert_eq(f->fake.suppress_who, a);
     cr_assert_not(f->fake.suppress_took, "a move action only");
-    end_turn(f);
+    af_end_turn(f);
     cr_assert_eq(f->fake.suppress_who, b);
     cr_assert(f->fake.suppress_took, "no action at all");
     fa_command td = af_cmd(FA_CMD_TOTAL_DEFENSE, a);
     cr_assert_eq(af_do(f, &td), FRAY_OK);
-    end_turn(f);
+    af_end_turn(f);
     cr_assert(f->fake.suppress_took, "a standard action");
     free(f);
 }
@@ -1117,7 +1101,7 @@ Test(alloy_act, no_reach_through_a_wall) {
     int a, b;
     fixture *f = pair(&a, &b, 2, 5, 3, 5);
     f->s.map.edge_e[5][2] = FRAY_EDGE_WALL;
-    go(f);
+    af_go(f);
     fa_command tr = af_target(FA_CMD_TRIP, a, b);
     cr_assert_eq(af_do(f, &tr), FRAY_ERR_INVALID);
     cr_assert_str_eq(f->why, "Tony cannot reach orc 1 through the wall");
@@ -1130,7 +1114,7 @@ Test(alloy_act, no_reach_through_a_wall) {
 Test(alloy_act, bull_rush_push_square_004_512) {
     int a, b;
     fixture *f = pair(&a, &b, 2, 5, 3, 5);
-    go(f);
+    af_go(f);
     fa_command br = af_target(FA_CMD_BULL_RUSH, a, b);
     br.origin = (fray_pos){2, 4};
     cr_assert_eq(af_do(f, &br), FRAY_ERR_INVALID);
@@ -1160,7 +1144,7 @@ Test(alloy_act, area_ammunition_per_target_004_101_694) {
     (void)af_add(f, "orc 1", s, 1, 6, 6);
     (void)af_add(f, "orc 2", s, 1, 7, 6);
     (void)af_add(f, "orc 3", s, 1, 6, 7);
-    go(f);
+    af_go(f);
     f->st.c[a].ammo[0] = 2;
     fa_command sp = af_cmd(FA_CMD_SPRAY, a);
     sp.origin = (fray_pos){6, 6};

@@ -1,8 +1,7 @@
 /* test_alloy_cli.c - what the Alloy tests at the CLI (tests/cli, the fuzz
- * targets tests/fuzz/fuzz_alloy_*.c) found in the rules engine, as
- * failing tests through the public API (include/fray/fight.h), each
- * disabled with a // BUG: comment until the engine's owner fixes it; and
- * the table commands the CLI tests rely on. */
+ * targets tests/fuzz/fuzz_alloy_*.c) found in the rules engine, as tests
+ * through the public API (include/fray/fight.h), all fixed and enabled;
+ * and the table commands the CLI tests rely on. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>

@@ -46,22 +46,6 @@ static fixture *setup(int *a, int *b, int ax, int ay, int bx, int by, int knives
     return f;
 }
 
-static void go(fixture *f) {
-    af_start(f);
-    int dice[FA_MAX_COMBATANTS];
-    for (int i = 0; i < f->s.n; i++)
-        dice[i] = 20 - i; /* listed order is initiative order */
-    cr_assert_eq(af_begin(f, dice, f->s.n), FRAY_OK);
-    cr_assert_eq(af_next(f), FRAY_OK);
-}
-
-static void end_turn(fixture *f) {
-    fa_command et = af_cmd(FA_CMD_END_TURN, f->st.cur);
-    if (fa_actor(&f->s, &f->st) >= 0)
-        cr_assert_eq(af_do(f, &et), FRAY_OK);
-    cr_assert_eq(af_next(f), FRAY_OK);
-}
-
 static fa_command draw_cmd(int who, int weapon, int option) {
     fa_command c = af_cmd(FA_CMD_DRAW, who);
     c.weapon = (int8_t)weapon;
@@ -75,7 +59,7 @@ static fa_command draw_cmd(int who, int weapon, int option) {
 Test(alloy_objects, knocked_weapon_lies_in_its_space_004_441) {
     int a, b;
     fixture *f = setup(&a, &b, 2, 2, 3, 2, 0);
-    go(f);
+    af_go(f);
     fa_command h = af_target(FA_CMD_HELD_OBJECT, a, b);
     cr_assert_eq(af_do_dice(f, &h, (int[]){19}, 1), FRAY_OK, "%s", f->why);
     cr_assert_eq(f->st.c[b].wield, -1);
@@ -85,7 +69,7 @@ Test(alloy_objects, knocked_weapon_lies_in_its_space_004_441) {
     cr_assert_eq(f->st.floor[0].at.x, 3);
     cr_assert_eq(f->st.floor[0].at.y, 2);
     cr_assert_not_null(af_fact(f, FA_FACT_DROP, a));
-    end_turn(f);
+    af_end_turn(f);
     fa_command d = draw_cmd(b, O_AXE, 0);
     cr_assert_eq(af_do(f, &d), FRAY_ERR_INVALID);
     cr_assert_str_eq(f->why, "orc 1's axe lies on the floor at 3,2: pick it up");
@@ -103,7 +87,7 @@ Test(alloy_objects, knocked_weapon_lies_in_its_space_004_441) {
 Test(alloy_objects, unarmed_attacker_takes_the_weapon_004_445) {
     int a, b;
     fixture *f = setup(&a, &b, 2, 2, 3, 2, 0);
-    go(f);
+    af_go(f);
     fa_command h = af_target(FA_CMD_HELD_OBJECT, a, b);
     h.option = 1;
     cr_assert_eq(af_do(f, &h), FRAY_ERR_INVALID);
@@ -124,7 +108,7 @@ Test(alloy_objects, unarmed_attacker_takes_the_weapon_004_445) {
     cr_assert_eq(L.proficiency_lost, 2, "no blade he is proficient with (004:57)");
     cr_assert_eq(L.attack_bonus, 0);
     /* the orc holds nothing now */
-    end_turn(f);
+    af_end_turn(f);
     fa_command back = af_target(FA_CMD_HELD_OBJECT, b, a);
     back.option = 1;
     cr_assert_eq(af_do_dice(f, &back, (int[]){19}, 1), FRAY_OK, "%s", f->why);
@@ -139,10 +123,10 @@ Test(alloy_objects, unarmed_attacker_takes_the_weapon_004_445) {
 Test(alloy_objects, pick_up_in_reach_004_624) {
     int a, b;
     fixture *f = setup(&a, &b, 2, 2, 3, 2, 0);
-    go(f);
+    af_go(f);
     fa_command h = af_target(FA_CMD_HELD_OBJECT, a, b);
     cr_assert_eq(af_do_dice(f, &h, (int[]){19}, 1), FRAY_OK, "%s", f->why);
-    end_turn(f);
+    af_end_turn(f);
     /* two squares away: refused */
     f->st.c[b].fp.at = (fray_pos){5, 2};
     fa_command p = af_cmd(FA_CMD_DRAW, b);
@@ -172,11 +156,11 @@ Test(alloy_objects, pick_up_in_reach_004_624) {
 Test(alloy_objects, pick_up_anothers_weapon_and_let_it_fall_004_624) {
     int a, b;
     fixture *f = setup(&a, &b, 2, 2, 3, 2, 0);
-    go(f);
+    af_go(f);
     fa_command h = af_target(FA_CMD_HELD_OBJECT, a, b);
     cr_assert_eq(af_do_dice(f, &h, (int[]){19}, 1), FRAY_OK, "%s", f->why);
-    end_turn(f);
-    end_turn(f);  /* Tony's turn again */
+    af_end_turn(f);
+    af_end_turn(f);  /* Tony's turn again */
     fa_command ho = draw_cmd(a, -1, 0);   /* Holster */
     cr_assert_eq(af_do(f, &ho), FRAY_OK, "%s", f->why);
     cr_assert_eq(f->st.c[a].wield, -1);
@@ -203,7 +187,7 @@ Test(alloy_objects, pick_up_anothers_weapon_and_let_it_fall_004_624) {
 Test(alloy_objects, holster_empties_the_hand_004_583_589) {
     int a, b;
     fixture *f = setup(&a, &b, 2, 2, 3, 2, 0);
-    go(f);
+    af_go(f);
     fa_command ho = draw_cmd(a, -1, 0);
     cr_assert_eq(af_do(f, &ho), FRAY_OK, "%s", f->why);
     cr_assert_eq(f->st.c[a].wield, -1);
@@ -228,7 +212,7 @@ Test(alloy_objects, thrown_weapons_are_used_up_004_87_101_112) {
     int a, b;
     fixture *f = setup(&a, &b, 2, 2, 6, 2, 1);
     f->s.c[a].wield = T_KNIFE;
-    go(f);
+    af_go(f);
     fa_command t = af_target(FA_CMD_ATTACK, a, b);
     cr_assert_eq(af_do_dice(f, &t, (int[]){2}, 1), FRAY_OK, "%s", f->why);  /* a miss */
     cr_assert_eq(f->st.c[a].wield, -1, "the knife left the hand");
@@ -241,8 +225,8 @@ Test(alloy_objects, thrown_weapons_are_used_up_004_87_101_112) {
     cr_assert_eq(af_do(f, &d), FRAY_OK, "%s", f->why);
     cr_assert_eq(f->st.c[a].wield, T_KNIFE);
     cr_assert_eq(fa_obj_stowed(&f->s, &f->st, a, T_KNIFE), 0);
-    end_turn(f);
-    end_turn(f);
+    af_end_turn(f);
+    af_end_turn(f);
     cr_assert_eq(af_do_dice(f, &t, (int[]){19, 3}, 2), FRAY_OK, "%s", f->why);  /* a hit */
     cr_assert_eq(f->st.c[b].hp, 17);
     cr_assert_eq(f->st.floor[0].count, 2, "two knives at one square: one pile");
@@ -252,8 +236,8 @@ Test(alloy_objects, thrown_weapons_are_used_up_004_87_101_112) {
     f->st.c[a].wield = T_KNIFE;
     f->st.c[a].away = 0;
     f->st.c[b].fp.at = (fray_pos){3, 2};
-    end_turn(f);
-    end_turn(f);
+    af_end_turn(f);
+    af_end_turn(f);
     cr_assert_eq(af_do_dice(f, &t, (int[]){2}, 1), FRAY_OK, "%s", f->why);
     cr_assert_eq(f->st.c[a].wield, T_KNIFE);
     free(f);
@@ -266,8 +250,8 @@ Test(alloy_objects, grenades_are_used_up_004_131) {
     int a, b;
     fixture *f = setup(&a, &b, 2, 2, 8, 2, 0);
     f->s.c[b].wield = O_GRENADE;
-    go(f);
-    end_turn(f);
+    af_go(f);
+    af_end_turn(f);
     cr_assert_eq(f->st.cur, b);
     fa_command g = af_cmd(FA_CMD_ATTACK, b);
     g.origin = (fray_pos){2, 2};
@@ -281,8 +265,8 @@ Test(alloy_objects, grenades_are_used_up_004_131) {
     /* unlimited */
     f->st.c[b].spare[O_GRENADE] = -1;
     cr_assert_eq(af_do(f, &d), FRAY_OK, "%s", f->why);
-    end_turn(f);
-    end_turn(f);
+    af_end_turn(f);
+    af_end_turn(f);
     cr_assert_eq(af_do_dice(f, &g, (int[]){2}, 1), FRAY_OK, "%s", f->why);
     cr_assert_eq(f->st.c[b].wield, O_GRENADE, "unlimited: still in hand");
     free(f);
@@ -307,7 +291,7 @@ Test(alloy_objects, one_thrown_weapon_per_target_004_87) {
     p->ranged = true;
     p->range = 10;
     f->s.c[a].wield = T_KNIFE;
-    go(f);
+    af_go(f);
     fa_command t = af_cmd(FA_CMD_ATTACK, a);
     t.power = 0;
     t.n_targets = 2;
@@ -344,7 +328,7 @@ Test(alloy_objects, consume_item_in_hand_004_535) {
     int a, b;
     fixture *f = setup(&a, &b, 2, 2, 8, 2, 0);
     give_items(f, a);
-    go(f);
+    af_go(f);
     f->st.c[a].hp = 5;
     fa_command eat = af_cmd(FA_CMD_DRAW, a);
     eat.option = FA_OBJ_CONSUME + 0;
@@ -360,8 +344,8 @@ Test(alloy_objects, consume_item_in_hand_004_535) {
     cr_assert_eq(f->ev.dice[0].purpose, FA_DIE_HEAL);
     cr_assert_eq(af_fact(f, FA_FACT_CONSUME, a)->v[1], 0);
     cr_assert_eq(af_fact(f, FA_FACT_HEAL, a)->v[0], 9);
-    end_turn(f);
-    end_turn(f);
+    af_end_turn(f);
+    af_end_turn(f);
     cr_assert_eq(af_do(f, &d), FRAY_ERR_INVALID);
     cr_assert_str_eq(f->why, "Tony has no Stim left");
     /* the medkit: a heroic surge's hit points (20 / 4 = 5), capped at 20 */
@@ -382,10 +366,10 @@ Test(alloy_objects, consume_item_in_hand_004_535) {
 Test(alloy_objects, tactics_pick_up_or_draw_another_004_624_583) {
     int a, b;
     fixture *f = setup(&a, &b, 2, 2, 3, 2, 0);
-    go(f);
+    af_go(f);
     fa_command h = af_target(FA_CMD_HELD_OBJECT, a, b);
     cr_assert_eq(af_do_dice(f, &h, (int[]){19}, 1), FRAY_OK, "%s", f->why);
-    end_turn(f);
+    af_end_turn(f);
     /* the orc: axe at its feet */
     fa_command c;
     cr_assert_eq(fa_choose_command(&f->s, &f->st, b, &c), FRAY_OK);
@@ -415,7 +399,7 @@ Test(alloy_objects, tactics_use_a_healing_item_004_535) {
     int a, b;
     fixture *f = setup(&a, &b, 2, 2, 3, 2, 0);
     give_items(f, a);
-    go(f);
+    af_go(f);
     f->st.c[a].hp = 6;
     fa_command c;
     cr_assert_eq(fa_choose_command(&f->s, &f->st, a, &c), FRAY_OK);
@@ -438,7 +422,7 @@ Test(alloy_objects, table_words_004_331_333_335_445) {
     int a, b;
     fixture *f = setup(&a, &b, 2, 2, 3, 2, 0);
     give_items(f, a);
-    go(f);
+    af_go(f);
     fa_command c;
     fray_diag d;
     cr_assert_eq(fa_parse(&f->s, &f->st, "Tony holster", &c, &d), FRAY_OK, "%s", d.message);
@@ -475,10 +459,10 @@ Test(alloy_objects, table_words_004_331_333_335_445) {
 Test(alloy_objects, journal_round_trip_004_441_624) {
     int a, b;
     fixture *f = setup(&a, &b, 2, 2, 3, 2, 0);
-    go(f);
+    af_go(f);
     fa_command h = af_target(FA_CMD_HELD_OBJECT, a, b);
     cr_assert_eq(af_do_dice(f, &h, (int[]){19}, 1), FRAY_OK, "%s", f->why);
-    end_turn(f);
+    af_end_turn(f);
     fa_command p = af_cmd(FA_CMD_DRAW, b);
     p.option = FA_OBJ_PICK_UP + O_AXE;
     p.n_targets = 1;
@@ -522,10 +506,10 @@ Test(alloy_objects, journal_round_trip_004_441_624) {
 Test(alloy_objects, option_pick_up_reach_004_624) {
     int a, b;
     fixture *f = setup(&a, &b, 2, 2, 3, 2, 0);
-    go(f);
+    af_go(f);
     fa_command h = af_target(FA_CMD_HELD_OBJECT, a, b);
     cr_assert_eq(af_do_dice(f, &h, (int[]){19}, 1), FRAY_OK, "%s", f->why);
-    end_turn(f);
+    af_end_turn(f);
     f->st.c[b].fp.at = (fray_pos){4, 2};
     fa_command any = af_cmd(FA_CMD_DRAW, b);
     any.option = FA_OBJ_PICK_ANY;
@@ -544,7 +528,7 @@ Test(alloy_objects, option_pick_up_reach_004_624) {
 Test(alloy_objects, option_taken_proficiency_004_445_57) {
     int a, b;
     fixture *f = setup(&a, &b, 2, 2, 3, 2, 0);
-    go(f);
+    af_go(f);
     f->st.c[a].wield = -1;
     fa_command h = af_target(FA_CMD_HELD_OBJECT, a, b);
     h.option = 1;
@@ -565,7 +549,7 @@ Test(alloy_objects, option_item_draw_004_535_583) {
     int a, b;
     fixture *f = setup(&a, &b, 2, 2, 8, 2, 0);
     give_items(f, a);
-    go(f);
+    af_go(f);
     fa_command d = draw_cmd(a, -1, FA_OBJ_DRAW_ITEM + 0);
     f->s.opt.item_draw = FA_ITEM_PUTS_WEAPON_AWAY;
     cr_assert_eq(af_do(f, &d), FRAY_OK, "%s", f->why);
@@ -719,7 +703,7 @@ Test(alloy_objects, knives_conserved_in_whole_fights_004_87_101_112) {
 Test(alloy_objects, floor_piles_limit) {
     int a, b;
     fixture *f = setup(&a, &b, 2, 2, 3, 2, 0);
-    go(f);
+    af_go(f);
     af_event(f);
     for (int i = 0; i < FA_MAX_FLOOR; i++)
         cr_assert_eq(fa_obj_floor_add(&f->r, a, T_KNIFE, (fray_pos){(int16_t)(i % 16),

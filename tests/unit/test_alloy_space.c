@@ -25,22 +25,6 @@ static fixture *pair(int *a, int *b, int ax, int ay, int bx, int by) {
     return f;
 }
 
-static void go(fixture *f) {
-    af_start(f);
-    int dice[FA_MAX_COMBATANTS];
-    for (int i = 0; i < f->s.n; i++)
-        dice[i] = 20 - i;
-    cr_assert_eq(af_begin(f, dice, f->s.n), FRAY_OK);
-    cr_assert_eq(af_next(f), FRAY_OK);
-}
-
-static void end_turn(fixture *f) {
-    fa_command et = af_cmd(FA_CMD_END_TURN, f->st.cur);
-    if (fa_actor(&f->s, &f->st) >= 0)
-        cr_assert_eq(af_do(f, &et), FRAY_OK);
-    cr_assert_eq(af_next(f), FRAY_OK);
-}
-
 /* A melee power of stat block sb: Str vs Fortitude, 1d6 damage, moving
  * its target `how` n squares. Returns its index. */
 static int forced_power(fixture *f, int sb, int how, int n) {
@@ -105,7 +89,7 @@ Test(alloy_space, push_2_straight_away_no_opportunity_004_459) {
     int b = af_add(f, "orc 1", so, 1, 5, 5);
     int c = af_add(f, "Ana", sa, 0, 5, 6);   /* threatens orc 1 */
     int k = forced_power(f, sa, FA_FORCED_PUSH, 2);
-    go(f);
+    af_go(f);
     cr_assert_eq(hit_with(f, a, b, k), FRAY_OK, "%s", f->why);
     cr_assert(at(f, b, 7, 5), "pushed to 7,5, is at %d,%d", f->st.c[b].fp.at.x,
               f->st.c[b].fp.at.y);
@@ -127,7 +111,7 @@ Test(alloy_space, pull_stops_adjacent_004_459) {
     int k = forced_power(f, f->s.c[a].sb, FA_FORCED_PULL, 3);
     f->s.sb[f->s.c[a].sb].powers[k].range = 3;   /* a hooked pole */
     f->s.sb[f->s.c[a].sb].powers[k].ranged = false;
-    go(f);
+    af_go(f);
     f->st.c[b].fp.at = (fray_pos){2, 3};   /* adjacent already: nothing */
     cr_assert_eq(hit_with(f, a, b, k), FRAY_OK, "%s", f->why);
     cr_assert(at(f, b, 2, 3));
@@ -147,7 +131,7 @@ Test(alloy_space, pull_from_afar_004_459) {
     p->ranged = true;
     p->ability = FA_DEX;
     p->defense = FA_DEF_REFLEX;
-    go(f);
+    af_go(f);
     cr_assert_eq(hit_with(f, a, b, k), FRAY_OK, "%s", f->why);
     cr_assert(at(f, b, 3, 2), "is at %d,%d", f->st.c[b].fp.at.x, f->st.c[b].fp.at.y);
     const fa_fact *pf = af_fact(f, FA_FACT_PUSH, a);
@@ -168,7 +152,7 @@ Test(alloy_space, push_stops_at_a_wall_and_a_creature_004_459) {
     for (int y = 0; y < 12; y++)
         f->s.map.terrain[y][4] = FRAY_TERRAIN_WALL;
     int k = forced_power(f, f->s.c[a].sb, FA_FORCED_PUSH, 3);
-    go(f);
+    af_go(f);
     cr_assert_eq(hit_with(f, a, b, k), FRAY_OK, "%s", f->why);
     cr_assert(at(f, b, 3, 5) || at(f, b, 3, 4) || at(f, b, 3, 6));
     cr_assert_eq(f->st.c[b].fp.at.x, 3, "the wall at x 4 stops it");
@@ -190,7 +174,7 @@ Test(alloy_space, push_with_no_room_is_told_004_459) {
     af_add(f, "orc 5", s, 1, 2, 4);
     af_add(f, "orc 6", s, 1, 2, 6);
     int k = forced_power(f, s, FA_FORCED_PUSH, 2);
-    go(f);
+    af_go(f);
     cr_assert_eq(hit_with(f, a, b, k), FRAY_OK, "%s", f->why);
     cr_assert(at(f, b, 2, 5));
     const fa_fact *ne = af_fact(f, FA_FACT_NO_EFFECT, a);
@@ -206,7 +190,7 @@ Test(alloy_space, immobilized_and_slowed_moved_snared_not_004_976_997_1005) {
     int a, b;
     fixture *f = pair(&a, &b, 1, 5, 2, 5);
     int k = forced_power(f, f->s.c[a].sb, FA_FORCED_PUSH, 3);
-    go(f);
+    af_go(f);
     af_cond(f, b, FA_C_IMMOBILIZED, FA_ENDS_SAVE, a, 0);
     af_cond(f, b, FA_C_SLOWED, FA_ENDS_SAVE, a, 0);
     cr_assert_eq(hit_with(f, a, b, k), FRAY_OK, "%s", f->why);
@@ -233,7 +217,7 @@ Test(alloy_space, a_miss_moves_nobody_004_459) {
     int a, b;
     fixture *f = pair(&a, &b, 1, 5, 2, 5);
     int k = forced_power(f, f->s.c[a].sb, FA_FORCED_PUSH, 2);
-    go(f);
+    af_go(f);
     fa_command c = af_target(FA_CMD_ATTACK, a, b);
     c.power = (int8_t)k;
     int dice[] = {2};
@@ -251,7 +235,7 @@ Test(alloy_space, slide_ends_a_grapple_out_of_reach_004_618) {
     int a = af_add(f, "Moe", s, 0, 1, 5);
     int b = af_add(f, "orc 1", s, 1, 2, 5);
     int k = forced_power(f, s, FA_FORCED_SLIDE, 2);
-    go(f);
+    af_go(f);
     /* orc 1 grapples nobody; Moe grapples orc 1 */
     f->st.c[a].grappling = (int8_t)b;
     fa_cond g;
@@ -277,7 +261,7 @@ Test(alloy_space, teleport_immobilized_slowed_no_opportunity_004_459_978_997) {
     int a, b;
     fixture *f = pair(&a, &b, 5, 5, 6, 5);
     int k = teleport_power(f, f->s.c[a].sb, 6);
-    go(f);
+    af_go(f);
     af_cond(f, a, FA_C_IMMOBILIZED, FA_ENDS_SAVE, b, 0);
     af_cond(f, a, FA_C_SLOWED, FA_ENDS_SAVE, b, 0);
     fa_command c = af_cmd(FA_CMD_ATTACK, a);
@@ -304,7 +288,7 @@ Test(alloy_space, teleport_refusals_in_rules_words) {
     fixture *f = pair(&a, &b, 5, 5, 6, 5);
     int k = teleport_power(f, f->s.c[a].sb, 2);
     f->s.map.terrain[4][5] = FRAY_TERRAIN_WALL;   /* hides 5,3 from 5,5 */
-    go(f);
+    af_go(f);
     fa_command c = af_cmd(FA_CMD_ATTACK, a);
     c.power = (int8_t)k;
     c.origin = (fray_pos){9, 5};
@@ -346,12 +330,12 @@ static fa_command ready_cmd(int who, int kind, int trig, int by) {
 Test(alloy_space, ready_walk_away_004_650_655_656) {
     int a, b;
     fixture *f = pair(&a, &b, 5, 5, 11, 5);
-    go(f);
+    af_go(f);
     fa_command rd = ready_cmd(a, FA_CMD_WALK, FA_TRIG_MOVES_ADJACENT, b);
     cr_assert_eq(af_do(f, &rd), FRAY_OK, "%s", f->why);
     cr_assert_eq(af_fact(f, FA_FACT_ACTION, a)->v[1], FA_ACT_MOVE,
                  "readying a move action is a move action (004:649)");
-    end_turn(f);
+    af_end_turn(f);
     cr_assert_eq(f->st.cur, b);
     fa_command w = af_cmd(FA_CMD_WALK, b);
     af_line(f, &w, b, 5, -1, 0);   /* to 6,5: adjacent after 5 squares */
@@ -376,10 +360,10 @@ Test(alloy_space, ready_walk_away_004_650_655_656) {
 Test(alloy_space, ready_shift_one_square_away_004_650) {
     int a, b;
     fixture *f = pair(&a, &b, 5, 5, 11, 5);
-    go(f);
+    af_go(f);
     fa_command rd = ready_cmd(a, FA_CMD_SHIFT, FA_TRIG_MOVES_ADJACENT, -1);
     cr_assert_eq(af_do(f, &rd), FRAY_OK, "%s", f->why);
-    end_turn(f);
+    af_end_turn(f);
     fa_command w = af_cmd(FA_CMD_WALK, b);
     af_line(f, &w, b, 5, -1, 0);
     cr_assert_eq(af_do(f, &w), FRAY_OK, "%s", f->why);
@@ -397,10 +381,10 @@ Test(alloy_space, ready_charge_at_the_trigger_004_523_650) {
     int a = af_add(f, "Moe", s, 0, 1, 5);
     int b = af_add(f, "orc 1", s, 1, 7, 5);
     int c = af_add(f, "Ana", s, 0, 8, 5);
-    go(f);
+    af_go(f);
     fa_command rd = ready_cmd(a, FA_CMD_CHARGE, FA_TRIG_ATTACKS, b);
     cr_assert_eq(af_do(f, &rd), FRAY_OK, "%s", f->why);
-    end_turn(f);
+    af_end_turn(f);
     cr_assert_eq(f->st.cur, b);
     fa_command atk = af_target(FA_CMD_ATTACK, b, c);
     int dice[] = {2, 15, 3};   /* orc misses Ana; Moe's charge hits for 3 */
@@ -444,11 +428,11 @@ Test(alloy_space, ready_area_burst_on_the_trigger_004_650) {
     p->range = 6;
     p->ranged = true;
     p->forced = FA_FORCED_NONE;
-    go(f);
+    af_go(f);
     fa_command rd = ready_cmd(a, FA_CMD_ATTACK, FA_TRIG_ENTERS_REACH, b);
     rd.ready.power = (int8_t)k;
     cr_assert_eq(af_do(f, &rd), FRAY_OK, "%s", f->why);
-    end_turn(f);
+    af_end_turn(f);
     fa_command w = af_cmd(FA_CMD_WALK, b);
     af_line(f, &w, b, 5, -1, 0);   /* 12 -> 7: within 6 at x 7 */
     int dice[] = {15, 4};
@@ -465,7 +449,7 @@ Test(alloy_space, ready_wall_or_teleport_refused) {
     int a, b;
     fixture *f = pair(&a, &b, 1, 5, 11, 5);
     int k = teleport_power(f, f->s.c[a].sb, 4);
-    go(f);
+    af_go(f);
     fa_command rd = ready_cmd(a, FA_CMD_ATTACK, FA_TRIG_ATTACKS, -1);
     rd.ready.power = (int8_t)k;
     cr_assert_eq(af_do(f, &rd), FRAY_ERR_INVALID);
@@ -509,7 +493,7 @@ Test(alloy_space, diagonals_one_threatening_reach_l7_9_004_462) {
     fa_statblock *sa = &f->s.sb[f->s.c[a].sb];
     sa->reach = 2;
     sa->threatening_reach = true;
-    go(f);
+    af_go(f);
     cr_assert_not(fa_threatens(&f->s, &f->st, a, b), "counted: 3 squares away");
     fa_command c = af_target(FA_CMD_ATTACK, a, b);
     cr_assert_eq(af_do(f, &c), FRAY_ERR_INVALID);
@@ -524,7 +508,7 @@ Test(alloy_space, diagonals_one_threatening_reach_l7_9_004_462) {
 Test(alloy_space, diagonals_one_path_search_l7_9) {
     int a, b;
     fixture *f = pair(&a, &b, 0, 0, 11, 0);
-    go(f);
+    af_go(f);
     fray_reach_map *m = malloc(sizeof *m);
     cr_assert_not_null(m);
     fa_reach(&f->s, &f->st, a, 6, m);
@@ -563,7 +547,7 @@ Test(alloy_space, diagonals_one_ranges_l7_9_004_89) {
     int a = af_add(f, "Moe", s, 0, 0, 0);
     int b = af_add(f, "orc 1", s, 1, 10, 10);
     f->s.c[a].wield = (int8_t)slot;
-    go(f);
+    af_go(f);
     fa_attack_line L = fa_attack_line_of(&f->s, &f->st, a, -1, slot, false);
     fa_mods m;
     fa_attack_mods(&f->s, &f->st, a, b, &L, false, f->st.c[a].fp.at, &m);
@@ -586,7 +570,7 @@ Test(alloy_space, diagonals_one_charge_nearest_square_l7_9_l7_24) {
     int a, b;
     fixture *f = pair(&a, &b, 0, 0, 5, 5);
     f->s.opt.diagonals = FRAY_AREA_SQUARE;
-    go(f);
+    af_go(f);
     fa_command c = af_target(FA_CMD_CHARGE, a, b);
     af_line(f, &c, a, 4, 1, 1);
     cr_assert_eq(af_do_dice(f, &c, (int[]){2}, 1), FRAY_OK, "%s", f->why);
@@ -728,7 +712,7 @@ Test(alloy_space, journal_round_trip_of_forced_moves) {
     fixture *f = pair(&a, &b, 1, 5, 2, 5);
     int k = forced_power(f, f->s.c[a].sb, FA_FORCED_PUSH, 2);
     int t = teleport_power(f, f->s.c[a].sb, 4);
-    go(f);
+    af_go(f);
     cr_assert_eq(hit_with(f, a, b, k), FRAY_OK, "%s", f->why);
     /* the event's command (af_do does not keep it) */
     f->ev.cmd = af_target(FA_CMD_ATTACK, a, b);
@@ -776,7 +760,7 @@ Test(alloy_space, cautious_tactics_ready_a_retreat_004_655) {
     fixture *f = pair(&a, &b, 5, 5, 10, 5);
     f->s.c[a].tactics = FA_TACTICS_CAUTIOUS;
     f->s.sb[f->s.c[a].sb].surges = 0;
-    go(f);
+    af_go(f);
     f->st.c[a].hp = 10;   /* bloodied: 10 of 30 */
     f->st.c[a].surges = 0;
     fa_command c;
@@ -811,7 +795,7 @@ Test(alloy_space, narrow_squares_need_a_squeeze_004_713_717) {
     int a, b;
     fixture *f = pair(&a, &b, 2, 5, 11, 11);
     fray_area_add(&f->s.narrow, (fray_pos){3, 5});
-    go(f);
+    af_go(f);
     fa_command w = af_cmd(FA_CMD_WALK, a);
     af_path(&w, 1, 3, 5);
     cr_assert_eq(af_do(f, &w), FRAY_ERR_INVALID);
@@ -848,7 +832,7 @@ Test(alloy_space, narrow_squares_open_option_004_713) {
     fixture *f = pair(&a, &b, 2, 5, 11, 11);
     fray_area_add(&f->s.narrow, (fray_pos){3, 5});
     f->s.opt.narrow = FA_NARROW_OPEN;
-    go(f);
+    af_go(f);
     fa_command w = af_cmd(FA_CMD_WALK, a);
     af_path(&w, 1, 3, 5);
     cr_assert_eq(af_do(f, &w), FRAY_OK, "%s", f->why);
@@ -865,7 +849,7 @@ Test(alloy_space, push_stops_at_a_narrow_square_004_713) {
     for (int y = 0; y < 12; y++)
         fray_area_add(&f->s.narrow, (fray_pos){4, (int16_t)y});
     int k = forced_power(f, f->s.c[a].sb, FA_FORCED_PUSH, 3);
-    go(f);
+    af_go(f);
     cr_assert_eq(hit_with(f, a, b, k), FRAY_OK, "%s", f->why);
     cr_assert_eq(f->st.c[b].fp.at.x, 3);
     free(f);
@@ -917,10 +901,10 @@ Test(alloy_space, narrow_in_files_and_sweeps_004_713) {
 Test(alloy_space, ready_bull_rush_pushes_004_508_650) {
     int a, b;
     fixture *f = pair(&a, &b, 2, 5, 9, 5);
-    go(f);
+    af_go(f);
     fa_command rd = ready_cmd(a, FA_CMD_BULL_RUSH, FA_TRIG_MOVES_ADJACENT, b);
     cr_assert_eq(af_do(f, &rd), FRAY_OK, "%s", f->why);
-    end_turn(f);
+    af_end_turn(f);
     fa_command w = af_cmd(FA_CMD_WALK, b);
     af_line(f, &w, b, 6, -1, 0);   /* to 3,5: adjacent at the last step */
     int dice[] = {18};
@@ -942,7 +926,7 @@ Test(alloy_space, the_table_names_the_push_squares_004_459) {
     fixture *f = pair(&a, &b, 1, 5, 2, 5);
     int k = forced_power(f, f->s.c[a].sb, FA_FORCED_PUSH, 2);
     int plain = forced_power(f, f->s.c[a].sb, FA_FORCED_PUSH, 0);
-    go(f);
+    af_go(f);
     fa_command c = af_target(FA_CMD_ATTACK, a, b);
     c.power = (int8_t)k;
     af_path(&c, 3, 3, 4, 4, 3, 5, 3);
@@ -992,7 +976,7 @@ Test(alloy_space, the_table_names_the_push_squares_004_459) {
 Test(alloy_space, old_push_facts_still_read) {
     int a, b;
     fixture *f = pair(&a, &b, 1, 5, 2, 5);
-    go(f);
+    af_go(f);
     const char *line = "{\"event\":3,\"round\":1,\"command\":{\"action\":\"bull-rush\","
                        "\"actor\":\"Moe\",\"targets\":[\"orc 1\"]},\"dice\":[],\"choices\":[],"
                        "\"facts\":[{\"fact\":\"push\",\"who\":\"Moe\",\"target\":\"orc 1\","
@@ -1027,7 +1011,7 @@ Test(alloy_space, push_a_large_creature_l7_10_004_459) {
     for (int y = 0; y < 12; y++)
         f->s.map.terrain[y][7] = FRAY_TERRAIN_WALL;
     int k = forced_power(f, s, FA_FORCED_PUSH, 5);
-    go(f);
+    af_go(f);
     cr_assert_eq(f->st.c[b].fp.side, 2);
     cr_assert_eq(hit_with(f, a, b, k), FRAY_OK, "%s", f->why);
     /* straight away is down and right (the ogre's centre is below
@@ -1050,7 +1034,7 @@ Test(alloy_space, cautious_tactics_teleport_away_004_459) {
     fixture *f = pair(&a, &b, 5, 5, 6, 5);
     f->s.c[a].tactics = FA_TACTICS_CAUTIOUS;
     int k = teleport_power(f, f->s.c[a].sb, 3);
-    go(f);
+    af_go(f);
     f->st.c[a].hp = 10;
     f->st.c[a].surges = 0;
     fa_command c;
@@ -1076,10 +1060,10 @@ Test(alloy_space, cautious_tactics_teleport_away_004_459) {
 Test(alloy_space, ready_charge_enters_reach_is_its_speed_004_523_650) {
     int a, b;
     fixture *f = pair(&a, &b, 1, 5, 11, 5);
-    go(f);
+    af_go(f);
     fa_command rd = ready_cmd(a, FA_CMD_CHARGE, FA_TRIG_ENTERS_REACH, b);
     cr_assert_eq(af_do(f, &rd), FRAY_OK, "%s", f->why);
-    end_turn(f);
+    af_end_turn(f);
     fa_command w = af_cmd(FA_CMD_WALK, b);
     af_line(f, &w, b, 3, -1, 0);   /* 11 -> 8: within 6 squares at x 7? no: 8 - 1 = 7 */
     cr_assert_eq(af_do(f, &w), FRAY_OK, "%s", f->why);
@@ -1100,7 +1084,7 @@ Test(alloy_space, map_tells_the_narrow_squares_004_713) {
     fixture *f = pair(&a, &b, 2, 5, 11, 11);
     fray_area_add(&f->s.narrow, (fray_pos){3, 5});
     fray_area_add(&f->s.narrow, (fray_pos){4, 5});
-    go(f);
+    af_go(f);
     static char buf[16384];
     fa_draw_map(&f->s, &f->st, buf, sizeof buf);
     cr_assert(strstr(buf, "  Narrow (a squeeze to enter): 3,5 4,5.\n"), "%s", buf);
