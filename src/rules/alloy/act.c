@@ -196,7 +196,7 @@ static bool may_end(const fa_setup *s, const fa_state *st, int who,
 }
 
 /* Every space of fp on the map and standable (Squeeze's end). */
-static bool room_for(const fa_setup *s, fray_footprint fp) {
+bool fa_room_for(const fa_setup *s, fray_footprint fp) {
     for (int dy = 0; dy < fp.side; dy++)
         for (int dx = 0; dx < fp.side; dx++) {
             fray_pos p = {(int16_t)(fp.at.x + dx), (int16_t)(fp.at.y + dy)};
@@ -930,7 +930,7 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
             if (!fa_has(c, FA_C_SQUEEZING))
                 return fa_refuse(why, ws, "%s is not squeezing", fa_nm(s, who));
             fray_footprint fp = {c->fp.at, s->c[who].side_len > 0 ? s->c[who].side_len : 1};
-            if (!room_for(s, fp) || !may_end(s, st, who, fp) || !fa_narrow_ok(s, fp, false))
+            if (!fa_room_for(s, fp) || !may_end(s, st, who, fp) || !fa_narrow_ok(s, fp, false))
                 return fa_refuse(why, ws, "%s has no room to end its squeeze here", fa_nm(s, who));
             return FRAY_OK;
         }

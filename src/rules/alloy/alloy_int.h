@@ -829,6 +829,9 @@ int fa_move_allowance(const fa_setup *s, const fa_state *st, int who,
                       int kind);
 /* true when a threatens b: adjacent (or within threatening reach), able
  * to make a melee basic attack and opportunity attacks. */
+/* Every space of fp on the map and open to standing (no wall, window or
+ * pit). */
+bool fa_room_for(const fa_setup *s, fray_footprint fp);
 bool fa_threatens(const fa_setup *s, const fa_state *st, int a, int b);
 /* The opportunity attacks provoked by `who` doing `what` now (a ranged
  * or area attack while adjacent, a move out of a threatened square, a

@@ -46,16 +46,8 @@ static bool overlap(fray_footprint a, fray_footprint b) {
  * and open to standing (no wall, window or pit). */
 static bool free_for(const fa_setup *s, const fa_state *st, int who,
                      fray_footprint fp) {
-    for (int dy = 0; dy < fp.side; dy++)
-        for (int dx = 0; dx < fp.side; dx++) {
-            fray_pos p = {(int16_t)(fp.at.x + dx), (int16_t)(fp.at.y + dy)};
-            if (!fray_grid_in(&s->map, p))
-                return false;
-            int t = s->map.terrain[p.y][p.x];
-            if (t == FRAY_TERRAIN_WALL || t == FRAY_TERRAIN_WINDOW ||
-                t == FRAY_TERRAIN_PIT)
-                return false;
-        }
+    if (!fa_room_for(s, fp))
+        return false;
     for (int j = 0; j < st->n; j++)
         if (j != who && !fa_has(&st->c[j], FA_C_DEAD) && overlap(fp, st->c[j].fp))
             return false;

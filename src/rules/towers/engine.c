@@ -410,12 +410,18 @@ static void rank_mods(int best, int worst, int *flip, int *shift) {
     }
 }
 
-int ft_advantage_mods(const ft_statblock *sb, ft_applies what, int *flip,
-                      int *shift) {
+/* The best advantage and the worst disadvantage (ranks) that apply to
+ * `what`, or, with `skill`, to a check of that skill (`applies: skill`
+ * naming it); those that apply to all flips count for both. */
+static int advantage_ranks(const ft_statblock *sb, ft_applies what,
+                           const char *skill, int *flip, int *shift) {
     int best = 0, worst = 0;
     for (int i = 0; i < sb->n_advantages; i++) {
         const ft_advantage *a = &sb->advantages[i];
-        if (a->applies != what && a->applies != FT_APPLIES_ALL)
+        bool fits = a->applies == FT_APPLIES_ALL ||
+                    (a->applies == what &&
+                     (!skill || strcasecmp(a->skill, skill) == 0));
+        if (!fits)
             continue;
         if (a->rank > best)
             best = a->rank;
@@ -426,22 +432,9 @@ int ft_advantage_mods(const ft_statblock *sb, ft_applies what, int *flip,
     return best - worst;
 }
 
-/* ft_advantage_mods for a check of skill `skill`: those that apply to
- * all flips and those that name that skill (`applies: skill`). */
-static void skill_advantage_mods(const ft_statblock *sb, const char *skill,
-                                 int *flip, int *shift) {
-    int best = 0, worst = 0;
-    for (int i = 0; i < sb->n_advantages; i++) {
-        const ft_advantage *a = &sb->advantages[i];
-        if (a->applies != FT_APPLIES_ALL &&
-            !(a->applies == FT_APPLIES_SKILL && strcasecmp(a->skill, skill) == 0))
-            continue;
-        if (a->rank > best)
-            best = a->rank;
-        if (a->rank < worst)
-            worst = a->rank;
-    }
-    rank_mods(best, worst, flip, shift);
+int ft_advantage_mods(const ft_statblock *sb, ft_applies what, int *flip,
+                      int *shift) {
+    return advantage_ranks(sb, what, NULL, flip, shift);
 }
 
 /*
@@ -1690,7 +1683,7 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         ft_cond_mods(st, a, FT_FLIP_SKILL, false, &flip, &shift);
         /* Seed 001: the skill's advantages count, and a specialization
          * that applies gives (flip+1). */
-        skill_advantage_mods(sb, sk->name, &flip, &shift);
+        advantage_ranks(sb, FT_APPLIES_SKILL, sk->name, &flip, &shift);
         if (cmd->skill_spec > 0)
             flip += 1;
         fray_flip f;
