@@ -505,6 +505,9 @@ static fray_status flip_off(ft_run *r, int *grp, int m, int budget) {
  * (RULINGS 9: CI, [N], [SS]). */
 static bool tied(const ft_run *r, int i, int j) {
     const ft_statblock *a = &r->setup->c[i].sb, *b = &r->setup->c[j].sb;
+    /* One who joins later (gm.c) flips when the GM brings it in. */
+    if ((r->st->c[i].flags | r->st->c[j].flags) & FT_F_WAITING)
+        return false;
     return r->st->c[i].ci == r->st->c[j].ci &&
            a->cv[FT_CV_N] == b->cv[FT_CV_N] &&
            a->aspects[FT_ASPECT_SS] == b->aspects[FT_ASPECT_SS];
@@ -584,6 +587,8 @@ static fray_status begin(ft_run *r) {
         const ft_statblock *sb = &s->c[i].sb;
         order[i] = i; /* (for the tie order below) */
         flipoff[i] = 0;
+        if (st->c[i].flags & FT_F_WAITING)
+            continue; /* joins later: flips when the GM brings it in (gm.c) */
         int flip = 0, shift = 0;
         ft_advantage_mods(sb, FT_APPLIES_INITIATIVE, &flip, &shift);
         int n = sb->cv[FT_CV_N];
@@ -1025,6 +1030,8 @@ static fray_status check(const ft_setup *s, ft_state *st,
                          ft_path_cache *paths, const ft_attack_memo *memo) {
     if (cmd->action >= FT_ACTION_COUNT)
         return FRAY_OK; /* the engine's own steps */
+    if (ft_actions[cmd->action].flags & FT_AF_GM)
+        return ft_gm_check(s, st, cmd, diag); /* any time: no turn */
     int a = cmd->actor;
     if (a < 0 || a >= st->n)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no such combatant");
@@ -1830,6 +1837,8 @@ static fray_status apply_action(ft_run *r) {
     return FRAY_OK;
 }
 
+void ft_check_over(ft_run *r) { check_over(r); }
+
 fray_status ft_apply(ft_run *r) {
     return ft_apply_next(r, FT_NEXT_UNKNOWN);
 }
@@ -1867,7 +1876,10 @@ fray_status ft_apply_next(ft_run *r, int next) {
         if (r->ev->cmd.action >= FT_ACTION_COUNT)
             return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
                                   "unknown command");
-        rc = apply_action(r);
+        if (ft_actions[r->ev->cmd.action].flags & FT_AF_GM)
+            rc = ft_gm_apply(r); /* the GM's word: no turn (gm.c) */
+        else
+            rc = apply_action(r);
         break;
     }
     if (rc == FRAY_OK)
@@ -1955,6 +1967,8 @@ void ft_state_reset_trial(const ft_setup *s, ft_state *st, uint64_t seed,
         c->reacted_event = -1;
         c->free_phase = -1;
         c->dropped = -1;
+        if (s->c[i].joins_later) /* "joins: later" (gm.c) */
+            c->flags = FT_F_WAITING | FT_F_FLED;
     }
     st->n_decks = s->n_decks;
     for (int d = 0; d < s->n_decks; d++) {

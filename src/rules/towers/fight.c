@@ -964,6 +964,8 @@ static fray_status parse_command(const ft_setup *s, const char *text,
                                          "'next'")
                              : FRAY_OK;
     }
+    if (same_word(lx.tok, "gm"))
+        return ft_gm_parse(s, &lx, cmd, diag); /* the GM's word (gm.c) */
     int actor = find_combatant(s, lx.tok);
     if (actor < 0)
         return who_error(&lx, s, diag, "expected a combatant's id");
@@ -1364,6 +1366,15 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
          "-1 none)"},
         {"specialization", -1, FT_MAX_SPECS - 1, -1,
          "one of the skill's specializations (its index; -1 none)"},
+        /* The GM's commands (gm.c) */
+        {"gm_track", 0, FT_GM_TRACK_COUNT - 1, 0,
+         "what the GM sets (1 STUN, 2 LETHAL, 3 temporary STUN, 4 "
+         "temporary LETHAL)"},
+        {"gm_value", -30000, 30000, 0, NULL},
+        {"gm_condition", -1, FT_CONDITION_COUNT - 1, -1,
+         "a condition (0 prone to 12 grappled; -1 none)"},
+        {"gm_count", 0, 100, 0, NULL},
+        {"gm_phase", -1, INT32_MAX - 1, -1, NULL},
     };
     long long got[sizeof ints / sizeof ints[0]];
     for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
@@ -1384,6 +1395,19 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
     cmd->dtn = (int16_t)got[9];
     cmd->draw_also = (int8_t)(got[10] + 1);
     cmd->skill_spec = (int8_t)(got[11] + 1);
+    cmd->gm_track = (int8_t)got[12];
+    cmd->gm_value = (int16_t)got[13];
+    cmd->gm_cond = (int8_t)(got[14] + 1);
+    cmd->gm_count = (int8_t)got[15];
+    cmd->gm_phase = (int32_t)(got[16] + 1);
+    path[1].key = "gm_adjust";
+    if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
+        return rc;
+    cmd->gm_adjust = b;
+    path[1].key = "gm_off";
+    if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
+        return rc;
+    cmd->gm_off = b;
     path[1].key = "off_hand";
     if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
         return rc;

@@ -1880,7 +1880,7 @@ static fray_status ld_symbol(ld *L, const yn *n, char *out) {
 
 static const char *const combatant_keys[] = {
     "id", "name", "statblock", "side", "at", "symbol", "unaware-of", "tactics",
-    "count", "notes"};
+    "count", "notes", "joins"};
 
 /* One entry of `combatants:` (N combatants with count: N). */
 static fray_status ld_combatant(ld *L, const yn *n) {
@@ -1990,6 +1990,17 @@ static fray_status ld_combatant(ld *L, const yn *n) {
     ft_tactics tac = {FT_TAC_DEFAULT, FT_TARGET_NEAREST, 35, true, true, true};
     if ((v = get(n, "tactics")) && (st = ld_tactics(L, v, &tac)) != FRAY_OK)
         return st;
+    /* "joins: later": off the clock and the map until the GM brings it in
+     * (gm.c, "gm join ID at X,Y"); "start" (the default) is the fight's
+     * start. */
+    bool later = false;
+    if ((v = get(n, "joins"))) {
+        static const char *const joins_names[] = {"start", "later"};
+        int j;
+        if ((st = ld_choice(L, v, "joins", joins_names, 2, &j)) != FRAY_OK)
+            return st;
+        later = j == 1;
+    }
     /* Places given with at: [x, y] (count 1) or [[x, y], ...] (count N). */
     fray_pos at[FT_MAX_COMBATANTS];
     const yn *at_item[FT_MAX_COMBATANTS];
@@ -2035,6 +2046,7 @@ static fray_status ld_combatant(ld *L, const yn *n) {
         c->unaware_of = unaware;
         c->tactics = tac;
         c->deck = -1;
+        c->joins_later = later;
         if (g->at_node) {
             c->start = at[k];
             c->placed = true;
@@ -2317,7 +2329,7 @@ static fray_status ld_check_places(ld *L) {
         ft_combatant *c = &s->c[i];
         const yn *blame = L->blame[i];
         if (!c->placed) {
-            if (s->has_map)
+            if (s->has_map && !c->joins_later)
                 return ld_fail(L, blame, FRAY_ERR_PARSE,
                                "'%s' has no place on the map: give it 'at: [x, y]' "
                                "or mark it in the map legend",

@@ -229,7 +229,9 @@ enum {
     FT_AF_PROVOKES = 1u << 2,       /* seed "Opportunity Attacks": in a threatened space */
     FT_AF_NO_SHIFT = 1u << 3,       /* cannot be combined with Shift Position */
     FT_AF_TARGET = 1u << 4,         /* needs a target combatant */
-    FT_AF_DEST = 1u << 5            /* needs a destination space */
+    FT_AF_DEST = 1u << 5,           /* needs a destination space */
+    FT_AF_GM = 1u << 6              /* the GM's word (gm.c): no turn, no clock
+                                       move, not counted as an action */
 };
 #define FT_ACTION_LIST(X)                                                                  \
     X(AID, "aid", "Aid", 3, FT_AF_TARGET)                                                  \
@@ -262,7 +264,12 @@ enum {
     X(SPEAK, "speak", "Speak", FT_COST_FREE, FT_AF_NO_SHIFT)                               \
     X(STAND, "stand", "Stand from Prone", 4, FT_AF_PROVOKES)                               \
     X(USE_SKILL, "use-skill", "Use a Skill", FT_COST_SPECIAL, 0)                           \
-    X(USE_ITEM, "use-item", "Use an Item", 5, FT_AF_PROVOKES)
+    X(USE_ITEM, "use-item", "Use an Item", 5, FT_AF_PROVOKES)                             \
+    X(GM_SET, "gm-set", "The GM sets", FT_COST_FREE, FT_AF_GM)                             \
+    X(GM_CONDITION, "gm-condition", "The GM's condition", FT_COST_FREE, FT_AF_GM)          \
+    X(GM_JOIN, "gm-join", "The GM brings in", FT_COST_FREE, FT_AF_GM)                      \
+    X(GM_FLEE, "gm-flee", "The GM takes out", FT_COST_FREE, FT_AF_GM)                      \
+    X(GM_PLACE, "gm-place", "The GM places", FT_COST_FREE, FT_AF_GM)
 typedef enum ft_action {
 #define FT__E(id, name, text, cost, flags) FT_ACT_##id,
     FT_ACTION_LIST(FT__E)
@@ -458,6 +465,8 @@ typedef struct ft_combatant {
     uint32_t unaware_of;    /* bit per side it does not know about (surprise) */
     ft_tactics tactics;
     int deck;               /* index into ft_state.decks */
+    bool joins_later;       /* "joins: later": off the clock and the map
+                               until the GM brings it in (gm.c) */
 } ft_combatant;
 
 /* The range of ft_setup.hit_permille (policy.c). */
@@ -614,7 +623,9 @@ enum {                       /* ft_cstate.flags */
     FT_F_LEAPING = 1u << 9,      /* between the two halves of a Running Leap */
     FT_F_CONCENTRATING = 1u << 10,
     FT_F_SURPRISED = 1u << 11,
-    FT_F_FLED = 1u << 12         /* left the map */
+    FT_F_FLED = 1u << 12,        /* left the map */
+    FT_F_WAITING = 1u << 13      /* joins later (gm.c): not yet in the fight;
+                                    always with FT_F_FLED (off map and clock) */
 };
 
 typedef enum ft_hold_kind {
@@ -732,7 +743,28 @@ typedef struct ft_command {
                                 (seed 000 "Combat Move", "Drop Prone") */
     int8_t skill_spec;       /* Use a Skill: 1 + the specialization that
                                 applies ((flip+1), seed 001); 0 none */
+    /* The GM's commands (gm.c; FT_AF_GM): */
+    int8_t gm_track;         /* gm-set: FT_GM_TRACK_* (0 none) */
+    bool gm_adjust;          /* gm-set: gm_value is added, not set */
+    int16_t gm_value;        /* gm-set: the value or change; gm-condition: X */
+    int8_t gm_cond;          /* gm-condition: 1 + the condition; 0 none */
+    bool gm_off;             /* gm-condition: removed instead of added */
+    int8_t gm_count;         /* gm-condition: ends at the end of the
+                                combatant's gm_count-th activation; 0 until
+                                removed */
+    int32_t gm_phase;        /* gm-join: 1 + the phase it enters in; 0: by
+                                an Initiative flip from the current phase */
 } ft_command;
+
+/* ft_command.gm_track (gm.c). */
+enum {
+    FT_GM_TRACK_NONE,
+    FT_GM_TRACK_STUN,
+    FT_GM_TRACK_LETHAL,
+    FT_GM_TRACK_TEMP_STUN,
+    FT_GM_TRACK_TEMP_LETHAL,
+    FT_GM_TRACK_COUNT
+};
 
 /* Commands the engine makes itself (they are events too, so they replay). */
 enum {
@@ -782,7 +814,8 @@ typedef struct ft_choice {
     X(AMMO, "ammo")               /* who, v[0]=weapon, v[1]=shots left */      \
     X(MANA, "mana")               /* who, v[0]=element, v[1]=now */            \
     X(NOTE, "note")               /* text */                                   \
-    X(END, "end")                 /* v[0]=winning side or -1/-2 */
+    X(END, "end")                 /* v[0]=winning side or -1/-2 */             \
+    X(GM, "gm")                   /* who, v[0]=action, v[1]=track, v[2]=now, v[3]=was */
 typedef enum ft_fact_kind {
 #define FT__E(id, name) FT_FACT_##id,
     FT_FACT_LIST(FT__E)
@@ -1676,5 +1709,25 @@ static inline uint64_t ft_deck_held_mask(const fray_deck *deck) {
     return ft_deck_held_bits(deck);
 #endif
 }
+
+/* ---- The GM's commands (gm.c; issue 13, section 3) ---------------------- */
+struct fray__words;
+/* Whether the GM's command (an action with FT_AF_GM) can be given now. */
+fray_status ft_gm_check(const ft_setup *s, const ft_state *st,
+                        const ft_command *cmd, fray_diag *diag);
+/* Applies r->ev->cmd, a GM's command: no turn, no clock move. */
+fray_status ft_gm_apply(ft_run *r);
+/* The words after "gm" at the table (lx is on "gm"). */
+fray_status ft_gm_parse(const ft_setup *s, struct fray__words *lx,
+                        ft_command *cmd, fray_diag *diag);
+/* The narration's first line of a GM's event ("The GM sets ..."). */
+size_t ft_gm_narrate(const ft_setup *s, const ft_event *ev, char *buf,
+                     size_t size);
+extern const char *const ft_gm_usage;
+/* harm.c: status worked out again from STUN and LETHAL (after the GM set
+ * them). */
+void ft_harm_status(ft_run *r, int c);
+/* engine.c: ends the fight when one side is left (check_over). */
+void ft_check_over(ft_run *r);
 
 #endif
