@@ -357,29 +357,112 @@ Test(towers_gm, json_fields) {
     fray_towers_setup_free(s);
 }
 
-/* load.c: "joins" is start or later. */
-Test(towers_gm, joins_key_is_checked) {
-    const char *text =
-        "fray: encounter\nrules: towers\nname: x\n"
-        "catalog: [" FRAY_SOURCE_DIR "/data/towers/equipment.yaml]\n"
-        "statblocks: [" FRAY_SOURCE_DIR "/examples/towers/statblocks.yaml]\n"
-        "sides: [a, b]\ncombatants:\n"
-        "  - {id: t, statblock: Bandit, side: a}\n"
-        "  - {id: u, statblock: Bandit, side: b, joins: soon}\n";
-    char path[] = "/tmp/fray_gm_joins_XXXXXX";
+/* Loads an encounter written in `text` (through a file). */
+static fray_status load_text(const char *text, fray_towers_setup **s,
+                             fray_diag *d) {
+    char path[] = "/tmp/fray_gm_XXXXXX";
     int fd = mkstemp(path);
     cr_assert_geq(fd, 0);
     FILE *fp = fdopen(fd, "w");
     cr_assert_not_null(fp);
     fputs(text, fp);
     fclose(fp);
-    fray_towers_setup *s = NULL;
-    fray_diag d;
-    memset(&d, 0, sizeof d);
-    cr_expect_neq(fray_towers_load(path, NULL, &s, &d), FRAY_OK);
+    memset(d, 0, sizeof *d);
+    *s = NULL;
+    fray_status rc = fray_towers_load(path, NULL, s, d);
     remove(path);
+    return rc;
+}
+
+#define HEAD                                                                   \
+    "fray: encounter\nrules: towers\nname: x\n"                                \
+    "catalog: [" FRAY_SOURCE_DIR "/data/towers/equipment.yaml]\n"             \
+    "statblocks: [" FRAY_SOURCE_DIR "/examples/towers/statblocks.yaml]\n"     \
+    "sides: [a, b]\n"
+
+/* load.c: "joins" is start or later. */
+Test(towers_gm, joins_key_is_checked) {
+    fray_towers_setup *s;
+    fray_diag d;
+    cr_expect_neq(load_text(HEAD "combatants:\n"
+                                 "  - {id: t, statblock: Bandit, side: a}\n"
+                                 "  - {id: u, statblock: Bandit, side: b, "
+                                 "joins: soon}\n",
+                            &s, &d),
+                  FRAY_OK);
     cr_expect_eq(d.line, 9, "%d: %s", d.line, d.message);
     cr_expect(strstr(d.message, "joins") != NULL, "%s", d.message);
     if (s)
         fray_towers_setup_free(s);
+}
+
+/* load.c and gm.c: "gm-answers: {skill-dtn: ...}": by skill name (any
+ * case), "default" for any other skill, "none" for no DTN; a DTN out of
+ * 1-100 is refused on its line. */
+Test(towers_gm, gm_answers_in_the_file) {
+    fray_towers_setup *s;
+    fray_diag d;
+    cr_assert_eq(load_text(HEAD "gm-answers:\n"
+                                "  skill-dtn: {stealth: none, default: 11}\n"
+                                "combatants:\n"
+                                "  - {id: t, statblock: Bandit, side: a}\n"
+                                "  - {id: u, statblock: Bandit, side: b}\n",
+                           &s, &d),
+                 FRAY_OK, "%d: %s", d.line, d.message);
+    ft_command c = tf_cmd(FT_ACT_USE_SKILL, 0);
+    c.skill = 0; /* Stealth */
+    c.dtn = 5;
+    cr_expect_eq(ft_gm_ask_dtn(&s->s, &c, &d), FRAY_OK);
+    cr_expect_eq(c.dtn, 0, "none: a flip with no DTN");
+    ft_setup copy = s->s;
+    snprintf(copy.c[0].sb.skills[0].name, FT_NAME, "Climbing");
+    cr_expect_eq(ft_gm_ask_dtn(&copy, &c, &d), FRAY_OK);
+    cr_expect_eq(c.dtn, 11, "the default");
+    fray_towers_setup_free(s);
+    cr_expect_neq(load_text(HEAD "gm-answers:\n"
+                                 "  skill-dtn: {stealth: 101}\n"
+                                 "combatants:\n"
+                                 "  - {id: t, statblock: Bandit, side: a}\n",
+                            &s, &d),
+                  FRAY_OK);
+    cr_expect_eq(d.line, 8, "%d: %s", d.line, d.message);
+    cr_expect(strstr(d.message, "DTN") != NULL, "%s", d.message);
+    if (s)
+        fray_towers_setup_free(s);
+}
+
+/* Seed 001: the DTN of a skill flip is the GM's call. At the table a Use
+ * a Skill without one is refused with the question and how to answer it
+ * (nothing happens); "dtn 12" answers it, "dtn none" flips with no DTN,
+ * and the encounter's "gm-answers: {skill-dtn: {Stealth: 14}}" answers
+ * Bandit 1's Stealth in advance. */
+Test(towers_gm, the_dtn_question_is_asked_and_answered) {
+    fray_towers_setup *s = setup_of();
+    fray_towers_fight *f = tf_fight(s, 3);
+    gm(f, "next");
+    refused(f, "tony use-skill acrobatics cost 3",
+            "the GM's question: the DTN for Tony's Acrobatics? Answer on the "
+            "command ('dtn 15', or 'dtn none' for a flip with no DTN), or in "
+            "the encounter file ('gm-answers: {skill-dtn: {Acrobatics: 15}}')");
+    gm(f, "tony use-skill acrobatics cost 3 dtn 12");
+    cr_expect(strstr(last_told(f), ", succeeds") ||
+              strstr(last_told(f), ", fails"), "%s", last_told(f));
+    cr_assert_eq(fray_towers_fight_undo(f), FRAY_OK);
+    gm(f, "tony use-skill acrobatics cost 3 dtn none");
+    cr_expect(!strstr(last_told(f), ", succeeds") &&
+              !strstr(last_told(f), ", fails"), "%s", last_told(f));
+    /* Bandit 1's turn: its Stealth DTN comes from the file. */
+    for (int i = 0; i < 10 && ft_next_actor(&f->st) != B1; i++)
+        cr_assert_eq(fray_towers_fight_step(f), FRAY_OK);
+    if (f->st.c[B1].phase > f->st.phase)
+        gm(f, "next");
+    gm(f, "bandit-1 use-skill stealth cost 3");
+    cr_expect(strstr(last_told(f), ", succeeds") ||
+              strstr(last_told(f), ", fails"), "%s", last_told(f));
+    char *j = journal_of(f);
+    cr_expect(strstr(j, "\"skill\":0,\"dtn\":14") != NULL, "%s", j);
+    free(j);
+    replays(s, f);
+    fray_towers_fight_free(f);
+    fray_towers_setup_free(s);
 }

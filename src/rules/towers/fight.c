@@ -998,6 +998,7 @@ static fray_status parse_command(const ft_setup *s, const char *text,
                          "docs/file-formats.md \"Commands\")");
     cmd->action = (uint8_t)action;
     const ft_action_info *info = &ft_actions[action];
+    bool dtn_said = false;
     while (lex_next(&lx)) {
         int v;
         fray_pos p;
@@ -1035,8 +1036,12 @@ static fray_status parse_command(const ft_setup *s, const char *text,
                 return lex_error(&lx, diag, "expected a cost of 0-100 phases");
             cmd->cost = (int16_t)v;
         } else if (same_word(lx.tok, "dtn")) {
-            if (!lex_next(&lx) || !parse_int(lx.tok, 1, 100, &v))
-                return lex_error(&lx, diag, "expected a DTN of 1-100");
+            dtn_said = true;
+            if (lex_next(&lx) && same_word(lx.tok, "none"))
+                continue; /* the GM's answer: no DTN (gm.c) */
+            if (!lx.tok[0] || !parse_int(lx.tok, 1, 100, &v))
+                return lex_error(&lx, diag, "expected a DTN of 1-100 (or "
+                                 "none)");
             cmd->dtn = (int16_t)v;
         } else if (same_word(lx.tok, "until")) {
             if (!lex_next(&lx))
@@ -1116,6 +1121,9 @@ static fray_status parse_command(const ft_setup *s, const char *text,
         return lex_error(&lx, diag, "expected a target's id");
     if (action == FT_ACT_CHIP_HEAL && cmd->chip < 0)
         cmd->chip = 1;
+    /* The DTN is the GM's call (seed 001): asked when not given. */
+    if (action == FT_ACT_USE_SKILL && !dtn_said)
+        return ft_gm_ask_dtn(s, cmd, diag);
     return FRAY_OK;
 }
 

@@ -561,3 +561,32 @@ size_t ft_gm_narrate(const ft_setup *s, const ft_event *ev, char *buf,
         m = 0;
     return (size_t)n + (size_t)m;
 }
+
+/* ---- The GM's questions ------------------------------------------------------ */
+
+fray_status ft_gm_ask_dtn(const ft_setup *s, ft_command *cmd,
+                          fray_diag *diag) {
+    int a = cmd->actor;
+    if (a < 0 || a >= s->n_combatants || cmd->skill < 0 ||
+        cmd->skill >= s->c[a].sb.n_skills)
+        return FRAY_OK; /* (the check says what is wrong) */
+    const char *skill = s->c[a].sb.skills[cmd->skill].name;
+    int found = -1;
+    for (int i = 0; i < s->n_dtn_answers && found < 0; i++)
+        if (s->dtn_skill[i][0] && same_word(s->dtn_skill[i], skill))
+            found = i;
+    for (int i = 0; i < s->n_dtn_answers && found < 0; i++)
+        if (!s->dtn_skill[i][0])
+            found = i;
+    if (found >= 0) {
+        int v = s->dtn_value[found];
+        cmd->dtn = (int16_t)(v == FT_GM_DTN_NONE ? 0 : v);
+        return FRAY_OK;
+    }
+    return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                          "the GM's question: the DTN for %s's %s? Answer on "
+                          "the command ('dtn 15', or 'dtn none' for a flip "
+                          "with no DTN), or in the encounter file "
+                          "('gm-answers: {skill-dtn: {%s: 15}}')",
+                          s->c[a].name, skill, skill);
+}

@@ -2408,7 +2408,43 @@ static void ld_decks(ft_setup *s) {
 
 static const char *const encounter_keys[] = {
     "fray", "rules", "name", "description", "seed", "catalog", "statblocks",
-    "options", "sides", "map", "combatants", "notes"};
+    "options", "sides", "map", "combatants", "notes", "gm-answers"};
+
+/* "gm-answers: {skill-dtn: {Stealth: 15, default: 12}}" (gm.c): the GM's
+ * answers given in advance; a DTN is 1-100 or "none". */
+static fray_status ld_gm_answers(ld *L, const yn *n, ft_setup *s) {
+    static const char *const keys[] = {"skill-dtn"};
+    char b[64];
+    fray_status st = ld_keys(L, n, "gm-answers", keys, 1, false);
+    if (st != FRAY_OK)
+        return st;
+    const yn *m = get(n, "skill-dtn");
+    if (!m)
+        return FRAY_OK;
+    if (m->type != YN_MAP)
+        return ld_fail(L, m, FRAY_ERR_PARSE, "expected a mapping of skill "
+                       "names to DTNs for skill-dtn, got %s", got(m, b));
+    for (const yn *k = m->first; k; k = k->next) {
+        if (s->n_dtn_answers >= FT_MAX_SKILLS)
+            return ld_fail(L, k, FRAY_ERR_RANGE, "at most %d skill-dtn "
+                           "answers", FT_MAX_SKILLS);
+        int i = s->n_dtn_answers;
+        bool dflt = strcmp(k->text, "default") == 0;
+        if (!dflt && (st = ld_text(L, k, "a skill's name", s->dtn_skill[i],
+                                   FT_NAME)) != FRAY_OK)
+            return st;
+        if (dflt)
+            s->dtn_skill[i][0] = '\0';
+        const yn *v = k->value;
+        if (v && v->type == YN_SCALAR && strcmp(v->text, "none") == 0)
+            s->dtn_value[i] = FT_GM_DTN_NONE;
+        else if ((st = ld_int(L, v, "a DTN (1-100, or none)", 1, 100,
+                              &s->dtn_value[i])) != FRAY_OK)
+            return st;
+        s->n_dtn_answers++;
+    }
+    return FRAY_OK;
+}
 
 static fray_status ld_encounter(ld *L, const yn *root) {
     ft_setup *s = L->s;
@@ -2446,6 +2482,9 @@ static fray_status ld_encounter(ld *L, const yn *root) {
             return st;
     }
     if ((v = get(root, "options")) && (st = ld_options(L, v, &s->opt)) != FRAY_OK)
+        return st;
+    if ((v = get(root, "gm-answers")) &&
+        (st = ld_gm_answers(L, v, s)) != FRAY_OK)
         return st;
     const yn *combatants = get(root, "combatants");
     if (!combatants)

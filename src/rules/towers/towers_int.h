@@ -591,7 +591,15 @@ typedef struct ft_setup {
      * again; one built by hand leaves fast.ready false (no shortcuts). */
     ft_fast fast;
     ft_engine_fast eng;     /* (speed addition) ft_policy_prepare */
+    /* "gm-answers:" (gm.c; docs/file-formats.md "The GM's answers"): the
+     * DTN of a skill flip whose command gives none, by skill name ("" for
+     * any other skill); FT_GM_DTN_NONE: a flip with no DTN. */
+    int n_dtn_answers;
+    char dtn_skill[FT_MAX_SKILLS][FT_NAME];
+    int dtn_value[FT_MAX_SKILLS];
 } ft_setup;
+
+enum { FT_GM_DTN_NONE = -1 };
 
 /* ---- State: what a fight changes --------------------------------------- */
 
@@ -1724,6 +1732,11 @@ fray_status ft_gm_parse(const ft_setup *s, struct fray__words *lx,
 size_t ft_gm_narrate(const ft_setup *s, const ft_event *ev, char *buf,
                      size_t size);
 extern const char *const ft_gm_usage;
+/* Seed 001: the DTN of a skill flip is the GM's call. A Use a Skill
+ * command that gives none takes the encounter's "gm-answers" answer, else
+ * is refused with the question and how to answer it. */
+fray_status ft_gm_ask_dtn(const ft_setup *s, ft_command *cmd,
+                          fray_diag *diag);
 /* harm.c: status worked out again from STUN and LETHAL (after the GM set
  * them). */
 void ft_harm_status(ft_run *r, int c);
