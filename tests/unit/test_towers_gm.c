@@ -349,8 +349,13 @@ Test(towers_gm, json_fields) {
     cr_expect(strstr(j, "\"gm_condition\":2,\"gm_count\":2") != NULL, "%s", j);
     cr_expect(strstr(j, "\"gm_phase\":12") != NULL, "%s", j);
     cr_expect(strstr(j, "{\"fact\":\"gm\",\"who\":\"bandit-1\",\"action\":"
-                        "\"gm-set\",\"what\":1,\"now\":13,\"was\":16}") != NULL,
-              "%s", j);
+                        "\"gm-set\",\"track\":\"stun\",\"now\":13,\"was\":16}") !=
+                  NULL, "%s", j);
+    cr_expect(strstr(j, "{\"fact\":\"gm\",\"who\":\"tony\",\"action\":"
+                        "\"gm-condition\",\"condition\":\"burning\",\"on\":true,"
+                        "\"x\":1}") != NULL, "%s", j);
+    cr_expect(strstr(j, "\"action\":\"gm-join\",\"initiative\":false,"
+                        "\"phase\":12,\"from_phase\":0}") != NULL, "%s", j);
     free(j);
     replays(s, f);
     fray_towers_fight_free(f);
@@ -463,6 +468,52 @@ Test(towers_gm, the_dtn_question_is_asked_and_answered) {
     cr_expect(strstr(j, "\"skill\":0,\"dtn\":14") != NULL, "%s", j);
     free(j);
     replays(s, f);
+    fray_towers_fight_free(f);
+    fray_towers_setup_free(s);
+}
+
+/* Issue 13, "Cards by hand": too few cards are refused with the total the
+ * whole action needs and from whose deck (Tony's attack flip 3 from his
+ * own deck, flat-footed Bandit 1's defense flip 2 from the GM's: at least
+ * 5, more if a Hand of Fate card is reflipped); a card
+ * held in a Hand of Fate, or already in play, is refused for that reason,
+ * naming the deck. */
+Test(towers_gm, cards_needed_in_all_and_from_whose_deck) {
+    fray_towers_setup *s = setup_of();
+    fray_towers_fight *f = tf_fight(s, 3);
+    gm(f, "next");
+    fray_card one = tf_card("KH");
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_expect_eq(fray_towers_fight_command(f, "tony attack bandit-1", &one, 1,
+                                           &d),
+                 FRAY_ERR_DECK_EMPTY);
+    cr_expect_str_eq(d.message,
+                     "too few cards: this action needs at least 5 in all, 1 "
+                     "was given: the attack flip 3 from Tony's deck, the "
+                     "defense flip 2 from the GM's deck");
+    fray_card held[8];
+    size_t nh = fray_towers_fight_hand(f, "tony", held, 8);
+    cr_assert_gt(nh, 0);
+    fray_card cards[6] = {held[0], tf_card("2C"), tf_card("3C"),
+                          tf_card("4S"), tf_card("5S"), tf_card("6S")};
+    char name[16], want[160];
+    snprintf(want, sizeof want, "%s is not available for the attack flip "
+             "from Tony's deck: it is held in a Hand of Fate",
+             fray_card_format(held[0], FRAY_CARD_PLAIN, name));
+    memset(&d, 0, sizeof d);
+    cr_expect_eq(fray_towers_fight_command(f, "tony attack bandit-1", cards, 6,
+                                           &d),
+                 FRAY_ERR_CARD_UNAVAILABLE);
+    cr_expect(strstr(d.message, want) != NULL, "%s", d.message);
+    cards[0] = tf_card("2C");
+    memset(&d, 0, sizeof d);
+    cr_expect_eq(fray_towers_fight_command(f, "tony attack bandit-1", cards, 6,
+                                           &d),
+                 FRAY_ERR_CARD_UNAVAILABLE);
+    cr_expect(strstr(d.message, "2C is not available for the attack flip from "
+                                "Tony's deck: it is already in play") != NULL,
+              "%s", d.message);
     fray_towers_fight_free(f);
     fray_towers_setup_free(s);
 }

@@ -590,3 +590,119 @@ fray_status ft_gm_ask_dtn(const ft_setup *s, ft_command *cmd,
                           "('gm-answers: {skill-dtn: {%s: 15}}')",
                           s->c[a].name, skill, skill);
 }
+
+/* ---- Cards by hand (issue 13: "a refusal says how many cards are needed in
+ * all and from whose deck") ----------------------------------------------- */
+
+/* "the GM's deck", "Sir Aldric's deck". */
+static int deck_phrase(const ft_setup *s, int d, char *buf, size_t size) {
+    if (d < 0 || d >= s->n_decks)
+        return snprintf(buf, size, "deck %d", d);
+    if (s->deck_controller[d] == FT_CTRL_GM &&
+        strcmp(s->deck_names[d], "GM") == 0)
+        return snprintf(buf, size, "the GM's deck");
+    return snprintf(buf, size, "%s's deck", s->deck_names[d]);
+}
+
+void ft_hand_log(ft_run *r, int deck, int n, const char *what) {
+    if (r->hand_flips < FT_EVENT_CHOICES) {
+        r->hand_flip[r->hand_flips].deck = deck;
+        r->hand_flip[r->hand_flips].n = n;
+        r->hand_flip[r->hand_flips].what = what;
+        r->hand_flips++;
+    }
+    /* The flip known to come next has come (or another did). */
+    r->hand_next_n = 0;
+}
+
+/* fate.c's words for a flip's purpose. */
+static const char *purpose_words(ft_flip_purpose p) {
+    switch (p) {
+    case FT_FLIP_INITIATIVE: return "the Initiative flip";
+    case FT_FLIP_TIEBREAK: return "the tie-break flip";
+    case FT_FLIP_ATTACK: return "the attack flip";
+    case FT_FLIP_DEFENSE: return "the defense flip";
+    case FT_FLIP_DAMAGE: return "the damage flips";
+    case FT_FLIP_GRAPPLE: return "the Grapple Test";
+    case FT_FLIP_SKILL: return "the skill flip";
+    case FT_FLIP_CHECK: return "the check";
+    default: return "a flip";
+    }
+}
+
+void ft_hand_next(ft_run *r, int who, int n, ft_flip_purpose purpose) {
+    const char *what = purpose_words(purpose);
+    if (who < 0 || who >= r->st->n)
+        return;
+    int d = r->setup->c[who].deck;
+    if (d < 0 || d >= r->st->n_decks)
+        return;
+    int k;
+    bool low;
+    fray__flip_plan(n, &r->setup->opt.flip, &k, &low);
+    if (k > r->st->decks[d].size)
+        k = r->st->decks[d].size;
+    r->hand_next_n = k;
+    r->hand_next_deck = d;
+    r->hand_next_what = what;
+}
+
+/* Appends to buf at *len (bounded). */
+static void put(char *buf, size_t size, size_t *len, const char *fmt, ...) {
+    if (*len >= size)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *len, size - *len, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        *len += (size_t)n;
+    if (*len >= size)
+        *len = size - 1;
+}
+
+fray_status ft_hand_short(ft_run *r, int deck, int n, const char *what) {
+    const ft_setup *s = r->setup;
+    char msg[512], dp[FT_NAME + 16];
+    size_t len = 0;
+    int total = 0;
+    for (int i = 0; i < r->hand_flips; i++)
+        total += r->hand_flip[i].n;
+    total += n;
+    bool next = r->hand_next_n > 0;
+    if (next)
+        total += r->hand_next_n;
+    int given = r->ev->n_cards;
+    put(msg, sizeof msg, &len, "too few cards: this action needs at least %d "
+        "in all, %d %s given: ", total, given, given == 1 ? "was" : "were");
+    for (int i = 0; i < r->hand_flips; i++) {
+        deck_phrase(s, r->hand_flip[i].deck, dp, sizeof dp);
+        put(msg, sizeof msg, &len, "%s %d from %s, ", r->hand_flip[i].what,
+            r->hand_flip[i].n, dp);
+    }
+    deck_phrase(s, deck, dp, sizeof dp);
+    put(msg, sizeof msg, &len, "%s %d from %s", what, n, dp);
+    if (next) {
+        deck_phrase(s, r->hand_next_deck, dp, sizeof dp);
+        put(msg, sizeof msg, &len, ", %s %d from %s", r->hand_next_what,
+            r->hand_next_n, dp);
+    }
+    /* More may follow: a Hand of Fate reflip, an opportunity attack's
+     * flips, combined damage flips ("at least"). */
+    return fray__diag_set(r->diag, FRAY_ERR_DECK_EMPTY, 0, "%s", msg);
+}
+
+fray_status ft_hand_unavailable(ft_run *r, int deck, fray_card card,
+                                int place, const char *what) {
+    char name[16], dp[FT_NAME + 16];
+    fray_card_format(card, FRAY_CARD_PLAIN, name);
+    deck_phrase(r->setup, deck, dp, sizeof dp);
+    return fray__diag_set(
+        r->diag, FRAY_ERR_CARD_UNAVAILABLE, 0,
+        "%s is not available for %s from %s: %s", name, what, dp,
+        place == FRAY_PLACE_HELD
+            ? "it is held in a Hand of Fate (play it with 'fate CARD for "
+              "CARD')"
+        : place == FRAY_PLACE_IN_PLAY ? "it is already in play"
+                                      : "this deck has no such card");
+}

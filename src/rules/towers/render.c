@@ -1094,13 +1094,30 @@ static void js_fact(txt *t, const ft_setup *s, const ft_fact *f) {
                              : f->v[0] == -2 ? "all-out"
                                              : "phase-limit");
         break;
-    case FT_FACT_GM:
+    case FT_FACT_GM: {
+        /* The GM's word (gm.c): what it changed. */
+        static const char *const TRACKS[FT_GM_TRACK_COUNT] = {
+            "", "stun", "lethal", "temp_stun", "temp_lethal"};
         js_kwho(t, s, "who", f->who);
         js_kstr(t, "action", action_name(f->v[0]));
-        js_kint(t, "what", f->v[1]);
-        js_kint(t, "now", f->v[2]);
-        js_kint(t, "was", f->v[3]);
+        if (f->v[0] == FT_ACT_GM_SET) {
+            js_kstr(t, "track", f->v[1] > 0 && f->v[1] < FT_GM_TRACK_COUNT
+                                    ? TRACKS[f->v[1]]
+                                    : "?");
+            js_kint(t, "now", f->v[2]);
+            js_kint(t, "was", f->v[3]);
+        } else if (f->v[0] == FT_ACT_GM_CONDITION) {
+            js_kstr(t, "condition", condition_name(f->v[1]));
+            js_kbool(t, "on", f->v[2] != 0);
+            js_kint(t, "x", f->v[3]);
+        } else if (f->v[0] == FT_ACT_GM_JOIN) {
+            js_kbool(t, "initiative", f->v[1] != 0);
+            if (!f->v[1])
+                js_kint(t, "phase", f->v[2]);
+            js_kint(t, "from_phase", f->v[3]);
+        }
         break;
+    }
     case FT_FACT_COUNT:
         break;
     }

@@ -1039,6 +1039,15 @@ typedef struct ft_run {
      * of diagonal movement costs": 1 when the action's Shift went
      * diagonally (its move's first diagonal then costs 2). */
     int move_parity;
+    /* Cards flipped by hand (fate.c, gm.c; issue 13): the flips of this
+     * command so far, and the one known to come next (an opposed flip's
+     * second), so that too few cards are refused with the total the
+     * command needs in all and from whose deck. 0: none. */
+    int hand_flips;
+    struct { int deck, n; const char *what; } hand_flip[FT_EVENT_CHOICES];
+    int hand_next_n;         /* cards of the flip known to come next */
+    int hand_next_deck;
+    const char *hand_next_what;
 } ft_run;
 
 /* ---- Functions shared between the modules ------------------------------- */
@@ -1740,6 +1749,16 @@ fray_status ft_gm_ask_dtn(const ft_setup *s, ft_command *cmd,
 /* harm.c: status worked out again from STUN and LETHAL (after the GM set
  * them). */
 void ft_harm_status(ft_run *r, int c);
+/* Cards flipped by hand (gm.c; issue 13, "Cards by hand"): the log of
+ * the command's flips (fate.c get_cards), the flip known to come next (an
+ * opposed flip's second), and the refusals: too few cards (the total the
+ * command needs, from whose deck), a card not in that deck. `what` is the
+ * flip's text ("the attack flip"). */
+void ft_hand_log(ft_run *r, int deck, int n, const char *what);
+void ft_hand_next(ft_run *r, int who, int n, ft_flip_purpose purpose);
+fray_status ft_hand_short(ft_run *r, int deck, int n, const char *what);
+fray_status ft_hand_unavailable(ft_run *r, int deck, fray_card card,
+                                int place, const char *what);
 /* engine.c: ends the fight when one side is left (check_over). */
 void ft_check_over(ft_run *r);
 
