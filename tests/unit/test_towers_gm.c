@@ -330,6 +330,8 @@ Test(towers_gm, words_at_the_table) {
     refused(f, "gm adjust tony stun", "expected a change");
     refused(f, "gm place tony", "expected a space as X,Y");
     refused(f, "gm flee tony now", "expected nothing more");
+    refused(f, "gm join bandit-2", "expected where it enters: 'at X,Y'");
+    refused(f, "gm join bandit-2 at 7,2 phase", "expected a phase");
     fray_towers_fight_free(f);
     fray_towers_setup_free(s);
 }

@@ -449,11 +449,13 @@ fray_status ft_gm_parse(const ft_setup *s, fray__words *lx, ft_command *cmd,
             return word_error(lx, diag, "'off' takes nothing else");
         return FRAY_OK;
     }
-    case FT_ACT_GM_JOIN:
+    case FT_ACT_GM_JOIN: {
+        bool at = false;
         while (fray__words_next(lx)) {
             if (same_word(lx->tok, "at")) {
                 if (!fray__words_next(lx) || !parse_pos(lx->tok, &cmd->dest))
                     return word_error(lx, diag, "expected a space as X,Y");
+                at = true;
             } else if (same_word(lx->tok, "phase")) {
                 if (!fray__words_next(lx) ||
                     !parse_int(lx->tok, 0, 1000000, &v))
@@ -462,13 +464,16 @@ fray_status ft_gm_parse(const ft_setup *s, fray__words *lx, ft_command *cmd,
             } else if (same_word(lx->tok, "initiative")) {
                 cmd->gm_phase = 0;
             } else if (parse_pos(lx->tok, &cmd->dest)) {
-                /* "gm join ID X,Y" */
+                at = true; /* "gm join ID X,Y" */
             } else {
                 return word_error(lx, diag, "expected 'at X,Y', 'phase P' "
                                   "or 'initiative'");
             }
         }
+        if (!at && s->has_map)
+            return word_error(lx, diag, "expected where it enters: 'at X,Y'");
         return FRAY_OK;
+    }
     case FT_ACT_GM_PLACE:
         if (fray__words_next(lx) && same_word(lx->tok, "at"))
             fray__words_next(lx);
