@@ -519,3 +519,82 @@ Test(towers_gm, cards_needed_in_all_and_from_whose_deck) {
     fray_towers_fight_free(f);
     fray_towers_setup_free(s);
 }
+
+/* Brings Bandit 2 in by an Initiative flip of a King not held (CI 13 +
+ * <N> 1 = 14) in the fight's current phase. */
+static void join_with_a_king(fray_towers_fight *f) {
+    fray_card held[8];
+    size_t nh = fray_towers_fight_hand(f, "bandit-2", held, 8);
+    static const char *const kings[] = {"KS", "KH", "KD", "KC"};
+    fray_card k = tf_card("KS");
+    for (int i = 0; i < 4; i++) {
+        k = tf_card(kings[i]);
+        bool in = false;
+        for (size_t h = 0; h < nh; h++)
+            in = in || held[h] == k;
+        if (!in)
+            break;
+    }
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fray_towers_fight_command(f, "gm join bandit-2 at 7,2", &k,
+                                           1, &d),
+                 FRAY_OK, "%s", d.message);
+    cr_assert_eq(cs(f, B2)->ci, 14);
+}
+
+/* Option join-initiative (fray's reading; seed 000 "Entering Combat and
+ * Initiative" is silent on one entering mid-fight): entry (the default),
+ * 20 - CI phases after the phase it enters in; at-start, in phase 20 - CI
+ * as if it had flipped at the start, but never before the phase it
+ * enters in. */
+Test(towers_gm, option_join_initiative) {
+    fray_towers_setup *s = setup_of();
+    cr_expect_eq(s->s.opt.join_initiative, FT_JOIN_FROM_ENTRY);
+    fray_towers_fight *f = tf_fight(s, 3);
+    gm(f, "next"); /* phase 4 */
+    cr_assert_eq(f->st.phase, 4);
+    join_with_a_king(f);
+    cr_expect_eq(cs(f, B2)->phase, 4 + 6, "entry: 6 phases after phase 4");
+    fray_towers_fight_free(f);
+
+    fray_towers_setup *a = NULL;
+    cr_assert_eq(fray_towers_setup_copy(s, NULL, &a), FRAY_OK);
+    a->s.opt.join_initiative = FT_JOIN_AS_AT_START;
+    f = tf_fight(a, 3);
+    gm(f, "next");
+    join_with_a_king(f);
+    cr_expect_eq(cs(f, B2)->phase, 6, "at-start: phase 20 - 14");
+    fray_towers_fight_free(f);
+    /* Entering in phase 7 (after Tony's Aim, Bandit 1's turn): not before
+     * now. */
+    f = tf_fight(a, 3);
+    gm(f, "next");
+    gm(f, "tony aim");
+    gm(f, "next");
+    cr_assert_eq(f->st.phase, 7);
+    join_with_a_king(f);
+    cr_expect_eq(cs(f, B2)->phase, 7, "at-start: not before phase 7");
+    fray_towers_fight_free(f);
+    fray_towers_setup_free(a);
+    fray_towers_setup_free(s);
+
+    /* Read from options: */
+    fray_diag d;
+    cr_assert_eq(load_text(HEAD "options: {join-initiative: at-start}\n"
+                                "combatants:\n"
+                                "  - {id: t, statblock: Bandit, side: a}\n"
+                                "  - {id: u, statblock: Bandit, side: b}\n",
+                           &s, &d),
+                 FRAY_OK, "%d: %s", d.line, d.message);
+    cr_expect_eq(s->s.opt.join_initiative, FT_JOIN_AS_AT_START);
+    fray_towers_setup_free(s);
+    cr_expect_neq(load_text(HEAD "options: {join-initiative: later}\n"
+                                 "combatants:\n"
+                                 "  - {id: t, statblock: Bandit, side: a}\n",
+                            &s, &d),
+                  FRAY_OK);
+    cr_expect(strstr(d.message, "join-initiative") != NULL, "%s", d.message);
+    if (s)
+        fray_towers_setup_free(s);
+}

@@ -236,7 +236,8 @@ static fray_status apply_condition(ft_run *r, const ft_command *cmd) {
  * initiative advantages count), keeps the highest, adds <N>: its
  * Calculated Initiative; it acts 20 - CI (at least 0) phases after the
  * phase it enters in (fray's reading for one entering mid-fight: the
- * phase of entry stands for the fight's phase 0). */
+ * phase of entry stands for the fight's phase 0; option join-initiative
+ * at-start: in phase 20 - CI, but not before now). */
 static fray_status apply_join(ft_run *r, const ft_command *cmd) {
     const ft_setup *s = r->setup;
     ft_state *st = r->st;
@@ -263,7 +264,11 @@ static fray_status apply_join(ft_run *r, const ft_command *cmd) {
             return rc;
         int ci = f.kept_value + n + total_shift;
         c->ci = (int16_t)ci;
-        start = st->phase + 20 - (ci > 20 ? 20 : ci);
+        int after = 20 - (ci > 20 ? 20 : ci);
+        if (s->opt.join_initiative == FT_JOIN_AS_AT_START)
+            start = after > st->phase ? after : st->phase;
+        else
+            start = st->phase + after;
         ft_emit(r, FT_FACT_INITIATIVE, a, -1, ci, start, 0, 0);
     }
     c->phase = start;

@@ -109,6 +109,7 @@ void ft_options_default(ft_options *o) {
     o->simultaneous_duel = false;          /* seed 000 "Dueling" stage four */
     o->fresh_decks = false;                /* fray: decks as at a real table */
     o->unconscious_bonus = FT_UB_LETHAL;   /* seed 000 "STUN Damage" */
+    o->join_initiative = FT_JOIN_FROM_ENTRY; /* gm.c: fray's reading */
 }
 
 /* ---- The loader's state ------------------------------------------------------ */
@@ -1638,7 +1639,8 @@ static const char *const option_keys[] = {
     "mana-regen",     "dying-loses-lethal", "dead-at",
     "disabled-unconscious", "crit-needs-heart", "recover-stun",
     "grapple-size",   "surprise-delay",   "phase-limit",
-    "simultaneous-duel", "fresh-decks", "unconscious-bonus"};
+    "simultaneous-duel", "fresh-decks", "unconscious-bonus",
+    "join-initiative"};
 
 /* The options of RULINGS.md by their names (docs/rules/towers.md). */
 static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
@@ -1736,6 +1738,12 @@ static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
         o->unconscious_bonus = (uint8_t)(i == 0   ? FT_UB_LETHAL
                                          : i == 1 ? FT_UB_DEFENSE
                                                   : FT_UB_LETHAL | FT_UB_DEFENSE);
+    }
+    if ((v = get(n, "join-initiative"))) {
+        static const char *const ji[] = {"entry", "at-start"};
+        if ((st = ld_choice(L, v, "join-initiative", ji, 2, &i)) != FRAY_OK)
+            return st;
+        o->join_initiative = (uint8_t)i;
     }
     return FRAY_OK;
 }

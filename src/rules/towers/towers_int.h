@@ -313,7 +313,17 @@ typedef struct ft_options {
     bool fresh_decks;          /* fray: every flip from a freshly shuffled deck (off) */
     uint8_t unconscious_bonus; /* seed 000 "STUN Damage": what attacks on the
                                   unconscious or Helpless get: FT_UB_* */
+    uint8_t join_initiative;   /* gm.c, "gm join" by an Initiative flip:
+                                  FT_JOIN_FROM_ENTRY (default) or
+                                  FT_JOIN_AS_AT_START */
 } ft_options;
+
+/* Option join-initiative (gm.c): seed 000 "Entering Combat and
+ * Initiative" places a combatant 20 - CI phases after the start; one the
+ * GM brings in mid-fight acts 20 - CI phases after the phase it enters in
+ * (entry, the default), or in phase 20 - CI as if it had flipped at the
+ * start, but not before the phase it enters in (at-start). */
+enum { FT_JOIN_FROM_ENTRY = 0, FT_JOIN_AS_AT_START = 1 };
 
 /* Seed 000 "STUN Damage": "anyone who chooses to continue to attack you
  * will get bonuses to inflict LETHAL damage" (docs/rules/towers.md). */
