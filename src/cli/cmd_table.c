@@ -134,7 +134,8 @@ static const char TABLE_HELP[] =
     "  gm condition ID NAME [X] [for N] | off\n"
     "  gm join ID at X,Y [phase P]  gm flee ID  gm place ID X,Y\n"
     "                              the GM's word, at any time (no turn)\n"
-    "  ID use-skill SKILL ... dtn N|none   the DTN is the GM's call\n"
+    "  ID use-skill SKILL ... dtn N|none [flip N] [shift N]\n"
+    "                              the DTN and the mods are the GM's call\n"
     "  undo, redo                  take back the last event; play it again\n"
     "  clock                       the Combat Clock: who acts in which phase\n"
     "  map                         the tactical map\n"
@@ -715,7 +716,7 @@ static const char *const TABLE_WORDS[] = {
     "then", "charge", "reckless-move", "full-defense", "delay", "stand",
     "drop-prone", "draw-weapon", "reload", "use-skill", "cast", "aid",
     "grapple", "escape", "shake", "chip-heal", "concentrate", "until",
-    "cost", "with"};
+    "cost", "with", "flip"};
 
 static char *complete_word(const char *text, int state) {
     static size_t i; /* (readline's generator protocol) */

@@ -598,3 +598,33 @@ Test(towers_gm, option_join_initiative) {
     if (s)
         fray_towers_setup_free(s);
 }
+
+/* Seed 001: the GM decides the flip mods and shifts of a skill flip:
+ * "flip +1 shift -2" on Tony's Acrobatics (rank 1): 2 cards, 9 of clubs
+ * kept, -2, + SS 2 = 9 against DTN 9: succeeds; told as the GM's call;
+ * replays. */
+Test(towers_gm, the_gms_mods_on_a_skill_flip) {
+    fray_towers_setup *s = setup_of();
+    fray_towers_fight *f = tf_fight(s, 3);
+    gm(f, "next");
+    fray_card cards[2] = {tf_card("9C"), tf_card("2D")};
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fray_towers_fight_command(
+                     f, "tony use-skill acrobatics cost 3 dtn 9 flip +1 "
+                        "shift -2",
+                     cards, 2, &d),
+                 FRAY_OK, "%s", d.message);
+    cr_expect(strstr(last_told(f), "(2 cards; (shift-2)(flip+1) the GM's "
+                                    "call)") != NULL, "%s", last_told(f));
+    cr_expect(strstr(last_told(f), "= 9 (SS 2), succeeds") != NULL, "%s",
+              last_told(f));
+    char *j = journal_of(f);
+    cr_expect(strstr(j, "\"gm_flip\":1,\"gm_shift\":-2") != NULL, "%s", j);
+    free(j);
+    replays(s, f);
+    refused(f, "tony use-skill acrobatics cost 3 dtn 9 flip 11",
+            "expected the GM's mods");
+    fray_towers_fight_free(f);
+    fray_towers_setup_free(s);
+}

@@ -1693,6 +1693,8 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         advantage_ranks(sb, FT_APPLIES_SKILL, sk->name, &flip, &shift);
         if (cmd->skill_spec > 0)
             flip += 1;
+        if (cmd->gm_flip || cmd->gm_shift) /* the GM's call (gm.c) */
+            ft_gm_skill_mods(r, cmd, &flip, &shift);
         fray_flip f;
         int total_shift = shift;
         rc = ft_flip(r, a, sk->rank + flip, FT_FLIP_SKILL, shift,

@@ -1082,6 +1082,18 @@ static fray_status parse_command(const ft_setup *s, const char *text,
             else
                 return lex_error(&lx, diag, "Draw a Weapon draws at most "
                                  "two weapons");
+        } else if (action == FT_ACT_USE_SKILL &&
+                   (same_word(lx.tok, "flip") || same_word(lx.tok, "shift"))) {
+            /* The GM's flip mods and shifts (seed 001): "flip +1",
+             * "shift -2". */
+            bool is_flip = same_word(lx.tok, "flip");
+            if (!lex_next(&lx) || !parse_int(lx.tok, -10, 10, &v))
+                return lex_error(&lx, diag, "expected the GM's mods, -10 to "
+                                 "+10");
+            if (is_flip)
+                cmd->gm_flip = (int8_t)v;
+            else
+                cmd->gm_shift = (int8_t)v;
         } else if (action == FT_ACT_USE_SKILL) {
             int k = -1;
             for (int i = 0; i < sb->n_skills; i++)
@@ -1383,6 +1395,8 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
          "a condition (0 prone to 12 grappled; -1 none)"},
         {"gm_count", 0, 100, 0, NULL},
         {"gm_phase", -1, INT32_MAX - 1, -1, NULL},
+        {"gm_flip", -10, 10, 0, NULL},
+        {"gm_shift", -10, 10, 0, NULL},
     };
     long long got[sizeof ints / sizeof ints[0]];
     for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
@@ -1408,6 +1422,8 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
     cmd->gm_cond = (int8_t)(got[14] + 1);
     cmd->gm_count = (int8_t)got[15];
     cmd->gm_phase = (int32_t)(got[16] + 1);
+    cmd->gm_flip = (int8_t)got[17];
+    cmd->gm_shift = (int8_t)got[18];
     path[1].key = "gm_adjust";
     if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
         return rc;

@@ -716,3 +716,17 @@ fray_status ft_hand_unavailable(ft_run *r, int deck, fray_card card,
         : place == FRAY_PLACE_IN_PLAY ? "it is already in play"
                                       : "this deck has no such card");
 }
+
+void ft_gm_skill_mods(ft_run *r, const ft_command *cmd, int *flip,
+                      int *shift) {
+    *flip += cmd->gm_flip;
+    *shift += cmd->gm_shift;
+    if (!r->facts)
+        return;
+    ft_fact *f = ft_emit_fact(r, FT_FACT_MODIFIER, cmd->actor, -1);
+    if (f) {
+        f->v[0] = cmd->gm_shift;
+        f->v[1] = cmd->gm_flip;
+        snprintf(f->text, sizeof f->text, "the GM's call");
+    }
+}

@@ -922,6 +922,10 @@ static void js_command(txt *t, const ft_setup *s, const ft_command *c) {
         js_kint(t, "gm_count", c->gm_count);
     if (c->gm_phase)
         js_kint(t, "gm_phase", c->gm_phase - 1);
+    if (c->gm_flip)
+        js_kint(t, "gm_flip", c->gm_flip);
+    if (c->gm_shift)
+        js_kint(t, "gm_shift", c->gm_shift);
     txt_c(t, '}');
 }
 

@@ -772,6 +772,9 @@ typedef struct ft_command {
                                 removed */
     int32_t gm_phase;        /* gm-join: 1 + the phase it enters in; 0: by
                                 an Initiative flip from the current phase */
+    int8_t gm_flip;          /* Use a Skill: the GM's flip mods and shifts
+                                (seed 001: the GM decides them); 0 none */
+    int8_t gm_shift;
 } ft_command;
 
 /* ft_command.gm_track (gm.c). */
@@ -1769,6 +1772,11 @@ void ft_hand_next(ft_run *r, int who, int n, ft_flip_purpose purpose);
 fray_status ft_hand_short(ft_run *r, int deck, int n, const char *what);
 fray_status ft_hand_unavailable(ft_run *r, int deck, fray_card card,
                                 int place, const char *what);
+/* Seed 001: the flip mods and shifts the GM gave a skill flip
+ * (cmd->gm_flip, gm_shift), added to *flip and *shift and told as a
+ * modifier ("the GM's call"). */
+void ft_gm_skill_mods(ft_run *r, const ft_command *cmd, int *flip,
+                      int *shift);
 /* engine.c: ends the fight when one side is left (check_over). */
 void ft_check_over(ft_run *r);
 
