@@ -620,7 +620,12 @@ enum {                       /* ft_cstate.flags */
 typedef enum ft_hold_kind {
     FT_HOLD_PHASE,           /* until phase P (before/after `who` if set) */
     FT_HOLD_ENEMY_IN_REACH,  /* until a non-ally comes within its reach */
-    FT_HOLD_ACTS             /* until combatant `who` acts (before/after) */
+    FT_HOLD_ACTS,            /* until combatant `who` acts (before/after) */
+    FT_HOLD_CHOOSE           /* until it chooses to act (seed 000 "Hold":
+                                "He does not have to announce what he is
+                                waiting for"): any command of its own
+                                brings it out, ahead of whoever is
+                                scheduled next in the current phase */
 } ft_hold_kind;
 
 typedef struct ft_cstate {
@@ -653,6 +658,9 @@ typedef struct ft_cstate {
     int8_t dropped;          /* weapon it dropped, -1 none */
     fray_pos dropped_at;
     uint16_t by_kind[FT_ACTION_COUNT]; /* actions taken, by kind (statistics) */
+    int32_t hold_event;      /* the event number of its Hold: holders that
+                                come out at one moment go in the order they
+                                began to hold (seed 000 "Hold") */
 } ft_cstate;
 
 /* The keys of remembered modifiers (attack.c) and decisions (policy.c)
@@ -732,6 +740,11 @@ typedef struct ft_command {
                                 (seed 000 "Combat Move", "Drop Prone") */
     int8_t skill_spec;       /* Use a Skill: 1 + the specialization that
                                 applies ((flip+1), seed 001); 0 none */
+    bool charge_via;         /* Charge: the straight run of its last three
+                                spaces begins at `via` (the mover chooses
+                                the path, seed 000 "Charge"); false: the
+                                cheapest legal path */
+    fray_pos via;
 } ft_command;
 
 /* Commands the engine makes itself (they are events too, so they replay). */
