@@ -1031,6 +1031,65 @@ Test(towers_engine, draw_two_one_handed_weapons_in_one_action) {
     free(f);
 }
 
+/* Seed 000 "Drop Object" (free) and "Pick up an Object" (3): each
+ * weapon dropped lies where it fell, and each can be picked up again, one
+ * at a time, into a free hand (issue 13: a second dropped weapon used to
+ * replace the first, which was lost without a word; a pick-up with both
+ * hands full overwrote the off-hand weapon). A weapon on the floor cannot
+ * be drawn. */
+Test(towers_engine, dropped_weapons_each_lie_where_they_fell) {
+    fixture *f = two_apart();
+    ft_statblock *sb = &f->s.c[0].sb;
+    sb->weapons[1] = sb->weapons[0];
+    snprintf(sb->weapons[1].name, sizeof sb->weapons[1].name, "Dagger");
+    sb->n_weapons = 2;
+    f->st.c[0].wielded[0] = 0;
+    f->st.c[0].wielded[1] = 1;
+    ft_command drop = tf_cmd(FT_ACT_DROP_OBJECT, 0);
+    drop.weapon = 1;
+    cr_assert_eq(apply(f, drop, NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].wielded[1], -1, "the dagger from the off hand");
+    cr_assert_eq(f->st.c[0].wielded[0], 0);
+    drop.weapon = -1;
+    cr_assert_eq(apply(f, drop, NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].wielded[0], -1);
+    cr_assert_eq(f->st.c[0].dropped, 3u, "both lie on the floor");
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    ft_command draw = tf_cmd(FT_ACT_DRAW_WEAPON, 0);
+    draw.weapon = 1;
+    cr_assert_eq(apply(f, draw, &d), FRAY_ERR_INVALID);
+    cr_assert(strstr(d.message, "lies on the floor") != NULL, "%s", d.message);
+    ft_command pick = tf_cmd(FT_ACT_PICK_UP, 0);
+    pick.weapon = 1;
+    cr_assert_eq(apply(f, pick, NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].wielded[0], 1, "the dagger, into the main hand");
+    cr_assert_eq(f->st.c[0].dropped, 1u, "the longblade still lies there");
+    next_phase(f);
+    next_phase(f);
+    while (ft_next_actor(&f->st) != 0) {
+        cr_assert_eq(apply(f, tf_cmd(FT_ACT_AIM, ft_next_actor(&f->st)), NULL),
+                     FRAY_OK);
+        next_phase(f);
+    }
+    pick.weapon = -1;
+    cr_assert_eq(apply(f, pick, NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].wielded[1], 0, "the longblade, into the off hand");
+    cr_assert_eq(f->st.c[0].dropped, 0u);
+    next_phase(f);
+    while (ft_next_actor(&f->st) != 0) {
+        cr_assert_eq(apply(f, tf_cmd(FT_ACT_AIM, ft_next_actor(&f->st)), NULL),
+                     FRAY_OK);
+        next_phase(f);
+    }
+    f->st.c[0].dropped = 1u; /* another longblade-like thing on the floor */
+    f->st.c[0].dropped_at[0] = f->st.c[0].pos;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(apply(f, pick, &d), FRAY_ERR_INVALID, "both hands full");
+    cr_assert(strstr(d.message, "hands are not free") != NULL, "%s", d.message);
+    free(f);
+}
+
 /* Seed 000 "Grappling": "When grappled, during his turn your opponent
  * only has a few options": Escape, or a restricted melee attack "against
  * either his grappler or another opponent he is adjacent to" (Reverse is

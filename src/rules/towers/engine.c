@@ -978,6 +978,20 @@ static bool straight(fray_pos from, const fray_pos *path, int n) {
     return true;
 }
 
+/* A weapon of c's lying on the floor within its reach to pick up (seed
+ * 000 "Pick up an Object": its space or an adjacent one): weapon w if
+ * w >= 0, else the first such; -1 none. */
+static int dropped_near(const ft_setup *s, const ft_state *st, int c, int w) {
+    const ft_cstate *cs = &st->c[c];
+    if (!s->has_map)
+        return -1;
+    for (int i = 0; i < s->c[c].sb.n_weapons && i < FT_MAX_WEAPONS; i++)
+        if ((w < 0 || i == w) && (cs->dropped >> i & 1u) &&
+            fray_grid_count(cs->pos, cs->dropped_at[i]) <= 1)
+            return i;
+    return -1;
+}
+
 static fray_status check(const ft_setup *s, ft_state *st,
                          const ft_command *cmd, fray_diag *diag,
                          ft_path_cache *paths, const ft_attack_memo *memo);
@@ -1458,6 +1472,10 @@ static fray_status check(const ft_setup *s, ft_state *st,
     case FT_ACT_DRAW_WEAPON:
         if (cmd->weapon < 0 || cmd->weapon >= s->c[a].sb.n_weapons)
             return bad(diag, "%s has no such weapon%s", name, "");
+        if ((c->dropped >> cmd->weapon & 1u) ||
+            (cmd->draw_also > 0 && (c->dropped >> (cmd->draw_also - 1) & 1u)))
+            return bad(diag, "that weapon lies on the floor: %s must Pick up "
+                       "an Object%s", name, "");
         if (cmd->draw_also) {
             /* Seed 000 "Draw a Weapon": "If both hands are free and you
              * wish to draw two different one-handed weapons, you may do
@@ -1481,13 +1499,28 @@ static fray_status check(const ft_setup *s, ft_state *st,
     case FT_ACT_DROP_OBJECT:
         if (c->wielded[0] < 0 && c->wielded[1] < 0)
             return bad(diag, "%s holds nothing%s", name, "");
+        if (cmd->weapon >= 0 && c->wielded[0] != cmd->weapon &&
+            c->wielded[1] != cmd->weapon)
+            return bad(diag, "%s does not hold that weapon%s", name, "");
         break;
-    case FT_ACT_PICK_UP:
-        if (c->dropped < 0 || !s->has_map ||
-            fray_grid_count(c->pos, c->dropped_at) > 1)
-            return bad(diag, "there is nothing of %s's to pick up here%s",
+    case FT_ACT_PICK_UP: {
+        int dw = dropped_near(s, st, a, cmd->weapon);
+        if (dw < 0)
+            return bad(diag, cmd->weapon >= 0
+                                 ? "that weapon of %s's does not lie here%s"
+                                 : "there is nothing of %s's to pick up "
+                                   "here%s",
                        name, "");
+        const ft_statblock *wsb = &s->c[a].sb;
+        bool two = wsb->weapons[dw].keywords & FT_KW(TWO_HANDED);
+        bool main_two = c->wielded[0] >= 0 &&
+                        (wsb->weapons[c->wielded[0]].keywords & FT_KW(TWO_HANDED));
+        if (two || main_two ? c->wielded[0] >= 0 || c->wielded[1] >= 0
+                            : c->wielded[0] >= 0 && c->wielded[1] >= 0)
+            return bad(diag, "%s's hands are not free to pick it up: Drop "
+                       "Object first%s", name, "");
         break;
+    }
     case FT_ACT_HOLD:
         if (cmd->hold_kind == FT_HOLD_PHASE && cmd->hold_phase <= st->phase)
             return bad(diag, "a Hold must end in a later phase%s%s", "", "");
@@ -1724,9 +1757,12 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         return FRAY_OK;
     }
     case FT_ACT_DROP_OBJECT: {
-        int hand = c->wielded[0] >= 0 ? 0 : 1;
-        c->dropped = c->wielded[hand];
-        c->dropped_at = c->pos;
+        int hand = cmd->weapon >= 0 ? (c->wielded[0] == cmd->weapon ? 0 : 1)
+                   : c->wielded[0] >= 0 ? 0
+                                        : 1;
+        int dw = c->wielded[hand];
+        c->dropped = (uint8_t)(c->dropped | 1u << dw);
+        c->dropped_at[dw] = c->pos;
         c->wielded[hand] = -1;
         return FRAY_OK;
     }
@@ -1827,9 +1863,10 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         ft_cond_remove(r, a, FT_COND_PRONE);
         return FRAY_OK;
     case FT_ACT_PICK_UP: {
+        int dw = dropped_near(s, st, a, cmd->weapon);
         int hand = c->wielded[0] < 0 ? 0 : 1;
-        c->wielded[hand] = c->dropped;
-        c->dropped = -1;
+        c->wielded[hand] = (int8_t)dw;
+        c->dropped = (uint8_t)(c->dropped & ~(1u << dw));
         return FRAY_OK;
     }
     case FT_ACT_USE_SKILL: {
@@ -2121,7 +2158,7 @@ void ft_state_reset_trial(const ft_setup *s, ft_state *st, uint64_t seed,
         c->hold_who = -1;
         c->reacted_event = -1;
         c->free_phase = -1;
-        c->dropped = -1;
+        c->dropped = 0;
     }
     st->n_decks = s->n_decks;
     for (int d = 0; d < s->n_decks; d++) {

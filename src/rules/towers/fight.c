@@ -1074,6 +1074,11 @@ static fray_status parse_command(const ft_setup *s, const char *text,
             cmd->dest = p;
         } else if ((v = find_combatant(s, lx.tok)) >= 0) {
             cmd->target = (int8_t)v;
+        } else if ((action == FT_ACT_DROP_OBJECT ||
+                    action == FT_ACT_PICK_UP) &&
+                   cmd->weapon < 0 && (v = find_weapon(sb, lx.tok)) >= 0) {
+            /* "tony drop-object dagger", "tony pick-up dagger". */
+            cmd->weapon = (int8_t)v;
         } else if (action == FT_ACT_DRAW_WEAPON &&
                    (v = find_weapon(sb, lx.tok)) >= 0) {
             /* "draw sword dagger": the second into the off hand (seed

@@ -655,8 +655,9 @@ typedef struct ft_cstate {
     int16_t init_rank;       /* place in the tie order (RULINGS 9): 0 acts first */
     int32_t free_phase;      /* phase of its last free or zero-cost action
                                 (no Forced Delay in that phase) */
-    int8_t dropped;          /* weapon it dropped, -1 none */
-    fray_pos dropped_at;
+    uint8_t dropped;         /* weapons of its own lying on the floor: bit
+                                w for weapon w (FT_MAX_WEAPONS <= 8) */
+    fray_pos dropped_at[FT_MAX_WEAPONS]; /* where each lies */
     uint16_t by_kind[FT_ACTION_COUNT]; /* actions taken, by kind (statistics) */
     int32_t hold_event;      /* the event number of its Hold: holders that
                                 come out at one moment go in the order they
