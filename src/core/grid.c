@@ -1090,6 +1090,33 @@ void fray__grid_reach_steps(const fray_grid *g,
           n_occ, out, stop, steps);
 }
 
+int fray__grid_step_key(const fray_grid *g, fray_footprint from, int dx, int dy,
+                        const fray_footprint *occ_fp, const uint8_t *occ_kind,
+                        int n_occ, bool *can_stop) {
+    *can_stop = false;
+    int n = side_of(from);
+    int w = clamp_int(g->w, 0, FRAY_GRID_MAX), h = clamp_int(g->h, 0, FRAY_GRID_MAX);
+    int x = from.at.x, y = from.at.y, nx = x + dx, ny = y + dy;
+    if ((dx == 0 && dy == 0) || dx < -1 || dx > 1 || dy < -1 || dy > 1 ||
+        x < 0 || y < 0 || x + n > w || y + n > h || nx < 0 || ny < 0 ||
+        nx + n > w || ny + n > h)
+        return -1;
+    /* Who stands where, painted in the box the step touches. */
+    mover mv;
+    mv.g = g;
+    mv.occ = NULL;
+    mv.ctx = NULL;
+    mv.n = n;
+    mv.diag_one = false;
+    int x0 = (x < nx ? x : nx), y0 = (y < ny ? y : ny);
+    paint(&mv, x0, y0, x0 + n + 1 < w ? x0 + n + 1 : w,
+          y0 + n + 1 < h ? y0 + n + 1 : h, occ_fp, occ_kind, n_occ);
+    int wgt = step_weight(&mv, x, y, dx, dy);
+    if (wgt >= 0)
+        *can_stop = may_stop(&mv, nx, ny);
+    return wgt;
+}
+
 int fray_grid_path(const fray_reach_map *m, fray_pos to, fray_pos *out, int max) {
     int w = clamp_int(m->w, 0, FRAY_GRID_MAX), h = clamp_int(m->h, 0, FRAY_GRID_MAX);
     if (to.x < 0 || to.y < 0 || to.x >= w || to.y >= h || m->cost[to.y][to.x] < 0)

@@ -50,6 +50,18 @@ void fray__grid_reach_steps(const fray_grid *g,
                             const uint8_t *occ_kind, int n_occ, fray_pos to,
                             fray_reach_map *out);
 
+/* One step of a footprint from `from` by (dx, dy) (each -1, 0 or 1, not
+ * both 0), with who stands where given as fray__grid_reach_occ takes it:
+ * its weight in the search's half-units (grid.c: 2 orthogonally, 3
+ * diagonally, +2 for each extra; cost and the diagonal parity follow from
+ * key = 2 * cost + parity), or -1 when the step is forbidden (off the map
+ * included). *can_stop: the footprint may end a move where the step lands.
+ * The same rules as every step of fray_grid_reach (the 99 Towers Charge
+ * checks a straight run of steps with it). */
+int fray__grid_step_key(const fray_grid *g, fray_footprint from, int dx, int dy,
+                        const fray_footprint *occ_fp, const uint8_t *occ_kind,
+                        int n_occ, bool *can_stop);
+
 /* ---- A search run in steps ----------------------------------------------
  * The search of fray__grid_reach_steps (no destination), finishing spaces
  * only as far as a caller asks, so that a caller who needs only the near

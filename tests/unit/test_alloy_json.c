@@ -224,7 +224,9 @@ Test(alloy_json, round_trip_every_fact_and_choice) {
     add_fact(FA_FACT_READY, FX_ANA, FX_ORC1, FA_TRIG_ENTERS_REACH, 0, 0, 0, 0, 0);
     add_fact(FA_FACT_READY_FIRES, FX_ANA, -1, 1, 0, 0, 0, 0, 0);
     add_fact(FA_FACT_LOST, FX_ANA, -1, 1, 0, 0, 0, 0, 0);
-    add_fact(FA_FACT_NO_EFFECT, FX_ANA, -1, 3, 0, 0, 0, 0, 0);
+    add_fact(FA_FACT_NO_EFFECT, FX_ANA, -1, 0, 0, 0, 0, 0, 0);
+    add_fact(FA_FACT_NO_EFFECT, FX_ANA, FX_ORC1, FA_NOTE_NO_ROOM, 0, 0, 0, 0, 0);
+    add_fact(FA_FACT_NO_EFFECT, FX_ANA, FX_ORC1, FA_NOTE_WRONG_SQUARE, 4, 5, 0, 0, 0);
     add_fact(FA_FACT_OVER, -1, -1, 1, 0, 0, 0, 0, 0);
     add_fact(FA_FACT_OVER, -1, -1, -2, 0, 0, 0, 0, 0);
     add_fact(FA_FACT_OVER, -1, -1, -1, 0, 0, 0, 0, 0);
@@ -263,6 +265,11 @@ Test(alloy_json, round_trip_every_fact_and_choice) {
     cr_assert(strstr(J1, "\"winner\":\"all-out\""), "%s", J1);
     cr_assert(strstr(J1, "\"from\":[1,1],\"to\":[2,3],\"squares\":2"), "%s", J1);
     cr_assert(strstr(J1, "\"facts_untold\":3"), "%s", J1);
+    /* Why an action had no effect, in words (a bull rush with no room, a
+     * guess at the wrong square and the square guessed). */
+    cr_assert(strstr(J1, "\"reason\":\"none\""), "%s", J1);
+    cr_assert(strstr(J1, "\"reason\":\"no-room\""), "%s", J1);
+    cr_assert(strstr(J1, "\"reason\":\"wrong-square\",\"v1\":4,\"v2\":5"), "%s", J1);
 }
 
 static void expect_bad(const char *text, const char *field, const char *why_part) {
@@ -339,4 +346,22 @@ Test(alloy_json, every_field_checked) {
                "facts[0].bonus", "bonus");
     expect_bad("{\"command\":{\"action\":\"next\"},\"choices\":[]}", "dice", "dice");
     expect_bad("[1,2]", "", "an object");
+}
+
+/* A journal written before the reasons were words (a number) still reads. */
+Test(alloy_json, no_effect_reason_as_a_number_still_reads) {
+    event_of("tony walk 1,2 2,3");
+    add_fact(FA_FACT_NO_EFFECT, FX_ANA, FX_ORC1, FA_NOTE_SNARED, 0, 0, 0, 0, 0);
+    fa_event_json(S, EV, J1, sizeof J1);
+    char *p = strstr(J1, "\"snared\"");
+    cr_assert_not_null(p, "%s", J1);
+    char old[sizeof J1];
+    snprintf(old, sizeof old, "%.*s%d%s", (int)(p - J1), J1, FA_NOTE_SNARED,
+             p + strlen("\"snared\""));
+    char field[96], why[200];
+    cr_assert_eq(read_back(old, field, why), FRAY_OK, "%s: %s", field, why);
+    cr_assert_eq(BACK->facts[0].v[0], FA_NOTE_SNARED);
+    expect_bad("{\"event\":1,\"round\":1,\"command\":{\"action\":\"walk\",\"actor\":\"tony\",\"path\":[[1,2]]},"
+               "\"dice\":[],\"choices\":[],\"facts\":[{\"fact\":\"no-effect\",\"who\":\"ana\",\"reason\":\"tired\"}]}",
+               "facts[0].reason", "why the action had no effect");
 }

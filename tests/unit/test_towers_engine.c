@@ -431,6 +431,103 @@ Test(towers_engine, hold_until_enemy_in_reach) {
     free(f);
 }
 
+/* Seed 000 "Hold": "He does not have to announce what he is waiting
+ * for. When he chooses to act, he moves into that phase ahead of ...
+ * whoever is normally scheduled to go"; "You cannot act in the same phase
+ * in which you chose to Hold." */
+Test(towers_engine, hold_until_he_chooses) {
+    fixture *f = two_apart();
+    int held = f->st.phase;
+    ft_command c = tf_cmd(FT_ACT_HOLD, 0);
+    c.hold_kind = FT_HOLD_CHOOSE;
+    cr_assert_eq(apply(f, c, NULL), FRAY_OK);
+    cr_assert(f->st.c[0].flags & FT_F_HOLDING);
+    cr_assert_eq(f->ev.facts[f->ev.n_facts - 1].kind, FT_FACT_HOLD);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(apply(f, tf_cmd(FT_ACT_AIM, 0), &d), FRAY_ERR_INVALID,
+                 "not in the phase of the Hold");
+    cr_assert(strstr(d.message, "next phase on") != NULL, "%s", d.message);
+    next_phase(f);
+    cr_assert_eq(ft_next_actor(&f->st), 1, "the bandit is scheduled");
+    int now = f->st.phase;
+    cr_assert_gt(now, held);
+    /* Tony chooses to act now: ahead of the bandit, in this phase. */
+    cr_assert_eq(apply(f, tf_cmd(FT_ACT_AIM, 0), NULL), FRAY_OK);
+    bool released = false;
+    for (int i = 0; i < f->ev.n_facts; i++)
+        released |= f->ev.facts[i].kind == FT_FACT_RELEASE &&
+                    f->ev.facts[i].v[0] == now;
+    cr_assert(released, "he comes out of Hold in phase %d", now);
+    cr_assert(!(f->st.c[0].flags & FT_F_HOLDING));
+    cr_assert_eq(f->st.c[0].phase, now + 5, "Aim: 5 phases from now");
+    cr_assert_eq(ft_next_actor(&f->st), 1, "then the bandit, as scheduled");
+    cr_assert_eq(f->st.c[1].phase, now);
+    free(f);
+}
+
+/* Seed 000 "Hold": "If two or more people are holding ... the person who
+ * first started to Hold chooses who will go first": fray's reading, he
+ * goes first. Tony (listed first) holds after Lyra did; both wait for the
+ * bandit: Lyra acts first. */
+Test(towers_engine, holders_go_in_the_order_they_began_to_hold) {
+    fixture *f = fixture_new();
+    add(f, "tony", 0, 1, 1, 2);
+    add(f, "lyra", 0, 1, 3, 3);
+    add(f, "bandit", 1, 9, 9, 1);
+    ft_state_reset(&f->s, &f->st, 1);
+    tf_stack(f, 0, "KS 4D QS 3D");
+    tf_stack(f, 1, "2C");
+    begin(f);
+    next_phase(f);
+    /* Lyra acts first, then Tony, then the bandit. */
+    int p0 = f->st.phase;
+    f->st.c[1].phase = p0;
+    f->st.c[0].phase = p0 + 1;
+    f->st.c[2].phase = p0 + 2;
+    ft_clock_sync(&f->st);
+    cr_assert_eq(ft_next_actor(&f->st), 1);
+    ft_command h = tf_cmd(FT_ACT_HOLD, 1);
+    h.hold_kind = FT_HOLD_ACTS;
+    h.hold_who = 2;
+    h.hold_after = 1;
+    cr_assert_eq(apply(f, h, NULL), FRAY_OK);
+    next_phase(f);
+    cr_assert_eq(ft_next_actor(&f->st), 0);
+    h.actor = 0;
+    cr_assert_eq(apply(f, h, NULL), FRAY_OK);
+    next_phase(f);
+    cr_assert_eq(ft_next_actor(&f->st), 2);
+    cr_assert_eq(apply(f, tf_cmd(FT_ACT_AIM, 2), NULL), FRAY_OK);
+    cr_assert_eq(ft_next_actor(&f->st), 1, "Lyra began to hold first");
+    cr_assert_eq(apply(f, tf_cmd(FT_ACT_AIM, 1), NULL), FRAY_OK);
+    cr_assert_eq(ft_next_actor(&f->st), 0, "then Tony");
+    free(f);
+}
+
+/* Seed 000 "Hold": "If there is a situation where two or more people are
+ * waiting with Hold actions and no one wants to be the first to act, they
+ * can all be forced to take the Delay action": when nobody is left on the
+ * clock, every holder comes out 5 phases on, in the order they began to
+ * hold (the fight does not end for want of anyone to act). */
+Test(towers_engine, everyone_holding_is_forced_to_delay) {
+    fixture *f = two_apart();
+    ft_command c = tf_cmd(FT_ACT_HOLD, 0);
+    c.hold_kind = FT_HOLD_CHOOSE;
+    cr_assert_eq(apply(f, c, NULL), FRAY_OK);
+    next_phase(f);
+    int now = f->st.phase;
+    c.actor = 1;
+    cr_assert_eq(apply(f, c, NULL), FRAY_OK);
+    cr_assert(!(f->st.c[0].flags & FT_F_HOLDING));
+    cr_assert(!(f->st.c[1].flags & FT_F_HOLDING));
+    cr_assert_eq(f->st.c[0].phase, now + 5);
+    cr_assert_eq(f->st.c[1].phase, now + 5);
+    cr_assert_eq(ft_next_actor(&f->st), 0, "Tony began to hold first");
+    cr_assert(!f->st.over);
+    free(f);
+}
+
 /* ---- Turn order and errors --------------------------------------------------------- */
 
 /* Acting out of turn is refused with the name of who acts next. */
@@ -777,6 +874,88 @@ Test(towers_engine, charge_moves_then_strikes) {
     free(f);
 }
 
+/* Seed 000 "Charge": "The last three spaces of the move must be in a
+ * straight line if the character moves that far": the mover chooses the
+ * path, so a charge on open ground whose shortest path bends at its end
+ * is legal when another path within Speed ends straight (issue 13: such
+ * charges were refused). From (1,1) to (5,3), Speed 5: two diagonals and
+ * two straight steps cost 5, and the path by (2,3) ends with three steps
+ * east. By (2,0) it would end with three diagonals, 6 in all: refused. */
+Test(towers_engine, charge_chooses_a_straight_ending) {
+    fixture *f = fixture_new();
+    add(f, "tony", 0, 1, 1, 2);
+    add(f, "bandit", 1, 6, 3, 1);
+    ft_state_reset(&f->s, &f->st, 1);
+    tf_stack(f, 0, "KS 4D 2C");
+    tf_stack(f, 1, "2C 3C");
+    begin(f);
+    next_phase(f);
+    fixture *g = malloc(sizeof *g);
+    cr_assert_not_null(g);
+    memcpy(g, f, sizeof *g);
+    ft_command c = tf_cmd(FT_ACT_CHARGE, 0);
+    c.target = 1;
+    c.dest = (fray_pos){5, 3};
+    cr_assert_eq(apply(f, c, NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].pos.x, 5);
+    cr_assert_eq(f->st.c[0].pos.y, 3);
+    bool struck = false;
+    for (int i = 0; i < f->ev.n_facts; i++)
+        struck |= f->ev.facts[i].kind == FT_FACT_HIT ||
+                  f->ev.facts[i].kind == FT_FACT_MISS;
+    cr_assert(struck, "the Charge ends in an attack");
+    free(f);
+
+    /* The GM names where the straight run begins. */
+    fixture *h = malloc(sizeof *h);
+    cr_assert_not_null(h);
+    memcpy(h, g, sizeof *h);
+    tf_run(h, NULL);
+    c.charge_via = true;
+    c.via = (fray_pos){2, 3};
+    cr_assert_eq(apply(h, c, NULL), FRAY_OK);
+    cr_assert_eq(h->st.c[0].pos.x, 5);
+    free(h);
+
+    tf_run(g, NULL);
+    c.via = (fray_pos){2, 0};
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(apply(g, c, &d), FRAY_ERR_INVALID);
+    cr_assert(strstr(d.message, "straight line") != NULL, "%s", d.message);
+    cr_assert_eq(g->st.c[0].pos.x, 1, "nothing moved");
+    free(g);
+}
+
+/* Seed 000 "Charge": when no path within Speed ends with three straight
+ * spaces, the Charge is refused and says why. Speed 3 from (1,1) to
+ * (2,4), next to a bandit at (2,5): a diagonal and two steps south cost 3,
+ * but three straight steps south from (2,1) cost 4, and the diagonal way
+ * in starts off the map. */
+Test(towers_engine, charge_without_a_straight_ending_is_refused) {
+    fixture *f = fixture_new();
+    add(f, "tony", 0, 1, 1, 2);
+    add(f, "bandit", 1, 2, 5, 1);
+    f->s.c[0].sb.cv[FT_CV_SPD] = 3;
+    ft_state_reset(&f->s, &f->st, 1);
+    tf_stack(f, 0, "KS 4D");
+    tf_stack(f, 1, "2C");
+    begin(f);
+    next_phase(f);
+    ft_command c = tf_cmd(FT_ACT_CHARGE, 0);
+    c.target = 1;
+    c.dest = (fray_pos){2, 4};
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(apply(f, c, &d), FRAY_ERR_INVALID);
+    cr_assert(strstr(d.message, "three spaces in a straight line") != NULL,
+              "%s", d.message);
+    ft_command m = tf_cmd(FT_ACT_MOVE, 0);
+    m.dest = c.dest;
+    cr_assert_eq(apply(f, m, NULL), FRAY_OK, "a Combat Move gets there");
+    free(f);
+}
+
 /* Seed 000 "Forced Delay": no free or zero-cost actions in the same phase
  * as the Delay. */
 Test(towers_engine, no_forced_delay_after_a_free_action) {
@@ -849,6 +1028,65 @@ Test(towers_engine, draw_two_one_handed_weapons_in_one_action) {
     cr_assert_eq(f->st.c[0].wielded[0], 0);
     cr_assert_eq(f->st.c[0].wielded[1], 1);
     cr_assert_eq(f->st.c[0].phase, 11, "one action: 5 + 6 phases");
+    free(f);
+}
+
+/* Seed 000 "Drop Object" (free) and "Pick up an Object" (3): each
+ * weapon dropped lies where it fell, and each can be picked up again, one
+ * at a time, into a free hand (issue 13: a second dropped weapon used to
+ * replace the first, which was lost without a word; a pick-up with both
+ * hands full overwrote the off-hand weapon). A weapon on the floor cannot
+ * be drawn. */
+Test(towers_engine, dropped_weapons_each_lie_where_they_fell) {
+    fixture *f = two_apart();
+    ft_statblock *sb = &f->s.c[0].sb;
+    sb->weapons[1] = sb->weapons[0];
+    snprintf(sb->weapons[1].name, sizeof sb->weapons[1].name, "Dagger");
+    sb->n_weapons = 2;
+    f->st.c[0].wielded[0] = 0;
+    f->st.c[0].wielded[1] = 1;
+    ft_command drop = tf_cmd(FT_ACT_DROP_OBJECT, 0);
+    drop.weapon = 1;
+    cr_assert_eq(apply(f, drop, NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].wielded[1], -1, "the dagger from the off hand");
+    cr_assert_eq(f->st.c[0].wielded[0], 0);
+    drop.weapon = -1;
+    cr_assert_eq(apply(f, drop, NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].wielded[0], -1);
+    cr_assert_eq(f->st.c[0].dropped, 3u, "both lie on the floor");
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    ft_command draw = tf_cmd(FT_ACT_DRAW_WEAPON, 0);
+    draw.weapon = 1;
+    cr_assert_eq(apply(f, draw, &d), FRAY_ERR_INVALID);
+    cr_assert(strstr(d.message, "lies on the floor") != NULL, "%s", d.message);
+    ft_command pick = tf_cmd(FT_ACT_PICK_UP, 0);
+    pick.weapon = 1;
+    cr_assert_eq(apply(f, pick, NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].wielded[0], 1, "the dagger, into the main hand");
+    cr_assert_eq(f->st.c[0].dropped, 1u, "the longblade still lies there");
+    next_phase(f);
+    next_phase(f);
+    while (ft_next_actor(&f->st) != 0) {
+        cr_assert_eq(apply(f, tf_cmd(FT_ACT_AIM, ft_next_actor(&f->st)), NULL),
+                     FRAY_OK);
+        next_phase(f);
+    }
+    pick.weapon = -1;
+    cr_assert_eq(apply(f, pick, NULL), FRAY_OK);
+    cr_assert_eq(f->st.c[0].wielded[1], 0, "the longblade, into the off hand");
+    cr_assert_eq(f->st.c[0].dropped, 0u);
+    next_phase(f);
+    while (ft_next_actor(&f->st) != 0) {
+        cr_assert_eq(apply(f, tf_cmd(FT_ACT_AIM, ft_next_actor(&f->st)), NULL),
+                     FRAY_OK);
+        next_phase(f);
+    }
+    f->st.c[0].dropped = 1u; /* another longblade-like thing on the floor */
+    f->st.c[0].dropped_at[0] = f->st.c[0].pos;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(apply(f, pick, &d), FRAY_ERR_INVALID, "both hands full");
+    cr_assert(strstr(d.message, "hands are not free") != NULL, "%s", d.message);
     free(f);
 }
 

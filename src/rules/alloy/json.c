@@ -81,8 +81,17 @@ typedef enum vtype {
     T_POS, /* this value and the next: [x, y] on the map */
     T_TRIG, T_SIDE,
     T_FORCED, /* (alloy-space) fa_forced: push, pull, slide, teleport */
-    T_WHO  /* a combatant (-1: none) */
+    T_WHO, /* a combatant (-1: none) */
+    T_NOTE /* why an action had no effect: fa_attack_note's words, 0 "none" */
 } vtype;
+
+/* T_NOTE's words, for FA_NOTE_NO_ROOM (64) on. */
+static const char *const note_words[] = {
+    "no-room",      "already-prone", "aid-limit", "no-targets",
+    "total-cover",  "out-of-range",  "snared",    "wrong-square"};
+_Static_assert(sizeof note_words / sizeof *note_words ==
+                   FA_NOTE_ATTACK_NOTES - FA_NOTE_NO_ROOM,
+               "a word for every reason");
 
 typedef struct vfield {
     const char *name;
@@ -119,7 +128,7 @@ static const vfield fact_fields[FA_FACT_KINDS][6] = {
     [FA_FACT_READY] = {{"trigger", T_TRIG}},
     [FA_FACT_READY_FIRES] = {{"place", T_INT}},
     [FA_FACT_LOST] = {{"which", T_INT}},
-    [FA_FACT_NO_EFFECT] = {{"reason", T_INT}},
+    [FA_FACT_NO_EFFECT] = {{"reason", T_NOTE}},
     [FA_FACT_OVER] = {{"winner", T_SIDE}},
     [FA_FACT_CHECK] = {{"d20", T_INT}, {"bonus", T_INT}, {"total", T_INT},
                        {"defense_value", T_INT}, {"success", T_INT}},
@@ -185,6 +194,11 @@ static const char *word_of(const fa_setup *s, vtype t, int32_t v) {
                : v == -1                ? "none"
                : v == -2                ? "all-out"
                                         : NULL;
+    case T_NOTE:
+        return v == 0 ? "none"
+               : v >= FA_NOTE_NO_ROOM && v < FA_NOTE_ATTACK_NOTES
+                   ? note_words[v - FA_NOTE_NO_ROOM]
+                   : NULL;
     default:
         return NULL;
     }
@@ -1031,6 +1045,21 @@ static fray_status read_fact(reader *r, json_t *o, size_t i, fa_fact *f) {
                              "a side of this encounter, 'none' or 'all-out'",
                              &k));
                 f->v[j] = k;
+            }
+            break;
+        case T_NOTE:
+            /* A word; or the number journals wrote before the words. */
+            if (json_is_integer(v)) {
+                TRY(get_int(r, v, sub, INT32_MIN, INT32_MAX, &x));
+                f->v[j] = (int32_t)x;
+            } else if (json_is_string(v) &&
+                       same_word(json_string_value(v), "none")) {
+                f->v[j] = 0;
+            } else {
+                TRY(get_word(r, v, sub, note_words,
+                             FA_NOTE_ATTACK_NOTES - FA_NOTE_NO_ROOM,
+                             "why the action had no effect", &k));
+                f->v[j] = FA_NOTE_NO_ROOM + k;
             }
             break;
         default: {

@@ -216,8 +216,8 @@ static void end_at(duel *d, double p, int phase) {
 
 /* ---- Scratch state -------------------------------------------------------- */
 
-/* engine.c base_slot: the tie order in steps of 4. */
-static int base_slot(int rank) { return (rank + 1) * 4; }
+/* engine.c base_slot: the tie order in steps of 64. */
+static int base_slot(int rank) { return (rank + 1) * 64; }
 
 /* ---- Exact odds of flips ---------------------------------------------------- */
 

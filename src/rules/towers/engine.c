@@ -21,9 +21,11 @@ const ft_action_info ft_actions[FT_ACTION_COUNT] = {
 
 /* A phase far beyond any fight: where event holds wait. */
 #define FT_NEVER (INT32_MAX / 2)
-/* Slots: the tie order of a phase (RULINGS 9) in steps of 4, so that Hold
- * can slip in just before or after someone; zero-cost actions go behind. */
-#define FT_SLOT_STEP 4
+/* Slots: the tie order of a phase (RULINGS 9) in steps of 64, so that
+ * Hold can slip in just before or after someone (several holders coming
+ * out behind one actor take the slots after its own, in the order they
+ * began to hold); zero-cost actions go behind. */
+#define FT_SLOT_STEP 64
 #define FT_SLOT_BOTTOM (1 << 20)
 /* An action that placed the actor on the clock itself (Hold). */
 #define FT_COST_SET (-3)
@@ -768,26 +770,78 @@ static void release(ft_run *r, int h, int phase, int slot) {
     ft_emit(r, FT_FACT_RELEASE, h, -1, phase, 0, 0, 0);
 }
 
-/* After an event: holds waiting for something that now happened. */
+/* Holders in the order they began to hold (seed 000 "Hold": "the person
+ * who first started to Hold chooses who will go first": fray's reading,
+ * docs/rules/towers.md: he goes first, and so on down): writes them to
+ * out, returns how many. */
+static int holders_in_order(const ft_state *st, const bool *pick, int *out) {
+    int n = 0;
+    for (int h = 0; h < st->n; h++) {
+        if (!pick[h])
+            continue;
+        int i = n++;
+        while (i > 0 && st->c[out[i - 1]].hold_event > st->c[h].hold_event) {
+            out[i] = out[i - 1];
+            i--;
+        }
+        out[i] = h;
+    }
+    return n;
+}
+
+/* After an event: holds waiting for something that now happened, in the
+ * order their holders began to hold. When nobody is left on the clock but
+ * some still hold, they are all forced to take the Delay action (seed 000
+ * "Hold": "If ... no one wants to be the first to act, they can all be
+ * forced to take the Delay action"): they come out 5 phases on, in the
+ * same order. */
 static void check_holds(ft_run *r, int actor) {
     ft_state *st = r->st;
+    bool go[FT_MAX_COMBATANTS] = {false};
+    bool any = false, holding = false;
     for (int h = 0; h < st->n; h++) {
         ft_cstate *c = &st->c[h];
         if (!(c->flags & FT_F_HOLDING) || !ft_can_act(st, h))
             continue;
-        bool go = false;
+        holding = true;
         if (c->hold_kind == FT_HOLD_ENEMY_IN_REACH) {
-            for (int e = 0; e < st->n && !go; e++)
-                go = !ft_allies(r->setup, e, h) && ft_in_fight(st, e) &&
-                     ft_threatens(r, h, e);
+            for (int e = 0; e < st->n && !go[h]; e++)
+                go[h] = !ft_allies(r->setup, e, h) && ft_in_fight(st, e) &&
+                        ft_threatens(r, h, e);
         } else if (c->hold_kind == FT_HOLD_ACTS) {
-            go = actor == c->hold_who;
+            go[h] = actor == c->hold_who;
         }
-        if (go) {
-            int slot = actor >= 0 ? st->c[actor].slot + 1 : base_slot(c);
+        any |= go[h];
+    }
+    if (!holding)
+        return;
+    int order[FT_MAX_COMBATANTS];
+    if (any) {
+        int n = holders_in_order(st, go, order);
+        for (int i = 0; i < n; i++) {
+            int h = order[i];
+            int slot = actor >= 0 ? st->c[actor].slot + 1 + i
+                                  : base_slot(&st->c[h]);
             release(r, h, st->phase, slot);
         }
     }
+    if (st->clock.n > 0 || st->over)
+        return;
+    check_over(r);
+    if (st->over)
+        return;
+    for (int h = 0; h < st->n; h++)
+        go[h] = (st->c[h].flags & FT_F_HOLDING) && ft_can_act(st, h);
+    int n = holders_in_order(st, go, order);
+    ft_fact *nf = n > 0 ? ft_emit_fact(r, FT_FACT_NOTE, -1, -1) : NULL;
+    if (nf) {
+        static const char note[] = "all hold: forced Delay";
+        _Static_assert(sizeof note <= sizeof nf->text, "a note's room");
+        memcpy(nf->text, note, sizeof note);
+    }
+    for (int i = 0; i < n; i++)
+        release(r, order[i], st->phase + 5,
+                FT_SLOT_BOTTOM + (++st->next_slot) * FT_SLOT_STEP);
 }
 
 /* ---- Checking a command ---------------------------------------------------- */
@@ -929,9 +983,101 @@ static bool straight(fray_pos from, const fray_pos *path, int n) {
     return true;
 }
 
+/* A weapon of c's lying on the floor within its reach to pick up (seed
+ * 000 "Pick up an Object": its space or an adjacent one): weapon w if
+ * w >= 0, else the first such; -1 none. */
+static int dropped_near(const ft_setup *s, const ft_state *st, int c, int w) {
+    const ft_cstate *cs = &st->c[c];
+    if (!s->has_map)
+        return -1;
+    for (int i = 0; i < s->c[c].sb.n_weapons && i < FT_MAX_WEAPONS; i++)
+        if ((w < 0 || i == w) && (cs->dropped >> i & 1u) &&
+            fray_grid_count(cs->pos, cs->dropped_at[i]) <= 1)
+            return i;
+    return -1;
+}
+
 static fray_status check(const ft_setup *s, ft_state *st,
                          const ft_command *cmd, fray_diag *diag,
                          ft_path_cache *paths, const ft_attack_memo *memo);
+
+/*
+ * The path of a Charge to dest (seed 000 "Charge": "The last three spaces
+ * of the move must be in a straight line if the character moves that
+ * far"): the mover chooses the path, so any path within max_cost whose
+ * last three steps go one way is legal, not only the one find_path
+ * happens to find. The cheapest such path (the path find_path found when
+ * it qualifies; else the cheapest of the eight ways in, in the search's
+ * order of directions on a tie); with a `via` space (cmd->charge_via: the
+ * GM or the player names where the straight run begins), that way only.
+ * A charge whose cheapest path is shorter than three steps needs no
+ * straight run. Returns the number of steps written to path, -1 when dest
+ * cannot be reached or ended on, -2 when it can, but not with a straight
+ * run of three (or not by way of `via`).
+ */
+static int charge_path(const ft_setup *s, const ft_state *st, int c,
+                       const ft_command *cmd, int max_cost, int parity,
+                       fray_pos *path, int max, ft_path_cache *paths) {
+    static const int8_t dirs[8][2] = {{1, 0}, {-1, 0}, {0, 1},  {0, -1},
+                                      {1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
+    fray_pos dest = cmd->dest;
+    fray_pos start = st->c[c].pos;
+    bool stop = false;
+    int n = find_path(s, st, c, dest, max_cost, parity, path, max, &stop, paths);
+    if (!cmd->charge_via && n >= 0 && stop) {
+        fray_pos before = n >= 4 ? path[n - 4] : start;
+        if (n < 3 || straight(before, path + n - 3, 3))
+            return n;
+    }
+    if (n < 0 && !cmd->charge_via)
+        return -1;
+    occ_ctx o;
+    occ_init(&o, s, st, c);
+    fray_footprint from = ft_fp(s, st, c);
+    fray_reach_map m;
+    fray__grid_reach_steps(&s->map, ft_steps(s), from, parity, max_cost, o.fp,
+                           o.kind, o.n, (fray_pos){-1, -1}, &m);
+    int best = -1, best_key = 2 * max_cost + 2;
+    bool reachable = false;
+    for (int d = 0; d < 8; d++) {
+        fray_pos p = {(int16_t)(dest.x - 3 * dirs[d][0]),
+                      (int16_t)(dest.y - 3 * dirs[d][1])};
+        if (cmd->charge_via && (p.x != cmd->via.x || p.y != cmd->via.y))
+            continue;
+        if (!fray_grid_in(&s->map, p) || m.cost[p.y][p.x] < 0)
+            continue;
+        int key = 2 * m.cost[p.y][p.x] + m.parity[p.y][p.x];
+        fray_footprint f = from;
+        f.at = p;
+        bool can_stop = false;
+        for (int i = 0; i < 3 && key >= 0; i++) {
+            int w = fray__grid_step_key(&s->map, f, dirs[d][0], dirs[d][1],
+                                        o.fp, o.kind, o.n, &can_stop);
+            key = w < 0 ? -1 : key + w;
+            f.at.x = (int16_t)(f.at.x + dirs[d][0]);
+            f.at.y = (int16_t)(f.at.y + dirs[d][1]);
+        }
+        if (key < 0 || !can_stop)
+            continue;
+        reachable = true;
+        if (key <= 2 * max_cost + 1 && key < best_key) {
+            best = d;
+            best_key = key;
+        }
+    }
+    if (best < 0)
+        return n >= 0 || reachable ? -2 : -1;
+    fray_pos p = {(int16_t)(dest.x - 3 * dirs[best][0]),
+                  (int16_t)(dest.y - 3 * dirs[best][1])};
+    int k = fray_grid_path(&m, p, path, max);
+    if (k > max - 3)
+        return -1;
+    for (int i = 1; i <= 3; i++)
+        path[k++] = (fray_pos){(int16_t)(p.x + i * dirs[best][0]),
+                               (int16_t)(p.y + i * dirs[best][1])};
+    return k;
+}
+
 
 /*
  * The state is not changed: to judge an action that starts with Shift
@@ -1048,7 +1194,16 @@ static fray_status check(const ft_setup *s, ft_state *st,
                    ? paths->turn_actor
                    : ft_next_actor(st);
     assert(next == ft_next_actor(st));
-    if (next != a) {
+    /* Seed 000 "Hold": "When he chooses to act, he moves into that phase
+     * ahead of ... whoever is normally scheduled to go"; "You cannot act
+     * in the same phase in which you chose to Hold." */
+    bool chooses = (c->flags & FT_F_HOLDING) && !st->over && ft_can_act(st, a);
+    if (chooses && st->phase <= c->hold_phase)
+        return bad(diag, "%s chose to Hold in this phase: it can act from the "
+                   "next phase on%s", name, "");
+    if (chooses && cmd->action == FT_ACT_HOLD)
+        return bad(diag, "%s is holding already%s", name, "");
+    if (next != a && !chooses) {
         if (st->over)
             return bad(diag, "the fight is over%s%s", "", "");
         if (!ft_can_act(st, a))
@@ -1056,7 +1211,7 @@ static fray_status check(const ft_setup *s, ft_state *st,
         return bad(diag, "it is not %s's turn: %s acts next", name,
                    next >= 0 ? s->c[next].name : "nobody");
     }
-    if (c->phase > st->phase)
+    if (c->phase > st->phase && !chooses)
         return bad(diag, "%s acts in a later phase: the clock must move on "
                    "first%s", name, "");
     if ((c->flags & FT_F_LEAPING) && cmd->action != FT_ACT_RUNNING_LEAP)
@@ -1234,8 +1389,24 @@ static fray_status check(const ft_setup *s, ft_state *st,
                            "ground%s", name, "");
             break;
         }
-        n = find_path(s, st, a, cmd->dest, spd, parity, path, 2 * FRAY_GRID_MAX,
-                      &stop, paths);
+        if (cmd->action == FT_ACT_CHARGE) {
+            n = charge_path(s, st, a, cmd, spd, parity, path,
+                            2 * FRAY_GRID_MAX, paths);
+            stop = n >= 0;
+            if (n == -2)
+                return bad(diag, cmd->charge_via
+                                     ? "%s cannot charge there by way of that "
+                                       "space: the last three spaces of a "
+                                       "Charge go in a straight line, within "
+                                       "its Speed%s"
+                                     : "%s cannot charge there: no path within "
+                                       "its Speed ends with three spaces in a "
+                                       "straight line%s",
+                           name, "");
+        } else {
+            n = find_path(s, st, a, cmd->dest, spd, parity, path,
+                          2 * FRAY_GRID_MAX, &stop, paths);
+        }
         if (n < 0)
             return bad(diag, "%s cannot reach that space with this move%s",
                        name, "");
@@ -1246,10 +1417,6 @@ static fray_status check(const ft_setup *s, ft_state *st,
             if (n < 1)
                 return bad(diag, "a Charge must move at least one space%s%s",
                            "", "");
-            fray_pos before = n >= 4 ? path[n - 4] : start;
-            if (n >= 3 && !straight(before, path + n - 3, 3))
-                return bad(diag, "the last three spaces of a Charge must be "
-                           "in a straight line%s%s", "", "");
             if (!w || w->range_increment > 0 || w->spell)
                 return bad(diag, "a Charge ends in a melee attack: %s holds "
                            "no melee weapon%s", name, "");
@@ -1312,6 +1479,10 @@ static fray_status check(const ft_setup *s, ft_state *st,
     case FT_ACT_DRAW_WEAPON:
         if (cmd->weapon < 0 || cmd->weapon >= s->c[a].sb.n_weapons)
             return bad(diag, "%s has no such weapon%s", name, "");
+        if ((c->dropped >> cmd->weapon & 1u) ||
+            (cmd->draw_also > 0 && (c->dropped >> (cmd->draw_also - 1) & 1u)))
+            return bad(diag, "that weapon lies on the floor: %s must Pick up "
+                       "an Object%s", name, "");
         if (cmd->draw_also) {
             /* Seed 000 "Draw a Weapon": "If both hands are free and you
              * wish to draw two different one-handed weapons, you may do
@@ -1335,13 +1506,28 @@ static fray_status check(const ft_setup *s, ft_state *st,
     case FT_ACT_DROP_OBJECT:
         if (c->wielded[0] < 0 && c->wielded[1] < 0)
             return bad(diag, "%s holds nothing%s", name, "");
+        if (cmd->weapon >= 0 && c->wielded[0] != cmd->weapon &&
+            c->wielded[1] != cmd->weapon)
+            return bad(diag, "%s does not hold that weapon%s", name, "");
         break;
-    case FT_ACT_PICK_UP:
-        if (c->dropped < 0 || !s->has_map ||
-            fray_grid_count(c->pos, c->dropped_at) > 1)
-            return bad(diag, "there is nothing of %s's to pick up here%s",
+    case FT_ACT_PICK_UP: {
+        int dw = dropped_near(s, st, a, cmd->weapon);
+        if (dw < 0)
+            return bad(diag, cmd->weapon >= 0
+                                 ? "that weapon of %s's does not lie here%s"
+                                 : "there is nothing of %s's to pick up "
+                                   "here%s",
                        name, "");
+        const ft_statblock *wsb = &s->c[a].sb;
+        bool two = wsb->weapons[dw].keywords & FT_KW(TWO_HANDED);
+        bool main_two = c->wielded[0] >= 0 &&
+                        (wsb->weapons[c->wielded[0]].keywords & FT_KW(TWO_HANDED));
+        if (two || main_two ? c->wielded[0] >= 0 || c->wielded[1] >= 0
+                            : c->wielded[0] >= 0 && c->wielded[1] >= 0)
+            return bad(diag, "%s's hands are not free to pick it up: Drop "
+                       "Object first%s", name, "");
         break;
+    }
     case FT_ACT_HOLD:
         if (cmd->hold_kind == FT_HOLD_PHASE && cmd->hold_phase <= st->phase)
             return bad(diag, "a Hold must end in a later phase%s%s", "", "");
@@ -1529,6 +1715,9 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         int n = leap && (c->flags & FT_F_LEAPING)
                     ? leap_path(s, st, a, cmd->dest, spd, path,
                                 2 * FRAY_GRID_MAX)
+                : cmd->action == FT_ACT_CHARGE
+                    ? charge_path(s, st, a, cmd, spd, r->move_parity, path,
+                                  2 * FRAY_GRID_MAX, r->paths)
                     : find_path(s, st, a, cmd->dest, spd, r->move_parity,
                                 path, 2 * FRAY_GRID_MAX, &stop, r->paths);
         if (n < 0)
@@ -1575,9 +1764,12 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         return FRAY_OK;
     }
     case FT_ACT_DROP_OBJECT: {
-        int hand = c->wielded[0] >= 0 ? 0 : 1;
-        c->dropped = c->wielded[hand];
-        c->dropped_at = c->pos;
+        int hand = cmd->weapon >= 0 ? (c->wielded[0] == cmd->weapon ? 0 : 1)
+                   : c->wielded[0] >= 0 ? 0
+                                        : 1;
+        int dw = c->wielded[hand];
+        c->dropped = (uint8_t)(c->dropped | 1u << dw);
+        c->dropped_at[dw] = c->pos;
         c->wielded[hand] = -1;
         return FRAY_OK;
     }
@@ -1614,6 +1806,7 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         c->hold_who = cmd->hold_who;
         c->hold_after = cmd->hold_after;
         c->hold_phase = st->phase;
+        c->hold_event = st->n_events;
         if (cmd->hold_kind == FT_HOLD_PHASE) {
             int slot = base_slot(c);
             if (cmd->hold_who >= 0 && cmd->hold_who < st->n)
@@ -1677,9 +1870,10 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         ft_cond_remove(r, a, FT_COND_PRONE);
         return FRAY_OK;
     case FT_ACT_PICK_UP: {
+        int dw = dropped_near(s, st, a, cmd->weapon);
         int hand = c->wielded[0] < 0 ? 0 : 1;
-        c->wielded[hand] = c->dropped;
-        c->dropped = -1;
+        c->wielded[hand] = (int8_t)dw;
+        c->dropped = (uint8_t)(c->dropped & ~(1u << dw));
         return FRAY_OK;
     }
     case FT_ACT_USE_SKILL: {
@@ -1757,6 +1951,16 @@ static fray_status apply_action(ft_run *r) {
     }
     ft_cstate *c = &st->c[a];
     const ft_action_info *info = &ft_actions[cmd->action];
+    if (c->flags & FT_F_HOLDING) {
+        /* A holder acts when he chooses (checked: a later phase than his
+         * Hold's): into this phase, ahead of whoever is scheduled next in
+         * it (seed 000 "Hold"). */
+        int next = ft_next_actor(st);
+        int slot = next >= 0 && st->c[next].phase == st->phase
+                       ? st->c[next].slot - 1
+                       : base_slot(c);
+        release(r, a, st->phase, slot);
+    }
     if (st->active != a)
         start_activation(r, a);
     /* Bleeding X and Burning X charge on the actor's turn (an actor with
@@ -1968,7 +2172,7 @@ void ft_state_reset_trial(const ft_setup *s, ft_state *st, uint64_t seed,
         c->hold_who = -1;
         c->reacted_event = -1;
         c->free_phase = -1;
-        c->dropped = -1;
+        c->dropped = 0;
         if (s->c[i].joins_later) /* "joins: later" (gm.c) */
             c->flags = FT_F_WAITING | FT_F_FLED;
     }

@@ -999,6 +999,7 @@ static fray_status parse_command(const ft_setup *s, const char *text,
     cmd->action = (uint8_t)action;
     const ft_action_info *info = &ft_actions[action];
     bool dtn_said = false;
+    bool until = false;
     while (lex_next(&lx)) {
         int v;
         fray_pos p;
@@ -1044,6 +1045,7 @@ static fray_status parse_command(const ft_setup *s, const char *text,
                                  "none)");
             cmd->dtn = (int16_t)v;
         } else if (same_word(lx.tok, "until")) {
+            until = true;
             if (!lex_next(&lx))
                 return lex_error(&lx, diag, "expected a phase, a combatant "
                                  "or 'enemy-in-reach'");
@@ -1067,10 +1069,23 @@ static fray_status parse_command(const ft_setup *s, const char *text,
             if (!lex_next(&lx) || (v = find_combatant(s, lx.tok)) < 0)
                 return who_error(&lx, s, diag, "expected a combatant's id");
             cmd->hold_who = (int8_t)v;
+        } else if (action == FT_ACT_CHARGE && same_word(lx.tok, "via")) {
+            /* "charge goblin 6,2 via 3,2": the straight run of the last
+             * three spaces begins there (seed 000 "Charge"). */
+            if (!lex_next(&lx) || !parse_pos(lx.tok, &p))
+                return lex_error(&lx, diag, "expected the space where the "
+                                 "Charge's straight run begins, as X,Y");
+            cmd->charge_via = true;
+            cmd->via = p;
         } else if (parse_pos(lx.tok, &p)) {
             cmd->dest = p;
         } else if ((v = find_combatant(s, lx.tok)) >= 0) {
             cmd->target = (int8_t)v;
+        } else if ((action == FT_ACT_DROP_OBJECT ||
+                    action == FT_ACT_PICK_UP) &&
+                   cmd->weapon < 0 && (v = find_weapon(sb, lx.tok)) >= 0) {
+            /* "tony drop-object dagger", "tony pick-up dagger". */
+            cmd->weapon = (int8_t)v;
         } else if (action == FT_ACT_DRAW_WEAPON &&
                    (v = find_weapon(sb, lx.tok)) >= 0) {
             /* "draw sword dagger": the second into the off hand (seed
@@ -1136,6 +1151,10 @@ static fray_status parse_command(const ft_setup *s, const char *text,
     /* The DTN is the GM's call (seed 001): asked when not given. */
     if (action == FT_ACT_USE_SKILL && !dtn_said)
         return ft_gm_ask_dtn(s, cmd, diag);
+    /* "tony hold": until he chooses to act (seed 000 "Hold": "He does not
+     * have to announce what he is waiting for"). */
+    if (action == FT_ACT_HOLD && !until && cmd->hold_who < 0)
+        cmd->hold_kind = FT_HOLD_CHOOSE;
     return FRAY_OK;
 }
 
@@ -1367,9 +1386,9 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
         {"weapon", -1, sb->n_weapons - 1, -1,
          "one of the actor's weapons (-1 the one in the main hand, else "
          "its index)"},
-        {"hold_kind", FT_HOLD_PHASE, FT_HOLD_ACTS, FT_HOLD_PHASE,
+        {"hold_kind", FT_HOLD_PHASE, FT_HOLD_CHOOSE, FT_HOLD_PHASE,
          "a kind of Hold (0 until a phase, 1 until an enemy comes within "
-         "reach, 2 until a combatant acts)"},
+         "reach, 2 until a combatant acts, 3 until it chooses)"},
         {"hold_after", 0, 1, 0, "0 (before) or 1 (after)"},
         {"hold_phase", 0, INT32_MAX, 0, NULL},
         {"cost", 0, INT16_MAX, 0, NULL},
@@ -1451,6 +1470,13 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
     path[1].key = "shift_to";
     if ((rc = read_pos(l, c, path, 2, &cmd->shift_to)) != FRAY_OK)
         return rc;
+    path[1].key = "via";
+    cmd->via = (fray_pos){-1, -1};
+    if ((rc = read_pos(l, c, path, 2, &cmd->via)) != FRAY_OK)
+        return rc;
+    cmd->charge_via = cmd->via.x >= 0;
+    if (!cmd->charge_via)
+        cmd->via = (fray_pos){0, 0};
     path[1].key = "dest";
     return read_pos(l, c, path, 2, &cmd->dest);
 }

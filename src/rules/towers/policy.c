@@ -1278,6 +1278,8 @@ static bool same_command(const ft_command *a, const ft_command *b) {
            a->heal_lethal == b->heal_lethal && a->condition == b->condition &&
            a->element == b->element && a->ally == b->ally && a->dtn == b->dtn &&
            a->draw_also == b->draw_also && a->drop_prone == b->drop_prone &&
+           a->charge_via == b->charge_via && a->via.x == b->via.x &&
+           a->via.y == b->via.y &&
            a->skill_spec == b->skill_spec;
 }
 #endif

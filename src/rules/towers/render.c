@@ -201,6 +201,7 @@ static const char *hold_kind_name(int k) {
     case FT_HOLD_PHASE: return "phase";
     case FT_HOLD_ENEMY_IN_REACH: return "enemy-in-reach";
     case FT_HOLD_ACTS: return "acts";
+    case FT_HOLD_CHOOSE: return "choose";
     default: return "?";
     }
 }
@@ -401,6 +402,9 @@ static void narr_hold_until(narr *n, int kind, int phase, int who, bool after) {
     case FT_HOLD_ACTS:
         txt_f(t, "until %s acts (%s)", cname(n->s, who),
               after ? "then acts right after" : "and acts first");
+        break;
+    case FT_HOLD_CHOOSE:
+        txt_s(t, "until it chooses to act");
         break;
     default:
         txt_s(t, "for now");
@@ -897,6 +901,8 @@ static void js_command(txt *t, const ft_setup *s, const ft_command *c) {
         js_kint(t, "off_weapon", c->draw_also - 1);
     if (c->drop_prone)
         js_kbool(t, "drop_prone", true);
+    if (c->charge_via)
+        js_kpos(t, "via", c->via.x, c->via.y);
     if (c->skill_spec > 0)
         js_kint(t, "specialization", c->skill_spec - 1);
     if (c->chip >= 0)

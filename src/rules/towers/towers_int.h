@@ -649,7 +649,12 @@ enum {                       /* ft_cstate.flags */
 typedef enum ft_hold_kind {
     FT_HOLD_PHASE,           /* until phase P (before/after `who` if set) */
     FT_HOLD_ENEMY_IN_REACH,  /* until a non-ally comes within its reach */
-    FT_HOLD_ACTS             /* until combatant `who` acts (before/after) */
+    FT_HOLD_ACTS,            /* until combatant `who` acts (before/after) */
+    FT_HOLD_CHOOSE           /* until it chooses to act (seed 000 "Hold":
+                                "He does not have to announce what he is
+                                waiting for"): any command of its own
+                                brings it out, ahead of whoever is
+                                scheduled next in the current phase */
 } ft_hold_kind;
 
 typedef struct ft_cstate {
@@ -679,9 +684,13 @@ typedef struct ft_cstate {
     int16_t init_rank;       /* place in the tie order (RULINGS 9): 0 acts first */
     int32_t free_phase;      /* phase of its last free or zero-cost action
                                 (no Forced Delay in that phase) */
-    int8_t dropped;          /* weapon it dropped, -1 none */
-    fray_pos dropped_at;
+    uint8_t dropped;         /* weapons of its own lying on the floor: bit
+                                w for weapon w (FT_MAX_WEAPONS <= 8) */
+    fray_pos dropped_at[FT_MAX_WEAPONS]; /* where each lies */
     uint16_t by_kind[FT_ACTION_COUNT]; /* actions taken, by kind (statistics) */
+    int32_t hold_event;      /* the event number of its Hold: holders that
+                                come out at one moment go in the order they
+                                began to hold (seed 000 "Hold") */
 } ft_cstate;
 
 /* The keys of remembered modifiers (attack.c) and decisions (policy.c)
@@ -761,6 +770,11 @@ typedef struct ft_command {
                                 (seed 000 "Combat Move", "Drop Prone") */
     int8_t skill_spec;       /* Use a Skill: 1 + the specialization that
                                 applies ((flip+1), seed 001); 0 none */
+    bool charge_via;         /* Charge: the straight run of its last three
+                                spaces begins at `via` (the mover chooses
+                                the path, seed 000 "Charge"); false: the
+                                cheapest legal path */
+    fray_pos via;
     /* The GM's commands (gm.c; FT_AF_GM): */
     int8_t gm_track;         /* gm-set: FT_GM_TRACK_* (0 none) */
     bool gm_adjust;          /* gm-set: gm_value is added, not set */
