@@ -136,6 +136,8 @@ static const char TABLE_HELP[] =
     "                              the GM's word, at any time (no turn)\n"
     "  ID use-skill SKILL ... dtn N|none [flip N] [shift N]\n"
     "                              the DTN and the mods are the GM's call\n"
+    "  answer N|none               the GM's answer to the question that\n"
+    "                              refused the last command\n"
     "  undo, redo                  take back the last event; play it again\n"
     "  clock                       the Combat Clock: who acts in which phase\n"
     "  map                         the tactical map\n"
@@ -716,7 +718,7 @@ static const char *const TABLE_WORDS[] = {
     "then", "charge", "reckless-move", "full-defense", "delay", "stand",
     "drop-prone", "draw-weapon", "reload", "use-skill", "cast", "aid",
     "grapple", "escape", "shake", "chip-heal", "concentrate", "until",
-    "cost", "with", "flip"};
+    "cost", "with", "flip", "answer"};
 
 static char *complete_word(const char *text, int state) {
     static size_t i; /* (readline's generator protocol) */

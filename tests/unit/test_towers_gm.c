@@ -440,17 +440,25 @@ Test(towers_gm, gm_answers_in_the_file) {
 
 /* Seed 001: the DTN of a skill flip is the GM's call. At the table a Use
  * a Skill without one is refused with the question and how to answer it
- * (nothing happens); "dtn 12" answers it, "dtn none" flips with no DTN,
+ * (nothing happens); "answer 12" (the next line) or "dtn 12" on the
+ * command answers it, "dtn none" flips with no DTN,
  * and the encounter's "gm-answers: {skill-dtn: {Stealth: 14}}" answers
  * Bandit 1's Stealth in advance. */
 Test(towers_gm, the_dtn_question_is_asked_and_answered) {
     fray_towers_setup *s = setup_of();
     fray_towers_fight *f = tf_fight(s, 3);
     gm(f, "next");
+    refused(f, "answer 12", "no GM's question waits for an answer");
     refused(f, "tony use-skill acrobatics cost 3",
-            "the GM's question: the DTN for Tony's Acrobatics? Answer on the "
-            "command ('dtn 15', or 'dtn none' for a flip with no DTN), or in "
-            "the encounter file ('gm-answers: {skill-dtn: {Acrobatics: 15}}')");
+            "the GM's question: the DTN for Tony's Acrobatics? Answer with "
+            "'answer 15' ('answer none': a flip with no DTN), or 'dtn 15' on "
+            "the command, or in the encounter file ('gm-answers: {skill-dtn: "
+            "{Acrobatics: 15}}')");
+    refused(f, "answer 101", "expected the answer: a DTN of 1-100 or none");
+    gm(f, "answer 12"); /* the question's command, with dtn 12 */
+    cr_expect_eq(f->st.c[TONY].actions, 1);
+    refused(f, "answer 12", "no GM's question waits for an answer");
+    cr_assert_eq(fray_towers_fight_undo(f), FRAY_OK);
     gm(f, "tony use-skill acrobatics cost 3 dtn 12");
     cr_expect(strstr(last_told(f), ", succeeds") ||
               strstr(last_told(f), ", fails"), "%s", last_told(f));

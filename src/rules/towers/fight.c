@@ -1172,12 +1172,24 @@ fray_status ft_rf_command(void *rf, const char *command,
                               "(cards KH 7C ...)");
     ft_command cmd;
     struct ft_table table;
-    fray_status rc = parse_command(&f->setup->s, command, &cmd, &table, diag);
-    if (rc != FRAY_OK)
-        return rc;
     fray_diag local;
     if (!diag)
         diag = &local;
+    /* "answer N": the GM answers the question that refused the last
+     * command (gm.c). */
+    char answered[FT_ASKED_MAX + 32];
+    fray_status rc = ft_gm_answer(f->asked, command, answered,
+                                  sizeof answered, &command, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    rc = parse_command(&f->setup->s, command, &cmd, &table, diag);
+    if (rc != FRAY_OK) {
+        f->asked[0] = '\0';
+        if (ft_gm_is_question(diag) && strlen(command) < sizeof f->asked)
+            memcpy(f->asked, command, strlen(command) + 1);
+        return rc;
+    }
+    f->asked[0] = '\0';
     f->table = &table;
     rc = apply_one(f, &cmd, given && given->n_cards ? given->cards : NULL,
                         given ? given->n_cards : 0, diag);

@@ -574,6 +574,8 @@ size_t ft_gm_narrate(const ft_setup *s, const ft_event *ev, char *buf,
 
 /* ---- The GM's questions ------------------------------------------------------ */
 
+#define QUESTION "the GM's question: "
+
 fray_status ft_gm_ask_dtn(const ft_setup *s, ft_command *cmd,
                           fray_diag *diag) {
     int a = cmd->actor;
@@ -594,11 +596,44 @@ fray_status ft_gm_ask_dtn(const ft_setup *s, ft_command *cmd,
         return FRAY_OK;
     }
     return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
-                          "the GM's question: the DTN for %s's %s? Answer on "
-                          "the command ('dtn 15', or 'dtn none' for a flip "
-                          "with no DTN), or in the encounter file "
+                          "%sthe DTN for %s's %s? Answer with 'answer 15' "
+                          "('answer none': a flip with no DTN), or 'dtn 15' "
+                          "on the command, or in the encounter file "
                           "('gm-answers: {skill-dtn: {%s: 15}}')",
-                          s->c[a].name, skill, skill);
+                          QUESTION, s->c[a].name, skill, skill);
+}
+
+bool ft_gm_is_question(const fray_diag *diag) {
+    return diag && strncmp(diag->message, QUESTION, strlen(QUESTION)) == 0;
+}
+
+fray_status ft_gm_answer(const char *asked, const char *command, char *out,
+                         size_t out_size, const char **out_text,
+                         fray_diag *diag) {
+    fray__words lx;
+    fray__words_init(&lx, command);
+    if (!fray__words_next(&lx) || !same_word(lx.tok, "answer"))
+        return FRAY_OK; /* not an answer: the command as it is */
+    if (!asked[0])
+        return bad(diag, "no GM's question waits for an answer (answer N "
+                   "follows a command the question refused)");
+    if (!fray__words_next(&lx))
+        return word_error(&lx, diag, "expected the answer: a DTN of 1-100 or "
+                          "none");
+    long v;
+    if (!same_word(lx.tok, "none") && !parse_int(lx.tok, 1, 100, &v))
+        return word_error(&lx, diag, "expected the answer: a DTN of 1-100 or "
+                          "none");
+    char word[sizeof lx.tok];
+    memcpy(word, lx.tok, sizeof word);
+    if (fray__words_next(&lx))
+        return word_error(&lx, diag, "expected nothing after the answer");
+    int n = snprintf(out, out_size, "%s dtn %s", asked, word);
+    if (n < 0 || (size_t)n >= out_size)
+        return bad(diag, "the question's command is too long to answer: give "
+                   "'dtn N' on it");
+    *out_text = out;
+    return FRAY_OK;
 }
 
 /* ---- Cards by hand (issue 13: "a refusal says how many cards are needed in

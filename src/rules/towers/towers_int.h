@@ -1443,6 +1443,7 @@ struct fray_towers_setup {
     ft_setup s;
 };
 
+enum { FT_ASKED_MAX = 1024 };
 struct fray_towers_fight {
     const fray_towers_setup *setup;
     fray_allocator alloc;
@@ -1480,6 +1481,9 @@ struct fray_towers_fight {
      * FT_CANCEL_EVERY of them (FRAY_ERR_CANCELED); NULL: never. The fight
      * can go on afterwards. Not in the public options: only sim.c asks. */
     const atomic_bool *cancel;
+    /* The table command that a GM's question refused (gm.c
+     * ft_gm_ask_dtn), waiting for "answer N"; "" none. */
+    char asked[FT_ASKED_MAX];
 };
 
 /* Events between two looks at fray_towers_fight.cancel in a run: rare
@@ -1791,6 +1795,15 @@ fray_status ft_hand_unavailable(ft_run *r, int deck, fray_card card,
  * modifier ("the GM's call"). */
 void ft_gm_skill_mods(ft_run *r, const ft_command *cmd, int *flip,
                       int *shift);
+/* "answer N" at the table (gm.c): when `command` is one, *out_text
+ * becomes the command `asked` (that a question refused) with "dtn N"; an
+ * answer with no question waiting is refused. out holds FT_ASKED_MAX +
+ * 32 bytes. */
+fray_status ft_gm_answer(const char *asked, const char *command, char *out,
+                         size_t out_size, const char **out_text,
+                         fray_diag *diag);
+/* Whether diag holds a GM's question (ft_gm_ask_dtn's refusal). */
+bool ft_gm_is_question(const fray_diag *diag);
 /* engine.c: ends the fight when one side is left (check_over). */
 void ft_check_over(ft_run *r);
 
