@@ -281,7 +281,18 @@ Test(towers_gm, fled_is_off_the_map_and_the_clock) {
         cr_assert_eq(fray_towers_fight_step(f), FRAY_OK);
     }
     cr_expect_eq(cs(f, B1)->actions, 0);
-    /* Someone may now stand where it stood. */
+    /* Off the map: someone may now stand where it stood (3,1), and the
+     * map does not draw it. */
+    fray_towers_fight *h = tf_fight(s, 3);
+    gm(h, "gm join bandit-2 at 7,2 phase 9");
+    gm(h, "gm flee bandit-1");
+    gm(h, "gm place tony 3,1");
+    char map[4096];
+    fray_towers_draw_map(h, map, sizeof map);
+    cr_expect(strstr(map, "Bandit 1  Bandits  off the map, fled") != NULL,
+              "%s", map);
+    cr_expect(strstr(map, "\n1 ...T......\n") != NULL, "%s", map);
+    fray_towers_fight_free(h);
     fray_towers_fight *g = tf_fight(s, 3);
     gm(g, "gm flee bandit-1");
     cr_expect(fray_towers_fight_over(g), "the Bandits have nobody left");
