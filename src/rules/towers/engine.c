@@ -1081,6 +1081,7 @@ static fray_status check(const ft_setup *s, ft_state *st,
                   cmd->action == FT_ACT_SHIFT))
         return bad(diag, "%s is prone: Stand from Prone first%s", name, "");
     if ((info->flags & FT_AF_TARGET) &&
+        !(cmd->at_space && ft_area_weapon(s, st, cmd)) &&
         (cmd->target < 0 || cmd->target >= st->n))
         return bad(diag, "%s needs a target%s", info->text, "");
     /* Seed 000 "Grappling": "When grappled, during his turn your opponent
@@ -1103,7 +1104,7 @@ static fray_status check(const ft_setup *s, ft_state *st,
                                       : c->wielded[cmd->off_hand ? 1 : 0];
             const ft_weapon *w =
                 wi >= 0 && wi < sb->n_weapons ? &sb->weapons[wi] : NULL;
-            if (w && (w->range_increment > 0 || w->spell))
+            if (w && (w->range_increment > 0 || w->spell || w->area))
                 return bad(diag, "%s is grappled: only a melee attack%s", name,
                            "");
             if (s->has_map &&
@@ -1142,6 +1143,8 @@ static fray_status check(const ft_setup *s, ft_state *st,
                        "");
         if (cmd->action == FT_ACT_CAST && !w->spell)
             return bad(diag, "the %s is not a spell%s", w->name, "");
+        if (w->area) /* seed 000 "Area of Effects" (area.c) */
+            return ft_area_check(s, st, cmd, w, diag);
         if (ft_allies(s, a, cmd->target) && cmd->action != FT_ACT_AID)
             return bad(diag, "%s will not attack an ally (%s)", name,
                        s->c[cmd->target].name);
@@ -1467,6 +1470,8 @@ static inline fray_status do_attack(ft_run *r, const ft_command *cmd) {
         if (rc != FRAY_OK || !ft_can_act(st, a))
             return rc;
     }
+    if (w && w->area) /* seed 000 "Area of Effects" (area.c) */
+        return ft_area_attack(r, cmd, w, wi);
     ft_attack_opts o;
     memset(&o, 0, sizeof o);
     o.weapon = wi;
