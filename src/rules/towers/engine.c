@@ -1080,6 +1080,10 @@ static fray_status check(const ft_setup *s, ft_state *st,
     if (prone && ((info->flags & FT_AF_MOVE_RELATED) || cmd->shift_first ||
                   cmd->action == FT_ACT_SHIFT))
         return bad(diag, "%s is prone: Stand from Prone first%s", name, "");
+    if ((info->flags & FT_AF_TARGET) && cmd->at_space && cmd->target < 0 &&
+        !ft_area_weapon(s, st, cmd))
+        return bad(diag, "only an area of effect is aimed at a space: %s "
+                   "needs a target%s", info->text, "");
     if ((info->flags & FT_AF_TARGET) &&
         !(cmd->at_space && ft_area_weapon(s, st, cmd)) &&
         (cmd->target < 0 || cmd->target >= st->n))
