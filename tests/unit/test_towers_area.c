@@ -344,6 +344,31 @@ Test(towers_area, mana_is_spent_on_a_miss_and_needed_to_cast) {
     free(f);
 }
 
+/* Option mana-element-cap (rules-facts.md "Magic": a pool of typed units,
+ * "e.g. 4 elemental mana, at most 2 of one element"): 0, the default, the
+ * stat block's pool alone (4 fire); 2 holds at most 2 of one element; 1
+ * leaves too little for the 2-mana fireball. */
+Test(towers_area, mana_element_cap_option) {
+    for (int cap = 0; cap <= 2; cap++) {
+        fixture *f = fixture_new();
+        f->s.opt.mana_element_cap = cap;
+        int mage = add(f, "mage", 0, 1, 5, spell("fireball", FT_AREA_BURST, 1));
+        f->s.c[mage].sb.mana[FT_ELEM_FIRE] = 4;
+        f->s.c[mage].sb.mana[FT_ELEM_WATER] = 1;
+        int gob = add(f, "gob", 1, 6, 5, spell("x", FT_AREA_NONE, 0));
+        ft_state_reset(&f->s, &f->st, 42);
+        cr_expect_eq(f->st.c[mage].mana[FT_ELEM_FIRE], cap == 0 ? 4 : cap,
+                     "mana-element-cap %d", cap);
+        cr_expect_eq(f->st.c[mage].mana[FT_ELEM_WATER], 1);
+        start(f, mage);
+        f->st.c[mage].mana[FT_ELEM_FIRE] = (int8_t)(cap == 0 ? 4 : cap);
+        ft_command c = cast(mage, 0, gob, 0, 0);
+        cr_expect_eq(ft_check_command(&f->s, &f->st, &c, NULL),
+                     cap == 1 ? FRAY_ERR_INVALID : FRAY_OK, "cap %d", cap);
+        free(f);
+    }
+}
+
 /* Option area-centre-shift (000 "Area of Effects": "The defenders will
  * get modifiers based on their location relative to the center of the
  * blast", no numbers): 0, the default, none; 1 gives the defender on the

@@ -671,6 +671,8 @@ static bool zero_phase(ft_run *r, int phase) {
                                                : s->opt.mana_regen;
         for (int e = 0; e < FT_ELEMENT_COUNT && regen > 0; e++) {
             int cap = s->c[i].sb.mana[e];
+            if (s->opt.mana_element_cap > 0 && cap > s->opt.mana_element_cap)
+                cap = s->opt.mana_element_cap; /* rules-facts "Magic" */
             while (regen > 0 && c->mana[e] < cap) {
                 c->mana[e]++;
                 regen--;
@@ -1959,6 +1961,10 @@ void ft_state_reset_trial(const ft_setup *s, ft_state *st, uint64_t seed,
             c->chips[k] = (int8_t)sb->chips[k];
         for (int e = 0; e < FT_ELEMENT_COUNT; e++)
             c->mana[e] = (int8_t)sb->mana[e];
+        if (s->opt.mana_element_cap > 0) /* rules-facts "Magic" */
+            for (int e = 0; e < FT_ELEMENT_COUNT; e++)
+                if (c->mana[e] > s->opt.mana_element_cap)
+                    c->mana[e] = (int8_t)s->opt.mana_element_cap;
         c->grappled_by = -1;
         c->hold_who = -1;
         c->reacted_event = -1;

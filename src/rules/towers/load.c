@@ -111,6 +111,7 @@ void ft_options_default(ft_options *o) {
     o->unconscious_bonus = FT_UB_LETHAL;   /* seed 000 "STUN Damage" */
     o->area_centre_shift = 0;              /* seed 000 "Area of Effects": none */
     o->area_line_from_caster = false;      /* seed 000 "Line X": from the target */
+    o->mana_element_cap = 0;               /* rules-facts "Magic": the pool's own */
 }
 
 /* ---- The loader's state ------------------------------------------------------ */
@@ -1669,7 +1670,7 @@ static const char *const option_keys[] = {
     "disabled-unconscious", "crit-needs-heart", "recover-stun",
     "grapple-size",   "surprise-delay",   "phase-limit",
     "simultaneous-duel", "fresh-decks", "unconscious-bonus",
-    "area-centre-shift", "area-line"};
+    "area-centre-shift", "area-line", "mana-element-cap"};
 
 /* The options of RULINGS.md by their names (docs/rules/towers.md). */
 static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
@@ -1777,6 +1778,10 @@ static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
             return st;
         o->area_line_from_caster = i == 1;
     }
+    if ((v = get(n, "mana-element-cap")) &&
+        (st = ld_int(L, v, "mana-element-cap (0: none)", 0, 20,
+                     &o->mana_element_cap)) != FRAY_OK)
+        return st;
     return FRAY_OK;
 }
 

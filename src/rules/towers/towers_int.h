@@ -313,6 +313,10 @@ typedef struct ft_options {
                                   starts at the target square and goes on away
                                   from the attacker; true it starts beside the
                                   attacker and goes toward the target square */
+    int mana_element_cap;      /* rules-facts "Magic": "at most 2 of one
+                                  element": a combatant holds at most this
+                                  many of one element (0: the stat block's
+                                  pool alone, the default) */
 } ft_options;
 
 /* Seed 000 "STUN Damage": "anyone who chooses to continue to attack you
