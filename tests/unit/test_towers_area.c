@@ -455,7 +455,7 @@ Test(towers_area, tactics_two_enemies_and_no_ally) {
 
 /* Cards by hand (the attacker's flip, then each defender's, nearest the
  * centre first) and the journal read back: examples/towers/mage.yaml,
- * "ysolde cast fireball at 11,4" with its nine cards, then the fight run
+ * "ysolde cast fireball at 11,4" with its eleven cards, then the fight run
  * to its end, replays to the same fight. */
 Test(towers_area, cards_by_hand_and_journal_round_trip) {
     fray_towers_setup *s = tf_load_example("mage.yaml");
@@ -464,10 +464,10 @@ Test(towers_area, cards_by_hand_and_journal_round_trip) {
     memset(&d, 0, sizeof d);
     cr_assert_eq(fray_towers_fight_command(a, "next", NULL, 0, &d), FRAY_OK,
                  "%s", d.message);
-    fray_card cards[9];
+    fray_card cards[11];
     size_t n = 0;
-    cr_assert_eq(fray_card_parse_list("KS 2D 3D 4D 5D KC 7C 8C 9C", cards, 9,
-                                      &n, NULL),
+    cr_assert_eq(fray_card_parse_list("KS 2D 3D 4D 5D KC 7C 8C 9C 10C JC",
+                                      cards, 11, &n, NULL),
                  FRAY_OK);
     cr_assert_eq(fray_towers_fight_command(a, "ysolde cast fireball at 11,4",
                                            cards, n, &d),
@@ -480,7 +480,7 @@ Test(towers_area, cards_by_hand_and_journal_round_trip) {
     /* Ysolde's four cards keep the king (13). Goblin 2 on the centre flips
      * next (5D, +1 for its size: 6), then the four at distance 1 by their
      * order: Goblin 1 KC (14: missed), Goblin 3 7C, Goblin 4 8C, Goblin 5
-     * 9C (10). */
+     * 9C (10), then the two at distance 2: Goblin 6 10C, Goblin 7 JC (12). */
     cr_expect(strstr(line, "{\"fact\":\"area-hit\",\"who\":\"ysolde\","
                            "\"target\":\"goblin-2\",\"attack\":13,"
                            "\"defense\":6,\"hit\":true}"), "%s", line);
@@ -488,6 +488,8 @@ Test(towers_area, cards_by_hand_and_journal_round_trip) {
                            "\"defense\":14,\"hit\":false}"), "%s", line);
     cr_expect(strstr(line, "\"target\":\"goblin-5\",\"attack\":13,"
                            "\"defense\":10,\"hit\":true}"), "%s", line);
+    cr_expect(strstr(line, "\"target\":\"goblin-7\",\"attack\":13,"
+                           "\"defense\":12,\"hit\":true}"), "%s", line);
     free(line);
     cr_assert_eq(fray_towers_fight_run(a), FRAY_OK);
     /* The journal, as fray fight --journal writes it. */
