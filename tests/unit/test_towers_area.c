@@ -421,6 +421,27 @@ Test(towers_area, aura_cone_and_range) {
     free(f);
 }
 
+/* As a single attack (docs/rules/towers.md "Damage and conditions"): a
+ * Blinded attacker makes a Hard (15+) [SP] check first; failing it, the
+ * whole area misses (no attack flip, nobody flips), the mana spent. */
+Test(towers_area, blinded_attacker_checks_first) {
+    fixture *f = fixture_new();
+    int mage = add(f, "mage", 0, 1, 5, spell("fireball", FT_AREA_BURST, 1));
+    f->s.c[mage].sb.aspects[FT_ASPECT_SP] = 1;
+    int gob = add(f, "gob", 1, 6, 5, spell("x", FT_AREA_NONE, 0));
+    start(f, mage);
+    tf_run(f, &f->diag);
+    ft_cond_add(&f->r, mage, FT_COND_BLINDED, 0, FT_UNTIL_REMOVED, -1, 0, -1);
+    tf_stack(f, mage, "5S");
+    cr_assert_eq(apply(f, cast(mage, 0, gob, 0, 0)), FRAY_OK, "%s",
+                 f->diag.message);
+    cr_expect_eq(count_facts(f, FT_FACT_FLIP), 1, "the check alone");
+    cr_expect_eq(nth_fact(f, FT_FACT_FLIP, 0)->v[0], FT_FLIP_CHECK);
+    cr_expect_null(result_on(f, gob));
+    cr_expect_eq(f->st.c[mage].mana[FT_ELEM_FIRE], 0);
+    free(f);
+}
+
 /* ---- Tactics --------------------------------------------------------------- */
 
 /* A caster casts its area when it catches at least two enemies and no
