@@ -12,6 +12,7 @@
 
 #include "fray/encounter.h"
 #include "fray/fray.h"
+#include "fray/sim.h"
 #include "towers_fixture.h"
 
 /* ---- A hand-built encounter ------------------------------------------------ */
@@ -568,5 +569,33 @@ Test(towers_area, area_key_is_read) {
     cr_expect_eq(sb->weapons[1].area_size, 2);
     cr_expect_eq(sb->weapons[2].area, FT_AREA_CONE);
     cr_expect_eq(sb->weapons[0].area, FT_AREA_NONE, "Bolt of Fire: one target");
+    fray_towers_setup_free(s);
+}
+
+/* docs/file-formats.md "Areas": a sweep varies the three options as
+ * options.FIELD; a value out of range or another field is refused with
+ * the setup unchanged. */
+Test(towers_area, options_vary_in_a_sweep) {
+    fray_towers_setup *s = tf_load_example("mage.yaml");
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fray_towers_setup_vary(s, "options.area-centre-shift", "2",
+                                        &d), FRAY_OK, "%s", d.message);
+    cr_expect_eq(s->s.opt.area_centre_shift, 2);
+    cr_assert_eq(fray_towers_setup_vary(s, "options.area-line", "from-caster",
+                                        &d), FRAY_OK, "%s", d.message);
+    cr_expect(s->s.opt.area_line_from_caster);
+    cr_assert_eq(fray_towers_setup_vary(s, "options.mana-element-cap", "2",
+                                        &d), FRAY_OK, "%s", d.message);
+    cr_expect_eq(s->s.opt.mana_element_cap, 2);
+    cr_expect_eq(fray_towers_setup_vary(s, "options.area-centre-shift", "6",
+                                        &d), FRAY_ERR_RANGE);
+    cr_expect_eq(s->s.opt.area_centre_shift, 2, "unchanged");
+    cr_expect_eq(fray_towers_setup_vary(s, "options.area-line", "sideways",
+                                        &d), FRAY_ERR_PARSE);
+    cr_expect(strstr(d.message, "not from-target or from-caster"), "%s",
+              d.message);
+    cr_expect_eq(fray_towers_setup_vary(s, "options.blast", "1", &d),
+                 FRAY_ERR_PARSE);
     fray_towers_setup_free(s);
 }

@@ -564,3 +564,65 @@ bool ft_area_policy(const ft_setup *s, const ft_state *st, int actor,
     }
     return found;
 }
+
+/* ---- Sweeps (fray sim --vary options.KEY=LIST; vary.c) --------------------- */
+
+/* A whole number lo..hi written as an optional sign and digits alone. */
+static bool vary_int(const char *text, int lo, int hi, int *out) {
+    const char *p = text;
+    bool neg = *p == '-';
+    if (*p == '-' || *p == '+')
+        p++;
+    if (!*p)
+        return false;
+    long v = 0;
+    for (; *p; p++) {
+        if (*p < '0' || *p > '9' || v > 100000)
+            return false;
+        v = v * 10 + (*p - '0');
+    }
+    if (neg)
+        v = -v;
+    if (v < lo || v > hi)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+fray_status ft_area_vary_option(ft_setup *s, const char *key,
+                                const char *field, const char *value,
+                                fray_diag *diag) {
+    size_t nf = strlen(field);
+    if (word_is(field, nf, "area-centre-shift")) {
+        int v;
+        if (!vary_int(value, 0, 5, &v))
+            return fray__diag_set(diag, FRAY_ERR_RANGE, 0,
+                                  "%s: expected 0..5, got '%s'", key, value);
+        s->opt.area_centre_shift = v;
+        return FRAY_OK;
+    }
+    if (word_is(field, nf, "mana-element-cap")) {
+        int v;
+        if (!vary_int(value, 0, 20, &v))
+            return fray__diag_set(diag, FRAY_ERR_RANGE, 0,
+                                  "%s: expected 0..20, got '%s'", key, value);
+        s->opt.mana_element_cap = v;
+        return FRAY_OK;
+    }
+    if (word_is(field, nf, "area-line")) {
+        size_t nv = strlen(value);
+        if (word_is(value, nv, "from-target"))
+            s->opt.area_line_from_caster = false;
+        else if (word_is(value, nv, "from-caster"))
+            s->opt.area_line_from_caster = true;
+        else
+            return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                                  "%s: '%s' is not from-target or from-caster",
+                                  key, value);
+        return FRAY_OK;
+    }
+    return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                          "%s: the options a sweep can vary are "
+                          "area-centre-shift, area-line and mana-element-cap",
+                          key);
+}

@@ -1172,6 +1172,12 @@ int ft_area_victims(const ft_setup *s, const ft_state *st,
  * and shots, one attack flip, each defender's flip, one damage for all. */
 fray_status ft_area_attack(ft_run *r, const ft_command *cmd,
                            const ft_weapon *w, int wi);
+/* fray sim --vary options.FIELD=VALUE for the options of areas and mana
+ * (area-centre-shift, area-line, mana-element-cap); an error naming them
+ * for any other field (vary.c). */
+fray_status ft_area_vary_option(ft_setup *s, const char *key,
+                                const char *field, const char *value,
+                                fray_diag *diag);
 /* Tactics: an area attack that catches at least two enemies and no ally
  * (the most enemies; ties to the first weapon, then the nearest target);
  * false when there is none. The command is checked. */
