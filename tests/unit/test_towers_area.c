@@ -187,6 +187,35 @@ Test(towers_area, cone_and_line_squares_and_the_area_line_option) {
     free(f);
 }
 
+/* 000 "Area of Effects": "You may target an individual": a burst aimed at
+ * a Large creature (2 x 2) is centred on one of its squares, the first in
+ * reading order that the attacker sees (a wall at (4,4) hides the top-left
+ * square (6,4)). */
+Test(towers_area, burst_on_a_large_target_is_centred_on_a_square_in_sight) {
+    fixture *f = fixture_new();
+    int mage = add(f, "mage", 0, 1, 5, spell("fireball", FT_AREA_BURST, 1));
+    int ogre = add(f, "ogre", 1, 6, 4, spell("x", FT_AREA_NONE, 0));
+    f->s.c[ogre].sb.size_rank = 1;
+    f->s.map.terrain[4][4] = FRAY_TERRAIN_WALL;
+    start(f, mage);
+    fray_footprint one = {{6, 4}, 1};
+    cr_assert(!fray_grid_sight_fp(&f->s.map, ft_fp(&f->s, &f->st, mage), one),
+              "the wall hides (6,4)");
+    ft_command c = cast(mage, 0, ogre, 0, 0);
+    const ft_weapon *w = ft_area_weapon(&f->s, &f->st, &c);
+    fray_area a;
+    fray_footprint centre, origin;
+    cr_assert_eq(ft_area_place(&f->s, &f->st, &c, w, &a, &centre, &origin,
+                               &f->diag), FRAY_OK, "%s", f->diag.message);
+    cr_expect(!(centre.at.x == 6 && centre.at.y == 4));
+    cr_expect(centre.at.x >= 6 && centre.at.x <= 7 && centre.at.y >= 4 &&
+                  centre.at.y <= 5, "a square of the ogre: (%d,%d)",
+              centre.at.x, centre.at.y);
+    cr_expect(fray_grid_sight_fp(&f->s.map, ft_fp(&f->s, &f->st, mage),
+                                 centre), "in sight");
+    free(f);
+}
+
 /* ---- The flips ------------------------------------------------------------- */
 
 /* 000 "Area of Effects": "a single Attack Flip ... Each defender in the
