@@ -673,6 +673,8 @@ static bool zero_phase(ft_run *r, int phase) {
                                                : s->opt.mana_regen;
         for (int e = 0; e < FT_ELEMENT_COUNT && regen > 0; e++) {
             int cap = s->c[i].sb.mana[e];
+            if (s->opt.mana_element_cap > 0 && cap > s->opt.mana_element_cap)
+                cap = s->opt.mana_element_cap; /* rules-facts "Magic" */
             while (regen > 0 && c->mana[e] < cap) {
                 c->mana[e]++;
                 regen--;
@@ -1235,7 +1237,12 @@ static fray_status check(const ft_setup *s, ft_state *st,
     if (prone && ((info->flags & FT_AF_MOVE_RELATED) || cmd->shift_first ||
                   cmd->action == FT_ACT_SHIFT))
         return bad(diag, "%s is prone: Stand from Prone first%s", name, "");
+    if ((info->flags & FT_AF_TARGET) && cmd->at_space && cmd->target < 0 &&
+        !ft_area_weapon(s, st, cmd))
+        return bad(diag, "only an area of effect is aimed at a space: %s "
+                   "needs a target%s", info->text, "");
     if ((info->flags & FT_AF_TARGET) &&
+        !(cmd->at_space && ft_area_weapon(s, st, cmd)) &&
         (cmd->target < 0 || cmd->target >= st->n))
         return bad(diag, "%s needs a target%s", info->text, "");
     /* Seed 000 "Grappling": "When grappled, during his turn your opponent
@@ -1258,7 +1265,7 @@ static fray_status check(const ft_setup *s, ft_state *st,
                                       : c->wielded[cmd->off_hand ? 1 : 0];
             const ft_weapon *w =
                 wi >= 0 && wi < sb->n_weapons ? &sb->weapons[wi] : NULL;
-            if (w && (w->range_increment > 0 || w->spell))
+            if (w && (w->range_increment > 0 || w->spell || w->area))
                 return bad(diag, "%s is grappled: only a melee attack%s", name,
                            "");
             if (s->has_map &&
@@ -1297,6 +1304,8 @@ static fray_status check(const ft_setup *s, ft_state *st,
                        "");
         if (cmd->action == FT_ACT_CAST && !w->spell)
             return bad(diag, "the %s is not a spell%s", w->name, "");
+        if (w->area) /* seed 000 "Area of Effects" (area.c) */
+            return ft_area_check(s, st, cmd, w, diag);
         if (ft_allies(s, a, cmd->target) && cmd->action != FT_ACT_AID)
             return bad(diag, "%s will not attack an ally (%s)", name,
                        s->c[cmd->target].name);
@@ -1653,6 +1662,8 @@ static inline fray_status do_attack(ft_run *r, const ft_command *cmd) {
         if (rc != FRAY_OK || !ft_can_act(st, a))
             return rc;
     }
+    if (w && w->area) /* seed 000 "Area of Effects" (area.c) */
+        return ft_area_attack(r, cmd, w, wi);
     ft_attack_opts o;
     memset(&o, 0, sizeof o);
     o.weapon = wi;
@@ -2154,6 +2165,10 @@ void ft_state_reset_trial(const ft_setup *s, ft_state *st, uint64_t seed,
             c->chips[k] = (int8_t)sb->chips[k];
         for (int e = 0; e < FT_ELEMENT_COUNT; e++)
             c->mana[e] = (int8_t)sb->mana[e];
+        if (s->opt.mana_element_cap > 0) /* rules-facts "Magic" */
+            for (int e = 0; e < FT_ELEMENT_COUNT; e++)
+                if (c->mana[e] > s->opt.mana_element_cap)
+                    c->mana[e] = (int8_t)s->opt.mana_element_cap;
         c->grappled_by = -1;
         c->hold_who = -1;
         c->reacted_event = -1;

@@ -1070,14 +1070,25 @@ static fray_status parse_command(const ft_setup *s, const char *text,
                                  "Charge's straight run begins, as X,Y");
             cmd->charge_via = true;
             cmd->via = p;
+        } else if (same_word(lx.tok, "at") &&
+                   (action == FT_ACT_ATTACK || action == FT_ACT_CAST)) {
+            /* "mage cast fireball at 5,6": an area aimed at a space
+             * (seed 000 "Area of Effects"; area.c). */
+            if (!lex_next(&lx) || !parse_pos(lx.tok, &p))
+                return lex_error(&lx, diag, "expected the space aimed at as "
+                                 "X,Y");
+            cmd->dest = p;
+            cmd->at_space = true;
         } else if (parse_pos(lx.tok, &p)) {
             cmd->dest = p;
         } else if ((v = find_combatant(s, lx.tok)) >= 0) {
             cmd->target = (int8_t)v;
         } else if ((action == FT_ACT_DROP_OBJECT ||
-                    action == FT_ACT_PICK_UP) &&
+                    action == FT_ACT_PICK_UP || action == FT_ACT_ATTACK ||
+                    action == FT_ACT_CAST) &&
                    cmd->weapon < 0 && (v = find_weapon(sb, lx.tok)) >= 0) {
-            /* "tony drop-object dagger", "tony pick-up dagger". */
+            /* "tony drop-object dagger", "tony pick-up dagger"; "mage cast
+             * fireball goblin-1": the spell or weapon named. */
             cmd->weapon = (int8_t)v;
         } else if (action == FT_ACT_DRAW_WEAPON &&
                    (v = find_weapon(sb, lx.tok)) >= 0) {
@@ -1125,8 +1136,14 @@ static fray_status parse_command(const ft_setup *s, const char *text,
             return lex_error(&lx, diag, "unexpected word");
         }
     }
-    if ((info->flags & FT_AF_TARGET) && cmd->target < 0)
-        return lex_error(&lx, diag, "expected a target's id");
+    /* An aura centres on its user: no target (area.c). */
+    if (cmd->target < 0 && cmd->weapon >= 0 && cmd->weapon < sb->n_weapons &&
+        sb->weapons[cmd->weapon].area == FT_AREA_AURA &&
+        (action == FT_ACT_ATTACK || action == FT_ACT_CAST))
+        cmd->at_space = true;
+    if ((info->flags & FT_AF_TARGET) && cmd->target < 0 && !cmd->at_space)
+        return lex_error(&lx, diag, "expected a target's id (or, for an "
+                         "area, 'at X,Y')");
     if (action == FT_ACT_CHIP_HEAL && cmd->chip < 0)
         cmd->chip = 1;
     /* "tony hold": until he chooses to act (seed 000 "Hold": "He does not
@@ -1419,6 +1436,10 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
     if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
         return rc;
     cmd->drop_prone = b;
+    path[1].key = "at_space";
+    if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
+        return rc;
+    cmd->at_space = b;
     path[1].key = "shift_to";
     if ((rc = read_pos(l, c, path, 2, &cmd->shift_to)) != FRAY_OK)
         return rc;

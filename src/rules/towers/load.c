@@ -109,6 +109,9 @@ void ft_options_default(ft_options *o) {
     o->simultaneous_duel = false;          /* seed 000 "Dueling" stage four */
     o->fresh_decks = false;                /* fray: decks as at a real table */
     o->unconscious_bonus = FT_UB_LETHAL;   /* seed 000 "STUN Damage" */
+    o->area_centre_shift = 0;              /* seed 000 "Area of Effects": none */
+    o->area_line_from_caster = false;      /* seed 000 "Line X": from the target */
+    o->mana_element_cap = 0;               /* rules-facts "Magic": the pool's own */
 }
 
 /* ---- The loader's state ------------------------------------------------------ */
@@ -543,7 +546,7 @@ static void weapon_finish(ft_weapon *w) {
 
 static const char *const weapon_keys[] = {
     "name", "attack", "damage", "range", "max-range", "shots", "reach",
-    "mana", "cost", "weight", "keywords", "notes"};
+    "mana", "cost", "weight", "keywords", "notes", "area"};
 
 /* A weapon row as printed: "Longblade | 1+PA | 4+PX | - | $25 | 3 lbs. |
  * Knight, Blade" (7 columns; 8 with shots after the range). */
@@ -711,6 +714,16 @@ static fray_status ld_weapon(ld *L, const yn *n, ft_weapon *w) {
         return st;
     if ((v = get(n, "notes")) && v->type != YN_SCALAR)
         return ld_fail(L, v, FRAY_ERR_PARSE, "expected text for notes");
+    if ((v = get(n, "area"))) { /* seed 000 "Areas" (area.c) */
+        char why[120];
+        if (v->type != YN_SCALAR || is_null(v) ||
+            !ft_area_parse(v->text, w, why, sizeof why))
+            return ld_fail(L, v, FRAY_ERR_PARSE, "%s: %s", w->name,
+                           v->type == YN_SCALAR && !is_null(v)
+                               ? why
+                               : "expected an area like 'burst 2', 'aura 1', "
+                                 "'cone 3' or 'line 5'");
+    }
     weapon_finish(w);
     return FRAY_OK;
 }
@@ -785,6 +798,20 @@ static fray_status ld_unknown(ld *L, const yn *at, const char *what,
                    name, join_names(list, sizeof list, names, count));
 }
 
+/* Two profiles alike in every field (a catalog repeating another's). */
+static bool same_weapon(const ft_weapon *a, const ft_weapon *b) {
+    return strcmp(a->name, b->name) == 0 && a->attack_bonus == b->attack_bonus &&
+           a->spell == b->spell && a->damage == b->damage &&
+           a->adds_px == b->adds_px && a->category == b->category &&
+           a->type == b->type && a->range_increment == b->range_increment &&
+           a->max_range == b->max_range && a->shots == b->shots &&
+           a->reach == b->reach && a->mana_cost == b->mana_cost &&
+           a->element == b->element && a->cost_dollars == b->cost_dollars &&
+           strcmp(a->weight, b->weight) == 0 && a->keywords == b->keywords &&
+           a->area == b->area && a->area_size == b->area_size &&
+           a->area_self == b->area_self;
+}
+
 static fray_status ld_catalog(ld *L, const yn *root) {
     static const char *const keys[] = {"fray", "rules", "name", "weapons", "armor",
                                        "notes"};
@@ -798,6 +825,10 @@ static fray_status ld_catalog(ld *L, const yn *root) {
         if ((st = ld_weapon(L, it, &w)) != FRAY_OK)
             return st;
         int dup = find_weapon(s, w.name);
+        /* The same profile in two catalogs is one weapon
+         * (data/towers/spells.yaml repeats Bolt of Fire). */
+        if (dup >= 0 && same_weapon(&s->catalog[dup], &w))
+            continue;
         if (dup >= 0)
             return ld_fail(L, it, FRAY_ERR_PARSE,
                            "the catalog already has a weapon '%s' (%s:%d)", w.name,
@@ -1638,7 +1669,8 @@ static const char *const option_keys[] = {
     "mana-regen",     "dying-loses-lethal", "dead-at",
     "disabled-unconscious", "crit-needs-heart", "recover-stun",
     "grapple-size",   "surprise-delay",   "phase-limit",
-    "simultaneous-duel", "fresh-decks", "unconscious-bonus"};
+    "simultaneous-duel", "fresh-decks", "unconscious-bonus",
+    "area-centre-shift", "area-line", "mana-element-cap"};
 
 /* The options of RULINGS.md by their names (docs/rules/towers.md). */
 static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
@@ -1737,6 +1769,19 @@ static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
                                          : i == 1 ? FT_UB_DEFENSE
                                                   : FT_UB_LETHAL | FT_UB_DEFENSE);
     }
+    if ((v = get(n, "area-centre-shift")) &&
+        (st = ld_int(L, v, "area-centre-shift", 0, 5, &o->area_centre_shift)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "area-line"))) {
+        static const char *const al[] = {"from-target", "from-caster"};
+        if ((st = ld_choice(L, v, "area-line", al, 2, &i)) != FRAY_OK)
+            return st;
+        o->area_line_from_caster = i == 1;
+    }
+    if ((v = get(n, "mana-element-cap")) &&
+        (st = ld_int(L, v, "mana-element-cap (0: none)", 0, 20,
+                     &o->mana_element_cap)) != FRAY_OK)
+        return st;
     return FRAY_OK;
 }
 

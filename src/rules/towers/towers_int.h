@@ -306,6 +306,17 @@ typedef struct ft_options {
     bool fresh_decks;          /* fray: every flip from a freshly shuffled deck (off) */
     uint8_t unconscious_bonus; /* seed 000 "STUN Damage": what attacks on the
                                   unconscious or Helpless get: FT_UB_* */
+    int area_centre_shift;     /* seed 000 "Area of Effects": a defender at
+                                  distance d < k from an area's centre gets
+                                  (shift-(k-d)) on its defense flip (0: none) */
+    bool area_line_from_caster;/* seed 000 "Line X": false (default) the line
+                                  starts at the target square and goes on away
+                                  from the attacker; true it starts beside the
+                                  attacker and goes toward the target square */
+    int mana_element_cap;      /* rules-facts "Magic": "at most 2 of one
+                                  element": a combatant holds at most this
+                                  many of one element (0: the stat block's
+                                  pool alone, the default) */
 } ft_options;
 
 /* Seed 000 "STUN Damage": "anyone who chooses to continue to attack you
@@ -338,7 +349,26 @@ typedef struct ft_weapon {
     int cost_dollars;      /* display only */
     char weight[16];       /* display only: "3 lbs." */
     uint32_t keywords;     /* FT_KW(...) */
+    /* Seed 000 "Areas" (area.c): FT_AREA_* (0 none: one target), its X,
+     * and for an aura whether it takes in its source's own spaces. */
+    uint8_t area;
+    int8_t area_size;
+    bool area_self;
 } ft_weapon;
+
+/* Shapes of an area (seed 000 "Areas"; ft_weapon.area). */
+#define FT_AREA_LIST(X)                                                        \
+    X(NONE, "none", "")                                                        \
+    X(BURST, "burst", "Burst")                                                 \
+    X(AURA, "aura", "Aura")                                                    \
+    X(CONE, "cone", "Cone")                                                    \
+    X(LINE, "line", "Line")
+typedef enum ft_area_shape {
+#define FT__E(id, name, text) FT_AREA_##id,
+    FT_AREA_LIST(FT__E)
+#undef FT__E
+    FT_AREA_COUNT
+} ft_area_shape;
 
 typedef struct ft_armor {
     char name[FT_NAME];
@@ -746,6 +776,9 @@ typedef struct ft_command {
                                 the path, seed 000 "Charge"); false: the
                                 cheapest legal path */
     fray_pos via;
+    bool at_space;           /* Attack or Cast with an area (area.c): aimed
+                                at the space dest, not at a creature (an
+                                aura: at its user); false: not used */
 } ft_command;
 
 /* Commands the engine makes itself (they are events too, so they replay). */
@@ -796,7 +829,10 @@ typedef struct ft_choice {
     X(AMMO, "ammo")               /* who, v[0]=weapon, v[1]=shots left */      \
     X(MANA, "mana")               /* who, v[0]=element, v[1]=now */            \
     X(NOTE, "note")               /* text */                                   \
-    X(END, "end")                 /* v[0]=winning side or -1/-2 */
+    X(END, "end")                 /* v[0]=winning side or -1/-2 */       \
+    X(AREA, "area")               /* who, v[0]=shape, v[1]=size, v[2..3]=centre x,y, v[4]=bits of who is in it */ \
+    X(AREA_HIT, "area-hit")       /* who, target, v[0]=attack, v[1]=defense, v[2]=hit? */ \
+    X(AREA_DAMAGE, "area-damage") /* who, v[0]=damage before Hearts, v[1]=Hearts, v[2]=targets hit */
 typedef enum ft_fact_kind {
 #define FT__E(id, name) FT_FACT_##id,
     FT_FACT_LIST(FT__E)
@@ -1111,6 +1147,56 @@ bool ft_threatens(const ft_run *r, int c, int target);
 /* Grapple Test (seed "Grappling", RULINGS 21). */
 fray_status ft_grapple_test(ft_run *r, int attacker, int defender,
                             int attacker_flip_mod, bool *out_win);
+/* An area attack's standard modifiers (area.c; seed 000 "Area of
+ * Effects"): with t < 0 the attacker's flip's (into flip, shift), else
+ * defender t's (into def_flip, def_shift), leaving out what depends on a
+ * single target's place (range, sight, cover, outnumbering, high ground,
+ * a prone target): the area says who is in it. With r->facts, each one's
+ * MODIFIER fact. */
+void ft_area_mods(ft_run *r, int a, int t, const ft_weapon *w, ft_mods *out);
+
+/* area.c (seed 000 "Area of Effects", "Areas") */
+/* Reads an area as written in a weapon's "area:" ("burst 2", "aura 1",
+ * "aura 1 self", "cone 3", "line 5") into w->area, area_size and
+ * area_self; false with the reason in why when it is not one. */
+bool ft_area_parse(const char *text, ft_weapon *w, char *why, size_t why_size);
+/* The attacker's weapon for cmd when it has an area, else NULL. */
+const ft_weapon *ft_area_weapon(const ft_setup *s, const ft_state *st,
+                                const ft_command *cmd);
+/* Whether the area attack cmd (with w, its weapon) can be made now; the
+ * reason in rules words in diag when not. */
+fray_status ft_area_check(const ft_setup *s, const ft_state *st,
+                          const ft_command *cmd, const ft_weapon *w,
+                          fray_diag *diag);
+/* The spaces of cmd's area now, its centre (a burst's square; an aura's:
+ * its user; a cone's and line's: the square they start from) and the
+ * footprint its effect comes from; FRAY_ERR_INVALID (diag set) when it
+ * cannot be placed. */
+fray_status ft_area_place(const ft_setup *s, const ft_state *st,
+                          const ft_command *cmd, const ft_weapon *w,
+                          fray_area *out, fray_footprint *out_centre,
+                          fray_footprint *out_origin, fray_diag *diag);
+/* Who is in the area (in the fight, some space in it with line of effect
+ * from the origin), nearest the centre first, then by combatant order;
+ * returns how many (at most FT_MAX_COMBATANTS written to out). */
+int ft_area_victims(const ft_setup *s, const ft_state *st,
+                    const fray_area *area, fray_footprint centre,
+                    fray_footprint origin, int *out);
+/* Resolves the area attack cmd (checked) with weapon w (index wi): mana
+ * and shots, one attack flip, each defender's flip, one damage for all. */
+fray_status ft_area_attack(ft_run *r, const ft_command *cmd,
+                           const ft_weapon *w, int wi);
+/* fray sim --vary options.FIELD=VALUE for the options of areas and mana
+ * (area-centre-shift, area-line, mana-element-cap); an error naming them
+ * for any other field (vary.c). */
+fray_status ft_area_vary_option(ft_setup *s, const char *key,
+                                const char *field, const char *value,
+                                fray_diag *diag);
+/* Tactics: an area attack that catches at least two enemies and no ally
+ * (the most enemies; ties to the first weapon, then the nearest target);
+ * false when there is none. The command is checked. */
+bool ft_area_policy(const ft_setup *s, const ft_state *st, int actor,
+                    ft_path_cache *paths, ft_command *out);
 
 /* engine.c */
 void ft_emit(ft_run *r, ft_fact_kind kind, int who, int target, int v0,

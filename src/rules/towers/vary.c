@@ -429,6 +429,10 @@ FRAY_API fray_status fray_towers_setup_vary(fray_towers_setup *setup,
                               key);
     size_t n_who = (size_t)(dot - key);
     const char *field = dot + 1;
+    /* towers-area: the options of seed 000 "Area of Effects" and
+     * rules-facts "Magic" (area.c). */
+    if (name_eq(key, n_who, "options"))
+        return ft_area_vary_option(s, key, field, value, diag);
 
     /* Combatants the name covers: an id, a counted group, a stat block. */
     bool hit[FT_MAX_COMBATANTS] = {false};
