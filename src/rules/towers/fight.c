@@ -1075,6 +1075,46 @@ static fray_status parse_command(const ft_setup *s, const char *text,
             else
                 return lex_error(&lx, diag, "Draw a Weapon draws at most "
                                  "two weapons");
+        } else if (action == FT_ACT_USE_SKILL &&
+                   same_word(lx.tok, "against")) {
+            /* "aldric use-skill intimidate against knight [discipline]
+             * [frightened]": an opposed skill flip (seed 001), and the
+             * condition its win puts on the target (seed 000 "Skill,
+             * Aspect, and Attribute Checks"). */
+            if (!lex_next(&lx) || (v = find_combatant(s, lx.tok)) < 0)
+                return who_error(&lx, s, diag,
+                                 "expected the id of who opposes the flip");
+            cmd->target = (int8_t)v;
+            cmd->opposed = true;
+            while (lex_next(&lx)) {
+                const ft_statblock *tsb = &s->c[v].sb;
+                int k = -1;
+                for (int i = 0; i < tsb->n_skills; i++)
+                    if (same_word(tsb->skills[i].name, lx.tok))
+                        k = i;
+                int cnd = -1;
+#define FT__E(id, nm, mj, hx)                                                  \
+    if (same_word(nm, lx.tok))                                                 \
+        cnd = FT_COND_##id;
+                FT_CONDITION_LIST(FT__E)
+#undef FT__E
+                if (k >= 0 && !cmd->opp_skill && cmd->condition < 0) {
+                    cmd->opp_skill = (int8_t)(k + 1);
+                } else if (cnd >= 0 && cmd->condition < 0) {
+                    cmd->condition = (int8_t)cnd;
+                } else if (same_word(lx.tok, "cost")) {
+                    if (!lex_next(&lx) || !parse_int(lx.tok, 0, 100, &k))
+                        return lex_error(&lx, diag,
+                                         "expected a cost of 0-100 phases");
+                    cmd->cost = (int16_t)k;
+                } else {
+                    return lex_error(&lx, diag,
+                                     "expected the opposing skill of the "
+                                     "target, a condition its win inflicts, "
+                                     "or 'cost N'");
+                }
+            }
+            break;
         } else if (action == FT_ACT_USE_SKILL) {
             int k = -1;
             for (int i = 0; i < sb->n_skills; i++)
@@ -1384,6 +1424,20 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
     cmd->dtn = (int16_t)got[9];
     cmd->draw_also = (int8_t)(got[10] + 1);
     cmd->skill_spec = (int8_t)(got[11] + 1);
+    /* Seed 001 (duel.c): an opposed Use a Skill. */
+    path[1].key = "target_skill";
+    long long tsk;
+    if ((rc = read_int(l, c, path, 2, -1,
+                       cmd->target >= 0 ? s->c[cmd->target].sb.n_skills - 1
+                                        : -1,
+                       -1, "one of the target's skills (its index)", &tsk)) !=
+        FRAY_OK)
+        return rc;
+    cmd->opp_skill = (int8_t)(tsk + 1);
+    path[1].key = "opposed";
+    if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
+        return rc;
+    cmd->opposed = b;
     path[1].key = "off_hand";
     if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
         return rc;
@@ -1610,6 +1664,17 @@ bool ft_rf_same(const void *a_, const void *b_) {
             memcmp(p->discard, q->discard, p->n_discard) != 0)
             return false;
     }
+    /* Seed 000 "Dueling" (duel.c). */
+    if (memcmp(x->duel_margin, y->duel_margin, sizeof x->duel_margin) != 0 ||
+        x->duel_end != y->duel_end || x->duel_blood != y->duel_blood ||
+        memcmp(x->duel_held_stun, y->duel_held_stun,
+               sizeof x->duel_held_stun) != 0 ||
+        memcmp(x->duel_held_lethal, y->duel_held_lethal,
+               sizeof x->duel_held_lethal) != 0 ||
+        memcmp(x->duel_held_src, y->duel_held_src,
+               sizeof x->duel_held_src) != 0 ||
+        x->duel_held_phase != y->duel_held_phase)
+        return false;
     return true;
 }
 

@@ -109,6 +109,7 @@ void ft_options_default(ft_options *o) {
     o->simultaneous_duel = false;          /* seed 000 "Dueling" stage four */
     o->fresh_decks = false;                /* fray: decks as at a real table */
     o->unconscious_bonus = FT_UB_LETHAL;   /* seed 000 "STUN Damage" */
+    o->duel_concede = FT_CONCEDE_NEVER;    /* seed 000 "Dueling" (duel.c) */
 }
 
 /* ---- The loader's state ------------------------------------------------------ */
@@ -1638,7 +1639,8 @@ static const char *const option_keys[] = {
     "mana-regen",     "dying-loses-lethal", "dead-at",
     "disabled-unconscious", "crit-needs-heart", "recover-stun",
     "grapple-size",   "surprise-delay",   "phase-limit",
-    "simultaneous-duel", "fresh-decks", "unconscious-bonus"};
+    "simultaneous-duel", "fresh-decks", "unconscious-bonus",
+    "duel-concede"};
 
 /* The options of RULINGS.md by their names (docs/rules/towers.md). */
 static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
@@ -1737,6 +1739,68 @@ static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
                                          : i == 1 ? FT_UB_DEFENSE
                                                   : FT_UB_LETHAL | FT_UB_DEFENSE);
     }
+    if ((v = get(n, "duel-concede"))) {
+        static const char *const dc[] = {"never", "outmatched"};
+        if ((st = ld_choice(L, v, "duel-concede", dc, 2, &i)) != FRAY_OK)
+            return st;
+        o->duel_concede = (uint8_t)i;
+    }
+    return FRAY_OK;
+}
+
+/* Seed 000 "Dueling": the encounter's `duel:` (docs/file-formats.md
+ * "Duels"): two combatants, the challenger first; a melee duel starts
+ * with them adjacent. simultaneous-duel is on unless `options:` says. */
+static fray_status ld_duel(ld *L, const yn *n, const yn *root) {
+    ft_setup *s = L->s;
+    static const char *const keys[] = {"to", "showdown", "ranged"};
+    fray_status st = ld_keys(L, n, "duel", keys, N_OF(keys), false);
+    if (st != FRAY_OK)
+        return st;
+    const yn *v = get(n, "to");
+    if (!v)
+        return ld_missing(L, n, "to", "a duel");
+    static const char *const to[] = {"first-blood", "incapacitation", "death"};
+    int i;
+    if ((st = ld_choice(L, v, "duel to", to, 3, &i)) != FRAY_OK)
+        return st;
+    s->duel.to = (uint8_t)(FT_DUEL_FIRST_BLOOD + i);
+    s->duel.showdown = true;
+    s->duel.ranged = false;
+    if ((v = get(n, "showdown")) &&
+        (st = ld_bool(L, v, "showdown", &s->duel.showdown)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "ranged")) &&
+        (st = ld_bool(L, v, "ranged", &s->duel.ranged)) != FRAY_OK)
+        return st;
+    if (s->n_combatants != 2)
+        return ld_fail(L, n, FRAY_ERR_PARSE,
+                       "a duel is fought by two combatants; this encounter "
+                       "has %d",
+                       s->n_combatants);
+    if (s->c[0].side == s->c[1].side)
+        return ld_fail(L, n, FRAY_ERR_PARSE,
+                       "the two duelists are on the same side ('%s')",
+                       s->sides[s->c[0].side]);
+    /* Stage One, Position: "In a melee duel, both combatants start
+     * adjacent to one another on the tactical map." */
+    if (!s->duel.ranged && s->c[0].placed && s->c[1].placed) {
+        fray_footprint a = {s->c[0].start, 1}, b = {s->c[1].start, 1};
+        a.side = (int8_t)fray_grid_side_for_size(s->c[0].sb.size_rank);
+        b.side = (int8_t)fray_grid_side_for_size(s->c[1].sb.size_rank);
+        int d = ft_range(a, b);
+        if (d > 1)
+            return ld_fail(L, n, FRAY_ERR_PARSE,
+                           "a melee duel starts with the duelists adjacent "
+                           "(seed 000 \"Dueling\", Stage One): '%s' at "
+                           "(%d,%d) and '%s' at (%d,%d) are %d spaces apart; "
+                           "place them side by side, or say 'ranged: true'",
+                           s->c[0].id, s->c[0].start.x, s->c[0].start.y,
+                           s->c[1].id, s->c[1].start.x, s->c[1].start.y, d);
+    }
+    const yn *opts = get(root, "options");
+    if (!opts || !get(opts, "simultaneous-duel"))
+        s->opt.simultaneous_duel = true;
     return FRAY_OK;
 }
 
@@ -2396,7 +2460,7 @@ static void ld_decks(ft_setup *s) {
 
 static const char *const encounter_keys[] = {
     "fray", "rules", "name", "description", "seed", "catalog", "statblocks",
-    "options", "sides", "map", "combatants", "notes"};
+    "options", "sides", "map", "combatants", "notes", "duel"};
 
 static fray_status ld_encounter(ld *L, const yn *root) {
     ft_setup *s = L->s;
@@ -2474,6 +2538,8 @@ static fray_status ld_encounter(ld *L, const yn *root) {
     if ((v = get(root, "map")) && (st = ld_map(L, v)) != FRAY_OK)
         return st;
     if ((st = ld_check_places(L)) != FRAY_OK)
+        return st;
+    if ((v = get(root, "duel")) && (st = ld_duel(L, v, root)) != FRAY_OK)
         return st;
     /* Symbols: as given, the legend's, else the name's first letter. */
     for (int gi = 0; gi < L->n_groups; gi++) {

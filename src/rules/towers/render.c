@@ -629,6 +629,15 @@ static void narr_fact(narr *n, int i) {
     case FT_FACT_END:
         narr_end(n, f->v[0], f->v[1] > 0 ? f->v[1] : ev->phase);
         break;
+    case FT_FACT_SHOWDOWN: /* seed 000 "Dueling", seed 001 (duel.c) */
+    case FT_FACT_LEARN:
+    case FT_FACT_DUEL:
+    case FT_FACT_OPPOSED: {
+        char b[512];
+        if (ft_duel_fact_text(s, f, b, sizeof b))
+            txt_s(t, b);
+        break;
+    }
     case FT_FACT_COUNT:
         break;
     }
@@ -890,6 +899,10 @@ static void js_command(txt *t, const ft_setup *s, const ft_command *c) {
         js_kbool(t, "drop_prone", true);
     if (c->skill_spec > 0)
         js_kint(t, "specialization", c->skill_spec - 1);
+    if (c->opposed) /* seed 001 (duel.c) */
+        js_kbool(t, "opposed", true);
+    if (c->opp_skill > 0)
+        js_kint(t, "target_skill", c->opp_skill - 1);
     if (c->chip >= 0)
         js_kint(t, "chip", c->chip);
     if (c->heal_lethal)
@@ -1070,6 +1083,15 @@ static void js_fact(txt *t, const ft_setup *s, const ft_fact *f) {
                              : f->v[0] == -2 ? "all-out"
                                              : "phase-limit");
         break;
+    case FT_FACT_SHOWDOWN: /* seed 000 "Dueling", seed 001 (duel.c) */
+    case FT_FACT_LEARN:
+    case FT_FACT_DUEL:
+    case FT_FACT_OPPOSED: {
+        char b[512];
+        if (ft_duel_fact_json(s, f, b, sizeof b))
+            txt_s(t, b);
+        break;
+    }
     case FT_FACT_COUNT:
         break;
     }
