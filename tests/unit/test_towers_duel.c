@@ -394,6 +394,21 @@ Test(towers_duel, to_the_death_continues_until_dead) {
     free(f);
 }
 
+/* fray's ruling: to the death, both out of the fight and neither dead,
+ * nobody is left to strike: the duel ends with no victor. */
+Test(towers_duel, to_the_death_both_down_neither_dead_is_no_victor) {
+    fixture *f = duel_new(FT_DUEL_DEATH, false);
+    strike(f);
+    ft_harm_apply(&f->r, 0, 100, 0, 1);
+    ft_duel_check_over(&f->r);
+    cr_expect(!f->st.over, "b still stands");
+    ft_harm_apply(&f->r, 1, 100, 0, 0);
+    ft_duel_check_over(&f->r);
+    cr_expect(f->st.over);
+    cr_expect_eq(f->st.winner, -2);
+    free(f);
+}
+
 /* ---- Concession ------------------------------------------------------------ */
 
 /* 000 "Dueling": "If the duel is to first blood or incapacitation, at this

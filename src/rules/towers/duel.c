@@ -324,6 +324,12 @@ void ft_duel_check_over(ft_run *r) {
     bool down[2];
     for (int i = 0; i < 2; i++)
         down[i] = i >= st->n || (st->c[i].flags & out) != 0;
+    /* To the death, with both out of the fight and neither dead, nobody
+     * is left to strike the blow (the clock has no one on it): fray
+     * ends the duel there with no victor. */
+    if (s->duel.to == FT_DUEL_DEATH && !ft_in_fight(st, 0) &&
+        !ft_in_fight(st, 1))
+        down[0] = down[1] = true;
     if (!down[0] && !down[1])
         return;
     st->over = true;
@@ -354,7 +360,7 @@ fray_status ft_duel_check_concede(const ft_setup *s, const ft_state *st,
     if ((st->c[0].flags | st->c[1].flags) & FT_F_ACTED)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "a duelist concedes after the Showdown, before "
-                              "the first blow: the Strike has begun");
+                              "either acts: the Strike has begun");
     return FRAY_OK;
 }
 
