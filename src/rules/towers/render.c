@@ -410,6 +410,15 @@ static void narr_hold_until(narr *n, int kind, int phase, int who, bool after) {
 static void narr_end(narr *n, int v0, int phase) {
     const ft_setup *s = n->s;
     txt *t = n->t;
+    if (s->duel.to && v0 != -1) {
+        /* Seed 000 "Dueling": the loser of a duel may still stand. */
+        if (v0 >= 0)
+            txt_f(t, "The duel is over. Winner: %s, in phase %d\n",
+                  side_name(s, v0), phase);
+        else
+            txt_f(t, "The duel is over: no victor (phase %d)\n", phase);
+        return;
+    }
     if (v0 >= 0) {
         /* Side names may be plural ("Bandits") or a single name ("Sir
          * Aldric"): worded so that either reads. */
