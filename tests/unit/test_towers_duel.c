@@ -724,3 +724,54 @@ Test(towers_duel, journal_round_trip_of_a_concession) {
     const char *const cmds[] = {"black-knight concede"};
     round_trip(cmds, 1);
 }
+
+/* 000 "Skill, Aspect, and Attribute Checks": "some effects may be
+ * compared to the raw Aspect ranks, such as a poison check resisted by
+ * External Endurance ... you do not add in the Aspect. You only take the
+ * value of the flip": b's EE 2 flips two cards, keeps the high one (Q),
+ * 12 without the 2; a's K + PC 2 = 15 wins. */
+Test(towers_duel, opposed_by_a_raw_aspect_takes_only_the_card) {
+    fixture *f = opposed_new(2, 2);
+    f->s.c[1].sb.aspects[FT_ASPECT_EE] = 2;
+    tf_stack(f, 0, "KS");
+    tf_stack(f, 1, "5D QD");
+    ft_command c = use_against(0, 1);
+    c.opp_aspect = 1 + FT_ASPECT_EE;
+    cr_assert_eq(apply(f, c), FRAY_OK, "%s", f->diag.message);
+    const ft_fact *o = fact(f, FT_FACT_OPPOSED, 0);
+    cr_expect_eq(o->v[1], 12, "the card alone");
+    cr_expect_eq(o->v[2], 0);
+    int n = -1;
+    for (int i = 0; i < f->ev.n_facts; i++)
+        if (f->ev.facts[i].kind == FT_FACT_FLIP && f->ev.facts[i].who == 1)
+            n = f->ev.facts[i].v[2];
+    cr_expect_eq(n, 2, "EE 2: two cards");
+    free(f);
+}
+
+/* "A High Attribute check means that the target uses the better of the two
+ * associated Aspect scores. A Low Attribute check means he uses the lower
+ * of the two": b's EE 1, IE 3: high endurance flips 3 cards, low 1. */
+Test(towers_duel, high_and_low_attribute_checks) {
+    for (int low = 0; low < 2; low++) {
+        fixture *f = opposed_new(2, 2);
+        f->s.c[1].sb.aspects[FT_ASPECT_EE] = 1;
+        f->s.c[1].sb.aspects[FT_ASPECT_IE] = 3;
+        tf_stack(f, 0, "2S");
+        tf_stack(f, 1, "5D 6D KD");
+        ft_command c = use_against(0, 1);
+        c.opp_attribute = (int8_t)(1 + 2 * FT_ATTR_ENDURANCE + low);
+        cr_assert_eq(apply(f, c), FRAY_OK, "%s", f->diag.message);
+        const ft_fact *o = fact(f, FT_FACT_OPPOSED, 0);
+        cr_expect_eq(o->v[1], low ? 5 : 13, "low %d", low);
+        free(f);
+    }
+}
+
+Test(towers_duel, journal_round_trip_of_checks_against_aspects) {
+    const char *const cmds[] = {
+        "next", "aldric use-skill dueling against black-knight high endurance "
+                "cost 2",
+        "aldric use-skill dueling against black-knight aspect EE cost 0"};
+    round_trip(cmds, 3);
+}

@@ -394,7 +394,32 @@ fray_status ft_opposed_skill(ft_run *r, const ft_command *cmd) {
     o.ap = o.dp = FT_FLIP_SKILL;
     skill_check(r, a, cmd->skill, sk->aspect, NULL, cmd->skill_spec > 0, 0,
                 &o.an, &o.ash);
-    skill_check(r, t, tk, sk->aspect, NULL, false, 0, &o.dn, &o.dsh);
+    /* Resisted by a raw Aspect, or the better (High) or the lower (Low)
+     * of an Attribute's two: "you do not add in the Aspect. You only take
+     * the value of the flip" (seed 000 "Skill, Aspect, and Attribute
+     * Checks"). */
+    int raw = -1;
+    if (cmd->opp_aspect > 0 && cmd->opp_aspect <= FT_ASPECT_COUNT) {
+        raw = tsb->aspects[cmd->opp_aspect - 1];
+    } else if (cmd->opp_attribute > 0 &&
+               cmd->opp_attribute <= 2 * FT_ATTR_COUNT) {
+        static const ft_aspect pair[FT_ATTR_COUNT][2] = {
+            {FT_ASPECT_HS, FT_ASPECT_SS}, {FT_ASPECT_EE, FT_ASPECT_IE},
+            {FT_ASPECT_SP, FT_ASPECT_IP}, {FT_ASPECT_AI, FT_ASPECT_II}};
+        int k = (cmd->opp_attribute - 1) / 2;
+        int x = tsb->aspects[pair[k][0]], y = tsb->aspects[pair[k][1]];
+        bool low = (cmd->opp_attribute - 1) % 2 != 0;
+        raw = low ? (x < y ? x : y) : (x > y ? x : y);
+    }
+    if (raw >= 0 || cmd->opp_aspect > 0 || cmd->opp_attribute > 0) {
+        int flip = 0, sh = 0;
+        ft_cond_mods(r->st, t, FT_FLIP_CHECK, false, &flip, &sh);
+        o.dp = FT_FLIP_CHECK;
+        o.dn = raw + flip;
+        o.dsh = sh;
+    } else {
+        skill_check(r, t, tk, sk->aspect, NULL, false, 0, &o.dn, &o.dsh);
+    }
     fray_status rc = ft_flip_opposed(r, &o);
     if (rc != FRAY_OK)
         return rc;
@@ -407,7 +432,9 @@ fray_status ft_opposed_skill(ft_run *r, const ft_command *cmd) {
         winner = mine > theirs ? a : t;
     } else {
         int aa = asb->aspects[sk->aspect];
-        int ta = tsb->aspects[tk >= 0 ? tsb->skills[tk].aspect : sk->aspect];
+        int ta = raw >= 0 ? raw
+                          : tsb->aspects[tk >= 0 ? tsb->skills[tk].aspect
+                                                 : sk->aspect];
         tie = aa != ta ? 1 : 2;
         winner = aa != ta ? (aa > ta ? a : t) : a;
     }

@@ -1408,6 +1408,13 @@ static fray_status check(const ft_setup *s, ft_state *st,
             if (cmd->opp_skill > s->c[cmd->target].sb.n_skills)
                 return bad(diag, "%s has no such skill%s",
                            s->c[cmd->target].name, "");
+            if (cmd->opp_aspect < 0 || cmd->opp_aspect > FT_ASPECT_COUNT ||
+                cmd->opp_attribute < 0 ||
+                cmd->opp_attribute > 2 * FT_ATTR_COUNT ||
+                (cmd->opp_skill > 0) + (cmd->opp_aspect > 0) +
+                        (cmd->opp_attribute > 0) > 1)
+                return bad(diag, "the target resists with one skill, "
+                           "Aspect or Attribute%s%s", "", "");
         }
         break;
     default:

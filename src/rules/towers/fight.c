@@ -1107,11 +1107,46 @@ static fray_status parse_command(const ft_setup *s, const char *text,
                         return lex_error(&lx, diag,
                                          "expected a cost of 0-100 phases");
                     cmd->cost = (int16_t)k;
+                } else if (same_word(lx.tok, "aspect")) {
+                    /* "... against T aspect EE": a raw Aspect resists. */
+                    static const char *const codes[FT_ASPECT_COUNT] = {
+#define FT__E(id, code, name) code,
+                        FT_ASPECT_LIST(FT__E)
+#undef FT__E
+                    };
+                    k = -1;
+                    if (lex_next(&lx))
+                        for (int i = 0; i < FT_ASPECT_COUNT; i++)
+                            if (same_word(codes[i], lx.tok))
+                                k = i;
+                    if (k < 0)
+                        return lex_error(&lx, diag,
+                                         "expected an Aspect (HS, SS, EE, "
+                                         "IE, SP, IP, AI, II, PC)");
+                    cmd->opp_aspect = (int8_t)(k + 1);
+                } else if (same_word(lx.tok, "high") ||
+                           same_word(lx.tok, "low")) {
+                    /* "... against T high endurance": an Attribute
+                     * check, the better or the lower of its two. */
+                    static const char *const attrs[FT_ATTR_COUNT] = {
+                        "strength", "endurance", "perception", "intellect"};
+                    bool low = same_word(lx.tok, "low");
+                    k = -1;
+                    if (lex_next(&lx))
+                        for (int i = 0; i < FT_ATTR_COUNT; i++)
+                            if (same_word(attrs[i], lx.tok))
+                                k = i;
+                    if (k < 0)
+                        return lex_error(&lx, diag,
+                                         "expected an Attribute (strength, "
+                                         "endurance, perception, intellect)");
+                    cmd->opp_attribute = (int8_t)(1 + 2 * k + (low ? 1 : 0));
                 } else {
                     return lex_error(&lx, diag,
                                      "expected the opposing skill of the "
-                                     "target, a condition its win inflicts, "
-                                     "or 'cost N'");
+                                     "target, 'aspect XX', 'high' or 'low' "
+                                     "and an Attribute, a condition its win "
+                                     "inflicts, or 'cost N'");
                 }
             }
             break;
@@ -1434,6 +1469,18 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
         FRAY_OK)
         return rc;
     cmd->opp_skill = (int8_t)(tsk + 1);
+    path[1].key = "target_aspect";
+    if ((rc = read_int(l, c, path, 2, -1, FT_ASPECT_COUNT - 1, -1,
+                       "an Aspect (0 HS to 8 PC)", &tsk)) != FRAY_OK)
+        return rc;
+    cmd->opp_aspect = (int8_t)(tsk + 1);
+    path[1].key = "target_attribute";
+    if ((rc = read_int(l, c, path, 2, -1, 2 * FT_ATTR_COUNT - 1, -1,
+                       "an Attribute check (0 High Strength, 1 Low Strength, "
+                       "... 7 Low Intellect)",
+                       &tsk)) != FRAY_OK)
+        return rc;
+    cmd->opp_attribute = (int8_t)(tsk + 1);
     path[1].key = "opposed";
     if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
         return rc;

@@ -912,6 +912,10 @@ static void js_command(txt *t, const ft_setup *s, const ft_command *c) {
         js_kbool(t, "opposed", true);
     if (c->opp_skill > 0)
         js_kint(t, "target_skill", c->opp_skill - 1);
+    if (c->opp_aspect > 0)
+        js_kint(t, "target_aspect", c->opp_aspect - 1);
+    if (c->opp_attribute > 0)
+        js_kint(t, "target_attribute", c->opp_attribute - 1);
     if (c->chip >= 0)
         js_kint(t, "chip", c->chip);
     if (c->heal_lethal)

@@ -776,7 +776,19 @@ typedef struct ft_command {
                                 skill flip (seed 001; duel.c) */
     int8_t opp_skill;        /* opposed: 1 + the target's skill that opposes;
                                 0 the target's skill of the same name */
+    int8_t opp_aspect;       /* opposed: 1 + the raw Aspect (ft_aspect) the
+                                target resists with, only the card counting
+                                (seed 000 "Skill, Aspect, and Attribute
+                                Checks"); 0 none */
+    int8_t opp_attribute;    /* opposed: 1 + an Attribute check,
+                                FT_ATTR_* * 2 + 1 for Low; 0 none */
 } ft_command;
+
+/* Attributes, each a pair of Aspects (seed 000 "Skill, Aspect, and
+ * Attribute Checks": a High Attribute check takes the better of the two,
+ * a Low one the lower). */
+enum { FT_ATTR_STRENGTH, FT_ATTR_ENDURANCE, FT_ATTR_PERCEPTION,
+       FT_ATTR_INTELLECT, FT_ATTR_COUNT };
 
 /* Commands the engine makes itself (they are events too, so they replay). */
 enum {
