@@ -772,6 +772,6 @@ Test(towers_duel, journal_round_trip_of_checks_against_aspects) {
     const char *const cmds[] = {
         "next", "aldric use-skill dueling against black-knight high endurance "
                 "cost 2",
-        "aldric use-skill dueling against black-knight aspect EE cost 0"};
-    round_trip(cmds, 3);
+        "next", "aldric use-skill dueling against black-knight aspect EE"};
+    round_trip(cmds, 4);
 }
