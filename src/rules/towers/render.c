@@ -450,7 +450,10 @@ static void narr_fact(narr *n, int i) {
     n->used[i] = true;
     switch ((ft_fact_kind)f->kind) {
     case FT_FACT_INITIATIVE: {
-        txt_f(t, "Initiative: %s", cname(s, f->who));
+        /* Seed 000 "Dueling", Stage Three: a Dueling check, not [N]. */
+        txt_f(t, s->duel.to ? "Initiative (Focus: Dueling + Soft Strength): %s"
+                            : "Initiative: %s",
+              cname(s, f->who));
         for (int j = 0; j < ev->n_facts; j++) {
             const ft_fact *g = &ev->facts[j];
             if (g->kind == FT_FACT_FLIP && g->who == f->who &&
