@@ -775,3 +775,37 @@ Test(towers_duel, journal_round_trip_of_checks_against_aspects) {
         "next", "aldric use-skill dueling against black-knight aspect EE"};
     round_trip(cmds, 4);
 }
+
+/* fray's reading of "exceeds the opponent's External Resilience" for
+ * Arcane damage: the Resilience that applies to it, <IR>: 4 against IR 3
+ * is first blood though ER is 10. */
+Test(towers_duel, first_blood_of_arcane_damage_against_ir) {
+    fixture *f = duel_new(FT_DUEL_FIRST_BLOOD, false);
+    f->s.c[0].sb.weapons[0].category = FT_CAT_ARCANE;
+    f->s.c[1].sb.cv[FT_CV_ER] = 10;
+    f->s.c[1].sb.cv[FT_CV_IR] = 3;
+    strike(f);
+    f->st.c[1].phase = 5;
+    ft_clock_sync(&f->st);
+    tf_stack(f, 0, "KS 2C 3C");
+    tf_stack(f, 1, "2D");
+    cr_assert_eq(apply(f, attack(0, 1)), FRAY_OK, "%s", f->diag.message);
+    cr_expect(f->st.over);
+    cr_expect_eq(f->st.duel_end, FT_DUEL_END_FIRST_BLOOD);
+    free(f);
+}
+
+/* To incapacitation: disabled (0 LETHAL) ends it even when the option
+ * disabled-unconscious is off and the disabled could still act. */
+Test(towers_duel, incapacitation_counts_disabled) {
+    fixture *f = duel_new(FT_DUEL_INCAPACITATION, false);
+    f->s.opt.disabled_unconscious = false;
+    strike(f);
+    ft_harm_apply(&f->r, 1, 0, 10, 0);
+    cr_expect(f->st.c[1].flags & FT_F_DISABLED);
+    cr_expect(ft_in_fight(&f->st, 1), "disabled but still in the fight");
+    ft_duel_check_over(&f->r);
+    cr_expect(f->st.over);
+    cr_expect_eq(f->st.winner, 0);
+    free(f);
+}
