@@ -809,3 +809,21 @@ Test(towers_duel, incapacitation_counts_disabled) {
     cr_expect_eq(f->st.winner, 0);
     free(f);
 }
+
+/* fray sim --vary: the duel's options by their file names and values. */
+Test(towers_duel, vary_the_duel_options) {
+    fray_towers_setup *s = tf_load_example("first-blood.yaml");
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fray_towers_setup_vary(s, "duel-concede", "outmatched", &d),
+                 FRAY_OK, "%s", d.message);
+    cr_expect_eq(s->s.opt.duel_concede, FT_CONCEDE_OUTMATCHED);
+    cr_assert_eq(fray_towers_setup_vary(s, "simultaneous-duel", "false", &d),
+                 FRAY_OK, "%s", d.message);
+    cr_expect(!s->s.opt.simultaneous_duel);
+    cr_expect_eq(fray_towers_setup_vary(s, "duel-concede", "maybe", &d),
+                 FRAY_ERR_PARSE);
+    cr_expect(strstr(d.message, "never or outmatched") != NULL, "%s",
+              d.message);
+    fray_towers_setup_free(s);
+}

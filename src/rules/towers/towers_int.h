@@ -1182,6 +1182,10 @@ void ft_duel_check_over(ft_run *r);
 fray_status ft_duel_check_concede(const ft_setup *s, const ft_state *st,
                                   const ft_command *cmd, fray_diag *diag);
 fray_status ft_duel_concede(ft_run *r);
+/* vary.c: `--vary duel-concede=...` and `simultaneous-duel=...`; false
+ * when `key` is neither (then *out_rc is not written). */
+bool ft_duel_vary(ft_setup *s, const char *key, const char *value,
+                  fray_diag *diag, fray_status *out_rc);
 /* Use a Skill against a target: the opposed skill flip (seed 001). */
 fray_status ft_opposed_skill(ft_run *r, const ft_command *cmd);
 /* A fact of duel.c in words (one line, ending in a newline) and as JSON
