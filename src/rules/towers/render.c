@@ -1443,6 +1443,9 @@ size_t ft_render_summary(const ft_setup *s, const ft_state *st,
     else if (st->over && st->winner >= 0)
         txt_f(&t, "Winner: %s, in phase %d.\n", side_name(s, st->winner),
               st->phase);
+    else if (st->over && st->winner == -2 && s->duel.to)
+        txt_f(&t, "The duel ended in phase %d with no victor.\n",
+              st->phase); /* seed 000 "Dueling" (duel.c) */
     else if (st->over && st->winner == -2)
         txt_f(&t, "Every side is out of the fight in phase %d: no winner.\n",
               st->phase);
