@@ -1213,7 +1213,10 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
         hit_fact->v[4] = w->damage + bonus +
                          (w->adds_px ? asb->cv[FT_CV_PX] : 0);
     fray_towers_hit h = ft_harm_hit(r, a, t, w, bonus, res.hearts);
-    ft_harm_apply(r, t, h.stun, h.lethal, a);
+    if (s->duel.to) /* seed 000 "Dueling", Stage Four (duel.c) */
+        ft_duel_harm(r, a, t, w, bonus, res.hearts, h);
+    else
+        ft_harm_apply(r, t, h.stun, h.lethal, a);
 
     /* "Crit:" keywords (RULINGS 22): a hit with at least one Heart; with
      * crit_needs_heart off, any hit. */

@@ -1101,6 +1101,81 @@ static fray_status parse_command(const ft_setup *s, const char *text,
             else
                 return lex_error(&lx, diag, "Draw a Weapon draws at most "
                                  "two weapons");
+        } else if (action == FT_ACT_USE_SKILL &&
+                   same_word(lx.tok, "against")) {
+            /* "aldric use-skill intimidate against knight [discipline]
+             * [frightened]": an opposed skill flip (seed 001), and the
+             * condition its win puts on the target (seed 000 "Skill,
+             * Aspect, and Attribute Checks"). */
+            if (!lex_next(&lx) || (v = find_combatant(s, lx.tok)) < 0)
+                return who_error(&lx, s, diag,
+                                 "expected the id of who opposes the flip");
+            cmd->target = (int8_t)v;
+            cmd->opposed = true;
+            while (lex_next(&lx)) {
+                const ft_statblock *tsb = &s->c[v].sb;
+                int k = -1;
+                for (int i = 0; i < tsb->n_skills; i++)
+                    if (same_word(tsb->skills[i].name, lx.tok))
+                        k = i;
+                int cnd = -1;
+#define FT__E(id, nm, mj, hx)                                                  \
+    if (same_word(nm, lx.tok))                                                 \
+        cnd = FT_COND_##id;
+                FT_CONDITION_LIST(FT__E)
+#undef FT__E
+                if (k >= 0 && !cmd->opp_skill && cmd->condition < 0) {
+                    cmd->opp_skill = (int8_t)(k + 1);
+                } else if (cnd >= 0 && cmd->condition < 0) {
+                    cmd->condition = (int8_t)cnd;
+                } else if (same_word(lx.tok, "cost")) {
+                    if (!lex_next(&lx) || !parse_int(lx.tok, 0, 100, &k))
+                        return lex_error(&lx, diag,
+                                         "expected a cost of 0-100 phases");
+                    cmd->cost = (int16_t)k;
+                } else if (same_word(lx.tok, "aspect")) {
+                    /* "... against T aspect EE": a raw Aspect resists. */
+                    static const char *const codes[FT_ASPECT_COUNT] = {
+#define FT__E(id, code, name) code,
+                        FT_ASPECT_LIST(FT__E)
+#undef FT__E
+                    };
+                    k = -1;
+                    if (lex_next(&lx))
+                        for (int i = 0; i < FT_ASPECT_COUNT; i++)
+                            if (same_word(codes[i], lx.tok))
+                                k = i;
+                    if (k < 0)
+                        return lex_error(&lx, diag,
+                                         "expected an Aspect (HS, SS, EE, "
+                                         "IE, SP, IP, AI, II, PC)");
+                    cmd->opp_aspect = (int8_t)(k + 1);
+                } else if (same_word(lx.tok, "high") ||
+                           same_word(lx.tok, "low")) {
+                    /* "... against T high endurance": an Attribute
+                     * check, the better or the lower of its two. */
+                    static const char *const attrs[FT_ATTR_COUNT] = {
+                        "strength", "endurance", "perception", "intellect"};
+                    bool low = same_word(lx.tok, "low");
+                    k = -1;
+                    if (lex_next(&lx))
+                        for (int i = 0; i < FT_ATTR_COUNT; i++)
+                            if (same_word(attrs[i], lx.tok))
+                                k = i;
+                    if (k < 0)
+                        return lex_error(&lx, diag,
+                                         "expected an Attribute (strength, "
+                                         "endurance, perception, intellect)");
+                    cmd->opp_attribute = (int8_t)(1 + 2 * k + (low ? 1 : 0));
+                } else {
+                    return lex_error(&lx, diag,
+                                     "expected the opposing skill of the "
+                                     "target, 'aspect XX', 'high' or 'low' "
+                                     "and an Attribute, a condition its win "
+                                     "inflicts, or 'cost N'");
+                }
+            }
+            break;
         } else if (action == FT_ACT_USE_SKILL) {
             int k = -1;
             for (int i = 0; i < sb->n_skills; i++)
@@ -1420,6 +1495,32 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
     cmd->dtn = (int16_t)got[9];
     cmd->draw_also = (int8_t)(got[10] + 1);
     cmd->skill_spec = (int8_t)(got[11] + 1);
+    /* Seed 001 (duel.c): an opposed Use a Skill. */
+    path[1].key = "target_skill";
+    long long tsk;
+    if ((rc = read_int(l, c, path, 2, -1,
+                       cmd->target >= 0 ? s->c[cmd->target].sb.n_skills - 1
+                                        : -1,
+                       -1, "one of the target's skills (its index)", &tsk)) !=
+        FRAY_OK)
+        return rc;
+    cmd->opp_skill = (int8_t)(tsk + 1);
+    path[1].key = "target_aspect";
+    if ((rc = read_int(l, c, path, 2, -1, FT_ASPECT_COUNT - 1, -1,
+                       "an Aspect (0 HS to 8 PC)", &tsk)) != FRAY_OK)
+        return rc;
+    cmd->opp_aspect = (int8_t)(tsk + 1);
+    path[1].key = "target_attribute";
+    if ((rc = read_int(l, c, path, 2, -1, 2 * FT_ATTR_COUNT - 1, -1,
+                       "an Attribute check (0 High Strength, 1 Low Strength, "
+                       "... 7 Low Intellect)",
+                       &tsk)) != FRAY_OK)
+        return rc;
+    cmd->opp_attribute = (int8_t)(tsk + 1);
+    path[1].key = "opposed";
+    if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
+        return rc;
+    cmd->opposed = b;
     path[1].key = "off_hand";
     if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
         return rc;
@@ -1657,6 +1758,17 @@ bool ft_rf_same(const void *a_, const void *b_) {
             memcmp(p->discard, q->discard, p->n_discard) != 0)
             return false;
     }
+    /* Seed 000 "Dueling" (duel.c). */
+    if (memcmp(x->duel_margin, y->duel_margin, sizeof x->duel_margin) != 0 ||
+        x->duel_end != y->duel_end || x->duel_blood != y->duel_blood ||
+        memcmp(x->duel_held_stun, y->duel_held_stun,
+               sizeof x->duel_held_stun) != 0 ||
+        memcmp(x->duel_held_lethal, y->duel_held_lethal,
+               sizeof x->duel_held_lethal) != 0 ||
+        memcmp(x->duel_held_src, y->duel_held_src,
+               sizeof x->duel_held_src) != 0 ||
+        x->duel_held_phase != y->duel_held_phase)
+        return false;
     return true;
 }
 

@@ -112,6 +112,7 @@ void ft_options_default(ft_options *o) {
     o->area_centre_shift = 0;              /* seed 000 "Area of Effects": none */
     o->area_line_from_caster = false;      /* seed 000 "Line X": from the target */
     o->mana_element_cap = 0;               /* rules-facts "Magic": the pool's own */
+    o->duel_concede = FT_CONCEDE_NEVER;    /* seed 000 "Dueling" (duel.c) */
 }
 
 /* ---- The loader's state ------------------------------------------------------ */
@@ -1670,7 +1671,8 @@ static const char *const option_keys[] = {
     "disabled-unconscious", "crit-needs-heart", "recover-stun",
     "grapple-size",   "surprise-delay",   "phase-limit",
     "simultaneous-duel", "fresh-decks", "unconscious-bonus",
-    "area-centre-shift", "area-line", "mana-element-cap"};
+    "area-centre-shift", "area-line", "mana-element-cap",
+    "duel-concede"};
 
 /* The options of RULINGS.md by their names (docs/rules/towers.md). */
 static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
@@ -1782,6 +1784,68 @@ static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
         (st = ld_int(L, v, "mana-element-cap (0: none)", 0, 20,
                      &o->mana_element_cap)) != FRAY_OK)
         return st;
+    if ((v = get(n, "duel-concede"))) {
+        static const char *const dc[] = {"never", "outmatched"};
+        if ((st = ld_choice(L, v, "duel-concede", dc, 2, &i)) != FRAY_OK)
+            return st;
+        o->duel_concede = (uint8_t)i;
+    }
+    return FRAY_OK;
+}
+
+/* Seed 000 "Dueling": the encounter's `duel:` (docs/file-formats.md
+ * "Duels"): two combatants, the challenger first; a melee duel starts
+ * with them adjacent. simultaneous-duel is on unless `options:` says. */
+static fray_status ld_duel(ld *L, const yn *n, const yn *root) {
+    ft_setup *s = L->s;
+    static const char *const keys[] = {"to", "showdown", "ranged"};
+    fray_status st = ld_keys(L, n, "duel", keys, N_OF(keys), false);
+    if (st != FRAY_OK)
+        return st;
+    const yn *v = get(n, "to");
+    if (!v)
+        return ld_missing(L, n, "to", "a duel");
+    static const char *const to[] = {"first-blood", "incapacitation", "death"};
+    int i;
+    if ((st = ld_choice(L, v, "duel to", to, 3, &i)) != FRAY_OK)
+        return st;
+    s->duel.to = (uint8_t)(FT_DUEL_FIRST_BLOOD + i);
+    s->duel.showdown = true;
+    s->duel.ranged = false;
+    if ((v = get(n, "showdown")) &&
+        (st = ld_bool(L, v, "showdown", &s->duel.showdown)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "ranged")) &&
+        (st = ld_bool(L, v, "ranged", &s->duel.ranged)) != FRAY_OK)
+        return st;
+    if (s->n_combatants != 2)
+        return ld_fail(L, n, FRAY_ERR_PARSE,
+                       "a duel is fought by two combatants; this encounter "
+                       "has %d",
+                       s->n_combatants);
+    if (s->c[0].side == s->c[1].side)
+        return ld_fail(L, n, FRAY_ERR_PARSE,
+                       "the two duelists are on the same side ('%s')",
+                       s->sides[s->c[0].side]);
+    /* Stage One, Position: "In a melee duel, both combatants start
+     * adjacent to one another on the tactical map." */
+    if (!s->duel.ranged && s->c[0].placed && s->c[1].placed) {
+        fray_footprint a = {s->c[0].start, 1}, b = {s->c[1].start, 1};
+        a.side = (int8_t)fray_grid_side_for_size(s->c[0].sb.size_rank);
+        b.side = (int8_t)fray_grid_side_for_size(s->c[1].sb.size_rank);
+        int d = ft_range(a, b);
+        if (d > 1)
+            return ld_fail(L, n, FRAY_ERR_PARSE,
+                           "a melee duel starts with the duelists adjacent "
+                           "(seed 000 \"Dueling\", Stage One): '%s' at "
+                           "(%d,%d) and '%s' at (%d,%d) are %d spaces apart; "
+                           "place them side by side, or say 'ranged: true'",
+                           s->c[0].id, s->c[0].start.x, s->c[0].start.y,
+                           s->c[1].id, s->c[1].start.x, s->c[1].start.y, d);
+    }
+    const yn *opts = get(root, "options");
+    if (!opts || !get(opts, "simultaneous-duel"))
+        s->opt.simultaneous_duel = true;
     return FRAY_OK;
 }
 
@@ -2441,7 +2505,7 @@ static void ld_decks(ft_setup *s) {
 
 static const char *const encounter_keys[] = {
     "fray", "rules", "name", "description", "seed", "catalog", "statblocks",
-    "options", "sides", "map", "combatants", "notes"};
+    "options", "sides", "map", "combatants", "notes", "duel"};
 
 static fray_status ld_encounter(ld *L, const yn *root) {
     ft_setup *s = L->s;
@@ -2519,6 +2583,8 @@ static fray_status ld_encounter(ld *L, const yn *root) {
     if ((v = get(root, "map")) && (st = ld_map(L, v)) != FRAY_OK)
         return st;
     if ((st = ld_check_places(L)) != FRAY_OK)
+        return st;
+    if ((v = get(root, "duel")) && (st = ld_duel(L, v, root)) != FRAY_OK)
         return st;
     /* Symbols: as given, the legend's, else the name's first letter. */
     for (int gi = 0; gi < L->n_groups; gi++) {

@@ -99,7 +99,12 @@ static void pol_init(pol *p, const ft_setup *s, const ft_state *st, int me) {
     int my_side = s->c[me].side;
     for (int i = 0; i < p->n; i++) {
         p->fp[i] = ft_fp(s, st, i);
-        p->enemy[i] = s->c[i].side != my_side && !down(&st->c[i]);
+        p->enemy[i] = s->c[i].side != my_side &&
+                      (!down(&st->c[i]) ||
+                       /* seed 000 "Dueling": to the death, the fallen
+                        * duelist is still the foe */
+                       (s->duel.to == FT_DUEL_DEATH &&
+                        !(st->c[i].flags & (FT_F_DEAD | FT_F_FLED))));
     }
 }
 

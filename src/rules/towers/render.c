@@ -414,6 +414,15 @@ static void narr_hold_until(narr *n, int kind, int phase, int who, bool after) {
 static void narr_end(narr *n, int v0, int phase) {
     const ft_setup *s = n->s;
     txt *t = n->t;
+    if (s->duel.to && v0 != -1) {
+        /* Seed 000 "Dueling": the loser of a duel may still stand. */
+        if (v0 >= 0)
+            txt_f(t, "The duel is over. Winner: %s, in phase %d\n",
+                  side_name(s, v0), phase);
+        else
+            txt_f(t, "The duel is over: no victor (phase %d)\n", phase);
+        return;
+    }
     if (v0 >= 0) {
         /* Side names may be plural ("Bandits") or a single name ("Sir
          * Aldric"): worded so that either reads. */
@@ -510,7 +519,10 @@ static void narr_fact(narr *n, int i) {
     n->used[i] = true;
     switch ((ft_fact_kind)f->kind) {
     case FT_FACT_INITIATIVE: {
-        txt_f(t, "Initiative: %s", cname(s, f->who));
+        /* Seed 000 "Dueling", Stage Three: a Dueling check, not [N]. */
+        txt_f(t, s->duel.to ? "Initiative (Focus: Dueling + Soft Strength): %s"
+                            : "Initiative: %s",
+              cname(s, f->who));
         for (int j = 0; j < ev->n_facts; j++) {
             const ft_fact *g = &ev->facts[j];
             if (g->kind == FT_FACT_FLIP && g->who == f->who &&
@@ -703,6 +715,15 @@ static void narr_fact(narr *n, int i) {
     case FT_FACT_AREA_DAMAGE:
         narr_area(n, f);
         break;
+    case FT_FACT_SHOWDOWN: /* seed 000 "Dueling", seed 001 (duel.c) */
+    case FT_FACT_LEARN:
+    case FT_FACT_DUEL:
+    case FT_FACT_OPPOSED: {
+        char b[512];
+        if (ft_duel_fact_text(s, f, b, sizeof b))
+            txt_s(t, b);
+        break;
+    }
     case FT_FACT_COUNT:
         break;
     }
@@ -970,6 +991,14 @@ static void js_command(txt *t, const ft_setup *s, const ft_command *c) {
         js_kint(t, "specialization", c->skill_spec - 1);
     if (c->at_space)
         js_kbool(t, "at_space", true);
+    if (c->opposed) /* seed 001 (duel.c) */
+        js_kbool(t, "opposed", true);
+    if (c->opp_skill > 0)
+        js_kint(t, "target_skill", c->opp_skill - 1);
+    if (c->opp_aspect > 0)
+        js_kint(t, "target_aspect", c->opp_aspect - 1);
+    if (c->opp_attribute > 0)
+        js_kint(t, "target_attribute", c->opp_attribute - 1);
     if (c->chip >= 0)
         js_kint(t, "chip", c->chip);
     if (c->heal_lethal)
@@ -1185,6 +1214,15 @@ static void js_fact(txt *t, const ft_setup *s, const ft_fact *f) {
     case FT_FACT_AREA_DAMAGE:
         js_area(t, s, f);
         break;
+    case FT_FACT_SHOWDOWN: /* seed 000 "Dueling", seed 001 (duel.c) */
+    case FT_FACT_LEARN:
+    case FT_FACT_DUEL:
+    case FT_FACT_OPPOSED: {
+        char b[512];
+        if (ft_duel_fact_json(s, f, b, sizeof b))
+            txt_s(t, b);
+        break;
+    }
     case FT_FACT_COUNT:
         break;
     }
@@ -1520,6 +1558,9 @@ size_t ft_render_summary(const ft_setup *s, const ft_state *st,
     else if (st->over && st->winner >= 0)
         txt_f(&t, "Winner: %s, in phase %d.\n", side_name(s, st->winner),
               st->phase);
+    else if (st->over && st->winner == -2 && s->duel.to)
+        txt_f(&t, "The duel ended in phase %d with no victor.\n",
+              st->phase); /* seed 000 "Dueling" (duel.c) */
     else if (st->over && st->winner == -2)
         txt_f(&t, "Every side is out of the fight in phase %d: no winner.\n",
               st->phase);

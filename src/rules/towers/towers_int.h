@@ -262,7 +262,8 @@ enum {
     X(SPEAK, "speak", "Speak", FT_COST_FREE, FT_AF_NO_SHIFT)                               \
     X(STAND, "stand", "Stand from Prone", 4, FT_AF_PROVOKES)                               \
     X(USE_SKILL, "use-skill", "Use a Skill", FT_COST_SPECIAL, 0)                           \
-    X(USE_ITEM, "use-item", "Use an Item", 5, FT_AF_PROVOKES)
+    X(USE_ITEM, "use-item", "Use an Item", 5, FT_AF_PROVOKES)                   \
+    X(CONCEDE, "concede", "Concede", FT_COST_FREE, FT_AF_NO_SHIFT)
 typedef enum ft_action {
 #define FT__E(id, name, text, cost, flags) FT_ACT_##id,
     FT_ACTION_LIST(FT__E)
@@ -317,7 +318,30 @@ typedef struct ft_options {
                                   element": a combatant holds at most this
                                   many of one element (0: the stat block's
                                   pool alone, the default) */
+    uint8_t duel_concede;      /* seed 000 "Dueling" stage two: FT_CONCEDE_*
+                                  (default never; duel.c) */
 } ft_options;
+
+/* Seed 000 "Dueling" (duel.c): what a duel is to (ft_setup.duel.to; 0: no
+ * duel declared), when a duelist concedes by the option duel-concede, and
+ * how a duel ended (ft_state.duel_end, the DUEL fact's v[0]). */
+enum {
+    FT_DUEL_NONE = 0,
+    FT_DUEL_FIRST_BLOOD,
+    FT_DUEL_INCAPACITATION,
+    FT_DUEL_DEATH
+};
+enum {
+    FT_CONCEDE_NEVER = 0,      /* only by the table command (default) */
+    FT_CONCEDE_OUTMATCHED      /* when the other beat him by 5 or more in the Showdown */
+};
+enum {
+    FT_DUEL_END_NONE = 0,
+    FT_DUEL_END_FIRST_BLOOD,   /* who drew first blood on target */
+    FT_DUEL_END_DRAW,          /* both wounded in one phase: dropped, no victor */
+    FT_DUEL_END_CONCEDED,      /* who conceded to target */
+    FT_DUEL_END_HELD           /* (not an end) damage on target held to the phase's end */
+};
 
 /* Seed 000 "STUN Damage": "anyone who chooses to continue to attack you
  * will get bonuses to inflict LETHAL damage" (docs/rules/towers.md). */
@@ -612,6 +636,14 @@ typedef struct ft_setup {
      * again; one built by hand leaves fast.ready false (no shortcuts). */
     ft_fast fast;
     ft_engine_fast eng;     /* (speed addition) ft_policy_prepare */
+    /* Seed 000 "Dueling" (duel.c): the encounter's `duel:` key; to is
+     * FT_DUEL_NONE when it declares none. The duelists are combatants 0
+     * (the challenger: the first listed) and 1. */
+    struct {
+        uint8_t to;          /* FT_DUEL_* */
+        bool showdown;       /* stage two (default true) */
+        bool ranged;         /* a ranged duel: the file's distance */
+    } duel;
 } ft_setup;
 
 /* ---- State: what a fight changes --------------------------------------- */
@@ -738,6 +770,14 @@ typedef struct ft_state {
      * them calls ft_clock_place (or ft_clock_sync), and ft_next_actor
      * reads its first entry. */
     fray__track clock;
+    /* Seed 000 "Dueling" (duel.c; all 0 without a duel). */
+    int8_t duel_margin[2];   /* Showdown: by how much each duelist beat the other */
+    uint8_t duel_end;        /* FT_DUEL_END_*: how the duel ended */
+    uint8_t duel_blood;      /* first blood on duelist i: bit i (applied),
+                                bit 2 + i (in damage still held) */
+    int16_t duel_held_stun[2], duel_held_lethal[2]; /* damage held to the phase's end */
+    int8_t duel_held_src[2]; /* who dealt it (-1 none) */
+    int32_t duel_held_phase; /* the phase it was dealt in */
 } ft_state;
 
 /* ---- Commands, events, facts -------------------------------------------- */
@@ -779,7 +819,23 @@ typedef struct ft_command {
     bool at_space;           /* Attack or Cast with an area (area.c): aimed
                                 at the space dest, not at a creature (an
                                 aura: at its user); false: not used */
+    bool opposed;            /* Use a Skill against `target`: an opposed
+                                skill flip (seed 001; duel.c) */
+    int8_t opp_skill;        /* opposed: 1 + the target's skill that opposes;
+                                0 the target's skill of the same name */
+    int8_t opp_aspect;       /* opposed: 1 + the raw Aspect (ft_aspect) the
+                                target resists with, only the card counting
+                                (seed 000 "Skill, Aspect, and Attribute
+                                Checks"); 0 none */
+    int8_t opp_attribute;    /* opposed: 1 + an Attribute check,
+                                FT_ATTR_* * 2 + 1 for Low; 0 none */
 } ft_command;
+
+/* Attributes, each a pair of Aspects (seed 000 "Skill, Aspect, and
+ * Attribute Checks": a High Attribute check takes the better of the two,
+ * a Low one the lower). */
+enum { FT_ATTR_STRENGTH, FT_ATTR_ENDURANCE, FT_ATTR_PERCEPTION,
+       FT_ATTR_INTELLECT, FT_ATTR_COUNT };
 
 /* Commands the engine makes itself (they are events too, so they replay). */
 enum {
@@ -832,7 +888,11 @@ typedef struct ft_choice {
     X(END, "end")                 /* v[0]=winning side or -1/-2 */       \
     X(AREA, "area")               /* who, v[0]=shape, v[1]=size, v[2..3]=centre x,y, v[4]=bits of who is in it */ \
     X(AREA_HIT, "area-hit")       /* who, target, v[0]=attack, v[1]=defense, v[2]=hit? */ \
-    X(AREA_DAMAGE, "area-damage") /* who, v[0]=damage before Hearts, v[1]=Hearts, v[2]=targets hit */
+    X(AREA_DAMAGE, "area-damage") /* who, v[0]=damage before Hearts, v[1]=Hearts, v[2]=targets hit */ \
+    X(SHOWDOWN, "showdown")       /* who learns, target resists, v[0]=who's total, v[1]=target's, v[2]=points beaten by, v[3]=(flip+1) earned */ \
+    X(LEARN, "learns")            /* who, target, v[0]=piece (duel.c), v[1..3]=values */ \
+    X(DUEL, "duel")               /* who, target, v[0]=FT_DUEL_END_*, v[1]=STUN, v[2]=LETHAL */ \
+    X(OPPOSED, "opposed")         /* who, target, v[0]=who's total, v[1]=target's, v[2]=winner, v[3]=1 tie by Aspect, 2 by initiator */
 typedef enum ft_fact_kind {
 #define FT__E(id, name) FT_FACT_##id,
     FT_FACT_LIST(FT__E)
@@ -1198,6 +1258,43 @@ fray_status ft_area_vary_option(ft_setup *s, const char *key,
 bool ft_area_policy(const ft_setup *s, const ft_state *st, int actor,
                     ft_path_cache *paths, ft_command *out);
 
+/* duel.c: seed 000 "Dueling" and seed 001 "Opposed Skill Flips". */
+/* The Dueling skill's index in c's stat block, or -1. */
+int ft_duel_skill(const ft_setup *s, int c);
+/* Stage Two in the begin event: the Showdown (unless the duel skips it)
+ * and the concessions of the option duel-concede. *out_over: a duelist
+ * conceded (the fight is over). */
+fray_status ft_duel_begin(ft_run *r, bool *out_over);
+/* Stage Three: duelist c's Calculated Initiative by the Focus check. */
+fray_status ft_duel_initiative(ft_run *r, int c, int *out_ci);
+/* A hit of `attacker` on `target` in a duel: applies it (ft_harm_apply),
+ * or holds it to the end of the phase (simultaneous-duel); first blood
+ * when damage + hearts exceeds the Resilience that applies. */
+void ft_duel_harm(ft_run *r, int attacker, int target, const ft_weapon *w,
+                  int damage, int hearts, fray_towers_hit h);
+/* After an action in a duel: the held damage applied once nobody else
+ * acts in its phase. */
+void ft_duel_after_action(ft_run *r);
+/* Whether the duel is over (first blood, incapacitation, death); sets
+ * st->over, winner and the END fact. Called for check_over in a duel. */
+void ft_duel_check_over(ft_run *r);
+/* Concede (table command): check and apply. */
+fray_status ft_duel_check_concede(const ft_setup *s, const ft_state *st,
+                                  const ft_command *cmd, fray_diag *diag);
+fray_status ft_duel_concede(ft_run *r);
+/* vary.c: `--vary duel-concede=...` and `simultaneous-duel=...`; false
+ * when `key` is neither (then *out_rc is not written). */
+bool ft_duel_vary(ft_setup *s, const char *key, const char *value,
+                  fray_diag *diag, fray_status *out_rc);
+/* Use a Skill against a target: the opposed skill flip (seed 001). */
+fray_status ft_opposed_skill(ft_run *r, const ft_command *cmd);
+/* A fact of duel.c in words (one line, ending in a newline) and as JSON
+ * fields (",\"key\":value..."); 0 when the fact is not duel.c's. */
+size_t ft_duel_fact_text(const ft_setup *s, const ft_fact *f, char *buf,
+                         size_t size);
+size_t ft_duel_fact_json(const ft_setup *s, const ft_fact *f, char *buf,
+                         size_t size);
+
 /* engine.c */
 void ft_emit(ft_run *r, ft_fact_kind kind, int who, int target, int v0,
              int v1, int v2, int v3);
@@ -1225,6 +1322,10 @@ void ft_state_reset(const ft_setup *s, ft_state *st, uint64_t seed);
  * disadvantage); returns best - worst. */
 int ft_advantage_mods(const ft_statblock *sb, ft_applies what, int *flip,
                       int *shift);
+/* engine.c: the same for a check of the skill named `skill` (advantages
+ * with applies: skill naming it, and those that apply to all flips). */
+int ft_skill_advantage_mods(const ft_statblock *sb, const char *skill,
+                            int *flip, int *shift);
 /* attack.c: the STUN bonus of damage advantages (+rank of the best, the
  * rank of the worst disadvantage). */
 int ft_damage_advantage(const ft_statblock *sb);

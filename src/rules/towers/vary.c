@@ -421,6 +421,10 @@ FRAY_API fray_status fray_towers_setup_vary(fray_towers_setup *setup,
     if (!setup || !key || !value)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "nothing to vary");
     ft_setup *s = &setup->s;
+    /* The duel's options (duel.c): a key with no WHO. */
+    fray_status duel_rc;
+    if (ft_duel_vary(s, key, value, diag, &duel_rc))
+        return duel_rc;
     const char *dot = strrchr(key, '.');
     if (!dot || dot == key || dot[1] == '\0')
         return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
