@@ -85,6 +85,11 @@ typedef struct fray_sim_counts {
     uint64_t length_sq_sum;
     uint64_t length[FRAY_SIM_LENGTH_BINS];
     fray_sim_combatant_counts c[FRAY_SIM_MAX_COMBATANTS];
+    /* How formal duels ended (99 Towers, seed 000 "Dueling"; all 0 for a
+     * fight that is no duel): won by first blood, dropped when both were
+     * wounded in one phase ("destiny has intervened"), won by a
+     * concession. */
+    uint64_t duel_first_blood, duel_destiny, duel_conceded;
 } fray_sim_counts;
 
 #define FRAY_SIM_COUNTS_WORDS (sizeof(fray_sim_counts) / sizeof(uint64_t))

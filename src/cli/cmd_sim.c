@@ -334,6 +334,15 @@ static void print_wins(const fray_setup *s, const fray_sim_counts *c) {
                  fray_setup_time_unit(s));
         print_share_row(label, c->unfinished, c->trials);
     }
+    /* 99 Towers' formal duels (seed 000 "Dueling"): how they ended. */
+    if (c->duel_first_blood)
+        print_share_row("won by first blood", c->duel_first_blood,
+                        c->trials);
+    if (c->duel_conceded)
+        print_share_row("won by concession", c->duel_conceded, c->trials);
+    if (c->duel_destiny)
+        print_share_row("dropped by destiny", c->duel_destiny,
+                        c->trials);
 }
 
 static void print_sweep(const fray_setup *s, const sweep_key *keys,
@@ -443,6 +452,12 @@ static void json_variant(json_out *j, const fray_setup *s,
                       c->trials);
     json_end_array(j);
     json_kv_u64(j, "every_side_out", c->all_out);
+    if (c->duel_first_blood || c->duel_destiny || c->duel_conceded) {
+        /* 99 Towers' formal duels (seed 000 "Dueling"). */
+        json_kv_u64(j, "duel_first_blood", c->duel_first_blood);
+        json_kv_u64(j, "duel_destiny", c->duel_destiny);
+        json_kv_u64(j, "duel_conceded", c->duel_conceded);
+    }
     {
         char key[32];
         snprintf(key, sizeof key, "%s_limit", fray_setup_time_unit(s));

@@ -1215,7 +1215,10 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
         hit_fact->v[4] = w->damage + bonus +
                          (w->adds_px ? asb->cv[FT_CV_PX] : 0);
     fray_towers_hit h = ft_harm_hit(r, a, t, w, bonus, res.hearts);
-    ft_harm_apply(r, t, h.stun, h.lethal, a);
+    if (s->duel.to) /* seed 000 "Dueling", Stage Four (duel.c) */
+        ft_duel_harm(r, a, t, w, bonus, res.hearts, h);
+    else
+        ft_harm_apply(r, t, h.stun, h.lethal, a);
 
     /* "Crit:" keywords (RULINGS 22): a hit with at least one Heart; with
      * crit_needs_heart off, any hit. */
@@ -1298,4 +1301,73 @@ fray_status ft_grapple_test(ft_run *r, int a, int d, int attacker_flip_mod,
     if (out_win)
         *out_win = win;
     return FRAY_OK;
+}
+
+void ft_area_mods(ft_run *r, int a, int t, const ft_weapon *w, ft_mods *out) {
+    const ft_setup *s = r->setup;
+    const ft_state *st = r->st;
+    mod_list list;
+    list.n = 0;
+    mods_ctx x = {0, 0, 0, 0, r->facts ? &list : NULL};
+    bool spell = w->spell;
+    bool perception = (w->keywords & FT_KW(PERCEPTION)) != 0;
+    out->impossible = false;
+    out->why[0] = '\0';
+    if (t < 0) {
+        const ft_statblock *asb = &s->c[a].sb;
+        const ft_cstate *as = &st->c[a];
+        int rank = spell ? asb->cv[FT_CV_SA] : asb->cv[FT_CV_PA];
+        weapon_bonus_mod(&x, w);
+        if (as->aim > 0 && (as->aim_spell != 0) == spell) {
+            int cap = rank / 2;
+            int aim = as->aim < cap ? as->aim : cap;
+            add(&x, false, 0, aim, "Aim x%d", aim);
+        }
+        if (as->flags & FT_F_RECKLESS)
+            add(&x, false, 0, -1, "Reckless Move");
+        if (as->grappled_by >= 0)
+            add(&x, false, 0, -1, "restricted attack");
+        for (int i = 0; i < as->n_cond; i++) {
+            int fm = 0, sh = 0;
+            ft_cond_mod_one((ft_condition)as->cond[i].kind, FT_FLIP_ATTACK,
+                            false, &fm, &sh);
+            add(&x, false, sh, fm, "%s",
+                cond_names[as->cond[i].kind % FT_CONDITION_COUNT]);
+        }
+        attacker_size_mod(&x, asb, spell, perception);
+        attack_advantages_mod(&x, asb, spell, false);
+    } else {
+        const ft_statblock *tsb = &s->c[t].sb;
+        const ft_cstate *ts = &st->c[t];
+        int drank = spell ? tsb->cv[FT_CV_ID] : tsb->cv[FT_CV_PD];
+        defender_size_mod(&x, tsb, perception);
+        armor_mod(&x, tsb, spell);
+        if (!spell && !(ts->flags & FT_F_ACTED) && s->opt.flat_footed_loses_ss &&
+            tsb->aspects[FT_ASPECT_SS] > 0)
+            add(&x, true, 0, -tsb->aspects[FT_ASPECT_SS], "flat-footed");
+        if (ts->flags & FT_F_FULL_DEFENSE)
+            add(&x, true, 0, s->opt.full_defense_flip, "Full Defense");
+        if (ts->flags & FT_F_POWER)
+            add(&x, true, 0, -1, "Power Attack");
+        if (ts->flags & FT_F_RECKLESS)
+            add(&x, true, 0, -1, "Reckless Move");
+        if (!spell && two_melee_weapons(s, st, t))
+            add(&x, true, 0, tsb->dual_aggressive ? -1 : 1, "%s stance",
+                tsb->dual_aggressive ? "aggressive" : "defensive");
+        for (int i = 0; i < ts->n_cond; i++) {
+            int fm = 0, sh = 0;
+            ft_cond_mod_one((ft_condition)ts->cond[i].kind, FT_FLIP_DEFENSE,
+                            false, &fm, &sh);
+            add(&x, true, sh, fm, "%s",
+                cond_names[ts->cond[i].kind % FT_CONDITION_COUNT]);
+        }
+        if (drank != 0 && (s->opt.unconscious_bonus & FT_UB_DEFENSE) &&
+            ((ts->flags & FT_F_UNCONSCIOUS) || has_cond(st, t, FT_COND_HELPLESS)))
+            add(&x, true, 0, -drank, "%s",
+                (ts->flags & FT_F_UNCONSCIOUS) ? "unconscious" : "helpless");
+        defense_advantages_mod(&x, tsb, spell);
+    }
+    mods_store(&x, out);
+    if (r->facts)
+        emit_mods(r, &list, t >= 0, a, t);
 }

@@ -188,6 +188,10 @@ static void check_over(ft_run *r) {
     ft_state *st = r->st;
     if (st->over)
         return;
+    if (s->duel.to) {
+        ft_duel_check_over(r); /* seed 000 "Dueling" */
+        return;
+    }
     /* The sides with someone still in the fight, one bit each (the search
      * stops as soon as a second one shows). */
     unsigned standing = 0;
@@ -439,6 +443,11 @@ int ft_advantage_mods(const ft_statblock *sb, ft_applies what, int *flip,
     return advantage_ranks(sb, what, NULL, flip, shift);
 }
 
+int ft_skill_advantage_mods(const ft_statblock *sb, const char *skill,
+                            int *flip, int *shift) {
+    return advantage_ranks(sb, FT_APPLIES_SKILL, skill, flip, shift);
+}
+
 /*
  * The flip-off of RULINGS 9 for the m combatants in grp (listing order),
  * tied in CI, [N] and [SS]: each flips one card, in order; they are ranked
@@ -585,12 +594,34 @@ static fray_status begin(ft_run *r) {
     if (rc != FRAY_OK)
         return rc;
     int order[FT_MAX_COMBATANTS], flipoff[FT_MAX_COMBATANTS];
+    /* Seed 000 "Dueling" (duel.c): the Showdown first; a concession there
+     * ends the duel before Stage Three. */
+    if (s->duel.to) {
+        bool conceded;
+        rc = ft_duel_begin(r, &conceded);
+        if (rc != FRAY_OK || conceded) {
+            ft_clock_sync(st);
+            return rc;
+        }
+    }
     for (int i = 0; i < st->n; i++) {
         const ft_statblock *sb = &s->c[i].sb;
         order[i] = i; /* (for the tie order below) */
         flipoff[i] = 0;
         if (st->c[i].flags & FT_F_WAITING)
             continue; /* joins later: flips when the GM brings it in (gm.c) */
+        if (s->duel.to) {
+            /* Stage Three, Focus: a Dueling check instead of the
+             * Initiative [N] flip. */
+            int dci;
+            rc = ft_duel_initiative(r, i, &dci);
+            if (rc != FRAY_OK)
+                return rc;
+            st->c[i].ci = (int16_t)dci;
+            st->c[i].phase = 20 - (dci > 20 ? 20 : dci);
+            emit(r, FT_FACT_INITIATIVE, i, -1, dci, st->c[i].phase, 0, 0);
+            continue;
+        }
         int flip = 0, shift = 0;
         ft_advantage_mods(sb, FT_APPLIES_INITIATIVE, &flip, &shift);
         int n = sb->cv[FT_CV_N];
@@ -678,6 +709,8 @@ static bool zero_phase(ft_run *r, int phase) {
                                                : s->opt.mana_regen;
         for (int e = 0; e < FT_ELEMENT_COUNT && regen > 0; e++) {
             int cap = s->c[i].sb.mana[e];
+            if (s->opt.mana_element_cap > 0 && cap > s->opt.mana_element_cap)
+                cap = s->opt.mana_element_cap; /* rules-facts "Magic" */
             while (regen > 0 && c->mana[e] < cap) {
                 c->mana[e]++;
                 regen--;
@@ -1181,6 +1214,8 @@ static fray_status check(const ft_setup *s, ft_state *st,
     int a = cmd->actor;
     if (a < 0 || a >= st->n)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no such combatant");
+    if (cmd->action == FT_ACT_CONCEDE) /* not on its turn (duel.c) */
+        return ft_duel_check_concede(s, st, cmd, diag);
     const char *name = s->c[a].name;
     const ft_cstate *c = &st->c[a];
     const ft_action_info *info = &ft_actions[cmd->action];
@@ -1242,7 +1277,12 @@ static fray_status check(const ft_setup *s, ft_state *st,
     if (prone && ((info->flags & FT_AF_MOVE_RELATED) || cmd->shift_first ||
                   cmd->action == FT_ACT_SHIFT))
         return bad(diag, "%s is prone: Stand from Prone first%s", name, "");
+    if ((info->flags & FT_AF_TARGET) && cmd->at_space && cmd->target < 0 &&
+        !ft_area_weapon(s, st, cmd))
+        return bad(diag, "only an area of effect is aimed at a space: %s "
+                   "needs a target%s", info->text, "");
     if ((info->flags & FT_AF_TARGET) &&
+        !(cmd->at_space && ft_area_weapon(s, st, cmd)) &&
         (cmd->target < 0 || cmd->target >= st->n))
         return bad(diag, "%s needs a target%s", info->text, "");
     /* Seed 000 "Grappling": "When grappled, during his turn your opponent
@@ -1265,7 +1305,7 @@ static fray_status check(const ft_setup *s, ft_state *st,
                                       : c->wielded[cmd->off_hand ? 1 : 0];
             const ft_weapon *w =
                 wi >= 0 && wi < sb->n_weapons ? &sb->weapons[wi] : NULL;
-            if (w && (w->range_increment > 0 || w->spell))
+            if (w && (w->range_increment > 0 || w->spell || w->area))
                 return bad(diag, "%s is grappled: only a melee attack%s", name,
                            "");
             if (s->has_map &&
@@ -1304,6 +1344,8 @@ static fray_status check(const ft_setup *s, ft_state *st,
                        "");
         if (cmd->action == FT_ACT_CAST && !w->spell)
             return bad(diag, "the %s is not a spell%s", w->name, "");
+        if (w->area) /* seed 000 "Area of Effects" (area.c) */
+            return ft_area_check(s, st, cmd, w, diag);
         if (ft_allies(s, a, cmd->target) && cmd->action != FT_ACT_AID)
             return bad(diag, "%s will not attack an ally (%s)", name,
                        s->c[cmd->target].name);
@@ -1557,6 +1599,25 @@ static fray_status check(const ft_setup *s, ft_state *st,
         if (cmd->skill_spec > s->c[a].sb.skills[cmd->skill].n_specs)
             return bad(diag, "%s has no such specialization of that skill%s",
                        name, "");
+        if (cmd->opposed) {
+            /* Seed 001 "Opposed Skill Flips": someone else opposes. */
+            if (cmd->target < 0 || cmd->target >= st->n || cmd->target == a)
+                return bad(diag, "an opposed skill flip needs someone else "
+                           "to oppose it%s%s", "", "");
+            if (!ft_in_fight(st, cmd->target))
+                return bad(diag, "%s is out of the fight and opposes "
+                           "nothing%s", s->c[cmd->target].name, "");
+            if (cmd->opp_skill > s->c[cmd->target].sb.n_skills)
+                return bad(diag, "%s has no such skill%s",
+                           s->c[cmd->target].name, "");
+            if (cmd->opp_aspect < 0 || cmd->opp_aspect > FT_ASPECT_COUNT ||
+                cmd->opp_attribute < 0 ||
+                cmd->opp_attribute > 2 * FT_ATTR_COUNT ||
+                (cmd->opp_skill > 0) + (cmd->opp_aspect > 0) +
+                        (cmd->opp_attribute > 0) > 1)
+                return bad(diag, "the target resists with one skill, "
+                           "Aspect or Attribute%s%s", "", "");
+        }
         break;
     default:
         break;
@@ -1622,7 +1683,7 @@ static void turn_end_quiet(ft_run *r, int a) {
             best_slot = c->slot;
         }
     }
-    if (cond || (flags & FT_F_HOLDING) || st->over) {
+    if (cond || (flags & FT_F_HOLDING) || st->over || s->duel.to) {
         end_activation(r, a);
         check_holds(r, a);
         check_over(r);
@@ -1660,6 +1721,8 @@ static inline fray_status do_attack(ft_run *r, const ft_command *cmd) {
         if (rc != FRAY_OK || !ft_can_act(st, a))
             return rc;
     }
+    if (w && w->area) /* seed 000 "Area of Effects" (area.c) */
+        return ft_area_attack(r, cmd, w, wi);
     ft_attack_opts o;
     memset(&o, 0, sizeof o);
     o.weapon = wi;
@@ -1878,6 +1941,8 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
     }
     case FT_ACT_USE_SKILL: {
         *cost = cmd->cost;
+        if (cmd->opposed)
+            return ft_opposed_skill(r, cmd); /* seed 001 (duel.c) */
         const ft_statblock *sb = &s->c[a].sb;
         const ft_skill *sk = &sb->skills[cmd->skill];
         int flip = 0, shift = 0;
@@ -1949,6 +2014,8 @@ static fray_status apply_action(ft_run *r) {
          * .checked): the same check again must pass. */
         assert(ft_check_command(s, st, cmd, NULL) == FRAY_OK);
     }
+    if (cmd->action == FT_ACT_CONCEDE)
+        return ft_duel_concede(r); /* seed 000 "Dueling": not a turn */
     ft_cstate *c = &st->c[a];
     const ft_action_info *info = &ft_actions[cmd->action];
     if (c->flags & FT_F_HOLDING) {
@@ -1969,6 +2036,8 @@ static fray_status apply_action(ft_run *r) {
         ft_cond_on_action(r, a, cmd->action);
     if (!can_act(st, a)) {
         end_activation(r, a);
+        if (s->duel.to)
+            ft_duel_after_action(r);
         check_over(r);
         return FRAY_OK;
     }
@@ -2024,6 +2093,8 @@ static fray_status apply_action(ft_run *r) {
     } else {
         if (cost >= 0)
             clock_move(st, a, cost + extra);
+        if (s->duel.to)
+            ft_duel_after_action(r); /* seed 000 "Dueling": held damage */
         if (!r->facts) {
             turn_end_quiet(r, a); /* (no ACT fact to finish) */
             return FRAY_OK;
@@ -2149,6 +2220,15 @@ void ft_state_reset_trial(const ft_setup *s, ft_state *st, uint64_t seed,
     st->over = false;
     st->active = -1;
     st->n = s->n_combatants;
+    /* Seed 000 "Dueling" (duel.c): nothing learned, held or won yet. */
+    for (int i = 0; i < 2; i++) {
+        st->duel_margin[i] = 0;
+        st->duel_held_stun[i] = st->duel_held_lethal[i] = 0;
+        st->duel_held_src[i] = -1;
+    }
+    st->duel_end = 0;
+    st->duel_blood = 0;
+    st->duel_held_phase = 0;
     fray_rng_for_trial(&st->rng, seed, trial);
     for (int i = 0; i < st->n; i++) {
         const ft_statblock *sb = &s->c[i].sb;
@@ -2168,6 +2248,10 @@ void ft_state_reset_trial(const ft_setup *s, ft_state *st, uint64_t seed,
             c->chips[k] = (int8_t)sb->chips[k];
         for (int e = 0; e < FT_ELEMENT_COUNT; e++)
             c->mana[e] = (int8_t)sb->mana[e];
+        if (s->opt.mana_element_cap > 0) /* rules-facts "Magic" */
+            for (int e = 0; e < FT_ELEMENT_COUNT; e++)
+                if (c->mana[e] > s->opt.mana_element_cap)
+                    c->mana[e] = (int8_t)s->opt.mana_element_cap;
         c->grappled_by = -1;
         c->hold_who = -1;
         c->reacted_event = -1;

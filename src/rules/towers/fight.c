@@ -1077,14 +1077,25 @@ static fray_status parse_command(const ft_setup *s, const char *text,
                                  "Charge's straight run begins, as X,Y");
             cmd->charge_via = true;
             cmd->via = p;
+        } else if (same_word(lx.tok, "at") &&
+                   (action == FT_ACT_ATTACK || action == FT_ACT_CAST)) {
+            /* "mage cast fireball at 5,6": an area aimed at a space
+             * (seed 000 "Area of Effects"; area.c). */
+            if (!lex_next(&lx) || !parse_pos(lx.tok, &p))
+                return lex_error(&lx, diag, "expected the space aimed at as "
+                                 "X,Y");
+            cmd->dest = p;
+            cmd->at_space = true;
         } else if (parse_pos(lx.tok, &p)) {
             cmd->dest = p;
         } else if ((v = find_combatant(s, lx.tok)) >= 0) {
             cmd->target = (int8_t)v;
         } else if ((action == FT_ACT_DROP_OBJECT ||
-                    action == FT_ACT_PICK_UP) &&
+                    action == FT_ACT_PICK_UP || action == FT_ACT_ATTACK ||
+                    action == FT_ACT_CAST) &&
                    cmd->weapon < 0 && (v = find_weapon(sb, lx.tok)) >= 0) {
-            /* "tony drop-object dagger", "tony pick-up dagger". */
+            /* "tony drop-object dagger", "tony pick-up dagger"; "mage cast
+             * fireball goblin-1": the spell or weapon named. */
             cmd->weapon = (int8_t)v;
         } else if (action == FT_ACT_DRAW_WEAPON &&
                    (v = find_weapon(sb, lx.tok)) >= 0) {
@@ -1109,6 +1120,81 @@ static fray_status parse_command(const ft_setup *s, const char *text,
                 cmd->gm_flip = (int8_t)v;
             else
                 cmd->gm_shift = (int8_t)v;
+        } else if (action == FT_ACT_USE_SKILL &&
+                   same_word(lx.tok, "against")) {
+            /* "aldric use-skill intimidate against knight [discipline]
+             * [frightened]": an opposed skill flip (seed 001), and the
+             * condition its win puts on the target (seed 000 "Skill,
+             * Aspect, and Attribute Checks"). */
+            if (!lex_next(&lx) || (v = find_combatant(s, lx.tok)) < 0)
+                return who_error(&lx, s, diag,
+                                 "expected the id of who opposes the flip");
+            cmd->target = (int8_t)v;
+            cmd->opposed = true;
+            while (lex_next(&lx)) {
+                const ft_statblock *tsb = &s->c[v].sb;
+                int k = -1;
+                for (int i = 0; i < tsb->n_skills; i++)
+                    if (same_word(tsb->skills[i].name, lx.tok))
+                        k = i;
+                int cnd = -1;
+#define FT__E(id, nm, mj, hx)                                                  \
+    if (same_word(nm, lx.tok))                                                 \
+        cnd = FT_COND_##id;
+                FT_CONDITION_LIST(FT__E)
+#undef FT__E
+                if (k >= 0 && !cmd->opp_skill && cmd->condition < 0) {
+                    cmd->opp_skill = (int8_t)(k + 1);
+                } else if (cnd >= 0 && cmd->condition < 0) {
+                    cmd->condition = (int8_t)cnd;
+                } else if (same_word(lx.tok, "cost")) {
+                    if (!lex_next(&lx) || !parse_int(lx.tok, 0, 100, &k))
+                        return lex_error(&lx, diag,
+                                         "expected a cost of 0-100 phases");
+                    cmd->cost = (int16_t)k;
+                } else if (same_word(lx.tok, "aspect")) {
+                    /* "... against T aspect EE": a raw Aspect resists. */
+                    static const char *const codes[FT_ASPECT_COUNT] = {
+#define FT__E(id, code, name) code,
+                        FT_ASPECT_LIST(FT__E)
+#undef FT__E
+                    };
+                    k = -1;
+                    if (lex_next(&lx))
+                        for (int i = 0; i < FT_ASPECT_COUNT; i++)
+                            if (same_word(codes[i], lx.tok))
+                                k = i;
+                    if (k < 0)
+                        return lex_error(&lx, diag,
+                                         "expected an Aspect (HS, SS, EE, "
+                                         "IE, SP, IP, AI, II, PC)");
+                    cmd->opp_aspect = (int8_t)(k + 1);
+                } else if (same_word(lx.tok, "high") ||
+                           same_word(lx.tok, "low")) {
+                    /* "... against T high endurance": an Attribute
+                     * check, the better or the lower of its two. */
+                    static const char *const attrs[FT_ATTR_COUNT] = {
+                        "strength", "endurance", "perception", "intellect"};
+                    bool low = same_word(lx.tok, "low");
+                    k = -1;
+                    if (lex_next(&lx))
+                        for (int i = 0; i < FT_ATTR_COUNT; i++)
+                            if (same_word(attrs[i], lx.tok))
+                                k = i;
+                    if (k < 0)
+                        return lex_error(&lx, diag,
+                                         "expected an Attribute (strength, "
+                                         "endurance, perception, intellect)");
+                    cmd->opp_attribute = (int8_t)(1 + 2 * k + (low ? 1 : 0));
+                } else {
+                    return lex_error(&lx, diag,
+                                     "expected the opposing skill of the "
+                                     "target, 'aspect XX', 'high' or 'low' "
+                                     "and an Attribute, a condition its win "
+                                     "inflicts, or 'cost N'");
+                }
+            }
+            break;
         } else if (action == FT_ACT_USE_SKILL) {
             int k = -1;
             for (int i = 0; i < sb->n_skills; i++)
@@ -1144,13 +1230,19 @@ static fray_status parse_command(const ft_setup *s, const char *text,
             return lex_error(&lx, diag, "unexpected word");
         }
     }
-    if ((info->flags & FT_AF_TARGET) && cmd->target < 0)
-        return lex_error(&lx, diag, "expected a target's id");
+    /* An aura centres on its user: no target (area.c). */
+    if (cmd->target < 0 && cmd->weapon >= 0 && cmd->weapon < sb->n_weapons &&
+        sb->weapons[cmd->weapon].area == FT_AREA_AURA &&
+        (action == FT_ACT_ATTACK || action == FT_ACT_CAST))
+        cmd->at_space = true;
+    if ((info->flags & FT_AF_TARGET) && cmd->target < 0 && !cmd->at_space)
+        return lex_error(&lx, diag, "expected a target's id (or, for an "
+                         "area, 'at X,Y')");
     if (action == FT_ACT_CHIP_HEAL && cmd->chip < 0)
         cmd->chip = 1;
     /* The DTN is the GM's call (seed 001): asked when not given. */
-    if (action == FT_ACT_USE_SKILL && !dtn_said)
-        return ft_gm_ask_dtn(s, cmd, diag);
+    if (action == FT_ACT_USE_SKILL && !dtn_said && !cmd->opposed)
+        return ft_gm_ask_dtn(s, cmd, diag); /* (opposed: no DTN) */
     /* "tony hold": until he chooses to act (seed 000 "Hold": "He does not
      * have to announce what he is waiting for"). */
     if (action == FT_ACT_HOLD && !until && cmd->hold_who < 0)
@@ -1463,6 +1555,32 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
     if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
         return rc;
     cmd->gm_off = b;
+    /* Seed 001 (duel.c): an opposed Use a Skill. */
+    path[1].key = "target_skill";
+    long long tsk;
+    if ((rc = read_int(l, c, path, 2, -1,
+                       cmd->target >= 0 ? s->c[cmd->target].sb.n_skills - 1
+                                        : -1,
+                       -1, "one of the target's skills (its index)", &tsk)) !=
+        FRAY_OK)
+        return rc;
+    cmd->opp_skill = (int8_t)(tsk + 1);
+    path[1].key = "target_aspect";
+    if ((rc = read_int(l, c, path, 2, -1, FT_ASPECT_COUNT - 1, -1,
+                       "an Aspect (0 HS to 8 PC)", &tsk)) != FRAY_OK)
+        return rc;
+    cmd->opp_aspect = (int8_t)(tsk + 1);
+    path[1].key = "target_attribute";
+    if ((rc = read_int(l, c, path, 2, -1, 2 * FT_ATTR_COUNT - 1, -1,
+                       "an Attribute check (0 High Strength, 1 Low Strength, "
+                       "... 7 Low Intellect)",
+                       &tsk)) != FRAY_OK)
+        return rc;
+    cmd->opp_attribute = (int8_t)(tsk + 1);
+    path[1].key = "opposed";
+    if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
+        return rc;
+    cmd->opposed = b;
     path[1].key = "off_hand";
     if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
         return rc;
@@ -1479,6 +1597,10 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
     if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
         return rc;
     cmd->drop_prone = b;
+    path[1].key = "at_space";
+    if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
+        return rc;
+    cmd->at_space = b;
     path[1].key = "shift_to";
     if ((rc = read_pos(l, c, path, 2, &cmd->shift_to)) != FRAY_OK)
         return rc;
@@ -1696,6 +1818,17 @@ bool ft_rf_same(const void *a_, const void *b_) {
             memcmp(p->discard, q->discard, p->n_discard) != 0)
             return false;
     }
+    /* Seed 000 "Dueling" (duel.c). */
+    if (memcmp(x->duel_margin, y->duel_margin, sizeof x->duel_margin) != 0 ||
+        x->duel_end != y->duel_end || x->duel_blood != y->duel_blood ||
+        memcmp(x->duel_held_stun, y->duel_held_stun,
+               sizeof x->duel_held_stun) != 0 ||
+        memcmp(x->duel_held_lethal, y->duel_held_lethal,
+               sizeof x->duel_held_lethal) != 0 ||
+        memcmp(x->duel_held_src, y->duel_held_src,
+               sizeof x->duel_held_src) != 0 ||
+        x->duel_held_phase != y->duel_held_phase)
+        return false;
     return true;
 }
 

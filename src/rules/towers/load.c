@@ -109,6 +109,10 @@ void ft_options_default(ft_options *o) {
     o->simultaneous_duel = false;          /* seed 000 "Dueling" stage four */
     o->fresh_decks = false;                /* fray: decks as at a real table */
     o->unconscious_bonus = FT_UB_LETHAL;   /* seed 000 "STUN Damage" */
+    o->area_centre_shift = 0;              /* seed 000 "Area of Effects": none */
+    o->area_line_from_caster = false;      /* seed 000 "Line X": from the target */
+    o->mana_element_cap = 0;               /* rules-facts "Magic": the pool's own */
+    o->duel_concede = FT_CONCEDE_NEVER;    /* seed 000 "Dueling" (duel.c) */
     o->join_initiative = FT_JOIN_FROM_ENTRY; /* gm.c: fray's reading */
 }
 
@@ -544,7 +548,7 @@ static void weapon_finish(ft_weapon *w) {
 
 static const char *const weapon_keys[] = {
     "name", "attack", "damage", "range", "max-range", "shots", "reach",
-    "mana", "cost", "weight", "keywords", "notes"};
+    "mana", "cost", "weight", "keywords", "notes", "area"};
 
 /* A weapon row as printed: "Longblade | 1+PA | 4+PX | - | $25 | 3 lbs. |
  * Knight, Blade" (7 columns; 8 with shots after the range). */
@@ -712,6 +716,16 @@ static fray_status ld_weapon(ld *L, const yn *n, ft_weapon *w) {
         return st;
     if ((v = get(n, "notes")) && v->type != YN_SCALAR)
         return ld_fail(L, v, FRAY_ERR_PARSE, "expected text for notes");
+    if ((v = get(n, "area"))) { /* seed 000 "Areas" (area.c) */
+        char why[120];
+        if (v->type != YN_SCALAR || is_null(v) ||
+            !ft_area_parse(v->text, w, why, sizeof why))
+            return ld_fail(L, v, FRAY_ERR_PARSE, "%s: %s", w->name,
+                           v->type == YN_SCALAR && !is_null(v)
+                               ? why
+                               : "expected an area like 'burst 2', 'aura 1', "
+                                 "'cone 3' or 'line 5'");
+    }
     weapon_finish(w);
     return FRAY_OK;
 }
@@ -786,6 +800,20 @@ static fray_status ld_unknown(ld *L, const yn *at, const char *what,
                    name, join_names(list, sizeof list, names, count));
 }
 
+/* Two profiles alike in every field (a catalog repeating another's). */
+static bool same_weapon(const ft_weapon *a, const ft_weapon *b) {
+    return strcmp(a->name, b->name) == 0 && a->attack_bonus == b->attack_bonus &&
+           a->spell == b->spell && a->damage == b->damage &&
+           a->adds_px == b->adds_px && a->category == b->category &&
+           a->type == b->type && a->range_increment == b->range_increment &&
+           a->max_range == b->max_range && a->shots == b->shots &&
+           a->reach == b->reach && a->mana_cost == b->mana_cost &&
+           a->element == b->element && a->cost_dollars == b->cost_dollars &&
+           strcmp(a->weight, b->weight) == 0 && a->keywords == b->keywords &&
+           a->area == b->area && a->area_size == b->area_size &&
+           a->area_self == b->area_self;
+}
+
 static fray_status ld_catalog(ld *L, const yn *root) {
     static const char *const keys[] = {"fray", "rules", "name", "weapons", "armor",
                                        "notes"};
@@ -799,6 +827,10 @@ static fray_status ld_catalog(ld *L, const yn *root) {
         if ((st = ld_weapon(L, it, &w)) != FRAY_OK)
             return st;
         int dup = find_weapon(s, w.name);
+        /* The same profile in two catalogs is one weapon
+         * (data/towers/spells.yaml repeats Bolt of Fire). */
+        if (dup >= 0 && same_weapon(&s->catalog[dup], &w))
+            continue;
         if (dup >= 0)
             return ld_fail(L, it, FRAY_ERR_PARSE,
                            "the catalog already has a weapon '%s' (%s:%d)", w.name,
@@ -1640,7 +1672,8 @@ static const char *const option_keys[] = {
     "disabled-unconscious", "crit-needs-heart", "recover-stun",
     "grapple-size",   "surprise-delay",   "phase-limit",
     "simultaneous-duel", "fresh-decks", "unconscious-bonus",
-    "join-initiative"};
+    "area-centre-shift", "area-line", "mana-element-cap",
+    "duel-concede", "join-initiative"};
 
 /* The options of RULINGS.md by their names (docs/rules/towers.md). */
 static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
@@ -1739,12 +1772,87 @@ static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
                                          : i == 1 ? FT_UB_DEFENSE
                                                   : FT_UB_LETHAL | FT_UB_DEFENSE);
     }
+    if ((v = get(n, "area-centre-shift")) &&
+        (st = ld_int(L, v, "area-centre-shift", 0, 5, &o->area_centre_shift)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "area-line"))) {
+        static const char *const al[] = {"from-target", "from-caster"};
+        if ((st = ld_choice(L, v, "area-line", al, 2, &i)) != FRAY_OK)
+            return st;
+        o->area_line_from_caster = i == 1;
+    }
+    if ((v = get(n, "mana-element-cap")) &&
+        (st = ld_int(L, v, "mana-element-cap (0: none)", 0, 20,
+                     &o->mana_element_cap)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "duel-concede"))) {
+        static const char *const dc[] = {"never", "outmatched"};
+        if ((st = ld_choice(L, v, "duel-concede", dc, 2, &i)) != FRAY_OK)
+            return st;
+        o->duel_concede = (uint8_t)i;
+    }
     if ((v = get(n, "join-initiative"))) {
         static const char *const ji[] = {"entry", "at-start"};
         if ((st = ld_choice(L, v, "join-initiative", ji, 2, &i)) != FRAY_OK)
             return st;
         o->join_initiative = (uint8_t)i;
     }
+    return FRAY_OK;
+}
+
+/* Seed 000 "Dueling": the encounter's `duel:` (docs/file-formats.md
+ * "Duels"): two combatants, the challenger first; a melee duel starts
+ * with them adjacent. simultaneous-duel is on unless `options:` says. */
+static fray_status ld_duel(ld *L, const yn *n, const yn *root) {
+    ft_setup *s = L->s;
+    static const char *const keys[] = {"to", "showdown", "ranged"};
+    fray_status st = ld_keys(L, n, "duel", keys, N_OF(keys), false);
+    if (st != FRAY_OK)
+        return st;
+    const yn *v = get(n, "to");
+    if (!v)
+        return ld_missing(L, n, "to", "a duel");
+    static const char *const to[] = {"first-blood", "incapacitation", "death"};
+    int i;
+    if ((st = ld_choice(L, v, "duel to", to, 3, &i)) != FRAY_OK)
+        return st;
+    s->duel.to = (uint8_t)(FT_DUEL_FIRST_BLOOD + i);
+    s->duel.showdown = true;
+    s->duel.ranged = false;
+    if ((v = get(n, "showdown")) &&
+        (st = ld_bool(L, v, "showdown", &s->duel.showdown)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "ranged")) &&
+        (st = ld_bool(L, v, "ranged", &s->duel.ranged)) != FRAY_OK)
+        return st;
+    if (s->n_combatants != 2)
+        return ld_fail(L, n, FRAY_ERR_PARSE,
+                       "a duel is fought by two combatants; this encounter "
+                       "has %d",
+                       s->n_combatants);
+    if (s->c[0].side == s->c[1].side)
+        return ld_fail(L, n, FRAY_ERR_PARSE,
+                       "the two duelists are on the same side ('%s')",
+                       s->sides[s->c[0].side]);
+    /* Stage One, Position: "In a melee duel, both combatants start
+     * adjacent to one another on the tactical map." */
+    if (!s->duel.ranged && s->c[0].placed && s->c[1].placed) {
+        fray_footprint a = {s->c[0].start, 1}, b = {s->c[1].start, 1};
+        a.side = (int8_t)fray_grid_side_for_size(s->c[0].sb.size_rank);
+        b.side = (int8_t)fray_grid_side_for_size(s->c[1].sb.size_rank);
+        int d = ft_range(a, b);
+        if (d > 1)
+            return ld_fail(L, n, FRAY_ERR_PARSE,
+                           "a melee duel starts with the duelists adjacent "
+                           "(seed 000 \"Dueling\", Stage One): '%s' at "
+                           "(%d,%d) and '%s' at (%d,%d) are %d spaces apart; "
+                           "place them side by side, or say 'ranged: true'",
+                           s->c[0].id, s->c[0].start.x, s->c[0].start.y,
+                           s->c[1].id, s->c[1].start.x, s->c[1].start.y, d);
+    }
+    const yn *opts = get(root, "options");
+    if (!opts || !get(opts, "simultaneous-duel"))
+        s->opt.simultaneous_duel = true;
     return FRAY_OK;
 }
 
@@ -2416,7 +2524,7 @@ static void ld_decks(ft_setup *s) {
 
 static const char *const encounter_keys[] = {
     "fray", "rules", "name", "description", "seed", "catalog", "statblocks",
-    "options", "sides", "map", "combatants", "notes", "gm-answers"};
+    "options", "sides", "map", "combatants", "notes", "duel", "gm-answers"};
 
 /* "gm-answers: {skill-dtn: {Stealth: 15, default: 12}}" (gm.c): the GM's
  * answers given in advance; a DTN is 1-100 or "none". */
@@ -2533,6 +2641,8 @@ static fray_status ld_encounter(ld *L, const yn *root) {
     if ((v = get(root, "map")) && (st = ld_map(L, v)) != FRAY_OK)
         return st;
     if ((st = ld_check_places(L)) != FRAY_OK)
+        return st;
+    if ((v = get(root, "duel")) && (st = ld_duel(L, v, root)) != FRAY_OK)
         return st;
     /* Symbols: as given, the legend's, else the name's first letter. */
     for (int gi = 0; gi < L->n_groups; gi++) {

@@ -99,7 +99,12 @@ static void pol_init(pol *p, const ft_setup *s, const ft_state *st, int me) {
     int my_side = s->c[me].side;
     for (int i = 0; i < p->n; i++) {
         p->fp[i] = ft_fp(s, st, i);
-        p->enemy[i] = s->c[i].side != my_side && !down(&st->c[i]);
+        p->enemy[i] = s->c[i].side != my_side &&
+                      (!down(&st->c[i]) ||
+                       /* seed 000 "Dueling": to the death, the fallen
+                        * duelist is still the foe */
+                       (s->duel.to == FT_DUEL_DEATH &&
+                        !(st->c[i].flags & (FT_F_DEAD | FT_F_FLED))));
     }
 }
 
@@ -896,6 +901,16 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
         preset != FT_TAC_ATTACK && threat_now(&p) && step_away(&p, w, out))
         return;
 
+    /* 4a. An area that catches at least two enemies and no ally (area.c). */
+    for (int k = 0; k < s->c[actor].sb.n_weapons; k++)
+        if (s->c[actor].sb.weapons[k].area) {
+            if (ft_area_policy(s, st, actor, paths, out)) {
+                *out_checked = true;
+                return;
+            }
+            break;
+        }
+
     /* 4. Attack the best target it can attack now. */
     int best = -1;
     long best_rank = LONG_MAX;
@@ -1280,7 +1295,7 @@ static bool same_command(const ft_command *a, const ft_command *b) {
            a->draw_also == b->draw_also && a->drop_prone == b->drop_prone &&
            a->charge_via == b->charge_via && a->via.x == b->via.x &&
            a->via.y == b->via.y &&
-           a->skill_spec == b->skill_spec;
+           a->skill_spec == b->skill_spec && a->at_space == b->at_space;
 }
 #endif
 

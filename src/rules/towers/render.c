@@ -414,6 +414,15 @@ static void narr_hold_until(narr *n, int kind, int phase, int who, bool after) {
 static void narr_end(narr *n, int v0, int phase) {
     const ft_setup *s = n->s;
     txt *t = n->t;
+    if (s->duel.to && v0 != -1) {
+        /* Seed 000 "Dueling": the loser of a duel may still stand. */
+        if (v0 >= 0)
+            txt_f(t, "The duel is over. Winner: %s, in phase %d\n",
+                  side_name(s, v0), phase);
+        else
+            txt_f(t, "The duel is over: no victor (phase %d)\n", phase);
+        return;
+    }
     if (v0 >= 0) {
         /* Side names may be plural ("Bandits") or a single name ("Sir
          * Aldric"): worded so that either reads. */
@@ -435,6 +444,71 @@ static void narr_end(narr *n, int v0, int phase) {
     }
 }
 
+/* Seed 000 "Area of Effects" (area.c): the area and who is in it, each
+ * defender's result, the one damage for all. */
+static const char *const AREA_TEXT[FT_AREA_COUNT] = {
+#define FT__E(id, name, text) text,
+    FT_AREA_LIST(FT__E)
+#undef FT__E
+};
+static const char *const AREA_NAME[FT_AREA_COUNT] = {
+#define FT__E(id, name, text) name,
+    FT_AREA_LIST(FT__E)
+#undef FT__E
+};
+static const char *area_text(int shape) {
+    return shape > 0 && shape < FT_AREA_COUNT ? AREA_TEXT[shape] : "Area";
+}
+static const char *area_name(int shape) {
+    return shape > 0 && shape < FT_AREA_COUNT ? AREA_NAME[shape] : "?";
+}
+
+static void narr_area(narr *n, const ft_fact *f) {
+    const ft_setup *s = n->s;
+    txt *t = n->t;
+    switch (f->kind) {
+    case FT_FACT_AREA: {
+        txt_f(t, "  %s %d ", area_text(f->v[0]), f->v[1]);
+        if (f->v[0] == FT_AREA_AURA)
+            txt_f(t, "around %s", cname(s, f->who));
+        else
+            txt_f(t, "%s (%d,%d)",
+                  f->v[0] == FT_AREA_BURST ? "centred on" : "from", f->v[2],
+                  f->v[3]);
+        uint32_t bits = (uint32_t)f->v[4];
+        int count = 0, k = 0;
+        for (int i = 0; i < s->n_combatants && i < 32; i++)
+            count += (int)((bits >> i) & 1u);
+        txt_s(t, count ? " catches " : " catches nobody");
+        for (int i = 0; i < s->n_combatants && i < 32; i++) {
+            if (!((bits >> i) & 1u))
+                continue;
+            txt_s(t, k == 0 ? "" : k == count - 1 ? " and " : ", ");
+            txt_s(t, cname(s, i));
+            k++;
+        }
+        txt_c(t, '\n');
+        break;
+    }
+    case FT_FACT_AREA_HIT:
+        txt_f(t, "  %s: %s, %d against %d\n", cname(s, f->target),
+              f->v[2] ? "hit" : "missed", f->v[0], f->v[1]);
+        break;
+    default: /* FT_FACT_AREA_DAMAGE */
+        n->hit_seen = true;
+        if (f->v[2] == 0)
+            txt_s(t, "  nobody is hit\n");
+        else if (f->v[1] > 0)
+            txt_f(t, "  one damage for all: %d + %d Heart%s, less each "
+                     "one's Resilience\n",
+                  f->v[0], f->v[1], f->v[1] == 1 ? "" : "s");
+        else
+            txt_f(t, "  one damage for all: %d, less each one's "
+                     "Resilience\n", f->v[0]);
+        break;
+    }
+}
+
 static void narr_fact(narr *n, int i) {
     const ft_setup *s = n->s;
     const ft_event *ev = n->ev;
@@ -445,7 +519,10 @@ static void narr_fact(narr *n, int i) {
     n->used[i] = true;
     switch ((ft_fact_kind)f->kind) {
     case FT_FACT_INITIATIVE: {
-        txt_f(t, "Initiative: %s", cname(s, f->who));
+        /* Seed 000 "Dueling", Stage Three: a Dueling check, not [N]. */
+        txt_f(t, s->duel.to ? "Initiative (Focus: Dueling + Soft Strength): %s"
+                            : "Initiative: %s",
+              cname(s, f->who));
         for (int j = 0; j < ev->n_facts; j++) {
             const ft_fact *g = &ev->facts[j];
             if (g->kind == FT_FACT_FLIP && g->who == f->who &&
@@ -635,6 +712,20 @@ static void narr_fact(narr *n, int i) {
         break;
     case FT_FACT_GM:
         break; /* the header says it (gm.c ft_gm_narrate) */
+    case FT_FACT_AREA:
+    case FT_FACT_AREA_HIT:
+    case FT_FACT_AREA_DAMAGE:
+        narr_area(n, f);
+        break;
+    case FT_FACT_SHOWDOWN: /* seed 000 "Dueling", seed 001 (duel.c) */
+    case FT_FACT_LEARN:
+    case FT_FACT_DUEL:
+    case FT_FACT_OPPOSED: {
+        char b[512];
+        if (ft_duel_fact_text(s, f, b, sizeof b))
+            txt_s(t, b);
+        break;
+    }
     case FT_FACT_COUNT:
         break;
     }
@@ -676,6 +767,8 @@ static void narr_header(narr *n) {
         if (w)
             txt_f(t, " with the %s%s", w->name,
                   cmd->off_hand ? " (off hand)" : "");
+        if (cmd->at_space && w && w->area != FT_AREA_AURA)
+            txt_f(t, " at (%d,%d)", cmd->dest.x, cmd->dest.y);
         break;
     }
     case FT_ACT_DRAW_WEAPON: {
@@ -905,6 +998,16 @@ static void js_command(txt *t, const ft_setup *s, const ft_command *c) {
         js_kpos(t, "via", c->via.x, c->via.y);
     if (c->skill_spec > 0)
         js_kint(t, "specialization", c->skill_spec - 1);
+    if (c->at_space)
+        js_kbool(t, "at_space", true);
+    if (c->opposed) /* seed 001 (duel.c) */
+        js_kbool(t, "opposed", true);
+    if (c->opp_skill > 0)
+        js_kint(t, "target_skill", c->opp_skill - 1);
+    if (c->opp_aspect > 0)
+        js_kint(t, "target_aspect", c->opp_aspect - 1);
+    if (c->opp_attribute > 0)
+        js_kint(t, "target_attribute", c->opp_attribute - 1);
     if (c->chip >= 0)
         js_kint(t, "chip", c->chip);
     if (c->heal_lethal)
@@ -933,6 +1036,36 @@ static void js_command(txt *t, const ft_setup *s, const ft_command *c) {
     if (c->gm_shift)
         js_kint(t, "gm_shift", c->gm_shift);
     txt_c(t, '}');
+}
+
+/* The area facts' JSON (area.c). */
+static void js_area(txt *t, const ft_setup *s, const ft_fact *f) {
+    js_kwho(t, s, "who", f->who);
+    if (f->kind == FT_FACT_AREA) {
+        js_kstr(t, "shape", area_name(f->v[0]));
+        js_kint(t, "size", f->v[1]);
+        if (f->v[0] != FT_AREA_AURA)
+            js_kpos(t, "centre", f->v[2], f->v[3]);
+        txt_s(t, ",\"caught\":[");
+        uint32_t bits = (uint32_t)f->v[4];
+        int k = 0;
+        for (int i = 0; i < s->n_combatants && i < 32; i++)
+            if ((bits >> i) & 1u) {
+                if (k++)
+                    txt_c(t, ',');
+                js_str(t, cid(s, i), FT_NAME);
+            }
+        txt_c(t, ']');
+    } else if (f->kind == FT_FACT_AREA_HIT) {
+        js_kwho(t, s, "target", f->target);
+        js_kint(t, "attack", f->v[0]);
+        js_kint(t, "defense", f->v[1]);
+        js_kbool(t, "hit", f->v[2] != 0);
+    } else {
+        js_kint(t, "damage", f->v[0]);
+        js_kint(t, "hearts", f->v[1]);
+        js_kint(t, "hit", f->v[2]);
+    }
 }
 
 static void js_fact(txt *t, const ft_setup *s, const ft_fact *f) {
@@ -1126,6 +1259,20 @@ static void js_fact(txt *t, const ft_setup *s, const ft_fact *f) {
                 js_kint(t, "phase", f->v[2]);
             js_kint(t, "from_phase", f->v[3]);
         }
+        break;
+    }
+    case FT_FACT_AREA:
+    case FT_FACT_AREA_HIT:
+    case FT_FACT_AREA_DAMAGE:
+        js_area(t, s, f);
+        break;
+    case FT_FACT_SHOWDOWN: /* seed 000 "Dueling", seed 001 (duel.c) */
+    case FT_FACT_LEARN:
+    case FT_FACT_DUEL:
+    case FT_FACT_OPPOSED: {
+        char b[512];
+        if (ft_duel_fact_json(s, f, b, sizeof b))
+            txt_s(t, b);
         break;
     }
     case FT_FACT_COUNT:
@@ -1465,6 +1612,9 @@ size_t ft_render_summary(const ft_setup *s, const ft_state *st,
     else if (st->over && st->winner >= 0)
         txt_f(&t, "Winner: %s, in phase %d.\n", side_name(s, st->winner),
               st->phase);
+    else if (st->over && st->winner == -2 && s->duel.to)
+        txt_f(&t, "The duel ended in phase %d with no victor.\n",
+              st->phase); /* seed 000 "Dueling" (duel.c) */
     else if (st->over && st->winner == -2)
         txt_f(&t, "Every side is out of the fight in phase %d: no winner.\n",
               st->phase);

@@ -34,6 +34,10 @@ static void count_fight(const fray_towers_fight *f, fray_sim_counts *c) {
     c->length_sum += len;
     c->length_sq_sum += len * len;
     c->length[len < FRAY_SIM_LENGTH_BINS - 1 ? len : FRAY_SIM_LENGTH_BINS - 1]++;
+    /* Seed 000 "Dueling" (duel.c): how the duel ended. */
+    c->duel_first_blood += st->duel_end == FT_DUEL_END_FIRST_BLOOD;
+    c->duel_destiny += st->duel_end == FT_DUEL_END_DRAW;
+    c->duel_conceded += st->duel_end == FT_DUEL_END_CONCEDED;
     for (int i = 0; i < st->n; i++) {
         const ft_cstate *cs = &st->c[i];
         fray_sim_combatant_counts *cc = &c->c[i];

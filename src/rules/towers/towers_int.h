@@ -264,7 +264,8 @@ enum {
     X(SPEAK, "speak", "Speak", FT_COST_FREE, FT_AF_NO_SHIFT)                               \
     X(STAND, "stand", "Stand from Prone", 4, FT_AF_PROVOKES)                               \
     X(USE_SKILL, "use-skill", "Use a Skill", FT_COST_SPECIAL, 0)                           \
-    X(USE_ITEM, "use-item", "Use an Item", 5, FT_AF_PROVOKES)                             \
+    X(USE_ITEM, "use-item", "Use an Item", 5, FT_AF_PROVOKES)                   \
+    X(CONCEDE, "concede", "Concede", FT_COST_FREE, FT_AF_NO_SHIFT)              \
     X(GM_SET, "gm-set", "The GM sets", FT_COST_FREE, FT_AF_GM)                             \
     X(GM_CONDITION, "gm-condition", "The GM's condition", FT_COST_FREE, FT_AF_GM)          \
     X(GM_JOIN, "gm-join", "The GM brings in", FT_COST_FREE, FT_AF_GM)                      \
@@ -313,10 +314,45 @@ typedef struct ft_options {
     bool fresh_decks;          /* fray: every flip from a freshly shuffled deck (off) */
     uint8_t unconscious_bonus; /* seed 000 "STUN Damage": what attacks on the
                                   unconscious or Helpless get: FT_UB_* */
+    int area_centre_shift;     /* seed 000 "Area of Effects": a defender at
+                                  distance d < k from an area's centre gets
+                                  (shift-(k-d)) on its defense flip (0: none) */
+    bool area_line_from_caster;/* seed 000 "Line X": false (default) the line
+                                  starts at the target square and goes on away
+                                  from the attacker; true it starts beside the
+                                  attacker and goes toward the target square */
+    int mana_element_cap;      /* rules-facts "Magic": "at most 2 of one
+                                  element": a combatant holds at most this
+                                  many of one element (0: the stat block's
+                                  pool alone, the default) */
+    uint8_t duel_concede;      /* seed 000 "Dueling" stage two: FT_CONCEDE_*
+                                  (default never; duel.c) */
     uint8_t join_initiative;   /* gm.c, "gm join" by an Initiative flip:
                                   FT_JOIN_FROM_ENTRY (default) or
                                   FT_JOIN_AS_AT_START */
 } ft_options;
+
+/* Seed 000 "Dueling" (duel.c): what a duel is to (ft_setup.duel.to; 0: no
+ * duel declared), when a duelist concedes by the option duel-concede, and
+ * how a duel ended (ft_state.duel_end, the DUEL fact's v[0]). */
+enum {
+    FT_DUEL_NONE = 0,
+    FT_DUEL_FIRST_BLOOD,
+    FT_DUEL_INCAPACITATION,
+    FT_DUEL_DEATH
+};
+enum {
+    FT_CONCEDE_NEVER = 0,      /* only by the table command (default) */
+    FT_CONCEDE_OUTMATCHED      /* when the other beat him by 5 or more in the Showdown */
+};
+enum {
+    FT_DUEL_END_NONE = 0,
+    FT_DUEL_END_FIRST_BLOOD,   /* who drew first blood on target */
+    FT_DUEL_END_DRAW,          /* both wounded in one phase: dropped, no victor */
+    FT_DUEL_END_CONCEDED,      /* who conceded to target */
+    FT_DUEL_END_HELD           /* (not an end) damage on target held to the phase's end */
+};
+
 
 /* Option join-initiative (gm.c): seed 000 "Entering Combat and
  * Initiative" places a combatant 20 - CI phases after the start; one the
@@ -355,7 +391,26 @@ typedef struct ft_weapon {
     int cost_dollars;      /* display only */
     char weight[16];       /* display only: "3 lbs." */
     uint32_t keywords;     /* FT_KW(...) */
+    /* Seed 000 "Areas" (area.c): FT_AREA_* (0 none: one target), its X,
+     * and for an aura whether it takes in its source's own spaces. */
+    uint8_t area;
+    int8_t area_size;
+    bool area_self;
 } ft_weapon;
+
+/* Shapes of an area (seed 000 "Areas"; ft_weapon.area). */
+#define FT_AREA_LIST(X)                                                        \
+    X(NONE, "none", "")                                                        \
+    X(BURST, "burst", "Burst")                                                 \
+    X(AURA, "aura", "Aura")                                                    \
+    X(CONE, "cone", "Cone")                                                    \
+    X(LINE, "line", "Line")
+typedef enum ft_area_shape {
+#define FT__E(id, name, text) FT_AREA_##id,
+    FT_AREA_LIST(FT__E)
+#undef FT__E
+    FT_AREA_COUNT
+} ft_area_shape;
 
 typedef struct ft_armor {
     char name[FT_NAME];
@@ -601,6 +656,14 @@ typedef struct ft_setup {
      * again; one built by hand leaves fast.ready false (no shortcuts). */
     ft_fast fast;
     ft_engine_fast eng;     /* (speed addition) ft_policy_prepare */
+    /* Seed 000 "Dueling" (duel.c): the encounter's `duel:` key; to is
+     * FT_DUEL_NONE when it declares none. The duelists are combatants 0
+     * (the challenger: the first listed) and 1. */
+    struct {
+        uint8_t to;          /* FT_DUEL_* */
+        bool showdown;       /* stage two (default true) */
+        bool ranged;         /* a ranged duel: the file's distance */
+    } duel;
     /* "gm-answers:" (gm.c; docs/file-formats.md "The GM's answers"): the
      * DTN of a skill flip whose command gives none, by skill name ("" for
      * any other skill); FT_GM_DTN_NONE: a flip with no DTN. */
@@ -737,6 +800,14 @@ typedef struct ft_state {
      * them calls ft_clock_place (or ft_clock_sync), and ft_next_actor
      * reads its first entry. */
     fray__track clock;
+    /* Seed 000 "Dueling" (duel.c; all 0 without a duel). */
+    int8_t duel_margin[2];   /* Showdown: by how much each duelist beat the other */
+    uint8_t duel_end;        /* FT_DUEL_END_*: how the duel ended */
+    uint8_t duel_blood;      /* first blood on duelist i: bit i (applied),
+                                bit 2 + i (in damage still held) */
+    int16_t duel_held_stun[2], duel_held_lethal[2]; /* damage held to the phase's end */
+    int8_t duel_held_src[2]; /* who dealt it (-1 none) */
+    int32_t duel_held_phase; /* the phase it was dealt in */
 } ft_state;
 
 /* ---- Commands, events, facts -------------------------------------------- */
@@ -775,6 +846,19 @@ typedef struct ft_command {
                                 the path, seed 000 "Charge"); false: the
                                 cheapest legal path */
     fray_pos via;
+    bool at_space;           /* Attack or Cast with an area (area.c): aimed
+                                at the space dest, not at a creature (an
+                                aura: at its user); false: not used */
+    bool opposed;            /* Use a Skill against `target`: an opposed
+                                skill flip (seed 001; duel.c) */
+    int8_t opp_skill;        /* opposed: 1 + the target's skill that opposes;
+                                0 the target's skill of the same name */
+    int8_t opp_aspect;       /* opposed: 1 + the raw Aspect (ft_aspect) the
+                                target resists with, only the card counting
+                                (seed 000 "Skill, Aspect, and Attribute
+                                Checks"); 0 none */
+    int8_t opp_attribute;    /* opposed: 1 + an Attribute check,
+                                FT_ATTR_* * 2 + 1 for Low; 0 none */
     /* The GM's commands (gm.c; FT_AF_GM): */
     int8_t gm_track;         /* gm-set: FT_GM_TRACK_* (0 none) */
     bool gm_adjust;          /* gm-set: gm_value is added, not set */
@@ -790,6 +874,13 @@ typedef struct ft_command {
                                 (seed 001: the GM decides them); 0 none */
     int8_t gm_shift;
 } ft_command;
+
+/* Attributes, each a pair of Aspects (seed 000 "Skill, Aspect, and
+ * Attribute Checks": a High Attribute check takes the better of the two,
+ * a Low one the lower). */
+enum { FT_ATTR_STRENGTH, FT_ATTR_ENDURANCE, FT_ATTR_PERCEPTION,
+       FT_ATTR_INTELLECT, FT_ATTR_COUNT };
+
 
 /* ft_command.gm_track (gm.c). */
 enum {
@@ -849,7 +940,14 @@ typedef struct ft_choice {
     X(AMMO, "ammo")               /* who, v[0]=weapon, v[1]=shots left */      \
     X(MANA, "mana")               /* who, v[0]=element, v[1]=now */            \
     X(NOTE, "note")               /* text */                                   \
-    X(END, "end")                 /* v[0]=winning side or -1/-2 */             \
+    X(END, "end")                 /* v[0]=winning side or -1/-2 */       \
+    X(AREA, "area")               /* who, v[0]=shape, v[1]=size, v[2..3]=centre x,y, v[4]=bits of who is in it */ \
+    X(AREA_HIT, "area-hit")       /* who, target, v[0]=attack, v[1]=defense, v[2]=hit? */ \
+    X(AREA_DAMAGE, "area-damage") /* who, v[0]=damage before Hearts, v[1]=Hearts, v[2]=targets hit */ \
+    X(SHOWDOWN, "showdown")       /* who learns, target resists, v[0]=who's total, v[1]=target's, v[2]=points beaten by, v[3]=(flip+1) earned */ \
+    X(LEARN, "learns")            /* who, target, v[0]=piece (duel.c), v[1..3]=values */ \
+    X(DUEL, "duel")               /* who, target, v[0]=FT_DUEL_END_*, v[1]=STUN, v[2]=LETHAL */ \
+    X(OPPOSED, "opposed")         /* who, target, v[0]=who's total, v[1]=target's, v[2]=winner, v[3]=1 tie by Aspect, 2 by initiator */ \
     X(GM, "gm")                   /* who, v[0]=action, v[1]=track, v[2]=now, v[3]=was */
 typedef enum ft_fact_kind {
 #define FT__E(id, name) FT_FACT_##id,
@@ -1174,6 +1272,93 @@ bool ft_threatens(const ft_run *r, int c, int target);
 /* Grapple Test (seed "Grappling", RULINGS 21). */
 fray_status ft_grapple_test(ft_run *r, int attacker, int defender,
                             int attacker_flip_mod, bool *out_win);
+/* An area attack's standard modifiers (area.c; seed 000 "Area of
+ * Effects"): with t < 0 the attacker's flip's (into flip, shift), else
+ * defender t's (into def_flip, def_shift), leaving out what depends on a
+ * single target's place (range, sight, cover, outnumbering, high ground,
+ * a prone target): the area says who is in it. With r->facts, each one's
+ * MODIFIER fact. */
+void ft_area_mods(ft_run *r, int a, int t, const ft_weapon *w, ft_mods *out);
+
+/* area.c (seed 000 "Area of Effects", "Areas") */
+/* Reads an area as written in a weapon's "area:" ("burst 2", "aura 1",
+ * "aura 1 self", "cone 3", "line 5") into w->area, area_size and
+ * area_self; false with the reason in why when it is not one. */
+bool ft_area_parse(const char *text, ft_weapon *w, char *why, size_t why_size);
+/* The attacker's weapon for cmd when it has an area, else NULL. */
+const ft_weapon *ft_area_weapon(const ft_setup *s, const ft_state *st,
+                                const ft_command *cmd);
+/* Whether the area attack cmd (with w, its weapon) can be made now; the
+ * reason in rules words in diag when not. */
+fray_status ft_area_check(const ft_setup *s, const ft_state *st,
+                          const ft_command *cmd, const ft_weapon *w,
+                          fray_diag *diag);
+/* The spaces of cmd's area now, its centre (a burst's square; an aura's:
+ * its user; a cone's and line's: the square they start from) and the
+ * footprint its effect comes from; FRAY_ERR_INVALID (diag set) when it
+ * cannot be placed. */
+fray_status ft_area_place(const ft_setup *s, const ft_state *st,
+                          const ft_command *cmd, const ft_weapon *w,
+                          fray_area *out, fray_footprint *out_centre,
+                          fray_footprint *out_origin, fray_diag *diag);
+/* Who is in the area (in the fight, some space in it with line of effect
+ * from the origin), nearest the centre first, then by combatant order;
+ * returns how many (at most FT_MAX_COMBATANTS written to out). */
+int ft_area_victims(const ft_setup *s, const ft_state *st,
+                    const fray_area *area, fray_footprint centre,
+                    fray_footprint origin, int *out);
+/* Resolves the area attack cmd (checked) with weapon w (index wi): mana
+ * and shots, one attack flip, each defender's flip, one damage for all. */
+fray_status ft_area_attack(ft_run *r, const ft_command *cmd,
+                           const ft_weapon *w, int wi);
+/* fray sim --vary options.FIELD=VALUE for the options of areas and mana
+ * (area-centre-shift, area-line, mana-element-cap); an error naming them
+ * for any other field (vary.c). */
+fray_status ft_area_vary_option(ft_setup *s, const char *key,
+                                const char *field, const char *value,
+                                fray_diag *diag);
+/* Tactics: an area attack that catches at least two enemies and no ally
+ * (the most enemies; ties to the first weapon, then the nearest target);
+ * false when there is none. The command is checked. */
+bool ft_area_policy(const ft_setup *s, const ft_state *st, int actor,
+                    ft_path_cache *paths, ft_command *out);
+
+/* duel.c: seed 000 "Dueling" and seed 001 "Opposed Skill Flips". */
+/* The Dueling skill's index in c's stat block, or -1. */
+int ft_duel_skill(const ft_setup *s, int c);
+/* Stage Two in the begin event: the Showdown (unless the duel skips it)
+ * and the concessions of the option duel-concede. *out_over: a duelist
+ * conceded (the fight is over). */
+fray_status ft_duel_begin(ft_run *r, bool *out_over);
+/* Stage Three: duelist c's Calculated Initiative by the Focus check. */
+fray_status ft_duel_initiative(ft_run *r, int c, int *out_ci);
+/* A hit of `attacker` on `target` in a duel: applies it (ft_harm_apply),
+ * or holds it to the end of the phase (simultaneous-duel); first blood
+ * when damage + hearts exceeds the Resilience that applies. */
+void ft_duel_harm(ft_run *r, int attacker, int target, const ft_weapon *w,
+                  int damage, int hearts, fray_towers_hit h);
+/* After an action in a duel: the held damage applied once nobody else
+ * acts in its phase. */
+void ft_duel_after_action(ft_run *r);
+/* Whether the duel is over (first blood, incapacitation, death); sets
+ * st->over, winner and the END fact. Called for check_over in a duel. */
+void ft_duel_check_over(ft_run *r);
+/* Concede (table command): check and apply. */
+fray_status ft_duel_check_concede(const ft_setup *s, const ft_state *st,
+                                  const ft_command *cmd, fray_diag *diag);
+fray_status ft_duel_concede(ft_run *r);
+/* vary.c: `--vary duel-concede=...` and `simultaneous-duel=...`; false
+ * when `key` is neither (then *out_rc is not written). */
+bool ft_duel_vary(ft_setup *s, const char *key, const char *value,
+                  fray_diag *diag, fray_status *out_rc);
+/* Use a Skill against a target: the opposed skill flip (seed 001). */
+fray_status ft_opposed_skill(ft_run *r, const ft_command *cmd);
+/* A fact of duel.c in words (one line, ending in a newline) and as JSON
+ * fields (",\"key\":value..."); 0 when the fact is not duel.c's. */
+size_t ft_duel_fact_text(const ft_setup *s, const ft_fact *f, char *buf,
+                         size_t size);
+size_t ft_duel_fact_json(const ft_setup *s, const ft_fact *f, char *buf,
+                         size_t size);
 
 /* engine.c */
 void ft_emit(ft_run *r, ft_fact_kind kind, int who, int target, int v0,
@@ -1202,6 +1387,10 @@ void ft_state_reset(const ft_setup *s, ft_state *st, uint64_t seed);
  * disadvantage); returns best - worst. */
 int ft_advantage_mods(const ft_statblock *sb, ft_applies what, int *flip,
                       int *shift);
+/* engine.c: the same for a check of the skill named `skill` (advantages
+ * with applies: skill naming it, and those that apply to all flips). */
+int ft_skill_advantage_mods(const ft_statblock *sb, const char *skill,
+                            int *flip, int *shift);
 /* attack.c: the STUN bonus of damage advantages (+rank of the best, the
  * rank of the worst disadvantage). */
 int ft_damage_advantage(const ft_statblock *sb);

@@ -421,6 +421,10 @@ FRAY_API fray_status fray_towers_setup_vary(fray_towers_setup *setup,
     if (!setup || !key || !value)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "nothing to vary");
     ft_setup *s = &setup->s;
+    /* The duel's options (duel.c): a key with no WHO. */
+    fray_status duel_rc;
+    if (ft_duel_vary(s, key, value, diag, &duel_rc))
+        return duel_rc;
     const char *dot = strrchr(key, '.');
     if (!dot || dot == key || dot[1] == '\0')
         return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
@@ -429,6 +433,10 @@ FRAY_API fray_status fray_towers_setup_vary(fray_towers_setup *setup,
                               key);
     size_t n_who = (size_t)(dot - key);
     const char *field = dot + 1;
+    /* towers-area: the options of seed 000 "Area of Effects" and
+     * rules-facts "Magic" (area.c). */
+    if (name_eq(key, n_who, "options"))
+        return ft_area_vary_option(s, key, field, value, diag);
 
     /* Combatants the name covers: an id, a counted group, a stat block. */
     bool hit[FT_MAX_COMBATANTS] = {false};
