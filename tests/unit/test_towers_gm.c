@@ -596,6 +596,22 @@ Test(towers_gm, option_join_initiative) {
     cr_expect_eq(cs(f, B2)->phase, 7, "at-start: not before phase 7");
     fray_towers_fight_free(f);
     fray_towers_setup_free(a);
+
+    /* Set by a sweep (fray sim --vary join-initiative=...): */
+    cr_assert_eq(fray_towers_setup_copy(s, NULL, &a), FRAY_OK);
+    fray_diag vd;
+    memset(&vd, 0, sizeof vd);
+    cr_expect_eq(fray_towers_setup_vary(a, "join-initiative", "at-start", &vd),
+                 FRAY_OK, "%s", vd.message);
+    cr_expect_eq(a->s.opt.join_initiative, FT_JOIN_AS_AT_START);
+    cr_expect_eq(fray_towers_setup_vary(a, "join-initiative", "entry", &vd),
+                 FRAY_OK, "%s", vd.message);
+    cr_expect_eq(a->s.opt.join_initiative, FT_JOIN_FROM_ENTRY);
+    cr_expect_neq(fray_towers_setup_vary(a, "join-initiative", "soon", &vd),
+                  FRAY_OK);
+    cr_expect(strstr(vd.message, "expected entry or at-start") != NULL, "%s",
+              vd.message);
+    fray_towers_setup_free(a);
     fray_towers_setup_free(s);
 
     /* Read from options: */

@@ -1993,6 +1993,10 @@ fray_status ft_gm_answer(const char *asked, const char *command, char *out,
                          fray_diag *diag);
 /* Whether diag holds a GM's question (ft_gm_ask_dtn's refusal). */
 bool ft_gm_is_question(const fray_diag *diag);
+/* fray sim --vary join-initiative=entry,at-start (gm.c): true when key is
+ * the GM's option, with *out_rc the result of setting it. */
+bool ft_gm_vary(ft_setup *s, const char *key, const char *value,
+                fray_diag *diag, fray_status *out_rc);
 /* engine.c: ends the fight when one side is left (check_over). */
 void ft_check_over(ft_run *r);
 

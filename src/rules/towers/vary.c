@@ -425,6 +425,9 @@ FRAY_API fray_status fray_towers_setup_vary(fray_towers_setup *setup,
     fray_status duel_rc;
     if (ft_duel_vary(s, key, value, diag, &duel_rc))
         return duel_rc;
+    /* The GM's table's option join-initiative (gm.c): no WHO either. */
+    if (ft_gm_vary(s, key, value, diag, &duel_rc))
+        return duel_rc;
     const char *dot = strrchr(key, '.');
     if (!dot || dot == key || dot[1] == '\0')
         return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
