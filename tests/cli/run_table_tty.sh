@@ -3,7 +3,8 @@
 # `fray fight --table` with stdin a terminal reads its lines through
 # libedit. Run in a pty made by script(1): a backspace edits the line
 # ("statux", backspace, "s" is status), the up arrow recalls the last
-# command from the session's history, and the history is kept in the
+# command from the session's history, Tab completes an id ("to" is
+# "tony"), and the history is kept in the
 # file FRAY_TABLE_HISTORY names. The build links libedit. (Scripts, stdin
 # not a terminal, are read as before: the table goldens, run_golden.sh.)
 # usage: run_table_tty.sh FRAY_BINARY SOURCE_DIR; exit 77: skipped.
@@ -28,6 +29,7 @@ export FRAY_TABLE_HISTORY
     sleep 0.3; printf 'gm set tony stun 20\r'
     sleep 0.3; printf 'gm adjust tony stun -5\r'
     sleep 0.3; printf '\033[A\r'
+    sleep 0.3; printf 'gm set to\t stun 22\r'
     sleep 0.3; printf 'quit\r'
     sleep 0.3
 } | timeout 20 script -qfec "'$fray' fight -C '$src' examples/towers/reinforcements.yaml --table --seed 3" /dev/null \
@@ -49,6 +51,7 @@ check "The fight goes on (phase 0)." "backspace: 'statux' edited to 'status'"
 check "The GM adjusts Tony's STUN by -5, to 15 (was 20)." "the command"
 check "The GM adjusts Tony's STUN by -5, to 10 (was 15)." \
     "the up arrow recalls the last command"
+check "The GM sets Tony's STUN to 22 (was 10)." "Tab completes 'to' to 'tony'"
 if ! grep -q 'gm.040adjust.040tony' "$tmp/history" 2>/dev/null &&
    ! grep -q 'gm adjust tony' "$tmp/history" 2>/dev/null; then
     echo "FAIL: the history file $FRAY_TABLE_HISTORY keeps no command"
