@@ -44,6 +44,9 @@ static const bool COND_HAS_X[FT_CONDITION_COUNT] = {
 #undef FT__E
 };
 
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
 static fray_status bad(fray_diag *diag, const char *fmt, ...) {
     char msg[256];
     va_list ap;
@@ -154,12 +157,11 @@ fray_status ft_gm_check(const ft_setup *s, const ft_state *st,
                 return bad(diag, "%s is not %s", name, COND_NAMES[k]);
             if (k == FT_COND_GRAPPLED)
                 return bad(diag, "a grapple ends by Escape or the grappler's "
-                           "fall, not by the GM's word%s", "");
+                           "fall, not by the GM's word");
             return FRAY_OK;
         }
         if (k == FT_COND_GRAPPLED)
-            return bad(diag, "grappled needs a grappler: Initiate Grapple%s",
-                       "");
+            return bad(diag, "grappled needs a grappler: Initiate Grapple");
         if (COND_HAS_X[k] && cmd->gm_value <= 0)
             return bad(diag, "%s needs its X (e.g. gm condition %s %s 2)",
                        COND_NAMES[k], s->c[a].id, COND_NAMES[k]);
@@ -693,6 +695,9 @@ void ft_hand_next(ft_run *r, int who, int n, ft_flip_purpose purpose) {
 }
 
 /* Appends to buf at *len (bounded). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
 static void put(char *buf, size_t size, size_t *len, const char *fmt, ...) {
     if (*len >= size)
         return;
