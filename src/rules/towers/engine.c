@@ -84,7 +84,7 @@ fray_footprint ft_footprint(const ft_setup *s, const ft_state *st, int c) {
  * index: ft_next_actor asks each combatant in turn). */
 static bool on_clock(const ft_state *st, int c) {
     return !(st->c[c].flags & (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD |
-                               FT_F_FLED | FT_F_HOLDING));
+                               FT_F_FLED | FT_F_HOLDING | FT_F_RIDING));
 }
 
 /* ft_can_act for a valid index c, as one test of the flags without a
@@ -129,6 +129,10 @@ int ft_next_actor(const ft_state *st) {
 void ft_clock_place(ft_state *st, int c) {
     if (!on_clock(st, c)) {
         fray__track_drop(&st->clock, c);
+        /* A master who goes down lets his riding companions go
+         * (companion.c; seed 000 "Companions and Minions"). */
+        if (!can_act(st, c))
+            ft_companions_release(st, c);
         return;
     }
     const ft_cstate *cs = &st->c[c];
@@ -819,6 +823,14 @@ static int weapon_index(const ft_setup *s, const ft_state *st,
     return w;
 }
 
+/* "it is not X's turn: it is Ranger's turn (or his falcon's)". */
+static fray_status diag_pair(fray_diag *diag, const char *name,
+                             const char *master, const char *comp) {
+    return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                          "it is not %s's turn: it is %s's turn (or %s's)",
+                          name, master, comp);
+}
+
 static fray_status bad(fray_diag *diag, const char *fmt, const char *a,
                        const char *b) {
     return fray__diag_set(diag, FRAY_ERR_INVALID, 0, fmt, a, b);
@@ -927,6 +939,41 @@ static bool straight(fray_pos from, const fray_pos *path, int n) {
 static fray_status check(const ft_setup *s, ft_state *st,
                          const ft_command *cmd, fray_diag *diag,
                          ft_path_cache *paths, const ft_attack_memo *memo);
+
+/* Seed 000 "Companions and Minions": "Both the player and the companion
+ * can move during Combat or Reckless Move actions, but one must complete
+ * their movement before the other begins": the second mover (cmd->also)
+ * is judged as its own move, from where it stands, with the first mover
+ * already at its destination. */
+static fray_status check_also(const ft_setup *s, ft_state *st,
+                              const ft_command *cmd, fray_diag *diag) {
+    int a = cmd->actor, o = cmd->also - 1;
+    if (cmd->action != FT_ACT_MOVE && cmd->action != FT_ACT_RECKLESS_MOVE)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "only a Combat Move or a Reckless Move moves a "
+                              "master and his companion together");
+    if (o < 0 || o >= st->n || o == a ||
+        (s->c[o].master != a + 1 && s->c[a].master != o + 1))
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "%s and %s are not a master and his companion",
+                              s->c[a].name, o >= 0 && o < st->n ? s->c[o].name
+                                                               : "nobody");
+    if (ft_turn_of(st, o) != ft_turn_of(st, a))
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "%s acts on its own now: it cannot move with "
+                              "%s", s->c[o].name, s->c[a].name);
+    ft_command m = *cmd;
+    m.actor = (int8_t)o;
+    m.dest = cmd->also_dest;
+    m.also = 0;
+    m.shift_first = false;
+    m.drop_prone = false;
+    fray_pos keep = st->c[a].pos;
+    st->c[a].pos = cmd->dest;
+    fray_status rc = check(s, st, &m, diag, NULL, NULL);
+    st->c[a].pos = keep;
+    return rc;
+}
 
 /*
  * The state is not changed: to judge an action that starts with Shift
@@ -1041,15 +1088,23 @@ static fray_status check(const ft_setup *s, ft_state *st,
                    ? paths->turn_actor
                    : ft_next_actor(st);
     assert(next == ft_next_actor(st));
-    if (next != a) {
+    /* A companion riding with its master acts at his turn (seed 000
+     * "Companions and Minions"): the pair's turn is the master's. */
+    int turn = ft_turn_of(st, a);
+    if (next != turn) {
         if (st->over)
             return bad(diag, "the fight is over%s%s", "", "");
         if (!ft_can_act(st, a))
             return bad(diag, "%s cannot act%s", name, "");
+        int comp = next >= 0 ? ft_companion_riding(st, next) : -1;
+        if (comp >= 0)
+            return diag_pair(diag, name, s->c[next].name, s->c[comp].name);
         return bad(diag, "it is not %s's turn: %s acts next", name,
                    next >= 0 ? s->c[next].name : "nobody");
     }
-    if (c->phase > st->phase)
+    if (turn != a && !ft_can_act(st, turn) )
+        return bad(diag, "%s cannot act%s", s->c[turn].name, "");
+    if (st->c[turn].phase > st->phase)
         return bad(diag, "%s acts in a later phase: the clock must move on "
                    "first%s", name, "");
     if ((c->flags & FT_F_LEAPING) && cmd->action != FT_ACT_RUNNING_LEAP)
@@ -1336,6 +1391,9 @@ static fray_status check(const ft_setup *s, ft_state *st,
                        name, "");
         break;
     case FT_ACT_HOLD:
+        if (turn != a)
+            return bad(diag, "%s rides with %s: only the master can Hold for "
+                       "the pair", name, s->c[turn].name);
         if (cmd->hold_kind == FT_HOLD_PHASE && cmd->hold_phase <= st->phase)
             return bad(diag, "a Hold must end in a later phase%s%s", "", "");
         if (cmd->hold_kind == FT_HOLD_ACTS &&
@@ -1365,9 +1423,21 @@ static fray_status check(const ft_setup *s, ft_state *st,
             return bad(diag, "%s has no such specialization of that skill%s",
                        name, "");
         break;
+    case FT_ACT_MARK:
+        if (cmd->mark_space) {
+            if (!s->has_map || !fray_grid_in(&s->map, cmd->dest))
+                return bad(diag, "%s can only mark a space of the map%s", name,
+                           "");
+        } else if (cmd->target < 0 || cmd->target >= st->n || cmd->target == a) {
+            return bad(diag, "%s marks a combatant (not itself) or a space "
+                       "X,Y%s", name, "");
+        }
+        break;
     default:
         break;
     }
+    if (cmd->also)
+        return check_also(s, st, cmd, diag);
     return FRAY_OK;
 }
 
@@ -1397,6 +1467,45 @@ static void end_activation(ft_run *r, int a) {
     if (any_condition(r->st))
         ft_cond_activation(r, a, true);
     r->st->active = -1;
+}
+
+/* The start of an action of a master or a companion (seed 000 "The player
+ * and their companion activate simultaneously"): the first action of the
+ * pair's turn starts the activation of the master and of every companion
+ * riding with him; returns whose place the action moves. */
+static int pair_start(ft_run *r, int a) {
+    ft_state *st = r->st;
+    int turn = ft_turn_of(st, a);
+    if (st->active == a || (st->active >= 0 && ft_turn_of(st, st->active) == turn))
+        return turn;
+    if (turn == a && ft_companion_riding(st, a) < 0) {
+        start_activation(r, a);
+        return turn;
+    }
+    start_activation(r, turn);
+    for (int i = 0; i < st->n; i++)
+        if (i != turn && ft_turn_of(st, i) == turn)
+            start_activation(r, i);
+    st->active = (int8_t)a;
+    return turn;
+}
+
+/* The end of the pair's action: the riding companions' activations end
+ * with the master's, they keep his place (for the clock's drawing) and a
+ * companion let go during it follows his new place (companion.c). */
+static void pair_end(ft_run *r, int a, int turn) {
+    ft_state *st = r->st;
+    for (int i = 0; i < st->n; i++) {
+        if (i == a || ft_turn_of(st, i) != turn || i == turn)
+            continue;
+        if (any_condition(st))
+            ft_cond_activation(r, i, true);
+        st->c[i].phase = st->c[turn].phase;
+        st->c[i].slot = st->c[turn].slot;
+    }
+    if (turn != a && any_condition(st))
+        ft_cond_activation(r, turn, true);
+    ft_companions_follow(st, turn);
 }
 
 /*
@@ -1429,7 +1538,7 @@ static void turn_end_quiet(ft_run *r, int a) {
             best_slot = c->slot;
         }
     }
-    if (cond || (flags & FT_F_HOLDING) || st->over) {
+    if (cond || (flags & (FT_F_HOLDING | FT_F_RIDING)) || st->over) {
         end_activation(r, a);
         check_holds(r, a);
         check_over(r);
@@ -1479,6 +1588,32 @@ static inline fray_status do_attack(ft_run *r, const ft_command *cmd) {
     if (o.power)
         c->flags |= FT_F_POWER;
     c->aim = 0;
+    return rc;
+}
+
+/* The companion (or master) who moves second in a Combat or Reckless
+ * Move (check_also): its own move, within its own Speed, once the first
+ * mover is done; opportunity attacks as usual. */
+static fray_status move_also(ft_run *r, const ft_command *cmd) {
+    const ft_setup *s = r->setup;
+    ft_state *st = r->st;
+    int o = cmd->also - 1;
+    if (!ft_can_act(st, o))
+        return FRAY_OK; /* went down while the first one moved */
+    int spd = ft_speed(s, st, o);
+    if (cmd->action == FT_ACT_RECKLESS_MOVE)
+        spd *= 2;
+    fray_pos path[2 * FRAY_GRID_MAX];
+    bool stop;
+    int n = find_path(s, st, o, cmd->also_dest, spd, 0, path,
+                      2 * FRAY_GRID_MAX, &stop, NULL);
+    if (n < 0 || !stop)
+        return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
+                              "%s cannot reach that space with this move",
+                              s->c[o].name);
+    fray_status rc = walk(r, o, path, n, true);
+    if (rc == FRAY_OK && cmd->action == FT_ACT_RECKLESS_MOVE)
+        st->c[o].flags |= FT_F_RECKLESS;
     return rc;
 }
 
@@ -1532,6 +1667,11 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
             return rc;
         if (cmd->action == FT_ACT_RECKLESS_MOVE)
             c->flags |= FT_F_RECKLESS;
+        if (cmd->also) {
+            rc = move_also(r, cmd);
+            if (rc != FRAY_OK)
+                return rc;
+        }
         /* Seed 000 "Combat Move": "He may also use the Drop Prone action
          * as part of this move and incurs no additional time penalties". */
         if (cmd->drop_prone && cmd->action == FT_ACT_MOVE && ft_can_act(st, a))
@@ -1722,6 +1862,15 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         }
         return FRAY_OK;
     }
+    case FT_ACT_MARK: {
+        /* Seed 000 "Marked Targets": no cost given (option mark-cost). */
+        *cost = s->opt.mark_cost;
+        int t = cmd->mark_space ? -1 : cmd->target;
+        ft_mark_set(s, st, a, t, cmd->dest);
+        emit(r, FT_FACT_MARK, a, t, cmd->dest.x, cmd->dest.y,
+             t < 0 ? 3 : ft_allies(s, a, t) ? 1 : 2, 0);
+        return FRAY_OK;
+    }
     case FT_ACT_INTERACT:
     case FT_ACT_INVENTORY:
     case FT_ACT_SPEAK:
@@ -1748,8 +1897,20 @@ static fray_status apply_action(ft_run *r) {
     }
     ft_cstate *c = &st->c[a];
     const ft_action_info *info = &ft_actions[cmd->action];
-    if (st->active != a)
+    /* Whose place the action moves: the pair's (the master's) when a
+     * companion rides with him (companion.c). */
+    int turn = a;
+    if (__builtin_expect(s->c[a].master > 0 || s->c[a].n_companions > 0, 0))
+        turn = pair_start(r, a);
+    else if (st->active != a)
         start_activation(r, a);
+    /* Seed 000 "Off-Hand Weapons and Dual-Wielding": "He may change his
+     * style at the start of each of his actions". */
+    if (cmd->stance) {
+        c->stance = cmd->stance;
+        if (r->memo)
+            r->memo->valid = false; /* weighed without the new stance */
+    }
     /* Bleeding X and Burning X charge on the actor's turn (an actor with
      * no condition has neither). */
     if (c->n_cond > 0 && info->cost != FT_COST_FREE)
@@ -1810,7 +1971,9 @@ static fray_status apply_action(ft_run *r) {
         /* Free actions do not end the turn. */
     } else {
         if (cost >= 0)
-            clock_move(st, a, cost + extra);
+            clock_move(st, turn, cost + extra);
+        if (turn != a || s->c[a].n_companions > 0)
+            pair_end(r, a, turn);
         if (!r->facts) {
             turn_end_quiet(r, a); /* (no ACT fact to finish) */
             return FRAY_OK;
@@ -1824,7 +1987,7 @@ static fray_status apply_action(ft_run *r) {
             break;
         }
     if (last)
-        last->v[2] = c->phase;
+        last->v[2] = st->c[turn].phase;
     check_holds(r, a);
     check_over(r);
     return FRAY_OK;
@@ -1955,7 +2118,11 @@ void ft_state_reset_trial(const ft_setup *s, ft_state *st, uint64_t seed,
         c->reacted_event = -1;
         c->free_phase = -1;
         c->dropped = -1;
+        c->master = (int8_t)s->c[i].master;
+        if (c->master > 0)
+            c->flags |= FT_F_RIDING;
     }
+    st->companion_alone = s->opt.companion_alone;
     st->n_decks = s->n_decks;
     for (int d = 0; d < s->n_decks; d++) {
         fray__deck_init(&st->decks[d], &s->opt.deck);

@@ -1,0 +1,204 @@
+/*
+ * companion.c - companions and minions, marked targets and the
+ * dual-wielding stance of each action (seed 000 "Companions and Minions",
+ * "Marked Targets", "Off-Hand Weapons and Dual-Wielding").
+ *
+ * A companion (`companion-of: MASTER` in the encounter) is not on the
+ * Combat Clock by itself while its master can act: it rides with him
+ * (FT_F_RIDING) and "the player selects one action each turn, performed
+ * either by the player or the companion". The pair shares the master's
+ * place: whoever of the two acts, the master's place moves by the
+ * action's cost (engine.c ft_turn_of). When the master can no longer act
+ * (unconscious, dying, dead, fled) his riding companions get places of
+ * their own (option companion-alone) and act for themselves.
+ */
+#include "towers_int.h"
+
+/* ---- Marks ------------------------------------------------------------------ */
+
+bool ft_marked(const ft_state *st, int who, int target) {
+    if (who < 0 || who >= st->n || target < 0 || target >= st->n)
+        return false;
+    const ft_cstate *c = &st->c[who];
+    return c->mark_ally == target + 1 || c->mark_foe == target + 1;
+}
+
+bool ft_marked_space(const ft_state *st, int who, fray_pos p) {
+    if (who < 0 || who >= st->n)
+        return false;
+    const ft_cstate *c = &st->c[who];
+    return c->mark_space_set && c->mark_space.x == p.x &&
+           c->mark_space.y == p.y;
+}
+
+bool ft_mark_spend(ft_state *st, int who, int target) {
+    if (who < 0 || who >= st->n)
+        return false;
+    ft_cstate *c = &st->c[who];
+    if (target < 0) {
+        bool had = c->mark_space_set != 0;
+        c->mark_space_set = 0;
+        c->mark_space.x = c->mark_space.y = 0;
+        return had;
+    }
+    if (c->mark_ally == target + 1) {
+        c->mark_ally = 0;
+        return true;
+    }
+    if (c->mark_foe == target + 1) {
+        c->mark_foe = 0;
+        return true;
+    }
+    return false;
+}
+
+void ft_mark_set(const ft_setup *s, ft_state *st, int who, int target,
+                 fray_pos p) {
+    ft_cstate *c = &st->c[who];
+    /* "When a new marked target of the same type is chosen, the old mark
+     * expires": one field per type. */
+    if (target < 0) {
+        c->mark_space_set = 1;
+        c->mark_space = p;
+    } else if (ft_allies(s, who, target)) {
+        c->mark_ally = (int8_t)(target + 1);
+    } else {
+        c->mark_foe = (int8_t)(target + 1);
+    }
+}
+
+/* ---- Stance ----------------------------------------------------------------- */
+
+bool ft_stance_aggressive(const ft_setup *s, const ft_state *st, int c) {
+    int k = st->c[c].stance;
+    if (k == FT_STANCE_AGGRESSIVE)
+        return true;
+    if (k == FT_STANCE_DEFENSIVE)
+        return false;
+    return s->c[c].sb.dual_aggressive;
+}
+
+/* ---- Companions ------------------------------------------------------------- */
+
+int ft_companion_riding(const ft_state *st, int master) {
+    for (int i = 0; i < st->n; i++)
+        if (st->c[i].master == master + 1 && (st->c[i].flags & FT_F_RIDING))
+            return i;
+    return -1;
+}
+
+void ft_companions_release(ft_state *st, int m) {
+    if (ft_can_act(st, m))
+        return; /* holding: the pair waits together */
+    for (int i = 0; i < st->n; i++) {
+        ft_cstate *c = &st->c[i];
+        if (c->master != m + 1 || !(c->flags & FT_F_RIDING))
+            continue;
+        c->flags &= (uint16_t)~FT_F_RIDING;
+        if (st->companion_alone == FT_CA_NEXT) {
+            /* The phase after the one he went down in. */
+            c->phase = st->phase + 1;
+            c->slot = (c->init_rank + 1) * 4; /* engine.c base_slot */
+        } else {
+            /* The pair's place: the master's next phase (when he went
+             * down during the pair's own action, ft_companions_follow
+             * moves it on to where that action put him). */
+            int32_t p = st->c[m].phase;
+            c->phase = p > st->phase ? p : st->phase;
+            c->slot = st->c[m].slot;
+        }
+        ft_clock_place(st, i);
+    }
+}
+
+void ft_companions_follow(ft_state *st, int m) {
+    for (int i = 0; i < st->n; i++) {
+        ft_cstate *c = &st->c[i];
+        if (st->companion_alone != FT_CA_PAIR || c->master != m + 1 ||
+            (c->flags & FT_F_RIDING) || c->phase > st->phase ||
+            !ft_can_act(st, i))
+            continue;
+        c->phase = st->c[m].phase;
+        c->slot = st->c[m].slot;
+        ft_clock_place(st, i);
+    }
+}
+
+/* ---- Tactics of the pair ---------------------------------------------------- */
+
+static bool is_attack(int action) {
+    return action == FT_ACT_ATTACK || action == FT_ACT_POWER_ATTACK ||
+           action == FT_ACT_CAST || action == FT_ACT_CHARGE;
+}
+
+/* How good the attack the policy weighed is: the attacker's value and
+ * modifiers less the defender's (ranks: one card is worth about as much
+ * as one shift). */
+static int attack_edge(const ft_setup *s, const ft_attack_memo *m) {
+    const ft_statblock *asb = &s->c[m->attacker].sb;
+    const ft_statblock *tsb = &s->c[m->target].sb;
+    bool spell = m->weapon >= 0 && m->weapon < asb->n_weapons &&
+                 asb->weapons[m->weapon].spell;
+    int att = asb->cv[spell ? FT_CV_SA : FT_CV_PA] + m->flip + m->shift;
+    int def = tsb->cv[spell ? FT_CV_ID : FT_CV_PD] + m->def_flip + m->def_shift;
+    return att - def;
+}
+
+void ft_pair_choose(const ft_setup *s, const ft_state *st, int actor,
+                    ft_command *out, bool *out_checked, ft_path_cache *paths,
+                    ft_attack_memo *memo) {
+    ft_attack_memo mine;
+    if (memo)
+        mine = *memo;
+    ft_policy_choose_memo(s, st, actor, out, out_checked, paths,
+                          memo ? &mine : NULL);
+    bool best_attacks = is_attack(out->action);
+    int best_edge = best_attacks && memo && mine.valid ? attack_edge(s, &mine)
+                                                       : INT_MIN;
+    ft_attack_memo best_memo;
+    if (memo)
+        best_memo = mine;
+    for (int i = 0; i < st->n; i++) {
+        if (st->c[i].master != actor + 1 || !(st->c[i].flags & FT_F_RIDING) ||
+            !ft_can_act(st, i))
+            continue;
+        ft_command cc;
+        bool cc_checked = false;
+        ft_attack_memo cm;
+        if (memo)
+            cm = best_memo; /* (its cache carries on) */
+        ft_policy_choose_memo(s, st, i, &cc, &cc_checked, paths,
+                              memo ? &cm : NULL);
+        if (!cc_checked)
+            continue;
+        if (is_attack(cc.action)) {
+            int edge = memo && cm.valid ? attack_edge(s, &cm) : INT_MIN + 1;
+            if (!best_attacks || edge > best_edge) {
+                *out = cc;
+                *out_checked = true;
+                best_attacks = true;
+                best_edge = edge;
+                if (memo)
+                    best_memo = cm;
+            }
+        } else if (!best_attacks && !out->also &&
+                   (out->action == FT_ACT_MOVE ||
+                    out->action == FT_ACT_RECKLESS_MOVE) &&
+                   cc.action == FT_ACT_MOVE && !cc.shift_first) {
+            /* "Both the player and the companion can move during Combat
+             * or Reckless Move actions": the companion follows. */
+            ft_command both = *out;
+            both.also = (int8_t)(i + 1);
+            both.also_dest = cc.dest;
+            if (ft_check_command_paths(s, st, &both, NULL, paths) == FRAY_OK)
+                *out = both;
+        } else if (!best_attacks && out->action == FT_ACT_DELAY) {
+            *out = cc; /* the master has nothing better to do */
+            *out_checked = true;
+            if (memo)
+                best_memo = cm;
+        }
+    }
+    if (memo)
+        *memo = best_memo;
+}
