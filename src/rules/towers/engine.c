@@ -511,7 +511,9 @@ static bool tied(const ft_run *r, int i, int j) {
     const ft_statblock *a = &r->setup->c[i].sb, *b = &r->setup->c[j].sb;
     return r->st->c[i].ci == r->st->c[j].ci &&
            a->cv[FT_CV_N] == b->cv[FT_CV_N] &&
-           a->aspects[FT_ASPECT_SS] == b->aspects[FT_ASPECT_SS];
+           a->aspects[FT_ASPECT_SS] == b->aspects[FT_ASPECT_SS] &&
+           /* A companion flips no initiative: it is never tied. */
+           r->setup->c[i].master == 0 && r->setup->c[j].master == 0;
 }
 
 /* The flip-offs of every group of tied combatants (flip_off), in the
@@ -588,6 +590,10 @@ static fray_status begin(ft_run *r) {
         const ft_statblock *sb = &s->c[i].sb;
         order[i] = i; /* (for the tie order below) */
         flipoff[i] = 0;
+        /* Seed 000 "Companions and Minions": a companion activates with
+         * its master; it flips no initiative (its place is his). */
+        if (s->c[i].master > 0)
+            continue;
         int flip = 0, shift = 0;
         ft_advantage_mods(sb, FT_APPLIES_INITIATIVE, &flip, &shift);
         int n = sb->cv[FT_CV_N];
@@ -644,6 +650,9 @@ static fray_status begin(ft_run *r) {
         c->init_rank = (int16_t)k;
         c->slot = base_slot(c);
     }
+    for (int i = 0; i < st->n; i++)
+        if (s->c[i].master > 0)
+            st->c[i].phase = st->c[s->c[i].master - 1].phase;
     st->phase = 0;
     st->round = 1;
     ft_clock_sync(st);
@@ -1496,9 +1505,9 @@ static int pair_start(ft_run *r, int a) {
 static void pair_end(ft_run *r, int a, int turn) {
     ft_state *st = r->st;
     for (int i = 0; i < st->n; i++) {
-        if (i == a || ft_turn_of(st, i) != turn || i == turn)
+        if (ft_turn_of(st, i) != turn || i == turn)
             continue;
-        if (any_condition(st))
+        if (i != a && any_condition(st))
             ft_cond_activation(r, i, true);
         st->c[i].phase = st->c[turn].phase;
         st->c[i].slot = st->c[turn].slot;

@@ -986,6 +986,15 @@ static fray_status parse_command(const ft_setup *s, const char *text,
         if (!lex_next(&lx))
             return lex_error(&lx, diag, "expected an action after 'then'");
     }
+    /* "ranger defensive attack goblin": the stance first (seed 000
+     * "Off-Hand Weapons and Dual-Wielding": at the start of the action). */
+    if (same_word(lx.tok, "aggressive") || same_word(lx.tok, "defensive")) {
+        cmd->stance = (int8_t)(same_word(lx.tok, "aggressive")
+                                   ? FT_STANCE_AGGRESSIVE
+                                   : FT_STANCE_DEFENSIVE);
+        if (!lex_next(&lx))
+            return lex_error(&lx, diag, "expected an action after the stance");
+    }
     int action = -1;
     for (int i = 0; i < FT_ACTION_COUNT; i++)
         if (same_word(ft_actions[i].name, lx.tok))

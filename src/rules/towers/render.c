@@ -1455,6 +1455,7 @@ size_t ft_render_summary(const ft_setup *s, const ft_state *st,
             txt_f(&t, "  actions %2d  dealt %d STUN, %d LETHAL", c->actions,
                   c->stun_dealt, c->lethal_dealt);
             txt_conditions(&t, c, "  ");
+            txt_marks(&t, s, i, c);
             txt_c(&t, '\n');
         }
     }
