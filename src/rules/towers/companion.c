@@ -106,6 +106,11 @@ void ft_companions_release(ft_state *st, int m) {
             int32_t p = st->c[m].phase;
             c->phase = p > st->phase ? p : st->phase;
             c->slot = st->c[m].slot;
+            if (st->c[m].flags & FT_F_HOLDING) {
+                /* Holding "until": no place to take; the next phase. */
+                c->phase = st->phase + 1;
+                c->slot = (c->init_rank + 1) * 4;
+            }
         }
         ft_clock_place(st, i);
     }

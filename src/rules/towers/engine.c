@@ -2060,6 +2060,9 @@ FT_NOINLINE static int phase_quiet_long(ft_run *r, int next, bool going) {
      * clock: `next` still acts next unless it left the clock itself. */
     if (!on_clock(st, next))
         next = ft_next_actor(st);
+    else if (__builtin_expect(st->clock.n > 0 && st->clock.e[0].who != next, 0))
+        next = ft_next_actor(st); /* a companion let go in a zero phase
+                                     (companion.c) may come first */
     assert(next == ft_next_actor(st));
     return next;
 }
