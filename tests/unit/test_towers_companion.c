@@ -80,6 +80,10 @@ Test(towers_companion, pair_shares_one_turn_and_the_clock_moves_once) {
     cr_assert_eq(f->st.c[FALCON].phase, 10);
     cr_assert_eq(f->st.c[FALCON].actions, 1);
     cr_assert_eq(f->st.c[RANGER].actions, 0);
+    /* Both activated: neither is flat-footed now (seed 000
+     * "Flat-Footed"), though only the falcon acted. */
+    cr_assert(f->st.c[RANGER].flags & FT_F_ACTED);
+    cr_assert(f->st.c[FALCON].flags & FT_F_ACTED);
     /* Only one acted: the pair's turn is over (the ranger may not act in
      * phase 5 now), and the next is the pair's again in phase 10. */
     ft_command again = tf_cmd(FT_ACT_DELAY, RANGER);

@@ -1511,7 +1511,11 @@ static void pair_end(ft_run *r, int a, int turn) {
             ft_cond_activation(r, i, true);
         st->c[i].phase = st->c[turn].phase;
         st->c[i].slot = st->c[turn].slot;
+        /* The pair activated together: neither is flat-footed now
+         * (seed 000 "Flat-Footed"). */
+        st->c[i].flags |= FT_F_ACTED;
     }
+    st->c[turn].flags |= FT_F_ACTED;
     if (turn != a && any_condition(st))
         ft_cond_activation(r, turn, true);
     ft_companions_follow(st, turn);
