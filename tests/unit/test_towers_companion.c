@@ -556,3 +556,27 @@ Test(towers_companion, companion_of_loads_and_checks_the_side) {
                            &d),
                  FRAY_ERR_PARSE);
 }
+
+/* The two options in a sweep (fray sim --vary options.KEY=...): each value
+ * sets the option; a bad one is refused and changes nothing. */
+Test(towers_companion, options_vary_in_a_sweep) {
+    fray_towers_setup *s = tf_load_example("falconer.yaml");
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(s->s.opt.mark_cost, FT_COST_FREE);
+    cr_assert_eq(fray_towers_setup_vary(s, "options.mark-cost", "3", &d),
+                 FRAY_OK, "%s", d.message);
+    cr_assert_eq(s->s.opt.mark_cost, 3);
+    cr_assert_eq(fray_towers_setup_vary(s, "options.mark-cost", "free", &d),
+                 FRAY_OK);
+    cr_assert_eq(s->s.opt.mark_cost, FT_COST_FREE);
+    cr_assert_eq(fray_towers_setup_vary(s, "options.companion-alone", "next",
+                                        &d),
+                 FRAY_OK);
+    cr_assert_eq(s->s.opt.companion_alone, FT_CA_NEXT);
+    cr_assert_eq(fray_towers_setup_vary(s, "options.companion-alone", "far",
+                                        &d),
+                 FRAY_ERR_PARSE);
+    cr_assert_eq(s->s.opt.companion_alone, FT_CA_NEXT);
+    fray_towers_setup_free(s);
+}
