@@ -949,41 +949,6 @@ static fray_status check(const ft_setup *s, ft_state *st,
                          const ft_command *cmd, fray_diag *diag,
                          ft_path_cache *paths, const ft_attack_memo *memo);
 
-/* Seed 000 "Companions and Minions": "Both the player and the companion
- * can move during Combat or Reckless Move actions, but one must complete
- * their movement before the other begins": the second mover (cmd->also)
- * is judged as its own move, from where it stands, with the first mover
- * already at its destination. */
-static fray_status check_also(const ft_setup *s, ft_state *st,
-                              const ft_command *cmd, fray_diag *diag) {
-    int a = cmd->actor, o = cmd->also - 1;
-    if (cmd->action != FT_ACT_MOVE && cmd->action != FT_ACT_RECKLESS_MOVE)
-        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
-                              "only a Combat Move or a Reckless Move moves a "
-                              "master and his companion together");
-    if (o < 0 || o >= st->n || o == a ||
-        (s->c[o].master != a + 1 && s->c[a].master != o + 1))
-        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
-                              "%s and %s are not a master and his companion",
-                              s->c[a].name, o >= 0 && o < st->n ? s->c[o].name
-                                                               : "nobody");
-    if (ft_turn_of(st, o) != ft_turn_of(st, a))
-        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
-                              "%s acts on its own now: it cannot move with "
-                              "%s", s->c[o].name, s->c[a].name);
-    ft_command m = *cmd;
-    m.actor = (int8_t)o;
-    m.dest = cmd->also_dest;
-    m.also = 0;
-    m.shift_first = false;
-    m.drop_prone = false;
-    fray_pos keep = st->c[a].pos;
-    st->c[a].pos = cmd->dest;
-    fray_status rc = check(s, st, &m, diag, NULL, NULL);
-    st->c[a].pos = keep;
-    return rc;
-}
-
 /*
  * The state is not changed: to judge an action that starts with Shift
  * Position (or a Charge's blow), the actor is put on the space it would
@@ -1446,7 +1411,7 @@ static fray_status check(const ft_setup *s, ft_state *st,
         break;
     }
     if (cmd->also)
-        return check_also(s, st, cmd, diag);
+        return ft_companion_check_also(s, st, cmd, diag);
     return FRAY_OK;
 }
 
@@ -1499,27 +1464,6 @@ static int pair_start(ft_run *r, int a) {
     return turn;
 }
 
-/* The end of the pair's action: the riding companions' activations end
- * with the master's, they keep his place (for the clock's drawing) and a
- * companion let go during it follows his new place (companion.c). */
-static void pair_end(ft_run *r, int a, int turn) {
-    ft_state *st = r->st;
-    for (int i = 0; i < st->n; i++) {
-        if (ft_turn_of(st, i) != turn || i == turn)
-            continue;
-        if (i != a && any_condition(st))
-            ft_cond_activation(r, i, true);
-        st->c[i].phase = st->c[turn].phase;
-        st->c[i].slot = st->c[turn].slot;
-        /* The pair activated together: neither is flat-footed now
-         * (seed 000 "Flat-Footed"). */
-        st->c[i].flags |= FT_F_ACTED;
-    }
-    st->c[turn].flags |= FT_F_ACTED;
-    if (turn != a && any_condition(st))
-        ft_cond_activation(r, turn, true);
-    ft_companions_follow(st, turn);
-}
 
 /*
  * The end of an action that ended the actor's turn, when nothing is
@@ -1986,7 +1930,7 @@ static fray_status apply_action(ft_run *r) {
         if (cost >= 0)
             clock_move(st, turn, cost + extra);
         if (turn != a || s->c[a].n_companions > 0)
-            pair_end(r, a, turn);
+            ft_pair_end(r, a, turn);
         if (!r->facts) {
             turn_end_quiet(r, a); /* (no ACT fact to finish) */
             return FRAY_OK;

@@ -1268,6 +1268,19 @@ void ft_companions_release(ft_state *st, int m);
  * during it takes the master's new place (option pair). */
 void ft_companions_follow(ft_state *st, int m);
 
+/* Seed 000 "Companions and Minions": "Both the player and the companion
+ * can move during Combat or Reckless Move actions, but one must complete
+ * their movement before the other begins": the check of cmd->also (the
+ * second mover, judged as its own move with the first already at his
+ * destination; st is put back as it was). engine.c's check asks it. */
+fray_status ft_companion_check_also(const ft_setup *s, ft_state *st,
+                                    const ft_command *cmd, fray_diag *diag);
+/* The end of a non-free action of a master or a companion (engine.c
+ * apply_action): the riding companions' activations end with the
+ * master's, they take his place, neither is flat-footed, and a companion
+ * let go during the action follows his new place. */
+void ft_pair_end(ft_run *r, int a, int turn);
+
 /* Tactics of a master with a riding companion (policy.c asks it for the
  * pair's turn): the master's choice and each riding companion's
  * (ft_policy_choose_memo), then the one kept: the better attack (attack
