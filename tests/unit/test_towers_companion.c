@@ -205,6 +205,46 @@ Test(towers_companion, companion_acts_alone_once_the_master_is_unconscious) {
     free(f);
 }
 
+/* 000 "Companions and Minions": alone, "the range of actions is limited to
+ * logical behaviors (e.g., defending the player, attacking threats ...)":
+ * with the ranger down at (1,1), the falcon at (3,2) can strike the
+ * goblin at (2,1), who threatens the ranger, or the orc at (4,2), hurt
+ * and so the default tactics' pick; it defends the ranger. */
+Test(towers_companion, companion_alone_defends_its_master) {
+    fixture *f = pair_new();
+    int orc = add(f, "orc", 1, 4, 2, 1);
+    ft_state_reset(&f->s, &f->st, 1);
+    tf_stack(f, RANGER, "KS 4D");
+    tf_stack(f, GOBLIN, "2C");
+    tf_stack(f, orc, "3C");
+    cr_assert_eq(apply(f, tf_cmd(FT_CMD_BEGIN, -1), NULL), FRAY_OK);
+    next_phase(f);
+    f->st.c[FALCON].pos = (fray_pos){3, 2};
+    f->st.c[GOBLIN].pos = (fray_pos){2, 1};
+    f->st.c[orc].stun = 5;
+    ft_clock_sync(&f->st);
+    tf_run(f, NULL);
+    ft_harm_apply(&f->r, RANGER, 40, 0, GOBLIN);
+    cr_assert(f->st.c[RANGER].flags & FT_F_UNCONSCIOUS);
+    cr_assert_eq(ft_next_actor(&f->st), FALCON);
+    /* The tactics alone would strike the hurt orc. */
+    ft_command plain;
+    ft_policy_choose(&f->s, &f->st, FALCON, &plain);
+    cr_assert_eq(plain.target, orc);
+    ft_command c;
+    bool checked = false;
+    ft_attack_memo memo;
+    memset(&memo, 0, sizeof memo);
+    ft_policy_choose_remembered(&f->s, &f->st, FALCON, &c, &checked, NULL,
+                                &memo, NULL);
+    cr_assert(c.action == FT_ACT_ATTACK || c.action == FT_ACT_POWER_ATTACK,
+              "action %d", c.action);
+    cr_assert_eq(c.target, GOBLIN);
+    cr_assert(checked);
+    cr_assert_not(memo.valid);
+    free(f);
+}
+
 /* Option companion-alone: next: the falcon's own place is the phase after
  * the one the ranger went down in (6, not the pair's 10). */
 Test(towers_companion, companion_alone_next_option) {

@@ -273,3 +273,40 @@ void ft_pair_choose(const ft_setup *s, const ft_state *st, int actor,
     if (memo)
         *memo = best_memo;
 }
+
+/* Seed 000 "Companions and Minions": "If the player is incapacitated ...
+ * the companion may act on its own, but the range of actions is limited
+ * to logical behaviors (e.g., defending the player, attacking threats, or
+ * fleeing)": a companion on its own chooses as its tactics say, but when
+ * its master lies unconscious or dying and it attacks, it attacks a foe
+ * that threatens him (the first it can attack), if any. */
+void ft_companion_alone_choose(const ft_setup *s, const ft_state *st,
+                               int actor, ft_command *out, bool *out_checked,
+                               ft_path_cache *paths, ft_attack_memo *memo) {
+    ft_policy_choose_memo(s, st, actor, out, out_checked, paths, memo);
+    int m = st->c[actor].master - 1;
+    if (m < 0 || m >= st->n || !*out_checked ||
+        (out->action != FT_ACT_ATTACK && out->action != FT_ACT_POWER_ATTACK) ||
+        !(st->c[m].flags & (FT_F_UNCONSCIOUS | FT_F_DYING)) ||
+        (st->c[m].flags & FT_F_DEAD))
+        return;
+    ft_run r;
+    memset(&r, 0, sizeof r);
+    r.setup = s;
+    r.st = (ft_state *)st; /* read only: ft_threatens does not write */
+    if (out->target >= 0 && ft_threatens(&r, out->target, m))
+        return;
+    for (int e = 0; e < st->n; e++) {
+        if (ft_allies(s, e, actor) || !ft_can_act(st, e) ||
+            !ft_threatens(&r, e, m))
+            continue;
+        ft_command c = *out;
+        c.target = (int8_t)e;
+        if (ft_check_command_paths(s, st, &c, NULL, paths) != FRAY_OK)
+            continue;
+        *out = c;
+        if (memo)
+            memo->valid = false; /* weighed for another target */
+        return;
+    }
+}

@@ -1305,6 +1305,11 @@ void ft_policy_choose_remembered(const ft_setup *s, const ft_state *st,
         ft_pair_choose(s, st, actor, out, out_checked, paths, memo);
         return;
     }
+    if (__builtin_expect(actor >= 0 && actor < st->n &&
+                             s->c[actor].master > 0, 0)) {
+        ft_companion_alone_choose(s, st, actor, out, out_checked, paths, memo);
+        return;
+    }
     int n = st->n;
     uint64_t w[FT_DECIDE_KEY_WORDS];
     uint64_t h;

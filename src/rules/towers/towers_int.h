@@ -1268,6 +1268,12 @@ void ft_companions_release(ft_state *st, int m);
  * during it takes the master's new place (option pair). */
 void ft_companions_follow(ft_state *st, int m);
 
+/* Tactics of a companion on its own (its master down): its tactics'
+ * choice, but an attack goes to a foe threatening its unconscious or
+ * dying master when it can ("defending the player"). */
+void ft_companion_alone_choose(const ft_setup *s, const ft_state *st,
+                               int actor, ft_command *out, bool *out_checked,
+                               ft_path_cache *paths, ft_attack_memo *memo);
 /* Seed 000 "Companions and Minions": "Both the player and the companion
  * can move during Combat or Reckless Move actions, but one must complete
  * their movement before the other begins": the check of cmd->also (the
