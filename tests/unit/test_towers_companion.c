@@ -547,6 +547,21 @@ Test(towers_companion, falconer_journal_round_trip) {
     cr_assert_eq(fray_towers_fight_replay(g, j, &d), FRAY_OK, "%d:%d: %s",
                  d.line, d.column, d.message);
     cr_assert(fray_towers_fight_same(f, g));
+    /* An edited journal whose Move takes along one who is not the
+     * falconer's companion is refused, in rules words. */
+    char *at = strstr(j, "\"also\":\"hawk\"");
+    cr_assert_not_null(at);
+    char *ed = malloc(strlen(j) + 16);
+    cr_assert_not_null(ed);
+    memcpy(ed, j, (size_t)(at - j));
+    strcpy(ed + (at - j), "\"also\":\"bandit-2\"");
+    strcat(ed, at + strlen("\"also\":\"hawk\""));
+    fray_towers_fight *h = tf_fight(s, 5);
+    cr_assert_eq(fray_towers_fight_replay(h, ed, &d), FRAY_ERR_INVALID);
+    cr_assert(strstr(d.message, "not a master and his companion"), "%s",
+              d.message);
+    fray_towers_fight_free(h);
+    free(ed);
     free(j);
     fray_towers_fight_free(g);
     fray_towers_fight_free(f);
