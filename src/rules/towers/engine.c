@@ -1943,8 +1943,11 @@ static fray_status apply_action(ft_run *r) {
             last = &r->ev->facts[i];
             break;
         }
-    if (last)
+    if (last) {
         last->v[2] = st->c[turn].phase;
+        if (turn != a)
+            last->v[3] = turn + 1; /* a companion at its master's turn */
+    }
     check_holds(r, a);
     check_over(r);
     return FRAY_OK;

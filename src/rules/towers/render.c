@@ -656,8 +656,11 @@ static void narr_header(narr *n) {
             break;
         }
     int phase = act >= 0 ? ev->facts[act].v[1] : ev->phase;
-    txt_f(t, "Phase %d, round %d — %s: ", phase, phase / 10 + 1,
+    txt_f(t, "Phase %d, round %d — %s", phase, phase / 10 + 1,
           cname(s, cmd->actor));
+    if (act >= 0 && valid_c(s, ev->facts[act].v[3] - 1))
+        txt_f(t, " (at %s's turn)", cname(s, ev->facts[act].v[3] - 1));
+    txt_s(t, ": ");
     if (cmd->shift_first)
         txt_f(t, "Shift Position to (%d,%d), then ", cmd->shift_to.x,
               cmd->shift_to.y);
