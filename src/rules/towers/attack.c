@@ -681,9 +681,13 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
     }
     if (off)
         add(&x, false, 0, -1, "off hand");
-    if (melee && !spell && two_melee_weapons(s, st, a))
-        add(&x, false, 0, asb->dual_aggressive ? 1 : -1, "%s stance",
-            asb->dual_aggressive ? "aggressive" : "defensive");
+    if (melee && !spell && two_melee_weapons(s, st, a)) {
+        /* The stance of this action (ft_cstate.stance), else the stat
+         * block's (towers-companion). */
+        bool agg = ft_stance_aggressive(s, st, a);
+        add(&x, false, 0, agg ? 1 : -1, "%s stance",
+            agg ? "aggressive" : "defensive");
+    }
     if (o->power)
         add(&x, false, 0, -1, "Power Attack");
     if (o->aid)
@@ -784,9 +788,11 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
         add(&x, true, 0, -1, "Power Attack");
     if (ts->flags & FT_F_RECKLESS)
         add(&x, true, 0, -1, "Reckless Move");
-    if (!spell && two_melee_weapons(s, st, t))
-        add(&x, true, 0, tsb->dual_aggressive ? -1 : 1, "%s stance",
-            tsb->dual_aggressive ? "aggressive" : "defensive");
+    if (!spell && two_melee_weapons(s, st, t)) {
+        bool agg = ft_stance_aggressive(s, st, t);
+        add(&x, true, 0, agg ? -1 : 1, "%s stance",
+            agg ? "aggressive" : "defensive");
+    }
     if (ts->aided_vs == a)
         add(&x, true, 0, -1, "Aid against it");
     for (int i = 0; i < ts->n_cond; i++) {
@@ -877,7 +883,9 @@ static bool mods_key(const ft_run *r, int a, int t, const ft_attack_opts *o,
     int nw = 4;
     for (int i = 0; i < n; i++) {
         const ft_cstate *cs = &st->c[i];
-        if (cs->n_cond != 0)
+        /* A stance chosen by a command word (towers-companion) is not in
+         * the key: no remembered modifiers then. */
+        if (cs->n_cond != 0 || cs->stance != 0)
             return false;
         uint64_t place = ft_low_bytes(&cs->pos, 6);
         uint64_t hands = ft_low_bytes(&cs->aim, 5) |

@@ -986,6 +986,15 @@ static fray_status parse_command(const ft_setup *s, const char *text,
         if (!lex_next(&lx))
             return lex_error(&lx, diag, "expected an action after 'then'");
     }
+    /* "ranger defensive attack goblin": the stance first (seed 000
+     * "Off-Hand Weapons and Dual-Wielding": at the start of the action). */
+    if (same_word(lx.tok, "aggressive") || same_word(lx.tok, "defensive")) {
+        cmd->stance = (int8_t)(same_word(lx.tok, "aggressive")
+                                   ? FT_STANCE_AGGRESSIVE
+                                   : FT_STANCE_DEFENSIVE);
+        if (!lex_next(&lx))
+            return lex_error(&lx, diag, "expected an action after the stance");
+    }
     int action = -1;
     for (int i = 0; i < FT_ACTION_COUNT; i++)
         if (same_word(ft_actions[i].name, lx.tok))
@@ -1007,6 +1016,24 @@ static fray_status parse_command(const ft_setup *s, const char *text,
             cmd->weapon = (int8_t)v;
         } else if (same_word(lx.tok, "off-hand")) {
             cmd->off_hand = true;
+        } else if (same_word(lx.tok, "aggressive") ||
+                   same_word(lx.tok, "defensive")) {
+            /* Seed 000 "Off-Hand Weapons and Dual-Wielding": the stance
+             * taken at the start of this action (it stays until changed). */
+            cmd->stance = (int8_t)(same_word(lx.tok, "aggressive")
+                                       ? FT_STANCE_AGGRESSIVE
+                                       : FT_STANCE_DEFENSIVE);
+        } else if (same_word(lx.tok, "and")) {
+            /* "ranger move 3,4 and falcon 5,6": the companion (or the
+             * master) moves too, once the first is done (seed 000
+             * "Companions and Minions"). */
+            if (!lex_next(&lx) || (v = find_combatant(s, lx.tok)) < 0)
+                return who_error(&lx, s, diag, "expected the companion's (or "
+                                 "master's) id after 'and'");
+            cmd->also = (int8_t)(v + 1);
+            if (!lex_next(&lx) || !parse_pos(lx.tok, &cmd->also_dest))
+                return lex_error(&lx, diag, "expected the space X,Y it moves "
+                                 "to");
         } else if (same_word(lx.tok, "lethal")) {
             cmd->heal_lethal = true;
         } else if (action == FT_ACT_MOVE && (same_word(lx.tok, "prone") ||
@@ -1081,6 +1108,8 @@ static fray_status parse_command(const ft_setup *s, const char *text,
             cmd->at_space = true;
         } else if (parse_pos(lx.tok, &p)) {
             cmd->dest = p;
+            if (action == FT_ACT_MARK)
+                cmd->mark_space = 1; /* "ranger mark 3,4" */
         } else if ((v = find_combatant(s, lx.tok)) >= 0) {
             cmd->target = (int8_t)v;
         } else if ((action == FT_ACT_DROP_OBJECT ||
@@ -1221,6 +1250,12 @@ static fray_status parse_command(const ft_setup *s, const char *text,
                          "area, 'at X,Y')");
     if (action == FT_ACT_CHIP_HEAL && cmd->chip < 0)
         cmd->chip = 1;
+    if (action == FT_ACT_MARK && !cmd->mark_space && cmd->target < 0)
+        return lex_error(&lx, diag, "expected what to mark: a combatant's id "
+                         "or a space X,Y");
+    if (action == FT_ACT_MARK && cmd->mark_space && cmd->target >= 0)
+        return lex_error(&lx, diag, "a Mark is on a combatant or on a space, "
+                         "not both");
     /* "tony hold": until he chooses to act (seed 000 "Hold": "He does not
      * have to announce what he is waiting for"). */
     if (action == FT_ACT_HOLD && !until && cmd->hold_who < 0)
@@ -1552,7 +1587,33 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
     if (!cmd->charge_via)
         cmd->via = (fray_pos){0, 0};
     path[1].key = "dest";
-    return read_pos(l, c, path, 2, &cmd->dest);
+    if ((rc = read_pos(l, c, path, 2, &cmd->dest)) != FRAY_OK)
+        return rc;
+    /* towers-companion: stance, the second mover, a marked space. */
+    path[1].key = "stance";
+    json_t *sv = json_object_get(c, "stance");
+    if (sv) {
+        const char *st = json_string_value(sv);
+        if (st && strcmp(st, "aggressive") == 0)
+            cmd->stance = FT_STANCE_AGGRESSIVE;
+        else if (st && strcmp(st, "defensive") == 0)
+            cmd->stance = FT_STANCE_DEFENSIVE;
+        else
+            return field_error(l, path, 2, "expected \"aggressive\" or "
+                               "\"defensive\"");
+    }
+    path[1].key = "also";
+    if ((rc = read_combatant(l, c, path, 2, &who)) != FRAY_OK)
+        return rc;
+    cmd->also = (int8_t)(who + 1);
+    path[1].key = "also_dest";
+    if ((rc = read_pos(l, c, path, 2, &cmd->also_dest)) != FRAY_OK)
+        return rc;
+    path[1].key = "mark_space";
+    if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
+        return rc;
+    cmd->mark_space = b;
+    return FRAY_OK;
 }
 
 /* Reads one event line into ev (docs/journal.md). */
@@ -1746,7 +1807,7 @@ bool ft_rf_same(const void *a_, const void *b_) {
     if (x->phase != y->phase || x->n != y->n || x->over != y->over ||
         x->winner != y->winner || x->n_decks != y->n_decks ||
         x->n_events != y->n_events || x->rng.state != y->rng.state ||
-        x->rng.inc != y->rng.inc)
+        x->rng.inc != y->rng.inc || x->companion_alone != y->companion_alone)
         return false;
     if (memcmp(x->c, y->c, (size_t)x->n * sizeof x->c[0]) != 0)
         return false;

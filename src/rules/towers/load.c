@@ -113,6 +113,8 @@ void ft_options_default(ft_options *o) {
     o->area_line_from_caster = false;      /* seed 000 "Line X": from the target */
     o->mana_element_cap = 0;               /* rules-facts "Magic": the pool's own */
     o->duel_concede = FT_CONCEDE_NEVER;    /* seed 000 "Dueling" (duel.c) */
+    o->mark_cost = FT_COST_FREE;           /* seed 000 "Marked Targets": no cost given */
+    o->companion_alone = FT_CA_PAIR;       /* seed 000 "Companions and Minions" */
 }
 
 /* ---- The loader's state ------------------------------------------------------ */
@@ -1672,7 +1674,7 @@ static const char *const option_keys[] = {
     "grapple-size",   "surprise-delay",   "phase-limit",
     "simultaneous-duel", "fresh-decks", "unconscious-bonus",
     "area-centre-shift", "area-line", "mana-element-cap",
-    "duel-concede"};
+    "duel-concede", "mark-cost", "companion-alone"};
 
 /* The options of RULINGS.md by their names (docs/rules/towers.md). */
 static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
@@ -1770,6 +1772,20 @@ static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
         o->unconscious_bonus = (uint8_t)(i == 0   ? FT_UB_LETHAL
                                          : i == 1 ? FT_UB_DEFENSE
                                                   : FT_UB_LETHAL | FT_UB_DEFENSE);
+    }
+    /* towers-companion: seed 000 "Marked Targets" gives a Mark no cost. */
+    if ((v = get(n, "mark-cost"))) {
+        if (v->type == YN_SCALAR && ieq(v->text, "free"))
+            o->mark_cost = FT_COST_FREE;
+        else if ((st = ld_int(L, v, "mark-cost (free, or phases)", 0, 100,
+                              &o->mark_cost)) != FRAY_OK)
+            return st;
+    }
+    if ((v = get(n, "companion-alone"))) {
+        static const char *const ca[] = {"pair", "next"};
+        if ((st = ld_choice(L, v, "companion-alone", ca, 2, &i)) != FRAY_OK)
+            return st;
+        o->companion_alone = (uint8_t)(i == 0 ? FT_CA_PAIR : FT_CA_NEXT);
     }
     if ((v = get(n, "area-centre-shift")) &&
         (st = ld_int(L, v, "area-centre-shift", 0, 5, &o->area_centre_shift)) != FRAY_OK)
@@ -1989,7 +2005,7 @@ static fray_status ld_symbol(ld *L, const yn *n, char *out) {
 
 static const char *const combatant_keys[] = {
     "id", "name", "statblock", "side", "at", "symbol", "unaware-of", "tactics",
-    "count", "notes"};
+    "count", "notes", "companion-of"};
 
 /* One entry of `combatants:` (N combatants with count: N). */
 static fray_status ld_combatant(ld *L, const yn *n) {
@@ -2154,6 +2170,57 @@ static fray_status ld_combatant(ld *L, const yn *n) {
         L->group_of[ci] = L->n_groups;
     }
     L->n_groups++;
+    return FRAY_OK;
+}
+
+/* `companion-of: MASTER-ID` (seed 000 "Companions and Minions";
+ * towers-companion): the master is another combatant of the same side,
+ * not a companion himself. */
+static fray_status ld_companions(ld *L) {
+    ft_setup *s = L->s;
+    for (int gi = 0; gi < L->n_groups; gi++) {
+        const ld_group *g = &L->groups[gi];
+        const yn *v = get(g->node, "companion-of");
+        if (!v)
+            continue;
+        char b[64];
+        if (v->type != YN_SCALAR || is_null(v))
+            return ld_fail(L, v, FRAY_ERR_PARSE,
+                           "expected a combatant's id for companion-of, got %s",
+                           got(v, b));
+        int m = -1;
+        for (int i = 0; i < s->n_combatants; i++)
+            if (ieq(s->c[i].id, v->text))
+                m = i;
+        if (m < 0) {
+            const char *names[FT_MAX_COMBATANTS];
+            for (int k = 0; k < s->n_combatants; k++)
+                names[k] = s->c[k].id;
+            return ld_unknown(L, v, "combatant", v->text, names,
+                              s->n_combatants, "there are no combatants");
+        }
+        for (int k = 0; k < g->count; k++) {
+            int c = g->first + k;
+            if (c == m)
+                return ld_fail(L, v, FRAY_ERR_PARSE,
+                               "'%s' cannot be its own companion", s->c[c].id);
+            if (s->c[m].side != s->c[c].side)
+                return ld_fail(L, v, FRAY_ERR_PARSE,
+                               "a companion fights on its master's side: '%s' "
+                               "is on side '%s', '%s' on side '%s'",
+                               s->c[c].id, s->sides[s->c[c].side], s->c[m].id,
+                               s->sides[s->c[m].side]);
+            s->c[c].master = m + 1;
+            s->c[m].n_companions++;
+        }
+    }
+    for (int i = 0; i < s->n_combatants; i++)
+        if (s->c[i].master > 0 && s->c[s->c[i].master - 1].master > 0)
+            return ld_fail(L, get(L->groups[L->group_of[i]].node, "companion-of"),
+                           FRAY_ERR_PARSE,
+                           "'%s' is a companion itself: a companion's master "
+                           "must not be one",
+                           s->c[s->c[i].master - 1].id);
     return FRAY_OK;
 }
 
@@ -2580,6 +2647,8 @@ static fray_status ld_encounter(ld *L, const yn *root) {
                                "%d)",
                                s->c[i].name, first->line);
         }
+    if ((st = ld_companions(L)) != FRAY_OK)
+        return st;
     if ((v = get(root, "map")) && (st = ld_map(L, v)) != FRAY_OK)
         return st;
     if ((st = ld_check_places(L)) != FRAY_OK)

@@ -1243,7 +1243,9 @@ static inline bool decision_key(const ft_state *st, int actor, int m,
             continue;
         }
         const ft_cstate *c = &st->c[i];
-        cond |= (unsigned)(uint8_t)c->n_cond;
+        /* (A stance chosen by a command word is not in the words: such a
+         * state is not remembered, as one with a condition.) */
+        cond |= (unsigned)(uint8_t)c->n_cond | (unsigned)(uint8_t)c->stance;
         memcpy(&cw[0], c, 8);
         cw[1] = ft_low_bytes(&c->pos, 6) | (uint64_t)(uint8_t)c->aim << 48 |
                 (uint64_t)(uint8_t)c->grappled_by << 56;
@@ -1312,6 +1314,19 @@ void ft_policy_choose_remembered(const ft_setup *s, const ft_state *st,
                                  int actor, ft_command *out, bool *out_checked,
                                  ft_path_cache *paths, ft_attack_memo *memo,
                                  ft_decision_cache *dc) {
+    /* A master with a companion riding with him chooses for the pair
+     * (companion.c); not remembered. */
+    if (__builtin_expect(actor >= 0 && actor < st->n &&
+                             s->c[actor].n_companions > 0, 0) &&
+        ft_companion_riding(st, actor) >= 0) {
+        ft_pair_choose(s, st, actor, out, out_checked, paths, memo);
+        return;
+    }
+    if (__builtin_expect(actor >= 0 && actor < st->n &&
+                             s->c[actor].master > 0, 0)) {
+        ft_companion_alone_choose(s, st, actor, out, out_checked, paths, memo);
+        return;
+    }
     int n = st->n;
     uint64_t w[FT_DECIDE_KEY_WORDS];
     uint64_t h;

@@ -262,8 +262,10 @@ enum {
     X(SPEAK, "speak", "Speak", FT_COST_FREE, FT_AF_NO_SHIFT)                               \
     X(STAND, "stand", "Stand from Prone", 4, FT_AF_PROVOKES)                               \
     X(USE_SKILL, "use-skill", "Use a Skill", FT_COST_SPECIAL, 0)                           \
-    X(USE_ITEM, "use-item", "Use an Item", 5, FT_AF_PROVOKES)                   \
-    X(CONCEDE, "concede", "Concede", FT_COST_FREE, FT_AF_NO_SHIFT)
+    X(USE_ITEM, "use-item", "Use an Item", 5, FT_AF_PROVOKES)                         \
+    X(CONCEDE, "concede", "Concede", FT_COST_FREE, FT_AF_NO_SHIFT)                    \
+    /* towers-companion: seed 000 "Marked Targets" (cost: option mark-cost) */        \
+    X(MARK, "mark", "Mark", FT_COST_SPECIAL, FT_AF_NO_SHIFT)
 typedef enum ft_action {
 #define FT__E(id, name, text, cost, flags) FT_ACT_##id,
     FT_ACTION_LIST(FT__E)
@@ -320,6 +322,12 @@ typedef struct ft_options {
                                   pool alone, the default) */
     uint8_t duel_concede;      /* seed 000 "Dueling" stage two: FT_CONCEDE_*
                                   (default never; duel.c) */
+    /* towers-companion */
+    int mark_cost;             /* seed 000 "Marked Targets": phases a Mark
+                                  takes; FT_COST_FREE (default) = free */
+    uint8_t companion_alone;   /* seed 000 "Companions and Minions": where a
+                                  companion whose master is down goes on
+                                  the clock: FT_CA_* (default PAIR) */
 } ft_options;
 
 /* Seed 000 "Dueling" (duel.c): what a duel is to (ft_setup.duel.to; 0: no
@@ -341,6 +349,12 @@ enum {
     FT_DUEL_END_DRAW,          /* both wounded in one phase: dropped, no victor */
     FT_DUEL_END_CONCEDED,      /* who conceded to target */
     FT_DUEL_END_HELD           /* (not an end) damage on target held to the phase's end */
+};
+
+/* ft_options.companion_alone (towers-companion). */
+enum {
+    FT_CA_PAIR = 0,  /* the pair's place: the master's next phase */
+    FT_CA_NEXT = 1   /* the phase after the one the master went down in */
 };
 
 /* Seed 000 "STUN Damage": "anyone who chooses to continue to attack you
@@ -512,6 +526,11 @@ typedef struct ft_combatant {
     uint32_t unaware_of;    /* bit per side it does not know about (surprise) */
     ft_tactics tactics;
     int deck;               /* index into ft_state.decks */
+    /* towers-companion (seed 000 "Companions and Minions"): 1 + the
+     * index of its master (`companion-of:`), 0 none; and how many
+     * companions it has itself. */
+    int master;
+    int n_companions;
 } ft_combatant;
 
 /* The range of ft_setup.hit_permille (policy.c). */
@@ -676,7 +695,10 @@ enum {                       /* ft_cstate.flags */
     FT_F_LEAPING = 1u << 9,      /* between the two halves of a Running Leap */
     FT_F_CONCENTRATING = 1u << 10,
     FT_F_SURPRISED = 1u << 11,
-    FT_F_FLED = 1u << 12         /* left the map */
+    FT_F_FLED = 1u << 12,        /* left the map */
+    /* towers-companion: a companion that acts at its master's turn (seed
+     * 000 "Companions and Minions"): off the clock by itself. */
+    FT_F_RIDING = 1u << 13
 };
 
 typedef enum ft_hold_kind {
@@ -724,7 +746,19 @@ typedef struct ft_cstate {
     int32_t hold_event;      /* the event number of its Hold: holders that
                                 come out at one moment go in the order they
                                 began to hold (seed 000 "Hold") */
+    /* towers-companion */
+    int8_t master;           /* 1 + its master's index (a companion), 0 none */
+    int8_t stance;           /* two melee weapons: 0 the stat block's, else FT_STANCE_* */
+    int8_t mark_ally;        /* seed 000 "Marked Targets": 1 + the marked ally, 0 none */
+    int8_t mark_foe;         /* 1 + the marked non-ally, 0 none */
+    int8_t mark_space_set;   /* 1: mark_space holds its marked space */
+    fray_pos mark_space;
 } ft_cstate;
+
+/* ft_cstate.stance and ft_command.stance (seed 000 "Off-Hand Weapons and
+ * Dual-Wielding": "He may change his style at the start of each of his
+ * actions"). 0 = not chosen (the stat block's). */
+enum { FT_STANCE_AGGRESSIVE = 1, FT_STANCE_DEFENSIVE = 2 };
 
 /* The keys of remembered modifiers (attack.c) and decisions (policy.c)
  * load fields that lie in a row as one word (ft_low_bytes): the places
@@ -778,6 +812,9 @@ typedef struct ft_state {
     int16_t duel_held_stun[2], duel_held_lethal[2]; /* damage held to the phase's end */
     int8_t duel_held_src[2]; /* who dealt it (-1 none) */
     int32_t duel_held_phase; /* the phase it was dealt in */
+    /* towers-companion: the setup's option companion-alone (FT_CA_*),
+     * copied at reset for ft_companions_release (which has no setup). */
+    uint8_t companion_alone;
 } ft_state;
 
 /* ---- Commands, events, facts -------------------------------------------- */
@@ -829,6 +866,12 @@ typedef struct ft_command {
                                 Checks"); 0 none */
     int8_t opp_attribute;    /* opposed: 1 + an Attribute check,
                                 FT_ATTR_* * 2 + 1 for Low; 0 none */
+    /* towers-companion */
+    int8_t stance;           /* FT_STANCE_* taken at the start of the action; 0 none */
+    int8_t also;             /* Combat / Reckless Move: 1 + the companion (or
+                                master) who moves after the actor; 0 none */
+    fray_pos also_dest;      /* ... and where to */
+    int8_t mark_space;       /* Mark: 1 = mark the space dest (not a combatant) */
 } ft_command;
 
 /* Attributes, each a pair of Aspects (seed 000 "Skill, Aspect, and
@@ -892,7 +935,8 @@ typedef struct ft_choice {
     X(SHOWDOWN, "showdown")       /* who learns, target resists, v[0]=who's total, v[1]=target's, v[2]=points beaten by, v[3]=(flip+1) earned */ \
     X(LEARN, "learns")            /* who, target, v[0]=piece (duel.c), v[1..3]=values */ \
     X(DUEL, "duel")               /* who, target, v[0]=FT_DUEL_END_*, v[1]=STUN, v[2]=LETHAL */ \
-    X(OPPOSED, "opposed")         /* who, target, v[0]=who's total, v[1]=target's, v[2]=winner, v[3]=1 tie by Aspect, 2 by initiator */
+    X(OPPOSED, "opposed")         /* who, target, v[0]=who's total, v[1]=target's, v[2]=winner, v[3]=1 tie by Aspect, 2 by initiator */ \
+    X(MARK, "mark")               /* who, target (-1: a space), v[0..1]=x,y, v[2]=1 ally 2 foe 3 space */
 typedef enum ft_fact_kind {
 #define FT__E(id, name) FT_FACT_##id,
     FT_FACT_LIST(FT__E)
@@ -1391,6 +1435,68 @@ fray_status ft_load_files(const char *const *paths, int n, ft_setup *out,
 fray_status ft_load_text(const char *text, size_t len, const char *path,
                          const fray_allocator *alloc, ft_setup *out,
                          fray_diag *diag);
+
+/* ---- Companions, marks, stances (companion.c: towers-companion) --------- */
+
+/* Seed 000 "Marked Targets": whether `who` has `target` marked (as its
+ * ally or its non-ally). */
+bool ft_marked(const ft_state *st, int who, int target);
+/* Whether `who` has the space p marked. */
+bool ft_marked_space(const ft_state *st, int who, fray_pos p);
+/* "When something says a mark is spent, it is removed": spends who's mark
+ * on target (a combatant), or its marked space when target < 0; false
+ * when there was no such mark. */
+bool ft_mark_spend(ft_state *st, int who, int target);
+/* Puts who's mark on target (a combatant; the old mark of that kind
+ * expires), or on the space p when target < 0. */
+void ft_mark_set(const ft_setup *s, ft_state *st, int who, int target,
+                 fray_pos p);
+/* The stance of c now: true aggressive, false defensive (the state's
+ * choice, else the stat block's). */
+bool ft_stance_aggressive(const ft_setup *s, const ft_state *st, int c);
+/* Whose place on the clock an action of `a` moves: its master's when it
+ * is a companion acting at its master's turn, else its own. */
+static inline int ft_turn_of(const ft_state *st, int a) {
+    const ft_cstate *c = &st->c[a];
+    return (c->flags & FT_F_RIDING) && c->master > 0 ? c->master - 1 : a;
+}
+/* A riding companion of `master` (the first), or -1. */
+int ft_companion_riding(const ft_state *st, int master);
+/* The master `m` left the clock: when it cannot act (down or fled), its
+ * riding companions get their own places (option companion-alone). */
+void ft_companions_release(ft_state *st, int m);
+/* After the pair's action moved the master's place: a companion let go
+ * during it takes the master's new place (option pair). */
+void ft_companions_follow(ft_state *st, int m);
+
+/* Tactics of a companion on its own (its master down): its tactics'
+ * choice, but an attack goes to a foe threatening its unconscious or
+ * dying master when it can ("defending the player"). */
+void ft_companion_alone_choose(const ft_setup *s, const ft_state *st,
+                               int actor, ft_command *out, bool *out_checked,
+                               ft_path_cache *paths, ft_attack_memo *memo);
+/* Seed 000 "Companions and Minions": "Both the player and the companion
+ * can move during Combat or Reckless Move actions, but one must complete
+ * their movement before the other begins": the check of cmd->also (the
+ * second mover, judged as its own move with the first already at his
+ * destination; st is put back as it was). engine.c's check asks it. */
+fray_status ft_companion_check_also(const ft_setup *s, ft_state *st,
+                                    const ft_command *cmd, fray_diag *diag);
+/* The end of a non-free action of a master or a companion (engine.c
+ * apply_action): the riding companions' activations end with the
+ * master's, they take his place, neither is flat-footed, and a companion
+ * let go during the action follows his new place. */
+void ft_pair_end(ft_run *r, int a, int turn);
+
+/* Tactics of a master with a riding companion (policy.c asks it for the
+ * pair's turn): the master's choice and each riding companion's
+ * (ft_policy_choose_memo), then the one kept: the better attack (attack
+ * value and modifiers against the defense's, the master's on a tie); when
+ * only one of them attacks, that one; else the master's, and a Combat Move
+ * of the master takes along a companion that wants to move too. */
+void ft_pair_choose(const ft_setup *s, const ft_state *st, int actor,
+                    ft_command *out, bool *out_checked, ft_path_cache *paths,
+                    ft_attack_memo *memo);
 
 /* ---- Fast paths for simulation (perf) ------------------------------------
  * Inline copies of small public functions that the fight loop asks millions

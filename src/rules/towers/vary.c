@@ -414,6 +414,37 @@ static fray_status vary_armor(ft_setup *s, const char *item, size_t n_item,
     return FRAY_OK;
 }
 
+/* options.mark-cost (free, or 0..100 phases) and options.companion-alone
+ * (pair, next): the value is read whole before the setup changes. */
+static fray_status vary_option(ft_setup *s, const char *key,
+                               const char *field, const char *value,
+                               fray_diag *diag) {
+    size_t nf = strlen(field);
+    if (name_eq(field, nf, "mark-cost")) {
+        int v = FT_COST_FREE;
+        if (!name_eq(value, strlen(value), "free")) {
+            fray_status rc = read_int(key, value, 0, 100, &v, diag);
+            if (rc != FRAY_OK)
+                return rc;
+        }
+        s->opt.mark_cost = v;
+        return FRAY_OK;
+    }
+    if (name_eq(field, nf, "companion-alone")) {
+        if (name_eq(value, strlen(value), "pair"))
+            s->opt.companion_alone = FT_CA_PAIR;
+        else if (name_eq(value, strlen(value), "next"))
+            s->opt.companion_alone = FT_CA_NEXT;
+        else
+            return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                                  "%s: '%s' is not pair or next", key, value);
+        return FRAY_OK;
+    }
+    /* The options of seed 000 "Area of Effects" and rules-facts "Magic"
+     * (area.c). */
+    return ft_area_vary_option(s, key, field, value, diag);
+}
+
 FRAY_API fray_status fray_towers_setup_vary(fray_towers_setup *setup,
                                            const char *key,
                                            const char *value,
@@ -433,10 +464,10 @@ FRAY_API fray_status fray_towers_setup_vary(fray_towers_setup *setup,
                               key);
     size_t n_who = (size_t)(dot - key);
     const char *field = dot + 1;
-    /* towers-area: the options of seed 000 "Area of Effects" and
-     * rules-facts "Magic" (area.c). */
+    /* towers-companion: the encounter's options of seed 000 "Marked
+     * Targets" and "Companions and Minions". */
     if (name_eq(key, n_who, "options"))
-        return ft_area_vary_option(s, key, field, value, diag);
+        return vary_option(s, key, field, value, diag);
 
     /* Combatants the name covers: an id, a counted group, a stat block. */
     bool hit[FT_MAX_COMBATANTS] = {false};
