@@ -1008,6 +1008,20 @@ static fray_status parse_command(const ft_setup *s, const char *text,
             cmd->off_hand = true;
         } else if (same_word(lx.tok, "lethal")) {
             cmd->heal_lethal = true;
+        } else if (action == FT_ACT_ATTACK && !cmd->grapple_move &&
+                   (same_word(lx.tok, "restrain") ||
+                    same_word(lx.tok, "squeeze") || same_word(lx.tok, "slam") ||
+                    same_word(lx.tok, "throw") ||
+                    same_word(lx.tok, "reverse"))) {
+            /* Seed 000 "Grappling": "tony attack bandit squeeze", "... throw
+             * 4,5" (grapple.c). */
+            for (int g = 1; g < FT_GM_COUNT; g++)
+                if (same_word(ft_grapple_move_name(g), lx.tok))
+                    cmd->grapple_move = (uint8_t)g;
+            if (cmd->grapple_move == FT_GM_THROW &&
+                (!lex_next(&lx) || !parse_pos(lx.tok, &cmd->dest)))
+                return lex_error(&lx, diag, "expected the space to throw at "
+                                 "as X,Y (attack T throw X,Y)");
         } else if (action == FT_ACT_MOVE && (same_word(lx.tok, "prone") ||
                                              same_word(lx.tok, "drop-prone"))) {
             /* "tony move 3,4 prone": Drop Prone at the end, for free. */
@@ -1364,6 +1378,9 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
          "-1 none)"},
         {"specialization", -1, FT_MAX_SPECS - 1, -1,
          "one of the skill's specializations (its index; -1 none)"},
+        {"grapple_move", 0, FT_GM_COUNT - 1, 0,
+         "a grapple move (0 none, 1 restrain, 2 squeeze, 3 slam, 4 throw, "
+         "5 reverse)"},
     };
     long long got[sizeof ints / sizeof ints[0]];
     for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
@@ -1384,6 +1401,7 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
     cmd->dtn = (int16_t)got[9];
     cmd->draw_also = (int8_t)(got[10] + 1);
     cmd->skill_spec = (int8_t)(got[11] + 1);
+    cmd->grapple_move = (uint8_t)got[12];
     path[1].key = "off_hand";
     if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
         return rc;

@@ -109,6 +109,10 @@ void ft_options_default(ft_options *o) {
     o->simultaneous_duel = false;          /* seed 000 "Dueling" stage four */
     o->fresh_decks = false;                /* fray: decks as at a real table */
     o->unconscious_bonus = FT_UB_LETHAL;   /* seed 000 "STUN Damage" */
+    o->throw_range = 0;                    /* fray: 2 x Hard Strength */
+    o->level_feet = 5;                     /* fray: one level is 5 feet */
+    o->squeeze_flips = 1;                  /* fray: "a damage flip" is one card */
+    o->pit_depth = 2;                      /* fray: a pit is 10 feet deep */
 }
 
 /* ---- The loader's state ------------------------------------------------------ */
@@ -539,11 +543,15 @@ static void weapon_defaults(ft_weapon *w) {
 static void weapon_finish(ft_weapon *w) {
     if (w->reach == 0)
         w->reach = (w->keywords & FT_KW(REACH)) ? 2 : 1;
+    /* The keyword Knockback alone pushes one space (grapple.c). */
+    if ((w->keywords & FT_KW(KNOCKBACK)) && w->knockback == 0)
+        w->knockback = 1;
 }
 
 static const char *const weapon_keys[] = {
     "name", "attack", "damage", "range", "max-range", "shots", "reach",
-    "mana", "cost", "weight", "keywords", "notes"};
+    "mana", "cost", "weight", "keywords", "notes", "knockback", "improvised",
+    "strength-limit"};
 
 /* A weapon row as printed: "Longblade | 1+PA | 4+PX | - | $25 | 3 lbs. |
  * Knight, Blade" (7 columns; 8 with shots after the range). */
@@ -711,6 +719,23 @@ static fray_status ld_weapon(ld *L, const yn *n, ft_weapon *w) {
         return st;
     if ((v = get(n, "notes")) && v->type != YN_SCALAR)
         return ld_fail(L, v, FRAY_ERR_PARSE, "expected text for notes");
+    /* Knockback N spaces; an improvised weapon and the most <PX> its
+     * damage can use (seed 000 "Improvised Weapons"; grapple.c). */
+    if ((v = get(n, "knockback")) &&
+        (st = ld_int(L, v, "knockback", 0, 20, &w->knockback)) != FRAY_OK)
+        return st;
+    bool improvised = false;
+    if ((v = get(n, "improvised")) &&
+        (st = ld_bool(L, v, "improvised", &improvised)) != FRAY_OK)
+        return st;
+    if (improvised)
+        w->keywords |= FT_KW(IMPROVISED);
+    if ((v = get(n, "strength-limit"))) {
+        if ((st = ld_int(L, v, "strength-limit", 0, 100,
+                         &w->strength_limit)) != FRAY_OK)
+            return st;
+        w->has_strength_limit = true;
+    }
     weapon_finish(w);
     return FRAY_OK;
 }
@@ -1638,7 +1663,9 @@ static const char *const option_keys[] = {
     "mana-regen",     "dying-loses-lethal", "dead-at",
     "disabled-unconscious", "crit-needs-heart", "recover-stun",
     "grapple-size",   "surprise-delay",   "phase-limit",
-    "simultaneous-duel", "fresh-decks", "unconscious-bonus"};
+    "simultaneous-duel", "fresh-decks", "unconscious-bonus",
+    "throw-range",    "level-feet",       "squeeze-flips",
+    "pit-depth"};
 
 /* The options of RULINGS.md by their names (docs/rules/towers.md). */
 static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
@@ -1737,6 +1764,24 @@ static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
                                          : i == 1 ? FT_UB_DEFENSE
                                                   : FT_UB_LETHAL | FT_UB_DEFENSE);
     }
+    /* Grappling and falling (grapple.c). throw-range: spaces, or
+     * "hard-strength" (0): 2 x Hard Strength. */
+    if ((v = get(n, "throw-range"))) {
+        if (v->type == YN_SCALAR && ieq(v->text, "hard-strength"))
+            o->throw_range = 0;
+        else if ((st = ld_int(L, v, "throw-range (spaces, or hard-strength)",
+                              1, 1000, &o->throw_range)) != FRAY_OK)
+            return st;
+    }
+    if ((v = get(n, "level-feet")) &&
+        (st = ld_int(L, v, "level-feet", 1, 100, &o->level_feet)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "squeeze-flips")) &&
+        (st = ld_int(L, v, "squeeze-flips", 0, 10, &o->squeeze_flips)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "pit-depth")) &&
+        (st = ld_int(L, v, "pit-depth (levels)", 0, 100, &o->pit_depth)) != FRAY_OK)
+        return st;
     return FRAY_OK;
 }
 

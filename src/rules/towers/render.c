@@ -666,6 +666,12 @@ static void narr_header(narr *n) {
     case FT_ACT_AID:
     case FT_ACT_CAST:
     case FT_ACT_RELOAD: {
+        if (cmd->grapple_move) { /* seed 000 "Grappling" (grapple.c) */
+            txt_f(t, ": %s", ft_grapple_move_name(cmd->grapple_move));
+            if (cmd->grapple_move == FT_GM_THROW)
+                txt_f(t, " at (%d,%d)", cmd->dest.x, cmd->dest.y);
+            break;
+        }
         const ft_weapon *w = weapon_of(s, cmd->actor, cmd->weapon);
         if (w)
             txt_f(t, " with the %s%s", w->name,
@@ -890,6 +896,8 @@ static void js_command(txt *t, const ft_setup *s, const ft_command *c) {
         js_kbool(t, "drop_prone", true);
     if (c->skill_spec > 0)
         js_kint(t, "specialization", c->skill_spec - 1);
+    if (c->grapple_move)
+        js_kint(t, "grapple_move", c->grapple_move);
     if (c->chip >= 0)
         js_kint(t, "chip", c->chip);
     if (c->heal_lethal)

@@ -169,7 +169,8 @@ typedef enum ft_damage_type {
     X(CRIT_BLEED, "Crit: Bleed")                                               \
     X(CRIT_PRONE, "Crit: Prone")                                               \
     X(CRIT_SLOWED, "Crit: Slowed")                                             \
-    X(CRIT_STUN, "Crit: Stun")
+    X(CRIT_STUN, "Crit: Stun")                                                 \
+    X(KNOCKBACK, "Knockback")
 typedef enum ft_keyword {
 #define FT__E(id, name) FT_KW_##id,
     FT_KEYWORD_LIST(FT__E)
@@ -306,6 +307,11 @@ typedef struct ft_options {
     bool fresh_decks;          /* fray: every flip from a freshly shuffled deck (off) */
     uint8_t unconscious_bonus; /* seed 000 "STUN Damage": what attacks on the
                                   unconscious or Helpless get: FT_UB_* */
+    int throw_range;           /* seed 000 "Grappling" Throw: the maximum range
+                                  in spaces; 0 = 2 x Hard Strength (grapple.c) */
+    int level_feet;            /* feet per level of elevation for falls: 5 */
+    int squeeze_flips;         /* cards of the damage flip of Squeeze and Slam: 1 */
+    int pit_depth;             /* levels a Running Leap into a pit falls: 2 */
 } ft_options;
 
 /* Seed 000 "STUN Damage": "anyone who chooses to continue to attack you
@@ -338,6 +344,9 @@ typedef struct ft_weapon {
     int cost_dollars;      /* display only */
     char weight[16];       /* display only: "3 lbs." */
     uint32_t keywords;     /* FT_KW(...) */
+    int knockback;         /* spaces a hit pushes the target (0 none) */
+    bool has_strength_limit; /* improvised: damage adds at most strength_limit of PX */
+    int strength_limit;
 } ft_weapon;
 
 typedef struct ft_armor {
@@ -397,7 +406,8 @@ typedef enum ft_controller { FT_CTRL_GM, FT_CTRL_PLAYER } ft_controller;
     X(DEFENSIVE, "defensive")                                                  \
     X(RANGED, "ranged")                                                        \
     X(HOLD_GROUND, "hold-ground")                                              \
-    X(IDLE, "idle")
+    X(IDLE, "idle")                                                            \
+    X(GRAPPLE, "grapple")
 typedef enum ft_tactics_preset {
 #define FT__E(id, name) FT_TAC_##id,
     FT_TACTICS_LIST(FT__E)
@@ -653,6 +663,8 @@ typedef struct ft_cstate {
     int8_t dropped;          /* weapon it dropped, -1 none */
     fray_pos dropped_at;
     uint16_t by_kind[FT_ACTION_COUNT]; /* actions taken, by kind (statistics) */
+    int8_t restrain_vs;      /* Restrain: 1 + the victim on whose next Grapple
+                                Test it has (shift+1); 0 none (grapple.c) */
 } ft_cstate;
 
 /* The keys of remembered modifiers (attack.c) and decisions (policy.c)
@@ -732,7 +744,15 @@ typedef struct ft_command {
                                 (seed 000 "Combat Move", "Drop Prone") */
     int8_t skill_spec;       /* Use a Skill: 1 + the specialization that
                                 applies ((flip+1), seed 001); 0 none */
+    uint8_t grapple_move;    /* Attack: FT_GM_* (seed 000 "Grappling"); 0 a
+                                plain attack */
 } ft_command;
+
+/* The Attack action's grappling moves (ft_command.grapple_move; grapple.c). */
+typedef enum ft_grapple_move {
+    FT_GM_NONE, FT_GM_RESTRAIN, FT_GM_SQUEEZE, FT_GM_SLAM, FT_GM_THROW,
+    FT_GM_REVERSE, FT_GM_COUNT
+} ft_grapple_move;
 
 /* Commands the engine makes itself (they are events too, so they replay). */
 enum {
@@ -1097,6 +1117,39 @@ bool ft_threatens(const ft_run *r, int c, int target);
 /* Grapple Test (seed "Grappling", RULINGS 21). */
 fray_status ft_grapple_test(ft_run *r, int attacker, int defender,
                             int attacker_flip_mod, bool *out_win);
+
+/* grapple.c (seed 000 "Grappling", "Falling", "Improvised Weapons") */
+/* The words of a grapple move ("squeeze"), or NULL. */
+const char *ft_grapple_move_name(int move);
+/* The victim c holds in a grapple, or -1. */
+int ft_grapple_victim(const ft_state *st, int c);
+/* Whether an Attack with cmd->grapple_move can be made now (the part of
+ * ft_check_command for it); FRAY_ERR_INVALID with words in diag. */
+fray_status ft_grapple_check(const ft_setup *s, const ft_state *st,
+                             const ft_command *cmd, fray_diag *diag);
+/* Does the grapple move of cmd (checked). */
+fray_status ft_grapple_apply(ft_run *r, const ft_command *cmd);
+/* Ends the grapple on victim v, if any (and its Restrain). */
+void ft_grapple_end(ft_run *r, int v);
+/* Combatant c falls `levels` levels of elevation (seed 000 "Falling":
+ * 5 Physical STUN and 2 damage flips per 5 feet). */
+fray_status ft_fall(ft_run *r, int c, int levels);
+/* A hit with Knockback: target pushed `spaces` straight away from
+ * attacker, stopping at walls and creatures, falling off high ground; a
+ * grappler pushed must win a Grapple Test to hold on. */
+fray_status ft_knockback(ft_run *r, int attacker, int target, int spaces);
+/* The tactics preset `grapple` (policy.c): up to n_max commands for
+ * combatant me, best first (each still to be checked); returns how many. */
+int ft_grapple_policy(const ft_setup *s, const ft_state *st, int me,
+                      ft_command *out, int n_max);
+/* Throw's maximum range in spaces for combatant c. */
+int ft_throw_range(const ft_setup *s, int c);
+/* Seed 000 "Improvised Weapons": "limits on just how much of a user's
+ * strength they can utilize": the <PX> a weapon's damage adds. */
+static inline int ft_px_used(const ft_weapon *w, int px) {
+    return w->has_strength_limit && px > w->strength_limit ? w->strength_limit
+                                                           : px;
+}
 
 /* engine.c */
 void ft_emit(ft_run *r, ft_fact_kind kind, int who, int target, int v0,
