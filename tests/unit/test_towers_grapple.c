@@ -14,6 +14,7 @@
 
 #include "fray/encounter.h"
 #include "fray/fray.h"
+#include "fray/sim.h"
 #include "towers_fixture.h"
 
 /* <PA> 3, <PD> 2, <PX> 1, <SPD> 5, [[E]] 3 (24 STUN, 11 LETHAL), no ER. */
@@ -547,5 +548,146 @@ Test(towers_grapple, example_loads_improvised_and_knockback) {
         }
     }
     cr_expect(chair && hammer);
+    fray_towers_setup_free(s);
+}
+
+/* ---- Journal round trips (docs/journal.md) ---------------------------------- */
+
+static char *journal_of(const fray_towers_fight *f) {
+    size_t cap = 1 << 16, len = 0;
+    char *p = malloc(cap);
+    cr_assert_not_null(p);
+    for (int i = 0; i < fray_towers_fight_events(f); i++) {
+        size_t n = fray_towers_event_json(f, i, NULL, 0);
+        while (len + n + 2 > cap) {
+            cap *= 2;
+            p = realloc(p, cap);
+            cr_assert_not_null(p);
+        }
+        cr_assert_eq(fray_towers_event_json(f, i, p + len, n + 1), n);
+        len += n;
+        p[len++] = '\n';
+    }
+    p[len] = '\0';
+    return p;
+}
+
+static void replays_the_same(const fray_towers_setup *s,
+                             const fray_towers_fight *a) {
+    char *j = journal_of(a);
+    fray_towers_fight *r = tf_fight(s, 1);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fray_towers_fight_replay(r, j, &d), FRAY_OK, "line %d: %s",
+                 d.line, d.message);
+    cr_expect(fray_towers_fight_same(a, r));
+    cr_expect_eq(fray_towers_fight_events(r), fray_towers_fight_events(a));
+    fray_towers_fight_free(r);
+    free(j);
+}
+
+/* A table command with cards flipped by hand ("" none). */
+static void table(fray_towers_fight *f, const char *command, const char *cards) {
+    fray_card c[54];
+    size_t n = 0;
+    if (cards[0])
+        cr_assert_eq(fray_card_parse_list(cards, c, 54, &n, NULL), FRAY_OK);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fray_towers_fight_command(f, command, n ? c : NULL, n, &d),
+                 FRAY_OK, "%s: %s", command, d.message);
+}
+
+/* The table session of tests/cli (table_grappler): each grapple move with
+ * cards by hand (Initiate Grapple, Restrain, a failed Reverse, Squeeze,
+ * an Escape held by Restrain's (shift+1), Slam, a knockback held with
+ * the victim dragged, a knockback off the stage with its fall, a Throw at
+ * Nim), then the journal replays to the same fight. */
+Test(towers_grapple, journal_round_trip_of_the_grapple_moves) {
+    fray_towers_setup *s = tf_load_example("grappler.yaml");
+    fray_towers_fight *f = tf_fight(s, 3);
+    static const char *const script[][2] = {
+        {"next", ""},
+        {"wrestler grapple knight", "KC 2C 3C 2D 3D 4D"},
+        {"next", ""}, {"thrower delay", ""}, {"next", ""},
+        {"wrestler attack knight restrain", ""},
+        {"next", ""}, {"thrower delay", ""}, {"next", ""},
+        {"knight attack wrestler reverse", "2C 3C KD QD JD 10D"},
+        {"next", ""},
+        {"wrestler attack knight squeeze", "5H"},
+        {"next", ""}, {"thrower delay", ""}, {"next", ""},
+        {"knight escape", "5C 4C 3C 6S 2S 3S"},
+        {"next", ""},
+        {"wrestler attack knight slam", "2S"},
+        {"next", ""}, {"thrower delay", ""}, {"next", ""},
+        {"knight stand", ""},
+        {"next", ""}, {"thrower delay", ""}, {"knight delay", ""},
+        {"next", ""},
+        {"wrestler grapple knight", "KC 2C 3C 2D 3D 4D"},
+        {"next", ""}, {"thrower delay", ""},
+        {"knight attack wrestler", "KC 2C 2D 3D KS 4S 3S 5D 6D 7D"},
+        {"next", ""},
+        {"wrestler attack knight restrain", ""},
+        {"next", ""}, {"thrower delay", ""},
+        {"knight attack wrestler", "KC 2C 2D 3D KS 4S 3S 5D 6D 7D 2H 3C 4C 5C"},
+        {"next", ""},
+        {"wrestler attack knight throw 8,5", "KC QC 2D 3D 4D 3C"},
+    };
+    for (size_t i = 0; i < sizeof script / sizeof script[0]; i++)
+        table(f, script[i][0], script[i][1]);
+    const ft_state *st = &f->st;
+    cr_expect_eq(st->c[0].pos.x, 1, "knocked off the stage");
+    cr_expect_eq(st->c[0].stun, 32 - 3 - 3 - 10);
+    cr_expect_eq(st->c[1].pos.x, 9, "thrown next to Nim");
+    cr_expect(ft_cond_has(st, 1, FT_COND_PRONE));
+    cr_expect(ft_cond_has(st, 2, FT_COND_PRONE));
+    replays_the_same(s, f);
+    fray_towers_fight_free(f);
+    fray_towers_setup_free(s);
+}
+
+/* The tactics preset grapple, the engine flipping: whole fights of the
+ * example replay from their journals (Initiate Grapple, Squeeze, Slam,
+ * Throw, knockback and falls as the cards fall), and the wrestler does
+ * grapple. */
+Test(towers_grapple, journal_round_trip_of_tactics_fights) {
+    fray_towers_setup *s = tf_load_example("grappler.yaml");
+    int grapples = 0, moves = 0;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        fray_towers_fight *f = tf_fight(s, seed);
+        for (int i = 0; i < 400 && !fray_towers_fight_over(f); i++)
+            cr_assert_eq(fray_towers_fight_step(f), FRAY_OK);
+        grapples += f->st.c[0].by_kind[FT_ACT_GRAPPLE];
+        moves += f->st.c[0].by_kind[FT_ACT_ATTACK];
+        replays_the_same(s, f);
+        fray_towers_fight_free(f);
+    }
+    cr_expect_gt(grapples, 0);
+    cr_expect_gt(moves, 0);
+    fray_towers_setup_free(s);
+}
+
+/* The Running Leap into a pit at the table, replayed. */
+Test(towers_grapple, journal_round_trip_of_a_leap_into_a_pit) {
+    fray_towers_setup *s = tf_load_example("grappler.yaml");
+    fray_towers_setup *m = NULL;
+    cr_assert_eq(fray_towers_setup_copy(s, NULL, &m), FRAY_OK);
+    m->s.map.terrain[6][7] = FRAY_TERRAIN_PIT;
+    m->s.c[2].start = (fray_pos){0, 6};
+    ft_policy_prepare(&m->s);
+    fray_towers_fight *f = tf_fight(m, 3);
+    table(f, "next", "");
+    table(f, "wrestler delay", "");
+    table(f, "next", "");
+    table(f, "thrower running-leap 6,6", "");
+    table(f, "next", "");
+    table(f, "wrestler delay", "");
+    table(f, "next", "");
+    table(f, "thrower running-leap 7,6", "2C 3C 4C 5C");
+    cr_expect_eq(f->st.c[2].pos.x, 7);
+    cr_expect_eq(f->st.c[2].stun, 16 - 10);
+    replays_the_same(m, f);
+    fray_towers_fight_free(f);
+    fray_towers_setup_free(m);
     fray_towers_setup_free(s);
 }

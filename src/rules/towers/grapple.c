@@ -236,7 +236,8 @@ fray_status ft_knockback(ft_run *r, int a, int t, int spaces) {
             v = -1;
         }
     }
-    note(r, a, t, "Knockback %d", spaces);
+    note(r, a, t, "Knockback: %d space%s", spaces > 99 ? 99 : spaces,
+         spaces == 1 ? "" : "s");
     int n;
     rc = push(r, t, sx, sy, spaces, &n);
     if (rc != FRAY_OK)
@@ -357,8 +358,11 @@ static fray_status landing(ft_run *r, int a, int v, fray_pos at,
         return rc;
     if (r->facts && r->ev && r->ev->n_facts > before &&
         r->ev->facts[before].kind == FT_FACT_FLIP) {
-        r->ev->facts[before].who = (int8_t)a;
-        r->ev->facts[before].v[0] = FT_FLIP_CHECK;
+        ft_fact *x = &r->ev->facts[before];
+        x->who = (int8_t)a;
+        x->v[0] = FT_FLIP_CHECK; /* a card for a direction, not damage */
+        x->v[1] = x->v[3];       /* its total: the kept value */
+        x->v[4] = 0;
     }
     int first = (f.kept_value % 8 + 8) % 8;
     fray_footprint fp = ft_footprint(s, st, v);
@@ -449,8 +453,13 @@ static fray_status throw_foe(ft_run *r, int a, int v, fray_pos d) {
         def = 0;
     }
     hit = att >= def; /* as an attack hits on a tie */
-    ft_emit(r, hit ? FT_FACT_HIT : FT_FACT_MISS, a, o >= 0 ? o : v, att, def,
-            0, 0);
+    ft_fact *hf = ft_emit_fact(r, hit ? FT_FACT_HIT : FT_FACT_MISS, a,
+                               o >= 0 ? o : v);
+    if (hf) {
+        hf->v[0] = att;
+        hf->v[1] = def;
+        hf->v[4] = -1; /* a hit that does no damage (as Aid's) */
+    }
     ft_grapple_end(r, v); /* the throw lets go */
     fray_pos from = st->c[v].pos;
     fray_pos land = d;
@@ -593,8 +602,18 @@ int ft_grapple_policy(const ft_setup *s, const ft_state *st, int me,
     int v = ft_grapple_victim(st, me);
     fray_footprint fme = ft_footprint(s, st, me);
     if (v >= 0 && ft_in_fight(st, v)) {
-        /* Throw him at another foe within half the range (both prone). */
+        /* Throw him at another foe (both prone): one within half the
+         * range, or any in range once the victim is worn down to half his
+         * STUN or when a Squeeze would do him little (under 3 STUN after
+         * <ER>); squeezing till then. */
         int range = ft_throw_range(s, me);
+        const ft_statblock *vsb = &s->c[v].sb;
+        int sa = s->c[me].sb.size_rank, sv = vsb->size_rank;
+        int er = vsb->cv[FT_CV_ER] + (vsb->has_armor ? vsb->armor.er : 0);
+        int squeeze_net = s->c[me].sb.aspects[FT_ASPECT_HS] +
+                          (sa > 0 ? sa : 0) - (sv > 0 ? sv : 0) - er;
+        /* (Worn down, or too well armoured to be worth squeezing.) */
+        bool worn = 2 * st->c[v].stun <= ft_max_stun(s, v) || squeeze_net < 3;
         bool other_near = false;
         for (int e = 0; e < st->n && s->has_map; e++) {
             if (e == v || e == me || ft_allies(s, me, e) || !ft_in_fight(st, e))
@@ -602,7 +621,8 @@ int ft_grapple_policy(const ft_setup *s, const ft_state *st, int me,
             fray_footprint fe = ft_footprint(s, st, e);
             if (fray_grid_within(fme, fe, 1))
                 other_near = true;
-            if (n < n_max && fray_grid_count(c->pos, fe.at) * 2 <= range) {
+            int dist = fray_grid_count(c->pos, fe.at);
+            if (n < n_max && (dist * 2 <= range || (worn && dist <= range))) {
                 cmd_blank(&out[n], me, FT_ACT_ATTACK);
                 out[n].target = (int8_t)v;
                 out[n].grapple_move = FT_GM_THROW;
