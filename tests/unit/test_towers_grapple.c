@@ -691,3 +691,96 @@ Test(towers_grapple, journal_round_trip_of_a_leap_into_a_pit) {
     fray_towers_setup_free(m);
     fray_towers_setup_free(s);
 }
+
+/* ---- Loading ------------------------------------------------------------------ */
+
+/* The options by their names, the keyword Knockback alone (1 space) and an
+ * improvised weapon's strength-limit (0 is a limit too: no <PX> at all). */
+Test(towers_grapple, options_and_weapon_keys_load) {
+    fray_towers_setup *s = tf_load_data("grapple_options.yaml");
+    cr_expect_eq(s->s.opt.throw_range, 6);
+    cr_expect_eq(s->s.opt.level_feet, 10);
+    cr_expect_eq(s->s.opt.squeeze_flips, 2);
+    cr_expect_eq(s->s.opt.pit_depth, 3);
+    const ft_statblock *sb = &s->s.c[0].sb;
+    cr_expect_eq(sb->weapons[0].knockback, 1);
+    cr_expect(sb->weapons[0].keywords & FT_KW(KNOCKBACK));
+    cr_expect(sb->weapons[1].keywords & FT_KW(IMPROVISED));
+    cr_expect(sb->weapons[1].has_strength_limit);
+    cr_expect_eq(ft_px_used(&sb->weapons[1], 2), 0);
+    fray_towers_setup_free(s);
+    /* The defaults. */
+    ft_options o;
+    ft_options_default(&o);
+    cr_expect_eq(o.throw_range, 0, "2 x Hard Strength");
+    cr_expect_eq(o.level_feet, 5);
+    cr_expect_eq(o.squeeze_flips, 1);
+    cr_expect_eq(o.pit_depth, 2);
+}
+
+/* Option pit-depth: a pit 1 level deep is a fall of 5 feet (5 STUN, 2
+ * cards); 0: no fall at all. */
+Test(towers_grapple, pit_depth_option) {
+    for (int depth = 0; depth <= 1; depth++) {
+        fixture *f = fixture_new();
+        f->s.opt.pit_depth = depth;
+        add(f, "brom", 0, 0, 1, 1, 4);
+        add(f, "imp", 1, 11, 11, 1, 1);
+        f->s.map.terrain[1][8] = FRAY_TERRAIN_PIT;
+        begin(f);
+        ft_command run = tf_cmd(FT_ACT_RUNNING_LEAP, 0);
+        run.dest = (fray_pos){5, 1};
+        cr_assert_eq(apply(f, run, NULL), FRAY_OK);
+        cr_assert_eq(apply(f, tf_cmd(FT_CMD_PHASE, -1), NULL), FRAY_OK);
+        ft_command leap = tf_cmd(FT_ACT_RUNNING_LEAP, 0);
+        leap.dest = (fray_pos){8, 1};
+        tf_stack(f, 0, "2C 3C");
+        cr_assert_eq(apply(f, leap, NULL), FRAY_OK);
+        cr_expect_eq(f->st.c[0].stun, 24 - 5 * depth, "depth %d", depth);
+        free(f);
+    }
+}
+
+/* Before this issue a leap that could not land on solid ground was
+ * refused; a wall still is. */
+Test(towers_grapple, running_leap_onto_a_wall_is_still_refused) {
+    fixture *f = fixture_new();
+    add(f, "brom", 0, 0, 1, 1, 4);
+    add(f, "imp", 1, 11, 11, 1, 1);
+    f->s.map.terrain[1][8] = FRAY_TERRAIN_WALL;
+    begin(f);
+    ft_command run = tf_cmd(FT_ACT_RUNNING_LEAP, 0);
+    run.dest = (fray_pos){5, 1};
+    cr_assert_eq(apply(f, run, NULL), FRAY_OK);
+    cr_assert_eq(apply(f, tf_cmd(FT_CMD_PHASE, -1), NULL), FRAY_OK);
+    ft_command leap = tf_cmd(FT_ACT_RUNNING_LEAP, 0);
+    leap.dest = (fray_pos){8, 1};
+    cr_expect_eq(ft_check_command(&f->s, &f->st, &leap, NULL), FRAY_ERR_INVALID);
+    free(f);
+}
+
+/* ---- The victim's restricted attack ------------------------------------------ */
+
+/* 000 "Grappling" Restricted Attack: "he will be at a (flip-1) to his
+ * attack, and his Hard Strength will be considered halved for purposes of
+ * damage calculations": the imp (<PX> 3, longblade 1+PA 4+PX) flips 3 + 1
+ * - 1 = 3 cards and does 4 + 1 (3 halved, rounded down) = 5 STUN. */
+Test(towers_grapple, restricted_attack_flip_minus_one_strength_halved) {
+    fixture *f = fixture_new();
+    int i = add(f, "imp", 1, 2, 1, 1, 3);
+    f->s.c[i].sb.cv[FT_CV_PX] = 3;
+    add(f, "brom", 0, 1, 1, 1, 4);
+    begin(f);
+    hold(f, 1, 0);
+    ft_command c = tf_cmd(FT_ACT_ATTACK, 0);
+    c.target = 1;
+    tf_stack(f, 0, "KC 2C 3C 4C");
+    tf_stack(f, 1, "2D 3D");
+    cr_assert_eq(apply(f, c, NULL), FRAY_OK);
+    cr_expect(has_modifier(f, "restricted attack", 0));
+    for (int k = 0; k < f->ev.n_facts; k++)
+        if (f->ev.facts[k].kind == FT_FACT_FLIP && f->ev.facts[k].who == 0)
+            cr_expect_eq(f->ev.facts[k].n_cards, 3);
+    cr_expect_eq(f->st.c[1].stun, 24 - 5);
+    free(f);
+}
