@@ -784,3 +784,71 @@ Test(towers_grapple, restricted_attack_flip_minus_one_strength_halved) {
     cr_expect_eq(f->st.c[1].stun, 24 - 5);
     free(f);
 }
+
+/* 000 "Grappling" Throw: "If you are throwing a willing person (usually a
+ * teammate) and you hit, you may choose not to knock your target prone. If
+ * you choose this, the character you threw will not be prone either. You
+ * can choose a space adjacent to the target". Brom throws his friend Ana at
+ * the bandit, to land north of him: (5,0), nobody prone, no card for the
+ * direction. A foe cannot be placed so. */
+Test(towers_grapple, throw_a_willing_ally_lands_where_chosen) {
+    fixture *f = fixture_new();
+    add(f, "brom", 0, 1, 1, 1, 4);
+    add(f, "ana", 0, 2, 1, 1, 1);
+    add(f, "bandit", 1, 5, 1, 1, 1);
+    begin(f);
+    hold(f, 0, 1);
+    ft_command c = throw_at(5, 1);
+    c.throw_land = 1; /* north */
+    tf_stack(f, 0, "KC 2C 3C 9S");
+    tf_stack(f, 2, "4D 2D");
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(apply(f, c, &d), FRAY_OK, "%s", d.message);
+    cr_expect_eq(f->st.c[1].pos.x, 5);
+    cr_expect_eq(f->st.c[1].pos.y, 0);
+    cr_expect(!ft_cond_has(&f->st, 1, FT_COND_PRONE));
+    cr_expect(!ft_cond_has(&f->st, 2, FT_COND_PRONE));
+    cr_expect_eq(count_facts(f, FT_FACT_FLIP, -2), 2, "no card for where");
+    free(f);
+    f = throw_fixture(); /* the imp is brom's foe */
+    c = throw_at(5, 1);
+    c.throw_land = 1;
+    memset(&d, 0, sizeof d);
+    cr_expect_eq(ft_check_command(&f->s, &f->st, &c, &d), FRAY_ERR_INVALID);
+    cr_expect(strstr(d.message, "willing") != NULL, "%s", d.message);
+    free(f);
+}
+
+/* The willing throw at the table ("land DIR") and its journal: Sir Hale
+ * grapples his friend Nim and throws him at the wrestler, to land north
+ * of him. */
+Test(towers_grapple, journal_round_trip_of_a_willing_throw) {
+    fray_towers_setup *s = tf_load_example("grappler.yaml");
+    fray_towers_setup *m = NULL;
+    cr_assert_eq(fray_towers_setup_copy(s, NULL, &m), FRAY_OK);
+    m->s.c[2].start = (fray_pos){5, 2};
+    ft_policy_prepare(&m->s);
+    fray_towers_fight *f = tf_fight(m, 3);
+    static const char *const script[][2] = {
+        {"next", ""}, {"wrestler delay", ""},
+        {"next", ""}, {"thrower delay", ""},
+        {"next", ""}, {"wrestler delay", ""},
+        {"next", ""}, {"thrower delay", ""},
+        {"next", ""}, {"knight grapple thrower", "KC 2C 3C 2D 3D"},
+        {"next", ""}, {"wrestler delay", ""},
+        {"next", ""}, {"thrower delay", ""},
+        {"next", ""},
+        {"knight attack thrower throw 3,2 land n", "KC 2C 3C 2D 3D"},
+    };
+    for (size_t i = 0; i < sizeof script / sizeof script[0]; i++)
+        table(f, script[i][0], script[i][1]);
+    cr_expect_eq(f->st.c[2].pos.x, 3);
+    cr_expect_eq(f->st.c[2].pos.y, 1);
+    cr_expect(!ft_cond_has(&f->st, 2, FT_COND_PRONE));
+    cr_expect(!ft_cond_has(&f->st, 0, FT_COND_PRONE));
+    replays_the_same(m, f);
+    fray_towers_fight_free(f);
+    fray_towers_setup_free(m);
+    fray_towers_setup_free(s);
+}

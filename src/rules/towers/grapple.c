@@ -21,6 +21,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 static const char *const move_names[FT_GM_COUNT] = {
     NULL, "restrain", "squeeze", "slam", "throw", "reverse"};
@@ -149,6 +150,21 @@ static const int8_t dir8[8][2] = {{0, -1}, {1, -1}, {1, 0},  {1, 1},
 static const char *const dir_names[8] = {"north", "north-east", "east",
                                          "south-east", "south", "south-west",
                                          "west", "north-west"};
+
+static const char *const dir_short[8] = {"n", "ne", "e", "se",
+                                         "s", "sw", "w", "nw"};
+
+const char *ft_direction_name(int d) {
+    return d >= 0 && d < 8 ? dir_names[d] : NULL;
+}
+
+int ft_direction_of(const char *word) {
+    for (int d = 0; d < 8; d++)
+        if (strcasecmp(word, dir_names[d]) == 0 ||
+            strcasecmp(word, dir_short[d]) == 0)
+            return d;
+    return -1;
+}
 
 /* ---- Falling (seed 000 "Falling", "Combined Damage") -------------------- */
 
@@ -306,6 +322,27 @@ fray_status ft_grapple_check(const ft_setup *s, const ft_state *st,
     int o = who_in(s, st, one, -1);
     if (o >= 0 && ft_allies(s, a, o))
         return bad(diag, "%s will not throw %s at an ally", name, tname);
+    if (cmd->throw_land) {
+        /* "If you are throwing a willing person (usually a teammate) and
+         * you hit, you may choose not to knock your target prone ... You
+         * can choose a space adjacent to the target". */
+        int dir = cmd->throw_land - 1;
+        if (dir >= 8)
+            return bad(diag, "no such direction%s%s", "", "");
+        if (!ft_allies(s, a, t))
+            return bad(diag, "only a willing ally lands where %s chooses: "
+                       "%s is a foe", name, tname);
+        if (o < 0)
+            return bad(diag, "a landing place is chosen next to someone "
+                       "thrown at: nobody stands there%s%s", "", "");
+        fray_footprint to = ft_footprint(s, st, t);
+        to.at.x = (int16_t)(d.x + dir8[dir][0]);
+        to.at.y = (int16_t)(d.y + dir8[dir][1]);
+        int e;
+        if (!ground(&s->map, to, &e) || who_in(s, st, to, t) >= 0)
+            return bad(diag, "%s cannot land %s of that space: no room",
+                       tname, dir_names[dir]);
+    }
     return FRAY_OK;
 }
 
@@ -394,7 +431,8 @@ static void range_mod(int inc, int *flip, int *shift) {
     }
 }
 
-static fray_status throw_foe(ft_run *r, int a, int v, fray_pos d) {
+static fray_status throw_foe(ft_run *r, int a, int v, fray_pos d,
+                             int land_dir) {
     const ft_setup *s = r->setup;
     ft_state *st = r->st;
     fray_footprint one = {d, 1};
@@ -464,7 +502,13 @@ static fray_status throw_foe(ft_run *r, int a, int v, fray_pos d) {
     fray_pos from = st->c[v].pos;
     fray_pos land = d;
     bool found = true;
-    if (o >= 0 || !hit) {
+    bool gentle = hit && o >= 0 && land_dir >= 0;
+    if (gentle) {
+        /* The willing ally lands where chosen, nobody prone. */
+        land.x = (int16_t)(d.x + dir8[land_dir][0]);
+        land.y = (int16_t)(d.y + dir8[land_dir][1]);
+        note(r, a, v, "lands %s", dir_names[land_dir]);
+    } else if (o >= 0 || !hit) {
         /* "Randomly determine which direction from the target the thrown
          * character lands"; a miss: "a random adjacent space". */
         fray_status rc = landing(r, a, v, d, &land, &found);
@@ -482,9 +526,9 @@ static fray_status throw_foe(ft_run *r, int a, int v, fray_pos d) {
     }
     /* Hit: "both the thrown opponent and the target are knocked prone";
      * miss: "the thrown opponent is prone. The target is unharmed." */
-    if (!(st->c[v].flags & FT_F_DEAD))
+    if (!gentle && !(st->c[v].flags & FT_F_DEAD))
         ft_cond_add(r, v, FT_COND_PRONE, 0, FT_UNTIL_REMOVED, -1, 0, a);
-    if (hit && o >= 0 && !(st->c[o].flags & FT_F_DEAD))
+    if (!gentle && hit && o >= 0 && !(st->c[o].flags & FT_F_DEAD))
         ft_cond_add(r, o, FT_COND_PRONE, 0, FT_UNTIL_REMOVED, -1, 0, a);
     loosen(r, v);
     return FRAY_OK;
@@ -562,7 +606,7 @@ fray_status ft_grapple_apply(ft_run *r, const ft_command *cmd) {
     }
     case FT_GM_THROW:
         note(r, a, t, "throws");
-        return throw_foe(r, a, t, cmd->dest);
+        return throw_foe(r, a, t, cmd->dest, cmd->throw_land - 1);
     case FT_GM_REVERSE:
         return reverse(r, a, t);
     case FT_GM_NONE:

@@ -1288,7 +1288,8 @@ static bool same_command(const ft_command *a, const ft_command *b) {
            a->element == b->element && a->ally == b->ally && a->dtn == b->dtn &&
            a->draw_also == b->draw_also && a->drop_prone == b->drop_prone &&
            a->skill_spec == b->skill_spec &&
-           a->grapple_move == b->grapple_move;
+           a->grapple_move == b->grapple_move &&
+           a->throw_land == b->throw_land;
 }
 #endif
 

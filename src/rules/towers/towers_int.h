@@ -746,6 +746,10 @@ typedef struct ft_command {
                                 applies ((flip+1), seed 001); 0 none */
     uint8_t grapple_move;    /* Attack: FT_GM_* (seed 000 "Grappling"); 0 a
                                 plain attack */
+    uint8_t throw_land;      /* Throw of a willing ally at someone: 1 + the
+                                direction (0 north, clockwise) of the space
+                                next to the target he lands in when it hits,
+                                and nobody is knocked prone; 0 as any throw */
 } ft_command;
 
 /* The Attack action's grappling moves (ft_command.grapple_move; grapple.c). */
@@ -1121,6 +1125,10 @@ fray_status ft_grapple_test(ft_run *r, int attacker, int defender,
 /* grapple.c (seed 000 "Grappling", "Falling", "Improvised Weapons") */
 /* The words of a grapple move ("squeeze"), or NULL. */
 const char *ft_grapple_move_name(int move);
+/* The name of direction d (0 "north", clockwise to 7 "north-west"), or
+ * NULL; ft_direction_of reads one (or its letters: "ne"), -1 if none. */
+const char *ft_direction_name(int d);
+int ft_direction_of(const char *word);
 /* The victim c holds in a grapple, or -1. */
 int ft_grapple_victim(const ft_state *st, int c);
 /* Whether an Attack with cmd->grapple_move can be made now (the part of
