@@ -852,3 +852,29 @@ Test(towers_grapple, journal_round_trip_of_a_willing_throw) {
     fray_towers_setup_free(m);
     fray_towers_setup_free(s);
 }
+
+/* Bad grapple words at the table say what was expected, in rules words. */
+Test(towers_grapple, bad_grapple_words_are_refused) {
+    fray_towers_setup *s = tf_load_example("grappler.yaml");
+    fray_towers_fight *f = tf_fight(s, 3);
+    table(f, "next", "");
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_expect_eq(fray_towers_fight_command(f, "wrestler attack knight throw",
+                                           NULL, 0, &d),
+                 FRAY_ERR_PARSE);
+    cr_expect(strstr(d.message, "the space to throw at") != NULL, "%s",
+              d.message);
+    memset(&d, 0, sizeof d);
+    cr_expect_eq(fray_towers_fight_command(
+                     f, "wrestler attack knight throw 5,5 land up", NULL, 0, &d),
+                 FRAY_ERR_PARSE);
+    cr_expect(strstr(d.message, "direction") != NULL, "%s", d.message);
+    memset(&d, 0, sizeof d);
+    cr_expect_eq(fray_towers_fight_command(f, "wrestler attack knight squeeze",
+                                           NULL, 0, &d),
+                 FRAY_ERR_INVALID);
+    cr_expect(strstr(d.message, "does not hold") != NULL, "%s", d.message);
+    fray_towers_fight_free(f);
+    fray_towers_setup_free(s);
+}
