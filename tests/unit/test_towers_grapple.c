@@ -878,3 +878,22 @@ Test(towers_grapple, bad_grapple_words_are_refused) {
     fray_towers_fight_free(f);
     fray_towers_setup_free(s);
 }
+
+/* Knockback into a pit: it falls in, pit-depth levels (2: 10 feet, 10
+ * STUN and 4 cards); the blow (KC, no Heart) did 5 first. */
+Test(towers_grapple, knockback_into_a_pit_falls) {
+    fixture *f = fixture_new();
+    int k = add(f, "knight", 1, 3, 1, 1, 3);
+    f->s.c[k].sb.weapons[0].knockback = 3;
+    add(f, "brom", 0, 4, 1, 1, 4);
+    f->s.map.terrain[1][5] = FRAY_TERRAIN_PIT;
+    begin(f);
+    ft_command c = tf_cmd(FT_ACT_ATTACK, 0);
+    c.target = 1;
+    tf_stack(f, 1, "2D 3D 2C 3C 4C 5C");
+    tf_stack(f, 0, "KC 2C 3C 4C");
+    cr_assert_eq(apply(f, c, NULL), FRAY_OK);
+    cr_expect_eq(f->st.c[1].pos.x, 5, "in the pit, no further");
+    cr_expect_eq(f->st.c[1].stun, 24 - 5 - 10);
+    free(f);
+}

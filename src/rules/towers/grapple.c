@@ -108,6 +108,24 @@ static bool ground(const fray_grid *g, fray_footprint fp, int *elev) {
     return true;
 }
 
+/* A place with a pit in it (and no wall, window or edge of the map): one
+ * pushed there falls in. */
+static bool pit_in(const fray_grid *g, fray_footprint fp) {
+    int side = fp.side < 1 ? 1 : fp.side;
+    bool pit = false;
+    for (int y = 0; y < side; y++)
+        for (int x = 0; x < side; x++) {
+            fray_pos q = {(int16_t)(fp.at.x + x), (int16_t)(fp.at.y + y)};
+            if (!fray_grid_in(g, q))
+                return false;
+            int t = g->terrain[q.y][q.x];
+            if (t == FRAY_TERRAIN_WALL || t == FRAY_TERRAIN_WINDOW)
+                return false;
+            pit = pit || t == FRAY_TERRAIN_PIT;
+        }
+    return pit;
+}
+
 static int elevation_of(const fray_grid *g, fray_footprint fp) {
     int side = fp.side < 1 ? 1 : fp.side, hi = 0;
     for (int y = 0; y < side; y++)
@@ -189,7 +207,8 @@ static int sign(int v) { return v > 0 ? 1 : v < 0 ? -1 : 0; }
 
 /* Pushes c up to n spaces by (sx, sy): each step onto ground where nobody
  * stands, not up a ledge, not through a wall edge; a step down a ledge
- * ends the push in a fall. *out_spaces: the spaces moved. */
+ * ends the push in a fall, and so does a step into a pit (its depth:
+ * option pit-depth). *out_spaces: the spaces moved. */
 static fray_status push(ft_run *r, int c, int sx, int sy, int n,
                         int *out_spaces) {
     const ft_setup *s = r->setup;
@@ -204,8 +223,9 @@ static fray_status push(ft_run *r, int c, int sx, int sy, int n,
         fray_footprint to = fp;
         to.at.x = (int16_t)(fp.at.x + sx);
         to.at.y = (int16_t)(fp.at.y + sy);
-        int e_to, e_at = elevation_of(&s->map, fp);
-        if (!ground(&s->map, to, &e_to) || e_to > e_at ||
+        int e_to = 0, e_at = elevation_of(&s->map, fp);
+        bool pit = pit_in(&s->map, to);
+        if ((!pit && (!ground(&s->map, to, &e_to) || e_to > e_at)) ||
             who_in(s, st, to, c) >= 0)
             break;
         if ((!sx || !sy) &&
@@ -213,6 +233,10 @@ static fray_status push(ft_run *r, int c, int sx, int sy, int n,
             break;
         st->c[c].pos = to.at;
         (*out_spaces)++;
+        if (pit) {
+            fell = s->opt.pit_depth;
+            break;
+        }
         if (e_to < e_at) {
             fell = e_at - e_to; /* off the high ground: it falls */
             break;
