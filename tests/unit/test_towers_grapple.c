@@ -545,6 +545,7 @@ Test(towers_grapple, example_loads_improvised_and_knockback) {
         if (strcmp(w->name, "Warhammer") == 0) {
             hammer = true;
             cr_expect_eq(w->knockback, 1);
+            cr_expect(w->keywords & FT_KW(KNOCKBACK), "knockback: 1 has the keyword");
         }
     }
     cr_expect(chair && hammer);

@@ -543,9 +543,12 @@ static void weapon_defaults(ft_weapon *w) {
 static void weapon_finish(ft_weapon *w) {
     if (w->reach == 0)
         w->reach = (w->keywords & FT_KW(REACH)) ? 2 : 1;
-    /* The keyword Knockback alone pushes one space (grapple.c). */
+    /* The keyword Knockback alone pushes one space (grapple.c); a
+     * knockback of N spaces has the keyword. */
     if ((w->keywords & FT_KW(KNOCKBACK)) && w->knockback == 0)
         w->knockback = 1;
+    if (w->knockback > 0)
+        w->keywords |= FT_KW(KNOCKBACK);
 }
 
 static const char *const weapon_keys[] = {
