@@ -313,6 +313,9 @@ fray_status ft_grapple_check(const ft_setup *s, const ft_state *st,
     if (t < 0 || t >= st->n)
         return bad(diag, "%s needs a target%s", move, "");
     const char *tname = s->c[t].name;
+    if (st->c[t].flags & (FT_F_DEAD | FT_F_FLED))
+        return bad(diag, "%s is %s", tname,
+                   (st->c[t].flags & FT_F_DEAD) ? "dead" : "gone");
     if (cmd->grapple_move == FT_GM_REVERSE) {
         if (st->c[a].grappled_by != t)
             return bad(diag, "%s can reverse only the grapple %s is held "
