@@ -1090,8 +1090,8 @@ static fray_status check(const ft_setup *s, ft_state *st,
     if (cmd->grapple_move)
         return ft_grapple_check(s, st, cmd, diag);
     /* Seed 000 "Grappling": "When grappled, during his turn your opponent
-     * only has a few options": Escape, Reverse the Grapple (not built
-     * yet), or a restricted melee attack "against either his grappler or
+     * only has a few options": Escape, Reverse the Grapple (grapple.c,
+     * above), or a restricted melee attack "against either his grappler or
      * another opponent he is adjacent to". fray's reading: a Forced Delay
      * when he does none of them, and free actions, which are no turn. */
     if (c->grappled_by >= 0) {
