@@ -311,7 +311,7 @@ typedef struct ft_options {
                                   in spaces; 0 = 2 x Hard Strength (grapple.c) */
     int level_feet;            /* feet per level of elevation for falls: 5 */
     int squeeze_flips;         /* cards of the damage flip of Squeeze and Slam: 1 */
-    int pit_depth;             /* levels a Running Leap into a pit falls: 2 */
+    int pit_depth;             /* levels one falls into a pit (leap, knockback): 2 */
 } ft_options;
 
 /* Seed 000 "STUN Damage": "anyone who chooses to continue to attack you
