@@ -1215,11 +1215,12 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
      * (fray: <PX> halved, rounded down). */
     if (as->grappled_by >= 0 && w->adds_px) {
         int px = asb->cv[FT_CV_PX];
-        bonus -= px - px / 2;
+        /* (An improvised weapon's strength limit: of the halved.) */
+        bonus -= ft_px_used(w, px) - ft_px_used(w, px / 2);
     }
     if (hit_fact) /* the blow's damage before Hearts and Resilience */
         hit_fact->v[4] = w->damage + bonus +
-                         (w->adds_px ? asb->cv[FT_CV_PX] : 0);
+                         (w->adds_px ? ft_px_used(w, asb->cv[FT_CV_PX]) : 0);
     fray_towers_hit h = ft_harm_hit(r, a, t, w, bonus, res.hearts);
     if (s->duel.to) /* seed 000 "Dueling", Stage Four (duel.c) */
         ft_duel_harm(r, a, t, w, bonus, res.hearts, h);
@@ -1241,6 +1242,9 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
         if (w->keywords & FT_KW(CRIT_STUN))
             ft_cond_add(r, t, FT_COND_STUNNED, 0, FT_UNTIL_END_OF, t, 1, a);
     }
+    /* Knockback (grapple.c): pushed straight away, maybe off a ledge. */
+    if (w->knockback > 0)
+        return ft_knockback(r, a, t, w->knockback);
     return FRAY_OK;
 }
 
@@ -1264,6 +1268,12 @@ fray_status ft_grapple_test(ft_run *r, int a, int d, int attacker_flip_mod,
      * shifts. */
     if (attacker_flip_mod)
         add(&x, false, 0, attacker_flip_mod, "Grapple Test");
+    /* Seed 000 "Grappling", Restrain: (shift+1) on the grappler's next
+     * Grapple Test in this grapple, once (grapple.c). */
+    if (st->c[a].restrain_vs == d + 1 && st->c[d].grappled_by == a) {
+        add(&x, false, 1, 0, "Restrain");
+        st->c[a].restrain_vs = 0;
+    }
     if (asb->size_rank)
         add(&x, false, s->opt.grapple_size_cards ? 0 : asb->size_rank,
             s->opt.grapple_size_cards ? asb->size_rank : 0, "size: %s",

@@ -1163,8 +1163,10 @@ static int leap_path(const ft_setup *s, const ft_state *st, int c,
                 int t = s->map.terrain[q.y][q.x];
                 if (t == FRAY_TERRAIN_WALL || t == FRAY_TERRAIN_WINDOW)
                     return -1;
+                /* Landing in a pit: it falls (seed 000 "Falling";
+                 * do_action), else on solid ground. */
                 if (i == n && t != FRAY_TERRAIN_OPEN &&
-                    t != FRAY_TERRAIN_DIFFICULT)
+                    t != FRAY_TERRAIN_DIFFICULT && t != FRAY_TERRAIN_PIT)
                     return -1; /* must land on solid ground */
                 fray_occupant k = occupant(&o, q);
                 if (k != FRAY_OCC_EMPTY && k != FRAY_OCC_SELF)
@@ -1307,9 +1309,13 @@ static fray_status check(const ft_setup *s, ft_state *st,
         !(cmd->at_space && ft_area_weapon(s, st, cmd)) &&
         (cmd->target < 0 || cmd->target >= st->n))
         return bad(diag, "%s needs a target%s", info->text, "");
+    /* Seed 000 "Grappling": Restrain, Squeeze, Slam, Throw, Reverse the
+     * Grapple (grapple.c). */
+    if (cmd->grapple_move)
+        return ft_grapple_check(s, st, cmd, diag);
     /* Seed 000 "Grappling": "When grappled, during his turn your opponent
-     * only has a few options": Escape, Reverse the Grapple (not built
-     * yet), or a restricted melee attack "against either his grappler or
+     * only has a few options": Escape, Reverse the Grapple (grapple.c,
+     * above), or a restricted melee attack "against either his grappler or
      * another opponent he is adjacent to". fray's reading: a Forced Delay
      * when he does none of them, and free actions, which are no turn. */
     if (c->grappled_by >= 0) {
@@ -1773,6 +1779,8 @@ static inline fray_status do_attack(ft_run *r, const ft_command *cmd) {
     int a = cmd->actor;
     ft_cstate *c = &st->c[a];
     fray_status rc;
+    if (cmd->grapple_move) /* seed 000 "Grappling" (grapple.c) */
+        return ft_grapple_apply(r, cmd);
     int wi = weapon_index(s, st, cmd);
     const ft_weapon *w = weapon_of(s, st, a, cmd->weapon, cmd->off_hand);
     /* Attacking with a ranged weapon provokes in a threatened space. */
@@ -1890,6 +1898,15 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
             /* Two halves of 5 phases each: the run, then the leap. */
             c->flags ^= FT_F_LEAPING;
             *cost = 5;
+            /* A leap that lands in a pit (not solid ground) falls its
+             * depth (option pit-depth; grapple.c ft_fall). */
+            if (!(c->flags & FT_F_LEAPING) && s->has_map &&
+                fray_grid_in(&s->map, c->pos) &&
+                s->map.terrain[c->pos.y][c->pos.x] == FRAY_TERRAIN_PIT) {
+                rc = ft_fall(r, a, s->opt.pit_depth);
+                if (rc != FRAY_OK)
+                    return rc;
+            }
         }
         if (cmd->action == FT_ACT_CHARGE && ft_can_act(st, a)) {
             ft_attack_opts o;
@@ -1980,6 +1997,7 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         bool win;
         rc = ft_grapple_test(r, a, cmd->target, 0, &win);
         if (rc == FRAY_OK && win) {
+            c->restrain_vs = 0; /* a new grapple: no Restrain yet */
             st->c[cmd->target].grappled_by = (int8_t)a;
             ft_cond_add(r, cmd->target, FT_COND_GRAPPLED, 0, FT_UNTIL_REMOVED,
                         -1, 0, a);

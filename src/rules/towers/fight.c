@@ -1036,6 +1036,28 @@ static fray_status parse_command(const ft_setup *s, const char *text,
                                  "to");
         } else if (same_word(lx.tok, "lethal")) {
             cmd->heal_lethal = true;
+        } else if (action == FT_ACT_ATTACK && !cmd->grapple_move &&
+                   (same_word(lx.tok, "restrain") ||
+                    same_word(lx.tok, "squeeze") || same_word(lx.tok, "slam") ||
+                    same_word(lx.tok, "throw") ||
+                    same_word(lx.tok, "reverse"))) {
+            /* Seed 000 "Grappling": "tony attack bandit squeeze", "... throw
+             * 4,5" (grapple.c). */
+            for (int g = 1; g < FT_GM_COUNT; g++)
+                if (same_word(ft_grapple_move_name(g), lx.tok))
+                    cmd->grapple_move = (uint8_t)g;
+            if (cmd->grapple_move == FT_GM_THROW &&
+                (!lex_next(&lx) || !parse_pos(lx.tok, &cmd->dest)))
+                return lex_error(&lx, diag, "expected the space to throw at "
+                                 "as X,Y (attack T throw X,Y)");
+        } else if (cmd->grapple_move == FT_GM_THROW && !cmd->throw_land &&
+                   same_word(lx.tok, "land")) {
+            /* A willing ally: "attack ally throw 5,5 land north-east". */
+            if (!lex_next(&lx) || (v = ft_direction_of(lx.tok)) < 0)
+                return lex_error(&lx, diag, "expected a direction (north, "
+                                 "north-east, ... or n, ne, e, se, s, sw, "
+                                 "w, nw)");
+            cmd->throw_land = (uint8_t)(v + 1);
         } else if (action == FT_ACT_MOVE && (same_word(lx.tok, "prone") ||
                                              same_word(lx.tok, "drop-prone"))) {
             /* "tony move 3,4 prone": Drop Prone at the end, for free. */
@@ -1510,6 +1532,12 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
          "-1 none)"},
         {"specialization", -1, FT_MAX_SPECS - 1, -1,
          "one of the skill's specializations (its index; -1 none)"},
+        {"grapple_move", 0, FT_GM_COUNT - 1, 0,
+         "a grapple move (0 none, 1 restrain, 2 squeeze, 3 slam, 4 throw, "
+         "5 reverse)"},
+        {"throw_land", 0, 8, 0,
+         "where a thrown ally lands (0 as any throw, 1 north to 8 "
+         "north-west)"},
     };
     long long got[sizeof ints / sizeof ints[0]];
     for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
@@ -1556,6 +1584,8 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
     if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
         return rc;
     cmd->opposed = b;
+    cmd->grapple_move = (uint8_t)got[12];
+    cmd->throw_land = (uint8_t)got[13];
     path[1].key = "off_hand";
     if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
         return rc;

@@ -115,6 +115,10 @@ void ft_options_default(ft_options *o) {
     o->duel_concede = FT_CONCEDE_NEVER;    /* seed 000 "Dueling" (duel.c) */
     o->mark_cost = FT_COST_FREE;           /* seed 000 "Marked Targets": no cost given */
     o->companion_alone = FT_CA_PAIR;       /* seed 000 "Companions and Minions" */
+    o->throw_range = 0;                    /* fray: 2 x Hard Strength */
+    o->level_feet = 5;                     /* fray: one level is 5 feet */
+    o->squeeze_flips = 1;                  /* fray: "a damage flip" is one card */
+    o->pit_depth = 2;                      /* fray: a pit is 10 feet deep */
 }
 
 /* ---- The loader's state ------------------------------------------------------ */
@@ -545,11 +549,18 @@ static void weapon_defaults(ft_weapon *w) {
 static void weapon_finish(ft_weapon *w) {
     if (w->reach == 0)
         w->reach = (w->keywords & FT_KW(REACH)) ? 2 : 1;
+    /* The keyword Knockback alone pushes one space (grapple.c); a
+     * knockback of N spaces has the keyword. */
+    if ((w->keywords & FT_KW(KNOCKBACK)) && w->knockback == 0)
+        w->knockback = 1;
+    if (w->knockback > 0)
+        w->keywords |= FT_KW(KNOCKBACK);
 }
 
 static const char *const weapon_keys[] = {
     "name", "attack", "damage", "range", "max-range", "shots", "reach",
-    "mana", "cost", "weight", "keywords", "notes", "area"};
+    "mana", "cost", "weight", "keywords", "notes", "area", "knockback",
+    "improvised", "strength-limit"};
 
 /* A weapon row as printed: "Longblade | 1+PA | 4+PX | - | $25 | 3 lbs. |
  * Knight, Blade" (7 columns; 8 with shots after the range). */
@@ -726,6 +737,23 @@ static fray_status ld_weapon(ld *L, const yn *n, ft_weapon *w) {
                                ? why
                                : "expected an area like 'burst 2', 'aura 1', "
                                  "'cone 3' or 'line 5'");
+    }
+    /* Knockback N spaces; an improvised weapon and the most <PX> its
+     * damage can use (seed 000 "Improvised Weapons"; grapple.c). */
+    if ((v = get(n, "knockback")) &&
+        (st = ld_int(L, v, "knockback", 0, 20, &w->knockback)) != FRAY_OK)
+        return st;
+    bool improvised = false;
+    if ((v = get(n, "improvised")) &&
+        (st = ld_bool(L, v, "improvised", &improvised)) != FRAY_OK)
+        return st;
+    if (improvised)
+        w->keywords |= FT_KW(IMPROVISED);
+    if ((v = get(n, "strength-limit"))) {
+        if ((st = ld_int(L, v, "strength-limit", 0, 100,
+                         &w->strength_limit)) != FRAY_OK)
+            return st;
+        w->has_strength_limit = true;
     }
     weapon_finish(w);
     return FRAY_OK;
@@ -1674,7 +1702,9 @@ static const char *const option_keys[] = {
     "grapple-size",   "surprise-delay",   "phase-limit",
     "simultaneous-duel", "fresh-decks", "unconscious-bonus",
     "area-centre-shift", "area-line", "mana-element-cap",
-    "duel-concede", "mark-cost", "companion-alone"};
+    "duel-concede", "mark-cost", "companion-alone",
+    "throw-range",    "level-feet",       "squeeze-flips",
+    "pit-depth"};
 
 /* The options of RULINGS.md by their names (docs/rules/towers.md). */
 static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
@@ -1773,6 +1803,24 @@ static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
                                          : i == 1 ? FT_UB_DEFENSE
                                                   : FT_UB_LETHAL | FT_UB_DEFENSE);
     }
+    /* Grappling and falling (grapple.c). throw-range: spaces, or
+     * "hard-strength" (0): 2 x Hard Strength. */
+    if ((v = get(n, "throw-range"))) {
+        if (v->type == YN_SCALAR && ieq(v->text, "hard-strength"))
+            o->throw_range = 0;
+        else if ((st = ld_int(L, v, "throw-range (spaces, or hard-strength)",
+                              1, 1000, &o->throw_range)) != FRAY_OK)
+            return st;
+    }
+    if ((v = get(n, "level-feet")) &&
+        (st = ld_int(L, v, "level-feet", 1, 100, &o->level_feet)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "squeeze-flips")) &&
+        (st = ld_int(L, v, "squeeze-flips", 0, 10, &o->squeeze_flips)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "pit-depth")) &&
+        (st = ld_int(L, v, "pit-depth (levels)", 0, 100, &o->pit_depth)) != FRAY_OK)
+        return st;
     /* towers-companion: seed 000 "Marked Targets" gives a Mark no cost. */
     if ((v = get(n, "mark-cost"))) {
         if (v->type == YN_SCALAR && ieq(v->text, "free"))

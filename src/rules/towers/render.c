@@ -777,6 +777,14 @@ static void narr_header(narr *n) {
     case FT_ACT_AID:
     case FT_ACT_CAST:
     case FT_ACT_RELOAD: {
+        if (cmd->grapple_move) { /* seed 000 "Grappling" (grapple.c) */
+            txt_f(t, ": %s", ft_grapple_move_name(cmd->grapple_move));
+            if (cmd->grapple_move == FT_GM_THROW)
+                txt_f(t, " at (%d,%d)", cmd->dest.x, cmd->dest.y);
+            if (cmd->throw_land)
+                txt_f(t, ", to land %s", ft_direction_name(cmd->throw_land - 1));
+            break;
+        }
         const ft_weapon *w = weapon_of(s, cmd->actor, cmd->weapon);
         if (w)
             txt_f(t, " with the %s%s", w->name,
@@ -1029,6 +1037,10 @@ static void js_command(txt *t, const ft_setup *s, const ft_command *c) {
     }
     if (c->mark_space)
         js_kbool(t, "mark_space", true);
+    if (c->grapple_move)
+        js_kint(t, "grapple_move", c->grapple_move);
+    if (c->throw_land)
+        js_kint(t, "throw_land", c->throw_land);
     if (c->chip >= 0)
         js_kint(t, "chip", c->chip);
     if (c->heal_lethal)

@@ -169,7 +169,8 @@ typedef enum ft_damage_type {
     X(CRIT_BLEED, "Crit: Bleed")                                               \
     X(CRIT_PRONE, "Crit: Prone")                                               \
     X(CRIT_SLOWED, "Crit: Slowed")                                             \
-    X(CRIT_STUN, "Crit: Stun")
+    X(CRIT_STUN, "Crit: Stun")                                                 \
+    X(KNOCKBACK, "Knockback")
 typedef enum ft_keyword {
 #define FT__E(id, name) FT_KW_##id,
     FT_KEYWORD_LIST(FT__E)
@@ -328,6 +329,11 @@ typedef struct ft_options {
     uint8_t companion_alone;   /* seed 000 "Companions and Minions": where a
                                   companion whose master is down goes on
                                   the clock: FT_CA_* (default PAIR) */
+    int throw_range;           /* seed 000 "Grappling" Throw: the maximum range
+                                  in spaces; 0 = 2 x Hard Strength (grapple.c) */
+    int level_feet;            /* feet per level of elevation for falls: 5 */
+    int squeeze_flips;         /* cards of the damage flip of Squeeze and Slam: 1 */
+    int pit_depth;             /* levels one falls into a pit (leap, knockback): 2 */
 } ft_options;
 
 /* Seed 000 "Dueling" (duel.c): what a duel is to (ft_setup.duel.to; 0: no
@@ -392,6 +398,9 @@ typedef struct ft_weapon {
     uint8_t area;
     int8_t area_size;
     bool area_self;
+    int knockback;         /* spaces a hit pushes the target (0 none) */
+    bool has_strength_limit; /* improvised: damage adds at most strength_limit of PX */
+    int strength_limit;
 } ft_weapon;
 
 /* Shapes of an area (seed 000 "Areas"; ft_weapon.area). */
@@ -465,7 +474,8 @@ typedef enum ft_controller { FT_CTRL_GM, FT_CTRL_PLAYER } ft_controller;
     X(DEFENSIVE, "defensive")                                                  \
     X(RANGED, "ranged")                                                        \
     X(HOLD_GROUND, "hold-ground")                                              \
-    X(IDLE, "idle")
+    X(IDLE, "idle")                                                            \
+    X(GRAPPLE, "grapple")
 typedef enum ft_tactics_preset {
 #define FT__E(id, name) FT_TAC_##id,
     FT_TACTICS_LIST(FT__E)
@@ -753,6 +763,8 @@ typedef struct ft_cstate {
     int8_t mark_foe;         /* 1 + the marked non-ally, 0 none */
     int8_t mark_space_set;   /* 1: mark_space holds its marked space */
     fray_pos mark_space;
+    int8_t restrain_vs;      /* Restrain: 1 + the victim on whose next Grapple
+                                Test it has (shift+1); 0 none (grapple.c) */
 } ft_cstate;
 
 /* ft_cstate.stance and ft_command.stance (seed 000 "Off-Hand Weapons and
@@ -872,6 +884,12 @@ typedef struct ft_command {
                                 master) who moves after the actor; 0 none */
     fray_pos also_dest;      /* ... and where to */
     int8_t mark_space;       /* Mark: 1 = mark the space dest (not a combatant) */
+    uint8_t grapple_move;    /* Attack: FT_GM_* (seed 000 "Grappling"); 0 a
+                                plain attack */
+    uint8_t throw_land;      /* Throw of a willing ally at someone: 1 + the
+                                direction (0 north, clockwise) of the space
+                                next to the target he lands in when it hits,
+                                and nobody is knocked prone; 0 as any throw */
 } ft_command;
 
 /* Attributes, each a pair of Aspects (seed 000 "Skill, Aspect, and
@@ -879,6 +897,12 @@ typedef struct ft_command {
  * a Low one the lower). */
 enum { FT_ATTR_STRENGTH, FT_ATTR_ENDURANCE, FT_ATTR_PERCEPTION,
        FT_ATTR_INTELLECT, FT_ATTR_COUNT };
+
+/* The Attack action's grappling moves (ft_command.grapple_move; grapple.c). */
+typedef enum ft_grapple_move {
+    FT_GM_NONE, FT_GM_RESTRAIN, FT_GM_SQUEEZE, FT_GM_SLAM, FT_GM_THROW,
+    FT_GM_REVERSE, FT_GM_COUNT
+} ft_grapple_move;
 
 /* Commands the engine makes itself (they are events too, so they replay). */
 enum {
@@ -1338,6 +1362,43 @@ size_t ft_duel_fact_text(const ft_setup *s, const ft_fact *f, char *buf,
                          size_t size);
 size_t ft_duel_fact_json(const ft_setup *s, const ft_fact *f, char *buf,
                          size_t size);
+
+/* grapple.c (seed 000 "Grappling", "Falling", "Improvised Weapons") */
+/* The words of a grapple move ("squeeze"), or NULL. */
+const char *ft_grapple_move_name(int move);
+/* The name of direction d (0 "north", clockwise to 7 "north-west"), or
+ * NULL; ft_direction_of reads one (or its letters: "ne"), -1 if none. */
+const char *ft_direction_name(int d);
+int ft_direction_of(const char *word);
+/* The victim c holds in a grapple, or -1. */
+int ft_grapple_victim(const ft_state *st, int c);
+/* Whether an Attack with cmd->grapple_move can be made now (the part of
+ * ft_check_command for it); FRAY_ERR_INVALID with words in diag. */
+fray_status ft_grapple_check(const ft_setup *s, const ft_state *st,
+                             const ft_command *cmd, fray_diag *diag);
+/* Does the grapple move of cmd (checked). */
+fray_status ft_grapple_apply(ft_run *r, const ft_command *cmd);
+/* Ends the grapple on victim v, if any (and its Restrain). */
+void ft_grapple_end(ft_run *r, int v);
+/* Combatant c falls `levels` levels of elevation (seed 000 "Falling":
+ * 5 Physical STUN and 2 damage flips per 5 feet). */
+fray_status ft_fall(ft_run *r, int c, int levels);
+/* A hit with Knockback: target pushed `spaces` straight away from
+ * attacker, stopping at walls and creatures, falling off high ground; a
+ * grappler pushed must win a Grapple Test to hold on. */
+fray_status ft_knockback(ft_run *r, int attacker, int target, int spaces);
+/* The tactics preset `grapple` (policy.c): up to n_max commands for
+ * combatant me, best first (each still to be checked); returns how many. */
+int ft_grapple_policy(const ft_setup *s, const ft_state *st, int me,
+                      ft_command *out, int n_max);
+/* Throw's maximum range in spaces for combatant c. */
+int ft_throw_range(const ft_setup *s, int c);
+/* Seed 000 "Improvised Weapons": "limits on just how much of a user's
+ * strength they can utilize": the <PX> a weapon's damage adds. */
+static inline int ft_px_used(const ft_weapon *w, int px) {
+    return w->has_strength_limit && px > w->strength_limit ? w->strength_limit
+                                                           : px;
+}
 
 /* engine.c */
 void ft_emit(ft_run *r, ft_fact_kind kind, int who, int target, int v0,

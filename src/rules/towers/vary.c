@@ -321,6 +321,7 @@ static const item_field weapon_fields[] = {
     {"attack", -5, 5, offsetof(ft_weapon, attack_bonus)},
     {"reach", 1, 5, offsetof(ft_weapon, reach)},
     {"shots", 0, 1000, offsetof(ft_weapon, shots)},
+    {"knockback", 0, 20, offsetof(ft_weapon, knockback)},
 };
 
 static const item_field armor_fields[] = {
@@ -349,7 +350,7 @@ static fray_status read_field(const item_field *fields, size_t n,
                           "%s: unknown field '%s' of %s; the fields are %s",
                           key, field, what,
                           fields == weapon_fields
-                              ? "damage, attack, reach and shots"
+                              ? "damage, attack, reach, shots and knockback"
                               : "ER, IR, PD (shifts) and SPD");
 }
 
