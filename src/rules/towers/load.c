@@ -2841,6 +2841,82 @@ static fray_status ld_load(const char *const *paths, int n, const char *text,
     return st;
 }
 
+/* Whether name is an option of an encounter's `options:`. */
+bool ft_option_known(const char *name) {
+    for (size_t i = 0; i < N_OF(option_keys); i++)
+        if (ieq(name, option_keys[i]))
+            return true;
+    return false;
+}
+
+/* `--vary options.NAME=VALUE` (vary.c): NAME: VALUE read exactly as an
+ * encounter's `options:` reads it (ld_options), into s->opt, so every
+ * option a file can set a sweep can vary, with the same checks and words.
+ * Not `decks`: who flips from which deck is settled as the encounter
+ * loads. An error leaves s->opt unchanged. */
+fray_status ft_options_vary(ft_setup *s, const char *key, const char *name,
+                            const char *value, fray_diag *diag) {
+    for (const char *p = value; *p; p++)
+        if (!isalnum((unsigned char)*p) && !strchr("-+._", *p))
+            return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                                  "%s: '%s' is not a value an option takes",
+                                  key, value);
+    for (const char *p = name; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '-')
+            return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                                  "%s: '%s' is not an option's name", key,
+                                  name);
+    if (!*name || !*value)
+        return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                              "%s: expected options.NAME=VALUE", key);
+    if (ieq(name, "decks"))
+        return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                              "%s: which decks there are is settled when the "
+                              "encounter loads; it cannot be swept",
+                              key);
+    char text[160];
+    int len = snprintf(text, sizeof text, "%s: %s\n", name, value);
+    if (len < 0 || (size_t)len >= sizeof text)
+        return fray__diag_set(diag, FRAY_ERR_PARSE, 0, "%s: too long", key);
+    ld *L = fray__alloc(NULL, sizeof *L);
+    if (!L)
+        return fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
+    memset(L, 0, sizeof *L);
+    const char *paths[1] = {key};
+    L->s = s;
+    L->r.top_paths = paths;
+    L->r.n_top = 1;
+    L->r.mem_text = text;
+    L->r.mem_len = (size_t)len;
+    L->r.cur_file = paths[0];
+    ft_options o = s->opt;
+    yn *root = NULL;
+    fray_status st = yr_parse_file(&L->r, paths[0], paths[0], NULL, &root);
+    if (st == FRAY_OK)
+        st = ld_options(L, root, &o);
+    if (st == FRAY_OK) {
+        s->opt = o;
+        if (diag)
+            memset(diag, 0, sizeof *diag);
+    } else if (diag) {
+        ld_publish(L, diag);
+        /* "options.x: ..." rather than a place in a file of one line. */
+        char msg[sizeof diag->message];
+        int ml = snprintf(msg, sizeof msg, "%s=%s: ", key, value);
+        if (ml > 0 && (size_t)ml < sizeof msg) {
+            size_t room = sizeof msg - (size_t)ml;
+            memcpy(msg + ml, diag->message, room - 1);
+            msg[sizeof msg - 1] = '\0';
+            memcpy(diag->message, msg, sizeof msg);
+        }
+        diag->file = NULL;
+        diag->line = diag->column = 0;
+    }
+    ld_free_all(L);
+    fray__free(NULL, L, sizeof *L);
+    return st;
+}
+
 fray_status ft_load_files(const char *const *paths, int n, ft_setup *out,
                           fray_diag *diag) {
     ft_setup *work = malloc(sizeof *work);

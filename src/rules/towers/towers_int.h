@@ -1314,12 +1314,6 @@ int ft_area_victims(const ft_setup *s, const ft_state *st,
  * and shots, one attack flip, each defender's flip, one damage for all. */
 fray_status ft_area_attack(ft_run *r, const ft_command *cmd,
                            const ft_weapon *w, int wi);
-/* fray sim --vary options.FIELD=VALUE for the options of areas and mana
- * (area-centre-shift, area-line, mana-element-cap); an error naming them
- * for any other field (vary.c). */
-fray_status ft_area_vary_option(ft_setup *s, const char *key,
-                                const char *field, const char *value,
-                                fray_diag *diag);
 /* Tactics: an area attack that catches at least two enemies and no ally
  * (the most enemies; ties to the first weapon, then the nearest target);
  * false when there is none. The command is checked. */
@@ -1350,10 +1344,6 @@ void ft_duel_check_over(ft_run *r);
 fray_status ft_duel_check_concede(const ft_setup *s, const ft_state *st,
                                   const ft_command *cmd, fray_diag *diag);
 fray_status ft_duel_concede(ft_run *r);
-/* vary.c: `--vary duel-concede=...` and `simultaneous-duel=...`; false
- * when `key` is neither (then *out_rc is not written). */
-bool ft_duel_vary(ft_setup *s, const char *key, const char *value,
-                  fray_diag *diag, fray_status *out_rc);
 /* Use a Skill against a target: the opposed skill flip (seed 001). */
 fray_status ft_opposed_skill(ft_run *r, const ft_command *cmd);
 /* A fact of duel.c in words (one line, ending in a newline) and as JSON
@@ -1493,6 +1483,11 @@ fray_status ft_load_files(const char *const *paths, int n, ft_setup *out,
  * `path` names it in errors, and the files it names (catalog:,
  * statblocks:) are read from the disk relative to it. Loads straight into
  * *out (as fray_towers_load does): on error *out is unspecified. */
+/* `--vary options.NAME=VALUE`: NAME: VALUE read as an encounter's
+ * `options:` reads it, into s->opt (load.c; not `decks`). */
+fray_status ft_options_vary(ft_setup *s, const char *key, const char *name,
+                            const char *value, fray_diag *diag);
+bool ft_option_known(const char *name);
 fray_status ft_load_text(const char *text, size_t len, const char *path,
                          const fray_allocator *alloc, ft_setup *out,
                          fray_diag *diag);

@@ -415,37 +415,6 @@ static fray_status vary_armor(ft_setup *s, const char *item, size_t n_item,
     return FRAY_OK;
 }
 
-/* options.mark-cost (free, or 0..100 phases) and options.companion-alone
- * (pair, next): the value is read whole before the setup changes. */
-static fray_status vary_option(ft_setup *s, const char *key,
-                               const char *field, const char *value,
-                               fray_diag *diag) {
-    size_t nf = strlen(field);
-    if (name_eq(field, nf, "mark-cost")) {
-        int v = FT_COST_FREE;
-        if (!name_eq(value, strlen(value), "free")) {
-            fray_status rc = read_int(key, value, 0, 100, &v, diag);
-            if (rc != FRAY_OK)
-                return rc;
-        }
-        s->opt.mark_cost = v;
-        return FRAY_OK;
-    }
-    if (name_eq(field, nf, "companion-alone")) {
-        if (name_eq(value, strlen(value), "pair"))
-            s->opt.companion_alone = FT_CA_PAIR;
-        else if (name_eq(value, strlen(value), "next"))
-            s->opt.companion_alone = FT_CA_NEXT;
-        else
-            return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
-                                  "%s: '%s' is not pair or next", key, value);
-        return FRAY_OK;
-    }
-    /* The options of seed 000 "Area of Effects" and rules-facts "Magic"
-     * (area.c). */
-    return ft_area_vary_option(s, key, field, value, diag);
-}
-
 FRAY_API fray_status fray_towers_setup_vary(fray_towers_setup *setup,
                                            const char *key,
                                            const char *value,
@@ -453,11 +422,25 @@ FRAY_API fray_status fray_towers_setup_vary(fray_towers_setup *setup,
     if (!setup || !key || !value)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "nothing to vary");
     ft_setup *s = &setup->s;
-    /* The duel's options (duel.c): a key with no WHO. */
-    fray_status duel_rc;
-    if (ft_duel_vary(s, key, value, diag, &duel_rc))
-        return duel_rc;
     const char *dot = strrchr(key, '.');
+    /* The encounter's options: options.NAME, or NAME alone (duel-concede,
+     * simultaneous-duel ...), read as `options:` reads them (load.c). */
+    bool bare = !dot && ft_option_known(key);
+    if (bare || (dot && name_eq(key, (size_t)(dot - key), "options"))) {
+        const fray_allocator *oa = setup->alloc.realloc ? &setup->alloc : NULL;
+        ft_setup *ow = fray__alloc(oa, sizeof *ow);
+        if (!ow)
+            return fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
+        memcpy(ow, s, sizeof *ow);
+        fray_status orc = ft_options_vary(ow, key, bare ? key : dot + 1, value,
+                                          diag);
+        if (orc == FRAY_OK) {
+            ft_policy_prepare(ow);
+            memcpy(s, ow, sizeof *s);
+        }
+        fray__free(oa, ow, sizeof *ow);
+        return orc;
+    }
     if (!dot || dot == key || dot[1] == '\0')
         return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
                               "'%s' is not WHO.FIELD or ITEM.FIELD (e.g. "
@@ -465,10 +448,6 @@ FRAY_API fray_status fray_towers_setup_vary(fray_towers_setup *setup,
                               key);
     size_t n_who = (size_t)(dot - key);
     const char *field = dot + 1;
-    /* towers-companion: the encounter's options of seed 000 "Marked
-     * Targets" and "Companions and Minions". */
-    if (name_eq(key, n_who, "options"))
-        return vary_option(s, key, field, value, diag);
 
     /* Combatants the name covers: an id, a counted group, a stat block. */
     bool hit[FT_MAX_COMBATANTS] = {false};
