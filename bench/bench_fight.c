@@ -3,14 +3,15 @@
  * one core, with the tactics policies choosing every action and nothing
  * recorded (no journal, no facts: what a simulation does).
  *
- * For each encounter (examples/towers/duel.yaml, skirmish.yaml): load once,
+ * For each encounter (examples/towers/duel.yaml, skirmish.yaml, brawl.yaml:
+ * a fight with an area spell, grappling and knockback): load once,
  * make one fight, then for fight i: fray_towers_fight_reset(seed i) and
  * fray_towers_fight_run. Reports fights/s, mean events per fight, events/s
  * and how often each side won.
  *
  * usage: bench_fight [--quick] [--checksum] [EXAMPLE.yaml ...]
  *   --quick: a handful of fights for ctest; EXAMPLE: files under
- *   examples/towers/ (default: duel.yaml skirmish.yaml)
+ *   examples/towers/ (default: duel.yaml skirmish.yaml brawl.yaml)
  *   --checksum: no timing; fights with seeds 0..N-1 (N = 20000 for
  *   duel.yaml, 3000 for skirmish.yaml, 5000 otherwise; default examples
  *   duel, skirmish and ambush) and a 64-bit FNV-1a hash of their outcomes:
@@ -186,8 +187,8 @@ static int checksum(const char *file) {
 
 int main(int argc, char **argv) {
     bool quick = false, sums = false;
-    static const char *files[8] = {"duel.yaml", "skirmish.yaml"};
-    int n_files = 2, n_named = 0;
+    static const char *files[8] = {"duel.yaml", "skirmish.yaml", "brawl.yaml"};
+    int n_files = 3, n_named = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0) {
             quick = true;

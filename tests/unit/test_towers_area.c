@@ -622,7 +622,7 @@ Test(towers_area, options_vary_in_a_sweep) {
     cr_expect_eq(s->s.opt.area_centre_shift, 2, "unchanged");
     cr_expect_eq(fray_towers_setup_vary(s, "options.area-line", "sideways",
                                         &d), FRAY_ERR_PARSE);
-    cr_expect(strstr(d.message, "not from-target or from-caster"), "%s",
+    cr_expect(strstr(d.message, "one of from-target, from-caster"), "%s",
               d.message);
     cr_expect_eq(fray_towers_setup_vary(s, "options.blast", "1", &d),
                  FRAY_ERR_PARSE);

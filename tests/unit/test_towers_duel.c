@@ -823,7 +823,24 @@ Test(towers_duel, vary_the_duel_options) {
     cr_expect(!s->s.opt.simultaneous_duel);
     cr_expect_eq(fray_towers_setup_vary(s, "duel-concede", "maybe", &d),
                  FRAY_ERR_PARSE);
-    cr_expect(strstr(d.message, "never or outmatched") != NULL, "%s",
+    cr_expect(strstr(d.message, "one of never, outmatched") != NULL, "%s",
               d.message);
+    /* Any option of the file, as options.NAME (load.c ft_options_vary),
+     * with the loader's checks; not the decks, settled at the load. */
+    cr_assert_eq(fray_towers_setup_vary(s, "options.full-defense-cards", "2",
+                                        &d), FRAY_OK, "%s", d.message);
+    cr_expect_eq(s->s.opt.full_defense_flip, 2);
+    cr_assert_eq(fray_towers_setup_vary(s, "options.aces", "low", &d), FRAY_OK,
+                 "%s", d.message);
+    cr_expect(s->s.opt.deck.aces_low);
+    cr_expect_eq(fray_towers_setup_vary(s, "options.decks", "one-for-table",
+                                        &d), FRAY_ERR_PARSE);
+    cr_expect(strstr(d.message, "cannot be swept") != NULL, "%s", d.message);
+    cr_expect_eq(fray_towers_setup_vary(s, "options.full-defence-cards", "2",
+                                        &d), FRAY_ERR_PARSE);
+    cr_expect(strstr(d.message, "full-defense-cards") != NULL,
+              "the unknown option's message suggests the known: %s", d.message);
+    cr_expect_eq(fray_towers_setup_vary(s, "options.aces", "low: 3", &d),
+                 FRAY_ERR_PARSE, "no YAML through a sweep's value");
     fray_towers_setup_free(s);
 }

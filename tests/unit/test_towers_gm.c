@@ -609,7 +609,7 @@ Test(towers_gm, option_join_initiative) {
     cr_expect_eq(a->s.opt.join_initiative, FT_JOIN_FROM_ENTRY);
     cr_expect_neq(fray_towers_setup_vary(a, "join-initiative", "soon", &vd),
                   FRAY_OK);
-    cr_expect(strstr(vd.message, "expected entry or at-start") != NULL, "%s",
+    cr_expect(strstr(vd.message, "join-initiative") != NULL, "%s",
               vd.message);
     fray_towers_setup_free(a);
     fray_towers_setup_free(s);

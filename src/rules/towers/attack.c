@@ -681,9 +681,13 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
     }
     if (off)
         add(&x, false, 0, -1, "off hand");
-    if (melee && !spell && two_melee_weapons(s, st, a))
-        add(&x, false, 0, asb->dual_aggressive ? 1 : -1, "%s stance",
-            asb->dual_aggressive ? "aggressive" : "defensive");
+    if (melee && !spell && two_melee_weapons(s, st, a)) {
+        /* The stance of this action (ft_cstate.stance), else the stat
+         * block's (towers-companion). */
+        bool agg = ft_stance_aggressive(s, st, a);
+        add(&x, false, 0, agg ? 1 : -1, "%s stance",
+            agg ? "aggressive" : "defensive");
+    }
     if (o->power)
         add(&x, false, 0, -1, "Power Attack");
     if (o->aid)
@@ -784,9 +788,11 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
         add(&x, true, 0, -1, "Power Attack");
     if (ts->flags & FT_F_RECKLESS)
         add(&x, true, 0, -1, "Reckless Move");
-    if (!spell && two_melee_weapons(s, st, t))
-        add(&x, true, 0, tsb->dual_aggressive ? -1 : 1, "%s stance",
-            tsb->dual_aggressive ? "aggressive" : "defensive");
+    if (!spell && two_melee_weapons(s, st, t)) {
+        bool agg = ft_stance_aggressive(s, st, t);
+        add(&x, true, 0, agg ? -1 : 1, "%s stance",
+            agg ? "aggressive" : "defensive");
+    }
     if (ts->aided_vs == a)
         add(&x, true, 0, -1, "Aid against it");
     for (int i = 0; i < ts->n_cond; i++) {
@@ -877,7 +883,9 @@ static bool mods_key(const ft_run *r, int a, int t, const ft_attack_opts *o,
     int nw = 4;
     for (int i = 0; i < n; i++) {
         const ft_cstate *cs = &st->c[i];
-        if (cs->n_cond != 0)
+        /* A stance chosen by a command word (towers-companion) is not in
+         * the key: no remembered modifiers then. */
+        if (cs->n_cond != 0 || cs->stance != 0)
             return false;
         uint64_t place = ft_low_bytes(&cs->pos, 6);
         uint64_t hands = ft_low_bytes(&cs->aim, 5) |
@@ -1209,11 +1217,12 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
      * (fray: <PX> halved, rounded down). */
     if (as->grappled_by >= 0 && w->adds_px) {
         int px = asb->cv[FT_CV_PX];
-        bonus -= px - px / 2;
+        /* (An improvised weapon's strength limit: of the halved.) */
+        bonus -= ft_px_used(w, px) - ft_px_used(w, px / 2);
     }
     if (hit_fact) /* the blow's damage before Hearts and Resilience */
         hit_fact->v[4] = w->damage + bonus +
-                         (w->adds_px ? asb->cv[FT_CV_PX] : 0);
+                         (w->adds_px ? ft_px_used(w, asb->cv[FT_CV_PX]) : 0);
     fray_towers_hit h = ft_harm_hit(r, a, t, w, bonus, res.hearts);
     if (s->duel.to) /* seed 000 "Dueling", Stage Four (duel.c) */
         ft_duel_harm(r, a, t, w, bonus, res.hearts, h);
@@ -1235,6 +1244,9 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
         if (w->keywords & FT_KW(CRIT_STUN))
             ft_cond_add(r, t, FT_COND_STUNNED, 0, FT_UNTIL_END_OF, t, 1, a);
     }
+    /* Knockback (grapple.c): pushed straight away, maybe off a ledge. */
+    if (w->knockback > 0)
+        return ft_knockback(r, a, t, w->knockback);
     return FRAY_OK;
 }
 
@@ -1258,6 +1270,12 @@ fray_status ft_grapple_test(ft_run *r, int a, int d, int attacker_flip_mod,
      * shifts. */
     if (attacker_flip_mod)
         add(&x, false, 0, attacker_flip_mod, "Grapple Test");
+    /* Seed 000 "Grappling", Restrain: (shift+1) on the grappler's next
+     * Grapple Test in this grapple, once (grapple.c). */
+    if (st->c[a].restrain_vs == d + 1 && st->c[d].grappled_by == a) {
+        add(&x, false, 1, 0, "Restrain");
+        st->c[a].restrain_vs = 0;
+    }
     if (asb->size_rank)
         add(&x, false, s->opt.grapple_size_cards ? 0 : asb->size_rank,
             s->opt.grapple_size_cards ? asb->size_rank : 0, "size: %s",

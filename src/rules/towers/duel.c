@@ -374,40 +374,6 @@ fray_status ft_duel_concede(ft_run *r) {
     return FRAY_OK;
 }
 
-/* ---- Sweeps (fray sim --vary) ----------------------------------------------- */
-
-bool ft_duel_vary(ft_setup *s, const char *key, const char *value,
-                  fray_diag *diag, fray_status *out_rc) {
-    if (strcasecmp(key, "duel-concede") == 0) {
-        if (strcasecmp(value, "never") == 0 ||
-            strcasecmp(value, "outmatched") == 0) {
-            s->opt.duel_concede = strcasecmp(value, "never") == 0
-                                      ? FT_CONCEDE_NEVER
-                                      : FT_CONCEDE_OUTMATCHED;
-            *out_rc = FRAY_OK;
-        } else {
-            *out_rc = fray__diag_set(diag, FRAY_ERR_PARSE, 0,
-                                     "duel-concede=%s: expected never or "
-                                     "outmatched",
-                                     value);
-        }
-        return true;
-    }
-    if (strcasecmp(key, "simultaneous-duel") == 0) {
-        if (strcasecmp(value, "true") == 0 || strcasecmp(value, "false") == 0) {
-            s->opt.simultaneous_duel = strcasecmp(value, "true") == 0;
-            *out_rc = FRAY_OK;
-        } else {
-            *out_rc = fray__diag_set(diag, FRAY_ERR_PARSE, 0,
-                                     "simultaneous-duel=%s: expected true or "
-                                     "false",
-                                     value);
-        }
-        return true;
-    }
-    return false;
-}
-
 /* ---- Opposed skill flips (seed 001) --------------------------------------- */
 
 fray_status ft_opposed_skill(ft_run *r, const ft_command *cmd) {

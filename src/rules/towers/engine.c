@@ -86,7 +86,7 @@ fray_footprint ft_footprint(const ft_setup *s, const ft_state *st, int c) {
  * index: ft_next_actor asks each combatant in turn). */
 static bool on_clock(const ft_state *st, int c) {
     return !(st->c[c].flags & (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD |
-                               FT_F_FLED | FT_F_HOLDING));
+                               FT_F_FLED | FT_F_HOLDING | FT_F_RIDING));
 }
 
 /* ft_can_act for a valid index c, as one test of the flags without a
@@ -131,6 +131,10 @@ int ft_next_actor(const ft_state *st) {
 void ft_clock_place(ft_state *st, int c) {
     if (!on_clock(st, c)) {
         fray__track_drop(&st->clock, c);
+        /* A master who goes down lets his riding companions go
+         * (companion.c; seed 000 "Companions and Minions"). */
+        if (!can_act(st, c))
+            ft_companions_release(st, c);
         return;
     }
     const ft_cstate *cs = &st->c[c];
@@ -521,7 +525,9 @@ static bool tied(const ft_run *r, int i, int j) {
         return false;
     return r->st->c[i].ci == r->st->c[j].ci &&
            a->cv[FT_CV_N] == b->cv[FT_CV_N] &&
-           a->aspects[FT_ASPECT_SS] == b->aspects[FT_ASPECT_SS];
+           a->aspects[FT_ASPECT_SS] == b->aspects[FT_ASPECT_SS] &&
+           /* A companion flips no initiative: it is never tied. */
+           r->setup->c[i].master == 0 && r->setup->c[j].master == 0;
 }
 
 /* The flip-offs of every group of tied combatants (flip_off), in the
@@ -610,6 +616,10 @@ static fray_status begin(ft_run *r) {
         flipoff[i] = 0;
         if (st->c[i].flags & FT_F_WAITING)
             continue; /* joins later: flips when the GM brings it in (gm.c) */
+        /* Seed 000 "Companions and Minions": a companion activates with
+         * its master; it flips no initiative (its place is his). */
+        if (s->c[i].master > 0)
+            continue;
         if (s->duel.to) {
             /* Stage Three, Focus: a Dueling check instead of the
              * Initiative [N] flip. */
@@ -678,6 +688,9 @@ static fray_status begin(ft_run *r) {
         c->init_rank = (int16_t)k;
         c->slot = base_slot(c);
     }
+    for (int i = 0; i < st->n; i++)
+        if (s->c[i].master > 0)
+            st->c[i].phase = st->c[s->c[i].master - 1].phase;
     st->phase = 0;
     st->round = 1;
     ft_clock_sync(st);
@@ -909,6 +922,14 @@ static int weapon_index(const ft_setup *s, const ft_state *st,
         w = st->c[cmd->actor].wielded[cmd->off_hand ? 1 : 0];
     (void)s;
     return w;
+}
+
+/* "it is not X's turn: it is Ranger's turn (or his falcon's)". */
+static fray_status diag_pair(fray_diag *diag, const char *name,
+                             const char *master, const char *comp) {
+    return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                          "it is not %s's turn: it is %s's turn (or %s's)",
+                          name, master, comp);
 }
 
 static fray_status bad(fray_diag *diag, const char *fmt, const char *a,
@@ -1147,8 +1168,10 @@ static int leap_path(const ft_setup *s, const ft_state *st, int c,
                 int t = s->map.terrain[q.y][q.x];
                 if (t == FRAY_TERRAIN_WALL || t == FRAY_TERRAIN_WINDOW)
                     return -1;
+                /* Landing in a pit: it falls (seed 000 "Falling";
+                 * do_action), else on solid ground. */
                 if (i == n && t != FRAY_TERRAIN_OPEN &&
-                    t != FRAY_TERRAIN_DIFFICULT)
+                    t != FRAY_TERRAIN_DIFFICULT && t != FRAY_TERRAIN_PIT)
                     return -1; /* must land on solid ground */
                 fray_occupant k = occupant(&o, q);
                 if (k != FRAY_OCC_EMPTY && k != FRAY_OCC_SELF)
@@ -1229,6 +1252,9 @@ static fray_status check(const ft_setup *s, ft_state *st,
                    ? paths->turn_actor
                    : ft_next_actor(st);
     assert(next == ft_next_actor(st));
+    /* A companion riding with its master acts at his turn (seed 000
+     * "Companions and Minions"): the pair's turn is the master's. */
+    int turn = ft_turn_of(st, a);
     /* Seed 000 "Hold": "When he chooses to act, he moves into that phase
      * ahead of ... whoever is normally scheduled to go"; "You cannot act
      * in the same phase in which you chose to Hold." */
@@ -1238,15 +1264,20 @@ static fray_status check(const ft_setup *s, ft_state *st,
                    "next phase on%s", name, "");
     if (chooses && cmd->action == FT_ACT_HOLD)
         return bad(diag, "%s is holding already%s", name, "");
-    if (next != a && !chooses) {
+    if (next != turn && !chooses) {
         if (st->over)
             return bad(diag, "the fight is over%s%s", "", "");
         if (!ft_can_act(st, a))
             return bad(diag, "%s cannot act%s", name, "");
+        int comp = next >= 0 ? ft_companion_riding(st, next) : -1;
+        if (comp >= 0)
+            return diag_pair(diag, name, s->c[next].name, s->c[comp].name);
         return bad(diag, "it is not %s's turn: %s acts next", name,
                    next >= 0 ? s->c[next].name : "nobody");
     }
-    if (c->phase > st->phase && !chooses)
+    if (turn != a && !ft_can_act(st, turn) )
+        return bad(diag, "%s cannot act%s", s->c[turn].name, "");
+    if (st->c[turn].phase > st->phase && !chooses)
         return bad(diag, "%s acts in a later phase: the clock must move on "
                    "first%s", name, "");
     if ((c->flags & FT_F_LEAPING) && cmd->action != FT_ACT_RUNNING_LEAP)
@@ -1285,9 +1316,13 @@ static fray_status check(const ft_setup *s, ft_state *st,
         !(cmd->at_space && ft_area_weapon(s, st, cmd)) &&
         (cmd->target < 0 || cmd->target >= st->n))
         return bad(diag, "%s needs a target%s", info->text, "");
+    /* Seed 000 "Grappling": Restrain, Squeeze, Slam, Throw, Reverse the
+     * Grapple (grapple.c). */
+    if (cmd->grapple_move)
+        return ft_grapple_check(s, st, cmd, diag);
     /* Seed 000 "Grappling": "When grappled, during his turn your opponent
-     * only has a few options": Escape, Reverse the Grapple (not built
-     * yet), or a restricted melee attack "against either his grappler or
+     * only has a few options": Escape, Reverse the Grapple (grapple.c,
+     * above), or a restricted melee attack "against either his grappler or
      * another opponent he is adjacent to". fray's reading: a Forced Delay
      * when he does none of them, and free actions, which are no turn. */
     if (c->grappled_by >= 0) {
@@ -1571,6 +1606,9 @@ static fray_status check(const ft_setup *s, ft_state *st,
         break;
     }
     case FT_ACT_HOLD:
+        if (turn != a)
+            return bad(diag, "%s rides with %s: only the master can Hold for "
+                       "the pair", name, s->c[turn].name);
         if (cmd->hold_kind == FT_HOLD_PHASE && cmd->hold_phase <= st->phase)
             return bad(diag, "a Hold must end in a later phase%s%s", "", "");
         if (cmd->hold_kind == FT_HOLD_ACTS &&
@@ -1619,9 +1657,21 @@ static fray_status check(const ft_setup *s, ft_state *st,
                            "Aspect or Attribute%s%s", "", "");
         }
         break;
+    case FT_ACT_MARK:
+        if (cmd->mark_space) {
+            if (!s->has_map || !fray_grid_in(&s->map, cmd->dest))
+                return bad(diag, "%s can only mark a space of the map%s", name,
+                           "");
+        } else if (cmd->target < 0 || cmd->target >= st->n || cmd->target == a) {
+            return bad(diag, "%s marks a combatant (not itself) or a space "
+                       "X,Y%s", name, "");
+        }
+        break;
     default:
         break;
     }
+    if (cmd->also)
+        return ft_companion_check_also(s, st, cmd, diag);
     return FRAY_OK;
 }
 
@@ -1653,6 +1703,28 @@ static void end_activation(ft_run *r, int a) {
     r->st->active = -1;
 }
 
+/* The start of an action of a master or a companion (seed 000 "The player
+ * and their companion activate simultaneously"): the first action of the
+ * pair's turn starts the activation of the master and of every companion
+ * riding with him; returns whose place the action moves. */
+static int pair_start(ft_run *r, int a) {
+    ft_state *st = r->st;
+    int turn = ft_turn_of(st, a);
+    if (st->active == a || (st->active >= 0 && ft_turn_of(st, st->active) == turn))
+        return turn;
+    if (turn == a && ft_companion_riding(st, a) < 0) {
+        start_activation(r, a);
+        return turn;
+    }
+    start_activation(r, turn);
+    for (int i = 0; i < st->n; i++)
+        if (i != turn && ft_turn_of(st, i) == turn)
+            start_activation(r, i);
+    st->active = (int8_t)a;
+    return turn;
+}
+
+
 /*
  * The end of an action that ended the actor's turn, when nothing is
  * recorded: end_activation, check_holds and check_over, with one look at
@@ -1683,7 +1755,8 @@ static void turn_end_quiet(ft_run *r, int a) {
             best_slot = c->slot;
         }
     }
-    if (cond || (flags & FT_F_HOLDING) || st->over || s->duel.to) {
+    if (cond || (flags & (FT_F_HOLDING | FT_F_RIDING)) || st->over ||
+        s->duel.to) {
         end_activation(r, a);
         check_holds(r, a);
         check_over(r);
@@ -1713,6 +1786,8 @@ static inline fray_status do_attack(ft_run *r, const ft_command *cmd) {
     int a = cmd->actor;
     ft_cstate *c = &st->c[a];
     fray_status rc;
+    if (cmd->grapple_move) /* seed 000 "Grappling" (grapple.c) */
+        return ft_grapple_apply(r, cmd);
     int wi = weapon_index(s, st, cmd);
     const ft_weapon *w = weapon_of(s, st, a, cmd->weapon, cmd->off_hand);
     /* Attacking with a ranged weapon provokes in a threatened space. */
@@ -1735,6 +1810,32 @@ static inline fray_status do_attack(ft_run *r, const ft_command *cmd) {
     if (o.power)
         c->flags |= FT_F_POWER;
     c->aim = 0;
+    return rc;
+}
+
+/* The companion (or master) who moves second in a Combat or Reckless
+ * Move (check_also): its own move, within its own Speed, once the first
+ * mover is done; opportunity attacks as usual. */
+static fray_status move_also(ft_run *r, const ft_command *cmd) {
+    const ft_setup *s = r->setup;
+    ft_state *st = r->st;
+    int o = cmd->also - 1;
+    if (!ft_can_act(st, o))
+        return FRAY_OK; /* went down while the first one moved */
+    int spd = ft_speed(s, st, o);
+    if (cmd->action == FT_ACT_RECKLESS_MOVE)
+        spd *= 2;
+    fray_pos path[2 * FRAY_GRID_MAX];
+    bool stop;
+    int n = find_path(s, st, o, cmd->also_dest, spd, 0, path,
+                      2 * FRAY_GRID_MAX, &stop, NULL);
+    if (n < 0 || !stop)
+        return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
+                              "%s cannot reach that space with this move",
+                              s->c[o].name);
+    fray_status rc = walk(r, o, path, n, true);
+    if (rc == FRAY_OK && cmd->action == FT_ACT_RECKLESS_MOVE)
+        st->c[o].flags |= FT_F_RECKLESS;
     return rc;
 }
 
@@ -1791,6 +1892,11 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
             return rc;
         if (cmd->action == FT_ACT_RECKLESS_MOVE)
             c->flags |= FT_F_RECKLESS;
+        if (cmd->also) {
+            rc = move_also(r, cmd);
+            if (rc != FRAY_OK)
+                return rc;
+        }
         /* Seed 000 "Combat Move": "He may also use the Drop Prone action
          * as part of this move and incurs no additional time penalties". */
         if (cmd->drop_prone && cmd->action == FT_ACT_MOVE && ft_can_act(st, a))
@@ -1799,6 +1905,15 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
             /* Two halves of 5 phases each: the run, then the leap. */
             c->flags ^= FT_F_LEAPING;
             *cost = 5;
+            /* A leap that lands in a pit (not solid ground) falls its
+             * depth (option pit-depth; grapple.c ft_fall). */
+            if (!(c->flags & FT_F_LEAPING) && s->has_map &&
+                fray_grid_in(&s->map, c->pos) &&
+                s->map.terrain[c->pos.y][c->pos.x] == FRAY_TERRAIN_PIT) {
+                rc = ft_fall(r, a, s->opt.pit_depth);
+                if (rc != FRAY_OK)
+                    return rc;
+            }
         }
         if (cmd->action == FT_ACT_CHARGE && ft_can_act(st, a)) {
             ft_attack_opts o;
@@ -1889,6 +2004,7 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         bool win;
         rc = ft_grapple_test(r, a, cmd->target, 0, &win);
         if (rc == FRAY_OK && win) {
+            c->restrain_vs = 0; /* a new grapple: no Restrain yet */
             st->c[cmd->target].grappled_by = (int8_t)a;
             ft_cond_add(r, cmd->target, FT_COND_GRAPPLED, 0, FT_UNTIL_REMOVED,
                         -1, 0, a);
@@ -1990,6 +2106,15 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         }
         return FRAY_OK;
     }
+    case FT_ACT_MARK: {
+        /* Seed 000 "Marked Targets": no cost given (option mark-cost). */
+        *cost = s->opt.mark_cost;
+        int t = cmd->mark_space ? -1 : cmd->target;
+        ft_mark_set(s, st, a, t, cmd->dest);
+        emit(r, FT_FACT_MARK, a, t, cmd->dest.x, cmd->dest.y,
+             t < 0 ? 3 : ft_allies(s, a, t) ? 1 : 2, 0);
+        return FRAY_OK;
+    }
     case FT_ACT_INTERACT:
     case FT_ACT_INVENTORY:
     case FT_ACT_SPEAK:
@@ -2028,8 +2153,20 @@ static fray_status apply_action(ft_run *r) {
                        : base_slot(c);
         release(r, a, st->phase, slot);
     }
-    if (st->active != a)
+    /* Whose place the action moves: the pair's (the master's) when a
+     * companion rides with him (companion.c). */
+    int turn = a;
+    if (__builtin_expect(s->c[a].master > 0 || s->c[a].n_companions > 0, 0))
+        turn = pair_start(r, a);
+    else if (st->active != a)
         start_activation(r, a);
+    /* Seed 000 "Off-Hand Weapons and Dual-Wielding": "He may change his
+     * style at the start of each of his actions". */
+    if (cmd->stance) {
+        c->stance = cmd->stance;
+        if (r->memo)
+            r->memo->valid = false; /* weighed without the new stance */
+    }
     /* Bleeding X and Burning X charge on the actor's turn (an actor with
      * no condition has neither). */
     if (c->n_cond > 0 && info->cost != FT_COST_FREE)
@@ -2092,7 +2229,9 @@ static fray_status apply_action(ft_run *r) {
         /* Free actions do not end the turn. */
     } else {
         if (cost >= 0)
-            clock_move(st, a, cost + extra);
+            clock_move(st, turn, cost + extra);
+        if (turn != a || s->c[a].n_companions > 0)
+            ft_pair_end(r, a, turn);
         if (s->duel.to)
             ft_duel_after_action(r); /* seed 000 "Dueling": held damage */
         if (!r->facts) {
@@ -2107,8 +2246,11 @@ static fray_status apply_action(ft_run *r) {
             last = &r->ev->facts[i];
             break;
         }
-    if (last)
-        last->v[2] = c->phase;
+    if (last) {
+        last->v[2] = st->c[turn].phase;
+        if (turn != a)
+            last->v[3] = turn + 1; /* a companion at its master's turn */
+    }
     check_holds(r, a);
     check_over(r);
     return FRAY_OK;
@@ -2177,6 +2319,9 @@ FT_NOINLINE static int phase_quiet_long(ft_run *r, int next, bool going) {
      * clock: `next` still acts next unless it left the clock itself. */
     if (!on_clock(st, next))
         next = ft_next_actor(st);
+    else if (__builtin_expect(st->clock.n > 0 && st->clock.e[0].who != next, 0))
+        next = ft_next_actor(st); /* a companion let go in a zero phase
+                                     (companion.c) may come first */
     assert(next == ft_next_actor(st));
     return next;
 }
@@ -2257,9 +2402,13 @@ void ft_state_reset_trial(const ft_setup *s, ft_state *st, uint64_t seed,
         c->reacted_event = -1;
         c->free_phase = -1;
         c->dropped = 0;
+        c->master = (int8_t)s->c[i].master;
+        if (c->master > 0)
+            c->flags |= FT_F_RIDING;
         if (s->c[i].joins_later) /* "joins: later" (gm.c) */
-            c->flags = FT_F_WAITING | FT_F_FLED;
+            c->flags |= FT_F_WAITING | FT_F_FLED;
     }
+    st->companion_alone = s->opt.companion_alone;
     st->n_decks = s->n_decks;
     for (int d = 0; d < s->n_decks; d++) {
         fray__deck_init(&st->decks[d], &s->opt.deck);

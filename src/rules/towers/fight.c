@@ -988,6 +988,15 @@ static fray_status parse_command(const ft_setup *s, const char *text,
         if (!lex_next(&lx))
             return lex_error(&lx, diag, "expected an action after 'then'");
     }
+    /* "ranger defensive attack goblin": the stance first (seed 000
+     * "Off-Hand Weapons and Dual-Wielding": at the start of the action). */
+    if (same_word(lx.tok, "aggressive") || same_word(lx.tok, "defensive")) {
+        cmd->stance = (int8_t)(same_word(lx.tok, "aggressive")
+                                   ? FT_STANCE_AGGRESSIVE
+                                   : FT_STANCE_DEFENSIVE);
+        if (!lex_next(&lx))
+            return lex_error(&lx, diag, "expected an action after the stance");
+    }
     int action = -1;
     for (int i = 0; i < FT_ACTION_COUNT; i++)
         if (same_word(ft_actions[i].name, lx.tok))
@@ -1010,8 +1019,48 @@ static fray_status parse_command(const ft_setup *s, const char *text,
             cmd->weapon = (int8_t)v;
         } else if (same_word(lx.tok, "off-hand")) {
             cmd->off_hand = true;
+        } else if (same_word(lx.tok, "aggressive") ||
+                   same_word(lx.tok, "defensive")) {
+            /* Seed 000 "Off-Hand Weapons and Dual-Wielding": the stance
+             * taken at the start of this action (it stays until changed). */
+            cmd->stance = (int8_t)(same_word(lx.tok, "aggressive")
+                                       ? FT_STANCE_AGGRESSIVE
+                                       : FT_STANCE_DEFENSIVE);
+        } else if (same_word(lx.tok, "and")) {
+            /* "ranger move 3,4 and falcon 5,6": the companion (or the
+             * master) moves too, once the first is done (seed 000
+             * "Companions and Minions"). */
+            if (!lex_next(&lx) || (v = find_combatant(s, lx.tok)) < 0)
+                return who_error(&lx, s, diag, "expected the companion's (or "
+                                 "master's) id after 'and'");
+            cmd->also = (int8_t)(v + 1);
+            if (!lex_next(&lx) || !parse_pos(lx.tok, &cmd->also_dest))
+                return lex_error(&lx, diag, "expected the space X,Y it moves "
+                                 "to");
         } else if (same_word(lx.tok, "lethal")) {
             cmd->heal_lethal = true;
+        } else if (action == FT_ACT_ATTACK && !cmd->grapple_move &&
+                   (same_word(lx.tok, "restrain") ||
+                    same_word(lx.tok, "squeeze") || same_word(lx.tok, "slam") ||
+                    same_word(lx.tok, "throw") ||
+                    same_word(lx.tok, "reverse"))) {
+            /* Seed 000 "Grappling": "tony attack bandit squeeze", "... throw
+             * 4,5" (grapple.c). */
+            for (int g = 1; g < FT_GM_COUNT; g++)
+                if (same_word(ft_grapple_move_name(g), lx.tok))
+                    cmd->grapple_move = (uint8_t)g;
+            if (cmd->grapple_move == FT_GM_THROW &&
+                (!lex_next(&lx) || !parse_pos(lx.tok, &cmd->dest)))
+                return lex_error(&lx, diag, "expected the space to throw at "
+                                 "as X,Y (attack T throw X,Y)");
+        } else if (cmd->grapple_move == FT_GM_THROW && !cmd->throw_land &&
+                   same_word(lx.tok, "land")) {
+            /* A willing ally: "attack ally throw 5,5 land north-east". */
+            if (!lex_next(&lx) || (v = ft_direction_of(lx.tok)) < 0)
+                return lex_error(&lx, diag, "expected a direction (north, "
+                                 "north-east, ... or n, ne, e, se, s, sw, "
+                                 "w, nw)");
+            cmd->throw_land = (uint8_t)(v + 1);
         } else if (action == FT_ACT_MOVE && (same_word(lx.tok, "prone") ||
                                              same_word(lx.tok, "drop-prone"))) {
             /* "tony move 3,4 prone": Drop Prone at the end, for free. */
@@ -1088,6 +1137,8 @@ static fray_status parse_command(const ft_setup *s, const char *text,
             cmd->at_space = true;
         } else if (parse_pos(lx.tok, &p)) {
             cmd->dest = p;
+            if (action == FT_ACT_MARK)
+                cmd->mark_space = 1; /* "ranger mark 3,4" */
         } else if ((v = find_combatant(s, lx.tok)) >= 0) {
             cmd->target = (int8_t)v;
         } else if ((action == FT_ACT_DROP_OBJECT ||
@@ -1240,6 +1291,12 @@ static fray_status parse_command(const ft_setup *s, const char *text,
                          "area, 'at X,Y')");
     if (action == FT_ACT_CHIP_HEAL && cmd->chip < 0)
         cmd->chip = 1;
+    if (action == FT_ACT_MARK && !cmd->mark_space && cmd->target < 0)
+        return lex_error(&lx, diag, "expected what to mark: a combatant's id "
+                         "or a space X,Y");
+    if (action == FT_ACT_MARK && cmd->mark_space && cmd->target >= 0)
+        return lex_error(&lx, diag, "a Mark is on a combatant or on a space, "
+                         "not both");
     /* The DTN is the GM's call (seed 001): asked when not given. */
     if (action == FT_ACT_USE_SKILL && !dtn_said && !cmd->opposed)
         return ft_gm_ask_dtn(s, cmd, diag); /* (opposed: no DTN) */
@@ -1509,6 +1566,12 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
          "-1 none)"},
         {"specialization", -1, FT_MAX_SPECS - 1, -1,
          "one of the skill's specializations (its index; -1 none)"},
+        {"grapple_move", 0, FT_GM_COUNT - 1, 0,
+         "a grapple move (0 none, 1 restrain, 2 squeeze, 3 slam, 4 throw, "
+         "5 reverse)"},
+        {"throw_land", 0, 8, 0,
+         "where a thrown ally lands (0 as any throw, 1 north to 8 "
+         "north-west)"},
         /* The GM's commands (gm.c) */
         {"gm_track", 0, FT_GM_TRACK_COUNT - 1, 0,
          "what the GM sets (1 STUN, 2 LETHAL, 3 temporary STUN, 4 "
@@ -1540,13 +1603,13 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
     cmd->dtn = (int16_t)got[9];
     cmd->draw_also = (int8_t)(got[10] + 1);
     cmd->skill_spec = (int8_t)(got[11] + 1);
-    cmd->gm_track = (int8_t)got[12];
-    cmd->gm_value = (int16_t)got[13];
-    cmd->gm_cond = (int8_t)(got[14] + 1);
-    cmd->gm_count = (int8_t)got[15];
-    cmd->gm_phase = (int32_t)(got[16] + 1);
-    cmd->gm_flip = (int8_t)got[17];
-    cmd->gm_shift = (int8_t)got[18];
+    cmd->gm_track = (int8_t)got[14];
+    cmd->gm_value = (int16_t)got[15];
+    cmd->gm_cond = (int8_t)(got[16] + 1);
+    cmd->gm_count = (int8_t)got[17];
+    cmd->gm_phase = (int32_t)(got[18] + 1);
+    cmd->gm_flip = (int8_t)got[19];
+    cmd->gm_shift = (int8_t)got[20];
     path[1].key = "gm_adjust";
     if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
         return rc;
@@ -1581,6 +1644,8 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
     if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
         return rc;
     cmd->opposed = b;
+    cmd->grapple_move = (uint8_t)got[12];
+    cmd->throw_land = (uint8_t)got[13];
     path[1].key = "off_hand";
     if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
         return rc;
@@ -1612,7 +1677,33 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
     if (!cmd->charge_via)
         cmd->via = (fray_pos){0, 0};
     path[1].key = "dest";
-    return read_pos(l, c, path, 2, &cmd->dest);
+    if ((rc = read_pos(l, c, path, 2, &cmd->dest)) != FRAY_OK)
+        return rc;
+    /* towers-companion: stance, the second mover, a marked space. */
+    path[1].key = "stance";
+    json_t *sv = json_object_get(c, "stance");
+    if (sv) {
+        const char *st = json_string_value(sv);
+        if (st && strcmp(st, "aggressive") == 0)
+            cmd->stance = FT_STANCE_AGGRESSIVE;
+        else if (st && strcmp(st, "defensive") == 0)
+            cmd->stance = FT_STANCE_DEFENSIVE;
+        else
+            return field_error(l, path, 2, "expected \"aggressive\" or "
+                               "\"defensive\"");
+    }
+    path[1].key = "also";
+    if ((rc = read_combatant(l, c, path, 2, &who)) != FRAY_OK)
+        return rc;
+    cmd->also = (int8_t)(who + 1);
+    path[1].key = "also_dest";
+    if ((rc = read_pos(l, c, path, 2, &cmd->also_dest)) != FRAY_OK)
+        return rc;
+    path[1].key = "mark_space";
+    if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
+        return rc;
+    cmd->mark_space = b;
+    return FRAY_OK;
 }
 
 /* Reads one event line into ev (docs/journal.md). */
@@ -1806,7 +1897,7 @@ bool ft_rf_same(const void *a_, const void *b_) {
     if (x->phase != y->phase || x->n != y->n || x->over != y->over ||
         x->winner != y->winner || x->n_decks != y->n_decks ||
         x->n_events != y->n_events || x->rng.state != y->rng.state ||
-        x->rng.inc != y->rng.inc)
+        x->rng.inc != y->rng.inc || x->companion_alone != y->companion_alone)
         return false;
     if (memcmp(x->c, y->c, (size_t)x->n * sizeof x->c[0]) != 0)
         return false;

@@ -770,23 +770,3 @@ void ft_gm_skill_mods(ft_run *r, const ft_command *cmd, int *flip,
         snprintf(f->text, sizeof f->text, "the GM's call");
     }
 }
-
-/* ---- Sweeps (fray sim --vary) --------------------------------------------- */
-
-bool ft_gm_vary(ft_setup *s, const char *key, const char *value,
-                fray_diag *diag, fray_status *out_rc) {
-    if (!same_word(key, "join-initiative"))
-        return false;
-    if (same_word(value, "entry") || same_word(value, "at-start")) {
-        s->opt.join_initiative = same_word(value, "entry")
-                                     ? FT_JOIN_FROM_ENTRY
-                                     : FT_JOIN_AS_AT_START;
-        *out_rc = FRAY_OK;
-    } else {
-        *out_rc = fray__diag_set(diag, FRAY_ERR_PARSE, 0,
-                                 "join-initiative=%s: expected entry or "
-                                 "at-start",
-                                 value);
-    }
-    return true;
-}

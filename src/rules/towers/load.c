@@ -113,6 +113,12 @@ void ft_options_default(ft_options *o) {
     o->area_line_from_caster = false;      /* seed 000 "Line X": from the target */
     o->mana_element_cap = 0;               /* rules-facts "Magic": the pool's own */
     o->duel_concede = FT_CONCEDE_NEVER;    /* seed 000 "Dueling" (duel.c) */
+    o->mark_cost = FT_COST_FREE;           /* seed 000 "Marked Targets": no cost given */
+    o->companion_alone = FT_CA_PAIR;       /* seed 000 "Companions and Minions" */
+    o->throw_range = 0;                    /* fray: 2 x Hard Strength */
+    o->level_feet = 5;                     /* fray: one level is 5 feet */
+    o->squeeze_flips = 1;                  /* fray: "a damage flip" is one card */
+    o->pit_depth = 2;                      /* fray: a pit is 10 feet deep */
     o->join_initiative = FT_JOIN_FROM_ENTRY; /* gm.c: fray's reading */
 }
 
@@ -544,11 +550,18 @@ static void weapon_defaults(ft_weapon *w) {
 static void weapon_finish(ft_weapon *w) {
     if (w->reach == 0)
         w->reach = (w->keywords & FT_KW(REACH)) ? 2 : 1;
+    /* The keyword Knockback alone pushes one space (grapple.c); a
+     * knockback of N spaces has the keyword. */
+    if ((w->keywords & FT_KW(KNOCKBACK)) && w->knockback == 0)
+        w->knockback = 1;
+    if (w->knockback > 0)
+        w->keywords |= FT_KW(KNOCKBACK);
 }
 
 static const char *const weapon_keys[] = {
     "name", "attack", "damage", "range", "max-range", "shots", "reach",
-    "mana", "cost", "weight", "keywords", "notes", "area"};
+    "mana", "cost", "weight", "keywords", "notes", "area", "knockback",
+    "improvised", "strength-limit"};
 
 /* A weapon row as printed: "Longblade | 1+PA | 4+PX | - | $25 | 3 lbs. |
  * Knight, Blade" (7 columns; 8 with shots after the range). */
@@ -725,6 +738,23 @@ static fray_status ld_weapon(ld *L, const yn *n, ft_weapon *w) {
                                ? why
                                : "expected an area like 'burst 2', 'aura 1', "
                                  "'cone 3' or 'line 5'");
+    }
+    /* Knockback N spaces; an improvised weapon and the most <PX> its
+     * damage can use (seed 000 "Improvised Weapons"; grapple.c). */
+    if ((v = get(n, "knockback")) &&
+        (st = ld_int(L, v, "knockback", 0, 20, &w->knockback)) != FRAY_OK)
+        return st;
+    bool improvised = false;
+    if ((v = get(n, "improvised")) &&
+        (st = ld_bool(L, v, "improvised", &improvised)) != FRAY_OK)
+        return st;
+    if (improvised)
+        w->keywords |= FT_KW(IMPROVISED);
+    if ((v = get(n, "strength-limit"))) {
+        if ((st = ld_int(L, v, "strength-limit", 0, 100,
+                         &w->strength_limit)) != FRAY_OK)
+            return st;
+        w->has_strength_limit = true;
     }
     weapon_finish(w);
     return FRAY_OK;
@@ -1673,7 +1703,9 @@ static const char *const option_keys[] = {
     "grapple-size",   "surprise-delay",   "phase-limit",
     "simultaneous-duel", "fresh-decks", "unconscious-bonus",
     "area-centre-shift", "area-line", "mana-element-cap",
-    "duel-concede", "join-initiative"};
+    "duel-concede", "mark-cost", "companion-alone",
+    "throw-range",    "level-feet",       "squeeze-flips",
+    "pit-depth",       "join-initiative"};
 
 /* The options of RULINGS.md by their names (docs/rules/towers.md). */
 static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
@@ -1771,6 +1803,38 @@ static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
         o->unconscious_bonus = (uint8_t)(i == 0   ? FT_UB_LETHAL
                                          : i == 1 ? FT_UB_DEFENSE
                                                   : FT_UB_LETHAL | FT_UB_DEFENSE);
+    }
+    /* Grappling and falling (grapple.c). throw-range: spaces, or
+     * "hard-strength" (0): 2 x Hard Strength. */
+    if ((v = get(n, "throw-range"))) {
+        if (v->type == YN_SCALAR && ieq(v->text, "hard-strength"))
+            o->throw_range = 0;
+        else if ((st = ld_int(L, v, "throw-range (spaces, or hard-strength)",
+                              1, 1000, &o->throw_range)) != FRAY_OK)
+            return st;
+    }
+    if ((v = get(n, "level-feet")) &&
+        (st = ld_int(L, v, "level-feet", 1, 100, &o->level_feet)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "squeeze-flips")) &&
+        (st = ld_int(L, v, "squeeze-flips", 0, 10, &o->squeeze_flips)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "pit-depth")) &&
+        (st = ld_int(L, v, "pit-depth (levels)", 0, 100, &o->pit_depth)) != FRAY_OK)
+        return st;
+    /* towers-companion: seed 000 "Marked Targets" gives a Mark no cost. */
+    if ((v = get(n, "mark-cost"))) {
+        if (v->type == YN_SCALAR && ieq(v->text, "free"))
+            o->mark_cost = FT_COST_FREE;
+        else if ((st = ld_int(L, v, "mark-cost (free, or phases)", 0, 100,
+                              &o->mark_cost)) != FRAY_OK)
+            return st;
+    }
+    if ((v = get(n, "companion-alone"))) {
+        static const char *const ca[] = {"pair", "next"};
+        if ((st = ld_choice(L, v, "companion-alone", ca, 2, &i)) != FRAY_OK)
+            return st;
+        o->companion_alone = (uint8_t)(i == 0 ? FT_CA_PAIR : FT_CA_NEXT);
     }
     if ((v = get(n, "area-centre-shift")) &&
         (st = ld_int(L, v, "area-centre-shift", 0, 5, &o->area_centre_shift)) != FRAY_OK)
@@ -1996,7 +2060,7 @@ static fray_status ld_symbol(ld *L, const yn *n, char *out) {
 
 static const char *const combatant_keys[] = {
     "id", "name", "statblock", "side", "at", "symbol", "unaware-of", "tactics",
-    "count", "notes", "joins"};
+    "count", "notes", "companion-of", "joins"};
 
 /* One entry of `combatants:` (N combatants with count: N). */
 static fray_status ld_combatant(ld *L, const yn *n) {
@@ -2173,6 +2237,57 @@ static fray_status ld_combatant(ld *L, const yn *n) {
         L->group_of[ci] = L->n_groups;
     }
     L->n_groups++;
+    return FRAY_OK;
+}
+
+/* `companion-of: MASTER-ID` (seed 000 "Companions and Minions";
+ * towers-companion): the master is another combatant of the same side,
+ * not a companion himself. */
+static fray_status ld_companions(ld *L) {
+    ft_setup *s = L->s;
+    for (int gi = 0; gi < L->n_groups; gi++) {
+        const ld_group *g = &L->groups[gi];
+        const yn *v = get(g->node, "companion-of");
+        if (!v)
+            continue;
+        char b[64];
+        if (v->type != YN_SCALAR || is_null(v))
+            return ld_fail(L, v, FRAY_ERR_PARSE,
+                           "expected a combatant's id for companion-of, got %s",
+                           got(v, b));
+        int m = -1;
+        for (int i = 0; i < s->n_combatants; i++)
+            if (ieq(s->c[i].id, v->text))
+                m = i;
+        if (m < 0) {
+            const char *names[FT_MAX_COMBATANTS];
+            for (int k = 0; k < s->n_combatants; k++)
+                names[k] = s->c[k].id;
+            return ld_unknown(L, v, "combatant", v->text, names,
+                              s->n_combatants, "there are no combatants");
+        }
+        for (int k = 0; k < g->count; k++) {
+            int c = g->first + k;
+            if (c == m)
+                return ld_fail(L, v, FRAY_ERR_PARSE,
+                               "'%s' cannot be its own companion", s->c[c].id);
+            if (s->c[m].side != s->c[c].side)
+                return ld_fail(L, v, FRAY_ERR_PARSE,
+                               "a companion fights on its master's side: '%s' "
+                               "is on side '%s', '%s' on side '%s'",
+                               s->c[c].id, s->sides[s->c[c].side], s->c[m].id,
+                               s->sides[s->c[m].side]);
+            s->c[c].master = m + 1;
+            s->c[m].n_companions++;
+        }
+    }
+    for (int i = 0; i < s->n_combatants; i++)
+        if (s->c[i].master > 0 && s->c[s->c[i].master - 1].master > 0)
+            return ld_fail(L, get(L->groups[L->group_of[i]].node, "companion-of"),
+                           FRAY_ERR_PARSE,
+                           "'%s' is a companion itself: a companion's master "
+                           "must not be one",
+                           s->c[s->c[i].master - 1].id);
     return FRAY_OK;
 }
 
@@ -2638,6 +2753,8 @@ static fray_status ld_encounter(ld *L, const yn *root) {
                                "%d)",
                                s->c[i].name, first->line);
         }
+    if ((st = ld_companions(L)) != FRAY_OK)
+        return st;
     if ((v = get(root, "map")) && (st = ld_map(L, v)) != FRAY_OK)
         return st;
     if ((st = ld_check_places(L)) != FRAY_OK)
@@ -2779,6 +2896,82 @@ static fray_status ld_load(const char *const *paths, int n, const char *text,
         memset(diag, 0, sizeof *diag);
     ld_free_all(L);
     fray__free(alloc, L, sizeof *L);
+    return st;
+}
+
+/* Whether name is an option of an encounter's `options:`. */
+bool ft_option_known(const char *name) {
+    for (size_t i = 0; i < N_OF(option_keys); i++)
+        if (ieq(name, option_keys[i]))
+            return true;
+    return false;
+}
+
+/* `--vary options.NAME=VALUE` (vary.c): NAME: VALUE read exactly as an
+ * encounter's `options:` reads it (ld_options), into s->opt, so every
+ * option a file can set a sweep can vary, with the same checks and words.
+ * Not `decks`: who flips from which deck is settled as the encounter
+ * loads. An error leaves s->opt unchanged. */
+fray_status ft_options_vary(ft_setup *s, const char *key, const char *name,
+                            const char *value, fray_diag *diag) {
+    for (const char *p = value; *p; p++)
+        if (!isalnum((unsigned char)*p) && !strchr("-+._", *p))
+            return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                                  "%s: '%s' is not a value an option takes",
+                                  key, value);
+    for (const char *p = name; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '-')
+            return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                                  "%s: '%s' is not an option's name", key,
+                                  name);
+    if (!*name || !*value)
+        return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                              "%s: expected options.NAME=VALUE", key);
+    if (ieq(name, "decks"))
+        return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                              "%s: which decks there are is settled when the "
+                              "encounter loads; it cannot be swept",
+                              key);
+    char text[160];
+    int len = snprintf(text, sizeof text, "%s: %s\n", name, value);
+    if (len < 0 || (size_t)len >= sizeof text)
+        return fray__diag_set(diag, FRAY_ERR_PARSE, 0, "%s: too long", key);
+    ld *L = fray__alloc(NULL, sizeof *L);
+    if (!L)
+        return fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
+    memset(L, 0, sizeof *L);
+    const char *paths[1] = {key};
+    L->s = s;
+    L->r.top_paths = paths;
+    L->r.n_top = 1;
+    L->r.mem_text = text;
+    L->r.mem_len = (size_t)len;
+    L->r.cur_file = paths[0];
+    ft_options o = s->opt;
+    yn *root = NULL;
+    fray_status st = yr_parse_file(&L->r, paths[0], paths[0], NULL, &root);
+    if (st == FRAY_OK)
+        st = ld_options(L, root, &o);
+    if (st == FRAY_OK) {
+        s->opt = o;
+        if (diag)
+            memset(diag, 0, sizeof *diag);
+    } else if (diag) {
+        ld_publish(L, diag);
+        /* "options.x: ..." rather than a place in a file of one line. */
+        char msg[sizeof diag->message];
+        int ml = snprintf(msg, sizeof msg, "%s=%s: ", key, value);
+        if (ml > 0 && (size_t)ml < sizeof msg) {
+            size_t room = sizeof msg - (size_t)ml;
+            memcpy(msg + ml, diag->message, room - 1);
+            msg[sizeof msg - 1] = '\0';
+            memcpy(diag->message, msg, sizeof msg);
+        }
+        diag->file = NULL;
+        diag->line = diag->column = 0;
+    }
+    ld_free_all(L);
+    fray__free(NULL, L, sizeof *L);
     return st;
 }
 

@@ -355,7 +355,7 @@ static int hit_chance(const ft_setup *s, int a, int d, int shift) {
  * less the target's Resilience, at least 1 (seed "STUN Damage"). */
 static int net_damage(const pol *p, int e, const ft_weapon *w, int bonus) {
     const ft_statblock *a = &p->s->c[p->me].sb, *d = &p->s->c[e].sb;
-    int dmg = w->damage + bonus + (w->adds_px ? a->cv[FT_CV_PX] : 0);
+    int dmg = w->damage + bonus + (w->adds_px ? ft_px_used(w, a->cv[FT_CV_PX]) : 0);
     if (w->category == FT_CAT_PHYSICAL)
         dmg -= d->cv[FT_CV_ER] + (d->has_armor ? d->armor.er : 0);
     else if (w->category == FT_CAT_ARCANE)
@@ -849,6 +849,15 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
                       !threat_now(&p))) &&
         try_simple(&p, FT_ACT_RECOVER, out))
         return;
+    /* The preset grapple: grapple, then squeeze, throw or slam; held,
+     * reverse (grapple.c). */
+    if (preset == FT_TAC_GRAPPLE) {
+        ft_command gc[FT_MAX_COMBATANTS + 2];
+        int ng = ft_grapple_policy(s, st, actor, gc, FT_MAX_COMBATANTS + 2);
+        for (int i = 0; i < ng; i++)
+            if (try_cmd(&p, &gc[i], out))
+                return;
+    }
     /* 2. Get up, get free, put out the fire. */
     if (any_cond && has_cond(me, FT_COND_PRONE) &&
         try_simple(&p, FT_ACT_STAND, out))
@@ -1243,7 +1252,9 @@ static inline bool decision_key(const ft_state *st, int actor, int m,
             continue;
         }
         const ft_cstate *c = &st->c[i];
-        cond |= (unsigned)(uint8_t)c->n_cond;
+        /* (A stance chosen by a command word is not in the words: such a
+         * state is not remembered, as one with a condition.) */
+        cond |= (unsigned)(uint8_t)c->n_cond | (unsigned)(uint8_t)c->stance;
         memcpy(&cw[0], c, 8);
         cw[1] = ft_low_bytes(&c->pos, 6) | (uint64_t)(uint8_t)c->aim << 48 |
                 (uint64_t)(uint8_t)c->grappled_by << 56;
@@ -1295,7 +1306,9 @@ static bool same_command(const ft_command *a, const ft_command *b) {
            a->draw_also == b->draw_also && a->drop_prone == b->drop_prone &&
            a->charge_via == b->charge_via && a->via.x == b->via.x &&
            a->via.y == b->via.y &&
-           a->skill_spec == b->skill_spec && a->at_space == b->at_space;
+           a->skill_spec == b->skill_spec && a->at_space == b->at_space &&
+           a->grapple_move == b->grapple_move &&
+           a->throw_land == b->throw_land;
 }
 #endif
 
@@ -1312,6 +1325,19 @@ void ft_policy_choose_remembered(const ft_setup *s, const ft_state *st,
                                  int actor, ft_command *out, bool *out_checked,
                                  ft_path_cache *paths, ft_attack_memo *memo,
                                  ft_decision_cache *dc) {
+    /* A master with a companion riding with him chooses for the pair
+     * (companion.c); not remembered. */
+    if (__builtin_expect(actor >= 0 && actor < st->n &&
+                             s->c[actor].n_companions > 0, 0) &&
+        ft_companion_riding(st, actor) >= 0) {
+        ft_pair_choose(s, st, actor, out, out_checked, paths, memo);
+        return;
+    }
+    if (__builtin_expect(actor >= 0 && actor < st->n &&
+                             s->c[actor].master > 0, 0)) {
+        ft_companion_alone_choose(s, st, actor, out, out_checked, paths, memo);
+        return;
+    }
     int n = st->n;
     uint64_t w[FT_DECIDE_KEY_WORDS];
     uint64_t h;

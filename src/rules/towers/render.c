@@ -726,6 +726,14 @@ static void narr_fact(narr *n, int i) {
             txt_s(t, b);
         break;
     }
+    case FT_FACT_MARK:
+        if (valid_c(s, f->target))
+            txt_f(t, "  %s marks %s (its marked %s)\n", cname(s, f->who),
+                  cname(s, f->target), f->v[2] == 1 ? "ally" : "non-ally");
+        else
+            txt_f(t, "  %s marks the space (%d,%d)\n", cname(s, f->who),
+                  f->v[0], f->v[1]);
+        break;
     case FT_FACT_COUNT:
         break;
     }
@@ -745,12 +753,20 @@ static void narr_header(narr *n) {
             break;
         }
     int phase = act >= 0 ? ev->facts[act].v[1] : ev->phase;
-    txt_f(t, "Phase %d, round %d — %s: ", phase, phase / 10 + 1,
+    txt_f(t, "Phase %d, round %d — %s", phase, phase / 10 + 1,
           cname(s, cmd->actor));
+    if (act >= 0 && valid_c(s, ev->facts[act].v[3] - 1))
+        txt_f(t, " (at %s's turn)", cname(s, ev->facts[act].v[3] - 1));
+    txt_s(t, ": ");
     if (cmd->shift_first)
         txt_f(t, "Shift Position to (%d,%d), then ", cmd->shift_to.x,
               cmd->shift_to.y);
+    if (cmd->stance)
+        txt_s(t, cmd->stance == FT_STANCE_AGGRESSIVE ? "(aggressive stance) "
+                                                     : "(defensive stance) ");
     txt_s(t, action_text(cmd->action));
+    if (cmd->action == FT_ACT_MARK && cmd->mark_space)
+        txt_f(t, " on (%d,%d)", cmd->dest.x, cmd->dest.y);
     if (valid_c(s, cmd->target))
         txt_f(t, " %s %s", cmd->action == FT_ACT_AID ? "against" : "on",
               cname(s, cmd->target));
@@ -763,6 +779,14 @@ static void narr_header(narr *n) {
     case FT_ACT_AID:
     case FT_ACT_CAST:
     case FT_ACT_RELOAD: {
+        if (cmd->grapple_move) { /* seed 000 "Grappling" (grapple.c) */
+            txt_f(t, ": %s", ft_grapple_move_name(cmd->grapple_move));
+            if (cmd->grapple_move == FT_GM_THROW)
+                txt_f(t, " at (%d,%d)", cmd->dest.x, cmd->dest.y);
+            if (cmd->throw_land)
+                txt_f(t, ", to land %s", ft_direction_name(cmd->throw_land - 1));
+            break;
+        }
         const ft_weapon *w = weapon_of(s, cmd->actor, cmd->weapon);
         if (w)
             txt_f(t, " with the %s%s", w->name,
@@ -789,6 +813,9 @@ static void narr_header(narr *n) {
         txt_f(t, " to (%d,%d)", cmd->dest.x, cmd->dest.y);
         if (cmd->drop_prone)
             txt_s(t, ", dropping prone at the end");
+        if (cmd->also > 0 && valid_c(s, cmd->also - 1))
+            txt_f(t, ", then %s to (%d,%d)", cname(s, cmd->also - 1),
+                  cmd->also_dest.x, cmd->also_dest.y);
         break;
     case FT_ACT_HOLD:
         txt_c(t, ' ');
@@ -812,7 +839,9 @@ static void narr_header(narr *n) {
         if (cmd->action == FT_ACT_HOLD)
             txt_s(t, " (off the clock while holding)");
         else if (f->v[2] == f->v[1] && cmd->action < FT_ACTION_COUNT &&
-                 ft_actions[cmd->action].cost == FT_COST_FREE)
+                 (ft_actions[cmd->action].cost == FT_COST_FREE ||
+                  (cmd->action == FT_ACT_MARK &&
+                   s->opt.mark_cost == FT_COST_FREE)))
             txt_s(t, " (free)");
         else if (f->v[2] > f->v[1])
             txt_f(t, " (%d phase%s: next action phase %d)", f->v[2] - f->v[1],
@@ -1008,6 +1037,19 @@ static void js_command(txt *t, const ft_setup *s, const ft_command *c) {
         js_kint(t, "target_aspect", c->opp_aspect - 1);
     if (c->opp_attribute > 0)
         js_kint(t, "target_attribute", c->opp_attribute - 1);
+    if (c->stance)
+        js_kstr(t, "stance", c->stance == FT_STANCE_AGGRESSIVE ? "aggressive"
+                                                               : "defensive");
+    if (c->also > 0 && valid_c(s, c->also - 1)) {
+        js_kwho(t, s, "also", c->also - 1);
+        js_kpos(t, "also_dest", c->also_dest.x, c->also_dest.y);
+    }
+    if (c->mark_space)
+        js_kbool(t, "mark_space", true);
+    if (c->grapple_move)
+        js_kint(t, "grapple_move", c->grapple_move);
+    if (c->throw_land)
+        js_kint(t, "throw_land", c->throw_land);
     if (c->chip >= 0)
         js_kint(t, "chip", c->chip);
     if (c->heal_lethal)
@@ -1275,6 +1317,15 @@ static void js_fact(txt *t, const ft_setup *s, const ft_fact *f) {
             txt_s(t, b);
         break;
     }
+    case FT_FACT_MARK:
+        js_kwho(t, s, "who", f->who);
+        if (valid_c(s, f->target))
+            js_kwho(t, s, "target", f->target);
+        else
+            js_kpos(t, "space", f->v[0], f->v[1]);
+        js_kstr(t, "type", f->v[2] == 1 ? "ally" : f->v[2] == 2 ? "non-ally"
+                                                               : "space");
+        break;
     case FT_FACT_COUNT:
         break;
     }
@@ -1363,6 +1414,25 @@ static void txt_conditions(txt *t, const ft_cstate *c, const char *sep) {
     }
 }
 
+/* A companion's master and the marks a combatant holds (seed 000
+ * "Companions and Minions", "Marked Targets"): ", companion of Ranger,
+ * marks Bandit 1 and (3,4)". */
+static void txt_marks(txt *t, const ft_setup *s, int i, const ft_cstate *c) {
+    if (valid_c(s, s->c[i].master - 1))
+        txt_f(t, ", companion of %s", cname(s, s->c[i].master - 1));
+    const char *sep = ", marks ";
+    if (valid_c(s, c->mark_ally - 1)) {
+        txt_f(t, "%s%s", sep, cname(s, c->mark_ally - 1));
+        sep = " and ";
+    }
+    if (valid_c(s, c->mark_foe - 1)) {
+        txt_f(t, "%s%s", sep, cname(s, c->mark_foe - 1));
+        sep = " and ";
+    }
+    if (c->mark_space_set)
+        txt_f(t, "%s(%d,%d)", sep, c->mark_space.x, c->mark_space.y);
+}
+
 static void txt_vitals(txt *t, const ft_setup *s, const ft_state *st, int i) {
     const ft_cstate *c = &st->c[i];
     size_t at = t->out.len + t->pending;
@@ -1444,7 +1514,8 @@ size_t ft_render_clock(const ft_setup *s, const ft_state *st, char *buf,
             int k = 0, count = 0;
             for (int j = 0; j < n; j++) {
                 const ft_cstate *c = &st->c[order[j]];
-                if (out_of_fight(c) || (c->flags & FT_F_HOLDING) || c->phase != p)
+                if (out_of_fight(c) || (c->flags & (FT_F_HOLDING | FT_F_RIDING)) ||
+                    c->phase != p)
                     continue;
                 count++;
                 if (k < 3)
@@ -1481,6 +1552,8 @@ size_t ft_render_clock(const ft_setup *s, const ft_state *st, char *buf,
             txt_s(&t, status_word(c));
         else if (c->flags & FT_F_HOLDING)
             txt_s(&t, "holding");
+        else if ((c->flags & FT_F_RIDING) && valid_c(s, c->master - 1))
+            txt_f(&t, "with %c", s->c[c->master - 1].symbol);
         else
             txt_f(&t, "phase %d", c->phase);
         txt_pad(&t, at, 12);
@@ -1551,6 +1624,7 @@ size_t ft_render_map(const ft_setup *s, const ft_state *st, char *buf,
             txt_f(&t, "  at (%d,%d)", c->pos.x, c->pos.y);
         txt_f(&t, ", %s", status_word(c));
         txt_conditions(&t, c, ", ");
+        txt_marks(&t, s, i, c);
         txt_c(&t, '\n');
     }
     if (n > 0)
@@ -1603,6 +1677,7 @@ size_t ft_render_summary(const ft_setup *s, const ft_state *st,
             txt_f(&t, "  actions %2d  dealt %d STUN, %d LETHAL", c->actions,
                   c->stun_dealt, c->lethal_dealt);
             txt_conditions(&t, c, "  ");
+            txt_marks(&t, s, i, c);
             txt_c(&t, '\n');
         }
     }

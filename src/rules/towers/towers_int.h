@@ -169,7 +169,8 @@ typedef enum ft_damage_type {
     X(CRIT_BLEED, "Crit: Bleed")                                               \
     X(CRIT_PRONE, "Crit: Prone")                                               \
     X(CRIT_SLOWED, "Crit: Slowed")                                             \
-    X(CRIT_STUN, "Crit: Stun")
+    X(CRIT_STUN, "Crit: Stun")                                                 \
+    X(KNOCKBACK, "Knockback")
 typedef enum ft_keyword {
 #define FT__E(id, name) FT_KW_##id,
     FT_KEYWORD_LIST(FT__E)
@@ -264,8 +265,10 @@ enum {
     X(SPEAK, "speak", "Speak", FT_COST_FREE, FT_AF_NO_SHIFT)                               \
     X(STAND, "stand", "Stand from Prone", 4, FT_AF_PROVOKES)                               \
     X(USE_SKILL, "use-skill", "Use a Skill", FT_COST_SPECIAL, 0)                           \
-    X(USE_ITEM, "use-item", "Use an Item", 5, FT_AF_PROVOKES)                   \
-    X(CONCEDE, "concede", "Concede", FT_COST_FREE, FT_AF_NO_SHIFT)              \
+    X(USE_ITEM, "use-item", "Use an Item", 5, FT_AF_PROVOKES)                         \
+    X(CONCEDE, "concede", "Concede", FT_COST_FREE, FT_AF_NO_SHIFT)                    \
+    /* towers-companion: seed 000 "Marked Targets" (cost: option mark-cost) */        \
+    X(MARK, "mark", "Mark", FT_COST_SPECIAL, FT_AF_NO_SHIFT)                               \
     X(GM_SET, "gm-set", "The GM sets", FT_COST_FREE, FT_AF_GM)                             \
     X(GM_CONDITION, "gm-condition", "The GM's condition", FT_COST_FREE, FT_AF_GM)          \
     X(GM_JOIN, "gm-join", "The GM brings in", FT_COST_FREE, FT_AF_GM)                      \
@@ -327,6 +330,17 @@ typedef struct ft_options {
                                   pool alone, the default) */
     uint8_t duel_concede;      /* seed 000 "Dueling" stage two: FT_CONCEDE_*
                                   (default never; duel.c) */
+    /* towers-companion */
+    int mark_cost;             /* seed 000 "Marked Targets": phases a Mark
+                                  takes; FT_COST_FREE (default) = free */
+    uint8_t companion_alone;   /* seed 000 "Companions and Minions": where a
+                                  companion whose master is down goes on
+                                  the clock: FT_CA_* (default PAIR) */
+    int throw_range;           /* seed 000 "Grappling" Throw: the maximum range
+                                  in spaces; 0 = 2 x Hard Strength (grapple.c) */
+    int level_feet;            /* feet per level of elevation for falls: 5 */
+    int squeeze_flips;         /* cards of the damage flip of Squeeze and Slam: 1 */
+    int pit_depth;             /* levels one falls into a pit (leap, knockback): 2 */
     uint8_t join_initiative;   /* gm.c, "gm join" by an Initiative flip:
                                   FT_JOIN_FROM_ENTRY (default) or
                                   FT_JOIN_AS_AT_START */
@@ -353,6 +367,11 @@ enum {
     FT_DUEL_END_HELD           /* (not an end) damage on target held to the phase's end */
 };
 
+/* ft_options.companion_alone (towers-companion). */
+enum {
+    FT_CA_PAIR = 0,  /* the pair's place: the master's next phase */
+    FT_CA_NEXT = 1   /* the phase after the one the master went down in */
+};
 
 /* Option join-initiative (gm.c): seed 000 "Entering Combat and
  * Initiative" places a combatant 20 - CI phases after the start; one the
@@ -396,6 +415,9 @@ typedef struct ft_weapon {
     uint8_t area;
     int8_t area_size;
     bool area_self;
+    int knockback;         /* spaces a hit pushes the target (0 none) */
+    bool has_strength_limit; /* improvised: damage adds at most strength_limit of PX */
+    int strength_limit;
 } ft_weapon;
 
 /* Shapes of an area (seed 000 "Areas"; ft_weapon.area). */
@@ -469,7 +491,8 @@ typedef enum ft_controller { FT_CTRL_GM, FT_CTRL_PLAYER } ft_controller;
     X(DEFENSIVE, "defensive")                                                  \
     X(RANGED, "ranged")                                                        \
     X(HOLD_GROUND, "hold-ground")                                              \
-    X(IDLE, "idle")
+    X(IDLE, "idle")                                                            \
+    X(GRAPPLE, "grapple")
 typedef enum ft_tactics_preset {
 #define FT__E(id, name) FT_TAC_##id,
     FT_TACTICS_LIST(FT__E)
@@ -530,6 +553,11 @@ typedef struct ft_combatant {
     uint32_t unaware_of;    /* bit per side it does not know about (surprise) */
     ft_tactics tactics;
     int deck;               /* index into ft_state.decks */
+    /* towers-companion (seed 000 "Companions and Minions"): 1 + the
+     * index of its master (`companion-of:`), 0 none; and how many
+     * companions it has itself. */
+    int master;
+    int n_companions;
     bool joins_later;       /* "joins: later": off the clock and the map
                                until the GM brings it in (gm.c) */
 } ft_combatant;
@@ -705,7 +733,10 @@ enum {                       /* ft_cstate.flags */
     FT_F_CONCENTRATING = 1u << 10,
     FT_F_SURPRISED = 1u << 11,
     FT_F_FLED = 1u << 12,        /* left the map */
-    FT_F_WAITING = 1u << 13      /* joins later (gm.c): not yet in the fight;
+    /* towers-companion: a companion that acts at its master's turn (seed
+     * 000 "Companions and Minions"): off the clock by itself. */
+    FT_F_RIDING = 1u << 13,
+    FT_F_WAITING = 1u << 14      /* joins later (gm.c): not yet in the fight;
                                     always with FT_F_FLED (off map and clock) */
 };
 
@@ -754,7 +785,21 @@ typedef struct ft_cstate {
     int32_t hold_event;      /* the event number of its Hold: holders that
                                 come out at one moment go in the order they
                                 began to hold (seed 000 "Hold") */
+    /* towers-companion */
+    int8_t master;           /* 1 + its master's index (a companion), 0 none */
+    int8_t stance;           /* two melee weapons: 0 the stat block's, else FT_STANCE_* */
+    int8_t mark_ally;        /* seed 000 "Marked Targets": 1 + the marked ally, 0 none */
+    int8_t mark_foe;         /* 1 + the marked non-ally, 0 none */
+    int8_t mark_space_set;   /* 1: mark_space holds its marked space */
+    fray_pos mark_space;
+    int8_t restrain_vs;      /* Restrain: 1 + the victim on whose next Grapple
+                                Test it has (shift+1); 0 none (grapple.c) */
 } ft_cstate;
+
+/* ft_cstate.stance and ft_command.stance (seed 000 "Off-Hand Weapons and
+ * Dual-Wielding": "He may change his style at the start of each of his
+ * actions"). 0 = not chosen (the stat block's). */
+enum { FT_STANCE_AGGRESSIVE = 1, FT_STANCE_DEFENSIVE = 2 };
 
 /* The keys of remembered modifiers (attack.c) and decisions (policy.c)
  * load fields that lie in a row as one word (ft_low_bytes): the places
@@ -808,6 +853,9 @@ typedef struct ft_state {
     int16_t duel_held_stun[2], duel_held_lethal[2]; /* damage held to the phase's end */
     int8_t duel_held_src[2]; /* who dealt it (-1 none) */
     int32_t duel_held_phase; /* the phase it was dealt in */
+    /* towers-companion: the setup's option companion-alone (FT_CA_*),
+     * copied at reset for ft_companions_release (which has no setup). */
+    uint8_t companion_alone;
 } ft_state;
 
 /* ---- Commands, events, facts -------------------------------------------- */
@@ -859,6 +907,18 @@ typedef struct ft_command {
                                 Checks"); 0 none */
     int8_t opp_attribute;    /* opposed: 1 + an Attribute check,
                                 FT_ATTR_* * 2 + 1 for Low; 0 none */
+    /* towers-companion */
+    int8_t stance;           /* FT_STANCE_* taken at the start of the action; 0 none */
+    int8_t also;             /* Combat / Reckless Move: 1 + the companion (or
+                                master) who moves after the actor; 0 none */
+    fray_pos also_dest;      /* ... and where to */
+    int8_t mark_space;       /* Mark: 1 = mark the space dest (not a combatant) */
+    uint8_t grapple_move;    /* Attack: FT_GM_* (seed 000 "Grappling"); 0 a
+                                plain attack */
+    uint8_t throw_land;      /* Throw of a willing ally at someone: 1 + the
+                                direction (0 north, clockwise) of the space
+                                next to the target he lands in when it hits,
+                                and nobody is knocked prone; 0 as any throw */
     /* The GM's commands (gm.c; FT_AF_GM): */
     int8_t gm_track;         /* gm-set: FT_GM_TRACK_* (0 none) */
     bool gm_adjust;          /* gm-set: gm_value is added, not set */
@@ -881,6 +941,11 @@ typedef struct ft_command {
 enum { FT_ATTR_STRENGTH, FT_ATTR_ENDURANCE, FT_ATTR_PERCEPTION,
        FT_ATTR_INTELLECT, FT_ATTR_COUNT };
 
+/* The Attack action's grappling moves (ft_command.grapple_move; grapple.c). */
+typedef enum ft_grapple_move {
+    FT_GM_NONE, FT_GM_RESTRAIN, FT_GM_SQUEEZE, FT_GM_SLAM, FT_GM_THROW,
+    FT_GM_REVERSE, FT_GM_COUNT
+} ft_grapple_move;
 
 /* ft_command.gm_track (gm.c). */
 enum {
@@ -948,6 +1013,7 @@ typedef struct ft_choice {
     X(LEARN, "learns")            /* who, target, v[0]=piece (duel.c), v[1..3]=values */ \
     X(DUEL, "duel")               /* who, target, v[0]=FT_DUEL_END_*, v[1]=STUN, v[2]=LETHAL */ \
     X(OPPOSED, "opposed")         /* who, target, v[0]=who's total, v[1]=target's, v[2]=winner, v[3]=1 tie by Aspect, 2 by initiator */ \
+    X(MARK, "mark")               /* who, target (-1: a space), v[0..1]=x,y, v[2]=1 ally 2 foe 3 space */ \
     X(GM, "gm")                   /* who, v[0]=action, v[1]=track, v[2]=now, v[3]=was */
 typedef enum ft_fact_kind {
 #define FT__E(id, name) FT_FACT_##id,
@@ -1311,12 +1377,6 @@ int ft_area_victims(const ft_setup *s, const ft_state *st,
  * and shots, one attack flip, each defender's flip, one damage for all. */
 fray_status ft_area_attack(ft_run *r, const ft_command *cmd,
                            const ft_weapon *w, int wi);
-/* fray sim --vary options.FIELD=VALUE for the options of areas and mana
- * (area-centre-shift, area-line, mana-element-cap); an error naming them
- * for any other field (vary.c). */
-fray_status ft_area_vary_option(ft_setup *s, const char *key,
-                                const char *field, const char *value,
-                                fray_diag *diag);
 /* Tactics: an area attack that catches at least two enemies and no ally
  * (the most enemies; ties to the first weapon, then the nearest target);
  * false when there is none. The command is checked. */
@@ -1347,10 +1407,6 @@ void ft_duel_check_over(ft_run *r);
 fray_status ft_duel_check_concede(const ft_setup *s, const ft_state *st,
                                   const ft_command *cmd, fray_diag *diag);
 fray_status ft_duel_concede(ft_run *r);
-/* vary.c: `--vary duel-concede=...` and `simultaneous-duel=...`; false
- * when `key` is neither (then *out_rc is not written). */
-bool ft_duel_vary(ft_setup *s, const char *key, const char *value,
-                  fray_diag *diag, fray_status *out_rc);
 /* Use a Skill against a target: the opposed skill flip (seed 001). */
 fray_status ft_opposed_skill(ft_run *r, const ft_command *cmd);
 /* A fact of duel.c in words (one line, ending in a newline) and as JSON
@@ -1359,6 +1415,43 @@ size_t ft_duel_fact_text(const ft_setup *s, const ft_fact *f, char *buf,
                          size_t size);
 size_t ft_duel_fact_json(const ft_setup *s, const ft_fact *f, char *buf,
                          size_t size);
+
+/* grapple.c (seed 000 "Grappling", "Falling", "Improvised Weapons") */
+/* The words of a grapple move ("squeeze"), or NULL. */
+const char *ft_grapple_move_name(int move);
+/* The name of direction d (0 "north", clockwise to 7 "north-west"), or
+ * NULL; ft_direction_of reads one (or its letters: "ne"), -1 if none. */
+const char *ft_direction_name(int d);
+int ft_direction_of(const char *word);
+/* The victim c holds in a grapple, or -1. */
+int ft_grapple_victim(const ft_state *st, int c);
+/* Whether an Attack with cmd->grapple_move can be made now (the part of
+ * ft_check_command for it); FRAY_ERR_INVALID with words in diag. */
+fray_status ft_grapple_check(const ft_setup *s, const ft_state *st,
+                             const ft_command *cmd, fray_diag *diag);
+/* Does the grapple move of cmd (checked). */
+fray_status ft_grapple_apply(ft_run *r, const ft_command *cmd);
+/* Ends the grapple on victim v, if any (and its Restrain). */
+void ft_grapple_end(ft_run *r, int v);
+/* Combatant c falls `levels` levels of elevation (seed 000 "Falling":
+ * 5 Physical STUN and 2 damage flips per 5 feet). */
+fray_status ft_fall(ft_run *r, int c, int levels);
+/* A hit with Knockback: target pushed `spaces` straight away from
+ * attacker, stopping at walls and creatures, falling off high ground; a
+ * grappler pushed must win a Grapple Test to hold on. */
+fray_status ft_knockback(ft_run *r, int attacker, int target, int spaces);
+/* The tactics preset `grapple` (policy.c): up to n_max commands for
+ * combatant me, best first (each still to be checked); returns how many. */
+int ft_grapple_policy(const ft_setup *s, const ft_state *st, int me,
+                      ft_command *out, int n_max);
+/* Throw's maximum range in spaces for combatant c. */
+int ft_throw_range(const ft_setup *s, int c);
+/* Seed 000 "Improvised Weapons": "limits on just how much of a user's
+ * strength they can utilize": the <PX> a weapon's damage adds. */
+static inline int ft_px_used(const ft_weapon *w, int px) {
+    return w->has_strength_limit && px > w->strength_limit ? w->strength_limit
+                                                           : px;
+}
 
 /* engine.c */
 void ft_emit(ft_run *r, ft_fact_kind kind, int who, int target, int v0,
@@ -1453,9 +1546,76 @@ fray_status ft_load_files(const char *const *paths, int n, ft_setup *out,
  * `path` names it in errors, and the files it names (catalog:,
  * statblocks:) are read from the disk relative to it. Loads straight into
  * *out (as fray_towers_load does): on error *out is unspecified. */
+/* `--vary options.NAME=VALUE`: NAME: VALUE read as an encounter's
+ * `options:` reads it, into s->opt (load.c; not `decks`). */
+fray_status ft_options_vary(ft_setup *s, const char *key, const char *name,
+                            const char *value, fray_diag *diag);
+bool ft_option_known(const char *name);
 fray_status ft_load_text(const char *text, size_t len, const char *path,
                          const fray_allocator *alloc, ft_setup *out,
                          fray_diag *diag);
+
+/* ---- Companions, marks, stances (companion.c: towers-companion) --------- */
+
+/* Seed 000 "Marked Targets": whether `who` has `target` marked (as its
+ * ally or its non-ally). */
+bool ft_marked(const ft_state *st, int who, int target);
+/* Whether `who` has the space p marked. */
+bool ft_marked_space(const ft_state *st, int who, fray_pos p);
+/* "When something says a mark is spent, it is removed": spends who's mark
+ * on target (a combatant), or its marked space when target < 0; false
+ * when there was no such mark. */
+bool ft_mark_spend(ft_state *st, int who, int target);
+/* Puts who's mark on target (a combatant; the old mark of that kind
+ * expires), or on the space p when target < 0. */
+void ft_mark_set(const ft_setup *s, ft_state *st, int who, int target,
+                 fray_pos p);
+/* The stance of c now: true aggressive, false defensive (the state's
+ * choice, else the stat block's). */
+bool ft_stance_aggressive(const ft_setup *s, const ft_state *st, int c);
+/* Whose place on the clock an action of `a` moves: its master's when it
+ * is a companion acting at its master's turn, else its own. */
+static inline int ft_turn_of(const ft_state *st, int a) {
+    const ft_cstate *c = &st->c[a];
+    return (c->flags & FT_F_RIDING) && c->master > 0 ? c->master - 1 : a;
+}
+/* A riding companion of `master` (the first), or -1. */
+int ft_companion_riding(const ft_state *st, int master);
+/* The master `m` left the clock: when it cannot act (down or fled), its
+ * riding companions get their own places (option companion-alone). */
+void ft_companions_release(ft_state *st, int m);
+/* After the pair's action moved the master's place: a companion let go
+ * during it takes the master's new place (option pair). */
+void ft_companions_follow(ft_state *st, int m);
+
+/* Tactics of a companion on its own (its master down): its tactics'
+ * choice, but an attack goes to a foe threatening its unconscious or
+ * dying master when it can ("defending the player"). */
+void ft_companion_alone_choose(const ft_setup *s, const ft_state *st,
+                               int actor, ft_command *out, bool *out_checked,
+                               ft_path_cache *paths, ft_attack_memo *memo);
+/* Seed 000 "Companions and Minions": "Both the player and the companion
+ * can move during Combat or Reckless Move actions, but one must complete
+ * their movement before the other begins": the check of cmd->also (the
+ * second mover, judged as its own move with the first already at his
+ * destination; st is put back as it was). engine.c's check asks it. */
+fray_status ft_companion_check_also(const ft_setup *s, ft_state *st,
+                                    const ft_command *cmd, fray_diag *diag);
+/* The end of a non-free action of a master or a companion (engine.c
+ * apply_action): the riding companions' activations end with the
+ * master's, they take his place, neither is flat-footed, and a companion
+ * let go during the action follows his new place. */
+void ft_pair_end(ft_run *r, int a, int turn);
+
+/* Tactics of a master with a riding companion (policy.c asks it for the
+ * pair's turn): the master's choice and each riding companion's
+ * (ft_policy_choose_memo), then the one kept: the better attack (attack
+ * value and modifiers against the defense's, the master's on a tie); when
+ * only one of them attacks, that one; else the master's, and a Combat Move
+ * of the master takes along a companion that wants to move too. */
+void ft_pair_choose(const ft_setup *s, const ft_state *st, int actor,
+                    ft_command *out, bool *out_checked, ft_path_cache *paths,
+                    ft_attack_memo *memo);
 
 /* ---- Fast paths for simulation (perf) ------------------------------------
  * Inline copies of small public functions that the fight loop asks millions
@@ -1993,10 +2153,6 @@ fray_status ft_gm_answer(const char *asked, const char *command, char *out,
                          fray_diag *diag);
 /* Whether diag holds a GM's question (ft_gm_ask_dtn's refusal). */
 bool ft_gm_is_question(const fray_diag *diag);
-/* fray sim --vary join-initiative=entry,at-start (gm.c): true when key is
- * the GM's option, with *out_rc the result of setting it. */
-bool ft_gm_vary(ft_setup *s, const char *key, const char *value,
-                fray_diag *diag, fray_status *out_rc);
 /* engine.c: ends the fight when one side is left (check_over). */
 void ft_check_over(ft_run *r);
 

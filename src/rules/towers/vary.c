@@ -321,6 +321,7 @@ static const item_field weapon_fields[] = {
     {"attack", -5, 5, offsetof(ft_weapon, attack_bonus)},
     {"reach", 1, 5, offsetof(ft_weapon, reach)},
     {"shots", 0, 1000, offsetof(ft_weapon, shots)},
+    {"knockback", 0, 20, offsetof(ft_weapon, knockback)},
 };
 
 static const item_field armor_fields[] = {
@@ -349,7 +350,7 @@ static fray_status read_field(const item_field *fields, size_t n,
                           "%s: unknown field '%s' of %s; the fields are %s",
                           key, field, what,
                           fields == weapon_fields
-                              ? "damage, attack, reach and shots"
+                              ? "damage, attack, reach, shots and knockback"
                               : "ER, IR, PD (shifts) and SPD");
 }
 
@@ -421,14 +422,25 @@ FRAY_API fray_status fray_towers_setup_vary(fray_towers_setup *setup,
     if (!setup || !key || !value)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "nothing to vary");
     ft_setup *s = &setup->s;
-    /* The duel's options (duel.c): a key with no WHO. */
-    fray_status duel_rc;
-    if (ft_duel_vary(s, key, value, diag, &duel_rc))
-        return duel_rc;
-    /* The GM's table's option join-initiative (gm.c): no WHO either. */
-    if (ft_gm_vary(s, key, value, diag, &duel_rc))
-        return duel_rc;
     const char *dot = strrchr(key, '.');
+    /* The encounter's options: options.NAME, or NAME alone (duel-concede,
+     * simultaneous-duel ...), read as `options:` reads them (load.c). */
+    bool bare = !dot && ft_option_known(key);
+    if (bare || (dot && name_eq(key, (size_t)(dot - key), "options"))) {
+        const fray_allocator *oa = setup->alloc.realloc ? &setup->alloc : NULL;
+        ft_setup *ow = fray__alloc(oa, sizeof *ow);
+        if (!ow)
+            return fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
+        memcpy(ow, s, sizeof *ow);
+        fray_status orc = ft_options_vary(ow, key, bare ? key : dot + 1, value,
+                                          diag);
+        if (orc == FRAY_OK) {
+            ft_policy_prepare(ow);
+            memcpy(s, ow, sizeof *s);
+        }
+        fray__free(oa, ow, sizeof *ow);
+        return orc;
+    }
     if (!dot || dot == key || dot[1] == '\0')
         return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
                               "'%s' is not WHO.FIELD or ITEM.FIELD (e.g. "
@@ -436,10 +448,6 @@ FRAY_API fray_status fray_towers_setup_vary(fray_towers_setup *setup,
                               key);
     size_t n_who = (size_t)(dot - key);
     const char *field = dot + 1;
-    /* towers-area: the options of seed 000 "Area of Effects" and
-     * rules-facts "Magic" (area.c). */
-    if (name_eq(key, n_who, "options"))
-        return ft_area_vary_option(s, key, field, value, diag);
 
     /* Combatants the name covers: an id, a counted group, a stat block. */
     bool hit[FT_MAX_COMBATANTS] = {false};
