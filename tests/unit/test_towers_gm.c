@@ -341,7 +341,8 @@ Test(towers_gm, words_at_the_table) {
     refused(f, "gm adjust tony stun", "expected a change");
     refused(f, "gm place tony", "expected a space as X,Y");
     refused(f, "gm flee tony now", "expected nothing more");
-    refused(f, "gm join bandit-2", "expected where it enters: 'at X,Y'");
+    refused(f, "gm join bandit-2", "expected where it enters: 'at X,Y' (it "
+                                   "has no place in the file)");
     refused(f, "gm join bandit-2 at 7,2 phase", "expected a phase");
     fray_towers_fight_free(f);
     fray_towers_setup_free(s);
@@ -660,6 +661,40 @@ Test(towers_gm, the_gms_mods_on_a_skill_flip) {
     replays(s, f);
     refused(f, "tony use-skill acrobatics cost 3 dtn 9 flip 11",
             "expected the GM's mods");
+    fray_towers_fight_free(f);
+    fray_towers_setup_free(s);
+}
+
+/* gm join without 'at': where the file placed the one that joins later
+ * (its `at:`), written into the command (the journal's dest) so that it
+ * replays. */
+Test(towers_gm, join_at_the_files_place) {
+    fray_towers_setup *s;
+    fray_diag d;
+    cr_assert_eq(load_text(HEAD "map:\n"
+                                "  art: |\n"
+                                "    .....\n"
+                                "    .....\n"
+                                "combatants:\n"
+                                "  - {id: t, statblock: Bandit, side: a, "
+                                "at: [0, 0]}\n"
+                                "  - {id: v, statblock: Bandit, side: b, "
+                                "at: [4, 0]}\n"
+                                "  - {id: u, statblock: Bandit, side: b, "
+                                "at: [3, 1], joins: later}\n",
+                           &s, &d),
+                 FRAY_OK, "%d: %s", d.line, d.message);
+    fray_towers_fight *f = tf_fight(s, 3);
+    cr_expect(cs(f, 2)->flags & FT_F_WAITING);
+    gm(f, "gm join u phase 5");
+    cr_expect_eq(cs(f, 2)->pos.x, 3);
+    cr_expect_eq(cs(f, 2)->pos.y, 1);
+    cr_expect_eq(cs(f, 2)->phase, 5);
+    char *j = journal_of(f);
+    cr_expect(strstr(j, "\"action\":\"gm-join\",\"actor\":\"u\",\"dest\":[3,1]") !=
+                  NULL, "%s", j);
+    free(j);
+    replays(s, f);
     fray_towers_fight_free(f);
     fray_towers_setup_free(s);
 }

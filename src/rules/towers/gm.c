@@ -477,8 +477,15 @@ fray_status ft_gm_parse(const ft_setup *s, fray__words *lx, ft_command *cmd,
                                   "or 'initiative'");
             }
         }
+        /* Without 'at': where the file placed it (`at:` or the map's
+         * legend), written into the command so that it replays. */
+        if (!at && s->c[a].placed) {
+            cmd->dest = s->c[a].start;
+            at = true;
+        }
         if (!at && s->has_map)
-            return word_error(lx, diag, "expected where it enters: 'at X,Y'");
+            return word_error(lx, diag, "expected where it enters: 'at X,Y' "
+                              "(it has no place in the file)");
         return FRAY_OK;
     }
     case FT_ACT_GM_PLACE:
