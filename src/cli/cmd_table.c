@@ -1,5 +1,6 @@
 /* cmd_table.c - `fray fight ENCOUNTER --table`: the game master's table
- * mode. One line at a time from stdin (a terminal or a script): table
+ * mode. One line at a time from stdin (a terminal, read with libedit's
+ * line editing and history; or a script, read as it is): table
  * commands in rules words (docs/file-formats.md "Commands"), with the
  * cards flipped by hand when the players flip them, the tactics for the
  * turns the GM hands over, undo and redo, the Combat Clock, the map and
@@ -17,6 +18,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <editline/readline.h>
 
 #include "fray/encounter.h"
 
@@ -126,6 +129,15 @@ static const char TABLE_HELP[] =
     "                              rules ask for them (rulesets with dice)\n"
     "  auto [N | all]              the tactics play this turn (N turns; all:\n"
     "                              to the end of the fight)\n"
+    "  gm set ID stun|lethal|temp-stun|temp-lethal N\n"
+    "  gm adjust ID stun|lethal|temp-stun|temp-lethal +N|-N\n"
+    "  gm condition ID NAME [X] [for N] | off\n"
+    "  gm join ID at X,Y [phase P]  gm flee ID  gm place ID X,Y\n"
+    "                              the GM's word, at any time (no turn)\n"
+    "  ID use-skill SKILL ... dtn N|none [flip N] [shift N]\n"
+    "                              the DTN and the mods are the GM's call\n"
+    "  answer N|none               the GM's answer to the question that\n"
+    "                              refused the last command\n"
     "  undo, redo                  take back the last event; play it again\n"
     "  clock                       the Combat Clock: who acts in which phase\n"
     "  map                         the tactical map\n"
@@ -252,7 +264,8 @@ static void say_refusal(fray_status st, const fray_diag *diag,
     fputc('\n', stderr);
 }
 
-static void prompt(table *t) {
+/* The prompt's text into buf (prompt() prints it; libedit shows it). */
+static void prompt_text(table *t, char *buf, size_t size) {
     /* "phase 12" (99 Towers), "round 2" */
     char now[64], when[64] = "";
     snprintf(now, sizeof now, "%s %d",
@@ -260,16 +273,22 @@ static void prompt(table *t) {
              fray_fight_now(t->fight));
     const char *name = fray_fight_turn(t->fight, when, sizeof when);
     if (fray_fight_over(t->fight))
-        printf("%s, the fight is over> ", now);
+        snprintf(buf, size, "%s, the fight is over> ", now);
     else if (!name)
-        printf("%s> ", now);
+        snprintf(buf, size, "%s> ", now);
     else if (!when[0] || strcmp(when, now) == 0)
-        printf("%s, %s's turn> ", now, name);
+        snprintf(buf, size, "%s, %s's turn> ", now, name);
     else if (strncmp(when, now, strlen(now)) == 0 && when[strlen(now)] == ',')
         /* "round 2, initiative 17": the round is said once */
-        printf("%s, %s's turn%s> ", now, name, when + strlen(now));
+        snprintf(buf, size, "%s, %s's turn%s> ", now, name, when + strlen(now));
     else
-        printf("%s, %s's turn in %s> ", now, name, when);
+        snprintf(buf, size, "%s, %s's turn in %s> ", now, name, when);
+}
+
+static void prompt(table *t) {
+    char p[256];
+    prompt_text(t, p, sizeof p);
+    fputs(p, stdout);
     fflush(stdout);
 }
 
@@ -675,6 +694,130 @@ static line_kind read_line(FILE *f, char *buf, size_t *out_len) {
     return kind;
 }
 
+/* ---- A terminal: libedit ------------------------------------------------------
+ * When stdin is a terminal the table reads its lines with libedit: line
+ * editing, the session's history (up and down arrows, ^R), and completion
+ * of the table's words and the combatants' ids (Tab). The history is kept
+ * between sessions in $XDG_STATE_HOME/fray/table_history (else
+ * ~/.local/state/fray/table_history), TABLE_HISTORY_MAX lines; none when
+ * FRAY_TABLE_HISTORY is set to the empty string (or names another file).
+ * Scripts (stdin not a terminal) are read as before (read_line). */
+enum { TABLE_HISTORY_MAX = 1000 };
+
+/* The table whose ids Tab completes: readline's completion functions
+ * take no context (set while a terminal session runs; the CLI's, not the
+ * library's). */
+static table *completing;
+
+static const char *const TABLE_WORDS[] = {
+    "next", "auto", "undo", "redo", "clock", "map", "status", "hand",
+    "journal", "help", "quit", "gm", "set", "adjust", "condition", "join",
+    "flee", "place", "stun", "lethal", "temp-stun", "temp-lethal", "off",
+    "phase", "at", "cards", "fate", "chip", "decline", "dtn", "none",
+    "attack", "move", "aim", "power-attack", "recover", "hold", "shift",
+    "then", "charge", "reckless-move", "full-defense", "delay", "stand",
+    "drop-prone", "draw-weapon", "reload", "use-skill", "cast", "aid",
+    "grapple", "escape", "shake", "chip-heal", "concentrate", "until",
+    "cost", "with", "flip", "answer"};
+
+static char *complete_word(const char *text, int state) {
+    static size_t i; /* (readline's generator protocol) */
+    static int c;
+    size_t n = strlen(text);
+    if (!state) {
+        i = 0;
+        c = 0;
+    }
+    while (i < sizeof TABLE_WORDS / sizeof TABLE_WORDS[0]) {
+        const char *w = TABLE_WORDS[i++];
+        if (strncmp(w, text, n) == 0)
+            return strdup(w);
+    }
+    const fray_setup *s = completing ? fray_fight_setup(completing->fight)
+                                     : NULL;
+    while (s && c < fray_setup_combatants(s)) {
+        const char *id = fray_setup_combatant_id(s, c++);
+        if (id && strncmp(id, text, n) == 0)
+            return strdup(id);
+    }
+    return NULL;
+}
+
+static char **complete(const char *text, int start, int end) {
+    (void)start;
+    (void)end;
+    return rl_completion_matches(text, complete_word);
+}
+
+/* The history file's path into buf (false: none). */
+static bool history_path(char *buf, size_t size, bool make_dir) {
+    const char *env = getenv("FRAY_TABLE_HISTORY");
+    if (env)
+        return env[0] && snprintf(buf, size, "%s", env) < (int)size;
+    const char *state = getenv("XDG_STATE_HOME");
+    const char *home = getenv("HOME");
+    char dir[1024];
+    if (state && state[0])
+        snprintf(dir, sizeof dir, "%s/fray", state);
+    else if (home && home[0])
+        snprintf(dir, sizeof dir, "%s/.local/state/fray", home);
+    else
+        return false;
+    if (make_dir) {
+        /* (mkdir -p of the last two levels at most: ~/.local/state/fray) */
+        char parent[1024];
+        snprintf(parent, sizeof parent, "%s", dir);
+        char *slash = strrchr(parent, '/');
+        if (slash && slash != parent) {
+            *slash = '\0';
+            mkdir(parent, 0700);
+        }
+        mkdir(dir, 0700);
+    }
+    return snprintf(buf, size, "%s/table_history", dir) < (int)size;
+}
+
+static void edit_start(table *t) {
+    completing = t;
+    rl_readline_name = "fray";
+    rl_attempted_completion_function = complete;
+    stifle_history(TABLE_HISTORY_MAX);
+    char path[1100];
+    if (history_path(path, sizeof path, false))
+        read_history(path); /* (none yet: nothing to read) */
+}
+
+static void edit_end(void) {
+    char path[1100];
+    if (history_path(path, sizeof path, true) && write_history(path) != 0)
+        fprintf(stderr, "fray: the table's history could not be kept in "
+                "%s\n", path);
+    completing = NULL;
+}
+
+/* read_line for a terminal: one line through libedit. */
+static line_kind edit_line(table *t, char *buf, size_t *out_len) {
+    char p[256];
+    prompt_text(t, p, sizeof p);
+    fflush(stdout);
+    char *s = readline(p);
+    *out_len = 0;
+    buf[0] = '\0';
+    if (!s)
+        return LINE_END;
+    size_t n = strlen(s);
+    if (n > TABLE_LINE_MAX) {
+        free(s);
+        return LINE_TOO_LONG;
+    }
+    memcpy(buf, s, n + 1);
+    *out_len = n;
+    if (n > 0 && !isspace((unsigned char)s[0]))
+        add_history(s);
+    free(s);
+    return LINE_OK;
+}
+
 int cli_fight_table(fray_fight *fight, const char *title, uint64_t seed,
                     const char *journal, bool echo, const char *resumed) {
     table t;
@@ -713,11 +856,18 @@ int cli_fight_table(fray_fight *fight, const char *title, uint64_t seed,
         stop(&t, EXIT_UNFINISHED, "out of memory");
     int bad = 0; /* bad lines in a row */
     int line_no = 0;
+    if (t.tty)
+        edit_start(&t);
     while (line && t.status == EXIT_OK) {
-        if (t.tty || t.echo)
-            prompt(&t);
         size_t len;
-        line_kind k = read_line(stdin, line, &len);
+        line_kind k;
+        if (t.tty) {
+            k = edit_line(&t, line, &len); /* (libedit shows the prompt) */
+        } else {
+            if (t.echo)
+                prompt(&t);
+            k = read_line(stdin, line, &len);
+        }
         if (line_no < INT_MAX)
             line_no++;
         if (k == LINE_END) {
@@ -765,6 +915,8 @@ int cli_fight_table(fray_fight *fight, const char *title, uint64_t seed,
             break;
     }
     free(line);
+    if (t.tty)
+        edit_end();
     printf("\nSummary\n%s", cli_render(&t.text, fight, fray_fight_summary));
     cli_text_free(&t.text);
     /* The end mark after a clean end (quit, the end of input) only: a

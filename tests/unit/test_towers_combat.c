@@ -1111,7 +1111,8 @@ Test(towers_combat, replay_of_a_recorded_attack) {
 }
 
 /* RULINGS 7, table mode: cards flipped by hand come from the event; when
- * they run out the action says how many more it needs. */
+ * they run out the action says how many it needs in all, flip by flip and
+ * from whose deck (issue 13, "Cards by hand"). */
 Test(towers_combat, table_cards_run_out) {
     fixture *f = fixture_new();
     int a = add(f, "a", 0, 0, 0, longblade());
@@ -1127,8 +1128,9 @@ Test(towers_combat, table_cards_run_out) {
     bool hit;
     cr_expect_eq(ft_attack(&f->r, a, t, &o, &hit), FRAY_ERR_DECK_EMPTY);
     cr_expect_str_eq(f->diag.message,
-                     "this action needs more cards: 1 more for the defense flip, "
-                     "from t's deck");
+                     "too few cards: this action needs at least 4 in all, 3 "
+                     "were given: the attack flip 3 from a's deck, the "
+                     "defense flip 1 from t's deck");
     /* With the defense card given the attack goes through. */
     start(f);
     f->r.cards_given = true;

@@ -1071,6 +1071,8 @@ static inline fray_status opposed(ft_run *r, const ft_mods *m,
     if (l->n == 0)
         return ft_flip_opposed(r, o);
     emit_mods(r, l, false, o->a, o->t);
+    if (r->cards_given && !r->replay) /* (for too few cards: gm.c) */
+        ft_hand_next(r, o->t, o->dn, o->dp);
     fray_status rc = ft_flip(r, o->a, o->an, o->ap, o->ash, INT_MIN, &o->af,
                              &o->ash);
     if (rc != FRAY_OK)

@@ -520,6 +520,9 @@ static fray_status flip_off(ft_run *r, int *grp, int m, int budget) {
  * (RULINGS 9: CI, [N], [SS]). */
 static bool tied(const ft_run *r, int i, int j) {
     const ft_statblock *a = &r->setup->c[i].sb, *b = &r->setup->c[j].sb;
+    /* One who joins later (gm.c) flips when the GM brings it in. */
+    if ((r->st->c[i].flags | r->st->c[j].flags) & FT_F_WAITING)
+        return false;
     return r->st->c[i].ci == r->st->c[j].ci &&
            a->cv[FT_CV_N] == b->cv[FT_CV_N] &&
            a->aspects[FT_ASPECT_SS] == b->aspects[FT_ASPECT_SS] &&
@@ -611,6 +614,8 @@ static fray_status begin(ft_run *r) {
         const ft_statblock *sb = &s->c[i].sb;
         order[i] = i; /* (for the tie order below) */
         flipoff[i] = 0;
+        if (st->c[i].flags & FT_F_WAITING)
+            continue; /* joins later: flips when the GM brings it in (gm.c) */
         /* Seed 000 "Companions and Minions": a companion activates with
          * its master; it flips no initiative (its place is his). */
         if (s->c[i].master > 0)
@@ -1227,6 +1232,8 @@ static fray_status check(const ft_setup *s, ft_state *st,
                          ft_path_cache *paths, const ft_attack_memo *memo) {
     if (cmd->action >= FT_ACTION_COUNT)
         return FRAY_OK; /* the engine's own steps */
+    if (ft_actions[cmd->action].flags & FT_AF_GM)
+        return ft_gm_check(s, st, cmd, diag); /* any time: no turn */
     int a = cmd->actor;
     if (a < 0 || a >= st->n)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no such combatant");
@@ -2061,6 +2068,8 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         advantage_ranks(sb, FT_APPLIES_SKILL, sk->name, &flip, &shift);
         if (cmd->skill_spec > 0)
             flip += 1;
+        if (cmd->gm_flip || cmd->gm_shift) /* the GM's call (gm.c) */
+            ft_gm_skill_mods(r, cmd, &flip, &shift);
         fray_flip f;
         int total_shift = shift;
         rc = ft_flip(r, a, sk->rank + flip, FT_FLIP_SKILL, shift,
@@ -2247,6 +2256,8 @@ static fray_status apply_action(ft_run *r) {
     return FRAY_OK;
 }
 
+void ft_check_over(ft_run *r) { check_over(r); }
+
 fray_status ft_apply(ft_run *r) {
     return ft_apply_next(r, FT_NEXT_UNKNOWN);
 }
@@ -2284,7 +2295,10 @@ fray_status ft_apply_next(ft_run *r, int next) {
         if (r->ev->cmd.action >= FT_ACTION_COUNT)
             return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
                                   "unknown command");
-        rc = apply_action(r);
+        if (ft_actions[r->ev->cmd.action].flags & FT_AF_GM)
+            rc = ft_gm_apply(r); /* the GM's word: no turn (gm.c) */
+        else
+            rc = apply_action(r);
         break;
     }
     if (rc == FRAY_OK)
@@ -2391,6 +2405,8 @@ void ft_state_reset_trial(const ft_setup *s, ft_state *st, uint64_t seed,
         c->master = (int8_t)s->c[i].master;
         if (c->master > 0)
             c->flags |= FT_F_RIDING;
+        if (s->c[i].joins_later) /* "joins: later" (gm.c) */
+            c->flags |= FT_F_WAITING | FT_F_FLED;
     }
     st->companion_alone = s->opt.companion_alone;
     st->n_decks = s->n_decks;

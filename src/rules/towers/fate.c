@@ -92,11 +92,14 @@ static fray_status get_cards(ft_run *r, int d, int n, fray_card *out,
     if (by_hand) {
         int left = ev->n_cards - r->card_i;
         if (left < n)
-            return fray__diag_set(r->diag, FRAY_ERR_DECK_EMPTY, 0,
-                                  "this action needs more cards: %d more "
-                                  "for %s, from %s's deck",
-                                  n - (left > 0 ? left : 0), what,
-                                  r->setup->deck_names[d]);
+            return r->replay ? fray__diag_set(r->diag, FRAY_ERR_DECK_EMPTY, 0,
+                                              "this action needs more cards: "
+                                              "%d more for %s, from %s's deck",
+                                              n - (left > 0 ? left : 0), what,
+                                              r->setup->deck_names[d])
+                             : ft_hand_short(r, d, n, what);
+        if (!r->replay)
+            ft_hand_log(r, d, n, what);
         for (int i = 0; i < n; i++) {
             fray_card c = ev->cards[r->card_i];
             char name[16];
@@ -109,13 +112,18 @@ static fray_status get_cards(ft_run *r, int d, int n, fray_card *out,
                                                        name));
             fray_card_place p = fray_deck_place(deck, c);
             if (fray_deck_take(deck, c) != FRAY_OK)
-                return fray__diag_set(
-                    r->diag, FRAY_ERR_CARD_UNAVAILABLE, 0,
-                    "%s is not available for %s: %s",
-                    fray_card_format(c, FRAY_CARD_PLAIN, name), what,
-                    p == FRAY_PLACE_HELD      ? "it is held in a Hand of Fate"
-                    : p == FRAY_PLACE_IN_PLAY ? "it is already in play"
-                                              : "this deck has no such card");
+                return r->replay
+                           ? fray__diag_set(
+                                 r->diag, FRAY_ERR_CARD_UNAVAILABLE, 0,
+                                 "%s is not available for %s: %s",
+                                 fray_card_format(c, FRAY_CARD_PLAIN, name),
+                                 what,
+                                 p == FRAY_PLACE_HELD
+                                     ? "it is held in a Hand of Fate"
+                                 : p == FRAY_PLACE_IN_PLAY
+                                     ? "it is already in play"
+                                     : "this deck has no such card")
+                           : ft_hand_unavailable(r, d, c, (int)p, what);
             if (hold)
                 deck->place[c] = FRAY_PLACE_HELD;
             ev->card_deck[r->card_i] = (uint8_t)d;
@@ -670,6 +678,10 @@ fray_status ft_flip_answers(ft_run *r, int a, ft_flip_purpose ap,
 /* ft_flip_opposed; `quiet` as for flip_one. */
 static FLIP_INLINE fray_status opposed_flips(ft_run *r, ft_opposed *o,
                                              bool quiet) {
+    /* Cards by hand: the second flip's cards are known before the first
+     * (for the message of too few; gm.c ft_hand_short). */
+    if (!quiet && r->cards_given && !r->replay)
+        ft_hand_next(r, o->t, o->dn, o->dp);
     /* The attacker's round cannot know the defense yet (INT_MIN). */
     fray_status rc = flip_one(r, o->a, o->an, o->ap, o->ash, INT_MIN, &o->af,
                               &o->ash, quiet);

@@ -964,6 +964,8 @@ static fray_status parse_command(const ft_setup *s, const char *text,
                                          "'next'")
                              : FRAY_OK;
     }
+    if (same_word(lx.tok, "gm"))
+        return ft_gm_parse(s, &lx, cmd, diag); /* the GM's word (gm.c) */
     int actor = find_combatant(s, lx.tok);
     if (actor < 0)
         return who_error(&lx, s, diag, "expected a combatant's id");
@@ -1005,6 +1007,7 @@ static fray_status parse_command(const ft_setup *s, const char *text,
                          "docs/file-formats.md \"Commands\")");
     cmd->action = (uint8_t)action;
     const ft_action_info *info = &ft_actions[action];
+    bool dtn_said = false;
     bool until = false;
     while (lex_next(&lx)) {
         int v;
@@ -1083,8 +1086,12 @@ static fray_status parse_command(const ft_setup *s, const char *text,
                 return lex_error(&lx, diag, "expected a cost of 0-100 phases");
             cmd->cost = (int16_t)v;
         } else if (same_word(lx.tok, "dtn")) {
-            if (!lex_next(&lx) || !parse_int(lx.tok, 1, 100, &v))
-                return lex_error(&lx, diag, "expected a DTN of 1-100");
+            dtn_said = true;
+            if (lex_next(&lx) && same_word(lx.tok, "none"))
+                continue; /* the GM's answer: no DTN (gm.c) */
+            if (!lx.tok[0] || !parse_int(lx.tok, 1, 100, &v))
+                return lex_error(&lx, diag, "expected a DTN of 1-100 (or "
+                                 "none)");
             cmd->dtn = (int16_t)v;
         } else if (same_word(lx.tok, "until")) {
             until = true;
@@ -1152,6 +1159,18 @@ static fray_status parse_command(const ft_setup *s, const char *text,
             else
                 return lex_error(&lx, diag, "Draw a Weapon draws at most "
                                  "two weapons");
+        } else if (action == FT_ACT_USE_SKILL &&
+                   (same_word(lx.tok, "flip") || same_word(lx.tok, "shift"))) {
+            /* The GM's flip mods and shifts (seed 001): "flip +1",
+             * "shift -2". */
+            bool is_flip = same_word(lx.tok, "flip");
+            if (!lex_next(&lx) || !parse_int(lx.tok, -10, 10, &v))
+                return lex_error(&lx, diag, "expected the GM's mods, -10 to "
+                                 "+10");
+            if (is_flip)
+                cmd->gm_flip = (int8_t)v;
+            else
+                cmd->gm_shift = (int8_t)v;
         } else if (action == FT_ACT_USE_SKILL &&
                    same_word(lx.tok, "against")) {
             /* "aldric use-skill intimidate against knight [discipline]
@@ -1278,6 +1297,9 @@ static fray_status parse_command(const ft_setup *s, const char *text,
     if (action == FT_ACT_MARK && cmd->mark_space && cmd->target >= 0)
         return lex_error(&lx, diag, "a Mark is on a combatant or on a space, "
                          "not both");
+    /* The DTN is the GM's call (seed 001): asked when not given. */
+    if (action == FT_ACT_USE_SKILL && !dtn_said && !cmd->opposed)
+        return ft_gm_ask_dtn(s, cmd, diag); /* (opposed: no DTN) */
     /* "tony hold": until he chooses to act (seed 000 "Hold": "He does not
      * have to announce what he is waiting for"). */
     if (action == FT_ACT_HOLD && !until && cmd->hold_who < 0)
@@ -1299,12 +1321,24 @@ fray_status ft_rf_command(void *rf, const char *command,
                               "(cards KH 7C ...)");
     ft_command cmd;
     struct ft_table table;
-    fray_status rc = parse_command(&f->setup->s, command, &cmd, &table, diag);
-    if (rc != FRAY_OK)
-        return rc;
     fray_diag local;
     if (!diag)
         diag = &local;
+    /* "answer N": the GM answers the question that refused the last
+     * command (gm.c). */
+    char answered[FT_ASKED_MAX + 32];
+    fray_status rc = ft_gm_answer(f->asked, command, answered,
+                                  sizeof answered, &command, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    rc = parse_command(&f->setup->s, command, &cmd, &table, diag);
+    if (rc != FRAY_OK) {
+        f->asked[0] = '\0';
+        if (ft_gm_is_question(diag) && strlen(command) < sizeof f->asked)
+            memcpy(f->asked, command, strlen(command) + 1);
+        return rc;
+    }
+    f->asked[0] = '\0';
     f->table = &table;
     rc = apply_one(f, &cmd, given && given->n_cards ? given->cards : NULL,
                         given ? given->n_cards : 0, diag);
@@ -1538,6 +1572,17 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
         {"throw_land", 0, 8, 0,
          "where a thrown ally lands (0 as any throw, 1 north to 8 "
          "north-west)"},
+        /* The GM's commands (gm.c) */
+        {"gm_track", 0, FT_GM_TRACK_COUNT - 1, 0,
+         "what the GM sets (1 STUN, 2 LETHAL, 3 temporary STUN, 4 "
+         "temporary LETHAL)"},
+        {"gm_value", -30000, 30000, 0, NULL},
+        {"gm_condition", -1, FT_CONDITION_COUNT - 1, -1,
+         "a condition (0 prone to 12 grappled; -1 none)"},
+        {"gm_count", 0, 100, 0, NULL},
+        {"gm_phase", -1, INT32_MAX - 1, -1, NULL},
+        {"gm_flip", -10, 10, 0, NULL},
+        {"gm_shift", -10, 10, 0, NULL},
     };
     long long got[sizeof ints / sizeof ints[0]];
     for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
@@ -1558,6 +1603,21 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
     cmd->dtn = (int16_t)got[9];
     cmd->draw_also = (int8_t)(got[10] + 1);
     cmd->skill_spec = (int8_t)(got[11] + 1);
+    cmd->gm_track = (int8_t)got[14];
+    cmd->gm_value = (int16_t)got[15];
+    cmd->gm_cond = (int8_t)(got[16] + 1);
+    cmd->gm_count = (int8_t)got[17];
+    cmd->gm_phase = (int32_t)(got[18] + 1);
+    cmd->gm_flip = (int8_t)got[19];
+    cmd->gm_shift = (int8_t)got[20];
+    path[1].key = "gm_adjust";
+    if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
+        return rc;
+    cmd->gm_adjust = b;
+    path[1].key = "gm_off";
+    if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
+        return rc;
+    cmd->gm_off = b;
     /* Seed 001 (duel.c): an opposed Use a Skill. */
     path[1].key = "target_skill";
     long long tsk;

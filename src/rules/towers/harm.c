@@ -134,6 +134,11 @@ FT_NOINLINE static void status_change(ft_run *r, int c) {
     }
 }
 
+void ft_harm_status(ft_run *r, int c) {
+    if (c >= 0 && c < r->st->n)
+        status_change(r, c);
+}
+
 /* Works out the status flags from STUN and LETHAL; emits what changed. */
 static inline void update_status(ft_run *r, int c) {
     const ft_cstate *cs = &r->st->c[c];

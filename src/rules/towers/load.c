@@ -119,6 +119,7 @@ void ft_options_default(ft_options *o) {
     o->level_feet = 5;                     /* fray: one level is 5 feet */
     o->squeeze_flips = 1;                  /* fray: "a damage flip" is one card */
     o->pit_depth = 2;                      /* fray: a pit is 10 feet deep */
+    o->join_initiative = FT_JOIN_FROM_ENTRY; /* gm.c: fray's reading */
 }
 
 /* ---- The loader's state ------------------------------------------------------ */
@@ -1704,7 +1705,7 @@ static const char *const option_keys[] = {
     "area-centre-shift", "area-line", "mana-element-cap",
     "duel-concede", "mark-cost", "companion-alone",
     "throw-range",    "level-feet",       "squeeze-flips",
-    "pit-depth"};
+    "pit-depth",       "join-initiative"};
 
 /* The options of RULINGS.md by their names (docs/rules/towers.md). */
 static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
@@ -1853,6 +1854,12 @@ static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
         if ((st = ld_choice(L, v, "duel-concede", dc, 2, &i)) != FRAY_OK)
             return st;
         o->duel_concede = (uint8_t)i;
+    }
+    if ((v = get(n, "join-initiative"))) {
+        static const char *const ji[] = {"entry", "at-start"};
+        if ((st = ld_choice(L, v, "join-initiative", ji, 2, &i)) != FRAY_OK)
+            return st;
+        o->join_initiative = (uint8_t)i;
     }
     return FRAY_OK;
 }
@@ -2053,7 +2060,7 @@ static fray_status ld_symbol(ld *L, const yn *n, char *out) {
 
 static const char *const combatant_keys[] = {
     "id", "name", "statblock", "side", "at", "symbol", "unaware-of", "tactics",
-    "count", "notes", "companion-of"};
+    "count", "notes", "companion-of", "joins"};
 
 /* One entry of `combatants:` (N combatants with count: N). */
 static fray_status ld_combatant(ld *L, const yn *n) {
@@ -2163,6 +2170,17 @@ static fray_status ld_combatant(ld *L, const yn *n) {
     ft_tactics tac = {FT_TAC_DEFAULT, FT_TARGET_NEAREST, 35, true, true, true};
     if ((v = get(n, "tactics")) && (st = ld_tactics(L, v, &tac)) != FRAY_OK)
         return st;
+    /* "joins: later": off the clock and the map until the GM brings it in
+     * (gm.c, "gm join ID at X,Y"); "start" (the default) is the fight's
+     * start. */
+    bool later = false;
+    if ((v = get(n, "joins"))) {
+        static const char *const joins_names[] = {"start", "later"};
+        int j;
+        if ((st = ld_choice(L, v, "joins", joins_names, 2, &j)) != FRAY_OK)
+            return st;
+        later = j == 1;
+    }
     /* Places given with at: [x, y] (count 1) or [[x, y], ...] (count N). */
     fray_pos at[FT_MAX_COMBATANTS];
     const yn *at_item[FT_MAX_COMBATANTS];
@@ -2208,6 +2226,7 @@ static fray_status ld_combatant(ld *L, const yn *n) {
         c->unaware_of = unaware;
         c->tactics = tac;
         c->deck = -1;
+        c->joins_later = later;
         if (g->at_node) {
             c->start = at[k];
             c->placed = true;
@@ -2541,7 +2560,7 @@ static fray_status ld_check_places(ld *L) {
         ft_combatant *c = &s->c[i];
         const yn *blame = L->blame[i];
         if (!c->placed) {
-            if (s->has_map)
+            if (s->has_map && !c->joins_later)
                 return ld_fail(L, blame, FRAY_ERR_PARSE,
                                "'%s' has no place on the map: give it 'at: [x, y]' "
                                "or mark it in the map legend",
@@ -2620,7 +2639,43 @@ static void ld_decks(ft_setup *s) {
 
 static const char *const encounter_keys[] = {
     "fray", "rules", "name", "description", "seed", "catalog", "statblocks",
-    "options", "sides", "map", "combatants", "notes", "duel"};
+    "options", "sides", "map", "combatants", "notes", "duel", "gm-answers"};
+
+/* "gm-answers: {skill-dtn: {Stealth: 15, default: 12}}" (gm.c): the GM's
+ * answers given in advance; a DTN is 1-100 or "none". */
+static fray_status ld_gm_answers(ld *L, const yn *n, ft_setup *s) {
+    static const char *const keys[] = {"skill-dtn"};
+    char b[64];
+    fray_status st = ld_keys(L, n, "gm-answers", keys, 1, false);
+    if (st != FRAY_OK)
+        return st;
+    const yn *m = get(n, "skill-dtn");
+    if (!m)
+        return FRAY_OK;
+    if (m->type != YN_MAP)
+        return ld_fail(L, m, FRAY_ERR_PARSE, "expected a mapping of skill "
+                       "names to DTNs for skill-dtn, got %s", got(m, b));
+    for (const yn *k = m->first; k; k = k->next) {
+        if (s->n_dtn_answers >= FT_MAX_SKILLS)
+            return ld_fail(L, k, FRAY_ERR_RANGE, "at most %d skill-dtn "
+                           "answers", FT_MAX_SKILLS);
+        int i = s->n_dtn_answers;
+        bool dflt = strcmp(k->text, "default") == 0;
+        if (!dflt && (st = ld_text(L, k, "a skill's name", s->dtn_skill[i],
+                                   FT_NAME)) != FRAY_OK)
+            return st;
+        if (dflt)
+            s->dtn_skill[i][0] = '\0';
+        const yn *v = k->value;
+        if (v && v->type == YN_SCALAR && strcmp(v->text, "none") == 0)
+            s->dtn_value[i] = FT_GM_DTN_NONE;
+        else if ((st = ld_int(L, v, "a DTN (1-100, or none)", 1, 100,
+                              &s->dtn_value[i])) != FRAY_OK)
+            return st;
+        s->n_dtn_answers++;
+    }
+    return FRAY_OK;
+}
 
 static fray_status ld_encounter(ld *L, const yn *root) {
     ft_setup *s = L->s;
@@ -2658,6 +2713,9 @@ static fray_status ld_encounter(ld *L, const yn *root) {
             return st;
     }
     if ((v = get(root, "options")) && (st = ld_options(L, v, &s->opt)) != FRAY_OK)
+        return st;
+    if ((v = get(root, "gm-answers")) &&
+        (st = ld_gm_answers(L, v, s)) != FRAY_OK)
         return st;
     const yn *combatants = get(root, "combatants");
     if (!combatants)

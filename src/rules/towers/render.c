@@ -710,6 +710,8 @@ static void narr_fact(narr *n, int i) {
     case FT_FACT_END:
         narr_end(n, f->v[0], f->v[1] > 0 ? f->v[1] : ev->phase);
         break;
+    case FT_FACT_GM:
+        break; /* the header says it (gm.c ft_gm_narrate) */
     case FT_FACT_AREA:
     case FT_FACT_AREA_HIT:
     case FT_FACT_AREA_DAMAGE:
@@ -895,7 +897,14 @@ size_t ft_render_event(const ft_setup *s, const ft_event *ev, char *buf,
         return t.out.len;
     }
     default:
-        narr_header(&n);
+        if (ev->cmd.action < FT_ACTION_COUNT &&
+            (ft_actions[ev->cmd.action].flags & FT_AF_GM)) {
+            char line[256];
+            ft_gm_narrate(s, ev, line, sizeof line);
+            txt_s(&t, line);
+        } else {
+            narr_header(&n);
+        }
     }
     for (int i = 0; i < nf; i++)
         narr_fact(&n, i);
@@ -1049,6 +1058,25 @@ static void js_command(txt *t, const ft_setup *s, const ft_command *c) {
         js_kint(t, "condition", c->condition);
     if (c->element)
         js_kint(t, "element", c->element);
+    /* The GM's commands (gm.c) */
+    if (c->gm_track)
+        js_kint(t, "gm_track", c->gm_track);
+    if (c->gm_adjust)
+        js_kbool(t, "gm_adjust", true);
+    if (c->gm_value)
+        js_kint(t, "gm_value", c->gm_value);
+    if (c->gm_cond)
+        js_kint(t, "gm_condition", c->gm_cond - 1);
+    if (c->gm_off)
+        js_kbool(t, "gm_off", true);
+    if (c->gm_count)
+        js_kint(t, "gm_count", c->gm_count);
+    if (c->gm_phase)
+        js_kint(t, "gm_phase", c->gm_phase - 1);
+    if (c->gm_flip)
+        js_kint(t, "gm_flip", c->gm_flip);
+    if (c->gm_shift)
+        js_kint(t, "gm_shift", c->gm_shift);
     txt_c(t, '}');
 }
 
@@ -1251,6 +1279,30 @@ static void js_fact(txt *t, const ft_setup *s, const ft_fact *f) {
                              : f->v[0] == -2 ? "all-out"
                                              : "phase-limit");
         break;
+    case FT_FACT_GM: {
+        /* The GM's word (gm.c): what it changed. */
+        static const char *const TRACKS[FT_GM_TRACK_COUNT] = {
+            "", "stun", "lethal", "temp_stun", "temp_lethal"};
+        js_kwho(t, s, "who", f->who);
+        js_kstr(t, "action", action_name(f->v[0]));
+        if (f->v[0] == FT_ACT_GM_SET) {
+            js_kstr(t, "track", f->v[1] > 0 && f->v[1] < FT_GM_TRACK_COUNT
+                                    ? TRACKS[f->v[1]]
+                                    : "?");
+            js_kint(t, "now", f->v[2]);
+            js_kint(t, "was", f->v[3]);
+        } else if (f->v[0] == FT_ACT_GM_CONDITION) {
+            js_kstr(t, "condition", condition_name(f->v[1]));
+            js_kbool(t, "on", f->v[2] != 0);
+            js_kint(t, "x", f->v[3]);
+        } else if (f->v[0] == FT_ACT_GM_JOIN) {
+            js_kbool(t, "initiative", f->v[1] != 0);
+            if (!f->v[1])
+                js_kint(t, "phase", f->v[2]);
+            js_kint(t, "from_phase", f->v[3]);
+        }
+        break;
+    }
     case FT_FACT_AREA:
     case FT_FACT_AREA_HIT:
     case FT_FACT_AREA_DAMAGE:
@@ -1339,6 +1391,8 @@ static bool out_of_fight(const ft_cstate *c) {
 static const char *status_word(const ft_cstate *c) {
     if (c->flags & FT_F_DEAD)
         return "dead";
+    if (c->flags & FT_F_WAITING)
+        return "joins later"; /* (gm.c) */
     if (c->flags & FT_F_FLED)
         return "fled";
     if (c->flags & FT_F_DYING)

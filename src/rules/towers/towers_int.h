@@ -230,7 +230,9 @@ enum {
     FT_AF_PROVOKES = 1u << 2,       /* seed "Opportunity Attacks": in a threatened space */
     FT_AF_NO_SHIFT = 1u << 3,       /* cannot be combined with Shift Position */
     FT_AF_TARGET = 1u << 4,         /* needs a target combatant */
-    FT_AF_DEST = 1u << 5            /* needs a destination space */
+    FT_AF_DEST = 1u << 5,           /* needs a destination space */
+    FT_AF_GM = 1u << 6              /* the GM's word (gm.c): no turn, no clock
+                                       move, not counted as an action */
 };
 #define FT_ACTION_LIST(X)                                                                  \
     X(AID, "aid", "Aid", 3, FT_AF_TARGET)                                                  \
@@ -266,7 +268,12 @@ enum {
     X(USE_ITEM, "use-item", "Use an Item", 5, FT_AF_PROVOKES)                         \
     X(CONCEDE, "concede", "Concede", FT_COST_FREE, FT_AF_NO_SHIFT)                    \
     /* towers-companion: seed 000 "Marked Targets" (cost: option mark-cost) */        \
-    X(MARK, "mark", "Mark", FT_COST_SPECIAL, FT_AF_NO_SHIFT)
+    X(MARK, "mark", "Mark", FT_COST_SPECIAL, FT_AF_NO_SHIFT)                               \
+    X(GM_SET, "gm-set", "The GM sets", FT_COST_FREE, FT_AF_GM)                             \
+    X(GM_CONDITION, "gm-condition", "The GM's condition", FT_COST_FREE, FT_AF_GM)          \
+    X(GM_JOIN, "gm-join", "The GM brings in", FT_COST_FREE, FT_AF_GM)                      \
+    X(GM_FLEE, "gm-flee", "The GM takes out", FT_COST_FREE, FT_AF_GM)                      \
+    X(GM_PLACE, "gm-place", "The GM places", FT_COST_FREE, FT_AF_GM)
 typedef enum ft_action {
 #define FT__E(id, name, text, cost, flags) FT_ACT_##id,
     FT_ACTION_LIST(FT__E)
@@ -334,6 +341,9 @@ typedef struct ft_options {
     int level_feet;            /* feet per level of elevation for falls: 5 */
     int squeeze_flips;         /* cards of the damage flip of Squeeze and Slam: 1 */
     int pit_depth;             /* levels one falls into a pit (leap, knockback): 2 */
+    uint8_t join_initiative;   /* gm.c, "gm join" by an Initiative flip:
+                                  FT_JOIN_FROM_ENTRY (default) or
+                                  FT_JOIN_AS_AT_START */
 } ft_options;
 
 /* Seed 000 "Dueling" (duel.c): what a duel is to (ft_setup.duel.to; 0: no
@@ -362,6 +372,13 @@ enum {
     FT_CA_PAIR = 0,  /* the pair's place: the master's next phase */
     FT_CA_NEXT = 1   /* the phase after the one the master went down in */
 };
+
+/* Option join-initiative (gm.c): seed 000 "Entering Combat and
+ * Initiative" places a combatant 20 - CI phases after the start; one the
+ * GM brings in mid-fight acts 20 - CI phases after the phase it enters in
+ * (entry, the default), or in phase 20 - CI as if it had flipped at the
+ * start, but not before the phase it enters in (at-start). */
+enum { FT_JOIN_FROM_ENTRY = 0, FT_JOIN_AS_AT_START = 1 };
 
 /* Seed 000 "STUN Damage": "anyone who chooses to continue to attack you
  * will get bonuses to inflict LETHAL damage" (docs/rules/towers.md). */
@@ -541,6 +558,8 @@ typedef struct ft_combatant {
      * companions it has itself. */
     int master;
     int n_companions;
+    bool joins_later;       /* "joins: later": off the clock and the map
+                               until the GM brings it in (gm.c) */
 } ft_combatant;
 
 /* The range of ft_setup.hit_permille (policy.c). */
@@ -673,7 +692,15 @@ typedef struct ft_setup {
         bool showdown;       /* stage two (default true) */
         bool ranged;         /* a ranged duel: the file's distance */
     } duel;
+    /* "gm-answers:" (gm.c; docs/file-formats.md "The GM's answers"): the
+     * DTN of a skill flip whose command gives none, by skill name ("" for
+     * any other skill); FT_GM_DTN_NONE: a flip with no DTN. */
+    int n_dtn_answers;
+    char dtn_skill[FT_MAX_SKILLS][FT_NAME];
+    int dtn_value[FT_MAX_SKILLS];
 } ft_setup;
+
+enum { FT_GM_DTN_NONE = -1 };
 
 /* ---- State: what a fight changes --------------------------------------- */
 
@@ -708,7 +735,9 @@ enum {                       /* ft_cstate.flags */
     FT_F_FLED = 1u << 12,        /* left the map */
     /* towers-companion: a companion that acts at its master's turn (seed
      * 000 "Companions and Minions"): off the clock by itself. */
-    FT_F_RIDING = 1u << 13
+    FT_F_RIDING = 1u << 13,
+    FT_F_WAITING = 1u << 14      /* joins later (gm.c): not yet in the fight;
+                                    always with FT_F_FLED (off map and clock) */
 };
 
 typedef enum ft_hold_kind {
@@ -890,6 +919,20 @@ typedef struct ft_command {
                                 direction (0 north, clockwise) of the space
                                 next to the target he lands in when it hits,
                                 and nobody is knocked prone; 0 as any throw */
+    /* The GM's commands (gm.c; FT_AF_GM): */
+    int8_t gm_track;         /* gm-set: FT_GM_TRACK_* (0 none) */
+    bool gm_adjust;          /* gm-set: gm_value is added, not set */
+    int16_t gm_value;        /* gm-set: the value or change; gm-condition: X */
+    int8_t gm_cond;          /* gm-condition: 1 + the condition; 0 none */
+    bool gm_off;             /* gm-condition: removed instead of added */
+    int8_t gm_count;         /* gm-condition: ends at the end of the
+                                combatant's gm_count-th activation; 0 until
+                                removed */
+    int32_t gm_phase;        /* gm-join: 1 + the phase it enters in; 0: by
+                                an Initiative flip from the current phase */
+    int8_t gm_flip;          /* Use a Skill: the GM's flip mods and shifts
+                                (seed 001: the GM decides them); 0 none */
+    int8_t gm_shift;
 } ft_command;
 
 /* Attributes, each a pair of Aspects (seed 000 "Skill, Aspect, and
@@ -903,6 +946,16 @@ typedef enum ft_grapple_move {
     FT_GM_NONE, FT_GM_RESTRAIN, FT_GM_SQUEEZE, FT_GM_SLAM, FT_GM_THROW,
     FT_GM_REVERSE, FT_GM_COUNT
 } ft_grapple_move;
+
+/* ft_command.gm_track (gm.c). */
+enum {
+    FT_GM_TRACK_NONE,
+    FT_GM_TRACK_STUN,
+    FT_GM_TRACK_LETHAL,
+    FT_GM_TRACK_TEMP_STUN,
+    FT_GM_TRACK_TEMP_LETHAL,
+    FT_GM_TRACK_COUNT
+};
 
 /* Commands the engine makes itself (they are events too, so they replay). */
 enum {
@@ -960,7 +1013,8 @@ typedef struct ft_choice {
     X(LEARN, "learns")            /* who, target, v[0]=piece (duel.c), v[1..3]=values */ \
     X(DUEL, "duel")               /* who, target, v[0]=FT_DUEL_END_*, v[1]=STUN, v[2]=LETHAL */ \
     X(OPPOSED, "opposed")         /* who, target, v[0]=who's total, v[1]=target's, v[2]=winner, v[3]=1 tie by Aspect, 2 by initiator */ \
-    X(MARK, "mark")               /* who, target (-1: a space), v[0..1]=x,y, v[2]=1 ally 2 foe 3 space */
+    X(MARK, "mark")               /* who, target (-1: a space), v[0..1]=x,y, v[2]=1 ally 2 foe 3 space */ \
+    X(GM, "gm")                   /* who, v[0]=action, v[1]=track, v[2]=now, v[3]=was */
 typedef enum ft_fact_kind {
 #define FT__E(id, name) FT_FACT_##id,
     FT_FACT_LIST(FT__E)
@@ -1176,6 +1230,15 @@ typedef struct ft_run {
      * of diagonal movement costs": 1 when the action's Shift went
      * diagonally (its move's first diagonal then costs 2). */
     int move_parity;
+    /* Cards flipped by hand (fate.c, gm.c; issue 13): the flips of this
+     * command so far, and the one known to come next (an opposed flip's
+     * second), so that too few cards are refused with the total the
+     * command needs in all and from whose deck. 0: none. */
+    int hand_flips;
+    struct { int deck, n; const char *what; } hand_flip[FT_EVENT_CHOICES];
+    int hand_next_n;         /* cards of the flip known to come next */
+    int hand_next_deck;
+    const char *hand_next_what;
 } ft_run;
 
 /* ---- Functions shared between the modules ------------------------------- */
@@ -1729,6 +1792,7 @@ struct fray_towers_setup {
     ft_setup s;
 };
 
+enum { FT_ASKED_MAX = 1024 };
 struct fray_towers_fight {
     const fray_towers_setup *setup;
     fray_allocator alloc;
@@ -1766,6 +1830,9 @@ struct fray_towers_fight {
      * FT_CANCEL_EVERY of them (FRAY_ERR_CANCELED); NULL: never. The fight
      * can go on afterwards. Not in the public options: only sim.c asks. */
     const atomic_bool *cancel;
+    /* The table command that a GM's question refused (gm.c
+     * ft_gm_ask_dtn), waiting for "answer N"; "" none. */
+    char asked[FT_ASKED_MAX];
 };
 
 /* Events between two looks at fray_towers_fight.cancel in a run: rare
@@ -2039,5 +2106,54 @@ static inline uint64_t ft_deck_held_mask(const fray_deck *deck) {
     return ft_deck_held_bits(deck);
 #endif
 }
+
+/* ---- The GM's commands (gm.c; issue 13, section 3) ---------------------- */
+struct fray__words;
+/* Whether the GM's command (an action with FT_AF_GM) can be given now. */
+fray_status ft_gm_check(const ft_setup *s, const ft_state *st,
+                        const ft_command *cmd, fray_diag *diag);
+/* Applies r->ev->cmd, a GM's command: no turn, no clock move. */
+fray_status ft_gm_apply(ft_run *r);
+/* The words after "gm" at the table (lx is on "gm"). */
+fray_status ft_gm_parse(const ft_setup *s, struct fray__words *lx,
+                        ft_command *cmd, fray_diag *diag);
+/* The narration's first line of a GM's event ("The GM sets ..."). */
+size_t ft_gm_narrate(const ft_setup *s, const ft_event *ev, char *buf,
+                     size_t size);
+extern const char *const ft_gm_usage;
+/* Seed 001: the DTN of a skill flip is the GM's call. A Use a Skill
+ * command that gives none takes the encounter's "gm-answers" answer, else
+ * is refused with the question and how to answer it. */
+fray_status ft_gm_ask_dtn(const ft_setup *s, ft_command *cmd,
+                          fray_diag *diag);
+/* harm.c: status worked out again from STUN and LETHAL (after the GM set
+ * them). */
+void ft_harm_status(ft_run *r, int c);
+/* Cards flipped by hand (gm.c; issue 13, "Cards by hand"): the log of
+ * the command's flips (fate.c get_cards), the flip known to come next (an
+ * opposed flip's second), and the refusals: too few cards (the total the
+ * command needs, from whose deck), a card not in that deck. `what` is the
+ * flip's text ("the attack flip"). */
+void ft_hand_log(ft_run *r, int deck, int n, const char *what);
+void ft_hand_next(ft_run *r, int who, int n, ft_flip_purpose purpose);
+fray_status ft_hand_short(ft_run *r, int deck, int n, const char *what);
+fray_status ft_hand_unavailable(ft_run *r, int deck, fray_card card,
+                                int place, const char *what);
+/* Seed 001: the flip mods and shifts the GM gave a skill flip
+ * (cmd->gm_flip, gm_shift), added to *flip and *shift and told as a
+ * modifier ("the GM's call"). */
+void ft_gm_skill_mods(ft_run *r, const ft_command *cmd, int *flip,
+                      int *shift);
+/* "answer N" at the table (gm.c): when `command` is one, *out_text
+ * becomes the command `asked` (that a question refused) with "dtn N"; an
+ * answer with no question waiting is refused. out holds FT_ASKED_MAX +
+ * 32 bytes. */
+fray_status ft_gm_answer(const char *asked, const char *command, char *out,
+                         size_t out_size, const char **out_text,
+                         fray_diag *diag);
+/* Whether diag holds a GM's question (ft_gm_ask_dtn's refusal). */
+bool ft_gm_is_question(const fray_diag *diag);
+/* engine.c: ends the fight when one side is left (check_over). */
+void ft_check_over(ft_run *r);
 
 #endif

@@ -1,0 +1,779 @@
+/*
+ * gm.c - the GM's own commands at the table (issue 13, section 3): the GM
+ * sets or adjusts STUN and LETHAL (and their temporary parts), puts a
+ * condition on or takes it off, brings a combatant into the fight
+ * ("joins: later"), takes one out (it flees) and places one (knockback,
+ * the GM's word).
+ *
+ * Each is an action of FT_ACTION_LIST with FT_AF_GM: an event like any
+ * other, so it replays from the journal and undoes, but no turn: it may
+ * be given at any time, the clock does not move, and it is not counted
+ * among the actions taken (ft_apply_next sends it here, never through
+ * engine.c's apply_action).
+ *
+ * Words at the table (fight.c parse_command hands "gm ..." to
+ * ft_gm_parse; docs/file-formats.md "Commands"):
+ *   gm set ID stun|lethal|temp-stun|temp-lethal N
+ *   gm adjust ID stun|lethal|temp-stun|temp-lethal +/-N
+ *   gm condition ID NAME [X] [for N]      gm condition ID NAME off
+ *   gm join ID at X,Y [phase P]           gm flee ID
+ *   gm place ID X,Y
+ */
+#include "towers_int.h"
+#include "words.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const TRACK_WORDS[FT_GM_TRACK_COUNT] = {
+    "", "stun", "lethal", "temp-stun", "temp-lethal"};
+static const char *const TRACK_TEXT[FT_GM_TRACK_COUNT] = {
+    "", "STUN", "LETHAL", "temporary STUN", "temporary LETHAL"};
+static const char *const COND_NAMES[FT_CONDITION_COUNT] = {
+#define FT__E(id, nm, mj, hx) nm,
+    FT_CONDITION_LIST(FT__E)
+#undef FT__E
+};
+static const bool COND_HAS_X[FT_CONDITION_COUNT] = {
+#define FT__E(id, nm, mj, hx) hx,
+    FT_CONDITION_LIST(FT__E)
+#undef FT__E
+};
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static fray_status bad(fray_diag *diag, const char *fmt, ...) {
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s", msg);
+}
+
+static int16_t *track_of(ft_cstate *c, int track) {
+    switch (track) {
+    case FT_GM_TRACK_STUN:
+        return &c->stun;
+    case FT_GM_TRACK_LETHAL:
+        return &c->lethal;
+    case FT_GM_TRACK_TEMP_STUN:
+        return &c->temp_stun;
+    case FT_GM_TRACK_TEMP_LETHAL:
+        return &c->temp_lethal;
+    default:
+        return NULL;
+    }
+}
+
+/* The value a gm-set leaves (before any limit), from the state. */
+static long target_value(const ft_state *st, const ft_command *cmd) {
+    ft_cstate *c = (ft_cstate *)&st->c[cmd->actor];
+    int16_t *v = track_of(c, cmd->gm_track);
+    long was = v ? *v : 0;
+    return cmd->gm_adjust ? was + cmd->gm_value : cmd->gm_value;
+}
+
+/* Whether the combatant's footprint may stand at `at`: on the map, no
+ * wall or pit, nobody else there (a fled or waiting one stands nowhere). */
+static fray_status space_check(const ft_setup *s, const ft_state *st, int a,
+                               fray_pos at, fray_diag *diag) {
+    if (!s->has_map)
+        return bad(diag, "there is no map to place %s on", s->c[a].name);
+    fray_footprint fp = ft_fp(s, st, a);
+    fp.at = at;
+    for (int dy = 0; dy < fp.side; dy++)
+        for (int dx = 0; dx < fp.side; dx++) {
+            fray_pos p = {(int16_t)(at.x + dx), (int16_t)(at.y + dy)};
+            if (!fray_grid_in(&s->map, p))
+                return bad(diag, "(%d,%d) is off the map", p.x, p.y);
+            int t = s->map.terrain[p.y][p.x];
+            if (t == FRAY_TERRAIN_WALL || t == FRAY_TERRAIN_PIT ||
+                t == FRAY_TERRAIN_WINDOW)
+                return bad(diag, "%s cannot stand at (%d,%d): %s there",
+                           s->c[a].name, p.x, p.y,
+                           fray_terrain_name((fray_terrain)t));
+        }
+    for (int i = 0; i < st->n; i++) {
+        if (i == a || (st->c[i].flags & FT_F_FLED))
+            continue;
+        fray_footprint o = ft_fp(s, st, i);
+        bool apart = o.at.x >= at.x + fp.side || at.x >= o.at.x + o.side ||
+                     o.at.y >= at.y + fp.side || at.y >= o.at.y + o.side;
+        if (!apart)
+            return bad(diag, "%s cannot stand at (%d,%d): %s is there",
+                       s->c[a].name, at.x, at.y, s->c[i].name);
+    }
+    return FRAY_OK;
+}
+
+fray_status ft_gm_check(const ft_setup *s, const ft_state *st,
+                        const ft_command *cmd, fray_diag *diag) {
+    int a = cmd->actor;
+    if (a < 0 || a >= st->n)
+        return bad(diag, "the GM's command needs a combatant");
+    const char *name = s->c[a].name;
+    const ft_cstate *c = &st->c[a];
+    if (st->over)
+        return bad(diag, "the fight is over");
+    bool waiting = (c->flags & FT_F_WAITING) != 0;
+    if (waiting && cmd->action != FT_ACT_GM_JOIN)
+        return bad(diag, "%s has not joined the fight yet: gm join %s at X,Y",
+                   name, s->c[a].id);
+    switch (cmd->action) {
+    case FT_ACT_GM_SET: {
+        if (cmd->gm_track <= FT_GM_TRACK_NONE ||
+            cmd->gm_track >= FT_GM_TRACK_COUNT)
+            return bad(diag, "the GM sets stun, lethal, temp-stun or "
+                       "temp-lethal");
+        long v = target_value(st, cmd);
+        bool temp = cmd->gm_track >= FT_GM_TRACK_TEMP_STUN;
+        int max = cmd->gm_track == FT_GM_TRACK_STUN ? ft_max_stun(s, a)
+                  : cmd->gm_track == FT_GM_TRACK_LETHAL ? ft_max_lethal(s, a)
+                                                        : 30000;
+        /* "STUN cannot drop lower than 0" (000 "STUN Damage"); LETHAL can
+         * (000 "LETHAL Damage"); temporary points are 0 or more (000
+         * "Temporary STUN and LETHAL"); never above the maximum. */
+        int min = cmd->gm_track == FT_GM_TRACK_LETHAL ? -30000 : 0;
+        if (v < min || v > max)
+            return bad(diag, "%s's %s must be %d to %d, not %ld", name,
+                       TRACK_TEXT[cmd->gm_track], min, max, v);
+        if ((c->flags & FT_F_DEAD) && !temp)
+            return bad(diag, "%s is dead: the dead stay dead (undo the blow "
+                       "instead)", name);
+        return FRAY_OK;
+    }
+    case FT_ACT_GM_CONDITION: {
+        int k = cmd->gm_cond - 1;
+        if (k < 0 || k >= FT_CONDITION_COUNT)
+            return bad(diag, "the GM's condition needs a condition's name");
+        if (cmd->gm_off) {
+            if (!ft_cond_has(st, a, (ft_condition)k))
+                return bad(diag, "%s is not %s", name, COND_NAMES[k]);
+            if (k == FT_COND_GRAPPLED)
+                return bad(diag, "a grapple ends by Escape or the grappler's "
+                           "fall, not by the GM's word");
+            return FRAY_OK;
+        }
+        if (k == FT_COND_GRAPPLED)
+            return bad(diag, "grappled needs a grappler: Initiate Grapple");
+        if (COND_HAS_X[k] && cmd->gm_value <= 0)
+            return bad(diag, "%s needs its X (e.g. gm condition %s %s 2)",
+                       COND_NAMES[k], s->c[a].id, COND_NAMES[k]);
+        if (!COND_HAS_X[k] && cmd->gm_value != 0)
+            return bad(diag, "%s has no X", COND_NAMES[k]);
+        if (c->flags & FT_F_DEAD)
+            return bad(diag, "%s is dead", name);
+        return FRAY_OK;
+    }
+    case FT_ACT_GM_JOIN:
+        if (!waiting)
+            return bad(diag, "%s is already in the fight (only a combatant "
+                       "with 'joins: later' is brought in)", name);
+        if (cmd->gm_phase > 0 && cmd->gm_phase - 1 < st->phase)
+            return bad(diag, "%s cannot enter in phase %d: the clock is at "
+                       "phase %d", name, cmd->gm_phase - 1, (int)st->phase);
+        if (s->has_map)
+            return space_check(s, st, a, cmd->dest, diag);
+        return FRAY_OK;
+    case FT_ACT_GM_FLEE:
+        if (c->flags & FT_F_FLED)
+            return bad(diag, "%s has already left the fight", name);
+        return FRAY_OK;
+    case FT_ACT_GM_PLACE:
+        if (c->flags & FT_F_FLED)
+            return bad(diag, "%s is not on the map", name);
+        if (cmd->dest.x == c->pos.x && cmd->dest.y == c->pos.y)
+            return bad(diag, "%s already stands at (%d,%d)", name,
+                       cmd->dest.x, cmd->dest.y);
+        return space_check(s, st, a, cmd->dest, diag);
+    default:
+        return bad(diag, "not a GM's command");
+    }
+}
+
+/* Who is out of the fight may end it (engine.c check_over). */
+static void ends(ft_run *r) { ft_check_over(r); }
+
+static fray_status apply_set(ft_run *r, const ft_command *cmd) {
+    int a = cmd->actor;
+    ft_cstate *c = &r->st->c[a];
+    int16_t *v = track_of(c, cmd->gm_track);
+    int was = *v;
+    int now = (int)target_value(r->st, cmd);
+    *v = (int16_t)now;
+    ft_emit(r, FT_FACT_GM, a, -1, cmd->action, cmd->gm_track, now, was);
+    /* Status follows the numbers (harm.c: 0 STUN unconscious and prone,
+     * LETHAL 0 disabled, below 0 dying, dead at the limit; STUN above 0
+     * again wakes, RULINGS 17). */
+    ft_harm_status(r, a);
+    ends(r);
+    return FRAY_OK;
+}
+
+static fray_status apply_condition(ft_run *r, const ft_command *cmd) {
+    int a = cmd->actor;
+    ft_condition k = (ft_condition)(cmd->gm_cond - 1);
+    ft_emit(r, FT_FACT_GM, a, -1, cmd->action, (int)k, cmd->gm_off ? 0 : 1,
+            cmd->gm_value);
+    if (cmd->gm_off) {
+        ft_cond_remove(r, a, k);
+        return FRAY_OK;
+    }
+    if (cmd->gm_count > 0)
+        ft_cond_add(r, a, k, cmd->gm_value, FT_UNTIL_END_OF, a, cmd->gm_count,
+                    -1);
+    else
+        ft_cond_add(r, a, k, cmd->gm_value, FT_UNTIL_REMOVED, -1, 0, -1);
+    /* Seed 000 "Conditions": Prone from the GM's word is prone like any. */
+    return FRAY_OK;
+}
+
+/* Seed 000 "Entering Combat and Initiative": flips <N> cards (its
+ * initiative advantages count), keeps the highest, adds <N>: its
+ * Calculated Initiative; it acts 20 - CI (at least 0) phases after the
+ * phase it enters in (fray's reading for one entering mid-fight: the
+ * phase of entry stands for the fight's phase 0; option join-initiative
+ * at-start: in phase 20 - CI, but not before now). */
+static fray_status apply_join(ft_run *r, const ft_command *cmd) {
+    const ft_setup *s = r->setup;
+    ft_state *st = r->st;
+    int a = cmd->actor;
+    ft_cstate *c = &st->c[a];
+    c->flags &= (uint16_t)~(FT_F_WAITING | FT_F_FLED);
+    if (s->has_map)
+        c->pos = cmd->dest;
+    int start;
+    if (cmd->gm_phase > 0) {
+        start = cmd->gm_phase - 1;
+        ft_emit(r, FT_FACT_GM, a, -1, cmd->action, 0, start, st->phase);
+    } else {
+        const ft_statblock *sb = &s->c[a].sb;
+        int flip = 0, shift = 0;
+        ft_advantage_mods(sb, FT_APPLIES_INITIATIVE, &flip, &shift);
+        int n = sb->cv[FT_CV_N];
+        fray_flip f;
+        int total_shift = shift;
+        ft_emit(r, FT_FACT_GM, a, -1, cmd->action, 1, -1, st->phase);
+        fray_status rc = ft_flip(r, a, n + flip, FT_FLIP_INITIATIVE, shift,
+                                 INT_MIN, &f, &total_shift);
+        if (rc != FRAY_OK)
+            return rc;
+        int ci = f.kept_value + n + total_shift;
+        c->ci = (int16_t)ci;
+        int after = 20 - (ci > 20 ? 20 : ci);
+        if (s->opt.join_initiative == FT_JOIN_AS_AT_START)
+            start = after > st->phase ? after : st->phase;
+        else
+            start = st->phase + after;
+        ft_emit(r, FT_FACT_INITIATIVE, a, -1, ci, start, 0, 0);
+    }
+    c->phase = start;
+    /* Behind whoever already acts in that phase (like a zero-cost action's
+     * place: growing slots). */
+    c->slot = st->next_slot++;
+    ft_clock_place(st, a);
+    return FRAY_OK;
+}
+
+static fray_status apply_flee(ft_run *r, const ft_command *cmd) {
+    ft_state *st = r->st;
+    int a = cmd->actor;
+    ft_cstate *c = &st->c[a];
+    ft_emit(r, FT_FACT_GM, a, -1, cmd->action, 0, 0, 0);
+    c->flags |= FT_F_FLED;
+    c->flags &= (uint16_t)~FT_F_HOLDING;
+    ft_clock_place(st, a);
+    /* Off the map: a grapple it was in ends. */
+    if (c->grappled_by >= 0) {
+        c->grappled_by = -1;
+        ft_cond_remove(r, a, FT_COND_GRAPPLED);
+    }
+    for (int i = 0; i < st->n; i++)
+        if (st->c[i].grappled_by == a) {
+            st->c[i].grappled_by = -1;
+            ft_cond_remove(r, i, FT_COND_GRAPPLED);
+        }
+    ft_emit(r, FT_FACT_STATUS, -1, a, FT_F_FLED, 0, 0, 0);
+    ends(r);
+    return FRAY_OK;
+}
+
+static fray_status apply_place(ft_run *r, const ft_command *cmd) {
+    ft_state *st = r->st;
+    int a = cmd->actor;
+    ft_cstate *c = &st->c[a];
+    fray_pos from = c->pos;
+    ft_emit(r, FT_FACT_GM, a, -1, cmd->action, 0, 0, 0);
+    c->pos = cmd->dest;
+    /* The GM's word: no opportunity attacks, no cost (a grapple holds:
+     * both are moved by the same blow, or the GM says so apart). */
+    ft_emit(r, FT_FACT_MOVE, a, -1, from.x, from.y, cmd->dest.x, cmd->dest.y);
+    return FRAY_OK;
+}
+
+fray_status ft_gm_apply(ft_run *r) {
+    const ft_command *cmd = &r->ev->cmd;
+    fray_status rc = ft_gm_check(r->setup, r->st, cmd, r->diag);
+    if (rc != FRAY_OK)
+        return rc;
+    switch (cmd->action) {
+    case FT_ACT_GM_SET:
+        return apply_set(r, cmd);
+    case FT_ACT_GM_CONDITION:
+        return apply_condition(r, cmd);
+    case FT_ACT_GM_JOIN:
+        return apply_join(r, cmd);
+    case FT_ACT_GM_FLEE:
+        return apply_flee(r, cmd);
+    case FT_ACT_GM_PLACE:
+        return apply_place(r, cmd);
+    default:
+        return bad(r->diag, "not a GM's command");
+    }
+}
+
+/* ---- Words at the table ------------------------------------------------- */
+
+static bool same_word(const char *a, const char *b) {
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return false;
+    return *a == *b;
+}
+
+static int find_combatant(const ft_setup *s, const char *tok) {
+    for (int i = 0; i < s->n_combatants; i++)
+        if (same_word(s->c[i].id, tok) || same_word(s->c[i].name, tok))
+            return i;
+    return -1;
+}
+
+static bool parse_pos(const char *tok, fray_pos *out) {
+    int x, y;
+    char tail;
+    if (sscanf(tok, "%d,%d%c", &x, &y, &tail) != 2 || x < 0 || y < 0 ||
+        x >= FRAY_GRID_MAX || y >= FRAY_GRID_MAX)
+        return false;
+    out->x = (int16_t)x;
+    out->y = (int16_t)y;
+    return true;
+}
+
+static bool parse_int(const char *tok, long lo, long hi, long *out) {
+    char *end;
+    long v = strtol(tok, &end, 10);
+    if (end == tok || *end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+static fray_status word_error(fray__words *lx, fray_diag *diag,
+                              const char *what) {
+    fray__diag_set(diag, FRAY_ERR_PARSE, lx->col, "%s, got '%s'", what,
+                   lx->tok[0] ? lx->tok : "the end of the command");
+    return FRAY_ERR_PARSE;
+}
+
+const char *const ft_gm_usage =
+    "gm set ID stun|lethal|temp-stun|temp-lethal N; gm adjust ID "
+    "stun|lethal|temp-stun|temp-lethal +N|-N; gm condition ID NAME [X] "
+    "[for N] | off; gm join ID at X,Y [phase P]; gm flee ID; gm place ID X,Y";
+
+fray_status ft_gm_parse(const ft_setup *s, fray__words *lx, ft_command *cmd,
+                        fray_diag *diag) {
+    char usage[320];
+    snprintf(usage, sizeof usage, "expected one of the GM's commands (%s)",
+             ft_gm_usage);
+    if (!fray__words_next(lx))
+        return word_error(lx, diag, usage);
+    int action = same_word(lx->tok, "set")         ? FT_ACT_GM_SET
+                 : same_word(lx->tok, "adjust")    ? FT_ACT_GM_SET
+                 : same_word(lx->tok, "condition") ? FT_ACT_GM_CONDITION
+                 : same_word(lx->tok, "join")      ? FT_ACT_GM_JOIN
+                 : same_word(lx->tok, "flee")      ? FT_ACT_GM_FLEE
+                 : same_word(lx->tok, "place")     ? FT_ACT_GM_PLACE
+                                                   : -1;
+    if (action < 0)
+        return word_error(lx, diag, usage);
+    cmd->action = (uint8_t)action;
+    cmd->gm_adjust = same_word(lx->tok, "adjust");
+    if (!fray__words_next(lx))
+        return word_error(lx, diag, "expected a combatant's id");
+    int a = find_combatant(s, lx->tok);
+    if (a < 0)
+        return word_error(lx, diag, "expected a combatant's id");
+    cmd->actor = (int8_t)a;
+    long v;
+    switch (action) {
+    case FT_ACT_GM_SET: {
+        if (!fray__words_next(lx))
+            return word_error(lx, diag, "expected stun, lethal, temp-stun or "
+                              "temp-lethal");
+        for (int t = 1; t < FT_GM_TRACK_COUNT; t++)
+            if (same_word(TRACK_WORDS[t], lx->tok))
+                cmd->gm_track = (int8_t)t;
+        if (!cmd->gm_track)
+            return word_error(lx, diag, "expected stun, lethal, temp-stun or "
+                              "temp-lethal");
+        if (!fray__words_next(lx) || !parse_int(lx->tok, -30000, 30000, &v))
+            return word_error(lx, diag, cmd->gm_adjust
+                                            ? "expected a change (+3, -2)"
+                                            : "expected a number");
+        cmd->gm_value = (int16_t)v;
+        break;
+    }
+    case FT_ACT_GM_CONDITION: {
+        if (!fray__words_next(lx))
+            return word_error(lx, diag, "expected a condition");
+        for (int k = 0; k < FT_CONDITION_COUNT; k++)
+            if (same_word(COND_NAMES[k], lx->tok))
+                cmd->gm_cond = (int8_t)(k + 1);
+        if (!cmd->gm_cond)
+            return word_error(lx, diag, "expected a condition (prone, "
+                              "bleeding, burning, dazed, ...)");
+        while (fray__words_next(lx)) {
+            if (same_word(lx->tok, "off")) {
+                cmd->gm_off = true;
+            } else if (same_word(lx->tok, "for")) {
+                if (!fray__words_next(lx) || !parse_int(lx->tok, 1, 100, &v))
+                    return word_error(lx, diag, "expected how many of its "
+                                      "activations (1-100)");
+                cmd->gm_count = (int8_t)v;
+            } else if (parse_int(lx->tok, 1, 127, &v) && !cmd->gm_value) {
+                cmd->gm_value = (int16_t)v;
+            } else {
+                return word_error(lx, diag, "expected X, 'for N' or 'off'");
+            }
+        }
+        if (cmd->gm_off && (cmd->gm_value || cmd->gm_count))
+            return word_error(lx, diag, "'off' takes nothing else");
+        return FRAY_OK;
+    }
+    case FT_ACT_GM_JOIN: {
+        bool at = false;
+        while (fray__words_next(lx)) {
+            if (same_word(lx->tok, "at")) {
+                if (!fray__words_next(lx) || !parse_pos(lx->tok, &cmd->dest))
+                    return word_error(lx, diag, "expected a space as X,Y");
+                at = true;
+            } else if (same_word(lx->tok, "phase")) {
+                if (!fray__words_next(lx) ||
+                    !parse_int(lx->tok, 0, 1000000, &v))
+                    return word_error(lx, diag, "expected a phase");
+                cmd->gm_phase = (int32_t)v + 1;
+            } else if (same_word(lx->tok, "initiative")) {
+                cmd->gm_phase = 0;
+            } else if (parse_pos(lx->tok, &cmd->dest)) {
+                at = true; /* "gm join ID X,Y" */
+            } else {
+                return word_error(lx, diag, "expected 'at X,Y', 'phase P' "
+                                  "or 'initiative'");
+            }
+        }
+        /* Without 'at': where the file placed it (`at:` or the map's
+         * legend), written into the command so that it replays. */
+        if (!at && s->c[a].placed) {
+            cmd->dest = s->c[a].start;
+            at = true;
+        }
+        if (!at && s->has_map)
+            return word_error(lx, diag, "expected where it enters: 'at X,Y' "
+                              "(it has no place in the file)");
+        return FRAY_OK;
+    }
+    case FT_ACT_GM_PLACE:
+        if (fray__words_next(lx) && same_word(lx->tok, "at"))
+            fray__words_next(lx);
+        if (!parse_pos(lx->tok, &cmd->dest))
+            return word_error(lx, diag, "expected a space as X,Y");
+        break;
+    default:
+        break;
+    }
+    if (fray__words_next(lx))
+        return word_error(lx, diag, "expected nothing more");
+    return FRAY_OK;
+}
+
+/* ---- Narration ------------------------------------------------------------ */
+
+size_t ft_gm_narrate(const ft_setup *s, const ft_event *ev, char *buf,
+                     size_t size) {
+    const ft_command *cmd = &ev->cmd;
+    const ft_fact *g = NULL;
+    for (int i = 0; i < ev->n_facts && i < FT_EVENT_FACTS; i++)
+        if (ev->facts[i].kind == FT_FACT_GM) {
+            g = &ev->facts[i];
+            break;
+        }
+    int a = cmd->actor;
+    const char *name = a >= 0 && a < s->n_combatants ? s->c[a].name : "?";
+    int n = snprintf(buf, size, "Phase %d, round %d — ", (int)ev->phase,
+                     (int)ev->phase / 10 + 1);
+    if (n < 0)
+        n = 0;
+    char *p = buf && (size_t)n < size ? buf + n : NULL;
+    size_t left = p ? size - (size_t)n : 0;
+    int m = 0;
+    switch (cmd->action) {
+    case FT_ACT_GM_SET: {
+        int t = cmd->gm_track > 0 && cmd->gm_track < FT_GM_TRACK_COUNT
+                    ? cmd->gm_track
+                    : 0;
+        int now = g ? g->v[2] : 0, was = g ? g->v[3] : 0;
+        if (cmd->gm_adjust)
+            m = snprintf(p, left, "The GM adjusts %s's %s by %+d, to %d "
+                         "(was %d).\n", name, TRACK_TEXT[t], cmd->gm_value,
+                         now, was);
+        else
+            m = snprintf(p, left, "The GM sets %s's %s to %d (was %d).\n",
+                         name, TRACK_TEXT[t], now, was);
+        break;
+    }
+    case FT_ACT_GM_CONDITION: {
+        int k = cmd->gm_cond - 1;
+        const char *cn = k >= 0 && k < FT_CONDITION_COUNT ? COND_NAMES[k] : "?";
+        if (cmd->gm_off)
+            m = snprintf(p, left, "The GM ends %s's %s.\n", name, cn);
+        else if (cmd->gm_count > 1)
+            m = snprintf(p, left, "The GM makes %s %s%s%.0d for its next %d "
+                         "activations.\n", name, cn, cmd->gm_value ? " " : "",
+                         cmd->gm_value, cmd->gm_count);
+        else if (cmd->gm_count == 1)
+            m = snprintf(p, left, "The GM makes %s %s%s%.0d until the end of "
+                         "its next activation.\n", name, cn,
+                         cmd->gm_value ? " " : "", cmd->gm_value);
+        else
+            m = snprintf(p, left, "The GM makes %s %s%s%.0d.\n", name, cn,
+                         cmd->gm_value ? " " : "", cmd->gm_value);
+        break;
+    }
+    case FT_ACT_GM_JOIN:
+        if (cmd->gm_phase > 0)
+            m = snprintf(p, left, "The GM brings %s into the fight at (%d,%d): "
+                         "it acts in phase %d.\n", name, cmd->dest.x,
+                         cmd->dest.y, cmd->gm_phase - 1);
+        else
+            m = snprintf(p, left, "The GM brings %s into the fight at (%d,%d), "
+                         "with an Initiative flip.\n", name, cmd->dest.x,
+                         cmd->dest.y);
+        break;
+    case FT_ACT_GM_FLEE:
+        m = snprintf(p, left, "The GM takes %s out of the fight: it flees.\n",
+                     name);
+        break;
+    case FT_ACT_GM_PLACE:
+        m = snprintf(p, left, "The GM places %s at (%d,%d) (no opportunity "
+                     "attacks).\n", name, cmd->dest.x, cmd->dest.y);
+        break;
+    default:
+        break;
+    }
+    if (m < 0)
+        m = 0;
+    return (size_t)n + (size_t)m;
+}
+
+/* ---- The GM's questions ------------------------------------------------------ */
+
+#define QUESTION "the GM's question: "
+
+fray_status ft_gm_ask_dtn(const ft_setup *s, ft_command *cmd,
+                          fray_diag *diag) {
+    int a = cmd->actor;
+    if (a < 0 || a >= s->n_combatants || cmd->skill < 0 ||
+        cmd->skill >= s->c[a].sb.n_skills)
+        return FRAY_OK; /* (the check says what is wrong) */
+    const char *skill = s->c[a].sb.skills[cmd->skill].name;
+    int found = -1;
+    for (int i = 0; i < s->n_dtn_answers && found < 0; i++)
+        if (s->dtn_skill[i][0] && same_word(s->dtn_skill[i], skill))
+            found = i;
+    for (int i = 0; i < s->n_dtn_answers && found < 0; i++)
+        if (!s->dtn_skill[i][0])
+            found = i;
+    if (found >= 0) {
+        int v = s->dtn_value[found];
+        cmd->dtn = (int16_t)(v == FT_GM_DTN_NONE ? 0 : v);
+        return FRAY_OK;
+    }
+    return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                          "%sthe DTN for %s's %s? Answer with 'answer 15' "
+                          "('answer none': a flip with no DTN), or 'dtn 15' "
+                          "on the command, or in the encounter file "
+                          "('gm-answers: {skill-dtn: {%s: 15}}')",
+                          QUESTION, s->c[a].name, skill, skill);
+}
+
+bool ft_gm_is_question(const fray_diag *diag) {
+    return diag && strncmp(diag->message, QUESTION, strlen(QUESTION)) == 0;
+}
+
+fray_status ft_gm_answer(const char *asked, const char *command, char *out,
+                         size_t out_size, const char **out_text,
+                         fray_diag *diag) {
+    fray__words lx;
+    fray__words_init(&lx, command);
+    if (!fray__words_next(&lx) || !same_word(lx.tok, "answer"))
+        return FRAY_OK; /* not an answer: the command as it is */
+    if (!asked[0])
+        return bad(diag, "no GM's question waits for an answer (answer N "
+                   "follows a command the question refused)");
+    if (!fray__words_next(&lx))
+        return word_error(&lx, diag, "expected the answer: a DTN of 1-100 or "
+                          "none");
+    long v;
+    if (!same_word(lx.tok, "none") && !parse_int(lx.tok, 1, 100, &v))
+        return word_error(&lx, diag, "expected the answer: a DTN of 1-100 or "
+                          "none");
+    char word[sizeof lx.tok];
+    memcpy(word, lx.tok, sizeof word);
+    if (fray__words_next(&lx))
+        return word_error(&lx, diag, "expected nothing after the answer");
+    int n = snprintf(out, out_size, "%s dtn %s", asked, word);
+    if (n < 0 || (size_t)n >= out_size)
+        return bad(diag, "the question's command is too long to answer: give "
+                   "'dtn N' on it");
+    *out_text = out;
+    return FRAY_OK;
+}
+
+/* ---- Cards by hand (issue 13: "a refusal says how many cards are needed in
+ * all and from whose deck") ----------------------------------------------- */
+
+/* "the GM's deck", "Sir Aldric's deck". */
+static int deck_phrase(const ft_setup *s, int d, char *buf, size_t size) {
+    if (d < 0 || d >= s->n_decks)
+        return snprintf(buf, size, "deck %d", d);
+    if (s->deck_controller[d] == FT_CTRL_GM &&
+        strcmp(s->deck_names[d], "GM") == 0)
+        return snprintf(buf, size, "the GM's deck");
+    return snprintf(buf, size, "%s's deck", s->deck_names[d]);
+}
+
+void ft_hand_log(ft_run *r, int deck, int n, const char *what) {
+    if (r->hand_flips < FT_EVENT_CHOICES) {
+        r->hand_flip[r->hand_flips].deck = deck;
+        r->hand_flip[r->hand_flips].n = n;
+        r->hand_flip[r->hand_flips].what = what;
+        r->hand_flips++;
+    }
+    /* The flip known to come next has come (or another did). */
+    r->hand_next_n = 0;
+}
+
+/* fate.c's words for a flip's purpose. */
+static const char *purpose_words(ft_flip_purpose p) {
+    switch (p) {
+    case FT_FLIP_INITIATIVE: return "the Initiative flip";
+    case FT_FLIP_TIEBREAK: return "the tie-break flip";
+    case FT_FLIP_ATTACK: return "the attack flip";
+    case FT_FLIP_DEFENSE: return "the defense flip";
+    case FT_FLIP_DAMAGE: return "the damage flips";
+    case FT_FLIP_GRAPPLE: return "the Grapple Test";
+    case FT_FLIP_SKILL: return "the skill flip";
+    case FT_FLIP_CHECK: return "the check";
+    default: return "a flip";
+    }
+}
+
+void ft_hand_next(ft_run *r, int who, int n, ft_flip_purpose purpose) {
+    const char *what = purpose_words(purpose);
+    if (who < 0 || who >= r->st->n)
+        return;
+    int d = r->setup->c[who].deck;
+    if (d < 0 || d >= r->st->n_decks)
+        return;
+    int k;
+    bool low;
+    fray__flip_plan(n, &r->setup->opt.flip, &k, &low);
+    if (k > r->st->decks[d].size)
+        k = r->st->decks[d].size;
+    r->hand_next_n = k;
+    r->hand_next_deck = d;
+    r->hand_next_what = what;
+}
+
+/* Appends to buf at *len (bounded). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static void put(char *buf, size_t size, size_t *len, const char *fmt, ...) {
+    if (*len >= size)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *len, size - *len, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        *len += (size_t)n;
+    if (*len >= size)
+        *len = size - 1;
+}
+
+fray_status ft_hand_short(ft_run *r, int deck, int n, const char *what) {
+    const ft_setup *s = r->setup;
+    char msg[512], dp[FT_NAME + 16];
+    size_t len = 0;
+    int total = 0;
+    for (int i = 0; i < r->hand_flips; i++)
+        total += r->hand_flip[i].n;
+    total += n;
+    bool next = r->hand_next_n > 0;
+    if (next)
+        total += r->hand_next_n;
+    int given = r->ev->n_cards;
+    put(msg, sizeof msg, &len, "too few cards: this action needs at least %d "
+        "in all, %d %s given: ", total, given, given == 1 ? "was" : "were");
+    for (int i = 0; i < r->hand_flips; i++) {
+        deck_phrase(s, r->hand_flip[i].deck, dp, sizeof dp);
+        put(msg, sizeof msg, &len, "%s %d from %s, ", r->hand_flip[i].what,
+            r->hand_flip[i].n, dp);
+    }
+    deck_phrase(s, deck, dp, sizeof dp);
+    put(msg, sizeof msg, &len, "%s %d from %s", what, n, dp);
+    if (next) {
+        deck_phrase(s, r->hand_next_deck, dp, sizeof dp);
+        put(msg, sizeof msg, &len, ", %s %d from %s", r->hand_next_what,
+            r->hand_next_n, dp);
+    }
+    /* More may follow: a Hand of Fate reflip, an opportunity attack's
+     * flips, combined damage flips ("at least"). */
+    return fray__diag_set(r->diag, FRAY_ERR_DECK_EMPTY, 0, "%s", msg);
+}
+
+fray_status ft_hand_unavailable(ft_run *r, int deck, fray_card card,
+                                int place, const char *what) {
+    char name[16], dp[FT_NAME + 16];
+    fray_card_format(card, FRAY_CARD_PLAIN, name);
+    deck_phrase(r->setup, deck, dp, sizeof dp);
+    return fray__diag_set(
+        r->diag, FRAY_ERR_CARD_UNAVAILABLE, 0,
+        "%s is not available for %s from %s: %s", name, what, dp,
+        place == FRAY_PLACE_HELD
+            ? "it is held in a Hand of Fate (play it with 'fate CARD for "
+              "CARD')"
+        : place == FRAY_PLACE_IN_PLAY ? "it is already in play"
+                                      : "this deck has no such card");
+}
+
+void ft_gm_skill_mods(ft_run *r, const ft_command *cmd, int *flip,
+                      int *shift) {
+    *flip += cmd->gm_flip;
+    *shift += cmd->gm_shift;
+    if (!r->facts)
+        return;
+    ft_fact *f = ft_emit_fact(r, FT_FACT_MODIFIER, cmd->actor, -1);
+    if (f) {
+        f->v[0] = cmd->gm_shift;
+        f->v[1] = cmd->gm_flip;
+        snprintf(f->text, sizeof f->text, "the GM's call");
+    }
+}
