@@ -483,7 +483,7 @@ int ft_damage_advantage(const ft_statblock *sb) {
         if (adv->rank < worst)
             worst = adv->rank;
     }
-    return best + worst;
+    return best + worst + sb->tsum.damage;
 }
 
 /* compute()'s modifiers that depend only on the setup, one function each:
@@ -530,6 +530,48 @@ static inline void defense_advantages_mod(mods_ctx *x, const ft_statblock *tsb,
     mods_merge(x, advantages(x->list, tsb, true, what, 2));
 }
 
+/* Talents' shifts and flips that depend only on the setup (talent.c):
+ * the attacker's with weapon w (def false), or the defender's against an
+ * attack of that kind (def true; w NULL). */
+FT_NOINLINE static void talent_setup_mod(mods_ctx *x, const ft_statblock *sb,
+                                         const ft_weapon *w, bool def,
+                                         bool spell, bool melee) {
+    for (int i = 0; i < sb->n_talents; i++) {
+        const ft_talent *tl = &sb->talents[i];
+        for (int k = 0; k < tl->n_effects; k++) {
+            const ft_talent_effect *e = &tl->e[k];
+            if (e->when > FT_TW_WIELDING ||
+                !ft_talent_on_attack(e, def, spell, melee) ||
+                !ft_talent_holds(NULL, NULL, -1, -1, w, e))
+                continue;
+            int v = e->value;
+            add(x, def, e->kind == FT_TE_SHIFT ? v : 0,
+                e->kind == FT_TE_FLIP ? v : 0, "%s", tl->name);
+        }
+    }
+}
+
+/* Those that read the fight's state, of combatant self (the attacker, with
+ * weapon w; or the defender, def true) against other. */
+FT_NOINLINE static void talent_state_mod(mods_ctx *x, const ft_run *r, int self,
+                                         int other, const ft_weapon *w,
+                                         bool def, bool spell, bool melee) {
+    const ft_statblock *sb = &r->setup->c[self].sb;
+    for (int i = 0; i < sb->n_talents; i++) {
+        const ft_talent *tl = &sb->talents[i];
+        for (int k = 0; k < tl->n_effects; k++) {
+            const ft_talent_effect *e = &tl->e[k];
+            if (e->when <= FT_TW_WIELDING ||
+                !ft_talent_on_attack(e, def, spell, melee) ||
+                !ft_talent_holds(r->setup, r->st, self, other, w, e))
+                continue;
+            int v = e->value;
+            add(x, def, e->kind == FT_TE_SHIFT ? v : 0,
+                e->kind == FT_TE_FLIP ? v : 0, "%s", tl->name);
+        }
+    }
+}
+
 /* Their sums without words: the attacker's with weapon w, the defender's
  * against an attack of kind spell * 2 + perception (ft_fast_attack). */
 static mods_ctx attacker_setup_mods(const ft_statblock *asb,
@@ -538,6 +580,8 @@ static mods_ctx attacker_setup_mods(const ft_statblock *asb,
     weapon_bonus_mod(&x, w);
     attacker_size_mod(&x, asb, w->spell, (w->keywords & FT_KW(PERCEPTION)) != 0);
     attack_advantages_mod(&x, asb, w->spell, is_melee(w));
+    if (asb->tsum.any)
+        talent_setup_mod(&x, asb, w, false, w->spell, is_melee(w));
     return x;
 }
 
@@ -546,6 +590,8 @@ static mods_ctx defender_setup_mods(const ft_statblock *tsb, int kind) {
     defender_size_mod(&x, tsb, (kind & 1) != 0);
     armor_mod(&x, tsb, (kind & 2) != 0);
     defense_advantages_mod(&x, tsb, (kind & 2) != 0);
+    if (tsb->tsum.any)
+        talent_setup_mod(&x, tsb, NULL, true, (kind & 2) != 0, false);
     return x;
 }
 
@@ -728,7 +774,11 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
             "setup");
     } else {
         attack_advantages_mod(&x, asb, spell, melee);
+        if (asb->tsum.any)
+            talent_setup_mod(&x, asb, w, false, spell, melee);
     }
+    if (asb->tsum.state)
+        talent_state_mod(&x, r, a, t, w, false, spell, melee);
 
     /* ---- The defender's flip. */
     int drank = spell ? tsb->cv[FT_CV_ID] : tsb->cv[FT_CV_PD];
@@ -819,7 +869,11 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
 #endif
     } else {
         defense_advantages_mod(&x, tsb, spell);
+        if (tsb->tsum.any)
+            talent_setup_mod(&x, tsb, NULL, true, spell, melee);
     }
+    if (tsb->tsum.state)
+        talent_state_mod(&x, r, t, a, NULL, true, spell, melee);
     mods_store(&x, out);
 }
 
@@ -849,7 +903,8 @@ static bool mods_key(const ft_run *r, int a, int t, const ft_attack_opts *o,
                      ft_mods_cache_entry *k) {
     const ft_state *st = r->st;
     int n = st->n;
-    if (n > FT_MODS_CACHE_MAX_N || a < 0 || a >= n || t < 0 || t >= n ||
+    if (n > FT_MODS_CACHE_MAX_N || r->setup->fast.talent_state || a < 0 ||
+        a >= n || t < 0 || t >= n ||
         o->weapon < INT8_MIN || o->weapon > INT8_MAX)
         return false;
     uint64_t *w = k->w;
@@ -963,6 +1018,8 @@ void ft_fast_prepare(ft_setup *s) {
     for (int c = 0; c < FT_MAX_COMBATANTS; c++) {
         const ft_statblock *sb = &s->c[c].sb;
         f->atk.damage_adv[c] = ft_damage_advantage(sb);
+        if (c < s->n_combatants && sb->tsum.state)
+            f->talent_state = true;
         /* compute()'s setup-only modifiers, summed. */
         for (int wi = -1; wi < FT_MAX_WEAPONS; wi++) {
             const ft_weapon *w = wi < 0 ? &UNARMED_STRIKE : weapon_at(s, c, wi);

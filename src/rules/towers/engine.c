@@ -429,6 +429,8 @@ static int advantage_ranks(const ft_statblock *sb, ft_applies what,
             worst = a->rank;
     }
     rank_mods(best, worst, flip, shift);
+    if (sb->tsum.any)
+        ft_talent_flip_mods(sb, what, skill, flip, shift);
     return best - worst;
 }
 
@@ -1793,6 +1795,9 @@ static fray_status apply_action(ft_run *r) {
     }
     if (rc != FRAY_OK)
         return rc;
+    /* Talents that change what an action costs (talent.c). */
+    if (r->setup->c[a].sb.tsum.cost)
+        cost = ft_talent_cost(&r->setup->c[a].sb, (ft_action)cmd->action, cost);
     c->flags |= FT_F_ACTED;
     c->actions++;
     c->by_kind[cmd->action]++;
@@ -1940,6 +1945,11 @@ void ft_state_reset_trial(const ft_setup *s, ft_state *st, uint64_t seed,
         c->lethal = (int16_t)ft_max_lethal(s, i);
         c->temp_stun = (int16_t)sb->temp_stun;
         c->temp_lethal = (int16_t)sb->temp_lethal;
+        /* Talents' temporary points: the larger grant (RULINGS 19). */
+        if (sb->tsum.temp_stun > c->temp_stun)
+            c->temp_stun = (int16_t)sb->tsum.temp_stun;
+        if (sb->tsum.temp_lethal > c->temp_lethal)
+            c->temp_lethal = (int16_t)sb->tsum.temp_lethal;
         c->pos = s->c[i].start;
         c->aided_vs = -1;
         c->wielded[0] = (int8_t)sb->wielded[0];

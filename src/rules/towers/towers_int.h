@@ -418,6 +418,68 @@ typedef struct ft_tactics {
     bool opportunity_attacks;/* take them when offered (default true) */
 } ft_tactics;
 
+/* ---- Talents (talent.c; data/towers/talents.yaml) ----------------------
+ * A talent is a named list of effects from a small vocabulary
+ * (docs/file-formats.md "Talents"). The effect words: */
+#define FT_TALENT_EFFECT_LIST(X)                                               \
+    X(SHIFT, "shift")             /* (shift+N) on the flips of `on` */         \
+    X(FLIP, "flip")               /* (flip+N) on the flips of `on` */          \
+    X(DAMAGE, "damage")           /* +N STUN on a hit (000 "LETHAL Damage") */ \
+    X(COST, "cost")               /* {action, phases}: an action costs more/less */ \
+    X(MAX_STUN, "max-stun")       /* +N maximum STUN (Tough as Nails) */       \
+    X(MAX_LETHAL, "max-lethal")   /* +N maximum LETHAL */                      \
+    X(TEMP_STUN, "temp-stun")     /* N temporary STUN at the fight's start */  \
+    X(TEMP_LETHAL, "temp-lethal") /* N temporary LETHAL at the fight's start */
+typedef enum ft_talent_effect_kind {
+#define FT__E(id, name) FT_TE_##id,
+    FT_TALENT_EFFECT_LIST(FT__E)
+#undef FT__E
+    FT_TE_COUNT
+} ft_talent_effect_kind;
+
+/* When a shift or flip counts (`when:`); ALWAYS when not said. Those after
+ * WIELDING read the fight's state (ft_talent_state_mods). */
+#define FT_TALENT_WHEN_LIST(X)                                                 \
+    X(ALWAYS, "always")                                                        \
+    X(WIELDING, "wielding")                     /* wielding KEYWORD: the weapon used */ \
+    X(TARGET_PRONE, "target-prone")             /* the other side of the flip is prone */ \
+    X(TARGET_FLAT_FOOTED, "target-flat-footed") /* it has not acted yet */     \
+    X(BELOW_HALF_STUN, "below-half-stun")       /* own STUN below half its maximum */ \
+    X(TWO_RANGED, "two-ranged-weapons")         /* a ranged weapon in each hand */
+typedef enum ft_talent_when {
+#define FT__E(id, name) FT_TW_##id,
+    FT_TALENT_WHEN_LIST(FT__E)
+#undef FT__E
+    FT_TW_COUNT
+} ft_talent_when;
+
+enum { FT_MAX_TALENTS = 6, FT_TALENT_EFFECTS = 4, FT_MAX_TALENT_CATALOG = 48 };
+
+typedef struct ft_talent_effect {
+    uint8_t kind;          /* ft_talent_effect_kind */
+    uint8_t on;            /* shift/flip: ft_applies (attack ... skill) */
+    uint8_t when;          /* ft_talent_when */
+    uint8_t keyword;       /* FT_TW_WIELDING: the ft_keyword */
+    uint8_t action;        /* FT_TE_COST: the ft_action */
+    int16_t value;         /* N (cost: phases, + or -) */
+    char skill[FT_NAME];   /* on: skill NAME */
+} ft_talent_effect;
+
+typedef struct ft_talent {
+    char name[FT_NAME];
+    int n_effects;
+    ft_talent_effect e[FT_TALENT_EFFECTS];
+} ft_talent;
+
+/* What a stat block's talents sum to, worked out once (ft_talents_sum). */
+typedef struct ft_talent_sums {
+    bool any;              /* has talents */
+    bool state;            /* a shift/flip reads the fight's state */
+    bool cost;             /* changes an action's cost */
+    int damage;            /* +STUN on a hit */
+    int max_stun, max_lethal, temp_stun, temp_lethal;
+} ft_talent_sums;
+
 /* A stat block (docs/file-formats.md "Stat blocks"). */
 typedef struct ft_statblock {
     char name[FT_NAME];
@@ -444,6 +506,9 @@ typedef struct ft_statblock {
     ft_controller controller;
     char deck_owner[FT_NAME];   /* "" = by the deck mode; else a named deck */
     int temp_stun, temp_lethal; /* at the start of the fight */
+    int n_talents;              /* talents: (talent.c) */
+    ft_talent talents[FT_MAX_TALENTS];
+    ft_talent_sums tsum;        /* ft_talents_sum of the above */
 } ft_statblock;
 
 /* One combatant of an encounter. */
@@ -536,6 +601,7 @@ typedef struct ft_fast {
     bool has_steps;
     uint8_t steps[FRAY_GRID_MAX][FRAY_GRID_MAX][8];
     ft_fast_attack atk;  /* attack.c's own (ft_fast_attack above) */
+    bool talent_state;   /* someone's talent reads the state: no mods cache */
 } ft_fast;
 
 /* (Speed addition, with the block at the end of this file.) What
@@ -582,6 +648,9 @@ typedef struct ft_setup {
      * again; one built by hand leaves fast.ready false (no shortcuts). */
     ft_fast fast;
     ft_engine_fast eng;     /* (speed addition) ft_policy_prepare */
+    /* The talents the catalogs named (talent.c; data/towers/talents.yaml). */
+    int n_talent_catalog;
+    ft_talent talent_catalog[FT_MAX_TALENT_CATALOG];
 } ft_setup;
 
 /* ---- State: what a fight changes --------------------------------------- */
@@ -1676,5 +1745,31 @@ static inline uint64_t ft_deck_held_mask(const fray_deck *deck) {
     return ft_deck_held_bits(deck);
 #endif
 }
+
+
+/* ---- Talents (talent.c) -------------------------------------------------- */
+
+extern const char *const ft_talent_effect_names[FT_TE_COUNT];
+extern const char *const ft_talent_when_names[FT_TW_COUNT];
+/* The talent of the setup's catalog named `name` (case aside), or NULL. */
+const ft_talent *ft_talent_find(const ft_setup *s, const char *name);
+/* Works out sb->tsum from sb->talents (the loader calls it; so must a test
+ * that gives a stat block talents by hand). */
+void ft_talents_sum(ft_statblock *sb);
+/* Whether a shift/flip effect counts on an attack flip (def false: the
+ * attacker's, with weapon w) or a defense flip (def true), before `when`. */
+bool ft_talent_on_attack(const ft_talent_effect *e, bool def, bool spell,
+                         bool melee);
+/* Whether effect e's `when` holds for combatant self against other (-1:
+ * none) in the fight's state; w: self's weapon on an attack, else NULL. */
+bool ft_talent_holds(const ft_setup *s, const ft_state *st, int self, int other,
+                    const ft_weapon *w, const ft_talent_effect *e);
+/* Initiative and skill flips: the talents' shifts and flips (`when`
+ * always) added to *flip and *shift; skill names the skill (what SKILL). */
+void ft_talent_flip_mods(const ft_statblock *sb, ft_applies what,
+                         const char *skill, int *flip, int *shift);
+/* The cost in phases of action `act` for sb after its talents' `cost`
+ * effects (never below 1: a free action stays free). */
+int ft_talent_cost(const ft_statblock *sb, ft_action act, int cost);
 
 #endif

@@ -1,0 +1,180 @@
+/*
+ * talent.c - 99 Towers talents as data (issue 13; rules-facts.md "Standard
+ * ranks", "Hand of Fate"; seed 000 "LETHAL Damage", "Temporary STUN and
+ * LETHAL").
+ *
+ * A talent is a name and a few effects from a closed vocabulary
+ * (FT_TALENT_EFFECT_LIST): shifts and flips on a kind of flip, under a
+ * condition; extra STUN on a hit; an action's cost; more maximum STUN or
+ * LETHAL; temporary STUN or LETHAL at the start of a fight. The loader
+ * (load.c ld_talent) reads them from a catalog (data/towers/talents.yaml)
+ * and copies the ones a stat block names into it; ft_talents_sum sums what
+ * can be summed once, so that a combatant with no talents costs one test
+ * of a flag on each path a talent touches:
+ *   attack.c  attacker_setup_mods / defender_setup_mods (the setup-only
+ *             shifts and flips, summed in s->fast like advantages) and
+ *             compute() (those that read the state, tsum.state);
+ *             ft_damage_advantage (tsum.damage);
+ *   harm.c    ft_max_stun / ft_max_lethal (tsum.max_stun, max_lethal);
+ *   engine.c  advantage_ranks (initiative and skill flips), the clock
+ *             cost of an action (tsum.cost), the start of a fight
+ *             (temporary points, RULINGS 19: the larger grant).
+ * Unlike advantages, talents add up: two talents that each give (shift+1)
+ * give (shift+2) (fray's reading: rules-facts.md's "not cumulative" speaks
+ * of advantage ranks).
+ */
+#include "towers_int.h"
+
+#include <strings.h>
+
+#define FT__N(id, name) name,
+const char *const ft_talent_effect_names[FT_TE_COUNT] = {
+    FT_TALENT_EFFECT_LIST(FT__N)};
+const char *const ft_talent_when_names[FT_TW_COUNT] = {FT_TALENT_WHEN_LIST(FT__N)};
+#undef FT__N
+
+const ft_talent *ft_talent_find(const ft_setup *s, const char *name) {
+    for (int i = 0; i < s->n_talent_catalog; i++)
+        if (strcasecmp(s->talent_catalog[i].name, name) == 0)
+            return &s->talent_catalog[i];
+    return NULL;
+}
+
+void ft_talents_sum(ft_statblock *sb) {
+    ft_talent_sums t = {0};
+    t.any = sb->n_talents > 0;
+    for (int i = 0; i < sb->n_talents; i++) {
+        const ft_talent *tl = &sb->talents[i];
+        for (int k = 0; k < tl->n_effects; k++) {
+            const ft_talent_effect *e = &tl->e[k];
+            switch ((ft_talent_effect_kind)e->kind) {
+            case FT_TE_SHIFT:
+            case FT_TE_FLIP:
+                if (e->when > FT_TW_WIELDING)
+                    t.state = true;
+                break;
+            case FT_TE_DAMAGE:
+                t.damage += e->value;
+                break;
+            case FT_TE_COST:
+                t.cost = true;
+                break;
+            case FT_TE_MAX_STUN:
+                t.max_stun += e->value;
+                break;
+            case FT_TE_MAX_LETHAL:
+                t.max_lethal += e->value;
+                break;
+            /* Temporary points do not add up (seed 000 "Temporary STUN and
+             * LETHAL"; RULINGS 19): the largest grant. */
+            case FT_TE_TEMP_STUN:
+                if (e->value > t.temp_stun)
+                    t.temp_stun = e->value;
+                break;
+            case FT_TE_TEMP_LETHAL:
+                if (e->value > t.temp_lethal)
+                    t.temp_lethal = e->value;
+                break;
+            case FT_TE_COUNT:
+            default:
+                break;
+            }
+        }
+    }
+    sb->tsum = t;
+}
+
+bool ft_talent_on_attack(const ft_talent_effect *e, bool def, bool spell,
+                         bool melee) {
+    if (e->kind != FT_TE_SHIFT && e->kind != FT_TE_FLIP)
+        return false;
+    switch ((ft_applies)e->on) {
+    case FT_APPLIES_ALL:
+        return true;
+    case FT_APPLIES_ATTACK:
+        return !def;
+    case FT_APPLIES_MELEE_ATTACK:
+        return !def && !spell && melee;
+    case FT_APPLIES_RANGED_ATTACK:
+        return !def && !spell && !melee;
+    case FT_APPLIES_SPELL_ATTACK:
+        return !def && spell;
+    case FT_APPLIES_DEFENSE:
+        return def;
+    case FT_APPLIES_PHYSICAL_DEFENSE:
+        return def && !spell;
+    case FT_APPLIES_INTANGIBLE_DEFENSE:
+        return def && spell;
+    default:
+        return false;
+    }
+}
+
+static bool ranged_weapon(const ft_weapon *w) {
+    return w && !w->spell && w->range_increment > 0;
+}
+
+static const ft_weapon *held(const ft_setup *s, const ft_state *st, int c,
+                             int hand) {
+    int wi = st->c[c].wielded[hand];
+    const ft_statblock *sb = &s->c[c].sb;
+    return wi >= 0 && wi < sb->n_weapons ? &sb->weapons[wi] : NULL;
+}
+
+bool ft_talent_holds(const ft_setup *s, const ft_state *st, int self, int other,
+                    const ft_weapon *w, const ft_talent_effect *e) {
+    switch ((ft_talent_when)e->when) {
+    case FT_TW_ALWAYS:
+        return true;
+    case FT_TW_WIELDING:
+        return w && e->keyword < 32 && (w->keywords & (1u << e->keyword));
+    case FT_TW_TARGET_PRONE:
+        return other >= 0 && ft_cond_has(st, other, FT_COND_PRONE);
+    case FT_TW_TARGET_FLAT_FOOTED:
+        return other >= 0 && !(st->c[other].flags & FT_F_ACTED);
+    case FT_TW_BELOW_HALF_STUN:
+        return 2 * st->c[self].stun < ft_max_stun(s, self);
+    case FT_TW_TWO_RANGED:
+        return ranged_weapon(held(s, st, self, 0)) &&
+               ranged_weapon(held(s, st, self, 1));
+    case FT_TW_COUNT:
+    default:
+        return false;
+    }
+}
+
+void ft_talent_flip_mods(const ft_statblock *sb, ft_applies what,
+                         const char *skill, int *flip, int *shift) {
+    for (int i = 0; i < sb->n_talents; i++) {
+        const ft_talent *tl = &sb->talents[i];
+        for (int k = 0; k < tl->n_effects; k++) {
+            const ft_talent_effect *e = &tl->e[k];
+            if ((e->kind != FT_TE_SHIFT && e->kind != FT_TE_FLIP) ||
+                e->when != FT_TW_ALWAYS)
+                continue;
+            bool fits = e->on == FT_APPLIES_ALL ||
+                        (e->on == what &&
+                         (what != FT_APPLIES_SKILL || !skill ||
+                          strcasecmp(e->skill, skill) == 0));
+            if (!fits)
+                continue;
+            if (e->kind == FT_TE_SHIFT)
+                *shift += e->value;
+            else
+                *flip += e->value;
+        }
+    }
+}
+
+int ft_talent_cost(const ft_statblock *sb, ft_action act, int cost) {
+    if (cost <= 0)
+        return cost; /* free and special costs stay */
+    int c = cost;
+    for (int i = 0; i < sb->n_talents; i++) {
+        const ft_talent *tl = &sb->talents[i];
+        for (int k = 0; k < tl->n_effects; k++)
+            if (tl->e[k].kind == FT_TE_COST && tl->e[k].action == act)
+                c += tl->e[k].value;
+    }
+    return c < 1 ? 1 : c;
+}

@@ -1,0 +1,649 @@
+/*
+ * test_towers_talent.c - 99 Towers talents as data (talent.c,
+ * data/towers/talents.yaml; issue 13 "talents and advantages as data") and
+ * the small rules of section 2 they touch (seed 000 "Temporary STUN and
+ * LETHAL", "LETHAL Damage", "Action List", "Entering Combat and
+ * Initiative"; rules-facts.md "Derived values", "Standard ranks";
+ * RULINGS 19).
+ *
+ * Each effect word changes what it says on a stacked flip or a worked-out
+ * modifier, and nothing when its condition does not hold; the catalog and
+ * the example load; bad talent files are refused at file:line:column with
+ * the known words; a fight with talents replays from its journal.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fray/encounter.h"
+#include "fray/fray.h"
+#include "towers_fixture.h"
+
+/* ---- A hand-built encounter ------------------------------------------------ */
+
+static ft_weapon longblade(void) {
+    /* "Longblade | 1+PA | 4+PX | - | $25 | 3 lbs. | Knight, Blade" */
+    ft_weapon w = tf_weapon("longblade", 1, 4, true, 1);
+    w.keywords = FT_KW(KNIGHT) | FT_KW(BLADE);
+    return w;
+}
+
+static ft_weapon pistol(void) {
+    /* "Pistol | PA | 5 | 6 | 6 | $25 | 2 lbs. | Firearm" */
+    ft_weapon w = tf_weapon("pistol", 0, 5, false, 0);
+    w.range_increment = 6;
+    w.shots = 6;
+    w.keywords = FT_KW(FIREARM);
+    return w;
+}
+
+/* PA 2, PD 1, SPD 6, [[E]] 2 (16 STUN, 10 LETHAL). */
+static const tf_stats stats = {.pa = 2, .pd = 1, .spd = 6, .endurance = 2};
+
+static int add(fixture *f, const char *name, int side, int x, int y,
+               ft_weapon w) {
+    return tf_add(f, name, side, x, y, &stats, w);
+}
+
+static fixture *fixture_new(void) {
+    fixture *f = tf_new(10, 10);
+    f->s.opt.hand_of_fate = 0; /* stacked decks: nothing dealt */
+    f->s.opt.decks = FT_DECKS_PER_COMBATANT;
+    return f;
+}
+
+/* Gives combatant c a talent of one effect (its kind, value, on, when). */
+static ft_talent_effect *give(fixture *f, int c, const char *name, int kind,
+                              int value, int on, int when) {
+    ft_statblock *sb = &f->s.c[c].sb;
+    cr_assert_lt(sb->n_talents, FT_MAX_TALENTS);
+    ft_talent *t = &sb->talents[sb->n_talents++];
+    memset(t, 0, sizeof *t);
+    snprintf(t->name, sizeof t->name, "%s", name);
+    t->n_effects = 1;
+    t->e[0].kind = (uint8_t)kind;
+    t->e[0].value = (int16_t)value;
+    t->e[0].on = (uint8_t)on;
+    t->e[0].when = (uint8_t)when;
+    ft_talents_sum(sb);
+    return &t->e[0];
+}
+
+/* The state from the setup; everyone has acted unless a test says not. */
+static void start(fixture *f) {
+    ft_state_reset(&f->s, &f->st, 42);
+    for (int i = 0; i < f->st.n; i++)
+        f->st.c[i].flags |= FT_F_ACTED;
+    memset(&f->ev, 0, sizeof f->ev);
+    tf_run(f, &f->diag);
+}
+
+static ft_attack_opts opts(int w) {
+    ft_attack_opts o;
+    memset(&o, 0, sizeof o);
+    o.weapon = w;
+    o.aid_ally = -1;
+    return o;
+}
+
+static ft_mods mods(fixture *f, int a, int t) {
+    ft_attack_opts o = opts(0);
+    ft_mods m;
+    ft_attack_mods(&f->r, a, t, &o, &m);
+    cr_assert(!m.impossible, "%s", m.why);
+    return m;
+}
+
+static const ft_fact *find_modifier(const fixture *f, const char *why) {
+    for (int i = 0; i < f->ev.n_facts; i++)
+        if (f->ev.facts[i].kind == FT_FACT_MODIFIER &&
+            strcmp(f->ev.facts[i].text, why) == 0)
+            return &f->ev.facts[i];
+    return NULL;
+}
+
+/* ---- shift and flip --------------------------------------------------------- */
+
+/* rules-facts.md "Standard ranks": a shift adds to the flip's result. A
+ * stacked melee attack: attacker 3 cards 7C 5D 4S (PA 2 + longblade 1):
+ * kept 7; defender 1 card 9C: 9. A miss, which Backstab-like (shift+2)
+ * (always, on melee attacks) turns into a hit (9 >= 9); the modifier is
+ * told by the talent's name. */
+Test(towers_talent, shift_turns_a_stacked_miss_into_a_hit) {
+    for (int with = 0; with < 2; with++) {
+        fixture *f = fixture_new();
+        int a = add(f, "a", 0, 0, 0, longblade());
+        int d = add(f, "d", 1, 1, 0, longblade());
+        if (with)
+            give(f, a, "Sure Strike", FT_TE_SHIFT, 2, FT_APPLIES_MELEE_ATTACK,
+                 FT_TW_ALWAYS);
+        start(f);
+        tf_stack(f, a, "7C 5D 4S");
+        tf_stack(f, d, "9C");
+        ft_attack_opts o = opts(0);
+        bool hit = false;
+        cr_assert_eq(ft_attack(&f->r, a, d, &o, &hit), FRAY_OK, "%s",
+                     f->diag.message);
+        cr_expect_eq(hit, with == 1, "with the talent: %d", with);
+        cr_expect_eq(find_modifier(f, "Sure Strike") != NULL, with == 1);
+        free(f);
+    }
+}
+
+/* A flip adds cards: (flip+1) on defense is one more card for the
+ * defender; nothing on its attacks; and the attacker's flips are not
+ * touched. */
+Test(towers_talent, flip_on_defense_adds_a_card) {
+    fixture *f = fixture_new();
+    int a = add(f, "a", 0, 0, 0, longblade());
+    int d = add(f, "d", 1, 1, 0, longblade());
+    start(f);
+    ft_mods before = mods(f, a, d), back_before = mods(f, d, a);
+    give(f, d, "Guarded", FT_TE_FLIP, 1, FT_APPLIES_DEFENSE, FT_TW_ALWAYS);
+    ft_mods after = mods(f, a, d), back_after = mods(f, d, a);
+    cr_expect_eq(after.def_flip, before.def_flip + 1);
+    cr_expect_eq(after.flip, before.flip);
+    cr_expect_eq(after.shift, before.shift);
+    cr_expect_eq(after.def_shift, before.def_shift);
+    cr_expect_eq(back_after.flip, back_before.flip, "not on its own attacks");
+    cr_expect_eq(back_after.shift, back_before.shift);
+    free(f);
+}
+
+/* `on:` picks the flips: a ranged-attack talent does nothing in melee, a
+ * melee-attack one nothing to a pistol shot; physical-defense nothing
+ * against a spell. */
+Test(towers_talent, on_picks_the_flips) {
+    fixture *f = fixture_new();
+    int a = add(f, "a", 0, 0, 0, longblade());
+    int g = add(f, "g", 0, 0, 3, pistol());
+    int d = add(f, "d", 1, 1, 0, longblade());
+    start(f);
+    ft_mods melee0 = mods(f, a, d), shot0 = mods(f, g, d);
+    give(f, a, "Eagle Eye", FT_TE_SHIFT, 1, FT_APPLIES_RANGED_ATTACK, FT_TW_ALWAYS);
+    give(f, g, "Brawler", FT_TE_SHIFT, 1, FT_APPLIES_MELEE_ATTACK, FT_TW_ALWAYS);
+    ft_mods melee1 = mods(f, a, d), shot1 = mods(f, g, d);
+    cr_expect_eq(melee1.shift, melee0.shift);
+    cr_expect_eq(shot1.shift, shot0.shift);
+    give(f, g, "Marksman", FT_TE_SHIFT, 1, FT_APPLIES_RANGED_ATTACK, FT_TW_ALWAYS);
+    cr_expect_eq(mods(f, g, d).shift, shot0.shift + 1);
+    ft_talent_effect e = {.kind = FT_TE_FLIP, .on = FT_APPLIES_PHYSICAL_DEFENSE};
+    cr_expect(ft_talent_on_attack(&e, true, false, true));
+    cr_expect(!ft_talent_on_attack(&e, true, true, false), "not against a spell");
+    cr_expect(!ft_talent_on_attack(&e, false, false, true), "not on an attack");
+    free(f);
+}
+
+/* when: target-prone (Finishing Blow): only while the target is Prone. */
+Test(towers_talent, when_target_prone) {
+    fixture *f = fixture_new();
+    int a = add(f, "a", 0, 0, 0, longblade());
+    int d = add(f, "d", 1, 1, 0, longblade());
+    give(f, a, "Finishing Blow", FT_TE_SHIFT, 1, FT_APPLIES_MELEE_ATTACK,
+         FT_TW_TARGET_PRONE);
+    start(f);
+    ft_mods standing = mods(f, a, d);
+    ft_cond_add(&f->r, d, FT_COND_PRONE, 0, FT_UNTIL_REMOVED, -1, 0, -1);
+    ft_mods prone = mods(f, a, d);
+    /* The prone target's own (shift+1) in melee comes too: the talent's
+     * is one more. */
+    cr_expect_eq(prone.shift, standing.shift + 1 + 1);
+    free(f);
+}
+
+/* when: target-flat-footed (Backstab; seed 000 "Flat-Footed"): only on a
+ * foe who has not acted yet. */
+Test(towers_talent, when_target_flat_footed) {
+    fixture *f = fixture_new();
+    int a = add(f, "a", 0, 0, 0, longblade());
+    int d = add(f, "d", 1, 1, 0, longblade());
+    give(f, a, "Backstab", FT_TE_SHIFT, 2, FT_APPLIES_MELEE_ATTACK,
+         FT_TW_TARGET_FLAT_FOOTED);
+    start(f);
+    ft_mods acted = mods(f, a, d);
+    f->st.c[d].flags &= (uint16_t)~FT_F_ACTED;
+    ft_mods flat = mods(f, a, d);
+    cr_expect_eq(flat.shift, acted.shift + 2);
+    free(f);
+}
+
+/* when: below-half-stun (Last Stand): the defender's (flip+1) once its
+ * STUN is below half its maximum (16: below 8), and the remembered
+ * modifiers (ft_mods_cache) never answer from before. */
+Test(towers_talent, when_below_half_stun_and_the_mods_cache) {
+    fixture *f = fixture_new();
+    int a = add(f, "a", 0, 0, 0, longblade());
+    int d = add(f, "d", 1, 1, 0, longblade());
+    give(f, d, "Last Stand", FT_TE_FLIP, 1, FT_APPLIES_DEFENSE,
+         FT_TW_BELOW_HALF_STUN);
+    ft_fast_prepare(&f->s);
+    cr_expect(f->s.fast.talent_state);
+    start(f);
+    ft_mods_cache cache;
+    memset(&cache, 0, sizeof cache);
+    ft_attack_opts o = opts(0);
+    ft_mods full, low;
+    ft_attack_mods_cached(&f->r, &cache, a, d, &o, &full);
+    f->st.c[d].stun = 8; /* half: not below */
+    ft_mods half;
+    ft_attack_mods_cached(&f->r, &cache, a, d, &o, &half);
+    cr_expect_eq(half.def_flip, full.def_flip);
+    f->st.c[d].stun = 7;
+    ft_attack_mods_cached(&f->r, &cache, a, d, &o, &low);
+    cr_expect_eq(low.def_flip, full.def_flip + 1);
+    free(f);
+}
+
+/* when: wielding KEYWORD (Blade Master): the weapon used must have it. */
+Test(towers_talent, when_wielding_a_keyword) {
+    fixture *f = fixture_new();
+    int a = add(f, "a", 0, 0, 0, longblade());
+    int d = add(f, "d", 1, 1, 0, longblade());
+    ft_statblock *sb = &f->s.c[a].sb;
+    sb->weapons[1] = tf_weapon("club", 0, 3, true, 1);
+    sb->n_weapons = 2;
+    ft_talent_effect *e = give(f, a, "Blade Master", FT_TE_FLIP, 1,
+                               FT_APPLIES_MELEE_ATTACK, FT_TW_WIELDING);
+    e->keyword = FT_KW_BLADE;
+    start(f);
+    ft_attack_opts ob = opts(0), oc = opts(1);
+    ft_mods blade, club;
+    ft_attack_mods(&f->r, a, d, &ob, &blade);
+    ft_attack_mods(&f->r, a, d, &oc, &club);
+    /* The longblade's own +1 and the talent's +1; the club has neither. */
+    cr_expect_eq(blade.flip, 2);
+    cr_expect_eq(club.flip, 0);
+    /* The quick way (setup sums, ft_fast_prepare) agrees. */
+    ft_fast_prepare(&f->s);
+    ft_attack_mods(&f->r, a, d, &ob, &blade);
+    cr_expect_eq(blade.flip, 2);
+    free(f);
+}
+
+/* rules-facts.md: Two Guns Blazing, "dual-wielding ranged weapons gains a
+ * benefit" (fray's: (flip+1) on ranged attacks with a ranged weapon in
+ * each hand): nothing with one pistol, +1 with two. */
+Test(towers_talent, two_guns_blazing) {
+    fixture *f = fixture_new();
+    int g = add(f, "g", 0, 0, 0, pistol());
+    int d = add(f, "d", 1, 4, 0, longblade());
+    ft_statblock *sb = &f->s.c[g].sb;
+    sb->weapons[1] = pistol();
+    sb->n_weapons = 2;
+    give(f, g, "Two Guns Blazing", FT_TE_FLIP, 1, FT_APPLIES_RANGED_ATTACK,
+         FT_TW_TWO_RANGED);
+    start(f);
+    ft_mods one = mods(f, g, d);
+    f->st.c[g].wielded[1] = 1;
+    ft_mods two = mods(f, g, d);
+    cr_expect_eq(two.flip, one.flip + 1);
+    free(f);
+}
+
+/* Initiative (seed 000 "Entering Combat and Initiative", worked example:
+ * Tony, [N] 2, flips a King and a Four: 15, acts in phase 5). With Quick
+ * Reflexes (shift+1 on initiative): 16, phase 4. */
+Test(towers_talent, quick_reflexes_initiative) {
+    for (int with = 0; with < 2; with++) {
+        fixture *f = fixture_new();
+        int t = add(f, "tony", 0, 1, 1, longblade());
+        int b = add(f, "bandit", 1, 8, 8, longblade());
+        f->s.c[t].sb.cv[FT_CV_N] = 2;
+        f->s.c[b].sb.cv[FT_CV_N] = 1;
+        if (with)
+            give(f, t, "Quick Reflexes", FT_TE_SHIFT, 1, FT_APPLIES_INITIATIVE,
+                 FT_TW_ALWAYS);
+        ft_state_reset(&f->s, &f->st, 1);
+        tf_stack(f, t, "KS 4D");
+        tf_stack(f, b, "2C");
+        memset(&f->ev, 0, sizeof f->ev);
+        f->ev.cmd = tf_cmd(FT_CMD_BEGIN, -1);
+        tf_run(f, &f->diag);
+        cr_assert_eq(ft_apply(&f->r), FRAY_OK, "%s", f->diag.message);
+        cr_expect_eq(f->st.c[t].ci, 15 + with);
+        cr_expect_eq(f->st.c[t].phase, 5 - with);
+        free(f);
+    }
+}
+
+/* on: skill NAME: only that skill's checks. */
+Test(towers_talent, skill_flip_names_its_skill) {
+    ft_statblock sb;
+    memset(&sb, 0, sizeof sb);
+    sb.n_talents = 1;
+    snprintf(sb.talents[0].name, FT_NAME, "Shadow Step");
+    sb.talents[0].n_effects = 1;
+    sb.talents[0].e[0] = (ft_talent_effect){.kind = FT_TE_FLIP, .value = 1,
+                                            .on = FT_APPLIES_SKILL};
+    snprintf(sb.talents[0].e[0].skill, FT_NAME, "Stealth");
+    ft_talents_sum(&sb);
+    int flip = 0, shift = 0;
+    ft_talent_flip_mods(&sb, FT_APPLIES_SKILL, "stealth", &flip, &shift);
+    cr_expect_eq(flip, 1);
+    flip = 0;
+    ft_talent_flip_mods(&sb, FT_APPLIES_SKILL, "Riding", &flip, &shift);
+    cr_expect_eq(flip, 0);
+    ft_talent_flip_mods(&sb, FT_APPLIES_INITIATIVE, NULL, &flip, &shift);
+    cr_expect_eq(flip + shift, 0);
+}
+
+/* ---- damage ----------------------------------------------------------------- */
+
+/* Seed 000 "LETHAL Damage": "+X to damage only affects STUN". A stacked
+ * hit with no Heart: longblade 4 + PX 0 = 4 STUN; with Heavy Hitter
+ * (damage: 2) 6 STUN; LETHAL 0 both ways. */
+Test(towers_talent, damage_adds_stun_only) {
+    for (int with = 0; with < 2; with++) {
+        fixture *f = fixture_new();
+        int a = add(f, "a", 0, 0, 0, longblade());
+        int d = add(f, "d", 1, 1, 0, longblade());
+        if (with)
+            give(f, a, "Heavy Hitter", FT_TE_DAMAGE, 2, 0, 0);
+        start(f);
+        tf_stack(f, a, "KC 5D 4S");
+        tf_stack(f, d, "2C");
+        ft_attack_opts o = opts(0);
+        bool hit = false;
+        cr_assert_eq(ft_attack(&f->r, a, d, &o, &hit), FRAY_OK);
+        cr_assert(hit);
+        cr_expect_eq(f->st.c[d].stun, 16 - 4 - 2 * with);
+        cr_expect_eq(f->st.c[d].lethal, 10, "no Heart: no LETHAL");
+        cr_expect_eq(ft_damage_advantage(&f->s.c[a].sb), 2 * with);
+        free(f);
+    }
+}
+
+/* ---- cost ------------------------------------------------------------------- */
+
+/* Seed 000 "Action List": Attack costs 5 phases; Quick Strike (cost
+ * {attack, -1}) makes it 4; never below 1; a free action stays free; other
+ * actions are not touched. */
+Test(towers_talent, cost_changes_an_actions_phases) {
+    for (int with = 0; with < 2; with++) {
+        fixture *f = fixture_new();
+        int a = add(f, "a", 0, 0, 0, longblade());
+        int d = add(f, "d", 1, 1, 0, longblade());
+        f->s.c[a].sb.cv[FT_CV_N] = 5;
+        if (with) {
+            ft_talent_effect *e = give(f, a, "Quick Strike", FT_TE_COST, -1, 0, 0);
+            e->action = FT_ACT_ATTACK;
+            ft_talents_sum(&f->s.c[a].sb);
+        }
+        ft_state_reset(&f->s, &f->st, 1);
+        tf_stack(f, a, "KS");
+        tf_stack(f, d, "2C");
+        memset(&f->ev, 0, sizeof f->ev);
+        f->ev.cmd = tf_cmd(FT_CMD_BEGIN, -1);
+        tf_run(f, &f->diag);
+        cr_assert_eq(ft_apply(&f->r), FRAY_OK, "%s", f->diag.message);
+        if (f->st.c[a].phase > f->st.phase) {
+            memset(&f->ev, 0, sizeof f->ev);
+            f->ev.cmd = tf_cmd(FT_CMD_PHASE, -1);
+            cr_assert_eq(ft_apply(&f->r), FRAY_OK, "%s", f->diag.message);
+        }
+        int before = f->st.c[a].phase;
+        tf_stack(f, a, "2S 3S 4S");
+        tf_stack(f, d, "KC");
+        ft_command c = tf_cmd(FT_ACT_ATTACK, a);
+        c.target = (int8_t)d;
+        c.weapon = 0;
+        memset(&f->ev, 0, sizeof f->ev);
+        f->ev.cmd = c;
+        cr_assert_eq(ft_apply(&f->r), FRAY_OK, "%s", f->diag.message);
+        cr_expect_eq(f->st.c[a].phase, before + 5 - with);
+        free(f);
+    }
+    ft_statblock sb;
+    memset(&sb, 0, sizeof sb);
+    sb.n_talents = 1;
+    sb.talents[0].n_effects = 1;
+    sb.talents[0].e[0] = (ft_talent_effect){.kind = FT_TE_COST, .value = -9,
+                                            .action = FT_ACT_SHIFT};
+    ft_talents_sum(&sb);
+    cr_expect(sb.tsum.cost);
+    cr_expect_eq(ft_talent_cost(&sb, FT_ACT_SHIFT, 3), 1, "never below 1");
+    cr_expect_eq(ft_talent_cost(&sb, FT_ACT_ATTACK, 5), 5, "other actions");
+    cr_expect_eq(ft_talent_cost(&sb, FT_ACT_SPEAK, FT_COST_FREE), FT_COST_FREE);
+}
+
+/* ---- maxima and temporary points --------------------------------------------- */
+
+/* rules-facts.md "Derived values": Tough as Nails raises the maxima
+ * ([[E]] 2: 16 STUN, 10 LETHAL; +8 and +2), and a fight starts at them. */
+Test(towers_talent, tough_as_nails_maxima) {
+    fixture *f = fixture_new();
+    int a = add(f, "a", 0, 0, 0, longblade());
+    add(f, "d", 1, 1, 0, longblade());
+    give(f, a, "Tough as Nails", FT_TE_MAX_STUN, 8, 0, 0);
+    ft_statblock *sb = &f->s.c[a].sb;
+    sb->talents[0].n_effects = 2;
+    sb->talents[0].e[1] = (ft_talent_effect){.kind = FT_TE_MAX_LETHAL, .value = 2};
+    ft_talents_sum(sb);
+    cr_expect_eq(ft_max_stun(&f->s, a), 24);
+    cr_expect_eq(ft_max_lethal(&f->s, a), 12);
+    start(f);
+    cr_expect_eq(f->st.c[a].stun, 24);
+    cr_expect_eq(f->st.c[a].lethal, 12);
+    cr_expect_eq(f->st.c[1].stun, 16, "no talent, no change");
+    free(f);
+}
+
+/* Seed 000 "Temporary STUN and LETHAL" and RULINGS 19: a talent's
+ * temporary STUN at the start of a fight; a stat block's own temporary
+ * points and the talent's do not add up: the larger stays. */
+Test(towers_talent, temp_stun_at_the_start_larger_grant_stays) {
+    static const struct {
+        int own, talent, want;
+    } t[] = {{0, 6, 6}, {3, 6, 6}, {8, 6, 8}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        fixture *f = fixture_new();
+        int a = add(f, "a", 0, 0, 0, longblade());
+        add(f, "d", 1, 1, 0, longblade());
+        f->s.c[a].sb.temp_stun = t[i].own;
+        give(f, a, "Iron Hide", FT_TE_TEMP_STUN, t[i].talent, 0, 0);
+        give(f, a, "Stubborn", FT_TE_TEMP_LETHAL, 2, 0, 0);
+        start(f);
+        cr_expect_eq(f->st.c[a].temp_stun, t[i].want, "case %zu", i);
+        cr_expect_eq(f->st.c[a].temp_lethal, 2);
+        cr_expect_eq(f->st.c[a].stun, 16, "the maximum is not changed");
+        free(f);
+    }
+}
+
+/* Seed 000 "Temporary STUN and LETHAL": temporary points go above the
+ * maximum; "can't be added together: keep what you have or gain the new"
+ * (a larger grant replaces, RULINGS 19); healing does not restore them. */
+Test(towers_talent, temp_points_exceed_max_and_replace) {
+    fixture *f = fixture_new();
+    int a = add(f, "a", 0, 0, 0, longblade());
+    start(f);
+    ft_harm_temp(&f->r, a, 4, 0);
+    cr_expect_eq(f->st.c[a].stun + f->st.c[a].temp_stun, 20,
+                 "16 of 16 STUN and 4 temporary: above the maximum");
+    ft_harm_temp(&f->r, a, 6, 0);
+    cr_expect_eq(f->st.c[a].temp_stun, 6, "the larger grant replaces: 6, not 10");
+    ft_harm_apply(&f->r, a, 7, 0, -1);
+    cr_expect_eq(f->st.c[a].temp_stun, 0);
+    cr_expect_eq(f->st.c[a].stun, 15);
+    ft_harm_heal(&f->r, a, 10, 0);
+    cr_expect_eq(f->st.c[a].stun, 16);
+    cr_expect_eq(f->st.c[a].temp_stun, 0, "healing does not restore them");
+    free(f);
+}
+
+/* Seed 000 "Temporary STUN and LETHAL": at 0 STUN, temporary STUN does not
+ * wake you: still unconscious. Temporary LETHAL above zero ends dying, and
+ * losing it returns it. */
+Test(towers_talent, temp_points_and_status) {
+    fixture *f = fixture_new();
+    int a = add(f, "a", 0, 0, 0, longblade());
+    start(f);
+    ft_harm_apply(&f->r, a, 16, 0, -1);
+    cr_expect(f->st.c[a].flags & FT_F_UNCONSCIOUS);
+    ft_harm_temp(&f->r, a, 5, 0);
+    cr_expect_eq(f->st.c[a].stun, 0);
+    cr_expect(f->st.c[a].flags & FT_F_UNCONSCIOUS,
+              "0 STUN and 5 temporary STUN: still unconscious");
+    ft_harm_heal(&f->r, a, 3, 0);
+    ft_harm_apply(&f->r, a, 0, 12, -1); /* 10 LETHAL - 12 = -2: dying */
+    cr_expect(f->st.c[a].flags & FT_F_DYING);
+    ft_harm_temp(&f->r, a, 0, 3); /* -2 + 3 = 1 above zero */
+    cr_expect(!(f->st.c[a].flags & (FT_F_DYING | FT_F_DISABLED)),
+              "temporary LETHAL above zero: no longer dying");
+    cr_expect(!(f->st.c[a].flags & FT_F_UNCONSCIOUS), "STUN 3: awake");
+    ft_harm_apply(&f->r, a, 1, 3, -1);
+    cr_expect_eq(f->st.c[a].temp_lethal, 0);
+    cr_expect(f->st.c[a].flags & FT_F_DYING, "losing it: dying again");
+    free(f);
+}
+
+/* ---- Loading ------------------------------------------------------------------ */
+
+#define SRC FRAY_SOURCE_DIR "/"
+
+static ft_setup *load(const char *rel, fray_status *st, fray_diag *diag) {
+    char path[512];
+    snprintf(path, sizeof path, "%s%s", SRC, rel);
+    const char *p = path;
+    ft_setup *s = calloc(1, sizeof *s);
+    cr_assert_not_null(s);
+    memset(diag, 0, sizeof *diag);
+    *st = ft_load_files(&p, 1, s, diag);
+    return s;
+}
+
+static const ft_combatant *who(const ft_setup *s, const char *id) {
+    for (int i = 0; i < s->n_combatants; i++)
+        if (strcmp(s->c[i].id, id) == 0)
+            return &s->c[i];
+    cr_assert_fail("no combatant '%s'", id);
+    return NULL;
+}
+
+/* The catalog loads every talent rules-facts.md names and the class
+ * talents, each with what it says. */
+Test(towers_talent, catalog_loads) {
+    fray_status st;
+    fray_diag d;
+    ft_setup *s = load("data/towers/talents.yaml", &st, &d);
+    cr_assert_eq(st, FRAY_OK, "%s:%d:%d: %s", d.file, d.line, d.column, d.message);
+    const ft_talent *t = ft_talent_find(s, "tough as nails");
+    cr_assert_not_null(t);
+    cr_expect_eq(t->n_effects, 2);
+    cr_expect_eq(t->e[0].kind, FT_TE_MAX_STUN);
+    t = ft_talent_find(s, "Two Guns Blazing");
+    cr_assert_not_null(t);
+    cr_expect_eq(t->e[0].when, FT_TW_TWO_RANGED);
+    cr_expect_eq(t->e[0].on, FT_APPLIES_RANGED_ATTACK);
+    t = ft_talent_find(s, "Gunslinger");
+    cr_assert_not_null(t);
+    cr_expect_eq(t->e[0].when, FT_TW_WIELDING);
+    cr_expect_eq(t->e[0].keyword, FT_KW_FIREARM);
+    t = ft_talent_find(s, "Shadow Step");
+    cr_assert_not_null(t);
+    cr_expect_str_eq(t->e[0].skill, "Stealth");
+    t = ft_talent_find(s, "Quick Strike");
+    cr_assert_not_null(t);
+    cr_expect_eq(t->e[0].action, FT_ACT_ATTACK);
+    cr_expect_eq(t->e[0].value, -1);
+    free(s);
+}
+
+/* The example: stat blocks name talents through `base:`; the sums are
+ * worked out; a combatant with none has none. */
+Test(towers_talent, example_loads) {
+    fray_status st;
+    fray_diag d;
+    ft_setup *s = load("examples/towers/talents.yaml", &st, &d);
+    cr_assert_eq(st, FRAY_OK, "%s:%d:%d: %s", d.file, d.line, d.column, d.message);
+    const ft_combatant *k = who(s, "knight");
+    cr_expect_eq(k->sb.n_talents, 3);
+    cr_expect(k->sb.tsum.cost);
+    cr_expect_eq(k->sb.tsum.max_stun, 8);
+    const ft_combatant *b = who(s, "brute");
+    cr_expect_eq(b->sb.tsum.damage, 2);
+    cr_expect(b->sb.tsum.state, "Last Stand reads the state");
+    cr_expect_eq(b->sb.tsum.temp_stun, 6);
+    cr_expect(s->fast.talent_state);
+    free(s);
+}
+
+typedef struct bad_case {
+    const char *file;
+    int line, column;
+    const char *fragment;
+} bad_case;
+
+static const bad_case bad_cases[] = {
+    {"bad_talent_word.yaml", 10, 9,
+     "unknown key 'shfit' in a talent's effect; expected one of: shift, flip"},
+    {"bad_talent_when.yaml", 12, 15,
+     "unknown condition 'target-asleep' for 'when'; known: always, wielding KEYWORD"},
+    {"bad_talent_on.yaml", 11, 13, "unknown flip 'parry' for 'on'; known: all"},
+    {"bad_talent_two_words.yaml", 11, 9, "one effect per item in 'Greedy'"},
+    {"bad_talent_keyword.yaml", 12, 15,
+     "unknown weapon keyword 'Sharp' after 'wielding'"},
+    {"bad_talent_action.yaml", 10, 24, "expected one of aid, aim, attack"},
+    {"bad_talent_unknown.yaml", 13, 9,
+     "unknown talent 'Tough as Nail' (did you mean 'Tough as Nails'?)"},
+};
+
+/* Bad talents are refused at file:line:column, with the known words. */
+Test(towers_talent, bad_files_are_refused) {
+    for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
+        const bad_case *b = &bad_cases[i];
+        char rel[256];
+        snprintf(rel, sizeof rel, "tests/data/towers/%s", b->file);
+        fray_status st;
+        fray_diag d;
+        ft_setup *s = load(rel, &st, &d);
+        cr_expect_neq(st, FRAY_OK, "%s", b->file);
+        cr_expect_eq(d.line, b->line, "%s: line %d, not %d (%s)", b->file, d.line,
+                     b->line, d.message);
+        cr_expect_eq(d.column, b->column, "%s: column %d, not %d (%s)", b->file,
+                     d.column, b->column, d.message);
+        cr_expect_not_null(strstr(d.message, b->fragment), "%s: '%s' lacks '%s'",
+                           b->file, d.message, b->fragment);
+        free(s);
+    }
+}
+
+/* ---- A whole fight -------------------------------------------------------------- */
+
+/* The example's fights replay from their journals (docs/journal.md): the
+ * talents are in the setup, so the replay is the same fight. */
+Test(towers_talent, journal_round_trip) {
+    fray_towers_setup *s = tf_load_example("talents.yaml");
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        fray_towers_fight *a = tf_fight(s, seed);
+        cr_assert_eq(fray_towers_fight_run(a), FRAY_OK);
+        int n = fray_towers_fight_events(a);
+        size_t cap = 1 << 16, len = 0;
+        char *j = malloc(cap);
+        cr_assert_not_null(j);
+        for (int i = 0; i < n; i++) {
+            size_t m = fray_towers_event_json(a, i, NULL, 0);
+            while (len + m + 2 > cap) {
+                cap *= 2;
+                j = realloc(j, cap);
+                cr_assert_not_null(j);
+            }
+            cr_assert_eq(fray_towers_event_json(a, i, j + len, m + 1), m);
+            len += m;
+            j[len++] = '\n';
+            j[len] = '\0';
+        }
+        fray_towers_fight *r = tf_fight(s, 99);
+        fray_diag d;
+        memset(&d, 0, sizeof d);
+        fray_towers_replay_info info;
+        cr_assert_eq(fray_towers_fight_replay_journal(r, j, len, &info, &d), FRAY_OK,
+                     "%d:%d: %s", d.line, d.column, d.message);
+        cr_expect(fray_towers_fight_same(a, r), "seed %llu", (unsigned long long)seed);
+        free(j);
+        fray_towers_fight_free(a);
+        fray_towers_fight_free(r);
+    }
+    fray_towers_setup_free(s);
+}
