@@ -1054,7 +1054,7 @@ static const char *const statblock_keys[] = {
     "stun",       "lethal",      "size",       "skills",  "weapons",
     "wield",      "stance",      "armor",      "advantages", "disadvantages",
     "immune",     "susceptible", "chips",      "mana",    "mana-regen",
-    "controller", "deck",        "temporary",  "notes",   "talents"};
+    "controller", "deck",        "temporary",  "talents", "notes"};
 
 static int find_template(const ld *L, const char *name) {
     for (int i = 0; i < L->n_tpl; i++)
