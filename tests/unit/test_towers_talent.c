@@ -498,6 +498,73 @@ Test(towers_talent, temp_points_and_status) {
     free(f);
 }
 
+/* ---- Stand from Prone with Acrobatics ---------------------------------------- */
+
+/* Begins the fight (a acts first: [N] 5 and a King) and moves the clock
+ * to a's first action. */
+static void begin_first(fixture *f, int a, int d) {
+    f->s.c[a].sb.cv[FT_CV_N] = 5;
+    ft_state_reset(&f->s, &f->st, 1);
+    tf_stack(f, a, "KS");
+    tf_stack(f, d, "2C");
+    memset(&f->ev, 0, sizeof f->ev);
+    f->ev.cmd = tf_cmd(FT_CMD_BEGIN, -1);
+    tf_run(f, &f->diag);
+    cr_assert_eq(ft_apply(&f->r), FRAY_OK, "%s", f->diag.message);
+    if (f->st.c[a].phase > f->st.phase) {
+        memset(&f->ev, 0, sizeof f->ev);
+        f->ev.cmd = tf_cmd(FT_CMD_PHASE, -1);
+        cr_assert_eq(ft_apply(&f->r), FRAY_OK, "%s", f->diag.message);
+    }
+}
+
+/* Seed 000 "Action List": "Stand from Prone (4 phases) ... The amount of
+ * time this takes can be reduced by making a successful Acrobatics check.
+ * The Quick Stand specialization helps as well." fray's numbers (options
+ * quick-stand-dtn 10, quick-stand-phases 2): Acrobatics rank 1 on [SS] 2,
+ * one card: a 9 makes 11, quick (2 phases); a 5 makes 7, slow (4);
+ * with Quick Stand two cards 5 9 keep the 9: quick; with the option off no
+ * card is flipped and it takes 4; without the skill, 4. */
+Test(towers_talent, stand_from_prone_with_acrobatics) {
+    static const struct {
+        const char *cards;
+        bool spec, skill;
+        int dtn, want, flipped;
+    } t[] = {{"9C", false, true, 10, 2, 1}, {"5C", false, true, 10, 4, 1},
+             {"5C 9D", true, true, 10, 2, 2}, {"9C", false, true, 0, 4, 0},
+             {"9C", false, false, 10, 4, 0}, {"9C", false, true, 12, 4, 1}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        fixture *f = fixture_new();
+        f->s.opt.quick_stand_dtn = t[i].dtn;
+        f->s.opt.quick_stand_phases = 2;
+        int a = add(f, "a", 0, 0, 0, longblade());
+        int d = add(f, "d", 1, 9, 9, longblade());
+        ft_statblock *sb = &f->s.c[a].sb;
+        sb->aspects[FT_ASPECT_SS] = 2;
+        if (t[i].skill) {
+            sb->n_skills = 1;
+            snprintf(sb->skills[0].name, FT_NAME, "Acrobatics");
+            sb->skills[0].aspect = FT_ASPECT_SS;
+            sb->skills[0].rank = 1;
+            if (t[i].spec) {
+                sb->skills[0].n_specs = 1;
+                snprintf(sb->skills[0].specs[0], FT_NAME, "Quick Stand");
+            }
+        }
+        begin_first(f, a, d);
+        ft_cond_add(&f->r, a, FT_COND_PRONE, 0, FT_UNTIL_REMOVED, -1, 0, -1);
+        int before = f->st.c[a].phase;
+        tf_stack(f, a, t[i].cards);
+        memset(&f->ev, 0, sizeof f->ev);
+        f->ev.cmd = tf_cmd(FT_ACT_STAND, a);
+        cr_assert_eq(ft_apply(&f->r), FRAY_OK, "%s", f->diag.message);
+        cr_expect(!ft_cond_has(&f->st, a, FT_COND_PRONE));
+        cr_expect_eq(f->st.c[a].phase, before + t[i].want, "case %zu", i);
+        cr_expect_eq(f->ev.n_cards, t[i].flipped, "case %zu: cards flipped", i);
+        free(f);
+    }
+}
+
 /* ---- Loading ------------------------------------------------------------------ */
 
 #define SRC FRAY_SOURCE_DIR "/"
@@ -566,6 +633,27 @@ Test(towers_talent, example_loads) {
     cr_expect(b->sb.tsum.state, "Last Stand reads the state");
     cr_expect_eq(b->sb.tsum.temp_stun, 6);
     cr_expect(s->fast.talent_state);
+    free(s);
+}
+
+/* The options quick-stand-dtn and quick-stand-phases are read from an
+ * encounter's options (defaults 10 and 2); an inline stat block names a
+ * talent. */
+Test(towers_talent, quick_stand_options_load) {
+    ft_options o;
+    ft_options_default(&o);
+    cr_expect_eq(o.quick_stand_dtn, 10);
+    cr_expect_eq(o.quick_stand_phases, 2);
+    fray_status st;
+    fray_diag d;
+    ft_setup *s = load("tests/data/towers/talent_options.yaml", &st, &d);
+    cr_assert_eq(st, FRAY_OK, "%s:%d:%d: %s", d.file, d.line, d.column, d.message);
+    cr_expect_eq(s->opt.quick_stand_dtn, 0);
+    cr_expect_eq(s->opt.quick_stand_phases, 3);
+    const ft_combatant *b = who(s, "bandit");
+    cr_expect_eq(b->sb.n_talents, 1);
+    cr_expect_str_eq(b->sb.talents[0].name, "Shadow Step");
+    cr_expect_eq(who(s, "tony")->sb.n_talents, 0);
     free(s);
 }
 

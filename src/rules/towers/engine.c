@@ -429,14 +429,22 @@ static int advantage_ranks(const ft_statblock *sb, ft_applies what,
             worst = a->rank;
     }
     rank_mods(best, worst, flip, shift);
-    if (sb->tsum.any)
-        ft_talent_flip_mods(sb, what, skill, flip, shift);
     return best - worst;
+}
+
+void ft_skill_mods(const ft_statblock *sb, const char *skill, int *flip,
+                   int *shift) {
+    advantage_ranks(sb, FT_APPLIES_SKILL, skill, flip, shift);
+    if (sb->tsum.any)
+        ft_talent_flip_mods(sb, FT_APPLIES_SKILL, skill, flip, shift);
 }
 
 int ft_advantage_mods(const ft_statblock *sb, ft_applies what, int *flip,
                       int *shift) {
-    return advantage_ranks(sb, what, NULL, flip, shift);
+    int d = advantage_ranks(sb, what, NULL, flip, shift);
+    if (sb->tsum.any) /* talents (talent.c) */
+        ft_talent_flip_mods(sb, what, NULL, flip, shift);
+    return d;
 }
 
 /*
@@ -1670,7 +1678,7 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
     }
     case FT_ACT_STAND:
         ft_cond_remove(r, a, FT_COND_PRONE);
-        return FRAY_OK;
+        return s->opt.quick_stand_dtn > 0 ? ft_quick_stand(r, a, cost) : FRAY_OK;
     case FT_ACT_PICK_UP: {
         int hand = c->wielded[0] < 0 ? 0 : 1;
         c->wielded[hand] = c->dropped;
@@ -1686,6 +1694,8 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         /* Seed 001: the skill's advantages count, and a specialization
          * that applies gives (flip+1). */
         advantage_ranks(sb, FT_APPLIES_SKILL, sk->name, &flip, &shift);
+        if (sb->tsum.any) /* talents (talent.c) */
+            ft_talent_flip_mods(sb, FT_APPLIES_SKILL, sk->name, &flip, &shift);
         if (cmd->skill_spec > 0)
             flip += 1;
         fray_flip f;
@@ -1796,7 +1806,7 @@ static fray_status apply_action(ft_run *r) {
     if (rc != FRAY_OK)
         return rc;
     /* Talents that change what an action costs (talent.c). */
-    if (r->setup->c[a].sb.tsum.cost)
+    if (!r->setup->eng.no_talent_cost && r->setup->c[a].sb.tsum.cost)
         cost = ft_talent_cost(&r->setup->c[a].sb, (ft_action)cmd->action, cost);
     c->flags |= FT_F_ACTED;
     c->actions++;
@@ -1946,10 +1956,12 @@ void ft_state_reset_trial(const ft_setup *s, ft_state *st, uint64_t seed,
         c->temp_stun = (int16_t)sb->temp_stun;
         c->temp_lethal = (int16_t)sb->temp_lethal;
         /* Talents' temporary points: the larger grant (RULINGS 19). */
-        if (sb->tsum.temp_stun > c->temp_stun)
-            c->temp_stun = (int16_t)sb->tsum.temp_stun;
-        if (sb->tsum.temp_lethal > c->temp_lethal)
-            c->temp_lethal = (int16_t)sb->tsum.temp_lethal;
+        if (sb->tsum.any) {
+            if (sb->tsum.temp_stun > c->temp_stun)
+                c->temp_stun = (int16_t)sb->tsum.temp_stun;
+            if (sb->tsum.temp_lethal > c->temp_lethal)
+                c->temp_lethal = (int16_t)sb->tsum.temp_lethal;
+        }
         c->pos = s->c[i].start;
         c->aided_vs = -1;
         c->wielded[0] = (int8_t)sb->wielded[0];

@@ -109,6 +109,8 @@ void ft_options_default(ft_options *o) {
     o->simultaneous_duel = false;          /* seed 000 "Dueling" stage four */
     o->fresh_decks = false;                /* fray: decks as at a real table */
     o->unconscious_bonus = FT_UB_LETHAL;   /* seed 000 "STUN Damage" */
+    o->quick_stand_dtn = 10;               /* seed 000 "Action List": fray's DTN */
+    o->quick_stand_phases = 2;             /* fray's: half of Stand's 4 */
 }
 
 /* ---- The loader's state ------------------------------------------------------ */
@@ -1856,7 +1858,8 @@ static const char *const option_keys[] = {
     "mana-regen",     "dying-loses-lethal", "dead-at",
     "disabled-unconscious", "crit-needs-heart", "recover-stun",
     "grapple-size",   "surprise-delay",   "phase-limit",
-    "simultaneous-duel", "fresh-decks", "unconscious-bonus"};
+    "simultaneous-duel", "fresh-decks", "unconscious-bonus",
+    "quick-stand-dtn", "quick-stand-phases"};
 
 /* The options of RULINGS.md by their names (docs/rules/towers.md). */
 static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
@@ -1955,6 +1958,13 @@ static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
                                          : i == 1 ? FT_UB_DEFENSE
                                                   : FT_UB_LETHAL | FT_UB_DEFENSE);
     }
+    if ((v = get(n, "quick-stand-dtn")) &&
+        (st = ld_int(L, v, "quick-stand-dtn (0: no Acrobatics check)", 0, 30,
+                     &o->quick_stand_dtn)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "quick-stand-phases")) &&
+        (st = ld_int(L, v, "quick-stand-phases", 1, 4, &o->quick_stand_phases)) != FRAY_OK)
+        return st;
     return FRAY_OK;
 }
 

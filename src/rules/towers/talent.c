@@ -25,6 +25,7 @@
  */
 #include "towers_int.h"
 
+#include <stdio.h>
 #include <strings.h>
 
 #define FT__N(id, name) name,
@@ -177,4 +178,46 @@ int ft_talent_cost(const ft_statblock *sb, ft_action act, int cost) {
                 c += tl->e[k].value;
     }
     return c < 1 ? 1 : c;
+}
+
+/* ---- Stand from Prone with Acrobatics (seed 000 "Action List") ----------- */
+
+fray_status ft_quick_stand(ft_run *r, int a, int *cost) {
+    const ft_setup *s = r->setup;
+    const ft_statblock *sb = &s->c[a].sb;
+    const ft_skill *sk = NULL;
+    for (int i = 0; i < sb->n_skills && !sk; i++)
+        if (strcasecmp(sb->skills[i].name, "Acrobatics") == 0)
+            sk = &sb->skills[i];
+    if (!sk)
+        return FRAY_OK;
+    int dtn = s->opt.quick_stand_dtn;
+    int flip = 0, shift = 0;
+    ft_cond_mods(r->st, a, FT_FLIP_SKILL, false, &flip, &shift);
+    ft_skill_mods(sb, sk->name, &flip, &shift);
+    /* "The Quick Stand specialization helps as well": (flip+1), as any
+     * specialization that applies (seed 001). */
+    for (int i = 0; i < sk->n_specs; i++)
+        if (strcasecmp(sk->specs[i], "Quick Stand") == 0)
+            flip += 1;
+    int aspect = sb->aspects[sk->aspect];
+    fray_flip f;
+    int total_shift = shift;
+    fray_status rc = ft_flip(r, a, sk->rank + flip, FT_FLIP_SKILL, shift,
+                             dtn - aspect, &f, &total_shift);
+    if (rc != FRAY_OK)
+        return rc;
+    int total = f.kept_value + aspect + total_shift;
+    bool quick = total >= dtn;
+    if (quick)
+        *cost = s->opt.quick_stand_phases;
+    if (r->facts) {
+        ft_fact *nf = ft_emit_fact(r, FT_FACT_NOTE, a, -1);
+        if (nf) {
+            int shown = total < -99 ? -99 : total > 999 ? 999 : total;
+            snprintf(nf->text, sizeof nf->text, "Acrobatics %d: %s", shown,
+                     quick ? "quick" : "slow");
+        }
+    }
+    return FRAY_OK;
 }

@@ -306,6 +306,11 @@ typedef struct ft_options {
     bool fresh_decks;          /* fray: every flip from a freshly shuffled deck (off) */
     uint8_t unconscious_bonus; /* seed 000 "STUN Damage": what attacks on the
                                   unconscious or Helpless get: FT_UB_* */
+    /* Seed 000 "Action List", Stand from Prone: "The amount of time this
+     * takes can be reduced by making a successful Acrobatics check" (fray's
+     * numbers: talent.c ft_quick_stand). */
+    int quick_stand_dtn;       /* the check's DTN (default 10; 0: no check) */
+    int quick_stand_phases;    /* Stand's cost when it succeeds (default 2) */
 } ft_options;
 
 /* Seed 000 "STUN Damage": "anyone who chooses to continue to attack you
@@ -613,6 +618,9 @@ typedef struct ft_engine_fast {
     /* The stat block has a mana pool (some sb.mana[e] > 0): only such a
      * combatant can get mana back in a zero phase. */
     bool mana_pool[FT_MAX_COMBATANTS];
+    /* No combatant has a talent that changes an action's cost (talent.c):
+     * the clock need not ask each one. */
+    bool no_talent_cost;
 } ft_engine_fast;
 
 typedef struct ft_setup {
@@ -1768,6 +1776,15 @@ bool ft_talent_holds(const ft_setup *s, const ft_state *st, int self, int other,
  * always) added to *flip and *shift; skill names the skill (what SKILL). */
 void ft_talent_flip_mods(const ft_statblock *sb, ft_applies what,
                          const char *skill, int *flip, int *shift);
+/* Seed 000 "Action List", Stand from Prone shortened by Acrobatics: when
+ * the option quick_stand_dtn is on and combatant a has the skill
+ * Acrobatics, flips its check (Quick Stand specialization: flip+1) and, on
+ * a total of at least the DTN, sets *cost to quick_stand_phases. */
+fray_status ft_quick_stand(ft_run *r, int a, int *cost);
+/* engine.c: the flip mods and shifts of a check of skill `skill` from the
+ * stat block's advantages and talents (seed 001). */
+void ft_skill_mods(const ft_statblock *sb, const char *skill, int *flip,
+                   int *shift);
 /* The cost in phases of action `act` for sb after its talents' `cost`
  * effects (never below 1: a free action stays free). */
 int ft_talent_cost(const ft_statblock *sb, ft_action act, int cost);
