@@ -413,7 +413,7 @@ static void rank_mods(int best, int worst, int *flip, int *shift) {
 /* The best advantage and the worst disadvantage (ranks) that apply to
  * `what`, or, with `skill`, to a check of that skill (`applies: skill`
  * naming it); those that apply to all flips count for both. */
-static int advantage_ranks(const ft_statblock *sb, ft_applies what,
+static FT_ALWAYS_INLINE int advantage_ranks(const ft_statblock *sb, ft_applies what,
                            const char *skill, int *flip, int *shift) {
     int best = 0, worst = 0;
     for (int i = 0; i < sb->n_advantages; i++) {

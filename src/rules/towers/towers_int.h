@@ -558,6 +558,13 @@ enum {
 #else
 #define FT_NOINLINE
 #endif
+/* A small function every caller should have inline (engine.c
+ * advantage_ranks: its callers pass constants the compiler folds). */
+#if defined(__GNUC__)
+#define FT_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define FT_ALWAYS_INLINE inline
+#endif
 typedef struct ft_fast_hands {
     /* ft_threatens's reach with these weapons in hand: the longest melee
      * reach, at least 1; 0 when the combatant never threatens (tiny or
