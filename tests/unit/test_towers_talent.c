@@ -565,6 +565,79 @@ Test(towers_talent, stand_from_prone_with_acrobatics) {
     }
 }
 
+/* ---- A red chip for a Major Condition ----------------------------------------- */
+
+static int count_chip_facts(const fixture *f, int use) {
+    int n = 0;
+    for (int i = 0; i < f->ev.n_facts; i++)
+        n += f->ev.facts[i].kind == FT_FACT_CHIP && f->ev.facts[i].v[1] == use;
+    return n;
+}
+
+/* rules-facts.md "Chips": a red chip "recover[s] from a Major Condition";
+ * fray: as a free action, `shake bleeding red`. Bleeding ends, the red chip
+ * is spent, the clock does not move; with no red chip a blue one is spent
+ * (a higher chip for a lower chip's effect); with neither it is refused;
+ * a white chip still shakes only minor conditions; a red chip may shake a
+ * minor one. The event replays to the same state. */
+Test(towers_talent, red_chip_recovers_from_a_major_condition) {
+    static const struct {
+        int red, blue, chip, cond;
+        bool ok;
+        int red_left, blue_left, use;
+    } t[] = {{1, 0, 1, FT_COND_BLEEDING, true, 0, 0, FT_CHIP_FOR_RECOVER},
+             {0, 1, 1, FT_COND_BLEEDING, true, 0, 0, FT_CHIP_FOR_RECOVER},
+             {0, 0, 1, FT_COND_BLEEDING, false, 0, 0, 0},
+             {1, 0, 2, FT_COND_BLEEDING, false, 1, 0, 0},
+             {1, 0, 0, FT_COND_BLEEDING, false, 1, 0, 0},
+             {1, 0, 1, FT_COND_DAZED, true, 0, 0, FT_CHIP_FOR_SHAKE}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        fixture *f = fixture_new();
+        int a = add(f, "a", 0, 0, 0, longblade());
+        int d = add(f, "d", 1, 9, 9, longblade());
+        begin_first(f, a, d);
+        f->st.c[a].chips[1] = (int8_t)t[i].red;
+        f->st.c[a].chips[2] = (int8_t)t[i].blue;
+        ft_cond_add(&f->r, a, (ft_condition)t[i].cond, 1, FT_UNTIL_REMOVED, -1, 0, -1);
+        ft_command c = tf_cmd(FT_ACT_SHAKE, a);
+        c.chip = (int8_t)t[i].chip;
+        c.condition = (int8_t)t[i].cond;
+        fray_diag d0;
+        memset(&d0, 0, sizeof d0);
+        fray_status rc = ft_check_command(&f->s, &f->st, &c, &d0);
+        cr_expect_eq(rc == FRAY_OK, t[i].ok, "case %zu: %s", i, d0.message);
+        if (!t[i].ok) {
+            free(f);
+            continue;
+        }
+        ft_state *before = malloc(sizeof *before), *after = malloc(sizeof *after);
+        cr_assert(before && after);
+        *before = f->st;
+        int phase = f->st.c[a].phase;
+        memset(&f->ev, 0, sizeof f->ev);
+        f->ev.cmd = c;
+        cr_assert_eq(ft_apply(&f->r), FRAY_OK, "%s", f->diag.message);
+        cr_expect(!ft_cond_has(&f->st, a, (ft_condition)t[i].cond), "case %zu", i);
+        cr_expect_eq(f->st.c[a].chips[1], t[i].red_left, "case %zu", i);
+        cr_expect_eq(f->st.c[a].chips[2], t[i].blue_left, "case %zu", i);
+        cr_expect_eq(f->st.c[a].phase, phase, "case %zu: a free action", i);
+        cr_expect_eq(count_chip_facts(f, t[i].use), 1, "case %zu", i);
+        /* Replayed (as a journal replays it): the same state. */
+        *after = f->st;
+        f->st = *before;
+        f->r.replay = true;
+        f->ev.n_facts = 0;
+        f->r.card_i = f->r.choice_i = 0;
+        cr_assert_eq(ft_apply(&f->r), FRAY_OK, "%s", f->diag.message);
+        cr_expect(f->st.phase == after->phase && f->st.n_events == after->n_events &&
+                      memcmp(f->st.c, after->c, (size_t)f->st.n * sizeof f->st.c[0]) == 0,
+                  "case %zu: replay", i);
+        free(before);
+        free(after);
+        free(f);
+    }
+}
+
 /* ---- Loading ------------------------------------------------------------------ */
 
 #define SRC FRAY_SOURCE_DIR "/"

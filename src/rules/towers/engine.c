@@ -1353,6 +1353,12 @@ static fray_status check(const ft_setup *s, ft_state *st,
             return bad(diag, "Hold until whom?%s%s", "", "");
         break;
     case FT_ACT_SHAKE: {
+        if (cmd->chip >= 1) { /* a red or blue chip (talent.c) */
+            const char *why = ft_red_shake_refusal(st, cmd);
+            if (why)
+                return bad(diag, "%s %s", name, why);
+            break;
+        }
         bool any = false;
         for (int i = 0; i < c->n_cond; i++) {
             int k = c->cond[i].kind;
@@ -1654,6 +1660,11 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         ft_emit(r, FT_FACT_AMMO, a, -1, wi, w->shots, 0, 0);
         return FRAY_OK;
     case FT_ACT_SHAKE:
+        if (cmd->chip >= 1) { /* a red or blue chip: free (talent.c) */
+            ft_red_shake(r, cmd);
+            *cost = FT_COST_FREE;
+            return FRAY_OK;
+        }
         for (int i = 0; i < c->n_cond; i++) {
             int k = c->cond[i].kind;
             bool major = cond_is_major(k);

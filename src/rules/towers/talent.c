@@ -221,3 +221,63 @@ fray_status ft_quick_stand(ft_run *r, int a, int *cost) {
     }
     return FRAY_OK;
 }
+
+/* ---- A red chip for a Major Condition (rules-facts.md "Chips") ----------- */
+
+static const bool cond_major[FT_CONDITION_COUNT] = {
+#define FT__E(id, nm, mj, hx) mj,
+    FT_CONDITION_LIST(FT__E)
+#undef FT__E
+};
+
+/* The condition a red Shake ends: the one named, else the first major,
+ * else the first minor; -1 none. */
+static int red_shake_condition(const ft_cstate *c, int named) {
+    int minor = -1;
+    for (int i = 0; i < c->n_cond; i++) {
+        int k = c->cond[i].kind;
+        if (k < 0 || k >= FT_CONDITION_COUNT)
+            continue;
+        if (named >= 0) {
+            if (k == named)
+                return k;
+            continue;
+        }
+        if (cond_major[k])
+            return k;
+        if (minor < 0)
+            minor = k;
+    }
+    return minor;
+}
+
+/* The colour spent: red asks a red chip, or a blue one (rules-facts.md: a
+ * higher chip for a lower chip's effect); blue asks a blue one. */
+static int red_shake_colour(const ft_cstate *c, int chip) {
+    if (chip == 1 && c->chips[1] > 0)
+        return 1;
+    return c->chips[2] > 0 ? 2 : -1;
+}
+
+const char *ft_red_shake_refusal(const ft_state *st, const ft_command *cmd) {
+    const ft_cstate *c = &st->c[cmd->actor];
+    if (red_shake_condition(c, cmd->condition) < 0)
+        return cmd->condition >= 0 ? "does not have that condition"
+                                   : "has no condition to recover from";
+    if (red_shake_colour(c, cmd->chip) < 0)
+        return cmd->chip == 1 ? "holds no red or blue chip" : "holds no blue chip";
+    return NULL;
+}
+
+void ft_red_shake(ft_run *r, const ft_command *cmd) {
+    ft_cstate *c = &r->st->c[cmd->actor];
+    int k = red_shake_condition(c, cmd->condition);
+    int colour = red_shake_colour(c, cmd->chip);
+    if (k < 0 || colour < 0)
+        return; /* (ft_check_command refused it) */
+    c->chips[colour]--;
+    c->chips_used++;
+    ft_emit(r, FT_FACT_CHIP, cmd->actor, -1, colour,
+            cond_major[k] ? FT_CHIP_FOR_RECOVER : FT_CHIP_FOR_SHAKE, 0, 0);
+    ft_cond_remove(r, cmd->actor, (ft_condition)k);
+}

@@ -879,7 +879,8 @@ enum {
     FT_CHIP_FOR_SHIFT = FT_CHOICE_CHIP_SHIFT, /* (shift+1) after a flip */
     FT_CHIP_FOR_FLIP = FT_CHOICE_CHIP_FLIP,   /* (flip+1): one more card */
     FT_CHIP_FOR_SHAKE = 10,                   /* a free Shake Minor Condition */
-    FT_CHIP_FOR_HEAL = 11                     /* Discard Chip to Heal */
+    FT_CHIP_FOR_HEAL = 11,                    /* Discard Chip to Heal */
+    FT_CHIP_FOR_RECOVER = 12                  /* a red chip: a Major Condition ends (talent.c) */
 };
 
 /* Purposes of a flip (FT_FACT_FLIP v[0]). */
@@ -1788,6 +1789,13 @@ void ft_talent_flip_mods(const ft_statblock *sb, ft_applies what,
  * Acrobatics, flips its check (Quick Stand specialization: flip+1) and, on
  * a total of at least the DTN, sets *cost to quick_stand_phases. */
 fray_status ft_quick_stand(ft_run *r, int a, int *cost);
+/* rules-facts.md "Chips": a red chip (or blue) spent to "recover from a
+ * Major Condition" (or, a higher chip for a lower chip's effect, a minor
+ * one), as a free action: `shake CONDITION red`. The check of such a
+ * Shake (cmd->chip 1 or 2): NULL when it can be done, else why not. */
+const char *ft_red_shake_refusal(const ft_state *st, const ft_command *cmd);
+/* Its apply: ends the condition, spends the chip (a CHIP fact). */
+void ft_red_shake(ft_run *r, const ft_command *cmd);
 /* engine.c: the flip mods and shifts of a check of skill `skill` from the
  * stat block's advantages and talents (seed 001). */
 void ft_skill_mods(const ft_statblock *sb, const char *skill, int *flip,
