@@ -638,6 +638,64 @@ Test(towers_talent, red_chip_recovers_from_a_major_condition) {
     }
 }
 
+/* ---- A white chip doubles <SPD> for one action --------------------------------- */
+
+/* rules-facts.md "Chips": white, "double <SPD> for one action". <SPD> 6:
+ * a Combat Move of 9 spaces is refused; `move 9,0 white` makes it (12),
+ * spending the white chip; with only a red chip, `white` spends the red one
+ * (a higher chip for a lower chip's effect); with none it is refused. The
+ * event replays to the same state. */
+Test(towers_talent, white_chip_doubles_speed) {
+    static const struct {
+        int white, red, chip;
+        bool ok;
+        int white_left, red_left;
+    } t[] = {{1, 0, -1, false, 1, 0}, {1, 0, 0, true, 0, 0},
+             {0, 1, 0, true, 0, 0},   {0, 0, 0, false, 0, 0},
+             {1, 1, 1, true, 1, 0}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        fixture *f = fixture_new();
+        int a = add(f, "a", 0, 0, 0, longblade());
+        int d = add(f, "d", 1, 9, 9, longblade());
+        begin_first(f, a, d);
+        f->st.c[a].chips[0] = (int8_t)t[i].white;
+        f->st.c[a].chips[1] = (int8_t)t[i].red;
+        ft_command c = tf_cmd(FT_ACT_MOVE, a);
+        c.dest = (fray_pos){9, 0};
+        c.chip = (int8_t)t[i].chip;
+        fray_diag d0;
+        memset(&d0, 0, sizeof d0);
+        fray_status rc = ft_check_command(&f->s, &f->st, &c, &d0);
+        cr_expect_eq(rc == FRAY_OK, t[i].ok, "case %zu: %s", i, d0.message);
+        if (!t[i].ok) {
+            free(f);
+            continue;
+        }
+        ft_state *before = malloc(sizeof *before), *after = malloc(sizeof *after);
+        cr_assert(before && after);
+        *before = f->st;
+        memset(&f->ev, 0, sizeof f->ev);
+        f->ev.cmd = c;
+        cr_assert_eq(ft_apply(&f->r), FRAY_OK, "%s", f->diag.message);
+        cr_expect_eq(f->st.c[a].pos.x, 9, "case %zu", i);
+        cr_expect_eq(f->st.c[a].chips[0], t[i].white_left, "case %zu", i);
+        cr_expect_eq(f->st.c[a].chips[1], t[i].red_left, "case %zu", i);
+        cr_expect_eq(count_chip_facts(f, FT_CHIP_FOR_SPEED), 1, "case %zu", i);
+        *after = f->st;
+        f->st = *before;
+        f->r.replay = true;
+        f->ev.n_facts = 0;
+        f->r.card_i = f->r.choice_i = 0;
+        cr_assert_eq(ft_apply(&f->r), FRAY_OK, "%s", f->diag.message);
+        cr_expect(f->st.phase == after->phase &&
+                      memcmp(f->st.c, after->c, (size_t)f->st.n * sizeof f->st.c[0]) == 0,
+                  "case %zu: replay", i);
+        free(before);
+        free(after);
+        free(f);
+    }
+}
+
 /* ---- Loading ------------------------------------------------------------------ */
 
 #define SRC FRAY_SOURCE_DIR "/"

@@ -1219,6 +1219,12 @@ static fray_status check(const ft_setup *s, ft_state *st,
         int spd = ft_speed(s, st, a);
         if (cmd->action == FT_ACT_RECKLESS_MOVE)
             spd *= 2;
+        if (cmd->chip >= 0) { /* a white chip: <SPD> doubled (talent.c) */
+            if (ft_chip_speed_colour(&st->c[a], cmd->chip) < 0)
+                return bad(diag, "%s holds no chip of that colour or higher "
+                           "to double its Speed%s", name, "");
+            spd *= 2;
+        }
         fray_pos path[2 * FRAY_GRID_MAX];
         bool stop;
         /* A diagonal Shift first: one move with it for diagonals (seed
@@ -1532,6 +1538,10 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         int spd = ft_speed(s, st, a);
         if (cmd->action == FT_ACT_RECKLESS_MOVE)
             spd *= 2;
+        if (cmd->chip >= 0) { /* a white chip: <SPD> doubled (talent.c) */
+            ft_chip_speed_spend(r, a, cmd->chip);
+            spd *= 2;
+        }
         fray_pos path[2 * FRAY_GRID_MAX];
         bool stop;
         bool leap = cmd->action == FT_ACT_RUNNING_LEAP;

@@ -534,6 +534,8 @@ static void narr_fact(narr *n, int i) {
             txt_s(t, " to shake off a minor condition");
         else if (f->v[1] == FT_CHIP_FOR_RECOVER)
             txt_s(t, " to recover from a major condition");
+        else if (f->v[1] == FT_CHIP_FOR_SPEED)
+            txt_s(t, " to double its Speed");
         else if (f->v[1] == FT_CHOICE_CHIP_SHIFT)
             txt_s(t, ": (shift+1)");
         else if (f->v[1] == FT_CHOICE_CHIP_FLIP)
@@ -974,6 +976,7 @@ static void js_fact(txt *t, const ft_setup *s, const ft_fact *f) {
         js_kstr(t, "use", f->v[1] == FT_CHIP_FOR_HEAL    ? "heal"
                           : f->v[1] == FT_CHIP_FOR_SHAKE ? "shake"
                           : f->v[1] == FT_CHIP_FOR_RECOVER ? "recover"
+                          : f->v[1] == FT_CHIP_FOR_SPEED ? "speed"
                           : f->v[1] == FT_CHIP_FOR_FLIP  ? "flip+1"
                                                          : "shift+1");
         break;

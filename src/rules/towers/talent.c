@@ -281,3 +281,22 @@ void ft_red_shake(ft_run *r, const ft_command *cmd) {
             cond_major[k] ? FT_CHIP_FOR_RECOVER : FT_CHIP_FOR_SHAKE, 0, 0);
     ft_cond_remove(r, cmd->actor, (ft_condition)k);
 }
+
+/* ---- A white chip doubles <SPD> for one action (rules-facts.md "Chips") -- */
+
+int ft_chip_speed_colour(const ft_cstate *c, int chip) {
+    for (int k = chip < 0 ? 0 : chip; k < 3; k++)
+        if (c->chips[k] > 0)
+            return k;
+    return -1;
+}
+
+void ft_chip_speed_spend(ft_run *r, int a, int chip) {
+    ft_cstate *c = &r->st->c[a];
+    int colour = ft_chip_speed_colour(c, chip);
+    if (colour < 0)
+        return; /* (ft_check_command refused it) */
+    c->chips[colour]--;
+    c->chips_used++;
+    ft_emit(r, FT_FACT_CHIP, a, -1, colour, FT_CHIP_FOR_SPEED, 0, 0);
+}

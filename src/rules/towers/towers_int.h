@@ -880,7 +880,8 @@ enum {
     FT_CHIP_FOR_FLIP = FT_CHOICE_CHIP_FLIP,   /* (flip+1): one more card */
     FT_CHIP_FOR_SHAKE = 10,                   /* a free Shake Minor Condition */
     FT_CHIP_FOR_HEAL = 11,                    /* Discard Chip to Heal */
-    FT_CHIP_FOR_RECOVER = 12                  /* a red chip: a Major Condition ends (talent.c) */
+    FT_CHIP_FOR_RECOVER = 12,                 /* a red chip: a Major Condition ends (talent.c) */
+    FT_CHIP_FOR_SPEED = 13                    /* a white chip: <SPD> doubled for one action */
 };
 
 /* Purposes of a flip (FT_FACT_FLIP v[0]). */
@@ -1796,6 +1797,13 @@ fray_status ft_quick_stand(ft_run *r, int a, int *cost);
 const char *ft_red_shake_refusal(const ft_state *st, const ft_command *cmd);
 /* Its apply: ends the condition, spends the chip (a CHIP fact). */
 void ft_red_shake(ft_run *r, const ft_command *cmd);
+/* rules-facts.md "Chips": a white chip (or a higher one) doubles <SPD> for
+ * one action: a chip word on a move-related action (`move 8,3 white`).
+ * The colour it spends from c's chips (chip 0: white, else red, else
+ * blue; 1: red, else blue; 2: blue), or -1 when it holds none of them. */
+int ft_chip_speed_colour(const ft_cstate *c, int chip);
+/* Spends it (a CHIP fact, use FT_CHIP_FOR_SPEED). */
+void ft_chip_speed_spend(ft_run *r, int a, int chip);
 /* engine.c: the flip mods and shifts of a check of skill `skill` from the
  * stat block's advantages and talents (seed 001). */
 void ft_skill_mods(const ft_statblock *sb, const char *skill, int *flip,
