@@ -565,6 +565,48 @@ Test(towers_talent, stand_from_prone_with_acrobatics) {
     }
 }
 
+/* RULINGS 7: the Acrobatics flip of a Stand takes cards flipped by hand at
+ * the table: with none given it asks for one more; with 9C given (11 >= 10)
+ * the Stand is quick. */
+Test(towers_talent, quick_stand_cards_by_hand) {
+    for (int given = 0; given < 2; given++) {
+        fixture *f = fixture_new();
+        f->s.opt.quick_stand_dtn = 10;
+        f->s.opt.quick_stand_phases = 2;
+        int a = add(f, "a", 0, 0, 0, longblade());
+        int d = add(f, "d", 1, 9, 9, longblade());
+        ft_statblock *sb = &f->s.c[a].sb;
+        sb->aspects[FT_ASPECT_SS] = 2;
+        sb->n_skills = 1;
+        snprintf(sb->skills[0].name, FT_NAME, "Acrobatics");
+        sb->skills[0].aspect = FT_ASPECT_SS;
+        sb->skills[0].rank = 1;
+        begin_first(f, a, d);
+        ft_cond_add(&f->r, a, FT_COND_PRONE, 0, FT_UNTIL_REMOVED, -1, 0, -1);
+        int before = f->st.c[a].phase;
+        memset(&f->ev, 0, sizeof f->ev);
+        f->ev.cmd = tf_cmd(FT_ACT_STAND, a);
+        tf_run(f, &f->diag);
+        f->r.cards_given = true;
+        f->ev.cards_given = true;
+        if (given) {
+            f->ev.cards[0] = tf_card("9C");
+            f->ev.n_cards = 1;
+        }
+        fray_status rc = ft_apply(&f->r);
+        if (!given) {
+            cr_expect_neq(rc, FRAY_OK);
+            cr_expect(ft_cond_has(&f->st, a, FT_COND_PRONE), "still prone");
+            cr_expect_not_null(strstr(f->diag.message, "more cards"), "%s",
+                               f->diag.message);
+        } else {
+            cr_assert_eq(rc, FRAY_OK, "%s", f->diag.message);
+            cr_expect_eq(f->st.c[a].phase, before + 2);
+        }
+        free(f);
+    }
+}
+
 /* ---- A red chip for a Major Condition ----------------------------------------- */
 
 static int count_chip_facts(const fixture *f, int use) {

@@ -1698,8 +1698,12 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         return rc;
     }
     case FT_ACT_STAND:
+        /* The Acrobatics flip first (talent.c): a flip short of cards
+         * leaves the combatant as it was. */
+        if (s->opt.quick_stand_dtn > 0 && (rc = ft_quick_stand(r, a, cost)) != FRAY_OK)
+            return rc;
         ft_cond_remove(r, a, FT_COND_PRONE);
-        return s->opt.quick_stand_dtn > 0 ? ft_quick_stand(r, a, cost) : FRAY_OK;
+        return FRAY_OK;
     case FT_ACT_PICK_UP: {
         int hand = c->wielded[0] < 0 ? 0 : 1;
         c->wielded[hand] = c->dropped;

@@ -2937,6 +2937,11 @@ FRAY_API fray_status fray_towers_check(const char *path, fray_diag *diag) {
             snprintf(diag->message, sizeof diag->message,
                      "catalog: %d weapon%s, %d armor", work->n_catalog,
                      work->n_catalog == 1 ? "" : "s", work->n_armor);
+            size_t len = strlen(diag->message);
+            if (work->n_talent_catalog > 0 && len < sizeof diag->message)
+                snprintf(diag->message + len, sizeof diag->message - len,
+                         ", %d talent%s", work->n_talent_catalog,
+                         work->n_talent_catalog == 1 ? "" : "s");
         }
     }
     free(work);
