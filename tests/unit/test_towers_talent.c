@@ -607,6 +607,56 @@ Test(towers_talent, quick_stand_cards_by_hand) {
     }
 }
 
+/* ---- An extra reaction ------------------------------------------------------------ */
+
+/* Seed 000 "Opportunity Attacks": moving out of a threatened space
+ * provokes; the attacker moves 3 phases later on the clock (RULINGS 14).
+ * With the talent Combat Reflexes (reaction: extra-opportunity) the first
+ * one in a round costs no delay; a second one in the same round does. */
+Test(towers_talent, extra_opportunity_reaction) {
+    for (int with = 0; with < 2; with++) {
+        fixture *f = fixture_new();
+        int t = add(f, "tony", 0, 1, 1, longblade());
+        int e = add(f, "bandit", 1, 2, 1, longblade());
+        if (with)
+            give(f, e, "Combat Reflexes", FT_TE_REACTION, 1, 0, 0);
+        f->s.c[e].sb.cv[FT_CV_N] = 5;
+        ft_state_reset(&f->s, &f->st, 1);
+        tf_stack(f, t, "2S 3S");
+        tf_stack(f, e, "KD 5C 5D 2C");
+        memset(&f->ev, 0, sizeof f->ev);
+        f->ev.cmd = tf_cmd(FT_CMD_BEGIN, -1);
+        tf_run(f, &f->diag);
+        cr_assert_eq(ft_apply(&f->r), FRAY_OK, "%s", f->diag.message);
+        /* The bandit has acted (no longer flat-footed) and acts next in
+         * phase 50; Tony's turn. */
+        f->st.c[e].flags |= FT_F_ACTED;
+        f->st.c[e].phase = 50;
+        ft_clock_place(&f->st, e);
+        memset(&f->ev, 0, sizeof f->ev);
+        f->ev.cmd = tf_cmd(FT_CMD_PHASE, -1);
+        tf_run(f, &f->diag);
+        cr_assert_eq(ft_apply(&f->r), FRAY_OK, "%s", f->diag.message);
+        cr_assert_eq(ft_next_actor(&f->st), t);
+        ft_command m = tf_cmd(FT_ACT_MOVE, t);
+        m.dest = (fray_pos){1, 6};
+        memset(&f->ev, 0, sizeof f->ev);
+        f->ev.cmd = m;
+        tf_run(f, &f->diag);
+        cr_assert_eq(ft_apply(&f->r), FRAY_OK, "%s", f->diag.message);
+        int oa = -1;
+        for (int i = 0; i < f->ev.n_facts; i++)
+            if (f->ev.facts[i].kind == FT_FACT_OPPORTUNITY)
+                oa = f->ev.facts[i].v[0];
+        cr_assert_eq(oa, with ? 0 : 3, "the delay told");
+        cr_expect_eq(f->st.c[e].phase, with ? 50 : 53);
+        if (with)
+            cr_expect_eq(ft_talent_oa_delay(&f->r, e, 3), 3,
+                         "a second one in the same round: delayed");
+        free(f);
+    }
+}
+
 /* ---- A red chip for a Major Condition ----------------------------------------- */
 
 static int count_chip_facts(const fixture *f, int use) {
@@ -787,6 +837,9 @@ Test(towers_talent, catalog_loads) {
     cr_assert_not_null(t);
     cr_expect_eq(t->e[0].action, FT_ACT_ATTACK);
     cr_expect_eq(t->e[0].value, -1);
+    t = ft_talent_find(s, "Combat Reflexes");
+    cr_assert_not_null(t);
+    cr_expect_eq(t->e[0].kind, FT_TE_REACTION);
     free(s);
 }
 

@@ -302,7 +302,10 @@ static fray_status offer_opportunity(ft_run *r, int e, int provoker) {
     /* The state changes before the provoker's own attack, if any. */
     if (r->memo)
         r->memo->valid = false;
-    ft_emit(r, FT_FACT_OPPORTUNITY, e, provoker, 0, 0, 0, 0);
+    int delay = r->setup->opt.opportunity_delay;
+    if (r->setup->c[e].sb.tsum.extra_oa) /* talent.c */
+        delay = ft_talent_oa_delay(r, e, delay);
+    ft_emit(r, FT_FACT_OPPORTUNITY, e, provoker, delay, 0, 0, 0);
     r->st->c[e].reacted_event = r->st->n_events;
     ft_attack_opts o;
     memset(&o, 0, sizeof o);
@@ -313,7 +316,7 @@ static fray_status offer_opportunity(ft_run *r, int e, int provoker) {
     if (rc != FRAY_OK && rc != FRAY_ERR_INVALID)
         return rc;
     /* The attacker moves back on the clock from wherever it is. */
-    r->st->c[e].phase += r->setup->opt.opportunity_delay;
+    r->st->c[e].phase += delay;
     ft_clock_place(r->st, e);
     return FRAY_OK;
 }

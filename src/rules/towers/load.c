@@ -842,6 +842,14 @@ static fray_status ld_talent_effect(ld *L, const yn *n, const char *talent,
         return ld_fail(L, key_node(n, on ? "on" : "when", false), FRAY_ERR_PARSE,
                        "'%s' goes with 'shift' or 'flip' only",
                        on ? "on" : "when");
+    if (kind == FT_TE_REACTION) {
+        static const char *const reactions[] = {"extra-opportunity"};
+        int k = 0;
+        if ((st = ld_choice(L, v, "reaction", reactions, 1, &k)) != FRAY_OK)
+            return st;
+        e->value = 1;
+        return FRAY_OK;
+    }
     if (kind == FT_TE_COST) {
         static const char *const ck[] = {"action", "phases"};
         if ((st = ld_keys(L, v, "cost", ck, 2, false)) != FRAY_OK)

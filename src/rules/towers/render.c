@@ -606,7 +606,7 @@ static void narr_fact(narr *n, int i) {
         n->hit_seen = false;
         txt_f(t, "  %s makes an opportunity attack on %s (%d phases later on "
                  "the clock)\n",
-              cname(s, f->who), cname(s, f->target), s->opt.opportunity_delay);
+              cname(s, f->who), cname(s, f->target), f->v[0]);
         break;
     case FT_FACT_HOLD:
         txt_f(t, "  %s holds ", cname(s, f->who));

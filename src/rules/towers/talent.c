@@ -76,6 +76,9 @@ void ft_talents_sum(ft_statblock *sb) {
                 if (e->value > t.temp_lethal)
                     t.temp_lethal = e->value;
                 break;
+            case FT_TE_REACTION:
+                t.extra_oa = true;
+                break;
             case FT_TE_COUNT:
             default:
                 break;
@@ -299,4 +302,14 @@ void ft_chip_speed_spend(ft_run *r, int a, int chip) {
     c->chips[colour]--;
     c->chips_used++;
     ft_emit(r, FT_FACT_CHIP, a, -1, colour, FT_CHIP_FOR_SPEED, 0, 0);
+}
+
+/* ---- An extra reaction ----------------------------------------------------- */
+
+int ft_talent_oa_delay(ft_run *r, int e, int delay) {
+    ft_cstate *c = &r->st->c[e];
+    if (c->free_oa_round == r->st->round)
+        return delay;
+    c->free_oa_round = r->st->round;
+    return 0;
 }

@@ -434,7 +434,8 @@ typedef struct ft_tactics {
     X(MAX_STUN, "max-stun")       /* +N maximum STUN (Tough as Nails) */       \
     X(MAX_LETHAL, "max-lethal")   /* +N maximum LETHAL */                      \
     X(TEMP_STUN, "temp-stun")     /* N temporary STUN at the fight's start */  \
-    X(TEMP_LETHAL, "temp-lethal") /* N temporary LETHAL at the fight's start */
+    X(TEMP_LETHAL, "temp-lethal") /* N temporary LETHAL at the fight's start */ \
+    X(REACTION, "reaction")       /* extra-opportunity: see ft_talent_oa_delay */
 typedef enum ft_talent_effect_kind {
 #define FT__E(id, name) FT_TE_##id,
     FT_TALENT_EFFECT_LIST(FT__E)
@@ -483,6 +484,7 @@ typedef struct ft_talent_sums {
     bool cost;             /* changes an action's cost */
     int damage;            /* +STUN on a hit */
     int max_stun, max_lethal, temp_stun, temp_lethal;
+    bool extra_oa;         /* reaction: extra-opportunity */
 } ft_talent_sums;
 
 /* A stat block (docs/file-formats.md "Stat blocks"). */
@@ -737,6 +739,8 @@ typedef struct ft_cstate {
     int8_t dropped;          /* weapon it dropped, -1 none */
     fray_pos dropped_at;
     uint16_t by_kind[FT_ACTION_COUNT]; /* actions taken, by kind (statistics) */
+    int32_t free_oa_round;   /* talent "reaction: extra-opportunity": the round
+                                (st->round) of its last undelayed one; 0 none */
 } ft_cstate;
 
 /* The keys of remembered modifiers (attack.c) and decisions (policy.c)
@@ -1785,6 +1789,11 @@ bool ft_talent_holds(const ft_setup *s, const ft_state *st, int self, int other,
  * always) added to *flip and *shift; skill names the skill (what SKILL). */
 void ft_talent_flip_mods(const ft_statblock *sb, ft_applies what,
                          const char *skill, int *flip, int *shift);
+/* Talent "reaction: extra-opportunity" (an extra reaction, fray's reading):
+ * the first opportunity attack combatant e makes in each round (st->round)
+ * does not move it later on the clock. The delay this one costs (0 or
+ * `delay`); records the round. */
+int ft_talent_oa_delay(ft_run *r, int e, int delay);
 /* Seed 000 "Action List", Stand from Prone shortened by Acrobatics: when
  * the option quick_stand_dtn is on and combatant a has the skill
  * Acrobatics, flips its check (Quick Stand specialization: flip+1) and, on
