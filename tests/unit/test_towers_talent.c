@@ -899,6 +899,9 @@ static const bad_case bad_cases[] = {
     {"bad_talent_keyword.yaml", 12, 15,
      "unknown weapon keyword 'Sharp' after 'wielding'"},
     {"bad_talent_action.yaml", 10, 24, "expected one of aid, aim, attack"},
+    {"bad_talent_no_catalog.yaml", 10, 15,
+     "unknown talent 'Backstab': no catalog with talents is loaded"},
+    {"bad_talent_reaction.yaml", 10, 19, "extra-opportunity"},
     {"bad_talent_unknown.yaml", 13, 9,
      "unknown talent 'Tough as Nail' (did you mean 'Tough as Nails'?)"},
 };
