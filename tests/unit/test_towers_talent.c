@@ -307,6 +307,41 @@ Test(towers_talent, quick_reflexes_initiative) {
     }
 }
 
+/* fray's ruling, option talents-add-up: by default talents add up
+ * ((shift+1) and (shift+1): (shift+2)); off, only the best and the worst
+ * of each kind count on a flip, as advantages do (rules-facts.md "Standard
+ * ranks": "not cumulative"), on attacks and on initiative alike. */
+Test(towers_talent, option_talents_add_up) {
+    for (int add_up = 0; add_up < 2; add_up++) {
+        fixture *f = fixture_new();
+        int a = add(f, "a", 0, 0, 0, longblade());
+        int d = add(f, "d", 1, 1, 0, longblade());
+        start(f);
+        ft_mods base = mods(f, a, d);
+        give(f, a, "Sure Strike", FT_TE_SHIFT, 1, FT_APPLIES_MELEE_ATTACK, FT_TW_ALWAYS);
+        ft_talent_effect *e = give(f, a, "Blade Master", FT_TE_SHIFT, 1,
+                                   FT_APPLIES_MELEE_ATTACK, FT_TW_WIELDING);
+        e->keyword = FT_KW_BLADE;
+        give(f, a, "Clumsy", FT_TE_FLIP, -1, FT_APPLIES_ATTACK, FT_TW_ALWAYS);
+        give(f, a, "Quick", FT_TE_SHIFT, 1, FT_APPLIES_INITIATIVE, FT_TW_ALWAYS);
+        give(f, a, "Quicker", FT_TE_SHIFT, 2, FT_APPLIES_INITIATIVE, FT_TW_ALWAYS);
+        f->s.opt.talents_add_up = add_up == 1;
+        ft_talents_options(&f->s.c[a].sb, &f->s.opt);
+        ft_fast_prepare(&f->s);
+        start(f);
+        ft_mods m = mods(f, a, d);
+        cr_expect_eq(m.shift, base.shift + (add_up ? 2 : 1), "add up: %d", add_up);
+        cr_expect_eq(m.flip, base.flip - 1, "add up: %d", add_up);
+        int flip = 0, shift = 0;
+        ft_advantage_mods(&f->s.c[a].sb, FT_APPLIES_INITIATIVE, &flip, &shift);
+        cr_expect_eq(shift, add_up ? 3 : 2, "initiative, add up: %d", add_up);
+        free(f);
+    }
+    ft_options o;
+    ft_options_default(&o);
+    cr_expect(o.talents_add_up, "the default: they add up");
+}
+
 /* on: skill NAME: only that skill's checks. */
 Test(towers_talent, skill_flip_names_its_skill) {
     ft_statblock sb;
@@ -876,6 +911,8 @@ Test(towers_talent, quick_stand_options_load) {
     cr_assert_eq(st, FRAY_OK, "%s:%d:%d: %s", d.file, d.line, d.column, d.message);
     cr_expect_eq(s->opt.quick_stand_dtn, 0);
     cr_expect_eq(s->opt.quick_stand_phases, 3);
+    cr_expect(!s->opt.talents_add_up);
+    cr_expect(who(s, "bandit")->sb.tsum.no_add_up, "the option reaches the stat blocks");
     const ft_combatant *b = who(s, "bandit");
     cr_expect_eq(b->sb.n_talents, 1);
     cr_expect_str_eq(b->sb.talents[0].name, "Shadow Step");

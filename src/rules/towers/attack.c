@@ -536,6 +536,8 @@ static inline void defense_advantages_mod(mods_ctx *x, const ft_statblock *tsb,
 FT_NOINLINE static void talent_setup_mod(mods_ctx *x, const ft_statblock *sb,
                                          const ft_weapon *w, bool def,
                                          bool spell, bool melee) {
+    if (sb->tsum.no_add_up)
+        return; /* all of them in talent_state_mod */
     for (int i = 0; i < sb->n_talents; i++) {
         const ft_talent *tl = &sb->talents[i];
         for (int k = 0; k < tl->n_effects; k++) {
@@ -557,6 +559,32 @@ FT_NOINLINE static void talent_state_mod(mods_ctx *x, const ft_run *r, int self,
                                          int other, const ft_weapon *w,
                                          bool def, bool spell, bool melee) {
     const ft_statblock *sb = &r->setup->c[self].sb;
+    if (sb->tsum.no_add_up) {
+        /* Option talents-add-up off: per kind (shift, flip) the best and
+         * the worst that hold, as advantages. */
+        int val[2][2] = {{0, 0}, {0, 0}};
+        const char *name[2][2] = {{"", ""}, {"", ""}};
+        for (int i = 0; i < sb->n_talents; i++) {
+            const ft_talent *tl = &sb->talents[i];
+            for (int k = 0; k < tl->n_effects; k++) {
+                const ft_talent_effect *e = &tl->e[k];
+                if (!ft_talent_on_attack(e, def, spell, melee) ||
+                    !ft_talent_holds(r->setup, r->st, self, other, w, e))
+                    continue;
+                int kind = e->kind == FT_TE_FLIP, bw = e->value < 0;
+                if (bw ? e->value < val[kind][1] : e->value > val[kind][0]) {
+                    val[kind][bw] = e->value;
+                    name[kind][bw] = tl->name;
+                }
+            }
+        }
+        for (int kind = 0; kind < 2; kind++)
+            for (int bw = 0; bw < 2; bw++)
+                if (val[kind][bw] != 0)
+                    add(x, def, kind ? 0 : val[kind][bw], kind ? val[kind][bw] : 0,
+                        "%s", name[kind][bw]);
+        return;
+    }
     for (int i = 0; i < sb->n_talents; i++) {
         const ft_talent *tl = &sb->talents[i];
         for (int k = 0; k < tl->n_effects; k++) {

@@ -111,6 +111,7 @@ void ft_options_default(ft_options *o) {
     o->unconscious_bonus = FT_UB_LETHAL;   /* seed 000 "STUN Damage" */
     o->quick_stand_dtn = 10;               /* seed 000 "Action List": fray's DTN */
     o->quick_stand_phases = 2;             /* fray's: half of Stand's 4 */
+    o->talents_add_up = true;              /* fray's: talents add up */
 }
 
 /* ---- The loader's state ------------------------------------------------------ */
@@ -1867,7 +1868,7 @@ static const char *const option_keys[] = {
     "disabled-unconscious", "crit-needs-heart", "recover-stun",
     "grapple-size",   "surprise-delay",   "phase-limit",
     "simultaneous-duel", "fresh-decks", "unconscious-bonus",
-    "quick-stand-dtn", "quick-stand-phases"};
+    "quick-stand-dtn", "quick-stand-phases", "talents-add-up"};
 
 /* The options of RULINGS.md by their names (docs/rules/towers.md). */
 static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
@@ -1972,6 +1973,9 @@ static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
         return st;
     if ((v = get(n, "quick-stand-phases")) &&
         (st = ld_int(L, v, "quick-stand-phases", 1, 4, &o->quick_stand_phases)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "talents-add-up")) &&
+        (st = ld_bool(L, v, "talents-add-up", &o->talents_add_up)) != FRAY_OK)
         return st;
     return FRAY_OK;
 }
@@ -2834,6 +2838,8 @@ static fray_status ld_load(const char *const *paths, int n, const char *text,
             if (enc == (pass == 1) && !files[i]->done)
                 st = ld_process(L, files[i]);
         }
+    for (int i = 0; st == FRAY_OK && i < work->n_combatants; i++)
+        ft_talents_options(&work->c[i].sb, &work->opt); /* talent.c */
     if (st == FRAY_OK) /* complete: the tactics policy's hit chances */
         ft_policy_prepare(work);
     if (st == FRAY_OK && summary) {

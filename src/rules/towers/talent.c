@@ -147,8 +147,23 @@ bool ft_talent_holds(const ft_setup *s, const ft_state *st, int self, int other,
     }
 }
 
+void ft_talents_options(ft_statblock *sb, const ft_options *o) {
+    sb->tsum.no_add_up = false;
+    if (o->talents_add_up || !sb->tsum.any)
+        return;
+    sb->tsum.no_add_up = true;
+    /* Every shift and flip goes the long way (attack.c talent_state_mod),
+     * where the best and the worst are picked among all that hold. */
+    for (int i = 0; i < sb->n_talents; i++)
+        for (int k = 0; k < sb->talents[i].n_effects; k++)
+            if (sb->talents[i].e[k].kind == FT_TE_SHIFT ||
+                sb->talents[i].e[k].kind == FT_TE_FLIP)
+                sb->tsum.state = true;
+}
+
 void ft_talent_flip_mods(const ft_statblock *sb, ft_applies what,
                          const char *skill, int *flip, int *shift) {
+    int best[2] = {0, 0}, worst[2] = {0, 0}; /* [0] shift, [1] flip */
     for (int i = 0; i < sb->n_talents; i++) {
         const ft_talent *tl = &sb->talents[i];
         for (int k = 0; k < tl->n_effects; k++) {
@@ -162,12 +177,21 @@ void ft_talent_flip_mods(const ft_statblock *sb, ft_applies what,
                           strcasecmp(e->skill, skill) == 0));
             if (!fits)
                 continue;
-            if (e->kind == FT_TE_SHIFT)
-                *shift += e->value;
-            else
+            int kind = e->kind == FT_TE_FLIP;
+            if (sb->tsum.no_add_up) {
+                if (e->value > best[kind])
+                    best[kind] = e->value;
+                if (e->value < worst[kind])
+                    worst[kind] = e->value;
+            } else if (kind) {
                 *flip += e->value;
+            } else {
+                *shift += e->value;
+            }
         }
     }
+    *shift += best[0] + worst[0];
+    *flip += best[1] + worst[1];
 }
 
 int ft_talent_cost(const ft_statblock *sb, ft_action act, int cost) {

@@ -311,6 +311,10 @@ typedef struct ft_options {
      * numbers: talent.c ft_quick_stand). */
     int quick_stand_dtn;       /* the check's DTN (default 10; 0: no check) */
     int quick_stand_phases;    /* Stand's cost when it succeeds (default 2) */
+    /* Talents' shifts and flips add up (default true); false: on each
+     * flip only the best and the worst of each kind count, as advantages
+     * (talent.c ft_talents_options). */
+    bool talents_add_up;
 } ft_options;
 
 /* Seed 000 "STUN Damage": "anyone who chooses to continue to attack you
@@ -485,6 +489,7 @@ typedef struct ft_talent_sums {
     int damage;            /* +STUN on a hit */
     int max_stun, max_lethal, temp_stun, temp_lethal;
     bool extra_oa;         /* reaction: extra-opportunity */
+    bool no_add_up;        /* the option talents-add-up is off */
 } ft_talent_sums;
 
 /* A stat block (docs/file-formats.md "Stat blocks"). */
@@ -1777,6 +1782,9 @@ const ft_talent *ft_talent_find(const ft_setup *s, const char *name);
 /* Works out sb->tsum from sb->talents (the loader calls it; so must a test
  * that gives a stat block talents by hand). */
 void ft_talents_sum(ft_statblock *sb);
+/* The options' part of sb->tsum (talents-add-up); the loader calls it
+ * after ft_talents_sum, once the options are known. */
+void ft_talents_options(ft_statblock *sb, const ft_options *o);
 /* Whether a shift/flip effect counts on an attack flip (def false: the
  * attacker's, with weapon w) or a defense flip (def true), before `when`. */
 bool ft_talent_on_attack(const ft_talent_effect *e, bool def, bool spell,
