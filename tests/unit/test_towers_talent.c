@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "fray/encounter.h"
+#include "fray/duel.h"
 #include "fray/fray.h"
 #include "towers_fixture.h"
 
@@ -918,6 +919,32 @@ Test(towers_talent, quick_stand_options_load) {
     cr_expect_str_eq(b->sb.talents[0].name, "Shadow Step");
     cr_expect_eq(who(s, "tony")->sb.n_talents, 0);
     free(s);
+}
+
+/* Exact duel odds (`fray odds duel`) model talents that only change
+ * numbers the chain already reads (damage, setup-only shifts and flips)
+ * and refuse, in rules words, those that change an action's cost, read the
+ * fight's state or add a reaction. */
+Test(towers_talent, duel_odds_and_talents) {
+    const char *file = FRAY_SOURCE_DIR "/tests/data/towers/talent_duel.yaml";
+    static const struct {
+        const char *name;
+        bool ok;
+    } t[] = {{"Heavy", true}, {"Reflexive", false}, {"Striker", false}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        fray_towers_setup *x = NULL;
+        fray_diag d;
+        memset(&d, 0, sizeof d);
+        cr_assert_eq(fray_towers_duel_setup(file, t[i].name, file, "Plain", NULL, NULL,
+                                            NULL, &x, &d),
+                     FRAY_OK, "%s", d.message);
+        fray_duel_odds o;
+        fray_status rc = fray_towers_duel_odds(x, 0, 1, &o, &d);
+        cr_expect_eq(rc == FRAY_OK, t[i].ok, "%s: %s", t[i].name, d.message);
+        if (!t[i].ok)
+            cr_expect_not_null(strstr(d.message, "talents"), "%s", d.message);
+        fray_towers_setup_free(x);
+    }
 }
 
 typedef struct bad_case {
