@@ -390,6 +390,43 @@ Test(towers_talent, damage_adds_stun_only) {
     }
 }
 
+/* uses: once-per-encounter (Mighty Blow, damage 4): the first hit deals
+ * 4 STUN more, told as a note; the second does not; a fresh fight has it
+ * again. Longblade 4 + PX 0, no Heart. */
+Test(towers_talent, once_per_encounter_damage) {
+    fixture *f = fixture_new();
+    int a = add(f, "a", 0, 0, 0, longblade());
+    int d = add(f, "d", 1, 1, 0, longblade());
+    f->s.c[d].sb.max_stun = 40;
+    ft_talent_effect *e = give(f, a, "Mighty Blow", FT_TE_DAMAGE, 4, 0, 0);
+    e->once = 1;
+    ft_talents_sum(&f->s.c[a].sb);
+    cr_expect_eq(ft_damage_advantage(&f->s.c[a].sb), 0, "not on every hit");
+    for (int fight = 0; fight < 2; fight++) {
+        start(f);
+        int want[2] = {8, 4};
+        for (int blow = 0; blow < 2; blow++) {
+            memset(&f->ev, 0, sizeof f->ev);
+            tf_stack(f, a, "KC 5D 4S");
+            tf_stack(f, d, "2C");
+            int before = f->st.c[d].stun;
+            ft_attack_opts o = opts(0);
+            bool hit = false;
+            cr_assert_eq(ft_attack(&f->r, a, d, &o, &hit), FRAY_OK);
+            cr_assert(hit);
+            cr_expect_eq(before - f->st.c[d].stun, want[blow], "fight %d, blow %d",
+                         fight, blow);
+            bool note = false;
+            for (int i = 0; i < f->ev.n_facts; i++)
+                if (f->ev.facts[i].kind == FT_FACT_NOTE &&
+                    strstr(f->ev.facts[i].text, "Mighty Blow +4 STUN"))
+                    note = true;
+            cr_expect_eq(note, blow == 0, "told once");
+        }
+    }
+    free(f);
+}
+
 /* ---- cost ------------------------------------------------------------------- */
 
 /* Seed 000 "Action List": Attack costs 5 phases; Quick Strike (cost
@@ -873,6 +910,9 @@ Test(towers_talent, catalog_loads) {
     cr_assert_not_null(t);
     cr_expect_eq(t->e[0].action, FT_ACT_ATTACK);
     cr_expect_eq(t->e[0].value, -1);
+    t = ft_talent_find(s, "Mighty Blow");
+    cr_assert_not_null(t);
+    cr_expect(t->e[0].once);
     t = ft_talent_find(s, "Combat Reflexes");
     cr_assert_not_null(t);
     cr_expect_eq(t->e[0].kind, FT_TE_REACTION);
@@ -966,6 +1006,7 @@ static const bad_case bad_cases[] = {
     {"bad_talent_no_catalog.yaml", 10, 15,
      "unknown talent 'Backstab': no catalog with talents is loaded"},
     {"bad_talent_reaction.yaml", 10, 19, "extra-opportunity"},
+    {"bad_talent_uses.yaml", 12, 9, "'uses' goes with 'damage' only"},
     {"bad_talent_unknown.yaml", 13, 9,
      "unknown talent 'Tough as Nail' (did you mean 'Tough as Nails'?)"},
 };

@@ -1288,6 +1288,8 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
                               : ft_damage_advantage(asb);
     if (o->power)
         bonus += 2;
+    if (asb->tsum.once_damage) /* talent.c */
+        bonus += ft_talent_once_damage(r, a);
     /* Restricted attack while grappled: Hard Strength halved for damage
      * (fray: <PX> halved, rounded down). */
     if (as->grappled_by >= 0 && w->adds_px) {

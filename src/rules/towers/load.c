@@ -805,14 +805,15 @@ static const char *ld_after_word(const char *text, const char *word) {
  * when: for shift and flip. */
 static fray_status ld_talent_effect(ld *L, const yn *n, const char *talent,
                                     ft_talent_effect *e) {
-    const char *keys[FT_TE_COUNT + 3];
+    const char *keys[FT_TE_COUNT + 4];
     for (int i = 0; i < FT_TE_COUNT; i++)
         keys[i] = ft_talent_effect_names[i];
     keys[FT_TE_COUNT] = "on";
     keys[FT_TE_COUNT + 1] = "when";
-    keys[FT_TE_COUNT + 2] = "notes";
+    keys[FT_TE_COUNT + 2] = "uses";
+    keys[FT_TE_COUNT + 3] = "notes";
     memset(e, 0, sizeof *e);
-    fray_status st = ld_keys(L, n, "a talent's effect", keys, FT_TE_COUNT + 3, false);
+    fray_status st = ld_keys(L, n, "a talent's effect", keys, FT_TE_COUNT + 4, false);
     if (st != FRAY_OK)
         return st;
     int kind = -1;
@@ -843,6 +844,17 @@ static fray_status ld_talent_effect(ld *L, const yn *n, const char *talent,
         return ld_fail(L, key_node(n, on ? "on" : "when", false), FRAY_ERR_PARSE,
                        "'%s' goes with 'shift' or 'flip' only",
                        on ? "on" : "when");
+    const yn *uses = get(n, "uses");
+    if (uses) {
+        static const char *const use_names[] = {"once-per-encounter"};
+        int u = 0;
+        if (kind != FT_TE_DAMAGE)
+            return ld_fail(L, key_node(n, "uses", false), FRAY_ERR_PARSE,
+                           "'uses' goes with 'damage' only");
+        if ((st = ld_choice(L, uses, "uses", use_names, 1, &u)) != FRAY_OK)
+            return st;
+        e->once = 1;
+    }
     if (kind == FT_TE_REACTION) {
         static const char *const reactions[] = {"extra-opportunity"};
         int k = 0;

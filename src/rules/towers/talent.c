@@ -26,6 +26,7 @@
 #include "towers_int.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <strings.h>
 
 #define FT__N(id, name) name,
@@ -55,7 +56,10 @@ void ft_talents_sum(ft_statblock *sb) {
                     t.state = true;
                 break;
             case FT_TE_DAMAGE:
-                t.damage += e->value;
+                if (e->once)
+                    t.once_damage = true;
+                else
+                    t.damage += e->value;
                 break;
             case FT_TE_COST:
                 t.cost = true;
@@ -336,4 +340,40 @@ int ft_talent_oa_delay(ft_run *r, int e, int delay) {
         return delay;
     c->free_oa_round = r->st->round;
     return 0;
+}
+
+/* ---- Once per encounter ------------------------------------------------------- */
+
+int ft_talent_once_damage(ft_run *r, int a) {
+    const ft_statblock *sb = &r->setup->c[a].sb;
+    ft_cstate *c = &r->st->c[a];
+    int bonus = 0;
+    for (int i = 0; i < sb->n_talents && i < 8; i++) {
+        if (c->talents_used & (1u << i))
+            continue;
+        int add = 0;
+        bool once = false;
+        for (int k = 0; k < sb->talents[i].n_effects; k++) {
+            const ft_talent_effect *e = &sb->talents[i].e[k];
+            if (e->kind == FT_TE_DAMAGE && e->once) {
+                add += e->value;
+                once = true;
+            }
+        }
+        if (!once)
+            continue;
+        c->talents_used = (uint8_t)(c->talents_used | (1u << i));
+        bonus += add;
+        if (r->facts) {
+            ft_fact *nf = ft_emit_fact(r, FT_FACT_NOTE, a, -1);
+            if (nf) {
+                char b[64] = {0};
+                snprintf(b, sizeof b, "%.12s +%d STUN, once", sb->talents[i].name,
+                         add < 0 ? 0 : add > 99 ? 99 : add);
+                memcpy(nf->text, b, sizeof nf->text - 1);
+                nf->text[sizeof nf->text - 1] = '\0';
+            }
+        }
+    }
+    return bonus;
 }

@@ -473,6 +473,7 @@ typedef struct ft_talent_effect {
     uint8_t action;        /* FT_TE_COST: the ft_action */
     int16_t value;         /* N (cost: phases, + or -) */
     char skill[FT_NAME];   /* on: skill NAME */
+    uint8_t once;          /* uses: once-per-encounter (damage only) */
 } ft_talent_effect;
 
 typedef struct ft_talent {
@@ -490,6 +491,7 @@ typedef struct ft_talent_sums {
     int max_stun, max_lethal, temp_stun, temp_lethal;
     bool extra_oa;         /* reaction: extra-opportunity */
     bool no_add_up;        /* the option talents-add-up is off */
+    bool once_damage;      /* a damage effect with uses: once-per-encounter */
 } ft_talent_sums;
 
 /* A stat block (docs/file-formats.md "Stat blocks"). */
@@ -746,6 +748,8 @@ typedef struct ft_cstate {
     uint16_t by_kind[FT_ACTION_COUNT]; /* actions taken, by kind (statistics) */
     int32_t free_oa_round;   /* talent "reaction: extra-opportunity": the round
                                 (st->round) of its last undelayed one; 0 none */
+    uint8_t talents_used;    /* bit per stat-block talent: its once-per-
+                                encounter effect is spent */
 } ft_cstate;
 
 /* The keys of remembered modifiers (attack.c) and decisions (policy.c)
@@ -1802,6 +1806,10 @@ void ft_talent_flip_mods(const ft_statblock *sb, ft_applies what,
  * does not move it later on the clock. The delay this one costs (0 or
  * `delay`); records the round. */
 int ft_talent_oa_delay(ft_run *r, int e, int delay);
+/* Talents' `damage` effects with `uses: once-per-encounter`: the STUN
+ * they add to this hit of attacker a (the first hit of the fight for each
+ * talent), marking them spent; a NOTE fact names each. */
+int ft_talent_once_damage(ft_run *r, int a);
 /* Seed 000 "Action List", Stand from Prone shortened by Acrobatics: when
  * the option quick_stand_dtn is on and combatant a has the skill
  * Acrobatics, flips its check (Quick Stand specialization: flip+1) and, on
