@@ -344,7 +344,7 @@ int ft_talent_oa_delay(ft_run *r, int e, int delay) {
 
 /* ---- Once per encounter ------------------------------------------------------- */
 
-int ft_talent_once_damage(ft_run *r, int a) {
+FT_NOINLINE int ft_talent_once_damage(ft_run *r, int a) {
     const ft_statblock *sb = &r->setup->c[a].sb;
     ft_cstate *c = &r->st->c[a];
     int bonus = 0;
