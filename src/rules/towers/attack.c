@@ -483,7 +483,7 @@ int ft_damage_advantage(const ft_statblock *sb) {
         if (adv->rank < worst)
             worst = adv->rank;
     }
-    return best + worst;
+    return best + worst + sb->tsum.damage;
 }
 
 /* compute()'s modifiers that depend only on the setup, one function each:
@@ -530,6 +530,76 @@ static inline void defense_advantages_mod(mods_ctx *x, const ft_statblock *tsb,
     mods_merge(x, advantages(x->list, tsb, true, what, 2));
 }
 
+/* Talents' shifts and flips that depend only on the setup (talent.c):
+ * the attacker's with weapon w (def false), or the defender's against an
+ * attack of that kind (def true; w NULL). */
+FT_NOINLINE static void talent_setup_mod(mods_ctx *x, const ft_statblock *sb,
+                                         const ft_weapon *w, bool def,
+                                         bool spell, bool melee) {
+    if (sb->tsum.no_add_up)
+        return; /* all of them in talent_state_mod */
+    for (int i = 0; i < sb->n_talents; i++) {
+        const ft_talent *tl = &sb->talents[i];
+        for (int k = 0; k < tl->n_effects; k++) {
+            const ft_talent_effect *e = &tl->e[k];
+            if (e->when > FT_TW_WIELDING ||
+                !ft_talent_on_attack(e, def, spell, melee) ||
+                !ft_talent_holds(NULL, NULL, -1, -1, w, e))
+                continue;
+            int v = e->value;
+            add(x, def, e->kind == FT_TE_SHIFT ? v : 0,
+                e->kind == FT_TE_FLIP ? v : 0, "%s", tl->name);
+        }
+    }
+}
+
+/* Those that read the fight's state, of combatant self (the attacker, with
+ * weapon w; or the defender, def true) against other. */
+FT_NOINLINE static void talent_state_mod(mods_ctx *x, const ft_run *r, int self,
+                                         int other, const ft_weapon *w,
+                                         bool def, bool spell, bool melee) {
+    const ft_statblock *sb = &r->setup->c[self].sb;
+    if (sb->tsum.no_add_up) {
+        /* Option talents-add-up off: per kind (shift, flip) the best and
+         * the worst that hold, as advantages. */
+        int val[2][2] = {{0, 0}, {0, 0}};
+        const char *name[2][2] = {{"", ""}, {"", ""}};
+        for (int i = 0; i < sb->n_talents; i++) {
+            const ft_talent *tl = &sb->talents[i];
+            for (int k = 0; k < tl->n_effects; k++) {
+                const ft_talent_effect *e = &tl->e[k];
+                if (!ft_talent_on_attack(e, def, spell, melee) ||
+                    !ft_talent_holds(r->setup, r->st, self, other, w, e))
+                    continue;
+                int kind = e->kind == FT_TE_FLIP, bw = e->value < 0;
+                if (bw ? e->value < val[kind][1] : e->value > val[kind][0]) {
+                    val[kind][bw] = e->value;
+                    name[kind][bw] = tl->name;
+                }
+            }
+        }
+        for (int kind = 0; kind < 2; kind++)
+            for (int bw = 0; bw < 2; bw++)
+                if (val[kind][bw] != 0)
+                    add(x, def, kind ? 0 : val[kind][bw], kind ? val[kind][bw] : 0,
+                        "%s", name[kind][bw]);
+        return;
+    }
+    for (int i = 0; i < sb->n_talents; i++) {
+        const ft_talent *tl = &sb->talents[i];
+        for (int k = 0; k < tl->n_effects; k++) {
+            const ft_talent_effect *e = &tl->e[k];
+            if (e->when <= FT_TW_WIELDING ||
+                !ft_talent_on_attack(e, def, spell, melee) ||
+                !ft_talent_holds(r->setup, r->st, self, other, w, e))
+                continue;
+            int v = e->value;
+            add(x, def, e->kind == FT_TE_SHIFT ? v : 0,
+                e->kind == FT_TE_FLIP ? v : 0, "%s", tl->name);
+        }
+    }
+}
+
 /* Their sums without words: the attacker's with weapon w, the defender's
  * against an attack of kind spell * 2 + perception (ft_fast_attack). */
 static mods_ctx attacker_setup_mods(const ft_statblock *asb,
@@ -538,6 +608,8 @@ static mods_ctx attacker_setup_mods(const ft_statblock *asb,
     weapon_bonus_mod(&x, w);
     attacker_size_mod(&x, asb, w->spell, (w->keywords & FT_KW(PERCEPTION)) != 0);
     attack_advantages_mod(&x, asb, w->spell, is_melee(w));
+    if (asb->tsum.any)
+        talent_setup_mod(&x, asb, w, false, w->spell, is_melee(w));
     return x;
 }
 
@@ -546,6 +618,8 @@ static mods_ctx defender_setup_mods(const ft_statblock *tsb, int kind) {
     defender_size_mod(&x, tsb, (kind & 1) != 0);
     armor_mod(&x, tsb, (kind & 2) != 0);
     defense_advantages_mod(&x, tsb, (kind & 2) != 0);
+    if (tsb->tsum.any)
+        talent_setup_mod(&x, tsb, NULL, true, (kind & 2) != 0, false);
     return x;
 }
 
@@ -732,7 +806,11 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
             "setup");
     } else {
         attack_advantages_mod(&x, asb, spell, melee);
+        if (asb->tsum.any)
+            talent_setup_mod(&x, asb, w, false, spell, melee);
     }
+    if (asb->tsum.state)
+        talent_state_mod(&x, r, a, t, w, false, spell, melee);
 
     /* ---- The defender's flip. */
     int drank = spell ? tsb->cv[FT_CV_ID] : tsb->cv[FT_CV_PD];
@@ -825,7 +903,11 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
 #endif
     } else {
         defense_advantages_mod(&x, tsb, spell);
+        if (tsb->tsum.any)
+            talent_setup_mod(&x, tsb, NULL, true, spell, melee);
     }
+    if (tsb->tsum.state)
+        talent_state_mod(&x, r, t, a, NULL, true, spell, melee);
     mods_store(&x, out);
 }
 
@@ -855,7 +937,8 @@ static bool mods_key(const ft_run *r, int a, int t, const ft_attack_opts *o,
                      ft_mods_cache_entry *k) {
     const ft_state *st = r->st;
     int n = st->n;
-    if (n > FT_MODS_CACHE_MAX_N || a < 0 || a >= n || t < 0 || t >= n ||
+    if (n > FT_MODS_CACHE_MAX_N || r->setup->fast.talent_state || a < 0 ||
+        a >= n || t < 0 || t >= n ||
         o->weapon < INT8_MIN || o->weapon > INT8_MAX)
         return false;
     uint64_t *w = k->w;
@@ -971,6 +1054,8 @@ void ft_fast_prepare(ft_setup *s) {
     for (int c = 0; c < FT_MAX_COMBATANTS; c++) {
         const ft_statblock *sb = &s->c[c].sb;
         f->atk.damage_adv[c] = ft_damage_advantage(sb);
+        if (c < s->n_combatants && sb->tsum.state)
+            f->talent_state = true;
         /* compute()'s setup-only modifiers, summed. */
         for (int wi = -1; wi < FT_MAX_WEAPONS; wi++) {
             const ft_weapon *w = wi < 0 ? &UNARMED_STRIKE : weapon_at(s, c, wi);
@@ -1213,6 +1298,8 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
                               : ft_damage_advantage(asb);
     if (o->power)
         bonus += 2;
+    if (asb->tsum.once_damage) /* talent.c */
+        bonus += ft_talent_once_damage(r, a);
     /* Restricted attack while grappled: Hard Strength halved for damage
      * (fray: <PX> halved, rounded down). */
     if (as->grappled_by >= 0 && w->adds_px) {

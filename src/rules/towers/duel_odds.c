@@ -648,6 +648,11 @@ static fray_status check_duel(const ft_setup *s, int a, int b,
                                 "weapon has one", c->name);
         if (sb->temp_stun < 0 || sb->temp_lethal < 0)
             return refuse(diag, "%s starts with negative temporary points", c->name);
+        if (sb->tsum.state || sb->tsum.cost || sb->tsum.extra_oa ||
+            sb->tsum.once_damage)
+            return refuse(diag, "exact duel odds do not model talents that "
+                                "change an action's cost or count only in "
+                                "some moments: %s has one", c->name);
     }
     return FRAY_OK;
 }

@@ -312,7 +312,10 @@ static fray_status offer_opportunity(ft_run *r, int e, int provoker) {
     /* The state changes before the provoker's own attack, if any. */
     if (r->memo)
         r->memo->valid = false;
-    ft_emit(r, FT_FACT_OPPORTUNITY, e, provoker, 0, 0, 0, 0);
+    int delay = r->setup->opt.opportunity_delay;
+    if (r->setup->c[e].sb.tsum.extra_oa) /* talent.c */
+        delay = ft_talent_oa_delay(r, e, delay);
+    ft_emit(r, FT_FACT_OPPORTUNITY, e, provoker, delay, 0, 0, 0);
     r->st->c[e].reacted_event = r->st->n_events;
     ft_attack_opts o;
     memset(&o, 0, sizeof o);
@@ -323,7 +326,7 @@ static fray_status offer_opportunity(ft_run *r, int e, int provoker) {
     if (rc != FRAY_OK && rc != FRAY_ERR_INVALID)
         return rc;
     /* The attacker moves back on the clock from wherever it is. */
-    r->st->c[e].phase += r->setup->opt.opportunity_delay;
+    r->st->c[e].phase += delay;
     ft_clock_place(r->st, e);
     return FRAY_OK;
 }
@@ -423,7 +426,7 @@ static void rank_mods(int best, int worst, int *flip, int *shift) {
 /* The best advantage and the worst disadvantage (ranks) that apply to
  * `what`, or, with `skill`, to a check of that skill (`applies: skill`
  * naming it); those that apply to all flips count for both. */
-static int advantage_ranks(const ft_statblock *sb, ft_applies what,
+static FT_ALWAYS_INLINE int advantage_ranks(const ft_statblock *sb, ft_applies what,
                            const char *skill, int *flip, int *shift) {
     int best = 0, worst = 0;
     for (int i = 0; i < sb->n_advantages; i++) {
@@ -442,9 +445,19 @@ static int advantage_ranks(const ft_statblock *sb, ft_applies what,
     return best - worst;
 }
 
+void ft_skill_mods(const ft_statblock *sb, const char *skill, int *flip,
+                   int *shift) {
+    advantage_ranks(sb, FT_APPLIES_SKILL, skill, flip, shift);
+    if (sb->tsum.any)
+        ft_talent_flip_mods(sb, FT_APPLIES_SKILL, skill, flip, shift);
+}
+
 int ft_advantage_mods(const ft_statblock *sb, ft_applies what, int *flip,
                       int *shift) {
-    return advantage_ranks(sb, what, NULL, flip, shift);
+    int d = advantage_ranks(sb, what, NULL, flip, shift);
+    if (sb->tsum.any) /* talents (talent.c) */
+        ft_talent_flip_mods(sb, what, NULL, flip, shift);
+    return d;
 }
 
 int ft_skill_advantage_mods(const ft_statblock *sb, const char *skill,
@@ -1448,6 +1461,12 @@ static fray_status check(const ft_setup *s, ft_state *st,
         int spd = ft_speed(s, st, a);
         if (cmd->action == FT_ACT_RECKLESS_MOVE)
             spd *= 2;
+        if (cmd->chip >= 0) { /* a white chip: <SPD> doubled (talent.c) */
+            if (ft_chip_speed_colour(&st->c[a], cmd->chip) < 0)
+                return bad(diag, "%s holds no chip of that colour or higher "
+                           "to double its Speed%s", name, "");
+            spd *= 2;
+        }
         fray_pos path[2 * FRAY_GRID_MAX];
         bool stop;
         /* A diagonal Shift first: one move with it for diagonals (seed
@@ -1616,6 +1635,12 @@ static fray_status check(const ft_setup *s, ft_state *st,
             return bad(diag, "Hold until whom?%s%s", "", "");
         break;
     case FT_ACT_SHAKE: {
+        if (cmd->chip >= 1) { /* a red or blue chip (talent.c) */
+            const char *why = ft_red_shake_refusal(st, cmd);
+            if (why)
+                return bad(diag, "%s %s", name, why);
+            break;
+        }
         bool any = false;
         for (int i = 0; i < c->n_cond; i++) {
             int k = c->cond[i].kind;
@@ -1873,6 +1898,10 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         int spd = ft_speed(s, st, a);
         if (cmd->action == FT_ACT_RECKLESS_MOVE)
             spd *= 2;
+        if (cmd->chip >= 0) { /* a white chip: <SPD> doubled (talent.c) */
+            ft_chip_speed_spend(r, a, cmd->chip);
+            spd *= 2;
+        }
         fray_pos path[2 * FRAY_GRID_MAX];
         bool stop;
         bool leap = cmd->action == FT_ACT_RUNNING_LEAP;
@@ -2023,6 +2052,11 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         ft_emit(r, FT_FACT_AMMO, a, -1, wi, w->shots, 0, 0);
         return FRAY_OK;
     case FT_ACT_SHAKE:
+        if (cmd->chip >= 1) { /* a red or blue chip: free (talent.c) */
+            ft_red_shake(r, cmd);
+            *cost = FT_COST_FREE;
+            return FRAY_OK;
+        }
         for (int i = 0; i < c->n_cond; i++) {
             int k = c->cond[i].kind;
             bool major = cond_is_major(k);
@@ -2046,6 +2080,10 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         return rc;
     }
     case FT_ACT_STAND:
+        /* The Acrobatics flip first (talent.c): a flip short of cards
+         * leaves the combatant as it was. */
+        if (s->opt.quick_stand_dtn > 0 && (rc = ft_quick_stand(r, a, cost)) != FRAY_OK)
+            return rc;
         ft_cond_remove(r, a, FT_COND_PRONE);
         return FRAY_OK;
     case FT_ACT_PICK_UP: {
@@ -2066,6 +2104,8 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         /* Seed 001: the skill's advantages count, and a specialization
          * that applies gives (flip+1). */
         advantage_ranks(sb, FT_APPLIES_SKILL, sk->name, &flip, &shift);
+        if (sb->tsum.any) /* talents (talent.c) */
+            ft_talent_flip_mods(sb, FT_APPLIES_SKILL, sk->name, &flip, &shift);
         if (cmd->skill_spec > 0)
             flip += 1;
         if (cmd->gm_flip || cmd->gm_shift) /* the GM's call (gm.c) */
@@ -2212,6 +2252,9 @@ static fray_status apply_action(ft_run *r) {
     }
     if (rc != FRAY_OK)
         return rc;
+    /* Talents that change what an action costs (talent.c). */
+    if (!r->setup->eng.no_talent_cost && r->setup->c[a].sb.tsum.cost)
+        cost = ft_talent_cost(&r->setup->c[a].sb, (ft_action)cmd->action, cost);
     c->flags |= FT_F_ACTED;
     c->actions++;
     c->by_kind[cmd->action]++;
@@ -2383,6 +2426,13 @@ void ft_state_reset_trial(const ft_setup *s, ft_state *st, uint64_t seed,
         c->lethal = (int16_t)ft_max_lethal(s, i);
         c->temp_stun = (int16_t)sb->temp_stun;
         c->temp_lethal = (int16_t)sb->temp_lethal;
+        /* Talents' temporary points: the larger grant (RULINGS 19). */
+        if (sb->tsum.any) {
+            if (sb->tsum.temp_stun > c->temp_stun)
+                c->temp_stun = (int16_t)sb->tsum.temp_stun;
+            if (sb->tsum.temp_lethal > c->temp_lethal)
+                c->temp_lethal = (int16_t)sb->tsum.temp_lethal;
+        }
         c->pos = s->c[i].start;
         c->aided_vs = -1;
         c->wielded[0] = (int8_t)sb->wielded[0];

@@ -32,12 +32,14 @@ static int clamp16(long v) {
 
 int ft_max_stun(const ft_setup *s, int c) {
     const ft_statblock *sb = &s->c[c].sb;
-    return sb->max_stun > 0 ? sb->max_stun : sb->endurance * 8;
+    return (sb->max_stun > 0 ? sb->max_stun : sb->endurance * 8) +
+           sb->tsum.max_stun;
 }
 
 int ft_max_lethal(const ft_setup *s, int c) {
     const ft_statblock *sb = &s->c[c].sb;
-    return sb->max_lethal > 0 ? sb->max_lethal : sb->endurance + 8;
+    return (sb->max_lethal > 0 ? sb->max_lethal : sb->endurance + 8) +
+           sb->tsum.max_lethal;
 }
 
 /* ---- Damage ------------------------------------------------------------- */

@@ -120,6 +120,9 @@ void ft_options_default(ft_options *o) {
     o->squeeze_flips = 1;                  /* fray: "a damage flip" is one card */
     o->pit_depth = 2;                      /* fray: a pit is 10 feet deep */
     o->join_initiative = FT_JOIN_FROM_ENTRY; /* gm.c: fray's reading */
+    o->quick_stand_dtn = 10;               /* seed 000 "Action List": fray's DTN */
+    o->quick_stand_phases = 2;             /* fray's: half of Stand's 4 */
+    o->talents_add_up = true;              /* fray's: talents add up */
 }
 
 /* ---- The loader's state ------------------------------------------------------ */
@@ -844,9 +847,231 @@ static bool same_weapon(const ft_weapon *a, const ft_weapon *b) {
            a->area_self == b->area_self;
 }
 
+/* ---- Talents (talent.c; docs/file-formats.md "Talents") ------------------ */
+
+/* "wielding Firearm", "skill Stealth": the word, then the rest. */
+static const char *ld_after_word(const char *text, const char *word) {
+    size_t n = strlen(word);
+    if (!ieqn(text, n, word) || (text[n] != ' ' && text[n] != '\0'))
+        return NULL;
+    text += n;
+    while (*text == ' ')
+        text++;
+    return text;
+}
+
+/* One effect: a mapping of exactly one effect word and its N, with on: and
+ * when: for shift and flip. */
+static fray_status ld_talent_effect(ld *L, const yn *n, const char *talent,
+                                    ft_talent_effect *e) {
+    const char *keys[FT_TE_COUNT + 4];
+    for (int i = 0; i < FT_TE_COUNT; i++)
+        keys[i] = ft_talent_effect_names[i];
+    keys[FT_TE_COUNT] = "on";
+    keys[FT_TE_COUNT + 1] = "when";
+    keys[FT_TE_COUNT + 2] = "uses";
+    keys[FT_TE_COUNT + 3] = "notes";
+    memset(e, 0, sizeof *e);
+    fray_status st = ld_keys(L, n, "a talent's effect", keys, FT_TE_COUNT + 4, false);
+    if (st != FRAY_OK)
+        return st;
+    int kind = -1;
+    const yn *v = NULL;
+    for (int i = 0; i < FT_TE_COUNT; i++) {
+        const yn *x = get(n, ft_talent_effect_names[i]);
+        if (!x)
+            continue;
+        if (kind >= 0)
+            return ld_fail(L, key_node(n, ft_talent_effect_names[i], false),
+                           FRAY_ERR_PARSE,
+                           "one effect per item in '%s': '%s' and '%s' (write "
+                           "them as two items)", talent,
+                           ft_talent_effect_names[kind], ft_talent_effect_names[i]);
+        kind = i;
+        v = x;
+    }
+    char list[200];
+    if (kind < 0)
+        return ld_fail(L, n, FRAY_ERR_PARSE,
+                       "an effect of '%s' needs one of the effect words: %s", talent,
+                       join_names(list, sizeof list, ft_talent_effect_names, FT_TE_COUNT));
+    e->kind = (uint8_t)kind;
+    int val = 0;
+    const yn *on = get(n, "on"), *when = get(n, "when");
+    bool flip = kind == FT_TE_SHIFT || kind == FT_TE_FLIP;
+    if ((on || when) && !flip)
+        return ld_fail(L, key_node(n, on ? "on" : "when", false), FRAY_ERR_PARSE,
+                       "'%s' goes with 'shift' or 'flip' only",
+                       on ? "on" : "when");
+    const yn *uses = get(n, "uses");
+    if (uses) {
+        static const char *const use_names[] = {"once-per-encounter"};
+        int u = 0;
+        if (kind != FT_TE_DAMAGE)
+            return ld_fail(L, key_node(n, "uses", false), FRAY_ERR_PARSE,
+                           "'uses' goes with 'damage' only");
+        if ((st = ld_choice(L, uses, "uses", use_names, 1, &u)) != FRAY_OK)
+            return st;
+        e->once = 1;
+    }
+    if (kind == FT_TE_REACTION) {
+        static const char *const reactions[] = {"extra-opportunity"};
+        int k = 0;
+        if ((st = ld_choice(L, v, "reaction", reactions, 1, &k)) != FRAY_OK)
+            return st;
+        e->value = 1;
+        return FRAY_OK;
+    }
+    if (kind == FT_TE_COST) {
+        static const char *const ck[] = {"action", "phases"};
+        if ((st = ld_keys(L, v, "cost", ck, 2, false)) != FRAY_OK)
+            return st;
+        const yn *a = get(v, "action"), *ph = get(v, "phases");
+        if (!a || !ph)
+            return ld_missing(L, v, a ? "phases" : "action", "cost");
+        const char *names[FT_ACTION_COUNT];
+        for (int i = 0; i < FT_ACTION_COUNT; i++)
+            names[i] = ft_actions[i].name;
+        int act = 0;
+        if ((st = ld_choice(L, a, "action", names, FT_ACTION_COUNT, &act)) != FRAY_OK)
+            return st;
+        if (ft_actions[act].cost <= 0)
+            return ld_fail(L, a, FRAY_ERR_PARSE,
+                           "%s costs no fixed phases: a talent cannot change it",
+                           ft_actions[act].text);
+        e->action = (uint8_t)act;
+        if ((st = ld_int(L, ph, "phases", -9, 9, &val)) != FRAY_OK)
+            return st;
+        e->value = (int16_t)val;
+        return FRAY_OK;
+    }
+    bool maxes = kind == FT_TE_MAX_STUN || kind == FT_TE_MAX_LETHAL;
+    bool temps = kind == FT_TE_TEMP_STUN || kind == FT_TE_TEMP_LETHAL;
+    if ((st = ld_int(L, v, ft_talent_effect_names[kind], flip ? -3 : maxes ? -99 : 0,
+                     temps || maxes ? 999 : flip ? 3 : 20, &val)) != FRAY_OK)
+        return st;
+    e->value = (int16_t)val;
+    if (!flip)
+        return FRAY_OK;
+    if (!on)
+        return ld_missing(L, n, "on", "a shift or flip of a talent");
+    char b[64];
+    if (on->type != YN_SCALAR)
+        return ld_fail(L, on, FRAY_ERR_PARSE, "expected what the %s is on, got %s",
+                       ft_talent_effect_names[kind], got(on, b));
+    const char *sk = ld_after_word(on->text, "skill");
+    if (sk) {
+        if (!*sk)
+            return ld_fail(L, on, FRAY_ERR_PARSE, "'on: skill' names the skill: 'on: skill Stealth'");
+        e->on = FT_APPLIES_SKILL;
+        copy_name(e->skill, sizeof e->skill, sk);
+    } else {
+        static const char *const ons[] = {"all", "initiative", "attack",
+                                          "melee-attack", "ranged-attack",
+                                          "spell-attack", "defense",
+                                          "physical-defense",
+                                          "intangible-defense", "skill NAME"};
+        int k = find_name(on->text, applies_names, FT_APPLIES_COUNT);
+        if (k < 0 || k == FT_APPLIES_DAMAGE || k == FT_APPLIES_NONE ||
+            k == FT_APPLIES_SKILL)
+            return ld_fail(L, on, FRAY_ERR_PARSE, "unknown flip '%.40s' for 'on'; known: %s",
+                           on->text, join_names(list, sizeof list, ons, N_OF(ons)));
+        e->on = (uint8_t)k;
+    }
+    e->when = FT_TW_ALWAYS;
+    if (!when)
+        return FRAY_OK;
+    if (when->type != YN_SCALAR)
+        return ld_fail(L, when, FRAY_ERR_PARSE, "expected when the %s counts, got %s",
+                       ft_talent_effect_names[kind], got(when, b));
+    const char *kw = ld_after_word(when->text, "wielding");
+    if (kw) {
+        int k = find_name(kw, keyword_names, FT_KEYWORD_COUNT);
+        if (k < 0)
+            return ld_fail(L, when, FRAY_ERR_PARSE,
+                           "unknown weapon keyword '%.40s' after 'wielding'; known: %s", kw,
+                           join_names(list, sizeof list, keyword_names, FT_KEYWORD_COUNT));
+        bool attack = e->on == FT_APPLIES_ATTACK || e->on == FT_APPLIES_MELEE_ATTACK ||
+                      e->on == FT_APPLIES_RANGED_ATTACK || e->on == FT_APPLIES_SPELL_ATTACK;
+        if (!attack)
+            return ld_fail(L, when, FRAY_ERR_PARSE,
+                           "'when: wielding' goes with attack flips (the weapon used)");
+        e->when = FT_TW_WIELDING;
+        e->keyword = (uint8_t)k;
+        return FRAY_OK;
+    }
+    int w = find_name(when->text, ft_talent_when_names, FT_TW_COUNT);
+    if (w < 0 || w == FT_TW_WIELDING) {
+        static const char *const whens[] = {"always", "wielding KEYWORD",
+                                            "target-prone", "target-flat-footed",
+                                            "below-half-stun", "two-ranged-weapons"};
+        return ld_fail(L, when, FRAY_ERR_PARSE, "unknown condition '%.40s' for 'when'; known: %s",
+                       when->text, join_names(list, sizeof list, whens, N_OF(whens)));
+    }
+    if (w != FT_TW_ALWAYS && (e->on == FT_APPLIES_ALL || e->on == FT_APPLIES_INITIATIVE ||
+                              e->on == FT_APPLIES_SKILL))
+        return ld_fail(L, when, FRAY_ERR_PARSE,
+                       "'when: %s' goes with attack and defense flips", when->text);
+    e->when = (uint8_t)w;
+    return FRAY_OK;
+}
+
+/* A catalog's talent: name, effects (a list), notes. */
+static fray_status ld_talent(ld *L, const yn *n, ft_talent *t) {
+    static const char *const keys[] = {"name", "effects", "notes"};
+    memset(t, 0, sizeof *t);
+    fray_status st = ld_keys(L, n, "a talent", keys, N_OF(keys), false);
+    if (st != FRAY_OK)
+        return st;
+    const yn *v;
+    if (!(v = get(n, "name")))
+        return ld_missing(L, n, "name", "a talent");
+    if ((st = ld_text(L, v, "its name", t->name, sizeof t->name)) != FRAY_OK)
+        return st;
+    if (!(v = get(n, "effects")))
+        return ld_missing(L, n, "effects", "a talent");
+    for (const yn *it = items(v); it; it = next_item(v, it)) {
+        if (t->n_effects == FT_TALENT_EFFECTS)
+            return ld_fail(L, it, FRAY_ERR_RANGE, "talent '%s' has more than %d effects",
+                           t->name, FT_TALENT_EFFECTS);
+        if ((st = ld_talent_effect(L, it, t->name, &t->e[t->n_effects])) != FRAY_OK)
+            return st;
+        t->n_effects++;
+    }
+    if ((v = get(n, "notes")) && v->type != YN_SCALAR)
+        return ld_fail(L, v, FRAY_ERR_PARSE, "expected text for notes");
+    return FRAY_OK;
+}
+
+/* A stat block's talents: names from the catalogs. */
+static fray_status ld_statblock_talents(ld *L, const yn *n, ft_statblock *sb) {
+    sb->n_talents = 0;
+    for (const yn *it = items(n); it; it = next_item(n, it)) {
+        char name[FT_NAME];
+        fray_status st = ld_text(L, it, "a talent", name, sizeof name);
+        if (st != FRAY_OK)
+            return st;
+        const ft_talent *t = ft_talent_find(L->s, name);
+        if (!t) {
+            const char *names[FT_MAX_TALENT_CATALOG];
+            for (int i = 0; i < L->s->n_talent_catalog; i++)
+                names[i] = L->s->talent_catalog[i].name;
+            return ld_unknown(L, it, "talent", name, names, L->s->n_talent_catalog,
+                              "no catalog with talents is loaded (name one with "
+                              "'catalog: [path]', e.g. data/towers/talents.yaml)");
+        }
+        if (sb->n_talents == FT_MAX_TALENTS)
+            return ld_fail(L, it, FRAY_ERR_RANGE, "'%s' has more than %d talents",
+                           sb->name, FT_MAX_TALENTS);
+        sb->talents[sb->n_talents++] = *t;
+    }
+    ft_talents_sum(sb);
+    return FRAY_OK;
+}
+
 static fray_status ld_catalog(ld *L, const yn *root) {
     static const char *const keys[] = {"fray", "rules", "name", "weapons", "armor",
-                                       "notes"};
+                                       "notes", "talents"};
     fray_status st = ld_keys(L, root, "a catalog", keys, N_OF(keys), false);
     if (st != FRAY_OK)
         return st;
@@ -891,6 +1116,20 @@ static fray_status ld_catalog(ld *L, const yn *root) {
         L->armor_loc[s->n_armor].line = it->line;
         s->armor_catalog[s->n_armor++] = a;
     }
+    list = get(root, "talents");
+    for (const yn *it = items(list); it; it = next_item(list, it)) {
+        ft_talent t;
+        if ((st = ld_talent(L, it, &t)) != FRAY_OK)
+            return st;
+        if (ft_talent_find(s, t.name))
+            return ld_fail(L, it, FRAY_ERR_PARSE,
+                           "the catalog already has a talent '%s'", t.name);
+        if (s->n_talent_catalog == FT_MAX_TALENT_CATALOG)
+            return ld_fail(L, it, FRAY_ERR_RANGE,
+                           "too many talents: the catalogs hold at most %d",
+                           FT_MAX_TALENT_CATALOG);
+        s->talent_catalog[s->n_talent_catalog++] = t;
+    }
     return FRAY_OK;
 }
 
@@ -901,7 +1140,7 @@ static const char *const statblock_keys[] = {
     "stun",       "lethal",      "size",       "skills",  "weapons",
     "wield",      "stance",      "armor",      "advantages", "disadvantages",
     "immune",     "susceptible", "chips",      "mana",    "mana-regen",
-    "controller", "deck",        "temporary",  "notes"};
+    "controller", "deck",        "temporary",  "talents", "notes"};
 
 static int find_template(const ld *L, const char *name) {
     for (int i = 0; i < L->n_tpl; i++)
@@ -1383,6 +1622,8 @@ static fray_status ld_statblock(ld *L, const yn *n, const char *default_name,
         sb->temp_stun = t[0];
         sb->temp_lethal = t[1];
     }
+    if ((v = get(n, "talents")) && (st = ld_statblock_talents(L, v, sb)) != FRAY_OK)
+        return st;
     if ((v = get(n, "notes")) && v->type != YN_SCALAR)
         return ld_fail(L, v, FRAY_ERR_PARSE, "expected text for notes");
     return FRAY_OK;
@@ -1705,7 +1946,8 @@ static const char *const option_keys[] = {
     "area-centre-shift", "area-line", "mana-element-cap",
     "duel-concede", "mark-cost", "companion-alone",
     "throw-range",    "level-feet",       "squeeze-flips",
-    "pit-depth",       "join-initiative"};
+    "pit-depth",       "join-initiative",
+    "quick-stand-dtn", "quick-stand-phases", "talents-add-up"};
 
 /* The options of RULINGS.md by their names (docs/rules/towers.md). */
 static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
@@ -1855,6 +2097,16 @@ static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
             return st;
         o->duel_concede = (uint8_t)i;
     }
+    if ((v = get(n, "quick-stand-dtn")) &&
+        (st = ld_int(L, v, "quick-stand-dtn (0: no Acrobatics check)", 0, 30,
+                     &o->quick_stand_dtn)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "quick-stand-phases")) &&
+        (st = ld_int(L, v, "quick-stand-phases", 1, 4, &o->quick_stand_phases)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "talents-add-up")) &&
+        (st = ld_bool(L, v, "talents-add-up", &o->talents_add_up)) != FRAY_OK)
+        return st;
     if ((v = get(n, "join-initiative"))) {
         static const char *const ji[] = {"entry", "at-start"};
         if ((st = ld_choice(L, v, "join-initiative", ji, 2, &i)) != FRAY_OK)
@@ -2884,6 +3136,8 @@ static fray_status ld_load(const char *const *paths, int n, const char *text,
             if (enc == (pass == 1) && !files[i]->done)
                 st = ld_process(L, files[i]);
         }
+    for (int i = 0; st == FRAY_OK && i < work->n_combatants; i++)
+        ft_talents_options(&work->c[i].sb, &work->opt); /* talent.c */
     if (st == FRAY_OK) /* complete: the tactics policy's hit chances */
         ft_policy_prepare(work);
     if (st == FRAY_OK && summary) {
@@ -3071,6 +3325,11 @@ FRAY_API fray_status fray_towers_check(const char *path, fray_diag *diag) {
             snprintf(diag->message, sizeof diag->message,
                      "catalog: %d weapon%s, %d armor", work->n_catalog,
                      work->n_catalog == 1 ? "" : "s", work->n_armor);
+            size_t len = strlen(diag->message);
+            if (work->n_talent_catalog > 0 && len < sizeof diag->message)
+                snprintf(diag->message + len, sizeof diag->message - len,
+                         ", %d talent%s", work->n_talent_catalog,
+                         work->n_talent_catalog == 1 ? "" : "s");
         }
     }
     free(work);

@@ -332,6 +332,10 @@ void ft_policy_prepare(ft_setup *s) {
         for (int e = 0; e < FT_ELEMENT_COUNT; e++)
             if (s->c[c].sb.mana[e] > 0)
                 s->eng.mana_pool[c] = true;
+    s->eng.no_talent_cost = true;
+    for (int c = 0; c < s->n_combatants && c < FT_MAX_COMBATANTS; c++)
+        if (s->c[c].sb.tsum.cost)
+            s->eng.no_talent_cost = false;
     s->eng.ready = true;
 }
 

@@ -613,6 +613,10 @@ static void narr_fact(narr *n, int i) {
             txt_s(t, " to heal");
         else if (f->v[1] == FT_CHIP_FOR_SHAKE)
             txt_s(t, " to shake off a minor condition");
+        else if (f->v[1] == FT_CHIP_FOR_RECOVER)
+            txt_s(t, " to recover from a major condition");
+        else if (f->v[1] == FT_CHIP_FOR_SPEED)
+            txt_s(t, " to double its Speed");
         else if (f->v[1] == FT_CHOICE_CHIP_SHIFT)
             txt_s(t, ": (shift+1)");
         else if (f->v[1] == FT_CHOICE_CHIP_FLIP)
@@ -683,7 +687,7 @@ static void narr_fact(narr *n, int i) {
         n->hit_seen = false;
         txt_f(t, "  %s makes an opportunity attack on %s (%d phases later on "
                  "the clock)\n",
-              cname(s, f->who), cname(s, f->target), s->opt.opportunity_delay);
+              cname(s, f->who), cname(s, f->target), f->v[0]);
         break;
     case FT_FACT_HOLD:
         txt_f(t, "  %s holds ", cname(s, f->who));
@@ -1180,6 +1184,8 @@ static void js_fact(txt *t, const ft_setup *s, const ft_fact *f) {
         js_kstr(t, "chip", chip_name(f->v[0]));
         js_kstr(t, "use", f->v[1] == FT_CHIP_FOR_HEAL    ? "heal"
                           : f->v[1] == FT_CHIP_FOR_SHAKE ? "shake"
+                          : f->v[1] == FT_CHIP_FOR_RECOVER ? "recover"
+                          : f->v[1] == FT_CHIP_FOR_SPEED ? "speed"
                           : f->v[1] == FT_CHIP_FOR_FLIP  ? "flip+1"
                                                          : "shift+1");
         break;

@@ -344,6 +344,15 @@ typedef struct ft_options {
     uint8_t join_initiative;   /* gm.c, "gm join" by an Initiative flip:
                                   FT_JOIN_FROM_ENTRY (default) or
                                   FT_JOIN_AS_AT_START */
+    /* Seed 000 "Action List", Stand from Prone: "The amount of time this
+     * takes can be reduced by making a successful Acrobatics check" (fray's
+     * numbers: talent.c ft_quick_stand). */
+    int quick_stand_dtn;       /* the check's DTN (default 10; 0: no check) */
+    int quick_stand_phases;    /* Stand's cost when it succeeds (default 2) */
+    /* Talents' shifts and flips add up (default true); false: on each
+     * flip only the best and the worst of each kind count, as advantages
+     * (talent.c ft_talents_options). */
+    bool talents_add_up;
 } ft_options;
 
 /* Seed 000 "Dueling" (duel.c): what a duel is to (ft_setup.duel.to; 0: no
@@ -513,6 +522,73 @@ typedef struct ft_tactics {
     bool opportunity_attacks;/* take them when offered (default true) */
 } ft_tactics;
 
+/* ---- Talents (talent.c; data/towers/talents.yaml) ----------------------
+ * A talent is a named list of effects from a small vocabulary
+ * (docs/file-formats.md "Talents"). The effect words: */
+#define FT_TALENT_EFFECT_LIST(X)                                               \
+    X(SHIFT, "shift")             /* (shift+N) on the flips of `on` */         \
+    X(FLIP, "flip")               /* (flip+N) on the flips of `on` */          \
+    X(DAMAGE, "damage")           /* +N STUN on a hit (000 "LETHAL Damage") */ \
+    X(COST, "cost")               /* {action, phases}: an action costs more/less */ \
+    X(MAX_STUN, "max-stun")       /* +N maximum STUN (Tough as Nails) */       \
+    X(MAX_LETHAL, "max-lethal")   /* +N maximum LETHAL */                      \
+    X(TEMP_STUN, "temp-stun")     /* N temporary STUN at the fight's start */  \
+    X(TEMP_LETHAL, "temp-lethal") /* N temporary LETHAL at the fight's start */ \
+    X(REACTION, "reaction")       /* extra-opportunity: see ft_talent_oa_delay */
+typedef enum ft_talent_effect_kind {
+#define FT__E(id, name) FT_TE_##id,
+    FT_TALENT_EFFECT_LIST(FT__E)
+#undef FT__E
+    FT_TE_COUNT
+} ft_talent_effect_kind;
+
+/* When a shift or flip counts (`when:`); ALWAYS when not said. Those after
+ * WIELDING read the fight's state (ft_talent_state_mods). */
+#define FT_TALENT_WHEN_LIST(X)                                                 \
+    X(ALWAYS, "always")                                                        \
+    X(WIELDING, "wielding")                     /* wielding KEYWORD: the weapon used */ \
+    X(TARGET_PRONE, "target-prone")             /* the other side of the flip is prone */ \
+    X(TARGET_FLAT_FOOTED, "target-flat-footed") /* it has not acted yet */     \
+    X(BELOW_HALF_STUN, "below-half-stun")       /* own STUN below half its maximum */ \
+    X(TWO_RANGED, "two-ranged-weapons")         /* a ranged weapon in each hand */
+typedef enum ft_talent_when {
+#define FT__E(id, name) FT_TW_##id,
+    FT_TALENT_WHEN_LIST(FT__E)
+#undef FT__E
+    FT_TW_COUNT
+} ft_talent_when;
+
+enum { FT_MAX_TALENTS = 6, FT_TALENT_EFFECTS = 4, FT_MAX_TALENT_CATALOG = 48 };
+
+typedef struct ft_talent_effect {
+    uint8_t kind;          /* ft_talent_effect_kind */
+    uint8_t on;            /* shift/flip: ft_applies (attack ... skill) */
+    uint8_t when;          /* ft_talent_when */
+    uint8_t keyword;       /* FT_TW_WIELDING: the ft_keyword */
+    uint8_t action;        /* FT_TE_COST: the ft_action */
+    int16_t value;         /* N (cost: phases, + or -) */
+    char skill[FT_NAME];   /* on: skill NAME */
+    uint8_t once;          /* uses: once-per-encounter (damage only) */
+} ft_talent_effect;
+
+typedef struct ft_talent {
+    char name[FT_NAME];
+    int n_effects;
+    ft_talent_effect e[FT_TALENT_EFFECTS];
+} ft_talent;
+
+/* What a stat block's talents sum to, worked out once (ft_talents_sum). */
+typedef struct ft_talent_sums {
+    bool any;              /* has talents */
+    bool state;            /* a shift/flip reads the fight's state */
+    bool cost;             /* changes an action's cost */
+    int damage;            /* +STUN on a hit */
+    int max_stun, max_lethal, temp_stun, temp_lethal;
+    bool extra_oa;         /* reaction: extra-opportunity */
+    bool no_add_up;        /* the option talents-add-up is off */
+    bool once_damage;      /* a damage effect with uses: once-per-encounter */
+} ft_talent_sums;
+
 /* A stat block (docs/file-formats.md "Stat blocks"). */
 typedef struct ft_statblock {
     char name[FT_NAME];
@@ -539,6 +615,9 @@ typedef struct ft_statblock {
     ft_controller controller;
     char deck_owner[FT_NAME];   /* "" = by the deck mode; else a named deck */
     int temp_stun, temp_lethal; /* at the start of the fight */
+    int n_talents;              /* talents: (talent.c) */
+    ft_talent talents[FT_MAX_TALENTS];
+    ft_talent_sums tsum;        /* ft_talents_sum of the above */
 } ft_statblock;
 
 /* One combatant of an encounter. */
@@ -590,6 +669,13 @@ enum {
 #else
 #define FT_NOINLINE
 #endif
+/* A small function every caller should have inline (engine.c
+ * advantage_ranks: its callers pass constants the compiler folds). */
+#if defined(__GNUC__)
+#define FT_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define FT_ALWAYS_INLINE inline
+#endif
 typedef struct ft_fast_hands {
     /* ft_threatens's reach with these weapons in hand: the longest melee
      * reach, at least 1; 0 when the combatant never threatens (tiny or
@@ -638,6 +724,7 @@ typedef struct ft_fast {
     bool has_steps;
     uint8_t steps[FRAY_GRID_MAX][FRAY_GRID_MAX][8];
     ft_fast_attack atk;  /* attack.c's own (ft_fast_attack above) */
+    bool talent_state;   /* someone's talent reads the state: no mods cache */
 } ft_fast;
 
 /* (Speed addition, with the block at the end of this file.) What
@@ -649,6 +736,9 @@ typedef struct ft_engine_fast {
     /* The stat block has a mana pool (some sb.mana[e] > 0): only such a
      * combatant can get mana back in a zero phase. */
     bool mana_pool[FT_MAX_COMBATANTS];
+    /* No combatant has a talent that changes an action's cost (talent.c):
+     * the clock need not ask each one. */
+    bool no_talent_cost;
 } ft_engine_fast;
 
 typedef struct ft_setup {
@@ -698,6 +788,9 @@ typedef struct ft_setup {
     int n_dtn_answers;
     char dtn_skill[FT_MAX_SKILLS][FT_NAME];
     int dtn_value[FT_MAX_SKILLS];
+    /* The talents the catalogs named (talent.c; data/towers/talents.yaml). */
+    int n_talent_catalog;
+    ft_talent talent_catalog[FT_MAX_TALENT_CATALOG];
 } ft_setup;
 
 enum { FT_GM_DTN_NONE = -1 };
@@ -794,6 +887,10 @@ typedef struct ft_cstate {
     fray_pos mark_space;
     int8_t restrain_vs;      /* Restrain: 1 + the victim on whose next Grapple
                                 Test it has (shift+1); 0 none (grapple.c) */
+    int32_t free_oa_round;   /* talent "reaction: extra-opportunity": the round
+                                (st->round) of its last undelayed one; 0 none */
+    uint8_t talents_used;    /* bit per stat-block talent: its once-per-
+                                encounter effect is spent */
 } ft_cstate;
 
 /* ft_cstate.stance and ft_command.stance (seed 000 "Off-Hand Weapons and
@@ -1027,7 +1124,9 @@ enum {
     FT_CHIP_FOR_SHIFT = FT_CHOICE_CHIP_SHIFT, /* (shift+1) after a flip */
     FT_CHIP_FOR_FLIP = FT_CHOICE_CHIP_FLIP,   /* (flip+1): one more card */
     FT_CHIP_FOR_SHAKE = 10,                   /* a free Shake Minor Condition */
-    FT_CHIP_FOR_HEAL = 11                     /* Discard Chip to Heal */
+    FT_CHIP_FOR_HEAL = 11,                    /* Discard Chip to Heal */
+    FT_CHIP_FOR_RECOVER = 12,                 /* a red chip: a Major Condition ends (talent.c) */
+    FT_CHIP_FOR_SPEED = 13                    /* a white chip: <SPD> doubled for one action */
 };
 
 /* Purposes of a flip (FT_FACT_FLIP v[0]). */
@@ -2155,5 +2254,65 @@ fray_status ft_gm_answer(const char *asked, const char *command, char *out,
 bool ft_gm_is_question(const fray_diag *diag);
 /* engine.c: ends the fight when one side is left (check_over). */
 void ft_check_over(ft_run *r);
+
+/* ---- Talents (talent.c) -------------------------------------------------- */
+
+extern const char *const ft_talent_effect_names[FT_TE_COUNT];
+extern const char *const ft_talent_when_names[FT_TW_COUNT];
+/* The talent of the setup's catalog named `name` (case aside), or NULL. */
+const ft_talent *ft_talent_find(const ft_setup *s, const char *name);
+/* Works out sb->tsum from sb->talents (the loader calls it; so must a test
+ * that gives a stat block talents by hand). */
+void ft_talents_sum(ft_statblock *sb);
+/* The options' part of sb->tsum (talents-add-up); the loader calls it
+ * after ft_talents_sum, once the options are known. */
+void ft_talents_options(ft_statblock *sb, const ft_options *o);
+/* Whether a shift/flip effect counts on an attack flip (def false: the
+ * attacker's, with weapon w) or a defense flip (def true), before `when`. */
+bool ft_talent_on_attack(const ft_talent_effect *e, bool def, bool spell,
+                         bool melee);
+/* Whether effect e's `when` holds for combatant self against other (-1:
+ * none) in the fight's state; w: self's weapon on an attack, else NULL. */
+bool ft_talent_holds(const ft_setup *s, const ft_state *st, int self, int other,
+                    const ft_weapon *w, const ft_talent_effect *e);
+/* Initiative and skill flips: the talents' shifts and flips (`when`
+ * always) added to *flip and *shift; skill names the skill (what SKILL). */
+void ft_talent_flip_mods(const ft_statblock *sb, ft_applies what,
+                         const char *skill, int *flip, int *shift);
+/* Talent "reaction: extra-opportunity" (an extra reaction, fray's reading):
+ * the first opportunity attack combatant e makes in each round (st->round)
+ * does not move it later on the clock. The delay this one costs (0 or
+ * `delay`); records the round. */
+int ft_talent_oa_delay(ft_run *r, int e, int delay);
+/* Talents' `damage` effects with `uses: once-per-encounter`: the STUN
+ * they add to this hit of attacker a (the first hit of the fight for each
+ * talent), marking them spent; a NOTE fact names each. */
+int ft_talent_once_damage(ft_run *r, int a);
+/* Seed 000 "Action List", Stand from Prone shortened by Acrobatics: when
+ * the option quick_stand_dtn is on and combatant a has the skill
+ * Acrobatics, flips its check (Quick Stand specialization: flip+1) and, on
+ * a total of at least the DTN, sets *cost to quick_stand_phases. */
+fray_status ft_quick_stand(ft_run *r, int a, int *cost);
+/* rules-facts.md "Chips": a red chip (or blue) spent to "recover from a
+ * Major Condition" (or, a higher chip for a lower chip's effect, a minor
+ * one), as a free action: `shake CONDITION red`. The check of such a
+ * Shake (cmd->chip 1 or 2): NULL when it can be done, else why not. */
+const char *ft_red_shake_refusal(const ft_state *st, const ft_command *cmd);
+/* Its apply: ends the condition, spends the chip (a CHIP fact). */
+void ft_red_shake(ft_run *r, const ft_command *cmd);
+/* rules-facts.md "Chips": a white chip (or a higher one) doubles <SPD> for
+ * one action: a chip word on a move-related action (`move 8,3 white`).
+ * The colour it spends from c's chips (chip 0: white, else red, else
+ * blue; 1: red, else blue; 2: blue), or -1 when it holds none of them. */
+int ft_chip_speed_colour(const ft_cstate *c, int chip);
+/* Spends it (a CHIP fact, use FT_CHIP_FOR_SPEED). */
+void ft_chip_speed_spend(ft_run *r, int a, int chip);
+/* engine.c: the flip mods and shifts of a check of skill `skill` from the
+ * stat block's advantages and talents (seed 001). */
+void ft_skill_mods(const ft_statblock *sb, const char *skill, int *flip,
+                   int *shift);
+/* The cost in phases of action `act` for sb after its talents' `cost`
+ * effects (never below 1: a free action stays free). */
+int ft_talent_cost(const ft_statblock *sb, ft_action act, int cost);
 
 #endif
