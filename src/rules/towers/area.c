@@ -397,15 +397,11 @@ fray_status ft_area_attack(ft_run *r, const ft_command *cmd,
     /* Blinded (as a single attack, attack.c): a Hard (15+) [SP] check
      * first, else the whole area misses. */
     if (as->n_cond > 0 && ft_cond_has(st, a, FT_COND_BLINDED)) {
-        int fm = 0, sh = 0;
-        ft_cond_mods(st, a, FT_FLIP_CHECK, false, &fm, &sh);
-        fray_flip f;
-        int total_shift = sh;
-        rc = ft_flip(r, a, asb->aspects[FT_ASPECT_SP] + fm, FT_FLIP_CHECK, sh,
-                     15, &f, &total_shift);
+        int total;
+        rc = ft_blinded_check(r, a, &total);
         if (rc != FRAY_OK)
             return rc;
-        if (f.kept_value + total_shift < 15) {
+        if (total < 15) {
             ft_fact *nf = ft_emit_fact(r, FT_FACT_NOTE, a, -1);
             if (nf)
                 snprintf(nf->text, sizeof nf->text, "blinded: cannot aim");

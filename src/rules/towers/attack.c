@@ -1138,6 +1138,18 @@ static void emit_note(ft_run *r, int who, int target, const char *text) {
         say(f->text, sizeof f->text, "%s", text);
 }
 
+
+fray_status ft_blinded_check(ft_run *r, int a, int *out_total) {
+    int fm = 0, sh = 0;
+    ft_cond_mods(r->st, a, FT_FLIP_CHECK, false, &fm, &sh);
+    fray_flip f;
+    int total_shift = sh;
+    fray_status rc = ft_flip(r, a, r->setup->c[a].sb.aspects[FT_ASPECT_SP] + fm,
+                             FT_FLIP_CHECK, sh, 15, &f, &total_shift);
+    *out_total = rc == FRAY_OK ? f.kept_value + total_shift : 0;
+    return rc;
+}
+
 /* The attack flip then the defense flip (each after its modifiers'
  * facts), then Hand of Fate and chips answered back and forth until
  * neither side does more (rules-facts.md: "if one side uses it, the other
@@ -1231,17 +1243,13 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
     /* Blinded: the attack misses unless a Hard (15+) [SP] check passes
      * (an Aspect check: the card alone, plus shifts). */
     if (as->n_cond > 0 && ft_cond_has(st, a, FT_COND_BLINDED)) {
-        int fm = 0, sh = 0;
-        ft_cond_mods(st, a, FT_FLIP_CHECK, false, &fm, &sh);
-        fray_flip f;
-        int total_shift = sh;
-        rc = ft_flip(r, a, asb->aspects[FT_ASPECT_SP] + fm, FT_FLIP_CHECK, sh,
-                     15, &f, &total_shift);
+        int total;
+        rc = ft_blinded_check(r, a, &total);
         if (rc != FRAY_OK)
             return rc;
-        if (f.kept_value + total_shift < 15) {
+        if (total < 15) {
             emit_note(r, a, t, "blinded: cannot find");
-            ft_emit(r, FT_FACT_MISS, a, t, f.kept_value + total_shift, 15, 0, 0);
+            ft_emit(r, FT_FACT_MISS, a, t, total, 15, 0, 0);
             as->aim = 0;
             as->aim_spell = 0;
             return FRAY_OK;

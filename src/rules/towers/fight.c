@@ -809,7 +809,7 @@ static bool same_word(const char *a, const char *b) {
 }
 
 /* A combatant by id or by name with '-' for spaces. */
-static int find_combatant(const ft_setup *s, const char *tok) {
+int ft_word_combatant(const ft_setup *s, const char *tok) {
     for (int i = 0; i < s->n_combatants; i++) {
         if (same_word(s->c[i].id, tok) || same_word(s->c[i].name, tok))
             return i;
@@ -839,7 +839,7 @@ static fray_status who_error(lexer *lx, const ft_setup *s, fray_diag *diag,
     return lex_error(lx, diag, msg);
 }
 
-static bool parse_pos(const char *tok, fray_pos *out) {
+bool ft_word_pos(const char *tok, fray_pos *out) {
     int x, y;
     char tail;
     if (sscanf(tok, "%d,%d%c", &x, &y, &tail) != 2 || x < 0 || y < 0 ||
@@ -850,7 +850,7 @@ static bool parse_pos(const char *tok, fray_pos *out) {
     return true;
 }
 
-static bool parse_int(const char *tok, int lo, int hi, int *out) {
+bool ft_word_int(const char *tok, int lo, int hi, int *out) {
     char *end;
     long v = strtol(tok, &end, 10);
     if (end == tok || *end || v < lo || v > hi)
@@ -909,11 +909,11 @@ static fray_status parse_directive(const ft_setup *s, lexer *lx,
             return lex_error(lx, diag, "expected who declines ('all' or an "
                              "id)");
         if (!same_word(lx->tok, "all") &&
-            (d->who = (int8_t)find_combatant(s, lx->tok)) < 0)
+            (d->who = (int8_t)ft_word_combatant(s, lx->tok)) < 0)
             return lex_error(lx, diag, "expected who declines ('all' or an "
                              "id)");
     } else { /* chip ID shift|flip [colour] */
-        if (!lex_next(lx) || (d->who = (int8_t)find_combatant(s, lx->tok)) < 0)
+        if (!lex_next(lx) || (d->who = (int8_t)ft_word_combatant(s, lx->tok)) < 0)
             return lex_error(lx, diag, "expected whose chip");
         if (!lex_next(lx) ||
             !(same_word(lx->tok, "shift") || same_word(lx->tok, "flip")))
@@ -943,7 +943,7 @@ static fray_status parse_directive(const ft_setup *s, lexer *lx,
  * is the chip of Discard Chip to Heal or Shake Minor Condition. */
 static bool chip_word_follows(const ft_setup *s, const lexer *lx) {
     lexer peek = *lx;
-    return lex_next(&peek) && find_combatant(s, peek.tok) >= 0;
+    return lex_next(&peek) && ft_word_combatant(s, peek.tok) >= 0;
 }
 
 static fray_status parse_command(const ft_setup *s, const char *text,
@@ -966,7 +966,7 @@ static fray_status parse_command(const ft_setup *s, const char *text,
     }
     if (same_word(lx.tok, "gm"))
         return ft_gm_parse(s, &lx, cmd, diag); /* the GM's word (gm.c) */
-    int actor = find_combatant(s, lx.tok);
+    int actor = ft_word_combatant(s, lx.tok);
     if (actor < 0)
         return who_error(&lx, s, diag, "expected a combatant's id");
     cmd->actor = (int8_t)actor;
@@ -975,7 +975,7 @@ static fray_status parse_command(const ft_setup *s, const char *text,
         return lex_error(&lx, diag, "expected an action");
     if (same_word(lx.tok, "shift")) {
         /* "shift X,Y" alone, or "shift X,Y then ACTION ...". */
-        if (!lex_next(&lx) || !parse_pos(lx.tok, &cmd->shift_to))
+        if (!lex_next(&lx) || !ft_word_pos(lx.tok, &cmd->shift_to))
             return lex_error(&lx, diag, "expected a space as X,Y");
         if (!lex_next(&lx)) {
             cmd->action = FT_ACT_SHIFT;
@@ -1030,11 +1030,11 @@ static fray_status parse_command(const ft_setup *s, const char *text,
             /* "ranger move 3,4 and falcon 5,6": the companion (or the
              * master) moves too, once the first is done (seed 000
              * "Companions and Minions"). */
-            if (!lex_next(&lx) || (v = find_combatant(s, lx.tok)) < 0)
+            if (!lex_next(&lx) || (v = ft_word_combatant(s, lx.tok)) < 0)
                 return who_error(&lx, s, diag, "expected the companion's (or "
                                  "master's) id after 'and'");
             cmd->also = (int8_t)(v + 1);
-            if (!lex_next(&lx) || !parse_pos(lx.tok, &cmd->also_dest))
+            if (!lex_next(&lx) || !ft_word_pos(lx.tok, &cmd->also_dest))
                 return lex_error(&lx, diag, "expected the space X,Y it moves "
                                  "to");
         } else if (same_word(lx.tok, "lethal")) {
@@ -1050,7 +1050,7 @@ static fray_status parse_command(const ft_setup *s, const char *text,
                 if (same_word(ft_grapple_move_name(g), lx.tok))
                     cmd->grapple_move = (uint8_t)g;
             if (cmd->grapple_move == FT_GM_THROW &&
-                (!lex_next(&lx) || !parse_pos(lx.tok, &cmd->dest)))
+                (!lex_next(&lx) || !ft_word_pos(lx.tok, &cmd->dest)))
                 return lex_error(&lx, diag, "expected the space to throw at "
                                  "as X,Y (attack T throw X,Y)");
         } else if (cmd->grapple_move == FT_GM_THROW && !cmd->throw_land &&
@@ -1078,18 +1078,18 @@ static fray_status parse_command(const ft_setup *s, const char *text,
                                  : same_word(lx.tok, "blue") ? 2
                                                              : 0);
         } else if (same_word(lx.tok, "for") || same_word(lx.tok, "helping")) {
-            if (!lex_next(&lx) || (v = find_combatant(s, lx.tok)) < 0)
+            if (!lex_next(&lx) || (v = ft_word_combatant(s, lx.tok)) < 0)
                 return who_error(&lx, s, diag, "expected the ally's id");
             cmd->ally = (int8_t)v;
         } else if (same_word(lx.tok, "cost")) {
-            if (!lex_next(&lx) || !parse_int(lx.tok, 0, 100, &v))
+            if (!lex_next(&lx) || !ft_word_int(lx.tok, 0, 100, &v))
                 return lex_error(&lx, diag, "expected a cost of 0-100 phases");
             cmd->cost = (int16_t)v;
         } else if (same_word(lx.tok, "dtn")) {
             dtn_said = true;
             if (lex_next(&lx) && same_word(lx.tok, "none"))
                 continue; /* the GM's answer: no DTN (gm.c) */
-            if (!lx.tok[0] || !parse_int(lx.tok, 1, 100, &v))
+            if (!lx.tok[0] || !ft_word_int(lx.tok, 1, 100, &v))
                 return lex_error(&lx, diag, "expected a DTN of 1-100 (or "
                                  "none)");
             cmd->dtn = (int16_t)v;
@@ -1098,12 +1098,12 @@ static fray_status parse_command(const ft_setup *s, const char *text,
             if (!lex_next(&lx))
                 return lex_error(&lx, diag, "expected a phase, a combatant "
                                  "or 'enemy-in-reach'");
-            if (parse_int(lx.tok, 0, 1000000, &v)) {
+            if (ft_word_int(lx.tok, 0, 1000000, &v)) {
                 cmd->hold_kind = FT_HOLD_PHASE;
                 cmd->hold_phase = v;
             } else if (same_word(lx.tok, "enemy-in-reach")) {
                 cmd->hold_kind = FT_HOLD_ENEMY_IN_REACH;
-            } else if ((v = find_combatant(s, lx.tok)) >= 0) {
+            } else if ((v = ft_word_combatant(s, lx.tok)) >= 0) {
                 cmd->hold_kind = FT_HOLD_ACTS;
                 cmd->hold_who = (int8_t)v;
                 cmd->hold_after = true;
@@ -1115,13 +1115,13 @@ static fray_status parse_command(const ft_setup *s, const char *text,
             }
         } else if (same_word(lx.tok, "before") || same_word(lx.tok, "after")) {
             cmd->hold_after = same_word(lx.tok, "after");
-            if (!lex_next(&lx) || (v = find_combatant(s, lx.tok)) < 0)
+            if (!lex_next(&lx) || (v = ft_word_combatant(s, lx.tok)) < 0)
                 return who_error(&lx, s, diag, "expected a combatant's id");
             cmd->hold_who = (int8_t)v;
         } else if (action == FT_ACT_CHARGE && same_word(lx.tok, "via")) {
             /* "charge goblin 6,2 via 3,2": the straight run of the last
              * three spaces begins there (seed 000 "Charge"). */
-            if (!lex_next(&lx) || !parse_pos(lx.tok, &p))
+            if (!lex_next(&lx) || !ft_word_pos(lx.tok, &p))
                 return lex_error(&lx, diag, "expected the space where the "
                                  "Charge's straight run begins, as X,Y");
             cmd->charge_via = true;
@@ -1130,16 +1130,16 @@ static fray_status parse_command(const ft_setup *s, const char *text,
                    (action == FT_ACT_ATTACK || action == FT_ACT_CAST)) {
             /* "mage cast fireball at 5,6": an area aimed at a space
              * (seed 000 "Area of Effects"; area.c). */
-            if (!lex_next(&lx) || !parse_pos(lx.tok, &p))
+            if (!lex_next(&lx) || !ft_word_pos(lx.tok, &p))
                 return lex_error(&lx, diag, "expected the space aimed at as "
                                  "X,Y");
             cmd->dest = p;
             cmd->at_space = true;
-        } else if (parse_pos(lx.tok, &p)) {
+        } else if (ft_word_pos(lx.tok, &p)) {
             cmd->dest = p;
             if (action == FT_ACT_MARK)
                 cmd->mark_space = 1; /* "ranger mark 3,4" */
-        } else if ((v = find_combatant(s, lx.tok)) >= 0) {
+        } else if ((v = ft_word_combatant(s, lx.tok)) >= 0) {
             cmd->target = (int8_t)v;
         } else if ((action == FT_ACT_DROP_OBJECT ||
                     action == FT_ACT_PICK_UP || action == FT_ACT_ATTACK ||
@@ -1164,7 +1164,7 @@ static fray_status parse_command(const ft_setup *s, const char *text,
             /* The GM's flip mods and shifts (seed 001): "flip +1",
              * "shift -2". */
             bool is_flip = same_word(lx.tok, "flip");
-            if (!lex_next(&lx) || !parse_int(lx.tok, -10, 10, &v))
+            if (!lex_next(&lx) || !ft_word_int(lx.tok, -10, 10, &v))
                 return lex_error(&lx, diag, "expected the GM's mods, -10 to "
                                  "+10");
             if (is_flip)
@@ -1177,7 +1177,7 @@ static fray_status parse_command(const ft_setup *s, const char *text,
              * [frightened]": an opposed skill flip (seed 001), and the
              * condition its win puts on the target (seed 000 "Skill,
              * Aspect, and Attribute Checks"). */
-            if (!lex_next(&lx) || (v = find_combatant(s, lx.tok)) < 0)
+            if (!lex_next(&lx) || (v = ft_word_combatant(s, lx.tok)) < 0)
                 return who_error(&lx, s, diag,
                                  "expected the id of who opposes the flip");
             cmd->target = (int8_t)v;
@@ -1199,7 +1199,7 @@ static fray_status parse_command(const ft_setup *s, const char *text,
                 } else if (cnd >= 0 && cmd->condition < 0) {
                     cmd->condition = (int8_t)cnd;
                 } else if (same_word(lx.tok, "cost")) {
-                    if (!lex_next(&lx) || !parse_int(lx.tok, 0, 100, &k))
+                    if (!lex_next(&lx) || !ft_word_int(lx.tok, 0, 100, &k))
                         return lex_error(&lx, diag,
                                          "expected a cost of 0-100 phases");
                     cmd->cost = (int16_t)k;
@@ -1360,7 +1360,7 @@ FRAY_API fray_status fray_towers_fight_command(fray_towers_fight *f,
 FRAY_API size_t fray_towers_fight_hand(const fray_towers_fight *f,
                                       const char *id, fray_card *out,
                                       size_t cap) {
-    int c = find_combatant(&f->setup->s, id);
+    int c = ft_word_combatant(&f->setup->s, id);
     if (c < 0)
         return 0;
     return fray_deck_held(&f->st.decks[f->setup->s.c[c].deck], out, cap);
@@ -1439,7 +1439,7 @@ static fray_status read_combatant(const jline *l, json_t *parent,
     if (!v || json_is_null(v))
         return FRAY_OK;
     if (json_is_string(v)) {
-        *out = find_combatant(s, json_string_value(v));
+        *out = ft_word_combatant(s, json_string_value(v));
         if (*out < 0)
             return field_error(l, path, depth, "no combatant '%.40s' in this "
                                "encounter", json_string_value(v));

@@ -347,33 +347,6 @@ static bool same_word(const char *a, const char *b) {
     return *a == *b;
 }
 
-static int find_combatant(const ft_setup *s, const char *tok) {
-    for (int i = 0; i < s->n_combatants; i++)
-        if (same_word(s->c[i].id, tok) || same_word(s->c[i].name, tok))
-            return i;
-    return -1;
-}
-
-static bool parse_pos(const char *tok, fray_pos *out) {
-    int x, y;
-    char tail;
-    if (sscanf(tok, "%d,%d%c", &x, &y, &tail) != 2 || x < 0 || y < 0 ||
-        x >= FRAY_GRID_MAX || y >= FRAY_GRID_MAX)
-        return false;
-    out->x = (int16_t)x;
-    out->y = (int16_t)y;
-    return true;
-}
-
-static bool parse_int(const char *tok, long lo, long hi, long *out) {
-    char *end;
-    long v = strtol(tok, &end, 10);
-    if (end == tok || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
 static fray_status word_error(fray__words *lx, fray_diag *diag,
                               const char *what) {
     fray__diag_set(diag, FRAY_ERR_PARSE, lx->col, "%s, got '%s'", what,
@@ -406,11 +379,11 @@ fray_status ft_gm_parse(const ft_setup *s, fray__words *lx, ft_command *cmd,
     cmd->gm_adjust = same_word(lx->tok, "adjust");
     if (!fray__words_next(lx))
         return word_error(lx, diag, "expected a combatant's id");
-    int a = find_combatant(s, lx->tok);
+    int a = ft_word_combatant(s, lx->tok);
     if (a < 0)
         return word_error(lx, diag, "expected a combatant's id");
     cmd->actor = (int8_t)a;
-    long v;
+    int v;
     switch (action) {
     case FT_ACT_GM_SET: {
         if (!fray__words_next(lx))
@@ -422,7 +395,7 @@ fray_status ft_gm_parse(const ft_setup *s, fray__words *lx, ft_command *cmd,
         if (!cmd->gm_track)
             return word_error(lx, diag, "expected stun, lethal, temp-stun or "
                               "temp-lethal");
-        if (!fray__words_next(lx) || !parse_int(lx->tok, -30000, 30000, &v))
+        if (!fray__words_next(lx) || !ft_word_int(lx->tok, -30000, 30000, &v))
             return word_error(lx, diag, cmd->gm_adjust
                                             ? "expected a change (+3, -2)"
                                             : "expected a number");
@@ -442,11 +415,11 @@ fray_status ft_gm_parse(const ft_setup *s, fray__words *lx, ft_command *cmd,
             if (same_word(lx->tok, "off")) {
                 cmd->gm_off = true;
             } else if (same_word(lx->tok, "for")) {
-                if (!fray__words_next(lx) || !parse_int(lx->tok, 1, 100, &v))
+                if (!fray__words_next(lx) || !ft_word_int(lx->tok, 1, 100, &v))
                     return word_error(lx, diag, "expected how many of its "
                                       "activations (1-100)");
                 cmd->gm_count = (int8_t)v;
-            } else if (parse_int(lx->tok, 1, 127, &v) && !cmd->gm_value) {
+            } else if (ft_word_int(lx->tok, 1, 127, &v) && !cmd->gm_value) {
                 cmd->gm_value = (int16_t)v;
             } else {
                 return word_error(lx, diag, "expected X, 'for N' or 'off'");
@@ -460,17 +433,17 @@ fray_status ft_gm_parse(const ft_setup *s, fray__words *lx, ft_command *cmd,
         bool at = false;
         while (fray__words_next(lx)) {
             if (same_word(lx->tok, "at")) {
-                if (!fray__words_next(lx) || !parse_pos(lx->tok, &cmd->dest))
+                if (!fray__words_next(lx) || !ft_word_pos(lx->tok, &cmd->dest))
                     return word_error(lx, diag, "expected a space as X,Y");
                 at = true;
             } else if (same_word(lx->tok, "phase")) {
                 if (!fray__words_next(lx) ||
-                    !parse_int(lx->tok, 0, 1000000, &v))
+                    !ft_word_int(lx->tok, 0, 1000000, &v))
                     return word_error(lx, diag, "expected a phase");
                 cmd->gm_phase = (int32_t)v + 1;
             } else if (same_word(lx->tok, "initiative")) {
                 cmd->gm_phase = 0;
-            } else if (parse_pos(lx->tok, &cmd->dest)) {
+            } else if (ft_word_pos(lx->tok, &cmd->dest)) {
                 at = true; /* "gm join ID X,Y" */
             } else {
                 return word_error(lx, diag, "expected 'at X,Y', 'phase P' "
@@ -491,7 +464,7 @@ fray_status ft_gm_parse(const ft_setup *s, fray__words *lx, ft_command *cmd,
     case FT_ACT_GM_PLACE:
         if (fray__words_next(lx) && same_word(lx->tok, "at"))
             fray__words_next(lx);
-        if (!parse_pos(lx->tok, &cmd->dest))
+        if (!ft_word_pos(lx->tok, &cmd->dest))
             return word_error(lx, diag, "expected a space as X,Y");
         break;
     default:
@@ -629,8 +602,8 @@ fray_status ft_gm_answer(const char *asked, const char *command, char *out,
     if (!fray__words_next(&lx))
         return word_error(&lx, diag, "expected the answer: a DTN of 1-100 or "
                           "none");
-    long v;
-    if (!same_word(lx.tok, "none") && !parse_int(lx.tok, 1, 100, &v))
+    int v;
+    if (!same_word(lx.tok, "none") && !ft_word_int(lx.tok, 1, 100, &v))
         return word_error(&lx, diag, "expected the answer: a DTN of 1-100 or "
                           "none");
     char word[sizeof lx.tok];

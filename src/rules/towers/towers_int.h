@@ -1430,6 +1430,10 @@ void ft_attack_mods_cached(const ft_run *r, ft_mods_cache *cache,
 void ft_fast_prepare(ft_setup *s);
 /* Resolves one attack (flips, fate, hit, damage, Crit keywords). Returns
  * FRAY_ERR_INVALID with r->diag set when impossible. */
+/* Seed 000 "Blinded" (rules-facts.md): the Hard (15+) [SP] check an
+ * attack by a Blinded attacker needs first (an Aspect check: the card
+ * alone, plus shifts): its total in *out_total (attack.c). */
+fray_status ft_blinded_check(ft_run *r, int a, int *out_total);
 fray_status ft_attack(ft_run *r, int attacker, int target,
                       const ft_attack_opts *o, bool *out_hit);
 /* Threat: can c make a melee attack into a space of target now? */
@@ -2205,6 +2209,12 @@ static inline uint64_t ft_deck_held_mask(const fray_deck *deck) {
     return ft_deck_held_bits(deck);
 #endif
 }
+
+/* Words at the table (fight.c): a combatant by id or name (-1 none); a
+ * space X,Y on any map; a whole number lo..hi. */
+int ft_word_combatant(const ft_setup *s, const char *tok);
+bool ft_word_pos(const char *tok, fray_pos *out);
+bool ft_word_int(const char *tok, int lo, int hi, int *out);
 
 /* ---- The GM's commands (gm.c; issue 13, section 3) ---------------------- */
 struct fray__words;
