@@ -128,7 +128,8 @@ int ft_next_actor(const ft_state *st) {
     return best;
 }
 
-void ft_clock_place(ft_state *st, int c) {
+/* ft_clock_place, inline in this file's hot paths. */
+static FT_ALWAYS_INLINE void clock_place(ft_state *st, int c) {
     if (!on_clock(st, c)) {
         fray__track_drop(&st->clock, c);
         /* A master who goes down lets his riding companions go
@@ -144,10 +145,12 @@ void ft_clock_place(ft_state *st, int c) {
                     -((int64_t)cs->slot * FT_MAX_COMBATANTS + c));
 }
 
+void ft_clock_place(ft_state *st, int c) { clock_place(st, c); }
+
 void ft_clock_sync(ft_state *st) {
     fray__track_init(&st->clock, FRAY__TRACK_ASCENDING);
     for (int i = 0; i < st->n; i++)
-        ft_clock_place(st, i);
+        clock_place(st, i);
 }
 
 static int base_slot(const ft_cstate *c) {
@@ -161,12 +164,12 @@ static void clock_move(ft_state *st, int c, int cost) {
         /* Zero-cost: to the bottom of this phase's order (seed "Free and
          * Zero-Cost Actions"); later zero-cost actions go behind it. */
         cs->slot = FT_SLOT_BOTTOM + (++st->next_slot) * FT_SLOT_STEP;
-        ft_clock_place(st, c);
+        clock_place(st, c);
         return;
     }
     cs->phase = st->phase + cost;
     cs->slot = base_slot(cs);
-    ft_clock_place(st, c);
+    clock_place(st, c);
 }
 
 /* ---- The end of the fight ------------------------------------------------ */
@@ -327,7 +330,7 @@ static fray_status offer_opportunity(ft_run *r, int e, int provoker) {
         return rc;
     /* The attacker moves back on the clock from wherever it is. */
     r->st->c[e].phase += delay;
-    ft_clock_place(r->st, e);
+    clock_place(r->st, e);
     return FRAY_OK;
 }
 
@@ -825,7 +828,7 @@ static void release(ft_run *r, int h, int phase, int slot) {
     }
     c->phase = phase;
     c->slot = slot;
-    ft_clock_place(r->st, h);
+    clock_place(r->st, h);
     ft_emit(r, FT_FACT_RELEASE, h, -1, phase, 0, 0, 0);
 }
 
@@ -1711,7 +1714,7 @@ static bool any_condition(const ft_state *st) {
     return false;
 }
 
-static void start_activation(ft_run *r, int a) {
+static FT_ALWAYS_INLINE void start_activation(ft_run *r, int a) {
     ft_state *st = r->st;
     st->active = (int8_t)a;
     /* RULINGS 12: Power Attack, Reckless Move and Full Defense last until
@@ -1732,7 +1735,7 @@ static void end_activation(ft_run *r, int a) {
  * and their companion activate simultaneously"): the first action of the
  * pair's turn starts the activation of the master and of every companion
  * riding with him; returns whose place the action moves. */
-static int pair_start(ft_run *r, int a) {
+FT_NOINLINE static int pair_start(ft_run *r, int a) {
     ft_state *st = r->st;
     int turn = ft_turn_of(st, a);
     if (st->active == a || (st->active >= 0 && ft_turn_of(st, st->active) == turn))
@@ -1805,7 +1808,7 @@ static inline bool is_attack_action(int action) {
 /* do_action's part for an attack action (is_attack_action): apart, so that
  * apply_action makes the usual action of a fight without a call to
  * do_action (kept out of line with its many other cases). */
-static inline fray_status do_attack(ft_run *r, const ft_command *cmd) {
+static FT_ALWAYS_INLINE fray_status do_attack(ft_run *r, const ft_command *cmd) {
     const ft_setup *s = r->setup;
     ft_state *st = r->st;
     int a = cmd->actor;
@@ -1815,14 +1818,16 @@ static inline fray_status do_attack(ft_run *r, const ft_command *cmd) {
         return ft_grapple_apply(r, cmd);
     int wi = weapon_index(s, st, cmd);
     const ft_weapon *w = weapon_of(s, st, a, cmd->weapon, cmd->off_hand);
-    /* Attacking with a ranged weapon provokes in a threatened space. */
-    if (w && (w->range_increment > 0 || w->spell)) {
-        rc = provoke(r, a);
-        if (rc != FRAY_OK || !ft_can_act(st, a))
-            return rc;
+    if (w && (w->range_increment > 0 || w->spell || w->area)) {
+        /* Attacking with a ranged weapon provokes in a threatened space. */
+        if (w->range_increment > 0 || w->spell) {
+            rc = provoke(r, a);
+            if (rc != FRAY_OK || !ft_can_act(st, a))
+                return rc;
+        }
+        if (w->area) /* seed 000 "Area of Effects" (area.c) */
+            return ft_area_attack(r, cmd, w, wi);
     }
-    if (w && w->area) /* seed 000 "Area of Effects" (area.c) */
-        return ft_area_attack(r, cmd, w, wi);
     ft_attack_opts o;
     memset(&o, 0, sizeof o);
     o.weapon = wi;
@@ -2024,7 +2029,7 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
             c->flags |= FT_F_HOLDING;
             c->phase = FT_NEVER;
         }
-        ft_clock_place(st, a);
+        clock_place(st, a);
         ft_emit(r, FT_FACT_HOLD, a, cmd->hold_who, cmd->hold_kind,
                 cmd->hold_phase, cmd->hold_after, 0);
         *cost = FT_COST_SET;
@@ -2196,7 +2201,8 @@ static fray_status apply_action(ft_run *r) {
     /* Whose place the action moves: the pair's (the master's) when a
      * companion rides with him (companion.c). */
     int turn = a;
-    if (__builtin_expect(s->c[a].master > 0 || s->c[a].n_companions > 0, 0))
+    if (__builtin_expect(!s->eng.no_pairs, 0) &&
+        (s->c[a].master > 0 || s->c[a].n_companions > 0))
         turn = pair_start(r, a);
     else if (st->active != a)
         start_activation(r, a);
@@ -2273,7 +2279,8 @@ static fray_status apply_action(ft_run *r) {
     } else {
         if (cost >= 0)
             clock_move(st, turn, cost + extra);
-        if (turn != a || s->c[a].n_companions > 0)
+        if (__builtin_expect(!s->eng.no_pairs, 0) &&
+            (turn != a || s->c[a].n_companions > 0))
             ft_pair_end(r, a, turn);
         if (s->duel.to)
             ft_duel_after_action(r); /* seed 000 "Dueling": held damage */
@@ -2338,7 +2345,10 @@ fray_status ft_apply_next(ft_run *r, int next) {
         if (r->ev->cmd.action >= FT_ACTION_COUNT)
             return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
                                   "unknown command");
-        if (ft_actions[r->ev->cmd.action].flags & FT_AF_GM)
+        /* The GM's actions are the last of the list (towers_int.h). */
+        assert(((ft_actions[r->ev->cmd.action].flags & FT_AF_GM) != 0) ==
+               (r->ev->cmd.action >= FT_ACT_GM_SET));
+        if (r->ev->cmd.action >= FT_ACT_GM_SET)
             rc = ft_gm_apply(r); /* the GM's word: no turn (gm.c) */
         else
             rc = apply_action(r);

@@ -333,9 +333,13 @@ void ft_policy_prepare(ft_setup *s) {
             if (s->c[c].sb.mana[e] > 0)
                 s->eng.mana_pool[c] = true;
     s->eng.no_talent_cost = true;
-    for (int c = 0; c < s->n_combatants && c < FT_MAX_COMBATANTS; c++)
+    s->eng.no_pairs = true;
+    for (int c = 0; c < s->n_combatants && c < FT_MAX_COMBATANTS; c++) {
         if (s->c[c].sb.tsum.cost)
             s->eng.no_talent_cost = false;
+        if (s->c[c].master > 0 || s->c[c].n_companions > 0)
+            s->eng.no_pairs = false;
+    }
     s->eng.ready = true;
 }
 
@@ -1331,14 +1335,14 @@ void ft_policy_choose_remembered(const ft_setup *s, const ft_state *st,
                                  ft_decision_cache *dc) {
     /* A master with a companion riding with him chooses for the pair
      * (companion.c); not remembered. */
-    if (__builtin_expect(actor >= 0 && actor < st->n &&
-                             s->c[actor].n_companions > 0, 0) &&
+    if (__builtin_expect(!s->eng.no_pairs, 0) && actor >= 0 && actor < st->n &&
+        s->c[actor].n_companions > 0 &&
         ft_companion_riding(st, actor) >= 0) {
         ft_pair_choose(s, st, actor, out, out_checked, paths, memo);
         return;
     }
-    if (__builtin_expect(actor >= 0 && actor < st->n &&
-                             s->c[actor].master > 0, 0)) {
+    if (__builtin_expect(!s->eng.no_pairs, 0) && actor >= 0 && actor < st->n &&
+        s->c[actor].master > 0) {
         ft_companion_alone_choose(s, st, actor, out, out_checked, paths, memo);
         return;
     }

@@ -739,6 +739,9 @@ typedef struct ft_engine_fast {
     /* No combatant has a talent that changes an action's cost (talent.c):
      * the clock need not ask each one. */
     bool no_talent_cost;
+    /* No combatant is a companion or has one (companion.c): an action
+     * need not ask whose pair it belongs to (false until prepared). */
+    bool no_pairs;
 } ft_engine_fast;
 
 typedef struct ft_setup {
