@@ -267,6 +267,28 @@ Test(towers_gm, join_in_a_given_phase) {
     fray_towers_setup_free(s);
 }
 
+/* A combatant brought in goes behind whoever already acts in its phase
+ * (gm.c: "like a zero-cost action's place"; fray's reading of a late
+ * entry): brought in to act in the phase of someone already on the
+ * clock, it acts after that one. (Its slot used to be a small counter,
+ * below every tie-order slot: it went first.) */
+Test(towers_gm, a_joiner_acts_after_those_already_in_its_phase) {
+    fray_towers_setup *s = setup_of();
+    fray_towers_fight *f = tf_fight(s, 3);
+    int first = ft_next_actor(&f->st);
+    cr_assert_geq(first, 0);
+    int p = cs(f, first)->phase;
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "gm join bandit-2 at 7,2 phase %d", p);
+    gm(f, cmd);
+    cr_expect_eq(cs(f, B2)->phase, p);
+    cr_expect_eq(ft_next_actor(&f->st), first, "the one already in phase %d",
+                 p);
+    cr_expect_gt(cs(f, B2)->slot, cs(f, first)->slot);
+    fray_towers_fight_free(f);
+    fray_towers_setup_free(s);
+}
+
 /* A fled combatant is off the map and the clock, and its side may lose
  * by it; undo brings it back. */
 Test(towers_gm, fled_is_off_the_map_and_the_clock) {

@@ -98,7 +98,7 @@ void ft_companions_release(ft_state *st, int m) {
         if (st->companion_alone == FT_CA_NEXT) {
             /* The phase after the one he went down in. */
             c->phase = st->phase + 1;
-            c->slot = (c->init_rank + 1) * 4; /* engine.c base_slot */
+            c->slot = ft_base_slot(c->init_rank);
         } else {
             /* The pair's place: the master's next phase (when he went
              * down during the pair's own action, ft_companions_follow
@@ -109,7 +109,7 @@ void ft_companions_release(ft_state *st, int m) {
             if (st->c[m].flags & FT_F_HOLDING) {
                 /* Holding "until": no place to take; the next phase. */
                 c->phase = st->phase + 1;
-                c->slot = (c->init_rank + 1) * 4;
+                c->slot = ft_base_slot(c->init_rank);
             }
         }
         ft_clock_place(st, i);

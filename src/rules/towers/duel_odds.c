@@ -216,8 +216,7 @@ static void end_at(duel *d, double p, int phase) {
 
 /* ---- Scratch state -------------------------------------------------------- */
 
-/* engine.c base_slot: the tie order in steps of 64. */
-static int base_slot(int rank) { return (rank + 1) * 64; }
+
 
 /* ---- Exact odds of flips ---------------------------------------------------- */
 
@@ -410,7 +409,7 @@ static fray_status activation(duel *d, const mkey *mk, mentry *e) {
         c->flags = mk->flags[i];
         c->phase = i == x ? 0 : 1;
         c->init_rank = (int16_t)(i == x ? 0 : 1);
-        c->slot = base_slot(c->init_rank);
+        c->slot = ft_base_slot(c->init_rank);
         c->n_cond = 0;
         memset(c->cond, 0, sizeof c->cond);
         c->aim = 0;

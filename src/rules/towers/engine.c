@@ -21,12 +21,7 @@ const ft_action_info ft_actions[FT_ACTION_COUNT] = {
 
 /* A phase far beyond any fight: where event holds wait. */
 #define FT_NEVER (INT32_MAX / 2)
-/* Slots: the tie order of a phase (RULINGS 9) in steps of 64, so that
- * Hold can slip in just before or after someone (several holders coming
- * out behind one actor take the slots after its own, in the order they
- * began to hold); zero-cost actions go behind. */
-#define FT_SLOT_STEP 64
-#define FT_SLOT_BOTTOM (1 << 20)
+/* Slots (towers_int.h FT_SLOT_STEP); zero-cost actions go behind. */
 /* An action that placed the actor on the clock itself (Hold). */
 #define FT_COST_SET (-3)
 
@@ -153,9 +148,7 @@ void ft_clock_sync(ft_state *st) {
         clock_place(st, i);
 }
 
-static int base_slot(const ft_cstate *c) {
-    return (c->init_rank + 1) * FT_SLOT_STEP;
-}
+static int base_slot(const ft_cstate *c) { return ft_base_slot(c->init_rank); }
 
 /* Moves a combatant `cost` phases on from the current phase. */
 static void clock_move(ft_state *st, int c, int cost) {

@@ -276,7 +276,7 @@ static fray_status apply_join(ft_run *r, const ft_command *cmd) {
     c->phase = start;
     /* Behind whoever already acts in that phase (like a zero-cost action's
      * place: growing slots). */
-    c->slot = st->next_slot++;
+    c->slot = FT_SLOT_BOTTOM + (++st->next_slot) * FT_SLOT_STEP;
     ft_clock_place(st, a);
     return FRAY_OK;
 }

@@ -676,6 +676,20 @@ enum {
 #else
 #define FT_ALWAYS_INLINE inline
 #endif
+/* Slots: the tie order of a phase (RULINGS 9) in steps of FT_SLOT_STEP,
+ * so that Hold can slip in just before or after someone (several holders
+ * coming out behind one actor take the slots after its own, in the order
+ * they began to hold); a combatant's own slot by its place in the tie
+ * order (engine.c, companion.c, duel_odds.c). */
+enum {
+    FT_SLOT_STEP = 64,
+    FT_SLOT_BOTTOM = 1 << 20 /* zero-cost actions and late joiners: behind
+                                everyone, in growing slots from here */
+};
+static inline int ft_base_slot(int init_rank) {
+    return (init_rank + 1) * FT_SLOT_STEP;
+}
+
 typedef struct ft_fast_hands {
     /* ft_threatens's reach with these weapons in hand: the longest melee
      * reach, at least 1; 0 when the combatant never threatens (tiny or
