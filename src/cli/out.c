@@ -301,6 +301,7 @@ bool cli_write_whole(const char *path, const char *what, const char *buf,
         free(target);
         return false;
     }
+    /* (The six X are mkstemp's template, not a marker.) */
     snprintf(tmp, tn, "%s/.%s.XXXXXX", dir, base);
     const char *failed = "cannot write %s to '%s': %s\n";
     int fd = mkstemp(tmp);

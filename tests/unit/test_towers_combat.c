@@ -94,14 +94,6 @@ static int count_facts(const fixture *f, ft_fact_kind k) {
     return n;
 }
 
-static const ft_fact *find_modifier(const fixture *f, const char *why) {
-    for (int i = 0; i < f->ev.n_facts; i++)
-        if (f->ev.facts[i].kind == FT_FACT_MODIFIER &&
-            strcmp(f->ev.facts[i].text, why) == 0)
-            return &f->ev.facts[i];
-    return NULL;
-}
-
 /* ---- Damage --------------------------------------------------------------- */
 
 /* Seed 000 "STUN Damage" / "LETHAL Damage": Tony fires a heavy rifle at a
@@ -149,7 +141,7 @@ Test(towers_combat, longblade_px_and_hearts) {
     cr_expect_eq(f->ev.n_cards, 4, "three attack cards (1+PA), one defense card");
     cr_expect_eq(f->st.c[bandit].stun, 16 - 6);
     cr_expect_eq(f->st.c[bandit].lethal, 10 - 1);
-    cr_expect_not_null(find_modifier(f, "longblade +1"));
+    cr_expect_not_null(tf_find_modifier(f, "longblade +1"));
     free(f);
 }
 
@@ -590,7 +582,7 @@ Test(towers_combat, power_attack) {
     cr_expect(f->st.c[a].flags & FT_F_POWER);
     cr_expect_eq(mods_of(f, t, a, opts_weapon(0)).def_flip, -1,
                  "(flip-1) to its Defense");
-    cr_expect_not_null(find_modifier(f, "Power Attack"));
+    cr_expect_not_null(tf_find_modifier(f, "Power Attack"));
     free(f);
 }
 
@@ -618,7 +610,7 @@ Test(towers_combat, aim_cap) {
     cr_assert_eq(ft_attack(&f->r, a, t, &o, &hit), FRAY_OK);
     cr_expect_eq(f->ev.n_cards, 7 + 1, "PA 5 + Aim 2 = 7 cards");
     cr_expect_eq(f->st.c[a].aim, 0, "Aim is spent");
-    cr_expect_not_null(find_modifier(f, "Aim x2"));
+    cr_expect_not_null(tf_find_modifier(f, "Aim x2"));
     free(f);
 }
 

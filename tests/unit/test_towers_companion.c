@@ -451,6 +451,12 @@ Test(towers_companion, stance_word_changes_pa_and_pd_for_that_action) {
     cr_assert_eq(f->st.c[0].stance, FT_STANCE_DEFENSIVE);
     cr_assert_eq(mods_of(f, 0, 1, NULL).flip, 1 - 1);
     cr_assert_eq(mods_of(f, 1, 0, NULL).def_flip, 1);
+    /* An area's defense flip reads the chosen stance too (attack.c
+     * defender_state_mods; it read the stat block's before). */
+    ft_mods am;
+    tf_run(f, NULL);
+    ft_area_mods(&f->r, 1, 0, &f->s.c[1].sb.weapons[0], &am);
+    cr_assert_eq(am.def_flip, 1, "defensive: (flip+1) on his defense");
     free(f);
 }
 
@@ -472,23 +478,6 @@ Test(towers_companion, remembered_modifiers_follow_the_stance) {
     cr_assert_eq(mods_of(f, 0, 1, &cache).flip, 2);
     cr_assert_eq(mods_of(f, 1, 0, &cache).def_flip, -1);
     free(f);
-}
-
-/* ---- The example, at the table and in its journal ------------------------- */
-
-static char *journal_of(const fray_towers_fight *f) {
-    size_t cap = 1 << 20, len = 0;
-    char *p = malloc(cap);
-    cr_assert_not_null(p);
-    for (int i = 0; i < fray_towers_fight_events(f); i++) {
-        size_t n = fray_towers_event_json(f, i, NULL, 0);
-        cr_assert_lt(len + n + 2, cap);
-        cr_assert_eq(fray_towers_event_json(f, i, p + len, n + 1), n);
-        len += n;
-        p[len++] = '\n';
-    }
-    p[len] = '\0';
-    return p;
 }
 
 static int idx(const fray_towers_fight *f, const char *id) {
@@ -539,7 +528,7 @@ Test(towers_companion, falconer_journal_round_trip) {
     cr_assert_eq(f->st.c[hawk].pos.y, 1);
     for (int k = 0; k < 6 && !fray_towers_fight_over(f); k++)
         cr_assert_eq(fray_towers_fight_step(f), FRAY_OK);
-    char *j = journal_of(f);
+    char *j = tf_journal(f);
     cr_assert(strstr(j, "\"also\":\"hawk\""), "%s", j);
     cr_assert(strstr(j, "\"stance\":\"aggressive\""));
     cr_assert(strstr(j, "\"mark_space\":true"));

@@ -53,40 +53,6 @@ static const char *last_told(const fray_towers_fight *f) {
     return buf;
 }
 
-static char *journal_of(const fray_towers_fight *f) {
-    size_t cap = 1 << 16, len = 0;
-    char *p = malloc(cap);
-    cr_assert_not_null(p);
-    p[0] = '\0';
-    for (int i = 0; i < fray_towers_fight_events(f); i++) {
-        size_t n = fray_towers_event_json(f, i, NULL, 0);
-        while (len + n + 2 > cap) {
-            cap *= 2;
-            p = realloc(p, cap);
-            cr_assert_not_null(p);
-        }
-        fray_towers_event_json(f, i, p + len, n + 1);
-        len += n;
-        p[len++] = '\n';
-        p[len] = '\0';
-    }
-    return p;
-}
-
-/* The fight replayed from its journal is the same fight. */
-static void replays(const fray_towers_setup *s, const fray_towers_fight *f) {
-    char *j = journal_of(f);
-    fray_towers_fight *r = tf_fight(s, 99);
-    fray_diag d;
-    memset(&d, 0, sizeof d);
-    cr_assert_eq(fray_towers_fight_replay(r, j, &d), FRAY_OK, "line %d: %s",
-                 d.line, d.message);
-    cr_expect(fray_towers_fight_same(f, r));
-    cr_expect_eq(fray_towers_fight_events(r), fray_towers_fight_events(f));
-    fray_towers_fight_free(r);
-    free(j);
-}
-
 static const ft_cstate *cs(const fray_towers_fight *f, int i) {
     return &f->st.c[i];
 }
@@ -116,7 +82,7 @@ Test(towers_gm, set_and_adjust_say_undo_and_replay) {
     cr_expect_eq(cs(f, B1)->actions, 0);
     cr_expect_eq(cs(f, TONY)->actions, 0);
     cr_expect_eq(fray_towers_fight_events(f), n + 3);
-    replays(s, f);
+    tf_replays_same(s, f);
     cr_assert_eq(fray_towers_fight_undo(f), FRAY_OK);
     cr_expect_eq(cs(f, TONY)->temp_stun, 0);
     cr_assert_eq(fray_towers_fight_undo(f), FRAY_OK);
@@ -158,7 +124,7 @@ Test(towers_gm, status_follows_the_numbers) {
     refused(f, "gm set tony stun 25", "must be 0 to 24");
     refused(f, "gm adjust tony lethal +1", "must be -30000 to 11");
     refused(f, "gm set tony luck 3", "expected stun, lethal");
-    replays(s, f);
+    tf_replays_same(s, f);
     fray_towers_fight_free(f);
     fray_towers_setup_free(s);
 }
@@ -189,7 +155,7 @@ Test(towers_gm, conditions_on_and_off) {
     gm(f, "tony aim");
     cr_expect(!ft_cond_has(&f->st, TONY, FT_COND_DAZED),
               "ends with Tony's activation");
-    replays(s, f);
+    tf_replays_same(s, f);
     cr_assert_eq(fray_towers_fight_undo(f), FRAY_OK);
     cr_expect(ft_cond_has(&f->st, TONY, FT_COND_DAZED));
     fray_towers_fight_free(f);
@@ -237,14 +203,14 @@ Test(towers_gm, joined_combatant_gets_an_initiative_and_acts) {
     cr_expect_eq(cs(f, B2)->pos.y, 2);
     cr_expect(strstr(last_told(f), "Calculated Initiative 14") != NULL,
               "%s", last_told(f));
-    replays(s, f);
+    tf_replays_same(s, f);
     /* It acts: the tactics play until Bandit 2 has taken an action. */
     for (int i = 0; i < 40 && cs(f, B2)->actions == 0 &&
                     !fray_towers_fight_over(f);
          i++)
         cr_assert_eq(fray_towers_fight_step(f), FRAY_OK);
     cr_expect_gt(cs(f, B2)->actions, 0);
-    replays(s, f);
+    tf_replays_same(s, f);
     fray_towers_fight_free(f);
     fray_towers_setup_free(s);
 }
@@ -318,7 +284,7 @@ Test(towers_gm, fled_is_off_the_map_and_the_clock) {
     fray_towers_fight *g = tf_fight(s, 3);
     gm(g, "gm flee bandit-1");
     cr_expect(fray_towers_fight_over(g), "the Bandits have nobody left");
-    replays(s, g);
+    tf_replays_same(s, g);
     cr_assert_eq(fray_towers_fight_undo(g), FRAY_OK);
     cr_expect(!fray_towers_fight_over(g));
     cr_expect(!(cs(g, B1)->flags & FT_F_FLED));
@@ -345,7 +311,7 @@ Test(towers_gm, place_moves_and_refuses_walls) {
     cr_expect_eq(cs(f, TONY)->phase, phase);
     cr_expect(strstr(last_told(f), "The GM places Tony at (0,4)") != NULL);
     cr_expect(strstr(last_told(f), "opportunity attack on") == NULL);
-    replays(s, f);
+    tf_replays_same(s, f);
     cr_assert_eq(fray_towers_fight_undo(f), FRAY_OK);
     cr_expect_eq(cs(f, TONY)->pos.x, 1);
     fray_towers_fight_free(f);
@@ -378,7 +344,7 @@ Test(towers_gm, json_fields) {
     gm(f, "gm adjust bandit-1 stun -3");
     gm(f, "gm condition tony burning 1 for 2");
     gm(f, "gm join bandit-2 at 7,2 phase 12");
-    char *j = journal_of(f);
+    char *j = tf_journal(f);
     cr_expect(strstr(j, "\"action\":\"gm-set\",\"actor\":\"bandit-1\","
                         "\"gm_track\":1,\"gm_adjust\":true,\"gm_value\":-3") !=
                   NULL, "%s", j);
@@ -393,7 +359,7 @@ Test(towers_gm, json_fields) {
     cr_expect(strstr(j, "\"action\":\"gm-join\",\"initiative\":false,"
                         "\"phase\":12,\"from_phase\":0}") != NULL, "%s", j);
     free(j);
-    replays(s, f);
+    tf_replays_same(s, f);
     fray_towers_fight_free(f);
     fray_towers_setup_free(s);
 }
@@ -508,10 +474,10 @@ Test(towers_gm, the_dtn_question_is_asked_and_answered) {
     gm(f, "bandit-1 use-skill stealth cost 3");
     cr_expect(strstr(last_told(f), ", succeeds") ||
               strstr(last_told(f), ", fails"), "%s", last_told(f));
-    char *j = journal_of(f);
+    char *j = tf_journal(f);
     cr_expect(strstr(j, "\"skill\":0,\"dtn\":14") != NULL, "%s", j);
     free(j);
-    replays(s, f);
+    tf_replays_same(s, f);
     fray_towers_fight_free(f);
     fray_towers_setup_free(s);
 }
@@ -677,10 +643,10 @@ Test(towers_gm, the_gms_mods_on_a_skill_flip) {
                                     "call)") != NULL, "%s", last_told(f));
     cr_expect(strstr(last_told(f), "= 9 (SS 2), succeeds") != NULL, "%s",
               last_told(f));
-    char *j = journal_of(f);
+    char *j = tf_journal(f);
     cr_expect(strstr(j, "\"gm_flip\":1,\"gm_shift\":-2") != NULL, "%s", j);
     free(j);
-    replays(s, f);
+    tf_replays_same(s, f);
     refused(f, "tony use-skill acrobatics cost 3 dtn 9 flip 11",
             "expected the GM's mods");
     fray_towers_fight_free(f);
@@ -712,11 +678,11 @@ Test(towers_gm, join_at_the_files_place) {
     cr_expect_eq(cs(f, 2)->pos.x, 3);
     cr_expect_eq(cs(f, 2)->pos.y, 1);
     cr_expect_eq(cs(f, 2)->phase, 5);
-    char *j = journal_of(f);
+    char *j = tf_journal(f);
     cr_expect(strstr(j, "\"action\":\"gm-join\",\"actor\":\"u\",\"dest\":[3,1]") !=
                   NULL, "%s", j);
     free(j);
-    replays(s, f);
+    tf_replays_same(s, f);
     fray_towers_fight_free(f);
     fray_towers_setup_free(s);
 }

@@ -552,41 +552,6 @@ Test(towers_grapple, example_loads_improvised_and_knockback) {
     fray_towers_setup_free(s);
 }
 
-/* ---- Journal round trips (docs/journal.md) ---------------------------------- */
-
-static char *journal_of(const fray_towers_fight *f) {
-    size_t cap = 1 << 16, len = 0;
-    char *p = malloc(cap);
-    cr_assert_not_null(p);
-    for (int i = 0; i < fray_towers_fight_events(f); i++) {
-        size_t n = fray_towers_event_json(f, i, NULL, 0);
-        while (len + n + 2 > cap) {
-            cap *= 2;
-            p = realloc(p, cap);
-            cr_assert_not_null(p);
-        }
-        cr_assert_eq(fray_towers_event_json(f, i, p + len, n + 1), n);
-        len += n;
-        p[len++] = '\n';
-    }
-    p[len] = '\0';
-    return p;
-}
-
-static void replays_the_same(const fray_towers_setup *s,
-                             const fray_towers_fight *a) {
-    char *j = journal_of(a);
-    fray_towers_fight *r = tf_fight(s, 1);
-    fray_diag d;
-    memset(&d, 0, sizeof d);
-    cr_assert_eq(fray_towers_fight_replay(r, j, &d), FRAY_OK, "line %d: %s",
-                 d.line, d.message);
-    cr_expect(fray_towers_fight_same(a, r));
-    cr_expect_eq(fray_towers_fight_events(r), fray_towers_fight_events(a));
-    fray_towers_fight_free(r);
-    free(j);
-}
-
 /* A table command with cards flipped by hand ("" none). */
 static void table(fray_towers_fight *f, const char *command, const char *cards) {
     fray_card c[54];
@@ -642,7 +607,7 @@ Test(towers_grapple, journal_round_trip_of_the_grapple_moves) {
     cr_expect_eq(st->c[1].pos.x, 9, "thrown next to Nim");
     cr_expect(ft_cond_has(st, 1, FT_COND_PRONE));
     cr_expect(ft_cond_has(st, 2, FT_COND_PRONE));
-    replays_the_same(s, f);
+    tf_replays_same(s, f);
     fray_towers_fight_free(f);
     fray_towers_setup_free(s);
 }
@@ -660,7 +625,7 @@ Test(towers_grapple, journal_round_trip_of_tactics_fights) {
             cr_assert_eq(fray_towers_fight_step(f), FRAY_OK);
         grapples += f->st.c[0].by_kind[FT_ACT_GRAPPLE];
         moves += f->st.c[0].by_kind[FT_ACT_ATTACK];
-        replays_the_same(s, f);
+        tf_replays_same(s, f);
         fray_towers_fight_free(f);
     }
     cr_expect_gt(grapples, 0);
@@ -687,7 +652,7 @@ Test(towers_grapple, journal_round_trip_of_a_leap_into_a_pit) {
     table(f, "thrower running-leap 7,6", "2C 3C 4C 5C");
     cr_expect_eq(f->st.c[2].pos.x, 7);
     cr_expect_eq(f->st.c[2].stun, 16 - 10);
-    replays_the_same(m, f);
+    tf_replays_same(m, f);
     fray_towers_fight_free(f);
     fray_towers_setup_free(m);
     fray_towers_setup_free(s);
@@ -848,7 +813,7 @@ Test(towers_grapple, journal_round_trip_of_a_willing_throw) {
     cr_expect_eq(f->st.c[2].pos.y, 1);
     cr_expect(!ft_cond_has(&f->st, 2, FT_COND_PRONE));
     cr_expect(!ft_cond_has(&f->st, 0, FT_COND_PRONE));
-    replays_the_same(m, f);
+    tf_replays_same(m, f);
     fray_towers_fight_free(f);
     fray_towers_setup_free(m);
     fray_towers_setup_free(s);

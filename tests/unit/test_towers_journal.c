@@ -56,13 +56,6 @@ static void jb_mark(jbuf *b, fray_towers_mark mark, int n) {
     jb_add(b, line, len);
 }
 
-/* The whole journal of a fight, as fray fight --journal writes it. */
-static char *journal_of(const fray_towers_fight *f) {
-    jbuf b = {NULL, 0, 0};
-    jb_events(&b, f, 0, fray_towers_fight_events(f));
-    return b.p;
-}
-
 static void steps(fray_towers_fight *f, int n) {
     for (int i = 0; i < n && !fray_towers_fight_over(f); i++)
         cr_assert_eq(fray_towers_fight_step(f), FRAY_OK);
@@ -208,7 +201,7 @@ Test(towers_journal, every_field_is_checked) {
     fray_towers_setup *s = tf_load_example("duel.yaml");
     fray_towers_fight *a = tf_fight(s, 3);
     steps(a, 3);
-    char *jl = journal_of(a);
+    char *jl = tf_journal(a);
     /* Line 3: Sir Aldric's attack. */
     char *l3 = strchr(strchr(jl, '\n') + 1, '\n') + 1;
     cr_assert(strstr(l3, "\"action\":\"attack\"") != NULL, "%.80s", l3);
@@ -334,7 +327,7 @@ Test(towers_journal, marks_that_do_not_fit_are_refused) {
     fray_towers_setup *s = tf_load_example("duel.yaml");
     fray_towers_fight *a = tf_fight(s, 3);
     steps(a, 3);
-    char *jl = journal_of(a); /* 4 events */
+    char *jl = tf_journal(a); /* 4 events */
     size_t n = strlen(jl);
     char *t = malloc(n + 200);
     snprintf(t, n + 200, "%s{\"undo\":{\"event\":2}}\n", jl);
@@ -366,7 +359,7 @@ Test(towers_journal, a_journal_cut_short_says_so) {
     fray_towers_setup *s = tf_load_example("duel.yaml");
     fray_towers_fight *a = tf_fight(s, 3);
     steps(a, 5);
-    char *jl = journal_of(a);
+    char *jl = tf_journal(a);
     size_t n = strlen(jl);
     int events = fray_towers_fight_events(a);
     fray_towers_replay_info info;
@@ -407,7 +400,7 @@ Test(towers_journal, nul_byte_is_refused) {
     fray_towers_setup *s = tf_load_example("duel.yaml");
     fray_towers_fight *a = tf_fight(s, 3);
     steps(a, 3);
-    char *jl = journal_of(a);
+    char *jl = tf_journal(a);
     size_t n = strlen(jl);
     char *second = strchr(jl, '\n') + 1;
     second[4] = '\0'; /* line 2, column 5 */

@@ -96,14 +96,6 @@ static ft_mods mods(fixture *f, int a, int t) {
     return m;
 }
 
-static const ft_fact *find_modifier(const fixture *f, const char *why) {
-    for (int i = 0; i < f->ev.n_facts; i++)
-        if (f->ev.facts[i].kind == FT_FACT_MODIFIER &&
-            strcmp(f->ev.facts[i].text, why) == 0)
-            return &f->ev.facts[i];
-    return NULL;
-}
-
 /* ---- shift and flip --------------------------------------------------------- */
 
 /* rules-facts.md "Standard ranks": a shift adds to the flip's result. A
@@ -127,7 +119,7 @@ Test(towers_talent, shift_turns_a_stacked_miss_into_a_hit) {
         cr_assert_eq(ft_attack(&f->r, a, d, &o, &hit), FRAY_OK, "%s",
                      f->diag.message);
         cr_expect_eq(hit, with == 1, "with the talent: %d", with);
-        cr_expect_eq(find_modifier(f, "Sure Strike") != NULL, with == 1);
+        cr_expect_eq(tf_find_modifier(f, "Sure Strike") != NULL, with == 1);
         free(f);
     }
 }

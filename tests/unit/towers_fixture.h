@@ -203,4 +203,51 @@ static inline fray_towers_fight *tf_fight(const fray_towers_setup *s,
     return f;
 }
 
+/* The fight's journal as JSON Lines (docs/journal.md); free() it. */
+static inline char *tf_journal(const fray_towers_fight *f) {
+    size_t cap = 1 << 16, len = 0;
+    char *p = malloc(cap);
+    cr_assert_not_null(p);
+    p[0] = '\0';
+    for (int i = 0; i < fray_towers_fight_events(f); i++) {
+        size_t n = fray_towers_event_json(f, i, NULL, 0);
+        while (len + n + 2 > cap) {
+            cap *= 2;
+            p = realloc(p, cap);
+            cr_assert_not_null(p);
+        }
+        cr_assert_eq(fray_towers_event_json(f, i, p + len, n + 1), n);
+        len += n;
+        p[len++] = '\n';
+        p[len] = '\0';
+    }
+    return p;
+}
+
+/* The fight f of s, replayed from its journal into a fresh fight, is the
+ * same fight: the same state and as many events. */
+static inline void tf_replays_same(const fray_towers_setup *s,
+                                   const fray_towers_fight *f) {
+    char *j = tf_journal(f);
+    fray_towers_fight *r = tf_fight(s, 99);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fray_towers_fight_replay(r, j, &d), FRAY_OK, "line %d: %s",
+                 d.line, d.message);
+    cr_expect(fray_towers_fight_same(f, r));
+    cr_expect_eq(fray_towers_fight_events(r), fray_towers_fight_events(f));
+    fray_towers_fight_free(r);
+    free(j);
+}
+
+/* The MODIFIER fact of the last event told for `why`, or NULL. */
+static inline const ft_fact *tf_find_modifier(const fixture *f,
+                                              const char *why) {
+    for (int i = 0; i < f->ev.n_facts; i++)
+        if (f->ev.facts[i].kind == FT_FACT_MODIFIER &&
+            strcmp(f->ev.facts[i].text, why) == 0)
+            return &f->ev.facts[i];
+    return NULL;
+}
+
 #endif

@@ -476,16 +476,8 @@ fray_status ft_area_attack(ft_run *r, const ft_command *cmd,
         int t = who[i];
         fray_towers_hit h = ft_harm_hit(r, a, t, w, bonus, hearts);
         ft_harm_apply(r, t, h.stun, h.lethal, a);
-        if (crit && (w->keywords & crit_kw) && !(st->c[t].flags & FT_F_DEAD)) {
-            if (w->keywords & FT_KW(CRIT_BLEED))
-                ft_cond_add(r, t, FT_COND_BLEEDING, 1, FT_UNTIL_REMOVED, -1, 0, a);
-            if (w->keywords & FT_KW(CRIT_PRONE))
-                ft_cond_add(r, t, FT_COND_PRONE, 0, FT_UNTIL_REMOVED, -1, 0, a);
-            if (w->keywords & FT_KW(CRIT_SLOWED))
-                ft_cond_add(r, t, FT_COND_SLOWED, 0, FT_UNTIL_END_OF, t, 1, a);
-            if (w->keywords & FT_KW(CRIT_STUN))
-                ft_cond_add(r, t, FT_COND_STUNNED, 0, FT_UNTIL_END_OF, t, 1, a);
-        }
+        if (crit && (w->keywords & crit_kw) && !(st->c[t].flags & FT_F_DEAD))
+            ft_crit_conditions(r, a, t, w);
     }
     return FRAY_OK;
 }

@@ -630,6 +630,31 @@ static inline bool two_melee_weapons(const ft_setup *s, const ft_state *st,
              : hands_two_melee(s, c, st->c[c].wielded[0], st->c[c].wielded[1]);
 }
 
+
+/* What the defender's own state gives its defense flip (the same for a
+ * single attack and an area): flat-footed (RULINGS 10: <PD> less [SS]
+ * ranks), Full Defense, Power Attack, Reckless Move, and the two-weapon
+ * stance it chose (seed 000 "Off-Hand Weapons and Dual-Wielding"). */
+static void defender_state_mods(mods_ctx *x, const ft_setup *s,
+                                const ft_state *st, int t, bool spell) {
+    const ft_statblock *tsb = &s->c[t].sb;
+    const ft_cstate *ts = &st->c[t];
+    if (!spell && !(ts->flags & FT_F_ACTED) && s->opt.flat_footed_loses_ss &&
+        tsb->aspects[FT_ASPECT_SS] > 0)
+        add(x, true, 0, -tsb->aspects[FT_ASPECT_SS], "flat-footed");
+    if (ts->flags & FT_F_FULL_DEFENSE)
+        add(x, true, 0, s->opt.full_defense_flip, "Full Defense");
+    if (ts->flags & FT_F_POWER)
+        add(x, true, 0, -1, "Power Attack");
+    if (ts->flags & FT_F_RECKLESS)
+        add(x, true, 0, -1, "Reckless Move");
+    if (!spell && two_melee_weapons(s, st, t)) {
+        bool agg = ft_stance_aggressive(s, st, t);
+        add(x, true, 0, agg ? -1 : 1, "%s stance",
+            agg ? "aggressive" : "defensive");
+    }
+}
+
 /* Every modifier of the attack, or only whether it can be made at all
  * (only_possible: the modifiers stay 0). */
 static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
@@ -856,21 +881,7 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
         else if (cover == FRAY_COVER_HARD)
             add(&x, true, 1, 1, "%s", cover_why);
     }
-    /* RULINGS 10: flat-footed, <PD> reduced by [SS] ranks. */
-    if (!spell && !(ts->flags & FT_F_ACTED) && s->opt.flat_footed_loses_ss &&
-        tsb->aspects[FT_ASPECT_SS] > 0)
-        add(&x, true, 0, -tsb->aspects[FT_ASPECT_SS], "flat-footed");
-    if (ts->flags & FT_F_FULL_DEFENSE)
-        add(&x, true, 0, s->opt.full_defense_flip, "Full Defense");
-    if (ts->flags & FT_F_POWER)
-        add(&x, true, 0, -1, "Power Attack");
-    if (ts->flags & FT_F_RECKLESS)
-        add(&x, true, 0, -1, "Reckless Move");
-    if (!spell && two_melee_weapons(s, st, t)) {
-        bool agg = ft_stance_aggressive(s, st, t);
-        add(&x, true, 0, agg ? -1 : 1, "%s stance",
-            agg ? "aggressive" : "defensive");
-    }
+    defender_state_mods(&x, s, st, t, spell);
     if (ts->aided_vs == a)
         add(&x, true, 0, -1, "Aid against it");
     for (int i = 0; i < ts->n_cond; i++) {
@@ -1139,6 +1150,17 @@ static void emit_note(ft_run *r, int who, int target, const char *text) {
 }
 
 
+void ft_crit_conditions(ft_run *r, int a, int t, const ft_weapon *w) {
+    if (w->keywords & FT_KW(CRIT_BLEED))
+        ft_cond_add(r, t, FT_COND_BLEEDING, 1, FT_UNTIL_REMOVED, -1, 0, a);
+    if (w->keywords & FT_KW(CRIT_PRONE))
+        ft_cond_add(r, t, FT_COND_PRONE, 0, FT_UNTIL_REMOVED, -1, 0, a);
+    if (w->keywords & FT_KW(CRIT_SLOWED))
+        ft_cond_add(r, t, FT_COND_SLOWED, 0, FT_UNTIL_END_OF, t, 1, a);
+    if (w->keywords & FT_KW(CRIT_STUN))
+        ft_cond_add(r, t, FT_COND_STUNNED, 0, FT_UNTIL_END_OF, t, 1, a);
+}
+
 fray_status ft_blinded_check(ft_run *r, int a, int *out_total) {
     int fm = 0, sh = 0;
     ft_cond_mods(r->st, a, FT_FLIP_CHECK, false, &fm, &sh);
@@ -1329,16 +1351,8 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
     bool crit = res.critical || !s->opt.crit_needs_heart;
     const uint32_t crit_kw = FT_KW(CRIT_BLEED) | FT_KW(CRIT_PRONE) |
                              FT_KW(CRIT_SLOWED) | FT_KW(CRIT_STUN);
-    if (crit && (w->keywords & crit_kw) && !(ts->flags & FT_F_DEAD)) {
-        if (w->keywords & FT_KW(CRIT_BLEED))
-            ft_cond_add(r, t, FT_COND_BLEEDING, 1, FT_UNTIL_REMOVED, -1, 0, a);
-        if (w->keywords & FT_KW(CRIT_PRONE))
-            ft_cond_add(r, t, FT_COND_PRONE, 0, FT_UNTIL_REMOVED, -1, 0, a);
-        if (w->keywords & FT_KW(CRIT_SLOWED))
-            ft_cond_add(r, t, FT_COND_SLOWED, 0, FT_UNTIL_END_OF, t, 1, a);
-        if (w->keywords & FT_KW(CRIT_STUN))
-            ft_cond_add(r, t, FT_COND_STUNNED, 0, FT_UNTIL_END_OF, t, 1, a);
-    }
+    if (crit && (w->keywords & crit_kw) && !(ts->flags & FT_F_DEAD))
+        ft_crit_conditions(r, a, t, w);
     /* Knockback (grapple.c): pushed straight away, maybe off a ledge. */
     if (w->knockback > 0)
         return ft_knockback(r, a, t, w->knockback);
@@ -1455,18 +1469,7 @@ void ft_area_mods(ft_run *r, int a, int t, const ft_weapon *w, ft_mods *out) {
         int drank = spell ? tsb->cv[FT_CV_ID] : tsb->cv[FT_CV_PD];
         defender_size_mod(&x, tsb, perception);
         armor_mod(&x, tsb, spell);
-        if (!spell && !(ts->flags & FT_F_ACTED) && s->opt.flat_footed_loses_ss &&
-            tsb->aspects[FT_ASPECT_SS] > 0)
-            add(&x, true, 0, -tsb->aspects[FT_ASPECT_SS], "flat-footed");
-        if (ts->flags & FT_F_FULL_DEFENSE)
-            add(&x, true, 0, s->opt.full_defense_flip, "Full Defense");
-        if (ts->flags & FT_F_POWER)
-            add(&x, true, 0, -1, "Power Attack");
-        if (ts->flags & FT_F_RECKLESS)
-            add(&x, true, 0, -1, "Reckless Move");
-        if (!spell && two_melee_weapons(s, st, t))
-            add(&x, true, 0, tsb->dual_aggressive ? -1 : 1, "%s stance",
-                tsb->dual_aggressive ? "aggressive" : "defensive");
+        defender_state_mods(&x, s, st, t, spell);
         for (int i = 0; i < ts->n_cond; i++) {
             int fm = 0, sh = 0;
             ft_cond_mod_one((ft_condition)ts->cond[i].kind, FT_FLIP_DEFENSE,

@@ -64,7 +64,7 @@ static void skill_check(const ft_run *r, int c, int skill, ft_aspect aspect,
         const ft_skill *sk = &sb->skills[skill];
         rank = sk->rank;
         aspect = sk->aspect;
-        ft_skill_advantage_mods(sb, sk->name, &flip, &sh);
+        ft_skill_mods(sb, sk->name, &flip, &sh);
         if (spec_given || (spec && has_spec(sk, spec)))
             flip += 1;
     }

@@ -456,11 +456,6 @@ int ft_advantage_mods(const ft_statblock *sb, ft_applies what, int *flip,
     return d;
 }
 
-int ft_skill_advantage_mods(const ft_statblock *sb, const char *skill,
-                            int *flip, int *shift) {
-    return advantage_ranks(sb, FT_APPLIES_SKILL, skill, flip, shift);
-}
-
 /*
  * The flip-off of RULINGS 9 for the m combatants in grp (listing order),
  * tied in CI, [N] and [SS]: each flips one card, in order; they are ranked

@@ -41,7 +41,7 @@
 #define FLIP_INLINE inline
 #endif
 
-static const char *purpose_text(ft_flip_purpose p) {
+const char *ft_flip_purpose_text(ft_flip_purpose p) {
     switch (p) {
     case FT_FLIP_INITIATIVE: return "the Initiative flip";
     case FT_FLIP_TIEBREAK: return "the tie-break flip";
@@ -304,7 +304,7 @@ static fray_status apply_choice(ft_run *r, int who, int d,
             return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
                                   "that Hand of Fate card cannot be played");
         fray_card nc;
-        st = get_cards(r, d, 1, &nc, false, purpose_text(p));
+        st = get_cards(r, d, 1, &nc, false, ft_flip_purpose_text(p));
         if (st == FRAY_OK) /* (the card just drawn: it is in play) */
             st = fray_deck_discard(deck, &nc, 1);
         if (st != FRAY_OK)
@@ -335,7 +335,7 @@ static fray_status apply_choice(ft_run *r, int who, int d,
         int delta = flip_plus_one(r, f);
         if (delta > 0) {
             fray_card nc;
-            st = get_cards(r, d, 1, &nc, false, purpose_text(p));
+            st = get_cards(r, d, 1, &nc, false, ft_flip_purpose_text(p));
             if (st == FRAY_OK) /* (the card just drawn: it is in play) */
                 st = fray_deck_discard(deck, &nc, 1);
             if (st != FRAY_OK)
@@ -458,7 +458,7 @@ static fray_status round_choices(ft_run *r, int who, ft_flip_purpose p,
                                     "the journal does not match this "
                                     "fight: a recorded Hand of Fate or "
                                     "chip choice cannot be made on %s",
-                                    purpose_text(p));
+                                    ft_flip_purpose_text(p));
                 goto done;
             }
             rc = apply_choice(r, who, d, p, f, shift, &c);
@@ -612,7 +612,7 @@ static FLIP_INLINE fray_status flip_one(ft_run *r, int who, int n,
         f->n = n;
         f->n_cards = k;
         f->keep_lowest = low;
-        rc = get_cards(r, d, k, f->cards, false, purpose_text(purpose));
+        rc = get_cards(r, d, k, f->cards, false, ft_flip_purpose_text(purpose));
         if (rc != FRAY_OK)
             return rc;
         discard_flipped(deck, f->cards, k);
@@ -715,7 +715,7 @@ fray_status ft_flip_plain(ft_run *r, int deck, int n, fray_flip *out) {
         fray_deck *dk = &r->st->decks[deck];
         f.n_cards = n < dk->size ? n : dk->size;
         fray_status rc = get_cards(r, deck, f.n_cards, f.cards, false,
-                                   purpose_text(FT_FLIP_DAMAGE));
+                                   ft_flip_purpose_text(FT_FLIP_DAMAGE));
         if (rc != FRAY_OK)
             return rc;
         discard_flipped(dk, f.cards, f.n_cards);

@@ -642,23 +642,8 @@ void ft_hand_log(ft_run *r, int deck, int n, const char *what) {
     r->hand_next_n = 0;
 }
 
-/* fate.c's words for a flip's purpose. */
-static const char *purpose_words(ft_flip_purpose p) {
-    switch (p) {
-    case FT_FLIP_INITIATIVE: return "the Initiative flip";
-    case FT_FLIP_TIEBREAK: return "the tie-break flip";
-    case FT_FLIP_ATTACK: return "the attack flip";
-    case FT_FLIP_DEFENSE: return "the defense flip";
-    case FT_FLIP_DAMAGE: return "the damage flips";
-    case FT_FLIP_GRAPPLE: return "the Grapple Test";
-    case FT_FLIP_SKILL: return "the skill flip";
-    case FT_FLIP_CHECK: return "the check";
-    default: return "a flip";
-    }
-}
-
 void ft_hand_next(ft_run *r, int who, int n, ft_flip_purpose purpose) {
-    const char *what = purpose_words(purpose);
+    const char *what = ft_flip_purpose_text(purpose);
     if (who < 0 || who >= r->st->n)
         return;
     int d = r->setup->c[who].deck;

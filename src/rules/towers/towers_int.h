@@ -1451,6 +1451,11 @@ void ft_fast_prepare(ft_setup *s);
  * attack by a Blinded attacker needs first (an Aspect check: the card
  * alone, plus shifts): its total in *out_total (attack.c). */
 fray_status ft_blinded_check(ft_run *r, int a, int *out_total);
+/* RULINGS 22: the conditions of weapon w's "Crit:" keywords on target t
+ * of a critical hit by a (attack.c; single attacks and areas alike). */
+void ft_crit_conditions(ft_run *r, int a, int t, const ft_weapon *w);
+/* fate.c's words for a flip's purpose ("the attack flip"). */
+const char *ft_flip_purpose_text(ft_flip_purpose p);
 fray_status ft_attack(ft_run *r, int attacker, int target,
                       const ft_attack_opts *o, bool *out_hit);
 /* Threat: can c make a melee attack into a space of target now? */
@@ -1600,10 +1605,6 @@ void ft_state_reset(const ft_setup *s, ft_state *st, uint64_t seed);
  * disadvantage); returns best - worst. */
 int ft_advantage_mods(const ft_statblock *sb, ft_applies what, int *flip,
                       int *shift);
-/* engine.c: the same for a check of the skill named `skill` (advantages
- * with applies: skill naming it, and those that apply to all flips). */
-int ft_skill_advantage_mods(const ft_statblock *sb, const char *skill,
-                            int *flip, int *shift);
 /* attack.c: the STUN bonus of damage advantages (+rank of the best, the
  * rank of the worst disadvantage). */
 int ft_damage_advantage(const ft_statblock *sb);
