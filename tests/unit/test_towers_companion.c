@@ -471,7 +471,10 @@ Test(towers_companion, remembered_modifiers_follow_the_stance) {
     cr_assert_eq(mods_of(f, 0, 1, &cache).flip, 2);
     cr_assert_eq(mods_of(f, 0, 1, &cache).flip, 2);
     cr_assert_eq(mods_of(f, 1, 0, &cache).def_flip, -1);
+    /* (As a command's stance word does: the state says a stance was
+     * chosen.) */
     f->st.c[0].stance = FT_STANCE_DEFENSIVE;
+    f->st.stance_chosen = 1;
     cr_assert_eq(mods_of(f, 0, 1, &cache).flip, 0);
     cr_assert_eq(mods_of(f, 1, 0, &cache).def_flip, 1);
     f->st.c[0].stance = FT_STANCE_AGGRESSIVE;

@@ -948,7 +948,10 @@ static bool mods_key(const ft_run *r, int a, int t, const ft_attack_opts *o,
                      ft_mods_cache_entry *k) {
     const ft_state *st = r->st;
     int n = st->n;
-    if (n > FT_MODS_CACHE_MAX_N || r->setup->fast.talent_state || a < 0 ||
+    /* A stance chosen by a command word is not in the key: no
+     * remembered modifiers then. */
+    if (n > FT_MODS_CACHE_MAX_N || r->setup->fast.talent_state ||
+        st->stance_chosen || a < 0 ||
         a >= n || t < 0 || t >= n ||
         o->weapon < INT8_MIN || o->weapon > INT8_MAX)
         return false;
@@ -977,9 +980,7 @@ static bool mods_key(const ft_run *r, int a, int t, const ft_attack_opts *o,
     int nw = 4;
     for (int i = 0; i < n; i++) {
         const ft_cstate *cs = &st->c[i];
-        /* A stance chosen by a command word (towers-companion) is not in
-         * the key: no remembered modifiers then. */
-        if (cs->n_cond != 0 || cs->stance != 0)
+        if (cs->n_cond != 0)
             return false;
         uint64_t place = ft_low_bytes(&cs->pos, 6);
         uint64_t hands = ft_low_bytes(&cs->aim, 5) |

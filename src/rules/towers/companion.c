@@ -291,7 +291,7 @@ void ft_companion_alone_choose(const ft_setup *s, const ft_state *st,
         (st->c[m].flags & FT_F_DEAD))
         return;
     ft_run r;
-    memset(&r, 0, sizeof r);
+    ft_run_clear(&r);
     r.setup = s;
     r.st = (ft_state *)st; /* read only: ft_threatens does not write */
     if (out->target >= 0 && ft_threatens(&r, out->target, m))

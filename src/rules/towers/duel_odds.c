@@ -883,7 +883,7 @@ static fray_status duel_count(const fray_towers_setup *setup, int a, int b,
     }
     memset(d->length, 0, FRAY_DUEL_LENGTH_BINS * sizeof *d->length);
     ft_state_reset(s, d->st, 0);
-    memset(&d->run, 0, sizeof d->run);
+    ft_run_clear(&d->run);
     d->run.setup = s;
     d->run.st = d->st;
     d->run.facts = false;

@@ -129,7 +129,7 @@ static FT_ALWAYS_INLINE void clock_place(ft_state *st, int c) {
         fray__track_drop(&st->clock, c);
         /* A master who goes down lets his riding companions go
          * (companion.c; seed 000 "Companions and Minions"). */
-        if (!can_act(st, c))
+        if (st->pairs && !can_act(st, c))
             ft_companions_release(st, c);
         return;
     }
@@ -1219,7 +1219,7 @@ fray_status ft_check_command_memo(const ft_setup *s, const ft_state *st,
 static void attack_check_init(const ft_setup *s, ft_state *st,
                               const ft_command *cmd, int wi, ft_run *r,
                               ft_attack_opts *o) {
-    memset(r, 0, sizeof *r);
+    ft_run_clear(r);
     r->setup = s;
     r->st = st; /* read only: ft_attack_possible does not write */
     memset(o, 0, sizeof *o);
@@ -1509,7 +1509,7 @@ static fray_status check(const ft_setup *s, ft_state *st,
                            "no melee weapon%s", name, "");
             st->c[a].pos = cmd->dest; /* put back by ft_check_command */
             ft_run r;
-            memset(&r, 0, sizeof r);
+            ft_run_clear(&r);
             r.setup = s;
             r.st = st;
             ft_attack_opts o;
@@ -2198,6 +2198,7 @@ static fray_status apply_action(ft_run *r) {
      * style at the start of each of his actions". */
     if (cmd->stance) {
         c->stance = cmd->stance;
+        st->stance_chosen = 1;
         if (r->memo)
             r->memo->valid = false; /* weighed without the new stance */
     }
@@ -2457,6 +2458,8 @@ void ft_state_reset_trial(const ft_setup *s, ft_state *st, uint64_t seed,
             c->flags |= FT_F_WAITING | FT_F_FLED;
     }
     st->companion_alone = s->opt.companion_alone;
+    st->pairs = !s->eng.no_pairs;
+    st->stance_chosen = 0;
     st->n_decks = s->n_decks;
     for (int d = 0; d < s->n_decks; d++) {
         fray__deck_init(&st->decks[d], &s->opt.deck);

@@ -212,7 +212,7 @@ static void journal_commit(fray_towers_fight *f, const ft_event *ev) {
 
 static void run_init(fray_towers_fight *f, ft_run *r, ft_event *ev,
                      fray_diag *diag, ft_hooks *table_hooks) {
-    memset(r, 0, sizeof *r);
+    ft_run_clear(r);
     r->setup = &f->setup->s;
     r->st = &f->st;
     r->ev = ev;
@@ -1897,7 +1897,8 @@ bool ft_rf_same(const void *a_, const void *b_) {
     if (x->phase != y->phase || x->n != y->n || x->over != y->over ||
         x->winner != y->winner || x->n_decks != y->n_decks ||
         x->n_events != y->n_events || x->rng.state != y->rng.state ||
-        x->rng.inc != y->rng.inc || x->companion_alone != y->companion_alone)
+        x->rng.inc != y->rng.inc || x->companion_alone != y->companion_alone ||
+        x->pairs != y->pairs || x->stance_chosen != y->stance_chosen)
         return false;
     if (memcmp(x->c, y->c, (size_t)x->n * sizeof x->c[0]) != 0)
         return false;

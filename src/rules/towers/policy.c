@@ -91,7 +91,7 @@ static void pol_init(pol *p, const ft_setup *s, const ft_state *st, int me) {
     p->st = st;
     p->me = me;
     p->tac = &s->c[me].tactics;
-    memset(&p->run, 0, sizeof p->run);
+    ft_run_clear(&p->run);
     p->run.setup = s;
     p->run.st = (ft_state *)st; /* read only: nothing here writes through it */
     p->n = st->n < FT_MAX_COMBATANTS ? st->n : FT_MAX_COMBATANTS;
@@ -1260,9 +1260,7 @@ static inline bool decision_key(const ft_state *st, int actor, int m,
             continue;
         }
         const ft_cstate *c = &st->c[i];
-        /* (A stance chosen by a command word is not in the words: such a
-         * state is not remembered, as one with a condition.) */
-        cond |= (unsigned)(uint8_t)c->n_cond | (unsigned)(uint8_t)c->stance;
+        cond |= (unsigned)(uint8_t)c->n_cond;
         memcpy(&cw[0], c, 8);
         cw[1] = ft_low_bytes(&c->pos, 6) | (uint64_t)(uint8_t)c->aim << 48 |
                 (uint64_t)(uint8_t)c->grappled_by << 56;
@@ -1335,16 +1333,17 @@ void ft_policy_choose_remembered(const ft_setup *s, const ft_state *st,
                                  ft_decision_cache *dc) {
     /* A master with a companion riding with him chooses for the pair
      * (companion.c); not remembered. */
-    if (__builtin_expect(!s->eng.no_pairs, 0) && actor >= 0 && actor < st->n &&
-        s->c[actor].n_companions > 0 &&
-        ft_companion_riding(st, actor) >= 0) {
-        ft_pair_choose(s, st, actor, out, out_checked, paths, memo);
-        return;
-    }
-    if (__builtin_expect(!s->eng.no_pairs, 0) && actor >= 0 && actor < st->n &&
-        s->c[actor].master > 0) {
-        ft_companion_alone_choose(s, st, actor, out, out_checked, paths, memo);
-        return;
+    if (__builtin_expect(!s->eng.no_pairs, 0) && actor >= 0 && actor < st->n) {
+        if (s->c[actor].n_companions > 0 &&
+            ft_companion_riding(st, actor) >= 0) {
+            ft_pair_choose(s, st, actor, out, out_checked, paths, memo);
+            return;
+        }
+        if (s->c[actor].master > 0) {
+            ft_companion_alone_choose(s, st, actor, out, out_checked, paths,
+                                      memo);
+            return;
+        }
     }
     int n = st->n;
     uint64_t w[FT_DECIDE_KEY_WORDS];

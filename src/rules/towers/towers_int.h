@@ -970,6 +970,13 @@ typedef struct ft_state {
     /* towers-companion: the setup's option companion-alone (FT_CA_*),
      * copied at reset for ft_companions_release (which has no setup). */
     uint8_t companion_alone;
+    /* Speed (read on hot paths that have no setup, or once instead of
+     * per combatant): the setup has a master and companion (!no_pairs),
+     * copied at reset; someone chose a stance by a command word
+     * (ft_cstate.stance), after which no decision and no attack modifiers
+     * are remembered (the keys do not hold the stance). */
+    uint8_t pairs;
+    uint8_t stance_chosen;
 } ft_state;
 
 /* ---- Commands, events, facts -------------------------------------------- */
@@ -1356,6 +1363,15 @@ typedef struct ft_run {
     int hand_next_deck;
     const char *hand_next_what;
 } ft_run;
+
+/* A run zeroed, all but its log of flips by hand (hand_flip, read only
+ * below hand_flips, which is zeroed): runs are cleared for every check
+ * and every decision, and the log is most of a run's bytes. */
+static inline void ft_run_clear(ft_run *r) {
+    size_t at = offsetof(ft_run, hand_flip), len = sizeof r->hand_flip;
+    memset(r, 0, at);
+    memset((char *)r + at + len, 0, sizeof *r - at - len);
+}
 
 /* ---- Functions shared between the modules ------------------------------- */
 
