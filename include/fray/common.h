@@ -41,7 +41,8 @@ extern "C" {
     X(FRAY_ERR_DECK_EMPTY, "not enough cards left in the deck")               \
     X(FRAY_ERR_CARD_UNAVAILABLE, "that card is not available in the deck")    \
     X(FRAY_ERR_TOO_LARGE, "too many outcomes to count exactly")             \
-    X(FRAY_ERR_CANCELED, "stopped on request")
+    X(FRAY_ERR_CANCELED, "stopped on request")                               \
+    X(FRAY_ERR_IO, "a file or the disk could not be used")
 
 typedef enum fray_status {
 #define FRAY__STATUS_ENUM(name, text) name,
