@@ -363,9 +363,9 @@ static fray_status yr_os_error(yr *L, const char *display, const yn *from, int e
     if (strerror_r(err, why, sizeof why) != 0)
         yr_copy(why, sizeof why, "error");
     if (from)
-        return yr_fail(L, from, FRAY_ERR_PARSE, "cannot open '%s' (%s): %s",
+        return yr_fail(L, from, FRAY_ERR_IO, "cannot open '%s' (%s): %s",
                        from->text, display, why);
-    return yr_fail(L, NULL, FRAY_ERR_PARSE, "cannot open the file: %s", why);
+    return yr_fail(L, NULL, FRAY_ERR_IO, "cannot open the file: %s", why);
 }
 
 static fray_status yr_not_regular(yr *L, const yn *from, mode_t mode) {
@@ -452,7 +452,7 @@ fray_status yr_read_text(yr *L, const char *path, const char *display,
         char why[128];
         if (strerror_r(err, why, sizeof why) != 0)
             yr_copy(why, sizeof why, "error");
-        return yr_fail(L, from, FRAY_ERR_PARSE, "cannot read %s: %s",
+        return yr_fail(L, from, FRAY_ERR_IO, "cannot read %s: %s",
                        from ? from->text : "the file", why);
     }
     buf[got_bytes] = '\0';

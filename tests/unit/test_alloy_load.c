@@ -353,7 +353,7 @@ static const struct bad_case {
     {"bad_legend_count.yaml", FRAY_ERR_PARSE, 13, 1, "the map marks 'guard' on 3 squares; it has 2 combatants"},
     {"bad_overlay.yaml", FRAY_ERR_RANGE, 17, 5, "the space is off the map (5 x 2)"},
     {"bad_catalog_kind.yaml", FRAY_ERR_PARSE, 4, 11, "is a file of kind 'statblocks'; expected 'catalog' here"},
-    {"bad_missing_file.yaml", FRAY_ERR_PARSE, 4, 11, "cannot open 'no_such_file.yaml'"},
+    {"bad_missing_file.yaml", FRAY_ERR_IO, 4, 11, "cannot open 'no_such_file.yaml'"},
     {"bad_yaml_syntax.yaml", FRAY_ERR_PARSE, 4, 1, "YAML syntax:"},
     {"bad_edge.yaml", FRAY_ERR_PARSE, 12, 28, "[0, 0] and [2, 0] are not side by side on the map"},
     {"bad_five_sides.yaml", FRAY_ERR_RANGE, 12, 37, "more than 4 sides"},

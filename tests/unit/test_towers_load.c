@@ -592,7 +592,7 @@ static const bad_case bad_cases[] = {
      "'Heavy Rifle' is Two-Handed: the other hand must be empty"},
     {"bad_chips.yaml", FRAY_ERR_RANGE, NULL, 6, 12,
      "'Lucky' holds 4 chips; at most 3 are held"},
-    {"bad_include_missing.yaml", FRAY_ERR_PARSE, NULL, 3, 14,
+    {"bad_include_missing.yaml", FRAY_ERR_IO, NULL, 3, 14,
      "cannot open 'no-such-file.yaml'"},
     {"bad_in_included.yaml", FRAY_ERR_PARSE, "bad_unknown_key.yaml", 7, 5,
      "unknown key 'speeed' in a stat block"},
@@ -681,7 +681,8 @@ Test(towers_load, missing_file) {
     fray_diag diag;
     const char *p = SRC "tests/data/towers/nothing-here.yaml";
     ft_setup *s = malloc(sizeof *s);
-    cr_expect_eq(ft_load_files(&p, 1, s, &diag), FRAY_ERR_PARSE);
+    /* A file that cannot be opened is its own error (issue 15). */
+    cr_expect_eq(ft_load_files(&p, 1, s, &diag), FRAY_ERR_IO);
     cr_expect_eq(diag.file, p, "the caller's own string");
     cr_expect_eq(diag.line, 0);
     cr_expect_not_null(strstr(diag.message, "cannot open the file"));

@@ -252,7 +252,7 @@ Test(towers_robust, load_text_errors) {
     cr_expect_eq(load_text("fray: encounter\nname: x\nstatblocks: [nothing.yaml]\n"
                            "combatants: []\n",
                            &s, &diag),
-                 FRAY_ERR_PARSE);
+                 FRAY_ERR_IO);
     cr_expect_eq(diag.line, 3);
     cr_expect_not_null(strstr(diag.message, "cannot open 'nothing.yaml'"), "%s",
                        diag.message);
