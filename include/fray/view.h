@@ -90,6 +90,11 @@ typedef struct fray_view_action {
     const int *targets;     /* combatant indexes */
 } fray_view_action;
 
+/* A place a side last saw a combatant (fray_view_combatant.seen). */
+typedef struct fray_view_seen {
+    int x, y;
+} fray_view_seen;
+
 typedef struct fray_view_combatant {
     int index;              /* in the fight (commands, journals) */
     const char *id;         /* "bandit-2" */
@@ -122,6 +127,12 @@ typedef struct fray_view_combatant {
      * side in spaces. on_map false: no map, or off it. */
     bool on_map;
     int x, y, size;
+    /* Where each side last saw it (Alloy's total concealment, L7.16):
+     * seen[k] for side k (k < n_seen); n_seen 0: every side sees it where
+     * it is. A player sees it on the map where its own side last saw it
+     * (the GM: where it is). */
+    int n_seen;
+    const fray_view_seen *seen;
     int n_conditions;
     const fray_view_condition *conditions;
     int n_resources;

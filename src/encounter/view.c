@@ -333,6 +333,27 @@ static bool sees_actions(const fray_fight_view *v, const fray_view_scope *sc,
     return is_gm(sc) || controls(sc, v->combatants[k].index);
 }
 
+/* Where the scope sees combatant k on the map: where it is (the GM, its
+ * own side, or nobody loses track of it), else where the first of the
+ * player's sides last saw it (Alloy's total concealment). */
+static void place_for(const fray_fight_view *v, const fray_view_scope *sc,
+                      int k, int *x, int *y) {
+    const fray_view_combatant *c = &v->combatants[k];
+    *x = c->x;
+    *y = c->y;
+    if (is_gm(sc) || c->n_seen == 0 || controls(sc, c->index))
+        return;
+    uint32_t own = own_sides(v, sc);
+    if (c->side >= 0 && c->side < 32 && ((own >> c->side) & 1))
+        return;
+    for (int s = 0; s < c->n_seen && s < 32; s++)
+        if ((own >> s) & 1) {
+            *x = c->seen[s].x;
+            *y = c->seen[s].y;
+            return;
+        }
+}
+
 /* Hand h's number among those the scope sees; -1 when hidden. */
 static int hand_ref(const fray_fight_view *v, const fray_view_scope *sc, int h) {
     if (h < 0 || !fray_view_sees_hand(v, sc, h))
@@ -406,6 +427,19 @@ static fray_status copy_combatant(fray_fight_view *o, const fray_fight_view *v,
         DUP(wp[j], c->weapons[j]);
     d->weapons = wp;
     d->hand = hand_ref(v, sc, c->hand);
+    place_for(v, sc, k, &d->x, &d->y);
+    if (is_gm(sc)) {
+        fray_view_seen *seen =
+            fray__view_alloc(o, (size_t)(c->n_seen + 1) * sizeof *seen);
+        if (!seen)
+            return FRAY_ERR_NOMEM;
+        for (int j = 0; j < c->n_seen; j++)
+            seen[j] = c->seen[j];
+        d->seen = seen;
+    } else {
+        d->n_seen = 0;
+        d->seen = NULL;
+    }
     d->n_actions = sees_actions(v, sc, k) ? c->n_actions : 0;
     fray_view_action *acts =
         fray__view_alloc(o, (size_t)(d->n_actions + 1) * sizeof *acts);
@@ -626,10 +660,19 @@ static void js_combatant(fray__text *t, const fray_fight_view *v,
         fray__text_s(t, "}");
     }
     js_key(t, &f, "place");
-    if (c->on_map)
-        fray__text_f(t, "{\"x\":%d,\"y\":%d,\"size\":%d}", c->x, c->y, c->size);
-    else
+    if (c->on_map) {
+        int x, y;
+        place_for(v, sc, k, &x, &y);
+        fray__text_f(t, "{\"x\":%d,\"y\":%d,\"size\":%d}", x, y, c->size);
+    } else {
         fray__text_s(t, "null");
+    }
+    js_key(t, &f, "seen");
+    fray__text_s(t, "[");
+    for (int j = 0; is_gm(sc) && j < c->n_seen; j++)
+        fray__text_f(t, j ? ",{\"x\":%d,\"y\":%d}" : "{\"x\":%d,\"y\":%d}",
+                     c->seen[j].x, c->seen[j].y);
+    fray__text_s(t, "]");
     js_key(t, &f, "conditions");
     fray__text_s(t, "[");
     for (int j = 0; j < c->n_conditions; j++) {

@@ -646,3 +646,46 @@ Test(view, out_of_memory) {
     fray_fight_free(f);
     fray_setup_free(s);
 }
+
+/* 004:898, L7.16 "total concealment": Lyra steps into the unlit corner
+ * (5,0); Vance's side last saw her at 4,1. The GM sees where she is (and
+ * where each side last saw her); Vance's player sees her at 4,1, and
+ * nothing of where she is. */
+Test(view, alloy_total_concealment_place_last_seen) {
+    fray_setup *s = load("tests/data/alloy/view_dark.yaml");
+    int init[] = {1, 20};
+    fray_fight *f = begin(s, NULL, init, 2);
+    command(f, "next", NULL, NULL, 0);
+    command(f, "lyra walk 5,0", NULL, NULL, 0);
+    fray_fight_view *v = view_of(f);
+    const fray_view_combatant *ly = by_id(v, "lyra");
+    cr_assert(ly->on_map);
+    cr_assert_eq(ly->x, 5);
+    cr_assert_eq(ly->y, 0);
+    cr_assert_eq(ly->n_seen, 2);
+    cr_assert_eq(ly->seen[0].x, 4, "Vance's side: where it last saw her");
+    cr_assert_eq(ly->seen[0].y, 1);
+    cr_assert_eq(ly->seen[1].x, 5, "her own side: where she is");
+    int vance = 0;
+    fray_view_scope p = fray_view_scope_player(&vance, 1);
+    char *pj = json_of(v, &p);
+    cr_assert_not_null(strstr(pj, "\"id\":\"lyra\""));
+    cr_assert_not_null(strstr(pj, "\"place\":{\"x\":4,\"y\":1,\"size\":1}"), "%s", pj);
+    cr_assert_null(strstr(pj, "\"x\":5,\"y\":0"), "%s", pj);
+    fray_fight_view *fv = NULL;
+    cr_assert_eq(fray_fight_view_filter(v, &p, NULL, &fv), FRAY_OK);
+    cr_assert_eq(by_id(fv, "lyra")->x, 4);
+    cr_assert_eq(by_id(fv, "lyra")->n_seen, 0);
+    fray_fight_view_free(fv);
+    filter_agrees(v, &p);
+    /* Lyra's own player sees her where she is. */
+    int lyra = 1;
+    fray_view_scope q = fray_view_scope_player(&lyra, 1);
+    char *qj = json_of(v, &q);
+    cr_assert_not_null(strstr(qj, "\"place\":{\"x\":5,\"y\":0,\"size\":1}"));
+    free(qj);
+    free(pj);
+    fray_fight_view_free(v);
+    fray_fight_free(f);
+    fray_setup_free(s);
+}

@@ -300,6 +300,17 @@ fray_status fa_view(const fa_setup *s, const fa_state *st, int turn,
             o->x = c->fp.at.x;
             o->y = c->fp.at.y;
             o->size = c->fp.side > 0 ? c->fp.side : 1;
+            int ns = s->n_sides < FA_MAX_SIDES ? s->n_sides : FA_MAX_SIDES;
+            fray_view_seen *seen =
+                fray__view_alloc(v, (size_t)(ns + 1) * sizeof *seen);
+            if (!seen)
+                return FRAY_ERR_NOMEM;
+            for (int k = 0; k < ns; k++)
+                seen[k] = k == s->c[i].side
+                              ? (fray_view_seen){c->fp.at.x, c->fp.at.y}
+                              : (fray_view_seen){c->seen[k].x, c->seen[k].y};
+            o->n_seen = ns;
+            o->seen = seen;
         }
         if ((rc = fill_conditions(v, s, c, o)) != FRAY_OK ||
             (rc = fill_resources(v, &s->sb[s->c[i].sb], c, o)) != FRAY_OK ||
