@@ -689,3 +689,26 @@ Test(view, alloy_total_concealment_place_last_seen) {
     fray_fight_free(f);
     fray_setup_free(s);
 }
+
+/* A view reads the fight and changes nothing: after views at every step
+ * (with the actions checked), the fight is the same as a twin that was
+ * never looked at, and goes on the same. */
+Test(view, looking_changes_nothing) {
+    const char *files[] = {"examples/towers/mage.yaml",
+                           "examples/alloy/skirmish.yaml"};
+    for (int k = 0; k < 2; k++) {
+        fray_setup *s = load(files[k]);
+        fray_fight *a = begin(s, NULL, NULL, 0), *b = begin(s, NULL, NULL, 0);
+        for (int step = 0; step < 40 && !fray_fight_over(a); step++) {
+            fray_fight_view *v = view_of(a);
+            fray_fight_view_free(v);
+            cr_assert(fray_fight_same(a, b), "%s: step %d", files[k], step);
+            cr_assert_eq(fray_fight_step(a), FRAY_OK);
+            cr_assert_eq(fray_fight_step(b), FRAY_OK);
+        }
+        cr_assert(fray_fight_same(a, b));
+        fray_fight_free(a);
+        fray_fight_free(b);
+        fray_setup_free(s);
+    }
+}
