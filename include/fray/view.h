@@ -168,6 +168,14 @@ typedef struct fray_view_mark {
     int x, y;               /* the marked space (kind "space") */
 } fray_view_mark;
 
+/* Spaces of the map with a rule of their own (Alloy's lightly obscured
+ * and dark squares, narrow squares). */
+typedef struct fray_view_area {
+    const char *name;       /* "obscured", "dark", "narrow" */
+    int n_spaces;
+    const fray_view_seen *spaces;   /* {x, y} each */
+} fray_view_area;
+
 typedef struct fray_view_map {
     bool present;
     int width, height;
@@ -177,6 +185,8 @@ typedef struct fray_view_map {
     const fray_view_legend *legend;
     int n_marks;
     const fray_view_mark *marks;
+    int n_areas;
+    const fray_view_area *areas;
 } fray_view_map;
 
 typedef struct fray_view_internal fray_view_internal;

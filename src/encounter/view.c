@@ -176,6 +176,32 @@ fray_status fray__view_map_grid(fray_fight_view *v, const fray_grid *g) {
     return FRAY_OK;
 }
 
+fray_status fray__view_map_area(fray_fight_view *v, const char *name,
+                                const fray_area *area) {
+    int n = 0;
+    for (int y = 0; y < v->map.height; y++)
+        for (int x = 0; x < v->map.width; x++)
+            n += fray_area_has(area, (fray_pos){(int16_t)x, (int16_t)y});
+    if (n == 0)
+        return FRAY_OK;
+    fray_view_seen *sp = fray__view_alloc(v, (size_t)n * sizeof *sp);
+    fray_view_area *as =
+        fray__view_alloc(v, (size_t)(v->map.n_areas + 1) * sizeof *as);
+    if (!sp || !as)
+        return FRAY_ERR_NOMEM;
+    int k = 0;
+    for (int y = 0; y < v->map.height; y++)
+        for (int x = 0; x < v->map.width; x++)
+            if (fray_area_has(area, (fray_pos){(int16_t)x, (int16_t)y}))
+                sp[k++] = (fray_view_seen){x, y};
+    for (int j = 0; j < v->map.n_areas; j++)
+        as[j] = v->map.areas[j];
+    as[v->map.n_areas] = (fray_view_area){name, n, sp};
+    v->map.areas = as;
+    v->map.n_areas++;
+    return FRAY_OK;
+}
+
 /* ---- Making a view of a fight ------------------------------------------------ */
 
 FRAY_API fray_status fray_fight_view_new(const fray_fight *fight,
@@ -546,6 +572,23 @@ static fray_status filter_into(fray_fight_view *o, const fray_fight_view *v,
                 DUP(mk[nm].kind, v->map.marks[j].kind);
                 nm++;
             }
+        fray_view_area *ar =
+            fray__view_alloc(o, (size_t)(v->map.n_areas + 1) * sizeof *ar);
+        if (!ar)
+            return FRAY_ERR_NOMEM;
+        for (int j = 0; j < v->map.n_areas; j++) {
+            const fray_view_area *a = &v->map.areas[j];
+            fray_view_seen *sp =
+                fray__view_alloc(o, (size_t)(a->n_spaces + 1) * sizeof *sp);
+            if (!sp)
+                return FRAY_ERR_NOMEM;
+            for (int q = 0; q < a->n_spaces; q++)
+                sp[q] = a->spaces[q];
+            DUP(ar[j].name, a->name);
+            ar[j].n_spaces = a->n_spaces;
+            ar[j].spaces = sp;
+        }
+        o->map.areas = ar;
         o->map.cells = c;
         o->map.legend = lg;
         o->map.marks = mk;
@@ -851,6 +894,19 @@ FRAY_API size_t fray_fight_view_json(const fray_fight_view *view,
             js_kint(t, &h, "x", m->x);
             js_kint(t, &h, "y", m->y);
             fray__text_s(t, "}");
+        }
+        fray__text_s(t, "]");
+        js_key(t, &g, "areas");
+        fray__text_s(t, "[");
+        for (int j = 0; j < v->map.n_areas; j++) {
+            const fray_view_area *a = &v->map.areas[j];
+            fray__text_s(t, j ? ",{\"name\":" : "{\"name\":");
+            js_str(t, a->name);
+            fray__text_s(t, ",\"spaces\":[");
+            for (int q = 0; q < a->n_spaces; q++)
+                fray__text_f(t, q ? ",[%d,%d]" : "[%d,%d]", a->spaces[q].x,
+                             a->spaces[q].y);
+            fray__text_s(t, "]}");
         }
         fray__text_s(t, "]}");
     }

@@ -29,6 +29,10 @@ static inline fray_view_combatant *fray__view_c(fray_fight_view *v, int i) {
  * ground '1'..'9' (open spaces above level 0), with the legend of the
  * codes it holds. */
 fray_status fray__view_map_grid(fray_fight_view *v, const fray_grid *g);
+/* Adds the spaces of `area` inside the map as the map's area `name`
+ * (static text); nothing when it has none. After fray__view_map_grid. */
+fray_status fray__view_map_area(fray_fight_view *v, const char *name,
+                                const fray_area *area);
 /* A health track's words from what is left of it (value of max):
  * "unhurt", "hurt", "badly hurt" (half or less), "out" (0 or less). */
 const char *fray__view_descriptor(int value, int max);

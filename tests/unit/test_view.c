@@ -666,12 +666,20 @@ Test(view, alloy_total_concealment_place_last_seen) {
     cr_assert_eq(ly->seen[0].x, 4, "Vance's side: where it last saw her");
     cr_assert_eq(ly->seen[0].y, 1);
     cr_assert_eq(ly->seen[1].x, 5, "her own side: where she is");
+    /* The unlit corner is the map's area "dark" (the encounter's `dark:`). */
+    cr_assert_eq(v->map.n_areas, 1);
+    cr_assert_str_eq(v->map.areas[0].name, "dark");
+    cr_assert_eq(v->map.areas[0].n_spaces, 1);
+    cr_assert_eq(v->map.areas[0].spaces[0].x, 5);
+    cr_assert_eq(v->map.areas[0].spaces[0].y, 0);
     int vance = 0;
     fray_view_scope p = fray_view_scope_player(&vance, 1);
     char *pj = json_of(v, &p);
     cr_assert_not_null(strstr(pj, "\"id\":\"lyra\""));
     cr_assert_not_null(strstr(pj, "\"place\":{\"x\":4,\"y\":1,\"size\":1}"), "%s", pj);
     cr_assert_null(strstr(pj, "\"x\":5,\"y\":0"), "%s", pj);
+    cr_assert_not_null(strstr(pj, "\"areas\":[{\"name\":\"dark\",\"spaces\":[[5,0]]}]"),
+                       "%s", pj);
     fray_fight_view *fv = NULL;
     cr_assert_eq(fray_fight_view_filter(v, &p, NULL, &fv), FRAY_OK);
     cr_assert_eq(by_id(fv, "lyra")->x, 4);

@@ -320,7 +320,11 @@ fray_status fa_view(const fa_setup *s, const fa_state *st, int turn,
             (rc = fill_actions(v, s, st, i, o)) != FRAY_OK)
             return rc;
     }
-    if (s->has_map && (rc = fray__view_map_grid(v, &s->map)) != FRAY_OK)
+    if (s->has_map &&
+        ((rc = fray__view_map_grid(v, &s->map)) != FRAY_OK ||
+         (rc = fray__view_map_area(v, "obscured", &s->obscured)) != FRAY_OK ||
+         (rc = fray__view_map_area(v, "dark", &s->dark)) != FRAY_OK ||
+         (rc = fray__view_map_area(v, "narrow", &s->narrow)) != FRAY_OK))
         return rc;
     return FRAY_OK;
 }
