@@ -18,6 +18,7 @@
 #include "fray/sim.h"
 #include "fray/report.h"
 #include "fray/duel.h"
+#include "fray/view.h"
 
 #define FRAY_VERSION_MAJOR 0
 #define FRAY_VERSION_MINOR 1

@@ -202,6 +202,10 @@ int cli_load_encounter(cli_args *args, const char *path,
 /* The last line of `--json` output: {"summary": {seed, phase, events,
  * over, winner, text}} (docs/journal.md). */
 void cli_print_summary_json(const fray_fight *f, const char *summary);
+/* The fight's state as the GM sees it (fray_fight_view_json, docs/journal.md
+ * "A fight as JSON"), one line on standard output (cmd_fight.c; `fray fight
+ * --state`, the table's `state`); the library's error when it cannot. */
+fray_status cli_print_state(const fray_fight *f);
 /* ---- The journal on disk (journal.c; docs/journal.md "On disk") ---------- */
 
 /* Writes the fight's whole journal (JSON Lines, docs/journal.md: every

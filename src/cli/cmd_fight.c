@@ -7,11 +7,12 @@
 #include <string.h>
 
 #include "fray/encounter.h"
+#include "fray/view.h"
 
 static const char HELP[] =
     "usage: fray fight ENCOUNTER [--seed N] [--trial I] [--until-phase P]\n"
     "                  [--quiet] [-C DIR] [--json] [--journal FILE]\n"
-    "                  [--initiative LIST]\n"
+    "                  [--initiative LIST] [--state]\n"
     "       fray fight ENCOUNTER --table [--seed N] [--journal FILE] [--echo]\n"
     "       fray fight ENCOUNTER --table --resume JOURNAL [--journal FILE]\n"
     "\n"
@@ -35,6 +36,9 @@ static const char HELP[] =
     "  --until-phase P  stop after phase P (Alloy: round P; default: the\n"
     "                   encounter's limit)\n"
     "  --quiet          print only the summary\n"
+    "  --state          at the end, print the fight's final state as one line\n"
+    "                   of JSON, as the GM sees it (docs/journal.md \"A fight\n"
+    "                   as JSON\")\n"
     "  -C DIR           read the file from DIR (as make -C)\n"
     "  --json           print JSON Lines: one event per line, then a final\n"
     "                   {\"summary\": ...} line (docs/journal.md)\n"
@@ -47,6 +51,24 @@ static const char HELP[] =
     "                   fight, writing on to JOURNAL (or to --journal FILE)\n"
     "  --echo           with --table: print the prompt and each line read,\n"
     "                   as a transcript (for scripts)\n";
+
+fray_status cli_print_state(const fray_fight *f) {
+    fray_fight_view *v = NULL;
+    fray_status st = fray_fight_view_new(f, NULL, &v);
+    if (st != FRAY_OK)
+        return st;
+    size_t n = fray_fight_view_json(v, NULL, NULL, 0);
+    char *buf = malloc(n + 1);
+    if (!buf) {
+        fray_fight_view_free(v);
+        return FRAY_ERR_NOMEM;
+    }
+    fray_fight_view_json(v, NULL, buf, n + 1);
+    puts(buf);
+    free(buf);
+    fray_fight_view_free(v);
+    return FRAY_OK;
+}
 
 /* A growing text buffer for the library's snprintf-style renderings. */
 static void print_round(cli_text *b, const fray_fight *f) {
@@ -66,6 +88,7 @@ int cmd_fight(int argc, char **argv) {
         {"trial", true, NULL, false},
         {"resume", true, NULL, false},
         {"initiative", true, NULL, false},
+        {"state", false, NULL, false},
     };
     cli_args args = {"fray fight", opts, (int)(sizeof opts / sizeof opts[0]),
                      {0}, 0, false, false};
@@ -89,6 +112,12 @@ int cmd_fight(int argc, char **argv) {
         return EXIT_USAGE;
     bool table = cli_get(&args, "table")->present;
     cli_opt *journal = cli_get(&args, "journal");
+    bool state = cli_get(&args, "state")->present;
+    if (table && state) {
+        cli_error(&args, "--state prints the state at the end of a fight run "
+                  "by its tactics: at the table, the word 'state' does it");
+        return EXIT_USAGE;
+    }
     if (table && (args.json || quiet)) {
         cli_error(&args, "--table plays at the table: not with --json or "
                   "--quiet");
@@ -289,6 +318,14 @@ int cmd_fight(int argc, char **argv) {
     }
     cli_text_free(&b);
     rc = EXIT_OK;
+    if (state) {
+        fray_status vs = cli_print_state(fight);
+        if (vs != FRAY_OK) {
+            cli_error(&args, "the fight's state could not be shown: %s",
+                      fray_strerror(vs));
+            rc = EXIT_UNFINISHED;
+        }
+    }
     if (st != FRAY_OK) {
         /* A failed step is an error, never "the fight goes on" (issue 11):
          * what was told and the journal hold the events before it. */

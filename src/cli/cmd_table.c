@@ -155,6 +155,8 @@ static const char TABLE_HELP[] =
     "  clock                       the Combat Clock: who acts in which phase\n"
     "  map                         the tactical map\n"
     "  status                      who is standing, STUN and LETHAL, the winner\n"
+    "  state                       the fight's state as JSON, one line (the GM's\n"
+    "                              view: docs/journal.md \"A fight as JSON\")\n"
     "  hand ID                     the Hand of Fate of the deck ID flips from\n"
     "  journal FILE                write the journal so far (JSON Lines; -:\n"
     "                              to standard output)\n"
@@ -183,6 +185,8 @@ static const char TABLE_HELP_ALLOY[] =
     "  clock, order                the initiative order and the round\n"
     "  map                         the tactical map\n"
     "  status                      hit points, conditions, the winner\n"
+    "  state                       the fight's state as JSON, one line (the GM's\n"
+    "                              view: docs/journal.md \"A fight as JSON\")\n"
     "  journal FILE                write the journal so far (JSON Lines; -:\n"
     "                              to standard output)\n"
     "  help, quit                  this list; end the session (with a summary)\n";
@@ -645,6 +649,13 @@ static bool do_line(table *t, char *line) {
         fputs(cli_render(&t->text, t->fight, fray_fight_draw_map), stdout);
     } else if (is(word, "status")) {
         fputs(cli_render(&t->text, t->fight, fray_fight_summary), stdout);
+    } else if (is(word, "state")) {
+        fray_status vs = rest[0] ? FRAY_OK : cli_print_state(t->fight);
+        if (rest[0])
+            say_error("expected nothing after 'state'");
+        else if (vs != FRAY_OK)
+            say_error("the fight's state could not be shown: %s",
+                      fray_strerror(vs));
     } else if (is(word, "hand")) {
         if (!rest[0])
             say_error("%s", "expected a combatant's id: hand ID");
@@ -723,7 +734,7 @@ enum { TABLE_HISTORY_MAX = 1000 };
 static table *completing;
 
 static const char *const TABLE_WORDS[] = {
-    "next", "auto", "undo", "redo", "clock", "map", "status", "hand",
+    "next", "auto", "undo", "redo", "clock", "map", "status", "state", "hand",
     "journal", "help", "quit", "gm", "set", "adjust", "condition", "join",
     "flee", "place", "stun", "lethal", "temp-stun", "temp-lethal", "off",
     "phase", "at", "cards", "fate", "chip", "decline", "dtn", "none",

@@ -36,6 +36,7 @@
 #include "fray/sim.h"
 
 struct fray__jline; /* jread.h: a journal line being read */
+struct fray_fight_view; /* fray/view.h: a fight as data */
 
 /* How a fight is made (fray_fight_options, plus what only the layer
  * asks). */
@@ -197,6 +198,15 @@ typedef struct fray__ruleset {
                               const char *tactics_a, const char *tactics_b,
                               const fray_allocator *alloc, void **out,
                               fray_diag *diag);
+
+    /* ---- A fight as data (include/fray/view.h; optional: NULL) ------- */
+    /* Fills the view the layer made (view_build.h): the layer has set the
+     * fight's ruleset, time, winner, turn words, sides, and each
+     * combatant's index, id, name and side; the ruleset sets the rest
+     * (whose turn, health, time track, map, conditions, resources,
+     * weapons, hands, actions) from its state, changing nothing.
+     * FRAY_ERR_NOMEM when the view's memory runs out. */
+    fray_status (*view)(const void *rfight, struct fray_fight_view *out);
 } fray__ruleset;
 
 /* The registry (rulesets.c): every ruleset built, NULL-terminated. */

@@ -1003,6 +1003,14 @@ static fray_status rs_duel_estimate(const void *setup, int a, int b,
     return fa_duel_estimate(setup, a, b, out_states, diag);
 }
 
+/* ---- A fight as data (view.c) ------------------------------------------------------- */
+
+static fray_status rs_view(const void *rfight, struct fray_fight_view *v) {
+    const fa_fight *f = rfight;
+    int turn = rs_over(f) || !f->st.started ? -1 : next_actor(f);
+    return fa_view(f->s, &f->st, turn, v);
+}
+
 const fray__ruleset fray__alloy_ruleset = {
     .name = "alloy",
     .title = "Alloy",
@@ -1057,4 +1065,5 @@ const fray__ruleset fray__alloy_ruleset = {
         "do in a duel: their best attack, second wind once bloodied, an "
         "action point for one more attack when the enemy is low",
     .duel_setup = fa_duel_setup,
+    .view = rs_view,
 };

@@ -1287,4 +1287,11 @@ bool fa_quick_eligible(const void *rfight);
 void fa_quick_set_off(void *rfight, bool off);
 
 
+/* view.c: the fight as data (include/fray/view.h) for the ruleset's
+ * `view` hook (alloy.c): whose turn it is (turn, -1 none) and the rest
+ * from the state, nothing changed. */
+struct fray_fight_view;
+fray_status fa_view(const fa_setup *s, const fa_state *st, int turn,
+                    struct fray_fight_view *v);
+
 #endif

@@ -240,4 +240,5 @@ const fray__ruleset fray__towers_ruleset = {
     .duel_assumed =
         "each flip from a fresh deck; no Hand of Fate; no chips; no movement",
     .duel_setup = rs_duel_setup,
+    .view = ft_view,
 };

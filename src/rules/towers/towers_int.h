@@ -2359,4 +2359,9 @@ void ft_skill_mods(const ft_statblock *sb, const char *skill, int *flip,
  * effects (never below 1: a free action stays free). */
 int ft_talent_cost(const ft_statblock *sb, ft_action act, int cost);
 
+/* view.c: the fight as data (include/fray/view.h), the ruleset's `view`
+ * hook (ruleset.h): reads the fight, changes nothing. */
+struct fray_fight_view;
+fray_status ft_view(const void *rfight, struct fray_fight_view *v);
+
 #endif

@@ -1,0 +1,40 @@
+/*
+ * view_build.h - what a ruleset uses to fill a fight's view
+ * (include/fray/view.h; docs/architecture.md "A fight as data"). The
+ * layer (view.c) makes the view, fills what every ruleset has (the
+ * fight's ruleset, time, winner, sides, each combatant's index, id, name
+ * and side) and calls the ruleset's `view` hook (ruleset.h) for the
+ * rest. Memory comes from the view's own blocks: zeroed, freed with the
+ * view; NULL when the allocator fails (the hook returns FRAY_ERR_NOMEM).
+ * Not public.
+ */
+#ifndef FRAY_VIEW_BUILD_H
+#define FRAY_VIEW_BUILD_H
+
+#include "fray/grid.h"
+#include "fray/view.h"
+
+void *fray__view_alloc(fray_fight_view *v, size_t size);
+/* A copy of s in the view ("" for NULL). */
+const char *fray__view_str(fray_fight_view *v, const char *s);
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+const char *fray__view_strf(fray_fight_view *v, const char *fmt, ...);
+/* Combatant i of the view, to fill (i < n_combatants). */
+static inline fray_view_combatant *fray__view_c(fray_fight_view *v, int i) {
+    return (fray_view_combatant *)&v->combatants[i];
+}
+/* The map from a grid: terrain codes '.', '#', '~', '=', 'v' and high
+ * ground '1'..'9' (open spaces above level 0), with the legend of the
+ * codes it holds. */
+fray_status fray__view_map_grid(fray_fight_view *v, const fray_grid *g);
+/* Adds the spaces of `area` inside the map as the map's area `name`
+ * (static text); nothing when it has none. After fray__view_map_grid. */
+fray_status fray__view_map_area(fray_fight_view *v, const char *name,
+                                const fray_area *area);
+/* A health track's words from what is left of it (value of max):
+ * "unhurt", "hurt", "badly hurt" (half or less), "out" (0 or less). */
+const char *fray__view_descriptor(int value, int max);
+
+#endif
