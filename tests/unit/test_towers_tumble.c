@@ -595,3 +595,32 @@ Test(towers_tumble, placement_and_options_load) {
     if (s)
         fray_towers_setup_free(s);
 }
+
+/* 000 "Cutting Corners": "If two spaces adjacent to one another diagonally
+ * are occupied by ... non-allied creatures, you cannot move between them":
+ * a tumble does not slip between two non-allies' corners for free; it
+ * goes through one of their spaces, with a flip. */
+Test(towers_tumble, tumble_does_not_cut_corners) {
+    fixture *f = tf_new(3, 3);
+    f->s.opt.hand_of_fate = 0;
+    f->s.opt.decks = FT_DECKS_PER_COMBATANT;
+    f->s.opt.tumble_provokes = false;
+    int a = tf_add(f, "a", 0, 0, 0, &stats, blade());
+    tf_add(f, "g", 1, 1, 0, &stats, blade());
+    tf_add(f, "h", 1, 0, 1, &stats, blade());
+    acrobatics(f, a, 1);
+    begin_first(f, a);
+    ft_command c = tf_cmd(FT_ACT_MOVE, a);
+    c.dest.x = 1;
+    c.dest.y = 1;
+    cr_expect_eq(ft_check_command(&f->s, &f->st, &c, &f->diag),
+                 FRAY_ERR_INVALID, "the corner is closed");
+    c.tumble = true;
+    c.dtn = 12;
+    tf_stack(f, a, "10C");
+    cr_assert_eq(apply(f, c), FRAY_OK, "%s", f->diag.message);
+    cr_expect_eq(count_facts(f, FT_FACT_TUMBLE), 1, "through a space");
+    cr_expect_eq(f->st.c[a].pos.x, 1);
+    cr_expect_eq(f->st.c[a].pos.y, 1);
+    free(f);
+}

@@ -110,7 +110,8 @@ int ft_tumble_path(const ft_setup *s, const ft_state *st, int c,
                    fray_pos dest, int max_cost, int parity, fray_pos *path,
                    int max, bool *out_can_stop) {
     /* Who stands where as engine.c occ_init sees them, but a standing
-     * non-ally is passed through (PASSABLE: never ended in). */
+     * non-ally is passed through (TUMBLE: never ended in, and still
+     * closing corners, seed 000 "Cutting Corners"). */
     int n = 0;
     int8_t who[FT_MAX_COMBATANTS];
     uint8_t kind[FT_MAX_COMBATANTS];
@@ -130,7 +131,7 @@ int ft_tumble_path(const ft_setup *s, const ft_state *st, int c,
     ft_share_kinds(s, c, n, who, fp, kind);
     for (int j = 0; j < n; j++)
         if (kind[j] == FRAY_OCC_ENEMY)
-            kind[j] = FRAY_OCC_PASSABLE;
+            kind[j] = FRAY_OCC_TUMBLE;
     /* (Only dest and its path are asked for: the search stops there.) */
     fray_reach_map m;
     fray__grid_reach_steps(&s->map, ft_steps(s), ft_fp(s, st, c), parity,
