@@ -431,10 +431,23 @@ Test(towers_tumble, table_question_answer_cards_and_journal) {
     cr_expect_eq(f->st.c[LISSE].pos.y, 1, "stays: no space before the door");
     cr_expect(strstr(last_told(f), "Acrobatics 9 against DTN 12, fails")
                   != NULL, "%s", last_told(f));
+    cr_expect(strstr(last_told(f), "Lisse stays at (5,1)") != NULL, "%s",
+              last_told(f));
     char *j = tf_journal(f);
     cr_expect(strstr(j, "\"tumble\":true") != NULL, "%s", j);
-    free(j);
     tf_replays_same(s, f);
+    /* The journal's reader: only a move tumbles. */
+    char *m = strstr(j, "\"action\":\"move\"");
+    cr_assert_not_null(m);
+    memcpy(m, "\"action\":\"aim\" ", 15);
+    fray_towers_fight *r = tf_fight(s, 99);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_expect_neq(fray_towers_fight_replay(r, j, &d), FRAY_OK);
+    cr_expect(strstr(d.message, "only a Combat Move or a Reckless Move "
+                                "tumbles") != NULL, "%s", d.message);
+    fray_towers_fight_free(r);
+    free(j);
     fray_towers_fight_free(f);
     fray_towers_setup_free(s);
 }

@@ -677,6 +677,13 @@ static void narr_fact(narr *n, int i) {
               condition_name(f->v[0]));
         break;
     case FT_FACT_MOVE:
+        if (f->v[0] == f->v[2] && f->v[1] == f->v[3]) {
+            /* (a tumble that failed at once, tumble.c; a mover stopped
+             * before its first step) */
+            txt_f(t, "  %s stays at (%d,%d)\n", cname(s, f->who), f->v[0],
+                  f->v[1]);
+            break;
+        }
         txt_f(t, "  %s moves from (%d,%d) to (%d,%d)", cname(s, f->who),
               f->v[0], f->v[1], f->v[2], f->v[3]);
         if (f->v[4] > 0)
