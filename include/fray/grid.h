@@ -502,7 +502,11 @@ typedef enum fray_occupant {
                           cutting corners; may not stop */
     FRAY_OCC_ENEMY,    /* non-ally: may not enter (Acrobatics is not modelled
                           here); blocks corner cutting */
-    FRAY_OCC_SELF      /* the mover itself */
+    FRAY_OCC_SELF,     /* the mover itself */
+    FRAY_OCC_TUMBLE    /* a non-ally the mover tumbles past (99 Towers, seed
+                          000 "Moving Through Spaces": Acrobatics): may pass
+                          through, may not stop; blocks corner cutting as
+                          ENEMY does */
 } fray_occupant;
 
 /* Tells what is in space p (always on the map). ctx is the caller's.
@@ -558,7 +562,8 @@ typedef struct fray_reach_map {
  *     block) or when either side it crosses is a WALL edge. Two diagonal
  *     walls, a wall and a non-ally, two non-allies, or a straight wall of
  *     edges all stop the diagonal.
- * Passing through ALLY and PASSABLE spaces is allowed; can_stop is true
+ * Passing through ALLY, PASSABLE and TUMBLE spaces is allowed (a TUMBLE
+ * space blocks a corner as an ENEMY one does); can_stop is true
  * where no space of the footprint is ALLY, PASSABLE or ENEMY (SELF is fine).
  * occ may be NULL (every space EMPTY). Spaces further than max_cost are not
  * explored (cost -1). The start footprint has cost 0 and parity

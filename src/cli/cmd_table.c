@@ -123,6 +123,8 @@ static const char TABLE_HELP[] =
     "  ID attack T squeeze|slam|restrain|reverse|throw X,Y [land DIR]\n"
     "                              grappling after the Grapple Test\n"
     "  ID move X,Y and HAWK A,B    a master and companion both move\n"
+    "  ID move X,Y tumble [dtn N]  through non-allies' spaces: an Acrobatics\n"
+    "                              flip against the GM's DTN for each\n"
     "  ID mark T|X,Y               a marked target\n"
     "  ... aggressive|defensive    the two-weapon stance from this action on\n"
     "  ... white                   a chip doubles Speed for this move\n"
@@ -742,7 +744,7 @@ static const char *const TABLE_WORDS[] = {
     "then", "charge", "reckless-move", "full-defense", "delay", "stand",
     "drop-prone", "draw-weapon", "reload", "use-skill", "cast", "aid",
     "grapple", "escape", "shake", "chip-heal", "concentrate", "until",
-    "cost", "with", "flip", "answer"};
+    "cost", "with", "flip", "answer", "tumble"};
 
 static char *complete_word(const char *text, int state) {
     static size_t i; /* (readline's generator protocol) */

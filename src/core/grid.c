@@ -450,7 +450,9 @@ enum {
  * non-ally), and CELL_NEAR next to an enemy (mark_near_enemies, for the
  * tabled steps). Only the box of spaces the search can reach is cleared.
  */
-enum { CELL_KNOWN = 1, CELL_BLOCKED = 0x10, CELL_NEAR = 0x20 };
+enum { CELL_KNOWN = 1, CELL_BLOCKED = 0x10, CELL_NEAR = 0x20,
+       /* a TUMBLE occupant: enterable, but it closes a corner */
+       CELL_CORNER = 0x40 };
 
 typedef fray__grid_mover mover; /* (grid_int.h: a run holds one) */
 
@@ -461,6 +463,8 @@ static unsigned cell_info(mover *mv, int x, int y) {
         v = CELL_KNOWN | ((unsigned)o & 7u) << 1;
         if (o == FRAY_OCC_ENEMY || impassable(mv->g->terrain[y][x]))
             v |= CELL_BLOCKED;
+        else if (o == FRAY_OCC_TUMBLE)
+            v |= CELL_CORNER;
         mv->cell[y][x] = (uint8_t)v;
     }
     return v;
@@ -468,6 +472,12 @@ static unsigned cell_info(mover *mv, int x, int y) {
 
 static bool blocked(mover *mv, int x, int y) {
     return (cell_info(mv, x, y) & CELL_BLOCKED) != 0;
+}
+
+/* The space closes a corner (seed "Cutting Corners"): blocked, or a
+ * non-ally tumbled past. */
+static bool corner_blocked(mover *mv, int x, int y) {
+    return (cell_info(mv, x, y) & (CELL_BLOCKED | CELL_CORNER)) != 0;
 }
 
 enum { ROUTE_FREE, ROUTE_LOW, ROUTE_BLOCKED };
@@ -485,7 +495,7 @@ static int route(mover *mv, int x, int y, int nx, int ny, int sx, int sy,
     /* Spaces under the creature before or after the step are open to it
      * (the new ones were checked already). */
     bool mid = !in_square(mx, my, x, y, mv->n) &&
-               !in_square(mx, my, nx, ny, mv->n) && blocked(mv, mx, my);
+               !in_square(mx, my, nx, ny, mv->n) && corner_blocked(mv, mx, my);
     return route_of(mid, edge_at(mv->g, sx, sy, mx, my),
                     edge_at(mv->g, mx, my, tx, ty));
 }
@@ -512,8 +522,8 @@ static int step_weight1(mover *mv, int x, int y, int dx, int dy) {
     else if (dx == 0)
         e = g->edge_s[ey][x];
     else {
-        int r1 = route_of(blocked(mv, tx, y), g->edge_e[y][ex], g->edge_s[ey][tx]);
-        int r2 = route_of(blocked(mv, x, ty), g->edge_s[ey][x], g->edge_e[ty][ex]);
+        int r1 = route_of(corner_blocked(mv, tx, y), g->edge_e[y][ex], g->edge_s[ey][tx]);
+        int r2 = route_of(corner_blocked(mv, x, ty), g->edge_s[ey][x], g->edge_e[ty][ex]);
         int extra = diagonal_extra(r1, r2);
         return extra < 0 ? -1 : KEY_DIAG + w + extra;
     }
@@ -585,9 +595,9 @@ static int step_weight1_fixed(mover *mv, int x, int y, int dx, int dy,
     int r1 = (int)(f >> 3 & 3u), r2 = (int)(f >> 5 & 3u);
     /* The weight without the corner's extra, then the extra now. */
     int base = (int)(f & STEP_WEIGHT) - diagonal_extra(r1, r2);
-    if (blocked(mv, tx, y))
+    if (corner_blocked(mv, tx, y))
         r1 = ROUTE_BLOCKED;
-    if (blocked(mv, x, ty))
+    if (corner_blocked(mv, x, ty))
         r2 = ROUTE_BLOCKED;
     int extra = diagonal_extra(r1, r2);
     return extra < 0 ? -1 : base + extra;
@@ -728,6 +738,8 @@ static void paint(mover *mv, int x0, int y0, int x1, int y1,
                     v = CELL_KNOWN | (k & 7u) << 1;
                     if (k == FRAY_OCC_ENEMY || impassable(g->terrain[y][x]))
                         v |= CELL_BLOCKED;
+                    else if (k == FRAY_OCC_TUMBLE)
+                        v |= CELL_CORNER;
                     mv->cell[y][x] = (uint8_t)v;
                 }
         }
@@ -740,7 +752,7 @@ static void mark_near_enemies(mover *mv, int x0, int y0, int x1, int y1,
                               const fray_footprint *fp, const uint8_t *kind,
                               int n) {
     for (int j = 0; j < n; j++) {
-        if (kind[j] != FRAY_OCC_ENEMY)
+        if (kind[j] != FRAY_OCC_ENEMY && kind[j] != FRAY_OCC_TUMBLE)
             continue;
         int ax = fp[j].at.x - 1, ay = fp[j].at.y - 1;
         int ex = fp[j].at.x + fp[j].side + 1, ey = fp[j].at.y + fp[j].side + 1;

@@ -166,6 +166,7 @@ fray_status ft_companion_check_also(const ft_setup *s, ft_state *st,
     m.also = 0;
     m.shift_first = false;
     m.drop_prone = false;
+    m.tumble = false; /* only the first mover tumbles (tumble.c) */
     fray_pos keep = st->c[a].pos;
     st->c[a].pos = cmd->dest;
     fray_status rc = ft_check_command(s, st, &m, diag);

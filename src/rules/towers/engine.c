@@ -236,6 +236,10 @@ static void occ_init(occ_ctx *o, const ft_setup *s, const ft_state *st,
         o->fp[o->n] = ft_fp(s, st, i);
         o->n++;
     }
+    /* Seed 000 "Creature Sizes": Tiny or smaller creatures share spaces
+     * (tumble.c). */
+    if (!s->eng.no_tiny)
+        ft_share_kinds(s, mover, o->n, o->who, o->fp, o->kind);
 }
 
 /* The mover itself wins over anyone sharing the space; otherwise the
@@ -352,7 +356,22 @@ static fray_status walk(ft_run *r, int mover, const fray_pos *path, int n,
     ft_cstate *m = &r->st->c[mover];
     fray_pos from = m->pos;
     uint32_t offered = 0;
+    /* Seed 000 "Moving Through Spaces": a tumble's Acrobatics flips
+     * (tumble.c), as it steps into a non-ally's space. */
+    bool tumbling = r->ev->cmd.tumble && mover == r->ev->cmd.actor && provokes;
+    uint32_t tumbled = 0;
     for (int i = 0; i < n; i++) {
+        if (__builtin_expect(tumbling, 0)) {
+            int end;
+            fray_status rc = ft_tumble_step(r, mover, path, i, &tumbled,
+                                            &offered, &end);
+            if (rc != FRAY_OK)
+                return rc;
+            if (end != -2) {
+                m->pos = end < 0 ? from : path[end];
+                goto stop;
+            }
+        }
         if (provokes) {
             for (int e = 0; e < r->st->n; e++) {
                 if ((offered >> e) & 1u || !may_react(r, e, mover))
@@ -389,6 +408,8 @@ stop:;
         f->v[3] = m->pos.y;
         f->v[4] = spaces;
     }
+    if (!r->setup->eng.no_tiny && r->facts) /* tumble.c */
+        ft_share_note(r, mover);
     /* Seed 000 "Grappling": a grapple holds a foe within reach; a
      * grappler who moves away from his victim lets go (the victim cannot
      * move: ft_check_command). */
@@ -1494,6 +1515,17 @@ static fray_status check(const ft_setup *s, ft_state *st,
             n = find_path(s, st, a, cmd->dest, spd, parity, path,
                           2 * FRAY_GRID_MAX, &stop, paths);
         }
+        if (cmd->tumble) {
+            /* Seed 000 "Moving Through Spaces" (tumble.c): through the
+             * spaces of non-allies only when no other way is open. */
+            char why[160];
+            const char *no = ft_tumble_refusal(s, st, cmd, why, sizeof why);
+            if (no)
+                return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s", no);
+            if (n < 0 || !stop)
+                n = ft_tumble_path(s, st, a, cmd->dest, spd, parity, path,
+                                   2 * FRAY_GRID_MAX, &stop);
+        }
         if (n < 0)
             return bad(diag, "%s cannot reach that space with this move%s",
                        name, "");
@@ -1906,6 +1938,9 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
                                   2 * FRAY_GRID_MAX, r->paths)
                     : find_path(s, st, a, cmd->dest, spd, r->move_parity,
                                 path, 2 * FRAY_GRID_MAX, &stop, r->paths);
+        if (cmd->tumble && (n < 0 || !stop)) /* tumble.c */
+            n = ft_tumble_path(s, st, a, cmd->dest, spd, r->move_parity, path,
+                               2 * FRAY_GRID_MAX, &stop);
         if (n < 0)
             return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0,
                                   "that space cannot be reached");

@@ -1065,6 +1065,12 @@ static fray_status parse_command(const ft_setup *s, const char *text,
                                              same_word(lx.tok, "drop-prone"))) {
             /* "tony move 3,4 prone": Drop Prone at the end, for free. */
             cmd->drop_prone = true;
+        } else if ((action == FT_ACT_MOVE || action == FT_ACT_RECKLESS_MOVE) &&
+                   same_word(lx.tok, "tumble")) {
+            /* "tony move 6,2 tumble dtn 12": through non-allies' spaces
+             * with Acrobatics (seed 000 "Moving Through Spaces";
+             * tumble.c). */
+            cmd->tumble = true;
         } else if (same_word(lx.tok, "fate") ||
                    same_word(lx.tok, "decline") ||
                    (same_word(lx.tok, "chip") &&
@@ -1300,6 +1306,8 @@ static fray_status parse_command(const ft_setup *s, const char *text,
     /* The DTN is the GM's call (seed 001): asked when not given. */
     if (action == FT_ACT_USE_SKILL && !dtn_said && !cmd->opposed)
         return ft_gm_ask_dtn(s, cmd, diag); /* (opposed: no DTN) */
+    if (cmd->tumble && !dtn_said) /* tumble.c: the Acrobatics DTN */
+        return ft_tumble_ask_dtn(s, cmd, diag);
     /* "tony hold": until he chooses to act (seed 000 "Hold": "He does not
      * have to announce what he is waiting for"). */
     if (action == FT_ACT_HOLD && !until && cmd->hold_who < 0)
@@ -1666,6 +1674,13 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
     if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
         return rc;
     cmd->at_space = b;
+    path[1].key = "tumble"; /* tumble.c */
+    if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
+        return rc;
+    if (b && cmd->action != FT_ACT_MOVE && cmd->action != FT_ACT_RECKLESS_MOVE)
+        return field_error(l, path, 2, "only a Combat Move or a Reckless "
+                           "Move tumbles");
+    cmd->tumble = b;
     path[1].key = "shift_to";
     if ((rc = read_pos(l, c, path, 2, &cmd->shift_to)) != FRAY_OK)
         return rc;

@@ -105,7 +105,7 @@ static fray_status space_check(const ft_setup *s, const ft_state *st, int a,
         fray_footprint o = ft_fp(s, st, i);
         bool apart = o.at.x >= at.x + fp.side || at.x >= o.at.x + o.side ||
                      o.at.y >= at.y + fp.side || at.y >= o.at.y + o.side;
-        if (!apart)
+        if (!apart && ft_share_blocker(s, st, a, fp, -1, 0, true) >= 0) /* tumble.c */
             return bad(diag, "%s cannot stand at (%d,%d): %s is there",
                        s->c[a].name, at.x, at.y, s->c[i].name);
     }

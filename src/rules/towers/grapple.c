@@ -226,7 +226,7 @@ static fray_status push(ft_run *r, int c, int sx, int sy, int n,
         int e_to = 0, e_at = elevation_of(&s->map, fp);
         bool pit = pit_in(&s->map, to);
         if ((!pit && (!ground(&s->map, to, &e_to) || e_to > e_at)) ||
-            who_in(s, st, to, c) >= 0)
+            ft_share_blocker(s, st, c, to, -1, FT_F_DEAD, true) >= 0) /* tumble.c */
             break;
         if ((!sx || !sy) &&
             fray_grid_edge(&s->map, fp.at, to.at) == FRAY_EDGE_WALL)
@@ -366,7 +366,8 @@ fray_status ft_grapple_check(const ft_setup *s, const ft_state *st,
         to.at.x = (int16_t)(d.x + dir8[dir][0]);
         to.at.y = (int16_t)(d.y + dir8[dir][1]);
         int e;
-        if (!ground(&s->map, to, &e) || who_in(s, st, to, t) >= 0)
+        if (!ground(&s->map, to, &e) ||
+            ft_share_blocker(s, st, t, to, -1, FT_F_DEAD, true) >= 0) /* tumble.c */
             return bad(diag, "%s cannot land %s of that space: no room",
                        tname, dir_names[dir]);
     }
@@ -436,7 +437,8 @@ static fray_status landing(ft_run *r, int a, int v, fray_pos at,
         to.at.x = (int16_t)(at.x + dir8[d][0]);
         to.at.y = (int16_t)(at.y + dir8[d][1]);
         int e;
-        if (ground(&s->map, to, &e) && who_in(s, st, to, v) < 0) {
+        if (ground(&s->map, to, &e) &&
+            ft_share_blocker(s, st, v, to, -1, FT_F_DEAD, true) < 0) { /* tumble.c */
             *out = to.at;
             *out_found = true;
             note(r, a, v, "lands %s", dir_names[d]);
@@ -545,7 +547,8 @@ static fray_status throw_foe(ft_run *r, int a, int v, fray_pos d,
         fray_footprint to = ft_footprint(s, st, v);
         to.at = d;
         int e;
-        found = ground(&s->map, to, &e) && who_in(s, st, to, v) < 0;
+        found = ground(&s->map, to, &e) &&
+                ft_share_blocker(s, st, v, to, -1, FT_F_DEAD, true) < 0; /* tumble.c */
     }
     if (found && (land.x != from.x || land.y != from.y)) {
         st->c[v].pos = land;

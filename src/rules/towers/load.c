@@ -123,6 +123,10 @@ void ft_options_default(ft_options *o) {
     o->quick_stand_dtn = 10;               /* seed 000 "Action List": fray's DTN */
     o->quick_stand_phases = 2;             /* fray's: half of Stand's 4 */
     o->talents_add_up = true;              /* fray's: talents add up */
+    o->tumble_fail = FT_TUMBLE_FAIL_STOP;  /* tumble.c: fray's reading */
+    o->tumble_provokes = true;             /* tumble.c: as any move */
+    o->tumble_untrained = false;           /* tumble.c: "using the Acrobatics skill" */
+    o->share_end_one = false;              /* seed 000 "Moving Through Spaces": less than one */
 }
 
 /* ---- The loader's state ------------------------------------------------------ */
@@ -1947,7 +1951,8 @@ static const char *const option_keys[] = {
     "duel-concede", "mark-cost", "companion-alone",
     "throw-range",    "level-feet",       "squeeze-flips",
     "pit-depth",       "join-initiative",
-    "quick-stand-dtn", "quick-stand-phases", "talents-add-up"};
+    "quick-stand-dtn", "quick-stand-phases", "talents-add-up",
+    "tumble-fail", "tumble-provokes", "tumble-untrained", "share-end"};
 
 /* The options of RULINGS.md by their names (docs/rules/towers.md). */
 static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
@@ -2107,6 +2112,25 @@ static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
     if ((v = get(n, "talents-add-up")) &&
         (st = ld_bool(L, v, "talents-add-up", &o->talents_add_up)) != FRAY_OK)
         return st;
+    /* towers-tumble (tumble.c): seed 000 "Moving Through Spaces". */
+    if ((v = get(n, "tumble-fail"))) {
+        static const char *const tf[] = {"stop", "prone"};
+        if ((st = ld_choice(L, v, "tumble-fail", tf, 2, &i)) != FRAY_OK)
+            return st;
+        o->tumble_fail = (uint8_t)i;
+    }
+    if ((v = get(n, "tumble-provokes")) &&
+        (st = ld_bool(L, v, "tumble-provokes", &o->tumble_provokes)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "tumble-untrained")) &&
+        (st = ld_bool(L, v, "tumble-untrained", &o->tumble_untrained)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "share-end"))) {
+        static const char *const se[] = {"less-than-one", "one-or-less"};
+        if ((st = ld_choice(L, v, "share-end", se, 2, &i)) != FRAY_OK)
+            return st;
+        o->share_end_one = i == 1;
+    }
     if ((v = get(n, "join-initiative"))) {
         static const char *const ji[] = {"entry", "at-start"};
         if ((st = ld_choice(L, v, "join-initiative", ji, 2, &i)) != FRAY_OK)
@@ -2846,11 +2870,17 @@ static fray_status ld_check_places(ld *L) {
                                        c->id, x, y, fray_terrain_name((fray_terrain)t));
                 }
                 int area = L->area[y][x] + ld_area(c->sb.size_rank);
-                if (area > LD_AREA_SPACE)
+                /* Seed 000 "Moving Through Spaces": creatures that share
+                 * a space add up to less than one (option share-end:
+                 * one or less; tumble.c). */
+                if (area > LD_AREA_SPACE ||
+                    (L->area[y][x] > 0 && area == LD_AREA_SPACE &&
+                     !s->opt.share_end_one))
                     return ld_fail(L, blame, FRAY_ERR_PARSE,
                                    "'%s' and '%s' are both in the space [%d, %d] "
-                                   "(only creatures whose sizes add up to one "
-                                   "space, Tiny or smaller, share one)",
+                                   "(only creatures Tiny or smaller share a "
+                                   "space, while their sizes add up to less "
+                                   "than one; option share-end: one-or-less)",
                                    s->c[L->occupant[y][x]].id, c->id, x, y);
                 L->area[y][x] = (uint16_t)area;
                 L->occupant[y][x] = (int8_t)i;

@@ -334,7 +334,10 @@ void ft_policy_prepare(ft_setup *s) {
                 s->eng.mana_pool[c] = true;
     s->eng.no_talent_cost = true;
     s->eng.no_pairs = true;
+    s->eng.no_tiny = true;
     for (int c = 0; c < s->n_combatants && c < FT_MAX_COMBATANTS; c++) {
+        if (ft_room(s->c[c].sb.size_rank) < FT_SPACE_ROOM) /* tumble.c */
+            s->eng.no_tiny = false;
         if (s->c[c].sb.tsum.cost)
             s->eng.no_talent_cost = false;
         if (s->c[c].master > 0 || s->c[c].n_companions > 0)
@@ -413,6 +416,10 @@ static void occ_list_init(const pol *p, occ_list *o) {
         o->kind[o->n] = k;
         o->n++;
     }
+    /* Seed 000 "Creature Sizes": Tiny or smaller creatures' paths share
+     * spaces (tumble.c), as the engine's do. */
+    if (!p->s->eng.no_tiny)
+        ft_share_kinds(p->s, p->me, o->n, o->who, o->fp, o->kind);
 }
 
 /* Step 5's search of the map (from the actor's footprint, parity 0, among

@@ -677,6 +677,13 @@ static void narr_fact(narr *n, int i) {
               condition_name(f->v[0]));
         break;
     case FT_FACT_MOVE:
+        if (f->v[0] == f->v[2] && f->v[1] == f->v[3]) {
+            /* (a tumble that failed at once, tumble.c; a mover stopped
+             * before its first step) */
+            txt_f(t, "  %s stays at (%d,%d)\n", cname(s, f->who), f->v[0],
+                  f->v[1]);
+            break;
+        }
         txt_f(t, "  %s moves from (%d,%d) to (%d,%d)", cname(s, f->who),
               f->v[0], f->v[1], f->v[2], f->v[3]);
         if (f->v[4] > 0)
@@ -727,6 +734,13 @@ static void narr_fact(narr *n, int i) {
     case FT_FACT_OPPOSED: {
         char b[512];
         if (ft_duel_fact_text(s, f, b, sizeof b))
+            txt_s(t, b);
+        break;
+    }
+    case FT_FACT_TUMBLE: /* seed 000 "Moving Through Spaces" (tumble.c) */
+    case FT_FACT_SHARE: {
+        char b[1024];
+        if (ft_tumble_fact_text(s, f, b, sizeof b))
             txt_s(t, b);
         break;
     }
@@ -815,6 +829,8 @@ static void narr_header(narr *n) {
     case FT_ACT_RUNNING_LEAP:
     case FT_ACT_SHIFT:
         txt_f(t, " to (%d,%d)", cmd->dest.x, cmd->dest.y);
+        if (cmd->tumble) /* tumble.c */
+            txt_f(t, ", tumbling (DTN %d)", cmd->dtn);
         if (cmd->drop_prone)
             txt_s(t, ", dropping prone at the end");
         if (cmd->also > 0 && valid_c(s, cmd->also - 1))
@@ -1027,6 +1043,8 @@ static void js_command(txt *t, const ft_setup *s, const ft_command *c) {
         js_kint(t, "off_weapon", c->draw_also - 1);
     if (c->drop_prone)
         js_kbool(t, "drop_prone", true);
+    if (c->tumble) /* tumble.c */
+        js_kbool(t, "tumble", true);
     if (c->charge_via)
         js_kpos(t, "via", c->via.x, c->via.y);
     if (c->skill_spec > 0)
@@ -1323,6 +1341,13 @@ static void js_fact(txt *t, const ft_setup *s, const ft_fact *f) {
             txt_s(t, b);
         break;
     }
+    case FT_FACT_TUMBLE: /* seed 000 "Moving Through Spaces" (tumble.c) */
+    case FT_FACT_SHARE: {
+        char b[1536];
+        if (ft_tumble_fact_json(s, f, b, sizeof b))
+            txt_s(t, b);
+        break;
+    }
     case FT_FACT_MARK:
         js_kwho(t, s, "who", f->who);
         if (valid_c(s, f->target))
@@ -1581,7 +1606,7 @@ size_t ft_render_map(const ft_setup *s, const ft_state *st, char *buf,
         return t.out.len;
     }
     int n = n_shown(s, st);
-    fray_grid_token tokens[FT_MAX_COMBATANTS];
+    fray_grid_token tokens[2 * FT_MAX_COMBATANTS];
     int nt = 0;
     /* The fallen first, so that anyone standing on them is drawn on top:
      * '%' for the dead, the symbol in the other case (T -> t, g -> G) for
@@ -1605,6 +1630,21 @@ size_t ft_render_map(const ft_setup *s, const ft_state *st, char *buf,
             tokens[nt].fp.at = c->pos;
             tokens[nt].symbol = sym;
             nt++;
+        }
+    /* Seed 000 "Creature Sizes" (tumble.c): a space two or more standing
+     * creatures share is drawn '+' (the list below says who). */
+    bool shared = false;
+    for (int i = 0; i < n && !s->eng.no_tiny; i++)
+        for (int j = i + 1; j < n; j++) {
+            const ft_cstate *a = &st->c[i], *b = &st->c[j];
+            if (((a->flags | b->flags) & FT_F_FLED) || out_of_fight(a) ||
+                out_of_fight(b) || a->pos.x != b->pos.x ||
+                a->pos.y != b->pos.y || nt >= 2 * FT_MAX_COMBATANTS)
+                continue;
+            tokens[nt].fp = ft_footprint(s, st, i);
+            tokens[nt].symbol = '+';
+            nt++;
+            shared = true;
         }
     /* The grid's own drawing (at most 64 rows of 64 spaces and a few
      * header characters: it always fits the scratch buffer). */
@@ -1635,6 +1675,8 @@ size_t ft_render_map(const ft_setup *s, const ft_state *st, char *buf,
     }
     if (n > 0)
         txt_s(&t, "  (letter in the other case: unconscious or dying; %: dead)\n");
+    if (shared)
+        txt_s(&t, "  (+: creatures Tiny or smaller sharing a space)\n");
     /* The terrain the map holds. */
     bool seen[FRAY_TERRAIN_COUNT] = {false};
     bool raised = false;

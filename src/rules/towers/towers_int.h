@@ -353,7 +353,26 @@ typedef struct ft_options {
      * flip only the best and the worst of each kind count, as advantages
      * (talent.c ft_talents_options). */
     bool talents_add_up;
+    /* towers-tumble (tumble.c): seed 000 "Moving Through Spaces" and
+     * "Creature Sizes". */
+    uint8_t tumble_fail;       /* a failed Acrobatics flip: FT_TUMBLE_FAIL_*
+                                  (default STOP) */
+    bool tumble_provokes;      /* a tumbling move provokes opportunity
+                                  attacks from the non-allies whose spaces
+                                  it enters (default true) */
+    bool tumble_untrained;     /* one without the skill Acrobatics tumbles
+                                  with rank 0 and Soft Strength (false,
+                                  the default: he cannot tumble) */
+    bool share_end_one;        /* ending a move (or standing) in a shared
+                                  space: sizes add up to 1 or less (true);
+                                  less than 1 (false, the default) */
 } ft_options;
+
+/* ft_options.tumble_fail (tumble.c). */
+enum {
+    FT_TUMBLE_FAIL_STOP = 0,   /* the move stops before the non-ally's space */
+    FT_TUMBLE_FAIL_PRONE = 1   /* ... and the mover falls prone there */
+};
 
 /* Seed 000 "Dueling" (duel.c): what a duel is to (ft_setup.duel.to; 0: no
  * duel declared), when a duelist concedes by the option duel-concede, and
@@ -756,6 +775,9 @@ typedef struct ft_engine_fast {
     /* No combatant is a companion or has one (companion.c): an action
      * need not ask whose pair it belongs to (false until prepared). */
     bool no_pairs;
+    /* towers-tumble: nobody is Tiny or smaller (tumble.c): no space is
+     * shared, so the move searches need not ask (false until prepared). */
+    bool no_tiny;
 } ft_engine_fast;
 
 typedef struct ft_setup {
@@ -1054,6 +1076,11 @@ typedef struct ft_command {
     int8_t gm_flip;          /* Use a Skill: the GM's flip mods and shifts
                                 (seed 001: the GM decides them); 0 none */
     int8_t gm_shift;
+    /* towers-tumble: a Combat Move or Reckless Move that may enter the
+     * spaces of standing non-allies, each with an Acrobatics flip against
+     * the DTN `dtn` (seed 000 "Moving Through Spaces"; tumble.c); false:
+     * a move as any other. */
+    bool tumble;
 } ft_command;
 
 /* Attributes, each a pair of Aspects (seed 000 "Skill, Aspect, and
@@ -1135,7 +1162,10 @@ typedef struct ft_choice {
     X(DUEL, "duel")               /* who, target, v[0]=FT_DUEL_END_*, v[1]=STUN, v[2]=LETHAL */ \
     X(OPPOSED, "opposed")         /* who, target, v[0]=who's total, v[1]=target's, v[2]=winner, v[3]=1 tie by Aspect, 2 by initiator */ \
     X(MARK, "mark")               /* who, target (-1: a space), v[0..1]=x,y, v[2]=1 ally 2 foe 3 space */ \
-    X(GM, "gm")                   /* who, v[0]=action, v[1]=track, v[2]=now, v[3]=was */
+    X(GM, "gm")                   /* who, v[0]=action, v[1]=track, v[2]=now, v[3]=was */ \
+    /* towers-tumble (tumble.c): seed 000 "Moving Through Spaces" */            \
+    X(TUMBLE, "tumble")           /* who, target (the non-ally), v[0]=total, v[1]=DTN, v[2]=1 passes, v[3..4]=x,y of its space */ \
+    X(SHARE, "share")             /* who, v[0..1]=x,y, v[2]=bits of the others in that space */
 typedef enum ft_fact_kind {
 #define FT__E(id, name) FT_FACT_##id,
     FT_FACT_LIST(FT__E)
@@ -2363,5 +2393,64 @@ int ft_talent_cost(const ft_statblock *sb, ft_action act, int cost);
  * hook (ruleset.h): reads the fight, changes nothing. */
 struct fray_fight_view;
 fray_status ft_view(const void *rfight, struct fray_fight_view *v);
+/* ---- Tumbling and shared spaces (tumble.c: towers-tumble) ----------------
+ * Seed 000 "Moving Through Spaces": "You can move into a non-ally's space
+ * using the Acrobatics skill"; "Creature Sizes": creatures Tiny or smaller
+ * share a space while their sizes add up to 1 or less. */
+
+/* A creature's room in a space in 1/144ths (seed 000 "Creature Sizes":
+ * Minuscule 1/4 x 1/4 = 9, Diminutive 1/3 x 1/3 = 16, Tiny 1/2 x 1/2 =
+ * 36; Small and larger a whole space, 144). */
+enum { FT_SPACE_ROOM = 144 };
+static inline int ft_room(int size_rank) {
+    return size_rank <= -4 ? 9 : size_rank == -3 ? 16 : size_rank == -2 ? 36
+                                                                       : FT_SPACE_ROOM;
+}
+/* The move searches' view of who stands where (engine.c occ_init,
+ * policy.c occ_list_init): n occupants, who[j] with footprint fp[j] seen as
+ * kind[j] (fray_occupant) by `mover`. Where creatures Tiny or smaller
+ * share a space with the mover and their rooms add up to one space or
+ * less, they do not stand in its way: ALLY (pass, not stop) or, when it
+ * may end its move there too (option share-end), EMPTY. */
+void ft_share_kinds(const ft_setup *s, int mover, int n,
+                    const int8_t *who, const fray_footprint *fp,
+                    uint8_t *kind);
+/* Who keeps combatant c from standing (ending: ending a move; else
+ * passing) with footprint fp: the first other combatant in the way, or
+ * -1. Skips `except`, the fled, and those with a flag of `skip` (FT_F_*).
+ * Tiny or smaller creatures share a space while their rooms add up to at
+ * most one space (ending: less than one unless share-end says 1 or less). */
+int ft_share_blocker(const ft_setup *s, const ft_state *st, int c,
+                     fray_footprint fp, int except, unsigned skip,
+                     bool ending);
+/* A tumble's path (cmd->tumble): as engine.c find_path, but the spaces of
+ * standing non-allies may be passed through (never ended in). */
+int ft_tumble_path(const ft_setup *s, const ft_state *st, int c,
+                   fray_pos dest, int max_cost, int parity, fray_pos *path,
+                   int max, bool *out_can_stop);
+/* The check of a tumbling move (the DTN, the skill, the action); NULL
+ * when it may be made, else why not in rules words. */
+const char *ft_tumble_refusal(const ft_setup *s, const ft_state *st,
+                              const ft_command *cmd, char *buf,
+                              size_t size);
+/* engine.c walk, before the mover steps from its place to path[i] on a
+ * tumble: an Acrobatics flip for each standing non-ally whose space it
+ * enters (at most one flip per non-ally and move). *io_spared gets their
+ * bits when the option tumble-provokes is off (no opportunity attack from
+ * them). A failed flip ends the move: *out_end is then the index of the
+ * path where it ends (-1: where it began), else -2. */
+fray_status ft_tumble_step(ft_run *r, int mover, const fray_pos *path, int i, uint32_t *io_tumbled,
+                           uint32_t *io_spared, int *out_end);
+/* After a move ends (facts on): a SHARE fact when c shares its space. */
+void ft_share_note(ft_run *r, int c);
+/* At the table (fight.c): the DTN of a tumble without `dtn N`: the
+ * encounter's gm-answers for Acrobatics, else the GM's question. */
+fray_status ft_tumble_ask_dtn(const ft_setup *s, ft_command *cmd,
+                              fray_diag *diag);
+/* The facts of tumble.c in words and as JSON fields (0 when not its). */
+size_t ft_tumble_fact_text(const ft_setup *s, const ft_fact *f, char *buf,
+                           size_t size);
+size_t ft_tumble_fact_json(const ft_setup *s, const ft_fact *f, char *buf,
+                           size_t size);
 
 #endif
