@@ -113,9 +113,10 @@ int ft_tumble_path(const ft_setup *s, const ft_state *st, int c,
      * non-ally is passed through (TUMBLE: never ended in, and still
      * closing corners, seed 000 "Cutting Corners"). */
     int n = 0;
-    int8_t who[FT_MAX_COMBATANTS];
-    uint8_t kind[FT_MAX_COMBATANTS];
+    int8_t who[FT_MAX_COMBATANTS] = {0};
+    uint8_t kind[FT_MAX_COMBATANTS] = {0};
     fray_footprint fp[FT_MAX_COMBATANTS];
+    memset(fp, 0, sizeof fp);
     for (int i = 0; i < st->n; i++) {
         if (st->c[i].flags & FT_F_FLED)
             continue;
