@@ -181,6 +181,26 @@ Test(towers_grapple, grapple_moves_need_the_hold) {
     free(f);
 }
 
+/* Seed 000 "Grappling": a grapple is on an opponent; one's own space is
+ * not next to oneself (a grapple on oneself passed the check and did
+ * nothing at the table). */
+Test(towers_grapple, nobody_grapples_itself) {
+    fixture *f = fixture_new();
+    add(f, "brom", 0, 1, 1, 1, 4);
+    add(f, "imp", 1, 2, 1, 1, 1);
+    begin(f);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    ft_command c = tf_cmd(FT_ACT_GRAPPLE, 0);
+    c.target = 0;
+    cr_expect_eq(ft_check_command(&f->s, &f->st, &c, &d), FRAY_ERR_INVALID);
+    cr_expect(strstr(d.message, "cannot grapple itself") != NULL, "%s",
+              d.message);
+    c.target = 1;
+    cr_expect_eq(ft_check_command(&f->s, &f->st, &c, NULL), FRAY_OK);
+    free(f);
+}
+
 /* ---- Restrain ------------------------------------------------------------- */
 
 /* 000 "Grappling" Restrain: "a positive flip shift on your next Grapple

@@ -1585,6 +1585,8 @@ static fray_status check(const ft_setup *s, ft_state *st,
             return bad(diag, "%s is not grappled%s", name, "");
         break;
     case FT_ACT_GRAPPLE:
+        if (cmd->target == a)
+            return bad(diag, "%s cannot grapple itself%s", name, "");
         if (!fray_grid_within(ft_footprint(s, st, a),
                               ft_footprint(s, st, cmd->target), 1))
             return bad(diag, "%s must be next to %s to grapple", name,
