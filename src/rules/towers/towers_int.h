@@ -269,6 +269,11 @@ enum {
     X(CONCEDE, "concede", "Concede", FT_COST_FREE, FT_AF_NO_SHIFT)                    \
     /* towers-companion: seed 000 "Marked Targets" (cost: option mark-cost) */        \
     X(MARK, "mark", "Mark", FT_COST_SPECIAL, FT_AF_NO_SHIFT)                               \
+    /* towers-talent2 (talent.c): a talent that needs a choice, and the    \
+     * Hand of Fate exchange at the end of an encounter (rules-facts.md    \
+     * "Hand of Fate"). Before the GM's: engine.c tells those by place. */ \
+    X(TALENT, "talent", "Use a Talent", FT_COST_FREE, FT_AF_NO_SHIFT)                      \
+    X(EXCHANGE, "exchange", "Hand of Fate exchange", FT_COST_FREE, FT_AF_NO_SHIFT)         \
     X(GM_SET, "gm-set", "The GM sets", FT_COST_FREE, FT_AF_GM)                             \
     X(GM_CONDITION, "gm-condition", "The GM's condition", FT_COST_FREE, FT_AF_GM)          \
     X(GM_JOIN, "gm-join", "The GM brings in", FT_COST_FREE, FT_AF_GM)                      \
@@ -353,6 +358,13 @@ typedef struct ft_options {
      * flip only the best and the worst of each kind count, as advantages
      * (talent.c ft_talents_options). */
     bool talents_add_up;
+    /* towers-talent2: rules-facts.md "Hand of Fate": "At the end of a
+     * combat encounter, each may discard one Hand of Fate card and replace
+     * it with the top card of their own deck." The tactics exchange the
+     * lowest held card worth less than this (talent.c
+     * ft_exchange_choose); 0 (default): they do not, and a `fray fight`
+     * run ends with the fight. */
+    int fate_exchange_below;
 } ft_options;
 
 /* Seed 000 "Dueling" (duel.c): what a duel is to (ft_setup.duel.to; 0: no
@@ -550,7 +562,9 @@ typedef enum ft_talent_effect_kind {
     X(TARGET_PRONE, "target-prone")             /* the other side of the flip is prone */ \
     X(TARGET_FLAT_FOOTED, "target-flat-footed") /* it has not acted yet */     \
     X(BELOW_HALF_STUN, "below-half-stun")       /* own STUN below half its maximum */ \
-    X(TWO_RANGED, "two-ranged-weapons")         /* a ranged weapon in each hand */
+    X(TWO_RANGED, "two-ranged-weapons")         /* a ranged weapon in each hand */ \
+    X(OUTNUMBERING, "outnumbering")             /* its side outnumbers the other's in the melee (attack.c) */ \
+    X(TARGET_MARKED, "target-marked")           /* the other side is its marked target (seed 000 "Marked Targets") */
 typedef enum ft_talent_when {
 #define FT__E(id, name) FT_TW_##id,
     FT_TALENT_WHEN_LIST(FT__E)
@@ -568,8 +582,17 @@ typedef struct ft_talent_effect {
     uint8_t action;        /* FT_TE_COST: the ft_action */
     int16_t value;         /* N (cost: phases, + or -) */
     char skill[FT_NAME];   /* on: skill NAME */
-    uint8_t once;          /* uses: once-per-encounter (damage only) */
+    uint8_t once;          /* uses: once-per-encounter */
+    /* towers-talent2 */
+    uint8_t spend;         /* FT_SPEND_*: the cost of using the talent */
+    uint8_t use;           /* 1 + the index of its talent in the stat block
+                              when that talent is used by a command (Use a
+                              Talent: ft_talent_needs_use); 0 it works by
+                              itself. ft_talents_sum writes it. */
 } ft_talent_effect;
+
+/* What using a talent spends (ft_talent_effect.spend; towers-talent2). */
+enum { FT_SPEND_NONE, FT_SPEND_HAND_OF_FATE, FT_SPEND_MARK };
 
 typedef struct ft_talent {
     char name[FT_NAME];
@@ -586,7 +609,13 @@ typedef struct ft_talent_sums {
     int max_stun, max_lethal, temp_stun, temp_lethal;
     bool extra_oa;         /* reaction: extra-opportunity */
     bool no_add_up;        /* the option talents-add-up is off */
-    bool once_damage;      /* a damage effect with uses: once-per-encounter */
+    bool once_damage;      /* a damage effect read at the hit: once-per-
+                              encounter, with a `when`, or of a talent used
+                              by a command (talent.c ft_talent_hit_damage) */
+    /* towers-talent2 */
+    bool used;             /* has a talent used by a command (Use a Talent) */
+    int damage_flips;      /* (flip+N) on its damage flips, always */
+    bool damage_flips_state; /* one of those reads the state */
 } ft_talent_sums;
 
 /* A stat block (docs/file-formats.md "Stat blocks"). */
@@ -846,8 +875,11 @@ enum {                       /* ft_cstate.flags */
     /* towers-companion: a companion that acts at its master's turn (seed
      * 000 "Companions and Minions"): off the clock by itself. */
     FT_F_RIDING = 1u << 13,
-    FT_F_WAITING = 1u << 14      /* joins later (gm.c): not yet in the fight;
+    FT_F_WAITING = 1u << 14,     /* joins later (gm.c): not yet in the fight;
                                     always with FT_F_FLED (off map and clock) */
+    /* towers-talent2: a talent used (Use a Talent) holds until the start
+     * of the next activation, as Full Defense (talent.c) */
+    FT_F_TALENT = 1u << 15
 };
 
 typedef enum ft_hold_kind {
@@ -908,6 +940,11 @@ typedef struct ft_cstate {
                                 (st->round) of its last undelayed one; 0 none */
     uint8_t talents_used;    /* bit per stat-block talent: its once-per-
                                 encounter effect is spent */
+    /* towers-talent2 (talent.c) */
+    uint8_t talents_armed;   /* bit per stat-block talent used by Use a
+                                Talent; counts while FT_F_TALENT is set */
+    int8_t talent_mark_vs;   /* 1 + the target a `spend: mark` talent spent
+                                its mark on (while armed); 0 none */
 } ft_cstate;
 
 /* ft_cstate.stance and ft_command.stance (seed 000 "Off-Hand Weapons and
@@ -970,6 +1007,9 @@ typedef struct ft_state {
     /* towers-companion: the setup's option companion-alone (FT_CA_*),
      * copied at reset for ft_companions_release (which has no setup). */
     uint8_t companion_alone;
+    /* towers-talent2: decks whose owner made the end-of-encounter Hand of
+     * Fate exchange (bit per deck; rules-facts.md "Hand of Fate"). */
+    uint32_t fate_exchanged;
 } ft_state;
 
 /* ---- Commands, events, facts -------------------------------------------- */
@@ -1047,6 +1087,10 @@ typedef struct ft_command {
     int8_t gm_flip;          /* Use a Skill: the GM's flip mods and shifts
                                 (seed 001: the GM decides them); 0 none */
     int8_t gm_shift;
+    /* towers-talent2 (talent.c): */
+    int8_t talent;           /* Use a Talent: 1 + the stat block's talent; 0 none */
+    uint8_t card;            /* Use a Talent (spend: hand-of-fate), exchange:
+                                1 + the held card; 0 none */
 } ft_command;
 
 /* Attributes, each a pair of Aspects (seed 000 "Skill, Aspect, and
@@ -1128,7 +1172,9 @@ typedef struct ft_choice {
     X(DUEL, "duel")               /* who, target, v[0]=FT_DUEL_END_*, v[1]=STUN, v[2]=LETHAL */ \
     X(OPPOSED, "opposed")         /* who, target, v[0]=who's total, v[1]=target's, v[2]=winner, v[3]=1 tie by Aspect, 2 by initiator */ \
     X(MARK, "mark")               /* who, target (-1: a space), v[0..1]=x,y, v[2]=1 ally 2 foe 3 space */ \
-    X(GM, "gm")                   /* who, v[0]=action, v[1]=track, v[2]=now, v[3]=was */
+    X(GM, "gm")                   /* who, v[0]=action, v[1]=track, v[2]=now, v[3]=was */ \
+    X(TALENT, "talent")           /* who, target (mark), v[0]=talent, v[1]=FT_SPEND_*, cards[0]=card spent */ \
+    X(EXCHANGE, "exchange")       /* who, v[0]=deck, cards[0]=discarded, cards[1]=drawn */
 typedef enum ft_fact_kind {
 #define FT__E(id, name) FT_FACT_##id,
     FT_FACT_LIST(FT__E)
@@ -1995,6 +2041,9 @@ void ft_rf_free(void *rf);
 fray_status ft_rf_begin(void *rf, uint64_t seed, uint64_t trial,
                         const struct fray_given *given);
 fray_status ft_rf_step(void *rf);
+/* towers-talent2: over, and no Hand of Fate exchange of the tactics to come
+ * (option fate-exchange-below; ruleset.c's `over`). */
+bool ft_rf_over(const void *rf);
 fray_status ft_rf_run(void *rf);
 fray_status ft_rf_run_quiet(void *rf);
 fray_status ft_rf_command(void *rf, const char *text,
@@ -2316,6 +2365,46 @@ int ft_talent_oa_delay(ft_run *r, int e, int delay);
  * they add to this hit of attacker a (the first hit of the fight for each
  * talent), marking them spent; a NOTE fact names each. */
 int ft_talent_once_damage(ft_run *r, int a);
+
+/* ---- towers-talent2 (talent.c) --------------------------------------------
+ * Use a Talent (a command, FT_ACT_TALENT) and the Hand of Fate exchange
+ * (FT_ACT_EXCHANGE; rules-facts.md "Hand of Fate"). */
+/* Whether talent t is used by a command: an effect spends something, or
+ * is once per encounter and is not a damage effect alone (Mighty Blow's
+ * damage fires by itself). */
+bool ft_talent_needs_use(const ft_talent *t);
+/* The check of a Use a Talent or exchange command (NULL: it may be
+ * made), in rules words. */
+const char *ft_talent_use_refusal(const ft_setup *s, const ft_state *st,
+                                  const ft_command *cmd);
+const char *ft_exchange_refusal(const ft_setup *s, const ft_state *st,
+                                const ft_command *cmd);
+fray_status ft_talent_use(ft_run *r);
+fray_status ft_exchange(ft_run *r);
+/* The tactics' exchange: the first deck not yet exchanged whose lowest
+ * held card is worth less than `below`; false when none. Fills cmd. */
+bool ft_exchange_choose(const ft_setup *s, const ft_state *st, int below,
+                        ft_command *cmd);
+/* The tactics' card for a `spend: hand-of-fate` talent: the lowest held
+ * (1 + card; 0 none). */
+int ft_talent_lowest_held(const ft_setup *s, const ft_state *st, int who);
+/* ft_talent_holds with the run: also `when: outnumbering` (attack.c
+ * ft_outnumbering). */
+bool ft_talent_holds_run(const ft_run *r, int self, int other,
+                         const ft_weapon *w, const ft_talent_effect *e);
+/* The extra STUN of a hit by a with weapon w on t from damage effects read
+ * at the hit (tsum.once_damage): once per encounter, with a `when`, armed. */
+int ft_talent_hit_damage(ft_run *r, int a, int t, const ft_weapon *w);
+/* (flip+N) of a's talents on its damage flips against t (Squeeze, Slam). */
+int ft_talent_damage_flips(const ft_run *r, int a, int t);
+/* An action's cost after the talents, armed ones too (engine.c). */
+int ft_talent_action_cost(const ft_run *r, int a, ft_action act, int cost);
+/* attack.c: whether a's side outnumbers t's in the melee a fights t in
+ * (seed 000 "Outnumbering": more friendly characters involved). */
+bool ft_outnumbering(const ft_run *r, int a, int t);
+/* fate.c: one card of deck d into its Hand of Fate, from wherever the run
+ * gets its cards (drawn, given by hand, replayed). */
+fray_status ft_fate_hold_one(ft_run *r, int d, fray_card *out);
 /* Seed 000 "Action List", Stand from Prone shortened by Acrobatics: when
  * the option quick_stand_dtn is on and combatant a has the skill
  * Acrobatics, flips its check (Quick Stand specialization: flip+1) and, on
