@@ -998,7 +998,8 @@ static const bad_case bad_cases[] = {
     {"bad_talent_no_catalog.yaml", 10, 15,
      "unknown talent 'Backstab': no catalog with talents is loaded"},
     {"bad_talent_reaction.yaml", 10, 19, "extra-opportunity"},
-    {"bad_talent_uses.yaml", 12, 9, "'uses' goes with 'damage' only"},
+    {"bad_talent_uses.yaml", 12, 9,
+     "'uses' goes with 'shift', 'flip', 'damage', 'cost' or 'reaction'"},
     {"bad_talent_unknown.yaml", 13, 9,
      "unknown talent 'Tough as Nail' (did you mean 'Tough as Nails'?)"},
 };

@@ -970,6 +970,24 @@ static bool chip_word_follows(const ft_setup *s, const lexer *lx) {
     return lex_next(&peek) && ft_word_combatant(s, peek.tok) >= 0;
 }
 
+/* A talent's name as a word: case aside, '-' for a space, apostrophes
+ * left out ("hunters-quarry" is "Hunter's Quarry"). */
+static bool talent_word(const char *name, const char *tok) {
+    for (;;) {
+        while (*name == '\'')
+            name++;
+        while (*tok == '\'')
+            tok++;
+        if (!*name || !*tok)
+            return !*name && !*tok;
+        char a = *name == ' ' ? '-' : *name, b = *tok == ' ' ? '-' : *tok;
+        if (tolower((unsigned char)a) != tolower((unsigned char)b))
+            return false;
+        name++;
+        tok++;
+    }
+}
+
 /* towers-talent2 (talent.c): "tony talent "Lucky Strike" spending 7H",
  * "ranger talent hunters-mark goblin", "tony exchange 4C" (lx is on the
  * action word). A talent by its name, or with '-' for spaces. */
@@ -981,17 +999,9 @@ static fray_status parse_talent_words(const ft_setup *s, lexer *lx,
         int v = -1;
         fray_card card;
         if (talent && !cmd->talent) {
-            for (int i = 0; i < sb->n_talents && v < 0; i++) {
-                char name[FT_NAME];
-                size_t k = 0;
-                for (const char *p = sb->talents[i].name;
-                     *p && k + 1 < sizeof name; p++)
-                    name[k++] = *p == ' ' ? '-' : *p;
-                name[k] = '\0';
-                if (same_word(name, lx->tok) ||
-                    same_word(sb->talents[i].name, lx->tok))
+            for (int i = 0; i < sb->n_talents && v < 0; i++)
+                if (talent_word(sb->talents[i].name, lx->tok))
                     v = i;
-            }
             if (v >= 0) {
                 cmd->talent = (int8_t)(v + 1);
                 continue;
