@@ -458,7 +458,7 @@ static void talent_note(ft_run *r, int a, const char *name, int n) {
     if (!nf)
         return;
     char b[64] = {0};
-    snprintf(b, sizeof b, "%.12s %+d STUN", name, n < -99 ? -99 : n > 99 ? 99 : n);
+    snprintf(b, sizeof b, "%.15s %+d STUN", name, n < -99 ? -99 : n > 99 ? 99 : n);
     memcpy(nf->text, b, sizeof nf->text - 1);
     nf->text[sizeof nf->text - 1] = '\0';
 }
