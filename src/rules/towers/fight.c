@@ -566,6 +566,9 @@ static fray_status step_done(fray_towers_fight *f, ft_command *cmd, int next,
 static bool ft_rf_exchange_pending(const fray_towers_fight *f,
                                    ft_command *cmd) {
     const ft_setup *s = &f->setup->s;
+    /* A run stopped by --until-phase is not the end of the encounter. */
+    if (f->opt.until_phase > 0 && f->st.winner == -1)
+        return false;
     return !f->table && s->opt.fate_exchange_below > 0 &&
            ft_exchange_choose(s, &f->st, s->opt.fate_exchange_below, cmd);
 }
