@@ -296,7 +296,7 @@ static void melee_counts(const ft_run *r, int a, int t, int dist_t,
 
 /* towers-talent2: `when: outnumbering` (talent.c): a is in a melee with t
  * and its side has more characters in it (seed 000 "Outnumbering"). */
-bool ft_outnumbering(const ft_run *r, int a, int t) {
+FT_NOINLINE bool ft_outnumbering(const ft_run *r, int a, int t) {
     const ft_setup *s = r->setup;
     const ft_state *st = r->st;
     if (a < 0 || a >= st->n || t < 0 || t >= st->n)

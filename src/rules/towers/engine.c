@@ -1243,10 +1243,6 @@ static fray_status check(const ft_setup *s, ft_state *st,
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no such combatant");
     if (cmd->action == FT_ACT_CONCEDE) /* not on its turn (duel.c) */
         return ft_duel_check_concede(s, st, cmd, diag);
-    if (cmd->action == FT_ACT_EXCHANGE) { /* after the fight (talent.c) */
-        const char *why = ft_exchange_refusal(s, st, cmd);
-        return why ? bad(diag, "%s: %s", s->c[a].name, why) : FRAY_OK;
-    }
     const char *name = s->c[a].name;
     const ft_cstate *c = &st->c[a];
     const ft_action_info *info = &ft_actions[cmd->action];
@@ -2186,8 +2182,6 @@ static fray_status apply_action(ft_run *r) {
     }
     if (cmd->action == FT_ACT_CONCEDE)
         return ft_duel_concede(r); /* seed 000 "Dueling": not a turn */
-    if (cmd->action == FT_ACT_EXCHANGE)
-        return ft_exchange(r); /* after the fight: not a turn (talent.c) */
     ft_cstate *c = &st->c[a];
     const ft_action_info *info = &ft_actions[cmd->action];
     if (c->flags & FT_F_HOLDING) {

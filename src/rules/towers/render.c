@@ -936,7 +936,8 @@ size_t ft_render_event(const ft_setup *s, const ft_event *ev, char *buf,
     }
     default:
         if (ev->cmd.action < FT_ACTION_COUNT &&
-            (ft_actions[ev->cmd.action].flags & FT_AF_GM)) {
+            (ft_actions[ev->cmd.action].flags & FT_AF_GM) &&
+            ev->cmd.action != FT_ACT_EXCHANGE) { /* (a player's: towers-talent2) */
             char line[256];
             ft_gm_narrate(s, ev, line, sizeof line);
             txt_s(&t, line);

@@ -441,7 +441,7 @@ FT_NOINLINE int ft_talent_once_damage(ft_run *r, int a) {
  * (rules-facts.md "Hand of Fate"). And the vocabulary read with the run:
  * `when: outnumbering`, damage flips, damage with a `when`. */
 
-bool ft_talent_holds_run(const ft_run *r, int self, int other,
+FT_NOINLINE bool ft_talent_holds_run(const ft_run *r, int self, int other,
                          const ft_weapon *w, const ft_talent_effect *e) {
     if (e->when != FT_TW_OUTNUMBERING)
         return ft_talent_holds(r->setup, r->st, self, other, w, e);
@@ -463,7 +463,8 @@ static void talent_note(ft_run *r, int a, const char *name, int n) {
     nf->text[sizeof nf->text - 1] = '\0';
 }
 
-int ft_talent_hit_damage(ft_run *r, int a, int t, const ft_weapon *w) {
+/* (Out of line: kept off the plain action's path, as ft_talent_once_damage.) */
+FT_NOINLINE int ft_talent_hit_damage(ft_run *r, int a, int t, const ft_weapon *w) {
     int bonus = ft_talent_once_damage(r, a);
     const ft_statblock *sb = &r->setup->c[a].sb;
     ft_cstate *c = &r->st->c[a];
@@ -491,7 +492,7 @@ int ft_talent_hit_damage(ft_run *r, int a, int t, const ft_weapon *w) {
     return bonus;
 }
 
-int ft_talent_damage_flips(const ft_run *r, int a, int t) {
+FT_NOINLINE int ft_talent_damage_flips(const ft_run *r, int a, int t) {
     const ft_statblock *sb = &r->setup->c[a].sb;
     int n = sb->tsum.damage_flips;
     if (!sb->tsum.damage_flips_state)
@@ -507,7 +508,7 @@ int ft_talent_damage_flips(const ft_run *r, int a, int t) {
     return n;
 }
 
-int ft_talent_action_cost(const ft_run *r, int a, ft_action act, int cost) {
+FT_NOINLINE int ft_talent_action_cost(const ft_run *r, int a, ft_action act, int cost) {
     const ft_statblock *sb = &r->setup->c[a].sb;
     if (cost <= 0 || !sb->tsum.used)
         return ft_talent_cost(sb, act, cost); /* (free and special stay) */
@@ -548,7 +549,7 @@ static bool held_in(const fray_deck *deck, int card) {
            fray_deck_place(deck, (fray_card)card) == FRAY_PLACE_HELD;
 }
 
-const char *ft_talent_use_refusal(const ft_setup *s, const ft_state *st,
+FT_NOINLINE const char *ft_talent_use_refusal(const ft_setup *s, const ft_state *st,
                                   const ft_command *cmd) {
     int a = cmd->actor;
     const ft_statblock *sb = &s->c[a].sb;
@@ -589,7 +590,7 @@ const char *ft_talent_use_refusal(const ft_setup *s, const ft_state *st,
     return NULL;
 }
 
-fray_status ft_talent_use(ft_run *r) {
+FT_NOINLINE fray_status ft_talent_use(ft_run *r) {
     const ft_command *cmd = &r->ev->cmd;
     const ft_setup *s = r->setup;
     int a = cmd->actor;
@@ -636,7 +637,7 @@ fray_status ft_talent_use(ft_run *r) {
     return FRAY_OK;
 }
 
-int ft_talent_lowest_held(const ft_setup *s, const ft_state *st, int who) {
+FT_NOINLINE int ft_talent_lowest_held(const ft_setup *s, const ft_state *st, int who) {
     const fray_deck *deck = deck_of(s, st, who);
     if (!deck)
         return 0;
@@ -654,7 +655,7 @@ int ft_talent_lowest_held(const ft_setup *s, const ft_state *st, int who) {
 
 /* ---- The Hand of Fate exchange (rules-facts.md "Hand of Fate") ------------- */
 
-const char *ft_exchange_refusal(const ft_setup *s, const ft_state *st,
+FT_NOINLINE const char *ft_exchange_refusal(const ft_setup *s, const ft_state *st,
                                 const ft_command *cmd) {
     int a = cmd->actor;
     if (!st->over)
@@ -673,7 +674,7 @@ const char *ft_exchange_refusal(const ft_setup *s, const ft_state *st,
     return NULL;
 }
 
-fray_status ft_exchange(ft_run *r) {
+FT_NOINLINE fray_status ft_exchange(ft_run *r) {
     const ft_command *cmd = &r->ev->cmd;
     const ft_setup *s = r->setup;
     int a = cmd->actor;
@@ -710,7 +711,7 @@ fray_status ft_exchange(ft_run *r) {
     return FRAY_OK;
 }
 
-bool ft_exchange_choose(const ft_setup *s, const ft_state *st, int below,
+FT_NOINLINE bool ft_exchange_choose(const ft_setup *s, const ft_state *st, int below,
                         ft_command *cmd) {
     if (below <= 0 || !st->over)
         return false;

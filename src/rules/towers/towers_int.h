@@ -269,16 +269,19 @@ enum {
     X(CONCEDE, "concede", "Concede", FT_COST_FREE, FT_AF_NO_SHIFT)                    \
     /* towers-companion: seed 000 "Marked Targets" (cost: option mark-cost) */        \
     X(MARK, "mark", "Mark", FT_COST_SPECIAL, FT_AF_NO_SHIFT)                               \
-    /* towers-talent2 (talent.c): a talent that needs a choice, and the    \
-     * Hand of Fate exchange at the end of an encounter (rules-facts.md    \
-     * "Hand of Fate"). Before the GM's: engine.c tells those by place. */ \
+    /* towers-talent2 (talent.c): a talent that needs a choice. Before the \
+     * GM's: engine.c tells those by place. */                             \
     X(TALENT, "talent", "Use a Talent", FT_COST_FREE, FT_AF_NO_SHIFT)                      \
-    X(EXCHANGE, "exchange", "Hand of Fate exchange", FT_COST_FREE, FT_AF_NO_SHIFT)         \
     X(GM_SET, "gm-set", "The GM sets", FT_COST_FREE, FT_AF_GM)                             \
     X(GM_CONDITION, "gm-condition", "The GM's condition", FT_COST_FREE, FT_AF_GM)          \
     X(GM_JOIN, "gm-join", "The GM brings in", FT_COST_FREE, FT_AF_GM)                      \
     X(GM_FLEE, "gm-flee", "The GM takes out", FT_COST_FREE, FT_AF_GM)                      \
-    X(GM_PLACE, "gm-place", "The GM places", FT_COST_FREE, FT_AF_GM)
+    X(GM_PLACE, "gm-place", "The GM places", FT_COST_FREE, FT_AF_GM)         \
+    /* towers-talent2: the Hand of Fate exchange at the end of an encounter \
+     * (rules-facts.md "Hand of Fate"; talent.c): no turn, no clock, not   \
+     * an action, as the GM's words (gm.c hands it to talent.c), so last.  \
+     * A player's word all the same: `knight exchange 9H`. */              \
+    X(EXCHANGE, "exchange", "Hand of Fate exchange", FT_COST_FREE, FT_AF_GM)
 typedef enum ft_action {
 #define FT__E(id, name, text, cost, flags) FT_ACT_##id,
     FT_ACTION_LIST(FT__E)
