@@ -562,3 +562,47 @@ Test(towers_talent_use, loader_refusals) {
         fray_towers_setup_free(s);
     }
 }
+
+/* Seed 000 "Grappling", Squeeze: "a damage flip with base Damage equal to
+ * your Hard Strength ..." with the option squeeze-flips 0 (no card): HS 4
+ * makes 4 STUN and no LETHAL. A talent's (flip+1) `on: damage` turns one
+ * card over from the grappler's deck: 7H, one Heart, one more STUN and one
+ * LETHAL (seed 000 "Combined Damage"). */
+Test(towers_talent_use, crushing_grip_adds_a_card_to_the_squeeze) {
+    static const tf_stats gs = {.pa = 3, .pd = 2, .px = 1, .spd = 5,
+                                .endurance = 3};
+    for (int with = 0; with < 2; with++) {
+        fixture *f = tf_new(12, 12);
+        f->s.opt.hand_of_fate = 0;
+        f->s.opt.squeeze_flips = 0;
+        int g = tf_add(f, "brom", 0, 1, 1, &gs, tf_weapon("Longblade", 1, 4, true, 1));
+        int v = tf_add(f, "imp", 1, 2, 1, &gs, tf_weapon("Longblade", 1, 4, true, 1));
+        f->s.c[g].sb.cv[FT_CV_N] = 1;
+        f->s.c[v].sb.cv[FT_CV_N] = 1;
+        f->s.c[g].sb.aspects[FT_ASPECT_HS] = 4;
+        f->s.c[v].sb.aspects[FT_ASPECT_HS] = 1;
+        if (with)
+            give(f, g, "Crushing Grip", FT_TE_FLIP, 1, FT_APPLIES_DAMAGE,
+                 FT_TW_ALWAYS, FT_SPEND_NONE, false);
+        ft_state_reset(&f->s, &f->st, 1);
+        tf_stack(f, g, "KS 4D");
+        tf_stack(f, v, "2C");
+        ft_command c = tf_cmd(FT_CMD_BEGIN, -1);
+        tf_run(f, &f->diag);
+        cr_assert_eq(apply(f, &c), FRAY_OK, "%s", f->diag.message);
+        c = tf_cmd(FT_CMD_PHASE, -1);
+        cr_assert_eq(apply(f, &c), FRAY_OK, "%s", f->diag.message);
+        cr_assert_eq(ft_next_actor(&f->st), g);
+        f->st.c[v].grappled_by = (int8_t)g;
+        ft_cond_add(&f->r, v, FT_COND_GRAPPLED, 0, FT_UNTIL_REMOVED, -1, 0, g);
+        tf_stack(f, g, "7H");
+        int stun = f->st.c[v].stun, lethal = f->st.c[v].lethal;
+        c = tf_cmd(FT_ACT_ATTACK, g);
+        c.target = (int8_t)v;
+        c.grapple_move = FT_GM_SQUEEZE;
+        cr_assert_eq(apply(f, &c), FRAY_OK, "%s", f->diag.message);
+        cr_expect_eq(stun - f->st.c[v].stun, with ? 5 : 4, "with %d", with);
+        cr_expect_eq(lethal - f->st.c[v].lethal, with ? 1 : 0, "with %d", with);
+        free(f);
+    }
+}
