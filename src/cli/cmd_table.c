@@ -744,7 +744,8 @@ static const char *const TABLE_WORDS[] = {
     "then", "charge", "reckless-move", "full-defense", "delay", "stand",
     "drop-prone", "draw-weapon", "reload", "use-skill", "cast", "aid",
     "grapple", "escape", "shake", "chip-heal", "concentrate", "until",
-    "cost", "with", "flip", "answer", "tumble"};
+    "cost", "with", "flip", "answer", "tumble", "talent", "exchange",
+    "spending"};
 
 static char *complete_word(const char *text, int state) {
     static size_t i; /* (readline's generator protocol) */

@@ -919,13 +919,17 @@ Test(towers_talent, example_loads) {
     ft_setup *s = load("examples/towers/talents.yaml", &st, &d);
     cr_assert_eq(st, FRAY_OK, "%s:%d:%d: %s", d.file, d.line, d.column, d.message);
     const ft_combatant *k = who(s, "knight");
-    cr_expect_eq(k->sb.n_talents, 3);
+    cr_expect_eq(k->sb.n_talents, 4);
     cr_expect(k->sb.tsum.cost);
+    cr_expect(k->sb.tsum.used, "Lucky Strike is used with a command");
     cr_expect_eq(k->sb.tsum.max_stun, 8);
     const ft_combatant *b = who(s, "brute");
     cr_expect_eq(b->sb.tsum.damage, 2);
     cr_expect(b->sb.tsum.state, "Last Stand reads the state");
     cr_expect_eq(b->sb.tsum.temp_stun, 6);
+    cr_expect_eq(b->sb.tsum.damage_flips, 1, "Crushing Grip");
+    cr_expect(b->sb.tsum.once_damage, "Brutal Finish: read at the hit");
+    cr_expect_eq(s->opt.fate_exchange_below, 8);
     cr_expect(s->fast.talent_state);
     free(s);
 }
@@ -998,7 +1002,8 @@ static const bad_case bad_cases[] = {
     {"bad_talent_no_catalog.yaml", 10, 15,
      "unknown talent 'Backstab': no catalog with talents is loaded"},
     {"bad_talent_reaction.yaml", 10, 19, "extra-opportunity"},
-    {"bad_talent_uses.yaml", 12, 9, "'uses' goes with 'damage' only"},
+    {"bad_talent_uses.yaml", 12, 9,
+     "'uses' goes with 'shift', 'flip', 'damage', 'cost' or 'reaction'"},
     {"bad_talent_unknown.yaml", 13, 9,
      "unknown talent 'Tough as Nail' (did you mean 'Tough as Nails'?)"},
 };

@@ -294,6 +294,19 @@ static void melee_counts(const ft_run *r, int a, int t, int dist_t,
     *out_foes = foes;
 }
 
+/* towers-talent2: `when: outnumbering` (talent.c): a is in a melee with t
+ * and its side has more characters in it (seed 000 "Outnumbering"). */
+FT_NOINLINE bool ft_outnumbering(const ft_run *r, int a, int t) {
+    const ft_setup *s = r->setup;
+    const ft_state *st = r->st;
+    if (a < 0 || a >= st->n || t < 0 || t >= st->n)
+        return false;
+    int friends, foes;
+    melee_counts(r, a, t, ft_range(ft_fp(s, st, a), ft_fp(s, st, t)), &friends,
+                 &foes);
+    return foes > 0 && friends > foes;
+}
+
 /* ---- Modifiers ---------------------------------------------------------- */
 
 typedef struct mod_entry {
@@ -569,7 +582,7 @@ FT_NOINLINE static void talent_state_mod(mods_ctx *x, const ft_run *r, int self,
             for (int k = 0; k < tl->n_effects; k++) {
                 const ft_talent_effect *e = &tl->e[k];
                 if (!ft_talent_on_attack(e, def, spell, melee) ||
-                    !ft_talent_holds(r->setup, r->st, self, other, w, e))
+                    !ft_talent_holds_run(r, self, other, w, e))
                     continue;
                 int kind = e->kind == FT_TE_FLIP, bw = e->value < 0;
                 if (bw ? e->value < val[kind][1] : e->value > val[kind][0]) {
@@ -589,9 +602,9 @@ FT_NOINLINE static void talent_state_mod(mods_ctx *x, const ft_run *r, int self,
         const ft_talent *tl = &sb->talents[i];
         for (int k = 0; k < tl->n_effects; k++) {
             const ft_talent_effect *e = &tl->e[k];
-            if (e->when <= FT_TW_WIELDING ||
+            if ((e->when <= FT_TW_WIELDING && !e->use) ||
                 !ft_talent_on_attack(e, def, spell, melee) ||
-                !ft_talent_holds(r->setup, r->st, self, other, w, e))
+                !ft_talent_holds_run(r, self, other, w, e))
                 continue;
             int v = e->value;
             add(x, def, e->kind == FT_TE_SHIFT ? v : 0,
@@ -1330,7 +1343,7 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
     if (o->power)
         bonus += 2;
     if (asb->tsum.once_damage) /* talent.c */
-        bonus += ft_talent_once_damage(r, a);
+        bonus += ft_talent_hit_damage(r, a, t, w);
     /* Restricted attack while grappled: Hard Strength halved for damage
      * (fray: <PX> halved, rounded down). */
     if (as->grappled_by >= 0 && w->adds_px) {

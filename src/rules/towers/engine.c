@@ -1707,6 +1707,12 @@ static fray_status check(const ft_setup *s, ft_state *st,
                            "Aspect or Attribute%s%s", "", "");
         }
         break;
+    case FT_ACT_TALENT: { /* towers-talent2 (talent.c) */
+        const char *why = ft_talent_use_refusal(s, st, cmd);
+        if (why)
+            return bad(diag, "%s: %s", name, why);
+        break;
+    }
     case FT_ACT_MARK:
         if (cmd->mark_space) {
             if (!s->has_map || !fray_grid_in(&s->map, cmd->dest))
@@ -1742,7 +1748,7 @@ static FT_ALWAYS_INLINE void start_activation(ft_run *r, int a) {
     /* RULINGS 12: Power Attack, Reckless Move and Full Defense last until
      * the start of the next activation. */
     st->c[a].flags &= (uint16_t)~(FT_F_FULL_DEFENSE | FT_F_RECKLESS |
-                                   FT_F_POWER);
+                                   FT_F_POWER | FT_F_TALENT);
     if (any_condition(st))
         ft_cond_activation(r, a, false);
 }
@@ -2185,6 +2191,8 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
              t < 0 ? 3 : ft_allies(s, a, t) ? 1 : 2, 0);
         return FRAY_OK;
     }
+    case FT_ACT_TALENT: /* towers-talent2: a free action (talent.c) */
+        return ft_talent_use(r);
     case FT_ACT_INTERACT:
     case FT_ACT_INVENTORY:
     case FT_ACT_SPEAK:
@@ -2286,7 +2294,7 @@ static fray_status apply_action(ft_run *r) {
         return rc;
     /* Talents that change what an action costs (talent.c). */
     if (!r->setup->eng.no_talent_cost && r->setup->c[a].sb.tsum.cost)
-        cost = ft_talent_cost(&r->setup->c[a].sb, (ft_action)cmd->action, cost);
+        cost = ft_talent_action_cost(r, a, (ft_action)cmd->action, cost);
     c->flags |= FT_F_ACTED;
     c->actions++;
     c->by_kind[cmd->action]++;

@@ -743,3 +743,10 @@ fray_status ft_fate_deal(ft_run *r) {
     }
     return FRAY_OK;
 }
+
+/* towers-talent2: the Hand of Fate exchange's new card (talent.c). */
+fray_status ft_fate_hold_one(ft_run *r, int d, fray_card *out) {
+    if (d < 0 || d >= r->st->n_decks)
+        return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0, "no deck %d", d);
+    return get_cards(r, d, 1, out, true, "the Hand of Fate exchange");
+}

@@ -559,6 +559,26 @@ FRAY_API const char *fray_towers_fight_turn(const fray_towers_fight *f,
 static fray_status step_done(fray_towers_fight *f, ft_command *cmd, int next,
                              fray_status rc);
 
+/* towers-talent2: after the fight, the tactics' next Hand of Fate
+ * exchange (rules-facts.md "Hand of Fate"), in a fight the tactics run
+ * with its steps recorded (never at the table: the players say theirs;
+ * never in a quiet run: a simulation's results cannot depend on it). */
+static bool ft_rf_exchange_pending(const fray_towers_fight *f,
+                                   ft_command *cmd) {
+    const ft_setup *s = &f->setup->s;
+    /* A run stopped by --until-phase is not the end of the encounter. */
+    if (f->opt.until_phase > 0 && f->st.winner == -1)
+        return false;
+    return !f->table && s->opt.fate_exchange_below > 0 &&
+           ft_exchange_choose(s, &f->st, s->opt.fate_exchange_below, cmd);
+}
+
+bool ft_rf_over(const void *rf) {
+    const fray_towers_fight *f = rf;
+    ft_command cmd;
+    return f->st.over && !ft_rf_exchange_pending(f, &cmd);
+}
+
 /* The policy's command for `next`, ft_next_actor of the fight's state:
  * its checks are told whose turn it is (ft_path_cache.turn_st) while it
  * weighs the turn, and only then. */
@@ -584,8 +604,15 @@ fray_status ft_rf_step(void *rf) {
     f->made = false;
     if (f->failed != FRAY_OK)
         return f->failed;
-    if (st->over)
-        return FRAY_ERR_INVALID;
+    if (st->over) {
+        /* towers-talent2: the tactics' Hand of Fate exchanges at the end
+         * of the encounter (option fate-exchange-below; talent.c). */
+        ft_command ex;
+        if (!ft_rf_exchange_pending(f, &ex))
+            return FRAY_ERR_INVALID;
+        f->failed = apply_cmd(f, &ex, NULL, 0, NULL, false, FT_NEXT_UNKNOWN);
+        return f->failed;
+    }
     int next = ft_next_actor(st);
     if (next < 0 || phase_limit_reached(f, next)) {
         /* Nobody can act any more, or the phase limit: no winner. */
@@ -946,6 +973,84 @@ static bool chip_word_follows(const ft_setup *s, const lexer *lx) {
     return lex_next(&peek) && ft_word_combatant(s, peek.tok) >= 0;
 }
 
+/* A talent's name as a word: case aside, '-' for a space, apostrophes
+ * left out ("hunters-quarry" is "Hunter's Quarry"). */
+static bool talent_word(const char *name, const char *tok) {
+    for (;;) {
+        while (*name == '\'')
+            name++;
+        while (*tok == '\'')
+            tok++;
+        if (!*name || !*tok)
+            return !*name && !*tok;
+        char a = *name == ' ' ? '-' : *name, b = *tok == ' ' ? '-' : *tok;
+        if (tolower((unsigned char)a) != tolower((unsigned char)b))
+            return false;
+        name++;
+        tok++;
+    }
+}
+
+/* towers-talent2 (talent.c): "tony talent "Lucky Strike" spending 7H",
+ * "ranger talent hunters-mark goblin", "tony exchange 4C" (lx is on the
+ * action word). A talent by its name, or with '-' for spaces. */
+static fray_status parse_talent_words(const ft_setup *s, lexer *lx,
+                                      ft_command *cmd, fray_diag *diag) {
+    const ft_statblock *sb = &s->c[cmd->actor].sb;
+    bool talent = cmd->action == FT_ACT_TALENT;
+    while (lex_next(lx)) {
+        int v = -1;
+        fray_card card;
+        if (talent && !cmd->talent) {
+            for (int i = 0; i < sb->n_talents && v < 0; i++)
+                if (talent_word(sb->talents[i].name, lx->tok))
+                    v = i;
+            if (v >= 0) {
+                cmd->talent = (int8_t)(v + 1);
+                continue;
+            }
+        }
+        if (same_word(lx->tok, "spending")) {
+            if (!lex_next(lx) || fray_card_parse(lx->tok, &card, NULL) != FRAY_OK)
+                return lex_error(lx, diag, "expected the Hand of Fate card "
+                                 "it spends (e.g. 7H)");
+            cmd->card = (uint8_t)(card + 1);
+        } else if (!cmd->card &&
+                   fray_card_parse(lx->tok, &card, NULL) == FRAY_OK) {
+            cmd->card = (uint8_t)(card + 1);
+        } else if (talent && cmd->target < 0 &&
+                   (v = ft_word_combatant(s, lx->tok)) >= 0) {
+            cmd->target = (int8_t)v; /* the marked target (spend: mark) */
+        } else if (talent && !cmd->talent) {
+            char names[160] = "";
+            for (int i = 0; i < sb->n_talents; i++) {
+                size_t len = strlen(names);
+                snprintf(names + len, sizeof names - len, "%s\"%s\"",
+                         i ? ", " : "", sb->talents[i].name);
+            }
+            char what[400];
+            snprintf(what, sizeof what, "expected one of %s's talents (%s): "
+                     "talent NAME [TARGET] [spending CARD]",
+                     s->c[cmd->actor].name,
+                     sb->n_talents ? names : "it has none");
+            return lex_error(lx, diag, what);
+        } else {
+            return lex_error(lx, diag, talent
+                             ? "unexpected word: talent NAME [TARGET] "
+                               "[spending CARD]"
+                             : "unexpected word: exchange CARD (a held card "
+                               "of its deck's Hand of Fate)");
+        }
+    }
+    if (talent && !cmd->talent)
+        return lex_error(lx, diag, "expected the talent's name: talent NAME "
+                         "[TARGET] [spending CARD]");
+    if (!talent && !cmd->card)
+        return lex_error(lx, diag, "expected the held card to discard: "
+                         "exchange CARD (e.g. exchange 4C)");
+    return FRAY_OK;
+}
+
 static fray_status parse_command(const ft_setup *s, const char *text,
                                  ft_command *cmd, struct ft_table *table,
                                  fray_diag *diag) {
@@ -1006,6 +1111,8 @@ static fray_status parse_command(const ft_setup *s, const char *text,
                          "power-attack, recover, hold, ...; see "
                          "docs/file-formats.md \"Commands\")");
     cmd->action = (uint8_t)action;
+    if (action == FT_ACT_TALENT || action == FT_ACT_EXCHANGE)
+        return parse_talent_words(s, &lx, cmd, diag); /* towers-talent2 */
     const ft_action_info *info = &ft_actions[action];
     bool dtn_said = false;
     bool until = false;
@@ -1718,6 +1825,25 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
     if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
         return rc;
     cmd->mark_space = b;
+    /* towers-talent2: Use a Talent and the Hand of Fate exchange. */
+    path[1].key = "talent";
+    long long tl;
+    if ((rc = read_int(l, c, path, 2, -1,
+                       cmd->actor >= 0 ? s->c[cmd->actor].sb.n_talents - 1 : -1,
+                       -1, "one of the actor's talents (its index)", &tl)) !=
+        FRAY_OK)
+        return rc;
+    cmd->talent = (int8_t)(tl + 1);
+    json_t *cv = json_object_get(c, "card");
+    if (cv) {
+        path[1].key = "card";
+        fray_card card;
+        const char *txt = json_string_value(cv);
+        if (!txt || fray_card_parse(txt, &card, NULL) != FRAY_OK)
+            return field_error(l, path, 2, "expected a card (like \"KH\", "
+                               "\"10S\", \"JK\")");
+        cmd->card = (uint8_t)(card + 1);
+    }
     return FRAY_OK;
 }
 
@@ -1913,7 +2039,8 @@ bool ft_rf_same(const void *a_, const void *b_) {
         x->winner != y->winner || x->n_decks != y->n_decks ||
         x->n_events != y->n_events || x->rng.state != y->rng.state ||
         x->rng.inc != y->rng.inc || x->companion_alone != y->companion_alone ||
-        x->pairs != y->pairs || x->stance_chosen != y->stance_chosen)
+        x->pairs != y->pairs || x->stance_chosen != y->stance_chosen ||
+        x->fate_exchanged != y->fate_exchanged)
         return false;
     if (memcmp(x->c, y->c, (size_t)x->n * sizeof x->c[0]) != 0)
         return false;

@@ -115,6 +115,13 @@ static fray_status space_check(const ft_setup *s, const ft_state *st, int a,
 fray_status ft_gm_check(const ft_setup *s, const ft_state *st,
                         const ft_command *cmd, fray_diag *diag) {
     int a = cmd->actor;
+    if (cmd->action == FT_ACT_EXCHANGE) { /* towers-talent2 (talent.c) */
+        const char *why = a >= 0 && a < st->n ? ft_exchange_refusal(s, st, cmd)
+                                              : "no such combatant";
+        return why ? bad(diag, "%s: %s", a >= 0 && a < st->n ? s->c[a].name : "?",
+                         why)
+                   : FRAY_OK;
+    }
     if (a < 0 || a >= st->n)
         return bad(diag, "the GM's command needs a combatant");
     const char *name = s->c[a].name;
@@ -333,6 +340,8 @@ fray_status ft_gm_apply(ft_run *r) {
         return apply_flee(r, cmd);
     case FT_ACT_GM_PLACE:
         return apply_place(r, cmd);
+    case FT_ACT_EXCHANGE: /* towers-talent2: the player's word (talent.c) */
+        return ft_exchange(r);
     default:
         return bad(r->diag, "not a GM's command");
     }

@@ -390,6 +390,12 @@ static fray_status squeeze(ft_run *r, int a, int v) {
     memset(&f, 0, sizeof f);
     int before = r->ev ? r->ev->n_facts : 0;
     int n = s->opt.squeeze_flips;
+    /* Talents' (flip+N) `on: damage` (talent.c; towers-talent2). */
+    if (s->c[a].sb.tsum.any) {
+        n += ft_talent_damage_flips(r, a, v);
+        if (n < 0)
+            n = 0;
+    }
     fray_status rc = ft_flip_plain(r, s->c[a].deck, n, &f);
     if (rc != FRAY_OK)
         return rc;

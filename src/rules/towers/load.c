@@ -127,6 +127,7 @@ void ft_options_default(ft_options *o) {
     o->tumble_provokes = true;             /* tumble.c: as any move */
     o->tumble_untrained = false;           /* tumble.c: "using the Acrobatics skill" */
     o->share_end_one = false;              /* seed 000 "Moving Through Spaces": less than one */
+    o->fate_exchange_below = 0;            /* towers-talent2: no exchange by the tactics */
 }
 
 /* ---- The loader's state ------------------------------------------------------ */
@@ -868,15 +869,16 @@ static const char *ld_after_word(const char *text, const char *word) {
  * when: for shift and flip. */
 static fray_status ld_talent_effect(ld *L, const yn *n, const char *talent,
                                     ft_talent_effect *e) {
-    const char *keys[FT_TE_COUNT + 4];
+    const char *keys[FT_TE_COUNT + 5];
     for (int i = 0; i < FT_TE_COUNT; i++)
         keys[i] = ft_talent_effect_names[i];
     keys[FT_TE_COUNT] = "on";
     keys[FT_TE_COUNT + 1] = "when";
     keys[FT_TE_COUNT + 2] = "uses";
     keys[FT_TE_COUNT + 3] = "notes";
+    keys[FT_TE_COUNT + 4] = "spend"; /* towers-talent2 */
     memset(e, 0, sizeof *e);
-    fray_status st = ld_keys(L, n, "a talent's effect", keys, FT_TE_COUNT + 4, false);
+    fray_status st = ld_keys(L, n, "a talent's effect", keys, FT_TE_COUNT + 5, false);
     if (st != FRAY_OK)
         return st;
     int kind = -1;
@@ -903,20 +905,40 @@ static fray_status ld_talent_effect(ld *L, const yn *n, const char *talent,
     int val = 0;
     const yn *on = get(n, "on"), *when = get(n, "when");
     bool flip = kind == FT_TE_SHIFT || kind == FT_TE_FLIP;
-    if ((on || when) && !flip)
-        return ld_fail(L, key_node(n, on ? "on" : "when", false), FRAY_ERR_PARSE,
-                       "'%s' goes with 'shift' or 'flip' only",
-                       on ? "on" : "when");
+    /* towers-talent2: `damage` takes a `when` too. */
+    if (on && !flip)
+        return ld_fail(L, key_node(n, "on", false), FRAY_ERR_PARSE,
+                       "'on' goes with 'shift' or 'flip' only");
+    if (when && !flip && kind != FT_TE_DAMAGE)
+        return ld_fail(L, key_node(n, "when", false), FRAY_ERR_PARSE,
+                       "'when' goes with 'shift', 'flip' or 'damage' only");
+    /* towers-talent2: `uses` and `spend` on the effects a command can arm
+     * (Use a Talent: talent.c). */
+    bool usable = flip || kind == FT_TE_DAMAGE || kind == FT_TE_COST ||
+                  kind == FT_TE_REACTION;
     const yn *uses = get(n, "uses");
     if (uses) {
         static const char *const use_names[] = {"once-per-encounter"};
         int u = 0;
-        if (kind != FT_TE_DAMAGE)
+        if (!usable)
             return ld_fail(L, key_node(n, "uses", false), FRAY_ERR_PARSE,
-                           "'uses' goes with 'damage' only");
+                           "'uses' goes with 'shift', 'flip', 'damage', "
+                           "'cost' or 'reaction'");
         if ((st = ld_choice(L, uses, "uses", use_names, 1, &u)) != FRAY_OK)
             return st;
         e->once = 1;
+    }
+    const yn *spend = get(n, "spend");
+    if (spend) {
+        static const char *const spend_names[] = {"hand-of-fate", "mark"};
+        int sp = 0;
+        if (!usable)
+            return ld_fail(L, key_node(n, "spend", false), FRAY_ERR_PARSE,
+                           "'spend' goes with 'shift', 'flip', 'damage', "
+                           "'cost' or 'reaction'");
+        if ((st = ld_choice(L, spend, "spend", spend_names, 2, &sp)) != FRAY_OK)
+            return st;
+        e->spend = (uint8_t)(sp + 1);
     }
     if (kind == FT_TE_REACTION) {
         static const char *const reactions[] = {"extra-opportunity"};
@@ -955,39 +977,53 @@ static fray_status ld_talent_effect(ld *L, const yn *n, const char *talent,
                      temps || maxes ? 999 : flip ? 3 : 20, &val)) != FRAY_OK)
         return st;
     e->value = (int16_t)val;
-    if (!flip)
+    if (!flip && kind != FT_TE_DAMAGE)
         return FRAY_OK;
-    if (!on)
-        return ld_missing(L, n, "on", "a shift or flip of a talent");
     char b[64];
-    if (on->type != YN_SCALAR)
-        return ld_fail(L, on, FRAY_ERR_PARSE, "expected what the %s is on, got %s",
-                       ft_talent_effect_names[kind], got(on, b));
-    const char *sk = ld_after_word(on->text, "skill");
-    if (sk) {
-        if (!*sk)
-            return ld_fail(L, on, FRAY_ERR_PARSE, "'on: skill' names the skill: 'on: skill Stealth'");
-        e->on = FT_APPLIES_SKILL;
-        copy_name(e->skill, sizeof e->skill, sk);
-    } else {
-        static const char *const ons[] = {"all", "initiative", "attack",
-                                          "melee-attack", "ranged-attack",
-                                          "spell-attack", "defense",
-                                          "physical-defense",
-                                          "intangible-defense", "skill NAME"};
-        int k = find_name(on->text, applies_names, FT_APPLIES_COUNT);
-        if (k < 0 || k == FT_APPLIES_DAMAGE || k == FT_APPLIES_NONE ||
-            k == FT_APPLIES_SKILL)
-            return ld_fail(L, on, FRAY_ERR_PARSE, "unknown flip '%.40s' for 'on'; known: %s",
-                           on->text, join_names(list, sizeof list, ons, N_OF(ons)));
-        e->on = (uint8_t)k;
+    if (flip) {
+        if (!on)
+            return ld_missing(L, n, "on", "a shift or flip of a talent");
+        if (on->type != YN_SCALAR)
+            return ld_fail(L, on, FRAY_ERR_PARSE, "expected what the %s is on, got %s",
+                           ft_talent_effect_names[kind], got(on, b));
+        const char *sk = ld_after_word(on->text, "skill");
+        if (sk) {
+            if (!*sk)
+                return ld_fail(L, on, FRAY_ERR_PARSE, "'on: skill' names the skill: 'on: skill Stealth'");
+            e->on = FT_APPLIES_SKILL;
+            copy_name(e->skill, sizeof e->skill, sk);
+        } else {
+            static const char *const ons[] = {"all", "initiative", "attack",
+                                              "melee-attack", "ranged-attack",
+                                              "spell-attack", "defense",
+                                              "physical-defense",
+                                              "intangible-defense", "damage",
+                                              "skill NAME"};
+            int k = find_name(on->text, applies_names, FT_APPLIES_COUNT);
+            if (k < 0 || k == FT_APPLIES_NONE || k == FT_APPLIES_SKILL)
+                return ld_fail(L, on, FRAY_ERR_PARSE, "unknown flip '%.40s' for 'on'; known: %s",
+                               on->text, join_names(list, sizeof list, ons, N_OF(ons)));
+            /* towers-talent2: damage flips count Hearts (seed 000
+             * "Combined Damage"): a flip adds cards, a shift nothing. */
+            if (k == FT_APPLIES_DAMAGE && kind == FT_TE_SHIFT)
+                return ld_fail(L, on, FRAY_ERR_PARSE,
+                               "a damage flip counts its Hearts: a shift does "
+                               "not change it (use 'flip: N' on damage)");
+            e->on = (uint8_t)k;
+        }
     }
     e->when = FT_TW_ALWAYS;
-    if (!when)
+    if (!when) {
+        /* A mark spent is spent on the target: the effect is against it. */
+        if (e->spend == FT_SPEND_MARK)
+            e->when = FT_TW_TARGET_MARKED;
         return FRAY_OK;
+    }
     if (when->type != YN_SCALAR)
         return ld_fail(L, when, FRAY_ERR_PARSE, "expected when the %s counts, got %s",
                        ft_talent_effect_names[kind], got(when, b));
+    bool attack = !flip || e->on == FT_APPLIES_ATTACK || e->on == FT_APPLIES_MELEE_ATTACK ||
+                  e->on == FT_APPLIES_RANGED_ATTACK || e->on == FT_APPLIES_SPELL_ATTACK;
     const char *kw = ld_after_word(when->text, "wielding");
     if (kw) {
         int k = find_name(kw, keyword_names, FT_KEYWORD_COUNT);
@@ -995,11 +1031,13 @@ static fray_status ld_talent_effect(ld *L, const yn *n, const char *talent,
             return ld_fail(L, when, FRAY_ERR_PARSE,
                            "unknown weapon keyword '%.40s' after 'wielding'; known: %s", kw,
                            join_names(list, sizeof list, keyword_names, FT_KEYWORD_COUNT));
-        bool attack = e->on == FT_APPLIES_ATTACK || e->on == FT_APPLIES_MELEE_ATTACK ||
-                      e->on == FT_APPLIES_RANGED_ATTACK || e->on == FT_APPLIES_SPELL_ATTACK;
         if (!attack)
             return ld_fail(L, when, FRAY_ERR_PARSE,
                            "'when: wielding' goes with attack flips (the weapon used)");
+        if (e->spend == FT_SPEND_MARK)
+            return ld_fail(L, when, FRAY_ERR_PARSE,
+                           "'spend: mark' goes with 'when: target-marked' (the "
+                           "target the mark is spent on)");
         e->when = FT_TW_WIELDING;
         e->keyword = (uint8_t)k;
         return FRAY_OK;
@@ -1008,14 +1046,19 @@ static fray_status ld_talent_effect(ld *L, const yn *n, const char *talent,
     if (w < 0 || w == FT_TW_WIELDING) {
         static const char *const whens[] = {"always", "wielding KEYWORD",
                                             "target-prone", "target-flat-footed",
-                                            "below-half-stun", "two-ranged-weapons"};
+                                            "below-half-stun", "two-ranged-weapons",
+                                            "outnumbering", "target-marked"};
         return ld_fail(L, when, FRAY_ERR_PARSE, "unknown condition '%.40s' for 'when'; known: %s",
                        when->text, join_names(list, sizeof list, whens, N_OF(whens)));
     }
-    if (w != FT_TW_ALWAYS && (e->on == FT_APPLIES_ALL || e->on == FT_APPLIES_INITIATIVE ||
-                              e->on == FT_APPLIES_SKILL))
+    if (w != FT_TW_ALWAYS && flip && (e->on == FT_APPLIES_ALL || e->on == FT_APPLIES_INITIATIVE ||
+                                      e->on == FT_APPLIES_SKILL))
         return ld_fail(L, when, FRAY_ERR_PARSE,
                        "'when: %s' goes with attack and defense flips", when->text);
+    if (e->spend == FT_SPEND_MARK && w != FT_TW_TARGET_MARKED)
+        return ld_fail(L, when, FRAY_ERR_PARSE,
+                       "'spend: mark' goes with 'when: target-marked' (the "
+                       "target the mark is spent on)");
     e->when = (uint8_t)w;
     return FRAY_OK;
 }
@@ -1023,6 +1066,7 @@ static fray_status ld_talent_effect(ld *L, const yn *n, const char *talent,
 /* A catalog's talent: name, effects (a list), notes. */
 static fray_status ld_talent(ld *L, const yn *n, ft_talent *t) {
     static const char *const keys[] = {"name", "effects", "notes"};
+    const yn *effect_node[FT_TALENT_EFFECTS] = {NULL};
     memset(t, 0, sizeof *t);
     fray_status st = ld_keys(L, n, "a talent", keys, N_OF(keys), false);
     if (st != FRAY_OK)
@@ -1040,8 +1084,33 @@ static fray_status ld_talent(ld *L, const yn *n, ft_talent *t) {
                            t->name, FT_TALENT_EFFECTS);
         if ((st = ld_talent_effect(L, it, t->name, &t->e[t->n_effects])) != FRAY_OK)
             return st;
+        effect_node[t->n_effects] = it;
         t->n_effects++;
     }
+    /* towers-talent2: a talent used by a command (Use a Talent) arms
+     * attack, defense and damage flips, damage, costs and reactions until
+     * the user's next activation: not initiative or skill flips. */
+    if (ft_talent_needs_use(t))
+        for (int k = 0; k < t->n_effects; k++) {
+            const ft_talent_effect *e = &t->e[k];
+            if ((e->kind == FT_TE_SHIFT || e->kind == FT_TE_FLIP) &&
+                (e->on == FT_APPLIES_ALL || e->on == FT_APPLIES_INITIATIVE ||
+                 e->on == FT_APPLIES_SKILL))
+                return ld_fail(L, key_node(effect_node[k], "on", true), FRAY_ERR_PARSE,
+                               "'%s' is used with a command (it spends something, "
+                               "or is once per encounter): its flips are attack, "
+                               "defense or damage flips, not '%s'", t->name,
+                               e->on == FT_APPLIES_ALL ? "all"
+                               : e->on == FT_APPLIES_INITIATIVE ? "initiative"
+                                                                : "skill");
+            if (e->kind == FT_TE_MAX_STUN || e->kind == FT_TE_MAX_LETHAL ||
+                e->kind == FT_TE_TEMP_STUN || e->kind == FT_TE_TEMP_LETHAL)
+                return ld_fail(L, effect_node[k], FRAY_ERR_PARSE,
+                               "'%s' is used with a command: its '%s' would "
+                               "come and go (maxima and temporary points are "
+                               "for talents that work by themselves)", t->name,
+                               ft_talent_effect_names[e->kind]);
+        }
     if ((v = get(n, "notes")) && v->type != YN_SCALAR)
         return ld_fail(L, v, FRAY_ERR_PARSE, "expected text for notes");
     return FRAY_OK;
@@ -1952,7 +2021,8 @@ static const char *const option_keys[] = {
     "throw-range",    "level-feet",       "squeeze-flips",
     "pit-depth",       "join-initiative",
     "quick-stand-dtn", "quick-stand-phases", "talents-add-up",
-    "tumble-fail", "tumble-provokes", "tumble-untrained", "share-end"};
+    "tumble-fail", "tumble-provokes", "tumble-untrained", "share-end",
+    "fate-exchange-below"};
 
 /* The options of RULINGS.md by their names (docs/rules/towers.md). */
 static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
@@ -2131,6 +2201,12 @@ static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
             return st;
         o->share_end_one = i == 1;
     }
+    /* towers-talent2: rules-facts.md "Hand of Fate", the exchange at the
+     * end of an encounter (talent.c ft_exchange_choose). */
+    if ((v = get(n, "fate-exchange-below")) &&
+        (st = ld_int(L, v, "fate-exchange-below (0: no exchange by the "
+                     "tactics)", 0, 15, &o->fate_exchange_below)) != FRAY_OK)
+        return st;
     if ((v = get(n, "join-initiative"))) {
         static const char *const ji[] = {"entry", "at-start"};
         if ((st = ld_choice(L, v, "join-initiative", ji, 2, &i)) != FRAY_OK)

@@ -752,6 +752,35 @@ static void narr_fact(narr *n, int i) {
             txt_f(t, "  %s marks the space (%d,%d)\n", cname(s, f->who),
                   f->v[0], f->v[1]);
         break;
+    case FT_FACT_TALENT: { /* towers-talent2 (talent.c) */
+        const char *tn = valid_c(s, f->who) && f->v[0] >= 0 &&
+                                 f->v[0] < s->c[f->who].sb.n_talents
+                             ? s->c[f->who].sb.talents[f->v[0]].name
+                             : "a talent";
+        txt_f(t, "  %s uses %s", cname(s, f->who), tn);
+        if (f->v[1] == FT_SPEND_HAND_OF_FATE && f->n_cards > 0) {
+            txt_s(t, ", spending ");
+            txt_card(t, f->cards[0], FRAY_CARD_PRETTY);
+            txt_s(t, " from the Hand of Fate");
+        } else if (f->v[1] == FT_SPEND_MARK && valid_c(s, f->target)) {
+            txt_f(t, ", spending its mark on %s", cname(s, f->target));
+        }
+        txt_s(t, " (until its next activation)\n");
+        break;
+    }
+    case FT_FACT_EXCHANGE:
+        txt_f(t, "  Hand of Fate exchange for %s's deck (%s): ",
+              cname(s, f->who),
+              f->v[0] >= 0 && f->v[0] < s->n_decks ? s->deck_names[f->v[0]] : "?");
+        if (f->n_cards >= 2) {
+            txt_card(t, f->cards[0], FRAY_CARD_PRETTY);
+            txt_s(t, " discarded, ");
+            txt_card(t, f->cards[1], FRAY_CARD_PRETTY);
+            txt_s(t, " drawn; now holds ");
+            txt_cards(t, f->cards + 2, f->n_cards - 2);
+        }
+        txt_c(t, '\n');
+        break;
     case FT_FACT_COUNT:
         break;
     }
@@ -850,6 +879,11 @@ static void narr_header(narr *n) {
         txt_f(t, " (a %s chip, %s)", chip_name(cmd->chip),
               cmd->heal_lethal ? "LETHAL" : "STUN");
         break;
+    case FT_ACT_TALENT: /* towers-talent2 */
+        if (valid_c(s, cmd->actor) && cmd->talent > 0 &&
+            cmd->talent <= s->c[cmd->actor].sb.n_talents)
+            txt_f(t, ": %s", s->c[cmd->actor].sb.talents[cmd->talent - 1].name);
+        break;
     default:
         break;
     }
@@ -918,7 +952,8 @@ size_t ft_render_event(const ft_setup *s, const ft_event *ev, char *buf,
     }
     default:
         if (ev->cmd.action < FT_ACTION_COUNT &&
-            (ft_actions[ev->cmd.action].flags & FT_AF_GM)) {
+            (ft_actions[ev->cmd.action].flags & FT_AF_GM) &&
+            ev->cmd.action != FT_ACT_EXCHANGE) { /* (a player's: towers-talent2) */
             char line[256];
             ft_gm_narrate(s, ev, line, sizeof line);
             txt_s(&t, line);
@@ -1076,6 +1111,12 @@ static void js_command(txt *t, const ft_setup *s, const ft_command *c) {
         js_kint(t, "chip", c->chip);
     if (c->heal_lethal)
         js_kbool(t, "heal_lethal", true);
+    if (c->talent > 0) /* towers-talent2 */
+        js_kint(t, "talent", c->talent - 1);
+    if (c->card > 0) {
+        js_key(t, "card");
+        js_card(t, (fray_card)(c->card - 1));
+    }
     if (c->condition >= 0)
         js_kint(t, "condition", c->condition);
     if (c->element)
@@ -1348,6 +1389,41 @@ static void js_fact(txt *t, const ft_setup *s, const ft_fact *f) {
             txt_s(t, b);
         break;
     }
+    case FT_FACT_TALENT: /* towers-talent2 (talent.c) */
+        js_kwho(t, s, "who", f->who);
+        if (valid_c(s, f->who) && f->v[0] >= 0 &&
+            f->v[0] < s->c[f->who].sb.n_talents)
+            js_kstr(t, "talent", s->c[f->who].sb.talents[f->v[0]].name);
+        js_kstr(t, "spend", f->v[1] == FT_SPEND_HAND_OF_FATE ? "hand-of-fate"
+                            : f->v[1] == FT_SPEND_MARK       ? "mark"
+                                                             : "none");
+        if (f->v[1] == FT_SPEND_HAND_OF_FATE && f->n_cards > 0) {
+            js_key(t, "card");
+            js_card(t, f->cards[0]);
+        }
+        if (valid_c(s, f->target))
+            js_kwho(t, s, "target", f->target);
+        break;
+    case FT_FACT_EXCHANGE:
+        js_kwho(t, s, "who", f->who);
+        js_kstr(t, "deck", f->v[0] >= 0 && f->v[0] < s->n_decks
+                               ? s->deck_names[f->v[0]]
+                               : "?");
+        if (f->n_cards >= 2) {
+            js_key(t, "discarded");
+            js_card(t, f->cards[0]);
+            js_key(t, "drawn");
+            js_card(t, f->cards[1]);
+            js_key(t, "hand");
+            txt_c(t, '[');
+            for (int i = 2; i < f->n_cards; i++) {
+                if (i > 2)
+                    txt_c(t, ',');
+                js_card(t, f->cards[i]);
+            }
+            txt_c(t, ']');
+        }
+        break;
     case FT_FACT_MARK:
         js_kwho(t, s, "who", f->who);
         if (valid_c(s, f->target))

@@ -72,7 +72,9 @@ static int rs_combatant_side(const void *setup, int i) {
 
 /* ---- Fights -------------------------------------------------------------------- */
 
-static bool rs_over(const void *rf) { return fray_towers_fight_over(rf); }
+/* (towers-talent2: the tactics' Hand of Fate exchanges come after the
+ * fight; fight.c ft_rf_over.) */
+static bool rs_over(const void *rf) { return ft_rf_over(rf); }
 
 static int rs_winner(const void *rf) { return fray_towers_fight_winner(rf); }
 

@@ -269,11 +269,19 @@ enum {
     X(CONCEDE, "concede", "Concede", FT_COST_FREE, FT_AF_NO_SHIFT)                    \
     /* towers-companion: seed 000 "Marked Targets" (cost: option mark-cost) */        \
     X(MARK, "mark", "Mark", FT_COST_SPECIAL, FT_AF_NO_SHIFT)                               \
+    /* towers-talent2 (talent.c): a talent that needs a choice. Before the \
+     * GM's: engine.c tells those by place. */                             \
+    X(TALENT, "talent", "Use a Talent", FT_COST_FREE, FT_AF_NO_SHIFT)                      \
     X(GM_SET, "gm-set", "The GM sets", FT_COST_FREE, FT_AF_GM)                             \
     X(GM_CONDITION, "gm-condition", "The GM's condition", FT_COST_FREE, FT_AF_GM)          \
     X(GM_JOIN, "gm-join", "The GM brings in", FT_COST_FREE, FT_AF_GM)                      \
     X(GM_FLEE, "gm-flee", "The GM takes out", FT_COST_FREE, FT_AF_GM)                      \
-    X(GM_PLACE, "gm-place", "The GM places", FT_COST_FREE, FT_AF_GM)
+    X(GM_PLACE, "gm-place", "The GM places", FT_COST_FREE, FT_AF_GM)         \
+    /* towers-talent2: the Hand of Fate exchange at the end of an encounter \
+     * (rules-facts.md "Hand of Fate"; talent.c): no turn, no clock, not   \
+     * an action, as the GM's words (gm.c hands it to talent.c), so last.  \
+     * A player's word all the same: `knight exchange 9H`. */              \
+    X(EXCHANGE, "exchange", "Hand of Fate exchange", FT_COST_FREE, FT_AF_GM)
 typedef enum ft_action {
 #define FT__E(id, name, text, cost, flags) FT_ACT_##id,
     FT_ACTION_LIST(FT__E)
@@ -366,6 +374,13 @@ typedef struct ft_options {
     bool share_end_one;        /* ending a move (or standing) in a shared
                                   space: sizes add up to 1 or less (true);
                                   less than 1 (false, the default) */
+    /* towers-talent2: rules-facts.md "Hand of Fate": "At the end of a
+     * combat encounter, each may discard one Hand of Fate card and replace
+     * it with the top card of their own deck." The tactics exchange the
+     * lowest held card worth less than this (talent.c
+     * ft_exchange_choose); 0 (default): they do not, and a `fray fight`
+     * run ends with the fight. */
+    int fate_exchange_below;
 } ft_options;
 
 /* ft_options.tumble_fail (tumble.c). */
@@ -569,7 +584,9 @@ typedef enum ft_talent_effect_kind {
     X(TARGET_PRONE, "target-prone")             /* the other side of the flip is prone */ \
     X(TARGET_FLAT_FOOTED, "target-flat-footed") /* it has not acted yet */     \
     X(BELOW_HALF_STUN, "below-half-stun")       /* own STUN below half its maximum */ \
-    X(TWO_RANGED, "two-ranged-weapons")         /* a ranged weapon in each hand */
+    X(TWO_RANGED, "two-ranged-weapons")         /* a ranged weapon in each hand */ \
+    X(OUTNUMBERING, "outnumbering")             /* its side outnumbers the other's in the melee (attack.c) */ \
+    X(TARGET_MARKED, "target-marked")           /* the other side is its marked target (seed 000 "Marked Targets") */
 typedef enum ft_talent_when {
 #define FT__E(id, name) FT_TW_##id,
     FT_TALENT_WHEN_LIST(FT__E)
@@ -587,8 +604,17 @@ typedef struct ft_talent_effect {
     uint8_t action;        /* FT_TE_COST: the ft_action */
     int16_t value;         /* N (cost: phases, + or -) */
     char skill[FT_NAME];   /* on: skill NAME */
-    uint8_t once;          /* uses: once-per-encounter (damage only) */
+    uint8_t once;          /* uses: once-per-encounter */
+    /* towers-talent2 */
+    uint8_t spend;         /* FT_SPEND_*: the cost of using the talent */
+    uint8_t use;           /* 1 + the index of its talent in the stat block
+                              when that talent is used by a command (Use a
+                              Talent: ft_talent_needs_use); 0 it works by
+                              itself. ft_talents_sum writes it. */
 } ft_talent_effect;
+
+/* What using a talent spends (ft_talent_effect.spend; towers-talent2). */
+enum { FT_SPEND_NONE, FT_SPEND_HAND_OF_FATE, FT_SPEND_MARK };
 
 typedef struct ft_talent {
     char name[FT_NAME];
@@ -605,7 +631,13 @@ typedef struct ft_talent_sums {
     int max_stun, max_lethal, temp_stun, temp_lethal;
     bool extra_oa;         /* reaction: extra-opportunity */
     bool no_add_up;        /* the option talents-add-up is off */
-    bool once_damage;      /* a damage effect with uses: once-per-encounter */
+    bool once_damage;      /* a damage effect read at the hit: once-per-
+                              encounter, with a `when`, or of a talent used
+                              by a command (talent.c ft_talent_hit_damage) */
+    /* towers-talent2 */
+    bool used;             /* has a talent used by a command (Use a Talent) */
+    int damage_flips;      /* (flip+N) on its damage flips, always */
+    bool damage_flips_state; /* one of those reads the state */
 } ft_talent_sums;
 
 /* A stat block (docs/file-formats.md "Stat blocks"). */
@@ -868,8 +900,11 @@ enum {                       /* ft_cstate.flags */
     /* towers-companion: a companion that acts at its master's turn (seed
      * 000 "Companions and Minions"): off the clock by itself. */
     FT_F_RIDING = 1u << 13,
-    FT_F_WAITING = 1u << 14      /* joins later (gm.c): not yet in the fight;
+    FT_F_WAITING = 1u << 14,     /* joins later (gm.c): not yet in the fight;
                                     always with FT_F_FLED (off map and clock) */
+    /* towers-talent2: a talent used (Use a Talent) holds until the start
+     * of the next activation, as Full Defense (talent.c) */
+    FT_F_TALENT = 1u << 15
 };
 
 typedef enum ft_hold_kind {
@@ -930,6 +965,11 @@ typedef struct ft_cstate {
                                 (st->round) of its last undelayed one; 0 none */
     uint8_t talents_used;    /* bit per stat-block talent: its once-per-
                                 encounter effect is spent */
+    /* towers-talent2 (talent.c) */
+    uint8_t talents_armed;   /* bit per stat-block talent used by Use a
+                                Talent; counts while FT_F_TALENT is set */
+    int8_t talent_mark_vs;   /* 1 + the target a `spend: mark` talent spent
+                                its mark on (while armed); 0 none */
 } ft_cstate;
 
 /* ft_cstate.stance and ft_command.stance (seed 000 "Off-Hand Weapons and
@@ -999,6 +1039,9 @@ typedef struct ft_state {
      * are remembered (the keys do not hold the stance). */
     uint8_t pairs;
     uint8_t stance_chosen;
+    /* towers-talent2: decks whose owner made the end-of-encounter Hand of
+     * Fate exchange (bit per deck; rules-facts.md "Hand of Fate"). */
+    uint32_t fate_exchanged;
 } ft_state;
 
 /* ---- Commands, events, facts -------------------------------------------- */
@@ -1081,6 +1124,10 @@ typedef struct ft_command {
      * the DTN `dtn` (seed 000 "Moving Through Spaces"; tumble.c); false:
      * a move as any other. */
     bool tumble;
+    /* towers-talent2 (talent.c): */
+    int8_t talent;           /* Use a Talent: 1 + the stat block's talent; 0 none */
+    uint8_t card;            /* Use a Talent (spend: hand-of-fate), exchange:
+                                1 + the held card; 0 none */
 } ft_command;
 
 /* Attributes, each a pair of Aspects (seed 000 "Skill, Aspect, and
@@ -1165,7 +1212,9 @@ typedef struct ft_choice {
     X(GM, "gm")                   /* who, v[0]=action, v[1]=track, v[2]=now, v[3]=was */ \
     /* towers-tumble (tumble.c): seed 000 "Moving Through Spaces" */            \
     X(TUMBLE, "tumble")           /* who, target (the non-ally), v[0]=total, v[1]=DTN, v[2]=1 passes, v[3..4]=x,y of its space */ \
-    X(SHARE, "share")             /* who, v[0..1]=x,y, v[2]=bits of the others in that space */
+    X(SHARE, "share")             /* who, v[0..1]=x,y, v[2]=bits of the others in that space */ \
+    X(TALENT, "talent")           /* who, target (mark), v[0]=talent, v[1]=FT_SPEND_*, cards[0]=card spent */ \
+    X(EXCHANGE, "exchange")       /* who, v[0]=deck, cards[0]=discarded, cards[1]=drawn */
 typedef enum ft_fact_kind {
 #define FT__E(id, name) FT_FACT_##id,
     FT_FACT_LIST(FT__E)
@@ -2041,6 +2090,9 @@ void ft_rf_free(void *rf);
 fray_status ft_rf_begin(void *rf, uint64_t seed, uint64_t trial,
                         const struct fray_given *given);
 fray_status ft_rf_step(void *rf);
+/* towers-talent2: over, and no Hand of Fate exchange of the tactics to come
+ * (option fate-exchange-below; ruleset.c's `over`). */
+bool ft_rf_over(const void *rf);
 fray_status ft_rf_run(void *rf);
 fray_status ft_rf_run_quiet(void *rf);
 fray_status ft_rf_command(void *rf, const char *text,
@@ -2362,6 +2414,46 @@ int ft_talent_oa_delay(ft_run *r, int e, int delay);
  * they add to this hit of attacker a (the first hit of the fight for each
  * talent), marking them spent; a NOTE fact names each. */
 int ft_talent_once_damage(ft_run *r, int a);
+
+/* ---- towers-talent2 (talent.c) --------------------------------------------
+ * Use a Talent (a command, FT_ACT_TALENT) and the Hand of Fate exchange
+ * (FT_ACT_EXCHANGE; rules-facts.md "Hand of Fate"). */
+/* Whether talent t is used by a command: an effect spends something, or
+ * is once per encounter and is not a damage effect alone (Mighty Blow's
+ * damage fires by itself). */
+bool ft_talent_needs_use(const ft_talent *t);
+/* The check of a Use a Talent or exchange command (NULL: it may be
+ * made), in rules words. */
+const char *ft_talent_use_refusal(const ft_setup *s, const ft_state *st,
+                                  const ft_command *cmd);
+const char *ft_exchange_refusal(const ft_setup *s, const ft_state *st,
+                                const ft_command *cmd);
+fray_status ft_talent_use(ft_run *r);
+fray_status ft_exchange(ft_run *r);
+/* The tactics' exchange: the first deck not yet exchanged whose lowest
+ * held card is worth less than `below`; false when none. Fills cmd. */
+bool ft_exchange_choose(const ft_setup *s, const ft_state *st, int below,
+                        ft_command *cmd);
+/* The tactics' card for a `spend: hand-of-fate` talent: the lowest held
+ * (1 + card; 0 none). */
+int ft_talent_lowest_held(const ft_setup *s, const ft_state *st, int who);
+/* ft_talent_holds with the run: also `when: outnumbering` (attack.c
+ * ft_outnumbering). */
+bool ft_talent_holds_run(const ft_run *r, int self, int other,
+                         const ft_weapon *w, const ft_talent_effect *e);
+/* The extra STUN of a hit by a with weapon w on t from damage effects read
+ * at the hit (tsum.once_damage): once per encounter, with a `when`, armed. */
+int ft_talent_hit_damage(ft_run *r, int a, int t, const ft_weapon *w);
+/* (flip+N) of a's talents on its damage flips against t (Squeeze, Slam). */
+int ft_talent_damage_flips(const ft_run *r, int a, int t);
+/* An action's cost after the talents, armed ones too (engine.c). */
+int ft_talent_action_cost(const ft_run *r, int a, ft_action act, int cost);
+/* attack.c: whether a's side outnumbers t's in the melee a fights t in
+ * (seed 000 "Outnumbering": more friendly characters involved). */
+bool ft_outnumbering(const ft_run *r, int a, int t);
+/* fate.c: one card of deck d into its Hand of Fate, from wherever the run
+ * gets its cards (drawn, given by hand, replayed). */
+fray_status ft_fate_hold_one(ft_run *r, int d, fray_card *out);
 /* Seed 000 "Action List", Stand from Prone shortened by Acrobatics: when
  * the option quick_stand_dtn is on and combatant a has the skill
  * Acrobatics, flips its check (Quick Stand specialization: flip+1) and, on
