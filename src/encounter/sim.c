@@ -41,6 +41,13 @@ typedef struct sim_shared {
     atomic_uint_fast64_t done;      /* trials finished */
     atomic_bool stop;               /* the progress callback said stop */
     atomic_int failed;              /* a fight step failed (fray_status) */
+    /* The watching thread sleeps until the next progress report or until
+     * the last worker is done, whichever comes first: a small simulation
+     * returns as soon as its trials are (issue 15: `-n 100` waited for
+     * the progress tick). */
+    pthread_mutex_t lock;
+    pthread_cond_t finished;
+    int running;                    /* workers not yet done (under lock) */
 } sim_shared;
 
 typedef struct sim_worker {
@@ -54,8 +61,7 @@ typedef struct sim_worker {
     char why[200];           /* for this reason ("": the status says it) */
 } sim_worker;
 
-static void *worker_main(void *arg) {
-    sim_worker *w = arg;
+static void worker_loop(sim_worker *w) {
     sim_shared *sh = w->sh;
     const fray_sim_options *o = sh->opt;
     for (;;) {
@@ -75,7 +81,7 @@ static void *worker_main(void *arg) {
                 /* Stopped inside a fight (issue 11): the counts keep the
                  * trials finished before it. */
                 atomic_fetch_add(&sh->done, t - lo);
-                return NULL;
+                return;
             }
             if (rc != FRAY_OK) {
                 w->failed = true;
@@ -85,12 +91,22 @@ static void *worker_main(void *arg) {
                     (void)sh->rs->failure(w->fight, w->why, sizeof w->why);
                 atomic_store(&sh->failed, (int)rc);
                 atomic_store(&sh->stop, true);
-                return NULL;
+                return;
             }
             sh->rs->count(w->fight, &w->counts);
         }
         atomic_fetch_add(&sh->done, hi - lo);
     }
+}
+
+static void *worker_main(void *arg) {
+    sim_worker *w = arg;
+    worker_loop(w);
+    sim_shared *sh = w->sh;
+    pthread_mutex_lock(&sh->lock);
+    sh->running--;
+    pthread_cond_signal(&sh->finished);
+    pthread_mutex_unlock(&sh->lock);
     return NULL;
 }
 
@@ -99,9 +115,26 @@ static int online_cores(void) {
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
-static void sleep_ms(long ms) {
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
+/* Waits ms milliseconds, or less when the last worker finishes. */
+static void wait_ms(sim_shared *sh, bool monotonic, long ms) {
+    struct timespec ts;
+    if (clock_gettime(monotonic ? CLOCK_MONOTONIC : CLOCK_REALTIME, &ts) != 0) {
+        /* no clock: a plain sleep, as before */
+        struct timespec d = {ms / 1000, (ms % 1000) * 1000000L};
+        nanosleep(&d, NULL);
+        return;
+    }
+    ts.tv_sec += ms / 1000;
+    ts.tv_nsec += (ms % 1000) * 1000000L;
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&sh->lock);
+    while (sh->running > 0 &&
+           pthread_cond_timedwait(&sh->finished, &sh->lock, &ts) == 0)
+        ;
+    pthread_mutex_unlock(&sh->lock);
 }
 
 fray_status fray__sim_run(const fray__ruleset *rs, const void *setup,
@@ -123,12 +156,33 @@ fray_status fray__sim_run(const fray__ruleset *rs, const void *setup,
     atomic_init(&sh.done, 0);
     atomic_init(&sh.stop, false);
     atomic_init(&sh.failed, FRAY_OK);
+    sh.running = 0;
+    /* The condition's clock: the monotonic one where it can be chosen
+     * (a change of the wall clock must not stretch the wait). */
+    bool monotonic = false;
+    {
+        pthread_condattr_t ca;
+        if (pthread_condattr_init(&ca) != 0)
+            return FRAY_ERR_NOMEM;
+        monotonic = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) == 0;
+        int e = pthread_cond_init(&sh.finished, &ca);
+        pthread_condattr_destroy(&ca);
+        if (e != 0)
+            return FRAY_ERR_NOMEM;
+        if (pthread_mutex_init(&sh.lock, NULL) != 0) {
+            pthread_cond_destroy(&sh.finished);
+            return FRAY_ERR_NOMEM;
+        }
+    }
 
     /* Everything is allocated here, before the first trial. */
     size_t wsize = (size_t)n_threads * sizeof(sim_worker);
     sim_worker *w = fray__alloc(alloc, wsize);
-    if (!w)
+    if (!w) {
+        pthread_cond_destroy(&sh.finished);
+        pthread_mutex_destroy(&sh.lock);
         return FRAY_ERR_NOMEM;
+    }
     memset(w, 0, wsize);
     fray_status rc = FRAY_OK;
     for (int i = 0; i < n_threads && rc == FRAY_OK; i++) {
@@ -138,7 +192,14 @@ fray_status fray__sim_run(const fray__ruleset *rs, const void *setup,
                                alloc, &w[i].fight);
     }
     for (int i = 0; i < n_threads && rc == FRAY_OK; i++) {
+        /* Counted before it starts: it may be done before the count. */
+        pthread_mutex_lock(&sh.lock);
+        sh.running++;
+        pthread_mutex_unlock(&sh.lock);
         if (pthread_create(&w[i].thread, NULL, worker_main, &w[i]) != 0) {
+            pthread_mutex_lock(&sh.lock);
+            sh.running--;
+            pthread_mutex_unlock(&sh.lock);
             atomic_store(&sh.stop, true);
             rc = FRAY_ERR_NOMEM; /* no resources for another thread */
         } else {
@@ -155,7 +216,7 @@ fray_status fray__sim_run(const fray__ruleset *rs, const void *setup,
                 atomic_store(&sh.stop, true);
                 break; /* (no need to wait: the workers see it) */
             }
-            sleep_ms(100);
+            wait_ms(&sh, monotonic, 100);
         }
     }
     for (int i = 0; i < n_threads; i++)
@@ -190,6 +251,8 @@ fray_status fray__sim_run(const fray__ruleset *rs, const void *setup,
             rs->fight_free(w[i].fight);
     }
     fray__free(alloc, w, wsize);
+    pthread_cond_destroy(&sh.finished);
+    pthread_mutex_destroy(&sh.lock);
     if (rc != FRAY_OK)
         memset(out, 0, sizeof *out);
     return rc;
