@@ -179,11 +179,38 @@ static double share(uint64_t k, uint64_t n) {
     return n ? (double)k / (double)n : 0.0;
 }
 
+/* A share as the report writes it (fray_sim_percent: one decimal; "> 99.9%"
+ * near 1, "< 0.1%" near 0, 100.0% and 0.0% only when exact); `bare`
+ * without the % sign, for intervals written "(24.1-32.9)". */
+typedef struct pct_text {
+    char s[24];
+} pct_text;
+
+static pct_text pct_of(double v, bool bare) {
+    pct_text t;
+    fray_sim_percent(v, 1, t.s, sizeof t.s);
+    size_t n = strlen(t.s);
+    if (bare && n > 0 && t.s[n - 1] == '%')
+        t.s[n - 1] = '\0';
+    return t;
+}
+
+/* k of n, rounded exactly from the integers (fray_sim_share_percent). */
+static pct_text share_of(uint64_t k, uint64_t n) {
+    pct_text t;
+    fray_sim_share_percent(k, n, 1, t.s, sizeof t.s);
+    return t;
+}
+
+#define PCT(v) (pct_of((v), false).s)
+#define SHARE(k, n) (share_of((k), (n)).s)
+#define PCT_BARE(v) (pct_of((v), true).s)
+
 static void print_share_row(const char *name, uint64_t k, uint64_t n) {
     double lo, hi;
     fray_sim_interval95(k, n, &lo, &hi);
-    printf("  %-28.28s %6.1f%%   %5.1f%% - %5.1f%%   ", name, 100.0 * share(k, n),
-           100.0 * lo, 100.0 * hi);
+    printf("  %-28.28s %7s   %6s - %6s   ", name, SHARE(k, n), PCT(lo),
+           PCT(hi));
     out_bar(stdout, share(k, n), 30);
     putchar('\n');
 }
@@ -230,7 +257,7 @@ static void print_length(const fray_setup *s, const fray_sim_counts *c) {
             snprintf(range, sizeof range, "%d", b);
         else
             snprintf(range, sizeof range, "%d-%d", b, b + w - 1);
-        printf("  %9s %6.1f%%  ", range, 100.0 * share(sum, c->trials));
+        printf("  %9s %7s  ", range, SHARE(sum, c->trials));
         out_bar(stdout, peak ? (double)sum / (double)peak : 0.0, 40);
         putchar('\n');
     }
@@ -260,7 +287,68 @@ static void header_words(const char *name, int w, char *l1, char *l2,
              rest);
 }
 
+/* Whether state k has a column: standing, unconscious, dying and dead
+ * always, fled only when somebody fled. */
+static bool state_shown(const fray_setup *s, const fray_sim_counts *c,
+                        int k) {
+    if (k != FRAY_SIM_FLED)
+        return true;
+    for (int i = 0; i < fray_setup_combatants(s); i++)
+        if (c->c[i].fled)
+            return true;
+    return false;
+}
+
+/* "  word: text", the text wrapped under itself at about 78 columns. */
+static void print_legend_line(const char *word, const char *text) {
+    int indent = 4 + (int)strlen(word), col = indent;
+    printf("  %s: ", word);
+    for (const char *p = text; *p;) {
+        while (*p == ' ')
+            p++;
+        const char *sp = strchr(p, ' ');
+        int len = sp ? (int)(sp - p) : (int)strlen(p);
+        if (len == 0)
+            break;
+        if (col > indent && col + 1 + len > 78) {
+            printf("\n%*s", indent, "");
+            col = indent;
+        } else if (col > indent) {
+            putchar(' ');
+            col++;
+        }
+        printf("%.*s", len, p);
+        col += len;
+        p += len;
+    }
+    putchar('\n');
+}
+
+/* How each combatant ends: the shares of fray_sim_state, and what each
+ * word means in the ruleset. */
+static void print_states(const fray_setup *s, const fray_sim_counts *c) {
+    printf("\nHow each combatant ends (share of fights)\n");
+    printf("  %-22s", "");
+    for (int k = 0; k < FRAY_SIM_STATES; k++)
+        if (state_shown(s, c, k))
+            printf(" %12s", fray_sim_state_name(k));
+    printf("\n");
+    for (int i = 0; i < fray_setup_combatants(s); i++) {
+        printf("  %-22.22s", fray_setup_combatant_name(s, i));
+        for (int k = 0; k < FRAY_SIM_STATES; k++)
+            if (state_shown(s, c, k))
+                printf(" %12s",
+                       SHARE(fray_sim_state_count(&c->c[i], k), c->trials));
+        printf("\n");
+    }
+    for (int k = 0; k < FRAY_SIM_STATES; k++)
+        if (state_shown(s, c, k))
+            print_legend_line(fray_sim_state_name(k),
+                              fray_sim_state_meaning(s, k));
+}
+
 static void print_combatants(const fray_setup *s, const fray_sim_counts *c) {
+    print_states(s, c);
     double n = c->trials ? (double)c->trials : 1.0;
     int n_harm = 0, n_spent = 0;
     while (n_harm < FRAY_SIM_HARM_KINDS && fray_sim_harm_name(s, n_harm))
@@ -278,13 +366,13 @@ static void print_combatants(const fray_setup *s, const fray_sim_counts *c) {
             sw[k] = len;
     }
     printf("\nEach combatant (means per fight)\n");
-    printf("  %-22s %8s %6s", "", "still", "");
+    printf("  %-22s", "");
     for (int k = 0; k < n_harm; k++)
         printf(" %13s", fray_sim_harm_name(s, k));
     printf(" %7s", "");
     for (int k = 0; k < n_spent; k++)
         printf(" %*s", sw[k], h1[k]);
-    printf("\n  %-22s %8s %6s", "", "standing", "dead");
+    printf("\n  %-22s", "");
     for (int k = 0; k < n_harm; k++)
         printf(" %13s", "dealt/taken");
     printf(" %7s", "actions");
@@ -293,9 +381,7 @@ static void print_combatants(const fray_setup *s, const fray_sim_counts *c) {
     printf("\n");
     for (int i = 0; i < fray_setup_combatants(s); i++) {
         const fray_sim_combatant_counts *cc = &c->c[i];
-        printf("  %-22.22s %7.1f%% %5.1f%%", fray_setup_combatant_name(s, i),
-               100.0 * share(cc->standing, c->trials),
-               100.0 * share(cc->dead, c->trials));
+        printf("  %-22.22s", fray_setup_combatant_name(s, i));
         for (int k = 0; k < n_harm; k++) {
             char dt[32];
             snprintf(dt, sizeof dt, "%.1f/%.1f", (double)cc->dealt[k] / n,
@@ -379,14 +465,14 @@ static void print_sweep(const fray_setup *s, const sweep_key *keys,
         for (int i = 0; i < n_sides; i++) {
             double lo, hi;
             fray_sim_interval95(c->wins[i], c->trials, &lo, &hi);
-            char cell[48];
-            snprintf(cell, sizeof cell, "%5.1f%% (%4.1f-%4.1f)",
-                     100.0 * share(c->wins[i], c->trials), 100.0 * lo,
-                     100.0 * hi);
+            char cell[96];
+            snprintf(cell, sizeof cell, "%6s (%4s-%4s)",
+                     SHARE(c->wins[i], c->trials), PCT_BARE(lo),
+                     PCT_BARE(hi));
             printf("  %-*s", sw[i], cell);
         }
-        printf("  %5.1f%%  %6.1f\n",
-               100.0 * share(c->all_out + c->unfinished, c->trials),
+        printf("  %6s  %6.1f\n",
+               SHARE(c->all_out + c->unfinished, c->trials),
                fray_sim_length_mean(c));
     }
 }
@@ -495,6 +581,10 @@ static void json_variant(json_out *j, const fray_setup *s,
                                       s, fray_setup_combatant_side(s, i)));
         json_share(j, "standing", cc->standing, c->trials);
         json_share(j, "dead", cc->dead, c->trials);
+        /* The rest of how it ended (fray_sim_state; issue 15). */
+        json_share(j, "unconscious", cc->unconscious, c->trials);
+        json_share(j, "dying", cc->dying, c->trials);
+        json_share(j, "fled", cc->fled, c->trials);
         json_key(j, "per_fight");
         json_begin_object(j);
         /* Keys from the ruleset's words: "STUN" dealt is "stun_dealt",
@@ -765,6 +855,13 @@ int cmd_sim(int argc, char **argv) {
             json_kv_u64(&j, "trials", done_trials);
             json_kv_u64(&j, "trials_requested", requested);
             json_kv_bool(&j, "interrupted", interrupted);
+            /* What the words of how a combatant ends mean here. */
+            json_key(&j, "states");
+            json_begin_object(&j);
+            for (int k = 0; k < FRAY_SIM_STATES; k++)
+                json_kv_string(&j, fray_sim_state_name(k),
+                               fray_sim_state_meaning(setup, k));
+            json_end_object(&j);
             json_key(&j, "variants");
             json_begin_array(&j);
             for (int k = 0; k < shown; k++)

@@ -287,6 +287,33 @@ FRAY_API void fray_sim_counts_add(fray_sim_counts *dst,
         d[i] += s[i];
 }
 
+FRAY_API const char *fray_sim_state_name(int k) {
+    static const char *const names[FRAY_SIM_STATES] = {
+        "standing", "unconscious", "dying", "dead", "fled"};
+    return k >= 0 && k < FRAY_SIM_STATES ? names[k] : NULL;
+}
+
+FRAY_API const char *fray_sim_state_meaning(const fray_setup *setup, int k) {
+    const char *m = NULL;
+    if (k < 0 || k >= FRAY_SIM_STATES)
+        return NULL;
+    if (setup && setup->rs->state_meaning)
+        m = setup->rs->state_meaning(k);
+    return m ? m : fray_sim_state_name(k);
+}
+
+FRAY_API uint64_t fray_sim_state_count(const fray_sim_combatant_counts *cc,
+                                       int k) {
+    switch (k) {
+    case FRAY_SIM_STANDING: return cc->standing;
+    case FRAY_SIM_UNCONSCIOUS: return cc->unconscious;
+    case FRAY_SIM_DYING: return cc->dying;
+    case FRAY_SIM_DEAD: return cc->dead;
+    case FRAY_SIM_FLED: return cc->fled;
+    default: return 0;
+    }
+}
+
 /* ---- Reading the counts ------------------------------------------------------ */
 
 FRAY_API void fray_sim_interval95(uint64_t k, uint64_t n, double *lo,
@@ -308,6 +335,72 @@ FRAY_API void fray_sim_interval95(uint64_t k, uint64_t n, double *lo,
         *lo = 0.0;
     if (k == n)
         *hi = 1.0;
+}
+
+static const long long percent_scale[] = {1, 10, 100, 1000};
+
+/* u units of the last decimal of `decimals` (0 .. 100 x 10^decimals),
+ * with exact telling whether the share is exactly 0 or 1. */
+static const char *percent_write(long long u, int decimals, bool zero,
+                                 bool one, char *out, size_t size) {
+    long long sc = percent_scale[decimals], full = 100 * sc;
+    const char *mark = "";
+    if (!zero && u <= 0) {
+        mark = "< ";
+        u = 1;          /* "< 0.1%": the smallest shown above 0 */
+    } else if (!one && u >= full) {
+        mark = "> ";
+        u = full - 1;   /* "> 99.9%": the largest shown below 100 */
+    }
+    if (decimals == 0)
+        snprintf(out, size, "%s%lld%%", mark, u);
+    else
+        snprintf(out, size, "%s%lld.%0*lld%%", mark, u / sc, decimals, u % sc);
+    return out;
+}
+
+FRAY_API const char *fray_sim_share_percent(uint64_t k, uint64_t n,
+                                            int decimals, char *out,
+                                            size_t size) {
+    if (!out || size == 0)
+        return out;
+    if (decimals < 0)
+        decimals = 0;
+    if (decimals > 3)
+        decimals = 3;
+    if (n == 0 || k == 0)
+        return percent_write(0, decimals, true, false, out, size);
+    if (k >= n)
+        return percent_write(100 * percent_scale[decimals], decimals, false,
+                             true, out, size);
+    uint64_t full = (uint64_t)(100 * percent_scale[decimals]);
+    uint64_t u;
+    if (n <= UINT64_MAX / (2 * full)) {
+        /* round(k x full / n), a half up, in integers: k < n, so
+         * 2 k full + n fits. */
+        u = (2 * k * full + n) / (2 * n);
+    } else {
+        u = (uint64_t)llround((double)k / (double)n * (double)full);
+    }
+    return percent_write((long long)u, decimals, false, false, out, size);
+}
+
+FRAY_API const char *fray_sim_percent(double share, int decimals, char *out,
+                                      size_t size) {
+    if (!out || size == 0)
+        return out;
+    if (decimals < 0)
+        decimals = 0;
+    if (decimals > 3)
+        decimals = 3;
+    if (!(share > 0.0)) /* also NaN */
+        share = 0.0;
+    if (share > 1.0)
+        share = 1.0;
+    long long full = 100 * percent_scale[decimals];
+    /* In units of the last decimal shown: 0 .. 100 x scale. */
+    return percent_write(llround(share * (double)full), decimals, share == 0.0,
+                         share == 1.0, out, size);
 }
 
 FRAY_API double fray_sim_length_mean(const fray_sim_counts *c) {

@@ -178,6 +178,9 @@ enum {
 #define C_NOBODY "#999999"
 #define C_DEAD "#7a7a7a"
 #define C_LENGTH "#5b7fa6"
+/* How a combatant fell (fray_sim_state): unconscious, dying, dead, fled. */
+#define C_UNCONSCIOUS "#c9c9c9"
+#define C_DYING "#b35900"
 #define HALO "stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\""
 
 /* Okabe & Ito's colour-blind-safe palette, one colour per side. */
@@ -229,6 +232,45 @@ static const char *action_word(const ctx *c, int k) {
     return c->r->rules_setup ? fray_sim_action_name(c->r->rules_setup, k)
                              : fray_towers_action_name(k);
 }
+
+/* What state k means in the report's ruleset (99 Towers without one). */
+static const char *state_meaning(const ctx *c, int k) {
+    return c->r->rules_setup ? fray_sim_state_meaning(c->r->rules_setup, k)
+           : fray__towers_ruleset.state_meaning
+               ? fray__towers_ruleset.state_meaning(k)
+               : fray_sim_state_name(k);
+}
+
+/* A share as the text of `fray sim` writes it (one rounding for both:
+ * fray_sim_percent), e.g. "25.3%", "&gt; 99.9%" (escaped for XML); `bare`
+ * without the % sign. */
+typedef struct ptext {
+    char s[32];
+} ptext;
+
+static ptext percent_text(double v, uint64_t k, uint64_t n, bool exact,
+                          bool bare) {
+    char raw[24];
+    if (exact)
+        fray_sim_share_percent(k, n, 1, raw, sizeof raw);
+    else
+        fray_sim_percent(v, 1, raw, sizeof raw);
+    size_t len = strlen(raw);
+    if (bare && len > 0 && raw[len - 1] == '%')
+        raw[len - 1] = '\0';
+    ptext t;
+    snprintf(t.s, sizeof t.s, "%s%s",
+             raw[0] == '<' ? "&lt;" : raw[0] == '>' ? "&gt;" : "",
+             raw[0] == '<' || raw[0] == '>' ? raw + 1 : raw);
+    return t;
+}
+
+static ptext share_text(uint64_t k, uint64_t n, bool bare) {
+    return percent_text(0.0, k, n, true, bare);
+}
+
+/* An interval's end (0..1), without the % sign. */
+static ptext end_text(double v) { return percent_text(v, 0, 0, false, true); }
 
 static const char *side_colour(int s) {
     return side_colours[s >= 0 ? s % FRAY_SIM_MAX_SIDES : 0];
@@ -481,16 +523,17 @@ static int chart_wins(fray__text *w, const ctx *c) {
                 rw_esc(w, side_name(c, s));
                 fray__text_s(w, " won");
             }
-            fray__text_f(w, " %s%% of %s fights (95%% interval %s&#8211;%s%%)</title>",
-                 F1(100 * share), grouped(k->trials).s, F1(100 * lo),
-                 F1(100 * hi));
+            fray__text_f(w, " %s of %s fights (95%% interval %s&#8211;%s%%)</title>",
+                 share_text(won, k->trials, false).s, grouped(k->trials).s,
+                 end_text(lo).s, end_text(hi).s);
             fray__text_s(w, "</rect>\n");
             hwhisker(w, hb_x(lo), hb_x(hi), cy, 5);
             text_open(w, HB_VALUE, cy + 4, "font-size=\"12\"");
             fray__text_f(w,
-                 "<tspan font-weight=\"bold\">%s%%</tspan><tspan dx=\"6\" fill=\"" C_MUTED
+                 "<tspan font-weight=\"bold\">%s</tspan><tspan dx=\"6\" fill=\"" C_MUTED
                  "\" font-size=\"11\">(%s&#8211;%s)</tspan>",
-                 F1(100 * share), F1(100 * lo), F1(100 * hi));
+                 share_text(won, k->trials, false).s, end_text(lo).s,
+                 end_text(hi).s);
             text_close(w);
             y += WIN_ROW;
         }
@@ -502,10 +545,20 @@ static int chart_wins(fray__text *w, const ctx *c) {
 
 enum { STAND_ROW = 36 };
 
+/* The colour and bar class of how a combatant fell (state k >= 1). */
+static const char *fell_colour(int k) {
+    return k == FRAY_SIM_UNCONSCIOUS ? C_UNCONSCIOUS
+           : k == FRAY_SIM_DYING     ? C_DYING
+           : k == FRAY_SIM_DEAD      ? C_DEAD
+                                     : C_NOBODY;
+}
+
 static int chart_standing(fray__text *w, const ctx *c) {
     chart_title(w, "Who is still standing", NULL,
-                "share of fights each combatant ends still standing, and dead");
-    /* Legend: the side colours mean "still standing", grey means dead. */
+                "share of fights each combatant ends still standing, and "
+                "how the others fell: unconscious, dying, dead");
+    /* Legend: the side colours mean "still standing"; the second bar,
+     * stacked, how the others fell. */
     double lx = 20;
     for (int s = 0; s < c->n_sides; s++) {
         fray__text_f(w, "<rect x=\"%s\" y=\"55\" width=\"10\" height=\"10\" fill=\"%s\"/>\n",
@@ -515,12 +568,10 @@ static int chart_standing(fray__text *w, const ctx *c) {
     text_open(w, lx + 4, 64, "font-size=\"12\"");
     fray__text_s(w, "still standing (the colour of its side)");
     text_close(w);
-    fray__text_f(w, "<rect x=\"%s\" y=\"55\" width=\"14\" height=\"10\" fill=\"" C_DEAD
-            "\"/>\n",
-         F1(lx + 260));
-    text_open(w, lx + 280, 64, "font-size=\"12\"");
-    fray__text_s(w, "dead");
-    text_close(w);
+    lx += 260;
+    for (int k = FRAY_SIM_UNCONSCIOUS; k < FRAY_SIM_STATES; k++)
+        lx = legend_item(w, lx, 64, fell_colour(k), fray_sim_state_name(k),
+                         false);
 
     double top = 80;
     int per_variant = c->n_comb * STAND_ROW + (c->sweep ? GROUP_HEAD : 0);
@@ -550,26 +601,59 @@ static int chart_standing(fray__text *w, const ctx *c) {
                 text_esc(w, HB_LABEL, y + 28,
                          "font-size=\"10\" text-anchor=\"end\" fill=\"" C_MUTED "\"",
                          side_name(c, s));
-            for (int d = 0; d < 2; d++) {
-                uint64_t n = d ? cc->dead : cc->standing;
+            /* Still standing. */
+            double by = y + 4;
+            double sh = k->trials ? (double)cc->standing / (double)k->trials : 0;
+            fray__text_f(w,
+                 "<rect class=\"standing-bar\" data-combatant=\"%d\" x=\"%d\" y=\"%s\" "
+                 "width=\"%s\" height=\"12\" fill=\"%s\"><title>",
+                 i, HB_X0, F1(by), F2(hb_x(sh) - HB_X0),
+                 side_colour(s >= 0 ? s : 0));
+            rw_esc(w, comb_name(c, i));
+            fray__text_f(w, ": still standing in %s of fights</title></rect>\n",
+                         share_text(cc->standing, k->trials, false).s);
+            text_open(w, HB_VALUE, by + 10, "font-size=\"11\"");
+            fray__text_f(w,
+                 "<tspan font-weight=\"bold\">%s</tspan>"
+                 "<tspan dx=\"4\">still standing</tspan>",
+                 share_text(cc->standing, k->trials, false).s);
+            text_close(w);
+            /* How it fell, stacked: unconscious, dying, dead (and fled). */
+            by = y + 18;
+            double x = HB_X0;
+            for (int st = FRAY_SIM_UNCONSCIOUS; st < FRAY_SIM_STATES; st++) {
+                uint64_t n = fray_sim_state_count(cc, st);
+                if (st == FRAY_SIM_FLED && n == 0)
+                    continue;
                 double share = k->trials ? (double)n / (double)k->trials : 0;
-                double by = y + 4 + d * 14;
+                double bw = hb_x(share) - HB_X0;
                 fray__text_f(w,
-                     "<rect class=\"%s\" data-combatant=\"%d\" x=\"%d\" y=\"%s\" "
+                     "<rect class=\"%s-bar\" data-combatant=\"%d\" x=\"%s\" y=\"%s\" "
                      "width=\"%s\" height=\"12\" fill=\"%s\"><title>",
-                     d ? "dead-bar" : "standing-bar", i, HB_X0, F1(by),
-                     F2(hb_x(share) - HB_X0),
-                     d ? C_DEAD : side_colour(s >= 0 ? s : 0));
+                     fray_sim_state_name(st), i, F2(x), F1(by), F2(bw),
+                     fell_colour(st));
                 rw_esc(w, comb_name(c, i));
-                fray__text_f(w, ": %s in %s%% of fights</title></rect>\n",
-                     d ? "dead" : "still standing", F1(100 * share));
-                text_open(w, HB_VALUE, by + 10, "font-size=\"11\"");
-                fray__text_f(w,
-                     "<tspan font-weight=\"bold\">%s%%</tspan>"
-                     "<tspan dx=\"4\">%s</tspan>",
-                     F1(100 * share), d ? "dead" : "still standing");
-                text_close(w);
+                fray__text_f(w, ": %s in %s of fights</title></rect>\n",
+                             fray_sim_state_name(st),
+                             share_text(n, k->trials, false).s);
+                x += bw;
             }
+            text_open(w, HB_VALUE, by + 10, "font-size=\"11\"");
+            bool first = true;
+            for (int st = FRAY_SIM_UNCONSCIOUS; st < FRAY_SIM_STATES; st++) {
+                uint64_t n = fray_sim_state_count(cc, st);
+                /* dead always; the others when they happened */
+                if (n == 0 && st != FRAY_SIM_DEAD)
+                    continue;
+                fray__text_f(w,
+                     "<tspan%s font-weight=\"bold\">%s</tspan>"
+                     "<tspan dx=\"4\">%s</tspan>",
+                     first ? "" : " dx=\"8\"",
+                     share_text(n, k->trials, false).s,
+                     fray_sim_state_name(st));
+                first = false;
+            }
+            text_close(w);
             y += STAND_ROW;
         }
     }
@@ -736,7 +820,8 @@ static void hist_draw(fray__text *w, const ctx *c, const hplan *p,
             fray__text_f(w, "%d %ss", from, c->unit);
         else
             fray__text_f(w, "%d&#8211;%d %ss", from, to - 1, c->unit);
-        fray__text_f(w, ": %s%% of fights</title></rect>\n", F1(sh));
+        fray__text_f(w, ": %s of fights</title></rect>\n",
+                     share_text(n, k->trials, false).s);
     }
     if (p->overflow) {
         text_open(w, PL_X1, top - 4,
@@ -999,8 +1084,9 @@ static int chart_sweep(fray__text *w, const ctx *c) {
                 rw_esc(w, side_name(c, s));
                 fray__text_s(w, " won");
             }
-            fray__text_f(w, " %s%% (95%% interval %s&#8211;%s%%)</title>", F1(share),
-                 F1(100 * lo), F1(100 * hi));
+            fray__text_f(w, " %s (95%% interval %s&#8211;%s%%)</title>",
+                         share_text(won, k->trials, false).s, end_text(lo).s,
+                         end_text(hi).s);
             fray__text_s(w, c->numeric ? "</circle>\n" : "</rect>\n");
             if (!c->numeric) {
                 vwhisker(w, x, bottom - h * lo, bottom - h * hi,
@@ -1009,7 +1095,7 @@ static int chart_sweep(fray__text *w, const ctx *c) {
                 if (bw >= 26) {
                     text_open(w, x, bottom - h * hi - 5,
                               "font-size=\"10\" text-anchor=\"middle\" " HALO);
-                    fray__text_f(w, "%s%%", F1(share));
+                    fray__text_s(w, share_text(won, k->trials, false).s);
                     text_close(w);
                 }
             }
@@ -1186,7 +1272,11 @@ static const char html_style[] =
     "th,td{padding:3px 9px;text-align:right;border-bottom:1px solid #e4e4e4;"
     "white-space:nowrap}\n"
     "th{background:#f4f4f4;white-space:normal;vertical-align:bottom}\n"
-    ".scroll{overflow-x:auto}\n"
+    ".scroll{overflow-x:auto;max-width:100%}\n"
+    "dl.legend{display:grid;grid-template-columns:max-content auto;"
+    "gap:0.15em 0.8em;font-size:0.92em}\n"
+    "dl.legend dt{font-weight:bold}\n"
+    "dl.legend dd{margin:0}\n"
     "th:first-child,td:first-child{text-align:left}\n"
     "th.name,td.name{text-align:left}\n"
     "th{min-width:4.5em}\n"
@@ -1200,12 +1290,12 @@ static void th_esc(fray__text *w, const char *s) {
 }
 
 static void td_share(fray__text *w, uint64_t k, uint64_t n, bool ci) {
-    fray__text_f(w, "<td>%s%%", F1(pct(k, n)));
+    fray__text_f(w, "<td>%s", share_text(k, n, false).s);
     if (ci) {
         double lo, hi;
         fray_sim_interval95(k, n, &lo, &hi);
-        fray__text_f(w, " <span class=\"ci\">(%s&#8211;%s)</span>", F1(100 * lo),
-             F1(100 * hi));
+        fray__text_f(w, " <span class=\"ci\">(%s&#8211;%s)</span>",
+                     end_text(lo).s, end_text(hi).s);
     }
     fray__text_s(w, "</td>");
 }
@@ -1292,12 +1382,29 @@ static void html_variant_heading(fray__text *w, const ctx *c, int v) {
 static void html_combatants(fray__text *w, const ctx *c) {
     fray__text_s(w, "<h2>Who is still standing</h2>\n<p>Shares of fights; the other "
             "numbers are means per fight.</p>\n");
+    /* What the words of how a combatant ends mean in this ruleset. */
+    bool fled = false;
+    for (int v = 0; v < c->nv; v++)
+        for (int i = 0; i < c->n_comb; i++)
+            fled = fled || vcounts(c, v)->c[i].fled;
+    fray__text_s(w, "<dl class=\"legend\">\n");
+    for (int st = 0; st < FRAY_SIM_STATES; st++) {
+        if (st == FRAY_SIM_FLED && !fled)
+            continue;
+        fray__text_f(w, "<dt>%s</dt><dd>", fray_sim_state_name(st));
+        rw_esc(w, state_meaning(c, st));
+        fray__text_s(w, "</dd>\n");
+    }
+    fray__text_s(w, "</dl>\n");
     for (int v = 0; v < c->nv; v++) {
         const fray_sim_counts *k = vcounts(c, v);
         html_variant_heading(w, c, v);
         fray__text_s(w, "<div class=\"scroll\"><table>\n<thead><tr><th>combatant</th>"
                 "<th class=\"name\">side</th>"
-                "<th>still standing</th><th>dead</th>");
+                "<th>still standing</th><th>unconscious</th><th>dying</th>"
+                "<th>dead</th>");
+        if (fled)
+            fray__text_s(w, "<th>fled</th>");
         for (int h = 0; h < FRAY_SIM_HARM_KINDS && harm_word(c, h); h++)
             fray__text_f(w, "<th>%s dealt</th><th>%s taken</th>",
                          harm_word(c, h), harm_word(c, h));
@@ -1315,7 +1422,11 @@ static void html_combatants(fray__text *w, const ctx *c) {
                 rw_esc(w, side_name(c, s));
             fray__text_s(w, "</td>");
             td_share(w, cc->standing, k->trials, true);
+            td_share(w, cc->unconscious, k->trials, true);
+            td_share(w, cc->dying, k->trials, true);
             td_share(w, cc->dead, k->trials, true);
+            if (fled)
+                td_share(w, cc->fled, k->trials, true);
             for (int h = 0; h < FRAY_SIM_HARM_KINDS && harm_word(c, h); h++) {
                 td_mean(w, cc->dealt[h], k->trials);
                 td_mean(w, cc->taken[h], k->trials);
