@@ -255,6 +255,25 @@ FRAY_API FRAY_MUST_CHECK fray_status fray_towers_setup_vary(fray_towers_setup *s
                                            const char *value,
                                            fray_diag *diag);
 
+/*
+ * Whom a sweep's key changes, in rules words, for the report (issue 15):
+ * "the combatant Sir Aldric", "every combatant of the group bandit:
+ * bandit 1, bandit 2", "every combatant carrying a longblade: Sir Aldric,
+ * bandit 1", "the whole encounter (an option)". Written snprintf-style
+ * into buf (cut at size - 1 characters). Errors: FRAY_ERR_PARSE for a key
+ * that names nothing here (diag: which part, and "did you mean" the
+ * nearest key there is), FRAY_ERR_INVALID. The setup is only read;
+ * thread-safe.
+ */
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_setup_vary_scope(
+    const fray_towers_setup *setup, const char *key, char *buf, size_t size,
+    fray_diag *diag);
+/* The same for a setup of any ruleset (include/fray/fight.h); a ruleset
+ * that cannot tell writes "" and returns FRAY_OK. */
+FRAY_API FRAY_MUST_CHECK fray_status fray_setup_vary_scope(
+    const fray_setup *setup, const char *key, char *buf, size_t size,
+    fray_diag *diag);
+
 /* A sweep's LIST, expanded: at most FRAY_VARY_MAX_VALUES values of
  * fewer than FRAY_VARY_VALUE_SIZE bytes each. */
 enum { FRAY_VARY_MAX_VALUES = 200, FRAY_VARY_VALUE_SIZE = 32 };

@@ -287,6 +287,18 @@ FRAY_API void fray_sim_counts_add(fray_sim_counts *dst,
         d[i] += s[i];
 }
 
+FRAY_API fray_status fray_setup_vary_scope(const fray_setup *setup,
+                                          const char *key, char *buf,
+                                          size_t size, fray_diag *diag) {
+    if (!setup || !key || (!buf && size))
+        return FRAY_ERR_INVALID;
+    if (size)
+        buf[0] = '\0';
+    if (!setup->rs->vary_scope)
+        return FRAY_OK;
+    return setup->rs->vary_scope(setup->data, key, buf, size, diag);
+}
+
 FRAY_API const char *fray_sim_state_name(int k) {
     static const char *const names[FRAY_SIM_STATES] = {
         "standing", "unconscious", "dying", "dead", "fled"};

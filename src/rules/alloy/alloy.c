@@ -180,6 +180,11 @@ static fray_status rs_vary(void *setup, const char *key, const char *value,
     return fa_setup_vary(setup, key, value, diag);
 }
 
+static fray_status rs_vary_scope(const void *setup, const char *key,
+                                 char *buf, size_t size, fray_diag *diag) {
+    return fa_setup_vary_scope(setup, key, buf, size, diag);
+}
+
 static const char *rs_setup_name(const void *setup) {
     return ((const fa_setup *)setup)->name;
 }
@@ -1078,4 +1083,5 @@ const fray__ruleset fray__alloy_ruleset = {
         "action point for one more attack when the enemy is low",
     .duel_setup = fa_duel_setup,
     .state_meaning = rs_state_meaning,
+    .vary_scope = rs_vary_scope,
 };

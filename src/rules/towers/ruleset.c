@@ -160,6 +160,11 @@ static const char *rs_spent_name(int k) {
     return k >= 0 && k < 2 ? names[k] : NULL;
 }
 
+static fray_status rs_vary_scope(const void *setup, const char *key,
+                                 char *buf, size_t size, fray_diag *diag) {
+    return fray_towers_setup_vary_scope(setup, key, buf, size, diag);
+}
+
 /* fray_sim_state: what each way a fight ends means in 99 Towers (harm.c;
  * seed 000 "STUN Damage", "LETHAL Damage"; RULINGS 16, 17). */
 static const char *rs_state_meaning(int k) {
@@ -255,4 +260,5 @@ const fray__ruleset fray__towers_ruleset = {
         "each flip from a fresh deck; no Hand of Fate; no chips; no movement",
     .duel_setup = rs_duel_setup,
     .state_meaning = rs_state_meaning,
+    .vary_scope = rs_vary_scope,
 };
