@@ -78,6 +78,7 @@ static void on_sigint(int sig) {
 typedef struct sweep_key {
     char key[128];
     fray_vary_list list; /* the values, as fray_setup_vary reads them */
+    char scope[256];     /* whom it changes (fray_setup_vary_scope) */
 } sweep_key;
 
 /* "bandit.PA=1..5" or "tony.tactics=attack,power-attack" or "x=1..3,7". */
@@ -431,13 +432,68 @@ static void print_wins(const fray_setup *s, const fray_sim_counts *c) {
                         c->trials);
 }
 
+/* Whether somebody won none of variant j's fights: every side out, or
+ * the time limit. */
+static uint64_t nobody_of(const fray_sim_counts *c) {
+    return c->all_out + c->unfinished;
+}
+
+/* A two-key sweep as a grid (issue 15): per side (and nobody, when a
+ * variant had such fights) its share of wins, the first key's values
+ * across, one line per value of the second key. Variant j is value
+ * j / n2 of the first key and j % n2 of the second (the variants' order,
+ * the last key fastest). */
+static void print_grid(const fray_setup *s, const sweep_key *keys,
+                       const variant *v) {
+    int n1 = keys[0].list.n, n2 = keys[1].list.n;
+    int n_sides = fray_setup_sides(s);
+    bool any_nobody = false;
+    for (int j = 0; j < n1 * n2; j++)
+        any_nobody = any_nobody || nobody_of(v[j].counts);
+    int lw = (int)strlen(keys[1].key);
+    for (int d = 0; d < n2; d++) {
+        int len = (int)strlen(keys[1].list.value[d]);
+        if (len > lw)
+            lw = len;
+    }
+    int cw[FRAY_VARY_MAX_VALUES];
+    for (int a = 0; a < n1; a++) {
+        int len = (int)strlen(keys[0].list.value[a]);
+        cw[a] = len < 7 ? 7 : len;
+    }
+    for (int side = 0; side < n_sides + (any_nobody ? 1 : 0); side++) {
+        bool nob = side == n_sides;
+        printf("\n%s%s: %s across, %s down\n",
+               nob ? "Nobody wins" : fray_setup_side_name(s, side),
+               nob ? "" : " wins", keys[0].key, keys[1].key);
+        printf("  %-*s  %s\n", lw, "", keys[0].key);
+        printf("  %-*s", lw, keys[1].key);
+        for (int a = 0; a < n1; a++)
+            printf("  %*s", cw[a], keys[0].list.value[a]);
+        printf("\n");
+        for (int d = 0; d < n2; d++) {
+            printf("  %-*s", lw, keys[1].list.value[d]);
+            for (int a = 0; a < n1; a++) {
+                const fray_sim_counts *c = v[a * n2 + d].counts;
+                printf("  %*s", cw[a],
+                       SHARE(nob ? nobody_of(c) : c->wins[side], c->trials));
+            }
+            printf("\n");
+        }
+    }
+}
+
 static void print_sweep(const fray_setup *s, const sweep_key *keys,
                         int n_keys, const variant *v, int n_variants) {
     printf("\nSweep: ");
     for (int k = 0; k < n_keys; k++)
         printf("%s%s (%d values)", k ? " x " : "", keys[k].key,
                keys[k].list.n);
-    printf(", the same %s for every variant\n\n", fray_setup_randomness(s));
+    printf(", the same %s for every variant\n", fray_setup_randomness(s));
+    for (int k = 0; k < n_keys; k++)
+        if (keys[k].scope[0])
+            print_legend_line(keys[k].key, keys[k].scope);
+    printf("\n");
     int n_sides = fray_setup_sides(s);
     int lw = 7;
     for (int j = 0; j < n_variants; j++) {
@@ -475,6 +531,8 @@ static void print_sweep(const fray_setup *s, const sweep_key *keys,
                SHARE(c->all_out + c->unfinished, c->trials),
                fray_sim_length_mean(c));
     }
+    if (n_keys == 2 && n_variants == keys[0].list.n * keys[1].list.n)
+        print_grid(s, keys, v);
 }
 
 /* ---- JSON ------------------------------------------------------------------------ */
@@ -618,6 +676,45 @@ static void json_variant(json_out *j, const fray_setup *s,
     json_end_object(j);
 }
 
+/* A two-key sweep as a grid: "across" the first key's values, "down" the
+ * second's, and per side (then "nobody") one row per value of the
+ * second key of its win shares, one per value of the first key. */
+static void json_grid(json_out *j, const fray_setup *s, const sweep_key *keys,
+                      const variant *v) {
+    int n1 = keys[0].list.n, n2 = keys[1].list.n;
+    json_key(j, "grid");
+    json_begin_object(j);
+    json_kv_string(j, "across", keys[0].key);
+    json_kv_string(j, "down", keys[1].key);
+    json_key(j, "wins");
+    json_begin_array(j);
+    int n_sides = fray_setup_sides(s);
+    for (int side = 0; side <= n_sides; side++) {
+        bool nob = side == n_sides;
+        json_begin_object(j);
+        json_kv_string(j, "side", nob ? "nobody" : fray_setup_side_name(s, side));
+        json_key(j, "rows");
+        json_begin_array(j);
+        for (int d = 0; d < n2; d++) {
+            json_begin_object(j);
+            json_kv_string(j, "value", keys[1].list.value[d]);
+            json_key(j, "shares");
+            json_begin_array(j);
+            for (int a = 0; a < n1; a++) {
+                const fray_sim_counts *c = v[a * n2 + d].counts;
+                json_double(j, share(nob ? nobody_of(c) : c->wins[side],
+                                     c->trials));
+            }
+            json_end_array(j);
+            json_end_object(j);
+        }
+        json_end_array(j);
+        json_end_object(j);
+    }
+    json_end_array(j);
+    json_end_object(j);
+}
+
 /* ---- Reports ------------------------------------------------------------------------ */
 
 static bool ends_with(const char *s, const char *suffix) {
@@ -717,6 +814,18 @@ int cmd_sim(int argc, char **argv) {
     rc = cli_load_encounter(&args, args.pos[0], &setup);
     if (rc >= 0)
         return cli_mpi_end(rc);
+    /* Whom each key changes; an unknown key stops here, with "did you
+     * mean" (before any fight is set up). */
+    for (int k = 0; k < n_keys; k++) {
+        fray_diag d;
+        memset(&d, 0, sizeof d);
+        if (fray_setup_vary_scope(setup, keys[k].key, keys[k].scope,
+                                  sizeof keys[k].scope, &d) != FRAY_OK) {
+            cli_error(&args, "--vary %s", d.message);
+            fray_setup_free(setup);
+            return cli_mpi_end(EXIT_USAGE);
+        }
+    }
     /* No --seed: the file's, else 1 (--help). */
     if (!seed_opt->present && !fray_setup_seed(setup, &seed))
         seed = 1;
@@ -862,6 +971,25 @@ int cmd_sim(int argc, char **argv) {
                 json_kv_string(&j, fray_sim_state_name(k),
                                fray_sim_state_meaning(setup, k));
             json_end_object(&j);
+            if (n_keys) {
+                /* The sweep's keys: their values and whom they change. */
+                json_key(&j, "vary_keys");
+                json_begin_array(&j);
+                for (int k = 0; k < n_keys; k++) {
+                    json_begin_object(&j);
+                    json_kv_string(&j, "key", keys[k].key);
+                    json_key(&j, "values");
+                    json_begin_array(&j);
+                    for (int x = 0; x < keys[k].list.n; x++)
+                        json_string(&j, keys[k].list.value[x]);
+                    json_end_array(&j);
+                    json_kv_string(&j, "changes", keys[k].scope);
+                    json_end_object(&j);
+                }
+                json_end_array(&j);
+            }
+            if (n_keys == 2 && shown == n_variants)
+                json_grid(&j, setup, keys, v);
             json_key(&j, "variants");
             json_begin_array(&j);
             for (int k = 0; k < shown; k++)
@@ -902,6 +1030,7 @@ int cmd_sim(int argc, char **argv) {
                 rv[k].label = n_keys ? v[k].label : "";
                 rv[k].value = n_keys ? v[k].value[0] : "";
                 rv[k].counts = v[k].counts;
+                rv[k].value2 = n_keys == 2 ? v[k].value[1] : NULL;
             }
             fray_sim_report r;
             memset(&r, 0, sizeof r);
@@ -910,6 +1039,13 @@ int cmd_sim(int argc, char **argv) {
             r.seed = seed;
             r.seconds = seconds;
             r.vary_key = n_keys ? keys[0].key : NULL;
+            r.vary_scope = n_keys ? keys[0].scope : NULL;
+            if (n_keys == 2 && shown == n_variants) {
+                /* the grid: a heat map per side */
+                r.vary_key2 = keys[1].key;
+                r.vary_scope2 = keys[1].scope;
+                r.n_values2 = keys[1].list.n;
+            }
             r.n_variants = shown;
             r.variants = rv;
             if (!write_report(&args, report_path, &r))

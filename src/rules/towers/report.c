@@ -201,6 +201,10 @@ typedef struct ctx {
     long long vmin, vmax;
     char side_fallback[FRAY_SIM_MAX_SIDES][16];
     const char *unit;  /* what lengths count: "phase" (99 Towers), "round" */
+    /* A sweep over two keys drawn as a grid: n1 values of the first key
+     * (across) by n2 of the second (down); variant a * n2 + d. */
+    bool grid;
+    int n1, n2;
 } ctx;
 
 static const fray_sim_counts *vcounts(const ctx *c, int v) {
@@ -361,6 +365,11 @@ static void ctx_init(ctx *c, const fray_sim_report *r) {
     for (int v = 0; v < c->nv; v++)
         if (nobody(vcounts(c, v)))
             c->any_nobody = true;
+    if (r->vary_key2 && r->n_values2 > 0 && c->nv % r->n_values2 == 0) {
+        c->grid = true;
+        c->n2 = r->n_values2;
+        c->n1 = c->nv / r->n_values2;
+    }
     c->numeric = c->sweep;
     for (int v = 0; v < c->nv && c->numeric; v++) {
         long long x = 0;
@@ -1166,6 +1175,100 @@ static int chart_sweep_length(fray__text *w, const ctx *c) {
     return (int)bottom + 56;
 }
 
+/* ---- Chart: a sweep over two keys, as heat maps --------------------------- */
+
+enum { HM_X0 = 170, HM_X1 = 770, HM_ROW = 26, HM_TOP = 96 };
+
+/* The grid's labels: the first key's value of column a, the second's of
+ * row d. */
+static const char *grid_across(const ctx *c, int a) {
+    const char *v = c->r->variants[a * c->n2].value;
+    return v ? v : "";
+}
+
+static const char *grid_down(const ctx *c, int d) {
+    const char *v = c->r->variants[d].value2;
+    return v ? v : "";
+}
+
+/* One heat map per side: the share of fights it won, the first key's
+ * values across, the second key's down; the deeper the colour the more
+ * it won. */
+static int chart_heatmap(fray__text *w, const ctx *c) {
+    double cw = (HM_X1 - HM_X0) / (double)c->n1;
+    if (cw > 110)
+        cw = 110;
+    int y = 0;
+    for (int s = 0; s < c->n_sides; s++) {
+        fray__text_f(w, "<g class=\"heatmap\" data-side=\"%d\" transform=\"translate(0 %d)\">\n",
+                     s, y);
+        text_open(w, 20, 28, "font-size=\"17\" font-weight=\"bold\"");
+        fray__text_s(w, "Win rate of ");
+        rw_esc(w, side_name(c, s));
+        fray__text_s(w, " by ");
+        rw_esc(w, c->r->vary_key);
+        fray__text_s(w, " and ");
+        rw_esc(w, c->r->vary_key2);
+        text_close(w);
+        text_open(w, 20, 46, "font-size=\"12\" fill=\"" C_MUTED "\"");
+        fray__text_s(w, "each cell: the share of fights won; the deeper the "
+                        "colour, the more");
+        text_close(w);
+        /* The first key across: its name over its values. */
+        text_open(w, HM_X0 + cw * c->n1 / 2, 66,
+                  "font-size=\"12\" text-anchor=\"middle\" font-weight=\"bold\"");
+        rw_esc(w, c->r->vary_key);
+        text_close(w);
+        for (int a = 0; a < c->n1; a++)
+            text_esc(w, HM_X0 + cw * (a + 0.5), 84,
+                     "font-size=\"11\" text-anchor=\"middle\"",
+                     grid_across(c, a));
+        /* The second key down: its name left of its values. */
+        text_open(w, 20, HM_TOP - 2, "font-size=\"12\" font-weight=\"bold\"");
+        rw_esc(w, c->r->vary_key2);
+        text_close(w);
+        for (int d = 0; d < c->n2; d++) {
+            double cy = HM_TOP + d * HM_ROW;
+            text_esc(w, HM_X0 - 8, cy + HM_ROW / 2.0 + 4,
+                     "font-size=\"11\" text-anchor=\"end\"", grid_down(c, d));
+            for (int a = 0; a < c->n1; a++) {
+                const fray_sim_counts *k = vcounts(c, a * c->n2 + d);
+                double share = k->trials ? (double)k->wins[s] / (double)k->trials
+                                         : 0;
+                fray__text_f(w,
+                     "<rect class=\"heat-cell\" data-side=\"%d\" x=\"%s\" y=\"%s\" "
+                     "width=\"%s\" height=\"%d\" fill=\"%s\" fill-opacity=\"%s\" "
+                     "stroke=\"white\"><title>",
+                     s, F2(HM_X0 + a * cw), F1(cy), F2(cw), HM_ROW,
+                     side_colour(s), F2(0.08 + 0.92 * share));
+                rw_esc(w, c->r->vary_key);
+                fray__text_s(w, "=");
+                rw_esc(w, grid_across(c, a));
+                fray__text_s(w, ", ");
+                rw_esc(w, c->r->vary_key2);
+                fray__text_s(w, "=");
+                rw_esc(w, grid_down(c, d));
+                fray__text_s(w, ": ");
+                rw_esc(w, side_name(c, s));
+                fray__text_f(w, " won %s of fights</title></rect>\n",
+                             share_text(k->wins[s], k->trials, false).s);
+                if (cw >= 34)
+                    text_open(w, HM_X0 + cw * (a + 0.5), cy + HM_ROW / 2.0 + 4,
+                              share > 0.55
+                                  ? "font-size=\"11\" text-anchor=\"middle\" fill=\"white\""
+                                  : "font-size=\"11\" text-anchor=\"middle\"");
+                if (cw >= 34) {
+                    fray__text_s(w, share_text(k->wins[s], k->trials, false).s);
+                    text_close(w);
+                }
+            }
+        }
+        fray__text_s(w, "</g>\n");
+        y += HM_TOP + c->n2 * HM_ROW + 30;
+    }
+    return y + 10;
+}
+
 /* ---- The document -------------------------------------------------------- */
 
 static void trials_line(fray__text *w, const ctx *c) {
@@ -1180,6 +1283,10 @@ static void trials_line(fray__text *w, const ctx *c) {
     if (c->sweep) {
         fray__text_s(w, " &#183; varied: ");
         rw_esc(w, c->r->vary_key ? c->r->vary_key : "variant");
+        if (c->grid) {
+            fray__text_s(w, " &#215; ");
+            rw_esc(w, c->r->vary_key2);
+        }
     }
 }
 
@@ -1206,6 +1313,8 @@ static int draw_charts(fray__text *w, const ctx *c) {
         bool sweep_only;
     } charts[] = {
         {"header", chart_header, false},
+        /* A sweep over two keys: a heat map per side first. */
+        {"heatmaps", chart_heatmap, true},
         /* A sweep's question first: how the varied value moves the odds. */
         {"sweep", chart_sweep, true},
         {"sweep-length", chart_sweep_length, true},
@@ -1215,7 +1324,8 @@ static int draw_charts(fray__text *w, const ctx *c) {
     };
     int y = 0;
     for (size_t i = 0; i < sizeof charts / sizeof charts[0]; i++) {
-        if ((charts[i].sweep_only && !c->sweep) || (i == 0 && c->html))
+        if ((charts[i].sweep_only && !c->sweep) || (i == 0 && c->html) ||
+            (charts[i].fn == chart_heatmap && !c->grid))
             continue;
         if (c->nv == 0 && i > 0)
             break;
@@ -1310,6 +1420,60 @@ static void html_variant_cell(fray__text *w, const ctx *c, int v) {
     fray__text_s(w, "<td class=\"name\">");
     rw_esc(w, variant_name(c, v));
     fray__text_s(w, "</td>");
+}
+
+/* The sweep: whom each key changes, and for two keys the grid of each
+ * side's win rate (the first key across, one row per value of the
+ * second). */
+static void html_sweep(fray__text *w, const ctx *c) {
+    if (!c->sweep || (!c->r->vary_scope && !c->grid))
+        return;
+    fray__text_s(w, "<h2>The sweep</h2>\n");
+    if (c->r->vary_scope || c->r->vary_scope2) {
+        fray__text_s(w, "<dl class=\"legend\">\n");
+        for (int k = 0; k < 2; k++) {
+            const char *key = k ? c->r->vary_key2 : c->r->vary_key;
+            const char *scope = k ? c->r->vary_scope2 : c->r->vary_scope;
+            if (!key || !scope)
+                continue;
+            fray__text_s(w, "<dt>");
+            rw_esc(w, key);
+            fray__text_s(w, "</dt><dd>changes ");
+            rw_esc(w, scope);
+            fray__text_s(w, "</dd>\n");
+        }
+        fray__text_s(w, "</dl>\n");
+    }
+    if (!c->grid)
+        return;
+    for (int s = 0; s < c->n_sides; s++) {
+        fray__text_s(w, "<h3>Win rate of ");
+        rw_esc(w, side_name(c, s));
+        fray__text_s(w, " by ");
+        rw_esc(w, c->r->vary_key);
+        fray__text_s(w, " (across) and ");
+        rw_esc(w, c->r->vary_key2);
+        fray__text_s(w, " (down)</h3>\n<div class=\"scroll\"><table class=\"grid\">\n"
+                        "<thead><tr><th class=\"name\">");
+        rw_esc(w, c->r->vary_key2);
+        fray__text_s(w, " \\ ");
+        rw_esc(w, c->r->vary_key);
+        fray__text_s(w, "</th>");
+        for (int a = 0; a < c->n1; a++)
+            th_esc(w, grid_across(c, a));
+        fray__text_s(w, "</tr></thead>\n<tbody>\n");
+        for (int d = 0; d < c->n2; d++) {
+            fray__text_s(w, "<tr><td class=\"name\">");
+            rw_esc(w, grid_down(c, d));
+            fray__text_s(w, "</td>");
+            for (int a = 0; a < c->n1; a++) {
+                const fray_sim_counts *k = vcounts(c, a * c->n2 + d);
+                td_share(w, k->wins[s], k->trials, false);
+            }
+            fray__text_s(w, "</tr>\n");
+        }
+        fray__text_s(w, "</tbody>\n</table></div>\n");
+    }
 }
 
 static void html_wins(fray__text *w, const ctx *c) {
@@ -1506,6 +1670,7 @@ size_t fray_sim_report_html(const fray_sim_report *report, char *buf,
     fray__text_s(&w, "</p>\n");
     write_svg(&w, &c);
     if (c.nv > 0) {
+        html_sweep(&w, &c);
         html_wins(&w, &c);
         html_length(&w, &c);
         html_combatants(&w, &c);
