@@ -434,7 +434,8 @@ Test(sim_reading, two_key_report_has_heat_maps) {
                               "longblade.damage"));
         cr_expect(strstr(doc, "Win rate of The Black Knight by aldric.PA and "
                               "longblade.damage"));
-        cr_expect(strstr(doc, "varied: aldric.PA &#215; longblade.damage"));
+        cr_expect(strstr(doc, "varied: aldric.PA and longblade.damage"));
+        cr_expect(strstr(doc, "Win rate by aldric.PA and longblade.damage"));
         if (html) {
             cr_expect(strstr(doc, "<h2>The sweep</h2>"));
             cr_expect(strstr(doc, "every combatant carrying a longblade: Sir "

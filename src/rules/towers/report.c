@@ -205,6 +205,9 @@ typedef struct ctx {
      * (across) by n2 of the second (down); variant a * n2 + d. */
     bool grid;
     int n1, n2;
+    /* What the sweep varies, for titles and axes: "aldric.PA", or with
+     * two keys "aldric.PA and longblade.damage"; "variant" without. */
+    char keys_text[300];
 } ctx;
 
 static const fray_sim_counts *vcounts(const ctx *c, int v) {
@@ -370,6 +373,9 @@ static void ctx_init(ctx *c, const fray_sim_report *r) {
         c->n2 = r->n_values2;
         c->n1 = c->nv / r->n_values2;
     }
+    snprintf(c->keys_text, sizeof c->keys_text, "%s%s%s",
+             r->vary_key ? r->vary_key : "variant", c->grid ? " and " : "",
+             c->grid ? r->vary_key2 : "");
     c->numeric = c->sweep;
     for (int v = 0; v < c->nv && c->numeric; v++) {
         long long x = 0;
@@ -1001,7 +1007,7 @@ static void sweep_xaxis(fray__text *w, const ctx *c, double bottom) {
     }
     text_open(w, (SW_X0 + SW_X1) / 2.0, bottom + 40,
               "font-size=\"12\" text-anchor=\"middle\"");
-    rw_esc(w, c->r->vary_key ? c->r->vary_key : "variant");
+    rw_esc(w, c->keys_text);
     text_close(w);
 }
 
@@ -1030,7 +1036,7 @@ static void sweep_yaxis(fray__text *w, double top, double h, double ymax, double
 }
 
 static int chart_sweep(fray__text *w, const ctx *c) {
-    chart_title(w, "Win rate by ", c->r->vary_key ? c->r->vary_key : "variant",
+    chart_title(w, "Win rate by ", c->keys_text,
                 c->numeric ? "share of fights won against the varied value; "
                              "whiskers: the 95% interval"
                            : "share of fights won, per variant in order; "
@@ -1118,7 +1124,7 @@ static int chart_sweep_length(fray__text *w, const ctx *c) {
     char sub[80];
     snprintf(sub, sizeof sub,
              "mean %ss per fight; whiskers: 5%% to 95%% of fights", c->unit);
-    chart_title(w, "Mean fight length by ", c->r->vary_key ? c->r->vary_key : "variant",
+    chart_title(w, "Mean fight length by ", c->keys_text,
                 sub);
     double top = 62, h = 130, bottom = top + h;
     double ymax = 0;
@@ -1282,11 +1288,7 @@ static void trials_line(fray__text *w, const ctx *c) {
                                                   : F1(c->r->seconds));
     if (c->sweep) {
         fray__text_s(w, " &#183; varied: ");
-        rw_esc(w, c->r->vary_key ? c->r->vary_key : "variant");
-        if (c->grid) {
-            fray__text_s(w, " &#215; ");
-            rw_esc(w, c->r->vary_key2);
-        }
+        rw_esc(w, c->keys_text);
     }
 }
 
@@ -1481,7 +1483,7 @@ static void html_wins(fray__text *w, const ctx *c) {
             "interval (Wilson score).</p>\n<div class=\"scroll\"><table>\n<thead><tr>");
     if (c->sweep) {
         fray__text_s(w, "<th>");
-        rw_esc(w, c->r->vary_key ? c->r->vary_key : "variant");
+        rw_esc(w, c->keys_text);
         fray__text_s(w, "</th>");
     }
     for (int s = 0; s < c->n_sides; s++) {
@@ -1511,7 +1513,7 @@ static void html_length(fray__text *w, const ctx *c) {
             "<div class=\"scroll\"><table>\n<thead><tr>", c->unit);
     if (c->sweep) {
         fray__text_s(w, "<th>");
-        rw_esc(w, c->r->vary_key ? c->r->vary_key : "variant");
+        rw_esc(w, c->keys_text);
         fray__text_s(w, "</th>");
     }
     fray__text_f(w, "<th>mean</th><th>median</th><th>5%%&#8211;95%%</th><th>longest</th>"
