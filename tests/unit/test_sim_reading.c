@@ -445,6 +445,12 @@ Test(sim_reading, two_key_report_has_heat_maps) {
             cr_expect_eq(occurrences(doc, "<table"),
                          occurrences(doc, "<div class=\"scroll\"><table"));
             cr_expect(strstr(doc, ".scroll{overflow-x:auto;max-width:100%}"));
+            /* how each combatant ends apart from its means per fight, so
+             * that neither table is wider than the page; intervals under
+             * the shares */
+            cr_expect_eq(occurrences(doc, "<table class=\"states\">"), N1 * N2);
+            cr_expect_eq(occurrences(doc, "<table class=\"means\">"), N1 * N2);
+            cr_expect(strstr(doc, ".ci{color:#777;font-size:0.9em;display:block}"));
             /* the legend of how each combatant ends */
             cr_expect(strstr(doc, "<dt>dying</dt><dd>LETHAL below 0, not dead</dd>"));
         }

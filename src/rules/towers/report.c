@@ -1392,7 +1392,7 @@ static const char html_style[] =
     "th:first-child,td:first-child{text-align:left}\n"
     "th.name,td.name{text-align:left}\n"
     "th{min-width:4.5em}\n"
-    ".ci{color:#777;font-size:0.9em}\n"
+    ".ci{color:#777;font-size:0.9em;display:block}\n"
     ".swatch{display:inline-block;width:0.8em;height:0.8em;margin-right:0.35em}\n";
 
 static void th_esc(fray__text *w, const char *s) {
@@ -1545,9 +1545,23 @@ static void html_variant_heading(fray__text *w, const ctx *c, int v) {
     fray__text_s(w, "</h3>\n");
 }
 
+/* The first two cells of a combatant's row: its name and side. */
+static void html_combatant_cells(fray__text *w, const ctx *c, int i) {
+    int s = comb_side(c, i);
+    fray__text_s(w, "<tr><td>");
+    rw_esc(w, comb_name(c, i));
+    fray__text_s(w, "</td><td class=\"name\">");
+    if (s >= 0)
+        rw_esc(w, side_name(c, s));
+    fray__text_s(w, "</td>");
+}
+
+/* Two tables per variant, each narrow enough for the page: how each
+ * combatant ends (shares, with the legend of the words), and its means
+ * per fight. */
 static void html_combatants(fray__text *w, const ctx *c) {
-    fray__text_s(w, "<h2>Who is still standing</h2>\n<p>Shares of fights; the other "
-            "numbers are means per fight.</p>\n");
+    fray__text_s(w, "<h2>Who is still standing</h2>\n<p>Shares of fights each "
+                    "combatant ends so, with their 95% intervals:</p>\n");
     /* What the words of how a combatant ends mean in this ruleset. */
     bool fled = false;
     for (int v = 0; v < c->nv; v++)
@@ -1565,12 +1579,33 @@ static void html_combatants(fray__text *w, const ctx *c) {
     for (int v = 0; v < c->nv; v++) {
         const fray_sim_counts *k = vcounts(c, v);
         html_variant_heading(w, c, v);
-        fray__text_s(w, "<div class=\"scroll\"><table>\n<thead><tr><th>combatant</th>"
-                "<th class=\"name\">side</th>"
+        fray__text_s(w, "<div class=\"scroll\"><table class=\"states\">\n<thead><tr>"
+                "<th>combatant</th><th class=\"name\">side</th>"
                 "<th>still standing</th><th>unconscious</th><th>dying</th>"
                 "<th>dead</th>");
         if (fled)
             fray__text_s(w, "<th>fled</th>");
+        fray__text_s(w, "</tr></thead>\n<tbody>\n");
+        for (int i = 0; i < c->n_comb; i++) {
+            const fray_sim_combatant_counts *cc = &k->c[i];
+            html_combatant_cells(w, c, i);
+            td_share(w, cc->standing, k->trials, true);
+            td_share(w, cc->unconscious, k->trials, true);
+            td_share(w, cc->dying, k->trials, true);
+            td_share(w, cc->dead, k->trials, true);
+            if (fled)
+                td_share(w, cc->fled, k->trials, true);
+            fray__text_s(w, "</tr>\n");
+        }
+        fray__text_s(w, "</tbody>\n</table></div>\n");
+    }
+    fray__text_s(w, "<h2>What each combatant dealt, took and spent</h2>\n"
+                    "<p>Means per fight.</p>\n");
+    for (int v = 0; v < c->nv; v++) {
+        const fray_sim_counts *k = vcounts(c, v);
+        html_variant_heading(w, c, v);
+        fray__text_s(w, "<div class=\"scroll\"><table class=\"means\">\n<thead><tr>"
+                "<th>combatant</th><th class=\"name\">side</th>");
         for (int h = 0; h < FRAY_SIM_HARM_KINDS && harm_word(c, h); h++)
             fray__text_f(w, "<th>%s dealt</th><th>%s taken</th>",
                          harm_word(c, h), harm_word(c, h));
@@ -1580,19 +1615,7 @@ static void html_combatants(fray__text *w, const ctx *c) {
         fray__text_s(w, "</tr></thead>\n<tbody>\n");
         for (int i = 0; i < c->n_comb; i++) {
             const fray_sim_combatant_counts *cc = &k->c[i];
-            int s = comb_side(c, i);
-            fray__text_s(w, "<tr><td>");
-            rw_esc(w, comb_name(c, i));
-            fray__text_s(w, "</td><td class=\"name\">");
-            if (s >= 0)
-                rw_esc(w, side_name(c, s));
-            fray__text_s(w, "</td>");
-            td_share(w, cc->standing, k->trials, true);
-            td_share(w, cc->unconscious, k->trials, true);
-            td_share(w, cc->dying, k->trials, true);
-            td_share(w, cc->dead, k->trials, true);
-            if (fled)
-                td_share(w, cc->fled, k->trials, true);
+            html_combatant_cells(w, c, i);
             for (int h = 0; h < FRAY_SIM_HARM_KINDS && harm_word(c, h); h++) {
                 td_mean(w, cc->dealt[h], k->trials);
                 td_mean(w, cc->taken[h], k->trials);
