@@ -830,6 +830,10 @@ int cmd_sim(int argc, char **argv) {
             fray_setup_free(setup);
             return cli_mpi_end(EXIT_USAGE);
         }
+        /* A list of names too long for the line says it was cut. */
+        size_t len = strlen(keys[k].scope);
+        if (len == sizeof keys[k].scope - 1)
+            memcpy(keys[k].scope + len - 3, "...", 3);
     }
     /* No --seed: the file's, else 1 (--help). */
     if (!seed_opt->present && !fray_setup_seed(setup, &seed))
