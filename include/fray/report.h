@@ -6,8 +6,11 @@
  *
  * Charts: the win rate of each side as a bar with its 95% interval; the
  * histogram of fight length in phases; per combatant P(still standing)
- * and P(dead); and for a sweep, win rate against the varied value (a line
- * chart for numbers, grouped bars for words such as tactics presets).
+ * and how the others fell (unconscious, dying, dead); and for a sweep,
+ * win rate against the varied value (a line chart for numbers, grouped
+ * bars for words such as tactics presets), and for a sweep over two keys
+ * a heat map of each side's win rate (the first key across, the second
+ * down).
  * Titles and axis labels are in the rules' words.
  *
  * Thread-safety: pure functions of their arguments.
@@ -26,6 +29,7 @@ typedef struct fray_sim_variant {
     const char *label;               /* "bandit.PA=3, longblade.damage=5"; "" when no sweep */
     const char *value;               /* the first varied key's value, as written ("3", "power-attack") */
     const fray_sim_counts *counts;
+    const char *value2;              /* the second varied key's value (NULL: none) */
 } fray_sim_variant;
 
 typedef struct fray_sim_report {
@@ -45,6 +49,18 @@ typedef struct fray_sim_report {
      * resources, actions) come from it and its ruleset, and `setup` is
      * not read. */
     const struct fray_setup *rules_setup;
+    /* A sweep over two keys (issue 15): the second key ("longblade.damage"),
+     * NULL otherwise, and how many values it has. The variants are then
+     * the grid in order, the second key fastest: variant j has the first
+     * key's value number j / n_values2 and the second's j % n_values2.
+     * The report draws a heat map per side (the first key across, the
+     * second down) and a table of it. */
+    const char *vary_key2;
+    int n_values2;
+    /* Whom each key changes, in rules words (fray_setup_vary_scope);
+     * NULL: not said. */
+    const char *vary_scope;
+    const char *vary_scope2;
 } fray_sim_report;
 
 /*

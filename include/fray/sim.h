@@ -67,6 +67,12 @@ typedef struct fray_sim_combatant_counts {
         struct { uint64_t fate_cards, chips; };
     };
     uint64_t by_kind[FRAY_SIM_ACTION_KINDS];
+    /* How it ended, besides standing and dead (fray_sim_state_meaning
+     * says what each word means in the ruleset): unconscious (not dying
+     * or dead), dying (not dead), fled (off the map, not unconscious,
+     * dying or dead). standing + unconscious + dying + dead + fled =
+     * trials. */
+    uint64_t unconscious, dying, fled;
 } fray_sim_combatant_counts;
 
 /*
@@ -148,6 +154,26 @@ FRAY_API const char *fray_sim_action_name(const fray_setup *setup, int k);
 FRAY_API const char *fray_sim_harm_name(const fray_setup *setup, int k);
 FRAY_API const char *fray_sim_spent_name(const fray_setup *setup, int k);
 
+/* How a combatant ends a fight, in the order the reports show them. */
+typedef enum fray_sim_state {
+    FRAY_SIM_STANDING,     /* still in the fight */
+    FRAY_SIM_UNCONSCIOUS,
+    FRAY_SIM_DYING,
+    FRAY_SIM_DEAD,
+    FRAY_SIM_FLED,
+    FRAY_SIM_STATES
+} fray_sim_state;
+
+/* The word of state k ("standing", "unconscious", "dying", "dead",
+ * "fled"), NULL outside 0..FRAY_SIM_STATES-1. */
+FRAY_API const char *fray_sim_state_name(int k);
+/* What state k means in the setup's ruleset, for a report's legend
+ * ("LETHAL below 0, not dead"); NULL outside 0..FRAY_SIM_STATES-1. */
+FRAY_API const char *fray_sim_state_meaning(const fray_setup *setup, int k);
+/* The trials a combatant ended in state k (0 outside the states). */
+FRAY_API uint64_t fray_sim_state_count(const fray_sim_combatant_counts *cc,
+                                       int k);
+
 /* Adds src's counts to dst, field by field. */
 FRAY_API void fray_sim_counts_add(fray_sim_counts *dst,
                                   const fray_sim_counts *src);
@@ -164,6 +190,22 @@ FRAY_API double fray_sim_length_sd(const fray_sim_counts *c);
 /* The smallest length L with P(length <= L) >= q (0 < q <= 1), from the
  * histogram (q = 1: the longest fight); -1 when there are no trials. */
 FRAY_API int fray_sim_length_quantile(const fray_sim_counts *c, double q);
+
+/* A share (0..1) as a percentage with `decimals` decimals (0..3) and a
+ * '.' point whatever the C locale: "25.3%". Only an exact 1 reads
+ * "100.0%" and only an exact 0 "0.0%": a share that would round to
+ * either reads "> 99.9%" or "< 0.1%" (with 2 decimals "> 99.99%" and
+ * "< 0.01%"). A share outside 0..1 (or not a number) is written as
+ * 0 or 1. The text and the report of `fray sim` both round through it.
+ * Writes at most size bytes, NUL included; returns out. Thread-safe. */
+FRAY_API const char *fray_sim_percent(double share, int decimals, char *out,
+                                      size_t size);
+/* The share k/n (0 when n is 0) as fray_sim_percent writes it, rounded
+ * exactly from the integers: a half rounds up (217 of 2000 is "10.9%",
+ * where printf's "%.1f" of the double 10.85 gives "10.8"). */
+FRAY_API const char *fray_sim_share_percent(uint64_t k, uint64_t n,
+                                            int decimals, char *out,
+                                            size_t size);
 
 /* ---- The setup, for reports -------------------------------------------- */
 
@@ -212,6 +254,25 @@ FRAY_API FRAY_MUST_CHECK fray_status fray_towers_setup_vary(fray_towers_setup *s
                                            const char *key,
                                            const char *value,
                                            fray_diag *diag);
+
+/*
+ * Whom a sweep's key changes, in rules words, for the report (issue 15):
+ * "the combatant Sir Aldric", "every combatant of the group bandit:
+ * bandit 1, bandit 2", "every combatant carrying a longblade: Sir Aldric,
+ * bandit 1", "the whole encounter (an option)". Written snprintf-style
+ * into buf (cut at size - 1 characters). Errors: FRAY_ERR_PARSE for a key
+ * that names nothing here (diag: which part, and "did you mean" the
+ * nearest key there is), FRAY_ERR_INVALID. The setup is only read;
+ * thread-safe.
+ */
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_setup_vary_scope(
+    const fray_towers_setup *setup, const char *key, char *buf, size_t size,
+    fray_diag *diag);
+/* The same for a setup of any ruleset (include/fray/fight.h); a ruleset
+ * that cannot tell writes "" and returns FRAY_OK. */
+FRAY_API FRAY_MUST_CHECK fray_status fray_setup_vary_scope(
+    const fray_setup *setup, const char *key, char *buf, size_t size,
+    fray_diag *diag);
 
 /* A sweep's LIST, expanded: at most FRAY_VARY_MAX_VALUES values of
  * fewer than FRAY_VARY_VALUE_SIZE bytes each. */

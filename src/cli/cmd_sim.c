@@ -23,7 +23,8 @@ static const char HELP[] =
     "Runs the encounter N times with every combatant acting by its tactics,\n"
     "as `fray fight` does, and reports who wins (with a 95% interval), how\n"
     "long fights last (in phases; Alloy: rounds), and per combatant how\n"
-    "often it is still standing or dead, the damage it deals and takes\n"
+    "often it ends standing, unconscious, dying or dead (the report says what\n"
+    "each means in the rules), the damage it deals and takes\n"
     "(STUN and LETHAL; Alloy: hit points), its actions by kind, and what it\n"
     "spends (Hand of Fate cards and chips; Alloy: action points and\n"
     "healing surges).\n"
@@ -36,7 +37,11 @@ static const char HELP[] =
     "  --vary KEY=LIST  a sweep: run the encounter once per value, the same\n"
     "                   decks or dice for each, and compare. KEY is WHO.FIELD or\n"
     "                   ITEM.FIELD; LIST is values and ranges: 1..5 or 4,5,6\n"
-    "                   or power-attack,attack. Give --vary again for a grid.\n"
+    "                   or power-attack,attack. Give --vary again for a grid\n"
+    "                   (two keys: per side a table, the first key across,\n"
+    "                   a line per value of the second; --report: heat maps).\n"
+    "                   It says whom a key changes, and \"did you mean\" for an\n"
+    "                   unknown one.\n"
     "                   WHO: a combatant id, a group (bandit: bandit-1, ...)\n"
     "                   or a stat block; FIELD: N PA PD SA ID PX ER IR SPD,\n"
     "                   an Aspect, E, STUN, LETHAL, tactics, chips. ITEM: a\n"
@@ -78,6 +83,7 @@ static void on_sigint(int sig) {
 typedef struct sweep_key {
     char key[128];
     fray_vary_list list; /* the values, as fray_setup_vary reads them */
+    char scope[256];     /* whom it changes (fray_setup_vary_scope) */
 } sweep_key;
 
 /* "bandit.PA=1..5" or "tony.tactics=attack,power-attack" or "x=1..3,7". */
@@ -179,11 +185,38 @@ static double share(uint64_t k, uint64_t n) {
     return n ? (double)k / (double)n : 0.0;
 }
 
+/* A share as the report writes it (fray_sim_percent: one decimal; "> 99.9%"
+ * near 1, "< 0.1%" near 0, 100.0% and 0.0% only when exact); `bare`
+ * without the % sign, for intervals written "(24.1-32.9)". */
+typedef struct pct_text {
+    char s[24];
+} pct_text;
+
+static pct_text pct_of(double v, bool bare) {
+    pct_text t;
+    fray_sim_percent(v, 1, t.s, sizeof t.s);
+    size_t n = strlen(t.s);
+    if (bare && n > 0 && t.s[n - 1] == '%')
+        t.s[n - 1] = '\0';
+    return t;
+}
+
+/* k of n, rounded exactly from the integers (fray_sim_share_percent). */
+static pct_text share_of(uint64_t k, uint64_t n) {
+    pct_text t;
+    fray_sim_share_percent(k, n, 1, t.s, sizeof t.s);
+    return t;
+}
+
+#define PCT(v) (pct_of((v), false).s)
+#define SHARE(k, n) (share_of((k), (n)).s)
+#define PCT_BARE(v) (pct_of((v), true).s)
+
 static void print_share_row(const char *name, uint64_t k, uint64_t n) {
     double lo, hi;
     fray_sim_interval95(k, n, &lo, &hi);
-    printf("  %-28.28s %6.1f%%   %5.1f%% - %5.1f%%   ", name, 100.0 * share(k, n),
-           100.0 * lo, 100.0 * hi);
+    printf("  %-28.28s %7s   %6s - %6s   ", name, SHARE(k, n), PCT(lo),
+           PCT(hi));
     out_bar(stdout, share(k, n), 30);
     putchar('\n');
 }
@@ -230,7 +263,7 @@ static void print_length(const fray_setup *s, const fray_sim_counts *c) {
             snprintf(range, sizeof range, "%d", b);
         else
             snprintf(range, sizeof range, "%d-%d", b, b + w - 1);
-        printf("  %9s %6.1f%%  ", range, 100.0 * share(sum, c->trials));
+        printf("  %9s %7s  ", range, SHARE(sum, c->trials));
         out_bar(stdout, peak ? (double)sum / (double)peak : 0.0, 40);
         putchar('\n');
     }
@@ -260,7 +293,68 @@ static void header_words(const char *name, int w, char *l1, char *l2,
              rest);
 }
 
+/* Whether state k has a column: standing, unconscious, dying and dead
+ * always, fled only when somebody fled. */
+static bool state_shown(const fray_setup *s, const fray_sim_counts *c,
+                        int k) {
+    if (k != FRAY_SIM_FLED)
+        return true;
+    for (int i = 0; i < fray_setup_combatants(s); i++)
+        if (c->c[i].fled)
+            return true;
+    return false;
+}
+
+/* "  word: text", the text wrapped under itself at about 78 columns. */
+static void print_legend_line(const char *word, const char *text) {
+    int indent = 4 + (int)strlen(word), col = indent;
+    printf("  %s: ", word);
+    for (const char *p = text; *p;) {
+        while (*p == ' ')
+            p++;
+        const char *sp = strchr(p, ' ');
+        int len = sp ? (int)(sp - p) : (int)strlen(p);
+        if (len == 0)
+            break;
+        if (col > indent && col + 1 + len > 78) {
+            printf("\n%*s", indent, "");
+            col = indent;
+        } else if (col > indent) {
+            putchar(' ');
+            col++;
+        }
+        printf("%.*s", len, p);
+        col += len;
+        p += len;
+    }
+    putchar('\n');
+}
+
+/* How each combatant ends: the shares of fray_sim_state, and what each
+ * word means in the ruleset. */
+static void print_states(const fray_setup *s, const fray_sim_counts *c) {
+    printf("\nHow each combatant ends (share of fights)\n");
+    printf("  %-22s", "");
+    for (int k = 0; k < FRAY_SIM_STATES; k++)
+        if (state_shown(s, c, k))
+            printf(" %12s", fray_sim_state_name(k));
+    printf("\n");
+    for (int i = 0; i < fray_setup_combatants(s); i++) {
+        printf("  %-22.22s", fray_setup_combatant_name(s, i));
+        for (int k = 0; k < FRAY_SIM_STATES; k++)
+            if (state_shown(s, c, k))
+                printf(" %12s",
+                       SHARE(fray_sim_state_count(&c->c[i], k), c->trials));
+        printf("\n");
+    }
+    for (int k = 0; k < FRAY_SIM_STATES; k++)
+        if (state_shown(s, c, k))
+            print_legend_line(fray_sim_state_name(k),
+                              fray_sim_state_meaning(s, k));
+}
+
 static void print_combatants(const fray_setup *s, const fray_sim_counts *c) {
+    print_states(s, c);
     double n = c->trials ? (double)c->trials : 1.0;
     int n_harm = 0, n_spent = 0;
     while (n_harm < FRAY_SIM_HARM_KINDS && fray_sim_harm_name(s, n_harm))
@@ -278,13 +372,13 @@ static void print_combatants(const fray_setup *s, const fray_sim_counts *c) {
             sw[k] = len;
     }
     printf("\nEach combatant (means per fight)\n");
-    printf("  %-22s %8s %6s", "", "still", "");
+    printf("  %-22s", "");
     for (int k = 0; k < n_harm; k++)
         printf(" %13s", fray_sim_harm_name(s, k));
     printf(" %7s", "");
     for (int k = 0; k < n_spent; k++)
         printf(" %*s", sw[k], h1[k]);
-    printf("\n  %-22s %8s %6s", "", "standing", "dead");
+    printf("\n  %-22s", "");
     for (int k = 0; k < n_harm; k++)
         printf(" %13s", "dealt/taken");
     printf(" %7s", "actions");
@@ -293,9 +387,7 @@ static void print_combatants(const fray_setup *s, const fray_sim_counts *c) {
     printf("\n");
     for (int i = 0; i < fray_setup_combatants(s); i++) {
         const fray_sim_combatant_counts *cc = &c->c[i];
-        printf("  %-22.22s %7.1f%% %5.1f%%", fray_setup_combatant_name(s, i),
-               100.0 * share(cc->standing, c->trials),
-               100.0 * share(cc->dead, c->trials));
+        printf("  %-22.22s", fray_setup_combatant_name(s, i));
         for (int k = 0; k < n_harm; k++) {
             char dt[32];
             snprintf(dt, sizeof dt, "%.1f/%.1f", (double)cc->dealt[k] / n,
@@ -345,13 +437,68 @@ static void print_wins(const fray_setup *s, const fray_sim_counts *c) {
                         c->trials);
 }
 
+/* Whether somebody won none of variant j's fights: every side out, or
+ * the time limit. */
+static uint64_t nobody_of(const fray_sim_counts *c) {
+    return c->all_out + c->unfinished;
+}
+
+/* A two-key sweep as a grid (issue 15): per side (and nobody, when a
+ * variant had such fights) its share of wins, the first key's values
+ * across, one line per value of the second key. Variant j is value
+ * j / n2 of the first key and j % n2 of the second (the variants' order,
+ * the last key fastest). */
+static void print_grid(const fray_setup *s, const sweep_key *keys,
+                       const variant *v) {
+    int n1 = keys[0].list.n, n2 = keys[1].list.n;
+    int n_sides = fray_setup_sides(s);
+    bool any_nobody = false;
+    for (int j = 0; j < n1 * n2; j++)
+        any_nobody = any_nobody || nobody_of(v[j].counts);
+    int lw = (int)strlen(keys[1].key);
+    for (int d = 0; d < n2; d++) {
+        int len = (int)strlen(keys[1].list.value[d]);
+        if (len > lw)
+            lw = len;
+    }
+    int cw[FRAY_VARY_MAX_VALUES];
+    for (int a = 0; a < n1; a++) {
+        int len = (int)strlen(keys[0].list.value[a]);
+        cw[a] = len < 7 ? 7 : len;
+    }
+    for (int side = 0; side < n_sides + (any_nobody ? 1 : 0); side++) {
+        bool nob = side == n_sides;
+        printf("\n%s%s: %s across, %s down\n",
+               nob ? "Nobody wins" : fray_setup_side_name(s, side),
+               nob ? "" : " wins", keys[0].key, keys[1].key);
+        printf("  %-*s  %s\n", lw, "", keys[0].key);
+        printf("  %-*s", lw, keys[1].key);
+        for (int a = 0; a < n1; a++)
+            printf("  %*s", cw[a], keys[0].list.value[a]);
+        printf("\n");
+        for (int d = 0; d < n2; d++) {
+            printf("  %-*s", lw, keys[1].list.value[d]);
+            for (int a = 0; a < n1; a++) {
+                const fray_sim_counts *c = v[a * n2 + d].counts;
+                printf("  %*s", cw[a],
+                       SHARE(nob ? nobody_of(c) : c->wins[side], c->trials));
+            }
+            printf("\n");
+        }
+    }
+}
+
 static void print_sweep(const fray_setup *s, const sweep_key *keys,
                         int n_keys, const variant *v, int n_variants) {
     printf("\nSweep: ");
     for (int k = 0; k < n_keys; k++)
         printf("%s%s (%d values)", k ? " x " : "", keys[k].key,
                keys[k].list.n);
-    printf(", the same %s for every variant\n\n", fray_setup_randomness(s));
+    printf(", the same %s for every variant\n", fray_setup_randomness(s));
+    for (int k = 0; k < n_keys; k++)
+        if (keys[k].scope[0])
+            print_legend_line(keys[k].key, keys[k].scope);
+    printf("\n");
     int n_sides = fray_setup_sides(s);
     int lw = 7;
     for (int j = 0; j < n_variants; j++) {
@@ -379,16 +526,18 @@ static void print_sweep(const fray_setup *s, const sweep_key *keys,
         for (int i = 0; i < n_sides; i++) {
             double lo, hi;
             fray_sim_interval95(c->wins[i], c->trials, &lo, &hi);
-            char cell[48];
-            snprintf(cell, sizeof cell, "%5.1f%% (%4.1f-%4.1f)",
-                     100.0 * share(c->wins[i], c->trials), 100.0 * lo,
-                     100.0 * hi);
+            char cell[96];
+            snprintf(cell, sizeof cell, "%6s (%4s-%4s)",
+                     SHARE(c->wins[i], c->trials), PCT_BARE(lo),
+                     PCT_BARE(hi));
             printf("  %-*s", sw[i], cell);
         }
-        printf("  %5.1f%%  %6.1f\n",
-               100.0 * share(c->all_out + c->unfinished, c->trials),
+        printf("  %6s  %6.1f\n",
+               SHARE(c->all_out + c->unfinished, c->trials),
                fray_sim_length_mean(c));
     }
+    if (n_keys == 2 && n_variants == keys[0].list.n * keys[1].list.n)
+        print_grid(s, keys, v);
 }
 
 /* ---- JSON ------------------------------------------------------------------------ */
@@ -495,6 +644,10 @@ static void json_variant(json_out *j, const fray_setup *s,
                                       s, fray_setup_combatant_side(s, i)));
         json_share(j, "standing", cc->standing, c->trials);
         json_share(j, "dead", cc->dead, c->trials);
+        /* The rest of how it ended (fray_sim_state; issue 15). */
+        json_share(j, "unconscious", cc->unconscious, c->trials);
+        json_share(j, "dying", cc->dying, c->trials);
+        json_share(j, "fled", cc->fled, c->trials);
         json_key(j, "per_fight");
         json_begin_object(j);
         /* Keys from the ruleset's words: "STUN" dealt is "stun_dealt",
@@ -522,6 +675,45 @@ static void json_variant(json_out *j, const fray_setup *s,
                 json_kv_u64(j, fray_sim_action_name(s, k),
                             cc->by_kind[k]);
         json_end_object(j);
+        json_end_object(j);
+    }
+    json_end_array(j);
+    json_end_object(j);
+}
+
+/* A two-key sweep as a grid: "across" the first key's values, "down" the
+ * second's, and per side (then "nobody") one row per value of the
+ * second key of its win shares, one per value of the first key. */
+static void json_grid(json_out *j, const fray_setup *s, const sweep_key *keys,
+                      const variant *v) {
+    int n1 = keys[0].list.n, n2 = keys[1].list.n;
+    json_key(j, "grid");
+    json_begin_object(j);
+    json_kv_string(j, "across", keys[0].key);
+    json_kv_string(j, "down", keys[1].key);
+    json_key(j, "wins");
+    json_begin_array(j);
+    int n_sides = fray_setup_sides(s);
+    for (int side = 0; side <= n_sides; side++) {
+        bool nob = side == n_sides;
+        json_begin_object(j);
+        json_kv_string(j, "side", nob ? "nobody" : fray_setup_side_name(s, side));
+        json_key(j, "rows");
+        json_begin_array(j);
+        for (int d = 0; d < n2; d++) {
+            json_begin_object(j);
+            json_kv_string(j, "value", keys[1].list.value[d]);
+            json_key(j, "shares");
+            json_begin_array(j);
+            for (int a = 0; a < n1; a++) {
+                const fray_sim_counts *c = v[a * n2 + d].counts;
+                json_double(j, share(nob ? nobody_of(c) : c->wins[side],
+                                     c->trials));
+            }
+            json_end_array(j);
+            json_end_object(j);
+        }
+        json_end_array(j);
         json_end_object(j);
     }
     json_end_array(j);
@@ -627,6 +819,22 @@ int cmd_sim(int argc, char **argv) {
     rc = cli_load_encounter(&args, args.pos[0], &setup);
     if (rc >= 0)
         return cli_mpi_end(rc);
+    /* Whom each key changes; an unknown key stops here, with "did you
+     * mean" (before any fight is set up). */
+    for (int k = 0; k < n_keys; k++) {
+        fray_diag d;
+        memset(&d, 0, sizeof d);
+        if (fray_setup_vary_scope(setup, keys[k].key, keys[k].scope,
+                                  sizeof keys[k].scope, &d) != FRAY_OK) {
+            cli_error(&args, "--vary %s", d.message);
+            fray_setup_free(setup);
+            return cli_mpi_end(EXIT_USAGE);
+        }
+        /* A list of names too long for the line says it was cut. */
+        size_t len = strlen(keys[k].scope);
+        if (len == sizeof keys[k].scope - 1)
+            memcpy(keys[k].scope + len - 3, "...", 3);
+    }
     /* No --seed: the file's, else 1 (--help). */
     if (!seed_opt->present && !fray_setup_seed(setup, &seed))
         seed = 1;
@@ -765,6 +973,32 @@ int cmd_sim(int argc, char **argv) {
             json_kv_u64(&j, "trials", done_trials);
             json_kv_u64(&j, "trials_requested", requested);
             json_kv_bool(&j, "interrupted", interrupted);
+            /* What the words of how a combatant ends mean here. */
+            json_key(&j, "states");
+            json_begin_object(&j);
+            for (int k = 0; k < FRAY_SIM_STATES; k++)
+                json_kv_string(&j, fray_sim_state_name(k),
+                               fray_sim_state_meaning(setup, k));
+            json_end_object(&j);
+            if (n_keys) {
+                /* The sweep's keys: their values and whom they change. */
+                json_key(&j, "vary_keys");
+                json_begin_array(&j);
+                for (int k = 0; k < n_keys; k++) {
+                    json_begin_object(&j);
+                    json_kv_string(&j, "key", keys[k].key);
+                    json_key(&j, "values");
+                    json_begin_array(&j);
+                    for (int x = 0; x < keys[k].list.n; x++)
+                        json_string(&j, keys[k].list.value[x]);
+                    json_end_array(&j);
+                    json_kv_string(&j, "changes", keys[k].scope);
+                    json_end_object(&j);
+                }
+                json_end_array(&j);
+            }
+            if (n_keys == 2 && shown == n_variants)
+                json_grid(&j, setup, keys, v);
             json_key(&j, "variants");
             json_begin_array(&j);
             for (int k = 0; k < shown; k++)
@@ -805,6 +1039,7 @@ int cmd_sim(int argc, char **argv) {
                 rv[k].label = n_keys ? v[k].label : "";
                 rv[k].value = n_keys ? v[k].value[0] : "";
                 rv[k].counts = v[k].counts;
+                rv[k].value2 = n_keys == 2 ? v[k].value[1] : NULL;
             }
             fray_sim_report r;
             memset(&r, 0, sizeof r);
@@ -813,6 +1048,13 @@ int cmd_sim(int argc, char **argv) {
             r.seed = seed;
             r.seconds = seconds;
             r.vary_key = n_keys ? keys[0].key : NULL;
+            r.vary_scope = n_keys ? keys[0].scope : NULL;
+            if (n_keys == 2 && shown == n_variants) {
+                /* the grid: a heat map per side */
+                r.vary_key2 = keys[1].key;
+                r.vary_scope2 = keys[1].scope;
+                r.n_values2 = keys[1].list.n;
+            }
             r.n_variants = shown;
             r.variants = rv;
             if (!write_report(&args, report_path, &r))

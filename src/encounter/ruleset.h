@@ -207,6 +207,16 @@ typedef struct fray__ruleset {
      * weapons, hands, actions) from its state, changing nothing.
      * FRAY_ERR_NOMEM when the view's memory runs out. */
     fray_status (*view)(const void *rfight, struct fray_fight_view *out);
+    /* ---- Simulation reports (issue 15; optional: NULL) ------------------ */
+    /* What how-it-ended state k (fray_sim_state) means in this ruleset,
+     * for the report's legend; NULL: the plain word. */
+    const char *(*state_meaning)(int k);
+    /* Whom a sweep's key changes, in rules words ("every combatant
+     * carrying a longblade: Sir Aldric, bandit 1"; "the whole
+     * encounter"), snprintf-style into buf; an unknown key is
+     * FRAY_ERR_PARSE with a "did you mean" for a near name. */
+    fray_status (*vary_scope)(const void *setup, const char *key, char *buf,
+                              size_t size, fray_diag *diag);
 } fray__ruleset;
 
 /* The registry (rulesets.c): every ruleset built, NULL-terminated. */

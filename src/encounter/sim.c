@@ -41,6 +41,13 @@ typedef struct sim_shared {
     atomic_uint_fast64_t done;      /* trials finished */
     atomic_bool stop;               /* the progress callback said stop */
     atomic_int failed;              /* a fight step failed (fray_status) */
+    /* The watching thread sleeps until the next progress report or until
+     * the last worker is done, whichever comes first: a small simulation
+     * returns as soon as its trials are (issue 15: `-n 100` waited for
+     * the progress tick). */
+    pthread_mutex_t lock;
+    pthread_cond_t finished;
+    int running;                    /* workers not yet done (under lock) */
 } sim_shared;
 
 typedef struct sim_worker {
@@ -54,8 +61,7 @@ typedef struct sim_worker {
     char why[200];           /* for this reason ("": the status says it) */
 } sim_worker;
 
-static void *worker_main(void *arg) {
-    sim_worker *w = arg;
+static void worker_loop(sim_worker *w) {
     sim_shared *sh = w->sh;
     const fray_sim_options *o = sh->opt;
     for (;;) {
@@ -75,7 +81,7 @@ static void *worker_main(void *arg) {
                 /* Stopped inside a fight (issue 11): the counts keep the
                  * trials finished before it. */
                 atomic_fetch_add(&sh->done, t - lo);
-                return NULL;
+                return;
             }
             if (rc != FRAY_OK) {
                 w->failed = true;
@@ -85,12 +91,22 @@ static void *worker_main(void *arg) {
                     (void)sh->rs->failure(w->fight, w->why, sizeof w->why);
                 atomic_store(&sh->failed, (int)rc);
                 atomic_store(&sh->stop, true);
-                return NULL;
+                return;
             }
             sh->rs->count(w->fight, &w->counts);
         }
         atomic_fetch_add(&sh->done, hi - lo);
     }
+}
+
+static void *worker_main(void *arg) {
+    sim_worker *w = arg;
+    worker_loop(w);
+    sim_shared *sh = w->sh;
+    pthread_mutex_lock(&sh->lock);
+    sh->running--;
+    pthread_cond_signal(&sh->finished);
+    pthread_mutex_unlock(&sh->lock);
     return NULL;
 }
 
@@ -99,9 +115,26 @@ static int online_cores(void) {
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
-static void sleep_ms(long ms) {
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
+/* Waits ms milliseconds, or less when the last worker finishes. */
+static void wait_ms(sim_shared *sh, bool monotonic, long ms) {
+    struct timespec ts;
+    if (clock_gettime(monotonic ? CLOCK_MONOTONIC : CLOCK_REALTIME, &ts) != 0) {
+        /* no clock: a plain sleep, as before */
+        struct timespec d = {ms / 1000, (ms % 1000) * 1000000L};
+        nanosleep(&d, NULL);
+        return;
+    }
+    ts.tv_sec += ms / 1000;
+    ts.tv_nsec += (ms % 1000) * 1000000L;
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&sh->lock);
+    while (sh->running > 0 &&
+           pthread_cond_timedwait(&sh->finished, &sh->lock, &ts) == 0)
+        ;
+    pthread_mutex_unlock(&sh->lock);
 }
 
 fray_status fray__sim_run(const fray__ruleset *rs, const void *setup,
@@ -123,12 +156,33 @@ fray_status fray__sim_run(const fray__ruleset *rs, const void *setup,
     atomic_init(&sh.done, 0);
     atomic_init(&sh.stop, false);
     atomic_init(&sh.failed, FRAY_OK);
+    sh.running = 0;
+    /* The condition's clock: the monotonic one where it can be chosen
+     * (a change of the wall clock must not stretch the wait). */
+    bool monotonic = false;
+    {
+        pthread_condattr_t ca;
+        if (pthread_condattr_init(&ca) != 0)
+            return FRAY_ERR_NOMEM;
+        monotonic = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) == 0;
+        int e = pthread_cond_init(&sh.finished, &ca);
+        pthread_condattr_destroy(&ca);
+        if (e != 0)
+            return FRAY_ERR_NOMEM;
+        if (pthread_mutex_init(&sh.lock, NULL) != 0) {
+            pthread_cond_destroy(&sh.finished);
+            return FRAY_ERR_NOMEM;
+        }
+    }
 
     /* Everything is allocated here, before the first trial. */
     size_t wsize = (size_t)n_threads * sizeof(sim_worker);
     sim_worker *w = fray__alloc(alloc, wsize);
-    if (!w)
+    if (!w) {
+        pthread_cond_destroy(&sh.finished);
+        pthread_mutex_destroy(&sh.lock);
         return FRAY_ERR_NOMEM;
+    }
     memset(w, 0, wsize);
     fray_status rc = FRAY_OK;
     for (int i = 0; i < n_threads && rc == FRAY_OK; i++) {
@@ -138,7 +192,14 @@ fray_status fray__sim_run(const fray__ruleset *rs, const void *setup,
                                alloc, &w[i].fight);
     }
     for (int i = 0; i < n_threads && rc == FRAY_OK; i++) {
+        /* Counted before it starts: it may be done before the count. */
+        pthread_mutex_lock(&sh.lock);
+        sh.running++;
+        pthread_mutex_unlock(&sh.lock);
         if (pthread_create(&w[i].thread, NULL, worker_main, &w[i]) != 0) {
+            pthread_mutex_lock(&sh.lock);
+            sh.running--;
+            pthread_mutex_unlock(&sh.lock);
             atomic_store(&sh.stop, true);
             rc = FRAY_ERR_NOMEM; /* no resources for another thread */
         } else {
@@ -155,7 +216,7 @@ fray_status fray__sim_run(const fray__ruleset *rs, const void *setup,
                 atomic_store(&sh.stop, true);
                 break; /* (no need to wait: the workers see it) */
             }
-            sleep_ms(100);
+            wait_ms(&sh, monotonic, 100);
         }
     }
     for (int i = 0; i < n_threads; i++)
@@ -190,6 +251,8 @@ fray_status fray__sim_run(const fray__ruleset *rs, const void *setup,
             rs->fight_free(w[i].fight);
     }
     fray__free(alloc, w, wsize);
+    pthread_cond_destroy(&sh.finished);
+    pthread_mutex_destroy(&sh.lock);
     if (rc != FRAY_OK)
         memset(out, 0, sizeof *out);
     return rc;
@@ -224,6 +287,45 @@ FRAY_API void fray_sim_counts_add(fray_sim_counts *dst,
         d[i] += s[i];
 }
 
+FRAY_API fray_status fray_setup_vary_scope(const fray_setup *setup,
+                                          const char *key, char *buf,
+                                          size_t size, fray_diag *diag) {
+    if (!setup || !key || (!buf && size))
+        return FRAY_ERR_INVALID;
+    if (size)
+        buf[0] = '\0';
+    if (!setup->rs->vary_scope)
+        return FRAY_OK;
+    return setup->rs->vary_scope(setup->data, key, buf, size, diag);
+}
+
+FRAY_API const char *fray_sim_state_name(int k) {
+    static const char *const names[FRAY_SIM_STATES] = {
+        "standing", "unconscious", "dying", "dead", "fled"};
+    return k >= 0 && k < FRAY_SIM_STATES ? names[k] : NULL;
+}
+
+FRAY_API const char *fray_sim_state_meaning(const fray_setup *setup, int k) {
+    const char *m = NULL;
+    if (k < 0 || k >= FRAY_SIM_STATES)
+        return NULL;
+    if (setup && setup->rs->state_meaning)
+        m = setup->rs->state_meaning(k);
+    return m ? m : fray_sim_state_name(k);
+}
+
+FRAY_API uint64_t fray_sim_state_count(const fray_sim_combatant_counts *cc,
+                                       int k) {
+    switch (k) {
+    case FRAY_SIM_STANDING: return cc->standing;
+    case FRAY_SIM_UNCONSCIOUS: return cc->unconscious;
+    case FRAY_SIM_DYING: return cc->dying;
+    case FRAY_SIM_DEAD: return cc->dead;
+    case FRAY_SIM_FLED: return cc->fled;
+    default: return 0;
+    }
+}
+
 /* ---- Reading the counts ------------------------------------------------------ */
 
 FRAY_API void fray_sim_interval95(uint64_t k, uint64_t n, double *lo,
@@ -245,6 +347,72 @@ FRAY_API void fray_sim_interval95(uint64_t k, uint64_t n, double *lo,
         *lo = 0.0;
     if (k == n)
         *hi = 1.0;
+}
+
+static const long long percent_scale[] = {1, 10, 100, 1000};
+
+/* u units of the last decimal of `decimals` (0 .. 100 x 10^decimals),
+ * with exact telling whether the share is exactly 0 or 1. */
+static const char *percent_write(long long u, int decimals, bool zero,
+                                 bool one, char *out, size_t size) {
+    long long sc = percent_scale[decimals], full = 100 * sc;
+    const char *mark = "";
+    if (!zero && u <= 0) {
+        mark = "< ";
+        u = 1;          /* "< 0.1%": the smallest shown above 0 */
+    } else if (!one && u >= full) {
+        mark = "> ";
+        u = full - 1;   /* "> 99.9%": the largest shown below 100 */
+    }
+    if (decimals == 0)
+        snprintf(out, size, "%s%lld%%", mark, u);
+    else
+        snprintf(out, size, "%s%lld.%0*lld%%", mark, u / sc, decimals, u % sc);
+    return out;
+}
+
+FRAY_API const char *fray_sim_share_percent(uint64_t k, uint64_t n,
+                                            int decimals, char *out,
+                                            size_t size) {
+    if (!out || size == 0)
+        return out;
+    if (decimals < 0)
+        decimals = 0;
+    if (decimals > 3)
+        decimals = 3;
+    if (n == 0 || k == 0)
+        return percent_write(0, decimals, true, false, out, size);
+    if (k >= n)
+        return percent_write(100 * percent_scale[decimals], decimals, false,
+                             true, out, size);
+    uint64_t full = (uint64_t)(100 * percent_scale[decimals]);
+    uint64_t u;
+    if (n <= UINT64_MAX / (2 * full)) {
+        /* round(k x full / n), a half up, in integers: k < n, so
+         * 2 k full + n fits. */
+        u = (2 * k * full + n) / (2 * n);
+    } else {
+        u = (uint64_t)llround((double)k / (double)n * (double)full);
+    }
+    return percent_write((long long)u, decimals, false, false, out, size);
+}
+
+FRAY_API const char *fray_sim_percent(double share, int decimals, char *out,
+                                      size_t size) {
+    if (!out || size == 0)
+        return out;
+    if (decimals < 0)
+        decimals = 0;
+    if (decimals > 3)
+        decimals = 3;
+    if (!(share > 0.0)) /* also NaN */
+        share = 0.0;
+    if (share > 1.0)
+        share = 1.0;
+    long long full = 100 * percent_scale[decimals];
+    /* In units of the last decimal shown: 0 .. 100 x scale. */
+    return percent_write(llround(share * (double)full), decimals, share == 0.0,
+                         share == 1.0, out, size);
 }
 
 FRAY_API double fray_sim_length_mean(const fray_sim_counts *c) {

@@ -180,6 +180,11 @@ static fray_status rs_vary(void *setup, const char *key, const char *value,
     return fa_setup_vary(setup, key, value, diag);
 }
 
+static fray_status rs_vary_scope(const void *setup, const char *key,
+                                 char *buf, size_t size, fray_diag *diag) {
+    return fa_setup_vary_scope(setup, key, buf, size, diag);
+}
+
 static const char *rs_setup_name(const void *setup) {
     return ((const fa_setup *)setup)->name;
 }
@@ -955,6 +960,11 @@ static void rs_count(const void *rfight, fray_sim_counts *c) {
             cc->standing++;
         if (fa_has(cs, FA_C_DEAD))
             cc->dead++;
+        /* Dying is out of the fight; unconscious without dying (a power)
+         * is still in it, so it counts as standing (the partition of
+         * fray_sim_combatant_counts: the states add up to the trials). */
+        else if (fa_has(cs, FA_C_DYING) || (cs->flags & FA_F_OUT))
+            cc->dying++;
         cc->dealt[0] += (uint64_t)f->dealt[i];
         cc->taken[0] += (uint64_t)f->taken[i];
         cc->actions += (uint64_t)f->actions[i];
@@ -985,6 +995,21 @@ static const char *rs_action_name(int kind) {
 }
 
 static const char *rs_harm_name(int k) { return k == 0 ? "damage" : NULL; }
+
+/* fray_sim_state: what each way a fight ends means in Alloy. */
+static const char *rs_state_meaning(int k) {
+    static const char *const m[FRAY_SIM_STATES] = {
+        "not dying or dead at the end (one knocked unconscious by a power is "
+        "still in the fight and counts here)",
+        "none in Alloy: at 0 hit points or fewer a creature is dying "
+        "(004:211)",
+        "0 hit points or fewer, not dead: Unconscious, Helpless and prone, "
+        "out of the fight (option dying)",
+        "hit points down to minus half the maximum (004:211), or three "
+        "failed death saves (dying: death-saves)",
+        "none in Alloy: nobody leaves the battle"};
+    return k >= 0 && k < FRAY_SIM_STATES ? m[k] : NULL;
+}
 
 static const char *rs_spent_name(int k) {
     return k == 0 ? "action points" : k == 1 ? "heroic surges" : NULL;
@@ -1066,4 +1091,6 @@ const fray__ruleset fray__alloy_ruleset = {
         "action point for one more attack when the enemy is low",
     .duel_setup = fa_duel_setup,
     .view = rs_view,
+    .state_meaning = rs_state_meaning,
+    .vary_scope = rs_vary_scope,
 };

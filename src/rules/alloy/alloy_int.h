@@ -1099,6 +1099,11 @@ fray_status fa_setup_copy(const fa_setup *s, const fray_allocator *alloc,
                           fa_setup **out);
 fray_status fa_setup_vary(fa_setup *s, const char *key, const char *value,
                           fray_diag *diag);
+/* (simrep) Whom a sweep's key changes, in rules words, into buf
+ * (snprintf-style); an unknown key as fa_setup_vary refuses it, with
+ * "did you mean" (load.c). */
+fray_status fa_setup_vary_scope(const fa_setup *s, const char *key, char *buf,
+                                size_t size, fray_diag *diag);
 /* Defaults of every option (fa_options). */
 void fa_options_default(fa_options *o);
 

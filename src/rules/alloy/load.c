@@ -20,6 +20,7 @@
 #include "alloy_int.h"
 #include "internal.h"
 #include "yaml_read.h"
+#include "suggest.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -2361,8 +2362,140 @@ static int own_statblocks(fa_setup *s, const bool *in, int *out) {
     return n_out;
 }
 
+/* Every key a sweep of s takes, fed to n: the options, round-limit, and
+ * WHO.STAT for each combatant id, counted group and stat block. */
+static void vary_near_keys(const fa_setup *s, fray__near *n) {
+    char key[FRAY__NEAR_MAX];
+    for (int i = 0; i < N_OPTIONS; i++)
+        fray__near_try(n, options_table[i].key);
+    fray__near_try(n, "round-limit");
+    /* Each combatant id, its group ("thug" of thug-2), each stat block. */
+    for (int i = 0; i < 2 * s->n + s->n_sb; i++) {
+        char who[FA_NAME_MAX];
+        if (i < s->n) {
+            snprintf(who, sizeof who, "%s", s->c[i].id);
+        } else if (i < 2 * s->n) {
+            const char *id = s->c[i - s->n].id, *dash = strrchr(id, '-');
+            if (!dash || dash == id)
+                continue;
+            snprintf(who, sizeof who, "%.*s", (int)(dash - id), id);
+            if (!vary_matches(id, who))
+                continue;
+        } else {
+            snprintf(who, sizeof who, "%s", s->sb[i - 2 * s->n].id);
+        }
+        for (size_t k = 0; k < N_OF(vary_stats); k++) {
+            snprintf(key, sizeof key, "%s.%s", who, vary_stats[k]);
+            fray__near_try(n, key);
+        }
+    }
+}
+
+/* An unknown key's error gains "(did you mean 'K'?)" after its first
+ * clause. */
+static fray_status vary_near(const fa_setup *s, const char *key,
+                             fray_status rc, fray_diag *diag) {
+    if (rc != FRAY_ERR_PARSE || !diag)
+        return rc;
+    fray__near n;
+    fray__near_init(&n, key);
+    vary_near_keys(s, &n);
+    const char *best = fray__near_best(&n);
+    if (!best)
+        return rc;
+    char *msg = diag->message;
+    char *at = strstr(msg, "; ");
+    size_t cut = at ? (size_t)(at - msg) : strlen(msg);
+    char rest[sizeof diag->message];
+    snprintf(rest, sizeof rest, "%s", msg + cut);
+    snprintf(msg + cut, sizeof diag->message - cut, " (did you mean '%s'?)%s",
+             best, rest);
+    return rc;
+}
+
+static fray_status setup_vary(fa_setup *s, const char *key, const char *value,
+                              fray_diag *diag);
+
 fray_status fa_setup_vary(fa_setup *s, const char *key, const char *value,
                           fray_diag *diag) {
+    fray_status rc = setup_vary(s, key, value, diag);
+    /* Only a key that names nothing: a value out of range is no typo of
+     * the key. */
+    if (rc == FRAY_ERR_PARSE && s && key && fa_setup_vary_scope(s, key, NULL, 0, NULL) != FRAY_OK)
+        rc = vary_near(s, key, rc, diag);
+    return rc;
+}
+
+fray_status fa_setup_vary_scope(const fa_setup *s, const char *key, char *buf,
+                                size_t size, fray_diag *diag) {
+    if (!s || !key || (!buf && size))
+        return FRAY_ERR_INVALID;
+    if (size)
+        buf[0] = '\0';
+    size_t len = 0;
+#define PUT(...)                                                               \
+    do {                                                                       \
+        if (len < size) {                                                      \
+            int w_ = snprintf(buf + len, size - len, __VA_ARGS__);            \
+            len += w_ > 0 ? (size_t)w_ : 0;                                    \
+        }                                                                      \
+    } while (0)
+    if (option_find(key) >= 0 || strcmp(key, "round-limit") == 0) {
+        PUT("the whole encounter (%s)",
+            option_find(key) >= 0 ? "an option" : "the round limit");
+        return FRAY_OK;
+    }
+    static const char known[] =
+        "the options (docs/rules/alloy.md), round-limit, and WHO.hp|defense|"
+        "fortitude|reflex|will|attack|initiative|speed|level|surges|action-points";
+    const char *dot = strrchr(key, '.');
+    int stat = dot ? yr_find_name(dot + 1, vary_stats, N_OF(vary_stats)) : -1;
+    if (!dot || stat < 0)
+        return vary_near(s, key,
+                         vary_fail(diag, FRAY_ERR_PARSE,
+                                   "unknown key '%.40s'; the keys are %s", key,
+                                   known),
+                         diag);
+    char who[FA_NAME_MAX];
+    size_t wl = (size_t)(dot - key);
+    if (wl >= sizeof who)
+        wl = sizeof who - 1;
+    memcpy(who, key, wl);
+    who[wl] = '\0';
+    bool any = false, exact = false;
+    for (int i = 0; i < s->n; i++)
+        if (vary_matches(s->c[i].id, who)) {
+            any = true;
+            exact = exact || yr_ieq(s->c[i].id, who);
+        }
+    int sbi = any ? -1 : find_sb(s, who);
+    if (!any && sbi < 0)
+        return vary_near(s, key,
+                         vary_fail(diag, FRAY_ERR_PARSE,
+                                   "no combatant or stat block '%.40s' (in "
+                                   "the key '%.60s')",
+                                   who, key),
+                         diag);
+    if (exact)
+        PUT("the combatant ");
+    else if (any)
+        PUT("every combatant of the group %s: ", who);
+    else
+        PUT("every combatant of the stat block %s: ", s->sb[sbi].name);
+    bool first = true;
+    for (int i = 0; i < s->n; i++)
+        if (any ? vary_matches(s->c[i].id, who) : s->c[i].sb == sbi) {
+            PUT("%s%s", first ? "" : ", ", s->c[i].name);
+            first = false;
+        }
+    if (first)
+        PUT("nobody here");
+#undef PUT
+    return FRAY_OK;
+}
+
+static fray_status setup_vary(fa_setup *s, const char *key, const char *value,
+                              fray_diag *diag) {
     if (!s || !key || !value)
         return FRAY_ERR_INVALID;
     static const char known[] =

@@ -3267,6 +3267,12 @@ bool ft_option_known(const char *name) {
     return false;
 }
 
+/* The name of option i of `options:` (vary.c's "did you mean"), NULL past
+ * the last. */
+const char *ft_option_name(int i) {
+    return i >= 0 && (size_t)i < N_OF(option_keys) ? option_keys[i] : NULL;
+}
+
 /* `--vary options.NAME=VALUE` (vary.c): NAME: VALUE read exactly as an
  * encounter's `options:` reads it (ld_options), into s->opt, so every
  * option a file can set a sweep can vary, with the same checks and words.

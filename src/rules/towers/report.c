@@ -178,6 +178,9 @@ enum {
 #define C_NOBODY "#999999"
 #define C_DEAD "#7a7a7a"
 #define C_LENGTH "#5b7fa6"
+/* How a combatant fell (fray_sim_state): unconscious, dying, dead, fled. */
+#define C_UNCONSCIOUS "#c9c9c9"
+#define C_DYING "#b35900"
 #define HALO "stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\""
 
 /* Okabe & Ito's colour-blind-safe palette, one colour per side. */
@@ -198,6 +201,13 @@ typedef struct ctx {
     long long vmin, vmax;
     char side_fallback[FRAY_SIM_MAX_SIDES][16];
     const char *unit;  /* what lengths count: "phase" (99 Towers), "round" */
+    /* A sweep over two keys drawn as a grid: n1 values of the first key
+     * (across) by n2 of the second (down); variant a * n2 + d. */
+    bool grid;
+    int n1, n2;
+    /* What the sweep varies, for titles and axes: "aldric.PA", or with
+     * two keys "aldric.PA and longblade.damage"; "variant" without. */
+    char keys_text[300];
 } ctx;
 
 static const fray_sim_counts *vcounts(const ctx *c, int v) {
@@ -229,6 +239,45 @@ static const char *action_word(const ctx *c, int k) {
     return c->r->rules_setup ? fray_sim_action_name(c->r->rules_setup, k)
                              : fray_towers_action_name(k);
 }
+
+/* What state k means in the report's ruleset (99 Towers without one). */
+static const char *state_meaning(const ctx *c, int k) {
+    return c->r->rules_setup ? fray_sim_state_meaning(c->r->rules_setup, k)
+           : fray__towers_ruleset.state_meaning
+               ? fray__towers_ruleset.state_meaning(k)
+               : fray_sim_state_name(k);
+}
+
+/* A share as the text of `fray sim` writes it (one rounding for both:
+ * fray_sim_percent), e.g. "25.3%", "&gt; 99.9%" (escaped for XML); `bare`
+ * without the % sign. */
+typedef struct ptext {
+    char s[32];
+} ptext;
+
+static ptext percent_text(double v, uint64_t k, uint64_t n, bool exact,
+                          bool bare) {
+    char raw[24];
+    if (exact)
+        fray_sim_share_percent(k, n, 1, raw, sizeof raw);
+    else
+        fray_sim_percent(v, 1, raw, sizeof raw);
+    size_t len = strlen(raw);
+    if (bare && len > 0 && raw[len - 1] == '%')
+        raw[len - 1] = '\0';
+    ptext t;
+    snprintf(t.s, sizeof t.s, "%s%s",
+             raw[0] == '<' ? "&lt;" : raw[0] == '>' ? "&gt;" : "",
+             raw[0] == '<' || raw[0] == '>' ? raw + 1 : raw);
+    return t;
+}
+
+static ptext share_text(uint64_t k, uint64_t n, bool bare) {
+    return percent_text(0.0, k, n, true, bare);
+}
+
+/* An interval's end (0..1), without the % sign. */
+static ptext end_text(double v) { return percent_text(v, 0, 0, false, true); }
 
 static const char *side_colour(int s) {
     return side_colours[s >= 0 ? s % FRAY_SIM_MAX_SIDES : 0];
@@ -319,6 +368,14 @@ static void ctx_init(ctx *c, const fray_sim_report *r) {
     for (int v = 0; v < c->nv; v++)
         if (nobody(vcounts(c, v)))
             c->any_nobody = true;
+    if (r->vary_key2 && r->n_values2 > 0 && c->nv % r->n_values2 == 0) {
+        c->grid = true;
+        c->n2 = r->n_values2;
+        c->n1 = c->nv / r->n_values2;
+    }
+    snprintf(c->keys_text, sizeof c->keys_text, "%s%s%s",
+             r->vary_key ? r->vary_key : "variant", c->grid ? " and " : "",
+             c->grid ? r->vary_key2 : "");
     c->numeric = c->sweep;
     for (int v = 0; v < c->nv && c->numeric; v++) {
         long long x = 0;
@@ -481,16 +538,17 @@ static int chart_wins(fray__text *w, const ctx *c) {
                 rw_esc(w, side_name(c, s));
                 fray__text_s(w, " won");
             }
-            fray__text_f(w, " %s%% of %s fights (95%% interval %s&#8211;%s%%)</title>",
-                 F1(100 * share), grouped(k->trials).s, F1(100 * lo),
-                 F1(100 * hi));
+            fray__text_f(w, " %s of %s fights (95%% interval %s&#8211;%s%%)</title>",
+                 share_text(won, k->trials, false).s, grouped(k->trials).s,
+                 end_text(lo).s, end_text(hi).s);
             fray__text_s(w, "</rect>\n");
             hwhisker(w, hb_x(lo), hb_x(hi), cy, 5);
             text_open(w, HB_VALUE, cy + 4, "font-size=\"12\"");
             fray__text_f(w,
-                 "<tspan font-weight=\"bold\">%s%%</tspan><tspan dx=\"6\" fill=\"" C_MUTED
+                 "<tspan font-weight=\"bold\">%s</tspan><tspan dx=\"6\" fill=\"" C_MUTED
                  "\" font-size=\"11\">(%s&#8211;%s)</tspan>",
-                 F1(100 * share), F1(100 * lo), F1(100 * hi));
+                 share_text(won, k->trials, false).s, end_text(lo).s,
+                 end_text(hi).s);
             text_close(w);
             y += WIN_ROW;
         }
@@ -502,10 +560,20 @@ static int chart_wins(fray__text *w, const ctx *c) {
 
 enum { STAND_ROW = 36 };
 
+/* The colour and bar class of how a combatant fell (state k >= 1). */
+static const char *fell_colour(int k) {
+    return k == FRAY_SIM_UNCONSCIOUS ? C_UNCONSCIOUS
+           : k == FRAY_SIM_DYING     ? C_DYING
+           : k == FRAY_SIM_DEAD      ? C_DEAD
+                                     : C_NOBODY;
+}
+
 static int chart_standing(fray__text *w, const ctx *c) {
     chart_title(w, "Who is still standing", NULL,
-                "share of fights each combatant ends still standing, and dead");
-    /* Legend: the side colours mean "still standing", grey means dead. */
+                "share of fights each combatant ends still standing, and "
+                "how the others fell: unconscious, dying, dead");
+    /* Legend: the side colours mean "still standing"; the second bar,
+     * stacked, how the others fell. */
     double lx = 20;
     for (int s = 0; s < c->n_sides; s++) {
         fray__text_f(w, "<rect x=\"%s\" y=\"55\" width=\"10\" height=\"10\" fill=\"%s\"/>\n",
@@ -515,12 +583,10 @@ static int chart_standing(fray__text *w, const ctx *c) {
     text_open(w, lx + 4, 64, "font-size=\"12\"");
     fray__text_s(w, "still standing (the colour of its side)");
     text_close(w);
-    fray__text_f(w, "<rect x=\"%s\" y=\"55\" width=\"14\" height=\"10\" fill=\"" C_DEAD
-            "\"/>\n",
-         F1(lx + 260));
-    text_open(w, lx + 280, 64, "font-size=\"12\"");
-    fray__text_s(w, "dead");
-    text_close(w);
+    lx += 260;
+    for (int k = FRAY_SIM_UNCONSCIOUS; k < FRAY_SIM_STATES; k++)
+        lx = legend_item(w, lx, 64, fell_colour(k), fray_sim_state_name(k),
+                         false);
 
     double top = 80;
     int per_variant = c->n_comb * STAND_ROW + (c->sweep ? GROUP_HEAD : 0);
@@ -550,26 +616,59 @@ static int chart_standing(fray__text *w, const ctx *c) {
                 text_esc(w, HB_LABEL, y + 28,
                          "font-size=\"10\" text-anchor=\"end\" fill=\"" C_MUTED "\"",
                          side_name(c, s));
-            for (int d = 0; d < 2; d++) {
-                uint64_t n = d ? cc->dead : cc->standing;
+            /* Still standing. */
+            double by = y + 4;
+            double sh = k->trials ? (double)cc->standing / (double)k->trials : 0;
+            fray__text_f(w,
+                 "<rect class=\"standing-bar\" data-combatant=\"%d\" x=\"%d\" y=\"%s\" "
+                 "width=\"%s\" height=\"12\" fill=\"%s\"><title>",
+                 i, HB_X0, F1(by), F2(hb_x(sh) - HB_X0),
+                 side_colour(s >= 0 ? s : 0));
+            rw_esc(w, comb_name(c, i));
+            fray__text_f(w, ": still standing in %s of fights</title></rect>\n",
+                         share_text(cc->standing, k->trials, false).s);
+            text_open(w, HB_VALUE, by + 10, "font-size=\"11\"");
+            fray__text_f(w,
+                 "<tspan font-weight=\"bold\">%s</tspan>"
+                 "<tspan dx=\"4\">still standing</tspan>",
+                 share_text(cc->standing, k->trials, false).s);
+            text_close(w);
+            /* How it fell, stacked: unconscious, dying, dead (and fled). */
+            by = y + 18;
+            double x = HB_X0;
+            for (int st = FRAY_SIM_UNCONSCIOUS; st < FRAY_SIM_STATES; st++) {
+                uint64_t n = fray_sim_state_count(cc, st);
+                if (st == FRAY_SIM_FLED && n == 0)
+                    continue;
                 double share = k->trials ? (double)n / (double)k->trials : 0;
-                double by = y + 4 + d * 14;
+                double bw = hb_x(share) - HB_X0;
                 fray__text_f(w,
-                     "<rect class=\"%s\" data-combatant=\"%d\" x=\"%d\" y=\"%s\" "
+                     "<rect class=\"%s-bar\" data-combatant=\"%d\" x=\"%s\" y=\"%s\" "
                      "width=\"%s\" height=\"12\" fill=\"%s\"><title>",
-                     d ? "dead-bar" : "standing-bar", i, HB_X0, F1(by),
-                     F2(hb_x(share) - HB_X0),
-                     d ? C_DEAD : side_colour(s >= 0 ? s : 0));
+                     fray_sim_state_name(st), i, F2(x), F1(by), F2(bw),
+                     fell_colour(st));
                 rw_esc(w, comb_name(c, i));
-                fray__text_f(w, ": %s in %s%% of fights</title></rect>\n",
-                     d ? "dead" : "still standing", F1(100 * share));
-                text_open(w, HB_VALUE, by + 10, "font-size=\"11\"");
-                fray__text_f(w,
-                     "<tspan font-weight=\"bold\">%s%%</tspan>"
-                     "<tspan dx=\"4\">%s</tspan>",
-                     F1(100 * share), d ? "dead" : "still standing");
-                text_close(w);
+                fray__text_f(w, ": %s in %s of fights</title></rect>\n",
+                             fray_sim_state_name(st),
+                             share_text(n, k->trials, false).s);
+                x += bw;
             }
+            text_open(w, HB_VALUE, by + 10, "font-size=\"11\"");
+            bool first = true;
+            for (int st = FRAY_SIM_UNCONSCIOUS; st < FRAY_SIM_STATES; st++) {
+                uint64_t n = fray_sim_state_count(cc, st);
+                /* dead always; the others when they happened */
+                if (n == 0 && st != FRAY_SIM_DEAD)
+                    continue;
+                fray__text_f(w,
+                     "<tspan%s font-weight=\"bold\">%s</tspan>"
+                     "<tspan dx=\"4\">%s</tspan>",
+                     first ? "" : " dx=\"8\"",
+                     share_text(n, k->trials, false).s,
+                     fray_sim_state_name(st));
+                first = false;
+            }
+            text_close(w);
             y += STAND_ROW;
         }
     }
@@ -736,7 +835,8 @@ static void hist_draw(fray__text *w, const ctx *c, const hplan *p,
             fray__text_f(w, "%d %ss", from, c->unit);
         else
             fray__text_f(w, "%d&#8211;%d %ss", from, to - 1, c->unit);
-        fray__text_f(w, ": %s%% of fights</title></rect>\n", F1(sh));
+        fray__text_f(w, ": %s of fights</title></rect>\n",
+                     share_text(n, k->trials, false).s);
     }
     if (p->overflow) {
         text_open(w, PL_X1, top - 4,
@@ -907,7 +1007,7 @@ static void sweep_xaxis(fray__text *w, const ctx *c, double bottom) {
     }
     text_open(w, (SW_X0 + SW_X1) / 2.0, bottom + 40,
               "font-size=\"12\" text-anchor=\"middle\"");
-    rw_esc(w, c->r->vary_key ? c->r->vary_key : "variant");
+    rw_esc(w, c->keys_text);
     text_close(w);
 }
 
@@ -936,7 +1036,7 @@ static void sweep_yaxis(fray__text *w, double top, double h, double ymax, double
 }
 
 static int chart_sweep(fray__text *w, const ctx *c) {
-    chart_title(w, "Win rate by ", c->r->vary_key ? c->r->vary_key : "variant",
+    chart_title(w, "Win rate by ", c->keys_text,
                 c->numeric ? "share of fights won against the varied value; "
                              "whiskers: the 95% interval"
                            : "share of fights won, per variant in order; "
@@ -999,8 +1099,9 @@ static int chart_sweep(fray__text *w, const ctx *c) {
                 rw_esc(w, side_name(c, s));
                 fray__text_s(w, " won");
             }
-            fray__text_f(w, " %s%% (95%% interval %s&#8211;%s%%)</title>", F1(share),
-                 F1(100 * lo), F1(100 * hi));
+            fray__text_f(w, " %s (95%% interval %s&#8211;%s%%)</title>",
+                         share_text(won, k->trials, false).s, end_text(lo).s,
+                         end_text(hi).s);
             fray__text_s(w, c->numeric ? "</circle>\n" : "</rect>\n");
             if (!c->numeric) {
                 vwhisker(w, x, bottom - h * lo, bottom - h * hi,
@@ -1009,7 +1110,7 @@ static int chart_sweep(fray__text *w, const ctx *c) {
                 if (bw >= 26) {
                     text_open(w, x, bottom - h * hi - 5,
                               "font-size=\"10\" text-anchor=\"middle\" " HALO);
-                    fray__text_f(w, "%s%%", F1(share));
+                    fray__text_s(w, share_text(won, k->trials, false).s);
                     text_close(w);
                 }
             }
@@ -1023,7 +1124,7 @@ static int chart_sweep_length(fray__text *w, const ctx *c) {
     char sub[80];
     snprintf(sub, sizeof sub,
              "mean %ss per fight; whiskers: 5%% to 95%% of fights", c->unit);
-    chart_title(w, "Mean fight length by ", c->r->vary_key ? c->r->vary_key : "variant",
+    chart_title(w, "Mean fight length by ", c->keys_text,
                 sub);
     double top = 62, h = 130, bottom = top + h;
     double ymax = 0;
@@ -1080,6 +1181,100 @@ static int chart_sweep_length(fray__text *w, const ctx *c) {
     return (int)bottom + 56;
 }
 
+/* ---- Chart: a sweep over two keys, as heat maps --------------------------- */
+
+enum { HM_X0 = 170, HM_X1 = 770, HM_ROW = 26, HM_TOP = 96 };
+
+/* The grid's labels: the first key's value of column a, the second's of
+ * row d. */
+static const char *grid_across(const ctx *c, int a) {
+    const char *v = c->r->variants[a * c->n2].value;
+    return v ? v : "";
+}
+
+static const char *grid_down(const ctx *c, int d) {
+    const char *v = c->r->variants[d].value2;
+    return v ? v : "";
+}
+
+/* One heat map per side: the share of fights it won, the first key's
+ * values across, the second key's down; the deeper the colour the more
+ * it won. */
+static int chart_heatmap(fray__text *w, const ctx *c) {
+    double cw = (HM_X1 - HM_X0) / (double)c->n1;
+    if (cw > 110)
+        cw = 110;
+    int y = 0;
+    for (int s = 0; s < c->n_sides; s++) {
+        fray__text_f(w, "<g class=\"heatmap\" data-side=\"%d\" transform=\"translate(0 %d)\">\n",
+                     s, y);
+        text_open(w, 20, 28, "font-size=\"17\" font-weight=\"bold\"");
+        fray__text_s(w, "Win rate of ");
+        rw_esc(w, side_name(c, s));
+        fray__text_s(w, " by ");
+        rw_esc(w, c->r->vary_key);
+        fray__text_s(w, " and ");
+        rw_esc(w, c->r->vary_key2);
+        text_close(w);
+        text_open(w, 20, 46, "font-size=\"12\" fill=\"" C_MUTED "\"");
+        fray__text_s(w, "each cell: the share of fights won; the deeper the "
+                        "colour, the more");
+        text_close(w);
+        /* The first key across: its name over its values. */
+        text_open(w, HM_X0 + cw * c->n1 / 2, 66,
+                  "font-size=\"12\" text-anchor=\"middle\" font-weight=\"bold\"");
+        rw_esc(w, c->r->vary_key);
+        text_close(w);
+        for (int a = 0; a < c->n1; a++)
+            text_esc(w, HM_X0 + cw * (a + 0.5), 84,
+                     "font-size=\"11\" text-anchor=\"middle\"",
+                     grid_across(c, a));
+        /* The second key down: its name left of its values. */
+        text_open(w, 20, HM_TOP - 2, "font-size=\"12\" font-weight=\"bold\"");
+        rw_esc(w, c->r->vary_key2);
+        text_close(w);
+        for (int d = 0; d < c->n2; d++) {
+            double cy = HM_TOP + d * HM_ROW;
+            text_esc(w, HM_X0 - 8, cy + HM_ROW / 2.0 + 4,
+                     "font-size=\"11\" text-anchor=\"end\"", grid_down(c, d));
+            for (int a = 0; a < c->n1; a++) {
+                const fray_sim_counts *k = vcounts(c, a * c->n2 + d);
+                double share = k->trials ? (double)k->wins[s] / (double)k->trials
+                                         : 0;
+                fray__text_f(w,
+                     "<rect class=\"heat-cell\" data-side=\"%d\" x=\"%s\" y=\"%s\" "
+                     "width=\"%s\" height=\"%d\" fill=\"%s\" fill-opacity=\"%s\" "
+                     "stroke=\"white\"><title>",
+                     s, F2(HM_X0 + a * cw), F1(cy), F2(cw), HM_ROW,
+                     side_colour(s), F2(0.08 + 0.92 * share));
+                rw_esc(w, c->r->vary_key);
+                fray__text_s(w, "=");
+                rw_esc(w, grid_across(c, a));
+                fray__text_s(w, ", ");
+                rw_esc(w, c->r->vary_key2);
+                fray__text_s(w, "=");
+                rw_esc(w, grid_down(c, d));
+                fray__text_s(w, ": ");
+                rw_esc(w, side_name(c, s));
+                fray__text_f(w, " won %s of fights</title></rect>\n",
+                             share_text(k->wins[s], k->trials, false).s);
+                if (cw >= 34)
+                    text_open(w, HM_X0 + cw * (a + 0.5), cy + HM_ROW / 2.0 + 4,
+                              share > 0.55
+                                  ? "font-size=\"11\" text-anchor=\"middle\" fill=\"white\""
+                                  : "font-size=\"11\" text-anchor=\"middle\"");
+                if (cw >= 34) {
+                    fray__text_s(w, share_text(k->wins[s], k->trials, false).s);
+                    text_close(w);
+                }
+            }
+        }
+        fray__text_s(w, "</g>\n");
+        y += HM_TOP + c->n2 * HM_ROW + 30;
+    }
+    return y + 10;
+}
+
 /* ---- The document -------------------------------------------------------- */
 
 static void trials_line(fray__text *w, const ctx *c) {
@@ -1093,7 +1288,7 @@ static void trials_line(fray__text *w, const ctx *c) {
                                                   : F1(c->r->seconds));
     if (c->sweep) {
         fray__text_s(w, " &#183; varied: ");
-        rw_esc(w, c->r->vary_key ? c->r->vary_key : "variant");
+        rw_esc(w, c->keys_text);
     }
 }
 
@@ -1120,6 +1315,8 @@ static int draw_charts(fray__text *w, const ctx *c) {
         bool sweep_only;
     } charts[] = {
         {"header", chart_header, false},
+        /* A sweep over two keys: a heat map per side first. */
+        {"heatmaps", chart_heatmap, true},
         /* A sweep's question first: how the varied value moves the odds. */
         {"sweep", chart_sweep, true},
         {"sweep-length", chart_sweep_length, true},
@@ -1129,7 +1326,8 @@ static int draw_charts(fray__text *w, const ctx *c) {
     };
     int y = 0;
     for (size_t i = 0; i < sizeof charts / sizeof charts[0]; i++) {
-        if ((charts[i].sweep_only && !c->sweep) || (i == 0 && c->html))
+        if ((charts[i].sweep_only && !c->sweep) || (i == 0 && c->html) ||
+            (charts[i].fn == chart_heatmap && !c->grid))
             continue;
         if (c->nv == 0 && i > 0)
             break;
@@ -1186,11 +1384,15 @@ static const char html_style[] =
     "th,td{padding:3px 9px;text-align:right;border-bottom:1px solid #e4e4e4;"
     "white-space:nowrap}\n"
     "th{background:#f4f4f4;white-space:normal;vertical-align:bottom}\n"
-    ".scroll{overflow-x:auto}\n"
+    ".scroll{overflow-x:auto;max-width:100%}\n"
+    "dl.legend{display:grid;grid-template-columns:max-content auto;"
+    "gap:0.15em 0.8em;font-size:0.92em}\n"
+    "dl.legend dt{font-weight:bold}\n"
+    "dl.legend dd{margin:0}\n"
     "th:first-child,td:first-child{text-align:left}\n"
     "th.name,td.name{text-align:left}\n"
     "th{min-width:4.5em}\n"
-    ".ci{color:#777;font-size:0.9em}\n"
+    ".ci{color:#777;font-size:0.9em;display:block}\n"
     ".swatch{display:inline-block;width:0.8em;height:0.8em;margin-right:0.35em}\n";
 
 static void th_esc(fray__text *w, const char *s) {
@@ -1200,12 +1402,12 @@ static void th_esc(fray__text *w, const char *s) {
 }
 
 static void td_share(fray__text *w, uint64_t k, uint64_t n, bool ci) {
-    fray__text_f(w, "<td>%s%%", F1(pct(k, n)));
+    fray__text_f(w, "<td>%s", share_text(k, n, false).s);
     if (ci) {
         double lo, hi;
         fray_sim_interval95(k, n, &lo, &hi);
-        fray__text_f(w, " <span class=\"ci\">(%s&#8211;%s)</span>", F1(100 * lo),
-             F1(100 * hi));
+        fray__text_f(w, " <span class=\"ci\">(%s&#8211;%s)</span>",
+                     end_text(lo).s, end_text(hi).s);
     }
     fray__text_s(w, "</td>");
 }
@@ -1222,12 +1424,66 @@ static void html_variant_cell(fray__text *w, const ctx *c, int v) {
     fray__text_s(w, "</td>");
 }
 
+/* The sweep: whom each key changes, and for two keys the grid of each
+ * side's win rate (the first key across, one row per value of the
+ * second). */
+static void html_sweep(fray__text *w, const ctx *c) {
+    if (!c->sweep || (!c->r->vary_scope && !c->grid))
+        return;
+    fray__text_s(w, "<h2>The sweep</h2>\n");
+    if (c->r->vary_scope || c->r->vary_scope2) {
+        fray__text_s(w, "<dl class=\"legend\">\n");
+        for (int k = 0; k < 2; k++) {
+            const char *key = k ? c->r->vary_key2 : c->r->vary_key;
+            const char *scope = k ? c->r->vary_scope2 : c->r->vary_scope;
+            if (!key || !scope)
+                continue;
+            fray__text_s(w, "<dt>");
+            rw_esc(w, key);
+            fray__text_s(w, "</dt><dd>changes ");
+            rw_esc(w, scope);
+            fray__text_s(w, "</dd>\n");
+        }
+        fray__text_s(w, "</dl>\n");
+    }
+    if (!c->grid)
+        return;
+    for (int s = 0; s < c->n_sides; s++) {
+        fray__text_s(w, "<h3>Win rate of ");
+        rw_esc(w, side_name(c, s));
+        fray__text_s(w, " by ");
+        rw_esc(w, c->r->vary_key);
+        fray__text_s(w, " (across) and ");
+        rw_esc(w, c->r->vary_key2);
+        fray__text_s(w, " (down)</h3>\n<div class=\"scroll\"><table class=\"grid\">\n"
+                        "<thead><tr><th class=\"name\">");
+        rw_esc(w, c->r->vary_key2);
+        fray__text_s(w, " \\ ");
+        rw_esc(w, c->r->vary_key);
+        fray__text_s(w, "</th>");
+        for (int a = 0; a < c->n1; a++)
+            th_esc(w, grid_across(c, a));
+        fray__text_s(w, "</tr></thead>\n<tbody>\n");
+        for (int d = 0; d < c->n2; d++) {
+            fray__text_s(w, "<tr><td class=\"name\">");
+            rw_esc(w, grid_down(c, d));
+            fray__text_s(w, "</td>");
+            for (int a = 0; a < c->n1; a++) {
+                const fray_sim_counts *k = vcounts(c, a * c->n2 + d);
+                td_share(w, k->wins[s], k->trials, false);
+            }
+            fray__text_s(w, "</tr>\n");
+        }
+        fray__text_s(w, "</tbody>\n</table></div>\n");
+    }
+}
+
 static void html_wins(fray__text *w, const ctx *c) {
     fray__text_s(w, "<h2>Who wins</h2>\n<p>Share of fights each side won, with its 95% "
             "interval (Wilson score).</p>\n<div class=\"scroll\"><table>\n<thead><tr>");
     if (c->sweep) {
         fray__text_s(w, "<th>");
-        rw_esc(w, c->r->vary_key ? c->r->vary_key : "variant");
+        rw_esc(w, c->keys_text);
         fray__text_s(w, "</th>");
     }
     for (int s = 0; s < c->n_sides; s++) {
@@ -1257,7 +1513,7 @@ static void html_length(fray__text *w, const ctx *c) {
             "<div class=\"scroll\"><table>\n<thead><tr>", c->unit);
     if (c->sweep) {
         fray__text_s(w, "<th>");
-        rw_esc(w, c->r->vary_key ? c->r->vary_key : "variant");
+        rw_esc(w, c->keys_text);
         fray__text_s(w, "</th>");
     }
     fray__text_f(w, "<th>mean</th><th>median</th><th>5%%&#8211;95%%</th><th>longest</th>"
@@ -1289,15 +1545,67 @@ static void html_variant_heading(fray__text *w, const ctx *c, int v) {
     fray__text_s(w, "</h3>\n");
 }
 
+/* The first two cells of a combatant's row: its name and side. */
+static void html_combatant_cells(fray__text *w, const ctx *c, int i) {
+    int s = comb_side(c, i);
+    fray__text_s(w, "<tr><td>");
+    rw_esc(w, comb_name(c, i));
+    fray__text_s(w, "</td><td class=\"name\">");
+    if (s >= 0)
+        rw_esc(w, side_name(c, s));
+    fray__text_s(w, "</td>");
+}
+
+/* Two tables per variant, each narrow enough for the page: how each
+ * combatant ends (shares, with the legend of the words), and its means
+ * per fight. */
 static void html_combatants(fray__text *w, const ctx *c) {
-    fray__text_s(w, "<h2>Who is still standing</h2>\n<p>Shares of fights; the other "
-            "numbers are means per fight.</p>\n");
+    fray__text_s(w, "<h2>Who is still standing</h2>\n<p>Shares of fights each "
+                    "combatant ends so, with their 95% intervals:</p>\n");
+    /* What the words of how a combatant ends mean in this ruleset. */
+    bool fled = false;
+    for (int v = 0; v < c->nv; v++)
+        for (int i = 0; i < c->n_comb; i++)
+            fled = fled || vcounts(c, v)->c[i].fled;
+    fray__text_s(w, "<dl class=\"legend\">\n");
+    for (int st = 0; st < FRAY_SIM_STATES; st++) {
+        if (st == FRAY_SIM_FLED && !fled)
+            continue;
+        fray__text_f(w, "<dt>%s</dt><dd>", fray_sim_state_name(st));
+        rw_esc(w, state_meaning(c, st));
+        fray__text_s(w, "</dd>\n");
+    }
+    fray__text_s(w, "</dl>\n");
     for (int v = 0; v < c->nv; v++) {
         const fray_sim_counts *k = vcounts(c, v);
         html_variant_heading(w, c, v);
-        fray__text_s(w, "<div class=\"scroll\"><table>\n<thead><tr><th>combatant</th>"
-                "<th class=\"name\">side</th>"
-                "<th>still standing</th><th>dead</th>");
+        fray__text_s(w, "<div class=\"scroll\"><table class=\"states\">\n<thead><tr>"
+                "<th>combatant</th><th class=\"name\">side</th>"
+                "<th>still standing</th><th>unconscious</th><th>dying</th>"
+                "<th>dead</th>");
+        if (fled)
+            fray__text_s(w, "<th>fled</th>");
+        fray__text_s(w, "</tr></thead>\n<tbody>\n");
+        for (int i = 0; i < c->n_comb; i++) {
+            const fray_sim_combatant_counts *cc = &k->c[i];
+            html_combatant_cells(w, c, i);
+            td_share(w, cc->standing, k->trials, true);
+            td_share(w, cc->unconscious, k->trials, true);
+            td_share(w, cc->dying, k->trials, true);
+            td_share(w, cc->dead, k->trials, true);
+            if (fled)
+                td_share(w, cc->fled, k->trials, true);
+            fray__text_s(w, "</tr>\n");
+        }
+        fray__text_s(w, "</tbody>\n</table></div>\n");
+    }
+    fray__text_s(w, "<h2>What each combatant dealt, took and spent</h2>\n"
+                    "<p>Means per fight.</p>\n");
+    for (int v = 0; v < c->nv; v++) {
+        const fray_sim_counts *k = vcounts(c, v);
+        html_variant_heading(w, c, v);
+        fray__text_s(w, "<div class=\"scroll\"><table class=\"means\">\n<thead><tr>"
+                "<th>combatant</th><th class=\"name\">side</th>");
         for (int h = 0; h < FRAY_SIM_HARM_KINDS && harm_word(c, h); h++)
             fray__text_f(w, "<th>%s dealt</th><th>%s taken</th>",
                          harm_word(c, h), harm_word(c, h));
@@ -1307,15 +1615,7 @@ static void html_combatants(fray__text *w, const ctx *c) {
         fray__text_s(w, "</tr></thead>\n<tbody>\n");
         for (int i = 0; i < c->n_comb; i++) {
             const fray_sim_combatant_counts *cc = &k->c[i];
-            int s = comb_side(c, i);
-            fray__text_s(w, "<tr><td>");
-            rw_esc(w, comb_name(c, i));
-            fray__text_s(w, "</td><td class=\"name\">");
-            if (s >= 0)
-                rw_esc(w, side_name(c, s));
-            fray__text_s(w, "</td>");
-            td_share(w, cc->standing, k->trials, true);
-            td_share(w, cc->dead, k->trials, true);
+            html_combatant_cells(w, c, i);
             for (int h = 0; h < FRAY_SIM_HARM_KINDS && harm_word(c, h); h++) {
                 td_mean(w, cc->dealt[h], k->trials);
                 td_mean(w, cc->taken[h], k->trials);
@@ -1395,6 +1695,7 @@ size_t fray_sim_report_html(const fray_sim_report *report, char *buf,
     fray__text_s(&w, "</p>\n");
     write_svg(&w, &c);
     if (c.nv > 0) {
+        html_sweep(&w, &c);
         html_wins(&w, &c);
         html_length(&w, &c);
         html_combatants(&w, &c);

@@ -162,6 +162,25 @@ static const char *rs_spent_name(int k) {
     return k >= 0 && k < 2 ? names[k] : NULL;
 }
 
+static fray_status rs_vary_scope(const void *setup, const char *key,
+                                 char *buf, size_t size, fray_diag *diag) {
+    return fray_towers_setup_vary_scope(setup, key, buf, size, diag);
+}
+
+/* fray_sim_state: what each way a fight ends means in 99 Towers (harm.c;
+ * seed 000 "STUN Damage", "LETHAL Damage"; RULINGS 16, 17). */
+static const char *rs_state_meaning(int k) {
+    static const char *const m[FRAY_SIM_STATES] = {
+        "still in the fight at the end: STUN above 0, LETHAL above 0 (or "
+        "0 with disabled-unconscious off)",
+        "0 STUN, or 0 LETHAL with disabled-unconscious on; not dying",
+        "LETHAL below 0, not dead",
+        "LETHAL down to minus dead-at x [[E]] (2 x [[E]] unless the options "
+        "say otherwise)",
+        "off the map: fled (or had not yet joined when the fight ended)"};
+    return k >= 0 && k < FRAY_SIM_STATES ? m[k] : NULL;
+}
+
 /* ---- Exact odds ------------------------------------------------------------------- */
 
 static fray_status rs_duel_odds(const void *setup, int a, int b,
@@ -243,4 +262,6 @@ const fray__ruleset fray__towers_ruleset = {
         "each flip from a fresh deck; no Hand of Fate; no chips; no movement",
     .duel_setup = rs_duel_setup,
     .view = ft_view,
+    .state_meaning = rs_state_meaning,
+    .vary_scope = rs_vary_scope,
 };

@@ -45,6 +45,15 @@ static void count_fight(const fray_towers_fight *f, fray_sim_counts *c) {
             cc->standing++;
         if (cs->flags & FT_F_DEAD)
             cc->dead++;
+        /* The rest of how it ended (harm.c's status_change: dead, dying
+         * and disabled exclude each other; unconscious comes with dying
+         * and dead), so that the five shares add up to every trial. */
+        else if (cs->flags & FT_F_DYING)
+            cc->dying++;
+        else if (cs->flags & FT_F_UNCONSCIOUS)
+            cc->unconscious++;
+        else if (cs->flags & FT_F_FLED)
+            cc->fled++;
         /* In the order of the table's harm_name and spent_name
          * (ruleset.c). */
         cc->dealt[0] += (uint64_t)cs->stun_dealt;

@@ -1767,6 +1767,9 @@ fray_status ft_load_files(const char *const *paths, int n, ft_setup *out,
 fray_status ft_options_vary(ft_setup *s, const char *key, const char *name,
                             const char *value, fray_diag *diag);
 bool ft_option_known(const char *name);
+/* (simrep) The name of option i of `options:`, NULL past the last
+ * (load.c; vary.c's "did you mean"). */
+const char *ft_option_name(int i);
 fray_status ft_load_text(const char *text, size_t len, const char *path,
                          const fray_allocator *alloc, ft_setup *out,
                          fray_diag *diag);

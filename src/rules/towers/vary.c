@@ -11,6 +11,8 @@
  */
 #include "towers_int.h"
 
+#include "suggest.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stddef.h>
@@ -81,6 +83,10 @@ static const char *const aspect_codes[FT_ASPECT_COUNT] = {FT_ASPECT_LIST(VARY_CO
 static const char *const tactics_names[FT_TACTICS_COUNT] = {FT_TACTICS_LIST(VARY_NAME)};
 #undef VARY_CODE
 #undef VARY_NAME
+
+/* "did you mean" for an unknown key (below, with every key there is). */
+static fray_status with_near(const ft_setup *s, const char *key,
+                             fray_status rc, fray_diag *diag);
 
 /* An optional sign, then decimal digits and nothing else: strtol alone
  * would also take leading spaces (" 5"). */
@@ -244,12 +250,15 @@ static fray_status vary_combatants(ft_setup *s, const bool *hit,
     } else if (name_eq(field, strlen(field), "chips")) {
         kind = WF_CHIPS, lo = 0, hi = 3;
     } else {
-        return fray__diag_set(
-            diag, FRAY_ERR_PARSE, 0,
-            "%s: unknown field '%s' of a combatant; the fields are the Combat "
-            "Values (N PA PD SA ID PX ER IR SPD), the Aspects (HS SS EE IE SP "
-            "IP AI II PC), E, STUN, LETHAL, tactics and chips",
-            key, field);
+        return with_near(
+            s, key,
+            fray__diag_set(
+                diag, FRAY_ERR_PARSE, 0,
+                "%s: unknown field '%s' of a combatant; the fields are the "
+                "Combat Values (N PA PD SA ID PX ER IR SPD), the Aspects (HS SS "
+                "EE IE SP IP AI II PC), E, STUN, LETHAL, tactics and chips",
+                key, field),
+            diag);
     }
     int v = 0;
     if (kind == WF_TACTICS) {
@@ -362,7 +371,7 @@ static fray_status vary_weapon(ft_setup *s, const char *item, size_t n_item,
     fray_status rc = read_field(weapon_fields, N_FIELDS(weapon_fields),
                                 "a weapon", key, field, value, &f, &v, diag);
     if (rc != FRAY_OK)
-        return rc;
+        return f ? rc : with_near(s, key, rc, diag); /* no such field */
     /* The catalog row and every copy a stat block carries. */
     for (int c = 0; c < s->n_catalog; c++)
         if (name_eq(item, n_item, s->catalog[c].name))
@@ -382,7 +391,7 @@ static fray_status vary_armor(ft_setup *s, const char *item, size_t n_item,
     fray_status rc = read_field(armor_fields, N_FIELDS(armor_fields), "armor",
                                 key, field, value, &f, &v, diag);
     if (rc != FRAY_OK)
-        return rc;
+        return f ? rc : with_near(s, key, rc, diag); /* no such field */
     ft_armor *row = NULL;
     for (int a = 0; a < s->n_armor; a++)
         if (name_eq(item, n_item, s->armor_catalog[a].name))
@@ -415,6 +424,225 @@ static fray_status vary_armor(ft_setup *s, const char *item, size_t n_item,
     return FRAY_OK;
 }
 
+/* ---- "Did you mean": every key of the encounter ----------------------------- */
+
+/* "WHO.FIELD" for each field of a list. */
+static void near_fields(fray__near *n, const char *who, const char *const *fields,
+                        int count) {
+    char key[FRAY__NEAR_MAX];
+    for (int i = 0; i < count; i++) {
+        snprintf(key, sizeof key, "%s.%s", who, fields[i]);
+        fray__near_try(n, key);
+    }
+}
+
+static const char *const other_fields[] = {"E", "STUN", "LETHAL", "tactics",
+                                           "chips"};
+
+/* The fields a combatant's key takes. */
+static void near_who(fray__near *n, const char *who) {
+    near_fields(n, who, cv_codes, FT_CV_COUNT);
+    near_fields(n, who, aspect_codes, FT_ASPECT_COUNT);
+    near_fields(n, who, other_fields, (int)N_FIELDS(other_fields));
+}
+
+static void near_item(fray__near *n, const char *item, const item_field *f,
+                      size_t count) {
+    char key[FRAY__NEAR_MAX];
+    for (size_t i = 0; i < count; i++) {
+        snprintf(key, sizeof key, "%s.%s", item, f[i].name);
+        fray__near_try(n, key);
+    }
+}
+
+/* Every key a sweep of this encounter takes: WHO.FIELD for each combatant
+ * id, counted group and stat block; ITEM.FIELD for each weapon and armor;
+ * options.NAME and NAME for each option. */
+static void near_keys(const ft_setup *s, fray__near *n) {
+    char who[FT_NAME];
+    for (int i = 0; i < s->n_combatants; i++) {
+        near_who(n, s->c[i].id);
+        /* "bandit" of bandit-1 */
+        const char *dash = strrchr(s->c[i].id, '-');
+        if (dash && dash > s->c[i].id && group_member(s->c[i].id,
+                                                      (size_t)(dash - s->c[i].id),
+                                                      s->c[i].id)) {
+            snprintf(who, sizeof who, "%.*s", (int)(dash - s->c[i].id),
+                     s->c[i].id);
+            near_who(n, who);
+        }
+        near_who(n, s->c[i].sb.name);
+        for (int w = 0; w < s->c[i].sb.n_weapons; w++)
+            near_item(n, s->c[i].sb.weapons[w].name, weapon_fields,
+                      N_FIELDS(weapon_fields));
+    }
+    for (int c = 0; c < s->n_catalog; c++)
+        near_item(n, s->catalog[c].name, weapon_fields, N_FIELDS(weapon_fields));
+    for (int a = 0; a < s->n_armor; a++)
+        near_item(n, s->armor_catalog[a].name, armor_fields,
+                  N_FIELDS(armor_fields));
+    char key[FRAY__NEAR_MAX];
+    for (int i = 0; ft_option_name(i); i++) {
+        fray__near_try(n, ft_option_name(i));
+        snprintf(key, sizeof key, "options.%s", ft_option_name(i));
+        fray__near_try(n, key);
+    }
+}
+
+/* An error about an unknown key gains "(did you mean 'K'?)" for the
+ * nearest key there is, after its first clause (before "; the fields
+ * are ..."), so that a long message keeps it. */
+static fray_status with_near(const ft_setup *s, const char *key,
+                             fray_status rc, fray_diag *diag) {
+    if (rc != FRAY_ERR_PARSE || !diag)
+        return rc;
+    fray__near n;
+    fray__near_init(&n, key);
+    near_keys(s, &n);
+    const char *best = fray__near_best(&n);
+    if (!best)
+        return rc;
+    char hint[FRAY__NEAR_MAX + 32];
+    snprintf(hint, sizeof hint, " (did you mean '%s'?)", best);
+    char *msg = diag->message;
+    size_t len = strlen(msg), size = sizeof diag->message;
+    char *at = strstr(msg, "; ");
+    size_t cut = at ? (size_t)(at - msg) : len;
+    char rest[sizeof diag->message];
+    snprintf(rest, sizeof rest, "%s", msg + cut);
+    snprintf(msg + cut, size - cut, "%s%s", hint, rest);
+    return rc;
+}
+
+/* ---- Whom a key changes ------------------------------------------------------- */
+
+/* "Sir Aldric, bandit 1" (names of the combatants marked), bounded. */
+static void list_names(const ft_setup *s, const bool *hit, char *buf,
+                       size_t size, size_t *len) {
+    bool first = true;
+    for (int i = 0; i < s->n_combatants; i++) {
+        if (!hit[i])
+            continue;
+        if (*len < size) {
+            int w = snprintf(buf + *len, size - *len, "%s%s", first ? "" : ", ",
+                             s->c[i].name);
+            *len += w > 0 ? (size_t)w : 0;
+        }
+        first = false;
+    }
+}
+
+#define SCOPE_PUT(...)                                                         \
+    do {                                                                       \
+        if (len < size) {                                                      \
+            int w_ = snprintf(buf + len, size - len, __VA_ARGS__);            \
+            len += w_ > 0 ? (size_t)w_ : 0;                                    \
+        }                                                                      \
+    } while (0)
+
+FRAY_API fray_status fray_towers_setup_vary_scope(const fray_towers_setup *setup,
+                                                  const char *key, char *buf,
+                                                  size_t size,
+                                                  fray_diag *diag) {
+    if (!setup || !key || (!buf && size))
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "nothing to vary");
+    if (size)
+        buf[0] = '\0';
+    const ft_setup *s = &setup->s;
+    size_t len = 0;
+    const char *dot = strrchr(key, '.');
+    bool bare = !dot && ft_option_known(key);
+    if (bare || (dot && name_eq(key, (size_t)(dot - key), "options"))) {
+        if (!ft_option_known(bare ? key : dot + 1))
+            return with_near(s, key,
+                             fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                                            "%s: '%s' is no option of "
+                                            "`options:`",
+                                            key, bare ? key : dot + 1),
+                             diag);
+        SCOPE_PUT("the whole encounter (an option)");
+        return FRAY_OK;
+    }
+    if (!dot || dot == key || dot[1] == '\0')
+        return with_near(s, key,
+                         fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                                        "'%s' is not WHO.FIELD or ITEM.FIELD "
+                                        "(e.g. bandit.PA, longblade.damage, "
+                                        "tony.tactics)",
+                                        key),
+                         diag);
+    size_t n_who = (size_t)(dot - key);
+    bool hit[FT_MAX_COMBATANTS] = {false};
+    int n_hit = 0, how = 0; /* 1 an id, 2 a group, 3 a stat block */
+    for (int i = 0; i < s->n_combatants; i++)
+        if (name_eq(key, n_who, s->c[i].id))
+            hit[i] = true, n_hit++, how = 1;
+    if (n_hit == 0)
+        for (int i = 0; i < s->n_combatants; i++)
+            if (group_member(key, n_who, s->c[i].id))
+                hit[i] = true, n_hit++, how = 2;
+    if (n_hit == 0)
+        for (int i = 0; i < s->n_combatants; i++)
+            if (name_eq(key, n_who, s->c[i].sb.name) ||
+                name_eq(key, n_who, s->c[i].name))
+                hit[i] = true, n_hit++, how = 3;
+    if (n_hit) {
+        if (how == 1)
+            SCOPE_PUT("the combatant ");
+        else if (how == 2)
+            SCOPE_PUT("every combatant of the group %.*s: ", (int)n_who, key);
+        else
+            SCOPE_PUT("every combatant of the stat block %.*s: ", (int)n_who,
+                      key);
+        list_names(s, hit, buf, size, &len);
+        return FRAY_OK;
+    }
+    /* An item: whoever carries the weapon, or wears the armor. */
+    bool weapon = false, armor = false;
+    for (int c = 0; c < s->n_catalog; c++)
+        if (name_eq(key, n_who, s->catalog[c].name))
+            weapon = true;
+    for (int c = 0; c < s->n_combatants; c++)
+        for (int w = 0; w < s->c[c].sb.n_weapons; w++)
+            if (name_eq(key, n_who, s->c[c].sb.weapons[w].name))
+                weapon = true, hit[c] = true, n_hit++;
+    for (int a = 0; a < s->n_armor && !weapon; a++)
+        if (name_eq(key, n_who, s->armor_catalog[a].name))
+            armor = true;
+    for (int c = 0; c < s->n_combatants && armor; c++) {
+        const ft_statblock *sb = &s->c[c].sb;
+        for (const char *p = sb->armor.name; sb->has_armor && *p;) {
+            const char *e = strstr(p, " + ");
+            size_t plen = e ? (size_t)(e - p) : strlen(p);
+            char piece[FT_NAME];
+            snprintf(piece, sizeof piece, "%.*s", (int)plen, p);
+            if (name_eq(key, n_who, piece))
+                hit[c] = true, n_hit++;
+            p = e ? e + 3 : p + plen;
+        }
+    }
+    if (!weapon && !armor)
+        return with_near(s, key,
+                         fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                                        "%s: '%.*s' names no combatant, stat "
+                                        "block, weapon or armor of this "
+                                        "encounter",
+                                        key, (int)n_who, key),
+                         diag);
+    if (n_hit == 0) {
+        SCOPE_PUT("nobody: no combatant here %s %s %.*s",
+                  weapon ? "carries" : "wears", weapon ? "a" : "the",
+                  (int)n_who, key);
+        return FRAY_OK;
+    }
+    SCOPE_PUT("every combatant %s %s %.*s: ", weapon ? "carrying" : "wearing",
+              weapon ? "a" : "the", (int)n_who, key);
+    list_names(s, hit, buf, size, &len);
+    return FRAY_OK;
+}
+
+#undef SCOPE_PUT
+
 FRAY_API fray_status fray_towers_setup_vary(fray_towers_setup *setup,
                                            const char *key,
                                            const char *value,
@@ -439,13 +667,18 @@ FRAY_API fray_status fray_towers_setup_vary(fray_towers_setup *setup,
             memcpy(s, ow, sizeof *s);
         }
         fray__free(oa, ow, sizeof *ow);
+        if (orc == FRAY_ERR_PARSE && !ft_option_known(bare ? key : dot + 1))
+            orc = with_near(s, key, orc, diag); /* no such option */
         return orc;
     }
     if (!dot || dot == key || dot[1] == '\0')
-        return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
-                              "'%s' is not WHO.FIELD or ITEM.FIELD (e.g. "
-                              "bandit.PA, longblade.damage, tony.tactics)",
-                              key);
+        return with_near(s, key,
+                         fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                                        "'%s' is not WHO.FIELD or ITEM.FIELD "
+                                        "(e.g. bandit.PA, longblade.damage, "
+                                        "tony.tactics)",
+                                        key),
+                         diag);
     size_t n_who = (size_t)(dot - key);
     const char *field = dot + 1;
 
@@ -483,10 +716,13 @@ FRAY_API fray_status fray_towers_setup_vary(fray_towers_setup *setup,
         memcpy(who, key, n);
         who[n] = '\0';
         if (n_hit + weapon + armor == 0)
-            return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
-                                  "%s: '%s' names no combatant, stat block, "
-                                  "weapon or armor of this encounter",
-                                  key, who);
+            return with_near(s, key,
+                             fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                                            "%s: '%s' names no combatant, "
+                                            "stat block, weapon or armor of "
+                                            "this encounter",
+                                            key, who),
+                             diag);
         return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
                               "%s: '%s' is ambiguous: it names %s%s%s", key,
                               who, n_hit ? "a combatant" : "",
