@@ -197,7 +197,9 @@ static void check_over(ft_run *r) {
     unsigned standing = 0;
     for (int i = 0; i < st->n; i++)
         if (!(st->c[i].flags & (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD |
-                                FT_F_FLED))) { /* ft_in_fight, inlined */
+                                FT_F_FLED)) || /* ft_in_fight, inlined */
+            (st->c[i].flags & FT_F_WAITING)) { /* joins later: its side is
+                                                  still in (gm.c) */
             standing |= 1u << s->c[i].side;
             if (standing & (standing - 1))
                 return;
@@ -883,14 +885,22 @@ static void check_holds(ft_run *r, int actor) {
     for (int h = 0; h < st->n; h++)
         go[h] = (st->c[h].flags & FT_F_HOLDING) && ft_can_act(st, h);
     int n = holders_in_order(st, go, order);
+    /* "This is up to the GM's discretion" (gm.c): 5, a forced Delay, or
+     * 0, the first to hold acts first. */
+    int later = n > 0 ? ft_gm_all_hold_phases(r) : 5;
     ft_fact *nf = n > 0 ? ft_emit_fact(r, FT_FACT_NOTE, -1, -1) : NULL;
     if (nf) {
         static const char note[] = "all hold: forced Delay";
+        static const char first[] = "all hold: first acts";
         _Static_assert(sizeof note <= sizeof nf->text, "a note's room");
-        memcpy(nf->text, note, sizeof note);
+        _Static_assert(sizeof first <= sizeof nf->text, "a note's room");
+        if (later)
+            memcpy(nf->text, note, sizeof note);
+        else
+            memcpy(nf->text, first, sizeof first);
     }
     for (int i = 0; i < n; i++)
-        release(r, order[i], st->phase + 5,
+        release(r, order[i], st->phase + later,
                 FT_SLOT_BOTTOM + (++st->next_slot) * FT_SLOT_STEP);
 }
 
@@ -1760,8 +1770,11 @@ static void turn_end_quiet(ft_run *r, int a) {
         const ft_cstate *c = &st->c[i];
         flags |= c->flags;
         cond |= (unsigned)c->n_cond;
-        if (c->flags & (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD | FT_F_FLED))
+        if (c->flags & (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD | FT_F_FLED)) {
+            if (c->flags & FT_F_WAITING) /* joins later: its side is in */
+                standing |= 1u << s->c[i].side;
             continue;
+        }
         standing |= 1u << s->c[i].side;
         /* (On the clock when nobody holds: only then is `best` kept.) */
         if (best < 0 || c->phase < best_phase ||
@@ -1914,7 +1927,10 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
             return rc;
         if (cmd->action == FT_ACT_RECKLESS_MOVE)
             c->flags |= FT_F_RECKLESS;
-        if (cmd->also) {
+        /* Option pair-second-move if-first-stands: the second stays
+         * when the first went down on the way (towers-gm2). */
+        if (cmd->also && (s->opt.pair_second_move == FT_PSM_ALWAYS ||
+                          can_act(st, a))) {
             rc = move_also(r, cmd);
             if (rc != FRAY_OK)
                 return rc;

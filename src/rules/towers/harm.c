@@ -74,7 +74,7 @@ fray_towers_hit ft_harm_hit(const ft_run *r, int attacker, int target,
     const ft_setup *s = r->setup;
     int damage = w->damage + bonus;
     if (w->adds_px && attacker >= 0)
-        damage += ft_px_used(w, s->c[attacker].sb.cv[FT_CV_PX]);
+        damage += ft_px_of(r, attacker, w, s->c[attacker].sb.cv[FT_CV_PX]);
     fray_towers_hit h = fray_towers_hit_damage(
         damage, hearts, resilience(s, target, w->category),
         affinity(s, target, w->type));
