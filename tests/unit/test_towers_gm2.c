@@ -472,7 +472,45 @@ Test(towers_gm2, pair_options_load_and_vary) {
                  FRAY_OK, "%s", d.message);
     cr_expect_eq(s->s.opt.pair_flat_footed, FT_PFF_ACTOR);
     cr_expect_eq(s->s.opt.pair_second_move, FT_PSM_IF_FIRST_STANDS);
+    cr_expect_eq(s->s.opt.companion_initiative, FT_CI_NONE);
+    cr_assert_eq(fray_towers_setup_vary(s, "companion-initiative", "better",
+                                        &d),
+                 FRAY_OK, "%s", d.message);
+    cr_expect_eq(s->s.opt.companion_initiative, FT_CI_BETTER);
     cr_expect_neq(fray_towers_setup_vary(s, "pair-second-move", "never", &d),
                   FRAY_OK);
     fray_towers_setup_free(s);
+}
+
+/* 000 "Companions and Minions" ("The player and their companion activate
+ * simultaneously"), 000 "Entering Combat and Initiative": option
+ * companion-initiative. none (default): the falcon flips no initiative
+ * and the pair acts at the ranger's place (2 + 2 = CI 4: phase 16);
+ * better: the falcon flips too (A: 14 + 1 = 15) and the pair acts at the
+ * better, phase 5, the ranger taking that Calculated Initiative. */
+Test(towers_gm2, option_companion_initiative) {
+    for (int opt = FT_CI_NONE; opt <= FT_CI_BETTER; opt++) {
+        fixture *f = tf_new(12, 12);
+        f->s.opt.hand_of_fate = 0;
+        f->s.opt.companion_initiative = (uint8_t)opt;
+        add(f, "ranger", 0, 1, 1, 2);
+        add(f, "falcon", 0, 1, 2, 1);
+        add(f, "goblin", 1, 8, 8, 1);
+        f->s.c[FALCON].master = RANGER + 1;
+        f->s.c[RANGER].n_companions = 1;
+        ft_state_reset(&f->s, &f->st, 1);
+        tf_stack(f, RANGER, "2S 2D");
+        tf_stack(f, FALCON, "AS");
+        tf_stack(f, GOBLIN, "2C");
+        size_t before = f->st.decks[FALCON].n_draw;
+        cr_assert_eq(apply(f, tf_cmd(FT_CMD_BEGIN, -1), NULL), FRAY_OK);
+        int want = opt == FT_CI_NONE ? 16 : 5;
+        cr_expect_eq(f->st.c[RANGER].phase, want, "option %d", opt);
+        cr_expect_eq(f->st.c[FALCON].phase, want, "option %d", opt);
+        cr_expect_eq(f->st.c[RANGER].ci, opt == FT_CI_NONE ? 4 : 15);
+        cr_expect_eq(f->st.decks[FALCON].n_draw,
+                     opt == FT_CI_NONE ? before : before - 1u);
+        cr_expect_eq(ft_next_actor(&f->st), RANGER);
+        free(f);
+    }
 }

@@ -624,7 +624,8 @@ static fray_status begin(ft_run *r) {
             continue; /* joins later: flips when the GM brings it in (gm.c) */
         /* Seed 000 "Companions and Minions": a companion activates with
          * its master; it flips no initiative (its place is his). */
-        if (s->c[i].master > 0)
+        if (s->c[i].master > 0 &&
+            (s->opt.companion_initiative == FT_CI_NONE || s->duel.to))
             continue;
         if (s->duel.to) {
             /* Stage Three, Focus: a Dueling check instead of the
@@ -659,6 +660,20 @@ static fray_status begin(ft_run *r) {
         st->c[i].phase = start;
         emit(r, FT_FACT_INITIATIVE, i, -1, ci, start, surprised, 0);
     }
+    /* Option companion-initiative better (towers-gm2): the pair acts at
+     * the better of the two flips: the master takes the companion's CI
+     * and place when they are better. */
+    if (s->opt.companion_initiative == FT_CI_BETTER && !s->duel.to)
+        for (int i = 0; i < st->n; i++) {
+            int m = s->c[i].master - 1;
+            if (m < 0 || m >= st->n || (st->c[i].flags & FT_F_WAITING) ||
+                (st->c[m].flags & FT_F_WAITING))
+                continue;
+            if (st->c[i].ci > st->c[m].ci)
+                st->c[m].ci = st->c[i].ci;
+            if (st->c[i].phase < st->c[m].phase)
+                st->c[m].phase = st->c[i].phase;
+        }
     /* Tie order for the whole encounter: CI, then [N], then [SS], then a
      * flip-off whose result holds for the encounter (flip_off). */
     /* A journal of fray before issue 11 flipped off pairwise: a begin

@@ -122,6 +122,7 @@ void ft_options_default(ft_options *o) {
     o->join_initiative = FT_JOIN_FROM_ENTRY; /* gm.c: fray's reading */
     o->pair_flat_footed = FT_PFF_BOTH;       /* towers-gm2: companion.c */
     o->pair_second_move = FT_PSM_ALWAYS;     /* towers-gm2: engine.c */
+    o->companion_initiative = FT_CI_NONE;    /* towers-gm2: engine.c begin */
     o->quick_stand_dtn = 10;               /* seed 000 "Action List": fray's DTN */
     o->quick_stand_phases = 2;             /* fray's: half of Stand's 4 */
     o->talents_add_up = true;              /* fray's: talents add up */
@@ -1950,7 +1951,7 @@ static const char *const option_keys[] = {
     "throw-range",    "level-feet",       "squeeze-flips",
     "pit-depth",       "join-initiative",
     "quick-stand-dtn", "quick-stand-phases", "talents-add-up",
-    "pair-flat-footed", "pair-second-move"};
+    "pair-flat-footed", "pair-second-move", "companion-initiative"};
 
 /* The options of RULINGS.md by their names (docs/rules/towers.md). */
 static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
@@ -2128,6 +2129,12 @@ static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
         if ((st = ld_choice(L, v, "pair-second-move", pm, 2, &i)) != FRAY_OK)
             return st;
         o->pair_second_move = (uint8_t)i;
+    }
+    if ((v = get(n, "companion-initiative"))) {
+        static const char *const ci[] = {"none", "better"};
+        if ((st = ld_choice(L, v, "companion-initiative", ci, 2, &i)) != FRAY_OK)
+            return st;
+        o->companion_initiative = (uint8_t)i;
     }
     return FRAY_OK;
 }

@@ -361,7 +361,12 @@ typedef struct ft_options {
      * first went down) or FT_PSM_IF_FIRST_STANDS. */
     uint8_t pair_flat_footed;
     uint8_t pair_second_move;
+    /* towers-gm2: FT_CI_NONE (default: the companion flips no
+     * initiative, its place is its master's) or FT_CI_BETTER (it flips
+     * too, and the pair acts at the better of the two: engine.c begin). */
+    uint8_t companion_initiative;
 } ft_options;
+enum { FT_CI_NONE, FT_CI_BETTER };
 enum { FT_PFF_BOTH, FT_PFF_ACTOR };
 enum { FT_PSM_ALWAYS, FT_PSM_IF_FIRST_STANDS };
 
