@@ -960,8 +960,9 @@ int ft_gm_px_limited(const ft_run *r, int a, const ft_weapon *w, int px) {
             limit = s->limit_value[i];
         } else {
             /* Not answered: no limit (fray's default, the data's silence);
-             * at the table the GM is asked about the command's actor. */
-            if (cmd && cmd->actor == a)
+             * at the table the GM is asked about the command's actor (when
+             * there is strength to limit: <PX> above 0). */
+            if (cmd && cmd->actor == a && px > 0)
                 ft_gm_met(r, FT_GMQ_LIMIT, a, -1, 0, w->name);
             limit = FT_GM_NO_LIMIT;
         }
@@ -1035,4 +1036,22 @@ bool ft_gm_reinforce(const ft_setup *s, const ft_state *st, ft_command *cmd) {
         return true;
     }
     return false;
+}
+
+fray_towers_hit ft_gm_harm_hit(const ft_run *r, int attacker, int target,
+                               const ft_weapon *w, int bonus, int hearts) {
+    ft_weapon limited = *w;
+    limited.has_strength_limit = false;
+    limited.strength_limit = 0;
+    if (w->adds_px && attacker >= 0 && attacker < r->st->n) {
+        int px = r->setup->c[attacker].sb.cv[FT_CV_PX];
+        /* attack.c took (px - px/2) off `bonus` for a grappled attacker's
+         * restricted attack (ft_px_used gave the whole <PX> for this
+         * weapon): given back, and the limit put on the half. */
+        int half_off = r->st->c[attacker].grappled_by >= 0 ? px - px / 2 : 0;
+        int used = px - half_off;
+        bonus += half_off + ft_gm_px_limited(r, attacker, w, used);
+        limited.adds_px = false; /* (its <PX>, limited, is in bonus) */
+    }
+    return ft_harm_hit(r, attacker, target, &limited, bonus, hearts);
 }

@@ -562,6 +562,13 @@ static void weapon_finish(ft_weapon *w) {
         w->knockback = 1;
     if (w->knockback > 0)
         w->keywords |= FT_KW(KNOCKBACK);
+    /* towers-gm2: an improvised weapon the data gives no limit: the GM's
+     * call (gm.c ft_gm_px_limited), marked so that a plain weapon's
+     * damage pays nothing for it (ft_px_of). */
+    if ((w->keywords & FT_KW(IMPROVISED)) && !w->has_strength_limit) {
+        w->has_strength_limit = true;
+        w->strength_limit = FT_GM_LIMIT_ASK;
+    }
 }
 
 static const char *const weapon_keys[] = {

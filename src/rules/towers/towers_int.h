@@ -857,6 +857,10 @@ enum {
     FT_GMQ_COUNT
 };
 enum { FT_GM_NO_LIMIT = -1, FT_GM_HIGH_NEVER = -1 };
+/* ft_weapon.strength_limit of an improvised weapon the data gives no
+ * limit (load.c; has_strength_limit true): the GM's call (gm.c). As a
+ * number it limits nothing (ft_px_used gives the whole <PX>). */
+enum { FT_GM_LIMIT_ASK = 1000000 };
 
 /* ---- State: what a fight changes --------------------------------------- */
 
@@ -2351,6 +2355,13 @@ fray_status ft_gm_answer(const char *asked, const char *command, char *out,
                          fray_diag *diag);
 /* Whether diag holds a GM's question (ft_gm_ask_dtn's refusal). */
 bool ft_gm_is_question(const fray_diag *diag);
+/* towers-gm2: the GM's calls met while applying are rare: out of the
+ * way of a plain attack's code. */
+#if defined(__GNUC__)
+#define FT_GM_COLD __attribute__((cold, noinline))
+#else
+#define FT_GM_COLD
+#endif
 /* towers-gm2: the GM's questions beyond the DTN (gm.c "More of the GM's
  * questions"). The kind of the question in diag (FT_GMQ_NONE: none). */
 int ft_gm_question_kind(const fray_diag *diag);
@@ -2377,25 +2388,25 @@ void ft_gm_met(const ft_run *r, int kind, int who, int target, int value,
 /* 000 "Elevation in Melee" ("in the GM's opinion"): whether attacker a,
  * diff > 0 levels above t, has high ground: the command's answer (its own
  * attack), the file's least difference, else yes (asked at the table). */
-bool ft_gm_high_ground(const ft_run *r, int a, int t, bool opportunity,
-                       int diff);
+FT_GM_COLD bool ft_gm_high_ground(const ft_run *r, int a, int t,
+                                  bool opportunity, int diff);
 /* 000 "Hold" ("up to the GM's discretion"): everyone holds with nobody on
  * the clock: the phases from now they come out in (5: forced Delay, the
  * default; 0: the first holder acts first). */
 int ft_gm_all_hold_phases(ft_run *r);
 /* 000 "Improvised Weapons" ("should be decided on by the GM"): the <PX>
- * that attacker a's improvised weapon w with no strength-limit adds. */
-int ft_gm_px_limited(const ft_run *r, int a, const ft_weapon *w, int px);
-/* The whole <PX> an attack's damage adds, after a strength limit: one
- * test on a plain weapon (no limit, not improvised). */
-static inline int ft_px_of(const ft_run *r, int a, const ft_weapon *w,
-                           int px) {
-    if (__builtin_expect(!w->has_strength_limit &&
-                             (w->keywords & FT_KW(IMPROVISED)),
-                         0))
-        return ft_gm_px_limited(r, a, w, px);
-    return ft_px_used(w, px);
-}
+ * that attacker a's improvised weapon w with no strength-limit adds
+ * (w->strength_limit FT_GM_LIMIT_ASK; attack.c ft_attack, the attack's
+ * own damage: an area's or an exact duel's takes the whole <PX>). */
+FT_GM_COLD int ft_gm_px_limited(const ft_run *r, int a, const ft_weapon *w,
+                                int px);
+/* ft_harm_hit for an improvised weapon w with no strength limit in the
+ * data (w->strength_limit FT_GM_LIMIT_ASK): the same with the GM's limit
+ * (ft_gm_px_limited) on attacker's <PX> (the halved one when grappled:
+ * attack.c took the half off `bonus`). */
+FT_GM_COLD fray_towers_hit ft_gm_harm_hit(const ft_run *r, int attacker,
+                                          int target, const ft_weapon *w,
+                                          int bonus, int hearts);
 /* The question of r->ask (a kind met while applying), as a refusal. */
 fray_status ft_gm_question(const ft_setup *s, const ft_ask *q,
                            fray_diag *diag);
