@@ -37,7 +37,10 @@ enum {
      * fight that ended at that time or later. */
     FRAY_SIM_LENGTH_BINS = 1000,
     /* Kinds of action, in the order of fray_sim_action_name. */
-    FRAY_SIM_ACTION_KINDS = 40,   /* room for every ruleset's kinds (99 Towers 30, Alloy 32) */
+    /* room for every ruleset's kinds (99 Towers 37 of which 5 are the
+     * GM's, never counted; Alloy 32), with room for more: each ruleset
+     * asserts its kinds fit (towers sim.c, alloy.c) */
+    FRAY_SIM_ACTION_KINDS = 64,
     /* Kinds of harm (99 Towers: STUN, LETHAL) and of resources spent (99
      * Towers: Hand of Fate cards, chips), named by fray_sim_harm_name and
      * fray_sim_spent_name; a ruleset uses as many as it has. */

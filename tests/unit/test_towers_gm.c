@@ -283,10 +283,14 @@ Test(towers_gm, fled_is_off_the_map_and_the_clock) {
     fray_towers_fight_free(h);
     fray_towers_fight *g = tf_fight(s, 3);
     gm(g, "gm flee bandit-1");
+    /* (towers-gm2: Bandit 2, waiting to join, keeps the Bandits in.) */
+    cr_expect(!fray_towers_fight_over(g), "Bandit 2 has yet to join");
+    gm(g, "gm flee bandit-2");
     cr_expect(fray_towers_fight_over(g), "the Bandits have nobody left");
     tf_replays_same(s, g);
     cr_assert_eq(fray_towers_fight_undo(g), FRAY_OK);
     cr_expect(!fray_towers_fight_over(g));
+    cr_assert_eq(fray_towers_fight_undo(g), FRAY_OK);
     cr_expect(!(cs(g, B1)->flags & FT_F_FLED));
     fray_towers_fight_free(g);
     fray_towers_fight_free(f);

@@ -818,8 +818,12 @@ static void compute(const ft_run *r, int a, int t, const ft_attack_opts *o,
      * attacker's side and has not acted yet. */
     if ((tc->unaware_of & (1u << ac->side)) && !(ts->flags & FT_F_ACTED))
         add(&x, false, 0, 1, "unaware target");
+    /* "significant enough ... in the GM's opinion" (gm.c). */
     if (melee && s->has_map && !(s->fast.ready && s->fast.atk.flat) &&
-        highest_elevation(&s->map, fa) > highest_elevation(&s->map, ftp))
+        highest_elevation(&s->map, fa) > highest_elevation(&s->map, ftp) &&
+        ft_gm_high_ground(r, a, t, o->opportunity,
+                          highest_elevation(&s->map, fa) -
+                              highest_elevation(&s->map, ftp)))
         add(&x, false, 1, 0, "high ground");
     if (!melee && !spell && !perception && increment > 1)
         add(&x, false, increment == 3 ? 0 : -1, increment >= 3 ? -1 : 0,
@@ -1351,9 +1355,16 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
         /* (An improvised weapon's strength limit: of the halved.) */
         bonus -= ft_px_used(w, px) - ft_px_used(w, px / 2);
     }
-    if (hit_fact) /* the blow's damage before Hearts and Resilience */
+    if (hit_fact) { /* the blow's damage before Hearts and Resilience */
         hit_fact->v[4] = w->damage + bonus +
                          (w->adds_px ? ft_px_used(w, asb->cv[FT_CV_PX]) : 0);
+        /* (An improvised weapon's strength limit, the GM's call: gm.c.) */
+        if (w->strength_limit == FT_GM_LIMIT_ASK && w->adds_px) {
+            int used = as->grappled_by >= 0 ? asb->cv[FT_CV_PX] / 2
+                                            : asb->cv[FT_CV_PX];
+            hit_fact->v[4] += ft_gm_px_limited(r, a, w, used) - used;
+        }
+    }
     fray_towers_hit h = ft_harm_hit(r, a, t, w, bonus, res.hearts);
     if (s->duel.to) /* seed 000 "Dueling", Stage Four (duel.c) */
         ft_duel_harm(r, a, t, w, bonus, res.hearts, h);

@@ -187,10 +187,13 @@ void ft_pair_end(ft_run *r, int a, int turn) {
         st->c[i].phase = st->c[turn].phase;
         st->c[i].slot = st->c[turn].slot;
         /* The pair activated together: neither is flat-footed now
-         * (seed 000 "Flat-Footed"). */
-        st->c[i].flags |= FT_F_ACTED;
+         * (seed 000 "Flat-Footed"); option pair-flat-footed actor: only
+         * the one who acted. */
+        if (r->setup->opt.pair_flat_footed == FT_PFF_BOTH || i == a)
+            st->c[i].flags |= FT_F_ACTED;
     }
-    st->c[turn].flags |= FT_F_ACTED;
+    if (r->setup->opt.pair_flat_footed == FT_PFF_BOTH || turn == a)
+        st->c[turn].flags |= FT_F_ACTED;
     if (turn != a && any_cond(st))
         ft_cond_activation(r, turn, true);
     ft_companions_follow(st, turn);

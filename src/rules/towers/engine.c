@@ -197,7 +197,9 @@ static void check_over(ft_run *r) {
     unsigned standing = 0;
     for (int i = 0; i < st->n; i++)
         if (!(st->c[i].flags & (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD |
-                                FT_F_FLED))) { /* ft_in_fight, inlined */
+                                FT_F_FLED)) || /* ft_in_fight, inlined */
+            (st->c[i].flags & FT_F_WAITING)) { /* joins later: its side is
+                                                  still in (gm.c) */
             standing |= 1u << s->c[i].side;
             if (standing & (standing - 1))
                 return;
@@ -643,7 +645,8 @@ static fray_status begin(ft_run *r) {
             continue; /* joins later: flips when the GM brings it in (gm.c) */
         /* Seed 000 "Companions and Minions": a companion activates with
          * its master; it flips no initiative (its place is his). */
-        if (s->c[i].master > 0)
+        if (s->c[i].master > 0 &&
+            (s->opt.companion_initiative == FT_CI_NONE || s->duel.to))
             continue;
         if (s->duel.to) {
             /* Stage Three, Focus: a Dueling check instead of the
@@ -678,6 +681,20 @@ static fray_status begin(ft_run *r) {
         st->c[i].phase = start;
         emit(r, FT_FACT_INITIATIVE, i, -1, ci, start, surprised, 0);
     }
+    /* Option companion-initiative better (towers-gm2): the pair acts at
+     * the better of the two flips: the master takes the companion's CI
+     * and place when they are better. */
+    if (s->opt.companion_initiative == FT_CI_BETTER && !s->duel.to)
+        for (int i = 0; i < st->n; i++) {
+            int m = s->c[i].master - 1;
+            if (m < 0 || m >= st->n || (st->c[i].flags & FT_F_WAITING) ||
+                (st->c[m].flags & FT_F_WAITING))
+                continue;
+            if (st->c[i].ci > st->c[m].ci)
+                st->c[m].ci = st->c[i].ci;
+            if (st->c[i].phase < st->c[m].phase)
+                st->c[m].phase = st->c[i].phase;
+        }
     /* Tie order for the whole encounter: CI, then [N], then [SS], then a
      * flip-off whose result holds for the encounter (flip_off). */
     /* A journal of fray before issue 11 flipped off pairwise: a begin
@@ -904,14 +921,22 @@ static void check_holds(ft_run *r, int actor) {
     for (int h = 0; h < st->n; h++)
         go[h] = (st->c[h].flags & FT_F_HOLDING) && ft_can_act(st, h);
     int n = holders_in_order(st, go, order);
+    /* "This is up to the GM's discretion" (gm.c): 5, a forced Delay, or
+     * 0, the first to hold acts first. */
+    int later = n > 0 ? ft_gm_all_hold_phases(r) : 5;
     ft_fact *nf = n > 0 ? ft_emit_fact(r, FT_FACT_NOTE, -1, -1) : NULL;
     if (nf) {
         static const char note[] = "all hold: forced Delay";
+        static const char first[] = "all hold: first acts";
         _Static_assert(sizeof note <= sizeof nf->text, "a note's room");
-        memcpy(nf->text, note, sizeof note);
+        _Static_assert(sizeof first <= sizeof nf->text, "a note's room");
+        if (later)
+            memcpy(nf->text, note, sizeof note);
+        else
+            memcpy(nf->text, first, sizeof first);
     }
     for (int i = 0; i < n; i++)
-        release(r, order[i], st->phase + 5,
+        release(r, order[i], st->phase + later,
                 FT_SLOT_BOTTOM + (++st->next_slot) * FT_SLOT_STEP);
 }
 
@@ -1800,8 +1825,11 @@ static void turn_end_quiet(ft_run *r, int a) {
         const ft_cstate *c = &st->c[i];
         flags |= c->flags;
         cond |= (unsigned)c->n_cond;
-        if (c->flags & (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD | FT_F_FLED))
+        if (c->flags & (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD | FT_F_FLED)) {
+            if (c->flags & FT_F_WAITING) /* joins later: its side is in */
+                standing |= 1u << s->c[i].side;
             continue;
+        }
         standing |= 1u << s->c[i].side;
         /* (On the clock when nobody holds: only then is `best` kept.) */
         if (best < 0 || c->phase < best_phase ||
@@ -1957,7 +1985,10 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
             return rc;
         if (cmd->action == FT_ACT_RECKLESS_MOVE)
             c->flags |= FT_F_RECKLESS;
-        if (cmd->also) {
+        /* Option pair-second-move if-first-stands: the second stays
+         * when the first went down on the way (towers-gm2). */
+        if (cmd->also && (s->opt.pair_second_move == FT_PSM_ALWAYS ||
+                          can_act(st, a))) {
             rc = move_also(r, cmd);
             if (rc != FRAY_OK)
                 return rc;

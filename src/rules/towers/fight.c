@@ -304,8 +304,14 @@ static fray_status apply_cmd(fray_towers_fight *f, const ft_command *cmd,
     /* The policy's attack modifiers: only for the command it just chose
      * on this state. */
     r.memo = checked && !careful ? &f->memo : NULL;
+    /* A table command may meet a GM's call it does not answer (gm.c). */
+    ft_ask ask = {FT_GMQ_NONE, -1, -1, 0, NULL};
+    if (f->table)
+        r.ask = &ask;
     fray_status rc = ft_apply_next(&r, next);
     f->memo.valid = false;
+    if (rc == FRAY_OK && ask.kind != FT_GMQ_NONE)
+        rc = ft_gm_question(r.setup, &ask, diag);
     if (rc == FRAY_OK && cards && r.card_i < ev->n_cards) {
         rc = fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                             "%d card(s) more than this action turns over",
@@ -622,6 +628,17 @@ fray_status ft_rf_step(void *rf) {
     }
     ft_command cmd;
     bool checked = false;
+    if (__builtin_expect(f->setup->s.any_joins_later, 0) &&
+        ft_gm_reinforce(&f->setup->s, st, &cmd)) {
+        /* A side stands only by combatants waiting to join: nobody at a
+         * table brings them in, so the fight does (gm.c). */
+        fray_status jr = !f->opt.journal && !f->table
+                             ? apply_quiet(f, &cmd, false, FT_NEXT_UNKNOWN)
+                             : apply_cmd(f, &cmd, NULL, 0, NULL, false,
+                                         FT_NEXT_UNKNOWN);
+        f->failed = jr;
+        return jr;
+    }
     if (st->c[next].phase > st->phase)
         cmd = phase_cmd;
     else /* (the policy fills the whole command) */
@@ -706,6 +723,18 @@ static fray_status run_quiet(fray_towers_fight *f) {
     ft_state *st = &f->st;
     if (f->failed != FRAY_OK)
         return f->failed;
+    if (__builtin_expect(f->setup->s.any_joins_later, 0)) {
+        /* Reinforcements join by ft_rf_step's steps (gm.c). */
+        for (int k = 1; !st->over; k++) {
+            if (k % FT_CANCEL_EVERY == 0 && f->cancel &&
+                atomic_load_explicit(f->cancel, memory_order_relaxed))
+                return FRAY_ERR_CANCELED;
+            fray_status rc = ft_rf_step(f);
+            if (rc != FRAY_OK)
+                return rc;
+        }
+        return FRAY_OK;
+    }
     const ft_setup *s = &f->setup->s;
     int limit = f->opt.until_phase > 0 ? f->opt.until_phase : s->opt.max_phase;
     ft_event *ev = &f->scratch;
@@ -1114,11 +1143,19 @@ static fray_status parse_command(const ft_setup *s, const char *text,
     if (action == FT_ACT_TALENT || action == FT_ACT_EXCHANGE)
         return parse_talent_words(s, &lx, cmd, diag); /* towers-talent2 */
     const ft_action_info *info = &ft_actions[action];
-    bool dtn_said = false;
+    bool dtn_said = false, cost_said = false;
     bool until = false;
     while (lex_next(&lx)) {
         int v;
         fray_pos p;
+        /* The GM's answers given on the command (gm.c: "high-ground yes",
+         * "all-hold first", "strength-limit 2"). */
+        bool gm_taken;
+        fray_status grc = ft_gm_word(s, &lx, cmd, &gm_taken, diag);
+        if (grc != FRAY_OK)
+            return grc;
+        if (gm_taken)
+            continue;
         if (same_word(lx.tok, "with") || same_word(lx.tok, "weapon")) {
             if (!lex_next(&lx) || (v = find_weapon(sb, lx.tok)) < 0)
                 return lex_error(&lx, diag, "expected one of the combatant's "
@@ -1198,6 +1235,7 @@ static fray_status parse_command(const ft_setup *s, const char *text,
             if (!lex_next(&lx) || !ft_word_int(lx.tok, 0, 100, &v))
                 return lex_error(&lx, diag, "expected a cost of 0-100 phases");
             cmd->cost = (int16_t)v;
+            cost_said = true;
         } else if (same_word(lx.tok, "dtn")) {
             dtn_said = true;
             if (lex_next(&lx) && same_word(lx.tok, "none"))
@@ -1411,10 +1449,17 @@ static fray_status parse_command(const ft_setup *s, const char *text,
         return lex_error(&lx, diag, "a Mark is on a combatant or on a space, "
                          "not both");
     /* The DTN is the GM's call (seed 001): asked when not given. */
-    if (action == FT_ACT_USE_SKILL && !dtn_said && !cmd->opposed)
-        return ft_gm_ask_dtn(s, cmd, diag); /* (opposed: no DTN) */
+    if (action == FT_ACT_USE_SKILL && !dtn_said && !cmd->opposed) {
+        fray_status q = ft_gm_ask_dtn(s, cmd, diag); /* (opposed: no DTN) */
+        if (q != FRAY_OK)
+            return q;
+    }
     if (cmd->tumble && !dtn_said) /* tumble.c: the Acrobatics DTN */
         return ft_tumble_ask_dtn(s, cmd, diag);
+    /* A non-standard action's time (000 "Action List": "the GM and player
+     * can attempt to gauge the amount of time"): asked when not given. */
+    if (action == FT_ACT_USE_SKILL && !cost_said && !cmd->opposed)
+        return ft_gm_ask_time(s, cmd, diag);
     /* "tony hold": until he chooses to act (seed 000 "Hold": "He does not
      * have to announce what he is waiting for"). */
     if (action == FT_ACT_HOLD && !until && cmd->hold_who < 0)
@@ -1442,22 +1487,26 @@ fray_status ft_rf_command(void *rf, const char *command,
     /* "answer N": the GM answers the question that refused the last
      * command (gm.c). */
     char answered[FT_ASKED_MAX + 32];
-    fray_status rc = ft_gm_answer(f->asked, command, answered,
-                                  sizeof answered, &command, diag);
+    fray_status rc = ft_gm_answer_kind(f->asked, f->asked_kind, command,
+                                       answered, sizeof answered, &command,
+                                       diag);
     if (rc != FRAY_OK)
         return rc;
     rc = parse_command(&f->setup->s, command, &cmd, &table, diag);
-    if (rc != FRAY_OK) {
-        f->asked[0] = '\0';
-        if (ft_gm_is_question(diag) && strlen(command) < sizeof f->asked)
-            memcpy(f->asked, command, strlen(command) + 1);
-        return rc;
+    if (rc == FRAY_OK) {
+        f->table = &table;
+        rc = apply_one(f, &cmd, given && given->n_cards ? given->cards : NULL,
+                       given ? given->n_cards : 0, diag);
+        f->table = NULL;
     }
+    /* A GM's question (at the words, or met while applying: gm.c) waits
+     * for "answer X"; anything else forgets it. */
     f->asked[0] = '\0';
-    f->table = &table;
-    rc = apply_one(f, &cmd, given && given->n_cards ? given->cards : NULL,
-                        given ? given->n_cards : 0, diag);
-    f->table = NULL;
+    f->asked_kind = rc != FRAY_OK ? ft_gm_question_kind(diag) : FT_GMQ_NONE;
+    if (f->asked_kind != FT_GMQ_NONE && strlen(command) < sizeof f->asked)
+        memcpy(f->asked, command, strlen(command) + 1);
+    else
+        f->asked_kind = FT_GMQ_NONE;
     return rc;
 }
 
@@ -1725,6 +1774,27 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
     cmd->gm_phase = (int32_t)(got[18] + 1);
     cmd->gm_flip = (int8_t)got[19];
     cmd->gm_shift = (int8_t)got[20];
+    /* towers-gm2: the GM's answers on the command (gm.c). */
+    {
+        static const char *const keys[] = {"gm_high_ground", "gm_all_hold",
+                                           "gm_strength_limit"};
+        static const char *const whats[] = {
+            "the GM's answer on high ground (1 yes, 2 no)",
+            "the GM's answer when all hold (1 forced Delay, 2 the first to "
+            "hold acts first)",
+            "the GM's strength limit (-1 none, else 1 + the most <PX>)"};
+        static const long long los[] = {0, 0, -1}, his[] = {2, 2, 31};
+        long long gv[3];
+        for (int k = 0; k < 3; k++) {
+            path[1].key = keys[k];
+            if ((rc = read_int(l, c, path, 2, los[k], his[k], 0, whats[k],
+                               &gv[k])) != FRAY_OK)
+                return rc;
+        }
+        cmd->gm_high = (int8_t)gv[0];
+        cmd->gm_all_hold = (int8_t)gv[1];
+        cmd->gm_limit = (int8_t)gv[2];
+    }
     path[1].key = "gm_adjust";
     if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
         return rc;

@@ -129,7 +129,8 @@ fray_status ft_gm_check(const ft_setup *s, const ft_state *st,
     if (st->over)
         return bad(diag, "the fight is over");
     bool waiting = (c->flags & FT_F_WAITING) != 0;
-    if (waiting && cmd->action != FT_ACT_GM_JOIN)
+    if (waiting && cmd->action != FT_ACT_GM_JOIN &&
+        cmd->action != FT_ACT_GM_FLEE) /* (it may never come: towers-gm2) */
         return bad(diag, "%s has not joined the fight yet: gm join %s at X,Y",
                    name, s->c[a].id);
     switch (cmd->action) {
@@ -189,7 +190,7 @@ fray_status ft_gm_check(const ft_setup *s, const ft_state *st,
             return space_check(s, st, a, cmd->dest, diag);
         return FRAY_OK;
     case FT_ACT_GM_FLEE:
-        if (c->flags & FT_F_FLED)
+        if ((c->flags & FT_F_FLED) && !waiting)
             return bad(diag, "%s has already left the fight", name);
         return FRAY_OK;
     case FT_ACT_GM_PLACE:
@@ -294,7 +295,8 @@ static fray_status apply_flee(ft_run *r, const ft_command *cmd) {
     ft_cstate *c = &st->c[a];
     ft_emit(r, FT_FACT_GM, a, -1, cmd->action, 0, 0, 0);
     c->flags |= FT_F_FLED;
-    c->flags &= (uint16_t)~FT_F_HOLDING;
+    /* (One waiting to join never comes: its side no longer waits for it.) */
+    c->flags &= (uint16_t)~(FT_F_HOLDING | FT_F_WAITING);
     ft_clock_place(st, a);
     /* Off the map: a grapple it was in ends. */
     if (c->grappled_by >= 0) {
@@ -743,4 +745,322 @@ void ft_gm_skill_mods(ft_run *r, const ft_command *cmd, int *flip,
         f->v[1] = cmd->gm_flip;
         snprintf(f->text, sizeof f->text, "the GM's call");
     }
+}
+
+/* ---- More of the GM's questions (towers-gm2) ----------------------------------
+ *
+ * Where seed 000 leaves a call to the GM, the engine asks: a table command
+ * that meets the call without an answer is refused with the question
+ * ("the GM's question: ..."), nothing happens, and `answer X` gives the
+ * same command again with the answer's words on it (one question at a
+ * time, of one kind: fray_towers_fight.asked_kind). The encounter file may
+ * answer in advance (`gm-answers:`, one key per call); `fray fight` and
+ * `fray sim`, where nobody is asked, take the file's answer or fray's
+ * default (what fray did before the question existed).
+ *
+ *   kind          asked                     answer          word on the command
+ *   dtn           parse (Use a Skill)       N | none        dtn N | dtn none
+ *   time          parse (Use a Skill)       N               cost N
+ *   high ground   the attack (attack.c)     yes | no        high-ground yes|no
+ *   all hold      the clock (engine.c)      delay | first   all-hold delay|first
+ *   limit         the damage (harm.c)       N | none        strength-limit N|none
+ *
+ * The questions met while applying (high ground, all hold, limit) are
+ * found by the engine, which goes on with the default and writes what it
+ * met to r->ask (only a table command has one); fight.c then turns the
+ * command into the question (the fight is restored from its backup). */
+
+static const char *const GMQ_WORD[FT_GMQ_COUNT] = {
+    "", "dtn", "cost", "high-ground", "all-hold", "strength-limit"};
+/* What each question's message begins with, after QUESTION. */
+static const char *const GMQ_START[FT_GMQ_COUNT] = {
+    "", "the DTN for", "how many phases", "is it high ground",
+    "everyone holds", "the strength limit"};
+
+int ft_gm_question_kind(const fray_diag *diag) {
+    if (!ft_gm_is_question(diag))
+        return FT_GMQ_NONE;
+    const char *m = diag->message + strlen(QUESTION);
+    for (int k = 1; k < FT_GMQ_COUNT; k++)
+        if (strncmp(m, GMQ_START[k], strlen(GMQ_START[k])) == 0)
+            return k;
+    return FT_GMQ_NONE;
+}
+
+/* The value of an answer of kind `kind` in word `w` (also the command's
+ * words): *v set; false when it is not one. */
+static bool answer_value(int kind, const char *w, int *v) {
+    switch (kind) {
+    case FT_GMQ_DTN:
+        if (same_word(w, "none")) {
+            *v = FT_GM_DTN_NONE;
+            return true;
+        }
+        return ft_word_int(w, 1, 100, v);
+    case FT_GMQ_TIME:
+        return ft_word_int(w, 0, 100, v);
+    case FT_GMQ_HIGH_GROUND:
+        *v = same_word(w, "yes") ? 1 : same_word(w, "no") ? 2 : 0;
+        return *v != 0;
+    case FT_GMQ_ALL_HOLD:
+        *v = same_word(w, "delay") ? 1 : same_word(w, "first") ? 2 : 0;
+        return *v != 0;
+    case FT_GMQ_LIMIT:
+        if (same_word(w, "none")) {
+            *v = FT_GM_NO_LIMIT;
+            return true;
+        }
+        return ft_word_int(w, 0, 30, v);
+    default:
+        return false;
+    }
+}
+
+static const char *const GMQ_EXPECT[FT_GMQ_COUNT] = {
+    "", "expected the answer: a DTN of 1-100 or none",
+    "expected the answer: a cost of 0-100 phases",
+    "expected the answer: yes (high ground) or no",
+    "expected the answer: delay (all take a Forced Delay) or first (the "
+    "first to hold acts first)",
+    "expected the answer: the most <PX> its damage adds (0-30), or none"};
+
+fray_status ft_gm_answer_kind(const char *asked, int kind,
+                              const char *command, char *out,
+                              size_t out_size, const char **out_text,
+                              fray_diag *diag) {
+    fray__words lx;
+    fray__words_init(&lx, command);
+    if (!fray__words_next(&lx) || !same_word(lx.tok, "answer"))
+        return FRAY_OK; /* not an answer: the command as it is */
+    if (!asked[0] || kind <= FT_GMQ_NONE || kind >= FT_GMQ_COUNT)
+        return bad(diag, "no GM's question waits for an answer (answer N "
+                   "follows a command the question refused)");
+    int v;
+    if (!fray__words_next(&lx) || !answer_value(kind, lx.tok, &v))
+        return word_error(&lx, diag, GMQ_EXPECT[kind]);
+    char word[sizeof lx.tok];
+    memcpy(word, lx.tok, sizeof word);
+    if (fray__words_next(&lx))
+        return word_error(&lx, diag, "expected nothing after the answer");
+    int n = snprintf(out, out_size, "%s %s %s", asked, GMQ_WORD[kind], word);
+    if (n < 0 || (size_t)n >= out_size)
+        return bad(diag, "the question's command is too long to answer: give "
+                   "'%s %s' on it", GMQ_WORD[kind], word);
+    *out_text = out;
+    return FRAY_OK;
+}
+
+static const char *const GMQ_AFTER[FT_GMQ_COUNT] = {
+    "", "", "", "expected yes or no after high-ground",
+    "expected delay or first after all-hold",
+    "expected 0-30 or none after strength-limit"};
+
+fray_status ft_gm_word(const ft_setup *s, fray__words *lx, ft_command *cmd,
+                       bool *taken, fray_diag *diag) {
+    (void)s; /* (every answer's words are the same for all) */
+    int kind = FT_GMQ_NONE;
+    for (int k = FT_GMQ_HIGH_GROUND; k < FT_GMQ_COUNT; k++)
+        if (same_word(lx->tok, GMQ_WORD[k]))
+            kind = k;
+    *taken = kind != FT_GMQ_NONE;
+    if (!*taken)
+        return FRAY_OK;
+    int v;
+    if (!fray__words_next(lx) || !answer_value(kind, lx->tok, &v))
+        return word_error(lx, diag, GMQ_AFTER[kind]);
+    if (kind == FT_GMQ_HIGH_GROUND)
+        cmd->gm_high = (int8_t)v;
+    else if (kind == FT_GMQ_ALL_HOLD)
+        cmd->gm_all_hold = (int8_t)v;
+    else
+        cmd->gm_limit = (int8_t)(v == FT_GM_NO_LIMIT ? FT_GM_NO_LIMIT : v + 1);
+    return FRAY_OK;
+}
+
+/* The file's answer for `name` in a by-name list ("" any other): its index,
+ * or -1. */
+static int by_name(const char (*names)[FT_NAME], int n, const char *name) {
+    for (int i = 0; i < n; i++)
+        if (names[i][0] && same_word(names[i], name))
+            return i;
+    for (int i = 0; i < n; i++)
+        if (!names[i][0])
+            return i;
+    return -1;
+}
+
+fray_status ft_gm_ask_time(const ft_setup *s, ft_command *cmd,
+                           fray_diag *diag) {
+    int a = cmd->actor;
+    if (a < 0 || a >= s->n_combatants || cmd->skill < 0 ||
+        cmd->skill >= s->c[a].sb.n_skills)
+        return FRAY_OK; /* (the check says what is wrong) */
+    const char *skill = s->c[a].sb.skills[cmd->skill].name;
+    int i = by_name(s->time_skill, s->n_time_answers, skill);
+    if (i >= 0) {
+        cmd->cost = (int16_t)s->time_value[i];
+        return FRAY_OK;
+    }
+    return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                          "%show many phases does %s's %s take (gauged "
+                          "from a similar standard action: Attack 5, Shift "
+                          "Position 3)? Answer 'answer 5' (or 'cost 5' on the "
+                          "command; in the file 'gm-answers: {action-time: "
+                          "{%s: 5}}')",
+                          QUESTION, s->c[a].name, skill, skill);
+}
+
+void ft_gm_met(const ft_run *r, int kind, int who, int target, int value,
+               const char *what) {
+    ft_ask *q = r->ask;
+    if (!q || q->kind != FT_GMQ_NONE)
+        return; /* nobody asks, or one question at a time: the first */
+    q->kind = kind;
+    q->who = who;
+    q->target = target;
+    q->value = value;
+    q->what = what;
+}
+
+bool ft_gm_high_ground(const ft_run *r, int a, int t, bool opportunity,
+                       int diff) {
+    const ft_command *cmd = r->ev ? &r->ev->cmd : NULL;
+    /* The command's own attack: the answer on it. */
+    bool own = cmd && !opportunity && cmd->actor == a && cmd->target == t &&
+               cmd->action < FT_ACTION_COUNT;
+    if (own && cmd->gm_high)
+        return cmd->gm_high == 1;
+    int least = r->setup->gm_high_ground;
+    if (least == FT_GM_HIGH_NEVER)
+        return false;
+    if (least > 0)
+        return diff >= least;
+    /* Not answered: any higher position (fray's default); at the table the
+     * GM is asked about the command's own attack. */
+    if (own)
+        ft_gm_met(r, FT_GMQ_HIGH_GROUND, a, t, diff, NULL);
+    return true;
+}
+
+int ft_gm_all_hold_phases(ft_run *r) {
+    const ft_command *cmd = r->ev ? &r->ev->cmd : NULL;
+    int how = cmd && cmd->gm_all_hold ? cmd->gm_all_hold
+                                      : r->setup->gm_all_hold;
+    if (!how) {
+        ft_gm_met(r, FT_GMQ_ALL_HOLD, -1, -1, 0, NULL);
+        how = 1;
+    }
+    /* Forced Delay costs 5 (seed 000 "Action List"); the first holder acts
+     * first: in the next phase they may act in (release: never the phase
+     * a Hold was declared in). */
+    return how == 1 ? 5 : 0;
+}
+
+int ft_gm_px_limited(const ft_run *r, int a, const ft_weapon *w, int px) {
+    const ft_setup *s = r->setup;
+    const ft_command *cmd = r->ev ? &r->ev->cmd : NULL;
+    int limit;
+    if (cmd && cmd->actor == a && cmd->gm_limit) {
+        limit = cmd->gm_limit == FT_GM_NO_LIMIT ? FT_GM_NO_LIMIT
+                                                : cmd->gm_limit - 1;
+    } else {
+        int i = by_name(s->limit_weapon, s->n_limit_answers, w->name);
+        if (i >= 0) {
+            limit = s->limit_value[i];
+        } else {
+            /* Not answered: no limit (fray's default, the data's silence);
+             * at the table the GM is asked about the command's actor (when
+             * there is strength to limit: <PX> above 0). */
+            if (cmd && cmd->actor == a && px > 0)
+                ft_gm_met(r, FT_GMQ_LIMIT, a, -1, 0, w->name);
+            limit = FT_GM_NO_LIMIT;
+        }
+    }
+    return limit != FT_GM_NO_LIMIT && px > limit ? limit : px;
+}
+
+fray_status ft_gm_question(const ft_setup *s, const ft_ask *q,
+                           fray_diag *diag) {
+    const char *who = q->who >= 0 && q->who < s->n_combatants
+                          ? s->c[q->who].name
+                          : "?";
+    const char *tgt = q->target >= 0 && q->target < s->n_combatants
+                          ? s->c[q->target].name
+                          : "?";
+    switch (q->kind) {
+    case FT_GMQ_HIGH_GROUND:
+        return fray__diag_set(
+            diag, FRAY_ERR_INVALID, 0,
+            "%sis it high ground, %s %d level%s above %s? Answer 'answer "
+            "yes' or 'answer no' (or 'high-ground yes' on the command; in "
+            "the file 'gm-answers: {high-ground: %d}': the least difference "
+            "that counts)",
+            QUESTION, who, q->value, q->value == 1 ? "" : "s", tgt, q->value);
+    case FT_GMQ_ALL_HOLD:
+        return fray__diag_set(
+            diag, FRAY_ERR_INVALID, 0,
+            "%severyone holds, nobody is on the clock: all take a Forced "
+            "Delay, or the first to hold acts first? Answer 'answer delay' "
+            "or 'answer first' (or 'all-hold delay' on the command; in the "
+            "file 'gm-answers: {all-hold: delay}')",
+            QUESTION);
+    case FT_GMQ_LIMIT:
+        return fray__diag_set(
+            diag, FRAY_ERR_INVALID, 0,
+            "%sthe strength limit of %s's %s (the most <PX> its damage "
+            "adds)? Answer 'answer 1' or 'answer none' (or 'strength-limit "
+            "1' on the command; in the file 'gm-answers: {strength-limit: "
+            "{%s: 1}}')",
+            QUESTION, who, q->what ? q->what : "weapon",
+            q->what ? q->what : "weapon");
+    default:
+        return bad(diag, "the GM's question: (unknown)");
+    }
+}
+
+/* ---- Reinforcements when nobody brings them in (towers-gm2) -------------- */
+
+bool ft_gm_reinforce(const ft_setup *s, const ft_state *st, ft_command *cmd) {
+    unsigned in = 0, waiting = 0;
+    for (int i = 0; i < st->n; i++) {
+        if (st->c[i].flags & FT_F_WAITING)
+            waiting |= 1u << s->c[i].side;
+        else if (ft_in_fight(st, i))
+            in |= 1u << s->c[i].side;
+    }
+    unsigned due = waiting & ~in;
+    if (!due)
+        return false;
+    for (int i = 0; i < st->n; i++) {
+        if (!(st->c[i].flags & FT_F_WAITING) || !(due >> s->c[i].side & 1u))
+            continue;
+        memset(cmd, 0, sizeof *cmd);
+        cmd->target = cmd->weapon = cmd->ally = cmd->condition = -1;
+        cmd->hold_who = cmd->skill = cmd->chip = -1;
+        cmd->actor = (int8_t)i;
+        cmd->action = FT_ACT_GM_JOIN; /* with an Initiative flip */
+        cmd->dest = s->c[i].start;
+        if (ft_gm_check(s, st, cmd, NULL) != FRAY_OK)
+            cmd->action = FT_ACT_GM_FLEE; /* nowhere to enter: it never comes */
+        return true;
+    }
+    return false;
+}
+
+fray_towers_hit ft_gm_harm_hit(const ft_run *r, int attacker, int target,
+                               const ft_weapon *w, int bonus, int hearts) {
+    ft_weapon limited = *w;
+    limited.has_strength_limit = false;
+    limited.strength_limit = 0;
+    if (w->adds_px && attacker >= 0 && attacker < r->st->n) {
+        int px = r->setup->c[attacker].sb.cv[FT_CV_PX];
+        /* attack.c took (px - px/2) off `bonus` for a grappled attacker's
+         * restricted attack (ft_px_used gave the whole <PX> for this
+         * weapon): given back, and the limit put on the half. */
+        int half_off = r->st->c[attacker].grappled_by >= 0 ? px - px / 2 : 0;
+        int used = px - half_off;
+        bonus += half_off + ft_gm_px_limited(r, attacker, w, used);
+        limited.adds_px = false; /* (its <PX>, limited, is in bonus) */
+    }
+    return ft_harm_hit(r, attacker, target, &limited, bonus, hearts);
 }

@@ -71,6 +71,10 @@ static fray_towers_affinity affinity(const ft_setup *s, int c,
 
 fray_towers_hit ft_harm_hit(const ft_run *r, int attacker, int target,
                             const ft_weapon *w, int bonus, int hearts) {
+    /* An improvised weapon the data gives no strength limit: the GM's
+     * call (gm.c; one test here, the rest out of the way). */
+    if (__builtin_expect(w->strength_limit == FT_GM_LIMIT_ASK, 0))
+        return ft_gm_harm_hit(r, attacker, target, w, bonus, hearts);
     const ft_setup *s = r->setup;
     int damage = w->damage + bonus;
     if (w->adds_px && attacker >= 0)

@@ -120,6 +120,9 @@ void ft_options_default(ft_options *o) {
     o->squeeze_flips = 1;                  /* fray: "a damage flip" is one card */
     o->pit_depth = 2;                      /* fray: a pit is 10 feet deep */
     o->join_initiative = FT_JOIN_FROM_ENTRY; /* gm.c: fray's reading */
+    o->pair_flat_footed = FT_PFF_BOTH;       /* towers-gm2: companion.c */
+    o->pair_second_move = FT_PSM_ALWAYS;     /* towers-gm2: engine.c */
+    o->companion_initiative = FT_CI_NONE;    /* towers-gm2: engine.c begin */
     o->quick_stand_dtn = 10;               /* seed 000 "Action List": fray's DTN */
     o->quick_stand_phases = 2;             /* fray's: half of Stand's 4 */
     o->talents_add_up = true;              /* fray's: talents add up */
@@ -564,6 +567,13 @@ static void weapon_finish(ft_weapon *w) {
         w->knockback = 1;
     if (w->knockback > 0)
         w->keywords |= FT_KW(KNOCKBACK);
+    /* towers-gm2: an improvised weapon the data gives no limit: the GM's
+     * call (gm.c ft_gm_px_limited), marked so that a plain weapon's
+     * damage pays nothing for it (ft_px_of). */
+    if ((w->keywords & FT_KW(IMPROVISED)) && !w->has_strength_limit) {
+        w->has_strength_limit = true;
+        w->strength_limit = FT_GM_LIMIT_ASK;
+    }
 }
 
 static const char *const weapon_keys[] = {
@@ -2022,7 +2032,8 @@ static const char *const option_keys[] = {
     "pit-depth",       "join-initiative",
     "quick-stand-dtn", "quick-stand-phases", "talents-add-up",
     "tumble-fail", "tumble-provokes", "tumble-untrained", "share-end",
-    "fate-exchange-below"};
+    "fate-exchange-below", "pair-flat-footed", "pair-second-move",
+    "companion-initiative"};
 
 /* The options of RULINGS.md by their names (docs/rules/towers.md). */
 static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
@@ -2212,6 +2223,25 @@ static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
         if ((st = ld_choice(L, v, "join-initiative", ji, 2, &i)) != FRAY_OK)
             return st;
         o->join_initiative = (uint8_t)i;
+    }
+    /* towers-gm2: companion rulings (seed 000 "Companions and Minions"). */
+    if ((v = get(n, "pair-flat-footed"))) {
+        static const char *const pf[] = {"both", "actor"};
+        if ((st = ld_choice(L, v, "pair-flat-footed", pf, 2, &i)) != FRAY_OK)
+            return st;
+        o->pair_flat_footed = (uint8_t)i;
+    }
+    if ((v = get(n, "pair-second-move"))) {
+        static const char *const pm[] = {"always", "if-first-stands"};
+        if ((st = ld_choice(L, v, "pair-second-move", pm, 2, &i)) != FRAY_OK)
+            return st;
+        o->pair_second_move = (uint8_t)i;
+    }
+    if ((v = get(n, "companion-initiative"))) {
+        static const char *const ci[] = {"none", "better"};
+        if ((st = ld_choice(L, v, "companion-initiative", ci, 2, &i)) != FRAY_OK)
+            return st;
+        o->companion_initiative = (uint8_t)i;
     }
     return FRAY_OK;
 }
@@ -2579,6 +2609,8 @@ static fray_status ld_combatant(ld *L, const yn *n) {
         c->tactics = tac;
         c->deck = -1;
         c->joins_later = later;
+        if (later) /* (towers-gm2: fights without a table bring it in) */
+            L->s->any_joins_later = true;
         if (g->at_node) {
             c->start = at[k];
             c->placed = true;
@@ -3001,11 +3033,80 @@ static const char *const encounter_keys[] = {
 
 /* "gm-answers: {skill-dtn: {Stealth: 15, default: 12}}" (gm.c): the GM's
  * answers given in advance; a DTN is 1-100 or "none". */
-static fray_status ld_gm_answers(ld *L, const yn *n, ft_setup *s) {
-    static const char *const keys[] = {"skill-dtn"};
+/* towers-gm2: a mapping of names to numbers ("default" for any other
+ * name); `none_value` stands for the word none (0: not allowed). */
+static fray_status ld_gm_by_name(ld *L, const yn *m, const char *key,
+                                 const char *what, int lo, int hi,
+                                 int none_value, char (*names)[FT_NAME],
+                                 int *values, int *n_out) {
     char b[64];
-    fray_status st = ld_keys(L, n, "gm-answers", keys, 1, false);
+    if (m->type != YN_MAP)
+        return ld_fail(L, m, FRAY_ERR_PARSE, "expected a mapping of names to "
+                       "%s for %s, got %s", what, key, got(m, b));
+    fray_status st;
+    for (const yn *k = m->first; k; k = k->next) {
+        if (*n_out >= FT_MAX_SKILLS)
+            return ld_fail(L, k, FRAY_ERR_RANGE, "at most %d %s answers",
+                           FT_MAX_SKILLS, key);
+        int i = *n_out;
+        bool dflt = strcmp(k->text, "default") == 0;
+        if (!dflt && (st = ld_text(L, k, "a name", names[i], FT_NAME)) !=
+                         FRAY_OK)
+            return st;
+        if (dflt)
+            names[i][0] = '\0';
+        const yn *v = k->value;
+        if (none_value && v && v->type == YN_SCALAR &&
+            strcmp(v->text, "none") == 0)
+            values[i] = none_value;
+        else if ((st = ld_int(L, v, what, lo, hi, &values[i])) != FRAY_OK)
+            return st;
+        (*n_out)++;
+    }
+    return FRAY_OK;
+}
+
+/* towers-gm2: "gm-answers:" keys beyond skill-dtn (gm.c "More of the GM's
+ * questions"). */
+static fray_status ld_gm_answers_more(ld *L, const yn *n, ft_setup *s) {
+    fray_status st;
+    const yn *v;
+    if ((v = get(n, "high-ground"))) {
+        if (v->type == YN_SCALAR && strcmp(v->text, "never") == 0)
+            s->gm_high_ground = FT_GM_HIGH_NEVER;
+        else if ((st = ld_int(L, v, "the least elevation difference that is "
+                              "high ground (1-100, or never)", 1, 100,
+                              &s->gm_high_ground)) != FRAY_OK)
+            return st;
+    }
+    if ((v = get(n, "all-hold"))) {
+        static const char *const how[] = {"delay", "first"};
+        int i;
+        if ((st = ld_choice(L, v, "all-hold", how, 2, &i)) != FRAY_OK)
+            return st;
+        s->gm_all_hold = i + 1;
+    }
+    if ((v = get(n, "action-time")) &&
+        (st = ld_gm_by_name(L, v, "action-time", "phases (0-100)", 0, 100, 0,
+                            s->time_skill, s->time_value,
+                            &s->n_time_answers)) != FRAY_OK)
+        return st;
+    if ((v = get(n, "strength-limit")) &&
+        (st = ld_gm_by_name(L, v, "strength-limit", "the most <PX> (0-30, or "
+                            "none)", 0, 30, FT_GM_NO_LIMIT, s->limit_weapon,
+                            s->limit_value, &s->n_limit_answers)) != FRAY_OK)
+        return st;
+    return FRAY_OK;
+}
+
+static fray_status ld_gm_answers(ld *L, const yn *n, ft_setup *s) {
+    static const char *const keys[] = {"skill-dtn", "high-ground", "all-hold",
+                                       "action-time", "strength-limit"};
+    char b[64];
+    fray_status st = ld_keys(L, n, "gm-answers", keys, 5, false);
     if (st != FRAY_OK)
+        return st;
+    if ((st = ld_gm_answers_more(L, n, s)) != FRAY_OK)
         return st;
     const yn *m = get(n, "skill-dtn");
     if (!m)

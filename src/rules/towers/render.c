@@ -1140,6 +1140,13 @@ static void js_command(txt *t, const ft_setup *s, const ft_command *c) {
         js_kint(t, "gm_flip", c->gm_flip);
     if (c->gm_shift)
         js_kint(t, "gm_shift", c->gm_shift);
+    /* towers-gm2: the GM's answers on the command (gm.c). */
+    if (c->gm_high)
+        js_kint(t, "gm_high_ground", c->gm_high);
+    if (c->gm_all_hold)
+        js_kint(t, "gm_all_hold", c->gm_all_hold);
+    if (c->gm_limit)
+        js_kint(t, "gm_strength_limit", c->gm_limit);
     txt_c(t, '}');
 }
 

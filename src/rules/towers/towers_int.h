@@ -381,7 +381,22 @@ typedef struct ft_options {
      * ft_exchange_choose); 0 (default): they do not, and a `fray fight`
      * run ends with the fight. */
     int fate_exchange_below;
+    /* towers-gm2: companion rulings made options (seed 000 "Companions
+     * and Minions"; companion.c, engine.c). pair_flat_footed: FT_PFF_BOTH
+     * (default: the pair's action ends both one's flat-footedness) or
+     * FT_PFF_ACTOR (only the one who acted); pair_second_move:
+     * FT_PSM_ALWAYS (default: the second mover of `and` moves even if the
+     * first went down) or FT_PSM_IF_FIRST_STANDS. */
+    uint8_t pair_flat_footed;
+    uint8_t pair_second_move;
+    /* towers-gm2: FT_CI_NONE (default: the companion flips no
+     * initiative, its place is its master's) or FT_CI_BETTER (it flips
+     * too, and the pair acts at the better of the two: engine.c begin). */
+    uint8_t companion_initiative;
 } ft_options;
+enum { FT_CI_NONE, FT_CI_BETTER };
+enum { FT_PFF_BOTH, FT_PFF_ACTOR };
+enum { FT_PSM_ALWAYS, FT_PSM_IF_FIRST_STANDS };
 
 /* ft_options.tumble_fail (tumble.c). */
 enum {
@@ -862,9 +877,44 @@ typedef struct ft_setup {
     /* The talents the catalogs named (talent.c; data/towers/talents.yaml). */
     int n_talent_catalog;
     ft_talent talent_catalog[FT_MAX_TALENT_CATALOG];
+    /* towers-gm2: more of "gm-answers:" (gm.c). high_ground: the least
+     * elevation difference that is high ground (0: not answered; any
+     * higher position counts; FT_GM_HIGH_NEVER: none does); all_hold: 0
+     * not answered (forced Delay), 1 forced Delay, 2 the first holder acts
+     * first; time: a Use a Skill's phases by skill ("" any other);
+     * limit: an improvised weapon's strength limit by weapon name ("" any
+     * other; FT_GM_NO_LIMIT none). */
+    int gm_high_ground;
+    int gm_all_hold;
+    int n_time_answers;
+    char time_skill[FT_MAX_SKILLS][FT_NAME];
+    int time_value[FT_MAX_SKILLS];
+    int n_limit_answers;
+    char limit_weapon[FT_MAX_SKILLS][FT_NAME];
+    int limit_value[FT_MAX_SKILLS];
+    /* towers-gm2: some combatant has "joins: later" (load.c): a fight
+     * nobody runs at the table brings it in (gm.c ft_gm_reinforce). */
+    bool any_joins_later;
 } ft_setup;
 
 enum { FT_GM_DTN_NONE = -1 };
+
+/* towers-gm2: the kinds of the GM's questions (gm.c), the word an answer
+ * adds to the command, and the answers in the file. */
+enum {
+    FT_GMQ_NONE,
+    FT_GMQ_DTN,          /* seed 001: a skill flip's DTN ("dtn N|none") */
+    FT_GMQ_TIME,         /* 000 "Action List": a Use a Skill's phases ("cost N") */
+    FT_GMQ_HIGH_GROUND,  /* 000 "Elevation in Melee" ("high-ground yes|no") */
+    FT_GMQ_ALL_HOLD,     /* 000 "Hold" ("all-hold delay|first") */
+    FT_GMQ_LIMIT,        /* 000 "Improvised Weapons" ("strength-limit N|none") */
+    FT_GMQ_COUNT
+};
+enum { FT_GM_NO_LIMIT = -1, FT_GM_HIGH_NEVER = -1 };
+/* ft_weapon.strength_limit of an improvised weapon the data gives no
+ * limit (load.c; has_strength_limit true): the GM's call (gm.c). As a
+ * number it limits nothing (ft_px_used gives the whole <PX>). */
+enum { FT_GM_LIMIT_ASK = 1000000 };
 
 /* ---- State: what a fight changes --------------------------------------- */
 
@@ -1128,6 +1178,15 @@ typedef struct ft_command {
     int8_t talent;           /* Use a Talent: 1 + the stat block's talent; 0 none */
     uint8_t card;            /* Use a Talent (spend: hand-of-fate), exchange:
                                 1 + the held card; 0 none */
+    /* towers-gm2: the GM's answers given on a command (gm.c "The GM's
+     * questions"; 0: not given, the file's answer or the default holds).
+     * gm_high: 1 high ground, 2 not (seed 000 "Elevation in Melee");
+     * gm_all_hold: 1 forced Delay, 2 the first holder acts first (seed 000
+     * "Hold"); gm_limit: 1 + the most <PX> an improvised weapon's damage
+     * adds, FT_GM_NO_LIMIT none (seed 000 "Improvised Weapons"). */
+    int8_t gm_high;
+    int8_t gm_all_hold;
+    int8_t gm_limit;
 } ft_command;
 
 /* Attributes, each a pair of Aspects (seed 000 "Skill, Aspect, and
@@ -1441,6 +1500,11 @@ typedef struct ft_run {
     int hand_next_n;         /* cards of the flip known to come next */
     int hand_next_deck;
     const char *hand_next_what;
+    /* towers-gm2: where a GM's question met while applying is written
+     * (gm.c ft_gm_met): set by the table for its own commands, NULL
+     * elsewhere (the engine then takes the file's answer or the default
+     * and asks nobody). */
+    struct ft_ask *ask;
 } ft_run;
 
 /* A run zeroed, all but its log of flips by hand (hand_flip, read only
@@ -1451,6 +1515,14 @@ static inline void ft_run_clear(ft_run *r) {
     memset(r, 0, at);
     memset((char *)r + at + len, 0, sizeof *r - at - len);
 }
+/* A GM's call met while applying a table command without an answer
+ * (gm.c): its kind (FT_GMQ_*), who met it, and what the question names. */
+typedef struct ft_ask {
+    int kind;                /* FT_GMQ_NONE: none met */
+    int who, target;
+    int value;               /* high ground: the elevation difference */
+    const char *what;        /* strength limit: the weapon's name */
+} ft_ask;
 
 /* ---- Functions shared between the modules ------------------------------- */
 
@@ -2052,6 +2124,8 @@ struct fray_towers_fight {
     /* The table command that a GM's question refused (gm.c
      * ft_gm_ask_dtn), waiting for "answer N"; "" none. */
     char asked[FT_ASKED_MAX];
+    /* towers-gm2: the kind of the question `asked` waits on (FT_GMQ_*). */
+    int asked_kind;
 };
 
 /* Events between two looks at fray_towers_fight.cancel in a run: rare
@@ -2381,6 +2455,67 @@ fray_status ft_gm_answer(const char *asked, const char *command, char *out,
                          fray_diag *diag);
 /* Whether diag holds a GM's question (ft_gm_ask_dtn's refusal). */
 bool ft_gm_is_question(const fray_diag *diag);
+/* towers-gm2: the GM's calls met while applying are rare: out of the
+ * way of a plain attack's code. */
+#if defined(__GNUC__)
+#define FT_GM_COLD __attribute__((cold, noinline))
+#else
+#define FT_GM_COLD
+#endif
+/* towers-gm2: the GM's questions beyond the DTN (gm.c "More of the GM's
+ * questions"). The kind of the question in diag (FT_GMQ_NONE: none). */
+int ft_gm_question_kind(const fray_diag *diag);
+/* "answer X" to a question of `kind`: as ft_gm_answer, with the kind's
+ * word ("dtn", "cost", "high-ground", "all-hold", "strength-limit"). */
+fray_status ft_gm_answer_kind(const char *asked, int kind,
+                              const char *command, char *out,
+                              size_t out_size, const char **out_text,
+                              fray_diag *diag);
+/* A command's word that answers a question in advance ("high-ground yes",
+ * "all-hold first", "strength-limit 2"): *taken when lx->tok is one (its
+ * value read into cmd), else left for the caller. */
+fray_status ft_gm_word(const ft_setup *s, struct fray__words *lx,
+                       ft_command *cmd, bool *taken, fray_diag *diag);
+/* 000 "Action List" (a non-standard action's time, "the GM and player can
+ * attempt to gauge"): a Use a Skill without `cost` takes the file's
+ * "action-time" answer, else is refused with the question. */
+fray_status ft_gm_ask_time(const ft_setup *s, ft_command *cmd,
+                           fray_diag *diag);
+/* Writes a question met while applying to r->ask (the first one; nothing
+ * when r->ask is NULL). */
+void ft_gm_met(const ft_run *r, int kind, int who, int target, int value,
+               const char *what);
+/* 000 "Elevation in Melee" ("in the GM's opinion"): whether attacker a,
+ * diff > 0 levels above t, has high ground: the command's answer (its own
+ * attack), the file's least difference, else yes (asked at the table). */
+FT_GM_COLD bool ft_gm_high_ground(const ft_run *r, int a, int t,
+                                  bool opportunity, int diff);
+/* 000 "Hold" ("up to the GM's discretion"): everyone holds with nobody on
+ * the clock: the phases from now they come out in (5: forced Delay, the
+ * default; 0: the first holder acts first). */
+int ft_gm_all_hold_phases(ft_run *r);
+/* 000 "Improvised Weapons" ("should be decided on by the GM"): the <PX>
+ * that attacker a's improvised weapon w with no strength-limit adds
+ * (w->strength_limit FT_GM_LIMIT_ASK; attack.c ft_attack, the attack's
+ * own damage: an area's or an exact duel's takes the whole <PX>). */
+FT_GM_COLD int ft_gm_px_limited(const ft_run *r, int a, const ft_weapon *w,
+                                int px);
+/* ft_harm_hit for an improvised weapon w with no strength limit in the
+ * data (w->strength_limit FT_GM_LIMIT_ASK): the same with the GM's limit
+ * (ft_gm_px_limited) on attacker's <PX> (the halved one when grappled:
+ * attack.c took the half off `bonus`). */
+FT_GM_COLD fray_towers_hit ft_gm_harm_hit(const ft_run *r, int attacker,
+                                          int target, const ft_weapon *w,
+                                          int bonus, int hearts);
+/* The question of r->ask (a kind met while applying), as a refusal. */
+fray_status ft_gm_question(const ft_setup *s, const ft_ask *q,
+                           fray_diag *diag);
+/* towers-gm2: a fight nobody runs at the table brings in its
+ * reinforcements: when a side stands only by combatants waiting to join
+ * ("joins: later"), *cmd becomes the GM's join of the first of them (at
+ * its place in the file, with an Initiative flip), or its flight when it
+ * cannot enter there; false when none is due. */
+bool ft_gm_reinforce(const ft_setup *s, const ft_state *st, ft_command *cmd);
 /* engine.c: ends the fight when one side is left (check_over). */
 void ft_check_over(ft_run *r);
 
