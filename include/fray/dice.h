@@ -77,9 +77,14 @@ enum {
     FRAY_DIE_DROPPED = 1 << 0,  /* not kept (kh/kl) */
     FRAY_DIE_WILD = 1 << 1,     /* the Wild Die or one of its re-rolls */
     FRAY_DIE_REMOVED = 1 << 2,  /* removed by a Wild Die's 1 (and the 1) */
-    FRAY_DIE_NEGATIVE = 1 << 3  /* counts against the total (a subtracted
+    FRAY_DIE_NEGATIVE = 1 << 3, /* counts against the total (a subtracted
                                    term; inside a subtracted X{W} the
                                    weapon's own subtracted dice count for) */
+    FRAY_DIE_REROLLED = 1 << 4, /* a first roll that was rerolled ("r"):
+                                   it does not count, the next one does */
+    FRAY_DIE_EXPLODED = 1 << 5, /* an extra roll of an exploding die ("!"),
+                                   added to the die before it */
+    FRAY_DIE_SUCCESS = 1 << 6   /* a roll of a die counted as a success */
 };
 
 typedef struct fray_die_roll {
@@ -156,6 +161,92 @@ FRAY_API fray_ratio fray_dist_eq(const fray_dist *dist, int64_t t);
 /* P(total >= t); exact whenever t is at most the tail's bucket. Past the
  * tail's bucket it is the tail's share, an upper bound under 1e-6. */
 FRAY_API fray_ratio fray_dist_at_least(const fray_dist *dist, int64_t t);
+
+/* ---- Exact odds without a limit (issue 15) --------------------------------- */
+
+/*
+ * The same distribution as fray_dice_dist, with counts of any size (GMP):
+ * `100d6`, `50d6`, `30D!` and `200d100` are counted exactly. The 128-bit
+ * path is taken first when it fits, so small rolls cost what they did.
+ * Errors: FRAY_ERR_TOO_LARGE when the totals span more than 2^22 values
+ * or the counting would take more than a few seconds (about 3 * 10^9
+ * limb operations: 1000d6 takes about 0.5 s, 1000d1000 is refused);
+ * FRAY_ERR_NOMEM; FRAY_ERR_INVALID (NULL dice or out). *out is NULL on
+ * error. The digits of the big numbers are allocated by GMP (malloc),
+ * not through `alloc`, and GMP ends the program when they cannot be.
+ * Release with fray_bigdist_free. Thread-safety: a distribution is
+ * immutable once made; each call makes its own.
+ */
+typedef struct fray_bigdist fray_bigdist;
+
+FRAY_API FRAY_MUST_CHECK fray_status fray_dice_bigdist(const fray_dice *dice,
+                                       int64_t exact_through,
+                                       const fray_allocator *alloc,
+                                       fray_bigdist **out);
+FRAY_API void fray_bigdist_free(fray_bigdist *dist);
+/* Totals lo .. lo + n - 1; with `tail` the last holds every higher total
+ * (a Wild Die), as in fray_dist. */
+FRAY_API int64_t fray_bigdist_lo(const fray_bigdist *dist);
+FRAY_API size_t fray_bigdist_n(const fray_bigdist *dist);
+FRAY_API bool fray_bigdist_tail(const fray_bigdist *dist);
+
+/* An exact rational as decimal text, in lowest terms: num and den are
+ * NUL-terminated digits (no sign), owned by the ratio: release with
+ * fray_bigratio_free (safe on a zeroed ratio and after an error). */
+typedef struct fray_bigratio {
+    char *num;
+    char *den;
+    bool negative;
+    double value;                /* the nearest double, or close to it */
+    const fray_allocator *alloc; /* what num and den were allocated with */
+} fray_bigratio;
+FRAY_API void fray_bigratio_free(fray_bigratio *r);
+
+typedef enum fray_dist_event {
+    FRAY_DIST_EQ,       /* total == t (the tail bucket: total >= it) */
+    FRAY_DIST_AT_LEAST, /* total >= t: exact up to the tail's bucket */
+    FRAY_DIST_AT_MOST   /* total <= t: exact below the tail's bucket */
+} fray_dist_event;
+
+/* P(event) for total t. Errors: FRAY_ERR_NOMEM (out then holds nothing). */
+FRAY_API FRAY_MUST_CHECK fray_status fray_bigdist_prob(const fray_bigdist *dist,
+                                       fray_dist_event ev, int64_t t,
+                                       fray_bigratio *out);
+/* The same probability as a double, without the exact fraction (cheap:
+ * for choosing what to show). */
+FRAY_API double fray_bigdist_p(const fray_bigdist *dist, fray_dist_event ev,
+                               int64_t t);
+/* The exact mean and variance, a Wild Die's unbounded tail included
+ * (worked out in closed form, docs/rules/dice.md). */
+FRAY_API FRAY_MUST_CHECK fray_status fray_bigdist_mean(const fray_bigdist *dist,
+                                       fray_bigratio *out);
+FRAY_API FRAY_MUST_CHECK fray_status fray_bigdist_variance(const fray_bigdist *dist,
+                                           fray_bigratio *out);
+/* Two independent totals: P(a > b), P(a == b), P(a < b) (any out may be
+ * NULL). FRAY_ERR_RANGE when a tail hides the answer (both have one, or
+ * one's tail starts at or below the other's highest total: compute that
+ * one with exact_through at the other's maximum). */
+FRAY_API FRAY_MUST_CHECK fray_status fray_bigdist_compare(const fray_bigdist *a,
+                                          const fray_bigdist *b,
+                                          fray_bigratio *out_gt,
+                                          fray_bigratio *out_eq,
+                                          fray_bigratio *out_lt);
+
+/*
+ * The distribution of one or two (n = 1 or 2) expressions drawn as one
+ * SVG document: a bar per total (side by side when two), axes with
+ * ticks, a title and a legend naming the expressions (names[k], escaped)
+ * with their means and standard deviations. fray_dice_report_html: an
+ * HTML page holding the chart and a table of every total (exactly, at
+ * least, at most). snprintf-style: returns the length needed and writes
+ * at most size bytes, NUL included (buf may be NULL when size is 0).
+ */
+FRAY_API size_t fray_dice_report_svg(const fray_bigdist *const *dists,
+                                     const char *const *names, int n,
+                                     char *buf, size_t size);
+FRAY_API size_t fray_dice_report_html(const fray_bigdist *const *dists,
+                                      const char *const *names, int n,
+                                      char *buf, size_t size);
 
 /* ---- A d20 attack (seed 004 "Critical Hits") ---------------------------- */
 
