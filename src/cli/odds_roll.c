@@ -177,12 +177,12 @@ static bool print_fraction(const fray_bigratio *r, int width) {
 }
 
 static void print_summary(const side *s, const char *who) {
-    printf("  mean%s %.4f", who, s->mean.value);
+    printf("  mean%s%s %.4f", who[0] ? " of " : "", who, s->mean.value);
     if (strlen(s->mean.num) + strlen(s->mean.den) < 40)
         printf(" (%s%s%s%s)", s->mean.negative ? "-" : "", s->mean.num,
                strcmp(s->mean.den, "1") ? "/" : "",
                strcmp(s->mean.den, "1") ? s->mean.den : "");
-    printf("\n  standard deviation%s %.4f", who, s->sd);
+    printf("\n  standard deviation%s%s %.4f", who[0] ? " of " : "", who, s->sd);
     if (strlen(s->var.num) + strlen(s->var.den) < 40)
         printf(" (variance %s%s%s)", s->var.num, strcmp(s->var.den, "1") ? "/" : "",
                strcmp(s->var.den, "1") ? s->var.den : "");
@@ -253,8 +253,10 @@ static bool print_two(const side *a, const side *b) {
     int wa = (int)strlen(a->canon), wb = (int)strlen(b->canon);
     wa = wa < 7 ? 7 : wa > 20 ? 20 : wa;
     wb = wb < 7 ? 7 : wb > 20 ? 20 : wb;
-    printf("  %-8s %*.*s %8s %8s   %*.*s %8s %8s\n", "total", wa, wa, a->canon,
-           "at least", "at most", wb, wb, b->canon, "at least", "at most");
+    printf("  %-8s %-*.*s   %-*.*s\n", "", wa + 19, wa + 19, a->canon, wb + 19,
+           wb + 19, b->canon);
+    printf("  %-8s %*s %8s %8s   %*s %8s %8s\n", "total", wa, "exactly",
+           "at least", "at most", wb, "exactly", "at least", "at most");
     for (int64_t t = lo; t <= hi; t++) {
         double pa = fray_bigdist_p(a->dist, FRAY_DIST_EQ, t);
         double pb = fray_bigdist_p(b->dist, FRAY_DIST_EQ, t);
@@ -283,8 +285,8 @@ static bool print_two(const side *a, const side *b) {
             print_prob(&rb.ge);
             printf("  ");
             print_prob(&rb.le);
-            printf("%s\n", is_tail_row(a, t) ? "  (A: this total or more)"
-                           : is_tail_row(b, t) ? "  (B: this total or more)" : "");
+            printf("%s\n", is_tail_row(a, t) || is_tail_row(b, t)
+                               ? "  (a Wild Die: this total or more)" : "");
         }
         row_free(&ra);
         row_free(&rb);
@@ -293,8 +295,8 @@ static bool print_two(const side *a, const side *b) {
         printf("  (%zu totals each under 0.05%% not shown; --json lists all)\n",
                folded);
     printf("\n");
-    print_summary(a, " A");
-    print_summary(b, " B");
+    print_summary(a, a->canon);
+    print_summary(b, b->canon);
     return true;
 }
 
@@ -418,19 +420,24 @@ int cli_odds_roll(cli_args *args, const fray_dice *dice, const char *text,
         json_finish(&j);
     } else {
         ok = b.dice ? print_two(&a, &b) : print_one(&a);
-        if (ok && has_vs)
-            printf("  P(total >= %ld) = %s%s%s = %.2f%%\n", vs, at_least.num,
-                   strcmp(at_least.den, "1") ? "/" : "",
-                   strcmp(at_least.den, "1") ? at_least.den : "",
-                   100 * at_least.value);
+        if (ok && has_vs) {
+            printf("  P(total >= %ld) = ", vs);
+            if (strlen(at_least.num) + strlen(at_least.den) < 60)
+                printf("%s%s%s = ", at_least.num, strcmp(at_least.den, "1") ? "/" : "",
+                       strcmp(at_least.den, "1") ? at_least.den : "");
+            printf("%.2f%%\n", 100 * at_least.value);
+        }
         if (ok && b.dice) {
-            printf("\n  P(A > B) ");
-            print_prob(&gt);
-            printf("\n  P(A = B) ");
-            print_prob(&eq);
-            printf("\n  P(A < B) ");
-            print_prob(&lt);
+            const char *op[3] = {">", "=", "<"};
+            const fray_bigratio *r[3] = {&gt, &eq, &lt};
             printf("\n");
+            for (int k = 0; k < 3; k++) {
+                printf("  P(%s %s %s) = ", a.canon, op[k], b.canon);
+                if (strlen(r[k]->num) + strlen(r[k]->den) < 60)
+                    printf("%s%s%s = ", r[k]->num, strcmp(r[k]->den, "1") ? "/" : "",
+                           strcmp(r[k]->den, "1") ? r[k]->den : "");
+                printf("%.2f%%\n", 100 * r[k]->value);
+            }
         }
     }
     if (!ok) {
