@@ -501,7 +501,7 @@ static fray_status parse_sides(parser *ps, fray__term *t, const char *start) {
         ps->p++;
         t->sides = 100;
         t->percent = true;
-    } else if ((*at == 'F' || *at == 'f') && !isalnum((unsigned char)at[1])) {
+    } else if (*at == 'F' || *at == 'f') {
         ps->p++;
         t->sides = 3;
         t->fudge = true;
@@ -601,8 +601,7 @@ static fray_status parse_factor(parser *ps, fray__term *t, const char *sign) {
                             "'%d' is not a number of dice (1 to %d per term)",
                             (int)n, (int)FRAY__DICE_MAX);
             char c = *ps->p;
-            if (isdigit((unsigned char)c) || c == '%' ||
-                ((c == 'F' || c == 'f') && !isalnum((unsigned char)ps->p[1]))) {
+            if (isdigit((unsigned char)c) || c == '%' || c == 'F' || c == 'f') {
                 st = parse_sides(ps, t, start);
             } else {
                 /* A D6 die code: 'D' not followed by a number. */
