@@ -3,28 +3,43 @@
  * Winter, D6 and Alloy).
  *
  * Grammar (whitespace allowed between tokens; letters case-insensitive
- * except where noted):
+ * except where noted; docs/rules/dice.md gives it in EBNF with every
+ * choice):
  *
- *   expr  := ['+'|'-'] term (('+'|'-') term)*
- *   term  := INT                        a constant
- *          | [INT] 'd' INT [keep]       NdS: N dice of S sides ("3d6", "d20")
- *          | INT 'D' ['!']              a D6 die code ("4D"); '!' makes one of
- *                                       its dice the Wild Die ("4D!+2")
- *          | INT '{' ('W' | expr) '}'   weapon multiple X{W} (seed 004)
- *   keep  := ('kh' | 'kl' | 'k') INT    keep highest / lowest ("4d6kh3")
+ *   expr    := sum [cmp sum]                a comparison of totals: 1 or 0
+ *   sum     := ['+'|'-'] product (('+'|'-') product)*
+ *   product := factor (('*'|'/') factor)*   '/' rounds toward zero
+ *   factor  := INT                          a constant
+ *            | [INT] 'd' SIDES mod* [cmp SIGNED]
+ *                                           NdS ("3d6", "d20", "4dF", "d%");
+ *                                           a comparison right after the
+ *                                           dice counts the dice passing it
+ *                                           ("5d10>=8")
+ *            | INT 'D' ['!']                a D6 die code ("4D"); '!' makes one of
+ *                                           its dice the Wild Die ("4D!+2")
+ *            | INT '{' ('W' | expr) '}'     weapon multiple X{W} (seed 004)
+ *            | '(' expr ')'
+ *   SIDES   := INT | '%' | 'F'
+ *   mod     := ('kh' | 'kl' | 'k' | 'dl' | 'dh') INT   keep / drop ("4d6dl1")
+ *            | '!' [INT]                    explode on the highest face, at
+ *                                           most 2 (or INT) extra rolls
+ *            | 'r' [cmp] SIGNED             reroll once ("2d6r1", "2d6r<3")
+ *   cmp     := '>=' | '<=' | '>' | '<' | '=' | '=='
  *
  * A D6 die code is an INT followed by a capital or small 'D' that is NOT
- * followed by a number; its pips are simply the constant that follows
- * ("4D+2"). The Wild Die (OpenD6): a 6 adds and is rolled again, repeatedly;
- * a 1 on its first roll removes itself and the highest other die of the
- * code. X{W} rolls the weapon's dice X times and adds the weapon's own
- * constant once; `W` stands for the weapon expression given to
- * fray_dice_parse, or write the weapon inline: "2{1d8}+3".
+ * followed by a number, '%' or 'F'; its pips are simply the constant that
+ * follows ("4D+2"). The Wild Die (OpenD6): a 6 adds and is rolled again,
+ * repeatedly; a 1 on its first roll removes itself and the highest other
+ * die of the code. X{W} rolls the weapon's dice X times and adds the
+ * weapon's own constant once; `W` stands for the weapon expression given
+ * to fray_dice_parse, or write the weapon inline: "2{1d8}+3".
  *
  * Limits: at most 1000 dice per term (X{W} counts X times its weapon's),
- * 2 to 1000 sides, 64 terms (a weapon's counted apart); constants and
- * totals fit in 32 bits. A Wild Die cannot be subtracted, and a weapon
- * expression cannot hold another X{...}. Columns count bytes.
+ * 2 to 1000 sides, 64 terms per sum; constants, totals and products fit
+ * in 32 bits. A Wild Die can only be added (not subtracted, multiplied,
+ * divided, compared or put in parentheses); a divisor that can be 0 is
+ * refused; a weapon expression cannot hold another X{...}. Columns count
+ * bytes.
  *
  * Thread-safety: a parsed expression is immutable and may be shared by
  * threads; each thread needs its own fray_rng.
@@ -62,7 +77,9 @@ FRAY_API void fray_dice_free(fray_dice *dice);
 FRAY_API size_t fray_dice_format(const fray_dice *dice, char *buf, size_t cap);
 
 /* The lowest and highest totals. A Wild Die has no highest total:
- * fray_dice_max then returns false. */
+ * fray_dice_max then returns false. With a comparison, or a count of
+ * successes that cannot go both ways, these are bounds that a roll may
+ * never reach ("(1d6)>9" is always 0; its bounds are 0 and 1). */
 FRAY_API int64_t fray_dice_min(const fray_dice *dice);
 FRAY_API bool fray_dice_max(const fray_dice *dice, int64_t *out_max);
 /* true when the expression is exactly one d20 plus constants (so its
@@ -144,9 +161,11 @@ typedef struct fray_dist {
  * every total up to it be its own exact bucket (P(total >= t) is then exact
  * for t <= exact_through + 1); fray also keeps going until the tail holds
  * less than one part in a million. FRAY_ERR_TOO_LARGE when the number of
- * outcomes passes 2^127 (too many dice to count exactly; 28D! is the
- * largest Wild Die code that fits) or the totals span more than 2^22
- * values. On error *out holds nothing to free.
+ * outcomes passes 2^127 (28D! is the largest Wild Die code that fits;
+ * fray_dice_bigdist counts past it) or the totals span more than 2^22
+ * values. Terms of issue 15's notation (rerolls, explosions, Fudge dice,
+ * counts, parentheses, products, comparisons) are counted with GMP and
+ * handed back here when they fit. On error *out holds nothing to free.
  * Release with fray_dist_free. The distribution keeps the allocator
  * POINTER: *alloc must stay valid until fray_dist_free.
  */
