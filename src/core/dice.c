@@ -382,7 +382,7 @@ static fray_status parse_mods(parser *ps, fray__term *t, const char *start) {
         skip_space(ps);
         const char *at = ps->p;
         char c = (char)tolower((unsigned char)*at);
-        char c1 = (char)tolower((unsigned char)at[1]);
+        char c1 = c ? (char)tolower((unsigned char)at[1]) : '\0';
         if (c == 'k' || (c == 'd' && (c1 == 'h' || c1 == 'l'))) {
             if (t->keep_mode != FRAY__KEEP_ALL)
                 return fail(ps, at, at, "the dice are already kept or "
