@@ -616,3 +616,43 @@ Test(dice_big, report_svg_and_html_are_well_formed) {
     fray_bigdist_free(a);
     fray_bigdist_free(b);
 }
+
+/* Failing the Nth allocation of parsing, counting (both paths) and
+ * writing the exact fractions, for every N until it succeeds: NOMEM and
+ * nothing left allocated (GMP's digits are malloc's, not counted here). */
+#include "fail_alloc.h"
+
+Test(dice_alloc, notation_and_bigdist_survive_every_failure) {
+    static const char *const texts[] = {"(4d6dl1)*2+1d6!r1>=4", "50d6+1D!"};
+    for (size_t k = 0; k < 2; k++) {
+        bool done = false;
+        long n;
+        for (n = 1; n < 100000 && !done; n++) {
+            fail_alloc fa = {0, n, 0, 0};
+            fray_allocator alloc = {fail_realloc, &fa};
+            fray_dice *d = NULL;
+            fray_diag diag;
+            fray_status st = fray_dice_parse(texts[k], NULL, &alloc, &d, &diag);
+            fray_bigdist *b = NULL;
+            fray_bigratio r;
+            memset(&r, 0, sizeof r);
+            if (st == FRAY_OK)
+                st = fray_dice_bigdist(d, 30, &alloc, &b);
+            if (st == FRAY_OK)
+                st = fray_bigdist_prob(b, FRAY_DIST_AT_LEAST, 20, &r);
+            if (st == FRAY_OK) {
+                done = true;
+                cr_expect(r.value > 0 && r.value <= 1);
+            } else {
+                cr_expect_eq(st, FRAY_ERR_NOMEM, "\"%s\" failure %ld", texts[k], n);
+            }
+            fray_bigratio_free(&r);
+            fray_bigdist_free(b);
+            fray_dice_free(d);
+            cr_expect_eq(fa.live, 0, "\"%s\" failure %ld leaks", texts[k], n);
+            cr_expect_eq(fa.live_bytes, 0u, "\"%s\" failure %ld", texts[k], n);
+        }
+        cr_expect(done, "\"%s\"", texts[k]);
+        cr_expect_gt(n, 5);
+    }
+}
