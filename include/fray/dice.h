@@ -188,8 +188,9 @@ FRAY_API fray_ratio fray_dist_at_least(const fray_dist *dist, int64_t t);
  * `100d6`, `50d6`, `30D!` and `200d100` are counted exactly. The 128-bit
  * path is taken first when it fits, so small rolls cost what they did.
  * Errors: FRAY_ERR_TOO_LARGE when the totals span more than 2^22 values
- * or the counting would take more than a few seconds (about 3 * 10^9
- * limb operations: 1000d6 takes about 0.5 s, 1000d1000 is refused);
+ * (a product or a division more than 2^20) or the counting would take
+ * more than a few seconds (about 3 * 10^9 limb operations: 1000d6 takes
+ * about 0.5 s, 1000d1000 is refused);
  * FRAY_ERR_NOMEM; FRAY_ERR_INVALID (NULL dice or out). *out is NULL on
  * error. The digits of the big numbers are allocated by GMP (malloc),
  * not through `alloc`, and GMP ends the program when they cannot be.

@@ -38,8 +38,9 @@ static bool side_compute(cli_args *args, side *s, const fray_dice *dice,
     fray_status st = fray_dice_bigdist(dice, exact_through, NULL, &s->dist);
     if (st == FRAY_ERR_TOO_LARGE) {
         cli_error(args, "'%s' is too large to count exactly (its totals "
-                        "span more than 4 million values, or counting them "
-                        "would take more than a few seconds)", s->text);
+                        "span more than 4 million values, a product more "
+                        "than a million, or counting them would take more "
+                        "than a few seconds)", s->text);
         return false;
     }
     if (st == FRAY_OK)

@@ -42,7 +42,7 @@ typedef struct bctx {
     double work; /* limb operations so far */
 } bctx;
 
-enum { BUCKETS_MAX = 1 << 22 };
+enum { BUCKETS_MAX = 1 << 22, BINOP_BUCKETS_MAX = 1 << 20 };
 /* About ten seconds of mpz additions at the very most; 100d6 needs 10^5,
  * 1000d6 about 3 * 10^8. */
 #define WORK_MAX 3e9
@@ -444,7 +444,10 @@ static fray_status bd_binop(bctx *ctx, fray__op op, fray__cmp cmp, const bd *a,
         lo = 0;
         hi = 1;
     }
-    if (hi - lo >= BUCKETS_MAX ||
+    /* Products spread few outcomes over wide ranges, and distributions
+     * are dense: at most a million totals here ("88828*1d6*1d6" spans 3
+     * million for 36 outcomes; refused rather than slow). */
+    if (hi - lo >= BINOP_BUCKETS_MAX ||
         !spend(ctx, (double)a->n * (double)b->n, a->den) ||
         !spend(ctx, 0, b->den))
         return FRAY_ERR_TOO_LARGE;
