@@ -940,6 +940,33 @@ int64_t fray_bigdist_lo(const fray_bigdist *dist) { return dist->w.lo; }
 size_t fray_bigdist_n(const fray_bigdist *dist) { return dist->w.n; }
 bool fray_bigdist_tail(const fray_bigdist *dist) { return dist->w.tail; }
 
+/* num/den (den > 0) as the nearest double: a 64-bit quotient, which the
+ * conversion to double rounds to nearest (mpq_get_d and mpz_get_d
+ * truncate: 5/36 came out one unit low). */
+static double ratio_double(const mpz_t num, const mpz_t den) {
+    if (mpz_sgn(num) == 0)
+        return 0;
+    mpz_t t, q;
+    mpz_inits(t, q, NULL);
+    mpz_abs(t, num);
+    long shift = 64 - ((long)mpz_sizeinbase(t, 2) - (long)mpz_sizeinbase(den, 2));
+    if (shift >= 0)
+        mpz_mul_2exp(t, t, (mp_bitcnt_t)shift);
+    else
+        mpz_tdiv_q_2exp(t, t, (mp_bitcnt_t)-shift);
+    mpz_tdiv_q(q, t, den); /* 2^63 <= q < 2^65 */
+    while (mpz_sizeinbase(q, 2) > 64) {
+        mpz_tdiv_q_2exp(q, q, 1);
+        shift--;
+    }
+    uint64_t buf = 0;
+    size_t words = 0;
+    mpz_export(&buf, &words, -1, sizeof buf, 0, 0, q);
+    double v = ldexp((double)buf, (int)-shift);
+    mpz_clears(t, q, NULL);
+    return mpz_sgn(num) < 0 ? -v : v;
+}
+
 /* Decimal digits of v into a new string of exactly the right size. */
 static char *z_text(const fray_allocator *alloc, const mpz_t v) {
     size_t cap = mpz_sizeinbase(v, 10) + 2;
@@ -968,7 +995,7 @@ static fray_status ratio_out(const fray_allocator *alloc, mpq_t q,
     out->negative = mpq_sgn(q) < 0;
     out->num = z_text(alloc, num);
     out->den = z_text(alloc, mpq_denref(q));
-    out->value = mpq_get_d(q);
+    out->value = ratio_double(mpq_numref(q), mpq_denref(q));
     mpz_clear(num);
     if (!out->num || !out->den) {
         fray_bigratio_free(out);
@@ -1043,11 +1070,9 @@ double fray_bigdist_p(const fray_bigdist *dist, fray_dist_event ev,
     mpz_t sum;
     mpz_init(sum);
     event_count(dist, ev, t, sum);
-    long en, ed;
-    double mn = mpz_get_d_2exp(&en, sum);
-    double md = mpz_get_d_2exp(&ed, dist->w.den);
+    double p = ratio_double(sum, dist->w.den);
     mpz_clear(sum);
-    return mn == 0 ? 0 : ldexp(mn / md, (int)(en - ed));
+    return p;
 }
 
 fray_status fray_bigdist_mean(const fray_bigdist *dist, fray_bigratio *out) {
@@ -1130,7 +1155,7 @@ fray_status fray_bigdist_compare(const fray_bigdist *a, const fray_bigdist *b,
 
 void fray__bigdist_moments_d(const fray_bigdist *dist, double *mean,
                              double *sd) {
-    double v = mpq_get_d(dist->var);
-    *mean = mpq_get_d(dist->mean);
+    double v = ratio_double(mpq_numref(dist->var), mpq_denref(dist->var));
+    *mean = ratio_double(mpq_numref(dist->mean), mpq_denref(dist->mean));
     *sd = sqrt(v > 0 ? v : 0);
 }
