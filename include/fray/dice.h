@@ -217,7 +217,7 @@ typedef struct fray_bigratio {
     char *num;
     char *den;
     bool negative;
-    double value;                /* the nearest double, or close to it */
+    double value;                /* the nearest double */
     const fray_allocator *alloc; /* what num and den were allocated with */
 } fray_bigratio;
 FRAY_API void fray_bigratio_free(fray_bigratio *r);
