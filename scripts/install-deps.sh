@@ -4,7 +4,7 @@
 set -eu
 
 PACKAGES="build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
-libcriterion-dev libjansson-dev libfyaml-dev libedit-dev libopenmpi-dev openmpi-bin
+libcriterion-dev libjansson-dev libfyaml-dev libedit-dev libgmp-dev libopenmpi-dev openmpi-bin
 libsqlite3-dev"
 
 missing=""

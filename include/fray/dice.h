@@ -3,28 +3,43 @@
  * Winter, D6 and Alloy).
  *
  * Grammar (whitespace allowed between tokens; letters case-insensitive
- * except where noted):
+ * except where noted; docs/rules/dice.md gives it in EBNF with every
+ * choice):
  *
- *   expr  := ['+'|'-'] term (('+'|'-') term)*
- *   term  := INT                        a constant
- *          | [INT] 'd' INT [keep]       NdS: N dice of S sides ("3d6", "d20")
- *          | INT 'D' ['!']              a D6 die code ("4D"); '!' makes one of
- *                                       its dice the Wild Die ("4D!+2")
- *          | INT '{' ('W' | expr) '}'   weapon multiple X{W} (seed 004)
- *   keep  := ('kh' | 'kl' | 'k') INT    keep highest / lowest ("4d6kh3")
+ *   expr    := sum [cmp sum]                a comparison of totals: 1 or 0
+ *   sum     := ['+'|'-'] product (('+'|'-') product)*
+ *   product := factor (('*'|'/') factor)*   '/' rounds toward zero
+ *   factor  := INT                          a constant
+ *            | [INT] 'd' SIDES mod* [cmp SIGNED]
+ *                                           NdS ("3d6", "d20", "4dF", "d%");
+ *                                           a comparison right after the
+ *                                           dice counts the dice passing it
+ *                                           ("5d10>=8")
+ *            | INT 'D' ['!']                a D6 die code ("4D"); '!' makes one of
+ *                                           its dice the Wild Die ("4D!+2")
+ *            | INT '{' ('W' | expr) '}'     weapon multiple X{W} (seed 004)
+ *            | '(' expr ')'
+ *   SIDES   := INT | '%' | 'F'
+ *   mod     := ('kh' | 'kl' | 'k' | 'dl' | 'dh') INT   keep / drop ("4d6dl1")
+ *            | '!' [INT]                    explode on the highest face, at
+ *                                           most 2 (or INT) extra rolls
+ *            | 'r' [cmp] SIGNED             reroll once ("2d6r1", "2d6r<3")
+ *   cmp     := '>=' | '<=' | '>' | '<' | '=' | '=='
  *
  * A D6 die code is an INT followed by a capital or small 'D' that is NOT
- * followed by a number; its pips are simply the constant that follows
- * ("4D+2"). The Wild Die (OpenD6): a 6 adds and is rolled again, repeatedly;
- * a 1 on its first roll removes itself and the highest other die of the
- * code. X{W} rolls the weapon's dice X times and adds the weapon's own
- * constant once; `W` stands for the weapon expression given to
- * fray_dice_parse, or write the weapon inline: "2{1d8}+3".
+ * followed by a number, '%' or 'F'; its pips are simply the constant that
+ * follows ("4D+2"). The Wild Die (OpenD6): a 6 adds and is rolled again,
+ * repeatedly; a 1 on its first roll removes itself and the highest other
+ * die of the code. X{W} rolls the weapon's dice X times and adds the
+ * weapon's own constant once; `W` stands for the weapon expression given
+ * to fray_dice_parse, or write the weapon inline: "2{1d8}+3".
  *
  * Limits: at most 1000 dice per term (X{W} counts X times its weapon's),
- * 2 to 1000 sides, 64 terms (a weapon's counted apart); constants and
- * totals fit in 32 bits. A Wild Die cannot be subtracted, and a weapon
- * expression cannot hold another X{...}. Columns count bytes.
+ * 2 to 1000 sides, 64 terms per sum; constants, totals and products fit
+ * in 32 bits. A Wild Die can only be added (not subtracted, multiplied,
+ * divided, compared or put in parentheses); a divisor that can be 0 is
+ * refused; a weapon expression cannot hold another X{...}. Columns count
+ * bytes.
  *
  * Thread-safety: a parsed expression is immutable and may be shared by
  * threads; each thread needs its own fray_rng.
@@ -62,7 +77,9 @@ FRAY_API void fray_dice_free(fray_dice *dice);
 FRAY_API size_t fray_dice_format(const fray_dice *dice, char *buf, size_t cap);
 
 /* The lowest and highest totals. A Wild Die has no highest total:
- * fray_dice_max then returns false. */
+ * fray_dice_max then returns false. With a comparison, or a count of
+ * successes that cannot go both ways, these are bounds that a roll may
+ * never reach ("(1d6)>9" is always 0; its bounds are 0 and 1). */
 FRAY_API int64_t fray_dice_min(const fray_dice *dice);
 FRAY_API bool fray_dice_max(const fray_dice *dice, int64_t *out_max);
 /* true when the expression is exactly one d20 plus constants (so its
@@ -77,9 +94,14 @@ enum {
     FRAY_DIE_DROPPED = 1 << 0,  /* not kept (kh/kl) */
     FRAY_DIE_WILD = 1 << 1,     /* the Wild Die or one of its re-rolls */
     FRAY_DIE_REMOVED = 1 << 2,  /* removed by a Wild Die's 1 (and the 1) */
-    FRAY_DIE_NEGATIVE = 1 << 3  /* counts against the total (a subtracted
+    FRAY_DIE_NEGATIVE = 1 << 3, /* counts against the total (a subtracted
                                    term; inside a subtracted X{W} the
                                    weapon's own subtracted dice count for) */
+    FRAY_DIE_REROLLED = 1 << 4, /* a first roll that was rerolled ("r"):
+                                   it does not count, the next one does */
+    FRAY_DIE_EXPLODED = 1 << 5, /* an extra roll of an exploding die ("!"),
+                                   added to the die before it */
+    FRAY_DIE_SUCCESS = 1 << 6   /* a roll of a die counted as a success */
 };
 
 typedef struct fray_die_roll {
@@ -139,9 +161,11 @@ typedef struct fray_dist {
  * every total up to it be its own exact bucket (P(total >= t) is then exact
  * for t <= exact_through + 1); fray also keeps going until the tail holds
  * less than one part in a million. FRAY_ERR_TOO_LARGE when the number of
- * outcomes passes 2^127 (too many dice to count exactly; 28D! is the
- * largest Wild Die code that fits) or the totals span more than 2^22
- * values. On error *out holds nothing to free.
+ * outcomes passes 2^127 (28D! is the largest Wild Die code that fits;
+ * fray_dice_bigdist counts past it) or the totals span more than 2^22
+ * values. Terms of issue 15's notation (rerolls, explosions, Fudge dice,
+ * counts, parentheses, products, comparisons) are counted with GMP and
+ * handed back here when they fit. On error *out holds nothing to free.
  * Release with fray_dist_free. The distribution keeps the allocator
  * POINTER: *alloc must stay valid until fray_dist_free.
  */
@@ -156,6 +180,93 @@ FRAY_API fray_ratio fray_dist_eq(const fray_dist *dist, int64_t t);
 /* P(total >= t); exact whenever t is at most the tail's bucket. Past the
  * tail's bucket it is the tail's share, an upper bound under 1e-6. */
 FRAY_API fray_ratio fray_dist_at_least(const fray_dist *dist, int64_t t);
+
+/* ---- Exact odds without a limit (issue 15) --------------------------------- */
+
+/*
+ * The same distribution as fray_dice_dist, with counts of any size (GMP):
+ * `100d6`, `50d6`, `30D!` and `200d100` are counted exactly. The 128-bit
+ * path is taken first when it fits, so small rolls cost what they did.
+ * Errors: FRAY_ERR_TOO_LARGE when the totals span more than 2^22 values
+ * (a product or a division more than 2^20) or the counting would take
+ * more than a few seconds (about 3 * 10^9 limb operations: 1000d6 takes
+ * about 0.5 s, 1000d1000 is refused);
+ * FRAY_ERR_NOMEM; FRAY_ERR_INVALID (NULL dice or out). *out is NULL on
+ * error. The digits of the big numbers are allocated by GMP (malloc),
+ * not through `alloc`, and GMP ends the program when they cannot be.
+ * Release with fray_bigdist_free. Thread-safety: a distribution is
+ * immutable once made; each call makes its own.
+ */
+typedef struct fray_bigdist fray_bigdist;
+
+FRAY_API FRAY_MUST_CHECK fray_status fray_dice_bigdist(const fray_dice *dice,
+                                       int64_t exact_through,
+                                       const fray_allocator *alloc,
+                                       fray_bigdist **out);
+FRAY_API void fray_bigdist_free(fray_bigdist *dist);
+/* Totals lo .. lo + n - 1; with `tail` the last holds every higher total
+ * (a Wild Die), as in fray_dist. */
+FRAY_API int64_t fray_bigdist_lo(const fray_bigdist *dist);
+FRAY_API size_t fray_bigdist_n(const fray_bigdist *dist);
+FRAY_API bool fray_bigdist_tail(const fray_bigdist *dist);
+
+/* An exact rational as decimal text, in lowest terms: num and den are
+ * NUL-terminated digits (no sign), owned by the ratio: release with
+ * fray_bigratio_free (safe on a zeroed ratio and after an error). */
+typedef struct fray_bigratio {
+    char *num;
+    char *den;
+    bool negative;
+    double value;                /* the nearest double */
+    const fray_allocator *alloc; /* what num and den were allocated with */
+} fray_bigratio;
+FRAY_API void fray_bigratio_free(fray_bigratio *r);
+
+typedef enum fray_dist_event {
+    FRAY_DIST_EQ,       /* total == t (the tail bucket: total >= it) */
+    FRAY_DIST_AT_LEAST, /* total >= t: exact up to the tail's bucket */
+    FRAY_DIST_AT_MOST   /* total <= t: exact below the tail's bucket */
+} fray_dist_event;
+
+/* P(event) for total t. Errors: FRAY_ERR_NOMEM (out then holds nothing). */
+FRAY_API FRAY_MUST_CHECK fray_status fray_bigdist_prob(const fray_bigdist *dist,
+                                       fray_dist_event ev, int64_t t,
+                                       fray_bigratio *out);
+/* The same probability as a double, without the exact fraction (cheap:
+ * for choosing what to show). */
+FRAY_API double fray_bigdist_p(const fray_bigdist *dist, fray_dist_event ev,
+                               int64_t t);
+/* The exact mean and variance, a Wild Die's unbounded tail included
+ * (worked out in closed form, docs/rules/dice.md). */
+FRAY_API FRAY_MUST_CHECK fray_status fray_bigdist_mean(const fray_bigdist *dist,
+                                       fray_bigratio *out);
+FRAY_API FRAY_MUST_CHECK fray_status fray_bigdist_variance(const fray_bigdist *dist,
+                                           fray_bigratio *out);
+/* Two independent totals: P(a > b), P(a == b), P(a < b) (any out may be
+ * NULL). FRAY_ERR_RANGE when a tail hides the answer (both have one, or
+ * one's tail starts at or below the other's highest total: compute that
+ * one with exact_through at the other's maximum). */
+FRAY_API FRAY_MUST_CHECK fray_status fray_bigdist_compare(const fray_bigdist *a,
+                                          const fray_bigdist *b,
+                                          fray_bigratio *out_gt,
+                                          fray_bigratio *out_eq,
+                                          fray_bigratio *out_lt);
+
+/*
+ * The distribution of one or two (n = 1 or 2) expressions drawn as one
+ * SVG document: a bar per total (side by side when two), axes with
+ * ticks, a title and a legend naming the expressions (names[k], escaped)
+ * with their means and standard deviations. fray_dice_report_html: an
+ * HTML page holding the chart and a table of every total (exactly, at
+ * least, at most). snprintf-style: returns the length needed and writes
+ * at most size bytes, NUL included (buf may be NULL when size is 0).
+ */
+FRAY_API size_t fray_dice_report_svg(const fray_bigdist *const *dists,
+                                     const char *const *names, int n,
+                                     char *buf, size_t size);
+FRAY_API size_t fray_dice_report_html(const fray_bigdist *const *dists,
+                                      const char *const *names, int n,
+                                      char *buf, size_t size);
 
 /* ---- A d20 attack (seed 004 "Critical Hits") ---------------------------- */
 

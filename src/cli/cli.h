@@ -84,6 +84,10 @@ bool cli_dice(cli_args *args, const char *what, const char *text,
 /* The expression in canonical form ("4d6kh3+2"), whole, in a string the
  * caller frees; NULL when out of memory. */
 char *cli_dice_text(const fray_dice *dice);
+/* odds_roll.c: `fray odds roll EXPR` without --attack (the distribution,
+ * --vs T, --vs-roll EXPR, --report FILE). Returns the exit status. */
+int cli_odds_roll(cli_args *args, const fray_dice *dice, const char *text,
+                  bool has_vs, long vs);
 /* The arguments every flip shares: N, --aspect, --shift, --dtn and the
  * deck options. */
 typedef struct cli_flip_args {

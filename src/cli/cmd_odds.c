@@ -18,7 +18,8 @@ static const char HELP[] =
     "                        [--susceptible | --immune]\n"
     "       fray odds opposed A B [--aspect X] [--opposing-aspect Y]\n"
     "                        [--shift S] [--opposing-shift S] [--shared-deck]\n"
-    "       fray odds roll EXPR [--vs T] [--weapon W]\n"
+    "       fray odds roll EXPR [--vs T] [--weapon W] [--vs-roll EXPR]\n"
+    "                        [--report FILE.svg|FILE.html]\n"
     "       fray odds roll d20+B --attack --vs DEFENSE [--damage EXPR]\n"
     "                        [--crit-dice EXPR] [--crit-min N] [--weapon W]\n"
     "       fray odds duel ENCOUNTER.yaml [--max-states N] [-C DIR]\n"
@@ -40,7 +41,10 @@ static const char HELP[] =
     "  opposed  an opposed skill flip of A cards (the initiator) against B\n"
     "           cards, each adding its Aspect; ties go to the higher Aspect,\n"
     "           then the initiator\n"
-    "  roll     a dice expression's distribution, mean and P(total >= T);\n"
+    "  roll     a dice expression's distribution (exactly, at least, at most),\n"
+    "           mean, standard deviation and P(total >= T), counted exactly\n"
+    "           however many outcomes (\"100d6\"); --vs-roll puts a second\n"
+    "           expression beside it with P(A > B); --report draws the chart;\n"
     "           with --attack a d20 attack: a natural 1 misses, a natural 20\n"
     "           hits, a critical hit deals the damage's maximum\n"
     "  duel     99 Towers: who wins a duel of two combatants toe to toe, and\n"
@@ -715,6 +719,7 @@ static int odds_roll(int argc, char **argv) {
         {"vs", true, NULL, false},        {"weapon", true, NULL, false},
         {"attack", false, NULL, false},   {"damage", true, NULL, false},
         {"crit-dice", true, NULL, false}, {"crit-min", true, NULL, false},
+        {"vs-roll", true, NULL, false},   {"report", true, NULL, false},
     };
     cli_args args = {"fray odds roll", opts,
                      (int)(sizeof opts / sizeof opts[0]), {0}, 0, false, false};
@@ -737,6 +742,11 @@ static int odds_roll(int argc, char **argv) {
         cli_error(&args, "--attack needs --vs DEFENSE");
         return EXIT_USAGE;
     }
+    if (attack && (cli_get(&args, "vs-roll")->present ||
+                   cli_get(&args, "report")->present)) {
+        cli_error(&args, "--vs-roll and --report do not go with --attack");
+        return EXIT_USAGE;
+    }
     fray_dice *dice = NULL;
     if (!cli_dice(&args, NULL, args.pos[0], true, &dice))
         return EXIT_USAGE;
@@ -745,58 +755,10 @@ static int odds_roll(int argc, char **argv) {
         fray_dice_free(dice);
         return rc;
     }
-    fray_dist dist;
-    fray_status st = fray_dice_dist(dice, has_vs ? vs : 0, NULL, &dist);
-    if (st != FRAY_OK) {
-        if (st == FRAY_ERR_TOO_LARGE)
-            cli_error(&args, "'%s' has too many outcomes to count exactly "
-                             "(more than 2^127)", args.pos[0]);
-        else
-            cli_error(&args, "cannot work out '%s': %s", args.pos[0],
-                      fray_strerror(st));
-        fray_dice_free(dice);
-        return EXIT_USAGE;
-    }
-    char rbuf[84];
-    char *canon = cli_dice_text(dice);
-    if (!canon) {
-        cli_error(&args, "out of memory");
-        fray_dist_free(&dist);
-        fray_dice_free(dice);
-        return EXIT_USAGE;
-    }
-    if (args.json) {
-        json_out j;
-        json_init(&j, stdout);
-        json_begin_object(&j);
-        json_kv_string(&j, "expression", canon);
-        json_key(&j, "distribution");
-        json_dist(&j, &dist);
-        json_kv_ratio(&j, "mean", dist.mean);
-        if (has_vs) {
-            json_kv_int(&j, "vs", vs);
-            json_kv_ratio(&j, "p_at_least", fray_dist_at_least(&dist, vs));
-        }
-        json_end_object(&j);
-        json_finish(&j);
-    } else {
-        printf("%s", canon);
-        if (dist.tail)
-            printf("  (a Wild Die: the last row holds every higher total)");
-        printf("\n\n");
-        print_dist(&dist);
-        printf("\n  mean %.4f (%s)\n", fray_ratio_to_double(dist.mean),
-               fray_ratio_format(dist.mean, rbuf));
-        if (has_vs) {
-            fray_ratio p = fray_dist_at_least(&dist, vs);
-            printf("  P(total >= %ld) = %s = %.2f%%\n", vs,
-                   fray_ratio_format(p, rbuf), 100 * fray_ratio_to_double(p));
-        }
-    }
-    free(canon);
-    fray_dist_free(&dist);
+    /* odds_roll.c: the distribution, side by side, the chart */
+    rc = cli_odds_roll(&args, dice, args.pos[0], has_vs, vs);
     fray_dice_free(dice);
-    return EXIT_OK;
+    return rc;
 }
 
 /* ---- odds duel ----------------------------------------------------------- */

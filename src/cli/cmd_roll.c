@@ -6,10 +6,19 @@
 static const char HELP[] =
     "usage: fray roll EXPR [--weapon W] [--vs T] [--seed N] [--json]\n"
     "\n"
-    "Rolls a dice expression and shows every die.\n"
+    "Rolls a dice expression and shows every die (docs/rules/dice.md).\n"
     "\n"
     "  3d6, d20+5      N dice of S sides, plus or minus constants\n"
     "  4d6kh3, 2d20kl1 keep the highest (kh) or lowest (kl) dice\n"
+    "  4d6dl1, 4d6dh1  drop the lowest (dl) or highest (dh) dice\n"
+    "  1d6!, 1d6!5     an exploding die: its highest face rolls again and\n"
+    "                  adds, at most 2 more rolls (or the number after !)\n"
+    "  2d6r1, 2d6r<3   reroll once a die that shows 1 (that is below 3)\n"
+    "  5d10>=8         count the dice showing 8 or more (also > < <= =)\n"
+    "  4dF, d%         Fudge dice (-1, 0, +1), a d100\n"
+    "  (1d6+1)*2, 3d6/2  products, divisions (rounding toward zero) and\n"
+    "                  parentheses\n"
+    "  1d20+5>=15, (2d6)>7  a comparison of totals: 1 when it holds, else 0\n"
     "  4D+2            a D6 die code with pips\n"
     "  4D!+2           the same with a Wild Die: a 6 adds and rolls again,\n"
     "                  a first 1 removes itself and the highest other die\n"
@@ -25,7 +34,15 @@ static const char HELP[] =
 static void print_die(const fray_die_roll *d) {
     if (d->flags & FRAY_DIE_NEGATIVE)
         printf("-");
-    if (d->flags & FRAY_DIE_REMOVED)
+    if (d->flags & FRAY_DIE_EXPLODED)
+        printf("+"); /* added to the die before it */
+    if (d->flags & FRAY_DIE_REROLLED)
+        printf("(%d rerolled)", d->value);
+    else if ((d->flags & FRAY_DIE_SUCCESS) && (d->flags & FRAY_DIE_DROPPED))
+        printf("[%d]", d->value);
+    else if (d->flags & FRAY_DIE_SUCCESS)
+        printf("%d\u2713", d->value);
+    else if (d->flags & FRAY_DIE_REMOVED)
         printf("(%d%s removed)", d->value, d->flags & FRAY_DIE_WILD ? "*" : "");
     else if (d->flags & FRAY_DIE_DROPPED)
         printf("[%d]", d->value);
@@ -94,10 +111,18 @@ int cmd_roll(int argc, char **argv) {
             json_begin_object(&j);
             json_kv_int(&j, "sides", d->sides);
             json_kv_int(&j, "value", d->value);
-            json_kv_bool(&j, "kept", !(d->flags & (FRAY_DIE_DROPPED | FRAY_DIE_REMOVED)));
+            json_kv_bool(&j, "kept", !(d->flags & (FRAY_DIE_DROPPED | FRAY_DIE_REMOVED |
+                                                   FRAY_DIE_REROLLED)));
             json_kv_bool(&j, "wild", (d->flags & FRAY_DIE_WILD) != 0);
             json_kv_bool(&j, "removed", (d->flags & FRAY_DIE_REMOVED) != 0);
             json_kv_bool(&j, "subtracted", (d->flags & FRAY_DIE_NEGATIVE) != 0);
+            /* issue 15's notation: only the keys its dice can have */
+            if (d->flags & FRAY_DIE_REROLLED)
+                json_kv_bool(&j, "rerolled", true);
+            if (d->flags & FRAY_DIE_EXPLODED)
+                json_kv_bool(&j, "exploded", true);
+            if (d->flags & FRAY_DIE_SUCCESS)
+                json_kv_bool(&j, "success", true);
             json_end_object(&j);
         }
         json_end_array(&j);

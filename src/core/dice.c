@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- Reading ---------------------------------------------------------------- */
@@ -130,12 +131,13 @@ static fray_status read_int(parser *ps, int32_t *out) {
     return FRAY_OK;
 }
 
-static fray_status parse_expr(parser *ps, fray_dice *d, bool braced);
+static fray_status parse_expr(parser *ps, fray_dice *d, char close);
 
 static fray_dice *dice_new(const fray_allocator *alloc) {
     fray_dice *d = fray__alloc(alloc, sizeof *d);
     if (d) {
         memset(d, 0, sizeof *d);
+        d->bounded = true;
         /* Keep a copy: the caller's allocator struct may be a temporary
          * (as fray_deck_new does). */
         if (alloc) {
@@ -144,6 +146,40 @@ static fray_dice *dice_new(const fray_allocator *alloc) {
         }
     }
     return d;
+}
+
+/* Frees what a term owns (a term not yet given to add_term). */
+static void term_release(fray__term *t) {
+    if (t->kind == FRAY__TERM_WEAPON && !t->weapon_is_w)
+        fray_dice_free(t->weapon);
+    fray_dice_free(t->sub);
+    fray_dice_free(t->sub2);
+    t->weapon = t->sub = t->sub2 = NULL;
+}
+
+/* The values one die of a DICE term can show, after its reroll and its
+ * explosions: [-1, 1] for Fudge dice, [1, sides * (depth + 1)] else. */
+static void die_range(const fray__term *t, int64_t *lo, int64_t *hi) {
+    if (t->fudge) {
+        *lo = -1;
+        *hi = 1;
+    } else {
+        *lo = 1;
+        *hi = (int64_t)t->sides * (t->explode + 1);
+    }
+}
+
+static int64_t sub_lo(const fray_dice *d) { return d->dice_min + d->constant; }
+static int64_t sub_hi(const fray_dice *d) { return d->dice_max + d->constant; }
+
+/* C's division rounds toward zero, as AnyDice's does. */
+static int64_t apply_op(fray__op op, fray__cmp cmp, int64_t a, int64_t b) {
+    switch (op) {
+    case FRAY__OP_MUL: return a * b;
+    case FRAY__OP_DIV: return a / b;
+    case FRAY__OP_CMP:
+    default: return fray__cmp_holds(cmp, a, b) ? 1 : 0;
+    }
 }
 
 /* Bounds of one term's contribution; *bounded false for a Wild Die. */
@@ -162,12 +198,40 @@ static void term_bounds(const fray__term *t, int64_t *lo, int64_t *hi,
             a = t->count >= 2 ? t->count - 2 : 0;
             b = a;
             *bounded = false;
+        } else if (t->count_cmp != FRAY__CMP_NONE) {
+            a = 0;
+            b = t->count;
         } else {
             int kept = t->keep_mode == FRAY__KEEP_ALL ? t->count : t->keep;
-            a = kept;
-            b = (int64_t)kept * t->sides;
+            int64_t dlo, dhi;
+            die_range(t, &dlo, &dhi);
+            a = kept * dlo;
+            b = kept * dhi;
         }
         break;
+    case FRAY__TERM_GROUP:
+        a = sub_lo(t->sub);
+        b = sub_hi(t->sub);
+        break;
+    case FRAY__TERM_BINOP: {
+        /* Each operation is monotone in each side (a divisor never spans
+         * 0): the extremes are at the corners. */
+        int64_t x[2] = {sub_lo(t->sub), sub_hi(t->sub)};
+        int64_t y[2] = {sub_lo(t->sub2), sub_hi(t->sub2)};
+        a = INT64_MAX;
+        b = INT64_MIN;
+        for (int i = 0; i < 2; i++)
+            for (int j = 0; j < 2; j++) {
+                int64_t v = apply_op(t->op, t->cmp, x[i], y[j]);
+                a = v < a ? v : a;
+                b = v > b ? v : b;
+            }
+        if (t->op == FRAY__OP_CMP) {
+            a = 0; /* a comparison may come out either way */
+            b = 1;
+        }
+        break;
+    }
     case FRAY__TERM_WEAPON:
     default:
         a = (int64_t)t->count * t->weapon->dice_min + t->weapon->constant;
@@ -182,6 +246,11 @@ static void term_bounds(const fray__term *t, int64_t *lo, int64_t *hi,
         *lo = a;
         *hi = b;
     }
+}
+
+static bool term_is_fancy(const fray__term *t) {
+    return !fray__term_is_plain(t) ||
+           (t->kind == FRAY__TERM_WEAPON && t->weapon->fancy);
 }
 
 /* Adds a read term, checking the limits that depend on what came before. */
@@ -206,8 +275,8 @@ static fray_status add_term(parser *ps, fray_dice *d, const fray__term *t,
     term_bounds(t, &lo, &hi, &bounded);
     int64_t sum_lo = d->dice_min + d->constant + lo;
     int64_t sum_hi = d->dice_max + d->constant + (bounded ? hi : lo);
-    if (sum_lo < INT32_MIN || sum_lo > INT32_MAX || sum_hi < INT32_MIN ||
-        sum_hi > INT32_MAX)
+    if (lo < INT32_MIN || hi > INT32_MAX || sum_lo < INT32_MIN ||
+        sum_lo > INT32_MAX || sum_hi < INT32_MIN || sum_hi > INT32_MAX)
         return fail(ps, start, NULL,
                     "'%.*s' takes the totals past 32 bits", tok_len, start);
 
@@ -223,6 +292,7 @@ static fray_status add_term(parser *ps, fray_dice *d, const fray__term *t,
         d->cap_terms = cap;
     }
     d->terms[d->n_terms++] = *t;
+    d->fancy = d->fancy || term_is_fancy(t);
 
     if (t->kind == FRAY__TERM_CONST) {
         d->constant += t->negative ? -(int64_t)t->value : t->value;
@@ -231,51 +301,221 @@ static fray_status add_term(parser *ps, fray_dice *d, const fray__term *t,
         d->dice_max += bounded ? hi : lo;
         d->bounded = d->bounded && bounded;
         d->has_wild = d->has_wild || !bounded;
-        d->n_dice += t->kind == FRAY__TERM_DICE
-                         ? t->count
-                         : t->count * t->weapon->n_dice;
+        if (t->kind == FRAY__TERM_DICE)
+            d->n_dice += t->count;
+        else if (t->kind == FRAY__TERM_WEAPON)
+            d->n_dice += t->count * t->weapon->n_dice;
+        else
+            d->n_dice += t->sub->n_dice + (t->sub2 ? t->sub2->n_dice : 0);
     }
     return FRAY_OK;
 }
 
-/* After the 'd' of NdS: the sides and an optional keep. */
-static fray_status parse_sides(parser *ps, fray__term *t) {
-    const char *at = ps->p;
-    fray_status st = read_int(ps, &t->sides);
-    if (st != FRAY_OK)
-        return st;
-    if (t->sides < FRAY__SIDES_MIN || t->sides > FRAY__SIDES_MAX)
-        return fail(ps, at, NULL,
-                    "'%d' is not a number of sides (a die has %d to %d)",
-                    (int)t->sides, (int)FRAY__SIDES_MIN,
-                    (int)FRAY__SIDES_MAX);
+/* A comparison operator at ps->p: read and returned; NONE (nothing read)
+ * when there is none. "==" reads as "=". */
+static fray__cmp read_cmp(parser *ps) {
+    const char *p = ps->p;
+    fray__cmp c = FRAY__CMP_NONE;
+    if (p[0] == '>' && p[1] == '=')
+        c = FRAY__CMP_GE, ps->p += 2;
+    else if (p[0] == '<' && p[1] == '=')
+        c = FRAY__CMP_LE, ps->p += 2;
+    else if (p[0] == '=' && p[1] == '=')
+        c = FRAY__CMP_EQ, ps->p += 2;
+    else if (p[0] == '>')
+        c = FRAY__CMP_GT, ps->p += 1;
+    else if (p[0] == '<')
+        c = FRAY__CMP_LT, ps->p += 1;
+    else if (p[0] == '=')
+        c = FRAY__CMP_EQ, ps->p += 1;
+    return c;
+}
+
+static const char *cmp_text(fray__cmp c) {
+    switch (c) {
+    case FRAY__CMP_EQ: return "=";
+    case FRAY__CMP_LT: return "<";
+    case FRAY__CMP_LE: return "<=";
+    case FRAY__CMP_GT: return ">";
+    case FRAY__CMP_GE: return ">=";
+    case FRAY__CMP_NONE:
+    default: return "";
+    }
+}
+
+/* A die's name for messages: "d6", "dF", "d%". */
+static void die_name(const fray__term *t, char *buf, size_t cap) {
+    if (t->fudge)
+        snprintf(buf, cap, "dF");
+    else if (t->percent)
+        snprintf(buf, cap, "d%%");
+    else
+        snprintf(buf, cap, "d%d", t->sides);
+}
+
+/* An integer after a modifier, with an optional '-' (Fudge faces). */
+static fray_status read_signed(parser *ps, const char *after, int after_len,
+                               int32_t *out) {
     skip_space(ps);
-    if (*ps->p != 'k' && *ps->p != 'K')
-        return FRAY_OK;
-    const char *k = ps->p++;
-    t->keep_mode = FRAY__KEEP_HIGH;
-    if (*ps->p == 'h' || *ps->p == 'H') {
-        ps->p++;
-    } else if (*ps->p == 'l' || *ps->p == 'L') {
-        t->keep_mode = FRAY__KEEP_LOW;
+    bool neg = false;
+    if (*ps->p == '-' && isdigit((unsigned char)ps->p[1])) {
+        neg = true;
         ps->p++;
     }
-    int k_len = (int)(ps->p - k);
-    skip_space(ps);
     if (!isdigit((unsigned char)*ps->p))
-        return fail(ps, ps->p, ps->p, "expected how many dice to keep after "
-                                      "'%.*s'", k_len, k);
-    at = ps->p;
-    int32_t keep;
-    st = read_int(ps, &keep);
-    if (st != FRAY_OK)
-        return st;
-    if (keep > t->count)
-        return fail(ps, at, NULL,
-                    "'%d' is more dice than the %d rolled (keep 0 to %d)",
-                    (int)keep, t->count, t->count);
-    t->keep = keep;
+        return fail(ps, ps->p, ps->p, "expected a number after '%.*s'",
+                    after_len, after);
+    fray_status st = read_int(ps, out);
+    if (neg)
+        *out = -*out;
+    return st;
+}
+
+/* The modifiers after NdS, dF or d%, in any order, each at most once:
+ * kh/kl/k N, dh/dl N, ! [depth], r [cmp] N, and last a comparison that
+ * counts the dice passing it ("5d10>=8"). `start` is the term's first
+ * character (for messages). */
+static fray_status parse_mods(parser *ps, fray__term *t, const char *start) {
+    char die[16];
+    die_name(t, die, sizeof die);
+    for (;;) {
+        skip_space(ps);
+        const char *at = ps->p;
+        char c = (char)tolower((unsigned char)*at);
+        char c1 = c ? (char)tolower((unsigned char)at[1]) : '\0';
+        if (c == 'k' || (c == 'd' && (c1 == 'h' || c1 == 'l'))) {
+            if (t->keep_mode != FRAY__KEEP_ALL)
+                return fail(ps, at, at, "the dice are already kept or "
+                                        "dropped once");
+            bool drop = c == 'd';
+            ps->p++;
+            t->keep_mode = drop ? FRAY__KEEP_LOW : FRAY__KEEP_HIGH;
+            if (c1 == 'h') {
+                ps->p++;
+            } else if (c1 == 'l') {
+                t->keep_mode = drop ? FRAY__KEEP_HIGH : FRAY__KEEP_LOW;
+                ps->p++;
+            }
+            int k_len = (int)(ps->p - at);
+            skip_space(ps);
+            if (!isdigit((unsigned char)*ps->p))
+                return fail(ps, ps->p, ps->p, "expected how many dice to %s "
+                            "after '%.*s'", drop ? "drop" : "keep", k_len, at);
+            const char *num = ps->p;
+            int32_t k;
+            fray_status st = read_int(ps, &k);
+            if (st != FRAY_OK)
+                return st;
+            if (k > t->count)
+                return fail(ps, num, NULL,
+                            "'%d' is more dice than the %d rolled (%s 0 to %d)",
+                            (int)k, t->count, drop ? "drop" : "keep", t->count);
+            t->drop = drop;
+            t->keep = drop ? t->count - k : k;
+        } else if (c == '!') {
+            if (t->fudge)
+                return fail(ps, at, NULL, "a Fudge die does not explode "
+                                          "(found '!')");
+            if (t->explode)
+                return fail(ps, at, NULL, "the dice already explode "
+                                          "(a second '!')");
+            ps->p++;
+            t->explode = FRAY__EXPLODE_DEFAULT;
+            if (isdigit((unsigned char)*ps->p)) {
+                const char *num = ps->p;
+                int32_t depth;
+                fray_status st = read_int(ps, &depth);
+                if (st != FRAY_OK)
+                    return st;
+                if (depth < 1 || depth > FRAY__EXPLODE_MAX)
+                    return fail(ps, num, NULL,
+                                "'%d' is not an explode depth (1 to %d extra "
+                                "rolls)", (int)depth, (int)FRAY__EXPLODE_MAX);
+                t->explode = depth;
+            }
+        } else if (c == 'r') {
+            if (t->reroll_cmp != FRAY__CMP_NONE)
+                return fail(ps, at, NULL, "the dice are already rerolled "
+                                          "(a second 'r')");
+            ps->p++;
+            skip_space(ps);
+            fray__cmp cmp = read_cmp(ps);
+            if (cmp == FRAY__CMP_NONE)
+                cmp = FRAY__CMP_EQ;
+            const char *num = ps->p;
+            int32_t v;
+            fray_status st = read_signed(ps, at, (int)(num - at), &v);
+            if (st != FRAY_OK)
+                return st;
+            int lo = t->fudge ? -1 : 1, hi = t->fudge ? 1 : t->sides, n = 0;
+            for (int f = lo; f <= hi; f++)
+                n += fray__cmp_holds(cmp, f, v);
+            if (n == 0 || n == hi - lo + 1)
+                return fail(ps, at, NULL,
+                            "'%.*s' rerolls %s face of a %s: reroll some faces "
+                            "and not others", (int)(ps->p - at), at,
+                            n == 0 ? "no" : "every", die);
+            t->reroll_cmp = cmp;
+            t->reroll_at = v;
+        } else {
+            fray__cmp cmp = read_cmp(ps);
+            if (cmp == FRAY__CMP_NONE)
+                break;
+            const char *num = ps->p;
+            int32_t v;
+            fray_status st = read_signed(ps, at, (int)(num - at), &v);
+            if (st != FRAY_OK)
+                return st;
+            if (t->keep_mode != FRAY__KEEP_ALL)
+                return fail(ps, at, NULL, "'%.*s' counts successes, which "
+                            "cannot be combined with keeping or dropping dice",
+                            (int)(ps->p - at), at);
+            int64_t dlo, dhi, pass = 0;
+            die_range(t, &dlo, &dhi);
+            for (int64_t f = dlo; f <= dhi; f++)
+                pass += fray__cmp_holds(cmp, f, v);
+            if (pass == 0 || pass == dhi - dlo + 1) {
+                /* Counting would be a constant: surely a comparison of the
+                 * total was meant. */
+                return fail(ps, at, NULL,
+                            "'%.*s' counts the dice that roll %s%d, and %s %s "
+                            "does: that count is always %d. To compare the "
+                            "total, write (%.*s)%s%d",
+                            (int)(ps->p - start), start, cmp_text(cmp), (int)v,
+                            pass == 0 ? "no" : "every", die,
+                            pass == 0 ? 0 : t->count, (int)(at - start), start,
+                            cmp_text(cmp), (int)v);
+            }
+            t->count_cmp = cmp;
+            t->count_at = v;
+            break; /* the count comes last */
+        }
+    }
     return FRAY_OK;
+}
+
+/* After the 'd' of NdS: the sides ("6", "%" or "F") and the modifiers. */
+static fray_status parse_sides(parser *ps, fray__term *t, const char *start) {
+    const char *at = ps->p;
+    if (*at == '%') {
+        ps->p++;
+        t->sides = 100;
+        t->percent = true;
+    } else if (*at == 'F' || *at == 'f') {
+        ps->p++;
+        t->sides = 3;
+        t->fudge = true;
+    } else {
+        fray_status st = read_int(ps, &t->sides);
+        if (st != FRAY_OK)
+            return st;
+        if (t->sides < FRAY__SIDES_MIN || t->sides > FRAY__SIDES_MAX)
+            return fail(ps, at, NULL,
+                        "'%d' is not a number of sides (a die has %d to %d)",
+                        (int)t->sides, (int)FRAY__SIDES_MIN,
+                        (int)FRAY__SIDES_MAX);
+    }
+    return parse_mods(ps, t, start);
 }
 
 /* After X '{': the weapon, inline or W, and the closing '}'. */
@@ -298,7 +538,7 @@ static fray_status parse_weapon(parser *ps, fray__term *t, const char *open) {
                                       "out of memory");
             parser sub = {ps->weapon, ps->weapon, "in the weapon expression: ",
                           NULL, NULL, ps->alloc, ps->diag};
-            fray_status st = parse_expr(&sub, w, false);
+            fray_status st = parse_expr(&sub, w, '\0');
             if (st != FRAY_OK) {
                 fray_dice_free(w);
                 return st;
@@ -314,7 +554,7 @@ static fray_status parse_weapon(parser *ps, fray__term *t, const char *open) {
                                   "out of memory");
         parser sub = *ps;
         sub.top = NULL; /* no X{...} inside a weapon */
-        fray_status st = parse_expr(&sub, w, true);
+        fray_status st = parse_expr(&sub, w, '}');
         ps->p = sub.p;
         if (st != FRAY_OK) {
             fray_dice_free(w);
@@ -331,15 +571,19 @@ static fray_status parse_weapon(parser *ps, fray__term *t, const char *open) {
     return FRAY_OK;
 }
 
-/* One term. On error a weapon it owns is freed; on success add_term takes
- * the term. */
-static fray_status parse_term(parser *ps, fray_dice *d, bool negative,
-                              const char *sign) {
+static fray_status wild_inside(parser *ps, const char *start, const char *how) {
+    int n = (int)(ps->p - start);
+    return fail(ps, start, NULL,
+                "'%.*s' has a Wild Die, which cannot be %s (its total has no "
+                "upper bound)", n > 40 ? 40 : n, start, how);
+}
+
+/* One factor: a number, dice, a weapon multiple or ( expr ). On error
+ * whatever the term owns is freed; on success the caller owns it. */
+static fray_status parse_factor(parser *ps, fray__term *t, const char *sign) {
     skip_space(ps);
     const char *start = ps->p;
-    fray__term t;
-    memset(&t, 0, sizeof t);
-    t.negative = negative;
+    memset(t, 0, sizeof *t);
     fray_status st = FRAY_OK;
 
     if (isdigit((unsigned char)*ps->p)) {
@@ -350,53 +594,73 @@ static fray_status parse_term(parser *ps, fray_dice *d, bool negative,
         if (*ps->p == 'd' || *ps->p == 'D') {
             ps->p++;
             skip_space(ps);
-            t.kind = FRAY__TERM_DICE;
-            t.count = n;
+            t->kind = FRAY__TERM_DICE;
+            t->count = n;
             if (n < 1 || n > FRAY__DICE_MAX)
                 return fail(ps, start, NULL,
                             "'%d' is not a number of dice (1 to %d per term)",
                             (int)n, (int)FRAY__DICE_MAX);
-            if (isdigit((unsigned char)*ps->p)) {
-                st = parse_sides(ps, &t);
+            char c = *ps->p;
+            if (isdigit((unsigned char)c) || c == '%' || c == 'F' || c == 'f') {
+                st = parse_sides(ps, t, start);
             } else {
                 /* A D6 die code: 'D' not followed by a number. */
-                t.code = true;
-                t.sides = 6;
+                t->code = true;
+                t->sides = 6;
                 if (*ps->p == '!') {
-                    t.wild = true;
+                    t->wild = true;
                     ps->p++;
                 }
             }
         } else if (*ps->p == '{') {
             const char *open = ps->p++;
-            t.kind = FRAY__TERM_WEAPON;
-            t.count = n;
+            t->kind = FRAY__TERM_WEAPON;
+            t->count = n;
             if (n < 1 || n > FRAY__MULTIPLE_MAX)
                 return fail(ps, start, NULL,
                             "'%d' is not a weapon multiple (1 to %d)", (int)n,
                             (int)FRAY__MULTIPLE_MAX);
-            st = parse_weapon(ps, &t, open);
+            st = parse_weapon(ps, t, open);
             if (st == FRAY_OK &&
-                (int64_t)n * t.weapon->n_dice > FRAY__DICE_MAX) {
+                (int64_t)n * t->weapon->n_dice > FRAY__DICE_MAX) {
                 st = fail(ps, start, NULL,
                           "'%.*s' rolls %lld dice (at most %d per term)",
                           (int)(ps->p - start > 40 ? 40 : ps->p - start),
-                          start, (long long)n * t.weapon->n_dice,
+                          start, (long long)n * t->weapon->n_dice,
                           (int)FRAY__DICE_MAX);
             }
         } else {
-            t.kind = FRAY__TERM_CONST;
-            t.value = n;
+            t->kind = FRAY__TERM_CONST;
+            t->value = n;
         }
     } else if (*ps->p == 'd' || *ps->p == 'D') {
         const char *dpos = ps->p++;
         skip_space(ps);
-        if (!isdigit((unsigned char)*ps->p))
+        char c = *ps->p;
+        if (!isdigit((unsigned char)c) && c != '%' && c != 'F' && c != 'f')
             return fail(ps, ps->p, ps->p,
                         "expected a number of sides after '%c'", *dpos);
-        t.kind = FRAY__TERM_DICE;
-        t.count = 1;
-        st = parse_sides(ps, &t);
+        t->kind = FRAY__TERM_DICE;
+        t->count = 1;
+        st = parse_sides(ps, t, start);
+    } else if (*ps->p == '(') {
+        const char *open = ps->p++;
+        t->kind = FRAY__TERM_GROUP;
+        t->sub = dice_new(ps->alloc);
+        if (!t->sub)
+            return fray__diag_set(ps->diag, FRAY_ERR_NOMEM, 0,
+                                  "out of memory");
+        st = parse_expr(ps, t->sub, ')');
+        if (st == FRAY_OK) {
+            skip_space(ps);
+            if (*ps->p != ')')
+                st = fail(ps, ps->p, ps->p, "expected ')' to close the '(' "
+                          "of column %d", column_of(ps, open));
+            else
+                ps->p++;
+        }
+        if (st == FRAY_OK && t->sub->has_wild)
+            st = wild_inside(ps, start, "put in parentheses");
     } else if (sign && *ps->p != '\0') {
         char tok[40];
         describe_token(ps->p, tok, sizeof tok);
@@ -409,60 +673,198 @@ static fray_status parse_term(parser *ps, fray_dice *d, bool negative,
     } else {
         return fail(ps, ps->p, ps->p, "expected a number or dice");
     }
-
-    if (st == FRAY_OK)
-        st = add_term(ps, d, &t, start);
-    if (st != FRAY_OK && t.weapon && !t.weapon_is_w)
-        fray_dice_free(t.weapon);
+    if (st != FRAY_OK)
+        term_release(t);
     return st;
 }
 
-/* expr := ['+'|'-'] term (('+'|'-') term)*, ending at the end of the text
- * or, when `braced`, before a '}'. */
-static fray_status parse_expr(parser *ps, fray_dice *d, bool braced) {
-    d->bounded = true;
+/* *t op (the next factor): *t becomes the BINOP term, or is released on
+ * error. `start` is where *t began. */
+static fray_status make_binop(parser *ps, fray__term *t, fray__op op,
+                              const char *op_at, const char *start) {
+    fray_dice *left = dice_new(ps->alloc), *right = dice_new(ps->alloc);
+    if (!left || !right) {
+        fray_dice_free(left);
+        fray_dice_free(right);
+        term_release(t);
+        return fray__diag_set(ps->diag, FRAY_ERR_NOMEM, 0, "out of memory");
+    }
+    fray_status st = add_term(ps, left, t, start);
+    if (st != FRAY_OK) {
+        term_release(t);
+    } else if (left->has_wild) {
+        st = wild_inside(ps, start, "multiplied or divided");
+    }
     skip_space(ps);
-    if (*ps->p == '\0' && !braced)
-        return fray__diag_set(ps->diag, FRAY_ERR_PARSE, 1,
-                              "%sthe dice expression is empty", ps->where);
+    const char *rs = ps->p;
+    fray__term u;
+    if (st == FRAY_OK && (st = parse_factor(ps, &u, op_at)) == FRAY_OK &&
+        (st = add_term(ps, right, &u, rs)) != FRAY_OK)
+        term_release(&u);
+    if (st == FRAY_OK && right->has_wild)
+        st = wild_inside(ps, rs, "multiplied or divided");
+    if (st == FRAY_OK && op == FRAY__OP_DIV && sub_lo(right) <= 0 &&
+        sub_hi(right) >= 0) {
+        int n = (int)(ps->p - rs);
+        st = fail(ps, rs, NULL, "'%.*s' can be 0, and a total cannot be "
+                  "divided by 0", n > 40 ? 40 : n, rs);
+    }
+    if (st != FRAY_OK) {
+        fray_dice_free(left);
+        fray_dice_free(right);
+        memset(t, 0, sizeof *t);
+        return st;
+    }
+    memset(t, 0, sizeof *t);
+    t->kind = FRAY__TERM_BINOP;
+    t->op = op;
+    t->sub = left;
+    t->sub2 = right;
+    return FRAY_OK;
+}
+
+/* prod := factor (('*'|'/') factor)*, added to d as one term. */
+static fray_status parse_prod(parser *ps, fray_dice *d, bool negative,
+                              const char *sign) {
+    skip_space(ps);
+    const char *start = ps->p;
+    fray__term t;
+    fray_status st = parse_factor(ps, &t, sign);
+    while (st == FRAY_OK) {
+        skip_space(ps);
+        char c = *ps->p;
+        if (c != '*' && c != '/')
+            break;
+        const char *op_at = ps->p++;
+        st = make_binop(ps, &t, c == '*' ? FRAY__OP_MUL : FRAY__OP_DIV, op_at,
+                        start);
+    }
+    if (st != FRAY_OK)
+        return st;
+    t.negative = negative;
+    st = add_term(ps, d, &t, start);
+    if (st != FRAY_OK)
+        term_release(&t);
+    return st;
+}
+
+/* sum := ['+'|'-'] prod (('+'|'-') prod)* */
+static fray_status parse_sum(parser *ps, fray_dice *d) {
+    skip_space(ps);
     const char *sign = NULL;
     if (*ps->p == '+' || *ps->p == '-')
         sign = ps->p++;
     for (;;) {
-        fray_status st = parse_term(ps, d, sign && *sign == '-', sign);
+        fray_status st = parse_prod(ps, d, sign && *sign == '-', sign);
         if (st != FRAY_OK)
             return st;
         skip_space(ps);
-        char c = *ps->p;
-        if (c == '+' || c == '-') {
-            sign = ps->p++;
-            continue;
-        }
-        if (c == '\0' || (braced && c == '}'))
-            break;
-        if (c == '!')
-            return fail(ps, ps->p, NULL,
-                        "unexpected '!': a Wild Die follows a D6 die code, "
-                        "as in 4D!");
-        char tok[40];
-        describe_token(ps->p, tok, sizeof tok);
-        return fail(ps, ps->p, NULL, "unexpected %s", tok);
+        if (*ps->p != '+' && *ps->p != '-')
+            return FRAY_OK;
+        sign = ps->p++;
     }
+}
 
-    /* One d20 and constants: its face is the roll's natural value. */
-    int d20 = 0, other = 0;
-    for (size_t i = 0; i < d->n_terms; i++) {
-        const fray__term *t = &d->terms[i];
-        if (t->kind == FRAY__TERM_CONST)
-            continue;
-        if (t->kind == FRAY__TERM_DICE && t->count == 1 && t->sides == 20 &&
-            !t->negative && t->keep_mode == FRAY__KEEP_ALL)
-            d20++;
-        else
-            other++;
+/* Moves what d holds into a new expression (d is left empty). */
+static fray_dice *take_terms(parser *ps, fray_dice *d) {
+    fray_dice *left = dice_new(ps->alloc);
+    if (!left)
+        return NULL;
+    left->terms = d->terms;
+    left->n_terms = d->n_terms;
+    left->cap_terms = d->cap_terms;
+    left->constant = d->constant;
+    left->dice_min = d->dice_min;
+    left->dice_max = d->dice_max;
+    left->bounded = d->bounded;
+    left->has_wild = d->has_wild;
+    left->n_dice = d->n_dice;
+    left->fancy = d->fancy;
+    d->terms = NULL;
+    d->n_terms = d->cap_terms = 0;
+    d->constant = d->dice_min = d->dice_max = 0;
+    d->bounded = true;
+    d->has_wild = d->fancy = false;
+    d->n_dice = 0;
+    return left;
+}
+
+/* expr := sum [cmp sum], ending at the end of the text or before `close`
+ * ('}' or ')'). A comparison of two totals is 1 when it holds, else 0. */
+static fray_status parse_expr(parser *ps, fray_dice *d, char close) {
+    d->bounded = true;
+    skip_space(ps);
+    if (*ps->p == '\0' && close == '\0')
+        return fray__diag_set(ps->diag, FRAY_ERR_PARSE, 1,
+                              "%sthe dice expression is empty", ps->where);
+    const char *start = ps->p;
+    fray_status st = parse_sum(ps, d);
+    if (st != FRAY_OK)
+        return st;
+    skip_space(ps);
+    const char *op_at = ps->p;
+    fray__cmp cmp = read_cmp(ps);
+    if (cmp != FRAY__CMP_NONE) {
+        if (d->has_wild) {
+            ps->p = op_at;
+            return wild_inside(ps, start, "compared (use --vs)");
+        }
+        fray__term t;
+        memset(&t, 0, sizeof t);
+        t.kind = FRAY__TERM_BINOP;
+        t.op = FRAY__OP_CMP;
+        t.cmp = cmp;
+        t.sub = take_terms(ps, d);
+        t.sub2 = dice_new(ps->alloc);
+        if (!t.sub || !t.sub2) {
+            term_release(&t);
+            return fray__diag_set(ps->diag, FRAY_ERR_NOMEM, 0, "out of memory");
+        }
+        skip_space(ps);
+        const char *rs = ps->p;
+        st = parse_sum(ps, t.sub2);
+        if (st == FRAY_OK && t.sub2->has_wild)
+            st = wild_inside(ps, rs, "compared (use --vs)");
+        if (st == FRAY_OK)
+            st = add_term(ps, d, &t, start);
+        if (st != FRAY_OK) {
+            term_release(&t);
+            return st;
+        }
+        skip_space(ps);
     }
-    d->is_d20 = d20 == 1 && other == 0;
-    return FRAY_OK;
+    char c = *ps->p;
+    if (c == '\0' || (close != '\0' && c == close)) {
+        /* One d20 and constants: its face is the roll's natural value. */
+        int d20 = 0, other = 0;
+        for (size_t i = 0; i < d->n_terms; i++) {
+            const fray__term *t = &d->terms[i];
+            if (t->kind == FRAY__TERM_CONST)
+                continue;
+            if (t->kind == FRAY__TERM_DICE && t->count == 1 &&
+                t->sides == 20 && !t->negative &&
+                t->keep_mode == FRAY__KEEP_ALL && fray__term_is_plain(t))
+                d20++;
+            else
+                other++;
+        }
+        d->is_d20 = d20 == 1 && other == 0;
+        return FRAY_OK;
+    }
+    if (c == '!')
+        return fail(ps, ps->p, NULL,
+                    "unexpected '!': a Wild Die follows a D6 die code, as in "
+                    "4D!, and an exploding die its sides, as in 1d6!");
+    const char *save = ps->p;
+    if (read_cmp(ps) != FRAY__CMP_NONE) {
+        ps->p = save;
+        return fail(ps, save, save, "a second comparison needs parentheses");
+    }
+    if (c == ')' || c == '}')
+        return fail(ps, ps->p, NULL, "unexpected '%c' (nothing to close)", c);
+    char tok[40];
+    describe_token(ps->p, tok, sizeof tok);
+    return fail(ps, ps->p, NULL, "unexpected %s", tok);
 }
 
 fray_status fray_dice_parse(const char *text, const char *weapon,
@@ -477,7 +879,7 @@ fray_status fray_dice_parse(const char *text, const char *weapon,
     if (!d)
         return fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
     parser ps = {text, text, "", weapon, d, alloc, diag};
-    fray_status st = parse_expr(&ps, d, false);
+    fray_status st = parse_expr(&ps, d, '\0');
     if (st != FRAY_OK) {
         fray_dice_free(d);
         return st;
@@ -493,6 +895,8 @@ void fray_dice_free(fray_dice *dice) {
         const fray__term *t = &dice->terms[i];
         if (t->kind == FRAY__TERM_WEAPON && !t->weapon_is_w)
             fray_dice_free(t->weapon);
+        fray_dice_free(t->sub);
+        fray_dice_free(t->sub2);
     }
     fray_dice_free(dice->w);
     fray__free(dice->alloc, dice->terms, dice->cap_terms * sizeof *dice->terms);
@@ -516,12 +920,41 @@ static void format_expr(const fray_dice *d, fray__text *o) {
         case FRAY__TERM_DICE:
             if (t->code) {
                 fray__text_f(o, "%dD%s", t->count, t->wild ? "!" : "");
-            } else {
-                fray__text_f(o, "%dd%d", t->count, t->sides);
-                if (t->keep_mode != FRAY__KEEP_ALL)
-                    fray__text_f(o, "%s%d", t->keep_mode == FRAY__KEEP_HIGH ? "kh" : "kl",
-                        t->keep);
+                break;
             }
+            if (t->fudge)
+                fray__text_f(o, "%ddF", t->count);
+            else if (t->percent)
+                fray__text_f(o, "%dd%%", t->count);
+            else
+                fray__text_f(o, "%dd%d", t->count, t->sides);
+            if (t->reroll_cmp != FRAY__CMP_NONE)
+                fray__text_f(o, "r%s%d",
+                             t->reroll_cmp == FRAY__CMP_EQ ? "" : cmp_text(t->reroll_cmp),
+                             (int)t->reroll_at);
+            if (t->explode == FRAY__EXPLODE_DEFAULT)
+                fray__text_f(o, "!");
+            else if (t->explode)
+                fray__text_f(o, "!%d", t->explode);
+            if (t->keep_mode != FRAY__KEEP_ALL && t->drop)
+                fray__text_f(o, "%s%d", t->keep_mode == FRAY__KEEP_HIGH ? "dl" : "dh",
+                             t->count - t->keep);
+            else if (t->keep_mode != FRAY__KEEP_ALL)
+                fray__text_f(o, "%s%d", t->keep_mode == FRAY__KEEP_HIGH ? "kh" : "kl",
+                             t->keep);
+            if (t->count_cmp != FRAY__CMP_NONE)
+                fray__text_f(o, "%s%d", cmp_text(t->count_cmp), (int)t->count_at);
+            break;
+        case FRAY__TERM_GROUP:
+            fray__text_f(o, "(");
+            format_expr(t->sub, o);
+            fray__text_f(o, ")");
+            break;
+        case FRAY__TERM_BINOP:
+            format_expr(t->sub, o);
+            fray__text_f(o, "%s", t->op == FRAY__OP_MUL ? "*"
+                                  : t->op == FRAY__OP_DIV ? "/" : cmp_text(t->cmp));
+            format_expr(t->sub2, o);
             break;
         case FRAY__TERM_WEAPON:
             fray__text_f(o, "%d{", t->count);
@@ -586,6 +1019,11 @@ typedef struct roller {
     bool wild_one;
     int wild_explosions;
     uint16_t counts[FRAY__SIDES_MAX + 1]; /* dice per face, for keep */
+    /* roll_fancy: each die's total and its first record; the keys sort
+     * the dice for keep (total, then rolling order). */
+    int32_t totals[FRAY__DICE_MAX];
+    uint32_t first_rec[FRAY__DICE_MAX + 1];
+    int64_t keys[FRAY__DICE_MAX];
 } roller;
 
 static fray_status record(roller *r, int term, int sides, int value,
@@ -710,6 +1148,83 @@ static fray_status roll_plain(roller *r, const fray__term *t, int term,
     return FRAY_OK;
 }
 
+static int cmp_key(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/*
+ * NdS, dF or d% with the notation of issue 15, each die in turn: a first
+ * roll matching the reroll is recorded (FRAY_DIE_REROLLED) and rolled
+ * once more, the new roll standing; then while the die shows its highest
+ * face and explosions are left, one more roll is added to it
+ * (FRAY_DIE_EXPLODED). Keep or drop then works on the dice's totals (ties:
+ * the earliest rolled is kept); a count of successes counts the dice
+ * whose total passes (FRAY_DIE_SUCCESS on every roll of those dice).
+ */
+static fray_status roll_fancy(roller *r, const fray__term *t, int term,
+                              unsigned neg, int64_t *out) {
+    fray_status st = FRAY_OK;
+    int sides = t->fudge ? 3 : t->sides;
+    int shift = t->fudge ? -2 : 0; /* a Fudge die: 1..3 shown as -1..+1 */
+    for (int i = 0; i < t->count; i++) {
+        r->first_rec[i] = r->rec ? (uint32_t)r->rec->n_dice : 0;
+        int v = roll_die(r, sides) + shift;
+        if (t->reroll_cmp != FRAY__CMP_NONE &&
+            fray__cmp_holds(t->reroll_cmp, v, t->reroll_at)) {
+            if (st == FRAY_OK)
+                st = record(r, term, sides, v, neg | FRAY_DIE_REROLLED);
+            v = roll_die(r, sides) + shift;
+        }
+        if (st == FRAY_OK)
+            st = record(r, term, sides, v, neg);
+        int32_t total = v;
+        for (int e = 0; e < t->explode && v == sides; e++) {
+            v = roll_die(r, sides);
+            total += v;
+            if (st == FRAY_OK)
+                st = record(r, term, sides, v, neg | FRAY_DIE_EXPLODED);
+        }
+        r->totals[i] = total;
+    }
+    r->first_rec[t->count] = r->rec ? (uint32_t)r->rec->n_dice : 0;
+    bool marks = st == FRAY_OK && r->rec;
+    int64_t sum = 0;
+    if (t->count_cmp != FRAY__CMP_NONE) {
+        for (int i = 0; i < t->count; i++) {
+            if (!fray__cmp_holds(t->count_cmp, r->totals[i], t->count_at))
+                continue;
+            sum++;
+            for (uint32_t k = r->first_rec[i]; marks && k < r->first_rec[i + 1]; k++)
+                if (!(r->rec->dice[k].flags & FRAY_DIE_REROLLED))
+                    r->rec->dice[k].flags |= FRAY_DIE_SUCCESS;
+        }
+    } else if (t->keep_mode == FRAY__KEEP_ALL) {
+        for (int i = 0; i < t->count; i++)
+            sum += r->totals[i];
+    } else {
+        /* Sorted ascending by key: the kept dice come first. */
+        bool high = t->keep_mode == FRAY__KEEP_HIGH;
+        for (int i = 0; i < t->count; i++)
+            r->keys[i] = (high ? -(int64_t)r->totals[i] : r->totals[i]) * 4096 + i;
+        qsort(r->keys, (size_t)t->count, sizeof r->keys[0], cmp_key);
+        for (int j = 0; j < t->count; j++) {
+            int i = (int)(((r->keys[j] % 4096) + 4096) % 4096);
+            if (j < t->keep) {
+                sum += r->totals[i];
+                continue;
+            }
+            for (uint32_t k = r->first_rec[i]; marks && k < r->first_rec[i + 1]; k++)
+                r->rec->dice[k].flags |= FRAY_DIE_DROPPED;
+        }
+    }
+    *out = sum;
+    return st;
+}
+
+static fray_status roll_expr(roller *r, const fray_dice *d, int term,
+                             bool flip, bool dice_only, int64_t *out);
+
 /*
  * Rolls d's terms into *out with their own signs. `flip` marks every die
  * as subtracted or not the other way round (the dice of a subtracted X{W}
@@ -733,9 +1248,25 @@ static fray_status roll_expr(roller *r, const fray_dice *d, int term,
                 v = t->value;
             break;
         case FRAY__TERM_DICE:
-            st = t->wild ? roll_wild(r, t, label, flags, &v)
-                         : roll_plain(r, t, label, flags, &v);
+            if (t->wild)
+                st = roll_wild(r, t, label, flags, &v);
+            else if (fray__term_is_plain(t))
+                st = roll_plain(r, t, label, flags, &v);
+            else
+                st = roll_fancy(r, t, label, flags, &v);
             break;
+        case FRAY__TERM_GROUP:
+            st = roll_expr(r, t->sub, label, neg, false, &v);
+            break;
+        case FRAY__TERM_BINOP: {
+            int64_t a = 0, b = 0;
+            st = roll_expr(r, t->sub, label, neg, false, &a);
+            if (st == FRAY_OK)
+                st = roll_expr(r, t->sub2, label, neg, false, &b);
+            /* The parser made sure a divisor is never 0. */
+            v = st == FRAY_OK ? apply_op(t->op, t->cmp, a, b) : 0;
+            break;
+        }
         case FRAY__TERM_WEAPON:
             for (int x = 0; x < t->count && st == FRAY_OK; x++) {
                 int64_t part;

@@ -531,12 +531,34 @@ static fray_status wild_mean(int n_dice, srat *out) {
 static fray_status expr_dist(octx *ctx, const fray_dice *d, bool dice_only,
                              wdist *out, srat *mean);
 
+/* A term of issue 15's notation (rerolls, explosions, Fudge dice,
+ * counts, parentheses, products and comparisons): counted by dice_big.c
+ * and handed back in 128 bits when it fits. */
+static fray_status big_term(octx *ctx, const fray__term *t, wdist *out,
+                            srat *mean) {
+    int64_t lo;
+    size_t n;
+    fray__u128 *c, den;
+    fray_status st = fray__dice_term_u128(t, ctx->alloc, &lo, &n, &c, &den);
+    if (st != FRAY_OK)
+        return st;
+    out->lo = lo;
+    out->n = n;
+    out->cap = n;
+    out->c = c;
+    out->den = den;
+    out->tail = false;
+    return wd_mean(out, mean);
+}
+
 /* One term's distribution and mean, signed. */
 static fray_status term_dist(octx *ctx, const fray__term *t, wdist *out,
                              srat *mean) {
     fray_status st = FRAY_OK;
     *out = WDIST_EMPTY;
-    switch (t->kind) {
+    if (!fray__term_is_plain(t))
+        st = big_term(ctx, t, out, mean);
+    else switch (t->kind) {
     case FRAY__TERM_CONST:
         st = wd_point(ctx, out, t->value);
         *mean = srat_int(t->value);
@@ -579,6 +601,9 @@ static fray_status term_dist(octx *ctx, const fray__term *t, wdist *out,
         }
         break;
     }
+    case FRAY__TERM_GROUP:
+    case FRAY__TERM_BINOP:
+        break; /* not plain: big_term */
     }
     if (st != FRAY_OK) {
         wd_free(ctx, out);

@@ -176,7 +176,7 @@ static const bad_case BAD[] = {
     {"99999999999", NULL, FRAY_ERR_PARSE, 1, "'99999999999'"},
     {"1d6+3000000000", NULL, FRAY_ERR_PARSE, 5, "'3000000000'"},
     {"2147483647+1", NULL, FRAY_ERR_PARSE, 12, "'1'"},
-    {"4d6!", NULL, FRAY_ERR_PARSE, 4, "'!'"},
+    {"4d6!!", NULL, FRAY_ERR_PARSE, 5, "'!'"},
     {"4D!!", NULL, FRAY_ERR_PARSE, 4, "'!'"},
     {"4Dkh3", NULL, FRAY_ERR_PARSE, 3, "'kh3'"},
     {"2{1d8", NULL, FRAY_ERR_PARSE, 6, "end of the text"},
