@@ -1346,7 +1346,12 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
                               : ft_damage_advantage(asb);
     if (o->power)
         bonus += 2;
-    if (asb->tsum.once_damage) /* talent.c */
+    /* The rare parts of a hit in one test each (ft_engine_fast.plain_hit:
+     * no duel, no talent's damage read at the hit, no Knockback weapon). */
+    const bool plain_hit = s->eng.plain_hit;
+    assert(!plain_hit || (!asb->tsum.once_damage && !s->duel.to &&
+                          w->knockback <= 0));
+    if (!plain_hit && asb->tsum.once_damage) /* talent.c */
         bonus += ft_talent_hit_damage(r, a, t, w);
     /* Restricted attack while grappled: Hard Strength halved for damage
      * (fray: <PX> halved, rounded down). */
@@ -1366,7 +1371,7 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
         }
     }
     fray_towers_hit h = ft_harm_hit(r, a, t, w, bonus, res.hearts);
-    if (s->duel.to) /* seed 000 "Dueling", Stage Four (duel.c) */
+    if (!plain_hit && s->duel.to) /* seed 000 "Dueling", Stage Four (duel.c) */
         ft_duel_harm(r, a, t, w, bonus, res.hearts, h);
     else
         ft_harm_apply(r, t, h.stun, h.lethal, a);
@@ -1379,7 +1384,7 @@ fray_status ft_attack(ft_run *r, int a, int t, const ft_attack_opts *o,
     if (crit && (w->keywords & crit_kw) && !(ts->flags & FT_F_DEAD))
         ft_crit_conditions(r, a, t, w);
     /* Knockback (grapple.c): pushed straight away, maybe off a ledge. */
-    if (w->knockback > 0)
+    if (!plain_hit && w->knockback > 0)
         return ft_knockback(r, a, t, w->knockback);
     return FRAY_OK;
 }

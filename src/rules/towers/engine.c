@@ -2248,7 +2248,10 @@ static fray_status apply_action(ft_run *r) {
          * .checked): the same check again must pass. */
         assert(ft_check_command(s, st, cmd, NULL) == FRAY_OK);
     }
-    if (cmd->action == FT_ACT_CONCEDE)
+    /* The rare rules below in one test each (ft_engine_fast.plain: no
+     * duel, no companions, no talent that changes a cost). */
+    const bool plain = s->eng.plain;
+    if (!plain && cmd->action == FT_ACT_CONCEDE)
         return ft_duel_concede(r); /* seed 000 "Dueling": not a turn */
     ft_cstate *c = &st->c[a];
     const ft_action_info *info = &ft_actions[cmd->action];
@@ -2265,8 +2268,7 @@ static fray_status apply_action(ft_run *r) {
     /* Whose place the action moves: the pair's (the master's) when a
      * companion rides with him (companion.c). */
     int turn = a;
-    if (__builtin_expect(!s->eng.no_pairs, 0) &&
-        (s->c[a].master > 0 || s->c[a].n_companions > 0))
+    if (!plain && (s->c[a].master > 0 || s->c[a].n_companions > 0))
         turn = pair_start(r, a);
     else if (st->active != a)
         start_activation(r, a);
@@ -2284,7 +2286,7 @@ static fray_status apply_action(ft_run *r) {
         ft_cond_on_action(r, a, cmd->action);
     if (!can_act(st, a)) {
         end_activation(r, a);
-        if (s->duel.to)
+        if (!plain && s->duel.to)
             ft_duel_after_action(r);
         check_over(r);
         return FRAY_OK;
@@ -2324,7 +2326,7 @@ static fray_status apply_action(ft_run *r) {
     if (rc != FRAY_OK)
         return rc;
     /* Talents that change what an action costs (talent.c). */
-    if (!r->setup->eng.no_talent_cost && r->setup->c[a].sb.tsum.cost)
+    if (!plain && !s->eng.no_talent_cost && s->c[a].sb.tsum.cost)
         cost = ft_talent_action_cost(r, a, (ft_action)cmd->action, cost);
     c->flags |= FT_F_ACTED;
     c->actions++;
@@ -2344,11 +2346,12 @@ static fray_status apply_action(ft_run *r) {
     } else {
         if (cost >= 0)
             clock_move(st, turn, cost + extra);
-        if (__builtin_expect(!s->eng.no_pairs, 0) &&
-            (turn != a || s->c[a].n_companions > 0))
-            ft_pair_end(r, a, turn);
-        if (s->duel.to)
-            ft_duel_after_action(r); /* seed 000 "Dueling": held damage */
+        if (!plain) {
+            if (turn != a || s->c[a].n_companions > 0)
+                ft_pair_end(r, a, turn);
+            if (s->duel.to)
+                ft_duel_after_action(r); /* seed 000 "Dueling": held damage */
+        }
         if (!r->facts) {
             turn_end_quiet(r, a); /* (no ACT fact to finish) */
             return FRAY_OK;

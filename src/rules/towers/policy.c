@@ -343,6 +343,16 @@ void ft_policy_prepare(ft_setup *s) {
         if (s->c[c].master > 0 || s->c[c].n_companions > 0)
             s->eng.no_pairs = false;
     }
+    s->eng.plain = s->eng.no_pairs && s->eng.no_talent_cost && !s->duel.to;
+    s->eng.plain_hit = s->eng.plain;
+    for (int c = 0; c < s->n_combatants && c < FT_MAX_COMBATANTS; c++) {
+        const ft_statblock *sb = &s->c[c].sb;
+        if (sb->tsum.once_damage)
+            s->eng.plain_hit = false;
+        for (int w = 0; w < sb->n_weapons && w < FT_MAX_WEAPONS; w++)
+            if (sb->weapons[w].knockback > 0)
+                s->eng.plain_hit = false;
+    }
     s->eng.ready = true;
 }
 

@@ -825,6 +825,14 @@ typedef struct ft_engine_fast {
     /* towers-tumble: nobody is Tiny or smaller (tumble.c): no space is
      * shared, so the move searches need not ask (false until prepared). */
     bool no_tiny;
+    /* No duel, no companions, no talent that changes a cost: an action
+     * need not ask about any of them (engine.c apply_action tests this
+     * once; false until prepared). */
+    bool plain;
+    /* plain, and no hit needs more than the plain damage: no talent's
+     * damage read at the hit (tsum.once_damage), no Knockback weapon
+     * (attack.c ft_attack tests this once; false until prepared). */
+    bool plain_hit;
 } ft_engine_fast;
 
 typedef struct ft_setup {
