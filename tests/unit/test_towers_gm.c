@@ -690,3 +690,33 @@ Test(towers_gm, join_at_the_files_place) {
     fray_towers_fight_free(f);
     fray_towers_setup_free(s);
 }
+
+/* 000 "Hold": "If there is a situation where two or more people are
+ * waiting with Hold actions and no one wants to be the first to act, they
+ * can all be forced to take the Delay action. This is up to the GM's
+ * discretion." A GM's command that leaves nobody on the clock while
+ * someone holds (here Bandit 1 knocked out while Tony holds, Bandit 2 not
+ * yet in) asks that call, as an action does; before, the clock was left
+ * empty and the fight could not go on ("nobody is left to act"). */
+Test(towers_gm, a_gm_command_that_empties_the_clock_asks_about_the_holders) {
+    fray_towers_setup *s = setup_of();
+    fray_towers_fight *f = tf_fight(s, 3);
+    gm(f, "next");
+    gm(f, "tony hold");
+    cr_assert(cs(f, TONY)->flags & FT_F_HOLDING);
+    refused(f, "gm set bandit-1 stun 0", "everyone holds, nobody is on the "
+            "clock");
+    gm(f, "answer delay");
+    cr_expect(!(cs(f, TONY)->flags & FT_F_HOLDING));
+    cr_expect_eq(cs(f, TONY)->phase, f->st.phase + 5, "a Forced Delay");
+    cr_expect_eq(ft_next_actor(&f->st), TONY);
+    tf_replays_same(s, f);
+    /* On the command itself, and the other answer: he acts now. */
+    cr_assert_eq(fray_towers_fight_undo(f), FRAY_OK);
+    gm(f, "gm set bandit-1 stun 0 all-hold first");
+    cr_expect(!(cs(f, TONY)->flags & FT_F_HOLDING));
+    cr_expect_eq(ft_next_actor(&f->st), TONY);
+    tf_replays_same(s, f);
+    fray_towers_fight_free(f);
+    fray_towers_setup_free(s);
+}

@@ -2376,6 +2376,8 @@ static fray_status apply_action(ft_run *r) {
 
 void ft_check_over(ft_run *r) { check_over(r); }
 
+void ft_check_holds(ft_run *r) { check_holds(r, -1); }
+
 fray_status ft_apply(ft_run *r) {
     return ft_apply_next(r, FT_NEXT_UNKNOWN);
 }

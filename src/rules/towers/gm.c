@@ -205,8 +205,14 @@ fray_status ft_gm_check(const ft_setup *s, const ft_state *st,
     }
 }
 
-/* Who is out of the fight may end it (engine.c check_over). */
-static void ends(ft_run *r) { ft_check_over(r); }
+/* Who is out of the fight may end it (engine.c check_over); and when
+ * nobody is left on the clock but some hold, they come out as after any
+ * action (engine.c check_holds: seed 000 "Hold", the GM's all-hold call). */
+static void ends(ft_run *r) {
+    ft_check_over(r);
+    if (!r->st->over)
+        ft_check_holds(r);
+}
 
 static fray_status apply_set(ft_run *r, const ft_command *cmd) {
     int a = cmd->actor;
@@ -481,8 +487,16 @@ fray_status ft_gm_parse(const ft_setup *s, fray__words *lx, ft_command *cmd,
     default:
         break;
     }
-    if (fray__words_next(lx))
-        return word_error(lx, diag, "expected nothing more");
+    /* The GM's answers on the command (ft_gm_word): "all-hold delay" when
+     * the command leaves nobody on the clock while some hold. */
+    while (fray__words_next(lx)) {
+        bool taken;
+        fray_status rc = ft_gm_word(s, lx, cmd, &taken, diag);
+        if (rc != FRAY_OK)
+            return rc;
+        if (!taken)
+            return word_error(lx, diag, "expected nothing more");
+    }
     return FRAY_OK;
 }
 

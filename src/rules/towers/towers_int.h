@@ -2526,6 +2526,10 @@ fray_status ft_gm_question(const ft_setup *s, const ft_ask *q,
 bool ft_gm_reinforce(const ft_setup *s, const ft_state *st, ft_command *cmd);
 /* engine.c: ends the fight when one side is left (check_over). */
 void ft_check_over(ft_run *r);
+/* The holds after a GM's command (no actor): holds waiting for an enemy
+ * in reach come out, and when nobody is left on the clock the holders do
+ * as seed 000 "Hold" says (the GM's all-hold call). */
+void ft_check_holds(ft_run *r);
 
 /* ---- Talents (talent.c) -------------------------------------------------- */
 
