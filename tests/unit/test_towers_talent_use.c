@@ -606,3 +606,46 @@ Test(towers_talent_use, crushing_grip_adds_a_card_to_the_squeeze) {
         free(f);
     }
 }
+
+/* The tactics use talents used by a command (policy.c use_talent_first),
+ * so that they count in `fray fight` and `fray sim`: before an attack, a
+ * free Use a Talent; a once-per-encounter talent (Battle Surge, Uncanny
+ * Timing) at most once a fight; a Hand of Fate card spent only when it is
+ * worth less than 8 (Lucky Strike); the fight replays from its journal. */
+Test(towers_talent_use, the_tactics_use_talents) {
+    fray_towers_setup *s = tf_load_data("talent_use.yaml");
+    int used = 0;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        fray_towers_fight *f = tf_fight(s, seed);
+        cr_assert_eq(fray_towers_fight_run(f), FRAY_OK);
+        tf_replays_same(s, f);
+        int surge = 0, timing = 0;
+        int n = fray_towers_fight_events(f);
+        ft_event *buf = malloc(sizeof *buf);
+        cr_assert_not_null(buf);
+        for (int i = 0; i < n; i++) {
+            const ft_event *ev = ft_fight_event(f, i, buf);
+            for (int k = 0; ev && k < ev->n_facts; k++) {
+                const ft_fact *x = &ev->facts[k];
+                if (x->kind != FT_FACT_TALENT)
+                    continue;
+                used++;
+                const char *name = s->s.c[x->who].sb.talents[x->v[0]].name;
+                surge += strcmp(name, "Battle Surge") == 0;
+                timing += strcmp(name, "Uncanny Timing") == 0;
+                if (x->v[1] == FT_SPEND_HAND_OF_FATE) {
+                    cr_assert_gt(x->n_cards, 0);
+                    cr_expect_lt(fray_card_value(&s->s.opt.deck, x->cards[0]), 8,
+                                 "seed %llu: a card worth 8 or more spent",
+                                 (unsigned long long)seed);
+                }
+            }
+        }
+        free(buf);
+        cr_expect_leq(surge, 1, "seed %llu", (unsigned long long)seed);
+        cr_expect_leq(timing, 1, "seed %llu", (unsigned long long)seed);
+        fray_towers_fight_free(f);
+    }
+    cr_expect_gt(used, 0, "the tactics never used a talent");
+    fray_towers_setup_free(s);
+}

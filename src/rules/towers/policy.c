@@ -236,6 +236,41 @@ static bool try_simple(const pol *p, int action, ft_command *out) {
     return try_cmd(p, &c, out);
 }
 
+/* The tactics' Use a Talent (talent.c) before an attack on `target`: the
+ * first of the actor's talents used by a command that may be used now. A
+ * talent that spends a Hand of Fate card spends the lowest held, and only
+ * one worth less than 8 (a card worth less than 8 seldom wins a swap); one
+ * that spends a mark spends it on the target. A free action: the turn goes
+ * on, and the attack is chosen next (the talent then is in use). */
+static bool use_talent_first(const pol *p, int target, ft_command *out) {
+    const ft_statblock *sb = &p->s->c[p->me].sb;
+    for (int i = 0; i < sb->n_talents && i < INT8_MAX - 1; i++) {
+        const ft_talent *t = &sb->talents[i];
+        if (!ft_talent_needs_use(t))
+            continue;
+        ft_command c;
+        cmd_init(&c, p->me, FT_ACT_TALENT);
+        c.talent = (int8_t)(i + 1);
+        bool card = false, mark = false;
+        for (int k = 0; k < t->n_effects; k++) {
+            card = card || t->e[k].spend == FT_SPEND_HAND_OF_FATE;
+            mark = mark || t->e[k].spend == FT_SPEND_MARK;
+        }
+        if (card) {
+            int held = ft_talent_lowest_held(p->s, p->st, p->me);
+            if (held <= 0 ||
+                fray_card_value(&p->s->opt.deck, (fray_card)(held - 1)) >= 8)
+                continue;
+            c.card = (uint8_t)held;
+        }
+        if (mark)
+            c.target = (int8_t)target;
+        if (try_cmd(p, &c, out))
+            return true;
+    }
+    return false;
+}
+
 /* ---- Targets -------------------------------------------------------------------- */
 
 static int range_to(const pol *p, fray_footprint from, int e) {
@@ -344,6 +379,10 @@ void ft_policy_prepare(ft_setup *s) {
             s->eng.no_pairs = false;
     }
     s->eng.plain = s->eng.no_pairs && s->eng.no_talent_cost && !s->duel.to;
+    s->eng.plain_decide = s->eng.no_pairs;
+    for (int c = 0; c < s->n_combatants && c < FT_MAX_COMBATANTS; c++)
+        if (s->c[c].sb.tsum.used)
+            s->eng.plain_decide = false;
     s->eng.plain_hit = s->eng.plain;
     for (int c = 0; c < s->n_combatants && c < FT_MAX_COMBATANTS; c++) {
         const ft_statblock *sb = &s->c[c].sb;
@@ -1009,6 +1048,10 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
         aim = aim && !threat_now(&p);
         if (aim && try_simple(&p, FT_ACT_AIM, out))
             return;
+        /* Talents used by a command (talent.c), before the attack. */
+        if (__builtin_expect(s->c[actor].sb.tsum.used, 0) &&
+            use_talent_first(&p, best, out))
+            return;
         bool power = preset == FT_TAC_POWER_ATTACK ||
                      (preset != FT_TAC_ATTACK && preset != FT_TAC_AIM &&
                       preset != FT_TAC_DEFENSIVE &&
@@ -1349,8 +1392,14 @@ void ft_policy_choose_remembered(const ft_setup *s, const ft_state *st,
                                  ft_path_cache *paths, ft_attack_memo *memo,
                                  ft_decision_cache *dc) {
     /* A master with a companion riding with him chooses for the pair
-     * (companion.c); not remembered. */
-    if (__builtin_expect(!s->eng.no_pairs, 0) && actor >= 0 && actor < st->n) {
+     * (companion.c); not remembered. Nor are the decisions of one with a
+     * talent used by a command (its use is not in the words). */
+    if (__builtin_expect(!s->eng.plain_decide, 0) && actor >= 0 &&
+        actor < st->n) {
+        if (s->c[actor].sb.tsum.used) {
+            decide_long(s, st, actor, out, out_checked, paths, memo);
+            return;
+        }
         if (s->c[actor].n_companions > 0 &&
             ft_companion_riding(st, actor) >= 0) {
             ft_pair_choose(s, st, actor, out, out_checked, paths, memo);

@@ -833,6 +833,9 @@ typedef struct ft_engine_fast {
      * damage read at the hit (tsum.once_damage), no Knockback weapon
      * (attack.c ft_attack tests this once; false until prepared). */
     bool plain_hit;
+    /* No companions and no talent used by a command: the tactics' decisions
+     * may be remembered for everyone (policy.c; false until prepared). */
+    bool plain_decide;
 } ft_engine_fast;
 
 typedef struct ft_setup {
