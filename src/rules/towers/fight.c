@@ -686,11 +686,7 @@ static fray_status step_done(fray_towers_fight *f, ft_command *cmd, int next,
         /* The policy asked for something the rules refuse (it checks, so
          * this is a policy bug): the command was refused before it changed
          * anything, and the turn becomes a Forced Delay, always legal. */
-        memset(cmd, 0, sizeof *cmd);
-        cmd->action = FT_ACT_DELAY;
-        cmd->actor = (int8_t)next;
-        cmd->target = cmd->weapon = cmd->ally = cmd->condition = -1;
-        cmd->hold_who = cmd->skill = cmd->chip = -1;
+        ft_cmd_init(cmd, next, FT_ACT_DELAY);
         rc = apply_one(f, cmd, NULL, 0, NULL);
         if (rc == FRAY_ERR_INVALID) {
             /* No Forced Delay after a free action this phase: Full
@@ -1085,9 +1081,7 @@ static fray_status parse_command(const ft_setup *s, const char *text,
                                  fray_diag *diag) {
     table->n = 0;
     lexer lx = {text, text, "", 1};
-    memset(cmd, 0, sizeof *cmd);
-    cmd->target = cmd->weapon = cmd->ally = cmd->condition = -1;
-    cmd->hold_who = cmd->skill = cmd->chip = -1;
+    ft_cmd_init(cmd, -1, 0);
     if (!lex_next(&lx))
         return lex_error(&lx, diag, "expected a combatant and an action, or "
                          "'next'");

@@ -654,13 +654,6 @@ fray_status ft_grapple_apply(ft_run *r, const ft_command *cmd) {
 
 /* ---- Tactics: the preset `grapple` (policy.c) ----------------------------- */
 
-static void cmd_blank(ft_command *c, int actor, int action) {
-    memset(c, 0, sizeof *c);
-    c->action = (uint8_t)action;
-    c->actor = (int8_t)actor;
-    c->target = c->weapon = c->ally = c->condition = c->hold_who = -1;
-    c->skill = c->chip = -1;
-}
 
 static int strength(const ft_setup *s, int c) {
     return s->c[c].sb.aspects[FT_ASPECT_HS] + s->c[c].sb.size_rank;
@@ -673,7 +666,7 @@ int ft_grapple_policy(const ft_setup *s, const ft_state *st, int me,
     if (c->grappled_by >= 0) {
         /* Held: reverse the grapple when he is at least as strong. */
         if (n < n_max && strength(s, me) - 1 >= strength(s, c->grappled_by)) {
-            cmd_blank(&out[n], me, FT_ACT_ATTACK);
+            ft_cmd_init(&out[n], me, FT_ACT_ATTACK);
             out[n].target = c->grappled_by;
             out[n++].grapple_move = FT_GM_REVERSE;
         }
@@ -703,7 +696,7 @@ int ft_grapple_policy(const ft_setup *s, const ft_state *st, int me,
                 other_near = true;
             int dist = fray_grid_count(c->pos, fe.at);
             if (n < n_max && (dist * 2 <= range || (worn && dist <= range))) {
-                cmd_blank(&out[n], me, FT_ACT_ATTACK);
+                ft_cmd_init(&out[n], me, FT_ACT_ATTACK);
                 out[n].target = (int8_t)v;
                 out[n].grapple_move = FT_GM_THROW;
                 out[n++].dest = fe.at;
@@ -711,7 +704,7 @@ int ft_grapple_policy(const ft_setup *s, const ft_state *st, int me,
         }
         /* Another foe at his side: slam (and be free); else squeeze. */
         if (n < n_max) {
-            cmd_blank(&out[n], me, FT_ACT_ATTACK);
+            ft_cmd_init(&out[n], me, FT_ACT_ATTACK);
             out[n].target = (int8_t)v;
             out[n++].grapple_move = other_near ? FT_GM_SLAM : FT_GM_SQUEEZE;
         }
@@ -729,7 +722,7 @@ int ft_grapple_policy(const ft_setup *s, const ft_state *st, int me,
             best = e;
     }
     if (best >= 0 && n < n_max) {
-        cmd_blank(&out[n], me, FT_ACT_GRAPPLE);
+        ft_cmd_init(&out[n], me, FT_ACT_GRAPPLE);
         out[n++].target = (int8_t)best;
     }
     return n;

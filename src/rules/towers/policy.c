@@ -207,18 +207,6 @@ static int stun_now(const ft_state *st, int c) {
 
 /* ---- Commands ------------------------------------------------------------------ */
 
-static void cmd_init(ft_command *c, int actor, int action) {
-    memset(c, 0, sizeof *c);
-    c->action = (uint8_t)action;
-    c->actor = (int8_t)actor;
-    c->target = -1;
-    c->weapon = -1;
-    c->ally = -1;
-    c->condition = -1;
-    c->hold_who = -1;
-    c->skill = -1;
-    c->chip = -1;
-}
 
 /* Takes the command when it is legal now. */
 static bool try_cmd(const pol *p, const ft_command *c, ft_command *out) {
@@ -232,7 +220,7 @@ static bool try_cmd(const pol *p, const ft_command *c, ft_command *out) {
 
 static bool try_simple(const pol *p, int action, ft_command *out) {
     ft_command c;
-    cmd_init(&c, p->me, action);
+    ft_cmd_init(&c, p->me, action);
     return try_cmd(p, &c, out);
 }
 
@@ -249,7 +237,7 @@ static bool use_talent_first(const pol *p, int target, ft_command *out) {
         if (!ft_talent_needs_use(t))
             continue;
         ft_command c;
-        cmd_init(&c, p->me, FT_ACT_TALENT);
+        ft_cmd_init(&c, p->me, FT_ACT_TALENT);
         c.talent = (int8_t)(i + 1);
         bool card = false, mark = false;
         for (int k = 0; k < t->n_effects; k++) {
@@ -628,7 +616,7 @@ static bool try_move(const pol *p, int action, fray_pos dest, int target,
     if (action == FT_ACT_MOVE || action == FT_ACT_CHARGE)
         put_path(p, dest);
     ft_command c;
-    cmd_init(&c, p->me, action);
+    ft_cmd_init(&c, p->me, action);
     c.dest = dest;
     c.target = (int8_t)target;
     return try_cmd(p, &c, out);
@@ -888,7 +876,7 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
     *out_checked = false;
     if (memo)
         memo->valid = false;
-    cmd_init(out, actor, FT_ACT_DELAY);
+    ft_cmd_init(out, actor, FT_ACT_DELAY);
     if (actor < 0 || actor >= st->n)
         return;
     pol p;
@@ -930,7 +918,7 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
         return;
     if (any_cond && has_cond(me, FT_COND_BURNING)) {
         ft_command c;
-        cmd_init(&c, actor, FT_ACT_SHAKE);
+        ft_cmd_init(&c, actor, FT_ACT_SHAKE);
         c.condition = FT_COND_BURNING;
         if (try_cmd(&p, &c, out))
             return;
@@ -940,7 +928,7 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
     const ft_weapon *w = wielded(&p, actor, &wi);
     if (!w && s->c[actor].sb.n_weapons > 0) {
         ft_command c;
-        cmd_init(&c, actor, FT_ACT_DRAW_WEAPON);
+        ft_cmd_init(&c, actor, FT_ACT_DRAW_WEAPON);
         c.weapon = 0;
         /* One who fights with two weapons (the file puts one in its off
          * hand) draws both in one action when it may (seed 000 "Draw a
@@ -1029,7 +1017,7 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
             p.memo = memo;
         }
         ft_command c;
-        cmd_init(&c, actor, w->spell ? FT_ACT_CAST : FT_ACT_ATTACK);
+        ft_cmd_init(&c, actor, w->spell ? FT_ACT_CAST : FT_ACT_ATTACK);
         c.target = (int8_t)best;
         if (w->spell)
             c.element = (int8_t)w->element;
@@ -1079,7 +1067,7 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
     /* 6. Nothing better. */
     if (preset == FT_TAC_DEFENSIVE && try_simple(&p, FT_ACT_FULL_DEFENSE, out))
         return;
-    cmd_init(out, actor, FT_ACT_DELAY);
+    ft_cmd_init(out, actor, FT_ACT_DELAY);
     *out_checked = false;
 }
 

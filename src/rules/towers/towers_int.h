@@ -1518,6 +1518,17 @@ typedef struct ft_run {
     struct ft_ask *ask;
 } ft_run;
 
+/* A command of `actor` doing `action` with nothing else said: every index
+ * -1 (no target, weapon in the main hand, no ally, any condition, nobody
+ * waited for, no skill, no chip), everything else 0. */
+static inline void ft_cmd_init(ft_command *c, int actor, int action) {
+    memset(c, 0, sizeof *c);
+    c->action = (uint8_t)action;
+    c->actor = (int8_t)actor;
+    c->target = c->weapon = c->ally = c->condition = c->hold_who = -1;
+    c->skill = c->chip = -1;
+}
+
 /* A run zeroed, all but its log of flips by hand (hand_flip, read only
  * below hand_flips, which is zeroed): runs are cleared for every check
  * and every decision, and the log is most of a run's bytes. */

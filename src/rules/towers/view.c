@@ -173,19 +173,6 @@ static fray_status fill_weapons(fray_fight_view *v, const ft_statblock *sb,
     return FRAY_OK;
 }
 
-static void cmd_init(ft_command *c, int actor, int action) {
-    memset(c, 0, sizeof *c);
-    c->action = (uint8_t)action;
-    c->actor = (int8_t)actor;
-    c->target = -1;
-    c->weapon = -1;
-    c->ally = -1;
-    c->condition = -1;
-    c->hold_who = -1;
-    c->skill = -1;
-    c->chip = -1;
-}
-
 static bool ok(const ft_setup *s, const ft_state *st, const ft_command *c) {
     return ft_check_command(s, st, c, NULL) == FRAY_OK;
 }
@@ -232,7 +219,7 @@ static fray_status fill_actions(fray_fight_view *v, const ft_setup *s,
             continue;
         }
         ft_command c;
-        cmd_init(&c, me, a);
+        ft_cmd_init(&c, me, a);
         if (a == FT_ACT_HOLD)
             c.hold_kind = FT_HOLD_CHOOSE;
         if (a == FT_ACT_CHIP_HEAL)
