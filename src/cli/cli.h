@@ -123,6 +123,9 @@ bool cli_write_all(int fd, const char *p, size_t n);
  */
 bool cli_write_whole(const char *path, const char *what, const char *buf,
                      size_t n, int *out_fd);
+/* true when s ends with suffix, without case ("R.HTML", ".html"): which
+ * kind of report a path asks for. */
+bool cli_ends_with_ci(const char *s, const char *suffix);
 
 /* A bar of width proportional to p in [0, 1], `width` cells wide at p = 1,
  * drawn with eighth blocks. */

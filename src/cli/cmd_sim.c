@@ -722,19 +722,9 @@ static void json_grid(json_out *j, const fray_setup *s, const sweep_key *keys,
 
 /* ---- Reports ------------------------------------------------------------------------ */
 
-static bool ends_with(const char *s, const char *suffix) {
-    size_t n = strlen(s), m = strlen(suffix);
-    if (n < m)
-        return false;
-    for (size_t i = 0; i < m; i++)
-        if ((s[n - m + i] | 0x20) != (suffix[i] | 0x20))
-            return false;
-    return true;
-}
-
 static bool write_report(cli_args *args, const char *path,
                          const fray_sim_report *r) {
-    bool html = ends_with(path, ".html") || ends_with(path, ".htm");
+    bool html = cli_ends_with_ci(path, ".html") || cli_ends_with_ci(path, ".htm");
     size_t n = html ? fray_sim_report_html(r, NULL, 0)
                     : fray_sim_report_svg(r, NULL, 0);
     char *buf = malloc(n + 1);
@@ -781,8 +771,8 @@ int cmd_sim(int argc, char **argv) {
     if (seed_opt->present && !cli_u64(&args, "--seed", seed_opt->value, &seed))
         return cli_mpi_end(EXIT_USAGE);
     const char *report_path = cli_get(&args, "report")->value;
-    if (report_path && !ends_with(report_path, ".svg") &&
-        !ends_with(report_path, ".html") && !ends_with(report_path, ".htm")) {
+    if (report_path && !cli_ends_with_ci(report_path, ".svg") &&
+        !cli_ends_with_ci(report_path, ".html") && !cli_ends_with_ci(report_path, ".htm")) {
         cli_error(&args, "--report %s: the file must end in .svg or .html",
                   report_path);
         return cli_mpi_end(EXIT_USAGE);

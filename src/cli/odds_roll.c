@@ -301,19 +301,9 @@ static bool print_two(const side *a, const side *b) {
     return true;
 }
 
-static bool ends_with_ci(const char *s, const char *suffix) {
-    size_t n = strlen(s), m = strlen(suffix);
-    if (n < m)
-        return false;
-    for (size_t i = 0; i < m; i++)
-        if ((s[n - m + i] | 0x20) != (suffix[i] | 0x20))
-            return false;
-    return true;
-}
-
 static bool write_report(cli_args *args, const char *path,
                          const side *const *s, int n_sides) {
-    bool html = ends_with_ci(path, ".html") || ends_with_ci(path, ".htm");
+    bool html = cli_ends_with_ci(path, ".html") || cli_ends_with_ci(path, ".htm");
     const fray_bigdist *dists[2];
     const char *names[2];
     for (int k = 0; k < n_sides; k++) {
@@ -340,8 +330,8 @@ static bool write_report(cli_args *args, const char *path,
 /* ---- The command ------------------------------------------------------------------ */
 
 static bool report_path_ok(cli_args *args, const char *path) {
-    if (ends_with_ci(path, ".svg") || ends_with_ci(path, ".html") ||
-        ends_with_ci(path, ".htm"))
+    if (cli_ends_with_ci(path, ".svg") || cli_ends_with_ci(path, ".html") ||
+        cli_ends_with_ci(path, ".htm"))
         return true;
     cli_error(args, "--report %s: the file must end in .svg or .html", path);
     return false;

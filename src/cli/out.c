@@ -350,3 +350,13 @@ bool cli_write_whole(const char *path, const char *what, const char *buf,
     return ok;
 }
 
+
+bool cli_ends_with_ci(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    if (n < m)
+        return false;
+    for (size_t i = 0; i < m; i++)
+        if ((s[n - m + i] | 0x20) != (suffix[i] | 0x20))
+            return false;
+    return true;
+}

@@ -61,3 +61,17 @@ const char *fray__near_best(const fray__near *n) {
         return NULL;
     return n->best;
 }
+
+void fray__near_hint(char *msg, size_t size, const char *best) {
+    if (!best || !msg || size == 0)
+        return;
+    const char *end = memchr(msg, '\0', size);
+    if (!end)
+        return; /* (not a string) */
+    size_t len = (size_t)(end - msg);
+    const char *at = strstr(msg, "; ");
+    size_t cut = at ? (size_t)(at - msg) : len;
+    char rest[512];
+    snprintf(rest, sizeof rest, "%s", msg + cut);
+    snprintf(msg + cut, size - cut, " (did you mean '%s'?)%s", best, rest);
+}

@@ -31,6 +31,11 @@ void fray__near_try(fray__near *n, const char *name);
  * "SA"), else NULL. A name equal to the word is no suggestion. The
  * pointer is into n. */
 const char *fray__near_best(const fray__near *n);
+/* Puts " (did you mean 'BEST'?)" into an error message after its first
+ * clause (before "; ...", so that a long list after it cannot cut the
+ * hint off), bounded by size (the message's room). Nothing when best is
+ * NULL. */
+void fray__near_hint(char *msg, size_t size, const char *best);
 /* The distance the helper uses (exposed for tests): -1 when either is
  * longer than FRAY__NEAR_MAX - 1. */
 int fray__near_distance(const char *a, const char *b);

@@ -2400,16 +2400,7 @@ static fray_status vary_near(const fa_setup *s, const char *key,
     fray__near n;
     fray__near_init(&n, key);
     vary_near_keys(s, &n);
-    const char *best = fray__near_best(&n);
-    if (!best)
-        return rc;
-    char *msg = diag->message;
-    char *at = strstr(msg, "; ");
-    size_t cut = at ? (size_t)(at - msg) : strlen(msg);
-    char rest[sizeof diag->message];
-    snprintf(rest, sizeof rest, "%s", msg + cut);
-    snprintf(msg + cut, sizeof diag->message - cut, " (did you mean '%s'?)%s",
-             best, rest);
+    fray__near_hint(diag->message, sizeof diag->message, fray__near_best(&n));
     return rc;
 }
 

@@ -499,18 +499,7 @@ static fray_status with_near(const ft_setup *s, const char *key,
     fray__near n;
     fray__near_init(&n, key);
     near_keys(s, &n);
-    const char *best = fray__near_best(&n);
-    if (!best)
-        return rc;
-    char hint[FRAY__NEAR_MAX + 32];
-    snprintf(hint, sizeof hint, " (did you mean '%s'?)", best);
-    char *msg = diag->message;
-    size_t len = strlen(msg), size = sizeof diag->message;
-    char *at = strstr(msg, "; ");
-    size_t cut = at ? (size_t)(at - msg) : len;
-    char rest[sizeof diag->message];
-    snprintf(rest, sizeof rest, "%s", msg + cut);
-    snprintf(msg + cut, size - cut, "%s%s", hint, rest);
+    fray__near_hint(diag->message, sizeof diag->message, fray__near_best(&n));
     return rc;
 }
 
