@@ -52,7 +52,7 @@ int cmd_check(int argc, char **argv) {
         fray_diag diag;
         memset(&diag, 0, sizeof diag);
         fray_status st = fray_setup_check(path, &diag);
-        const char *file = diag.file ? diag.file : path;
+        const char *file = fray_diag_file(&diag) ? fray_diag_file(&diag) : path;
         if (args.json) {
             json_out j;
             json_init(&j, stdout);
