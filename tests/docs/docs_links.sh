@@ -8,7 +8,8 @@
 #    `include/fray/*.h`, `tests/cli/cases.txt:12`): a path whose first part
 #    is a top-level folder of the repository, without spaces, exists (a
 #    glob: matches something), from the repository's root.
-# The man page's docs/... references are checked the same way.
+# Repository paths in the text without backquotes, and the man page's
+# docs/... references, are checked the same way.
 # Exit status 0 when every one exists, 1 (listing each that does not) else.
 set -u
 src=$1
@@ -59,6 +60,12 @@ for f in README.md docs/**/*.md; do
             echo "$f:$ln: \`$p\` is not in the repository"; fail=1
         fi
     done < <(grep -noE '`[^`]+`' "$f")
+    # Repository paths written without backquotes (docs/journal.md "On disk").
+    while IFS=: read -r ln p; do
+        p=${p#[ (\"]}
+        n=$((n + 1))
+        exists "$p" || { echo "$f:$ln: $p is not in the repository"; fail=1; }
+    done < <(grep -noE '(^|[ ("])(src|include|docs|tests|examples|data|scripts|bench)/[A-Za-z0-9_./*-]*[A-Za-z0-9_*/]' "$f")
 done
 # The man page names docs by path in its text.
 while IFS=: read -r ln p; do
