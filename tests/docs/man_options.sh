@@ -106,5 +106,11 @@ echo "$commands" | while IFS= read -r cmd; do
             echo "fray $cmd: $o is in the man page's synopsis but not in --help"; echo x >> "$TMPFAIL"; }
     done
 done
+# The other way: every command of the man page's SYNOPSIS is in --help.
+awk '/^\.SH /{ s = ($2 == "SYNOPSIS") } s && /^\.B fray /{ print $3 (($4 ~ /^[a-z]+$/) ? " " $4 : "") }' "$man" |
+    sort -u | while IFS= read -r cmd; do
+        echo "$commands" | grep -qx -- "$cmd" || {
+            echo "fray $cmd: in the man page's SYNOPSIS but not in fray --help"; echo x >> "$TMPFAIL"; }
+    done
 [ ! -s "$TMPFAIL" ] || exit 1
 echo "man_options: $(echo "$commands" | wc -l) commands agree"
