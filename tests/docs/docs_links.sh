@@ -9,7 +9,8 @@
 #    is a top-level folder of the repository, without spaces, exists (a
 #    glob: matches something), from the repository's root.
 # Repository paths in the text without backquotes, and the man page's
-# docs/... references, are checked the same way.
+# docs/... references, are checked the same way; and a page's section
+# named in quotes after it (docs/journal.md "On disk") exists.
 # Exit status 0 when every one exists, 1 (listing each that does not) else.
 set -u
 src=$1
@@ -72,5 +73,23 @@ while IFS=: read -r ln p; do
     n=$((n + 1))
     exists "$p" || { echo "docs/fray.1:$ln: $p is not in the repository"; fail=1; }
 done < <(grep -noE 'docs/[A-Za-z0-9_/.-]*[A-Za-z0-9_]' docs/fray.1)
+# A section named after a page (docs/journal.md "On disk", rules/alloy.md
+# "Tactics") in the docs, the man page or the public headers: the page
+# has a heading, or a bold item (**Ties.**), that begins with that name.
+while IFS=: read -r f ln ref; do
+    page=${ref%% \"*}
+    title=${ref#*\"}; title=${title%\"}
+    case "$page" in
+    docs/*) ;;
+    rules/*) page=docs/$page ;;
+    *) if [ -e "docs/$page" ]; then page=docs/$page
+       elif [ -e "docs/rules/$page" ]; then page=docs/rules/$page
+       else continue; fi ;;   # a source that does not ship (rules-facts.md)
+    esac
+    [ -e "$page" ] || continue   # the path itself is checked above
+    n=$((n + 1))
+    grep -E '^#+ |\*\*' "$page" | grep -qiF -- "$title" || {
+        echo "$f:$ln: $page has no section \"$title\""; fail=1; }
+done < <(grep -noE '(docs/)?[a-z-]+(/[a-z-]+)?\.md "[^"]+"' README.md docs/*.md docs/**/*.md docs/fray.1 include/fray/*.h | sort -u)
 [ $fail -eq 0 ] && echo "docs_links: all $n references exist"
 exit $fail
