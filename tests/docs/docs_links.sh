@@ -74,7 +74,8 @@ while IFS=: read -r ln p; do
     exists "$p" || { echo "docs/fray.1:$ln: $p is not in the repository"; fail=1; }
 done < <(grep -noE 'docs/[A-Za-z0-9_/.-]*[A-Za-z0-9_]' docs/fray.1)
 # A section named after a page (docs/journal.md "On disk", rules/alloy.md
-# "Tactics") in the docs, the man page or the public headers: the page
+# "Tactics") in the docs, the man page, the public headers or the
+# command's help texts (src/cli/): the page
 # has a heading, or a bold item (**Ties.**), that begins with that name.
 while IFS=: read -r f ln ref; do
     page=${ref%% \"*}
@@ -90,6 +91,6 @@ while IFS=: read -r f ln ref; do
     n=$((n + 1))
     grep -E '^#+ |\*\*' "$page" | grep -qiF -- "$title" || {
         echo "$f:$ln: $page has no section \"$title\""; fail=1; }
-done < <(grep -noE '(docs/)?[a-z-]+(/[a-z-]+)?\.md "[^"]+"' README.md docs/*.md docs/**/*.md docs/fray.1 include/fray/*.h | sort -u)
+done < <(grep -noE '(docs/)?[a-z-]+(/[a-z-]+)?\.md "[^"]+"' README.md docs/*.md docs/**/*.md docs/fray.1 include/fray/*.h src/cli/*.c | sort -u)
 [ $fail -eq 0 ] && echo "docs_links: all $n references exist"
 exit $fail
