@@ -148,7 +148,7 @@ FRAY_API FRAY_MUST_CHECK fray_status fray_deck_stack(fray_deck *deck, const fray
                                      size_t n);
 /*
  * Draws n cards into the Hand of Fate: they are out of the deck while held
- * (rules-facts.md "Hand of Fate"). Same reshuffle rule as fray_deck_draw.
+ * (the rules facts, "Hand of Fate"; docs/rules/towers.md). Same reshuffle rule as fray_deck_draw.
  */
 FRAY_API FRAY_MUST_CHECK fray_status fray_deck_hold(fray_deck *deck, fray_rng *rng, size_t n,
                                     fray_card *out_cards);

@@ -54,16 +54,32 @@ typedef enum fray_status {
 FRAY_API const char *fray_strerror(fray_status status);
 
 /*
- * Details of an error in user input. `file` is borrowed from the caller (may
- * be NULL for command-line text); line and column are 1-based, 0 when not
- * known. `message` is always NUL-terminated.
+ * Details of an error in user input. line and column are 1-based, 0 when
+ * not known. `message` is always NUL-terminated.
+ *
+ * The file at fault: read it with fray_diag_file(). An error may lie in a
+ * file the caller did not name (a stat-block file or a catalog that an
+ * encounter names), whose path exists only while loading: `file_name`
+ * then holds a copy of it (cut at its start, after "...", when longer than
+ * 255 bytes) and `file` is NULL. Otherwise `file_name` is empty and `file`
+ * is the caller's own string, borrowed (NULL for command-line text). So a
+ * copy of a fray_diag is as valid as the original: nothing in it points
+ * into the struct itself. (`file_name` is new in 0.1.0: code that reads
+ * only `file` misses the files the caller did not name.)
  */
 typedef struct fray_diag {
     const char *file;
     int line;
     int column;
     char message[256];
+    char file_name[256];
 } fray_diag;
+
+/* The file at fault: file_name when it is set, else file (NULL when the
+ * error is in no file, and for a NULL diag). Valid as long as the diag
+ * (or a copy of it) and, for a path the caller passed, the caller's
+ * string. */
+FRAY_API const char *fray_diag_file(const fray_diag *diag);
 
 /*
  * The allocation hook, in the manner of lua_Alloc: every allocation fray

@@ -11,6 +11,10 @@
  * them off), movement, ranged weapons, spells, or "Crit:" keywords; those
  * are refused with FRAY_ERR_INVALID and a message in rules words.
  *
+ * The same struct serves every ruleset through fray_setup_duel_odds
+ * (fray/fight.h): Alloy's duel odds fill it too, counting rounds where
+ * 99 Towers counts phases (docs/rules/alloy.md "Tactics").
+ *
  * Probabilities are doubles (binary64) summed over the chain's paths; the
  * rounding error of a whole duel is far below 1e-12.
  *

@@ -1,11 +1,12 @@
 /*
- * fray/sim.h - Monte Carlo simulation of whole 99 Towers encounters, for
- * designers balancing rules (docs/architecture.md "Simulation").
+ * fray/sim.h - Monte Carlo simulation of whole encounters of any ruleset
+ * (fray_sim over a fray_setup; fray_towers_sim for a 99 Towers setup),
+ * for designers balancing rules (docs/architecture.md "Simulation").
  *
  * A simulation runs trials 0..n-1 of an encounter with the tactics
  * policies choosing every action, exactly as `fray fight` does, with
- * narration and journal off. Trial i's decks are shuffled from the stream
- * fray_rng_for_trial(seed, i), so any trial can be replayed narrated
+ * narration and journal off. Trial i's decks (Alloy: dice) come from the
+ * stream fray_rng_for_trial(seed, i), so any trial can be replayed narrated
  * (fray_towers_fight_reset_trial) and the results do not depend on how the
  * trials are spread over threads or processes: everything a simulation
  * counts is a sum of integers over trials (fray_sim_counts), and sums do

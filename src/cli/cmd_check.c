@@ -1,4 +1,4 @@
-/* cmd_check.c - `fray check`: load 99 Towers files and report the first
+/* cmd_check.c - `fray check`: load files of any ruleset and report the first
  * error of each (docs/file-formats.md). */
 #include "cli.h"
 
@@ -11,8 +11,9 @@
 static const char HELP[] =
     "usage: fray check FILE... [-C DIR] [--json]\n"
     "\n"
-    "Loads each 99 Towers file (an encounter with the stat blocks and catalogs\n"
-    "it names, a stat-block file, or a catalog) and says whether it is right:\n"
+    "Loads each file of any ruleset (its rules: word says which; none is 99\n"
+    "Towers): an encounter with the stat blocks and catalogs it names, a\n"
+    "stat-block file, or a catalog, and says whether it is right:\n"
     "\n"
     "  FILE: ok (encounter \"Duel at the Bridge\": 2 combatants, 2 sides, map 12x8)\n"
     "\n"
@@ -21,7 +22,8 @@ static const char HELP[] =
     "\n"
     "  -C DIR   read the files from DIR (as make -C), so paths print as given\n"
     "  --json   one JSON object per file: {\"file\", \"ok\", \"summary\"} or\n"
-    "           {\"file\", \"ok\": false, \"line\", \"column\", \"error\"}\n"
+    "           {\"file\", \"ok\": false, \"line\", \"column\", \"error\",\n"
+    "           \"status\"}\n"
     "\n"
     "The file formats are in docs/file-formats.md. Up to 8 files at once.\n";
 
@@ -52,7 +54,7 @@ int cmd_check(int argc, char **argv) {
         fray_diag diag;
         memset(&diag, 0, sizeof diag);
         fray_status st = fray_setup_check(path, &diag);
-        const char *file = diag.file ? diag.file : path;
+        const char *file = fray_diag_file(&diag) ? fray_diag_file(&diag) : path;
         if (args.json) {
             json_out j;
             json_init(&j, stdout);

@@ -814,11 +814,12 @@ static int odds_duel(int argc, char **argv) {
             tb->present ? tb->value : NULL, NULL, &setup, &diag);
         if (st != FRAY_OK) {
             const char *msg = diag.message[0] ? diag.message : fray_strerror(st);
-            if (diag.file && diag.line > 0)
-                fprintf(stderr, "%s:%d:%d: %s\n", diag.file, diag.line,
+            const char *file = fray_diag_file(&diag);
+            if (file && diag.line > 0)
+                fprintf(stderr, "%s:%d:%d: %s\n", file, diag.line,
                         diag.column > 0 ? diag.column : 1, msg);
-            else if (diag.file)
-                fprintf(stderr, "%s: %s\n", diag.file, msg);
+            else if (file)
+                fprintf(stderr, "%s: %s\n", file, msg);
             else
                 cli_error(&args, "%s", msg);
             return EXIT_USAGE;

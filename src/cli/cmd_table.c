@@ -51,7 +51,7 @@ int cli_load_encounter(cli_args *args, const char *path,
     fray_status st = fray_setup_load(path, NULL, out, &diag);
     if (st == FRAY_OK)
         return -1;
-    const char *file = diag.file ? diag.file : path;
+    const char *file = fray_diag_file(&diag) ? fray_diag_file(&diag) : path;
     const char *msg = diag.message[0] ? diag.message : fray_strerror(st);
     if (diag.line > 0)
         fprintf(stderr, "%s:%d:%d: %s\n", file, diag.line,

@@ -144,6 +144,12 @@ fray_status fray__diag_set(fray_diag *diag, fray_status status, int column,
     return status;
 }
 
+const char *fray_diag_file(const fray_diag *diag) {
+    if (!diag)
+        return NULL;
+    return diag->file_name[0] ? diag->file_name : diag->file;
+}
+
 /* ---- A bounded text builder ---------------------------------------------- */
 
 void fray__text_init(fray__text *t, char *buf, size_t size) {

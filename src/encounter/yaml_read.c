@@ -136,49 +136,31 @@ fray_status yr_nomem(yr *L) {
     return yr_fail(L, NULL, FRAY_ERR_NOMEM, "out of memory");
 }
 
-/* Hands the first error to the caller's diag (see the top of the file for
- * where the file name lives). */
+/* Hands the first error to the caller's diag: a path the caller passed is
+ * borrowed (diag->file); any other is copied into diag->file_name, so that
+ * a copy of the diag stays valid (include/fray/common.h). */
 void yr_publish(const yr *L, fray_diag *diag) {
     if (!diag)
         return;
-    memset(diag->message, 0, sizeof diag->message);
+    memset(diag, 0, sizeof *diag);
     diag->line = L->err_line;
     diag->column = L->err_col;
-    diag->file = NULL;
+    memcpy(diag->message, L->msg, strlen(L->msg) + 1);
     const char *f = L->err_file;
     for (int i = 0; i < L->n_top; i++)
         if (f == L->top_paths[i])
             diag->file = f;
-    size_t cap = sizeof diag->message;
-    size_t ml = strlen(L->msg);
-    if (diag->file || !f) {
-        memcpy(diag->message, L->msg, ml + 1);
+    if (diag->file || !f)
         return;
-    }
-    /* The message keeps at least 127 bytes; the path the rest, cut at its
-     * start when even that does not fit. */
-    size_t fl = strlen(f);
-    size_t keep_msg = ml;
-    if (ml + 1 + fl + 1 > cap) {
-        size_t over = ml + 1 + fl + 1 - cap;
-        size_t can_cut = ml > 127 ? ml - 127 : 0;
-        keep_msg = ml - (over < can_cut ? over : can_cut);
-    }
-    memcpy(diag->message, L->msg, keep_msg);
-    if (keep_msg < ml)
-        memcpy(diag->message + keep_msg - 3, "...", 3);
-    diag->message[keep_msg] = '\0';
-    char *p = diag->message + keep_msg + 1;
-    size_t room = cap - keep_msg - 1; /* >= 128: the path and its NUL */
-    if (fl + 1 <= room) {
-        memcpy(p, f, fl + 1);
+    /* A path too long for file_name loses its start, not its file name. */
+    size_t fl = strlen(f), cap = sizeof diag->file_name;
+    if (fl + 1 <= cap) {
+        memcpy(diag->file_name, f, fl + 1);
     } else {
-        size_t keep = room - 1;
-        memcpy(p, "...", 3);
-        memcpy(p + 3, f + fl - (keep - 3), keep - 3);
-        p[keep] = '\0';
+        memcpy(diag->file_name, "...", 3);
+        memcpy(diag->file_name + 3, f + fl - (cap - 4), cap - 4);
+        diag->file_name[cap - 1] = '\0';
     }
-    diag->file = p;
 }
 
 /* ---- Small text helpers --------------------------------------------------------- */

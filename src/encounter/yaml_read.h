@@ -107,8 +107,8 @@ fray_status yr_fail(yr *L, const yn *at, fray_status status, const char *fmt, ..
 fray_status yr_fail_in_art(yr *L, const yn *art, const fray_diag *gd,
                            fray_status status);
 fray_status yr_nomem(yr *L);
-/* The first error into diag: a file other than the caller's is stored
- * after the message's NUL and diag->file points there. */
+/* The first error into diag: a file other than the caller's is copied
+ * into diag->file_name (diag->file NULL). */
 void yr_publish(const yr *L, fray_diag *diag);
 
 /* Text. */

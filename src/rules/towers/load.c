@@ -22,10 +22,10 @@
  *
  * Error file names: fray_diag.file is borrowed, but an error may lie in a
  * file the encounter named (its stat blocks, its catalog), whose path
- * exists only while loading. Such a path is stored after the message's NUL
- * in diag->message and diag->file points there: valid as long as the diag
- * itself (and not a copy of it) lives. Errors in a path the caller passed
- * point at the caller's string.
+ * exists only while loading. Such a path is copied into diag->file_name
+ * (diag->file NULL), so a copy of the diag stays valid; fray_diag_file()
+ * reads either. Errors in a path the caller passed point at the caller's
+ * string.
  */
 #define _XOPEN_SOURCE 700 /* realpath */
 
