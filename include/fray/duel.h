@@ -22,6 +22,7 @@
 
 #include "fray/common.h"
 #include "fray/encounter.h"
+#include "fray/towers.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -125,6 +126,70 @@ FRAY_API FRAY_MUST_CHECK fray_status fray_towers_duel_setup(const char *path_a,
                                             const fray_allocator *alloc,
                                             fray_towers_setup **out,
                                             fray_diag *diag);
+
+/* ---- One attack's odds from an encounter file (issue 15, section 2) ---- */
+
+enum { FRAY_ENC_MODS_MAX = 40, FRAY_ENC_WHY = 24 };
+
+/* One Combat Modifier of the attack, with its reason in rules words (as
+ * the narration of a fight names it: "flat-footed", "Power Attack"). */
+typedef struct fray_enc_mod {
+    bool defense;            /* on the defense flip (else the attack flip) */
+    int flip, shift;         /* (flip+N) and (shift+N) */
+    char why[FRAY_ENC_WHY];
+} fray_enc_mod;
+
+/* One part of the damage before Hearts and Resilience. */
+typedef struct fray_enc_damage_part {
+    int value;
+    char why[FRAY_ENC_WHY];
+} fray_enc_damage_part;
+
+typedef struct fray_enc_attack {
+    int attacker, defender;  /* combatant indexes in the setup */
+    int weapon;              /* index among the attacker's weapons; -1 unarmed */
+    char weapon_name[FRAY_ENC_WHY * 2];
+    bool power;              /* Power Attack */
+    bool spell;              /* SA against ID (else PA against PD) */
+    const char *attack_rank_name;   /* "PA" or "SA" */
+    const char *defense_rank_name;  /* "PD" or "ID" */
+    int attack_rank, defense_rank;  /* before the modifiers */
+    /* The query `fray odds attack` answers: the ranks plus the flip mods,
+     * the shifts, the file's deck options; shared_deck when both flip
+     * from one deck (RULINGS 2) and the file does not set fresh-decks. */
+    fray_attack_query query;
+    int n_mods;
+    fray_enc_mod mods[FRAY_ENC_MODS_MAX];
+    /* The damage as harm.c counts it: the sum of the parts; false when it
+     * depends on something counted only in play (the GM's call on an
+     * improvised weapon's strength). */
+    bool has_damage;
+    int damage;
+    int n_damage_parts;
+    fray_enc_damage_part damage_parts[8];
+    int resilience;          /* ER (or IR for Arcane), armor included */
+    const char *resilience_name;    /* "ER", "IR" or "none" */
+    fray_towers_affinity affinity;
+} fray_enc_attack;
+
+/*
+ * The odds of one attack of `attacker` on `defender` at the fight's start
+ * (before anyone acts: flat-footed, where the file places them, the
+ * conditions and stances it gives), with every Combat Modifier the engine
+ * adds (attack.c ft_attack_mods) and its reason as a fight narrates it.
+ * weapon: an index among the attacker's weapons, or -1 for the one in its
+ * main hand. The Hand of Fate and chips are not counted. Errors:
+ * FRAY_ERR_INVALID with diag->message in rules words (a bad index, the
+ * same combatant, the attack cannot be made there: out of reach, no sight,
+ * ...); FRAY_ERR_NOMEM.
+ */
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_enc_attack(
+    const fray_towers_setup *setup, int attacker, int defender, int weapon,
+    bool power, fray_enc_attack *out, fray_diag *diag);
+/* The index of the attacker's weapon called `name` (case does not
+ * matter), or -1. */
+FRAY_API int fray_towers_enc_weapon(const fray_towers_setup *setup,
+                                    int attacker, const char *name);
 
 #ifdef __cplusplus
 }

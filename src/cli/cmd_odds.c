@@ -16,6 +16,8 @@ static const char HELP[] =
     "       fray odds attack A D [--attack-shift S] [--defense-shift S]\n"
     "                        [--shared-deck] [--damage X --resilience R]\n"
     "                        [--susceptible | --immune]\n"
+    "       fray odds attack --encounter F --attacker ID --defender ID\n"
+    "                        [--weapon W] [--power-attack] [-C DIR]\n"
     "       fray odds opposed A B [--aspect X] [--opposing-aspect Y]\n"
     "                        [--shift S] [--opposing-shift S] [--shared-deck]\n"
     "       fray odds roll EXPR [--vs T] [--weapon W] [--vs-roll EXPR]\n"
@@ -37,7 +39,9 @@ static const char HELP[] =
     "  attack   an attack flip of A cards against a defense flip of D cards:\n"
     "           hit, critical hit (a hit with a Heart), Hearts on a hit, and\n"
     "           with --damage the STUN and LETHAL dealt. Each side flips from\n"
-    "           its own fresh deck unless --shared-deck.\n"
+    "           its own fresh deck unless --shared-deck. With --encounter\n"
+    "           (99 Towers) the ranks, every modifier (named), the damage and\n"
+    "           the Resilience come from the file, at the fight's start.\n"
     "  opposed  an opposed skill flip of A cards (the initiator) against B\n"
     "           cards, each adding its Aspect; ties go to the higher Aspect,\n"
     "           then the initiator\n"
@@ -287,6 +291,184 @@ static int odds_flip(int argc, char **argv) {
 
 /* ---- odds attack ------------------------------------------------------- */
 
+static int attack_table(cli_args *argsp, const fray_attack_query *qp,
+                        bool has_damage, long damage, long resilience,
+                        fray_towers_affinity affinity,
+                        const fray_enc_attack *enc, const fray_setup *setup);
+
+/* An encounter's attack: who strikes whom with what, each modifier with
+ * its reason, the damage's parts. */
+static void enc_print(const fray_enc_attack *e, const fray_setup *setup) {
+    printf("%s attacks %s with %s%s (%s, at the fight's start)\n",
+           fray_setup_combatant_name(setup, e->attacker),
+           fray_setup_combatant_name(setup, e->defender), e->weapon_name,
+           e->power ? ", a Power Attack" : "", fray_setup_name(setup));
+    for (int def = 0; def < 2; def++) {
+        int n = 0;
+        printf("%s flip: %s %d", def ? "Defense" : "Attack",
+               def ? e->defense_rank_name : e->attack_rank_name,
+               def ? e->defense_rank : e->attack_rank);
+        for (int i = 0; i < e->n_mods; i++) {
+            const fray_enc_mod *m = &e->mods[i];
+            if (m->defense != (def == 1))
+                continue;
+            printf("%s", n++ ? "\n" : "\n");
+            printf("  %-20s", m->why);
+            if (m->flip)
+                printf(" (flip%+d)", m->flip);
+            if (m->shift)
+                printf(" (shift%+d)", m->shift);
+        }
+        if (!n)
+            printf(", no modifiers");
+        printf("\n");
+    }
+    if (e->has_damage) {
+        printf("Damage %d =", e->damage);
+        for (int i = 0; i < e->n_damage_parts; i++)
+            printf("%s%d %s", i ? " + " : " ", e->damage_parts[i].value,
+                   e->damage_parts[i].why);
+        printf("; against %s %d\n", e->resilience_name, e->resilience);
+    } else
+        printf("Damage: not shown, it depends on the GM's call (an improvised "
+               "weapon's strength)\n");
+    printf("Not counted: the Hand of Fate and chips; %s.\n\n",
+           e->query.shared_deck ? "both flip from one deck (the defense from "
+                                  "what the attack left)"
+                                : "each flip from a fresh deck");
+}
+
+static void enc_json(json_out *j, const fray_enc_attack *e,
+                     const fray_setup *setup) {
+    json_kv_string(j, "encounter", fray_setup_name(setup));
+    for (int k = 0; k < 2; k++) {
+        int c = k ? e->defender : e->attacker;
+        json_key(j, k ? "defender" : "attacker");
+        json_begin_object(j);
+        json_kv_string(j, "id", fray_setup_combatant_id(setup, c));
+        json_kv_string(j, "name", fray_setup_combatant_name(setup, c));
+        json_kv_string(j, "rank", k ? e->defense_rank_name : e->attack_rank_name);
+        json_kv_int(j, "rank_value", k ? e->defense_rank : e->attack_rank);
+        json_end_object(j);
+    }
+    json_kv_string(j, "weapon", e->weapon_name);
+    json_kv_bool(j, "power_attack", e->power);
+    json_key(j, "modifiers");
+    json_begin_array(j);
+    for (int i = 0; i < e->n_mods; i++) {
+        json_begin_object(j);
+        json_kv_string(j, "flip", e->mods[i].defense ? "defense" : "attack");
+        json_kv_string(j, "why", e->mods[i].why);
+        json_kv_int(j, "flip_mod", e->mods[i].flip);
+        json_kv_int(j, "shift", e->mods[i].shift);
+        json_end_object(j);
+    }
+    json_end_array(j);
+    if (e->has_damage) {
+        json_key(j, "damage_parts");
+        json_begin_array(j);
+        for (int i = 0; i < e->n_damage_parts; i++) {
+            json_begin_object(j);
+            json_kv_string(j, "why", e->damage_parts[i].why);
+            json_kv_int(j, "value", e->damage_parts[i].value);
+            json_end_object(j);
+        }
+        json_end_array(j);
+        json_kv_string(j, "resilience_kind", e->resilience_name);
+    }
+    json_kv_string(j, "assumed", e->query.shared_deck
+                                     ? "no Hand of Fate or chips; one shared deck"
+                                     : "no Hand of Fate or chips; each flip from "
+                                       "a fresh deck");
+}
+
+/* fray odds attack --encounter F --attacker ID --defender ID [--weapon W]
+ * [--power-attack]. */
+static int odds_attack_encounter(cli_args *args) {
+    static const char *const by_hand[] = {
+        "attack-shift", "defense-shift", "shared-deck", "damage",
+        "resilience",   "susceptible",   "immune",      "aces",
+        "jokers",       "joker-value",   "min-one-card"};
+    for (size_t i = 0; i < sizeof by_hand / sizeof by_hand[0]; i++)
+        if (cli_get(args, by_hand[i])->present) {
+            cli_error(args, "--%s is for numbers given by hand; with "
+                            "--encounter the file gives it", by_hand[i]);
+            return EXIT_USAGE;
+        }
+    if (args->n_pos != 0) {
+        cli_error(args, "with --encounter the file gives the ranks: no A D "
+                        "(got '%s')", args->pos[0]);
+        return EXIT_USAGE;
+    }
+    cli_opt *oa = cli_get(args, "attacker"), *od = cli_get(args, "defender");
+    if (!oa->present || !od->present) {
+        cli_error(args, "--encounter needs --attacker ID and --defender ID");
+        return EXIT_USAGE;
+    }
+    fray_setup *setup = NULL;
+    int rc = cli_load_encounter(args, cli_get(args, "encounter")->value, &setup);
+    if (rc >= 0)
+        return rc;
+    if (strcmp(fray_setup_rules(setup), "towers") != 0) {
+        cli_error(args, "odds of an attack from an encounter are built for 99 "
+                        "Towers only; this file is %s (fray odds roll d20+B "
+                        "--attack --vs DEFENSE gives an Alloy attack's)",
+                  fray_setup_title(setup));
+        fray_setup_free(setup);
+        return EXIT_USAGE;
+    }
+    int who[2] = {-1, -1};
+    const char *ids[2] = {oa->value, od->value};
+    for (int k = 0; k < 2; k++) {
+        for (int i = 0; i < fray_setup_combatants(setup); i++)
+            if (strcmp(fray_setup_combatant_id(setup, i), ids[k]) == 0)
+                who[k] = i;
+        if (who[k] < 0) {
+            fprintf(stderr, "%s: no combatant '%s' in %s (", args->command,
+                    ids[k], fray_setup_name(setup));
+            for (int i = 0; i < fray_setup_combatants(setup); i++)
+                fprintf(stderr, "%s%s", i ? ", " : "",
+                        fray_setup_combatant_id(setup, i));
+            fprintf(stderr, ")\n");
+            fray_setup_free(setup);
+            return EXIT_USAGE;
+        }
+    }
+    const fray_towers_setup *ts = fray_setup_ruleset_data(setup);
+    int weapon = -1;
+    cli_opt *ow = cli_get(args, "weapon");
+    if (ow->present) {
+        weapon = fray_towers_enc_weapon(ts, who[0], ow->value);
+        if (weapon < 0) {
+            cli_error(args, "%s has no weapon called '%s'",
+                      fray_setup_combatant_name(setup, who[0]), ow->value);
+            fray_setup_free(setup);
+            return EXIT_USAGE;
+        }
+    }
+    fray_enc_attack *e = malloc(sizeof *e);
+    if (!e) {
+        fray_setup_free(setup);
+        cli_error(args, "out of memory");
+        return EXIT_USAGE;
+    }
+    fray_diag diag;
+    fray_status st = fray_towers_enc_attack(
+        ts, who[0], who[1], weapon, cli_get(args, "power-attack")->present, e,
+        &diag);
+    if (st != FRAY_OK) {
+        cli_error(args, "%s", diag.message[0] ? diag.message : fray_strerror(st));
+        free(e);
+        fray_setup_free(setup);
+        return EXIT_USAGE;
+    }
+    rc = attack_table(args, &e->query, e->has_damage, e->damage, e->resilience,
+                      e->affinity, e, setup);
+    free(e);
+    fray_setup_free(setup);
+    return rc;
+}
+
 static int odds_attack(int argc, char **argv) {
     cli_opt opts[] = {
         {"attack-shift", true, NULL, false}, {"defense-shift", true, NULL, false},
@@ -295,14 +477,37 @@ static int odds_attack(int argc, char **argv) {
         {"immune", false, NULL, false},      {"aces", true, NULL, false},
         {"jokers", true, NULL, false},       {"joker-value", true, NULL, false},
         {"min-one-card", false, NULL, false},
+        {"encounter", true, NULL, false},    {"attacker", true, NULL, false},
+        {"defender", true, NULL, false},     {"weapon", true, NULL, false},
+        {"power-attack", false, NULL, false}, {"C", true, NULL, false},
     };
     cli_args args = {"fray odds attack", opts,
                      (int)(sizeof opts / sizeof opts[0]), {0}, 0, false, false};
+    for (int i = 0; i < argc; i++)
+        if (strncmp(argv[i], "--encounter", 11) == 0 &&
+            (argv[i][11] == '\0' || argv[i][11] == '=')) {
+            if (!cli_parse(&args, argc, argv))
+                return EXIT_USAGE;
+            if (args.help) {
+                fputs(HELP, stdout);
+                return EXIT_OK;
+            }
+            return odds_attack_encounter(&args);
+        }
     int rc = cli_start(&args, argc, argv, HELP, 2,
                        "the attack's and the defense's number of cards, "
                        "A and D");
     if (rc >= 0)
         return rc;
+    if (cli_get(&args, "attacker")->present ||
+        cli_get(&args, "defender")->present ||
+        cli_get(&args, "weapon")->present ||
+        cli_get(&args, "power-attack")->present ||
+        cli_get(&args, "C")->present) {
+        cli_error(&args, "--attacker, --defender, --weapon, --power-attack "
+                         "and -C need --encounter FILE");
+        return EXIT_USAGE;
+    }
     long a = 0, d = 0, as = 0, ds = 0, damage = 0, resilience = 0;
     if (!cli_int(&args, "A", args.pos[0], -50, FRAY_CARDS_MAX, &a) ||
         !cli_int(&args, "D", args.pos[1], -50, FRAY_CARDS_MAX, &d) ||
@@ -336,6 +541,21 @@ static int odds_attack(int argc, char **argv) {
     q.shared_deck = cli_get(&args, "shared-deck")->present;
     if (!cli_deck_options(&args, &q.deck, &q.rules))
         return EXIT_USAGE;
+    return attack_table(&args, &q, has_damage, damage, resilience, affinity,
+                        NULL, NULL);
+}
+
+/* The table of `fray odds attack` for query q (and with --damage, the
+ * damage); from an encounter (enc, setup), the modifiers by name first and
+ * their JSON. */
+static int attack_table(cli_args *argsp, const fray_attack_query *qp,
+                        bool has_damage, long damage, long resilience,
+                        fray_towers_affinity affinity,
+                        const fray_enc_attack *enc, const fray_setup *setup) {
+    cli_args args = *argsp;
+    fray_attack_query q = *qp;
+    long a = q.attack_n, d = q.defense_n, as = q.attack_shift,
+         ds = q.defense_shift;
     fray_attack_odds odds;
     fray_status st = fray_odds_attack(&q, &odds);
     if (st != FRAY_OK)
@@ -359,6 +579,8 @@ static int odds_attack(int argc, char **argv) {
         json_out j;
         json_init(&j, stdout);
         json_begin_object(&j);
+        if (enc)
+            enc_json(&j, enc, setup);
         json_key(&j, "attack");
         json_begin_object(&j);
         json_kv_int(&j, "n", a);
@@ -414,6 +636,8 @@ static int odds_attack(int argc, char **argv) {
         return EXIT_OK;
     }
 
+    if (enc)
+        enc_print(enc, setup);
     printf("Attack %ld (%d card%s, keep the %s", a, a_cards,
            a_cards == 1 ? "" : "s", a_low ? "lowest" : "highest");
     if (as)
