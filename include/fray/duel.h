@@ -92,6 +92,20 @@ FRAY_API FRAY_MUST_CHECK fray_status fray_towers_duel_odds_max(const fray_towers
                                                fray_duel_odds *out,
                                                fray_diag *diag);
 
+/* What fray_towers_duel_odds_leaving leaves out of the file (issue 15):
+ * the chain cannot count the Hand of Fate (every hand each side could
+ * hold), nor chips. */
+enum {
+    FRAY_DUEL_LEAVE_HAND_OF_FATE = 1, /* options: {hand-of-fate: 0} */
+    FRAY_DUEL_LEAVE_CHIPS = 2         /* each combatant's tactics: {chips: false} */
+};
+
+/* fray_towers_duel_odds_max of the setup with what `leave_out` names
+ * taken out (a copy: the setup is not changed); 0: the same. */
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_duel_odds_leaving(
+    const fray_towers_setup *setup, int a, int b, long max_states,
+    unsigned leave_out, fray_duel_odds *out, fray_diag *diag);
+
 /*
  * About how many states the chain of this duel would make, without
  * building it: from the STUN each combatant can lose (to the blows that

@@ -25,6 +25,7 @@ static const char HELP[] =
     "       fray odds roll d20+B --attack --vs DEFENSE [--damage EXPR]\n"
     "                        [--crit-dice EXPR] [--crit-min N] [--weapon W]\n"
     "       fray odds duel ENCOUNTER.yaml [--max-states N] [-C DIR]\n"
+    "                        [--no-hand-of-fate] [--no-chips]\n"
     "       fray odds duel A.yaml B.yaml [--a NAME] [--b NAME]\n"
     "                        [--tactics-a PRESET] [--tactics-b PRESET]\n"
     "                        [--max-states N] [-C DIR]\n"
@@ -57,7 +58,11 @@ static const char HELP[] =
     "           encounter of exactly two combatants, or two stat-block files\n"
     "           (--a / --b name the stat block when a file holds several;\n"
     "           tactics presets default to attack). Each flip comes from a\n"
-    "           fresh deck; no Hand of Fate, no chips, no movement. A duel\n"
+    "           fresh deck; no Hand of Fate (a file that gives one is\n"
+    "           refused: the chain cannot count every hand; --no-hand-of-fate\n"
+    "           leaves it out and says so), no chips (likewise: --no-chips),\n"
+    "           no movement, no formal\n"
+    "           duel (a file's duel: key is refused). A duel\n"
     "           whose chain would pass --max-states states (default\n"
     "           100000000: about a minute) is refused with its size.\n";
 
@@ -992,6 +997,8 @@ static int odds_duel(int argc, char **argv) {
         {"a", true, NULL, false},         {"b", true, NULL, false},
         {"tactics-a", true, NULL, false}, {"tactics-b", true, NULL, false},
         {"C", true, NULL, false},         {"max-states", true, NULL, false},
+        {"no-hand-of-fate", false, NULL, false},
+        {"no-chips", false, NULL, false},
     };
     cli_args args = {"fray odds duel", opts,
                      (int)(sizeof opts / sizeof opts[0]), {0}, 0, false, false};
@@ -1048,6 +1055,16 @@ static int odds_duel(int argc, char **argv) {
             return EXIT_USAGE;
         }
     }
+    /* --no-hand-of-fate, --no-chips: what the chain cannot count left
+     * out of the file (a copy), and said so below. */
+    bool no_fate = cli_get(&args, "no-hand-of-fate")->present;
+    bool no_chips = cli_get(&args, "no-chips")->present;
+    if ((no_fate || no_chips) && strcmp(fray_setup_rules(setup), "towers") != 0) {
+        cli_error(&args, "--no-hand-of-fate and --no-chips are for 99 Towers; "
+                         "%s has neither", fray_setup_title(setup));
+        fray_setup_free(setup);
+        return EXIT_USAGE;
+    }
     if (fray_setup_combatants(setup) != 2) {
         cli_error(&args, "exact duel odds need exactly two combatants; this "
                          "encounter has %d", fray_setup_combatants(setup));
@@ -1061,11 +1078,24 @@ static int odds_duel(int argc, char **argv) {
         return EXIT_USAGE;
     }
     fray_diag diag;
-    fray_status st = fray_setup_duel_odds(setup, 0, 1, max_states, o, &diag);
+    fray_status st =
+        no_fate || no_chips
+            ? fray_towers_duel_odds_leaving(
+                  fray_setup_ruleset_data(setup), 0, 1, max_states,
+                  (no_fate ? FRAY_DUEL_LEAVE_HAND_OF_FATE : 0u) |
+                      (no_chips ? FRAY_DUEL_LEAVE_CHIPS : 0u),
+                  o, &diag)
+            : fray_setup_duel_odds(setup, 0, 1, max_states, o, &diag);
     if (st != FRAY_OK) {
         cli_error(&args, "%s%s",
                   diag.message[0] ? diag.message : fray_strerror(st),
-                  st == FRAY_ERR_TOO_LARGE ? ", or raise --max-states" : "");
+                  st == FRAY_ERR_TOO_LARGE ? ", or raise --max-states"
+                  : strstr(diag.message, "the Hand of Fate")
+                      ? ", or leave it out with --no-hand-of-fate (the odds "
+                        "then assume neither side holds one)"
+                  : strstr(diag.message, "do not model chips")
+                      ? ", or leave them out with --no-chips"
+                      : "");
         free(o);
         fray_setup_free(setup);
         return EXIT_USAGE;
@@ -1137,6 +1167,8 @@ static int odds_duel(int argc, char **argv) {
         json_double(&j, o->mass_error);
         json_kv_string(&j, "precision", "double");
         json_kv_string(&j, "assumed", assumed);
+        json_kv_bool(&j, "hand_of_fate_left_out", no_fate);
+        json_kv_bool(&j, "chips_left_out", no_chips);
         json_end_object(&j);
         json_finish(&j);
     } else {
@@ -1191,6 +1223,9 @@ static int odds_duel(int argc, char **argv) {
             out_bar(stdout, top > 0 ? rounds[r] / top : 0, 30);
             printf("\n");
         }
+        if (no_fate || no_chips)
+            printf("\nLeft out of the file: %s%s%s.", no_fate ? "the Hand of Fate (--no-hand-of-fate)" : "",
+                   no_fate && no_chips ? " and " : "", no_chips ? "chips (--no-chips)" : "");
         if (assumed[0])
             printf("\nAssumed: %s.\n", assumed);
         printf("Double precision (rounding and cut-off < %.0e): %ld chain states, "

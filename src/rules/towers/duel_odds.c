@@ -789,9 +789,33 @@ static fray_status check_duel(const ft_setup *s, int a, int b,
     if (s->c[0].side == s->c[1].side)
         return refuse(diag, "the two combatants are on the same side (%s): "
                             "there is no duel", s->sides[s->c[0].side]);
-    if (s->opt.hand_of_fate > 0)
-        return refuse(diag, "exact duel odds do not model the Hand of Fate: "
-                            "turn it off with options: {hand-of-fate: 0}%s", "");
+    /* Seed 000 "Dueling": the chain is a plain fight (Initiative, blows
+     * that land at once, the end when one side is out), not a formal
+     * duel's stages. */
+    if (s->duel.to != FT_DUEL_NONE)
+        return refuse(diag, "exact duel odds do not model a formal duel "
+                            "(the file's duel: key, to %s): its Showdown, the "
+                            "Focus check instead of Initiative, blows that "
+                            "land at once and its end; simulate it (fray "
+                            "sim)",
+                      s->duel.to == FT_DUEL_FIRST_BLOOD      ? "first-blood"
+                      : s->duel.to == FT_DUEL_INCAPACITATION ? "incapacitation"
+                                                             : "death");
+    if (s->opt.hand_of_fate > 0) {
+        /* Exactly, the chain would follow every hand each side could
+         * hold: C(deck, cards) of them each, times its states. */
+        int size = fray_deck_options_size(&s->opt.deck), k = s->opt.hand_of_fate;
+        double hands = 1;
+        for (int i = 0; i < k && i < size; i++)
+            hands = hands * (size - i) / (i + 1);
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "exact duel odds cannot count the Hand of Fate: "
+                              "each side could hold any of %.0f hands of %d "
+                              "cards, and the chain would follow every pair "
+                              "of them (%.2g times its states); turn it off "
+                              "with options: {hand-of-fate: 0}",
+                              hands, k, hands * hands);
+    }
     for (int i = 0; i < 2; i++) {
         const ft_combatant *c = &s->c[i];
         const ft_statblock *sb = &c->sb;
@@ -1194,6 +1218,33 @@ FRAY_API fray_status fray_towers_duel_odds_max(const fray_towers_setup *setup,
     if (!out)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no duel to count");
     return duel_count(setup, a, b, max_states, NULL, out, diag);
+}
+
+FRAY_API fray_status fray_towers_duel_odds_leaving(
+    const fray_towers_setup *setup, int a, int b, long max_states,
+    unsigned leave_out, fray_duel_odds *out, fray_diag *diag) {
+    if (!out || !setup)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no duel to count");
+    if (!leave_out)
+        return duel_count(setup, a, b, max_states, NULL, out, diag);
+    const fray_allocator *alloc = setup->alloc.realloc ? &setup->alloc : NULL;
+    fray_towers_setup *cp = NULL;
+    fray_status rc = fray_towers_setup_copy(setup, alloc, &cp);
+    if (rc != FRAY_OK)
+        return rc;
+    if (leave_out & FRAY_DUEL_LEAVE_HAND_OF_FATE)
+        cp->s.opt.hand_of_fate = 0;
+    for (int i = 0; i < cp->s.n_combatants; i++) {
+        if (leave_out & FRAY_DUEL_LEAVE_HAND_OF_FATE)
+            cp->s.c[i].tactics.use_hand_of_fate = false;
+        if (leave_out & FRAY_DUEL_LEAVE_CHIPS)
+            cp->s.c[i].tactics.use_chips = false;
+    }
+    /* (as vary.c after a change: the tactics' caches again) */
+    ft_policy_prepare(&cp->s);
+    rc = duel_count(cp, a, b, max_states, NULL, out, diag);
+    fray_towers_setup_free(cp);
+    return rc;
 }
 
 FRAY_API fray_status fray_towers_duel_estimate(const fray_towers_setup *setup,
