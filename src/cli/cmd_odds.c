@@ -1167,8 +1167,10 @@ static int odds_duel(int argc, char **argv) {
         json_double(&j, o->mass_error);
         json_kv_string(&j, "precision", "double");
         json_kv_string(&j, "assumed", assumed);
-        json_kv_bool(&j, "hand_of_fate_left_out", no_fate);
-        json_kv_bool(&j, "chips_left_out", no_chips);
+        if (strcmp(fray_setup_rules(setup), "towers") == 0) {
+            json_kv_bool(&j, "hand_of_fate_left_out", no_fate);
+            json_kv_bool(&j, "chips_left_out", no_chips);
+        }
         json_end_object(&j);
         json_finish(&j);
     } else {

@@ -229,3 +229,30 @@ Test(odds_enc, out_of_reach_refused) {
     cr_expect(strstr(d.message, "out of range"), "%s", d.message);
     fray_towers_setup_free(s);
 }
+
+/* Issue 15: `fray odds attack --encounter` prints the very table `fray
+ * odds attack` prints for the same numbers given by hand: the two golden
+ * outputs (tests/cli/cases.txt odds_attack_enc, odds_attack_enc_by_hand)
+ * agree from the table's first line on. */
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    cr_assert(f, "cannot open %s", path);
+    static char buf[2][16384];
+    static int which = 0;
+    char *b = buf[which++ % 2];
+    size_t n = fread(b, 1, sizeof buf[0] - 1, f);
+    b[n] = '\0';
+    fclose(f);
+    return b;
+}
+
+Test(odds_enc, the_table_from_the_file_is_the_table_by_hand) {
+    const char *enc = slurp(FRAY_SOURCE_DIR "/tests/cli/golden/odds_attack_enc.out");
+    const char *hand =
+        slurp(FRAY_SOURCE_DIR "/tests/cli/golden/odds_attack_enc_by_hand.out");
+    const char *table = strstr(enc, "\nAttack 4 ");
+    cr_assert(table, "no table in the encounter's output");
+    cr_expect_str_eq(table + 1, hand);
+    /* and its modifiers are named before it */
+    cr_expect(strstr(enc, "flat-footed") && strstr(enc, "Knightly Training"));
+}
