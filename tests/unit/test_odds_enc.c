@@ -8,6 +8,7 @@
  * every set of cards made here, independently of odds.c.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "fray/duel.h"
