@@ -205,6 +205,48 @@ FRAY_API FRAY_MUST_CHECK fray_status fray_towers_enc_attack(
 FRAY_API int fray_towers_enc_weapon(const fray_towers_setup *setup,
                                     int attacker, const char *name);
 
+/* ---- Alloy: one attack's odds from an encounter file (issue 15) -------- */
+
+/* A modifier of an Alloy attack roll or of the defense, by name. */
+typedef struct fray_alloy_enc_mod {
+    bool defense;            /* on the target's defense (else the attack) */
+    int value;
+    char why[32];
+} fray_alloy_enc_mod;
+
+typedef struct fray_alloy_enc_attack {
+    int attacker, defender;
+    char weapon_name[64];    /* "" unarmed */
+    int line_bonus;          /* the attack line's bonus (ability, block, proficiency) */
+    int bonus;               /* line_bonus + every attack modifier */
+    int base_defense;        /* the target's defense before its modifiers */
+    int defense;             /* with them */
+    char defense_name[16];   /* "Defense", "Fortitude", ... */
+    int n_mods;
+    fray_alloy_enc_mod mods[20];
+    int proficiency_lost;    /* the weapon's proficiency bonus not had */
+    char damage[32];         /* dice text, "1d8+3"; "" none */
+    char crit_dice[16];      /* "" none */
+    int crit_min;
+} fray_alloy_enc_attack;
+
+/*
+ * Alloy: the attack of `attacker` on `defender` with its basic attack
+ * (weapon: a slot of its stat block's weapons, -1 the one in hand), at
+ * the fight's start (before initiative: where the file places them), with
+ * every modifier attack.c's fa_attack_mods counts and the defense's, each
+ * by name: what `fray odds roll d20+B --attack --vs DEFENSE --damage D`
+ * takes. setup is fray_setup_ruleset_data of an Alloy setup. Errors:
+ * FRAY_ERR_INVALID in rules words (the attack cannot be made there, bad
+ * indexes), FRAY_ERR_NOMEM.
+ */
+FRAY_API FRAY_MUST_CHECK fray_status fray_alloy_attack_from(
+    const void *setup, int attacker, int defender, int weapon,
+    fray_alloy_enc_attack *out, fray_diag *diag);
+/* The slot of the attacker's weapon called `name` (any case), or -1. */
+FRAY_API int fray_alloy_enc_weapon(const void *setup, int attacker,
+                                   const char *name);
+
 #ifdef __cplusplus
 }
 #endif

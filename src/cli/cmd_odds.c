@@ -41,8 +41,9 @@ static const char HELP[] =
     "           hit, critical hit (a hit with a Heart), Hearts on a hit, and\n"
     "           with --damage the STUN and LETHAL dealt. Each side flips from\n"
     "           its own fresh deck unless --shared-deck. With --encounter\n"
-    "           (99 Towers) the ranks, every modifier (named), the damage and\n"
-    "           the Resilience come from the file, at the fight's start.\n"
+    "           the ranks, every modifier (named), the damage and the\n"
+    "           Resilience come from the file, at the fight's start; an Alloy\n"
+    "           file gives the d20 attack's table (as odds roll --attack).\n"
     "  opposed  an opposed skill flip of A cards (the initiator) against B\n"
     "           cards, each adding its Aspect; ties go to the higher Aspect,\n"
     "           then the initiator\n"
@@ -387,6 +388,138 @@ static void enc_json(json_out *j, const fray_enc_attack *e,
                                        "a fresh deck");
 }
 
+static void print_dist(const fray_dist *dist);
+static void json_dist(json_out *j, const fray_dist *dist);
+
+/* Alloy's attack from an encounter: the line and its modifiers by name,
+ * then the d20 attack's odds as `fray odds roll d20+B --attack --vs D
+ * --damage X` gives them. */
+static int alloy_attack_encounter(cli_args *args, fray_setup *setup,
+                                  const int who[2]) {
+    const void *as = fray_setup_ruleset_data(setup);
+    int weapon = -1;
+    cli_opt *ow = cli_get(args, "weapon");
+    if (ow->present) {
+        weapon = fray_alloy_enc_weapon(as, who[0], ow->value);
+        if (weapon < 0) {
+            cli_error(args, "%s has no weapon called '%s'",
+                      fray_setup_combatant_name(setup, who[0]), ow->value);
+            return EXIT_USAGE;
+        }
+    }
+    if (cli_get(args, "power-attack")->present) {
+        cli_error(args, "--power-attack is 99 Towers'; %s has none",
+                  fray_setup_title(setup));
+        return EXIT_USAGE;
+    }
+    fray_alloy_enc_attack e;
+    fray_diag diag;
+    fray_status st = fray_alloy_attack_from(as, who[0], who[1], weapon, &e, &diag);
+    if (st != FRAY_OK) {
+        cli_error(args, "%s", diag.message[0] ? diag.message : fray_strerror(st));
+        return EXIT_USAGE;
+    }
+    fray_dice *damage = NULL, *crit = NULL;
+    memset(&diag, 0, sizeof diag);
+    if (e.damage[0])
+        st = fray_dice_parse(e.damage, NULL, NULL, &damage, &diag);
+    if (st == FRAY_OK && e.crit_dice[0])
+        st = fray_dice_parse(e.crit_dice, NULL, NULL, &crit, &diag);
+    fray_d20_attack_query q;
+    q.bonus = e.bonus;
+    q.defense = e.defense;
+    q.crit_min = e.crit_min;
+    q.damage = damage;
+    q.crit_dice = crit;
+    fray_d20_attack_odds odds;
+    memset(&odds, 0, sizeof odds);
+    if (st == FRAY_OK)
+        st = fray_odds_d20_attack(&q, NULL, &odds);
+    if (st != FRAY_OK) {
+        fray_dice_free(damage);
+        fray_dice_free(crit);
+        cli_error(args, "cannot work out this attack: %s", fray_strerror(st));
+        return EXIT_USAGE;
+    }
+    const char *an = fray_setup_combatant_name(setup, who[0]);
+    const char *dn = fray_setup_combatant_name(setup, who[1]);
+    if (args->json) {
+        json_out j;
+        json_init(&j, stdout);
+        json_begin_object(&j);
+        json_kv_string(&j, "encounter", fray_setup_name(setup));
+        json_kv_string(&j, "attacker", fray_setup_combatant_id(setup, who[0]));
+        json_kv_string(&j, "defender", fray_setup_combatant_id(setup, who[1]));
+        json_kv_string(&j, "weapon", e.weapon_name);
+        json_kv_int(&j, "line_bonus", e.line_bonus);
+        json_kv_int(&j, "bonus", q.bonus);
+        json_kv_string(&j, "defense_kind", e.defense_name);
+        json_kv_int(&j, "base_defense", e.base_defense);
+        json_kv_int(&j, "defense", e.defense);
+        json_key(&j, "modifiers");
+        json_begin_array(&j);
+        for (int i = 0; i < e.n_mods; i++) {
+            json_begin_object(&j);
+            json_kv_string(&j, "on", e.mods[i].defense ? "defense" : "attack");
+            json_kv_string(&j, "why", e.mods[i].why);
+            json_kv_int(&j, "value", e.mods[i].value);
+            json_end_object(&j);
+        }
+        json_end_array(&j);
+        json_kv_int(&j, "crit_min", q.crit_min);
+        json_kv_ratio(&j, "p_hit", odds.p_hit);
+        json_kv_ratio(&j, "p_crit", odds.p_crit);
+        if (odds.has_damage) {
+            json_kv_string(&j, "damage_expression", e.damage);
+            json_key(&j, "damage");
+            json_dist(&j, &odds.damage);
+            json_kv_ratio(&j, "mean_damage", odds.damage.mean);
+        }
+        json_end_object(&j);
+        json_finish(&j);
+    } else {
+        printf("%s attacks %s with %s (%s, at the fight's start)\n", an, dn,
+               e.weapon_name[0] ? e.weapon_name : "an unarmed strike",
+               fray_setup_name(setup));
+        printf("Attack: d20%+d", e.line_bonus);
+        for (int i = 0; i < e.n_mods; i++)
+            if (!e.mods[i].defense)
+                printf("\n  %-24s %+d", e.mods[i].why, e.mods[i].value);
+        if (e.proficiency_lost)
+            printf("\n  (not proficient: without the weapon's %+d)",
+                   e.proficiency_lost);
+        printf("\n%s: %d", e.defense_name, e.base_defense);
+        for (int i = 0; i < e.n_mods; i++)
+            if (e.mods[i].defense)
+                printf("\n  %-24s %+d", e.mods[i].why, e.mods[i].value);
+        printf("\n\nd20%+d against %s %d\n", q.bonus, e.defense_name, q.defense);
+        printf("(a natural 1 misses, a natural 20 hits; a natural ");
+        if (q.crit_min < 20)
+            printf("%d-20", q.crit_min);
+        else
+            printf("20");
+        printf(" that would hit anyway is a critical hit)\n\n");
+        printf("  %-15s ", "hit");
+        out_prob_row(stdout, odds.p_hit, 1.0);
+        printf("  %-15s ", "critical hit");
+        out_prob_row(stdout, odds.p_crit, 1.0);
+        printf("  %-15s ", "miss");
+        out_prob_row(stdout, fray_ratio_one_minus(odds.p_hit), 1.0);
+        if (odds.has_damage) {
+            char rbuf[84];
+            printf("\nDamage per attack (%s; a miss deals 0, a critical hit "
+                   "the maximum)\n", e.damage);
+            print_dist(&odds.damage);
+            printf("  mean %.4f (%s)\n", fray_ratio_to_double(odds.damage.mean),
+                   fray_ratio_format(odds.damage.mean, rbuf));
+        }
+    }
+    fray_d20_attack_odds_free(&odds);
+    fray_dice_free(damage);
+    fray_dice_free(crit);
+    return EXIT_OK;
+}
+
 /* fray odds attack --encounter F --attacker ID --defender ID [--weapon W]
  * [--power-attack]. */
 static int odds_attack_encounter(cli_args *args) {
@@ -414,10 +547,10 @@ static int odds_attack_encounter(cli_args *args) {
     int rc = cli_load_encounter(args, cli_get(args, "encounter")->value, &setup);
     if (rc >= 0)
         return rc;
-    if (strcmp(fray_setup_rules(setup), "towers") != 0) {
+    bool alloy = strcmp(fray_setup_rules(setup), "alloy") == 0;
+    if (!alloy && strcmp(fray_setup_rules(setup), "towers") != 0) {
         cli_error(args, "odds of an attack from an encounter are built for 99 "
-                        "Towers only; this file is %s (fray odds roll d20+B "
-                        "--attack --vs DEFENSE gives an Alloy attack's)",
+                        "Towers and Alloy; this file is %s",
                   fray_setup_title(setup));
         fray_setup_free(setup);
         return EXIT_USAGE;
@@ -438,6 +571,11 @@ static int odds_attack_encounter(cli_args *args) {
             fray_setup_free(setup);
             return EXIT_USAGE;
         }
+    }
+    if (alloy) {
+        rc = alloy_attack_encounter(args, setup, who);
+        fray_setup_free(setup);
+        return rc;
     }
     const fray_towers_setup *ts = fray_setup_ruleset_data(setup);
     int weapon = -1;
