@@ -8,8 +8,14 @@
  * The chain assumes what a simulation with the encounter option
  * `fresh-decks: true` does: every flip comes from a freshly shuffled deck.
  * It does not model the Hand of Fate or chips (the encounter must turn
- * them off), movement, ranged weapons, spells, or "Crit:" keywords; those
+ * them off, or fray_towers_duel_odds_leaving leaves them out of a copy),
+ * a formal duel (the `duel:` key: the Showdown, Focus, blows landing at
+ * once), movement, ranged weapons, spells, or "Crit:" keywords; those
  * are refused with FRAY_ERR_INVALID and a message in rules words.
+ *
+ * Also here (issue 15): the numbers of one attack taken from an encounter
+ * file, every modifier by name (fray_towers_enc_attack; Alloy:
+ * fray_alloy_attack_from), which `fray odds attack --encounter` prints.
  *
  * Probabilities are doubles (binary64) summed over the chain's paths; the
  * rounding error of a whole duel is far below 1e-12.
