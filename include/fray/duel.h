@@ -8,12 +8,17 @@
  * The chain assumes what a simulation with the encounter option
  * `fresh-decks: true` does: every flip comes from a freshly shuffled deck.
  * It does not model the Hand of Fate or chips (the encounter must turn
- * them off), movement, ranged weapons, spells, or "Crit:" keywords; those
+ * them off, or fray_towers_duel_odds_leaving leaves them out of a copy),
+ * a formal duel (the `duel:` key: the Showdown, Focus, blows landing at
+ * once), movement, ranged weapons, spells, or "Crit:" keywords; those
  * are refused with FRAY_ERR_INVALID and a message in rules words.
  *
  * The same struct serves every ruleset through fray_setup_duel_odds
  * (fray/fight.h): Alloy's duel odds fill it too, counting rounds where
  * 99 Towers counts phases (docs/rules/alloy.md "Tactics").
+ * Also here (issue 15): the numbers of one attack taken from an encounter
+ * file, every modifier by name (fray_towers_enc_attack; Alloy:
+ * fray_alloy_attack_from), which `fray odds attack --encounter` prints.
  *
  * Probabilities are doubles (binary64) summed over the chain's paths; the
  * rounding error of a whole duel is far below 1e-12.
@@ -26,6 +31,7 @@
 
 #include "fray/common.h"
 #include "fray/encounter.h"
+#include "fray/towers.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -95,6 +101,20 @@ FRAY_API FRAY_MUST_CHECK fray_status fray_towers_duel_odds_max(const fray_towers
                                                fray_duel_odds *out,
                                                fray_diag *diag);
 
+/* What fray_towers_duel_odds_leaving leaves out of the file (issue 15):
+ * the chain cannot count the Hand of Fate (every hand each side could
+ * hold), nor chips. */
+enum {
+    FRAY_DUEL_LEAVE_HAND_OF_FATE = 1, /* options: {hand-of-fate: 0} */
+    FRAY_DUEL_LEAVE_CHIPS = 2         /* each combatant's tactics: {chips: false} */
+};
+
+/* fray_towers_duel_odds_max of the setup with what `leave_out` names
+ * taken out (a copy: the setup is not changed); 0: the same. */
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_duel_odds_leaving(
+    const fray_towers_setup *setup, int a, int b, long max_states,
+    unsigned leave_out, fray_duel_odds *out, fray_diag *diag);
+
 /*
  * About how many states the chain of this duel would make, without
  * building it: from the STUN each combatant can lose (to the blows that
@@ -129,6 +149,112 @@ FRAY_API FRAY_MUST_CHECK fray_status fray_towers_duel_setup(const char *path_a,
                                             const fray_allocator *alloc,
                                             fray_towers_setup **out,
                                             fray_diag *diag);
+
+/* ---- One attack's odds from an encounter file (issue 15, section 2) ---- */
+
+enum { FRAY_ENC_MODS_MAX = 40, FRAY_ENC_WHY = 24 };
+
+/* One Combat Modifier of the attack, with its reason in rules words (as
+ * the narration of a fight names it: "flat-footed", "Power Attack"). */
+typedef struct fray_enc_mod {
+    bool defense;            /* on the defense flip (else the attack flip) */
+    int flip, shift;         /* (flip+N) and (shift+N) */
+    char why[FRAY_ENC_WHY];
+} fray_enc_mod;
+
+/* One part of the damage before Hearts and Resilience. */
+typedef struct fray_enc_damage_part {
+    int value;
+    char why[FRAY_ENC_WHY];
+} fray_enc_damage_part;
+
+typedef struct fray_enc_attack {
+    int attacker, defender;  /* combatant indexes in the setup */
+    int weapon;              /* index among the attacker's weapons; -1 unarmed */
+    char weapon_name[FRAY_ENC_WHY * 2];
+    bool power;              /* Power Attack */
+    bool spell;              /* SA against ID (else PA against PD) */
+    const char *attack_rank_name;   /* "PA" or "SA" */
+    const char *defense_rank_name;  /* "PD" or "ID" */
+    int attack_rank, defense_rank;  /* before the modifiers */
+    /* The query `fray odds attack` answers: the ranks plus the flip mods,
+     * the shifts, the file's deck options; shared_deck when both flip
+     * from one deck (RULINGS 2) and the file does not set fresh-decks. */
+    fray_attack_query query;
+    int n_mods;
+    fray_enc_mod mods[FRAY_ENC_MODS_MAX];
+    /* The damage as harm.c counts it: the sum of the parts; false when it
+     * depends on something counted only in play (the GM's call on an
+     * improvised weapon's strength). */
+    bool has_damage;
+    int damage;
+    int n_damage_parts;
+    fray_enc_damage_part damage_parts[8];
+    int resilience;          /* ER (or IR for Arcane), armor included */
+    const char *resilience_name;    /* "ER", "IR" or "none" */
+    fray_towers_affinity affinity;
+} fray_enc_attack;
+
+/*
+ * The odds of one attack of `attacker` on `defender` at the fight's start
+ * (before anyone acts: flat-footed, where the file places them, the
+ * conditions and stances it gives), with every Combat Modifier the engine
+ * adds (attack.c ft_attack_mods) and its reason as a fight narrates it.
+ * weapon: an index among the attacker's weapons, or -1 for the one in its
+ * main hand. The Hand of Fate and chips are not counted. Errors:
+ * FRAY_ERR_INVALID with diag->message in rules words (a bad index, the
+ * same combatant, the attack cannot be made there: out of reach, no sight,
+ * ...); FRAY_ERR_NOMEM.
+ */
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_enc_attack(
+    const fray_towers_setup *setup, int attacker, int defender, int weapon,
+    bool power, fray_enc_attack *out, fray_diag *diag);
+/* The index of the attacker's weapon called `name` (case does not
+ * matter), or -1. */
+FRAY_API int fray_towers_enc_weapon(const fray_towers_setup *setup,
+                                    int attacker, const char *name);
+
+/* ---- Alloy: one attack's odds from an encounter file (issue 15) -------- */
+
+/* A modifier of an Alloy attack roll or of the defense, by name. */
+typedef struct fray_alloy_enc_mod {
+    bool defense;            /* on the target's defense (else the attack) */
+    int value;
+    char why[32];
+} fray_alloy_enc_mod;
+
+typedef struct fray_alloy_enc_attack {
+    int attacker, defender;
+    char weapon_name[64];    /* "" unarmed */
+    int line_bonus;          /* the attack line's bonus (ability, block, proficiency) */
+    int bonus;               /* line_bonus + every attack modifier */
+    int base_defense;        /* the target's defense before its modifiers */
+    int defense;             /* with them */
+    char defense_name[16];   /* "Defense", "Fortitude", ... */
+    int n_mods;
+    fray_alloy_enc_mod mods[20];
+    int proficiency_lost;    /* the weapon's proficiency bonus not had */
+    char damage[32];         /* dice text, "1d8+3"; "" none */
+    char crit_dice[16];      /* "" none */
+    int crit_min;
+} fray_alloy_enc_attack;
+
+/*
+ * Alloy: the attack of `attacker` on `defender` with its basic attack
+ * (weapon: a slot of its stat block's weapons, -1 the one in hand), at
+ * the fight's start (before initiative: where the file places them), with
+ * every modifier attack.c's fa_attack_mods counts and the defense's, each
+ * by name: what `fray odds roll d20+B --attack --vs DEFENSE --damage D`
+ * takes. setup is fray_setup_ruleset_data of an Alloy setup. Errors:
+ * FRAY_ERR_INVALID in rules words (the attack cannot be made there, bad
+ * indexes), FRAY_ERR_NOMEM.
+ */
+FRAY_API FRAY_MUST_CHECK fray_status fray_alloy_attack_from(
+    const void *setup, int attacker, int defender, int weapon,
+    fray_alloy_enc_attack *out, fray_diag *diag);
+/* The slot of the attacker's weapon called `name` (any case), or -1. */
+FRAY_API int fray_alloy_enc_weapon(const void *setup, int attacker,
+                                   const char *name);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,8 @@ static const char HELP[] =
     "       fray odds attack A D [--attack-shift S] [--defense-shift S]\n"
     "                        [--shared-deck] [--damage X --resilience R]\n"
     "                        [--susceptible | --immune]\n"
+    "       fray odds attack --encounter F --attacker ID --defender ID\n"
+    "                        [--weapon W] [--power-attack] [-C DIR]\n"
     "       fray odds opposed A B [--aspect X] [--opposing-aspect Y]\n"
     "                        [--shift S] [--opposing-shift S] [--shared-deck]\n"
     "       fray odds roll EXPR [--vs T] [--weapon W] [--vs-roll EXPR]\n"
@@ -23,6 +25,7 @@ static const char HELP[] =
     "       fray odds roll d20+B --attack --vs DEFENSE [--damage EXPR]\n"
     "                        [--crit-dice EXPR] [--crit-min N] [--weapon W]\n"
     "       fray odds duel ENCOUNTER.yaml [--max-states N] [-C DIR]\n"
+    "                        [--no-hand-of-fate] [--no-chips]\n"
     "       fray odds duel A.yaml B.yaml [--a NAME] [--b NAME]\n"
     "                        [--tactics-a PRESET] [--tactics-b PRESET]\n"
     "                        [--max-states N] [-C DIR]\n"
@@ -37,7 +40,10 @@ static const char HELP[] =
     "  attack   an attack flip of A cards against a defense flip of D cards:\n"
     "           hit, critical hit (a hit with a Heart), Hearts on a hit, and\n"
     "           with --damage the STUN and LETHAL dealt. Each side flips from\n"
-    "           its own fresh deck unless --shared-deck.\n"
+    "           its own fresh deck unless --shared-deck. With --encounter\n"
+    "           the ranks, every modifier (named), the damage and the\n"
+    "           Resilience come from the file, at the fight's start; an Alloy\n"
+    "           file gives the d20 attack's table (as odds roll --attack).\n"
     "  opposed  an opposed skill flip of A cards (the initiator) against B\n"
     "           cards, each adding its Aspect; ties go to the higher Aspect,\n"
     "           then the initiator\n"
@@ -53,7 +59,11 @@ static const char HELP[] =
     "           encounter of exactly two combatants, or two stat-block files\n"
     "           (--a / --b name the stat block when a file holds several;\n"
     "           tactics presets default to attack). Each flip comes from a\n"
-    "           fresh deck; no Hand of Fate, no chips, no movement. A duel\n"
+    "           fresh deck; no Hand of Fate (a file that gives one is\n"
+    "           refused: the chain cannot count every hand; --no-hand-of-fate\n"
+    "           leaves it out and says so), no chips (likewise: --no-chips),\n"
+    "           no movement, no formal\n"
+    "           duel (a file's duel: key is refused). A duel\n"
     "           whose chain would pass --max-states states (default\n"
     "           100000000: about a minute) is refused with its size.\n";
 
@@ -287,6 +297,321 @@ static int odds_flip(int argc, char **argv) {
 
 /* ---- odds attack ------------------------------------------------------- */
 
+static int attack_table(cli_args *argsp, const fray_attack_query *qp,
+                        bool has_damage, long damage, long resilience,
+                        fray_towers_affinity affinity,
+                        const fray_enc_attack *enc, const fray_setup *setup);
+
+/* An encounter's attack: who strikes whom with what, each modifier with
+ * its reason, the damage's parts. */
+static void enc_print(const fray_enc_attack *e, const fray_setup *setup) {
+    printf("%s attacks %s with %s%s (%s, at the fight's start)\n",
+           fray_setup_combatant_name(setup, e->attacker),
+           fray_setup_combatant_name(setup, e->defender), e->weapon_name,
+           e->power ? ", a Power Attack" : "", fray_setup_name(setup));
+    for (int def = 0; def < 2; def++) {
+        int n = 0;
+        printf("%s flip: %s %d", def ? "Defense" : "Attack",
+               def ? e->defense_rank_name : e->attack_rank_name,
+               def ? e->defense_rank : e->attack_rank);
+        for (int i = 0; i < e->n_mods; i++) {
+            const fray_enc_mod *m = &e->mods[i];
+            if (m->defense != (def == 1))
+                continue;
+            printf("%s", n++ ? "\n" : "\n");
+            printf("  %-20s", m->why);
+            if (m->flip)
+                printf(" (flip%+d)", m->flip);
+            if (m->shift)
+                printf(" (shift%+d)", m->shift);
+        }
+        if (!n)
+            printf(", no modifiers");
+        printf("\n");
+    }
+    if (e->has_damage) {
+        printf("Damage %d =", e->damage);
+        for (int i = 0; i < e->n_damage_parts; i++)
+            printf("%s%d %s", i ? " + " : " ", e->damage_parts[i].value,
+                   e->damage_parts[i].why);
+        printf("; against %s %d\n", e->resilience_name, e->resilience);
+    } else
+        printf("Damage: not shown, it depends on the GM's call (an improvised "
+               "weapon's strength)\n");
+    printf("Not counted: the Hand of Fate and chips; %s.\n\n",
+           e->query.shared_deck ? "both flip from one deck (the defense from "
+                                  "what the attack left)"
+                                : "each flip from a fresh deck");
+}
+
+static void enc_json(json_out *j, const fray_enc_attack *e,
+                     const fray_setup *setup) {
+    json_kv_string(j, "encounter", fray_setup_name(setup));
+    for (int k = 0; k < 2; k++) {
+        int c = k ? e->defender : e->attacker;
+        json_key(j, k ? "defender" : "attacker");
+        json_begin_object(j);
+        json_kv_string(j, "id", fray_setup_combatant_id(setup, c));
+        json_kv_string(j, "name", fray_setup_combatant_name(setup, c));
+        json_kv_string(j, "rank", k ? e->defense_rank_name : e->attack_rank_name);
+        json_kv_int(j, "rank_value", k ? e->defense_rank : e->attack_rank);
+        json_end_object(j);
+    }
+    json_kv_string(j, "weapon", e->weapon_name);
+    json_kv_bool(j, "power_attack", e->power);
+    json_key(j, "modifiers");
+    json_begin_array(j);
+    for (int i = 0; i < e->n_mods; i++) {
+        json_begin_object(j);
+        json_kv_string(j, "flip", e->mods[i].defense ? "defense" : "attack");
+        json_kv_string(j, "why", e->mods[i].why);
+        json_kv_int(j, "flip_mod", e->mods[i].flip);
+        json_kv_int(j, "shift", e->mods[i].shift);
+        json_end_object(j);
+    }
+    json_end_array(j);
+    if (e->has_damage) {
+        json_key(j, "damage_parts");
+        json_begin_array(j);
+        for (int i = 0; i < e->n_damage_parts; i++) {
+            json_begin_object(j);
+            json_kv_string(j, "why", e->damage_parts[i].why);
+            json_kv_int(j, "value", e->damage_parts[i].value);
+            json_end_object(j);
+        }
+        json_end_array(j);
+        json_kv_string(j, "resilience_kind", e->resilience_name);
+    }
+    json_kv_string(j, "assumed", e->query.shared_deck
+                                     ? "no Hand of Fate or chips; one shared deck"
+                                     : "no Hand of Fate or chips; each flip from "
+                                       "a fresh deck");
+}
+
+static void print_dist(const fray_dist *dist);
+static void json_dist(json_out *j, const fray_dist *dist);
+
+/* Alloy's attack from an encounter: the line and its modifiers by name,
+ * then the d20 attack's odds as `fray odds roll d20+B --attack --vs D
+ * --damage X` gives them. */
+static int alloy_attack_encounter(cli_args *args, fray_setup *setup,
+                                  const int who[2]) {
+    const void *as = fray_setup_ruleset_data(setup);
+    int weapon = -1;
+    cli_opt *ow = cli_get(args, "weapon");
+    if (ow->present) {
+        weapon = fray_alloy_enc_weapon(as, who[0], ow->value);
+        if (weapon < 0) {
+            cli_error(args, "%s has no weapon called '%s'",
+                      fray_setup_combatant_name(setup, who[0]), ow->value);
+            return EXIT_USAGE;
+        }
+    }
+    if (cli_get(args, "power-attack")->present) {
+        cli_error(args, "--power-attack is 99 Towers'; %s has none",
+                  fray_setup_title(setup));
+        return EXIT_USAGE;
+    }
+    fray_alloy_enc_attack e;
+    fray_diag diag;
+    fray_status st = fray_alloy_attack_from(as, who[0], who[1], weapon, &e, &diag);
+    if (st != FRAY_OK) {
+        cli_error(args, "%s", diag.message[0] ? diag.message : fray_strerror(st));
+        return EXIT_USAGE;
+    }
+    fray_dice *damage = NULL, *crit = NULL;
+    memset(&diag, 0, sizeof diag);
+    if (e.damage[0])
+        st = fray_dice_parse(e.damage, NULL, NULL, &damage, &diag);
+    if (st == FRAY_OK && e.crit_dice[0])
+        st = fray_dice_parse(e.crit_dice, NULL, NULL, &crit, &diag);
+    fray_d20_attack_query q;
+    q.bonus = e.bonus;
+    q.defense = e.defense;
+    q.crit_min = e.crit_min;
+    q.damage = damage;
+    q.crit_dice = crit;
+    fray_d20_attack_odds odds;
+    memset(&odds, 0, sizeof odds);
+    if (st == FRAY_OK)
+        st = fray_odds_d20_attack(&q, NULL, &odds);
+    if (st != FRAY_OK) {
+        fray_dice_free(damage);
+        fray_dice_free(crit);
+        cli_error(args, "cannot work out this attack: %s", fray_strerror(st));
+        return EXIT_USAGE;
+    }
+    const char *an = fray_setup_combatant_name(setup, who[0]);
+    const char *dn = fray_setup_combatant_name(setup, who[1]);
+    if (args->json) {
+        json_out j;
+        json_init(&j, stdout);
+        json_begin_object(&j);
+        json_kv_string(&j, "encounter", fray_setup_name(setup));
+        json_kv_string(&j, "attacker", fray_setup_combatant_id(setup, who[0]));
+        json_kv_string(&j, "defender", fray_setup_combatant_id(setup, who[1]));
+        json_kv_string(&j, "weapon", e.weapon_name);
+        json_kv_int(&j, "line_bonus", e.line_bonus);
+        json_kv_int(&j, "bonus", q.bonus);
+        json_kv_string(&j, "defense_kind", e.defense_name);
+        json_kv_int(&j, "base_defense", e.base_defense);
+        json_kv_int(&j, "defense", e.defense);
+        json_key(&j, "modifiers");
+        json_begin_array(&j);
+        for (int i = 0; i < e.n_mods; i++) {
+            json_begin_object(&j);
+            json_kv_string(&j, "on", e.mods[i].defense ? "defense" : "attack");
+            json_kv_string(&j, "why", e.mods[i].why);
+            json_kv_int(&j, "value", e.mods[i].value);
+            json_end_object(&j);
+        }
+        json_end_array(&j);
+        json_kv_int(&j, "crit_min", q.crit_min);
+        json_kv_ratio(&j, "p_hit", odds.p_hit);
+        json_kv_ratio(&j, "p_crit", odds.p_crit);
+        if (odds.has_damage) {
+            json_kv_string(&j, "damage_expression", e.damage);
+            json_key(&j, "damage");
+            json_dist(&j, &odds.damage);
+            json_kv_ratio(&j, "mean_damage", odds.damage.mean);
+        }
+        json_end_object(&j);
+        json_finish(&j);
+    } else {
+        printf("%s attacks %s with %s (%s, at the fight's start)\n", an, dn,
+               e.weapon_name[0] ? e.weapon_name : "an unarmed strike",
+               fray_setup_name(setup));
+        printf("Attack: d20%+d", e.line_bonus);
+        for (int i = 0; i < e.n_mods; i++)
+            if (!e.mods[i].defense)
+                printf("\n  %-24s %+d", e.mods[i].why, e.mods[i].value);
+        if (e.proficiency_lost)
+            printf("\n  (not proficient: without the weapon's %+d)",
+                   e.proficiency_lost);
+        printf("\n%s: %d", e.defense_name, e.base_defense);
+        for (int i = 0; i < e.n_mods; i++)
+            if (e.mods[i].defense)
+                printf("\n  %-24s %+d", e.mods[i].why, e.mods[i].value);
+        printf("\n\nd20%+d against %s %d\n", q.bonus, e.defense_name, q.defense);
+        printf("(a natural 1 misses, a natural 20 hits; a natural ");
+        if (q.crit_min < 20)
+            printf("%d-20", q.crit_min);
+        else
+            printf("20");
+        printf(" that would hit anyway is a critical hit)\n\n");
+        printf("  %-15s ", "hit");
+        out_prob_row(stdout, odds.p_hit, 1.0);
+        printf("  %-15s ", "critical hit");
+        out_prob_row(stdout, odds.p_crit, 1.0);
+        printf("  %-15s ", "miss");
+        out_prob_row(stdout, fray_ratio_one_minus(odds.p_hit), 1.0);
+        if (odds.has_damage) {
+            char rbuf[84];
+            printf("\nDamage per attack (%s; a miss deals 0, a critical hit "
+                   "the maximum)\n", e.damage);
+            print_dist(&odds.damage);
+            printf("  mean %.4f (%s)\n", fray_ratio_to_double(odds.damage.mean),
+                   fray_ratio_format(odds.damage.mean, rbuf));
+        }
+    }
+    fray_d20_attack_odds_free(&odds);
+    fray_dice_free(damage);
+    fray_dice_free(crit);
+    return EXIT_OK;
+}
+
+/* fray odds attack --encounter F --attacker ID --defender ID [--weapon W]
+ * [--power-attack]. */
+static int odds_attack_encounter(cli_args *args) {
+    static const char *const by_hand[] = {
+        "attack-shift", "defense-shift", "shared-deck", "damage",
+        "resilience",   "susceptible",   "immune",      "aces",
+        "jokers",       "joker-value",   "min-one-card"};
+    for (size_t i = 0; i < sizeof by_hand / sizeof by_hand[0]; i++)
+        if (cli_get(args, by_hand[i])->present) {
+            cli_error(args, "--%s is for numbers given by hand; with "
+                            "--encounter the file gives it", by_hand[i]);
+            return EXIT_USAGE;
+        }
+    if (args->n_pos != 0) {
+        cli_error(args, "with --encounter the file gives the ranks: no A D "
+                        "(got '%s')", args->pos[0]);
+        return EXIT_USAGE;
+    }
+    cli_opt *oa = cli_get(args, "attacker"), *od = cli_get(args, "defender");
+    if (!oa->present || !od->present) {
+        cli_error(args, "--encounter needs --attacker ID and --defender ID");
+        return EXIT_USAGE;
+    }
+    fray_setup *setup = NULL;
+    int rc = cli_load_encounter(args, cli_get(args, "encounter")->value, &setup);
+    if (rc >= 0)
+        return rc;
+    bool alloy = strcmp(fray_setup_rules(setup), "alloy") == 0;
+    if (!alloy && strcmp(fray_setup_rules(setup), "towers") != 0) {
+        cli_error(args, "odds of an attack from an encounter are built for 99 "
+                        "Towers and Alloy; this file is %s",
+                  fray_setup_title(setup));
+        fray_setup_free(setup);
+        return EXIT_USAGE;
+    }
+    int who[2] = {-1, -1};
+    const char *ids[2] = {oa->value, od->value};
+    for (int k = 0; k < 2; k++) {
+        for (int i = 0; i < fray_setup_combatants(setup); i++)
+            if (strcmp(fray_setup_combatant_id(setup, i), ids[k]) == 0)
+                who[k] = i;
+        if (who[k] < 0) {
+            fprintf(stderr, "%s: no combatant '%s' in %s (", args->command,
+                    ids[k], fray_setup_name(setup));
+            for (int i = 0; i < fray_setup_combatants(setup); i++)
+                fprintf(stderr, "%s%s", i ? ", " : "",
+                        fray_setup_combatant_id(setup, i));
+            fprintf(stderr, ")\n");
+            fray_setup_free(setup);
+            return EXIT_USAGE;
+        }
+    }
+    if (alloy) {
+        rc = alloy_attack_encounter(args, setup, who);
+        fray_setup_free(setup);
+        return rc;
+    }
+    const fray_towers_setup *ts = fray_setup_ruleset_data(setup);
+    int weapon = -1;
+    cli_opt *ow = cli_get(args, "weapon");
+    if (ow->present) {
+        weapon = fray_towers_enc_weapon(ts, who[0], ow->value);
+        if (weapon < 0) {
+            cli_error(args, "%s has no weapon called '%s'",
+                      fray_setup_combatant_name(setup, who[0]), ow->value);
+            fray_setup_free(setup);
+            return EXIT_USAGE;
+        }
+    }
+    fray_enc_attack *e = malloc(sizeof *e);
+    if (!e) {
+        fray_setup_free(setup);
+        cli_error(args, "out of memory");
+        return EXIT_USAGE;
+    }
+    fray_diag diag;
+    fray_status st = fray_towers_enc_attack(
+        ts, who[0], who[1], weapon, cli_get(args, "power-attack")->present, e,
+        &diag);
+    if (st != FRAY_OK) {
+        cli_error(args, "%s", diag.message[0] ? diag.message : fray_strerror(st));
+        free(e);
+        fray_setup_free(setup);
+        return EXIT_USAGE;
+    }
+    rc = attack_table(args, &e->query, e->has_damage, e->damage, e->resilience,
+                      e->affinity, e, setup);
+    free(e);
+    fray_setup_free(setup);
+    return rc;
+}
+
 static int odds_attack(int argc, char **argv) {
     cli_opt opts[] = {
         {"attack-shift", true, NULL, false}, {"defense-shift", true, NULL, false},
@@ -295,14 +620,37 @@ static int odds_attack(int argc, char **argv) {
         {"immune", false, NULL, false},      {"aces", true, NULL, false},
         {"jokers", true, NULL, false},       {"joker-value", true, NULL, false},
         {"min-one-card", false, NULL, false},
+        {"encounter", true, NULL, false},    {"attacker", true, NULL, false},
+        {"defender", true, NULL, false},     {"weapon", true, NULL, false},
+        {"power-attack", false, NULL, false}, {"C", true, NULL, false},
     };
     cli_args args = {"fray odds attack", opts,
                      (int)(sizeof opts / sizeof opts[0]), {0}, 0, false, false};
+    for (int i = 0; i < argc; i++)
+        if (strncmp(argv[i], "--encounter", 11) == 0 &&
+            (argv[i][11] == '\0' || argv[i][11] == '=')) {
+            if (!cli_parse(&args, argc, argv))
+                return EXIT_USAGE;
+            if (args.help) {
+                fputs(HELP, stdout);
+                return EXIT_OK;
+            }
+            return odds_attack_encounter(&args);
+        }
     int rc = cli_start(&args, argc, argv, HELP, 2,
                        "the attack's and the defense's number of cards, "
                        "A and D");
     if (rc >= 0)
         return rc;
+    if (cli_get(&args, "attacker")->present ||
+        cli_get(&args, "defender")->present ||
+        cli_get(&args, "weapon")->present ||
+        cli_get(&args, "power-attack")->present ||
+        cli_get(&args, "C")->present) {
+        cli_error(&args, "--attacker, --defender, --weapon, --power-attack "
+                         "and -C need --encounter FILE");
+        return EXIT_USAGE;
+    }
     long a = 0, d = 0, as = 0, ds = 0, damage = 0, resilience = 0;
     if (!cli_int(&args, "A", args.pos[0], -50, FRAY_CARDS_MAX, &a) ||
         !cli_int(&args, "D", args.pos[1], -50, FRAY_CARDS_MAX, &d) ||
@@ -336,6 +684,21 @@ static int odds_attack(int argc, char **argv) {
     q.shared_deck = cli_get(&args, "shared-deck")->present;
     if (!cli_deck_options(&args, &q.deck, &q.rules))
         return EXIT_USAGE;
+    return attack_table(&args, &q, has_damage, damage, resilience, affinity,
+                        NULL, NULL);
+}
+
+/* The table of `fray odds attack` for query q (and with --damage, the
+ * damage); from an encounter (enc, setup), the modifiers by name first and
+ * their JSON. */
+static int attack_table(cli_args *argsp, const fray_attack_query *qp,
+                        bool has_damage, long damage, long resilience,
+                        fray_towers_affinity affinity,
+                        const fray_enc_attack *enc, const fray_setup *setup) {
+    cli_args args = *argsp;
+    fray_attack_query q = *qp;
+    long a = q.attack_n, d = q.defense_n, as = q.attack_shift,
+         ds = q.defense_shift;
     fray_attack_odds odds;
     fray_status st = fray_odds_attack(&q, &odds);
     if (st != FRAY_OK)
@@ -359,6 +722,8 @@ static int odds_attack(int argc, char **argv) {
         json_out j;
         json_init(&j, stdout);
         json_begin_object(&j);
+        if (enc)
+            enc_json(&j, enc, setup);
         json_key(&j, "attack");
         json_begin_object(&j);
         json_kv_int(&j, "n", a);
@@ -414,6 +779,8 @@ static int odds_attack(int argc, char **argv) {
         return EXIT_OK;
     }
 
+    if (enc)
+        enc_print(enc, setup);
     printf("Attack %ld (%d card%s, keep the %s", a, a_cards,
            a_cards == 1 ? "" : "s", a_low ? "lowest" : "highest");
     if (as)
@@ -768,6 +1135,8 @@ static int odds_duel(int argc, char **argv) {
         {"a", true, NULL, false},         {"b", true, NULL, false},
         {"tactics-a", true, NULL, false}, {"tactics-b", true, NULL, false},
         {"C", true, NULL, false},         {"max-states", true, NULL, false},
+        {"no-hand-of-fate", false, NULL, false},
+        {"no-chips", false, NULL, false},
     };
     cli_args args = {"fray odds duel", opts,
                      (int)(sizeof opts / sizeof opts[0]), {0}, 0, false, false};
@@ -825,6 +1194,16 @@ static int odds_duel(int argc, char **argv) {
             return EXIT_USAGE;
         }
     }
+    /* --no-hand-of-fate, --no-chips: what the chain cannot count left
+     * out of the file (a copy), and said so below. */
+    bool no_fate = cli_get(&args, "no-hand-of-fate")->present;
+    bool no_chips = cli_get(&args, "no-chips")->present;
+    if ((no_fate || no_chips) && strcmp(fray_setup_rules(setup), "towers") != 0) {
+        cli_error(&args, "--no-hand-of-fate and --no-chips are for 99 Towers; "
+                         "%s has neither", fray_setup_title(setup));
+        fray_setup_free(setup);
+        return EXIT_USAGE;
+    }
     if (fray_setup_combatants(setup) != 2) {
         cli_error(&args, "exact duel odds need exactly two combatants; this "
                          "encounter has %d", fray_setup_combatants(setup));
@@ -838,11 +1217,24 @@ static int odds_duel(int argc, char **argv) {
         return EXIT_USAGE;
     }
     fray_diag diag;
-    fray_status st = fray_setup_duel_odds(setup, 0, 1, max_states, o, &diag);
+    fray_status st =
+        no_fate || no_chips
+            ? fray_towers_duel_odds_leaving(
+                  fray_setup_ruleset_data(setup), 0, 1, max_states,
+                  (no_fate ? FRAY_DUEL_LEAVE_HAND_OF_FATE : 0u) |
+                      (no_chips ? FRAY_DUEL_LEAVE_CHIPS : 0u),
+                  o, &diag)
+            : fray_setup_duel_odds(setup, 0, 1, max_states, o, &diag);
     if (st != FRAY_OK) {
         cli_error(&args, "%s%s",
                   diag.message[0] ? diag.message : fray_strerror(st),
-                  st == FRAY_ERR_TOO_LARGE ? ", or raise --max-states" : "");
+                  st == FRAY_ERR_TOO_LARGE ? ", or raise --max-states"
+                  : strstr(diag.message, "the Hand of Fate")
+                      ? ", or leave it out with --no-hand-of-fate (the odds "
+                        "then assume neither side holds one)"
+                  : strstr(diag.message, "do not model chips")
+                      ? ", or leave them out with --no-chips"
+                      : "");
         free(o);
         fray_setup_free(setup);
         return EXIT_USAGE;
@@ -914,6 +1306,10 @@ static int odds_duel(int argc, char **argv) {
         json_double(&j, o->mass_error);
         json_kv_string(&j, "precision", "double");
         json_kv_string(&j, "assumed", assumed);
+        if (strcmp(fray_setup_rules(setup), "towers") == 0) {
+            json_kv_bool(&j, "hand_of_fate_left_out", no_fate);
+            json_kv_bool(&j, "chips_left_out", no_chips);
+        }
         json_end_object(&j);
         json_finish(&j);
     } else {
@@ -968,6 +1364,9 @@ static int odds_duel(int argc, char **argv) {
             out_bar(stdout, top > 0 ? rounds[r] / top : 0, 30);
             printf("\n");
         }
+        if (no_fate || no_chips)
+            printf("\nLeft out of the file: %s%s%s.", no_fate ? "the Hand of Fate (--no-hand-of-fate)" : "",
+                   no_fate && no_chips ? " and " : "", no_chips ? "chips (--no-chips)" : "");
         if (assumed[0])
             printf("\nAssumed: %s.\n", assumed);
         printf("Double precision (rounding and cut-off < %.0e): %ld chain states, "

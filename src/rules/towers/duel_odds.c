@@ -32,6 +32,7 @@
 #include "fray/duel.h"
 #include "fray/odds.h"
 
+#include <assert.h>
 #include <libfyaml.h>
 #include <limits.h>
 #include <math.h>
@@ -52,11 +53,36 @@ typedef struct dkey {
     uint8_t pad[3];
 } dkey;
 
+/* A state as a bucket keeps it: 24 bytes, its phases counted from the
+ * bucket's phase (the earlier of the two), so that a state and its
+ * probability fill half a cache line and a look-up touches one. */
+typedef struct pkey {
+    int16_t stun[2], lethal[2];
+    int16_t temp_stun[2], temp_lethal[2];
+    uint16_t flags[2];
+    uint8_t ahead[2];        /* phase - the bucket's phase */
+    uint8_t first;
+    uint8_t used;            /* 1: the slot holds a state */
+} pkey;
+
+#define DUEL_TAG_MASK ((uint64_t)0xffffffff << 32)
+
+typedef struct dslot {
+    pkey k;
+    double mass;
+} dslot;
+
+/* The states of one bucket, in the order they came (worked through in
+ * that order: states made one after the other are alike, and their
+ * outcomes meet the same states while those are in the cache), and an
+ * open-addressing index of them (linear probing): each entry the state's
+ * number + 1 (0: empty) and 32 bits of its hash above, so that a probe
+ * reads a state only when its hash matches. A state and its probability
+ * share half a cache line. */
 typedef struct dbucket {
-    int n, cap;              /* entries */
-    dkey *keys;
-    double *mass;
-    int32_t *index;          /* open addressing: entry + 1, 0 = empty */
+    int n, cap;              /* states, room */
+    dslot *slot;
+    uint64_t *index;
     int index_cap;           /* a power of two */
 } dbucket;
 
@@ -113,30 +139,47 @@ typedef struct duel {
     int memo_index_cap;
     struct moutcome *outs;
     int n_outs, cap_outs;
+    struct dbatch *pipe;     /* DUEL_PIPE batches (duel_count) */
 } duel;
 
 static uint64_t words_hash(const void *p, size_t n);
-static uint64_t key_hash(const dkey *k) { return words_hash(k, sizeof *k); }
+static uint64_t mix64(uint64_t h);
 
 static void bucket_free(const duel *d, dbucket *b) {
     if (!b)
         return;
-    fray__free(d->alloc, b->keys, (size_t)b->cap * sizeof *b->keys);
-    fray__free(d->alloc, b->mass, (size_t)b->cap * sizeof *b->mass);
+    fray__free(d->alloc, b->slot, (size_t)b->cap * sizeof *b->slot);
     fray__free(d->alloc, b->index, (size_t)b->index_cap * sizeof *b->index);
     fray__free(d->alloc, b, sizeof *b);
 }
 
+static inline uint64_t pkey_hash(const pkey *k) {
+    uint64_t w[3];
+    memcpy(w, k, sizeof w);
+    uint64_t h = w[0] * 0x9e3779b97f4a7c15ull;
+    h ^= (w[1] * 0xc2b2ae3d27d4eb4full) >> 7;
+    h += w[2] * 0x165667b19e3779f9ull;
+    return mix64(h);
+}
+
+static inline bool pkey_same(const pkey *a, const pkey *b) {
+    uint64_t x[3], y[3];
+    memcpy(x, a, sizeof x);
+    memcpy(y, b, sizeof y);
+    return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2])) == 0;
+}
+
 static bool bucket_reindex(const duel *d, dbucket *b, int cap) {
-    int32_t *ix = fray__alloc(d->alloc, (size_t)cap * sizeof *ix);
+    uint64_t *ix = fray__alloc(d->alloc, (size_t)cap * sizeof *ix);
     if (!ix)
         return false;
     memset(ix, 0, (size_t)cap * sizeof *ix);
     for (int i = 0; i < b->n; i++) {
-        uint64_t h = key_hash(&b->keys[i]) & (uint64_t)(cap - 1);
+        uint64_t hv = pkey_hash(&b->slot[i].k);
+        uint64_t h = hv & (uint64_t)(cap - 1);
         while (ix[h])
             h = (h + 1) & (uint64_t)(cap - 1);
-        ix[h] = i + 1;
+        ix[h] = (hv & DUEL_TAG_MASK) | (uint64_t)(i + 1);
     }
     fray__free(d->alloc, b->index, (size_t)b->index_cap * sizeof *b->index);
     b->index = ix;
@@ -144,13 +187,56 @@ static bool bucket_reindex(const duel *d, dbucket *b, int cap) {
     return true;
 }
 
-/* Adds probability p to state k. */
-static fray_status add_mass(duel *d, const dkey *k, double p) {
-    int32_t lo = k->phase[0] < k->phase[1] ? k->phase[0] : k->phase[1];
-    long bi = 2L * lo + (k->phase[0] == k->phase[1] ? 0 : 1);
+/* The bucket of a state: 2 * its earlier phase + (0: both act then). */
+static inline long bucket_of(const dkey *k, int32_t *lo) {
+    *lo = k->phase[0] < k->phase[1] ? k->phase[0] : k->phase[1];
+    return 2L * *lo + (k->phase[0] == k->phase[1] ? 0 : 1);
+}
+
+static void pkey_unpack(const pkey *p, int32_t lo, dkey *k) {
+    memset(k, 0, sizeof *k);
+    for (int i = 0; i < 2; i++) {
+        k->phase[i] = lo + p->ahead[i];
+        k->stun[i] = p->stun[i];
+        k->lethal[i] = p->lethal[i];
+        k->temp_stun[i] = p->temp_stun[i];
+        k->temp_lethal[i] = p->temp_lethal[i];
+        k->flags[i] = p->flags[i];
+    }
+    k->first = p->first;
+}
+
+/* A state as its bucket keeps it; FRAY_ERR_RANGE past what the chain
+ * follows. */
+static fray_status pack(const duel *d, const dkey *k, long *out_bi, pkey *pk) {
+    int32_t lo;
+    long bi = bucket_of(k, &lo);
     if (bi < 0 || bi >= d->n_buckets)
         return fray__diag_set(d->diag, FRAY_ERR_RANGE, 0,
                               "the duel runs past phase %ld", d->n_buckets / 2);
+    memset(pk, 0, sizeof *pk);
+    for (int i = 0; i < 2; i++) {
+        int32_t ahead = k->phase[i] - lo;
+        if (ahead > UINT8_MAX)
+            return fray__diag_set(d->diag, FRAY_ERR_RANGE, 0,
+                                  "a combatant's next action is %d phases "
+                                  "after the other's, more than exact duel "
+                                  "odds follow", (int)ahead);
+        pk->ahead[i] = (uint8_t)ahead;
+        pk->stun[i] = k->stun[i];
+        pk->lethal[i] = k->lethal[i];
+        pk->temp_stun[i] = k->temp_stun[i];
+        pk->temp_lethal[i] = k->temp_lethal[i];
+        pk->flags[i] = k->flags[i];
+    }
+    pk->first = k->first;
+    pk->used = 1;
+    *out_bi = bi;
+    return FRAY_OK;
+}
+
+/* Bucket bi, made when missing, with room in its index for `more` states. */
+static fray_status bucket_room(duel *d, long bi, int more, dbucket **out) {
     dbucket *b = d->buckets[bi];
     if (!b) {
         b = fray__alloc(d->alloc, sizeof *b);
@@ -159,17 +245,29 @@ static fray_status add_mass(duel *d, const dkey *k, double p) {
         memset(b, 0, sizeof *b);
         d->buckets[bi] = b;
     }
-    if (2 * (b->n + 1) > b->index_cap &&
-        !bucket_reindex(d, b, b->index_cap ? 2 * b->index_cap : 64))
+    int cap = b->index_cap ? b->index_cap : 32;
+    while (2 * (b->n + more) > cap)
+        cap *= 2;
+    if (cap != b->index_cap && !bucket_reindex(d, b, cap))
         return FRAY_ERR_NOMEM;
-    uint64_t h = key_hash(k) & (uint64_t)(b->index_cap - 1);
-    while (b->index[h]) {
-        int i = b->index[h] - 1;
-        if (memcmp(&b->keys[i], k, sizeof *k) == 0) {
-            b->mass[i] += p;
+    *out = b;
+    return FRAY_OK;
+}
+
+/* Adds probability p to state pk of bucket b (with room: bucket_room),
+ * whose hash is hv. */
+static fray_status bucket_add(duel *d, dbucket *b, const pkey *pk, uint64_t hv,
+                              double p) {
+    uint64_t tag = hv & DUEL_TAG_MASK;
+    uint64_t mask = (uint64_t)(b->index_cap - 1), h = hv & mask;
+    for (uint64_t e; (e = b->index[h]) != 0; h = (h + 1) & mask) {
+        if ((e & DUEL_TAG_MASK) != tag)
+            continue;
+        dslot *sl = &b->slot[(uint32_t)e - 1];
+        if (pkey_same(&sl->k, pk)) {
+            sl->mass += p;
             return FRAY_OK;
         }
-        h = (h + 1) & (uint64_t)(b->index_cap - 1);
     }
     /* A new state: the chain's size is bounded here, whatever the
      * estimate said (time and memory both follow it). */
@@ -181,26 +279,39 @@ static fray_status add_mass(duel *d, const dkey *k, double p) {
                               d->created, d->max_states);
     if (b->n == b->cap) {
         int cap = b->cap ? 2 * b->cap : 32;
-        dkey *nk = fray__realloc(d->alloc, b->keys, (size_t)b->cap * sizeof *nk,
-                                 (size_t)cap * sizeof *nk);
-        if (!nk)
+        dslot *ns = fray__realloc(d->alloc, b->slot, (size_t)b->cap * sizeof *ns,
+                                  (size_t)cap * sizeof *ns);
+        if (!ns)
             return FRAY_ERR_NOMEM;
-        b->keys = nk;
-        double *nm = fray__realloc(d->alloc, b->mass,
-                                   (size_t)b->cap * sizeof *nm,
-                                   (size_t)cap * sizeof *nm);
-        if (!nm)
-            return FRAY_ERR_NOMEM;
-        b->mass = nm;
+        b->slot = ns;
         b->cap = cap;
     }
-    b->keys[b->n] = *k;
-    b->mass[b->n] = p;
+    b->slot[b->n].k = *pk;
+    b->slot[b->n].mass = p;
     b->n++;
-    b->index[h] = b->n;
+    b->index[h] = tag | (uint64_t)b->n;
     d->created++;
     return FRAY_OK;
 }
+
+/* Adds probability p to state k. */
+static fray_status add_mass(duel *d, const dkey *k, double p) {
+    long bi;
+    pkey pk;
+    dbucket *b;
+    fray_status rc = pack(d, k, &bi, &pk);
+    if (rc == FRAY_OK)
+        rc = bucket_room(d, bi, 1, &b);
+    if (rc == FRAY_OK)
+        rc = bucket_add(d, b, &pk, pkey_hash(&pk), p);
+    return rc;
+}
+
+#if defined(__GNUC__)
+#define DUEL_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define DUEL_PREFETCH(p) ((void)(p))
+#endif
 
 /* ---- Ends ------------------------------------------------------------------ */
 
@@ -543,7 +654,18 @@ static fray_status memo_get(duel *d, const mkey *mk, const mentry **out) {
 /* One chain state: whoever acts next acts; each outcome ends the fight,
  * meets the phase limit before the next action (fight.c
  * phase_limit_reached), or is a later state. */
-static fray_status step(duel *d, const dkey *k, double p) {
+/* The outcomes of one state that go on: all to one bucket (the actor's
+ * phase moves by the action's cost), packed, with their hashes. */
+enum { DUEL_BATCH = 16, DUEL_PIPE = 3 };
+typedef struct dbatch {
+    int m;
+    long bi;
+    pkey pk[DUEL_BATCH];
+    uint64_t hv[DUEL_BATCH];
+    double q[DUEL_BATCH];
+} dbatch;
+
+static fray_status step(duel *d, const dkey *k, double p, dbatch *out) {
     int now = k->phase[0] < k->phase[1] ? k->phase[0] : k->phase[1];
     /* engine.c ft_next_actor: the earlier phase, then the tie order. */
     int x = k->phase[0] < k->phase[1]   ? 0
@@ -564,6 +686,12 @@ static fray_status step(duel *d, const dkey *k, double p) {
     if (rc != FRAY_OK)
         return rc;
     int cost = e->cost, first_out = e->first_out, n_out = e->n_out;
+    /* Speed: the outcomes that go on are packed here and added later
+     * (duel_count's pipeline), their index entries fetched from memory
+     * meanwhile: the look-ups wait on memory, so they wait together. */
+    int m = 0;
+    long bi = -1;
+    out->m = 0;
     for (int j = 0; j < n_out; j++) {
         const moutcome *o = &d->outs[first_out + j];
         double q = p * o->p;
@@ -595,10 +723,54 @@ static fray_status step(duel *d, const dkey *k, double p) {
             end_at(d, q, now);
             continue;
         }
-        if ((rc = add_mass(d, &n, q)) != FRAY_OK)
+        if (m == DUEL_BATCH) { /* (never: at most 13 Hearts and a miss) */
+            if ((rc = add_mass(d, &n, q)) != FRAY_OK)
+                return rc;
+            continue;
+        }
+        long nbi;
+        if ((rc = pack(d, &n, &nbi, &out->pk[m])) != FRAY_OK)
             return rc;
+        assert(bi < 0 || nbi == bi);
+        bi = nbi;
+        out->hv[m] = pkey_hash(&out->pk[m]);
+        out->q[m++] = q;
     }
+    out->m = m;
+    out->bi = bi;
+    if (m == 0)
+        return FRAY_OK;
+    /* Room for this batch and the two still in the pipeline. */
+    dbucket *b;
+    if ((rc = bucket_room(d, bi, DUEL_PIPE * DUEL_BATCH, &b)) != FRAY_OK)
+        return rc;
+    uint64_t mask = (uint64_t)(b->index_cap - 1);
+    for (int j = 0; j < m; j++)
+        DUEL_PREFETCH(&b->index[out->hv[j] & mask]);
     return FRAY_OK;
+}
+
+/* The pipeline's second stage: the states the index entries point to,
+ * fetched ahead. */
+static void batch_fetch(const duel *d, const dbatch *t) {
+    if (t->m == 0)
+        return;
+    const dbucket *b = d->buckets[t->bi];
+    uint64_t mask = (uint64_t)(b->index_cap - 1);
+    for (int j = 0; j < t->m; j++) {
+        uint64_t ent = b->index[t->hv[j] & mask];
+        if (ent && (ent & DUEL_TAG_MASK) == (t->hv[j] & DUEL_TAG_MASK))
+            DUEL_PREFETCH(&b->slot[(uint32_t)ent - 1]);
+    }
+}
+
+/* The last stage: the batch's probabilities added, in order. */
+static fray_status batch_add(duel *d, const dbatch *t) {
+    fray_status rc = FRAY_OK;
+    dbucket *b = t->m ? d->buckets[t->bi] : NULL;
+    for (int j = 0; j < t->m && rc == FRAY_OK; j++)
+        rc = bucket_add(d, b, &t->pk[j], t->hv[j], t->q[j]);
+    return rc;
 }
 
 /* ---- What the chain does not model -------------------------------------------- */
@@ -617,9 +789,33 @@ static fray_status check_duel(const ft_setup *s, int a, int b,
     if (s->c[0].side == s->c[1].side)
         return refuse(diag, "the two combatants are on the same side (%s): "
                             "there is no duel", s->sides[s->c[0].side]);
-    if (s->opt.hand_of_fate > 0)
-        return refuse(diag, "exact duel odds do not model the Hand of Fate: "
-                            "turn it off with options: {hand-of-fate: 0}%s", "");
+    /* Seed 000 "Dueling": the chain is a plain fight (Initiative, blows
+     * that land at once, the end when one side is out), not a formal
+     * duel's stages. */
+    if (s->duel.to != FT_DUEL_NONE)
+        return refuse(diag, "exact duel odds do not model a formal duel "
+                            "(the file's duel: key, to %s): its Showdown, the "
+                            "Focus check instead of Initiative, blows that "
+                            "land at once and its end; simulate it (fray "
+                            "sim)",
+                      s->duel.to == FT_DUEL_FIRST_BLOOD      ? "first-blood"
+                      : s->duel.to == FT_DUEL_INCAPACITATION ? "incapacitation"
+                                                             : "death");
+    if (s->opt.hand_of_fate > 0) {
+        /* Exactly, the chain would follow every hand each side could
+         * hold: C(deck, cards) of them each, times its states. */
+        int size = fray_deck_options_size(&s->opt.deck), k = s->opt.hand_of_fate;
+        double hands = 1;
+        for (int i = 0; i < k && i < size; i++)
+            hands = hands * (size - i) / (i + 1);
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "exact duel odds cannot count the Hand of Fate: "
+                              "each side could hold any of %.0f hands of %d "
+                              "cards, and the chain would follow every pair "
+                              "of them (%.2g times its states); turn it off "
+                              "with options: {hand-of-fate: 0}",
+                              hands, k, hands * hands);
+    }
     for (int i = 0; i < 2; i++) {
         const ft_combatant *c = &s->c[i];
         const ft_statblock *sb = &c->sb;
@@ -780,11 +976,11 @@ static void first_odds(const duel *d, double out[2]) {
     for (long bi = 0; bi < d->n_buckets; bi++) {
         const dbucket *b = d->buckets[bi];
         for (int i = 0; b && i < b->n; i++) {
-            const dkey *k = &b->keys[i];
-            int x = k->phase[0] < k->phase[1]   ? 0
-                    : k->phase[1] < k->phase[0] ? 1
+            const pkey *k = &b->slot[i].k;
+            int x = k->ahead[0] < k->ahead[1]   ? 0
+                    : k->ahead[1] < k->ahead[0] ? 1
                                                 : k->first;
-            out[x] += b->mass[i];
+            out[x] += b->slot[i].mass;
         }
     }
 }
@@ -877,7 +1073,8 @@ static fray_status duel_count(const fray_towers_setup *setup, int a, int b,
     d->horizon = horizon;
     d->st = fray__alloc(alloc, sizeof *d->st);
     d->length = fray__alloc(alloc, FRAY_DUEL_LENGTH_BINS * sizeof *d->length);
-    if (!d->st || !d->length) {
+    d->pipe = fray__alloc(alloc, DUEL_PIPE * sizeof *d->pipe);
+    if (!d->st || !d->length || !d->pipe) {
         rc = FRAY_ERR_NOMEM;
         goto done;
     }
@@ -940,15 +1137,30 @@ static fray_status duel_count(const fray_towers_setup *setup, int a, int b,
             ksum left = {0, 0};
             for (long bj = bi; bj < d->n_buckets; bj++)
                 for (int i = 0; d->buckets[bj] && i < d->buckets[bj]->n; i++)
-                    kadd(&left, d->buckets[bj]->mass[i]);
+                    kadd(&left, d->buckets[bj]->slot[i].mass);
             d->dropped = left;
             break;
         }
-        for (int i = 0; i < bk->n && rc == FRAY_OK; i++) {
+        int32_t lo = (int32_t)(bi / 2);
+        /* A pipeline of three: state i's outcomes packed (their index
+         * entries fetched), state i-1's states fetched, state i-2's
+         * added; the same additions in the same order as one by one. */
+        int n = bk->n;
+        for (int i = 0; i < n && rc == FRAY_OK; i++) {
+            const dslot *sl = &bk->slot[i];
             d->states++;
-            dkey k = bk->keys[i];
-            rc = step(d, &k, bk->mass[i]);
+            dkey k;
+            pkey_unpack(&sl->k, lo, &k);
+            rc = step(d, &k, sl->mass, &d->pipe[i % DUEL_PIPE]);
+            if (rc == FRAY_OK && i >= 1)
+                batch_fetch(d, &d->pipe[(i - 1) % DUEL_PIPE]);
+            if (rc == FRAY_OK && i >= 2)
+                rc = batch_add(d, &d->pipe[(i - 2) % DUEL_PIPE]);
         }
+        if (rc == FRAY_OK && n >= 2)
+            rc = batch_add(d, &d->pipe[(n - 2) % DUEL_PIPE]);
+        if (rc == FRAY_OK && n >= 1)
+            rc = batch_add(d, &d->pipe[(n - 1) % DUEL_PIPE]);
         bucket_free(d, bk);
         d->buckets[bi] = NULL;
     }
@@ -988,6 +1200,7 @@ done:
     fray__free(alloc, d->memo_index, (size_t)d->memo_index_cap * sizeof *d->memo_index);
     fray__free(alloc, d->outs, (size_t)d->cap_outs * sizeof *d->outs);
     fray__free(alloc, d->length, FRAY_DUEL_LENGTH_BINS * sizeof *d->length);
+    fray__free(alloc, d->pipe, DUEL_PIPE * sizeof *d->pipe);
     fray__free(alloc, d, sizeof *d);
     return rc;
 }
@@ -1005,6 +1218,33 @@ FRAY_API fray_status fray_towers_duel_odds_max(const fray_towers_setup *setup,
     if (!out)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no duel to count");
     return duel_count(setup, a, b, max_states, NULL, out, diag);
+}
+
+FRAY_API fray_status fray_towers_duel_odds_leaving(
+    const fray_towers_setup *setup, int a, int b, long max_states,
+    unsigned leave_out, fray_duel_odds *out, fray_diag *diag) {
+    if (!out || !setup)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no duel to count");
+    if (!leave_out)
+        return duel_count(setup, a, b, max_states, NULL, out, diag);
+    const fray_allocator *alloc = setup->alloc.realloc ? &setup->alloc : NULL;
+    fray_towers_setup *cp = NULL;
+    fray_status rc = fray_towers_setup_copy(setup, alloc, &cp);
+    if (rc != FRAY_OK)
+        return rc;
+    if (leave_out & FRAY_DUEL_LEAVE_HAND_OF_FATE)
+        cp->s.opt.hand_of_fate = 0;
+    for (int i = 0; i < cp->s.n_combatants; i++) {
+        if (leave_out & FRAY_DUEL_LEAVE_HAND_OF_FATE)
+            cp->s.c[i].tactics.use_hand_of_fate = false;
+        if (leave_out & FRAY_DUEL_LEAVE_CHIPS)
+            cp->s.c[i].tactics.use_chips = false;
+    }
+    /* (as vary.c after a change: the tactics' caches again) */
+    ft_policy_prepare(&cp->s);
+    rc = duel_count(cp, a, b, max_states, NULL, out, diag);
+    fray_towers_setup_free(cp);
+    return rc;
 }
 
 FRAY_API fray_status fray_towers_duel_estimate(const fray_towers_setup *setup,
