@@ -204,7 +204,11 @@ int fsv_serve(const fsv_serve_options *o) {
              v6 ? "]" : "", o->port);
     snprintf(threads, sizeof threads, "%d", o->threads > 0 ? o->threads : 64);
     const char *options[] = {"listening_ports", ports, "num_threads", threads,
-                             "enable_keep_alive", "yes", NULL};
+                             "enable_keep_alive", "yes",
+                             /* Headers and body go out in separate writes:
+                              * with Nagle's algorithm each answer waited
+                              * for the page's delayed ACK (40 ms). */
+                             "tcp_nodelay", "1", NULL};
     struct mg_callbacks cb;
     memset(&cb, 0, sizeof cb);
     cb.log_message = log_message;

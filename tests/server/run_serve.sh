@@ -222,6 +222,31 @@ else ok "the player's answer holds no trace of bandit-2"; fi
 call "$A_URL" "$PA" GET "/api/fights/$R" >/dev/null
 expect_status "a player's token of another fight" 403
 
+# A player plays its own combatant's turn once the GM lets players play
+# (players_play: off by default, refused above; on here).
+call "$A_URL" "$GA" POST "/api/fights/$R/command" '{"text":"next"}' >/dev/null
+call "$A_URL" "$GA" GET "/api/fights/$R" >"$TMP/rg2"
+TURN=$(jq -r '.view.turn as $t | .view.combatants[] | select(.index == $t) | .id' "$TMP/rg2")
+call "$A_URL" "$GA" POST "/api/fights/$R/players" "{\"name\":\"Cy\",\"combatants\":[\"$TURN\"]}" >/dev/null
+PT=$(jq -r .token "$TMP/body")
+call "$A_URL" "$PT" POST "/api/fights/$R/command" "{\"text\":\"$TURN hold\"}" >/dev/null
+expect_status "players_play off: $TURN's player may not play its turn" 403
+call "$A_URL" "$GA" POST "/api/fights/$R/settings" '{"players_play":true}' >/dev/null
+call "$A_URL" "$PT" POST "/api/fights/$R/command" "{\"text\":\"$TURN hold\",\"cards\":[\"KH\"]}" >/dev/null
+expect_status "a player gives no cards by hand" 403
+call "$A_URL" "$PT" POST "/api/fights/$R/command" "{\"text\":\"$TURN hold\"}" >/dev/null
+expect_status "players_play on: $TURN's player plays its turn" 200
+# enemy_numbers false: the enemies' health by descriptor only, and no log.
+call "$A_URL" "$GA" POST "/api/fights/$R/players" '{"name":"Dee","combatants":["tony"],"enemy_numbers":false}' >/dev/null
+PN=$(jq -r .token "$TMP/body")
+call "$A_URL" "$PN" GET "/api/fights/$R" >"$TMP/rn"
+jq -e '.log == [] and ([.view.combatants[] | select(.side != 0) | .health[]] | length > 0 and all(has("value") | not))
+       and ([.view.combatants[] | select(.id == "tony") | .health[]] | all(has("value")))' "$TMP/rn" >/dev/null \
+    && ok "enemy_numbers false: descriptors only for enemies, no log" || fail "enemy numbers: $(head -c 800 "$TMP/rn")"
+call "$A_URL" "$PR" GET "/api/fights/$R" >"$TMP/rp2"
+jq -e '.log | length > 0' "$TMP/rp2" >/dev/null && ok "enemy_numbers true (default): the player reads the log" \
+    || fail "log: $(head -c 300 "$TMP/rp2")"
+
 # ---- an Alloy fight -------------------------------------------------------------------------
 call "$A_URL" "$GA" POST /api/fights '{"encounter":"examples/alloy/duel.yaml","seed":"11"}' >/dev/null
 expect_status "POST /api/fights (Alloy duel)" 201
