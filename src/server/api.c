@@ -291,7 +291,8 @@ static bool refuse(auth a, bool players_too, fsv_response *out) {
                      "this call needs a token: Authorization: Bearer TOKEN");
         return true;
     case AUTH_OTHER:
-        answer_error(out, 403, "this token is a player's of another fight");
+        answer_error(out, 403, "a player's token opens only its own fight's "
+                     "view and commands, not this");
         return true;
     case AUTH_UNKNOWN:
     default:

@@ -191,7 +191,7 @@ int fsv_serve(const fsv_serve_options *o) {
     memset(&d, 0, sizeof d);
     fray_status st = fsv_open(o->data, o->new_gm_token, stderr, &s, &d);
     if (st != FRAY_OK) {
-        fprintf(stderr, "fray serve: %s: %s\n", o->data,
+        fprintf(stderr, "fray serve: %s\n",
                 d.message[0] ? d.message : fray_strerror(st));
         return 1;
     }
