@@ -53,7 +53,7 @@ int cmd_serve(int argc, char **argv) {
         (int)port,
         data->present ? data->value : "fray-data",
         cli_get(&args, "new-gm-token")->present,
-        64,
+        256, /* (each open live page holds one) */
     };
     rc = fsv_serve(&o);
     return rc == 0 ? EXIT_OK : rc == 1 ? EXIT_USAGE : EXIT_UNFINISHED;

@@ -69,6 +69,15 @@ typedef struct fight_entry {
     bool archived;
     bool players_play;
     char problem[300];     /* why it could not be resumed ("" none) */
+    /* What every page's state is made of, read once per change: the
+     * view and the last events narrated (cache_ok and cached == change:
+     * they are the fight's now). Each page then writes it for its own
+     * scope. */
+    bool cache_ok;
+    uint64_t cached;
+    fray_fight_view *view;
+    int log_from, log_n;
+    char *log[LOG_MAX];
 } fight_entry;
 
 struct fsv_server {
@@ -326,9 +335,19 @@ static fight_entry *entry_new(int64_t id) {
     return f;
 }
 
+static void cache_clear(fight_entry *f) {
+    fray_fight_view_free(f->view);
+    f->view = NULL;
+    for (int i = 0; i < f->log_n; i++)
+        free(f->log[i]);
+    f->log_n = 0;
+    f->cache_ok = false;
+}
+
 static void entry_free(fight_entry *f) {
     if (!f)
         return;
+    cache_clear(f);
     fray_fight_free(f->fight);
     fray_setup_free(f->setup);
     pthread_cond_destroy(&f->cond);
@@ -394,6 +413,7 @@ static void rebuild(fsv_server *s, fight_entry *f) {
         free(rows);
     }
     pthread_mutex_unlock(&s->store_mu);
+    cache_clear(f);
     fray_fight_free(f->fight);
     fray_setup_free(f->setup);
     f->fight = NULL;
@@ -884,10 +904,31 @@ static fray_view_scope scope_of(const who *w) {
 /* The fight as `w` sees it (under f->mu; f->fight not NULL):
  * {"fight", "title", "rules", "seed", "events", "change",
  *  "players_play", "you", "view", "log"}. */
-static bool write_state(fight_entry *f, const who *w, fsv_text *t) {
-    fray_fight_view *v = NULL;
-    if (fray_fight_view_new(f->fight, NULL, &v) != FRAY_OK)
+static bool cache_fill(fight_entry *f) {
+    if (f->cache_ok && f->cached == f->change)
+        return true;
+    cache_clear(f);
+    if (fray_fight_view_new(f->fight, NULL, &f->view) != FRAY_OK)
         return false;
+    int n = fray_fight_events(f->fight);
+    f->log_from = n > LOG_MAX ? n - LOG_MAX : 0;
+    for (int i = f->log_from; i < n; i++) {
+        char *s = narrate(f->fight, i, false);
+        if (!s) {
+            cache_clear(f);
+            return false;
+        }
+        f->log[f->log_n++] = s;
+    }
+    f->cached = f->change;
+    f->cache_ok = true;
+    return true;
+}
+
+static bool write_state(fight_entry *f, const who *w, fsv_text *t) {
+    if (!cache_fill(f))
+        return false;
+    const fray_fight_view *v = f->view;
     fray_view_scope sc = scope_of(w);
     size_t need = fray_fight_view_json(v, &sc, NULL, 0);
     int n = fray_fight_events(f->fight);
@@ -922,24 +963,18 @@ static bool write_state(fight_entry *f, const who *w, fsv_text *t) {
     fsv_text_str(t, ",\"log\":[");
     bool first = true;
     if (w->gm || w->p.enemy_numbers) {
-        for (int i = n > LOG_MAX ? n - LOG_MAX : 0; i < n; i++) {
-            char *s = narrate(f->fight, i, false);
-            if (!s) {
-                t->failed = true;
-                break;
-            }
+        for (int k = 0; k < f->log_n; k++) {
+            const char *s = f->log[k];
             if (s[0] && (w->gm || !mentions_hidden(v, &sc, s))) {
                 fsv_text_printf(t, "%s{\"event\":%d,\"text\":", first ? "" : ",",
-                                i);
+                                f->log_from + k);
                 fsv_text_json(t, s);
                 fsv_text_str(t, "}");
                 first = false;
             }
-            free(s);
         }
     }
     fsv_text_str(t, "]}");
-    fray_fight_view_free(v);
     return !t->failed;
 }
 
@@ -1727,6 +1762,7 @@ static void call_archive(fsv_server *s, fight_entry *f, fsv_response *out) {
         return;
     }
     f->archived = true;
+    cache_clear(f);
     fray_fight_free(f->fight);
     fray_setup_free(f->setup);
     f->fight = NULL;

@@ -14,8 +14,9 @@
 
 #include "api.h"
 
-/* A live stream's keep-alive comment, after this long without a change. */
-enum { KEEP_ALIVE_MS = 15000 };
+/* A live stream's keep-alive comment, after this long without a change:
+ * also how long a page that went away holds its thread. */
+enum { KEEP_ALIVE_MS = 5000 };
 
 static void send_answer(struct mg_connection *c, const fsv_response *r,
                         bool close) {
