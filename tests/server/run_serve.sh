@@ -259,11 +259,12 @@ jq -e '.view.rules == "alloy" and .view.time_unit == "round" and .view.combatant
     && ok "the Alloy view: rounds, HP" || fail "alloy: $(head -c 400 "$TMP/al")"
 
 # ---- the live stream --------------------------------------------------------------------------
-curl -sN -H "Authorization: Bearer $PA" "$A_URL/api/fights/$F/live" >"$TMP/live" &
+: >"$TMP/live"
+curl -sN -H "Authorization: Bearer $PA" "$A_URL/api/fights/$F/live" >>"$TMP/live" &
 LIVE=$!
 PIDS="$PIDS $LIVE"
 i=0
-while [ "$(grep -c '^event: state' "$TMP/live")" -lt 1 ] && [ $i -lt 50 ]; do sleep 0.02; i=$((i + 1)); done
+while [ "$(grep -c '^event: state' "$TMP/live")" -lt 1 ] && [ $i -lt 250 ]; do sleep 0.02; i=$((i + 1)); done
 [ "$(grep -c '^event: state' "$TMP/live")" -ge 1 ] && ok "the live stream sends the state at once" \
     || fail "no first state event"
 t0=$(date +%s%N)
