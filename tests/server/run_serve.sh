@@ -309,6 +309,12 @@ cmp -s "$TMP/ka_view" "$TMP/ka_view2" && cmp -s "$TMP/f_view" "$TMP/f_view2" \
     && ok "after kill -9 and a restart GET /api/fights/ID is identical" || fail "the views differ after the restart"
 cmp -s "$TMP/ka_journal" "$TMP/ka_journal2" && cmp -s "$TMP/f_journal" "$TMP/f_journal2" \
     && ok "after kill -9 and a restart the journals are identical" || fail "the journals differ after the restart"
+# The stored journal is a journal: fray replay plays it on the encounter
+# to the same fight (as many events, the same phase).
+"$FRAY" replay -C "$TMP/a/encounters" examples/towers/skirmish.yaml "$TMP/f_journal2" --json \
+    2>/dev/null | tail -n 1 >"$TMP/replayed"
+jq -e --slurpfile v "$TMP/f_view2" '.summary.events == $v[0].events and .summary.phase == $v[0].view.now' "$TMP/replayed" >/dev/null \
+    && ok "fray replay plays the stored journal to the same fight" || fail "replay: $(cat "$TMP/replayed")"
 # The player's token still opens its view.
 call "$A_URL" "$PA" GET "/api/fights/$F" >/dev/null
 expect_status "a player's token after the restart" 200
