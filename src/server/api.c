@@ -771,8 +771,15 @@ fray_status fsv_open(const char *data, bool new_gm_token, FILE *log,
     if (!s)
         return FRAY_ERR_NOMEM;
     s->log = log;
-    pthread_mutex_init(&s->store_mu, NULL);
-    pthread_mutex_init(&s->reg_mu, NULL);
+    if (pthread_mutex_init(&s->store_mu, NULL) != 0) {
+        free(s);
+        return FRAY_ERR_NOMEM;
+    }
+    if (pthread_mutex_init(&s->reg_mu, NULL) != 0) {
+        pthread_mutex_destroy(&s->store_mu);
+        free(s);
+        return FRAY_ERR_NOMEM;
+    }
     s->data = strdup(data);
     s->enc_dir = join(data, "encounters");
     s->fights_dir = join(data, "fights");

@@ -18,6 +18,9 @@
  * also how long a page that went away holds its thread. */
 enum { KEEP_ALIVE_MS = 5000 };
 
+/* Sends an answer. civetweb's header and write calls fail only when the
+ * page has gone away (or the headers were already sent): then nothing is
+ * left to tell anyone, and the fight is not touched by an answer. */
 static void send_answer(struct mg_connection *c, const fsv_response *r,
                         bool close) {
     char len[32];
