@@ -329,6 +329,29 @@ call "$A_URL" "$GA" GET "/api/fights/$KA" | jq -c '.view' >"$TMP/ka_v3"
 call "$B_URL" "$B_TOKEN" GET "/api/fights/$KB" | jq -c '.view' >"$TMP/kb_v3"
 cmp -s "$TMP/ka_v3" "$TMP/kb_v3" && ok "and the views are the same" || fail "the views differ"
 
+# Requests at once on one fight are taken one at a time: steps, undos,
+# redos and views from four clients leave a journal that replays to the
+# fight the server holds.
+call "$A_URL" "$GA" POST /api/fights '{"encounter":"examples/towers/skirmish.yaml","seed":8}' >/dev/null
+CC=$(jq -r .id "$TMP/body")
+for c in 1 2 3 4; do
+    (for k in 1 2 3 4 5; do
+        for what in step step undo redo; do
+            curl -s -o /dev/null -X POST -H "Authorization: Bearer $GA" "$A_URL/api/fights/$CC/$what"
+        done
+        curl -s -o /dev/null -H "Authorization: Bearer $GA" "$A_URL/api/fights/$CC"
+    done) &
+    eval "CL$c=\$!"
+done
+wait $CL1 $CL2 $CL3 $CL4
+call "$A_URL" "$GA" GET "/api/fights/$CC/journal" >"$TMP/cc_journal"
+call "$A_URL" "$GA" GET "/api/fights/$CC" >"$TMP/cc_view"
+"$FRAY" replay -C "$TMP/a/encounters" examples/towers/skirmish.yaml "$TMP/cc_journal" --json \
+    2>/dev/null | tail -n 1 >"$TMP/cc_replayed"
+jq -e --slurpfile v "$TMP/cc_view" '.summary.events == $v[0].events and .summary.phase == $v[0].view.now and .summary.events > 10' "$TMP/cc_replayed" >/dev/null \
+    && ok "four clients at once: the journal replays to the fight held ($(jq .events "$TMP/cc_view") events)" \
+    || fail "at once: $(cat "$TMP/cc_replayed") vs $(jq -c '{events, now: .view.now}' "$TMP/cc_view")"
+
 # Archive: kept, not resumed, refused to play; the journal stays readable.
 call "$A_URL" "$GA" POST "/api/fights/$AL/archive" >/dev/null
 expect_status "archive" 200
@@ -343,7 +366,7 @@ wait "$A_PID"
 rc=$?
 [ $rc -eq 0 ] && ok "SIGTERM: a clean stop (exit 0)" || fail "SIGTERM: exit $rc: $(cat "$TMP/A.err")"
 start A "$TMP/a"
-grep -q "3 fights resumed" "$TMP/A.out" && ok "the archived fight is not resumed" || fail "$(cat "$TMP/A.out")"
+grep -q "4 fights resumed" "$TMP/A.out" && ok "the archived fight is not resumed" || fail "$(cat "$TMP/A.out")"
 
 if [ $FAILS -ne 0 ]; then echo "$FAILS failed"; exit 1; fi
 echo "all passed"
