@@ -5,7 +5,7 @@ set -eu
 
 PACKAGES="build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
 libcriterion-dev libjansson-dev libfyaml-dev libedit-dev libgmp-dev libopenmpi-dev openmpi-bin
-libsqlite3-dev"
+libsqlite3-dev libcivetweb-dev curl jq"
 
 missing=""
 for p in $PACKAGES; do

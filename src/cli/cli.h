@@ -263,5 +263,6 @@ int cmd_check(int argc, char **argv);
 int cmd_fight(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 #endif

@@ -22,6 +22,7 @@ static const char USAGE[] =
     "                   --table: the game master plays it, one command a line\n"
     "  replay FILE J    tell a fight again from its journal J (JSON Lines)\n"
     "  sim FILE         run an encounter many times: who wins, how long, sweeps\n"
+    "  serve            the GM's table over HTTP: fights kept, players' views\n"
     "  version          print the version\n"
     "\n"
     "Each command takes --help. Exit status: 0 success, 1 a check failed,\n"
@@ -49,6 +50,8 @@ static int run(int argc, char **argv) {
         return cmd_replay(argc - 2, argv + 2);
     if (strcmp(cmd, "sim") == 0)
         return cmd_sim(argc - 2, argv + 2);
+    if (strcmp(cmd, "serve") == 0)
+        return cmd_serve(argc - 2, argv + 2);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("fray %s\n", fray_version());
         return EXIT_OK;

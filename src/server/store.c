@@ -23,20 +23,25 @@ struct fs_store {
 static bool safe_name(const char *name);
 
 /* The store's format: a store of another version is refused. */
-enum { FS_VERSION = 1 };
+enum { FS_VERSION = 2 };
 
 static const char SCHEMA[] =
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS fights ("
     " id INTEGER PRIMARY KEY, title TEXT NOT NULL, rules TEXT NOT NULL,"
     " seed TEXT NOT NULL, created INTEGER NOT NULL,"
-    " archived INTEGER NOT NULL DEFAULT 0);"
+    " archived INTEGER NOT NULL DEFAULT 0,"
+    " players_play INTEGER NOT NULL DEFAULT 0);"
     "CREATE TABLE IF NOT EXISTS files ("
     " fight INTEGER NOT NULL REFERENCES fights(id), n INTEGER NOT NULL,"
     " name TEXT NOT NULL, text BLOB NOT NULL, PRIMARY KEY (fight, n));"
     "CREATE TABLE IF NOT EXISTS lines ("
     " fight INTEGER NOT NULL REFERENCES fights(id), n INTEGER NOT NULL,"
-    " line TEXT NOT NULL, PRIMARY KEY (fight, n));";
+    " line TEXT NOT NULL, PRIMARY KEY (fight, n));"
+    "CREATE TABLE IF NOT EXISTS players ("
+    " token TEXT PRIMARY KEY, fight INTEGER NOT NULL REFERENCES fights(id),"
+    " name TEXT NOT NULL, combatants TEXT NOT NULL,"
+    " enemy_numbers INTEGER NOT NULL, show_unnoticed INTEGER NOT NULL);";
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
@@ -116,6 +121,19 @@ static fray_status check_version(fs_store *s, fray_diag *diag) {
     if (st != FRAY_OK)
         return st;
     if (!found) {
+        char want[16];
+        snprintf(want, sizeof want, "%d", FS_VERSION);
+        return fs_meta_set(s, "version", want, diag);
+    }
+    if (atoi(v) == 1) {
+        /* Format 1 (no players, no players_play): the schema above has
+         * made the players table; the column is added. */
+        fray_status m = exec(s,
+                             "ALTER TABLE fights ADD COLUMN players_play "
+                             "INTEGER NOT NULL DEFAULT 0",
+                             diag);
+        if (m != FRAY_OK)
+            return m;
         char want[16];
         snprintf(want, sizeof want, "%d", FS_VERSION);
         return fs_meta_set(s, "version", want, diag);
@@ -253,11 +271,19 @@ static fray_status count_lines(fs_store *s, int64_t id, int64_t *out,
 
 fray_status fs_line_add(fs_store *s, int64_t id, int64_t n, const char *line,
                         size_t len, fray_diag *diag) {
-    if (len > INT_MAX)
-        return fail(diag, FRAY_ERR_RANGE, NULL, "the line is too long");
-    if (memchr(line, '\n', len))
-        return fail(diag, FRAY_ERR_INVALID, NULL,
-                    "a journal line holds no newline");
+    return fs_lines_add(s, id, n, &line, &len, 1, diag);
+}
+
+fray_status fs_lines_add(fs_store *s, int64_t id, int64_t n,
+                         const char *const *lines, const size_t *lens,
+                         int count, fray_diag *diag) {
+    for (int i = 0; i < count; i++) {
+        if (lens[i] > INT_MAX)
+            return fail(diag, FRAY_ERR_RANGE, NULL, "the line is too long");
+        if (memchr(lines[i], '\n', lens[i]))
+            return fail(diag, FRAY_ERR_INVALID, NULL,
+                        "a journal line holds no newline");
+    }
     fray_status st = exec(s, "BEGIN IMMEDIATE", diag);
     if (st != FRAY_OK)
         return st;
@@ -271,14 +297,15 @@ fray_status fs_line_add(fs_store *s, int64_t id, int64_t n, const char *line,
                   "fight %" PRId64 " has %" PRId64 " lines: the next is %" PRId64
                   ", not %" PRId64,
                   id, have, have, n);
-    sqlite3_stmt *q = NULL;
-    if (st == FRAY_OK)
+    for (int i = 0; i < count && st == FRAY_OK; i++) {
+        sqlite3_stmt *q = NULL;
         st = prepare(s, "INSERT INTO lines (fight, n, line) VALUES (?1, ?2, ?3)",
                      &q, diag);
-    if (st == FRAY_OK) {
+        if (st != FRAY_OK)
+            break;
         sqlite3_bind_int64(q, 1, id);
-        sqlite3_bind_int64(q, 2, n);
-        sqlite3_bind_text(q, 3, line, (int)len, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(q, 2, n + i);
+        sqlite3_bind_text(q, 3, lines[i], (int)lens[i], SQLITE_TRANSIENT);
         st = finish(s, q, sqlite3_step(q), diag);
     }
     return end_tx(s, st, diag);
@@ -416,7 +443,7 @@ fray_status fs_fights(fs_store *s, fs_fight_row **out, int *out_n,
         s,
         "SELECT id, title, rules, seed, archived,"
         " (SELECT name FROM files WHERE fight = fights.id AND n = 0),"
-        " (SELECT count(*) FROM lines WHERE fight = fights.id)"
+        " (SELECT count(*) FROM lines WHERE fight = fights.id), players_play"
         " FROM fights ORDER BY id DESC",
         &q, diag);
     if (st != FRAY_OK)
@@ -441,6 +468,7 @@ fray_status fs_fights(fs_store *s, fs_fight_row **out, int *out_n,
         x->archived = sqlite3_column_int(q, 4) != 0;
         copy_col(x->encounter, sizeof x->encounter, q, 5);
         x->lines = sqlite3_column_int64(q, 6);
+        x->players_play = sqlite3_column_int(q, 7) != 0;
     }
     fray_status fst = finish(s, q, st == FRAY_OK ? rc : SQLITE_DONE, diag);
     if (st == FRAY_OK)
@@ -497,6 +525,84 @@ fray_status fs_meta_set(fs_store *s, const char *key, const char *value,
     sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(q, 2, value, -1, SQLITE_TRANSIENT);
     return finish(s, q, sqlite3_step(q), diag);
+}
+
+fray_status fs_players_play_set(fs_store *s, int64_t id, bool allow,
+                                fray_diag *diag) {
+    sqlite3_stmt *q = NULL;
+    fray_status st = prepare(
+        s, "UPDATE fights SET players_play = ?2 WHERE id = ?1", &q, diag);
+    if (st != FRAY_OK)
+        return st;
+    sqlite3_bind_int64(q, 1, id);
+    sqlite3_bind_int(q, 2, allow ? 1 : 0);
+    st = finish(s, q, sqlite3_step(q), diag);
+    if (st == FRAY_OK && sqlite3_changes(s->db) == 0)
+        return fail(diag, FRAY_ERR_INVALID, NULL, "there is no fight %" PRId64,
+                    id);
+    return st;
+}
+
+fray_status fs_player_add(fs_store *s, const fs_player_row *p,
+                          fray_diag *diag) {
+    sqlite3_stmt *q = NULL;
+    fray_status st = prepare(
+        s,
+        "INSERT INTO players (token, fight, name, combatants, enemy_numbers,"
+        " show_unnoticed) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        &q, diag);
+    if (st != FRAY_OK)
+        return st;
+    sqlite3_bind_text(q, 1, p->token, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(q, 2, p->fight);
+    sqlite3_bind_text(q, 3, p->name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(q, 4, p->combatants, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(q, 5, p->enemy_numbers ? 1 : 0);
+    sqlite3_bind_int(q, 6, p->show_unnoticed ? 1 : 0);
+    return finish(s, q, sqlite3_step(q), diag);
+}
+
+fray_status fs_players(fs_store *s, fs_player_row **out, int *out_n,
+                       fray_diag *diag) {
+    *out = NULL;
+    *out_n = 0;
+    sqlite3_stmt *q = NULL;
+    fray_status st = prepare(
+        s,
+        "SELECT token, fight, name, combatants, enemy_numbers, show_unnoticed"
+        " FROM players ORDER BY rowid",
+        &q, diag);
+    if (st != FRAY_OK)
+        return st;
+    fs_player_row *r = NULL;
+    int n = 0;
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        fs_player_row *nr = realloc(r, (size_t)(n + 1) * sizeof *r);
+        if (!nr) {
+            st = fail(diag, FRAY_ERR_NOMEM, NULL, "out of memory");
+            break;
+        }
+        r = nr;
+        fs_player_row *x = &r[n++];
+        memset(x, 0, sizeof *x);
+        copy_col(x->token, sizeof x->token, q, 0);
+        x->fight = sqlite3_column_int64(q, 1);
+        copy_col(x->name, sizeof x->name, q, 2);
+        copy_col(x->combatants, sizeof x->combatants, q, 3);
+        x->enemy_numbers = sqlite3_column_int(q, 4) != 0;
+        x->show_unnoticed = sqlite3_column_int(q, 5) != 0;
+    }
+    fray_status fst = finish(s, q, st == FRAY_OK ? rc : SQLITE_DONE, diag);
+    if (st == FRAY_OK)
+        st = fst;
+    if (st != FRAY_OK) {
+        free(r);
+        return st;
+    }
+    *out = r;
+    *out_n = n;
+    return FRAY_OK;
 }
 
 /* ---- Resuming a fight ------------------------------------------------------ */

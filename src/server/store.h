@@ -38,7 +38,20 @@ typedef struct fs_fight_row {
     uint64_t seed;
     bool archived;
     int64_t lines;       /* journal lines kept */
+    bool players_play;   /* the GM lets players play their own turns */
 } fs_fight_row;
+
+/* A player's token: the fight it opens, the player's name, the ids of the
+ * combatants it controls (separated by spaces), its view's options
+ * (fray_view_scope). */
+typedef struct fs_player_row {
+    char token[72];
+    int64_t fight;
+    char name[64];
+    char combatants[1024];
+    bool enemy_numbers;
+    bool show_unnoticed;
+} fs_player_row;
 
 /* Opens (creating when missing) the store at path. */
 FRAY_MUST_CHECK fray_status fs_open(const char *path, fs_store **out,
@@ -56,6 +69,12 @@ FRAY_MUST_CHECK fray_status fs_fight_add(fs_store *s, const char *title,
 FRAY_MUST_CHECK fray_status fs_line_add(fs_store *s, int64_t id, int64_t n,
                                         const char *line, size_t len,
                                         fray_diag *diag);
+/* Appends lines n .. n + count - 1 in one transaction: all are kept or
+ * none (as fs_line_add). */
+FRAY_MUST_CHECK fray_status fs_lines_add(fs_store *s, int64_t id, int64_t n,
+                                         const char *const *lines,
+                                         const size_t *lens, int count,
+                                         fray_diag *diag);
 /* Every line of fight id in order, each ending in '\n', in one malloc'd
  * text (*out NULL and *out_len 0 when there is none); *out_n the lines. */
 FRAY_MUST_CHECK fray_status fs_lines(fs_store *s, int64_t id, char **out,
@@ -71,6 +90,15 @@ FRAY_MUST_CHECK fray_status fs_fights(fs_store *s, fs_fight_row **out,
 /* Marks fight id archived (FRAY_ERR_INVALID when there is no such fight). */
 FRAY_MUST_CHECK fray_status fs_archive(fs_store *s, int64_t id,
                                        fray_diag *diag);
+/* Whether players may play their own combatants' turns in fight id. */
+FRAY_MUST_CHECK fray_status fs_players_play_set(fs_store *s, int64_t id,
+                                                bool allow, fray_diag *diag);
+/* Keeps a player's token (its fight must exist). */
+FRAY_MUST_CHECK fray_status fs_player_add(fs_store *s, const fs_player_row *p,
+                                          fray_diag *diag);
+/* Every player's token, oldest first (malloc'd). */
+FRAY_MUST_CHECK fray_status fs_players(fs_store *s, fs_player_row **out,
+                                       int *out_n, fray_diag *diag);
 /* A value kept by key (the GM's token ...); *found false when none. */
 FRAY_MUST_CHECK fray_status fs_meta_get(fs_store *s, const char *key,
                                         char *buf, size_t size, bool *found,

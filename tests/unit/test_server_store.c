@@ -7,6 +7,8 @@
 #define _XOPEN_SOURCE 700 /* mkdtemp, strdup */
 #include <criterion/criterion.h>
 
+#include <sqlite3.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,4 +255,89 @@ Test(server_store, an_alloy_fight_resumes_exactly) {
                          "examples/alloy/statblocks.yaml",
                          "data/alloy/weapons.yaml"};
     resume_case(rel, 3);
+}
+
+/* Players' tokens and the GM's "players may play" are kept (docs/server.md
+ * "players"); a store of format 1 (before them) is brought to format 2 as
+ * it opens, its fights kept. */
+Test(server_store, players_kept_and_format_1_upgraded) {
+    make_dir();
+    fs_store *s = open_store();
+    fray_diag d;
+    fs_file f = {"a.yaml", "fray: encounter\n", 15};
+    int64_t id = 0;
+    cr_assert_eq(fs_fight_add(s, "Test", "towers", 7, &f, 1, &id, &d), FRAY_OK);
+    close_store(s);
+    /* Back to format 1: no players table, no players_play column. */
+    char path[128];
+    snprintf(path, sizeof path, "%s/fray.sqlite", dir);
+    sqlite3 *db = NULL;
+    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(db,
+                              "ALTER TABLE fights DROP COLUMN players_play;"
+                              "DROP TABLE players;"
+                              "UPDATE meta SET value = '1' WHERE key = 'version'",
+                              NULL, NULL, NULL),
+                 SQLITE_OK, "%s", sqlite3_errmsg(db));
+    cr_assert_eq(sqlite3_close(db), SQLITE_OK);
+
+    s = open_store();
+    char v[16];
+    bool found = false;
+    cr_assert_eq(fs_meta_get(s, "version", v, sizeof v, &found, &d), FRAY_OK);
+    cr_assert_str_eq(v, "2");
+    fs_fight_row *rows = NULL;
+    int nr = 0;
+    cr_assert_eq(fs_fights(s, &rows, &nr, &d), FRAY_OK);
+    cr_assert_eq(nr, 1);
+    cr_assert(!rows[0].players_play);
+    free(rows);
+    cr_assert_eq(fs_players_play_set(s, id, true, &d), FRAY_OK);
+    cr_assert_eq(fs_players_play_set(s, id + 1, true, &d), FRAY_ERR_INVALID);
+    fs_player_row p;
+    memset(&p, 0, sizeof p);
+    snprintf(p.token, sizeof p.token, "%s", "abcd");
+    p.fight = id;
+    snprintf(p.name, sizeof p.name, "%s", "Ann");
+    snprintf(p.combatants, sizeof p.combatants, "%s", "tony ana");
+    p.enemy_numbers = false;
+    p.show_unnoticed = true;
+    cr_assert_eq(fs_player_add(s, &p, &d), FRAY_OK, "%s", d.message);
+    /* A token is one player's. */
+    cr_assert_eq(fs_player_add(s, &p, &d), FRAY_ERR_IO);
+    close_store(s);
+
+    s = open_store();
+    cr_assert_eq(fs_fights(s, &rows, &nr, &d), FRAY_OK);
+    cr_assert(rows[0].players_play);
+    free(rows);
+    fs_player_row *pl = NULL;
+    int np = 0;
+    cr_assert_eq(fs_players(s, &pl, &np, &d), FRAY_OK);
+    cr_assert_eq(np, 1);
+    cr_assert_str_eq(pl[0].token, "abcd");
+    cr_assert_eq(pl[0].fight, id);
+    cr_assert_str_eq(pl[0].name, "Ann");
+    cr_assert_str_eq(pl[0].combatants, "tony ana");
+    cr_assert(!pl[0].enemy_numbers);
+    cr_assert(pl[0].show_unnoticed);
+    free(pl);
+    /* Lines in one transaction: all or none. */
+    const char *two[] = {"{\"a\":1}", "{\"b\":\n2}"};
+    size_t lens[] = {7, 8};
+    cr_assert_eq(fs_lines_add(s, id, 0, two, lens, 2, &d), FRAY_ERR_INVALID);
+    char *text = NULL;
+    size_t len = 0;
+    int64_t n = 0;
+    cr_assert_eq(fs_lines(s, id, &text, &len, &n, &d), FRAY_OK);
+    cr_assert_eq(n, 0, "the first line was not kept alone");
+    free(text);
+    two[1] = "{\"b\":2}";
+    lens[1] = 7;
+    cr_assert_eq(fs_lines_add(s, id, 0, two, lens, 2, &d), FRAY_OK);
+    cr_assert_eq(fs_lines(s, id, &text, &len, &n, &d), FRAY_OK);
+    cr_assert_eq(n, 2);
+    free(text);
+    close_store(s);
+    remove_dir();
 }

@@ -1,0 +1,2187 @@
+/*
+ * api.c - the server's fights and calls (api.h; docs/server.md).
+ *
+ * A fight in memory is the store's, applied: every change is written to
+ * the store and committed before it is answered, and when the store
+ * cannot keep it the fight is rebuilt from the store (the change is taken
+ * back) and the caller is told it was not kept.
+ */
+#define _POSIX_C_SOURCE 200809L /* pthread, lstat, clock_gettime */
+#include "api.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "fray/fray.h"
+#include "fray/view.h"
+#include "store.h"
+#include "text.h"
+
+enum {
+    TOKEN_BYTES = 32,
+    TOKEN_HEX = 2 * TOKEN_BYTES,
+    CONTROLS_MAX = 32,      /* combatants one player's token controls */
+    LOG_MAX = 30,           /* narrated events a view carries */
+    SCAN_DEPTH = 8,         /* folders deep under encounters/ */
+    SCAN_FILES = 2000,      /* files under encounters/ */
+    STEP_GUARD = 100000     /* clock moves in one turn of the tactics */
+};
+/* The bytes of every file under encounters/ together. */
+#define SCAN_BYTES ((size_t)64 << 20)
+
+typedef struct player {
+    char token[TOKEN_HEX + 1];
+    int64_t fight;
+    char name[64];
+    char ids[1024];        /* the combatants' ids, separated by spaces */
+    int n_controls;
+    int controls[CONTROLS_MAX];
+    bool enemy_numbers;
+    bool show_unnoticed;
+} player;
+
+typedef struct fight_entry {
+    int64_t id;
+    pthread_mutex_t mu;
+    pthread_cond_t cond;   /* broadcast on every change (live streams) */
+    uint64_t change;       /* counts the changes */
+    bool stopping;         /* the server stops: live streams end */
+    /* Under mu: */
+    fray_setup *setup;     /* NULL when archived or not resumed */
+    fray_fight *fight;
+    int64_t lines;         /* journal lines in the store */
+    char title[128];
+    char rules[16];
+    char encounter[256];
+    uint64_t seed;
+    bool archived;
+    bool players_play;
+    char problem[300];     /* why it could not be resumed ("" none) */
+    /* What every page's state is made of, read once per change: the
+     * view and the last events narrated (cache_ok and cached == change:
+     * they are the fight's now). Each page then writes it for its own
+     * scope. */
+    bool cache_ok;
+    uint64_t cached;
+    fray_fight_view *view;
+    int log_from, log_n;
+    char *log[LOG_MAX];
+} fight_entry;
+
+struct fsv_server {
+    char *data;
+    char *enc_dir;
+    char *fights_dir;
+    FILE *log;
+    char gm[TOKEN_HEX + 1];
+    pthread_mutex_t store_mu;
+    fs_store *store;
+    pthread_mutex_t reg_mu; /* fights[] and players[] */
+    fight_entry **fights;
+    int n_fights, cap_fights;
+    player *players;
+    int n_players, cap_players;
+    int resumed, failed;
+};
+
+/* Who asks. */
+typedef struct who {
+    bool gm;
+    player p; /* when !gm */
+} who;
+
+/* Copies src into dst (size bytes), cut to fit. */
+static void copy_str(char *dst, size_t size, const char *src) {
+    size_t n = strlen(src);
+    if (n >= size)
+        n = size - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+/* ---- Answers ------------------------------------------------------------------ */
+
+static const char NOMEM_BODY[] = "{\"error\":\"out of memory\"}";
+
+void fsv_response_free(fsv_response *r) {
+    if (r->body != NOMEM_BODY)
+        free(r->body);
+    r->body = NULL;
+    r->len = 0;
+}
+
+static void answer_nomem(fsv_response *out) {
+    out->status = 500;
+    out->type = "application/json";
+    out->body = (char *)NOMEM_BODY;
+    out->len = sizeof NOMEM_BODY - 1;
+}
+
+/* Gives t's text to out (t is emptied). */
+static void answer_text(fsv_response *out, int status, const char *type,
+                        fsv_text *t) {
+    if (t->failed) {
+        fsv_text_free(t);
+        answer_nomem(out);
+        return;
+    }
+    if (!t->p && !fsv_text_reserve(t, 0)) {
+        answer_nomem(out);
+        return;
+    }
+    out->status = status;
+    out->type = type;
+    out->body = t->p;
+    out->len = t->len;
+    t->p = NULL;
+    t->len = t->cap = 0;
+}
+
+static void answer_json(fsv_response *out, int status, fsv_text *t) {
+    fsv_text_add(t, "\n", 1);
+    answer_text(out, status, "application/json", t);
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static void answer_error(fsv_response *out, int status, const char *fmt, ...) {
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fsv_text t = {0};
+    fsv_text_str(&t, "{\"error\":");
+    fsv_text_json(&t, msg);
+    fsv_text_str(&t, "}");
+    answer_json(out, status, &t);
+}
+
+/* ---- Tokens --------------------------------------------------------------------- */
+
+static fray_status make_token(char out[TOKEN_HEX + 1], fray_diag *diag) {
+    unsigned char b[TOKEN_BYTES];
+    size_t got = 0;
+    while (got < sizeof b) {
+        ssize_t r = getrandom(b + got, sizeof b - got, 0);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            if (diag)
+                snprintf(diag->message, sizeof diag->message,
+                         "getrandom: %s", strerror(errno));
+            return FRAY_ERR_IO;
+        }
+        got += (size_t)r;
+    }
+    static const char hex[] = "0123456789abcdef";
+    for (size_t i = 0; i < sizeof b; i++) {
+        out[2 * i] = hex[b[i] >> 4];
+        out[2 * i + 1] = hex[b[i] & 15];
+    }
+    out[TOKEN_HEX] = '\0';
+    return FRAY_OK;
+}
+
+static bool random_seed(uint64_t *out) {
+    unsigned char b[8];
+    size_t got = 0;
+    while (got < sizeof b) {
+        ssize_t r = getrandom(b + got, sizeof b - got, 0);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return false;
+        got += (size_t)r;
+    }
+    uint64_t v = 0;
+    for (size_t i = 0; i < sizeof b; i++)
+        v = (v << 8) | b[i];
+    *out = v;
+    return true;
+}
+
+/* Two tokens compared in a time that does not depend on where they
+ * differ. */
+static bool token_eq(const char *a, const char *b) {
+    size_t n = strlen(a);
+    if (n != strlen(b) || n == 0)
+        return false;
+    unsigned diff = 0;
+    for (size_t i = 0; i < n; i++)
+        diff |= (unsigned)(a[i] ^ b[i]);
+    return diff == 0;
+}
+
+/* The token of "Bearer TOKEN" (NULL when the header is not that). */
+static const char *bearer(const char *header, char *buf, size_t size) {
+    if (!header)
+        return NULL;
+    while (*header == ' ')
+        header++;
+    if (strncasecmp(header, "bearer ", 7) != 0)
+        return NULL;
+    const char *p = header + 7;
+    while (*p == ' ')
+        p++;
+    size_t n = 0;
+    while (p[n] && p[n] != ' ')
+        n++;
+    if (n == 0 || n >= size)
+        return NULL;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+typedef enum auth {
+    AUTH_MISSING,  /* no Authorization: Bearer */
+    AUTH_UNKNOWN,  /* a token nobody has */
+    AUTH_OTHER,    /* a player's token of another fight */
+    AUTH_GM,
+    AUTH_PLAYER
+} auth;
+
+/* Who the header names, for fight `fight` (0: for no fight). */
+static auth authorize(fsv_server *s, const char *header, int64_t fight,
+                      who *w) {
+    char buf[128];
+    const char *tok = bearer(header, buf, sizeof buf);
+    memset(w, 0, sizeof *w);
+    if (!tok)
+        return AUTH_MISSING;
+    if (token_eq(tok, s->gm)) {
+        w->gm = true;
+        return AUTH_GM;
+    }
+    auth a = AUTH_UNKNOWN;
+    pthread_mutex_lock(&s->reg_mu);
+    for (int i = 0; i < s->n_players; i++) {
+        if (!token_eq(tok, s->players[i].token))
+            continue;
+        if (s->players[i].fight == fight) {
+            w->p = s->players[i];
+            a = AUTH_PLAYER;
+        } else {
+            a = AUTH_OTHER;
+        }
+        break;
+    }
+    pthread_mutex_unlock(&s->reg_mu);
+    return a;
+}
+
+/* Answers a request whose token does not open what it asks; false when
+ * the caller may go on (the GM, or a player when players are let). */
+static bool refuse(auth a, bool players_too, fsv_response *out) {
+    switch (a) {
+    case AUTH_GM:
+        return false;
+    case AUTH_PLAYER:
+        if (players_too)
+            return false;
+        answer_error(out, 403, "only the GM's token may do this");
+        return true;
+    case AUTH_MISSING:
+        answer_error(out, 401,
+                     "this call needs a token: Authorization: Bearer TOKEN");
+        return true;
+    case AUTH_OTHER:
+        answer_error(out, 403, "a player's token opens only its own fight's "
+                     "view and commands, not this");
+        return true;
+    case AUTH_UNKNOWN:
+    default:
+        answer_error(out, 401, "this token opens nothing on this server");
+        return true;
+    }
+}
+
+/* ---- The list of fights ------------------------------------------------------------ */
+
+static fight_entry *entry_new(int64_t id) {
+    fight_entry *f = calloc(1, sizeof *f);
+    if (!f)
+        return NULL;
+    f->id = id;
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    if (pthread_mutex_init(&f->mu, NULL) != 0) {
+        pthread_condattr_destroy(&ca);
+        free(f);
+        return NULL;
+    }
+    if (pthread_cond_init(&f->cond, &ca) != 0) {
+        pthread_condattr_destroy(&ca);
+        pthread_mutex_destroy(&f->mu);
+        free(f);
+        return NULL;
+    }
+    pthread_condattr_destroy(&ca);
+    return f;
+}
+
+static void cache_clear(fight_entry *f) {
+    fray_fight_view_free(f->view);
+    f->view = NULL;
+    for (int i = 0; i < f->log_n; i++)
+        free(f->log[i]);
+    f->log_n = 0;
+    f->cache_ok = false;
+}
+
+static void entry_free(fight_entry *f) {
+    if (!f)
+        return;
+    cache_clear(f);
+    fray_fight_free(f->fight);
+    fray_setup_free(f->setup);
+    pthread_cond_destroy(&f->cond);
+    pthread_mutex_destroy(&f->mu);
+    free(f);
+}
+
+static bool entry_add(fsv_server *s, fight_entry *f) {
+    pthread_mutex_lock(&s->reg_mu);
+    bool ok = true;
+    if (s->n_fights == s->cap_fights) {
+        int cap = s->cap_fights ? 2 * s->cap_fights : 16;
+        fight_entry **p = realloc(s->fights, (size_t)cap * sizeof *p);
+        if (!p)
+            ok = false;
+        else {
+            s->fights = p;
+            s->cap_fights = cap;
+        }
+    }
+    if (ok)
+        s->fights[s->n_fights++] = f;
+    pthread_mutex_unlock(&s->reg_mu);
+    return ok;
+}
+
+/* Entries live until fsv_close: the pointer stays valid without the
+ * registry's lock. */
+static fight_entry *entry_get(fsv_server *s, int64_t id) {
+    fight_entry *f = NULL;
+    pthread_mutex_lock(&s->reg_mu);
+    for (int i = 0; i < s->n_fights; i++)
+        if (s->fights[i]->id == id)
+            f = s->fights[i];
+    pthread_mutex_unlock(&s->reg_mu);
+    return f;
+}
+
+/* A change of fight f (under f->mu): every live stream wakes. */
+static void changed(fight_entry *f) {
+    f->change++;
+    pthread_cond_broadcast(&f->cond);
+}
+
+/* Rebuilds f from the store (under f->mu), after a change that could
+ * not be kept or a step that failed. */
+static void rebuild(fsv_server *s, fight_entry *f) {
+    fray_setup *setup = NULL;
+    fray_fight *fight = NULL;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    pthread_mutex_lock(&s->store_mu);
+    fray_status st = fs_resume(s->store, f->id, s->fights_dir, &setup,
+                               &fight, &d);
+    int64_t lines = 0;
+    if (st == FRAY_OK) {
+        fs_fight_row *rows = NULL;
+        int n = 0;
+        st = fs_fights(s->store, &rows, &n, &d);
+        for (int i = 0; st == FRAY_OK && i < n; i++)
+            if (rows[i].id == f->id)
+                lines = rows[i].lines;
+        free(rows);
+    }
+    pthread_mutex_unlock(&s->store_mu);
+    cache_clear(f);
+    fray_fight_free(f->fight);
+    fray_setup_free(f->setup);
+    f->fight = NULL;
+    f->setup = NULL;
+    if (st != FRAY_OK) {
+        fray_fight_free(fight);
+        fray_setup_free(setup);
+        snprintf(f->problem, sizeof f->problem,
+                 "it could not be rebuilt from the store: %s",
+                 d.message[0] ? d.message : fray_strerror(st));
+        if (s->log)
+            fprintf(s->log, "fray serve: fight %" PRId64 ": %s\n", f->id,
+                    f->problem);
+    } else {
+        f->setup = setup;
+        f->fight = fight;
+        f->lines = lines;
+    }
+    changed(f);
+}
+
+/* ---- Files under encounters/ ---------------------------------------------------------- */
+
+typedef struct scan {
+    fs_file *files;
+    int n, cap;
+    size_t bytes;
+    char why[300];
+} scan;
+
+static void scan_free(scan *sc) {
+    fs_files_free(sc->files, sc->n);
+    memset(sc, 0, sizeof *sc);
+}
+
+static bool read_whole(const char *path, size_t limit, char **out,
+                       size_t *out_len, char *why, size_t why_size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(why, why_size, "%.200s: %s", path, strerror(errno));
+        return false;
+    }
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    bool ok = buf != NULL;
+    while (ok) {
+        if (n + 1 >= cap) {
+            char *p = realloc(buf, cap * 2);
+            if (!p) {
+                ok = false;
+                break;
+            }
+            buf = p;
+            cap *= 2;
+        }
+        size_t r = fread(buf + n, 1, cap - n - 1, f);
+        n += r;
+        if (n > limit) {
+            snprintf(why, why_size,
+                     "the files under encounters/ pass %zu MiB together",
+                     SCAN_BYTES >> 20);
+            ok = false;
+            break;
+        }
+        if (r == 0) {
+            if (ferror(f)) {
+                snprintf(why, why_size, "%.200s: cannot be read", path);
+                ok = false;
+            }
+            break;
+        }
+    }
+    if (fclose(f) != 0 && ok) {
+        snprintf(why, why_size, "%.200s: %s", path, strerror(errno));
+        ok = false;
+    }
+    if (!ok) {
+        if (!why[0])
+            snprintf(why, why_size, "out of memory");
+        free(buf);
+        return false;
+    }
+    buf[n] = '\0';
+    *out = buf;
+    *out_len = n;
+    return true;
+}
+
+/* Every regular file under root/rel (no links followed, no dotfiles),
+ * by its path from root. */
+static bool scan_dir(scan *sc, const char *root, const char *rel, int depth) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s%s%s", root, rel[0] ? "/" : "", rel);
+    DIR *d = opendir(path);
+    if (!d) {
+        snprintf(sc->why, sizeof sc->why, "%.200s: %s", path, strerror(errno));
+        return false;
+    }
+    bool ok = true;
+    struct dirent *e;
+    while (ok && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char sub[4096], full[4096 + 256];
+        int k = snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "",
+                         e->d_name);
+        if (k < 0 || (size_t)k >= sizeof sub)
+            continue;
+        snprintf(full, sizeof full, "%s/%s", root, sub);
+        struct stat st;
+        if (lstat(full, &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode)) {
+            if (depth < SCAN_DEPTH)
+                ok = scan_dir(sc, root, sub, depth + 1);
+            continue;
+        }
+        if (!S_ISREG(st.st_mode))
+            continue;
+        if (sc->n >= SCAN_FILES) {
+            snprintf(sc->why, sizeof sc->why,
+                     "more than %d files under encounters/", SCAN_FILES);
+            ok = false;
+            break;
+        }
+        if (sc->n == sc->cap) {
+            int cap = sc->cap ? 2 * sc->cap : 32;
+            fs_file *p = realloc(sc->files, (size_t)cap * sizeof *p);
+            if (!p) {
+                snprintf(sc->why, sizeof sc->why, "out of memory");
+                ok = false;
+                break;
+            }
+            sc->files = p;
+            sc->cap = cap;
+        }
+        fs_file *x = &sc->files[sc->n];
+        memset(x, 0, sizeof *x);
+        x->name = strdup(sub);
+        if (!x->name) {
+            snprintf(sc->why, sizeof sc->why, "out of memory");
+            ok = false;
+            break;
+        }
+        if (!read_whole(full, SCAN_BYTES - sc->bytes, &x->text, &x->len,
+                        sc->why, sizeof sc->why)) {
+            free(x->name);
+            ok = false;
+            break;
+        }
+        sc->bytes += x->len;
+        sc->n++;
+    }
+    closedir(d);
+    return ok;
+}
+
+static int file_cmp(const void *a, const void *b) {
+    return strcmp(((const fs_file *)a)->name, ((const fs_file *)b)->name);
+}
+
+static bool scan_encounters(fsv_server *s, scan *sc) {
+    memset(sc, 0, sizeof *sc);
+    if (!scan_dir(sc, s->enc_dir, "", 0)) {
+        scan_free(sc);
+        return false;
+    }
+    if (sc->n > 1)
+        qsort(sc->files, (size_t)sc->n, sizeof *sc->files, file_cmp);
+    return true;
+}
+
+/* An encounter file: .yaml or .yml whose line "fray: encounter" says so
+ * (docs/file-formats.md). */
+static bool is_encounter(const fs_file *f) {
+    size_t n = strlen(f->name);
+    if (!((n > 5 && strcmp(f->name + n - 5, ".yaml") == 0) ||
+          (n > 4 && strcmp(f->name + n - 4, ".yml") == 0)))
+        return false;
+    for (const char *p = f->text; p && *p;) {
+        if (strncmp(p, "fray:", 5) == 0) {
+            const char *v = p + 5;
+            while (*v == ' ' || *v == '\t')
+                v++;
+            return strncmp(v, "encounter", 9) == 0;
+        }
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    return false;
+}
+
+/* ---- Opening and closing ----------------------------------------------------------------- */
+
+static char *join(const char *a, const char *b) {
+    size_t n = strlen(a) + strlen(b) + 2;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s", a, b);
+    return p;
+}
+
+static fray_status make_dir(const char *path, fray_diag *diag) {
+    if (mkdir(path, 0755) == 0 || errno == EEXIST) {
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+            return FRAY_OK;
+        snprintf(diag->message, sizeof diag->message, "%s: not a folder",
+                 path);
+        return FRAY_ERR_IO;
+    }
+    snprintf(diag->message, sizeof diag->message, "%s: %s", path,
+             strerror(errno));
+    return FRAY_ERR_IO;
+}
+
+/* "0 2 3" from the ids "tony ana bob" of fight f's setup; false (with
+ * why) when an id is not one of its combatants. */
+static bool controls_of(const fray_setup *setup, const char *ids,
+                        int *controls, int *n, char *why, size_t why_size) {
+    *n = 0;
+    char buf[1024];
+    copy_str(buf, sizeof buf, ids);
+    char *save = NULL;
+    for (char *w = strtok_r(buf, " ", &save); w;
+         w = strtok_r(NULL, " ", &save)) {
+        int k = -1;
+        for (int i = 0; i < fray_setup_combatants(setup); i++) {
+            const char *id = fray_setup_combatant_id(setup, i);
+            if (id && strcmp(id, w) == 0)
+                k = i;
+        }
+        if (k < 0) {
+            snprintf(why, why_size, "no combatant '%s' in this fight", w);
+            return false;
+        }
+        bool have = false;
+        for (int i = 0; i < *n; i++)
+            have |= controls[i] == k;
+        if (!have && *n < CONTROLS_MAX)
+            controls[(*n)++] = k;
+    }
+    return true;
+}
+
+static fray_status load_players(fsv_server *s, fray_diag *diag) {
+    fs_player_row *rows = NULL;
+    int n = 0;
+    fray_status st = fs_players(s->store, &rows, &n, diag);
+    if (st != FRAY_OK)
+        return st;
+    for (int i = 0; i < n; i++) {
+        fight_entry *f = entry_get(s, rows[i].fight);
+        if (!f || !f->setup)
+            continue; /* (an archived or broken fight's: nothing to open) */
+        player p;
+        memset(&p, 0, sizeof p);
+        copy_str(p.token, sizeof p.token, rows[i].token);
+        p.fight = rows[i].fight;
+        copy_str(p.name, sizeof p.name, rows[i].name);
+        copy_str(p.ids, sizeof p.ids, rows[i].combatants);
+        p.enemy_numbers = rows[i].enemy_numbers;
+        p.show_unnoticed = rows[i].show_unnoticed;
+        char why[300];
+        if (!controls_of(f->setup, p.ids, p.controls, &p.n_controls, why,
+                         sizeof why)) {
+            if (s->log)
+                fprintf(s->log, "fray serve: fight %" PRId64 ": the player "
+                        "%s's token is left out: %s\n", p.fight, p.name, why);
+            continue;
+        }
+        if (s->n_players == s->cap_players) {
+            int cap = s->cap_players ? 2 * s->cap_players : 16;
+            player *np = realloc(s->players, (size_t)cap * sizeof *np);
+            if (!np) {
+                free(rows);
+                snprintf(diag->message, sizeof diag->message, "out of memory");
+                return FRAY_ERR_NOMEM;
+            }
+            s->players = np;
+            s->cap_players = cap;
+        }
+        s->players[s->n_players++] = p;
+    }
+    free(rows);
+    return FRAY_OK;
+}
+
+/* Every fight of the store in memory: those not archived resumed. */
+static fray_status resume_all(fsv_server *s, fray_diag *diag) {
+    fs_fight_row *rows = NULL;
+    int n = 0;
+    fray_status st = fs_fights(s->store, &rows, &n, diag);
+    if (st != FRAY_OK)
+        return st;
+    /* Oldest first, as they were made. */
+    for (int i = n - 1; i >= 0 && st == FRAY_OK; i--) {
+        fight_entry *f = entry_new(rows[i].id);
+        if (!f) {
+            st = FRAY_ERR_NOMEM;
+            snprintf(diag->message, sizeof diag->message, "out of memory");
+            break;
+        }
+        copy_str(f->title, sizeof f->title, rows[i].title);
+        copy_str(f->rules, sizeof f->rules, rows[i].rules);
+        copy_str(f->encounter, sizeof f->encounter, rows[i].encounter);
+        f->seed = rows[i].seed;
+        f->archived = rows[i].archived;
+        f->players_play = rows[i].players_play;
+        f->lines = rows[i].lines;
+        if (!f->archived) {
+            fray_diag d;
+            memset(&d, 0, sizeof d);
+            fray_status rs = fs_resume(s->store, f->id, s->fights_dir,
+                                       &f->setup, &f->fight, &d);
+            if (rs == FRAY_OK && f->lines < 1)
+                snprintf(d.message, sizeof d.message,
+                         "it has no journal line (not even its begin)");
+            if (rs != FRAY_OK || f->lines < 1) {
+                fray_fight_free(f->fight);
+                fray_setup_free(f->setup);
+                f->fight = NULL;
+                f->setup = NULL;
+                snprintf(f->problem, sizeof f->problem, "%s",
+                         d.message[0] ? d.message : fray_strerror(rs));
+                fprintf(s->log ? s->log : stderr,
+                        "fray serve: fight %" PRId64 " (%s) cannot be "
+                        "resumed: %s; it is left out (its files and journal "
+                        "stay in the store)\n",
+                        f->id, f->title, f->problem);
+                s->failed++;
+            } else {
+                s->resumed++;
+            }
+        }
+        if (!entry_add(s, f)) {
+            entry_free(f);
+            st = FRAY_ERR_NOMEM;
+            snprintf(diag->message, sizeof diag->message, "out of memory");
+        }
+    }
+    free(rows);
+    return st;
+}
+
+fray_status fsv_open(const char *data, bool new_gm_token, FILE *log,
+                     fsv_server **out, fray_diag *diag) {
+    fray_diag ignored;
+    if (!diag)
+        diag = &ignored;
+    memset(diag, 0, sizeof *diag);
+    *out = NULL;
+    fsv_server *s = calloc(1, sizeof *s);
+    if (!s)
+        return FRAY_ERR_NOMEM;
+    s->log = log;
+    if (pthread_mutex_init(&s->store_mu, NULL) != 0) {
+        free(s);
+        return FRAY_ERR_NOMEM;
+    }
+    if (pthread_mutex_init(&s->reg_mu, NULL) != 0) {
+        pthread_mutex_destroy(&s->store_mu);
+        free(s);
+        return FRAY_ERR_NOMEM;
+    }
+    s->data = strdup(data);
+    s->enc_dir = join(data, "encounters");
+    s->fights_dir = join(data, "fights");
+    char *db = join(data, "fray.sqlite");
+    fray_status st = FRAY_OK;
+    if (!s->data || !s->enc_dir || !s->fights_dir || !db) {
+        st = FRAY_ERR_NOMEM;
+        snprintf(diag->message, sizeof diag->message, "out of memory");
+    }
+    if (st == FRAY_OK)
+        st = make_dir(data, diag);
+    if (st == FRAY_OK)
+        st = make_dir(s->enc_dir, diag);
+    if (st == FRAY_OK)
+        st = make_dir(s->fights_dir, diag);
+    if (st == FRAY_OK)
+        st = fs_open(db, &s->store, diag);
+    free(db);
+    bool found = false;
+    if (st == FRAY_OK)
+        st = fs_meta_get(s->store, "gm-token", s->gm, sizeof s->gm, &found,
+                         diag);
+    if (st == FRAY_OK && (!found || new_gm_token || strlen(s->gm) != TOKEN_HEX)) {
+        st = make_token(s->gm, diag);
+        if (st == FRAY_OK)
+            st = fs_meta_set(s->store, "gm-token", s->gm, diag);
+    }
+    if (st == FRAY_OK)
+        st = resume_all(s, diag);
+    if (st == FRAY_OK)
+        st = load_players(s, diag);
+    if (st != FRAY_OK) {
+        fray_diag d2;
+        if (fsv_close(s, &d2) != FRAY_OK && log)
+            fprintf(log, "fray serve: %s\n", d2.message);
+        return st;
+    }
+    *out = s;
+    return FRAY_OK;
+}
+
+void fsv_stop(fsv_server *s) {
+    pthread_mutex_lock(&s->reg_mu);
+    int n = s->n_fights;
+    fight_entry **copy = n ? malloc((size_t)n * sizeof *copy) : NULL;
+    if (copy)
+        memcpy(copy, s->fights, (size_t)n * sizeof *copy);
+    pthread_mutex_unlock(&s->reg_mu);
+    for (int i = 0; copy && i < n; i++) {
+        pthread_mutex_lock(&copy[i]->mu);
+        copy[i]->stopping = true;
+        pthread_cond_broadcast(&copy[i]->cond);
+        pthread_mutex_unlock(&copy[i]->mu);
+    }
+    free(copy);
+}
+
+fray_status fsv_close(fsv_server *s, fray_diag *diag) {
+    if (!s)
+        return FRAY_OK;
+    fray_status st = fs_close(s->store, diag);
+    for (int i = 0; i < s->n_fights; i++)
+        entry_free(s->fights[i]);
+    free(s->fights);
+    free(s->players);
+    free(s->data);
+    free(s->enc_dir);
+    free(s->fights_dir);
+    pthread_mutex_destroy(&s->store_mu);
+    pthread_mutex_destroy(&s->reg_mu);
+    free(s);
+    return st;
+}
+
+const char *fsv_gm_token(const fsv_server *s) { return s->gm; }
+
+int fsv_resumed(const fsv_server *s, int *out_failed) {
+    if (out_failed)
+        *out_failed = s->failed;
+    return s->resumed;
+}
+
+/* ---- Narration ----------------------------------------------------------------------- */
+
+/* Event i narrated (malloc'd; NULL when out of memory). A move of the
+ * clock alone narrates as nothing in the library: said here. */
+static char *narrate(const fray_fight *fight, int i, bool say_clock) {
+    size_t n = fray_event_narrate(fight, i, NULL, 0);
+    char *p = malloc(n + 1);
+    if (!p)
+        return NULL;
+    fray_event_narrate(fight, i, p, n + 1);
+    if (n == 0 && say_clock) {
+        free(p);
+        char line[128];
+        snprintf(line, sizeof line, "The clock moves on to %s %d.\n",
+                 fray_setup_time_unit(fray_fight_setup(fight)),
+                 fray_fight_now(fight));
+        p = strdup(line);
+    }
+    return p;
+}
+
+/* The names and ids of combatants the scope does not see (NULL-ended
+ * list in buf), for the players' log. */
+static bool mentions_hidden(const fray_fight_view *v,
+                            const fray_view_scope *scope, const char *text) {
+    for (int k = 0; k < v->n_combatants; k++) {
+        if (fray_view_sees_combatant(v, scope, k))
+            continue;
+        const fray_view_combatant *c = &v->combatants[k];
+        if ((c->name && c->name[0] && strstr(text, c->name)) ||
+            (c->id && c->id[0] && strstr(text, c->id)))
+            return true;
+    }
+    return false;
+}
+
+static fray_view_scope scope_of(const who *w) {
+    if (w->gm)
+        return fray_view_scope_gm();
+    fray_view_scope sc = fray_view_scope_player(w->p.controls,
+                                                w->p.n_controls);
+    sc.enemy_numbers = w->p.enemy_numbers;
+    sc.show_unnoticed = w->p.show_unnoticed;
+    return sc;
+}
+
+/* The fight as `w` sees it (under f->mu; f->fight not NULL):
+ * {"fight", "title", "rules", "seed", "events", "change",
+ *  "players_play", "you", "view", "log"}. */
+static bool cache_fill(fight_entry *f) {
+    if (f->cache_ok && f->cached == f->change)
+        return true;
+    cache_clear(f);
+    if (fray_fight_view_new(f->fight, NULL, &f->view) != FRAY_OK)
+        return false;
+    int n = fray_fight_events(f->fight);
+    f->log_from = n > LOG_MAX ? n - LOG_MAX : 0;
+    for (int i = f->log_from; i < n; i++) {
+        char *s = narrate(f->fight, i, false);
+        if (!s) {
+            cache_clear(f);
+            return false;
+        }
+        f->log[f->log_n++] = s;
+    }
+    f->cached = f->change;
+    f->cache_ok = true;
+    return true;
+}
+
+static bool write_state(fight_entry *f, const who *w, fsv_text *t) {
+    if (!cache_fill(f))
+        return false;
+    const fray_fight_view *v = f->view;
+    fray_view_scope sc = scope_of(w);
+    size_t need = fray_fight_view_json(v, &sc, NULL, 0);
+    int n = fray_fight_events(f->fight);
+    fsv_text_printf(t, "{\"fight\":%" PRId64 ",\"title\":", f->id);
+    fsv_text_json(t, f->title);
+    fsv_text_str(t, ",\"rules\":");
+    fsv_text_json(t, f->rules);
+    fsv_text_printf(t, ",\"seed\":\"%" PRIu64 "\",\"events\":%d,"
+                    "\"change\":%" PRIu64 ",\"players_play\":%s,\"you\":",
+                    f->seed, n, f->change, f->players_play ? "true" : "false");
+    if (w->gm) {
+        fsv_text_str(t, "{\"gm\":true}");
+    } else {
+        fsv_text_str(t, "{\"gm\":false,\"player\":");
+        fsv_text_json(t, w->p.name);
+        fsv_text_str(t, ",\"combatants\":[");
+        for (int i = 0; i < w->p.n_controls; i++) {
+            if (i)
+                fsv_text_str(t, ",");
+            fsv_text_printf(t, "%d", w->p.controls[i]);
+        }
+        fsv_text_str(t, "]}");
+    }
+    fsv_text_str(t, ",\"view\":");
+    if (fsv_text_reserve(t, need)) {
+        fray_fight_view_json(v, &sc, t->p + t->len, need + 1);
+        t->len += need;
+    }
+    /* The log: the last narrated events. A player's leaves out any that
+     * names a combatant it does not see, and all of it when the GM hides
+     * the enemies' numbers (narration tells STUN and LETHAL). */
+    fsv_text_str(t, ",\"log\":[");
+    bool first = true;
+    if (w->gm || w->p.enemy_numbers) {
+        for (int k = 0; k < f->log_n; k++) {
+            const char *s = f->log[k];
+            if (s[0] && (w->gm || !mentions_hidden(v, &sc, s))) {
+                fsv_text_printf(t, "%s{\"event\":%d,\"text\":", first ? "" : ",",
+                                f->log_from + k);
+                fsv_text_json(t, s);
+                fsv_text_str(t, "}");
+                first = false;
+            }
+        }
+    }
+    fsv_text_str(t, "]}");
+    return !t->failed;
+}
+
+/* ---- Requests: helpers ---------------------------------------------------------------- */
+
+/* The body as a JSON object (an empty body: an empty object when
+ * empty_ok). NULL with the 400 answered. */
+static json_t *body_object(const char *body, size_t len, bool empty_ok,
+                           fsv_response *out) {
+    if (len == 0 && empty_ok)
+        return json_object();
+    if (len == 0) {
+        answer_error(out, 400, "this call needs a JSON object as its body");
+        return NULL;
+    }
+    json_error_t e;
+    json_t *j = json_loadb(body, len, JSON_REJECT_DUPLICATES, &e);
+    if (!j) {
+        answer_error(out, 400, "the body is not JSON: %s (line %d, column %d)",
+                     e.text, e.line, e.column);
+        return NULL;
+    }
+    if (!json_is_object(j)) {
+        json_decref(j);
+        answer_error(out, 400, "the body must be a JSON object ({...})");
+        return NULL;
+    }
+    return j;
+}
+
+/* Refuses keys the call does not know (a typo is not silently ignored). */
+static bool only_keys(json_t *j, const char *const *keys, int n,
+                      fsv_response *out) {
+    const char *k;
+    json_t *v;
+    json_object_foreach(j, k, v) {
+        bool known = false;
+        for (int i = 0; i < n; i++)
+            known |= strcmp(k, keys[i]) == 0;
+        if (!known) {
+            char list[256] = "";
+            for (int i = 0; i < n; i++) {
+                strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+                strncat(list, keys[i], sizeof list - strlen(list) - 1);
+            }
+            answer_error(out, 400, "unknown key '%s' (this call takes: %s)",
+                         k, n ? list : "nothing");
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Lines of events [from, to) of f's fight, kept in the store (under f->mu). */
+static fray_status keep_events(fsv_server *s, fight_entry *f, int from, int to,
+                               fray_diag *d) {
+    if (from >= to)
+        return FRAY_OK;
+    int count = to - from;
+    char **lines = calloc((size_t)count, sizeof *lines);
+    size_t *lens = calloc((size_t)count, sizeof *lens);
+    fray_status st = lines && lens ? FRAY_OK : FRAY_ERR_NOMEM;
+    for (int i = 0; i < count && st == FRAY_OK; i++) {
+        size_t n = fray_event_json(f->fight, from + i, NULL, 0);
+        lines[i] = malloc(n + 1);
+        if (!lines[i]) {
+            st = FRAY_ERR_NOMEM;
+            break;
+        }
+        fray_event_json(f->fight, from + i, lines[i], n + 1);
+        lens[i] = n;
+    }
+    if (st == FRAY_OK) {
+        pthread_mutex_lock(&s->store_mu);
+        st = fs_lines_add(s->store, f->id, f->lines,
+                          (const char *const *)lines, lens, count, d);
+        pthread_mutex_unlock(&s->store_mu);
+        if (st == FRAY_OK)
+            f->lines += count;
+    } else {
+        snprintf(d->message, sizeof d->message, "out of memory");
+    }
+    for (int i = 0; lines && i < count; i++)
+        free(lines[i]);
+    free(lines);
+    free(lens);
+    return st;
+}
+
+static fray_status keep_mark(fsv_server *s, fight_entry *f, fray_mark m,
+                             int k, fray_diag *d) {
+    char line[128];
+    size_t len = fray_journal_mark(m, k, line, sizeof line);
+    if (len >= sizeof line) {
+        snprintf(d->message, sizeof d->message, "the mark does not fit");
+        return FRAY_ERR_RANGE;
+    }
+    const char *p = line;
+    pthread_mutex_lock(&s->store_mu);
+    fray_status st = fs_lines_add(s->store, f->id, f->lines, &p, &len, 1, d);
+    pthread_mutex_unlock(&s->store_mu);
+    if (st == FRAY_OK)
+        f->lines++;
+    return st;
+}
+
+/* Narrations of events [from, to) as "events":[...] plus where the fight
+ * now is. */
+static void write_told(fight_entry *f, int from, int to, fsv_text *t) {
+    bool first = true;
+    fsv_text_str(t, "\"events\":[");
+    for (int i = from; i < to; i++) {
+        char *s = narrate(f->fight, i, i == to - 1);
+        if (!s) {
+            t->failed = true;
+            break;
+        }
+        if (s[0]) {
+            /* (a move of the clock before an action says nothing) */
+            fsv_text_printf(t, "%s{\"event\":%d,\"text\":",
+                            first ? "" : ",", i);
+            fsv_text_json(t, s);
+            fsv_text_str(t, "}");
+            first = false;
+        }
+        free(s);
+    }
+    char when[64] = "";
+    const char *turn = fray_fight_turn(f->fight, when, sizeof when);
+    fsv_text_printf(t, "],\"%s\":%d,\"over\":%s,\"winner\":%d,\"turn\":",
+                    fray_setup_time_unit(f->setup), fray_fight_now(f->fight),
+                    fray_fight_over(f->fight) ? "true" : "false",
+                    fray_fight_winner(f->fight));
+    fsv_text_json(t, turn);
+    fsv_text_str(t, ",\"when\":");
+    fsv_text_json(t, when);
+}
+
+/* The fight is here and can be changed or seen (under f->mu); false with
+ * the answer given. */
+static bool usable(fight_entry *f, fsv_response *out) {
+    if (f->archived) {
+        answer_error(out, 410, "fight %" PRId64 " is archived", f->id);
+        return false;
+    }
+    if (!f->fight) {
+        answer_error(out, 409, "fight %" PRId64 " could not be resumed: %s",
+                     f->id, f->problem);
+        return false;
+    }
+    return true;
+}
+
+static bool refusal(fray_status st) {
+    return st == FRAY_ERR_PARSE || st == FRAY_ERR_INVALID ||
+           st == FRAY_ERR_RANGE || st == FRAY_ERR_DECK_EMPTY ||
+           st == FRAY_ERR_CARD_UNAVAILABLE;
+}
+
+/* ---- The calls ------------------------------------------------------------------------- */
+
+static const char INDEX_PAGE[] =
+    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+    "<meta name=\"viewport\" content=\"width=device-width\">\n"
+    "<title>fray serve</title></head><body>\n"
+    "<h1>fray serve</h1>\n"
+    "<p>The GM's and the players' pages are not built yet. The HTTP\n"
+    "interface is (docs/server.md); every call but the health check takes\n"
+    "<code>Authorization: Bearer TOKEN</code>.</p>\n<ul>\n"
+    "<li><code>GET /api/health</code></li>\n"
+    "<li><code>GET /api/encounters</code> (GM)</li>\n"
+    "<li><code>GET /api/fights</code>, <code>POST /api/fights</code> "
+    "<code>{\"encounter\", \"seed\"}</code> (GM)</li>\n"
+    "<li><code>GET /api/fights/ID</code> (GM, player)</li>\n"
+    "<li><code>POST /api/fights/ID/command</code> <code>{\"text\", \"cards\", "
+    "\"dice\"}</code></li>\n"
+    "<li><code>POST /api/fights/ID/step</code>, <code>/undo</code>, "
+    "<code>/redo</code>, <code>/archive</code> (GM)</li>\n"
+    "<li><code>POST /api/fights/ID/players</code> <code>{\"name\", "
+    "\"combatants\"}</code>, <code>POST /api/fights/ID/settings</code> "
+    "<code>{\"players_play\"}</code> (GM)</li>\n"
+    "<li><code>GET /api/fights/ID/journal</code> (GM, JSON Lines)</li>\n"
+    "<li><code>GET /api/fights/ID/live</code> (GM, player; "
+    "text/event-stream)</li>\n"
+    "</ul></body></html>\n";
+
+static void call_index(fsv_response *out) {
+    fsv_text t = {0};
+    fsv_text_str(&t, INDEX_PAGE);
+    answer_text(out, 200, "text/html; charset=utf-8", &t);
+}
+
+static void call_health(fsv_server *s, fsv_response *out) {
+    pthread_mutex_lock(&s->reg_mu);
+    int n = s->n_fights;
+    pthread_mutex_unlock(&s->reg_mu);
+    fsv_text t = {0};
+    fsv_text_printf(&t, "{\"ok\":true,\"version\":");
+    fsv_text_json(&t, fray_version());
+    fsv_text_printf(&t, ",\"fights\":%d}", n);
+    answer_json(out, 200, &t);
+}
+
+static void call_encounters(fsv_server *s, fsv_response *out) {
+    scan sc;
+    if (!scan_encounters(s, &sc)) {
+        answer_error(out, 500, "the encounters cannot be listed: %s", sc.why);
+        return;
+    }
+    fsv_text t = {0};
+    fsv_text_str(&t, "{\"encounters\":[");
+    bool first = true;
+    for (int i = 0; i < sc.n; i++) {
+        if (!is_encounter(&sc.files[i]))
+            continue;
+        fsv_text_str(&t, first ? "{\"name\":" : ",{\"name\":");
+        fsv_text_json(&t, sc.files[i].name);
+        fsv_text_str(&t, "}");
+        first = false;
+    }
+    fsv_text_str(&t, "]}");
+    scan_free(&sc);
+    answer_json(out, 200, &t);
+}
+
+static void call_fights(fsv_server *s, fsv_response *out) {
+    pthread_mutex_lock(&s->reg_mu);
+    int n = s->n_fights;
+    fight_entry **copy = n ? malloc((size_t)n * sizeof *copy) : NULL;
+    if (copy)
+        memcpy(copy, s->fights, (size_t)n * sizeof *copy);
+    pthread_mutex_unlock(&s->reg_mu);
+    if (n && !copy) {
+        answer_nomem(out);
+        return;
+    }
+    fsv_text t = {0};
+    fsv_text_str(&t, "{\"fights\":[");
+    for (int i = n - 1; i >= 0; i--) {
+        fight_entry *f = copy[i];
+        pthread_mutex_lock(&f->mu);
+        fsv_text_printf(&t, "%s{\"id\":%" PRId64 ",\"title\":",
+                        i < n - 1 ? "," : "", f->id);
+        fsv_text_json(&t, f->title);
+        fsv_text_str(&t, ",\"rules\":");
+        fsv_text_json(&t, f->rules);
+        fsv_text_str(&t, ",\"encounter\":");
+        fsv_text_json(&t, f->encounter);
+        fsv_text_printf(&t, ",\"seed\":\"%" PRIu64 "\",\"archived\":%s,"
+                        "\"lines\":%" PRId64 ",\"players_play\":%s",
+                        f->seed, f->archived ? "true" : "false", f->lines,
+                        f->players_play ? "true" : "false");
+        if (f->fight) {
+            char when[64] = "";
+            const char *turn = fray_fight_turn(f->fight, when, sizeof when);
+            fsv_text_printf(&t, ",\"%s\":%d,\"over\":%s,\"winner\":%d,"
+                            "\"turn\":",
+                            fray_setup_time_unit(f->setup),
+                            fray_fight_now(f->fight),
+                            fray_fight_over(f->fight) ? "true" : "false",
+                            fray_fight_winner(f->fight));
+            fsv_text_json(&t, turn);
+            fsv_text_str(&t, ",\"when\":");
+            fsv_text_json(&t, when);
+        } else if (!f->archived) {
+            fsv_text_str(&t, ",\"problem\":");
+            fsv_text_json(&t, f->problem);
+        }
+        fsv_text_str(&t, "}");
+        pthread_mutex_unlock(&f->mu);
+    }
+    free(copy);
+    fsv_text_str(&t, "]}");
+    answer_json(out, 200, &t);
+}
+
+/* The seed of {"seed": N} or {"seed": "N"} (0 .. 2^64 - 1). */
+static bool read_seed(json_t *v, uint64_t *out, fsv_response *resp) {
+    if (json_is_integer(v) && json_integer_value(v) >= 0) {
+        *out = (uint64_t)json_integer_value(v);
+        return true;
+    }
+    if (json_is_string(v)) {
+        const char *p = json_string_value(v);
+        if (p[0] && strspn(p, "0123456789") == strlen(p) && strlen(p) <= 20) {
+            errno = 0;
+            unsigned long long x = strtoull(p, NULL, 10);
+            if (errno == 0) {
+                *out = (uint64_t)x;
+                return true;
+            }
+        }
+    }
+    answer_error(resp, 400,
+                 "seed: expected a whole number from 0 to 2^64 - 1 (a number, "
+                 "or its digits in a string)");
+    return false;
+}
+
+static void call_new_fight(fsv_server *s, const char *body, size_t len,
+                           fsv_response *out) {
+    json_t *j = body_object(body, len, false, out);
+    if (!j)
+        return;
+    static const char *const keys[] = {"encounter", "seed"};
+    if (!only_keys(j, keys, 2, out)) {
+        json_decref(j);
+        return;
+    }
+    json_t *enc = json_object_get(j, "encounter");
+    if (!json_is_string(enc)) {
+        json_decref(j);
+        answer_error(out, 400, "encounter: expected the name of an encounter "
+                     "file, as GET /api/encounters lists them");
+        return;
+    }
+    uint64_t seed = 0;
+    json_t *sv = json_object_get(j, "seed");
+    if (sv && !read_seed(sv, &seed, out)) {
+        json_decref(j);
+        return;
+    }
+    if (!sv && !random_seed(&seed)) {
+        json_decref(j);
+        answer_error(out, 500, "getrandom: %s", strerror(errno));
+        return;
+    }
+    scan sc;
+    if (!scan_encounters(s, &sc)) {
+        json_decref(j);
+        answer_error(out, 500, "the encounters cannot be listed: %s", sc.why);
+        return;
+    }
+    /* The name is matched against the list: nothing a request says is
+     * used as a path. */
+    int k = -1;
+    for (int i = 0; i < sc.n; i++)
+        if (strcmp(sc.files[i].name, json_string_value(enc)) == 0 &&
+            is_encounter(&sc.files[i]))
+            k = i;
+    if (k < 0) {
+        answer_error(out, 404, "no encounter '%s' under encounters/ (GET "
+                     "/api/encounters lists them)", json_string_value(enc));
+        json_decref(j);
+        scan_free(&sc);
+        return;
+    }
+    json_decref(j);
+    /* Checked where it is first, so a file that does not load is told
+     * with its line and column and nothing is kept. */
+    char *path = join(s->enc_dir, sc.files[k].name);
+    fray_setup *check = NULL;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    fray_status st = path ? fray_setup_load(path, NULL, &check, &d)
+                          : FRAY_ERR_NOMEM;
+    free(path);
+    if (st != FRAY_OK) {
+        if (d.line > 0)
+            answer_error(out, 422, "%s:%d:%d: %s",
+                         d.file ? d.file : sc.files[k].name, d.line,
+                         d.column > 0 ? d.column : 1,
+                         d.message[0] ? d.message : fray_strerror(st));
+        else
+            answer_error(out, 422, "%s: %s", sc.files[k].name,
+                         d.message[0] ? d.message : fray_strerror(st));
+        scan_free(&sc);
+        return;
+    }
+    char title[128], rules[16];
+    snprintf(title, sizeof title, "%s",
+             fray_setup_name(check) && fray_setup_name(check)[0]
+                 ? fray_setup_name(check)
+                 : sc.files[k].name);
+    copy_str(rules, sizeof rules, fray_setup_rules(check));
+    fray_setup_free(check);
+    /* The encounter first, then every other file under encounters/ (the
+     * library does not say which files a setup read). */
+    if (k > 0) {
+        fs_file x = sc.files[k];
+        memmove(sc.files + 1, sc.files, (size_t)k * sizeof *sc.files);
+        sc.files[0] = x;
+    }
+    fight_entry *f = NULL;
+    int64_t id = 0;
+    pthread_mutex_lock(&s->store_mu);
+    st = fs_fight_add(s->store, title, rules, seed, sc.files, sc.n, &id, &d);
+    if (st == FRAY_OK) {
+        f = entry_new(id);
+        if (!f)
+            st = FRAY_ERR_NOMEM;
+    }
+    if (st == FRAY_OK)
+        st = fs_resume(s->store, id, s->fights_dir, &f->setup, &f->fight, &d);
+    pthread_mutex_unlock(&s->store_mu);
+    if (st == FRAY_OK) {
+        copy_str(f->title, sizeof f->title, title);
+        copy_str(f->rules, sizeof f->rules, rules);
+        copy_str(f->encounter, sizeof f->encounter, sc.files[0].name);
+        f->seed = seed;
+        pthread_mutex_lock(&f->mu);
+        st = keep_events(s, f, 0, fray_fight_events(f->fight), &d);
+        pthread_mutex_unlock(&f->mu);
+    }
+    scan_free(&sc);
+    if (st != FRAY_OK) {
+        if (id > 0) {
+            /* Kept as archived, not resumed: the store keeps what it has. */
+            fray_diag d2;
+            pthread_mutex_lock(&s->store_mu);
+            if (fs_archive(s->store, id, &d2) != FRAY_OK && s->log)
+                fprintf(s->log, "fray serve: fight %" PRId64 " could not be "
+                        "archived: %s\n", id, d2.message);
+            pthread_mutex_unlock(&s->store_mu);
+        }
+        entry_free(f);
+        answer_error(out, st == FRAY_ERR_NOMEM ? 500 : 422,
+                     "the fight cannot begin: %s",
+                     d.message[0] ? d.message : fray_strerror(st));
+        return;
+    }
+    if (!entry_add(s, f)) {
+        entry_free(f);
+        answer_nomem(out);
+        return;
+    }
+    fsv_text t = {0};
+    pthread_mutex_lock(&f->mu);
+    fsv_text_printf(&t, "{\"id\":%" PRId64 ",\"title\":", id);
+    fsv_text_json(&t, f->title);
+    fsv_text_str(&t, ",\"rules\":");
+    fsv_text_json(&t, f->rules);
+    fsv_text_printf(&t, ",\"seed\":\"%" PRIu64 "\",", seed);
+    write_told(f, 0, fray_fight_events(f->fight), &t);
+    fsv_text_str(&t, "}");
+    pthread_mutex_unlock(&f->mu);
+    answer_json(out, 201, &t);
+}
+
+static void call_state(fight_entry *f, const who *w, fsv_response *out) {
+    pthread_mutex_lock(&f->mu);
+    if (!usable(f, out)) {
+        pthread_mutex_unlock(&f->mu);
+        return;
+    }
+    fsv_text t = {0};
+    bool ok = write_state(f, w, &t);
+    pthread_mutex_unlock(&f->mu);
+    if (!ok) {
+        fsv_text_free(&t);
+        answer_nomem(out);
+        return;
+    }
+    answer_json(out, 200, &t);
+}
+
+/* cards: "KH 7C" or ["KH", "7C"]; dice: [14, 6]. */
+static bool read_given(json_t *j, fray_card *cards, size_t cap_cards,
+                       size_t *n_cards, int *dice, size_t cap_dice,
+                       size_t *n_dice, fsv_response *out) {
+    *n_cards = *n_dice = 0;
+    json_t *c = json_object_get(j, "cards");
+    if (c && !json_is_null(c)) {
+        char text[1024] = "";
+        if (json_is_string(c)) {
+            copy_str(text, sizeof text, json_string_value(c));
+        } else if (json_is_array(c)) {
+            for (size_t i = 0; i < json_array_size(c); i++) {
+                json_t *x = json_array_get(c, i);
+                if (!json_is_string(x)) {
+                    answer_error(out, 400, "cards: expected cards like "
+                                 "[\"KH\", \"7C\"] (item %zu is not a string)",
+                                 i + 1);
+                    return false;
+                }
+                strncat(text, i ? " " : "", sizeof text - strlen(text) - 1);
+                strncat(text, json_string_value(x),
+                        sizeof text - strlen(text) - 1);
+            }
+        } else {
+            answer_error(out, 400, "cards: expected cards like [\"KH\", \"7C\"]");
+            return false;
+        }
+        fray_diag d;
+        memset(&d, 0, sizeof d);
+        if (fray_card_parse_list(text, cards, cap_cards, n_cards, &d) !=
+            FRAY_OK) {
+            answer_error(out, 422, "cards: %s", d.message);
+            return false;
+        }
+    }
+    json_t *dv = json_object_get(j, "dice");
+    if (dv && !json_is_null(dv)) {
+        if (!json_is_array(dv) || json_array_size(dv) > cap_dice) {
+            answer_error(out, 400, "dice: expected the dice rolled by hand, "
+                         "like [14, 6, 3] (at most %zu)", cap_dice);
+            return false;
+        }
+        for (size_t i = 0; i < json_array_size(dv); i++) {
+            json_t *x = json_array_get(dv, i);
+            if (!json_is_integer(x) || json_integer_value(x) < 1 ||
+                json_integer_value(x) > 1000) {
+                answer_error(out, 400, "dice: item %zu is not a die rolled by "
+                             "hand (a whole number, like 14)", i + 1);
+                return false;
+            }
+            dice[(*n_dice)++] = (int)json_integer_value(x);
+        }
+    }
+    return true;
+}
+
+/* A player's command: its first word names a combatant it controls whose
+ * turn it is (or who holds), the GM lets players play, and no cards or
+ * dice are given (the GM's). */
+static bool player_may(fight_entry *f, const who *w, const char *text,
+                       bool given, fsv_response *out) {
+    if (!f->players_play) {
+        answer_error(out, 403, "the GM has not let players play their own "
+                     "turns in this fight");
+        return false;
+    }
+    if (given) {
+        answer_error(out, 403, "only the GM gives cards or dice by hand");
+        return false;
+    }
+    char word[128];
+    size_t i = 0;
+    while (*text == ' ')
+        text++;
+    while (text[i] && text[i] != ' ' && i + 1 < sizeof word) {
+        word[i] = text[i];
+        i++;
+    }
+    word[i] = '\0';
+    fray_fight_view *v = NULL;
+    if (fray_fight_view_new(f->fight, NULL, &v) != FRAY_OK) {
+        answer_nomem(out);
+        return false;
+    }
+    bool ok = false;
+    for (int k = 0; k < v->n_combatants && !ok; k++) {
+        const fray_view_combatant *c = &v->combatants[k];
+        if (!c->id || strcasecmp(c->id, word) != 0)
+            continue;
+        bool mine = false;
+        for (int m = 0; m < w->p.n_controls; m++)
+            mine |= w->p.controls[m] == c->index;
+        ok = mine && (v->turn == c->index || c->holding);
+    }
+    fray_fight_view_free(v);
+    if (!ok)
+        answer_error(out, 403, "a player commands only its own combatants, "
+                     "on their turn: '%s' is not one of %s's now", word,
+                     w->p.name);
+    return ok;
+}
+
+static void call_command(fsv_server *s, fight_entry *f, const who *w,
+                         const char *body, size_t len, fsv_response *out) {
+    json_t *j = body_object(body, len, false, out);
+    if (!j)
+        return;
+    static const char *const keys[] = {"text", "cards", "dice"};
+    if (!only_keys(j, keys, 3, out)) {
+        json_decref(j);
+        return;
+    }
+    json_t *tv = json_object_get(j, "text");
+    if (!json_is_string(tv) || !json_string_value(tv)[0] ||
+        strlen(json_string_value(tv)) > 4096 ||
+        strchr(json_string_value(tv), '\n')) {
+        json_decref(j);
+        answer_error(out, 400, "text: expected a command in rules words, one "
+                     "line (like \"tony attack bandit-1\")");
+        return;
+    }
+    fray_card cards[128];
+    int dice[128];
+    size_t n_cards = 0, n_dice = 0;
+    if (!read_given(j, cards, 128, &n_cards, dice, 128, &n_dice, out)) {
+        json_decref(j);
+        return;
+    }
+    char text[4097];
+    copy_str(text, sizeof text, json_string_value(tv));
+    json_decref(j);
+    bool given = n_cards || n_dice;
+
+    pthread_mutex_lock(&f->mu);
+    if (!usable(f, out) || (!w->gm && !player_may(f, w, text, given, out))) {
+        pthread_mutex_unlock(&f->mu);
+        return;
+    }
+    int before = fray_fight_events(f->fight);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    fray_given hand = {n_cards ? cards : NULL, n_cards, n_dice ? dice : NULL,
+                       n_dice, NULL};
+    fray_status st = fray_fight_command(f->fight, text, given ? &hand : NULL,
+                                        &d);
+    if (st != FRAY_OK && refusal(st)) {
+        pthread_mutex_unlock(&f->mu);
+        fsv_text t = {0};
+        fsv_text_str(&t, "{\"error\":");
+        fsv_text_json(&t, d.message[0] ? d.message : fray_strerror(st));
+        if (st == FRAY_ERR_PARSE && d.column > 0)
+            fsv_text_printf(&t, ",\"column\":%d", d.column);
+        fsv_text_str(&t, "}");
+        answer_json(out, 422, &t);
+        return;
+    }
+    if (st != FRAY_OK) {
+        rebuild(s, f);
+        pthread_mutex_unlock(&f->mu);
+        answer_error(out, 500, "the command could not be applied (%s); the "
+                     "fight is as it was", fray_strerror(st));
+        return;
+    }
+    int after = fray_fight_events(f->fight);
+    st = keep_events(s, f, before, after, &d);
+    if (st != FRAY_OK) {
+        rebuild(s, f);
+        pthread_mutex_unlock(&f->mu);
+        answer_error(out, 500, "the command was not kept (the store: %s); "
+                     "the fight is as it was", d.message);
+        return;
+    }
+    changed(f);
+    fsv_text t = {0};
+    fsv_text_str(&t, "{");
+    write_told(f, before, after, &t);
+    fsv_text_str(&t, "}");
+    pthread_mutex_unlock(&f->mu);
+    answer_json(out, 200, &t);
+}
+
+/* One turn of the tactics (the table's `auto`): steps until someone acted
+ * (a step that only moves the clock is followed by the next). */
+static void call_step(fsv_server *s, fight_entry *f, const char *body,
+                      size_t len, fsv_response *out) {
+    json_t *j = body_object(body, len, true, out);
+    if (!j)
+        return;
+    bool ok = only_keys(j, NULL, 0, out);
+    json_decref(j);
+    if (!ok)
+        return;
+    pthread_mutex_lock(&f->mu);
+    if (!usable(f, out)) {
+        pthread_mutex_unlock(&f->mu);
+        return;
+    }
+    if (fray_fight_over(f->fight)) {
+        pthread_mutex_unlock(&f->mu);
+        answer_error(out, 409, "the fight is over");
+        return;
+    }
+    int first = fray_fight_events(f->fight);
+    fray_status st = FRAY_OK;
+    for (int guard = 0; guard < STEP_GUARD; guard++) {
+        if (fray_fight_over(f->fight))
+            break;
+        int before = fray_fight_events(f->fight);
+        st = fray_fight_step(f->fight);
+        if (st != FRAY_OK)
+            break;
+        int after = fray_fight_events(f->fight);
+        const char *action =
+            after > before ? fray_event_action(f->fight, after - 1) : NULL;
+        if (after > before && !(action && strcmp(action, "phase") == 0))
+            break;
+    }
+    if (st != FRAY_OK) {
+        char why[256] = "";
+        if (fray_fight_failure(f->fight, why, sizeof why) == 0)
+            copy_str(why, sizeof why, fray_strerror(st));
+        rebuild(s, f);
+        pthread_mutex_unlock(&f->mu);
+        answer_error(out, 500, "the tactics' step failed: %s; the fight is as "
+                     "it was", why);
+        return;
+    }
+    int last = fray_fight_events(f->fight);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    st = keep_events(s, f, first, last, &d);
+    if (st != FRAY_OK) {
+        rebuild(s, f);
+        pthread_mutex_unlock(&f->mu);
+        answer_error(out, 500, "the step was not kept (the store: %s); the "
+                     "fight is as it was", d.message);
+        return;
+    }
+    changed(f);
+    fsv_text t = {0};
+    fsv_text_str(&t, "{");
+    write_told(f, first, last, &t);
+    fsv_text_str(&t, "}");
+    pthread_mutex_unlock(&f->mu);
+    answer_json(out, 200, &t);
+}
+
+static void call_undo(fsv_server *s, fight_entry *f, bool redo,
+                      const char *body, size_t len, fsv_response *out) {
+    json_t *j = body_object(body, len, true, out);
+    if (!j)
+        return;
+    bool ok = only_keys(j, NULL, 0, out);
+    json_decref(j);
+    if (!ok)
+        return;
+    pthread_mutex_lock(&f->mu);
+    if (!usable(f, out)) {
+        pthread_mutex_unlock(&f->mu);
+        return;
+    }
+    int n = fray_fight_events(f->fight);
+    fray_status st;
+    if (redo) {
+        if (fray_fight_redo(f->fight) != FRAY_OK) {
+            pthread_mutex_unlock(&f->mu);
+            answer_error(out, 409, "nothing to redo");
+            return;
+        }
+        n = fray_fight_events(f->fight);
+    } else if (n <= 1) {
+        pthread_mutex_unlock(&f->mu);
+        answer_error(out, 409, "nothing to undo: this is the start of the "
+                     "fight");
+        return;
+    }
+    char *told = narrate(f->fight, n - 1, true);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    if (!redo) {
+        st = fray_fight_undo(f->fight);
+        if (st != FRAY_OK) {
+            free(told);
+            rebuild(s, f);
+            pthread_mutex_unlock(&f->mu);
+            answer_error(out, 500, "the undo failed (%s); the fight is as it "
+                         "was", fray_strerror(st));
+            return;
+        }
+    }
+    /* (The mark names the event taken back or played again:
+     * docs/journal.md "Marks".) */
+    st = keep_mark(s, f, redo ? FRAY_MARK_REDO : FRAY_MARK_UNDO, n - 1, &d);
+    if (st != FRAY_OK) {
+        free(told);
+        rebuild(s, f);
+        pthread_mutex_unlock(&f->mu);
+        answer_error(out, 500, "the %s was not kept (the store: %s); the "
+                     "fight is as it was", redo ? "redo" : "undo", d.message);
+        return;
+    }
+    changed(f);
+    fsv_text t = {0};
+    fsv_text_printf(&t, "{\"%s\":{\"event\":%d,\"text\":",
+                    redo ? "redone" : "undone", n - 1);
+    fsv_text_json(&t, told ? told : "");
+    fsv_text_printf(&t, "},\"events\":%d}", fray_fight_events(f->fight));
+    free(told);
+    pthread_mutex_unlock(&f->mu);
+    answer_json(out, 200, &t);
+}
+
+static void call_archive(fsv_server *s, fight_entry *f, fsv_response *out) {
+    pthread_mutex_lock(&f->mu);
+    if (f->archived) {
+        pthread_mutex_unlock(&f->mu);
+        answer_error(out, 410, "fight %" PRId64 " is archived", f->id);
+        return;
+    }
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    pthread_mutex_lock(&s->store_mu);
+    fray_status st = fs_archive(s->store, f->id, &d);
+    pthread_mutex_unlock(&s->store_mu);
+    if (st != FRAY_OK) {
+        pthread_mutex_unlock(&f->mu);
+        answer_error(out, 500, "the fight was not archived (the store: %s)",
+                     d.message);
+        return;
+    }
+    f->archived = true;
+    cache_clear(f);
+    fray_fight_free(f->fight);
+    fray_setup_free(f->setup);
+    f->fight = NULL;
+    f->setup = NULL;
+    changed(f);
+    pthread_mutex_unlock(&f->mu);
+    fsv_text t = {0};
+    fsv_text_printf(&t, "{\"archived\":%" PRId64 "}", f->id);
+    answer_json(out, 200, &t);
+}
+
+static void call_settings(fsv_server *s, fight_entry *f, const char *body,
+                          size_t len, fsv_response *out) {
+    json_t *j = body_object(body, len, false, out);
+    if (!j)
+        return;
+    static const char *const keys[] = {"players_play"};
+    if (!only_keys(j, keys, 1, out)) {
+        json_decref(j);
+        return;
+    }
+    json_t *v = json_object_get(j, "players_play");
+    if (!json_is_boolean(v)) {
+        json_decref(j);
+        answer_error(out, 400, "players_play: expected true or false");
+        return;
+    }
+    bool allow = json_is_true(v);
+    json_decref(j);
+    pthread_mutex_lock(&f->mu);
+    if (!usable(f, out)) {
+        pthread_mutex_unlock(&f->mu);
+        return;
+    }
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    pthread_mutex_lock(&s->store_mu);
+    fray_status st = fs_players_play_set(s->store, f->id, allow, &d);
+    pthread_mutex_unlock(&s->store_mu);
+    if (st != FRAY_OK) {
+        pthread_mutex_unlock(&f->mu);
+        answer_error(out, 500, "not kept (the store: %s)", d.message);
+        return;
+    }
+    f->players_play = allow;
+    changed(f);
+    pthread_mutex_unlock(&f->mu);
+    fsv_text t = {0};
+    fsv_text_printf(&t, "{\"players_play\":%s}", allow ? "true" : "false");
+    answer_json(out, 200, &t);
+}
+
+static void call_players(fsv_server *s, fight_entry *f, const char *body,
+                         size_t len, fsv_response *out) {
+    json_t *j = body_object(body, len, false, out);
+    if (!j)
+        return;
+    static const char *const keys[] = {"name", "combatants", "enemy_numbers",
+                                       "show_unnoticed"};
+    if (!only_keys(j, keys, 4, out)) {
+        json_decref(j);
+        return;
+    }
+    player p;
+    memset(&p, 0, sizeof p);
+    p.fight = f->id;
+    p.enemy_numbers = true;
+    json_t *name = json_object_get(j, "name");
+    json_t *list = json_object_get(j, "combatants");
+    json_t *en = json_object_get(j, "enemy_numbers");
+    json_t *su = json_object_get(j, "show_unnoticed");
+    const char *bad = NULL;
+    if (!json_is_string(name) || !json_string_value(name)[0] ||
+        strlen(json_string_value(name)) >= sizeof p.name)
+        bad = "name: expected the player's name (1 to 63 bytes)";
+    else if (!json_is_array(list) || json_array_size(list) < 1 ||
+             json_array_size(list) > CONTROLS_MAX)
+        bad = "combatants: expected the ids of the combatants the player "
+              "controls, like [\"tony\"]";
+    else if ((en && !json_is_boolean(en)) || (su && !json_is_boolean(su)))
+        bad = "enemy_numbers, show_unnoticed: expected true or false";
+    for (const char *c = json_is_string(name) ? json_string_value(name) : "";
+         !bad && *c; c++)
+        if ((unsigned char)*c < 0x20)
+            bad = "name: no control characters";
+    for (size_t i = 0; !bad && i < json_array_size(list); i++) {
+        json_t *x = json_array_get(list, i);
+        const char *id = json_is_string(x) ? json_string_value(x) : NULL;
+        if (!id || !id[0] || strchr(id, ' ') ||
+            strlen(p.ids) + strlen(id) + 2 > sizeof p.ids)
+            bad = "combatants: each is a combatant's id (a string, no spaces)";
+        else {
+            strncat(p.ids, i ? " " : "", sizeof p.ids - strlen(p.ids) - 1);
+            strncat(p.ids, id, sizeof p.ids - strlen(p.ids) - 1);
+        }
+    }
+    if (bad) {
+        json_decref(j);
+        answer_error(out, 400, "%s", bad);
+        return;
+    }
+    copy_str(p.name, sizeof p.name, json_string_value(name));
+    if (en)
+        p.enemy_numbers = json_is_true(en);
+    if (su)
+        p.show_unnoticed = json_is_true(su);
+    json_decref(j);
+
+    pthread_mutex_lock(&f->mu);
+    if (!usable(f, out)) {
+        pthread_mutex_unlock(&f->mu);
+        return;
+    }
+    char why[300];
+    if (!controls_of(f->setup, p.ids, p.controls, &p.n_controls, why,
+                     sizeof why)) {
+        pthread_mutex_unlock(&f->mu);
+        answer_error(out, 422, "combatants: %s", why);
+        return;
+    }
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    fray_status st = make_token(p.token, &d);
+    fs_player_row row;
+    memset(&row, 0, sizeof row);
+    copy_str(row.token, sizeof row.token, p.token);
+    row.fight = p.fight;
+    copy_str(row.name, sizeof row.name, p.name);
+    copy_str(row.combatants, sizeof row.combatants, p.ids);
+    row.enemy_numbers = p.enemy_numbers;
+    row.show_unnoticed = p.show_unnoticed;
+    if (st == FRAY_OK) {
+        pthread_mutex_lock(&s->store_mu);
+        st = fs_player_add(s->store, &row, &d);
+        pthread_mutex_unlock(&s->store_mu);
+    }
+    pthread_mutex_unlock(&f->mu);
+    if (st != FRAY_OK) {
+        answer_error(out, 500, "the player's token was not kept: %s",
+                     d.message);
+        return;
+    }
+    pthread_mutex_lock(&s->reg_mu);
+    bool ok = true;
+    if (s->n_players == s->cap_players) {
+        int cap = s->cap_players ? 2 * s->cap_players : 16;
+        player *np = realloc(s->players, (size_t)cap * sizeof *np);
+        if (!np)
+            ok = false;
+        else {
+            s->players = np;
+            s->cap_players = cap;
+        }
+    }
+    if (ok)
+        s->players[s->n_players++] = p;
+    pthread_mutex_unlock(&s->reg_mu);
+    if (!ok) {
+        answer_nomem(out);
+        return;
+    }
+    fsv_text t = {0};
+    fsv_text_str(&t, "{\"token\":");
+    fsv_text_json(&t, p.token);
+    fsv_text_str(&t, ",\"name\":");
+    fsv_text_json(&t, p.name);
+    fsv_text_printf(&t, ",\"fight\":%" PRId64 ",\"link\":\"/#fight=%" PRId64
+                    "&player=%s\",\"combatants\":[",
+                    f->id, f->id, p.token);
+    for (int i = 0; i < p.n_controls; i++)
+        fsv_text_printf(&t, "%s%d", i ? "," : "", p.controls[i]);
+    fsv_text_str(&t, "]}");
+    answer_json(out, 201, &t);
+}
+
+static void call_journal(fsv_server *s, fight_entry *f, fsv_response *out) {
+    char *text = NULL;
+    size_t len = 0;
+    int64_t n = 0;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    /* Under the fight's lock: the lines of one moment. */
+    pthread_mutex_lock(&f->mu);
+    pthread_mutex_lock(&s->store_mu);
+    fray_status st = fs_lines(s->store, f->id, &text, &len, &n, &d);
+    pthread_mutex_unlock(&s->store_mu);
+    pthread_mutex_unlock(&f->mu);
+    if (st != FRAY_OK) {
+        answer_error(out, 500, "the journal cannot be read: %s", d.message);
+        return;
+    }
+    fsv_text t = {text, len, len, false};
+    if (!text)
+        fsv_text_reserve(&t, 0);
+    answer_text(out, 200, "application/jsonl", &t);
+}
+
+/* "/api/fights/12/undo": 12 and "undo" ("" for "/api/fights/12"); false
+ * when the path is not a fight's. */
+static bool fight_path(const char *path, int64_t *id, char *what,
+                       size_t size) {
+    static const char pre[] = "/api/fights/";
+    if (strncmp(path, pre, sizeof pre - 1) != 0)
+        return false;
+    const char *p = path + sizeof pre - 1;
+    size_t digits = strspn(p, "0123456789");
+    if (digits == 0 || digits > 18 || p[0] == '0')
+        return false;
+    *id = strtoll(p, NULL, 10);
+    p += digits;
+    what[0] = '\0';
+    if (*p == '\0')
+        return true;
+    if (*p != '/')
+        return false;
+    p++;
+    if (strlen(p) >= size || strchr(p, '/'))
+        return false;
+    snprintf(what, size, "%s", p);
+    return true;
+}
+
+void fsv_request(fsv_server *s, const char *method, const char *path,
+                 const char *authorization, const char *body, size_t len,
+                 fsv_response *out) {
+    memset(out, 0, sizeof *out);
+    bool get = strcmp(method, "GET") == 0;
+    bool post = strcmp(method, "POST") == 0;
+    if (len > FSV_BODY_MAX) {
+        answer_error(out, 413, "the body is larger than 1 MiB");
+        return;
+    }
+    if (strcmp(path, "/") == 0 || strcmp(path, "/index.html") == 0) {
+        if (!get)
+            answer_error(out, 405, "%s %s: only GET", method, path);
+        else
+            call_index(out);
+        return;
+    }
+    if (strcmp(path, "/api/health") == 0) {
+        if (!get)
+            answer_error(out, 405, "%s %s: only GET", method, path);
+        else
+            call_health(s, out);
+        return;
+    }
+    who w;
+    if (strcmp(path, "/api/encounters") == 0 || strcmp(path, "/api/fights") == 0) {
+        bool fights = strcmp(path, "/api/fights") == 0;
+        if (!get && !(post && fights)) {
+            answer_error(out, 405, "%s %s: only %s", method, path,
+                         fights ? "GET and POST" : "GET");
+            return;
+        }
+        if (refuse(authorize(s, authorization, 0, &w), false, out))
+            return;
+        if (!fights)
+            call_encounters(s, out);
+        else if (get)
+            call_fights(s, out);
+        else
+            call_new_fight(s, body, len, out);
+        return;
+    }
+    int64_t id = 0;
+    char what[32];
+    if (!fight_path(path, &id, what, sizeof what)) {
+        answer_error(out, 404, "no such call: %s %s (GET / lists them)",
+                     method, path);
+        return;
+    }
+    static const char *const posts[] = {"command", "step",     "undo",
+                                        "redo",    "archive",  "players",
+                                        "settings"};
+    bool known_post = false;
+    for (size_t i = 0; i < sizeof posts / sizeof posts[0]; i++)
+        known_post |= strcmp(what, posts[i]) == 0;
+    bool known_get = what[0] == '\0' || strcmp(what, "journal") == 0 ||
+                     strcmp(what, "live") == 0;
+    if (!known_post && !known_get) {
+        answer_error(out, 404, "no such call: %s %s (GET / lists them)",
+                     method, path);
+        return;
+    }
+    if ((known_post && !post) || (known_get && !get)) {
+        answer_error(out, 405, "%s %s: only %s", method, path,
+                     known_post ? "POST" : "GET");
+        return;
+    }
+    auth a = authorize(s, authorization, id, &w);
+    bool players_too = what[0] == '\0' || strcmp(what, "command") == 0 ||
+                       strcmp(what, "live") == 0;
+    if (refuse(a, players_too, out))
+        return;
+    fight_entry *f = entry_get(s, id);
+    if (!f) {
+        answer_error(out, 404, "there is no fight %" PRId64, id);
+        return;
+    }
+    if (what[0] == '\0')
+        call_state(f, &w, out);
+    else if (strcmp(what, "journal") == 0)
+        call_journal(s, f, out);
+    else if (strcmp(what, "live") == 0)
+        answer_error(out, 400, "the live stream is read as text/event-stream");
+    else if (strcmp(what, "command") == 0)
+        call_command(s, f, &w, body, len, out);
+    else if (strcmp(what, "step") == 0)
+        call_step(s, f, body, len, out);
+    else if (strcmp(what, "undo") == 0 || strcmp(what, "redo") == 0)
+        call_undo(s, f, strcmp(what, "redo") == 0, body, len, out);
+    else if (strcmp(what, "archive") == 0)
+        call_archive(s, f, out);
+    else if (strcmp(what, "players") == 0)
+        call_players(s, f, body, len, out);
+    else
+        call_settings(s, f, body, len, out);
+}
+
+/* ---- Live streams ------------------------------------------------------------------------- */
+
+struct fsv_live {
+    fsv_server *s;
+    fight_entry *f;
+    who w;
+    uint64_t seen;
+    bool first;
+};
+
+bool fsv_is_live(const char *method, const char *path) {
+    int64_t id;
+    char what[32];
+    return strcmp(method, "GET") == 0 &&
+           fight_path(path, &id, what, sizeof what) &&
+           strcmp(what, "live") == 0;
+}
+
+void fsv_live_open(fsv_server *s, const char *path, const char *authorization,
+                   fsv_live **out, fsv_response *refusal_out) {
+    *out = NULL;
+    memset(refusal_out, 0, sizeof *refusal_out);
+    int64_t id = 0;
+    char what[32];
+    if (!fight_path(path, &id, what, sizeof what)) {
+        answer_error(refusal_out, 404, "no such call: GET %s", path);
+        return;
+    }
+    who w;
+    if (refuse(authorize(s, authorization, id, &w), true, refusal_out))
+        return;
+    fight_entry *f = entry_get(s, id);
+    if (!f) {
+        answer_error(refusal_out, 404, "there is no fight %" PRId64, id);
+        return;
+    }
+    pthread_mutex_lock(&f->mu);
+    bool ok = usable(f, refusal_out);
+    pthread_mutex_unlock(&f->mu);
+    if (!ok)
+        return;
+    fsv_live *l = calloc(1, sizeof *l);
+    if (!l) {
+        answer_nomem(refusal_out);
+        return;
+    }
+    l->s = s;
+    l->f = f;
+    l->w = w;
+    l->first = true;
+    *out = l;
+}
+
+int fsv_live_next(fsv_live *l, int timeout_ms, char **out, size_t *out_len) {
+    fight_entry *f = l->f;
+    *out = NULL;
+    *out_len = 0;
+    pthread_mutex_lock(&f->mu);
+    if (!l->first) {
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_sec += timeout_ms / 1000;
+        until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        while (f->change == l->seen && !f->stopping) {
+            int rc = pthread_cond_timedwait(&f->cond, &f->mu, &until);
+            if (rc == ETIMEDOUT && f->change == l->seen && !f->stopping) {
+                pthread_mutex_unlock(&f->mu);
+                return 0;
+            }
+        }
+    }
+    if (f->stopping || !f->fight) {
+        pthread_mutex_unlock(&f->mu);
+        return -1;
+    }
+    l->first = false;
+    l->seen = f->change;
+    fsv_text t = {0};
+    fsv_text_str(&t, "event: state\ndata: ");
+    bool ok = write_state(f, &l->w, &t);
+    pthread_mutex_unlock(&f->mu);
+    fsv_text_str(&t, "\n\n");
+    if (!ok || t.failed) {
+        fsv_text_free(&t);
+        return -1;
+    }
+    *out = t.p;
+    *out_len = t.len;
+    return 1;
+}
+
+void fsv_live_close(fsv_live *l) { free(l); }

@@ -1,0 +1,372 @@
+#!/bin/sh
+# tests/server/run_serve.sh FRAY SOURCE_DIR - `fray serve` over real HTTP
+# (docs/server.md; issue 14): fights from encounters/, commands, steps,
+# undo and redo, the players' filter, refusals that change nothing, the
+# live stream, and kill -9 then a restart that resumes every fight exactly
+# (compared with a second server whose fight never stopped).
+# Needs curl (skipped, exit 77, without it) and jq.
+set -u
+
+FRAY=$1
+SRC=$2
+command -v curl >/dev/null 2>&1 || { echo "curl is missing: skipped"; exit 77; }
+command -v jq >/dev/null 2>&1 || { echo "jq is missing (scripts/install-deps.sh installs it)"; exit 1; }
+
+TMP=$(mktemp -d /tmp/fray-serve-XXXXXX)
+PIDS=""
+cleanup() {
+    for p in $PIDS; do kill "$p" 2>/dev/null; done
+    rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+
+FAILS=0
+fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+ok() { echo "ok: $*"; }
+
+# A data folder with the example encounters and the catalogs they name,
+# relative paths kept.
+make_data() {
+    mkdir -p "$1/encounters/examples/towers" "$1/encounters/examples/alloy" \
+             "$1/encounters/data"
+    cp "$SRC"/examples/towers/*.yaml "$1/encounters/examples/towers/"
+    cp "$SRC"/examples/alloy/*.yaml "$1/encounters/examples/alloy/"
+    cp -r "$SRC/data/towers" "$SRC/data/alloy" "$1/encounters/data/"
+}
+
+# start NAME DIR: a server on a free port; sets NAME_URL, NAME_TOKEN, NAME_PID.
+start() {
+    name=$1
+    dir=$2
+    rm -f "$TMP/$name.out" "$TMP/$name.err"
+    "$FRAY" serve --port 0 --data "$dir" >"$TMP/$name.out" 2>"$TMP/$name.err" &
+    pid=$!
+    PIDS="$PIDS $pid"
+    i=0
+    while ! grep -q "GM's link" "$TMP/$name.out" 2>/dev/null; do
+        i=$((i + 1))
+        if [ $i -gt 100 ] || ! kill -0 $pid 2>/dev/null; then
+            echo "the server $name did not start:"; cat "$TMP/$name.err"; exit 1
+        fi
+        sleep 0.1
+    done
+    url=$(grep -o 'http://[0-9.]*:[0-9]*' "$TMP/$name.out")
+    token=$(sed -n 's/.*#gm=//p' "$TMP/$name.out")
+    eval "${name}_URL=$url ${name}_TOKEN=$token ${name}_PID=$pid"
+}
+
+# call URL TOKEN METHOD PATH [BODY]: prints the body; the status in $TMP/status.
+call() {
+    if [ -n "${5+x}" ]; then
+        curl -s -o "$TMP/body" -w '%{http_code}' -X "$3" \
+             -H "Authorization: Bearer $2" --data-binary "$5" "$1$4" >"$TMP/status"
+    else
+        curl -s -o "$TMP/body" -w '%{http_code}' -X "$3" \
+             -H "Authorization: Bearer $2" "$1$4" >"$TMP/status"
+    fi
+    cat "$TMP/body"
+}
+status() { cat "$TMP/status"; }
+expect_status() { # WHAT WANT
+    got=$(status)
+    if [ "$got" = "$2" ]; then ok "$1 ($got)"; else fail "$1: status $got, not $2: $(cat "$TMP/body")"; fi
+}
+
+make_data "$TMP/a"
+make_data "$TMP/b"
+start A "$TMP/a"
+start B "$TMP/b"
+GA="$A_TOKEN"
+
+# ---- health, encounters -------------------------------------------------------
+curl -s -o "$TMP/body" -w '%{http_code}' "$A_URL/api/health" >"$TMP/status"
+expect_status "GET /api/health needs no token" 200
+[ "$(jq -r .ok "$TMP/body")" = true ] || fail "health says ok"
+call "$A_URL" "$GA" GET /api/encounters >/dev/null
+expect_status "GET /api/encounters" 200
+jq -e '.encounters | map(.name) | index("examples/towers/skirmish.yaml") and index("examples/alloy/duel.yaml")' "$TMP/body" >/dev/null \
+    && ok "the encounters are listed by their paths under encounters/" || fail "encounters: $(cat "$TMP/body")"
+jq -e '.encounters | map(.name) | index("examples/towers/statblocks.yaml") | not' "$TMP/body" >/dev/null \
+    && ok "a stat-block file is not an encounter" || fail "statblocks listed"
+
+# No path from a request is a path: names not on the list are refused.
+for bad in "../fray.sqlite" "/etc/passwd" "examples/towers/../towers/duel.yaml" "data/towers/equipment.yaml"; do
+    call "$A_URL" "$GA" POST /api/fights "{\"encounter\":\"$bad\"}" >/dev/null
+    expect_status "encounter '$bad' refused" 404
+done
+
+# ---- a 99 Towers fight --------------------------------------------------------------
+call "$A_URL" "$GA" POST /api/fights '{"encounter":"examples/towers/skirmish.yaml","seed":5}' >/dev/null
+expect_status "POST /api/fights (skirmish, seed 5)" 201
+F=$(jq -r .id "$TMP/body")
+jq -e '.events[0].text | test("Initiative: Tony")' "$TMP/body" >/dev/null \
+    && ok "the begin event is narrated" || fail "begin: $(cat "$TMP/body")"
+
+call "$A_URL" "$GA" GET "/api/fights/$F" >"$TMP/v0"
+expect_status "GET /api/fights/$F" 200
+jq -e '.view.rules == "towers" and .view.time_unit == "phase" and (.view.combatants | length) == 6
+       and .view.turn == 3 and .events == 1 and .view.combatants[0].id == "tony"
+       and .view.combatants[0].health[0].name == "STUN" and (.view.hands | length) == 4' "$TMP/v0" >/dev/null \
+    && ok "the GM's view: 6 combatants, Vask's turn, STUN, four hands" || fail "view: $(head -c 600 "$TMP/v0")"
+
+call "$A_URL" "$GA" GET "/api/fights/$F/journal" >"$TMP/j0"
+[ "$(wc -l <"$TMP/j0")" -eq 1 ] && jq -e '.command.action == "begin" and .seed == 5' "$TMP/j0" >/dev/null \
+    && ok "journal line 0 is the begin event" || fail "journal: $(cat "$TMP/j0")"
+
+call "$A_URL" "$GA" POST "/api/fights/$F/step" >/dev/null
+expect_status "a step of the tactics" 200
+jq -e '.events[-1].text | test("Vask")' "$TMP/body" >/dev/null && ok "the step narrates Vask's action" \
+    || fail "step: $(cat "$TMP/body")"
+call "$A_URL" "$GA" POST "/api/fights/$F/command" '{"text":"next"}' >/dev/null
+expect_status "command 'next'" 200
+jq -e '.phase == 5 and .turn == "Sir Aldric"' "$TMP/body" >/dev/null && ok "the clock moved on to phase 5" \
+    || fail "next: $(cat "$TMP/body")"
+call "$A_URL" "$GA" POST "/api/fights/$F/command" '{"text":"aldric move 5,6"}' >/dev/null
+expect_status "aldric moves" 200
+call "$A_URL" "$GA" GET "/api/fights/$F/journal" >"$TMP/j1"
+
+# Refusals change nothing: the journal is the same after each.
+call "$A_URL" "$GA" POST "/api/fights/$F/command" '{"text":"tony attack gunman"}' >/dev/null
+expect_status "a command the rules refuse (not Tony's turn)" 422
+jq -e '.error | length > 0' "$TMP/body" >/dev/null || fail "no message: $(cat "$TMP/body")"
+call "$A_URL" "$GA" POST "/api/fights/$F/command" '{"text":"aldric fly"}' >/dev/null
+expect_status "a command that does not parse" 422
+call "$A_URL" "$GA" POST "/api/fights/$F/command" '{' >/dev/null
+expect_status "malformed JSON" 400
+jq -e '.error | test("not JSON")' "$TMP/body" >/dev/null || fail "malformed: $(cat "$TMP/body")"
+call "$A_URL" "$GA" POST "/api/fights/$F/command" '[1]' >/dev/null
+expect_status "a body that is not an object" 400
+call "$A_URL" "$GA" POST "/api/fights/$F/command" '{"txt":"next"}' >/dev/null
+expect_status "an unknown key" 400
+call "$A_URL" "$GA" POST "/api/fights/$F/command" '{"text":"next","cards":["ZZ"]}' >/dev/null
+expect_status "cards that are not cards" 422
+head -c 1100000 /dev/zero | tr '\0' ' ' >"$TMP/big"
+curl -s -o "$TMP/body" -w '%{http_code}' -X POST -H "Authorization: Bearer $GA" \
+     --data-binary @"$TMP/big" "$A_URL/api/fights/$F/command" >"$TMP/status"
+expect_status "a body over 1 MiB" 413
+curl -s -o "$TMP/body" -w '%{http_code}' -X POST -d '{"text":"next"}' "$A_URL/api/fights/$F/command" >"$TMP/status"
+expect_status "no token" 401
+call "$A_URL" "0000000000000000000000000000000000000000000000000000000000000000" POST "/api/fights/$F/command" '{"text":"next"}' >/dev/null
+expect_status "a wrong token" 401
+call "$A_URL" "$B_TOKEN" POST "/api/fights/$F/step" >/dev/null
+expect_status "another server's GM token" 401
+call "$A_URL" "$GA" POST "/api/fights/999/step" >/dev/null
+expect_status "an unknown fight" 404
+call "$A_URL" "$GA" GET "/api/fights/$F/nothing" >/dev/null
+expect_status "an unknown call" 404
+call "$A_URL" "$GA" GET "/api/fights/$F/step" >/dev/null
+expect_status "GET on a POST call" 405
+
+# Players' tokens.
+call "$A_URL" "$GA" POST "/api/fights/$F/players" '{"name":"Ann","combatants":["tony"]}' >/dev/null
+expect_status "a player's token for Tony" 201
+PA=$(jq -r .token "$TMP/body")
+call "$A_URL" "$GA" POST "/api/fights/$F/players" '{"name":"Bob","combatants":["nobody"]}' >/dev/null
+expect_status "a player's token for a combatant not in the fight" 422
+call "$A_URL" "$PA" POST "/api/fights/$F/step" >/dev/null
+expect_status "a player's token cannot step" 403
+call "$A_URL" "$PA" POST "/api/fights/$F/undo" >/dev/null
+expect_status "a player's token cannot undo" 403
+call "$A_URL" "$PA" GET "/api/fights/$F/journal" >/dev/null
+expect_status "a player's token cannot read the journal" 403
+call "$A_URL" "$PA" POST "/api/fights/$F/command" '{"text":"aldric move 5,5"}' >/dev/null
+expect_status "a player's command while the GM has not let players play" 403
+call "$A_URL" "$PA" POST "/api/fights/$F/players" '{"name":"Eve","combatants":["aldric"]}' >/dev/null
+expect_status "a player's token cannot make tokens" 403
+call "$A_URL" "$GA" POST "/api/fights/$F/settings" '{"players_play":true}' >/dev/null
+expect_status "the GM lets players play" 200
+call "$A_URL" "$PA" POST "/api/fights/$F/command" '{"text":"aldric move 5,5"}' >/dev/null
+expect_status "a player commands another's combatant" 403
+call "$A_URL" "$PA" POST "/api/fights/$F/command" '{"text":"gm set gunman stun 1"}' >/dev/null
+expect_status "a player gives the GM's word" 403
+call "$A_URL" "$GA" GET "/api/fights/$F/journal" >"$TMP/j2"
+if cmp -s "$TMP/j1" "$TMP/j2"; then ok "refused requests changed nothing (the journal is the same)"
+else fail "the journal changed:"; diff "$TMP/j1" "$TMP/j2"; fi
+
+# The player's view: its own hand only, never another's cards.
+call "$A_URL" "$PA" GET "/api/fights/$F" >"$TMP/pv"
+expect_status "the player's view" 200
+jq -e '.you.gm == false and (.view.hands | map(.deck)) == ["Tony"]' "$TMP/pv" >/dev/null \
+    && ok "the player sees Tony's Hand of Fate and no other" || fail "hands: $(jq -c .view.hands "$TMP/pv")"
+jq -e '[.view.combatants[] | select(.hand >= 0)] | all(.id == "tony")' "$TMP/pv" >/dev/null \
+    && ok "only Tony has a hand in the player's view" || fail "hands of others: $(jq -c '[.view.combatants[] | {id, hand}]' "$TMP/pv")"
+
+# Undo and redo: the marks are stored; redo gives the state back.
+call "$A_URL" "$GA" GET "/api/fights/$F" | jq -c .view >"$TMP/before_undo"
+call "$A_URL" "$GA" POST "/api/fights/$F/undo" >/dev/null
+expect_status "undo" 200
+call "$A_URL" "$GA" GET "/api/fights/$F" | jq -c .view >"$TMP/after_undo"
+cmp -s "$TMP/before_undo" "$TMP/after_undo" && fail "undo changed nothing"
+call "$A_URL" "$GA" POST "/api/fights/$F/redo" >/dev/null
+expect_status "redo" 200
+call "$A_URL" "$GA" GET "/api/fights/$F" | jq -c .view >"$TMP/after_redo"
+cmp -s "$TMP/before_undo" "$TMP/after_redo" && ok "redo gives the state before the undo back" \
+    || fail "redo: the view differs"
+call "$A_URL" "$GA" GET "/api/fights/$F/journal" >"$TMP/j3"
+tail -n 2 "$TMP/j3" | jq -e -s '.[0].undo != null and .[1].redo != null' >/dev/null \
+    && ok "the undo and redo marks are in the journal" || fail "marks: $(tail -n 2 "$TMP/j3")"
+call "$A_URL" "$GA" POST "/api/fights/$F/redo" >/dev/null
+expect_status "nothing to redo" 409
+
+# ---- not yet in the fight: the player never sees it ---------------------------------------
+call "$A_URL" "$GA" POST /api/fights '{"encounter":"examples/towers/reinforcements.yaml","seed":3}' >/dev/null
+expect_status "POST /api/fights (reinforcements)" 201
+R=$(jq -r .id "$TMP/body")
+call "$A_URL" "$GA" POST "/api/fights/$R/players" '{"name":"Ann","combatants":["tony"]}' >/dev/null
+PR=$(jq -r .token "$TMP/body")
+call "$A_URL" "$GA" GET "/api/fights/$R" >"$TMP/rg"
+jq -e '.view.combatants[] | select(.id == "bandit-2") | .gm_only' "$TMP/rg" >/dev/null \
+    && ok "the GM sees bandit-2, not yet in the fight" || fail "GM view: $(jq -c '.view.combatants | map(.id)' "$TMP/rg")"
+call "$A_URL" "$PR" GET "/api/fights/$R" >"$TMP/rp"
+if grep -q "bandit-2\|Bandit 2" "$TMP/rp"; then fail "the player's answer names bandit-2"
+else ok "the player's answer holds no trace of bandit-2"; fi
+call "$A_URL" "$PA" GET "/api/fights/$R" >/dev/null
+expect_status "a player's token of another fight" 403
+
+# A player plays its own combatant's turn once the GM lets players play
+# (players_play: off by default, refused above; on here).
+call "$A_URL" "$GA" POST "/api/fights/$R/command" '{"text":"next"}' >/dev/null
+call "$A_URL" "$GA" GET "/api/fights/$R" >"$TMP/rg2"
+TURN=$(jq -r '.view.turn as $t | .view.combatants[] | select(.index == $t) | .id' "$TMP/rg2")
+call "$A_URL" "$GA" POST "/api/fights/$R/players" "{\"name\":\"Cy\",\"combatants\":[\"$TURN\"]}" >/dev/null
+PT=$(jq -r .token "$TMP/body")
+call "$A_URL" "$PT" POST "/api/fights/$R/command" "{\"text\":\"$TURN hold\"}" >/dev/null
+expect_status "players_play off: $TURN's player may not play its turn" 403
+call "$A_URL" "$GA" POST "/api/fights/$R/settings" '{"players_play":true}' >/dev/null
+call "$A_URL" "$PT" POST "/api/fights/$R/command" "{\"text\":\"$TURN hold\",\"cards\":[\"KH\"]}" >/dev/null
+expect_status "a player gives no cards by hand" 403
+call "$A_URL" "$PT" POST "/api/fights/$R/command" "{\"text\":\"$TURN hold\"}" >/dev/null
+expect_status "players_play on: $TURN's player plays its turn" 200
+# enemy_numbers false: the enemies' health by descriptor only, and no log.
+call "$A_URL" "$GA" POST "/api/fights/$R/players" '{"name":"Dee","combatants":["tony"],"enemy_numbers":false}' >/dev/null
+PN=$(jq -r .token "$TMP/body")
+call "$A_URL" "$PN" GET "/api/fights/$R" >"$TMP/rn"
+jq -e '.log == [] and ([.view.combatants[] | select(.side != 0) | .health[]] | length > 0 and all(has("value") | not))
+       and ([.view.combatants[] | select(.id == "tony") | .health[]] | all(has("value")))' "$TMP/rn" >/dev/null \
+    && ok "enemy_numbers false: descriptors only for enemies, no log" || fail "enemy numbers: $(head -c 800 "$TMP/rn")"
+call "$A_URL" "$PR" GET "/api/fights/$R" >"$TMP/rp2"
+jq -e '.log | length > 0' "$TMP/rp2" >/dev/null && ok "enemy_numbers true (default): the player reads the log" \
+    || fail "log: $(head -c 300 "$TMP/rp2")"
+
+# ---- an Alloy fight -------------------------------------------------------------------------
+call "$A_URL" "$GA" POST /api/fights '{"encounter":"examples/alloy/duel.yaml","seed":"11"}' >/dev/null
+expect_status "POST /api/fights (Alloy duel)" 201
+AL=$(jq -r .id "$TMP/body")
+call "$A_URL" "$GA" POST "/api/fights/$AL/step" >/dev/null
+expect_status "an Alloy step" 200
+call "$A_URL" "$GA" GET "/api/fights/$AL" >"$TMP/al"
+jq -e '.view.rules == "alloy" and .view.time_unit == "round" and .view.combatants[0].health[0].name == "HP"' "$TMP/al" >/dev/null \
+    && ok "the Alloy view: rounds, HP" || fail "alloy: $(head -c 400 "$TMP/al")"
+
+# ---- the live stream --------------------------------------------------------------------------
+: >"$TMP/live"
+curl -sN -H "Authorization: Bearer $PA" "$A_URL/api/fights/$F/live" >>"$TMP/live" &
+LIVE=$!
+PIDS="$PIDS $LIVE"
+i=0
+while [ "$(grep -c '^event: state' "$TMP/live")" -lt 1 ] && [ $i -lt 250 ]; do sleep 0.02; i=$((i + 1)); done
+[ "$(grep -c '^event: state' "$TMP/live")" -ge 1 ] && ok "the live stream sends the state at once" \
+    || fail "no first state event"
+t0=$(date +%s%N)
+call "$A_URL" "$GA" POST "/api/fights/$F/step" >/dev/null
+i=0
+while [ "$(grep -c '^event: state' "$TMP/live")" -lt 2 ] && [ $i -lt 500 ]; do sleep 0.002; i=$((i + 1)); done
+t1=$(date +%s%N)
+ms=$(( (t1 - t0) / 1000000 ))
+if [ "$(grep -c '^event: state' "$TMP/live")" -ge 2 ] && [ $ms -lt 1000 ]; then
+    ok "a state event followed the step within a second ($ms ms from the command's start to the event read)"
+else fail "no state event after the step ($ms ms)"; fi
+grep '^data: ' "$TMP/live" | tail -n 1 | sed 's/^data: //' >"$TMP/live_last"
+jq -e '.you.gm == false and (.view.hands | map(.deck)) == ["Tony"]' "$TMP/live_last" >/dev/null \
+    && ok "the live state is the player's, filtered" || fail "live state: $(head -c 300 "$TMP/live_last")"
+kill $LIVE 2>/dev/null
+
+# ---- kill -9 mid-fight: every fight resumes exactly ------------------------------------------------
+# The same fight on B, never stopped: the same requests.
+play() { # URL TOKEN
+    call "$1" "$2" POST /api/fights '{"encounter":"examples/towers/ambush.yaml","seed":42}' | jq -r .id
+    id=$(jq -r .id "$TMP/body")
+    for k in 1 2 3; do call "$1" "$2" POST "/api/fights/$id/step" >/dev/null; done
+    call "$1" "$2" POST "/api/fights/$id/undo" >/dev/null
+    call "$1" "$2" POST "/api/fights/$id/step" >/dev/null
+}
+KA=$(play "$A_URL" "$GA")
+KB=$(play "$B_URL" "$B_TOKEN")
+call "$A_URL" "$GA" GET "/api/fights/$KA" | jq -c 'del(.change)' >"$TMP/ka_view"
+call "$A_URL" "$GA" GET "/api/fights/$KA/journal" >"$TMP/ka_journal"
+call "$A_URL" "$GA" GET "/api/fights/$F" | jq -c 'del(.change)' >"$TMP/f_view"
+call "$A_URL" "$GA" GET "/api/fights/$F/journal" >"$TMP/f_journal"
+kill -9 "$A_PID"
+wait "$A_PID" 2>/dev/null
+start A "$TMP/a"
+GA="$A_TOKEN"
+grep -q "4 fights resumed" "$TMP/A.out" && ok "4 fights resumed after kill -9" || fail "resumed: $(cat "$TMP/A.out" "$TMP/A.err")"
+call "$A_URL" "$GA" GET "/api/fights/$KA" | jq -c 'del(.change)' >"$TMP/ka_view2"
+call "$A_URL" "$GA" GET "/api/fights/$KA/journal" >"$TMP/ka_journal2"
+call "$A_URL" "$GA" GET "/api/fights/$F" | jq -c 'del(.change)' >"$TMP/f_view2"
+call "$A_URL" "$GA" GET "/api/fights/$F/journal" >"$TMP/f_journal2"
+cmp -s "$TMP/ka_view" "$TMP/ka_view2" && cmp -s "$TMP/f_view" "$TMP/f_view2" \
+    && ok "after kill -9 and a restart GET /api/fights/ID is identical" || fail "the views differ after the restart"
+cmp -s "$TMP/ka_journal" "$TMP/ka_journal2" && cmp -s "$TMP/f_journal" "$TMP/f_journal2" \
+    && ok "after kill -9 and a restart the journals are identical" || fail "the journals differ after the restart"
+# The stored journal is a journal: fray replay plays it on the encounter
+# to the same fight (as many events, the same phase).
+"$FRAY" replay -C "$TMP/a/encounters" examples/towers/skirmish.yaml "$TMP/f_journal2" --json \
+    2>/dev/null | tail -n 1 >"$TMP/replayed"
+jq -e --slurpfile v "$TMP/f_view2" '.summary.events == $v[0].events and .summary.phase == $v[0].view.now' "$TMP/replayed" >/dev/null \
+    && ok "fray replay plays the stored journal to the same fight" || fail "replay: $(cat "$TMP/replayed")"
+# The player's token still opens its view.
+call "$A_URL" "$PA" GET "/api/fights/$F" >/dev/null
+expect_status "a player's token after the restart" 200
+# The next step is the same as on the fight that never stopped.
+call "$A_URL" "$GA" POST "/api/fights/$KA/step" >/dev/null
+call "$B_URL" "$B_TOKEN" POST "/api/fights/$KB/step" >/dev/null
+call "$A_URL" "$GA" GET "/api/fights/$KA/journal" >"$TMP/ka_j3"
+call "$B_URL" "$B_TOKEN" GET "/api/fights/$KB/journal" >"$TMP/kb_j3"
+if cmp -s "$TMP/ka_j3" "$TMP/kb_j3"; then ok "the next step after the restart is the step of a fight that never stopped"
+else fail "the resumed fight went another way:"; diff "$TMP/ka_j3" "$TMP/kb_j3" | head -5; fi
+call "$A_URL" "$GA" GET "/api/fights/$KA" | jq -c '.view' >"$TMP/ka_v3"
+call "$B_URL" "$B_TOKEN" GET "/api/fights/$KB" | jq -c '.view' >"$TMP/kb_v3"
+cmp -s "$TMP/ka_v3" "$TMP/kb_v3" && ok "and the views are the same" || fail "the views differ"
+
+# Requests at once on one fight are taken one at a time: steps, undos,
+# redos and views from four clients leave a journal that replays to the
+# fight the server holds.
+call "$A_URL" "$GA" POST /api/fights '{"encounter":"examples/towers/skirmish.yaml","seed":8}' >/dev/null
+CC=$(jq -r .id "$TMP/body")
+for c in 1 2 3 4; do
+    (for k in 1 2 3 4 5; do
+        for what in step step undo redo; do
+            curl -s -o /dev/null -X POST -H "Authorization: Bearer $GA" "$A_URL/api/fights/$CC/$what"
+        done
+        curl -s -o /dev/null -H "Authorization: Bearer $GA" "$A_URL/api/fights/$CC"
+    done) &
+    eval "CL$c=\$!"
+done
+wait $CL1 $CL2 $CL3 $CL4
+call "$A_URL" "$GA" GET "/api/fights/$CC/journal" >"$TMP/cc_journal"
+call "$A_URL" "$GA" GET "/api/fights/$CC" >"$TMP/cc_view"
+"$FRAY" replay -C "$TMP/a/encounters" examples/towers/skirmish.yaml "$TMP/cc_journal" --json \
+    2>/dev/null | tail -n 1 >"$TMP/cc_replayed"
+jq -e --slurpfile v "$TMP/cc_view" '.summary.events == $v[0].events and .summary.phase == $v[0].view.now and .summary.events > 10' "$TMP/cc_replayed" >/dev/null \
+    && ok "four clients at once: the journal replays to the fight held ($(jq .events "$TMP/cc_view") events)" \
+    || fail "at once: $(cat "$TMP/cc_replayed") vs $(jq -c '{events, now: .view.now}' "$TMP/cc_view")"
+
+# Archive: kept, not resumed, refused to play; the journal stays readable.
+call "$A_URL" "$GA" POST "/api/fights/$AL/archive" >/dev/null
+expect_status "archive" 200
+call "$A_URL" "$GA" POST "/api/fights/$AL/step" >/dev/null
+expect_status "an archived fight is not played" 410
+call "$A_URL" "$GA" GET "/api/fights/$AL/journal" >/dev/null
+expect_status "an archived fight's journal" 200
+
+# A clean stop (SIGTERM) closes the store.
+kill -TERM "$A_PID"
+wait "$A_PID"
+rc=$?
+[ $rc -eq 0 ] && ok "SIGTERM: a clean stop (exit 0)" || fail "SIGTERM: exit $rc: $(cat "$TMP/A.err")"
+start A "$TMP/a"
+grep -q "4 fights resumed" "$TMP/A.out" && ok "the archived fight is not resumed" || fail "$(cat "$TMP/A.out")"
+
+if [ $FAILS -ne 0 ]; then echo "$FAILS failed"; exit 1; fi
+echo "all passed"
