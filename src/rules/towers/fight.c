@@ -1774,8 +1774,7 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
                                            "gm_strength_limit"};
         static const char *const whats[] = {
             "the GM's answer on high ground (1 yes, 2 no)",
-            "the GM's answer when all hold (1 forced Delay, 2 the first to "
-            "hold acts first)",
+            "the GM's answer when all hold (1 forced Delay, 2 the first acts)",
             "the GM's strength limit (-1 none, else 1 + the most <PX>)"};
         static const long long los[] = {0, 0, -1}, his[] = {2, 2, 31};
         long long gv[3];

@@ -834,8 +834,8 @@ static const char *const GMQ_EXPECT[FT_GMQ_COUNT] = {
     "", "expected the answer: a DTN of 1-100 or none",
     "expected the answer: a cost of 0-100 phases",
     "expected the answer: yes (high ground) or no",
-    "expected the answer: delay (all take a Forced Delay) or first (the "
-    "first to hold acts first)",
+    ("expected the answer: delay (all take a Forced Delay) or first (the "
+     "first to hold acts first)"),
     "expected the answer: the most <PX> its damage adds (0-30), or none"};
 
 fray_status ft_gm_answer_kind(const char *asked, int kind,
