@@ -1741,6 +1741,13 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
         {"gm_phase", -1, INT32_MAX - 1, -1, NULL},
         {"gm_flip", -10, 10, 0, NULL},
         {"gm_shift", -10, 10, 0, NULL},
+        /* The GM's answers on the command (gm.c) */
+        {"gm_high_ground", 0, 2, 0,
+         "the GM's answer on high ground (1 yes, 2 no)"},
+        {"gm_all_hold", 0, 2, 0,
+         "the GM's answer when all hold (1 forced Delay, 2 the first acts)"},
+        {"gm_strength_limit", -1, 31, 0,
+         "the GM's strength limit (-1 none, else 1 + the most <PX>)"},
     };
     long long got[sizeof ints / sizeof ints[0]];
     for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
@@ -1768,26 +1775,9 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
     cmd->gm_phase = (int32_t)(got[18] + 1);
     cmd->gm_flip = (int8_t)got[19];
     cmd->gm_shift = (int8_t)got[20];
-    /* towers-gm2: the GM's answers on the command (gm.c). */
-    {
-        static const char *const keys[] = {"gm_high_ground", "gm_all_hold",
-                                           "gm_strength_limit"};
-        static const char *const whats[] = {
-            "the GM's answer on high ground (1 yes, 2 no)",
-            "the GM's answer when all hold (1 forced Delay, 2 the first acts)",
-            "the GM's strength limit (-1 none, else 1 + the most <PX>)"};
-        static const long long los[] = {0, 0, -1}, his[] = {2, 2, 31};
-        long long gv[3];
-        for (int k = 0; k < 3; k++) {
-            path[1].key = keys[k];
-            if ((rc = read_int(l, c, path, 2, los[k], his[k], 0, whats[k],
-                               &gv[k])) != FRAY_OK)
-                return rc;
-        }
-        cmd->gm_high = (int8_t)gv[0];
-        cmd->gm_all_hold = (int8_t)gv[1];
-        cmd->gm_limit = (int8_t)gv[2];
-    }
+    cmd->gm_high = (int8_t)got[21];
+    cmd->gm_all_hold = (int8_t)got[22];
+    cmd->gm_limit = (int8_t)got[23];
     path[1].key = "gm_adjust";
     if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
         return rc;
