@@ -30,6 +30,7 @@
 #define FRAY_DUEL_H
 
 #include "fray/common.h"
+#include "fray/dice.h"
 #include "fray/encounter.h"
 #include "fray/towers.h"
 
@@ -127,6 +128,42 @@ FRAY_API FRAY_MUST_CHECK fray_status fray_towers_duel_estimate(const fray_towers
                                                int a, int b,
                                                double *out_states,
                                                fray_diag *diag);
+
+/*
+ * Exact fractions of a duel's odds (issue 15: "exact fractions in its
+ * JSON like every other odds command"), each in lowest terms as decimal
+ * text (fray_bigratio, include/fray/dice.h): the chain run again with
+ * GMP rationals instead of doubles, to the phase limit with no cut-off,
+ * so p_win[0] + p_win[1] + p_both_out + p_unfinished is exactly 1. The
+ * denominators grow with every blow (products of C(52, n) per flip), so
+ * only small chains are counted this way: at most max_states states
+ * (0: FRAY_DUEL_EXACT_MAX_STATES), refused before anything is built when
+ * the estimate is above it (FRAY_ERR_TOO_LARGE, diag says the figure);
+ * an encounter without a phase limit is refused (the fight could go on
+ * forever with some chance: no finite sum). digits: the most decimal
+ * digits of a denominator the chain carried. Release with
+ * fray_duel_exact_free (safe on a zeroed struct).
+ */
+enum { FRAY_DUEL_EXACT_MAX_STATES = 50000 };
+
+typedef struct fray_duel_exact {
+    fray_bigratio p_first[2];    /* a, b (as fray_duel_odds) */
+    fray_bigratio p_win[2];
+    fray_bigratio p_both_out;
+    fray_bigratio p_unfinished;
+    fray_bigratio mean_length;   /* over every fight (all of them end) */
+    long digits;
+} fray_duel_exact;
+
+FRAY_API void fray_duel_exact_free(fray_duel_exact *x);
+
+/* fray_towers_duel_odds_leaving, and the same odds as exact fractions in
+ * *exact (out is filled as by fray_towers_duel_odds_leaving, from the
+ * same chain: its doubles are the fractions rounded). */
+FRAY_API FRAY_MUST_CHECK fray_status fray_towers_duel_odds_exact(
+    const fray_towers_setup *setup, int a, int b, long max_states,
+    unsigned leave_out, fray_duel_odds *out, fray_duel_exact *exact,
+    fray_diag *diag);
 
 /*
  * Builds a duel encounter in memory from two stat-block files: stat block

@@ -162,7 +162,14 @@ void json_u128(json_out *j, fray_u128 v);
 void json_ratio(json_out *j, fray_ratio r);
 /* The same three keys, inside an object the caller has opened. */
 void json_ratio_fields(json_out *j, fray_ratio r);
-void json_finish(json_out *j); /* newline */
+void json_finish(json_out *j);
+void json_null(json_out *j);
+/* Exact numbers (docs/rules/dice.md "Exact numbers in JSON"): a number
+ * while it fits in 2^53, a string of digits beyond; a fraction as
+ * "num", "den" and its nearest double "p". */
+void json_digits(json_out *j, const char *key, const char *digits, bool negative);
+void json_big_fields(json_out *j, const fray_bigratio *r);
+void json_big(json_out *j, const char *key, const fray_bigratio *r); /* newline */
 /* A key and its value in one call. */
 void json_kv_int(json_out *j, const char *key, long long v);
 void json_kv_u64(json_out *j, const char *key, uint64_t v);

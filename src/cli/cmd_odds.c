@@ -25,7 +25,7 @@ static const char HELP[] =
     "       fray odds roll d20+B --attack --vs DEFENSE [--damage EXPR]\n"
     "                        [--crit-dice EXPR] [--crit-min N] [--weapon W]\n"
     "       fray odds duel ENCOUNTER.yaml [--max-states N] [-C DIR]\n"
-    "                        [--no-hand-of-fate] [--no-chips]\n"
+    "                        [--no-hand-of-fate] [--no-chips] [--exact]\n"
     "       fray odds duel A.yaml B.yaml [--a NAME] [--b NAME]\n"
     "                        [--tactics-a PRESET] [--tactics-b PRESET]\n"
     "                        [--max-states N] [-C DIR]\n"
@@ -66,7 +66,11 @@ static const char HELP[] =
     "           no movement, no formal\n"
     "           duel (a file's duel: key is refused). A duel\n"
     "           whose chain would pass --max-states states (default\n"
-    "           100000000: about a minute) is refused with its size.\n";
+    "           100000000: about a minute) is refused with its size.\n"
+    "           The chain sums doubles; --exact (99 Towers) counts again\n"
+    "           with exact fractions, which only a small chain allows\n"
+    "           (default bound 50000 states); --json gives them whenever\n"
+    "           the chain is that small, and says why not when it is not.\n";
 
 /* Labels a card value as the rules name it: "13 (K)". */
 static const char *value_label(int v, const fray_deck_options *deck,
@@ -1131,6 +1135,17 @@ static int odds_roll(int argc, char **argv) {
 
 /* ---- odds duel ----------------------------------------------------------- */
 
+/* "  Sir Aldric wins  123/456", or the digits' count when too long to read. */
+static void out_fraction_line(FILE *f, const char *who, const char *what,
+                              const fray_bigratio *r, int width) {
+    size_t n = strlen(r->num), d = strlen(r->den);
+    fprintf(f, "  %-*s %-7s ", width, who, what);
+    if (n + d < 60)
+        fprintf(f, "%s/%s\n", r->num, r->den);
+    else
+        fprintf(f, "a fraction of %zu / %zu digits (in --json)\n", n, d);
+}
+
 static int odds_duel(int argc, char **argv) {
     cli_opt opts[] = {
         {"a", true, NULL, false},         {"b", true, NULL, false},
@@ -1138,6 +1153,7 @@ static int odds_duel(int argc, char **argv) {
         {"C", true, NULL, false},         {"max-states", true, NULL, false},
         {"no-hand-of-fate", false, NULL, false},
         {"no-chips", false, NULL, false},
+        {"exact", false, NULL, false},
     };
     cli_args args = {"fray odds duel", opts,
                      (int)(sizeof opts / sizeof opts[0]), {0}, 0, false, false};
@@ -1155,6 +1171,10 @@ static int odds_duel(int argc, char **argv) {
     long max_states = FRAY_DUEL_MAX_STATES;
     if (!cli_int_opt(&args, "max-states", 1, 2000000000L, &max_states))
         return EXIT_USAGE;
+    bool want_exact = cli_get(&args, "exact")->present;
+    long max_exact = cli_get(&args, "max-states")->present
+                         ? max_states
+                         : FRAY_DUEL_EXACT_MAX_STATES;
     bool files = args.n_pos == 2;
     if (!files && (cli_get(&args, "a")->present || cli_get(&args, "b")->present ||
                    cli_get(&args, "tactics-a")->present ||
@@ -1199,7 +1219,15 @@ static int odds_duel(int argc, char **argv) {
      * out of the file (a copy), and said so below. */
     bool no_fate = cli_get(&args, "no-hand-of-fate")->present;
     bool no_chips = cli_get(&args, "no-chips")->present;
-    if ((no_fate || no_chips) && strcmp(fray_setup_rules(setup), "towers") != 0) {
+    bool towers = strcmp(fray_setup_rules(setup), "towers") == 0;
+    if (want_exact && !towers) {
+        cli_error(&args, "--exact counts 99 Towers duels; %s duels are "
+                         "summed in doubles only (not built yet)",
+                  fray_setup_title(setup));
+        fray_setup_free(setup);
+        return EXIT_USAGE;
+    }
+    if ((no_fate || no_chips) && !towers) {
         cli_error(&args, "--no-hand-of-fate and --no-chips are for 99 Towers; "
                          "%s has neither", fray_setup_title(setup));
         fray_setup_free(setup);
@@ -1211,6 +1239,8 @@ static int odds_duel(int argc, char **argv) {
         fray_setup_free(setup);
         return EXIT_USAGE;
     }
+    unsigned leave = (no_fate ? FRAY_DUEL_LEAVE_HAND_OF_FATE : 0u) |
+                     (no_chips ? FRAY_DUEL_LEAVE_CHIPS : 0u);
     fray_duel_odds *o = malloc(sizeof *o);
     if (!o) {
         fray_setup_free(setup);
@@ -1218,14 +1248,31 @@ static int odds_duel(int argc, char **argv) {
         return EXIT_USAGE;
     }
     fray_diag diag;
-    fray_status st =
-        no_fate || no_chips
-            ? fray_towers_duel_odds_leaving(
-                  fray_setup_ruleset_data(setup), 0, 1, max_states,
-                  (no_fate ? FRAY_DUEL_LEAVE_HAND_OF_FATE : 0u) |
-                      (no_chips ? FRAY_DUEL_LEAVE_CHIPS : 0u),
-                  o, &diag)
-            : fray_setup_duel_odds(setup, 0, 1, max_states, o, &diag);
+    /* Exact fractions (issue 15): with --exact, or for --json when the
+     * chain is small enough; otherwise JSON says why not. */
+    fray_duel_exact ex;
+    memset(&ex, 0, sizeof ex);
+    bool exact = false;
+    char exact_why[512] = "";
+    fray_status st = FRAY_OK;
+    if (towers && (want_exact || args.json)) {
+        st = fray_towers_duel_odds_exact(fray_setup_ruleset_data(setup), 0, 1,
+                                         max_exact, leave, o, &ex, &diag);
+        exact = st == FRAY_OK;
+        /* JSON without --exact: a chain too big for fractions, or one the
+         * exact count refuses (no phase limit), is summed in doubles and
+         * the JSON says why. */
+        if (!exact && !want_exact &&
+            (st == FRAY_ERR_TOO_LARGE || st == FRAY_ERR_INVALID)) {
+            snprintf(exact_why, sizeof exact_why, "%s", diag.message);
+            st = FRAY_OK;
+        }
+    }
+    if (st == FRAY_OK && !exact)
+        st = leave ? fray_towers_duel_odds_leaving(fray_setup_ruleset_data(setup),
+                                                   0, 1, max_states, leave, o,
+                                                   &diag)
+                   : fray_setup_duel_odds(setup, 0, 1, max_states, o, &diag);
     if (st != FRAY_OK) {
         cli_error(&args, "%s%s",
                   diag.message[0] ? diag.message : fray_strerror(st),
@@ -1236,6 +1283,7 @@ static int odds_duel(int argc, char **argv) {
                   : strstr(diag.message, "do not model chips")
                       ? ", or leave them out with --no-chips"
                       : "");
+        fray_duel_exact_free(&ex);
         free(o);
         fray_setup_free(setup);
         return EXIT_USAGE;
@@ -1305,7 +1353,38 @@ static int odds_duel(int argc, char **argv) {
         json_kv_int(&j, "outcomes", o->transitions);
         json_key(&j, "mass_error");
         json_double(&j, o->mass_error);
-        json_kv_string(&j, "precision", "double");
+        json_kv_string(&j, "precision", exact ? "exact" : "double");
+        if (towers) {
+            /* issue 15: the same odds as fractions, or why not */
+            json_key(&j, "exact");
+            if (exact) {
+                json_begin_object(&j);
+                json_key(&j, "p_win");
+                json_begin_array(&j);
+                for (int k = 0; k < 2; k++) {
+                    json_begin_object(&j);
+                    json_big_fields(&j, &ex.p_win[k]);
+                    json_end_object(&j);
+                }
+                json_end_array(&j);
+                json_key(&j, "p_first");
+                json_begin_array(&j);
+                for (int k = 0; k < 2; k++) {
+                    json_begin_object(&j);
+                    json_big_fields(&j, &ex.p_first[k]);
+                    json_end_object(&j);
+                }
+                json_end_array(&j);
+                json_big(&j, "p_both_out", &ex.p_both_out);
+                json_big(&j, "p_unfinished", &ex.p_unfinished);
+                json_big(&j, "mean_length", &ex.mean_length);
+                json_kv_int(&j, "digits", ex.digits);
+                json_end_object(&j);
+            } else {
+                json_null(&j);
+                json_kv_string(&j, "exact_why", exact_why);
+            }
+        }
         json_kv_string(&j, "assumed", assumed);
         if (strcmp(fray_setup_rules(setup), "towers") == 0) {
             json_kv_bool(&j, "hand_of_fate_left_out", no_fate);
@@ -1370,12 +1449,21 @@ static int odds_duel(int argc, char **argv) {
                    no_fate && no_chips ? " and " : "", no_chips ? "chips (--no-chips)" : "");
         if (assumed[0])
             printf("\nAssumed: %s.\n", assumed);
-        printf("Double precision (rounding and cut-off < %.0e): %ld chain states, "
-               "%ld outcomes followed.\n",
-               o->mass_error + o->p_left > 1e-15 ? o->mass_error + o->p_left
-                                                  : 1e-15,
-               o->states, o->transitions);
+        if (exact) {
+            printf("Exactly (%ld chain states, %ld outcomes followed; "
+                   "denominators up to %ld digits):\n",
+                   o->states, o->transitions, ex.digits);
+            for (int k = 0; k < 2; k++)
+                out_fraction_line(stdout, name[k], "wins", &ex.p_win[k], w);
+            out_fraction_line(stdout, "nobody", "(limit)", &ex.p_unfinished, w);
+        } else
+            printf("Double precision (rounding and cut-off < %.0e): %ld chain states, "
+                   "%ld outcomes followed.\n",
+                   o->mass_error + o->p_left > 1e-15 ? o->mass_error + o->p_left
+                                                      : 1e-15,
+                   o->states, o->transitions);
     }
+    fray_duel_exact_free(&ex);
     free(o);
     fray_setup_free(setup);
     return EXIT_OK;

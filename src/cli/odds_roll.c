@@ -87,44 +87,6 @@ static bool is_tail_row(const side *s, int64_t t) {
 
 /* ---- JSON ------------------------------------------------------------------- */
 
-/* A JSON number while it fits in 2^53 (exact in every JSON reader), a
- * string of digits beyond (docs/rules/dice.md "Exact numbers in JSON"). */
-static void json_digits(json_out *j, const char *key, const char *digits,
-                        bool negative) {
-    size_t n = strlen(digits);
-    bool fits = n < 16 || (n == 16 && strcmp(digits, "9007199254740992") <= 0);
-    json_key(j, key);
-    if (fits) {
-        char buf[24];
-        snprintf(buf, sizeof buf, "%s%s", negative ? "-" : "", digits);
-        json_int(j, strtoll(buf, NULL, 10));
-    } else {
-        size_t len = n + 2;
-        char *s = malloc(len);
-        if (!s) {
-            json_string(j, "");
-            return;
-        }
-        snprintf(s, len, "%s%s", negative ? "-" : "", digits);
-        json_string(j, s);
-        free(s);
-    }
-}
-
-static void json_big_fields(json_out *j, const fray_bigratio *r) {
-    json_digits(j, "num", r->num, r->negative);
-    json_digits(j, "den", r->den, false);
-    json_key(j, "p");
-    json_double(j, r->value);
-}
-
-static void json_big(json_out *j, const char *key, const fray_bigratio *r) {
-    json_key(j, key);
-    json_begin_object(j);
-    json_big_fields(j, r);
-    json_end_object(j);
-}
-
 static bool json_side(json_out *j, const side *s) {
     json_kv_string(j, "expression", s->canon);
     json_key(j, "distribution");

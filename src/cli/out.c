@@ -113,6 +113,11 @@ void json_string(json_out *j, const char *s) {
     json_raw_string(j->f, s);
 }
 
+void json_null(json_out *j) {
+    json_sep(j);
+    fputs("null", j->f);
+}
+
 void json_int(json_out *j, long long v) {
     json_sep(j);
     fprintf(j->f, "%lld", v);
@@ -359,4 +364,42 @@ bool cli_ends_with_ci(const char *s, const char *suffix) {
         if ((s[n - m + i] | 0x20) != (suffix[i] | 0x20))
             return false;
     return true;
+}
+
+/* A JSON number while it fits in 2^53 (exact in every JSON reader), a
+ * string of digits beyond (docs/rules/dice.md "Exact numbers in JSON"). */
+void json_digits(json_out *j, const char *key, const char *digits,
+                        bool negative) {
+    size_t n = strlen(digits);
+    bool fits = n < 16 || (n == 16 && strcmp(digits, "9007199254740992") <= 0);
+    json_key(j, key);
+    if (fits) {
+        char buf[24];
+        snprintf(buf, sizeof buf, "%s%s", negative ? "-" : "", digits);
+        json_int(j, strtoll(buf, NULL, 10));
+    } else {
+        size_t len = n + 2;
+        char *s = malloc(len);
+        if (!s) {
+            json_string(j, "");
+            return;
+        }
+        snprintf(s, len, "%s%s", negative ? "-" : "", digits);
+        json_string(j, s);
+        free(s);
+    }
+}
+
+void json_big_fields(json_out *j, const fray_bigratio *r) {
+    json_digits(j, "num", r->num, r->negative);
+    json_digits(j, "den", r->den, false);
+    json_key(j, "p");
+    json_double(j, r->value);
+}
+
+void json_big(json_out *j, const char *key, const fray_bigratio *r) {
+    json_key(j, key);
+    json_begin_object(j);
+    json_big_fields(j, r);
+    json_end_object(j);
 }

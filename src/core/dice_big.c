@@ -16,6 +16,7 @@
  * large to count in a few seconds is FRAY_ERR_TOO_LARGE, not a hang.
  */
 #include "dice_int.h"
+#include "bigq.h"
 
 #include <gmp.h>
 #include <math.h>
@@ -663,6 +664,13 @@ static fray__u128 to_u128(const mpz_t v) {
     return r;
 }
 
+void fray__mpq_set_u128(mpq_t q, fray_u128 num, fray_u128 den) {
+    uint64_t n[2] = {num.lo, num.hi}, d[2] = {den.lo, den.hi};
+    mpz_import(mpq_numref(q), 2, -1, sizeof n[0], 0, 0, n);
+    mpz_import(mpq_denref(q), 2, -1, sizeof d[0], 0, 0, d);
+    mpq_canonicalize(q);
+}
+
 static void from_u128(mpz_t out, fray__u128 v) {
     uint64_t buf[2] = {(uint64_t)v, (uint64_t)(v >> 64)};
     mpz_import(out, 2, -1, sizeof buf[0], 0, 0, buf);
@@ -984,8 +992,8 @@ static char *z_text(const fray_allocator *alloc, const mpz_t v) {
     return t;
 }
 
-static fray_status ratio_out(const fray_allocator *alloc, mpq_t q,
-                             fray_bigratio *out) {
+fray_status fray__bigratio_set(const fray_allocator *alloc, mpq_t q,
+                               fray_bigratio *out) {
     mpq_canonicalize(q);
     memset(out, 0, sizeof *out);
     out->alloc = alloc;
@@ -1026,7 +1034,7 @@ fray_status fray_bigdist_prob(const fray_bigdist *dist, fray_dist_event ev,
     mpq_init(q);
     mpq_set_num(q, sum);
     mpq_set_den(q, dist->w.den);
-    fray_status st = ratio_out(dist->alloc, q, out);
+    fray_status st = fray__bigratio_set(dist->alloc, q, out);
     mpq_clear(q);
     mpz_clear(sum);
     return st;
@@ -1079,7 +1087,7 @@ fray_status fray_bigdist_mean(const fray_bigdist *dist, fray_bigratio *out) {
     mpq_t q;
     mpq_init(q);
     mpq_set(q, dist->mean);
-    fray_status st = ratio_out(dist->alloc, q, out);
+    fray_status st = fray__bigratio_set(dist->alloc, q, out);
     mpq_clear(q);
     return st;
 }
@@ -1089,7 +1097,7 @@ fray_status fray_bigdist_variance(const fray_bigdist *dist,
     mpq_t q;
     mpq_init(q);
     mpq_set(q, dist->var);
-    fray_status st = ratio_out(dist->alloc, q, out);
+    fray_status st = fray__bigratio_set(dist->alloc, q, out);
     mpq_clear(q);
     return st;
 }
@@ -1141,7 +1149,7 @@ fray_status fray_bigdist_compare(const fray_bigdist *a, const fray_bigdist *b,
             continue;
         mpq_set_num(q, *parts[k]);
         mpq_set_den(q, den);
-        st = ratio_out(a->alloc, q, outs[k]);
+        st = fray__bigratio_set(a->alloc, q, outs[k]);
     }
     mpq_clear(q);
     mpz_clears(gt, eq, below, t, den, lt, NULL);

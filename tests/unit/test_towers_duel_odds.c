@@ -6,6 +6,7 @@
  * (fresh-decks: true, hand-of-fate: 0, no chips).
  */
 #include <criterion/criterion.h>
+#include <gmp.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -366,5 +367,115 @@ Test(duel_odds, a_short_phase_limit_keeps_large_stun_countable, .timeout = 30) {
     cr_expect_lt(o->states, 100000);
     cr_expect(o->mass_error < 1e-12, "mass error %g", o->mass_error);
     free(o);
+    fray_towers_setup_free(s);
+}
+
+/* ---- Exact fractions (issue 15: "exact fractions in its JSON like every
+ * other odds command") --------------------------------------------------- */
+
+/* mpq of a fray_bigratio's digits. */
+static void big_q(mpq_t q, const fray_bigratio *r) {
+    cr_assert_eq(mpz_set_str(mpq_numref(q), r->num, 10), 0);
+    cr_assert_eq(mpz_set_str(mpq_denref(q), r->den, 10), 0);
+    mpq_canonicalize(q);
+}
+
+/*
+ * The one-blow duel above, exactly: the striker attacks at phases 0, 5
+ * and 10 before the phase limit of 12, so P(win) = 1 - (1 - p)^3 and
+ * P(unfinished) = (1 - p)^3 as fractions, p the exact hit chance of 4
+ * cards against 2 (fray_odds_attack's own count, an independent path).
+ */
+Test(duel_odds, exact_fractions_of_the_one_blow_duel) {
+    fray_towers_setup *s = load_text(ONE_BLOW);
+    fray_duel_odds o;
+    fray_duel_exact x;
+    fray_diag d;
+    cr_assert_eq(fray_towers_duel_odds_exact(s, 0, 1, 0, 0, &o, &x, &d), FRAY_OK,
+                 "%s", d.message);
+    fray_attack_query q;
+    fray_attack_query_init(&q, 4, 2);
+    fray_attack_odds a;
+    cr_assert_eq(fray_odds_attack(&q, &a), FRAY_OK);
+    fray_ratio hit = fray_attack_odds_hit(&a);
+    mpq_t p, miss3, want_win, got;
+    mpq_inits(p, miss3, want_win, got, NULL);
+    uint64_t n[2] = {hit.num.lo, hit.num.hi}, dn[2] = {hit.den.lo, hit.den.hi};
+    mpz_import(mpq_numref(p), 2, -1, sizeof n[0], 0, 0, n);
+    mpz_import(mpq_denref(p), 2, -1, sizeof dn[0], 0, 0, dn);
+    mpq_canonicalize(p);
+    mpq_set_ui(miss3, 1, 1);
+    mpq_sub(miss3, miss3, p);
+    mpq_mul(want_win, miss3, miss3);
+    mpq_mul(miss3, want_win, miss3);          /* (1 - p)^3 */
+    mpq_set_ui(want_win, 1, 1);
+    mpq_sub(want_win, want_win, miss3);       /* 1 - (1 - p)^3 */
+    big_q(got, &x.p_win[0]);
+    cr_expect(mpq_equal(got, want_win), "P(win) %s/%s", x.p_win[0].num, x.p_win[0].den);
+    big_q(got, &x.p_unfinished);
+    cr_expect(mpq_equal(got, miss3));
+    cr_expect_str_eq(x.p_win[1].num, "0");
+    cr_expect_str_eq(x.p_first[0].num, "1");
+    cr_expect_str_eq(x.p_first[0].den, "1");
+    /* The doubles are the fractions rounded. */
+    cr_expect_float_eq(o.p_win[0], x.p_win[0].value, 1e-15);
+    mpq_clears(p, miss3, want_win, got, NULL);
+    fray_duel_exact_free(&x);
+    fray_towers_setup_free(s);
+}
+
+/* Two sellswords (tests/data/towers/duel_small.yaml): the fractions sum to
+ * exactly 1 (no cut-off: every fight ends, by the phase limit at the
+ * latest), and each is the double the ordinary chain gives, to its
+ * rounding. */
+Test(duel_odds, exact_fractions_sum_to_one_and_match_the_doubles) {
+    fray_towers_setup *s = load(DATA "duel_small.yaml");
+    fray_duel_odds o, od;
+    fray_duel_exact x;
+    fray_diag d;
+    cr_assert_eq(fray_towers_duel_odds_exact(s, 0, 1, 200000, 0, &o, &x, &d),
+                 FRAY_OK, "%s", d.message);
+    cr_assert_eq(fray_towers_duel_odds(s, 0, 1, &od, &d), FRAY_OK, "%s", d.message);
+    mpq_t sum, t;
+    mpq_inits(sum, t, NULL);
+    const fray_bigratio *parts[4] = {&x.p_win[0], &x.p_win[1], &x.p_both_out,
+                                     &x.p_unfinished};
+    for (int i = 0; i < 4; i++) {
+        big_q(t, parts[i]);
+        mpq_add(sum, sum, t);
+    }
+    cr_expect_eq(mpq_cmp_ui(sum, 1, 1), 0, "the fractions sum to 1");
+    cr_expect_float_eq(x.p_win[0].value, od.p_win[0], 1e-13);
+    cr_expect_float_eq(x.p_win[1].value, od.p_win[1], 1e-13);
+    cr_expect_float_eq(x.p_first[0].value, od.p_first[0], 1e-15);
+    cr_expect_float_eq(x.mean_length.value, od.mean_length, 1e-9);
+    cr_expect(x.digits > 50, "denominators grow with the blows: %ld digits", x.digits);
+    mpq_clears(sum, t, NULL);
+    fray_duel_exact_free(&x);
+    fray_towers_setup_free(s);
+}
+
+/* What exact fractions refuse: a chain past their bound (the knights:
+ * millions of states, refused before it is built), and a duel without a
+ * phase limit (the sum would never end). */
+Test(duel_odds, exact_fractions_refuse_big_chains_and_no_phase_limit) {
+    fray_towers_setup *s = load(DATA "duel_knights.yaml");
+    fray_duel_odds o;
+    fray_duel_exact x;
+    fray_diag d;
+    cr_expect_eq(fray_towers_duel_odds_exact(s, 0, 1, 0, 0, &o, &x, &d),
+                 FRAY_ERR_TOO_LARGE);
+    cr_expect(strstr(d.message, "exact fractions are counted up to 50000"), "%s",
+              d.message);
+    fray_towers_setup_free(s);
+    char text[sizeof ONE_BLOW];
+    memcpy(text, ONE_BLOW, sizeof ONE_BLOW);
+    char *lim = strstr(text, "phase-limit: 12");
+    cr_assert(lim);
+    memcpy(lim, "phase-limit: 0 ", 15);
+    s = load_text(text);
+    cr_expect_eq(fray_towers_duel_odds_exact(s, 0, 1, 0, 0, &o, &x, &d),
+                 FRAY_ERR_INVALID);
+    cr_expect(strstr(d.message, "need a phase limit"), "%s", d.message);
     fray_towers_setup_free(s);
 }

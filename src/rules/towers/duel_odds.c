@@ -32,6 +32,8 @@
 #include "fray/duel.h"
 #include "fray/odds.h"
 
+#include "bigq.h"
+
 #include <assert.h>
 #include <libfyaml.h>
 #include <limits.h>
@@ -84,6 +86,7 @@ typedef struct dbucket {
     dslot *slot;
     uint64_t *index;
     int index_cap;           /* a power of two */
+    mpq_t *ex;               /* exact mode: each state's probability */
 } dbucket;
 
 /* One attack's outcome distribution, cached by its flips and shifts. */
@@ -91,6 +94,7 @@ typedef struct dattack {
     int an, dn, ash, dsh;
     int max_hearts;
     double p_hit[FRAY_HEARTS_MAX + 1];
+    fray_u128 hit[FRAY_HEARTS_MAX + 1], den; /* the counts (exact mode) */
 } dattack;
 
 enum { DUEL_ATTACK_CACHE = 64, DUEL_NO_LIMIT_CAP = 100000 };
@@ -140,6 +144,13 @@ typedef struct duel {
     struct moutcome *outs;
     int n_outs, cap_outs;
     struct dbatch *pipe;     /* DUEL_PIPE batches (duel_count) */
+    /* Exact mode (fray_towers_duel_odds_exact): every probability also as
+     * a GMP rational, beside the doubles; no cut-off. */
+    bool exact;
+    mpq_t *outs_ex;          /* beside outs */
+    int cap_outs_ex;
+    mpq_t ex_win[2], ex_both, ex_unfinished, ex_len, ex_q, ex_t, ex_p, ex_s;
+    size_t ex_digits;        /* the longest denominator met, in bits */
 } duel;
 
 static uint64_t words_hash(const void *p, size_t n);
@@ -148,6 +159,11 @@ static uint64_t mix64(uint64_t h);
 static void bucket_free(const duel *d, dbucket *b) {
     if (!b)
         return;
+    if (b->ex) {
+        for (int i = 0; i < b->n; i++)
+            mpq_clear(b->ex[i]);
+        fray__free(d->alloc, b->ex, (size_t)b->cap * sizeof *b->ex);
+    }
     fray__free(d->alloc, b->slot, (size_t)b->cap * sizeof *b->slot);
     fray__free(d->alloc, b->index, (size_t)b->index_cap * sizeof *b->index);
     fray__free(d->alloc, b, sizeof *b);
@@ -254,10 +270,10 @@ static fray_status bucket_room(duel *d, long bi, int more, dbucket **out) {
     return FRAY_OK;
 }
 
-/* Adds probability p to state pk of bucket b (with room: bucket_room),
- * whose hash is hv. */
+/* Adds probability p (exactly: pe, NULL when not exact) to state pk of
+ * bucket b (with room: bucket_room), whose hash is hv. */
 static fray_status bucket_add(duel *d, dbucket *b, const pkey *pk, uint64_t hv,
-                              double p) {
+                              double p, mpq_srcptr pe) {
     uint64_t tag = hv & DUEL_TAG_MASK;
     uint64_t mask = (uint64_t)(b->index_cap - 1), h = hv & mask;
     for (uint64_t e; (e = b->index[h]) != 0; h = (h + 1) & mask) {
@@ -266,6 +282,8 @@ static fray_status bucket_add(duel *d, dbucket *b, const pkey *pk, uint64_t hv,
         dslot *sl = &b->slot[(uint32_t)e - 1];
         if (pkey_same(&sl->k, pk)) {
             sl->mass += p;
+            if (pe)
+                mpq_add(b->ex[(uint32_t)e - 1], b->ex[(uint32_t)e - 1], pe);
             return FRAY_OK;
         }
     }
@@ -284,18 +302,32 @@ static fray_status bucket_add(duel *d, dbucket *b, const pkey *pk, uint64_t hv,
         if (!ns)
             return FRAY_ERR_NOMEM;
         b->slot = ns;
+        if (d->exact) {
+            mpq_t *nx = fray__realloc(d->alloc, b->ex,
+                                      (size_t)b->cap * sizeof *nx,
+                                      (size_t)cap * sizeof *nx);
+            if (!nx) {
+                /* (the slots grew; the old room stays the bound) */
+                return FRAY_ERR_NOMEM;
+            }
+            b->ex = nx;
+        }
         b->cap = cap;
     }
     b->slot[b->n].k = *pk;
     b->slot[b->n].mass = p;
+    if (pe) {
+        mpq_init(b->ex[b->n]);
+        mpq_set(b->ex[b->n], pe);
+    }
     b->n++;
     b->index[h] = tag | (uint64_t)b->n;
     d->created++;
     return FRAY_OK;
 }
 
-/* Adds probability p to state k. */
-static fray_status add_mass(duel *d, const dkey *k, double p) {
+/* Adds probability p (exactly: pe, or NULL) to state k. */
+static fray_status add_mass(duel *d, const dkey *k, double p, mpq_srcptr pe) {
     long bi;
     pkey pk;
     dbucket *b;
@@ -303,7 +335,7 @@ static fray_status add_mass(duel *d, const dkey *k, double p) {
     if (rc == FRAY_OK)
         rc = bucket_room(d, bi, 1, &b);
     if (rc == FRAY_OK)
-        rc = bucket_add(d, b, &pk, pkey_hash(&pk), p);
+        rc = bucket_add(d, b, &pk, pkey_hash(&pk), p, pe);
     return rc;
 }
 
@@ -315,7 +347,15 @@ static fray_status add_mass(duel *d, const dkey *k, double p) {
 
 /* ---- Ends ------------------------------------------------------------------ */
 
-static void end_at(duel *d, double p, int phase) {
+/* The fight ends at phase with probability p (exactly: pe, or NULL), in
+ * the exact sum *sum. */
+static void end_at(duel *d, double p, int phase, mpq_srcptr pe, mpq_ptr sum) {
+    if (pe) {
+        mpq_add(sum, sum, pe);
+        mpq_set_si(d->ex_t, phase, 1);
+        mpq_mul(d->ex_t, d->ex_t, pe);
+        mpq_add(d->ex_len, d->ex_len, d->ex_t);
+    }
     kadd(&d->ended, p);
     kadd(&d->len_sum, p * phase);
     kadd(&d->len_sq, p * (double)phase * phase);
@@ -366,7 +406,9 @@ static fray_status attack_odds(duel *d, int an, int dn, int ash, int dsh,
     x->dsh = dsh;
     x->max_hearts = 0;
     double den = u128_double(o.den);
+    x->den = o.den;
     for (int k = 0; k <= FRAY_HEARTS_MAX; k++) {
+        x->hit[k] = o.hit[k];
         x->p_hit[k] = den > 0 ? u128_double(o.hit[k]) / den : 0;
         if (x->p_hit[k] > 0)
             x->max_hearts = k;
@@ -464,11 +506,26 @@ static bool memo_reindex(duel *d, int cap) {
     return true;
 }
 
-/* Records the scratch state after one outcome of the activation. */
-static fray_status add_outcome(duel *d, double p) {
+/* Records the scratch state after one outcome of the activation, of
+ * probability p (exactly: pe, or NULL). */
+static fray_status add_outcome(duel *d, double p, mpq_srcptr pe) {
     const ft_state *st = d->st;
     if (!grow(d, (void **)&d->outs, &d->cap_outs, d->n_outs + 1, sizeof *d->outs))
         return FRAY_ERR_NOMEM;
+    if (pe) {
+        if (d->n_outs + 1 > d->cap_outs_ex) {
+            int cap = d->cap_outs;
+            mpq_t *nx = fray__realloc(d->alloc, d->outs_ex,
+                                      (size_t)d->cap_outs_ex * sizeof *nx,
+                                      (size_t)cap * sizeof *nx);
+            if (!nx)
+                return FRAY_ERR_NOMEM;
+            d->outs_ex = nx;
+            d->cap_outs_ex = cap;
+        }
+        mpq_init(d->outs_ex[d->n_outs]);
+        mpq_set(d->outs_ex[d->n_outs], pe);
+    }
     moutcome *o = &d->outs[d->n_outs++];
     memset(o, 0, sizeof *o);
     o->p = p;
@@ -587,7 +644,9 @@ static fray_status activation(duel *d, const mkey *mk, mentry *e) {
     st->active = -1;
     fray_status rc;
     if (!attack) {
-        rc = add_outcome(d, 1.0);
+        if (d->exact)
+            mpq_set_ui(d->ex_q, 1, 1);
+        rc = add_outcome(d, 1.0, d->exact ? d->ex_q : NULL);
         e->n_out = d->n_outs - e->first_out;
         return rc;
     }
@@ -604,22 +663,32 @@ static fray_status activation(duel *d, const mkey *mk, mentry *e) {
     int bonus = ft_damage_advantage(asb) + (o.power ? 2 : 0);
     ft_cstate keep[2] = {st->c[0], st->c[1]};
     double miss = 1;
+    mpq_ptr qe = d->exact ? d->ex_q : NULL;
+    if (qe)
+        mpq_set_ui(d->ex_t, 1, 1); /* the miss, exactly */
     for (int h = 0; h <= odds->max_hearts && rc == FRAY_OK; h++) {
         double q = odds->p_hit[h];
         if (q <= 0)
             continue;
         miss -= q;
+        if (qe) {
+            fray__mpq_set_u128(qe, odds->hit[h], odds->den);
+            mpq_sub(d->ex_t, d->ex_t, qe);
+        }
         /* harm.c: Resilience, susceptibility and immunity, at least 1
          * STUN, LETHAL per Heart; then temporary points, unconscious at 0
          * STUN or 0 LETHAL, dying, dead. */
         fray_towers_hit dealt = ft_harm_hit(r, x, y, w, bonus, h);
         ft_harm_apply(r, y, dealt.stun, dealt.lethal, x);
-        rc = add_outcome(d, q);
+        rc = add_outcome(d, q, qe);
         st->c[0] = keep[0];
         st->c[1] = keep[1];
     }
-    if (rc == FRAY_OK && miss > 0)
-        rc = add_outcome(d, miss);
+    if (rc == FRAY_OK && (qe ? mpq_sgn(d->ex_t) > 0 : miss > 0)) {
+        if (qe)
+            mpq_set(qe, d->ex_t);
+        rc = add_outcome(d, miss > 0 ? miss : 0, qe);
+    }
     e->n_out = d->n_outs - e->first_out;
     return rc;
 }
@@ -665,6 +734,7 @@ typedef struct dbatch {
     double q[DUEL_BATCH];
 } dbatch;
 
+/* (exact mode: the state's exact probability is d->ex_p) */
 static fray_status step(duel *d, const dkey *k, double p, dbatch *out) {
     int now = k->phase[0] < k->phase[1] ? k->phase[0] : k->phase[1];
     /* engine.c ft_next_actor: the earlier phase, then the tie order. */
@@ -695,13 +765,19 @@ static fray_status step(duel *d, const dkey *k, double p, dbatch *out) {
     for (int j = 0; j < n_out; j++) {
         const moutcome *o = &d->outs[first_out + j];
         double q = p * o->p;
+        mpq_ptr qe = NULL;
+        if (d->exact) {
+            qe = d->ex_s;
+            mpq_mul(qe, d->ex_p, d->outs_ex[first_out + j]);
+        }
         d->transitions++;
         if (o->end != END_NONE) {
             if (o->end == END_BOTH)
                 kadd(&d->both_out, q);
             else
                 kadd(&d->win[o->end], q);
-            end_at(d, q, now);
+            end_at(d, q, now, qe,
+                   qe ? (o->end == END_BOTH ? d->ex_both : d->ex_win[o->end]) : NULL);
             continue;
         }
         dkey n;
@@ -720,11 +796,13 @@ static fray_status step(duel *d, const dkey *k, double p, dbatch *out) {
         int next = n.phase[0] < n.phase[1] ? n.phase[0] : n.phase[1];
         if ((d->limit > 0 && next > d->limit) || next > d->horizon) {
             kadd(&d->unfinished, q);
-            end_at(d, q, now);
+            end_at(d, q, now, qe, qe ? d->ex_unfinished : NULL);
             continue;
         }
-        if (m == DUEL_BATCH) { /* (never: at most 13 Hearts and a miss) */
-            if ((rc = add_mass(d, &n, q)) != FRAY_OK)
+        /* Exact mode adds at once (no pipeline); and past a full batch
+         * (never: at most 13 Hearts and a miss). */
+        if (qe || m == DUEL_BATCH) {
+            if ((rc = add_mass(d, &n, q, qe)) != FRAY_OK)
                 return rc;
             continue;
         }
@@ -769,7 +847,7 @@ static fray_status batch_add(duel *d, const dbatch *t) {
     fray_status rc = FRAY_OK;
     dbucket *b = t->m ? d->buckets[t->bi] : NULL;
     for (int j = 0; j < t->m && rc == FRAY_OK; j++)
-        rc = bucket_add(d, b, &t->pk[j], t->hv[j], t->q[j]);
+        rc = bucket_add(d, b, &t->pk[j], t->hv[j], t->q[j], NULL);
     return rc;
 }
 
@@ -857,7 +935,20 @@ static fray_status check_duel(const ft_setup *s, int a, int b,
 typedef struct init_dist {
     double p[FRAY_CARD_VALUE_MAX + 1]; /* P(kept card = v) */
     int n, shift;
+    fray_flip_odds odds;               /* the counts (exact mode) */
 } init_dist;
+
+/* Exact mode: out = P(the flip's kept card is worth v). */
+static void value_exact(mpq_t out, const fray_flip_odds *o, int v) {
+    mpq_t t;
+    mpq_init(t);
+    mpq_set_ui(out, 0, 1);
+    for (int h = 0; h <= FRAY_HEARTS_MAX; h++) {
+        fray__mpq_set_u128(t, o->count[v][h], o->den);
+        mpq_add(out, out, t);
+    }
+    mpq_clear(t);
+}
 
 static fray_status init_flip(const ft_setup *s, int i, init_dist *out,
                              fray_diag *diag) {
@@ -872,6 +963,7 @@ static fray_status init_flip(const ft_setup *s, int i, init_dist *out,
         return fray__diag_set(diag, rc, 0,
                               "the odds of %s's Initiative flip cannot be counted",
                               s->c[i].name);
+    out->odds = o;
     double den = u128_double(o.den);
     for (int v = 0; v <= FRAY_CARD_VALUE_MAX; v++) {
         double c = 0;
@@ -886,7 +978,7 @@ static fray_status init_flip(const ft_setup *s, int i, init_dist *out,
  * flip-off, one card each from a fresh deck, again on a tie, at most 8
  * times; after 8 ties the setup's order stands (combatant 0 first). */
 static fray_status flipoff_first(const ft_setup *s, double *out,
-                                 fray_diag *diag) {
+                                 mpq_ptr exact, fray_diag *diag) {
     fray_flip_odds o;
     fray_status rc = fray_odds_flip(&s->opt.deck, 1, &s->opt.flip, &o);
     if (rc != FRAY_OK)
@@ -913,6 +1005,27 @@ static fray_status flipoff_first(const ft_setup *s, double *out,
         go *= tie;
     }
     *out = first + go;
+    if (exact) { /* the same sums, exactly */
+        mpq_t pu, pv, t, etie, ewin, ego;
+        mpq_inits(pu, pv, t, etie, ewin, ego, NULL);
+        for (int u = 0; u <= FRAY_CARD_VALUE_MAX; u++) {
+            value_exact(pu, &o, u);
+            for (int v = 0; v <= u; v++) {
+                value_exact(pv, &o, v);
+                mpq_mul(t, pu, pv);
+                mpq_add(u == v ? etie : ewin, u == v ? etie : ewin, t);
+            }
+        }
+        mpq_set_ui(exact, 0, 1);
+        mpq_set_ui(ego, 1, 1);
+        for (int round = 0; round < 8; round++) {
+            mpq_mul(t, ego, ewin);
+            mpq_add(exact, exact, t);
+            mpq_mul(ego, ego, etie);
+        }
+        mpq_add(exact, exact, ego);
+        mpq_clears(pu, pv, t, etie, ewin, ego, NULL);
+    }
     return FRAY_OK;
 }
 
@@ -923,15 +1036,24 @@ static fray_status start_states(duel *d) {
     for (int i = 0; i < 2; i++)
         if ((rc = init_flip(s, i, &in[i], d->diag)) != FRAY_OK)
             return rc;
-    double p_flipoff;
-    if ((rc = flipoff_first(s, &p_flipoff, d->diag)) != FRAY_OK)
-        return rc;
+    double p_flipoff = 0;
+    mpq_t e_flipoff, e0, e1, ep, ef;
+    if (d->exact)
+        mpq_inits(e_flipoff, e0, e1, ep, ef, NULL);
+    if ((rc = flipoff_first(s, &p_flipoff, d->exact ? e_flipoff : NULL,
+                            d->diag)) != FRAY_OK)
+        goto done;
     const ft_statblock *sb0 = &s->c[0].sb, *sb1 = &s->c[1].sb;
     for (int v0 = 0; v0 <= FRAY_CARD_VALUE_MAX; v0++)
         for (int v1 = 0; v1 <= FRAY_CARD_VALUE_MAX; v1++) {
             double p = in[0].p[v0] * in[1].p[v1];
             if (p <= 0)
                 continue;
+            if (d->exact) {
+                value_exact(e0, &in[0].odds, v0);
+                value_exact(e1, &in[1].odds, v1);
+                mpq_mul(ep, e0, e1);
+            }
             /* Calculated Initiative: kept card + [N] + shifts; the first
              * place is 20 - CI, CI counting at most 20. */
             int ci[2] = {v0 + in[0].n + in[0].shift, v1 + in[1].n + in[1].shift};
@@ -945,6 +1067,19 @@ static fray_status start_states(duel *d) {
                 double q = p * (f == 0 ? p_first0 : 1 - p_first0);
                 if (q <= 0)
                     continue;
+                mpq_ptr qe = NULL;
+                if (d->exact) { /* ef = the chance f ranks first */
+                    qe = d->ex_s;
+                    if (cmp)
+                        mpq_set_ui(ef, (cmp > 0) == (f == 0), 1);
+                    else if (f == 0)
+                        mpq_set(ef, e_flipoff);
+                    else {
+                        mpq_set_ui(ef, 1, 1);
+                        mpq_sub(ef, ef, e_flipoff);
+                    }
+                    mpq_mul(qe, ep, ef);
+                }
                 dkey k;
                 memset(&k, 0, sizeof k);
                 k.first = (uint8_t)f;
@@ -960,18 +1095,22 @@ static fray_status start_states(duel *d) {
                 int next = k.phase[0] < k.phase[1] ? k.phase[0] : k.phase[1];
                 if (d->limit > 0 && next > d->limit) {
                     kadd(&d->unfinished, q);
-                    end_at(d, q, 0);
+                    end_at(d, q, 0, qe, qe ? d->ex_unfinished : NULL);
                     continue;
                 }
-                if ((rc = add_mass(d, &k, q)) != FRAY_OK)
-                    return rc;
+                if ((rc = add_mass(d, &k, q, qe)) != FRAY_OK)
+                    goto done;
             }
         }
-    return FRAY_OK;
+done:
+    if (d->exact)
+        mpq_clears(e_flipoff, e0, e1, ep, ef, NULL);
+    return rc;
 }
 
-/* P(combatant 0 acts first) of the start states: read back from them. */
-static void first_odds(const duel *d, double out[2]) {
+/* P(combatant 0 acts first) of the start states: read back from them
+ * (exact mode: into ex[2] too). */
+static void first_odds(const duel *d, double out[2], mpq_t ex[2]) {
     out[0] = out[1] = 0;
     for (long bi = 0; bi < d->n_buckets; bi++) {
         const dbucket *b = d->buckets[bi];
@@ -981,6 +1120,8 @@ static void first_odds(const duel *d, double out[2]) {
                     : k->ahead[1] < k->ahead[0] ? 1
                                                 : k->first;
             out[x] += b->slot[i].mass;
+            if (ex)
+                mpq_add(ex[x], ex[x], b->ex[i]);
         }
     }
 }
@@ -1040,10 +1181,34 @@ static double chain_estimate(const duel *d) {
 
 /* ---- The public function ---------------------------------------------------------- */
 
+/* Exact mode: the sums as fractions in *x (a, b as fray_duel_odds). */
+static fray_status exact_results(duel *d, int a, int b, mpq_t first[2],
+                                 fray_duel_exact *x) {
+    const fray_allocator *al = d->alloc;
+    int who[2] = {a, b};
+    fray_status rc = FRAY_OK;
+    for (int k = 0; k < 2 && rc == FRAY_OK; k++) {
+        rc = fray__bigratio_set(al, first[who[k]], &x->p_first[k]);
+        if (rc == FRAY_OK)
+            rc = fray__bigratio_set(al, d->ex_win[who[k]], &x->p_win[k]);
+    }
+    if (rc == FRAY_OK)
+        rc = fray__bigratio_set(al, d->ex_both, &x->p_both_out);
+    if (rc == FRAY_OK)
+        rc = fray__bigratio_set(al, d->ex_unfinished, &x->p_unfinished);
+    /* Every fight ends (the phase limit at the latest): the mean over all
+     * of them is the sum of phase x probability. */
+    if (rc == FRAY_OK)
+        rc = fray__bigratio_set(al, d->ex_len, &x->mean_length);
+    x->digits = (long)((double)d->ex_digits * 0.30103) + 1;
+    return rc;
+}
+
 /* The chain of the duel: its estimate only (out NULL), or the odds. */
 static fray_status duel_count(const fray_towers_setup *setup, int a, int b,
                               long max_states, double *out_estimate,
-                              fray_duel_odds *out, fray_diag *diag) {
+                              fray_duel_odds *out, fray_duel_exact *exact,
+                              fray_diag *diag) {
     if (diag)
         memset(diag, 0, sizeof *diag);
     if (out_estimate)
@@ -1067,8 +1232,24 @@ static fray_status duel_count(const fray_towers_setup *setup, int a, int b,
     d->s = s;
     d->alloc = alloc;
     d->diag = diag;
-    d->max_states = max_states > 0 ? max_states : FRAY_DUEL_MAX_STATES;
+    d->max_states = max_states > 0 ? max_states
+                    : exact       ? FRAY_DUEL_EXACT_MAX_STATES
+                                  : FRAY_DUEL_MAX_STATES;
     d->limit = s->opt.max_phase;
+    if (exact) {
+        memset(exact, 0, sizeof *exact);
+        d->exact = true;
+        mpq_inits(d->ex_win[0], d->ex_win[1], d->ex_both, d->ex_unfinished,
+                  d->ex_len, d->ex_q, d->ex_t, d->ex_p, d->ex_s, NULL);
+        if (d->limit <= 0) {
+            rc = fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                "exact fractions need a phase limit "
+                                "(options: {phase-limit: N}): without one "
+                                "the duel could go on forever with some "
+                                "chance, and the sum never ends");
+            goto done;
+        }
+    }
     int horizon = d->limit > 0 ? d->limit : DUEL_NO_LIMIT_CAP;
     d->horizon = horizon;
     d->st = fray__alloc(alloc, sizeof *d->st);
@@ -1107,13 +1288,21 @@ static fray_status duel_count(const fray_towers_setup *setup, int a, int b,
         *out_estimate = estimate;
     if (!out)
         goto done;
-    if (estimate > (double)d->max_states) {
-        rc = fray__diag_set(diag, FRAY_ERR_TOO_LARGE, 0,
-                            "the duel has about %.2g states (%s: %d STUN, "
-                            "%s: %d STUN), more than the %ld fray computes "
-                            "exactly; simulate it instead (fray sim)",
-                            estimate, s->c[0].name, d->st->c[0].stun,
-                            s->c[1].name, d->st->c[1].stun, d->max_states);
+    /* (exact mode: the estimate overshoots small chains, so only a
+     * hopeless one is refused here; the count itself is bounded below) */
+    if (estimate > (double)d->max_states * (d->exact ? 20.0 : 1.0)) {
+        rc = d->exact
+                 ? fray__diag_set(diag, FRAY_ERR_TOO_LARGE, 0,
+                                  "the duel has about %.2g chain states; "
+                                  "exact fractions are counted up to %ld "
+                                  "(their denominators grow with every "
+                                  "blow)", estimate, d->max_states)
+                 : fray__diag_set(diag, FRAY_ERR_TOO_LARGE, 0,
+                                  "the duel has about %.2g states (%s: %d STUN, "
+                                  "%s: %d STUN), more than the %ld fray computes "
+                                  "exactly; simulate it instead (fray sim)",
+                                  estimate, s->c[0].name, d->st->c[0].stun,
+                                  s->c[1].name, d->st->c[1].stun, d->max_states);
         goto done;
     }
     /* Phases to come: the limit, plus the longest action (10) and the
@@ -1127,12 +1316,15 @@ static fray_status duel_count(const fray_towers_setup *setup, int a, int b,
     memset(d->buckets, 0, (size_t)d->n_buckets * sizeof *d->buckets);
     if ((rc = start_states(d)) != FRAY_OK)
         goto done;
-    first_odds(d, out->p_first);
+    mpq_t ex_first[2];
+    if (d->exact)
+        mpq_inits(ex_first[0], ex_first[1], NULL);
+    first_odds(d, out->p_first, d->exact ? ex_first : NULL);
     for (long bi = 0; bi < d->n_buckets && rc == FRAY_OK; bi++) {
         dbucket *bk = d->buckets[bi];
         if (!bk)
             continue;
-        if (1.0 - kval(&d->ended) < DUEL_CUT) {
+        if (!d->exact && 1.0 - kval(&d->ended) < DUEL_CUT) {
             /* What is left cannot change a double's digits: stop. */
             ksum left = {0, 0};
             for (long bj = bi; bj < d->n_buckets; bj++)
@@ -1151,6 +1343,11 @@ static fray_status duel_count(const fray_towers_setup *setup, int a, int b,
             d->states++;
             dkey k;
             pkey_unpack(&sl->k, lo, &k);
+            if (d->exact) {
+                mpq_set(d->ex_p, bk->ex[i]);
+                size_t bits = mpz_sizeinbase(mpq_denref(d->ex_p), 2);
+                d->ex_digits = bits > d->ex_digits ? bits : d->ex_digits;
+            }
             rc = step(d, &k, sl->mass, &d->pipe[i % DUEL_PIPE]);
             if (rc == FRAY_OK && i >= 1)
                 batch_fetch(d, &d->pipe[(i - 1) % DUEL_PIPE]);
@@ -1163,6 +1360,11 @@ static fray_status duel_count(const fray_towers_setup *setup, int a, int b,
             rc = batch_add(d, &d->pipe[(n - 1) % DUEL_PIPE]);
         bucket_free(d, bk);
         d->buckets[bi] = NULL;
+    }
+    if (d->exact) {
+        if (rc == FRAY_OK)
+            rc = exact_results(d, a, b, ex_first, exact);
+        mpq_clears(ex_first[0], ex_first[1], NULL);
     }
     if (rc != FRAY_OK)
         goto done;
@@ -1199,6 +1401,15 @@ done:
     fray__free(alloc, d->memo, (size_t)d->cap_memo * sizeof *d->memo);
     fray__free(alloc, d->memo_index, (size_t)d->memo_index_cap * sizeof *d->memo_index);
     fray__free(alloc, d->outs, (size_t)d->cap_outs * sizeof *d->outs);
+    if (d->exact) {
+        for (int i = 0; i < d->n_outs && i < d->cap_outs_ex; i++)
+            mpq_clear(d->outs_ex[i]);
+        fray__free(alloc, d->outs_ex, (size_t)d->cap_outs_ex * sizeof *d->outs_ex);
+        mpq_clears(d->ex_win[0], d->ex_win[1], d->ex_both, d->ex_unfinished,
+                   d->ex_len, d->ex_q, d->ex_t, d->ex_p, d->ex_s, NULL);
+        if (rc != FRAY_OK)
+            fray_duel_exact_free(exact);
+    }
     fray__free(alloc, d->length, FRAY_DUEL_LENGTH_BINS * sizeof *d->length);
     fray__free(alloc, d->pipe, DUEL_PIPE * sizeof *d->pipe);
     fray__free(alloc, d, sizeof *d);
@@ -1208,7 +1419,7 @@ done:
 FRAY_API fray_status fray_towers_duel_odds(const fray_towers_setup *setup,
                                            int a, int b, fray_duel_odds *out,
                                            fray_diag *diag) {
-    return duel_count(setup, a, b, 0, NULL, out, diag);
+    return duel_count(setup, a, b, 0, NULL, out, NULL, diag);
 }
 
 FRAY_API fray_status fray_towers_duel_odds_max(const fray_towers_setup *setup,
@@ -1217,16 +1428,17 @@ FRAY_API fray_status fray_towers_duel_odds_max(const fray_towers_setup *setup,
                                                fray_diag *diag) {
     if (!out)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no duel to count");
-    return duel_count(setup, a, b, max_states, NULL, out, diag);
+    return duel_count(setup, a, b, max_states, NULL, out, NULL, diag);
 }
 
-FRAY_API fray_status fray_towers_duel_odds_leaving(
-    const fray_towers_setup *setup, int a, int b, long max_states,
-    unsigned leave_out, fray_duel_odds *out, fray_diag *diag) {
+static fray_status leaving(const fray_towers_setup *setup, int a, int b,
+                           long max_states, unsigned leave_out,
+                           fray_duel_odds *out, fray_duel_exact *exact,
+                           fray_diag *diag) {
     if (!out || !setup)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no duel to count");
     if (!leave_out)
-        return duel_count(setup, a, b, max_states, NULL, out, diag);
+        return duel_count(setup, a, b, max_states, NULL, out, exact, diag);
     const fray_allocator *alloc = setup->alloc.realloc ? &setup->alloc : NULL;
     fray_towers_setup *cp = NULL;
     fray_status rc = fray_towers_setup_copy(setup, alloc, &cp);
@@ -1242,9 +1454,36 @@ FRAY_API fray_status fray_towers_duel_odds_leaving(
     }
     /* (as vary.c after a change: the tactics' caches again) */
     ft_policy_prepare(&cp->s);
-    rc = duel_count(cp, a, b, max_states, NULL, out, diag);
+    rc = duel_count(cp, a, b, max_states, NULL, out, exact, diag);
     fray_towers_setup_free(cp);
     return rc;
+}
+
+FRAY_API fray_status fray_towers_duel_odds_leaving(
+    const fray_towers_setup *setup, int a, int b, long max_states,
+    unsigned leave_out, fray_duel_odds *out, fray_diag *diag) {
+    return leaving(setup, a, b, max_states, leave_out, out, NULL, diag);
+}
+
+FRAY_API fray_status fray_towers_duel_odds_exact(
+    const fray_towers_setup *setup, int a, int b, long max_states,
+    unsigned leave_out, fray_duel_odds *out, fray_duel_exact *exact,
+    fray_diag *diag) {
+    if (!exact)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "nowhere to put it");
+    return leaving(setup, a, b, max_states, leave_out, out, exact, diag);
+}
+
+FRAY_API void fray_duel_exact_free(fray_duel_exact *x) {
+    if (!x)
+        return;
+    for (int k = 0; k < 2; k++) {
+        fray_bigratio_free(&x->p_first[k]);
+        fray_bigratio_free(&x->p_win[k]);
+    }
+    fray_bigratio_free(&x->p_both_out);
+    fray_bigratio_free(&x->p_unfinished);
+    fray_bigratio_free(&x->mean_length);
 }
 
 FRAY_API fray_status fray_towers_duel_estimate(const fray_towers_setup *setup,
@@ -1253,7 +1492,7 @@ FRAY_API fray_status fray_towers_duel_estimate(const fray_towers_setup *setup,
                                                fray_diag *diag) {
     if (!out_states)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "nowhere to put it");
-    return duel_count(setup, a, b, 0, out_states, NULL, diag);
+    return duel_count(setup, a, b, 0, out_states, NULL, NULL, diag);
 }
 
 /* ---- A duel from two stat-block files ----------------------------------------------- */
