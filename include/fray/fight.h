@@ -94,6 +94,15 @@ struct fray_duel_odds;
 FRAY_API FRAY_MUST_CHECK fray_status fray_setup_duel_odds(
     const fray_setup *setup, int a, int b, long max_states,
     struct fray_duel_odds *out, fray_diag *diag);
+struct fray_duel_exact;
+/* fray_setup_duel_odds, and the same odds as exact fractions (include/
+ * fray/duel.h fray_duel_exact: release with fray_duel_exact_free), with
+ * at most max_states states (0: FRAY_DUEL_EXACT_MAX_STATES); "not built"
+ * as fray_setup_duel_odds. */
+FRAY_API FRAY_MUST_CHECK fray_status fray_setup_duel_exact(
+    const fray_setup *setup, int a, int b, long max_states,
+    struct fray_duel_odds *out, struct fray_duel_exact *exact,
+    fray_diag *diag);
 /* A duel setup of two stat blocks from two files (fray odds duel A.yaml
  * B.yaml), of the ruleset the first file's `rules:` names; NULL names: the
  * file's only stat block; NULL tactics: each block's own. Errors as

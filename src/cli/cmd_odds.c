@@ -67,7 +67,7 @@ static const char HELP[] =
     "           duel (a file's duel: key is refused). A duel\n"
     "           whose chain would pass --max-states states (default\n"
     "           100000000: about a minute) is refused with its size.\n"
-    "           The chain sums doubles; --exact (99 Towers) counts again\n"
+    "           The chain sums doubles; --exact counts it again\n"
     "           with exact fractions, which only a small chain allows\n"
     "           (default bound 50000 states); --json gives them whenever\n"
     "           the chain is that small, and says why not when it is not.\n";
@@ -1220,13 +1220,6 @@ static int odds_duel(int argc, char **argv) {
     bool no_fate = cli_get(&args, "no-hand-of-fate")->present;
     bool no_chips = cli_get(&args, "no-chips")->present;
     bool towers = strcmp(fray_setup_rules(setup), "towers") == 0;
-    if (want_exact && !towers) {
-        cli_error(&args, "--exact counts 99 Towers duels; %s duels are "
-                         "summed in doubles only (not built yet)",
-                  fray_setup_title(setup));
-        fray_setup_free(setup);
-        return EXIT_USAGE;
-    }
     if ((no_fate || no_chips) && !towers) {
         cli_error(&args, "--no-hand-of-fate and --no-chips are for 99 Towers; "
                          "%s has neither", fray_setup_title(setup));
@@ -1255,9 +1248,12 @@ static int odds_duel(int argc, char **argv) {
     bool exact = false;
     char exact_why[512] = "";
     fray_status st = FRAY_OK;
-    if (towers && (want_exact || args.json)) {
-        st = fray_towers_duel_odds_exact(fray_setup_ruleset_data(setup), 0, 1,
-                                         max_exact, leave, o, &ex, &diag);
+    if (want_exact || args.json) {
+        st = towers ? fray_towers_duel_odds_exact(fray_setup_ruleset_data(setup),
+                                                  0, 1, max_exact, leave, o,
+                                                  &ex, &diag)
+                    : fray_setup_duel_exact(setup, 0, 1, max_exact, o, &ex,
+                                            &diag);
         exact = st == FRAY_OK;
         /* JSON without --exact: a chain too big for fractions, or one the
          * exact count refuses (no phase limit), is summed in doubles and
@@ -1354,7 +1350,7 @@ static int odds_duel(int argc, char **argv) {
         json_key(&j, "mass_error");
         json_double(&j, o->mass_error);
         json_kv_string(&j, "precision", exact ? "exact" : "double");
-        if (towers) {
+        {
             /* issue 15: the same odds as fractions, or why not */
             json_key(&j, "exact");
             if (exact) {

@@ -217,6 +217,13 @@ typedef struct fray__ruleset {
      * FRAY_ERR_PARSE with a "did you mean" for a near name. */
     fray_status (*vary_scope)(const void *setup, const char *key, char *buf,
                               size_t size, fray_diag *diag);
+    /* ---- Exact fractions of a duel (issue 15; optional: NULL) ----------- */
+    /* duel_odds, and the same odds as fractions (include/fray/duel.h
+     * fray_duel_exact), with at most max_states states (0:
+     * FRAY_DUEL_EXACT_MAX_STATES). */
+    fray_status (*duel_exact)(const void *setup, int a, int b, long max_states,
+                              fray_duel_odds *out, struct fray_duel_exact *exact,
+                              fray_diag *diag);
 } fray__ruleset;
 
 /* The registry (rulesets.c): every ruleset built, NULL-terminated. */

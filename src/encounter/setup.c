@@ -169,6 +169,20 @@ FRAY_API fray_status fray_setup_duel_odds(const fray_setup *s, int a, int b,
     return s->rs->duel_odds(s->data, a, b, max_states, out, diag);
 }
 
+FRAY_API fray_status fray_setup_duel_exact(const fray_setup *s, int a, int b,
+                                           long max_states,
+                                           struct fray_duel_odds *out,
+                                           struct fray_duel_exact *exact,
+                                           fray_diag *diag) {
+    if (diag)
+        memset(diag, 0, sizeof *diag);
+    if (!s->rs->duel_exact)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "exact fractions of a duel are not built for %s",
+                              s->rs->title);
+    return s->rs->duel_exact(s->data, a, b, max_states, out, exact, diag);
+}
+
 FRAY_API fray_status fray_setup_duel(const char *path_a, const char *name_a,
                                      const char *path_b, const char *name_b,
                                      const char *tactics_a,

@@ -4,6 +4,7 @@
  * initiative rule, action points, second wind, the refusals, and once the
  * engine is merged a simulation of the same duel.
  */
+#include <gmp.h>
 #include <math.h>
 
 #include "alloy_tactics_fixture.h"
@@ -614,4 +615,55 @@ Test(alloy_odds, the_example_duel_004_924_982) {
     }
     free(o);
     fa_setup_free(s);
+}
+
+/* Issue 15 ("exact fractions in its JSON like every other odds command"):
+ * the one-hit duel above as fractions. a hits on 11+ (p1 = 1/2), b on 16+
+ * (p2 = 1/4), a first with P 247/400 (004:235); in each of the R = 100
+ * rounds (the round limit) the first to act strikes, then the other:
+ * a first: P(a wins) = p1 S, b first: (1 - p2) p1 S, with
+ * S = sum_{k<R} ((1 - p1)(1 - p2))^k; nobody wins with ((1-p1)(1-p2))^R. */
+Test(alloy_odds, exact_fractions_of_one_hit_kills_004_49_211) {
+    pair p = duel_pair(1, 16, 1, 11);
+    p.f->s.sb[p.ba].init_mod = 2;
+    place(&p);
+    fray_duel_odds *o = calloc(1, sizeof *o);
+    cr_assert_not_null(o);
+    fray_duel_exact x;
+    cr_assert_eq(fa_duel_exact(&p.f->s, 0, 1, 0, o, &x, &p.f->diag), FRAY_OK,
+                 "%s", p.f->diag.message);
+    mpq_t p1, p2, r, sum, term, pa, want, got, left;
+    mpq_inits(p1, p2, r, sum, term, pa, want, got, left, NULL);
+    mpq_set_ui(p1, 1, 2);
+    mpq_set_ui(p2, 1, 4);
+    mpq_set_ui(r, 3, 8);                  /* (1 - p1)(1 - p2) = 1/2 x 3/4 */
+    mpq_set_ui(term, 1, 1);
+    for (int k = 0; k < 100; k++) {
+        mpq_add(sum, sum, term);
+        mpq_mul(term, term, r);
+    }
+    mpq_set(left, term);                  /* (3/8)^100 */
+    mpq_set_ui(pa, 247, 400);
+    mpq_mul(want, pa, p1);                /* a first: p1 S */
+    mpq_set_ui(term, 153, 400);
+    mpq_mul(term, term, p1);
+    mpq_set_ui(got, 3, 4);
+    mpq_mul(term, term, got);             /* b first: (1 - p2) p1 */
+    mpq_add(want, want, term);
+    mpq_mul(want, want, sum);
+    cr_assert_eq(mpz_set_str(mpq_numref(got), x.p_win[0].num, 10), 0);
+    cr_assert_eq(mpz_set_str(mpq_denref(got), x.p_win[0].den, 10), 0);
+    mpq_canonicalize(got);
+    cr_expect(mpq_equal(got, want), "P(a wins) %s/%s", x.p_win[0].num, x.p_win[0].den);
+    cr_assert_eq(mpz_set_str(mpq_numref(got), x.p_unfinished.num, 10), 0);
+    cr_assert_eq(mpz_set_str(mpq_denref(got), x.p_unfinished.den, 10), 0);
+    mpq_canonicalize(got);
+    cr_expect(mpq_equal(got, left), "nobody wins: (3/8)^100");
+    cr_expect_str_eq(x.p_first[0].num, "247");
+    cr_expect_str_eq(x.p_first[0].den, "400");
+    cr_expect_float_eq(x.p_win[0].value, o->p_win[0], 1e-13);
+    mpq_clears(p1, p2, r, sum, term, pa, want, got, left, NULL);
+    fray_duel_exact_free(&x);
+    free(o);
+    free(p.f);
 }

@@ -1023,6 +1023,12 @@ static fray_status rs_duel_odds(const void *setup, int a, int b,
     return fa_duel_odds(setup, a, b, max_states, out, diag);
 }
 
+static fray_status rs_duel_exact(const void *setup, int a, int b,
+                                 long max_states, fray_duel_odds *out,
+                                 struct fray_duel_exact *exact, fray_diag *diag) {
+    return fa_duel_exact(setup, a, b, max_states, out, exact, diag);
+}
+
 static fray_status rs_duel_estimate(const void *setup, int a, int b,
                                     double *out_states, fray_diag *diag) {
     return fa_duel_estimate(setup, a, b, out_states, diag);
@@ -1084,6 +1090,7 @@ const fray__ruleset fray__alloy_ruleset = {
     .harm_name = rs_harm_name,
     .spent_name = rs_spent_name,
     .duel_odds = rs_duel_odds,
+    .duel_exact = rs_duel_exact,
     .duel_estimate = rs_duel_estimate,
     .duel_assumed =
         "toe to toe from the start, no movement; each turn what the tactics "

@@ -1169,6 +1169,13 @@ struct fray_duel_odds;
  * before returning. Reads the setup only: thread-safe. */
 fray_status fa_duel_odds(const fa_setup *s, int a, int b, long max_states,
                          struct fray_duel_odds *out, fray_diag *diag);
+/* fa_duel_odds, and the same odds as exact fractions (include/fray/duel.h
+ * fray_duel_exact): no cut-off, to the round limit; at most max_states
+ * states (0: FRAY_DUEL_EXACT_MAX_STATES). */
+struct fray_duel_exact;
+fray_status fa_duel_exact(const fa_setup *s, int a, int b, long max_states,
+                          struct fray_duel_odds *out,
+                          struct fray_duel_exact *exact, fray_diag *diag);
 /* An upper bound on fa_duel_odds' states, without building the chain. */
 fray_status fa_duel_estimate(const fa_setup *s, int a, int b,
                              double *out_states, fray_diag *diag);

@@ -44,6 +44,8 @@
 #include "fray/duel.h"
 #include "internal.h"
 
+#include "bigq.h"
+
 enum {
     DUEL_NETS = 3,        /* the attack's net modifier: -2, 0, +2 */
     DUEL_OPTIONS = 3,     /* the basic attack and at most 2 powers */
@@ -63,6 +65,9 @@ typedef struct dattack {
     double p_miss[DUEL_NETS];
     int lo[DUEL_NETS], n[DUEL_NETS];
     double *hit[DUEL_NETS];
+    /* exact mode (fa_duel_exact): the same chances as fractions */
+    mpq_t miss_ex[DUEL_NETS];
+    mpq_t *hit_ex[DUEL_NETS];
 } dattack;
 
 /* What one combatant brings to the duel, worked out from its stat block. */
@@ -94,6 +99,7 @@ typedef struct duel {
     bool effects;              /* Dazed and Prone are in the state */
     size_t n_states;
     long max_states;
+    bool exact;                /* fractions beside the doubles (fa_duel_exact) */
 } duel;
 
 /* ---- Reading the duel ------------------------------------------------------ */
@@ -169,7 +175,8 @@ static fray_status duel_line(const fa_setup *s, int who, int target, int power,
 /* The hit and damage of one attack at a net modifier (doubles). */
 static fray_status attack_dist(duel *du, const fa_attack_line *line, int bonus,
                                int defense, double *p_miss, int *out_lo,
-                               int *out_n, double **out) {
+                               int *out_n, double **out, mpq_t miss_ex,
+                               mpq_t **out_ex) {
     char dmg[64], crit[32];
     fray_dice *dd = NULL, *cd = NULL;
     fray_status rc = FRAY_OK;
@@ -218,6 +225,30 @@ static fray_status attack_dist(duel *du, const fa_attack_line *line, int bonus,
             *out_lo = (int)lo;
             *out_n = (int)n;
         }
+        /* exact mode: the same, as fractions (no rounding to clamp) */
+        mpq_t *pe = NULL;
+        if (rc == FRAY_OK && du->exact &&
+            !(pe = fray__alloc(&du->alloc, n * sizeof *pe)))
+            rc = FRAY_ERR_NOMEM;
+        if (pe) {
+            mpq_t hit_q;
+            mpq_init(hit_q);
+            fray__mpq_set_u128(hit_q, o.p_hit.num, o.p_hit.den);
+            mpq_set_ui(miss_ex, 1, 1);
+            mpq_sub(miss_ex, miss_ex, hit_q);
+            for (size_t i = 0; i < n; i++) {
+                mpq_init(pe[i]);
+                if (o.has_damage) {
+                    fray_ratio r = fray_dist_eq(&o.damage, lo + (int64_t)i);
+                    fray__mpq_set_u128(pe[i], r.num, r.den);
+                } else
+                    mpq_set(pe[i], hit_q);
+            }
+            if (o.has_damage && lo == 0)
+                mpq_sub(pe[0], pe[0], miss_ex);
+            mpq_clear(hit_q);
+            *out_ex = pe;
+        }
     }
     fray_d20_attack_odds_free(&o);
     fray_dice_free(dd);
@@ -255,8 +286,14 @@ static fray_status power_ok(const fa_setup *s, int who, int k, int *out_eff,
 }
 
 static fray_status read_duel(const fa_setup *s, int a, int b, duel *du,
-                             fray_diag *diag) {
+                             bool exact, fray_diag *diag) {
     memset(du, 0, sizeof *du);
+    du->exact = exact;
+    if (exact)
+        for (int i = 0; i < 2; i++)
+            for (int q = 0; q < DUEL_OPTIONS; q++)
+                for (int k = 0; k < DUEL_NETS; k++)
+                    mpq_init(du->d[i].at[q].miss_ex[k]);
     du->s = s;
     du->alloc = s->alloc;
     du->diag = diag;
@@ -375,7 +412,7 @@ static fray_status read_duel(const fa_setup *s, int a, int b, duel *du,
             for (int k = 0; k < DUEL_NETS; k++) {
                 rc = attack_dist(du, &line, bonus + 2 * (k - 1), defense,
                                  &at->p_miss[k], &at->lo[k], &at->n[k],
-                                 &at->hit[k]);
+                                 &at->hit[k], at->miss_ex[k], &at->hit_ex[k]);
                 if (rc != FRAY_OK)
                     return rc;
             }
@@ -424,16 +461,27 @@ static fray_status read_duel(const fa_setup *s, int a, int b, duel *du,
 static void free_duel(duel *du) {
     for (int i = 0; i < 2; i++)
         for (int q = 0; q < DUEL_OPTIONS; q++)
-            for (int k = 0; k < DUEL_NETS; k++)
-                if (du->d[i].at[q].hit[k])
-                    fray__free(&du->alloc, du->d[i].at[q].hit[k],
-                               (size_t)du->d[i].at[q].n[k] * sizeof(double));
+            for (int k = 0; k < DUEL_NETS; k++) {
+                dattack *at = &du->d[i].at[q];
+                if (at->hit[k])
+                    fray__free(&du->alloc, at->hit[k],
+                               (size_t)at->n[k] * sizeof(double));
+                if (!du->exact)
+                    continue;
+                mpq_clear(at->miss_ex[k]);
+                if (at->hit_ex[k]) {
+                    for (int j = 0; j < at->n[k]; j++)
+                        mpq_clear(at->hit_ex[k][j]);
+                    fray__free(&du->alloc, at->hit_ex[k],
+                               (size_t)at->n[k] * sizeof(mpq_t));
+                }
+            }
 }
 
 /* P(a acts first) under the initiative rule (004:235): d20 + modifier
  * each, the higher first; ties to the higher modifier, then a die (an
  * even chance) or, with `init-ties: listed`, the one listed first. */
-static double p_a_first(const fa_setup *s, int a, int b) {
+static long a_first_twice(const fa_setup *s, int a, int b) {
     int ma = s->sb[s->c[a].sb].init_mod, mb = s->sb[s->c[b].sb].init_mod;
     long twice = 0; /* outcomes where a goes first, counted twice (halves) */
     for (int da = 1; da <= 20; da++)
@@ -444,7 +492,17 @@ static double p_a_first(const fa_setup *s, int a, int b) {
             else if (ta == tb && ma == mb)
                 twice += s->opt.init_ties == FA_TIES_LISTED ? (a < b ? 2 : 0) : 1;
         }
-    return (double)twice / 800.0;
+    return twice;
+}
+
+static double p_a_first(const fa_setup *s, int a, int b) {
+    return (double)a_first_twice(s, a, b) / 800.0;
+}
+
+/* p_a_first as a fraction. */
+static void p_a_first_exact(const fa_setup *s, int a, int b, mpq_t out) {
+    mpq_set_si(out, a_first_twice(s, a, b), 800);
+    mpq_canonicalize(out);
 }
 
 /* ---- The chain ---------------------------------------------------------------- */
@@ -516,20 +574,35 @@ typedef struct walk {
     double *next;
     double won[2];          /* this step: duelist 0 / 1 won */
     long transitions;
+    /* exact mode: the same, as fractions (every pe below; NULL when not
+     * exact) */
+    mpq_t *next_ex;
+    mpq_t won_ex[2];
 } walk;
+
+/* out = p x f exactly, when exact (pe not NULL): returns out, or NULL. */
+static mpq_srcptr times(mpq_t out, mpq_srcptr pe, mpq_srcptr f) {
+    if (!pe)
+        return NULL;
+    mpq_mul(out, pe, f);
+    return out;
+}
 
 /* x.guard is already what the next state says (the actor has +2 after
  * its second wind); `enemy_guard`: the enemy's +2 that this turn's
  * attacks face. */
-static void attack(walk *w, int me, dstate x, double p, bool ap_attack,
-                   int enemy_guard);
+static void attack(walk *w, int me, dstate x, double p, mpq_srcptr pe,
+                   bool ap_attack, int enemy_guard);
 
 /* The end of me's turn: what me put on its enemy "to the end of your next
  * turn" counts one of me's turns down (Dazed). */
-static void end_turn(walk *w, int me, dstate x, double p) {
+static void end_turn(walk *w, int me, dstate x, double p, mpq_srcptr pe) {
     if (x.dazed[1 - me] > 0)
         x.dazed[1 - me]--;
-    w->next[state_index(w->du, &x)] += p;
+    size_t i = state_index(w->du, &x);
+    w->next[i] += p;
+    if (pe)
+        mpq_add(w->next_ex[i], w->next_ex[i], pe);
     w->transitions++;
 }
 
@@ -537,20 +610,23 @@ static void end_turn(walk *w, int me, dstate x, double p) {
  * its tactics would spend one (at most one a turn, 004:291; none when
  * Dazed, 004:927). */
 static void after_standard(walk *w, int me, dstate x, double p,
-                           int enemy_guard) {
+                           mpq_srcptr pe, int enemy_guard) {
     const duelist *d = &w->du->d[me];
     if (x.ap[me] > 0 && !x.dazed[me] &&
         (!d->ap_when_low || x.hp[1 - me] <= d->pick_max[x.used[me]])) {
         x.ap[me]--;
-        attack(w, me, x, p, true, enemy_guard);
+        attack(w, me, x, p, pe, true, enemy_guard);
         return;
     }
-    end_turn(w, me, x, p);
+    end_turn(w, me, x, p, pe);
 }
 
-static void attack(walk *w, int me, dstate x, double p, bool ap_attack,
-                   int enemy_guard) {
+static void attack(walk *w, int me, dstate x, double p, mpq_srcptr pe,
+                   bool ap_attack, int enemy_guard) {
     const duelist *d = &w->du->d[me];
+    mpq_t q_ex; /* (exact mode: p x this outcome's chance) */
+    if (pe)
+        mpq_init(q_ex);
     const dattack *at = &d->at[d->pick[x.used[me]]];
     int you = 1 - me;
     /* battle superiority (+2 once, L7.15): the enemy Dazed (004:926), or
@@ -564,10 +640,11 @@ static void attack(walk *w, int me, dstate x, double p, bool ap_attack,
     /* a miss */
     if (at->p_miss[k] > 0.0) {
         w->transitions++;
+        mpq_srcptr qe = times(q_ex, pe, at->miss_ex[k]);
         if (ap_attack)
-            end_turn(w, me, y, p * at->p_miss[k]);
+            end_turn(w, me, y, p * at->p_miss[k], qe);
         else
-            after_standard(w, me, y, p * at->p_miss[k], enemy_guard);
+            after_standard(w, me, y, p * at->p_miss[k], qe, enemy_guard);
     }
     for (int i = 0; i < at->n[k]; i++) {
         double q = at->hit[k][i];
@@ -576,8 +653,11 @@ static void attack(walk *w, int me, dstate x, double p, bool ap_attack,
         dstate z = y;
         z.hp[you] -= at->lo[k] + i;
         w->transitions++;
+        mpq_srcptr qe = times(q_ex, pe, at->hit_ex[k] ? at->hit_ex[k][i] : NULL);
         if (z.hp[you] <= 0) {
             w->won[me] += p * q;    /* dying: out of the fight (004:211) */
+            if (qe)
+                mpq_add(w->won_ex[me], w->won_ex[me], qe);
             continue;
         }
         if (at->effects & EFF_PRONE)
@@ -585,14 +665,16 @@ static void attack(walk *w, int me, dstate x, double p, bool ap_attack,
         if (at->effects & EFF_DAZED)
             z.dazed[you] = 2;       /* to the end of me's next turn */
         if (ap_attack)
-            end_turn(w, me, z, p * q);
+            end_turn(w, me, z, p * q, qe);
         else
-            after_standard(w, me, z, p * q, enemy_guard);
+            after_standard(w, me, z, p * q, qe, enemy_guard);
     }
+    if (pe)
+        mpq_clear(q_ex);
 }
 
 /* One turn of duelist `me` from state x (x.guard: the enemy's +2). */
-static void turn(walk *w, int me, dstate x, double p) {
+static void turn(walk *w, int me, dstate x, double p, mpq_srcptr pe) {
     const duelist *d = &w->du->d[me];
     int enemy_guard = x.guard;
     dstate y = x;
@@ -601,7 +683,7 @@ static void turn(walk *w, int me, dstate x, double p) {
         /* stand up, a move action (004:721); Dazed, its only action */
         y.prone[me] = 0;
         if (y.dazed[me]) {
-            end_turn(w, me, y, p);
+            end_turn(w, me, y, p, pe);
             return;
         }
     }
@@ -614,24 +696,48 @@ static void turn(walk *w, int me, dstate x, double p) {
         if (y.hp[me] > d->max_hp)
             y.hp[me] = d->max_hp;
         y.guard = 1;
-        after_standard(w, me, y, p, enemy_guard);
+        after_standard(w, me, y, p, pe, enemy_guard);
         return;
     }
-    attack(w, me, y, p, false, enemy_guard);
+    attack(w, me, y, p, pe, false, enemy_guard);
 }
 
+/* Exact mode's sums, by setup order (a, b). */
+typedef struct exact_sums {
+    mpq_t won[2];            /* P(a / b wins) */
+    mpq_t unfinished;
+    mpq_t len;               /* sum of round x P(a fight that ended then) */
+} exact_sums;
+
 /* Walks the chain for one initiative order (first: 0 = a first), adding
- * P(order) times its outcomes into out. */
+ * P(order) times its outcomes into out (exact mode: P(order) is pe, and
+ * the fractions go into ex as well, with no cut-off). */
 static fray_status walk_order(duel *du, int first, double p_order,
+                              mpq_srcptr pe, exact_sums *ex,
                               fray_duel_odds *out, long *states,
                               double *left) {
     size_t n = du->n_states;
     double *cur = fray__alloc(&du->alloc, n * sizeof *cur);
     double *next = fray__alloc(&du->alloc, n * sizeof *next);
+    mpq_t *cur_ex = NULL, *next_ex = NULL, mass_ex, t;
+    walk w = {.du = du};
     fray_status rc = FRAY_OK;
     if (!cur || !next) {
         rc = FRAY_ERR_NOMEM;
         goto done;
+    }
+    if (pe) {
+        cur_ex = fray__alloc(&du->alloc, n * sizeof *cur_ex);
+        next_ex = fray__alloc(&du->alloc, n * sizeof *next_ex);
+        if (!cur_ex || !next_ex) {
+            rc = FRAY_ERR_NOMEM;
+            goto done;
+        }
+        for (size_t i = 0; i < n; i++) {
+            mpq_init(cur_ex[i]);
+            mpq_init(next_ex[i]);
+        }
+        mpq_inits(mass_ex, t, w.won_ex[0], w.won_ex[1], NULL);
     }
     memset(cur, 0, n * sizeof *cur);
     dstate x0;
@@ -642,10 +748,15 @@ static fray_status walk_order(duel *du, int first, double p_order,
         x0.ap[i] = du->d[i].ap;
     }
     cur[state_index(du, &x0)] = p_order;
+    if (pe) {
+        mpq_set(cur_ex[state_index(du, &x0)], pe);
+        mpq_set(mass_ex, pe);
+    }
     double mass = p_order;
     int steps = 2 * du->rounds;
-    for (int step = 0; step < steps && mass > 0.0; step++) {
-        if (mass < 1e-15) {
+    for (int step = 0; step < steps && (pe ? mpq_sgn(mass_ex) > 0 : mass > 0.0);
+         step++) {
+        if (!pe && mass < 1e-15) {
             *left += mass;
             mass = 0.0;
             break;
@@ -653,19 +764,32 @@ static fray_status walk_order(duel *du, int first, double p_order,
         int me = step % 2 == 0 ? first : 1 - first;
         int round = step / 2 + 1;
         memset(next, 0, n * sizeof *next);
-        walk w = {.du = du, .next = next};
+        w.next = next;
+        w.next_ex = next_ex;
+        w.won[0] = w.won[1] = 0.0;
+        w.transitions = 0;
+        if (pe) {
+            for (size_t i = 0; i < n; i++)
+                mpq_set_ui(next_ex[i], 0, 1);
+            mpq_set_ui(w.won_ex[0], 0, 1);
+            mpq_set_ui(w.won_ex[1], 0, 1);
+        }
         for (size_t i = 0; i < n; i++) {
-            if (cur[i] == 0.0)
+            if (pe ? mpq_sgn(cur_ex[i]) == 0 : cur[i] == 0.0)
                 continue;
             if (++*states > du->max_states) {
                 rc = fray__diag_set(du->diag, FRAY_ERR_TOO_LARGE, 0,
-                                    "the duel's chain passed %ld states "
-                                    "(the limit)", du->max_states);
+                                    pe ? "the duel's chain passed %ld states: "
+                                         "exact fractions are counted up to "
+                                         "that many"
+                                       : "the duel's chain passed %ld states "
+                                         "(the limit)",
+                                    du->max_states);
                 goto done;
             }
             dstate x;
             state_of(du, i, &x);
-            turn(&w, me, x, cur[i]);
+            turn(&w, me, x, cur[i], pe ? cur_ex[i] : NULL);
         }
         out->transitions += w.transitions;
         double ended = w.won[0] + w.won[1];
@@ -678,16 +802,44 @@ static fray_status walk_order(duel *du, int first, double p_order,
         mass = 0.0;
         for (size_t i = 0; i < n; i++)
             mass += next[i];
-        double *t = cur;
+        double *sw = cur;
         cur = next;
-        next = t;
+        next = sw;
+        if (pe) {
+            mpq_set_ui(mass_ex, 0, 1);
+            for (size_t i = 0; i < n; i++)
+                mpq_add(mass_ex, mass_ex, next_ex[i]);
+            for (int k = 0; k < 2; k++) {
+                mpq_add(ex->won[k], ex->won[k], w.won_ex[k]);
+                mpq_set_si(t, round, 1);
+                mpq_mul(t, t, w.won_ex[k]);
+                mpq_add(ex->len, ex->len, t);
+            }
+            mpq_t *swx = cur_ex;
+            cur_ex = next_ex;
+            next_ex = swx;
+        }
     }
     out->p_unfinished += mass;
+    if (pe)
+        mpq_add(ex->unfinished, ex->unfinished, mass_ex);
 done:
     if (cur)
         fray__free(&du->alloc, cur, n * sizeof *cur);
     if (next)
         fray__free(&du->alloc, next, n * sizeof *next);
+    if (pe) {
+        for (size_t i = 0; cur_ex && next_ex && i < n; i++) {
+            mpq_clear(cur_ex[i]);
+            mpq_clear(next_ex[i]);
+        }
+        if (cur_ex)
+            fray__free(&du->alloc, cur_ex, n * sizeof *cur_ex);
+        if (next_ex)
+            fray__free(&du->alloc, next_ex, n * sizeof *next_ex);
+        if (cur_ex && next_ex)
+            mpq_clears(mass_ex, t, w.won_ex[0], w.won_ex[1], NULL);
+    }
     return rc;
 }
 
@@ -702,31 +854,89 @@ done:
  * FRAY_ERR_TOO_LARGE past it. Memory through the setup's allocator, freed
  * before returning. Reads the setup only: thread-safe.
  */
-fray_status fa_duel_odds(const fa_setup *s, int a, int b, long max_states,
-                         struct fray_duel_odds *out, fray_diag *diag) {
+/* fa_duel_odds, and with exact (not NULL) the fractions too. */
+static fray_status duel_odds(const fa_setup *s, int a, int b, long max_states,
+                             struct fray_duel_odds *out, fray_duel_exact *exact,
+                             fray_diag *diag) {
     if (!s || !out)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no duel given");
     memset(out, 0, sizeof *out);
+    if (exact)
+        memset(exact, 0, sizeof *exact);
     out->a = a;
     out->b = b;
     duel du;
-    fray_status rc = read_duel(s, a, b, &du, diag);
+    fray_status rc = read_duel(s, a, b, &du, exact != NULL, diag);
     if (rc != FRAY_OK) {
         free_duel(&du);
         return rc;
     }
-    du.max_states = max_states > 0 ? max_states : FRAY_DUEL_MAX_STATES;
+    du.max_states = max_states > 0 ? max_states
+                    : exact       ? FRAY_DUEL_EXACT_MAX_STATES
+                                  : FRAY_DUEL_MAX_STATES;
+    /* Fractions: a chain whose bound (fa_duel_estimate's) is far past
+     * the states allowed is refused before anything is built. */
+    double bound = 4.0 * (double)du.n_states * du.rounds;
+    if (exact && bound > 20.0 * (double)du.max_states) {
+        free_duel(&du);
+        return fray__diag_set(diag, FRAY_ERR_TOO_LARGE, 0,
+                              "the duel has up to %.2g chain states; exact "
+                              "fractions are counted up to %ld (their "
+                              "denominators grow with every turn)",
+                              bound, du.max_states);
+    }
     double pa = p_a_first(s, a, b);
     out->p_first[0] = pa;
     out->p_first[1] = 1.0 - pa;
     out->phase_limit = du.rounds;
     long states = 0;
     double left = 0.0;
+    exact_sums ex;
+    mpq_t pe[2];
+    if (exact) {
+        mpq_inits(ex.won[0], ex.won[1], ex.unfinished, ex.len, pe[0], pe[1], NULL);
+        p_a_first_exact(s, a, b, pe[0]);
+        mpq_set_ui(pe[1], 1, 1);
+        mpq_sub(pe[1], pe[1], pe[0]);
+    }
     if (pa > 0.0)
-        rc = walk_order(&du, 0, pa, out, &states, &left);
+        rc = walk_order(&du, 0, pa, exact ? pe[0] : NULL, &ex, out, &states, &left);
     if (rc == FRAY_OK && pa < 1.0)
-        rc = walk_order(&du, 1, 1.0 - pa, out, &states, &left);
+        rc = walk_order(&du, 1, 1.0 - pa, exact ? pe[1] : NULL, &ex, out,
+                        &states, &left);
     free_duel(&du);
+    if (rc == FRAY_OK && exact) {
+        /* The mean length over the fights that ended, as the doubles. */
+        mpq_t ended, zero;
+        mpq_inits(ended, zero, NULL);
+        mpq_add(ended, ex.won[0], ex.won[1]);
+        if (mpq_sgn(ended) > 0)
+            mpq_div(ex.len, ex.len, ended);
+        const fray_allocator *al = &s->alloc;
+        rc = fray__bigratio_set(al, pe[0], &exact->p_first[0]);
+        if (rc == FRAY_OK)
+            rc = fray__bigratio_set(al, pe[1], &exact->p_first[1]);
+        for (int k = 0; k < 2 && rc == FRAY_OK; k++)
+            rc = fray__bigratio_set(al, ex.won[k], &exact->p_win[k]);
+        if (rc == FRAY_OK)
+            rc = fray__bigratio_set(al, zero, &exact->p_both_out);
+        if (rc == FRAY_OK)
+            rc = fray__bigratio_set(al, ex.unfinished, &exact->p_unfinished);
+        if (rc == FRAY_OK)
+            rc = fray__bigratio_set(al, ex.len, &exact->mean_length);
+        size_t digits = 0;
+        const fray_bigratio *all[3] = {&exact->p_win[0], &exact->p_win[1],
+                                       &exact->p_unfinished};
+        for (int k = 0; k < 3 && rc == FRAY_OK; k++)
+            digits = strlen(all[k]->den) > digits ? strlen(all[k]->den) : digits;
+        exact->digits = (long)digits;
+        mpq_clears(ended, zero, NULL);
+    }
+    if (exact) {
+        mpq_clears(ex.won[0], ex.won[1], ex.unfinished, ex.len, pe[0], pe[1], NULL);
+        if (rc != FRAY_OK)
+            fray_duel_exact_free(exact);
+    }
     if (rc != FRAY_OK)
         return rc;
     out->states = states;
@@ -748,13 +958,26 @@ fray_status fa_duel_odds(const fa_setup *s, int a, int b, long max_states,
     return FRAY_OK;
 }
 
+fray_status fa_duel_odds(const fa_setup *s, int a, int b, long max_states,
+                         struct fray_duel_odds *out, fray_diag *diag) {
+    return duel_odds(s, a, b, max_states, out, NULL, diag);
+}
+
+fray_status fa_duel_exact(const fa_setup *s, int a, int b, long max_states,
+                          struct fray_duel_odds *out, fray_duel_exact *exact,
+                          fray_diag *diag) {
+    if (!exact)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "nowhere to put it");
+    return duel_odds(s, a, b, max_states, out, exact, diag);
+}
+
 /* An upper bound on fa_duel_odds' states, without building the chain. */
 fray_status fa_duel_estimate(const fa_setup *s, int a, int b,
                              double *out_states, fray_diag *diag) {
     if (!s || !out_states)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no duel given");
     duel du;
-    fray_status rc = read_duel(s, a, b, &du, diag);
+    fray_status rc = read_duel(s, a, b, &du, false, diag);
     if (rc == FRAY_OK) {
         /* An upper bound: every state of a turn, every turn of the round
          * limit, for both orders (the chain stops sooner when the fight

@@ -189,6 +189,13 @@ static fray_status rs_duel_odds(const void *setup, int a, int b,
     return fray_towers_duel_odds_max(setup, a, b, max_states, out, diag);
 }
 
+static fray_status rs_duel_exact(const void *setup, int a, int b,
+                                 long max_states, fray_duel_odds *out,
+                                 struct fray_duel_exact *exact, fray_diag *diag) {
+    return fray_towers_duel_odds_exact(setup, a, b, max_states, 0, out, exact,
+                                       diag);
+}
+
 static fray_status rs_duel_estimate(const void *setup, int a, int b,
                                     double *out_states, fray_diag *diag) {
     return fray_towers_duel_estimate(setup, a, b, out_states, diag);
@@ -258,6 +265,7 @@ const fray__ruleset fray__towers_ruleset = {
     .spent_name = rs_spent_name,
     .duel_odds = rs_duel_odds,
     .duel_estimate = rs_duel_estimate,
+    .duel_exact = rs_duel_exact,
     .duel_assumed =
         "each flip from a fresh deck; no Hand of Fate; no chips; no movement",
     .duel_setup = rs_duel_setup,
