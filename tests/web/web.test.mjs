@@ -1,0 +1,426 @@
+// tests/web/web.test.mjs - fray serve's pages in a real browser (issue 14
+// "Tests"; docs/server.md "Tests"): the real server (FRAY serve on a free
+// port with a temporary --data holding the example encounters) and
+// Debian's chromium driven by playwright-core. Run by run_web.sh:
+//   node web.test.mjs   with FRAY, FRAY_SRC, FRAY_OUT (screenshots) set.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, cpSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const FRAY = process.env.FRAY;
+const SRC = process.env.FRAY_SRC;
+const OUT = process.env.FRAY_OUT;
+const CHROMIUM = process.env.FRAY_CHROMIUM || '/usr/bin/chromium';
+assert.ok(FRAY && SRC && OUT, 'FRAY, FRAY_SRC and FRAY_OUT must be set (run_web.sh sets them)');
+
+// ---- the server ----------------------------------------------------------
+const data = mkdtempSync(join(tmpdir(), 'fray-web-'));
+for (const rules of ['towers', 'alloy']) {
+  mkdirSync(join(data, 'encounters/examples', rules), { recursive: true });
+  for (const f of readdirSync(join(SRC, 'examples', rules))) {
+    if (f.endsWith('.yaml')) cpSync(join(SRC, 'examples', rules, f), join(data, 'encounters/examples', rules, f));
+  }
+  cpSync(join(SRC, 'data', rules), join(data, 'encounters/data', rules), { recursive: true });
+}
+
+let server = null;
+function startServer(port) {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(FRAY, ['serve', '--port', String(port), '--data', data, '--web', join(SRC, 'web')],
+      { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    proc.stdout.on('data', (d) => {
+      out += d;
+      const m = /The GM's link: (http:\/\/[^/]+)\/#gm=([0-9a-f]+)/.exec(out);
+      if (m) resolve({ proc, url: m[1], token: m[2], out });
+    });
+    proc.stderr.on('data', (d) => { err += d; });
+    proc.on('exit', (code) => reject(new Error(`fray serve exited ${code}: ${err}`)));
+  });
+}
+async function startOn(port) {
+  // After kill -9 the port may be held a moment: a few tries.
+  for (let i = 0; ; i++) {
+    try { return await startServer(port); } catch (e) {
+      if (i >= 20) throw e;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
+async function api(token, method, path, body) {
+  const res = await fetch(server.url + path, {
+    method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : (typeof body === 'string' ? body : JSON.stringify(body)),
+  });
+  const text = await res.text();
+  let json = null;
+  if ((res.headers.get('content-type') || '').split(';')[0].trim() === 'application/json') json = JSON.parse(text);
+  return { status: res.status, text, json };
+}
+const gmGet = async (path) => (await api(server.token, 'GET', path)).json;
+const journal = async (id) => (await api(server.token, 'GET', `/api/fights/${id}/journal`)).text;
+
+let browser;
+before(async () => {
+  server = await startOn(0);
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+});
+after(async () => {
+  if (browser) await browser.close();
+  if (server) { server.proc.kill('SIGTERM'); }
+  rmSync(data, { recursive: true, force: true });
+});
+
+async function newPage(width = 1280) {
+  const ctx = await browser.newContext({ viewport: { width, height: 900 } });
+  const page = await ctx.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  return page;
+}
+const mainData = (page) => page.evaluate(() => ({ ...document.getElementById('main').dataset }));
+// Waits until #main's data-change differs from `before` (a state from the live stream).
+async function nextState(page, before, timeout = 5000) {
+  await page.waitForFunction((b) => {
+    const d = document.getElementById('main').dataset;
+    return d.change !== undefined && `${d.change}:${d.events}` !== b;
+  }, before, { timeout });
+}
+const stateKey = async (page) => { const d = await mainData(page); return `${d.change}:${d.events}`; };
+const lastLog = (page) => page.evaluate(() => { const l = [...document.querySelectorAll('#log li[data-event]')]; return l.length ? l[l.length - 1].dataset.event + l[l.length - 1].textContent : ''; });
+const clockNow = (page) => page.evaluate(() => { const n = document.querySelector('.clock .phase.now'); return n ? n.dataset.phase : null; });
+const clockTokens = (page) => page.evaluate(() => [...document.querySelectorAll('.clock .phase')].filter((g) => g.querySelector('circle')).map((g) => `${g.dataset.phase}:${g.querySelectorAll('circle').length}`).join(' '));
+
+async function startFight(page, encounter, seed) {
+  await page.goto(`${server.url}/#gm=${server.token}`);
+  await page.selectOption('#encounter', encounter);
+  await page.fill('#seed', String(seed));
+  await page.click('#start');
+  await page.waitForFunction(() => /fight=\d+/.test(window.location.hash));
+  await page.waitForSelector('#conn[data-state="live"]');
+  await page.waitForFunction(() => document.getElementById('main').dataset.change !== undefined);
+  return Number(/fight=(\d+)/.exec(await page.evaluate(() => window.location.hash))[1]);
+}
+
+// One click of the GM's: the turn's Attack on its first target when it
+// is listed, else Next (the clock moves on), else Step.
+async function gmClick(page) {
+  const before = await stateKey(page);
+  const attack = page.locator('#actions button.act[data-word="attack"]');
+  if (await attack.count()) {
+    await attack.click();
+    await page.locator('#actions button.tgt').first().click();
+    await nextState(page, before);
+    return 'attack';
+  }
+  await page.click('#next');
+  try {
+    await nextState(page, before, 3000);
+    return 'next';
+  } catch {
+    await page.click('#step');
+    await nextState(page, before);
+    return 'step';
+  }
+}
+
+// ---- 1. A GM plays a whole 99 Towers fight by clicking --------------------------
+test('1. the GM plays the 99 Towers duel to its end by clicking (issue 14 "A GM plays a whole fight by clicking")', async () => {
+  const page = await newPage();
+  const id = await startFight(page, 'examples/towers/duel.yaml', 3);
+  assert.match(await page.textContent('#clock-h'), /Combat Clock/);
+  assert.equal(await page.locator('.clock .phase').count(), 100, 'the Combat Clock is a 10x10 grid of phases');
+  assert.equal(await page.locator('.map .token').count(), 2, 'both tokens on the map');
+  let attacks = 0;
+  for (let i = 0; i < 400; i++) {
+    if ((await page.getAttribute('#banner', 'data-over')) === 'yes') break;
+    const log0 = await lastLog(page);
+    const clock0 = `${await clockNow(page)} ${await clockTokens(page)}`;
+    const did = await gmClick(page);
+    const log1 = await lastLog(page);
+    const clock1 = `${await clockNow(page)} ${await clockTokens(page)}`;
+    if (did === 'attack') {
+      attacks++;
+      assert.notEqual(log1, log0, 'an attack is narrated in the log');
+      assert.match(log1, /attack flip/, 'the log tells the attack flip');
+      assert.match(log1, /[♠♥♦♣]/, 'the log shows the cards flipped');
+    }
+    assert.notEqual(clock1, clock0, `the clock changes after a click (${did})`);
+  }
+  const banner = await page.textContent('#banner');
+  assert.match(banner, /The fight is over: .* wins\./, 'the page shows the winner');
+  assert.ok(attacks >= 2, `attacks were clicked (${attacks})`);
+  const st = await gmGet(`/api/fights/${id}`);
+  assert.equal(st.view.over, true, 'the server says the fight is over');
+  assert.ok(banner.includes(st.view.sides[st.view.winner]), 'the page names the server\'s winner');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// ---- 2. A player's page: live, and never hidden data --------------------------
+test('2. a player\'s page follows the GM live and never holds hidden data (issue 14 "The players\' pages")', async () => {
+  const gm = await newPage();
+  const id = await startFight(gm, 'examples/towers/reinforcements.yaml', 11);
+  const gmView = (await gmGet(`/api/fights/${id}`)).view;
+  const hidden = gmView.combatants.find((c) => c.gm_only);
+  assert.ok(hidden, 'reinforcements.yaml has a combatant not yet in the fight');
+  const tony = gmView.combatants.find((c) => c.id === 'tony');
+  const otherHands = gmView.hands.filter((hd) => !hd.users.includes(tony.index));
+  assert.ok(otherHands.length, 'a hand Tony does not flip from');
+  // The GM makes Tony's player's link, enemy numbers hidden.
+  await gm.fill('#player-name', 'Ann');
+  await gm.check('#pc-tony');
+  await gm.uncheck('#enemy-numbers');
+  await gm.click('#make-link');
+  const link = await gm.locator('#links input').first().inputValue();
+  assert.match(link, /#fight=\d+&player=[0-9a-f]+$/, 'a player\'s link');
+
+  const player = await newPage(390);
+  const bodies = [];
+  // Every response the page got (the live stream's text is read by the page as it comes: recorded there).
+  player.on('response', async (res) => {
+    if (res.url().endsWith('/live')) return;
+    try { bodies.push(`${res.url()}\n${(await res.body()).toString('utf8')}`); } catch { /* gone */ }
+  });
+  await player.addInitScript(() => {
+    window.__live = '';
+    const f = window.fetch;
+    window.fetch = async (...a) => {
+      const res = await f(...a);
+      if (String(a[0]).endsWith('/live') && res.body) {
+        const [x, y] = res.body.tee();
+        (async () => { const r = y.getReader(); const d = new TextDecoder(); for (;;) { const { value, done } = await r.read(); if (done) break; window.__live += d.decode(value, { stream: true }); } })();
+        return new Response(x, { status: res.status, headers: res.headers });
+      }
+      return res;
+    };
+  });
+  await player.goto(link);
+  await player.waitForSelector('#conn[data-state="live"]');
+  await player.waitForFunction(() => document.getElementById('main').dataset.change !== undefined);
+
+  // Live: the GM clicks, the player's page follows within a second.
+  for (let k = 0; k < 3; k++) {
+    const before = await stateKey(player);
+    const t0 = Date.now();
+    await gmClick(gm);
+    await nextState(player, before, 1000);
+    const ms = Date.now() - t0;
+    assert.ok(ms < 1000, `the player's page followed in ${ms} ms`);
+    assert.equal(await stateKey(player), await stateKey(gm), 'the same state as the GM\'s page');
+  }
+  // The player's page: Tony's card and hand; enemies by descriptors only.
+  const enemyCard = await player.textContent('.ccard[data-id="bandit-1"]');
+  assert.match(enemyCard, /STUN (unhurt|hurt|badly hurt|out)/, 'an enemy\'s STUN as a descriptor');
+  assert.doesNotMatch(enemyCard, /\d+\/\d+/, 'no enemy numbers on the page');
+  assert.match(await player.textContent('.ccard[data-id="tony"]'), /STUN \d+\/\d+/, 'its own numbers');
+  assert.equal(await player.locator('#given-cards').count(), 0, 'no cards by hand on a player\'s page');
+  assert.equal(await player.locator('#step').count(), 0, 'no Step on a player\'s page');
+
+  await gm.waitForTimeout(200);
+  const live = await player.evaluate(() => window.__live);
+  assert.match(live, /event: state/, 'the live stream was recorded');
+  const dom = await player.content();
+  const everything = [dom, live, ...bodies].join('\n');
+  for (const word of [hidden.id, hidden.name]) {
+    assert.ok(!everything.includes(word), `no trace of "${word}" (not yet in the fight)`);
+  }
+  for (const hd of otherHands) {
+    if (hd.cards.length) assert.ok(!everything.includes(JSON.stringify(hd.cards)), `no other hand's cards (${hd.deck})`);
+    assert.ok(!everything.includes(`"deck":"${hd.deck}"`), `no other deck (${hd.deck})`);
+  }
+  for (const b of [live, ...bodies.filter((x) => x.includes('"view"'))]) {
+    for (const m of b.matchAll(/"id":"(bandit-1)"[^{]*?"health":\[(.*?)\]/g)) {
+      assert.doesNotMatch(m[2], /"value"/, 'no enemy numbers in any response');
+    }
+  }
+  // Now the GM brings the bandit in: the player sees it.
+  const before = await stateKey(player);
+  await gm.selectOption('.gmform select[name="who"] >> nth=2', hidden.id);
+  await gm.fill('.gmform input[name="at"]', '7,2');
+  await gm.getByRole('button', { name: 'Bring in' }).click();
+  try { await nextState(player, before, 1000); } catch (e) {
+    throw new Error(`the player's page did not follow "gm join": ${await gm.textContent('#message')}`);
+  }
+  await player.waitForSelector(`.ccard[data-id="${hidden.id}"]`, { timeout: 1000 });
+  await shot(player, 'player-page.png');
+  assert.deepEqual(player.errors, []);
+  await player.context().close();
+  await gm.context().close();
+});
+
+// ---- 3. Undo and redo --------------------------------------------------------------
+test('3. undo and redo from the GM\'s page (issue 14 "undo and redo")', async () => {
+  const page = await newPage();
+  const id = await startFight(page, 'examples/towers/duel.yaml', 5);
+  let did;
+  do { did = await gmClick(page); } while (did !== 'attack');
+  const after = await gmGet(`/api/fights/${id}`);
+  const log = await lastLog(page);
+  let before = await stateKey(page);
+  await page.click('#undo');
+  await nextState(page, before);
+  const undone = await gmGet(`/api/fights/${id}`);
+  assert.notEqual(await lastLog(page), log, 'the attack left the log');
+  assert.equal(undone.events, after.events - 1, 'one event taken back');
+  assert.ok(await page.locator('#actions button.act[data-word="attack"]').count(), 'the attack may be chosen again');
+  before = await stateKey(page);
+  await page.click('#redo');
+  await nextState(page, before);
+  assert.equal(await lastLog(page), log, 'the same attack, told again');
+  const redone = await gmGet(`/api/fights/${id}`);
+  assert.deepEqual(redone.view, after.view, 'redo gives the same state');
+  before = await stateKey(page);
+  await page.click('#redo');
+  await page.waitForSelector('#message[data-bad="yes"]');
+  assert.match(await page.textContent('#message'), /redo/i, 'nothing to redo is said');
+  await page.context().close();
+});
+
+// ---- 4. kill -9 mid-fight, restart, reload -----------------------------------------
+test('4. kill -9 of the server mid-fight, a restart on the same port: the page shows the same fight and it goes on', async () => {
+  const page = await newPage();
+  const id = await startFight(page, 'examples/towers/duel.yaml', 9);
+  for (let k = 0; k < 4; k++) await gmClick(page);
+  const view0 = (await gmGet(`/api/fights/${id}`)).view;
+  const shown0 = await page.textContent('#cards');
+  const log0 = await lastLog(page);
+  const port = new URL(server.url).port;
+  server.proc.kill('SIGKILL');
+  await new Promise((r) => server.proc.once('exit', r));
+  await page.waitForSelector('#conn:not([data-state="live"])', { timeout: 5000 });
+  server = await startOn(port);
+  await page.reload();
+  await page.waitForSelector('#conn[data-state="live"]');
+  await page.waitForFunction(() => document.getElementById('main').dataset.change !== undefined);
+  const view1 = (await gmGet(`/api/fights/${id}`)).view;
+  assert.deepEqual(view1, view0, 'the same view after the restart');
+  assert.equal(await page.textContent('#cards'), shown0, 'the page shows the same cards');
+  assert.equal(await lastLog(page), log0, 'and the same log');
+  const j0 = await journal(id);
+  await gmClick(page);
+  assert.ok((await journal(id)).length > j0.length, 'the fight goes on');
+  await page.context().close();
+});
+
+// ---- 5. Bad requests and wrong tokens change nothing ----------------------------------
+test('5. bad requests and wrong tokens from the page change nothing (issue 14 "Safety")', async () => {
+  const page = await newPage();
+  const id = await startFight(page, 'examples/towers/duel.yaml', 13);
+  await gmClick(page);
+  const p = await api(server.token, 'POST', `/api/fights/${id}/players`, { name: 'Bo', combatants: ['aldric'] });
+  const ptoken = p.json.token;
+  const j0 = await journal(id);
+  const v0 = (await gmGet(`/api/fights/${id}`)).view;
+  const got = await page.evaluate(async ({ id, gmToken, ptoken }) => {
+    const call = async (token, method, path, body) => {
+      const r = await fetch(path, { method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body });
+      return r.status;
+    };
+    return {
+      wrongToken: await call('0'.repeat(64), 'POST', `/api/fights/${id}/step`, '{}'),
+      noToken: (await fetch(`/api/fights/${id}/command`, { method: 'POST', body: '{"text":"next"}' })).status,
+      playerStep: await call(ptoken, 'POST', `/api/fights/${id}/step`, '{}'),
+      playerUndo: await call(ptoken, 'POST', `/api/fights/${id}/undo`, '{}'),
+      playerCommand: await call(ptoken, 'POST', `/api/fights/${id}/command`, '{"text":"next"}'),
+      malformed: await call(gmToken, 'POST', `/api/fights/${id}/command`, '{"text": '),
+      unknownKey: await call(gmToken, 'POST', `/api/fights/${id}/command`, '{"txt":"next"}'),
+      badWords: await call(gmToken, 'POST', `/api/fights/${id}/command`, '{"text":"aldric dance"}'),
+      badCards: await call(gmToken, 'POST', `/api/fights/${id}/command`, '{"text":"next","cards":"ZZ"}'),
+      notAPage: (await fetch('/web/../fray.sqlite')).status,
+    };
+  }, { id, gmToken: server.token, ptoken });
+  assert.equal(got.wrongToken, 401);
+  assert.equal(got.noToken, 401);
+  assert.equal(got.playerStep, 403);
+  assert.equal(got.playerUndo, 403);
+  assert.equal(got.playerCommand, 403);
+  assert.equal(got.malformed, 400);
+  assert.equal(got.unknownKey, 400);
+  assert.equal(got.badWords, 422);
+  assert.ok(got.badCards >= 400 && got.badCards < 500, `bad cards refused (${got.badCards})`);
+  assert.equal(got.notAPage, 404);
+  // The page's own command line: a refusal is said, nothing changes.
+  await page.fill('#command', 'aldric dance');
+  await page.click('#send');
+  await page.waitForSelector('#message[data-bad="yes"]');
+  assert.match(await page.textContent('#message'), /dance/, 'the refusal names the word');
+  assert.equal(await journal(id), j0, 'the journal is as it was');
+  assert.deepEqual((await gmGet(`/api/fights/${id}`)).view, v0, 'the fight is as it was');
+  await page.context().close();
+});
+
+// ---- 6. An Alloy fight ----------------------------------------------------------------
+test('6. an Alloy fight: the initiative order and the round show, an attack by clicking works', async () => {
+  const page = await newPage();
+  const id = await startFight(page, 'examples/alloy/duel.yaml', 3);
+  assert.match(await page.textContent('#clock-h'), /Initiative/);
+  assert.match(await page.textContent('.initiative .round'), /Round 1/);
+  const order = await page.locator('.initiative .order li').allTextContents();
+  assert.equal(order.length, 2, 'two in the initiative order');
+  assert.match(order[0], /Vance: initiative 15/);
+  let did;
+  for (let i = 0; i < 5 && did !== 'attack'; i++) did = await gmClick(page);
+  assert.equal(did, 'attack', 'an attack was clicked');
+  const log = await lastLog(page);
+  assert.match(log, /Vance/, 'the attack is narrated');
+  assert.match(log, /d20 \d+/, 'with its die');
+  const st = await gmGet(`/api/fights/${id}`);
+  assert.equal(st.rules, 'alloy');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// ---- 7. A phone's width -------------------------------------------------------------------
+test('7. a phone\'s width (390 px): no sideways scrolling of the page; every control reachable by Tab', async () => {
+  const page = await newPage(390);
+  await startFight(page, 'examples/towers/skirmish.yaml', 4);
+  await page.click('#next');
+  await page.waitForSelector('#actions button.act');
+  const widths = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, view: document.documentElement.clientWidth }));
+  assert.ok(widths.doc <= widths.view, `the page is ${widths.doc} px wide in ${widths.view}`);
+  const controls = await page.evaluate(() => [...document.querySelectorAll('button, input, select, [tabindex="0"]')]
+    .filter((e) => !e.disabled && e.offsetParent !== null).length);
+  const reached = new Set();
+  await page.focus('body');
+  for (let i = 0; i < controls + 10; i++) {
+    await page.keyboard.press('Tab');
+    const k = await page.evaluate(() => {
+      const a = document.activeElement;
+      if (!a || a === document.body) return null;
+      if (!a.__k) a.__k = `${a.tagName}-${Math.random()}`;
+      return a.__k;
+    });
+    if (k) reached.add(k);
+  }
+  assert.ok(reached.size >= controls, `Tab reached ${reached.size} of ${controls} controls`);
+  // The keyboard plays: focus an action and press Enter.
+  await page.locator('#actions button.act').first().focus();
+  const focused = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+  assert.notEqual(focused, 'none', 'the focus is visible');
+  await shot(page, 'gm-page-phone.png', true);
+  await page.context().close();
+});
+
+// ---- 8. Screenshots -------------------------------------------------------------------------
+async function shot(page, name, buildOnly) {
+  const dir = process.env.FRAY_SCREENSHOTS === '1' && !buildOnly ? join(SRC, 'docs/images') : OUT;
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, name), fullPage: true });
+}
+test('8. the GM\'s page as a screenshot (docs/images/gm-page.png with FRAY_SCREENSHOTS=1)', async () => {
+  const page = await newPage(1280);
+  await startFight(page, 'examples/towers/skirmish.yaml', 5);
+  await page.click('#next');
+  await page.waitForSelector('#actions button.act[data-word="attack"]');
+  await page.click('#actions button.act[data-word="attack"]');
+  await page.waitForSelector('#actions button.tgt');
+  await shot(page, 'gm-page.png');
+  await page.context().close();
+});
