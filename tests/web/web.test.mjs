@@ -216,6 +216,27 @@ test('2. a player\'s page follows the GM live and never holds hidden data (issue
     assert.ok(ms < 1000, `the player's page followed in ${ms} ms`);
     assert.equal(await stateKey(player), await stateKey(gm), 'the same state as the GM\'s page');
   }
+  // Players may play (the GM's switch): on Tony's turn the player's page
+  // offers Tony's actions, and an attack by clicking is played.
+  assert.equal(await player.locator('#actions button.act').count(), 0, 'no actions while players may not play');
+  await gm.check('#players-play');
+  for (let i = 0; i < 60; i++) {
+    const v = (await gmGet(`/api/fights/${id}`)).view;
+    const t = v.combatants.find((c) => c.index === v.turn);
+    if (t && t.id === 'tony' && t.actions.length) break;
+    await gmClick(gm);
+  }
+  await player.waitForSelector('#actions button.act[data-word="attack"]', { timeout: 2000 });
+  const j0 = await journal(id);
+  const before0 = await stateKey(player);
+  await player.click('#actions button.act[data-word="attack"]');
+  await player.click('#actions button.tgt[data-key="tgt-bandit-1"]');
+  await nextState(player, before0, 2000);
+  const added = (await journal(id)).slice(j0.length).trim().split('\n').map((l) => JSON.parse(l));
+  assert.ok(added.some((l) => l.command && l.command.actor === 'tony' && l.command.target === 'bandit-1'), 'the player\'s attack is in the journal');
+  await gm.uncheck('#players-play');
+  await player.waitForFunction(() => !document.querySelector('#actions button.act'), null, { timeout: 2000 });
+
   // The player's page: Tony's card and hand; enemies by descriptors only.
   const enemyCard = await player.textContent('.ccard[data-id="bandit-1"]');
   assert.match(enemyCard, /STUN (unhurt|hurt|badly hurt|out)/, 'an enemy\'s STUN as a descriptor');
@@ -277,10 +298,28 @@ test('3. undo and redo from the GM\'s page (issue 14 "undo and redo")', async ()
   assert.equal(await lastLog(page), log, 'the same attack, told again');
   const redone = await gmGet(`/api/fights/${id}`);
   assert.deepEqual(redone.view, after.view, 'redo gives the same state');
-  before = await stateKey(page);
   await page.click('#redo');
   await page.waitForSelector('#message[data-bad="yes"]');
   assert.match(await page.textContent('#message'), /redo/i, 'nothing to redo is said');
+  // The journal downloads as the server keeps it.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#journal')]);
+  const path = await download.path();
+  const { readFileSync } = await import('node:fs');
+  assert.equal(readFileSync(path, 'utf8'), await journal(id), 'the downloaded journal is the stored one');
+  assert.match(download.suggestedFilename(), /\.jsonl$/);
+  // The GM's override: set the Black Knight's STUN, then undo it.
+  before = await stateKey(page);
+  const f = page.locator('form.gmform', { hasText: 'Adjust damage' });
+  await f.locator('select[name="who"]').selectOption('black-knight');
+  await f.locator('select[name="how"]').selectOption('set');
+  await f.locator('input[name="n"]').fill('10');
+  await f.getByRole('button', { name: 'Adjust damage' }).click();
+  await nextState(page, before);
+  assert.match(await page.textContent('.ccard[data-id="black-knight"]'), /STUN 10\/24/, 'the card shows the STUN the GM set');
+  before = await stateKey(page);
+  await page.click('#undo');
+  await nextState(page, before);
+  assert.doesNotMatch(await page.textContent('.ccard[data-id="black-knight"]'), /STUN 10\/24/, 'undone');
   await page.context().close();
 });
 
@@ -423,5 +462,98 @@ test('8. the GM\'s page as a screenshot (docs/images/gm-page.png with FRAY_SCREE
   await page.click('#actions button.act[data-word="attack"]');
   await page.waitForSelector('#actions button.tgt');
   await shot(page, 'gm-page.png');
+  await page.context().close();
+});
+
+// ---- 9. Odds and "who wins from here" (issue 19's calls) --------------------------------
+test('9. the chances beside the actions and "who wins from here" show when the server answers them, and hide on 404', async () => {
+  const page = await newPage();
+  // Without the calls (404): both panels hidden.
+  const id = await startFight(page, 'examples/towers/duel.yaml', 21);
+  await page.click('#next');
+  await page.waitForSelector('#actions button.act[data-word="attack"]');
+  const has = async () => ({
+    odds: await page.isVisible('section.odds'), fore: await page.isVisible('section.forecast'),
+  });
+  const probe = await api(server.token, 'GET', `/api/fights/${id}/odds?who=aldric`);
+  if (probe.status === 404) assert.deepEqual(await has(), { odds: false, fore: false }, 'hidden on 404');
+  // With answers (given by the test in the server's shape): shown as percentages.
+  await page.route('**/odds?who=*', (r) => r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({
+    actions: [{ command: 'aldric attack black-knight', title: 'Attack', outcomes: [{ name: 'hit', p: 0.625 }, { name: 'miss', p: 0.375 }] }],
+  }) }));
+  await page.route('**/forecast', (r) => r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({
+    sides: [{ name: 'Sir Aldric', p: 0.55, low: 0.5, high: 0.6 }, { name: 'The Black Knight', p: 0.45, low: 0.4, high: 0.5 }],
+    combatants: [], length: 12.5, trials: 2000, done: true,
+  }) }));
+  // Undo and redo the clock's move: the page asks again for the new state.
+  let before = await stateKey(page);
+  await page.click('#undo');
+  await nextState(page, before);
+  before = await stateKey(page);
+  await page.click('#redo');
+  await nextState(page, before);
+  await page.waitForSelector('section.forecast:not([hidden])');
+  await page.waitForSelector('section.odds:not([hidden])');
+  assert.match(await page.textContent('section.odds'), /Attack: hit 63%, miss 38%/);
+  assert.match(await page.textContent('#actions button.act[data-word="attack"]'), /hit 63%/, 'beside the action');
+  assert.match(await page.textContent('section.forecast'), /Sir Aldric: 55% \(50% to 60%\)/);
+  await page.context().close();
+});
+
+// ---- 10. An uploaded encounter -------------------------------------------------------------
+test('10. an uploaded encounter file starts a fight, or the server\'s refusal is shown', async () => {
+  const page = await newPage();
+  await page.goto(`${server.url}/#gm=${server.token}`);
+  await page.waitForSelector('#encounter option', { state: 'attached' });
+  const { readFileSync } = await import('node:fs');
+  await page.setInputFiles('#upload', { name: 'mine.yaml', mimeType: 'text/yaml', buffer: readFileSync(join(SRC, 'examples/alloy/duel.yaml')) });
+  await page.fill('#upload-seed', '8');
+  const [res] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/api/fights') && r.request().method() === 'POST'),
+    page.click('#start-upload'),
+  ]);
+  if (res.status() === 201) {
+    await page.waitForFunction(() => /fight=\d+/.test(window.location.hash));
+    await page.waitForSelector('.initiative .order li');
+  } else {
+    const said = (await res.json()).error;
+    await page.waitForSelector('#message[data-bad="yes"]');
+    assert.equal(await page.textContent('#message'), said, 'the server\'s words are shown');
+    assert.ok(res.status() >= 400 && res.status() < 500, `a refusal (${res.status()})`);
+  }
+  // A bad upload is refused in words.
+  await page.goto(`${server.url}/#gm=${server.token}`);
+  await page.waitForSelector('#encounter option', { state: 'attached' });
+  await page.setInputFiles('#upload', { name: 'bad.yaml', mimeType: 'text/yaml', buffer: Buffer.from('fray: encounter\nrules: nonsense\n') });
+  await page.click('#start-upload');
+  await page.waitForSelector('#message[data-bad="yes"]');
+  assert.ok((await page.textContent('#message')).length > 5, 'a refusal in words');
+  await page.context().close();
+});
+
+// ---- 11. A space chosen on the map ----------------------------------------------------------
+test('11. a move to a space clicked on the map', async () => {
+  const page = await newPage();
+  const id = await startFight(page, 'examples/towers/duel.yaml', 3);
+  await page.click('#next');
+  await page.waitForSelector('#actions button.act[data-word="move"]');
+  const v = (await gmGet(`/api/fights/${id}`)).view;
+  const me = v.combatants.find((c) => c.index === v.turn);
+  const taken = new Set(v.combatants.filter((c) => c.place).map((c) => `${c.place.x},${c.place.y}`));
+  let to = null;
+  for (const [dx, dy] of [[-1, 0], [0, -1], [0, 1], [1, 0]]) {
+    const x = me.place.x + dx; const y = me.place.y + dy;
+    if (v.map.rows[y] && v.map.rows[y][x] === '.' && !taken.has(`${x},${y}`)) { to = { x, y }; break; }
+  }
+  assert.ok(to, 'an open space beside the actor');
+  await page.click('#actions button.act[data-word="move"]');
+  await page.waitForSelector('svg.map.choosing');
+  const before = await stateKey(page);
+  await page.click(`svg.map rect.cell[data-x="${to.x}"][data-y="${to.y}"]`);
+  await nextState(page, before);
+  const v2 = (await gmGet(`/api/fights/${id}`)).view;
+  const me2 = v2.combatants.find((c) => c.id === me.id);
+  assert.deepEqual([me2.place.x, me2.place.y], [to.x, to.y], 'the token moved to the space clicked');
+  assert.match(await page.textContent('.places'), new RegExp(`${me.name} \\(\\w+\\): ${to.x},${to.y}`));
   await page.context().close();
 });
