@@ -25,6 +25,7 @@ const CONN_WORDS = {
 function onConn(state, why) {
   conn.dataset.state = state;
   conn.textContent = CONN_WORDS[state] + (why ? `: ${why}` : '');
+  if (why) say(why, true);
 }
 
 function setTitle(t) {

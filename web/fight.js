@@ -89,11 +89,19 @@ export function fightPage(root, api, fight, opts) {
     if (!action.needs_target && !action.needs_space) { finish(action); return; }
     renderActions();
     renderMap();
+    focusNextStep();
+  }
+
+  // After a choice, the keyboard goes on to the next one: the first
+  // target, else the space's field.
+  function focusNextStep() {
+    const next = actBox.querySelector('button.tgt, #space');
+    if (next) next.focus();
   }
 
   function pickTarget(t) {
     choice.target = t;
-    if (choice.action.needs_space) { renderActions(); renderMap(); return; }
+    if (choice.action.needs_space) { renderActions(); renderMap(); focusNextStep(); return; }
     finish(choice.action);
   }
 
@@ -185,7 +193,7 @@ export function fightPage(root, api, fight, opts) {
   function renderLog() {
     const atBottom = logList.scrollTop + logList.clientHeight >= logList.scrollHeight - 8;
     replace(logList, (cur.log || []).map((e) => h('li', { 'data-event': e.event }, e.text.replace(/\n$/, ''))));
-    if (!cur.log || !cur.log.length) logList.append(h('li', { class: 'empty' }, gm ? 'Nothing yet.' : 'The GM keeps the log for now.'));
+    if (!cur.log || !cur.log.length) logList.append(h('li', { class: 'empty' }, gm ? 'Nothing yet.' : 'Nothing in the log for you yet.'));
     if (atBottom || !renderLog.once) logList.scrollTop = logList.scrollHeight;
     renderLog.once = true;
   }
@@ -199,7 +207,10 @@ export function fightPage(root, api, fight, opts) {
       words = v.winner >= 0 ? `The fight is over: ${v.sides[v.winner]} wins.` : (v.winner === -2 ? 'The fight is over: every side is out.' : 'The fight is over.');
     } else {
       const whose = v.turn >= 0 ? byIndex(v.turn) : null;
-      words = `${v.title}, ${v.time_unit} ${v.now}${whose ? `: ${whose.name}'s turn, ${v.turn_words}` : ''}.`;
+      const now = `${v.title}, ${v.time_unit} ${v.now}`;
+      if (!whose) words = `${now}.`;
+      else if (whose.actions && whose.actions.length) words = `${now}: ${whose.name}'s turn.`;
+      else words = `${now}. Next: ${whose.name}, ${v.turn_words}.`;
     }
     banner.textContent = words;
     banner.dataset.over = v.over ? 'yes' : 'no';

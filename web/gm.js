@@ -178,7 +178,7 @@ export async function fightList(root, api, { open, say }) {
       const archived = fights.filter((f) => f.archived);
       const row = (f) => h('li', { class: 'fightrow', 'data-fight': f.id },
         h('span', {}, h('strong', {}, `${f.title}`), ` (${f.rules === 'towers' ? '99 Towers' : f.rules}, ${f.encounter}, seed ${f.seed}) `,
-          f.problem ? `: cannot be resumed: ${f.problem}` : f.over ? (f.winner >= 0 || f.winner === -2 ? ': over' : ': over') : f.when ? `: ${f.turn ? `${f.turn}, ` : ''}${f.when}` : ''),
+          f.problem ? `: cannot be resumed: ${f.problem}` : f.over ? ': over' : f.when ? `: ${f.turn ? `${f.turn}, ` : ''}${f.when}` : ''),
         f.archived ? h('button', { type: 'button', onclick: () => open(f.id) }, `Read fight ${f.id}`) :
           [h('button', { type: 'button', onclick: () => open(f.id) }, `Open fight ${f.id}`),
             h('button', { type: 'button', class: 'quiet', onclick: async () => {

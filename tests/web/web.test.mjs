@@ -440,10 +440,41 @@ test('7. a phone\'s width (390 px): no sideways scrolling of the page; every con
     if (k) reached.add(k);
   }
   assert.ok(reached.size >= controls, `Tab reached ${reached.size} of ${controls} controls`);
+  // Contrast: every piece of text on the page against its background, at least 4.5:1 (WCAG AA).
+  const low = await page.evaluate(() => {
+    const rgba = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+    const lin = (v) => { const c = v / 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    const lum = ([r, g, b]) => 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+    const bgOf = (el) => {
+      for (let e = el; e; e = e.parentElement) {
+        const c = rgba(getComputedStyle(e).backgroundColor);
+        if (c.length >= 3 && (c.length < 4 || c[3] > 0.5)) return c;
+      }
+      return [253, 252, 248];
+    };
+    const out = [];
+    for (const el of document.body.querySelectorAll('*')) {
+      if (el.closest('svg') || el.offsetParent === null) continue;
+      if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+      const fg = lum(rgba(getComputedStyle(el).color));
+      const bg = lum(bgOf(el));
+      const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+      if (ratio < 4.5) out.push(`${el.tagName} "${el.textContent.trim().slice(0, 30)}" ${ratio.toFixed(2)}`);
+    }
+    return out;
+  });
+  assert.deepEqual(low, [], 'text with a contrast under 4.5:1');
   // The keyboard plays: focus an action and press Enter.
-  await page.locator('#actions button.act').first().focus();
+  await page.locator('#actions button.act[data-word="attack"]').focus();
   const focused = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
   assert.notEqual(focused, 'none', 'the focus is visible');
+  const before = await stateKey(page);
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#actions button.tgt');
+  assert.equal(await page.evaluate(() => document.activeElement.className), 'tgt', 'the focus goes on to the targets');
+  await page.keyboard.press('Enter');
+  await nextState(page, before);
+  assert.match(await lastLog(page), /Attack on/, 'an attack played by keyboard alone');
   await shot(page, 'gm-page-phone.png', true);
   await page.context().close();
 });
