@@ -91,6 +91,7 @@ async function newPage(width = 1280) {
   const page = await ctx.newPage();
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
+  page.on('console', (m) => { if (/Content Security Policy/.test(m.text())) page.errors.push(m.text()); });
   return page;
 }
 const mainData = (page) => page.evaluate(() => ({ ...document.getElementById('main').dataset }));
@@ -395,6 +396,12 @@ test('5. bad requests and wrong tokens from the page change nothing (issue 14 "S
   assert.equal(got.badWords, 422);
   assert.ok(got.badCards >= 400 && got.badCards < 500, `bad cards refused (${got.badCards})`);
   assert.equal(got.notAPage, 404);
+  // The page runs only its own scripts, talks only to its server, and no other site may frame it.
+  const root = await fetch(`${server.url}/`);
+  const csp = root.headers.get('content-security-policy') || '';
+  assert.match(csp, /script-src 'self'/);
+  assert.match(csp, /frame-ancestors 'none'/);
+  assert.match(csp, /connect-src 'self'/);
   // The page's own command line: a refusal is said, nothing changes.
   await page.fill('#command', 'aldric dance');
   await page.click('#send');
