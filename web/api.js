@@ -46,7 +46,8 @@ export function makeApi(token) {
     // fetch and a stream reader. onState(state) for every `event: state`;
     // onConn(word) with "connecting", "live", "reconnecting", "closed".
     // Reconnects after a drop (0.25 s, doubling to 4 s); stops for good on
-    // a refusal (401, 403, 404, 410) and says why with onConn("closed", msg).
+    // a refusal (4xx: 401, 403, 404, 409, 410) and says why with
+    // onConn("closed", msg).
     live(fight, onState, onConn) {
       let stopped = false;
       let ctrl = null;
@@ -92,7 +93,7 @@ export function makeApi(token) {
             await once();
           } catch (e) {
             if (stopped) break;
-            if (e instanceof ApiError && [401, 403, 404, 410].includes(e.status)) {
+            if (e instanceof ApiError && e.status >= 400 && e.status < 500) {
               onConn('closed', e.message);
               return;
             }

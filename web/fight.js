@@ -46,6 +46,7 @@ export function fightPage(root, api, fight, opts) {
   async function act(path, body, what) {
     if (busy) return false;
     busy = true;
+    root.dataset.sentAt = String(Date.now());
     try {
       const r = await api.post(`/api/fights/${fight}/${path}`, body);
       say('');
@@ -199,6 +200,7 @@ export function fightPage(root, api, fight, opts) {
   }
 
   function render(state) {
+    const t0 = performance.now();
     cur = state;
     const v = state.view;
     opts.setTitle(`${state.title}`);
@@ -224,6 +226,8 @@ export function fightPage(root, api, fight, opts) {
     renderLog();
     if (gmParts) gmParts.update(state);
     odds.update(state, renderActions);
+    root.dataset.drawnAt = String(Date.now());
+    root.dataset.drawMs = (performance.now() - t0).toFixed(1);
     root.dataset.change = String(state.change);
     root.dataset.events = String(state.events);
   }
