@@ -610,3 +610,51 @@ test('11. a move to a space clicked on the map', async () => {
   assert.match(await page.textContent('.places'), new RegExp(`${me.name} \\(\\w+\\): ${to.x},${to.y}`));
   await page.context().close();
 });
+
+// ---- 12. Cards and dice given by hand; Step -----------------------------------------------
+test('12. cards and dice given by hand go with the command; Step plays a turn of the tactics', async () => {
+  const page = await newPage();
+  const id = await startFight(page, 'examples/towers/duel.yaml', 3);
+  await page.click('#next');
+  await page.waitForSelector('#actions button.act[data-word="attack"]');
+  // Seed 3: the initiative flipped A♦ K♠ 7♥, the GM's hand holds A♣ 3♥ 9♥;
+  // Sir Aldric's attack flips 4 cards, the Black Knight's defense 2.
+  await page.fill('#given-cards', 'kh qh jh 10h 2c 3c');
+  let before = await stateKey(page);
+  await page.click('#actions button.act[data-word="attack"]');
+  await page.click('#actions button.tgt');
+  await nextState(page, before);
+  const log = await lastLog(page);
+  assert.match(log, /attack flip[^\n]*K♥ Q♥ J♥ 10♥/, 'the attack flip is the cards given');
+  assert.match(log, /defense flip[^\n]*2♣ 3♣/, 'then the defense flip');
+  assert.equal(await page.inputValue('#given-cards'), '', 'the field is emptied once the command is taken');
+  const last = (await journal(id)).trim().split('\n').pop();
+  assert.match(last, /"KH"/, 'the journal keeps the cards');
+  // Step: the tactics play one turn.
+  before = await stateKey(page);
+  const events0 = (await gmGet(`/api/fights/${id}`)).events;
+  await page.click('#step');
+  await nextState(page, before);
+  assert.ok((await gmGet(`/api/fights/${id}`)).events > events0, 'Step played');
+  assert.notEqual(await lastLog(page), log, 'and the log tells it');
+
+  // Alloy: dice given by hand.
+  const aid = await startFight(page, 'examples/alloy/duel.yaml', 3);
+  await page.click('#next');
+  await page.waitForSelector('#actions button.act[data-word="attack"]');
+  await page.fill('#given-dice', '17 4');
+  before = await stateKey(page);
+  await page.click('#actions button.act[data-word="attack"]');
+  await page.click('#actions button.tgt');
+  await nextState(page, before);
+  assert.match(await lastLog(page), /d20 17/, 'the d20 is the die given');
+  assert.ok((await journal(aid)).includes('17'), 'the journal keeps it');
+  // A die that does not fit is refused in words, and nothing changes.
+  const j0 = await journal(aid);
+  await page.fill('#given-dice', 'x');
+  await page.click('#next');
+  await page.waitForSelector('#message[data-bad="yes"]');
+  assert.match(await page.textContent('#message'), /dice/);
+  assert.equal(await journal(aid), j0);
+  await page.context().close();
+});
