@@ -183,9 +183,11 @@ export function fightPage(root, api, fight, opts) {
     replace(actBox, parts);
   }
 
+  const reachAll = h('input', { type: 'checkbox', id: 'reach-all', onchange: () => renderMap() });
   function renderMap() {
     if (!cur) return;
     replace(mapBox, tacticalMap(cur.view, {
+      reachAll: reachAll.checked,
       choosing: !!(choice && choice.action.needs_space && (!choice.action.needs_target || choice.target)),
       onSpace: pickSpace,
     }));
@@ -266,7 +268,8 @@ export function fightPage(root, api, fight, opts) {
     banner,
     h('div', { class: 'grid' },
       h('section', { class: 'panel clockp', 'aria-labelledby': 'clock-h' }, h('h2', { id: 'clock-h' }, 'Combat Clock'), clockBox),
-      h('section', { class: 'panel mapp', 'aria-labelledby': 'map-h' }, h('h2', { id: 'map-h' }, 'Map'), mapBox),
+      h('section', { class: 'panel mapp', 'aria-labelledby': 'map-h' }, h('h2', { id: 'map-h' }, 'Map'), mapBox,
+        h('p', { class: 'field' }, reachAll, h('label', { for: 'reach-all' }, "Show every combatant's reach"))),
       h('section', { class: 'panel actp', 'aria-labelledby': 'act-h' }, h('h2', { id: 'act-h' }, 'Actions'), actBox, controls, showCmd ? cmdForm : null),
       odds.panels,
       h('section', { class: 'panel cardp', 'aria-labelledby': 'cards-h' }, h('h2', { id: 'cards-h' }, gm ? 'Combatants' : 'Combatants (yours first)'), cardsBox),

@@ -52,7 +52,9 @@ export function tacticalMap(view, opts = {}) {
   for (const a of m.areas || []) {
     for (const p of a.spaces) svg.append(s('rect', { x: p.x * CELL + 1, y: p.y * CELL + 1, width: CELL - 2, height: CELL - 2, class: `area area-${a.name}` }));
   }
+  // Reach: the turn's combatant's, or everyone's when asked (opts.reachAll).
   for (const c of view.combatants) {
+    if (!opts.reachAll && c.index !== view.turn) continue;
     const cells = reachCells(c);
     if (!cells || c.out) continue;
     for (const p of cells) svg.append(s('rect', { x: p.x * CELL + 3, y: p.y * CELL + 3, width: CELL - 6, height: CELL - 6, class: 'reach', stroke: sideColor(c.side) }));
@@ -86,7 +88,8 @@ export function tacticalMap(view, opts = {}) {
   const legend = h('ul', { class: 'legend', 'aria-label': 'Legend' },
     (m.legend || []).map((l) => h('li', {}, h('span', { class: 'swatch', style: `background:${fill(l.code)}` }), `${l.code} ${l.name}`)),
     (m.areas || []).length ? (m.areas.map((a) => h('li', {}, h('span', { class: `swatch area-${a.name}` }), `${a.name} (area)`))) : null,
-    (m.marks || []).length ? h('li', {}, h('span', { class: 'swatch markswatch' }), 'marked target') : null);
+    (m.marks || []).length ? h('li', {}, h('span', { class: 'swatch markswatch' }), 'marked target') : null,
+    view.combatants.some((c) => reachCells(c)) ? h('li', {}, h('span', { class: 'swatch reachswatch' }), opts.reachAll ? 'reach (dashed, by side)' : 'reach of whose turn it is (dashed)') : null);
   const placed = view.combatants.filter((c) => c.place);
   return h('div', {},
     h('div', { class: 'mapbox', tabindex: 0, 'aria-label': 'The map (scrolls)' }, svg),

@@ -608,6 +608,17 @@ test('11. a move to a space clicked on the map', async () => {
   const me2 = v2.combatants.find((c) => c.id === me.id);
   assert.deepEqual([me2.place.x, me2.place.y], [to.x, to.y], 'the token moved to the space clicked');
   assert.match(await page.textContent('.places'), new RegExp(`${me.name} \\(\\w+\\): ${to.x},${to.y}`));
+  // Reach, when the view gives it ([[x, y], ...] per combatant): the turn's
+  // combatant's drawn, everyone's when asked. The state is given by the test.
+  const st = await gmGet(`/api/fights/${id}`);
+  st.view.combatants.forEach((c, k) => { c.reach = [[k, 0], [k, 1], [k, 2]]; });
+  await page.route('**/live', (r) => r.fulfill({ status: 200, contentType: 'text/event-stream', body: `event: state\ndata: ${JSON.stringify(st)}\n\n` }));
+  await page.reload();
+  await page.waitForSelector('svg.map rect.reach');
+  const whose = st.view.combatants.filter((c) => c.index === st.view.turn).length;
+  assert.equal(await page.locator('svg.map rect.reach').count(), 3 * whose, 'the turn\'s reach');
+  await page.check('#reach-all');
+  assert.equal(await page.locator('svg.map rect.reach').count(), 3 * st.view.combatants.length, 'every reach');
   await page.context().close();
 });
 
