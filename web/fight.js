@@ -135,7 +135,10 @@ export function fightPage(root, api, fight, opts) {
       let why;
       if (v.over) why = 'The fight is over.';
       else if (!gm && whose && ((cur.you && cur.you.combatants) || []).includes(whose.index) && !cur.players_play) why = 'The GM plays the turns now (players may not play).';
-      else if (gm) why = whose ? `${whose.name}'s turn comes at ${v.turn_words}: Next moves the clock on.` : 'Nobody may act now: Next moves the clock on.';
+      else if (gm) {
+        const next = v.rules === 'towers' ? 'Next moves the Combat Clock on' : 'Next starts the turn';
+        why = whose ? `${whose.name}'s turn comes at ${v.turn_words}: ${next}.` : `Nobody may act now: ${next}.`;
+      }
       else why = whose ? `Waiting: ${whose.name}'s turn (${v.turn_words}).` : 'Waiting for the GM.';
       parts.push(h('p', { class: 'why' }, why));
     } else {
@@ -224,6 +227,7 @@ export function fightPage(root, api, fight, opts) {
     const shown = gm ? v.combatants : [...v.combatants].sort((a, b) => Number(mine.includes(b.index)) - Number(mine.includes(a.index)));
     replace(cardsBox, shown.map((c) => combatantCard(v, c, !gm && mine.includes(c.index))));
     replace(handsBox, hands(v));
+    handsBox.parentElement.hidden = !v.hands || !v.hands.length;
     renderActions();
     renderLog();
     if (gmParts) gmParts.update(state);

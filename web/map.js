@@ -12,12 +12,15 @@ function fill(code) {
   return '#e0e0e0';
 }
 
+// A space as the view writes it: [x, y] (areas, reach) or {x, y} (seen).
+const pt = (p) => (Array.isArray(p) ? { x: p[0], y: p[1] } : p);
+
 // A reach, as serve2 may give it: cells ([[x,y]...] or [{x,y}...]) or a
 // number of spaces around the token.
 function reachCells(c) {
   const r = c.reach;
   if (r === undefined || r === null) return null;
-  if (Array.isArray(r)) return r.map((p) => (Array.isArray(p) ? { x: p[0], y: p[1] } : p));
+  if (Array.isArray(r)) return r.map(pt);
   if (typeof r === 'object' && Array.isArray(r.spaces)) return reachCells({ reach: r.spaces });
   if (typeof r === 'number' && c.place) {
     const out = [];
@@ -50,7 +53,7 @@ export function tacticalMap(view, opts = {}) {
     }
   }
   for (const a of m.areas || []) {
-    for (const p of a.spaces) svg.append(s('rect', { x: p.x * CELL + 1, y: p.y * CELL + 1, width: CELL - 2, height: CELL - 2, class: `area area-${a.name}` }));
+    for (const p of a.spaces.map(pt)) svg.append(s('rect', { x: p.x * CELL + 1, y: p.y * CELL + 1, width: CELL - 2, height: CELL - 2, class: `area area-${a.name}` }));
   }
   // Reach: the turn's combatant's, or everyone's when asked (opts.reachAll).
   for (const c of view.combatants) {
@@ -71,10 +74,16 @@ export function tacticalMap(view, opts = {}) {
     g.append(s('title', {}, `${c.name} at ${x},${y}${size > 1 ? ` (${size}x${size})` : ''}, ${c.status}`));
     if (opts.choosing) g.addEventListener('click', () => opts.onSpace(x, y));
     svg.append(g);
-    for (const seen of c.seen || []) {
-      if (!seen) continue;
-      svg.append(s('circle', { cx: (seen.x + 0.5) * CELL, cy: (seen.y + 0.5) * CELL, r: CELL / 2 - 4, class: 'seen', stroke: sideColor(c.side) }));
-    }
+    // Where a side last saw it, when that is not where it is (Alloy's
+    // total concealment): a dashed ring with the side's name.
+    (c.seen || []).forEach((p, side) => {
+      if (!p) return;
+      const q = pt(p);
+      if (q.x === x && q.y === y) return;
+      const ring = s('circle', { cx: (q.x + 0.5) * CELL, cy: (q.y + 0.5) * CELL, r: CELL / 2 - 4, class: 'seen', stroke: sideColor(c.side) });
+      ring.append(s('title', {}, `${c.name}, where ${view.sides[side] ?? `side ${side}`} last saw it`));
+      svg.append(ring);
+    });
   }
   for (const mk of m.marks || []) {
     let px; let py;
