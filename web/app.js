@@ -23,6 +23,7 @@ const CONN_WORDS = {
   connecting: 'connecting…', live: 'live', reconnecting: 'connection lost: reconnecting…', closed: 'not connected',
 };
 function onConn(state, why) {
+  conn.hidden = false;
   conn.dataset.state = state;
   conn.textContent = CONN_WORDS[state] + (why ? `: ${why}` : '');
   if (why) say(why, true);
@@ -52,7 +53,7 @@ function route() {
       current.start();
     } else {
       setTitle("The GM's fights");
-      onConn('closed');
+      conn.hidden = true; // the list is read on demand, not followed live
       fightList(main, api, {
         say, open: (id) => { window.location.hash = `gm=${gmToken}&fight=${id}`; },
       });

@@ -3,6 +3,7 @@
 // links and the "players may play" switch, the journal download.
 import { h, replace } from './dom.js';
 
+const RULES = { towers: '99 Towers', alloy: 'Alloy' };
 let uid = 0;
 const id = (p) => `${p}-${++uid}`;
 
@@ -177,7 +178,7 @@ export async function fightList(root, api, { open, say }) {
       const active = fights.filter((f) => !f.archived);
       const archived = fights.filter((f) => f.archived);
       const row = (f) => h('li', { class: 'fightrow', 'data-fight': f.id },
-        h('span', {}, h('strong', {}, `${f.title}`), ` (${f.rules === 'towers' ? '99 Towers' : f.rules}, ${f.encounter}, seed ${f.seed}) `,
+        h('span', {}, h('strong', {}, `${f.title}`), ` (${RULES[f.rules] || f.rules}, ${f.encounter}, seed ${f.seed})`,
           f.problem ? `: cannot be resumed: ${f.problem}` : f.over ? ': over' : f.when ? `: ${f.turn ? `${f.turn}, ` : ''}${f.when}` : ''),
         f.archived ? h('button', { type: 'button', onclick: () => open(f.id) }, `Read fight ${f.id}`) :
           [h('button', { type: 'button', onclick: () => open(f.id) }, `Open fight ${f.id}`),
@@ -205,6 +206,7 @@ export async function fightList(root, api, { open, say }) {
       } },
       field('Or upload an encounter file', fileIn), field('Seed', upSeed),
       h('button', { type: 'submit', id: 'start-upload' }, 'Upload and start'))),
-    h('section', { class: 'panel', 'aria-labelledby': 'fights-h' }, h('h2', { id: 'fights-h' }, 'Fights'), table)));
+    h('section', { class: 'panel', 'aria-labelledby': 'fights-h' }, h('h2', { id: 'fights-h' }, 'Fights'),
+      h('p', {}, h('button', { type: 'button', class: 'quiet', id: 'refresh', onclick: refresh }, 'Refresh the list')), table)));
   await refresh();
 }

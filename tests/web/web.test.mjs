@@ -563,7 +563,7 @@ test('9. the chances beside the actions and "who wins from here" show when the s
 });
 
 // ---- 10. An uploaded encounter -------------------------------------------------------------
-test('10. an uploaded encounter file starts a fight, or the server\'s refusal is shown', async () => {
+test('10. an uploaded encounter file starts a fight, or the server\'s refusal is shown; a fight archived from the list', async () => {
   const page = await newPage();
   await page.goto(`${server.url}/#gm=${server.token}`);
   await page.waitForSelector('#encounter option', { state: 'attached' });
@@ -590,6 +590,16 @@ test('10. an uploaded encounter file starts a fight, or the server\'s refusal is
   await page.click('#start-upload');
   await page.waitForSelector('#message[data-bad="yes"]');
   assert.ok((await page.textContent('#message')).length > 5, 'a refusal in words');
+  // Archive a fight from the list (asked first): listed as archived, closed to play.
+  const fid = (await api(server.token, 'POST', '/api/fights', { encounter: 'examples/towers/duel.yaml', seed: 2 })).json.id;
+  await page.click('#refresh');
+  const row = page.locator(`li.fightrow[data-fight="${fid}"]`);
+  await row.waitFor();
+  page.once('dialog', (d) => d.accept());
+  await row.getByRole('button', { name: `Archive fight ${fid}` }).click();
+  await page.waitForSelector(`details li.fightrow[data-fight="${fid}"]`, { state: 'attached' });
+  assert.equal((await api(server.token, 'POST', `/api/fights/${fid}/step`, {})).status, 410, 'an archived fight is not played');
+  assert.equal((await gmGet('/api/fights')).fights.find((f) => f.id === fid).archived, true);
   await page.context().close();
 });
 
