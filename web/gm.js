@@ -88,6 +88,20 @@ export function overrides(command) {
   };
 }
 
+// The journal as a file (GET .../journal with the token in its header,
+// so not a plain link).
+async function downloadJournal(api, fight, say) {
+  try {
+    const text = await api.text(`/api/fights/${fight}/journal`);
+    const url = URL.createObjectURL(new Blob([text], { type: 'application/jsonl' }));
+    const a = h('a', { href: url, download: `fight-${fight}.jsonl` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  } catch (e) { say(e.message, true); }
+}
+
 // Players' links, "players may play", the journal.
 export function playersPanel(api, fight, say) {
   const pp = h('input', { type: 'checkbox', id: 'players-play' });
@@ -124,19 +138,8 @@ export function playersPanel(api, fight, say) {
     h('span', { class: 'field' }, numbers, h('label', { for: 'enemy-numbers' }, 'sees the enemies\' numbers (else descriptors)')),
     h('span', { class: 'field' }, unnoticed, h('label', { for: 'show-unnoticed' }, 'sees combatants not yet noticed')),
     h('button', { type: 'submit', id: 'make-link' }, 'Make the link')));
-  const journal = h('button', {
-    type: 'button', id: 'journal', onclick: async () => {
-      try {
-        const text = await api.text(`/api/fights/${fight}/journal`);
-        const url = URL.createObjectURL(new Blob([text], { type: 'application/jsonl' }));
-        const a = h('a', { href: url, download: `fight-${fight}.jsonl` });
-        document.body.append(a);
-        a.click();
-        a.remove();
-        setTimeout(() => URL.revokeObjectURL(url), 10000);
-      } catch (e) { say(e.message, true); }
-    },
-  }, 'Download the journal (JSON Lines)');
+  const journal = h('button', { type: 'button', id: 'journal', onclick: () => downloadJournal(api, fight, say) },
+    'Download the journal (JSON Lines)');
   const el = h('section', { class: 'panel playersp', 'aria-labelledby': 'players-h' },
     h('h2', { id: 'players-h' }, 'Players'),
     h('p', { class: 'field' }, pp, h('label', { for: 'players-play' }, 'Players may play their own turns')),
@@ -180,7 +183,7 @@ export async function fightList(root, api, { open, say }) {
       const row = (f) => h('li', { class: 'fightrow', 'data-fight': f.id },
         h('span', {}, h('strong', {}, `${f.title}`), ` (${RULES[f.rules] || f.rules}, ${f.encounter}, seed ${f.seed})`,
           f.problem ? `: cannot be resumed: ${f.problem}` : f.over ? ': over' : f.when ? `: ${f.turn ? `${f.turn}, ` : ''}${f.when}` : ''),
-        f.archived ? h('button', { type: 'button', onclick: () => open(f.id) }, `Read fight ${f.id}`) :
+        f.archived ? h('button', { type: 'button', class: 'quiet', onclick: () => downloadJournal(api, f.id, say) }, `Journal of fight ${f.id}`) :
           [h('button', { type: 'button', onclick: () => open(f.id) }, `Open fight ${f.id}`),
             h('button', { type: 'button', class: 'quiet', onclick: async () => {
               if (!window.confirm(`Archive fight ${f.id}? It is kept, but not played on.`)) return;

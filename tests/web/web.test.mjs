@@ -600,6 +600,11 @@ test('10. an uploaded encounter file starts a fight, or the server\'s refusal is
   await page.waitForSelector(`details li.fightrow[data-fight="${fid}"]`, { state: 'attached' });
   assert.equal((await api(server.token, 'POST', `/api/fights/${fid}/step`, {})).status, 410, 'an archived fight is not played');
   assert.equal((await gmGet('/api/fights')).fights.find((f) => f.id === fid).archived, true);
+  // Its journal is still there to download.
+  await page.locator('details summary').click();
+  const [dl] = await Promise.all([page.waitForEvent('download'),
+    page.getByRole('button', { name: `Journal of fight ${fid}` }).click()]);
+  assert.equal(readFileSync(await dl.path(), 'utf8'), await journal(fid), 'the archived fight\'s journal');
   await page.context().close();
 });
 
