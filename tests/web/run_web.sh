@@ -22,11 +22,18 @@ if [ ! -d "$HERE/node_modules/playwright-core" ] ||
     (cd "$HERE" && npm ci --no-audit --no-fund) || { echo "npm ci failed in tests/web"; exit 1; }
 fi
 
-# The test runs in a process group of its own: every exit path ends it,
-# the servers it started and chromium with it.
+# The test runs in a process group of its own (setsid), and the servers
+# it starts with it. Every exit path ends the group: SIGTERM first, on
+# which playwright closes chromium (which it starts in a group of its own)
+# and each server stops; SIGKILL for what is left after 5 s.
 PGID=""
 cleanup() {
-    if [ -n "$PGID" ]; then kill -TERM -- "-$PGID" 2>/dev/null; sleep 0.2; kill -KILL -- "-$PGID" 2>/dev/null; fi
+    [ -n "$PGID" ] || return 0
+    kill -TERM "-$PGID" 2>/dev/null
+    i=0
+    while kill -0 "-$PGID" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    kill -KILL "-$PGID" 2>/dev/null
+    PGID=""
 }
 trap cleanup EXIT
 trap 'cleanup; exit 130' INT TERM
@@ -37,8 +44,5 @@ FRAY="$FRAY" FRAY_SRC="$SRC" FRAY_OUT="$BUILD/web-screens" FRAY_CHROMIUM="$CHROM
 PGID=$!
 wait "$PGID"
 rc=$?
-PGID_DONE=$PGID
-# The group may hold what the test left behind (a server, chromium).
-kill -KILL -- "-$PGID_DONE" 2>/dev/null
-PGID=""
+cleanup # what the test may have left behind in its group
 exit $rc

@@ -70,7 +70,7 @@ const journal = async (id) => (await api(server.token, 'GET', `/api/fights/${id}
 let browser;
 before(async () => {
   server = await startOn(0);
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-crash-reporter', '--disable-breakpad'] });
 });
 after(async () => {
   if (browser) await browser.close();
