@@ -187,16 +187,27 @@ export function fightPage(root, api, fight, opts) {
   }
 
   const reachAll = h('input', { type: 'checkbox', id: 'reach-all', onchange: () => renderMap() });
+  // A part of the page is drawn again only when what it shows changed
+  // (the key: its data as JSON): a live state redraws what moved.
+  const drawn = new Map();
+  function changed(part, data) {
+    const key = JSON.stringify(data);
+    if (drawn.get(part) === key) return false;
+    drawn.set(part, key);
+    return true;
+  }
+
   function renderMap() {
     if (!cur) return;
-    replace(mapBox, tacticalMap(cur.view, {
-      reachAll: reachAll.checked,
-      choosing: !!(choice && choice.action.needs_space && (!choice.action.needs_target || choice.target)),
-      onSpace: pickSpace,
-    }));
+    const v = cur.view;
+    const choosing = !!(choice && choice.action.needs_space && (!choice.action.needs_target || choice.target));
+    if (!changed('map', [v.map, v.turn, v.sides, reachAll.checked, choosing,
+      v.combatants.map((c) => [c.index, c.name, c.side, c.out, c.status, c.place, c.seen, c.reach])])) return;
+    replace(mapBox, tacticalMap(v, { reachAll: reachAll.checked, choosing, onSpace: pickSpace }));
   }
 
   function renderLog() {
+    if (!changed('log', cur.log)) return;
     const atBottom = logList.scrollTop + logList.clientHeight >= logList.scrollHeight - 8;
     replace(logList, (cur.log || []).map((e) => h('li', { 'data-event': e.event }, e.text.replace(/\n$/, ''))));
     if (!cur.log || !cur.log.length) logList.append(h('li', { class: 'empty' }, gm ? 'Nothing yet.' : 'Nothing in the log for you yet.'));
@@ -221,12 +232,14 @@ export function fightPage(root, api, fight, opts) {
     }
     banner.textContent = words;
     banner.dataset.over = v.over ? 'yes' : 'no';
-    replace(clockBox, timeTrack(v));
+    if (changed('clock', [v.rules, v.now, v.turn, v.turn_words, v.combatants.map((c) => [c.index, c.name, c.side, c.time])])) replace(clockBox, timeTrack(v));
     renderMap();
     const mine = (state.you && state.you.combatants) || [];
     const shown = gm ? v.combatants : [...v.combatants].sort((a, b) => Number(mine.includes(b.index)) - Number(mine.includes(a.index)));
-    replace(cardsBox, shown.map((c) => combatantCard(v, c, !gm && mine.includes(c.index))));
-    replace(handsBox, hands(v));
+    if (changed('cards', [shown.map((c) => ({ ...c, actions: null })), v.turn, v.sides, mine])) {
+      replace(cardsBox, shown.map((c) => combatantCard(v, c, !gm && mine.includes(c.index))));
+    }
+    if (changed('hands', [v.hands, v.combatants.map((c) => c.name)])) replace(handsBox, hands(v));
     handsBox.parentElement.hidden = !v.hands || !v.hands.length;
     renderActions();
     renderLog();
