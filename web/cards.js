@@ -26,7 +26,7 @@ export function combatantCard(view, c, mine) {
     'aria-label': c.name, 'data-id': c.id, style: `border-left-color:${sideColor(c.side)}`,
   },
   h('h3', {}, c.name, h('span', { class: 'cid' }, ` (${c.id})`)),
-  h('p', { class: 'meta' }, `${side}: ${c.status}`, c.time && c.time.words ? `, ${c.time.words}` : '',
+  h('p', { class: 'meta' }, `${side}: ${c.status}`, c.time && c.time.words && c.time.words !== c.status ? `, ${c.time.words}` : '',
     c.gm_only ? ', not yet in the fight (GM only)' : '', c.unnoticed ? ', not yet noticed' : ''),
   h('ul', { class: 'tracks' }, (c.health || []).map(track)),
   c.conditions && c.conditions.length ? h('div', {}, h('h4', {}, 'Conditions'), h('ul', {}, c.conditions.map(condition))) : null,
