@@ -219,7 +219,7 @@ export function fightPage(root, api, fight, opts) {
     const t0 = performance.now();
     cur = state;
     const v = state.view;
-    opts.setTitle(`${state.title}`);
+    opts.setTitle(gm || !state.you || !state.you.player ? state.title : `${state.title}: ${state.you.player}'s page`);
     let words;
     if (v.over) {
       words = v.winner >= 0 ? `The fight is over: ${v.sides[v.winner]} wins.` : (v.winner === -2 ? 'The fight is over: every side is out.' : 'The fight is over.');

@@ -215,6 +215,7 @@ test('2. a player\'s page follows the GM live and never holds hidden data (issue
   await player.goto(link);
   await player.waitForSelector('#conn[data-state="live"]');
   await player.waitForFunction(() => document.getElementById('main').dataset.change !== undefined);
+  assert.match(await player.textContent('#title'), /Ann's page/, 'the page says whose it is');
 
   // Live: the GM clicks, the player's page follows within a second.
   for (let k = 0; k < 8; k++) {
