@@ -694,3 +694,19 @@ test('12. cards and dice given by hand go with the command; Step plays a turn of
   assert.equal(await journal(aid), j0);
   await page.context().close();
 });
+
+// ---- 13. --web names a folder that must hold the pages ----------------------------------------
+test('13. fray serve --web with a folder that is not the pages\' refuses to start, in words', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const empty = mkdtempSync(join(tmpdir(), 'fray-web-empty-'));
+  try {
+    for (const [dir, words] of [[join(empty, 'nowhere'), /nowhere: No such file/], [empty, /holds no index\.html/]]) {
+      const r = spawnSync(FRAY, ['serve', '--port', '0', '--data', join(empty, 'data'), '--web', dir], { encoding: 'utf8', timeout: 10000 });
+      assert.equal(r.status, 2, `exit 2 (bad usage): ${r.stderr}`);
+      assert.match(r.stderr, /the pages \(--web\)/);
+      assert.match(r.stderr, words);
+    }
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+  }
+});
