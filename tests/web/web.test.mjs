@@ -216,6 +216,8 @@ test('2. a player\'s page follows the GM live and never holds hidden data (issue
   await player.waitForSelector('#conn[data-state="live"]');
   await player.waitForFunction(() => document.getElementById('main').dataset.change !== undefined);
   assert.match(await player.textContent('#title'), /Ann's page/, 'the page says whose it is');
+  const pw = await player.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  assert.ok(pw[0] <= pw[1], `the player's page at 390 px is ${pw[0]} px wide`);
 
   // Live: the GM clicks, the player's page follows within a second.
   for (let k = 0; k < 8; k++) {
