@@ -337,6 +337,30 @@ test('3. undo and redo from the GM\'s page (issue 14 "undo and redo")', async ()
   await page.click('#undo');
   await nextState(page, before);
   assert.doesNotMatch(await page.textContent('.ccard[data-id="black-knight"]'), /STUN 10\/24/, 'undone');
+  // The other overrides: a condition on and off, a token moved, one taken out.
+  const gmForm = async (title, fill) => {
+    const b = await stateKey(page);
+    const form = page.locator('form.gmform', { hasText: title });
+    await fill(form);
+    await form.getByRole('button', { name: title }).click();
+    await nextState(page, b);
+  };
+  await gmForm('Condition', async (f) => { await f.locator('select[name="who"]').selectOption('black-knight'); await f.locator('input[name="cname"]').fill('prone'); });
+  assert.match(await page.textContent('.ccard[data-id="black-knight"]'), /Conditions\s*prone/, 'the condition on the card');
+  await gmForm('Condition', async (f) => {
+    await f.locator('select[name="who"]').selectOption('black-knight'); await f.locator('input[name="cname"]').fill('prone');
+    await f.locator('select[name="onoff"]').selectOption('off');
+  });
+  assert.doesNotMatch(await page.textContent('.ccard[data-id="black-knight"]'), /prone/, 'and off again');
+  const v = (await gmGet(`/api/fights/${id}`)).view;
+  const ald = v.combatants.find((c) => c.id === 'aldric');
+  const taken = new Set(v.combatants.map((c) => `${c.place.x},${c.place.y}`));
+  const to = [[ald.place.x - 1, ald.place.y], [ald.place.x, ald.place.y - 1], [ald.place.x, ald.place.y + 1]]
+    .find(([x, y]) => v.map.rows[y][x] === '.' && !taken.has(`${x},${y}`));
+  await gmForm('Move a token', async (f) => { await f.locator('select[name="who"]').selectOption('aldric'); await f.locator('input[name="to"]').fill(`${to[0]},${to[1]}`); });
+  assert.match(await page.textContent('.places'), new RegExp(`Sir Aldric \\(SA\\): ${to[0]},${to[1]}`), 'the token moved');
+  await gmForm('Take out', async (f) => { await f.locator('select[name="who"]').selectOption('black-knight'); });
+  assert.match(await page.textContent('#banner'), /The fight is over: Sir Aldric wins/, 'the one left wins');
   await page.context().close();
 });
 
