@@ -7,6 +7,7 @@
 static const char HELP[] =
     "usage: fray serve [--port N] [--listen ADDR] [--data DIR] "
     "[--new-gm-token]\n"
+    "                  [--web DIR]\n"
     "\n"
     "Serves the fights of a data folder over HTTP (docs/server.md): the GM\n"
     "starts fights from the encounter files under DIR/encounters/, plays\n"
@@ -23,7 +24,9 @@ static const char HELP[] =
     "                  machine only; 0.0.0.0 opens it to the network)\n"
     "  --data DIR      the data folder (default ./fray-data; made when\n"
     "                  missing, with encounters/ inside)\n"
-    "  --new-gm-token  make the GM's token anew (the old link stops working)\n";
+    "  --new-gm-token  make the GM's token anew (the old link stops working)\n"
+    "  --web DIR       the pages' folder (default: share/fray/web beside the\n"
+    "                  program's folder, else the source tree's web/)\n";
 
 int cmd_serve(int argc, char **argv) {
     cli_opt opts[] = {
@@ -31,6 +34,7 @@ int cmd_serve(int argc, char **argv) {
         {"listen", true, NULL, false},
         {"data", true, NULL, false},
         {"new-gm-token", false, NULL, false},
+        {"web", true, NULL, false},
     };
     cli_args args = {"fray serve", opts, (int)(sizeof opts / sizeof opts[0]),
                      {0}, 0, false, false};
@@ -43,9 +47,10 @@ int cmd_serve(int argc, char **argv) {
         return EXIT_USAGE;
     cli_opt *listen = cli_get(&args, "listen");
     cli_opt *data = cli_get(&args, "data");
+    cli_opt *web = cli_get(&args, "web");
     if ((listen->present && !listen->value[0]) ||
-        (data->present && !data->value[0])) {
-        cli_error(&args, "--listen and --data need a value");
+        (data->present && !data->value[0]) || (web->present && !web->value[0])) {
+        cli_error(&args, "--listen, --data and --web need a value");
         return EXIT_USAGE;
     }
     fsv_serve_options o = {
@@ -54,6 +59,7 @@ int cmd_serve(int argc, char **argv) {
         data->present ? data->value : "fray-data",
         cli_get(&args, "new-gm-token")->present,
         256, /* (each open live page holds one) */
+        web->present ? web->value : NULL,
     };
     rc = fsv_serve(&o);
     return rc == 0 ? EXIT_OK : rc == 1 ? EXIT_USAGE : EXIT_UNFINISHED;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "web.h"
 
 /* A live stream's keep-alive comment, after this long without a change:
  * also how long a page that went away holds its thread. */
@@ -35,6 +36,30 @@ static void send_answer(struct mg_connection *c, const fsv_response *r,
     mg_response_header_send(c);
     if (r->len)
         mg_write(c, r->body, r->len);
+}
+
+/* A file of the pages (web.h), with a policy that lets the page run only
+ * its own scripts and talk only to this server, and no other site frame
+ * it (the GM's page holds the GM's token). */
+static void send_page(struct mg_connection *c, int status, const char *type,
+                      const char *body, size_t n) {
+    char len[32];
+    snprintf(len, sizeof len, "%zu", n);
+    mg_response_header_start(c, status);
+    mg_response_header_add(c, "Content-Type", type, -1);
+    mg_response_header_add(c, "Content-Length", len, -1);
+    mg_response_header_add(c, "Cache-Control", "no-cache", -1);
+    mg_response_header_add(c, "X-Content-Type-Options", "nosniff", -1);
+    mg_response_header_add(c, "Referrer-Policy", "no-referrer", -1);
+    mg_response_header_add(c, "Content-Security-Policy",
+                           "default-src 'self'; script-src 'self'; "
+                           "style-src 'self' 'unsafe-inline'; img-src 'self' "
+                           "data: blob:; connect-src 'self'; object-src "
+                           "'none'; base-uri 'none'; frame-ancestors 'none'",
+                           -1);
+    mg_response_header_send(c);
+    if (n)
+        mg_write(c, body, n);
 }
 
 static int live(struct mg_connection *c, fsv_server *s, const char *path,
@@ -73,10 +98,25 @@ static int live(struct mg_connection *c, fsv_server *s, const char *path,
     return 200;
 }
 
-static int handle(struct mg_connection *c, fsv_server *s) {
+/* What a request reaches: the fights, and the pages' files (NULL: none). */
+typedef struct serve_ctx {
+    fsv_server *s;
+    const fsv_web *web;
+} serve_ctx;
+
+static int handle(struct mg_connection *c, const serve_ctx *ctx) {
+    fsv_server *s = ctx->s;
     const struct mg_request_info *ri = mg_get_request_info(c);
     const char *path = ri->local_uri ? ri->local_uri : "/";
     const char *auth = mg_get_header(c, "Authorization");
+    int page_status = 0;
+    const char *page_type = NULL, *page_body = NULL;
+    size_t page_len = 0;
+    if (fsv_web_lookup(ctx->web, ri->request_method, path, &page_status,
+                       &page_type, &page_body, &page_len)) {
+        send_page(c, page_status, page_type, page_body, page_len);
+        return page_status;
+    }
     if (fsv_is_live(ri->request_method, path))
         return live(c, s, path, auth);
     fsv_response r;
@@ -136,13 +176,13 @@ enum { REQUEST_STACK = 8 << 20 };
 
 typedef struct request_job {
     struct mg_connection *c;
-    fsv_server *s;
+    const serve_ctx *ctx;
     int status;
 } request_job;
 
 static void *request_thread(void *arg) {
     request_job *j = arg;
-    j->status = handle(j->c, j->s);
+    j->status = handle(j->c, j->ctx);
     return NULL;
 }
 
@@ -190,6 +230,24 @@ int fsv_serve(const fsv_serve_options *o) {
     }
     signal(SIGPIPE, SIG_IGN);
 
+    /* The pages: --web's folder must be read whole; without it, the
+     * default folder when there is one. */
+    fsv_web *web = NULL;
+    char web_dir[4096];
+    const char *wdir = o->web;
+    if (!wdir && fsv_web_default_dir(web_dir, sizeof web_dir))
+        wdir = web_dir;
+    if (wdir) {
+        fray_diag dw;
+        memset(&dw, 0, sizeof dw);
+        fray_status sw = fsv_web_open(wdir, &web, &dw);
+        if (sw != FRAY_OK) {
+            fprintf(stderr, "fray serve: the pages (--web): %s\n",
+                    dw.message[0] ? dw.message : fray_strerror(sw));
+            return 1;
+        }
+    }
+
     fsv_server *s = NULL;
     fray_diag d;
     memset(&d, 0, sizeof d);
@@ -197,8 +255,10 @@ int fsv_serve(const fsv_serve_options *o) {
     if (st != FRAY_OK) {
         fprintf(stderr, "fray serve: %s\n",
                 d.message[0] ? d.message : fray_strerror(st));
+        fsv_web_free(web);
         return 1;
     }
+    serve_ctx sctx = {s, web};
     int failed = 0;
     int resumed = fsv_resumed(s, &failed);
 
@@ -225,15 +285,20 @@ int fsv_serve(const fsv_serve_options *o) {
         if (fsv_close(s, &d2) != FRAY_OK)
             fprintf(stderr, "fray serve: %s\n", d2.message);
         mg_exit_library();
+        fsv_web_free(web);
         return 1;
     }
-    mg_set_request_handler(ctx, "/", handler, s);
+    mg_set_request_handler(ctx, "/", handler, &sctx);
     struct mg_server_port sp[4];
     int np = mg_get_server_ports(ctx, 4, sp);
     int port = np > 0 ? sp[0].port : o->port;
     printf("fray serve: %d fight%s resumed%s from %s\n", resumed,
            resumed == 1 ? "" : "s", failed ? " (some could not be: see above)" : "",
            o->data);
+    if (web)
+        printf("fray serve: the pages from %s\n", wdir);
+    else
+        printf("fray serve: no pages (no web/ folder found: --web DIR)\n");
     printf("The GM's link: http://%s%s%s:%d/#gm=%s\n", v6 ? "[" : "",
            o->listen, v6 ? "]" : "", port, fsv_gm_token(s));
     fflush(stdout);
@@ -246,6 +311,7 @@ int fsv_serve(const fsv_serve_options *o) {
     fsv_stop(s);
     mg_stop(ctx);
     mg_exit_library();
+    fsv_web_free(web);
     fray_diag d3;
     memset(&d3, 0, sizeof d3);
     if (fsv_close(s, &d3) != FRAY_OK) {

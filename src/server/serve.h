@@ -15,6 +15,9 @@ typedef struct fsv_serve_options {
     bool new_gm_token;    /* make the GM's token anew */
     int threads;          /* civetweb's worker threads (each live page
                              holds one) */
+    const char *web;      /* the pages' folder (web.h); NULL: the default
+                             (fsv_web_default_dir), none found: GET / lists
+                             the calls */
 } fsv_serve_options;
 
 /* Serves until SIGINT or SIGTERM. Prints the GM's link on standard output
