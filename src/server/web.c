@@ -70,9 +70,12 @@ static void diag_set(fray_diag *diag, const char *file, const char *msg) {
     if (!diag)
         return;
     memset(diag, 0, sizeof *diag);
-    snprintf(diag->file_name, sizeof diag->file_name, "%s", file);
+    /* (cut to fit: a file name longer than these is cut short) */
+    size_t flen = strnlen(file, sizeof diag->file_name - 1);
+    memcpy(diag->file_name, file, flen);
+    diag->file_name[flen] = '\0';
     diag->file = diag->file_name;
-    snprintf(diag->message, sizeof diag->message, "%s: %s", file, msg);
+    snprintf(diag->message, sizeof diag->message, "%.100s: %.150s", file, msg);
 }
 
 /* Reads the regular file `name` in the folder dfd (no link followed). */
