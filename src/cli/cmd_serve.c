@@ -7,6 +7,7 @@
 static const char HELP[] =
     "usage: fray serve [--port N] [--listen ADDR] [--data DIR] "
     "[--new-gm-token]\n"
+    "                  [--threads N]\n"
     "\n"
     "Serves the fights of a data folder over HTTP (docs/server.md): the GM\n"
     "starts fights from the encounter files under DIR/encounters/, plays\n"
@@ -23,7 +24,10 @@ static const char HELP[] =
     "                  machine only; 0.0.0.0 opens it to the network)\n"
     "  --data DIR      the data folder (default ./fray-data; made when\n"
     "                  missing, with encounters/ inside)\n"
-    "  --new-gm-token  make the GM's token anew (the old link stops working)\n";
+    "  --new-gm-token  make the GM's token anew (the old link stops working)\n"
+    "  --threads N     requests served at once (default 256, 2 to 4096): each\n"
+    "                  open page's live stream holds one as long as it is\n"
+    "                  open, so a table of many pages needs more\n";
 
 int cmd_serve(int argc, char **argv) {
     cli_opt opts[] = {
@@ -31,6 +35,7 @@ int cmd_serve(int argc, char **argv) {
         {"listen", true, NULL, false},
         {"data", true, NULL, false},
         {"new-gm-token", false, NULL, false},
+        {"threads", true, NULL, false},
     };
     cli_args args = {"fray serve", opts, (int)(sizeof opts / sizeof opts[0]),
                      {0}, 0, false, false};
@@ -40,6 +45,10 @@ int cmd_serve(int argc, char **argv) {
     long port = 8080;
     if (cli_get(&args, "port")->present &&
         !cli_int_opt(&args, "port", 0, 65535, &port))
+        return EXIT_USAGE;
+    long threads = 256; /* (each open live page holds one) */
+    if (cli_get(&args, "threads")->present &&
+        !cli_int_opt(&args, "threads", 2, 4096, &threads))
         return EXIT_USAGE;
     cli_opt *listen = cli_get(&args, "listen");
     cli_opt *data = cli_get(&args, "data");
@@ -53,7 +62,7 @@ int cmd_serve(int argc, char **argv) {
         (int)port,
         data->present ? data->value : "fray-data",
         cli_get(&args, "new-gm-token")->present,
-        256, /* (each open live page holds one) */
+        (int)threads,
     };
     rc = fsv_serve(&o);
     return rc == 0 ? EXIT_OK : rc == 1 ? EXIT_USAGE : EXIT_UNFINISHED;

@@ -39,7 +39,7 @@ start() {
     name=$1
     dir=$2
     rm -f "$TMP/$name.out" "$TMP/$name.err"
-    "$FRAY" serve --port 0 --data "$dir" >"$TMP/$name.out" 2>"$TMP/$name.err" &
+    "$FRAY" serve --port 0 --threads 64 --data "$dir" >"$TMP/$name.out" 2>"$TMP/$name.err" &
     pid=$!
     PIDS="$PIDS $pid"
     i=0
