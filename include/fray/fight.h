@@ -222,6 +222,15 @@ FRAY_API FRAY_MUST_CHECK fray_status fray_fight_replay_journal(
 /* true when two fights are in the identical state. */
 FRAY_API bool fray_fight_same(const fray_fight *a, const fray_fight *b);
 
+/* The files loading the setup read from the disk (issue 14: what a
+ * server keeps of a fight): the file it was loaded from first, then every
+ * file that file named (catalogs, stat blocks), each once, by its real
+ * path (absolute, links resolved). fray_setup_file_count is -1 when the
+ * setup's ruleset does not say; fray_setup_file_path NULL past the last.
+ * Copies of a setup list the same files. */
+FRAY_API int fray_setup_file_count(const fray_setup *setup);
+FRAY_API const char *fray_setup_file_path(const fray_setup *setup, int i);
+
 #ifdef __cplusplus
 }
 #endif

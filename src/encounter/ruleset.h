@@ -37,6 +37,7 @@
 
 struct fray__jline; /* jread.h: a journal line being read */
 struct fray_fight_view; /* fray/view.h: a fight as data */
+struct fray__files; /* yaml_read.h: the files a load read */
 
 /* How a fight is made (fray_fight_options, plus what only the layer
  * asks). */
@@ -217,6 +218,14 @@ typedef struct fray__ruleset {
      * FRAY_ERR_PARSE with a "did you mean" for a near name. */
     fray_status (*vary_scope)(const void *setup, const char *key, char *buf,
                               size_t size, fray_diag *diag);
+    /* ---- The files a setup read (issue 14; optional: NULL) ------------ */
+    /* load, adding every file it read from the disk to files (the file at
+     * path first; yr.files does it for a loader on yaml_read.h): what
+     * fray_setup_file_path lists. NULL: the layer uses load and says it
+     * does not know (fray_setup_file_count -1). */
+    fray_status (*load_files)(const char *path, const fray_allocator *alloc,
+                              void **out, struct fray__files *files,
+                              fray_diag *diag);
 } fray__ruleset;
 
 /* The registry (rulesets.c): every ruleset built, NULL-terminated. */

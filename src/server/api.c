@@ -6,7 +6,7 @@
  * cannot keep it the fight is rebuilt from the store (the change is taken
  * back) and the caller is told it was not kept.
  */
-#define _POSIX_C_SOURCE 200809L /* pthread, lstat, clock_gettime */
+#define _XOPEN_SOURCE 700 /* pthread, lstat, clock_gettime, realpath */
 #include "api.h"
 
 #include <ctype.h>
@@ -83,6 +83,7 @@ typedef struct fight_entry {
 struct fsv_server {
     char *data;
     char *enc_dir;
+    char *enc_real;         /* enc_dir's real path (links resolved) */
     char *fights_dir;
     FILE *log;
     char gm[TOKEN_HEX + 1];
@@ -575,6 +576,67 @@ static int file_cmp(const void *a, const void *b) {
     return strcmp(((const fs_file *)a)->name, ((const fs_file *)b)->name);
 }
 
+/* Adds the file at path (a real path) to sc by its path under
+ * encounters/; false with why when it is not under encounters/. */
+static bool scan_add(fsv_server *s, scan *sc, const char *path) {
+    size_t n = strlen(s->enc_real);
+    if (strncmp(path, s->enc_real, n) != 0 || path[n] != '/') {
+        snprintf(sc->why, sizeof sc->why, "the encounter reads %.200s, which "
+                 "is not under encounters/ (a fight keeps only files there)",
+                 path);
+        return false;
+    }
+    if (sc->n >= SCAN_FILES) {
+        snprintf(sc->why, sizeof sc->why, "the encounter reads more than %d "
+                 "files", SCAN_FILES);
+        return false;
+    }
+    if (sc->n == sc->cap) {
+        int cap = sc->cap ? 2 * sc->cap : 8;
+        fs_file *p = realloc(sc->files, (size_t)cap * sizeof *p);
+        if (!p) {
+            snprintf(sc->why, sizeof sc->why, "out of memory");
+            return false;
+        }
+        sc->files = p;
+        sc->cap = cap;
+    }
+    fs_file *x = &sc->files[sc->n];
+    memset(x, 0, sizeof *x);
+    x->name = strdup(path + n + 1);
+    if (!x->name) {
+        snprintf(sc->why, sizeof sc->why, "out of memory");
+        return false;
+    }
+    if (!read_whole(path, SCAN_BYTES - sc->bytes, &x->text, &x->len, sc->why,
+                    sizeof sc->why)) {
+        free(x->name);
+        return false;
+    }
+    sc->bytes += x->len;
+    sc->n++;
+    return true;
+}
+
+/* The files setup's load read (fray_setup_file_path), the encounter
+ * first, each by its path under encounters/. *listed false when the
+ * setup's ruleset does not say which (the caller keeps every file). */
+static bool setup_files(fsv_server *s, const fray_setup *setup, scan *sc,
+                        bool *listed) {
+    memset(sc, 0, sizeof *sc);
+    int n = fray_setup_file_count(setup);
+    *listed = n >= 0;
+    for (int i = 0; i < n; i++)
+        if (!scan_add(s, sc, fray_setup_file_path(setup, i))) {
+            char why[sizeof sc->why];
+            memcpy(why, sc->why, sizeof why);
+            scan_free(sc);
+            memcpy(sc->why, why, sizeof why);
+            return false;
+        }
+    return true;
+}
+
 static bool scan_encounters(fsv_server *s, scan *sc) {
     memset(sc, 0, sizeof *sc);
     if (!scan_dir(sc, s->enc_dir, "", 0)) {
@@ -784,6 +846,7 @@ fray_status fsv_open(const char *data, bool new_gm_token, FILE *log,
     s->enc_dir = join(data, "encounters");
     s->fights_dir = join(data, "fights");
     char *db = join(data, "fray.sqlite");
+    char real[PATH_MAX];
     fray_status st = FRAY_OK;
     if (!s->data || !s->enc_dir || !s->fights_dir || !db) {
         st = FRAY_ERR_NOMEM;
@@ -795,6 +858,15 @@ fray_status fsv_open(const char *data, bool new_gm_token, FILE *log,
         st = make_dir(s->enc_dir, diag);
     if (st == FRAY_OK)
         st = make_dir(s->fights_dir, diag);
+    if (st == FRAY_OK && !realpath(s->enc_dir, real)) {
+        snprintf(diag->message, sizeof diag->message, "%s: %s", s->enc_dir,
+                 strerror(errno));
+        st = FRAY_ERR_IO;
+    }
+    if (st == FRAY_OK && !(s->enc_real = strdup(real))) {
+        snprintf(diag->message, sizeof diag->message, "out of memory");
+        st = FRAY_ERR_NOMEM;
+    }
     if (st == FRAY_OK)
         st = fs_open(db, &s->store, diag);
     free(db);
@@ -847,6 +919,7 @@ fray_status fsv_close(fsv_server *s, fray_diag *diag) {
     free(s->players);
     free(s->data);
     free(s->enc_dir);
+    free(s->enc_real);
     free(s->fights_dir);
     pthread_mutex_destroy(&s->store_mu);
     pthread_mutex_destroy(&s->reg_mu);
@@ -1357,9 +1430,22 @@ static void call_new_fight(fsv_server *s, const char *body, size_t len,
                  ? fray_setup_name(check)
                  : sc.files[k].name);
     copy_str(rules, sizeof rules, fray_setup_rules(check));
+    /* The files the encounter's load read, the encounter first (when
+     * its ruleset does not say which: every file under encounters/). */
+    scan used;
+    bool listed = false;
+    bool used_ok = setup_files(s, check, &used, &listed);
     fray_setup_free(check);
-    /* The encounter first, then every other file under encounters/ (the
-     * library does not say which files a setup read). */
+    if (!used_ok) {
+        answer_error(out, 422, "%s", used.why);
+        scan_free(&sc);
+        return;
+    }
+    if (listed) {
+        scan_free(&sc);
+        sc = used;
+        k = 0;
+    }
     if (k > 0) {
         fs_file x = sc.files[k];
         memmove(sc.files + 1, sc.files, (size_t)k * sizeof *sc.files);

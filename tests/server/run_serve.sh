@@ -101,6 +101,11 @@ expect_status "POST /api/fights (skirmish, seed 5)" 201
 F=$(jq -r .id "$TMP/body")
 jq -e '.events[0].text | test("Initiative: Tony")' "$TMP/body" >/dev/null \
     && ok "the begin event is narrated" || fail "begin: $(cat "$TMP/body")"
+# The fight keeps exactly the files its load read (docs/server.md "The
+# process"), not every file under encounters/.
+got=$(cd "$TMP/a/fights/$F" && find . -type f | sort | tr '\n' ' ')
+[ "$got" = "./data/towers/equipment.yaml ./examples/towers/skirmish.yaml ./examples/towers/statblocks.yaml " ] \
+    && ok "the fight keeps the three files skirmish.yaml read" || fail "files kept: $got"
 
 call "$A_URL" "$GA" GET "/api/fights/$F" >"$TMP/v0"
 expect_status "GET /api/fights/$F" 200

@@ -165,6 +165,15 @@ static fray_status rs_load(const char *path, const fray_allocator *alloc,
     return rc;
 }
 
+static fray_status rs_load_files(const char *path, const fray_allocator *alloc,
+                                 void **out, struct fray__files *files,
+                                 fray_diag *diag) {
+    fa_setup *s = NULL;
+    fray_status rc = fa_load_files(path, alloc, &s, files, diag);
+    *out = rc == FRAY_OK ? s : NULL;
+    return rc;
+}
+
 static void rs_setup_free(void *setup) { fa_setup_free(setup); }
 
 static fray_status rs_setup_copy(const void *setup, const fray_allocator *alloc,
@@ -1093,4 +1102,5 @@ const fray__ruleset fray__alloy_ruleset = {
     .view = rs_view,
     .state_meaning = rs_state_meaning,
     .vary_scope = rs_vary_scope,
+    .load_files = rs_load_files,
 };

@@ -1299,4 +1299,11 @@ struct fray_fight_view;
 fray_status fa_view(const fa_setup *s, const fa_state *st, int turn,
                     struct fray_fight_view *v);
 
+/* fa_load adding every file it read to files (yaml_read.h; NULL: none),
+ * for the layer's fray_setup_file_path (issue 14). */
+struct fray__files;
+fray_status fa_load_files(const char *path, const fray_allocator *alloc,
+                          fa_setup **out, struct fray__files *files,
+                          fray_diag *diag);
+
 #endif

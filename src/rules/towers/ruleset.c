@@ -23,6 +23,15 @@ static fray_status rs_load(const char *path, const fray_allocator *alloc,
     return rc;
 }
 
+static fray_status rs_load_files(const char *path, const fray_allocator *alloc,
+                                 void **out, struct fray__files *files,
+                                 fray_diag *diag) {
+    fray_towers_setup *s = NULL;
+    fray_status rc = ft_load_listing(path, alloc, &s, files, diag);
+    *out = s;
+    return rc;
+}
+
 static void rs_setup_free(void *setup) { fray_towers_setup_free(setup); }
 
 static fray_status rs_setup_copy(const void *setup,
@@ -264,4 +273,5 @@ const fray__ruleset fray__towers_ruleset = {
     .view = ft_view,
     .state_meaning = rs_state_meaning,
     .vary_scope = rs_vary_scope,
+    .load_files = rs_load_files,
 };

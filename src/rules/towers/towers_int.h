@@ -2709,4 +2709,11 @@ size_t ft_tumble_fact_text(const ft_setup *s, const ft_fact *f, char *buf,
 size_t ft_tumble_fact_json(const ft_setup *s, const ft_fact *f, char *buf,
                            size_t size);
 
+/* fray_towers_load adding every file it read to files (yaml_read.h;
+ * NULL: none), for the layer's fray_setup_file_path (issue 14). */
+struct fray__files;
+fray_status ft_load_listing(const char *path, const fray_allocator *alloc,
+                            fray_towers_setup **out, struct fray__files *files,
+                            fray_diag *diag);
+
 #endif
