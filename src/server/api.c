@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <limits.h>
@@ -23,6 +24,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "fray/fray.h"
 #include "fray/view.h"
@@ -858,6 +860,14 @@ fray_status fsv_open(const char *data, bool new_gm_token, FILE *log,
         st = make_dir(s->enc_dir, diag);
     if (st == FRAY_OK)
         st = make_dir(s->fights_dir, diag);
+    char *uploads = st == FRAY_OK ? join(s->enc_dir, "uploads") : NULL;
+    if (st == FRAY_OK && !uploads) {
+        snprintf(diag->message, sizeof diag->message, "out of memory");
+        st = FRAY_ERR_NOMEM;
+    }
+    if (st == FRAY_OK)
+        st = make_dir(uploads, diag);
+    free(uploads);
     if (st == FRAY_OK && !realpath(s->enc_dir, real)) {
         snprintf(diag->message, sizeof diag->message, "%s: %s", s->enc_dir,
                  strerror(errno));
@@ -1354,21 +1364,260 @@ static bool read_seed(json_t *v, uint64_t *out, fsv_response *resp) {
     return false;
 }
 
+/* ---- Uploads ------------------------------------------------------------------------- */
+
+/* The file a diag blames, named under encounters/ (an upload's temporary
+ * file by the upload's name). */
+static const char *blamed(const fsv_server *s, const fray_diag *d,
+                          const char *tmp, const char *name) {
+    const char *f = fray_diag_file(d);
+    if (!f)
+        return name;
+    if (tmp && strcmp(f, tmp) == 0)
+        return name;
+    size_t n = strlen(s->enc_dir);
+    if (strncmp(f, s->enc_dir, n) == 0 && f[n] == '/')
+        return f + n + 1;
+    n = strlen(s->enc_real);
+    if (strncmp(f, s->enc_real, n) == 0 && f[n] == '/')
+        return f + n + 1;
+    return f;
+}
+
+/* A load's refusal as a 422: file:line:column: message. */
+static void answer_load_error(fsv_server *s, fsv_response *out,
+                              const fray_diag *d, fray_status st,
+                              const char *tmp, const char *name) {
+    const char *msg = d->message[0] ? d->message : fray_strerror(st);
+    if (d->line > 0)
+        answer_error(out, 422, "%s:%d:%d: %s", blamed(s, d, tmp, name),
+                     d->line, d->column > 0 ? d->column : 1, msg);
+    else
+        answer_error(out, 422, "%s: %s", blamed(s, d, tmp, name), msg);
+}
+
+/* An upload's name: letters, digits, '.', '-', '_', not first a '.',
+ * ending in .yaml or .yml, at most 100 bytes. */
+static bool upload_name_ok(const char *n) {
+    size_t len = strlen(n);
+    if (len < 5 || len > 100 || n[0] == '.')
+        return false;
+    for (const char *p = n; *p; p++)
+        if (!isalnum((unsigned char)*p) && !strchr(".-_", *p))
+            return false;
+    return (len > 5 && strcmp(n + len - 5, ".yaml") == 0) ||
+           strcmp(n + len - 4, ".yml") == 0;
+}
+
+/* Whether the file at path holds exactly text (len bytes). */
+static bool same_text(const char *path, const char *text, size_t len) {
+    char *have = NULL;
+    size_t have_len = 0;
+    char why[300] = "";
+    if (!read_whole(path, FSV_BODY_MAX, &have, &have_len, why, sizeof why))
+        return false;
+    bool same = have_len == len && memcmp(have, text, len) == 0;
+    free(have);
+    return same;
+}
+
+/* fsync of a folder (after a name was made in it). */
+static bool sync_dir(const char *dir, char *why, size_t size) {
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(why, size, "%s: %s", dir, strerror(errno));
+        return false;
+    }
+    bool ok = fsync(fd) == 0;
+    if (!ok)
+        snprintf(why, size, "%s: %s", dir, strerror(errno));
+    if (close(fd) != 0 && ok) {
+        snprintf(why, size, "%s: %s", dir, strerror(errno));
+        ok = false;
+    }
+    return ok;
+}
+
+/* Writes text to a new temporary file in dir (a dot file: no list shows
+ * it), synced to the disk; its path in tmp. */
+static bool write_temp(const char *dir, const char *text, size_t len,
+                       char *tmp, size_t size, char *why, size_t why_size) {
+    snprintf(tmp, size, "%s/.upload-XXXXXX", dir);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        snprintf(why, why_size, "%s: %s", dir, strerror(errno));
+        return false;
+    }
+    bool ok = true;
+    for (size_t done = 0; ok && done < len;) {
+        ssize_t w = write(fd, text + done, len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            ok = false;
+        else
+            done += (size_t)w;
+    }
+    if (ok && fsync(fd) != 0)
+        ok = false;
+    if (!ok)
+        snprintf(why, why_size, "%s: %s", tmp, strerror(errno));
+    if (close(fd) != 0 && ok) {
+        snprintf(why, why_size, "%s: %s", tmp, strerror(errno));
+        ok = false;
+    }
+    if (!ok)
+        unlink(tmp);
+    return ok;
+}
+
+/* {"name": "my.yaml", "text": "..."}: written to encounters/uploads/NAME
+ * (atomically: a temporary file synced, linked to its name, the folder
+ * synced) once the rules have loaded it; *out_name its name under
+ * encounters/. false with the answer given (400 a bad name or text, 409
+ * another text under that name, 422 a file the rules refuse: nothing is
+ * left behind). */
+static bool upload(fsv_server *s, json_t *up, char *out_name, size_t size,
+                   fsv_response *out) {
+    static const char *const keys[] = {"name", "text"};
+    if (!json_is_object(up)) {
+        answer_error(out, 400, "upload: expected {\"name\": \"my.yaml\", "
+                     "\"text\": \"...\"}");
+        return false;
+    }
+    if (!only_keys(up, keys, 2, out))
+        return false;
+    json_t *nv = json_object_get(up, "name");
+    json_t *tv = json_object_get(up, "text");
+    if (!json_is_string(nv) || !upload_name_ok(json_string_value(nv))) {
+        answer_error(out, 400, "upload: name: expected a file's name of "
+                     "letters, digits, '.', '-' and '_' (not first a '.'), "
+                     "ending in .yaml or .yml, at most 100 bytes, like "
+                     "\"my-fight.yaml\"");
+        return false;
+    }
+    if (!json_is_string(tv)) {
+        answer_error(out, 400, "upload: text: expected the file's text (a "
+                     "string)");
+        return false;
+    }
+    const char *name = json_string_value(nv);
+    const char *text = json_string_value(tv);
+    size_t len = json_string_length(tv);
+    if (strlen(text) != len) {
+        answer_error(out, 400, "upload: text: a NUL character is not text");
+        return false;
+    }
+    snprintf(out_name, size, "uploads/%s", name);
+    fs_file probe = {out_name, (char *)text, len};
+    if (!is_encounter(&probe)) {
+        answer_error(out, 422, "%s:1:1: not an encounter file: it has no "
+                     "line 'fray: encounter' (docs/file-formats.md)",
+                     out_name);
+        return false;
+    }
+    char *dir = join(s->enc_dir, "uploads");
+    char *final = dir ? join(dir, name) : NULL;
+    char tmp[4096 + 64], why[600] = "";
+    bool ok = dir && final;
+    if (!ok) {
+        free(dir);
+        answer_nomem(out);
+        return false;
+    }
+    struct stat st;
+    if (lstat(final, &st) == 0) {
+        /* Already there: the same text is that file again. */
+        ok = S_ISREG(st.st_mode) && same_text(final, text, len);
+        if (!ok)
+            answer_error(out, 409, "%s is there already with another text "
+                         "(upload it under another name)", out_name);
+        free(dir);
+        free(final);
+        return ok;
+    }
+    if (!write_temp(dir, text, len, tmp, sizeof tmp, why, sizeof why)) {
+        answer_error(out, 500, "the upload was not written: %s", why);
+        free(dir);
+        free(final);
+        return false;
+    }
+    /* The rules load it where it will be (the files it names are found
+     * from encounters/uploads/), before it has its name. */
+    fray_setup *check = NULL;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    fray_status ls = fray_setup_load(tmp, NULL, &check, &d);
+    if (ls != FRAY_OK) {
+        answer_load_error(s, out, &d, ls, tmp, out_name);
+        unlink(tmp);
+        free(dir);
+        free(final);
+        return false;
+    }
+    /* Every file it reads must be under encounters/ (a fight keeps only
+     * those). */
+    scan used;
+    bool listed = false;
+    ok = setup_files(s, check, &used, &listed);
+    fray_setup_free(check);
+    if (ok)
+        scan_free(&used); /* (a refusal has freed it, keeping why) */
+    if (!ok) {
+        answer_error(out, 422, "%s: %s", out_name, used.why);
+        unlink(tmp);
+        free(dir);
+        free(final);
+        return false;
+    }
+    /* link() never replaces a file: another upload of the same name at
+     * the same moment wins, and this one is compared with it. */
+    if (link(tmp, final) != 0) {
+        int e = errno;
+        if (e == EEXIST) {
+            ok = same_text(final, text, len);
+            if (!ok)
+                answer_error(out, 409, "%s is there already with another "
+                             "text (upload it under another name)", out_name);
+        } else {
+            ok = false;
+            answer_error(out, 500, "the upload was not written: %s: %s",
+                         final, strerror(e));
+        }
+        unlink(tmp);
+        free(dir);
+        free(final);
+        return ok;
+    }
+    if (unlink(tmp) != 0 || !sync_dir(dir, why, sizeof why)) {
+        if (!why[0])
+            snprintf(why, sizeof why, "%.400s: %s", tmp, strerror(errno));
+        unlink(final);
+        answer_error(out, 500, "the upload was not written: %s", why);
+        ok = false;
+    }
+    free(dir);
+    free(final);
+    return ok;
+}
+
 static void call_new_fight(fsv_server *s, const char *body, size_t len,
                            fsv_response *out) {
     json_t *j = body_object(body, len, false, out);
     if (!j)
         return;
-    static const char *const keys[] = {"encounter", "seed"};
-    if (!only_keys(j, keys, 2, out)) {
+    static const char *const keys[] = {"encounter", "seed", "upload"};
+    if (!only_keys(j, keys, 3, out)) {
         json_decref(j);
         return;
     }
     json_t *enc = json_object_get(j, "encounter");
-    if (!json_is_string(enc)) {
+    json_t *up = json_object_get(j, "upload");
+    if ((enc && up) || (!json_is_string(enc) && !up)) {
         json_decref(j);
         answer_error(out, 400, "encounter: expected the name of an encounter "
-                     "file, as GET /api/encounters lists them");
+                     "file, as GET /api/encounters lists them (or upload: "
+                     "{\"name\", \"text\"}, one or the other)");
         return;
     }
     uint64_t seed = 0;
@@ -1382,6 +1631,15 @@ static void call_new_fight(fsv_server *s, const char *body, size_t len,
         answer_error(out, 500, "getrandom: %s", strerror(errno));
         return;
     }
+    char uploaded[160];
+    if (up) {
+        if (!upload(s, up, uploaded, sizeof uploaded, out)) {
+            json_decref(j);
+            return;
+        }
+        enc = NULL;
+    }
+    const char *enc_name = enc ? json_string_value(enc) : uploaded;
     scan sc;
     if (!scan_encounters(s, &sc)) {
         json_decref(j);
@@ -1392,12 +1650,12 @@ static void call_new_fight(fsv_server *s, const char *body, size_t len,
      * used as a path. */
     int k = -1;
     for (int i = 0; i < sc.n; i++)
-        if (strcmp(sc.files[i].name, json_string_value(enc)) == 0 &&
+        if (strcmp(sc.files[i].name, enc_name) == 0 &&
             is_encounter(&sc.files[i]))
             k = i;
     if (k < 0) {
         answer_error(out, 404, "no encounter '%s' under encounters/ (GET "
-                     "/api/encounters lists them)", json_string_value(enc));
+                     "/api/encounters lists them)", enc_name);
         json_decref(j);
         scan_free(&sc);
         return;
@@ -1411,19 +1669,14 @@ static void call_new_fight(fsv_server *s, const char *body, size_t len,
     memset(&d, 0, sizeof d);
     fray_status st = path ? fray_setup_load(path, NULL, &check, &d)
                           : FRAY_ERR_NOMEM;
-    free(path);
     if (st != FRAY_OK) {
-        if (d.line > 0)
-            answer_error(out, 422, "%s:%d:%d: %s",
-                         d.file ? d.file : sc.files[k].name, d.line,
-                         d.column > 0 ? d.column : 1,
-                         d.message[0] ? d.message : fray_strerror(st));
-        else
-            answer_error(out, 422, "%s: %s", sc.files[k].name,
-                         d.message[0] ? d.message : fray_strerror(st));
+        /* (d.file may be path: told before path is freed) */
+        answer_load_error(s, out, &d, st, NULL, sc.files[k].name);
+        free(path);
         scan_free(&sc);
         return;
     }
+    free(path);
     char title[128], rules[16];
     snprintf(title, sizeof title, "%s",
              fray_setup_name(check) && fray_setup_name(check)[0]
