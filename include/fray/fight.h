@@ -231,6 +231,16 @@ FRAY_API bool fray_fight_same(const fray_fight *a, const fray_fight *b);
 FRAY_API int fray_setup_file_count(const fray_setup *setup);
 FRAY_API const char *fray_setup_file_path(const fray_setup *setup, int i);
 
+/* Whom event i (0 <= i < fray_fight_events) names, as data (issue 14: a
+ * player's log leaves out an event about a combatant the player does not
+ * see, whatever words its narration uses): named[k] is set true for each
+ * combatant k it points at (its actor, its targets, anyone it tells of),
+ * false for the others; size must be at least fray_setup_combatants.
+ * Returns how many it names; -1 when the ruleset does not say, size is
+ * too small or there is no event i (named then untouched). */
+FRAY_API int fray_event_names(const fray_fight *fight, int i, bool *named,
+                              int size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -226,6 +226,13 @@ typedef struct fray__ruleset {
     fray_status (*load_files)(const char *path, const fray_allocator *alloc,
                               void **out, struct fray__files *files,
                               fray_diag *diag);
+    /* ---- Whom an event names (issue 14; optional: NULL) --------------- */
+    /* Sets named[k] (room for the setup's combatants; the rest false)
+     * for every combatant the packed event points at: its actor, its
+     * targets, anyone its choices or facts tell of; returns how many.
+     * NULL: fray_event_names says it does not know (-1). */
+    int (*event_names)(const void *setup, const uint8_t *ev, size_t len,
+                       bool *named);
 } fray__ruleset;
 
 /* The registry (rulesets.c): every ruleset built, NULL-terminated. */

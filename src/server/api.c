@@ -80,6 +80,12 @@ typedef struct fight_entry {
     fray_fight_view *view;
     int log_from, log_n;
     char *log[LOG_MAX];
+    /* Whom each of those events names (fray_event_names): names_n
+     * combatants a row, log_n rows; names_known[k] false when the
+     * ruleset does not say (the words alone then decide). */
+    bool *names;
+    int names_n;
+    bool names_known[LOG_MAX];
 } fight_entry;
 
 struct fsv_server {
@@ -341,6 +347,9 @@ static fight_entry *entry_new(int64_t id) {
 static void cache_clear(fight_entry *f) {
     fray_fight_view_free(f->view);
     f->view = NULL;
+    free(f->names);
+    f->names = NULL;
+    f->names_n = 0;
     for (int i = 0; i < f->log_n; i++)
         free(f->log[i]);
     f->log_n = 0;
@@ -966,16 +975,23 @@ static char *narrate(const fray_fight *fight, int i, bool say_clock) {
     return p;
 }
 
-/* The names and ids of combatants the scope does not see (NULL-ended
- * list in buf), for the players' log. */
-static bool mentions_hidden(const fray_fight_view *v,
+/* Whether logged event k (of f's cache) tells of a combatant the scope
+ * does not see: by whom its data names (fray_event_names), and, as well,
+ * by the names and ids in its words. */
+static bool mentions_hidden(const fight_entry *f, int k,
                             const fray_view_scope *scope, const char *text) {
-    for (int k = 0; k < v->n_combatants; k++) {
-        if (fray_view_sees_combatant(v, scope, k))
+    const fray_fight_view *v = f->view;
+    for (int c = 0; f->names_known[k] && c < v->n_combatants; c++) {
+        if (c < f->names_n && f->names[k * f->names_n + c] &&
+            !fray_view_sees_combatant(v, scope, c))
+            return true;
+    }
+    for (int c = 0; c < v->n_combatants; c++) {
+        if (fray_view_sees_combatant(v, scope, c))
             continue;
-        const fray_view_combatant *c = &v->combatants[k];
-        if ((c->name && c->name[0] && strstr(text, c->name)) ||
-            (c->id && c->id[0] && strstr(text, c->id)))
+        const fray_view_combatant *x = &v->combatants[c];
+        if ((x->name && x->name[0] && strstr(text, x->name)) ||
+            (x->id && x->id[0] && strstr(text, x->id)))
             return true;
     }
     return false;
@@ -1002,12 +1018,23 @@ static bool cache_fill(fight_entry *f) {
         return false;
     int n = fray_fight_events(f->fight);
     f->log_from = n > LOG_MAX ? n - LOG_MAX : 0;
+    int nc = fray_setup_combatants(f->setup);
+    f->names_n = nc > 0 ? nc : 1;
+    f->names = calloc((size_t)LOG_MAX * (size_t)f->names_n, sizeof *f->names);
+    if (!f->names) {
+        cache_clear(f);
+        return false;
+    }
     for (int i = f->log_from; i < n; i++) {
         char *s = narrate(f->fight, i, false);
         if (!s) {
             cache_clear(f);
             return false;
         }
+        int k = f->log_n;
+        f->names_known[k] = fray_event_names(f->fight, i,
+                                             f->names + k * f->names_n,
+                                             f->names_n) >= 0;
         f->log[f->log_n++] = s;
     }
     f->cached = f->change;
@@ -1055,7 +1082,7 @@ static bool write_state(fight_entry *f, const who *w, fsv_text *t) {
     if (w->gm || w->p.enemy_numbers) {
         for (int k = 0; k < f->log_n; k++) {
             const char *s = f->log[k];
-            if (s[0] && (w->gm || !mentions_hidden(v, &sc, s))) {
+            if (s[0] && (w->gm || !mentions_hidden(f, k, &sc, s))) {
                 fsv_text_printf(t, "%s{\"event\":%d,\"text\":", first ? "" : ",",
                                 f->log_from + k);
                 fsv_text_json(t, s);

@@ -764,6 +764,14 @@ static size_t rs_event_narrate(const void *setup, const uint8_t *ev, size_t len,
     return fa_narrate(setup, &e, buf, size);
 }
 
+static int rs_event_names(const void *setup, const uint8_t *ev, size_t len,
+                          bool *named) {
+    fa_event e;
+    if (unpack(ev, len, &e) != FRAY_OK)
+        return -1;
+    return fa_event_names(setup, &e, named);
+}
+
 static size_t rs_event_json(const void *setup, const uint8_t *ev, size_t len,
                             char *buf, size_t size) {
     fa_event e;
@@ -1103,4 +1111,5 @@ const fray__ruleset fray__alloy_ruleset = {
     .state_meaning = rs_state_meaning,
     .vary_scope = rs_vary_scope,
     .load_files = rs_load_files,
+    .event_names = rs_event_names,
 };

@@ -1306,4 +1306,9 @@ fray_status fa_load_files(const char *path, const fray_allocator *alloc,
                           fa_setup **out, struct fray__files *files,
                           fray_diag *diag);
 
+/* Whom event e names (names.c; the layer's fray_event_names): named[k]
+ * for every combatant its command, dice, choices and facts point at
+ * (room for s->n); returns how many. */
+int fa_event_names(const fa_setup *s, const fa_event *e, bool *named);
+
 #endif

@@ -132,6 +132,17 @@ static size_t rs_event_narrate(const void *setup, const uint8_t *ev,
     return n;
 }
 
+static int rs_event_names(const void *setup, const uint8_t *ev, size_t len,
+                          bool *named) {
+    ft_event *e = malloc(sizeof *e);
+    if (!e)
+        return -1;
+    ft_event_unpack(ev, len, e);
+    int n = ft_event_names(&((const fray_towers_setup *)setup)->s, e, named);
+    free(e);
+    return n;
+}
+
 static size_t rs_event_json(const void *setup, const uint8_t *ev, size_t len,
                             char *buf, size_t size) {
     ft_event *e = malloc(sizeof *e);
@@ -274,4 +285,5 @@ const fray__ruleset fray__towers_ruleset = {
     .state_meaning = rs_state_meaning,
     .vary_scope = rs_vary_scope,
     .load_files = rs_load_files,
+    .event_names = rs_event_names,
 };

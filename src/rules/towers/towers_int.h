@@ -2716,4 +2716,9 @@ fray_status ft_load_listing(const char *path, const fray_allocator *alloc,
                             fray_towers_setup **out, struct fray__files *files,
                             fray_diag *diag);
 
+/* Whom event e names (names.c; the layer's fray_event_names): named[k]
+ * for every combatant its command, choices and facts point at (room for
+ * s->n_combatants); returns how many. */
+int ft_event_names(const ft_setup *s, const ft_event *e, bool *named);
+
 #endif
