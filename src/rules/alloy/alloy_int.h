@@ -1311,4 +1311,13 @@ fray_status fa_load_files(const char *path, const fray_allocator *alloc,
  * (room for s->n); returns how many. */
 int fa_event_names(const fa_setup *s, const fa_event *e, bool *named);
 
+/* The reach of a's melee basic attack when it can strike now (act.c; 0:
+ * it cannot), and the view's squares within it (view_reach.c; issue 14
+ * "the map with tokens, reach"). */
+int fa_strike_reach(const fa_setup *s, const fa_state *st, int a);
+struct fray_view_combatant;
+fray_status fa_view_reach(struct fray_fight_view *v, const fa_setup *s,
+                          const fa_state *st, int a,
+                          struct fray_view_combatant *o);
+
 #endif

@@ -2721,4 +2721,14 @@ fray_status ft_load_listing(const char *path, const fray_allocator *alloc,
  * s->n_combatants); returns how many. */
 int ft_event_names(const ft_setup *s, const ft_event *e, bool *named);
 
+/* The reach c threatens with now (attack.c; 0: none), and the view's
+ * spaces within it (view_reach.c; issue 14 "the map with tokens,
+ * reach"). */
+int ft_threat_now(const ft_setup *s, const ft_state *st, int c);
+struct fray_fight_view;
+struct fray_view_combatant;
+fray_status ft_view_reach(struct fray_fight_view *v, const ft_setup *s,
+                          const ft_state *st, int c,
+                          struct fray_view_combatant *o);
+
 #endif
