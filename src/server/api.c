@@ -38,7 +38,8 @@ enum {
     LOG_MAX = 30,           /* narrated events a view carries */
     SCAN_DEPTH = 8,         /* folders deep under encounters/ */
     SCAN_FILES = 2000,      /* files under encounters/ */
-    STEP_GUARD = 100000     /* clock moves in one turn of the tactics */
+    STEP_GUARD = 100000,    /* clock moves in one turn of the tactics */
+    TEXTS_MAX = 8           /* state events kept per fight (scopes) */
 };
 /* The bytes of every file under encounters/ together. */
 #define SCAN_BYTES ((size_t)64 << 20)
@@ -86,6 +87,16 @@ typedef struct fight_entry {
     bool *names;
     int names_n;
     bool names_known[LOG_MAX];
+    /* The state events last written, by whom they were for (the GM, or
+     * a player's token: its scope), with the change they were of: the
+     * live pages of one scope share one (written once per change). */
+    struct {
+        char key[TOKEN_HEX + 1];
+        uint64_t change;
+        char *text;
+        size_t len;
+    } texts[TEXTS_MAX];
+    int texts_next;
 } fight_entry;
 
 struct fsv_server {
@@ -360,6 +371,8 @@ static void entry_free(fight_entry *f) {
     if (!f)
         return;
     cache_clear(f);
+    for (int i = 0; i < TEXTS_MAX; i++)
+        free(f->texts[i].text);
     fray_fight_free(f->fight);
     fray_setup_free(f->setup);
     pthread_cond_destroy(&f->cond);
@@ -2536,17 +2549,43 @@ int fsv_live_next(fsv_live *l, int timeout_ms, char **out, size_t *out_len) {
     }
     l->first = false;
     l->seen = f->change;
-    fsv_text t = {0};
-    fsv_text_str(&t, "event: state\ndata: ");
-    bool ok = write_state(f, &l->w, &t);
-    pthread_mutex_unlock(&f->mu);
-    fsv_text_str(&t, "\n\n");
-    if (!ok || t.failed) {
-        fsv_text_free(&t);
-        return -1;
+    /* The state event of this change for this scope: written by the
+     * first page of the scope to wake, copied by the others. */
+    const char *key = l->w.gm ? "gm" : l->w.p.token;
+    int k = -1;
+    for (int i = 0; i < TEXTS_MAX; i++)
+        if (f->texts[i].text && f->texts[i].change == f->change &&
+            strcmp(f->texts[i].key, key) == 0)
+            k = i;
+    if (k < 0) {
+        fsv_text t = {0};
+        fsv_text_str(&t, "event: state\ndata: ");
+        bool ok = write_state(f, &l->w, &t);
+        fsv_text_str(&t, "\n\n");
+        if (!ok || t.failed) {
+            pthread_mutex_unlock(&f->mu);
+            fsv_text_free(&t);
+            return -1;
+        }
+        k = f->texts_next;
+        f->texts_next = (f->texts_next + 1) % TEXTS_MAX;
+        free(f->texts[k].text);
+        copy_str(f->texts[k].key, sizeof f->texts[k].key, key);
+        f->texts[k].change = f->change;
+        f->texts[k].text = t.p;
+        f->texts[k].len = t.len;
     }
-    *out = t.p;
-    *out_len = t.len;
+    char *copy = malloc(f->texts[k].len + 1);
+    if (copy) {
+        memcpy(copy, f->texts[k].text, f->texts[k].len);
+        copy[f->texts[k].len] = '\0';
+    }
+    size_t len = f->texts[k].len;
+    pthread_mutex_unlock(&f->mu);
+    if (!copy)
+        return -1;
+    *out = copy;
+    *out_len = len;
     return 1;
 }
 
