@@ -1010,6 +1010,36 @@ static bool mentions_hidden(const fight_entry *f, int k,
     return false;
 }
 
+/* Whether logged event k (of f's cache) tells only of combatants of the
+ * player's own sides (those of the combatants its token controls): by
+ * whom its data names, and no other combatant's name or id in its words.
+ * false when the ruleset does not say whom its events name. */
+static bool own_sides_only(const fight_entry *f, int k, const who *w,
+                           const char *text) {
+    const fray_fight_view *v = f->view;
+    if (!f->names_known[k])
+        return false;
+    uint64_t own = 0;
+    for (int i = 0; i < w->p.n_controls; i++) {
+        int c = w->p.controls[i];
+        if (c >= 0 && c < v->n_combatants && v->combatants[c].side >= 0 &&
+            v->combatants[c].side < 64)
+            own |= (uint64_t)1 << v->combatants[c].side;
+    }
+    for (int c = 0; c < v->n_combatants; c++) {
+        int side = v->combatants[c].side;
+        if (side >= 0 && side < 64 && ((own >> side) & 1))
+            continue;
+        if (c < f->names_n && f->names[k * f->names_n + c])
+            return false;
+        const fray_view_combatant *x = &v->combatants[c];
+        if ((x->name && x->name[0] && strstr(text, x->name)) ||
+            (x->id && x->id[0] && strstr(text, x->id)))
+            return false;
+    }
+    return true;
+}
+
 static fray_view_scope scope_of(const who *w) {
     if (w->gm)
         return fray_view_scope_gm();
@@ -1088,14 +1118,17 @@ static bool write_state(fight_entry *f, const who *w, fsv_text *t) {
         t->len += need;
     }
     /* The log: the last narrated events. A player's leaves out any that
-     * names a combatant it does not see, and all of it when the GM hides
-     * the enemies' numbers (narration tells STUN and LETHAL). */
+     * names a combatant it does not see; when the GM hides the enemies'
+     * numbers (narration tells STUN, LETHAL and HP), it keeps only those
+     * that tell of its own sides alone. */
     fsv_text_str(t, ",\"log\":[");
     bool first = true;
-    if (w->gm || w->p.enemy_numbers) {
+    {
         for (int k = 0; k < f->log_n; k++) {
             const char *s = f->log[k];
-            if (s[0] && (w->gm || !mentions_hidden(f, k, &sc, s))) {
+            if (s[0] && (w->gm || (!mentions_hidden(f, k, &sc, s) &&
+                                   (w->p.enemy_numbers ||
+                                    own_sides_only(f, k, w, s))))) {
                 fsv_text_printf(t, "%s{\"event\":%d,\"text\":", first ? "" : ",",
                                 f->log_from + k);
                 fsv_text_json(t, s);

@@ -293,13 +293,20 @@ call "$A_URL" "$PT" POST "/api/fights/$R/command" "{\"text\":\"$TURN hold\",\"ca
 expect_status "a player gives no cards by hand" 403
 call "$A_URL" "$PT" POST "/api/fights/$R/command" "{\"text\":\"$TURN hold\"}" >/dev/null
 expect_status "players_play on: $TURN's player plays its turn" 200
-# enemy_numbers false: the enemies' health by descriptor only, and no log.
+# enemy_numbers false: the enemies' health by descriptor only, and only the
+# events that tell of its own side alone (no enemy's name or id in them).
 call "$A_URL" "$GA" POST "/api/fights/$R/players" '{"name":"Dee","combatants":["tony"],"enemy_numbers":false}' >/dev/null
 PN=$(jq -r .token "$TMP/body")
 call "$A_URL" "$PN" GET "/api/fights/$R" >"$TMP/rn"
-jq -e '.log == [] and ([.view.combatants[] | select(.side != 0) | .health[]] | length > 0 and all(has("value") | not))
+call "$A_URL" "$GA" GET "/api/fights/$R" >"$TMP/rn_gm"
+jq -e '([.view.combatants[] | select(.side != 0) | .health[]] | length > 0 and all(has("value") | not))
        and ([.view.combatants[] | select(.id == "tony") | .health[]] | all(has("value")))' "$TMP/rn" >/dev/null \
-    && ok "enemy_numbers false: descriptors only for enemies, no log" || fail "enemy numbers: $(head -c 800 "$TMP/rn")"
+    && ok "enemy_numbers false: descriptors only for enemies" || fail "enemy numbers: $(head -c 800 "$TMP/rn")"
+jq -e --slurpfile gm "$TMP/rn_gm" '[$gm[0].view.combatants[] | select(.side != 0) | .name, .id] as $foes
+       | (.log | length) < ($gm[0].log | length)
+       and all(.log[].text; . as $t | all($foes[]; . as $f | $t | contains($f) | not))' "$TMP/rn" >/dev/null \
+    && ok "enemy_numbers false: the log keeps only the events of its own side ($(jq '.log | length' "$TMP/rn") of $(jq '.log | length' "$TMP/rn_gm"))" \
+    || fail "enemy numbers' log: $(jq -c .log "$TMP/rn" | head -c 800)"
 call "$A_URL" "$PR" GET "/api/fights/$R" >"$TMP/rp2"
 jq -e '.log | length > 0' "$TMP/rp2" >/dev/null && ok "enemy_numbers true (default): the player reads the log" \
     || fail "log: $(head -c 300 "$TMP/rp2")"

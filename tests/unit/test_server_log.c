@@ -185,7 +185,8 @@ static bool log_has(const char *state, int i) {
     return strstr(log, k) != NULL;
 }
 
-/* Issue 14 "never GM-only data": Vance's player does not see Big Sal
+/* Issue 14 "never GM-only data" and "exact numbers of enemies the GM
+ * keeps hidden": Vance's player does not see Big Sal
  * (not yet in the fight); Vance's walk that declines Big Sal's
  * opportunity attack never says Big Sal's name or id, yet its journal
  * line does: the player's log leaves it out, by whom the event names,
@@ -229,6 +230,25 @@ Test(server_log, player_log_drops_an_event_naming_a_hidden_one_only_in_its_data)
     free(body);
     cr_assert_eq(ask(s, NULL, "GET", path, NULL, &body), 200, "%s", body);
     cr_assert(log_has(body, 2) && log_has(body, 3), "the GM reads both");
+    free(body);
+    /* A player whose scope hides the enemies' numbers (enemy_numbers
+     * false) reads the events that tell of its own side alone: the walk,
+     * not the begin event (the thugs' initiative rolls). */
+    snprintf(path, sizeof path, "/api/fights/%d/players", id);
+    cr_assert_eq(ask(s, NULL, "POST", path,
+                     "{\"name\":\"Bo\",\"combatants\":[\"merc\"],"
+                     "\"enemy_numbers\":false}", &body),
+                 201, "%s", body);
+    char hidden[80];
+    value_of(body, "token", hidden, sizeof hidden);
+    free(body);
+    snprintf(path, sizeof path, "/api/fights/%d", id);
+    cr_assert_eq(ask(s, hidden, "GET", path, NULL, &body), 200, "%s", body);
+    cr_assert(!log_has(body, 0), "the begin event tells of the thugs' rolls");
+    cr_assert(!log_has(body, 2), "nor the walk declining Big Sal");
+    cr_assert(log_has(body, 3), "the walk of Vance alone is kept: %s", body);
+    const char *log = strstr(body, "\"log\":[");
+    cr_assert_null(strstr(log, "Thug"), "no enemy in its log: %s", log);
     free(body);
     cr_assert_eq(fsv_close(s, &d), FRAY_OK, "%s", d.message);
     remove_data();
