@@ -1040,6 +1040,29 @@ static bool own_sides_only(const fight_entry *f, int k, const who *w,
     return true;
 }
 
+/* "attack: Tony, Bandit 1 (numbers kept by the GM)": logged event k's
+ * action word and the names of the combatants it names (every one the
+ * scope sees: the caller has checked), with no number, into buf. */
+static const char *brief_of(const fight_entry *f, int k,
+                            const fray_view_scope *sc, char *buf,
+                            size_t size) {
+    const fray_fight_view *v = f->view;
+    const char *act = fray_event_action(f->fight, f->log_from + k);
+    int n = snprintf(buf, size, "%s:", act ? act : "event");
+    bool any = false;
+    for (int c = 0; c < v->n_combatants && n > 0 && (size_t)n < size; c++) {
+        if (c >= f->names_n || !f->names[k * f->names_n + c] ||
+            !fray_view_sees_combatant(v, sc, c))
+            continue;
+        n += snprintf(buf + n, size - (size_t)n, "%s %s", any ? "," : "",
+                      v->combatants[c].name);
+        any = true;
+    }
+    if (n > 0 && (size_t)n < size)
+        snprintf(buf + n, size - (size_t)n, " (numbers kept by the GM)");
+    return buf;
+}
+
 static fray_view_scope scope_of(const who *w) {
     if (w->gm)
         return fray_view_scope_gm();
@@ -1126,12 +1149,21 @@ static bool write_state(fight_entry *f, const who *w, fsv_text *t) {
     {
         for (int k = 0; k < f->log_n; k++) {
             const char *s = f->log[k];
-            if (s[0] && (w->gm || (!mentions_hidden(f, k, &sc, s) &&
-                                   (w->p.enemy_numbers ||
-                                    own_sides_only(f, k, w, s))))) {
+            if (!s[0] || (!w->gm && mentions_hidden(f, k, &sc, s)))
+                continue;
+            if (w->gm || w->p.enemy_numbers || own_sides_only(f, k, w, s)) {
                 fsv_text_printf(t, "%s{\"event\":%d,\"text\":", first ? "" : ",",
                                 f->log_from + k);
                 fsv_text_json(t, s);
+                fsv_text_str(t, "}");
+                first = false;
+            } else if (f->names_known[k]) {
+                /* An event that tells of an enemy whose numbers the GM
+                 * keeps: what was done and whom it named, no numbers. */
+                fsv_text_printf(t, "%s{\"event\":%d,\"brief\":true,\"text\":",
+                                first ? "" : ",", f->log_from + k);
+                char brief[1024];
+                fsv_text_json(t, brief_of(f, k, &sc, brief, sizeof brief));
                 fsv_text_str(t, "}");
                 first = false;
             }

@@ -303,9 +303,11 @@ jq -e '([.view.combatants[] | select(.side != 0) | .health[]] | length > 0 and a
        and ([.view.combatants[] | select(.id == "tony") | .health[]] | all(has("value")))' "$TMP/rn" >/dev/null \
     && ok "enemy_numbers false: descriptors only for enemies" || fail "enemy numbers: $(head -c 800 "$TMP/rn")"
 jq -e --slurpfile gm "$TMP/rn_gm" '[$gm[0].view.combatants[] | select(.side != 0) | .name, .id] as $foes
-       | (.log | length) < ($gm[0].log | length)
-       and all(.log[].text; . as $t | all($foes[]; . as $f | $t | contains($f) | not))' "$TMP/rn" >/dev/null \
-    && ok "enemy_numbers false: the log keeps only the events of its own side ($(jq '.log | length' "$TMP/rn") of $(jq '.log | length' "$TMP/rn_gm"))" \
+       | ([.log[] | select(.brief | not)] | length) < ($gm[0].log | length)
+       and ([.log[] | select(.brief)] | length) > 0
+       and all(.log[] | select(.brief | not) | .text; . as $t | all($foes[]; . as $f | $t | contains($f) | not))
+       and all(.log[] | select(.brief) | .text; test("STUN|LETHAL|HP|against|[0-9]+ (STUN|LETHAL)") | not)' "$TMP/rn" >/dev/null \
+    && ok "enemy_numbers false: its own side's events told, the others briefly, no numbers ($(jq '[.log[] | select(.brief)] | length' "$TMP/rn") brief of $(jq '.log | length' "$TMP/rn"))" \
     || fail "enemy numbers' log: $(jq -c .log "$TMP/rn" | head -c 800)"
 call "$A_URL" "$PR" GET "/api/fights/$R" >"$TMP/rp2"
 jq -e '.log | length > 0' "$TMP/rp2" >/dev/null && ok "enemy_numbers true (default): the player reads the log" \
