@@ -259,3 +259,72 @@ Test(server_log, player_log_drops_an_event_naming_a_hidden_one_only_in_its_data)
     cr_assert_eq(fsv_close(s, &d), FRAY_OK, "%s", d.message);
     remove_data();
 }
+
+/* Issue 14 "never GM-only data", live: the pages of one scope share one
+ * state event per change, but a player's stream never gets the GM's (nor
+ * the GM's stream a player's), whichever wakes first. */
+Test(server_log, live_streams_share_a_state_only_within_one_scope) {
+    make_data();
+    fsv_server *s = NULL;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fsv_open(dir, false, NULL, &s, &d), FRAY_OK, "%s", d.message);
+    char *body = NULL;
+    cr_assert_eq(ask(s, NULL, "POST", "/api/fights",
+                     "{\"encounter\":\"examples/alloy/reinforcements.yaml\","
+                     "\"seed\":3}", &body), 201, "%s", body);
+    int id = atoi(strstr(body, "\"id\":") + 5);
+    free(body);
+    char path[96], token[80], auth_gm[160], auth_p[160];
+    snprintf(path, sizeof path, "/api/fights/%d/players", id);
+    cr_assert_eq(ask(s, NULL, "POST", path,
+                     "{\"name\":\"Ann\",\"combatants\":[\"merc\"]}", &body),
+                 201, "%s", body);
+    value_of(body, "token", token, sizeof token);
+    free(body);
+    snprintf(auth_gm, sizeof auth_gm, "Bearer %s", fsv_gm_token(s));
+    snprintf(auth_p, sizeof auth_p, "Bearer %s", token);
+    snprintf(path, sizeof path, "/api/fights/%d/live", id);
+    fsv_live *gm[2], *pl[2];
+    fsv_response r;
+    for (int i = 0; i < 2; i++) {
+        fsv_live_open(s, path, auth_gm, &gm[i], &r);
+        cr_assert_not_null(gm[i]);
+        fsv_live_open(s, path, auth_p, &pl[i], &r);
+        cr_assert_not_null(pl[i]);
+    }
+    snprintf(path, sizeof path, "/api/fights/%d/step", id);
+    for (int round = 0; round < 3; round++) {
+        /* The first state at once, then one per step; who reads first
+         * changes each round. */
+        char *g[2], *p[2];
+        size_t gl[2], pll[2];
+        for (int i = 0; i < 2; i++) {
+            bool player_first = (round + i) % 2 == 1;
+            if (player_first)
+                cr_assert_eq(fsv_live_next(pl[i], 2000, &p[i], &pll[i]), 1);
+            cr_assert_eq(fsv_live_next(gm[i], 2000, &g[i], &gl[i]), 1);
+            if (!player_first)
+                cr_assert_eq(fsv_live_next(pl[i], 2000, &p[i], &pll[i]), 1);
+        }
+        cr_assert_str_eq(g[0], g[1], "one scope, one state");
+        cr_assert_str_eq(p[0], p[1], "one scope, one state");
+        cr_assert_not_null(strstr(g[0], "\"gm\":true"));
+        cr_assert_not_null(strstr(g[0], "Big Sal"), "the GM sees Big Sal");
+        cr_assert_not_null(strstr(p[0], "\"gm\":false"));
+        cr_assert_null(strstr(p[0], "Big Sal"), "the player never does");
+        cr_assert_null(strstr(p[0], "\"boss\""));
+        for (int i = 0; i < 2; i++) {
+            free(g[i]);
+            free(p[i]);
+        }
+        cr_assert_eq(ask(s, NULL, "POST", path, NULL, &body), 200, "%s", body);
+        free(body);
+    }
+    for (int i = 0; i < 2; i++) {
+        fsv_live_close(gm[i]);
+        fsv_live_close(pl[i]);
+    }
+    cr_assert_eq(fsv_close(s, &d), FRAY_OK, "%s", d.message);
+    remove_data();
+}
