@@ -231,6 +231,25 @@ FRAY_API FRAY_MUST_CHECK fray_status fray_fight_replay_journal(
 /* true when two fights are in the identical state. */
 FRAY_API bool fray_fight_same(const fray_fight *a, const fray_fight *b);
 
+/* The files loading the setup read from the disk (issue 14: what a
+ * server keeps of a fight): the file it was loaded from first, then every
+ * file that file named (catalogs, stat blocks), each once, by its real
+ * path (absolute, links resolved). fray_setup_file_count is -1 when the
+ * setup's ruleset does not say; fray_setup_file_path NULL past the last.
+ * Copies of a setup list the same files. */
+FRAY_API int fray_setup_file_count(const fray_setup *setup);
+FRAY_API const char *fray_setup_file_path(const fray_setup *setup, int i);
+
+/* Whom event i (0 <= i < fray_fight_events) names, as data (issue 14: a
+ * player's log leaves out an event about a combatant the player does not
+ * see, whatever words its narration uses): named[k] is set true for each
+ * combatant k it points at (its actor, its targets, anyone it tells of),
+ * false for the others; size must be at least fray_setup_combatants.
+ * Returns how many it names; -1 when the ruleset does not say, size is
+ * too small or there is no event i (named then untouched). */
+FRAY_API int fray_event_names(const fray_fight *fight, int i, bool *named,
+                              int size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -142,6 +142,18 @@ typedef struct fray_view_combatant {
     int hand;               /* index into fray_fight_view.hands; -1 none */
     int n_actions;          /* only for whoever's turn it is */
     const fray_view_action *actions;
+    /* The spaces its melee threatens now (issue 14: the map draws its
+     * reach), each (x, y) once, its own spaces not among them: 99 Towers:
+     * within its weapons' threat reach as opportunity attacks read it
+     * (ft_threatens); Alloy: within its melee basic attack's reach (its
+     * natural reach, or its melee weapon's in hand). Only open spaces of
+     * the map with no wall in between. n_reach 0: none (off the map, out,
+     * or unable to strike: 99 Towers Stunned or Helpless; Alloy a firearm
+     * in hand, Dazed, Stunned, Surprised, Unconscious, Helpless,
+     * Dominated). A player sees it only where it sees the combatant where
+     * it is. */
+    int n_reach;
+    const fray_view_seen *reach;
 } fray_view_combatant;
 
 /* A Hand of Fate (99 Towers): the cards held for one deck, private to

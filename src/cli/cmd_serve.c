@@ -7,7 +7,7 @@
 static const char HELP[] =
     "usage: fray serve [--port N] [--listen ADDR] [--data DIR] "
     "[--new-gm-token]\n"
-    "                  [--web DIR]\n"
+    "                  [--threads N] [--web DIR]\n"
     "\n"
     "Serves the fights of a data folder over HTTP (docs/server.md): the GM\n"
     "starts fights from the encounter files under DIR/encounters/, plays\n"
@@ -25,6 +25,9 @@ static const char HELP[] =
     "  --data DIR      the data folder (default ./fray-data; made when\n"
     "                  missing, with encounters/ inside)\n"
     "  --new-gm-token  make the GM's token anew (the old link stops working)\n"
+    "  --threads N     requests served at once (default 256, 2 to 4096): each\n"
+    "                  open page's live stream holds one as long as it is\n"
+    "                  open, so a table of many pages needs more\n"
     "  --web DIR       the pages' folder (default: share/fray/web beside the\n"
     "                  program's folder, else the source tree's web/)\n";
 
@@ -35,6 +38,7 @@ int cmd_serve(int argc, char **argv) {
         {"data", true, NULL, false},
         {"new-gm-token", false, NULL, false},
         {"web", true, NULL, false},
+        {"threads", true, NULL, false},
     };
     cli_args args = {"fray serve", opts, (int)(sizeof opts / sizeof opts[0]),
                      {0}, 0, false, false};
@@ -44,6 +48,10 @@ int cmd_serve(int argc, char **argv) {
     long port = 8080;
     if (cli_get(&args, "port")->present &&
         !cli_int_opt(&args, "port", 0, 65535, &port))
+        return EXIT_USAGE;
+    long threads = 256; /* (each open live page holds one) */
+    if (cli_get(&args, "threads")->present &&
+        !cli_int_opt(&args, "threads", 2, 4096, &threads))
         return EXIT_USAGE;
     cli_opt *listen = cli_get(&args, "listen");
     cli_opt *data = cli_get(&args, "data");
@@ -58,7 +66,7 @@ int cmd_serve(int argc, char **argv) {
         (int)port,
         data->present ? data->value : "fray-data",
         cli_get(&args, "new-gm-token")->present,
-        256, /* (each open live page holds one) */
+        (int)threads,
         web->present ? web->value : NULL,
     };
     rc = fsv_serve(&o);

@@ -685,3 +685,15 @@ FRAY_API fray_status fray_fight_replay_journal(fray_fight *f,
     }
     return FRAY_OK;
 }
+
+FRAY_API int fray_event_names(const fray_fight *f, int i, bool *named,
+                              int size) {
+    if (!f->rs->event_names || !named ||
+        size < f->rs->combatants(f->setup->data))
+        return -1;
+    size_t len = 0;
+    const uint8_t *ev = applied(f, i, &len);
+    if (!ev)
+        return -1;
+    return f->rs->event_names(f->setup->data, ev, len, named);
+}

@@ -15,6 +15,7 @@ struct fray_setup {
     void *data;          /* the ruleset's setup */
     bool owned;          /* freed with the fray_setup (not when borrowed) */
     fray_allocator alloc;
+    struct fray__files *files; /* the files its load read (NULL: not known) */
 };
 
 /* The ruleset whose `rules:` word the file at path has (the first of the

@@ -37,6 +37,7 @@
 
 struct fray__jline; /* jread.h: a journal line being read */
 struct fray_fight_view; /* fray/view.h: a fight as data */
+struct fray__files; /* yaml_read.h: the files a load read */
 
 /* How a fight is made (fray_fight_options, plus what only the layer
  * asks). */
@@ -224,6 +225,21 @@ typedef struct fray__ruleset {
     fray_status (*duel_exact)(const void *setup, int a, int b, long max_states,
                               fray_duel_odds *out, struct fray_duel_exact *exact,
                               fray_diag *diag);
+    /* ---- The files a setup read (issue 14; optional: NULL) ------------ */
+    /* load, adding every file it read from the disk to files (the file at
+     * path first; yr.files does it for a loader on yaml_read.h): what
+     * fray_setup_file_path lists. NULL: the layer uses load and says it
+     * does not know (fray_setup_file_count -1). */
+    fray_status (*load_files)(const char *path, const fray_allocator *alloc,
+                              void **out, struct fray__files *files,
+                              fray_diag *diag);
+    /* ---- Whom an event names (issue 14; optional: NULL) --------------- */
+    /* Sets named[k] (room for the setup's combatants; the rest false)
+     * for every combatant the packed event points at: its actor, its
+     * targets, anyone its choices or facts tell of; returns how many.
+     * NULL: fray_event_names says it does not know (-1). */
+    int (*event_names)(const void *setup, const uint8_t *ev, size_t len,
+                       bool *named);
 } fray__ruleset;
 
 /* The registry (rulesets.c): every ruleset built, NULL-terminated. */

@@ -8,6 +8,16 @@
 #include <string.h>
 
 #include "internal.h"
+#include "yaml_read.h"
+
+/* The list of files of a setup freed (the list and its paths). */
+static void files_drop(const fray_allocator *a, fray__files *l) {
+    if (!l)
+        return;
+    l->alloc = a;
+    fray__files_free(l);
+    fray__free(a, l, sizeof *l);
+}
 
 FRAY_API fray_status fray_setup_load(const char *path,
                                      const fray_allocator *alloc,
@@ -33,11 +43,29 @@ FRAY_API fray_status fray_setup_load(const char *path,
         s->alloc = *alloc;
     s->rs = rs;
     s->owned = true;
-    rc = rs->load(path, alloc, &s->data, diag);
+    fray__files *files = NULL;
+    if (rs->load_files) {
+        files = fray__alloc(alloc, sizeof *files);
+        if (!files) {
+            fray__free(alloc, s, sizeof *s);
+            if (diag)
+                diag->file = path;
+            return fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
+        }
+        memset(files, 0, sizeof *files);
+        files->alloc = alloc;
+        rc = rs->load_files(path, alloc, &s->data, files, diag);
+    } else {
+        rc = rs->load(path, alloc, &s->data, diag);
+    }
     if (rc != FRAY_OK) {
+        files_drop(alloc, files);
         fray__free(alloc, s, sizeof *s);
         return rc;
     }
+    if (files)
+        files->alloc = s->alloc.realloc ? &s->alloc : NULL;
+    s->files = files;
     *out = s;
     return FRAY_OK;
 }
@@ -66,6 +94,7 @@ FRAY_API void fray_setup_free(fray_setup *s) {
     fray_allocator a = s->alloc;
     if (s->owned && s->data)
         s->rs->setup_free(s->data);
+    files_drop(a.realloc ? &a : NULL, s->files);
     fray__free(a.realloc ? &a : NULL, s, sizeof *s);
 }
 
@@ -85,6 +114,24 @@ FRAY_API fray_status fray_setup_copy(const fray_setup *src,
     if (rc != FRAY_OK) {
         fray__free(alloc, s, sizeof *s);
         return rc;
+    }
+    if (src->files) {
+        /* The same files listed (from the copy's own memory). */
+        const fray_allocator *a = s->alloc.realloc ? &s->alloc : NULL;
+        fray__files *files = fray__alloc(a, sizeof *files);
+        if (files) {
+            memset(files, 0, sizeof *files);
+            files->alloc = a;
+        }
+        for (int i = 0; files && rc == FRAY_OK && i < src->files->n; i++)
+            rc = fray__files_add(files, src->files->path[i]);
+        if (!files || rc != FRAY_OK) {
+            files_drop(a, files);
+            s->rs->setup_free(s->data);
+            fray__free(a, s, sizeof *s);
+            return FRAY_ERR_NOMEM;
+        }
+        s->files = files;
     }
     *out = s;
     return FRAY_OK;
@@ -216,4 +263,14 @@ FRAY_API fray_status fray_setup_duel(const char *path_a, const char *name_a,
     }
     *out = s;
     return FRAY_OK;
+}
+
+FRAY_API int fray_setup_file_count(const fray_setup *s) {
+    return s->files ? s->files->n : -1;
+}
+
+FRAY_API const char *fray_setup_file_path(const fray_setup *s, int i) {
+    if (!s->files || i < 0 || i >= s->files->n)
+        return NULL;
+    return s->files->path[i];
 }

@@ -380,6 +380,18 @@ static void place_for(const fray_fight_view *v, const fray_view_scope *sc,
         }
 }
 
+/* Whether the scope sees combatant k's reach: only where it sees the
+ * combatant where it is (the reach would tell the place). */
+static bool sees_reach(const fray_fight_view *v, const fray_view_scope *sc,
+                       int k) {
+    const fray_view_combatant *c = &v->combatants[k];
+    if (!c->on_map)
+        return false;
+    int x, y;
+    place_for(v, sc, k, &x, &y);
+    return x == c->x && y == c->y;
+}
+
 /* Hand h's number among those the scope sees; -1 when hidden. */
 static int hand_ref(const fray_fight_view *v, const fray_view_scope *sc, int h) {
     if (h < 0 || !fray_view_sees_hand(v, sc, h))
@@ -487,6 +499,14 @@ static fray_status copy_combatant(fray_fight_view *o, const fray_fight_view *v,
         acts[j].n_targets = n;
     }
     d->actions = acts;
+    d->n_reach = sees_reach(v, sc, k) ? c->n_reach : 0;
+    fray_view_seen *reach =
+        fray__view_alloc(o, (size_t)(d->n_reach + 1) * sizeof *reach);
+    if (!reach)
+        return FRAY_ERR_NOMEM;
+    for (int j = 0; j < d->n_reach; j++)
+        reach[j] = c->reach[j];
+    d->reach = reach;
     return FRAY_OK;
 }
 
@@ -772,6 +792,12 @@ static void js_combatant(fray__text *t, const fray_fight_view *v,
         }
         fray__text_s(t, "]}");
     }
+    fray__text_s(t, "]");
+    js_key(t, &f, "reach");
+    fray__text_s(t, "[");
+    for (int j = 0; sees_reach(v, sc, k) && j < c->n_reach; j++)
+        fray__text_f(t, j ? ",[%d,%d]" : "[%d,%d]", c->reach[j].x,
+                     c->reach[j].y);
     fray__text_s(t, "]}");
 }
 

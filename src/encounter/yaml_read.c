@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -439,6 +440,8 @@ fray_status yr_read_text(yr *L, const char *path, const char *display,
     }
     buf[got_bytes] = '\0';
     L->total_bytes += got_bytes;
+    if (L->files && fray__files_add(L->files, path) != FRAY_OK)
+        return yr_nomem(L);
     *out = buf;
     *out_len = got_bytes;
     return FRAY_OK;
@@ -1202,4 +1205,41 @@ fray_status yr_unknown(yr *L, const yn *at, const char *what, const char *name,
     char list[200];
     return yr_fail(L, at, FRAY_ERR_PARSE, "unknown %s '%.40s'; known: %s", what,
                    name, yr_join_names(list, sizeof list, names, count));
+}
+
+/* ---- The files a load read ------------------------------------------------ */
+
+fray_status fray__files_add(fray__files *l, const char *path) {
+    char real[PATH_MAX];
+    const char *p = realpath(path, real) ? real : path;
+    for (int i = 0; i < l->n; i++)
+        if (strcmp(l->path[i], p) == 0)
+            return FRAY_OK;
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 8;
+        char **np = fray__realloc(l->alloc, l->path,
+                                  (size_t)l->cap * sizeof *np,
+                                  (size_t)cap * sizeof *np);
+        if (!np)
+            return FRAY_ERR_NOMEM;
+        l->path = np;
+        l->cap = cap;
+    }
+    size_t n = strlen(p);
+    char *copy = fray__alloc(l->alloc, n + 1);
+    if (!copy)
+        return FRAY_ERR_NOMEM;
+    memcpy(copy, p, n + 1);
+    l->path[l->n++] = copy;
+    return FRAY_OK;
+}
+
+void fray__files_free(fray__files *l) {
+    if (!l)
+        return;
+    for (int i = 0; i < l->n; i++)
+        fray__free(l->alloc, l->path[i], strlen(l->path[i]) + 1);
+    fray__free(l->alloc, l->path, (size_t)l->cap * sizeof *l->path);
+    l->path = NULL;
+    l->n = l->cap = 0;
 }

@@ -87,6 +87,8 @@ typedef struct yr {
     long n_nodes;                 /* values in their trees */
     bool suggest_keys;            /* yr_keys: "did you mean" for a near miss
                                      (Alloy; 99 Towers lists the keys) */
+    struct fray__files *files;    /* when set: every file read from the disk
+                                     is added to it (fray_setup_file_path) */
 } yr;
 
 /* Arena (zeroed memory; NULL when out of memory). */
@@ -158,5 +160,20 @@ fray_status yr_pos(yr *L, const yn *n, const char *what, fray_pos *out);
 /* "unknown WHAT 'name' (did you mean 'x'?)" or "; known: a, b, c". */
 fray_status yr_unknown(yr *L, const yn *at, const char *what, const char *name,
                        const char *const *names, int count, const char *none_hint);
+
+/* The files one load read from the disk (fray_setup_file_count,
+ * include/fray/fight.h): each once, by its real path (absolute, links
+ * resolved), in the order first read. Memory from alloc (NULL: malloc). */
+typedef struct fray__files {
+    const fray_allocator *alloc; /* borrowed; the setup's own allocator */
+    char **path;
+    int n, cap;
+} fray__files;
+
+/* Adds path's real path (path itself when it has none) unless it is
+ * there; FRAY_ERR_NOMEM. */
+fray_status fray__files_add(fray__files *l, const char *path);
+/* Frees the paths (the struct itself is the caller's). */
+void fray__files_free(fray__files *l);
 
 #endif

@@ -6,12 +6,13 @@
  * cannot keep it the fight is rebuilt from the store (the change is taken
  * back) and the caller is told it was not kept.
  */
-#define _POSIX_C_SOURCE 200809L /* pthread, lstat, clock_gettime */
+#define _XOPEN_SOURCE 700 /* pthread, lstat, clock_gettime, realpath */
 #include "api.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <limits.h>
@@ -23,6 +24,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "fray/fray.h"
 #include "fray/view.h"
@@ -36,7 +38,8 @@ enum {
     LOG_MAX = 30,           /* narrated events a view carries */
     SCAN_DEPTH = 8,         /* folders deep under encounters/ */
     SCAN_FILES = 2000,      /* files under encounters/ */
-    STEP_GUARD = 100000     /* clock moves in one turn of the tactics */
+    STEP_GUARD = 100000,    /* clock moves in one turn of the tactics */
+    TEXTS_MAX = 8           /* state events kept per fight (scopes) */
 };
 /* The bytes of every file under encounters/ together. */
 #define SCAN_BYTES ((size_t)64 << 20)
@@ -78,11 +81,28 @@ typedef struct fight_entry {
     fray_fight_view *view;
     int log_from, log_n;
     char *log[LOG_MAX];
+    /* Whom each of those events names (fray_event_names): names_n
+     * combatants a row, log_n rows; names_known[k] false when the
+     * ruleset does not say (the words alone then decide). */
+    bool *names;
+    int names_n;
+    bool names_known[LOG_MAX];
+    /* The state events last written, by whom they were for (the GM, or
+     * a player's token: its scope), with the change they were of: the
+     * live pages of one scope share one (written once per change). */
+    struct {
+        char key[TOKEN_HEX + 1];
+        uint64_t change;
+        char *text;
+        size_t len;
+    } texts[TEXTS_MAX];
+    int texts_next;
 } fight_entry;
 
 struct fsv_server {
     char *data;
     char *enc_dir;
+    char *enc_real;         /* enc_dir's real path (links resolved) */
     char *fights_dir;
     FILE *log;
     char gm[TOKEN_HEX + 1];
@@ -338,6 +358,9 @@ static fight_entry *entry_new(int64_t id) {
 static void cache_clear(fight_entry *f) {
     fray_fight_view_free(f->view);
     f->view = NULL;
+    free(f->names);
+    f->names = NULL;
+    f->names_n = 0;
     for (int i = 0; i < f->log_n; i++)
         free(f->log[i]);
     f->log_n = 0;
@@ -348,6 +371,8 @@ static void entry_free(fight_entry *f) {
     if (!f)
         return;
     cache_clear(f);
+    for (int i = 0; i < TEXTS_MAX; i++)
+        free(f->texts[i].text);
     fray_fight_free(f->fight);
     fray_setup_free(f->setup);
     pthread_cond_destroy(&f->cond);
@@ -575,6 +600,67 @@ static int file_cmp(const void *a, const void *b) {
     return strcmp(((const fs_file *)a)->name, ((const fs_file *)b)->name);
 }
 
+/* Adds the file at path (a real path) to sc by its path under
+ * encounters/; false with why when it is not under encounters/. */
+static bool scan_add(fsv_server *s, scan *sc, const char *path) {
+    size_t n = strlen(s->enc_real);
+    if (strncmp(path, s->enc_real, n) != 0 || path[n] != '/') {
+        snprintf(sc->why, sizeof sc->why, "the encounter reads %.200s, which "
+                 "is not under encounters/ (a fight keeps only files there)",
+                 path);
+        return false;
+    }
+    if (sc->n >= SCAN_FILES) {
+        snprintf(sc->why, sizeof sc->why, "the encounter reads more than %d "
+                 "files", SCAN_FILES);
+        return false;
+    }
+    if (sc->n == sc->cap) {
+        int cap = sc->cap ? 2 * sc->cap : 8;
+        fs_file *p = realloc(sc->files, (size_t)cap * sizeof *p);
+        if (!p) {
+            snprintf(sc->why, sizeof sc->why, "out of memory");
+            return false;
+        }
+        sc->files = p;
+        sc->cap = cap;
+    }
+    fs_file *x = &sc->files[sc->n];
+    memset(x, 0, sizeof *x);
+    x->name = strdup(path + n + 1);
+    if (!x->name) {
+        snprintf(sc->why, sizeof sc->why, "out of memory");
+        return false;
+    }
+    if (!read_whole(path, SCAN_BYTES - sc->bytes, &x->text, &x->len, sc->why,
+                    sizeof sc->why)) {
+        free(x->name);
+        return false;
+    }
+    sc->bytes += x->len;
+    sc->n++;
+    return true;
+}
+
+/* The files setup's load read (fray_setup_file_path), the encounter
+ * first, each by its path under encounters/. *listed false when the
+ * setup's ruleset does not say which (the caller keeps every file). */
+static bool setup_files(fsv_server *s, const fray_setup *setup, scan *sc,
+                        bool *listed) {
+    memset(sc, 0, sizeof *sc);
+    int n = fray_setup_file_count(setup);
+    *listed = n >= 0;
+    for (int i = 0; i < n; i++)
+        if (!scan_add(s, sc, fray_setup_file_path(setup, i))) {
+            char why[sizeof sc->why];
+            memcpy(why, sc->why, sizeof why);
+            scan_free(sc);
+            memcpy(sc->why, why, sizeof why);
+            return false;
+        }
+    return true;
+}
+
 static bool scan_encounters(fsv_server *s, scan *sc) {
     memset(sc, 0, sizeof *sc);
     if (!scan_dir(sc, s->enc_dir, "", 0)) {
@@ -784,6 +870,7 @@ fray_status fsv_open(const char *data, bool new_gm_token, FILE *log,
     s->enc_dir = join(data, "encounters");
     s->fights_dir = join(data, "fights");
     char *db = join(data, "fray.sqlite");
+    char real[PATH_MAX];
     fray_status st = FRAY_OK;
     if (!s->data || !s->enc_dir || !s->fights_dir || !db) {
         st = FRAY_ERR_NOMEM;
@@ -795,6 +882,23 @@ fray_status fsv_open(const char *data, bool new_gm_token, FILE *log,
         st = make_dir(s->enc_dir, diag);
     if (st == FRAY_OK)
         st = make_dir(s->fights_dir, diag);
+    char *uploads = st == FRAY_OK ? join(s->enc_dir, "uploads") : NULL;
+    if (st == FRAY_OK && !uploads) {
+        snprintf(diag->message, sizeof diag->message, "out of memory");
+        st = FRAY_ERR_NOMEM;
+    }
+    if (st == FRAY_OK)
+        st = make_dir(uploads, diag);
+    free(uploads);
+    if (st == FRAY_OK && !realpath(s->enc_dir, real)) {
+        snprintf(diag->message, sizeof diag->message, "%s: %s", s->enc_dir,
+                 strerror(errno));
+        st = FRAY_ERR_IO;
+    }
+    if (st == FRAY_OK && !(s->enc_real = strdup(real))) {
+        snprintf(diag->message, sizeof diag->message, "out of memory");
+        st = FRAY_ERR_NOMEM;
+    }
     if (st == FRAY_OK)
         st = fs_open(db, &s->store, diag);
     free(db);
@@ -847,6 +951,7 @@ fray_status fsv_close(fsv_server *s, fray_diag *diag) {
     free(s->players);
     free(s->data);
     free(s->enc_dir);
+    free(s->enc_real);
     free(s->fights_dir);
     pthread_mutex_destroy(&s->store_mu);
     pthread_mutex_destroy(&s->reg_mu);
@@ -883,19 +988,79 @@ static char *narrate(const fray_fight *fight, int i, bool say_clock) {
     return p;
 }
 
-/* The names and ids of combatants the scope does not see (NULL-ended
- * list in buf), for the players' log. */
-static bool mentions_hidden(const fray_fight_view *v,
+/* Whether logged event k (of f's cache) tells of a combatant the scope
+ * does not see: by whom its data names (fray_event_names), and, as well,
+ * by the names and ids in its words. */
+static bool mentions_hidden(const fight_entry *f, int k,
                             const fray_view_scope *scope, const char *text) {
-    for (int k = 0; k < v->n_combatants; k++) {
-        if (fray_view_sees_combatant(v, scope, k))
+    const fray_fight_view *v = f->view;
+    for (int c = 0; f->names_known[k] && c < v->n_combatants; c++) {
+        if (c < f->names_n && f->names[k * f->names_n + c] &&
+            !fray_view_sees_combatant(v, scope, c))
+            return true;
+    }
+    for (int c = 0; c < v->n_combatants; c++) {
+        if (fray_view_sees_combatant(v, scope, c))
             continue;
-        const fray_view_combatant *c = &v->combatants[k];
-        if ((c->name && c->name[0] && strstr(text, c->name)) ||
-            (c->id && c->id[0] && strstr(text, c->id)))
+        const fray_view_combatant *x = &v->combatants[c];
+        if ((x->name && x->name[0] && strstr(text, x->name)) ||
+            (x->id && x->id[0] && strstr(text, x->id)))
             return true;
     }
     return false;
+}
+
+/* Whether logged event k (of f's cache) tells only of combatants of the
+ * player's own sides (those of the combatants its token controls): by
+ * whom its data names, and no other combatant's name or id in its words.
+ * false when the ruleset does not say whom its events name. */
+static bool own_sides_only(const fight_entry *f, int k, const who *w,
+                           const char *text) {
+    const fray_fight_view *v = f->view;
+    if (!f->names_known[k])
+        return false;
+    uint64_t own = 0;
+    for (int i = 0; i < w->p.n_controls; i++) {
+        int c = w->p.controls[i];
+        if (c >= 0 && c < v->n_combatants && v->combatants[c].side >= 0 &&
+            v->combatants[c].side < 64)
+            own |= (uint64_t)1 << v->combatants[c].side;
+    }
+    for (int c = 0; c < v->n_combatants; c++) {
+        int side = v->combatants[c].side;
+        if (side >= 0 && side < 64 && ((own >> side) & 1))
+            continue;
+        if (c < f->names_n && f->names[k * f->names_n + c])
+            return false;
+        const fray_view_combatant *x = &v->combatants[c];
+        if ((x->name && x->name[0] && strstr(text, x->name)) ||
+            (x->id && x->id[0] && strstr(text, x->id)))
+            return false;
+    }
+    return true;
+}
+
+/* "attack: Tony, Bandit 1 (numbers kept by the GM)": logged event k's
+ * action word and the names of the combatants it names (every one the
+ * scope sees: the caller has checked), with no number, into buf. */
+static const char *brief_of(const fight_entry *f, int k,
+                            const fray_view_scope *sc, char *buf,
+                            size_t size) {
+    const fray_fight_view *v = f->view;
+    const char *act = fray_event_action(f->fight, f->log_from + k);
+    int n = snprintf(buf, size, "%s:", act ? act : "event");
+    bool any = false;
+    for (int c = 0; c < v->n_combatants && n > 0 && (size_t)n < size; c++) {
+        if (c >= f->names_n || !f->names[k * f->names_n + c] ||
+            !fray_view_sees_combatant(v, sc, c))
+            continue;
+        n += snprintf(buf + n, size - (size_t)n, "%s %s", any ? "," : "",
+                      v->combatants[c].name);
+        any = true;
+    }
+    if (n > 0 && (size_t)n < size)
+        snprintf(buf + n, size - (size_t)n, " (numbers kept by the GM)");
+    return buf;
 }
 
 static fray_view_scope scope_of(const who *w) {
@@ -919,12 +1084,23 @@ static bool cache_fill(fight_entry *f) {
         return false;
     int n = fray_fight_events(f->fight);
     f->log_from = n > LOG_MAX ? n - LOG_MAX : 0;
+    int nc = fray_setup_combatants(f->setup);
+    f->names_n = nc > 0 ? nc : 1;
+    f->names = calloc((size_t)LOG_MAX * (size_t)f->names_n, sizeof *f->names);
+    if (!f->names) {
+        cache_clear(f);
+        return false;
+    }
     for (int i = f->log_from; i < n; i++) {
         char *s = narrate(f->fight, i, false);
         if (!s) {
             cache_clear(f);
             return false;
         }
+        int k = f->log_n;
+        f->names_known[k] = fray_event_names(f->fight, i,
+                                             f->names + k * f->names_n,
+                                             f->names_n) >= 0;
         f->log[f->log_n++] = s;
     }
     f->cached = f->change;
@@ -965,17 +1141,29 @@ static bool write_state(fight_entry *f, const who *w, fsv_text *t) {
         t->len += need;
     }
     /* The log: the last narrated events. A player's leaves out any that
-     * names a combatant it does not see, and all of it when the GM hides
-     * the enemies' numbers (narration tells STUN and LETHAL). */
+     * names a combatant it does not see; when the GM hides the enemies'
+     * numbers (narration tells STUN, LETHAL and HP), it keeps only those
+     * that tell of its own sides alone. */
     fsv_text_str(t, ",\"log\":[");
     bool first = true;
-    if (w->gm || w->p.enemy_numbers) {
+    {
         for (int k = 0; k < f->log_n; k++) {
             const char *s = f->log[k];
-            if (s[0] && (w->gm || !mentions_hidden(v, &sc, s))) {
+            if (!s[0] || (!w->gm && mentions_hidden(f, k, &sc, s)))
+                continue;
+            if (w->gm || w->p.enemy_numbers || own_sides_only(f, k, w, s)) {
                 fsv_text_printf(t, "%s{\"event\":%d,\"text\":", first ? "" : ",",
                                 f->log_from + k);
                 fsv_text_json(t, s);
+                fsv_text_str(t, "}");
+                first = false;
+            } else if (f->names_known[k]) {
+                /* An event that tells of an enemy whose numbers the GM
+                 * keeps: what was done and whom it named, no numbers. */
+                fsv_text_printf(t, "%s{\"event\":%d,\"brief\":true,\"text\":",
+                                first ? "" : ",", f->log_from + k);
+                char brief[1024];
+                fsv_text_json(t, brief_of(f, k, &sc, brief, sizeof brief));
                 fsv_text_str(t, "}");
                 first = false;
             }
@@ -1282,21 +1470,260 @@ static bool read_seed(json_t *v, uint64_t *out, fsv_response *resp) {
     return false;
 }
 
+/* ---- Uploads ------------------------------------------------------------------------- */
+
+/* The file a diag blames, named under encounters/ (an upload's temporary
+ * file by the upload's name). */
+static const char *blamed(const fsv_server *s, const fray_diag *d,
+                          const char *tmp, const char *name) {
+    const char *f = fray_diag_file(d);
+    if (!f)
+        return name;
+    if (tmp && strcmp(f, tmp) == 0)
+        return name;
+    size_t n = strlen(s->enc_dir);
+    if (strncmp(f, s->enc_dir, n) == 0 && f[n] == '/')
+        return f + n + 1;
+    n = strlen(s->enc_real);
+    if (strncmp(f, s->enc_real, n) == 0 && f[n] == '/')
+        return f + n + 1;
+    return f;
+}
+
+/* A load's refusal as a 422: file:line:column: message. */
+static void answer_load_error(fsv_server *s, fsv_response *out,
+                              const fray_diag *d, fray_status st,
+                              const char *tmp, const char *name) {
+    const char *msg = d->message[0] ? d->message : fray_strerror(st);
+    if (d->line > 0)
+        answer_error(out, 422, "%s:%d:%d: %s", blamed(s, d, tmp, name),
+                     d->line, d->column > 0 ? d->column : 1, msg);
+    else
+        answer_error(out, 422, "%s: %s", blamed(s, d, tmp, name), msg);
+}
+
+/* An upload's name: letters, digits, '.', '-', '_', not first a '.',
+ * ending in .yaml or .yml, at most 100 bytes. */
+static bool upload_name_ok(const char *n) {
+    size_t len = strlen(n);
+    if (len < 5 || len > 100 || n[0] == '.')
+        return false;
+    for (const char *p = n; *p; p++)
+        if (!isalnum((unsigned char)*p) && !strchr(".-_", *p))
+            return false;
+    return (len > 5 && strcmp(n + len - 5, ".yaml") == 0) ||
+           strcmp(n + len - 4, ".yml") == 0;
+}
+
+/* Whether the file at path holds exactly text (len bytes). */
+static bool same_text(const char *path, const char *text, size_t len) {
+    char *have = NULL;
+    size_t have_len = 0;
+    char why[300] = "";
+    if (!read_whole(path, FSV_BODY_MAX, &have, &have_len, why, sizeof why))
+        return false;
+    bool same = have_len == len && memcmp(have, text, len) == 0;
+    free(have);
+    return same;
+}
+
+/* fsync of a folder (after a name was made in it). */
+static bool sync_dir(const char *dir, char *why, size_t size) {
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(why, size, "%s: %s", dir, strerror(errno));
+        return false;
+    }
+    bool ok = fsync(fd) == 0;
+    if (!ok)
+        snprintf(why, size, "%s: %s", dir, strerror(errno));
+    if (close(fd) != 0 && ok) {
+        snprintf(why, size, "%s: %s", dir, strerror(errno));
+        ok = false;
+    }
+    return ok;
+}
+
+/* Writes text to a new temporary file in dir (a dot file: no list shows
+ * it), synced to the disk; its path in tmp. */
+static bool write_temp(const char *dir, const char *text, size_t len,
+                       char *tmp, size_t size, char *why, size_t why_size) {
+    snprintf(tmp, size, "%s/.upload-XXXXXX", dir);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        snprintf(why, why_size, "%.400s: %.150s", dir, strerror(errno));
+        return false;
+    }
+    bool ok = true;
+    for (size_t done = 0; ok && done < len;) {
+        ssize_t w = write(fd, text + done, len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            ok = false;
+        else
+            done += (size_t)w;
+    }
+    if (ok && fsync(fd) != 0)
+        ok = false;
+    if (!ok)
+        snprintf(why, why_size, "%.400s: %.150s", tmp, strerror(errno));
+    if (close(fd) != 0 && ok) {
+        snprintf(why, why_size, "%.400s: %.150s", tmp, strerror(errno));
+        ok = false;
+    }
+    if (!ok)
+        unlink(tmp);
+    return ok;
+}
+
+/* {"name": "my.yaml", "text": "..."}: written to encounters/uploads/NAME
+ * (atomically: a temporary file synced, linked to its name, the folder
+ * synced) once the rules have loaded it; *out_name its name under
+ * encounters/. false with the answer given (400 a bad name or text, 409
+ * another text under that name, 422 a file the rules refuse: nothing is
+ * left behind). */
+static bool upload(fsv_server *s, json_t *up, char *out_name, size_t size,
+                   fsv_response *out) {
+    static const char *const keys[] = {"name", "text"};
+    if (!json_is_object(up)) {
+        answer_error(out, 400, "upload: expected {\"name\": \"my.yaml\", "
+                     "\"text\": \"...\"}");
+        return false;
+    }
+    if (!only_keys(up, keys, 2, out))
+        return false;
+    json_t *nv = json_object_get(up, "name");
+    json_t *tv = json_object_get(up, "text");
+    if (!json_is_string(nv) || !upload_name_ok(json_string_value(nv))) {
+        answer_error(out, 400, "upload: name: expected a file's name of "
+                     "letters, digits, '.', '-' and '_' (not first a '.'), "
+                     "ending in .yaml or .yml, at most 100 bytes, like "
+                     "\"my-fight.yaml\"");
+        return false;
+    }
+    if (!json_is_string(tv)) {
+        answer_error(out, 400, "upload: text: expected the file's text (a "
+                     "string)");
+        return false;
+    }
+    const char *name = json_string_value(nv);
+    const char *text = json_string_value(tv);
+    size_t len = json_string_length(tv);
+    if (strlen(text) != len) {
+        answer_error(out, 400, "upload: text: a NUL character is not text");
+        return false;
+    }
+    snprintf(out_name, size, "uploads/%s", name);
+    fs_file probe = {out_name, (char *)text, len};
+    if (!is_encounter(&probe)) {
+        answer_error(out, 422, "%s:1:1: not an encounter file: it has no "
+                     "line 'fray: encounter' (docs/file-formats.md)",
+                     out_name);
+        return false;
+    }
+    char *dir = join(s->enc_dir, "uploads");
+    char *final = dir ? join(dir, name) : NULL;
+    char tmp[4096 + 64], why[600] = "";
+    bool ok = dir && final;
+    if (!ok) {
+        free(dir);
+        answer_nomem(out);
+        return false;
+    }
+    struct stat st;
+    if (lstat(final, &st) == 0) {
+        /* Already there: the same text is that file again. */
+        ok = S_ISREG(st.st_mode) && same_text(final, text, len);
+        if (!ok)
+            answer_error(out, 409, "%s is there already with another text "
+                         "(upload it under another name)", out_name);
+        free(dir);
+        free(final);
+        return ok;
+    }
+    if (!write_temp(dir, text, len, tmp, sizeof tmp, why, sizeof why)) {
+        answer_error(out, 500, "the upload was not written: %s", why);
+        free(dir);
+        free(final);
+        return false;
+    }
+    /* The rules load it where it will be (the files it names are found
+     * from encounters/uploads/), before it has its name. */
+    fray_setup *check = NULL;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    fray_status ls = fray_setup_load(tmp, NULL, &check, &d);
+    if (ls != FRAY_OK) {
+        answer_load_error(s, out, &d, ls, tmp, out_name);
+        unlink(tmp);
+        free(dir);
+        free(final);
+        return false;
+    }
+    /* Every file it reads must be under encounters/ (a fight keeps only
+     * those). */
+    scan used;
+    bool listed = false;
+    ok = setup_files(s, check, &used, &listed);
+    fray_setup_free(check);
+    if (ok)
+        scan_free(&used); /* (a refusal has freed it, keeping why) */
+    if (!ok) {
+        answer_error(out, 422, "%s: %s", out_name, used.why);
+        unlink(tmp);
+        free(dir);
+        free(final);
+        return false;
+    }
+    /* link() never replaces a file: another upload of the same name at
+     * the same moment wins, and this one is compared with it. */
+    if (link(tmp, final) != 0) {
+        int e = errno;
+        if (e == EEXIST) {
+            ok = same_text(final, text, len);
+            if (!ok)
+                answer_error(out, 409, "%s is there already with another "
+                             "text (upload it under another name)", out_name);
+        } else {
+            ok = false;
+            answer_error(out, 500, "the upload was not written: %s: %s",
+                         final, strerror(e));
+        }
+        unlink(tmp);
+        free(dir);
+        free(final);
+        return ok;
+    }
+    if (unlink(tmp) != 0 || !sync_dir(dir, why, sizeof why)) {
+        if (!why[0])
+            snprintf(why, sizeof why, "%.400s: %s", tmp, strerror(errno));
+        unlink(final);
+        answer_error(out, 500, "the upload was not written: %s", why);
+        ok = false;
+    }
+    free(dir);
+    free(final);
+    return ok;
+}
+
 static void call_new_fight(fsv_server *s, const char *body, size_t len,
                            fsv_response *out) {
     json_t *j = body_object(body, len, false, out);
     if (!j)
         return;
-    static const char *const keys[] = {"encounter", "seed"};
-    if (!only_keys(j, keys, 2, out)) {
+    static const char *const keys[] = {"encounter", "seed", "upload"};
+    if (!only_keys(j, keys, 3, out)) {
         json_decref(j);
         return;
     }
     json_t *enc = json_object_get(j, "encounter");
-    if (!json_is_string(enc)) {
+    json_t *up = json_object_get(j, "upload");
+    if ((enc && up) || (!json_is_string(enc) && !up)) {
         json_decref(j);
         answer_error(out, 400, "encounter: expected the name of an encounter "
-                     "file, as GET /api/encounters lists them");
+                     "file, as GET /api/encounters lists them (or upload: "
+                     "{\"name\", \"text\"}, one or the other)");
         return;
     }
     uint64_t seed = 0;
@@ -1310,6 +1737,15 @@ static void call_new_fight(fsv_server *s, const char *body, size_t len,
         answer_error(out, 500, "getrandom: %s", strerror(errno));
         return;
     }
+    char uploaded[160];
+    if (up) {
+        if (!upload(s, up, uploaded, sizeof uploaded, out)) {
+            json_decref(j);
+            return;
+        }
+        enc = NULL;
+    }
+    const char *enc_name = enc ? json_string_value(enc) : uploaded;
     scan sc;
     if (!scan_encounters(s, &sc)) {
         json_decref(j);
@@ -1320,12 +1756,12 @@ static void call_new_fight(fsv_server *s, const char *body, size_t len,
      * used as a path. */
     int k = -1;
     for (int i = 0; i < sc.n; i++)
-        if (strcmp(sc.files[i].name, json_string_value(enc)) == 0 &&
+        if (strcmp(sc.files[i].name, enc_name) == 0 &&
             is_encounter(&sc.files[i]))
             k = i;
     if (k < 0) {
         answer_error(out, 404, "no encounter '%s' under encounters/ (GET "
-                     "/api/encounters lists them)", json_string_value(enc));
+                     "/api/encounters lists them)", enc_name);
         json_decref(j);
         scan_free(&sc);
         return;
@@ -1339,28 +1775,36 @@ static void call_new_fight(fsv_server *s, const char *body, size_t len,
     memset(&d, 0, sizeof d);
     fray_status st = path ? fray_setup_load(path, NULL, &check, &d)
                           : FRAY_ERR_NOMEM;
-    free(path);
     if (st != FRAY_OK) {
-        if (d.line > 0)
-            answer_error(out, 422, "%s:%d:%d: %s",
-                         d.file ? d.file : sc.files[k].name, d.line,
-                         d.column > 0 ? d.column : 1,
-                         d.message[0] ? d.message : fray_strerror(st));
-        else
-            answer_error(out, 422, "%s: %s", sc.files[k].name,
-                         d.message[0] ? d.message : fray_strerror(st));
+        /* (d.file may be path: told before path is freed) */
+        answer_load_error(s, out, &d, st, NULL, sc.files[k].name);
+        free(path);
         scan_free(&sc);
         return;
     }
+    free(path);
     char title[128], rules[16];
     snprintf(title, sizeof title, "%s",
              fray_setup_name(check) && fray_setup_name(check)[0]
                  ? fray_setup_name(check)
                  : sc.files[k].name);
     copy_str(rules, sizeof rules, fray_setup_rules(check));
+    /* The files the encounter's load read, the encounter first (when
+     * its ruleset does not say which: every file under encounters/). */
+    scan used;
+    bool listed = false;
+    bool used_ok = setup_files(s, check, &used, &listed);
     fray_setup_free(check);
-    /* The encounter first, then every other file under encounters/ (the
-     * library does not say which files a setup read). */
+    if (!used_ok) {
+        answer_error(out, 422, "%s", used.why);
+        scan_free(&sc);
+        return;
+    }
+    if (listed) {
+        scan_free(&sc);
+        sc = used;
+        k = 0;
+    }
     if (k > 0) {
         fs_file x = sc.files[k];
         memmove(sc.files + 1, sc.files, (size_t)k * sizeof *sc.files);
@@ -2171,17 +2615,43 @@ int fsv_live_next(fsv_live *l, int timeout_ms, char **out, size_t *out_len) {
     }
     l->first = false;
     l->seen = f->change;
-    fsv_text t = {0};
-    fsv_text_str(&t, "event: state\ndata: ");
-    bool ok = write_state(f, &l->w, &t);
-    pthread_mutex_unlock(&f->mu);
-    fsv_text_str(&t, "\n\n");
-    if (!ok || t.failed) {
-        fsv_text_free(&t);
-        return -1;
+    /* The state event of this change for this scope: written by the
+     * first page of the scope to wake, copied by the others. */
+    const char *key = l->w.gm ? "gm" : l->w.p.token;
+    int k = -1;
+    for (int i = 0; i < TEXTS_MAX; i++)
+        if (f->texts[i].text && f->texts[i].change == f->change &&
+            strcmp(f->texts[i].key, key) == 0)
+            k = i;
+    if (k < 0) {
+        fsv_text t = {0};
+        fsv_text_str(&t, "event: state\ndata: ");
+        bool ok = write_state(f, &l->w, &t);
+        fsv_text_str(&t, "\n\n");
+        if (!ok || t.failed) {
+            pthread_mutex_unlock(&f->mu);
+            fsv_text_free(&t);
+            return -1;
+        }
+        k = f->texts_next;
+        f->texts_next = (f->texts_next + 1) % TEXTS_MAX;
+        free(f->texts[k].text);
+        copy_str(f->texts[k].key, sizeof f->texts[k].key, key);
+        f->texts[k].change = f->change;
+        f->texts[k].text = t.p;
+        f->texts[k].len = t.len;
     }
-    *out = t.p;
-    *out_len = t.len;
+    char *copy = malloc(f->texts[k].len + 1);
+    if (copy) {
+        memcpy(copy, f->texts[k].text, f->texts[k].len);
+        copy[f->texts[k].len] = '\0';
+    }
+    size_t len = f->texts[k].len;
+    pthread_mutex_unlock(&f->mu);
+    if (!copy)
+        return -1;
+    *out = copy;
+    *out_len = len;
     return 1;
 }
 

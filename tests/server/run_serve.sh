@@ -39,7 +39,7 @@ start() {
     name=$1
     dir=$2
     rm -f "$TMP/$name.out" "$TMP/$name.err"
-    "$FRAY" serve --port 0 --data "$dir" >"$TMP/$name.out" 2>"$TMP/$name.err" &
+    "$FRAY" serve --port 0 --threads 64 --data "$dir" >"$TMP/$name.out" 2>"$TMP/$name.err" &
     pid=$!
     PIDS="$PIDS $pid"
     i=0
@@ -95,12 +95,68 @@ for bad in "../fray.sqlite" "/etc/passwd" "examples/towers/../towers/duel.yaml" 
     expect_status "encounter '$bad' refused" 404
 done
 
+# ---- uploading an encounter (issue 14 "start one from an encounter file ... uploaded") ----
+UP='fray: encounter
+rules: towers
+name: Uploaded duel
+catalog: [../data/towers/equipment.yaml]
+statblocks: [../examples/towers/statblocks.yaml]
+sides: [A, B]
+combatants:
+  - {id: a, statblock: Knight of Areast, side: A}
+  - {id: b, statblock: Black Knight, side: B}
+'
+upload_body() { jq -n --arg n "$1" --arg t "$2" '{upload: {name: $n, text: $t}, seed: 3}'; }
+call "$A_URL" "$GA" POST /api/fights "$(upload_body my-duel.yaml "$UP")" >/dev/null
+expect_status "an uploaded encounter begins a fight" 201
+UF=$(jq -r .id "$TMP/body")
+[ "$(cat "$TMP/a/encounters/uploads/my-duel.yaml")" = "$(printf '%s' "$UP")" ] \
+    && ok "the upload is kept under encounters/uploads/ as it was sent" || fail "upload not kept"
+got=$(cd "$TMP/a/fights/$UF" && find . -type f | sort | tr '\n' ' ')
+[ "$got" = "./data/towers/equipment.yaml ./examples/towers/statblocks.yaml ./uploads/my-duel.yaml " ] \
+    && ok "the upload's fight keeps the upload and the files it names" || fail "upload's files: $got"
+call "$A_URL" "$GA" GET /api/encounters >/dev/null
+jq -e '.encounters | map(.name) | index("uploads/my-duel.yaml")' "$TMP/body" >/dev/null \
+    && ok "GET /api/encounters lists the upload" || fail "upload not listed: $(cat "$TMP/body")"
+call "$A_URL" "$GA" POST /api/fights "$(upload_body my-duel.yaml "$UP")" >/dev/null
+expect_status "the same name with the same text: the same file again" 201
+call "$A_URL" "$GA" POST /api/fights "$(upload_body my-duel.yaml "$UP# changed")" >/dev/null
+expect_status "the same name with another text" 409
+[ "$(cat "$TMP/a/encounters/uploads/my-duel.yaml")" = "$(printf '%s' "$UP")" ] \
+    && ok "the 409 left the upload as it was" || fail "the 409 changed the upload"
+for bad in "../evil.yaml" "a/b.yaml" ".hidden.yaml" "notes.txt" "x y.yaml" ""; do
+    call "$A_URL" "$GA" POST /api/fights "$(upload_body "$bad" "$UP")" >/dev/null
+    expect_status "upload name '$bad' refused" 400
+done
+BAD=$(printf '%s' "$UP" | sed 's/^name: Uploaded duel/name: Bad\nswords: 3/')
+call "$A_URL" "$GA" POST /api/fights "$(upload_body bad.yaml "$BAD")" >/dev/null
+expect_status "an upload the rules refuse" 422
+jq -e '.error | test("^uploads/bad.yaml:4:1: ")' "$TMP/body" >/dev/null \
+    && ok "the refusal names uploads/bad.yaml:4:1" || fail "refusal: $(cat "$TMP/body")"
+ABS_SRC=$(cd "$SRC" && pwd)
+OUT=$(printf "%s" "$UP" | sed -e "/^catalog: /d" -e "s|^statblocks: .*|statblocks: [$ABS_SRC/examples/towers/statblocks.yaml]|")
+call "$A_URL" "$GA" POST /api/fights "$(upload_body outside.yaml "$OUT")" >/dev/null
+expect_status "an upload that reads a file outside encounters/" 422
+jq -e '.error | test("not under encounters/")' "$TMP/body" >/dev/null \
+    && ok "the refusal says the file is not under encounters/" || fail "outside: $(cat "$TMP/body")"
+call "$A_URL" "$GA" POST /api/fights "$(upload_body cat.yaml 'fray: catalog')" >/dev/null
+expect_status "an upload that is not an encounter" 422
+call "$A_URL" "$GA" POST /api/fights "$(jq -n --arg t "$UP" '{encounter: "examples/towers/duel.yaml", upload: {name: "x.yaml", text: $t}}')" >/dev/null
+expect_status "an encounter and an upload at once" 400
+[ "$(ls -A "$TMP/a/encounters/uploads")" = "my-duel.yaml" ] \
+    && ok "the refused uploads left nothing behind" || fail "left behind: $(ls -A "$TMP/a/encounters/uploads")"
+
 # ---- a 99 Towers fight --------------------------------------------------------------
 call "$A_URL" "$GA" POST /api/fights '{"encounter":"examples/towers/skirmish.yaml","seed":5}' >/dev/null
 expect_status "POST /api/fights (skirmish, seed 5)" 201
 F=$(jq -r .id "$TMP/body")
 jq -e '.events[0].text | test("Initiative: Tony")' "$TMP/body" >/dev/null \
     && ok "the begin event is narrated" || fail "begin: $(cat "$TMP/body")"
+# The fight keeps exactly the files its load read (docs/server.md "The
+# process"), not every file under encounters/.
+got=$(cd "$TMP/a/fights/$F" && find . -type f | sort | tr '\n' ' ')
+[ "$got" = "./data/towers/equipment.yaml ./examples/towers/skirmish.yaml ./examples/towers/statblocks.yaml " ] \
+    && ok "the fight keeps the three files skirmish.yaml read" || fail "files kept: $got"
 
 call "$A_URL" "$GA" GET "/api/fights/$F" >"$TMP/v0"
 expect_status "GET /api/fights/$F" 200
@@ -237,13 +293,22 @@ call "$A_URL" "$PT" POST "/api/fights/$R/command" "{\"text\":\"$TURN hold\",\"ca
 expect_status "a player gives no cards by hand" 403
 call "$A_URL" "$PT" POST "/api/fights/$R/command" "{\"text\":\"$TURN hold\"}" >/dev/null
 expect_status "players_play on: $TURN's player plays its turn" 200
-# enemy_numbers false: the enemies' health by descriptor only, and no log.
+# enemy_numbers false: the enemies' health by descriptor only, and only the
+# events that tell of its own side alone (no enemy's name or id in them).
 call "$A_URL" "$GA" POST "/api/fights/$R/players" '{"name":"Dee","combatants":["tony"],"enemy_numbers":false}' >/dev/null
 PN=$(jq -r .token "$TMP/body")
 call "$A_URL" "$PN" GET "/api/fights/$R" >"$TMP/rn"
-jq -e '.log == [] and ([.view.combatants[] | select(.side != 0) | .health[]] | length > 0 and all(has("value") | not))
+call "$A_URL" "$GA" GET "/api/fights/$R" >"$TMP/rn_gm"
+jq -e '([.view.combatants[] | select(.side != 0) | .health[]] | length > 0 and all(has("value") | not))
        and ([.view.combatants[] | select(.id == "tony") | .health[]] | all(has("value")))' "$TMP/rn" >/dev/null \
-    && ok "enemy_numbers false: descriptors only for enemies, no log" || fail "enemy numbers: $(head -c 800 "$TMP/rn")"
+    && ok "enemy_numbers false: descriptors only for enemies" || fail "enemy numbers: $(head -c 800 "$TMP/rn")"
+jq -e --slurpfile gm "$TMP/rn_gm" '[$gm[0].view.combatants[] | select(.side != 0) | .name, .id] as $foes
+       | ([.log[] | select(.brief | not)] | length) < ($gm[0].log | length)
+       and ([.log[] | select(.brief)] | length) > 0
+       and all(.log[] | select(.brief | not) | .text; . as $t | all($foes[]; . as $f | $t | contains($f) | not))
+       and all(.log[] | select(.brief) | .text; test("STUN|LETHAL|HP|against|[0-9]+ (STUN|LETHAL)") | not)' "$TMP/rn" >/dev/null \
+    && ok "enemy_numbers false: its own side's events told, the others briefly, no numbers ($(jq '[.log[] | select(.brief)] | length' "$TMP/rn") brief of $(jq '.log | length' "$TMP/rn"))" \
+    || fail "enemy numbers' log: $(jq -c .log "$TMP/rn" | head -c 800)"
 call "$A_URL" "$PR" GET "/api/fights/$R" >"$TMP/rp2"
 jq -e '.log | length > 0' "$TMP/rp2" >/dev/null && ok "enemy_numbers true (default): the player reads the log" \
     || fail "log: $(head -c 300 "$TMP/rp2")"
@@ -300,7 +365,7 @@ kill -9 "$A_PID"
 wait "$A_PID" 2>/dev/null
 start A "$TMP/a"
 GA="$A_TOKEN"
-grep -q "4 fights resumed" "$TMP/A.out" && ok "4 fights resumed after kill -9" || fail "resumed: $(cat "$TMP/A.out" "$TMP/A.err")"
+grep -q "6 fights resumed" "$TMP/A.out" && ok "6 fights resumed after kill -9 (two from an upload)" || fail "resumed: $(cat "$TMP/A.out" "$TMP/A.err")"
 call "$A_URL" "$GA" GET "/api/fights/$KA" | jq -c 'del(.change)' >"$TMP/ka_view2"
 call "$A_URL" "$GA" GET "/api/fights/$KA/journal" >"$TMP/ka_journal2"
 call "$A_URL" "$GA" GET "/api/fights/$F" | jq -c 'del(.change)' >"$TMP/f_view2"
@@ -366,7 +431,7 @@ wait "$A_PID"
 rc=$?
 [ $rc -eq 0 ] && ok "SIGTERM: a clean stop (exit 0)" || fail "SIGTERM: exit $rc: $(cat "$TMP/A.err")"
 start A "$TMP/a"
-grep -q "4 fights resumed" "$TMP/A.out" && ok "the archived fight is not resumed" || fail "$(cat "$TMP/A.out")"
+grep -q "6 fights resumed" "$TMP/A.out" && ok "the archived fight is not resumed" || fail "$(cat "$TMP/A.out")"
 
 if [ $FAILS -ne 0 ]; then echo "$FAILS failed"; exit 1; fi
 echo "all passed"

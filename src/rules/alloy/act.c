@@ -1593,3 +1593,19 @@ fray_status fa_apply(fa_run *r, const fa_command *cmd) {
         return FRAY_OK; /* the fight is over (FACT OVER told) */
     return r->failed;
 }
+
+/* The reach of a's melee basic attack when it can strike now (as
+ * fa_threatens reads it), 0 when it cannot: for the view (view_reach.c). */
+int fa_strike_reach(const fa_setup *s, const fa_state *st, int a) {
+    if (a < 0 || a >= st->n)
+        return 0;
+    const fa_cstate *ca = &st->c[a];
+    if (out_or_dead(ca) || fa_has(ca, FA_C_DAZED) || fa_has(ca, FA_C_STUNNED) ||
+        fa_has(ca, FA_C_SURPRISED) || fa_has(ca, FA_C_UNCONSCIOUS) ||
+        fa_has(ca, FA_C_HELPLESS) || fa_has(ca, FA_C_DOMINATED))
+        return 0;
+    const fa_weapon *w = weapon_of(s, st, a, -1);
+    if (w && w->kind == FA_WK_RANGED)
+        return 0;
+    return melee_reach(s, st, a);
+}

@@ -165,6 +165,15 @@ static fray_status rs_load(const char *path, const fray_allocator *alloc,
     return rc;
 }
 
+static fray_status rs_load_files(const char *path, const fray_allocator *alloc,
+                                 void **out, struct fray__files *files,
+                                 fray_diag *diag) {
+    fa_setup *s = NULL;
+    fray_status rc = fa_load_files(path, alloc, &s, files, diag);
+    *out = rc == FRAY_OK ? s : NULL;
+    return rc;
+}
+
 static void rs_setup_free(void *setup) { fa_setup_free(setup); }
 
 static fray_status rs_setup_copy(const void *setup, const fray_allocator *alloc,
@@ -755,6 +764,14 @@ static size_t rs_event_narrate(const void *setup, const uint8_t *ev, size_t len,
     return fa_narrate(setup, &e, buf, size);
 }
 
+static int rs_event_names(const void *setup, const uint8_t *ev, size_t len,
+                          bool *named) {
+    fa_event e;
+    if (unpack(ev, len, &e) != FRAY_OK)
+        return -1;
+    return fa_event_names(setup, &e, named);
+}
+
 static size_t rs_event_json(const void *setup, const uint8_t *ev, size_t len,
                             char *buf, size_t size) {
     fa_event e;
@@ -1100,4 +1117,6 @@ const fray__ruleset fray__alloy_ruleset = {
     .view = rs_view,
     .state_meaning = rs_state_meaning,
     .vary_scope = rs_vary_scope,
+    .load_files = rs_load_files,
+    .event_names = rs_event_names,
 };

@@ -1306,4 +1306,25 @@ struct fray_fight_view;
 fray_status fa_view(const fa_setup *s, const fa_state *st, int turn,
                     struct fray_fight_view *v);
 
+/* fa_load adding every file it read to files (yaml_read.h; NULL: none),
+ * for the layer's fray_setup_file_path (issue 14). */
+struct fray__files;
+fray_status fa_load_files(const char *path, const fray_allocator *alloc,
+                          fa_setup **out, struct fray__files *files,
+                          fray_diag *diag);
+
+/* Whom event e names (names.c; the layer's fray_event_names): named[k]
+ * for every combatant its command, dice, choices and facts point at
+ * (room for s->n); returns how many. */
+int fa_event_names(const fa_setup *s, const fa_event *e, bool *named);
+
+/* The reach of a's melee basic attack when it can strike now (act.c; 0:
+ * it cannot), and the view's squares within it (view_reach.c; issue 14
+ * "the map with tokens, reach"). */
+int fa_strike_reach(const fa_setup *s, const fa_state *st, int a);
+struct fray_view_combatant;
+fray_status fa_view_reach(struct fray_fight_view *v, const fa_setup *s,
+                          const fa_state *st, int a,
+                          struct fray_view_combatant *o);
+
 #endif

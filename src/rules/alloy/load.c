@@ -2139,7 +2139,7 @@ static fray_status process(al *L, al_file *f) {
 
 /* Loads `path` into *work (scratch); *kind: what the file was. */
 static fray_status load_any(const char *path, const fray_allocator *alloc, fa_setup *work,
-                            int *kind, fray_diag *diag) {
+                            int *kind, struct fray__files *files, fray_diag *diag) {
     al *L = fray__alloc(alloc, sizeof *L);
     if (!L) {
         if (diag) {
@@ -2152,6 +2152,7 @@ static fray_status load_any(const char *path, const fray_allocator *alloc, fa_se
     memset(L, 0, sizeof *L);
     L->r.alloc = alloc;
     L->r.suggest_keys = true;
+    L->r.files = files;
     L->r.top_paths = &path;
     L->r.n_top = 1;
     L->r.cur_file = path;
@@ -2179,7 +2180,8 @@ static fray_status load_any(const char *path, const fray_allocator *alloc, fa_se
 }
 
 static fray_status load_as(const char *path, const fray_allocator *alloc,
-                           fa_setup **out, bool blocks_ok, fray_diag *diag) {
+                           fa_setup **out, bool blocks_ok,
+                           struct fray__files *files, fray_diag *diag) {
     if (out)
         *out = NULL;
     if (!path || !out) {
@@ -2199,7 +2201,7 @@ static fray_status load_as(const char *path, const fray_allocator *alloc,
         return FRAY_ERR_NOMEM;
     }
     int kind = -1;
-    fray_status st = load_any(path, alloc, s, &kind, diag);
+    fray_status st = load_any(path, alloc, s, &kind, files, diag);
     if (st == FRAY_OK && kind != K_ENCOUNTER &&
         !(blocks_ok && kind == K_STATBLOCKS)) {
         if (diag) {
@@ -2223,12 +2225,18 @@ static fray_status load_as(const char *path, const fray_allocator *alloc,
 
 fray_status fa_load(const char *path, const fray_allocator *alloc, fa_setup **out,
                     fray_diag *diag) {
-    return load_as(path, alloc, out, false, diag);
+    return load_as(path, alloc, out, false, NULL, diag);
+}
+
+fray_status fa_load_files(const char *path, const fray_allocator *alloc,
+                          fa_setup **out, struct fray__files *files,
+                          fray_diag *diag) {
+    return load_as(path, alloc, out, false, files, diag);
 }
 
 fray_status fa_load_blocks(const char *path, const fray_allocator *alloc,
                            fa_setup **out, fray_diag *diag) {
-    return load_as(path, alloc, out, true, diag);
+    return load_as(path, alloc, out, true, NULL, diag);
 }
 
 fray_status fa_check_file(const char *path, fray_diag *diag) {
@@ -2248,7 +2256,7 @@ fray_status fa_check_file(const char *path, fray_diag *diag) {
         return FRAY_ERR_NOMEM;
     }
     int kind = -1;
-    fray_status st = load_any(path, NULL, s, &kind, diag);
+    fray_status st = load_any(path, NULL, s, &kind, NULL, diag);
     if (st == FRAY_OK && diag) {
         diag->file = path;
         if (kind == K_CATALOG && s->n_items > 0)   /* (alloy-objects) */

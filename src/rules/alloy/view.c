@@ -311,6 +311,8 @@ fray_status fa_view(const fa_setup *s, const fa_state *st, int turn,
                               : (fray_view_seen){c->seen[k].x, c->seen[k].y};
             o->n_seen = ns;
             o->seen = seen;
+            if ((rc = fa_view_reach(v, s, st, i, o)) != FRAY_OK)
+                return rc;
         }
         if ((rc = fill_conditions(v, s, c, o)) != FRAY_OK ||
             (rc = fill_resources(v, &s->sb[s->c[i].sb], c, o)) != FRAY_OK ||

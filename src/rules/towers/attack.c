@@ -1517,3 +1517,8 @@ void ft_area_mods(ft_run *r, int a, int t, const ft_weapon *w, ft_mods *out) {
     if (r->facts)
         emit_mods(r, &list, t >= 0, a, t);
 }
+
+/* threat_now for the view's reach (view_reach.c). */
+int ft_threat_now(const ft_setup *s, const ft_state *st, int c) {
+    return threat_now(s, st, c);
+}

@@ -3289,6 +3289,7 @@ static fray_status ld_process(ld *L, ld_file *f) {
 typedef struct ld_summary {
     int kind;
     int n_templates;
+    struct fray__files *files; /* when set: every file read is added */
 } ld_summary;
 
 /*
@@ -3325,6 +3326,7 @@ static fray_status ld_load(const char *const *paths, int n, const char *text,
     L->r.n_top = n;
     L->r.mem_text = text;
     L->r.mem_len = text_len;
+    L->r.files = summary ? summary->files : NULL;
     memset(work, 0, sizeof *work);
     ft_options_default(&work->opt);
     copy_name(work->source, sizeof work->source, paths[0]);
@@ -3475,6 +3477,12 @@ fray_status ft_load_text(const char *text, size_t len, const char *path,
 
 FRAY_API fray_status fray_towers_load(const char *path, const fray_allocator *alloc,
                                       fray_towers_setup **out, fray_diag *diag) {
+    return ft_load_listing(path, alloc, out, NULL, diag);
+}
+
+fray_status ft_load_listing(const char *path, const fray_allocator *alloc,
+                            fray_towers_setup **out, struct fray__files *files,
+                            fray_diag *diag) {
     if (out)
         *out = NULL;
     if (!path || !out) {
@@ -3497,7 +3505,8 @@ FRAY_API fray_status fray_towers_load(const char *path, const fray_allocator *al
     if (alloc)
         setup->alloc = *alloc;
     const char *paths[1] = {path};
-    fray_status st = ld_load(paths, 1, NULL, 0, alloc, &setup->s, diag, NULL);
+    ld_summary sum = {0, 0, files};
+    fray_status st = ld_load(paths, 1, NULL, 0, alloc, &setup->s, diag, &sum);
     if (st != FRAY_OK) {
         fray__free(alloc, setup, sizeof *setup);
         return st;
@@ -3519,7 +3528,7 @@ FRAY_API fray_status fray_towers_check(const char *path, fray_diag *diag) {
         return FRAY_ERR_NOMEM;
     }
     const char *paths[1] = {path};
-    ld_summary sum = {0, 0};
+    ld_summary sum = {0, 0, NULL};
     fray_status st = ld_load(paths, path ? 1 : 0, NULL, 0, NULL, work, diag, &sum);
     if (st == FRAY_OK && diag) {
         diag->file = path;

@@ -23,6 +23,15 @@ static fray_status rs_load(const char *path, const fray_allocator *alloc,
     return rc;
 }
 
+static fray_status rs_load_files(const char *path, const fray_allocator *alloc,
+                                 void **out, struct fray__files *files,
+                                 fray_diag *diag) {
+    fray_towers_setup *s = NULL;
+    fray_status rc = ft_load_listing(path, alloc, &s, files, diag);
+    *out = s;
+    return rc;
+}
+
 static void rs_setup_free(void *setup) { fray_towers_setup_free(setup); }
 
 static fray_status rs_setup_copy(const void *setup,
@@ -119,6 +128,17 @@ static size_t rs_event_narrate(const void *setup, const uint8_t *ev,
     ft_event_unpack(ev, len, e);
     size_t n = ft_render_event(&((const fray_towers_setup *)setup)->s, e, buf,
                                size);
+    free(e);
+    return n;
+}
+
+static int rs_event_names(const void *setup, const uint8_t *ev, size_t len,
+                          bool *named) {
+    ft_event *e = malloc(sizeof *e);
+    if (!e)
+        return -1;
+    ft_event_unpack(ev, len, e);
+    int n = ft_event_names(&((const fray_towers_setup *)setup)->s, e, named);
     free(e);
     return n;
 }
@@ -272,4 +292,6 @@ const fray__ruleset fray__towers_ruleset = {
     .view = ft_view,
     .state_meaning = rs_state_meaning,
     .vary_scope = rs_vary_scope,
+    .load_files = rs_load_files,
+    .event_names = rs_event_names,
 };

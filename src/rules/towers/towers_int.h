@@ -2709,4 +2709,26 @@ size_t ft_tumble_fact_text(const ft_setup *s, const ft_fact *f, char *buf,
 size_t ft_tumble_fact_json(const ft_setup *s, const ft_fact *f, char *buf,
                            size_t size);
 
+/* fray_towers_load adding every file it read to files (yaml_read.h;
+ * NULL: none), for the layer's fray_setup_file_path (issue 14). */
+struct fray__files;
+fray_status ft_load_listing(const char *path, const fray_allocator *alloc,
+                            fray_towers_setup **out, struct fray__files *files,
+                            fray_diag *diag);
+
+/* Whom event e names (names.c; the layer's fray_event_names): named[k]
+ * for every combatant its command, choices and facts point at (room for
+ * s->n_combatants); returns how many. */
+int ft_event_names(const ft_setup *s, const ft_event *e, bool *named);
+
+/* The reach c threatens with now (attack.c; 0: none), and the view's
+ * spaces within it (view_reach.c; issue 14 "the map with tokens,
+ * reach"). */
+int ft_threat_now(const ft_setup *s, const ft_state *st, int c);
+struct fray_fight_view;
+struct fray_view_combatant;
+fray_status ft_view_reach(struct fray_fight_view *v, const ft_setup *s,
+                          const ft_state *st, int c,
+                          struct fray_view_combatant *o);
+
 #endif

@@ -398,6 +398,8 @@ fray_status ft_view(const void *rfight, fray_fight_view *v) {
             o->x = c->pos.x;
             o->y = c->pos.y;
             o->size = fp.side > 0 ? fp.side : 1;
+            if ((rc = ft_view_reach(v, s, st, i, o)) != FRAY_OK)
+                return rc;
         }
         if ((rc = fill_conditions(v, s, c, o)) != FRAY_OK ||
             (rc = fill_resources(v, &s->c[i].sb, c, o)) != FRAY_OK ||
