@@ -22,11 +22,16 @@
  *     examples/alloy/statblocks.yaml (a club), beside a bare loop of its
  *     dice (a d20 and the weapon's d6 per attack: its time per attack).
  *
- * Each rate is the best of the rounds (this VM's other load only ever
- * slows a run down); a rate is one fray_sim call of a size that takes
- * about `secs` seconds (a first call of 200 trials sizes it).
+ * Times are the process's CPU time (CLOCK_PROCESS_CPUTIME_ID), not the
+ * wall clock: on a machine shared with other work a run waits its turn
+ * without that counting. Each rate is still the best of the rounds
+ * (other work only ever slows a run down: caches, the other core); a
+ * rate is one fray_sim call of a size that takes about `secs` seconds (a
+ * first call of 200 trials sizes it).
  *
- * usage: bench_scale [--quick]   (--quick: a smoke run for ctest)
+ * usage: bench_scale [--quick] [--only towers|alloy N]   (--quick: a smoke
+ *        run for ctest; --only: the one N-versus-N fight for about three
+ *        seconds, to profile: perf record ./bench_scale --only towers 16)
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -40,6 +45,14 @@
 #include "fray/fray.h"
 #include "towers_int.h"
 #include "bench_util.h"
+
+/* Seconds of this process's CPU time. */
+static double cpu_now(void) {
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+        return bench_now_s();
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 /* Mean cards turned over per fight (from a journal of 2000 fights). */
 static double cards_per_fight(const fray_towers_setup *s) {
@@ -85,7 +98,7 @@ static double limit_loop(int deck_size, int n_decks, double per_fight,
     fray_rng rng;
     long i = 0;
     uint64_t acc = 0;
-    double t0 = bench_now_s(), dt = 0.0;
+    double t0 = cpu_now(), dt = 0.0;
     do {
         for (int b = 0; b < 1000; b++, i++) {
             fray_rng_for_trial(&rng, 1, (uint64_t)i);
@@ -99,7 +112,7 @@ static double limit_loop(int deck_size, int n_decks, double per_fight,
                 d = d + 1 < n_decks ? d + 1 : 0;
             }
         }
-        dt = bench_now_s() - t0;
+        dt = cpu_now() - t0;
     } while (dt < secs);
     *sink += (long)(acc % 7);
     return (double)i / dt;
@@ -112,14 +125,14 @@ static double dice_loop(double secs, long *sink) {
     fray_rng_for_trial(&rng, 1, 0);
     long i = 0;
     uint64_t acc = 0;
-    double t0 = bench_now_s(), dt = 0.0;
+    double t0 = cpu_now(), dt = 0.0;
     do {
         for (int b = 0; b < 100000; b++, i++) {
             uint32_t d20 = fray_rng_below(&rng, 20) + 1;
             if (d20 + 4 >= 15)
                 acc += fray_rng_below(&rng, 6) + 1;
         }
-        dt = bench_now_s() - t0;
+        dt = cpu_now() - t0;
     } while (dt < secs);
     *sink += (long)(acc % 7);
     return (double)i / dt;
@@ -135,14 +148,14 @@ static double sim_call(const fray_setup *s, uint64_t first, long n,
     o.first_trial = first;
     o.trials = (uint64_t)n;
     o.threads = 1;
-    double t0 = bench_now_s();
+    double t0 = cpu_now();
     fray_status rc = fray_sim(s, &o, NULL, c);
     if (rc != FRAY_OK) {
         fprintf(stderr, "bench_scale: fray_sim stopped: %s\n",
                 fray_strerror(rc));
         return -1.0;
     }
-    return bench_now_s() - t0;
+    return cpu_now() - t0;
 }
 
 /* Fights/s on one thread (one call sized to take about secs), and the
@@ -262,13 +275,33 @@ static void decks_of(const fray_towers_setup *ts, int *n_decks, int *size) {
 
 int main(int argc, char **argv) {
     bool quick = false;
+    int only = -1, only_n = 0;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--quick") == 0)
+        if (strcmp(argv[i], "--quick") == 0) {
             quick = true;
-        else {
-            fprintf(stderr, "usage: bench_scale [--quick]\n");
+        } else if (strcmp(argv[i], "--only") == 0 && i + 2 < argc &&
+                   (strcmp(argv[i + 1], "towers") == 0 ||
+                    strcmp(argv[i + 1], "alloy") == 0) &&
+                   atoi(argv[i + 2]) >= 1 && atoi(argv[i + 2]) <= 16) {
+            only = strcmp(argv[i + 1], "alloy") == 0;
+            only_n = atoi(argv[i + 2]);
+            i += 2;
+        } else {
+            fprintf(stderr, "usage: bench_scale [--quick] [--only towers|alloy "
+                            "N (1..16)]\n");
             return 2;
         }
+    }
+    if (only >= 0) {
+        fray_setup *s = nvn_setup(only != 0, only_n);
+        if (!s)
+            return 1;
+        double acts = 0, rf = sim_rate(s, 3.0, &acts);
+        printf("%s %dv%d: %.0f fights/s, %.1f actions/fight, %.1f ns/action\n",
+               only ? "Alloy" : "99 Towers", only_n, only_n, rf, acts,
+               rf * acts > 0 ? 1e9 / (rf * acts) : 0.0);
+        fray_setup_free(s);
+        return 0;
     }
     double secs = quick ? 0.0 : 0.6;
     int rounds = quick ? 1 : 3;
