@@ -396,12 +396,22 @@ static void threat_refresh(const ft_setup *s, const ft_state *st,
 /* melee_counts_search's answer from the kept threats: the same chain,
  * a set at a time (who joins does not depend on the order). */
 static void melee_counts_kept(const ft_run *r, ft_threat_cache *tc, int a,
-                              int *out_friends, int *out_foes) {
+                              int t, int dist_t, int *out_friends,
+                              int *out_foes) {
     threat_refresh(r->setup, r->st, tc);
     uint32_t mine = tc->side_mask[a];
     uint32_t open = tc->live & ~(1u << a);
     int friends = (tc->blinded >> a) & 1u ? 0 : 1, foes = 0;
     uint32_t enemies = tc->reach[a] > 0 ? open & ~mine & tc->threatens[a] : 0;
+    /* t as melee_counts_search takes it: by its distance alone (the
+     * callers have looked at the wall, or ask as if there were none). */
+    if (tc->reach[a] > 0 && t >= 0 && t < tc->n && t != a &&
+        ((open & ~mine) >> t & 1u)) {
+        if (dist_t <= tc->reach[a])
+            enemies |= 1u << t;
+        else
+            enemies &= ~(1u << t);
+    }
     open &= ~enemies;
     foes += bit_count(enemies);
     while (enemies && (open & mine)) {
@@ -432,7 +442,7 @@ static void melee_counts(const ft_run *r, int a, int t, int dist_t,
         melee_counts_search(r, a, t, dist_t, out_friends, out_foes);
         return;
     }
-    melee_counts_kept(r, tc, a, out_friends, out_foes);
+    melee_counts_kept(r, tc, a, t, dist_t, out_friends, out_foes);
 #ifndef NDEBUG
     int f2, e2;
     melee_counts_search(r, a, t, dist_t, &f2, &e2);
