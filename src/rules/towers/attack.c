@@ -217,13 +217,14 @@ bool ft_threatens(const ft_run *r, int c, int target) {
 
 /* How many bits of m are set. */
 static inline int bit_count(uint32_t m) {
-#if defined(__GNUC__)
+#if defined(__GNUC__) && defined(__POPCNT__)
     return __builtin_popcount(m);
 #else
-    int n = 0;
-    for (; m; m &= m - 1)
-        n++;
-    return n;
+    /* (without the instruction, a call to libgcc's: this is shorter) */
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    m = (m + (m >> 4)) & 0x0f0f0f0fu;
+    return (int)((m * 0x01010101u) >> 24);
 #endif
 }
 
@@ -327,11 +328,12 @@ static inline uint64_t threat_sig(const ft_state *st, int c) {
            (uint64_t)1 << 63; /* never the zero of an empty cache */
 }
 
-/* y threatens x by the places kept (reach and footprints). */
+/* y threatens x by the places kept (reach and footprints), the range
+ * between them `range`. */
 static inline bool kept_threat(const ft_setup *s, const ft_threat_cache *tc,
-                               int y, int x) {
+                               int y, int x, int range) {
     int reach = tc->reach[y];
-    if (reach <= 0 || ft_range(tc->fp[y], tc->fp[x]) > reach)
+    if (reach <= 0 || range > reach)
         return false;
     return !(s->has_map &&
              ft_geo_cover(s, tc->fp[y], tc->fp[x]) == FRAY_COVER_TOTAL);
@@ -387,8 +389,9 @@ static void threat_refresh(const ft_setup *s, const ft_state *st,
         for (int y = 0; y < n; y++) {
             if (y == c)
                 continue;
-            kept_set(tc, c, y, kept_threat(s, tc, c, y));
-            kept_set(tc, y, c, kept_threat(s, tc, y, c));
+            int range = ft_range(tc->fp[c], tc->fp[y]); /* (symmetric) */
+            kept_set(tc, c, y, kept_threat(s, tc, c, y, range));
+            kept_set(tc, y, c, kept_threat(s, tc, y, c, range));
         }
     }
 }
