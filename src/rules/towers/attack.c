@@ -386,12 +386,33 @@ static void threat_refresh(const ft_setup *s, const ft_state *st,
     }
     for (uint32_t d = dirty; d; d &= d - 1) {
         int c = lowest_bit(d);
+        uint32_t bc = 1u << c;
+        /* c's row and column cleared, then only the pairs within reach
+         * set again (most are far apart: a subtraction rules them out,
+         * a footprint being at most 5 spaces wide). */
+        for (uint32_t m = tc->threatens[c]; m; m &= m - 1)
+            tc->threatened_by[lowest_bit(m)] &= ~bc;
+        tc->threatens[c] = 0;
+        for (uint32_t m = tc->threatened_by[c]; m; m &= m - 1)
+            tc->threatens[lowest_bit(m)] &= ~bc;
+        tc->threatened_by[c] = 0;
         for (int y = 0; y < n; y++) {
-            if (y == c)
+            int reach = tc->reach[c] > tc->reach[y] ? tc->reach[c] : tc->reach[y];
+            if (y == c || reach <= 0)
+                continue;
+            int dx = tc->fp[c].at.x - tc->fp[y].at.x;
+            int dy = tc->fp[c].at.y - tc->fp[y].at.y;
+            dx = dx < 0 ? -dx : dx;
+            dy = dy < 0 ? -dy : dy;
+            if ((dx > dy ? dx : dy) - 4 > reach)
                 continue;
             int range = ft_range(tc->fp[c], tc->fp[y]); /* (symmetric) */
-            kept_set(tc, c, y, kept_threat(s, tc, c, y, range));
-            kept_set(tc, y, c, kept_threat(s, tc, y, c, range));
+            if (range > reach)
+                continue;
+            if (kept_threat(s, tc, c, y, range))
+                kept_set(tc, c, y, true);
+            if (kept_threat(s, tc, y, c, range))
+                kept_set(tc, y, c, true);
         }
     }
 }
