@@ -55,7 +55,7 @@ static double cpu_now(void) {
 }
 
 /* Mean cards turned over per fight (from a journal of 2000 fights). */
-static double cards_per_fight(const fray_towers_setup *s) {
+static double cards_per_fight(const fray_towers_setup *s, int n) {
     fray_towers_fight_options o;
     memset(&o, 0, sizeof o);
     o.journal = true;
@@ -63,7 +63,6 @@ static double cards_per_fight(const fray_towers_setup *s) {
     if (fray_towers_fight_new(s, 0, &o, NULL, &f) != FRAY_OK)
         return 0.0;
     long cards = 0;
-    const int n = 2000;
     ft_event *buf = malloc(sizeof *buf);
     if (!buf) {
         fray_towers_fight_free(f);
@@ -164,7 +163,7 @@ static double sim_rate(const fray_setup *s, double secs, double *actions) {
     fray_sim_counts *c = calloc(1, sizeof *c);
     if (!c)
         return 0.0;
-    long n = 200;
+    long n = secs > 0 ? 200 : 5; /* (5: a smoke run) */
     double dt = sim_call(s, 0, n, c), rate = 0.0;
     if (dt > 0) {
         rate = (double)n / dt;
@@ -324,7 +323,7 @@ int main(int argc, char **argv) {
         if (!s)
             return 1;
         const fray_towers_setup *ts = fray_setup_ruleset_data(s);
-        double per_fight = cards_per_fight(ts);
+        double per_fight = cards_per_fight(ts, quick ? 50 : 2000);
         int n_decks = 1, size = 54;
         decks_of(ts, &n_decks, &size);
         double rf = 0, rl = 0, acts = 0;
