@@ -215,6 +215,19 @@ bool ft_threatens(const ft_run *r, int c, int target) {
     return reach > 0 && within_threat(s, st, c, target, reach);
 }
 
+/* How many bits of m are set. */
+static inline int bit_count(uint32_t m) {
+#if defined(__GNUC__) && defined(__POPCNT__)
+    return __builtin_popcount(m);
+#else
+    /* (without the instruction, a call to libgcc's: this is shorter) */
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    m = (m + (m >> 4)) & 0x0f0f0f0fu;
+    return (int)((m * 0x01010101u) >> 24);
+#endif
+}
+
 /* The index of the lowest bit set in m (not 0). */
 static inline int lowest_bit(uint32_t m) {
 #if defined(__GNUC__)
@@ -241,8 +254,8 @@ static inline int lowest_bit(uint32_t m) {
  * with no wall in between (the places within_threat looks at), so that
  * whether a threatens t needs only a's reach.
  */
-static void melee_counts(const ft_run *r, int a, int t, int dist_t,
-                         int *out_friends, int *out_foes) {
+static void melee_counts_search(const ft_run *r, int a, int t, int dist_t,
+                                int *out_friends, int *out_foes) {
     const ft_setup *s = r->setup;
     const ft_state *st = r->st;
     /* Who may still join (in the fight, not blinded, not counted yet) and
@@ -292,6 +305,173 @@ static void melee_counts(const ft_run *r, int a, int t, int dist_t,
     }
     *out_friends = friends;
     *out_foes = foes;
+}
+
+/* ---- Who threatens whom, kept (ft_threat_cache; issue 16) --------------- */
+
+/* What c's threat reads, in one word: its place, whether it is in the
+ * fight, Stunned or Helpless (threat_now), Blinded (the melee chains),
+ * and its weapons in hand (its reach). */
+static inline uint64_t threat_sig(const ft_state *st, int c) {
+    const ft_cstate *cs = &st->c[c];
+    uint64_t bits = in_fight(st, c) ? 1u : 0u;
+    if (cs->n_cond > 0) {
+        if (has_cond(st, c, FT_COND_STUNNED) ||
+            has_cond(st, c, FT_COND_HELPLESS))
+            bits |= 2u;
+        if (has_cond(st, c, FT_COND_BLINDED))
+            bits |= 4u;
+    }
+    return (uint64_t)(uint16_t)cs->pos.x | (uint64_t)(uint16_t)cs->pos.y << 16 |
+           (uint64_t)(uint8_t)cs->wielded[0] << 32 |
+           (uint64_t)(uint8_t)cs->wielded[1] << 40 | bits << 48 |
+           (uint64_t)1 << 63; /* never the zero of an empty cache */
+}
+
+/* y threatens x by the places kept (reach and footprints), the range
+ * between them `range`. */
+static inline bool kept_threat(const ft_setup *s, const ft_threat_cache *tc,
+                               int y, int x, int range) {
+    int reach = tc->reach[y];
+    if (reach <= 0 || range > reach)
+        return false;
+    return !(s->has_map &&
+             ft_geo_cover(s, tc->fp[y], tc->fp[x]) == FRAY_COVER_TOTAL);
+}
+
+static inline void kept_set(ft_threat_cache *tc, int y, int x, bool on) {
+    uint32_t by = 1u << y, bx = 1u << x;
+    if (on) {
+        tc->threatens[y] |= bx;
+        tc->threatened_by[x] |= by;
+    } else {
+        tc->threatens[y] &= ~bx;
+        tc->threatened_by[x] &= ~by;
+    }
+}
+
+/* Brings tc up to date with the state: the rows and columns of those
+ * whose signature changed (all of them when the setup or the number of
+ * combatants did). */
+static void threat_refresh(const ft_setup *s, const ft_state *st,
+                           ft_threat_cache *tc) {
+    int n = st->n;
+    bool all = tc->setup != s || tc->stamp != s->fast.atk.stamp || tc->n != n;
+    if (all) {
+        memset(tc, 0, sizeof *tc);
+        tc->setup = s;
+        tc->stamp = s->fast.atk.stamp;
+        tc->n = n;
+        for (int c = 0; c < n; c++)
+            for (int y = 0; y < n; y++)
+                if (s->c[y].side == s->c[c].side)
+                    tc->side_mask[c] |= 1u << y;
+    }
+    uint32_t dirty = 0;
+    for (int c = 0; c < n; c++) {
+        uint64_t sig = threat_sig(st, c);
+        if (sig == tc->sig[c])
+            continue;
+        tc->sig[c] = sig;
+        dirty |= 1u << c;
+        tc->reach[c] = (int16_t)threat_now(s, st, c);
+        tc->fp[c] = ft_fp(s, st, c);
+        uint32_t bit = 1u << c;
+        tc->live &= ~bit;
+        tc->blinded &= ~bit;
+        if (sig & ((uint64_t)4 << 48))
+            tc->blinded |= bit;
+        else if (sig & ((uint64_t)1 << 48))
+            tc->live |= bit;
+    }
+    for (uint32_t d = dirty; d; d &= d - 1) {
+        int c = lowest_bit(d);
+        uint32_t bc = 1u << c;
+        /* c's row and column cleared, then only the pairs within reach
+         * set again (most are far apart: a subtraction rules them out,
+         * a footprint being at most 5 spaces wide). */
+        for (uint32_t m = tc->threatens[c]; m; m &= m - 1)
+            tc->threatened_by[lowest_bit(m)] &= ~bc;
+        tc->threatens[c] = 0;
+        for (uint32_t m = tc->threatened_by[c]; m; m &= m - 1)
+            tc->threatens[lowest_bit(m)] &= ~bc;
+        tc->threatened_by[c] = 0;
+        for (int y = 0; y < n; y++) {
+            int reach = tc->reach[c] > tc->reach[y] ? tc->reach[c] : tc->reach[y];
+            if (y == c || reach <= 0)
+                continue;
+            int dx = tc->fp[c].at.x - tc->fp[y].at.x;
+            int dy = tc->fp[c].at.y - tc->fp[y].at.y;
+            dx = dx < 0 ? -dx : dx;
+            dy = dy < 0 ? -dy : dy;
+            if ((dx > dy ? dx : dy) - 4 > reach)
+                continue;
+            int range = ft_range(tc->fp[c], tc->fp[y]); /* (symmetric) */
+            if (range > reach)
+                continue;
+            if (kept_threat(s, tc, c, y, range))
+                kept_set(tc, c, y, true);
+            if (kept_threat(s, tc, y, c, range))
+                kept_set(tc, y, c, true);
+        }
+    }
+}
+
+/* melee_counts_search's answer from the kept threats: the same chain,
+ * a set at a time (who joins does not depend on the order). */
+static void melee_counts_kept(const ft_run *r, ft_threat_cache *tc, int a,
+                              int t, int dist_t, int *out_friends,
+                              int *out_foes) {
+    threat_refresh(r->setup, r->st, tc);
+    uint32_t mine = tc->side_mask[a];
+    uint32_t open = tc->live & ~(1u << a);
+    int friends = (tc->blinded >> a) & 1u ? 0 : 1, foes = 0;
+    uint32_t enemies = tc->reach[a] > 0 ? open & ~mine & tc->threatens[a] : 0;
+    /* t as melee_counts_search takes it: by its distance alone (the
+     * callers have looked at the wall, or ask as if there were none). */
+    if (tc->reach[a] > 0 && t >= 0 && t < tc->n && t != a &&
+        ((open & ~mine) >> t & 1u)) {
+        if (dist_t <= tc->reach[a])
+            enemies |= 1u << t;
+        else
+            enemies &= ~(1u << t);
+    }
+    open &= ~enemies;
+    foes += bit_count(enemies);
+    while (enemies && (open & mine)) {
+        uint32_t join = 0;
+        for (uint32_t m = enemies; m; m &= m - 1)
+            join |= tc->threatened_by[lowest_bit(m)];
+        join &= open & mine;
+        open &= ~join;
+        friends += bit_count(join);
+        enemies = 0;
+        for (uint32_t m = join; m; m &= m - 1)
+            enemies |= tc->threatened_by[lowest_bit(m)];
+        enemies &= open & ~mine;
+        open &= ~enemies;
+        foes += bit_count(enemies);
+    }
+    *out_friends = friends;
+    *out_foes = foes;
+}
+
+/* Seed "Outnumbering" (melee_counts_search): from the kept threats when
+ * the run has them, else searched. */
+static void melee_counts(const ft_run *r, int a, int t, int dist_t,
+                         int *out_friends, int *out_foes) {
+    ft_threat_cache *tc =
+        r->threat ? r->threat : r->paths ? &r->paths->threat : NULL;
+    if (!tc || r->st->n > 32) {
+        melee_counts_search(r, a, t, dist_t, out_friends, out_foes);
+        return;
+    }
+    melee_counts_kept(r, tc, a, t, dist_t, out_friends, out_foes);
+#ifndef NDEBUG
+    int f2, e2;
+    melee_counts_search(r, a, t, dist_t, &f2, &e2);
+    assert(f2 == *out_friends && e2 == *out_foes);
+#endif
 }
 
 /* towers-talent2: `when: outnumbering` (talent.c): a is in a melee with t

@@ -883,6 +883,8 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
     pol_init(&p, s, st, actor);
     p.checked = out_checked;
     p.paths = paths;
+    /* who threatens whom, kept in the fight's (issue 16) */
+    p.run.threat = paths ? &paths->threat : NULL;
     p.memo = NULL; /* set once the attack's modifiers are known */
     p.ms = NULL;
     const ft_tactics *tac = p.tac;

@@ -1360,6 +1360,32 @@ typedef struct ft_event {
  * applied. Owned by a fight (fray_towers_fight.paths); valid false: empty.
  */
 enum { FT_PATH_CACHE_MAX = 2 * FRAY_GRID_MAX };
+/*
+ * Speed (attack.c, issue 16): who threatens whom (seed 000 "Threatened
+ * Areas"), kept up to date as combatants move and fall instead of
+ * searched again for each attack the tactics weigh. Per combatant a
+ * signature of everything its threat reads (its place, whether it is in
+ * the fight, Stunned, Helpless or Blinded, its weapons in hand); a
+ * combatant whose signature changed has its row and column worked out
+ * again, the others are kept. threatens[y] has bit x when y threatens x
+ * (x's flight aside: the melee chains only look at those in the fight);
+ * threatened_by[x] is the same read by columns. Zeroed: empty (the first
+ * use fills it). Lives in ft_path_cache (one per fight).
+ */
+typedef struct ft_threat_cache {
+    const struct ft_setup *setup;
+    uint32_t stamp;          /* setup->fast.atk.stamp when filled */
+    int n;                   /* st->n when filled (0: empty) */
+    uint32_t live;           /* in the fight and not Blinded */
+    uint32_t blinded;
+    uint64_t sig[FT_MAX_COMBATANTS];
+    int16_t reach[FT_MAX_COMBATANTS];   /* threat reach now (0: none) */
+    fray_footprint fp[FT_MAX_COMBATANTS];
+    uint32_t side_mask[FT_MAX_COMBATANTS]; /* c's side, one bit each */
+    uint32_t threatens[FT_MAX_COMBATANTS];
+    uint32_t threatened_by[FT_MAX_COMBATANTS];
+} ft_threat_cache;
+
 typedef struct ft_path_cache {
     bool valid;
     const ft_setup *setup;
@@ -1382,6 +1408,9 @@ typedef struct ft_path_cache {
     const ft_state *turn_st;
     int32_t turn_events;
     int turn_actor;
+    /* Speed (issue 16): who threatens whom, kept for the attack's melee
+     * chains (ft_threat_cache). */
+    ft_threat_cache threat;
 } ft_path_cache;
 
 /*
@@ -1516,6 +1545,10 @@ typedef struct ft_run {
      * elsewhere (the engine then takes the file's answer or the default
      * and asks nobody). */
     struct ft_ask *ask;
+    /* Speed (issue 16): who threatens whom, kept between the attacks
+     * weighed (attack.c); NULL: the one in `paths`, if any. The policy's
+     * read-only view sets it to its fight's. */
+    ft_threat_cache *threat;
 } ft_run;
 
 /* A command of `actor` doing `action` with nothing else said: every index
