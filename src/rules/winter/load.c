@@ -468,8 +468,8 @@ static fray_status read_combatant(sl *L, const yn *it) {
         if ((st = yr_choice(&L->r, v, "the cover it begins in", cov, 3, &cv)) != FRAY_OK)
             return st;
         if (cv > s->scene_cover)
-            return FAIL(L, v, "the scene offers %s cover at best (scene: cover)",
-                        cov[s->scene_cover]);
+            return FAIL(L, v, "the scene offers %s cover at best (scene: cover, 002:49)",
+                        s->scene_cover == SW_COVER_NONE ? "no" : cov[s->scene_cover]);
         c.cover = (uint8_t)cv;
     }
     if ((v = yr_get(it, "reciprocal")) &&

@@ -703,3 +703,10 @@ const fray__ruleset fray__winter_ruleset = {
     .state_meaning = rs_state_meaning,
     .vary_scope = rs_vary_scope,
 };
+
+/* For tests: the state and setup of the ruleset's part of a fight
+ * (fray__fight_rf). */
+sw_state *sw_fight_state(void *rfight) { return &((sw_fight *)rfight)->st; }
+const sw_setup *sw_fight_setup(const void *rfight) {
+    return ((const sw_fight *)rfight)->s;
+}

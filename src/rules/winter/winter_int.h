@@ -277,6 +277,10 @@ bool sw_undefended(const sw_setup *s, const sw_state *st, int who, int by,
 int sw_delay_of(const sw_setup *s, const sw_state *st, int kind, int actor,
                 int target);
 
+/* winter.c, for tests: a fight's state and setup (fray__fight_rf) */
+sw_state *sw_fight_state(void *rfight);
+const sw_setup *sw_fight_setup(const void *rfight);
+
 /* tell.c */
 size_t sw_narrate(const sw_setup *s, const sw_event *ev, char *buf, size_t size);
 size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
