@@ -646,11 +646,16 @@ static const char *rs_state_meaning(int k) {
     static const char *const m[FRAY_SIM_STATES] = {
         "still able to take combat actions at the end",
         "Wounded while out of Pain: Unconscious (002:39, 105)",
-        "out of the fight but conscious: Blown (negative Pain equal to its "
-        "Pain, 002:37) or Wounded",
+        "out of the fight but conscious: Blown (negative Pain equal to its Pain, 002:37) or Wounded",
         "Health 0 or less (002:33)",
         "none in Silent Winter: nobody leaves the fight"};
     return k >= 0 && k < FRAY_SIM_STATES ? m[k] : NULL;
+}
+
+static fray_status rs_view(const void *rfight, struct fray_fight_view *v) {
+    const sw_fight *f = rfight;
+    int turn = rs_over(f) || !f->st.started ? -1 : sw_actor(f->s, &f->st);
+    return sw_view(f->s, &f->st, turn, v);
 }
 
 const fray__ruleset fray__winter_ruleset = {
@@ -700,6 +705,7 @@ const fray__ruleset fray__winter_ruleset = {
     .action_name = rs_action_name,
     .harm_name = rs_harm_name,
     .spent_name = rs_spent_name,
+    .view = rs_view,
     .state_meaning = rs_state_meaning,
     .vary_scope = rs_vary_scope,
 };

@@ -281,6 +281,11 @@ int sw_delay_of(const sw_setup *s, const sw_state *st, int kind, int actor,
 sw_state *sw_fight_state(void *rfight);
 const sw_setup *sw_fight_setup(const void *rfight);
 
+/* view.c: the fight as data (include/fray/view.h) */
+struct fray_fight_view;
+fray_status sw_view(const sw_setup *s, const sw_state *st, int turn,
+                    struct fray_fight_view *v);
+
 /* tell.c */
 size_t sw_narrate(const sw_setup *s, const sw_event *ev, char *buf, size_t size);
 size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
