@@ -142,8 +142,19 @@ size_t sw_narrate(const sw_setup *s, const sw_event *ev, char *buf, size_t size)
                 put(&o, "  %s loses a point of Pain (Pain %d).\n", who, f->a);
             break;
         case SW_FACT_STATUS:
-            put(&o, "  %s %s %s.\n", who, f->b ? "is" : "is no longer",
-                sw_status_name(f->a));
+            if (f->a == SW_ST_AVOIDED)
+                put(&o, "  %s scrambles away: %s's Engage fails.\n", who, other);
+            else if (f->a == SW_ST_DISENGAGED)
+                put(&o, "  %s and %s are no longer Engaged.\n", who, other);
+            else if (f->a == SW_ST_SWITCHED)
+                put(&o, "  %s now engages %s.\n", who, other);
+            else if (f->a == SW_ST_CHASED)
+                put(&o, "  %s has chased %s down and may Engage.\n", who, other);
+            else if (f->a == SW_ST_BLEEDING && !f->b && f->other >= 0)
+                put(&o, "  %s stops %s's bleeding.\n", other, who);
+            else
+                put(&o, "  %s %s %s.\n", who, f->b ? "is" : "is no longer",
+                    sw_status_name(f->a));
             break;
         case SW_FACT_BLEED:
             put(&o, "  %s %s %d; Health %d.\n", who,
