@@ -175,6 +175,10 @@ Test(winter_harm, rulings_other_settings) {
     cr_assert(op->pain_on_any_hit);
     cr_assert_not(op->stop_bleeding);
     cr_assert_eq(op->attack_delay, 6);
+    cr_assert(op->order_file);
+    cr_assert(op->keep_fallen);
+    cr_assert(op->busy_at_range);
+    cr_assert(op->blown_melee_only);
     fray_setup_free(o);
 
     fray_setup *s = sw_t_load("examples/silent-winter/brawl.yaml");
@@ -239,6 +243,73 @@ Test(winter_harm, sniping_resolves_now_or_at_the_end) {
     cr_assert_not(st->c[ar].flags & SW_F_SNIPING);
     sw_t_to(f, 5);
     cr_assert(st->c[ar].flags & SW_F_SNIPING, "at the end of segment 4");
+    fray_fight_free(f);
+    fray_setup_free(s);
+}
+
+/* Ruling order (docs/rules/silent-winter.md 5): within a segment the
+ * higher Agility declares first (the Rogue, 5, before the Warrior, 2);
+ * order: file takes the file's order. */
+Test(winter_harm, order_of_declarations) {
+    fray_setup *s = sw_t_load("examples/silent-winter/brawl.yaml");
+    fray_fight *f = sw_t_start(s, (int[]){1, 1, 1, 1}, 4);
+    sw_state *st = sw_t_st(f);
+    const sw_setup *sd = sw_fight_setup(fray__fight_rf(f));
+    sw_t_do(f, "bandit-1 wait", NULL, 0);
+    sw_t_to(f, 2);
+    cr_assert_eq(sw_actor(sd, st), sw_t_who(f, "rogue"));
+    fray_fight_free(f);
+    sw_t_setup(s)->opt.order_file = true;
+    f = sw_t_start(s, (int[]){1, 1, 1, 1}, 4);
+    st = sw_t_st(f);
+    sw_t_do(f, "bandit-1 wait", NULL, 0);
+    sw_t_to(f, 2);
+    cr_assert_eq(sw_actor(sd, st), sw_t_who(f, "warrior"));
+    fray_fight_free(f);
+    fray_setup_free(s);
+}
+
+/* Ruling fallen-release (21): by default one Blown holds nobody and is held
+ * by nobody; fallen-release: no keeps the engagements (the dead always
+ * let go). */
+Test(winter_harm, fallen_release) {
+    for (int keep = 0; keep < 2; keep++) {
+        fray_setup *s = sw_t_load("examples/silent-winter/brawl.yaml");
+        sw_t_setup(s)->opt.keep_fallen = keep;
+        fray_fight *f = sw_t_start(s, (int[]){6, 6, 6, 6}, 4);
+        sw_state *st = sw_t_st(f);
+        int wa = sw_t_who(f, "warrior"), b1 = sw_t_who(f, "bandit-1");
+        sw_t_ready(f, wa, b1);
+        st->c[b1].engages = (int8_t)wa;
+        st->c[b1].pain = -4;
+        sw_t_do(f, "warrior attack bandit-1", (int[]){20, 1, 1, 1, 1}, 5);
+        cr_assert(st->c[b1].flags & SW_F_BLOWN);
+        cr_assert_eq(st->c[wa].engages, keep ? b1 : -1);
+        cr_assert_eq(st->c[b1].engages, keep ? wa : -1);
+        fray_fight_free(f);
+        fray_setup_free(s);
+    }
+}
+
+/* Rulings undefended-busy (22) and blown-undefended (14): busy with an
+ * Other Combat Action is Undefended in melee only unless `all`; Blown is
+ * Undefended at range too unless `melee` (002:37 against 002:55, 104). */
+Test(winter_harm, undefended_at_range_settings) {
+    fray_setup *s = sw_t_load("examples/silent-winter/sniper.yaml");
+    sw_setup *sd = sw_t_setup(s);
+    fray_fight *f = sw_t_start(s, (int[]){6, 6, 6}, 3);
+    sw_state *st = sw_t_st(f);
+    int ar = sw_t_who(f, "archer"), b1 = sw_t_who(f, "bandit-1");
+    st->c[b1].busy_until = st->seg + 5;
+    cr_assert_not(sw_undefended(sd, st, b1, ar, true));
+    sd->opt.busy_at_range = true;
+    cr_assert(sw_undefended(sd, st, b1, ar, true));
+    st->c[b1].busy_until = 0;
+    st->c[b1].flags |= SW_F_BLOWN;
+    cr_assert(sw_undefended(sd, st, b1, ar, true));
+    sd->opt.blown_melee_only = true;
+    cr_assert_not(sw_undefended(sd, st, b1, ar, true));
+    cr_assert(sw_undefended(sd, st, b1, ar, false));
     fray_fight_free(f);
     fray_setup_free(s);
 }

@@ -325,8 +325,9 @@ static fray_status read_block(sl *L, const yn *it) {
 static fray_status read_options(sl *L, const yn *m) {
     static const char *const keys[] = {
         "engage-delay", "attack-delay", "ties", "friendly-fire",
-        "sniping-resolves", "pain-on-any-hit", "stop-bleeding", "check-die"};
-    fray_status st = yr_keys(&L->r, m, "options", keys, 8, false);
+        "sniping-resolves", "pain-on-any-hit", "stop-bleeding", "check-die",
+        "order", "fallen-release", "undefended-busy", "blown-undefended"};
+    fray_status st = yr_keys(&L->r, m, "options", keys, 12, false);
     if (st != FRAY_OK)
         return st;
     sw_options *o = &L->s->opt;
@@ -363,6 +364,21 @@ static fray_status read_options(sl *L, const yn *m) {
         o->stop_bleeding = v == 1;
     if (st == FRAY_OK && (x = yr_get(m, "check-die")))
         st = yr_choice(&L->r, x, "check-die (only d20 is built)", die, 1, &v);
+    static const char *const order[] = {"agility", "file"};
+    static const char *const busy[] = {"melee", "all"};
+    static const char *const blown[] = {"all", "melee"};
+    if (st == FRAY_OK && (x = yr_get(m, "order")) &&
+        (st = yr_choice(&L->r, x, "order", order, 2, &v)) == FRAY_OK)
+        o->order_file = v == 1;
+    if (st == FRAY_OK && (x = yr_get(m, "fallen-release")) &&
+        (st = yr_choice(&L->r, x, "fallen-release", yesno, 2, &v)) == FRAY_OK)
+        o->keep_fallen = v == 0;
+    if (st == FRAY_OK && (x = yr_get(m, "undefended-busy")) &&
+        (st = yr_choice(&L->r, x, "undefended-busy", busy, 2, &v)) == FRAY_OK)
+        o->busy_at_range = v == 1;
+    if (st == FRAY_OK && (x = yr_get(m, "blown-undefended")) &&
+        (st = yr_choice(&L->r, x, "blown-undefended", blown, 2, &v)) == FRAY_OK)
+        o->blown_melee_only = v == 1;
     return st;
 }
 

@@ -41,6 +41,8 @@ bool sw_out(const sw_cstate *c) { return !sw_can_act(c); }
 /* The order of declarations inside a segment (ruling `order`): higher
  * Agility first, then the lower opening roll, then the file's order. */
 static int64_t tie_of(const sw_setup *s, const sw_state *st, int i) {
+    if (s->opt.order_file)
+        return 63 - i; /* order: file */
     return (int64_t)(s->c[i].b.agility + 64) * 4096 +
            (int64_t)(7 - st->c[i].init_roll) * 64 + (63 - i);
 }
@@ -170,6 +172,10 @@ static void check_over(sw_run *r) {
  * fallen-release): its engagers may Engage another at once. */
 static void fallen(sw_run *r, int t) {
     sw_state *st = r->st;
+    if (r->s->opt.keep_fallen && !(st->c[t].flags & SW_F_DEAD)) {
+        place(r->s, st, t); /* fallen-release: no: the edges stay */
+        return;
+    }
     st->c[t].engages = -1;
     for (int j = 0; j < st->n; j++)
         if (st->c[j].engages == t)
@@ -224,12 +230,13 @@ static void lose_pain(sw_run *r, int t) {
 
 bool sw_undefended(const sw_setup *s, const sw_state *st, int who, int by,
                    bool ranged) {
-    (void)s;
     const sw_cstate *c = &st->c[who];
-    if (c->flags & (SW_F_BLOWN | SW_F_UNCONSCIOUS)) /* 002:55, 104 */
+    if (c->flags & SW_F_UNCONSCIOUS)                 /* 002:55 */
         return true;
+    if ((c->flags & SW_F_BLOWN) && (!ranged || !s->opt.blown_melee_only))
+        return true;                                 /* 002:55, 104 (002:37: melee) */
     if (ranged)
-        return false; /* 002:55: only if you cannot move */
+        return s->opt.busy_at_range && c->busy_until >= st->seg; /* 002:55 */
     if (c->flags & SW_F_WOUNDED)                     /* 002:98, 102 */
         return true;
     if (c->busy_until >= st->seg)                    /* 002:83 */
@@ -280,6 +287,27 @@ int sw_delay_of(const sw_setup *s, const sw_state *st, int kind, int actor,
     }
 }
 
+/* How many segments after this one pass with nothing to do in them: no
+ * one free to declare, no pending action ending, nobody bleeding (the
+ * tactics' `next` skips them in one event; at most 255). */
+int sw_quiet_segments(const sw_setup *s, const sw_state *st) {
+    (void)s;
+    int32_t next = st->seg + 256;
+    for (int i = 0; i < st->n; i++) {
+        const sw_cstate *c = &st->c[i];
+        if (c->flags & SW_F_BLEEDING)
+            return 0;
+        if (c->pend_kind != SW_PEND_NONE && c->pend_at > st->seg && c->pend_at < next)
+            next = c->pend_at;
+        if (sw_can_act(c)) {
+            int32_t r = c->ready > st->seg ? c->ready : st->seg + 1;
+            if (r < next)
+                next = r;
+        }
+    }
+    return (int)(next - st->seg - 1);
+}
+
 /* ---- Checks --------------------------------------------------------------- */
 
 #define WHY(...)                                                              \
@@ -301,8 +329,12 @@ static bool avoid_open(const sw_setup *s, const sw_state *st, int b, int a) {
 fray_status sw_check(const sw_setup *s, const sw_state *st,
                      const sw_event *cmd, char *why, size_t size) {
     int a = cmd->actor, t = cmd->target;
-    if (cmd->kind == SW_EV_NEXT)
+    if (cmd->kind == SW_EV_NEXT) {
+        if (cmd->arg > sw_quiet_segments(s, st))
+            WHY("something happens before segment %d: the segments end one "
+                "at a time", (int)st->seg + 1 + cmd->arg);
         return FRAY_OK;
+    }
     if (a < 0 || a >= st->n)
         WHY("nobody to act");
     const sw_cstate *c = &st->c[a];
@@ -624,6 +656,10 @@ fray_status sw_apply(sw_run *r) {
         return FRAY_ERR_INVALID;
     if (ev->kind == SW_EV_NEXT) {
         segment_end(r);
+        if (!st->over && ev->arg > 0) {
+            st->seg += ev->arg; /* quiet segments: nothing happens in them */
+            fact(r, SW_FACT_SEGMENT, -1, -1, st->seg, ev->arg, 0, 0);
+        }
         return r->failed;
     }
     sw_cstate *c = &st->c[a];
@@ -741,6 +777,11 @@ static bool enemy_of(const sw_setup *s, int a, int j) {
 /* Someone free to Avoid now, who wants to (the sniper, or one Winded),
  * with the one Engaging them in *from. */
 static int avoider(const sw_setup *s, const sw_state *st, int *from) {
+    bool fresh = false;
+    for (int a = 0; a < st->n && !fresh; a++)
+        fresh = st->c[a].pend_kind == SW_PEND_ENGAGE && st->c[a].pend_decl == st->seg;
+    if (!fresh || !s->scene_avoid)
+        return -1;
     for (int b = 0; b < st->n; b++) {
         bool wants = s->c[b].tactics == SW_TAC_SNIPER || st->c[b].pain <= 0;
         if (!wants)
@@ -775,7 +816,8 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
     }
     int a = sw_actor(s, st);
     if (a < 0) {
-        cmd_set(cmd, SW_EV_NEXT, -1, -1, 0);
+        int q = sw_quiet_segments(s, st);
+        cmd_set(cmd, SW_EV_NEXT, -1, -1, q > 255 ? 255 : q);
         return;
     }
     const sw_cstate *c = &st->c[a];
@@ -810,6 +852,12 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
      * engaging us, else the foe with the fewest engagers. */
     if (c->engages >= 0 && !sw_out(&st->c[c->engages])) {
         cmd_set(cmd, SW_EV_ATTACK, a, c->engages, 0);
+        if (ok(s, st, cmd))
+            return;
+    }
+    if (c->engages >= 0 && sw_out(&st->c[c->engages])) {
+        /* fallen-release: no: leave the fallen for a foe still standing */
+        cmd_set(cmd, SW_EV_DISENGAGE, a, c->engages, 0);
         if (ok(s, st, cmd))
             return;
     }

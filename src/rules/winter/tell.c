@@ -74,8 +74,11 @@ size_t sw_narrate(const sw_setup *s, const sw_event *ev, char *buf, size_t size)
         buf[0] = '\0';
     if (ev->kind == SW_EV_BEGIN)
         put(&o, "Combat begins: %s acts first (002:13).\n", nm(s, s->initiator));
-    else if (ev->kind == SW_EV_NEXT)
+    else if (ev->kind == SW_EV_NEXT && ev->arg == 0)
         put(&o, "End of segment %d.\n", ev->seg);
+    else if (ev->kind == SW_EV_NEXT)
+        put(&o, "End of segment %d; nothing happens until segment %d.\n",
+            ev->seg, ev->seg + 1 + ev->arg);
     for (int k = 0; k < ev->n_facts; k++) {
         const sw_fact *f = &ev->facts[k];
         const char *who = nm(s, f->who), *other = nm(s, f->other);
@@ -193,6 +196,8 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
         put(&o, ",\"target\":\"%s\"", idof(s, ev->target));
     if (ev->kind == SW_EV_COVER)
         put(&o, ",\"cover\":\"%s\"", cover_words[ev->arg <= 2 ? ev->arg : 0]);
+    if (ev->kind == SW_EV_NEXT && ev->arg)
+        put(&o, ",\"quiet\":%d", ev->arg);
     put(&o, "},\"given\":%s,\"dice\":[", ev->given ? "true" : "false");
     for (int i = 0; i < ev->n_dice; i++)
         put(&o, "%s{\"d\":%d,\"v\":%d}", i ? "," : "", ev->dice[i].sides,
@@ -322,6 +327,12 @@ fray_status sw_event_from_json(const sw_setup *s, const void *json,
         if (cv < 0)
             BAD("command.cover", "expected partial or full");
         ev->arg = (uint8_t)cv;
+    }
+    if ((v = json_object_get(c, "quiet"))) {
+        if (k != SW_EV_NEXT || !json_is_integer(v) || json_integer_value(v) < 0 ||
+            json_integer_value(v) > 255)
+            BAD("command.quiet", "expected the quiet segments a next skips (0 to 255)");
+        ev->arg = (uint8_t)json_integer_value(v);
     }
     bool needs_actor = k != SW_EV_BEGIN && k != SW_EV_NEXT;
     if (needs_actor && ev->actor < 0)

@@ -84,6 +84,10 @@ typedef struct sw_options {
     bool sniping_at_end;      /* sniping-resolves: now | end */
     bool pain_on_any_hit;     /* pain-on-any-hit: no | yes */
     bool stop_bleeding;       /* stop-bleeding: roll | none */
+    bool order_file;          /* order: agility | file */
+    bool keep_fallen;         /* fallen-release: yes | no */
+    bool busy_at_range;       /* undefended-busy: melee | all */
+    bool blown_melee_only;    /* blown-undefended: all | melee */
 } sw_options;
 
 typedef struct sw_combatant {
@@ -274,6 +278,7 @@ bool sw_can_act(const sw_cstate *c);
 bool sw_out(const sw_cstate *c);
 bool sw_undefended(const sw_setup *s, const sw_state *st, int who, int by,
                    bool ranged);
+int sw_quiet_segments(const sw_setup *s, const sw_state *st);
 int sw_delay_of(const sw_setup *s, const sw_state *st, int kind, int actor,
                 int target);
 
