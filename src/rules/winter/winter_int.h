@@ -256,6 +256,8 @@ typedef struct sw_run {
     size_t replay_die;
     fray_status failed;
     int bad_sides;            /* a die given that is not a roll of this die */
+    bool fell;                /* someone dropped out: is the fight over? */
+    bool trusted;             /* the tactics' own command (sw_choose checked it) */
 } sw_run;
 
 const char *sw_kind_word(int kind);   /* "engage" */
