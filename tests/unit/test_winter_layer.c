@@ -6,7 +6,10 @@
 
 #include <stdlib.h>
 
+#include "fray/duel.h"
 #include "fray/sim.h"
+
+#include <math.h>
 
 static void load_fails(const char *rel, int line, const char *words) {
     char path[512];
@@ -174,5 +177,50 @@ Test(winter_layer, sim_same_for_any_threads) {
     cr_assert_eq(a->wins[0] + a->wins[1] + a->all_out + a->unfinished, 400);
     free(a);
     free(b);
+    fray_setup_free(s);
+}
+
+/* `fray odds duel` (issue 17): the exact odds agree with 20000 simulated
+ * fights within 4 standard errors, for the example, the example with
+ * engage-delay: 5 and a corpse without the Reciprocal Engage (Undefended
+ * until its own Engage lands, 002:27); a sniper's duel is refused. */
+Test(winter_layer, exact_duel_matches_simulation) {
+    const char *files[] = {"examples/silent-winter/duel.yaml",
+                           "tests/data/winter/lothaire5.yaml",
+                           "tests/data/winter/noreply.yaml"};
+    for (int k = 0; k < 3; k++) {
+        fray_setup *s = sw_t_load(files[k]);
+        fray_duel_odds *o = calloc(1, sizeof *o);
+        fray_sim_counts *c = calloc(1, sizeof *c);
+        cr_assert(o && c);
+        fray_diag diag;
+        memset(&diag, 0, sizeof diag);
+        cr_assert_eq(fray_setup_duel_odds(s, 0, 1, 0, o, &diag), FRAY_OK, "%s", diag.message);
+        cr_assert_lt(o->mass_error, 1e-9);
+        fray_sim_options so;
+        memset(&so, 0, sizeof so);
+        so.seed = 17;
+        so.trials = 20000;
+        so.threads = 1;
+        cr_assert_eq(fray_sim(s, &so, NULL, c), FRAY_OK);
+        double p = o->p_win[0], got = (double)c->wins[0] / 20000.0;
+        double se = sqrt(p * (1 - p) / 20000.0);
+        cr_assert_lt(fabs(got - p), 4 * se + 1e-9, "%s: exact %.4f, simulated %.4f",
+                     files[k], p, got);
+        double mean = (double)c->length_sum / 20000.0;
+        cr_assert_lt(fabs(mean - o->mean_length), 4 * o->sd_length / sqrt(20000.0) + 1e-9,
+                     "%s: mean length exact %.2f, simulated %.2f", files[k],
+                     o->mean_length, mean);
+        free(o);
+        free(c);
+        fray_setup_free(s);
+    }
+    fray_setup *s = sw_t_load("examples/silent-winter/sniper.yaml");
+    fray_duel_odds *o = calloc(1, sizeof *o);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_neq(fray_setup_duel_odds(s, 0, 2, 0, o, &diag), FRAY_OK);
+    cr_assert(strstr(diag.message, "does not model"), "%s", diag.message);
+    free(o);
     fray_setup_free(s);
 }

@@ -653,6 +653,15 @@ static const char *rs_state_meaning(int k) {
     return k >= 0 && k < FRAY_SIM_STATES ? m[k] : NULL;
 }
 
+static fray_status rs_duel_odds(const void *setup, int a, int b, long max_states,
+                                fray_duel_odds *out, fray_diag *diag) {
+    return sw_duel_odds(setup, a, b, max_states, out, diag);
+}
+static fray_status rs_duel_estimate(const void *setup, int a, int b,
+                                    double *out_states, fray_diag *diag) {
+    return sw_duel_estimate(setup, a, b, out_states, diag);
+}
+
 static fray_status rs_view(const void *rfight, struct fray_fight_view *v) {
     const sw_fight *f = rfight;
     int turn = rs_over(f) || !f->st.started ? -1 : sw_actor(f->s, &f->st);
@@ -706,6 +715,13 @@ const fray__ruleset fray__winter_ruleset = {
     .action_name = rs_action_name,
     .harm_name = rs_harm_name,
     .spent_name = rs_spent_name,
+    .duel_odds = rs_duel_odds,
+    .duel_estimate = rs_duel_estimate,
+    .duel_assumed =
+        "the two Engage as the tactics do (the initiator on segment 1, the "
+        "other on its first segment or by the Reciprocal Engage), then "
+        "attack every 1 + delay segments; the fight ends when one is dead "
+        "or Blown",
     .view = rs_view,
     .state_meaning = rs_state_meaning,
     .vary_scope = rs_vary_scope,

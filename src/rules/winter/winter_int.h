@@ -288,6 +288,13 @@ int sw_delay_of(const sw_setup *s, const sw_state *st, int kind, int actor,
 sw_state *sw_fight_state(void *rfight);
 const sw_setup *sw_fight_setup(const void *rfight);
 
+/* odds.c: the exact duel (include/fray/duel.h) */
+struct fray_duel_odds;
+fray_status sw_duel_odds(const sw_setup *s, int a, int b, long max_states,
+                         struct fray_duel_odds *out, fray_diag *diag);
+fray_status sw_duel_estimate(const sw_setup *s, int a, int b, double *out_states,
+                             fray_diag *diag);
+
 /* view.c: the fight as data (include/fray/view.h) */
 struct fray_fight_view;
 fray_status sw_view(const sw_setup *s, const sw_state *st, int turn,
