@@ -527,11 +527,14 @@ size_t sw_draw_graph(const sw_setup *s, const sw_state *st, char *buf,
         bool any = false;
         for (int j = 0; j < st->n; j++)
             if (j != i && st->c[j].engages == i && sw_undefended(s, st, i, j, false)) {
-                put(&o, "%s%s", any ? ", " : "  ", s->c[j].name);
+                if (!any)
+                    put(&o, "  %s is Undefended against %s", s->c[i].name, s->c[j].name);
+                else
+                    put(&o, ", %s", s->c[j].name);
                 any = true;
             }
         if (any)
-            put(&o, ": %s is Undefended against them\n", s->c[i].name);
+            put(&o, "\n");
     }
     return done(&o);
 }

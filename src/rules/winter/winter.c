@@ -291,6 +291,8 @@ static fray_status step(sw_fight *f) {
         f->st.stopped = true; /* the segment limit: stop before the next */
         return FRAY_OK;
     }
+    if (cmd.kind == SW_EV_NEXT && lim > 0 && f->st.seg + 1 + cmd.arg > lim)
+        cmd.arg = (uint8_t)(lim - f->st.seg - 1); /* no further than the limit */
     int16_t hp[SW_MAX_C];
     for (int i = 0; i < f->st.n; i++)
         hp[i] = f->st.c[i].health;
@@ -344,6 +346,11 @@ static fray_status rs_command(void *rfight, const char *text,
     fray_status rc = sw_parse(f->s, &f->st, text, &cmd, diag);
     if (rc != FRAY_OK)
         return rc;
+    int lim = limit_of(f);
+    if (cmd.kind == SW_EV_NEXT && lim > 0 && f->st.seg >= lim) {
+        f->st.stopped = true; /* the segment limit: the fight stops here */
+        return FRAY_OK;
+    }
     char why[200] = "";
     rc = sw_check(f->s, &f->st, &cmd, why, sizeof why);
     if (rc != FRAY_OK)
