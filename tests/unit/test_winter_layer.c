@@ -8,6 +8,7 @@
 
 #include "fray/duel.h"
 #include "fray/sim.h"
+#include "ruleset.h"
 
 #include <math.h>
 
@@ -223,4 +224,42 @@ Test(winter_layer, exact_duel_matches_simulation) {
     cr_assert(strstr(diag.message, "does not model"), "%s", diag.message);
     free(o);
     fray_setup_free(s);
+}
+
+extern const fray__ruleset fray__winter_ruleset;
+
+/* The simulation's shortcut for a melee duel (winter.c run_quick) gives
+ * the very counts of the long way, trial by trial, for the example, the
+ * example with engage-delay: 5, a corpse without the Reciprocal Engage,
+ * and a segment limit that cuts fights short. */
+Test(winter_layer, quick_duel_is_the_long_way) {
+    const char *files[] = {"examples/silent-winter/duel.yaml",
+                           "tests/data/winter/lothaire5.yaml",
+                           "tests/data/winter/noreply.yaml"};
+    const fray__ruleset *rs = &fray__winter_ruleset;
+    for (int k = 0; k < 4; k++) {
+        fray_setup *s = sw_t_load(files[k < 3 ? k : 0]);
+        fray_sim_counts *c[2];
+        for (int q = 0; q < 2; q++) {
+            c[q] = calloc(1, sizeof *c[q]);
+            void *f = NULL;
+            cr_assert_eq(rs->sim_fight_new(sw_t_setup(s), 3, k == 3 ? 20 : 0, NULL,
+                                           NULL, &f), FRAY_OK);
+            cr_assert(sw_quick_eligible(f), "the duel takes the shortcut");
+            sw_quick_set_off(f, q == 1);
+            for (uint64_t t = 0; t < 3000; t++) {
+                cr_assert_eq(rs->reset_trial(f, 3, t), FRAY_OK);
+                cr_assert_eq(rs->run(f), FRAY_OK);
+                rs->count(f, c[q]);
+            }
+            rs->fight_free(f);
+        }
+        cr_assert_eq(memcmp(c[0], c[1], sizeof *c[0]), 0, "case %d", k);
+        cr_assert_eq(c[0]->trials, 3000);
+        if (k == 3)
+            cr_assert_gt(c[0]->unfinished, 0, "segment-limit 20 cuts fights short");
+        free(c[0]);
+        free(c[1]);
+        fray_setup_free(s);
+    }
 }

@@ -8,6 +8,7 @@
 
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,10 @@ typedef struct sw_fight {
     char why[320];
     int32_t dealt[SW_MAX_C], taken[SW_MAX_C], actions[SW_MAX_C];
     uint16_t by_kind[SW_MAX_C][SW_EV_KINDS];
+    /* The simulation's shortcut for a melee duel (run_quick): whether the
+     * setup qualifies (made once per simulation fight), and the tests'
+     * switch to the long way. */
+    bool quick, quick_off;
 } sw_fight;
 
 static const fray_allocator *alloc_of(const sw_fight *f) {
@@ -579,12 +584,16 @@ static size_t rs_summary(const void *rfight, char *buf, size_t size) {
 
 /* ---- Simulation ------------------------------------------------------------------ */
 
+static bool quick_plan(const sw_setup *s);
+
 static fray_status rs_sim_fight_new(const void *setup, uint64_t seed, int until,
                                     const atomic_bool *cancel,
                                     const fray_allocator *alloc, void **out) {
     fray_status rc = fight_make(setup, false, until, cancel, alloc, out);
-    if (rc == FRAY_OK)
+    if (rc == FRAY_OK) {
         ((sw_fight *)*out)->seed = seed;
+        ((sw_fight *)*out)->quick = quick_plan(setup);
+    }
     return rc;
 }
 
@@ -592,8 +601,136 @@ static fray_status rs_reset_trial(void *rfight, uint64_t seed, uint64_t trial) {
     return begin_with(rfight, seed, trial, NULL, 0);
 }
 
+/* ---- The simulation's shortcut: a melee duel ------------------------------
+ *
+ * Two melee combatants, no Sniping: what the tactics do is fixed by the
+ * opening d6 (odds.c says how: Engage, Reciprocal Engage, then an attack
+ * every 1 + delay segments), so the fight is the attacks in order with
+ * the same dice from the same stream as the long way, and the same
+ * counts (tests/unit/test_winter_layer.c holds it to the long way). */
+static bool quick_plan(const sw_setup *s) {
+    if (s->n != 2 || s->c[0].side == s->c[1].side)
+        return false;
+    for (int i = 0; i < 2; i++)
+        if (s->w[s->c[i].b.weapon].ranged || s->c[i].sniping ||
+            s->c[i].tactics != SW_TAC_MELEE)
+            return false;
+    return true;
+}
+
+static int quick_d(fray_rng *rng, int sides) {
+    return (int)fray_rng_range(rng, 1, sides);
+}
+
+/* One attack of a on t (rules.c attack, melee, no friendly fire); true
+ * when t drops out. */
+static bool quick_attack(sw_fight *f, int a, int t, bool undefended) {
+    const sw_setup *s = f->s;
+    sw_state *st = &f->st;
+    const sw_block *ab = &s->c[a].b, *tb = &s->c[t].b;
+    int atk = ab->physical_attack - (ab->off_hand >= 0 ? 5 : 0);
+    int def = tb->physical_defense + (undefended ? 0 : tb->agility + tb->defense_bonus);
+    int ra = quick_d(&st->rng, SW_CHECK_SIDES) + atk;
+    int rb = quick_d(&st->rng, SW_CHECK_SIDES) + def;
+    f->actions[a]++;
+    f->by_kind[a][SW_EV_ATTACK - SW_EV_ENGAGE]++;
+    if (!(ra > rb || (ra == rb && s->opt.ties == SW_TIES_ACTOR)))
+        return false;
+    int dmg = 0;
+    const sw_weapon *ws[2] = {&s->w[ab->weapon], ab->off_hand >= 0 ? &s->w[ab->off_hand] : NULL};
+    for (int h = 0; h < 2; h++) {
+        if (!ws[h])
+            continue;
+        int part = ws[h]->bonus;
+        for (int k = 0; k < ws[h]->dice; k++)
+            part += quick_d(&st->rng, 6);
+        dmg += part;
+    }
+    if (dmg < 0)
+        dmg = 0;
+    int res = 0;
+    if (tb->armour >= 0 && (s->a[tb->armour].protects == SW_PROT_PHYSICAL ||
+                            s->a[tb->armour].protects == SW_PROT_BOTH))
+        res = tb->physical_resistance;
+    int after = dmg > res ? dmg - res : 0;
+    sw_cstate *c = &st->c[t];
+    int before = c->health;
+    c->health = (int16_t)(c->health - after);
+    if (after > 0 || s->opt.pain_on_any_hit) {
+        c->pain--;
+        if (c->pain < 0)
+            c->health = (int16_t)(c->health - quick_d(&st->rng, 6));
+        if (c->pain <= -tb->pain)
+            c->flags |= SW_F_BLOWN;
+    }
+    f->taken[t] += before - c->health;
+    f->dealt[a] += before - c->health;
+    if (c->health <= 0)
+        c->flags |= SW_F_DEAD;
+    return sw_out(c);
+}
+
+static fray_status run_quick(sw_fight *f) {
+    const sw_setup *s = f->s;
+    sw_state *st = &f->st;
+    int I = s->initiator, O = 1 - I;
+    int v = st->c[O].init_roll, d = s->opt.engage_delay;
+    int lim = limit_of(f);
+    if (lim <= 0)
+        lim = INT32_MAX / 2;
+    bool recip = s->c[O].reciprocal;
+    int next[2], per[2];
+    for (int i = 0; i < 2; i++) {
+        const sw_weapon *w = &s->w[s->c[i].b.weapon];
+        per[i] = 1 + (w->delay ? w->delay : s->opt.attack_delay);
+    }
+    next[I] = 2 + d;
+    bool o_engages = !recip || 1 + v <= 1 + d;
+    next[O] = o_engages ? 2 + v + d : 1 + v;
+    int undef_o = recip ? 0 : 1 + v + d; /* O Undefended against I through it */
+    f->actions[I]++;
+    f->by_kind[I][SW_EV_ENGAGE - SW_EV_ENGAGE]++;
+    if (o_engages && 1 + v <= lim) {
+        f->actions[O]++;
+        f->by_kind[O][SW_EV_ENGAGE - SW_EV_ENGAGE]++;
+    }
+    int64_t ti[2];
+    for (int i = 0; i < 2; i++)
+        ti[i] = s->opt.order_file ? 63 - i
+                                  : (int64_t)(s->c[i].b.agility + 64) * 4096 +
+                                        (int64_t)(7 - (i == I ? 0 : v)) * 64 + (63 - i);
+    int lead = ti[0] > ti[1] ? 0 : 1;
+    for (;;) {
+        int t = next[0] < next[1] ? next[0] : next[1];
+        if (t > lim) {
+            st->seg = lim;
+            st->stopped = true;
+            return FRAY_OK;
+        }
+        for (int k = 0; k < 2; k++) {
+            int a = k == 0 ? lead : 1 - lead;
+            if (next[a] != t)
+                continue;
+            next[a] += per[a];
+            bool undef = a == I && t <= undef_o;
+            if (quick_attack(f, a, 1 - a, undef)) {
+                st->seg = t;
+                st->over = true;
+                st->winner = s->c[a].side;
+                return FRAY_OK;
+            }
+        }
+    }
+}
+
+void sw_quick_set_off(void *rfight, bool off) { ((sw_fight *)rfight)->quick_off = off; }
+bool sw_quick_eligible(const void *rfight) { return ((const sw_fight *)rfight)->quick; }
+
 static fray_status rs_run(void *rfight) {
     sw_fight *f = rfight;
+    if (f->quick && !f->quick_off && f->n_events == 1 && f->st.started &&
+        !f->st.over && f->st.seg == 1)
+        return run_quick(f);
     for (uint32_t n = 0; !rs_over(f); n++) {
         if ((n & 1023u) == 0) {
             fray_status rc = check_cancel(f);

@@ -286,6 +286,9 @@ int sw_delay_of(const sw_setup *s, const sw_state *st, int kind, int actor,
 
 /* winter.c, for tests: a fight's state and setup (fray__fight_rf) */
 sw_state *sw_fight_state(void *rfight);
+/* The simulation's shortcut for a melee duel off (true) or on. */
+void sw_quick_set_off(void *rfight, bool off);
+bool sw_quick_eligible(const void *rfight);
 const sw_setup *sw_fight_setup(const void *rfight);
 
 /* odds.c: the exact duel (include/fray/duel.h) */
