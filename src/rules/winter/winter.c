@@ -475,8 +475,9 @@ static bool same_c(const sw_cstate *a, const sw_cstate *b) {
 
 static bool rs_same(const void *pa, const void *pb) {
     const sw_state *a = &((const sw_fight *)pa)->st, *b = &((const sw_fight *)pb)->st;
+    /* (stopped, the segment limit reached, is the run's, not the journal's) */
     if (a->seg != b->seg || a->started != b->started || a->over != b->over ||
-        a->stopped != b->stopped || a->winner != b->winner || a->n != b->n ||
+        a->winner != b->winner || a->n != b->n ||
         a->rng.state != b->rng.state || a->rng.inc != b->rng.inc ||
         a->track.n != b->track.n)
         return false;
