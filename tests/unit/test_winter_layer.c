@@ -8,6 +8,7 @@
 
 #include "fray/duel.h"
 #include "fray/sim.h"
+#include "fray/view.h"
 #include "ruleset.h"
 
 #include <math.h>
@@ -262,4 +263,39 @@ Test(winter_layer, quick_duel_is_the_long_way) {
         free(c[1]);
         fray_setup_free(s);
     }
+}
+
+/* The fight as data (include/fray/view.h; issue 17 step 6): Health and
+ * Pain as tracks, the segment as time, statuses as conditions (engages,
+ * Undefended against, 002:27), the actions allowed now with targets. */
+Test(winter_layer, view_of_a_fight) {
+    fray_setup *s = sw_t_load("tests/data/winter/noreply.yaml");
+    fray_fight *f = sw_t_start(s, (int[]){4}, 1);
+    sw_t_do(f, "lothaire engage corpse", NULL, 0);
+    sw_t_to(f, 7);
+    fray_fight_view *v = NULL;
+    cr_assert_eq(fray_fight_view_new(f, NULL, &v), FRAY_OK);
+    cr_assert_str_eq(v->time_unit, "segment");
+    cr_assert_eq(v->now, 7);
+    const fray_view_combatant *lo = &v->combatants[0], *co = &v->combatants[1];
+    cr_assert_eq(lo->n_tracks, 2);
+    cr_assert_str_eq(lo->tracks[0].name, "Health");
+    cr_assert_str_eq(lo->tracks[1].name, "Pain");
+    cr_assert_eq(lo->tracks[1].max, 6);
+    bool engages = false, undefended = false;
+    for (int k = 0; k < lo->n_conditions; k++)
+        engages |= strcmp(lo->conditions[k].name, "engages Walking Corpse") == 0;
+    for (int k = 0; k < co->n_conditions; k++)
+        undefended |= strcmp(co->conditions[k].name, "Undefended against Lothaire") == 0;
+    cr_assert(engages && undefended);
+    cr_assert_eq(v->turn, 0, "Lothaire declares now");
+    bool attack = false;
+    for (int k = 0; k < lo->n_actions; k++)
+        if (strcmp(lo->actions[k].word, "attack") == 0)
+            attack = lo->actions[k].n_targets == 1 && lo->actions[k].targets[0] == 1;
+    cr_assert(attack);
+    cr_assert_str_eq(co->time_words, "may declare now (segment 7)"); /* it has not declared */
+    fray_fight_view_free(v);
+    fray_fight_free(f);
+    fray_setup_free(s);
 }
