@@ -313,3 +313,30 @@ Test(winter_harm, undefended_at_range_settings) {
     fray_fight_free(f);
     fray_setup_free(s);
 }
+
+/* 002:83, 86-87, 90: using an item (2 on oneself, 4 on another) or any
+ * other skill (15) takes its delay, Undefended meanwhile; the effect is
+ * the GM's (the text gives none). */
+Test(winter_harm, items_and_skills_take_their_delays) {
+    fray_setup *s = sw_t_load("examples/silent-winter/brawl.yaml");
+    fray_fight *f = sw_t_start(s, (int[]){6, 6, 6, 6}, 4);
+    const sw_setup *sd = sw_fight_setup(fray__fight_rf(f));
+    sw_state *st = sw_t_st(f);
+    int wa = sw_t_who(f, "warrior"), ro = sw_t_who(f, "rogue"), b1 = sw_t_who(f, "bandit-1");
+    sw_t_ready(f, ro, -1);
+    sw_t_do(f, "rogue item rogue", NULL, 0);
+    cr_assert_eq(st->c[ro].ready, st->seg + 3);
+    sw_t_ready(f, ro, -1);
+    sw_t_do(f, "rogue item warrior", NULL, 0);
+    cr_assert_eq(st->c[ro].ready, st->seg + 5);
+    sw_t_ready(f, wa, b1);
+    st->c[b1].engages = (int8_t)wa;
+    cr_assert_not(sw_undefended(sd, st, wa, b1, false));
+    sw_t_do(f, "warrior skill", NULL, 0);
+    cr_assert_eq(st->c[wa].ready, st->seg + 16);
+    cr_assert(sw_undefended(sd, st, wa, b1, false));
+    char buf[1024];
+    cr_assert(strstr(sw_t_told(f, buf, sizeof buf), "the GM's call"), "%s", buf);
+    fray_fight_free(f);
+    fray_setup_free(s);
+}

@@ -14,11 +14,11 @@
 
 static const char *const words[SW_EV_KINDS] = {
     "begin", "next", "engage", "attack", "avoid", "switch", "disengage",
-    "chase", "snipe", "cover", "medicine", "wait"};
+    "chase", "snipe", "cover", "medicine", "wait", "item", "skill"};
 static const char *const titles[SW_EV_KINDS] = {
     "Begin", "Next segment", "Engage", "Attack", "Avoid", "Switch Targets",
     "Disengage", "Chase a Sniper", "Establish Sniping", "Take Cover",
-    "Medicine", "Wait"};
+    "Medicine", "Wait", "Use an Item", "Use a Skill"};
 static const char *const status_names[SW_ST_WORDS] = {
     "Winded", "Blown", "Wounded", "Unconscious", "Dead", "bleeding",
     "Sniping", "Partial Cover", "Full Cover", "Undefended", "avoided",
@@ -284,6 +284,10 @@ int sw_delay_of(const sw_setup *s, const sw_state *st, int kind, int actor,
         return 3;                                /* 002:47 */
     case SW_EV_MEDICINE:
         return target == actor ? 15 : 10;        /* 002:88-89 */
+    case SW_EV_ITEM:
+        return target == actor ? 2 : 4;          /* 002:86-87 */
+    case SW_EV_SKILL:
+        return 15;                               /* 002:90 */
     default:
         return 0;
     }
@@ -367,10 +371,10 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             c->flags & SW_F_WAITED ? "waited" : "declared", st->seg);
     const sw_weapon *w = &s->w[s->c[a].b.weapon];
     bool needs_target = cmd->kind != SW_EV_SNIPE && cmd->kind != SW_EV_COVER &&
-                        cmd->kind != SW_EV_WAIT;
+                        cmd->kind != SW_EV_WAIT && cmd->kind != SW_EV_SKILL;
     if (needs_target && t < 0)
         WHY("%s needs a target", titles[cmd->kind]);
-    if (needs_target && cmd->kind != SW_EV_MEDICINE && t == a)
+    if (needs_target && cmd->kind != SW_EV_MEDICINE && cmd->kind != SW_EV_ITEM && t == a)
         WHY("%s cannot %s %sself", an, words[cmd->kind], "them");
     if (needs_target && (st->c[t].flags & SW_F_DEAD) && cmd->kind != SW_EV_DISENGAGE)
         WHY("%s is dead", tn);
@@ -443,6 +447,8 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             WHY("%s is not bleeding", tn);
         return FRAY_OK;
     case SW_EV_WAIT:
+    case SW_EV_ITEM:
+    case SW_EV_SKILL:
         return FRAY_OK;
     default:
         WHY("not an action");
@@ -744,6 +750,11 @@ fray_status sw_apply(sw_run *r) {
             st->c[t].flags &= (uint8_t)~SW_F_BLEEDING;
             fact(r, SW_FACT_STATUS, t, a, SW_ST_BLEEDING, 0, 0, 0);
         }
+        break;
+    case SW_EV_ITEM:
+    case SW_EV_SKILL:
+        c->busy_until = st->seg + d; /* Undefended meanwhile (002:83); the
+                                        effect is the GM's (ruling 17) */
         break;
     default:
         return FRAY_ERR_INVALID;

@@ -96,6 +96,11 @@ size_t sw_narrate(const sw_setup *s, const sw_event *ev, char *buf, size_t size)
             else if (f->a == SW_EV_COVER)
                 put(&o, "Segment %d: %s takes %s cover; ready again on segment %d.\n",
                     ev->seg, who, cover_words[f->c <= 2 ? f->c : 0], f->b);
+            else if (f->a == SW_EV_ITEM || f->a == SW_EV_SKILL)
+                put(&o, "Segment %d: %s declares %s%s%s; ready again on segment %d, "
+                        "Undefended meanwhile (the effect is the GM's call).\n",
+                    ev->seg, who, sw_kind_title(f->a), f->other >= 0 ? " on " : "",
+                    f->other >= 0 ? other : "", f->b);
             else if (f->other >= 0)
                 put(&o, "Segment %d: %s declares %s on %s; ready again on segment %d.\n",
                     ev->seg, who, sw_kind_title(f->a), other, f->b);
@@ -305,7 +310,7 @@ fray_status sw_event_from_json(const sw_setup *s, const void *json,
     if (k < 0)
         BAD("command.action", "expected an action: begin, next, engage, attack, "
                               "avoid, switch, disengage, chase, snipe, cover, "
-                              "medicine or wait");
+                              "medicine, item, skill or wait");
     ev->kind = (uint8_t)k;
     if ((v = json_object_get(c, "actor"))) {
         int i = combatant_of(s, v);
@@ -427,7 +432,7 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
         return fray__diag_set(diag, FRAY_ERR_PARSE, (int)strlen(text) + 1,
                               "expected an action after '%.*s': engage, attack, "
                               "avoid, switch, disengage, chase, snipe, cover, "
-                              "medicine or wait", (int)(len[0] < 40 ? len[0] : 40), tok[0]);
+                              "medicine, item, skill or wait", (int)(len[0] < 40 ? len[0] : 40), tok[0]);
     int k = -1;
     for (int i = SW_EV_ENGAGE; i < SW_EV_KINDS; i++)
         if (word_eq(tok[1], len[1], sw_kind_word(i)))
@@ -435,7 +440,7 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
     if (k < 0)
         return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[1] - text) + 1,
                               "'%.*s': expected an action: engage, attack, avoid, "
-                              "switch, disengage, chase, snipe, cover, medicine or wait",
+                              "switch, disengage, chase, snipe, cover, medicine, item, skill or wait",
                               (int)(len[1] < 40 ? len[1] : 40), tok[1]);
     cmd->kind = (uint8_t)k;
     cmd->actor = (int8_t)a;
@@ -446,7 +451,7 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
                                   "expected partial or full after 'cover'");
         cmd->arg = word_eq(tok[2], len[2], "full") ? SW_COVER_FULL : SW_COVER_PARTIAL;
         n--;
-    } else if (k == SW_EV_SNIPE || k == SW_EV_WAIT) {
+    } else if (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL) {
         /* no target */
     } else if (n >= 3) {
         int t = find_who(s, tok[2], len[2]);
@@ -460,7 +465,7 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
                               "expected whom %s %s (a combatant's id)",
                               s->c[a].name, sw_kind_word(k));
     }
-    int want = (k == SW_EV_SNIPE || k == SW_EV_WAIT) ? 2 : 3;
+    int want = (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL) ? 2 : 3;
     if (n > want)
         return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[want] - text) + 1,
                               "expected nothing more after the command");

@@ -193,6 +193,8 @@ enum sw_kind {
     SW_EV_COVER,
     SW_EV_MEDICINE,
     SW_EV_WAIT,
+    SW_EV_ITEM,               /* use an item (002:86-87): its effect the GM's */
+    SW_EV_SKILL,              /* any other skill (002:90): likewise */
     SW_EV_KINDS
 };
 
