@@ -32,6 +32,8 @@ Test(winter_layer, file_errors_in_rules_words) {
     load_fails("tests/data/winter/bad_weapon.yaml", 8, "unknown weapon 'lance'");
     load_fails("tests/data/winter/bad_dice.yaml", 4, "damage dice are d6");
     load_fails("tests/data/winter/bad_cover.yaml", 6, "offers no cover");
+    /* ruling check-die: d20 is the only die built (docs/rules/silent-winter.md 1) */
+    load_fails("tests/data/winter/bad_check_die.yaml", 6, "expected one of d20");
 }
 
 static char *journal_of(fray_fight *f, size_t *len) {
