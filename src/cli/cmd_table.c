@@ -201,6 +201,36 @@ static const char TABLE_HELP_ALLOY[] =
     "                              to standard output)\n"
     "  help, quit                  this list; end the session (with a summary)\n";
 
+/* Silent Winter's (seed 002; src/rules/winter/tell.c sw_parse has every
+ * word). */
+static const char TABLE_HELP_WINTER[] =
+    "At the table, one command a line (words as in docs/file-formats.md\n"
+    "\"Silent Winter commands\"; ids or names, '-' for a space):\n"
+    "  next                        the segment ends: Engages whose delay is\n"
+    "                              over take effect, the Wounded bleed\n"
+    "  ID ACTION [TARGET]          anyone free to declare on this segment:\n"
+    "                              lothaire engage corpse, lothaire attack\n"
+    "                              corpse, corpse avoid lothaire (on the\n"
+    "                              segment of the Engage), hero switch rogue,\n"
+    "                              hero disengage warrior, bandit-1 chase\n"
+    "                              archer, archer snipe, archer cover\n"
+    "                              partial|full, archer medicine lothaire,\n"
+    "                              archer item lothaire, archer skill,\n"
+    "                              lothaire wait\n"
+    "  ... dice 14 6 3             the dice rolled by hand, in the order the\n"
+    "                              rules ask for them (d20 the actor's, d20\n"
+    "                              the opponent's, then the d6s); last on the\n"
+    "                              line\n"
+    "  auto [N | all]              the tactics play (N steps; all: to the end)\n"
+    "  undo, redo                  take back the last event; play it again\n"
+    "  clock                       the segment and who declares when\n"
+    "  map                         who engages whom (A <-> B, C -> B)\n"
+    "  status                      Health, Pain, statuses, the winner\n"
+    "  state                       the fight's state as JSON, one line\n"
+    "  journal FILE                write the journal so far (JSON Lines; -:\n"
+    "                              to standard output)\n"
+    "  help, quit                  this list; end the session (with a summary)\n";
+
 /* When the fight cannot go on (a step failed, out of memory, or the
  * journal could not be written) the session ends with EXIT_UNFINISHED (docs/fray.1
  * "EXIT STATUS"); the journal then holds every command acknowledged. */
@@ -634,9 +664,10 @@ static bool do_line(table *t, char *line) {
     } else if (is(word, "quit") || is(word, "exit")) {
         go_on = false;
     } else if (is(word, "help")) {
-        fputs(strcmp(fray_setup_rules(fray_fight_setup(t->fight)), "alloy") == 0
-                  ? TABLE_HELP_ALLOY
-                  : TABLE_HELP,
+        const char *rules = fray_setup_rules(fray_fight_setup(t->fight));
+        fputs(strcmp(rules, "alloy") == 0           ? TABLE_HELP_ALLOY
+              : strcmp(rules, "silent-winter") == 0 ? TABLE_HELP_WINTER
+                                                    : TABLE_HELP,
               stdout);
     } else if (is(word, "auto")) {
         char *more;

@@ -20,17 +20,18 @@
  * and one line here. */
 extern const fray__ruleset fray__towers_ruleset;
 extern const fray__ruleset fray__alloy_ruleset;
+extern const fray__ruleset fray__winter_ruleset;
 
 const fray__ruleset *const fray__rulesets[] = {
     &fray__towers_ruleset,
     &fray__alloy_ruleset,
+    &fray__winter_ruleset,
     NULL,
 };
 
 /* Rulesets fray knows of but does not run yet: refused by name, never
  * read as another game's file. */
-static const char *const coming[][2] = {
-    {"silent-winter", "Silent Winter"}, {"d6", "D6"}};
+static const char *const coming[][2] = {{"d6", "D6"}};
 
 const fray__ruleset *fray__ruleset_find(const char *name) {
     for (int i = 0; name && fray__rulesets[i]; i++)

@@ -87,10 +87,11 @@ Test(layer_setup, no_rules_key_is_towers) {
 }
 
 /* The registry refuses another ruleset's file at its `rules:` word, with
- * file:line:column: one fray knows of but does not run yet ... */
-Test(layer_setup, winter_refused_at_its_word_until_registered) {
+ * file:line:column: one fray knows of but does not run yet (D6; Silent
+ * Winter was this test's file until it was registered, issue 17) ... */
+Test(layer_setup, d6_refused_at_its_word_until_registered) {
     char path[512];
-    path_of(path, sizeof path, "tests/data/towers/bad_rules_winter.yaml");
+    path_of(path, sizeof path, "tests/data/towers/bad_rules_d6.yaml");
     fray_setup *s = (fray_setup *)1;
     fray_diag d;
     cr_assert_eq(fray_setup_load(path, NULL, &s, &d), FRAY_ERR_PARSE);
@@ -98,7 +99,7 @@ Test(layer_setup, winter_refused_at_its_word_until_registered) {
     cr_expect_str_eq(d.file, path);
     cr_expect_eq(d.line, 4);
     cr_expect_eq(d.column, 8);
-    cr_expect(strstr(d.message, "fray does not run Silent Winter yet") != NULL, "%s",
+    cr_expect(strstr(d.message, "fray does not run D6 yet") != NULL, "%s",
               d.message);
     cr_expect(strstr(d.message, "towers (99 Towers)") != NULL, "%s",
               d.message);
@@ -106,6 +107,18 @@ Test(layer_setup, winter_refused_at_its_word_until_registered) {
     memset(&d, 0, sizeof d);
     cr_expect_eq(fray_setup_check(path, &d), FRAY_ERR_PARSE);
     cr_expect_eq(d.line, 4);
+}
+
+/* ... and Silent Winter, registered (issue 17), reads a file of its
+ * rules itself: its loader says what is wrong with this one. */
+Test(layer_setup, winter_file_read_by_silent_winter) {
+    char path[512];
+    path_of(path, sizeof path, "tests/data/towers/bad_rules_winter.yaml");
+    fray_setup *s = NULL;
+    fray_diag d;
+    cr_assert_eq(fray_setup_load(path, NULL, &s, &d), FRAY_ERR_PARSE);
+    cr_expect_eq(d.line, 7);
+    cr_expect(strstr(d.message, "unknown key 'sides'") != NULL, "%s", d.message);
 }
 
 /* ... a near miss, with did-you-mean ... */
@@ -129,8 +142,8 @@ Test(layer_setup, unknown_word_lists_rulesets) {
     cr_assert_eq(fray_setup_load(path, NULL, &s, &d), FRAY_ERR_PARSE);
     cr_expect_eq(d.line, 3);
     cr_expect(strstr(d.message, "no ruleset 'chess': fray knows towers (99 "
-                                "Towers) and alloy (Alloy), and "
-                                "silent-winter and d6 are coming") == d.message,
+                                "Towers), alloy (Alloy) and silent-winter "
+                                "(Silent Winter), and d6 is coming") == d.message,
               "%s", d.message);
 }
 
@@ -150,10 +163,10 @@ Test(layer_setup, json_and_quoted_rules) {
               d.message);
     unlink(path);
     temp_file(path, sizeof path, ".yaml",
-              "fray: encounter\nrules: \"silent-winter\"  # later\n");
+              "fray: encounter\nrules: \"d6\"  # later\n");
     cr_expect_eq(fray_setup_load(path, NULL, &s, &d), FRAY_ERR_PARSE);
     cr_expect_eq(d.line, 2);
-    cr_expect(strstr(d.message, "Silent Winter") != NULL, "%s", d.message);
+    cr_expect(strstr(d.message, "D6") != NULL, "%s", d.message);
     unlink(path);
     /* A rules key inside a mapping is not the file's. */
     temp_file(path, sizeof path, ".yaml",

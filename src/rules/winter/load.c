@@ -1,0 +1,848 @@
+/*
+ * load.c - Silent Winter's files (docs/file-formats.md "Silent Winter
+ * files"): a catalog of weapons and armour, stat blocks, encounters;
+ * fray check; the setup's copy and the sweeps' keys (vary).
+ *
+ * Read with the shared YAML reader (src/encounter/yaml_read.h): every
+ * error is file:line:column with what was expected, in rules words.
+ */
+#define _XOPEN_SOURCE 700 /* realpath */
+
+#include "winter_int.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "yaml_read.h"
+
+enum { SL_MAX_FILES = 16 };
+
+typedef struct sl {
+    yr r;
+    sw_setup *s;
+    int n_blocks;
+    sw_block blocks[SW_MAX_SB];
+    int n_files;
+    char *files[SL_MAX_FILES];  /* real paths read (each once) */
+} sl;
+
+#define FAIL(L, at, ...) yr_fail(&(L)->r, (at), FRAY_ERR_PARSE, __VA_ARGS__)
+#define FAIL_RANGE(L, at, ...) yr_fail(&(L)->r, (at), FRAY_ERR_RANGE, __VA_ARGS__)
+
+void sw_options_default(sw_options *o) {
+    memset(o, 0, sizeof *o);
+    o->engage_delay = 3;     /* 002:19 (the example's 5: engage-delay: 5) */
+    o->attack_delay = 3;
+    o->ties = SW_TIES_DEFENDER;
+    o->friendly_fire = true;
+    o->sniping_at_end = false;
+    o->pain_on_any_hit = false;
+    o->stop_bleeding = true;
+}
+
+static const char *const kind_words[] = {"encounter", "statblocks", "weapons"};
+
+/* "dir/of/file.yaml" + "name" */
+static char *join(sl *L, const char *from, const char *name) {
+    if (name[0] == '/')
+        return yr_strndup(&L->r, name, strlen(name));
+    const char *slash = strrchr(from, '/');
+    size_t d = slash ? (size_t)(slash - from) + 1 : 0;
+    size_t n = strlen(name);
+    char *p = yr_alloc(&L->r, d + n + 1);
+    if (!p)
+        return NULL;
+    memcpy(p, from, d);
+    memcpy(p + d, name, n + 1);
+    return p;
+}
+
+static fray_status get_int(sl *L, const yn *map, const char *key,
+                           const char *what, long lo, long hi, int def,
+                           int *out) {
+    const yn *v = yr_get(map, key);
+    if (!v) {
+        *out = def;
+        return FRAY_OK;
+    }
+    return yr_int(&L->r, v, what, lo, hi, out);
+}
+
+/* "2d6", "1d6+2", "3" (a flat number), "2d6-1". */
+static fray_status dice_of(sl *L, const yn *v, const char *what, sw_weapon *w) {
+    char b[64];
+    if (!v || v->type != YN_SCALAR || yr_is_null(v))
+        return FAIL(L, v, "expected dice like 2d6 or 1d6+2 for %s, got %s",
+                    what, yr_got(v, b));
+    const char *p = v->text;
+    char *end;
+    long n = 0, k = 0;
+    if (strchr(p, 'd') || strchr(p, 'D')) {
+        n = strtol(p, &end, 10);
+        if (end == p)
+            n = 1;
+        if (*end != 'd' && *end != 'D')
+            goto bad;
+        p = end + 1;
+        long sides = strtol(p, &end, 10);
+        if (end == p || sides != 6)
+            return FAIL(L, v,
+                        "%s: Silent Winter's damage dice are d6 (002:41, 79), "
+                        "got '%.20s'", what, v->text);
+        p = end;
+        if (*p == '+' || *p == '-') {
+            k = strtol(p, &end, 10);
+            if (end == p + 1)
+                goto bad;
+            p = end;
+        }
+    } else {
+        k = strtol(p, &end, 10);
+        if (end == p)
+            goto bad;
+        p = end;
+    }
+    if (*p)
+        goto bad;
+    if (n < 0 || n > 10 || k < -20 || k > 50)
+        return FAIL_RANGE(L, v, "%s: at most 10 dice and a bonus of -20 to 50, "
+                                "got '%.20s'", what, v->text);
+    w->dice = (uint8_t)n;
+    w->bonus = (int8_t)k;
+    return FRAY_OK;
+bad:
+    return FAIL(L, v, "expected dice like 2d6 or 1d6+2 for %s, got '%.20s'",
+                what, v->text);
+}
+
+static int find_weapon(const sw_setup *s, const char *name) {
+    for (int i = 0; i < s->n_weapons; i++)
+        if (yr_ieq(s->w[i].name, name))
+            return i;
+    return -1;
+}
+
+static int find_armour(const sw_setup *s, const char *name) {
+    for (int i = 0; i < s->n_armour; i++)
+        if (yr_ieq(s->a[i].name, name))
+            return i;
+    return -1;
+}
+
+static fray_status read_weapon(sl *L, const yn *it) {
+    static const char *const keys[] = {"name", "kind", "damage", "delay", "notes"};
+    fray_status st = yr_keys(&L->r, it, "a weapon", keys, 5, false);
+    if (st != FRAY_OK)
+        return st;
+    sw_setup *s = L->s;
+    const yn *nm = yr_get(it, "name");
+    if (!nm)
+        return yr_missing(&L->r, it, "name", "a weapon");
+    sw_weapon w;
+    memset(&w, 0, sizeof w);
+    if ((st = yr_text(&L->r, nm, "a weapon's name", w.name, sizeof w.name)) != FRAY_OK)
+        return st;
+    if (find_weapon(s, w.name) >= 0)
+        return FAIL(L, nm, "weapon '%.40s' is given twice", w.name);
+    if (s->n_weapons >= SW_MAX_WEAPONS)
+        return FAIL_RANGE(L, nm, "more than %d weapons", SW_MAX_WEAPONS);
+    static const char *const kinds[] = {"melee", "ranged"};
+    int k = 0;
+    const yn *kv = yr_get(it, "kind");
+    if (kv && (st = yr_choice(&L->r, kv, "a weapon's kind", kinds, 2, &k)) != FRAY_OK)
+        return st;
+    w.ranged = k == 1;
+    const yn *dv = yr_get(it, "damage");
+    if (!dv)
+        return yr_missing(&L->r, it, "damage", "a weapon");
+    if ((st = dice_of(L, dv, "damage", &w)) != FRAY_OK)
+        return st;
+    int d = 0;
+    if ((st = get_int(L, it, "delay", "a weapon's delay (segments)", 1, 30, 0, &d)) != FRAY_OK)
+        return st;
+    w.delay = (uint8_t)d;
+    s->w[s->n_weapons++] = w;
+    return FRAY_OK;
+}
+
+static fray_status read_armour(sl *L, const yn *it) {
+    static const char *const keys[] = {"name", "protects", "notes"};
+    fray_status st = yr_keys(&L->r, it, "an armour", keys, 3, false);
+    if (st != FRAY_OK)
+        return st;
+    sw_setup *s = L->s;
+    const yn *nm = yr_get(it, "name");
+    if (!nm)
+        return yr_missing(&L->r, it, "name", "an armour");
+    sw_armour a;
+    memset(&a, 0, sizeof a);
+    if ((st = yr_text(&L->r, nm, "an armour's name", a.name, sizeof a.name)) != FRAY_OK)
+        return st;
+    if (find_armour(s, a.name) >= 0)
+        return FAIL(L, nm, "armour '%.40s' is given twice", a.name);
+    if (s->n_armour >= SW_MAX_ARMOUR)
+        return FAIL_RANGE(L, nm, "more than %d armours", SW_MAX_ARMOUR);
+    static const char *const prot[] = {"none", "physical", "magical", "both"};
+    int p = SW_PROT_PHYSICAL;
+    const yn *pv = yr_get(it, "protects");
+    if (pv && (st = yr_choice(&L->r, pv, "what an armour protects against", prot, 4, &p)) != FRAY_OK)
+        return st;
+    a.protects = (uint8_t)p;
+    s->a[s->n_armour++] = a;
+    return FRAY_OK;
+}
+
+static fray_status read_file(sl *L, const char *path, const yn *from,
+                             int want, int *kind_out);
+
+static fray_status read_includes(sl *L, const yn *list, const char *from,
+                                 int want) {
+    char b[64];
+    for (const yn *it = yr_items(list); it; it = yr_next_item(list, it)) {
+        if (it->type != YN_SCALAR || yr_is_null(it))
+            return FAIL(L, it, "expected a file's path, got %s", yr_got(it, b));
+        char *p = join(L, from, it->text);
+        if (!p)
+            return yr_nomem(&L->r);
+        fray_status st = read_file(L, p, it, want, NULL);
+        if (st != FRAY_OK)
+            return st;
+    }
+    return FRAY_OK;
+}
+
+static const struct {
+    const char *key;
+    size_t off;
+    long lo, hi, def;
+} block_ints[] = {
+    {"agility", offsetof(sw_block, agility), -10, 30, 0},
+    {"endurance", offsetof(sw_block, endurance), -10, 30, 0},
+    {"physical-attack", offsetof(sw_block, physical_attack), -10, 40, 0},
+    {"magic-attack", offsetof(sw_block, magic_attack), -10, 40, 0},
+    {"physical-defense", offsetof(sw_block, physical_defense), -10, 40, 0},
+    {"defense-bonus", offsetof(sw_block, defense_bonus), -10, 40, 0},
+    {"magic-defense", offsetof(sw_block, magic_defense), -10, 40, 0},
+    {"physical-resistance", offsetof(sw_block, physical_resistance), 0, 40, 0},
+    {"magic-resistance", offsetof(sw_block, magic_resistance), 0, 40, 0},
+    {"health", offsetof(sw_block, health), 1, 999, -1},
+    {"pain", offsetof(sw_block, pain), 1, 99, -1},
+    {"medicine", offsetof(sw_block, medicine), -10, 30, 0},
+};
+enum { N_BLOCK_INTS = sizeof block_ints / sizeof block_ints[0] };
+
+static fray_status read_block(sl *L, const yn *it) {
+    static const char *const keys[] = {
+        "name", "agility", "endurance", "physical-attack", "magic-attack",
+        "physical-defense", "defense-bonus", "magic-defense",
+        "physical-resistance", "magic-resistance", "health", "pain",
+        "medicine", "size", "capacity", "weapon", "off-hand", "armour",
+        "notes"};
+    fray_status st = yr_keys(&L->r, it, "a stat block", keys,
+                             (int)(sizeof keys / sizeof keys[0]), false);
+    if (st != FRAY_OK)
+        return st;
+    const yn *nm = yr_get(it, "name");
+    if (!nm)
+        return yr_missing(&L->r, it, "name", "a stat block");
+    sw_block b;
+    memset(&b, 0, sizeof b);
+    if ((st = yr_text(&L->r, nm, "a stat block's name", b.name, sizeof b.name)) != FRAY_OK)
+        return st;
+    for (int i = 0; i < L->n_blocks; i++)
+        if (yr_ieq(L->blocks[i].name, b.name))
+            return FAIL(L, nm, "stat block '%.40s' is given twice", b.name);
+    if (L->n_blocks >= SW_MAX_SB)
+        return FAIL_RANGE(L, nm, "more than %d stat blocks", SW_MAX_SB);
+    for (int k = 0; k < N_BLOCK_INTS; k++) {
+        const yn *v = yr_get(it, block_ints[k].key);
+        int x = (int)block_ints[k].def;
+        if (!v && block_ints[k].def < 0)
+            return yr_missing(&L->r, it, block_ints[k].key, "a stat block");
+        if (v && (st = yr_int(&L->r, v, block_ints[k].key, block_ints[k].lo,
+                              block_ints[k].hi, &x)) != FRAY_OK)
+            return st;
+        int16_t x16 = (int16_t)x;
+        memcpy((char *)&b + block_ints[k].off, &x16, sizeof x16);
+    }
+    int size = 1, cap = 4;
+    if ((st = get_int(L, it, "size", "size (engage slots it takes)", 1, 4, 1, &size)) != FRAY_OK ||
+        (st = get_int(L, it, "capacity", "capacity (engage slots on it)", 1, 8, 4, &cap)) != FRAY_OK)
+        return st;
+    b.size = (int8_t)size;
+    b.capacity = (int8_t)cap;
+    b.weapon = b.off_hand = b.armour = -1;
+    const char *wkeys[2] = {"weapon", "off-hand"};
+    for (int h = 0; h < 2; h++) {
+        const yn *v = yr_get(it, wkeys[h]);
+        if (!v)
+            continue;
+        char w[SW_NAME];
+        if ((st = yr_text(&L->r, v, wkeys[h], w, sizeof w)) != FRAY_OK)
+            return st;
+        int wi = find_weapon(L->s, w);
+        if (wi < 0) {
+            const char *names[SW_MAX_WEAPONS];
+            for (int i = 0; i < L->s->n_weapons; i++)
+                names[i] = L->s->w[i].name;
+            return yr_unknown(&L->r, v, "weapon", w, names, L->s->n_weapons,
+                              "no weapons are known: name a catalog first");
+        }
+        if (h == 0)
+            b.weapon = (int8_t)wi;
+        else
+            b.off_hand = (int8_t)wi;
+    }
+    if (b.weapon < 0)
+        return yr_missing(&L->r, it, "weapon", "a stat block");
+    if (b.off_hand >= 0 && (L->s->w[b.off_hand].ranged || L->s->w[b.weapon].ranged))
+        return FAIL(L, yr_get(it, "off-hand"),
+                    "two weapons (002:41) are melee weapons here: '%s' is ranged",
+                    L->s->w[b.off_hand].ranged ? L->s->w[b.off_hand].name
+                                               : L->s->w[b.weapon].name);
+    const yn *av = yr_get(it, "armour");
+    if (av) {
+        char a[SW_NAME];
+        if ((st = yr_text(&L->r, av, "armour", a, sizeof a)) != FRAY_OK)
+            return st;
+        int ai = find_armour(L->s, a);
+        if (ai < 0) {
+            const char *names[SW_MAX_ARMOUR];
+            for (int i = 0; i < L->s->n_armour; i++)
+                names[i] = L->s->a[i].name;
+            return yr_unknown(&L->r, av, "armour", a, names, L->s->n_armour,
+                              "no armour is known: name a catalog first");
+        }
+        b.armour = (int8_t)ai;
+    }
+    L->blocks[L->n_blocks++] = b;
+    return FRAY_OK;
+}
+
+static fray_status read_options(sl *L, const yn *m) {
+    static const char *const keys[] = {
+        "engage-delay", "attack-delay", "ties", "friendly-fire",
+        "sniping-resolves", "pain-on-any-hit", "stop-bleeding", "check-die",
+        "order", "fallen-release", "undefended-busy", "blown-undefended"};
+    fray_status st = yr_keys(&L->r, m, "options", keys, 12, false);
+    if (st != FRAY_OK)
+        return st;
+    sw_options *o = &L->s->opt;
+    int v;
+    if ((st = get_int(L, m, "engage-delay", "engage-delay (segments)", 1, 30,
+                      o->engage_delay, &v)) != FRAY_OK)
+        return st;
+    o->engage_delay = (uint8_t)v;
+    if ((st = get_int(L, m, "attack-delay", "attack-delay (segments)", 1, 30,
+                      o->attack_delay, &v)) != FRAY_OK)
+        return st;
+    o->attack_delay = (uint8_t)v;
+    static const char *const ties[] = {"defender", "actor"};
+    static const char *const onoff[] = {"off", "on"};
+    static const char *const yesno[] = {"no", "yes"};
+    static const char *const snip[] = {"now", "end"};
+    static const char *const bleed[] = {"none", "roll"};
+    static const char *const die[] = {"d20"};
+    const yn *x;
+    if ((x = yr_get(m, "ties")) &&
+        (st = yr_choice(&L->r, x, "ties", ties, 2, &v)) == FRAY_OK)
+        o->ties = (uint8_t)v;
+    if (st == FRAY_OK && (x = yr_get(m, "friendly-fire")) &&
+        (st = yr_choice(&L->r, x, "friendly-fire", onoff, 2, &v)) == FRAY_OK)
+        o->friendly_fire = v == 1;
+    if (st == FRAY_OK && (x = yr_get(m, "sniping-resolves")) &&
+        (st = yr_choice(&L->r, x, "sniping-resolves", snip, 2, &v)) == FRAY_OK)
+        o->sniping_at_end = v == 1;
+    if (st == FRAY_OK && (x = yr_get(m, "pain-on-any-hit")) &&
+        (st = yr_choice(&L->r, x, "pain-on-any-hit", yesno, 2, &v)) == FRAY_OK)
+        o->pain_on_any_hit = v == 1;
+    if (st == FRAY_OK && (x = yr_get(m, "stop-bleeding")) &&
+        (st = yr_choice(&L->r, x, "stop-bleeding", bleed, 2, &v)) == FRAY_OK)
+        o->stop_bleeding = v == 1;
+    if (st == FRAY_OK && (x = yr_get(m, "check-die")))
+        st = yr_choice(&L->r, x, "check-die (only d20 is built)", die, 1, &v);
+    static const char *const order[] = {"agility", "file"};
+    static const char *const busy[] = {"melee", "all"};
+    static const char *const blown[] = {"all", "melee"};
+    if (st == FRAY_OK && (x = yr_get(m, "order")) &&
+        (st = yr_choice(&L->r, x, "order", order, 2, &v)) == FRAY_OK)
+        o->order_file = v == 1;
+    if (st == FRAY_OK && (x = yr_get(m, "fallen-release")) &&
+        (st = yr_choice(&L->r, x, "fallen-release", yesno, 2, &v)) == FRAY_OK)
+        o->keep_fallen = v == 0;
+    if (st == FRAY_OK && (x = yr_get(m, "undefended-busy")) &&
+        (st = yr_choice(&L->r, x, "undefended-busy", busy, 2, &v)) == FRAY_OK)
+        o->busy_at_range = v == 1;
+    if (st == FRAY_OK && (x = yr_get(m, "blown-undefended")) &&
+        (st = yr_choice(&L->r, x, "blown-undefended", blown, 2, &v)) == FRAY_OK)
+        o->blown_melee_only = v == 1;
+    return st;
+}
+
+static fray_status read_scene(sl *L, const yn *m) {
+    static const char *const keys[] = {"cover", "sniping", "avoid"};
+    fray_status st = yr_keys(&L->r, m, "the scene", keys, 3, false);
+    if (st != FRAY_OK)
+        return st;
+    static const char *const cov[] = {"none", "partial", "full"};
+    const yn *x;
+    int v;
+    sw_setup *s = L->s;
+    if ((x = yr_get(m, "cover")) &&
+        (st = yr_choice(&L->r, x, "the cover the scene offers", cov, 3, &v)) == FRAY_OK)
+        s->scene_cover = (uint8_t)v;
+    if (st == FRAY_OK && (x = yr_get(m, "sniping")))
+        st = yr_bool(&L->r, x, "whether Sniping is possible here", &s->scene_sniping);
+    if (st == FRAY_OK && (x = yr_get(m, "avoid")))
+        st = yr_bool(&L->r, x, "whether an Engage can be Avoided here", &s->scene_avoid);
+    return st;
+}
+
+static int find_side(sw_setup *s, const char *name) {
+    for (int i = 0; i < s->n_sides; i++)
+        if (strcmp(s->side_name[i], name) == 0)
+            return i;
+    return -1;
+}
+
+static fray_status read_combatant(sl *L, const yn *it) {
+    static const char *const keys[] = {"id", "name", "statblock", "side",
+                                       "tactics", "sniping", "cover",
+                                       "reciprocal", "notes"};
+    fray_status st = yr_keys(&L->r, it, "a combatant", keys, 9, false);
+    if (st != FRAY_OK)
+        return st;
+    sw_setup *s = L->s;
+    if (s->n >= SW_MAX_C)
+        return FAIL_RANGE(L, it, "more than %d combatants", SW_MAX_C);
+    sw_combatant c;
+    memset(&c, 0, sizeof c);
+    c.reciprocal = true;
+    const yn *v = yr_get(it, "statblock");
+    if (!v)
+        return yr_missing(&L->r, it, "statblock", "a combatant");
+    char bn[SW_NAME];
+    if ((st = yr_text(&L->r, v, "statblock", bn, sizeof bn)) != FRAY_OK)
+        return st;
+    int bi = -1;
+    for (int i = 0; i < L->n_blocks; i++)
+        if (yr_ieq(L->blocks[i].name, bn))
+            bi = i;
+    if (bi < 0) {
+        const char *names[SW_MAX_SB];
+        for (int i = 0; i < L->n_blocks; i++)
+            names[i] = L->blocks[i].name;
+        return yr_unknown(&L->r, v, "stat block", bn, names, L->n_blocks,
+                          "no stat blocks are known: name a statblocks file");
+    }
+    c.b = L->blocks[bi];
+    yr_copy(c.name, sizeof c.name, bn);
+    if ((v = yr_get(it, "name")) &&
+        (st = yr_text(&L->r, v, "a combatant's name", c.name, sizeof c.name)) != FRAY_OK)
+        return st;
+    const yn *idn = yr_get(it, "id");
+    if (!idn)
+        return yr_missing(&L->r, it, "id", "a combatant");
+    if ((st = yr_text(&L->r, idn, "a combatant's id", c.id, sizeof c.id)) != FRAY_OK)
+        return st;
+    for (const char *p = c.id; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '_'))
+            return FAIL(L, idn, "an id is lower-case letters, digits, '-' and '_': got '%.40s'", c.id);
+    if (sw_find_combatant(s, c.id) >= 0)
+        return FAIL(L, idn, "combatant id '%.40s' is given twice", c.id);
+    char side[SW_NAME];
+    yr_copy(side, sizeof side, c.name);
+    if ((v = yr_get(it, "side")) &&
+        (st = yr_text(&L->r, v, "a side's name", side, sizeof side)) != FRAY_OK)
+        return st;
+    int si = find_side(s, side);
+    if (si < 0) {
+        if (s->n_sides >= SW_MAX_SIDES)
+            return FAIL_RANGE(L, v ? v : it, "more than %d sides", SW_MAX_SIDES);
+        si = s->n_sides++;
+        yr_copy(s->side_name[si], sizeof s->side_name[si], side);
+    }
+    c.side = (int8_t)si;
+    static const char *const tac[] = {"melee", "sniper"};
+    int t = s->w[c.b.weapon].ranged ? SW_TAC_SNIPER : SW_TAC_MELEE;
+    if ((v = yr_get(it, "tactics")) &&
+        (st = yr_choice(&L->r, v, "tactics", tac, 2, &t)) != FRAY_OK)
+        return st;
+    c.tactics = (uint8_t)t;
+    if ((v = yr_get(it, "sniping"))) {
+        if ((st = yr_bool(&L->r, v, "whether it begins Sniping", &c.sniping)) != FRAY_OK)
+            return st;
+        if (c.sniping && !s->scene_sniping)
+            return FAIL(L, v, "the scene allows no Sniping (scene: sniping: false, 002:47)");
+    }
+    if ((v = yr_get(it, "cover"))) {
+        static const char *const cov[] = {"none", "partial", "full"};
+        int cv;
+        if ((st = yr_choice(&L->r, v, "the cover it begins in", cov, 3, &cv)) != FRAY_OK)
+            return st;
+        if (cv > s->scene_cover)
+            return FAIL(L, v, "the scene offers %s cover at best (scene: cover, 002:49)",
+                        s->scene_cover == SW_COVER_NONE ? "no" : cov[s->scene_cover]);
+        c.cover = (uint8_t)cv;
+    }
+    if ((v = yr_get(it, "reciprocal")) &&
+        (st = yr_bool(&L->r, v, "whether it takes a Reciprocal Engage", &c.reciprocal)) != FRAY_OK)
+        return st;
+    s->c[s->n++] = c;
+    return FRAY_OK;
+}
+
+static fray_status read_encounter(sl *L, const yn *root) {
+    static const char *const keys[] = {"fray", "rules", "name", "seed",
+                                       "catalog", "statblocks", "options",
+                                       "scene", "segment-limit", "initiator",
+                                       "combatants", "notes"};
+    sw_setup *s = L->s;
+    fray_status st = yr_keys(&L->r, root, "an encounter", keys, 12, false);
+    if (st != FRAY_OK)
+        return st;
+    const char *here = L->r.cur_file;
+    const yn *v;
+    if ((v = yr_get(root, "name")) &&
+        (st = yr_text(&L->r, v, "the encounter's name", s->name, sizeof s->name)) != FRAY_OK)
+        return st;
+    if ((v = yr_get(root, "seed"))) {
+        long x;
+        if (v->type != YN_SCALAR || !yr_node_long(v, &x) || x < 0)
+            return FAIL(L, v, "expected a whole number from 0 for the seed");
+        s->has_seed = true;
+        s->seed = (uint64_t)x;
+    }
+    if ((v = yr_get(root, "options")) && (st = read_options(L, v)) != FRAY_OK)
+        return st;
+    if ((v = yr_get(root, "scene")) && (st = read_scene(L, v)) != FRAY_OK)
+        return st;
+    int lim = 300;
+    if ((st = get_int(L, root, "segment-limit", "segment-limit", 1, 100000, 300, &lim)) != FRAY_OK)
+        return st;
+    s->segment_limit = lim;
+    if ((v = yr_get(root, "catalog")) && (st = read_includes(L, v, here, SW_FILE_CATALOG)) != FRAY_OK)
+        return st;
+    L->r.cur_file = here;
+    if ((v = yr_get(root, "statblocks"))) {
+        for (const yn *it = yr_items(v); it; it = yr_next_item(v, it)) {
+            if (it->type == YN_MAP)
+                st = read_block(L, it);
+            else {
+                char b[64];
+                if (it->type != YN_SCALAR)
+                    return FAIL(L, it, "expected a file's path or a stat block, got %s",
+                                yr_got(it, b));
+                char *p = join(L, here, it->text);
+                if (!p)
+                    return yr_nomem(&L->r);
+                st = read_file(L, p, it, SW_FILE_STATBLOCKS, NULL);
+                L->r.cur_file = here;
+            }
+            if (st != FRAY_OK)
+                return st;
+        }
+    }
+    const yn *cs = yr_get(root, "combatants");
+    if (!cs)
+        return yr_missing(&L->r, root, "combatants", "an encounter");
+    if (cs->type != YN_SEQ)
+        return FAIL(L, cs, "expected a list of combatants");
+    for (const yn *it = yr_items(cs); it; it = yr_next_item(cs, it))
+        if ((st = read_combatant(L, it)) != FRAY_OK)
+            return st;
+    if (s->n_sides < 2)
+        return FAIL(L, cs, "a fight needs at least two sides (got %d)", s->n_sides);
+    s->initiator = 0;
+    if ((v = yr_get(root, "initiator"))) {
+        char w[SW_NAME];
+        if ((st = yr_text(&L->r, v, "the initiator", w, sizeof w)) != FRAY_OK)
+            return st;
+        int i = sw_find_combatant(s, w);
+        if (i < 0)
+            return FAIL(L, v, "no combatant '%.40s' to begin the fight (002:13)", w);
+        s->initiator = (int8_t)i;
+    }
+    return FRAY_OK;
+}
+
+static fray_status read_file(sl *L, const char *path, const yn *from,
+                             int want, int *kind_out) {
+    char real[PATH_MAX];
+    const char *key = realpath(path, real) ? real : path;
+    for (int i = 0; i < L->n_files; i++)
+        if (strcmp(L->files[i], key) == 0)
+            return FRAY_OK; /* read once */
+    if (L->n_files >= SL_MAX_FILES)
+        return FAIL_RANGE(L, from, "more than %d files", SL_MAX_FILES);
+    char *k = yr_strndup(&L->r, key, strlen(key));
+    if (!k)
+        return yr_nomem(&L->r);
+    L->files[L->n_files++] = k;
+    const char *saved = L->r.cur_file;
+    yn *root = NULL;
+    fray_status st = yr_parse_file(&L->r, path, path, from, &root);
+    if (st != FRAY_OK)
+        return st;
+    char b[64];
+    if (!root || root->type != YN_MAP)
+        return FAIL(L, root, "expected a Silent Winter file (a mapping with fray: and rules:), got %s",
+                    yr_got(root, b));
+    const yn *fv = yr_get(root, "fray");
+    if (!fv)
+        return yr_missing(&L->r, root, "fray", "a Silent Winter file (fray: encounter, statblocks or weapons)");
+    int kind;
+    if ((st = yr_choice(&L->r, fv, "the kind of file (fray:)", kind_words, 3, &kind)) != FRAY_OK)
+        return st;
+    const yn *rv = yr_get(root, "rules");
+    if (!rv || rv->type != YN_SCALAR || strcmp(rv->text, "silent-winter") != 0)
+        return FAIL(L, rv ? rv : root, "a Silent Winter file says rules: silent-winter");
+    if ((st = yr_tag_check(&L->r)) != FRAY_OK)
+        return st;
+    if (want >= 0 && kind != want)
+        return FAIL(L, fv, "expected a %s file here, got fray: %s", kind_words[want], kind_words[kind]);
+    if (kind_out)
+        *kind_out = kind;
+    if (kind == SW_FILE_CATALOG) {
+        static const char *const keys[] = {"fray", "rules", "weapons", "armour", "notes"};
+        if ((st = yr_keys(&L->r, root, "a weapons file", keys, 5, false)) != FRAY_OK)
+            return st;
+        const yn *l = yr_get(root, "weapons");
+        for (const yn *it = l ? yr_items(l) : NULL; it; it = yr_next_item(l, it))
+            if ((st = read_weapon(L, it)) != FRAY_OK)
+                return st;
+        l = yr_get(root, "armour");
+        for (const yn *it = l ? yr_items(l) : NULL; it; it = yr_next_item(l, it))
+            if ((st = read_armour(L, it)) != FRAY_OK)
+                return st;
+    } else if (kind == SW_FILE_STATBLOCKS) {
+        static const char *const keys[] = {"fray", "rules", "catalog", "statblocks", "notes"};
+        if ((st = yr_keys(&L->r, root, "a stat-block file", keys, 5, false)) != FRAY_OK)
+            return st;
+        const yn *l = yr_get(root, "catalog");
+        if (l && (st = read_includes(L, l, path, SW_FILE_CATALOG)) != FRAY_OK)
+            return st;
+        L->r.cur_file = path;
+        l = yr_get(root, "statblocks");
+        if (!l)
+            return yr_missing(&L->r, root, "statblocks", "a stat-block file");
+        for (const yn *it = yr_items(l); it; it = yr_next_item(l, it))
+            if ((st = read_block(L, it)) != FRAY_OK)
+                return st;
+    } else {
+        if ((st = read_encounter(L, root)) != FRAY_OK)
+            return st;
+    }
+    L->r.cur_file = saved;
+    return FRAY_OK;
+}
+
+static fray_status load_any(const char *path, const fray_allocator *alloc,
+                            sw_setup *s, fray_diag *diag, int *blocks) {
+    sl *L = fray__alloc(alloc, sizeof *L);
+    if (!L)
+        return fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
+    memset(L, 0, sizeof *L);
+    memset(s, 0, sizeof *s);
+    if (alloc)
+        s->alloc = *alloc;
+    sw_options_default(&s->opt);
+    s->scene_cover = SW_COVER_FULL;
+    s->scene_sniping = true;
+    s->scene_avoid = true;
+    L->r.alloc = alloc;
+    L->r.suggest_keys = true;
+    L->r.top_paths = &path;
+    L->r.n_top = 1;
+    L->r.cur_file = path;
+    L->s = s;
+    int kind = -1;
+    fray_status st = read_file(L, path, NULL, -1, &kind);
+    if (st == FRAY_OK) {
+        s->kind = kind;
+        s->n_blocks = L->n_blocks;
+        if (blocks)
+            *blocks = L->n_blocks;
+        if (diag)
+            memset(diag, 0, sizeof *diag);
+    } else {
+        yr_publish(&L->r, diag);
+    }
+    yr_free_all(&L->r);
+    fray__free(alloc, L, sizeof *L);
+    return st;
+}
+
+fray_status sw_load(const char *path, const fray_allocator *alloc,
+                    sw_setup **out, fray_diag *diag) {
+    *out = NULL;
+    if (!path)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no file to load");
+    sw_setup *s = fray__alloc(alloc, sizeof *s);
+    if (!s)
+        return fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
+    fray_status st = load_any(path, alloc, s, diag, NULL);
+    if (st == FRAY_OK && s->kind != SW_FILE_ENCOUNTER) {
+        if (diag) {
+            memset(diag, 0, sizeof *diag);
+            diag->file = path;
+            diag->line = 1;
+            diag->column = 1;
+            snprintf(diag->message, sizeof diag->message,
+                     "this is a %s file; a fight needs an encounter (fray: encounter)",
+                     kind_words[s->kind]);
+        }
+        st = FRAY_ERR_PARSE;
+    }
+    if (st != FRAY_OK) {
+        fray__free(alloc, s, sizeof *s);
+        return st;
+    }
+    *out = s;
+    return FRAY_OK;
+}
+
+fray_status sw_check_file(const char *path, fray_diag *diag) {
+    if (!path)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no file to check");
+    sw_setup *s = malloc(sizeof *s);
+    if (!s)
+        return fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
+    int blocks = 0;
+    fray_status st = load_any(path, NULL, s, diag, &blocks);
+    if (st == FRAY_OK && diag) {
+        diag->file = path;
+        if (s->kind == SW_FILE_CATALOG)
+            snprintf(diag->message, sizeof diag->message,
+                     "Silent Winter catalog: %d weapon%s, %d armour%s",
+                     s->n_weapons, s->n_weapons == 1 ? "" : "s", s->n_armour,
+                     s->n_armour == 1 ? "" : "s");
+        else if (s->kind == SW_FILE_STATBLOCKS)
+            snprintf(diag->message, sizeof diag->message,
+                     "Silent Winter stat blocks: %d stat block%s (%d weapons known)",
+                     blocks, blocks == 1 ? "" : "s", s->n_weapons);
+        else
+            snprintf(diag->message, sizeof diag->message,
+                     "Silent Winter encounter \"%.60s\": %d combatants on %d sides, "
+                     "Engage delay %d",
+                     s->name, s->n, s->n_sides, s->opt.engage_delay);
+    }
+    free(s);
+    return st;
+}
+
+void sw_setup_free(sw_setup *s) {
+    if (!s)
+        return;
+    fray_allocator a = s->alloc;
+    fray__free(&a, s, sizeof *s);
+}
+
+fray_status sw_setup_copy(const sw_setup *s, const fray_allocator *alloc,
+                          sw_setup **out) {
+    if (!s || !out)
+        return FRAY_ERR_INVALID;
+    sw_setup *c = fray__alloc(alloc, sizeof *c);
+    if (!c)
+        return FRAY_ERR_NOMEM;
+    memcpy(c, s, sizeof *c);
+    memset(&c->alloc, 0, sizeof c->alloc);
+    if (alloc)
+        c->alloc = *alloc;
+    *out = c;
+    return FRAY_OK;
+}
+
+int sw_find_combatant(const sw_setup *s, const char *word) {
+    for (int i = 0; i < s->n; i++)
+        if (strcmp(s->c[i].id, word) == 0)
+            return i;
+    for (int i = 0; i < s->n; i++)
+        if (yr_ieq(s->c[i].name, word))
+            return i;
+    return -1;
+}
+
+/* ---- Sweeps: "engage-delay", "ID.health", ... ----------------------------- */
+
+static const char *const vary_opts[] = {"engage-delay", "attack-delay"};
+
+static fray_status vary_key(const sw_setup *s, const char *key, int *who,
+                            int *field, fray_diag *diag) {
+    *who = -1;
+    *field = -1;
+    for (int k = 0; k < 2; k++)
+        if (strcmp(key, vary_opts[k]) == 0) {
+            *field = k;
+            return FRAY_OK;
+        }
+    const char *dot = strchr(key, '.');
+    if (!dot)
+        return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                              "no key '%.40s': engage-delay, attack-delay or "
+                              "ID.attribute (agility, health, pain, ...)", key);
+    char id[SW_NAME];
+    size_t n = (size_t)(dot - key);
+    if (n >= sizeof id)
+        n = sizeof id - 1;
+    memcpy(id, key, n);
+    id[n] = '\0';
+    int i = sw_find_combatant(s, id);
+    if (i < 0)
+        return fray__diag_set(diag, FRAY_ERR_PARSE, 0, "no combatant '%.40s'", id);
+    for (int k = 0; k < N_BLOCK_INTS; k++)
+        if (strcmp(dot + 1, block_ints[k].key) == 0) {
+            *who = i;
+            *field = k;
+            return FRAY_OK;
+        }
+    return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                          "no attribute '%.40s' (agility, endurance, "
+                          "physical-attack, physical-defense, defense-bonus, "
+                          "physical-resistance, health, pain, ...)", dot + 1);
+}
+
+fray_status sw_vary(sw_setup *s, const char *key, const char *value,
+                    fray_diag *diag) {
+    int who, field;
+    fray_status st = vary_key(s, key, &who, &field, diag);
+    if (st != FRAY_OK)
+        return st;
+    long v;
+    if (!yr_parse_long(value, &v))
+        return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                              "%s: expected a whole number, got '%.40s'", key, value);
+    if (who < 0) {
+        if (v < 1 || v > 30)
+            return fray__diag_set(diag, FRAY_ERR_RANGE, 0,
+                                  "%s must be between 1 and 30, got %ld", key, v);
+        if (field == 0)
+            s->opt.engage_delay = (uint8_t)v;
+        else
+            s->opt.attack_delay = (uint8_t)v;
+        return FRAY_OK;
+    }
+    if (v < block_ints[field].lo || v > block_ints[field].hi)
+        return fray__diag_set(diag, FRAY_ERR_RANGE, 0,
+                              "%s must be between %ld and %ld, got %ld", key,
+                              block_ints[field].lo, block_ints[field].hi, v);
+    int16_t x = (int16_t)v;
+    memcpy((char *)&s->c[who].b + block_ints[field].off, &x, sizeof x);
+    return FRAY_OK;
+}
+
+fray_status sw_vary_scope(const sw_setup *s, const char *key, char *buf,
+                          size_t size, fray_diag *diag) {
+    int who, field;
+    fray_status st = vary_key(s, key, &who, &field, diag);
+    if (st != FRAY_OK)
+        return st;
+    if (who < 0)
+        snprintf(buf, size, "the whole encounter");
+    else
+        snprintf(buf, size, "%s", s->c[who].name);
+    return FRAY_OK;
+}

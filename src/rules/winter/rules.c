@@ -1,0 +1,904 @@
+/*
+ * rules.c - Silent Winter's combat (seed 002): the segment count and its
+ * declarations, pending actions (Engage, 002:9), the engagement graph
+ * (Engage, Reciprocal Engage, Avoid, Switching Targets, Bugging Out,
+ * 002:17-31), attacks and defence (002:33-57), Pain, Winded, Blown,
+ * Wounded and bleeding (002:37-39, 92-106), and the tactics a GM would
+ * recognise. docs/rules/silent-winter.md gives every ruling.
+ */
+#include "winter_int.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const words[SW_EV_KINDS] = {
+    "begin", "next", "engage", "attack", "avoid", "switch", "disengage",
+    "chase", "snipe", "cover", "medicine", "wait", "item", "skill"};
+static const char *const titles[SW_EV_KINDS] = {
+    "Begin", "Next segment", "Engage", "Attack", "Avoid", "Switch Targets",
+    "Disengage", "Chase a Sniper", "Establish Sniping", "Take Cover",
+    "Medicine", "Wait", "Use an Item", "Use a Skill"};
+static const char *const status_names[SW_ST_WORDS] = {
+    "Winded", "Blown", "Wounded", "Unconscious", "Dead", "bleeding",
+    "Sniping", "Partial Cover", "Full Cover", "Undefended", "avoided",
+    "disengaged", "switched", "chased"};
+
+const char *sw_kind_word(int kind) {
+    return kind >= 0 && kind < SW_EV_KINDS ? words[kind] : NULL;
+}
+const char *sw_kind_title(int kind) {
+    return kind >= 0 && kind < SW_EV_KINDS ? titles[kind] : NULL;
+}
+const char *sw_status_name(int w) {
+    return w >= 0 && w < SW_ST_WORDS ? status_names[w] : "?";
+}
+
+bool sw_can_act(const sw_cstate *c) {
+    return !(c->flags & (SW_F_DEAD | SW_F_WOUNDED | SW_F_BLOWN | SW_F_UNCONSCIOUS));
+}
+bool sw_out(const sw_cstate *c) { return !sw_can_act(c); }
+
+/* The order of declarations inside a segment (ruling `order`): higher
+ * Agility first, then the lower opening roll, then the file's order. */
+static int64_t tie_of(const sw_setup *s, const sw_state *st, int i) {
+    if (s->opt.order_file)
+        return 63 - i; /* order: file */
+    return (int64_t)(s->c[i].b.agility + 64) * 4096 +
+           (int64_t)(7 - st->c[i].init_roll) * 64 + (63 - i);
+}
+
+static void place(const sw_setup *s, sw_state *st, int i) {
+    if (sw_out(&st->c[i]))
+        (void)fray__track_drop(&st->track, i); /* (true or false: either is fine) */
+    else
+        fray__track_set(&st->track, i, st->c[i].ready, tie_of(s, st, i));
+}
+
+void sw_state_init(const sw_setup *s, sw_state *st, uint64_t seed,
+                   uint64_t trial) {
+    memset(st, 0, sizeof *st);
+    st->seg = 1;
+    st->winner = -1;
+    st->n = s->n;
+    fray_rng_for_trial(&st->rng, seed, trial);
+    fray__track_init(&st->track, FRAY__TRACK_ASCENDING);
+    for (int i = 0; i < s->n; i++) {
+        sw_cstate *c = &st->c[i];
+        c->health = s->c[i].b.health;
+        c->pain = s->c[i].b.pain;
+        c->engages = c->pend_target = -1;
+        c->cover = s->c[i].cover;
+        c->ready = 1;
+        if (s->c[i].sniping)
+            c->flags |= SW_F_SNIPING;
+    }
+}
+
+/* ---- Dice and facts ------------------------------------------------------ */
+
+static int roll(sw_run *r, int sides) {
+    if (r->failed != FRAY_OK)
+        return 1;
+    int v;
+    if (r->replay) {
+        if (r->replay_die >= r->replay->n_dice) {
+            r->failed = FRAY_ERR_INVALID;
+            return 1;
+        }
+        sw_die d = r->replay->dice[r->replay_die++];
+        if (d.sides != sides) {
+            r->failed = FRAY_ERR_INVALID;
+            return 1;
+        }
+        if (r->replay->given)
+            v = d.value;
+        else
+            v = (int)fray_rng_range(&r->st->rng, 1, sides);
+        if (v != d.value || v < 1 || v > sides) {
+            r->failed = FRAY_ERR_INVALID;
+            return 1;
+        }
+    } else if (r->given) {
+        if (r->used_given >= r->n_given) {
+            r->failed = FRAY_ERR_INVALID;
+            return 1;
+        }
+        v = r->given[r->used_given];
+        if (v < 1 || v > sides) {
+            r->bad_sides = sides;
+            r->failed = FRAY_ERR_INVALID;
+            return 1;
+        }
+        r->used_given++;
+    } else {
+        v = (int)fray_rng_range(&r->st->rng, 1, sides);
+    }
+    sw_event *ev = r->ev;
+    if (ev->n_dice >= SW_EV_DICE) {
+        r->failed = FRAY_ERR_RANGE;
+        return 1;
+    }
+    ev->dice[ev->n_dice++] = (sw_die){(uint8_t)sides, (uint8_t)v};
+    return v;
+}
+
+static void fact(sw_run *r, int kind, int who, int other, int a, int b, int c,
+                 int d) {
+    if (!r->facts)
+        return;
+    sw_event *ev = r->ev;
+    if (ev->n_facts >= SW_EV_FACTS) {
+        r->failed = FRAY_ERR_RANGE;
+        return;
+    }
+    ev->facts[ev->n_facts++] = (sw_fact){(uint8_t)kind, (int8_t)who,
+                                         (int8_t)other, (int8_t)d, (int16_t)a,
+                                         (int16_t)b, (int16_t)c};
+}
+
+/* An opposed check (002:33): d20 + mine against d20 + theirs (ruling
+ * check-die); `theirs` for a flat roll is 0 (002:39 "no bonus to the
+ * GM"). The actor wins a tie only with ties: actor. */
+static bool contest(sw_run *r, int who, int other, int mine, int theirs,
+                    int what) {
+    int a = roll(r, SW_CHECK_SIDES) + mine;
+    int b = roll(r, SW_CHECK_SIDES) + theirs;
+    bool won = a > b || (a == b && r->s->opt.ties == SW_TIES_ACTOR);
+    fact(r, SW_FACT_CONTEST, who, other, a, b, won, what);
+    return won;
+}
+
+/* ---- The fight's end and who is out --------------------------------------- */
+
+static void check_over(sw_run *r) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    int alive = -1, sides = 0;
+    bool seen[SW_MAX_SIDES] = {false};
+    for (int i = 0; i < st->n; i++)
+        if (sw_can_act(&st->c[i]) && !seen[s->c[i].side]) {
+            seen[s->c[i].side] = true;
+            sides++;
+            alive = s->c[i].side;
+        }
+    if (sides <= 1) {
+        st->over = true;
+        st->winner = (int8_t)(sides == 1 ? alive : -2);
+        fact(r, SW_FACT_END, -1, -1, st->winner, 0, 0, 0);
+    }
+}
+
+/* One who cannot act holds nobody and is held by nobody (ruling
+ * fallen-release): its engagers may Engage another at once. */
+static void fallen(sw_run *r, int t) {
+    sw_state *st = r->st;
+    r->fell = true;
+    if (r->s->opt.keep_fallen && !(st->c[t].flags & SW_F_DEAD)) {
+        place(r->s, st, t); /* fallen-release: no: the edges stay */
+        return;
+    }
+    st->c[t].engages = -1;
+    for (int j = 0; j < st->n; j++)
+        if (st->c[j].engages == t)
+            st->c[j].engages = -1;
+    place(r->s, st, t);
+}
+
+static void check_dead(sw_run *r, int t) {
+    sw_cstate *c = &r->st->c[t];
+    if (c->health <= 0 && !(c->flags & SW_F_DEAD)) {
+        c->flags |= SW_F_DEAD; /* 002:33 "If you reach 0 health, you are dead" */
+        c->flags &= (uint8_t)~SW_F_BLEEDING;
+        fact(r, SW_FACT_STATUS, t, -1, SW_ST_DEAD, 1, 0, 0);
+        fallen(r, t);
+    }
+}
+
+/* A point of Pain lost (002:37, 103-104; rulings A7.3, A7.4). */
+static void lose_pain(sw_run *r, int t) {
+    const sw_block *b = &r->s->c[t].b;
+    sw_cstate *c = &r->st->c[t];
+    if (c->flags & SW_F_DEAD)
+        return;
+    bool was_blown = c->flags & SW_F_BLOWN;
+    c->pain--;
+    int extra = 0;
+    if (c->pain < 0) {
+        extra = roll(r, 6); /* 1d6 Health per point of negative Pain */
+        c->health = (int16_t)(c->health - extra);
+    }
+    fact(r, SW_FACT_PAIN, t, -1, c->pain, extra, c->health, 0);
+    if (c->pain == 0)
+        fact(r, SW_FACT_STATUS, t, -1, SW_ST_WINDED, 1, 0, 0);
+    if (!was_blown && c->pain <= -b->pain) {
+        c->flags |= SW_F_BLOWN;
+        fact(r, SW_FACT_STATUS, t, -1, SW_ST_BLOWN, 1, 0, 0);
+        fallen(r, t);
+    } else if (was_blown && !(c->flags & SW_F_WOUNDED)) {
+        c->flags |= SW_F_WOUNDED | SW_F_BLEEDING;
+        fact(r, SW_FACT_STATUS, t, -1, SW_ST_WOUNDED, 1, 0, 0);
+        fallen(r, t);
+    }
+    if ((c->flags & SW_F_WOUNDED) && c->pain <= 0 &&
+        !(c->flags & SW_F_UNCONSCIOUS)) {
+        c->flags |= SW_F_UNCONSCIOUS; /* 002:39 */
+        fact(r, SW_FACT_STATUS, t, -1, SW_ST_UNCONSCIOUS, 1, 0, 0);
+    }
+    check_dead(r, t);
+}
+
+/* ---- Undefended and the graph ------------------------------------------- */
+
+bool sw_undefended(const sw_setup *s, const sw_state *st, int who, int by,
+                   bool ranged) {
+    const sw_cstate *c = &st->c[who];
+    if (c->flags & SW_F_UNCONSCIOUS)                 /* 002:55 */
+        return true;
+    if ((c->flags & SW_F_BLOWN) && (!ranged || !s->opt.blown_melee_only))
+        return true;                                 /* 002:55, 104 (002:37: melee) */
+    if (ranged)
+        return s->opt.busy_at_range && c->busy_until >= st->seg; /* 002:55 */
+    if (c->flags & SW_F_WOUNDED)                     /* 002:98, 102 */
+        return true;
+    if (c->busy_until >= st->seg)                    /* 002:83 */
+        return true;
+    return by >= 0 && st->c[by].engages == who && c->engages != by; /* 002:27 */
+}
+
+static int slots_on(const sw_setup *s, const sw_state *st, int t, int except) {
+    int n = 0;
+    for (int j = 0; j < st->n; j++)
+        if (j != except && st->c[j].engages == t)
+            n += s->c[j].b.size;
+    return n;
+}
+
+static bool engaged_at_all(const sw_state *st, int i) {
+    if (st->c[i].engages >= 0)
+        return true;
+    for (int j = 0; j < st->n; j++)
+        if (st->c[j].engages == i)
+            return true;
+    return false;
+}
+
+int sw_delay_of(const sw_setup *s, const sw_state *st, int kind, int actor,
+                int target) {
+    (void)st;
+    switch (kind) {
+    case SW_EV_ENGAGE:
+        return s->opt.engage_delay;              /* 002:19 (002:15: 5) */
+    case SW_EV_ATTACK: {
+        const sw_weapon *w = &s->w[s->c[actor].b.weapon];
+        return w->delay ? w->delay : s->opt.attack_delay; /* ruling attack-delay */
+    }
+    case SW_EV_AVOID:
+        return 0;                                /* 002:23 */
+    case SW_EV_SWITCH:
+    case SW_EV_DISENGAGE:
+    case SW_EV_CHASE:
+    case SW_EV_COVER:
+        return 1;                                /* 002:31, 47, 49 */
+    case SW_EV_SNIPE:
+        return 3;                                /* 002:47 */
+    case SW_EV_MEDICINE:
+        return target == actor ? 15 : 10;        /* 002:88-89 */
+    case SW_EV_ITEM:
+        return target == actor ? 2 : 4;          /* 002:86-87 */
+    case SW_EV_SKILL:
+        return 15;                               /* 002:90 */
+    default:
+        return 0;
+    }
+}
+
+/* How many segments after this one pass with nothing to do in them: no
+ * one free to declare, no pending action ending, nobody bleeding (the
+ * tactics' `next` skips them in one event; at most 255). */
+int sw_quiet_segments(const sw_setup *s, const sw_state *st) {
+    (void)s;
+    int32_t next = st->seg + 256;
+    for (int i = 0; i < st->n; i++) {
+        const sw_cstate *c = &st->c[i];
+        if (c->flags & SW_F_BLEEDING)
+            return 0;
+        if (c->pend_kind != SW_PEND_NONE && c->pend_at > st->seg && c->pend_at < next)
+            next = c->pend_at;
+        if (sw_can_act(c)) {
+            int32_t r = c->ready > st->seg ? c->ready : st->seg + 1;
+            if (r < next)
+                next = r;
+        }
+    }
+    return (int)(next - st->seg - 1);
+}
+
+/* ---- Checks --------------------------------------------------------------- */
+
+#define WHY(...)                                                              \
+    do {                                                                      \
+        if (why && size)                                                      \
+            snprintf(why, size, __VA_ARGS__);                                 \
+        return FRAY_ERR_INVALID;                                              \
+    } while (0)
+
+static bool avoid_open(const sw_setup *s, const sw_state *st, int b, int a) {
+    const sw_cstate *cb = &st->c[b], *ca = &st->c[a];
+    return s->scene_avoid && sw_can_act(cb) && ca->pend_kind == SW_PEND_ENGAGE &&
+           ca->pend_target == b && ca->pend_decl == st->seg &&
+           cb->ready <= st->seg &&
+           (cb->decl_seg != st->seg || (cb->flags & SW_F_WAITED)) &&
+           !engaged_at_all(st, b);
+}
+
+fray_status sw_check(const sw_setup *s, const sw_state *st,
+                     const sw_event *cmd, char *why, size_t size) {
+    int a = cmd->actor, t = cmd->target;
+    if (cmd->kind == SW_EV_NEXT) {
+        if (cmd->arg > sw_quiet_segments(s, st))
+            WHY("something happens before segment %d: the segments end one "
+                "at a time", (int)st->seg + 1 + cmd->arg);
+        return FRAY_OK;
+    }
+    if (a < 0 || a >= st->n)
+        WHY("nobody to act");
+    const sw_cstate *c = &st->c[a];
+    const char *an = s->c[a].name;
+    if (!sw_can_act(c))
+        WHY("%s cannot take combat actions (%s)", an,
+            c->flags & SW_F_DEAD ? "dead" : c->flags & SW_F_UNCONSCIOUS ? "Unconscious"
+            : c->flags & SW_F_WOUNDED ? "Wounded" : "Blown");
+    if (t >= st->n)
+        WHY("no such target");
+    const char *tn = t >= 0 ? s->c[t].name : "";
+    if (cmd->kind == SW_EV_AVOID) {
+        if (t < 0)
+            WHY("Avoid whom? name the one Engaging %s", an);
+        if (!s->scene_avoid)
+            WHY("there is no room to Avoid here (the scene, 002:23)");
+        if (engaged_at_all(st, a))
+            WHY("%s is Engaged already and may not Avoid (002:23)", an);
+        if (!avoid_open(s, st, a, t))
+            WHY("an Avoid must be declared on the segment %s declares an Engage "
+                "on %s, by one free to declare then (002:23)", tn, an);
+        return FRAY_OK;
+    }
+    if (c->ready > st->seg)
+        WHY("%s may declare again on segment %d (now %d)", an, c->ready, st->seg);
+    if (c->decl_seg == st->seg)
+        WHY("%s has %s on segment %d already", an,
+            c->flags & SW_F_WAITED ? "waited" : "declared", st->seg);
+    const sw_weapon *w = &s->w[s->c[a].b.weapon];
+    bool needs_target = cmd->kind != SW_EV_SNIPE && cmd->kind != SW_EV_COVER &&
+                        cmd->kind != SW_EV_WAIT && cmd->kind != SW_EV_SKILL;
+    if (needs_target && t < 0)
+        WHY("%s needs a target", titles[cmd->kind]);
+    if (needs_target && cmd->kind != SW_EV_MEDICINE && cmd->kind != SW_EV_ITEM && t == a)
+        WHY("%s cannot %s %sself", an, words[cmd->kind], "them");
+    if (needs_target && (st->c[t].flags & SW_F_DEAD) && cmd->kind != SW_EV_DISENGAGE)
+        WHY("%s is dead", tn);
+    switch (cmd->kind) {
+    case SW_EV_ENGAGE:
+        if (w->ranged)
+            WHY("%s wields a ranged weapon (%s) and cannot Engage (002:47)", an, w->name);
+        if (s->c[t].side == s->c[a].side)
+            WHY("%s and %s are on the same side", an, tn);
+        if (c->engages == t)
+            WHY("%s engages %s already", an, tn);
+        if (c->engages >= 0)
+            WHY("%s engages %s: one opponent at a time (002:27); Switch Targets "
+                "or Disengage first", an, s->c[c->engages].name);
+        if (c->pend_kind == SW_PEND_ENGAGE)
+            WHY("%s's Engage on %s is under way", an, s->c[c->pend_target].name);
+        if ((st->c[t].flags & SW_F_SNIPING) && !(c->chased & (1u << t)))
+            WHY("%s is Sniping: Chase a Sniper first (an Agility roll, 002:47)", tn);
+        if (slots_on(s, st, t, a) + s->c[a].b.size > s->c[t].b.capacity)
+            WHY("%s is Fully Engaged (%d may Engage one of that size, 002:27)", tn,
+                s->c[t].b.capacity);
+        return FRAY_OK;
+    case SW_EV_ATTACK:
+        if (st->c[t].flags & SW_F_DEAD)
+            WHY("%s is dead", tn);
+        if (!w->ranged && c->engages != t)
+            WHY("%s must Engage %s before a melee attack (002:17)", an, tn);
+        if (w->ranged && st->c[t].cover == SW_COVER_FULL)
+            WHY("%s is in Full Cover: no ranged attack can reach (002:49)", tn);
+        return FRAY_OK;
+    case SW_EV_SWITCH:
+        if (c->engages < 0)
+            WHY("%s engages nobody: Engage instead", an);
+        if (c->engages == t)
+            WHY("%s engages %s already", an, tn);
+        if (st->c[t].engages != a)
+            WHY("%s may switch only to an opponent Engaging them (002:29)", an);
+        return FRAY_OK;
+    case SW_EV_DISENGAGE:
+        if (c->engages != t && st->c[t].engages != a)
+            WHY("%s and %s are not Engaged", an, tn);
+        return FRAY_OK;
+    case SW_EV_CHASE:
+        if (!(st->c[t].flags & SW_F_SNIPING))
+            WHY("%s is not Sniping", tn);
+        if (w->ranged)
+            WHY("%s wields a ranged weapon and cannot Engage (002:47)", an);
+        if (c->chased & (1u << t))
+            WHY("%s has chased %s down already: Engage", an, tn);
+        return FRAY_OK;
+    case SW_EV_SNIPE:
+        if (!s->scene_sniping)
+            WHY("no Sniping position can be set up here (the scene, 002:47)");
+        if (c->flags & SW_F_SNIPING)
+            WHY("%s is Sniping already", an);
+        if (engaged_at_all(st, a))
+            WHY("%s is Engaged in melee and cannot stay at range", an);
+        return FRAY_OK;
+    case SW_EV_COVER:
+        if (cmd->arg < SW_COVER_PARTIAL || cmd->arg > SW_COVER_FULL)
+            WHY("cover is partial or full");
+        if (cmd->arg > s->scene_cover)
+            WHY("the scene offers %s cover at best (002:49)",
+                s->scene_cover == SW_COVER_NONE ? "no" : "partial");
+        if (c->cover == cmd->arg)
+            WHY("%s is in that cover already", an);
+        return FRAY_OK;
+    case SW_EV_MEDICINE:
+        if (!(st->c[t].flags & SW_F_BLEEDING))
+            WHY("%s is not bleeding", tn);
+        return FRAY_OK;
+    case SW_EV_WAIT:
+    case SW_EV_ITEM:
+    case SW_EV_SKILL:
+        return FRAY_OK;
+    default:
+        WHY("not an action");
+    }
+}
+
+/* ---- Applying ------------------------------------------------------------- */
+
+static void leave_cover(sw_run *r, int a) {
+    sw_cstate *c = &r->st->c[a];
+    if (c->cover != SW_COVER_NONE) {
+        fact(r, SW_FACT_STATUS, a, -1,
+             c->cover == SW_COVER_FULL ? SW_ST_FULL : SW_ST_PARTIAL, 0, 0, 0);
+        c->cover = SW_COVER_NONE; /* ruling A7.11: leaving cover is free */
+    }
+}
+
+static int damage_roll(sw_run *r, const sw_weapon *w) {
+    int d = w->bonus;
+    for (int k = 0; k < w->dice; k++)
+        d += roll(r, 6);
+    return d;
+}
+
+static void attack(sw_run *r, int a, int t, bool friendly) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    const sw_block *ab = &s->c[a].b, *tb = &s->c[t].b;
+    const sw_weapon *w = &s->w[ab->weapon];
+    bool ranged = w->ranged;
+    int atk = ab->physical_attack;
+    int bits = friendly ? 4 : 0;
+    if (ab->off_hand >= 0)
+        atk -= 5;                                       /* 002:41 */
+    if (st->c[a].flags & SW_F_SNIPING)
+        atk -= 5;                                       /* 002:47 */
+    if (ranged && st->c[t].cover == SW_COVER_PARTIAL)
+        atk -= 5;                                       /* 002:49 */
+    bool undef = sw_undefended(s, st, t, a, ranged);
+    int def = tb->physical_defense + (undef ? 0 : tb->agility + tb->defense_bonus);
+    if (undef)
+        bits |= 2;
+    int ra = roll(r, SW_CHECK_SIDES) + atk;
+    int rb = roll(r, SW_CHECK_SIDES) + def;
+    bool hit = ra > rb || (ra == rb && s->opt.ties == SW_TIES_ACTOR);
+    fact(r, SW_FACT_ATTACK, a, t, ra, rb, hit, bits);
+    if (!hit) {
+        if (!ranged || friendly || !s->opt.friendly_fire)
+            return;
+        /* 002:51: a miss into an Engaged cluster may hit anyone engaged
+         * with or by the target (ruling friendly-fire: one drawn). */
+        int list[SW_MAX_C], n = 0;
+        for (int j = 0; j < st->n; j++)
+            if (j != t && j != a && !(st->c[j].flags & SW_F_DEAD) &&
+                (st->c[j].engages == t || st->c[t].engages == j))
+                list[n++] = j;
+        if (n == 0)
+            return;
+        int pick = n == 1 ? 1 : roll(r, n);
+        fact(r, SW_FACT_FRIENDLY, a, t, pick, n, 0, list[pick - 1]);
+        attack(r, a, list[pick - 1], true);
+        return;
+    }
+    int dmg = damage_roll(r, w);
+    if (ab->off_hand >= 0)
+        dmg += damage_roll(r, &s->w[ab->off_hand]);     /* 002:41 */
+    if (dmg < 0)
+        dmg = 0;
+    int res = 0;
+    if (tb->armour >= 0 && (s->a[tb->armour].protects == SW_PROT_PHYSICAL ||
+                            s->a[tb->armour].protects == SW_PROT_BOTH))
+        res = tb->physical_resistance;                  /* 002:33 */
+    int after = dmg > res ? dmg - res : 0;
+    sw_cstate *c = &st->c[t];
+    c->health = (int16_t)(c->health - after);
+    fact(r, SW_FACT_DAMAGE, t, a, dmg, after, c->health, 0);
+    if (after > 0 || s->opt.pain_on_any_hit)
+        lose_pain(r, t);                                /* 002:37 */
+    check_dead(r, t);
+}
+
+static void resolve_engage(sw_run *r, int a) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    sw_cstate *c = &st->c[a];
+    int t = c->pend_target;
+    c->pend_kind = SW_PEND_NONE;
+    c->pend_target = -1;
+    int why = 0;
+    if (!sw_can_act(c))
+        why = 1;
+    else if (st->c[t].flags & SW_F_DEAD)
+        why = 2;
+    else if ((st->c[t].flags & SW_F_SNIPING) && !(c->chased & (1u << t)))
+        why = 3;
+    else if (c->engages == t)
+        why = 4;
+    else if (slots_on(s, st, t, a) + s->c[a].b.size > s->c[t].b.capacity)
+        why = 5;
+    if (why) {
+        fact(r, SW_FACT_ENGAGED, a, t, 0, why, 0, 0);
+        return;
+    }
+    c->engages = (int8_t)t; /* replaces any other (one at a time, 002:27) */
+    fact(r, SW_FACT_ENGAGED, a, t, 1, 0, 0, 0);
+    sw_cstate *ct = &st->c[t];
+    if (ct->flags & SW_F_SNIPING) {
+        ct->flags &= (uint8_t)~SW_F_SNIPING; /* ruling A7.10 */
+        fact(r, SW_FACT_STATUS, t, -1, SW_ST_SNIPING, 0, 0, 0);
+    }
+    /* 002:21: Reciprocal Engage, if it engages nobody (a pending Engage
+     * does not count, ruling A7.16). */
+    if (ct->engages < 0 && sw_can_act(ct) && s->c[t].reciprocal &&
+        !s->w[s->c[t].b.weapon].ranged) {
+        ct->engages = (int8_t)a;
+        fact(r, SW_FACT_RECIP, t, a, 0, 0, 0, 0);
+    }
+}
+
+/* The end of the segment: pending actions whose delay ends now, then
+ * bleeding and the stop-bleeding rolls; then the next segment. */
+static void segment_end(sw_run *r) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    /* in the order of declarations (the track's order) */
+    int order[SW_MAX_C], n = 0;
+    for (int k = 0; k < st->track.n; k++)
+        order[n++] = st->track.e[k].who;
+    for (int i = 0; i < st->n; i++)
+        if (fray__track_find(&st->track, i) < 0)
+            order[n++] = i;
+    for (int k = 0; k < n && !st->over; k++) {
+        int i = order[k];
+        sw_cstate *c = &st->c[i];
+        if (c->pend_kind == SW_PEND_NONE || c->pend_at != st->seg)
+            continue;
+        if (c->pend_kind == SW_PEND_ENGAGE) {
+            resolve_engage(r, i);
+        } else {
+            c->pend_kind = SW_PEND_NONE;
+            if (sw_can_act(c) && !engaged_at_all(st, i)) {
+                c->flags |= SW_F_SNIPING;
+                fact(r, SW_FACT_STATUS, i, -1, SW_ST_SNIPING, 1, 0, 0);
+            }
+        }
+    }
+    for (int i = 0; i < st->n; i++) {
+        sw_cstate *c = &st->c[i];
+        if (!(c->flags & SW_F_BLEEDING) || (c->flags & SW_F_DEAD))
+            continue;
+        int d = roll(r, 6); /* 002:39, 102 */
+        c->health = (int16_t)(c->health - d);
+        fact(r, SW_FACT_BLEED, i, -1, d, 0, c->health, 0);
+        lose_pain(r, i);
+        if ((c->flags & SW_F_DEAD) || !s->opt.stop_bleeding)
+            continue;
+        if (contest(r, i, -1, s->c[i].b.endurance, 0, SW_EV_MEDICINE)) {
+            c->flags &= (uint8_t)~SW_F_BLEEDING;
+            fact(r, SW_FACT_STATUS, i, -1, SW_ST_BLEEDING, 0, 0, 0);
+            if ((c->flags & SW_F_UNCONSCIOUS) &&
+                contest(r, i, -1, s->c[i].b.endurance, 0, SW_EV_WAIT)) {
+                c->flags &= (uint8_t)~SW_F_UNCONSCIOUS;
+                fact(r, SW_FACT_STATUS, i, -1, SW_ST_UNCONSCIOUS, 0, 0, 0);
+            }
+        } else {
+            int e = roll(r, 6);
+            c->health = (int16_t)(c->health - e);
+            fact(r, SW_FACT_BLEED, i, -1, e, 1, c->health, 0);
+            check_dead(r, i);
+        }
+    }
+    if (!st->over && r->fell)
+        check_over(r);
+    st->seg++;
+    fact(r, SW_FACT_SEGMENT, -1, -1, st->seg, 0, 0, 0);
+}
+
+fray_status sw_begin(sw_run *r) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    sw_event *ev = r->ev;
+    ev->kind = SW_EV_BEGIN;
+    ev->actor = ev->target = -1;
+    ev->seg = 1;
+    ev->given = r->given != NULL;
+    for (int i = 0; i < s->n; i++) {
+        sw_cstate *c = &st->c[i];
+        if (i == s->initiator) {
+            c->ready = 1; /* 002:13: the one who starts declares on 1 */
+            c->init_roll = 0;
+        } else {
+            int d = roll(r, 6);
+            c->init_roll = (int8_t)d;
+            c->ready = 1 + d; /* 002:15: a roll of 4 declares on segment 5 */
+        }
+        fact(r, SW_FACT_INIT, i, -1, c->init_roll, c->ready, 0, 0);
+    }
+    for (int i = 0; i < s->n; i++)
+        place(s, st, i);
+    st->started = true;
+    return r->failed;
+}
+
+fray_status sw_apply(sw_run *r) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    sw_event *ev = r->ev;
+    ev->given = r->replay ? r->replay->given : r->given != NULL;
+    ev->seg = st->seg;
+    int a = ev->actor, t = ev->target;
+    /* The tactics' commands were checked as they were chosen (sw_choose
+     * gives only what sw_check allows; asserted in debug builds). */
+    assert(!r->trusted || sw_check(s, st, ev, NULL, 0) == FRAY_OK);
+    if (!r->trusted && sw_check(s, st, ev, NULL, 0) != FRAY_OK)
+        return FRAY_ERR_INVALID;
+    if (ev->kind == SW_EV_NEXT) {
+        segment_end(r);
+        if (!st->over && ev->arg > 0) {
+            st->seg += ev->arg; /* quiet segments: nothing happens in them */
+            fact(r, SW_FACT_SEGMENT, -1, -1, st->seg, ev->arg, 0, 0);
+        }
+        return r->failed;
+    }
+    sw_cstate *c = &st->c[a];
+    if (ev->kind == SW_EV_WAIT) {
+        c->decl_seg = st->seg; /* ruling waiting: passing costs nothing */
+        c->flags |= SW_F_WAITED;
+        fact(r, SW_FACT_DECLARE, a, -1, SW_EV_WAIT, c->ready, 0, 0);
+        return r->failed;
+    }
+    int d = sw_delay_of(s, st, ev->kind, a, t);
+    c->decl_seg = st->seg;
+    c->flags &= (uint8_t)~SW_F_WAITED;
+    c->ready = st->seg + 1 + d; /* 002:9: 1 to declare, then the delay */
+    fact(r, SW_FACT_DECLARE, a, t, ev->kind, c->ready, ev->arg, 0);
+    switch (ev->kind) {
+    case SW_EV_ENGAGE:
+        leave_cover(r, a);
+        c->pend_kind = SW_PEND_ENGAGE; /* takes effect at the end (002:9) */
+        c->pend_target = (int8_t)t;
+        c->pend_at = st->seg + d;
+        c->pend_decl = st->seg;
+        break;
+    case SW_EV_ATTACK:
+        if (s->w[s->c[a].b.weapon].ranged && c->cover == SW_COVER_FULL)
+            leave_cover(r, a);
+        attack(r, a, t, false);
+        break;
+    case SW_EV_AVOID: {
+        sw_cstate *ct = &st->c[t];
+        if (contest(r, a, t, s->c[a].b.agility, s->c[t].b.agility, SW_EV_AVOID)) {
+            ct->pend_kind = SW_PEND_NONE; /* "you manage to scramble away" */
+            ct->pend_target = -1;
+            fact(r, SW_FACT_STATUS, a, t, SW_ST_AVOIDED, 1, 0, 0);
+        }
+        break;
+    }
+    case SW_EV_SWITCH: {
+        int cur = c->engages;
+        if (contest(r, a, cur, s->c[a].b.agility, s->c[cur].b.agility, SW_EV_SWITCH)) {
+            c->engages = (int8_t)t; /* 002:29 */
+            fact(r, SW_FACT_STATUS, a, t, SW_ST_SWITCHED, 1, 0, 0);
+        }
+        break;
+    }
+    case SW_EV_DISENGAGE:
+        if (contest(r, a, t, s->c[a].b.agility, s->c[t].b.agility, SW_EV_DISENGAGE)) {
+            if (c->engages == t)
+                c->engages = -1; /* 002:31 */
+            if (st->c[t].engages == a)
+                st->c[t].engages = -1;
+            fact(r, SW_FACT_STATUS, a, t, SW_ST_DISENGAGED, 1, 0, 0);
+        }
+        break;
+    case SW_EV_CHASE:
+        if (contest(r, a, t, s->c[a].b.agility, s->c[t].b.agility, SW_EV_CHASE)) {
+            c->chased |= 1u << t; /* 002:47 */
+            fact(r, SW_FACT_STATUS, a, t, SW_ST_CHASED, 1, 0, 0);
+        }
+        break;
+    case SW_EV_SNIPE:
+        if (s->opt.sniping_at_end) {
+            c->pend_kind = SW_PEND_SNIPE;
+            c->pend_at = st->seg + d;
+            c->pend_decl = st->seg;
+        } else {
+            c->flags |= SW_F_SNIPING;
+            fact(r, SW_FACT_STATUS, a, -1, SW_ST_SNIPING, 1, 0, 0);
+        }
+        break;
+    case SW_EV_COVER:
+        c->cover = ev->arg;
+        fact(r, SW_FACT_STATUS, a, -1,
+             ev->arg == SW_COVER_FULL ? SW_ST_FULL : SW_ST_PARTIAL, 1, 0, 0);
+        break;
+    case SW_EV_MEDICINE:
+        c->busy_until = st->seg + d; /* Undefended meanwhile (002:83) */
+        if (contest(r, a, -1, s->c[a].b.medicine, 0, SW_EV_MEDICINE)) {
+            st->c[t].flags &= (uint8_t)~SW_F_BLEEDING;
+            fact(r, SW_FACT_STATUS, t, a, SW_ST_BLEEDING, 0, 0, 0);
+        }
+        break;
+    case SW_EV_ITEM:
+    case SW_EV_SKILL:
+        c->busy_until = st->seg + d; /* Undefended meanwhile (002:83); the
+                                        effect is the GM's (ruling 17) */
+        break;
+    default:
+        return FRAY_ERR_INVALID;
+    }
+    place(s, st, a);
+    if (!st->over && r->fell)
+        check_over(r);
+    return r->failed;
+}
+
+/* ---- Who declares, and the tactics ----------------------------------------- */
+
+int sw_actor(const sw_setup *s, const sw_state *st) {
+    if (st->over || !st->started)
+        return -1;
+    int best = -1;
+    int64_t bt = 0;
+    for (int i = 0; i < st->n; i++) {
+        const sw_cstate *c = &st->c[i];
+        if (!sw_can_act(c) || c->ready > st->seg || c->decl_seg == st->seg)
+            continue;
+        int64_t t = tie_of(s, st, i);
+        if (best < 0 || t > bt) {
+            best = i;
+            bt = t;
+        }
+    }
+    return best;
+}
+
+static bool enemy_of(const sw_setup *s, int a, int j) {
+    return s->c[a].side != s->c[j].side;
+}
+
+/* Someone free to Avoid now, who wants to (the sniper, or one Winded),
+ * with the one Engaging them in *from. */
+static int avoider(const sw_setup *s, const sw_state *st, int *from) {
+    bool fresh = false;
+    for (int a = 0; a < st->n && !fresh; a++)
+        fresh = st->c[a].pend_kind == SW_PEND_ENGAGE && st->c[a].pend_decl == st->seg;
+    if (!fresh || !s->scene_avoid)
+        return -1;
+    for (int b = 0; b < st->n; b++) {
+        bool wants = s->c[b].tactics == SW_TAC_SNIPER || st->c[b].pain <= 0;
+        if (!wants)
+            continue;
+        for (int a = 0; a < st->n; a++)
+            if (a != b && avoid_open(s, st, b, a)) {
+                *from = a;
+                return b;
+            }
+    }
+    return -1;
+}
+
+static void cmd_set(sw_event *cmd, int kind, int a, int t, int arg) {
+    memset(cmd, 0, offsetof(sw_event, dice));
+    cmd->kind = (uint8_t)kind;
+    cmd->actor = (int8_t)a;
+    cmd->target = (int8_t)t;
+    cmd->arg = (uint8_t)arg;
+}
+
+static bool ok(const sw_setup *s, const sw_state *st, sw_event *cmd) {
+    return sw_check(s, st, cmd, NULL, 0) == FRAY_OK;
+}
+
+void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
+    int from = -1;
+    int b = avoider(s, st, &from);
+    if (b >= 0) {
+        cmd_set(cmd, SW_EV_AVOID, b, from, 0);
+        return;
+    }
+    int a = sw_actor(s, st);
+    if (a < 0) {
+        int q = sw_quiet_segments(s, st);
+        cmd_set(cmd, SW_EV_NEXT, -1, -1, q > 255 ? 255 : q);
+        return;
+    }
+    const sw_cstate *c = &st->c[a];
+    const sw_weapon *w = &s->w[s->c[a].b.weapon];
+    if (w->ranged) {
+        /* Snipe from cover: set up Sniping, take partial cover, shoot the
+         * weakest foe that cover does not hide. */
+        if (!(c->flags & SW_F_SNIPING) && s->c[a].tactics == SW_TAC_SNIPER) {
+            cmd_set(cmd, SW_EV_SNIPE, a, -1, 0);
+            if (ok(s, st, cmd))
+                return;
+        }
+        if (c->cover == SW_COVER_NONE && s->scene_cover >= SW_COVER_PARTIAL &&
+            s->c[a].tactics == SW_TAC_SNIPER) {
+            cmd_set(cmd, SW_EV_COVER, a, -1, SW_COVER_PARTIAL);
+            if (ok(s, st, cmd))
+                return;
+        }
+        int best = -1;
+        for (int j = 0; j < st->n; j++) {
+            if (!enemy_of(s, a, j) || sw_out(&st->c[j]))
+                continue;
+            cmd_set(cmd, SW_EV_ATTACK, a, j, 0);
+            if (ok(s, st, cmd) && (best < 0 || st->c[j].health < st->c[best].health))
+                best = j;
+        }
+        cmd_set(cmd, best >= 0 ? SW_EV_ATTACK : SW_EV_WAIT, a, best, 0);
+        return;
+    }
+    /* Melee: hit the one engaged; else switch to whoever hits us
+     * Undefended when our own target is fine; else engage the one
+     * engaging us, else the foe with the fewest engagers. */
+    if (c->engages >= 0 && !sw_out(&st->c[c->engages])) {
+        cmd_set(cmd, SW_EV_ATTACK, a, c->engages, 0);
+        if (ok(s, st, cmd))
+            return;
+    }
+    if (c->engages >= 0 && sw_out(&st->c[c->engages])) {
+        /* fallen-release: no: leave the fallen for a foe still standing */
+        cmd_set(cmd, SW_EV_DISENGAGE, a, c->engages, 0);
+        if (ok(s, st, cmd))
+            return;
+    }
+    if (c->engages < 0 && c->pend_kind != SW_PEND_ENGAGE) {
+        int best = -1, best_n = 99;
+        for (int j = 0; j < st->n; j++) {
+            if (!enemy_of(s, a, j) || sw_out(&st->c[j]))
+                continue;
+            int n = st->c[j].engages == a ? -1 : slots_on(s, st, j, -1);
+            if (n < best_n) {
+                sw_event t;
+                cmd_set(&t, SW_EV_ENGAGE, a, j, 0);
+                bool can = ok(s, st, &t);
+                if (!can && (st->c[j].flags & SW_F_SNIPING)) {
+                    cmd_set(&t, SW_EV_CHASE, a, j, 0);
+                    can = ok(s, st, &t);
+                }
+                if (can) {
+                    best = j;
+                    best_n = n;
+                    memcpy(cmd, &t, offsetof(sw_event, dice)); /* the command only */
+                }
+            }
+        }
+        if (best >= 0)
+            return;
+    }
+    cmd_set(cmd, SW_EV_WAIT, a, -1, 0);
+}

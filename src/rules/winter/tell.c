@@ -1,0 +1,589 @@
+/*
+ * tell.c - Silent Winter in words: the narration of an event, its JSON
+ * line (docs/journal.md) and back, the table's commands
+ * (docs/file-formats.md "Silent Winter commands"), the summary, the
+ * segment track and the engagement graph drawn for the GM as text
+ * ("Lothaire <-> Walking Corpse, Rogue -> Lothaire").
+ */
+#include "winter_int.h"
+
+#include <ctype.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+typedef struct out {
+    char *buf;
+    size_t size, len;
+} out;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void put(out *o, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    char *at = o->buf && o->len < o->size ? o->buf + o->len : NULL;
+    size_t room = at ? o->size - o->len : 0;
+    int n = vsnprintf(at, room, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        o->len += (size_t)n;
+}
+
+static size_t done(out *o) {
+    if (o->buf && o->size && o->len >= o->size)
+        o->buf[o->size - 1] = '\0';
+    return o->len;
+}
+
+static const char *nm(const sw_setup *s, int i) {
+    return i >= 0 && i < s->n ? s->c[i].name : "nobody";
+}
+static const char *idof(const sw_setup *s, int i) {
+    return i >= 0 && i < s->n ? s->c[i].id : "";
+}
+
+static const char *const cover_words[] = {"none", "partial", "full"};
+
+static const char *contest_what(int k) {
+    switch (k) {
+    case SW_EV_AVOID: return "Agility to Avoid";
+    case SW_EV_SWITCH: return "Agility to Switch Targets";
+    case SW_EV_DISENGAGE: return "Agility to Disengage";
+    case SW_EV_CHASE: return "Agility to chase down the Sniper";
+    case SW_EV_MEDICINE: return "a flat Endurance (or Medicine) roll to stop the bleeding";
+    case SW_EV_WAIT: return "a flat Endurance roll to regain consciousness";
+    default: return "a check";
+    }
+}
+
+static const char *const engage_fail[] = {
+    "", "the engager can no longer act", "the target is dead",
+    "the target is Sniping and was not chased down (002:47)",
+    "they engage each other already", "the target is Fully Engaged (002:27)"};
+
+/* ---- Narration ----------------------------------------------------------- */
+
+size_t sw_narrate(const sw_setup *s, const sw_event *ev, char *buf, size_t size) {
+    out o = {buf, size, 0};
+    if (buf && size)
+        buf[0] = '\0';
+    if (ev->kind == SW_EV_BEGIN)
+        put(&o, "Combat begins: %s acts first (002:13).\n", nm(s, s->initiator));
+    else if (ev->kind == SW_EV_NEXT && ev->arg == 0)
+        put(&o, "End of segment %d.\n", ev->seg);
+    else if (ev->kind == SW_EV_NEXT)
+        put(&o, "End of segment %d; nothing happens until segment %d.\n",
+            ev->seg, ev->seg + 1 + ev->arg);
+    for (int k = 0; k < ev->n_facts; k++) {
+        const sw_fact *f = &ev->facts[k];
+        const char *who = nm(s, f->who), *other = nm(s, f->other);
+        switch (f->kind) {
+        case SW_FACT_INIT:
+            if (f->a == 0)
+                put(&o, "  %s declares on segment %d.\n", who, f->b);
+            else
+                put(&o, "  %s rolls 1d6: %d, and first declares on segment %d.\n",
+                    who, f->a, f->b);
+            break;
+        case SW_FACT_DECLARE:
+            if (f->a == SW_EV_WAIT)
+                put(&o, "Segment %d: %s waits.\n", ev->seg, who);
+            else if (f->a == SW_EV_COVER)
+                put(&o, "Segment %d: %s takes %s cover; ready again on segment %d.\n",
+                    ev->seg, who, cover_words[f->c <= 2 ? f->c : 0], f->b);
+            else if (f->a == SW_EV_ITEM || f->a == SW_EV_SKILL)
+                put(&o, "Segment %d: %s declares %s%s%s; ready again on segment %d, "
+                        "Undefended meanwhile (the effect is the GM's call).\n",
+                    ev->seg, who, sw_kind_title(f->a), f->other >= 0 ? " on " : "",
+                    f->other >= 0 ? other : "", f->b);
+            else if (f->other >= 0)
+                put(&o, "Segment %d: %s declares %s on %s; ready again on segment %d.\n",
+                    ev->seg, who, sw_kind_title(f->a), other, f->b);
+            else
+                put(&o, "Segment %d: %s declares %s; ready again on segment %d.\n",
+                    ev->seg, who, sw_kind_title(f->a), f->b);
+            break;
+        case SW_FACT_ENGAGED:
+            if (f->a)
+                put(&o, "  %s's Engage takes effect: %s engages %s.\n", who, who, other);
+            else
+                put(&o, "  %s's Engage on %s ends without effect: %s.\n", who,
+                    other, engage_fail[f->b >= 0 && f->b <= 5 ? f->b : 0]);
+            break;
+        case SW_FACT_RECIP:
+            put(&o, "  %s engages %s in return (Reciprocal Engage).\n", who, other);
+            break;
+        case SW_FACT_CONTEST:
+            if (f->other >= 0)
+                put(&o, "  %s rolls %s: %d against %s's %d: %s.\n", who,
+                    contest_what(f->d), f->a, other, f->b, f->c ? "success" : "failure");
+            else
+                put(&o, "  %s rolls %s: %d against %d: %s.\n", who,
+                    contest_what(f->d), f->a, f->b, f->c ? "success" : "failure");
+            break;
+        case SW_FACT_ATTACK:
+            put(&o, "  %s attacks %s%s: %d against %s%d: %s.\n", who, other,
+                (f->d & 4) ? " (friendly fire)" : "", f->a,
+                (f->d & 2) ? "Undefended " : "", f->b, f->c ? "hit" : "miss");
+            break;
+        case SW_FACT_FRIENDLY:
+            put(&o, "  The miss flies into %s's cluster: it may hit %s (d%d: %d).\n",
+                other, nm(s, f->d), f->b, f->a);
+            break;
+        case SW_FACT_DAMAGE:
+            if (f->a != f->b)
+                put(&o, "  %s takes %d damage (%d rolled, less resistance); Health %d.\n",
+                    who, f->b, f->a, f->c);
+            else
+                put(&o, "  %s takes %d damage; Health %d.\n", who, f->b, f->c);
+            break;
+        case SW_FACT_PAIN:
+            if (f->b)
+                put(&o, "  %s loses a point of Pain (Pain %d) and 1d6 Health for it: %d; Health %d.\n",
+                    who, f->a, f->b, f->c);
+            else
+                put(&o, "  %s loses a point of Pain (Pain %d).\n", who, f->a);
+            break;
+        case SW_FACT_STATUS:
+            if (f->a == SW_ST_AVOIDED)
+                put(&o, "  %s scrambles away: %s's Engage fails.\n", who, other);
+            else if (f->a == SW_ST_DISENGAGED)
+                put(&o, "  %s and %s are no longer Engaged.\n", who, other);
+            else if (f->a == SW_ST_SWITCHED)
+                put(&o, "  %s now engages %s.\n", who, other);
+            else if (f->a == SW_ST_CHASED)
+                put(&o, "  %s has chased %s down and may Engage.\n", who, other);
+            else if (f->a == SW_ST_BLEEDING && !f->b && f->other >= 0)
+                put(&o, "  %s stops %s's bleeding.\n", other, who);
+            else
+                put(&o, "  %s %s %s.\n", who, f->b ? "is" : "is no longer",
+                    sw_status_name(f->a));
+            break;
+        case SW_FACT_BLEED:
+            put(&o, "  %s %s %d; Health %d.\n", who,
+                f->b ? "fails to stop the bleeding and takes" : "bleeds",
+                f->a, f->c);
+            break;
+        case SW_FACT_SEGMENT:
+            break;
+        case SW_FACT_END:
+            if (f->a >= 0)
+                put(&o, "The fight is over; the winner: %s.\n", s->side_name[f->a]);
+            else
+                put(&o, "The fight is over: nobody is left standing.\n");
+            break;
+        default:
+            break;
+        }
+    }
+    return done(&o);
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static const char *const fact_words[] = {
+    "opening", "declare", "engaged", "reciprocal", "contest", "attack",
+    "damage", "pain", "status", "bleed", "segment", "end", "friendly-fire"};
+
+size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
+                     size_t size) {
+    out o = {buf, size, 0};
+    put(&o, "{\"event\":%ld,\"segment\":%ld,\"command\":{\"action\":\"%s\"",
+        (long)ev->number, (long)ev->seg, sw_kind_word(ev->kind));
+    if (ev->actor >= 0)
+        put(&o, ",\"actor\":\"%s\"", idof(s, ev->actor));
+    if (ev->target >= 0)
+        put(&o, ",\"target\":\"%s\"", idof(s, ev->target));
+    if (ev->kind == SW_EV_COVER)
+        put(&o, ",\"cover\":\"%s\"", cover_words[ev->arg <= 2 ? ev->arg : 0]);
+    if (ev->kind == SW_EV_NEXT && ev->arg)
+        put(&o, ",\"quiet\":%d", ev->arg);
+    put(&o, "},\"given\":%s,\"dice\":[", ev->given ? "true" : "false");
+    for (int i = 0; i < ev->n_dice; i++)
+        put(&o, "%s{\"d\":%d,\"v\":%d}", i ? "," : "", ev->dice[i].sides,
+            ev->dice[i].value);
+    put(&o, "],\"facts\":[");
+    for (int i = 0; i < ev->n_facts; i++) {
+        const sw_fact *f = &ev->facts[i];
+        put(&o, "%s{\"fact\":\"%s\"", i ? "," : "",
+            f->kind < sizeof fact_words / sizeof fact_words[0] ? fact_words[f->kind] : "?");
+        if (f->who >= 0)
+            put(&o, ",\"who\":\"%s\"", idof(s, f->who));
+        if (f->other >= 0)
+            put(&o, ",\"other\":\"%s\"", idof(s, f->other));
+        switch (f->kind) {
+        case SW_FACT_INIT:
+            put(&o, ",\"d6\":%d,\"first_segment\":%d", f->a, f->b);
+            break;
+        case SW_FACT_DECLARE:
+            put(&o, ",\"action\":\"%s\",\"ready\":%d", sw_kind_word(f->a), f->b);
+            break;
+        case SW_FACT_ENGAGED:
+            put(&o, ",\"result\":\"%s\"", f->a ? "engaged" : "failed");
+            break;
+        case SW_FACT_CONTEST:
+        case SW_FACT_ATTACK:
+            put(&o, ",\"total\":%d,\"against\":%d,\"result\":\"%s\"", f->a, f->b,
+                f->c ? (f->kind == SW_FACT_ATTACK ? "hit" : "success")
+                     : (f->kind == SW_FACT_ATTACK ? "miss" : "failure"));
+            if (f->kind == SW_FACT_ATTACK && (f->d & 2))
+                put(&o, ",\"undefended\":true");
+            if (f->kind == SW_FACT_ATTACK && (f->d & 4))
+                put(&o, ",\"friendly_fire\":true");
+            break;
+        case SW_FACT_DAMAGE:
+            put(&o, ",\"rolled\":%d,\"damage\":%d,\"health\":%d", f->a, f->b, f->c);
+            break;
+        case SW_FACT_PAIN:
+            put(&o, ",\"pain\":%d,\"extra_damage\":%d,\"health\":%d", f->a, f->b, f->c);
+            break;
+        case SW_FACT_STATUS:
+            put(&o, ",\"status\":\"%s\",\"on\":%s", sw_status_name(f->a),
+                f->b ? "true" : "false");
+            break;
+        case SW_FACT_BLEED:
+            put(&o, ",\"damage\":%d,\"health\":%d", f->a, f->c);
+            break;
+        case SW_FACT_SEGMENT:
+            put(&o, ",\"segment\":%d", f->a);
+            break;
+        case SW_FACT_END:
+            put(&o, ",\"winner\":%d", f->a);
+            break;
+        case SW_FACT_FRIENDLY:
+            put(&o, ",\"hits\":\"%s\",\"die\":%d,\"of\":%d", idof(s, f->d), f->a, f->b);
+            break;
+        default:
+            break;
+        }
+        put(&o, "}");
+    }
+    put(&o, "]}");
+    return done(&o);
+}
+
+static int combatant_of(const sw_setup *s, json_t *v) {
+    if (!json_is_string(v))
+        return -2;
+    for (int i = 0; i < s->n; i++)
+        if (strcmp(s->c[i].id, json_string_value(v)) == 0)
+            return i;
+    return -2;
+}
+
+#define BAD(f, ...)                                                           \
+    do {                                                                      \
+        snprintf(field, fsize, "%s", f);                                      \
+        snprintf(why, wsize, __VA_ARGS__);                                    \
+        return FRAY_ERR_PARSE;                                                \
+    } while (0)
+
+fray_status sw_event_from_json(const sw_setup *s, const void *json,
+                               sw_event *ev, char *field, size_t fsize,
+                               char *why, size_t wsize) {
+    json_t *o = (json_t *)json;
+    memset(ev, 0, offsetof(sw_event, dice));
+    ev->actor = ev->target = -1;
+    json_t *v = json_object_get(o, "event");
+    if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+        json_integer_value(v) > INT32_MAX)
+        BAD("event", "expected the event's number (0 or more)");
+    ev->number = (int32_t)json_integer_value(v);
+    v = json_object_get(o, "segment");
+    if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+        json_integer_value(v) > 1000000)
+        BAD("segment", "expected the segment (1 or more)");
+    ev->seg = (int32_t)json_integer_value(v);
+    json_t *c = json_object_get(o, "command");
+    if (!json_is_object(c))
+        BAD("command", "expected the command (an object)");
+    v = json_object_get(c, "action");
+    int k = -1;
+    for (int i = 0; i < SW_EV_KINDS && json_is_string(v); i++)
+        if (strcmp(json_string_value(v), sw_kind_word(i)) == 0)
+            k = i;
+    if (k < 0)
+        BAD("command.action", "expected an action: begin, next, engage, attack, "
+                              "avoid, switch, disengage, chase, snipe, cover, "
+                              "medicine, item, skill or wait");
+    ev->kind = (uint8_t)k;
+    if ((v = json_object_get(c, "actor"))) {
+        int i = combatant_of(s, v);
+        if (i < 0)
+            BAD("command.actor", "expected a combatant's id");
+        ev->actor = (int8_t)i;
+    }
+    if ((v = json_object_get(c, "target"))) {
+        int i = combatant_of(s, v);
+        if (i < 0)
+            BAD("command.target", "expected a combatant's id");
+        ev->target = (int8_t)i;
+    }
+    if ((v = json_object_get(c, "cover"))) {
+        int cv = -1;
+        for (int i = 1; i < 3 && json_is_string(v); i++)
+            if (strcmp(json_string_value(v), cover_words[i]) == 0)
+                cv = i;
+        if (cv < 0)
+            BAD("command.cover", "expected partial or full");
+        ev->arg = (uint8_t)cv;
+    }
+    if ((v = json_object_get(c, "quiet"))) {
+        if (k != SW_EV_NEXT || !json_is_integer(v) || json_integer_value(v) < 0 ||
+            json_integer_value(v) > 255)
+            BAD("command.quiet", "expected the quiet segments a next skips (0 to 255)");
+        ev->arg = (uint8_t)json_integer_value(v);
+    }
+    bool needs_actor = k != SW_EV_BEGIN && k != SW_EV_NEXT;
+    if (needs_actor && ev->actor < 0)
+        BAD("command", "the %s needs an actor", sw_kind_title(k));
+    v = json_object_get(o, "given");
+    if (v && !json_is_boolean(v))
+        BAD("given", "expected true or false");
+    ev->given = v && json_is_true(v);
+    json_t *d = json_object_get(o, "dice");
+    if (!json_is_array(d))
+        BAD("dice", "expected the dice rolled (a list)");
+    if (json_array_size(d) > SW_EV_DICE)
+        BAD("dice", "at most %d dice in one event", SW_EV_DICE);
+    for (size_t i = 0; i < json_array_size(d); i++) {
+        json_t *e = json_array_get(d, i);
+        json_t *ds = json_object_get(e, "d"), *dv = json_object_get(e, "v");
+        char f[32];
+        snprintf(f, sizeof f, "dice[%zu]", i);
+        if (!json_is_integer(ds) || json_integer_value(ds) < 2 ||
+            json_integer_value(ds) > 20 || !json_is_integer(dv) ||
+            json_integer_value(dv) < 1 ||
+            json_integer_value(dv) > json_integer_value(ds))
+            BAD(f, "expected a die {\"d\": sides, \"v\": its roll, 1 to the sides}");
+        ev->dice[i] = (sw_die){(uint8_t)json_integer_value(ds),
+                               (uint8_t)json_integer_value(dv)};
+    }
+    ev->n_dice = (uint16_t)json_array_size(d);
+    return FRAY_OK;
+}
+
+/* ---- The table's words ------------------------------------------------------- */
+
+static bool word_eq(const char *a, size_t n, const char *b) {
+    if (strlen(b) != n)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (tolower((unsigned char)a[i]) != tolower((unsigned char)b[i]))
+            return false;
+    return true;
+}
+
+static int find_who(const sw_setup *s, const char *w, size_t n) {
+    char buf[SW_NAME];
+    if (n >= sizeof buf)
+        return -1;
+    memcpy(buf, w, n);
+    buf[n] = '\0';
+    int i = sw_find_combatant(s, buf);
+    if (i >= 0)
+        return i;
+    for (size_t k = 0; k < n; k++)
+        if (buf[k] == '-')
+            buf[k] = ' ';
+    return sw_find_combatant(s, buf);
+}
+
+fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
+                     sw_event *cmd, fray_diag *diag) {
+    (void)st;
+    memset(cmd, 0, offsetof(sw_event, dice));
+    cmd->actor = cmd->target = -1;
+    const char *tok[4];
+    size_t len[4];
+    int n = 0;
+    const char *p = text;
+    while (*p) {
+        while (*p && isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            break;
+        if (n == 4)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(p - text) + 1,
+                                  "expected nothing more after the command");
+        tok[n] = p;
+        while (*p && !isspace((unsigned char)*p))
+            p++;
+        len[n] = (size_t)(p - tok[n]);
+        n++;
+    }
+    if (n == 0)
+        return fray__diag_set(diag, FRAY_ERR_PARSE, 1, "expected a command");
+    if (n == 1 && word_eq(tok[0], len[0], "next")) {
+        cmd->kind = SW_EV_NEXT;
+        return FRAY_OK;
+    }
+    int a = find_who(s, tok[0], len[0]);
+    if (a < 0)
+        return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[0] - text) + 1,
+                              "'%.*s': expected next or a combatant's id",
+                              (int)(len[0] < 40 ? len[0] : 40), tok[0]);
+    if (n < 2)
+        return fray__diag_set(diag, FRAY_ERR_PARSE, (int)strlen(text) + 1,
+                              "expected an action after '%.*s': engage, attack, "
+                              "avoid, switch, disengage, chase, snipe, cover, "
+                              "medicine, item, skill or wait", (int)(len[0] < 40 ? len[0] : 40), tok[0]);
+    int k = -1;
+    for (int i = SW_EV_ENGAGE; i < SW_EV_KINDS; i++)
+        if (word_eq(tok[1], len[1], sw_kind_word(i)))
+            k = i;
+    if (k < 0)
+        return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[1] - text) + 1,
+                              "'%.*s': expected an action: engage, attack, avoid, "
+                              "switch, disengage, chase, snipe, cover, medicine, item, skill or wait",
+                              (int)(len[1] < 40 ? len[1] : 40), tok[1]);
+    cmd->kind = (uint8_t)k;
+    cmd->actor = (int8_t)a;
+    if (k == SW_EV_COVER) {
+        if (n < 3 || !(word_eq(tok[2], len[2], "partial") || word_eq(tok[2], len[2], "full")))
+            return fray__diag_set(diag, FRAY_ERR_PARSE,
+                                  n < 3 ? (int)strlen(text) + 1 : (int)(tok[2] - text) + 1,
+                                  "expected partial or full after 'cover'");
+        cmd->arg = word_eq(tok[2], len[2], "full") ? SW_COVER_FULL : SW_COVER_PARTIAL;
+        n--;
+    } else if (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL) {
+        /* no target */
+    } else if (n >= 3) {
+        int t = find_who(s, tok[2], len[2]);
+        if (t < 0)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[2] - text) + 1,
+                                  "'%.*s': expected a combatant's id",
+                                  (int)(len[2] < 40 ? len[2] : 40), tok[2]);
+        cmd->target = (int8_t)t;
+    } else {
+        return fray__diag_set(diag, FRAY_ERR_PARSE, (int)strlen(text) + 1,
+                              "expected whom %s %s (a combatant's id)",
+                              s->c[a].name, sw_kind_word(k));
+    }
+    int want = (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL) ? 2 : 3;
+    if (n > want)
+        return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[want] - text) + 1,
+                              "expected nothing more after the command");
+    return FRAY_OK;
+}
+
+/* ---- Summary, the segment track, the graph ----------------------------------- */
+
+static void status_words(const sw_setup *s, const sw_state *st, int i, out *o) {
+    const sw_cstate *c = &st->c[i];
+    (void)s;
+    if (c->flags & SW_F_DEAD) {
+        put(o, " Dead");
+        return;
+    }
+    if (c->flags & SW_F_UNCONSCIOUS)
+        put(o, " Unconscious");
+    else if (c->flags & SW_F_WOUNDED)
+        put(o, " Wounded");
+    if (c->flags & SW_F_BLEEDING)
+        put(o, " bleeding");
+    if (c->flags & SW_F_BLOWN)
+        put(o, " Blown");
+    else if (c->pain <= 0)
+        put(o, " Winded");
+    if (c->flags & SW_F_SNIPING)
+        put(o, " Sniping");
+    if (c->cover)
+        put(o, " %s", c->cover == SW_COVER_FULL ? "Full Cover" : "Partial Cover");
+    int slots = 0;
+    for (int j = 0; j < st->n; j++)
+        if (st->c[j].engages == i)
+            slots += s->c[j].b.size;
+    if (slots >= s->c[i].b.capacity)
+        put(o, " Fully Engaged");
+}
+
+size_t sw_draw_graph(const sw_setup *s, const sw_state *st, char *buf,
+                     size_t size) {
+    out o = {buf, size, 0};
+    if (buf && size)
+        buf[0] = '\0';
+    put(&o, "Engaged:");
+    int edges = 0;
+    for (int i = 0; i < st->n; i++) {
+        int t = st->c[i].engages;
+        if (t < 0)
+            continue;
+        bool mutual = st->c[t].engages == i;
+        if (mutual && t < i)
+            continue;
+        put(&o, "%s %s %s %s", edges ? "," : "", s->c[i].name,
+            mutual ? "<->" : "->", s->c[t].name);
+        edges++;
+    }
+    if (!edges)
+        put(&o, " nobody");
+    put(&o, "\n");
+    for (int i = 0; i < st->n; i++)
+        if (st->c[i].pend_kind == SW_PEND_ENGAGE)
+            put(&o, "  %s's Engage on %s takes effect at the end of segment %d\n",
+                s->c[i].name, s->c[st->c[i].pend_target].name, st->c[i].pend_at);
+    for (int i = 0; i < st->n; i++) {
+        bool any = false;
+        for (int j = 0; j < st->n; j++)
+            if (j != i && st->c[j].engages == i && sw_undefended(s, st, i, j, false)) {
+                if (!any)
+                    put(&o, "  %s is Undefended against %s", s->c[i].name, s->c[j].name);
+                else
+                    put(&o, ", %s", s->c[j].name);
+                any = true;
+            }
+        if (any)
+            put(&o, "\n");
+    }
+    return done(&o);
+}
+
+size_t sw_draw_time(const sw_setup *s, const sw_state *st, char *buf,
+                    size_t size) {
+    out o = {buf, size, 0};
+    if (buf && size)
+        buf[0] = '\0';
+    put(&o, "Segment %d\n", st->seg);
+    for (int k = 0; k < st->track.n; k++) {
+        int i = st->track.e[k].who;
+        const sw_cstate *c = &st->c[i];
+        if (c->ready <= st->seg)
+            put(&o, "  now      %s%s\n", s->c[i].name,
+                c->decl_seg == st->seg ? (c->flags & SW_F_WAITED ? " (waited)" : " (declared)") : "");
+        else
+            put(&o, "  seg %-4d %s\n", c->ready, s->c[i].name);
+    }
+    return done(&o);
+}
+
+size_t sw_summary(const sw_setup *s, const sw_state *st, char *buf, size_t size) {
+    out o = {buf, size, 0};
+    if (buf && size)
+        buf[0] = '\0';
+    put(&o, "Segment %d\n", st->seg);
+    for (int i = 0; i < st->n; i++) {
+        const sw_cstate *c = &st->c[i];
+        put(&o, "  %-20s Health %d/%d  Pain %d/%d", s->c[i].name, c->health,
+            s->c[i].b.health, c->pain, s->c[i].b.pain);
+        status_words(s, st, i, &o);
+        put(&o, "\n");
+    }
+    char g[1024];
+    if (sw_draw_graph(s, st, g, sizeof g) < sizeof g)
+        put(&o, "%s", g);
+    else
+        put(&o, "%s...\n", g); /* (cut: the summary is a glance) */
+    if (st->over) {
+        if (st->winner >= 0)
+            put(&o, "The winner: %s.\n", s->side_name[st->winner]);
+        else
+            put(&o, "Nobody is left standing.\n");
+    }
+    return done(&o);
+}

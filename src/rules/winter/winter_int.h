@@ -1,0 +1,323 @@
+/*
+ * winter_int.h - Silent Winter (seed 002) inside fray: its loaded files,
+ * a fight's state, its events, and what each file provides
+ * (docs/rules/silent-winter.md: the model and every ruling).
+ *
+ *   load.c    the files (weapons and armour, stat blocks, encounters),
+ *             fray check, setup copy and sweeps (vary)
+ *   rules.c   segments, declarations, pending actions, Engage and the
+ *             engagement graph, attacks, Pain, Wounds and bleeding, the
+ *             tactics
+ *   tell.c    narration, JSON, journal read-back, summary, the segment
+ *             track and the engagement graph drawn as text
+ *   winter.c  the table of functions for the shared layer (ruleset.h)
+ *
+ * Nothing here is thread-safe for one fight; a setup is read-only once
+ * loaded and may be shared by threads.
+ */
+#ifndef FRAY_WINTER_INT_H
+#define FRAY_WINTER_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fray/common.h"
+#include "fray/rng.h"
+#include "track.h"
+
+enum {
+    SW_MAX_C = 16,          /* combatants in one encounter */
+    SW_MAX_SIDES = 4,
+    SW_MAX_WEAPONS = 32,    /* weapons and armour known to one encounter */
+    SW_MAX_ARMOUR = 16,
+    SW_MAX_SB = 32,         /* stat blocks */
+    SW_NAME = 48,
+    SW_EV_DICE = 192,       /* dice one event may roll */
+    SW_EV_FACTS = 192,
+    SW_CHECK_SIDES = 20     /* the check die (option check-die: d20) */
+};
+
+/* ---- Files ------------------------------------------------------------- */
+
+typedef struct sw_weapon {
+    char name[SW_NAME];
+    bool ranged;            /* kind: ranged (else melee) */
+    uint8_t dice;           /* damage: dice d6 + bonus */
+    int8_t bonus;
+    uint8_t delay;          /* 0: the option attack-delay */
+} sw_weapon;
+
+enum sw_protects { SW_PROT_NONE, SW_PROT_PHYSICAL, SW_PROT_MAGICAL, SW_PROT_BOTH };
+
+typedef struct sw_armour {
+    char name[SW_NAME];
+    uint8_t protects;       /* sw_protects */
+} sw_armour;
+
+/* A stat block: the smallest set of attributes seed 002 names
+ * (docs/rules/silent-winter.md "Stat blocks"). */
+typedef struct sw_block {
+    char name[SW_NAME];
+    int16_t agility, endurance;
+    int16_t physical_attack, magic_attack;
+    int16_t physical_defense;   /* the part kept when Undefended */
+    int16_t defense_bonus;      /* skills and talents: lost when Undefended */
+    int16_t magic_defense;
+    int16_t physical_resistance, magic_resistance;
+    int16_t health, pain, medicine;
+    int8_t size;                /* engage slots taken on a target (1) */
+    int8_t capacity;            /* engage slots on it (4) */
+    int8_t weapon, off_hand;    /* weapon indexes; -1 none */
+    int8_t armour;              /* armour index; -1 none */
+} sw_block;
+
+enum sw_tactics { SW_TAC_MELEE, SW_TAC_SNIPER, SW_TAC_KINDS };
+enum sw_cover { SW_COVER_NONE, SW_COVER_PARTIAL, SW_COVER_FULL };
+enum sw_ties { SW_TIES_DEFENDER, SW_TIES_ACTOR };
+
+typedef struct sw_options {
+    uint8_t engage_delay;     /* engage-delay: 3 (002:19) or 5 (002:15) */
+    uint8_t attack_delay;     /* attack-delay: 3 */
+    uint8_t ties;             /* ties: defender | actor */
+    bool friendly_fire;       /* friendly-fire: on | off */
+    bool sniping_at_end;      /* sniping-resolves: now | end */
+    bool pain_on_any_hit;     /* pain-on-any-hit: no | yes */
+    bool stop_bleeding;       /* stop-bleeding: roll | none */
+    bool order_file;          /* order: agility | file */
+    bool keep_fallen;         /* fallen-release: yes | no */
+    bool busy_at_range;       /* undefended-busy: melee | all */
+    bool blown_melee_only;    /* blown-undefended: all | melee */
+} sw_options;
+
+typedef struct sw_combatant {
+    char id[SW_NAME], name[SW_NAME];
+    int8_t side;
+    uint8_t tactics;          /* sw_tactics */
+    bool sniping;             /* begins Sniping (002:47) */
+    uint8_t cover;            /* begins in cover */
+    bool reciprocal;          /* takes a Reciprocal Engage (002:21) */
+    sw_block b;               /* its stat block, resolved */
+} sw_combatant;
+
+typedef struct sw_setup {
+    fray_allocator alloc;
+    char name[96];
+    bool has_seed;
+    uint64_t seed;
+    int32_t segment_limit;    /* 0: none */
+    int8_t initiator;         /* 002:13: declares on segment 1 */
+    uint8_t scene_cover;      /* the best cover the scene offers */
+    bool scene_sniping, scene_avoid;
+    sw_options opt;
+    int n_sides;
+    char side_name[SW_MAX_SIDES][SW_NAME];
+    int n;
+    sw_combatant c[SW_MAX_C];
+    int n_weapons, n_armour;
+    sw_weapon w[SW_MAX_WEAPONS];
+    sw_armour a[SW_MAX_ARMOUR];
+    /* for fray check of a stat-block or weapons file */
+    int kind;                 /* sw_file_kind */
+    int n_blocks;
+} sw_setup;
+
+enum sw_file_kind { SW_FILE_ENCOUNTER, SW_FILE_STATBLOCKS, SW_FILE_CATALOG };
+
+void sw_options_default(sw_options *o);
+fray_status sw_load(const char *path, const fray_allocator *alloc,
+                    sw_setup **out, fray_diag *diag);
+fray_status sw_check_file(const char *path, fray_diag *diag);
+void sw_setup_free(sw_setup *s);
+fray_status sw_setup_copy(const sw_setup *s, const fray_allocator *alloc,
+                          sw_setup **out);
+fray_status sw_vary(sw_setup *s, const char *key, const char *value,
+                    fray_diag *diag);
+fray_status sw_vary_scope(const sw_setup *s, const char *key, char *buf,
+                          size_t size, fray_diag *diag);
+int sw_find_combatant(const sw_setup *s, const char *word);
+
+/* ---- A fight's state ----------------------------------------------------- */
+
+enum sw_flag {
+    SW_F_WOUNDED = 1u << 0,
+    SW_F_BLEEDING = 1u << 1,
+    SW_F_UNCONSCIOUS = 1u << 2,
+    SW_F_BLOWN = 1u << 3,
+    SW_F_DEAD = 1u << 4,
+    SW_F_SNIPING = 1u << 5,
+    SW_F_WAITED = 1u << 6     /* passed the segment decl_seg */
+};
+
+/* What is waiting for the end of its delay (002:9: Engage and spells;
+ * Sniping with sniping-resolves: end). */
+enum sw_pending { SW_PEND_NONE, SW_PEND_ENGAGE, SW_PEND_SNIPE };
+
+typedef struct sw_cstate {
+    int16_t health, pain;
+    int32_t ready;            /* the segment it may next declare on */
+    int32_t decl_seg;         /* the last segment it declared (or waited) on */
+    int32_t busy_until;       /* Undefended through this segment (002:83) */
+    int32_t pend_at;          /* its pending action resolves at the end of this segment */
+    int32_t pend_decl;        /* ... declared on this segment (Avoid, 002:23) */
+    uint32_t chased;          /* snipers it has chased down (bit per combatant) */
+    int8_t engages;           /* whom it engages; -1 nobody */
+    int8_t pend_kind, pend_target;
+    uint8_t cover;            /* sw_cover */
+    uint8_t flags;            /* sw_flag */
+    int8_t init_roll;         /* the opening d6 (0: the initiator) */
+} sw_cstate;
+
+typedef struct sw_state {
+    int32_t seg;              /* the current segment (from 1) */
+    bool started, over, stopped;
+    int8_t winner;            /* a side; -1 none; -2 all out */
+    int n;
+    fray_rng rng;
+    fray__track track;        /* who declares next: key the ready segment */
+    sw_cstate c[SW_MAX_C];
+} sw_state;
+
+/* ---- Events -------------------------------------------------------------- */
+
+enum sw_kind {
+    SW_EV_BEGIN,
+    SW_EV_NEXT,               /* the end of the segment (GM) */
+    SW_EV_ENGAGE,             /* the first action kind (the sim's kind 0) */
+    SW_EV_ATTACK,
+    SW_EV_AVOID,
+    SW_EV_SWITCH,
+    SW_EV_DISENGAGE,
+    SW_EV_CHASE,
+    SW_EV_SNIPE,
+    SW_EV_COVER,
+    SW_EV_MEDICINE,
+    SW_EV_WAIT,
+    SW_EV_ITEM,               /* use an item (002:86-87): its effect the GM's */
+    SW_EV_SKILL,              /* any other skill (002:90): likewise */
+    SW_EV_KINDS
+};
+
+typedef struct sw_die {
+    uint8_t sides, value;
+} sw_die;
+
+enum sw_fact_kind {
+    SW_FACT_INIT,      /* who, a: d6 (0 initiator), b: first segment */
+    SW_FACT_DECLARE,   /* who, other, a: kind, b: ready again on */
+    SW_FACT_ENGAGED,   /* who engages other now; a: 1 ok, 0 failed, b: why */
+    SW_FACT_RECIP,     /* who reciprocally engages other */
+    SW_FACT_CONTEST,   /* who vs other, a: who's total, b: other's, c: won; d: kind */
+    SW_FACT_ATTACK,    /* who at other, a: attack total, b: defense total, c: hit, d: bits */
+    SW_FACT_DAMAGE,    /* other hurt who: a rolled, b after resistance, c health left */
+    SW_FACT_PAIN,      /* who: a pain left, b extra damage (negative Pain), c health left */
+    SW_FACT_STATUS,    /* who, a: sw_status_word, b: on (1) or off (0) */
+    SW_FACT_BLEED,     /* who, a: damage, c: health left */
+    SW_FACT_SEGMENT,   /* a: the new segment */
+    SW_FACT_END,       /* a: winner */
+    SW_FACT_FRIENDLY   /* who's miss at other may hit d (a: the die) */
+};
+
+enum sw_status_word {
+    SW_ST_WINDED, SW_ST_BLOWN, SW_ST_WOUNDED, SW_ST_UNCONSCIOUS, SW_ST_DEAD,
+    SW_ST_BLEEDING, SW_ST_SNIPING, SW_ST_PARTIAL, SW_ST_FULL, SW_ST_UNDEFENDED,
+    SW_ST_AVOIDED, SW_ST_DISENGAGED, SW_ST_SWITCHED, SW_ST_CHASED,
+    SW_ST_WORDS
+};
+
+typedef struct sw_fact {
+    uint8_t kind;
+    int8_t who, other;
+    int8_t d;
+    int16_t a, b, c;
+} sw_fact;
+
+typedef struct sw_event {
+    int32_t number;
+    int32_t seg;
+    uint8_t kind;             /* sw_kind */
+    int8_t actor, target;
+    uint8_t arg;              /* cover: the level */
+    uint8_t given;            /* the dice were given by hand */
+    uint8_t pad[3];
+    uint16_t n_dice, n_facts;
+    sw_die dice[SW_EV_DICE];
+    sw_fact facts[SW_EV_FACTS];
+} sw_event;
+
+/* One application of a command: the state, the event being made, dice
+ * given by hand or recorded (replay). */
+typedef struct sw_run {
+    const sw_setup *s;
+    sw_state *st;
+    sw_event *ev;
+    bool facts;
+    const int *given;         /* dice given by hand, in order */
+    size_t n_given, used_given;
+    const sw_event *replay;   /* a recorded event: its dice again */
+    size_t replay_die;
+    fray_status failed;
+    int bad_sides;            /* a die given that is not a roll of this die */
+    bool fell;                /* someone dropped out: is the fight over? */
+    bool trusted;             /* the tactics' own command (sw_choose checked it) */
+} sw_run;
+
+const char *sw_kind_word(int kind);   /* "engage" */
+const char *sw_kind_title(int kind);  /* "Engage" */
+const char *sw_status_name(int w);    /* "Winded" */
+
+void sw_state_init(const sw_setup *s, sw_state *st, uint64_t seed,
+                   uint64_t trial);
+fray_status sw_begin(sw_run *r);
+/* Why the command cannot be taken now (rules words into why), FRAY_OK
+ * when it can. */
+fray_status sw_check(const sw_setup *s, const sw_state *st,
+                     const sw_event *cmd, char *why, size_t size);
+fray_status sw_apply(sw_run *r);
+/* Who declares next on this segment (-1: nobody: the segment ends). */
+int sw_actor(const sw_setup *s, const sw_state *st);
+/* The tactics' command for whoever acts now (NEXT when nobody). */
+void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd);
+bool sw_can_act(const sw_cstate *c);
+bool sw_out(const sw_cstate *c);
+bool sw_undefended(const sw_setup *s, const sw_state *st, int who, int by,
+                   bool ranged);
+int sw_quiet_segments(const sw_setup *s, const sw_state *st);
+int sw_delay_of(const sw_setup *s, const sw_state *st, int kind, int actor,
+                int target);
+
+/* winter.c, for tests: a fight's state and setup (fray__fight_rf) */
+sw_state *sw_fight_state(void *rfight);
+/* The simulation's shortcut for a melee duel off (true) or on. */
+void sw_quick_set_off(void *rfight, bool off);
+bool sw_quick_eligible(const void *rfight);
+const sw_setup *sw_fight_setup(const void *rfight);
+
+/* odds.c: the exact duel (include/fray/duel.h) */
+struct fray_duel_odds;
+fray_status sw_duel_odds(const sw_setup *s, int a, int b, long max_states,
+                         struct fray_duel_odds *out, fray_diag *diag);
+fray_status sw_duel_estimate(const sw_setup *s, int a, int b, double *out_states,
+                             fray_diag *diag);
+
+/* view.c: the fight as data (include/fray/view.h) */
+struct fray_fight_view;
+fray_status sw_view(const sw_setup *s, const sw_state *st, int turn,
+                    struct fray_fight_view *v);
+
+/* tell.c */
+size_t sw_narrate(const sw_setup *s, const sw_event *ev, char *buf, size_t size);
+size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
+                     size_t size);
+fray_status sw_event_from_json(const sw_setup *s, const void *json,
+                               sw_event *ev, char *field, size_t fsize,
+                               char *why, size_t wsize);
+fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
+                     sw_event *cmd, fray_diag *diag);
+size_t sw_summary(const sw_setup *s, const sw_state *st, char *buf, size_t size);
+size_t sw_draw_time(const sw_setup *s, const sw_state *st, char *buf,
+                    size_t size);
+size_t sw_draw_graph(const sw_setup *s, const sw_state *st, char *buf,
+                     size_t size);
+
+#endif
