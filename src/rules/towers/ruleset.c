@@ -264,4 +264,6 @@ const fray__ruleset fray__towers_ruleset = {
     .view = ft_view,
     .state_meaning = rs_state_meaning,
     .vary_scope = rs_vary_scope,
+    .chances = ft_rf_chances, /* chances.c (issue 19) */
+    .sim_from = ft_rf_sim_from,
 };

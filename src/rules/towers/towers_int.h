@@ -2709,4 +2709,19 @@ size_t ft_tumble_fact_text(const ft_setup *s, const ft_fact *f, char *buf,
 size_t ft_tumble_fact_json(const ft_setup *s, const ft_fact *f, char *buf,
                            size_t size);
 
+/* ---- At the table (issue 19: chances.c) ---------------------------------- */
+
+/* fight.c: a table command's words ("bandit-1 attack knight") read as a
+ * command reads them; *n_words: its Hand of Fate, chip and opportunity
+ * words. */
+fray_status ft_table_parse(const ft_setup *s, const char *text,
+                           ft_command *cmd, int *n_words, fray_diag *diag);
+struct fray_chances;
+/* chances.c: the ruleset's chances and sim_from hooks (ruleset.h). */
+fray_status ft_rf_chances(const void *rf, int who, const char *command,
+                          struct fray_chances *out, int max, int *n,
+                          fray_diag *diag);
+fray_status ft_rf_sim_from(void *rf, const void *from, uint64_t seed,
+                           uint64_t trial);
+
 #endif
