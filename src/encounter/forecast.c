@@ -218,15 +218,16 @@ FRAY_API fray_status fray_forecast_run(const fray_fight *fight,
         }
         started++;
     }
-    /* Progress from this thread, about ten times a second. */
-    while (started == threads && rc == FRAY_OK) {
+    /* Progress from this thread, about ten times a second; the end is
+     * looked for every 5 ms. */
+    for (int tick = 0; started == threads && rc == FRAY_OK; tick++) {
         uint64_t d = atomic_load(&j->done);
         if (d >= o.trials || atomic_load(&j->stop) ||
             (o.cancel && atomic_load(o.cancel)))
             break;
-        if (o.progress)
+        if (o.progress && tick % 20 == 19)
             o.progress(o.progress_ctx, d, o.trials);
-        struct timespec ts = {0, 100 * 1000 * 1000};
+        struct timespec ts = {0, 5 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
     fray_sim_counts *total = &j->total;
