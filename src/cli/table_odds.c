@@ -180,9 +180,11 @@ bool cli_table_forecast(fray_fight *fight, const char *rest, bool tty) {
         return st != FRAY_ERR_NOMEM;
     }
     const fray_setup *s = fray_fight_setup(fight);
-    printf("Who wins from %s %d (%llu trials, the hidden cards and dice "
-           "drawn anew in each):\n", fc.time_unit, fc.now,
-           (unsigned long long)fc.trials);
+    printf("Who wins from %s %d (%llu trials, each with %s):\n",
+           fc.time_unit, fc.now, (unsigned long long)fc.trials,
+           strcmp(fray_setup_randomness(s), "decks") == 0
+               ? "the cards nobody has seen shuffled anew"
+               : "the dice to come rolled anew");
     for (int i = 0; i < fc.n_sides; i++)
         printf("  %-24s %5.1f%%  (95%%: %.1f%% to %.1f%%)\n", fc.sides[i].name,
                100.0 * fc.sides[i].p, 100.0 * fc.sides[i].low,
