@@ -120,6 +120,8 @@ FRAY_API int fray_fight_combatant_index(const fray_fight *fight,
 
 /* ---- Who wins from here ---------------------------------------------------- */
 
+struct fray_forecast;
+
 typedef struct fray_forecast_opts {
     uint64_t trials;         /* 0: 2000 */
     int threads;             /* 0: every core */
@@ -129,6 +131,9 @@ typedef struct fray_forecast_opts {
     void (*progress)(void *ctx, uint64_t done, uint64_t total);
     void *progress_ctx;
     const atomic_bool *cancel;   /* set: stop (FRAY_ERR_CANCELED); may be NULL */
+    /* Called from the calling thread with the numbers so far (whole
+     * chunks of trials; done false), as often as progress (may be NULL). */
+    void (*partial)(void *ctx, const struct fray_forecast *so_far);
 } fray_forecast_opts;
 
 enum { FRAY_FORECAST_SIDES = 8, FRAY_FORECAST_COMBATANTS = 64 };
@@ -170,6 +175,22 @@ FRAY_API FRAY_MUST_CHECK fray_status fray_forecast_run(const fray_fight *fight,
                                                        const fray_forecast_opts *opts,
                                                        fray_forecast *out,
                                                        fray_diag *diag);
+
+/*
+ * A forecast's start taken apart from its run, for a caller that runs it
+ * in the background (the browser server): fray_forecast_start_new copies
+ * what the forecast needs of the fight now (its setup and its state, the
+ * hidden part already drawn away), so that the fight can change or be
+ * freed while fray_forecast_start_run runs. fray_forecast_run is the two
+ * together. Errors of new: as fray_forecast_run's refusals, FRAY_ERR_NOMEM.
+ */
+typedef struct fray_forecast_start fray_forecast_start;
+FRAY_API FRAY_MUST_CHECK fray_status fray_forecast_start_new(
+    const fray_fight *fight, fray_forecast_start **out, fray_diag *diag);
+FRAY_API FRAY_MUST_CHECK fray_status fray_forecast_start_run(
+    const fray_forecast_start *start, const fray_forecast_opts *opts,
+    fray_forecast *out, fray_diag *diag);
+FRAY_API void fray_forecast_start_free(fray_forecast_start *start);
 
 /* Wilson's 95% interval of k successes in n trials. */
 FRAY_API void fray_wilson95(uint64_t k, uint64_t n, double *low, double *high);

@@ -31,18 +31,22 @@ typedef struct job {
     atomic_uint_fast64_t next, done;
     atomic_bool stop;
     const atomic_bool *cancel;
-    const fray_allocator *alloc;
+    pthread_mutex_t lock;    /* total, as chunks end */
     fray_sim_counts total;
-    fray_status failed;
 } job;
 
 typedef struct worker {
     job *j;
     pthread_t thread;
     void *rf;
-    fray_sim_counts counts;
     fray_status rc;
 } worker;
+
+struct fray_forecast_start {
+    fray_setup *setup;       /* a copy of the fight's */
+    void *from;              /* its state, the hidden part drawn away */
+    int now;
+};
 
 static bool stopped(job *j) {
     return atomic_load(&j->stop) || (j->cancel && atomic_load(j->cancel));
@@ -78,10 +82,12 @@ static void *work(void *arg) {
             atomic_store(&j->stop, true);
             break;
         }
-        uint64_t *dst = (uint64_t *)(void *)&w->counts;
+        pthread_mutex_lock(&j->lock);
+        uint64_t *dst = (uint64_t *)(void *)&j->total;
         const uint64_t *src = (const uint64_t *)(const void *)&c;
         for (size_t k = 0; k < FRAY_SIM_COUNTS_WORDS; k++)
             dst[k] += src[k];
+        pthread_mutex_unlock(&j->lock);
         atomic_fetch_add(&j->done, last - first);
     }
     return NULL;
@@ -109,8 +115,8 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void fill(const fray_setup *s, const fray_fight *fight,
-                 const fray_sim_counts *c, fray_forecast *out) {
+static void fill(const fray_setup *s, int now, const fray_sim_counts *c,
+                 fray_forecast *out) {
     out->trials = c->trials;
     out->n_sides = fray_setup_sides(s);
     if (out->n_sides > FRAY_FORECAST_SIDES)
@@ -130,21 +136,32 @@ static void fill(const fray_setup *s, const fray_fight *fight,
     for (int i = 0; i < out->n_combatants; i++)
         out->standing[i] = (double)c->c[i].standing / n;
     out->time_unit = fray_setup_time_unit(s);
-    out->now = fray_fight_now(fight);
+    out->now = now;
     double mean = (double)c->length_sum / n;
     double var = (double)c->length_sq_sum / n - mean * mean;
     out->length = mean;
     out->length_sd = var > 0 ? sqrt(var) : 0;
 }
 
-FRAY_API fray_status fray_forecast_run(const fray_fight *fight,
-                                       const fray_forecast_opts *opts,
-                                       fray_forecast *out, fray_diag *diag) {
+FRAY_API void fray_forecast_start_free(fray_forecast_start *start) {
+    if (!start)
+        return;
+    if (start->from)
+        start->setup->rs->fight_free(start->from);
+    fray_setup_free(start->setup);
+    fray__free(NULL, start, sizeof *start);
+}
+
+FRAY_API fray_status fray_forecast_start_new(const fray_fight *fight,
+                                             fray_forecast_start **out,
+                                             fray_diag *diag) {
     if (diag)
         memset(diag, 0, sizeof *diag);
-    if (!fight || !out)
+    if (!out)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no forecast to start");
+    *out = NULL;
+    if (!fight)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no fight to forecast");
-    memset(out, 0, sizeof *out);
     const fray_setup *s = fray_fight_setup(fight);
     const fray__ruleset *rs = s->rs;
     if (!rs->sim_from)
@@ -159,6 +176,39 @@ FRAY_API fray_status fray_forecast_run(const fray_fight *fight,
         fray_setup_combatants(s) > FRAY_SIM_MAX_COMBATANTS)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "too many sides or combatants for a forecast");
+    fray_forecast_start *st = fray__alloc(NULL, sizeof *st);
+    if (!st)
+        return FRAY_ERR_NOMEM;
+    memset(st, 0, sizeof *st);
+    st->now = fray_fight_now(fight);
+    /* The setup copied, the state with it: sim_from keeps nothing hidden
+     * of the fight, so starting from this copy is starting from it. */
+    fray_status rc = fray_setup_copy(s, NULL, &st->setup);
+    if (rc == FRAY_OK)
+        rc = rs->sim_fight_new(st->setup->data, 0, 0, NULL, NULL, &st->from);
+    if (rc == FRAY_OK)
+        rc = rs->sim_from(st->from, fray__fight_rf(fight), 0, 0);
+    if (rc != FRAY_OK) {
+        fray_forecast_start_free(st);
+        return rc == FRAY_ERR_NOMEM ? rc
+                                    : fray__diag_set(diag, rc, 0,
+                                                     "the forecast cannot start");
+    }
+    *out = st;
+    return FRAY_OK;
+}
+
+FRAY_API fray_status fray_forecast_start_run(const fray_forecast_start *start,
+                                             const fray_forecast_opts *opts,
+                                             fray_forecast *out,
+                                             fray_diag *diag) {
+    if (diag)
+        memset(diag, 0, sizeof *diag);
+    if (!start || !out)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no forecast to run");
+    memset(out, 0, sizeof *out);
+    const fray_setup *s = start->setup;
+    const fray__ruleset *rs = s->rs;
     fray_forecast_opts o;
     memset(&o, 0, sizeof o);
     if (opts)
@@ -177,31 +227,28 @@ FRAY_API fray_status fray_forecast_run(const fray_fight *fight,
 
     job *j = fray__alloc(NULL, sizeof *j);
     worker *w = fray__alloc(NULL, (size_t)threads * sizeof *w);
-    void *snap = NULL;
     fray_status rc = FRAY_OK;
+    bool locked = false;
     if (!j || !w) {
         rc = FRAY_ERR_NOMEM;
         goto done;
     }
     memset(j, 0, sizeof *j);
     memset(w, 0, (size_t)threads * sizeof *w);
+    if (pthread_mutex_init(&j->lock, NULL) != 0) {
+        rc = FRAY_ERR_NOMEM;
+        goto done;
+    }
+    locked = true;
     j->rs = rs;
     j->setup = s->data;
+    j->from = start->from;
     j->seed = o.seed;
     j->trials = o.trials;
     j->cancel = o.cancel;
     atomic_init(&j->next, 0);
     atomic_init(&j->done, 0);
     atomic_init(&j->stop, false);
-    /* A snapshot of the fight, taken here, that the workers read: the
-     * caller's fight is not read again. (sim_from keeps nothing hidden of
-     * the fight, so starting from the snapshot is starting from it.) */
-    rc = rs->sim_fight_new(s->data, o.seed, 0, &j->stop, NULL, &snap);
-    if (rc == FRAY_OK)
-        rc = rs->sim_from(snap, fray__fight_rf(fight), o.seed, 0);
-    if (rc != FRAY_OK)
-        goto done;
-    j->from = snap;
     for (int i = 0; i < threads && rc == FRAY_OK; i++) {
         w[i].j = j;
         rc = rs->sim_fight_new(s->data, o.seed, 0, &j->stop, NULL, &w[i].rf);
@@ -225,30 +272,42 @@ FRAY_API fray_status fray_forecast_run(const fray_fight *fight,
         if (d >= o.trials || atomic_load(&j->stop) ||
             (o.cancel && atomic_load(o.cancel)))
             break;
-        if (o.progress && tick % 20 == 19)
-            o.progress(o.progress_ctx, d, o.trials);
+        if (tick % 20 == 19) {
+            if (o.progress)
+                o.progress(o.progress_ctx, d, o.trials);
+            if (o.partial) {
+                fray_sim_counts *c = fray__alloc(NULL, sizeof *c);
+                if (c) {
+                    pthread_mutex_lock(&j->lock);
+                    memcpy(c, &j->total, sizeof *c);
+                    pthread_mutex_unlock(&j->lock);
+                    fray_forecast so_far;
+                    memset(&so_far, 0, sizeof so_far);
+                    fill(s, start->now, c, &so_far);
+                    so_far.trials_per_second =
+                        (double)c->trials / (now_seconds() - t0 + 1e-9);
+                    fray__free(NULL, c, sizeof *c);
+                    o.partial(o.progress_ctx, &so_far);
+                }
+            }
+        }
         struct timespec ts = {0, 5 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
-    fray_sim_counts *total = &j->total;
     for (int i = 0; i < started; i++) {
         pthread_join(w[i].thread, NULL);
         if (w[i].rc != FRAY_OK && (rc == FRAY_OK || rc == FRAY_ERR_CANCELED))
             rc = w[i].rc;
-        uint64_t *dst = (uint64_t *)(void *)total;
-        const uint64_t *src = (const uint64_t *)(const void *)&w[i].counts;
-        for (size_t k = 0; k < FRAY_SIM_COUNTS_WORDS; k++)
-            dst[k] += src[k];
     }
     double t1 = now_seconds();
-    fill(s, fight, total, out);
-    out->done = rc == FRAY_OK && total->trials == o.trials;
-    out->trials_per_second = t1 > t0 ? (double)total->trials / (t1 - t0) : 0;
+    fill(s, start->now, &j->total, out);
+    out->done = rc == FRAY_OK && j->total.trials == o.trials;
+    out->trials_per_second = t1 > t0 ? (double)j->total.trials / (t1 - t0) : 0;
     if (o.progress && rc == FRAY_OK)
-        o.progress(o.progress_ctx, total->trials, o.trials);
+        o.progress(o.progress_ctx, j->total.trials, o.trials);
     if (rc == FRAY_ERR_CANCELED)
         rc = fray__diag_set(diag, rc, 0, "the forecast was stopped after %llu trials",
-                       (unsigned long long)total->trials);
+                            (unsigned long long)j->total.trials);
     else if (rc != FRAY_OK && diag && !diag->message[0]) {
         char why[256] = "";
         if (rs->failure)
@@ -262,9 +321,23 @@ done:
             if (w[i].rf)
                 rs->fight_free(w[i].rf);
     }
-    if (snap)
-        rs->fight_free(snap);
+    if (locked)
+        pthread_mutex_destroy(&j->lock);
     fray__free(NULL, w, (size_t)threads * sizeof *w);
     fray__free(NULL, j, sizeof *j);
+    return rc;
+}
+
+FRAY_API fray_status fray_forecast_run(const fray_fight *fight,
+                                       const fray_forecast_opts *opts,
+                                       fray_forecast *out, fray_diag *diag) {
+    if (out)
+        memset(out, 0, sizeof *out);
+    fray_forecast_start *st = NULL;
+    fray_status rc = fray_forecast_start_new(fight, &st, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    rc = fray_forecast_start_run(st, opts, out, diag);
+    fray_forecast_start_free(st);
     return rc;
 }
