@@ -1180,6 +1180,8 @@ static const char INDEX_PAGE[] =
     "<li><code>POST /api/fights/ID/players</code> <code>{\"name\", "
     "\"combatants\"}</code>, <code>POST /api/fights/ID/settings</code> "
     "<code>{\"players_play\"}</code> (GM)</li>\n"
+    "<li><code>GET /api/fights/ID/odds?who=ID</code>, "
+    "<code>GET /api/fights/ID/forecast</code> (GM, player)</li>\n"
     "<li><code>GET /api/fights/ID/journal</code> (GM, JSON Lines)</li>\n"
     "<li><code>GET /api/fights/ID/live</code> (GM, player; "
     "text/event-stream)</li>\n"
