@@ -139,7 +139,8 @@ typedef struct fray_forecast_opts {
 enum { FRAY_FORECAST_SIDES = 8, FRAY_FORECAST_COMBATANTS = 64 };
 
 typedef struct fray_forecast_side {
-    const char *name;        /* borrowed from the setup */
+    const char *name;        /* borrowed from the fight's setup
+                                (fray_forecast_start_run: from the start's) */
     double p;                /* share of trials this side won */
     double low, high;        /* its 95% Wilson interval */
     uint64_t wins;
@@ -187,6 +188,7 @@ FRAY_API FRAY_MUST_CHECK fray_status fray_forecast_run(const fray_fight *fight,
 typedef struct fray_forecast_start fray_forecast_start;
 FRAY_API FRAY_MUST_CHECK fray_status fray_forecast_start_new(
     const fray_fight *fight, fray_forecast_start **out, fray_diag *diag);
+/* (The side names of out are the start's: valid while it lives.) */
 FRAY_API FRAY_MUST_CHECK fray_status fray_forecast_start_run(
     const fray_forecast_start *start, const fray_forecast_opts *opts,
     fray_forecast *out, fray_diag *diag);

@@ -338,6 +338,10 @@ FRAY_API fray_status fray_forecast_run(const fray_fight *fight,
     if (rc != FRAY_OK)
         return rc;
     rc = fray_forecast_start_run(st, opts, out, diag);
+    /* The names from the fight's setup: the start's copy goes now. */
+    if (out)
+        for (int i = 0; i < out->n_sides; i++)
+            out->sides[i].name = fray_setup_side_name(fray_fight_setup(fight), i);
     fray_forecast_start_free(st);
     return rc;
 }
