@@ -109,6 +109,8 @@ static void fair(const char *path, bool towers) {
         fray_fight_free(h);
     }
     for (int k = 0; k < n_sides; k++) {
+        /* The names outlive the run (read after it: ASan holds it). */
+        cr_expect_str_eq(fc.sides[k].name, fray_setup_side_name(s, k));
         double p = fc.sides[k].p, q = (double)wins[k] / M;
         double sd = sqrt(fmax(p * (1 - p), 1e-4) * (1.0 / M + 1.0 / 4000));
         cr_expect(q >= fc.sides[k].low - 4 * sd && q <= fc.sides[k].high + 4 * sd,
