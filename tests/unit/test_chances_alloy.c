@@ -166,3 +166,34 @@ Test(chances_alloy, options_ranked_and_refusals) {
     fray_fight_free(f);
     fray_setup_free(s);
 }
+
+/* Seed 004 (attack.c "battle superiority"): a melee attack on a Prone
+ * target is made at +2. Lyra drops prone on her turn; Vance's chances of
+ * a miss fall by exactly 2/20 and the modifier is named. */
+Test(chances_alloy, a_prone_target_changes_the_chances_as_the_rule_says) {
+    fray_setup *s = load(EX "duel.yaml");
+    static const int init[2] = {8, 13}; /* Lyra first */
+    fray_given g;
+    memset(&g, 0, sizeof g);
+    g.dice = init;
+    g.n_dice = 2;
+    fray_fight *f = NULL;
+    fray_fight_options o = {.journal = true};
+    cr_assert_eq(fray_fight_new(s, 1, &o, &g, NULL, &f), FRAY_OK);
+    int a = fray_fight_combatant_index(f, "vance");
+    fray_diag d;
+    fray_chances before, after;
+    cr_assert_eq(fray_action_chances(f, a, "attack lyra", &before, &d), FRAY_OK,
+                 "%s", d.message);
+    cr_assert_eq(fray_fight_command(f, "next", NULL, &d), FRAY_OK, "%s", d.message);
+    cr_assert_eq(fray_fight_command(f, "lyra drop-prone", NULL, &d), FRAY_OK,
+                 "%s", d.message);
+    cr_assert_eq(fray_action_chances(f, a, "attack lyra", &after, &d), FRAY_OK,
+                 "%s", d.message);
+    cr_expect(strstr(after.modifiers, "+2") != NULL, "%s", after.modifiers);
+    cr_expect(strstr(before.modifiers, "+2") == NULL, "%s", before.modifiers);
+    double drop = before.outcomes[0].share - after.outcomes[0].share;
+    cr_expect(fabs(drop - 0.1) < 1e-12, "the miss fell by %.4f, not 2/20", drop);
+    fray_fight_free(f);
+    fray_setup_free(s);
+}
