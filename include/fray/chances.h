@@ -100,9 +100,10 @@ typedef struct fray_chances_list {
 } fray_chances_list;
 
 /*
- * Every action of `who` whose chances the ruleset counts (an attack and a
- * Power Attack on each foe it can reach, with the weapon in hand; Alloy's
- * basic attack on each foe), ranked best first: by the chance to drop the
+ * Every action of `who` whose chances the ruleset counts (99 Towers: an
+ * Attack, a Power Attack and an Aim then Attack on each foe it can reach,
+ * with the weapon in hand; Alloy's basic attack on each foe), ranked best
+ * first: by the chance to drop the
  * target where it is counted, then by the expected damage (both tracks
  * added), then by the command's words. Errors as fray_action_chances,
  * FRAY_ERR_NOMEM. An empty list is not an error.

@@ -82,13 +82,15 @@ expect_status "a 99 Towers duel" 201
 F=$(jq -r .id "$TMP/body")
 call "$GM" GET "/api/fights/$F/odds?who=aldric" >/dev/null
 expect_status "the GM asks Sir Aldric's odds" 200
-jq -e '.who == "aldric" and (.actions | length) == 2
+jq -e '.who == "aldric" and (.actions | length) == 3
        and .actions[0].command == "power-attack black-knight"
-       and (.actions[1].outcomes | map(.name)) == ["miss", "hit", "critical"]
-       and .actions[1].outcomes[2].exact == "8689362/12724075"
-       and .actions[1].damage.tracks == ["STUN", "LETHAL"]
-       and (.actions[1].assumed | test("Hand of Fate"))
-       and (.actions[1].modifiers | test("flat-footed"))' "$TMP/body" >/dev/null \
+       and (.actions | map(.command) | index("aim then attack black-knight"))
+       and (.actions[] | select(.command == "attack black-knight")
+            | (.outcomes | map(.name)) == ["miss", "hit", "critical"]
+              and .outcomes[2].exact == "8689362/12724075"
+              and .damage.tracks == ["STUN", "LETHAL"]
+              and (.assumed | test("Hand of Fate"))
+              and (.modifiers | test("flat-footed")))' "$TMP/body" >/dev/null \
     && ok "the options ranked, with exact chances equal to fray odds attack" \
     || fail "odds: $(head -c 800 "$TMP/body")"
 call "$GM" GET "/api/fights/$F/odds?who=nobody" >/dev/null

@@ -208,7 +208,7 @@ Test(chances_towers, every_option_ranked_and_refusals_in_rules_words) {
     fray_chances_list l;
     fray_diag d;
     cr_assert_eq(fray_chances_all(f, a, NULL, &l, &d), FRAY_OK, "%s", d.message);
-    cr_assert_eq(l.n, 2);
+    cr_assert_eq(l.n, 3); /* Attack, Power Attack, Aim then Attack */
     for (int i = 1; i < l.n; i++) {
         const fray_chances *p = &l.items[i - 1], *c = &l.items[i];
         cr_expect(p->p_drop > c->p_drop ||
@@ -257,6 +257,36 @@ Test(chances_towers, the_forecast_start_keeps_no_hidden_order) {
     cr_expect(rs->same(x, y));
     rs->fight_free(x);
     rs->fight_free(y);
+    fray_fight_free(f);
+    fray_setup_free(s);
+}
+
+/* "aim then attack": the attack as if an Aim (seed 000 "Aim") came just
+ * before it: attack.c's "Aim x1" on the attack flip, the chances those of
+ * the same query one card larger, and the assumption said. */
+Test(chances_towers, aim_then_attack) {
+    fray_setup *s = load(EX "duel.yaml");
+    fray_fight *f = start(s, 1187);
+    int a = fray_fight_combatant_index(f, "aldric");
+    int t = fray_fight_combatant_index(f, "black-knight");
+    fray_enc_attack e;
+    fray_diag d;
+    cr_assert_eq(fray_towers_enc_attack(fray_setup_ruleset_data(s), a, t, -1,
+                                        false, &e, &d),
+                 FRAY_OK);
+    fray_chances c;
+    cr_assert_eq(fray_action_chances(f, a, "aim then attack black-knight", &c, &d),
+                 FRAY_OK, "%s", d.message);
+    cr_expect(strstr(c.modifiers, "Aim x1 (flip+1)") != NULL, "%s", c.modifiers);
+    cr_expect(strstr(c.assumed, "after the Aim") != NULL, "%s", c.assumed);
+    fray_attack_query q = e.query;
+    q.attack_n += 1;
+    fray_attack_odds ao;
+    cr_assert_eq(fray_odds_attack(&q, &ao), FRAY_OK);
+    cr_expect(fray_ratio_equal(outcome(&c, "miss")->p,
+                               fray_ratio_one_minus(fray_attack_odds_hit(&ao))));
+    cr_expect(fray_ratio_equal(outcome(&c, "critical")->p,
+                               fray_attack_odds_crit(&ao)));
     fray_fight_free(f);
     fray_setup_free(s);
 }

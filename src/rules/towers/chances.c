@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cards_int.h"
 #include "internal.h"
@@ -115,6 +116,11 @@ static fray_status one(const fray_towers_fight *f, int who,
     out->who = who;
     out->target = -1;
     out->p_drop = -1;
+    /* "aim then ACTION": the attack as if an Aim came just before it. */
+    const char *asked = command;
+    bool aim_first = strncasecmp(command, "aim then ", 9) == 0;
+    if (aim_first)
+        command += 9;
     char text[FRAY_CHANCES_TEXT + FT_NAME + 2];
     snprintf(text, sizeof text, "%s %s", s->c[who].id, command);
     ft_command cmd;
@@ -129,7 +135,8 @@ static fray_status one(const fray_towers_fight *f, int who,
                                                       : "that";
     if (cmd.action != FT_ACT_ATTACK && cmd.action != FT_ACT_POWER_ATTACK)
         return refuse(diag, "the chances of %s are not counted%s (only "
-                      "Attack and Power Attack)", title, "");
+                      "Attack and Power Attack, also after an Aim: aim then "
+                      "attack ID)", title, "");
     if (words > 0)
         return refuse(diag, "the chances with Hand of Fate, chip or "
                       "opportunity words are not counted%s%s: ask without them",
@@ -173,6 +180,10 @@ static fray_status one(const fray_towers_fight *f, int who,
         if (!ft_in_fight(st, t))
             return refuse(diag, "%s is out of the fight%s", s->c[t].name, "");
     }
+    if (aim_first) { /* engine.c's Aim, on the copy */
+        st->c[who].aim++;
+        st->c[who].aim_spell = (int8_t)w->spell;
+    }
     ft_attack_opts o;
     memset(&o, 0, sizeof o);
     o.weapon = wi;
@@ -190,9 +201,9 @@ static fray_status one(const fray_towers_fight *f, int who,
         return refuse(diag, "%s cannot make that attack now: %s",
                       s->c[who].name, m.why);
     out->target = t;
-    snprintf(out->command, sizeof out->command, "%s", command);
-    snprintf(out->title, sizeof out->title, "%s on %s with %s", title,
-             s->c[t].name, w->name);
+    snprintf(out->command, sizeof out->command, "%s", asked);
+    snprintf(out->title, sizeof out->title, "%s%s on %s with %s",
+             aim_first ? "Aim, then " : "", title, s->c[t].name, w->name);
 
     fray_attack_query q;
     fray_attack_query_init(&q, (w->spell ? asb->cv[FT_CV_SA] : asb->cv[FT_CV_PA]) + m.flip,
@@ -278,7 +289,7 @@ static fray_status one(const fray_towers_fight *f, int who,
     }
     out->p_drop = fray_ratio_to_double(ratio(dropped, den));
 
-    rc = mod_words(s, &f->st, who, t, &o, x, out->modifiers, sizeof out->modifiers);
+    rc = mod_words(s, st, who, t, &o, x, out->modifiers, sizeof out->modifiers);
     if (rc != FRAY_OK)
         return rc;
     if (!out->modifiers[0])
@@ -293,6 +304,10 @@ static fray_status one(const fray_towers_fight *f, int who,
              w->range_increment > 0 || w->spell
                  ? "; opportunity attacks it provokes are not counted"
                  : "");
+    if (aim_first)
+        add_text(out->assumed, sizeof out->assumed,
+                 "the attack right after the Aim: what happens in between "
+                 "is not counted");
     return FRAY_OK;
 }
 
@@ -314,11 +329,12 @@ fray_status ft_rf_chances(const void *rf, int who, const char *command,
         if (rc == FRAY_OK)
             *n = 1;
     } else {
-        static const char *const words[2] = {"attack", "power-attack"};
+        static const char *const words[3] = {"attack", "power-attack",
+                                             "aim then attack"};
         for (int t = 0; t < f->st.n && *n < max; t++) {
             if (t == who || ft_allies(s, who, t) || !ft_in_fight(&f->st, t))
                 continue;
-            for (int k = 0; k < 2 && *n < max; k++) {
+            for (int k = 0; k < 3 && *n < max; k++) {
                 char c[FRAY_CHANCES_TEXT];
                 snprintf(c, sizeof c, "%s %s", words[k], s->c[t].id);
                 fray_diag d;
