@@ -91,6 +91,7 @@ typedef struct fight_entry {
 struct fc_run;
 static void fc_cancel(struct fc_run *r);
 static void fc_free(struct fc_run *r);
+static void fc_changed(fight_entry *f);
 static void call_settings_forecast(fsv_server *s, fight_entry *f, json_t *j,
                                    fsv_response *out);
 
@@ -406,6 +407,7 @@ static void changed(fight_entry *f) {
     fc_cancel(f->fc); /* issue 19: the forecast under way is stale */
     f->change++;
     pthread_cond_broadcast(&f->cond);
+    fc_changed(f);    /* ... and the next one starts, if one was asked */
 }
 
 /* Rebuilds f from the store (under f->mu), after a change that could
@@ -2124,6 +2126,23 @@ static struct fc_run *fc_now(fight_entry *f, fray_status *st, fray_diag *diag) {
     r->started = true;
     f->fc = r;
     return r;
+}
+
+/* After a change (under f->mu): a fight whose forecast was asked for
+ * gets the forecast of its new state at once, in the background. */
+static void fc_changed(fight_entry *f) {
+    if (!f->fc)
+        return; /* nobody asked: nothing to keep up to date */
+    if (!f->fight || f->archived || fray_fight_over(f->fight)) {
+        fc_free(f->fc);
+        f->fc = NULL;
+        return;
+    }
+    fray_status st;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    if (!fc_now(f, &st, &d))
+        return; /* (f->fc is NULL: the next GET starts it and says why) */
 }
 
 static bool controls(const who *w, int c) {
