@@ -162,6 +162,9 @@ forecast_done "$GM" "$G" && jq -e '.length.unit == "round" and (.sides | map(.na
 # ---- kept across a restart ------------------------------------------------------------
 kill -TERM "$PID"
 wait "$PID"
+rc=$?
+[ $rc -eq 0 ] && ok "SIGTERM with forecasts run: a clean stop (exit 0)" \
+    || fail "SIGTERM: exit $rc: $(cat "$TMP/err")"
 start
 call "$PA" GET "/api/fights/$F/forecast" >/dev/null
 expect_status "after a restart the players still see the forecast" 200
