@@ -290,3 +290,26 @@ Test(chances_towers, aim_then_attack) {
     fray_fight_free(f);
     fray_setup_free(s);
 }
+
+/* Cast a Spell on one target (seed 000 "Cast a Spell": an SA against ID
+ * attack, as attack.c makes it): counted as the Attack with the spell in
+ * hand is; a weapon that is no spell is refused in rules words. */
+Test(chances_towers, cast_a_spell_on_one_target) {
+    fray_setup *s = load(EX "mage.yaml");
+    fray_fight *f = start(s, 3);
+    int a = fray_fight_combatant_index(f, "ysolde");
+    fray_chances c, at;
+    fray_diag d;
+    cr_assert_eq(fray_action_chances(f, a, "cast goblin-1", &c, &d), FRAY_OK,
+                 "%s", d.message);
+    cr_assert_eq(fray_action_chances(f, a, "attack goblin-1", &at, &d), FRAY_OK,
+                 "%s", d.message);
+    cr_expect(strstr(c.title, "Cast a Spell") != NULL, "%s", c.title);
+    for (int i = 0; i < 3; i++)
+        cr_expect(fray_ratio_equal(c.outcomes[i].p, at.outcomes[i].p));
+    cr_expect_eq(fray_action_chances(f, a, "cast goblin-1 with dagger", &c, &d),
+                 FRAY_ERR_INVALID);
+    cr_expect(strstr(d.message, "not a spell") != NULL, "%s", d.message);
+    fray_fight_free(f);
+    fray_setup_free(s);
+}

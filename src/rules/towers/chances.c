@@ -133,10 +133,11 @@ static fray_status one(const fray_towers_fight *f, int who,
                       s->c[who].name);
     const char *title = cmd.action < FT_ACTION_COUNT ? ft_actions[cmd.action].text
                                                       : "that";
-    if (cmd.action != FT_ACT_ATTACK && cmd.action != FT_ACT_POWER_ATTACK)
+    if (cmd.action != FT_ACT_ATTACK && cmd.action != FT_ACT_POWER_ATTACK &&
+        cmd.action != FT_ACT_CAST)
         return refuse(diag, "the chances of %s are not counted%s (only "
-                      "Attack and Power Attack, also after an Aim: aim then "
-                      "attack ID)", title, "");
+                      "Attack, Power Attack and Cast a Spell on one target, "
+                      "also after an Aim: aim then attack ID)", title, "");
     if (words > 0)
         return refuse(diag, "the chances with Hand of Fate, chip or "
                       "opportunity words are not counted%s%s: ask without them",
@@ -161,6 +162,8 @@ static fray_status one(const fray_towers_fight *f, int who,
     if (w->area)
         return refuse(diag, "the chances of an attack with an area (%s) are "
                       "not counted%s", w->name, "");
+    if (cmd.action == FT_ACT_CAST && !w->spell)
+        return refuse(diag, "the %s is not a spell%s", w->name, "");
     if (!ft_in_fight(st, who))
         return refuse(diag, "%s is out of the fight%s", s->c[who].name, "");
     /* Whose turn it is: the engine's whole check. Anyone else, as if its
