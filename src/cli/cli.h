@@ -272,4 +272,13 @@ int cmd_replay(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 
+/* ---- At the table, the odds (issue 19: table_odds.c) ------------------------ */
+
+/* `odds [--exact] ID [COMMAND...]`: the chances of one action of ID, or
+ * every option of ID ranked; `forecast [N]`: who wins from here (N
+ * trials; progress on stderr when tty). rest: the words after the table
+ * word. Refusals are said on stderr; false when out of memory. */
+bool cli_table_odds(fray_fight *fight, const char *rest);
+bool cli_table_forecast(fray_fight *fight, const char *rest, bool tty);
+
 #endif

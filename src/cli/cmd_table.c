@@ -230,6 +230,12 @@ static const char TABLE_HELP_WINTER[] =
     "  journal FILE                write the journal so far (JSON Lines; -:\n"
     "                              to standard output)\n"
     "  help, quit                  this list; end the session (with a summary)\n";
+/* The odds at the table (issue 19; table_odds.c), in both rulesets. */
+static const char TABLE_HELP_ODDS[] =
+    "  odds [exact] ID [ACTION..]  the chances of an action of ID before it is\n"
+    "                              taken (odds ID: every attack ranked; exact:\n"
+    "                              the fractions too)\n"
+    "  forecast [N]                who wins from here: N trials (2000)\n";
 
 /* When the fight cannot go on (a step failed, out of memory, or the
  * journal could not be written) the session ends with EXIT_UNFINISHED (docs/fray.1
@@ -669,6 +675,8 @@ static bool do_line(table *t, char *line) {
               : strcmp(rules, "silent-winter") == 0 ? TABLE_HELP_WINTER
                                                     : TABLE_HELP,
               stdout);
+        if (strcmp(rules, "silent-winter") != 0)
+            fputs(TABLE_HELP_ODDS, stdout); /* issue 19 */
     } else if (is(word, "auto")) {
         char *more;
         char *arg = rest[0] ? first_word(rest, &more) : NULL;
@@ -702,6 +710,12 @@ static bool do_line(table *t, char *line) {
             say_error("%s", "expected a combatant's id: hand ID");
         else
             show_hand(t, rest);
+    } else if (is(word, "odds")) { /* issue 19 (table_odds.c) */
+        if (!cli_table_odds(t->fight, rest))
+            stop(t, EXIT_UNFINISHED, "out of memory");
+    } else if (is(word, "forecast")) {
+        if (!cli_table_forecast(t->fight, rest, t->tty))
+            stop(t, EXIT_UNFINISHED, "out of memory");
     } else if (is(word, "journal")) {
         if (!rest[0])
             say_error("%s", "expected a file: journal FILE");
@@ -784,7 +798,7 @@ static const char *const TABLE_WORDS[] = {
     "drop-prone", "draw-weapon", "reload", "use-skill", "cast", "aid",
     "grapple", "escape", "shake", "chip-heal", "concentrate", "until",
     "cost", "with", "flip", "answer", "tumble", "talent", "exchange",
-    "spending"};
+    "spending", "odds", "forecast"};
 
 static char *complete_word(const char *text, int state) {
     static size_t i; /* (readline's generator protocol) */

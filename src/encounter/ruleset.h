@@ -38,6 +38,7 @@
 struct fray__jline; /* jread.h: a journal line being read */
 struct fray_fight_view; /* fray/view.h: a fight as data */
 struct fray__files; /* yaml_read.h: the files a load read */
+struct fray_chances;    /* fray/chances.h: the odds at the table */
 
 /* How a fight is made (fray_fight_options, plus what only the layer
  * asks). */
@@ -240,6 +241,23 @@ typedef struct fray__ruleset {
      * NULL: fray_event_names says it does not know (-1). */
     int (*event_names)(const void *setup, const uint8_t *ev, size_t len,
                        bool *named);
+    /* ---- At the table: chances and forecasts (issue 19; optional) ------ */
+    /* The exact chances (include/fray/chances.h) of `command` (table
+     * words without the actor) taken by combatant `who` now, into out[0]
+     * (*n = 1); with command NULL, every option of `who` the ruleset
+     * counts, at most max of them, into out[0 .. *n - 1], unranked (an
+     * empty list is no error). Reads the fight, changes nothing. */
+    fray_status (*chances)(const void *rfight, int who, const char *command,
+                           struct fray_chances *out, int max, int *n,
+                           fray_diag *diag);
+    /* A simulation fight (made by sim_fight_new over the same setup) put
+     * in the state of fight `from` (any fight of the setup), with the
+     * randomness the table has not seen drawn anew from (seed, trial)
+     * (fray_rng_for_trial): nothing of `from`'s hidden order is kept, so
+     * two fights that differ only in it give the same state. Then run
+     * and count go on from there. No allocation. */
+    fray_status (*sim_from)(void *rfight, const void *from, uint64_t seed,
+                            uint64_t trial);
 } fray__ruleset;
 
 /* The registry (rulesets.c): every ruleset built, NULL-terminated. */

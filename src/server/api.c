@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fray/chances.h"
 #include "fray/fray.h"
 #include "fray/view.h"
 #include "store.h"
@@ -97,7 +98,21 @@ typedef struct fight_entry {
         size_t len;
     } texts[TEXTS_MAX];
     int texts_next;
+    /* Issue 19 (the odds at the table): the GM lets players see the
+     * forecast; the forecast of the last change, run in the background
+     * (NULL: none asked since). */
+    bool players_forecast;
+    struct fc_run *fc;
 } fight_entry;
+
+/* Issue 19: the forecast's background run (below, "At the table, the
+ * odds"): stopped by the next change; freed with the fight. */
+struct fc_run;
+static void fc_cancel(struct fc_run *r);
+static void fc_free(struct fc_run *r);
+static void fc_changed(fight_entry *f);
+static void call_settings_forecast(fsv_server *s, fight_entry *f, json_t *j,
+                                   fsv_response *out);
 
 struct fsv_server {
     char *data;
@@ -373,6 +388,7 @@ static void entry_free(fight_entry *f) {
     cache_clear(f);
     for (int i = 0; i < TEXTS_MAX; i++)
         free(f->texts[i].text);
+    fc_free(f->fc); /* issue 19 */
     fray_fight_free(f->fight);
     fray_setup_free(f->setup);
     pthread_cond_destroy(&f->cond);
@@ -413,8 +429,10 @@ static fight_entry *entry_get(fsv_server *s, int64_t id) {
 
 /* A change of fight f (under f->mu): every live stream wakes. */
 static void changed(fight_entry *f) {
+    fc_cancel(f->fc); /* issue 19: the forecast under way is stale */
     f->change++;
     pthread_cond_broadcast(&f->cond);
+    fc_changed(f);    /* ... and the next one starts, if one was asked */
 }
 
 /* Rebuilds f from the store (under f->mu), after a change that could
@@ -810,6 +828,7 @@ static fray_status resume_all(fsv_server *s, fray_diag *diag) {
         f->seed = rows[i].seed;
         f->archived = rows[i].archived;
         f->players_play = rows[i].players_play;
+        f->players_forecast = rows[i].players_forecast; /* issue 19 */
         f->lines = rows[i].lines;
         if (!f->archived) {
             fray_diag d;
@@ -1352,6 +1371,8 @@ static const char INDEX_PAGE[] =
     "<li><code>POST /api/fights/ID/players</code> <code>{\"name\", "
     "\"combatants\"}</code>, <code>POST /api/fights/ID/settings</code> "
     "<code>{\"players_play\"}</code> (GM)</li>\n"
+    "<li><code>GET /api/fights/ID/odds?who=ID</code>, "
+    "<code>GET /api/fights/ID/forecast</code> (GM, player)</li>\n"
     "<li><code>GET /api/fights/ID/journal</code> (GM, JSON Lines)</li>\n"
     "<li><code>GET /api/fights/ID/live</code> (GM, player; "
     "text/event-stream)</li>\n"
@@ -2231,8 +2252,13 @@ static void call_settings(fsv_server *s, fight_entry *f, const char *body,
     json_t *j = body_object(body, len, false, out);
     if (!j)
         return;
-    static const char *const keys[] = {"players_play"};
-    if (!only_keys(j, keys, 1, out)) {
+    static const char *const keys[] = {"players_play", "players_forecast"};
+    if (!only_keys(j, keys, 2, out)) {
+        json_decref(j);
+        return;
+    }
+    if (json_object_get(j, "players_forecast")) { /* issue 19 */
+        call_settings_forecast(s, f, j, out);
         json_decref(j);
         return;
     }
@@ -2437,10 +2463,369 @@ static bool fight_path(const char *path, int64_t *id, char *what,
     return true;
 }
 
+/* ---- At the table, the odds (issue 19; include/fray/chances.h) -------------------------- */
+
+/* Trials of a forecast the server runs. */
+enum { FC_TRIALS = 4000, FC_SEED = 19 };
+
+/* The forecast of one change of a fight, run by its own thread. Its
+ * numbers and status under mu (the thread never takes the fight's mu, so
+ * that a change may stop it and wait for it while holding that). */
+struct fc_run {
+    pthread_mutex_t mu;
+    pthread_t thread;
+    bool started;            /* a thread to join */
+    atomic_bool cancel;
+    uint64_t change;         /* the fight's change it forecasts */
+    fray_forecast_start *start;
+    bool have;               /* result holds numbers (partial or whole) */
+    bool finished;
+    fray_forecast result;
+    fray_status status;
+    char why[256];
+};
+
+static void fc_cancel(struct fc_run *r) {
+    if (r)
+        atomic_store(&r->cancel, true);
+}
+
+static void fc_free(struct fc_run *r) {
+    if (!r)
+        return;
+    atomic_store(&r->cancel, true);
+    if (r->started)
+        pthread_join(r->thread, NULL);
+    fray_forecast_start_free(r->start);
+    pthread_mutex_destroy(&r->mu);
+    free(r);
+}
+
+static void fc_partial(void *ctx, const fray_forecast *so_far) {
+    struct fc_run *r = ctx;
+    pthread_mutex_lock(&r->mu);
+    r->result = *so_far;
+    r->have = true;
+    pthread_mutex_unlock(&r->mu);
+}
+
+static void *fc_main(void *arg) {
+    struct fc_run *r = arg;
+    fray_forecast_opts o;
+    memset(&o, 0, sizeof o);
+    o.trials = FC_TRIALS;
+    o.seed = FC_SEED;
+    o.cancel = &r->cancel;
+    o.partial = fc_partial;
+    o.progress_ctx = r;
+    fray_forecast *out = malloc(sizeof *out);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    fray_status st = out ? fray_forecast_start_run(r->start, &o, out, &d)
+                         : FRAY_ERR_NOMEM;
+    pthread_mutex_lock(&r->mu);
+    if (st == FRAY_OK) {
+        r->result = *out;
+        r->have = true;
+    }
+    r->status = st;
+    copy_str(r->why, sizeof r->why, d.message[0] ? d.message : fray_strerror(st));
+    r->finished = true;
+    pthread_mutex_unlock(&r->mu);
+    free(out);
+    return NULL;
+}
+
+/* The forecast of the fight as it is now (under f->mu): the one under way
+ * or done for this change, else a new one started (the old one stopped
+ * and waited for). NULL with *st set when it cannot start (*diag says
+ * why). */
+static struct fc_run *fc_now(fight_entry *f, fray_status *st, fray_diag *diag) {
+    if (f->fc && f->fc->change == f->change) {
+        *st = FRAY_OK;
+        return f->fc;
+    }
+    fc_free(f->fc);
+    f->fc = NULL;
+    struct fc_run *r = calloc(1, sizeof *r);
+    if (!r) {
+        *st = FRAY_ERR_NOMEM;
+        return NULL;
+    }
+    if (pthread_mutex_init(&r->mu, NULL) != 0) {
+        free(r);
+        *st = FRAY_ERR_NOMEM;
+        return NULL;
+    }
+    atomic_init(&r->cancel, false);
+    r->change = f->change;
+    *st = fray_forecast_start_new(f->fight, &r->start, diag);
+    if (*st == FRAY_OK && pthread_create(&r->thread, NULL, fc_main, r) != 0)
+        *st = FRAY_ERR_NOMEM;
+    if (*st != FRAY_OK) {
+        fray_forecast_start_free(r->start);
+        pthread_mutex_destroy(&r->mu);
+        free(r);
+        return NULL;
+    }
+    r->started = true;
+    f->fc = r;
+    return r;
+}
+
+/* After a change (under f->mu): a fight whose forecast was asked for
+ * gets the forecast of its new state at once, in the background. */
+static void fc_changed(fight_entry *f) {
+    if (!f->fc)
+        return; /* nobody asked: nothing to keep up to date */
+    if (!f->fight || f->archived || fray_fight_over(f->fight)) {
+        fc_free(f->fc);
+        f->fc = NULL;
+        return;
+    }
+    fray_status st;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    if (!fc_now(f, &st, &d))
+        return; /* (f->fc is NULL: the next GET starts it and says why) */
+}
+
+static bool controls(const who *w, int c) {
+    if (w->gm)
+        return true;
+    for (int i = 0; i < w->p.n_controls; i++)
+        if (w->p.controls[i] == c)
+            return true;
+    return false;
+}
+
+static void write_ratio(fsv_text *t, fray_ratio p, double share) {
+    char buf[84];
+    fsv_text_printf(t, "\"p\":%.17g,\"exact\":", share);
+    fsv_text_json(t, fray_ratio_format(p, buf));
+}
+
+static void write_chances(fsv_text *t, const fray_chances *c) {
+    fsv_text_str(t, "{\"command\":");
+    fsv_text_json(t, c->command);
+    fsv_text_printf(t, ",\"target\":%d,\"title\":", c->target);
+    fsv_text_json(t, c->title);
+    fsv_text_str(t, ",\"outcomes\":[");
+    for (int i = 0; i < c->n_outcomes; i++) {
+        fsv_text_str(t, i ? ",{\"name\":" : "{\"name\":");
+        fsv_text_json(t, c->outcomes[i].name);
+        fsv_text_str(t, ",");
+        write_ratio(t, c->outcomes[i].p, c->outcomes[i].share);
+        fsv_text_str(t, "}");
+    }
+    fsv_text_str(t, "],\"damage\":{\"tracks\":[");
+    for (int k = 0; k < c->n_tracks; k++) {
+        fsv_text_str(t, k ? "," : "");
+        fsv_text_json(t, c->tracks[k]);
+    }
+    fsv_text_str(t, "],\"amounts\":[");
+    for (int i = 0; i < c->n_damage; i++) {
+        fsv_text_str(t, i ? ",{\"amount\":[" : "{\"amount\":[");
+        for (int k = 0; k < c->n_tracks; k++)
+            fsv_text_printf(t, "%s%d", k ? "," : "", c->damage[i].amount[k]);
+        fsv_text_str(t, "],");
+        write_ratio(t, c->damage[i].p, c->damage[i].share);
+        fsv_text_str(t, "}");
+    }
+    fsv_text_str(t, "],\"expected\":[");
+    for (int k = 0; k < c->n_tracks; k++)
+        fsv_text_printf(t, "%s%.17g", k ? "," : "", c->expected[k]);
+    fsv_text_printf(t, "],\"p_drop\":%.17g},\"modifiers\":", c->p_drop);
+    fsv_text_json(t, c->modifiers);
+    fsv_text_str(t, ",\"assumed\":");
+    fsv_text_json(t, c->assumed);
+    fsv_text_str(t, "}");
+}
+
+/* GET /api/fights/ID/odds?who=CID: every option of combatant CID ranked
+ * (the GM: any combatant; a player: only its own). */
+static void call_odds(fight_entry *f, const who *w, const char *query,
+                      fsv_response *out) {
+    char id[128] = "";
+    if (strncmp(query, "who=", 4) != 0 || !query[4] || strlen(query + 4) >= sizeof id ||
+        strchr(query + 4, '&')) {
+        answer_error(out, 400, "expected ?who=ID: whose options");
+        return;
+    }
+    copy_str(id, sizeof id, query + 4);
+    pthread_mutex_lock(&f->mu);
+    if (!usable(f, out)) {
+        pthread_mutex_unlock(&f->mu);
+        return;
+    }
+    int c = fray_fight_combatant_index(f->fight, id);
+    if (c < 0) {
+        pthread_mutex_unlock(&f->mu);
+        answer_error(out, 404, "'%s' is no combatant of this fight", id);
+        return;
+    }
+    if (!controls(w, c)) {
+        pthread_mutex_unlock(&f->mu);
+        answer_error(out, 403, "a player sees the odds of its own combatants "
+                     "only");
+        return;
+    }
+    fray_chances_list l;
+    fray_diag d;
+    fray_status st = fray_chances_all(f->fight, c, NULL, &l, &d);
+    pthread_mutex_unlock(&f->mu);
+    if (st == FRAY_ERR_NOMEM) {
+        answer_nomem(out);
+        return;
+    }
+    if (st != FRAY_OK) {
+        answer_error(out, 409, "%s", d.message[0] ? d.message : fray_strerror(st));
+        return;
+    }
+    fsv_text t = {0};
+    fsv_text_str(&t, "{\"who\":");
+    fsv_text_json(&t, id);
+    fsv_text_str(&t, ",\"actions\":[");
+    for (int i = 0; i < l.n; i++) {
+        fsv_text_str(&t, i ? "," : "");
+        write_chances(&t, &l.items[i]);
+    }
+    fsv_text_str(&t, "]}");
+    fray_chances_list_free(&l);
+    if (t.failed) {
+        fsv_text_free(&t);
+        answer_nomem(out);
+        return;
+    }
+    answer_json(out, 200, &t);
+}
+
+/* GET /api/fights/ID/forecast: who wins from here, from the forecast of
+ * this change (started now if none is), done false with the numbers so
+ * far while it runs. A player: only when the GM allows it. */
+static void call_forecast(fight_entry *f, const who *w, fsv_response *out) {
+    pthread_mutex_lock(&f->mu);
+    if (!usable(f, out)) {
+        pthread_mutex_unlock(&f->mu);
+        return;
+    }
+    if (!w->gm && !f->players_forecast) {
+        pthread_mutex_unlock(&f->mu);
+        answer_error(out, 403, "the GM has not let players see the forecast");
+        return;
+    }
+    fray_status st;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    struct fc_run *r = fc_now(f, &st, &d);
+    if (!r) {
+        pthread_mutex_unlock(&f->mu);
+        if (st == FRAY_ERR_NOMEM)
+            answer_nomem(out);
+        else
+            answer_error(out, 409, "%s", d.message[0] ? d.message : fray_strerror(st));
+        return;
+    }
+    fray_forecast *fc = malloc(sizeof *fc);
+    if (!fc) {
+        pthread_mutex_unlock(&f->mu);
+        answer_nomem(out);
+        return;
+    }
+    pthread_mutex_lock(&r->mu);
+    bool have = r->have, finished = r->finished;
+    fray_status rst = r->status;
+    char why[256];
+    copy_str(why, sizeof why, r->why);
+    *fc = r->result;
+    pthread_mutex_unlock(&r->mu);
+    /* Names from the fight's own setup (the forecast's copy is its run's). */
+    fsv_text t = {0};
+    if (finished && rst != FRAY_OK && rst != FRAY_ERR_CANCELED) {
+        pthread_mutex_unlock(&f->mu);
+        free(fc);
+        answer_error(out, 500, "the forecast could not go on: %s", why);
+        return;
+    }
+    const fray_setup *s = fray_fight_setup(f->fight);
+    fsv_text_str(&t, "{\"sides\":[");
+    for (int i = 0; have && i < fc->n_sides; i++) {
+        fsv_text_str(&t, i ? ",{\"name\":" : "{\"name\":");
+        fsv_text_json(&t, fray_setup_side_name(s, i));
+        fsv_text_printf(&t, ",\"p\":%.17g,\"low\":%.17g,\"high\":%.17g}",
+                        fc->sides[i].p, fc->sides[i].low, fc->sides[i].high);
+    }
+    fsv_text_str(&t, "],\"combatants\":[");
+    for (int i = 0; have && i < fc->n_combatants; i++) {
+        fsv_text_str(&t, i ? ",{\"id\":" : "{\"id\":");
+        fsv_text_json(&t, fray_setup_combatant_id(s, i));
+        fsv_text_printf(&t, ",\"standing\":%.17g}", fc->standing[i]);
+    }
+    fsv_text_str(&t, "],\"length\":{\"unit\":");
+    fsv_text_json(&t, fray_setup_time_unit(s));
+    fsv_text_printf(&t, ",\"from\":%d,\"mean\":%.17g,\"sd\":%.17g},"
+                    "\"no_winner\":%.17g,\"trials\":%" PRIu64 ",\"of\":%d,"
+                    "\"seed\":%d,\"done\":%s}",
+                    fray_fight_now(f->fight), have ? fc->length : 0,
+                    have ? fc->length_sd : 0, have ? fc->p_none : 0,
+                    have ? fc->trials : 0, (int)FC_TRIALS, (int)FC_SEED,
+                    have && fc->done ? "true" : "false");
+    pthread_mutex_unlock(&f->mu);
+    free(fc);
+    if (t.failed) {
+        fsv_text_free(&t);
+        answer_nomem(out);
+        return;
+    }
+    answer_json(out, 200, &t);
+}
+
+/* POST .../settings {"players_forecast": true|false} (the GM). */
+static void call_settings_forecast(fsv_server *s, fight_entry *f, json_t *j,
+                                   fsv_response *out) {
+    json_t *v = json_object_get(j, "players_forecast");
+    if (!json_is_boolean(v) || json_object_size(j) != 1) {
+        answer_error(out, 400, "players_forecast: expected true or false, "
+                     "alone");
+        return;
+    }
+    bool allow = json_is_true(v);
+    pthread_mutex_lock(&f->mu);
+    if (!usable(f, out)) {
+        pthread_mutex_unlock(&f->mu);
+        return;
+    }
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    pthread_mutex_lock(&s->store_mu);
+    fray_status st = fs_players_forecast_set(s->store, f->id, allow, &d);
+    pthread_mutex_unlock(&s->store_mu);
+    if (st != FRAY_OK) {
+        pthread_mutex_unlock(&f->mu);
+        answer_error(out, 500, "not kept (the store: %s)", d.message);
+        return;
+    }
+    f->players_forecast = allow;
+    pthread_mutex_unlock(&f->mu);
+    fsv_text t = {0};
+    fsv_text_printf(&t, "{\"players_forecast\":%s}", allow ? "true" : "false");
+    answer_json(out, 200, &t);
+}
+
 void fsv_request(fsv_server *s, const char *method, const char *path,
                  const char *authorization, const char *body, size_t len,
                  fsv_response *out) {
     memset(out, 0, sizeof *out);
+    /* Issue 19: a query (odds?who=ID) is the call's; the path is the rest. */
+    char bare[256];
+    const char *query = "";
+    const char *qm = strchr(path, '?');
+    if (qm && (size_t)(qm - path) < sizeof bare) {
+        memcpy(bare, path, (size_t)(qm - path));
+        bare[qm - path] = '\0';
+        query = qm + 1;
+        path = bare;
+    }
     bool get = strcmp(method, "GET") == 0;
     bool post = strcmp(method, "POST") == 0;
     if (len > FSV_BODY_MAX) {
@@ -2494,6 +2879,7 @@ void fsv_request(fsv_server *s, const char *method, const char *path,
         known_post |= strcmp(what, posts[i]) == 0;
     bool known_get = what[0] == '\0' || strcmp(what, "journal") == 0 ||
                      strcmp(what, "live") == 0;
+    known_get |= strcmp(what, "odds") == 0 || strcmp(what, "forecast") == 0; /* issue 19 */
     if (!known_post && !known_get) {
         answer_error(out, 404, "no such call: %s %s (GET / lists them)",
                      method, path);
@@ -2507,6 +2893,7 @@ void fsv_request(fsv_server *s, const char *method, const char *path,
     auth a = authorize(s, authorization, id, &w);
     bool players_too = what[0] == '\0' || strcmp(what, "command") == 0 ||
                        strcmp(what, "live") == 0;
+    players_too |= strcmp(what, "odds") == 0 || strcmp(what, "forecast") == 0;
     if (refuse(a, players_too, out))
         return;
     fight_entry *f = entry_get(s, id);
@@ -2516,6 +2903,10 @@ void fsv_request(fsv_server *s, const char *method, const char *path,
     }
     if (what[0] == '\0')
         call_state(f, &w, out);
+    else if (strcmp(what, "odds") == 0) /* issue 19 */
+        call_odds(f, &w, query, out);
+    else if (strcmp(what, "forecast") == 0)
+        call_forecast(f, &w, out);
     else if (strcmp(what, "journal") == 0)
         call_journal(s, f, out);
     else if (strcmp(what, "live") == 0)

@@ -159,6 +159,12 @@ static int handle(struct mg_connection *c, const serve_ctx *ctx) {
         send_answer(c, &x, true);
         return 500;
     }
+    /* Issue 19: the query (odds?who=ID) goes to api.c with the path. */
+    char with_query[512];
+    if (ri->query_string && ri->query_string[0] &&
+        snprintf(with_query, sizeof with_query, "%s?%s", path,
+                 ri->query_string) < (int)sizeof with_query)
+        path = with_query;
     fsv_request(s, ri->request_method, path, auth, body,
                 too_long ? (size_t)FSV_BODY_MAX + 1 : n, &r);
     free(body);

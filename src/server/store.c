@@ -31,7 +31,8 @@ static const char SCHEMA[] =
     " id INTEGER PRIMARY KEY, title TEXT NOT NULL, rules TEXT NOT NULL,"
     " seed TEXT NOT NULL, created INTEGER NOT NULL,"
     " archived INTEGER NOT NULL DEFAULT 0,"
-    " players_play INTEGER NOT NULL DEFAULT 0);"
+    " players_play INTEGER NOT NULL DEFAULT 0,"
+    " players_forecast INTEGER NOT NULL DEFAULT 0);"
     "CREATE TABLE IF NOT EXISTS files ("
     " fight INTEGER NOT NULL REFERENCES fights(id), n INTEGER NOT NULL,"
     " name TEXT NOT NULL, text BLOB NOT NULL, PRIMARY KEY (fight, n));"
@@ -114,6 +115,19 @@ static fray_status end_tx(fs_store *s, fray_status st, fray_diag *diag) {
     return st;
 }
 
+/* Issue 19: the GM lets players see the forecast (fights.players_forecast),
+ * a column added to a store made before it (same format otherwise). */
+static fray_status forecast_column(fs_store *s, fray_diag *diag) {
+    sqlite3_stmt *q = NULL;
+    int rc = sqlite3_prepare_v2(s->db, "SELECT players_forecast FROM fights "
+                                "LIMIT 0", -1, &q, NULL);
+    sqlite3_finalize(q);
+    if (rc == SQLITE_OK)
+        return FRAY_OK;
+    return exec(s, "ALTER TABLE fights ADD COLUMN players_forecast INTEGER "
+                "NOT NULL DEFAULT 0", diag);
+}
+
 static fray_status check_version(fs_store *s, fray_diag *diag) {
     char v[32];
     bool found;
@@ -171,6 +185,8 @@ fray_status fs_open(const char *path, fs_store **out, fray_diag *diag) {
             st = exec(s, SCHEMA, diag);
         if (st == FRAY_OK)
             st = check_version(s, diag);
+        if (st == FRAY_OK)
+            st = forecast_column(s, diag); /* issue 19 */
     }
     if (st != FRAY_OK) {
         fray_diag ignored;
@@ -443,7 +459,8 @@ fray_status fs_fights(fs_store *s, fs_fight_row **out, int *out_n,
         s,
         "SELECT id, title, rules, seed, archived,"
         " (SELECT name FROM files WHERE fight = fights.id AND n = 0),"
-        " (SELECT count(*) FROM lines WHERE fight = fights.id), players_play"
+        " (SELECT count(*) FROM lines WHERE fight = fights.id), players_play,"
+        " players_forecast"
         " FROM fights ORDER BY id DESC",
         &q, diag);
     if (st != FRAY_OK)
@@ -469,6 +486,7 @@ fray_status fs_fights(fs_store *s, fs_fight_row **out, int *out_n,
         copy_col(x->encounter, sizeof x->encounter, q, 5);
         x->lines = sqlite3_column_int64(q, 6);
         x->players_play = sqlite3_column_int(q, 7) != 0;
+        x->players_forecast = sqlite3_column_int(q, 8) != 0; /* issue 19 */
     }
     fray_status fst = finish(s, q, st == FRAY_OK ? rc : SQLITE_DONE, diag);
     if (st == FRAY_OK)
@@ -532,6 +550,22 @@ fray_status fs_players_play_set(fs_store *s, int64_t id, bool allow,
     sqlite3_stmt *q = NULL;
     fray_status st = prepare(
         s, "UPDATE fights SET players_play = ?2 WHERE id = ?1", &q, diag);
+    if (st != FRAY_OK)
+        return st;
+    sqlite3_bind_int64(q, 1, id);
+    sqlite3_bind_int(q, 2, allow ? 1 : 0);
+    st = finish(s, q, sqlite3_step(q), diag);
+    if (st == FRAY_OK && sqlite3_changes(s->db) == 0)
+        return fail(diag, FRAY_ERR_INVALID, NULL, "there is no fight %" PRId64,
+                    id);
+    return st;
+}
+
+fray_status fs_players_forecast_set(fs_store *s, int64_t id, bool allow,
+                                    fray_diag *diag) {
+    sqlite3_stmt *q = NULL;
+    fray_status st = prepare(
+        s, "UPDATE fights SET players_forecast = ?2 WHERE id = ?1", &q, diag);
     if (st != FRAY_OK)
         return st;
     sqlite3_bind_int64(q, 1, id);

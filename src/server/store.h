@@ -39,6 +39,7 @@ typedef struct fs_fight_row {
     bool archived;
     int64_t lines;       /* journal lines kept */
     bool players_play;   /* the GM lets players play their own turns */
+    bool players_forecast; /* the GM lets players see the forecast (issue 19) */
 } fs_fight_row;
 
 /* A player's token: the fight it opens, the player's name, the ids of the
@@ -93,6 +94,9 @@ FRAY_MUST_CHECK fray_status fs_archive(fs_store *s, int64_t id,
 /* Whether players may play their own combatants' turns in fight id. */
 FRAY_MUST_CHECK fray_status fs_players_play_set(fs_store *s, int64_t id,
                                                 bool allow, fray_diag *diag);
+/* Whether players may see the forecast of fight id (issue 19). */
+FRAY_MUST_CHECK fray_status fs_players_forecast_set(fs_store *s, int64_t id,
+                                                    bool allow, fray_diag *diag);
 /* Keeps a player's token (its fight must exist). */
 FRAY_MUST_CHECK fray_status fs_player_add(fs_store *s, const fs_player_row *p,
                                           fray_diag *diag);

@@ -1059,6 +1059,36 @@ static fray_status rs_view(const void *rfight, struct fray_fight_view *v) {
     return fa_view(f->s, &f->st, turn, v);
 }
 
+/* ---- At the table (issue 19; chances.c) ------------------------------------------- */
+
+static fray_status rs_chances(const void *rfight, int who, const char *command,
+                              struct fray_chances *out, int max, int *n,
+                              fray_diag *diag) {
+    const fa_fight *f = rfight;
+    int turn = rs_over(f) || !f->st.started ? -1 : next_actor(f);
+    return fa_chances(f->s, &f->st, turn, who, command, out, max, n, diag);
+}
+
+/* The fight `from`'s state with the dice still to come from (seed, trial):
+ * nothing else of Alloy's is hidden. */
+static fray_status rs_sim_from(void *rfight, const void *from, uint64_t seed,
+                               uint64_t trial) {
+    fa_fight *f = rfight;
+    const fa_fight *src = from;
+    memcpy(&f->st, &src->st, sizeof f->st);
+    fray_rng_for_trial(&f->st.rng, seed, trial);
+    f->seed = seed;
+    f->trial = trial;
+    f->has_event = false;
+    f->stopped = src->stopped;
+    f->why[0] = '\0';
+    /* Past the begin event: the shortcut (which starts from it) is not
+     * taken unless nothing has happened since. */
+    f->n_events = src->n_events > 0 ? src->n_events : 1;
+    counts_reset(f);
+    return FRAY_OK;
+}
+
 const fray__ruleset fray__alloy_ruleset = {
     .name = "alloy",
     .title = "Alloy",
@@ -1119,4 +1149,6 @@ const fray__ruleset fray__alloy_ruleset = {
     .vary_scope = rs_vary_scope,
     .load_files = rs_load_files,
     .event_names = rs_event_names,
+    .chances = rs_chances, /* issue 19 */
+    .sim_from = rs_sim_from,
 };

@@ -1326,5 +1326,13 @@ struct fray_view_combatant;
 fray_status fa_view_reach(struct fray_fight_view *v, const fa_setup *s,
                           const fa_state *st, int a,
                           struct fray_view_combatant *o);
+/* ---- At the table (issue 19: chances.c) ------------------------------------ */
+
+struct fray_chances;
+/* The chances hook of ruleset.h over a state: turn is whose turn it is
+ * (-1 none); who acts (as if its turn came now when it is not). */
+fray_status fa_chances(const fa_setup *s, const fa_state *st, int turn,
+                       int who, const char *command, struct fray_chances *out,
+                       int max, int *n, fray_diag *diag);
 
 #endif

@@ -2131,3 +2131,13 @@ FRAY_API bool fray_towers_fight_same(const fray_towers_fight *a,
                                      const fray_towers_fight *b) {
     return ft_rf_same(a, b);
 }
+
+/* Issue 19 (chances.c): a table command read as ft_rf_command reads it,
+ * with the number of its Hand of Fate, chip and opportunity words. */
+fray_status ft_table_parse(const ft_setup *s, const char *text,
+                           ft_command *cmd, int *n_words, fray_diag *diag) {
+    struct ft_table table;
+    fray_status rc = parse_command(s, text, cmd, &table, diag);
+    *n_words = rc == FRAY_OK ? table.n : 0;
+    return rc;
+}

@@ -294,4 +294,6 @@ const fray__ruleset fray__towers_ruleset = {
     .vary_scope = rs_vary_scope,
     .load_files = rs_load_files,
     .event_names = rs_event_names,
+    .chances = ft_rf_chances, /* chances.c (issue 19) */
+    .sim_from = ft_rf_sim_from,
 };

@@ -2763,5 +2763,19 @@ struct fray_view_combatant;
 fray_status ft_view_reach(struct fray_fight_view *v, const ft_setup *s,
                           const ft_state *st, int c,
                           struct fray_view_combatant *o);
+/* ---- At the table (issue 19: chances.c) ---------------------------------- */
+
+/* fight.c: a table command's words ("bandit-1 attack knight") read as a
+ * command reads them; *n_words: its Hand of Fate, chip and opportunity
+ * words. */
+fray_status ft_table_parse(const ft_setup *s, const char *text,
+                           ft_command *cmd, int *n_words, fray_diag *diag);
+struct fray_chances;
+/* chances.c: the ruleset's chances and sim_from hooks (ruleset.h). */
+fray_status ft_rf_chances(const void *rf, int who, const char *command,
+                          struct fray_chances *out, int max, int *n,
+                          fray_diag *diag);
+fray_status ft_rf_sim_from(void *rf, const void *from, uint64_t seed,
+                           uint64_t trial);
 
 #endif

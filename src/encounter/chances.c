@@ -1,0 +1,119 @@
+/*
+ * chances.c - the odds at the table through the layer (issue 19;
+ * include/fray/chances.h): the ruleset's `chances` hook for one command
+ * or every option, ranked here.
+ */
+#include "fray/chances.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "layer.h"
+
+static bool same_word(const char *a, const char *b) {
+    while (*a && *b && tolower((unsigned char)*a) == tolower((unsigned char)*b)) {
+        a++;
+        b++;
+    }
+    return !*a && !*b;
+}
+
+FRAY_API int fray_fight_combatant_index(const fray_fight *fight,
+                                        const char *word) {
+    if (!fight || !word)
+        return -1;
+    const fray_setup *s = fray_fight_setup(fight);
+    int n = fray_setup_combatants(s);
+    for (int i = 0; i < n; i++)
+        if (same_word(word, fray_setup_combatant_id(s, i)))
+            return i;
+    for (int i = 0; i < n; i++)
+        if (same_word(word, fray_setup_combatant_name(s, i)))
+            return i;
+    return -1;
+}
+
+static fray_status ready(const fray_fight *fight, int who, fray_diag *diag) {
+    if (diag)
+        memset(diag, 0, sizeof *diag);
+    if (!fight)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no fight");
+    const fray_setup *s = fray_fight_setup(fight);
+    if (!s->rs->chances)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "the chances of actions are not counted for %s",
+                              s->rs->title);
+    if (who < 0 || who >= fray_setup_combatants(s))
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "no such combatant in this fight");
+    if (fray_fight_over(fight))
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "the fight is over");
+    return FRAY_OK;
+}
+
+FRAY_API fray_status fray_action_chances(const fray_fight *fight, int who,
+                                         const char *command,
+                                         fray_chances *out, fray_diag *diag) {
+    fray_status rc = ready(fight, who, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    if (!command || !out)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no command to count");
+    int n = 0;
+    return fray_fight_setup(fight)->rs->chances(fray__fight_rf(fight), who,
+                                                command, out, 1, &n, diag);
+}
+
+/* Best first: the chance to drop the target, the expected damage, the
+ * command's words. */
+static int rank(const void *pa, const void *pb) {
+    const fray_chances *a = pa, *b = pb;
+    if (a->p_drop != b->p_drop)
+        return a->p_drop > b->p_drop ? -1 : 1;
+    double ea = a->expected[0] + a->expected[1];
+    double eb = b->expected[0] + b->expected[1];
+    if (ea != eb)
+        return ea > eb ? -1 : 1;
+    return strcmp(a->command, b->command);
+}
+
+FRAY_API fray_status fray_chances_all(const fray_fight *fight, int who,
+                                      const fray_allocator *alloc,
+                                      fray_chances_list *out,
+                                      fray_diag *diag) {
+    if (!out)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no list to fill");
+    memset(out, 0, sizeof *out);
+    if (alloc)
+        out->alloc = *alloc;
+    fray_status rc = ready(fight, who, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    size_t size = sizeof(fray_chances) * FRAY_CHANCES_LIST;
+    fray_chances *items = fray__alloc(&out->alloc, size);
+    if (!items)
+        return FRAY_ERR_NOMEM;
+    int n = 0;
+    rc = fray_fight_setup(fight)->rs->chances(fray__fight_rf(fight), who, NULL,
+                                              items, FRAY_CHANCES_LIST, &n,
+                                              diag);
+    if (rc != FRAY_OK) {
+        fray__free(&out->alloc, items, size);
+        return rc;
+    }
+    qsort(items, (size_t)n, sizeof *items, rank);
+    out->items = items;
+    out->n = n;
+    return FRAY_OK;
+}
+
+FRAY_API void fray_chances_list_free(fray_chances_list *list) {
+    if (!list || !list->items)
+        return;
+    fray__free(&list->alloc, list->items,
+               sizeof(fray_chances) * FRAY_CHANCES_LIST);
+    list->items = NULL;
+    list->n = 0;
+}
