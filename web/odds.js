@@ -14,14 +14,27 @@ export function makeOdds(api, fight) {
   let foreTimer = null;
   let byCommand = new Map();
 
+  let state = { view: { combatants: [] } };
+
   async function forecast(key, tries) {
     try {
       const f = await api.get(`/api/fights/${fight}/forecast`);
       if (asked !== key) return;
+      // length: {unit, from, mean, sd}: when the fights end (the server's
+      // shape, docs/server.md); a plain number is read as the mean.
+      const L = f.length;
+      const ends = L && typeof L === 'object' && L.mean
+        ? `ends about ${L.unit} ${Number(L.mean).toFixed(0)} (give or take ${Number(L.sd).toFixed(0)}); `
+        : typeof L === 'number' ? `ends about ${L.toFixed(1)}; ` : '';
+      const names = new Map((state.view.combatants || []).map((c) => [c.id, c.name]));
       replace(foreBox.lastChild,
         h('ul', {}, (f.sides || []).map((sd) => h('li', {}, `${sd.name}: ${pct(sd.p)}`,
           sd.low !== undefined ? ` (${pct(sd.low)} to ${pct(sd.high)})` : ''))),
-        h('p', { class: 'small' }, f.length !== undefined ? `about ${Number(f.length).toFixed(1)} more to the end; ` : '',
+        (f.combatants || []).length
+          ? h('p', { class: 'small' }, 'Still standing at the end: ',
+            f.combatants.map((c) => `${names.get(c.id) || c.id} ${pct(c.standing)}`).join(', '))
+          : null,
+        h('p', { class: 'small' }, ends,
           `${f.trials} fights played out${f.done ? '' : ' so far'}`));
       foreBox.hidden = false;
       if (!f.done && tries < 10) foreTimer = setTimeout(() => forecast(key, tries + 1), 1000);
@@ -34,9 +47,10 @@ export function makeOdds(api, fight) {
     panels: [oddsBox, foreBox],
     // The chances of one action's command ("aldric attack black-knight"), if known.
     chances(command) { return byCommand.get(command) || null; },
-    async update(state, onReady) {
-      const v = state.view;
-      const key = `${state.change}:${state.events}:${v.turn}`;
+    async update(st, onReady) {
+      state = st;
+      const v = st.view;
+      const key = `${st.change}:${st.events}:${v.turn}`;
       if (key === asked) return;
       asked = key;
       clearTimeout(foreTimer);
@@ -46,7 +60,9 @@ export function makeOdds(api, fight) {
       try {
         const o = await api.get(`/api/fights/${fight}/odds?who=${encodeURIComponent(actor.id)}`);
         if (asked !== key) return;
-        byCommand = new Map((o.actions || []).map((a) => [a.command, a.outcomes || []]));
+        // The server's command leaves out the actor ("attack bandit-1"):
+        // the page's buttons ask by the whole command.
+        byCommand = new Map((o.actions || []).map((a) => [`${actor.id} ${a.command}`, a.outcomes || []]));
         replace(oddsBox.lastChild, h('ul', {}, (o.actions || []).map((a) => h('li', {},
           h('strong', {}, a.title || a.command), ': ',
           (a.outcomes || []).map((x) => `${x.name} ${pct(x.p)}`).join(', ')))));
