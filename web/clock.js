@@ -80,6 +80,21 @@ export function initiativeOrder(view) {
         c.time.holding ? ' (delaying)' : ''))));
 }
 
+// Silent Winter: the segment count and who declares when (each one's next
+// segment and what it waits on, as the view's words say).
+export function segmentTrack(view) {
+  const on = view.combatants.filter((c) => c.time && c.time.on)
+    .sort((a, b) => a.time.at - b.time.at || a.time.order - b.time.order);
+  return h('section', { class: 'initiative', 'aria-label': 'Segments' },
+    h('p', { class: 'round' }, `Segment ${view.now}`, view.turn_words ? ` (${view.turn_words})` : ''),
+    h('ol', { class: 'order' },
+      on.map((c) => h('li', { class: view.turn === c.index ? 'turn' : '' },
+        h('span', { class: 'dot', style: `background:${sideColor(c.side)}` }),
+        `${c.name}: ${c.time.words || `segment ${c.time.at}`}`,
+        view.turn === c.index ? ' (declares now)' : ''))));
+}
+
 export function timeTrack(view) {
-  return view.rules === 'towers' ? combatClock(view) : initiativeOrder(view);
+  return view.rules === 'towers' ? combatClock(view)
+    : view.rules === 'silent-winter' ? segmentTrack(view) : initiativeOrder(view);
 }

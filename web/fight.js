@@ -136,7 +136,8 @@ export function fightPage(root, api, fight, opts) {
       if (v.over) why = 'The fight is over.';
       else if (!gm && whose && ((cur.you && cur.you.combatants) || []).includes(whose.index) && !cur.players_play) why = 'The GM plays the turns now (players may not play).';
       else if (gm) {
-        const next = v.rules === 'towers' ? 'Next moves the Combat Clock on' : 'Next starts the turn';
+        const next = v.rules === 'towers' ? 'Next moves the Combat Clock on'
+          : v.rules === 'silent-winter' ? 'Next ends the segment' : 'Next starts the turn';
         why = whose ? `${whose.name}'s turn comes at ${v.turn_words}: ${next}.` : `Nobody may act now: ${next}.`;
       }
       else why = whose ? `Waiting: ${whose.name}'s turn (${v.turn_words}).` : 'Waiting for the GM.';
@@ -310,7 +311,8 @@ export function fightPage(root, api, fight, opts) {
   return {
     start() {
       stopLive = api.live(fight, (st) => {
-        clockH.textContent = st.view.rules === 'towers' ? 'Combat Clock' : 'Initiative';
+        clockH.textContent = st.view.rules === 'towers' ? 'Combat Clock'
+          : st.view.rules === 'silent-winter' ? 'Segments' : 'Initiative';
         render(st);
       }, opts.onConn);
     },

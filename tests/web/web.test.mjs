@@ -19,7 +19,7 @@ assert.ok(FRAY && SRC && OUT, 'FRAY, FRAY_SRC and FRAY_OUT must be set (run_web.
 
 // ---- the server ----------------------------------------------------------
 const data = mkdtempSync(join(tmpdir(), 'fray-web-'));
-for (const rules of ['towers', 'alloy']) {
+for (const rules of ['towers', 'alloy', 'silent-winter']) {
   mkdirSync(join(data, 'encounters/examples', rules), { recursive: true });
   for (const f of readdirSync(join(SRC, 'examples', rules))) {
     if (f.endsWith('.yaml')) cpSync(join(SRC, 'examples', rules, f), join(data, 'encounters/examples', rules, f));
@@ -468,6 +468,26 @@ test('6. an Alloy fight: the initiative order and the round show, an attack by c
   assert.equal(await page.locator('svg.map rect.area').count(), n, 'every space of every area drawn');
   for (const a of areas) assert.match(await page.textContent('.legend'), new RegExp(`${a.name} \\(area\\)`));
   assert.ok(await page.isHidden('#hands'), 'no Hand of Fate in Alloy');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// ---- 6b. Silent Winter (issue 17 "the browser table if it exists by then") -----------------
+test('6b. a Silent Winter fight: the segment count and who declares when, an Engage by clicking', async () => {
+  const page = await newPage();
+  const id = await startFight(page, 'examples/silent-winter/duel.yaml', 5);
+  assert.match(await page.textContent('#clock-h'), /Segments/);
+  assert.match(await page.textContent('.initiative .round'), /Segment \d+/);
+  assert.equal(await page.locator('.initiative .order li').count(), 2, 'both on the segment track');
+  const engage = page.locator('#actions button.act[data-word="engage"]');
+  await engage.waitFor();
+  const before = await stateKey(page);
+  await engage.click();
+  await page.locator('#actions button.tgt').first().click();
+  await nextState(page, before);
+  assert.match(await lastLog(page), /Engage/i, 'the Engage is narrated');
+  const st = await gmGet(`/api/fights/${id}`);
+  assert.equal(st.rules, 'silent-winter');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
