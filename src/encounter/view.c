@@ -84,6 +84,54 @@ const char *fray__view_descriptor(int value, int max) {
     return "hurt";
 }
 
+/* A space a creature could stand in (not a wall, a window or a pit). */
+static bool standable(const fray_grid *g, int x, int y) {
+    unsigned t = g->terrain[y][x];
+    return t == FRAY_TERRAIN_OPEN || t == FRAY_TERRAIN_DIFFICULT;
+}
+
+fray_status fray__view_reach(fray_fight_view *v, const fray_grid *map,
+                             fray_footprint fc, int reach,
+                             fray__reaches_fn reaches, const void *ctx,
+                             fray_view_combatant *o) {
+    o->n_reach = 0;
+    o->reach = NULL;
+    if (reach <= 0)
+        return FRAY_OK;
+    int side = fc.side < 1 ? 1 : fc.side;
+    int x0 = fc.at.x - reach, x1 = fc.at.x + side - 1 + reach;
+    int y0 = fc.at.y - reach, y1 = fc.at.y + side - 1 + reach;
+    if (x0 < 0)
+        x0 = 0;
+    if (y0 < 0)
+        y0 = 0;
+    if (x1 >= map->w)
+        x1 = map->w - 1;
+    if (y1 >= map->h)
+        y1 = map->h - 1;
+    if (x1 < x0 || y1 < y0)
+        return FRAY_OK;
+    size_t cap = (size_t)(x1 - x0 + 1) * (size_t)(y1 - y0 + 1);
+    fray_view_seen *sp = fray__view_alloc(v, cap * sizeof *sp);
+    if (!sp)
+        return FRAY_ERR_NOMEM;
+    int n = 0;
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++) {
+            if (x >= fc.at.x && x < fc.at.x + side && y >= fc.at.y &&
+                y < fc.at.y + side)
+                continue; /* its own spaces */
+            if (!standable(map, x, y))
+                continue;
+            fray_footprint p = {{(int16_t)x, (int16_t)y}, 1};
+            if (reaches(ctx, fc, p))
+                sp[n++] = (fray_view_seen){x, y};
+        }
+    o->n_reach = n;
+    o->reach = sp;
+    return FRAY_OK;
+}
+
 static fray_status view_make(const fray_allocator *alloc,
                              fray_fight_view **out) {
     fray_view_internal *in = fray__alloc(alloc, sizeof *in);

@@ -37,4 +37,18 @@ fray_status fray__view_map_area(fray_fight_view *v, const char *name,
  * "unhurt", "hurt", "badly hurt" (half or less), "out" (0 or less). */
 const char *fray__view_descriptor(int value, int max);
 
+/* The spaces a combatant's melee reaches, into o->reach (issue 14 "the
+ * map with tokens, reach"), the same for every ruleset on a grid: every
+ * space of the map within `reach` spaces of the footprint `from` (not its
+ * own) that a creature could stand in (open or difficult ground) and that
+ * the ruleset's reaches(ctx, from, space) says its melee reaches (its own
+ * distance and line rules: within the reach, no wall in between). Nothing
+ * when reach <= 0. FRAY_ERR_NOMEM. */
+typedef bool (*fray__reaches_fn)(const void *ctx, fray_footprint from,
+                                 fray_footprint to);
+fray_status fray__view_reach(fray_fight_view *v, const fray_grid *map,
+                             fray_footprint from, int reach,
+                             fray__reaches_fn reaches, const void *ctx,
+                             fray_view_combatant *o);
+
 #endif
