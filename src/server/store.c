@@ -545,11 +545,12 @@ fray_status fs_meta_set(fs_store *s, const char *key, const char *value,
     return finish(s, q, sqlite3_step(q), diag);
 }
 
-fray_status fs_players_play_set(fs_store *s, int64_t id, bool allow,
-                                fray_diag *diag) {
+/* One of a fight's flags the GM sets (sql: the UPDATE, ?1 the fight, ?2
+ * the value). */
+static fray_status flag_set(fs_store *s, const char *sql, int64_t id,
+                            bool allow, fray_diag *diag) {
     sqlite3_stmt *q = NULL;
-    fray_status st = prepare(
-        s, "UPDATE fights SET players_play = ?2 WHERE id = ?1", &q, diag);
+    fray_status st = prepare(s, sql, &q, diag);
     if (st != FRAY_OK)
         return st;
     sqlite3_bind_int64(q, 1, id);
@@ -561,20 +562,16 @@ fray_status fs_players_play_set(fs_store *s, int64_t id, bool allow,
     return st;
 }
 
+fray_status fs_players_play_set(fs_store *s, int64_t id, bool allow,
+                                fray_diag *diag) {
+    return flag_set(s, "UPDATE fights SET players_play = ?2 WHERE id = ?1",
+                    id, allow, diag);
+}
+
 fray_status fs_players_forecast_set(fs_store *s, int64_t id, bool allow,
                                     fray_diag *diag) {
-    sqlite3_stmt *q = NULL;
-    fray_status st = prepare(
-        s, "UPDATE fights SET players_forecast = ?2 WHERE id = ?1", &q, diag);
-    if (st != FRAY_OK)
-        return st;
-    sqlite3_bind_int64(q, 1, id);
-    sqlite3_bind_int(q, 2, allow ? 1 : 0);
-    st = finish(s, q, sqlite3_step(q), diag);
-    if (st == FRAY_OK && sqlite3_changes(s->db) == 0)
-        return fail(diag, FRAY_ERR_INVALID, NULL, "there is no fight %" PRId64,
-                    id);
-    return st;
+    return flag_set(s, "UPDATE fights SET players_forecast = ?2 WHERE id = ?1",
+                    id, allow, diag);
 }
 
 fray_status fs_player_add(fs_store *s, const fs_player_row *p,
