@@ -230,7 +230,7 @@ static const char TABLE_HELP_WINTER[] =
     "  journal FILE                write the journal so far (JSON Lines; -:\n"
     "                              to standard output)\n"
     "  help, quit                  this list; end the session (with a summary)\n";
-/* The odds at the table (issue 19; table_odds.c), in both rulesets. */
+/* The odds at the table (issue 19; table_odds.c), in every ruleset. */
 static const char TABLE_HELP_ODDS[] =
     "  odds [exact] ID [ACTION..]  the chances of an action of ID before it is\n"
     "                              taken (odds ID: every attack ranked; exact:\n"
@@ -675,8 +675,7 @@ static bool do_line(table *t, char *line) {
               : strcmp(rules, "silent-winter") == 0 ? TABLE_HELP_WINTER
                                                     : TABLE_HELP,
               stdout);
-        if (strcmp(rules, "silent-winter") != 0)
-            fputs(TABLE_HELP_ODDS, stdout); /* issue 19 */
+        fputs(TABLE_HELP_ODDS, stdout); /* issue 19 */
     } else if (is(word, "auto")) {
         char *more;
         char *arg = rest[0] ? first_word(rest, &more) : NULL;

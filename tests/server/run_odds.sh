@@ -3,7 +3,7 @@
 # real HTTP (issue 19; docs/server.md): GET .../odds?who=ID (the GM: any
 # combatant; a player: its own only), GET .../forecast (done false while
 # it runs, then done; a player only when the GM allows it, kept in the
-# store across a restart), for both rulesets.
+# store across a restart), for 99 Towers, Alloy and Silent Winter.
 # Needs curl (skipped, exit 77, without it) and jq.
 set -u
 
@@ -24,10 +24,12 @@ FAILS=0
 fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
 ok() { echo "ok: $*"; }
 
-mkdir -p "$TMP/d/encounters/examples/towers" "$TMP/d/encounters/examples/alloy" "$TMP/d/encounters/data"
+mkdir -p "$TMP/d/encounters/examples/towers" "$TMP/d/encounters/examples/alloy" \
+         "$TMP/d/encounters/examples/silent-winter" "$TMP/d/encounters/data"
 cp "$SRC"/examples/towers/*.yaml "$TMP/d/encounters/examples/towers/"
 cp "$SRC"/examples/alloy/*.yaml "$TMP/d/encounters/examples/alloy/"
-cp -r "$SRC/data/towers" "$SRC/data/alloy" "$TMP/d/encounters/data/"
+cp "$SRC"/examples/silent-winter/*.yaml "$TMP/d/encounters/examples/silent-winter/"
+cp -r "$SRC/data/towers" "$SRC/data/alloy" "$SRC/data/silent-winter" "$TMP/d/encounters/data/"
 
 start() {
     rm -f "$TMP/out" "$TMP/err"
@@ -158,6 +160,29 @@ jq -e '(.actions | length) >= 1 and .actions[0].damage.tracks == ["HP"]
     && ok "Alloy: attacks with hit points and twentieths" || fail "alloy odds: $(head -c 800 "$TMP/body")"
 forecast_done "$GM" "$G" && jq -e '.length.unit == "round" and (.sides | map(.name)) == ["Crew", "Gang"]' "$TMP/body" >/dev/null \
     && ok "Alloy: the forecast in rounds" || fail "alloy forecast: $(cat "$TMP/body")"
+
+# ---- Silent Winter: the brawl ---------------------------------------------------------
+call "$GM" POST /api/fights '{"encounter":"examples/silent-winter/brawl.yaml","seed":3}' >/dev/null
+expect_status "a Silent Winter brawl" 201
+W=$(jq -r .id "$TMP/body")
+call "$GM" POST "/api/fights/$W/command" '{"text":"bandit-1 engage warrior"}' >/dev/null
+expect_status "bandit 1 Engages the Warrior" 200
+for i in 1 2 3 4; do
+    call "$GM" POST "/api/fights/$W/command" '{"text":"next"}' >/dev/null
+done
+call "$GM" GET "/api/fights/$W/odds?who=bandit-1" >/dev/null
+expect_status "bandit 1's odds once engaged" 200
+jq -e '(.actions | length) == 1 and .actions[0].command == "attack warrior"
+       and (.actions[0].outcomes | map(.name)) == ["miss", "hit"]
+       and .actions[0].outcomes[1].exact == "3/10"
+       and .actions[0].damage.tracks == ["Health", "Pain"]
+       and (.actions[0].assumed | test("d20\\+4 against d20\\+8"))' "$TMP/body" >/dev/null \
+    && ok "Silent Winter: the attack's exact chances on Health and Pain" \
+    || fail "winter odds: $(head -c 800 "$TMP/body")"
+forecast_done "$GM" "$W" && jq -e '.length.unit == "segment" and .done == true
+       and (.sides | map(.name)) == ["Heroes", "Bandits"]
+       and (.combatants | length) == 5' "$TMP/body" >/dev/null \
+    && ok "Silent Winter: the forecast in segments" || fail "winter forecast: $(cat "$TMP/body")"
 
 # ---- kept across a restart ------------------------------------------------------------
 kill -TERM "$PID"

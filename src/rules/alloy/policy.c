@@ -484,17 +484,10 @@ static bool area_attack(const pol *p, fa_command *out) {
 
 /* ---- Choosing the target -------------------------------------------------------- */
 
-/* Squares it must move to attack t with o: 0 when it can from here, the
- * reach map's cheapest cost to an attack square, -1 none within speed. */
-static int cost_to_attack(const pol *p, const option *o, int t,
-                          lazy_map *lm, fray_pos *out_at) {
-    if (attack_from(p, o, p->me->fp, t)) {
-        *out_at = p->me->fp.at;
-        return 0;
-    }
-    const fray_reach_map *m = reach_of(lm);
-    /* Ties on cost: the straightest (least squared distance between the
-     * squares' corners), so that a charge goes straight (L7.24). */
+/* The same answer by a scan of every square (cost_to_attack's way when
+ * more squares than it holds are within reach). */
+static int cost_to_attack_scan(const pol *p, const option *o, int t,
+                               const fray_reach_map *m, fray_pos *out_at) {
     int best = -1, best_d2 = 0;
     fray_pos from = p->me->fp.at;
     for (int x = 0; x < m->w; x++)
@@ -513,6 +506,57 @@ static int cost_to_attack(const pol *p, const option *o, int t,
             }
         }
     return best;
+}
+
+/* Squares it must move to attack t with o: 0 when it can from here, the
+ * reach map's cheapest cost to an attack square, -1 none within speed. */
+static int cost_to_attack(const pol *p, const option *o, int t,
+                          lazy_map *lm, fray_pos *out_at) {
+    if (attack_from(p, o, p->me->fp, t)) {
+        *out_at = p->me->fp.at;
+        return 0;
+    }
+    const fray_reach_map *m = reach_of(lm);
+    /* Ties on cost: the straightest (least squared distance between the
+     * squares' corners), so that a charge goes straight (L7.24); then the
+     * first in the order x, y. The squares within reach of t are tried
+     * in that order and the first from which the attack can be made is
+     * the answer: the lines of effect, the costly part, are traced only
+     * until then. */
+    enum { CANDIDATES = 512 };
+    struct cand { int c, d2; int16_t x, y; } cand[CANDIDATES];
+    int n = 0;
+    fray_pos from = p->me->fp.at;
+    fray_footprint tf = p->st->c[t].fp;
+    for (int x = 0; x < m->w; x++)
+        for (int y = 0; y < m->h; y++) {
+            if (!stand_ok(m, x, y, p->speed))
+                continue;
+            fray_pos at = {(int16_t)x, (int16_t)y};
+            if (!fa_within(p->s, fp_at(p, at), tf, o->reach))
+                continue;
+            if (n == CANDIDATES)
+                return cost_to_attack_scan(p, o, t, m, out_at);
+            int d2 = (x - from.x) * (x - from.x) + (y - from.y) * (y - from.y);
+            cand[n++] = (struct cand){m->cost[y][x], d2, (int16_t)x, (int16_t)y};
+        }
+    for (int k = 0; k < n; k++) {
+        /* the least (cost, d2) left; the earliest on ties */
+        int b = k;
+        for (int j = k + 1; j < n; j++)
+            if (cand[j].c < cand[b].c ||
+                (cand[j].c == cand[b].c && cand[j].d2 < cand[b].d2))
+                b = j;
+        struct cand pick = cand[b];
+        memmove(&cand[k + 1], &cand[k], (size_t)(b - k) * sizeof cand[0]);
+        cand[k] = pick;
+        fray_pos at = {pick.x, pick.y};
+        if (attack_from(p, o, fp_at(p, at), t)) {
+            *out_at = at;
+            return pick.c;
+        }
+    }
+    return -1;
 }
 
 /* The target: among enemies it can attack this turn (from here, or

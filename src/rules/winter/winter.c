@@ -813,6 +813,34 @@ static fray_status rs_view(const void *rfight, struct fray_fight_view *v) {
     return sw_view(f->s, &f->st, turn, v);
 }
 
+/* ---- At the table: chances and forecasts (issue 19) ------------------------ */
+
+static fray_status rs_chances(const void *rfight, int who, const char *command,
+                              struct fray_chances *out, int max, int *n,
+                              fray_diag *diag) {
+    const sw_fight *f = rfight;
+    return sw_chances(f->s, &f->st, who, command, out, max, n, diag);
+}
+
+/* The simulation fight in the state of `from`, every die still to come
+ * from the trial's stream: Silent Winter hides nothing but the dice. */
+static fray_status rs_sim_from(void *rfight, const void *from, uint64_t seed,
+                               uint64_t trial) {
+    sw_fight *f = rfight;
+    const sw_fight *src = from;
+    f->st = src->st;
+    fray_rng_for_trial(&f->st.rng, seed, trial);
+    f->seed = seed;
+    f->trial = trial;
+    f->has_event = false;
+    f->why[0] = '\0';
+    /* The duel's shortcut starts from the opening: taken only when
+     * nothing has happened since (n_events 1, segment 1). */
+    f->n_events = src->n_events > 0 ? src->n_events : 1;
+    counts_reset(f);
+    return FRAY_OK;
+}
+
 const fray__ruleset fray__winter_ruleset = {
     .name = "silent-winter",
     .title = "Silent Winter",
@@ -870,6 +898,8 @@ const fray__ruleset fray__winter_ruleset = {
     .view = rs_view,
     .state_meaning = rs_state_meaning,
     .vary_scope = rs_vary_scope,
+    .chances = rs_chances,
+    .sim_from = rs_sim_from,
 };
 
 /* For tests: the state and setup of the ruleset's part of a fight

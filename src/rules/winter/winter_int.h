@@ -320,4 +320,11 @@ size_t sw_draw_time(const sw_setup *s, const sw_state *st, char *buf,
 size_t sw_draw_graph(const sw_setup *s, const sw_state *st, char *buf,
                      size_t size);
 
+/* chances.c: the exact chances of a declaration now (issue 19;
+ * include/fray/chances.h, the ruleset's `chances` hook) */
+struct fray_chances;
+fray_status sw_chances(const sw_setup *s, const sw_state *st, int who,
+                       const char *command, struct fray_chances *out, int max,
+                       int *n, fray_diag *diag);
+
 #endif

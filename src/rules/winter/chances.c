@@ -1,0 +1,359 @@
+/*
+ * chances.c - Silent Winter at the table (issue 19; include/fray/chances.h):
+ * the exact chances of a declaration from the fight as it stands.
+ *
+ * An attack (002:33) is d20 + the attacker's Physical Attack against d20
+ * + the target's defence (ruling check-die; ties to the defender unless
+ * ties: actor), with the modifiers rules.c's attack applies now: two
+ * weapons -5 (002:41), Sniping -5 (002:47), a ranged attack on Partial
+ * Cover -5 (002:49), an Undefended target keeps only its Physical Defense
+ * (002:55). A hit deals the weapon's dice (both weapons' with two) less
+ * the target's Physical Resistance when its armour protects, at least 0;
+ * a hit that deals damage (or any hit, pain-on-any-hit: yes) costs a
+ * point of Pain, and a point below 0 another 1d6 Health (002:37). So the
+ * damage is on two tracks, Health and Pain, counted exactly over every
+ * roll (400 opposed d20s, 6^k damage dice, the Pain die).
+ *
+ * The agility contests (Avoid, Switch Targets, Disengage, Chase a Sniper)
+ * and Medicine's roll are counted too (they deal nothing); Engage and the
+ * other declarations roll no dice and are refused in words. The command is
+ * checked by rules.c's sw_check as if it were `who`'s turn now.
+ */
+#include "winter_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fray/chances.h"
+#include "internal.h"
+
+enum { CH_MAX_DICE = 40, CH_MAX_TOTAL = 6 * CH_MAX_DICE + 6 };
+
+static const char *const sw_tracks[2] = {"Health", "Pain"};
+
+/* Appends "; text" (or text), cut at the buffer's end. */
+static void add_text(char *buf, size_t size, const char *text) {
+    size_t n = strlen(buf);
+    const char *parts[2] = {n ? "; " : "", text};
+    for (int k = 0; k < 2; k++)
+        for (const char *p = parts[k]; *p && n + 1 < size; p++)
+            buf[n++] = *p;
+    buf[n] = '\0';
+}
+
+/* The ways (of 400) d20 + mine beats d20 + theirs (ties: the actor's
+ * only with ties: actor). */
+static int wins_of_400(int mine, int theirs, bool actor_ties) {
+    int win = 0;
+    for (int a = 1; a <= SW_CHECK_SIDES; a++)
+        for (int d = 1; d <= SW_CHECK_SIDES; d++)
+            win += a + mine > d + theirs || (actor_ties && a + mine == d + theirs);
+    return win;
+}
+
+static void set_outcomes(fray_chances *out, const char *yes, const char *no,
+                         int wins) {
+    out->n_outcomes = 2;
+    snprintf(out->outcomes[0].name, sizeof out->outcomes[0].name, "%s", no);
+    out->outcomes[0].p = fray__ratio((fray__u128)(400 - wins), 400, false);
+    snprintf(out->outcomes[1].name, sizeof out->outcomes[1].name, "%s", yes);
+    out->outcomes[1].p = fray__ratio((fray__u128)wins, 400, false);
+    for (int i = 0; i < 2; i++)
+        out->outcomes[i].share = fray_ratio_to_double(out->outcomes[i].p);
+}
+
+static void no_damage(fray_chances *out) {
+    out->n_tracks = 2;
+    out->tracks[0] = sw_tracks[0];
+    out->tracks[1] = sw_tracks[1];
+    out->n_damage = 1;
+    out->damage[0].p = fray__ratio(1, 1, false);
+    out->damage[0].share = 1.0;
+}
+
+/* The attack's modifiers and totals, as rules.c's attack takes them. */
+typedef struct sw_attack_line {
+    int atk, def;
+    bool undefended, ranged;
+    int n_dice, bonus, res;
+} sw_attack_line;
+
+static void attack_line(const sw_setup *s, const sw_state *st, int a, int t,
+                        sw_attack_line *L, char *mods, size_t msize) {
+    const sw_block *ab = &s->c[a].b, *tb = &s->c[t].b;
+    const sw_weapon *w = &s->w[ab->weapon];
+    memset(L, 0, sizeof *L);
+    L->ranged = w->ranged;
+    L->atk = ab->physical_attack;
+    if (ab->off_hand >= 0) {
+        L->atk -= 5;
+        add_text(mods, msize, "fighting with two weapons: attack -5 (002:41)");
+    }
+    if (st->c[a].flags & SW_F_SNIPING) {
+        L->atk -= 5;
+        add_text(mods, msize, "Sniping: attack -5 (002:47)");
+    }
+    if (L->ranged && st->c[t].cover == SW_COVER_PARTIAL) {
+        L->atk -= 5;
+        add_text(mods, msize, "target in Partial Cover: attack -5 (002:49)");
+    }
+    L->undefended = sw_undefended(s, st, t, a, L->ranged);
+    L->def = tb->physical_defense +
+             (L->undefended ? 0 : tb->agility + tb->defense_bonus);
+    if (L->undefended)
+        add_text(mods, msize, "target Undefended: Physical Defense only, no "
+                              "Agility or defence bonus (002:55)");
+    L->n_dice = w->dice;
+    L->bonus = w->bonus;
+    if (ab->off_hand >= 0) {
+        L->n_dice += s->w[ab->off_hand].dice;
+        L->bonus += s->w[ab->off_hand].bonus;
+    }
+    if (tb->armour >= 0 && (s->a[tb->armour].protects == SW_PROT_PHYSICAL ||
+                            s->a[tb->armour].protects == SW_PROT_BOTH))
+        L->res = tb->physical_resistance;
+}
+
+/* Counts of each total of n d6 (n * 1 .. n * 6), over 6^n. */
+static void d6_counts(int n, fray__u128 *cnt) {
+    memset(cnt, 0, (CH_MAX_TOTAL + 1) * sizeof *cnt);
+    cnt[0] = 1;
+    for (int k = 0; k < n; k++) {
+        for (int v = 6 * (k + 1); v >= 0; v--) {
+            fray__u128 sum = 0;
+            for (int f = 1; f <= 6; f++)
+                if (v - f >= 0)
+                    sum += cnt[v - f];
+            cnt[v] = sum;
+        }
+    }
+}
+
+static fray_status count_attack(const sw_setup *s, const sw_state *st, int a,
+                                int t, fray_chances *out, fray_diag *diag) {
+    sw_attack_line L;
+    attack_line(s, st, a, t, &L, out->modifiers, sizeof out->modifiers);
+    if (!out->modifiers[0])
+        snprintf(out->modifiers, sizeof out->modifiers, "none");
+    if (L.n_dice > CH_MAX_DICE)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "the chances of damage of more than %d dice are "
+                              "not counted", CH_MAX_DICE);
+    bool actor_ties = s->opt.ties == SW_TIES_ACTOR;
+    int wins = wins_of_400(L.atk, L.def, actor_ties);
+    set_outcomes(out, "hit", "miss", wins);
+    out->n_tracks = 2;
+    out->tracks[0] = sw_tracks[0];
+    out->tracks[1] = sw_tracks[1];
+
+    /* Every roll over one denominator: 400 (the d20s) * 6^n (the damage)
+     * * 6 (the Pain die, rolled or not). */
+    static const int H_MAX = CH_MAX_TOTAL + 6;
+    fray__u128 cnt[CH_MAX_TOTAL + 1];
+    d6_counts(L.n_dice, cnt);
+    fray__u128 six_n = 1;
+    for (int k = 0; k < L.n_dice; k++)
+        six_n *= 6;
+    fray__u128 den = 400 * six_n * 6;
+    fray__u128 *cell = calloc((size_t)(H_MAX + 1) * 2, sizeof *cell);
+    if (!cell)
+        return FRAY_ERR_NOMEM;
+#define CELL(h, pn) cell[(size_t)(h) * 2 + (size_t)(pn)]
+    CELL(0, 0) += (fray__u128)(400 - wins) * six_n * 6; /* a miss */
+    const sw_cstate *tc = &st->c[t];
+    const sw_block *tb = &s->c[t].b;
+    fray__u128 drop = sw_out(tc) ? (fray__u128)(400 - wins) * six_n * 6 : 0;
+    for (int v = L.n_dice; v <= 6 * L.n_dice; v++) {
+        if (!cnt[v])
+            continue;
+        int dmg = v + L.bonus < 0 ? 0 : v + L.bonus;
+        int after = dmg > L.res ? dmg - L.res : 0;
+        bool pain = after > 0 || s->opt.pain_on_any_hit;
+        bool die = pain && tc->pain - 1 < 0; /* 1d6 Health (002:37) */
+        for (int e = die ? 1 : 0; e <= (die ? 6 : 0); e++) {
+            fray__u128 w = (fray__u128)wins * cnt[v] * (die ? 1 : 6);
+            int h = after + e;
+            if (h > H_MAX)
+                h = H_MAX;
+            CELL(h, pain ? 1 : 0) += w;
+            bool out_after = sw_out(tc) || tc->health - h <= 0 ||
+                             (pain && tc->pain - 1 <= -tb->pain);
+            if (out_after)
+                drop += w;
+        }
+    }
+    /* Smallest total first (Health and Pain added), then less Health. */
+    bool cut = false;
+    for (int tot = 0; tot <= H_MAX + 1; tot++)
+        for (int pn = 1; pn >= 0; pn--) {
+            int h = tot - pn;
+            if (h < 0 || h > H_MAX || !CELL(h, pn))
+                continue;
+            if (out->n_damage >= FRAY_CHANCES_DAMAGE) {
+                cut = true;
+                continue;
+            }
+            fray_chance_damage *d = &out->damage[out->n_damage++];
+            d->amount[0] = h;
+            d->amount[1] = pn;
+            d->p = fray__ratio(CELL(h, pn), den, false);
+            d->share = fray_ratio_to_double(d->p);
+            out->expected[0] += d->share * h;
+            out->expected[1] += d->share * pn;
+        }
+#undef CELL
+    free(cell);
+    out->p_drop = fray_ratio_to_double(fray__ratio(drop, den, false));
+
+    char dmg[48];
+    if (L.bonus)
+        snprintf(dmg, sizeof dmg, "%dd6%+d", L.n_dice, L.bonus);
+    else
+        snprintf(dmg, sizeof dmg, "%dd6", L.n_dice);
+    char text[FRAY_CHANCES_ASSUMED];
+    snprintf(text, sizeof text,
+             "d20%+d against d20%+d (ties to the %s); damage %s less "
+             "resistance %d",
+             L.atk, L.def, actor_ties ? "attacker" : "defender", dmg, L.res);
+    add_text(out->assumed, sizeof out->assumed, text);
+    if (L.ranged && s->opt.friendly_fire)
+        add_text(out->assumed, sizeof out->assumed,
+                 "a miss that strikes another in the melee (002:51) not counted");
+    if (cut)
+        add_text(out->assumed, sizeof out->assumed,
+                 "the largest amounts are left out of the list");
+    return FRAY_OK;
+}
+
+/* An agility contest (or Medicine's flat roll): who wins, nothing dealt. */
+static void count_contest(const sw_setup *s, int a, int other, int kind,
+                          fray_chances *out) {
+    int mine = kind == SW_EV_MEDICINE ? s->c[a].b.medicine : s->c[a].b.agility;
+    int theirs = kind == SW_EV_MEDICINE || other < 0 ? 0 : s->c[other].b.agility;
+    bool actor_ties = s->opt.ties == SW_TIES_ACTOR;
+    set_outcomes(out, "succeeds", "fails", wins_of_400(mine, theirs, actor_ties));
+    no_damage(out);
+    out->p_drop = -1;
+    snprintf(out->modifiers, sizeof out->modifiers, "none");
+    snprintf(out->assumed, sizeof out->assumed,
+             "%s d20%+d against %s d20%+d (ties to the %s)",
+             kind == SW_EV_MEDICINE ? "Medicine" : "Agility", mine,
+             kind == SW_EV_MEDICINE ? "the GM's flat" : "the other's", theirs,
+             actor_ties ? "one acting" : "other");
+}
+
+static fray_status one(const sw_setup *s, const sw_state *st, int who,
+                       const char *command, fray_chances *out,
+                       fray_diag *diag) {
+    memset(out, 0, sizeof *out);
+    out->who = who;
+    out->target = -1;
+    out->p_drop = -1;
+    char text[FRAY_CHANCES_TEXT + 80];
+    snprintf(text, sizeof text, "%s %s", s->c[who].id, command);
+    sw_event *cmd = malloc(sizeof *cmd);
+    if (!cmd)
+        return FRAY_ERR_NOMEM;
+    fray_status rc = sw_parse(s, st, text, cmd, diag);
+    int kind = cmd->kind, actor = cmd->actor, t = cmd->target;
+    char why[200] = "";
+    if (rc == FRAY_OK && actor == who && kind != SW_EV_NEXT) {
+        /* As if its turn came now: free to declare on this segment. */
+        sw_state now = *st;
+        now.c[who].ready = st->seg;
+        now.c[who].decl_seg = st->seg - 1;
+        now.c[who].flags &= (uint8_t)~SW_F_WAITED;
+        if (sw_check(s, &now, cmd, why, sizeof why) != FRAY_OK)
+            rc = FRAY_ERR_INVALID;
+    }
+    free(cmd);
+    if (rc == FRAY_ERR_INVALID && why[0])
+        return fray__diag_set(diag, rc, 0, "%s", why);
+    if (rc != FRAY_OK)
+        return rc;
+    if (actor != who || kind == SW_EV_NEXT)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "'%s' is not an action of %s", command,
+                              s->c[who].name);
+    snprintf(out->command, sizeof out->command, "%s", command);
+    const char *tn = t >= 0 ? s->c[t].name : "";
+    switch (kind) {
+    case SW_EV_ATTACK: {
+        out->target = t;
+        const sw_weapon *w = &s->w[s->c[who].b.weapon];
+        const sw_block *ab = &s->c[who].b;
+        if (snprintf(out->title, sizeof out->title, "Attack on %s with %s%s%s", tn,
+                     w->name, ab->off_hand >= 0 ? " and " : "",
+                     ab->off_hand >= 0 ? s->w[ab->off_hand].name : "") >=
+            (int)sizeof out->title)
+            out->title[sizeof out->title - 1] = '\0'; /* cut: a long name */
+        return count_attack(s, st, who, t, out, diag);
+    }
+    case SW_EV_AVOID:
+    case SW_EV_SWITCH:
+    case SW_EV_DISENGAGE:
+    case SW_EV_CHASE:
+    case SW_EV_MEDICINE: {
+        out->target = t;
+        int other = kind == SW_EV_SWITCH ? st->c[who].engages
+                    : kind == SW_EV_MEDICINE ? -1 : t;
+        if (snprintf(out->title, sizeof out->title, "%s %s %s", sw_kind_title(kind),
+                     kind == SW_EV_SWITCH ? "to" : kind == SW_EV_MEDICINE ? "on"
+                                                                         : "from",
+                     tn) >= (int)sizeof out->title)
+            out->title[sizeof out->title - 1] = '\0';
+        if (kind == SW_EV_CHASE)
+            snprintf(out->title, sizeof out->title, "Chase a Sniper: %s", tn);
+        count_contest(s, who, other, kind, out);
+        return FRAY_OK;
+    }
+    case SW_EV_ENGAGE:
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "an Engage rolls no dice: it takes effect at the "
+                              "end of its delay (002:9) unless %s Avoids it "
+                              "(ask the chances of the Avoid)", tn);
+    default:
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "%s rolls no dice: it has no chances to count",
+                              sw_kind_title(kind));
+    }
+}
+
+fray_status sw_chances(const sw_setup *s, const sw_state *st, int who,
+                       const char *command, struct fray_chances *out, int max,
+                       int *n, fray_diag *diag) {
+    *n = 0;
+    if (who < 0 || who >= st->n)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "no such combatant in this fight");
+    if (!st->started)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "the fight has not begun");
+    if (command) {
+        fray_status rc = one(s, st, who, command, out, diag);
+        if (rc == FRAY_OK)
+            *n = 1;
+        return rc;
+    }
+    /* Every attack on a foe it may make now, and every Chase a Sniper. */
+    static const char *const verbs[2] = {"attack", "chase"};
+    for (int t = 0; t < st->n && *n < max; t++) {
+        if (t == who || s->c[t].side == s->c[who].side)
+            continue;
+        for (int k = 0; k < 2 && *n < max; k++) {
+            char c[FRAY_CHANCES_TEXT];
+            snprintf(c, sizeof c, "%s %s", verbs[k], s->c[t].id);
+            fray_diag d;
+            memset(&d, 0, sizeof d);
+            fray_status rc = one(s, st, who, c, &out[*n], &d);
+            if (rc == FRAY_OK)
+                ++*n;
+            else if (rc != FRAY_ERR_INVALID) {
+                if (diag)
+                    *diag = d;
+                return rc;
+            }
+        }
+    }
+    return FRAY_OK;
+}
