@@ -373,12 +373,6 @@ static bool put_fact_hidden(fray__text *t, const fa_setup *s,
         fray__text_f(t, "%s consumes its %s.", who, in ? in : "item");
         return true;
     }
-    case FA_FACT_AMMO:
-        if (!hw)
-            return false;
-        fray__text_f(t, "%s spends %d round%s of ammunition.", who, (int)v[0],
-                     v[0] == 1 ? "" : "s");
-        return true;
     case FA_FACT_AP:
         if (!hw)
             return false;
