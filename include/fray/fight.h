@@ -250,6 +250,23 @@ FRAY_API const char *fray_setup_file_path(const fray_setup *setup, int i);
 FRAY_API int fray_event_names(const fray_fight *fight, int i, bool *named,
                               int size);
 
+struct fray_view_scope; /* fray/view.h */
+/* Event i (0 <= i < fray_fight_events) narrated for a scope (issue 14
+ * "never GM-only data"): as fray_event_narrate, byte for byte, when the
+ * scope sees every number (the GM, or enemy_numbers true); otherwise the
+ * exact STUN, LETHAL, HP, Health and Pain numbers (and resources) of the
+ * combatants outside the scope's own sides are told as the view's
+ * descriptors ("unhurt", "hurt", "badly hurt", "out"), and every card,
+ * die, hit and miss as fray_event_narrate tells them. Which events a
+ * scope may read at all (one naming a combatant it does not see) is the
+ * caller's to decide (fray_event_names). snprintf-style into buf, the
+ * length needed in *out_len. Errors: FRAY_ERR_INVALID for a NULL
+ * argument, no event i, or a ruleset that cannot narrate without the
+ * numbers (diag may be NULL). */
+FRAY_API FRAY_MUST_CHECK fray_status fray_event_narrate_for(
+    const fray_fight *fight, int i, const struct fray_view_scope *scope,
+    char *buf, size_t size, size_t *out_len, fray_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif

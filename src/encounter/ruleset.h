@@ -258,6 +258,15 @@ typedef struct fray__ruleset {
      * and count go on from there. No allocation. */
     fray_status (*sim_from)(void *rfight, const void *from, uint64_t seed,
                             uint64_t trial);
+    /* ---- Narration for a scope (issue 14; optional: NULL) ------------- */
+    /* event_narrate, with the exact STUN, LETHAL, HP, Health and Pain
+     * numbers (and resources) of every combatant k with hide[k] told as
+     * the view's descriptors ("hurt", "badly hurt") instead; every card,
+     * die, hit and miss as event_narrate tells them. hide has room for
+     * the setup's combatants. NULL: fray_event_narrate_for refuses. */
+    size_t (*event_narrate_hidden)(const void *setup, const uint8_t *ev,
+                                   size_t len, const bool *hide, char *buf,
+                                   size_t size);
 } fray__ruleset;
 
 /* The registry (rulesets.c): every ruleset built, NULL-terminated. */

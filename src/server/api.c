@@ -1082,6 +1082,32 @@ static const char *brief_of(const fight_entry *f, int k,
     return buf;
 }
 
+/* Logged event k narrated for the scope (fray_event_narrate_for), as
+ * {"event", "text"} after a comma unless first; false, with nothing
+ * written, when the library cannot (a ruleset without it) or memory ran
+ * out (the caller falls back to brief_of). */
+static bool told_for(const fight_entry *f, int k, const fray_view_scope *sc,
+                     fsv_text *t, bool first) {
+    int i = f->log_from + k;
+    size_t n = 0;
+    if (fray_event_narrate_for(f->fight, i, sc, NULL, 0, &n, NULL) != FRAY_OK)
+        return false;
+    char *s = malloc(n + 1);
+    if (!s)
+        return false;
+    size_t m = 0;
+    if (fray_event_narrate_for(f->fight, i, sc, s, n + 1, &m, NULL) != FRAY_OK ||
+        m != n) {
+        free(s);
+        return false;
+    }
+    fsv_text_printf(t, "%s{\"event\":%d,\"text\":", first ? "" : ",", i);
+    fsv_text_json(t, s);
+    fsv_text_str(t, "}");
+    free(s);
+    return true;
+}
+
 static fray_view_scope scope_of(const who *w) {
     if (w->gm)
         return fray_view_scope_gm();
@@ -1161,8 +1187,8 @@ static bool write_state(fight_entry *f, const who *w, fsv_text *t) {
     }
     /* The log: the last narrated events. A player's leaves out any that
      * names a combatant it does not see; when the GM hides the enemies'
-     * numbers (narration tells STUN, LETHAL and HP), it keeps only those
-     * that tell of its own sides alone. */
+     * numbers, the library tells the others with descriptors instead
+     * (fray_event_narrate_for), or, for a ruleset that cannot, briefly. */
     fsv_text_str(t, ",\"log\":[");
     bool first = true;
     {
@@ -1176,9 +1202,14 @@ static bool write_state(fight_entry *f, const who *w, fsv_text *t) {
                 fsv_text_json(t, s);
                 fsv_text_str(t, "}");
                 first = false;
+            } else if (told_for(f, k, &sc, t, first)) {
+                /* Told for the scope by the library (issue 14): every
+                 * card, die, hit and miss, the enemies' numbers as the
+                 * view's descriptors. */
+                first = false;
             } else if (f->names_known[k]) {
-                /* An event that tells of an enemy whose numbers the GM
-                 * keeps: what was done and whom it named, no numbers. */
+                /* A ruleset that cannot narrate without the numbers: what
+                 * was done and whom it named, no numbers. */
                 fsv_text_printf(t, "%s{\"event\":%d,\"brief\":true,\"text\":",
                                 first ? "" : ",", f->log_from + k);
                 char brief[1024];

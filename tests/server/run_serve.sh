@@ -293,22 +293,37 @@ call "$A_URL" "$PT" POST "/api/fights/$R/command" "{\"text\":\"$TURN hold\",\"ca
 expect_status "a player gives no cards by hand" 403
 call "$A_URL" "$PT" POST "/api/fights/$R/command" "{\"text\":\"$TURN hold\"}" >/dev/null
 expect_status "players_play on: $TURN's player plays its turn" 200
-# enemy_numbers false: the enemies' health by descriptor only, and only the
-# events that tell of its own side alone (no enemy's name or id in them).
-call "$A_URL" "$GA" POST "/api/fights/$R/players" '{"name":"Dee","combatants":["tony"],"enemy_numbers":false}' >/dev/null
+# enemy_numbers false: the enemies' health by descriptor only, and every
+# event told in full (the cards, hit or miss) with the enemies' STUN and
+# LETHAL as descriptors (fray_event_narrate_for): the skirmish, stepped
+# until blows land both ways.
+call "$A_URL" "$GA" POST /api/fights '{"encounter":"examples/towers/skirmish.yaml","seed":"1"}' >/dev/null
+expect_status "POST /api/fights (skirmish)" 201
+SK=$(jq -r .id "$TMP/body")
+call "$A_URL" "$GA" POST "/api/fights/$SK/players" '{"name":"Dee","combatants":["tony"],"enemy_numbers":false}' >/dev/null
 PN=$(jq -r .token "$TMP/body")
-call "$A_URL" "$PN" GET "/api/fights/$R" >"$TMP/rn"
-call "$A_URL" "$GA" GET "/api/fights/$R" >"$TMP/rn_gm"
+for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+    call "$A_URL" "$GA" POST "/api/fights/$SK/step" >/dev/null
+done
+call "$A_URL" "$PN" GET "/api/fights/$SK" >"$TMP/rn"
+call "$A_URL" "$GA" GET "/api/fights/$SK" >"$TMP/rn_gm"
 jq -e '([.view.combatants[] | select(.side != 0) | .health[]] | length > 0 and all(has("value") | not))
        and ([.view.combatants[] | select(.id == "tony") | .health[]] | all(has("value")))' "$TMP/rn" >/dev/null \
     && ok "enemy_numbers false: descriptors only for enemies" || fail "enemy numbers: $(head -c 800 "$TMP/rn")"
-jq -e --slurpfile gm "$TMP/rn_gm" '[$gm[0].view.combatants[] | select(.side != 0) | .name, .id] as $foes
-       | ([.log[] | select(.brief | not)] | length) < ($gm[0].log | length)
-       and ([.log[] | select(.brief)] | length) > 0
-       and all(.log[] | select(.brief | not) | .text; . as $t | all($foes[]; . as $f | $t | contains($f) | not))
-       and all(.log[] | select(.brief) | .text; test("STUN|LETHAL|HP|against|[0-9]+ (STUN|LETHAL)") | not)' "$TMP/rn" >/dev/null \
-    && ok "enemy_numbers false: its own side's events told, the others briefly, no numbers ($(jq '[.log[] | select(.brief)] | length' "$TMP/rn") brief of $(jq '.log | length' "$TMP/rn"))" \
-    || fail "enemy numbers' log: $(jq -c .log "$TMP/rn" | head -c 800)"
+jq -e --slurpfile gm "$TMP/rn_gm" '[$gm[0].view.combatants[] | select(.side != 0 and (.gm_only | not)) | .name] as $foes
+       | ([.log[] | select(.brief)] | length) == 0
+       and (.log | length) == ($gm[0].log | length)
+       and ([.log[] | .text | test("hit:|miss:")] | any)
+       and ([.log[] | .text | split("\n")[] | select(. as $l | any($foes[]; . as $f | $l | contains($f)))
+             | test("(STUN|LETHAL) (unhurt|hurt|badly hurt|out)")] | any)
+       and ([.log[] | .text | split("\n")[] | select(. as $l | any($foes[]; . as $f | $l | contains($f)))
+             | test("[0-9]+(/[0-9]+)? (STUN|LETHAL)")] | any | not)
+       and ([$gm[0].log[] | .text | split("\n")[] | select(. as $l | any($foes[]; . as $f | $l | contains($f)))
+             | test("[0-9]+(/[0-9]+)? (STUN|LETHAL)")] | any)' "$TMP/rn" >/dev/null \
+    && ok "enemy_numbers false: every event told, the enemies' STUN and LETHAL as descriptors, no numbers ($(jq '.log | length' "$TMP/rn") events)" \
+    || fail "enemy numbers' log: $(jq -c .log "$TMP/rn" | head -c 1500)"
+call "$A_URL" "$GA" POST "/api/fights/$SK/archive" >/dev/null   # (the fights resumed below are counted)
+expect_status "archive the skirmish of the players' numbers" 200
 call "$A_URL" "$PR" GET "/api/fights/$R" >"$TMP/rp2"
 jq -e '.log | length > 0' "$TMP/rp2" >/dev/null && ok "enemy_numbers true (default): the player reads the log" \
     || fail "log: $(head -c 300 "$TMP/rp2")"

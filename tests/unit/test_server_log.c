@@ -232,9 +232,10 @@ Test(server_log, player_log_drops_an_event_naming_a_hidden_one_only_in_its_data)
     cr_assert(log_has(body, 2) && log_has(body, 3), "the GM reads both");
     free(body);
     /* A player whose scope hides the enemies' numbers (enemy_numbers
-     * false) reads the events that tell of its own side alone (the walk);
-     * of one that tells of an enemy (the begin event: the thugs'
-     * initiative rolls), only what was done and whom it named. */
+     * false) reads every event it may see told in full, the enemies' HP
+     * in words (issue 14; fray_event_narrate_for): the begin event with
+     * the thugs' initiative rolls (dice, not numbers of their health),
+     * and the walk of its own side. */
     snprintf(path, sizeof path, "/api/fights/%d/players", id);
     cr_assert_eq(ask(s, NULL, "POST", path,
                      "{\"name\":\"Bo\",\"combatants\":[\"merc\"],"
@@ -246,12 +247,12 @@ Test(server_log, player_log_drops_an_event_naming_a_hidden_one_only_in_its_data)
     snprintf(path, sizeof path, "/api/fights/%d", id);
     cr_assert_eq(ask(s, hidden, "GET", path, NULL, &body), 200, "%s", body);
     const char *log = strstr(body, "\"log\":[");
-    cr_assert_not_null(strstr(log, "{\"event\":0,\"brief\":true,\"text\":"
-                                   "\"begin: Vance, Lyra, Thug 1, Thug 2 "
-                                   "(numbers kept by the GM)\"}"),
-                       "the begin event told briefly: %s", log);
-    cr_assert_null(strstr(log, "d20"), "no roll: %s", log);
-    cr_assert_null(strstr(log, "initiative"), "no roll: %s", log);
+    cr_assert_not_null(strstr(log, "{\"event\":0,\"text\":\"Initiative."),
+                       "the begin event told in full: %s", log);
+    cr_assert_not_null(strstr(log, "Thug 1 rolls initiative: d20 "),
+                       "the thugs' rolls told: %s", log);
+    cr_assert_null(strstr(log, "\"brief\""), "nothing told briefly: %s", log);
+    cr_assert_null(strstr(log, "hit point"), "no HP told: %s", log);
     cr_assert(!log_has(body, 2), "not the walk declining Big Sal");
     cr_assert(log_has(body, 3), "the walk of Vance alone is kept: %s", body);
     cr_assert_not_null(strstr(log, "Vance moves from 4,2 to 5,2"), "%s", log);

@@ -764,6 +764,18 @@ static size_t rs_event_narrate(const void *setup, const uint8_t *ev, size_t len,
     return fa_narrate(setup, &e, buf, size);
 }
 
+static size_t rs_event_narrate_hidden(const void *setup, const uint8_t *ev,
+                                      size_t len, const bool *hide, char *buf,
+                                      size_t size) {
+    fa_event e;
+    if (unpack(ev, len, &e) != FRAY_OK) {
+        if (buf && size)
+            buf[0] = '\0';
+        return 0;
+    }
+    return fa_narrate_hidden(setup, &e, hide, buf, size);
+}
+
 static int rs_event_names(const void *setup, const uint8_t *ev, size_t len,
                           bool *named) {
     fa_event e;
@@ -1151,4 +1163,5 @@ const fray__ruleset fray__alloy_ruleset = {
     .event_names = rs_event_names,
     .chances = rs_chances, /* issue 19 */
     .sim_from = rs_sim_from,
+    .event_narrate_hidden = rs_event_narrate_hidden, /* issue 14 */
 };

@@ -1335,4 +1335,14 @@ fray_status fa_chances(const fa_setup *s, const fa_state *st, int turn,
                        int who, const char *command, struct fray_chances *out,
                        int max, int *n, fray_diag *diag);
 
+/* (issue 14) HP in words, as a player who may not see the numbers reads
+ * them: "unhurt", "hurt", "bloodied" (half or less, 004's word), "out"
+ * (view.c; the narration for a scope uses the same). */
+const char *fa_hp_words(int hp, int max);
+/* fa_narrate with hide[c] (room for every combatant; NULL: none) marking
+ * the combatants whose HP, action points and items are told in words,
+ * never as numbers (render.c; issue 14). */
+size_t fa_narrate_hidden(const fa_setup *s, const fa_event *ev,
+                         const bool *hide, char *buf, size_t size);
+
 #endif

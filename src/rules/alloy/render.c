@@ -329,6 +329,60 @@ static const char *trigger_words(int trig) {
 /* One fact as a sentence (no newline). Attack facts take the modifier
  * facts next to them (same attacker and target): ev and used may be NULL
  * for a fact alone. */
+/* (issue 14) Fact f told without the numbers of the combatants with
+ * hide[c] (their HP in words, their action points and items unsaid);
+ * false when f tells no such number (put_fact tells it). */
+static bool put_fact_hidden(fray__text *t, const fa_setup *s,
+                            const fa_event *ev, const fa_fact *f,
+                            const bool *hide) {
+    const char *who = who_name(s, f->who);
+    const char *tgt = who_name(s, f->target);
+    bool hw = hide && f->who >= 0 && f->who < s->n && hide[f->who];
+    bool ht = hide && f->target >= 0 && f->target < s->n && hide[f->target];
+    const int32_t *v = f->v;
+    switch ((fa_fact_kind)f->kind) {
+    case FA_FACT_DAMAGE:
+        if (!ht)
+            return false;
+        fray__text_f(t, "%s takes damage", tgt);
+        if (f->who >= 0)
+            fray__text_f(t, " from %s", who);
+        put_damage_dice(t, ev, f);
+        fray__text_f(t, ": %s.", fa_hp_words((int)v[1], max_hp(s, f->target)));
+        return true;
+    case FA_FACT_DYING:
+        if (!ht)
+            return false;
+        fray__text_f(t, "%s falls dying.", tgt);
+        return true;
+    case FA_FACT_DEAD:
+        if (!ht)
+            return false;
+        fray__text_f(t, "%s is dead.", tgt);
+        return true;
+    case FA_FACT_HEAL:
+        if (!hw)
+            return false;
+        fray__text_f(t, "%s regains hit points (now %s).", who,
+                     fa_hp_words((int)v[1], max_hp(s, f->who)));
+        return true;
+    case FA_FACT_CONSUME: {
+        if (!hw)
+            return false;
+        const char *in = item_name(s, f->who, (int)v[0]);
+        fray__text_f(t, "%s consumes its %s.", who, in ? in : "item");
+        return true;
+    }
+    case FA_FACT_AP:
+        if (!hw)
+            return false;
+        fray__text_f(t, "%s spends an action point.", who);
+        return true;
+    default:
+        return false;
+    }
+}
+
 static void put_fact(fray__text *t, const fa_setup *s, const fa_event *ev,
                      int i, const fa_fact *f, bool *used) {
     const char *who = who_name(s, f->who);
@@ -796,6 +850,11 @@ static int put_conditions_on(fray__text *t, const fa_setup *s,
 
 size_t fa_narrate(const fa_setup *s, const fa_event *ev, char *buf,
                   size_t size) {
+    return fa_narrate_hidden(s, ev, NULL, buf, size);
+}
+
+size_t fa_narrate_hidden(const fa_setup *s, const fa_event *ev,
+                         const bool *hide, char *buf, size_t size) {
     fray__text t;
     fray__text_init(&t, buf, size);
     bool used[FA_EVENT_FACTS];
@@ -867,8 +926,10 @@ size_t fa_narrate(const fa_setup *s, const fa_event *ev, char *buf,
             continue;
         }
         fray__text_s(&t, "  ");
-        if (f->kind != FA_FACT_COND_ON || put_conditions_on(&t, s, ev, i, used) == 0)
-            put_fact(&t, s, ev, i, f, used);
+        if (f->kind != FA_FACT_COND_ON || put_conditions_on(&t, s, ev, i, used) == 0) {
+            if (!put_fact_hidden(&t, s, ev, f, hide))
+                put_fact(&t, s, ev, i, f, used);
+        }
         used[i] = true;
         fray__text_s(&t, "\n");
     }

@@ -103,6 +103,12 @@ static fray_status fill_conditions(fray_fight_view *v, const fa_setup *s,
     return FRAY_OK;
 }
 
+const char *fa_hp_words(int hp, int max) {
+    return hp <= 0 ? "out" : hp >= max ? "unhurt"
+                   : 2 * hp <= max     ? "bloodied"
+                                       : "hurt";
+}
+
 static fray_status fill_resources(fray_fight_view *v, const fa_statblock *sb,
                                   const fa_cstate *c, fray_view_combatant *o) {
     fray_view_resource *r = fray__view_alloc(
@@ -279,8 +285,7 @@ fray_status fa_view(const fa_setup *s, const fa_state *st, int turn,
         o->n_tracks = 1;
         o->tracks[0] = (fray_view_track){
             "HP", c->hp, mh, 0,
-            c->hp <= 0 ? "out" : c->hp >= mh ? "unhurt"
-                             : 2 * c->hp <= mh ? "bloodied" : "hurt",
+            fa_hp_words(c->hp, mh),
             true};
         int place = -1;
         for (int k = 0; k < st->n_order; k++)

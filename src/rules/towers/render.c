@@ -10,6 +10,7 @@
  * returns the length the whole text needs.
  */
 #include "towers_int.h"
+#include "view_build.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -271,7 +272,14 @@ typedef struct narr {
     txt *t;
     bool used[FT_EVENT_FACTS];
     bool hit_seen; /* damage after a hit "takes"; other damage "loses" */
+    /* hide[c]: combatant c's STUN, LETHAL and mana are told as the view's
+     * descriptors, never as numbers (issue 14; NULL: the GM's narration). */
+    const bool *hide;
 } narr;
+
+static bool hidden(const narr *n, int c) {
+    return n->hide && valid_c(n->s, c) && n->hide[c];
+}
 
 /* The card of a flip fact that was kept: the first card of the best value
  * (or the lowest when the flip kept the lowest), matching fray_flip. */
@@ -640,6 +648,17 @@ static void narr_fact(narr *n, int i) {
         break;
     case FT_FACT_DAMAGE: {
         int c = f->target;
+        if (hidden(n, c)) {
+            /* Issue 14: what is left, as the view says it (view.c). */
+            txt_f(t, "  %s %s %s; STUN %s, LETHAL %s\n", cname(s, c),
+                  n->hit_seen ? "takes" : "loses",
+                  f->v[0] && f->v[1] ? "STUN and LETHAL"
+                  : f->v[1]          ? "LETHAL"
+                                     : "STUN",
+                  fray__view_descriptor(f->v[2], max_stun(s, c)),
+                  fray__view_descriptor(f->v[3], max_lethal(s, c)));
+            break;
+        }
         txt_f(t, "  %s %s ", cname(s, c), n->hit_seen ? "takes" : "loses");
         if (f->v[0] && f->v[1])
             txt_f(t, "%d STUN and %d LETHAL", f->v[0], f->v[1]);
@@ -655,6 +674,13 @@ static void narr_fact(narr *n, int i) {
         break;
     }
     case FT_FACT_HEAL:
+        if (hidden(n, f->target)) { /* issue 14: no numbers */
+            txt_f(t, "  %s recovers %s\n", cname(s, f->target),
+                  f->v[0] && f->v[1] ? "STUN and LETHAL"
+                  : f->v[1]          ? "LETHAL"
+                                     : "STUN");
+            break;
+        }
         txt_f(t, "  %s recovers ", cname(s, f->target));
         if (f->v[0] && f->v[1])
             txt_f(t, "%d STUN and %d LETHAL\n", f->v[0], f->v[1]);
@@ -712,6 +738,11 @@ static void narr_fact(narr *n, int i) {
         break;
     }
     case FT_FACT_MANA:
+        if (hidden(n, f->who)) { /* issue 14: resources are the GM's */
+            txt_f(t, "  %s spends %s mana\n", cname(s, f->who),
+                  element_name(f->v[0]));
+            break;
+        }
         txt_f(t, "  %s has %d %s mana\n", cname(s, f->who), f->v[1],
               element_name(f->v[0]));
         break;
@@ -733,7 +764,14 @@ static void narr_fact(narr *n, int i) {
     case FT_FACT_DUEL:
     case FT_FACT_OPPOSED: {
         char b[512];
-        if (ft_duel_fact_text(s, f, b, sizeof b))
+        if (!ft_duel_fact_text(s, f, b, sizeof b))
+            break;
+        /* Issue 14: a duel's line that tells a hidden one's STUN and
+         * LETHAL (learned, or held to the phase's end) keeps them. */
+        if ((hidden(n, f->who) || hidden(n, f->target)) && strstr(b, " STUN"))
+            txt_f(t, "  (%s's STUN and LETHAL: kept by the GM)\n",
+                  cname(s, hidden(n, f->target) ? f->target : f->who));
+        else
             txt_s(t, b);
         break;
     }
@@ -916,6 +954,11 @@ static void narr_untold(txt *t, const ft_event *ev) {
 
 size_t ft_render_event(const ft_setup *s, const ft_event *ev, char *buf,
                        size_t size) {
+    return ft_render_event_hidden(s, ev, NULL, buf, size);
+}
+
+size_t ft_render_event_hidden(const ft_setup *s, const ft_event *ev,
+                              const bool *hide, char *buf, size_t size) {
     txt t;
     txt_init(&t, buf, size);
     narr n;
@@ -923,6 +966,7 @@ size_t ft_render_event(const ft_setup *s, const ft_event *ev, char *buf,
     n.s = s;
     n.ev = ev;
     n.t = &t;
+    n.hide = hide;
     int nf = ev->n_facts < FT_EVENT_FACTS ? ev->n_facts : FT_EVENT_FACTS;
     switch (ev->cmd.action) {
     case FT_CMD_BEGIN:
@@ -955,8 +999,15 @@ size_t ft_render_event(const ft_setup *s, const ft_event *ev, char *buf,
             (ft_actions[ev->cmd.action].flags & FT_AF_GM) &&
             ev->cmd.action != FT_ACT_EXCHANGE) { /* (a player's: towers-talent2) */
             char line[256];
-            ft_gm_narrate(s, ev, line, sizeof line);
-            txt_s(&t, line);
+            if (ev->cmd.action == FT_ACT_GM_SET && hidden(&n, ev->cmd.actor))
+                /* Issue 14: the GM's change, not its numbers. */
+                txt_f(&t, "Phase %d, round %d — The GM changes %s's "
+                      "numbers (kept by the GM).\n", (int)ev->phase,
+                      (int)ev->phase / 10 + 1, cname(s, ev->cmd.actor));
+            else {
+                ft_gm_narrate(s, ev, line, sizeof line);
+                txt_s(&t, line);
+            }
         } else {
             narr_header(&n);
         }

@@ -132,6 +132,22 @@ static size_t rs_event_narrate(const void *setup, const uint8_t *ev,
     return n;
 }
 
+static size_t rs_event_narrate_hidden(const void *setup, const uint8_t *ev,
+                                      size_t len, const bool *hide, char *buf,
+                                      size_t size) {
+    ft_event *e = malloc(sizeof *e);
+    if (!e) {
+        if (size)
+            buf[0] = '\0';
+        return 0;
+    }
+    ft_event_unpack(ev, len, e);
+    size_t n = ft_render_event_hidden(&((const fray_towers_setup *)setup)->s,
+                                      e, hide, buf, size);
+    free(e);
+    return n;
+}
+
 static int rs_event_names(const void *setup, const uint8_t *ev, size_t len,
                           bool *named) {
     ft_event *e = malloc(sizeof *e);
@@ -296,4 +312,5 @@ const fray__ruleset fray__towers_ruleset = {
     .event_names = rs_event_names,
     .chances = ft_rf_chances, /* chances.c (issue 19) */
     .sim_from = ft_rf_sim_from,
+    .event_narrate_hidden = rs_event_narrate_hidden, /* issue 14 */
 };

@@ -2778,4 +2778,10 @@ fray_status ft_rf_chances(const void *rf, int who, const char *command,
 fray_status ft_rf_sim_from(void *rf, const void *from, uint64_t seed,
                            uint64_t trial);
 
+/* ft_render_event with hide[c] (room for every combatant; NULL: none)
+ * marking the combatants whose STUN, LETHAL and mana are told as the
+ * view's descriptors, never as numbers (render.c; issue 14). */
+size_t ft_render_event_hidden(const ft_setup *s, const ft_event *ev,
+                              const bool *hide, char *buf, size_t size);
+
 #endif

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "view_build.h"
 
 typedef struct out {
     char *buf;
@@ -69,6 +70,19 @@ static const char *const engage_fail[] = {
 /* ---- Narration ----------------------------------------------------------- */
 
 size_t sw_narrate(const sw_setup *s, const sw_event *ev, char *buf, size_t size) {
+    return sw_narrate_hidden(s, ev, NULL, buf, size);
+}
+
+/* (issue 14) Health and Pain in words (the view's, view.c). */
+static const char *health_words(const sw_setup *s, int i, int health) {
+    return fray__view_descriptor(health, s->c[i].b.health);
+}
+static const char *pain_words(const sw_setup *s, int i, int pain) {
+    return sw_pain_words(pain, s->c[i].b.pain, pain <= -s->c[i].b.pain);
+}
+
+size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
+                         const bool *hide, char *buf, size_t size) {
     out o = {buf, size, 0};
     if (buf && size)
         buf[0] = '\0';
@@ -82,6 +96,27 @@ size_t sw_narrate(const sw_setup *s, const sw_event *ev, char *buf, size_t size)
     for (int k = 0; k < ev->n_facts; k++) {
         const sw_fact *f = &ev->facts[k];
         const char *who = nm(s, f->who), *other = nm(s, f->other);
+        if (hide && f->who >= 0 && f->who < s->n && hide[f->who] &&
+            (f->kind == SW_FACT_DAMAGE || f->kind == SW_FACT_PAIN ||
+             f->kind == SW_FACT_BLEED)) {
+            /* Issue 14: no Health or Pain number; the dice stay. */
+            if (f->kind == SW_FACT_DAMAGE)
+                put(&o, "  %s takes damage (%d rolled); Health: %s.\n", who,
+                    f->a, health_words(s, f->who, f->c));
+            else if (f->kind == SW_FACT_PAIN && f->b)
+                put(&o, "  %s loses a point of Pain (Pain: %s) and 1d6 Health "
+                        "for it (rolled %d); Health: %s.\n",
+                    who, pain_words(s, f->who, f->a), f->b,
+                    health_words(s, f->who, f->c));
+            else if (f->kind == SW_FACT_PAIN)
+                put(&o, "  %s loses a point of Pain (Pain: %s).\n", who,
+                    pain_words(s, f->who, f->a));
+            else
+                put(&o, "  %s %s; Health: %s.\n", who,
+                    f->b ? "fails to stop the bleeding and bleeds" : "bleeds",
+                    health_words(s, f->who, f->c));
+            continue;
+        }
         switch (f->kind) {
         case SW_FACT_INIT:
             if (f->a == 0)

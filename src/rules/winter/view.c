@@ -153,6 +153,10 @@ static fray_status fill_actions(fray_fight_view *v, const sw_setup *s,
     return FRAY_OK;
 }
 
+const char *sw_pain_words(int pain, int max, bool blown) {
+    return blown ? "blown" : pain <= 0 ? "winded" : pain >= max ? "fresh" : "tiring";
+}
+
 fray_status sw_view(const sw_setup *s, const sw_state *st, int turn,
                     fray_fight_view *v) {
     int n = s->n < v->n_combatants ? s->n : v->n_combatants;
@@ -169,10 +173,8 @@ fray_status sw_view(const sw_setup *s, const sw_state *st, int turn,
                                          fray__view_descriptor(c->health, b->health),
                                          true};
         o->tracks[1] = (fray_view_track){"Pain", c->pain, b->pain, 0,
-                                         c->flags & SW_F_BLOWN ? "blown"
-                                         : c->pain <= 0        ? "winded"
-                                         : c->pain >= b->pain  ? "fresh"
-                                                               : "tiring",
+                                         sw_pain_words(c->pain, b->pain,
+                                                       c->flags & SW_F_BLOWN),
                                          true};
         int place = fray__track_find(&st->track, i);
         o->on_time = place >= 0 && st->started && !o->out;

@@ -513,6 +513,19 @@ static size_t rs_event_narrate(const void *setup, const uint8_t *ev, size_t len,
     return n;
 }
 
+static size_t rs_event_narrate_hidden(const void *setup, const uint8_t *ev,
+                                      size_t len, const bool *hide, char *buf,
+                                      size_t size) {
+    sw_event *e = malloc(sizeof *e);
+    size_t n = 0;
+    if (e && unpack(ev, len, e) == FRAY_OK)
+        n = sw_narrate_hidden(setup, e, hide, buf, size);
+    else if (buf && size)
+        buf[0] = '\0';
+    free(e);
+    return n;
+}
+
 static size_t rs_event_json(const void *setup, const uint8_t *ev, size_t len,
                             char *buf, size_t size) {
     sw_event *e = malloc(sizeof *e);
@@ -900,6 +913,7 @@ const fray__ruleset fray__winter_ruleset = {
     .vary_scope = rs_vary_scope,
     .chances = rs_chances,
     .sim_from = rs_sim_from,
+    .event_narrate_hidden = rs_event_narrate_hidden, /* issue 14 */
 };
 
 /* For tests: the state and setup of the ruleset's part of a fight

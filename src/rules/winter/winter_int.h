@@ -326,5 +326,14 @@ struct fray_chances;
 fray_status sw_chances(const sw_setup *s, const sw_state *st, int who,
                        const char *command, struct fray_chances *out, int max,
                        int *n, fray_diag *diag);
+/* (issue 14) Pain in words, as a player who may not see the numbers reads
+ * it: "fresh", "tiring", "winded" (0 or less), "blown" (view.c; the
+ * narration for a scope uses the same). */
+const char *sw_pain_words(int pain, int max, bool blown);
+/* sw_narrate with hide[c] (room for every combatant; NULL: none) marking
+ * the combatants whose Health and Pain are told in words, never as
+ * numbers (tell.c; issue 14). */
+size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
+                         const bool *hide, char *buf, size_t size);
 
 #endif
