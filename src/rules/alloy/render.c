@@ -48,6 +48,7 @@ static const char *const cmd_names[FA_CMD_KINDS] = {
     [FA_CMD_END_TURN] = "end",
     [FA_CMD_FEINT] = "feint",
     [FA_CMD_SKILL] = "skill",
+    [FA_CMD_GM] = "gm",
 };
 
 /* The action table's own names (004:300-354). */
@@ -86,6 +87,7 @@ static const char *const cmd_titles[FA_CMD_KINDS] = {
     [FA_CMD_END_TURN] = "End Turn",
     [FA_CMD_FEINT] = "Feint",
     [FA_CMD_SKILL] = "Use a Skill",
+    [FA_CMD_GM] = "GM's override",
 };
 
 static const char *const cond_names[FA_COND_KINDS] = {
@@ -477,6 +479,12 @@ static void put_fact(fray__text *t, const fa_setup *s, const fa_event *ev,
     case FA_FACT_CHOSEN:
         fray__text_f(t, "%s is dominated: %s chooses its action.", who, tgt);
         break;
+    case FA_FACT_GM: {   /* (alloygm) */
+        char b[200];
+        fa_gm_fact_text(s, f, b, sizeof b);
+        fray__text_s(t, b);
+        break;
+    }
     case FA_FACT_COVER_STRUCK:
         fray__text_f(t, "%s's attack missed %s only because of %s's cover: "
                      "against its defense of %d it %s", who,
@@ -688,6 +696,12 @@ static void put_command(fray__text *t, const fa_setup *s, const fa_command *c) {
     }
     if (c->kind == FA_CMD_NEXT) {
         fray__text_s(t, "Next turn");
+        return;
+    }
+    if (c->kind == FA_CMD_GM) {   /* (alloygm) */
+        char b[200];
+        fa_gm_describe(s, c, b, sizeof b);
+        fray__text_s(t, b);
         return;
     }
     if (c->kind == FA_CMD_ATTACK && c->actor >= 0 && c->actor < s->n &&
@@ -940,6 +954,10 @@ size_t fa_draw_order(const fa_setup *s, const fa_state *st, char *buf,
         fray__text_f(&t, "%s %3d  ", i == st->cur ? ">" : " ", c->init);
         fray__text_s(&t, s->c[i].name);
         pad(&t, strlen(s->c[i].name), w);
+        if (c->absent) {   /* (alloygm) gm flee */
+            fray__text_s(&t, "  has left the fight\n");
+            continue;
+        }
         fray__text_f(&t, "  %d/%d hp", c->hp, max_hp(s, i));
         const char *sw = state_word(c);
         if (sw)
@@ -993,7 +1011,7 @@ size_t fa_draw_map(const fa_setup *s, const fa_state *st, char *buf,
         for (int i = 0; i < st->n && i < s->n; i++) {
             const fa_cstate *c = &st->c[i];
             bool dead = fa_has(c, FA_C_DEAD);
-            if (dead != (pass == 0))
+            if (dead != (pass == 0) || c->absent)   /* (alloygm) a fled one: no token */
                 continue;
             tokens[nt].fp = c->fp;
             tokens[nt].symbol = dead ? '%' : symbol_of(s, i);
@@ -1014,6 +1032,10 @@ size_t fa_draw_map(const fa_setup *s, const fa_state *st, char *buf,
         fray__text_f(&t, "  %c  ", symbol_of(s, i));
         fray__text_s(&t, s->c[i].name);
         pad(&t, strlen(s->c[i].name), w);
+        if (c->absent) {   /* (alloygm) gm flee */
+            fray__text_f(&t, "  %s, has left the fight\n", side_of(s, s->c[i].side));
+            continue;
+        }
         fray__text_f(&t, "  %s, at %d,%d, %d/%d hp", side_of(s, s->c[i].side),
                      c->fp.at.x, c->fp.at.y, c->hp, max_hp(s, i));
         const char *sw = state_word(c);
@@ -1078,6 +1100,10 @@ size_t fa_summary(const fa_setup *s, const fa_state *st, char *buf,
         fray__text_s(&t, s->c[i].name);
         pad(&t, strlen(s->c[i].name), w);
         fray__text_f(&t, "  %s: ", side_of(s, s->c[i].side));
+        if (c->absent) {   /* (alloygm) gm flee */
+            fray__text_s(&t, "has left the fight\n");
+            continue;
+        }
         if (fa_has(c, FA_C_DEAD)) {
             fray__text_s(&t, "dead\n");
             continue;
