@@ -340,7 +340,7 @@ static void tell(fa_run *r, int a, int op, int before) {
 
 /* Hit points set: up from dying (or dead) when above the thresholds,
  * then damage.c's thresholds (004:211) by the damage path's own code. */
-static fray_status set_hp(fa_run *r, int a, int hp) {
+static fray_status set_hp(fa_run *r, int a, int op, int hp) {
     fa_cstate *c = &r->st->c[a];
     int before = c->hp, max = max_hp(r->s, a);
     bool dead = fa_has(c, FA_C_DEAD);
@@ -356,7 +356,7 @@ static fray_status set_hp(fa_run *r, int a, int hp) {
         c->flags &= (uint8_t)~FA_F_OUT;
     }
     c->hp = (int16_t)hp;
-    tell(r, a, r->ev->cmd.gm, before);
+    tell(r, a, op, before);
     if (hp <= 0 && !fa_has(c, FA_C_DEAD))
         return fa__deal(r, -1, a, 0, 0);   /* 004:211: dying at 0, dead at -max/2 */
     return r->failed;
@@ -425,11 +425,16 @@ fray_status fa_gm_apply(fa_run *r, const fa_command *cmd) {
     switch (cmd->gm) {
     case FA_GM_SET_HP:
     case FA_GM_ADJUST_HP:
-        set_hp(r, a, new_hp(st, cmd));
+        set_hp(r, a, cmd->gm, new_hp(st, cmd));
         break;
     case FA_GM_COND_ON: {
+        /* "until the end of its next turn": turn.c ends such an effect at
+         * the end of whose's turn in a round after cond.round; one given
+         * before the bearer's turn this round ends with that turn. */
+        bool turn_to_come = st->cur != a && !(c->flags & FA_F_ACTED);
         fa_cond k = {.kind = cmd->gm_cond, .ends = cmd->gm_ends, .whose = (int8_t)a,
-                     .other = -1, .source = -1, .round = st->round};
+                     .other = -1, .source = -1,
+                     .round = (int16_t)(turn_to_come ? st->round - 1 : st->round)};
         fa_cond_add(r, a, k);
         break;
     }
