@@ -358,7 +358,7 @@ static fray_status set_hp(fa_run *r, int a, int op, int hp) {
     c->hp = (int16_t)hp;
     tell(r, a, op, before);
     if (hp <= 0 && !fa_has(c, FA_C_DEAD))
-        return fa__deal(r, -1, a, 0, 0);   /* 004:211: dying at 0, dead at -max/2 */
+        return fa_damage(r, -1, a, 0);   /* damage.c, 004:211: dying at 0, dead at -max/2 */
     return r->failed;
 }
 
