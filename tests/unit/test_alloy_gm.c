@@ -227,6 +227,8 @@ Test(alloy_gm, place_moves_without_movement_rules_004_609) {
     cr_assert_null(af_fact(f, FA_FACT_OPPORTUNITY, -1));
     cr_assert_null(af_fact(f, FA_FACT_ACTION, -1));
     cr_assert_eq(f->st.c[TONY].slots, slots);
+    cr_assert_eq(say(f, "gm place tony at 9,8"), FRAY_OK, "%s", f->why);   /* 99 Towers' 'at' */
+    cr_assert_eq(f->st.c[TONY].fp.at.y, 8);
     cr_assert_eq(say(f, "gm place tony 12,3"), FRAY_ERR_INVALID);
     cr_assert(strstr(f->why, "off the map"), "%s", f->why);
     cr_assert_eq(say(f, "gm place tony 6,6"), FRAY_ERR_INVALID);
@@ -426,4 +428,17 @@ Test(alloy_gm, journal_refuses_an_unknown_override) {
     fray_fight_free(f);
     fray_fight_free(g);
     fray_setup_free(s);
+}
+
+/* The same word during the bearer's own turn: "its next turn" is the one
+ * after this (turn.c's convention for effects made in one's own turn). */
+Test(alloy_gm, condition_end_of_turn_given_in_its_own_turn_lasts_to_the_next) {
+    fixture *f = arena(false);
+    cr_assert_eq(say(f, "gm condition tony slowed end-of-turn"), FRAY_OK, "%s", f->why);
+    af_end_turn(f);              /* Tony's turn (round 1) ends */
+    cr_assert(fa_has(&f->st.c[TONY], FA_C_SLOWED));
+    af_end_turn(f);              /* the orc's */
+    af_end_turn(f);              /* Tony's round-2 turn ends */
+    cr_assert_not(fa_has(&f->st.c[TONY], FA_C_SLOWED));
+    free(f);
 }

@@ -15,8 +15,8 @@
  * Words at the table (docs/file-formats.md "Commands", Alloy's part):
  *   gm set ID hp N                 gm adjust ID hp +N|-N
  *   gm condition ID NAME [on|off] [until-removed|save-ends|end-of-turn|start-of-turn]
- *   gm join ID [X,Y]               gm flee ID
- *   gm place ID X,Y
+ *   gm join ID [[at] X,Y]          gm flee ID
+ *   gm place ID [at] X,Y
  */
 #include "alloy_int.h"
 
@@ -207,6 +207,8 @@ fray_status fa_gm_parse(const fa_setup *s, const fa_state *st,
                 return perr(lx, diag, "expected the square X,Y it is placed on");
             break;
         }
+        if (same_word("at", lx->tok) && !fray__words_next(lx))   /* 99 Towers' spelling */
+            return perr(lx, diag, "expected a square X,Y after 'at'");
         if (!read_square(lx->tok, &p))
             return perr(lx, diag, "expected a square X,Y on the map");
         cmd->origin = p;
