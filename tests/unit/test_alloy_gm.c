@@ -100,6 +100,7 @@ Test(alloy_gm, set_hp_to_zero_falls_dying_004_211) {
     /* the last of its side down: the fight is over, Tony's side wins */
     cr_assert(f->st.over);
     cr_assert_eq(f->st.winner, 0);
+    free(f);
 }
 
 /* 004:211 "A character dies if his or her hit point total drops to a
