@@ -17,7 +17,8 @@ function select(name, options) {
   return h('select', { name }, options.map(([v, t]) => h('option', { value: v }, t)));
 }
 
-// The overrides (99 Towers' GM words: docs/file-formats.md "Commands").
+// The overrides (the GM's words of 99 Towers and Alloy: docs/file-formats.md
+// "Commands").
 export function overrides(command) {
   const forms = h('div', {});
   const el = h('section', { class: 'panel gmp', 'aria-labelledby': 'gm-h' },
@@ -65,6 +66,32 @@ export function overrides(command) {
     field('In phase (empty: an Initiative flip)', h('input', { name: 'phase', type: 'number', min: 0, step: 1 })),
   ], (f) => `gm join ${f.who.value}${f.at.value ? ` at ${f.at.value}` : ''}${f.phase.value ? ` phase ${f.phase.value}` : ''}`);
   const flee = form('Take out', [whoSel('Combatant')], (f) => `gm flee ${f.who.value}`);
+  // Alloy's (docs/file-formats.md "Alloy commands"): hit points (dying at
+  // 0 and below, dead at -half), the conditions of its seed with how they
+  // end, a combatant brought in at a square.
+  const hp = form('Hit points', [
+    whoSel('Combatant'),
+    field('How', select('how', [['adjust', 'change by'], ['set', 'set to']])),
+    field('Hit points', h('input', { name: 'n', type: 'number', required: true, step: 1 })),
+  ], (f) => {
+    const n = Number(f.n.value);
+    if (f.how.value === 'set') return `gm set ${f.who.value} hp ${n}`;
+    return `gm adjust ${f.who.value} hp ${n >= 0 ? '+' : ''}${n}`;
+  });
+  const alloyConds = ['blinded', 'dazed', 'deafened', 'dominated', 'helpless', 'immobilized',
+    'prone', 'slowed', 'snared', 'stunned', 'unconscious', 'withered'];
+  const aCond = form('Condition', [
+    whoSel('Combatant'),
+    field('Condition', select('cname', alloyConds.map((c) => [c, c]))),
+    field('Ends', select('ends', [['until-removed', 'when the GM takes it off'], ['save-ends', 'save ends'],
+      ['end-of-turn', 'at the end of its next turn'], ['start-of-turn', 'at the start of its next turn']])),
+    field('Put on or take off', select('onoff', [['on', 'put on'], ['off', 'take off']])),
+  ], (f) => (f.onoff.value === 'off' ? `gm condition ${f.who.value} ${f.cname.value} off`
+    : `gm condition ${f.who.value} ${f.cname.value} ${f.ends.value}`));
+  const aJoin = form('Bring in', [
+    whoSel('Combatant'),
+    field('At X,Y (empty: as the file says)', h('input', { name: 'at', placeholder: '3,4', pattern: '\\d+,\\d+' })),
+  ], (f) => `gm join ${f.who.value}${f.at.value ? ` ${f.at.value}` : ''}`);
   const place = form('Move a token', [
     whoSel('Combatant'),
     field('To X,Y', h('input', { name: 'to', required: true, placeholder: '3,4', pattern: '\\d+,\\d+' })),
@@ -83,7 +110,8 @@ export function overrides(command) {
         if (keep) s.value = keep;
       }
       if (v.rules === 'towers') replace(forms, damage, cond, join, flee, place);
-      else replace(forms, h('p', {}, "Alloy has no GM's words at the table yet: its reinforcements join on their round (joins: N)."));
+      else if (v.rules === 'alloy') replace(forms, hp, aCond, aJoin, flee, place);
+      else replace(forms, h('p', {}, "No GM's words for these rules here yet."));
     },
   };
 }

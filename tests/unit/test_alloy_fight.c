@@ -54,7 +54,8 @@ Test(alloy_fight, the_table_is_filled) {
     cr_assert_str_eq(RS->action_name(0), "Attack");
     cr_assert_str_eq(RS->action_name(FA_CMD_WALK - FA_CMD_ATTACK), "Walk");
     cr_assert_str_eq(RS->action_name(FA_CMD_END_TURN - FA_CMD_ATTACK), "End Turn");
-    cr_assert_str_eq(RS->action_name(FA_CMD_KINDS - FA_CMD_ATTACK - 1), "Use a Skill");
+    cr_assert_str_eq(RS->action_name(FA_CMD_SKILL - FA_CMD_ATTACK), "Use a Skill");
+    cr_assert_str_eq(RS->action_name(FA_CMD_KINDS - FA_CMD_ATTACK - 1), "GM's override");
     cr_assert_null(RS->action_name(FA_CMD_KINDS - FA_CMD_ATTACK));
     cr_assert_null(RS->action_name(FRAY_SIM_ACTION_KINDS));
     cr_assert_str_eq(RS->harm_name(0), "damage");

@@ -168,6 +168,14 @@ Test(alloy_json, round_trip_every_command_kind) {
         "tony skill bluff",
         "ana aid tony athletics",
         "ana attack orc-1 at 3,2",      /* the square guessed (L7.16) */
+        /* (alloygm) the GM's overrides (issue 14), every one */
+        "gm set orc-1 hp 3",
+        "gm adjust orc-1 hp -4",
+        "gm condition ana dazed save-ends",
+        "gm condition ana prone off",
+        "gm join orc-2 4,4",
+        "gm flee orc-1",
+        "gm place tony 2,2",
     };
     bool seen[FA_CMD_KINDS] = {false};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
@@ -243,6 +251,7 @@ Test(alloy_json, round_trip_every_fact_and_choice) {
     add_fact(FA_FACT_DEATH_SAVE, FX_ANA, -1, 7, 10, 0, 2, 0, 0);
     add_fact(FA_FACT_JOIN, FX_ORC2, -1, 11, 2, 13, 3, 0, 0);
     add_fact(FA_FACT_CHOSEN, FX_ORC2, FX_ANA, 0, 0, 0, 0, 0, 0);
+    add_fact(FA_FACT_GM, FX_ORC1, -1, FA_GM_SET_HP, 12, 3, 4, 5, 0);   /* (alloygm) */
     /* A value the fact does not name is kept as "vK". */
     add_fact(FA_FACT_TURN, FX_ANA, -1, 0, 0, 0, 9, 0, 0);
     bool kinds[FA_FACT_KINDS] = {false};

@@ -265,3 +265,29 @@ Test(narrate_scope, refusals_issue14) {
     fray_fight_free(f);
     fray_setup_free(s);
 }
+
+/* Issue 14 "the GM's overrides" told to a player who may not see the
+ * enemies' numbers: the GM setting an enemy's hit points (Alloy's `gm set`)
+ * is told as a word ("bloodied": half or less, 004's word), never as the
+ * numbers the GM gave; the GM's own narration keeps them. */
+Test(narrate_scope, alloy_gm_set_keeps_the_number_issue14) {
+    fray_setup *s = load("examples/alloy/skirmish.yaml");
+    fray_fight_options fo = {.journal = true, .facts = true, .until = 0};
+    fray_fight *f = NULL;
+    cr_assert_eq(fray_fight_new(s, 1, &fo, NULL, NULL, &f), FRAY_OK);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fray_fight_command(f, "gm set thug-1 hp 5", NULL, &d), FRAY_OK,
+                 "%s", d.message);
+    int i = fray_fight_events(f) - 1, mine = 0;
+    fray_view_scope sc = fray_view_scope_player(&mine, 1);
+    sc.enemy_numbers = false;
+    char *gm = gm_text(f, i), *pl = scope_text(f, i, &sc);
+    cr_expect(strstr(gm, "set to 5"), "the GM reads the number: %s", gm);
+    cr_expect(!strstr(pl, "5") && !strstr(pl, "14"), "no number: %s", pl);
+    cr_expect(strstr(pl, "Thug 1 is bloodied"), "a word instead: %s", pl);
+    free(gm);
+    free(pl);
+    fray_fight_free(f);
+    fray_setup_free(s);
+}

@@ -460,6 +460,21 @@ test('6. an Alloy fight: the initiative order and the round show, an attack by c
   assert.match(log, /d20 \d+/, 'with its die');
   const st = await gmGet(`/api/fights/${id}`);
   assert.equal(st.rules, 'alloy');
+  // The GM's override by its form (issue 14 "the GM's overrides"): Lyra's
+  // hit points set to 9, then undone.
+  let before = await stateKey(page);
+  const f = page.locator('form.gmform', { hasText: 'Hit points' });
+  await f.locator('select[name="who"]').selectOption('lyra');
+  await f.locator('select[name="how"]').selectOption('set');
+  await f.locator('input[name="n"]').fill('9');
+  await f.getByRole('button', { name: 'Hit points' }).click();
+  await nextState(page, before);
+  assert.match(await page.textContent('.ccard[data-id="lyra"]'), /(^|[^0-9])9\/26/, 'the card shows the hit points the GM set');
+  assert.match(await lastLog(page), /GM: Lyra's hit points set to 9/, 'narrated');
+  before = await stateKey(page);
+  await page.click('#undo');
+  await nextState(page, before);
+  assert.doesNotMatch(await page.textContent('.ccard[data-id="lyra"]'), /(^|[^0-9])9\/26/, 'undone');
   // Alloy's map with its areas (obscured, dark): drawn, in the legend.
   const sid = await startFight(page, 'examples/alloy/skirmish.yaml', 2);
   const areas = (await gmGet(`/api/fights/${sid}`)).view.map.areas;

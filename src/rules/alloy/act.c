@@ -1073,6 +1073,8 @@ fray_status fa_check(const fa_setup *s, const fa_state *st,
         return fa_refuse(why, why_size, "the fight is over");
     if (cmd->kind == FA_CMD_NEXT)
         return FRAY_OK;
+    if (cmd->kind == FA_CMD_GM)   /* (alloygm) the GM's overrides, issue 14 */
+        return fa_gm_check(s, st, cmd, why, why_size);
     int who = cmd->actor;
     if (who >= st->n && who < s->n && s->c[who].joins > 0)   /* 004:241 (skills.c) */
         return fa_refuse(why, why_size, "%s has not joined the battle yet (it joins at the "
@@ -1560,6 +1562,8 @@ fray_status fa_apply(fa_run *r, const fa_command *cmd) {
         return fa_begin(r);
     case FA_CMD_NEXT:
         return fa_next(r);
+    case FA_CMD_GM:   /* (alloygm) */
+        return fa_gm_apply(r, cmd);
     case FA_CMD_RESUME: {
         fray_status ok = fa_resume(r, cmd->actor);
         if (ok == FRAY_OK && !st->over)

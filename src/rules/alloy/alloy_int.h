@@ -497,6 +497,8 @@ typedef enum fa_cmd_kind {
     /* (added by alloy-skills, skills.c) */
     FA_CMD_FEINT,          /* standard: Bluff against targets[0] (004:307) */
     FA_CMD_SKILL,          /* use a skill: option = fa_skill | FA_SKILL_AS_MOVE (004:313, 325) */
+    /* (added by alloygm, gm.c) */
+    FA_CMD_GM,             /* the GM's override (issue 14): cmd.gm says which; no turn, no action */
     FA_CMD_KINDS
 } fa_cmd_kind;
 
@@ -543,6 +545,13 @@ typedef struct fa_command {
     bool has_guess;            /* an attack names the square it guesses for its
                                   totally concealed target (L7.16, 004:898) */
     fray_pos guess;            /* ... that square (the table's `attack T at X,Y`) */
+    /* (added by alloygm) FA_CMD_GM: the override (fa_gm_op, 0 none), the
+     * condition and its ending (COND_ON, COND_OFF), the hit points (SET_HP)
+     * or the change (ADJUST_HP); JOIN and PLACE: the square in origin. */
+    uint8_t gm;
+    uint8_t gm_cond;           /* fa_cond_kind */
+    uint8_t gm_ends;           /* fa_ends */
+    int16_t gm_value;
 } fa_command;
 
 /* ---- Events and facts ------------------------------------------------------------ */
@@ -631,6 +640,9 @@ typedef enum fa_fact_kind {
                               wakes, v3 failures so far */
     FA_FACT_JOIN,          /* who joins the battle: v0 d20, v1 modifier, v2 total, v3 place */
     FA_FACT_CHOSEN,        /* who is dominated: target (the dominator) chose its action */
+    /* (added by alloygm) */
+    FA_FACT_GM,            /* the GM's override on who: v0 fa_gm_op, v1 hp before, v2 hp
+                              after, v3,v4 its square after (the one it left: flee) */
     FA_FACT_KINDS
 } fa_fact_kind;
 
@@ -1344,5 +1356,32 @@ const char *fa_hp_words(int hp, int max);
  * never as numbers (render.c; issue 14). */
 size_t fa_narrate_hidden(const fa_setup *s, const fa_event *ev,
                          const bool *hide, char *buf, size_t size);
+/* ---- The GM's overrides (issue 14: gm.c, added by alloygm) ------------------ */
+
+typedef enum fa_gm_op {
+    FA_GM_NONE, FA_GM_SET_HP, FA_GM_ADJUST_HP, FA_GM_COND_ON, FA_GM_COND_OFF,
+    FA_GM_JOIN, FA_GM_FLEE, FA_GM_PLACE, FA_GM_OPS
+} fa_gm_op;
+
+struct fray__words;
+/* "gm ..." at the table (parse.c hands it over after the word gm):
+ *   gm set ID hp N | gm adjust ID hp +-N
+ *   gm condition ID NAME [on|off] [until-removed|save-ends|end-of-turn|start-of-turn]
+ *   gm join ID [X,Y] | gm flee ID | gm place ID X,Y
+ * FRAY_ERR_PARSE with the token's column. */
+fray_status fa_gm_parse(const fa_setup *s, const fa_state *st,
+                        struct fray__words *lx, fa_command *cmd, fray_diag *diag);
+/* The rules of an override (act.c fa_check): a bad id, a square off the
+ * map or taken, a condition not had ...: FRAY_ERR_INVALID with why. */
+fray_status fa_gm_check(const fa_setup *s, const fa_state *st,
+                        const fa_command *cmd, char *why, size_t why_size);
+/* Applies it (act.c fa_apply): hit points through damage.c's thresholds. */
+fray_status fa_gm_apply(fa_run *r, const fa_command *cmd);
+/* The journal's word of an op ("set-hp" ...), and back (-1 none). */
+const char *fa_gm_word(int op);
+int fa_gm_op_of(const char *word);
+/* The narration: the command's header, and FA_FACT_GM's line. */
+size_t fa_gm_describe(const fa_setup *s, const fa_command *c, char *buf, size_t size);
+size_t fa_gm_fact_text(const fa_setup *s, const fa_fact *f, char *buf, size_t size);
 
 #endif

@@ -73,6 +73,7 @@ static const char *const fact_words[FA_FACT_KINDS] = {
     [FA_FACT_TAKE] = "take",             [FA_FACT_CONSUME] = "consume",
     [FA_FACT_SKILL] = "skill",           [FA_FACT_DEATH_SAVE] = "death-save",
     [FA_FACT_JOIN] = "join",             [FA_FACT_CHOSEN] = "chosen",
+    [FA_FACT_GM] = "gm",   /* (alloygm) */
 };
 
 /* How a fact's value is written. */
@@ -145,6 +146,9 @@ static const vfield fact_fields[FA_FACT_KINDS][6] = {
                             {"failures", T_INT}},
     [FA_FACT_JOIN] = {{"d20", T_INT}, {"modifier", T_INT}, {"total", T_INT},
                       {"place", T_INT}},
+    /* (alloygm) override: fa_gm_op's number (the command's "gm" says it in words) */
+    [FA_FACT_GM] = {{"override", T_INT}, {"hp_before", T_INT}, {"hp_after", T_INT},
+                    {"at", T_POS}},
 };
 
 /* The words of a word type, or NULL (T_CMD, T_COND, T_DEF, T_MOD go
@@ -428,6 +432,23 @@ static void put_command(fray__text *t, const fa_setup *s, const fa_command *c) {
                 fray__text_f(t, "%d", c->ready.power);
         }
         fray__text_s(t, "}");
+    }
+    if (c->kind == FA_CMD_GM) {   /* (alloygm) the GM's override */
+        put_key(t, &first, "gm");
+        put_str(t, fa_gm_word(c->gm));
+        if (c->gm == FA_GM_SET_HP || c->gm == FA_GM_ADJUST_HP) {
+            put_key(t, &first, "value");
+            fray__text_f(t, "%d", c->gm_value);
+        }
+        if (c->gm == FA_GM_COND_ON || c->gm == FA_GM_COND_OFF) {
+            put_key(t, &first, "condition");
+            put_str(t, fa_cond_name(c->gm_cond));
+        }
+        if (c->gm == FA_GM_COND_ON) {
+            put_key(t, &first, "ends");
+            put_str(t, c->gm_ends < sizeof ends_words / sizeof *ends_words
+                           ? ends_words[c->gm_ends] : "?");
+        }
     }
     if (c->decline) {
         put_key(t, &first, "decline");
@@ -933,6 +954,36 @@ static fray_status read_command(reader *r, json_t *o, fa_command *c) {
             snprintf(path, sizeof path, "command.decline[%zu]", i);
             TRY(get_who(r, json_array_get(v, i), path, &k));
             c->decline |= 1u << k;
+        }
+    }
+    if (c->kind == FA_CMD_GM) {   /* (alloygm) the GM's override */
+        if (!(v = json_object_get(o, "gm")) || !json_is_string(v) ||
+            fa_gm_op_of(json_string_value(v)) < 0)
+            return bad(r, "command.gm", "expected the override (set-hp, adjust-hp, "
+                       "condition-on, condition-off, join, flee, place)");
+        c->gm = (uint8_t)fa_gm_op_of(json_string_value(v));
+        if (c->actor < 0)
+            return bad(r, "command.actor", "expected whom the override is on");
+        if (c->gm == FA_GM_SET_HP || c->gm == FA_GM_ADJUST_HP) {
+            long x;
+            if (!(v = json_object_get(o, "value")))
+                return bad(r, "command.value", "expected the hit points");
+            TRY(get_int(r, v, "command.value", -30000, 30000, &x));
+            c->gm_value = (int16_t)x;
+        }
+        if (c->gm == FA_GM_COND_ON || c->gm == FA_GM_COND_OFF) {
+            if (!(v = json_object_get(o, "condition")))
+                return bad(r, "command.condition", "expected the condition");
+            TRY(get_named(r, v, "command.condition", cond_name_of, FA_COND_KINDS,
+                          "a condition", &k));
+            c->gm_cond = (uint8_t)k;
+        }
+        if (c->gm == FA_GM_COND_ON) {
+            if (!(v = json_object_get(o, "ends")))
+                return bad(r, "command.ends", "expected how the condition ends");
+            TRY(get_word(r, v, "command.ends", ends_words,
+                         (int)(sizeof ends_words / sizeof *ends_words), "an ending", &k));
+            c->gm_ends = (uint8_t)k;
         }
     }
     return FRAY_OK;

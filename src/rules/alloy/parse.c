@@ -831,6 +831,8 @@ fray_status fa_parse(const fa_setup *s, const fa_state *st, const char *text,
                                          "'next'", NULL)
                              : FRAY_OK;
     }
+    if (same_name("gm", lx.tok))
+        return fa_gm_parse(s, st, &lx, cmd, diag);   /* (alloygm) issue 14 */
     int actor = find_combatant(s, lx.tok);
     if (actor < 0) {
         const char *hint = near_combatant(s, lx.tok);

@@ -48,6 +48,7 @@ static const char *const cmd_names[FA_CMD_KINDS] = {
     [FA_CMD_END_TURN] = "end",
     [FA_CMD_FEINT] = "feint",
     [FA_CMD_SKILL] = "skill",
+    [FA_CMD_GM] = "gm",
 };
 
 /* The action table's own names (004:300-354). */
@@ -86,6 +87,7 @@ static const char *const cmd_titles[FA_CMD_KINDS] = {
     [FA_CMD_END_TURN] = "End Turn",
     [FA_CMD_FEINT] = "Feint",
     [FA_CMD_SKILL] = "Use a Skill",
+    [FA_CMD_GM] = "GM's override",
 };
 
 static const char *const cond_names[FA_COND_KINDS] = {
@@ -378,6 +380,12 @@ static bool put_fact_hidden(fray__text *t, const fa_setup *s,
             return false;
         fray__text_f(t, "%s spends an action point.", who);
         return true;
+    case FA_FACT_GM:
+        if (!hw || (v[0] != FA_GM_SET_HP && v[0] != FA_GM_ADJUST_HP))
+            return false;
+        fray__text_f(t, "By the GM's word %s is %s.", who,
+                     fa_hp_words((int)v[2], max_hp(s, f->who)));
+        return true;
     default:
         return false;
     }
@@ -531,6 +539,12 @@ static void put_fact(fray__text *t, const fa_setup *s, const fa_event *ev,
     case FA_FACT_CHOSEN:
         fray__text_f(t, "%s is dominated: %s chooses its action.", who, tgt);
         break;
+    case FA_FACT_GM: {   /* (alloygm) */
+        char b[200];
+        fa_gm_fact_text(s, f, b, sizeof b);
+        fray__text_s(t, b);
+        break;
+    }
     case FA_FACT_COVER_STRUCK:
         fray__text_f(t, "%s's attack missed %s only because of %s's cover: "
                      "against its defense of %d it %s", who,
@@ -744,6 +758,12 @@ static void put_command(fray__text *t, const fa_setup *s, const fa_command *c) {
         fray__text_s(t, "Next turn");
         return;
     }
+    if (c->kind == FA_CMD_GM) {   /* (alloygm) */
+        char b[200];
+        fa_gm_describe(s, c, b, sizeof b);
+        fray__text_s(t, b);
+        return;
+    }
     if (c->kind == FA_CMD_ATTACK && c->actor >= 0 && c->actor < s->n &&
         fa_is_teleport(s, c->actor, c->power)) {
         /* (alloy-space) "Hale: Blink to 5,4": a teleport is no attack */
@@ -863,7 +883,14 @@ size_t fa_narrate_hidden(const fa_setup *s, const fa_event *ev,
         fray__text_s(&t, "Surprise round - ");
     else if (ev->cmd.kind != FA_CMD_BEGIN)
         fray__text_f(&t, "Round %d - ", ev->round);
-    put_command(&t, s, &ev->cmd);
+    const fa_command *gc = &ev->cmd;
+    if (gc->kind == FA_CMD_GM && hide && gc->actor >= 0 && gc->actor < s->n &&
+        hide[gc->actor] &&
+        (gc->gm == FA_GM_SET_HP || gc->gm == FA_GM_ADJUST_HP))
+        /* the GM's number for a hidden combatant stays the GM's */
+        fray__text_f(&t, "GM: %s's hit points changed", who_name(s, gc->actor));
+    else
+        put_command(&t, s, &ev->cmd);
     /* The action fact of the command itself: its slot in the header. */
     for (int i = 0; i < ev->n_facts; i++) {
         const fa_fact *f = &ev->facts[i];
@@ -1001,6 +1028,10 @@ size_t fa_draw_order(const fa_setup *s, const fa_state *st, char *buf,
         fray__text_f(&t, "%s %3d  ", i == st->cur ? ">" : " ", c->init);
         fray__text_s(&t, s->c[i].name);
         pad(&t, strlen(s->c[i].name), w);
+        if (c->absent) {   /* (alloygm) gm flee */
+            fray__text_s(&t, "  has left the fight\n");
+            continue;
+        }
         fray__text_f(&t, "  %d/%d hp", c->hp, max_hp(s, i));
         const char *sw = state_word(c);
         if (sw)
@@ -1054,7 +1085,7 @@ size_t fa_draw_map(const fa_setup *s, const fa_state *st, char *buf,
         for (int i = 0; i < st->n && i < s->n; i++) {
             const fa_cstate *c = &st->c[i];
             bool dead = fa_has(c, FA_C_DEAD);
-            if (dead != (pass == 0))
+            if (dead != (pass == 0) || c->absent)   /* (alloygm) a fled one: no token */
                 continue;
             tokens[nt].fp = c->fp;
             tokens[nt].symbol = dead ? '%' : symbol_of(s, i);
@@ -1075,6 +1106,10 @@ size_t fa_draw_map(const fa_setup *s, const fa_state *st, char *buf,
         fray__text_f(&t, "  %c  ", symbol_of(s, i));
         fray__text_s(&t, s->c[i].name);
         pad(&t, strlen(s->c[i].name), w);
+        if (c->absent) {   /* (alloygm) gm flee */
+            fray__text_f(&t, "  %s, has left the fight\n", side_of(s, s->c[i].side));
+            continue;
+        }
         fray__text_f(&t, "  %s, at %d,%d, %d/%d hp", side_of(s, s->c[i].side),
                      c->fp.at.x, c->fp.at.y, c->hp, max_hp(s, i));
         const char *sw = state_word(c);
@@ -1139,6 +1174,10 @@ size_t fa_summary(const fa_setup *s, const fa_state *st, char *buf,
         fray__text_s(&t, s->c[i].name);
         pad(&t, strlen(s->c[i].name), w);
         fray__text_f(&t, "  %s: ", side_of(s, s->c[i].side));
+        if (c->absent) {   /* (alloygm) gm flee */
+            fray__text_s(&t, "has left the fight\n");
+            continue;
+        }
         if (fa_has(c, FA_C_DEAD)) {
             fray__text_s(&t, "dead\n");
             continue;

@@ -269,6 +269,12 @@ fray_status fa_view(const fa_setup *s, const fa_state *st, int turn,
     for (int i = 0; i < n; i++) {
         fray_view_combatant *o = fray__view_c(v, i);
         const fa_cstate *c = &st->c[i];
+        if (i < st->n && c->absent) {   /* (alloygm) gm flee: left the fight */
+            o->status = "has left the fight";
+            o->out = true;
+            o->time_words = "has left the fight";
+            continue;
+        }
         if (i >= st->n || c->absent) {
             o->status = "not yet in the fight";
             o->gm_only = true;
