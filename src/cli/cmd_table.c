@@ -216,6 +216,7 @@ static const char TABLE_HELP_WINTER[] =
     "                              archer, archer snipe, archer cover\n"
     "                              partial|full, archer medicine lothaire,\n"
     "                              archer item lothaire, archer skill,\n"
+    "                              archer wield sword (Switch Weapons),\n"
     "                              lothaire wait\n"
     "  ... dice 14 6 3             the dice rolled by hand, in the order the\n"
     "                              rules ask for them (d20 the actor's, d20\n"

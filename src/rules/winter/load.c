@@ -240,7 +240,7 @@ static fray_status read_block(sl *L, const yn *it) {
         "physical-defense", "defense-bonus", "magic-defense",
         "physical-resistance", "magic-resistance", "health", "pain",
         "medicine", "size", "capacity", "weapon", "off-hand", "armour",
-        "notes"};
+        "carried", "nearby", "notes"};
     fray_status st = yr_keys(&L->r, it, "a stat block", keys,
                              (int)(sizeof keys / sizeof keys[0]), false);
     if (st != FRAY_OK)
@@ -298,6 +298,36 @@ static fray_status read_block(sl *L, const yn *it) {
     }
     if (b.weapon < 0)
         return yr_missing(&L->r, it, "weapon", "a stat block");
+    /* Switch Weapons (002:85): weapons on its person (2) and nearby (5) */
+    const char *lkeys[2] = {"carried", "nearby"};
+    for (int h = 0; h < 2; h++) {
+        const yn *l = yr_get(it, lkeys[h]);
+        if (!l)
+            continue;
+        if (l->type != YN_SEQ)
+            return FAIL(L, l, "%s: expected a list of weapons", lkeys[h]);
+        for (const yn *e = yr_items(l); e; e = yr_next_item(l, e)) {
+            char w[SW_NAME];
+            if ((st = yr_text(&L->r, e, lkeys[h], w, sizeof w)) != FRAY_OK)
+                return st;
+            int wi = find_weapon(L->s, w);
+            if (wi < 0) {
+                const char *names[SW_MAX_WEAPONS];
+                for (int i = 0; i < L->s->n_weapons; i++)
+                    names[i] = L->s->w[i].name;
+                return yr_unknown(&L->r, e, "weapon", w, names, L->s->n_weapons,
+                                  "no weapons are known: name a catalog first");
+            }
+            uint32_t bit = 1u << wi;
+            if (wi == b.weapon || ((b.carried | b.nearby) & bit))
+                return FAIL(L, e, "weapon '%.40s' is listed twice for %.40s "
+                            "(in hand, carried or nearby)", w, b.name);
+            if (h == 0)
+                b.carried |= bit;
+            else
+                b.nearby |= bit;
+        }
+    }
     if (b.off_hand >= 0 && (L->s->w[b.off_hand].ranged || L->s->w[b.weapon].ranged))
         return FAIL(L, yr_get(it, "off-hand"),
                     "two weapons (002:41) are melee weapons here: '%s' is ranged",

@@ -14,11 +14,11 @@
 
 static const char *const words[SW_EV_KINDS] = {
     "begin", "next", "engage", "attack", "avoid", "switch", "disengage",
-    "chase", "snipe", "cover", "medicine", "wait", "item", "skill"};
+    "chase", "snipe", "cover", "medicine", "wait", "item", "skill", "wield"};
 static const char *const titles[SW_EV_KINDS] = {
     "Begin", "Next segment", "Engage", "Attack", "Avoid", "Switch Targets",
     "Disengage", "Chase a Sniper", "Establish Sniping", "Take Cover",
-    "Medicine", "Wait", "Use an Item", "Use a Skill"};
+    "Medicine", "Wait", "Use an Item", "Use a Skill", "Switch Weapons"};
 static const char *const status_names[SW_ST_WORDS] = {
     "Winded", "Blown", "Wounded", "Unconscious", "Dead", "bleeding",
     "Sniping", "Partial Cover", "Full Cover", "Undefended", "avoided",
@@ -38,6 +38,14 @@ bool sw_can_act(const sw_cstate *c) {
     return !(c->flags & (SW_F_DEAD | SW_F_WOUNDED | SW_F_BLOWN | SW_F_UNCONSCIOUS));
 }
 bool sw_out(const sw_cstate *c) { return !sw_can_act(c); }
+
+int sw_hand_index(const sw_setup *s, const sw_state *st, int i) {
+    int h = st->c[i].hand;
+    return h > 0 ? h - 1 : s->c[i].b.weapon;
+}
+const sw_weapon *sw_hand(const sw_setup *s, const sw_state *st, int i) {
+    return &s->w[sw_hand_index(s, st, i)];
+}
 
 /* The order of declarations inside a segment (ruling `order`): higher
  * Agility first, then the lower opening roll, then the file's order. */
@@ -265,12 +273,11 @@ static bool engaged_at_all(const sw_state *st, int i) {
 
 int sw_delay_of(const sw_setup *s, const sw_state *st, int kind, int actor,
                 int target) {
-    (void)st;
     switch (kind) {
     case SW_EV_ENGAGE:
         return s->opt.engage_delay;              /* 002:19 (002:15: 5) */
     case SW_EV_ATTACK: {
-        const sw_weapon *w = &s->w[s->c[actor].b.weapon];
+        const sw_weapon *w = sw_hand(s, st, actor);
         return w->delay ? w->delay : s->opt.attack_delay; /* ruling attack-delay */
     }
     case SW_EV_AVOID:
@@ -288,6 +295,8 @@ int sw_delay_of(const sw_setup *s, const sw_state *st, int kind, int actor,
         return target == actor ? 2 : 4;          /* 002:86-87 */
     case SW_EV_SKILL:
         return 15;                               /* 002:90 */
+    case SW_EV_WIELD:                            /* 002:85 (target: the weapon) */
+        return target >= 0 && target < 32 && (s->c[actor].b.nearby & (1u << target)) ? 5 : 2;
     default:
         return 0;
     }
@@ -369,7 +378,19 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
     if (c->decl_seg == st->seg)
         WHY("%s has %s on segment %d already", an,
             c->flags & SW_F_WAITED ? "waited" : "declared", st->seg);
-    const sw_weapon *w = &s->w[s->c[a].b.weapon];
+    const sw_weapon *w = sw_hand(s, st, a);
+    if (cmd->kind == SW_EV_WIELD) {
+        int wi = cmd->arg;
+        const sw_block *b = &s->c[a].b;
+        if (wi >= s->n_weapons)
+            WHY("no such weapon");
+        if (wi == sw_hand_index(s, st, a))
+            WHY("%s has %s in hand already", an, s->w[wi].name);
+        if (wi != b->weapon && !((b->carried | b->nearby) & (1u << wi)))
+            WHY("%s has no %s on their person or nearby (the stat block's "
+                "weapon, carried and nearby)", an, s->w[wi].name);
+        return FRAY_OK;
+    }
     bool needs_target = cmd->kind != SW_EV_SNIPE && cmd->kind != SW_EV_COVER &&
                         cmd->kind != SW_EV_WAIT && cmd->kind != SW_EV_SKILL;
     if (needs_target && t < 0)
@@ -477,11 +498,12 @@ static void attack(sw_run *r, int a, int t, bool friendly) {
     const sw_setup *s = r->s;
     sw_state *st = r->st;
     const sw_block *ab = &s->c[a].b, *tb = &s->c[t].b;
-    const sw_weapon *w = &s->w[ab->weapon];
+    const sw_weapon *w = sw_hand(s, st, a);
     bool ranged = w->ranged;
+    bool two = ab->off_hand >= 0 && !ranged; /* the off hand with a melee weapon */
     int atk = ab->physical_attack;
     int bits = friendly ? 4 : 0;
-    if (ab->off_hand >= 0)
+    if (two)
         atk -= 5;                                       /* 002:41 */
     if (st->c[a].flags & SW_F_SNIPING)
         atk -= 5;                                       /* 002:47 */
@@ -513,7 +535,7 @@ static void attack(sw_run *r, int a, int t, bool friendly) {
         return;
     }
     int dmg = damage_roll(r, w);
-    if (ab->off_hand >= 0)
+    if (two)
         dmg += damage_roll(r, &s->w[ab->off_hand]);     /* 002:41 */
     if (dmg < 0)
         dmg = 0;
@@ -562,7 +584,7 @@ static void resolve_engage(sw_run *r, int a) {
     /* 002:21: Reciprocal Engage, if it engages nobody (a pending Engage
      * does not count, ruling A7.16). */
     if (ct->engages < 0 && sw_can_act(ct) && s->c[t].reciprocal &&
-        !s->w[s->c[t].b.weapon].ranged) {
+        !sw_hand(s, st, t)->ranged) {
         ct->engages = (int8_t)a;
         fact(r, SW_FACT_RECIP, t, a, 0, 0, 0, 0);
     }
@@ -679,7 +701,7 @@ fray_status sw_apply(sw_run *r) {
         fact(r, SW_FACT_DECLARE, a, -1, SW_EV_WAIT, c->ready, 0, 0);
         return r->failed;
     }
-    int d = sw_delay_of(s, st, ev->kind, a, t);
+    int d = sw_delay_of(s, st, ev->kind, a, ev->kind == SW_EV_WIELD ? ev->arg : t);
     c->decl_seg = st->seg;
     c->flags &= (uint8_t)~SW_F_WAITED;
     c->ready = st->seg + 1 + d; /* 002:9: 1 to declare, then the delay */
@@ -693,7 +715,7 @@ fray_status sw_apply(sw_run *r) {
         c->pend_decl = st->seg;
         break;
     case SW_EV_ATTACK:
-        if (s->w[s->c[a].b.weapon].ranged && c->cover == SW_COVER_FULL)
+        if (sw_hand(s, st, a)->ranged && c->cover == SW_COVER_FULL)
             leave_cover(r, a);
         attack(r, a, t, false);
         break;
@@ -756,6 +778,17 @@ fray_status sw_apply(sw_run *r) {
         c->busy_until = st->seg + d; /* Undefended meanwhile (002:83); the
                                         effect is the GM's (ruling 17) */
         break;
+    case SW_EV_WIELD: {
+        int wi = ev->arg;
+        c->busy_until = st->seg + d; /* Undefended meanwhile (002:83) */
+        /* 002:85: a weapon in the vicinity needs a flat Agility roll */
+        bool got = !(s->c[a].b.nearby & (1u << wi)) ||
+                   contest(r, a, -1, s->c[a].b.agility, 0, SW_EV_WIELD);
+        if (got)
+            c->hand = (int8_t)(wi == s->c[a].b.weapon ? 0 : wi + 1);
+        fact(r, SW_FACT_WIELD, a, -1, wi, got, 0, 0);
+        break;
+    }
     default:
         return FRAY_ERR_INVALID;
     }
@@ -822,6 +855,34 @@ static bool ok(const sw_setup *s, const sw_state *st, sw_event *cmd) {
     return sw_check(s, st, cmd, NULL, 0) == FRAY_OK;
 }
 
+/* The weapon a's tactics would switch to for a melee (or ranged) one: the
+ * stat block's own first, then one carried, then one nearby (002:85:
+ * the quicker switch first), the most damage among equals; -1 none. */
+static int switch_to(const sw_setup *s, const sw_state *st, int a, bool ranged) {
+    const sw_block *b = &s->c[a].b;
+    int hand = sw_hand_index(s, st, a);
+    if (b->weapon != hand && s->w[b->weapon].ranged == ranged)
+        return b->weapon;
+    int best = -1, best_score = -1;
+    for (int i = 0; i < s->n_weapons && i < 32; i++) {
+        if (i == hand || s->w[i].ranged != ranged || !((b->carried | b->nearby) & (1u << i)))
+            continue;
+        int score = (b->nearby & (1u << i) ? 0 : 1000) + s->w[i].dice * 7 + s->w[i].bonus + 20;
+        if (score > best_score) {
+            best = i;
+            best_score = score;
+        }
+    }
+    return best;
+}
+
+static bool engaged_by_foe(const sw_setup *s, const sw_state *st, int a) {
+    for (int j = 0; j < st->n; j++)
+        if (st->c[j].engages == a && s->c[j].side != s->c[a].side && !sw_out(&st->c[j]))
+            return true;
+    return false;
+}
+
 void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
     int from = -1;
     int b = avoider(s, st, &from);
@@ -836,7 +897,17 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
         return;
     }
     const sw_cstate *c = &st->c[a];
-    const sw_weapon *w = &s->w[s->c[a].b.weapon];
+    const sw_weapon *w = sw_hand(s, st, a);
+    if (w->ranged && engaged_by_foe(s, st, a)) {
+        /* A bow once engaged: take up a melee weapon (002:85) to engage
+         * back and defend. */
+        int wi = switch_to(s, st, a, false);
+        if (wi >= 0) {
+            cmd_set(cmd, SW_EV_WIELD, a, -1, wi);
+            if (ok(s, st, cmd))
+                return;
+        }
+    }
     if (w->ranged) {
         /* Snipe from cover: set up Sniping, take partial cover, shoot the
          * weakest foe that cover does not hide. */
@@ -899,6 +970,13 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
         }
         if (best >= 0)
             return;
+        /* Nobody to Engage or chase: a ranged weapon, if it has one. */
+        int wi = engaged_by_foe(s, st, a) ? -1 : switch_to(s, st, a, true);
+        if (wi >= 0) {
+            cmd_set(cmd, SW_EV_WIELD, a, -1, wi);
+            if (ok(s, st, cmd))
+                return;
+        }
     }
     cmd_set(cmd, SW_EV_WAIT, a, -1, 0);
 }

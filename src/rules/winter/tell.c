@@ -57,6 +57,7 @@ static const char *contest_what(int k) {
     case SW_EV_CHASE: return "Agility to chase down the Sniper";
     case SW_EV_MEDICINE: return "a flat Endurance (or Medicine) roll to stop the bleeding";
     case SW_EV_WAIT: return "a flat Endurance roll to regain consciousness";
+    case SW_EV_WIELD: return "a flat Agility roll to take up the weapon";
     default: return "a check";
     }
 }
@@ -96,6 +97,11 @@ size_t sw_narrate(const sw_setup *s, const sw_event *ev, char *buf, size_t size)
             else if (f->a == SW_EV_COVER)
                 put(&o, "Segment %d: %s takes %s cover; ready again on segment %d.\n",
                     ev->seg, who, cover_words[f->c <= 2 ? f->c : 0], f->b);
+            else if (f->a == SW_EV_WIELD)
+                put(&o, "Segment %d: %s declares Switch Weapons to %s; ready again on "
+                        "segment %d, Undefended meanwhile.\n",
+                    ev->seg, who, f->c >= 0 && f->c < s->n_weapons ? s->w[f->c].name : "?",
+                    f->b);
             else if (f->a == SW_EV_ITEM || f->a == SW_EV_SKILL)
                 put(&o, "Segment %d: %s declares %s%s%s; ready again on segment %d, "
                         "Undefended meanwhile (the effect is the GM's call).\n",
@@ -169,6 +175,14 @@ size_t sw_narrate(const sw_setup *s, const sw_event *ev, char *buf, size_t size)
                 f->b ? "fails to stop the bleeding and takes" : "bleeds",
                 f->a, f->c);
             break;
+        case SW_FACT_WIELD:
+            if (f->b)
+                put(&o, "  %s has %s in hand.\n", who,
+                    f->a >= 0 && f->a < s->n_weapons ? s->w[f->a].name : "?");
+            else
+                put(&o, "  %s fails to take up %s.\n", who,
+                    f->a >= 0 && f->a < s->n_weapons ? s->w[f->a].name : "?");
+            break;
         case SW_FACT_SEGMENT:
             break;
         case SW_FACT_END:
@@ -188,7 +202,8 @@ size_t sw_narrate(const sw_setup *s, const sw_event *ev, char *buf, size_t size)
 
 static const char *const fact_words[] = {
     "opening", "declare", "engaged", "reciprocal", "contest", "attack",
-    "damage", "pain", "status", "bleed", "segment", "end", "friendly-fire"};
+    "damage", "pain", "status", "bleed", "segment", "end", "friendly-fire",
+    "wield"};
 
 size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
                      size_t size) {
@@ -203,6 +218,8 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
         put(&o, ",\"cover\":\"%s\"", cover_words[ev->arg <= 2 ? ev->arg : 0]);
     if (ev->kind == SW_EV_NEXT && ev->arg)
         put(&o, ",\"quiet\":%d", ev->arg);
+    if (ev->kind == SW_EV_WIELD)
+        put(&o, ",\"weapon\":\"%s\"", ev->arg < s->n_weapons ? s->w[ev->arg].name : "");
     put(&o, "},\"given\":%s,\"dice\":[", ev->given ? "true" : "false");
     for (int i = 0; i < ev->n_dice; i++)
         put(&o, "%s{\"d\":%d,\"v\":%d}", i ? "," : "", ev->dice[i].sides,
@@ -258,6 +275,11 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
         case SW_FACT_FRIENDLY:
             put(&o, ",\"hits\":\"%s\",\"die\":%d,\"of\":%d", idof(s, f->d), f->a, f->b);
             break;
+        case SW_FACT_WIELD:
+            put(&o, ",\"weapon\":\"%s\",\"result\":\"%s\"",
+                f->a >= 0 && f->a < s->n_weapons ? s->w[f->a].name : "",
+                f->b ? "in hand" : "failure");
+            break;
         default:
             break;
         }
@@ -265,6 +287,22 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
     }
     put(&o, "]}");
     return done(&o);
+}
+
+/* A weapon of the catalog by name (a '-' may stand for a space). */
+static int weapon_of(const sw_setup *s, const char *w, size_t n) {
+    for (int i = 0; i < s->n_weapons; i++) {
+        const char *x = s->w[i].name;
+        if (strlen(x) != n)
+            continue;
+        size_t k = 0;
+        while (k < n && (tolower((unsigned char)x[k]) == tolower((unsigned char)w[k]) ||
+                         (x[k] == ' ' && w[k] == '-')))
+            k++;
+        if (k == n)
+            return i;
+    }
+    return -1;
 }
 
 static int combatant_of(const sw_setup *s, json_t *v) {
@@ -310,7 +348,7 @@ fray_status sw_event_from_json(const sw_setup *s, const void *json,
     if (k < 0)
         BAD("command.action", "expected an action: begin, next, engage, attack, "
                               "avoid, switch, disengage, chase, snipe, cover, "
-                              "medicine, item, skill or wait");
+                              "medicine, item, skill, wield or wait");
     ev->kind = (uint8_t)k;
     if ((v = json_object_get(c, "actor"))) {
         int i = combatant_of(s, v);
@@ -338,6 +376,16 @@ fray_status sw_event_from_json(const sw_setup *s, const void *json,
             json_integer_value(v) > 255)
             BAD("command.quiet", "expected the quiet segments a next skips (0 to 255)");
         ev->arg = (uint8_t)json_integer_value(v);
+    }
+    if ((v = json_object_get(c, "weapon"))) {
+        int wi = json_is_string(v) ? weapon_of(s, json_string_value(v),
+                                               strlen(json_string_value(v)))
+                                   : -1;
+        if (k != SW_EV_WIELD || wi < 0)
+            BAD("command.weapon", "expected a weapon of the catalog (Switch Weapons)");
+        ev->arg = (uint8_t)wi;
+    } else if (k == SW_EV_WIELD) {
+        BAD("command.weapon", "Switch Weapons needs the weapon taken up");
     }
     bool needs_actor = k != SW_EV_BEGIN && k != SW_EV_NEXT;
     if (needs_actor && ev->actor < 0)
@@ -432,7 +480,7 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
         return fray__diag_set(diag, FRAY_ERR_PARSE, (int)strlen(text) + 1,
                               "expected an action after '%.*s': engage, attack, "
                               "avoid, switch, disengage, chase, snipe, cover, "
-                              "medicine, item, skill or wait", (int)(len[0] < 40 ? len[0] : 40), tok[0]);
+                              "medicine, item, skill, wield or wait", (int)(len[0] < 40 ? len[0] : 40), tok[0]);
     int k = -1;
     for (int i = SW_EV_ENGAGE; i < SW_EV_KINDS; i++)
         if (word_eq(tok[1], len[1], sw_kind_word(i)))
@@ -440,7 +488,7 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
     if (k < 0)
         return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[1] - text) + 1,
                               "'%.*s': expected an action: engage, attack, avoid, "
-                              "switch, disengage, chase, snipe, cover, medicine, item, skill or wait",
+                              "switch, disengage, chase, snipe, cover, medicine, item, skill, wield or wait",
                               (int)(len[1] < 40 ? len[1] : 40), tok[1]);
     cmd->kind = (uint8_t)k;
     cmd->actor = (int8_t)a;
@@ -450,6 +498,17 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
                                   n < 3 ? (int)strlen(text) + 1 : (int)(tok[2] - text) + 1,
                                   "expected partial or full after 'cover'");
         cmd->arg = word_eq(tok[2], len[2], "full") ? SW_COVER_FULL : SW_COVER_PARTIAL;
+        n--;
+    } else if (k == SW_EV_WIELD) {
+        if (n < 3)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, (int)strlen(text) + 1,
+                                  "expected the weapon after 'wield' (Switch Weapons)");
+        int wi = weapon_of(s, tok[2], len[2]);
+        if (wi < 0)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[2] - text) + 1,
+                                  "'%.*s': expected a weapon of the catalog",
+                                  (int)(len[2] < 40 ? len[2] : 40), tok[2]);
+        cmd->arg = (uint8_t)wi;
         n--;
     } else if (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL) {
         /* no target */
@@ -495,6 +554,8 @@ static void status_words(const sw_setup *s, const sw_state *st, int i, out *o) {
         put(o, " Sniping");
     if (c->cover)
         put(o, " %s", c->cover == SW_COVER_FULL ? "Full Cover" : "Partial Cover");
+    if (c->hand)
+        put(o, " (%s in hand)", sw_hand(s, st, i)->name); /* Switch Weapons, 002:85 */
     int slots = 0;
     for (int j = 0; j < st->n; j++)
         if (st->c[j].engages == i)

@@ -126,6 +126,11 @@ static fray_status fill_actions(fray_fight_view *v, const sw_setup *s,
                 c.arg = (uint8_t)lv;
                 any = sw_check(s, st, &c, NULL, 0) == FRAY_OK;
             }
+        } else if (k == SW_EV_WIELD) {
+            for (int wi = 0; wi < s->n_weapons && !any; wi++) {
+                c.arg = (uint8_t)wi;
+                any = sw_check(s, st, &c, NULL, 0) == FRAY_OK;
+            }
         } else {
             int *tg = fray__view_alloc(v, (size_t)(st->n + 1) * sizeof *tg);
             if (!tg)
@@ -189,7 +194,7 @@ fray_status sw_view(const sw_setup *s, const sw_state *st, int turn,
             return FRAY_ERR_NOMEM;
         int nw = 0;
         if (b->weapon >= 0)
-            w[nw++] = s->w[b->weapon].name;
+            w[nw++] = sw_hand(s, st, i)->name; /* in hand (002:85) */
         if (b->off_hand >= 0)
             w[nw++] = s->w[b->off_hand].name;
         o->n_weapons = nw;

@@ -70,6 +70,9 @@ typedef struct sw_block {
     int8_t capacity;            /* engage slots on it (4) */
     int8_t weapon, off_hand;    /* weapon indexes; -1 none */
     int8_t armour;              /* armour index; -1 none */
+    /* Switch Weapons (002:85), weapon bitmasks by catalog index: */
+    uint32_t carried;           /* on its person: delay 2 */
+    uint32_t nearby;            /* in the vicinity: delay 5 and a flat Agility roll */
 } sw_block;
 
 enum sw_tactics { SW_TAC_MELEE, SW_TAC_SNIPER, SW_TAC_KINDS };
@@ -166,6 +169,8 @@ typedef struct sw_cstate {
     uint8_t cover;            /* sw_cover */
     uint8_t flags;            /* sw_flag */
     int8_t init_roll;         /* the opening d6 (0: the initiator) */
+    int8_t hand;              /* the weapon in hand: 0 the stat block's, else
+                                 catalog index + 1 (Switch Weapons, 002:85) */
 } sw_cstate;
 
 typedef struct sw_state {
@@ -195,6 +200,7 @@ enum sw_kind {
     SW_EV_WAIT,
     SW_EV_ITEM,               /* use an item (002:86-87): its effect the GM's */
     SW_EV_SKILL,              /* any other skill (002:90): likewise */
+    SW_EV_WIELD,              /* Switch Weapons (002:85): arg the catalog index */
     SW_EV_KINDS
 };
 
@@ -215,7 +221,8 @@ enum sw_fact_kind {
     SW_FACT_BLEED,     /* who, a: damage, c: health left */
     SW_FACT_SEGMENT,   /* a: the new segment */
     SW_FACT_END,       /* a: winner */
-    SW_FACT_FRIENDLY   /* who's miss at other may hit d (a: the die) */
+    SW_FACT_FRIENDLY,  /* who's miss at other may hit d (a: the die) */
+    SW_FACT_WIELD      /* who: a weapon index, b: 1 in hand now, 0 failed */
 };
 
 enum sw_status_word {
@@ -280,6 +287,9 @@ int sw_actor(const sw_setup *s, const sw_state *st);
 void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd);
 bool sw_can_act(const sw_cstate *c);
 bool sw_out(const sw_cstate *c);
+/* The weapon in i's hand (the stat block's, or one switched to). */
+const sw_weapon *sw_hand(const sw_setup *s, const sw_state *st, int i);
+int sw_hand_index(const sw_setup *s, const sw_state *st, int i);
 bool sw_undefended(const sw_setup *s, const sw_state *st, int who, int by,
                    bool ranged);
 int sw_quiet_segments(const sw_setup *s, const sw_state *st);
