@@ -217,6 +217,8 @@ static const char TABLE_HELP_WINTER[] =
     "                              partial|full, archer medicine lothaire,\n"
     "                              archer item lothaire, archer skill,\n"
     "                              archer wield sword (Switch Weapons),\n"
+    "                              witch cast firebolt bandit, witch release\n"
+    "                              ward (Maintained spells: at any time),\n"
     "                              lothaire wait\n"
     "  ... dice 14 6 3             the dice rolled by hand, in the order the\n"
     "                              rules ask for them (d20 the actor's, d20\n"

@@ -167,6 +167,8 @@ fray_status sw_duel_odds(const sw_setup *s, int a, int b, long max_states,
             return refuse(diag, "a combatant Sniping at the start");
         if (s->c[i].b.carried || s->c[i].b.nearby)
             return refuse(diag, "other weapons to switch to (Switch Weapons, 002:85)");
+        if (s->c[i].b.spells)
+            return refuse(diag, "spells (002:71-79)");
     }
     memset(out, 0, sizeof *out);
     out->a = a;
