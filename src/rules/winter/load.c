@@ -149,12 +149,13 @@ static fray_status read_weapon(sl *L, const yn *it) {
         return FAIL(L, nm, "weapon '%.40s' is given twice", w.name);
     if (s->n_weapons >= SW_MAX_WEAPONS)
         return FAIL_RANGE(L, nm, "more than %d weapons", SW_MAX_WEAPONS);
-    static const char *const kinds[] = {"melee", "ranged"};
+    static const char *const kinds[] = {"melee", "ranged", "siege"};
     int k = 0;
     const yn *kv = yr_get(it, "kind");
-    if (kv && (st = yr_choice(&L->r, kv, "a weapon's kind", kinds, 2, &k)) != FRAY_OK)
+    if (kv && (st = yr_choice(&L->r, kv, "a weapon's kind", kinds, 3, &k)) != FRAY_OK)
         return st;
-    w.ranged = k == 1;
+    w.ranged = k >= 1;
+    w.siege = k == 2; /* 002:57: like a ranged attack, -10, many hit */
     const yn *dv = yr_get(it, "damage");
     if (!dv)
         return yr_missing(&L->r, it, "damage", "a weapon");
@@ -463,8 +464,8 @@ static fray_status read_options(sl *L, const yn *m) {
         "engage-delay", "attack-delay", "ties", "friendly-fire",
         "sniping-resolves", "pain-on-any-hit", "stop-bleeding", "check-die",
         "order", "fallen-release", "undefended-busy", "blown-undefended",
-        "dropped-maintain"};
-    fray_status st = yr_keys(&L->r, m, "options", keys, 13, false);
+        "dropped-maintain", "siege-spread"};
+    fray_status st = yr_keys(&L->r, m, "options", keys, 14, false);
     if (st != FRAY_OK)
         return st;
     sw_options *o = &L->s->opt;
@@ -520,6 +521,10 @@ static fray_status read_options(sl *L, const yn *m) {
     if (st == FRAY_OK && (x = yr_get(m, "dropped-maintain")) &&
         (st = yr_choice(&L->r, x, "dropped-maintain", dropped, 2, &v)) == FRAY_OK)
         o->dropped_maint_lost = v == 1;
+    static const char *const spread[] = {"cluster", "none"};
+    if (st == FRAY_OK && (x = yr_get(m, "siege-spread")) &&
+        (st = yr_choice(&L->r, x, "siege-spread", spread, 2, &v)) == FRAY_OK)
+        o->siege_target_only = v == 1;
     return st;
 }
 

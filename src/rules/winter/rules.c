@@ -596,15 +596,22 @@ static int damage_roll(sw_run *r, const sw_weapon *w) {
     return d;
 }
 
-static void attack(sw_run *r, int a, int t, bool friendly) {
+static void harm(sw_run *r, int a, int t, const sw_weapon *w, bool two);
+
+/* mode: 0 an attack, 1 friendly fire (002:51), 2 a siege weapon's spread
+ * (002:57) */
+static void attack(sw_run *r, int a, int t, int mode) {
     const sw_setup *s = r->s;
     sw_state *st = r->st;
     const sw_block *ab = &s->c[a].b, *tb = &s->c[t].b;
     const sw_weapon *w = sw_hand(s, st, a);
     bool ranged = w->ranged;
     bool two = ab->off_hand >= 0 && !ranged; /* the off hand with a melee weapon */
+    bool friendly = mode != 0;
     int atk = ab->physical_attack;
-    int bits = friendly ? 4 : 0;
+    int bits = mode == 1 ? 4 : mode == 2 ? 16 : 0;
+    if (w->siege)
+        atk -= 10;                                      /* 002:57 */
     if (two)
         atk -= 5;                                       /* 002:41 */
     if (st->c[a].flags & SW_F_SNIPING)
@@ -620,6 +627,21 @@ static void attack(sw_run *r, int a, int t, bool friendly) {
     int rb = roll(r, SW_CHECK_SIDES) + def;
     bool hit = ra > rb || (ra == rb && s->opt.ties == SW_TIES_ACTOR);
     fact(r, SW_FACT_ATTACK, a, t, ra, rb, hit, bits);
+    if (w->siege && mode == 0 && !s->opt.siege_target_only) {
+        /* 002:57 "a chance to hit multiple opponents simultaneously"
+         * (ruling siege-spread: cluster): an attack on each other member
+         * of the target's Engaged cluster (002:51), after this one. */
+        int list[SW_MAX_C], n = 0;
+        for (int j = 0; j < st->n; j++)
+            if (j != t && j != a && !(st->c[j].flags & SW_F_DEAD) &&
+                (st->c[j].engages == t || st->c[t].engages == j))
+                list[n++] = j;
+        if (hit)
+            harm(r, a, t, w, two);
+        for (int k = 0; k < n && !(st->c[a].flags & SW_F_DEAD); k++)
+            attack(r, a, list[k], 2);
+        return;
+    }
     if (!hit) {
         if (!ranged || friendly || !s->opt.friendly_fire)
             return;
@@ -634,9 +656,17 @@ static void attack(sw_run *r, int a, int t, bool friendly) {
             return;
         int pick = n == 1 ? 1 : roll(r, n);
         fact(r, SW_FACT_FRIENDLY, a, t, pick, n, 0, list[pick - 1]);
-        attack(r, a, list[pick - 1], true);
+        attack(r, a, list[pick - 1], 1);
         return;
     }
+    harm(r, a, t, w, two);
+}
+
+/* A hit's damage (002:33) and its Pain (002:37). */
+static void harm(sw_run *r, int a, int t, const sw_weapon *w, bool two) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    const sw_block *ab = &s->c[a].b, *tb = &s->c[t].b;
     int dmg = damage_roll(r, w);
     if (two)
         dmg += damage_roll(r, &s->w[ab->off_hand]);     /* 002:41 */
@@ -896,7 +926,7 @@ fray_status sw_apply(sw_run *r) {
     case SW_EV_ATTACK:
         if (sw_hand(s, st, a)->ranged && c->cover == SW_COVER_FULL)
             leave_cover(r, a);
-        attack(r, a, t, false);
+        attack(r, a, t, 0);
         break;
     case SW_EV_AVOID: {
         sw_cstate *ct = &st->c[t];

@@ -145,8 +145,9 @@ size_t sw_narrate(const sw_setup *s, const sw_event *ev, char *buf, size_t size)
             break;
         case SW_FACT_ATTACK:
             put(&o, "  %s attacks %s%s: %d against %s%d: %s.\n", who, other,
-                (f->d & 8)   ? " with the spell (Magic Attack against Magic Defense)"
-                : (f->d & 4) ? " (friendly fire)"
+                (f->d & 8)    ? " with the spell (Magic Attack against Magic Defense)"
+                : (f->d & 16) ? " (the siege weapon's spread, 002:57)"
+                : (f->d & 4)  ? " (friendly fire)"
                              : "", f->a,
                 (f->d & 2) ? "Undefended " : "", f->b, f->c ? "hit" : "miss");
             break;
@@ -300,6 +301,10 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
                 put(&o, ",\"undefended\":true");
             if (f->kind == SW_FACT_ATTACK && (f->d & 4))
                 put(&o, ",\"friendly_fire\":true");
+            if (f->kind == SW_FACT_ATTACK && (f->d & 8))
+                put(&o, ",\"spell\":true");
+            if (f->kind == SW_FACT_ATTACK && (f->d & 16))
+                put(&o, ",\"siege_spread\":true");
             break;
         case SW_FACT_DAMAGE:
             if (f->d == 1)

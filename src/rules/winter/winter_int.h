@@ -63,6 +63,7 @@ typedef struct sw_weapon {
     uint8_t dice;           /* damage: dice d6 + bonus */
     int8_t bonus;
     uint8_t delay;          /* 0: the option attack-delay */
+    bool siege;             /* kind: siege (ranged, -10, 002:57) */
 } sw_weapon;
 
 enum sw_protects { SW_PROT_NONE, SW_PROT_PHYSICAL, SW_PROT_MAGICAL, SW_PROT_BOTH };
@@ -111,6 +112,7 @@ typedef struct sw_options {
     bool busy_at_range;       /* undefended-busy: melee | all */
     bool blown_melee_only;    /* blown-undefended: all | melee */
     bool dropped_maint_lost;  /* dropped-maintain: back | lost (ruling 24) */
+    bool siege_target_only;   /* siege-spread: cluster | none (ruling 25) */
 } sw_options;
 
 typedef struct sw_combatant {
