@@ -529,8 +529,9 @@ static fray_status read_options(sl *L, const yn *m) {
 }
 
 static fray_status read_scene(sl *L, const yn *m) {
-    static const char *const keys[] = {"cover", "sniping", "avoid"};
-    fray_status st = yr_keys(&L->r, m, "the scene", keys, 3, false);
+    static const char *const keys[] = {"cover", "sniping", "avoid", "obstacle",
+                                       "obstacle-roll"};
+    fray_status st = yr_keys(&L->r, m, "the scene", keys, 5, false);
     if (st != FRAY_OK)
         return st;
     static const char *const cov[] = {"none", "partial", "full"};
@@ -544,6 +545,12 @@ static fray_status read_scene(sl *L, const yn *m) {
         st = yr_bool(&L->r, x, "whether Sniping is possible here", &s->scene_sniping);
     if (st == FRAY_OK && (x = yr_get(m, "avoid")))
         st = yr_bool(&L->r, x, "whether an Engage can be Avoided here", &s->scene_avoid);
+    if (st == FRAY_OK && (st = get_int(L, m, "obstacle",
+                                       "obstacle (segments to surmount it, 002:25)", 0, 30,
+                                       0, &v)) == FRAY_OK)
+        s->obstacle = (uint8_t)v;
+    if (st == FRAY_OK && (x = yr_get(m, "obstacle-roll")))
+        st = yr_bool(&L->r, x, "whether surmounting needs a flat Agility roll", &s->obstacle_roll);
     return st;
 }
 

@@ -15,16 +15,16 @@
 static const char *const words[SW_EV_KINDS] = {
     "begin", "next", "engage", "attack", "avoid", "switch", "disengage",
     "chase", "snipe", "cover", "medicine", "wait", "item", "skill", "wield",
-    "cast", "release"};
+    "cast", "release", "surmount"};
 static const char *const titles[SW_EV_KINDS] = {
     "Begin", "Next segment", "Engage", "Attack", "Avoid", "Switch Targets",
     "Disengage", "Chase a Sniper", "Establish Sniping", "Take Cover",
     "Medicine", "Wait", "Use an Item", "Use a Skill", "Switch Weapons",
-    "Cast a Spell", "Release a Spell"};
+    "Cast a Spell", "Release a Spell", "Surmount the Obstacle"};
 static const char *const status_names[SW_ST_WORDS] = {
     "Winded", "Blown", "Wounded", "Unconscious", "Dead", "bleeding",
     "Sniping", "Partial Cover", "Full Cover", "Undefended", "avoided",
-    "disengaged", "switched", "chased"};
+    "disengaged", "switched", "chased", "surmounted"};
 
 const char *sw_kind_word(int kind) {
     return kind >= 0 && kind < SW_EV_KINDS ? words[kind] : NULL;
@@ -363,6 +363,8 @@ int sw_delay_of(const sw_setup *s, const sw_state *st, int kind, int actor,
         return target == actor ? 2 : 4;          /* 002:86-87 */
     case SW_EV_SKILL:
         return 15;                               /* 002:90 */
+    case SW_EV_SURMOUNT:
+        return s->obstacle;                      /* 002:25: the GM's, the same for all */
     case SW_EV_CAST:                             /* 002:77 (target: the spell) */
         return target >= 0 && target < s->n_spells ? s->sp[target].delay : 1;
     case SW_EV_WIELD:                            /* 002:85 (target: the weapon) */
@@ -493,6 +495,13 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             WHY("%s is in Full Cover: no ranged attack can reach (002:49)", tn);
         return FRAY_OK;
     }
+    if (cmd->kind == SW_EV_SURMOUNT) {
+        if (!s->obstacle)
+            WHY("there is no obstacle here (the scene, 002:25)");
+        if (c->flags & SW_F_SURMOUNTED)
+            WHY("%s is past the obstacle already", an);
+        return FRAY_OK;
+    }
     bool needs_target = cmd->kind != SW_EV_SNIPE && cmd->kind != SW_EV_COVER &&
                         cmd->kind != SW_EV_WAIT && cmd->kind != SW_EV_SKILL;
     if (needs_target && t < 0)
@@ -516,6 +525,8 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             WHY("%s's Engage on %s is under way", an, s->c[c->pend_target].name);
         if ((st->c[t].flags & SW_F_SNIPING) && !(c->chased & (1u << t)))
             WHY("%s is Sniping: Chase a Sniper first (an Agility roll, 002:47)", tn);
+        if (s->obstacle && !((c->flags | st->c[t].flags) & SW_F_SURMOUNTED))
+            WHY("an obstacle stands between %s and %s: surmount it first (002:25)", an, tn);
         if (slots_on(s, st, t, a) + s->c[a].b.size > s->c[t].b.capacity)
             WHY("%s is Fully Engaged (%d may Engage one of that size, 002:27)", tn,
                 s->c[t].b.capacity);
@@ -987,6 +998,12 @@ fray_status sw_apply(sw_run *r) {
         c->busy_until = st->seg + d; /* Undefended meanwhile (002:83); the
                                         effect is the GM's (ruling 17) */
         break;
+    case SW_EV_SURMOUNT:
+        if (!s->obstacle_roll || contest(r, a, -1, s->c[a].b.agility, 0, SW_EV_SURMOUNT)) {
+            c->flags |= SW_F_SURMOUNTED;
+            fact(r, SW_FACT_STATUS, a, -1, SW_ST_SURMOUNTED, 1, 0, 0);
+        }
+        break;
     case SW_EV_CAST:
         c->pend_kind = SW_PEND_SPELL; /* takes effect at the end (002:77) */
         c->pend_spell = (int8_t)ev->arg;
@@ -1248,6 +1265,10 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
             }
         }
         if (best >= 0)
+            return;
+        /* An obstacle in the way: surmount it (002:25). */
+        cmd_set(cmd, SW_EV_SURMOUNT, a, -1, 0);
+        if (s->obstacle && ok(s, st, cmd))
             return;
         /* Nobody to Engage or chase: a ranged weapon, if it has one. */
         int wi = engaged_by_foe(s, st, a) ? -1 : switch_to(s, st, a, true);

@@ -60,6 +60,7 @@ static const char *contest_what(int k) {
     case SW_EV_WIELD: return "a flat Agility roll to take up the weapon";
     case SW_EV_CAST: return "a flat Endurance roll to keep casting and Maintaining";
     case SW_EV_RELEASE: return "a flat Endurance roll to keep Maintaining";
+    case SW_EV_SURMOUNT: return "a flat Agility roll to surmount the obstacle";
     default: return "a check";
     }
 }
@@ -178,6 +179,8 @@ size_t sw_narrate(const sw_setup *s, const sw_event *ev, char *buf, size_t size)
                 put(&o, "  %s and %s are no longer Engaged.\n", who, other);
             else if (f->a == SW_ST_SWITCHED)
                 put(&o, "  %s now engages %s.\n", who, other);
+            else if (f->a == SW_ST_SURMOUNTED)
+                put(&o, "  %s is past the obstacle and may Engage across it.\n", who);
             else if (f->a == SW_ST_CHASED)
                 put(&o, "  %s has chased %s down and may Engage.\n", who, other);
             else if (f->a == SW_ST_BLEEDING && !f->b && f->other >= 0)
@@ -426,7 +429,7 @@ fray_status sw_event_from_json(const sw_setup *s, const void *json,
     if (k < 0)
         BAD("command.action", "expected an action: begin, next, engage, attack, "
                               "avoid, switch, disengage, chase, snipe, cover, "
-                              "medicine, item, skill, wield, cast, release or wait");
+                              "medicine, item, skill, wield, cast, release, surmount or wait");
     ev->kind = (uint8_t)k;
     if ((v = json_object_get(c, "actor"))) {
         int i = combatant_of(s, v);
@@ -568,7 +571,7 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
         return fray__diag_set(diag, FRAY_ERR_PARSE, (int)strlen(text) + 1,
                               "expected an action after '%.*s': engage, attack, "
                               "avoid, switch, disengage, chase, snipe, cover, "
-                              "medicine, item, skill, wield, cast, release or wait", (int)(len[0] < 40 ? len[0] : 40), tok[0]);
+                              "medicine, item, skill, wield, cast, release, surmount or wait", (int)(len[0] < 40 ? len[0] : 40), tok[0]);
     int k = -1;
     for (int i = SW_EV_ENGAGE; i < SW_EV_KINDS; i++)
         if (word_eq(tok[1], len[1], sw_kind_word(i)))
@@ -576,7 +579,7 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
     if (k < 0)
         return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[1] - text) + 1,
                               "'%.*s': expected an action: engage, attack, avoid, "
-                              "switch, disengage, chase, snipe, cover, medicine, item, skill, wield, cast, release or wait",
+                              "switch, disengage, chase, snipe, cover, medicine, item, skill, wield, cast, release, surmount or wait",
                               (int)(len[1] < 40 ? len[1] : 40), tok[1]);
     cmd->kind = (uint8_t)k;
     cmd->actor = (int8_t)a;
@@ -620,7 +623,7 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
             cmd->target = (int8_t)t;
         }
         return FRAY_OK;
-    } else if (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL) {
+    } else if (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL || k == SW_EV_SURMOUNT) {
         /* no target */
     } else if (n >= 3) {
         int t = find_who(s, tok[2], len[2]);
@@ -634,7 +637,8 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
                               "expected whom %s %s (a combatant's id)",
                               s->c[a].name, sw_kind_word(k));
     }
-    int want = (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL) ? 2 : 3;
+    int want = (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL ||
+                k == SW_EV_SURMOUNT) ? 2 : 3;
     if (n > want)
         return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[want] - text) + 1,
                               "expected nothing more after the command");

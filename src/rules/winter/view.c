@@ -132,7 +132,7 @@ static fray_status fill_actions(fray_fight_view *v, const sw_setup *s,
         c.actor = (int8_t)me;
         c.target = -1;
         bool any = false;
-        if (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL) {
+        if (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL || k == SW_EV_SURMOUNT) {
             any = sw_check(s, st, &c, NULL, 0) == FRAY_OK;
         } else if (k == SW_EV_COVER) {
             for (int lv = SW_COVER_PARTIAL; lv <= SW_COVER_FULL && !any; lv++) {

@@ -147,6 +147,10 @@ typedef struct sw_setup {
     int n_blocks;
     int n_spells;
     sw_spell sp[SW_MAX_SPELLS];
+    /* An obstacle between the sides (002:25): 0 none, else the segments
+     * an attempt to surmount it takes, the same for everyone */
+    uint8_t obstacle;
+    bool obstacle_roll;       /* an attempt needs a flat Agility roll */
 } sw_setup;
 
 enum sw_file_kind { SW_FILE_ENCOUNTER, SW_FILE_STATBLOCKS, SW_FILE_CATALOG };
@@ -173,7 +177,8 @@ enum sw_flag {
     SW_F_BLOWN = 1u << 3,
     SW_F_DEAD = 1u << 4,
     SW_F_SNIPING = 1u << 5,
-    SW_F_WAITED = 1u << 6     /* passed the segment decl_seg */
+    SW_F_WAITED = 1u << 6,    /* passed the segment decl_seg */
+    SW_F_SURMOUNTED = 1u << 7 /* has surmounted the obstacle (002:25) */
 };
 
 /* What is waiting for the end of its delay (002:9: Engage and spells;
@@ -231,6 +236,7 @@ enum sw_kind {
     SW_EV_WIELD,              /* Switch Weapons (002:85): arg the catalog index */
     SW_EV_CAST,               /* cast a spell (002:71-77): arg the spell */
     SW_EV_RELEASE,            /* release a Maintained spell (002:73): arg the spell */
+    SW_EV_SURMOUNT,           /* surmount the obstacle (002:25) */
     SW_EV_KINDS
 };
 
@@ -269,6 +275,7 @@ enum sw_status_word {
     SW_ST_WINDED, SW_ST_BLOWN, SW_ST_WOUNDED, SW_ST_UNCONSCIOUS, SW_ST_DEAD,
     SW_ST_BLEEDING, SW_ST_SNIPING, SW_ST_PARTIAL, SW_ST_FULL, SW_ST_UNDEFENDED,
     SW_ST_AVOIDED, SW_ST_DISENGAGED, SW_ST_SWITCHED, SW_ST_CHASED,
+    SW_ST_SURMOUNTED,
     SW_ST_WORDS
 };
 
