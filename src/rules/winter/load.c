@@ -149,12 +149,13 @@ static fray_status read_weapon(sl *L, const yn *it) {
         return FAIL(L, nm, "weapon '%.40s' is given twice", w.name);
     if (s->n_weapons >= SW_MAX_WEAPONS)
         return FAIL_RANGE(L, nm, "more than %d weapons", SW_MAX_WEAPONS);
-    static const char *const kinds[] = {"melee", "ranged"};
+    static const char *const kinds[] = {"melee", "ranged", "siege"};
     int k = 0;
     const yn *kv = yr_get(it, "kind");
-    if (kv && (st = yr_choice(&L->r, kv, "a weapon's kind", kinds, 2, &k)) != FRAY_OK)
+    if (kv && (st = yr_choice(&L->r, kv, "a weapon's kind", kinds, 3, &k)) != FRAY_OK)
         return st;
-    w.ranged = k == 1;
+    w.ranged = k >= 1;
+    w.siege = k == 2; /* 002:57: like a ranged attack, -10, many hit */
     const yn *dv = yr_get(it, "damage");
     if (!dv)
         return yr_missing(&L->r, it, "damage", "a weapon");
@@ -165,6 +166,85 @@ static fray_status read_weapon(sl *L, const yn *it) {
         return st;
     w.delay = (uint8_t)d;
     s->w[s->n_weapons++] = w;
+    return FRAY_OK;
+}
+
+static int find_spell(const sw_setup *s, const char *name) {
+    for (int i = 0; i < s->n_spells; i++)
+        if (yr_ieq(s->sp[i].name, name))
+            return i;
+    return -1;
+}
+
+/* A spell (002:71-79): name, kind, cost (Magic), maintain, delay, and one
+ * effect: damage (ranged), defense (Maintained), heal (docs/rules/
+ * silent-winter.md 24). */
+static fray_status read_spell(sl *L, const yn *it) {
+    static const char *const keys[] = {"name", "kind", "cost", "maintain", "delay",
+                                       "damage", "defense", "heal", "notes"};
+    fray_status st = yr_keys(&L->r, it, "a spell", keys, 9, false);
+    if (st != FRAY_OK)
+        return st;
+    sw_setup *s = L->s;
+    const yn *nm = yr_get(it, "name");
+    if (!nm)
+        return yr_missing(&L->r, it, "name", "a spell");
+    sw_spell sp;
+    memset(&sp, 0, sizeof sp);
+    if ((st = yr_text(&L->r, nm, "a spell's name", sp.name, sizeof sp.name)) != FRAY_OK)
+        return st;
+    if (find_spell(s, sp.name) >= 0)
+        return FAIL(L, nm, "spell '%.40s' is given twice", sp.name);
+    if (s->n_spells >= SW_MAX_SPELLS)
+        return FAIL_RANGE(L, nm, "more than %d spells", SW_MAX_SPELLS);
+    static const char *const kinds[] = {"ranged", "personal", "beneficial"};
+    const yn *kv = yr_get(it, "kind");
+    if (!kv)
+        return yr_missing(&L->r, it, "kind", "a spell (ranged, personal or beneficial)");
+    int k = 0;
+    if ((st = yr_choice(&L->r, kv, "a spell's kind", kinds, 3, &k)) != FRAY_OK)
+        return st;
+    sp.kind = (uint8_t)k;
+    int cost = 0, maint = 0, delay = 0, amount = 0;
+    if ((st = get_int(L, it, "cost", "a spell's cost (Magic)", 0, 99, 0, &cost)) != FRAY_OK ||
+        (st = get_int(L, it, "maintain", "a spell's Maintain (Magic)", 0, 99, 0, &maint)) != FRAY_OK ||
+        (st = get_int(L, it, "delay", "a spell's delay (segments)", 1, 30, 0, &delay)) != FRAY_OK)
+        return st;
+    if (!yr_get(it, "delay"))
+        return yr_missing(&L->r, it, "delay", "a spell (002:77: it takes effect when its delay ends)");
+    sp.cost = (int16_t)cost;
+    sp.maintain = (int16_t)maint;
+    sp.delay = (uint8_t)delay;
+    const yn *dv = yr_get(it, "damage"), *fv = yr_get(it, "defense"), *hv = yr_get(it, "heal");
+    if ((dv != NULL) + (fv != NULL) + (hv != NULL) != 1)
+        return FAIL(L, it, "a spell has one effect: damage, defense or heal");
+    if (dv) {
+        sw_weapon w;
+        memset(&w, 0, sizeof w);
+        if ((st = dice_of(L, dv, "damage", &w)) != FRAY_OK)
+            return st;
+        sp.effect = SW_SPELL_DAMAGE;
+        sp.dice = w.dice;
+        sp.bonus = w.bonus;
+        if (sp.kind != SW_SPELL_RANGED)
+            return FAIL(L, dv, "a damage spell is ranged here (a Magic Attack roll to hit, 002:71)");
+        if (maint)
+            return FAIL(L, yr_get(it, "maintain"), "only a defense spell is Maintained here");
+    } else {
+        const yn *v = fv ? fv : hv;
+        if ((st = yr_int(&L->r, v, fv ? "defense" : "heal", 1, 99, &amount)) != FRAY_OK)
+            return st;
+        sp.amount = (int16_t)amount;
+        sp.effect = fv ? SW_SPELL_DEFENSE : SW_SPELL_HEAL;
+        if (sp.kind == SW_SPELL_RANGED)
+            return FAIL(L, kv, "a %s spell is personal or beneficial (no roll, 002:71)",
+                        fv ? "defense" : "heal");
+        if (fv && !maint)
+            return FAIL(L, fv, "a defense spell lasts while Maintained: give it maintain (002:73)");
+        if (hv && maint)
+            return FAIL(L, yr_get(it, "maintain"), "only a defense spell is Maintained here");
+    }
+    s->sp[s->n_spells++] = sp;
     return FRAY_OK;
 }
 
@@ -240,7 +320,7 @@ static fray_status read_block(sl *L, const yn *it) {
         "physical-defense", "defense-bonus", "magic-defense",
         "physical-resistance", "magic-resistance", "health", "pain",
         "medicine", "size", "capacity", "weapon", "off-hand", "armour",
-        "notes"};
+        "carried", "nearby", "magic", "spell-power", "spells", "notes"};
     fray_status st = yr_keys(&L->r, it, "a stat block", keys,
                              (int)(sizeof keys / sizeof keys[0]), false);
     if (st != FRAY_OK)
@@ -298,6 +378,63 @@ static fray_status read_block(sl *L, const yn *it) {
     }
     if (b.weapon < 0)
         return yr_missing(&L->r, it, "weapon", "a stat block");
+    /* Switch Weapons (002:85): weapons on its person (2) and nearby (5) */
+    const char *lkeys[2] = {"carried", "nearby"};
+    for (int h = 0; h < 2; h++) {
+        const yn *l = yr_get(it, lkeys[h]);
+        if (!l)
+            continue;
+        if (l->type != YN_SEQ)
+            return FAIL(L, l, "%s: expected a list of weapons", lkeys[h]);
+        for (const yn *e = yr_items(l); e; e = yr_next_item(l, e)) {
+            char w[SW_NAME];
+            if ((st = yr_text(&L->r, e, lkeys[h], w, sizeof w)) != FRAY_OK)
+                return st;
+            int wi = find_weapon(L->s, w);
+            if (wi < 0) {
+                const char *names[SW_MAX_WEAPONS];
+                for (int i = 0; i < L->s->n_weapons; i++)
+                    names[i] = L->s->w[i].name;
+                return yr_unknown(&L->r, e, "weapon", w, names, L->s->n_weapons,
+                                  "no weapons are known: name a catalog first");
+            }
+            uint32_t bit = 1u << wi;
+            if (wi == b.weapon || ((b.carried | b.nearby) & bit))
+                return FAIL(L, e, "weapon '%.40s' is listed twice for %.40s "
+                            "(in hand, carried or nearby)", w, b.name);
+            if (h == 0)
+                b.carried |= bit;
+            else
+                b.nearby |= bit;
+        }
+    }
+    /* Spells (002:71-79): Magic, spell power, the spells it knows */
+    int magic = 0, power = 0;
+    if ((st = get_int(L, it, "magic", "magic (Magic points)", 0, 999, 0, &magic)) != FRAY_OK ||
+        (st = get_int(L, it, "spell-power", "spell-power (d6 added to spell damage, 002:79)",
+                      0, 10, 0, &power)) != FRAY_OK)
+        return st;
+    b.magic = (int16_t)magic;
+    b.spell_power = (int16_t)power;
+    const yn *sl_ = yr_get(it, "spells");
+    if (sl_) {
+        if (sl_->type != YN_SEQ)
+            return FAIL(L, sl_, "spells: expected a list of spells");
+        for (const yn *e = yr_items(sl_); e; e = yr_next_item(sl_, e)) {
+            char w[SW_NAME];
+            if ((st = yr_text(&L->r, e, "spells", w, sizeof w)) != FRAY_OK)
+                return st;
+            int si = find_spell(L->s, w);
+            if (si < 0) {
+                const char *names[SW_MAX_SPELLS];
+                for (int i = 0; i < L->s->n_spells; i++)
+                    names[i] = L->s->sp[i].name;
+                return yr_unknown(&L->r, e, "spell", w, names, L->s->n_spells,
+                                  "no spells are known: name a catalog with spells first");
+            }
+            b.spells |= 1u << si;
+        }
+    }
     if (b.off_hand >= 0 && (L->s->w[b.off_hand].ranged || L->s->w[b.weapon].ranged))
         return FAIL(L, yr_get(it, "off-hand"),
                     "two weapons (002:41) are melee weapons here: '%s' is ranged",
@@ -326,8 +463,9 @@ static fray_status read_options(sl *L, const yn *m) {
     static const char *const keys[] = {
         "engage-delay", "attack-delay", "ties", "friendly-fire",
         "sniping-resolves", "pain-on-any-hit", "stop-bleeding", "check-die",
-        "order", "fallen-release", "undefended-busy", "blown-undefended"};
-    fray_status st = yr_keys(&L->r, m, "options", keys, 12, false);
+        "order", "fallen-release", "undefended-busy", "blown-undefended",
+        "dropped-maintain", "siege-spread"};
+    fray_status st = yr_keys(&L->r, m, "options", keys, 14, false);
     if (st != FRAY_OK)
         return st;
     sw_options *o = &L->s->opt;
@@ -379,12 +517,21 @@ static fray_status read_options(sl *L, const yn *m) {
     if (st == FRAY_OK && (x = yr_get(m, "blown-undefended")) &&
         (st = yr_choice(&L->r, x, "blown-undefended", blown, 2, &v)) == FRAY_OK)
         o->blown_melee_only = v == 1;
+    static const char *const dropped[] = {"back", "lost"};
+    if (st == FRAY_OK && (x = yr_get(m, "dropped-maintain")) &&
+        (st = yr_choice(&L->r, x, "dropped-maintain", dropped, 2, &v)) == FRAY_OK)
+        o->dropped_maint_lost = v == 1;
+    static const char *const spread[] = {"cluster", "none"};
+    if (st == FRAY_OK && (x = yr_get(m, "siege-spread")) &&
+        (st = yr_choice(&L->r, x, "siege-spread", spread, 2, &v)) == FRAY_OK)
+        o->siege_target_only = v == 1;
     return st;
 }
 
 static fray_status read_scene(sl *L, const yn *m) {
-    static const char *const keys[] = {"cover", "sniping", "avoid"};
-    fray_status st = yr_keys(&L->r, m, "the scene", keys, 3, false);
+    static const char *const keys[] = {"cover", "sniping", "avoid", "obstacle",
+                                       "obstacle-roll"};
+    fray_status st = yr_keys(&L->r, m, "the scene", keys, 5, false);
     if (st != FRAY_OK)
         return st;
     static const char *const cov[] = {"none", "partial", "full"};
@@ -398,6 +545,12 @@ static fray_status read_scene(sl *L, const yn *m) {
         st = yr_bool(&L->r, x, "whether Sniping is possible here", &s->scene_sniping);
     if (st == FRAY_OK && (x = yr_get(m, "avoid")))
         st = yr_bool(&L->r, x, "whether an Engage can be Avoided here", &s->scene_avoid);
+    if (st == FRAY_OK && (st = get_int(L, m, "obstacle",
+                                       "obstacle (segments to surmount it, 002:25)", 0, 30,
+                                       0, &v)) == FRAY_OK)
+        s->obstacle = (uint8_t)v;
+    if (st == FRAY_OK && (x = yr_get(m, "obstacle-roll")))
+        st = yr_bool(&L->r, x, "whether surmounting needs a flat Agility roll", &s->obstacle_roll);
     return st;
 }
 
@@ -607,9 +760,13 @@ static fray_status read_file(sl *L, const char *path, const yn *from,
     if (kind_out)
         *kind_out = kind;
     if (kind == SW_FILE_CATALOG) {
-        static const char *const keys[] = {"fray", "rules", "weapons", "armour", "notes"};
-        if ((st = yr_keys(&L->r, root, "a weapons file", keys, 5, false)) != FRAY_OK)
+        static const char *const keys[] = {"fray", "rules", "weapons", "armour", "spells", "notes"};
+        if ((st = yr_keys(&L->r, root, "a weapons file", keys, 6, false)) != FRAY_OK)
             return st;
+        const yn *spl = yr_get(root, "spells");
+        for (const yn *it = spl ? yr_items(spl) : NULL; it; it = yr_next_item(spl, it))
+            if ((st = read_spell(L, it)) != FRAY_OK)
+                return st;
         const yn *l = yr_get(root, "weapons");
         for (const yn *it = l ? yr_items(l) : NULL; it; it = yr_next_item(l, it))
             if ((st = read_weapon(L, it)) != FRAY_OK)

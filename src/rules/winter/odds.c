@@ -160,11 +160,17 @@ fray_status sw_duel_odds(const sw_setup *s, int a, int b, long max_states,
         return refuse(diag, "an encounter of other than two combatants");
     if (s->c[a].side == s->c[b].side)
         return refuse(diag, "two combatants of one side");
+    if (s->obstacle)
+        return refuse(diag, "an obstacle between the sides (002:25)");
     for (int i = 0; i < 2; i++) {
         if (s->w[s->c[i].b.weapon].ranged)
             return refuse(diag, "ranged weapons (Sniping, cover, friendly fire)");
         if (s->c[i].sniping)
             return refuse(diag, "a combatant Sniping at the start");
+        if (s->c[i].b.carried || s->c[i].b.nearby)
+            return refuse(diag, "other weapons to switch to (Switch Weapons, 002:85)");
+        if (s->c[i].b.spells)
+            return refuse(diag, "spells (002:71-79)");
     }
     memset(out, 0, sizeof *out);
     out->a = a;

@@ -14,15 +14,17 @@
 
 static const char *const words[SW_EV_KINDS] = {
     "begin", "next", "engage", "attack", "avoid", "switch", "disengage",
-    "chase", "snipe", "cover", "medicine", "wait", "item", "skill"};
+    "chase", "snipe", "cover", "medicine", "wait", "item", "skill", "wield",
+    "cast", "release", "surmount"};
 static const char *const titles[SW_EV_KINDS] = {
     "Begin", "Next segment", "Engage", "Attack", "Avoid", "Switch Targets",
     "Disengage", "Chase a Sniper", "Establish Sniping", "Take Cover",
-    "Medicine", "Wait", "Use an Item", "Use a Skill"};
+    "Medicine", "Wait", "Use an Item", "Use a Skill", "Switch Weapons",
+    "Cast a Spell", "Release a Spell", "Surmount the Obstacle"};
 static const char *const status_names[SW_ST_WORDS] = {
     "Winded", "Blown", "Wounded", "Unconscious", "Dead", "bleeding",
     "Sniping", "Partial Cover", "Full Cover", "Undefended", "avoided",
-    "disengaged", "switched", "chased"};
+    "disengaged", "switched", "chased", "surmounted"};
 
 const char *sw_kind_word(int kind) {
     return kind >= 0 && kind < SW_EV_KINDS ? words[kind] : NULL;
@@ -38,6 +40,14 @@ bool sw_can_act(const sw_cstate *c) {
     return !(c->flags & (SW_F_DEAD | SW_F_WOUNDED | SW_F_BLOWN | SW_F_UNCONSCIOUS));
 }
 bool sw_out(const sw_cstate *c) { return !sw_can_act(c); }
+
+int sw_hand_index(const sw_setup *s, const sw_state *st, int i) {
+    int h = st->c[i].hand;
+    return h > 0 ? h - 1 : s->c[i].b.weapon;
+}
+const sw_weapon *sw_hand(const sw_setup *s, const sw_state *st, int i) {
+    return &s->w[sw_hand_index(s, st, i)];
+}
 
 /* The order of declarations inside a segment (ruling `order`): higher
  * Agility first, then the lower opening roll, then the file's order. */
@@ -67,6 +77,7 @@ void sw_state_init(const sw_setup *s, sw_state *st, uint64_t seed,
         sw_cstate *c = &st->c[i];
         c->health = s->c[i].b.health;
         c->pain = s->c[i].b.pain;
+        c->magic = s->c[i].b.magic;
         c->engages = c->pend_target = -1;
         c->cover = s->c[i].cover;
         c->ready = 1;
@@ -190,8 +201,71 @@ static void check_dead(sw_run *r, int t) {
     if (c->health <= 0 && !(c->flags & SW_F_DEAD)) {
         c->flags |= SW_F_DEAD; /* 002:33 "If you reach 0 health, you are dead" */
         c->flags &= (uint8_t)~SW_F_BLEEDING;
+        c->n_maint = 0; /* the dead Maintain nothing */
+        if (c->pend_kind == SW_PEND_SPELL)
+            c->pend_kind = SW_PEND_NONE;
         fact(r, SW_FACT_STATUS, t, -1, SW_ST_DEAD, 1, 0, 0);
         fallen(r, t);
+    }
+}
+
+/* ---- Spells: Maintain and interruptions (002:73-77) ---------------------- */
+
+/* The Physical Defense that Maintained spells give t (002:27, 96: kept
+ * when Undefended). */
+static int spell_defense(const sw_setup *s, const sw_state *st, int t) {
+    int d = 0;
+    for (int i = 0; i < st->n; i++)
+        for (int k = 0; k < st->c[i].n_maint; k++)
+            if (st->c[i].maint_target[k] == t &&
+                s->sp[st->c[i].maint_spell[k]].effect == SW_SPELL_DEFENSE)
+                d += s->sp[st->c[i].maint_spell[k]].amount;
+    return d;
+}
+
+/* i stops Maintaining its k-th spell and has its Maintain back (002:73:
+ * released; a failed roll likewise, ruling spells 24). */
+static void maint_end(sw_run *r, int i, int k, int why) {
+    sw_cstate *c = &r->st->c[i];
+    int sp = c->maint_spell[k], t = c->maint_target[k];
+    if (why != SW_SF_DROPPED || !r->s->opt.dropped_maint_lost)
+        c->magic = (int16_t)(c->magic + r->s->sp[sp].maintain); /* ruling dropped-maintain */
+    for (int j = k; j + 1 < c->n_maint; j++) {
+        c->maint_spell[j] = c->maint_spell[j + 1];
+        c->maint_target[j] = c->maint_target[j + 1];
+    }
+    c->n_maint--;
+    fact(r, SW_FACT_SPELL, i, t, sp, why, c->magic, 0);
+}
+
+/* 002:73, 77: a caster who loses Pain while casting or Maintaining makes
+ * a flat Endurance roll; a failure interrupts the casting (it may declare
+ * again on the next segment, the cost unpaid) and ends one Maintained
+ * spell (the latest: fray's choice), then it rolls again until it
+ * succeeds or Maintains nothing. The first roll serves both (002:77). */
+static void spell_concentration(sw_run *r, int t) {
+    const sw_setup *s = r->s;
+    sw_cstate *c = &r->st->c[t];
+    bool casting = c->pend_kind == SW_PEND_SPELL;
+    if (!casting && c->n_maint == 0)
+        return;
+    bool ok = contest(r, t, -1, s->c[t].b.endurance, 0, SW_EV_CAST);
+    if (ok)
+        return;
+    if (casting) {
+        fact(r, SW_FACT_SPELL, t, c->pend_target, c->pend_spell, SW_SF_INTERRUPTED,
+             c->magic, 0);
+        c->pend_kind = SW_PEND_NONE;
+        c->pend_target = -1;
+        if (c->ready > r->st->seg + 1) {
+            c->ready = r->st->seg + 1; /* "casting again on the next segment" */
+            place(s, r->st, t);
+        }
+    }
+    while (!ok && c->n_maint > 0) {
+        maint_end(r, t, c->n_maint - 1, SW_SF_DROPPED);
+        if (c->n_maint > 0)
+            ok = contest(r, t, -1, s->c[t].b.endurance, 0, SW_EV_RELEASE);
     }
 }
 
@@ -226,6 +300,8 @@ static void lose_pain(sw_run *r, int t) {
         fact(r, SW_FACT_STATUS, t, -1, SW_ST_UNCONSCIOUS, 1, 0, 0);
     }
     check_dead(r, t);
+    if (!(c->flags & SW_F_DEAD))
+        spell_concentration(r, t);
 }
 
 /* ---- Undefended and the graph ------------------------------------------- */
@@ -265,12 +341,11 @@ static bool engaged_at_all(const sw_state *st, int i) {
 
 int sw_delay_of(const sw_setup *s, const sw_state *st, int kind, int actor,
                 int target) {
-    (void)st;
     switch (kind) {
     case SW_EV_ENGAGE:
         return s->opt.engage_delay;              /* 002:19 (002:15: 5) */
     case SW_EV_ATTACK: {
-        const sw_weapon *w = &s->w[s->c[actor].b.weapon];
+        const sw_weapon *w = sw_hand(s, st, actor);
         return w->delay ? w->delay : s->opt.attack_delay; /* ruling attack-delay */
     }
     case SW_EV_AVOID:
@@ -288,6 +363,12 @@ int sw_delay_of(const sw_setup *s, const sw_state *st, int kind, int actor,
         return target == actor ? 2 : 4;          /* 002:86-87 */
     case SW_EV_SKILL:
         return 15;                               /* 002:90 */
+    case SW_EV_SURMOUNT:
+        return s->obstacle;                      /* 002:25: the GM's, the same for all */
+    case SW_EV_CAST:                             /* 002:77 (target: the spell) */
+        return target >= 0 && target < s->n_spells ? s->sp[target].delay : 1;
+    case SW_EV_WIELD:                            /* 002:85 (target: the weapon) */
+        return target >= 0 && target < 32 && (s->c[actor].b.nearby & (1u << target)) ? 5 : 2;
     default:
         return 0;
     }
@@ -364,12 +445,63 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
                 "on %s, by one free to declare then (002:23)", tn, an);
         return FRAY_OK;
     }
+    if (cmd->kind == SW_EV_RELEASE) {
+        for (int k = 0; k < c->n_maint; k++)
+            if (c->maint_spell[k] == cmd->arg)
+                return FRAY_OK; /* "at any time" (002:73) */
+        WHY("%s Maintains no %s", an, cmd->arg < s->n_spells ? s->sp[cmd->arg].name : "such spell");
+    }
     if (c->ready > st->seg)
         WHY("%s may declare again on segment %d (now %d)", an, c->ready, st->seg);
     if (c->decl_seg == st->seg)
         WHY("%s has %s on segment %d already", an,
             c->flags & SW_F_WAITED ? "waited" : "declared", st->seg);
-    const sw_weapon *w = &s->w[s->c[a].b.weapon];
+    const sw_weapon *w = sw_hand(s, st, a);
+    if (cmd->kind == SW_EV_WIELD) {
+        int wi = cmd->arg;
+        const sw_block *b = &s->c[a].b;
+        if (wi >= s->n_weapons)
+            WHY("no such weapon");
+        if (wi == sw_hand_index(s, st, a))
+            WHY("%s has %s in hand already", an, s->w[wi].name);
+        if (wi != b->weapon && !((b->carried | b->nearby) & (1u << wi)))
+            WHY("%s has no %s on their person or nearby (the stat block's "
+                "weapon, carried and nearby)", an, s->w[wi].name);
+        return FRAY_OK;
+    }
+    if (cmd->kind == SW_EV_CAST) {
+        int k = cmd->arg;
+        if (k >= s->n_spells || !(s->c[a].b.spells & (1u << k)))
+            WHY("%s knows no such spell", an);
+        const sw_spell *sp = &s->sp[k];
+        if (c->pend_kind != SW_PEND_NONE)
+            WHY("%s's %s is under way", an, c->pend_kind == SW_PEND_SPELL ? "spell" : "action");
+        if (c->magic < sp->cost + sp->maintain)
+            WHY("%s has %d Magic: %s needs %d%s (002:71, 73)", an, c->magic, sp->name,
+                sp->cost + sp->maintain, sp->maintain ? " with its Maintain" : "");
+        if (sp->maintain && c->n_maint >= SW_MAX_MAINT)
+            WHY("%s Maintains %d spells already", an, SW_MAX_MAINT);
+        if (sp->kind == SW_SPELL_PERSONAL && t >= 0 && t != a)
+            WHY("%s is a Personal spell: on the mage only (002:71)", sp->name);
+        if (sp->kind != SW_SPELL_PERSONAL && t < 0)
+            WHY("%s needs a target", sp->name);
+        if (sp->kind == SW_SPELL_BENEFICIAL && t == a)
+            WHY("%s is a Beneficial spell: it cannot be cast on the mage (002:71)", sp->name);
+        if (sp->kind == SW_SPELL_RANGED && t == a)
+            WHY("%s cannot be cast at %sself", sp->name, "them");
+        if (t >= 0 && t != a && (st->c[t].flags & SW_F_DEAD))
+            WHY("%s is dead", tn);
+        if (sp->kind == SW_SPELL_RANGED && st->c[t].cover == SW_COVER_FULL)
+            WHY("%s is in Full Cover: no ranged attack can reach (002:49)", tn);
+        return FRAY_OK;
+    }
+    if (cmd->kind == SW_EV_SURMOUNT) {
+        if (!s->obstacle)
+            WHY("there is no obstacle here (the scene, 002:25)");
+        if (c->flags & SW_F_SURMOUNTED)
+            WHY("%s is past the obstacle already", an);
+        return FRAY_OK;
+    }
     bool needs_target = cmd->kind != SW_EV_SNIPE && cmd->kind != SW_EV_COVER &&
                         cmd->kind != SW_EV_WAIT && cmd->kind != SW_EV_SKILL;
     if (needs_target && t < 0)
@@ -393,6 +525,8 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             WHY("%s's Engage on %s is under way", an, s->c[c->pend_target].name);
         if ((st->c[t].flags & SW_F_SNIPING) && !(c->chased & (1u << t)))
             WHY("%s is Sniping: Chase a Sniper first (an Agility roll, 002:47)", tn);
+        if (s->obstacle && !((c->flags | st->c[t].flags) & SW_F_SURMOUNTED))
+            WHY("an obstacle stands between %s and %s: surmount it first (002:25)", an, tn);
         if (slots_on(s, st, t, a) + s->c[a].b.size > s->c[t].b.capacity)
             WHY("%s is Fully Engaged (%d may Engage one of that size, 002:27)", tn,
                 s->c[t].b.capacity);
@@ -473,28 +607,52 @@ static int damage_roll(sw_run *r, const sw_weapon *w) {
     return d;
 }
 
-static void attack(sw_run *r, int a, int t, bool friendly) {
+static void harm(sw_run *r, int a, int t, const sw_weapon *w, bool two);
+
+/* mode: 0 an attack, 1 friendly fire (002:51), 2 a siege weapon's spread
+ * (002:57) */
+static void attack(sw_run *r, int a, int t, int mode) {
     const sw_setup *s = r->s;
     sw_state *st = r->st;
     const sw_block *ab = &s->c[a].b, *tb = &s->c[t].b;
-    const sw_weapon *w = &s->w[ab->weapon];
+    const sw_weapon *w = sw_hand(s, st, a);
     bool ranged = w->ranged;
+    bool two = ab->off_hand >= 0 && !ranged; /* the off hand with a melee weapon */
+    bool friendly = mode != 0;
     int atk = ab->physical_attack;
-    int bits = friendly ? 4 : 0;
-    if (ab->off_hand >= 0)
+    int bits = mode == 1 ? 4 : mode == 2 ? 16 : 0;
+    if (w->siege)
+        atk -= 10;                                      /* 002:57 */
+    if (two)
         atk -= 5;                                       /* 002:41 */
     if (st->c[a].flags & SW_F_SNIPING)
         atk -= 5;                                       /* 002:47 */
     if (ranged && st->c[t].cover == SW_COVER_PARTIAL)
         atk -= 5;                                       /* 002:49 */
     bool undef = sw_undefended(s, st, t, a, ranged);
-    int def = tb->physical_defense + (undef ? 0 : tb->agility + tb->defense_bonus);
+    int def = tb->physical_defense + spell_defense(s, st, t) +
+              (undef ? 0 : tb->agility + tb->defense_bonus);
     if (undef)
         bits |= 2;
     int ra = roll(r, SW_CHECK_SIDES) + atk;
     int rb = roll(r, SW_CHECK_SIDES) + def;
     bool hit = ra > rb || (ra == rb && s->opt.ties == SW_TIES_ACTOR);
     fact(r, SW_FACT_ATTACK, a, t, ra, rb, hit, bits);
+    if (w->siege && mode == 0 && !s->opt.siege_target_only) {
+        /* 002:57 "a chance to hit multiple opponents simultaneously"
+         * (ruling siege-spread: cluster): an attack on each other member
+         * of the target's Engaged cluster (002:51), after this one. */
+        int list[SW_MAX_C], n = 0;
+        for (int j = 0; j < st->n; j++)
+            if (j != t && j != a && !(st->c[j].flags & SW_F_DEAD) &&
+                (st->c[j].engages == t || st->c[t].engages == j))
+                list[n++] = j;
+        if (hit)
+            harm(r, a, t, w, two);
+        for (int k = 0; k < n && !(st->c[a].flags & SW_F_DEAD); k++)
+            attack(r, a, list[k], 2);
+        return;
+    }
     if (!hit) {
         if (!ranged || friendly || !s->opt.friendly_fire)
             return;
@@ -509,11 +667,19 @@ static void attack(sw_run *r, int a, int t, bool friendly) {
             return;
         int pick = n == 1 ? 1 : roll(r, n);
         fact(r, SW_FACT_FRIENDLY, a, t, pick, n, 0, list[pick - 1]);
-        attack(r, a, list[pick - 1], true);
+        attack(r, a, list[pick - 1], 1);
         return;
     }
+    harm(r, a, t, w, two);
+}
+
+/* A hit's damage (002:33) and its Pain (002:37). */
+static void harm(sw_run *r, int a, int t, const sw_weapon *w, bool two) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    const sw_block *ab = &s->c[a].b, *tb = &s->c[t].b;
     int dmg = damage_roll(r, w);
-    if (ab->off_hand >= 0)
+    if (two)
         dmg += damage_roll(r, &s->w[ab->off_hand]);     /* 002:41 */
     if (dmg < 0)
         dmg = 0;
@@ -562,10 +728,75 @@ static void resolve_engage(sw_run *r, int a) {
     /* 002:21: Reciprocal Engage, if it engages nobody (a pending Engage
      * does not count, ruling A7.16). */
     if (ct->engages < 0 && sw_can_act(ct) && s->c[t].reciprocal &&
-        !s->w[s->c[t].b.weapon].ranged) {
+        !sw_hand(s, st, t)->ranged) {
         ct->engages = (int8_t)a;
         fact(r, SW_FACT_RECIP, t, a, 0, 0, 0, 0);
     }
+}
+
+/* A spell takes effect at the end of its delay (002:77): the Magic paid
+ * then (with the Maintain set aside, 002:73), and its effect. */
+static void resolve_spell(sw_run *r, int a) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    sw_cstate *c = &st->c[a];
+    int k = c->pend_spell, t = c->pend_target < 0 ? a : c->pend_target;
+    const sw_spell *sp = &s->sp[k];
+    c->pend_kind = SW_PEND_NONE;
+    c->pend_target = -1;
+    if (!sw_can_act(c) || (st->c[t].flags & SW_F_DEAD) ||
+        c->magic < sp->cost + sp->maintain ||
+        (sp->kind == SW_SPELL_RANGED && st->c[t].cover == SW_COVER_FULL)) {
+        fact(r, SW_FACT_SPELL, a, t, k, SW_SF_FIZZLE, c->magic, 0);
+        return;
+    }
+    c->magic = (int16_t)(c->magic - sp->cost - sp->maintain);
+    fact(r, SW_FACT_SPELL, a, t, k, SW_SF_EFFECT, c->magic, 0);
+    if (sp->maintain && c->n_maint < SW_MAX_MAINT) {
+        c->maint_spell[c->n_maint] = (int8_t)k;
+        c->maint_target[c->n_maint] = (int8_t)t;
+        c->n_maint++;
+        fact(r, SW_FACT_SPELL, a, t, k, SW_SF_MAINTAINED, c->magic, 0);
+    }
+    if (sp->effect == SW_SPELL_HEAL) {
+        sw_cstate *ct = &st->c[t];
+        int max = s->c[t].b.health;
+        int h = ct->health + sp->amount;
+        ct->health = (int16_t)(h > max ? max : h);
+        fact(r, SW_FACT_DAMAGE, t, a, -sp->amount, 0, ct->health, 1);
+        return;
+    }
+    if (sp->effect != SW_SPELL_DAMAGE)
+        return;
+    /* 002:33, 71: Magic Attack against Magic Defense */
+    const sw_block *ab = &s->c[a].b, *tb = &s->c[t].b;
+    int atk = ab->magic_attack;
+    if (c->flags & SW_F_SNIPING)
+        atk -= 5;                                        /* 002:47 */
+    if (st->c[t].cover == SW_COVER_PARTIAL)
+        atk -= 5;                                        /* 002:49 */
+    int ra = roll(r, SW_CHECK_SIDES) + atk;
+    int rb = roll(r, SW_CHECK_SIDES) + tb->magic_defense;
+    bool hit = ra > rb || (ra == rb && s->opt.ties == SW_TIES_ACTOR);
+    fact(r, SW_FACT_ATTACK, a, t, ra, rb, hit, 8);
+    if (!hit)
+        return;
+    int dmg = sp->bonus;
+    for (int i = 0; i < sp->dice + ab->spell_power; i++)
+        dmg += roll(r, 6);                               /* 002:79 */
+    if (dmg < 0)
+        dmg = 0;
+    int res = 0;
+    if (tb->armour >= 0 && (s->a[tb->armour].protects == SW_PROT_MAGICAL ||
+                            s->a[tb->armour].protects == SW_PROT_BOTH))
+        res = tb->magic_resistance;                      /* 002:33 */
+    int after = dmg > res ? dmg - res : 0;
+    sw_cstate *ct = &st->c[t];
+    ct->health = (int16_t)(ct->health - after);
+    fact(r, SW_FACT_DAMAGE, t, a, dmg, after, ct->health, 0);
+    if (after > 0 || s->opt.pain_on_any_hit)
+        lose_pain(r, t);                                 /* 002:37 "physical OR magical" */
+    check_dead(r, t);
 }
 
 /* The end of the segment: pending actions whose delay ends now, then
@@ -587,6 +818,8 @@ static void segment_end(sw_run *r) {
             continue;
         if (c->pend_kind == SW_PEND_ENGAGE) {
             resolve_engage(r, i);
+        } else if (c->pend_kind == SW_PEND_SPELL) {
+            resolve_spell(r, i);
         } else {
             c->pend_kind = SW_PEND_NONE;
             if (sw_can_act(c) && !engaged_at_all(st, i)) {
@@ -673,13 +906,22 @@ fray_status sw_apply(sw_run *r) {
         return r->failed;
     }
     sw_cstate *c = &st->c[a];
+    if (ev->kind == SW_EV_RELEASE) {
+        for (int k = 0; k < c->n_maint; k++)
+            if (c->maint_spell[k] == ev->arg) {
+                maint_end(r, a, k, SW_SF_RELEASED); /* 002:73: its Maintain back */
+                break;
+            }
+        return r->failed;
+    }
     if (ev->kind == SW_EV_WAIT) {
         c->decl_seg = st->seg; /* ruling waiting: passing costs nothing */
         c->flags |= SW_F_WAITED;
         fact(r, SW_FACT_DECLARE, a, -1, SW_EV_WAIT, c->ready, 0, 0);
         return r->failed;
     }
-    int d = sw_delay_of(s, st, ev->kind, a, t);
+    int d = sw_delay_of(s, st, ev->kind, a,
+                        ev->kind == SW_EV_WIELD || ev->kind == SW_EV_CAST ? ev->arg : t);
     c->decl_seg = st->seg;
     c->flags &= (uint8_t)~SW_F_WAITED;
     c->ready = st->seg + 1 + d; /* 002:9: 1 to declare, then the delay */
@@ -693,9 +935,9 @@ fray_status sw_apply(sw_run *r) {
         c->pend_decl = st->seg;
         break;
     case SW_EV_ATTACK:
-        if (s->w[s->c[a].b.weapon].ranged && c->cover == SW_COVER_FULL)
+        if (sw_hand(s, st, a)->ranged && c->cover == SW_COVER_FULL)
             leave_cover(r, a);
-        attack(r, a, t, false);
+        attack(r, a, t, 0);
         break;
     case SW_EV_AVOID: {
         sw_cstate *ct = &st->c[t];
@@ -756,6 +998,30 @@ fray_status sw_apply(sw_run *r) {
         c->busy_until = st->seg + d; /* Undefended meanwhile (002:83); the
                                         effect is the GM's (ruling 17) */
         break;
+    case SW_EV_SURMOUNT:
+        if (!s->obstacle_roll || contest(r, a, -1, s->c[a].b.agility, 0, SW_EV_SURMOUNT)) {
+            c->flags |= SW_F_SURMOUNTED;
+            fact(r, SW_FACT_STATUS, a, -1, SW_ST_SURMOUNTED, 1, 0, 0);
+        }
+        break;
+    case SW_EV_CAST:
+        c->pend_kind = SW_PEND_SPELL; /* takes effect at the end (002:77) */
+        c->pend_spell = (int8_t)ev->arg;
+        c->pend_target = (int8_t)t;
+        c->pend_at = st->seg + d;
+        c->pend_decl = st->seg;
+        break;
+    case SW_EV_WIELD: {
+        int wi = ev->arg;
+        c->busy_until = st->seg + d; /* Undefended meanwhile (002:83) */
+        /* 002:85: a weapon in the vicinity needs a flat Agility roll */
+        bool got = !(s->c[a].b.nearby & (1u << wi)) ||
+                   contest(r, a, -1, s->c[a].b.agility, 0, SW_EV_WIELD);
+        if (got)
+            c->hand = (int8_t)(wi == s->c[a].b.weapon ? 0 : wi + 1);
+        fact(r, SW_FACT_WIELD, a, -1, wi, got, 0, 0);
+        break;
+    }
     default:
         return FRAY_ERR_INVALID;
     }
@@ -822,6 +1088,95 @@ static bool ok(const sw_setup *s, const sw_state *st, sw_event *cmd) {
     return sw_check(s, st, cmd, NULL, 0) == FRAY_OK;
 }
 
+/* The weapon a's tactics would switch to for a melee (or ranged) one: the
+ * stat block's own first, then one carried, then one nearby (002:85:
+ * the quicker switch first), the most damage among equals; -1 none. */
+static int switch_to(const sw_setup *s, const sw_state *st, int a, bool ranged) {
+    const sw_block *b = &s->c[a].b;
+    int hand = sw_hand_index(s, st, a);
+    if (b->weapon != hand && s->w[b->weapon].ranged == ranged)
+        return b->weapon;
+    int best = -1, best_score = -1;
+    for (int i = 0; i < s->n_weapons && i < 32; i++) {
+        if (i == hand || s->w[i].ranged != ranged || !((b->carried | b->nearby) & (1u << i)))
+            continue;
+        int score = (b->nearby & (1u << i) ? 0 : 1000) + s->w[i].dice * 7 + s->w[i].bonus + 20;
+        if (score > best_score) {
+            best = i;
+            best_score = score;
+        }
+    }
+    return best;
+}
+
+static bool engaged_by_foe(const sw_setup *s, const sw_state *st, int a) {
+    for (int j = 0; j < st->n; j++)
+        if (st->c[j].engages == a && s->c[j].side != s->c[a].side && !sw_out(&st->c[j]))
+            return true;
+    return false;
+}
+
+/* A caster not engaged casts its best spell (docs/rules/silent-winter.md
+ * "Tactics"): a defense it does not Maintain yet on itself, a heal on an
+ * ally below half Health, else the ranged spell with the most dice at the
+ * weakest foe it can reach. */
+static bool cast_choice(const sw_setup *s, const sw_state *st, int a, sw_event *cmd) {
+    const sw_block *b = &s->c[a].b;
+    if (!b->spells || engaged_at_all(st, a))
+        return false;
+    const sw_cstate *c = &st->c[a];
+    for (int k = 0; k < s->n_spells; k++) {
+        const sw_spell *sp = &s->sp[k];
+        if (!(b->spells & (1u << k)) || sp->effect != SW_SPELL_DEFENSE)
+            continue;
+        bool have = false;
+        for (int m = 0; m < c->n_maint; m++)
+            have |= c->maint_spell[m] == k;
+        if (have)
+            continue;
+        cmd_set(cmd, SW_EV_CAST, a, sp->kind == SW_SPELL_PERSONAL ? -1 : a, k);
+        if (sp->kind == SW_SPELL_PERSONAL && ok(s, st, cmd))
+            return true;
+    }
+    for (int k = 0; k < s->n_spells; k++) {
+        const sw_spell *sp = &s->sp[k];
+        if (!(b->spells & (1u << k)) || sp->effect != SW_SPELL_HEAL ||
+            sp->kind != SW_SPELL_BENEFICIAL)
+            continue;
+        for (int j = 0; j < st->n; j++) {
+            if (j == a || enemy_of(s, a, j) || sw_out(&st->c[j]) ||
+                st->c[j].health * 2 >= s->c[j].b.health)
+                continue;
+            cmd_set(cmd, SW_EV_CAST, a, j, k);
+            if (ok(s, st, cmd))
+                return true;
+        }
+    }
+    int best = -1, best_k = -1;
+    for (int k = 0; k < s->n_spells; k++) {
+        const sw_spell *sp = &s->sp[k];
+        if (!(b->spells & (1u << k)) || sp->effect != SW_SPELL_DAMAGE ||
+            (best_k >= 0 && sp->dice <= s->sp[best_k].dice))
+            continue;
+        int bj = -1;
+        for (int j = 0; j < st->n; j++) {
+            if (!enemy_of(s, a, j) || sw_out(&st->c[j]))
+                continue;
+            cmd_set(cmd, SW_EV_CAST, a, j, k);
+            if (ok(s, st, cmd) && (bj < 0 || st->c[j].health < st->c[bj].health))
+                bj = j;
+        }
+        if (bj >= 0) {
+            best = bj;
+            best_k = k;
+        }
+    }
+    if (best < 0)
+        return false;
+    cmd_set(cmd, SW_EV_CAST, a, best, best_k);
+    return true;
+}
+
 void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
     int from = -1;
     int b = avoider(s, st, &from);
@@ -836,7 +1191,19 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
         return;
     }
     const sw_cstate *c = &st->c[a];
-    const sw_weapon *w = &s->w[s->c[a].b.weapon];
+    const sw_weapon *w = sw_hand(s, st, a);
+    if (cast_choice(s, st, a, cmd))
+        return;
+    if (w->ranged && engaged_by_foe(s, st, a)) {
+        /* A bow once engaged: take up a melee weapon (002:85) to engage
+         * back and defend. */
+        int wi = switch_to(s, st, a, false);
+        if (wi >= 0) {
+            cmd_set(cmd, SW_EV_WIELD, a, -1, wi);
+            if (ok(s, st, cmd))
+                return;
+        }
+    }
     if (w->ranged) {
         /* Snipe from cover: set up Sniping, take partial cover, shoot the
          * weakest foe that cover does not hide. */
@@ -899,6 +1266,17 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
         }
         if (best >= 0)
             return;
+        /* An obstacle in the way: surmount it (002:25). */
+        cmd_set(cmd, SW_EV_SURMOUNT, a, -1, 0);
+        if (s->obstacle && ok(s, st, cmd))
+            return;
+        /* Nobody to Engage or chase: a ranged weapon, if it has one. */
+        int wi = engaged_by_foe(s, st, a) ? -1 : switch_to(s, st, a, true);
+        if (wi >= 0) {
+            cmd_set(cmd, SW_EV_WIELD, a, -1, wi);
+            if (ok(s, st, cmd))
+                return;
+        }
     }
     cmd_set(cmd, SW_EV_WAIT, a, -1, 0);
 }

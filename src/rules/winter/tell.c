@@ -58,8 +58,16 @@ static const char *contest_what(int k) {
     case SW_EV_CHASE: return "Agility to chase down the Sniper";
     case SW_EV_MEDICINE: return "a flat Endurance (or Medicine) roll to stop the bleeding";
     case SW_EV_WAIT: return "a flat Endurance roll to regain consciousness";
+    case SW_EV_WIELD: return "a flat Agility roll to take up the weapon";
+    case SW_EV_CAST: return "a flat Endurance roll to keep casting and Maintaining";
+    case SW_EV_RELEASE: return "a flat Endurance roll to keep Maintaining";
+    case SW_EV_SURMOUNT: return "a flat Agility roll to surmount the obstacle";
     default: return "a check";
     }
+}
+
+static const char *spell_name(const sw_setup *s, int k) {
+    return k >= 0 && k < s->n_spells ? s->sp[k].name : "?";
 }
 
 static const char *const engage_fail[] = {
@@ -131,6 +139,16 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
             else if (f->a == SW_EV_COVER)
                 put(&o, "Segment %d: %s takes %s cover; ready again on segment %d.\n",
                     ev->seg, who, cover_words[f->c <= 2 ? f->c : 0], f->b);
+            else if (f->a == SW_EV_CAST)
+                put(&o, "Segment %d: %s casts %s%s%s; it takes effect at the end of segment "
+                        "%d; ready again on segment %d.\n",
+                    ev->seg, who, spell_name(s, f->c), f->other >= 0 ? " on " : "",
+                    f->other >= 0 ? other : "", f->b - 1, f->b);
+            else if (f->a == SW_EV_WIELD)
+                put(&o, "Segment %d: %s declares Switch Weapons to %s; ready again on "
+                        "segment %d, Undefended meanwhile.\n",
+                    ev->seg, who, f->c >= 0 && f->c < s->n_weapons ? s->w[f->c].name : "?",
+                    f->b);
             else if (f->a == SW_EV_ITEM || f->a == SW_EV_SKILL)
                 put(&o, "Segment %d: %s declares %s%s%s; ready again on segment %d, "
                         "Undefended meanwhile (the effect is the GM's call).\n",
@@ -163,7 +181,10 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
             break;
         case SW_FACT_ATTACK:
             put(&o, "  %s attacks %s%s: %d against %s%d: %s.\n", who, other,
-                (f->d & 4) ? " (friendly fire)" : "", f->a,
+                (f->d & 8)    ? " with the spell (Magic Attack against Magic Defense)"
+                : (f->d & 16) ? " (the siege weapon's spread, 002:57)"
+                : (f->d & 4)  ? " (friendly fire)"
+                             : "", f->a,
                 (f->d & 2) ? "Undefended " : "", f->b, f->c ? "hit" : "miss");
             break;
         case SW_FACT_FRIENDLY:
@@ -171,7 +192,9 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
                 other, nm(s, f->d), f->b, f->a);
             break;
         case SW_FACT_DAMAGE:
-            if (f->a != f->b)
+            if (f->d == 1)
+                put(&o, "  %s regains up to %d Health; Health %d.\n", who, -f->a, f->c);
+            else if (f->a != f->b)
                 put(&o, "  %s takes %d damage (%d rolled, less resistance); Health %d.\n",
                     who, f->b, f->a, f->c);
             else
@@ -191,6 +214,8 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
                 put(&o, "  %s and %s are no longer Engaged.\n", who, other);
             else if (f->a == SW_ST_SWITCHED)
                 put(&o, "  %s now engages %s.\n", who, other);
+            else if (f->a == SW_ST_SURMOUNTED)
+                put(&o, "  %s is past the obstacle and may Engage across it.\n", who);
             else if (f->a == SW_ST_CHASED)
                 put(&o, "  %s has chased %s down and may Engage.\n", who, other);
             else if (f->a == SW_ST_BLEEDING && !f->b && f->other >= 0)
@@ -203,6 +228,45 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
             put(&o, "  %s %s %d; Health %d.\n", who,
                 f->b ? "fails to stop the bleeding and takes" : "bleeds",
                 f->a, f->c);
+            break;
+        case SW_FACT_SPELL: {
+            const char *sp = spell_name(s, f->a);
+            switch (f->b) {
+            case SW_SF_EFFECT:
+                put(&o, "  %s's %s takes effect%s%s (Magic %d).\n", who, sp,
+                    f->other >= 0 && f->other != f->who ? " on " : "",
+                    f->other >= 0 && f->other != f->who ? other : "", f->c);
+                break;
+            case SW_SF_INTERRUPTED:
+                put(&o, "  %s's casting of %s is interrupted (002:77): no Magic spent; "
+                        "%s may cast again next segment.\n", who, sp, who);
+                break;
+            case SW_SF_RELEASED:
+                put(&o, "%s releases %s and has its Maintain back (Magic %d).\n", who, sp, f->c);
+                break;
+            case SW_SF_DROPPED:
+                put(&o, "  %s ceases to Maintain %s (Magic %d).\n", who, sp, f->c);
+                break;
+            case SW_SF_FIZZLE:
+                put(&o, "  %s's %s ends without effect.\n", who, sp);
+                break;
+            case SW_SF_MAINTAINED:
+                put(&o, "  %s Maintains %s%s%s.\n", who, sp,
+                    f->other >= 0 && f->other != f->who ? " on " : "",
+                    f->other >= 0 && f->other != f->who ? other : "");
+                break;
+            default:
+                break;
+            }
+            break;
+        }
+        case SW_FACT_WIELD:
+            if (f->b)
+                put(&o, "  %s has %s in hand.\n", who,
+                    f->a >= 0 && f->a < s->n_weapons ? s->w[f->a].name : "?");
+            else
+                put(&o, "  %s fails to take up %s.\n", who,
+                    f->a >= 0 && f->a < s->n_weapons ? s->w[f->a].name : "?");
             break;
         case SW_FACT_SEGMENT:
             break;
@@ -223,7 +287,8 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
 
 static const char *const fact_words[] = {
     "opening", "declare", "engaged", "reciprocal", "contest", "attack",
-    "damage", "pain", "status", "bleed", "segment", "end", "friendly-fire"};
+    "damage", "pain", "status", "bleed", "segment", "end", "friendly-fire",
+    "wield", "spell"};
 
 size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
                      size_t size) {
@@ -238,6 +303,10 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
         put(&o, ",\"cover\":\"%s\"", cover_words[ev->arg <= 2 ? ev->arg : 0]);
     if (ev->kind == SW_EV_NEXT && ev->arg)
         put(&o, ",\"quiet\":%d", ev->arg);
+    if (ev->kind == SW_EV_WIELD)
+        put(&o, ",\"weapon\":\"%s\"", ev->arg < s->n_weapons ? s->w[ev->arg].name : "");
+    if (ev->kind == SW_EV_CAST || ev->kind == SW_EV_RELEASE)
+        put(&o, ",\"spell\":\"%s\"", spell_name(s, ev->arg));
     put(&o, "},\"given\":%s,\"dice\":[", ev->given ? "true" : "false");
     for (int i = 0; i < ev->n_dice; i++)
         put(&o, "%s{\"d\":%d,\"v\":%d}", i ? "," : "", ev->dice[i].sides,
@@ -270,9 +339,16 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
                 put(&o, ",\"undefended\":true");
             if (f->kind == SW_FACT_ATTACK && (f->d & 4))
                 put(&o, ",\"friendly_fire\":true");
+            if (f->kind == SW_FACT_ATTACK && (f->d & 8))
+                put(&o, ",\"spell\":true");
+            if (f->kind == SW_FACT_ATTACK && (f->d & 16))
+                put(&o, ",\"siege_spread\":true");
             break;
         case SW_FACT_DAMAGE:
-            put(&o, ",\"rolled\":%d,\"damage\":%d,\"health\":%d", f->a, f->b, f->c);
+            if (f->d == 1)
+                put(&o, ",\"healed\":%d,\"health\":%d", -f->a, f->c);
+            else
+                put(&o, ",\"rolled\":%d,\"damage\":%d,\"health\":%d", f->a, f->b, f->c);
             break;
         case SW_FACT_PAIN:
             put(&o, ",\"pain\":%d,\"extra_damage\":%d,\"health\":%d", f->a, f->b, f->c);
@@ -293,6 +369,18 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
         case SW_FACT_FRIENDLY:
             put(&o, ",\"hits\":\"%s\",\"die\":%d,\"of\":%d", idof(s, f->d), f->a, f->b);
             break;
+        case SW_FACT_SPELL: {
+            static const char *const sf[] = {"effect", "interrupted", "released",
+                                             "dropped", "no effect", "maintained"};
+            put(&o, ",\"spell\":\"%s\",\"result\":\"%s\",\"magic\":%d",
+                spell_name(s, f->a), f->b >= 0 && f->b < 6 ? sf[f->b] : "?", f->c);
+            break;
+        }
+        case SW_FACT_WIELD:
+            put(&o, ",\"weapon\":\"%s\",\"result\":\"%s\"",
+                f->a >= 0 && f->a < s->n_weapons ? s->w[f->a].name : "",
+                f->b ? "in hand" : "failure");
+            break;
         default:
             break;
         }
@@ -300,6 +388,37 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
     }
     put(&o, "]}");
     return done(&o);
+}
+
+/* A weapon of the catalog by name (a '-' may stand for a space). */
+static int weapon_of(const sw_setup *s, const char *w, size_t n) {
+    for (int i = 0; i < s->n_weapons; i++) {
+        const char *x = s->w[i].name;
+        if (strlen(x) != n)
+            continue;
+        size_t k = 0;
+        while (k < n && (tolower((unsigned char)x[k]) == tolower((unsigned char)w[k]) ||
+                         (x[k] == ' ' && w[k] == '-')))
+            k++;
+        if (k == n)
+            return i;
+    }
+    return -1;
+}
+
+static int spell_of(const sw_setup *s, const char *w, size_t n) {
+    for (int i = 0; i < s->n_spells; i++) {
+        const char *x = s->sp[i].name;
+        if (strlen(x) != n)
+            continue;
+        size_t k = 0;
+        while (k < n && (tolower((unsigned char)x[k]) == tolower((unsigned char)w[k]) ||
+                         (x[k] == ' ' && w[k] == '-')))
+            k++;
+        if (k == n)
+            return i;
+    }
+    return -1;
 }
 
 static int combatant_of(const sw_setup *s, json_t *v) {
@@ -345,7 +464,7 @@ fray_status sw_event_from_json(const sw_setup *s, const void *json,
     if (k < 0)
         BAD("command.action", "expected an action: begin, next, engage, attack, "
                               "avoid, switch, disengage, chase, snipe, cover, "
-                              "medicine, item, skill or wait");
+                              "medicine, item, skill, wield, cast, release, surmount or wait");
     ev->kind = (uint8_t)k;
     if ((v = json_object_get(c, "actor"))) {
         int i = combatant_of(s, v);
@@ -373,6 +492,26 @@ fray_status sw_event_from_json(const sw_setup *s, const void *json,
             json_integer_value(v) > 255)
             BAD("command.quiet", "expected the quiet segments a next skips (0 to 255)");
         ev->arg = (uint8_t)json_integer_value(v);
+    }
+    if ((v = json_object_get(c, "weapon"))) {
+        int wi = json_is_string(v) ? weapon_of(s, json_string_value(v),
+                                               strlen(json_string_value(v)))
+                                   : -1;
+        if (k != SW_EV_WIELD || wi < 0)
+            BAD("command.weapon", "expected a weapon of the catalog (Switch Weapons)");
+        ev->arg = (uint8_t)wi;
+    } else if (k == SW_EV_WIELD) {
+        BAD("command.weapon", "Switch Weapons needs the weapon taken up");
+    }
+    if ((v = json_object_get(c, "spell"))) {
+        int si = json_is_string(v) ? spell_of(s, json_string_value(v),
+                                              strlen(json_string_value(v)))
+                                   : -1;
+        if ((k != SW_EV_CAST && k != SW_EV_RELEASE) || si < 0)
+            BAD("command.spell", "expected a spell of the catalog (cast or release)");
+        ev->arg = (uint8_t)si;
+    } else if (k == SW_EV_CAST || k == SW_EV_RELEASE) {
+        BAD("command.spell", "the %s needs the spell", sw_kind_title(k));
     }
     bool needs_actor = k != SW_EV_BEGIN && k != SW_EV_NEXT;
     if (needs_actor && ev->actor < 0)
@@ -467,7 +606,7 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
         return fray__diag_set(diag, FRAY_ERR_PARSE, (int)strlen(text) + 1,
                               "expected an action after '%.*s': engage, attack, "
                               "avoid, switch, disengage, chase, snipe, cover, "
-                              "medicine, item, skill or wait", (int)(len[0] < 40 ? len[0] : 40), tok[0]);
+                              "medicine, item, skill, wield, cast, release, surmount or wait", (int)(len[0] < 40 ? len[0] : 40), tok[0]);
     int k = -1;
     for (int i = SW_EV_ENGAGE; i < SW_EV_KINDS; i++)
         if (word_eq(tok[1], len[1], sw_kind_word(i)))
@@ -475,7 +614,7 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
     if (k < 0)
         return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[1] - text) + 1,
                               "'%.*s': expected an action: engage, attack, avoid, "
-                              "switch, disengage, chase, snipe, cover, medicine, item, skill or wait",
+                              "switch, disengage, chase, snipe, cover, medicine, item, skill, wield, cast, release, surmount or wait",
                               (int)(len[1] < 40 ? len[1] : 40), tok[1]);
     cmd->kind = (uint8_t)k;
     cmd->actor = (int8_t)a;
@@ -486,7 +625,40 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
                                   "expected partial or full after 'cover'");
         cmd->arg = word_eq(tok[2], len[2], "full") ? SW_COVER_FULL : SW_COVER_PARTIAL;
         n--;
-    } else if (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL) {
+    } else if (k == SW_EV_WIELD) {
+        if (n < 3)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, (int)strlen(text) + 1,
+                                  "expected the weapon after 'wield' (Switch Weapons)");
+        int wi = weapon_of(s, tok[2], len[2]);
+        if (wi < 0)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[2] - text) + 1,
+                                  "'%.*s': expected a weapon of the catalog",
+                                  (int)(len[2] < 40 ? len[2] : 40), tok[2]);
+        cmd->arg = (uint8_t)wi;
+        n--;
+    } else if (k == SW_EV_CAST || k == SW_EV_RELEASE) {
+        if (n < 3)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, (int)strlen(text) + 1,
+                                  "expected the spell after '%s'", sw_kind_word(k));
+        int si = spell_of(s, tok[2], len[2]);
+        if (si < 0)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[2] - text) + 1,
+                                  "'%.*s': expected a spell of the catalog",
+                                  (int)(len[2] < 40 ? len[2] : 40), tok[2]);
+        cmd->arg = (uint8_t)si;
+        if (n == 4 && k == SW_EV_RELEASE)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[3] - text) + 1,
+                                  "expected nothing more after the spell");
+        if (n == 4) {
+            int t = find_who(s, tok[3], len[3]);
+            if (t < 0)
+                return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[3] - text) + 1,
+                                      "'%.*s': expected a combatant's id",
+                                      (int)(len[3] < 40 ? len[3] : 40), tok[3]);
+            cmd->target = (int8_t)t;
+        }
+        return FRAY_OK;
+    } else if (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL || k == SW_EV_SURMOUNT) {
         /* no target */
     } else if (n >= 3) {
         int t = find_who(s, tok[2], len[2]);
@@ -500,7 +672,8 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
                               "expected whom %s %s (a combatant's id)",
                               s->c[a].name, sw_kind_word(k));
     }
-    int want = (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL) ? 2 : 3;
+    int want = (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL ||
+                k == SW_EV_SURMOUNT) ? 2 : 3;
     if (n > want)
         return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[want] - text) + 1,
                               "expected nothing more after the command");
@@ -530,6 +703,14 @@ static void status_words(const sw_setup *s, const sw_state *st, int i, out *o) {
         put(o, " Sniping");
     if (c->cover)
         put(o, " %s", c->cover == SW_COVER_FULL ? "Full Cover" : "Partial Cover");
+    if (c->hand)
+        put(o, " (%s in hand)", sw_hand(s, st, i)->name); /* Switch Weapons, 002:85 */
+    if (s->c[i].b.magic)
+        put(o, " Magic %d/%d", c->magic, s->c[i].b.magic); /* 002:71 */
+    for (int k = 0; k < c->n_maint; k++)
+        put(o, " Maintaining %s%s%s", s->sp[c->maint_spell[k]].name,
+            c->maint_target[k] != i ? " on " : "",
+            c->maint_target[k] != i ? s->c[c->maint_target[k]].name : "");
     int slots = 0;
     for (int j = 0; j < st->n; j++)
         if (st->c[j].engages == i)

@@ -87,6 +87,19 @@ static fray_status fill_conditions(fray_fight_view *v, const sw_setup *s,
             rc = add(v, &l, fray__view_strf(v, "Engaging %s", s->c[c->pend_target].name),
                      fray__view_strf(v, "takes effect at the end of segment %d",
                                      (int)c->pend_at), c->pend_target);
+        if (rc == FRAY_OK && c->pend_kind == SW_PEND_SPELL)
+            rc = add(v, &l, fray__view_strf(v, "casting %s", s->sp[c->pend_spell].name),
+                     fray__view_strf(v, "takes effect at the end of segment %d; a flat "
+                                        "Endurance roll when Pain is lost (002:77)",
+                                     (int)c->pend_at), c->pend_target);
+        for (int k = 0; rc == FRAY_OK && k < c->n_maint; k++)
+            rc = add(v, &l,
+                     c->maint_target[k] == i
+                         ? fray__view_strf(v, "Maintaining %s", s->sp[c->maint_spell[k]].name)
+                         : fray__view_strf(v, "Maintaining %s on %s", s->sp[c->maint_spell[k]].name,
+                                           s->c[c->maint_target[k]].name),
+                     "until released, or a failed flat Endurance roll when Pain is lost (002:73)",
+                     c->maint_target[k] == i ? -1 : c->maint_target[k]);
         if (rc == FRAY_OK && c->busy_until >= st->seg)
             rc = add(v, &l, "busy", fray__view_strf(v, "Undefended through segment %d (002:83)",
                                                     (int)c->busy_until), -1);
@@ -119,13 +132,25 @@ static fray_status fill_actions(fray_fight_view *v, const sw_setup *s,
         c.actor = (int8_t)me;
         c.target = -1;
         bool any = false;
-        if (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL) {
+        if (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL || k == SW_EV_SURMOUNT) {
             any = sw_check(s, st, &c, NULL, 0) == FRAY_OK;
         } else if (k == SW_EV_COVER) {
             for (int lv = SW_COVER_PARTIAL; lv <= SW_COVER_FULL && !any; lv++) {
                 c.arg = (uint8_t)lv;
                 any = sw_check(s, st, &c, NULL, 0) == FRAY_OK;
             }
+        } else if (k == SW_EV_WIELD) {
+            for (int wi = 0; wi < s->n_weapons && !any; wi++) {
+                c.arg = (uint8_t)wi;
+                any = sw_check(s, st, &c, NULL, 0) == FRAY_OK;
+            }
+        } else if (k == SW_EV_CAST || k == SW_EV_RELEASE) {
+            for (int si = 0; si < s->n_spells && !any; si++)
+                for (int t = -1; t < st->n && !any; t++) {
+                    c.arg = (uint8_t)si;
+                    c.target = (int8_t)t;
+                    any = sw_check(s, st, &c, NULL, 0) == FRAY_OK;
+                }
         } else {
             int *tg = fray__view_alloc(v, (size_t)(st->n + 1) * sizeof *tg);
             if (!tg)
@@ -191,7 +216,7 @@ fray_status sw_view(const sw_setup *s, const sw_state *st, int turn,
             return FRAY_ERR_NOMEM;
         int nw = 0;
         if (b->weapon >= 0)
-            w[nw++] = s->w[b->weapon].name;
+            w[nw++] = sw_hand(s, st, i)->name; /* in hand (002:85) */
         if (b->off_hand >= 0)
             w[nw++] = s->w[b->off_hand].name;
         o->n_weapons = nw;

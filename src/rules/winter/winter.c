@@ -623,11 +623,12 @@ static fray_status rs_reset_trial(void *rfight, uint64_t seed, uint64_t trial) {
  * the same dice from the same stream as the long way, and the same
  * counts (tests/unit/test_winter_layer.c holds it to the long way). */
 static bool quick_plan(const sw_setup *s) {
-    if (s->n != 2 || s->c[0].side == s->c[1].side)
+    if (s->n != 2 || s->c[0].side == s->c[1].side || s->obstacle)
         return false;
     for (int i = 0; i < 2; i++)
         if (s->w[s->c[i].b.weapon].ranged || s->c[i].sniping ||
-            s->c[i].tactics != SW_TAC_MELEE)
+            s->c[i].tactics != SW_TAC_MELEE || s->c[i].b.carried || s->c[i].b.nearby ||
+            s->c[i].b.spells)
             return false;
     return true;
 }

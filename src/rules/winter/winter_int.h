@@ -35,8 +35,25 @@ enum {
     SW_NAME = 48,
     SW_EV_DICE = 192,       /* dice one event may roll */
     SW_EV_FACTS = 192,
-    SW_CHECK_SIDES = 20     /* the check die (option check-die: d20) */
+    SW_CHECK_SIDES = 20,    /* the check die (option check-die: d20) */
+    SW_MAX_SPELLS = 16,     /* spells known to one encounter (002:71) */
+    SW_MAX_MAINT = 4        /* spells one caster Maintains at once */
 };
+
+/* A spell (002:71-79): its kind, Magic cost, Maintain rating, delay and
+ * one effect of a small vocabulary (docs/rules/silent-winter.md 24). */
+enum sw_spell_kind { SW_SPELL_RANGED, SW_SPELL_PERSONAL, SW_SPELL_BENEFICIAL };
+enum sw_spell_effect { SW_SPELL_DAMAGE, SW_SPELL_DEFENSE, SW_SPELL_HEAL };
+typedef struct sw_spell {
+    char name[SW_NAME];
+    uint8_t kind;           /* sw_spell_kind */
+    uint8_t effect;         /* sw_spell_effect */
+    uint8_t delay;          /* 1 to 30 */
+    uint8_t dice;           /* damage: dice d6 + bonus (+ spell power d6, 002:79) */
+    int8_t bonus;
+    int16_t cost, maintain; /* Magic */
+    int16_t amount;         /* defense: the bonus; heal: Health */
+} sw_spell;
 
 /* ---- Files ------------------------------------------------------------- */
 
@@ -46,6 +63,7 @@ typedef struct sw_weapon {
     uint8_t dice;           /* damage: dice d6 + bonus */
     int8_t bonus;
     uint8_t delay;          /* 0: the option attack-delay */
+    bool siege;             /* kind: siege (ranged, -10, 002:57) */
 } sw_weapon;
 
 enum sw_protects { SW_PROT_NONE, SW_PROT_PHYSICAL, SW_PROT_MAGICAL, SW_PROT_BOTH };
@@ -70,6 +88,11 @@ typedef struct sw_block {
     int8_t capacity;            /* engage slots on it (4) */
     int8_t weapon, off_hand;    /* weapon indexes; -1 none */
     int8_t armour;              /* armour index; -1 none */
+    /* Switch Weapons (002:85), weapon bitmasks by catalog index: */
+    uint32_t carried;           /* on its person: delay 2 */
+    uint32_t nearby;            /* in the vicinity: delay 5 and a flat Agility roll */
+    int16_t magic, spell_power; /* 002:71, 79 */
+    uint32_t spells;            /* the spells it knows (bitmask by index) */
 } sw_block;
 
 enum sw_tactics { SW_TAC_MELEE, SW_TAC_SNIPER, SW_TAC_KINDS };
@@ -88,6 +111,8 @@ typedef struct sw_options {
     bool keep_fallen;         /* fallen-release: yes | no */
     bool busy_at_range;       /* undefended-busy: melee | all */
     bool blown_melee_only;    /* blown-undefended: all | melee */
+    bool dropped_maint_lost;  /* dropped-maintain: back | lost (ruling 24) */
+    bool siege_target_only;   /* siege-spread: cluster | none (ruling 25) */
 } sw_options;
 
 typedef struct sw_combatant {
@@ -120,6 +145,12 @@ typedef struct sw_setup {
     /* for fray check of a stat-block or weapons file */
     int kind;                 /* sw_file_kind */
     int n_blocks;
+    int n_spells;
+    sw_spell sp[SW_MAX_SPELLS];
+    /* An obstacle between the sides (002:25): 0 none, else the segments
+     * an attempt to surmount it takes, the same for everyone */
+    uint8_t obstacle;
+    bool obstacle_roll;       /* an attempt needs a flat Agility roll */
 } sw_setup;
 
 enum sw_file_kind { SW_FILE_ENCOUNTER, SW_FILE_STATBLOCKS, SW_FILE_CATALOG };
@@ -146,12 +177,13 @@ enum sw_flag {
     SW_F_BLOWN = 1u << 3,
     SW_F_DEAD = 1u << 4,
     SW_F_SNIPING = 1u << 5,
-    SW_F_WAITED = 1u << 6     /* passed the segment decl_seg */
+    SW_F_WAITED = 1u << 6,    /* passed the segment decl_seg */
+    SW_F_SURMOUNTED = 1u << 7 /* has surmounted the obstacle (002:25) */
 };
 
 /* What is waiting for the end of its delay (002:9: Engage and spells;
  * Sniping with sniping-resolves: end). */
-enum sw_pending { SW_PEND_NONE, SW_PEND_ENGAGE, SW_PEND_SNIPE };
+enum sw_pending { SW_PEND_NONE, SW_PEND_ENGAGE, SW_PEND_SNIPE, SW_PEND_SPELL };
 
 typedef struct sw_cstate {
     int16_t health, pain;
@@ -166,6 +198,12 @@ typedef struct sw_cstate {
     uint8_t cover;            /* sw_cover */
     uint8_t flags;            /* sw_flag */
     int8_t init_roll;         /* the opening d6 (0: the initiator) */
+    int8_t hand;              /* the weapon in hand: 0 the stat block's, else
+                                 catalog index + 1 (Switch Weapons, 002:85) */
+    int8_t pend_spell;        /* the spell being cast (pend_kind SW_PEND_SPELL) */
+    uint8_t n_maint;          /* spells it Maintains (002:73) */
+    int8_t maint_spell[SW_MAX_MAINT], maint_target[SW_MAX_MAINT];
+    int16_t magic;            /* Magic left (the Maintained part set aside) */
 } sw_cstate;
 
 typedef struct sw_state {
@@ -195,6 +233,10 @@ enum sw_kind {
     SW_EV_WAIT,
     SW_EV_ITEM,               /* use an item (002:86-87): its effect the GM's */
     SW_EV_SKILL,              /* any other skill (002:90): likewise */
+    SW_EV_WIELD,              /* Switch Weapons (002:85): arg the catalog index */
+    SW_EV_CAST,               /* cast a spell (002:71-77): arg the spell */
+    SW_EV_RELEASE,            /* release a Maintained spell (002:73): arg the spell */
+    SW_EV_SURMOUNT,           /* surmount the obstacle (002:25) */
     SW_EV_KINDS
 };
 
@@ -215,13 +257,25 @@ enum sw_fact_kind {
     SW_FACT_BLEED,     /* who, a: damage, c: health left */
     SW_FACT_SEGMENT,   /* a: the new segment */
     SW_FACT_END,       /* a: winner */
-    SW_FACT_FRIENDLY   /* who's miss at other may hit d (a: the die) */
+    SW_FACT_FRIENDLY,  /* who's miss at other may hit d (a: the die) */
+    SW_FACT_WIELD,     /* who: a weapon index, b: 1 in hand now, 0 failed */
+    SW_FACT_SPELL      /* who's spell a at other: b sw_spell_fact, c: Magic left */
+};
+
+enum sw_spell_fact {
+    SW_SF_EFFECT,      /* takes effect */
+    SW_SF_INTERRUPTED, /* the casting is interrupted (002:77) */
+    SW_SF_RELEASED,    /* released: its Maintain back (002:73) */
+    SW_SF_DROPPED,     /* a failed Endurance roll ends its Maintaining (002:73) */
+    SW_SF_FIZZLE,      /* no effect: the target is out, or not enough Magic */
+    SW_SF_MAINTAINED   /* is now Maintained */
 };
 
 enum sw_status_word {
     SW_ST_WINDED, SW_ST_BLOWN, SW_ST_WOUNDED, SW_ST_UNCONSCIOUS, SW_ST_DEAD,
     SW_ST_BLEEDING, SW_ST_SNIPING, SW_ST_PARTIAL, SW_ST_FULL, SW_ST_UNDEFENDED,
     SW_ST_AVOIDED, SW_ST_DISENGAGED, SW_ST_SWITCHED, SW_ST_CHASED,
+    SW_ST_SURMOUNTED,
     SW_ST_WORDS
 };
 
@@ -280,6 +334,9 @@ int sw_actor(const sw_setup *s, const sw_state *st);
 void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd);
 bool sw_can_act(const sw_cstate *c);
 bool sw_out(const sw_cstate *c);
+/* The weapon in i's hand (the stat block's, or one switched to). */
+const sw_weapon *sw_hand(const sw_setup *s, const sw_state *st, int i);
+int sw_hand_index(const sw_setup *s, const sw_state *st, int i);
 bool sw_undefended(const sw_setup *s, const sw_state *st, int who, int by,
                    bool ranged);
 int sw_quiet_segments(const sw_setup *s, const sw_state *st);
