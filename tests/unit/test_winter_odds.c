@@ -378,3 +378,44 @@ Test(winter_odds, forecast_fair_brawl_mid_fight) { fair(brawl_mid, EX "brawl.yam
 Test(winter_odds, forecast_fair_duel_from_the_opening) {
     fair(duel_open, EX "duel.yaml");
 }
+
+/* 002:73 (a Maintained ward) and issue 19: the chances of an attack on a
+ * combatant whose Maintained spell adds to its defense count that defense,
+ * as the attack does (rules.c's own terms): the hit share is the count of
+ * d20 pairs against the defense raised by exactly the spell's amount, and
+ * the modifier is named. */
+Test(winter_odds, a_maintained_ward_raises_the_defense_counted) {
+    fray_setup *s = load(EX "witch.yaml");
+    fray_fight_options fo = {.journal = true, .facts = true, .until = 0};
+    fray_fight *f = NULL;
+    cr_assert_eq(fray_fight_new(s, 3, &fo, NULL, NULL, &f), FRAY_OK);
+    const sw_setup *ws = fray_setup_ruleset_data(s);
+    sw_state *st = state_of(f);
+    int w = fray_fight_combatant_index(f, "witch");
+    int b = fray_fight_combatant_index(f, "bandit");
+    int ward = -1;
+    for (int k = 0; k < ws->n_spells; k++)
+        if (ws->sp[k].effect == SW_SPELL_DEFENSE)
+            ward = k;
+    cr_assert(ward >= 0, "the witch's file has a ward");
+    st->c[b].engages = (int8_t)w;          /* the bandit is on her */
+    sw_attack_terms_t before;
+    sw_attack_terms(ws, st, b, w, &before);
+    fray_chances *c0 = chances(f, "bandit", "attack witch");
+    st->c[w].n_maint = 1;                  /* she Maintains her ward */
+    st->c[w].maint_spell[0] = (int8_t)ward;
+    st->c[w].maint_target[0] = (int8_t)w;
+    fray_chances *c1 = chances(f, "bandit", "attack witch");
+    int def = before.def + ws->sp[ward].amount, wins = 0;
+    for (int x = 1; x <= 20; x++)
+        for (int y = 1; y <= 20; y++)
+            wins += x + before.atk > y + def;
+    cr_expect(fabs(c1->outcomes[1].share - wins / 400.0) < 1e-15, "%g vs %g",
+              c1->outcomes[1].share, wins / 400.0);
+    cr_expect(c1->outcomes[1].share < c0->outcomes[1].share);
+    cr_expect(strstr(c1->modifiers, "Maintained spells") != NULL, "%s", c1->modifiers);
+    free(c0);
+    free(c1);
+    fray_fight_free(f);
+    fray_setup_free(s);
+}

@@ -82,31 +82,33 @@ typedef struct sw_attack_line {
 static void attack_line(const sw_setup *s, const sw_state *st, int a, int t,
                         sw_attack_line *L, char *mods, size_t msize) {
     const sw_block *ab = &s->c[a].b, *tb = &s->c[t].b;
-    const sw_weapon *w = &s->w[ab->weapon];
+    sw_attack_terms_t at;
+    sw_attack_terms(s, st, a, t, &at); /* the rules' own terms (rules.c) */
     memset(L, 0, sizeof *L);
-    L->ranged = w->ranged;
-    L->atk = ab->physical_attack;
-    if (ab->off_hand >= 0) {
-        L->atk -= 5;
+    L->ranged = at.ranged;
+    L->atk = at.atk;
+    L->def = at.def;
+    L->undefended = at.undefended;
+    if (at.siege)
+        add_text(mods, msize, "a siege weapon: attack -10 (002:57)");
+    if (at.two)
         add_text(mods, msize, "fighting with two weapons: attack -5 (002:41)");
-    }
-    if (st->c[a].flags & SW_F_SNIPING) {
-        L->atk -= 5;
+    if (at.sniping)
         add_text(mods, msize, "Sniping: attack -5 (002:47)");
-    }
-    if (L->ranged && st->c[t].cover == SW_COVER_PARTIAL) {
-        L->atk -= 5;
+    if (at.partial_cover)
         add_text(mods, msize, "target in Partial Cover: attack -5 (002:49)");
-    }
-    L->undefended = sw_undefended(s, st, t, a, L->ranged);
-    L->def = tb->physical_defense +
-             (L->undefended ? 0 : tb->agility + tb->defense_bonus);
-    if (L->undefended)
+    if (at.undefended)
         add_text(mods, msize, "target Undefended: Physical Defense only, no "
                               "Agility or defence bonus (002:55)");
-    L->n_dice = w->dice;
-    L->bonus = w->bonus;
-    if (ab->off_hand >= 0) {
+    if (at.spell_defense) {
+        char b[96];
+        snprintf(b, sizeof b, "the target's Maintained spells: defense +%d (002:73)",
+                 at.spell_defense);
+        add_text(mods, msize, b);
+    }
+    L->n_dice = at.w->dice;
+    L->bonus = at.w->bonus;
+    if (at.two) {
         L->n_dice += s->w[ab->off_hand].dice;
         L->bonus += s->w[ab->off_hand].bonus;
     }
@@ -220,6 +222,12 @@ static fray_status count_attack(const sw_setup *s, const sw_state *st, int a,
     if (L.ranged && s->opt.friendly_fire)
         add_text(out->assumed, sizeof out->assumed,
                  "a miss that strikes another in the melee (002:51) not counted");
+    sw_attack_terms_t at;
+    sw_attack_terms(s, st, a, t, &at);
+    if (at.siege && !s->opt.siege_target_only)
+        add_text(out->assumed, sizeof out->assumed,
+                 "the siege weapon's attacks on the rest of the cluster "
+                 "(002:57) not counted: these are the chances on the target");
     if (cut)
         add_text(out->assumed, sizeof out->assumed,
                  "the largest amounts are left out of the list");
@@ -281,11 +289,12 @@ static fray_status one(const sw_setup *s, const sw_state *st, int who,
     switch (kind) {
     case SW_EV_ATTACK: {
         out->target = t;
-        const sw_weapon *w = &s->w[s->c[who].b.weapon];
+        sw_attack_terms_t at; /* the weapon in hand (002:85), as the rules */
+        sw_attack_terms(s, st, who, t, &at);
         const sw_block *ab = &s->c[who].b;
         if (snprintf(out->title, sizeof out->title, "Attack on %s with %s%s%s", tn,
-                     w->name, ab->off_hand >= 0 ? " and " : "",
-                     ab->off_hand >= 0 ? s->w[ab->off_hand].name : "") >=
+                     at.w->name, at.two ? " and " : "",
+                     at.two ? s->w[ab->off_hand].name : "") >=
             (int)sizeof out->title)
             out->title[sizeof out->title - 1] = '\0'; /* cut: a long name */
         return count_attack(s, st, who, t, out, diag);

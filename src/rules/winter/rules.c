@@ -609,30 +609,44 @@ static int damage_roll(sw_run *r, const sw_weapon *w) {
 
 static void harm(sw_run *r, int a, int t, const sw_weapon *w, bool two);
 
+void sw_attack_terms(const sw_setup *s, const sw_state *st, int a, int t,
+                     sw_attack_terms_t *o) {
+    const sw_block *ab = &s->c[a].b, *tb = &s->c[t].b;
+    memset(o, 0, sizeof *o);
+    o->w = sw_hand(s, st, a);
+    o->ranged = o->w->ranged;
+    o->two = ab->off_hand >= 0 && !o->ranged; /* the off hand with a melee weapon */
+    o->siege = o->w->siege;
+    o->sniping = (st->c[a].flags & SW_F_SNIPING) != 0;
+    o->partial_cover = o->ranged && st->c[t].cover == SW_COVER_PARTIAL;
+    o->atk = ab->physical_attack;
+    if (o->siege)
+        o->atk -= 10;                                   /* 002:57 */
+    if (o->two)
+        o->atk -= 5;                                    /* 002:41 */
+    if (o->sniping)
+        o->atk -= 5;                                    /* 002:47 */
+    if (o->partial_cover)
+        o->atk -= 5;                                    /* 002:49 */
+    o->undefended = sw_undefended(s, st, t, a, o->ranged);
+    o->spell_defense = spell_defense(s, st, t);
+    o->def = tb->physical_defense + o->spell_defense +
+             (o->undefended ? 0 : tb->agility + tb->defense_bonus);
+}
+
 /* mode: 0 an attack, 1 friendly fire (002:51), 2 a siege weapon's spread
  * (002:57) */
 static void attack(sw_run *r, int a, int t, int mode) {
     const sw_setup *s = r->s;
     sw_state *st = r->st;
-    const sw_block *ab = &s->c[a].b, *tb = &s->c[t].b;
-    const sw_weapon *w = sw_hand(s, st, a);
-    bool ranged = w->ranged;
-    bool two = ab->off_hand >= 0 && !ranged; /* the off hand with a melee weapon */
+    sw_attack_terms_t at;
+    sw_attack_terms(s, st, a, t, &at);
+    const sw_weapon *w = at.w;
+    bool ranged = at.ranged, two = at.two;
     bool friendly = mode != 0;
-    int atk = ab->physical_attack;
+    int atk = at.atk, def = at.def;
     int bits = mode == 1 ? 4 : mode == 2 ? 16 : 0;
-    if (w->siege)
-        atk -= 10;                                      /* 002:57 */
-    if (two)
-        atk -= 5;                                       /* 002:41 */
-    if (st->c[a].flags & SW_F_SNIPING)
-        atk -= 5;                                       /* 002:47 */
-    if (ranged && st->c[t].cover == SW_COVER_PARTIAL)
-        atk -= 5;                                       /* 002:49 */
-    bool undef = sw_undefended(s, st, t, a, ranged);
-    int def = tb->physical_defense + spell_defense(s, st, t) +
-              (undef ? 0 : tb->agility + tb->defense_bonus);
-    if (undef)
+    if (at.undefended)
         bits |= 2;
     int ra = roll(r, SW_CHECK_SIDES) + atk;
     int rb = roll(r, SW_CHECK_SIDES) + def;

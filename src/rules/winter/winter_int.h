@@ -393,4 +393,17 @@ const char *sw_pain_words(int pain, int max, bool blown);
 size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
                          const bool *hide, char *buf, size_t size);
 
+/* An attack's terms as the rules take them (rules.c attack; chances.c
+ * counts with the same): the weapon in hand, its modifiers (siege -10,
+ * two weapons -5, Sniping -5, a ranged attack on Partial Cover -5), the
+ * target's defence (Physical Defense and Maintained spells' defense, plus
+ * Agility and the defence bonus unless Undefended). */
+typedef struct sw_attack_terms_t {
+    const sw_weapon *w;
+    bool ranged, two, siege, sniping, partial_cover, undefended;
+    int atk, def, spell_defense;
+} sw_attack_terms_t;
+void sw_attack_terms(const sw_setup *s, const sw_state *st, int a, int t,
+                     sw_attack_terms_t *out);
+
 #endif
