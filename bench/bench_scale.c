@@ -29,9 +29,13 @@
  * rate is one fray_sim call of a size that takes about `secs` seconds (a
  * first call of 200 trials sizes it).
  *
- * usage: bench_scale [--quick] [--only towers|alloy N]   (--quick: a smoke
- *        run for ctest; --only: the one N-versus-N fight for about three
- *        seconds, to profile: perf record ./bench_scale --only towers 16)
+ * usage: bench_scale [--quick] [--only towers|alloy N [--trials K]]
+ *        (--quick: a smoke run for ctest; --only: the one N-versus-N fight
+ *        for about three seconds, to profile: perf record ./bench_scale
+ *        --only towers 16; with --trials, exactly K fights from trial 0,
+ *        for an instruction count: valgrind --tool=callgrind
+ *        --toggle-collect=fray_sim ./bench_scale --only alloy 16 --trials 20,
+ *        the total over the actions it prints)
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -275,6 +279,7 @@ static void decks_of(const fray_towers_setup *ts, int *n_decks, int *size) {
 int main(int argc, char **argv) {
     bool quick = false;
     int only = -1, only_n = 0;
+    long only_trials = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0) {
             quick = true;
@@ -285,9 +290,12 @@ int main(int argc, char **argv) {
             only = strcmp(argv[i + 1], "alloy") == 0;
             only_n = atoi(argv[i + 2]);
             i += 2;
+        } else if (strcmp(argv[i], "--trials") == 0 && i + 1 < argc &&
+                   atol(argv[i + 1]) >= 1) {
+            only_trials = atol(argv[++i]);
         } else {
             fprintf(stderr, "usage: bench_scale [--quick] [--only towers|alloy "
-                            "N (1..16)]\n");
+                            "N (1..16) [--trials K]]\n");
             return 2;
         }
     }
@@ -295,6 +303,21 @@ int main(int argc, char **argv) {
         fray_setup *s = nvn_setup(only != 0, only_n);
         if (!s)
             return 1;
+        if (only_trials > 0) {
+            /* Exactly K fights, for an instruction count. */
+            fray_sim_counts *c = calloc(1, sizeof *c);
+            double dt = c ? sim_call(s, 0, only_trials, c) : -1.0;
+            uint64_t a = 0;
+            for (int k = 0; c && k < FRAY_SIM_MAX_COMBATANTS; k++)
+                a += c->c[k].actions;
+            if (dt >= 0)
+                printf("%s %dv%d: %ld fights, %llu combatant-actions\n",
+                       only ? "Alloy" : "99 Towers", only_n, only_n,
+                       only_trials, (unsigned long long)a);
+            free(c);
+            fray_setup_free(s);
+            return dt >= 0 ? 0 : 1;
+        }
         double acts = 0, rf = sim_rate(s, 3.0, &acts);
         printf("%s %dv%d: %.0f fights/s, %.1f actions/fight, %.1f ns/action\n",
                only ? "Alloy" : "99 Towers", only_n, only_n, rf, acts,

@@ -9,6 +9,7 @@
 #include "alloy_int.h"
 #include "grid_int.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -92,6 +93,10 @@ typedef struct occ_ctx {
     uint8_t kind[FA_MAX_COMBATANTS];   /* fray_occupant */
     int x0, y0, x1, y1;        /* the box holding them all: [x0, x1) x [y0, y1) */
     bool narrow_ok;            /* (alloy-space) may enter narrow squares (squeezing, 004:713) */
+    /* Speed (issue 16): who stands in each square of the box as occ_fn's
+     * loop over the others would answer (occ_paint), for a whole search;
+     * NULL: the loop. */
+    const uint8_t (*grid)[FRAY_GRID_MAX];
 } occ_ctx;
 
 static bool covers(fray_footprint fp, fray_pos p) {
@@ -118,6 +123,7 @@ static void occ_init(const fa_setup *s, const fa_state *st, int who,
     o->narrow_ok = fa_has(&st->c[who], FA_C_SQUEEZING) || s->opt.narrow == FA_NARROW_OPEN;
     o->x0 = o->y0 = 1 << 20;
     o->x1 = o->y1 = -(1 << 20);
+    o->grid = NULL;
     int my_size = fa_sb_of(s, who)->size;
     for (int j = 0; j < st->n; j++) {
         if (j == who)
@@ -148,16 +154,10 @@ static void occ_init(const fa_setup *s, const fa_state *st, int who,
     }
 }
 
-static fray_occupant occ_fn(void *ctx, fray_pos p) {
-    const occ_ctx *o = ctx;
-    if (covers(o->fp, p))
-        return FRAY_OCC_SELF;
-    if (!o->narrow_ok && fray_area_has(&o->s->narrow, p))
-        return FRAY_OCC_ENEMY; /* (alloy-space) a narrow square: a squeeze to enter */
-    if (p.x < o->x0 || p.x >= o->x1 || p.y < o->y0 || p.y >= o->y1)
-        return FRAY_OCC_EMPTY;
-    /* An enemy in the square decides; else someone passable; else an ally
-     * (the order of the others does not matter). */
+/* The others in square p (inside the box): an enemy in the square
+ * decides; else someone passable; else an ally (the order of the others
+ * does not matter). */
+static fray_occupant occ_others(const occ_ctx *o, fray_pos p) {
     fray_occupant best = FRAY_OCC_EMPTY;
     for (int i = 0; i < o->n; i++) {
         if (!covers(o->other[i], p))
@@ -169,6 +169,50 @@ static fray_occupant occ_fn(void *ctx, fray_pos p) {
             best = k;
     }
     return best;
+}
+
+/* Speed (issue 16): occ_others for every square of the box, painted once
+ * into g for a whole search (a look-up per square asked instead of a loop
+ * over every combatant). occ_others' answer is the highest of the kinds
+ * covering the square in the order EMPTY < ALLY < PASSABLE < ENEMY (an
+ * enemy decides; a passable one beats an ally), so each footprint paints
+ * its kind where it is higher. A box off the grid's array keeps the loop. */
+static void occ_paint(occ_ctx *o, uint8_t (*g)[FRAY_GRID_MAX]) {
+    _Static_assert(FRAY_OCC_EMPTY == 0 && FRAY_OCC_EMPTY < FRAY_OCC_ALLY &&
+                       FRAY_OCC_ALLY < FRAY_OCC_PASSABLE &&
+                       FRAY_OCC_PASSABLE < FRAY_OCC_ENEMY,
+                   "occ_paint paints the highest kind");
+    if (o->n == 0 || o->x0 < 0 || o->y0 < 0 || o->x1 > FRAY_GRID_MAX ||
+        o->y1 > FRAY_GRID_MAX)
+        return;
+    for (int y = o->y0; y < o->y1; y++)
+        memset(&g[y][o->x0], FRAY_OCC_EMPTY, (size_t)(o->x1 - o->x0));
+    for (int i = 0; i < o->n; i++) {
+        fray_footprint f = o->other[i];
+        int side = f.side > 0 ? f.side : 1;
+        uint8_t k = o->kind[i];
+        for (int y = f.at.y; y < f.at.y + side; y++)
+            for (int x = f.at.x; x < f.at.x + side; x++)
+                if (g[y][x] < k)
+                    g[y][x] = k;
+    }
+    o->grid = (const uint8_t (*)[FRAY_GRID_MAX])g;
+}
+
+static fray_occupant occ_fn(void *ctx, fray_pos p) {
+    const occ_ctx *o = ctx;
+    if (covers(o->fp, p))
+        return FRAY_OCC_SELF;
+    if (!o->narrow_ok && fray_area_has(&o->s->narrow, p))
+        return FRAY_OCC_ENEMY; /* (alloy-space) a narrow square: a squeeze to enter */
+    if (p.x < o->x0 || p.x >= o->x1 || p.y < o->y0 || p.y >= o->y1)
+        return FRAY_OCC_EMPTY;
+    if (o->grid) {
+        fray_occupant k = (fray_occupant)o->grid[p.y][p.x];
+        assert(k == occ_others(o, p)); /* (the long way) */
+        return k;
+    }
+    return occ_others(o, p);
 }
 
 /* 004:824: a move may end in an ally's square only if the ally is prone,
@@ -223,25 +267,49 @@ void fa_reach(const fa_setup *s, const fa_state *st, int who, int max_cost,
         max_cost = slowed_left(c);
     occ_ctx o;
     occ_init(s, st, who, c->fp, &o);
+    uint8_t grid[FRAY_GRID_MAX][FRAY_GRID_MAX];
+    occ_paint(&o, grid);
     fray_grid_reach_m(&s->map, c->fp, 0, max_cost, occ_fn, &o,
                       (fray_area_metric)s->opt.diagonals, out);
     /* may_end for every square reached, with the ones it cannot end on
-     * (may_end's test of each other combatant) worked out once. */
+     * (may_end's test of each other combatant) worked out once, and
+     * painted (speed, issue 16): the top-lefts whose footprint would
+     * overlap one of them are marked in `no`, within the map. */
     fray_footprint stop[FA_MAX_COMBATANTS];
     int n_stop = 0;
     for (int j = 0; j < st->n; j++) {
         if (j != who && !may_end_one(s, st, who, j))
             stop[n_stop++] = st->c[j].fp;
     }
+    int my_side = c->fp.side > 0 ? c->fp.side : 1;
+    uint8_t (*no)[FRAY_GRID_MAX] = grid; /* (the search is done with it) */
+    for (int y = 0; y < out->h; y++)
+        memset(no[y], 0, (size_t)out->w);
+    for (int i = 0; i < n_stop; i++) {
+        int side = stop[i].side > 0 ? stop[i].side : 1;
+        int x0 = stop[i].at.x - my_side + 1, x1 = stop[i].at.x + side;
+        int y0 = stop[i].at.y - my_side + 1, y1 = stop[i].at.y + side;
+        x0 = x0 > 0 ? x0 : 0;
+        y0 = y0 > 0 ? y0 : 0;
+        x1 = x1 < out->w ? x1 : out->w;
+        y1 = y1 < out->h ? y1 : out->h;
+        for (int y = y0; y < y1; y++)
+            for (int x = x0; x < x1; x++)
+                no[y][x] = 1;
+    }
     for (int y = 0; y < out->h; y++)
         for (int x = 0; x < out->w; x++) {
             if (out->cost[y][x] < 0)
                 continue;
+            out->can_stop[y][x] = !no[y][x];
+#ifndef NDEBUG
+            /* The long way: may_end's overlap test of each. */
             fray_footprint fp = {{(int16_t)x, (int16_t)y}, c->fp.side};
             bool ok = true;
             for (int i = 0; i < n_stop && ok; i++)
                 ok = !overlap(fp, stop[i]);
-            out->can_stop[y][x] = ok;
+            assert(ok == out->can_stop[y][x]);
+#endif
         }
 }
 

@@ -315,11 +315,13 @@ static void melee_counts_search(const ft_run *r, int a, int t, int dist_t,
 static inline uint64_t threat_sig(const ft_state *st, int c) {
     const ft_cstate *cs = &st->c[c];
     uint64_t bits = in_fight(st, c) ? 1u : 0u;
-    if (cs->n_cond > 0) {
-        if (has_cond(st, c, FT_COND_STUNNED) ||
-            has_cond(st, c, FT_COND_HELPLESS))
+    /* has_cond's three questions in one pass over the conditions. */
+    int nc = cs->n_cond < FT_MAX_CONDITIONS ? cs->n_cond : FT_MAX_CONDITIONS;
+    for (int i = 0; i < nc; i++) {
+        uint8_t k = cs->cond[i].kind;
+        if (k == (uint8_t)FT_COND_STUNNED || k == (uint8_t)FT_COND_HELPLESS)
             bits |= 2u;
-        if (has_cond(st, c, FT_COND_BLINDED))
+        else if (k == (uint8_t)FT_COND_BLINDED)
             bits |= 4u;
     }
     return (uint64_t)(uint16_t)cs->pos.x | (uint64_t)(uint16_t)cs->pos.y << 16 |

@@ -495,11 +495,13 @@ static void put_path(const pol *p, fray_pos dest) {
     if (!k || !ms)
         return;
     int spd = ft_speed(p->s, p->st, p->me);
-    if (ms->run.settled < spd)
-        return; /* (a limit below the Speed: the engine searches) */
     const fray_reach_map *rm = &ms->rm;
     const occ_list *oc = &ms->oc;
     int c = rm->cost[dest.y][dest.x];
+    /* dest finished (its cost, can_stop and path final), or every space
+     * within the Speed finished; else the engine searches. */
+    if (c < 0 && ms->run.settled < spd)
+        return;
     if (c >= 0 && c <= spd) {
         k->can_stop = rm->can_stop[dest.y][dest.x];
         k->n = fray_grid_path(rm, dest, k->path, FT_PATH_CACHE_MAX);
@@ -701,11 +703,27 @@ static bool move_toward(const pol *p, int e, const ft_weapon *w,
      * space is looked at below. */
     move_search *ms = p->ms;
     const fray_reach_map *rm = &ms->rm;
-    search_until(ms, spd);
-    fray_pos best = strike_space(p, e, w, rm, spd);
-    if (best.x < 0) {
-        search_until(ms, ms->limit);
+    /* A shooter's firing positions are scored among all the spaces within
+     * Speed: those first. Otherwise (and for a shooter past the Speed) the
+     * search goes one cost at a time and stops at the first cost that
+     * holds a space to strike from (issue 16: the search bounded by what
+     * the tactics use). The same space as the search to the limit would
+     * give: every score there is the cost times 100000, so the cheapest
+     * wins, the first in rows then columns among equals; every space of
+     * that cost and below is finished (the run finishes a cost whole),
+     * and none cheaper can strike. */
+    fray_pos best = {-1, -1};
+    int c = 0;
+    if (ranged) {
+        search_until(ms, spd);
         best = strike_space(p, e, w, rm, spd);
+        c = spd + 1;
+    }
+    for (; best.x < 0 && c <= ms->limit; c++) {
+        bool more = fray__grid_run_until(&ms->run, c);
+        best = strike_space(p, e, w, rm, spd);
+        if (!more)
+            break; /* (nothing queued: no cost above adds a space) */
     }
     int sx0, sy0, sx1, sy1;
     fray_pos here = p->st->c[p->me].pos;

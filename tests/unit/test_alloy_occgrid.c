@@ -1,0 +1,206 @@
+/*
+ * test_alloy_occgrid.c - the speed of Alloy's movement search (issue 16)
+ * held to the long way: fa_reach paints who stands where once per search
+ * (an occupancy grid, act.c occ_paint) and the squares a move may not end
+ * on, instead of looping over every combatant for each square. Here the
+ * same map is worked out the long way, each square asked of every
+ * combatant as 004:818-820 (passing) and 004:824 (ending) say, and every
+ * square's cost, path step and can_stop must match, in crowds with
+ * allies, enemies, the dead, the prone, the helpless and creatures two
+ * sizes apart, for every mover.
+ */
+#define AF_FAKE_ATTACKS
+#include "alloy_fixture.h"
+
+static bool t_covers(fray_footprint fp, fray_pos p) {
+    int side = fp.side > 0 ? fp.side : 1;
+    return p.x >= fp.at.x && p.x < fp.at.x + side && p.y >= fp.at.y &&
+           p.y < fp.at.y + side;
+}
+
+static bool t_overlap(fray_footprint a, fray_footprint b) {
+    int sa = a.side > 0 ? a.side : 1, sb = b.side > 0 ? b.side : 1;
+    return a.at.x < b.at.x + sb && b.at.x < a.at.x + sa &&
+           a.at.y < b.at.y + sb && b.at.y < a.at.y + sa;
+}
+
+static bool t_helpless(const fa_cstate *c) {
+    return (c->flags & FA_F_OUT) || fa_has(c, FA_C_DEAD) ||
+           fa_has(c, FA_C_DYING) || fa_has(c, FA_C_HELPLESS) ||
+           fa_has(c, FA_C_UNCONSCIOUS);
+}
+
+typedef struct long_way {
+    const fixture *f;
+    int who;
+} long_way;
+
+/* 004:818-820, asked of every combatant: allies may be passed through;
+ * enemies only when helpless or two size categories apart; the dead are
+ * passable. An enemy decides, then someone passable, then an ally. */
+static fray_occupant long_occ(void *ctx, fray_pos p) {
+    const long_way *lw = ctx;
+    const fixture *f = lw->f;
+    if (t_covers(f->st.c[lw->who].fp, p))
+        return FRAY_OCC_SELF;
+    bool ally = false, passable = false;
+    int mine = f->s.sb[f->s.c[lw->who].sb].size;
+    for (int j = 0; j < f->st.n; j++) {
+        if (j == lw->who || !t_covers(f->st.c[j].fp, p))
+            continue;
+        const fa_cstate *c = &f->st.c[j];
+        int d = f->s.sb[f->s.c[j].sb].size - mine;
+        if (fa_has(c, FA_C_DEAD))
+            passable = true;
+        else if (f->s.c[j].side == f->s.c[lw->who].side)
+            ally = true;
+        else if (t_helpless(c) || d >= 2 || d <= -2)
+            passable = true;
+        else
+            return FRAY_OCC_ENEMY;
+    }
+    return passable ? FRAY_OCC_PASSABLE : ally ? FRAY_OCC_ALLY : FRAY_OCC_EMPTY;
+}
+
+/* 004:824: a move may end in an ally's square only if the ally is prone,
+ * in an enemy's only if the enemy is helpless (the dead never stop it;
+ * nobody here is Tiny). */
+static bool long_may_end(const fixture *f, int who, fray_footprint fp) {
+    for (int j = 0; j < f->st.n; j++) {
+        const fa_cstate *c = &f->st.c[j];
+        if (j == who || !t_overlap(fp, c->fp) || fa_has(c, FA_C_DEAD))
+            continue;
+        bool ok = f->s.c[j].side == f->s.c[who].side ? fa_has(c, FA_C_PRONE)
+                                                     : t_helpless(c);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+/* Compares fa_reach with the long way for every mover of f. */
+static void check_all_movers(fixture *f, int max_cost) {
+    fray_reach_map *m = malloc(sizeof *m), *l = malloc(sizeof *l);
+    cr_assert(m && l);
+    int reached = 0, stops = 0, no_stops = 0;
+    for (int who = 0; who < f->st.n; who++) {
+        fa_reach(&f->s, &f->st, who, max_cost, m);
+        long_way lw = {f, who};
+        fray_grid_reach_m(&f->s.map, f->st.c[who].fp, 0, max_cost, long_occ,
+                          &lw, (fray_area_metric)f->s.opt.diagonals, l);
+        cr_assert_eq(m->w, l->w);
+        cr_assert_eq(m->h, l->h);
+        for (int y = 0; y < m->h; y++)
+            for (int x = 0; x < m->w; x++) {
+                cr_assert_eq(m->cost[y][x], l->cost[y][x],
+                             "mover %d, square (%d, %d): cost", who, x, y);
+                if (l->cost[y][x] < 0)
+                    continue;
+                reached++;
+                cr_assert_eq(m->prev_x[y][x], l->prev_x[y][x]);
+                cr_assert_eq(m->prev_y[y][x], l->prev_y[y][x]);
+                fray_footprint fp = {{(int16_t)x, (int16_t)y},
+                                     f->st.c[who].fp.side};
+                bool end = long_may_end(f, who, fp);
+                cr_assert_eq(m->can_stop[y][x], end,
+                             "mover %d, square (%d, %d): may end there", who,
+                             x, y);
+                if (end)
+                    stops++;
+                else
+                    no_stops++;
+            }
+    }
+    /* The crowd is a real one: squares reached, some to end on, some not. */
+    cr_assert_gt(reached, 100);
+    cr_assert_gt(stops, 0);
+    cr_assert_gt(no_stops, 0);
+    free(m);
+    free(l);
+}
+
+/* A crowd on a 14x14 map: 20 combatants on two sides at scattered squares
+ * (a fixed sequence), one Large (2x2) and one Huge (3x3) among them; some
+ * dead, prone, helpless or unconscious; three share a square. */
+static fixture *crowd(void) {
+    fixture *f = af_new(14, 14);
+    int med = af_block(f, "trooper", 6, 0, 20);
+    int large = af_block(f, "ogre", 6, 0, 40);
+    f->s.sb[large].size = FA_SIZE_LARGE;
+    int huge = af_block(f, "giant", 6, 0, 60);
+    f->s.sb[huge].size = FA_SIZE_HUGE;
+    bool used[14][14] = {{false}};
+    unsigned seq = 12345u;
+    for (int i = 0; i < 20; i++) {
+        int sb = i == 5 ? large : i == 10 ? huge : med;
+        int side_len = sb == large ? 2 : sb == huge ? 3 : 1;
+        for (;;) {
+            seq = seq * 1103515245u + 12345u;
+            int x = (int)((seq >> 16) % (unsigned)(14 - side_len + 1));
+            seq = seq * 1103515245u + 12345u;
+            int y = (int)((seq >> 16) % (unsigned)(14 - side_len + 1));
+            bool free_sq = true;
+            for (int dy = 0; dy < side_len; dy++)
+                for (int dx = 0; dx < side_len; dx++)
+                    free_sq = free_sq && !used[y + dy][x + dx];
+            if (!free_sq)
+                continue;
+            for (int dy = 0; dy < side_len; dy++)
+                for (int dx = 0; dx < side_len; dx++)
+                    used[y + dy][x + dx] = true;
+            char name[16];
+            snprintf(name, sizeof name, "c%d", i);
+            int c = af_add(f, name, sb, i % 2, x, y);
+            f->s.c[c].side_len = (int8_t)side_len;
+            break;
+        }
+    }
+    /* Two sharing a square (as passing through leaves them when the map
+     * is read mid-move): an ally on a standing enemy (the enemy decides),
+     * an ally on the dead (passable beats an ally), an enemy on a helpless
+     * one. */
+    f->s.c[16].at = f->s.c[9].at;
+    f->s.c[18].at = f->s.c[7].at;
+    f->s.c[17].at = f->s.c[3].at;
+    af_go(f);
+    for (int i = 0; i < 20; i++) {
+        if (i % 6 == 1)
+            af_cond(f, i, FA_C_PRONE, FA_ENDS_SAVE, -1, 0);
+        if (i % 7 == 3)
+            af_cond(f, i, FA_C_HELPLESS, FA_ENDS_SAVE, -1, 0);
+        if (i % 9 == 4)
+            af_cond(f, i, FA_C_UNCONSCIOUS, FA_ENDS_SAVE, -1, 0);
+        if (i % 11 == 7)
+            af_cond(f, i, FA_C_DEAD, FA_ENDS_SAVE, -1, 0);
+    }
+    return f;
+}
+
+/* Issue 16: the occupancy grid answers as the loop over every combatant
+ * (004:818-820 passing, 004:824 ending), every mover, a short and a long
+ * search, each diagonal rule. */
+Test(alloy_occgrid, reach_matches_long_way_issue16_004_818_824) {
+    for (int diag = 0; diag < 2; diag++) {
+        fixture *f = crowd();
+        f->s.opt.diagonals = (uint8_t)diag;
+        check_all_movers(f, 3);
+        check_all_movers(f, 30);
+        free(f);
+    }
+}
+
+/* Issue 16: the grid kept no stale occupant: after combatants move and
+ * fall the next search sees them where they are now. */
+Test(alloy_occgrid, reach_follows_moves_and_falls_issue16) {
+    fixture *f = crowd();
+    check_all_movers(f, 30);
+    for (int i = 0; i < 20; i += 4) {
+        fa_cstate *c = &f->st.c[i];
+        int side = c->fp.side > 0 ? c->fp.side : 1;
+        c->fp.at.x = (int16_t)((c->fp.at.x + 3) % (14 - side + 1));
+        if (i % 8 == 0)
+            af_cond(f, i, FA_C_DEAD, FA_ENDS_SAVE, -1, 0);
+    }
+    check_all_movers(f, 30);
+    free(f);
+}
