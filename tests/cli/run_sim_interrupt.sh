@@ -28,6 +28,19 @@ run_interrupted() {
     shift
     "$fray" sim "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null &
     local pid=$!
+    # Ctrl-C once fray catches it: a background job of a script starts with
+    # SIGINT ignored, so a signal sent before fray sim sets its handler
+    # (after loading, which a loaded machine or a sanitizer build can make
+    # slow) would be lost. /proc says when the handler is set (SigCgt, the
+    # bit of signal 2); then a second of simulation.
+    local tries=0
+    while [ $tries -lt 600 ] && kill -0 "$pid" 2>/dev/null; do
+        local cgt
+        cgt=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$pid/status" 2>/dev/null)
+        [ -n "$cgt" ] && [ $((0x$cgt & 2)) -ne 0 ] && break
+        sleep 0.1
+        tries=$((tries + 1))
+    done
     sleep 1
     kill -INT "$pid"
     local waited=0
