@@ -6,6 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { mkdtempSync, mkdirSync, cpSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,15 +55,32 @@ async function startOn(port) {
   }
 }
 
-async function api(token, method, path, body) {
-  const res = await fetch(server.url + path, {
-    method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : (typeof body === 'string' ? body : JSON.stringify(body)),
+// The test's own calls go over a fresh connection each (node:http, no
+// keep-alive): node's fetch reuses a pooled connection, and one the server
+// has just closed as idle fails the call ("fetch failed") now and then on
+// a loaded machine. The pages themselves use the browser's fetch.
+function api(token, method, path, body) {
+  const data = body === undefined ? undefined : (typeof body === 'string' ? body : JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(server.url + path, {
+      method, agent: false,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Connection: 'close',
+        ...(data === undefined ? {} : { 'Content-Length': Buffer.byteLength(data) }) },
+    }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json = null;
+        if ((res.headers['content-type'] || '').split(';')[0].trim() === 'application/json') json = JSON.parse(text);
+        resolve({ status: res.statusCode, text, json, headers: res.headers });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (data !== undefined) req.write(data);
+    req.end();
   });
-  const text = await res.text();
-  let json = null;
-  if ((res.headers.get('content-type') || '').split(';')[0].trim() === 'application/json') json = JSON.parse(text);
-  return { status: res.status, text, json };
 }
 const gmGet = async (path) => (await api(server.token, 'GET', path)).json;
 const journal = async (id) => (await api(server.token, 'GET', `/api/fights/${id}/journal`)).text;
@@ -428,8 +446,8 @@ test('5. bad requests and wrong tokens from the page change nothing (issue 14 "S
   assert.ok(got.badCards >= 400 && got.badCards < 500, `bad cards refused (${got.badCards})`);
   assert.equal(got.notAPage, 404);
   // The page runs only its own scripts, talks only to its server, and no other site may frame it.
-  const root = await fetch(`${server.url}/`);
-  const csp = root.headers.get('content-security-policy') || '';
+  const root = await api('', 'GET', '/');
+  const csp = root.headers['content-security-policy'] || '';
   assert.match(csp, /script-src 'self'/);
   assert.match(csp, /frame-ancestors 'none'/);
   assert.match(csp, /connect-src 'self'/);
