@@ -60,7 +60,8 @@ static int64_t tie_of(const sw_setup *s, const sw_state *st, int i) {
 
 static void place(const sw_setup *s, sw_state *st, int i) {
     if (sw_out(&st->c[i]))
-        (void)fray__track_drop(&st->track, i); /* (true or false: either is fine) */
+        fray__track_drop(&st->track, i); /* off the track (it returns whether
+                                            it was on: no status, nothing to fail) */
     else
         fray__track_set(&st->track, i, st->c[i].ready, tie_of(s, st, i));
 }
