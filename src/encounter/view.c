@@ -74,6 +74,34 @@ const char *fray__view_strf(fray_fight_view *v, const char *fmt, ...) {
     return fray__view_str(v, buf);
 }
 
+const char *fray__view_word(fray_fight_view *v, const char *name,
+                            const char *tail) {
+    size_t n = strlen(name ? name : ""), m = strlen(tail ? tail : "");
+    char *p = fray__view_alloc(v, n + m + 1);
+    if (!p)
+        return NULL;
+    for (size_t k = 0; k < n; k++)
+        p[k] = name[k] == ' ' ? '-' : name[k];
+    if (m)
+        memcpy(p + n, tail, m);
+    p[n + m] = '\0';
+    return p;
+}
+
+fray_view_option *fray__view_option(fray_fight_view *v, fray_view_action *a,
+                                    int cap) {
+    if (!a->options) {
+        a->options = fray__view_alloc(v, (size_t)(cap > 0 ? cap : 1) *
+                                             sizeof *a->options);
+        if (!a->options)
+            return NULL;
+        a->n_options = 0;
+    }
+    if (a->n_options >= cap)
+        return NULL;
+    return (fray_view_option *)&a->options[a->n_options++];
+}
+
 const char *fray__view_descriptor(int value, int max) {
     if (value <= 0)
         return "out";
@@ -545,6 +573,26 @@ static fray_status copy_combatant(fray_fight_view *o, const fray_fight_view *v,
                 tg[n++] = a->targets[t];
         acts[j].targets = tg;
         acts[j].n_targets = n;
+        fray_view_option *op =
+            fray__view_alloc(o, (size_t)(a->n_options + 1) * sizeof *op);
+        if (!op)
+            return FRAY_ERR_NOMEM;
+        for (int q = 0; q < a->n_options; q++) {
+            const fray_view_option *so = &a->options[q];
+            op[q] = *so;
+            DUP(op[q].word, so->word);
+            DUP(op[q].title, so->title);
+            int *ot = fray__view_alloc(o, (size_t)(so->n_targets + 1) * sizeof *ot);
+            if (!ot)
+                return FRAY_ERR_NOMEM;
+            int m = 0;
+            for (int t = 0; t < so->n_targets; t++)
+                if (ref(v, sc, so->targets[t]) >= 0)
+                    ot[m++] = so->targets[t];
+            op[q].targets = ot;
+            op[q].n_targets = m;
+        }
+        acts[j].options = op;
     }
     d->actions = acts;
     d->n_reach = sees_reach(v, sc, k) ? c->n_reach : 0;
@@ -728,6 +776,20 @@ static void js_kbool(fray__text *t, bool *first, const char *key, bool v) {
     fray__text_s(t, v ? "true" : "false");
 }
 
+/* A list of combatant indexes, those the scope does not see left out. */
+static void js_targets(fray__text *t, const fray_fight_view *v,
+                       const fray_view_scope *sc, const int *tg, int n) {
+    fray__text_s(t, "[");
+    bool tf = true;
+    for (int x = 0; x < n; x++) {
+        if (ref(v, sc, tg[x]) < 0)
+            continue;
+        fray__text_f(t, tf ? "%d" : ",%d", tg[x]);
+        tf = false;
+    }
+    fray__text_s(t, "]");
+}
+
 static void js_combatant(fray__text *t, const fray_fight_view *v,
                          const fray_view_scope *sc, int k) {
     const fray_view_combatant *c = &v->combatants[k];
@@ -830,15 +892,25 @@ static void js_combatant(fray__text *t, const fray_fight_view *v,
         js_kbool(t, &g, "needs_space", a->needs_space);
         js_kbool(t, &g, "checked", a->checked);
         js_key(t, &g, "targets");
-        fray__text_s(t, "[");
-        bool tf = true;
-        for (int x = 0; x < a->n_targets; x++) {
-            if (ref(v, sc, a->targets[x]) < 0)
-                continue;
-            fray__text_f(t, tf ? "%d" : ",%d", a->targets[x]);
-            tf = false;
+        js_targets(t, v, sc, a->targets, a->n_targets);
+        if (a->n_options > 0) { /* (only when it takes a choice) */
+            js_key(t, &g, "options");
+            fray__text_s(t, "[");
+            for (int q = 0; q < a->n_options; q++) {
+                const fray_view_option *op = &a->options[q];
+                bool h = true;
+                fray__text_s(t, q ? ",{" : "{");
+                js_kstr(t, &h, "word", op->word);
+                js_kstr(t, &h, "title", op->title);
+                js_kbool(t, &h, "needs_target", op->needs_target);
+                js_kbool(t, &h, "needs_space", op->needs_space);
+                js_key(t, &h, "targets");
+                js_targets(t, v, sc, op->targets, op->n_targets);
+                fray__text_s(t, "}");
+            }
+            fray__text_s(t, "]");
         }
-        fray__text_s(t, "]}");
+        fray__text_s(t, "}");
     }
     fray__text_s(t, "]");
     js_key(t, &f, "reach");
