@@ -106,8 +106,10 @@ typedef struct fray_view_action {
     int n_targets;
     const int *targets;     /* combatant indexes */
     /* The choices its command needs besides (n_options 0: none): one of
-     * them is given. Each one listed passed the engine's own check (with
-     * one of its targets), but one that needs a space. */
+     * them is given, or, when the action lists targets of its own, none
+     * (Alloy's basic attack, 99 Towers' spell in hand). Each one listed
+     * passed the engine's own check (with one of its targets), but one
+     * that needs a space. */
     int n_options;
     const fray_view_option *options;
 } fray_view_action;

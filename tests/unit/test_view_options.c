@@ -294,8 +294,9 @@ Test(view_options, towers_cast_a_spell) {
 /* ---- Alloy ------------------------------------------------------------------- */
 
 /* Alloy: Vance (a baton in hand, a pistol holstered) may attack Lyra with
- * his basic attack or his Stunning blow ("with stunning-blow", an
- * encounter power), and draw the pistol. Once the power is spent it is no
+ * his basic attack (the action's own target) or his Stunning blow ("with
+ * stunning-blow", an encounter power), and draw the pistol (`draw` names
+ * what it draws: the page sends the option). Once the power is spent it is no
  * longer an option. */
 Test(view_options, alloy_powers_and_draw) {
     int init[] = {15, 8};
@@ -316,6 +317,7 @@ Test(view_options, alloy_powers_and_draw) {
     cr_assert_not_null(dr);
     cr_assert_eq(dr->n_options, 1);
     cr_assert_str_eq(dr->options[0].word, "Pistol");
+    cr_assert_null(option(dr, "Baton"), "not the one in hand");
     fray_fight_view_free(v);
     int dice[] = {18, 4};
     fray_given g = {NULL, 0, dice, 2, NULL};

@@ -234,7 +234,8 @@ static fray_status power_options(fray_fight_view *v, const fa_setup *s,
 }
 
 /* Draw or Holster's options (issue 17): each weapon of the stat block
- * fa_check allows drawing now. */
+ * fa_check allows drawing now (the command names one: `draw` alone does
+ * not parse; `holster` is a word of its own). */
 static fray_status draw_options(fray_fight_view *v, const fa_setup *s,
                                 const fa_state *st, int me,
                                 fray_view_action *x) {
