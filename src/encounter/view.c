@@ -74,22 +74,18 @@ const char *fray__view_strf(fray_fight_view *v, const char *fmt, ...) {
     return fray__view_str(v, buf);
 }
 
-const char *fray__view_word(fray_fight_view *v, const char *name,
-                            const char *tail) {
-    size_t n = strlen(name ? name : ""), m = strlen(tail ? tail : "");
-    char *p = fray__view_alloc(v, n + m + 1);
-    if (!p)
-        return NULL;
-    for (size_t k = 0; k < n; k++)
-        p[k] = name[k] == ' ' ? '-' : name[k];
-    if (m)
-        memcpy(p + n, tail, m);
-    p[n + m] = '\0';
+const char *fray__view_word(fray_fight_view *v, const char *name) {
+    char *p = (char *)fray__view_str(v, name);
+    for (char *q = p; q && *q; q++)
+        if (*q == ' ')
+            *q = '-';
     return p;
 }
 
 fray_view_option *fray__view_option(fray_fight_view *v, fray_view_action *a,
-                                    int cap) {
+                                    int cap, const char *word,
+                                    const char *name, const int *targets,
+                                    int n_targets) {
     if (!a->options) {
         a->options = fray__view_alloc(v, (size_t)(cap > 0 ? cap : 1) *
                                              sizeof *a->options);
@@ -99,7 +95,16 @@ fray_view_option *fray__view_option(fray_fight_view *v, fray_view_action *a,
     }
     if (a->n_options >= cap)
         return NULL;
-    return (fray_view_option *)&a->options[a->n_options++];
+    fray_view_option *op = (fray_view_option *)&a->options[a->n_options];
+    op->word = word ? word : fray__view_word(v, name);
+    op->title = fray__view_str(v, name);
+    if (!op->word || !op->title)
+        return NULL;
+    op->needs_target = n_targets > 0;
+    op->targets = targets;
+    op->n_targets = n_targets;
+    a->n_options++;
+    return op;
 }
 
 const char *fray__view_descriptor(int value, int max) {
@@ -494,6 +499,22 @@ static bool sees_mark(const fray_fight_view *v, const fray_view_scope *sc,
             return FRAY_ERR_NOMEM;                                             \
     } while (0)
 
+/* The targets the scope sees (of n at src), copied into o. */
+static fray_status copy_targets(fray_fight_view *o, const fray_fight_view *v,
+                                const fray_view_scope *sc, const int *src,
+                                int n, const int **out, int *n_out) {
+    int *tg = fray__view_alloc(o, (size_t)(n + 1) * sizeof *tg);
+    if (!tg)
+        return FRAY_ERR_NOMEM;
+    int m = 0;
+    for (int t = 0; t < n; t++)
+        if (ref(v, sc, src[t]) >= 0)
+            tg[m++] = src[t];
+    *out = tg;
+    *n_out = m;
+    return FRAY_OK;
+}
+
 static fray_status copy_combatant(fray_fight_view *o, const fray_fight_view *v,
                                   const fray_view_scope *sc, int k,
                                   fray_view_combatant *d) {
@@ -564,15 +585,10 @@ static fray_status copy_combatant(fray_fight_view *o, const fray_fight_view *v,
         acts[j] = *a;
         DUP(acts[j].word, a->word);
         DUP(acts[j].title, a->title);
-        int *tg = fray__view_alloc(o, (size_t)(a->n_targets + 1) * sizeof *tg);
-        if (!tg)
-            return FRAY_ERR_NOMEM;
-        int n = 0;
-        for (int t = 0; t < a->n_targets; t++)
-            if (ref(v, sc, a->targets[t]) >= 0)
-                tg[n++] = a->targets[t];
-        acts[j].targets = tg;
-        acts[j].n_targets = n;
+        fray_status rc = copy_targets(o, v, sc, a->targets, a->n_targets,
+                                      &acts[j].targets, &acts[j].n_targets);
+        if (rc != FRAY_OK)
+            return rc;
         fray_view_option *op =
             fray__view_alloc(o, (size_t)(a->n_options + 1) * sizeof *op);
         if (!op)
@@ -582,15 +598,10 @@ static fray_status copy_combatant(fray_fight_view *o, const fray_fight_view *v,
             op[q] = *so;
             DUP(op[q].word, so->word);
             DUP(op[q].title, so->title);
-            int *ot = fray__view_alloc(o, (size_t)(so->n_targets + 1) * sizeof *ot);
-            if (!ot)
-                return FRAY_ERR_NOMEM;
-            int m = 0;
-            for (int t = 0; t < so->n_targets; t++)
-                if (ref(v, sc, so->targets[t]) >= 0)
-                    ot[m++] = so->targets[t];
-            op[q].targets = ot;
-            op[q].n_targets = m;
+            rc = copy_targets(o, v, sc, so->targets, so->n_targets,
+                              &op[q].targets, &op[q].n_targets);
+            if (rc != FRAY_OK)
+                return rc;
         }
         acts[j].options = op;
     }

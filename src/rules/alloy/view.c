@@ -220,15 +220,12 @@ static fray_status power_options(fray_fight_view *v, const fa_setup *s,
         }
         if (!alone && !space && nt == 0)
             continue;
-        fray_view_option *op = fray__view_option(v, x, np);
-        if (!op || !(op->word = fray__view_strf(v, "with %s%s", pw->id,
-                                                space ? " at" : "")) ||
-            !(op->title = fray__view_str(v, pw->name)))
+        const char *word = fray__view_strf(v, "with %s%s", pw->id, space ? " at" : "");
+        fray_view_option *op =
+            word ? fray__view_option(v, x, np, word, pw->name, tg, nt) : NULL;
+        if (!op)
             return FRAY_ERR_NOMEM;
-        op->needs_target = nt > 0;
         op->needs_space = space;
-        op->targets = tg;
-        op->n_targets = nt;
     }
     return FRAY_OK;
 }
@@ -248,9 +245,7 @@ static fray_status draw_options(fray_fight_view *v, const fa_setup *s,
         int wi = sb->weapons[w].weapon;
         if (wi < 0 || wi >= s->n_weapons || !ok(s, st, &c))
             continue;
-        fray_view_option *op = fray__view_option(v, x, nw);
-        if (!op || !(op->word = fray__view_word(v, s->weapons[wi].name, "")) ||
-            !(op->title = fray__view_str(v, s->weapons[wi].name)))
+        if (!fray__view_option(v, x, nw, NULL, s->weapons[wi].name, NULL, 0))
             return FRAY_ERR_NOMEM;
     }
     return FRAY_OK;

@@ -256,13 +256,8 @@ static fray_status draw_or_cast(fray_fight_view *v, const ft_setup *s,
         }
         if (!alone && nt == 0)
             continue;
-        fray_view_option *op = fray__view_option(v, x, nw);
-        if (!op || !(op->word = fray__view_word(v, w->name, "")) ||
-            !(op->title = fray__view_str(v, w->name)))
+        if (!fray__view_option(v, x, nw, NULL, w->name, tg, nt))
             return FRAY_ERR_NOMEM;
-        op->needs_target = !alone;
-        op->targets = tg;
-        op->n_targets = nt;
     }
     return FRAY_OK;
 }

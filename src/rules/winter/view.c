@@ -146,9 +146,7 @@ static fray_status fill_actions(fray_fight_view *v, const sw_setup *s,
                 c.arg = (uint8_t)wi;
                 if (sw_check(s, st, &c, NULL, 0) != FRAY_OK)
                     continue;
-                fray_view_option *op = fray__view_option(v, x, s->n_weapons);
-                if (!op || !(op->word = fray__view_word(v, s->w[wi].name, "")) ||
-                    !(op->title = fray__view_str(v, s->w[wi].name)))
+                if (!fray__view_option(v, x, s->n_weapons, NULL, s->w[wi].name, NULL, 0))
                     return FRAY_ERR_NOMEM;
                 any = true;
             }
@@ -172,13 +170,8 @@ static fray_status fill_actions(fray_fight_view *v, const sw_setup *s,
                 }
                 if (!alone && nt == 0)
                     continue;
-                fray_view_option *op = fray__view_option(v, x, s->n_spells);
-                if (!op || !(op->word = fray__view_word(v, s->sp[si].name, "")) ||
-                    !(op->title = fray__view_str(v, s->sp[si].name)))
+                if (!fray__view_option(v, x, s->n_spells, NULL, s->sp[si].name, tg, nt))
                     return FRAY_ERR_NOMEM;
-                op->needs_target = !alone;
-                op->targets = tg;
-                op->n_targets = nt;
                 any = true;
             }
         } else {
