@@ -552,7 +552,7 @@ async function chooseByKeyboard(page, word, option, target) {
   await nextState(page, before);
 }
 
-test('6c. Silent Winter: Switch Weapons and a spell by clicking (002:85, 002:71-77)', async () => {
+test('6c. Silent Winter: Switch Weapons and a spell by clicking (002:85, 002:71-77); docs/images/winter-options.png with FRAY_SCREENSHOTS=1', async () => {
   const page = await newPage();
   await startFight(page, 'examples/silent-winter/huntress.yaml', 17);
   const wield = page.locator('#actions button.act[data-word="wield"]');
@@ -570,6 +570,7 @@ test('6c. Silent Winter: Switch Weapons and a spell by clicking (002:85, 002:71-
   await page.locator('#actions button.act[data-word="cast"]').click();
   const spells = (await page.locator('#actions button.opt').allTextContents()).sort();
   assert.deepEqual(spells, ['firebolt', 'mend', 'ward']);
+  await shot(page, 'winter-options.png');
   await page.click('#actions button[data-key="cancel"]');
   await chooseByKeyboard(page, 'cast', 'firebolt', 'corpse');
   assert.match(await lastLog(page), /Hedge-Witch casts firebolt on Walking Corpse/);
