@@ -596,6 +596,22 @@ test('6d. 99 Towers: Draw a Weapon by clicking (seed 000 "Draw a Weapon")', asyn
   await page.context().close();
 });
 
+test('6e. Alloy: an attack with a power by clicking, beside the basic attack', async () => {
+  const page = await newPage();
+  await startFight(page, 'examples/alloy/duel.yaml', 3);
+  await page.click('#next');
+  const attack = page.locator('#actions button.act[data-word="attack"]');
+  await attack.waitFor();
+  await attack.click();
+  assert.equal(await page.locator('#actions button.opt[data-word="with stunning-blow"]').count(), 1, 'the power is a choice');
+  assert.equal(await page.locator('#actions button.tgt[data-key="tgt-lyra"]').count(), 1, 'the basic attack\'s target beside it');
+  await page.click('#actions button[data-key="cancel"]');
+  await chooseByKeyboard(page, 'attack', 'with stunning-blow', 'lyra');
+  assert.match(await lastLog(page), /Vance: Attack on Lyra with Stunning blow/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 // ---- 7. A phone's width -------------------------------------------------------------------
 test('7. a phone\'s width (390 px): no sideways scrolling of the page; every control reachable by Tab', async () => {
   const page = await newPage(390);
