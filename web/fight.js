@@ -12,7 +12,7 @@ import { overrides, playersPanel } from './gm.js';
 export function fightPage(root, api, fight, opts) {
   const gm = !!opts.gm;
   let cur = null;
-  let choice = null; // {actor, action, target}
+  let choice = null; // {actor, action, option, target, space}
   let busy = false;
 
   const say = opts.say;
@@ -70,15 +70,22 @@ export function fightPage(root, api, fight, opts) {
 
   const byIndex = (i) => cur.view.combatants.find((c) => c.index === i);
 
+  // What the choice needs next: the option's own needs once one is chosen
+  // (a weapon, a spell, a power: the view's `options`), else the action's.
+  const hasOptions = (a) => !!(a.options && a.options.length);
+  const step = (c) => (c && c.option) || (c && c.action);
+  const needsSpace = (c) => !!(c && step(c).needs_space && (!hasOptions(c.action) || c.option));
+
   function finish(action) {
     const parts = [choice.actor.id, action.word];
+    if (choice.option) parts.push(choice.option.word);
     if (choice.target) parts.push(choice.target.id);
     if (choice.space) parts.push(`${choice.space.x},${choice.space.y}`);
     return command(parts.join(' '));
   }
 
   function pick(actor, action) {
-    choice = { actor, action, target: null, space: null };
+    choice = { actor, action, option: null, target: null, space: null };
     const needsWords = !action.needs_target && !action.needs_space && !action.checked;
     if (needsWords) {
       cmdIn.value = `${actor.id} ${action.word} `;
@@ -87,27 +94,35 @@ export function fightPage(root, api, fight, opts) {
       say(`${action.title}: finish the command in words, then Send.`);
       return;
     }
-    if (!action.needs_target && !action.needs_space) { finish(action); return; }
+    if (!hasOptions(action) && !action.needs_target && !action.needs_space) { finish(action); return; }
+    renderActions();
+    renderMap();
+    focusNextStep();
+  }
+
+  function pickOption(op) {
+    choice.option = op;
+    if (!op.needs_target && !op.needs_space) { finish(choice.action); return; }
     renderActions();
     renderMap();
     focusNextStep();
   }
 
   // After a choice, the keyboard goes on to the next one: the first
-  // target, else the space's field.
+  // option, else the first target, else the space's field.
   function focusNextStep() {
-    const next = actBox.querySelector('button.tgt, #space');
+    const next = actBox.querySelector('button.opt, button.tgt, #space');
     if (next) next.focus();
   }
 
   function pickTarget(t) {
     choice.target = t;
-    if (choice.action.needs_space) { renderActions(); renderMap(); focusNextStep(); return; }
+    if (step(choice).needs_space) { renderActions(); renderMap(); focusNextStep(); return; }
     finish(choice.action);
   }
 
   function pickSpace(x, y) {
-    if (!choice || !choice.action.needs_space) return;
+    if (!choice || !needsSpace(choice)) return;
     choice.space = { x, y };
     finish(choice.action);
   }
@@ -156,11 +171,29 @@ export function fightPage(root, api, fight, opts) {
             onclick: () => pick(actor, a),
           }, a.title, odd ? h('span', { class: 'chance' }, ` ${chancesText(odd)}`) : null);
         })));
-      if (choice) {
+      if (choice && hasOptions(choice.action) && !choice.option) {
         const a = choice.action;
+        parts.push(h('p', {}, `${a.title}: choose one`));
+        parts.push(h('div', { class: 'buttons', role: 'group', 'aria-label': `${a.title}: the choices` },
+          a.options.map((op) => h('button', {
+            type: 'button', class: 'opt', dataset: { key: `opt-${op.word}`, word: op.word },
+            onclick: () => pickOption(op),
+          }, op.title))));
+        // The action as it is (Alloy's basic attack, 99 Towers' spell in
+        // hand): its own targets too.
+        const own = (a.targets || []).map(byIndex).filter(Boolean);
+        if (own.length) {
+          parts.push(h('p', {}, `or ${a.title} as it is: choose a target`));
+          parts.push(h('div', { class: 'buttons', role: 'group', 'aria-label': 'Targets' },
+            own.map((t) => h('button', { type: 'button', class: 'tgt', dataset: { key: `tgt-${t.id}` }, onclick: () => pickTarget(t) }, t.name))));
+        }
+        parts.push(h('button', { type: 'button', class: 'quiet', dataset: { key: 'cancel' }, onclick: () => { choice = null; renderActions(); renderMap(); } }, 'Cancel'));
+      } else if (choice) {
+        const a = step(choice);
+        const what = choice.option ? `${choice.action.title}: ${choice.option.title}` : a.title;
         if (a.needs_target && !choice.target) {
           const ts = (a.targets || []).map(byIndex).filter(Boolean);
-          parts.push(h('p', {}, `${a.title}: choose a target`));
+          parts.push(h('p', {}, `${what}: choose a target`));
           if (ts.length) {
             parts.push(h('div', { class: 'buttons', role: 'group', 'aria-label': 'Targets' },
               ts.map((t) => h('button', { type: 'button', class: 'tgt', dataset: { key: `tgt-${t.id}` }, onclick: () => pickTarget(t) }, t.name))));
@@ -178,7 +211,7 @@ export function fightPage(root, api, fight, opts) {
               if (!m) { say(`a space is X,Y: "${xy.value}"`, true); return; }
               pickSpace(Number(m[1]), Number(m[2]));
             },
-          }, h('label', { for: 'space' }, `${a.title}${choice.target ? ` (${choice.target.name})` : ''}: click a space on the map, or give it `), xy,
+          }, h('label', { for: 'space' }, `${what}${choice.target ? ` (${choice.target.name})` : ''}: click a space on the map, or give it `), xy,
           h('button', { type: 'submit', dataset: { key: 'space-go' } }, 'Go')));
         }
         parts.push(h('button', { type: 'button', class: 'quiet', dataset: { key: 'cancel' }, onclick: () => { choice = null; renderActions(); renderMap(); } }, 'Cancel'));
@@ -201,7 +234,7 @@ export function fightPage(root, api, fight, opts) {
   function renderMap() {
     if (!cur) return;
     const v = cur.view;
-    const choosing = !!(choice && choice.action.needs_space && (!choice.action.needs_target || choice.target));
+    const choosing = !!(choice && needsSpace(choice) && (!step(choice).needs_target || choice.target));
     if (!changed('map', [v.map, v.turn, v.sides, reachAll.checked, choosing,
       v.combatants.map((c) => [c.index, c.name, c.side, c.out, c.status, c.place, c.seen, c.reach])])) return;
     replace(mapBox, tacticalMap(v, { reachAll: reachAll.checked, choosing, onSpace: pickSpace }));

@@ -76,6 +76,23 @@ typedef struct fray_view_resource {
     int value;
 } fray_view_resource;
 
+/* A choice an action's command takes besides its target (issue 17): the
+ * weapon to switch to or draw, the spell to cast, the power to use. The
+ * command is the actor's id, the action's word, the option's word, then
+ * the target's id or the space X,Y when the option needs one. */
+typedef struct fray_view_option {
+    /* the words the command takes for it, after the action's word: a
+     * weapon or spell by name with '-' for a space ("long-sword"), Alloy's
+     * "with POWER", and " at" after an area aimed at a space ("fireball
+     * at": the space follows) */
+    const char *word;
+    const char *title;      /* its name: "Long Sword", "Firebolt" */
+    bool needs_target;      /* names a combatant: the ones allowed in targets */
+    bool needs_space;       /* names a space on the map (not checked) */
+    int n_targets;
+    const int *targets;     /* combatant indexes */
+} fray_view_option;
+
 /* An action the combatant whose turn it is may take now. */
 typedef struct fray_view_action {
     const char *word;       /* the command word: "attack", "walk" */
@@ -88,6 +105,13 @@ typedef struct fray_view_action {
     bool checked;
     int n_targets;
     const int *targets;     /* combatant indexes */
+    /* The choices its command needs besides (n_options 0: none): one of
+     * them is given, or, when the action lists targets of its own, none
+     * (Alloy's basic attack, 99 Towers' spell in hand). Each one listed
+     * passed the engine's own check (with one of its targets), but one
+     * that needs a space. */
+    int n_options;
+    const fray_view_option *options;
 } fray_view_action;
 
 /* A place a side last saw a combatant (fray_view_combatant.seen). */

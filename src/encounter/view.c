@@ -74,6 +74,39 @@ const char *fray__view_strf(fray_fight_view *v, const char *fmt, ...) {
     return fray__view_str(v, buf);
 }
 
+const char *fray__view_word(fray_fight_view *v, const char *name) {
+    char *p = (char *)fray__view_str(v, name);
+    for (char *q = p; q && *q; q++)
+        if (*q == ' ')
+            *q = '-';
+    return p;
+}
+
+fray_view_option *fray__view_option(fray_fight_view *v, fray_view_action *a,
+                                    int cap, const char *word,
+                                    const char *name, const int *targets,
+                                    int n_targets) {
+    if (!a->options) {
+        a->options = fray__view_alloc(v, (size_t)(cap > 0 ? cap : 1) *
+                                             sizeof *a->options);
+        if (!a->options)
+            return NULL;
+        a->n_options = 0;
+    }
+    if (a->n_options >= cap)
+        return NULL;
+    fray_view_option *op = (fray_view_option *)&a->options[a->n_options];
+    op->word = word ? word : fray__view_word(v, name);
+    op->title = fray__view_str(v, name);
+    if (!op->word || !op->title)
+        return NULL;
+    op->needs_target = n_targets > 0;
+    op->targets = targets;
+    op->n_targets = n_targets;
+    a->n_options++;
+    return op;
+}
+
 const char *fray__view_descriptor(int value, int max) {
     if (value <= 0)
         return "out";
@@ -466,6 +499,22 @@ static bool sees_mark(const fray_fight_view *v, const fray_view_scope *sc,
             return FRAY_ERR_NOMEM;                                             \
     } while (0)
 
+/* The targets the scope sees (of n at src), copied into o. */
+static fray_status copy_targets(fray_fight_view *o, const fray_fight_view *v,
+                                const fray_view_scope *sc, const int *src,
+                                int n, const int **out, int *n_out) {
+    int *tg = fray__view_alloc(o, (size_t)(n + 1) * sizeof *tg);
+    if (!tg)
+        return FRAY_ERR_NOMEM;
+    int m = 0;
+    for (int t = 0; t < n; t++)
+        if (ref(v, sc, src[t]) >= 0)
+            tg[m++] = src[t];
+    *out = tg;
+    *n_out = m;
+    return FRAY_OK;
+}
+
 static fray_status copy_combatant(fray_fight_view *o, const fray_fight_view *v,
                                   const fray_view_scope *sc, int k,
                                   fray_view_combatant *d) {
@@ -536,15 +585,25 @@ static fray_status copy_combatant(fray_fight_view *o, const fray_fight_view *v,
         acts[j] = *a;
         DUP(acts[j].word, a->word);
         DUP(acts[j].title, a->title);
-        int *tg = fray__view_alloc(o, (size_t)(a->n_targets + 1) * sizeof *tg);
-        if (!tg)
+        fray_status rc = copy_targets(o, v, sc, a->targets, a->n_targets,
+                                      &acts[j].targets, &acts[j].n_targets);
+        if (rc != FRAY_OK)
+            return rc;
+        fray_view_option *op =
+            fray__view_alloc(o, (size_t)(a->n_options + 1) * sizeof *op);
+        if (!op)
             return FRAY_ERR_NOMEM;
-        int n = 0;
-        for (int t = 0; t < a->n_targets; t++)
-            if (ref(v, sc, a->targets[t]) >= 0)
-                tg[n++] = a->targets[t];
-        acts[j].targets = tg;
-        acts[j].n_targets = n;
+        for (int q = 0; q < a->n_options; q++) {
+            const fray_view_option *so = &a->options[q];
+            op[q] = *so;
+            DUP(op[q].word, so->word);
+            DUP(op[q].title, so->title);
+            rc = copy_targets(o, v, sc, so->targets, so->n_targets,
+                              &op[q].targets, &op[q].n_targets);
+            if (rc != FRAY_OK)
+                return rc;
+        }
+        acts[j].options = op;
     }
     d->actions = acts;
     d->n_reach = sees_reach(v, sc, k) ? c->n_reach : 0;
@@ -728,6 +787,20 @@ static void js_kbool(fray__text *t, bool *first, const char *key, bool v) {
     fray__text_s(t, v ? "true" : "false");
 }
 
+/* A list of combatant indexes, those the scope does not see left out. */
+static void js_targets(fray__text *t, const fray_fight_view *v,
+                       const fray_view_scope *sc, const int *tg, int n) {
+    fray__text_s(t, "[");
+    bool tf = true;
+    for (int x = 0; x < n; x++) {
+        if (ref(v, sc, tg[x]) < 0)
+            continue;
+        fray__text_f(t, tf ? "%d" : ",%d", tg[x]);
+        tf = false;
+    }
+    fray__text_s(t, "]");
+}
+
 static void js_combatant(fray__text *t, const fray_fight_view *v,
                          const fray_view_scope *sc, int k) {
     const fray_view_combatant *c = &v->combatants[k];
@@ -830,15 +903,25 @@ static void js_combatant(fray__text *t, const fray_fight_view *v,
         js_kbool(t, &g, "needs_space", a->needs_space);
         js_kbool(t, &g, "checked", a->checked);
         js_key(t, &g, "targets");
-        fray__text_s(t, "[");
-        bool tf = true;
-        for (int x = 0; x < a->n_targets; x++) {
-            if (ref(v, sc, a->targets[x]) < 0)
-                continue;
-            fray__text_f(t, tf ? "%d" : ",%d", a->targets[x]);
-            tf = false;
+        js_targets(t, v, sc, a->targets, a->n_targets);
+        if (a->n_options > 0) { /* (only when it takes a choice) */
+            js_key(t, &g, "options");
+            fray__text_s(t, "[");
+            for (int q = 0; q < a->n_options; q++) {
+                const fray_view_option *op = &a->options[q];
+                bool h = true;
+                fray__text_s(t, q ? ",{" : "{");
+                js_kstr(t, &h, "word", op->word);
+                js_kstr(t, &h, "title", op->title);
+                js_kbool(t, &h, "needs_target", op->needs_target);
+                js_kbool(t, &h, "needs_space", op->needs_space);
+                js_key(t, &h, "targets");
+                js_targets(t, v, sc, op->targets, op->n_targets);
+                fray__text_s(t, "}");
+            }
+            fray__text_s(t, "]");
         }
-        fray__text_s(t, "]}");
+        fray__text_s(t, "}");
     }
     fray__text_s(t, "]");
     js_key(t, &f, "reach");

@@ -21,6 +21,19 @@ const char *fray__view_str(fray_fight_view *v, const char *s);
 __attribute__((format(printf, 2, 3)))
 #endif
 const char *fray__view_strf(fray_fight_view *v, const char *fmt, ...);
+/* A name as a command word: a copy with '-' for each space ("Long Sword"
+ * -> "Long-Sword"; the commands read names so, without regard to case).
+ * NULL when memory runs out. */
+const char *fray__view_word(fray_fight_view *v, const char *name);
+/* Appends an option to action a (room for `cap` options, allocated on the
+ * first): its title a copy of `name`, its word `word` (the view's memory
+ * or static text; NULL: fray__view_word of the name), its targets
+ * `targets` (the view's memory; needs_target when n_targets > 0). NULL
+ * when memory runs out. */
+fray_view_option *fray__view_option(fray_fight_view *v, fray_view_action *a,
+                                    int cap, const char *word,
+                                    const char *name, const int *targets,
+                                    int n_targets);
 /* Combatant i of the view, to fill (i < n_combatants). */
 static inline fray_view_combatant *fray__view_c(fray_fight_view *v, int i) {
     return (fray_view_combatant *)&v->combatants[i];

@@ -12,8 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FUZZ_ALLOY_EXAMPLE "skirmish.yaml"
-#include "fuzz_alloy.h"
+#define FUZZ_RULES "alloy"
+#define FUZZ_EXAMPLE "alloy/skirmish.yaml"
+#include "fuzz_fight.h"
 
 /* Every replayed event runs the engine (a walk finds its path), so the
  * run's time grows with the input: 4 KB is a dozen events with their
@@ -22,7 +23,7 @@ enum { MAX_INPUT = 4096 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char *text;
-    fray_fight *fight = fuzz_alloy_start(data, size, MAX_INPUT, &text);
+    fray_fight *fight = fuzz_fight_start(data, size, MAX_INPUT, &text);
     if (!fight)
         return 0;
     fray_diag diag;
@@ -33,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (diag.message[0] == '\0' || diag.line < 1)
             abort(); /* every refusal says what, and on which line */
     } else if (st == FRAY_OK) {
-        fuzz_alloy_check_written_back(fight);
+        fuzz_fight_check_written_back(fight);
         int n = fray_fight_events(fight);
         char buf[4096];
         if (n > 0) {

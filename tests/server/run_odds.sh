@@ -9,59 +9,16 @@ set -u
 
 FRAY=$1
 SRC=$2
-command -v curl >/dev/null 2>&1 || { echo "curl is missing: skipped"; exit 77; }
-command -v jq >/dev/null 2>&1 || { echo "jq is missing (scripts/install-deps.sh installs it)"; exit 1; }
+. "$(dirname "$0")/lib.sh"
+server_lib_init odds
+make_data "$TMP/d" towers alloy silent-winter
 
-TMP=$(mktemp -d /tmp/fray-odds-XXXXXX)
-PIDS=""
-cleanup() {
-    for p in $PIDS; do kill "$p" 2>/dev/null; done
-    rm -rf "$TMP"
+# start: the server (again) on $TMP/d; URL, GM and PID are its.
+start_odds() {
+    start S "$TMP/d"
+    URL=$S_URL GM=$S_TOKEN PID=$S_PID
 }
-trap cleanup EXIT INT TERM
-
-FAILS=0
-fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
-ok() { echo "ok: $*"; }
-
-mkdir -p "$TMP/d/encounters/examples/towers" "$TMP/d/encounters/examples/alloy" \
-         "$TMP/d/encounters/examples/silent-winter" "$TMP/d/encounters/data"
-cp "$SRC"/examples/towers/*.yaml "$TMP/d/encounters/examples/towers/"
-cp "$SRC"/examples/alloy/*.yaml "$TMP/d/encounters/examples/alloy/"
-cp "$SRC"/examples/silent-winter/*.yaml "$TMP/d/encounters/examples/silent-winter/"
-cp -r "$SRC/data/towers" "$SRC/data/alloy" "$SRC/data/silent-winter" "$TMP/d/encounters/data/"
-
-start() {
-    rm -f "$TMP/out" "$TMP/err"
-    "$FRAY" serve --port 0 --data "$TMP/d" >"$TMP/out" 2>"$TMP/err" &
-    PID=$!
-    PIDS="$PIDS $PID"
-    i=0
-    while ! grep -q "GM's link" "$TMP/out" 2>/dev/null; do
-        i=$((i + 1))
-        if [ $i -gt 100 ] || ! kill -0 $PID 2>/dev/null; then
-            echo "the server did not start:"; cat "$TMP/err"; exit 1
-        fi
-        sleep 0.1
-    done
-    URL=$(grep -o 'http://[0-9.]*:[0-9]*' "$TMP/out")
-    GM=$(sed -n 's/.*#gm=//p' "$TMP/out")
-}
-
-call() { # TOKEN METHOD PATH [BODY]: prints the body; the status in $TMP/status
-    if [ -n "${4+x}" ]; then
-        curl -s -o "$TMP/body" -w '%{http_code}' -X "$2" \
-             -H "Authorization: Bearer $1" --data-binary "$4" "$URL$3" >"$TMP/status"
-    else
-        curl -s -o "$TMP/body" -w '%{http_code}' -X "$2" \
-             -H "Authorization: Bearer $1" "$URL$3" >"$TMP/status"
-    fi
-    cat "$TMP/body"
-}
-expect_status() {
-    got=$(cat "$TMP/status")
-    if [ "$got" = "$2" ]; then ok "$1 ($got)"; else fail "$1: status $got, not $2: $(cat "$TMP/body")"; fi
-}
+call() { call_url "$URL" "$@"; } # call TOKEN METHOD PATH [BODY]
 
 # forecast TOKEN FIGHT: asks until done (at most 30 s); the last body in $TMP/body.
 forecast_done() {
@@ -76,7 +33,7 @@ forecast_done() {
     done
 }
 
-start
+start_odds
 
 # ---- 99 Towers: the duel --------------------------------------------------------
 call "$GM" POST /api/fights '{"encounter":"examples/towers/duel.yaml","seed":3}' >/dev/null
@@ -189,10 +146,9 @@ kill -TERM "$PID"
 wait "$PID"
 rc=$?
 [ $rc -eq 0 ] && ok "SIGTERM with forecasts run: a clean stop (exit 0)" \
-    || fail "SIGTERM: exit $rc: $(cat "$TMP/err")"
-start
+    || fail "SIGTERM: exit $rc: $(cat "$TMP/S.err")"
+start_odds
 call "$PA" GET "/api/fights/$F/forecast" >/dev/null
 expect_status "after a restart the players still see the forecast" 200
 
-if [ $FAILS -ne 0 ]; then echo "$FAILS failed"; exit 1; fi
-echo "all passed"
+finish

@@ -9,73 +9,15 @@ set -u
 
 FRAY=$1
 SRC=$2
-command -v curl >/dev/null 2>&1 || { echo "curl is missing: skipped"; exit 77; }
-command -v jq >/dev/null 2>&1 || { echo "jq is missing (scripts/install-deps.sh installs it)"; exit 1; }
+. "$(dirname "$0")/lib.sh"
+server_lib_init serve
 
-TMP=$(mktemp -d /tmp/fray-serve-XXXXXX)
-PIDS=""
-cleanup() {
-    for p in $PIDS; do kill "$p" 2>/dev/null; done
-    rm -rf "$TMP"
-}
-trap cleanup EXIT INT TERM
+call() { call_url "$@"; } # call URL TOKEN METHOD PATH [BODY]
 
-FAILS=0
-fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
-ok() { echo "ok: $*"; }
-
-# A data folder with the example encounters and the catalogs they name,
-# relative paths kept.
-make_data() {
-    mkdir -p "$1/encounters/examples/towers" "$1/encounters/examples/alloy" \
-             "$1/encounters/data"
-    cp "$SRC"/examples/towers/*.yaml "$1/encounters/examples/towers/"
-    cp "$SRC"/examples/alloy/*.yaml "$1/encounters/examples/alloy/"
-    cp -r "$SRC/data/towers" "$SRC/data/alloy" "$1/encounters/data/"
-}
-
-# start NAME DIR: a server on a free port; sets NAME_URL, NAME_TOKEN, NAME_PID.
-start() {
-    name=$1
-    dir=$2
-    rm -f "$TMP/$name.out" "$TMP/$name.err"
-    "$FRAY" serve --port 0 --threads 64 --data "$dir" >"$TMP/$name.out" 2>"$TMP/$name.err" &
-    pid=$!
-    PIDS="$PIDS $pid"
-    i=0
-    while ! grep -q "GM's link" "$TMP/$name.out" 2>/dev/null; do
-        i=$((i + 1))
-        if [ $i -gt 100 ] || ! kill -0 $pid 2>/dev/null; then
-            echo "the server $name did not start:"; cat "$TMP/$name.err"; exit 1
-        fi
-        sleep 0.1
-    done
-    url=$(grep -o 'http://[0-9.]*:[0-9]*' "$TMP/$name.out")
-    token=$(sed -n 's/.*#gm=//p' "$TMP/$name.out")
-    eval "${name}_URL=$url ${name}_TOKEN=$token ${name}_PID=$pid"
-}
-
-# call URL TOKEN METHOD PATH [BODY]: prints the body; the status in $TMP/status.
-call() {
-    if [ -n "${5+x}" ]; then
-        curl -s -o "$TMP/body" -w '%{http_code}' -X "$3" \
-             -H "Authorization: Bearer $2" --data-binary "$5" "$1$4" >"$TMP/status"
-    else
-        curl -s -o "$TMP/body" -w '%{http_code}' -X "$3" \
-             -H "Authorization: Bearer $2" "$1$4" >"$TMP/status"
-    fi
-    cat "$TMP/body"
-}
-status() { cat "$TMP/status"; }
-expect_status() { # WHAT WANT
-    got=$(status)
-    if [ "$got" = "$2" ]; then ok "$1 ($got)"; else fail "$1: status $got, not $2: $(cat "$TMP/body")"; fi
-}
-
-make_data "$TMP/a"
-make_data "$TMP/b"
-start A "$TMP/a"
-start B "$TMP/b"
+make_data "$TMP/a" towers alloy
+make_data "$TMP/b" towers alloy
+start A "$TMP/a" --threads 64
+start B "$TMP/b" --threads 64
 GA="$A_TOKEN"
 
 # ---- health, encounters -------------------------------------------------------
@@ -378,7 +320,7 @@ call "$A_URL" "$GA" GET "/api/fights/$F" | jq -c 'del(.change)' >"$TMP/f_view"
 call "$A_URL" "$GA" GET "/api/fights/$F/journal" >"$TMP/f_journal"
 kill -9 "$A_PID"
 wait "$A_PID" 2>/dev/null
-start A "$TMP/a"
+start A "$TMP/a" --threads 64
 GA="$A_TOKEN"
 grep -q "6 fights resumed" "$TMP/A.out" && ok "6 fights resumed after kill -9 (two from an upload)" || fail "resumed: $(cat "$TMP/A.out" "$TMP/A.err")"
 call "$A_URL" "$GA" GET "/api/fights/$KA" | jq -c 'del(.change)' >"$TMP/ka_view2"
@@ -445,8 +387,7 @@ kill -TERM "$A_PID"
 wait "$A_PID"
 rc=$?
 [ $rc -eq 0 ] && ok "SIGTERM: a clean stop (exit 0)" || fail "SIGTERM: exit $rc: $(cat "$TMP/A.err")"
-start A "$TMP/a"
+start A "$TMP/a" --threads 64
 grep -q "6 fights resumed" "$TMP/A.out" && ok "the archived fight is not resumed" || fail "$(cat "$TMP/A.out")"
 
-if [ $FAILS -ne 0 ]; then echo "$FAILS failed"; exit 1; fi
-echo "all passed"
+finish

@@ -525,6 +525,93 @@ test('6b. a Silent Winter fight: the segment count and who declares when, an Eng
   await page.context().close();
 });
 
+// ---- 6c, 6d. Options by clicking (issue 17: the view's `options`) -------------------------
+// An action that takes a choice (a weapon, a spell) offers it as a second
+// row of buttons, reached by the keyboard; the command sent is the one the
+// engine takes.
+async function chooseByKeyboard(page, word, option, target) {
+  const before = await stateKey(page);
+  const act = page.locator(`#actions button.act[data-word="${word}"]`);
+  await act.waitFor();
+  await act.focus();
+  await page.keyboard.press('Enter');
+  // The choices come as buttons and the keyboard is on the first of them.
+  await page.locator('#actions button.opt').first().waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement.classList.contains('opt')), true, 'the focus is on the first choice');
+  const opt = page.locator(`#actions button.opt[data-word="${option}"]`);
+  assert.equal(await opt.count(), 1, `${word}: the choice ${option} is offered`);
+  await opt.focus();
+  await page.keyboard.press('Enter');
+  if (target) {
+    const tgt = page.locator(`#actions button.tgt[data-key="tgt-${target}"]`);
+    await tgt.waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement.classList.contains('tgt')), true, 'then on the first target');
+    await tgt.focus();
+    await page.keyboard.press('Enter');
+  }
+  await nextState(page, before);
+}
+
+test('6c. Silent Winter: Switch Weapons and a spell by clicking (002:85, 002:71-77); docs/images/winter-options.png with FRAY_SCREENSHOTS=1', async () => {
+  const page = await newPage();
+  await startFight(page, 'examples/silent-winter/huntress.yaml', 17);
+  const wield = page.locator('#actions button.act[data-word="wield"]');
+  await wield.waitFor();
+  await wield.click();
+  const offered = (await page.locator('#actions button.opt').allTextContents()).sort();
+  assert.deepEqual(offered, ['dagger', 'spear'], 'the dagger on her person and the spear nearby, not the bow in hand');
+  await page.click('#actions button[data-key="cancel"]');
+  assert.equal(await page.locator('#actions button.opt').count(), 0, 'Cancel takes the choices away');
+  await chooseByKeyboard(page, 'wield', 'dagger');
+  assert.match(await lastLog(page), /Huntress declares Switch Weapons to dagger/);
+  assert.match(await page.textContent('.ccard[data-id="huntress"]'), /dagger/, 'the card shows the dagger in hand');
+
+  const id = await startFight(page, 'examples/silent-winter/witch.yaml', 71);
+  await page.locator('#actions button.act[data-word="cast"]').click();
+  const spells = (await page.locator('#actions button.opt').allTextContents()).sort();
+  assert.deepEqual(spells, ['firebolt', 'mend', 'ward']);
+  await shot(page, 'winter-options.png');
+  await page.click('#actions button[data-key="cancel"]');
+  await chooseByKeyboard(page, 'cast', 'firebolt', 'corpse');
+  assert.match(await lastLog(page), /Hedge-Witch casts firebolt on Walking Corpse/);
+  const st = await gmGet(`/api/fights/${id}`);
+  const witch = st.view.combatants.find((c) => c.id === 'witch');
+  assert.ok(witch.conditions.some((c) => /casting firebolt/.test(c.name)), 'the spell is under way');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('6d. 99 Towers: Draw a Weapon by clicking (seed 000 "Draw a Weapon")', async () => {
+  const page = await newPage();
+  await startFight(page, 'examples/towers/duel.yaml', 1187);
+  const draw = page.locator('#actions button.act[data-word="draw-weapon"]');
+  for (let i = 0; i < 5 && !(await draw.count()); i++) {
+    const before = await stateKey(page);
+    await page.click('#next');
+    await nextState(page, before);
+  }
+  await chooseByKeyboard(page, 'draw-weapon', 'Dagger');
+  assert.match(await lastLog(page), /Draw a Weapon: the Dagger/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('6e. Alloy: an attack with a power by clicking, beside the basic attack', async () => {
+  const page = await newPage();
+  await startFight(page, 'examples/alloy/duel.yaml', 3);
+  await page.click('#next');
+  const attack = page.locator('#actions button.act[data-word="attack"]');
+  await attack.waitFor();
+  await attack.click();
+  assert.equal(await page.locator('#actions button.opt[data-word="with stunning-blow"]').count(), 1, 'the power is a choice');
+  assert.equal(await page.locator('#actions button.tgt[data-key="tgt-lyra"]').count(), 1, 'the basic attack\'s target beside it');
+  await page.click('#actions button[data-key="cancel"]');
+  await chooseByKeyboard(page, 'attack', 'with stunning-blow', 'lyra');
+  assert.match(await lastLog(page), /Vance: Attack on Lyra with Stunning blow/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 // ---- 7. A phone's width -------------------------------------------------------------------
 test('7. a phone\'s width (390 px): no sideways scrolling of the page; every control reachable by Tab', async () => {
   const page = await newPage(390);

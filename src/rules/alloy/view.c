@@ -184,6 +184,73 @@ static bool ok(const fa_setup *s, const fa_state *st, const fa_command *c) {
     return fa_check(s, st, c, why, sizeof why) == FRAY_OK;
 }
 
+/* Attack's options (issue 17): each power fa_check allows now ("with
+ * ID"): one target, with the targets allowed; a close burst, none; an
+ * area burst or a blast aimed at a square ("with ID at", then X,Y: not
+ * checked); a wall (squares in order) and a teleport (its own command)
+ * are left to words. */
+static fray_status power_options(fray_fight_view *v, const fa_setup *s,
+                                 const fa_state *st, int me,
+                                 fray_view_action *x) {
+    const fa_statblock *sb = &s->sb[s->c[me].sb];
+    int n = st->n < s->n ? st->n : s->n;
+    int np = sb->n_powers < FA_SB_POWERS ? sb->n_powers : FA_SB_POWERS;
+    for (int p = 0; p < np; p++) {
+        const fa_power *pw = &sb->powers[p];
+        if (pw->teleport > 0 || pw->area == FA_AREA_WALL)
+            continue;
+        fa_command c;
+        cmd_defaults(&c, me, FA_CMD_ATTACK);
+        c.power = (int8_t)p;
+        int *tg = NULL, nt = 0;
+        bool alone = false, space = false;
+        if (pw->area == FA_AREA_CLOSE_BURST) {
+            alone = ok(s, st, &c);
+        } else if (pw->area == FA_AREA_BURST || pw->area == FA_AREA_BLAST) {
+            space = true;
+        } else {
+            if (!(tg = fray__view_alloc(v, (size_t)(n + 1) * sizeof *tg)))
+                return FRAY_ERR_NOMEM;
+            c.n_targets = 1;
+            for (int t = 0; t < n; t++) {
+                c.targets[0] = (int8_t)t;
+                if (t != me && ok(s, st, &c))
+                    tg[nt++] = t;
+            }
+        }
+        if (!alone && !space && nt == 0)
+            continue;
+        const char *word = fray__view_strf(v, "with %s%s", pw->id, space ? " at" : "");
+        fray_view_option *op =
+            word ? fray__view_option(v, x, np, word, pw->name, tg, nt) : NULL;
+        if (!op)
+            return FRAY_ERR_NOMEM;
+        op->needs_space = space;
+    }
+    return FRAY_OK;
+}
+
+/* Draw or Holster's options (issue 17): each weapon of the stat block
+ * fa_check allows drawing now (the command names one: `draw` alone does
+ * not parse; `holster` is a word of its own). */
+static fray_status draw_options(fray_fight_view *v, const fa_setup *s,
+                                const fa_state *st, int me,
+                                fray_view_action *x) {
+    const fa_statblock *sb = &s->sb[s->c[me].sb];
+    int nw = sb->n_weapons < FA_SB_WEAPONS ? sb->n_weapons : FA_SB_WEAPONS;
+    for (int w = 0; w < nw; w++) {
+        fa_command c;
+        cmd_defaults(&c, me, FA_CMD_DRAW);
+        c.weapon = (int8_t)w;
+        int wi = sb->weapons[w].weapon;
+        if (wi < 0 || wi >= s->n_weapons || !ok(s, st, &c))
+            continue;
+        if (!fray__view_option(v, x, nw, NULL, s->weapons[wi].name, NULL, 0))
+            return FRAY_ERR_NOMEM;
+    }
+    return FRAY_OK;
+}
+
 static fray_status fill_actions(fray_fight_view *v, const fa_setup *s,
                                 const fa_state *st, int me,
                                 fray_view_combatant *o) {
@@ -247,6 +314,13 @@ static fray_status fill_actions(fray_fight_view *v, const fa_setup *s,
                 x->targets = tg;
                 x->n_targets = nt;
             }
+        }
+        if (k == FA_CMD_ATTACK || k == FA_CMD_DRAW) {
+            fray_status rc = k == FA_CMD_ATTACK ? power_options(v, s, st, me, x)
+                                                : draw_options(v, s, st, me, x);
+            if (rc != FRAY_OK)
+                return rc;
+            any = any || x->n_options > 0;
         }
         if (!any)
             continue;

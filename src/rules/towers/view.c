@@ -14,7 +14,9 @@
  *   actions     for whoever's turn it is: every action the engine's own
  *               check (ft_check_command) allows now, with the targets it
  *               allows; those that need a space or a skill are listed
- *               unchecked (the engine checks them when given)
+ *               unchecked (the engine checks them when given); Draw a
+ *               Weapon and Cast a Spell with their options (the weapons,
+ *               the spells, each checked)
  */
 #include "towers_int.h"
 
@@ -193,6 +195,73 @@ static bool ok_target(const ft_setup *s, const ft_state *st, int n,
     return false;
 }
 
+/* The targets action c allows (t != me), into x (none: x unchanged). */
+static fray_status targets_of(fray_fight_view *v, const ft_setup *s,
+                              const ft_state *st, int n, int me, ft_command *c,
+                              int **out, int *n_out) {
+    int *tg = fray__view_alloc(v, (size_t)(n + 1) * sizeof *tg);
+    if (!tg)
+        return FRAY_ERR_NOMEM;
+    int nt = 0;
+    for (int t = 0; t < n; t++)   /* never itself */
+        if (t != me && ok_target(s, st, n, c, t))
+            tg[nt++] = t;
+    *out = tg;
+    *n_out = nt;
+    return FRAY_OK;
+}
+
+/* Draw a Weapon and Cast a Spell with their options (issue 17): Draw, each
+ * weapon of the stat block not in hand that the check allows drawing (a
+ * spell is cast, not drawn); Cast, each spell with the targets the check
+ * allows it (an aura, centred on the caster, with none), and the action's
+ * own targets with the spell in hand, as before. */
+static fray_status draw_or_cast(fray_fight_view *v, const ft_setup *s,
+                                const ft_state *st, int n, int me, int a,
+                                fray_view_action *x) {
+    const ft_statblock *sb = &s->c[me].sb;
+    const ft_cstate *mc = &st->c[me];
+    int nw = sb->n_weapons < FT_MAX_WEAPONS ? sb->n_weapons : FT_MAX_WEAPONS;
+    ft_command c;
+    fray_status rc;
+    if (a == FT_ACT_CAST) {
+        int *tg = NULL, nt = 0;
+        ft_cmd_init(&c, me, a);
+        if ((rc = targets_of(v, s, st, n, me, &c, &tg, &nt)) != FRAY_OK)
+            return rc;
+        if (nt > 0) {
+            x->needs_target = true;
+            x->targets = tg;
+            x->n_targets = nt;
+        }
+    }
+    for (int k = 0; k < nw; k++) {
+        const ft_weapon *w = &sb->weapons[k];
+        if (a == FT_ACT_DRAW_WEAPON &&
+            (w->spell || mc->wielded[0] == k || mc->wielded[1] == k))
+            continue;
+        if (a == FT_ACT_CAST && !w->spell)
+            continue;
+        ft_cmd_init(&c, me, a);
+        c.weapon = (int8_t)k;
+        int *tg = NULL, nt = 0;
+        bool alone = false;
+        if (a == FT_ACT_DRAW_WEAPON) {
+            alone = ok(s, st, &c);
+        } else if (w->area == FT_AREA_AURA) {
+            c.at_space = true;
+            alone = ok(s, st, &c);
+        } else if ((rc = targets_of(v, s, st, n, me, &c, &tg, &nt)) != FRAY_OK) {
+            return rc;
+        }
+        if (!alone && nt == 0)
+            continue;
+        if (!fray__view_option(v, x, nw, NULL, w->name, tg, nt))
+            return FRAY_ERR_NOMEM;
+    }
+    return FRAY_OK;
+}
+
 static fray_status fill_actions(fray_fight_view *v, const ft_setup *s,
                                 const ft_state *st, int n, int me,
                                 fray_view_combatant *o) {
@@ -220,6 +289,16 @@ static fray_status fill_actions(fray_fight_view *v, const ft_setup *s,
         }
         ft_command c;
         ft_cmd_init(&c, me, a);
+        if (a == FT_ACT_DRAW_WEAPON || a == FT_ACT_CAST) {
+            fray_status rc = draw_or_cast(v, s, st, n, me, a, x);
+            if (rc != FRAY_OK)
+                return rc;
+            if (x->n_options > 0 || x->n_targets > 0) {
+                x->checked = true;
+                na++;
+            }
+            continue;
+        }
         if (a == FT_ACT_HOLD)
             c.hold_kind = FT_HOLD_CHOOSE;
         if (a == FT_ACT_CHIP_HEAL)

@@ -13,7 +13,8 @@
  *               Engage with the segment it takes effect
  *   weapons     main hand, then the off hand
  *   actions     for whoever declares now: every action sw_check allows,
- *               with its targets
+ *               with its targets; Switch Weapons, cast and release with
+ *               their options (the weapons, the spells, each checked)
  */
 #include "winter_int.h"
 
@@ -140,17 +141,39 @@ static fray_status fill_actions(fray_fight_view *v, const sw_setup *s,
                 any = sw_check(s, st, &c, NULL, 0) == FRAY_OK;
             }
         } else if (k == SW_EV_WIELD) {
-            for (int wi = 0; wi < s->n_weapons && !any; wi++) {
+            /* The options: each weapon it may take up (002:85). */
+            for (int wi = 0; wi < s->n_weapons; wi++) {
                 c.arg = (uint8_t)wi;
-                any = sw_check(s, st, &c, NULL, 0) == FRAY_OK;
+                if (sw_check(s, st, &c, NULL, 0) != FRAY_OK)
+                    continue;
+                if (!fray__view_option(v, x, s->n_weapons, NULL, s->w[wi].name, NULL, 0))
+                    return FRAY_ERR_NOMEM;
+                any = true;
             }
         } else if (k == SW_EV_CAST || k == SW_EV_RELEASE) {
-            for (int si = 0; si < s->n_spells && !any; si++)
-                for (int t = -1; t < st->n && !any; t++) {
-                    c.arg = (uint8_t)si;
-                    c.target = (int8_t)t;
-                    any = sw_check(s, st, &c, NULL, 0) == FRAY_OK;
+            /* The options: each spell it may cast (with its targets, but a
+             * Personal one: on the mage, 002:71) or release (002:73). */
+            for (int si = 0; si < s->n_spells; si++) {
+                c.arg = (uint8_t)si;
+                c.target = -1;
+                bool alone = sw_check(s, st, &c, NULL, 0) == FRAY_OK;
+                int *tg = NULL;
+                int nt = 0;
+                if (!alone && k == SW_EV_CAST) {
+                    if (!(tg = fray__view_alloc(v, (size_t)(st->n + 1) * sizeof *tg)))
+                        return FRAY_ERR_NOMEM;
+                    for (int t = 0; t < st->n; t++) {
+                        c.target = (int8_t)t;
+                        if (sw_check(s, st, &c, NULL, 0) == FRAY_OK)
+                            tg[nt++] = t;
+                    }
                 }
+                if (!alone && nt == 0)
+                    continue;
+                if (!fray__view_option(v, x, s->n_spells, NULL, s->sp[si].name, tg, nt))
+                    return FRAY_ERR_NOMEM;
+                any = true;
+            }
         } else {
             int *tg = fray__view_alloc(v, (size_t)(st->n + 1) * sizeof *tg);
             if (!tg)

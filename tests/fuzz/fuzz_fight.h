@@ -1,13 +1,16 @@
-/* fuzz_alloy.h - what the Alloy fuzz targets that play a fight of an
- * example encounter share (fuzz_alloy_command.c, fuzz_alloy_journal.c),
- * as fuzz_towers.h does for 99 Towers: the encounter, loaded once for the
- * whole run in LLVMFuzzerInitialize through the ruleset-neutral API
- * (include/fray/fight.h), and each input as a C string with a fresh fight.
+/* fuzz_fight.h - what the fuzz targets that play a fight of an example
+ * encounter through the ruleset-neutral API (include/fray/fight.h) share,
+ * whatever the ruleset (fuzz_alloy_command.c, fuzz_alloy_journal.c,
+ * fuzz_winter_command.c; fuzz_towers.h does the same for 99 Towers' own
+ * layouts): the encounter, loaded once for the whole run in
+ * LLVMFuzzerInitialize, each input as a C string with a fresh fight, and
+ * the journal written back checked.
  *
- * A target defines FUZZ_ALLOY_EXAMPLE, the file in examples/alloy/ it
- * plays ("duel.yaml"), before it includes this header. */
-#ifndef FRAY_FUZZ_ALLOY_H
-#define FRAY_FUZZ_ALLOY_H
+ * A target defines FUZZ_RULES, the ruleset's word ("alloy",
+ * "silent-winter"), and FUZZ_EXAMPLE, the file under examples/ it plays
+ * ("alloy/skirmish.yaml"), before it includes this header. */
+#ifndef FRAY_FUZZ_FIGHT_H
+#define FRAY_FUZZ_FIGHT_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -21,8 +24,8 @@
 #define FRAY_SOURCE_DIR "."
 #endif
 
-#ifndef FUZZ_ALLOY_EXAMPLE
-#error "define FUZZ_ALLOY_EXAMPLE (a file in examples/alloy/) first"
+#if !defined(FUZZ_RULES) || !defined(FUZZ_EXAMPLE)
+#error "define FUZZ_RULES (the ruleset's word) and FUZZ_EXAMPLE (a file under examples/) first"
 #endif
 
 /* The encounter, loaded once for the whole run (the harness's only
@@ -36,11 +39,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     fray_diag diag;
     memset(&diag, 0, sizeof diag);
-    if (fray_setup_load(FRAY_SOURCE_DIR "/examples/alloy/" FUZZ_ALLOY_EXAMPLE,
-                        NULL, &setup, &diag) != FRAY_OK ||
-        strcmp(fray_setup_rules(setup), "alloy") != 0) {
-        fprintf(stderr, "%s: cannot load %s as Alloy: %s\n", (*argv)[0],
-                FUZZ_ALLOY_EXAMPLE, diag.message);
+    if (fray_setup_load(FRAY_SOURCE_DIR "/examples/" FUZZ_EXAMPLE, NULL,
+                        &setup, &diag) != FRAY_OK ||
+        strcmp(fray_setup_rules(setup), FUZZ_RULES) != 0) {
+        fprintf(stderr, "%s: cannot load %s as %s: %s\n", (*argv)[0],
+                FUZZ_EXAMPLE, FUZZ_RULES, diag.message);
         abort();
     }
     return 0;
@@ -49,7 +52,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 /* A new fight of the encounter from seed 1 with its journal and facts, on
  * the allocator that keeps big blocks (fuzz_alloc.h); NULL when memory
  * runs out. */
-static inline fray_fight *fuzz_alloy_fight(void) {
+static inline fray_fight *fuzz_fight_new(void) {
     fray_fight_options opts = {.journal = true, .facts = true, .until = 0};
     fray_fight *fight = NULL;
     if (fray_fight_new(setup, 1, &opts, NULL, &fuzz_alloc, &fight) != FRAY_OK)
@@ -60,7 +63,7 @@ static inline fray_fight *fuzz_alloy_fight(void) {
 /* The input as a NUL-terminated copy in *out_text, and a new fight.
  * NULL, with nothing to free, for an input longer than max_input or when
  * memory runs out; else the caller frees both (fray_fight_free, free). */
-static inline fray_fight *fuzz_alloy_start(const uint8_t *data, size_t size,
+static inline fray_fight *fuzz_fight_start(const uint8_t *data, size_t size,
                                            size_t max_input, char **out_text) {
     if (size > max_input)
         return NULL;
@@ -69,7 +72,7 @@ static inline fray_fight *fuzz_alloy_start(const uint8_t *data, size_t size,
         return NULL;
     memcpy(text, data, size);
     text[size] = '\0';
-    fray_fight *fight = fuzz_alloy_fight();
+    fray_fight *fight = fuzz_fight_new();
     if (!fight) {
         free(text);
         return NULL;
@@ -81,7 +84,7 @@ static inline fray_fight *fuzz_alloy_start(const uint8_t *data, size_t size,
 /* The fight's journal as the table writes it (src/cli/journal.c): every
  * event recorded, an undo mark for each kept for redo. NULL when memory
  * runs out. */
-static inline char *fuzz_alloy_written_back(const fray_fight *f,
+static inline char *fuzz_fight_written_back(const fray_fight *f,
                                             size_t *out_len) {
     int n = fray_fight_events(f);
     int kept = fray_fight_recorded(f);
@@ -109,12 +112,12 @@ static inline char *fuzz_alloy_written_back(const fray_fight *f,
 /* The fight's journal, written back out, replays into a fresh fight to
  * the identical state, the same events and the same redo history; any
  * disagreement aborts. */
-static inline void fuzz_alloy_check_written_back(const fray_fight *fight) {
+static inline void fuzz_fight_check_written_back(const fray_fight *fight) {
     size_t len = 0;
-    char *again = fuzz_alloy_written_back(fight, &len);
+    char *again = fuzz_fight_written_back(fight, &len);
     if (!again)
         return;
-    fray_fight *copy = fuzz_alloy_fight();
+    fray_fight *copy = fuzz_fight_new();
     if (!copy) {
         free(again);
         return;
