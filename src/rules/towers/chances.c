@@ -31,7 +31,12 @@ static const char *const tracks[2] = {"STUN", "LETHAL"};
 typedef struct scratch {
     ft_state st, st2;
     ft_event ev;
+    /* An area's flips: the attacker's and each defender's. */
+    fray_flip_odds fo[FRAY_CHANCES_AREA + 1];
+    fray_attack_odds ao[FRAY_CHANCES_AREA];
 } scratch;
+
+static void fact_words(const ft_event *ev, int t, char *buf, size_t size);
 
 static void add_text(char *buf, size_t size, const char *text) {
     size_t n = strlen(buf);
@@ -59,9 +64,16 @@ static fray_status mod_words(const ft_setup *s, const ft_state *now, int a,
     fray_status rc = ft_attack(&r, a, t, o, &hit);
     if (rc != FRAY_OK)
         return rc;
+    fact_words(&x->ev, t, buf, size);
+    return FRAY_OK;
+}
+
+/* The MODIFIER facts of ev before its second flip, as the narration says
+ * them ("defense: " for t's). */
+static void fact_words(const ft_event *ev, int t, char *buf, size_t size) {
     int flips = 0;
-    for (int i = 0; i < x->ev.n_facts && flips < 2; i++) {
-        const ft_fact *f = &x->ev.facts[i];
+    for (int i = 0; i < ev->n_facts && flips < 2; i++) {
+        const ft_fact *f = &ev->facts[i];
         if (f->kind == FT_FACT_FLIP)
             flips++;
         if (f->kind != FT_FACT_MODIFIER)
@@ -80,7 +92,6 @@ static fray_status mod_words(const ft_setup *s, const ft_state *now, int a,
                      f->who == t ? "defense: " : "", why, f->v[0]);
         add_text(buf, size, one);
     }
-    return FRAY_OK;
 }
 
 /* Whether `stun` STUN and `lethal` LETHAL on t take it out of the fight
@@ -99,6 +110,10 @@ static bool drops(const ft_setup *s, const ft_state *now, int a, int t,
     return !ft_in_fight(&x->st2, t);
 }
 
+static double u128_double(fray_u128 v) {
+    return (double)fray__u128_from(v);
+}
+
 static fray_ratio ratio(fray__u128 num, fray__u128 den) {
     return fray__ratio(num, den, false);
 }
@@ -106,6 +121,332 @@ static fray_ratio ratio(fray__u128 num, fray__u128 den) {
 static fray_status refuse(fray_diag *diag, const char *fmt, const char *a,
                           const char *b) {
     return fray__diag_set(diag, FRAY_ERR_INVALID, 0, fmt, a, b);
+}
+
+/* From the counts of an attack (ao): its outcomes (miss, hit, critical),
+ * the damage of a hit with each number of Hearts (harm.c's ft_harm_hit
+ * with `bonus`, as ft_attack and ft_area_attack add it up) and whether it
+ * drops t (harm.c on a scratch copy of st). drop_h (may be NULL) gets,
+ * for each number of Hearts a hit can have, whether it drops t. Returns
+ * the number of amounts written to dmg (at most max). */
+static int count_attack(ft_run *r, const ft_state *st, int a, int t,
+                        const ft_weapon *w, int bonus,
+                        const fray_attack_odds *ao, scratch *x,
+                        fray_chance_outcome oc[3], fray_chance_damage *dmg,
+                        int max, double expected[2], double *p_drop,
+                        bool drop_h[FRAY_HEARTS_MAX + 1]) {
+    const ft_setup *s = r->setup;
+    fray__u128 den = fray__u128_from(ao->den), hits = 0;
+    for (int h = 0; h <= FRAY_HEARTS_MAX; h++)
+        hits += fray__u128_from(ao->hit[h]);
+    fray__u128 crit = hits - fray__u128_from(ao->hit[0]);
+    const char *names[3] = {"miss", "hit", "critical"};
+    fray__u128 counts[3] = {den - hits, fray__u128_from(ao->hit[0]), crit};
+    for (int i = 0; i < 3; i++) {
+        snprintf(oc[i].name, sizeof oc[i].name, "%s", names[i]);
+        oc[i].p = ratio(counts[i], den);
+        oc[i].share = fray_ratio_to_double(oc[i].p);
+    }
+    /* Amounts and their counts: the miss first. */
+    int amt[FRAY_HEARTS_MAX + 2][2];
+    fray__u128 cnt[FRAY_HEARTS_MAX + 2];
+    int n = 1;
+    amt[0][0] = amt[0][1] = 0;
+    cnt[0] = den - hits;
+    fray__u128 dropped = 0;
+    /* A target already out of the fight stays out. */
+    bool out_now = !ft_in_fight(st, t);
+    if (out_now)
+        dropped = den - hits;
+    for (int h = 0; h <= FRAY_HEARTS_MAX; h++) {
+        if (drop_h)
+            drop_h[h] = false;
+        fray__u128 c = fray__u128_from(ao->hit[h]);
+        if (!c)
+            continue;
+        fray_towers_hit hd = ft_harm_hit(r, a, t, w, bonus, h);
+        bool d = out_now || drops(s, st, a, t, hd.stun, hd.lethal, x);
+        if (drop_h)
+            drop_h[h] = d;
+        if (d)
+            dropped += c;
+        int k = 0;
+        while (k < n && (amt[k][0] != hd.stun || amt[k][1] != hd.lethal))
+            k++;
+        if (k == n) {
+            amt[n][0] = hd.stun;
+            amt[n][1] = hd.lethal;
+            cnt[n++] = 0;
+        }
+        cnt[k] += c;
+    }
+    /* Smallest total first. */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && amt[j][0] + amt[j][1] < amt[j - 1][0] + amt[j - 1][1]; j--) {
+            int a0 = amt[j][0], a1 = amt[j][1];
+            fray__u128 c0 = cnt[j];
+            amt[j][0] = amt[j - 1][0];
+            amt[j][1] = amt[j - 1][1];
+            cnt[j] = cnt[j - 1];
+            amt[j - 1][0] = a0;
+            amt[j - 1][1] = a1;
+            cnt[j - 1] = c0;
+        }
+    int nd = 0;
+    expected[0] = expected[1] = 0;
+    for (int i = 0; i < n && nd < max; i++) {
+        if (!cnt[i])
+            continue;
+        fray_chance_damage *d = &dmg[nd++];
+        d->amount[0] = amt[i][0];
+        d->amount[1] = amt[i][1];
+        d->p = ratio(cnt[i], den);
+        d->share = fray_ratio_to_double(d->p);
+        expected[0] += d->share * amt[i][0];
+        expected[1] += d->share * amt[i][1];
+    }
+    *p_drop = fray_ratio_to_double(ratio(dropped, den));
+    return nd;
+}
+
+/* The chances of an attack with an area (area.c, seed 000 "Area of
+ * Effects"): one attack flip with the attacker's modifiers
+ * (ft_area_mods, no target), each creature caught flips its defense with
+ * its own (and the option area-centre-shift's); one damage for all, the
+ * Hearts of the attack flip (bonus: the damage advantage), each target's
+ * Resilience its own. Each creature's chances are fray_odds_attack's for
+ * its flip against the attack flip; how many drop is counted jointly
+ * over the one attack flip when the flips are independent (fresh decks,
+ * or each from a deck of its own). */
+static fray_status area_one(const fray_towers_fight *f, int who,
+                            const ft_command *cmd, int wi, const char *asked,
+                            bool aim_first, scratch *x, fray_chances *out,
+                            fray_diag *diag) {
+    const ft_setup *s = &f->setup->s;
+    ft_state *st = &x->st;
+    const ft_statblock *asb = &s->c[who].sb;
+    const ft_weapon *w = &asb->weapons[wi];
+    const char *title = ft_actions[cmd->action].text;
+    if (cmd->action == FT_ACT_CAST && !w->spell)
+        return refuse(diag, "the %s is not a spell%s", w->name, "");
+    if (!ft_in_fight(st, who))
+        return refuse(diag, "%s is out of the fight%s", s->c[who].name, "");
+    fray_status rc;
+    if (!st->over && ft_next_actor(st) == who) {
+        if (st->c[who].phase > st->phase)
+            st->phase = st->c[who].phase;
+        rc = ft_check_command(s, st, cmd, diag);
+    } else {
+        rc = ft_area_check(s, st, cmd, w, diag);
+    }
+    if (rc != FRAY_OK)
+        return rc;
+    if (st->c[who].n_cond > 0 && ft_cond_has(st, who, FT_COND_BLINDED))
+        return refuse(diag, "%s is blinded: the Hard [SP] check an area "
+                      "needs first is not counted%s", s->c[who].name, "");
+    if (aim_first) { /* engine.c's Aim, on the copy */
+        st->c[who].aim++;
+        st->c[who].aim_spell = (int8_t)w->spell;
+    }
+    fray_area area;
+    fray_footprint centre, origin;
+    rc = ft_area_place(s, st, cmd, w, &area, &centre, &origin, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    int caught[FT_MAX_COMBATANTS];
+    int n = ft_area_victims(s, st, &area, centre, origin, caught);
+    if (n == 0)
+        return refuse(diag, "nobody is caught in the %s aimed there%s",
+                      w->name, "");
+    if (n > FRAY_CHANCES_AREA) {
+        char b[48];
+        snprintf(b, sizeof b, "%d creatures (at most %d)", n,
+                 (int)FRAY_CHANCES_AREA);
+        return refuse(diag, "the chances of an area catching %s are not "
+                      "counted%s", b, "");
+    }
+    ft_run r;
+    ft_run_clear(&r);
+    r.setup = s;
+    r.st = st;
+    r.diag = diag;
+    ft_mods m;
+    memset(&m, 0, sizeof m);
+    ft_area_mods(&r, who, -1, w, &m);
+    int rank = w->spell ? asb->cv[FT_CV_SA] : asb->cv[FT_CV_PA];
+    int bonus = ft_damage_advantage(asb);
+    int kc = s->opt.area_centre_shift;
+    /* Independent flips: fresh decks, or every flip from its own deck. */
+    bool independent = s->opt.fresh_decks;
+    if (!independent) {
+        independent = true;
+        for (int i = 0; i < n && independent; i++) {
+            if (s->c[caught[i]].deck == s->c[who].deck)
+                independent = false;
+            for (int j = 0; j < i; j++)
+                if (s->c[caught[i]].deck == s->c[caught[j]].deck)
+                    independent = false;
+        }
+    }
+    out->n_tracks = 2;
+    out->tracks[0] = tracks[0];
+    out->tracks[1] = tracks[1];
+    out->n_area = n;
+    int dshift[FRAY_CHANCES_AREA];
+    bool drop_h[FRAY_CHANCES_AREA][FRAY_HEARTS_MAX + 1];
+    int main_i = 0;
+    for (int i = 0; i < n; i++) {
+        int t = caught[i];
+        if (!cmd->at_space && t == cmd->target)
+            main_i = i;
+        const ft_statblock *tsb = &s->c[t].sb;
+        ft_mods dm;
+        memset(&dm, 0, sizeof dm);
+        ft_area_mods(&r, who, t, w, &dm);
+        int dsh = dm.def_shift;
+        int d = ft_range(centre, ft_fp(s, st, t));
+        if (kc > 0 && d < kc)
+            dsh -= kc - d;
+        dshift[i] = dsh;
+        int drank = w->spell ? tsb->cv[FT_CV_ID] : tsb->cv[FT_CV_PD];
+        fray_attack_query q;
+        fray_attack_query_init(&q, rank + m.flip, drank + dm.def_flip);
+        q.attack_shift = m.shift;
+        q.defense_shift = dsh;
+        q.deck = s->opt.deck;
+        q.rules = s->opt.flip;
+        q.shared_deck = !s->opt.fresh_decks && s->c[who].deck == s->c[t].deck;
+        rc = fray_odds_attack(&q, &x->ao[i]);
+        if (rc == FRAY_OK && independent)
+            rc = fray_odds_flip(&s->opt.deck, drank + dm.def_flip, &s->opt.flip,
+                                &x->fo[i + 1]);
+        if (rc != FRAY_OK)
+            return fray__diag_set(diag, rc, 0, "the flips of that attack need "
+                                  "more cards than the deck has");
+        fray_chance_target *ct = &out->area[i];
+        ct->target = t;
+        ct->n_outcomes = 3;
+        ct->n_damage = count_attack(&r, st, who, t, w, bonus, &x->ao[i], x,
+                                    ct->outcomes, ct->damage,
+                                    FRAY_CHANCES_AREA_DAMAGE, ct->expected,
+                                    &ct->p_drop, drop_h[i]);
+        /* Its defense's modifiers, as the narration says them. */
+        memset(&x->ev, 0, sizeof x->ev);
+        ft_run rw;
+        ft_run_clear(&rw);
+        rw.setup = s;
+        rw.st = st;
+        rw.ev = &x->ev;
+        rw.facts = true;
+        ft_area_mods(&rw, who, t, w, &dm);
+        char words[FRAY_CHANCES_ASSUMED] = "";
+        fact_words(&x->ev, t, words, sizeof words);
+        if (kc > 0 && d < kc) {
+            char one[64];
+            snprintf(one, sizeof one, "defense: %s (shift%+d)",
+                     d == 0 ? "area's centre" : "near area's centre", -(kc - d));
+            add_text(words, sizeof words, one);
+        }
+        snprintf(ct->modifiers, sizeof ct->modifiers, "%s",
+                 words[0] ? words : "none");
+        out->area_expected_dropped += ct->p_drop;
+    }
+    /* The main fields: the creature aimed at (or the first caught). */
+    const fray_chance_target *mt = &out->area[main_i];
+    out->target = mt->target;
+    out->n_outcomes = mt->n_outcomes;
+    memcpy(out->outcomes, mt->outcomes, sizeof out->outcomes);
+    out->n_damage = mt->n_damage;
+    memcpy(out->damage, mt->damage, sizeof mt->damage);
+    out->expected[0] = mt->expected[0];
+    out->expected[1] = mt->expected[1];
+    out->p_drop = mt->p_drop;
+    snprintf(out->command, sizeof out->command, "%s", asked);
+    char aimed[48];
+    if (w->area == FT_AREA_AURA)
+        snprintf(aimed, sizeof aimed, "around %s", s->c[who].name);
+    else if (cmd->at_space)
+        snprintf(aimed, sizeof aimed, "at %d,%d", cmd->dest.x, cmd->dest.y);
+    else
+        snprintf(aimed, sizeof aimed, "on %s", s->c[cmd->target].name);
+    snprintf(out->title, sizeof out->title, "%s%s with %s %s, %d caught",
+             aim_first ? "Aim, then " : "", title, w->name, aimed, n);
+
+    /* How many drop: over the one attack flip, each defender's flip
+     * independent of the others'. */
+    if (independent) {
+        rc = fray_odds_flip(&s->opt.deck, rank + m.flip, &s->opt.flip,
+                            &x->fo[0]);
+        if (rc != FRAY_OK)
+            return fray__diag_set(diag, rc, 0, "the flips of that attack need "
+                                  "more cards than the deck has");
+        double below[FRAY_CHANCES_AREA][FRAY_CARD_VALUE_MAX + 1];
+        for (int i = 0; i < n; i++) {
+            const fray_flip_odds *fd = &x->fo[i + 1];
+            double den = u128_double(fd->den), acc = 0;
+            for (int v = 0; v <= FRAY_CARD_VALUE_MAX; v++) {
+                for (int h = 0; h <= FRAY_HEARTS_MAX; h++)
+                    acc += u128_double(fd->count[v][h]);
+                below[i][v] = acc / den; /* P(its card worth v or less) */
+            }
+        }
+        double dist[FRAY_CHANCES_AREA + 1] = {0};
+        const fray_flip_odds *fa = &x->fo[0];
+        double aden = u128_double(fa->den);
+        for (int v = 0; v <= FRAY_CARD_VALUE_MAX; v++)
+            for (int h = 0; h <= FRAY_HEARTS_MAX; h++) {
+                double pa = u128_double(fa->count[v][h]) / aden;
+                if (pa == 0)
+                    continue;
+                double row[FRAY_CHANCES_AREA + 1] = {1};
+                for (int i = 0; i < n; i++) {
+                    /* Hit: its card + its shift <= the attack's total. */
+                    int top = v + m.shift - dshift[i];
+                    double ph = top < 0 ? 0
+                                : below[i][top > FRAY_CARD_VALUE_MAX
+                                               ? FRAY_CARD_VALUE_MAX
+                                               : top];
+                    double pd = !ft_in_fight(st, caught[i]) ? 1
+                                : drop_h[i][h] ? ph : 0;
+                    for (int k = i + 1; k > 0; k--)
+                        row[k] = row[k] * (1 - pd) + row[k - 1] * pd;
+                    row[0] *= 1 - pd;
+                }
+                for (int k = 0; k <= n; k++)
+                    dist[k] += pa * row[k];
+            }
+        for (int k = 0; k <= n; k++)
+            out->area_dropped[k] = dist[k];
+    } else {
+        out->area_dropped[0] = -1;
+    }
+
+    char mw[FRAY_CHANCES_ASSUMED] = "";
+    memset(&x->ev, 0, sizeof x->ev);
+    ft_run rw;
+    ft_run_clear(&rw);
+    rw.setup = s;
+    rw.st = st;
+    rw.ev = &x->ev;
+    rw.facts = true;
+    ft_area_mods(&rw, who, -1, w, &m);
+    fact_words(&x->ev, -1, mw, sizeof mw);
+    if (strcmp(mt->modifiers, "none") != 0)
+        add_text(mw, sizeof mw, mt->modifiers);
+    snprintf(out->modifiers, sizeof out->modifiers, "%s", mw[0] ? mw : "none");
+    snprintf(out->assumed, sizeof out->assumed, "%s; one attack flip for "
+             "all%s; no Hand of Fate card or chip",
+             s->opt.fresh_decks
+                 ? "each flip from a freshly shuffled deck (fresh-decks)"
+                 : "each flip from a full deck: the cards turned since the "
+                   "last shuffle are not counted out",
+             independent ? "" : " (how many drop together: not counted, "
+                                "shared decks)");
+    if (aim_first)
+        add_text(out->assumed, sizeof out->assumed,
+                 "the attack right after the Aim: what happens in between "
+                 "is not counted");
+    return FRAY_OK;
 }
 
 static fray_status one(const fray_towers_fight *f, int who,
@@ -149,19 +490,19 @@ static fray_status one(const fray_towers_fight *f, int who,
         return refuse(diag, "the chances of a grappling move are not "
                       "counted%s%s", "", "");
     int t = cmd.target;
-    if (t < 0 || t >= f->st.n)
-        return refuse(diag, "%s needs a target%s", title, "");
     memcpy(&x->st, &f->st, sizeof x->st);
     ft_state *st = &x->st;
-    const ft_statblock *asb = &s->c[who].sb, *tsb = &s->c[t].sb;
+    const ft_statblock *asb = &s->c[who].sb;
     int wi = cmd.weapon >= 0 ? cmd.weapon : st->c[who].wielded[cmd.off_hand ? 1 : 0];
     const ft_weapon *w = wi >= 0 && wi < asb->n_weapons ? &asb->weapons[wi] : NULL;
     if (!w)
         return refuse(diag, "%s holds no weapon: Draw a Weapon first%s",
                       s->c[who].name, "");
     if (w->area)
-        return refuse(diag, "the chances of an attack with an area (%s) are "
-                      "not counted%s", w->name, "");
+        return area_one(f, who, &cmd, wi, asked, aim_first, x, out, diag);
+    if (t < 0 || t >= f->st.n)
+        return refuse(diag, "%s needs a target%s", title, "");
+    const ft_statblock *tsb = &s->c[t].sb;
     if (cmd.action == FT_ACT_CAST && !w->spell)
         return refuse(diag, "the %s is not a spell%s", w->name, "");
     if (!ft_in_fight(st, who))
@@ -221,20 +562,6 @@ static fray_status one(const fray_towers_fight *f, int who,
     if (rc != FRAY_OK)
         return fray__diag_set(diag, rc, 0, "the flips of that attack need "
                               "more cards than the deck has");
-    fray__u128 den = fray__u128_from(ao.den), hits = 0;
-    for (int h = 0; h <= FRAY_HEARTS_MAX; h++)
-        hits += fray__u128_from(ao.hit[h]);
-    fray__u128 crit = hits - fray__u128_from(ao.hit[0]);
-    const char *names[3] = {"miss", "hit", "critical"};
-    fray__u128 counts[3] = {den - hits, fray__u128_from(ao.hit[0]), crit};
-    out->n_outcomes = 3;
-    for (int i = 0; i < 3; i++) {
-        fray_chance_outcome *oc = &out->outcomes[i];
-        snprintf(oc->name, sizeof oc->name, "%s", names[i]);
-        oc->p = ratio(counts[i], den);
-        oc->share = fray_ratio_to_double(oc->p);
-    }
-
     /* The damage, as ft_attack adds it up before harm.c. */
     int adv = ft_damage_advantage(asb);
     int talent = asb->tsum.once_damage ? ft_talent_hit_damage(&r, who, t, w) : 0;
@@ -242,55 +569,10 @@ static fray_status one(const fray_towers_fight *f, int who,
     out->n_tracks = 2;
     out->tracks[0] = tracks[0];
     out->tracks[1] = tracks[1];
-    /* Amounts and their counts: the miss first. */
-    int amt[FRAY_HEARTS_MAX + 2][2];
-    fray__u128 cnt[FRAY_HEARTS_MAX + 2];
-    int n = 0;
-    amt[0][0] = amt[0][1] = 0;
-    cnt[0] = den - hits;
-    n = 1;
-    fray__u128 dropped = 0;
-    for (int h = 0; h <= FRAY_HEARTS_MAX; h++) {
-        fray__u128 c = fray__u128_from(ao.hit[h]);
-        if (!c)
-            continue;
-        fray_towers_hit hd = ft_harm_hit(&r, who, t, w, bonus, h);
-        if (drops(s, st, who, t, hd.stun, hd.lethal, x))
-            dropped += c;
-        int k = 0;
-        while (k < n && (amt[k][0] != hd.stun || amt[k][1] != hd.lethal))
-            k++;
-        if (k == n) {
-            amt[n][0] = hd.stun;
-            amt[n][1] = hd.lethal;
-            cnt[n++] = 0;
-        }
-        cnt[k] += c;
-    }
-    /* Smallest total first. */
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && amt[j][0] + amt[j][1] < amt[j - 1][0] + amt[j - 1][1]; j--) {
-            int a0 = amt[j][0], a1 = amt[j][1];
-            fray__u128 c0 = cnt[j];
-            amt[j][0] = amt[j - 1][0];
-            amt[j][1] = amt[j - 1][1];
-            cnt[j] = cnt[j - 1];
-            amt[j - 1][0] = a0;
-            amt[j - 1][1] = a1;
-            cnt[j - 1] = c0;
-        }
-    for (int i = 0; i < n; i++) {
-        if (!cnt[i])
-            continue;
-        fray_chance_damage *d = &out->damage[out->n_damage++];
-        d->amount[0] = amt[i][0];
-        d->amount[1] = amt[i][1];
-        d->p = ratio(cnt[i], den);
-        d->share = fray_ratio_to_double(d->p);
-        out->expected[0] += d->share * amt[i][0];
-        out->expected[1] += d->share * amt[i][1];
-    }
-    out->p_drop = fray_ratio_to_double(ratio(dropped, den));
+    out->n_outcomes = 3;
+    out->n_damage = count_attack(&r, st, who, t, w, bonus, &ao, x, out->outcomes,
+                                 out->damage, FRAY_CHANCES_DAMAGE,
+                                 out->expected, &out->p_drop, NULL);
 
     rc = mod_words(s, st, who, t, &o, x, out->modifiers, sizeof out->modifiers);
     if (rc != FRAY_OK)
@@ -350,6 +632,32 @@ fray_status ft_rf_chances(const void *rf, int who, const char *command,
                     if (diag)
                         *diag = d;
                     break;
+                }
+            }
+            /* A spell with an area aimed at it (not the one in hand:
+             * that one is the Attack above). */
+            const ft_statblock *sb = &s->c[who].sb;
+            for (int wi = 0; rc == FRAY_OK && wi < sb->n_weapons && *n < max;
+                 wi++) {
+                const ft_weapon *w = &sb->weapons[wi];
+                if (!w->area || !w->spell || wi == f->st.c[who].wielded[0])
+                    continue;
+                char c[FRAY_CHANCES_TEXT];
+                char name[FT_NAME];
+                size_t k = 0;
+                for (const char *p = w->name; *p && k + 1 < sizeof name; p++)
+                    name[k++] = *p == ' ' ? '-' : *p;
+                name[k] = '\0';
+                snprintf(c, sizeof c, "cast %s with %s", s->c[t].id, name);
+                fray_diag d;
+                memset(&d, 0, sizeof d);
+                fray_status r1 = one(f, who, c, x, &out[*n], &d);
+                if (r1 == FRAY_OK)
+                    ++*n;
+                else if (r1 != FRAY_ERR_INVALID) {
+                    rc = r1;
+                    if (diag)
+                        *diag = d;
                 }
             }
             if (rc != FRAY_OK)
