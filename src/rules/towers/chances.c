@@ -449,6 +449,390 @@ static fray_status area_one(const fray_towers_fight *f, int who,
     return FRAY_OK;
 }
 
+/* ---- Grapple tests, grappling moves and skill flips (issue 19) ------------ */
+
+/* A flip the engine made on a scratch copy: whose, its n (rank + flip
+ * mods) and its shift, read from its FLIP fact. */
+typedef struct flip_seen {
+    int who, purpose, n, shift;
+} flip_seen;
+
+static int flips_seen(const ft_event *ev, flip_seen *out, int max) {
+    int k = 0;
+    for (int i = 0; i < ev->n_facts && k < max; i++) {
+        const ft_fact *f = &ev->facts[i];
+        if (f->kind != FT_FACT_FLIP)
+            continue;
+        out[k].who = f->who;
+        out[k].purpose = f->v[0];
+        out[k].n = f->v[2];
+        out[k].shift = f->v[4];
+        k++;
+    }
+    return k;
+}
+
+/* A run on a scratch copy of `now` (x->st2) with its facts. */
+static void scratch_run(const ft_setup *s, const ft_state *now, scratch *x,
+                        ft_run *r, fray_diag *d) {
+    memcpy(&x->st2, now, sizeof x->st2);
+    memset(&x->ev, 0, sizeof x->ev);
+    ft_run_clear(r);
+    r->setup = s;
+    r->st = &x->st2;
+    r->ev = &x->ev;
+    r->facts = true;
+    memset(d, 0, sizeof *d);
+    r->diag = d;
+}
+
+static void set_outcome(fray_chance_outcome *oc, const char *name,
+                        fray__u128 num, fray__u128 den) {
+    snprintf(oc->name, sizeof oc->name, "%s", name);
+    oc->p = ratio(num, den);
+    oc->share = fray_ratio_to_double(oc->p);
+}
+
+/* No damage: one row, none, certain. */
+static void no_damage(fray_chances *out) {
+    out->n_damage = 1;
+    out->damage[0].amount[0] = out->damage[0].amount[1] = 0;
+    out->damage[0].p = ratio(1, 1);
+    out->damage[0].share = 1;
+    out->p_drop = -1;
+}
+
+/* The two flips of an opposed test (the first: the one whose ties win)
+ * as fray_odds_attack counts them: *win, *den. */
+static fray_status opposed_count(const ft_setup *s, const flip_seen *a,
+                                 const flip_seen *d, fray__u128 *win,
+                                 fray__u128 *den, fray_diag *diag) {
+    fray_attack_query q;
+    fray_attack_query_init(&q, a->n, d->n);
+    q.attack_shift = a->shift;
+    q.defense_shift = d->shift;
+    q.deck = s->opt.deck;
+    q.rules = s->opt.flip;
+    q.shared_deck = !s->opt.fresh_decks && s->c[a->who].deck == s->c[d->who].deck;
+    fray_attack_odds ao;
+    fray_status rc = fray_odds_attack(&q, &ao);
+    if (rc != FRAY_OK)
+        return fray__diag_set(diag, rc, 0, "the flips of that test need "
+                              "more cards than the deck has");
+    *den = fray__u128_from(ao.den);
+    *win = 0;
+    for (int h = 0; h <= FRAY_HEARTS_MAX; h++)
+        *win += fray__u128_from(ao.hit[h]);
+    return FRAY_OK;
+}
+
+/* Squeeze and Slam's damage (grapple.c's squeeze: a flip of n cards whose
+ * Hearts add to a base of Hard Strength plus the grappler's size less the
+ * victim's, Physical, through harm.c): the amounts by the Hearts of that
+ * flip, n read from the flip the engine made on a scratch copy. */
+static fray_status squeeze_count(const ft_setup *s, ft_run *r, int a, int v,
+                                 int n, scratch *x, fray_chances *out,
+                                 fray_diag *diag) {
+    int sa = s->c[a].sb.size_rank, sv = s->c[v].sb.size_rank;
+    ft_weapon w;
+    memset(&w, 0, sizeof w);
+    w.damage = s->c[a].sb.aspects[FT_ASPECT_HS] + (sa > 0 ? sa : 0) -
+               (sv > 0 ? sv : 0);
+    w.category = FT_CAT_PHYSICAL;
+    w.type = FT_DMG_NONE;
+    fray_attack_odds ao;
+    memset(&ao, 0, sizeof ao);
+    if (n <= 0) {
+        ao.den = fray__u128_to(1);
+        ao.hit[0] = fray__u128_to(1);
+    } else {
+        fray_status rc = fray_odds_flip(&s->opt.deck, n, &s->opt.flip, &x->fo[0]);
+        if (rc != FRAY_OK)
+            return fray__diag_set(diag, rc, 0, "the damage flip needs more "
+                                  "cards than the deck has");
+        fray__u128 den = fray__u128_from(x->fo[0].den);
+        ao.den = fray__u128_to(den);
+        for (int h = 0; h <= FRAY_HEARTS_MAX; h++) {
+            fray__u128 c = 0;
+            for (int val = 0; val <= FRAY_CARD_VALUE_MAX; val++)
+                c += fray__u128_from(x->fo[0].count[val][h]);
+            ao.hit[h] = fray__u128_to(c);
+        }
+    }
+    fray_chance_outcome oc[3];
+    out->n_damage = count_attack(r, r->st, a, v, &w, 0, &ao, x, oc, out->damage,
+                                 FRAY_CHANCES_DAMAGE, out->expected,
+                                 &out->p_drop, NULL);
+    return FRAY_OK;
+}
+
+/* The target of an opposed skill flip, and the Aspects a tie compares
+ * (duel.c's ft_opposed_skill). */
+static void skill_tie_aspects(const ft_setup *s, const ft_command *cmd,
+                              int *aa, int *ta) {
+    int a = cmd->actor, t = cmd->target;
+    const ft_statblock *asb = &s->c[a].sb, *tsb = &s->c[t].sb;
+    const ft_skill *sk = &asb->skills[cmd->skill];
+    int tk = cmd->opp_skill - 1;
+    if (tk < 0)
+        for (int i = 0; i < tsb->n_skills; i++)
+            if (strcasecmp(tsb->skills[i].name, sk->name) == 0)
+                tk = i;
+    int raw = -1;
+    if (cmd->opp_aspect > 0 && cmd->opp_aspect <= FT_ASPECT_COUNT) {
+        raw = tsb->aspects[cmd->opp_aspect - 1];
+    } else if (cmd->opp_attribute > 0 &&
+               cmd->opp_attribute <= 2 * FT_ATTR_COUNT) {
+        static const ft_aspect pair[FT_ATTR_COUNT][2] = {
+            {FT_ASPECT_HS, FT_ASPECT_SS}, {FT_ASPECT_EE, FT_ASPECT_IE},
+            {FT_ASPECT_SP, FT_ASPECT_IP}, {FT_ASPECT_AI, FT_ASPECT_II}};
+        int k = (cmd->opp_attribute - 1) / 2;
+        int p = tsb->aspects[pair[k][0]], q = tsb->aspects[pair[k][1]];
+        bool low = (cmd->opp_attribute - 1) % 2 != 0;
+        raw = low ? (p < q ? p : q) : (p > q ? p : q);
+    }
+    *aa = asb->aspects[sk->aspect];
+    *ta = raw >= 0 ? raw
+                   : tsb->aspects[tk >= 0 ? tsb->skills[tk].aspect : sk->aspect];
+}
+
+/* Initiate a Grapple, Escape, a grappling move, Use a Skill: each flip
+ * is the engine's own, made on a scratch copy and read from its facts;
+ * the chances are fray_odds_attack's (a test whose ties go to the one
+ * making it, as attack.c's Grapple Test and grapple.c's Reverse),
+ * fray_odds_opposed's (an opposed skill flip) or fray_odds_flip's (a
+ * skill flip against its DTN, a damage flip). */
+static fray_status test_one(const fray_towers_fight *f, int who,
+                            const ft_command *cmd, const char *asked,
+                            scratch *x, fray_chances *out, fray_diag *diag) {
+    const ft_setup *s = &f->setup->s;
+    memcpy(&x->st, &f->st, sizeof x->st);
+    ft_state *st = &x->st;
+    const char *name = s->c[who].name;
+    int t = cmd->target;
+    if (!ft_in_fight(st, who))
+        return refuse(diag, "%s is out of the fight%s", name, "");
+    if (cmd->grapple_move == FT_GM_THROW)
+        return refuse(diag, "the chances of a Throw are not counted (where "
+                      "the thrown lands is a card of its own)%s%s", "", "");
+    fray_status rc;
+    if (!st->over && ft_next_actor(st) == who) {
+        if (st->c[who].phase > st->phase)
+            st->phase = st->c[who].phase;
+        rc = ft_check_command(s, st, cmd, diag);
+    } else if (cmd->grapple_move) {
+        rc = ft_grapple_check(s, st, cmd, diag);
+    } else if (cmd->action == FT_ACT_ESCAPE) {
+        rc = st->c[who].grappled_by >= 0
+                 ? FRAY_OK
+                 : refuse(diag, "%s is held in no grapple%s", name, "");
+    } else if (cmd->action == FT_ACT_GRAPPLE) {
+        if (t < 0 || t >= st->n || t == who)
+            rc = refuse(diag, "Initiate a Grapple needs a target%s%s", "", "");
+        else if (ft_allies(s, who, t))
+            rc = refuse(diag, "%s will not grapple an ally (%s)", name,
+                        s->c[t].name);
+        else if (!ft_in_fight(st, t))
+            rc = refuse(diag, "%s is out of the fight%s", s->c[t].name, "");
+        else if (!fray_grid_within(ft_footprint(s, st, who),
+                                   ft_footprint(s, st, t), 1))
+            rc = refuse(diag, "%s must be next to %s to grapple", name,
+                        s->c[t].name);
+        else
+            rc = FRAY_OK;
+    } else { /* Use a Skill */
+        if (cmd->skill < 0 || cmd->skill >= s->c[who].sb.n_skills)
+            rc = refuse(diag, "%s has no such skill%s", name, "");
+        else if (cmd->opposed && (t < 0 || t >= st->n || t == who ||
+                                  !ft_in_fight(st, t)))
+            rc = refuse(diag, "an opposed skill flip needs someone else in "
+                        "the fight to oppose it%s%s", "", "");
+        else
+            rc = FRAY_OK;
+    }
+    if (rc != FRAY_OK)
+        return rc;
+    out->target = t;
+    out->n_tracks = 2;
+    out->tracks[0] = tracks[0];
+    out->tracks[1] = tracks[1];
+    snprintf(out->command, sizeof out->command, "%s", asked);
+    snprintf(out->modifiers, sizeof out->modifiers, "none");
+    ft_run r;
+    fray_diag d2;
+    scratch_run(s, st, x, &r, &d2);
+    flip_seen fl[4];
+    int nf = 0;
+    fray__u128 win = 0, den = 1;
+    const char *tname = t >= 0 && t < st->n ? s->c[t].name : "";
+    if (cmd->action == FT_ACT_GRAPPLE || cmd->action == FT_ACT_ESCAPE) {
+        bool won;
+        int g = cmd->action == FT_ACT_GRAPPLE ? who : st->c[who].grappled_by;
+        int v = cmd->action == FT_ACT_GRAPPLE ? t : who;
+        rc = ft_grapple_test(&r, g, v, 0, &won);
+        if (rc != FRAY_OK)
+            return rc;
+        nf = flips_seen(&x->ev, fl, 4);
+        if (nf != 2)
+            return refuse(diag, "the Grapple Test did not flip as counted%s%s",
+                          "", "");
+        rc = opposed_count(s, &fl[0], &fl[1], &win, &den, diag);
+        if (rc != FRAY_OK)
+            return rc;
+        fact_words(&x->ev, v, out->modifiers, sizeof out->modifiers);
+        out->n_outcomes = 2;
+        if (cmd->action == FT_ACT_GRAPPLE) {
+            snprintf(out->title, sizeof out->title,
+                     "Initiate a Grapple on %s (Grapple Test)", tname);
+            set_outcome(&out->outcomes[0], "holds", win, den);
+            set_outcome(&out->outcomes[1], "fails", den - win, den);
+        } else {
+            out->target = g;
+            snprintf(out->title, sizeof out->title,
+                     "Escape from %s's grapple (Grapple Test)", s->c[g].name);
+            set_outcome(&out->outcomes[0], "escapes", den - win, den);
+            set_outcome(&out->outcomes[1], "held", win, den);
+        }
+        no_damage(out);
+    } else if (cmd->grapple_move) {
+        const char *move = ft_grapple_move_name(cmd->grapple_move);
+        snprintf(out->title, sizeof out->title, "Attack: %s %s", move, tname);
+        rc = ft_grapple_apply(&r, cmd);
+        if (rc != FRAY_OK)
+            return rc;
+        nf = flips_seen(&x->ev, fl, 4);
+        fact_words(&x->ev, t, out->modifiers, sizeof out->modifiers);
+        if (!out->modifiers[0])
+            snprintf(out->modifiers, sizeof out->modifiers, "none");
+        switch ((ft_grapple_move)cmd->grapple_move) {
+        case FT_GM_RESTRAIN:
+            out->n_outcomes = 1;
+            set_outcome(&out->outcomes[0], "keeps a hold", 1, 1);
+            no_damage(out);
+            break;
+        case FT_GM_SQUEEZE:
+        case FT_GM_SLAM: {
+            out->n_outcomes = 1;
+            set_outcome(&out->outcomes[0],
+                        cmd->grapple_move == FT_GM_SLAM ? "slams" : "squeezes",
+                        1, 1);
+            int n = nf > 0 && fl[0].purpose == FT_FLIP_DAMAGE ? fl[0].n : 0;
+            ft_run rd;
+            ft_run_clear(&rd);
+            rd.setup = s;
+            rd.st = st;
+            rd.diag = diag;
+            rc = squeeze_count(s, &rd, who, t, n, x, out, diag);
+            if (rc != FRAY_OK)
+                return rc;
+            break;
+        }
+        case FT_GM_REVERSE:
+            if (nf != 2)
+                return refuse(diag, "the Reverse did not flip as counted%s%s",
+                              "", "");
+            rc = opposed_count(s, &fl[0], &fl[1], &win, &den, diag);
+            if (rc != FRAY_OK)
+                return rc;
+            out->n_outcomes = 2;
+            set_outcome(&out->outcomes[0], "reverses", win, den);
+            set_outcome(&out->outcomes[1], "fails", den - win, den);
+            no_damage(out);
+            break;
+        case FT_GM_NONE:
+        case FT_GM_THROW:
+        case FT_GM_COUNT:
+            return refuse(diag, "no such grapple move%s%s", "", "");
+        }
+    } else if (cmd->opposed) {
+        const ft_skill *sk = &s->c[who].sb.skills[cmd->skill];
+        snprintf(out->title, sizeof out->title,
+                 "Use a Skill: %s against %s", sk->name, tname);
+        rc = ft_opposed_skill(&r, cmd);
+        if (rc != FRAY_OK)
+            return rc;
+        nf = flips_seen(&x->ev, fl, 4);
+        if (nf != 2)
+            return refuse(diag, "the opposed flip did not flip as counted%s%s",
+                          "", "");
+        fray_opposed_query q;
+        memset(&q, 0, sizeof q);
+        q.initiator_n = fl[0].n;
+        q.opponent_n = fl[1].n;
+        q.initiator_bonus = fl[0].shift;
+        q.opponent_bonus = fl[1].shift;
+        skill_tie_aspects(s, cmd, &q.initiator_aspect, &q.opponent_aspect);
+        q.shared_deck = !s->opt.fresh_decks &&
+                        s->c[who].deck == s->c[t].deck;
+        q.deck = s->opt.deck;
+        q.rules = s->opt.flip;
+        fray_opposed_odds oo;
+        rc = fray_odds_opposed(&q, &oo);
+        if (rc != FRAY_OK)
+            return fray__diag_set(diag, rc, 0, "the flips of that test need "
+                                  "more cards than the deck has");
+        den = fray__u128_from(oo.den);
+        win = fray__u128_from(oo.initiator_wins);
+        out->n_outcomes = 2;
+        set_outcome(&out->outcomes[0], "wins", win, den);
+        set_outcome(&out->outcomes[1], "loses", den - win, den);
+        no_damage(out);
+    } else {
+        const ft_statblock *sb = &s->c[who].sb;
+        const ft_skill *sk = &sb->skills[cmd->skill];
+        if (cmd->dtn <= 0)
+            return refuse(diag, "a skill flip without a DTN has no chances "
+                          "to count: say its DTN (dtn N)%s%s", "", "");
+        /* The flip Use a Skill makes (engine.c): its conditions, the
+         * skill's advantages and talents, a specialization's (flip+1), the
+         * GM's mods; the Aspect added to the total. */
+        int flip = 0, shift = 0;
+        ft_cond_mods(st, who, FT_FLIP_SKILL, false, &flip, &shift);
+        ft_skill_mods(sb, sk->name, &flip, &shift);
+        if (cmd->skill_spec > 0)
+            flip += 1;
+        if (cmd->gm_flip || cmd->gm_shift) {
+            ft_run rg;
+            ft_run_clear(&rg);
+            rg.setup = s;
+            rg.st = st;
+            ft_gm_skill_mods(&rg, cmd, &flip, &shift);
+        }
+        rc = fray_odds_flip(&s->opt.deck, sk->rank + flip, &s->opt.flip,
+                            &x->fo[0]);
+        if (rc != FRAY_OK)
+            return fray__diag_set(diag, rc, 0, "the skill flip needs more "
+                                  "cards than the deck has");
+        fray_ratio ok = fray_flip_odds_success(&x->fo[0],
+                                               sb->aspects[sk->aspect] + shift,
+                                               cmd->dtn);
+        snprintf(out->title, sizeof out->title, "Use a Skill: %s, DTN %d",
+                 sk->name, (int)cmd->dtn);
+        out->n_outcomes = 2;
+        snprintf(out->outcomes[0].name, sizeof out->outcomes[0].name, "succeeds");
+        out->outcomes[0].p = ok;
+        out->outcomes[0].share = fray_ratio_to_double(ok);
+        snprintf(out->outcomes[1].name, sizeof out->outcomes[1].name, "fails");
+        out->outcomes[1].p = fray_ratio_one_minus(ok);
+        out->outcomes[1].share = fray_ratio_to_double(out->outcomes[1].p);
+        char m[64];
+        snprintf(m, sizeof m, "flip%+d, shift%+d, %s's Aspect %+d", flip,
+                 shift, sk->name, sb->aspects[sk->aspect]);
+        snprintf(out->modifiers, sizeof out->modifiers, "%s", m);
+        no_damage(out);
+    }
+    if (!out->modifiers[0])
+        snprintf(out->modifiers, sizeof out->modifiers, "none");
+    snprintf(out->assumed, sizeof out->assumed, "%s; no Hand of Fate card "
+             "played and no chip spent (the command names none)",
+             s->opt.fresh_decks
+                 ? "each flip from a freshly shuffled deck, as this "
+                   "encounter's fresh-decks says"
+                 : "each flip from a full shuffled deck: the cards turned "
+                   "since the last shuffle are not counted out");
+    return FRAY_OK;
+}
+
 static fray_status one(const fray_towers_fight *f, int who,
                        const char *command, scratch *x, fray_chances *out,
                        fray_diag *diag) {
@@ -474,11 +858,23 @@ static fray_status one(const fray_towers_fight *f, int who,
                       s->c[who].name);
     const char *title = cmd.action < FT_ACTION_COUNT ? ft_actions[cmd.action].text
                                                       : "that";
+    if (cmd.grapple_move || cmd.action == FT_ACT_GRAPPLE ||
+        cmd.action == FT_ACT_ESCAPE || cmd.action == FT_ACT_USE_SKILL) {
+        if (words > 0)
+            return refuse(diag, "the chances with Hand of Fate, chip or "
+                          "opportunity words are not counted%s%s: ask "
+                          "without them", "", "");
+        if (aim_first)
+            return refuse(diag, "an Aim is for an attack's flip, not %s%s",
+                          title, "");
+        return test_one(f, who, &cmd, asked, x, out, diag);
+    }
     if (cmd.action != FT_ACT_ATTACK && cmd.action != FT_ACT_POWER_ATTACK &&
         cmd.action != FT_ACT_CAST)
         return refuse(diag, "the chances of %s are not counted%s (only "
-                      "Attack, Power Attack and Cast a Spell on one target, "
-                      "also after an Aim: aim then attack ID)", title, "");
+                      "Attack, Power Attack and Cast a Spell, also after an "
+                      "Aim: aim then attack ID; Initiate a Grapple, Escape, "
+                      "the grappling moves but Throw; Use a Skill)", title, "");
     if (words > 0)
         return refuse(diag, "the chances with Hand of Fate, chip or "
                       "opportunity words are not counted%s%s: ask without them",
@@ -632,6 +1028,25 @@ fray_status ft_rf_chances(const void *rf, int who, const char *command,
                     if (diag)
                         *diag = d;
                     break;
+                }
+            }
+            /* Held in his grapple: Squeeze and Slam (the Attack action's
+             * moves that deal damage). */
+            static const char *const moves[2] = {"squeeze", "slam"};
+            for (int k = 0; rc == FRAY_OK && k < 2 && *n < max &&
+                            ft_grapple_victim(&f->st, who) == t;
+                 k++) {
+                char c[FRAY_CHANCES_TEXT];
+                snprintf(c, sizeof c, "attack %s %s", s->c[t].id, moves[k]);
+                fray_diag d;
+                memset(&d, 0, sizeof d);
+                fray_status r1 = one(f, who, c, x, &out[*n], &d);
+                if (r1 == FRAY_OK)
+                    ++*n;
+                else if (r1 != FRAY_ERR_INVALID) {
+                    rc = r1;
+                    if (diag)
+                        *diag = d;
                 }
             }
             /* A spell with an area aimed at it (not the one in hand:
