@@ -869,12 +869,17 @@ static fray_status one(const fray_towers_fight *f, int who,
                           title, "");
         return test_one(f, who, &cmd, asked, x, out, diag);
     }
+    bool charge = cmd.action == FT_ACT_CHARGE;
+    if (charge && aim_first)
+        return refuse(diag, "aim then charge: ask for the Charge after the "
+                      "Aim%s%s", "", "");
     if (cmd.action != FT_ACT_ATTACK && cmd.action != FT_ACT_POWER_ATTACK &&
-        cmd.action != FT_ACT_CAST)
+        cmd.action != FT_ACT_CAST && !charge)
         return refuse(diag, "the chances of %s are not counted%s (only "
                       "Attack, Power Attack and Cast a Spell, also after an "
-                      "Aim: aim then attack ID; Initiate a Grapple, Escape, "
-                      "the grappling moves but Throw; Use a Skill)", title, "");
+                      "Aim: aim then attack ID; Charge; Initiate a Grapple, "
+                      "Escape, the grappling moves but Throw; Use a Skill)",
+                      title, "");
     if (words > 0)
         return refuse(diag, "the chances with Hand of Fate, chip or "
                       "opportunity words are not counted%s%s: ask without them",
@@ -919,7 +924,29 @@ static fray_status one(const fray_towers_fight *f, int who,
                           s->c[who].name, s->c[t].name);
         if (!ft_in_fight(st, t))
             return refuse(diag, "%s is out of the fight%s", s->c[t].name, "");
+        if (charge) {
+            /* The Charge's path is the engine's check: on a copy whose
+             * clock has come to the charger (everyone else later). */
+            memcpy(&x->st2, st, sizeof x->st2);
+            ft_state *c2 = &x->st2;
+            for (int i = 0; i < c2->n; i++)
+                if (i != who && c2->c[i].phase <= c2->c[who].phase)
+                    c2->c[i].phase = (int16_t)(c2->c[who].phase + 1);
+            ft_clock_sync(c2);
+            if (c2->c[who].phase > c2->phase)
+                c2->phase = c2->c[who].phase;
+            if (ft_next_actor(c2) != who)
+                return refuse(diag, "%s cannot act now%s", s->c[who].name, "");
+            rc = ft_check_command(s, c2, &cmd, diag);
+            if (rc != FRAY_OK)
+                return rc;
+        }
     }
+    /* A Charge: the attack from where its move ends (engine.c walks the
+     * path, then attacks if the charger can still act). */
+    fray_pos charged_from = st->c[who].pos;
+    if (charge)
+        st->c[who].pos = cmd.dest;
     if (aim_first) { /* engine.c's Aim, on the copy */
         st->c[who].aim++;
         st->c[who].aim_spell = (int8_t)w->spell;
@@ -929,6 +956,7 @@ static fray_status one(const fray_towers_fight *f, int who,
     o.weapon = wi;
     o.off_hand = cmd.off_hand;
     o.power = cmd.action == FT_ACT_POWER_ATTACK;
+    o.charge = charge;
     ft_run r;
     ft_run_clear(&r);
     r.setup = s;
@@ -942,8 +970,12 @@ static fray_status one(const fray_towers_fight *f, int who,
                       s->c[who].name, m.why);
     out->target = t;
     snprintf(out->command, sizeof out->command, "%s", asked);
-    snprintf(out->title, sizeof out->title, "%s%s on %s with %s",
-             aim_first ? "Aim, then " : "", title, s->c[t].name, w->name);
+    if (charge)
+        snprintf(out->title, sizeof out->title, "Charge to %d,%d, then Attack "
+                 "on %s with %s", cmd.dest.x, cmd.dest.y, s->c[t].name, w->name);
+    else
+        snprintf(out->title, sizeof out->title, "%s%s on %s with %s",
+                 aim_first ? "Aim, then " : "", title, s->c[t].name, w->name);
 
     fray_attack_query q;
     fray_attack_query_init(&q, (w->spell ? asb->cv[FT_CV_SA] : asb->cv[FT_CV_PA]) + m.flip,
@@ -962,6 +994,11 @@ static fray_status one(const fray_towers_fight *f, int who,
     int adv = ft_damage_advantage(asb);
     int talent = asb->tsum.once_damage ? ft_talent_hit_damage(&r, who, t, w) : 0;
     int bonus = adv + (o.power ? 2 : 0) + talent;
+    /* A restricted attack while grappled: <PX> halved (attack.c). */
+    if (st->c[who].grappled_by >= 0 && w->adds_px) {
+        int px = asb->cv[FT_CV_PX];
+        bonus -= ft_px_used(w, px) - ft_px_used(w, px / 2);
+    }
     out->n_tracks = 2;
     out->tracks[0] = tracks[0];
     out->tracks[1] = tracks[1];
@@ -989,6 +1026,13 @@ static fray_status one(const fray_towers_fight *f, int who,
         add_text(out->assumed, sizeof out->assumed,
                  "the attack right after the Aim: what happens in between "
                  "is not counted");
+    if (charge && (charged_from.x != cmd.dest.x || charged_from.y != cmd.dest.y)) {
+        char c[112];
+        snprintf(c, sizeof c, "the blow from %d,%d where the Charge ends: "
+                 "opportunity attacks on the way not counted",
+                 cmd.dest.x, cmd.dest.y);
+        add_text(out->assumed, sizeof out->assumed, c);
+    }
     return FRAY_OK;
 }
 
