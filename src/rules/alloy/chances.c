@@ -391,6 +391,21 @@ static fray_status one(const fa_setup *s, const fa_state *st, int turn,
             if (L.area && cmd.n_targets > 0 && targets[i] == cmd.targets[0])
                 main_i = i;
         }
+        /* An area placed on a square: the one standing there first, else
+         * the first foe in it. */
+        if (L.area && cmd.n_targets == 0) {
+            int at = -1, foe = -1;
+            for (int i = n - 1; i >= 0; i--) {
+                fray_footprint fp = st->c[targets[i]].fp;
+                int side = fp.side > 0 ? fp.side : 1;
+                if (cmd.origin.x >= fp.at.x && cmd.origin.x < fp.at.x + side &&
+                    cmd.origin.y >= fp.at.y && cmd.origin.y < fp.at.y + side)
+                    at = i;
+                if (s->c[targets[i]].side != s->c[who].side)
+                    foe = i;
+            }
+            main_i = at >= 0 ? at : foe >= 0 ? foe : 0;
+        }
         out->n_area = n;
         if (L.area) {
             rc = area_joint(&L, st, targets, ph, pc, n, out->area_dropped);

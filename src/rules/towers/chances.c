@@ -351,6 +351,21 @@ static fray_status area_one(const fray_towers_fight *f, int who,
                  words[0] ? words : "none");
         out->area_expected_dropped += ct->p_drop;
     }
+    /* An area aimed at a space: the one standing there, else the first
+     * foe caught. */
+    if (cmd->at_space) {
+        int at = -1, foe = -1;
+        for (int i = n - 1; i >= 0; i--) {
+            fray_footprint fp = ft_fp(s, st, caught[i]);
+            int side = fp.side > 0 ? fp.side : 1;
+            if (cmd->dest.x >= fp.at.x && cmd->dest.x < fp.at.x + side &&
+                cmd->dest.y >= fp.at.y && cmd->dest.y < fp.at.y + side)
+                at = i;
+            if (!ft_allies(s, who, caught[i]) && caught[i] != who)
+                foe = i;
+        }
+        main_i = at >= 0 ? at : foe >= 0 ? foe : 0;
+    }
     /* The main fields: the creature aimed at (or the first caught). */
     const fray_chance_target *mt = &out->area[main_i];
     out->target = mt->target;
