@@ -38,6 +38,14 @@ typedef struct scratch {
 
 static void fact_words(const ft_event *ev, int t, char *buf, size_t size);
 
+/* A text cut to its buffer ends in "...", so that nobody takes it whole. */
+static void fit(char *buf, size_t size, int written) {
+    if (written >= 0 && (size_t)written < size)
+        return;
+    if (size >= 4)
+        memcpy(buf + size - 4, "...", 4);
+}
+
 static void add_text(char *buf, size_t size, const char *text) {
     size_t n = strlen(buf);
     if (n + 1 < size)
@@ -347,8 +355,9 @@ static fray_status area_one(const fray_towers_fight *f, int who,
                      d == 0 ? "area's centre" : "near area's centre", -(kc - d));
             add_text(words, sizeof words, one);
         }
-        snprintf(ct->modifiers, sizeof ct->modifiers, "%s",
-                 words[0] ? words : "none");
+        fit(ct->modifiers, sizeof ct->modifiers,
+            snprintf(ct->modifiers, sizeof ct->modifiers, "%s",
+                     words[0] ? words : "none"));
         out->area_expected_dropped += ct->p_drop;
     }
     /* An area aimed at a space: the one standing there, else the first
@@ -384,8 +393,9 @@ static fray_status area_one(const fray_towers_fight *f, int who,
         snprintf(aimed, sizeof aimed, "at %d,%d", cmd->dest.x, cmd->dest.y);
     else
         snprintf(aimed, sizeof aimed, "on %s", s->c[cmd->target].name);
-    snprintf(out->title, sizeof out->title, "%s%s with %s %s, %d caught",
-             aim_first ? "Aim, then " : "", title, w->name, aimed, n);
+    fit(out->title, sizeof out->title,
+        snprintf(out->title, sizeof out->title, "%s%s with %s %s, %d caught",
+                 aim_first ? "Aim, then " : "", title, w->name, aimed, n));
 
     /* How many drop: over the one attack flip, each defender's flip
      * independent of the others'. */
@@ -986,8 +996,10 @@ static fray_status one(const fray_towers_fight *f, int who,
     out->target = t;
     snprintf(out->command, sizeof out->command, "%s", asked);
     if (charge)
-        snprintf(out->title, sizeof out->title, "Charge to %d,%d, then Attack "
-                 "on %s with %s", cmd.dest.x, cmd.dest.y, s->c[t].name, w->name);
+        fit(out->title, sizeof out->title,
+            snprintf(out->title, sizeof out->title, "Charge to %d,%d, then "
+                     "Attack on %s with %s", cmd.dest.x, cmd.dest.y,
+                     s->c[t].name, w->name));
     else
         snprintf(out->title, sizeof out->title, "%s%s on %s with %s",
                  aim_first ? "Aim, then " : "", title, s->c[t].name, w->name);
