@@ -131,7 +131,9 @@ typedef struct fray_chances_list {
 /*
  * Every action of `who` whose chances the ruleset counts (99 Towers: an
  * Attack, a Power Attack and an Aim then Attack on each foe it can reach,
- * with the weapon in hand; Alloy's basic attack on each foe), ranked best
+ * with the weapon in hand, a spell with an area aimed at each foe, Squeeze
+ * and Slam on the one it holds; Alloy's basic attack and each attack power
+ * on each foe, an area burst centred on its square), ranked best
  * first: by the chance to drop the
  * target where it is counted, then by the expected damage (both tracks
  * added), then by the command's words. Errors as fray_action_chances,
