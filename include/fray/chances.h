@@ -132,7 +132,8 @@ typedef struct fray_chances_list {
  * Every action of `who` whose chances the ruleset counts (99 Towers: an
  * Attack, a Power Attack and an Aim then Attack on each foe it can reach,
  * with the weapon in hand, a spell with an area aimed at each foe, Squeeze
- * and Slam on the one it holds; Alloy's basic attack and each attack power
+ * and Slam on the one it holds, a Charge on each foe it can charge;
+ * Alloy's basic attack and each attack power
  * on each foe, an area burst centred on its square), ranked best
  * first: by the chance to drop the
  * target where it is counted, then by the expected damage (both tracks

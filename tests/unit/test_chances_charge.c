@@ -33,6 +33,15 @@ Test(chances_charge, the_blow_from_where_the_charge_ends) {
     cr_expect(strstr(c[0].assumed, "where the Charge ends") != NULL, "%s",
               c[0].assumed);
 
+    /* Ranked among his options (odds hale): a Charge on Thug 1. */
+    fray_chances_list l;
+    cr_assert_eq(fray_chances_all(f, h, NULL, &l, &d), FRAY_OK, "%s", d.message);
+    int charges = 0;
+    for (int i = 0; i < l.n; i++)
+        charges += strncmp(l.items[i].command, "charge thug-1 ", 14) == 0;
+    cr_expect_eq(charges, 1);
+    fray_chances_list_free(&l);
+
     /* The same blow as an Attack from 8,4 (another fight, Sir Hale put
      * there by the GM). */
     fray_fight *g = cf_start(s, 20261126);

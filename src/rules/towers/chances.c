@@ -1101,6 +1101,56 @@ fray_status ft_rf_chances(const void *rf, int who, const char *command,
                     break;
                 }
             }
+            /* A Charge on it (a melee weapon in hand, not at its side
+             * yet): to the space next to it nearest the charger whose path
+             * the engine allows. */
+            const ft_statblock *csb = &s->c[who].sb;
+            int cwi = f->st.c[who].wielded[0];
+            const ft_weapon *cw = cwi >= 0 && cwi < csb->n_weapons
+                                      ? &csb->weapons[cwi] : NULL;
+            if (rc == FRAY_OK && *n < max && s->has_map && cw && !cw->area &&
+                !cw->spell && cw->range_increment <= 0 &&
+                !fray_grid_within(ft_fp(s, &f->st, who), ft_fp(s, &f->st, t), 1)) {
+                fray_footprint ft = ft_fp(s, &f->st, t);
+                int side = ft.side > 0 ? ft.side : 1;
+                fray_pos at = f->st.c[who].pos, cand[4 * 5 + 4];
+                int nc = 0;
+                for (int y = ft.at.y - 1; y <= ft.at.y + side; y++)
+                    for (int xx = ft.at.x - 1; xx <= ft.at.x + side; xx++) {
+                        bool inside = y >= ft.at.y && y < ft.at.y + side &&
+                                      xx >= ft.at.x && xx < ft.at.x + side;
+                        fray_pos q = {(int16_t)xx, (int16_t)y};
+                        if (inside || !fray_grid_in(&s->map, q) ||
+                            nc >= (int)(sizeof cand / sizeof cand[0]))
+                            continue;
+                        /* nearest the charger first (insertion) */
+                        int k = nc++;
+                        while (k > 0 && fray_grid_count(at, cand[k - 1]) >
+                                            fray_grid_count(at, q)) {
+                            cand[k] = cand[k - 1];
+                            k--;
+                        }
+                        cand[k] = q;
+                    }
+                for (int k = 0; k < nc; k++) {
+                    char c[FRAY_CHANCES_TEXT];
+                    snprintf(c, sizeof c, "charge %s %d,%d", s->c[t].id,
+                             cand[k].x, cand[k].y);
+                    fray_diag d;
+                    memset(&d, 0, sizeof d);
+                    fray_status r1 = one(f, who, c, x, &out[*n], &d);
+                    if (r1 == FRAY_OK) {
+                        ++*n;
+                        break;
+                    }
+                    if (r1 != FRAY_ERR_INVALID) {
+                        rc = r1;
+                        if (diag)
+                            *diag = d;
+                        break;
+                    }
+                }
+            }
             /* Held in his grapple: Squeeze and Slam (the Attack action's
              * moves that deal damage). */
             static const char *const moves[2] = {"squeeze", "slam"};
