@@ -113,7 +113,7 @@ Test(chances_grapple, grapple_test_equals_fray_odds_attack_and_the_engine) {
  * or 5 STUN and 1 LETHAL (a Heart, 1/4); grapple.c's Squeeze played N
  * times deals each as often. Reverse the Grapple: the thug's HS 2 at
  * (flip-1) against Brom's HS 4, ties to the thug: `fray odds attack 1 4`.
- * A Throw is refused in words. */
+ * Throw (grapple.c): at an occupied space an opposed PA against PD. */
 Test(chances_grapple, squeeze_reverse_and_throw) {
     fray_setup *s;
     fray_fight *f = brawl(&s);
@@ -181,9 +181,38 @@ Test(chances_grapple, squeeze_reverse_and_throw) {
     cr_expect(strstr(c->modifiers, "Reverse the Grapple (flip-1)") != NULL,
               "%s", c->modifiers);
 
-    cr_expect_eq(fray_action_chances(f, b, "attack thug-1 throw 10,6", c, &d),
-                 FRAY_ERR_INVALID);
-    cr_expect(strstr(d.message, "Throw") != NULL, "%s", d.message);
+    /* Throw at Thug 5's space (10,5: two spaces, the first range
+     * increment): Brom's PA 3 against its PD 2, ties to him: `fray odds
+     * attack 3 2`; grapple.c's Throw played N times hits as often. At an
+     * empty space the flip is against a Defense of 0: it always lands. */
+    cr_assert_eq(fray_action_chances(f, b, "attack thug-1 throw 10,5", c, &d),
+                 FRAY_OK, "%s", d.message);
+    fray_attack_query tq;
+    fray_attack_query_init(&tq, 3, 2);
+    fray_attack_odds tao;
+    cr_assert_eq(fray_odds_attack(&tq, &tao), FRAY_OK);
+    const fray_chance_outcome *hits = cf_outcome(c->outcomes, c->n_outcomes, "hits");
+    cr_expect(fray_ratio_equal(hits->p, hit_of(&tao)));
+    cr_assert_eq(ft_table_parse(&rf->setup->s, "brom attack thug-1 throw 10,5",
+                                &cmd, &words, &d),
+                 FRAY_OK, "%s", d.message);
+    int thrown = 0;
+    for (int i = 0; i < N; i++) {
+        ft_run r;
+        trial(rf, st, ev, &r, &d, i);
+        r.facts = true;
+        cr_assert_eq(ft_grapple_apply(&r, &cmd), FRAY_OK);
+        for (int k = 0; k < ev->n_facts; k++)
+            thrown += ev->facts[k].kind == FT_FACT_HIT;
+    }
+    double ts = (double)thrown / N;
+    cr_expect(fabs(ts - hits->share) <= cf_tolerance(hits->share, N),
+              "%d of %d Throws hit (%.4f), the chances say %.4f", thrown, N,
+              ts, hits->share);
+    cr_assert_eq(fray_action_chances(f, b, "attack thug-1 throw 8,6", c, &d),
+                 FRAY_OK, "%s", d.message);
+    cr_expect(fray_ratio_equal(cf_outcome(c->outcomes, c->n_outcomes, "hits")->p,
+                               ratio_of(1, 1)));
     free(ev);
     free(st);
     free(c);

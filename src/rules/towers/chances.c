@@ -637,9 +637,6 @@ static fray_status test_one(const fray_towers_fight *f, int who,
     int t = cmd->target;
     if (!ft_in_fight(st, who))
         return refuse(diag, "%s is out of the fight%s", name, "");
-    if (cmd->grapple_move == FT_GM_THROW)
-        return refuse(diag, "the chances of a Throw are not counted (where "
-                      "the thrown lands is a card of its own)%s%s", "", "");
     fray_status rc;
     if (!st->over && ft_next_actor(st) == who) {
         if (st->c[who].phase > st->phase)
@@ -764,8 +761,37 @@ static fray_status test_one(const fray_towers_fight *f, int who,
             set_outcome(&out->outcomes[1], "fails", den - win, den);
             no_damage(out);
             break;
+        case FT_GM_THROW: {
+            /* grapple.c's throw_foe: at an occupied space a PA against
+             * the PD of the one there (ties to the thrower; hit: both
+             * prone), else a PA flip against a Defense of 0 (the thrown
+             * lands there; missed: a space beside it, prone). */
+            out->n_outcomes = 2;
+            if (nf >= 2 && fl[1].who != who) {
+                rc = opposed_count(s, &fl[0], &fl[1], &win, &den, diag);
+                if (rc != FRAY_OK)
+                    return rc;
+            } else if (nf >= 1) {
+                rc = fray_odds_flip(&s->opt.deck, fl[0].n, &s->opt.flip,
+                                    &x->fo[0]);
+                if (rc != FRAY_OK)
+                    return fray__diag_set(diag, rc, 0, "the flip needs more "
+                                          "cards than the deck has");
+                fray_ratio ok = fray_flip_odds_success(&x->fo[0], fl[0].shift, 0);
+                win = fray__u128_from(ok.num);
+                den = fray__u128_from(ok.den);
+            } else {
+                return refuse(diag, "the Throw did not flip as counted%s%s",
+                              "", "");
+            }
+            set_outcome(&out->outcomes[0], "hits", win, den);
+            set_outcome(&out->outcomes[1], "misses", den - win, den);
+            no_damage(out);
+            snprintf(out->title, sizeof out->title, "Attack: throw %s at %d,%d",
+                     tname, cmd->dest.x, cmd->dest.y);
+            break;
+        }
         case FT_GM_NONE:
-        case FT_GM_THROW:
         case FT_GM_COUNT:
             return refuse(diag, "no such grapple move%s%s", "", "");
         }
@@ -903,7 +929,7 @@ static fray_status one(const fray_towers_fight *f, int who,
         return refuse(diag, "the chances of %s are not counted%s (only "
                       "Attack, Power Attack and Cast a Spell, also after an "
                       "Aim: aim then attack ID; Charge; Initiate a Grapple, "
-                      "Escape, the grappling moves but Throw; Use a Skill)",
+                      "Escape, the grappling moves; Use a Skill)",
                       title, "");
     if (words > 0)
         return refuse(diag, "the chances with Hand of Fate, chip or "
