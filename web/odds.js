@@ -65,7 +65,10 @@ export function makeOdds(api, fight) {
         byCommand = new Map((o.actions || []).map((a) => [`${actor.id} ${a.command}`, a.outcomes || []]));
         replace(oddsBox.lastChild, h('ul', {}, (o.actions || []).map((a) => h('li', {},
           h('strong', {}, a.title || a.command), ': ',
-          (a.outcomes || []).map((x) => `${x.name} ${pct(x.p)}`).join(', ')))));
+          (a.outcomes || []).map((x) => `${x.name} ${pct(x.p)}`).join(', '),
+          // An area: each creature caught has its own chances (the ones
+          // above are the one aimed at's); how many it drops.
+          a.area ? `; ${a.area.caught.length} caught, on average ${Number(a.area.expected_dropped).toFixed(1)} out of the fight after it` : ''))));
         oddsBox.hidden = false;
         if (onReady) onReady();
       } catch {

@@ -38,6 +38,11 @@ enum {
     FRAY_CHANCES_LIST = 64       /* options of one combatant at most */
 };
 
+enum {
+    FRAY_CHANCES_AREA = 16,        /* creatures caught in an area at most */
+    FRAY_CHANCES_AREA_DAMAGE = 48  /* amounts of damage of one creature caught */
+};
+
 /* One outcome of the action ("miss", "hit", "critical") and its chance. */
 typedef struct fray_chance_outcome {
     char name[24];
@@ -53,6 +58,18 @@ typedef struct fray_chance_damage {
     fray_ratio p;
     double share;
 } fray_chance_damage;
+
+/* One creature caught in an area: its own chances. */
+typedef struct fray_chance_target {
+    int target;              /* fight index */
+    int n_outcomes;
+    fray_chance_outcome outcomes[FRAY_CHANCES_OUTCOMES];
+    int n_damage;            /* amounts, smallest total first */
+    fray_chance_damage damage[FRAY_CHANCES_AREA_DAMAGE];
+    double expected[2];
+    double p_drop;           /* out of the fight after it; -1 not counted */
+    char modifiers[FRAY_CHANCES_TEXT];   /* its defense's, in rules words */
+} fray_chance_target;
 
 typedef struct fray_chances {
     int who;                 /* the combatant acting (fight index) */
@@ -76,6 +93,18 @@ typedef struct fray_chances {
     /* What the numbers leave out or take as given, in rules words ("each
      * flip from a full shuffled deck; no Hand of Fate card played"). */
     char assumed[FRAY_CHANCES_ASSUMED];
+    /* An attack with an area (99 Towers: one attack flip against every
+     * creature caught, each with its own defense flip; Alloy: an area
+     * power, one attack roll against each): n_area creatures caught, the
+     * chances of each (0: the action has no area). The fields above are
+     * then the first creature's (the one aimed at when it is caught). */
+    int n_area;
+    fray_chance_target area[FRAY_CHANCES_AREA];
+    /* The joint outcome of an area: area_dropped[k] the chance that
+     * exactly k of the creatures caught are out of the fight after it
+     * (k = 0 .. n_area); area_dropped[0] -1 when not counted. */
+    double area_dropped[FRAY_CHANCES_AREA + 1];
+    double area_expected_dropped;   /* the mean number out after it */
 } fray_chances;
 
 /*
@@ -102,7 +131,10 @@ typedef struct fray_chances_list {
 /*
  * Every action of `who` whose chances the ruleset counts (99 Towers: an
  * Attack, a Power Attack and an Aim then Attack on each foe it can reach,
- * with the weapon in hand; Alloy's basic attack on each foe), ranked best
+ * with the weapon in hand, a spell with an area aimed at each foe, Squeeze
+ * and Slam on the one it holds, a Charge on each foe it can charge;
+ * Alloy's basic attack and each attack power
+ * on each foe, an area burst centred on its square), ranked best
  * first: by the chance to drop the
  * target where it is counted, then by the expected damage (both tracks
  * added), then by the command's words. Errors as fray_action_chances,

@@ -50,6 +50,36 @@ static void tell_damage(const fray_chances *c, bool exact) {
     putchar('\n');
 }
 
+/* An area: each creature caught, and how many drop. */
+static void tell_area(const fray_fight *f, const fray_chances *c, bool exact) {
+    if (c->n_area <= 0)
+        return;
+    const fray_setup *s = fray_fight_setup(f);
+    printf("  caught in the area:\n");
+    for (int i = 0; i < c->n_area; i++) {
+        const fray_chance_target *t = &c->area[i];
+        printf("  - %s:", fray_setup_combatant_name(s, t->target));
+        for (int k = 0; k < t->n_outcomes; k++) {
+            char p[128];
+            pct(p, sizeof p, t->outcomes[k].p, t->outcomes[k].share, exact);
+            printf("%s %s %s", k ? "," : "", t->outcomes[k].name, p);
+        }
+        printf("\n    on average:");
+        for (int k = 0; k < c->n_tracks; k++)
+            printf("%s %.2f %s", k ? "," : "", t->expected[k], c->tracks[k]);
+        printf("; out of the fight after it: %.1f%%\n    defense: %s\n",
+               100.0 * t->p_drop, t->modifiers);
+    }
+    if (c->area_dropped[0] >= 0) {
+        printf("  how many out of the fight after it:");
+        for (int k = 0; k <= c->n_area; k++)
+            printf("%s %d %.1f%%", k ? "," : "", k, 100.0 * c->area_dropped[k]);
+        putchar('\n');
+    }
+    printf("  on average %.2f out of the fight after it\n",
+           c->area_expected_dropped);
+}
+
 static void tell_one(const fray_fight *f, const fray_chances *c, bool exact) {
     const fray_setup *s = fray_fight_setup(f);
     printf("%s: %s\n  ", fray_setup_combatant_name(s, c->who), c->title);
@@ -64,6 +94,7 @@ static void tell_one(const fray_fight *f, const fray_chances *c, bool exact) {
         printf("  %s out of the fight after it: %.1f%%\n",
                fray_setup_combatant_name(s, c->target), 100.0 * c->p_drop);
     printf("  modifiers: %s\n  assumed: %s\n", c->modifiers, c->assumed);
+    tell_area(f, c, exact);
 }
 
 static const char *next_word(const char *p, char *out, size_t size) {

@@ -2636,6 +2636,49 @@ static void write_ratio(fsv_text *t, fray_ratio p, double share) {
     fsv_text_json(t, fray_ratio_format(p, buf));
 }
 
+/* An area's creatures caught (issue 19, chances2): ,"area":{...}. */
+static void write_chances_area(fsv_text *t, const fray_chances *c) {
+    if (c->n_area <= 0)
+        return;
+    fsv_text_str(t, ",\"area\":{\"caught\":[");
+    for (int i = 0; i < c->n_area; i++) {
+        const fray_chance_target *a = &c->area[i];
+        fsv_text_printf(t, "%s{\"target\":%d,\"outcomes\":[", i ? "," : "",
+                        a->target);
+        for (int k = 0; k < a->n_outcomes; k++) {
+            fsv_text_str(t, k ? ",{\"name\":" : "{\"name\":");
+            fsv_text_json(t, a->outcomes[k].name);
+            fsv_text_str(t, ",");
+            write_ratio(t, a->outcomes[k].p, a->outcomes[k].share);
+            fsv_text_str(t, "}");
+        }
+        fsv_text_str(t, "],\"amounts\":[");
+        for (int k = 0; k < a->n_damage; k++) {
+            fsv_text_str(t, k ? ",{\"amount\":[" : "{\"amount\":[");
+            for (int j = 0; j < c->n_tracks; j++)
+                fsv_text_printf(t, "%s%d", j ? "," : "", a->damage[k].amount[j]);
+            fsv_text_str(t, "],");
+            write_ratio(t, a->damage[k].p, a->damage[k].share);
+            fsv_text_str(t, "}");
+        }
+        fsv_text_str(t, "],\"expected\":[");
+        for (int j = 0; j < c->n_tracks; j++)
+            fsv_text_printf(t, "%s%.17g", j ? "," : "", a->expected[j]);
+        fsv_text_printf(t, "],\"p_drop\":%.17g,\"modifiers\":", a->p_drop);
+        fsv_text_json(t, a->modifiers);
+        fsv_text_str(t, "}");
+    }
+    fsv_text_str(t, "],\"dropped\":");
+    if (c->area_dropped[0] < 0) {
+        fsv_text_str(t, "null");
+    } else {
+        for (int k = 0; k <= c->n_area; k++)
+            fsv_text_printf(t, "%s%.17g", k ? "," : "[", c->area_dropped[k]);
+        fsv_text_str(t, "]");
+    }
+    fsv_text_printf(t, ",\"expected_dropped\":%.17g}", c->area_expected_dropped);
+}
+
 static void write_chances(fsv_text *t, const fray_chances *c) {
     fsv_text_str(t, "{\"command\":");
     fsv_text_json(t, c->command);
@@ -2670,6 +2713,7 @@ static void write_chances(fsv_text *t, const fray_chances *c) {
     fsv_text_json(t, c->modifiers);
     fsv_text_str(t, ",\"assumed\":");
     fsv_text_json(t, c->assumed);
+    write_chances_area(t, c);
     fsv_text_str(t, "}");
 }
 

@@ -118,6 +118,19 @@ jq -e '(.actions | length) >= 1 and .actions[0].damage.tracks == ["HP"]
 forecast_done "$GM" "$G" && jq -e '.length.unit == "round" and (.sides | map(.name)) == ["Crew", "Gang"]' "$TMP/body" >/dev/null \
     && ok "Alloy: the forecast in rounds" || fail "alloy forecast: $(cat "$TMP/body")"
 
+# ---- 99 Towers: an area (the Fireball in the brawl) ------------------------------------
+call "$GM" POST /api/fights '{"encounter":"examples/towers/brawl.yaml","seed":3}' >/dev/null
+expect_status "a 99 Towers brawl" 201
+B=$(jq -r .id "$TMP/body")
+call "$GM" GET "/api/fights/$B/odds?who=ysolde" >/dev/null
+expect_status "Ysolde's odds" 200
+jq -e '[.actions[] | select(.area)] | length >= 1
+       and (.[0].area.caught | length) >= 2
+       and (.[0].area.caught[0].outcomes | map(.name)) == ["miss", "hit", "critical"]
+       and .[0].area.dropped == null
+       and (.[0].area.expected_dropped >= 0)' "$TMP/body" >/dev/null \
+    && ok "99 Towers: an area, each creature caught" || fail "area odds: $(head -c 800 "$TMP/body")"
+
 # ---- Silent Winter: the brawl ---------------------------------------------------------
 call "$GM" POST /api/fights '{"encounter":"examples/silent-winter/brawl.yaml","seed":3}' >/dev/null
 expect_status "a Silent Winter brawl" 201

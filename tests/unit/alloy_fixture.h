@@ -16,7 +16,7 @@
  * defines stand-ins for every attack.c function turn.c and act.c call
  * (fa_attack, fa_opportunity_attack, fa_damage, fa_check_vs,
  * fa_second_wind, fa_defense_value, fa_attack_line_of, fa_attack_mods,
- * fa_suppress_turn_end), recording their calls in f->fake,
+ * fa_suppress_turn_end, fa_area_targets), recording their calls in f->fake,
  * so that those tests check turn.c and act.c alone: with all of them
  * defined here, the linker does not take attack.c
  * from the library.
@@ -453,6 +453,16 @@ int fa_defense_value(const fa_setup *s, const fa_state *st, int target,
                      fa_defense d, int attacker, bool ranged) {
     (void)st; (void)attacker; (void)ranged;
     return s->sb[s->c[target].sb].defense[d];
+}
+
+/* (chances.c's, issue 19: the odds at the table; no test here asks.) */
+fray_status fa_area_targets(const fa_setup *s, const fa_state *st, int who,
+                            const fa_command *cmd, const fa_attack_line *L,
+                            int *targets, int *n, fray_pos *origin) {
+    (void)s; (void)st; (void)who; (void)cmd; (void)L; (void)targets;
+    (void)origin;
+    *n = 0;
+    return FRAY_ERR_INVALID;
 }
 #endif
 

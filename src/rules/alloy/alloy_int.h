@@ -1384,4 +1384,12 @@ int fa_gm_op_of(const char *word);
 size_t fa_gm_describe(const fa_setup *s, const fa_command *c, char *buf, size_t size);
 size_t fa_gm_fact_text(const fa_setup *s, const fa_fact *f, char *buf, size_t size);
 
+/* (chances2, issue 19) The creatures an area attack of `who` (cmd, line
+ * L) affects, as attack.c's attack_area picks them (at most
+ * FA_MAX_COMBATANTS into targets), and the origin its modifiers are taken
+ * from: FRAY_ERR_INVALID for a placement the rules refuse (attack.c). */
+fray_status fa_area_targets(const fa_setup *s, const fa_state *st, int who,
+                            const fa_command *cmd, const fa_attack_line *L,
+                            int *targets, int *n, fray_pos *origin);
+
 #endif

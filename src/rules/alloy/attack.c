@@ -1377,3 +1377,31 @@ fray_status fa_suppress_turn_end(fa_run *r, int who, bool took_standard_or_none)
     }
     return r->failed;
 }
+
+/* ---- The chances of an area (issue 19; chances.c) ------------------------- */
+
+fray_status fa_area_targets(const fa_setup *s, const fa_state *st, int who,
+                            const fa_command *cmd, const fa_attack_line *L,
+                            int *targets, int *n, fray_pos *origin) {
+    fa_run r;
+    memset(&r, 0, sizeof r);
+    r.s = s;
+    r.st = (fa_state *)st; /* area_of only reads it */
+    *n = 0;
+    fray_area area;
+    fray_footprint from;
+    fray_status e = area_of(&r, who, cmd, L, &area, &from);
+    if (e != FRAY_OK)
+        return e;
+    *origin = L->area_kind == FA_AREA_WALL ? cmd->path[0] : cmd->origin;
+    /* As attack_area picks them. */
+    for (int i = 0; i < st->n; i++) {
+        if (out(st, i))
+            continue;
+        if (i == who && L->area_kind != FA_AREA_BURST)
+            continue;
+        if (fray_area_affects(&s->map, &area, from, st->c[i].fp))
+            targets[(*n)++] = i;
+    }
+    return FRAY_OK;
+}

@@ -35,6 +35,219 @@ static void add_text(char *buf, size_t size, const char *text) {
         snprintf(buf + n, size - n, "%s%s", n ? "; " : "", text);
 }
 
+/* The chances of one attack roll of `who` on t with line L, its
+ * modifiers taken from `from` (the attacker's square, or an area's
+ * origin): fray_odds_d20_attack's, what `fray odds roll d20+B --attack
+ * --vs D --damage X` answers. Into oc (miss, hit, critical), dmg (at most
+ * max rows), expected, p_drop and the modifiers' words; *p_hit and
+ * *p_crit (hit without a critical, critical) as doubles for the joint
+ * counts. An attack the rules refuse from there: *impossible (and no
+ * chances) when allow_impossible (an area: that creature is missed),
+ * else a refusal in rules words. */
+typedef struct target_count {
+    fray_chance_outcome *oc;
+    fray_chance_damage *dmg;
+    int max;
+    int n_damage;
+    double expected;
+    double p_drop;
+    char *mods;
+    size_t mods_size;
+    double p_hit, p_crit;
+    bool impossible;
+    bool whole;
+} target_count;
+
+static fray_status count_target(const fa_setup *s, const fa_state *st, int who,
+                                int t, const fa_attack_line *L, fray_pos from,
+                                bool allow_impossible, target_count *tc,
+                                fray_diag *diag) {
+    fa_mods m;
+    fa_attack_mods(s, st, who, t, L, false, from, &m);
+    tc->impossible = m.impossible;
+    tc->whole = true;
+    tc->expected = 0;
+    tc->n_damage = 0;
+    if (m.impossible && !allow_impossible)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "%s cannot attack %s now: %s", s->c[who].name,
+                              s->c[t].name,
+                              m.why_impossible == FA_NOTE_TOTAL_COVER
+                                  ? "total cover"
+                                  : m.why_impossible == FA_NOTE_OUT_OF_RANGE
+                                        ? "out of range"
+                                        : "not possible now");
+    if (m.impossible) { /* the area misses it: no roll */
+        snprintf(tc->oc[0].name, sizeof tc->oc[0].name, "miss");
+        tc->oc[0].p = fray__ratio(1, 1, false);
+        snprintf(tc->oc[1].name, sizeof tc->oc[1].name, "hit");
+        tc->oc[1].p = fray__ratio(0, 1, false);
+        snprintf(tc->oc[2].name, sizeof tc->oc[2].name, "critical");
+        tc->oc[2].p = fray__ratio(0, 1, false);
+        for (int i = 0; i < 3; i++)
+            tc->oc[i].share = fray_ratio_to_double(tc->oc[i].p);
+        tc->dmg[0].amount[0] = 0;
+        tc->dmg[0].p = fray__ratio(1, 1, false);
+        tc->dmg[0].share = 1;
+        tc->n_damage = 1;
+        tc->p_drop = 0;
+        tc->p_hit = tc->p_crit = 0;
+        snprintf(tc->mods, tc->mods_size, "%s", "no line of effect or out of "
+                 "range from the origin: not attacked");
+        return FRAY_OK;
+    }
+    tc->mods[0] = '\0';
+    for (int i = 0; i < m.n; i++) {
+        char one_mod[64];
+        snprintf(one_mod, sizeof one_mod, "%s %+d", fa_mod_name(m.m[i].reason),
+                 m.m[i].value);
+        add_text(tc->mods, tc->mods_size, one_mod);
+    }
+    for (int i = 0; i < m.n_def; i++) {
+        char one_mod[64];
+        snprintf(one_mod, sizeof one_mod, "defense: %s %+d",
+                 fa_mod_name(m.d[i].reason), m.d[i].value);
+        add_text(tc->mods, tc->mods_size, one_mod);
+    }
+    if (!tc->mods[0])
+        snprintf(tc->mods, tc->mods_size, "none");
+
+    char dmg[48], crit[24];
+    dice_text(dmg, sizeof dmg, L->dice, L->mult, L->damage_bonus);
+    bool has_crit = L->crit_dice.n > 0 && L->crit_dice.sides >= 2;
+    if (has_crit)
+        dice_text(crit, sizeof crit, L->crit_dice, 1, 0);
+    fray_dice *dd = NULL, *cd = NULL;
+    fray_diag d2;
+    memset(&d2, 0, sizeof d2);
+    fray_status rc = fray_dice_parse(dmg, NULL, NULL, &dd, &d2);
+    if (rc == FRAY_OK && has_crit)
+        rc = fray_dice_parse(crit, NULL, NULL, &cd, &d2);
+    fray_d20_attack_odds ao;
+    memset(&ao, 0, sizeof ao);
+    if (rc == FRAY_OK) {
+        fray_d20_attack_query q;
+        memset(&q, 0, sizeof q);
+        q.bonus = L->attack_bonus + m.total;
+        q.defense = s->sb[s->c[t].sb].defense[L->defense] + m.def_total;
+        q.crit_min = L->crit_min;
+        q.damage = dd;
+        q.crit_dice = cd;
+        rc = fray_odds_d20_attack(&q, NULL, &ao);
+    }
+    if (rc != FRAY_OK) {
+        fray_d20_attack_odds_free(&ao);
+        fray_dice_free(dd);
+        fray_dice_free(cd);
+        return fray__diag_set(diag, rc, 0, "the damage %s cannot be counted",
+                              dmg);
+    }
+    snprintf(tc->oc[0].name, sizeof tc->oc[0].name, "miss");
+    tc->oc[0].p = fray_ratio_one_minus(ao.p_hit);
+    snprintf(tc->oc[1].name, sizeof tc->oc[1].name, "hit");
+    /* hit without a critical: p_hit - p_crit over the common denominator
+     * (both are multiples of 1/20). */
+    fray__u128 num = fray__u128_from(ao.p_hit.num) * 20 / fray__u128_from(ao.p_hit.den) -
+                     fray__u128_from(ao.p_crit.num) * 20 / fray__u128_from(ao.p_crit.den);
+    tc->oc[1].p = fray__ratio(num, 20, false);
+    snprintf(tc->oc[2].name, sizeof tc->oc[2].name, "critical");
+    tc->oc[2].p = ao.p_crit;
+    for (int i = 0; i < 3; i++)
+        tc->oc[i].share = fray_ratio_to_double(tc->oc[i].p);
+    tc->p_hit = tc->oc[1].share;
+    tc->p_crit = tc->oc[2].share;
+    fray__u128 den = fray__u128_from(ao.damage.den), drop = 0;
+    int hp = st->c[t].hp;
+    for (size_t i = 0; i < ao.damage.n; i++) {
+        fray__u128 c = fray__u128_from(ao.damage.count[i]);
+        if (!c)
+            continue;
+        int v = (int)(ao.damage.lo + (int64_t)i);
+        if (v > 0 && hp - v <= 0)
+            drop += c;
+        if (tc->n_damage >= tc->max) {
+            tc->whole = false;
+            continue;
+        }
+        fray_chance_damage *e = &tc->dmg[tc->n_damage++];
+        e->amount[0] = v;
+        e->p = fray__ratio(c, den, false);
+        e->share = fray_ratio_to_double(e->p);
+        tc->expected += e->share * v;
+    }
+    tc->p_drop = fray_ratio_to_double(fray__ratio(drop, den, false));
+    fray_d20_attack_odds_free(&ao);
+    fray_dice_free(dd);
+    fray_dice_free(cd);
+    return FRAY_OK;
+}
+
+/* How many drop, over the area's one damage roll (D) and one roll of the
+ * crit dice (E) for all: each target's attack roll its own; a hit deals D,
+ * a critical the dice's most plus E (option area-crit maximum). */
+static fray_status area_joint(const fa_attack_line *L, const fa_state *st,
+                              const int *targets, const double *ph,
+                              const double *pc, int n, double *dropped) {
+    for (int k = 0; k <= n; k++)
+        dropped[k] = 0;
+    char dmg[48], crit[24];
+    dice_text(dmg, sizeof dmg, L->dice, L->mult, L->damage_bonus);
+    bool has_crit = L->crit_dice.n > 0 && L->crit_dice.sides >= 2;
+    if (has_crit)
+        dice_text(crit, sizeof crit, L->crit_dice, 1, 0);
+    fray_dice *dd = NULL, *cd = NULL;
+    fray_diag d2;
+    memset(&d2, 0, sizeof d2);
+    fray_dist D, E;
+    memset(&D, 0, sizeof D);
+    memset(&E, 0, sizeof E);
+    bool have_e = false;
+    fray_status rc = fray_dice_parse(dmg, NULL, NULL, &dd, &d2);
+    if (rc == FRAY_OK)
+        rc = fray_dice_dist(dd, 0, NULL, &D);
+    if (rc == FRAY_OK && has_crit) {
+        rc = fray_dice_parse(crit, NULL, NULL, &cd, &d2);
+        if (rc == FRAY_OK)
+            rc = fray_dice_dist(cd, 0, NULL, &E);
+        have_e = rc == FRAY_OK;
+    }
+    if (rc == FRAY_OK) {
+        int most = L->mult * L->dice.n * L->dice.sides + L->damage_bonus;
+        double dden = (double)fray__u128_from(D.den);
+        double eden = have_e ? (double)fray__u128_from(E.den) : 1;
+        size_t ne = have_e ? E.n : 1;
+        for (size_t i = 0; i < D.n; i++) {
+            double pd = (double)fray__u128_from(D.count[i]) / dden;
+            if (pd == 0)
+                continue;
+            int dv = (int)(D.lo + (int64_t)i);
+            for (size_t j = 0; j < ne; j++) {
+                double pe = have_e ? (double)fray__u128_from(E.count[j]) / eden : 1;
+                if (pe == 0)
+                    continue;
+                int ev = have_e ? (int)(E.lo + (int64_t)j) : 0;
+                double row[FRAY_CHANCES_AREA + 1] = {1};
+                for (int t = 0; t < n; t++) {
+                    int hp = st->c[targets[t]].hp;
+                    double p = (dv > 0 && hp - dv <= 0 ? ph[t] : 0) +
+                               (most + ev > 0 && hp - (most + ev) <= 0 ? pc[t] : 0);
+                    for (int k = t + 1; k > 0; k--)
+                        row[k] = row[k] * (1 - p) + row[k - 1] * p;
+                    row[0] *= 1 - p;
+                }
+                for (int k = 0; k <= n; k++)
+                    dropped[k] += pd * pe * row[k];
+            }
+        }
+    }
+    fray_dist_free(&D);
+    if (have_e)
+        fray_dist_free(&E);
+    fray_dice_free(dd);
+    fray_dice_free(cd);
+    return rc;
+}
+
 static fray_status one(const fa_setup *s, const fa_state *st, int turn,
                        int who, const char *command, fray_chances *out,
                        fray_diag *diag) {
@@ -55,35 +268,11 @@ static fray_status one(const fa_setup *s, const fa_state *st, int turn,
     if (cmd.kind != FA_CMD_ATTACK)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "the chances of %s are not counted (only an "
-                              "attack on one target)", fa_cmd_title(cmd.kind));
-    if (cmd.n_targets != 1)
-        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
-                              "the chances of an attack on %d targets are "
-                              "not counted (only one target)",
-                              (int)cmd.n_targets);
-    int t = cmd.targets[0];
-    if (t < 0 || t >= st->n)
-        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
-                              "an attack needs a target");
-    if (cmd.has_guess)
-        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
-                              "the chances of an attack on a guessed square "
-                              "are not counted");
+                              "attack, a power on its targets or an area)",
+                              fa_cmd_title(cmd.kind));
     if (st->c[who].flags & FA_F_OUT)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "%s is out of the fight", s->c[who].name);
-    if (st->c[t].flags & FA_F_OUT)
-        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
-                              "%s is out of the fight", s->c[t].name);
-    if (who == turn) {
-        char why[200] = "";
-        if (fa_check(s, st, &cmd, why, sizeof why) != FRAY_OK)
-            return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s", why);
-    } else if (s->c[who].side == s->c[t].side) {
-        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
-                              "%s will not attack an ally (%s)",
-                              s->c[who].name, s->c[t].name);
-    }
     const fa_statblock *b = &s->sb[s->c[who].sb];
     int slot = cmd.weapon >= 0 ? cmd.weapon : st->c[who].wield;
     const fa_weapon *w = cmd.power < 0 && slot >= 0 && slot < b->n_weapons
@@ -91,113 +280,180 @@ static fray_status one(const fa_setup *s, const fa_state *st, int turn,
                              : NULL;
     bool melee = !w || w->kind == FA_WK_MELEE;
     fa_attack_line L = fa_attack_line_of(s, st, who, cmd.power, slot, melee);
-    if (L.area)
+    if (!L.area) {
+        if (cmd.n_targets < 1)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                  "an attack needs a target");
+        if (cmd.has_guess)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                  "the chances of an attack on a guessed "
+                                  "square are not counted");
+        for (int i = 0; i < cmd.n_targets; i++) {
+            int t = cmd.targets[i];
+            if (t < 0 || t >= st->n)
+                return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                      "an attack needs a target");
+            if (st->c[t].flags & FA_F_OUT)
+                return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                      "%s is out of the fight", s->c[t].name);
+        }
+    } else if (!s->opt.area_crit_max) {
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
-                              "the chances of an area attack are not counted");
-    fa_mods m;
-    fa_attack_mods(s, st, who, t, &L, false, st->c[t].fp.at, &m);
-    if (m.impossible)
-        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
-                              "%s cannot attack %s now: %s", s->c[who].name,
-                              s->c[t].name,
-                              m.why_impossible == FA_NOTE_TOTAL_COVER
-                                  ? "total cover"
-                                  : m.why_impossible == FA_NOTE_OUT_OF_RANGE
-                                        ? "out of range"
-                                        : "not possible now");
-    out->target = t;
+                              "the chances of an area are counted with "
+                              "area-crit maximum only (this encounter: roll)");
+    }
+    if (who == turn) {
+        char why[200] = "";
+        if (fa_check(s, st, &cmd, why, sizeof why) != FRAY_OK)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s", why);
+    } else {
+        for (int i = 0; !L.area && i < cmd.n_targets; i++)
+            if (s->c[who].side == s->c[cmd.targets[i]].side)
+                return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                      "%s will not attack an ally (%s)",
+                                      s->c[who].name,
+                                      s->c[cmd.targets[i]].name);
+    }
+    /* The creatures attacked: the targets named, or the area's. */
+    int targets[FA_MAX_COMBATANTS];
+    int n = 0;
+    fray_pos from = st->c[who].fp.at;
+    if (L.area) {
+        rc = fa_area_targets(s, st, who, &cmd, &L, targets, &n, &from);
+        if (rc != FRAY_OK)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                  "the area cannot be placed there (range, "
+                                  "line of effect or its shape)");
+        if (n == 0)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                  "nobody is in the area placed there");
+        if (n > FRAY_CHANCES_AREA)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                  "the chances of an area on %d creatures "
+                                  "are not counted (at most %d)", n,
+                                  (int)FRAY_CHANCES_AREA);
+    } else {
+        n = cmd.n_targets;
+        for (int i = 0; i < n; i++)
+            targets[i] = cmd.targets[i];
+    }
     snprintf(out->command, sizeof out->command, "%s", command);
-    if (snprintf(out->title, sizeof out->title, "%s on %s with %s",
-                 cmd.power >= 0 ? "Power" : "Attack", s->c[t].name,
-                 w ? w->name : cmd.power >= 0 ? "a power" : "its fists") >=
-        (int)sizeof out->title)
-        out->title[sizeof out->title - 1] = '\0'; /* cut: a long name */
-    for (int i = 0; i < m.n; i++) {
-        char one_mod[64];
-        snprintf(one_mod, sizeof one_mod, "%s %+d", fa_mod_name(m.m[i].reason),
-                 m.m[i].value);
-        add_text(out->modifiers, sizeof out->modifiers, one_mod);
+    out->n_tracks = 1;
+    out->tracks[0] = hp_track[0];
+    const char *what = cmd.power >= 0 ? b->powers[cmd.power].name
+                       : w ? w->name : "its fists";
+    bool whole = true;
+    if (n == 1 && !L.area) {
+        int t = targets[0];
+        target_count tc = {.oc = out->outcomes, .dmg = out->damage,
+                           .max = FRAY_CHANCES_DAMAGE, .mods = out->modifiers,
+                           .mods_size = sizeof out->modifiers};
+        rc = count_target(s, st, who, t, &L, from, false, &tc, diag);
+        if (rc != FRAY_OK)
+            return rc;
+        out->target = t;
+        out->n_outcomes = 3;
+        out->n_damage = tc.n_damage;
+        out->expected[0] = tc.expected;
+        out->p_drop = tc.p_drop;
+        whole = tc.whole;
+        if (snprintf(out->title, sizeof out->title, "%s on %s with %s",
+                     cmd.power >= 0 ? "Power" : "Attack", s->c[t].name, what) >=
+            (int)sizeof out->title)
+            out->title[sizeof out->title - 1] = '\0'; /* cut: a long name */
+    } else {
+        /* Several targets (a roll each, 004:75) or an area (a roll each,
+         * one damage roll for all, 004:100). */
+        if (n > FRAY_CHANCES_AREA)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                  "too many targets to count");
+        double ph[FRAY_CHANCES_AREA], pc[FRAY_CHANCES_AREA];
+        int main_i = 0;
+        for (int i = 0; i < n; i++) {
+            fray_chance_target *ct = &out->area[i];
+            ct->target = targets[i];
+            ct->n_outcomes = 3;
+            target_count tc = {.oc = ct->outcomes, .dmg = ct->damage,
+                               .max = FRAY_CHANCES_AREA_DAMAGE,
+                               .mods = ct->modifiers,
+                               .mods_size = sizeof ct->modifiers};
+            rc = count_target(s, st, who, targets[i], &L, from, L.area, &tc,
+                              diag);
+            if (rc != FRAY_OK)
+                return rc;
+            ct->n_damage = tc.n_damage;
+            ct->expected[0] = tc.expected;
+            ct->p_drop = tc.p_drop;
+            whole = whole && tc.whole;
+            ph[i] = tc.p_hit;
+            pc[i] = tc.p_crit;
+            out->area_expected_dropped += tc.p_drop;
+            if (L.area && cmd.n_targets > 0 && targets[i] == cmd.targets[0])
+                main_i = i;
+        }
+        /* An area placed on a square: the one standing there first, else
+         * the first foe in it. */
+        if (L.area && cmd.n_targets == 0) {
+            int at = -1, foe = -1;
+            for (int i = n - 1; i >= 0; i--) {
+                fray_footprint fp = st->c[targets[i]].fp;
+                int side = fp.side > 0 ? fp.side : 1;
+                if (cmd.origin.x >= fp.at.x && cmd.origin.x < fp.at.x + side &&
+                    cmd.origin.y >= fp.at.y && cmd.origin.y < fp.at.y + side)
+                    at = i;
+                if (s->c[targets[i]].side != s->c[who].side)
+                    foe = i;
+            }
+            main_i = at >= 0 ? at : foe >= 0 ? foe : 0;
+        }
+        out->n_area = n;
+        if (L.area) {
+            rc = area_joint(&L, st, targets, ph, pc, n, out->area_dropped);
+            if (rc != FRAY_OK)
+                return fray__diag_set(diag, rc, 0, "the damage of that area "
+                                      "cannot be counted");
+        } else { /* independent rolls */
+            double row[FRAY_CHANCES_AREA + 1] = {1};
+            for (int i = 0; i < n; i++) {
+                double p = out->area[i].p_drop;
+                for (int k = i + 1; k > 0; k--)
+                    row[k] = row[k] * (1 - p) + row[k - 1] * p;
+                row[0] *= 1 - p;
+            }
+            for (int k = 0; k <= n; k++)
+                out->area_dropped[k] = row[k];
+        }
+        const fray_chance_target *mt = &out->area[main_i];
+        out->target = mt->target;
+        out->n_outcomes = 3;
+        memcpy(out->outcomes, mt->outcomes, sizeof out->outcomes);
+        out->n_damage = mt->n_damage;
+        memcpy(out->damage, mt->damage, sizeof mt->damage);
+        out->expected[0] = mt->expected[0];
+        out->p_drop = mt->p_drop;
+        snprintf(out->modifiers, sizeof out->modifiers, "%s", mt->modifiers);
+        if (snprintf(out->title, sizeof out->title, "%s with %s: %d %s",
+                     cmd.power >= 0 ? "Power" : "Attack", what, n,
+                     L.area ? "in the area" : "targets") >=
+            (int)sizeof out->title)
+            out->title[sizeof out->title - 1] = '\0';
     }
-    for (int i = 0; i < m.n_def; i++) {
-        char one_mod[64];
-        snprintf(one_mod, sizeof one_mod, "defense: %s %+d",
-                 fa_mod_name(m.d[i].reason), m.d[i].value);
-        add_text(out->modifiers, sizeof out->modifiers, one_mod);
-    }
-    if (!out->modifiers[0])
-        snprintf(out->modifiers, sizeof out->modifiers, "none");
-
     char dmg[48], crit[24];
     dice_text(dmg, sizeof dmg, L.dice, L.mult, L.damage_bonus);
     bool has_crit = L.crit_dice.n > 0 && L.crit_dice.sides >= 2;
     if (has_crit)
         dice_text(crit, sizeof crit, L.crit_dice, 1, 0);
-    fray_dice *dd = NULL, *cd = NULL;
-    fray_diag d2;
-    memset(&d2, 0, sizeof d2);
-    rc = fray_dice_parse(dmg, NULL, NULL, &dd, &d2);
-    if (rc == FRAY_OK && has_crit)
-        rc = fray_dice_parse(crit, NULL, NULL, &cd, &d2);
-    fray_d20_attack_odds ao;
-    memset(&ao, 0, sizeof ao);
-    if (rc == FRAY_OK) {
-        fray_d20_attack_query q;
-        memset(&q, 0, sizeof q);
-        q.bonus = L.attack_bonus + m.total;
-        q.defense = s->sb[s->c[t].sb].defense[L.defense] + m.def_total;
-        q.crit_min = L.crit_min;
-        q.damage = dd;
-        q.crit_dice = cd;
-        rc = fray_odds_d20_attack(&q, NULL, &ao);
-    }
-    if (rc != FRAY_OK) {
-        fray_d20_attack_odds_free(&ao);
-        fray_dice_free(dd);
-        fray_dice_free(cd);
-        return fray__diag_set(diag, rc, 0, "the damage %s cannot be counted",
-                              dmg);
-    }
-    out->n_outcomes = 3;
-    snprintf(out->outcomes[0].name, sizeof out->outcomes[0].name, "miss");
-    out->outcomes[0].p = fray_ratio_one_minus(ao.p_hit);
-    snprintf(out->outcomes[1].name, sizeof out->outcomes[1].name, "hit");
-    /* hit without a critical: p_hit - p_crit over the common denominator
-     * (both are multiples of 1/20). */
-    fray__u128 num = fray__u128_from(ao.p_hit.num) * 20 / fray__u128_from(ao.p_hit.den) -
-                     fray__u128_from(ao.p_crit.num) * 20 / fray__u128_from(ao.p_crit.den);
-    out->outcomes[1].p = fray__ratio(num, 20, false);
-    snprintf(out->outcomes[2].name, sizeof out->outcomes[2].name, "critical");
-    out->outcomes[2].p = ao.p_crit;
-    for (int i = 0; i < 3; i++)
-        out->outcomes[i].share = fray_ratio_to_double(out->outcomes[i].p);
-    out->n_tracks = 1;
-    out->tracks[0] = hp_track[0];
-    fray__u128 den = fray__u128_from(ao.damage.den), drop = 0;
-    int hp = st->c[t].hp;
-    for (size_t i = 0; i < ao.damage.n && out->n_damage < FRAY_CHANCES_DAMAGE; i++) {
-        fray__u128 c = fray__u128_from(ao.damage.count[i]);
-        if (!c)
-            continue;
-        int v = (int)(ao.damage.lo + (int64_t)i);
-        fray_chance_damage *e = &out->damage[out->n_damage++];
-        e->amount[0] = v;
-        e->p = fray__ratio(c, den, false);
-        e->share = fray_ratio_to_double(e->p);
-        out->expected[0] += e->share * v;
-        if (v > 0 && hp - v <= 0)
-            drop += c;
-    }
-    bool whole = out->n_damage < FRAY_CHANCES_DAMAGE || ao.damage.n <= FRAY_CHANCES_DAMAGE;
-    out->p_drop = fray_ratio_to_double(fray__ratio(drop, den, false));
-    snprintf(out->assumed, sizeof out->assumed,
-             "damage %s, a critical %s%s%s (the attack as the odds table "
-             "counts it); no action point spent%s",
-             dmg, "deals the dice's most", has_crit ? " plus " : "",
-             has_crit ? crit : "",
-             whole ? "" : "; the largest amounts are left out of the list");
-    fray_d20_attack_odds_free(&ao);
-    fray_dice_free(dd);
-    fray_dice_free(cd);
+    if (snprintf(out->assumed, sizeof out->assumed,
+                 "damage %s, a critical %s%s%s (the attack as the odds table "
+                 "counts it)%s; no action point spent%s",
+                 dmg, "deals the dice's most", has_crit ? " plus " : "",
+                 has_crit ? crit : "",
+                 L.area ? "; an attack roll each, one damage roll for all"
+                 : n > 1 ? "; an attack and a damage roll each" : "",
+                 whole ? "" : "; the largest amounts are left out of the list") >=
+        (int)sizeof out->assumed)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "the damage %s is too long to tell", dmg);
     return FRAY_OK;
 }
 
@@ -218,17 +474,37 @@ fray_status fa_chances(const fa_setup *s, const fa_state *st, int turn,
         if (t == who || s->c[t].side == s->c[who].side ||
             (st->c[t].flags & FA_F_OUT))
             continue;
-        char c[FRAY_CHANCES_TEXT];
-        snprintf(c, sizeof c, "attack %s", s->c[t].id);
-        fray_diag d;
-        memset(&d, 0, sizeof d);
-        fray_status rc = one(s, st, turn, who, c, &out[*n], &d);
-        if (rc == FRAY_OK)
-            ++*n;
-        else if (rc != FRAY_ERR_INVALID) {
-            if (diag)
-                *diag = d;
-            return rc;
+        /* The basic attack, then each attack power on it (an area
+         * burst: centred on its square); blasts, close bursts and walls,
+         * whose placing is a choice of squares, are asked by command. */
+        const fa_statblock *b = &s->sb[s->c[who].sb];
+        for (int p = -1; p < b->n_powers && *n < max; p++) {
+            char c[FRAY_CHANCES_TEXT];
+            if (p < 0) {
+                snprintf(c, sizeof c, "attack %s", s->c[t].id);
+            } else {
+                const fa_power *pw = &b->powers[p];
+                if (pw->teleport > 0)
+                    continue;
+                if (pw->area == FA_AREA_BURST)
+                    snprintf(c, sizeof c, "attack at %d,%d with %s",
+                             st->c[t].fp.at.x, st->c[t].fp.at.y, pw->id);
+                else if (pw->area == FA_AREA_NONE)
+                    snprintf(c, sizeof c, "attack %s with %s", s->c[t].id,
+                             pw->id);
+                else
+                    continue;
+            }
+            fray_diag d;
+            memset(&d, 0, sizeof d);
+            fray_status rc = one(s, st, turn, who, c, &out[*n], &d);
+            if (rc == FRAY_OK)
+                ++*n;
+            else if (rc != FRAY_ERR_INVALID && rc != FRAY_ERR_PARSE) {
+                if (diag)
+                    *diag = d;
+                return rc;
+            }
         }
     }
     return FRAY_OK;
