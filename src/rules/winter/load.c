@@ -248,6 +248,77 @@ static fray_status read_spell(sl *L, const yn *it) {
     return FRAY_OK;
 }
 
+static int find_talent(const sw_setup *s, const char *name) {
+    for (int i = 0; i < s->n_talents; i++)
+        if (yr_ieq(s->tl[i].name, name))
+            return i;
+    return -1;
+}
+
+/* A talent (002:37, 39, 69; docs/rules/silent-winter.md 27): name, how it
+ * is resolved (an attack, or automatic), its Pain, its delay (absent: the
+ * attack's), and one effect: stun N, paralyze N, wound, bonus N. */
+static fray_status read_talent(sl *L, const yn *it) {
+    static const char *const keys[] = {"name", "resolve", "pain", "delay", "stun",
+                                       "paralyze", "wound", "bonus", "notes"};
+    fray_status st = yr_keys(&L->r, it, "a talent", keys, 9, false);
+    if (st != FRAY_OK)
+        return st;
+    sw_setup *s = L->s;
+    const yn *nm = yr_get(it, "name");
+    if (!nm)
+        return yr_missing(&L->r, it, "name", "a talent");
+    sw_talent tl;
+    memset(&tl, 0, sizeof tl);
+    if ((st = yr_text(&L->r, nm, "a talent's name", tl.name, sizeof tl.name)) != FRAY_OK)
+        return st;
+    if (find_talent(s, tl.name) >= 0)
+        return FAIL(L, nm, "talent '%.40s' is given twice", tl.name);
+    if (s->n_talents >= SW_MAX_TALENTS)
+        return FAIL_RANGE(L, nm, "more than %d talents", SW_MAX_TALENTS);
+    static const char *const how[] = {"attack", "automatic"};
+    const yn *rv = yr_get(it, "resolve");
+    int k = 0;
+    if (rv && (st = yr_choice(&L->r, rv, "how a talent is resolved", how, 2, &k)) != FRAY_OK)
+        return st;
+    tl.resolve = (uint8_t)k;
+    int pain = 0, delay = 0;
+    if ((st = get_int(L, it, "pain", "a talent's Pain (002:37)", 0, 9, 1, &pain)) != FRAY_OK ||
+        (st = get_int(L, it, "delay", "a talent's delay (segments)", 1, 30, 0, &delay)) != FRAY_OK)
+        return st;
+    tl.pain = (uint8_t)pain;
+    tl.delay = (uint8_t)delay;
+    static const char *const eff[] = {"stun", "paralyze", "wound", "bonus"};
+    int ne = 0, e = -1;
+    for (int i = 0; i < 4; i++)
+        if (yr_get(it, eff[i])) {
+            ne++;
+            e = i;
+        }
+    if (ne != 1)
+        return FAIL(L, it, "a talent has one effect: stun, paralyze, wound or bonus");
+    const yn *ev = yr_get(it, eff[e]);
+    tl.effect = (uint8_t)e;
+    if (e == SW_TE_WOUND) {
+        bool w = false;
+        if ((st = yr_bool(&L->r, ev, "wound", &w)) != FRAY_OK)
+            return st;
+        if (!w)
+            return FAIL(L, ev, "wound: true (a talent that wounds, 002:39), or another effect");
+    } else {
+        int n = 0;
+        if ((st = yr_int(&L->r, ev, e == SW_TE_BONUS ? "bonus (to the attack roll)"
+                                                       : "segments Stunned or Paralyzed",
+                         1, 30, &n)) != FRAY_OK)
+            return st;
+        tl.amount = (int8_t)n;
+    }
+    if (e == SW_TE_BONUS && tl.resolve == SW_TR_AUTOMATIC)
+        return FAIL(L, ev, "a bonus to the attack roll needs resolve: attack");
+    s->tl[s->n_talents++] = tl;
+    return FRAY_OK;
+}
+
 static fray_status read_armour(sl *L, const yn *it) {
     static const char *const keys[] = {"name", "protects", "notes"};
     fray_status st = yr_keys(&L->r, it, "an armour", keys, 3, false);
@@ -320,7 +391,7 @@ static fray_status read_block(sl *L, const yn *it) {
         "physical-defense", "defense-bonus", "magic-defense",
         "physical-resistance", "magic-resistance", "health", "pain",
         "medicine", "size", "capacity", "weapon", "off-hand", "armour",
-        "carried", "nearby", "magic", "spell-power", "spells", "notes"};
+        "carried", "nearby", "magic", "spell-power", "spells", "talents", "notes"};
     fray_status st = yr_keys(&L->r, it, "a stat block", keys,
                              (int)(sizeof keys / sizeof keys[0]), false);
     if (st != FRAY_OK)
@@ -435,6 +506,26 @@ static fray_status read_block(sl *L, const yn *it) {
             b.spells |= 1u << si;
         }
     }
+    /* Talents (002:39; ruling 27) */
+    const yn *tv = yr_get(it, "talents");
+    if (tv) {
+        if (tv->type != YN_SEQ)
+            return FAIL(L, tv, "talents: expected a list of talents");
+        for (const yn *e = yr_items(tv); e; e = yr_next_item(tv, e)) {
+            char w[SW_NAME];
+            if ((st = yr_text(&L->r, e, "talents", w, sizeof w)) != FRAY_OK)
+                return st;
+            int ti = find_talent(L->s, w);
+            if (ti < 0) {
+                const char *names[SW_MAX_TALENTS];
+                for (int i = 0; i < L->s->n_talents; i++)
+                    names[i] = L->s->tl[i].name;
+                return yr_unknown(&L->r, e, "talent", w, names, L->s->n_talents,
+                                  "no talents are known: name a catalog with talents first");
+            }
+            b.talents |= 1u << ti;
+        }
+    }
     if (b.off_hand >= 0 && (L->s->w[b.off_hand].ranged || L->s->w[b.weapon].ranged))
         return FAIL(L, yr_get(it, "off-hand"),
                     "two weapons (002:41) are melee weapons here: '%s' is ranged",
@@ -464,8 +555,9 @@ static fray_status read_options(sl *L, const yn *m) {
         "engage-delay", "attack-delay", "ties", "friendly-fire",
         "sniping-resolves", "pain-on-any-hit", "stop-bleeding", "check-die",
         "order", "fallen-release", "undefended-busy", "blown-undefended",
-        "dropped-maintain", "siege-spread"};
-    fray_status st = yr_keys(&L->r, m, "options", keys, 14, false);
+        "dropped-maintain", "siege-spread", "stun-stacking", "talent-miss",
+        "stun-interrupts", "stun-maintain"};
+    fray_status st = yr_keys(&L->r, m, "options", keys, 18, false);
     if (st != FRAY_OK)
         return st;
     sw_options *o = &L->s->opt;
@@ -525,6 +617,21 @@ static fray_status read_options(sl *L, const yn *m) {
     if (st == FRAY_OK && (x = yr_get(m, "siege-spread")) &&
         (st = yr_choice(&L->r, x, "siege-spread", spread, 2, &v)) == FRAY_OK)
         o->siege_target_only = v == 1;
+    /* ruling 27: talents, Stunned and Paralyzed */
+    static const char *const stack[] = {"longer", "add"}, *const miss[] = {"spent", "kept"},
+                             *const interrupts[] = {"yes", "no"}, *const keep[] = {"keep", "roll"};
+    if (st == FRAY_OK && (x = yr_get(m, "stun-stacking")) &&
+        (st = yr_choice(&L->r, x, "stun-stacking", stack, 2, &v)) == FRAY_OK)
+        o->stun_add = v == 1;
+    if (st == FRAY_OK && (x = yr_get(m, "talent-miss")) &&
+        (st = yr_choice(&L->r, x, "talent-miss", miss, 2, &v)) == FRAY_OK)
+        o->talent_pain_on_hit = v == 1;
+    if (st == FRAY_OK && (x = yr_get(m, "stun-interrupts")) &&
+        (st = yr_choice(&L->r, x, "stun-interrupts", interrupts, 2, &v)) == FRAY_OK)
+        o->stun_keeps_pending = v == 1;
+    if (st == FRAY_OK && (x = yr_get(m, "stun-maintain")) &&
+        (st = yr_choice(&L->r, x, "stun-maintain", keep, 2, &v)) == FRAY_OK)
+        o->stun_maint_roll = v == 1;
     return st;
 }
 
@@ -760,12 +867,17 @@ static fray_status read_file(sl *L, const char *path, const yn *from,
     if (kind_out)
         *kind_out = kind;
     if (kind == SW_FILE_CATALOG) {
-        static const char *const keys[] = {"fray", "rules", "weapons", "armour", "spells", "notes"};
+        static const char *const keys[] = {"fray", "rules", "weapons", "armour", "spells",
+                                           "talents", "notes"};
         if ((st = yr_keys(&L->r, root, "a weapons file", keys, 6, false)) != FRAY_OK)
             return st;
         const yn *spl = yr_get(root, "spells");
         for (const yn *it = spl ? yr_items(spl) : NULL; it; it = yr_next_item(spl, it))
             if ((st = read_spell(L, it)) != FRAY_OK)
+                return st;
+        const yn *tll = yr_get(root, "talents");
+        for (const yn *it = tll ? yr_items(tll) : NULL; it; it = yr_next_item(tll, it))
+            if ((st = read_talent(L, it)) != FRAY_OK)
                 return st;
         const yn *l = yr_get(root, "weapons");
         for (const yn *it = l ? yr_items(l) : NULL; it; it = yr_next_item(l, it))

@@ -15,16 +15,16 @@
 static const char *const words[SW_EV_KINDS] = {
     "begin", "next", "engage", "attack", "avoid", "switch", "disengage",
     "chase", "snipe", "cover", "medicine", "wait", "item", "skill", "wield",
-    "cast", "release", "surmount"};
+    "cast", "release", "surmount", "talent"};
 static const char *const titles[SW_EV_KINDS] = {
     "Begin", "Next segment", "Engage", "Attack", "Avoid", "Switch Targets",
     "Disengage", "Chase a Sniper", "Establish Sniping", "Take Cover",
     "Medicine", "Wait", "Use an Item", "Use a Skill", "Switch Weapons",
-    "Cast a Spell", "Release a Spell", "Surmount the Obstacle"};
+    "Cast a Spell", "Release a Spell", "Surmount the Obstacle", "Use a Talent"};
 static const char *const status_names[SW_ST_WORDS] = {
     "Winded", "Blown", "Wounded", "Unconscious", "Dead", "bleeding",
     "Sniping", "Partial Cover", "Full Cover", "Undefended", "avoided",
-    "disengaged", "switched", "chased", "surmounted"};
+    "disengaged", "switched", "chased", "surmounted", "Stunned", "Paralyzed"};
 
 const char *sw_kind_word(int kind) {
     return kind >= 0 && kind < SW_EV_KINDS ? words[kind] : NULL;
@@ -40,6 +40,14 @@ bool sw_can_act(const sw_cstate *c) {
     return !(c->flags & (SW_F_DEAD | SW_F_WOUNDED | SW_F_BLOWN | SW_F_UNCONSCIOUS));
 }
 bool sw_out(const sw_cstate *c) { return !sw_can_act(c); }
+
+/* Stunned and Paralyzed (002:98-99): through the segment they last. */
+bool sw_stunned(const sw_state *st, int i) {
+    return st->c[i].stun_until >= st->seg && !(st->c[i].flags & SW_F_DEAD);
+}
+bool sw_paralyzed(const sw_state *st, int i) {
+    return st->c[i].para_until >= st->seg && !(st->c[i].flags & SW_F_DEAD);
+}
 
 int sw_hand_index(const sw_setup *s, const sw_state *st, int i) {
     int h = st->c[i].hand;
@@ -312,11 +320,15 @@ bool sw_undefended(const sw_setup *s, const sw_state *st, int who, int by,
     const sw_cstate *c = &st->c[who];
     if (c->flags & SW_F_UNCONSCIOUS)                 /* 002:55 */
         return true;
+    if (sw_paralyzed(st, who))                       /* 002:55, 99 */
+        return true;
     if ((c->flags & SW_F_BLOWN) && (!ranged || !s->opt.blown_melee_only))
         return true;                                 /* 002:55, 104 (002:37: melee) */
     if (ranged)
         return s->opt.busy_at_range && c->busy_until >= st->seg; /* 002:55 */
     if (c->flags & SW_F_WOUNDED)                     /* 002:98, 102 */
+        return true;
+    if (sw_stunned(st, who))                         /* 002:98: all melee foes */
         return true;
     if (c->busy_until >= st->seg)                    /* 002:83 */
         return true;
@@ -368,6 +380,10 @@ int sw_delay_of(const sw_setup *s, const sw_state *st, int kind, int actor,
         return s->obstacle;                      /* 002:25: the GM's, the same for all */
     case SW_EV_CAST:                             /* 002:77 (target: the spell) */
         return target >= 0 && target < s->n_spells ? s->sp[target].delay : 1;
+    case SW_EV_TALENT:                           /* ruling 27 (target: the talent) */
+        if (target >= 0 && target < s->n_talents && s->tl[target].delay)
+            return s->tl[target].delay;
+        return sw_delay_of(s, st, SW_EV_ATTACK, actor, -1); /* 002:69: it modifies the attack */
     case SW_EV_WIELD:                            /* 002:85 (target: the weapon) */
         return target >= 0 && target < 32 && (s->c[actor].b.nearby & (1u << target)) ? 5 : 2;
     default:
@@ -387,6 +403,10 @@ int sw_quiet_segments(const sw_setup *s, const sw_state *st) {
             return 0;
         if (c->pend_kind != SW_PEND_NONE && c->pend_at > st->seg && c->pend_at < next)
             next = c->pend_at;
+        if (c->stun_until > st->seg && c->stun_until < next)
+            next = c->stun_until; /* its end is told (002:98) */
+        if (c->para_until > st->seg && c->para_until < next)
+            next = c->para_until;
         if (sw_can_act(c)) {
             int32_t r = c->ready > st->seg ? c->ready : st->seg + 1;
             if (r < next)
@@ -407,7 +427,8 @@ int sw_quiet_segments(const sw_setup *s, const sw_state *st) {
 
 static bool avoid_open(const sw_setup *s, const sw_state *st, int b, int a) {
     const sw_cstate *cb = &st->c[b], *ca = &st->c[a];
-    return s->scene_avoid && sw_can_act(cb) && ca->pend_kind == SW_PEND_ENGAGE &&
+    return s->scene_avoid && sw_can_act(cb) && !sw_stunned(st, b) &&
+           ca->pend_kind == SW_PEND_ENGAGE &&
            ca->pend_target == b && ca->pend_decl == st->seg &&
            cb->ready <= st->seg &&
            (cb->decl_seg != st->seg || (cb->flags & SW_F_WAITED)) &&
@@ -433,6 +454,11 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             : c->flags & SW_F_WOUNDED ? "Wounded" : "Blown");
     if (t >= st->n)
         WHY("no such target");
+    if (sw_stunned(st, a) && cmd->kind != SW_EV_RELEASE)
+        WHY("%s is %s through segment %d: no combat actions (002:%s)", an,
+            sw_paralyzed(st, a) ? "Paralyzed" : "Stunned",
+            (int)(sw_paralyzed(st, a) ? c->para_until : c->stun_until),
+            sw_paralyzed(st, a) ? "99" : "98");
     const char *tn = t >= 0 ? s->c[t].name : "";
     if (cmd->kind == SW_EV_AVOID) {
         if (t < 0)
@@ -532,6 +558,23 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             WHY("%s is Fully Engaged (%d may Engage one of that size, 002:27)", tn,
                 s->c[t].b.capacity);
         return FRAY_OK;
+    case SW_EV_TALENT: {
+        int k = cmd->arg;
+        if (k >= s->n_talents || !(s->c[a].b.talents & (1u << k)))
+            WHY("%s has no such talent", an);
+        const sw_talent *tl = &s->tl[k];
+        if (tl->pain && c->pain <= 0)
+            WHY("%s is Winded and cannot use %s: it needs Pain (002:37)", an, tl->name);
+        if (c->pain < tl->pain)
+            WHY("%s has %d Pain: %s needs %d (002:37)", an, c->pain, tl->name, tl->pain);
+        if (s->c[t].side == s->c[a].side)
+            WHY("%s and %s are on the same side", an, tn);
+        if (!w->ranged && c->engages != t)
+            WHY("%s must Engage %s before %s, a melee talent (002:17)", an, tn, tl->name);
+        if (w->ranged && st->c[t].cover == SW_COVER_FULL)
+            WHY("%s is in Full Cover: no ranged attack can reach (002:49)", tn);
+        return FRAY_OK;
+    }
     case SW_EV_ATTACK:
         if (st->c[t].flags & SW_F_DEAD)
             WHY("%s is dead", tn);
@@ -637,7 +680,10 @@ void sw_attack_terms(const sw_setup *s, const sw_state *st, int a, int t,
 
 /* mode: 0 an attack, 1 friendly fire (002:51), 2 a siege weapon's spread
  * (002:57) */
-static void attack(sw_run *r, int a, int t, int mode) {
+static void talent_effect(sw_run *r, int a, int t, int k);
+static void spend_pain(sw_run *r, int a, int k);
+
+static void attack(sw_run *r, int a, int t, int mode, int talent) {
     const sw_setup *s = r->s;
     sw_state *st = r->st;
     sw_attack_terms_t at;
@@ -646,6 +692,8 @@ static void attack(sw_run *r, int a, int t, int mode) {
     bool ranged = at.ranged, two = at.two;
     bool friendly = mode != 0;
     int atk = at.atk, def = at.def;
+    if (talent >= 0 && s->tl[talent].effect == SW_TE_BONUS)
+        atk += s->tl[talent].amount;                    /* ruling 27: its bonus */
     int bits = mode == 1 ? 4 : mode == 2 ? 16 : 0;
     if (at.undefended)
         bits |= 2;
@@ -662,10 +710,14 @@ static void attack(sw_run *r, int a, int t, int mode) {
             if (j != t && j != a && !(st->c[j].flags & SW_F_DEAD) &&
                 (st->c[j].engages == t || st->c[t].engages == j))
                 list[n++] = j;
+        if (hit && talent >= 0 && s->opt.talent_pain_on_hit)
+            spend_pain(r, a, talent);
         if (hit)
             harm(r, a, t, w, two);
+        if (hit && talent >= 0)
+            talent_effect(r, a, t, talent);
         for (int k = 0; k < n && !(st->c[a].flags & SW_F_DEAD); k++)
-            attack(r, a, list[k], 2);
+            attack(r, a, list[k], 2, -1);
         return;
     }
     if (!hit) {
@@ -682,10 +734,14 @@ static void attack(sw_run *r, int a, int t, int mode) {
             return;
         int pick = n == 1 ? 1 : roll(r, n);
         fact(r, SW_FACT_FRIENDLY, a, t, pick, n, 0, list[pick - 1]);
-        attack(r, a, list[pick - 1], 1);
+        attack(r, a, list[pick - 1], 1, -1); /* 002:51: talents negated by the miss */
         return;
     }
+    if (talent >= 0 && s->opt.talent_pain_on_hit)
+        spend_pain(r, a, talent);               /* ruling talent-miss: kept */
     harm(r, a, t, w, two);
+    if (talent >= 0)
+        talent_effect(r, a, t, talent);
 }
 
 /* A hit's damage (002:33) and its Pain (002:37). */
@@ -709,6 +765,99 @@ static void harm(sw_run *r, int a, int t, const sw_weapon *w, bool two) {
     if (after > 0 || s->opt.pain_on_any_hit)
         lose_pain(r, t);                                /* 002:37 */
     check_dead(r, t);
+}
+
+/* ---- Talents and the statuses they bring (ruling 27) ----------------------- */
+
+/* a spends its talent k's Pain (002:37 "most talents require you to spend
+ * pain"); Pain spent is Pain lost, so a caster rolls as 002:73, 77 say. */
+static void spend_pain(sw_run *r, int a, int k) {
+    sw_cstate *c = &r->st->c[a];
+    int cost = r->s->tl[k].pain;
+    c->pain = (int16_t)(c->pain - cost);
+    fact(r, SW_FACT_TALENT, a, -1, k, c->pain, cost, 0);
+    if (cost > 0 && c->pain == 0)
+        fact(r, SW_FACT_STATUS, a, -1, SW_ST_WINDED, 1, 0, 0);
+    for (int i = 0; i < cost && !(c->flags & SW_F_DEAD); i++)
+        spell_concentration(r, a);
+}
+
+/* Stunned (or Paralyzed, as Stunned and unable to move) through segment
+ * `until` (002:98-99): no combat actions (it declares again after), all
+ * cover lost, its Engages kept; what it had under way ends (ruling
+ * stun-interrupts) and its Maintained spells hold (ruling stun-maintain). */
+static void stun(sw_run *r, int t, int n, bool para) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    sw_cstate *c = &st->c[t];
+    int32_t *u = para ? &c->para_until : &c->stun_until;
+    bool already = *u >= st->seg;
+    int32_t until = st->seg + n;
+    if (already && s->opt.stun_add)
+        until = *u + n;                      /* stun-stacking: add */
+    else if (already && *u > until)
+        until = *u;                          /* stun-stacking: longer */
+    *u = until;
+    if (para && c->stun_until < until)
+        c->stun_until = until;               /* 002:99 "As Stunned" */
+    fact(r, SW_FACT_STATUS, t, -1, para ? SW_ST_PARALYZED : SW_ST_STUNNED, 1, (int)until, 0);
+    leave_cover(r, t);                       /* 002:98 "You also lose all cover" */
+    if (!s->opt.stun_keeps_pending && c->pend_kind != SW_PEND_NONE) {
+        if (c->pend_kind == SW_PEND_ENGAGE)
+            fact(r, SW_FACT_ENGAGED, t, c->pend_target, 0, 6, 0, 0);
+        else if (c->pend_kind == SW_PEND_SPELL)
+            fact(r, SW_FACT_SPELL, t, c->pend_target, c->pend_spell, SW_SF_INTERRUPTED,
+                 c->magic, 0);
+        c->pend_kind = SW_PEND_NONE;         /* stun-interrupts: yes */
+        c->pend_target = -1;
+    }
+    if (s->opt.stun_maint_roll && c->n_maint > 0) {
+        /* stun-maintain: roll: as for Pain lost (002:73) */
+        bool ok = contest(r, t, -1, s->c[t].b.endurance, 0, SW_EV_RELEASE);
+        while (!ok && c->n_maint > 0) {
+            maint_end(r, t, c->n_maint - 1, SW_SF_DROPPED);
+            if (c->n_maint > 0)
+                ok = contest(r, t, -1, s->c[t].b.endurance, 0, SW_EV_RELEASE);
+        }
+    }
+    if (c->ready <= c->stun_until) {
+        c->ready = c->stun_until + 1;        /* declares once it ends */
+        place(s, st, t);
+    }
+}
+
+/* Wounded by a talent (002:39): no combat actions, bleeding. */
+static void wound(sw_run *r, int t) {
+    sw_cstate *c = &r->st->c[t];
+    if (c->flags & (SW_F_WOUNDED | SW_F_DEAD))
+        return;
+    c->flags |= SW_F_WOUNDED | SW_F_BLEEDING;
+    fact(r, SW_FACT_STATUS, t, -1, SW_ST_WOUNDED, 1, 0, 0);
+    if (c->pain <= 0 && !(c->flags & SW_F_UNCONSCIOUS)) {
+        c->flags |= SW_F_UNCONSCIOUS; /* 002:39 */
+        fact(r, SW_FACT_STATUS, t, -1, SW_ST_UNCONSCIOUS, 1, 0, 0);
+    }
+    fallen(r, t);
+}
+
+static void talent_effect(sw_run *r, int a, int t, int k) {
+    (void)a;
+    const sw_talent *tl = &r->s->tl[k];
+    if (r->st->c[t].flags & SW_F_DEAD)
+        return;
+    switch (tl->effect) {
+    case SW_TE_STUN:
+        stun(r, t, tl->amount, false);
+        break;
+    case SW_TE_PARALYZE:
+        stun(r, t, tl->amount, true);
+        break;
+    case SW_TE_WOUND:
+        wound(r, t);
+        break;
+    default:
+        break; /* a bonus: counted in the roll */
+    }
 }
 
 static void resolve_engage(sw_run *r, int a) {
@@ -742,7 +891,7 @@ static void resolve_engage(sw_run *r, int a) {
     }
     /* 002:21: Reciprocal Engage, if it engages nobody (a pending Engage
      * does not count, ruling A7.16). */
-    if (ct->engages < 0 && sw_can_act(ct) && s->c[t].reciprocal &&
+    if (ct->engages < 0 && sw_can_act(ct) && !sw_stunned(st, t) && s->c[t].reciprocal &&
         !sw_hand(s, st, t)->ranged) {
         ct->engages = (int8_t)a;
         fact(r, SW_FACT_RECIP, t, a, 0, 0, 0, 0);
@@ -868,6 +1017,15 @@ static void segment_end(sw_run *r) {
             check_dead(r, i);
         }
     }
+    for (int i = 0; i < st->n; i++) {
+        const sw_cstate *c = &st->c[i];
+        if (c->flags & SW_F_DEAD)
+            continue;
+        if (c->para_until == st->seg)
+            fact(r, SW_FACT_STATUS, i, -1, SW_ST_PARALYZED, 0, 0, 0); /* 002:99 */
+        if (c->stun_until == st->seg)
+            fact(r, SW_FACT_STATUS, i, -1, SW_ST_STUNNED, 0, 0, 0);   /* 002:98 */
+    }
     if (!st->over && r->fell)
         check_over(r);
     st->seg++;
@@ -936,7 +1094,10 @@ fray_status sw_apply(sw_run *r) {
         return r->failed;
     }
     int d = sw_delay_of(s, st, ev->kind, a,
-                        ev->kind == SW_EV_WIELD || ev->kind == SW_EV_CAST ? ev->arg : t);
+                        ev->kind == SW_EV_WIELD || ev->kind == SW_EV_CAST ||
+                                ev->kind == SW_EV_TALENT
+                            ? ev->arg
+                            : t);
     c->decl_seg = st->seg;
     c->flags &= (uint8_t)~SW_F_WAITED;
     c->ready = st->seg + 1 + d; /* 002:9: 1 to declare, then the delay */
@@ -952,8 +1113,23 @@ fray_status sw_apply(sw_run *r) {
     case SW_EV_ATTACK:
         if (sw_hand(s, st, a)->ranged && c->cover == SW_COVER_FULL)
             leave_cover(r, a);
-        attack(r, a, t, 0);
+        attack(r, a, t, 0, -1);
         break;
+    case SW_EV_TALENT: {
+        const sw_talent *tl = &s->tl[ev->arg];
+        if (sw_hand(s, st, a)->ranged && c->cover == SW_COVER_FULL)
+            leave_cover(r, a);
+        bool auto_ = tl->resolve == SW_TR_AUTOMATIC;
+        if (auto_ || !s->opt.talent_pain_on_hit)
+            spend_pain(r, a, ev->arg); /* 002:37: talents spend Pain */
+        if (st->c[a].flags & SW_F_DEAD)
+            break;
+        if (auto_)
+            talent_effect(r, a, t, ev->arg); /* no roll (ruling 27) */
+        else
+            attack(r, a, t, 0, ev->arg);
+        break;
+    }
     case SW_EV_AVOID: {
         sw_cstate *ct = &st->c[t];
         if (contest(r, a, t, s->c[a].b.agility, s->c[t].b.agility, SW_EV_AVOID)) {
@@ -1192,6 +1368,36 @@ static bool cast_choice(const sw_setup *s, const sw_state *st, int a, sw_event *
     return true;
 }
 
+/* A talent that pays against t (docs/rules/silent-winter.md "Tactics"):
+ * Wound, then Paralyze, then Stun, then a bonus, each only while the
+ * attacker keeps a point of Pain after it and the effect is not wasted
+ * (a foe Wounded already, or Stunned through the talent's delay). */
+static bool talent_choice(const sw_setup *s, const sw_state *st, int a, int t,
+                          sw_event *cmd) {
+    const sw_block *b = &s->c[a].b;
+    if (!b->talents)
+        return false;
+    static const int pref[] = {SW_TE_WOUND, SW_TE_PARALYZE, SW_TE_STUN, SW_TE_BONUS};
+    const sw_cstate *ct = &st->c[t];
+    for (int p = 0; p < 4; p++)
+        for (int k = 0; k < s->n_talents; k++) {
+            const sw_talent *tl = &s->tl[k];
+            if (!(b->talents & (1u << k)) || tl->effect != pref[p] ||
+                st->c[a].pain - tl->pain < 1)
+                continue;
+            int d = sw_delay_of(s, st, SW_EV_TALENT, a, k);
+            if (tl->effect == SW_TE_WOUND && (ct->flags & SW_F_WOUNDED))
+                continue;
+            if ((tl->effect == SW_TE_STUN && ct->stun_until > st->seg + d) ||
+                (tl->effect == SW_TE_PARALYZE && ct->para_until > st->seg + d))
+                continue;
+            cmd_set(cmd, SW_EV_TALENT, a, t, k);
+            if (ok(s, st, cmd))
+                return true;
+        }
+    return false;
+}
+
 void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
     int from = -1;
     int b = avoider(s, st, &from);
@@ -1241,6 +1447,8 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
             if (ok(s, st, cmd) && (best < 0 || st->c[j].health < st->c[best].health))
                 best = j;
         }
+        if (best >= 0 && talent_choice(s, st, a, best, cmd))
+            return;
         cmd_set(cmd, best >= 0 ? SW_EV_ATTACK : SW_EV_WAIT, a, best, 0);
         return;
     }
@@ -1248,6 +1456,8 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
      * Undefended when our own target is fine; else engage the one
      * engaging us, else the foe with the fewest engagers. */
     if (c->engages >= 0 && !sw_out(&st->c[c->engages])) {
+        if (talent_choice(s, st, a, c->engages, cmd))
+            return;
         cmd_set(cmd, SW_EV_ATTACK, a, c->engages, 0);
         if (ok(s, st, cmd))
             return;

@@ -55,6 +55,9 @@ static fray_status add(fray_fight_view *v, cond_list *l, const char *name,
     return FRAY_OK;
 }
 
+static fray_status add_stun_conditions(fray_fight_view *v, cond_list *l, const sw_setup *s,
+                                       const sw_state *st, int i);
+
 static fray_status fill_conditions(fray_fight_view *v, const sw_setup *s,
                                    const sw_state *st, int i,
                                    fray_view_combatant *o) {
@@ -75,6 +78,8 @@ static fray_status fill_conditions(fray_fight_view *v, const sw_setup *s,
             rc = add(v, &l, "Blown", "for the rest of the fight", -1);
         else if (rc == FRAY_OK && c->pain <= 0)
             rc = add(v, &l, "Winded", "while out of Pain", -1);
+        if (rc == FRAY_OK)
+            rc = add_stun_conditions(v, &l, s, st, i);
         if (rc == FRAY_OK && (c->flags & SW_F_SNIPING))
             rc = add(v, &l, "Sniping", "until it is Engaged", -1);
         if (rc == FRAY_OK && c->cover)
@@ -144,6 +149,13 @@ static fray_status fill_actions(fray_fight_view *v, const sw_setup *s,
                 c.arg = (uint8_t)wi;
                 any = sw_check(s, st, &c, NULL, 0) == FRAY_OK;
             }
+        } else if (k == SW_EV_TALENT) {
+            for (int ti = 0; ti < s->n_talents && !any; ti++)
+                for (int t = 0; t < st->n && !any; t++) {
+                    c.arg = (uint8_t)ti;
+                    c.target = (int8_t)t;
+                    any = sw_check(s, st, &c, NULL, 0) == FRAY_OK;
+                }
         } else if (k == SW_EV_CAST || k == SW_EV_RELEASE) {
             for (int si = 0; si < s->n_spells && !any; si++)
                 for (int t = -1; t < st->n && !any; t++) {
@@ -226,5 +238,24 @@ fray_status sw_view(const sw_setup *s, const sw_state *st, int turn,
         if (i == v->turn && !st->over && (rc = fill_actions(v, s, st, i, o)) != FRAY_OK)
             return rc;
     }
+    return FRAY_OK;
+}
+
+/* Stunned and Paralyzed (002:98-99), each with its end (winter3: talents,
+ * docs/rules/silent-winter.md 27). */
+static fray_status add_stun_conditions(fray_fight_view *v, cond_list *l, const sw_setup *s,
+                                       const sw_state *st, int i) {
+    (void)s;
+    const sw_cstate *c = &st->c[i];
+    if (sw_paralyzed(st, i))
+        return add(v, l, "Paralyzed",
+                   fray__view_strf(v, "through segment %d: no combat actions, cannot "
+                                      "move, Undefended against everyone (002:99)",
+                                   (int)c->para_until), -1);
+    if (sw_stunned(st, i))
+        return add(v, l, "Stunned",
+                   fray__view_strf(v, "through segment %d: no combat actions, Undefended "
+                                      "against every melee foe, its Engages kept (002:98)",
+                                   (int)c->stun_until), -1);
     return FRAY_OK;
 }

@@ -37,8 +37,23 @@ enum {
     SW_EV_FACTS = 192,
     SW_CHECK_SIDES = 20,    /* the check die (option check-die: d20) */
     SW_MAX_SPELLS = 16,     /* spells known to one encounter (002:71) */
-    SW_MAX_MAINT = 4        /* spells one caster Maintains at once */
+    SW_MAX_MAINT = 4,       /* spells one caster Maintains at once */
+    SW_MAX_TALENTS = 16     /* talents known to one encounter (002:37, 39) */
 };
+
+/* A talent (002:19, 37, 39, 51, 69): it modifies an attack (or acts
+ * without a roll), costs Pain, and brings one effect of a small
+ * vocabulary (docs/rules/silent-winter.md 27). */
+enum sw_talent_resolve { SW_TR_ATTACK, SW_TR_AUTOMATIC };
+enum sw_talent_effect { SW_TE_STUN, SW_TE_PARALYZE, SW_TE_WOUND, SW_TE_BONUS };
+typedef struct sw_talent {
+    char name[SW_NAME];
+    uint8_t resolve;        /* sw_talent_resolve */
+    uint8_t effect;         /* sw_talent_effect */
+    uint8_t delay;          /* 0: the attack's delay (002:69) */
+    uint8_t pain;           /* Pain spent (002:37), 0 to 9 */
+    int8_t amount;          /* stun, paralyze: segments; bonus: to the attack roll */
+} sw_talent;
 
 /* A spell (002:71-79): its kind, Magic cost, Maintain rating, delay and
  * one effect of a small vocabulary (docs/rules/silent-winter.md 24). */
@@ -93,6 +108,7 @@ typedef struct sw_block {
     uint32_t nearby;            /* in the vicinity: delay 5 and a flat Agility roll */
     int16_t magic, spell_power; /* 002:71, 79 */
     uint32_t spells;            /* the spells it knows (bitmask by index) */
+    uint32_t talents;           /* the talents it has (bitmask by index) */
 } sw_block;
 
 enum sw_tactics { SW_TAC_MELEE, SW_TAC_SNIPER, SW_TAC_KINDS };
@@ -113,6 +129,10 @@ typedef struct sw_options {
     bool blown_melee_only;    /* blown-undefended: all | melee */
     bool dropped_maint_lost;  /* dropped-maintain: back | lost (ruling 24) */
     bool siege_target_only;   /* siege-spread: cluster | none (ruling 25) */
+    bool stun_add;            /* stun-stacking: longer | add (ruling 27) */
+    bool talent_pain_on_hit;  /* talent-miss: spent | kept (ruling 27) */
+    bool stun_keeps_pending;  /* stun-interrupts: yes | no (ruling 27) */
+    bool stun_maint_roll;     /* stun-maintain: keep | roll (ruling 27) */
 } sw_options;
 
 typedef struct sw_combatant {
@@ -151,6 +171,8 @@ typedef struct sw_setup {
      * an attempt to surmount it takes, the same for everyone */
     uint8_t obstacle;
     bool obstacle_roll;       /* an attempt needs a flat Agility roll */
+    int n_talents;            /* talents (002:39; ruling 27) */
+    sw_talent tl[SW_MAX_TALENTS];
 } sw_setup;
 
 enum sw_file_kind { SW_FILE_ENCOUNTER, SW_FILE_STATBLOCKS, SW_FILE_CATALOG };
@@ -204,6 +226,8 @@ typedef struct sw_cstate {
     uint8_t n_maint;          /* spells it Maintains (002:73) */
     int8_t maint_spell[SW_MAX_MAINT], maint_target[SW_MAX_MAINT];
     int16_t magic;            /* Magic left (the Maintained part set aside) */
+    int32_t stun_until;       /* Stunned through this segment (002:98; 0 never) */
+    int32_t para_until;       /* Paralyzed through this segment (002:99) */
 } sw_cstate;
 
 typedef struct sw_state {
@@ -237,6 +261,7 @@ enum sw_kind {
     SW_EV_CAST,               /* cast a spell (002:71-77): arg the spell */
     SW_EV_RELEASE,            /* release a Maintained spell (002:73): arg the spell */
     SW_EV_SURMOUNT,           /* surmount the obstacle (002:25) */
+    SW_EV_TALENT,             /* an attack with a talent (ruling 27): arg the talent */
     SW_EV_KINDS
 };
 
@@ -259,7 +284,8 @@ enum sw_fact_kind {
     SW_FACT_END,       /* a: winner */
     SW_FACT_FRIENDLY,  /* who's miss at other may hit d (a: the die) */
     SW_FACT_WIELD,     /* who: a weapon index, b: 1 in hand now, 0 failed */
-    SW_FACT_SPELL      /* who's spell a at other: b sw_spell_fact, c: Magic left */
+    SW_FACT_SPELL,     /* who's spell a at other: b sw_spell_fact, c: Magic left */
+    SW_FACT_TALENT     /* who uses talent a on other: b Pain left, c: 1 Pain spent */
 };
 
 enum sw_spell_fact {
@@ -276,6 +302,8 @@ enum sw_status_word {
     SW_ST_BLEEDING, SW_ST_SNIPING, SW_ST_PARTIAL, SW_ST_FULL, SW_ST_UNDEFENDED,
     SW_ST_AVOIDED, SW_ST_DISENGAGED, SW_ST_SWITCHED, SW_ST_CHASED,
     SW_ST_SURMOUNTED,
+    SW_ST_STUNNED,     /* c: through this segment (002:98) */
+    SW_ST_PARALYZED,   /* c: through this segment (002:99) */
     SW_ST_WORDS
 };
 
@@ -405,5 +433,10 @@ typedef struct sw_attack_terms_t {
 } sw_attack_terms_t;
 void sw_attack_terms(const sw_setup *s, const sw_state *st, int a, int t,
                      sw_attack_terms_t *out);
+
+/* rules.c: Stunned and Paralyzed (002:98-99), derived from the
+ * segment they last through. */
+bool sw_stunned(const sw_state *st, int i);
+bool sw_paralyzed(const sw_state *st, int i);
 
 #endif
