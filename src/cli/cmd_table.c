@@ -230,6 +230,8 @@ static const char TABLE_HELP_WINTER[] =
     "                              lothaire surmount (an obstacle, 002:25),\n"
     "                              knight talent hamstring hound (an attack\n"
     "                              with a talent: its Pain, its effect),\n"
+    "                              lancer dismount (the GM takes a rider out\n"
+    "                              of the saddle, at once),\n"
     "                              lothaire wait\n"
     "  ... dice 14 6 3             the dice rolled by hand, in the order the\n"
     "                              rules ask for them (d20 the actor's, d20\n"

@@ -391,7 +391,8 @@ static fray_status read_block(sl *L, const yn *it) {
         "physical-defense", "defense-bonus", "magic-defense",
         "physical-resistance", "magic-resistance", "health", "pain",
         "medicine", "size", "capacity", "weapon", "off-hand", "armour",
-        "carried", "nearby", "magic", "spell-power", "spells", "talents", "notes"};
+        "carried", "nearby", "magic", "spell-power", "spells", "talents", "ride",
+        "willfulness", "notes"};
     fray_status st = yr_keys(&L->r, it, "a stat block", keys,
                              (int)(sizeof keys / sizeof keys[0]), false);
     if (st != FRAY_OK)
@@ -506,6 +507,14 @@ static fray_status read_block(sl *L, const yn *it) {
             b.spells |= 1u << si;
         }
     }
+    /* Mounted combat (002:61) */
+    int ride = 0, will = 0;
+    if ((st = get_int(L, it, "ride", "ride (the Ride skill, 002:61)", 0, 99, 0, &ride)) != FRAY_OK ||
+        (st = get_int(L, it, "willfulness", "willfulness (a mount's, 002:61)", 0, 99, 0,
+                      &will)) != FRAY_OK)
+        return st;
+    b.ride = (int16_t)ride;
+    b.willfulness = (int16_t)will;
     /* Talents (002:39; ruling 27) */
     const yn *tv = yr_get(it, "talents");
     if (tv) {
@@ -556,8 +565,8 @@ static fray_status read_options(sl *L, const yn *m) {
         "sniping-resolves", "pain-on-any-hit", "stop-bleeding", "check-die",
         "order", "fallen-release", "undefended-busy", "blown-undefended",
         "dropped-maintain", "siege-spread", "stun-stacking", "talent-miss",
-        "stun-interrupts", "stun-maintain"};
-    fray_status st = yr_keys(&L->r, m, "options", keys, 18, false);
+        "stun-interrupts", "stun-maintain", "fall-stun", "mounted-bonus"};
+    fray_status st = yr_keys(&L->r, m, "options", keys, 20, false);
     if (st != FRAY_OK)
         return st;
     sw_options *o = &L->s->opt;
@@ -632,6 +641,14 @@ static fray_status read_options(sl *L, const yn *m) {
     if (st == FRAY_OK && (x = yr_get(m, "stun-maintain")) &&
         (st = yr_choice(&L->r, x, "stun-maintain", keep, 2, &v)) == FRAY_OK)
         o->stun_maint_roll = v == 1;
+    /* ruling 28: mounted combat */
+    static const char *const fall[] = {"d6", "none"}, *const mb[] = {"all", "actor"};
+    if (st == FRAY_OK && (x = yr_get(m, "fall-stun")) &&
+        (st = yr_choice(&L->r, x, "fall-stun", fall, 2, &v)) == FRAY_OK)
+        o->fall_no_stun = v == 1;
+    if (st == FRAY_OK && (x = yr_get(m, "mounted-bonus")) &&
+        (st = yr_choice(&L->r, x, "mounted-bonus", mb, 2, &v)) == FRAY_OK)
+        o->mounted_bonus_actor = v == 1;
     return st;
 }
 
@@ -671,8 +688,8 @@ static int find_side(sw_setup *s, const char *name) {
 static fray_status read_combatant(sl *L, const yn *it) {
     static const char *const keys[] = {"id", "name", "statblock", "side",
                                        "tactics", "sniping", "cover",
-                                       "reciprocal", "notes"};
-    fray_status st = yr_keys(&L->r, it, "a combatant", keys, 9, false);
+                                       "reciprocal", "rides", "notes"};
+    fray_status st = yr_keys(&L->r, it, "a combatant", keys, 10, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -814,6 +831,40 @@ static fray_status read_encounter(sl *L, const yn *root) {
     for (const yn *it = yr_items(cs); it; it = yr_next_item(cs, it))
         if ((st = read_combatant(L, it)) != FRAY_OK)
             return st;
+    /* Mounted combat (002:59-67): `rides: ID`, a mount of its side */
+    int ci = 0;
+    for (const yn *it = yr_items(cs); it; it = yr_next_item(cs, it), ci++) {
+        const yn *rv = yr_get(it, "rides");
+        if (!rv)
+            continue;
+        char w[SW_NAME];
+        if ((st = yr_text(&L->r, rv, "the mount it rides (an id)", w, sizeof w)) != FRAY_OK)
+            return st;
+        int m = sw_find_combatant(s, w);
+        if (m < 0)
+            return FAIL(L, rv, "no combatant '%.40s' to ride (rides: a mount's id)", w);
+        if (m == ci)
+            return FAIL(L, rv, "'%.40s' cannot ride itself", w);
+        if (s->c[m].side != s->c[ci].side)
+            return FAIL(L, rv, "%.40s is on another side: one rides a mount of one's own side", w);
+        if (s->c[m].mount)
+            return FAIL(L, rv, "%.40s rides a mount itself", s->c[m].name);
+        for (int j = 0; j < s->n; j++)
+            if (s->c[j].mount == m + 1)
+                return FAIL(L, rv, "%.40s is ridden by %.40s already", s->c[m].name, s->c[j].name);
+        if (s->c[ci].cover)
+            return FAIL(L, yr_get(it, "cover"), "a mounted combatant cannot take cover (002:67)");
+        if (s->w[s->c[m].b.weapon].ranged)
+            return FAIL(L, rv, "a mount fights with its own melee attacks (002:61): %.40s's "
+                               "weapon is ranged", s->c[m].name);
+        s->c[ci].mount = (int8_t)(m + 1);
+    }
+    for (int j = 0; j < s->n; j++)
+        if (s->c[j].mount && s->c[j].mount - 1 != j) {
+            for (int k = 0; k < s->n; k++)
+                if (s->c[k].mount == j + 1 && s->c[j].mount)
+                    return FAIL(L, cs, "%.40s rides and is ridden", s->c[j].name);
+        }
     if (s->n_sides < 2)
         return FAIL(L, cs, "a fight needs at least two sides (got %d)", s->n_sides);
     s->initiator = 0;

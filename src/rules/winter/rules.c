@@ -15,16 +15,17 @@
 static const char *const words[SW_EV_KINDS] = {
     "begin", "next", "engage", "attack", "avoid", "switch", "disengage",
     "chase", "snipe", "cover", "medicine", "wait", "item", "skill", "wield",
-    "cast", "release", "surmount", "talent"};
+    "cast", "release", "surmount", "talent", "dismount"};
 static const char *const titles[SW_EV_KINDS] = {
     "Begin", "Next segment", "Engage", "Attack", "Avoid", "Switch Targets",
     "Disengage", "Chase a Sniper", "Establish Sniping", "Take Cover",
     "Medicine", "Wait", "Use an Item", "Use a Skill", "Switch Weapons",
-    "Cast a Spell", "Release a Spell", "Surmount the Obstacle", "Use a Talent"};
+    "Cast a Spell", "Release a Spell", "Surmount the Obstacle", "Use a Talent",
+    "Dismount"};
 static const char *const status_names[SW_ST_WORDS] = {
     "Winded", "Blown", "Wounded", "Unconscious", "Dead", "bleeding",
     "Sniping", "Partial Cover", "Full Cover", "Undefended", "avoided",
-    "disengaged", "switched", "chased", "surmounted", "Stunned", "Paralyzed"};
+    "disengaged", "switched", "chased", "surmounted", "Stunned", "Paralyzed", "unhorsed"};
 
 const char *sw_kind_word(int kind) {
     return kind >= 0 && kind < SW_EV_KINDS ? words[kind] : NULL;
@@ -47,6 +48,40 @@ bool sw_stunned(const sw_state *st, int i) {
 }
 bool sw_paralyzed(const sw_state *st, int i) {
     return st->c[i].para_until >= st->seg && !(st->c[i].flags & SW_F_DEAD);
+}
+
+/* Mounted combat (002:59-67; ruling 28): mounted while in the saddle and
+ * both rider and mount can act. */
+int sw_mount_of(const sw_setup *s, const sw_state *st, int r) {
+    if (r < 0 || r >= s->n || !s->c[r].mount)
+        return -1;
+    int m = s->c[r].mount - 1;
+    if (st->c[r].unhorsed || !sw_can_act(&st->c[r]) || !sw_can_act(&st->c[m]))
+        return -1;
+    return m;
+}
+int sw_rider_of(const sw_setup *s, const sw_state *st, int m) {
+    for (int r = 0; r < s->n; r++)
+        if (s->c[r].mount == m + 1)
+            return sw_mount_of(s, st, r) == m ? r : -1;
+    return -1;
+}
+int sw_unit(const sw_setup *s, const sw_state *st, int i) {
+    int r = i >= 0 ? sw_rider_of(s, st, i) : -1;
+    return r >= 0 ? r : i;
+}
+
+/* The engage slots on t (002:27), 2 more on a mounted one (002:67). */
+static int capacity_of(const sw_setup *s, const sw_state *st, int t) {
+    return s->c[t].b.capacity + (sw_mount_of(s, st, t) >= 0 ? 2 : 0);
+}
+
+/* 002:67: +5 to a mounted combatant's rolls of moving around (ruling
+ * mounted-bonus: as the one moving, and, with all, as its opponent). */
+static int moving_bonus(const sw_setup *s, const sw_state *st, int i, bool actor) {
+    if (i < 0 || (!actor && s->opt.mounted_bonus_actor))
+        return 0;
+    return sw_mount_of(s, st, i) >= 0 || sw_rider_of(s, st, i) >= 0 ? 5 : 0;
 }
 
 int sw_hand_index(const sw_setup *s, const sw_state *st, int i) {
@@ -332,13 +367,14 @@ bool sw_undefended(const sw_setup *s, const sw_state *st, int who, int by,
         return true;
     if (c->busy_until >= st->seg)                    /* 002:83 */
         return true;
-    return by >= 0 && st->c[by].engages == who && c->engages != by; /* 002:27 */
+    return by >= 0 && st->c[by].engages == sw_unit(s, st, who) &&
+           c->engages != sw_unit(s, st, by); /* 002:27 (002:63: a pair is one target) */
 }
 
 static int slots_on(const sw_setup *s, const sw_state *st, int t, int except) {
     int n = 0;
     for (int j = 0; j < st->n; j++)
-        if (j != except && st->c[j].engages == t)
+        if (j != except && st->c[j].engages == t && sw_rider_of(s, st, j) < 0)
             n += s->c[j].b.size;
     return n;
 }
@@ -425,6 +461,12 @@ int sw_quiet_segments(const sw_setup *s, const sw_state *st) {
         return FRAY_ERR_INVALID;                                              \
     } while (0)
 
+/* Actions on the engagement graph fall on the pair's rider (002:63). */
+static bool on_the_graph(int kind) {
+    return kind == SW_EV_ENGAGE || kind == SW_EV_DISENGAGE || kind == SW_EV_SWITCH ||
+           kind == SW_EV_CHASE || kind == SW_EV_AVOID;
+}
+
 static bool avoid_open(const sw_setup *s, const sw_state *st, int b, int a) {
     const sw_cstate *cb = &st->c[b], *ca = &st->c[a];
     return s->scene_avoid && sw_can_act(cb) && !sw_stunned(st, b) &&
@@ -454,7 +496,9 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             : c->flags & SW_F_WOUNDED ? "Wounded" : "Blown");
     if (t >= st->n)
         WHY("no such target");
-    if (sw_stunned(st, a) && cmd->kind != SW_EV_RELEASE)
+    if (t >= 0 && on_the_graph(cmd->kind))
+        t = sw_unit(s, st, t); /* 002:63 */
+    if (sw_stunned(st, a) && cmd->kind != SW_EV_RELEASE && cmd->kind != SW_EV_DISMOUNT)
         WHY("%s is %s through segment %d: no combat actions (002:%s)", an,
             sw_paralyzed(st, a) ? "Paralyzed" : "Stunned",
             (int)(sw_paralyzed(st, a) ? c->para_until : c->stun_until),
@@ -472,6 +516,15 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
                 "on %s, by one free to declare then (002:23)", tn, an);
         return FRAY_OK;
     }
+    if (cmd->kind == SW_EV_DISMOUNT) {
+        if (sw_mount_of(s, st, a) < 0)
+            WHY("%s is not in the saddle", an);
+        return FRAY_OK; /* the GM's word, at any time (002:65) */
+    }
+    if (sw_rider_of(s, st, a) >= 0 && cmd->kind != SW_EV_ATTACK && cmd->kind != SW_EV_TALENT &&
+        cmd->kind != SW_EV_WAIT && cmd->kind != SW_EV_RELEASE)
+        WHY("%s is ridden by %s: it attacks the one its rider engages, or waits (002:61, 63)",
+            an, s->c[sw_rider_of(s, st, a)].name);
     if (cmd->kind == SW_EV_RELEASE) {
         for (int k = 0; k < c->n_maint; k++)
             if (c->maint_spell[k] == cmd->arg)
@@ -543,6 +596,10 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             WHY("%s wields a ranged weapon (%s) and cannot Engage (002:47)", an, w->name);
         if (s->c[t].side == s->c[a].side)
             WHY("%s and %s are on the same side", an, tn);
+        if (sw_unit(s, st, t) != t) {
+            t = sw_unit(s, st, t); /* 002:63: rider and mount are one target */
+            tn = s->c[t].name;
+        }
         if (c->engages == t)
             WHY("%s engages %s already", an, tn);
         if (c->engages >= 0)
@@ -554,9 +611,9 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             WHY("%s is Sniping: Chase a Sniper first (an Agility roll, 002:47)", tn);
         if (s->obstacle && !((c->flags | st->c[t].flags) & SW_F_SURMOUNTED))
             WHY("an obstacle stands between %s and %s: surmount it first (002:25)", an, tn);
-        if (slots_on(s, st, t, a) + s->c[a].b.size > s->c[t].b.capacity)
-            WHY("%s is Fully Engaged (%d may Engage one of that size, 002:27)", tn,
-                s->c[t].b.capacity);
+        if (slots_on(s, st, t, a) + s->c[a].b.size > capacity_of(s, st, t))
+            WHY("%s is Fully Engaged (%d may Engage one of that size, 002:27%s)", tn,
+                capacity_of(s, st, t), sw_mount_of(s, st, t) >= 0 ? ", 67" : "");
         return FRAY_OK;
     case SW_EV_TALENT: {
         int k = cmd->arg;
@@ -569,7 +626,7 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             WHY("%s has %d Pain: %s needs %d (002:37)", an, c->pain, tl->name, tl->pain);
         if (s->c[t].side == s->c[a].side)
             WHY("%s and %s are on the same side", an, tn);
-        if (!w->ranged && c->engages != t)
+        if (!w->ranged && c->engages != sw_unit(s, st, t))
             WHY("%s must Engage %s before %s, a melee talent (002:17)", an, tn, tl->name);
         if (w->ranged && st->c[t].cover == SW_COVER_FULL)
             WHY("%s is in Full Cover: no ranged attack can reach (002:49)", tn);
@@ -578,7 +635,7 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
     case SW_EV_ATTACK:
         if (st->c[t].flags & SW_F_DEAD)
             WHY("%s is dead", tn);
-        if (!w->ranged && c->engages != t)
+        if (!w->ranged && c->engages != sw_unit(s, st, t))
             WHY("%s must Engage %s before a melee attack (002:17)", an, tn);
         if (w->ranged && st->c[t].cover == SW_COVER_FULL)
             WHY("%s is in Full Cover: no ranged attack can reach (002:49)", tn);
@@ -619,6 +676,8 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
                 s->scene_cover == SW_COVER_NONE ? "no" : "partial");
         if (c->cover == cmd->arg)
             WHY("%s is in that cover already", an);
+        if (sw_mount_of(s, st, a) >= 0)
+            WHY("%s is mounted and cannot take cover (002:67)", an);
         return FRAY_OK;
     case SW_EV_MEDICINE:
         if (!(st->c[t].flags & SW_F_BLEEDING))
@@ -652,6 +711,7 @@ static int damage_roll(sw_run *r, const sw_weapon *w) {
 }
 
 static void harm(sw_run *r, int a, int t, const sw_weapon *w, bool two);
+static void saddle(sw_run *r, int t);
 
 void sw_attack_terms(const sw_setup *s, const sw_state *st, int a, int t,
                      sw_attack_terms_t *o) {
@@ -765,6 +825,39 @@ static void harm(sw_run *r, int a, int t, const sw_weapon *w, bool two) {
     if (after > 0 || s->opt.pain_on_any_hit)
         lose_pain(r, t);                                /* 002:37 */
     check_dead(r, t);
+    saddle(r, t);                                       /* 002:61 */
+}
+
+/* ---- Mounted combat (002:59-67; ruling 28) --------------------------------- */
+
+/* 002:63 "When you Engage a target, the mount also Engages that target". */
+static void mounts_follow(const sw_setup *s, sw_state *st) {
+    for (int r = 0; r < st->n; r++) {
+        int m = sw_mount_of(s, st, r);
+        if (m >= 0)
+            st->c[m].engages = st->c[r].engages;
+    }
+}
+
+static void stun(sw_run *r, int t, int n, bool para);
+
+/* 002:61 "You must also roll Ride when you are hit in combat or when the
+ * mount is hit in order to stay in the saddle": a flat Ride roll; a fall
+ * Stuns the rider 1d6 segments (002:65 "probably ... some Stun at the very
+ * least"; ruling fall-stun). */
+static void saddle(sw_run *r, int t) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    int rider = sw_mount_of(s, st, t) >= 0 ? t : sw_rider_of(s, st, t);
+    if (rider < 0 || sw_mount_of(s, st, rider) < 0)
+        return;
+    int m = sw_mount_of(s, st, rider);
+    if (contest(r, rider, -1, s->c[rider].b.ride, 0, SW_EV_DISMOUNT))
+        return;
+    st->c[rider].unhorsed = true;
+    fact(r, SW_FACT_STATUS, rider, m, SW_ST_UNHORSED, 1, 0, 0);
+    if (!s->opt.fall_no_stun)
+        stun(r, rider, roll(r, 6), false);
 }
 
 /* ---- Talents and the statuses they bring (ruling 27) ----------------------- */
@@ -876,7 +969,7 @@ static void resolve_engage(sw_run *r, int a) {
         why = 3;
     else if (c->engages == t)
         why = 4;
-    else if (slots_on(s, st, t, a) + s->c[a].b.size > s->c[t].b.capacity)
+    else if (slots_on(s, st, t, a) + s->c[a].b.size > capacity_of(s, st, t))
         why = 5;
     if (why) {
         fact(r, SW_FACT_ENGAGED, a, t, 0, why, 0, 0);
@@ -961,6 +1054,7 @@ static void resolve_spell(sw_run *r, int a) {
     if (after > 0 || s->opt.pain_on_any_hit)
         lose_pain(r, t);                                 /* 002:37 "physical OR magical" */
     check_dead(r, t);
+    saddle(r, t);                                        /* 002:61 */
 }
 
 /* The end of the segment: pending actions whose delay ends now, then
@@ -1026,6 +1120,7 @@ static void segment_end(sw_run *r) {
         if (c->stun_until == st->seg)
             fact(r, SW_FACT_STATUS, i, -1, SW_ST_STUNNED, 0, 0, 0);   /* 002:98 */
     }
+    mounts_follow(s, st);
     if (!st->over && r->fell)
         check_over(r);
     st->seg++;
@@ -1079,6 +1174,13 @@ fray_status sw_apply(sw_run *r) {
         return r->failed;
     }
     sw_cstate *c = &st->c[a];
+    if (t >= 0 && on_the_graph(ev->kind))
+        ev->target = (int8_t)(t = sw_unit(s, st, t)); /* 002:63: one target */
+    if (ev->kind == SW_EV_DISMOUNT) {
+        c->unhorsed = true; /* the GM's word (002:65) */
+        fact(r, SW_FACT_STATUS, a, s->c[a].mount - 1, SW_ST_UNHORSED, 1, 0, 0);
+        return r->failed;
+    }
     if (ev->kind == SW_EV_RELEASE) {
         for (int k = 0; k < c->n_maint; k++)
             if (c->maint_spell[k] == ev->arg) {
@@ -1105,6 +1207,12 @@ fray_status sw_apply(sw_run *r) {
     switch (ev->kind) {
     case SW_EV_ENGAGE:
         leave_cover(r, a);
+        if (sw_mount_of(s, st, a) >= 0) {
+            /* 002:61: a Ride roll against the mount's Willfulness first */
+            int m = sw_mount_of(s, st, a);
+            if (!contest(r, a, m, s->c[a].b.ride, s->c[m].b.willfulness, SW_EV_DISMOUNT))
+                break;
+        }
         c->pend_kind = SW_PEND_ENGAGE; /* takes effect at the end (002:9) */
         c->pend_target = (int8_t)t;
         c->pend_at = st->seg + d;
@@ -1132,7 +1240,8 @@ fray_status sw_apply(sw_run *r) {
     }
     case SW_EV_AVOID: {
         sw_cstate *ct = &st->c[t];
-        if (contest(r, a, t, s->c[a].b.agility, s->c[t].b.agility, SW_EV_AVOID)) {
+        if (contest(r, a, t, s->c[a].b.agility + moving_bonus(s, st, a, true),
+                    s->c[t].b.agility + moving_bonus(s, st, t, false), SW_EV_AVOID)) {
             ct->pend_kind = SW_PEND_NONE; /* "you manage to scramble away" */
             ct->pend_target = -1;
             fact(r, SW_FACT_STATUS, a, t, SW_ST_AVOIDED, 1, 0, 0);
@@ -1141,14 +1250,16 @@ fray_status sw_apply(sw_run *r) {
     }
     case SW_EV_SWITCH: {
         int cur = c->engages;
-        if (contest(r, a, cur, s->c[a].b.agility, s->c[cur].b.agility, SW_EV_SWITCH)) {
+        if (contest(r, a, cur, s->c[a].b.agility + moving_bonus(s, st, a, true),
+                    s->c[cur].b.agility + moving_bonus(s, st, cur, false), SW_EV_SWITCH)) {
             c->engages = (int8_t)t; /* 002:29 */
             fact(r, SW_FACT_STATUS, a, t, SW_ST_SWITCHED, 1, 0, 0);
         }
         break;
     }
     case SW_EV_DISENGAGE:
-        if (contest(r, a, t, s->c[a].b.agility, s->c[t].b.agility, SW_EV_DISENGAGE)) {
+        if (contest(r, a, t, s->c[a].b.agility + moving_bonus(s, st, a, true),
+                    s->c[t].b.agility + moving_bonus(s, st, t, false), SW_EV_DISENGAGE)) {
             if (c->engages == t)
                 c->engages = -1; /* 002:31 */
             if (st->c[t].engages == a)
@@ -1157,7 +1268,8 @@ fray_status sw_apply(sw_run *r) {
         }
         break;
     case SW_EV_CHASE:
-        if (contest(r, a, t, s->c[a].b.agility, s->c[t].b.agility, SW_EV_CHASE)) {
+        if (contest(r, a, t, s->c[a].b.agility + moving_bonus(s, st, a, true),
+                    s->c[t].b.agility + moving_bonus(s, st, t, false), SW_EV_CHASE)) {
             c->chased |= 1u << t; /* 002:47 */
             fact(r, SW_FACT_STATUS, a, t, SW_ST_CHASED, 1, 0, 0);
         }
@@ -1216,6 +1328,7 @@ fray_status sw_apply(sw_run *r) {
     default:
         return FRAY_ERR_INVALID;
     }
+    mounts_follow(s, st);
     place(s, st, a);
     if (!st->over && r->fell)
         check_over(r);
@@ -1456,9 +1569,14 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
      * Undefended when our own target is fine; else engage the one
      * engaging us, else the foe with the fewest engagers. */
     if (c->engages >= 0 && !sw_out(&st->c[c->engages])) {
-        if (talent_choice(s, st, a, c->engages, cmd))
+        /* 002:63: at a mounted foe, the rider or the mount, whichever has
+         * less Health */
+        int tg = c->engages, m = sw_mount_of(s, st, tg);
+        if (m >= 0 && st->c[m].health < st->c[tg].health)
+            tg = m;
+        if (talent_choice(s, st, a, tg, cmd))
             return;
-        cmd_set(cmd, SW_EV_ATTACK, a, c->engages, 0);
+        cmd_set(cmd, SW_EV_ATTACK, a, tg, 0);
         if (ok(s, st, cmd))
             return;
     }
@@ -1471,8 +1589,8 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
     if (c->engages < 0 && c->pend_kind != SW_PEND_ENGAGE) {
         int best = -1, best_n = 99;
         for (int j = 0; j < st->n; j++) {
-            if (!enemy_of(s, a, j) || sw_out(&st->c[j]))
-                continue;
+            if (!enemy_of(s, a, j) || sw_out(&st->c[j]) || sw_rider_of(s, st, j) >= 0)
+                continue; /* (a ridden mount: its rider is the target, 002:63) */
             int n = st->c[j].engages == a ? -1 : slots_on(s, st, j, -1);
             if (n < best_n) {
                 sw_event t;

@@ -62,6 +62,7 @@ static const char *contest_what(int k) {
     case SW_EV_CAST: return "a flat Endurance roll to keep casting and Maintaining";
     case SW_EV_RELEASE: return "a flat Endurance roll to keep Maintaining";
     case SW_EV_SURMOUNT: return "a flat Agility roll to surmount the obstacle";
+    case SW_EV_DISMOUNT: return "Ride (002:61)";
     default: return "a check";
     }
 }
@@ -226,6 +227,9 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
                 put(&o, "  %s and %s are no longer Engaged.\n", who, other);
             else if (f->a == SW_ST_SWITCHED)
                 put(&o, "  %s now engages %s.\n", who, other);
+            else if (f->a == SW_ST_UNHORSED)
+                put(&o, "  %s is out of %s's saddle (002:65): they are two targets now.\n",
+                    who, other);
             else if (f->a == SW_ST_SURMOUNTED)
                 put(&o, "  %s is past the obstacle and may Engage across it.\n", who);
             else if (f->a == SW_ST_CHASED)
@@ -511,7 +515,7 @@ fray_status sw_event_from_json(const sw_setup *s, const void *json,
     if (k < 0)
         BAD("command.action", "expected an action: begin, next, engage, attack, "
                               "avoid, switch, disengage, chase, snipe, cover, "
-                              "medicine, item, skill, wield, cast, release, surmount, talent or wait");
+                              "medicine, item, skill, wield, cast, release, surmount, talent, dismount or wait");
     ev->kind = (uint8_t)k;
     if ((v = json_object_get(c, "actor"))) {
         int i = combatant_of(s, v);
@@ -663,7 +667,7 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
         return fray__diag_set(diag, FRAY_ERR_PARSE, (int)strlen(text) + 1,
                               "expected an action after '%.*s': engage, attack, "
                               "avoid, switch, disengage, chase, snipe, cover, "
-                              "medicine, item, skill, wield, cast, release, surmount, talent or wait", (int)(len[0] < 40 ? len[0] : 40), tok[0]);
+                              "medicine, item, skill, wield, cast, release, surmount, talent, dismount or wait", (int)(len[0] < 40 ? len[0] : 40), tok[0]);
     int k = -1;
     for (int i = SW_EV_ENGAGE; i < SW_EV_KINDS; i++)
         if (word_eq(tok[1], len[1], sw_kind_word(i)))
@@ -671,7 +675,7 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
     if (k < 0)
         return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[1] - text) + 1,
                               "'%.*s': expected an action: engage, attack, avoid, "
-                              "switch, disengage, chase, snipe, cover, medicine, item, skill, wield, cast, release, surmount, talent or wait",
+                              "switch, disengage, chase, snipe, cover, medicine, item, skill, wield, cast, release, surmount, talent, dismount or wait",
                               (int)(len[1] < 40 ? len[1] : 40), tok[1]);
     cmd->kind = (uint8_t)k;
     cmd->actor = (int8_t)a;
@@ -736,7 +740,8 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
             cmd->target = (int8_t)t;
         }
         return FRAY_OK;
-    } else if (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL || k == SW_EV_SURMOUNT) {
+    } else if (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL || k == SW_EV_SURMOUNT ||
+               k == SW_EV_DISMOUNT) {
         /* no target */
     } else if (n >= 3) {
         int t = find_who(s, tok[2], len[2]);
@@ -751,7 +756,7 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
                               s->c[a].name, sw_kind_word(k));
     }
     int want = (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL ||
-                k == SW_EV_SURMOUNT) ? 2 : 3;
+                k == SW_EV_SURMOUNT || k == SW_EV_DISMOUNT) ? 2 : 3;
     if (n > want)
         return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[want] - text) + 1,
                               "expected nothing more after the command");
@@ -781,6 +786,8 @@ static void status_words(const sw_setup *s, const sw_state *st, int i, out *o) {
         put(o, " Paralyzed through segment %d", (int)c->para_until); /* 002:99 */
     else if (sw_stunned(st, i))
         put(o, " Stunned through segment %d", (int)c->stun_until);   /* 002:98 */
+    if (sw_mount_of(s, st, i) >= 0)
+        put(o, " mounted on %s", s->c[sw_mount_of(s, st, i)].name); /* 002:59 */
     if (c->flags & SW_F_SNIPING)
         put(o, " Sniping");
     if (c->cover)

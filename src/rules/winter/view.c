@@ -137,7 +137,8 @@ static fray_status fill_actions(fray_fight_view *v, const sw_setup *s,
         c.actor = (int8_t)me;
         c.target = -1;
         bool any = false;
-        if (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL || k == SW_EV_SURMOUNT) {
+        if (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL || k == SW_EV_SURMOUNT ||
+            k == SW_EV_DISMOUNT) {
             any = sw_check(s, st, &c, NULL, 0) == FRAY_OK;
         } else if (k == SW_EV_COVER) {
             for (int lv = SW_COVER_PARTIAL; lv <= SW_COVER_FULL && !any; lv++) {
@@ -242,11 +243,22 @@ fray_status sw_view(const sw_setup *s, const sw_state *st, int turn,
 }
 
 /* Stunned and Paralyzed (002:98-99), each with its end (winter3: talents,
- * docs/rules/silent-winter.md 27). */
+ * docs/rules/silent-winter.md 27); the saddle (002:59-67, ruling 28). */
 static fray_status add_stun_conditions(fray_fight_view *v, cond_list *l, const sw_setup *s,
                                        const sw_state *st, int i) {
-    (void)s;
     const sw_cstate *c = &st->c[i];
+    int m = sw_mount_of(s, st, i), rd = sw_rider_of(s, st, i);
+    fray_status rc = FRAY_OK;
+    if (m >= 0)
+        rc = add(v, l, fray__view_strf(v, "mounted on %s", s->c[m].name),
+                 "until a fall (a failed Ride roll when either is hit) or the GM's "
+                 "dismount; +5 to moving around, no cover, 2 more may Engage (002:59-67)", m);
+    if (rc == FRAY_OK && rd >= 0)
+        rc = add(v, l, fray__view_strf(v, "ridden by %s", s->c[rd].name),
+                 "attacks the one its rider engages; one target with its rider (002:61-63)",
+                 rd);
+    if (rc != FRAY_OK)
+        return rc;
     if (sw_paralyzed(st, i))
         return add(v, l, "Paralyzed",
                    fray__view_strf(v, "through segment %d: no combat actions, cannot "

@@ -109,6 +109,8 @@ typedef struct sw_block {
     int16_t magic, spell_power; /* 002:71, 79 */
     uint32_t spells;            /* the spells it knows (bitmask by index) */
     uint32_t talents;           /* the talents it has (bitmask by index) */
+    int16_t ride;               /* the Ride skill (002:61) */
+    int16_t willfulness;        /* a mount's Willfulness (002:61) */
 } sw_block;
 
 enum sw_tactics { SW_TAC_MELEE, SW_TAC_SNIPER, SW_TAC_KINDS };
@@ -133,6 +135,8 @@ typedef struct sw_options {
     bool talent_pain_on_hit;  /* talent-miss: spent | kept (ruling 27) */
     bool stun_keeps_pending;  /* stun-interrupts: yes | no (ruling 27) */
     bool stun_maint_roll;     /* stun-maintain: keep | roll (ruling 27) */
+    bool fall_no_stun;        /* fall-stun: d6 | none (ruling 28) */
+    bool mounted_bonus_actor; /* mounted-bonus: all | actor (ruling 28) */
 } sw_options;
 
 typedef struct sw_combatant {
@@ -143,6 +147,7 @@ typedef struct sw_combatant {
     uint8_t cover;            /* begins in cover */
     bool reciprocal;          /* takes a Reciprocal Engage (002:21) */
     sw_block b;               /* its stat block, resolved */
+    int8_t mount;             /* the combatant it rides: index + 1; 0 none (002:59) */
 } sw_combatant;
 
 typedef struct sw_setup {
@@ -228,6 +233,7 @@ typedef struct sw_cstate {
     int16_t magic;            /* Magic left (the Maintained part set aside) */
     int32_t stun_until;       /* Stunned through this segment (002:98; 0 never) */
     int32_t para_until;       /* Paralyzed through this segment (002:99) */
+    bool unhorsed;            /* out of the saddle (fell, or the GM's dismount) */
 } sw_cstate;
 
 typedef struct sw_state {
@@ -262,6 +268,7 @@ enum sw_kind {
     SW_EV_RELEASE,            /* release a Maintained spell (002:73): arg the spell */
     SW_EV_SURMOUNT,           /* surmount the obstacle (002:25) */
     SW_EV_TALENT,             /* an attack with a talent (ruling 27): arg the talent */
+    SW_EV_DISMOUNT,           /* the GM takes a rider out of the saddle (ruling 28) */
     SW_EV_KINDS
 };
 
@@ -304,6 +311,7 @@ enum sw_status_word {
     SW_ST_SURMOUNTED,
     SW_ST_STUNNED,     /* c: through this segment (002:98) */
     SW_ST_PARALYZED,   /* c: through this segment (002:99) */
+    SW_ST_UNHORSED,    /* who falls from (or leaves) other's saddle (ruling 28) */
     SW_ST_WORDS
 };
 
@@ -438,5 +446,11 @@ void sw_attack_terms(const sw_setup *s, const sw_state *st, int a, int t,
  * segment they last through. */
 bool sw_stunned(const sw_state *st, int i);
 bool sw_paralyzed(const sw_state *st, int i);
+/* Mounted combat (002:59-67; ruling 28): the mount r rides now (-1: not
+ * mounted), the rider on m now (-1), and the target an Engage on i falls
+ * on (the rider for a ridden mount: one target, 002:63). */
+int sw_mount_of(const sw_setup *s, const sw_state *st, int r);
+int sw_rider_of(const sw_setup *s, const sw_state *st, int m);
+int sw_unit(const sw_setup *s, const sw_state *st, int i);
 
 #endif
