@@ -181,8 +181,9 @@ static int find_spell(const sw_setup *s, const char *name) {
  * silent-winter.md 24). */
 static fray_status read_spell(sl *L, const yn *it) {
     static const char *const keys[] = {"name", "kind", "cost", "maintain", "delay",
-                                       "damage", "defense", "heal", "notes"};
-    fray_status st = yr_keys(&L->r, it, "a spell", keys, 9, false);
+                                       "damage", "defense", "heal", "stun", "paralyze",
+                                       "wound", "notes"};
+    fray_status st = yr_keys(&L->r, it, "a spell", keys, 12, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -197,12 +198,12 @@ static fray_status read_spell(sl *L, const yn *it) {
         return FAIL(L, nm, "spell '%.40s' is given twice", sp.name);
     if (s->n_spells >= SW_MAX_SPELLS)
         return FAIL_RANGE(L, nm, "more than %d spells", SW_MAX_SPELLS);
-    static const char *const kinds[] = {"ranged", "personal", "beneficial"};
+    static const char *const kinds[] = {"ranged", "personal", "beneficial", "area"};
     const yn *kv = yr_get(it, "kind");
     if (!kv)
-        return yr_missing(&L->r, it, "kind", "a spell (ranged, personal or beneficial)");
+        return yr_missing(&L->r, it, "kind", "a spell (ranged, personal, beneficial or area)");
     int k = 0;
-    if ((st = yr_choice(&L->r, kv, "a spell's kind", kinds, 3, &k)) != FRAY_OK)
+    if ((st = yr_choice(&L->r, kv, "a spell's kind", kinds, 4, &k)) != FRAY_OK)
         return st;
     sp.kind = (uint8_t)k;
     int cost = 0, maint = 0, delay = 0, amount = 0;
@@ -216,9 +217,31 @@ static fray_status read_spell(sl *L, const yn *it) {
     sp.maintain = (int16_t)maint;
     sp.delay = (uint8_t)delay;
     const yn *dv = yr_get(it, "damage"), *fv = yr_get(it, "defense"), *hv = yr_get(it, "heal");
-    if ((dv != NULL) + (fv != NULL) + (hv != NULL) != 1)
-        return FAIL(L, it, "a spell has one effect: damage, defense or heal");
-    if (dv) {
+    const yn *sv = yr_get(it, "stun"), *pv = yr_get(it, "paralyze"), *wv = yr_get(it, "wound");
+    if ((dv != NULL) + (fv != NULL) + (hv != NULL) + (sv != NULL) + (pv != NULL) +
+            (wv != NULL) != 1)
+        return FAIL(L, it, "a spell has one effect: damage, defense, heal, stun, paralyze or wound");
+    if (sv || pv || wv) {
+        /* Stun and Wounds from spells (002:53; ruling 29) */
+        if (sp.kind != SW_SPELL_RANGED && sp.kind != SW_SPELL_AREA)
+            return FAIL(L, kv, "a spell that Stuns, Paralyzes or Wounds is ranged or area here");
+        if (maint)
+            return FAIL(L, yr_get(it, "maintain"), "only a defense spell is Maintained here");
+        if (wv) {
+            bool w = false;
+            if ((st = yr_bool(&L->r, wv, "wound", &w)) != FRAY_OK)
+                return st;
+            if (!w)
+                return FAIL(L, wv, "wound: true (a spell that wounds, 002:53), or another effect");
+            sp.effect = SW_SPELL_WOUND;
+        } else {
+            if ((st = yr_int(&L->r, sv ? sv : pv, "segments Stunned or Paralyzed", 1, 30,
+                             &amount)) != FRAY_OK)
+                return st;
+            sp.amount = (int16_t)amount;
+            sp.effect = sv ? SW_SPELL_STUN : SW_SPELL_PARALYZE;
+        }
+    } else if (dv) {
         sw_weapon w;
         memset(&w, 0, sizeof w);
         if ((st = dice_of(L, dv, "damage", &w)) != FRAY_OK)
@@ -226,8 +249,9 @@ static fray_status read_spell(sl *L, const yn *it) {
         sp.effect = SW_SPELL_DAMAGE;
         sp.dice = w.dice;
         sp.bonus = w.bonus;
-        if (sp.kind != SW_SPELL_RANGED)
-            return FAIL(L, dv, "a damage spell is ranged here (a Magic Attack roll to hit, 002:71)");
+        if (sp.kind != SW_SPELL_RANGED && sp.kind != SW_SPELL_AREA)
+            return FAIL(L, dv, "a damage spell is ranged (a Magic Attack roll to hit, 002:71) "
+                               "or area (no roll, 002:53) here");
         if (maint)
             return FAIL(L, yr_get(it, "maintain"), "only a defense spell is Maintained here");
     } else {
@@ -236,7 +260,7 @@ static fray_status read_spell(sl *L, const yn *it) {
             return st;
         sp.amount = (int16_t)amount;
         sp.effect = fv ? SW_SPELL_DEFENSE : SW_SPELL_HEAL;
-        if (sp.kind == SW_SPELL_RANGED)
+        if (sp.kind == SW_SPELL_RANGED || sp.kind == SW_SPELL_AREA)
             return FAIL(L, kv, "a %s spell is personal or beneficial (no roll, 002:71)",
                         fv ? "defense" : "heal");
         if (fv && !maint)
@@ -565,8 +589,9 @@ static fray_status read_options(sl *L, const yn *m) {
         "sniping-resolves", "pain-on-any-hit", "stop-bleeding", "check-die",
         "order", "fallen-release", "undefended-busy", "blown-undefended",
         "dropped-maintain", "siege-spread", "stun-stacking", "talent-miss",
-        "stun-interrupts", "stun-maintain", "fall-stun", "mounted-bonus"};
-    fray_status st = yr_keys(&L->r, m, "options", keys, 20, false);
+        "stun-interrupts", "stun-maintain", "fall-stun", "mounted-bonus",
+        "area-damage", "area-full-cover"};
+    fray_status st = yr_keys(&L->r, m, "options", keys, 22, false);
     if (st != FRAY_OK)
         return st;
     sw_options *o = &L->s->opt;
@@ -649,6 +674,14 @@ static fray_status read_options(sl *L, const yn *m) {
     if (st == FRAY_OK && (x = yr_get(m, "mounted-bonus")) &&
         (st = yr_choice(&L->r, x, "mounted-bonus", mb, 2, &v)) == FRAY_OK)
         o->mounted_bonus_actor = v == 1;
+    /* ruling 29: area spells */
+    static const char *const ad[] = {"once", "each"}, *const afc[] = {"spared", "hit"};
+    if (st == FRAY_OK && (x = yr_get(m, "area-damage")) &&
+        (st = yr_choice(&L->r, x, "area-damage", ad, 2, &v)) == FRAY_OK)
+        o->area_damage_each = v == 1;
+    if (st == FRAY_OK && (x = yr_get(m, "area-full-cover")) &&
+        (st = yr_choice(&L->r, x, "area-full-cover", afc, 2, &v)) == FRAY_OK)
+        o->area_hits_full_cover = v == 1;
     return st;
 }
 

@@ -78,7 +78,7 @@ static int capacity_of(const sw_setup *s, const sw_state *st, int t) {
 
 /* 002:67: +5 to a mounted combatant's rolls of moving around (ruling
  * mounted-bonus: as the one moving, and, with all, as its opponent). */
-static int moving_bonus(const sw_setup *s, const sw_state *st, int i, bool actor) {
+int sw_moving_bonus(const sw_setup *s, const sw_state *st, int i, bool actor) {
     if (i < 0 || (!actor && s->opt.mounted_bonus_actor))
         return 0;
     return sw_mount_of(s, st, i) >= 0 || sw_rider_of(s, st, i) >= 0 ? 5 : 0;
@@ -993,6 +993,11 @@ static void resolve_engage(sw_run *r, int a) {
 
 /* A spell takes effect at the end of its delay (002:77): the Magic paid
  * then (with the Maintain set aside, 002:73), and its effect. */
+static void area_spell(sw_run *r, int a, int t, int k);
+static void spell_status(sw_run *r, int t, const sw_spell *sp);
+static int spell_damage(sw_run *r, int a, const sw_spell *sp);
+static void magic_harm(sw_run *r, int a, int t, int dmg);
+
 static void resolve_spell(sw_run *r, int a) {
     const sw_setup *s = r->s;
     sw_state *st = r->st;
@@ -1023,7 +1028,11 @@ static void resolve_spell(sw_run *r, int a) {
         fact(r, SW_FACT_DAMAGE, t, a, -sp->amount, 0, ct->health, 1);
         return;
     }
-    if (sp->effect != SW_SPELL_DAMAGE)
+    if (sp->kind == SW_SPELL_AREA) {
+        area_spell(r, a, t, k); /* 002:53: no roll */
+        return;
+    }
+    if (sp->effect == SW_SPELL_DEFENSE)
         return;
     /* 002:33, 71: Magic Attack against Magic Defense */
     const sw_block *ab = &s->c[a].b, *tb = &s->c[t].b;
@@ -1038,11 +1047,27 @@ static void resolve_spell(sw_run *r, int a) {
     fact(r, SW_FACT_ATTACK, a, t, ra, rb, hit, 8);
     if (!hit)
         return;
+    if (sp->effect != SW_SPELL_DAMAGE) {
+        spell_status(r, t, sp); /* ruling 29 */
+        return;
+    }
+    magic_harm(r, a, t, spell_damage(r, a, sp));
+}
+
+/* A spell's damage: its dice and the caster's spell power in d6 (002:79). */
+static int spell_damage(sw_run *r, int a, const sw_spell *sp) {
     int dmg = sp->bonus;
-    for (int i = 0; i < sp->dice + ab->spell_power; i++)
+    for (int i = 0; i < sp->dice + r->s->c[a].b.spell_power; i++)
         dmg += roll(r, 6);                               /* 002:79 */
-    if (dmg < 0)
-        dmg = 0;
+    return dmg < 0 ? 0 : dmg;
+}
+
+/* Magical damage on t (002:33: less Magic Resistance with armour that
+ * protects; 002:37 a point of Pain; 002:61 the saddle). */
+static void magic_harm(sw_run *r, int a, int t, int dmg) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    const sw_block *tb = &s->c[t].b;
     int res = 0;
     if (tb->armour >= 0 && (s->a[tb->armour].protects == SW_PROT_MAGICAL ||
                             s->a[tb->armour].protects == SW_PROT_BOTH))
@@ -1055,6 +1080,48 @@ static void resolve_spell(sw_run *r, int a) {
         lose_pain(r, t);                                 /* 002:37 "physical OR magical" */
     check_dead(r, t);
     saddle(r, t);                                        /* 002:61 */
+}
+
+/* A spell's Stun, Paralysis or Wound (ruling 29; 002:53 "If an area effect
+ * causes Wounds or Stun"). */
+static void spell_status(sw_run *r, int t, const sw_spell *sp) {
+    if (r->st->c[t].flags & SW_F_DEAD)
+        return;
+    if (sp->effect == SW_SPELL_WOUND)
+        wound(r, t);
+    else if (sp->effect == SW_SPELL_STUN || sp->effect == SW_SPELL_PARALYZE)
+        stun(r, t, sp->amount, sp->effect == SW_SPELL_PARALYZE);
+}
+
+/* 002:53 "Area spells ... automatically affect everyone in a given Engaged
+ * cluster. If an area effect causes Wounds or Stun, it works just as well
+ * on allies as it does on foes": the target and everyone engaged with or
+ * by it (one hop, 002:51), the caster too if it is among them; no roll;
+ * damage rolled once for all (ruling area-damage), those in Full Cover
+ * spared (ruling area-full-cover). */
+static void area_spell(sw_run *r, int a, int t, int k) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    const sw_spell *sp = &s->sp[k];
+    int list[SW_MAX_C], n = 0;
+    list[n++] = t;
+    for (int j = 0; j < st->n; j++)
+        if (j != t && !(st->c[j].flags & SW_F_DEAD) &&
+            (st->c[j].engages == t || st->c[t].engages == j))
+            list[n++] = j;
+    int once = sp->effect == SW_SPELL_DAMAGE && !s->opt.area_damage_each ? spell_damage(r, a, sp) : 0;
+    for (int i = 0; i < n; i++) {
+        int m = list[i];
+        if (st->c[m].flags & SW_F_DEAD)
+            continue;
+        if (st->c[m].cover == SW_COVER_FULL && !s->opt.area_hits_full_cover)
+            continue; /* area-full-cover: spared (002:49) */
+        fact(r, SW_FACT_SPELL, a, m, k, SW_SF_AREA, st->c[a].magic, 0);
+        if (sp->effect == SW_SPELL_DAMAGE)
+            magic_harm(r, a, m, s->opt.area_damage_each ? spell_damage(r, a, sp) : once);
+        else
+            spell_status(r, m, sp);
+    }
 }
 
 /* The end of the segment: pending actions whose delay ends now, then
@@ -1240,8 +1307,8 @@ fray_status sw_apply(sw_run *r) {
     }
     case SW_EV_AVOID: {
         sw_cstate *ct = &st->c[t];
-        if (contest(r, a, t, s->c[a].b.agility + moving_bonus(s, st, a, true),
-                    s->c[t].b.agility + moving_bonus(s, st, t, false), SW_EV_AVOID)) {
+        if (contest(r, a, t, s->c[a].b.agility + sw_moving_bonus(s, st, a, true),
+                    s->c[t].b.agility + sw_moving_bonus(s, st, t, false), SW_EV_AVOID)) {
             ct->pend_kind = SW_PEND_NONE; /* "you manage to scramble away" */
             ct->pend_target = -1;
             fact(r, SW_FACT_STATUS, a, t, SW_ST_AVOIDED, 1, 0, 0);
@@ -1250,16 +1317,16 @@ fray_status sw_apply(sw_run *r) {
     }
     case SW_EV_SWITCH: {
         int cur = c->engages;
-        if (contest(r, a, cur, s->c[a].b.agility + moving_bonus(s, st, a, true),
-                    s->c[cur].b.agility + moving_bonus(s, st, cur, false), SW_EV_SWITCH)) {
+        if (contest(r, a, cur, s->c[a].b.agility + sw_moving_bonus(s, st, a, true),
+                    s->c[cur].b.agility + sw_moving_bonus(s, st, cur, false), SW_EV_SWITCH)) {
             c->engages = (int8_t)t; /* 002:29 */
             fact(r, SW_FACT_STATUS, a, t, SW_ST_SWITCHED, 1, 0, 0);
         }
         break;
     }
     case SW_EV_DISENGAGE:
-        if (contest(r, a, t, s->c[a].b.agility + moving_bonus(s, st, a, true),
-                    s->c[t].b.agility + moving_bonus(s, st, t, false), SW_EV_DISENGAGE)) {
+        if (contest(r, a, t, s->c[a].b.agility + sw_moving_bonus(s, st, a, true),
+                    s->c[t].b.agility + sw_moving_bonus(s, st, t, false), SW_EV_DISENGAGE)) {
             if (c->engages == t)
                 c->engages = -1; /* 002:31 */
             if (st->c[t].engages == a)
@@ -1268,8 +1335,8 @@ fray_status sw_apply(sw_run *r) {
         }
         break;
     case SW_EV_CHASE:
-        if (contest(r, a, t, s->c[a].b.agility + moving_bonus(s, st, a, true),
-                    s->c[t].b.agility + moving_bonus(s, st, t, false), SW_EV_CHASE)) {
+        if (contest(r, a, t, s->c[a].b.agility + sw_moving_bonus(s, st, a, true),
+                    s->c[t].b.agility + sw_moving_bonus(s, st, t, false), SW_EV_CHASE)) {
             c->chased |= 1u << t; /* 002:47 */
             fact(r, SW_FACT_STATUS, a, t, SW_ST_CHASED, 1, 0, 0);
         }
@@ -1426,7 +1493,45 @@ static bool engaged_by_foe(const sw_setup *s, const sw_state *st, int a) {
  * weakest foe it can reach. */
 static bool cast_choice(const sw_setup *s, const sw_state *st, int a, sw_event *cmd) {
     const sw_block *b = &s->c[a].b;
-    if (!b->spells || engaged_at_all(st, a))
+    if (!b->spells)
+        return false;
+    /* An area spell (002:53) on the cluster (centred on anyone, the caster
+     * too) that holds at least two foes and more foes than allies; never a
+     * Stun, Paralysis or Wound on the caster itself. */
+    int abest = -1, ak = -1, anet = 0;
+    for (int k = 0; k < s->n_spells; k++) {
+        const sw_spell *sp = &s->sp[k];
+        if (!(b->spells & (1u << k)) || sp->kind != SW_SPELL_AREA)
+            continue;
+        for (int j = 0; j < st->n; j++) { /* centred on anyone: an ally's cluster too */
+            if (sw_out(&st->c[j]))
+                continue;
+            int foes = 0, allies = 0;
+            bool self = false;
+            for (int m = 0; m < st->n; m++)
+                if ((m == j || st->c[m].engages == j || st->c[j].engages == m) &&
+                    !sw_out(&st->c[m])) {
+                    self |= m == a;
+                    if (enemy_of(s, a, m))
+                        foes++;
+                    else
+                        allies++;
+                }
+            cmd_set(cmd, SW_EV_CAST, a, j, k);
+            if (self && sp->effect != SW_SPELL_DAMAGE)
+                continue;
+            if (foes >= 2 && foes - allies > anet && ok(s, st, cmd)) {
+                abest = j;
+                ak = k;
+                anet = foes - allies;
+            }
+        }
+    }
+    if (abest >= 0) { /* engaged or not: the gamble of 002:77 */
+        cmd_set(cmd, SW_EV_CAST, a, abest, ak);
+        return true;
+    }
+    if (engaged_at_all(st, a))
         return false;
     const sw_cstate *c = &st->c[a];
     for (int k = 0; k < s->n_spells; k++) {
@@ -1460,6 +1565,7 @@ static bool cast_choice(const sw_setup *s, const sw_state *st, int a, sw_event *
     for (int k = 0; k < s->n_spells; k++) {
         const sw_spell *sp = &s->sp[k];
         if (!(b->spells & (1u << k)) || sp->effect != SW_SPELL_DAMAGE ||
+            sp->kind != SW_SPELL_RANGED ||
             (best_k >= 0 && sp->dice <= s->sp[best_k].dice))
             continue;
         int bj = -1;
@@ -1475,8 +1581,18 @@ static bool cast_choice(const sw_setup *s, const sw_state *st, int a, sw_event *
             best_k = k;
         }
     }
-    if (best < 0)
-        return false;
+    if (best < 0) {
+        /* An area caster not engaged waits for a cluster to form while an
+         * ally still fights (002:53). */
+        bool area = false, ally = false;
+        for (int k = 0; k < s->n_spells; k++)
+            area |= (b->spells & (1u << k)) && s->sp[k].kind == SW_SPELL_AREA &&
+                    st->c[a].magic >= s->sp[k].cost;
+        for (int j = 0; j < st->n; j++)
+            ally |= j != a && !enemy_of(s, a, j) && !sw_out(&st->c[j]);
+        cmd_set(cmd, SW_EV_WAIT, a, -1, 0);
+        return area && ally && ok(s, st, cmd);
+    }
     cmd_set(cmd, SW_EV_CAST, a, best, best_k);
     return true;
 }

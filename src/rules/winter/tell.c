@@ -273,6 +273,9 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
             case SW_SF_FIZZLE:
                 put(&o, "  %s's %s ends without effect.\n", who, sp);
                 break;
+            case SW_SF_AREA:
+                put(&o, "  %s falls on %s (an area spell: no roll, 002:53).\n", sp, other);
+                break;
             case SW_SF_MAINTAINED:
                 put(&o, "  %s Maintains %s%s%s.\n", who, sp,
                     f->other >= 0 && f->other != f->who ? " on " : "",
@@ -403,9 +406,9 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
             break;
         case SW_FACT_SPELL: {
             static const char *const sf[] = {"effect", "interrupted", "released",
-                                             "dropped", "no effect", "maintained"};
+                                             "dropped", "no effect", "maintained", "area"};
             put(&o, ",\"spell\":\"%s\",\"result\":\"%s\",\"magic\":%d",
-                spell_name(s, f->a), f->b >= 0 && f->b < 6 ? sf[f->b] : "?", f->c);
+                spell_name(s, f->a), f->b >= 0 && f->b < 7 ? sf[f->b] : "?", f->c);
             break;
         }
         case SW_FACT_TALENT:

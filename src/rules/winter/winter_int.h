@@ -57,8 +57,10 @@ typedef struct sw_talent {
 
 /* A spell (002:71-79): its kind, Magic cost, Maintain rating, delay and
  * one effect of a small vocabulary (docs/rules/silent-winter.md 24). */
-enum sw_spell_kind { SW_SPELL_RANGED, SW_SPELL_PERSONAL, SW_SPELL_BENEFICIAL };
-enum sw_spell_effect { SW_SPELL_DAMAGE, SW_SPELL_DEFENSE, SW_SPELL_HEAL };
+enum sw_spell_kind { SW_SPELL_RANGED, SW_SPELL_PERSONAL, SW_SPELL_BENEFICIAL,
+                     SW_SPELL_AREA /* no roll: the target's Engaged cluster (002:53) */ };
+enum sw_spell_effect { SW_SPELL_DAMAGE, SW_SPELL_DEFENSE, SW_SPELL_HEAL,
+                       SW_SPELL_STUN, SW_SPELL_PARALYZE, SW_SPELL_WOUND /* ruling 29 */ };
 typedef struct sw_spell {
     char name[SW_NAME];
     uint8_t kind;           /* sw_spell_kind */
@@ -137,6 +139,8 @@ typedef struct sw_options {
     bool stun_maint_roll;     /* stun-maintain: keep | roll (ruling 27) */
     bool fall_no_stun;        /* fall-stun: d6 | none (ruling 28) */
     bool mounted_bonus_actor; /* mounted-bonus: all | actor (ruling 28) */
+    bool area_damage_each;    /* area-damage: once | each (ruling 29) */
+    bool area_hits_full_cover; /* area-full-cover: spared | hit (ruling 29) */
 } sw_options;
 
 typedef struct sw_combatant {
@@ -301,7 +305,8 @@ enum sw_spell_fact {
     SW_SF_RELEASED,    /* released: its Maintain back (002:73) */
     SW_SF_DROPPED,     /* a failed Endurance roll ends its Maintaining (002:73) */
     SW_SF_FIZZLE,      /* no effect: the target is out, or not enough Magic */
-    SW_SF_MAINTAINED   /* is now Maintained */
+    SW_SF_MAINTAINED,  /* is now Maintained */
+    SW_SF_AREA         /* an area spell falls on other (002:53) */
 };
 
 enum sw_status_word {
@@ -452,5 +457,8 @@ bool sw_paralyzed(const sw_state *st, int i);
 int sw_mount_of(const sw_setup *s, const sw_state *st, int r);
 int sw_rider_of(const sw_setup *s, const sw_state *st, int m);
 int sw_unit(const sw_setup *s, const sw_state *st, int i);
+/* +5 to a mounted combatant's roll of moving around (002:67; ruling 28:
+ * mounted-bonus), as the one moving (actor) or opposing it. */
+int sw_moving_bonus(const sw_setup *s, const sw_state *st, int i, bool actor);
 
 #endif
