@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 
+#include "fray/chances.h"
 #include "fray/view.h"
 
 #define CAVALRY "examples/silent-winter/cavalry.yaml"
@@ -251,5 +252,26 @@ Test(winter_mounts, tactics_and_journal) {
         fray_fight_free(g);
     }
     cr_assert_geq(horse_attacks, 5, "%d attacks by the ridden horse in 10 fights", horse_attacks);
+    fray_setup_free(s);
+}
+
+
+/* The chances at the table (issue 19) of a mounted Disengage: the +5 of
+ * 002:67 in the Agility roll. */
+Test(winter_mounts, chances_count_the_mounted_bonus_002_67) {
+    fray_setup *s;
+    fray_fight *f = cavalry_fight(&s);
+    sw_state *st = sw_t_st(f);
+    int la = sw_t_who(f, "lancer"), hd = sw_t_who(f, "hound");
+    sw_t_ready(f, la, hd);
+    st->c[hd].engages = (int8_t)la;
+    fray_chances *c = malloc(sizeof *c);
+    cr_assert_not_null(c);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fray_action_chances(f, la, "disengage hound", c, &d), FRAY_OK, "%s", d.message);
+    cr_assert(strstr(c->assumed, "Agility d20+8 against the other's d20+4"), "%s", c->assumed);
+    free(c);
+    fray_fight_free(f);
     fray_setup_free(s);
 }

@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 
+#include "fray/chances.h"
 #include "fray/view.h"
 
 #define KNIGHT "examples/silent-winter/knight.yaml"
@@ -352,6 +353,40 @@ Test(winter_talents, pain_spent_hidden_from_players) {
     cr_assert(strstr(buf, "Grave-Hound spends Pain on dread gaze (Pain: tiring)"), "%s", buf);
     cr_assert(!strstr(buf, "(Pain 6)"), "%s", buf);
     cr_assert(strstr(buf, "Knight is Stunned through segment 4"), "%s", buf);
+    fray_fight_free(f);
+    fray_setup_free(s);
+}
+
+
+/* The chances at the table (issue 19) of an attack with a talent: its
+ * bonus counted (power attack +5: d20 + 11 against d20 + 9), its effect
+ * told, a Wound counted as out of the fight on every hit (002:39); an
+ * automatic talent rolls no dice. */
+Test(winter_talents, chances_of_a_talent) {
+    fray_setup *s;
+    fray_fight *f = knight_fight(&s);
+    int kn = sw_t_who(f, "knight"), hd = sw_t_who(f, "hound");
+    sw_t_ready(f, hd, kn);
+    sw_t_ready(f, kn, hd);
+    fray_chances *c = malloc(sizeof *c);
+    cr_assert_not_null(c);
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(fray_action_chances(f, hd, "talent power-attack knight", c, &d), FRAY_OK, "%s",
+                 d.message);
+    int wins = 0;
+    for (int x = 1; x <= 20; x++)
+        for (int y = 1; y <= 20; y++)
+            wins += x + 11 > y + 9;
+    cr_assert_float_eq(c->outcomes[1].share, wins / 400.0, 1e-12, "%f", c->outcomes[1].share);
+    cr_assert(strstr(c->modifiers, "power attack: attack +5"), "%s", c->modifiers);
+    cr_assert_eq(fray_action_chances(f, hd, "talent dread-gaze knight", c, &d), FRAY_ERR_INVALID);
+    cr_assert(strstr(d.message, "rolls no dice"), "%s", d.message);
+    cr_assert_eq(fray_action_chances(f, kn, "talent crippling-blow hound", c, &d), FRAY_OK, "%s",
+                 d.message);
+    cr_assert_float_eq(c->p_drop, c->outcomes[1].share, 1e-12, "a Wound on every hit");
+    cr_assert(strstr(c->assumed, "Wounded too (002:39)"), "%s", c->assumed);
+    free(c);
     fray_fight_free(f);
     fray_setup_free(s);
 }
