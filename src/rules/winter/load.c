@@ -891,6 +891,8 @@ static fray_status read_encounter(sl *L, const yn *root) {
             return FAIL(L, rv, "a mount fights with its own melee attacks (002:61): %.40s's "
                                "weapon is ranged", s->c[m].name);
         s->c[ci].mount = (int8_t)(m + 1);
+        s->ridden_by[m] = (int8_t)(ci + 1);
+        s->any_mount = true;
     }
     for (int j = 0; j < s->n; j++)
         if (s->c[j].mount && s->c[j].mount - 1 != j) {

@@ -53,7 +53,7 @@ bool sw_paralyzed(const sw_state *st, int i) {
 /* Mounted combat (002:59-67; ruling 28): mounted while in the saddle and
  * both rider and mount can act. */
 int sw_mount_of(const sw_setup *s, const sw_state *st, int r) {
-    if (r < 0 || r >= s->n || !s->c[r].mount)
+    if (!s->any_mount || r < 0 || r >= s->n || !s->c[r].mount)
         return -1;
     int m = s->c[r].mount - 1;
     if (st->c[r].unhorsed || !sw_can_act(&st->c[r]) || !sw_can_act(&st->c[m]))
@@ -61,19 +61,33 @@ int sw_mount_of(const sw_setup *s, const sw_state *st, int r) {
     return m;
 }
 int sw_rider_of(const sw_setup *s, const sw_state *st, int m) {
-    for (int r = 0; r < s->n; r++)
-        if (s->c[r].mount == m + 1)
-            return sw_mount_of(s, st, r) == m ? r : -1;
-    return -1;
+    if (!s->any_mount)
+        return -1;
+    int r = m >= 0 && m < s->n ? s->ridden_by[m] - 1 : -1;
+    return r >= 0 && sw_mount_of(s, st, r) == m ? r : -1;
 }
 int sw_unit(const sw_setup *s, const sw_state *st, int i) {
+    if (!s->any_mount)
+        return i;
     int r = i >= 0 ? sw_rider_of(s, st, i) : -1;
     return r >= 0 ? r : i;
 }
 
+/* The quick ways past mounts and Stuns where there are none (the
+ * simulation's hot path). */
+static inline int unit_(const sw_setup *s, const sw_state *st, int i) {
+    return s->any_mount ? sw_unit(s, st, i) : i;
+}
+static inline bool stunned_(const sw_state *st, int i) {
+    return st->stun_max >= st->seg && sw_stunned(st, i);
+}
+static inline bool paralyzed_(const sw_state *st, int i) {
+    return st->stun_max >= st->seg && sw_paralyzed(st, i);
+}
+
 /* The engage slots on t (002:27), 2 more on a mounted one (002:67). */
 static int capacity_of(const sw_setup *s, const sw_state *st, int t) {
-    return s->c[t].b.capacity + (sw_mount_of(s, st, t) >= 0 ? 2 : 0);
+    return s->c[t].b.capacity + (s->any_mount && sw_mount_of(s, st, t) >= 0 ? 2 : 0);
 }
 
 /* 002:67: +5 to a mounted combatant's rolls of moving around (ruling
@@ -355,7 +369,7 @@ bool sw_undefended(const sw_setup *s, const sw_state *st, int who, int by,
     const sw_cstate *c = &st->c[who];
     if (c->flags & SW_F_UNCONSCIOUS)                 /* 002:55 */
         return true;
-    if (sw_paralyzed(st, who))                       /* 002:55, 99 */
+    if (paralyzed_(st, who))                       /* 002:55, 99 */
         return true;
     if ((c->flags & SW_F_BLOWN) && (!ranged || !s->opt.blown_melee_only))
         return true;                                 /* 002:55, 104 (002:37: melee) */
@@ -363,18 +377,19 @@ bool sw_undefended(const sw_setup *s, const sw_state *st, int who, int by,
         return s->opt.busy_at_range && c->busy_until >= st->seg; /* 002:55 */
     if (c->flags & SW_F_WOUNDED)                     /* 002:98, 102 */
         return true;
-    if (sw_stunned(st, who))                         /* 002:98: all melee foes */
+    if (stunned_(st, who))                         /* 002:98: all melee foes */
         return true;
     if (c->busy_until >= st->seg)                    /* 002:83 */
         return true;
-    return by >= 0 && st->c[by].engages == sw_unit(s, st, who) &&
-           c->engages != sw_unit(s, st, by); /* 002:27 (002:63: a pair is one target) */
+    return by >= 0 && st->c[by].engages == unit_(s, st, who) &&
+           c->engages != unit_(s, st, by); /* 002:27 (002:63: a pair is one target) */
 }
 
 static int slots_on(const sw_setup *s, const sw_state *st, int t, int except) {
     int n = 0;
     for (int j = 0; j < st->n; j++)
-        if (j != except && st->c[j].engages == t && sw_rider_of(s, st, j) < 0)
+        if (j != except && st->c[j].engages == t &&
+            (!s->any_mount || sw_rider_of(s, st, j) < 0))
             n += s->c[j].b.size;
     return n;
 }
@@ -439,10 +454,12 @@ int sw_quiet_segments(const sw_setup *s, const sw_state *st) {
             return 0;
         if (c->pend_kind != SW_PEND_NONE && c->pend_at > st->seg && c->pend_at < next)
             next = c->pend_at;
-        if (c->stun_until > st->seg && c->stun_until < next)
-            next = c->stun_until; /* its end is told (002:98) */
-        if (c->para_until > st->seg && c->para_until < next)
-            next = c->para_until;
+        if (st->stun_max > st->seg) {
+            if (c->stun_until > st->seg && c->stun_until < next)
+                next = c->stun_until; /* its end is told (002:98) */
+            if (c->para_until > st->seg && c->para_until < next)
+                next = c->para_until;
+        }
         if (sw_can_act(c)) {
             int32_t r = c->ready > st->seg ? c->ready : st->seg + 1;
             if (r < next)
@@ -469,7 +486,7 @@ static bool on_the_graph(int kind) {
 
 static bool avoid_open(const sw_setup *s, const sw_state *st, int b, int a) {
     const sw_cstate *cb = &st->c[b], *ca = &st->c[a];
-    return s->scene_avoid && sw_can_act(cb) && !sw_stunned(st, b) &&
+    return s->scene_avoid && sw_can_act(cb) && !stunned_(st, b) &&
            ca->pend_kind == SW_PEND_ENGAGE &&
            ca->pend_target == b && ca->pend_decl == st->seg &&
            cb->ready <= st->seg &&
@@ -497,12 +514,12 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
     if (t >= st->n)
         WHY("no such target");
     if (t >= 0 && on_the_graph(cmd->kind))
-        t = sw_unit(s, st, t); /* 002:63 */
-    if (sw_stunned(st, a) && cmd->kind != SW_EV_RELEASE && cmd->kind != SW_EV_DISMOUNT)
+        t = unit_(s, st, t); /* 002:63 */
+    if (stunned_(st, a) && cmd->kind != SW_EV_RELEASE && cmd->kind != SW_EV_DISMOUNT)
         WHY("%s is %s through segment %d: no combat actions (002:%s)", an,
-            sw_paralyzed(st, a) ? "Paralyzed" : "Stunned",
-            (int)(sw_paralyzed(st, a) ? c->para_until : c->stun_until),
-            sw_paralyzed(st, a) ? "99" : "98");
+            paralyzed_(st, a) ? "Paralyzed" : "Stunned",
+            (int)(paralyzed_(st, a) ? c->para_until : c->stun_until),
+            paralyzed_(st, a) ? "99" : "98");
     const char *tn = t >= 0 ? s->c[t].name : "";
     if (cmd->kind == SW_EV_AVOID) {
         if (t < 0)
@@ -596,8 +613,8 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             WHY("%s wields a ranged weapon (%s) and cannot Engage (002:47)", an, w->name);
         if (s->c[t].side == s->c[a].side)
             WHY("%s and %s are on the same side", an, tn);
-        if (sw_unit(s, st, t) != t) {
-            t = sw_unit(s, st, t); /* 002:63: rider and mount are one target */
+        if (unit_(s, st, t) != t) {
+            t = unit_(s, st, t); /* 002:63: rider and mount are one target */
             tn = s->c[t].name;
         }
         if (c->engages == t)
@@ -626,7 +643,7 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             WHY("%s has %d Pain: %s needs %d (002:37)", an, c->pain, tl->name, tl->pain);
         if (s->c[t].side == s->c[a].side)
             WHY("%s and %s are on the same side", an, tn);
-        if (!w->ranged && c->engages != sw_unit(s, st, t))
+        if (!w->ranged && c->engages != unit_(s, st, t))
             WHY("%s must Engage %s before %s, a melee talent (002:17)", an, tn, tl->name);
         if (w->ranged && st->c[t].cover == SW_COVER_FULL)
             WHY("%s is in Full Cover: no ranged attack can reach (002:49)", tn);
@@ -635,7 +652,7 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
     case SW_EV_ATTACK:
         if (st->c[t].flags & SW_F_DEAD)
             WHY("%s is dead", tn);
-        if (!w->ranged && c->engages != sw_unit(s, st, t))
+        if (!w->ranged && c->engages != unit_(s, st, t))
             WHY("%s must Engage %s before a melee attack (002:17)", an, tn);
         if (w->ranged && st->c[t].cover == SW_COVER_FULL)
             WHY("%s is in Full Cover: no ranged attack can reach (002:49)", tn);
@@ -832,6 +849,8 @@ static void harm(sw_run *r, int a, int t, const sw_weapon *w, bool two) {
 
 /* 002:63 "When you Engage a target, the mount also Engages that target". */
 static void mounts_follow(const sw_setup *s, sw_state *st) {
+    if (!s->any_mount)
+        return;
     for (int r = 0; r < st->n; r++) {
         int m = sw_mount_of(s, st, r);
         if (m >= 0)
@@ -848,6 +867,8 @@ static void stun(sw_run *r, int t, int n, bool para);
 static void saddle(sw_run *r, int t) {
     const sw_setup *s = r->s;
     sw_state *st = r->st;
+    if (!s->any_mount)
+        return;
     int rider = sw_mount_of(s, st, t) >= 0 ? t : sw_rider_of(s, st, t);
     if (rider < 0 || sw_mount_of(s, st, rider) < 0)
         return;
@@ -893,6 +914,8 @@ static void stun(sw_run *r, int t, int n, bool para) {
     *u = until;
     if (para && c->stun_until < until)
         c->stun_until = until;               /* 002:99 "As Stunned" */
+    if (st->stun_max < c->stun_until)
+        st->stun_max = c->stun_until;
     fact(r, SW_FACT_STATUS, t, -1, para ? SW_ST_PARALYZED : SW_ST_STUNNED, 1, (int)until, 0);
     leave_cover(r, t);                       /* 002:98 "You also lose all cover" */
     if (!s->opt.stun_keeps_pending && c->pend_kind != SW_PEND_NONE) {
@@ -984,7 +1007,7 @@ static void resolve_engage(sw_run *r, int a) {
     }
     /* 002:21: Reciprocal Engage, if it engages nobody (a pending Engage
      * does not count, ruling A7.16). */
-    if (ct->engages < 0 && sw_can_act(ct) && !sw_stunned(st, t) && s->c[t].reciprocal &&
+    if (ct->engages < 0 && sw_can_act(ct) && !stunned_(st, t) && s->c[t].reciprocal &&
         !sw_hand(s, st, t)->ranged) {
         ct->engages = (int8_t)a;
         fact(r, SW_FACT_RECIP, t, a, 0, 0, 0, 0);
@@ -1178,7 +1201,7 @@ static void segment_end(sw_run *r) {
             check_dead(r, i);
         }
     }
-    for (int i = 0; i < st->n; i++) {
+    for (int i = 0; i < st->n && st->stun_max >= st->seg; i++) {
         const sw_cstate *c = &st->c[i];
         if (c->flags & SW_F_DEAD)
             continue;
@@ -1242,7 +1265,7 @@ fray_status sw_apply(sw_run *r) {
     }
     sw_cstate *c = &st->c[a];
     if (t >= 0 && on_the_graph(ev->kind))
-        ev->target = (int8_t)(t = sw_unit(s, st, t)); /* 002:63: one target */
+        ev->target = (int8_t)(t = unit_(s, st, t)); /* 002:63: one target */
     if (ev->kind == SW_EV_DISMOUNT) {
         c->unhorsed = true; /* the GM's word (002:65) */
         fact(r, SW_FACT_STATUS, a, s->c[a].mount - 1, SW_ST_UNHORSED, 1, 0, 0);

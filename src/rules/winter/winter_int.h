@@ -182,6 +182,8 @@ typedef struct sw_setup {
     bool obstacle_roll;       /* an attempt needs a flat Agility roll */
     int n_talents;            /* talents (002:39; ruling 27) */
     sw_talent tl[SW_MAX_TALENTS];
+    int8_t ridden_by[SW_MAX_C]; /* who rides combatant i: index + 1; 0 nobody (ruling 28) */
+    bool any_mount;           /* someone rides (the rules' quick way past mounts) */
 } sw_setup;
 
 enum sw_file_kind { SW_FILE_ENCOUNTER, SW_FILE_STATBLOCKS, SW_FILE_CATALOG };
@@ -248,6 +250,7 @@ typedef struct sw_state {
     fray_rng rng;
     fray__track track;        /* who declares next: key the ready segment */
     sw_cstate c[SW_MAX_C];
+    int32_t stun_max;         /* the latest segment anyone is Stunned through (0: none yet) */
 } sw_state;
 
 /* ---- Events -------------------------------------------------------------- */
