@@ -14,8 +14,10 @@
  * damage is on two tracks, Health and Pain, counted exactly over every
  * roll (400 opposed d20s, 6^k damage dice, the Pain die).
  *
- * The agility contests (Avoid, Switch Targets, Disengage, Chase a Sniper)
- * and Medicine's roll are counted too (they deal nothing); Engage and the
+ * An attack with a talent (ruling 27) is an attack with its bonus, its
+ * other effect told. The agility contests (Avoid, Switch Targets,
+ * Disengage, Chase a Sniper; +5 mounted, 002:67) and Medicine's roll are
+ * counted too (they deal nothing); Engage and the
  * other declarations roll no dice and are refused in words. The command is
  * checked by rules.c's sw_check as if it were `who`'s turn now.
  */
@@ -133,9 +135,16 @@ static void d6_counts(int n, fray__u128 *cnt) {
 }
 
 static fray_status count_attack(const sw_setup *s, const sw_state *st, int a,
-                                int t, fray_chances *out, fray_diag *diag) {
+                                int t, int talent, fray_chances *out, fray_diag *diag) {
     sw_attack_line L;
     attack_line(s, st, a, t, &L, out->modifiers, sizeof out->modifiers);
+    if (talent >= 0 && s->tl[talent].effect == SW_TE_BONUS) {
+        char b[96];
+        L.atk += s->tl[talent].amount; /* ruling 27 */
+        snprintf(b, sizeof b, "%s: attack %+d (ruling 27)", s->tl[talent].name,
+                 s->tl[talent].amount);
+        add_text(out->modifiers, sizeof out->modifiers, b);
+    }
     if (!out->modifiers[0])
         snprintf(out->modifiers, sizeof out->modifiers, "none");
     if (L.n_dice > CH_MAX_DICE)
@@ -165,6 +174,7 @@ static fray_status count_attack(const sw_setup *s, const sw_state *st, int a,
     CELL(0, 0) += (fray__u128)(400 - wins) * six_n * 6; /* a miss */
     const sw_cstate *tc = &st->c[t];
     const sw_block *tb = &s->c[t].b;
+    bool wound = talent >= 0 && s->tl[talent].effect == SW_TE_WOUND; /* 002:39 */
     fray__u128 drop = sw_out(tc) ? (fray__u128)(400 - wins) * six_n * 6 : 0;
     for (int v = L.n_dice; v <= 6 * L.n_dice; v++) {
         if (!cnt[v])
@@ -179,7 +189,7 @@ static fray_status count_attack(const sw_setup *s, const sw_state *st, int a,
             if (h > H_MAX)
                 h = H_MAX;
             CELL(h, pain ? 1 : 0) += w;
-            bool out_after = sw_out(tc) || tc->health - h <= 0 ||
+            bool out_after = sw_out(tc) || tc->health - h <= 0 || wound ||
                              (pain && tc->pain - 1 <= -tb->pain);
             if (out_after)
                 drop += w;
@@ -228,6 +238,20 @@ static fray_status count_attack(const sw_setup *s, const sw_state *st, int a,
         add_text(out->assumed, sizeof out->assumed,
                  "the siege weapon's attacks on the rest of the cluster "
                  "(002:57) not counted: these are the chances on the target");
+    if (talent >= 0 && s->tl[talent].effect != SW_TE_BONUS) {
+        char b[120];
+        const sw_talent *tl = &s->tl[talent];
+        if (tl->effect == SW_TE_WOUND)
+            snprintf(b, sizeof b, "on a hit %s is Wounded too (002:39)", s->c[t].name);
+        else
+            snprintf(b, sizeof b, "on a hit %s is %s %d segments too (002:%s)", s->c[t].name,
+                     tl->effect == SW_TE_STUN ? "Stunned" : "Paralyzed", tl->amount,
+                     tl->effect == SW_TE_STUN ? "98" : "99");
+        add_text(out->assumed, sizeof out->assumed, b);
+    }
+    if (sw_mount_of(s, st, t) >= 0 || sw_rider_of(s, st, t) >= 0)
+        add_text(out->assumed, sizeof out->assumed,
+                 "the Ride roll to stay in the saddle after a hit (002:61) not counted");
     if (cut)
         add_text(out->assumed, sizeof out->assumed,
                  "the largest amounts are left out of the list");
@@ -235,10 +259,13 @@ static fray_status count_attack(const sw_setup *s, const sw_state *st, int a,
 }
 
 /* An agility contest (or Medicine's flat roll): who wins, nothing dealt. */
-static void count_contest(const sw_setup *s, int a, int other, int kind,
-                          fray_chances *out) {
-    int mine = kind == SW_EV_MEDICINE ? s->c[a].b.medicine : s->c[a].b.agility;
-    int theirs = kind == SW_EV_MEDICINE || other < 0 ? 0 : s->c[other].b.agility;
+static void count_contest(const sw_setup *s, const sw_state *st, int a, int other,
+                          int kind, fray_chances *out) {
+    int mine = kind == SW_EV_MEDICINE ? s->c[a].b.medicine
+                                      : s->c[a].b.agility + sw_moving_bonus(s, st, a, true);
+    int theirs = kind == SW_EV_MEDICINE || other < 0
+                     ? 0
+                     : s->c[other].b.agility + sw_moving_bonus(s, st, other, false); /* 002:67 */
     bool actor_ties = s->opt.ties == SW_TIES_ACTOR;
     set_outcomes(out, "succeeds", "fails", wins_of_400(mine, theirs, actor_ties));
     no_damage(out);
@@ -264,7 +291,7 @@ static fray_status one(const sw_setup *s, const sw_state *st, int who,
     if (!cmd)
         return FRAY_ERR_NOMEM;
     fray_status rc = sw_parse(s, st, text, cmd, diag);
-    int kind = cmd->kind, actor = cmd->actor, t = cmd->target;
+    int kind = cmd->kind, actor = cmd->actor, t = cmd->target, arg = cmd->arg;
     char why[200] = "";
     if (rc == FRAY_OK && actor == who && kind != SW_EV_NEXT) {
         /* As if its turn came now: free to declare on this segment. */
@@ -297,7 +324,21 @@ static fray_status one(const sw_setup *s, const sw_state *st, int who,
                      at.two ? s->w[ab->off_hand].name : "") >=
             (int)sizeof out->title)
             out->title[sizeof out->title - 1] = '\0'; /* cut: a long name */
-        return count_attack(s, st, who, t, out, diag);
+        return count_attack(s, st, who, t, -1, out, diag);
+    }
+    case SW_EV_TALENT: {
+        int k = arg; /* the talent (sw_check allowed it) */
+        if (s->tl[k].resolve == SW_TR_AUTOMATIC)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                  "%s rolls no dice: it takes effect with no roll "
+                                  "(ruling 27)", s->tl[k].name);
+        out->target = t;
+        sw_attack_terms_t at;
+        sw_attack_terms(s, st, who, t, &at);
+        if (snprintf(out->title, sizeof out->title, "%s on %s with %s", s->tl[k].name, tn,
+                     at.w->name) >= (int)sizeof out->title)
+            out->title[sizeof out->title - 1] = '\0';
+        return count_attack(s, st, who, t, k, out, diag);
     }
     case SW_EV_AVOID:
     case SW_EV_SWITCH:
@@ -314,7 +355,7 @@ static fray_status one(const sw_setup *s, const sw_state *st, int who,
             out->title[sizeof out->title - 1] = '\0';
         if (kind == SW_EV_CHASE)
             snprintf(out->title, sizeof out->title, "Chase a Sniper: %s", tn);
-        count_contest(s, who, other, kind, out);
+        count_contest(s, st, who, other, kind, out);
         return FRAY_OK;
     }
     case SW_EV_ENGAGE:

@@ -181,8 +181,9 @@ static int find_spell(const sw_setup *s, const char *name) {
  * silent-winter.md 24). */
 static fray_status read_spell(sl *L, const yn *it) {
     static const char *const keys[] = {"name", "kind", "cost", "maintain", "delay",
-                                       "damage", "defense", "heal", "notes"};
-    fray_status st = yr_keys(&L->r, it, "a spell", keys, 9, false);
+                                       "damage", "defense", "heal", "stun", "paralyze",
+                                       "wound", "notes"};
+    fray_status st = yr_keys(&L->r, it, "a spell", keys, 12, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -197,12 +198,12 @@ static fray_status read_spell(sl *L, const yn *it) {
         return FAIL(L, nm, "spell '%.40s' is given twice", sp.name);
     if (s->n_spells >= SW_MAX_SPELLS)
         return FAIL_RANGE(L, nm, "more than %d spells", SW_MAX_SPELLS);
-    static const char *const kinds[] = {"ranged", "personal", "beneficial"};
+    static const char *const kinds[] = {"ranged", "personal", "beneficial", "area"};
     const yn *kv = yr_get(it, "kind");
     if (!kv)
-        return yr_missing(&L->r, it, "kind", "a spell (ranged, personal or beneficial)");
+        return yr_missing(&L->r, it, "kind", "a spell (ranged, personal, beneficial or area)");
     int k = 0;
-    if ((st = yr_choice(&L->r, kv, "a spell's kind", kinds, 3, &k)) != FRAY_OK)
+    if ((st = yr_choice(&L->r, kv, "a spell's kind", kinds, 4, &k)) != FRAY_OK)
         return st;
     sp.kind = (uint8_t)k;
     int cost = 0, maint = 0, delay = 0, amount = 0;
@@ -216,9 +217,31 @@ static fray_status read_spell(sl *L, const yn *it) {
     sp.maintain = (int16_t)maint;
     sp.delay = (uint8_t)delay;
     const yn *dv = yr_get(it, "damage"), *fv = yr_get(it, "defense"), *hv = yr_get(it, "heal");
-    if ((dv != NULL) + (fv != NULL) + (hv != NULL) != 1)
-        return FAIL(L, it, "a spell has one effect: damage, defense or heal");
-    if (dv) {
+    const yn *sv = yr_get(it, "stun"), *pv = yr_get(it, "paralyze"), *wv = yr_get(it, "wound");
+    if ((dv != NULL) + (fv != NULL) + (hv != NULL) + (sv != NULL) + (pv != NULL) +
+            (wv != NULL) != 1)
+        return FAIL(L, it, "a spell has one effect: damage, defense, heal, stun, paralyze or wound");
+    if (sv || pv || wv) {
+        /* Stun and Wounds from spells (002:53; ruling 29) */
+        if (sp.kind != SW_SPELL_RANGED && sp.kind != SW_SPELL_AREA)
+            return FAIL(L, kv, "a spell that Stuns, Paralyzes or Wounds is ranged or area here");
+        if (maint)
+            return FAIL(L, yr_get(it, "maintain"), "only a defense spell is Maintained here");
+        if (wv) {
+            bool w = false;
+            if ((st = yr_bool(&L->r, wv, "wound", &w)) != FRAY_OK)
+                return st;
+            if (!w)
+                return FAIL(L, wv, "wound: true (a spell that wounds, 002:53), or another effect");
+            sp.effect = SW_SPELL_WOUND;
+        } else {
+            if ((st = yr_int(&L->r, sv ? sv : pv, "segments Stunned or Paralyzed", 1, 30,
+                             &amount)) != FRAY_OK)
+                return st;
+            sp.amount = (int16_t)amount;
+            sp.effect = sv ? SW_SPELL_STUN : SW_SPELL_PARALYZE;
+        }
+    } else if (dv) {
         sw_weapon w;
         memset(&w, 0, sizeof w);
         if ((st = dice_of(L, dv, "damage", &w)) != FRAY_OK)
@@ -226,8 +249,9 @@ static fray_status read_spell(sl *L, const yn *it) {
         sp.effect = SW_SPELL_DAMAGE;
         sp.dice = w.dice;
         sp.bonus = w.bonus;
-        if (sp.kind != SW_SPELL_RANGED)
-            return FAIL(L, dv, "a damage spell is ranged here (a Magic Attack roll to hit, 002:71)");
+        if (sp.kind != SW_SPELL_RANGED && sp.kind != SW_SPELL_AREA)
+            return FAIL(L, dv, "a damage spell is ranged (a Magic Attack roll to hit, 002:71) "
+                               "or area (no roll, 002:53) here");
         if (maint)
             return FAIL(L, yr_get(it, "maintain"), "only a defense spell is Maintained here");
     } else {
@@ -236,7 +260,7 @@ static fray_status read_spell(sl *L, const yn *it) {
             return st;
         sp.amount = (int16_t)amount;
         sp.effect = fv ? SW_SPELL_DEFENSE : SW_SPELL_HEAL;
-        if (sp.kind == SW_SPELL_RANGED)
+        if (sp.kind == SW_SPELL_RANGED || sp.kind == SW_SPELL_AREA)
             return FAIL(L, kv, "a %s spell is personal or beneficial (no roll, 002:71)",
                         fv ? "defense" : "heal");
         if (fv && !maint)
@@ -245,6 +269,77 @@ static fray_status read_spell(sl *L, const yn *it) {
             return FAIL(L, yr_get(it, "maintain"), "only a defense spell is Maintained here");
     }
     s->sp[s->n_spells++] = sp;
+    return FRAY_OK;
+}
+
+static int find_talent(const sw_setup *s, const char *name) {
+    for (int i = 0; i < s->n_talents; i++)
+        if (yr_ieq(s->tl[i].name, name))
+            return i;
+    return -1;
+}
+
+/* A talent (002:37, 39, 69; docs/rules/silent-winter.md 27): name, how it
+ * is resolved (an attack, or automatic), its Pain, its delay (absent: the
+ * attack's), and one effect: stun N, paralyze N, wound, bonus N. */
+static fray_status read_talent(sl *L, const yn *it) {
+    static const char *const keys[] = {"name", "resolve", "pain", "delay", "stun",
+                                       "paralyze", "wound", "bonus", "notes"};
+    fray_status st = yr_keys(&L->r, it, "a talent", keys, 9, false);
+    if (st != FRAY_OK)
+        return st;
+    sw_setup *s = L->s;
+    const yn *nm = yr_get(it, "name");
+    if (!nm)
+        return yr_missing(&L->r, it, "name", "a talent");
+    sw_talent tl;
+    memset(&tl, 0, sizeof tl);
+    if ((st = yr_text(&L->r, nm, "a talent's name", tl.name, sizeof tl.name)) != FRAY_OK)
+        return st;
+    if (find_talent(s, tl.name) >= 0)
+        return FAIL(L, nm, "talent '%.40s' is given twice", tl.name);
+    if (s->n_talents >= SW_MAX_TALENTS)
+        return FAIL_RANGE(L, nm, "more than %d talents", SW_MAX_TALENTS);
+    static const char *const how[] = {"attack", "automatic"};
+    const yn *rv = yr_get(it, "resolve");
+    int k = 0;
+    if (rv && (st = yr_choice(&L->r, rv, "how a talent is resolved", how, 2, &k)) != FRAY_OK)
+        return st;
+    tl.resolve = (uint8_t)k;
+    int pain = 0, delay = 0;
+    if ((st = get_int(L, it, "pain", "a talent's Pain (002:37)", 0, 9, 1, &pain)) != FRAY_OK ||
+        (st = get_int(L, it, "delay", "a talent's delay (segments)", 1, 30, 0, &delay)) != FRAY_OK)
+        return st;
+    tl.pain = (uint8_t)pain;
+    tl.delay = (uint8_t)delay;
+    static const char *const eff[] = {"stun", "paralyze", "wound", "bonus"};
+    int ne = 0, e = -1;
+    for (int i = 0; i < 4; i++)
+        if (yr_get(it, eff[i])) {
+            ne++;
+            e = i;
+        }
+    if (ne != 1)
+        return FAIL(L, it, "a talent has one effect: stun, paralyze, wound or bonus");
+    const yn *ev = yr_get(it, eff[e]);
+    tl.effect = (uint8_t)e;
+    if (e == SW_TE_WOUND) {
+        bool w = false;
+        if ((st = yr_bool(&L->r, ev, "wound", &w)) != FRAY_OK)
+            return st;
+        if (!w)
+            return FAIL(L, ev, "wound: true (a talent that wounds, 002:39), or another effect");
+    } else {
+        int n = 0;
+        if ((st = yr_int(&L->r, ev, e == SW_TE_BONUS ? "bonus (to the attack roll)"
+                                                       : "segments Stunned or Paralyzed",
+                         1, 30, &n)) != FRAY_OK)
+            return st;
+        tl.amount = (int8_t)n;
+    }
+    if (e == SW_TE_BONUS && tl.resolve == SW_TR_AUTOMATIC)
+        return FAIL(L, ev, "a bonus to the attack roll needs resolve: attack");
+    s->tl[s->n_talents++] = tl;
     return FRAY_OK;
 }
 
@@ -320,7 +415,8 @@ static fray_status read_block(sl *L, const yn *it) {
         "physical-defense", "defense-bonus", "magic-defense",
         "physical-resistance", "magic-resistance", "health", "pain",
         "medicine", "size", "capacity", "weapon", "off-hand", "armour",
-        "carried", "nearby", "magic", "spell-power", "spells", "notes"};
+        "carried", "nearby", "magic", "spell-power", "spells", "talents", "ride",
+        "willfulness", "notes"};
     fray_status st = yr_keys(&L->r, it, "a stat block", keys,
                              (int)(sizeof keys / sizeof keys[0]), false);
     if (st != FRAY_OK)
@@ -435,6 +531,34 @@ static fray_status read_block(sl *L, const yn *it) {
             b.spells |= 1u << si;
         }
     }
+    /* Mounted combat (002:61) */
+    int ride = 0, will = 0;
+    if ((st = get_int(L, it, "ride", "ride (the Ride skill, 002:61)", 0, 99, 0, &ride)) != FRAY_OK ||
+        (st = get_int(L, it, "willfulness", "willfulness (a mount's, 002:61)", 0, 99, 0,
+                      &will)) != FRAY_OK)
+        return st;
+    b.ride = (int16_t)ride;
+    b.willfulness = (int16_t)will;
+    /* Talents (002:39; ruling 27) */
+    const yn *tv = yr_get(it, "talents");
+    if (tv) {
+        if (tv->type != YN_SEQ)
+            return FAIL(L, tv, "talents: expected a list of talents");
+        for (const yn *e = yr_items(tv); e; e = yr_next_item(tv, e)) {
+            char w[SW_NAME];
+            if ((st = yr_text(&L->r, e, "talents", w, sizeof w)) != FRAY_OK)
+                return st;
+            int ti = find_talent(L->s, w);
+            if (ti < 0) {
+                const char *names[SW_MAX_TALENTS];
+                for (int i = 0; i < L->s->n_talents; i++)
+                    names[i] = L->s->tl[i].name;
+                return yr_unknown(&L->r, e, "talent", w, names, L->s->n_talents,
+                                  "no talents are known: name a catalog with talents first");
+            }
+            b.talents |= 1u << ti;
+        }
+    }
     if (b.off_hand >= 0 && (L->s->w[b.off_hand].ranged || L->s->w[b.weapon].ranged))
         return FAIL(L, yr_get(it, "off-hand"),
                     "two weapons (002:41) are melee weapons here: '%s' is ranged",
@@ -464,8 +588,10 @@ static fray_status read_options(sl *L, const yn *m) {
         "engage-delay", "attack-delay", "ties", "friendly-fire",
         "sniping-resolves", "pain-on-any-hit", "stop-bleeding", "check-die",
         "order", "fallen-release", "undefended-busy", "blown-undefended",
-        "dropped-maintain", "siege-spread"};
-    fray_status st = yr_keys(&L->r, m, "options", keys, 14, false);
+        "dropped-maintain", "siege-spread", "stun-stacking", "talent-miss",
+        "stun-interrupts", "stun-maintain", "fall-stun", "mounted-bonus",
+        "area-damage", "area-full-cover"};
+    fray_status st = yr_keys(&L->r, m, "options", keys, 22, false);
     if (st != FRAY_OK)
         return st;
     sw_options *o = &L->s->opt;
@@ -525,6 +651,37 @@ static fray_status read_options(sl *L, const yn *m) {
     if (st == FRAY_OK && (x = yr_get(m, "siege-spread")) &&
         (st = yr_choice(&L->r, x, "siege-spread", spread, 2, &v)) == FRAY_OK)
         o->siege_target_only = v == 1;
+    /* ruling 27: talents, Stunned and Paralyzed */
+    static const char *const stack[] = {"longer", "add"}, *const miss[] = {"spent", "kept"},
+                             *const interrupts[] = {"yes", "no"}, *const keep[] = {"keep", "roll"};
+    if (st == FRAY_OK && (x = yr_get(m, "stun-stacking")) &&
+        (st = yr_choice(&L->r, x, "stun-stacking", stack, 2, &v)) == FRAY_OK)
+        o->stun_add = v == 1;
+    if (st == FRAY_OK && (x = yr_get(m, "talent-miss")) &&
+        (st = yr_choice(&L->r, x, "talent-miss", miss, 2, &v)) == FRAY_OK)
+        o->talent_pain_on_hit = v == 1;
+    if (st == FRAY_OK && (x = yr_get(m, "stun-interrupts")) &&
+        (st = yr_choice(&L->r, x, "stun-interrupts", interrupts, 2, &v)) == FRAY_OK)
+        o->stun_keeps_pending = v == 1;
+    if (st == FRAY_OK && (x = yr_get(m, "stun-maintain")) &&
+        (st = yr_choice(&L->r, x, "stun-maintain", keep, 2, &v)) == FRAY_OK)
+        o->stun_maint_roll = v == 1;
+    /* ruling 28: mounted combat */
+    static const char *const fall[] = {"d6", "none"}, *const mb[] = {"all", "actor"};
+    if (st == FRAY_OK && (x = yr_get(m, "fall-stun")) &&
+        (st = yr_choice(&L->r, x, "fall-stun", fall, 2, &v)) == FRAY_OK)
+        o->fall_no_stun = v == 1;
+    if (st == FRAY_OK && (x = yr_get(m, "mounted-bonus")) &&
+        (st = yr_choice(&L->r, x, "mounted-bonus", mb, 2, &v)) == FRAY_OK)
+        o->mounted_bonus_actor = v == 1;
+    /* ruling 29: area spells */
+    static const char *const ad[] = {"once", "each"}, *const afc[] = {"spared", "hit"};
+    if (st == FRAY_OK && (x = yr_get(m, "area-damage")) &&
+        (st = yr_choice(&L->r, x, "area-damage", ad, 2, &v)) == FRAY_OK)
+        o->area_damage_each = v == 1;
+    if (st == FRAY_OK && (x = yr_get(m, "area-full-cover")) &&
+        (st = yr_choice(&L->r, x, "area-full-cover", afc, 2, &v)) == FRAY_OK)
+        o->area_hits_full_cover = v == 1;
     return st;
 }
 
@@ -564,8 +721,8 @@ static int find_side(sw_setup *s, const char *name) {
 static fray_status read_combatant(sl *L, const yn *it) {
     static const char *const keys[] = {"id", "name", "statblock", "side",
                                        "tactics", "sniping", "cover",
-                                       "reciprocal", "notes"};
-    fray_status st = yr_keys(&L->r, it, "a combatant", keys, 9, false);
+                                       "reciprocal", "rides", "notes"};
+    fray_status st = yr_keys(&L->r, it, "a combatant", keys, 10, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -707,6 +864,42 @@ static fray_status read_encounter(sl *L, const yn *root) {
     for (const yn *it = yr_items(cs); it; it = yr_next_item(cs, it))
         if ((st = read_combatant(L, it)) != FRAY_OK)
             return st;
+    /* Mounted combat (002:59-67): `rides: ID`, a mount of its side */
+    int ci = 0;
+    for (const yn *it = yr_items(cs); it; it = yr_next_item(cs, it), ci++) {
+        const yn *rv = yr_get(it, "rides");
+        if (!rv)
+            continue;
+        char w[SW_NAME];
+        if ((st = yr_text(&L->r, rv, "the mount it rides (an id)", w, sizeof w)) != FRAY_OK)
+            return st;
+        int m = sw_find_combatant(s, w);
+        if (m < 0)
+            return FAIL(L, rv, "no combatant '%.40s' to ride (rides: a mount's id)", w);
+        if (m == ci)
+            return FAIL(L, rv, "'%.40s' cannot ride itself", w);
+        if (s->c[m].side != s->c[ci].side)
+            return FAIL(L, rv, "%.40s is on another side: one rides a mount of one's own side", w);
+        if (s->c[m].mount)
+            return FAIL(L, rv, "%.40s rides a mount itself", s->c[m].name);
+        for (int j = 0; j < s->n; j++)
+            if (s->c[j].mount == m + 1)
+                return FAIL(L, rv, "%.40s is ridden by %.40s already", s->c[m].name, s->c[j].name);
+        if (s->c[ci].cover)
+            return FAIL(L, yr_get(it, "cover"), "a mounted combatant cannot take cover (002:67)");
+        if (s->w[s->c[m].b.weapon].ranged)
+            return FAIL(L, rv, "a mount fights with its own melee attacks (002:61): %.40s's "
+                               "weapon is ranged", s->c[m].name);
+        s->c[ci].mount = (int8_t)(m + 1);
+        s->ridden_by[m] = (int8_t)(ci + 1);
+        s->any_mount = true;
+    }
+    for (int j = 0; j < s->n; j++)
+        if (s->c[j].mount && s->c[j].mount - 1 != j) {
+            for (int k = 0; k < s->n; k++)
+                if (s->c[k].mount == j + 1 && s->c[j].mount)
+                    return FAIL(L, cs, "%.40s rides and is ridden", s->c[j].name);
+        }
     if (s->n_sides < 2)
         return FAIL(L, cs, "a fight needs at least two sides (got %d)", s->n_sides);
     s->initiator = 0;
@@ -760,12 +953,17 @@ static fray_status read_file(sl *L, const char *path, const yn *from,
     if (kind_out)
         *kind_out = kind;
     if (kind == SW_FILE_CATALOG) {
-        static const char *const keys[] = {"fray", "rules", "weapons", "armour", "spells", "notes"};
+        static const char *const keys[] = {"fray", "rules", "weapons", "armour", "spells",
+                                           "talents", "notes"};
         if ((st = yr_keys(&L->r, root, "a weapons file", keys, 6, false)) != FRAY_OK)
             return st;
         const yn *spl = yr_get(root, "spells");
         for (const yn *it = spl ? yr_items(spl) : NULL; it; it = yr_next_item(spl, it))
             if ((st = read_spell(L, it)) != FRAY_OK)
+                return st;
+        const yn *tll = yr_get(root, "talents");
+        for (const yn *it = tll ? yr_items(tll) : NULL; it; it = yr_next_item(tll, it))
+            if ((st = read_talent(L, it)) != FRAY_OK)
                 return st;
         const yn *l = yr_get(root, "weapons");
         for (const yn *it = l ? yr_items(l) : NULL; it; it = yr_next_item(l, it))

@@ -171,6 +171,10 @@ fray_status sw_duel_odds(const sw_setup *s, int a, int b, long max_states,
             return refuse(diag, "other weapons to switch to (Switch Weapons, 002:85)");
         if (s->c[i].b.spells)
             return refuse(diag, "spells (002:71-79)");
+        if (s->c[i].mount || s->c[i].b.willfulness)
+            return refuse(diag, "mounted combat (002:59-67)");
+        if (s->c[i].b.talents)
+            return refuse(diag, "talents (002:39; Stunned and Paralyzed, 002:98-99)");
     }
     memset(out, 0, sizeof *out);
     out->a = a;

@@ -15,16 +15,17 @@
 static const char *const words[SW_EV_KINDS] = {
     "begin", "next", "engage", "attack", "avoid", "switch", "disengage",
     "chase", "snipe", "cover", "medicine", "wait", "item", "skill", "wield",
-    "cast", "release", "surmount"};
+    "cast", "release", "surmount", "talent", "dismount"};
 static const char *const titles[SW_EV_KINDS] = {
     "Begin", "Next segment", "Engage", "Attack", "Avoid", "Switch Targets",
     "Disengage", "Chase a Sniper", "Establish Sniping", "Take Cover",
     "Medicine", "Wait", "Use an Item", "Use a Skill", "Switch Weapons",
-    "Cast a Spell", "Release a Spell", "Surmount the Obstacle"};
+    "Cast a Spell", "Release a Spell", "Surmount the Obstacle", "Use a Talent",
+    "Dismount"};
 static const char *const status_names[SW_ST_WORDS] = {
     "Winded", "Blown", "Wounded", "Unconscious", "Dead", "bleeding",
     "Sniping", "Partial Cover", "Full Cover", "Undefended", "avoided",
-    "disengaged", "switched", "chased", "surmounted"};
+    "disengaged", "switched", "chased", "surmounted", "Stunned", "Paralyzed", "unhorsed"};
 
 const char *sw_kind_word(int kind) {
     return kind >= 0 && kind < SW_EV_KINDS ? words[kind] : NULL;
@@ -40,6 +41,62 @@ bool sw_can_act(const sw_cstate *c) {
     return !(c->flags & (SW_F_DEAD | SW_F_WOUNDED | SW_F_BLOWN | SW_F_UNCONSCIOUS));
 }
 bool sw_out(const sw_cstate *c) { return !sw_can_act(c); }
+
+/* Stunned and Paralyzed (002:98-99): through the segment they last. */
+bool sw_stunned(const sw_state *st, int i) {
+    return st->c[i].stun_until >= st->seg && !(st->c[i].flags & SW_F_DEAD);
+}
+bool sw_paralyzed(const sw_state *st, int i) {
+    return st->c[i].para_until >= st->seg && !(st->c[i].flags & SW_F_DEAD);
+}
+
+/* Mounted combat (002:59-67; ruling 28): mounted while in the saddle and
+ * both rider and mount can act. */
+int sw_mount_of(const sw_setup *s, const sw_state *st, int r) {
+    if (!s->any_mount || r < 0 || r >= s->n || !s->c[r].mount)
+        return -1;
+    int m = s->c[r].mount - 1;
+    if (st->c[r].unhorsed || !sw_can_act(&st->c[r]) || !sw_can_act(&st->c[m]))
+        return -1;
+    return m;
+}
+int sw_rider_of(const sw_setup *s, const sw_state *st, int m) {
+    if (!s->any_mount)
+        return -1;
+    int r = m >= 0 && m < s->n ? s->ridden_by[m] - 1 : -1;
+    return r >= 0 && sw_mount_of(s, st, r) == m ? r : -1;
+}
+int sw_unit(const sw_setup *s, const sw_state *st, int i) {
+    if (!s->any_mount)
+        return i;
+    int r = i >= 0 ? sw_rider_of(s, st, i) : -1;
+    return r >= 0 ? r : i;
+}
+
+/* The quick ways past mounts and Stuns where there are none (the
+ * simulation's hot path). */
+static inline int unit_(const sw_setup *s, const sw_state *st, int i) {
+    return s->any_mount ? sw_unit(s, st, i) : i;
+}
+static inline bool stunned_(const sw_state *st, int i) {
+    return st->stun_max >= st->seg && sw_stunned(st, i);
+}
+static inline bool paralyzed_(const sw_state *st, int i) {
+    return st->stun_max >= st->seg && sw_paralyzed(st, i);
+}
+
+/* The engage slots on t (002:27), 2 more on a mounted one (002:67). */
+static int capacity_of(const sw_setup *s, const sw_state *st, int t) {
+    return s->c[t].b.capacity + (s->any_mount && sw_mount_of(s, st, t) >= 0 ? 2 : 0);
+}
+
+/* 002:67: +5 to a mounted combatant's rolls of moving around (ruling
+ * mounted-bonus: as the one moving, and, with all, as its opponent). */
+int sw_moving_bonus(const sw_setup *s, const sw_state *st, int i, bool actor) {
+    if (i < 0 || (!actor && s->opt.mounted_bonus_actor))
+        return 0;
+    return sw_mount_of(s, st, i) >= 0 || sw_rider_of(s, st, i) >= 0 ? 5 : 0;
+}
 
 int sw_hand_index(const sw_setup *s, const sw_state *st, int i) {
     int h = st->c[i].hand;
@@ -312,21 +369,27 @@ bool sw_undefended(const sw_setup *s, const sw_state *st, int who, int by,
     const sw_cstate *c = &st->c[who];
     if (c->flags & SW_F_UNCONSCIOUS)                 /* 002:55 */
         return true;
+    if (paralyzed_(st, who))                       /* 002:55, 99 */
+        return true;
     if ((c->flags & SW_F_BLOWN) && (!ranged || !s->opt.blown_melee_only))
         return true;                                 /* 002:55, 104 (002:37: melee) */
     if (ranged)
         return s->opt.busy_at_range && c->busy_until >= st->seg; /* 002:55 */
     if (c->flags & SW_F_WOUNDED)                     /* 002:98, 102 */
         return true;
+    if (stunned_(st, who))                         /* 002:98: all melee foes */
+        return true;
     if (c->busy_until >= st->seg)                    /* 002:83 */
         return true;
-    return by >= 0 && st->c[by].engages == who && c->engages != by; /* 002:27 */
+    return by >= 0 && st->c[by].engages == unit_(s, st, who) &&
+           c->engages != unit_(s, st, by); /* 002:27 (002:63: a pair is one target) */
 }
 
 static int slots_on(const sw_setup *s, const sw_state *st, int t, int except) {
     int n = 0;
     for (int j = 0; j < st->n; j++)
-        if (j != except && st->c[j].engages == t)
+        if (j != except && st->c[j].engages == t &&
+            (!s->any_mount || sw_rider_of(s, st, j) < 0))
             n += s->c[j].b.size;
     return n;
 }
@@ -368,6 +431,10 @@ int sw_delay_of(const sw_setup *s, const sw_state *st, int kind, int actor,
         return s->obstacle;                      /* 002:25: the GM's, the same for all */
     case SW_EV_CAST:                             /* 002:77 (target: the spell) */
         return target >= 0 && target < s->n_spells ? s->sp[target].delay : 1;
+    case SW_EV_TALENT:                           /* ruling 27 (target: the talent) */
+        if (target >= 0 && target < s->n_talents && s->tl[target].delay)
+            return s->tl[target].delay;
+        return sw_delay_of(s, st, SW_EV_ATTACK, actor, -1); /* 002:69: it modifies the attack */
     case SW_EV_WIELD:                            /* 002:85 (target: the weapon) */
         return target >= 0 && target < 32 && (s->c[actor].b.nearby & (1u << target)) ? 5 : 2;
     default:
@@ -387,6 +454,12 @@ int sw_quiet_segments(const sw_setup *s, const sw_state *st) {
             return 0;
         if (c->pend_kind != SW_PEND_NONE && c->pend_at > st->seg && c->pend_at < next)
             next = c->pend_at;
+        if (st->stun_max > st->seg) {
+            if (c->stun_until > st->seg && c->stun_until < next)
+                next = c->stun_until; /* its end is told (002:98) */
+            if (c->para_until > st->seg && c->para_until < next)
+                next = c->para_until;
+        }
         if (sw_can_act(c)) {
             int32_t r = c->ready > st->seg ? c->ready : st->seg + 1;
             if (r < next)
@@ -405,9 +478,16 @@ int sw_quiet_segments(const sw_setup *s, const sw_state *st) {
         return FRAY_ERR_INVALID;                                              \
     } while (0)
 
+/* Actions on the engagement graph fall on the pair's rider (002:63). */
+static bool on_the_graph(int kind) {
+    return kind == SW_EV_ENGAGE || kind == SW_EV_DISENGAGE || kind == SW_EV_SWITCH ||
+           kind == SW_EV_CHASE || kind == SW_EV_AVOID;
+}
+
 static bool avoid_open(const sw_setup *s, const sw_state *st, int b, int a) {
     const sw_cstate *cb = &st->c[b], *ca = &st->c[a];
-    return s->scene_avoid && sw_can_act(cb) && ca->pend_kind == SW_PEND_ENGAGE &&
+    return s->scene_avoid && sw_can_act(cb) && !stunned_(st, b) &&
+           ca->pend_kind == SW_PEND_ENGAGE &&
            ca->pend_target == b && ca->pend_decl == st->seg &&
            cb->ready <= st->seg &&
            (cb->decl_seg != st->seg || (cb->flags & SW_F_WAITED)) &&
@@ -433,6 +513,13 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             : c->flags & SW_F_WOUNDED ? "Wounded" : "Blown");
     if (t >= st->n)
         WHY("no such target");
+    if (t >= 0 && on_the_graph(cmd->kind))
+        t = unit_(s, st, t); /* 002:63 */
+    if (stunned_(st, a) && cmd->kind != SW_EV_RELEASE && cmd->kind != SW_EV_DISMOUNT)
+        WHY("%s is %s through segment %d: no combat actions (002:%s)", an,
+            paralyzed_(st, a) ? "Paralyzed" : "Stunned",
+            (int)(paralyzed_(st, a) ? c->para_until : c->stun_until),
+            paralyzed_(st, a) ? "99" : "98");
     const char *tn = t >= 0 ? s->c[t].name : "";
     if (cmd->kind == SW_EV_AVOID) {
         if (t < 0)
@@ -446,6 +533,15 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
                 "on %s, by one free to declare then (002:23)", tn, an);
         return FRAY_OK;
     }
+    if (cmd->kind == SW_EV_DISMOUNT) {
+        if (sw_mount_of(s, st, a) < 0)
+            WHY("%s is not in the saddle", an);
+        return FRAY_OK; /* the GM's word, at any time (002:65) */
+    }
+    if (sw_rider_of(s, st, a) >= 0 && cmd->kind != SW_EV_ATTACK && cmd->kind != SW_EV_TALENT &&
+        cmd->kind != SW_EV_WAIT && cmd->kind != SW_EV_RELEASE)
+        WHY("%s is ridden by %s: it attacks the one its rider engages, or waits (002:61, 63)",
+            an, s->c[sw_rider_of(s, st, a)].name);
     if (cmd->kind == SW_EV_RELEASE) {
         for (int k = 0; k < c->n_maint; k++)
             if (c->maint_spell[k] == cmd->arg)
@@ -517,6 +613,10 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             WHY("%s wields a ranged weapon (%s) and cannot Engage (002:47)", an, w->name);
         if (s->c[t].side == s->c[a].side)
             WHY("%s and %s are on the same side", an, tn);
+        if (unit_(s, st, t) != t) {
+            t = unit_(s, st, t); /* 002:63: rider and mount are one target */
+            tn = s->c[t].name;
+        }
         if (c->engages == t)
             WHY("%s engages %s already", an, tn);
         if (c->engages >= 0)
@@ -528,14 +628,31 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             WHY("%s is Sniping: Chase a Sniper first (an Agility roll, 002:47)", tn);
         if (s->obstacle && !((c->flags | st->c[t].flags) & SW_F_SURMOUNTED))
             WHY("an obstacle stands between %s and %s: surmount it first (002:25)", an, tn);
-        if (slots_on(s, st, t, a) + s->c[a].b.size > s->c[t].b.capacity)
-            WHY("%s is Fully Engaged (%d may Engage one of that size, 002:27)", tn,
-                s->c[t].b.capacity);
+        if (slots_on(s, st, t, a) + s->c[a].b.size > capacity_of(s, st, t))
+            WHY("%s is Fully Engaged (%d may Engage one of that size, 002:27%s)", tn,
+                capacity_of(s, st, t), sw_mount_of(s, st, t) >= 0 ? ", 67" : "");
         return FRAY_OK;
+    case SW_EV_TALENT: {
+        int k = cmd->arg;
+        if (k >= s->n_talents || !(s->c[a].b.talents & (1u << k)))
+            WHY("%s has no such talent", an);
+        const sw_talent *tl = &s->tl[k];
+        if (tl->pain && c->pain <= 0)
+            WHY("%s is Winded and cannot use %s: it needs Pain (002:37)", an, tl->name);
+        if (c->pain < tl->pain)
+            WHY("%s has %d Pain: %s needs %d (002:37)", an, c->pain, tl->name, tl->pain);
+        if (s->c[t].side == s->c[a].side)
+            WHY("%s and %s are on the same side", an, tn);
+        if (!w->ranged && c->engages != unit_(s, st, t))
+            WHY("%s must Engage %s before %s, a melee talent (002:17)", an, tn, tl->name);
+        if (w->ranged && st->c[t].cover == SW_COVER_FULL)
+            WHY("%s is in Full Cover: no ranged attack can reach (002:49)", tn);
+        return FRAY_OK;
+    }
     case SW_EV_ATTACK:
         if (st->c[t].flags & SW_F_DEAD)
             WHY("%s is dead", tn);
-        if (!w->ranged && c->engages != t)
+        if (!w->ranged && c->engages != unit_(s, st, t))
             WHY("%s must Engage %s before a melee attack (002:17)", an, tn);
         if (w->ranged && st->c[t].cover == SW_COVER_FULL)
             WHY("%s is in Full Cover: no ranged attack can reach (002:49)", tn);
@@ -576,6 +693,8 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
                 s->scene_cover == SW_COVER_NONE ? "no" : "partial");
         if (c->cover == cmd->arg)
             WHY("%s is in that cover already", an);
+        if (sw_mount_of(s, st, a) >= 0)
+            WHY("%s is mounted and cannot take cover (002:67)", an);
         return FRAY_OK;
     case SW_EV_MEDICINE:
         if (!(st->c[t].flags & SW_F_BLEEDING))
@@ -609,6 +728,7 @@ static int damage_roll(sw_run *r, const sw_weapon *w) {
 }
 
 static void harm(sw_run *r, int a, int t, const sw_weapon *w, bool two);
+static void saddle(sw_run *r, int t);
 
 void sw_attack_terms(const sw_setup *s, const sw_state *st, int a, int t,
                      sw_attack_terms_t *o) {
@@ -637,7 +757,10 @@ void sw_attack_terms(const sw_setup *s, const sw_state *st, int a, int t,
 
 /* mode: 0 an attack, 1 friendly fire (002:51), 2 a siege weapon's spread
  * (002:57) */
-static void attack(sw_run *r, int a, int t, int mode) {
+static void talent_effect(sw_run *r, int a, int t, int k);
+static void spend_pain(sw_run *r, int a, int k);
+
+static void attack(sw_run *r, int a, int t, int mode, int talent) {
     const sw_setup *s = r->s;
     sw_state *st = r->st;
     sw_attack_terms_t at;
@@ -646,6 +769,8 @@ static void attack(sw_run *r, int a, int t, int mode) {
     bool ranged = at.ranged, two = at.two;
     bool friendly = mode != 0;
     int atk = at.atk, def = at.def;
+    if (talent >= 0 && s->tl[talent].effect == SW_TE_BONUS)
+        atk += s->tl[talent].amount;                    /* ruling 27: its bonus */
     int bits = mode == 1 ? 4 : mode == 2 ? 16 : 0;
     if (at.undefended)
         bits |= 2;
@@ -662,10 +787,14 @@ static void attack(sw_run *r, int a, int t, int mode) {
             if (j != t && j != a && !(st->c[j].flags & SW_F_DEAD) &&
                 (st->c[j].engages == t || st->c[t].engages == j))
                 list[n++] = j;
+        if (hit && talent >= 0 && s->opt.talent_pain_on_hit)
+            spend_pain(r, a, talent);
         if (hit)
             harm(r, a, t, w, two);
+        if (hit && talent >= 0)
+            talent_effect(r, a, t, talent);
         for (int k = 0; k < n && !(st->c[a].flags & SW_F_DEAD); k++)
-            attack(r, a, list[k], 2);
+            attack(r, a, list[k], 2, -1);
         return;
     }
     if (!hit) {
@@ -682,10 +811,14 @@ static void attack(sw_run *r, int a, int t, int mode) {
             return;
         int pick = n == 1 ? 1 : roll(r, n);
         fact(r, SW_FACT_FRIENDLY, a, t, pick, n, 0, list[pick - 1]);
-        attack(r, a, list[pick - 1], 1);
+        attack(r, a, list[pick - 1], 1, -1); /* 002:51: talents negated by the miss */
         return;
     }
+    if (talent >= 0 && s->opt.talent_pain_on_hit)
+        spend_pain(r, a, talent);               /* ruling talent-miss: kept */
     harm(r, a, t, w, two);
+    if (talent >= 0)
+        talent_effect(r, a, t, talent);
 }
 
 /* A hit's damage (002:33) and its Pain (002:37). */
@@ -709,6 +842,138 @@ static void harm(sw_run *r, int a, int t, const sw_weapon *w, bool two) {
     if (after > 0 || s->opt.pain_on_any_hit)
         lose_pain(r, t);                                /* 002:37 */
     check_dead(r, t);
+    saddle(r, t);                                       /* 002:61 */
+}
+
+/* ---- Mounted combat (002:59-67; ruling 28) --------------------------------- */
+
+/* 002:63 "When you Engage a target, the mount also Engages that target". */
+static void mounts_follow(const sw_setup *s, sw_state *st) {
+    if (!s->any_mount)
+        return;
+    for (int r = 0; r < st->n; r++) {
+        int m = sw_mount_of(s, st, r);
+        if (m >= 0)
+            st->c[m].engages = st->c[r].engages;
+    }
+}
+
+static void stun(sw_run *r, int t, int n, bool para);
+
+/* 002:61 "You must also roll Ride when you are hit in combat or when the
+ * mount is hit in order to stay in the saddle": a flat Ride roll; a fall
+ * Stuns the rider 1d6 segments (002:65 "probably ... some Stun at the very
+ * least"; ruling fall-stun). */
+static void saddle(sw_run *r, int t) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    if (!s->any_mount)
+        return;
+    int rider = sw_mount_of(s, st, t) >= 0 ? t : sw_rider_of(s, st, t);
+    if (rider < 0 || sw_mount_of(s, st, rider) < 0)
+        return;
+    int m = sw_mount_of(s, st, rider);
+    if (contest(r, rider, -1, s->c[rider].b.ride, 0, SW_EV_DISMOUNT))
+        return;
+    st->c[rider].unhorsed = true;
+    fact(r, SW_FACT_STATUS, rider, m, SW_ST_UNHORSED, 1, 0, 0);
+    if (!s->opt.fall_no_stun)
+        stun(r, rider, roll(r, 6), false);
+}
+
+/* ---- Talents and the statuses they bring (ruling 27) ----------------------- */
+
+/* a spends its talent k's Pain (002:37 "most talents require you to spend
+ * pain"); Pain spent is Pain lost, so a caster rolls as 002:73, 77 say. */
+static void spend_pain(sw_run *r, int a, int k) {
+    sw_cstate *c = &r->st->c[a];
+    int cost = r->s->tl[k].pain;
+    c->pain = (int16_t)(c->pain - cost);
+    fact(r, SW_FACT_TALENT, a, -1, k, c->pain, cost, 0);
+    if (cost > 0 && c->pain == 0)
+        fact(r, SW_FACT_STATUS, a, -1, SW_ST_WINDED, 1, 0, 0);
+    for (int i = 0; i < cost && !(c->flags & SW_F_DEAD); i++)
+        spell_concentration(r, a);
+}
+
+/* Stunned (or Paralyzed, as Stunned and unable to move) through segment
+ * `until` (002:98-99): no combat actions (it declares again after), all
+ * cover lost, its Engages kept; what it had under way ends (ruling
+ * stun-interrupts) and its Maintained spells hold (ruling stun-maintain). */
+static void stun(sw_run *r, int t, int n, bool para) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    sw_cstate *c = &st->c[t];
+    int32_t *u = para ? &c->para_until : &c->stun_until;
+    bool already = *u >= st->seg;
+    int32_t until = st->seg + n;
+    if (already && s->opt.stun_add)
+        until = *u + n;                      /* stun-stacking: add */
+    else if (already && *u > until)
+        until = *u;                          /* stun-stacking: longer */
+    *u = until;
+    if (para && c->stun_until < until)
+        c->stun_until = until;               /* 002:99 "As Stunned" */
+    if (st->stun_max < c->stun_until)
+        st->stun_max = c->stun_until;
+    fact(r, SW_FACT_STATUS, t, -1, para ? SW_ST_PARALYZED : SW_ST_STUNNED, 1, (int)until, 0);
+    leave_cover(r, t);                       /* 002:98 "You also lose all cover" */
+    if (!s->opt.stun_keeps_pending && c->pend_kind != SW_PEND_NONE) {
+        if (c->pend_kind == SW_PEND_ENGAGE)
+            fact(r, SW_FACT_ENGAGED, t, c->pend_target, 0, 6, 0, 0);
+        else if (c->pend_kind == SW_PEND_SPELL)
+            fact(r, SW_FACT_SPELL, t, c->pend_target, c->pend_spell, SW_SF_INTERRUPTED,
+                 c->magic, 0);
+        c->pend_kind = SW_PEND_NONE;         /* stun-interrupts: yes */
+        c->pend_target = -1;
+    }
+    if (s->opt.stun_maint_roll && c->n_maint > 0) {
+        /* stun-maintain: roll: as for Pain lost (002:73) */
+        bool ok = contest(r, t, -1, s->c[t].b.endurance, 0, SW_EV_RELEASE);
+        while (!ok && c->n_maint > 0) {
+            maint_end(r, t, c->n_maint - 1, SW_SF_DROPPED);
+            if (c->n_maint > 0)
+                ok = contest(r, t, -1, s->c[t].b.endurance, 0, SW_EV_RELEASE);
+        }
+    }
+    if (c->ready <= c->stun_until) {
+        c->ready = c->stun_until + 1;        /* declares once it ends */
+        place(s, st, t);
+    }
+}
+
+/* Wounded by a talent (002:39): no combat actions, bleeding. */
+static void wound(sw_run *r, int t) {
+    sw_cstate *c = &r->st->c[t];
+    if (c->flags & (SW_F_WOUNDED | SW_F_DEAD))
+        return;
+    c->flags |= SW_F_WOUNDED | SW_F_BLEEDING;
+    fact(r, SW_FACT_STATUS, t, -1, SW_ST_WOUNDED, 1, 0, 0);
+    if (c->pain <= 0 && !(c->flags & SW_F_UNCONSCIOUS)) {
+        c->flags |= SW_F_UNCONSCIOUS; /* 002:39 */
+        fact(r, SW_FACT_STATUS, t, -1, SW_ST_UNCONSCIOUS, 1, 0, 0);
+    }
+    fallen(r, t);
+}
+
+static void talent_effect(sw_run *r, int a, int t, int k) {
+    (void)a;
+    const sw_talent *tl = &r->s->tl[k];
+    if (r->st->c[t].flags & SW_F_DEAD)
+        return;
+    switch (tl->effect) {
+    case SW_TE_STUN:
+        stun(r, t, tl->amount, false);
+        break;
+    case SW_TE_PARALYZE:
+        stun(r, t, tl->amount, true);
+        break;
+    case SW_TE_WOUND:
+        wound(r, t);
+        break;
+    default:
+        break; /* a bonus: counted in the roll */
+    }
 }
 
 static void resolve_engage(sw_run *r, int a) {
@@ -727,7 +992,7 @@ static void resolve_engage(sw_run *r, int a) {
         why = 3;
     else if (c->engages == t)
         why = 4;
-    else if (slots_on(s, st, t, a) + s->c[a].b.size > s->c[t].b.capacity)
+    else if (slots_on(s, st, t, a) + s->c[a].b.size > capacity_of(s, st, t))
         why = 5;
     if (why) {
         fact(r, SW_FACT_ENGAGED, a, t, 0, why, 0, 0);
@@ -742,7 +1007,7 @@ static void resolve_engage(sw_run *r, int a) {
     }
     /* 002:21: Reciprocal Engage, if it engages nobody (a pending Engage
      * does not count, ruling A7.16). */
-    if (ct->engages < 0 && sw_can_act(ct) && s->c[t].reciprocal &&
+    if (ct->engages < 0 && sw_can_act(ct) && !stunned_(st, t) && s->c[t].reciprocal &&
         !sw_hand(s, st, t)->ranged) {
         ct->engages = (int8_t)a;
         fact(r, SW_FACT_RECIP, t, a, 0, 0, 0, 0);
@@ -751,6 +1016,11 @@ static void resolve_engage(sw_run *r, int a) {
 
 /* A spell takes effect at the end of its delay (002:77): the Magic paid
  * then (with the Maintain set aside, 002:73), and its effect. */
+static void area_spell(sw_run *r, int a, int t, int k);
+static void spell_status(sw_run *r, int t, const sw_spell *sp);
+static int spell_damage(sw_run *r, int a, const sw_spell *sp);
+static void magic_harm(sw_run *r, int a, int t, int dmg);
+
 static void resolve_spell(sw_run *r, int a) {
     const sw_setup *s = r->s;
     sw_state *st = r->st;
@@ -781,7 +1051,11 @@ static void resolve_spell(sw_run *r, int a) {
         fact(r, SW_FACT_DAMAGE, t, a, -sp->amount, 0, ct->health, 1);
         return;
     }
-    if (sp->effect != SW_SPELL_DAMAGE)
+    if (sp->kind == SW_SPELL_AREA) {
+        area_spell(r, a, t, k); /* 002:53: no roll */
+        return;
+    }
+    if (sp->effect == SW_SPELL_DEFENSE)
         return;
     /* 002:33, 71: Magic Attack against Magic Defense */
     const sw_block *ab = &s->c[a].b, *tb = &s->c[t].b;
@@ -796,11 +1070,27 @@ static void resolve_spell(sw_run *r, int a) {
     fact(r, SW_FACT_ATTACK, a, t, ra, rb, hit, 8);
     if (!hit)
         return;
+    if (sp->effect != SW_SPELL_DAMAGE) {
+        spell_status(r, t, sp); /* ruling 29 */
+        return;
+    }
+    magic_harm(r, a, t, spell_damage(r, a, sp));
+}
+
+/* A spell's damage: its dice and the caster's spell power in d6 (002:79). */
+static int spell_damage(sw_run *r, int a, const sw_spell *sp) {
     int dmg = sp->bonus;
-    for (int i = 0; i < sp->dice + ab->spell_power; i++)
+    for (int i = 0; i < sp->dice + r->s->c[a].b.spell_power; i++)
         dmg += roll(r, 6);                               /* 002:79 */
-    if (dmg < 0)
-        dmg = 0;
+    return dmg < 0 ? 0 : dmg;
+}
+
+/* Magical damage on t (002:33: less Magic Resistance with armour that
+ * protects; 002:37 a point of Pain; 002:61 the saddle). */
+static void magic_harm(sw_run *r, int a, int t, int dmg) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    const sw_block *tb = &s->c[t].b;
     int res = 0;
     if (tb->armour >= 0 && (s->a[tb->armour].protects == SW_PROT_MAGICAL ||
                             s->a[tb->armour].protects == SW_PROT_BOTH))
@@ -812,6 +1102,49 @@ static void resolve_spell(sw_run *r, int a) {
     if (after > 0 || s->opt.pain_on_any_hit)
         lose_pain(r, t);                                 /* 002:37 "physical OR magical" */
     check_dead(r, t);
+    saddle(r, t);                                        /* 002:61 */
+}
+
+/* A spell's Stun, Paralysis or Wound (ruling 29; 002:53 "If an area effect
+ * causes Wounds or Stun"). */
+static void spell_status(sw_run *r, int t, const sw_spell *sp) {
+    if (r->st->c[t].flags & SW_F_DEAD)
+        return;
+    if (sp->effect == SW_SPELL_WOUND)
+        wound(r, t);
+    else if (sp->effect == SW_SPELL_STUN || sp->effect == SW_SPELL_PARALYZE)
+        stun(r, t, sp->amount, sp->effect == SW_SPELL_PARALYZE);
+}
+
+/* 002:53 "Area spells ... automatically affect everyone in a given Engaged
+ * cluster. If an area effect causes Wounds or Stun, it works just as well
+ * on allies as it does on foes": the target and everyone engaged with or
+ * by it (one hop, 002:51), the caster too if it is among them; no roll;
+ * damage rolled once for all (ruling area-damage), those in Full Cover
+ * spared (ruling area-full-cover). */
+static void area_spell(sw_run *r, int a, int t, int k) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    const sw_spell *sp = &s->sp[k];
+    int list[SW_MAX_C], n = 0;
+    list[n++] = t;
+    for (int j = 0; j < st->n; j++)
+        if (j != t && !(st->c[j].flags & SW_F_DEAD) &&
+            (st->c[j].engages == t || st->c[t].engages == j))
+            list[n++] = j;
+    int once = sp->effect == SW_SPELL_DAMAGE && !s->opt.area_damage_each ? spell_damage(r, a, sp) : 0;
+    for (int i = 0; i < n; i++) {
+        int m = list[i];
+        if (st->c[m].flags & SW_F_DEAD)
+            continue;
+        if (st->c[m].cover == SW_COVER_FULL && !s->opt.area_hits_full_cover)
+            continue; /* area-full-cover: spared (002:49) */
+        fact(r, SW_FACT_SPELL, a, m, k, SW_SF_AREA, st->c[a].magic, 0);
+        if (sp->effect == SW_SPELL_DAMAGE)
+            magic_harm(r, a, m, s->opt.area_damage_each ? spell_damage(r, a, sp) : once);
+        else
+            spell_status(r, m, sp);
+    }
 }
 
 /* The end of the segment: pending actions whose delay ends now, then
@@ -868,6 +1201,16 @@ static void segment_end(sw_run *r) {
             check_dead(r, i);
         }
     }
+    for (int i = 0; i < st->n && st->stun_max >= st->seg; i++) {
+        const sw_cstate *c = &st->c[i];
+        if (c->flags & SW_F_DEAD)
+            continue;
+        if (c->para_until == st->seg)
+            fact(r, SW_FACT_STATUS, i, -1, SW_ST_PARALYZED, 0, 0, 0); /* 002:99 */
+        if (c->stun_until == st->seg)
+            fact(r, SW_FACT_STATUS, i, -1, SW_ST_STUNNED, 0, 0, 0);   /* 002:98 */
+    }
+    mounts_follow(s, st);
     if (!st->over && r->fell)
         check_over(r);
     st->seg++;
@@ -921,6 +1264,13 @@ fray_status sw_apply(sw_run *r) {
         return r->failed;
     }
     sw_cstate *c = &st->c[a];
+    if (t >= 0 && on_the_graph(ev->kind))
+        ev->target = (int8_t)(t = unit_(s, st, t)); /* 002:63: one target */
+    if (ev->kind == SW_EV_DISMOUNT) {
+        c->unhorsed = true; /* the GM's word (002:65) */
+        fact(r, SW_FACT_STATUS, a, s->c[a].mount - 1, SW_ST_UNHORSED, 1, 0, 0);
+        return r->failed;
+    }
     if (ev->kind == SW_EV_RELEASE) {
         for (int k = 0; k < c->n_maint; k++)
             if (c->maint_spell[k] == ev->arg) {
@@ -936,7 +1286,10 @@ fray_status sw_apply(sw_run *r) {
         return r->failed;
     }
     int d = sw_delay_of(s, st, ev->kind, a,
-                        ev->kind == SW_EV_WIELD || ev->kind == SW_EV_CAST ? ev->arg : t);
+                        ev->kind == SW_EV_WIELD || ev->kind == SW_EV_CAST ||
+                                ev->kind == SW_EV_TALENT
+                            ? ev->arg
+                            : t);
     c->decl_seg = st->seg;
     c->flags &= (uint8_t)~SW_F_WAITED;
     c->ready = st->seg + 1 + d; /* 002:9: 1 to declare, then the delay */
@@ -944,6 +1297,12 @@ fray_status sw_apply(sw_run *r) {
     switch (ev->kind) {
     case SW_EV_ENGAGE:
         leave_cover(r, a);
+        if (sw_mount_of(s, st, a) >= 0) {
+            /* 002:61: a Ride roll against the mount's Willfulness first */
+            int m = sw_mount_of(s, st, a);
+            if (!contest(r, a, m, s->c[a].b.ride, s->c[m].b.willfulness, SW_EV_DISMOUNT))
+                break;
+        }
         c->pend_kind = SW_PEND_ENGAGE; /* takes effect at the end (002:9) */
         c->pend_target = (int8_t)t;
         c->pend_at = st->seg + d;
@@ -952,11 +1311,27 @@ fray_status sw_apply(sw_run *r) {
     case SW_EV_ATTACK:
         if (sw_hand(s, st, a)->ranged && c->cover == SW_COVER_FULL)
             leave_cover(r, a);
-        attack(r, a, t, 0);
+        attack(r, a, t, 0, -1);
         break;
+    case SW_EV_TALENT: {
+        const sw_talent *tl = &s->tl[ev->arg];
+        if (sw_hand(s, st, a)->ranged && c->cover == SW_COVER_FULL)
+            leave_cover(r, a);
+        bool auto_ = tl->resolve == SW_TR_AUTOMATIC;
+        if (auto_ || !s->opt.talent_pain_on_hit)
+            spend_pain(r, a, ev->arg); /* 002:37: talents spend Pain */
+        if (st->c[a].flags & SW_F_DEAD)
+            break;
+        if (auto_)
+            talent_effect(r, a, t, ev->arg); /* no roll (ruling 27) */
+        else
+            attack(r, a, t, 0, ev->arg);
+        break;
+    }
     case SW_EV_AVOID: {
         sw_cstate *ct = &st->c[t];
-        if (contest(r, a, t, s->c[a].b.agility, s->c[t].b.agility, SW_EV_AVOID)) {
+        if (contest(r, a, t, s->c[a].b.agility + sw_moving_bonus(s, st, a, true),
+                    s->c[t].b.agility + sw_moving_bonus(s, st, t, false), SW_EV_AVOID)) {
             ct->pend_kind = SW_PEND_NONE; /* "you manage to scramble away" */
             ct->pend_target = -1;
             fact(r, SW_FACT_STATUS, a, t, SW_ST_AVOIDED, 1, 0, 0);
@@ -965,14 +1340,16 @@ fray_status sw_apply(sw_run *r) {
     }
     case SW_EV_SWITCH: {
         int cur = c->engages;
-        if (contest(r, a, cur, s->c[a].b.agility, s->c[cur].b.agility, SW_EV_SWITCH)) {
+        if (contest(r, a, cur, s->c[a].b.agility + sw_moving_bonus(s, st, a, true),
+                    s->c[cur].b.agility + sw_moving_bonus(s, st, cur, false), SW_EV_SWITCH)) {
             c->engages = (int8_t)t; /* 002:29 */
             fact(r, SW_FACT_STATUS, a, t, SW_ST_SWITCHED, 1, 0, 0);
         }
         break;
     }
     case SW_EV_DISENGAGE:
-        if (contest(r, a, t, s->c[a].b.agility, s->c[t].b.agility, SW_EV_DISENGAGE)) {
+        if (contest(r, a, t, s->c[a].b.agility + sw_moving_bonus(s, st, a, true),
+                    s->c[t].b.agility + sw_moving_bonus(s, st, t, false), SW_EV_DISENGAGE)) {
             if (c->engages == t)
                 c->engages = -1; /* 002:31 */
             if (st->c[t].engages == a)
@@ -981,7 +1358,8 @@ fray_status sw_apply(sw_run *r) {
         }
         break;
     case SW_EV_CHASE:
-        if (contest(r, a, t, s->c[a].b.agility, s->c[t].b.agility, SW_EV_CHASE)) {
+        if (contest(r, a, t, s->c[a].b.agility + sw_moving_bonus(s, st, a, true),
+                    s->c[t].b.agility + sw_moving_bonus(s, st, t, false), SW_EV_CHASE)) {
             c->chased |= 1u << t; /* 002:47 */
             fact(r, SW_FACT_STATUS, a, t, SW_ST_CHASED, 1, 0, 0);
         }
@@ -1040,6 +1418,7 @@ fray_status sw_apply(sw_run *r) {
     default:
         return FRAY_ERR_INVALID;
     }
+    mounts_follow(s, st);
     place(s, st, a);
     if (!st->over && r->fell)
         check_over(r);
@@ -1137,7 +1516,45 @@ static bool engaged_by_foe(const sw_setup *s, const sw_state *st, int a) {
  * weakest foe it can reach. */
 static bool cast_choice(const sw_setup *s, const sw_state *st, int a, sw_event *cmd) {
     const sw_block *b = &s->c[a].b;
-    if (!b->spells || engaged_at_all(st, a))
+    if (!b->spells)
+        return false;
+    /* An area spell (002:53) on the cluster (centred on anyone, the caster
+     * too) that holds at least two foes and more foes than allies; never a
+     * Stun, Paralysis or Wound on the caster itself. */
+    int abest = -1, ak = -1, anet = 0;
+    for (int k = 0; k < s->n_spells; k++) {
+        const sw_spell *sp = &s->sp[k];
+        if (!(b->spells & (1u << k)) || sp->kind != SW_SPELL_AREA)
+            continue;
+        for (int j = 0; j < st->n; j++) { /* centred on anyone: an ally's cluster too */
+            if (sw_out(&st->c[j]))
+                continue;
+            int foes = 0, allies = 0;
+            bool self = false;
+            for (int m = 0; m < st->n; m++)
+                if ((m == j || st->c[m].engages == j || st->c[j].engages == m) &&
+                    !sw_out(&st->c[m])) {
+                    self |= m == a;
+                    if (enemy_of(s, a, m))
+                        foes++;
+                    else
+                        allies++;
+                }
+            cmd_set(cmd, SW_EV_CAST, a, j, k);
+            if (self && sp->effect != SW_SPELL_DAMAGE)
+                continue;
+            if (foes >= 2 && foes - allies > anet && ok(s, st, cmd)) {
+                abest = j;
+                ak = k;
+                anet = foes - allies;
+            }
+        }
+    }
+    if (abest >= 0) { /* engaged or not: the gamble of 002:77 */
+        cmd_set(cmd, SW_EV_CAST, a, abest, ak);
+        return true;
+    }
+    if (engaged_at_all(st, a))
         return false;
     const sw_cstate *c = &st->c[a];
     for (int k = 0; k < s->n_spells; k++) {
@@ -1171,6 +1588,7 @@ static bool cast_choice(const sw_setup *s, const sw_state *st, int a, sw_event *
     for (int k = 0; k < s->n_spells; k++) {
         const sw_spell *sp = &s->sp[k];
         if (!(b->spells & (1u << k)) || sp->effect != SW_SPELL_DAMAGE ||
+            sp->kind != SW_SPELL_RANGED ||
             (best_k >= 0 && sp->dice <= s->sp[best_k].dice))
             continue;
         int bj = -1;
@@ -1186,10 +1604,50 @@ static bool cast_choice(const sw_setup *s, const sw_state *st, int a, sw_event *
             best_k = k;
         }
     }
-    if (best < 0)
-        return false;
+    if (best < 0) {
+        /* An area caster not engaged waits for a cluster to form while an
+         * ally still fights (002:53). */
+        bool area = false, ally = false;
+        for (int k = 0; k < s->n_spells; k++)
+            area |= (b->spells & (1u << k)) && s->sp[k].kind == SW_SPELL_AREA &&
+                    st->c[a].magic >= s->sp[k].cost;
+        for (int j = 0; j < st->n; j++)
+            ally |= j != a && !enemy_of(s, a, j) && !sw_out(&st->c[j]);
+        cmd_set(cmd, SW_EV_WAIT, a, -1, 0);
+        return area && ally && ok(s, st, cmd);
+    }
     cmd_set(cmd, SW_EV_CAST, a, best, best_k);
     return true;
+}
+
+/* A talent that pays against t (docs/rules/silent-winter.md "Tactics"):
+ * Wound, then Paralyze, then Stun, then a bonus, each only while the
+ * attacker keeps a point of Pain after it and the effect is not wasted
+ * (a foe Wounded already, or Stunned through the talent's delay). */
+static bool talent_choice(const sw_setup *s, const sw_state *st, int a, int t,
+                          sw_event *cmd) {
+    const sw_block *b = &s->c[a].b;
+    if (!b->talents)
+        return false;
+    static const int pref[] = {SW_TE_WOUND, SW_TE_PARALYZE, SW_TE_STUN, SW_TE_BONUS};
+    const sw_cstate *ct = &st->c[t];
+    for (int p = 0; p < 4; p++)
+        for (int k = 0; k < s->n_talents; k++) {
+            const sw_talent *tl = &s->tl[k];
+            if (!(b->talents & (1u << k)) || tl->effect != pref[p] ||
+                st->c[a].pain - tl->pain < 1)
+                continue;
+            int d = sw_delay_of(s, st, SW_EV_TALENT, a, k);
+            if (tl->effect == SW_TE_WOUND && (ct->flags & SW_F_WOUNDED))
+                continue;
+            if ((tl->effect == SW_TE_STUN && ct->stun_until > st->seg + d) ||
+                (tl->effect == SW_TE_PARALYZE && ct->para_until > st->seg + d))
+                continue;
+            cmd_set(cmd, SW_EV_TALENT, a, t, k);
+            if (ok(s, st, cmd))
+                return true;
+        }
+    return false;
 }
 
 void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
@@ -1241,6 +1699,8 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
             if (ok(s, st, cmd) && (best < 0 || st->c[j].health < st->c[best].health))
                 best = j;
         }
+        if (best >= 0 && talent_choice(s, st, a, best, cmd))
+            return;
         cmd_set(cmd, best >= 0 ? SW_EV_ATTACK : SW_EV_WAIT, a, best, 0);
         return;
     }
@@ -1248,7 +1708,14 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
      * Undefended when our own target is fine; else engage the one
      * engaging us, else the foe with the fewest engagers. */
     if (c->engages >= 0 && !sw_out(&st->c[c->engages])) {
-        cmd_set(cmd, SW_EV_ATTACK, a, c->engages, 0);
+        /* 002:63: at a mounted foe, the rider or the mount, whichever has
+         * less Health */
+        int tg = c->engages, m = sw_mount_of(s, st, tg);
+        if (m >= 0 && st->c[m].health < st->c[tg].health)
+            tg = m;
+        if (talent_choice(s, st, a, tg, cmd))
+            return;
+        cmd_set(cmd, SW_EV_ATTACK, a, tg, 0);
         if (ok(s, st, cmd))
             return;
     }
@@ -1261,8 +1728,8 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
     if (c->engages < 0 && c->pend_kind != SW_PEND_ENGAGE) {
         int best = -1, best_n = 99;
         for (int j = 0; j < st->n; j++) {
-            if (!enemy_of(s, a, j) || sw_out(&st->c[j]))
-                continue;
+            if (!enemy_of(s, a, j) || sw_out(&st->c[j]) || sw_rider_of(s, st, j) >= 0)
+                continue; /* (a ridden mount: its rider is the target, 002:63) */
             int n = st->c[j].engages == a ? -1 : slots_on(s, st, j, -1);
             if (n < best_n) {
                 sw_event t;

@@ -62,6 +62,7 @@ static const char *contest_what(int k) {
     case SW_EV_CAST: return "a flat Endurance roll to keep casting and Maintaining";
     case SW_EV_RELEASE: return "a flat Endurance roll to keep Maintaining";
     case SW_EV_SURMOUNT: return "a flat Agility roll to surmount the obstacle";
+    case SW_EV_DISMOUNT: return "Ride (002:61)";
     default: return "a check";
     }
 }
@@ -70,10 +71,15 @@ static const char *spell_name(const sw_setup *s, int k) {
     return k >= 0 && k < s->n_spells ? s->sp[k].name : "?";
 }
 
+static const char *talent_name(const sw_setup *s, int k) {
+    return k >= 0 && k < s->n_talents ? s->tl[k].name : "?";
+}
+
 static const char *const engage_fail[] = {
     "", "the engager can no longer act", "the target is dead",
     "the target is Sniping and was not chased down (002:47)",
-    "they engage each other already", "the target is Fully Engaged (002:27)"};
+    "they engage each other already", "the target is Fully Engaged (002:27)",
+    "the engager is Stunned (002:98; stun-interrupts: yes)"};
 
 /* ---- Narration ----------------------------------------------------------- */
 
@@ -106,9 +112,13 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
         const char *who = nm(s, f->who), *other = nm(s, f->other);
         if (hide && f->who >= 0 && f->who < s->n && hide[f->who] &&
             (f->kind == SW_FACT_DAMAGE || f->kind == SW_FACT_PAIN ||
-             f->kind == SW_FACT_BLEED)) {
+             f->kind == SW_FACT_BLEED || f->kind == SW_FACT_TALENT)) {
             /* Issue 14: no Health or Pain number; the dice stay. */
-            if (f->kind == SW_FACT_DAMAGE)
+            if (f->kind == SW_FACT_TALENT) {
+                if (f->c)
+                    put(&o, "  %s spends Pain on %s (Pain: %s).\n", who,
+                        talent_name(s, f->a), pain_words(s, f->who, f->b));
+            } else if (f->kind == SW_FACT_DAMAGE)
                 put(&o, "  %s takes damage (%d rolled); Health: %s.\n", who,
                     f->a, health_words(s, f->who, f->c));
             else if (f->kind == SW_FACT_PAIN && f->b)
@@ -144,6 +154,9 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
                         "%d; ready again on segment %d.\n",
                     ev->seg, who, spell_name(s, f->c), f->other >= 0 ? " on " : "",
                     f->other >= 0 ? other : "", f->b - 1, f->b);
+            else if (f->a == SW_EV_TALENT)
+                put(&o, "Segment %d: %s uses %s on %s; ready again on segment %d.\n",
+                    ev->seg, who, talent_name(s, f->c), other, f->b);
             else if (f->a == SW_EV_WIELD)
                 put(&o, "Segment %d: %s declares Switch Weapons to %s; ready again on "
                         "segment %d, Undefended meanwhile.\n",
@@ -166,7 +179,7 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
                 put(&o, "  %s's Engage takes effect: %s engages %s.\n", who, who, other);
             else
                 put(&o, "  %s's Engage on %s ends without effect: %s.\n", who,
-                    other, engage_fail[f->b >= 0 && f->b <= 5 ? f->b : 0]);
+                    other, engage_fail[f->b >= 0 && f->b <= 6 ? f->b : 0]);
             break;
         case SW_FACT_RECIP:
             put(&o, "  %s engages %s in return (Reciprocal Engage).\n", who, other);
@@ -214,10 +227,20 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
                 put(&o, "  %s and %s are no longer Engaged.\n", who, other);
             else if (f->a == SW_ST_SWITCHED)
                 put(&o, "  %s now engages %s.\n", who, other);
+            else if (f->a == SW_ST_UNHORSED)
+                put(&o, "  %s is out of %s's saddle (002:65): they are two targets now.\n",
+                    who, other);
             else if (f->a == SW_ST_SURMOUNTED)
                 put(&o, "  %s is past the obstacle and may Engage across it.\n", who);
             else if (f->a == SW_ST_CHASED)
                 put(&o, "  %s has chased %s down and may Engage.\n", who, other);
+            else if ((f->a == SW_ST_STUNNED || f->a == SW_ST_PARALYZED) && f->b)
+                put(&o, "  %s is %s through segment %d: no combat actions, Undefended "
+                        "against %s%s (002:%s).\n",
+                    who, sw_status_name(f->a), f->c,
+                    f->a == SW_ST_PARALYZED ? "everyone" : "every melee foe",
+                    f->a == SW_ST_PARALYZED ? ", cannot move" : "",
+                    f->a == SW_ST_PARALYZED ? "99" : "98");
             else if (f->a == SW_ST_BLEEDING && !f->b && f->other >= 0)
                 put(&o, "  %s stops %s's bleeding.\n", other, who);
             else
@@ -250,6 +273,9 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
             case SW_SF_FIZZLE:
                 put(&o, "  %s's %s ends without effect.\n", who, sp);
                 break;
+            case SW_SF_AREA:
+                put(&o, "  %s falls on %s (an area spell: no roll, 002:53).\n", sp, other);
+                break;
             case SW_SF_MAINTAINED:
                 put(&o, "  %s Maintains %s%s%s.\n", who, sp,
                     f->other >= 0 && f->other != f->who ? " on " : "",
@@ -260,6 +286,11 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
             }
             break;
         }
+        case SW_FACT_TALENT:
+            if (f->c)
+                put(&o, "  %s spends %d Pain on %s (Pain %d).\n", who, f->c,
+                    talent_name(s, f->a), f->b);
+            break;
         case SW_FACT_WIELD:
             if (f->b)
                 put(&o, "  %s has %s in hand.\n", who,
@@ -288,7 +319,7 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
 static const char *const fact_words[] = {
     "opening", "declare", "engaged", "reciprocal", "contest", "attack",
     "damage", "pain", "status", "bleed", "segment", "end", "friendly-fire",
-    "wield", "spell"};
+    "wield", "spell", "talent"};
 
 size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
                      size_t size) {
@@ -307,6 +338,8 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
         put(&o, ",\"weapon\":\"%s\"", ev->arg < s->n_weapons ? s->w[ev->arg].name : "");
     if (ev->kind == SW_EV_CAST || ev->kind == SW_EV_RELEASE)
         put(&o, ",\"spell\":\"%s\"", spell_name(s, ev->arg));
+    if (ev->kind == SW_EV_TALENT)
+        put(&o, ",\"talent\":\"%s\"", talent_name(s, ev->arg));
     put(&o, "},\"given\":%s,\"dice\":[", ev->given ? "true" : "false");
     for (int i = 0; i < ev->n_dice; i++)
         put(&o, "%s{\"d\":%d,\"v\":%d}", i ? "," : "", ev->dice[i].sides,
@@ -356,6 +389,8 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
         case SW_FACT_STATUS:
             put(&o, ",\"status\":\"%s\",\"on\":%s", sw_status_name(f->a),
                 f->b ? "true" : "false");
+            if ((f->a == SW_ST_STUNNED || f->a == SW_ST_PARALYZED) && f->b)
+                put(&o, ",\"through\":%d", f->c);
             break;
         case SW_FACT_BLEED:
             put(&o, ",\"damage\":%d,\"health\":%d", f->a, f->c);
@@ -371,11 +406,15 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
             break;
         case SW_FACT_SPELL: {
             static const char *const sf[] = {"effect", "interrupted", "released",
-                                             "dropped", "no effect", "maintained"};
+                                             "dropped", "no effect", "maintained", "area"};
             put(&o, ",\"spell\":\"%s\",\"result\":\"%s\",\"magic\":%d",
-                spell_name(s, f->a), f->b >= 0 && f->b < 6 ? sf[f->b] : "?", f->c);
+                spell_name(s, f->a), f->b >= 0 && f->b < 7 ? sf[f->b] : "?", f->c);
             break;
         }
+        case SW_FACT_TALENT:
+            put(&o, ",\"talent\":\"%s\",\"pain\":%d,\"spent\":%d", talent_name(s, f->a),
+                f->b, f->c);
+            break;
         case SW_FACT_WIELD:
             put(&o, ",\"weapon\":\"%s\",\"result\":\"%s\"",
                 f->a >= 0 && f->a < s->n_weapons ? s->w[f->a].name : "",
@@ -409,6 +448,21 @@ static int weapon_of(const sw_setup *s, const char *w, size_t n) {
 static int spell_of(const sw_setup *s, const char *w, size_t n) {
     for (int i = 0; i < s->n_spells; i++) {
         const char *x = s->sp[i].name;
+        if (strlen(x) != n)
+            continue;
+        size_t k = 0;
+        while (k < n && (tolower((unsigned char)x[k]) == tolower((unsigned char)w[k]) ||
+                         (x[k] == ' ' && w[k] == '-')))
+            k++;
+        if (k == n)
+            return i;
+    }
+    return -1;
+}
+
+static int talent_of(const sw_setup *s, const char *w, size_t n) {
+    for (int i = 0; i < s->n_talents; i++) {
+        const char *x = s->tl[i].name;
         if (strlen(x) != n)
             continue;
         size_t k = 0;
@@ -464,7 +518,7 @@ fray_status sw_event_from_json(const sw_setup *s, const void *json,
     if (k < 0)
         BAD("command.action", "expected an action: begin, next, engage, attack, "
                               "avoid, switch, disengage, chase, snipe, cover, "
-                              "medicine, item, skill, wield, cast, release, surmount or wait");
+                              "medicine, item, skill, wield, cast, release, surmount, talent, dismount or wait");
     ev->kind = (uint8_t)k;
     if ((v = json_object_get(c, "actor"))) {
         int i = combatant_of(s, v);
@@ -512,6 +566,16 @@ fray_status sw_event_from_json(const sw_setup *s, const void *json,
         ev->arg = (uint8_t)si;
     } else if (k == SW_EV_CAST || k == SW_EV_RELEASE) {
         BAD("command.spell", "the %s needs the spell", sw_kind_title(k));
+    }
+    if ((v = json_object_get(c, "talent"))) {
+        int ti = json_is_string(v) ? talent_of(s, json_string_value(v),
+                                               strlen(json_string_value(v)))
+                                   : -1;
+        if (k != SW_EV_TALENT || ti < 0)
+            BAD("command.talent", "expected a talent of the catalog (Use a Talent)");
+        ev->arg = (uint8_t)ti;
+    } else if (k == SW_EV_TALENT) {
+        BAD("command.talent", "Use a Talent needs the talent");
     }
     bool needs_actor = k != SW_EV_BEGIN && k != SW_EV_NEXT;
     if (needs_actor && ev->actor < 0)
@@ -606,7 +670,7 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
         return fray__diag_set(diag, FRAY_ERR_PARSE, (int)strlen(text) + 1,
                               "expected an action after '%.*s': engage, attack, "
                               "avoid, switch, disengage, chase, snipe, cover, "
-                              "medicine, item, skill, wield, cast, release, surmount or wait", (int)(len[0] < 40 ? len[0] : 40), tok[0]);
+                              "medicine, item, skill, wield, cast, release, surmount, talent, dismount or wait", (int)(len[0] < 40 ? len[0] : 40), tok[0]);
     int k = -1;
     for (int i = SW_EV_ENGAGE; i < SW_EV_KINDS; i++)
         if (word_eq(tok[1], len[1], sw_kind_word(i)))
@@ -614,7 +678,7 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
     if (k < 0)
         return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[1] - text) + 1,
                               "'%.*s': expected an action: engage, attack, avoid, "
-                              "switch, disengage, chase, snipe, cover, medicine, item, skill, wield, cast, release, surmount or wait",
+                              "switch, disengage, chase, snipe, cover, medicine, item, skill, wield, cast, release, surmount, talent, dismount or wait",
                               (int)(len[1] < 40 ? len[1] : 40), tok[1]);
     cmd->kind = (uint8_t)k;
     cmd->actor = (int8_t)a;
@@ -636,6 +700,27 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
                                   (int)(len[2] < 40 ? len[2] : 40), tok[2]);
         cmd->arg = (uint8_t)wi;
         n--;
+    } else if (k == SW_EV_TALENT) {
+        if (n < 3)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, (int)strlen(text) + 1,
+                                  "expected the talent after 'talent', then its target");
+        int ti = talent_of(s, tok[2], len[2]);
+        if (ti < 0)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[2] - text) + 1,
+                                  "'%.*s': expected a talent of the catalog",
+                                  (int)(len[2] < 40 ? len[2] : 40), tok[2]);
+        cmd->arg = (uint8_t)ti;
+        if (n < 4)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, (int)strlen(text) + 1,
+                                  "expected whom %s uses %s on (a combatant's id)",
+                                  s->c[a].name, s->tl[ti].name);
+        int t = find_who(s, tok[3], len[3]);
+        if (t < 0)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[3] - text) + 1,
+                                  "'%.*s': expected a combatant's id",
+                                  (int)(len[3] < 40 ? len[3] : 40), tok[3]);
+        cmd->target = (int8_t)t;
+        return FRAY_OK;
     } else if (k == SW_EV_CAST || k == SW_EV_RELEASE) {
         if (n < 3)
             return fray__diag_set(diag, FRAY_ERR_PARSE, (int)strlen(text) + 1,
@@ -658,7 +743,8 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
             cmd->target = (int8_t)t;
         }
         return FRAY_OK;
-    } else if (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL || k == SW_EV_SURMOUNT) {
+    } else if (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL || k == SW_EV_SURMOUNT ||
+               k == SW_EV_DISMOUNT) {
         /* no target */
     } else if (n >= 3) {
         int t = find_who(s, tok[2], len[2]);
@@ -673,7 +759,7 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
                               s->c[a].name, sw_kind_word(k));
     }
     int want = (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL ||
-                k == SW_EV_SURMOUNT) ? 2 : 3;
+                k == SW_EV_SURMOUNT || k == SW_EV_DISMOUNT) ? 2 : 3;
     if (n > want)
         return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[want] - text) + 1,
                               "expected nothing more after the command");
@@ -699,6 +785,12 @@ static void status_words(const sw_setup *s, const sw_state *st, int i, out *o) {
         put(o, " Blown");
     else if (c->pain <= 0)
         put(o, " Winded");
+    if (sw_paralyzed(st, i))
+        put(o, " Paralyzed through segment %d", (int)c->para_until); /* 002:99 */
+    else if (sw_stunned(st, i))
+        put(o, " Stunned through segment %d", (int)c->stun_until);   /* 002:98 */
+    if (sw_mount_of(s, st, i) >= 0)
+        put(o, " mounted on %s", s->c[sw_mount_of(s, st, i)].name); /* 002:59 */
     if (c->flags & SW_F_SNIPING)
         put(o, " Sniping");
     if (c->cover)

@@ -56,6 +56,9 @@ static fray_status add(fray_fight_view *v, cond_list *l, const char *name,
     return FRAY_OK;
 }
 
+static fray_status add_stun_conditions(fray_fight_view *v, cond_list *l, const sw_setup *s,
+                                       const sw_state *st, int i);
+
 static fray_status fill_conditions(fray_fight_view *v, const sw_setup *s,
                                    const sw_state *st, int i,
                                    fray_view_combatant *o) {
@@ -76,6 +79,8 @@ static fray_status fill_conditions(fray_fight_view *v, const sw_setup *s,
             rc = add(v, &l, "Blown", "for the rest of the fight", -1);
         else if (rc == FRAY_OK && c->pain <= 0)
             rc = add(v, &l, "Winded", "while out of Pain", -1);
+        if (rc == FRAY_OK)
+            rc = add_stun_conditions(v, &l, s, st, i);
         if (rc == FRAY_OK && (c->flags & SW_F_SNIPING))
             rc = add(v, &l, "Sniping", "until it is Engaged", -1);
         if (rc == FRAY_OK && c->cover)
@@ -133,7 +138,8 @@ static fray_status fill_actions(fray_fight_view *v, const sw_setup *s,
         c.actor = (int8_t)me;
         c.target = -1;
         bool any = false;
-        if (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL || k == SW_EV_SURMOUNT) {
+        if (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL || k == SW_EV_SURMOUNT ||
+            k == SW_EV_DISMOUNT) {
             any = sw_check(s, st, &c, NULL, 0) == FRAY_OK;
         } else if (k == SW_EV_COVER) {
             for (int lv = SW_COVER_PARTIAL; lv <= SW_COVER_FULL && !any; lv++) {
@@ -150,6 +156,13 @@ static fray_status fill_actions(fray_fight_view *v, const sw_setup *s,
                     return FRAY_ERR_NOMEM;
                 any = true;
             }
+        } else if (k == SW_EV_TALENT) {
+            for (int ti = 0; ti < s->n_talents && !any; ti++)
+                for (int t = 0; t < st->n && !any; t++) {
+                    c.arg = (uint8_t)ti;
+                    c.target = (int8_t)t;
+                    any = sw_check(s, st, &c, NULL, 0) == FRAY_OK;
+                }
         } else if (k == SW_EV_CAST || k == SW_EV_RELEASE) {
             /* The options: each spell it may cast (with its targets, but a
              * Personal one: on the mage, 002:71) or release (002:73). */
@@ -249,5 +262,35 @@ fray_status sw_view(const sw_setup *s, const sw_state *st, int turn,
         if (i == v->turn && !st->over && (rc = fill_actions(v, s, st, i, o)) != FRAY_OK)
             return rc;
     }
+    return FRAY_OK;
+}
+
+/* Stunned and Paralyzed (002:98-99), each with its end (winter3: talents,
+ * docs/rules/silent-winter.md 27); the saddle (002:59-67, ruling 28). */
+static fray_status add_stun_conditions(fray_fight_view *v, cond_list *l, const sw_setup *s,
+                                       const sw_state *st, int i) {
+    const sw_cstate *c = &st->c[i];
+    int m = sw_mount_of(s, st, i), rd = sw_rider_of(s, st, i);
+    fray_status rc = FRAY_OK;
+    if (m >= 0)
+        rc = add(v, l, fray__view_strf(v, "mounted on %s", s->c[m].name),
+                 "until a fall (a failed Ride roll when either is hit) or the GM's "
+                 "dismount; +5 to moving around, no cover, 2 more may Engage (002:59-67)", m);
+    if (rc == FRAY_OK && rd >= 0)
+        rc = add(v, l, fray__view_strf(v, "ridden by %s", s->c[rd].name),
+                 "attacks the one its rider engages; one target with its rider (002:61-63)",
+                 rd);
+    if (rc != FRAY_OK)
+        return rc;
+    if (sw_paralyzed(st, i))
+        return add(v, l, "Paralyzed",
+                   fray__view_strf(v, "through segment %d: no combat actions, cannot "
+                                      "move, Undefended against everyone (002:99)",
+                                   (int)c->para_until), -1);
+    if (sw_stunned(st, i))
+        return add(v, l, "Stunned",
+                   fray__view_strf(v, "through segment %d: no combat actions, Undefended "
+                                      "against every melee foe, its Engages kept (002:98)",
+                                   (int)c->stun_until), -1);
     return FRAY_OK;
 }

@@ -628,7 +628,7 @@ static bool quick_plan(const sw_setup *s) {
     for (int i = 0; i < 2; i++)
         if (s->w[s->c[i].b.weapon].ranged || s->c[i].sniping ||
             s->c[i].tactics != SW_TAC_MELEE || s->c[i].b.carried || s->c[i].b.nearby ||
-            s->c[i].b.spells)
+            s->c[i].b.spells || s->c[i].b.talents || s->c[i].mount)
             return false;
     return true;
 }

@@ -37,13 +37,30 @@ enum {
     SW_EV_FACTS = 192,
     SW_CHECK_SIDES = 20,    /* the check die (option check-die: d20) */
     SW_MAX_SPELLS = 16,     /* spells known to one encounter (002:71) */
-    SW_MAX_MAINT = 4        /* spells one caster Maintains at once */
+    SW_MAX_MAINT = 4,       /* spells one caster Maintains at once */
+    SW_MAX_TALENTS = 16     /* talents known to one encounter (002:37, 39) */
 };
+
+/* A talent (002:19, 37, 39, 51, 69): it modifies an attack (or acts
+ * without a roll), costs Pain, and brings one effect of a small
+ * vocabulary (docs/rules/silent-winter.md 27). */
+enum sw_talent_resolve { SW_TR_ATTACK, SW_TR_AUTOMATIC };
+enum sw_talent_effect { SW_TE_STUN, SW_TE_PARALYZE, SW_TE_WOUND, SW_TE_BONUS };
+typedef struct sw_talent {
+    char name[SW_NAME];
+    uint8_t resolve;        /* sw_talent_resolve */
+    uint8_t effect;         /* sw_talent_effect */
+    uint8_t delay;          /* 0: the attack's delay (002:69) */
+    uint8_t pain;           /* Pain spent (002:37), 0 to 9 */
+    int8_t amount;          /* stun, paralyze: segments; bonus: to the attack roll */
+} sw_talent;
 
 /* A spell (002:71-79): its kind, Magic cost, Maintain rating, delay and
  * one effect of a small vocabulary (docs/rules/silent-winter.md 24). */
-enum sw_spell_kind { SW_SPELL_RANGED, SW_SPELL_PERSONAL, SW_SPELL_BENEFICIAL };
-enum sw_spell_effect { SW_SPELL_DAMAGE, SW_SPELL_DEFENSE, SW_SPELL_HEAL };
+enum sw_spell_kind { SW_SPELL_RANGED, SW_SPELL_PERSONAL, SW_SPELL_BENEFICIAL,
+                     SW_SPELL_AREA /* no roll: the target's Engaged cluster (002:53) */ };
+enum sw_spell_effect { SW_SPELL_DAMAGE, SW_SPELL_DEFENSE, SW_SPELL_HEAL,
+                       SW_SPELL_STUN, SW_SPELL_PARALYZE, SW_SPELL_WOUND /* ruling 29 */ };
 typedef struct sw_spell {
     char name[SW_NAME];
     uint8_t kind;           /* sw_spell_kind */
@@ -93,6 +110,9 @@ typedef struct sw_block {
     uint32_t nearby;            /* in the vicinity: delay 5 and a flat Agility roll */
     int16_t magic, spell_power; /* 002:71, 79 */
     uint32_t spells;            /* the spells it knows (bitmask by index) */
+    uint32_t talents;           /* the talents it has (bitmask by index) */
+    int16_t ride;               /* the Ride skill (002:61) */
+    int16_t willfulness;        /* a mount's Willfulness (002:61) */
 } sw_block;
 
 enum sw_tactics { SW_TAC_MELEE, SW_TAC_SNIPER, SW_TAC_KINDS };
@@ -113,6 +133,14 @@ typedef struct sw_options {
     bool blown_melee_only;    /* blown-undefended: all | melee */
     bool dropped_maint_lost;  /* dropped-maintain: back | lost (ruling 24) */
     bool siege_target_only;   /* siege-spread: cluster | none (ruling 25) */
+    bool stun_add;            /* stun-stacking: longer | add (ruling 27) */
+    bool talent_pain_on_hit;  /* talent-miss: spent | kept (ruling 27) */
+    bool stun_keeps_pending;  /* stun-interrupts: yes | no (ruling 27) */
+    bool stun_maint_roll;     /* stun-maintain: keep | roll (ruling 27) */
+    bool fall_no_stun;        /* fall-stun: d6 | none (ruling 28) */
+    bool mounted_bonus_actor; /* mounted-bonus: all | actor (ruling 28) */
+    bool area_damage_each;    /* area-damage: once | each (ruling 29) */
+    bool area_hits_full_cover; /* area-full-cover: spared | hit (ruling 29) */
 } sw_options;
 
 typedef struct sw_combatant {
@@ -123,6 +151,7 @@ typedef struct sw_combatant {
     uint8_t cover;            /* begins in cover */
     bool reciprocal;          /* takes a Reciprocal Engage (002:21) */
     sw_block b;               /* its stat block, resolved */
+    int8_t mount;             /* the combatant it rides: index + 1; 0 none (002:59) */
 } sw_combatant;
 
 typedef struct sw_setup {
@@ -151,6 +180,10 @@ typedef struct sw_setup {
      * an attempt to surmount it takes, the same for everyone */
     uint8_t obstacle;
     bool obstacle_roll;       /* an attempt needs a flat Agility roll */
+    int n_talents;            /* talents (002:39; ruling 27) */
+    sw_talent tl[SW_MAX_TALENTS];
+    int8_t ridden_by[SW_MAX_C]; /* who rides combatant i: index + 1; 0 nobody (ruling 28) */
+    bool any_mount;           /* someone rides (the rules' quick way past mounts) */
 } sw_setup;
 
 enum sw_file_kind { SW_FILE_ENCOUNTER, SW_FILE_STATBLOCKS, SW_FILE_CATALOG };
@@ -204,6 +237,9 @@ typedef struct sw_cstate {
     uint8_t n_maint;          /* spells it Maintains (002:73) */
     int8_t maint_spell[SW_MAX_MAINT], maint_target[SW_MAX_MAINT];
     int16_t magic;            /* Magic left (the Maintained part set aside) */
+    int32_t stun_until;       /* Stunned through this segment (002:98; 0 never) */
+    int32_t para_until;       /* Paralyzed through this segment (002:99) */
+    bool unhorsed;            /* out of the saddle (fell, or the GM's dismount) */
 } sw_cstate;
 
 typedef struct sw_state {
@@ -214,6 +250,7 @@ typedef struct sw_state {
     fray_rng rng;
     fray__track track;        /* who declares next: key the ready segment */
     sw_cstate c[SW_MAX_C];
+    int32_t stun_max;         /* the latest segment anyone is Stunned through (0: none yet) */
 } sw_state;
 
 /* ---- Events -------------------------------------------------------------- */
@@ -237,6 +274,8 @@ enum sw_kind {
     SW_EV_CAST,               /* cast a spell (002:71-77): arg the spell */
     SW_EV_RELEASE,            /* release a Maintained spell (002:73): arg the spell */
     SW_EV_SURMOUNT,           /* surmount the obstacle (002:25) */
+    SW_EV_TALENT,             /* an attack with a talent (ruling 27): arg the talent */
+    SW_EV_DISMOUNT,           /* the GM takes a rider out of the saddle (ruling 28) */
     SW_EV_KINDS
 };
 
@@ -259,7 +298,8 @@ enum sw_fact_kind {
     SW_FACT_END,       /* a: winner */
     SW_FACT_FRIENDLY,  /* who's miss at other may hit d (a: the die) */
     SW_FACT_WIELD,     /* who: a weapon index, b: 1 in hand now, 0 failed */
-    SW_FACT_SPELL      /* who's spell a at other: b sw_spell_fact, c: Magic left */
+    SW_FACT_SPELL,     /* who's spell a at other: b sw_spell_fact, c: Magic left */
+    SW_FACT_TALENT     /* who uses talent a on other: b Pain left, c: 1 Pain spent */
 };
 
 enum sw_spell_fact {
@@ -268,7 +308,8 @@ enum sw_spell_fact {
     SW_SF_RELEASED,    /* released: its Maintain back (002:73) */
     SW_SF_DROPPED,     /* a failed Endurance roll ends its Maintaining (002:73) */
     SW_SF_FIZZLE,      /* no effect: the target is out, or not enough Magic */
-    SW_SF_MAINTAINED   /* is now Maintained */
+    SW_SF_MAINTAINED,  /* is now Maintained */
+    SW_SF_AREA         /* an area spell falls on other (002:53) */
 };
 
 enum sw_status_word {
@@ -276,6 +317,9 @@ enum sw_status_word {
     SW_ST_BLEEDING, SW_ST_SNIPING, SW_ST_PARTIAL, SW_ST_FULL, SW_ST_UNDEFENDED,
     SW_ST_AVOIDED, SW_ST_DISENGAGED, SW_ST_SWITCHED, SW_ST_CHASED,
     SW_ST_SURMOUNTED,
+    SW_ST_STUNNED,     /* c: through this segment (002:98) */
+    SW_ST_PARALYZED,   /* c: through this segment (002:99) */
+    SW_ST_UNHORSED,    /* who falls from (or leaves) other's saddle (ruling 28) */
     SW_ST_WORDS
 };
 
@@ -405,5 +449,19 @@ typedef struct sw_attack_terms_t {
 } sw_attack_terms_t;
 void sw_attack_terms(const sw_setup *s, const sw_state *st, int a, int t,
                      sw_attack_terms_t *out);
+
+/* rules.c: Stunned and Paralyzed (002:98-99), derived from the
+ * segment they last through. */
+bool sw_stunned(const sw_state *st, int i);
+bool sw_paralyzed(const sw_state *st, int i);
+/* Mounted combat (002:59-67; ruling 28): the mount r rides now (-1: not
+ * mounted), the rider on m now (-1), and the target an Engage on i falls
+ * on (the rider for a ridden mount: one target, 002:63). */
+int sw_mount_of(const sw_setup *s, const sw_state *st, int r);
+int sw_rider_of(const sw_setup *s, const sw_state *st, int m);
+int sw_unit(const sw_setup *s, const sw_state *st, int i);
+/* +5 to a mounted combatant's roll of moving around (002:67; ruling 28:
+ * mounted-bonus), as the one moving (actor) or opposing it. */
+int sw_moving_bonus(const sw_setup *s, const sw_state *st, int i, bool actor);
 
 #endif
