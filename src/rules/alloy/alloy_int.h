@@ -1384,4 +1384,13 @@ int fa_gm_op_of(const char *word);
 size_t fa_gm_describe(const fa_setup *s, const fa_command *c, char *buf, size_t size);
 size_t fa_gm_fact_text(const fa_setup *s, const fa_fact *f, char *buf, size_t size);
 
+/* ---- Speed of the tactics (issue 16/19: alloyspeed) ------------------------ */
+
+/* The top-lefts [x0, x1] x [y0, y1] (inclusive; may reach off the map)
+ * outside which no footprint of `side` is within `reach` of tf by either
+ * diagonal rule (space.c): a scan for the squares within reach looks only
+ * inside, fa_within still deciding each. */
+void fa_within_box(fray_footprint tf, int side, int reach, int *x0, int *y0,
+                   int *x1, int *y1);
+
 #endif

@@ -295,17 +295,37 @@ static bool best_option(const pol *p, int t, option *best) {
     return any;
 }
 
-/* Can attack t with o from footprint f (range, line of effect, sight). */
-static bool attack_from(const pol *p, const option *o, fray_footprint f, int t) {
+/* attack_from once t is known to be within reach from f: the lines. */
+static bool attack_lines(const pol *p, const option *o, fray_footprint f, int t) {
     fray_footprint tf = p->st->c[t].fp;
-    if (!fa_within(p->s, f, tf, o->reach))
-        return false;
     /* Line of effect always (004:110, 866); sight for shooting only (a
      * fighter swings at an enemy next to it even unseen, at -5). */
     if (fa_open_neighbours(&p->s->map, f, tf))
         return true; /* grid.c's answer for neighbours on open floor */
     return fray_grid_effect_fp(&p->s->map, f, tf) &&
            (!o->ranged || fray_grid_sight_fp(&p->s->map, f, tf));
+}
+
+/* Can attack t with o from footprint f (range, line of effect, sight). */
+static bool attack_from(const pol *p, const option *o, fray_footprint f, int t) {
+    if (!fa_within(p->s, f, p->st->c[t].fp, o->reach))
+        return false;
+    return attack_lines(p, o, f, t);
+}
+
+/* Speed (issue 16): the squares of the reach map a scan for those within
+ * o's reach of t need look at (fa_within_box, clipped to the map), in the
+ * scans' order, x then y: no square outside can be within reach. */
+typedef struct scan_box {
+    int x0, y0, x1, y1;   /* [x0, x1) x [y0, y1) */
+} scan_box;
+
+static scan_box reach_box(const pol *p, const fray_reach_map *m, int reach, int t) {
+    int x0, y0, x1, y1;
+    fa_within_box(p->st->c[t].fp, p->me->fp.side, reach, &x0, &y0, &x1, &y1);
+    scan_box b = {x0 > 0 ? x0 : 0, y0 > 0 ? y0 : 0, x1 + 1 < m->w ? x1 + 1 : m->w,
+                  y1 + 1 < m->h ? y1 + 1 : m->h};
+    return b;
 }
 
 static void attack_cmd(const pol *p, const option *o, int t, fa_command *out) {
@@ -528,8 +548,9 @@ static int cost_to_attack(const pol *p, const option *o, int t,
     int n = 0;
     fray_pos from = p->me->fp.at;
     fray_footprint tf = p->st->c[t].fp;
-    for (int x = 0; x < m->w; x++)
-        for (int y = 0; y < m->h; y++) {
+    scan_box box = reach_box(p, m, o->reach, t);
+    for (int x = box.x0; x < box.x1; x++)
+        for (int y = box.y0; y < box.y1; y++) {
             if (!stand_ok(m, x, y, p->speed))
                 continue;
             fray_pos at = {(int16_t)x, (int16_t)y};
@@ -551,7 +572,7 @@ static int cost_to_attack(const pol *p, const option *o, int t,
         memmove(&cand[k + 1], &cand[k], (size_t)(b - k) * sizeof cand[0]);
         cand[k] = pick;
         fray_pos at = {pick.x, pick.y};
-        if (attack_from(p, o, fp_at(p, at), t)) {
+        if (attack_lines(p, o, fp_at(p, at), t)) { /* (within reach: above) */
             *out_at = at;
             return pick.c;
         }
@@ -711,14 +732,16 @@ static bool walk_toward(pol *p, const option *o, int t, lazy_map *lm,
             fray_pos at = {(int16_t)x, (int16_t)y};
             fray_footprint f = fp_at(p, at);
             int score;
-            if (attack_from(p, o, f, t)) {
+            /* (attack_from, its range asked once for both uses) */
+            int range = fa_range(p->s, f, p->st->c[t].fp);
+            if (range <= o->reach && attack_lines(p, o, f, t)) {
                 score = 0;
                 if (flank_wanted && !flanks_at(p, at, t))
                     score = 1;
                 if (o->ranged && adjacent_enemy_at(p, f))
                     score = 2;
             } else {
-                score = 10 + fa_range(p->s, f, p->st->c[t].fp);
+                score = 10 + range;
             }
             int c = m->cost[y][x];
             if (best_cost < 0 || score < best_score ||
@@ -752,8 +775,9 @@ static bool charge(pol *p, const option *o, int t, lazy_map *lm,
     fray_pos from = p->me->fp.at, at = from;
     fray_footprint tf = p->st->c[t].fp;
     int best = -1, best_d2 = 0;
-    for (int x = 0; x < m->w; x++)
-        for (int y = 0; y < m->h; y++) {
+    scan_box box = reach_box(p, m, o->reach, t);
+    for (int x = box.x0; x < box.x1; x++)
+        for (int y = box.y0; y < box.y1; y++) {
             if (!stand_ok(m, x, y, p->speed))
                 continue;
             fray_pos q = {(int16_t)x, (int16_t)y};

@@ -26,6 +26,23 @@ bool fa_within(const fa_setup *s, fray_footprint a, fray_footprint b, int reach)
     return fa_range(s, a, b) <= reach;
 }
 
+/* Speed (issue 16): a range is its count over the gaps between the
+ * footprints along each axis, and a count is never less than the larger
+ * gap (either diagonal rule), so a footprint of `side` within `reach` of
+ * tf has its top-left inside this box; every square outside it is out of
+ * reach. (The sides as grid.c reads them: 1 to 5.) */
+void fa_within_box(fray_footprint tf, int side, int reach, int *x0, int *y0,
+                   int *x1, int *y1) {
+    int na = side < 1 ? 1 : side > 5 ? 5 : side;
+    int nb = tf.side < 1 ? 1 : tf.side > 5 ? 5 : tf.side;
+    if (reach < 0)
+        reach = 0; /* (nothing is within it: fa_within still says so) */
+    *x0 = tf.at.x - reach - (na - 1);
+    *y0 = tf.at.y - reach - (na - 1);
+    *x1 = tf.at.x + (nb - 1) + reach;
+    *y1 = tf.at.y + (nb - 1) + reach;
+}
+
 /* ---- Narrow squares (004:713) ---------------------------------------------------------- */
 
 bool fa_narrow_ok(const fa_setup *s, fray_footprint fp, bool squeezing) {
