@@ -12,6 +12,7 @@
 #include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const type_word[] = {"standard", "move", "swift",
@@ -313,12 +314,13 @@ void fa_reach(const fa_setup *s, const fa_state *st, int who, int max_cost,
         }
 }
 
-/* One step from `from` to the neighbouring top-left `to`: its cost (the
- * map's, with the counted diagonals' parity; option diagonals), or -1
- * when the step is not allowed (terrain, walls, enemies, corners). */
-static int step_cost(const fa_setup *s, const fa_state *st, int who,
-                     fray_footprint from, fray_pos to, int parity,
-                     fray_reach_map *m, bool squeeze) {
+/* The long way of step_cost (as it was until issue 16's speed work): a
+ * search from `from` (start parity 0) of up to 4 squares through
+ * occ_fn, the step allowed when it reaches `to` directly. Debug builds
+ * hold step_cost to it; fa_step_cost_long gives it to the tests. */
+static int step_cost_search(const fa_setup *s, const fa_state *st, int who,
+                            fray_footprint from, fray_pos to, int parity,
+                            fray_reach_map *m, bool squeeze) {
     int dx = to.x - from.at.x, dy = to.y - from.at.y;
     if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0))
         return -1;
@@ -336,6 +338,73 @@ static int step_cost(const fa_setup *s, const fa_state *st, int who,
     int cost = m->cost[to.y][to.x];
     if (dx != 0 && dy != 0 && parity && s->opt.diagonals == FRAY_AREA_COUNTED)
         cost++; /* the second diagonal of two costs 2 */
+    return cost;
+}
+
+int fa_step_cost_long(const fa_setup *s, const fa_state *st, int who,
+                      fray_footprint from, fray_pos to, int parity, bool squeeze) {
+    fray_reach_map *m = malloc(sizeof *m);
+    if (!m)
+        return -2;
+    int c = step_cost_search(s, st, who, from, to, parity, m, squeeze);
+    free(m);
+    return c;
+}
+
+/* One step from `from` to the neighbouring top-left `to`: its cost (the
+ * map's, with the counted diagonals' parity; option diagonals), or -1
+ * when the step is not allowed (terrain, walls, enemies, corners).
+ * Speed (issues 16, 19): the one step weighed alone (grid.c's
+ * fray__grid_step_key, the rules of every step of a search) with who
+ * stands where as occ_fn sees it from `from` (the others, the narrow
+ * squares the step touches as no one may enter them, the mover itself
+ * first), instead of a search of the squares about it: the direct step
+ * is the cheapest way to a neighbouring square (one step's weight is at
+ * most 3 + 2 + 2 half-squares, any other way at least two steps into the
+ * same square), so when allowed it is the search's answer. */
+static int step_cost(const fa_setup *s, const fa_state *st, int who,
+                     fray_footprint from, fray_pos to, int parity,
+                     fray_reach_map *m, bool squeeze) {
+    int dx = to.x - from.at.x, dy = to.y - from.at.y;
+    if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0))
+        return -1;
+    if (!fray_grid_in(&s->map, to))
+        return -1;
+    occ_ctx o;
+    occ_init(s, st, who, from, &o);
+    o.narrow_ok = o.narrow_ok || squeeze;
+    enum { NARROW_MAX = 6 * 6 }; /* the step's box: sides up to 5, plus one */
+    fray_footprint fp[FA_MAX_COMBATANTS + 1 + NARROW_MAX];
+    uint8_t kind[FA_MAX_COMBATANTS + 1 + NARROW_MAX];
+    int n = 0;
+    for (int i = 0; i < o.n; i++) {
+        fp[n] = o.other[i];
+        kind[n++] = o.kind[i];
+    }
+    fp[n] = from;
+    kind[n++] = FRAY_OCC_SELF;
+    if (!o.narrow_ok) {
+        int side = from.side < 1 ? 1 : from.side > 5 ? 5 : from.side;
+        int x0 = dx < 0 ? to.x : from.at.x, y0 = dy < 0 ? to.y : from.at.y;
+        for (int y = y0; y < y0 + side + 1; y++)
+            for (int x = x0; x < x0 + side + 1; x++) {
+                fray_pos q = {(int16_t)x, (int16_t)y};
+                if (fray_grid_in(&s->map, q) && fray_area_has(&s->narrow, q)) {
+                    fp[n] = (fray_footprint){q, 1};
+                    kind[n++] = FRAY_OCC_ENEMY;
+                }
+            }
+    }
+    bool can_stop;
+    int key = fray__grid_step_key(&s->map, from, dx, dy, fp, kind, n, &can_stop);
+    int cost = key < 0 ? -1 : key / 2;
+    if (cost >= 0 && dx != 0 && dy != 0 && parity && s->opt.diagonals == FRAY_AREA_COUNTED)
+        cost++; /* the second diagonal of two costs 2 */
+#ifndef NDEBUG
+    assert(cost == step_cost_search(s, st, who, from, to, parity, m, squeeze)); /* (the long way) */
+#else
+    (void)m;
+#endif
     return cost;
 }
 

@@ -1393,4 +1393,12 @@ size_t fa_gm_fact_text(const fa_setup *s, const fa_fact *f, char *buf, size_t si
 void fa_within_box(fray_footprint tf, int side, int reach, int *x0, int *y0,
                    int *x1, int *y1);
 
+/* One step of who's move from `from` to the neighbouring top-left `to`
+ * the long way (act.c, as step_cost was worked out before issue 16's
+ * speed work: a search of the squares about `from`): its cost with the
+ * counted diagonals' parity, -1 when not allowed, -2 out of memory. For
+ * the tests that hold the walk's steps to it. */
+int fa_step_cost_long(const fa_setup *s, const fa_state *st, int who,
+                      fray_footprint from, fray_pos to, int parity, bool squeeze);
+
 #endif
