@@ -261,6 +261,55 @@ static int slowed_left(const fa_cstate *c) {
     return left > 0 ? left : 0;
 }
 
+void fa_setup_steps(fa_setup *s) {
+    fray__grid_step_table(&s->map, s->steps);
+    s->has_steps = true;
+}
+
+/* Speed (issues 16, 19): fa_reach's search with who stands where handed
+ * to grid.c as a list (fray__grid_reach_steps: painted once, and a
+ * one-square mover's steps weighed from the setup's table unless an enemy
+ * stands next to the square it steps from), instead of asked square by
+ * square through occ_fn. The list is what occ_fn answers: the others'
+ * footprints and kinds (the strongest decides), the narrow squares as no
+ * one may enter them, the mover itself over all. The counted diagonals
+ * only (the search for "one" goes square by square); false when not
+ * done (then the caller searches through occ_fn). */
+static bool reach_listed(const fa_setup *s, fray_footprint from, int max_cost,
+                         const occ_ctx *o, fray_reach_map *out) {
+    if (s->opt.diagonals != FRAY_AREA_COUNTED)
+        return false;
+    enum { NARROW_LIST = 96 };
+    fray_footprint fp[FA_MAX_COMBATANTS + 1 + NARROW_LIST];
+    uint8_t kind[FA_MAX_COMBATANTS + 1 + NARROW_LIST];
+    int n = 0;
+    for (int i = 0; i < o->n; i++) {
+        fp[n] = o->other[i];
+        kind[n++] = o->kind[i];
+    }
+    if (!o->narrow_ok) {
+        int w = s->map.w < FRAY_GRID_MAX ? s->map.w : FRAY_GRID_MAX;
+        int h = s->map.h < FRAY_GRID_MAX ? s->map.h : FRAY_GRID_MAX;
+        for (int y = 0; y < h; y++) {
+            uint64_t row = s->narrow.rows[y];
+            for (int x = 0; row != 0 && x < w; x++) {
+                if (!((row >> x) & 1u))
+                    continue;
+                if (n == FA_MAX_COMBATANTS + NARROW_LIST)
+                    return false; /* (a map of many narrow squares: the long way) */
+                fp[n] = (fray_footprint){{(int16_t)x, (int16_t)y}, 1};
+                kind[n++] = FRAY_OCC_ENEMY;
+            }
+        }
+    }
+    fp[n] = from;
+    kind[n++] = FRAY_OCC_SELF;
+    fray_pos nowhere = {-1, -1}; /* (no destination: the whole search) */
+    fray__grid_reach_steps(&s->map, s->has_steps ? s->steps : NULL, from, 0,
+                           max_cost, fp, kind, n, nowhere, out);
+    return true;
+}
+
 void fa_reach(const fa_setup *s, const fa_state *st, int who, int max_cost,
               fray_reach_map *out) {
     const fa_cstate *c = &st->c[who];
@@ -269,9 +318,11 @@ void fa_reach(const fa_setup *s, const fa_state *st, int who, int max_cost,
     occ_ctx o;
     occ_init(s, st, who, c->fp, &o);
     uint8_t grid[FRAY_GRID_MAX][FRAY_GRID_MAX];
-    occ_paint(&o, grid);
-    fray_grid_reach_m(&s->map, c->fp, 0, max_cost, occ_fn, &o,
-                      (fray_area_metric)s->opt.diagonals, out);
+    if (!reach_listed(s, c->fp, max_cost, &o, out)) {
+        occ_paint(&o, grid);
+        fray_grid_reach_m(&s->map, c->fp, 0, max_cost, occ_fn, &o,
+                          (fray_area_metric)s->opt.diagonals, out);
+    }
     /* may_end for every square reached, with the ones it cannot end on
      * (may_end's test of each other combatant) worked out once, and
      * painted (speed, issue 16): the top-lefts whose footprint would

@@ -355,6 +355,12 @@ typedef struct fa_setup {
     int n_items;
     fa_item items[FA_MAX_ITEMS];
     fray_area narrow;          /* (alloy-space) narrow squares: a squeeze to enter (004:713) */
+    /* (alloyspeed, issue 16) the map's one-square steps, their weights
+     * from terrain and edges (grid.c fray__grid_step_table), for the
+     * movement searches (act.c fa_reach); filled by fa_setup_steps (load),
+     * has_steps false: worked out from the map at each step. */
+    bool has_steps;
+    uint8_t steps[FRAY_GRID_MAX][FRAY_GRID_MAX][8];
 } fa_setup;
 
 /* ---- The state (flat: copied for backups, reset by copy) ------------------------- */
@@ -1400,5 +1406,9 @@ void fa_within_box(fray_footprint tf, int side, int reach, int *x0, int *y0,
  * the tests that hold the walk's steps to it. */
 int fa_step_cost_long(const fa_setup *s, const fa_state *st, int who,
                       fray_footprint from, fray_pos to, int parity, bool squeeze);
+
+/* Fills s->steps from s->map and sets has_steps (act.c): after the map
+ * is made, and again whenever it changes. */
+void fa_setup_steps(fa_setup *s);
 
 #endif
