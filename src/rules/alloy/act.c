@@ -459,6 +459,19 @@ static int step_cost(const fa_setup *s, const fa_state *st, int who,
     return cost;
 }
 
+int fa_step_cost(const fa_setup *s, const fa_state *st, int who,
+                 fray_footprint from, fray_pos to, int parity, bool squeeze) {
+    fray_reach_map *m = NULL;
+#ifndef NDEBUG
+    m = malloc(sizeof *m); /* (the debug check's search) */
+    if (!m)
+        return -2;
+#endif
+    int c = step_cost(s, st, who, from, to, parity, m, squeeze);
+    free(m);
+    return c;
+}
+
 static bool diagonal(fray_pos a, fray_pos b) { return a.x != b.x && a.y != b.y; }
 
 /* Checks a path for who: every step allowed, at most `allowance` squares

@@ -1406,6 +1406,10 @@ void fa_within_box(fray_footprint tf, int side, int reach, int *x0, int *y0,
  * the tests that hold the walk's steps to it. */
 int fa_step_cost_long(const fa_setup *s, const fa_state *st, int who,
                       fray_footprint from, fray_pos to, int parity, bool squeeze);
+/* The same step as the engine weighs it now (act.c step_cost: the step
+ * alone); -2 out of memory (debug builds). */
+int fa_step_cost(const fa_setup *s, const fa_state *st, int who,
+                 fray_footprint from, fray_pos to, int parity, bool squeeze);
 
 /* Fills s->steps from s->map and sets has_steps (act.c): after the map
  * is made, and again whenever it changes. */
