@@ -9,6 +9,8 @@
  *   - a step weighed alone (act.c step_cost) costs what the search of the
  *     squares about its start gave (fa_step_cost_long), from every square,
  *     in every direction, with either diagonal parity, squeezing or not;
+ *   - a small map's lines of effect and sight tabled at load answer as
+ *     grid.c's for every pair of squares;
  *   - the movement search with who stands where handed over as a list
  *     and the map's steps tabled (act.c fa_reach, fa_setup_steps) gives
  *     every square the cost, path step and may-end of the search that asks
@@ -315,6 +317,57 @@ Test(alloy_speed, listed_search_matches_long_way_issue16_004_713_818_824) {
             check_reach(f, 30);
             free(f);
         }
+}
+
+/* Issue 19: a small map's lines tabled at load (fa_setup_steps) answer
+ * as grid.c's line of effect (004:110, 866) and sight for every pair of
+ * single squares (walls, a window, low walls), and larger footprints or a
+ * map without the table are asked of grid.c. */
+Test(alloy_speed, lines_table_matches_grid_issue19) {
+    fixture *f = crowd();
+    fray_footprint big = {{1, 1}, 2}, one = {{12, 12}, 1};
+    cr_assert(!f->s.has_lines);
+    cr_assert_eq(fa_effect_fp(&f->s, big, one), fray_grid_effect_fp(&f->s.map, big, one));
+    fa_setup_steps(&f->s);
+    cr_assert(f->s.has_lines);
+    int effect = 0, no_effect = 0, sight = 0, no_sight = 0;
+    for (int a = 0; a < MAP * MAP; a++)
+        for (int b = 0; b < MAP * MAP; b++) {
+            fray_footprint fa = {{(int16_t)(a % MAP), (int16_t)(a / MAP)}, 1};
+            fray_footprint fb = {{(int16_t)(b % MAP), (int16_t)(b / MAP)}, 1};
+            bool e = fray_grid_effect_fp(&f->s.map, fa, fb);
+            bool v = fray_grid_sight_fp(&f->s.map, fa, fb);
+            cr_assert_eq(fa_effect_fp(&f->s, fa, fb), e, "effect (%d, %d) to (%d, %d)",
+                         fa.at.x, fa.at.y, fb.at.x, fb.at.y);
+            cr_assert_eq(fa_sight_fp(&f->s, fa, fb), v, "sight (%d, %d) to (%d, %d)",
+                         fa.at.x, fa.at.y, fb.at.x, fb.at.y);
+            effect += e;
+            no_effect += !e;
+            sight += v;
+            no_sight += !v;
+        }
+    /* a real test: lines open and blocked of both kinds */
+    cr_assert_gt(effect, 0);
+    cr_assert_gt(no_effect, 0);
+    cr_assert_gt(sight, 0);
+    cr_assert_gt(no_sight, 0);
+    for (int k = 0; k < 12; k++) {
+        fray_footprint a = {{(int16_t)k, 0}, 2}, b = {{13, (int16_t)k}, 1};
+        cr_assert_eq(fa_effect_fp(&f->s, a, b), fray_grid_effect_fp(&f->s.map, a, b));
+        cr_assert_eq(fa_sight_fp(&f->s, b, a), fray_grid_sight_fp(&f->s.map, b, a));
+    }
+    free(f);
+}
+
+/* A map too big for the lines' table keeps none (and asks grid.c). */
+Test(alloy_speed, lines_table_only_small_maps_issue19) {
+    fixture *f = af_new(20, 20);
+    fa_setup_steps(&f->s);
+    cr_assert(f->s.has_steps);
+    cr_assert(!f->s.has_lines);
+    fray_footprint a = {{0, 0}, 1}, b = {{19, 19}, 1};
+    cr_assert(fa_effect_fp(&f->s, a, b));
+    free(f);
 }
 
 /* The table is the map's: fa_setup_steps fills it and says so. */

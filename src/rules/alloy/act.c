@@ -264,6 +264,23 @@ static int slowed_left(const fa_cstate *c) {
 void fa_setup_steps(fa_setup *s) {
     fray__grid_step_table(&s->map, s->steps);
     s->has_steps = true;
+    s->has_lines = false;
+    int w = s->map.w, h = s->map.h, n = w * h;
+    if (w < 1 || h < 1 || w > FRAY_GRID_MAX || h > FRAY_GRID_MAX || n > FA_LINES_MAX)
+        return;
+    memset(s->line_effect, 0, sizeof s->line_effect);
+    memset(s->line_sight, 0, sizeof s->line_sight);
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++) {
+            fray_footprint fa = {{(int16_t)(a % w), (int16_t)(a / w)}, 1};
+            fray_footprint fb = {{(int16_t)(b % w), (int16_t)(b / w)}, 1};
+            uint64_t bit = (uint64_t)1 << (b % 64);
+            if (fray_grid_effect_fp(&s->map, fa, fb))
+                s->line_effect[a][b / 64] |= bit;
+            if (fray_grid_sight_fp(&s->map, fa, fb))
+                s->line_sight[a][b / 64] |= bit;
+        }
+    s->has_lines = true;
 }
 
 /* Speed (issues 16, 19): fa_reach's search with who stands where handed

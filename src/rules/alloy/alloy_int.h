@@ -361,6 +361,14 @@ typedef struct fa_setup {
      * has_steps false: worked out from the map at each step. */
     bool has_steps;
     uint8_t steps[FRAY_GRID_MAX][FRAY_GRID_MAX][8];
+    /* (alloyspeed, issue 19) a small map's lines (w * h <= FA_LINES_MAX
+     * squares): bit b % 64 of line_effect[a][b / 64] when square a (y * w
+     * + x) has line of effect to square b (grid.c fray_grid_effect_fp of
+     * the two squares), line_sight the same for sight; filled with the
+     * steps when has_lines (space.c fa_effect_fp, fa_sight_fp). */
+    bool has_lines;
+    uint64_t line_effect[256][256 / 64];
+    uint64_t line_sight[256][256 / 64];
 } fa_setup;
 
 /* ---- The state (flat: copied for backups, reset by copy) ------------------------- */
@@ -1411,8 +1419,14 @@ int fa_step_cost_long(const fa_setup *s, const fa_state *st, int who,
 int fa_step_cost(const fa_setup *s, const fa_state *st, int who,
                  fray_footprint from, fray_pos to, int parity, bool squeeze);
 
-/* Fills s->steps from s->map and sets has_steps (act.c): after the map
- * is made, and again whenever it changes. */
+/* Fills s->steps (and, for a small map, s->line_effect and line_sight)
+ * from s->map and sets has_steps (has_lines) (act.c): after the map is
+ * made, and again whenever it changes. */
 void fa_setup_steps(fa_setup *s);
+enum { FA_LINES_MAX = 256 };
+/* fray_grid_effect_fp / fray_grid_sight_fp of the setup's map, from its
+ * table of lines for two single squares of a small map (space.c). */
+bool fa_effect_fp(const fa_setup *s, fray_footprint a, fray_footprint b);
+bool fa_sight_fp(const fa_setup *s, fray_footprint a, fray_footprint b);
 
 #endif

@@ -302,8 +302,7 @@ static bool attack_lines(const pol *p, const option *o, fray_footprint f, int t)
      * fighter swings at an enemy next to it even unseen, at -5). */
     if (fa_open_neighbours(&p->s->map, f, tf))
         return true; /* grid.c's answer for neighbours on open floor */
-    return fray_grid_effect_fp(&p->s->map, f, tf) &&
-           (!o->ranged || fray_grid_sight_fp(&p->s->map, f, tf));
+    return fa_effect_fp(p->s, f, tf) && (!o->ranged || fa_sight_fp(p->s, f, tf));
 }
 
 /* Can attack t with o from footprint f (range, line of effect, sight). */
@@ -441,7 +440,7 @@ static void area_best(const pol *p, int kind, int size, int range,
                     continue;
                 fray_footprint of = {o, 1};
                 if (fa_range(p->s, me, of) > range ||
-                    !fray_grid_effect_fp(g, me, of))
+                    !fa_effect_fp(p->s, me, of))
                     continue;
                 fray_area_burst(g, o, size, (fray_area_metric)p->s->opt.burst, &a);
                 area_consider(p, &a, of, o, best);
