@@ -595,10 +595,18 @@ static int choose_target(const pol *p, lazy_map *m, bool melee_locked,
         if (!best_option(p, i, &o))
             continue;
         fray_pos at;
-        int cost = cost_to_attack(p, &o, i, m, &at);
+        int cost;
+        if (melee_locked) {
+            /* Only the enemies it can attack from here count: cost_to_attack's
+             * 0 (speed, issue 16: without the reach map, which would only
+             * say how far the others are). */
+            if (!attack_from(p, &o, p->me->fp, i))
+                continue;
+            cost = 0;
+        } else {
+            cost = cost_to_attack(p, &o, i, m, &at);
+        }
         if (cost < 0)
-            continue;
-        if (melee_locked && cost > 0)
             continue;
         double key = p->tactics == FA_TACTICS_AGGRESSIVE ? -o.expected
                                                          : (double)p->st->c[i].hp;
