@@ -40,6 +40,15 @@
 #include <stddef.h>
 #include <string.h>
 
+/* Speed (issue 16): the allies next to target t (flanks_at,
+ * ally_next_to), listed the first time they are asked for in a choice
+ * (the state does not change during one). */
+typedef struct flankers {
+    int t;            /* whose; -1: none listed yet */
+    int n;
+    int8_t who[FA_MAX_COMBATANTS];
+} flankers;
+
 typedef struct pol {
     const fa_setup *s;
     const fa_state *st;
@@ -53,6 +62,7 @@ typedef struct pol {
     /* (added by alloy-skills) */
     int side;         /* whose side it fights for: its own, or its dominator's */
     bool at_will_only; /* dominated: only at-will abilities (004:949) */
+    flankers *fl;     /* (alloyspeed) NULL: asked of every combatant each time */
 } pol;
 
 /* What one attack option is worth against one target. */
@@ -636,10 +646,33 @@ static int nearest_enemy(const pol *p) {
     return best;
 }
 
+/* The allies next to t (listed in p->fl once per choice), or NULL when
+ * there is no list to keep. */
+static const flankers *allies_next_to(const pol *p, int t) {
+    flankers *l = p->fl;
+    if (!l)
+        return NULL;
+    if (l->t != t) {
+        l->t = t;
+        l->n = 0;
+        for (int i = 0; i < p->st->n; i++)
+            if (is_ally(p, i) && fray_grid_adjacent(p->st->c[i].fp, p->st->c[t].fp))
+                l->who[l->n++] = (int8_t)i;
+    }
+    return l;
+}
+
 /* Would standing at `at` flank t with an ally? */
 static bool flanks_at(const pol *p, fray_pos at, int t) {
     fray_footprint f = fp_at(p, at);
     fray_footprint tf = p->st->c[t].fp;
+    const flankers *l = allies_next_to(p, t);
+    if (l) {
+        for (int k = 0; k < l->n; k++)
+            if (fray_grid_flanks(&p->s->map, tf, f, p->st->c[l->who[k]].fp))
+                return true;
+        return false;
+    }
     for (int i = 0; i < p->st->n; i++)
         if (is_ally(p, i) && fray_grid_adjacent(p->st->c[i].fp, tf) &&
             fray_grid_flanks(&p->s->map, tf, f, p->st->c[i].fp))
@@ -648,6 +681,9 @@ static bool flanks_at(const pol *p, fray_pos at, int t) {
 }
 
 static bool ally_next_to(const pol *p, int t) {
+    const flankers *l = allies_next_to(p, t);
+    if (l)
+        return l->n > 0;
     for (int i = 0; i < p->st->n; i++)
         if (is_ally(p, i) && fray_grid_adjacent(p->st->c[i].fp, p->st->c[t].fp))
             return true;
@@ -677,6 +713,8 @@ static bool shift_to(pol *p, square_test good, int t, fa_command *out) {
         return false;
     static const int8_t d[8][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1},
                                    {-1, -1}, {1, -1}, {-1, 1}, {1, 1}};
+    fray_reach_map rm;   /* (filled when first needed) */
+    bool have_rm = false;
     for (int k = 0; k < 8; k++) {
         fray_pos at = {(int16_t)(p->me->fp.at.x + d[k][0]),
                        (int16_t)(p->me->fp.at.y + d[k][1])};
@@ -693,9 +731,12 @@ static bool shift_to(pol *p, square_test good, int t, fa_command *out) {
                     free_sq = false;
         if (!free_sq || !good(p, at, t))
             continue;
-        /* the single step must be possible (walls, corners) */
-        fray_reach_map rm;
-        fa_reach(p->s, p->st, p->who, 1, &rm);
+        /* the single step must be possible (walls, corners): one map of
+         * the steps for all the squares tried */
+        if (!have_rm) {
+            fa_reach(p->s, p->st, p->who, 1, &rm);
+            have_rm = true;
+        }
         if (rm.cost[at.y][at.x] != 1 || !rm.can_stop[at.y][at.x])
             continue;
         cmd_init(p, out, FA_CMD_SHIFT, slot);
@@ -1016,8 +1057,11 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
                               fa_command *out) {
     if (!s || !st || !out || who < 0 || who >= st->n)
         return FRAY_ERR_INVALID;
+    flankers fl;
+    fl.t = -1;
+    fl.n = 0;
     pol p = {.s = s, .st = st, .who = who, .def = &s->c[who],
-             .sb = &s->sb[s->c[who].sb], .me = &st->c[who]};
+             .sb = &s->sb[s->c[who].sb], .me = &st->c[who], .fl = &fl};
     p.tactics = s->c[who].tactics;
     p.side = p.def->side;
     /* Dominated (004:946-949): its dominator (the effect's source) chooses
