@@ -12,6 +12,7 @@
 #include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const type_word[] = {"standard", "move", "swift",
@@ -260,6 +261,72 @@ static int slowed_left(const fa_cstate *c) {
     return left > 0 ? left : 0;
 }
 
+void fa_setup_steps(fa_setup *s) {
+    fray__grid_step_table(&s->map, s->steps);
+    s->has_steps = true;
+    s->has_lines = false;
+    int w = s->map.w, h = s->map.h, n = w * h;
+    if (w < 1 || h < 1 || w > FRAY_GRID_MAX || h > FRAY_GRID_MAX || n > FA_LINES_MAX)
+        return;
+    memset(s->line_effect, 0, sizeof s->line_effect);
+    memset(s->line_sight, 0, sizeof s->line_sight);
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++) {
+            fray_footprint fa = {{(int16_t)(a % w), (int16_t)(a / w)}, 1};
+            fray_footprint fb = {{(int16_t)(b % w), (int16_t)(b / w)}, 1};
+            uint64_t bit = (uint64_t)1 << (b % 64);
+            if (fray_grid_effect_fp(&s->map, fa, fb))
+                s->line_effect[a][b / 64] |= bit;
+            if (fray_grid_sight_fp(&s->map, fa, fb))
+                s->line_sight[a][b / 64] |= bit;
+        }
+    s->has_lines = true;
+}
+
+/* Speed (issues 16, 19): fa_reach's search with who stands where handed
+ * to grid.c as a list (fray__grid_reach_steps: painted once, and a
+ * one-square mover's steps weighed from the setup's table unless an enemy
+ * stands next to the square it steps from), instead of asked square by
+ * square through occ_fn. The list is what occ_fn answers: the others'
+ * footprints and kinds (the strongest decides), the narrow squares as no
+ * one may enter them, the mover itself over all. The counted diagonals
+ * only (the search for "one" goes square by square); false when not
+ * done (then the caller searches through occ_fn). */
+static bool reach_listed(const fa_setup *s, fray_footprint from, int max_cost,
+                         const occ_ctx *o, fray_reach_map *out) {
+    if (s->opt.diagonals != FRAY_AREA_COUNTED)
+        return false;
+    enum { NARROW_LIST = 96 };
+    fray_footprint fp[FA_MAX_COMBATANTS + 1 + NARROW_LIST];
+    uint8_t kind[FA_MAX_COMBATANTS + 1 + NARROW_LIST];
+    int n = 0;
+    for (int i = 0; i < o->n; i++) {
+        fp[n] = o->other[i];
+        kind[n++] = o->kind[i];
+    }
+    if (!o->narrow_ok) {
+        int w = s->map.w < FRAY_GRID_MAX ? s->map.w : FRAY_GRID_MAX;
+        int h = s->map.h < FRAY_GRID_MAX ? s->map.h : FRAY_GRID_MAX;
+        for (int y = 0; y < h; y++) {
+            uint64_t row = s->narrow.rows[y];
+            for (int x = 0; row != 0 && x < w; x++) {
+                if (!((row >> x) & 1u))
+                    continue;
+                if (n == FA_MAX_COMBATANTS + NARROW_LIST)
+                    return false; /* (a map of many narrow squares: the long way) */
+                fp[n] = (fray_footprint){{(int16_t)x, (int16_t)y}, 1};
+                kind[n++] = FRAY_OCC_ENEMY;
+            }
+        }
+    }
+    fp[n] = from;
+    kind[n++] = FRAY_OCC_SELF;
+    fray_pos nowhere = {-1, -1}; /* (no destination: the whole search) */
+    fray__grid_reach_steps(&s->map, s->has_steps ? s->steps : NULL, from, 0,
+                           max_cost, fp, kind, n, nowhere, out);
+    return true;
+}
+
 void fa_reach(const fa_setup *s, const fa_state *st, int who, int max_cost,
               fray_reach_map *out) {
     const fa_cstate *c = &st->c[who];
@@ -268,9 +335,11 @@ void fa_reach(const fa_setup *s, const fa_state *st, int who, int max_cost,
     occ_ctx o;
     occ_init(s, st, who, c->fp, &o);
     uint8_t grid[FRAY_GRID_MAX][FRAY_GRID_MAX];
-    occ_paint(&o, grid);
-    fray_grid_reach_m(&s->map, c->fp, 0, max_cost, occ_fn, &o,
-                      (fray_area_metric)s->opt.diagonals, out);
+    if (!reach_listed(s, c->fp, max_cost, &o, out)) {
+        occ_paint(&o, grid);
+        fray_grid_reach_m(&s->map, c->fp, 0, max_cost, occ_fn, &o,
+                          (fray_area_metric)s->opt.diagonals, out);
+    }
     /* may_end for every square reached, with the ones it cannot end on
      * (may_end's test of each other combatant) worked out once, and
      * painted (speed, issue 16): the top-lefts whose footprint would
@@ -313,12 +382,13 @@ void fa_reach(const fa_setup *s, const fa_state *st, int who, int max_cost,
         }
 }
 
-/* One step from `from` to the neighbouring top-left `to`: its cost (the
- * map's, with the counted diagonals' parity; option diagonals), or -1
- * when the step is not allowed (terrain, walls, enemies, corners). */
-static int step_cost(const fa_setup *s, const fa_state *st, int who,
-                     fray_footprint from, fray_pos to, int parity,
-                     fray_reach_map *m, bool squeeze) {
+/* The long way of step_cost (as it was until issue 16's speed work): a
+ * search from `from` (start parity 0) of up to 4 squares through
+ * occ_fn, the step allowed when it reaches `to` directly. Debug builds
+ * hold step_cost to it; fa_step_cost_long gives it to the tests. */
+static int step_cost_search(const fa_setup *s, const fa_state *st, int who,
+                            fray_footprint from, fray_pos to, int parity,
+                            fray_reach_map *m, bool squeeze) {
     int dx = to.x - from.at.x, dy = to.y - from.at.y;
     if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0))
         return -1;
@@ -337,6 +407,86 @@ static int step_cost(const fa_setup *s, const fa_state *st, int who,
     if (dx != 0 && dy != 0 && parity && s->opt.diagonals == FRAY_AREA_COUNTED)
         cost++; /* the second diagonal of two costs 2 */
     return cost;
+}
+
+int fa_step_cost_long(const fa_setup *s, const fa_state *st, int who,
+                      fray_footprint from, fray_pos to, int parity, bool squeeze) {
+    fray_reach_map *m = malloc(sizeof *m);
+    if (!m)
+        return -2;
+    int c = step_cost_search(s, st, who, from, to, parity, m, squeeze);
+    free(m);
+    return c;
+}
+
+/* One step from `from` to the neighbouring top-left `to`: its cost (the
+ * map's, with the counted diagonals' parity; option diagonals), or -1
+ * when the step is not allowed (terrain, walls, enemies, corners).
+ * Speed (issues 16, 19): the one step weighed alone (grid.c's
+ * fray__grid_step_key, the rules of every step of a search) with who
+ * stands where as occ_fn sees it from `from` (the others, the narrow
+ * squares the step touches as no one may enter them, the mover itself
+ * first), instead of a search of the squares about it: the direct step
+ * is the cheapest way to a neighbouring square (one step's weight is at
+ * most 3 + 2 + 2 half-squares, any other way at least two steps into the
+ * same square), so when allowed it is the search's answer. */
+static int step_cost(const fa_setup *s, const fa_state *st, int who,
+                     fray_footprint from, fray_pos to, int parity,
+                     fray_reach_map *m, bool squeeze) {
+    int dx = to.x - from.at.x, dy = to.y - from.at.y;
+    if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0))
+        return -1;
+    if (!fray_grid_in(&s->map, to))
+        return -1;
+    occ_ctx o;
+    occ_init(s, st, who, from, &o);
+    o.narrow_ok = o.narrow_ok || squeeze;
+    enum { NARROW_MAX = 6 * 6 }; /* the step's box: sides up to 5, plus one */
+    fray_footprint fp[FA_MAX_COMBATANTS + 1 + NARROW_MAX];
+    uint8_t kind[FA_MAX_COMBATANTS + 1 + NARROW_MAX];
+    int n = 0;
+    for (int i = 0; i < o.n; i++) {
+        fp[n] = o.other[i];
+        kind[n++] = o.kind[i];
+    }
+    fp[n] = from;
+    kind[n++] = FRAY_OCC_SELF;
+    if (!o.narrow_ok) {
+        int side = from.side < 1 ? 1 : from.side > 5 ? 5 : from.side;
+        int x0 = dx < 0 ? to.x : from.at.x, y0 = dy < 0 ? to.y : from.at.y;
+        for (int y = y0; y < y0 + side + 1; y++)
+            for (int x = x0; x < x0 + side + 1; x++) {
+                fray_pos q = {(int16_t)x, (int16_t)y};
+                if (fray_grid_in(&s->map, q) && fray_area_has(&s->narrow, q)) {
+                    fp[n] = (fray_footprint){q, 1};
+                    kind[n++] = FRAY_OCC_ENEMY;
+                }
+            }
+    }
+    bool can_stop;
+    int key = fray__grid_step_key(&s->map, from, dx, dy, fp, kind, n, &can_stop);
+    int cost = key < 0 ? -1 : key / 2;
+    if (cost >= 0 && dx != 0 && dy != 0 && parity && s->opt.diagonals == FRAY_AREA_COUNTED)
+        cost++; /* the second diagonal of two costs 2 */
+#ifndef NDEBUG
+    assert(cost == step_cost_search(s, st, who, from, to, parity, m, squeeze)); /* (the long way) */
+#else
+    (void)m;
+#endif
+    return cost;
+}
+
+int fa_step_cost(const fa_setup *s, const fa_state *st, int who,
+                 fray_footprint from, fray_pos to, int parity, bool squeeze) {
+    fray_reach_map *m = NULL;
+#ifndef NDEBUG
+    m = malloc(sizeof *m); /* (the debug check's search) */
+    if (!m)
+        return -2;
+#endif
+    int c = step_cost(s, st, who, from, to, parity, m, squeeze);
+    free(m);
+    return c;
 }
 
 static bool diagonal(fray_pos a, fray_pos b) { return a.x != b.x && a.y != b.y; }

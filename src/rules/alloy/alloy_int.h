@@ -355,6 +355,20 @@ typedef struct fa_setup {
     int n_items;
     fa_item items[FA_MAX_ITEMS];
     fray_area narrow;          /* (alloy-space) narrow squares: a squeeze to enter (004:713) */
+    /* (alloyspeed, issue 16) the map's one-square steps, their weights
+     * from terrain and edges (grid.c fray__grid_step_table), for the
+     * movement searches (act.c fa_reach); filled by fa_setup_steps (load),
+     * has_steps false: worked out from the map at each step. */
+    bool has_steps;
+    uint8_t steps[FRAY_GRID_MAX][FRAY_GRID_MAX][8];
+    /* (alloyspeed, issue 19) a small map's lines (w * h <= FA_LINES_MAX
+     * squares): bit b % 64 of line_effect[a][b / 64] when square a (y * w
+     * + x) has line of effect to square b (grid.c fray_grid_effect_fp of
+     * the two squares), line_sight the same for sight; filled with the
+     * steps when has_lines (space.c fa_effect_fp, fa_sight_fp). */
+    bool has_lines;
+    uint64_t line_effect[256][256 / 64];
+    uint64_t line_sight[256][256 / 64];
 } fa_setup;
 
 /* ---- The state (flat: copied for backups, reset by copy) ------------------------- */
@@ -1391,5 +1405,35 @@ size_t fa_gm_fact_text(const fa_setup *s, const fa_fact *f, char *buf, size_t si
 fray_status fa_area_targets(const fa_setup *s, const fa_state *st, int who,
                             const fa_command *cmd, const fa_attack_line *L,
                             int *targets, int *n, fray_pos *origin);
+/* ---- Speed of the tactics (issue 16/19: alloyspeed) ------------------------ */
+
+/* The top-lefts [x0, x1] x [y0, y1] (inclusive; may reach off the map)
+ * outside which no footprint of `side` is within `reach` of tf by either
+ * diagonal rule (space.c): a scan for the squares within reach looks only
+ * inside, fa_within still deciding each. */
+void fa_within_box(fray_footprint tf, int side, int reach, int *x0, int *y0,
+                   int *x1, int *y1);
+
+/* One step of who's move from `from` to the neighbouring top-left `to`
+ * the long way (act.c, as step_cost was worked out before issue 16's
+ * speed work: a search of the squares about `from`): its cost with the
+ * counted diagonals' parity, -1 when not allowed, -2 out of memory. For
+ * the tests that hold the walk's steps to it. */
+int fa_step_cost_long(const fa_setup *s, const fa_state *st, int who,
+                      fray_footprint from, fray_pos to, int parity, bool squeeze);
+/* The same step as the engine weighs it now (act.c step_cost: the step
+ * alone); -2 out of memory (debug builds). */
+int fa_step_cost(const fa_setup *s, const fa_state *st, int who,
+                 fray_footprint from, fray_pos to, int parity, bool squeeze);
+
+/* Fills s->steps (and, for a small map, s->line_effect and line_sight)
+ * from s->map and sets has_steps (has_lines) (act.c): after the map is
+ * made, and again whenever it changes. */
+void fa_setup_steps(fa_setup *s);
+enum { FA_LINES_MAX = 256 };
+/* fray_grid_effect_fp / fray_grid_sight_fp of the setup's map, from its
+ * table of lines for two single squares of a small map (space.c). */
+bool fa_effect_fp(const fa_setup *s, fray_footprint a, fray_footprint b);
+bool fa_sight_fp(const fa_setup *s, fray_footprint a, fray_footprint b);
 
 #endif

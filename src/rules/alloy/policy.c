@@ -40,6 +40,15 @@
 #include <stddef.h>
 #include <string.h>
 
+/* Speed (issue 16): the allies next to target t (flanks_at,
+ * ally_next_to), listed the first time they are asked for in a choice
+ * (the state does not change during one). */
+typedef struct flankers {
+    int t;            /* whose; -1: none listed yet */
+    int n;
+    int8_t who[FA_MAX_COMBATANTS];
+} flankers;
+
 typedef struct pol {
     const fa_setup *s;
     const fa_state *st;
@@ -53,6 +62,7 @@ typedef struct pol {
     /* (added by alloy-skills) */
     int side;         /* whose side it fights for: its own, or its dominator's */
     bool at_will_only; /* dominated: only at-will abilities (004:949) */
+    flankers *fl;     /* (alloyspeed) NULL: asked of every combatant each time */
 } pol;
 
 /* What one attack option is worth against one target. */
@@ -295,17 +305,36 @@ static bool best_option(const pol *p, int t, option *best) {
     return any;
 }
 
-/* Can attack t with o from footprint f (range, line of effect, sight). */
-static bool attack_from(const pol *p, const option *o, fray_footprint f, int t) {
+/* attack_from once t is known to be within reach from f: the lines. */
+static bool attack_lines(const pol *p, const option *o, fray_footprint f, int t) {
     fray_footprint tf = p->st->c[t].fp;
-    if (!fa_within(p->s, f, tf, o->reach))
-        return false;
     /* Line of effect always (004:110, 866); sight for shooting only (a
      * fighter swings at an enemy next to it even unseen, at -5). */
     if (fa_open_neighbours(&p->s->map, f, tf))
         return true; /* grid.c's answer for neighbours on open floor */
-    return fray_grid_effect_fp(&p->s->map, f, tf) &&
-           (!o->ranged || fray_grid_sight_fp(&p->s->map, f, tf));
+    return fa_effect_fp(p->s, f, tf) && (!o->ranged || fa_sight_fp(p->s, f, tf));
+}
+
+/* Can attack t with o from footprint f (range, line of effect, sight). */
+static bool attack_from(const pol *p, const option *o, fray_footprint f, int t) {
+    if (!fa_within(p->s, f, p->st->c[t].fp, o->reach))
+        return false;
+    return attack_lines(p, o, f, t);
+}
+
+/* Speed (issue 16): the squares of the reach map a scan for those within
+ * o's reach of t need look at (fa_within_box, clipped to the map), in the
+ * scans' order, x then y: no square outside can be within reach. */
+typedef struct scan_box {
+    int x0, y0, x1, y1;   /* [x0, x1) x [y0, y1) */
+} scan_box;
+
+static scan_box reach_box(const pol *p, const fray_reach_map *m, int reach, int t) {
+    int x0, y0, x1, y1;
+    fa_within_box(p->st->c[t].fp, p->me->fp.side, reach, &x0, &y0, &x1, &y1);
+    scan_box b = {x0 > 0 ? x0 : 0, y0 > 0 ? y0 : 0, x1 + 1 < m->w ? x1 + 1 : m->w,
+                  y1 + 1 < m->h ? y1 + 1 : m->h};
+    return b;
 }
 
 static void attack_cmd(const pol *p, const option *o, int t, fa_command *out) {
@@ -421,7 +450,7 @@ static void area_best(const pol *p, int kind, int size, int range,
                     continue;
                 fray_footprint of = {o, 1};
                 if (fa_range(p->s, me, of) > range ||
-                    !fray_grid_effect_fp(g, me, of))
+                    !fa_effect_fp(p->s, me, of))
                     continue;
                 fray_area_burst(g, o, size, (fray_area_metric)p->s->opt.burst, &a);
                 area_consider(p, &a, of, o, best);
@@ -524,12 +553,18 @@ static int cost_to_attack(const pol *p, const option *o, int t,
      * the answer: the lines of effect, the costly part, are traced only
      * until then. */
     enum { CANDIDATES = 512 };
-    struct cand { int c, d2; int16_t x, y; } cand[CANDIDATES];
+    /* Each candidate's order as one number (speed, issue 19): cost, then
+     * d2 (< 2^14 on a 64x64 map), then its place in the scan (< 2^10), so
+     * that the least left is found with one comparison per candidate and
+     * taken out by a swap. */
+    uint64_t key[CANDIDATES];
+    fray_pos pos[CANDIDATES];
     int n = 0;
     fray_pos from = p->me->fp.at;
     fray_footprint tf = p->st->c[t].fp;
-    for (int x = 0; x < m->w; x++)
-        for (int y = 0; y < m->h; y++) {
+    scan_box box = reach_box(p, m, o->reach, t);
+    for (int x = box.x0; x < box.x1; x++)
+        for (int y = box.y0; y < box.y1; y++) {
             if (!stand_ok(m, x, y, p->speed))
                 continue;
             fray_pos at = {(int16_t)x, (int16_t)y};
@@ -538,22 +573,22 @@ static int cost_to_attack(const pol *p, const option *o, int t,
             if (n == CANDIDATES)
                 return cost_to_attack_scan(p, o, t, m, out_at);
             int d2 = (x - from.x) * (x - from.x) + (y - from.y) * (y - from.y);
-            cand[n++] = (struct cand){m->cost[y][x], d2, (int16_t)x, (int16_t)y};
+            key[n] = (uint64_t)m->cost[y][x] << 32 | (uint64_t)d2 << 10 | (uint64_t)n;
+            pos[n++] = at;
         }
     for (int k = 0; k < n; k++) {
         /* the least (cost, d2) left; the earliest on ties */
         int b = k;
         for (int j = k + 1; j < n; j++)
-            if (cand[j].c < cand[b].c ||
-                (cand[j].c == cand[b].c && cand[j].d2 < cand[b].d2))
+            if (key[j] < key[b])
                 b = j;
-        struct cand pick = cand[b];
-        memmove(&cand[k + 1], &cand[k], (size_t)(b - k) * sizeof cand[0]);
-        cand[k] = pick;
-        fray_pos at = {pick.x, pick.y};
-        if (attack_from(p, o, fp_at(p, at), t)) {
+        uint64_t pick = key[b];
+        key[b] = key[k];
+        key[k] = pick;
+        fray_pos at = pos[pick & 1023u];
+        if (attack_lines(p, o, fp_at(p, at), t)) { /* (within reach: above) */
             *out_at = at;
-            return pick.c;
+            return (int)(pick >> 32);
         }
     }
     return -1;
@@ -575,10 +610,18 @@ static int choose_target(const pol *p, lazy_map *m, bool melee_locked,
         if (!best_option(p, i, &o))
             continue;
         fray_pos at;
-        int cost = cost_to_attack(p, &o, i, m, &at);
+        int cost;
+        if (melee_locked) {
+            /* Only the enemies it can attack from here count: cost_to_attack's
+             * 0 (speed, issue 16: without the reach map, which would only
+             * say how far the others are). */
+            if (!attack_from(p, &o, p->me->fp, i))
+                continue;
+            cost = 0;
+        } else {
+            cost = cost_to_attack(p, &o, i, m, &at);
+        }
         if (cost < 0)
-            continue;
-        if (melee_locked && cost > 0)
             continue;
         double key = p->tactics == FA_TACTICS_AGGRESSIVE ? -o.expected
                                                          : (double)p->st->c[i].hp;
@@ -608,10 +651,33 @@ static int nearest_enemy(const pol *p) {
     return best;
 }
 
+/* The allies next to t (listed in p->fl once per choice), or NULL when
+ * there is no list to keep. */
+static const flankers *allies_next_to(const pol *p, int t) {
+    flankers *l = p->fl;
+    if (!l)
+        return NULL;
+    if (l->t != t) {
+        l->t = t;
+        l->n = 0;
+        for (int i = 0; i < p->st->n; i++)
+            if (is_ally(p, i) && fray_grid_adjacent(p->st->c[i].fp, p->st->c[t].fp))
+                l->who[l->n++] = (int8_t)i;
+    }
+    return l;
+}
+
 /* Would standing at `at` flank t with an ally? */
 static bool flanks_at(const pol *p, fray_pos at, int t) {
     fray_footprint f = fp_at(p, at);
     fray_footprint tf = p->st->c[t].fp;
+    const flankers *l = allies_next_to(p, t);
+    if (l) {
+        for (int k = 0; k < l->n; k++)
+            if (fray_grid_flanks(&p->s->map, tf, f, p->st->c[l->who[k]].fp))
+                return true;
+        return false;
+    }
     for (int i = 0; i < p->st->n; i++)
         if (is_ally(p, i) && fray_grid_adjacent(p->st->c[i].fp, tf) &&
             fray_grid_flanks(&p->s->map, tf, f, p->st->c[i].fp))
@@ -620,6 +686,9 @@ static bool flanks_at(const pol *p, fray_pos at, int t) {
 }
 
 static bool ally_next_to(const pol *p, int t) {
+    const flankers *l = allies_next_to(p, t);
+    if (l)
+        return l->n > 0;
     for (int i = 0; i < p->st->n; i++)
         if (is_ally(p, i) && fray_grid_adjacent(p->st->c[i].fp, p->st->c[t].fp))
             return true;
@@ -649,6 +718,8 @@ static bool shift_to(pol *p, square_test good, int t, fa_command *out) {
         return false;
     static const int8_t d[8][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1},
                                    {-1, -1}, {1, -1}, {-1, 1}, {1, 1}};
+    fray_reach_map rm;   /* (filled when first needed) */
+    bool have_rm = false;
     for (int k = 0; k < 8; k++) {
         fray_pos at = {(int16_t)(p->me->fp.at.x + d[k][0]),
                        (int16_t)(p->me->fp.at.y + d[k][1])};
@@ -665,9 +736,12 @@ static bool shift_to(pol *p, square_test good, int t, fa_command *out) {
                     free_sq = false;
         if (!free_sq || !good(p, at, t))
             continue;
-        /* the single step must be possible (walls, corners) */
-        fray_reach_map rm;
-        fa_reach(p->s, p->st, p->who, 1, &rm);
+        /* the single step must be possible (walls, corners): one map of
+         * the steps for all the squares tried */
+        if (!have_rm) {
+            fa_reach(p->s, p->st, p->who, 1, &rm);
+            have_rm = true;
+        }
         if (rm.cost[at.y][at.x] != 1 || !rm.can_stop[at.y][at.x])
             continue;
         cmd_init(p, out, FA_CMD_SHIFT, slot);
@@ -711,14 +785,16 @@ static bool walk_toward(pol *p, const option *o, int t, lazy_map *lm,
             fray_pos at = {(int16_t)x, (int16_t)y};
             fray_footprint f = fp_at(p, at);
             int score;
-            if (attack_from(p, o, f, t)) {
+            /* (attack_from, its range asked once for both uses) */
+            int range = fa_range(p->s, f, p->st->c[t].fp);
+            if (range <= o->reach && attack_lines(p, o, f, t)) {
                 score = 0;
                 if (flank_wanted && !flanks_at(p, at, t))
                     score = 1;
                 if (o->ranged && adjacent_enemy_at(p, f))
                     score = 2;
             } else {
-                score = 10 + fa_range(p->s, f, p->st->c[t].fp);
+                score = 10 + range;
             }
             int c = m->cost[y][x];
             if (best_cost < 0 || score < best_score ||
@@ -752,8 +828,9 @@ static bool charge(pol *p, const option *o, int t, lazy_map *lm,
     fray_pos from = p->me->fp.at, at = from;
     fray_footprint tf = p->st->c[t].fp;
     int best = -1, best_d2 = 0;
-    for (int x = 0; x < m->w; x++)
-        for (int y = 0; y < m->h; y++) {
+    scan_box box = reach_box(p, m, o->reach, t);
+    for (int x = box.x0; x < box.x1; x++)
+        for (int y = box.y0; y < box.y1; y++) {
             if (!stand_ok(m, x, y, p->speed))
                 continue;
             fray_pos q = {(int16_t)x, (int16_t)y};
@@ -985,8 +1062,11 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
                               fa_command *out) {
     if (!s || !st || !out || who < 0 || who >= st->n)
         return FRAY_ERR_INVALID;
+    flankers fl;
+    fl.t = -1;
+    fl.n = 0;
     pol p = {.s = s, .st = st, .who = who, .def = &s->c[who],
-             .sb = &s->sb[s->c[who].sb], .me = &st->c[who]};
+             .sb = &s->sb[s->c[who].sb], .me = &st->c[who], .fl = &fl};
     p.tactics = s->c[who].tactics;
     p.side = p.def->side;
     /* Dominated (004:946-949): its dominator (the effect's source) chooses

@@ -8,6 +8,7 @@
 #include "alloy_int.h"
 #include "grid_int.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,6 +25,50 @@ int fa_count(const fa_setup *s, fray_pos a, fray_pos b) {
 
 bool fa_within(const fa_setup *s, fray_footprint a, fray_footprint b, int reach) {
     return fa_range(s, a, b) <= reach;
+}
+
+/* Speed (issue 16): a range is its count over the gaps between the
+ * footprints along each axis, and a count is never less than the larger
+ * gap (either diagonal rule), so a footprint of `side` within `reach` of
+ * tf has its top-left inside this box; every square outside it is out of
+ * reach. (The sides as grid.c reads them: 1 to 5.) */
+void fa_within_box(fray_footprint tf, int side, int reach, int *x0, int *y0,
+                   int *x1, int *y1) {
+    int na = side < 1 ? 1 : side > 5 ? 5 : side;
+    int nb = tf.side < 1 ? 1 : tf.side > 5 ? 5 : tf.side;
+    if (reach < 0)
+        reach = 0; /* (nothing is within it: fa_within still says so) */
+    *x0 = tf.at.x - reach - (na - 1);
+    *y0 = tf.at.y - reach - (na - 1);
+    *x1 = tf.at.x + (nb - 1) + reach;
+    *y1 = tf.at.y + (nb - 1) + reach;
+}
+
+/* Speed (issue 19): the index of a single square of a small map with its
+ * lines tabled (fa_setup_steps), -1 otherwise. */
+static int line_index(const fa_setup *s, fray_footprint f) {
+    if (!s->has_lines || f.side > 1 || f.at.x < 0 || f.at.y < 0 || f.at.x >= s->map.w ||
+        f.at.y >= s->map.h)
+        return -1;
+    return f.at.y * s->map.w + f.at.x;
+}
+
+bool fa_effect_fp(const fa_setup *s, fray_footprint a, fray_footprint b) {
+    int i = line_index(s, a), j = line_index(s, b);
+    if (i < 0 || j < 0)
+        return fray_grid_effect_fp(&s->map, a, b);
+    bool v = (s->line_effect[i][j / 64] >> (j % 64) & 1u) != 0;
+    assert(v == fray_grid_effect_fp(&s->map, a, b)); /* (the long way) */
+    return v;
+}
+
+bool fa_sight_fp(const fa_setup *s, fray_footprint a, fray_footprint b) {
+    int i = line_index(s, a), j = line_index(s, b);
+    if (i < 0 || j < 0)
+        return fray_grid_sight_fp(&s->map, a, b);
+    bool v = (s->line_sight[i][j / 64] >> (j % 64) & 1u) != 0;
+    assert(v == fray_grid_sight_fp(&s->map, a, b)); /* (the long way) */
+    return v;
 }
 
 /* ---- Narrow squares (004:713) ---------------------------------------------------------- */
