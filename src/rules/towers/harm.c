@@ -373,6 +373,15 @@ FT_NOINLINE static void cond_activation_from(ft_run *r, int first, int who,
          * what ends unchanged. */
         if (cs->n_cond == 0)
             continue;
+        /* Nor for one whose conditions none end with who's activation
+         * (fray__cond_tick counts down only those: ends now, whose who). */
+        uint8_t when = (uint8_t)(at_end ? FRAY__ENDS_END_OF_TURN
+                                        : FRAY__ENDS_START_OF_TURN);
+        bool due = false;
+        for (int i = 0; i < cs->n_cond && !due; i++)
+            due = cs->cond[i].ends == when && cs->cond[i].whose == who;
+        if (!due)
+            continue;
         uint8_t ended[FT_MAX_CONDITIONS];
         int n = fray__cond_tick(cs->cond, &cs->n_cond, who, at_end, ended);
         for (int i = 0; i < n; i++)
