@@ -61,11 +61,13 @@ Test(towers_threat_kept, daisy_chain_as_the_state_changes) {
     ft_threat_cache *kept = calloc(1, sizeof *kept);
     cr_assert_not_null(kept);
     f->st.c[a4].flags |= FT_F_FLED;
+    ft_threat_touch(&f->st); /* (a change by hand: counted) */
     ft_mods m = kept_mods(f, kept, a1, e1);
     cr_expect(!m.impossible, "%s", m.why);
     cr_expect_eq(m.shift, 1, "3-to-2: (shift+1)");
     cr_expect_eq(m.flip, 0);
     f->st.c[a4].flags &= (uint16_t)~FT_F_FLED;
+    ft_threat_touch(&f->st); /* (a change by hand: counted) */
     m = kept_mods(f, kept, a1, e1);
     cr_expect_eq(m.shift, 0);
     cr_expect_eq(m.flip, 1, "4-to-2: (flip+1)");
@@ -75,10 +77,12 @@ Test(towers_threat_kept, daisy_chain_as_the_state_changes) {
     cr_expect_eq(m.shift, 0);
     f->st.c[e2].n_cond = 0;
     f->st.c[e2].pos = (fray_pos){7, 7};
+    ft_threat_touch(&f->st); /* (a change by hand: counted) */
     m = kept_mods(f, kept, a1, e1);
     cr_expect_eq(m.flip, 1, "2-to-1: e2 has stepped away");
     cr_expect_eq(m.shift, 0);
     f->st.c[a2].flags |= FT_F_UNCONSCIOUS;
+    ft_threat_touch(&f->st); /* (a change by hand: counted) */
     m = kept_mods(f, kept, a1, e1);
     cr_expect_eq(m.flip + m.shift, 0, "1-to-1: nothing");
     free(kept);

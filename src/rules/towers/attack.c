@@ -355,8 +355,60 @@ static inline void kept_set(ft_threat_cache *tc, int y, int x, bool on) {
 /* Brings tc up to date with the state: the rows and columns of those
  * whose signature changed (all of them when the setup or the number of
  * combatants did). */
+static void threat_refresh_sigs(const ft_setup *s, const ft_state *st,
+                                ft_threat_cache *tc);
+
+/* The kept threats already hold st: the same setup, number of
+ * combatants and count of changes (ft_state.threat_gen) as when last
+ * brought up to date. */
+static inline bool threat_gen_holds(const ft_setup *s, const ft_state *st,
+                                    const ft_threat_cache *tc) {
+    return st->threat_gen != 0 && tc->gen == st->threat_gen &&
+           tc->gen_st == st && tc->setup == s &&
+           tc->stamp == s->fast.atk.stamp && tc->n == st->n;
+}
+
+/* Brings tc up to date: nothing to do when the count of changes says the
+ * state is the one it holds (debug builds check every signature all the
+ * same), else by the signatures. */
 static void threat_refresh(const ft_setup *s, const ft_state *st,
                            ft_threat_cache *tc) {
+    if (threat_gen_holds(s, st, tc)) {
+#ifndef NDEBUG
+        for (int c = 0; c < st->n; c++)
+            assert(threat_sig(st, c) == tc->sig[c]);
+#endif
+        return;
+    }
+    threat_refresh_sigs(s, st, tc);
+    tc->gen_st = st;
+    tc->gen = st->threat_gen;
+}
+
+bool ft_threat_kept_current(const ft_run *r, ft_threat_cache *tc) {
+    const ft_setup *s = r->setup;
+    const ft_state *st = r->st;
+    if (st->n > 32)
+        return true; /* (never kept) */
+    threat_refresh(s, st, tc);
+    for (int c = 0; c < st->n; c++)
+        if (threat_sig(st, c) != tc->sig[c])
+            return false;
+    /* And what the signatures keep, against a fresh table. */
+    ft_threat_cache fresh;
+    memset(&fresh, 0, sizeof fresh);
+    threat_refresh_sigs(s, st, &fresh);
+    for (int c = 0; c < st->n; c++)
+        if (fresh.threatens[c] != tc->threatens[c] ||
+            fresh.threatened_by[c] != tc->threatened_by[c] ||
+            fresh.reach[c] != tc->reach[c])
+            return false;
+    return fresh.live == tc->live && fresh.blinded == tc->blinded;
+}
+
+/* threat_refresh by the signatures alone. */
+static void threat_refresh_sigs(const ft_setup *s, const ft_state *st,
+                                ft_threat_cache *tc) {
     int n = st->n;
     bool all = tc->setup != s || tc->stamp != s->fast.atk.stamp || tc->n != n;
     if (all) {

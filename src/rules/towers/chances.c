@@ -1241,6 +1241,7 @@ fray_status ft_rf_sim_from(void *rf, const void *from, uint64_t seed,
     fray_towers_fight *f = rf;
     const fray_towers_fight *src = from;
     memcpy(&f->st, &src->st, sizeof f->st);
+    ft_threat_forget(&f->paths.threat); /* (issue 16) */
     fray_rng_for_trial(&f->st.rng, seed, trial);
     /* What nobody has seen: the order of each draw pile. The cards in it
      * are known (the rest are held, in play or discarded), their order is

@@ -168,9 +168,12 @@ fray_status ft_companion_check_also(const ft_setup *s, ft_state *st,
     m.drop_prone = false;
     m.tumble = false; /* only the first mover tumbles (tumble.c) */
     fray_pos keep = st->c[a].pos;
+    uint64_t gen = st->threat_gen; /* (a trial place: ft_threat_touch) */
     st->c[a].pos = cmd->dest;
+    st->threat_gen = 0;
     fray_status rc = ft_check_command(s, st, &m, diag);
     st->c[a].pos = keep;
+    st->threat_gen = gen;
     return rc;
 }
 

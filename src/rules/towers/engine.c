@@ -266,9 +266,12 @@ static fray_occupant occupant(void *ctx, fray_pos p) {
 static bool threatens_at(ft_run *r, int e, int mover, fray_pos at) {
     ft_cstate *m = &r->st->c[mover];
     fray_pos keep = m->pos;
+    uint64_t gen = r->st->threat_gen; /* (a trial place: ft_threat_touch) */
     m->pos = at;
+    r->st->threat_gen = 0;
     bool t = ft_threatens(r, e, mover);
     m->pos = keep;
+    r->st->threat_gen = gen;
     return t;
 }
 
@@ -371,6 +374,7 @@ static fray_status walk(ft_run *r, int mover, const fray_pos *path, int n,
                 return rc;
             if (end != -2) {
                 m->pos = end < 0 ? from : path[end];
+                ft_threat_touch(r->st);
                 goto stop;
             }
         }
@@ -390,6 +394,7 @@ static fray_status walk(ft_run *r, int mover, const fray_pos *path, int n,
             }
         }
         m->pos = path[i];
+        ft_threat_touch(r->st);
     }
 stop:;
     /* Spaces moved, counted the seed's way (diagonals 1, 2, 1, ...). */
@@ -1255,8 +1260,12 @@ fray_status ft_check_command_memo(const ft_setup *s, const ft_state *st,
         cmd->actor >= st->n)
         return check(s, mst, cmd, diag, paths, memo);
     fray_pos keep = st->c[cmd->actor].pos;
+    /* check may put the actor on a trial place (a Shift first, a
+     * Charge's end), setting threat_gen to 0: both put back. */
+    uint64_t gen = st->threat_gen;
     fray_status rc = check(s, mst, cmd, diag, paths, memo);
     mst->c[cmd->actor].pos = keep;
+    mst->threat_gen = gen;
     return rc;
 }
 
@@ -1469,8 +1478,10 @@ static fray_status check(const ft_setup *s, ft_state *st,
         }
         attack_check_init(s, st, cmd, wi, &r, &o);
         ft_mods m;
-        if (cmd->shift_first)
+        if (cmd->shift_first) {
             st->c[a].pos = cmd->shift_to; /* put back by ft_check_command */
+            st->threat_gen = 0;
+        }
         ft_attack_mods_quiet(&r, a, tgt, &o, true, &m);
         if (m.impossible && diag)
             ft_attack_possible(&r, a, tgt, &o, &m); /* for its words */
@@ -1510,8 +1521,10 @@ static fray_status check(const ft_setup *s, ft_state *st,
          * "Shift Position"). */
         int parity = cmd->shift_first && cmd->shift_to.x != st->c[a].pos.x &&
                      cmd->shift_to.y != st->c[a].pos.y;
-        if (cmd->shift_first)
+        if (cmd->shift_first) {
             st->c[a].pos = cmd->shift_to; /* put back by ft_check_command */
+            st->threat_gen = 0;
+        }
         fray_pos start = st->c[a].pos;
         int n;
         if (cmd->action == FT_ACT_RUNNING_LEAP && (st->c[a].flags & FT_F_LEAPING)) {
@@ -1565,6 +1578,7 @@ static fray_status check(const ft_setup *s, ft_state *st,
                 return bad(diag, "a Charge ends in a melee attack: %s holds "
                            "no melee weapon%s", name, "");
             st->c[a].pos = cmd->dest; /* put back by ft_check_command */
+            st->threat_gen = 0;
             ft_run r;
             ft_run_clear(&r);
             r.setup = s;
@@ -2045,6 +2059,7 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         c->dropped = (uint8_t)(c->dropped | 1u << dw);
         c->dropped_at[dw] = c->pos;
         c->wielded[hand] = -1;
+        ft_threat_touch(st);
         return FRAY_OK;
     }
     case FT_ACT_DROP_PRONE:
@@ -2057,6 +2072,7 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
             c->wielded[1] = -1;
         if (cmd->draw_also)
             c->wielded[1] = (int8_t)(cmd->draw_also - 1);
+        ft_threat_touch(st);
         return FRAY_OK;
     }
     case FT_ACT_ESCAPE: {
@@ -2158,6 +2174,7 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         int hand = c->wielded[0] < 0 ? 0 : 1;
         c->wielded[hand] = (int8_t)dw;
         c->dropped = (uint8_t)(c->dropped & ~(1u << dw));
+        ft_threat_touch(st);
         return FRAY_OK;
     }
     case FT_ACT_USE_SKILL: {
@@ -2475,6 +2492,7 @@ int ft_phase_quiet(ft_run *r, int next, bool going) {
 /* ---- Reset ---------------------------------------------------------------- */
 
 void ft_state_reset(const ft_setup *s, ft_state *st, uint64_t seed) {
+    st->threat_gen = 0; /* (a new state: reset_trial counts from here) */
     ft_state_reset_trial(s, st, seed, 0);
 }
 
@@ -2547,4 +2565,5 @@ void ft_state_reset_trial(const ft_setup *s, ft_state *st, uint64_t seed,
         fray_deck_shuffle(&st->decks[d], &st->rng);
     }
     ft_clock_sync(st);
+    ft_threat_touch(st); /* every combatant placed anew */
 }

@@ -322,8 +322,10 @@ static fray_status apply_cmd(fray_towers_fight *f, const ft_command *cmd,
             rc = fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                                 "'%s' fits no flip or choice of this action",
                                 f->table->d[i].word);
-    if (rc != FRAY_OK && backup)
+    if (rc != FRAY_OK && backup) {
         f->st = *backup;
+        ft_threat_forget(&f->paths.threat); /* (issue 16) */
+    }
     if (backup)
         fray__free(&f->alloc, backup, sizeof *backup);
     if (rc != FRAY_OK)

@@ -117,6 +117,9 @@ FT_NOINLINE static void status_change(ft_run *r, int c) {
         ((f & FT_F_DISABLED) && s->opt.disabled_unconscious))
         f |= FT_F_UNCONSCIOUS;
     cs->flags = f;
+    /* In the fight or out of it (what the kept threats read). */
+    if ((f ^ old) & (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD | FT_F_FLED))
+        ft_threat_touch(r->st);
     uint16_t set = (uint16_t)(f & ~old), cleared = (uint16_t)(old & ~f);
     /* Out of the fight, or back in it: off or on the Combat Clock. */
     if ((set | cleared) & (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD))
@@ -286,6 +289,13 @@ static int duration_key(int until, int count) {
     return count * 2 + (until == FT_UNTIL_END_OF);
 }
 
+/* The conditions the kept threats read (attack.c threat_sig: Stunned and
+ * Helpless threaten nobody, the Blinded are out of the melee chains):
+ * putting one on or taking it off counts a change (ft_threat_touch). */
+static inline bool threat_kind(int k) {
+    return k == FT_COND_STUNNED || k == FT_COND_HELPLESS || k == FT_COND_BLINDED;
+}
+
 void ft_cond_add(ft_run *r, int c, ft_condition k, int x, ft_until until,
                  int who, int count, int source) {
     if (c < 0 || c >= r->st->n || (unsigned)k >= FT_CONDITION_COUNT)
@@ -330,6 +340,8 @@ void ft_cond_add(ft_run *r, int c, ft_condition k, int x, ft_until until,
     }
     /* A kind not on the list, and room for every kind (the static
      * assertion above): it goes at the end. */
+    if (threat_kind((int)k))
+        ft_threat_touch(r->st);
     cs->cond[cs->n_cond++] = (ft_cond){.kind = (uint8_t)k,
                                        .ends = (uint8_t)until,
                                        .whose = (int8_t)who,
@@ -345,6 +357,8 @@ void ft_cond_remove(ft_run *r, int c, ft_condition k) {
         return;
     ft_cstate *cs = &r->st->c[c];
     int kind = fray__cond_drop(cs->cond, &cs->n_cond, cond_find(cs, k));
+    if (kind >= 0 && threat_kind(kind))
+        ft_threat_touch(r->st);
     if (kind >= 0)
         ft_emit(r, FT_FACT_CONDITION_OFF, -1, c, kind, 0, 0, 0);
 }
@@ -354,8 +368,25 @@ FT_NOINLINE static void cond_activation_from(ft_run *r, int first, int who,
                                              bool at_end) {
     for (int c = first; c < r->st->n; c++) {
         ft_cstate *cs = &r->st->c[c];
+        /* Speed (issue 16): nothing to end for one without conditions
+         * (fray__cond_tick would look at none): skipped, the order of
+         * what ends unchanged. */
+        if (cs->n_cond == 0)
+            continue;
+        /* Nor for one whose conditions none end with who's activation
+         * (fray__cond_tick counts down only those: ends now, whose who). */
+        uint8_t when = (uint8_t)(at_end ? FRAY__ENDS_END_OF_TURN
+                                        : FRAY__ENDS_START_OF_TURN);
+        bool due = false;
+        for (int i = 0; i < cs->n_cond && !due; i++)
+            due = cs->cond[i].ends == when && cs->cond[i].whose == who;
+        if (!due)
+            continue;
         uint8_t ended[FT_MAX_CONDITIONS];
         int n = fray__cond_tick(cs->cond, &cs->n_cond, who, at_end, ended);
+        for (int i = 0; i < n; i++)
+            if (threat_kind(ended[i]))
+                ft_threat_touch(r->st);
         for (int i = 0; i < n; i++)
             ft_emit(r, FT_FACT_CONDITION_OFF, -1, c, ended[i], 0, 0, 0);
     }

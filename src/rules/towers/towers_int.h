@@ -1103,6 +1103,13 @@ typedef struct ft_state {
     /* towers-talent2: decks whose owner made the end-of-encounter Hand of
      * Fate exchange (bit per deck; rules-facts.md "Hand of Fate"). */
     uint32_t fate_exchanged;
+    /* Speed (issue 16, crowd): a count of the changes to what the kept
+     * threats read (ft_threat_cache: a place, weapons in hand, falling,
+     * fleeing or joining, a condition): every write of those goes
+     * through ft_threat_touch, so that an unchanged state is known in
+     * one comparison. 0: unknown (a check's trial place is in), the
+     * kept threats then compare every combatant. */
+    uint64_t threat_gen;
 } ft_state;
 
 /* ---- Commands, events, facts -------------------------------------------- */
@@ -1384,6 +1391,11 @@ typedef struct ft_threat_cache {
     uint32_t side_mask[FT_MAX_COMBATANTS]; /* c's side, one bit each */
     uint32_t threatens[FT_MAX_COMBATANTS];
     uint32_t threatened_by[FT_MAX_COMBATANTS];
+    /* Speed (issue 16, crowd): the state and its threat_gen when last
+     * brought up to date (gen 0: none); ft_threat_forget clears it when
+     * the state is put back or copied over. */
+    const struct ft_state *gen_st;
+    uint64_t gen;
 } ft_threat_cache;
 
 typedef struct ft_path_cache {
@@ -2783,5 +2795,22 @@ fray_status ft_rf_sim_from(void *rf, const void *from, uint64_t seed,
  * view's descriptors, never as numbers (render.c; issue 14). */
 size_t ft_render_event_hidden(const ft_setup *s, const ft_event *ev,
                               const bool *hide, char *buf, size_t size);
+
+/* Speed (issue 16, crowd; attack.c): every write of what the kept threats
+ * read (ft_state.threat_gen) calls ft_threat_touch. A trial place put in
+ * and taken out again (a check) sets threat_gen to 0 meanwhile and then
+ * back. A state put back from a copy or copied over from another fight
+ * makes its fight's kept threats forget the count (ft_threat_forget). */
+static inline void ft_threat_touch(ft_state *st) {
+    st->threat_gen = st->threat_gen + 1 != 0 ? st->threat_gen + 1 : 1;
+}
+static inline void ft_threat_forget(ft_threat_cache *tc) {
+    tc->gen_st = NULL;
+    tc->gen = 0;
+}
+/* Whether tc, brought up to date with r's state through threat_gen, says
+ * what a fresh look at every combatant says (tests; debug builds check it
+ * on every use). Brings tc up to date. */
+bool ft_threat_kept_current(const ft_run *r, ft_threat_cache *tc);
 
 #endif
