@@ -212,20 +212,26 @@ void ft_quick_free(const fray_allocator *alloc, ft_quick *q) {
         fray__free(alloc, q, sizeof *q);
 }
 
+/* (every byte of a qkey is a field: key_of writes them all) */
+static inline uint64_t key_word(const qkey *k, int i) {
+    uint64_t w;
+    memcpy(&w, (const unsigned char *)k + 8 * i, sizeof w);
+    return w;
+}
+
 static inline uint32_t key_hash(const qkey *k) {
-    uint64_t h = 0x9e3779b97f4a7c15ull;
-    uint32_t w[sizeof *k / 4];
-    memcpy(w, k, sizeof w);
-    for (size_t i = 0; i < sizeof *k / 4; i++) {
-        h ^= w[i];
-        h *= 0xff51afd7ed558ccdull;
-        h ^= h >> 29;
-    }
-    return (uint32_t)(h >> 32);
+    uint64_t h = key_word(k, 0) * 0x9e3779b97f4a7c15ull ^
+                 key_word(k, 1) * 0xc2b2ae3d27d4eb4full ^
+                 key_word(k, 2) * 0x165667b19e3779f9ull;
+    return (uint32_t)(h >> 40);
+}
+
+static inline bool key_same(const qkey *a, const qkey *b) {
+    return key_word(a, 0) == key_word(b, 0) && key_word(a, 1) == key_word(b, 1) &&
+           key_word(a, 2) == key_word(b, 2);
 }
 
 static inline void key_of(const ft_state *st, int actor, qkey *k) {
-    memset(k, 0, sizeof *k);
     for (int i = 0; i < 2; i++) {
         const ft_cstate *c = &st->c[i];
         k->stun[i] = c->stun;
@@ -236,6 +242,7 @@ static inline void key_of(const ft_state *st, int actor, qkey *k) {
         k->aim[i] = c->aim;
     }
     k->actor = (uint8_t)actor;
+    k->pad = 0;
 }
 
 /* The engine's choice is one the loop applies: an Attack or Power Attack
@@ -313,6 +320,24 @@ static inline void turn_end(const ft_setup *s, ft_run *r, int a) {
     r->next_after = st->over ? -1 : best;
 }
 
+/* The clock's step to next's phase (engine.c ft_phase_quiet and advance)
+ * when nothing can happen on the way: in the class nobody has mana to get
+ * back (no pool: ft_quick_plan), so a zero phase only takes a LETHAL from
+ * one below 0 LETHAL (RULINGS 15), who is out of the fight -- and the
+ * fight over -- unless dead; false (nothing done) when someone is. */
+static inline bool quiet_step(ft_state *st, int next) {
+    for (int i = 0; i < 2; i++) {
+        const ft_cstate *c = &st->c[i];
+        if (!(c->flags & FT_F_DEAD) && c->lethal + c->temp_lethal < 0)
+            return false;
+    }
+    int to = st->c[next].phase;
+    st->phase = to;
+    st->round = to / 10 + 1;
+    st->n_events++;
+    return true;
+}
+
 fray_status ft_quick_run(fray_towers_fight *f, ft_run *r, int limit,
                          ft_command *refused, int *out_next, bool *out_going) {
     ft_quick *q = f->quick;
@@ -345,7 +370,10 @@ fray_status ft_quick_run(fray_towers_fight *f, ft_run *r, int limit,
             st->winner = -1;
             break;
         }
-        if (st->c[next].phase > st->phase) {
+        if (st->c[next].phase > st->phase && quiet_step(st, next)) {
+            /* (a zero phase on the way changes nothing here: see
+             * quiet_step) */
+        } else if (st->c[next].phase > st->phase) {
             next = ft_phase_quiet(r, next, going);
             if (next < 0)
                 continue; /* over */
@@ -360,7 +388,7 @@ fray_status ft_quick_run(fray_towers_fight *f, ft_run *r, int limit,
         key_of(st, next, &k);
         uint32_t h = key_hash(&k) & (QUICK_SLOTS - 1);
         qentry *e = &q->e[h];
-        while (e->used && memcmp(&e->k, &k, sizeof k) != 0) {
+        while (e->used && !key_same(&e->k, &k)) {
             h = (h + 1) & (QUICK_SLOTS - 1);
             e = &q->e[h];
         }
