@@ -28,7 +28,6 @@
 #include "ruleset.h"
 #include "towers_int.h"
 
-extern const fray__ruleset fray__towers_ruleset;
 static const fray__ruleset *RS = &fray__towers_ruleset;
 
 /* ---- Setups ---------------------------------------------------------------------- */
