@@ -13,6 +13,12 @@
  * 1-thread, 2-thread and bare-loop runs; each rate is the best of its
  * five (this VM's other load only ever slows a run down).
  *
+ * 99 Towers' duel shortcut (quick.c; issue 16): examples/towers/duel.yaml
+ * as `fray sim` runs a trial on one thread (the ruleset's table), the long
+ * way (the shortcut off) and the simulation's path, fights per second of
+ * each and their ratio, in one run (lines "towers-duel-long-fights-per-s
+ * N" and "towers-duel-quick-fights-per-s N").
+ *
  * Alloy (issue 12, section 3): examples/alloy/duel.yaml (when it loads)
  * and a duel built here (soldier against thug, the one
  * bench/d20-compare/duel.js runs in dnd-combat-simulator), each run as
