@@ -69,6 +69,18 @@ _Static_assert(sizeof(ft_cstate) == 392,
                "quick.c: a new combatant state field: if the policy reads it "
                "and the loop can change it, add it to qkey; then update this size");
 
+/* The loop writes out apply_action's bookkeeping and run_quiet's per-event
+ * setup of the run: a new field in the fight's state or in the run (a
+ * count the engine keeps up, a cache it must invalidate) may need the
+ * same in ft_quick_run; decide, then update the size. */
+_Static_assert(sizeof(ft_state) == 22120,
+               "quick.c: a new field in the fight's state: if apply_action or "
+               "turn_end_quiet keep it up for an attack, do the same in "
+               "ft_quick_run; then update this size");
+_Static_assert(sizeof(ft_run) == 520,
+               "quick.c: a new field in ft_run: if run_quiet sets it per "
+               "event, do the same in ft_quick_run; then update this size");
+
 /* ---- The whitelist ------------------------------------------------------------ */
 
 static bool refuse(char *why, size_t size, const char *fmt, const char *a) {
