@@ -13,6 +13,12 @@
  * 1-thread, 2-thread and bare-loop runs; each rate is the best of its
  * five (this VM's other load only ever slows a run down).
  *
+ * 99 Towers' duel shortcut (quick.c; issue 16): examples/towers/duel.yaml
+ * as `fray sim` runs a trial on one thread (the ruleset's table), the long
+ * way (the shortcut off) and the simulation's path, fights per second of
+ * each and their ratio, in one run (lines "towers-duel-long-fights-per-s
+ * N" and "towers-duel-quick-fights-per-s N").
+ *
  * Alloy (issue 12, section 3): examples/alloy/duel.yaml (when it loads)
  * and a duel built here (soldier against thug, the one
  * bench/d20-compare/duel.js runs in dnd-combat-simulator), each run as
@@ -432,6 +438,71 @@ static int alloy_bench(bool quick, int rounds, double secs) {
     return 0;
 }
 
+/* Fights per second of a 99 Towers encounter as `fray sim` runs its
+ * trials on one thread (reset_trial, run, count through the ruleset's
+ * table), the duel shortcut (quick.c) on or off; 0 when the engine
+ * stops. *used_quick: whether the shortcut's loop applied any attack. */
+static double towers_table_rate(const fray_towers_setup *s, bool quick_off,
+                                double min_seconds, long *sink,
+                                bool *used_quick) {
+    const fray__ruleset *rs = &fray__towers_ruleset;
+    void *f = NULL;
+    fray_sim_counts *c = calloc(1, sizeof *c);
+    *used_quick = false;
+    if (!c || rs->sim_fight_new(s, 1, 0, NULL, NULL, &f) != FRAY_OK) {
+        free(c);
+        return 0.0;
+    }
+    ft_quick_set_off(f, quick_off);
+    long i = 0;
+    double rate = 0.0, t0 = bench_now_s(), dt = 0.0;
+    do {
+        for (int b = 0; b < 1000; b++, i++) {
+            fray_status rc = rs->reset_trial(f, 1, (uint64_t)i);
+            if (rc == FRAY_OK)
+                rc = rs->run(f);
+            if (rc != FRAY_OK)
+                goto done;
+            rs->count(f, c);
+        }
+        dt = bench_now_s() - t0;
+    } while (dt < min_seconds);
+    rate = (double)i / dt;
+done:
+    *used_quick = ft_quick_actions(f) > 0;
+    *sink += (long)(c->wins[0] % 7);
+    rs->fight_free(f);
+    free(c);
+    return rate;
+}
+
+/* The duel shortcut (quick.c; issue 16): examples/towers/duel.yaml the
+ * long way and through the shortcut, fights per second on one thread,
+ * best of the rounds. */
+static int towers_quick_bench(bool quick, int rounds, double secs,
+                              long *sink) {
+    fray_towers_setup *s = bench_load_example("bench_sim", "duel.yaml");
+    if (!s)
+        return 1;
+    double rl = 0, rq = 0;
+    bool used = false;
+    for (int round = 0; round < rounds; round++) {
+        bool u;
+        double x = towers_table_rate(s, true, quick ? 0.0 : secs / 2, sink, &u);
+        rl = x > rl ? x : rl;
+        x = towers_table_rate(s, false, quick ? 0.0 : secs / 2, sink, &used);
+        rq = x > rq ? x : rq;
+    }
+    printf("\n99 Towers duel shortcut (quick.c), duel.yaml on one thread:\n"
+           "  the long way %.0f fights/s, the simulation's path %.0f fights/s "
+           "(%s), %.2fx\n", rl, rq, used ? "the shortcut" : "the long way",
+           rl > 0 ? rq / rl : 0.0);
+    printf("towers-duel-long-fights-per-s %.0f\ntowers-duel-quick-fights-per-s "
+           "%.0f\n", rl, rq);
+    fray_towers_setup_free(s);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     bool quick = false, alloy_only = false;
     const char *files[8] = {"duel.yaml", "skirmish.yaml"};
@@ -488,6 +559,8 @@ int main(int argc, char **argv) {
                r1 > 0 ? rb / r1 : 0.0);
         fray_towers_setup_free(s);
     }
+    if (towers_quick_bench(quick, rounds, secs, &sink) != 0)
+        return 1;
     printf("\n(fight / bare: how many times slower a whole fight is than "
            "only flipping its cards; %ld)\n", sink % 7);
     return alloy_bench(quick, rounds, secs);

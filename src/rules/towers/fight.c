@@ -414,6 +414,7 @@ void ft_rf_free(void *rf) {
         return;
     fray_allocator a = f->alloc;
     fray__free(&a, f->decide, sizeof *f->decide);
+    ft_quick_free(&a, f->quick);
     fray__free(&a, f, sizeof *f);
 }
 
@@ -747,6 +748,18 @@ static fray_status run_quiet(fray_towers_fight *f) {
     ft_command *cmd = &ev->cmd;
     ev->cards_given = false;
     int until_look = FT_CANCEL_EVERY; /* events until cancel is read */
+    /* The duel shortcut (quick.c), from the begin event only. */
+    if (f->quick && !f->quick_off && st->n_events == 1 && !st->over) {
+        ft_command refused;
+        fray_status rc = ft_quick_run(f, &r, limit, &refused, &next, &going);
+        if (rc == FRAY_ERR_CANCELED)
+            return rc;
+        if (rc != FRAY_OK &&
+            (rc = step_done(f, &refused, refused.actor, rc)) != FRAY_OK) {
+            f->failed = rc;
+            return rc;
+        }
+    }
     while (!st->over) {
         if (--until_look == 0) {
             until_look = FT_CANCEL_EVERY;
@@ -2142,4 +2155,10 @@ fray_status ft_table_parse(const ft_setup *s, const char *text,
     fray_status rc = parse_command(s, text, cmd, &table, diag);
     *n_words = rc == FRAY_OK ? table.n : 0;
     return rc;
+}
+
+/* duelquick (quick.c): run_quiet's choice, for the duel shortcut. */
+void ft_fight_choose(fray_towers_fight *f, int next, ft_command *cmd,
+                     bool *checked) {
+    choose(f, next, cmd, checked);
 }

@@ -78,6 +78,13 @@ fray_status ft_rf_sim_new(const void *setup, uint64_t seed, int until,
     fo.until = until;
     fo.cancel = cancel;
     fray_status rc = ft_rf_new(setup, &fo, alloc, out);
+    /* The duel shortcut's whitelist, once per setup (quick.c): its
+     * verdict is the table of remembered choices, or none. */
+    if (rc == FRAY_OK &&
+        ft_quick_plan(&((const fray_towers_setup *)setup)->s, NULL, 0)) {
+        fray_towers_fight *f = *out;
+        rc = ft_quick_new(&f->alloc, &f->quick);
+    }
     if (rc == FRAY_OK)
         rc = ft_rf_begin(*out, seed, 0, NULL);
     if (rc != FRAY_OK) {

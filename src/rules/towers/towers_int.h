@@ -2193,6 +2193,11 @@ struct fray_towers_fight {
     char asked[FT_ASKED_MAX];
     /* towers-gm2: the kind of the question `asked` waits on (FT_GMQ_*). */
     int asked_kind;
+    /* duelquick (quick.c): a simulation's fight whose setup takes the duel
+     * shortcut holds its remembered choices here (NULL: the long way);
+     * quick_off sends it the long way all the same (tests). */
+    struct ft_quick *quick;
+    bool quick_off;
 };
 
 /* Events between two looks at fray_towers_fight.cancel in a run: rare
@@ -2812,5 +2817,37 @@ static inline void ft_threat_forget(ft_threat_cache *tc) {
  * what a fresh look at every combatant says (tests; debug builds check it
  * on every use). Brings tc up to date. */
 bool ft_threat_kept_current(const ft_run *r, ft_threat_cache *tc);
+/* ---- Shortcut (quick.c) ------------------------------------------------------------ */
+
+/* issue 16, docs/architecture.md "Shortcuts": a simulation's fight whose
+ * setup qualifies (ft_quick_plan's whitelist: two combatants on two
+ * sides, plain melee weapons, tactics default, attack or power-attack, no
+ * talents, companions, mana, formal duel or reinforcements, every option
+ * but hand-of-fate and phase-limit at its default) runs each trial from
+ * the begin event through a tight loop (ft_quick_run, from run_quiet)
+ * that does exactly what the long way does for an Attack or Power Attack
+ * of one on the other, and stops before choosing when anything else
+ * comes; tests/unit/test_towers_quick.c holds it to the long way. */
+typedef struct ft_quick ft_quick;
+/* Whether the setup qualifies; when not, why (in rules words) in why. */
+bool ft_quick_plan(const ft_setup *s, char *why, size_t why_size);
+fray_status ft_quick_new(const fray_allocator *alloc, ft_quick **out);
+void ft_quick_free(const fray_allocator *alloc, ft_quick *q);
+/* Runs f (its begin event applied) with the run r of run_quiet (fight.c)
+ * until the fight is over or the loop meets what it does not model;
+ * *out_next and *out_going: run_quiet's next and going from there. A
+ * refused attack: its status, the command in *refused (for step_done);
+ * FRAY_ERR_CANCELED: f->cancel was set. */
+fray_status ft_quick_run(fray_towers_fight *f, ft_run *r, int limit,
+                         ft_command *refused, int *out_next, bool *out_going);
+/* A fight made by sim_fight_new for a qualifying setup (tests). */
+bool ft_quick_eligible(const void *rfight);
+/* Sends a qualifying fight the long way (off) or the shortcut (tests). */
+void ft_quick_set_off(void *rfight, bool off);
+/* How many attacks the shortcut's loop has applied in this fight (tests). */
+long ft_quick_actions(const void *rfight);
+/* fight.c: the tactics' choice for `next` as run_quiet makes it. */
+void ft_fight_choose(fray_towers_fight *f, int next, ft_command *cmd,
+                     bool *checked);
 
 #endif

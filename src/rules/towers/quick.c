@@ -1,0 +1,521 @@
+/*
+ * quick.c - 99 Towers' simulation shortcut for the duel (towers_int.h
+ * "Shortcut (quick.c)", docs/architecture.md "Shortcuts"; issue 16).
+ *
+ * A duel that qualifies (ft_quick_plan's whitelist, once per setup when a
+ * simulation's fight is made) runs each trial from its begin event
+ * through a tight loop that does exactly what fight.c's run_quiet and
+ * engine.c's apply_action do for an Attack or a Power Attack of one
+ * duellist on the other -- the same cards from the same trial stream in
+ * the same order, the same tactics' choices, the same end state and
+ * counts -- and nothing else (no events, no facts):
+ *
+ *   - the rules of the attack itself (modifiers, the opposed flip with
+ *     the Hand of Fate and chips, the hit, the harm and what it does to
+ *     STUN, LETHAL and the status) are the engine's own: ft_attack, with
+ *     the policy's modifiers (ft_attack_memo) as run_quiet hands them;
+ *   - the clock's steps are the engine's own (ft_phase_quiet);
+ *   - the tactics' choice is remembered per fight in a table keyed by
+ *     what the policy reads that changes in such a duel: whose turn, and
+ *     per combatant STUN, LETHAL, their temporary parts, the flags and
+ *     Aim (policy.c reads nothing else that the loop changes: the
+ *     combatants never move, draw, reload, cast or grapple in it; the
+ *     phase, chips and the decks are not read, ft_decision_cache); a
+ *     choice not in the table is asked of the engine (fight.c's choose)
+ *     and kept when it is an Attack or Power Attack on the other,
+ *     checked, with no stance, Shift or off hand;
+ *   - what remains is apply_action's bookkeeping for such an attack
+ *     (the start of the activation, the counts, the clock's move, the
+ *     end of the turn), written out below as engine.c does it.
+ *
+ * Whenever the loop meets what it does not model -- a choice other than
+ * those attacks, a condition on anyone, a hold -- it stops before
+ * choosing, with the state exactly the long way's at that point, and
+ * run_quiet goes on from there. tests/unit/test_towers_quick.c holds it
+ * to the long way trial by trial; any change to apply_action, turn_end_quiet
+ * or clock_move (engine.c) must keep that test passing (or narrow the
+ * whitelist below).
+ */
+#include "towers_int.h"
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Fields the whitelist knows. A new field in one of these structs is a
+ * feature the shortcut has not been taught: the build stops here until
+ * its author (or the integrator) decides whether ft_quick_plan must
+ * refuse it, and updates the size. */
+_Static_assert(sizeof(ft_options) == 140,
+               "quick.c: a new 99 Towers option: decide whether the shortcut "
+               "may run with it off its default (ft_quick_plan), then update "
+               "this size");
+_Static_assert(sizeof(ft_combatant) == 5808,
+               "quick.c: a new combatant or stat-block field: refuse it in "
+               "ft_quick_plan unless it changes nothing in a duel of plain "
+               "melee attacks, then update this size");
+_Static_assert(sizeof(ft_weapon) == 120,
+               "quick.c: a new weapon field: refuse it in ft_quick_plan unless "
+               "it changes nothing in a plain melee attack, then update this size");
+_Static_assert(sizeof(ft_tactics) == 16,
+               "quick.c: a new tactics field: refuse it in ft_quick_plan "
+               "unless the policy's choice in the duel ignores it, then "
+               "update this size");
+_Static_assert(sizeof(ft_engine_fast) == 39,
+               "quick.c: a new engine shortcut flag: check it in "
+               "ft_quick_plan, then update this size");
+_Static_assert(sizeof(ft_cstate) == 392,
+               "quick.c: a new combatant state field: if the policy reads it "
+               "and the loop can change it, add it to qkey; then update this size");
+
+/* The loop writes out apply_action's bookkeeping and run_quiet's per-event
+ * setup of the run: a new field in the fight's state or in the run (a
+ * count the engine keeps up, a cache it must invalidate) may need the
+ * same in ft_quick_run; decide, then update the size. */
+_Static_assert(sizeof(ft_state) == 22128,
+               "quick.c: a new field in the fight's state: if apply_action or "
+               "turn_end_quiet keep it up for an attack, do the same in "
+               "ft_quick_run; then update this size");
+_Static_assert(sizeof(ft_run) == 520,
+               "quick.c: a new field in ft_run: if run_quiet sets it per "
+               "event, do the same in ft_quick_run; then update this size");
+
+/* ---- The whitelist ------------------------------------------------------------ */
+
+static bool refuse(char *why, size_t size, const char *fmt, const char *a) {
+    if (why && size)
+        snprintf(why, size, fmt, a);
+    return false;
+}
+
+/* The option off its default, by its name in encounter files; NULL when
+ * every option the shortcut does not take is at its default (the Hand of
+ * Fate's size and the phase limit may be anything: the engine's own
+ * functions deal the Hand and flip it, and the loop reads the limit as
+ * run_quiet does). */
+static const char *option_off_default(const ft_options *o) {
+    ft_options d, c;
+    ft_options_default(&d);
+    c = *o;
+    c.hand_of_fate = d.hand_of_fate;
+    c.max_phase = d.max_phase;
+    if (c.fresh_decks != d.fresh_decks) return "fresh-decks";
+    if (c.decks != d.decks) return "decks";
+    if (c.opportunity_delay != d.opportunity_delay) return "opportunity-delay";
+    if (c.dying_loses_lethal != d.dying_loses_lethal) return "dying-loses-lethal";
+    if (c.fate_exchange_below != d.fate_exchange_below) return "fate-exchange-below";
+    if (c.mana_regen != d.mana_regen) return "mana-regen";
+    /* (options load into a zeroed struct and are copied whole: a field
+     * this list does not name is caught here) */
+    if (memcmp(&c, &d, sizeof d) != 0) return "an option quick.c does not know";
+    return NULL;
+}
+
+static bool preset_ok(ft_tactics_preset p) {
+    return p == FT_TAC_DEFAULT || p == FT_TAC_ATTACK || p == FT_TAC_POWER_ATTACK;
+}
+
+bool ft_quick_plan(const ft_setup *s, char *why, size_t why_size) {
+    if (why && why_size)
+        why[0] = '\0';
+    if (!s)
+        return refuse(why, why_size, "no setup%s", "");
+    if (s->n_combatants != 2)
+        return refuse(why, why_size, "not a duel: %s", "not two combatants");
+    if (s->c[0].side == s->c[1].side)
+        return refuse(why, why_size, "not a duel: %s", "one side");
+    if (!s->fast.ready || !s->eng.ready || !s->eng.plain || !s->eng.plain_hit ||
+        !s->eng.plain_decide || !s->eng.no_pairs)
+        return refuse(why, why_size, "%s", "a rule the plain engine path does "
+                      "not take (a formal duel, companions, talents, Knockback)");
+    if (s->duel.to != FT_DUEL_NONE)
+        return refuse(why, why_size, "%s", "a formal duel (seed 000 \"Dueling\")");
+    if (s->any_joins_later)
+        return refuse(why, why_size, "%s", "reinforcements (joins: later)");
+    const char *opt = option_off_default(&s->opt);
+    if (opt)
+        return refuse(why, why_size, "option %s is not at its default", opt);
+    for (int i = 0; i < 2; i++) {
+        const ft_combatant *c = &s->c[i];
+        const ft_statblock *sb = &c->sb;
+        if (c->master != 0 || c->n_companions != 0)
+            return refuse(why, why_size, "%s has a companion or a master", c->name);
+        if (c->joins_later)
+            return refuse(why, why_size, "%s joins later", c->name);
+        if (c->unaware_of)
+            return refuse(why, why_size, "%s is surprised", c->name);
+        if (!preset_ok(c->tactics.preset))
+            return refuse(why, why_size, "%s's tactics preset is not default, "
+                          "attack or power-attack", c->name);
+        if (sb->tsum.any || sb->n_talents > 0)
+            return refuse(why, why_size, "%s has talents", c->name);
+        int wi = sb->wielded[0];
+        if (wi < 0 || wi >= sb->n_weapons)
+            return refuse(why, why_size, "%s holds no weapon in its main hand", c->name);
+        /* The weapons in hand (the tactics attack with the main hand's;
+         * one carried but not in hand changes nothing until a Draw, which
+         * the loop hands to the long way). */
+        for (int hand = 0; hand < 2; hand++) {
+            int k = sb->wielded[hand];
+            if (k < 0 || k >= sb->n_weapons)
+                continue;
+            const ft_weapon *w = &sb->weapons[k];
+            if (w->spell || w->range_increment > 0 || w->shots > 0 || w->area ||
+                w->max_range > 0)
+                return refuse(why, why_size, "%s holds a ranged weapon, an "
+                              "area or a spell", c->name);
+            if (w->knockback > 0 || w->strength_limit == FT_GM_LIMIT_ASK)
+                return refuse(why, why_size, "%s's weapon knocks back or asks "
+                              "the GM", c->name);
+            if (w->keywords & (FT_KW(CRIT_BLEED) | FT_KW(CRIT_PRONE) |
+                               FT_KW(CRIT_SLOWED) | FT_KW(CRIT_STUN)))
+                return refuse(why, why_size, "%s's weapon has a \"Crit:\" "
+                              "keyword (a condition)", c->name);
+        }
+        for (int e = 0; e < FT_ELEMENT_COUNT; e++)
+            if (sb->mana[e] > 0)
+                return refuse(why, why_size, "%s has mana", c->name);
+    }
+    return true;
+}
+
+/* ---- The remembered choices ------------------------------------------------------ */
+
+/* What the policy reads that the loop changes (zeroed before filling, so
+ * that it hashes and compares as bytes). */
+typedef struct qkey {
+    int16_t stun[2], lethal[2], temp_stun[2], temp_lethal[2];
+    uint16_t flags[2];
+    int8_t aim[2];
+    uint8_t actor;
+    uint8_t pad;
+} qkey;
+_Static_assert(sizeof(qkey) == 24, "qkey: no hidden padding");
+
+typedef struct qentry {
+    qkey k;
+    bool used;
+    bool reusable;             /* the policy's ft_attack_memo */
+    int8_t weapon;
+    int16_t flip, shift, def_flip, def_shift;
+    ft_command cmd;
+} qentry;
+
+enum { QUICK_SLOTS = 4096, QUICK_FULL = 3 * QUICK_SLOTS / 4 };
+
+struct ft_quick {
+    int n;
+    long actions;              /* attacks the loop applied (tests) */
+    qentry e[QUICK_SLOTS];
+};
+
+fray_status ft_quick_new(const fray_allocator *alloc, ft_quick **out) {
+    ft_quick *q = fray__alloc(alloc, sizeof *q);
+    if (!q)
+        return FRAY_ERR_NOMEM;
+    memset(q, 0, sizeof *q);
+    *out = q;
+    return FRAY_OK;
+}
+
+void ft_quick_free(const fray_allocator *alloc, ft_quick *q) {
+    if (q)
+        fray__free(alloc, q, sizeof *q);
+}
+
+/* (every byte of a qkey is a field: key_of writes them all) */
+static inline uint64_t key_word(const qkey *k, int i) {
+    uint64_t w;
+    memcpy(&w, (const unsigned char *)k + 8 * i, sizeof w);
+    return w;
+}
+
+static inline uint32_t key_hash(const qkey *k) {
+    uint64_t h = key_word(k, 0) * 0x9e3779b97f4a7c15ull ^
+                 key_word(k, 1) * 0xc2b2ae3d27d4eb4full ^
+                 key_word(k, 2) * 0x165667b19e3779f9ull;
+    return (uint32_t)(h >> 40);
+}
+
+static inline bool key_same(const qkey *a, const qkey *b) {
+    return key_word(a, 0) == key_word(b, 0) && key_word(a, 1) == key_word(b, 1) &&
+           key_word(a, 2) == key_word(b, 2);
+}
+
+static inline void key_of(const ft_state *st, int actor, qkey *k) {
+    for (int i = 0; i < 2; i++) {
+        const ft_cstate *c = &st->c[i];
+        k->stun[i] = c->stun;
+        k->lethal[i] = c->lethal;
+        k->temp_stun[i] = c->temp_stun;
+        k->temp_lethal[i] = c->temp_lethal;
+        k->flags[i] = c->flags;
+        k->aim[i] = c->aim;
+    }
+    k->actor = (uint8_t)actor;
+    k->pad = 0;
+}
+
+/* The engine's choice is one the loop applies: an Attack or Power Attack
+ * on the other, with the main hand's weapon, checked by the policy, with
+ * the policy's modifiers left for the attack, and nothing added to it. */
+static bool modelled(const ft_command *c, bool checked, int actor,
+                     const ft_attack_memo *m) {
+    return checked &&
+           (c->action == FT_ACT_ATTACK || c->action == FT_ACT_POWER_ATTACK) &&
+           c->actor == actor && c->target == 1 - actor && !c->off_hand &&
+           !c->shift_first && !c->stance && !c->grapple_move &&
+           !c->at_space && m->valid && m->attacker == actor &&
+           m->target == 1 - actor;
+}
+
+/* ---- The loop --------------------------------------------------------------------- */
+
+/* engine.c clock_move for a cost > 0 (the only kind an attack has here). */
+static inline void clock_move(ft_state *st, int c, int cost) {
+    ft_cstate *cs = &st->c[c];
+    if (cost == 0) {
+        cs->slot = FT_SLOT_BOTTOM + (++st->next_slot) * FT_SLOT_STEP;
+        ft_clock_place(st, c);
+        return;
+    }
+    cs->phase = st->phase + cost;
+    cs->slot = ft_base_slot(cs->init_rank);
+    ft_clock_place(st, c);
+}
+
+/* engine.c turn_end_quiet for two combatants on two sides. */
+static inline void turn_end(const ft_setup *s, ft_run *r, int a) {
+    ft_state *st = r->st;
+    unsigned flags = 0, cond = 0, standing = 0;
+    int best = -1;
+    int32_t best_phase = 0, best_slot = 0;
+    for (int i = 0; i < 2; i++) {
+        const ft_cstate *c = &st->c[i];
+        flags |= c->flags;
+        cond |= (unsigned)c->n_cond;
+        if (c->flags & (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD | FT_F_FLED)) {
+            if (c->flags & FT_F_WAITING)
+                standing |= 1u << s->c[i].side;
+            continue;
+        }
+        standing |= 1u << s->c[i].side;
+        if (best < 0 || c->phase < best_phase ||
+            (c->phase == best_phase && c->slot < best_slot)) {
+            best = i;
+            best_phase = c->phase;
+            best_slot = c->slot;
+        }
+    }
+    if (cond || (flags & (FT_F_HOLDING | FT_F_RIDING)) || st->over) {
+        /* end_activation, check_holds (nobody holds: the loop never
+         * runs with a hold) and check_over */
+        if (cond)
+            ft_cond_activation(r, a, true);
+        st->active = -1;
+        ft_check_holds(r);
+        ft_check_over(r);
+        r->next_after = FT_NEXT_UNKNOWN;
+        return;
+    }
+    st->active = -1;
+    /* over_from */
+    if (!(standing & (standing - 1))) {
+        int last = -2;
+        for (int side = 0; side < FT_MAX_SIDES && last < 0; side++)
+            if (standing >> side & 1u)
+                last = side;
+        st->over = true;
+        st->winner = (int8_t)last;
+    }
+    r->next_after = st->over ? -1 : best;
+}
+
+/* The clock's step to next's phase (engine.c ft_phase_quiet and advance)
+ * when nothing can happen on the way: in the class nobody has mana to get
+ * back (no pool: ft_quick_plan), so a zero phase only takes a LETHAL from
+ * one below 0 LETHAL (RULINGS 15), who is out of the fight -- and the
+ * fight over -- unless dead; false (nothing done) when someone is. */
+static inline bool quiet_step(ft_state *st, int next) {
+    for (int i = 0; i < 2; i++) {
+        const ft_cstate *c = &st->c[i];
+        if (!(c->flags & FT_F_DEAD) && c->lethal + c->temp_lethal < 0)
+            return false;
+    }
+    int to = st->c[next].phase;
+    st->phase = to;
+    st->round = to / 10 + 1;
+    st->n_events++;
+    return true;
+}
+
+fray_status ft_quick_run(fray_towers_fight *f, ft_run *r, int limit,
+                         ft_command *refused, int *out_next, bool *out_going) {
+    ft_quick *q = f->quick;
+    const ft_setup *s = &f->setup->s;
+    ft_state *st = &f->st;
+    ft_event *ev = r->ev;
+    ft_attack_memo *memo = &f->memo;
+    int next = FT_NEXT_UNKNOWN;
+    bool going = false;
+    int until_look = FT_CANCEL_EVERY;
+    fray_status rc = FRAY_OK;
+    while (!st->over) {
+        if (--until_look == 0) {
+            until_look = FT_CANCEL_EVERY;
+            if (f->cancel &&
+                atomic_load_explicit(f->cancel, memory_order_relaxed)) {
+                rc = FRAY_ERR_CANCELED;
+                break;
+            }
+        }
+        /* What the loop does not model: the long way from here. */
+        const ft_cstate *c0 = &st->c[0], *c1 = &st->c[1];
+        if ((c0->n_cond | c1->n_cond) ||
+            ((c0->flags | c1->flags) & (FT_F_HOLDING | FT_F_RIDING | FT_F_WAITING)))
+            break;
+        if (next == FT_NEXT_UNKNOWN)
+            next = ft_next_actor(st);
+        if (next < 0 || (limit > 0 && st->c[next].phase > limit)) {
+            st->over = true;
+            st->winner = -1;
+            break;
+        }
+        if (st->c[next].phase > st->phase && quiet_step(st, next)) {
+            /* (a zero phase on the way changes nothing here: see
+             * quiet_step) */
+        } else if (st->c[next].phase > st->phase) {
+            next = ft_phase_quiet(r, next, going);
+            if (next < 0)
+                continue; /* over */
+            if (st->c[0].n_cond | st->c[1].n_cond) {
+                next = FT_NEXT_UNKNOWN;
+                going = false;
+                break;
+            }
+        }
+        /* The choice: remembered, or the engine's. */
+        qkey k;
+        key_of(st, next, &k);
+        uint32_t h = key_hash(&k) & (QUICK_SLOTS - 1);
+        qentry *e = &q->e[h];
+        while (e->used && !key_same(&e->k, &k)) {
+            h = (h + 1) & (QUICK_SLOTS - 1);
+            e = &q->e[h];
+        }
+        if (!e->used) {
+            ft_command cmd;
+            bool checked = false;
+            ft_fight_choose(f, next, &cmd, &checked);
+            if (!modelled(&cmd, checked, next, memo)) {
+                /* run_quiet asks again (the same answer: the policy draws
+                 * nothing and reads the same state) */
+                memo->valid = false;
+                break;
+            }
+            if (q->n < QUICK_FULL) {
+                e->k = k;
+                e->used = true;
+                e->reusable = memo->reusable;
+                e->weapon = (int8_t)memo->weapon;
+                e->flip = (int16_t)memo->flip;
+                e->shift = (int16_t)memo->shift;
+                e->def_flip = (int16_t)memo->def_flip;
+                e->def_shift = (int16_t)memo->def_shift;
+                e->cmd = cmd;
+                q->n++;
+            }
+            ev->cmd = cmd;
+        } else {
+            /* What the policy leaves (policy.c ft_policy_choose_memo). */
+            memo->valid = true;
+            memo->reusable = e->reusable;
+            memo->st = st;
+            memo->n_events = st->n_events;
+            memo->attacker = next;
+            memo->target = 1 - next;
+            memo->weapon = e->weapon;
+            memo->flip = e->flip;
+            memo->shift = e->shift;
+            memo->def_flip = e->def_flip;
+            memo->def_shift = e->def_shift;
+            ev->cmd = e->cmd;
+        }
+        const ft_command *cmd = &ev->cmd;
+        /* run_quiet's fresh event, and ft_apply_next / apply_action for
+         * an attack action of a plain setup by one on the clock with no
+         * condition, checked by the policy. */
+        ev->n_cards = 0;
+        ev->n_choices = 0;
+        ev->n_facts = 0;
+        r->card_i = r->choice_i = r->round_i = 0;
+        r->checked = true;
+        r->memo = memo;
+        r->next_after = FT_NEXT_UNKNOWN;
+        int a = next;
+        ft_cstate *c = &st->c[a];
+        if (st->active != a) {
+            /* start_activation (nobody has a condition) */
+            st->active = (int8_t)a;
+            c->flags &= (uint16_t)~(FT_F_FULL_DEFENSE | FT_F_RECKLESS |
+                                    FT_F_POWER | FT_F_TALENT);
+        }
+        r->move_parity = 0;
+        const ft_action_info *info = &ft_actions[cmd->action];
+        int cost = info->cost;
+        /* do_attack */
+        ft_attack_opts o;
+        memset(&o, 0, sizeof o);
+        o.weapon = cmd->weapon >= 0 ? cmd->weapon : c->wielded[0];
+        o.power = cmd->action == FT_ACT_POWER_ATTACK;
+        rc = ft_attack(r, a, cmd->target, &o, NULL);
+        if (o.power)
+            c->flags |= FT_F_POWER;
+        c->aim = 0;
+        memo->valid = false;
+        if (rc != FRAY_OK) {
+            *refused = *cmd;
+            going = false;
+            next = FT_NEXT_UNKNOWN;
+            break;
+        }
+        c->flags |= FT_F_ACTED;
+        c->actions++;
+        c->by_kind[cmd->action]++;
+        if (cost != FT_COST_FREE) {
+            if (!(info->flags & FT_AF_ATTACK_RELATED))
+                c->aim = 0;
+            c->flags &= (uint16_t)~FT_F_CONCENTRATING;
+        }
+        if (cost == FT_COST_FREE || cost == 0)
+            c->free_phase = st->phase;
+        if (cost != FT_COST_FREE) {
+            if (cost >= 0)
+                clock_move(st, a, cost);
+            turn_end(s, r, a);
+        }
+        st->n_events++;
+        q->actions++;
+        going = true;
+        next = r->next_after;
+    }
+    *out_next = next;
+    *out_going = going;
+    return rc;
+}
+
+/* ---- The switch ----------------------------------------------------------------------- */
+
+bool ft_quick_eligible(const void *rfight) {
+    return ((const fray_towers_fight *)rfight)->quick != NULL;
+}
+
+void ft_quick_set_off(void *rfight, bool off) {
+    ((fray_towers_fight *)rfight)->quick_off = off;
+}
+
+long ft_quick_actions(const void *rfight) {
+    const fray_towers_fight *f = rfight;
+    return f->quick ? f->quick->actions : 0;
+}
