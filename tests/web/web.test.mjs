@@ -823,6 +823,10 @@ test('12. cards and dice given by hand go with the command; Step plays a turn of
   const log = await lastLog(page);
   assert.match(log, /attack flip[^\n]*K♥ Q♥ J♥ 10♥/, 'the attack flip is the cards given');
   assert.match(log, /defense flip[^\n]*2♣ 3♣/, 'then the defense flip');
+  // The live stream may draw the new state before the command's own answer
+  // comes back and empties the field: wait for the answer.
+  await page.waitForFunction(() => document.getElementById('given-cards').value === '', null, { timeout: 5000 })
+    .catch(() => {});
   assert.equal(await page.inputValue('#given-cards'), '', 'the field is emptied once the command is taken');
   const last = (await journal(id)).trim().split('\n').pop();
   assert.match(last, /"KH"/, 'the journal keeps the cards');
