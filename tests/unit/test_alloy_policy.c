@@ -346,6 +346,39 @@ Test(alloy_policy, draws_a_blade_when_out_of_ammunition_004_583) {
     free(w.f);
 }
 
+/* A power that strikes with a weapon the combatant carries but does not
+ * hold (a sword, the club in hand) is not chosen: the engine refuses it ("does not hold the ..."), and
+ * a simulation would stop on that refusal (found with a Mercenary holding
+ * its pistol, whose Stunning blow needs the baton). */
+Test(alloy_policy, no_power_with_a_weapon_not_in_hand) {
+    world w = make_world();
+    fa_statblock *b = &w.f->s.sb[w.hero];
+    int club = at_weapon(w.f, "club", 1, 6, 2, 0, 0, 0);
+    b->weapons[0].weapon = (int16_t)club;
+    b->weapons[1].weapon = (int16_t)w.sword;
+    b->weapons[1].proficient = true;
+    b->n_weapons = 2;
+    int k = add_power(&w, w.hero, FA_AREA_NONE, 0);
+    b->powers[k].weapon = 1;             /* the sword, not in hand */
+    b->powers[k].damage_bonus = 20;      /* so much better than the pistol */
+    b->powers[k].defense = FA_DEF_DEFENSE;
+    int hero = at_add(w.f, "hero", w.hero, 0, 5, 5);
+    int orc = at_add(w.f, "orc", w.orc, 1, 6, 5);
+    at_state(w.f, hero);
+    cr_assert_eq(w.f->st.c[hero].wield, 0, "the club in hand");
+    fa_command c = choose(&w, hero);
+    cr_assert(c.kind != FA_CMD_ATTACK || c.power != k, "the sword's power, sword not held");
+    char why[256];
+    cr_assert_eq(fa_check(&w.f->s, &w.f->st, &c, why, sizeof why), FRAY_OK, "%s", why);
+    /* With the sword in hand the power is the choice. */
+    w.f->st.c[hero].wield = 1;
+    c = choose(&w, hero);
+    expect_kind(&c, FA_CMD_ATTACK);
+    cr_assert_eq(c.power, k);
+    cr_assert_eq(c.targets[0], orc);
+    free(w.f);
+}
+
 /* 004:291: an action point for a second attack when the enemy is low
  * (one hit can drop it); aggressive tactics spend it anyway. */
 Test(alloy_policy, action_point_when_enemy_low_004_291) {

@@ -258,6 +258,10 @@ static bool option_of(const pol *p, int power, int t, option *o) {
         if (pw->weapon >= 0) {
             if (pw->weapon >= p->sb->n_weapons)
                 return false;
+            /* The engine takes a power with a weapon only with that weapon
+             * in hand (act.c: "does not hold the ..."): not a choice now. */
+            if (pw->weapon != p->me->wield)
+                return false;
             o->weapon = pw->weapon;
             const fa_sb_weapon *sw = &p->sb->weapons[pw->weapon];
             if (sw->weapon < 0 || sw->weapon >= s->n_weapons)
