@@ -558,11 +558,9 @@ static fray_status opposed_count(const ft_setup *s, const flip_seen *a,
 static fray_status squeeze_count(const ft_setup *s, ft_run *r, int a, int v,
                                  int n, scratch *x, fray_chances *out,
                                  fray_diag *diag) {
-    int sa = s->c[a].sb.size_rank, sv = s->c[v].sb.size_rank;
     ft_weapon w;
     memset(&w, 0, sizeof w);
-    w.damage = s->c[a].sb.aspects[FT_ASPECT_HS] + (sa > 0 ? sa : 0) -
-               (sv > 0 ? sv : 0);
+    w.damage = ft_squeeze_base(s, a, v);
     w.category = FT_CAT_PHYSICAL;
     w.type = FT_DMG_NONE;
     fray_attack_odds ao;
@@ -589,36 +587,6 @@ static fray_status squeeze_count(const ft_setup *s, ft_run *r, int a, int v,
                                  FRAY_CHANCES_DAMAGE, out->expected,
                                  &out->p_drop, NULL);
     return FRAY_OK;
-}
-
-/* The target of an opposed skill flip, and the Aspects a tie compares
- * (duel.c's ft_opposed_skill). */
-static void skill_tie_aspects(const ft_setup *s, const ft_command *cmd,
-                              int *aa, int *ta) {
-    int a = cmd->actor, t = cmd->target;
-    const ft_statblock *asb = &s->c[a].sb, *tsb = &s->c[t].sb;
-    const ft_skill *sk = &asb->skills[cmd->skill];
-    int tk = cmd->opp_skill - 1;
-    if (tk < 0)
-        for (int i = 0; i < tsb->n_skills; i++)
-            if (strcasecmp(tsb->skills[i].name, sk->name) == 0)
-                tk = i;
-    int raw = -1;
-    if (cmd->opp_aspect > 0 && cmd->opp_aspect <= FT_ASPECT_COUNT) {
-        raw = tsb->aspects[cmd->opp_aspect - 1];
-    } else if (cmd->opp_attribute > 0 &&
-               cmd->opp_attribute <= 2 * FT_ATTR_COUNT) {
-        static const ft_aspect pair[FT_ATTR_COUNT][2] = {
-            {FT_ASPECT_HS, FT_ASPECT_SS}, {FT_ASPECT_EE, FT_ASPECT_IE},
-            {FT_ASPECT_SP, FT_ASPECT_IP}, {FT_ASPECT_AI, FT_ASPECT_II}};
-        int k = (cmd->opp_attribute - 1) / 2;
-        int p = tsb->aspects[pair[k][0]], q = tsb->aspects[pair[k][1]];
-        bool low = (cmd->opp_attribute - 1) % 2 != 0;
-        raw = low ? (p < q ? p : q) : (p > q ? p : q);
-    }
-    *aa = asb->aspects[sk->aspect];
-    *ta = raw >= 0 ? raw
-                   : tsb->aspects[tk >= 0 ? tsb->skills[tk].aspect : sk->aspect];
 }
 
 /* Initiate a Grapple, Escape, a grappling move, Use a Skill: each flip
@@ -812,7 +780,7 @@ static fray_status test_one(const fray_towers_fight *f, int who,
         q.opponent_n = fl[1].n;
         q.initiator_bonus = fl[0].shift;
         q.opponent_bonus = fl[1].shift;
-        skill_tie_aspects(s, cmd, &q.initiator_aspect, &q.opponent_aspect);
+        ft_opposed_skill_tie(s, cmd, &q.initiator_aspect, &q.opponent_aspect);
         q.shared_deck = !s->opt.fresh_decks &&
                         s->c[who].deck == s->c[t].deck;
         q.deck = s->opt.deck;
@@ -834,21 +802,14 @@ static fray_status test_one(const fray_towers_fight *f, int who,
         if (cmd->dtn <= 0)
             return refuse(diag, "a skill flip without a DTN has no chances "
                           "to count: say its DTN (dtn N)%s%s", "", "");
-        /* The flip Use a Skill makes (engine.c): its conditions, the
-         * skill's advantages and talents, a specialization's (flip+1), the
-         * GM's mods; the Aspect added to the total. */
+        /* The flip Use a Skill makes (engine.c's own mods); the Aspect
+         * added to the total. */
         int flip = 0, shift = 0;
-        ft_cond_mods(st, who, FT_FLIP_SKILL, false, &flip, &shift);
-        ft_skill_mods(sb, sk->name, &flip, &shift);
-        if (cmd->skill_spec > 0)
-            flip += 1;
-        if (cmd->gm_flip || cmd->gm_shift) {
-            ft_run rg;
-            ft_run_clear(&rg);
-            rg.setup = s;
-            rg.st = st;
-            ft_gm_skill_mods(&rg, cmd, &flip, &shift);
-        }
+        ft_run rg;
+        ft_run_clear(&rg);
+        rg.setup = s;
+        rg.st = st;
+        ft_use_skill_mods(&rg, cmd, &flip, &shift);
         rc = fray_odds_flip(&s->opt.deck, sk->rank + flip, &s->opt.flip,
                             &x->fo[0]);
         if (rc != FRAY_OK)

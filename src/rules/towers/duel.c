@@ -376,31 +376,24 @@ fray_status ft_duel_concede(ft_run *r) {
 
 /* ---- Opposed skill flips (seed 001) --------------------------------------- */
 
-fray_status ft_opposed_skill(ft_run *r, const ft_command *cmd) {
-    const ft_setup *s = r->setup;
-    int a = cmd->actor, t = cmd->target;
-    const ft_statblock *asb = &s->c[a].sb, *tsb = &s->c[t].sb;
-    const ft_skill *sk = &asb->skills[cmd->skill];
-    /* The target opposes with the skill named, else its skill of the same
-     * name; lacking it, rank 0 with the same Aspect. */
-    int tk = cmd->opp_skill - 1;
-    if (tk < 0)
+/* What the target of opposed skill flip cmd opposes with: tk, its skill
+ * named, else its skill of the same name (-1 lacking it: rank 0 with the
+ * same Aspect); raw, the raw Aspect it resists with instead, or the
+ * better (High) or the lower (Low) of an Attribute's two (-1: none): "you
+ * do not add in the Aspect. You only take the value of the flip" (seed
+ * 000 "Skill, Aspect, and Attribute Checks"). */
+static void opposition(const ft_setup *s, const ft_command *cmd, int *tk,
+                       int *raw) {
+    const ft_statblock *tsb = &s->c[cmd->target].sb;
+    const ft_skill *sk = &s->c[cmd->actor].sb.skills[cmd->skill];
+    *tk = cmd->opp_skill - 1;
+    if (*tk < 0)
         for (int i = 0; i < tsb->n_skills; i++)
             if (strcasecmp(tsb->skills[i].name, sk->name) == 0)
-                tk = i;
-    ft_opposed o;
-    o.a = a;
-    o.t = t;
-    o.ap = o.dp = FT_FLIP_SKILL;
-    skill_check(r, a, cmd->skill, sk->aspect, NULL, cmd->skill_spec > 0, 0,
-                &o.an, &o.ash);
-    /* Resisted by a raw Aspect, or the better (High) or the lower (Low)
-     * of an Attribute's two: "you do not add in the Aspect. You only take
-     * the value of the flip" (seed 000 "Skill, Aspect, and Attribute
-     * Checks"). */
-    int raw = -1;
+                *tk = i;
+    *raw = -1;
     if (cmd->opp_aspect > 0 && cmd->opp_aspect <= FT_ASPECT_COUNT) {
-        raw = tsb->aspects[cmd->opp_aspect - 1];
+        *raw = tsb->aspects[cmd->opp_aspect - 1];
     } else if (cmd->opp_attribute > 0 &&
                cmd->opp_attribute <= 2 * FT_ATTR_COUNT) {
         static const ft_aspect pair[FT_ATTR_COUNT][2] = {
@@ -409,8 +402,33 @@ fray_status ft_opposed_skill(ft_run *r, const ft_command *cmd) {
         int k = (cmd->opp_attribute - 1) / 2;
         int x = tsb->aspects[pair[k][0]], y = tsb->aspects[pair[k][1]];
         bool low = (cmd->opp_attribute - 1) % 2 != 0;
-        raw = low ? (x < y ? x : y) : (x > y ? x : y);
+        *raw = low ? (x < y ? x : y) : (x > y ? x : y);
     }
+}
+
+void ft_opposed_skill_tie(const ft_setup *s, const ft_command *cmd, int *aa,
+                          int *ta) {
+    const ft_statblock *asb = &s->c[cmd->actor].sb, *tsb = &s->c[cmd->target].sb;
+    const ft_skill *sk = &asb->skills[cmd->skill];
+    int tk, raw;
+    opposition(s, cmd, &tk, &raw);
+    *aa = asb->aspects[sk->aspect];
+    *ta = raw >= 0 ? raw
+                   : tsb->aspects[tk >= 0 ? tsb->skills[tk].aspect : sk->aspect];
+}
+
+fray_status ft_opposed_skill(ft_run *r, const ft_command *cmd) {
+    const ft_setup *s = r->setup;
+    int a = cmd->actor, t = cmd->target;
+    const ft_skill *sk = &s->c[a].sb.skills[cmd->skill];
+    int tk, raw;
+    opposition(s, cmd, &tk, &raw);
+    ft_opposed o;
+    o.a = a;
+    o.t = t;
+    o.ap = o.dp = FT_FLIP_SKILL;
+    skill_check(r, a, cmd->skill, sk->aspect, NULL, cmd->skill_spec > 0, 0,
+                &o.an, &o.ash);
     if (raw >= 0 || cmd->opp_aspect > 0 || cmd->opp_attribute > 0) {
         int flip = 0, sh = 0;
         ft_cond_mods(r->st, t, FT_FLIP_CHECK, false, &flip, &sh);
@@ -431,10 +449,8 @@ fray_status ft_opposed_skill(ft_run *r, const ft_command *cmd) {
     if (mine != theirs) {
         winner = mine > theirs ? a : t;
     } else {
-        int aa = asb->aspects[sk->aspect];
-        int ta = raw >= 0 ? raw
-                          : tsb->aspects[tk >= 0 ? tsb->skills[tk].aspect
-                                                 : sk->aspect];
+        int aa, ta;
+        ft_opposed_skill_tie(s, cmd, &aa, &ta);
         tie = aa != ta ? 1 : 2;
         winner = aa != ta ? (aa > ta ? a : t) : a;
     }

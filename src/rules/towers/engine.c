@@ -469,6 +469,20 @@ static FT_ALWAYS_INLINE int advantage_ranks(const ft_statblock *sb, ft_applies w
     return best - worst;
 }
 
+void ft_use_skill_mods(ft_run *r, const ft_command *cmd, int *flip,
+                       int *shift) {
+    const ft_statblock *sb = &r->setup->c[cmd->actor].sb;
+    const ft_skill *sk = &sb->skills[cmd->skill];
+    ft_cond_mods(r->st, cmd->actor, FT_FLIP_SKILL, false, flip, shift);
+    /* Seed 001: the skill's advantages and talents count, and a
+     * specialization that applies gives (flip+1). */
+    ft_skill_mods(sb, sk->name, flip, shift);
+    if (cmd->skill_spec > 0)
+        *flip += 1;
+    if (cmd->gm_flip || cmd->gm_shift) /* the GM's call (gm.c) */
+        ft_gm_skill_mods(r, cmd, flip, shift);
+}
+
 void ft_skill_mods(const ft_statblock *sb, const char *skill, int *flip,
                    int *shift) {
     advantage_ranks(sb, FT_APPLIES_SKILL, skill, flip, shift);
@@ -2184,16 +2198,7 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         const ft_statblock *sb = &s->c[a].sb;
         const ft_skill *sk = &sb->skills[cmd->skill];
         int flip = 0, shift = 0;
-        ft_cond_mods(st, a, FT_FLIP_SKILL, false, &flip, &shift);
-        /* Seed 001: the skill's advantages count, and a specialization
-         * that applies gives (flip+1). */
-        advantage_ranks(sb, FT_APPLIES_SKILL, sk->name, &flip, &shift);
-        if (sb->tsum.any) /* talents (talent.c) */
-            ft_talent_flip_mods(sb, FT_APPLIES_SKILL, sk->name, &flip, &shift);
-        if (cmd->skill_spec > 0)
-            flip += 1;
-        if (cmd->gm_flip || cmd->gm_shift) /* the GM's call (gm.c) */
-            ft_gm_skill_mods(r, cmd, &flip, &shift);
+        ft_use_skill_mods(r, cmd, &flip, &shift);
         fray_flip f;
         int total_shift = shift;
         rc = ft_flip(r, a, sk->rank + flip, FT_FLIP_SKILL, shift,

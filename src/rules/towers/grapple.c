@@ -382,11 +382,15 @@ fray_status ft_grapple_check(const ft_setup *s, const ft_state *st,
  * character's less than medium treat them as size zero)". fray's reading:
  * a flip of squeeze-flips cards (1) whose Hearts add STUN and LETHAL, as a
  * weapon's damage: Physical, less <ER>, at least 1 STUN. */
+int ft_squeeze_base(const ft_setup *s, int a, int v) {
+    int sa = s->c[a].sb.size_rank, sv = s->c[v].sb.size_rank;
+    return s->c[a].sb.aspects[FT_ASPECT_HS] + (sa > 0 ? sa : 0) -
+           (sv > 0 ? sv : 0);
+}
+
 static fray_status squeeze(ft_run *r, int a, int v) {
     const ft_setup *s = r->setup;
-    int sa = s->c[a].sb.size_rank, sv = s->c[v].sb.size_rank;
-    int base = s->c[a].sb.aspects[FT_ASPECT_HS] + (sa > 0 ? sa : 0) -
-               (sv > 0 ? sv : 0);
+    int base = ft_squeeze_base(s, a, v);
     fray_flip f;
     memset(&f, 0, sizeof f);
     int before = r->ev ? r->ev->n_facts : 0;

@@ -1768,6 +1768,14 @@ fray_status ft_duel_check_concede(const ft_setup *s, const ft_state *st,
 fray_status ft_duel_concede(ft_run *r);
 /* Use a Skill against a target: the opposed skill flip (seed 001). */
 fray_status ft_opposed_skill(ft_run *r, const ft_command *cmd);
+/* The Aspects a tie of opposed skill flip cmd compares: the initiator's
+ * (*aa) and what the target opposes with (*ta) (duel.c; the chances at
+ * the table count ties with them). */
+void ft_opposed_skill_tie(const ft_setup *s, const ft_command *cmd, int *aa,
+                          int *ta);
+/* Squeeze and Slam's base damage: Hard Strength plus a's size modifier
+ * less v's, sizes below Medium as zero (grapple.c; chances.c counts it). */
+int ft_squeeze_base(const ft_setup *s, int a, int v);
 /* A fact of duel.c in words (one line, ending in a newline) and as JSON
  * fields (",\"key\":value..."); 0 when the fact is not duel.c's. */
 size_t ft_duel_fact_text(const ft_setup *s, const ft_fact *f, char *buf,
@@ -2691,6 +2699,12 @@ void ft_chip_speed_spend(ft_run *r, int a, int chip);
  * stat block's advantages and talents (seed 001). */
 void ft_skill_mods(const ft_statblock *sb, const char *skill, int *flip,
                    int *shift);
+/* engine.c: every flip mod and shift of Use a Skill cmd by its actor
+ * (unopposed): the actor's conditions, ft_skill_mods, a specialization's
+ * (flip+1), the GM's call (r->setup and r->st are read). The engine's
+ * flip and the chances at the table (chances.c) both take it. */
+void ft_use_skill_mods(ft_run *r, const ft_command *cmd, int *flip,
+                       int *shift);
 /* The cost in phases of action `act` for sb after its talents' `cost`
  * effects (never below 1: a free action stays free). */
 int ft_talent_cost(const ft_statblock *sb, ft_action act, int cost);
