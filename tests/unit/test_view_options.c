@@ -199,6 +199,52 @@ Test(view_options, winter_cast_a_spell) {
     cr_assert_geq(every_option_accepted(&p), 1 + 2 * 1);
 }
 
+/* 002:39, 69 talents: a talent modifies an attack, so the Knight has none
+ * to use until it is engaged; the fight played by its tactics to the
+ * first declaration where one may be used: each talent is an option of
+ * `talent` with the foes it may be used on. */
+Test(view_options, winter_use_a_talent) {
+    fray_setup *s = load("examples/silent-winter/knight.yaml");
+    fray_fight *f = begin(s, 1, NULL, 0);
+    fray_fight_view *v = view_of(f);
+    const fray_view_action *t = NULL;
+    const fray_view_combatant *me = NULL;
+    for (int step = 0; step < 200; step++) {
+        if (v->turn >= 0) {
+            me = &v->combatants[v->turn];
+            if ((t = action(me, "talent")) != NULL)
+                break;
+        }
+        cr_assert(!v->over, "the fight ended before a talent could be used");
+        fray_fight_view_free(v);
+        cr_assert_eq(fray_fight_step(f), FRAY_OK);
+        v = view_of(f);
+    }
+    cr_assert_not_null(t, "no talent to use in 200 steps");
+    cr_assert(strcmp(me->id, "knight") == 0 || strcmp(me->id, "hound") == 0,
+              "%s has no talents", me->id);
+    cr_assert_geq(t->n_options, 1);
+    for (int q = 0; q < t->n_options; q++) {
+        cr_assert(t->options[q].needs_target && t->options[q].n_targets > 0,
+                  "%s: a talent is used on a foe", t->options[q].word);
+        for (int k = 0; k < t->options[q].n_targets; k++)
+            cr_assert_neq(v->combatants[t->options[q].targets[k]].side, me->side,
+                          "only foes");
+    }
+    /* Each option, as the page sends it, is taken. */
+    for (int q = 0; q < t->n_options; q++) {
+        char text[256], why[256];
+        snprintf(text, sizeof text, "%s talent %s %s", me->id,
+                 t->options[q].word, v->combatants[t->options[q].targets[0]].id);
+        fray_status rc = try_command(f, text, why, sizeof why);
+        cr_assert_eq(rc, FRAY_OK, "%s: %s", text, why);
+        cr_assert_eq(fray_fight_undo(f), FRAY_OK);
+    }
+    fray_fight_view_free(v);
+    fray_fight_free(f);
+    fray_setup_free(s);
+}
+
 /* ---- 99 Towers ---------------------------------------------------------------- */
 
 /* Seed 000 "Draw a Weapon": Sir Aldric holds his sword; the dagger of his

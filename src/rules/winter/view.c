@@ -157,12 +157,25 @@ static fray_status fill_actions(fray_fight_view *v, const sw_setup *s,
                 any = true;
             }
         } else if (k == SW_EV_TALENT) {
-            for (int ti = 0; ti < s->n_talents && !any; ti++)
-                for (int t = 0; t < st->n && !any; t++) {
-                    c.arg = (uint8_t)ti;
+            /* The options: each talent it may use now, with its targets
+             * (002:39, 69: a talent modifies an attack on a foe). */
+            for (int ti = 0; ti < s->n_talents; ti++) {
+                int *tg = fray__view_alloc(v, (size_t)(st->n + 1) * sizeof *tg);
+                if (!tg)
+                    return FRAY_ERR_NOMEM;
+                int nt = 0;
+                c.arg = (uint8_t)ti;
+                for (int t = 0; t < st->n; t++) {
                     c.target = (int8_t)t;
-                    any = sw_check(s, st, &c, NULL, 0) == FRAY_OK;
+                    if (sw_check(s, st, &c, NULL, 0) == FRAY_OK)
+                        tg[nt++] = t;
                 }
+                if (nt == 0)
+                    continue;
+                if (!fray__view_option(v, x, s->n_talents, NULL, s->tl[ti].name, tg, nt))
+                    return FRAY_ERR_NOMEM;
+                any = true;
+            }
         } else if (k == SW_EV_CAST || k == SW_EV_RELEASE) {
             /* The options: each spell it may cast (with its targets, but a
              * Personal one: on the mage, 002:71) or release (002:73). */
