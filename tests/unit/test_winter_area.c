@@ -116,54 +116,32 @@ Test(winter_area, spell_file_errors) {
  * least two foes and more foes than allies (her own, when two corpses
  * are on her: the firestorm burns her too), never a Stun on herself; the
  * journal reads back. */
+static void area_look(const sw_setup *sd, const sw_state *st, const sw_event *cmd,
+                      uint64_t seed, void *ctx) {
+    int *area = ctx;
+    if (cmd->kind == SW_EV_CAST && sd->sp[cmd->arg].kind == SW_SPELL_AREA) {
+        (*area)++;
+        int foes = 0, allies = 0, t = cmd->target;
+        for (int m = 0; m < st->n; m++)
+            if ((m == t || st->c[m].engages == t || st->c[t].engages == m) &&
+                !sw_out(&st->c[m])) {
+                cr_assert(m != cmd->actor || sd->sp[cmd->arg].effect == SW_SPELL_DAMAGE,
+                          "never Stuns itself");
+                if (sd->c[m].side != sd->c[cmd->actor].side)
+                    foes++;
+                else
+                    allies++;
+            }
+        cr_assert(foes >= 2 && foes > allies, "seed %llu: %d foes, %d allies",
+                  (unsigned long long)seed, foes, allies);
+    }
+}
+
 Test(winter_area, tactics_and_journal) {
     fray_setup *s = sw_t_load(STORM);
-    fray_fight_options o = {.journal = true, .facts = true, .until = 0};
     int area = 0;
-    for (uint64_t seed = 1; seed <= 20; seed++) {
-        fray_fight *f = NULL, *g = NULL;
-        cr_assert_eq(fray_fight_new(s, seed, &o, NULL, NULL, &f), FRAY_OK);
-        const sw_setup *sd = sw_fight_setup(fray__fight_rf(f));
-        while (!fray_fight_over(f)) {
-            sw_event cmd;
-            sw_state *st = sw_t_st(f);
-            sw_choose(sd, st, &cmd);
-            if (cmd.kind == SW_EV_CAST && sd->sp[cmd.arg].kind == SW_SPELL_AREA) {
-                area++;
-                int foes = 0, allies = 0, t = cmd.target;
-                for (int m = 0; m < st->n; m++)
-                    if ((m == t || st->c[m].engages == t || st->c[t].engages == m) &&
-                        !sw_out(&st->c[m])) {
-                        cr_assert(m != cmd.actor || sd->sp[cmd.arg].effect == SW_SPELL_DAMAGE,
-                                  "never Stuns itself");
-                        if (sd->c[m].side != sd->c[cmd.actor].side)
-                            foes++;
-                        else
-                            allies++;
-                    }
-                cr_assert(foes >= 2 && foes > allies, "seed %llu: %d foes, %d allies",
-                          (unsigned long long)seed, foes, allies);
-            }
-            cr_assert_eq(fray_fight_step(f), FRAY_OK);
-        }
-        size_t cap = 1 << 20, n = 0;
-        char *text = malloc(cap);
-        cr_assert_not_null(text);
-        for (int i = 0; i < fray_fight_events(f); i++) {
-            n += fray_event_json(f, i, text + n, cap - n - 1);
-            text[n++] = '\n';
-        }
-        text[n] = '\0';
-        cr_assert_eq(fray_fight_new(s, seed, &o, NULL, NULL, &g), FRAY_OK);
-        fray_diag diag;
-        memset(&diag, 0, sizeof diag);
-        cr_assert_eq(fray_fight_replay_journal(g, text, n, NULL, &diag), FRAY_OK, "%s",
-                     diag.message);
-        cr_assert(fray_fight_same(f, g));
-        free(text);
-        fray_fight_free(f);
-        fray_fight_free(g);
-    }
+    for (uint64_t seed = 1; seed <= 20; seed++)
+        sw_t_play(s, seed, area_look, &area, NULL);
     cr_assert_geq(area, 5, "%d area spells in 20 fights", area);
     fray_setup_free(s);
 }

@@ -269,57 +269,26 @@ Test(winter_talents, talent_file_errors) {
     cr_assert(strstr(diag.message, "one effect"), "%s", diag.message);
 }
 
-static char *journal_of(fray_fight *f, size_t *len) {
-    size_t cap = 1 << 20, n = 0;
-    char *text = malloc(cap);
-    cr_assert_not_null(text);
-    for (int i = 0; i < fray_fight_events(f); i++) {
-        size_t w = fray_event_json(f, i, text + n, cap - n - 1);
-        cr_assert_lt(n + w + 2, cap);
-        n += w;
-        text[n++] = '\n';
-    }
-    text[n] = '\0';
-    *len = n;
-    return text;
-}
-
 /* Tactics a GM would recognise (the knight's fights): talents are used,
  * never leaving the user Winded, never on a foe Wounded already; the
  * journal ("talent": "hamstring") reads back to the same fight; undo
  * takes back a Stun. */
+static void talents_look(const sw_setup *sd, const sw_state *st, const sw_event *cmd,
+                         uint64_t seed, void *ctx) {
+    int *uses = ctx;
+    if (cmd->kind == SW_EV_TALENT) {
+        (*uses)++;
+        cr_assert_geq(st->c[cmd->actor].pain - sd->tl[cmd->arg].pain, 1,
+                      "seed %llu: Winded by its own talent", (unsigned long long)seed);
+        cr_assert(!(st->c[cmd->target].flags & SW_F_WOUNDED));
+    }
+}
+
 Test(winter_talents, tactics_journal_and_undo) {
     fray_setup *s = sw_t_load(KNIGHT);
-    fray_fight_options o = {.journal = true, .facts = true, .until = 0};
     int uses = 0;
-    for (uint64_t seed = 1; seed <= 10; seed++) {
-        fray_fight *f = NULL, *g = NULL;
-        cr_assert_eq(fray_fight_new(s, seed, &o, NULL, NULL, &f), FRAY_OK);
-        const sw_setup *sd = sw_fight_setup(fray__fight_rf(f));
-        while (!fray_fight_over(f)) {
-            sw_event cmd;
-            sw_state *st = sw_t_st(f);
-            sw_choose(sd, st, &cmd);
-            if (cmd.kind == SW_EV_TALENT) {
-                uses++;
-                cr_assert_geq(st->c[cmd.actor].pain - sd->tl[cmd.arg].pain, 1,
-                              "seed %llu: Winded by its own talent", (unsigned long long)seed);
-                cr_assert(!(st->c[cmd.target].flags & SW_F_WOUNDED));
-            }
-            cr_assert_eq(fray_fight_step(f), FRAY_OK);
-        }
-        size_t len;
-        char *text = journal_of(f, &len);
-        cr_assert_eq(fray_fight_new(s, seed, &o, NULL, NULL, &g), FRAY_OK);
-        fray_diag diag;
-        memset(&diag, 0, sizeof diag);
-        cr_assert_eq(fray_fight_replay_journal(g, text, len, NULL, &diag), FRAY_OK, "%s",
-                     diag.message);
-        cr_assert(fray_fight_same(f, g));
-        free(text);
-        fray_fight_free(f);
-        fray_fight_free(g);
-    }
+    for (uint64_t seed = 1; seed <= 10; seed++)
+        sw_t_play(s, seed, talents_look, &uses, NULL);
     cr_assert_geq(uses, 10, "%d talents in 10 fights", uses);
     fray_fight *f = sw_t_start(s, (int[]){6, 6, 6}, 3);
     int kn = sw_t_who(f, "knight"), hd = sw_t_who(f, "hound");

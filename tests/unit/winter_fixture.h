@@ -6,6 +6,7 @@
 
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fray/fight.h"
@@ -87,6 +88,63 @@ static inline void sw_t_ready(fray_fight *f, int who, int target) {
     st->c[who].ready = st->seg;
     st->c[who].decl_seg = 0;
     st->c[who].engages = (int8_t)target;
+}
+
+/* The fight's journal as JSON Lines (malloc'd; *len its length). */
+static inline char *sw_t_journal(fray_fight *f, size_t *len) {
+    size_t cap = 1 << 20, n = 0;
+    char *text = malloc(cap);
+    cr_assert_not_null(text);
+    for (int i = 0; i < fray_fight_events(f); i++) {
+        size_t w = fray_event_json(f, i, text + n, cap - n - 1);
+        cr_assert_lt(n + w + 2, cap);
+        n += w;
+        text[n++] = '\n';
+    }
+    text[n] = '\0';
+    *len = n;
+    return text;
+}
+
+/* What a test looks at in each command the tactics choose, before it is
+ * played (sw_t_play). */
+typedef void (*sw_t_look_fn)(const sw_setup *sd, const sw_state *st,
+                             const sw_event *cmd, uint64_t seed, void *ctx);
+
+/* Plays the fight of `seed` to its end by the tactics (`look`, unless
+ * NULL, sees each command first), then reads its journal back into a new
+ * fight, which must be the same; the journal's text into *journal (the
+ * caller frees it) unless journal is NULL. */
+static inline void sw_t_play(const fray_setup *s, uint64_t seed, sw_t_look_fn look,
+                             void *ctx, char **journal) {
+    fray_fight_options o = {.journal = true, .facts = true, .until = 0};
+    fray_fight *f = NULL, *g = NULL;
+    cr_assert_eq(fray_fight_new(s, seed, &o, NULL, NULL, &f), FRAY_OK);
+    const sw_setup *sd = sw_fight_setup(fray__fight_rf(f));
+    while (!fray_fight_over(f)) {
+        if (look) {
+            sw_event cmd;
+            sw_state *st = sw_t_st(f);
+            sw_choose(sd, st, &cmd);
+            look(sd, st, &cmd, seed, ctx);
+        }
+        cr_assert_eq(fray_fight_step(f), FRAY_OK);
+    }
+    size_t len;
+    char *text = sw_t_journal(f, &len);
+    cr_assert_eq(fray_fight_new(s, seed, &o, NULL, NULL, &g), FRAY_OK);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(fray_fight_replay_journal(g, text, len, NULL, &diag), FRAY_OK, "%s",
+                 diag.message);
+    cr_assert(fray_fight_same(f, g), "seed %llu: the journal read back is another fight",
+              (unsigned long long)seed);
+    if (journal)
+        *journal = text;
+    else
+        free(text);
+    fray_fight_free(f);
+    fray_fight_free(g);
 }
 
 #endif
