@@ -449,7 +449,7 @@ static bool flanking(const fa_setup *s, const fa_state *st, int who, int target)
             return false;
         fray_pos across = {(int16_t)(t->at.x + dx), (int16_t)(t->at.y + dy)};
         for (int k = 0; k < st->n; k++) {
-            if (!fp_covers(st->c[k].fp, across) || k == who || k == target ||
+            if (k == who || k == target || !fp_covers(st->c[k].fp, across) ||
                 !allied(s, who, k) || !can_flank(st, k))
                 continue;
             if (fray_grid_adjacent(st->c[k].fp, *t) && fa_effect_fp(s, st->c[k].fp, *t))
