@@ -1436,4 +1436,10 @@ enum { FA_LINES_MAX = 256 };
 bool fa_effect_fp(const fa_setup *s, fray_footprint a, fray_footprint b);
 bool fa_sight_fp(const fa_setup *s, fray_footprint a, fray_footprint b);
 
+/* Whether who flanks target with some ally (004:794-804; attack.c): as
+ * the attack weighs it (the squares about the target, issue 16), and the
+ * long way (fray_grid_flanks asked of every ally that can flank). */
+bool fa_flanking(const fa_setup *s, const fa_state *st, int who, int target);
+bool fa_flanking_long(const fa_setup *s, const fa_state *st, int who, int target);
+
 #endif

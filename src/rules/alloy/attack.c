@@ -54,6 +54,7 @@
  */
 #include "alloy_int.h"
 
+#include <assert.h>
 #include <string.h>
 
 /* ---- Small helpers --------------------------------------------------------- */
@@ -416,8 +417,58 @@ static int creature_in_way(const fa_setup *s, const fa_state *st, int who,
     return -1;
 }
 
-/* Does who flank target with some ally (004:794-804)? */
+/* A footprint's side as the map reads it (grid.c side_of: 1 to 5). */
+static int fp_side(fray_footprint fp) {
+    return fp.side < 1 ? 1 : fp.side > 5 ? 5 : fp.side;
+}
+
+static bool fp_covers(fray_footprint fp, fray_pos p) {
+    int n = fp_side(fp);
+    return p.x >= fp.at.x && p.x < fp.at.x + n && p.y >= fp.at.y &&
+           p.y < fp.at.y + n;
+}
+
+/* Does who flank target with some ally (004:794-804)? The long way asks
+ * fray_grid_flanks of every ally that can flank (fa_flanking_long). The
+ * same answer, sooner (issue 16): fray_grid_flanks needs who next to the
+ * target, asked once; and when who and the target fill one square each,
+ * the line between the two flankers' centres crosses the target's square
+ * from one side to the opposite one only when the other flanker holds the
+ * square straight across (test_alloy_attack_speed.c holds this to
+ * fray_grid_flanks), so only an ally covering that square is looked at,
+ * and the lines of effect to the target (both needed) are read from the
+ * map's table (fa_effect_fp) for that ally and who alone. */
 static bool flanking(const fa_setup *s, const fa_state *st, int who, int target) {
+    if (!can_flank(st, who))
+        return false;
+    const fray_footprint *t = &st->c[target].fp, *a = &st->c[who].fp;
+    if (fp_side(*t) == 1 && fp_side(*a) == 1) {
+        /* Next to it: one square apart along one axis or both. */
+        int dx = t->at.x - a->at.x, dy = t->at.y - a->at.y;
+        if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0))
+            return false;
+        fray_pos across = {(int16_t)(t->at.x + dx), (int16_t)(t->at.y + dy)};
+        for (int k = 0; k < st->n; k++) {
+            if (k == who || k == target || !fp_covers(st->c[k].fp, across) ||
+                !allied(s, who, k) || !can_flank(st, k))
+                continue;
+            if (fray_grid_adjacent(st->c[k].fp, *t) && fa_effect_fp(s, st->c[k].fp, *t))
+                return fa_effect_fp(s, *a, *t);
+        }
+        return false;
+    }
+    if (!fray_grid_adjacent(*a, *t))
+        return false;
+    for (int k = 0; k < st->n; k++) {
+        if (k == who || k == target || !allied(s, who, k) || !can_flank(st, k))
+            continue;
+        if (fray_grid_flanks(&s->map, *t, *a, st->c[k].fp))
+            return true;
+    }
+    return false;
+}
+
+bool fa_flanking_long(const fa_setup *s, const fa_state *st, int who, int target) {
     if (!can_flank(st, who))
         return false;
     for (int k = 0; k < st->n; k++) {
@@ -427,6 +478,12 @@ static bool flanking(const fa_setup *s, const fa_state *st, int who, int target)
             return true;
     }
     return false;
+}
+
+bool fa_flanking(const fa_setup *s, const fa_state *st, int who, int target) {
+    bool v = flanking(s, st, who, target);
+    assert(v == fa_flanking_long(s, st, who, target)); /* (the long way) */
+    return v;
 }
 
 static bool fp_all_in(const fray_area *a, fray_footprint fp) {
@@ -510,7 +567,7 @@ void fa_attack_mods(const fa_setup *s, const fa_state *st, int who,
     /* Battle superiority: one state, +2 once (L7.15). */
     if (grants_bs(t, melee) || fa_cond_find(a, FA_C_FEINTED, target))
         add_mod(out, FA_MOD_BATTLE_SUPERIORITY, 2);   /* a feint too (skills.c, 004:307) */
-    else if (!line->area && flanking(s, st, who, target))
+    else if (!line->area && fa_flanking(s, st, who, target))
         add_mod(out, FA_MOD_FLANKING, 2);
 
     /* Cover from line of effect (004:860-866), creatures in the way (L7.20). */
