@@ -14,6 +14,7 @@
 #include "internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const hp_track[1] = {"HP"};
@@ -60,10 +61,10 @@ typedef struct target_count {
 
 static fray_status count_target(const fa_setup *s, const fa_state *st, int who,
                                 int t, const fa_attack_line *L, fray_pos from,
-                                bool allow_impossible, target_count *tc,
-                                fray_diag *diag) {
+                                bool allow_impossible, bool charge,
+                                target_count *tc, fray_diag *diag) {
     fa_mods m;
-    fa_attack_mods(s, st, who, t, L, false, from, &m);
+    fa_attack_mods(s, st, who, t, L, charge, from, &m);
     tc->impossible = m.impossible;
     tc->whole = true;
     tc->expected = 0;
@@ -248,9 +249,45 @@ static fray_status area_joint(const fa_attack_line *L, const fa_state *st,
     return rc;
 }
 
-static fray_status one(const fa_setup *s, const fa_state *st, int turn,
-                       int who, const char *command, fray_chances *out,
-                       fray_diag *diag) {
+/* A Charge (004:523-525) is counted on a copy of the state with the
+ * charger standing where its path ends (*moved, freed by one()): the
+ * engine walks the path, then makes the melee basic attack at +1 from
+ * there (act.c, attack.c's `charge`). When it is not the charger's turn,
+ * act.c's check is asked on a copy whose turn has come to it. */
+static fray_status charge_state(const fa_setup *s, const fa_state *st,
+                                int turn, const fa_command *cmd,
+                                fa_state **moved, fray_diag *diag) {
+    int who = cmd->actor;
+    if (cmd->option == FA_CHARGE_BULL_RUSH)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "the chances of a charge ending in a bull rush "
+                              "are not counted");
+    if (cmd->n_path < 1)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "a charge needs the square it ends on");
+    *moved = malloc(sizeof **moved);
+    if (!*moved)
+        return fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
+    **moved = *st;
+    if (who != turn) {
+        fa_cstate *c = &(*moved)->c[who];
+        (*moved)->cur = (int8_t)who;
+        c->slots = st->round == 0 ? (FA_SLOT_STANDARD | FA_SLOT_MOVE)
+                                  : (FA_SLOT_STANDARD | FA_SLOT_MOVE | FA_SLOT_SWIFT);
+        c->extra_standard = 0;
+        c->flags &= (uint8_t)~FA_F_DONE;
+        char why[200] = "";
+        if (fa_check(s, *moved, cmd, why, sizeof why) != FRAY_OK)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s", why);
+        **moved = *st;
+    }
+    (*moved)->c[who].fp.at = cmd->path[cmd->n_path - 1];
+    return FRAY_OK;
+}
+
+static fray_status one_body(const fa_setup *s, const fa_state *st, int turn,
+                            int who, const char *command, fray_chances *out,
+                            fa_state **moved, fray_diag *diag) {
     memset(out, 0, sizeof *out);
     out->who = who;
     out->target = -1;
@@ -265,10 +302,12 @@ static fray_status one(const fa_setup *s, const fa_state *st, int turn,
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "'%s' is not an action of %s", command,
                               s->c[who].name);
-    if (cmd.kind != FA_CMD_ATTACK)
+    bool charge = cmd.kind == FA_CMD_CHARGE;
+    if (cmd.kind != FA_CMD_ATTACK && !charge)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "the chances of %s are not counted (only an "
-                              "attack, a power on its targets or an area)",
+                              "attack, a power on its targets, an area or a "
+                              "charge)",
                               fa_cmd_title(cmd.kind));
     if (st->c[who].flags & FA_F_OUT)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
@@ -278,7 +317,23 @@ static fray_status one(const fa_setup *s, const fa_state *st, int turn,
     const fa_weapon *w = cmd.power < 0 && slot >= 0 && slot < b->n_weapons
                              ? &s->weapons[b->weapons[slot].weapon]
                              : NULL;
-    bool melee = !w || w->kind == FA_WK_MELEE;
+    bool melee = charge || !w || w->kind == FA_WK_MELEE;
+    fray_pos charged_from = st->c[who].fp.at;
+    if (charge) {
+        if (cmd.n_targets < 1 || cmd.targets[0] < 0 || cmd.targets[0] >= st->n)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                  "a charge needs a target");
+        if (who == turn) {
+            char why[200] = "";
+            if (fa_check(s, st, &cmd, why, sizeof why) != FRAY_OK)
+                return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s", why);
+        }
+        rc = charge_state(s, st, turn, &cmd, moved, diag);
+        if (rc != FRAY_OK)
+            return rc;
+        st = *moved;
+        turn = -1; /* checked: the attack is counted as is from there */
+    }
     fa_attack_line L = fa_attack_line_of(s, st, who, cmd.power, slot, melee);
     if (!L.area) {
         if (cmd.n_targets < 1)
@@ -348,7 +403,8 @@ static fray_status one(const fa_setup *s, const fa_state *st, int turn,
         target_count tc = {.oc = out->outcomes, .dmg = out->damage,
                            .max = FRAY_CHANCES_DAMAGE, .mods = out->modifiers,
                            .mods_size = sizeof out->modifiers};
-        rc = count_target(s, st, who, t, &L, from, false, &tc, diag);
+        rc = count_target(s, st, who, t, &L, st->c[who].fp.at, false, charge,
+                          &tc, diag);
         if (rc != FRAY_OK)
             return rc;
         out->target = t;
@@ -357,9 +413,14 @@ static fray_status one(const fa_setup *s, const fa_state *st, int turn,
         out->expected[0] = tc.expected;
         out->p_drop = tc.p_drop;
         whole = tc.whole;
-        if (snprintf(out->title, sizeof out->title, "%s on %s with %s",
-                     cmd.power >= 0 ? "Power" : "Attack", s->c[t].name, what) >=
-            (int)sizeof out->title)
+        int tl = charge ? snprintf(out->title, sizeof out->title,
+                                   "Charge to %d,%d, then attack on %s with %s",
+                                   st->c[who].fp.at.x, st->c[who].fp.at.y,
+                                   s->c[t].name, what)
+                 : snprintf(out->title, sizeof out->title, "%s on %s with %s",
+                            cmd.power >= 0 ? "Power" : "Attack", s->c[t].name,
+                            what);
+        if (tl >= (int)sizeof out->title)
             out->title[sizeof out->title - 1] = '\0'; /* cut: a long name */
     } else {
         /* Several targets (a roll each, 004:75) or an area (a roll each,
@@ -377,8 +438,8 @@ static fray_status one(const fa_setup *s, const fa_state *st, int turn,
                                .max = FRAY_CHANCES_AREA_DAMAGE,
                                .mods = ct->modifiers,
                                .mods_size = sizeof ct->modifiers};
-            rc = count_target(s, st, who, targets[i], &L, from, L.area, &tc,
-                              diag);
+            rc = count_target(s, st, who, targets[i], &L, from, L.area, false,
+                              &tc, diag);
             if (rc != FRAY_OK)
                 return rc;
             ct->n_damage = tc.n_damage;
@@ -443,18 +504,79 @@ static fray_status one(const fa_setup *s, const fa_state *st, int turn,
     bool has_crit = L.crit_dice.n > 0 && L.crit_dice.sides >= 2;
     if (has_crit)
         dice_text(crit, sizeof crit, L.crit_dice, 1, 0);
+    char moved_words[200] = "";
+    if (charge)
+        snprintf(moved_words, sizeof moved_words,
+                 "; the attack from %d,%d where the charge ends: what its "
+                 "move from %d,%d provokes is not counted",
+                 st->c[who].fp.at.x, st->c[who].fp.at.y, charged_from.x,
+                 charged_from.y);
     if (snprintf(out->assumed, sizeof out->assumed,
                  "damage %s, a critical %s%s%s (the attack as the odds table "
-                 "counts it)%s; no action point spent%s",
+                 "counts it)%s%s; no action point spent%s",
                  dmg, "deals the dice's most", has_crit ? " plus " : "",
                  has_crit ? crit : "",
                  L.area ? "; an attack roll each, one damage roll for all"
                  : n > 1 ? "; an attack and a damage roll each" : "",
+                 moved_words,
                  whole ? "" : "; the largest amounts are left out of the list") >=
         (int)sizeof out->assumed)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "the damage %s is too long to tell", dmg);
     return FRAY_OK;
+}
+
+static fray_status one(const fa_setup *s, const fa_state *st, int turn,
+                       int who, const char *command, fray_chances *out,
+                       fray_diag *diag) {
+    fa_state *moved = NULL;
+    fray_status rc = one_body(s, st, turn, who, command, out, &moved, diag);
+    free(moved);
+    return rc;
+}
+
+/* For `odds ID`: a Charge on foe t to the square next to it nearest the
+ * charger (fewest squares counted, then the first in reading order) whose
+ * charge act.c allows; FRAY_ERR_INVALID when none. */
+static fray_status rank_charge(const fa_setup *s, const fa_state *st,
+                               int turn, int who, int t, fray_chances *out,
+                               fray_diag *diag) {
+    fray_footprint tf = st->c[t].fp;
+    int side = tf.side > 0 ? tf.side : 1;
+    int me = st->c[who].fp.side > 0 ? st->c[who].fp.side : 1;
+    fray_pos start = st->c[who].fp.at;
+    fray_pos cand[64];
+    int nc = 0;
+    for (int y = tf.at.y - me; y <= tf.at.y + side && nc < 64; y++)
+        for (int x = tf.at.x - me; x <= tf.at.x + side && nc < 64; x++) {
+            fray_pos p = {(int16_t)x, (int16_t)y};
+            if (!fray_grid_in(&s->map, p))
+                continue;
+            fray_footprint fp = {p, st->c[who].fp.side};
+            if (!fray_grid_adjacent(fp, tf) || fa_count(s, start, p) < 2)
+                continue;
+            int k = nc++;
+            while (k > 0 && fa_count(s, start, cand[k - 1]) > fa_count(s, start, p)) {
+                cand[k] = cand[k - 1];
+                k--;
+            }
+            cand[k] = p;
+        }
+    for (int i = 0; i < nc; i++) {
+        char c[FRAY_CHANCES_TEXT];
+        snprintf(c, sizeof c, "charge %s %d,%d", s->c[t].id, cand[i].x, cand[i].y);
+        fray_diag d;
+        memset(&d, 0, sizeof d);
+        fray_status rc = one(s, st, turn, who, c, out, &d);
+        if (rc == FRAY_OK)
+            return FRAY_OK;
+        if (rc != FRAY_ERR_INVALID && rc != FRAY_ERR_PARSE) {
+            if (diag)
+                *diag = d;
+            return rc;
+        }
+    }
+    return FRAY_ERR_INVALID;
 }
 
 fray_status fa_chances(const fa_setup *s, const fa_state *st, int turn,
@@ -505,6 +627,13 @@ fray_status fa_chances(const fa_setup *s, const fa_state *st, int turn,
                     *diag = d;
                 return rc;
             }
+        }
+        if (*n < max) {
+            fray_status rc = rank_charge(s, st, turn, who, t, &out[*n], diag);
+            if (rc == FRAY_OK)
+                ++*n;
+            else if (rc != FRAY_ERR_INVALID && rc != FRAY_ERR_PARSE)
+                return rc;
         }
     }
     return FRAY_OK;
