@@ -1436,4 +1436,10 @@ enum { FA_LINES_MAX = 256 };
 bool fa_effect_fp(const fa_setup *s, fray_footprint a, fray_footprint b);
 bool fa_sight_fp(const fa_setup *s, fray_footprint a, fray_footprint b);
 
+/* (added by tablechances, issue 19; attack.c) The line of the roll of a
+ * trip (FA_CMD_TRIP) or a grapple (FA_CMD_GRAPPLE) by who, as the engine
+ * rolls it (unarmed, against Reflex; a grapple with Strength). */
+fa_attack_line fa_special_line(const fa_setup *s, const fa_state *st, int who,
+                               int kind);
+
 #endif

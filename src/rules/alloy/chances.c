@@ -254,6 +254,35 @@ static fray_status area_joint(const fa_attack_line *L, const fa_state *st,
  * engine walks the path, then makes the melee basic attack at +1 from
  * there (act.c, attack.c's `charge`). When it is not the charger's turn,
  * act.c's check is asked on a copy whose turn has come to it. */
+/* act.c's check of cmd (fa_check), on the state as it stands when it is
+ * the actor's turn, else on a copy whose turn has come to it (its
+ * actions as at the start of a turn). */
+static fray_status check_now(const fa_setup *s, const fa_state *st, int turn,
+                             const fa_command *cmd, fray_diag *diag) {
+    int who = cmd->actor;
+    char why[200] = "";
+    if (who == turn) {
+        if (fa_check(s, st, cmd, why, sizeof why) != FRAY_OK)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s", why);
+        return FRAY_OK;
+    }
+    fa_state *cp = malloc(sizeof *cp);
+    if (!cp)
+        return fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
+    *cp = *st;
+    fa_cstate *c = &cp->c[who];
+    cp->cur = (int8_t)who;
+    c->slots = st->round == 0 ? (FA_SLOT_STANDARD | FA_SLOT_MOVE)
+                              : (FA_SLOT_STANDARD | FA_SLOT_MOVE | FA_SLOT_SWIFT);
+    c->extra_standard = 0;
+    c->flags &= (uint8_t)~FA_F_DONE;
+    fray_status ok = fa_check(s, cp, cmd, why, sizeof why);
+    free(cp);
+    if (ok != FRAY_OK)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s", why);
+    return FRAY_OK;
+}
+
 static fray_status charge_state(const fa_setup *s, const fa_state *st,
                                 int turn, const fa_command *cmd,
                                 fa_state **moved, fray_diag *diag) {
@@ -265,23 +294,101 @@ static fray_status charge_state(const fa_setup *s, const fa_state *st,
     if (cmd->n_path < 1)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "a charge needs the square it ends on");
+    fray_status rc = check_now(s, st, turn, cmd, diag);
+    if (rc != FRAY_OK)
+        return rc;
     *moved = malloc(sizeof **moved);
     if (!*moved)
         return fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
     **moved = *st;
-    if (who != turn) {
-        fa_cstate *c = &(*moved)->c[who];
-        (*moved)->cur = (int8_t)who;
-        c->slots = st->round == 0 ? (FA_SLOT_STANDARD | FA_SLOT_MOVE)
-                                  : (FA_SLOT_STANDARD | FA_SLOT_MOVE | FA_SLOT_SWIFT);
-        c->extra_standard = 0;
-        c->flags &= (uint8_t)~FA_F_DONE;
-        char why[200] = "";
-        if (fa_check(s, *moved, cmd, why, sizeof why) != FRAY_OK)
-            return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s", why);
-        **moved = *st;
-    }
     (*moved)->c[who].fp.at = cmd->path[cmd->n_path - 1];
+    return FRAY_OK;
+}
+
+/* A trip (004:735) or a grapple (004:611): one roll of attack.c's own
+ * line (fa_special_line) with its modifiers (fa_attack_mods) against the
+ * target's Reflex, no damage; a natural 20 succeeds, a natural 1 fails
+ * (fray_odds_d20_attack's p_hit, what `fray odds roll d20+B --attack --vs
+ * D` gives). */
+static fray_status special_one(const fa_setup *s, const fa_state *st,
+                               int turn, const fa_command *cmd,
+                               const char *command, fray_chances *out,
+                               fray_diag *diag) {
+    int who = cmd->actor;
+    if (cmd->n_targets != 1 || cmd->targets[0] < 0 || cmd->targets[0] >= st->n)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s needs one target",
+                              fa_cmd_title(cmd->kind));
+    int t = cmd->targets[0];
+    if (st->c[t].flags & FA_F_OUT)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "%s is out of the fight", s->c[t].name);
+    fray_status rc = check_now(s, st, turn, cmd, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    bool trip = cmd->kind == FA_CMD_TRIP;
+    fa_attack_line L = fa_special_line(s, st, who, cmd->kind);
+    fa_mods m;
+    fa_attack_mods(s, st, who, t, &L, false, st->c[who].fp.at, &m);
+    if (m.impossible)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "%s cannot reach %s now", s->c[who].name,
+                              s->c[t].name);
+    out->modifiers[0] = '\0';
+    for (int i = 0; i < m.n; i++) {
+        char one_mod[64];
+        snprintf(one_mod, sizeof one_mod, "%s %+d", fa_mod_name(m.m[i].reason),
+                 m.m[i].value);
+        add_text(out->modifiers, sizeof out->modifiers, one_mod);
+    }
+    for (int i = 0; i < m.n_def; i++) {
+        char one_mod[64];
+        snprintf(one_mod, sizeof one_mod, "defense: %s %+d",
+                 fa_mod_name(m.d[i].reason), m.d[i].value);
+        add_text(out->modifiers, sizeof out->modifiers, one_mod);
+    }
+    if (!out->modifiers[0])
+        snprintf(out->modifiers, sizeof out->modifiers, "none");
+    fray_d20_attack_query q;
+    memset(&q, 0, sizeof q);
+    q.bonus = L.attack_bonus + m.total;
+    q.defense = s->sb[s->c[t].sb].defense[L.defense] + m.def_total;
+    q.crit_min = L.crit_min;
+    fray_d20_attack_odds ao;
+    memset(&ao, 0, sizeof ao);
+    rc = fray_odds_d20_attack(&q, NULL, &ao);
+    if (rc != FRAY_OK) {
+        fray_d20_attack_odds_free(&ao);
+        return fray__diag_set(diag, rc, 0, "the roll cannot be counted");
+    }
+    out->target = t;
+    snprintf(out->command, sizeof out->command, "%s", command);
+    out->n_tracks = 1;
+    out->tracks[0] = hp_track[0];
+    out->n_outcomes = 2;
+    snprintf(out->outcomes[0].name, sizeof out->outcomes[0].name, "fails");
+    out->outcomes[0].p = fray_ratio_one_minus(ao.p_hit);
+    snprintf(out->outcomes[1].name, sizeof out->outcomes[1].name, "%s",
+             trip ? "knocked prone" : "grabbed");
+    out->outcomes[1].p = ao.p_hit;
+    for (int i = 0; i < 2; i++)
+        out->outcomes[i].share = fray_ratio_to_double(out->outcomes[i].p);
+    fray_d20_attack_odds_free(&ao);
+    out->n_damage = 1;
+    out->damage[0].amount[0] = 0;
+    out->damage[0].p = fray__ratio(1, 1, false);
+    out->damage[0].share = 1;
+    out->expected[0] = 0;
+    out->p_drop = -1;
+    if (snprintf(out->title, sizeof out->title, "%s %s",
+                 trip ? "Trip" : "Grapple", s->c[t].name) >= (int)sizeof out->title)
+        out->title[sizeof out->title - 1] = '\0';
+    snprintf(out->assumed, sizeof out->assumed,
+             "the unarmed attack against Reflex%s, as the engine rolls it; "
+             "no damage%s; no action point spent",
+             trip ? "" : " with Strength",
+             trip && fa_has(&st->c[t], FA_C_PRONE)
+                 ? "; already prone: a success changes nothing"
+                 : "");
     return FRAY_OK;
 }
 
@@ -302,12 +409,17 @@ static fray_status one_body(const fa_setup *s, const fa_state *st, int turn,
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "'%s' is not an action of %s", command,
                               s->c[who].name);
+    if (st->c[who].flags & FA_F_OUT)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "%s is out of the fight", s->c[who].name);
+    if (cmd.kind == FA_CMD_TRIP || cmd.kind == FA_CMD_GRAPPLE)
+        return special_one(s, st, turn, &cmd, command, out, diag);
     bool charge = cmd.kind == FA_CMD_CHARGE;
     if (cmd.kind != FA_CMD_ATTACK && !charge)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "the chances of %s are not counted (only an "
-                              "attack, a power on its targets, an area or a "
-                              "charge)",
+                              "attack, a power on its targets, an area, a "
+                              "charge, a trip or a grapple)",
                               fa_cmd_title(cmd.kind));
     if (st->c[who].flags & FA_F_OUT)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
@@ -323,11 +435,6 @@ static fray_status one_body(const fa_setup *s, const fa_state *st, int turn,
         if (cmd.n_targets < 1 || cmd.targets[0] < 0 || cmd.targets[0] >= st->n)
             return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                                   "a charge needs a target");
-        if (who == turn) {
-            char why[200] = "";
-            if (fa_check(s, st, &cmd, why, sizeof why) != FRAY_OK)
-                return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s", why);
-        }
         rc = charge_state(s, st, turn, &cmd, moved, diag);
         if (rc != FRAY_OK)
             return rc;
