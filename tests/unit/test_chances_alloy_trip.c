@@ -5,7 +5,10 @@
  * Reflex; a hit grabs it): equal to `fray odds roll d20+B --attack --vs
  * D` (fray_odds_d20_attack) for the statblocks' numbers; the trip played
  * many times through the ordinary fight API with the dice drawn knocks
- * Lyra prone as often as the chances say; refusals in rules words.
+ * Lyra prone as often as the chances say; a feint (004:307, skills.c:
+ * d20 + Bluff against the target's Will, no natural 1 or 20) equal to
+ * `fray odds roll d20+5 --vs 12` and played many times; refusals in
+ * rules words.
  */
 #include <stdlib.h>
 
@@ -37,7 +40,7 @@ static bool has_condition(const fray_fight *f, int who, const char *name) {
     for (int k = 0; k < v->n_combatants; k++)
         if (v->combatants[k].index == who)
             for (int i = 0; i < v->combatants[k].n_conditions; i++)
-                if (strcmp(v->combatants[k].conditions[i].name, name) == 0)
+                if (strstr(v->combatants[k].conditions[i].name, name) != NULL)
                     has = true;
     fray_fight_view_free(v);
     return has;
@@ -136,5 +139,64 @@ Test(chances_alloy_trip, refusals) {
                  FRAY_ERR_INVALID);
     cr_expect(strstr(d.message, "not counted") != NULL, "%s", d.message);
     fray_fight_free(f);
+    fray_setup_free(s);
+}
+
+/* The duel with Lyra first (initiative 8 and 13 by hand), her turn. */
+static fray_fight *lyra_to_act(const fray_setup *s, uint64_t seed) {
+    static const int init[2] = {8, 13};
+    fray_given g;
+    memset(&g, 0, sizeof g);
+    g.dice = init;
+    g.n_dice = 2;
+    fray_fight *f = NULL;
+    fray_fight_options o = {.journal = true};
+    cr_assert_eq(fray_fight_new(s, seed, &o, &g, NULL, &f), FRAY_OK);
+    cf_command(f, "next");
+    return f;
+}
+
+/* Lyra (Bluff 5) feints at Vance (Will 12): d20+5 at least 12, 14/20 =
+ * 7/10 (`fray odds roll d20+5 --vs 12`); played N times through the fight
+ * API, Lyra has the feint's battle superiority as often. */
+Test(chances_alloy_trip, feint_equals_fray_odds_roll_and_the_fight_api) {
+    fray_setup *s = cf_load(DUEL);
+    fray_fight *f = lyra_to_act(s, 1);
+    int v = cf_who(f, "vance"), l = cf_who(f, "lyra");
+    fray_chances c;
+    fray_diag d;
+    cr_assert_eq(fray_action_chances(f, l, "feint vance", &c, &d), FRAY_OK,
+                 "%s", d.message);
+    fray_dice *dd = NULL;
+    cr_assert_eq(fray_dice_parse("d20+5", NULL, NULL, &dd, &d), FRAY_OK);
+    fray_dist D;
+    cr_assert_eq(fray_dice_dist(dd, 0, NULL, &D), FRAY_OK);
+    fray_ratio want = fray_dist_at_least(&D, 12);
+    fray_dist_free(&D);
+    fray_dice_free(dd);
+    const fray_chance_outcome *ok = cf_outcome(c.outcomes, c.n_outcomes, "succeeds");
+    cr_expect(fray_ratio_equal(ok->p, want));
+    cr_expect(fabs(ok->share - 0.7) < 1e-12, "%.4f", ok->share);
+    cr_expect(c.p_drop < 0);
+    /* Vance's feint before his turn: Bluff not listed, his Charisma's
+     * modifier (Cha 8: -1), against Will 14 */
+    fray_chances cv;
+    cr_assert_eq(fray_action_chances(f, v, "feint lyra", &cv, &d), FRAY_OK,
+                 "%s", d.message);
+    cr_expect(fabs(cf_outcome(cv.outcomes, cv.n_outcomes, "succeeds")->share -
+                   0.3) < 1e-12, "d20-1 at least 14: 6/20");
+    fray_fight_free(f);
+    enum { N = 4000 };
+    int feinted = 0;
+    for (int i = 0; i < N; i++) {
+        fray_fight *g = lyra_to_act(s, 1000 + (uint64_t)i);
+        cf_command(g, "lyra feint vance");
+        feinted += has_condition(g, l, "feint");
+        fray_fight_free(g);
+    }
+    double share = (double)feinted / N, tol = cf_tolerance(ok->share, N);
+    cr_expect(fabs(share - ok->share) <= tol, "a feint's battle superiority "
+              "after %.4f of %d feints, the chances say %.4f (tolerance %.4f)",
+              share, N, ok->share, tol);
     fray_setup_free(s);
 }

@@ -392,6 +392,71 @@ static fray_status special_one(const fa_setup *s, const fa_state *st,
     return FRAY_OK;
 }
 
+/* A feint (004:307; skills.c): a Bluff check, d20 + the bonus
+ * fa_skill_roll adds, against the number feint_dc names (the target's
+ * Will, or 10 + Notice); no natural 1 or 20. The share of d20+B at least
+ * that number, what `fray odds roll d20+B --vs D` gives. */
+static fray_status feint_one(const fa_setup *s, const fa_state *st, int turn,
+                             const fa_command *cmd, const char *command,
+                             fray_chances *out, fray_diag *diag) {
+    int who = cmd->actor;
+    if (cmd->n_targets != 1 || cmd->targets[0] < 0 || cmd->targets[0] >= st->n)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "a feint needs one target");
+    int t = cmd->targets[0];
+    if (st->c[t].flags & FA_F_OUT)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "%s is out of the fight", s->c[t].name);
+    fray_status rc = check_now(s, st, turn, cmd, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    int bonus = fa_skill_check_bonus(s, st, who, FA_SKILL_BLUFF);
+    int dc = fa_feint_dc(s, st, who, t);
+    char text[32];
+    snprintf(text, sizeof text, "d20%+d", bonus);
+    fray_dice *dd = NULL;
+    fray_dist D;
+    memset(&D, 0, sizeof D);
+    fray_diag d2;
+    memset(&d2, 0, sizeof d2);
+    rc = fray_dice_parse(text, NULL, NULL, &dd, &d2);
+    if (rc == FRAY_OK)
+        rc = fray_dice_dist(dd, 0, NULL, &D);
+    fray_dice_free(dd);
+    if (rc != FRAY_OK) {
+        fray_dist_free(&D);
+        return fray__diag_set(diag, rc, 0, "the Bluff check cannot be counted");
+    }
+    fray_ratio ok = dc <= 0 ? fray__ratio(1, 1, false) : fray_dist_at_least(&D, dc);
+    fray_dist_free(&D);
+    out->target = t;
+    snprintf(out->command, sizeof out->command, "%s", command);
+    out->n_tracks = 1;
+    out->tracks[0] = hp_track[0];
+    out->n_outcomes = 2;
+    snprintf(out->outcomes[0].name, sizeof out->outcomes[0].name, "fails");
+    out->outcomes[0].p = fray_ratio_one_minus(ok);
+    snprintf(out->outcomes[1].name, sizeof out->outcomes[1].name, "succeeds");
+    out->outcomes[1].p = ok;
+    for (int i = 0; i < 2; i++)
+        out->outcomes[i].share = fray_ratio_to_double(out->outcomes[i].p);
+    out->n_damage = 1;
+    out->damage[0].amount[0] = 0;
+    out->damage[0].p = fray__ratio(1, 1, false);
+    out->damage[0].share = 1;
+    out->p_drop = -1;
+    snprintf(out->modifiers, sizeof out->modifiers, "Bluff %+d against %d (%s)",
+             bonus, dc, s->opt.feint_against == FA_FEINT_NOTICE ? "10 + Notice"
+                                                                : "Will");
+    if (snprintf(out->title, sizeof out->title, "Feint at %s", s->c[t].name) >=
+        (int)sizeof out->title)
+        out->title[sizeof out->title - 1] = '\0';
+    snprintf(out->assumed, sizeof out->assumed,
+             "a success gives battle superiority on the next attack on %s "
+             "before the end of the next turn; no damage; no action point spent",
+             s->c[t].name);
+    return FRAY_OK;
+}
+
 static fray_status one_body(const fa_setup *s, const fa_state *st, int turn,
                             int who, const char *command, fray_chances *out,
                             fa_state **moved, fray_diag *diag) {
@@ -414,12 +479,14 @@ static fray_status one_body(const fa_setup *s, const fa_state *st, int turn,
                               "%s is out of the fight", s->c[who].name);
     if (cmd.kind == FA_CMD_TRIP || cmd.kind == FA_CMD_GRAPPLE)
         return special_one(s, st, turn, &cmd, command, out, diag);
+    if (cmd.kind == FA_CMD_FEINT)
+        return feint_one(s, st, turn, &cmd, command, out, diag);
     bool charge = cmd.kind == FA_CMD_CHARGE;
     if (cmd.kind != FA_CMD_ATTACK && !charge)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "the chances of %s are not counted (only an "
                               "attack, a power on its targets, an area, a "
-                              "charge, a trip or a grapple)",
+                              "charge, a trip, a grapple or a feint)",
                               fa_cmd_title(cmd.kind));
     if (st->c[who].flags & FA_F_OUT)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
