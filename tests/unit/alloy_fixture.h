@@ -464,6 +464,12 @@ fray_status fa_area_targets(const fa_setup *s, const fa_state *st, int who,
     *n = 0;
     return FRAY_ERR_INVALID;
 }
+/* (chances.c's trip and grapple, issue 19; no test here asks.) */
+fa_attack_line fa_special_line(const fa_setup *s, const fa_state *st, int who,
+                               int kind) {
+    (void)kind;
+    return fa_attack_line_of(s, st, who, -1, -1, true);
+}
 #endif
 
 #endif

@@ -1441,5 +1441,17 @@ bool fa_sight_fp(const fa_setup *s, fray_footprint a, fray_footprint b);
  * long way (fray_grid_flanks asked of every ally that can flank). */
 bool fa_flanking(const fa_setup *s, const fa_state *st, int who, int target);
 bool fa_flanking_long(const fa_setup *s, const fa_state *st, int who, int target);
+/* (added by tablechances, issue 19; attack.c) The line of the roll of a
+ * trip (FA_CMD_TRIP) or a grapple (FA_CMD_GRAPPLE) by who, as the engine
+ * rolls it (unarmed, against Reflex; a grapple with Strength). */
+fa_attack_line fa_special_line(const fa_setup *s, const fa_state *st, int who,
+                               int kind);
+
+/* (added by tablechances, issue 19; skills.c) The bonus of who's check
+ * of skill as fa_skill_roll adds it (the aid not used up), and a feint's
+ * number to beat (Will, or 10 + Notice: option feint-against). */
+int fa_skill_check_bonus(const fa_setup *s, const fa_state *st, int who,
+                         int skill);
+int fa_feint_dc(const fa_setup *s, const fa_state *st, int who, int t);
 
 #endif

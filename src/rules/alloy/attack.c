@@ -1122,7 +1122,7 @@ static fray_status trip(fa_run *r, const fa_command *cmd) {
     if (cmd->n_targets != 1 || !valid_target(r->st, who, cmd->targets[0]))
         return bad(r);
     int t = cmd->targets[0];
-    fa_attack_line L = unarmed_line(r->s, r->st, who, FA_DEF_REFLEX); /* 004:735 */
+    fa_attack_line L = fa_special_line(r->s, r->st, who, FA_CMD_TRIP); /* 004:735 */
     int res = special_roll(r, who, t, &L, false, -1);
     if (res < 0)
         return r->failed;
@@ -1150,8 +1150,7 @@ static fray_status grapple(fa_run *r, const fa_command *cmd) {
         return bad(r);
     if (st->c[who].wield >= 0 && weapon_in(s, who, st->c[who].wield)->hands >= 2)
         return bad(r);    /* no free hand (004:611) */
-    fa_attack_line L = unarmed_line(s, st, who, FA_DEF_REFLEX);
-    L.ability = FA_STR;
+    fa_attack_line L = fa_special_line(s, st, who, FA_CMD_GRAPPLE);
     int res = special_roll(r, who, t, &L, false, -1);
     if (res < 0)
         return r->failed;
@@ -1461,4 +1460,17 @@ fray_status fa_area_targets(const fa_setup *s, const fa_state *st, int who,
             targets[(*n)++] = i;
     }
     return FRAY_OK;
+}
+
+/* (added by tablechances, issue 19) The roll of a trip (FA_CMD_TRIP:
+ * the unarmed attack against Reflex, 004:735) or a grapple
+ * (FA_CMD_GRAPPLE: the unarmed attack with Strength against Reflex,
+ * 004:611), as trip() and grapple() make it; the chances at the table
+ * (chances.c) count the same line. */
+fa_attack_line fa_special_line(const fa_setup *s, const fa_state *st, int who,
+                               int kind) {
+    fa_attack_line L = unarmed_line(s, st, who, FA_DEF_REFLEX);
+    if (kind == FA_CMD_GRAPPLE)
+        L.ability = FA_STR;
+    return L;
 }

@@ -14,6 +14,7 @@
 #include "internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const hp_track[1] = {"HP"};
@@ -60,10 +61,10 @@ typedef struct target_count {
 
 static fray_status count_target(const fa_setup *s, const fa_state *st, int who,
                                 int t, const fa_attack_line *L, fray_pos from,
-                                bool allow_impossible, target_count *tc,
-                                fray_diag *diag) {
+                                bool allow_impossible, bool charge,
+                                target_count *tc, fray_diag *diag) {
     fa_mods m;
-    fa_attack_mods(s, st, who, t, L, false, from, &m);
+    fa_attack_mods(s, st, who, t, L, charge, from, &m);
     tc->impossible = m.impossible;
     tc->whole = true;
     tc->expected = 0;
@@ -248,9 +249,217 @@ static fray_status area_joint(const fa_attack_line *L, const fa_state *st,
     return rc;
 }
 
-static fray_status one(const fa_setup *s, const fa_state *st, int turn,
-                       int who, const char *command, fray_chances *out,
-                       fray_diag *diag) {
+/* A Charge (004:523-525) is counted on a copy of the state with the
+ * charger standing where its path ends (*moved, freed by one()): the
+ * engine walks the path, then makes the melee basic attack at +1 from
+ * there (act.c, attack.c's `charge`). When it is not the charger's turn,
+ * act.c's check is asked on a copy whose turn has come to it. */
+/* act.c's check of cmd (fa_check), on the state as it stands when it is
+ * the actor's turn, else on a copy whose turn has come to it (its
+ * actions as at the start of a turn). */
+static fray_status check_now(const fa_setup *s, const fa_state *st, int turn,
+                             const fa_command *cmd, fray_diag *diag) {
+    int who = cmd->actor;
+    char why[200] = "";
+    if (who == turn) {
+        if (fa_check(s, st, cmd, why, sizeof why) != FRAY_OK)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s", why);
+        return FRAY_OK;
+    }
+    fa_state *cp = malloc(sizeof *cp);
+    if (!cp)
+        return fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
+    *cp = *st;
+    fa_cstate *c = &cp->c[who];
+    cp->cur = (int8_t)who;
+    c->slots = st->round == 0 ? (FA_SLOT_STANDARD | FA_SLOT_MOVE)
+                              : (FA_SLOT_STANDARD | FA_SLOT_MOVE | FA_SLOT_SWIFT);
+    c->extra_standard = 0;
+    c->flags &= (uint8_t)~FA_F_DONE;
+    fray_status ok = fa_check(s, cp, cmd, why, sizeof why);
+    free(cp);
+    if (ok != FRAY_OK)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s", why);
+    return FRAY_OK;
+}
+
+static fray_status charge_state(const fa_setup *s, const fa_state *st,
+                                int turn, const fa_command *cmd,
+                                fa_state **moved, fray_diag *diag) {
+    int who = cmd->actor;
+    if (cmd->option == FA_CHARGE_BULL_RUSH)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "the chances of a charge ending in a bull rush "
+                              "are not counted");
+    if (cmd->n_path < 1)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "a charge needs the square it ends on");
+    fray_status rc = check_now(s, st, turn, cmd, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    *moved = malloc(sizeof **moved);
+    if (!*moved)
+        return fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
+    **moved = *st;
+    (*moved)->c[who].fp.at = cmd->path[cmd->n_path - 1];
+    return FRAY_OK;
+}
+
+/* A trip (004:735) or a grapple (004:611): one roll of attack.c's own
+ * line (fa_special_line) with its modifiers (fa_attack_mods) against the
+ * target's Reflex, no damage; a natural 20 succeeds, a natural 1 fails
+ * (fray_odds_d20_attack's p_hit, what `fray odds roll d20+B --attack --vs
+ * D` gives). */
+static fray_status special_one(const fa_setup *s, const fa_state *st,
+                               int turn, const fa_command *cmd,
+                               const char *command, fray_chances *out,
+                               fray_diag *diag) {
+    int who = cmd->actor;
+    if (cmd->n_targets != 1 || cmd->targets[0] < 0 || cmd->targets[0] >= st->n)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s needs one target",
+                              fa_cmd_title(cmd->kind));
+    int t = cmd->targets[0];
+    if (st->c[t].flags & FA_F_OUT)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "%s is out of the fight", s->c[t].name);
+    fray_status rc = check_now(s, st, turn, cmd, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    bool trip = cmd->kind == FA_CMD_TRIP;
+    fa_attack_line L = fa_special_line(s, st, who, cmd->kind);
+    fa_mods m;
+    fa_attack_mods(s, st, who, t, &L, false, st->c[who].fp.at, &m);
+    if (m.impossible)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "%s cannot reach %s now", s->c[who].name,
+                              s->c[t].name);
+    out->modifiers[0] = '\0';
+    for (int i = 0; i < m.n; i++) {
+        char one_mod[64];
+        snprintf(one_mod, sizeof one_mod, "%s %+d", fa_mod_name(m.m[i].reason),
+                 m.m[i].value);
+        add_text(out->modifiers, sizeof out->modifiers, one_mod);
+    }
+    for (int i = 0; i < m.n_def; i++) {
+        char one_mod[64];
+        snprintf(one_mod, sizeof one_mod, "defense: %s %+d",
+                 fa_mod_name(m.d[i].reason), m.d[i].value);
+        add_text(out->modifiers, sizeof out->modifiers, one_mod);
+    }
+    if (!out->modifiers[0])
+        snprintf(out->modifiers, sizeof out->modifiers, "none");
+    fray_d20_attack_query q;
+    memset(&q, 0, sizeof q);
+    q.bonus = L.attack_bonus + m.total;
+    q.defense = s->sb[s->c[t].sb].defense[L.defense] + m.def_total;
+    q.crit_min = L.crit_min;
+    fray_d20_attack_odds ao;
+    memset(&ao, 0, sizeof ao);
+    rc = fray_odds_d20_attack(&q, NULL, &ao);
+    if (rc != FRAY_OK) {
+        fray_d20_attack_odds_free(&ao);
+        return fray__diag_set(diag, rc, 0, "the roll cannot be counted");
+    }
+    out->target = t;
+    snprintf(out->command, sizeof out->command, "%s", command);
+    out->n_tracks = 1;
+    out->tracks[0] = hp_track[0];
+    out->n_outcomes = 2;
+    snprintf(out->outcomes[0].name, sizeof out->outcomes[0].name, "fails");
+    out->outcomes[0].p = fray_ratio_one_minus(ao.p_hit);
+    snprintf(out->outcomes[1].name, sizeof out->outcomes[1].name, "%s",
+             trip ? "knocked prone" : "grabbed");
+    out->outcomes[1].p = ao.p_hit;
+    for (int i = 0; i < 2; i++)
+        out->outcomes[i].share = fray_ratio_to_double(out->outcomes[i].p);
+    fray_d20_attack_odds_free(&ao);
+    out->n_damage = 1;
+    out->damage[0].amount[0] = 0;
+    out->damage[0].p = fray__ratio(1, 1, false);
+    out->damage[0].share = 1;
+    out->expected[0] = 0;
+    out->p_drop = -1;
+    if (snprintf(out->title, sizeof out->title, "%s %s",
+                 trip ? "Trip" : "Grapple", s->c[t].name) >= (int)sizeof out->title)
+        out->title[sizeof out->title - 1] = '\0';
+    snprintf(out->assumed, sizeof out->assumed,
+             "the unarmed attack against Reflex%s, as the engine rolls it; "
+             "no damage%s; no action point spent",
+             trip ? "" : " with Strength",
+             trip && fa_has(&st->c[t], FA_C_PRONE)
+                 ? "; already prone: a success changes nothing"
+                 : "");
+    return FRAY_OK;
+}
+
+/* A feint (004:307; skills.c): a Bluff check, d20 + the bonus
+ * fa_skill_roll adds, against the number feint_dc names (the target's
+ * Will, or 10 + Notice); no natural 1 or 20. The share of d20+B at least
+ * that number, what `fray odds roll d20+B --vs D` gives. */
+static fray_status feint_one(const fa_setup *s, const fa_state *st, int turn,
+                             const fa_command *cmd, const char *command,
+                             fray_chances *out, fray_diag *diag) {
+    int who = cmd->actor;
+    if (cmd->n_targets != 1 || cmd->targets[0] < 0 || cmd->targets[0] >= st->n)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "a feint needs one target");
+    int t = cmd->targets[0];
+    if (st->c[t].flags & FA_F_OUT)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "%s is out of the fight", s->c[t].name);
+    fray_status rc = check_now(s, st, turn, cmd, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    int bonus = fa_skill_check_bonus(s, st, who, FA_SKILL_BLUFF);
+    int dc = fa_feint_dc(s, st, who, t);
+    char text[32];
+    snprintf(text, sizeof text, "d20%+d", bonus);
+    fray_dice *dd = NULL;
+    fray_dist D;
+    memset(&D, 0, sizeof D);
+    fray_diag d2;
+    memset(&d2, 0, sizeof d2);
+    rc = fray_dice_parse(text, NULL, NULL, &dd, &d2);
+    if (rc == FRAY_OK)
+        rc = fray_dice_dist(dd, 0, NULL, &D);
+    fray_dice_free(dd);
+    if (rc != FRAY_OK) {
+        fray_dist_free(&D);
+        return fray__diag_set(diag, rc, 0, "the Bluff check cannot be counted");
+    }
+    fray_ratio ok = dc <= 0 ? fray__ratio(1, 1, false) : fray_dist_at_least(&D, dc);
+    fray_dist_free(&D);
+    out->target = t;
+    snprintf(out->command, sizeof out->command, "%s", command);
+    out->n_tracks = 1;
+    out->tracks[0] = hp_track[0];
+    out->n_outcomes = 2;
+    snprintf(out->outcomes[0].name, sizeof out->outcomes[0].name, "fails");
+    out->outcomes[0].p = fray_ratio_one_minus(ok);
+    snprintf(out->outcomes[1].name, sizeof out->outcomes[1].name, "succeeds");
+    out->outcomes[1].p = ok;
+    for (int i = 0; i < 2; i++)
+        out->outcomes[i].share = fray_ratio_to_double(out->outcomes[i].p);
+    out->n_damage = 1;
+    out->damage[0].amount[0] = 0;
+    out->damage[0].p = fray__ratio(1, 1, false);
+    out->damage[0].share = 1;
+    out->p_drop = -1;
+    snprintf(out->modifiers, sizeof out->modifiers, "Bluff %+d against %d (%s)",
+             bonus, dc, s->opt.feint_against == FA_FEINT_NOTICE ? "10 + Notice"
+                                                                : "Will");
+    if (snprintf(out->title, sizeof out->title, "Feint at %s", s->c[t].name) >=
+        (int)sizeof out->title)
+        out->title[sizeof out->title - 1] = '\0';
+    snprintf(out->assumed, sizeof out->assumed,
+             "a success gives battle superiority on the next attack on %s "
+             "before the end of the next turn; no damage; no action point spent",
+             s->c[t].name);
+    return FRAY_OK;
+}
+
+static fray_status one_body(const fa_setup *s, const fa_state *st, int turn,
+                            int who, const char *command, fray_chances *out,
+                            fa_state **moved, fray_diag *diag) {
     memset(out, 0, sizeof *out);
     out->who = who;
     out->target = -1;
@@ -265,10 +474,19 @@ static fray_status one(const fa_setup *s, const fa_state *st, int turn,
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "'%s' is not an action of %s", command,
                               s->c[who].name);
-    if (cmd.kind != FA_CMD_ATTACK)
+    if (st->c[who].flags & FA_F_OUT)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "%s is out of the fight", s->c[who].name);
+    if (cmd.kind == FA_CMD_TRIP || cmd.kind == FA_CMD_GRAPPLE)
+        return special_one(s, st, turn, &cmd, command, out, diag);
+    if (cmd.kind == FA_CMD_FEINT)
+        return feint_one(s, st, turn, &cmd, command, out, diag);
+    bool charge = cmd.kind == FA_CMD_CHARGE;
+    if (cmd.kind != FA_CMD_ATTACK && !charge)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "the chances of %s are not counted (only an "
-                              "attack, a power on its targets or an area)",
+                              "attack, a power on its targets, an area, a "
+                              "charge, a trip, a grapple or a feint)",
                               fa_cmd_title(cmd.kind));
     if (st->c[who].flags & FA_F_OUT)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
@@ -278,7 +496,18 @@ static fray_status one(const fa_setup *s, const fa_state *st, int turn,
     const fa_weapon *w = cmd.power < 0 && slot >= 0 && slot < b->n_weapons
                              ? &s->weapons[b->weapons[slot].weapon]
                              : NULL;
-    bool melee = !w || w->kind == FA_WK_MELEE;
+    bool melee = charge || !w || w->kind == FA_WK_MELEE;
+    fray_pos charged_from = st->c[who].fp.at;
+    if (charge) {
+        if (cmd.n_targets < 1 || cmd.targets[0] < 0 || cmd.targets[0] >= st->n)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                  "a charge needs a target");
+        rc = charge_state(s, st, turn, &cmd, moved, diag);
+        if (rc != FRAY_OK)
+            return rc;
+        st = *moved;
+        turn = -1; /* checked: the attack is counted as is from there */
+    }
     fa_attack_line L = fa_attack_line_of(s, st, who, cmd.power, slot, melee);
     if (!L.area) {
         if (cmd.n_targets < 1)
@@ -348,7 +577,8 @@ static fray_status one(const fa_setup *s, const fa_state *st, int turn,
         target_count tc = {.oc = out->outcomes, .dmg = out->damage,
                            .max = FRAY_CHANCES_DAMAGE, .mods = out->modifiers,
                            .mods_size = sizeof out->modifiers};
-        rc = count_target(s, st, who, t, &L, from, false, &tc, diag);
+        rc = count_target(s, st, who, t, &L, st->c[who].fp.at, false, charge,
+                          &tc, diag);
         if (rc != FRAY_OK)
             return rc;
         out->target = t;
@@ -357,9 +587,14 @@ static fray_status one(const fa_setup *s, const fa_state *st, int turn,
         out->expected[0] = tc.expected;
         out->p_drop = tc.p_drop;
         whole = tc.whole;
-        if (snprintf(out->title, sizeof out->title, "%s on %s with %s",
-                     cmd.power >= 0 ? "Power" : "Attack", s->c[t].name, what) >=
-            (int)sizeof out->title)
+        int tl = charge ? snprintf(out->title, sizeof out->title,
+                                   "Charge to %d,%d, then attack on %s with %s",
+                                   st->c[who].fp.at.x, st->c[who].fp.at.y,
+                                   s->c[t].name, what)
+                 : snprintf(out->title, sizeof out->title, "%s on %s with %s",
+                            cmd.power >= 0 ? "Power" : "Attack", s->c[t].name,
+                            what);
+        if (tl >= (int)sizeof out->title)
             out->title[sizeof out->title - 1] = '\0'; /* cut: a long name */
     } else {
         /* Several targets (a roll each, 004:75) or an area (a roll each,
@@ -377,8 +612,8 @@ static fray_status one(const fa_setup *s, const fa_state *st, int turn,
                                .max = FRAY_CHANCES_AREA_DAMAGE,
                                .mods = ct->modifiers,
                                .mods_size = sizeof ct->modifiers};
-            rc = count_target(s, st, who, targets[i], &L, from, L.area, &tc,
-                              diag);
+            rc = count_target(s, st, who, targets[i], &L, from, L.area, false,
+                              &tc, diag);
             if (rc != FRAY_OK)
                 return rc;
             ct->n_damage = tc.n_damage;
@@ -443,18 +678,79 @@ static fray_status one(const fa_setup *s, const fa_state *st, int turn,
     bool has_crit = L.crit_dice.n > 0 && L.crit_dice.sides >= 2;
     if (has_crit)
         dice_text(crit, sizeof crit, L.crit_dice, 1, 0);
+    char moved_words[200] = "";
+    if (charge)
+        snprintf(moved_words, sizeof moved_words,
+                 "; the attack from %d,%d where the charge ends: what its "
+                 "move from %d,%d provokes is not counted",
+                 st->c[who].fp.at.x, st->c[who].fp.at.y, charged_from.x,
+                 charged_from.y);
     if (snprintf(out->assumed, sizeof out->assumed,
                  "damage %s, a critical %s%s%s (the attack as the odds table "
-                 "counts it)%s; no action point spent%s",
+                 "counts it)%s%s; no action point spent%s",
                  dmg, "deals the dice's most", has_crit ? " plus " : "",
                  has_crit ? crit : "",
                  L.area ? "; an attack roll each, one damage roll for all"
                  : n > 1 ? "; an attack and a damage roll each" : "",
+                 moved_words,
                  whole ? "" : "; the largest amounts are left out of the list") >=
         (int)sizeof out->assumed)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "the damage %s is too long to tell", dmg);
     return FRAY_OK;
+}
+
+static fray_status one(const fa_setup *s, const fa_state *st, int turn,
+                       int who, const char *command, fray_chances *out,
+                       fray_diag *diag) {
+    fa_state *moved = NULL;
+    fray_status rc = one_body(s, st, turn, who, command, out, &moved, diag);
+    free(moved);
+    return rc;
+}
+
+/* For `odds ID`: a Charge on foe t to the square next to it nearest the
+ * charger (fewest squares counted, then the first in reading order) whose
+ * charge act.c allows; FRAY_ERR_INVALID when none. */
+static fray_status rank_charge(const fa_setup *s, const fa_state *st,
+                               int turn, int who, int t, fray_chances *out,
+                               fray_diag *diag) {
+    fray_footprint tf = st->c[t].fp;
+    int side = tf.side > 0 ? tf.side : 1;
+    int me = st->c[who].fp.side > 0 ? st->c[who].fp.side : 1;
+    fray_pos start = st->c[who].fp.at;
+    fray_pos cand[64];
+    int nc = 0;
+    for (int y = tf.at.y - me; y <= tf.at.y + side && nc < 64; y++)
+        for (int x = tf.at.x - me; x <= tf.at.x + side && nc < 64; x++) {
+            fray_pos p = {(int16_t)x, (int16_t)y};
+            if (!fray_grid_in(&s->map, p))
+                continue;
+            fray_footprint fp = {p, st->c[who].fp.side};
+            if (!fray_grid_adjacent(fp, tf) || fa_count(s, start, p) < 2)
+                continue;
+            int k = nc++;
+            while (k > 0 && fa_count(s, start, cand[k - 1]) > fa_count(s, start, p)) {
+                cand[k] = cand[k - 1];
+                k--;
+            }
+            cand[k] = p;
+        }
+    for (int i = 0; i < nc; i++) {
+        char c[FRAY_CHANCES_TEXT];
+        snprintf(c, sizeof c, "charge %s %d,%d", s->c[t].id, cand[i].x, cand[i].y);
+        fray_diag d;
+        memset(&d, 0, sizeof d);
+        fray_status rc = one(s, st, turn, who, c, out, &d);
+        if (rc == FRAY_OK)
+            return FRAY_OK;
+        if (rc != FRAY_ERR_INVALID && rc != FRAY_ERR_PARSE) {
+            if (diag)
+                *diag = d;
+            return rc;
+        }
+    }
+    return FRAY_ERR_INVALID;
 }
 
 fray_status fa_chances(const fa_setup *s, const fa_state *st, int turn,
@@ -505,6 +801,13 @@ fray_status fa_chances(const fa_setup *s, const fa_state *st, int turn,
                     *diag = d;
                 return rc;
             }
+        }
+        if (*n < max) {
+            fray_status rc = rank_charge(s, st, turn, who, t, &out[*n], diag);
+            if (rc == FRAY_OK)
+                ++*n;
+            else if (rc != FRAY_ERR_INVALID && rc != FRAY_ERR_PARSE)
+                return rc;
         }
     }
     return FRAY_OK;

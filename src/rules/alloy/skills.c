@@ -139,7 +139,8 @@ int fa_skill_aid_take(fa_run *r, int who, int skill) {
 }
 
 bool fa_skill_roll(fa_run *r, int who, int skill, int target, int dc) {
-    int bonus = fa_sb_of(r->s, who)->skill[skill] + fa_skill_aid_take(r, who, skill);
+    int bonus = fa_skill_check_bonus(r->s, r->st, who, skill);
+    fa_skill_aid_take(r, who, skill);
     int d20 = fa_roll(r, 20, FA_DIE_CHECK, who);
     if (r->failed != FRAY_OK)
         return false;
@@ -151,9 +152,7 @@ bool fa_skill_roll(fa_run *r, int who, int skill, int target, int dc) {
 
 /* The feint's number to beat: Will (with its modifiers) or 10 + Notice. */
 static int feint_dc(const fa_run *r, int who, int t) {
-    if (r->s->opt.feint_against == FA_FEINT_NOTICE)
-        return 10 + fa_sb_of(r->s, t)->skill[FA_SKILL_NOTICE];
-    return fa_defense_value(r->s, r->st, t, FA_DEF_WILL, who, false);
+    return fa_feint_dc(r->s, r->st, who, t);
 }
 
 static fray_status feint(fa_run *r, const fa_command *cmd) {
@@ -429,4 +428,19 @@ static void notice_reveals(fa_run *r, int who) {
             continue;
         c->seen[side] = c->fp.at;
     }
+}
+
+/* (added by tablechances, issue 19) The bonus of who's check of skill as
+ * fa_skill_roll adds it (the skill and the aid on it, not used up here),
+ * and a feint's number to beat (feint_dc): the chances at the table
+ * (chances.c) count the same numbers. */
+int fa_skill_check_bonus(const fa_setup *s, const fa_state *st, int who,
+                         int skill) {
+    return fa_sb_of(s, who)->skill[skill] + fa_skill_aid_peek(&st->c[who], skill);
+}
+
+int fa_feint_dc(const fa_setup *s, const fa_state *st, int who, int t) {
+    if (s->opt.feint_against == FA_FEINT_NOTICE)
+        return 10 + fa_sb_of(s, t)->skill[FA_SKILL_NOTICE];
+    return fa_defense_value(s, st, t, FA_DEF_WILL, who, false);
 }

@@ -896,9 +896,14 @@ static fray_status one(const fray_towers_fight *f, int who,
         return refuse(diag, "the chances with Hand of Fate, chip or "
                       "opportunity words are not counted%s%s: ask without them",
                       "", "");
-    if (cmd.shift_first)
-        return refuse(diag, "a Shift Position first moves %s: ask again "
-                      "after it%s", s->c[who].name, "");
+    /* "shift X,Y then attack ID": the attack from the space the Shift
+     * ends on (engine.c walks the one space, then attacks if the
+     * attacker can still act). */
+    bool shift = cmd.shift_first;
+    if (shift && (aim_first || charge || cmd.action == FT_ACT_CAST))
+        return refuse(diag, "the chances of a Shift Position then %s are "
+                      "not counted%s (only a Shift then Attack or Power "
+                      "Attack)", aim_first ? "an Aim" : title, "");
     if (cmd.grapple_move)
         return refuse(diag, "the chances of a grappling move are not "
                       "counted%s%s", "", "");
@@ -911,6 +916,9 @@ static fray_status one(const fray_towers_fight *f, int who,
     if (!w)
         return refuse(diag, "%s holds no weapon: Draw a Weapon first%s",
                       s->c[who].name, "");
+    if (w->area && shift)
+        return refuse(diag, "the chances of a Shift Position then an area "
+                      "are not counted%s%s", "", "");
     if (w->area)
         return area_one(f, who, &cmd, wi, asked, aim_first, x, out, diag);
     if (t < 0 || t >= f->st.n)
@@ -936,9 +944,10 @@ static fray_status one(const fray_towers_fight *f, int who,
                           s->c[who].name, s->c[t].name);
         if (!ft_in_fight(st, t))
             return refuse(diag, "%s is out of the fight%s", s->c[t].name, "");
-        if (charge) {
-            /* The Charge's path is the engine's check: on a copy whose
-             * clock has come to the charger (everyone else later). */
+        if (charge || shift) {
+            /* The Charge's path (the Shift's space) is the engine's
+             * check: on a copy whose clock has come to the charger
+             * (everyone else later). */
             memcpy(&x->st2, st, sizeof x->st2);
             ft_state *c2 = &x->st2;
             for (int i = 0; i < c2->n; i++)
@@ -959,6 +968,8 @@ static fray_status one(const fray_towers_fight *f, int who,
     fray_pos charged_from = st->c[who].pos;
     if (charge)
         st->c[who].pos = cmd.dest;
+    if (shift)
+        st->c[who].pos = cmd.shift_to;
     if (aim_first) { /* engine.c's Aim, on the copy */
         st->c[who].aim++;
         st->c[who].aim_spell = (int8_t)w->spell;
@@ -987,6 +998,11 @@ static fray_status one(const fray_towers_fight *f, int who,
             snprintf(out->title, sizeof out->title, "Charge to %d,%d, then "
                      "Attack on %s with %s", cmd.dest.x, cmd.dest.y,
                      s->c[t].name, w->name));
+    else if (shift)
+        fit(out->title, sizeof out->title,
+            snprintf(out->title, sizeof out->title, "Shift to %d,%d, then "
+                     "%s on %s with %s", cmd.shift_to.x, cmd.shift_to.y,
+                     title, s->c[t].name, w->name));
     else
         snprintf(out->title, sizeof out->title, "%s%s on %s with %s",
                  aim_first ? "Aim, then " : "", title, s->c[t].name, w->name);
@@ -1045,6 +1061,14 @@ static fray_status one(const fray_towers_fight *f, int who,
         snprintf(c, sizeof c, "the blow from %d,%d where the Charge ends: "
                  "opportunity attacks on the way not counted",
                  cmd.dest.x, cmd.dest.y);
+        add_text(out->assumed, sizeof out->assumed, c);
+    }
+    if (shift && (charged_from.x != cmd.shift_to.x ||
+                  charged_from.y != cmd.shift_to.y)) {
+        char c[112];
+        snprintf(c, sizeof c, "the attack from %d,%d where the Shift ends: "
+                 "the opportunity attacks it provokes not counted",
+                 cmd.shift_to.x, cmd.shift_to.y);
         add_text(out->assumed, sizeof out->assumed, c);
     }
     return FRAY_OK;
