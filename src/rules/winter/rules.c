@@ -755,6 +755,24 @@ void sw_attack_terms(const sw_setup *s, const sw_state *st, int a, int t,
              (o->undefended ? 0 : tb->agility + tb->defense_bonus);
 }
 
+/* 002:51: a miss into an Engaged cluster may hit anyone engaged with or
+ * by the target, not the shooter (ruling friendly-fire: one drawn with a
+ * die the size of the cluster); -1 when nobody is there. A weapon's miss
+ * and a Ranged spell's miss draw alike. */
+static int friendly_pick(sw_run *r, int a, int t) {
+    const sw_state *st = r->st;
+    int list[SW_MAX_C], n = 0;
+    for (int j = 0; j < st->n; j++)
+        if (j != t && j != a && !(st->c[j].flags & SW_F_DEAD) &&
+            (st->c[j].engages == t || st->c[t].engages == j))
+            list[n++] = j;
+    if (n == 0)
+        return -1;
+    int pick = n == 1 ? 1 : roll(r, n);
+    fact(r, SW_FACT_FRIENDLY, a, t, pick, n, 0, list[pick - 1]);
+    return list[pick - 1];
+}
+
 /* mode: 0 an attack, 1 friendly fire (002:51), 2 a siege weapon's spread
  * (002:57) */
 static void talent_effect(sw_run *r, int a, int t, int k);
@@ -800,18 +818,9 @@ static void attack(sw_run *r, int a, int t, int mode, int talent) {
     if (!hit) {
         if (!ranged || friendly || !s->opt.friendly_fire)
             return;
-        /* 002:51: a miss into an Engaged cluster may hit anyone engaged
-         * with or by the target (ruling friendly-fire: one drawn). */
-        int list[SW_MAX_C], n = 0;
-        for (int j = 0; j < st->n; j++)
-            if (j != t && j != a && !(st->c[j].flags & SW_F_DEAD) &&
-                (st->c[j].engages == t || st->c[t].engages == j))
-                list[n++] = j;
-        if (n == 0)
-            return;
-        int pick = n == 1 ? 1 : roll(r, n);
-        fact(r, SW_FACT_FRIENDLY, a, t, pick, n, 0, list[pick - 1]);
-        attack(r, a, list[pick - 1], 1, -1); /* 002:51: talents negated by the miss */
+        int m = friendly_pick(r, a, t);
+        if (m >= 0)
+            attack(r, a, m, 1, -1); /* 002:51: talents negated by the miss */
         return;
     }
     if (talent >= 0 && s->opt.talent_pain_on_hit)
@@ -1020,6 +1029,7 @@ static void area_spell(sw_run *r, int a, int t, int k);
 static void spell_status(sw_run *r, int t, const sw_spell *sp);
 static int spell_damage(sw_run *r, int a, const sw_spell *sp);
 static void magic_harm(sw_run *r, int a, int t, int dmg);
+static void ranged_spell(sw_run *r, int a, int t, int k, bool friendly);
 
 static void resolve_spell(sw_run *r, int a) {
     const sw_setup *s = r->s;
@@ -1057,19 +1067,36 @@ static void resolve_spell(sw_run *r, int a) {
     }
     if (sp->effect == SW_SPELL_DEFENSE)
         return;
-    /* 002:33, 71: Magic Attack against Magic Defense */
+    ranged_spell(r, a, t, k, false);
+}
+
+/* A Ranged spell's Magic Attack roll against Magic Defense (002:33, 71)
+ * and its effect on a hit; a miss into an Engaged cluster may strike one
+ * of it (002:51 "if you miss with a ranged attack ... Spells are not"
+ * negated; ruling friendly-fire, as a weapon's miss: one drawn, and the
+ * spell's effect whole). friendly: this roll is that second one. */
+static void ranged_spell(sw_run *r, int a, int t, int k, bool friendly) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    const sw_spell *sp = &s->sp[k];
     const sw_block *ab = &s->c[a].b, *tb = &s->c[t].b;
     int atk = ab->magic_attack;
-    if (c->flags & SW_F_SNIPING)
+    if (st->c[a].flags & SW_F_SNIPING)
         atk -= 5;                                        /* 002:47 */
     if (st->c[t].cover == SW_COVER_PARTIAL)
         atk -= 5;                                        /* 002:49 */
     int ra = roll(r, SW_CHECK_SIDES) + atk;
     int rb = roll(r, SW_CHECK_SIDES) + tb->magic_defense;
     bool hit = ra > rb || (ra == rb && s->opt.ties == SW_TIES_ACTOR);
-    fact(r, SW_FACT_ATTACK, a, t, ra, rb, hit, 8);
-    if (!hit)
+    fact(r, SW_FACT_ATTACK, a, t, ra, rb, hit, friendly ? 8 | 4 : 8);
+    if (!hit) {
+        if (friendly || !s->opt.friendly_fire)
+            return;
+        int m = friendly_pick(r, a, t);
+        if (m >= 0)
+            ranged_spell(r, a, m, k, true);
         return;
+    }
     if (sp->effect != SW_SPELL_DAMAGE) {
         spell_status(r, t, sp); /* ruling 29 */
         return;

@@ -194,7 +194,8 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
             break;
         case SW_FACT_ATTACK:
             put(&o, "  %s attacks %s%s: %d against %s%d: %s.\n", who, other,
-                (f->d & 8)    ? " with the spell (Magic Attack against Magic Defense)"
+                (f->d & 12) == 12 ? " with the spell (friendly fire; Magic Attack against Magic Defense)"
+                : (f->d & 8)  ? " with the spell (Magic Attack against Magic Defense)"
                 : (f->d & 16) ? " (the siege weapon's spread, 002:57)"
                 : (f->d & 4)  ? " (friendly fire)"
                              : "", f->a,
