@@ -318,6 +318,11 @@ static fray_status one(const sw_setup *s, const sw_state *st, int who,
         out->target = t;
         sw_attack_terms_t at; /* the weapon in hand (002:85), as the rules */
         sw_attack_terms(s, st, who, t, &at);
+        if (at.w->area)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                  "%s rolls no dice to hit: an area attack falls on "
+                                  "everyone in %s's Engaged cluster (002:53)",
+                                  at.w->name, tn);
         const sw_block *ab = &s->c[who].b;
         if (snprintf(out->title, sizeof out->title, "Attack on %s with %s%s%s", tn,
                      at.w->name, at.two ? " and " : "",

@@ -133,8 +133,8 @@ static int find_armour(const sw_setup *s, const char *name) {
 }
 
 static fray_status read_weapon(sl *L, const yn *it) {
-    static const char *const keys[] = {"name", "kind", "damage", "delay", "notes"};
-    fray_status st = yr_keys(&L->r, it, "a weapon", keys, 5, false);
+    static const char *const keys[] = {"name", "kind", "damage", "delay", "notes", "area"};
+    fray_status st = yr_keys(&L->r, it, "a weapon", keys, 6, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -165,6 +165,17 @@ static fray_status read_weapon(sl *L, const yn *it) {
     if ((st = get_int(L, it, "delay", "a weapon's delay (segments)", 1, 30, 0, &d)) != FRAY_OK)
         return st;
     w.delay = (uint8_t)d;
+    const yn *av = yr_get(it, "area");
+    if (av) { /* 002:53: an area attack, no roll (ruling 29) */
+        bool area = false;
+        if ((st = yr_bool(&L->r, av, "area", &area)) != FRAY_OK)
+            return st;
+        if (area && w.siege)
+            return FAIL(L, av, "a siege weapon cannot be an area weapon: it rolls "
+                               "against each of the cluster (002:57), an area attack "
+                               "rolls against nobody (002:53)");
+        w.area = area;
+    }
     s->w[s->n_weapons++] = w;
     return FRAY_OK;
 }
@@ -590,8 +601,8 @@ static fray_status read_options(sl *L, const yn *m) {
         "order", "fallen-release", "undefended-busy", "blown-undefended",
         "dropped-maintain", "siege-spread", "stun-stacking", "talent-miss",
         "stun-interrupts", "stun-maintain", "fall-stun", "mounted-bonus",
-        "area-damage", "area-full-cover"};
-    fray_status st = yr_keys(&L->r, m, "options", keys, 22, false);
+        "area-damage", "area-full-cover", "area-attacker"};
+    fray_status st = yr_keys(&L->r, m, "options", keys, 23, false);
     if (st != FRAY_OK)
         return st;
     sw_options *o = &L->s->opt;
@@ -682,6 +693,10 @@ static fray_status read_options(sl *L, const yn *m) {
     if (st == FRAY_OK && (x = yr_get(m, "area-full-cover")) &&
         (st = yr_choice(&L->r, x, "area-full-cover", afc, 2, &v)) == FRAY_OK)
         o->area_hits_full_cover = v == 1;
+    static const char *const aat[] = {"spared", "hit"}; /* area attacks (002:53) */
+    if (st == FRAY_OK && (x = yr_get(m, "area-attacker")) &&
+        (st = yr_choice(&L->r, x, "area-attacker", aat, 2, &v)) == FRAY_OK)
+        o->area_hits_attacker = v == 1;
     return st;
 }
 

@@ -777,6 +777,9 @@ static int friendly_pick(sw_run *r, int a, int t) {
  * (002:57) */
 static void talent_effect(sw_run *r, int a, int t, int k);
 static void spend_pain(sw_run *r, int a, int k);
+static void area_attack(sw_run *r, int a, int t, const sw_weapon *w, bool two,
+                        int talent);
+static int area_cluster(const sw_state *st, int t, int *list);
 
 static void attack(sw_run *r, int a, int t, int mode, int talent) {
     const sw_setup *s = r->s;
@@ -786,6 +789,10 @@ static void attack(sw_run *r, int a, int t, int mode, int talent) {
     const sw_weapon *w = at.w;
     bool ranged = at.ranged, two = at.two;
     bool friendly = mode != 0;
+    if (w->area && mode == 0) {
+        area_attack(r, a, t, w, two, talent); /* 002:53: no roll */
+        return;
+    }
     int atk = at.atk, def = at.def;
     if (talent >= 0 && s->tl[talent].effect == SW_TE_BONUS)
         atk += s->tl[talent].amount;                    /* ruling 27: its bonus */
@@ -830,16 +837,27 @@ static void attack(sw_run *r, int a, int t, int mode, int talent) {
         talent_effect(r, a, t, talent);
 }
 
-/* A hit's damage (002:33) and its Pain (002:37). */
-static void harm(sw_run *r, int a, int t, const sw_weapon *w, bool two) {
-    const sw_setup *s = r->s;
-    sw_state *st = r->st;
-    const sw_block *ab = &s->c[a].b, *tb = &s->c[t].b;
+/* A weapon's damage roll (002:33), both weapons' with two (002:41). */
+static int weapon_damage(sw_run *r, int a, const sw_weapon *w, bool two) {
     int dmg = damage_roll(r, w);
     if (two)
-        dmg += damage_roll(r, &s->w[ab->off_hand]);     /* 002:41 */
-    if (dmg < 0)
-        dmg = 0;
+        dmg += damage_roll(r, &r->s->w[r->s->c[a].b.off_hand]); /* 002:41 */
+    return dmg < 0 ? 0 : dmg;
+}
+
+static void physical_harm(sw_run *r, int a, int t, int dmg);
+
+/* A hit's damage (002:33) and its Pain (002:37). */
+static void harm(sw_run *r, int a, int t, const sw_weapon *w, bool two) {
+    physical_harm(r, a, t, weapon_damage(r, a, w, two));
+}
+
+/* Physical damage dmg on t: less Physical Resistance with armour that
+ * protects (002:33), a point of Pain (002:37), the saddle (002:61). */
+static void physical_harm(sw_run *r, int a, int t, int dmg) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    const sw_block *tb = &s->c[t].b;
     int res = 0;
     if (tb->armour >= 0 && (s->a[tb->armour].protects == SW_PROT_PHYSICAL ||
                             s->a[tb->armour].protects == SW_PROT_BOTH))
@@ -1143,6 +1161,49 @@ static void spell_status(sw_run *r, int t, const sw_spell *sp) {
         stun(r, t, sp->amount, sp->effect == SW_SPELL_PARALYZE);
 }
 
+/* The Engaged cluster an area effect falls on (002:51, 53): the target
+ * first, then everyone engaged with or by it (one hop), not the dead. */
+static int area_cluster(const sw_state *st, int t, int *list) {
+    int n = 0;
+    list[n++] = t;
+    for (int j = 0; j < st->n; j++)
+        if (j != t && !(st->c[j].flags & SW_F_DEAD) &&
+            (st->c[j].engages == t || st->c[t].engages == j))
+            list[n++] = j;
+    return n;
+}
+
+/* An area attack with a weapon (002:53 "Area spells and attacks ... you
+ * don't have to roll to hit with them"): as an area spell (ruling 29),
+ * physical damage on everyone in the target's cluster, the attacker
+ * spared (ruling area-attacker) or not; rolled once for all or for each (area-damage);
+ * those in Full Cover spared from a ranged one (area-full-cover). A talent
+ * used with it spends its Pain and brings its effect on the target. */
+static void area_attack(sw_run *r, int a, int t, const sw_weapon *w, bool two,
+                        int talent) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    int list[SW_MAX_C];
+    int n = area_cluster(st, t, list);
+    int once = s->opt.area_damage_each ? 0 : weapon_damage(r, a, w, two);
+    for (int i = 0; i < n; i++) {
+        int m = list[i];
+        if (st->c[m].flags & SW_F_DEAD)
+            continue;
+        if (m == a && !s->opt.area_hits_attacker)
+            continue; /* area-attacker: spared (ruling 30) */
+        if (w->ranged && st->c[m].cover == SW_COVER_FULL && !s->opt.area_hits_full_cover)
+            continue; /* area-full-cover: spared (002:49) */
+        fact(r, SW_FACT_AREA, a, m, (int)(w - s->w), 0, 0, 0);
+        physical_harm(r, a, m, s->opt.area_damage_each ? weapon_damage(r, a, w, two) : once);
+    }
+    if (talent >= 0 && !(st->c[a].flags & SW_F_DEAD)) {
+        if (s->opt.talent_pain_on_hit)
+            spend_pain(r, a, talent);           /* ruling talent-miss: kept */
+        talent_effect(r, a, t, talent);
+    }
+}
+
 /* 002:53 "Area spells ... automatically affect everyone in a given Engaged
  * cluster. If an area effect causes Wounds or Stun, it works just as well
  * on allies as it does on foes": the target and everyone engaged with or
@@ -1153,12 +1214,8 @@ static void area_spell(sw_run *r, int a, int t, int k) {
     const sw_setup *s = r->s;
     sw_state *st = r->st;
     const sw_spell *sp = &s->sp[k];
-    int list[SW_MAX_C], n = 0;
-    list[n++] = t;
-    for (int j = 0; j < st->n; j++)
-        if (j != t && !(st->c[j].flags & SW_F_DEAD) &&
-            (st->c[j].engages == t || st->c[t].engages == j))
-            list[n++] = j;
+    int list[SW_MAX_C];
+    int n = area_cluster(st, t, list);
     int once = sp->effect == SW_SPELL_DAMAGE && !s->opt.area_damage_each ? spell_damage(r, a, sp) : 0;
     for (int i = 0; i < n; i++) {
         int m = list[i];

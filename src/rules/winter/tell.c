@@ -292,6 +292,10 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
                 put(&o, "  %s spends %d Pain on %s (Pain %d).\n", who, f->c,
                     talent_name(s, f->a), f->b);
             break;
+        case SW_FACT_AREA:
+            put(&o, "  %s's %s falls on %s (an area attack: no roll, 002:53).\n", who,
+                f->a >= 0 && f->a < s->n_weapons ? s->w[f->a].name : "?", other);
+            break;
         case SW_FACT_WIELD:
             if (f->b)
                 put(&o, "  %s has %s in hand.\n", who,
@@ -320,7 +324,7 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
 static const char *const fact_words[] = {
     "opening", "declare", "engaged", "reciprocal", "contest", "attack",
     "damage", "pain", "status", "bleed", "segment", "end", "friendly-fire",
-    "wield", "spell", "talent"};
+    "wield", "spell", "talent", "area"};
 
 size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
                      size_t size) {
@@ -415,6 +419,10 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
         case SW_FACT_TALENT:
             put(&o, ",\"talent\":\"%s\",\"pain\":%d,\"spent\":%d", talent_name(s, f->a),
                 f->b, f->c);
+            break;
+        case SW_FACT_AREA:
+            put(&o, ",\"weapon\":\"%s\",\"area\":true",
+                f->a >= 0 && f->a < s->n_weapons ? s->w[f->a].name : "");
             break;
         case SW_FACT_WIELD:
             put(&o, ",\"weapon\":\"%s\",\"result\":\"%s\"",

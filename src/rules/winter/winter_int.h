@@ -81,6 +81,8 @@ typedef struct sw_weapon {
     int8_t bonus;
     uint8_t delay;          /* 0: the option attack-delay */
     bool siege;             /* kind: siege (ranged, -10, 002:57) */
+    bool area;              /* area: true: no roll, the target's Engaged
+                               cluster (002:53; ruling 29) */
 } sw_weapon;
 
 enum sw_protects { SW_PROT_NONE, SW_PROT_PHYSICAL, SW_PROT_MAGICAL, SW_PROT_BOTH };
@@ -141,6 +143,7 @@ typedef struct sw_options {
     bool mounted_bonus_actor; /* mounted-bonus: all | actor (ruling 28) */
     bool area_damage_each;    /* area-damage: once | each (ruling 29) */
     bool area_hits_full_cover; /* area-full-cover: spared | hit (ruling 29) */
+    bool area_hits_attacker;  /* area-attacker: spared | hit (ruling 30) */
 } sw_options;
 
 typedef struct sw_combatant {
@@ -299,7 +302,8 @@ enum sw_fact_kind {
     SW_FACT_FRIENDLY,  /* who's miss at other may hit d (a: the die) */
     SW_FACT_WIELD,     /* who: a weapon index, b: 1 in hand now, 0 failed */
     SW_FACT_SPELL,     /* who's spell a at other: b sw_spell_fact, c: Magic left */
-    SW_FACT_TALENT     /* who uses talent a on other: b Pain left, c: 1 Pain spent */
+    SW_FACT_TALENT,    /* who uses talent a on other: b Pain left, c: 1 Pain spent */
+    SW_FACT_AREA       /* who's area weapon a falls on other (002:53; ruling 29) */
 };
 
 enum sw_spell_fact {
