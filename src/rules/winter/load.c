@@ -193,8 +193,8 @@ static int find_spell(const sw_setup *s, const char *name) {
 static fray_status read_spell(sl *L, const yn *it) {
     static const char *const keys[] = {"name", "kind", "cost", "maintain", "delay",
                                        "damage", "defense", "heal", "stun", "paralyze",
-                                       "wound", "notes"};
-    fray_status st = yr_keys(&L->r, it, "a spell", keys, 12, false);
+                                       "wound", "notes", "enchant"};
+    fray_status st = yr_keys(&L->r, it, "a spell", keys, 13, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -229,10 +229,26 @@ static fray_status read_spell(sl *L, const yn *it) {
     sp.delay = (uint8_t)delay;
     const yn *dv = yr_get(it, "damage"), *fv = yr_get(it, "defense"), *hv = yr_get(it, "heal");
     const yn *sv = yr_get(it, "stun"), *pv = yr_get(it, "paralyze"), *wv = yr_get(it, "wound");
+    const yn *ev = yr_get(it, "enchant");
     if ((dv != NULL) + (fv != NULL) + (hv != NULL) + (sv != NULL) + (pv != NULL) +
-            (wv != NULL) != 1)
-        return FAIL(L, it, "a spell has one effect: damage, defense, heal, stun, paralyze or wound");
-    if (sv || pv || wv) {
+            (wv != NULL) + (ev != NULL) != 1)
+        return FAIL(L, it, "a spell has one effect: damage, defense, heal, stun, paralyze, "
+                           "wound or enchant");
+    if (ev) {
+        /* 002:35: an enchant-weapon spell adds Magical damage to the
+         * weapon's hits (ruling 31): on a weapon, while Maintained */
+        sw_weapon w;
+        memset(&w, 0, sizeof w);
+        if ((st = dice_of(L, ev, "enchant", &w)) != FRAY_OK)
+            return st;
+        sp.effect = SW_SPELL_ENCHANT;
+        sp.dice = w.dice;
+        sp.bonus = w.bonus;
+        if (sp.kind != SW_SPELL_PERSONAL && sp.kind != SW_SPELL_BENEFICIAL)
+            return FAIL(L, kv, "an enchant spell is personal or beneficial (no roll, 002:71)");
+        if (!maint)
+            return FAIL(L, ev, "an enchant spell lasts while Maintained: give it maintain (002:73)");
+    } else if (sv || pv || wv) {
         /* Stun and Wounds from spells (002:53; ruling 29) */
         if (sp.kind != SW_SPELL_RANGED && sp.kind != SW_SPELL_AREA)
             return FAIL(L, kv, "a spell that Stuns, Paralyzes or Wounds is ranged or area here");

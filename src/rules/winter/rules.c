@@ -269,6 +269,26 @@ static void check_dead(sw_run *r, int t) {
 
 /* ---- Spells: Maintain and interruptions (002:73-77) ---------------------- */
 
+/* The Magical damage the enchantments Maintained on a's weapon add to a
+ * hit (002:35; ruling 31): each one's dice and its caster's spell power
+ * in d6 (002:79 "spells which deal or add damage"); -1: none. */
+static int enchant_damage(sw_run *r, int a) {
+    const sw_setup *s = r->s;
+    const sw_state *st = r->st;
+    int total = -1;
+    for (int i = 0; i < st->n; i++)
+        for (int k = 0; k < st->c[i].n_maint; k++) {
+            const sw_spell *sp = &s->sp[st->c[i].maint_spell[k]];
+            if (st->c[i].maint_target[k] != a || sp->effect != SW_SPELL_ENCHANT)
+                continue;
+            int d = sp->bonus;
+            for (int j = 0; j < sp->dice + s->c[i].b.spell_power; j++)
+                d += roll(r, 6);
+            total = (total < 0 ? 0 : total) + (d < 0 ? 0 : d);
+        }
+    return total;
+}
+
 /* The Physical Defense that Maintained spells give t (002:27, 96: kept
  * when Undefended). */
 static int spell_defense(const sw_setup *s, const sw_state *st, int t) {
@@ -846,10 +866,20 @@ static int weapon_damage(sw_run *r, int a, const sw_weapon *w, bool two) {
 }
 
 static void physical_harm(sw_run *r, int a, int t, int dmg);
+static void enchanted_harm(sw_run *r, int a, int t, int dmg, int magic);
 
-/* A hit's damage (002:33) and its Pain (002:37). */
+static int enchant_damage(sw_run *r, int a);
+
+/* A hit's damage (002:33) and its Pain (002:37); with a weapon enchanted
+ * (002:35; ruling 31) its Magical part too, against Magic Resistance. */
 static void harm(sw_run *r, int a, int t, const sw_weapon *w, bool two) {
-    physical_harm(r, a, t, weapon_damage(r, a, w, two));
+    int dmg = weapon_damage(r, a, w, two);
+    int magic = enchant_damage(r, a);
+    if (magic < 0) {
+        physical_harm(r, a, t, dmg);
+        return;
+    }
+    enchanted_harm(r, a, t, dmg, magic);
 }
 
 /* Physical damage dmg on t: less Physical Resistance with armour that
@@ -867,6 +897,29 @@ static void physical_harm(sw_run *r, int a, int t, int dmg) {
     c->health = (int16_t)(c->health - after);
     fact(r, SW_FACT_DAMAGE, t, a, dmg, after, c->health, 0);
     if (after > 0 || s->opt.pain_on_any_hit)
+        lose_pain(r, t);                                /* 002:37 */
+    check_dead(r, t);
+    saddle(r, t);                                       /* 002:61 */
+}
+
+/* An enchanted weapon's hit (002:35): "the magical damage is ALWAYS
+ * applied against Magic Resistance while the physical damage is applied
+ * against Physical Resistance", each with armour that protects (002:33);
+ * one hit, so one point of Pain (002:37) when either part gets through. */
+static void enchanted_harm(sw_run *r, int a, int t, int dmg, int magic) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    const sw_block *tb = &s->c[t].b;
+    int prot = tb->armour >= 0 ? s->a[tb->armour].protects : SW_PROT_NONE;
+    int pres = prot == SW_PROT_PHYSICAL || prot == SW_PROT_BOTH ? tb->physical_resistance : 0;
+    int mres = prot == SW_PROT_MAGICAL || prot == SW_PROT_BOTH ? tb->magic_resistance : 0;
+    int pa = dmg > pres ? dmg - pres : 0, ma = magic > mres ? magic - mres : 0;
+    sw_cstate *c = &st->c[t];
+    c->health = (int16_t)(c->health - pa);
+    fact(r, SW_FACT_DAMAGE, t, a, dmg, pa, c->health, 0);
+    c->health = (int16_t)(c->health - ma);
+    fact(r, SW_FACT_DAMAGE, t, a, magic, ma, c->health, 2);
+    if (pa + ma > 0 || s->opt.pain_on_any_hit)
         lose_pain(r, t);                                /* 002:37 */
     check_dead(r, t);
     saddle(r, t);                                       /* 002:61 */
@@ -1083,8 +1136,8 @@ static void resolve_spell(sw_run *r, int a) {
         area_spell(r, a, t, k); /* 002:53: no roll */
         return;
     }
-    if (sp->effect == SW_SPELL_DEFENSE)
-        return;
+    if (sp->effect == SW_SPELL_DEFENSE || sp->effect == SW_SPELL_ENCHANT)
+        return; /* they last while Maintained (ruling 24, 31) */
     ranged_spell(r, a, t, k, false);
 }
 
@@ -1653,6 +1706,27 @@ static bool cast_choice(const sw_setup *s, const sw_state *st, int a, sw_event *
         cmd_set(cmd, SW_EV_CAST, a, sp->kind == SW_SPELL_PERSONAL ? -1 : a, k);
         if (sp->kind == SW_SPELL_PERSONAL && ok(s, st, cmd))
             return true;
+    }
+    for (int k = 0; k < s->n_spells; k++) { /* ruling 31: enchant an ally's weapon */
+        const sw_spell *sp = &s->sp[k];
+        if (!(b->spells & (1u << k)) || sp->effect != SW_SPELL_ENCHANT)
+            continue;
+        for (int m = 0; m < st->n; m++) {
+            int t = sp->kind == SW_SPELL_PERSONAL ? a : m;
+            if ((sp->kind == SW_SPELL_PERSONAL && m != a) ||
+                (sp->kind == SW_SPELL_BENEFICIAL && (m == a || s->c[m].side != s->c[a].side)) ||
+                sw_out(&st->c[m]))
+                continue;
+            bool have = false;
+            for (int i = 0; i < st->n; i++)
+                for (int j = 0; j < st->c[i].n_maint; j++)
+                    have |= st->c[i].maint_spell[j] == k && st->c[i].maint_target[j] == t;
+            if (have)
+                continue;
+            cmd_set(cmd, SW_EV_CAST, a, sp->kind == SW_SPELL_PERSONAL ? -1 : t, k);
+            if (ok(s, st, cmd))
+                return true;
+        }
     }
     for (int k = 0; k < s->n_spells; k++) {
         const sw_spell *sp = &s->sp[k];

@@ -208,6 +208,9 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
         case SW_FACT_DAMAGE:
             if (f->d == 1)
                 put(&o, "  %s regains up to %d Health; Health %d.\n", who, -f->a, f->c);
+            else if (f->d == 2)
+                put(&o, "  %s takes %d Magical damage from the enchantment (%d rolled, "
+                        "against Magic Resistance, 002:35); Health %d.\n", who, f->b, f->a, f->c);
             else if (f->a != f->b)
                 put(&o, "  %s takes %d damage (%d rolled, less resistance); Health %d.\n",
                     who, f->b, f->a, f->c);
@@ -385,6 +388,9 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
         case SW_FACT_DAMAGE:
             if (f->d == 1)
                 put(&o, ",\"healed\":%d,\"health\":%d", -f->a, f->c);
+            else if (f->d == 2)
+                put(&o, ",\"rolled\":%d,\"damage\":%d,\"health\":%d,\"magical\":true", f->a,
+                    f->b, f->c);
             else
                 put(&o, ",\"rolled\":%d,\"damage\":%d,\"health\":%d", f->a, f->b, f->c);
             break;

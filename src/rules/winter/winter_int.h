@@ -60,7 +60,8 @@ typedef struct sw_talent {
 enum sw_spell_kind { SW_SPELL_RANGED, SW_SPELL_PERSONAL, SW_SPELL_BENEFICIAL,
                      SW_SPELL_AREA /* no roll: the target's Engaged cluster (002:53) */ };
 enum sw_spell_effect { SW_SPELL_DAMAGE, SW_SPELL_DEFENSE, SW_SPELL_HEAL,
-                       SW_SPELL_STUN, SW_SPELL_PARALYZE, SW_SPELL_WOUND /* ruling 29 */ };
+                       SW_SPELL_STUN, SW_SPELL_PARALYZE, SW_SPELL_WOUND /* ruling 29 */,
+                       SW_SPELL_ENCHANT /* Magical damage added to a weapon's hit (002:35; ruling 31) */ };
 typedef struct sw_spell {
     char name[SW_NAME];
     uint8_t kind;           /* sw_spell_kind */
