@@ -311,8 +311,8 @@ static int find_talent(const sw_setup *s, const char *name) {
  * attack's), and one effect: stun N, paralyze N, wound, bonus N. */
 static fray_status read_talent(sl *L, const yn *it) {
     static const char *const keys[] = {"name", "resolve", "pain", "delay", "stun",
-                                       "paralyze", "wound", "bonus", "notes"};
-    fray_status st = yr_keys(&L->r, it, "a talent", keys, 9, false);
+                                       "paralyze", "wound", "bonus", "notes", "engage-delay"};
+    fray_status st = yr_keys(&L->r, it, "a talent", keys, 10, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -327,12 +327,33 @@ static fray_status read_talent(sl *L, const yn *it) {
         return FAIL(L, nm, "talent '%.40s' is given twice", tl.name);
     if (s->n_talents >= SW_MAX_TALENTS)
         return FAIL_RANGE(L, nm, "more than %d talents", SW_MAX_TALENTS);
-    static const char *const how[] = {"attack", "automatic"};
+    static const char *const how[] = {"attack", "automatic", "passive"};
     const yn *rv = yr_get(it, "resolve");
     int k = 0;
-    if (rv && (st = yr_choice(&L->r, rv, "how a talent is resolved", how, 2, &k)) != FRAY_OK)
+    if (rv && (st = yr_choice(&L->r, rv, "how a talent is resolved", how, 3, &k)) != FRAY_OK)
         return st;
     tl.resolve = (uint8_t)k;
+    const yn *edv = yr_get(it, "engage-delay");
+    if (edv || k == SW_TR_PASSIVE) {
+        /* 002:19 "Only Talents can change how long it takes to Engage an
+         * enemy in melee" (ruling 32): a passive talent, no Pain, no delay */
+        if (!edv)
+            return FAIL(L, it, "a passive talent has engage-delay (002:19)");
+        if (k != SW_TR_PASSIVE)
+            return FAIL(L, edv, "engage-delay is a passive talent's: give it resolve: passive");
+        const char *other[] = {"pain", "delay", "stun", "paralyze", "wound", "bonus"};
+        for (int i = 0; i < 6; i++)
+            if (yr_get(it, other[i]))
+                return FAIL(L, yr_get(it, other[i]),
+                            "a passive talent has engage-delay alone: no %s", other[i]);
+        int n = 0;
+        if ((st = yr_int(&L->r, edv, "engage-delay (segments)", 1, 30, &n)) != FRAY_OK)
+            return st;
+        tl.effect = SW_TE_ENGAGE_DELAY;
+        tl.amount = (int8_t)n;
+        s->tl[s->n_talents++] = tl;
+        return FRAY_OK;
+    }
     int pain = 0, delay = 0;
     if ((st = get_int(L, it, "pain", "a talent's Pain (002:37)", 0, 9, 1, &pain)) != FRAY_OK ||
         (st = get_int(L, it, "delay", "a talent's delay (segments)", 1, 30, 0, &delay)) != FRAY_OK)

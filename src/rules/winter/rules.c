@@ -426,8 +426,20 @@ static bool engaged_at_all(const sw_state *st, int i) {
 int sw_delay_of(const sw_setup *s, const sw_state *st, int kind, int actor,
                 int target) {
     switch (kind) {
-    case SW_EV_ENGAGE:
-        return s->opt.engage_delay;              /* 002:19 (002:15: 5) */
+    case SW_EV_ENGAGE: {                         /* 002:19 (002:15: 5) */
+        int d = s->opt.engage_delay;
+        /* 002:19 "Only Talents can change how long it takes to Engage"
+         * (ruling 32): a passive talent's engage-delay; the shortest. */
+        uint32_t tb = actor >= 0 && actor < s->n ? s->c[actor].b.talents : 0;
+        bool set = false;
+        for (int k = 0; tb && k < s->n_talents; k++)
+            if ((tb & (1u << k)) && s->tl[k].effect == SW_TE_ENGAGE_DELAY &&
+                (!set || s->tl[k].amount < d)) {
+                d = s->tl[k].amount;
+                set = true;
+            }
+        return d;
+    }
     case SW_EV_ATTACK: {
         const sw_weapon *w = sw_hand(s, st, actor);
         return w->delay ? w->delay : s->opt.attack_delay; /* ruling attack-delay */
@@ -657,6 +669,8 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
         if (k >= s->n_talents || !(s->c[a].b.talents & (1u << k)))
             WHY("%s has no such talent", an);
         const sw_talent *tl = &s->tl[k];
+        if (tl->resolve == SW_TR_PASSIVE)
+            WHY("%s is always at work for %s: it is not declared (ruling 32)", tl->name, an);
         if (tl->pain && c->pain <= 0)
             WHY("%s is Winded and cannot use %s: it needs Pain (002:37)", an, tl->name);
         if (c->pain < tl->pain)

@@ -44,8 +44,10 @@ enum {
 /* A talent (002:19, 37, 39, 51, 69): it modifies an attack (or acts
  * without a roll), costs Pain, and brings one effect of a small
  * vocabulary (docs/rules/silent-winter.md 27). */
-enum sw_talent_resolve { SW_TR_ATTACK, SW_TR_AUTOMATIC };
-enum sw_talent_effect { SW_TE_STUN, SW_TE_PARALYZE, SW_TE_WOUND, SW_TE_BONUS };
+enum sw_talent_resolve { SW_TR_ATTACK, SW_TR_AUTOMATIC,
+                         SW_TR_PASSIVE /* always at work, never declared (ruling 32) */ };
+enum sw_talent_effect { SW_TE_STUN, SW_TE_PARALYZE, SW_TE_WOUND, SW_TE_BONUS,
+                        SW_TE_ENGAGE_DELAY /* amount: the holder's Engage delay (002:19) */ };
 typedef struct sw_talent {
     char name[SW_NAME];
     uint8_t resolve;        /* sw_talent_resolve */
