@@ -258,3 +258,40 @@ Test(winter_spells, journal_round_trip_and_undo) {
     fray_fight_free(f);
     fray_setup_free(s);
 }
+
+/* 002:51 "if you miss with a ranged attack you have a chance to hit anyone
+ * in that particular Engaged cluster ... All Talents that would modify the
+ * attack are negated by the miss, although Spells are not": a Ranged
+ * spell's miss into the bandit's cluster (Lothaire, engaged with it) is
+ * rolled against Lothaire, the spell whole (ruling friendly-fire: on, as a
+ * weapon's miss, docs/rules/silent-winter.md 18); friendly-fire: off rolls
+ * nothing more. */
+Test(winter_spells, a_missed_ranged_spell_may_strike_the_cluster_002_51) {
+    for (int on = 1; on >= 0; on--) {
+        fray_setup *s;
+        fray_fight *f = witch_fight(&s);
+        sw_t_setup(s)->opt.friendly_fire = on;
+        sw_state *st = sw_t_st(f);
+        int lo = sw_t_who(f, "lothaire"), ba = sw_t_who(f, "bandit");
+        st->c[lo].engages = (int8_t)ba;
+        st->c[ba].engages = (int8_t)lo;
+        sw_t_do(f, "witch cast firebolt bandit", NULL, 0);
+        sw_t_to(f, 4);
+        if (on) /* 6+1 against 0+20: miss; 6+15 against Lothaire's 0+1: hit; 2+4 */
+            sw_t_do(f, "next", (int[]){1, 20, 15, 1, 2, 4}, 6);
+        else
+            sw_t_do(f, "next", (int[]){1, 20}, 2);
+        cr_assert_eq(st->c[ba].health, 22, "the bandit is missed");
+        cr_assert_eq(st->c[lo].health, on ? 34 - 6 : 34,
+                     "friendly-fire: %s (mail does not ward magic)", on ? "on" : "off");
+        cr_assert_eq(st->c[lo].pain, on ? 5 : 6, "002:37: a point of Pain");
+        char buf[4096];
+        sw_t_told(f, buf, sizeof buf);
+        cr_assert(on ? strstr(buf, "it may hit Lothaire") != NULL
+                     : strstr(buf, "may hit") == NULL, "%s", buf);
+        if (on)
+            cr_assert(strstr(buf, "attacks Lothaire with the spell (friendly fire;"), "%s", buf);
+        fray_fight_free(f);
+        fray_setup_free(s);
+    }
+}

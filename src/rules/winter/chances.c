@@ -79,6 +79,11 @@ typedef struct sw_attack_line {
     int atk, def;
     bool undefended, ranged;
     int n_dice, bonus, res;
+    /* the enchantments Maintained on the weapon (002:35; ruling 31): their
+     * Magical dice (with the casters' spell power), bonus and the Magic
+     * Resistance; n_enchant how many, neg: one with a bonus below 0 */
+    int m_dice, m_bonus, m_res, n_enchant;
+    bool m_neg;
 } sw_attack_line;
 
 static void attack_line(const sw_setup *s, const sw_state *st, int a, int t,
@@ -117,6 +122,24 @@ static void attack_line(const sw_setup *s, const sw_state *st, int a, int t,
     if (tb->armour >= 0 && (s->a[tb->armour].protects == SW_PROT_PHYSICAL ||
                             s->a[tb->armour].protects == SW_PROT_BOTH))
         L->res = tb->physical_resistance;
+    for (int i = 0; i < st->n; i++)
+        for (int k = 0; k < st->c[i].n_maint; k++) {
+            const sw_spell *sp = &s->sp[st->c[i].maint_spell[k]];
+            if (st->c[i].maint_target[k] != a || sp->effect != SW_SPELL_ENCHANT)
+                continue;
+            L->n_enchant++;
+            L->m_dice += sp->dice + s->c[i].b.spell_power;
+            L->m_bonus += sp->bonus;
+            L->m_neg |= sp->bonus < 0;
+            char b[120];
+            snprintf(b, sizeof b, "%s: Magical damage %dd6%+d against Magic Resistance (002:35)",
+                     sp->name, sp->dice + s->c[i].b.spell_power, sp->bonus);
+            add_text(mods, msize, b);
+        }
+    if (L->n_enchant && tb->armour >= 0 &&
+        (s->a[tb->armour].protects == SW_PROT_MAGICAL ||
+         s->a[tb->armour].protects == SW_PROT_BOTH))
+        L->m_res = tb->magic_resistance;
 }
 
 /* Counts of each total of n d6 (n * 1 .. n * 6), over 6^n. */
@@ -147,7 +170,11 @@ static fray_status count_attack(const sw_setup *s, const sw_state *st, int a,
     }
     if (!out->modifiers[0])
         snprintf(out->modifiers, sizeof out->modifiers, "none");
-    if (L.n_dice > CH_MAX_DICE)
+    if (L.n_enchant > 1 && L.m_neg)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "the chances of several enchantments, one with a bonus "
+                              "below 0, are not counted");
+    if (L.n_dice + L.m_dice > CH_MAX_DICE)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "the chances of damage of more than %d dice are "
                               "not counted", CH_MAX_DICE);
@@ -164,8 +191,10 @@ static fray_status count_attack(const sw_setup *s, const sw_state *st, int a,
     fray__u128 cnt[CH_MAX_TOTAL + 1];
     d6_counts(L.n_dice, cnt);
     fray__u128 six_n = 1;
-    for (int k = 0; k < L.n_dice; k++)
-        six_n *= 6;
+    for (int k = 0; k < L.n_dice + L.m_dice; k++)
+        six_n *= 6; /* the weapon's dice and the enchantments' (ruling 31) */
+    fray__u128 mcnt[CH_MAX_TOTAL + 1];
+    d6_counts(L.m_dice, mcnt);
     fray__u128 den = 400 * six_n * 6;
     fray__u128 *cell = calloc((size_t)(H_MAX + 1) * 2, sizeof *cell);
     if (!cell)
@@ -176,15 +205,20 @@ static fray_status count_attack(const sw_setup *s, const sw_state *st, int a,
     const sw_block *tb = &s->c[t].b;
     bool wound = talent >= 0 && s->tl[talent].effect == SW_TE_WOUND; /* 002:39 */
     fray__u128 drop = sw_out(tc) ? (fray__u128)(400 - wins) * six_n * 6 : 0;
-    for (int v = L.n_dice; v <= 6 * L.n_dice; v++) {
-        if (!cnt[v])
+    for (int v = L.n_dice; v <= 6 * L.n_dice; v++)
+    for (int u = L.m_dice; u <= 6 * L.m_dice; u++) {
+        if (!cnt[v] || !mcnt[u])
             continue;
         int dmg = v + L.bonus < 0 ? 0 : v + L.bonus;
         int after = dmg > L.res ? dmg - L.res : 0;
+        if (L.n_enchant) { /* 002:35: the Magical part against Magic Resistance */
+            int mdmg = u + L.m_bonus < 0 ? 0 : u + L.m_bonus;
+            after += mdmg > L.m_res ? mdmg - L.m_res : 0;
+        }
         bool pain = after > 0 || s->opt.pain_on_any_hit;
         bool die = pain && tc->pain - 1 < 0; /* 1d6 Health (002:37) */
         for (int e = die ? 1 : 0; e <= (die ? 6 : 0); e++) {
-            fray__u128 w = (fray__u128)wins * cnt[v] * (die ? 1 : 6);
+            fray__u128 w = (fray__u128)wins * cnt[v] * mcnt[u] * (die ? 1 : 6);
             int h = after + e;
             if (h > H_MAX)
                 h = H_MAX;
@@ -318,6 +352,11 @@ static fray_status one(const sw_setup *s, const sw_state *st, int who,
         out->target = t;
         sw_attack_terms_t at; /* the weapon in hand (002:85), as the rules */
         sw_attack_terms(s, st, who, t, &at);
+        if (at.w->area)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                  "%s rolls no dice to hit: an area attack falls on "
+                                  "everyone in %s's Engaged cluster (002:53)",
+                                  at.w->name, tn);
         const sw_block *ab = &s->c[who].b;
         if (snprintf(out->title, sizeof out->title, "Attack on %s with %s%s%s", tn,
                      at.w->name, at.two ? " and " : "",

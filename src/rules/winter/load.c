@@ -133,8 +133,8 @@ static int find_armour(const sw_setup *s, const char *name) {
 }
 
 static fray_status read_weapon(sl *L, const yn *it) {
-    static const char *const keys[] = {"name", "kind", "damage", "delay", "notes"};
-    fray_status st = yr_keys(&L->r, it, "a weapon", keys, 5, false);
+    static const char *const keys[] = {"name", "kind", "damage", "delay", "notes", "area"};
+    fray_status st = yr_keys(&L->r, it, "a weapon", keys, 6, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -165,6 +165,17 @@ static fray_status read_weapon(sl *L, const yn *it) {
     if ((st = get_int(L, it, "delay", "a weapon's delay (segments)", 1, 30, 0, &d)) != FRAY_OK)
         return st;
     w.delay = (uint8_t)d;
+    const yn *av = yr_get(it, "area");
+    if (av) { /* 002:53: an area attack, no roll (ruling 29) */
+        bool area = false;
+        if ((st = yr_bool(&L->r, av, "area", &area)) != FRAY_OK)
+            return st;
+        if (area && w.siege)
+            return FAIL(L, av, "a siege weapon cannot be an area weapon: it rolls "
+                               "against each of the cluster (002:57), an area attack "
+                               "rolls against nobody (002:53)");
+        w.area = area;
+    }
     s->w[s->n_weapons++] = w;
     return FRAY_OK;
 }
@@ -182,8 +193,8 @@ static int find_spell(const sw_setup *s, const char *name) {
 static fray_status read_spell(sl *L, const yn *it) {
     static const char *const keys[] = {"name", "kind", "cost", "maintain", "delay",
                                        "damage", "defense", "heal", "stun", "paralyze",
-                                       "wound", "notes"};
-    fray_status st = yr_keys(&L->r, it, "a spell", keys, 12, false);
+                                       "wound", "notes", "enchant"};
+    fray_status st = yr_keys(&L->r, it, "a spell", keys, 13, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -218,10 +229,26 @@ static fray_status read_spell(sl *L, const yn *it) {
     sp.delay = (uint8_t)delay;
     const yn *dv = yr_get(it, "damage"), *fv = yr_get(it, "defense"), *hv = yr_get(it, "heal");
     const yn *sv = yr_get(it, "stun"), *pv = yr_get(it, "paralyze"), *wv = yr_get(it, "wound");
+    const yn *ev = yr_get(it, "enchant");
     if ((dv != NULL) + (fv != NULL) + (hv != NULL) + (sv != NULL) + (pv != NULL) +
-            (wv != NULL) != 1)
-        return FAIL(L, it, "a spell has one effect: damage, defense, heal, stun, paralyze or wound");
-    if (sv || pv || wv) {
+            (wv != NULL) + (ev != NULL) != 1)
+        return FAIL(L, it, "a spell has one effect: damage, defense, heal, stun, paralyze, "
+                           "wound or enchant");
+    if (ev) {
+        /* 002:35: an enchant-weapon spell adds Magical damage to the
+         * weapon's hits (ruling 31): on a weapon, while Maintained */
+        sw_weapon w;
+        memset(&w, 0, sizeof w);
+        if ((st = dice_of(L, ev, "enchant", &w)) != FRAY_OK)
+            return st;
+        sp.effect = SW_SPELL_ENCHANT;
+        sp.dice = w.dice;
+        sp.bonus = w.bonus;
+        if (sp.kind != SW_SPELL_PERSONAL && sp.kind != SW_SPELL_BENEFICIAL)
+            return FAIL(L, kv, "an enchant spell is personal or beneficial (no roll, 002:71)");
+        if (!maint)
+            return FAIL(L, ev, "an enchant spell lasts while Maintained: give it maintain (002:73)");
+    } else if (sv || pv || wv) {
         /* Stun and Wounds from spells (002:53; ruling 29) */
         if (sp.kind != SW_SPELL_RANGED && sp.kind != SW_SPELL_AREA)
             return FAIL(L, kv, "a spell that Stuns, Paralyzes or Wounds is ranged or area here");
@@ -284,8 +311,8 @@ static int find_talent(const sw_setup *s, const char *name) {
  * attack's), and one effect: stun N, paralyze N, wound, bonus N. */
 static fray_status read_talent(sl *L, const yn *it) {
     static const char *const keys[] = {"name", "resolve", "pain", "delay", "stun",
-                                       "paralyze", "wound", "bonus", "notes"};
-    fray_status st = yr_keys(&L->r, it, "a talent", keys, 9, false);
+                                       "paralyze", "wound", "bonus", "notes", "engage-delay"};
+    fray_status st = yr_keys(&L->r, it, "a talent", keys, 10, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -300,12 +327,33 @@ static fray_status read_talent(sl *L, const yn *it) {
         return FAIL(L, nm, "talent '%.40s' is given twice", tl.name);
     if (s->n_talents >= SW_MAX_TALENTS)
         return FAIL_RANGE(L, nm, "more than %d talents", SW_MAX_TALENTS);
-    static const char *const how[] = {"attack", "automatic"};
+    static const char *const how[] = {"attack", "automatic", "passive"};
     const yn *rv = yr_get(it, "resolve");
     int k = 0;
-    if (rv && (st = yr_choice(&L->r, rv, "how a talent is resolved", how, 2, &k)) != FRAY_OK)
+    if (rv && (st = yr_choice(&L->r, rv, "how a talent is resolved", how, 3, &k)) != FRAY_OK)
         return st;
     tl.resolve = (uint8_t)k;
+    const yn *edv = yr_get(it, "engage-delay");
+    if (edv || k == SW_TR_PASSIVE) {
+        /* 002:19 "Only Talents can change how long it takes to Engage an
+         * enemy in melee" (ruling 32): a passive talent, no Pain, no delay */
+        if (!edv)
+            return FAIL(L, it, "a passive talent has engage-delay (002:19)");
+        if (k != SW_TR_PASSIVE)
+            return FAIL(L, edv, "engage-delay is a passive talent's: give it resolve: passive");
+        const char *other[] = {"pain", "delay", "stun", "paralyze", "wound", "bonus"};
+        for (int i = 0; i < 6; i++)
+            if (yr_get(it, other[i]))
+                return FAIL(L, yr_get(it, other[i]),
+                            "a passive talent has engage-delay alone: no %s", other[i]);
+        int n = 0;
+        if ((st = yr_int(&L->r, edv, "engage-delay (segments)", 1, 30, &n)) != FRAY_OK)
+            return st;
+        tl.effect = SW_TE_ENGAGE_DELAY;
+        tl.amount = (int8_t)n;
+        s->tl[s->n_talents++] = tl;
+        return FRAY_OK;
+    }
     int pain = 0, delay = 0;
     if ((st = get_int(L, it, "pain", "a talent's Pain (002:37)", 0, 9, 1, &pain)) != FRAY_OK ||
         (st = get_int(L, it, "delay", "a talent's delay (segments)", 1, 30, 0, &delay)) != FRAY_OK)
@@ -590,8 +638,8 @@ static fray_status read_options(sl *L, const yn *m) {
         "order", "fallen-release", "undefended-busy", "blown-undefended",
         "dropped-maintain", "siege-spread", "stun-stacking", "talent-miss",
         "stun-interrupts", "stun-maintain", "fall-stun", "mounted-bonus",
-        "area-damage", "area-full-cover"};
-    fray_status st = yr_keys(&L->r, m, "options", keys, 22, false);
+        "area-damage", "area-full-cover", "area-attacker"};
+    fray_status st = yr_keys(&L->r, m, "options", keys, 23, false);
     if (st != FRAY_OK)
         return st;
     sw_options *o = &L->s->opt;
@@ -682,6 +730,10 @@ static fray_status read_options(sl *L, const yn *m) {
     if (st == FRAY_OK && (x = yr_get(m, "area-full-cover")) &&
         (st = yr_choice(&L->r, x, "area-full-cover", afc, 2, &v)) == FRAY_OK)
         o->area_hits_full_cover = v == 1;
+    static const char *const aat[] = {"spared", "hit"}; /* area attacks (002:53) */
+    if (st == FRAY_OK && (x = yr_get(m, "area-attacker")) &&
+        (st = yr_choice(&L->r, x, "area-attacker", aat, 2, &v)) == FRAY_OK)
+        o->area_hits_attacker = v == 1;
     return st;
 }
 

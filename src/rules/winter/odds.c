@@ -165,6 +165,8 @@ fray_status sw_duel_odds(const sw_setup *s, int a, int b, long max_states,
     for (int i = 0; i < 2; i++) {
         if (s->w[s->c[i].b.weapon].ranged)
             return refuse(diag, "ranged weapons (Sniping, cover, friendly fire)");
+        if (s->w[s->c[i].b.weapon].area)
+            return refuse(diag, "area weapons (002:53)");
         if (s->c[i].sniping)
             return refuse(diag, "a combatant Sniping at the start");
         if (s->c[i].b.carried || s->c[i].b.nearby)

@@ -269,6 +269,26 @@ static void check_dead(sw_run *r, int t) {
 
 /* ---- Spells: Maintain and interruptions (002:73-77) ---------------------- */
 
+/* The Magical damage the enchantments Maintained on a's weapon add to a
+ * hit (002:35; ruling 31): each one's dice and its caster's spell power
+ * in d6 (002:79 "spells which deal or add damage"); -1: none. */
+static int enchant_damage(sw_run *r, int a) {
+    const sw_setup *s = r->s;
+    const sw_state *st = r->st;
+    int total = -1;
+    for (int i = 0; i < st->n; i++)
+        for (int k = 0; k < st->c[i].n_maint; k++) {
+            const sw_spell *sp = &s->sp[st->c[i].maint_spell[k]];
+            if (st->c[i].maint_target[k] != a || sp->effect != SW_SPELL_ENCHANT)
+                continue;
+            int d = sp->bonus;
+            for (int j = 0; j < sp->dice + s->c[i].b.spell_power; j++)
+                d += roll(r, 6);
+            total = (total < 0 ? 0 : total) + (d < 0 ? 0 : d);
+        }
+    return total;
+}
+
 /* The Physical Defense that Maintained spells give t (002:27, 96: kept
  * when Undefended). */
 static int spell_defense(const sw_setup *s, const sw_state *st, int t) {
@@ -406,8 +426,20 @@ static bool engaged_at_all(const sw_state *st, int i) {
 int sw_delay_of(const sw_setup *s, const sw_state *st, int kind, int actor,
                 int target) {
     switch (kind) {
-    case SW_EV_ENGAGE:
-        return s->opt.engage_delay;              /* 002:19 (002:15: 5) */
+    case SW_EV_ENGAGE: {                         /* 002:19 (002:15: 5) */
+        int d = s->opt.engage_delay;
+        /* 002:19 "Only Talents can change how long it takes to Engage"
+         * (ruling 32): a passive talent's engage-delay; the shortest. */
+        uint32_t tb = actor >= 0 && actor < s->n ? s->c[actor].b.talents : 0;
+        bool set = false;
+        for (int k = 0; tb && k < s->n_talents; k++)
+            if ((tb & (1u << k)) && s->tl[k].effect == SW_TE_ENGAGE_DELAY &&
+                (!set || s->tl[k].amount < d)) {
+                d = s->tl[k].amount;
+                set = true;
+            }
+        return d;
+    }
     case SW_EV_ATTACK: {
         const sw_weapon *w = sw_hand(s, st, actor);
         return w->delay ? w->delay : s->opt.attack_delay; /* ruling attack-delay */
@@ -637,6 +669,8 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
         if (k >= s->n_talents || !(s->c[a].b.talents & (1u << k)))
             WHY("%s has no such talent", an);
         const sw_talent *tl = &s->tl[k];
+        if (tl->resolve == SW_TR_PASSIVE)
+            WHY("%s is always at work for %s: it is not declared (ruling 32)", tl->name, an);
         if (tl->pain && c->pain <= 0)
             WHY("%s is Winded and cannot use %s: it needs Pain (002:37)", an, tl->name);
         if (c->pain < tl->pain)
@@ -755,10 +789,31 @@ void sw_attack_terms(const sw_setup *s, const sw_state *st, int a, int t,
              (o->undefended ? 0 : tb->agility + tb->defense_bonus);
 }
 
+/* 002:51: a miss into an Engaged cluster may hit anyone engaged with or
+ * by the target, not the shooter (ruling friendly-fire: one drawn with a
+ * die the size of the cluster); -1 when nobody is there. A weapon's miss
+ * and a Ranged spell's miss draw alike. */
+static int friendly_pick(sw_run *r, int a, int t) {
+    const sw_state *st = r->st;
+    int list[SW_MAX_C], n = 0;
+    for (int j = 0; j < st->n; j++)
+        if (j != t && j != a && !(st->c[j].flags & SW_F_DEAD) &&
+            (st->c[j].engages == t || st->c[t].engages == j))
+            list[n++] = j;
+    if (n == 0)
+        return -1;
+    int pick = n == 1 ? 1 : roll(r, n);
+    fact(r, SW_FACT_FRIENDLY, a, t, pick, n, 0, list[pick - 1]);
+    return list[pick - 1];
+}
+
 /* mode: 0 an attack, 1 friendly fire (002:51), 2 a siege weapon's spread
  * (002:57) */
 static void talent_effect(sw_run *r, int a, int t, int k);
 static void spend_pain(sw_run *r, int a, int k);
+static void area_attack(sw_run *r, int a, int t, const sw_weapon *w, bool two,
+                        int talent);
+static int area_cluster(const sw_state *st, int t, int *list);
 
 static void attack(sw_run *r, int a, int t, int mode, int talent) {
     const sw_setup *s = r->s;
@@ -768,6 +823,10 @@ static void attack(sw_run *r, int a, int t, int mode, int talent) {
     const sw_weapon *w = at.w;
     bool ranged = at.ranged, two = at.two;
     bool friendly = mode != 0;
+    if (w->area && mode == 0) {
+        area_attack(r, a, t, w, two, talent); /* 002:53: no roll */
+        return;
+    }
     int atk = at.atk, def = at.def;
     if (talent >= 0 && s->tl[talent].effect == SW_TE_BONUS)
         atk += s->tl[talent].amount;                    /* ruling 27: its bonus */
@@ -800,18 +859,9 @@ static void attack(sw_run *r, int a, int t, int mode, int talent) {
     if (!hit) {
         if (!ranged || friendly || !s->opt.friendly_fire)
             return;
-        /* 002:51: a miss into an Engaged cluster may hit anyone engaged
-         * with or by the target (ruling friendly-fire: one drawn). */
-        int list[SW_MAX_C], n = 0;
-        for (int j = 0; j < st->n; j++)
-            if (j != t && j != a && !(st->c[j].flags & SW_F_DEAD) &&
-                (st->c[j].engages == t || st->c[t].engages == j))
-                list[n++] = j;
-        if (n == 0)
-            return;
-        int pick = n == 1 ? 1 : roll(r, n);
-        fact(r, SW_FACT_FRIENDLY, a, t, pick, n, 0, list[pick - 1]);
-        attack(r, a, list[pick - 1], 1, -1); /* 002:51: talents negated by the miss */
+        int m = friendly_pick(r, a, t);
+        if (m >= 0)
+            attack(r, a, m, 1, -1); /* 002:51: talents negated by the miss */
         return;
     }
     if (talent >= 0 && s->opt.talent_pain_on_hit)
@@ -821,16 +871,37 @@ static void attack(sw_run *r, int a, int t, int mode, int talent) {
         talent_effect(r, a, t, talent);
 }
 
-/* A hit's damage (002:33) and its Pain (002:37). */
-static void harm(sw_run *r, int a, int t, const sw_weapon *w, bool two) {
-    const sw_setup *s = r->s;
-    sw_state *st = r->st;
-    const sw_block *ab = &s->c[a].b, *tb = &s->c[t].b;
+/* A weapon's damage roll (002:33), both weapons' with two (002:41). */
+static int weapon_damage(sw_run *r, int a, const sw_weapon *w, bool two) {
     int dmg = damage_roll(r, w);
     if (two)
-        dmg += damage_roll(r, &s->w[ab->off_hand]);     /* 002:41 */
-    if (dmg < 0)
-        dmg = 0;
+        dmg += damage_roll(r, &r->s->w[r->s->c[a].b.off_hand]); /* 002:41 */
+    return dmg < 0 ? 0 : dmg;
+}
+
+static void physical_harm(sw_run *r, int a, int t, int dmg);
+static void enchanted_harm(sw_run *r, int a, int t, int dmg, int magic);
+
+static int enchant_damage(sw_run *r, int a);
+
+/* A hit's damage (002:33) and its Pain (002:37); with a weapon enchanted
+ * (002:35; ruling 31) its Magical part too, against Magic Resistance. */
+static void harm(sw_run *r, int a, int t, const sw_weapon *w, bool two) {
+    int dmg = weapon_damage(r, a, w, two);
+    int magic = enchant_damage(r, a);
+    if (magic < 0) {
+        physical_harm(r, a, t, dmg);
+        return;
+    }
+    enchanted_harm(r, a, t, dmg, magic);
+}
+
+/* Physical damage dmg on t: less Physical Resistance with armour that
+ * protects (002:33), a point of Pain (002:37), the saddle (002:61). */
+static void physical_harm(sw_run *r, int a, int t, int dmg) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    const sw_block *tb = &s->c[t].b;
     int res = 0;
     if (tb->armour >= 0 && (s->a[tb->armour].protects == SW_PROT_PHYSICAL ||
                             s->a[tb->armour].protects == SW_PROT_BOTH))
@@ -840,6 +911,29 @@ static void harm(sw_run *r, int a, int t, const sw_weapon *w, bool two) {
     c->health = (int16_t)(c->health - after);
     fact(r, SW_FACT_DAMAGE, t, a, dmg, after, c->health, 0);
     if (after > 0 || s->opt.pain_on_any_hit)
+        lose_pain(r, t);                                /* 002:37 */
+    check_dead(r, t);
+    saddle(r, t);                                       /* 002:61 */
+}
+
+/* An enchanted weapon's hit (002:35): "the magical damage is ALWAYS
+ * applied against Magic Resistance while the physical damage is applied
+ * against Physical Resistance", each with armour that protects (002:33);
+ * one hit, so one point of Pain (002:37) when either part gets through. */
+static void enchanted_harm(sw_run *r, int a, int t, int dmg, int magic) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    const sw_block *tb = &s->c[t].b;
+    int prot = tb->armour >= 0 ? s->a[tb->armour].protects : SW_PROT_NONE;
+    int pres = prot == SW_PROT_PHYSICAL || prot == SW_PROT_BOTH ? tb->physical_resistance : 0;
+    int mres = prot == SW_PROT_MAGICAL || prot == SW_PROT_BOTH ? tb->magic_resistance : 0;
+    int pa = dmg > pres ? dmg - pres : 0, ma = magic > mres ? magic - mres : 0;
+    sw_cstate *c = &st->c[t];
+    c->health = (int16_t)(c->health - pa);
+    fact(r, SW_FACT_DAMAGE, t, a, dmg, pa, c->health, 0);
+    c->health = (int16_t)(c->health - ma);
+    fact(r, SW_FACT_DAMAGE, t, a, magic, ma, c->health, 2);
+    if (pa + ma > 0 || s->opt.pain_on_any_hit)
         lose_pain(r, t);                                /* 002:37 */
     check_dead(r, t);
     saddle(r, t);                                       /* 002:61 */
@@ -1020,6 +1114,7 @@ static void area_spell(sw_run *r, int a, int t, int k);
 static void spell_status(sw_run *r, int t, const sw_spell *sp);
 static int spell_damage(sw_run *r, int a, const sw_spell *sp);
 static void magic_harm(sw_run *r, int a, int t, int dmg);
+static void ranged_spell(sw_run *r, int a, int t, int k, bool friendly);
 
 static void resolve_spell(sw_run *r, int a) {
     const sw_setup *s = r->s;
@@ -1055,21 +1150,38 @@ static void resolve_spell(sw_run *r, int a) {
         area_spell(r, a, t, k); /* 002:53: no roll */
         return;
     }
-    if (sp->effect == SW_SPELL_DEFENSE)
-        return;
-    /* 002:33, 71: Magic Attack against Magic Defense */
+    if (sp->effect == SW_SPELL_DEFENSE || sp->effect == SW_SPELL_ENCHANT)
+        return; /* they last while Maintained (ruling 24, 31) */
+    ranged_spell(r, a, t, k, false);
+}
+
+/* A Ranged spell's Magic Attack roll against Magic Defense (002:33, 71)
+ * and its effect on a hit; a miss into an Engaged cluster may strike one
+ * of it (002:51 "if you miss with a ranged attack ... Spells are not"
+ * negated; ruling friendly-fire, as a weapon's miss: one drawn, and the
+ * spell's effect whole). friendly: this roll is that second one. */
+static void ranged_spell(sw_run *r, int a, int t, int k, bool friendly) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    const sw_spell *sp = &s->sp[k];
     const sw_block *ab = &s->c[a].b, *tb = &s->c[t].b;
     int atk = ab->magic_attack;
-    if (c->flags & SW_F_SNIPING)
+    if (st->c[a].flags & SW_F_SNIPING)
         atk -= 5;                                        /* 002:47 */
     if (st->c[t].cover == SW_COVER_PARTIAL)
         atk -= 5;                                        /* 002:49 */
     int ra = roll(r, SW_CHECK_SIDES) + atk;
     int rb = roll(r, SW_CHECK_SIDES) + tb->magic_defense;
     bool hit = ra > rb || (ra == rb && s->opt.ties == SW_TIES_ACTOR);
-    fact(r, SW_FACT_ATTACK, a, t, ra, rb, hit, 8);
-    if (!hit)
+    fact(r, SW_FACT_ATTACK, a, t, ra, rb, hit, friendly ? 8 | 4 : 8);
+    if (!hit) {
+        if (friendly || !s->opt.friendly_fire)
+            return;
+        int m = friendly_pick(r, a, t);
+        if (m >= 0)
+            ranged_spell(r, a, m, k, true);
         return;
+    }
     if (sp->effect != SW_SPELL_DAMAGE) {
         spell_status(r, t, sp); /* ruling 29 */
         return;
@@ -1116,6 +1228,49 @@ static void spell_status(sw_run *r, int t, const sw_spell *sp) {
         stun(r, t, sp->amount, sp->effect == SW_SPELL_PARALYZE);
 }
 
+/* The Engaged cluster an area effect falls on (002:51, 53): the target
+ * first, then everyone engaged with or by it (one hop), not the dead. */
+static int area_cluster(const sw_state *st, int t, int *list) {
+    int n = 0;
+    list[n++] = t;
+    for (int j = 0; j < st->n; j++)
+        if (j != t && !(st->c[j].flags & SW_F_DEAD) &&
+            (st->c[j].engages == t || st->c[t].engages == j))
+            list[n++] = j;
+    return n;
+}
+
+/* An area attack with a weapon (002:53 "Area spells and attacks ... you
+ * don't have to roll to hit with them"): as an area spell (ruling 29),
+ * physical damage on everyone in the target's cluster, the attacker
+ * spared (ruling area-attacker) or not; rolled once for all or for each (area-damage);
+ * those in Full Cover spared from a ranged one (area-full-cover). A talent
+ * used with it spends its Pain and brings its effect on the target. */
+static void area_attack(sw_run *r, int a, int t, const sw_weapon *w, bool two,
+                        int talent) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    int list[SW_MAX_C];
+    int n = area_cluster(st, t, list);
+    int once = s->opt.area_damage_each ? 0 : weapon_damage(r, a, w, two);
+    for (int i = 0; i < n; i++) {
+        int m = list[i];
+        if (st->c[m].flags & SW_F_DEAD)
+            continue;
+        if (m == a && !s->opt.area_hits_attacker)
+            continue; /* area-attacker: spared (ruling 30) */
+        if (w->ranged && st->c[m].cover == SW_COVER_FULL && !s->opt.area_hits_full_cover)
+            continue; /* area-full-cover: spared (002:49) */
+        fact(r, SW_FACT_AREA, a, m, (int)(w - s->w), 0, 0, 0);
+        physical_harm(r, a, m, s->opt.area_damage_each ? weapon_damage(r, a, w, two) : once);
+    }
+    if (talent >= 0 && !(st->c[a].flags & SW_F_DEAD)) {
+        if (s->opt.talent_pain_on_hit)
+            spend_pain(r, a, talent);           /* ruling talent-miss: kept */
+        talent_effect(r, a, t, talent);
+    }
+}
+
 /* 002:53 "Area spells ... automatically affect everyone in a given Engaged
  * cluster. If an area effect causes Wounds or Stun, it works just as well
  * on allies as it does on foes": the target and everyone engaged with or
@@ -1126,12 +1281,8 @@ static void area_spell(sw_run *r, int a, int t, int k) {
     const sw_setup *s = r->s;
     sw_state *st = r->st;
     const sw_spell *sp = &s->sp[k];
-    int list[SW_MAX_C], n = 0;
-    list[n++] = t;
-    for (int j = 0; j < st->n; j++)
-        if (j != t && !(st->c[j].flags & SW_F_DEAD) &&
-            (st->c[j].engages == t || st->c[t].engages == j))
-            list[n++] = j;
+    int list[SW_MAX_C];
+    int n = area_cluster(st, t, list);
     int once = sp->effect == SW_SPELL_DAMAGE && !s->opt.area_damage_each ? spell_damage(r, a, sp) : 0;
     for (int i = 0; i < n; i++) {
         int m = list[i];
@@ -1569,6 +1720,27 @@ static bool cast_choice(const sw_setup *s, const sw_state *st, int a, sw_event *
         cmd_set(cmd, SW_EV_CAST, a, sp->kind == SW_SPELL_PERSONAL ? -1 : a, k);
         if (sp->kind == SW_SPELL_PERSONAL && ok(s, st, cmd))
             return true;
+    }
+    for (int k = 0; k < s->n_spells; k++) { /* ruling 31: enchant an ally's weapon */
+        const sw_spell *sp = &s->sp[k];
+        if (!(b->spells & (1u << k)) || sp->effect != SW_SPELL_ENCHANT)
+            continue;
+        for (int m = 0; m < st->n; m++) {
+            int t = sp->kind == SW_SPELL_PERSONAL ? a : m;
+            if ((sp->kind == SW_SPELL_PERSONAL && m != a) ||
+                (sp->kind == SW_SPELL_BENEFICIAL && (m == a || s->c[m].side != s->c[a].side)) ||
+                sw_out(&st->c[m]))
+                continue;
+            bool have = false;
+            for (int i = 0; i < st->n; i++)
+                for (int j = 0; j < st->c[i].n_maint; j++)
+                    have |= st->c[i].maint_spell[j] == k && st->c[i].maint_target[j] == t;
+            if (have)
+                continue;
+            cmd_set(cmd, SW_EV_CAST, a, sp->kind == SW_SPELL_PERSONAL ? -1 : t, k);
+            if (ok(s, st, cmd))
+                return true;
+        }
     }
     for (int k = 0; k < s->n_spells; k++) {
         const sw_spell *sp = &s->sp[k];

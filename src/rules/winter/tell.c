@@ -194,7 +194,8 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
             break;
         case SW_FACT_ATTACK:
             put(&o, "  %s attacks %s%s: %d against %s%d: %s.\n", who, other,
-                (f->d & 8)    ? " with the spell (Magic Attack against Magic Defense)"
+                (f->d & 12) == 12 ? " with the spell (friendly fire; Magic Attack against Magic Defense)"
+                : (f->d & 8)  ? " with the spell (Magic Attack against Magic Defense)"
                 : (f->d & 16) ? " (the siege weapon's spread, 002:57)"
                 : (f->d & 4)  ? " (friendly fire)"
                              : "", f->a,
@@ -207,6 +208,9 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
         case SW_FACT_DAMAGE:
             if (f->d == 1)
                 put(&o, "  %s regains up to %d Health; Health %d.\n", who, -f->a, f->c);
+            else if (f->d == 2)
+                put(&o, "  %s takes %d Magical damage from the enchantment (%d rolled, "
+                        "against Magic Resistance, 002:35); Health %d.\n", who, f->b, f->a, f->c);
             else if (f->a != f->b)
                 put(&o, "  %s takes %d damage (%d rolled, less resistance); Health %d.\n",
                     who, f->b, f->a, f->c);
@@ -291,6 +295,10 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
                 put(&o, "  %s spends %d Pain on %s (Pain %d).\n", who, f->c,
                     talent_name(s, f->a), f->b);
             break;
+        case SW_FACT_AREA:
+            put(&o, "  %s's %s falls on %s (an area attack: no roll, 002:53).\n", who,
+                f->a >= 0 && f->a < s->n_weapons ? s->w[f->a].name : "?", other);
+            break;
         case SW_FACT_WIELD:
             if (f->b)
                 put(&o, "  %s has %s in hand.\n", who,
@@ -319,7 +327,7 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
 static const char *const fact_words[] = {
     "opening", "declare", "engaged", "reciprocal", "contest", "attack",
     "damage", "pain", "status", "bleed", "segment", "end", "friendly-fire",
-    "wield", "spell", "talent"};
+    "wield", "spell", "talent", "area"};
 
 size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
                      size_t size) {
@@ -380,6 +388,9 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
         case SW_FACT_DAMAGE:
             if (f->d == 1)
                 put(&o, ",\"healed\":%d,\"health\":%d", -f->a, f->c);
+            else if (f->d == 2)
+                put(&o, ",\"rolled\":%d,\"damage\":%d,\"health\":%d,\"magical\":true", f->a,
+                    f->b, f->c);
             else
                 put(&o, ",\"rolled\":%d,\"damage\":%d,\"health\":%d", f->a, f->b, f->c);
             break;
@@ -414,6 +425,10 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
         case SW_FACT_TALENT:
             put(&o, ",\"talent\":\"%s\",\"pain\":%d,\"spent\":%d", talent_name(s, f->a),
                 f->b, f->c);
+            break;
+        case SW_FACT_AREA:
+            put(&o, ",\"weapon\":\"%s\",\"area\":true",
+                f->a >= 0 && f->a < s->n_weapons ? s->w[f->a].name : "");
             break;
         case SW_FACT_WIELD:
             put(&o, ",\"weapon\":\"%s\",\"result\":\"%s\"",

@@ -626,7 +626,7 @@ static bool quick_plan(const sw_setup *s) {
     if (s->n != 2 || s->c[0].side == s->c[1].side || s->obstacle)
         return false;
     for (int i = 0; i < 2; i++)
-        if (s->w[s->c[i].b.weapon].ranged || s->c[i].sniping ||
+        if (s->w[s->c[i].b.weapon].ranged || s->w[s->c[i].b.weapon].area || s->c[i].sniping ||
             s->c[i].tactics != SW_TAC_MELEE || s->c[i].b.carried || s->c[i].b.nearby ||
             s->c[i].b.spells || s->c[i].b.talents || s->c[i].mount)
             return false;

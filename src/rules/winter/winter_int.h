@@ -44,8 +44,10 @@ enum {
 /* A talent (002:19, 37, 39, 51, 69): it modifies an attack (or acts
  * without a roll), costs Pain, and brings one effect of a small
  * vocabulary (docs/rules/silent-winter.md 27). */
-enum sw_talent_resolve { SW_TR_ATTACK, SW_TR_AUTOMATIC };
-enum sw_talent_effect { SW_TE_STUN, SW_TE_PARALYZE, SW_TE_WOUND, SW_TE_BONUS };
+enum sw_talent_resolve { SW_TR_ATTACK, SW_TR_AUTOMATIC,
+                         SW_TR_PASSIVE /* always at work, never declared (ruling 32) */ };
+enum sw_talent_effect { SW_TE_STUN, SW_TE_PARALYZE, SW_TE_WOUND, SW_TE_BONUS,
+                        SW_TE_ENGAGE_DELAY /* amount: the holder's Engage delay (002:19) */ };
 typedef struct sw_talent {
     char name[SW_NAME];
     uint8_t resolve;        /* sw_talent_resolve */
@@ -60,7 +62,8 @@ typedef struct sw_talent {
 enum sw_spell_kind { SW_SPELL_RANGED, SW_SPELL_PERSONAL, SW_SPELL_BENEFICIAL,
                      SW_SPELL_AREA /* no roll: the target's Engaged cluster (002:53) */ };
 enum sw_spell_effect { SW_SPELL_DAMAGE, SW_SPELL_DEFENSE, SW_SPELL_HEAL,
-                       SW_SPELL_STUN, SW_SPELL_PARALYZE, SW_SPELL_WOUND /* ruling 29 */ };
+                       SW_SPELL_STUN, SW_SPELL_PARALYZE, SW_SPELL_WOUND /* ruling 29 */,
+                       SW_SPELL_ENCHANT /* Magical damage added to a weapon's hit (002:35; ruling 31) */ };
 typedef struct sw_spell {
     char name[SW_NAME];
     uint8_t kind;           /* sw_spell_kind */
@@ -81,6 +84,8 @@ typedef struct sw_weapon {
     int8_t bonus;
     uint8_t delay;          /* 0: the option attack-delay */
     bool siege;             /* kind: siege (ranged, -10, 002:57) */
+    bool area;              /* area: true: no roll, the target's Engaged
+                               cluster (002:53; ruling 29) */
 } sw_weapon;
 
 enum sw_protects { SW_PROT_NONE, SW_PROT_PHYSICAL, SW_PROT_MAGICAL, SW_PROT_BOTH };
@@ -141,6 +146,7 @@ typedef struct sw_options {
     bool mounted_bonus_actor; /* mounted-bonus: all | actor (ruling 28) */
     bool area_damage_each;    /* area-damage: once | each (ruling 29) */
     bool area_hits_full_cover; /* area-full-cover: spared | hit (ruling 29) */
+    bool area_hits_attacker;  /* area-attacker: spared | hit (ruling 30) */
 } sw_options;
 
 typedef struct sw_combatant {
@@ -299,7 +305,8 @@ enum sw_fact_kind {
     SW_FACT_FRIENDLY,  /* who's miss at other may hit d (a: the die) */
     SW_FACT_WIELD,     /* who: a weapon index, b: 1 in hand now, 0 failed */
     SW_FACT_SPELL,     /* who's spell a at other: b sw_spell_fact, c: Magic left */
-    SW_FACT_TALENT     /* who uses talent a on other: b Pain left, c: 1 Pain spent */
+    SW_FACT_TALENT,    /* who uses talent a on other: b Pain left, c: 1 Pain spent */
+    SW_FACT_AREA       /* who's area weapon a falls on other (002:53; ruling 29) */
 };
 
 enum sw_spell_fact {
