@@ -444,49 +444,37 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
     return done(&o);
 }
 
-/* A weapon of the catalog by name (a '-' may stand for a space). */
+/* A name as the command gives it: the same letters in any case, a '-'
+ * for each space ("Long-Sword" for "Long Sword"). */
+static bool same_name(const char *x, const char *w, size_t n) {
+    if (strlen(x) != n)
+        return false;
+    size_t k = 0;
+    while (k < n && (tolower((unsigned char)x[k]) == tolower((unsigned char)w[k]) ||
+                     (x[k] == ' ' && w[k] == '-')))
+        k++;
+    return k == n;
+}
+
+/* A weapon of the catalog, a spell, a talent by name. */
 static int weapon_of(const sw_setup *s, const char *w, size_t n) {
-    for (int i = 0; i < s->n_weapons; i++) {
-        const char *x = s->w[i].name;
-        if (strlen(x) != n)
-            continue;
-        size_t k = 0;
-        while (k < n && (tolower((unsigned char)x[k]) == tolower((unsigned char)w[k]) ||
-                         (x[k] == ' ' && w[k] == '-')))
-            k++;
-        if (k == n)
+    for (int i = 0; i < s->n_weapons; i++)
+        if (same_name(s->w[i].name, w, n))
             return i;
-    }
     return -1;
 }
 
 static int spell_of(const sw_setup *s, const char *w, size_t n) {
-    for (int i = 0; i < s->n_spells; i++) {
-        const char *x = s->sp[i].name;
-        if (strlen(x) != n)
-            continue;
-        size_t k = 0;
-        while (k < n && (tolower((unsigned char)x[k]) == tolower((unsigned char)w[k]) ||
-                         (x[k] == ' ' && w[k] == '-')))
-            k++;
-        if (k == n)
+    for (int i = 0; i < s->n_spells; i++)
+        if (same_name(s->sp[i].name, w, n))
             return i;
-    }
     return -1;
 }
 
 static int talent_of(const sw_setup *s, const char *w, size_t n) {
-    for (int i = 0; i < s->n_talents; i++) {
-        const char *x = s->tl[i].name;
-        if (strlen(x) != n)
-            continue;
-        size_t k = 0;
-        while (k < n && (tolower((unsigned char)x[k]) == tolower((unsigned char)w[k]) ||
-                         (x[k] == ' ' && w[k] == '-')))
-            k++;
-        if (k == n)
+    for (int i = 0; i < s->n_talents; i++)
+        if (same_name(s->tl[i].name, w, n))
             return i;
-    }
     return -1;
 }
 
