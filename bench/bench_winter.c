@@ -10,7 +10,7 @@
  * loop starts them engaged, a little in its favour); each attacks every
  * 1 + delay segments: d20 + attack against d20 + defense, the defender's
  * ties, the weapon's d6s less resistance, a point of Pain and 1d6 below
- * 0, until Health 0.
+ * 0, until Health 0. The brawl gets its own bare loop (brawl_bare_rate).
  *
  * usage: bench_winter [--quick]   (--quick: one short round, a smoke test)
  */
@@ -135,6 +135,111 @@ static double bare_rate(const sw_setup *s, double min_seconds, long *sink) {
     return (double)i / dt;
 }
 
+/* The brawl's bare loop (issue 17 "Speed": the skirmish beside a bare
+ * loop of the same dice): every combatant's opening d6 but the
+ * initiator's; each Engages the standing foe that the fewest of its side
+ * engage (the Engage resolves 1 + the Engage delay later), then attacks it
+ * every 1 + delay segments: d20 + attack against d20 + defense, the
+ * defense without Agility and bonuses when the target does not engage the
+ * attacker back (Undefended, 002:27), the weapon's d6s less resistance, a
+ * point of Pain and 1d6 below 0; a combatant at Health 0 or Blown (Pain at
+ * minus its Pain, 002:37) is out, and its engagers Engage again. It stops
+ * when one side is out. The fallen's bleeding and stop-bleeding rolls are
+ * left out (a little in the bare loop's favour). */
+static double brawl_bare_rate(const sw_setup *s, double min_seconds, long *sink,
+                             double *segments) {
+    enum { N = SW_MAX_C };
+    int n = s->n;
+    if (s->n_sides != 2)
+        return 0.0;
+    int side[N], atk[N], def_full[N], def_bare[N], dice[N], bonus[N], res[N],
+        delay[N], health0[N], pain0[N];
+    for (int i = 0; i < n; i++) {
+        const sw_block *b = &s->c[i].b;
+        const sw_weapon *w = &s->w[b->weapon];
+        side[i] = s->c[i].side;
+        atk[i] = b->physical_attack;
+        def_bare[i] = b->physical_defense;
+        def_full[i] = b->physical_defense + b->agility + b->defense_bonus;
+        dice[i] = w->dice;
+        bonus[i] = w->bonus;
+        res[i] = b->armour >= 0 ? b->physical_resistance : 0;
+        delay[i] = w->delay ? w->delay : s->opt.attack_delay;
+        health0[i] = b->health;
+        pain0[i] = b->pain;
+    }
+    fray_rng rng;
+    long t = 0, acc = 0, segs = 0;
+    double t0 = bench_now_s(), dt = 0.0;
+    do {
+        for (int b = 0; b < 200; b++, t++) {
+            fray_rng_for_trial(&rng, 1, (uint64_t)t);
+            int ready[N], hp[N], pain[N], target[N], engaged[N], out[N], up[2] = {0, 0};
+            for (int i = 0; i < n; i++) {
+                ready[i] = 1 + (i == s->initiator ? 0 : d(&rng, 6));
+                hp[i] = health0[i];
+                pain[i] = pain0[i];
+                target[i] = -1;
+                engaged[i] = 0;
+                out[i] = 0;
+                up[side[i] & 1]++;
+            }
+            int seg;
+            for (seg = 1; seg < 300 && up[0] && up[1]; seg++) {
+                for (int i = 0; i < n && up[0] && up[1]; i++) {
+                    if (out[i] || ready[i] > seg)
+                        continue;
+                    int k = target[i];
+                    if (k < 0 || out[k] || !engaged[i]) {
+                        if (k < 0 || out[k]) {
+                            int best = -1, fewest = N + 1;
+                            for (int j = 0; j < n; j++) {
+                                if (side[j] == side[i] || out[j])
+                                    continue;
+                                int on = 0;
+                                for (int m = 0; m < n; m++)
+                                    on += target[m] == j && !out[m];
+                                if (on < fewest) {
+                                    fewest = on;
+                                    best = j;
+                                }
+                            }
+                            target[i] = best;
+                            engaged[i] = 0;
+                            ready[i] = seg + 1 + s->opt.engage_delay;
+                            continue;
+                        }
+                        engaged[i] = 1;
+                    }
+                    ready[i] = seg + 1 + delay[i];
+                    int def = target[k] == i && engaged[k] ? def_full[k] : def_bare[k];
+                    if (d(&rng, 20) + atk[i] <= d(&rng, 20) + def)
+                        continue;
+                    int dmg = bonus[i];
+                    for (int m = 0; m < dice[i]; m++)
+                        dmg += d(&rng, 6);
+                    dmg -= res[k];
+                    if (dmg <= 0)
+                        continue;
+                    hp[k] -= dmg;
+                    if (--pain[k] < 0)
+                        hp[k] -= d(&rng, 6);
+                    if (hp[k] <= 0 || pain[k] <= -pain0[k]) {
+                        out[k] = 1;
+                        up[side[k] & 1]--;
+                    }
+                }
+            }
+            acc += up[0] > 0;
+            segs += seg - 1;
+        }
+        dt = bench_now_s() - t0;
+    } while (dt < min_seconds);
+    *sink += acc;
+    *segments = (double)segs / (double)t;
+    return (double)t / dt;
+}
+
 int main(int argc, char **argv) {
     bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
     if (argc > 2 || (argc == 2 && !quick)) {
@@ -147,7 +252,7 @@ int main(int argc, char **argv) {
     if (!duel || !brawl)
         return 1;
     long sink = 0;
-    double rd = 0, rb = 0, bare = 0, segd = 0, segb = 0;
+    double rd = 0, rb = 0, bare = 0, bareb = 0, segd = 0, segb = 0, segbb = 0;
     for (int r = 0; r < rounds; r++) {
         double v = sim_rate(duel, secs, &sink, &segd);
         rd = v > rd ? v : rd;
@@ -155,6 +260,8 @@ int main(int argc, char **argv) {
         rb = v > rb ? v : rb;
         v = bare_rate(duel, secs, &sink);
         bare = v > bare ? v : bare;
+        v = brawl_bare_rate(brawl, secs, &sink, &segbb);
+        bareb = v > bareb ? v : bareb;
     }
     printf("fray bench_winter%s: Silent Winter as `fray sim` runs it, 1 thread; "
            "each rate the best of %d round%s\n\n",
@@ -164,10 +271,14 @@ int main(int argc, char **argv) {
     printf("%-28s %14.0f %12.1f\n", "duel.yaml (simulation)", rd, segd);
     printf("%-28s %14.0f %12s\n", "duel.yaml (bare dice loop)", bare, "");
     printf("%-28s %14.0f %12.1f\n", "brawl.yaml (simulation)", rb, segb);
+    printf("%-28s %14.0f %12.1f\n", "brawl.yaml (bare dice loop)", bareb, segbb);
     printf("\nduel: the simulation is %.1fx slower than the bare loop (%ld)\n",
            rd > 0 ? bare / rd : 0.0, sink % 7);
+    printf("brawl: the simulation is %.1fx slower than the bare loop\n",
+           rb > 0 ? bareb / rb : 0.0);
     printf("winter-duel-fights-per-s %.0f\nwinter-bare-fights-per-s %.0f\n"
-           "winter-brawl-fights-per-s %.0f\n", rd, bare, rb);
+           "winter-brawl-fights-per-s %.0f\nwinter-brawl-bare-fights-per-s %.0f\n", rd, bare, rb,
+           bareb);
     sw_setup_free(duel);
     sw_setup_free(brawl);
     return 0;
