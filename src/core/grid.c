@@ -967,6 +967,10 @@ static void run_start(fray__reach_run *run, const fray_grid *g,
     int bx0 = fx - r > 0 ? fx - r : 0, by0 = fy - r > 0 ? fy - r : 0;
     int bx1 = fx + r + n < w ? fx + r + n : w;
     int by1 = fy + r + n < h ? fy + r + n : h;
+    run->bx0 = (int16_t)bx0;
+    run->by0 = (int16_t)by0;
+    run->bx1 = (int16_t)bx1;
+    run->by1 = (int16_t)by1;
     if (occ_fp)
         paint(mv, bx0, by0, bx1, by1, occ_fp, occ_kind, n_occ);
     else
@@ -1030,6 +1034,31 @@ bool fray__grid_run_until(fray__reach_run *run, int cost) {
         run->settled = cost < (run->kmax - 1) / 2 ? cost : (run->kmax - 1) / 2;
     }
     return run->queued > 0;
+}
+
+bool fray__grid_run_may_stop(const fray__reach_run *run, fray_pos at) {
+    int n = run->mv.n;
+    /* (kmax < 0: the start is off the map, nothing is ever finished.) */
+    if (run->kmax < 0 || at.x < 0 || at.y < 0 || at.x > run->out->w - n ||
+        at.y > run->out->h - n)
+        return false;
+    /* Every space a finished position covers lies in the painted box;
+     * outside it the occupants are not known here: it may. */
+    if (at.x < run->bx0 || at.y < run->by0 || at.x + n > run->bx1 ||
+        at.y + n > run->by1)
+        return true;
+    /* may_stop without asking a callback: a space not painted (0, a
+     * search without a list) has no occupant the search knows of yet, and
+     * one with a callback may have anyone: it may. */
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            unsigned v = run->mv.cell[at.y + j][at.x + i], o = v >> 1 & 7u;
+            if (v == 0)
+                return true;
+            if (o != FRAY_OCC_EMPTY && o != FRAY_OCC_SELF)
+                return false;
+        }
+    return true;
 }
 
 static unsigned stop_index(fray_pos to);
