@@ -709,10 +709,44 @@ static void settle(fray__reach_run *run, unsigned id, int k, bool can_stop) {
     (&out->can_stop[0][0])[id] = can_stop;
 }
 
+/* Paints occupant kind k into the cell (x, y): over a weaker kind only,
+ * unless `over` (the mover's own spaces). */
+static inline void paint_cell(mover *mv, int x, int y, unsigned k, bool over) {
+    unsigned v = mv->cell[y][x];
+    if (!over && k <= (v >> 1 & 7u))
+        return;
+    v = CELL_KNOWN | (k & 7u) << 1;
+    if (k == FRAY_OCC_ENEMY || impassable(mv->g->terrain[y][x]))
+        v |= CELL_BLOCKED;
+    else if (k == FRAY_OCC_TUMBLE)
+        v |= CELL_CORNER;
+    mv->cell[y][x] = (uint8_t)v;
+}
+
+/* paint_cell on every space of footprint f within the box [x0, x1) x
+ * [y0, y1) (a one-space footprint, the common case, without the loops). */
+static inline void paint_fp(mover *mv, int x0, int y0, int x1, int y1,
+                            fray_footprint f, unsigned k, bool over) {
+    int ax = f.at.x, ay = f.at.y;
+    if (f.side == 1) {
+        if (ax >= x0 && ay >= y0 && ax < x1 && ay < y1)
+            paint_cell(mv, ax, ay, k, over);
+        return;
+    }
+    int ex = ax + f.side, ey = ay + f.side;
+    int sx = ax > x0 ? ax : x0, sy = ay > y0 ? ay : y0;
+    ex = ex < x1 ? ex : x1;
+    ey = ey < y1 ? ey : y1;
+    for (int y = sy; y < ey; y++)
+        for (int x = sx; x < ex; x++)
+            paint_cell(mv, x, y, k, over);
+}
+
 /* Who stands where, painted into the mover's cells of the box [x0, x1) x
  * [y0, y1) at once: what cell_info would ask the callback, space by space
  * (the mover itself wins over anyone sharing the space; otherwise the
- * strongest kind: enemy, passable, ally). */
+ * strongest kind: enemy, passable, ally). The others first, in list
+ * order, then the mover's own footprints over them. */
 static void paint(mover *mv, int x0, int y0, int x1, int y1,
                   const fray_footprint *fp, const uint8_t *kind, int n) {
     const fray_grid *g = mv->g;
@@ -720,29 +754,17 @@ static void paint(mover *mv, int x0, int y0, int x1, int y1,
         for (int x = x0; x < x1; x++)
             mv->cell[y][x] = (uint8_t)(CELL_KNOWN |
                                        (impassable(g->terrain[y][x]) ? CELL_BLOCKED : 0));
-    for (int pass = 0; pass < 2; pass++)
-        for (int j = 0; j < n; j++) {
-            unsigned k = kind[j];
-            if ((k == FRAY_OCC_SELF) != (pass == 1))
-                continue;
-            int ax = fp[j].at.x, ay = fp[j].at.y;
-            int ex = ax + fp[j].side, ey = ay + fp[j].side;
-            int sx = ax > x0 ? ax : x0, sy = ay > y0 ? ay : y0;
-            ex = ex < x1 ? ex : x1;
-            ey = ey < y1 ? ey : y1;
-            for (int y = sy; y < ey; y++)
-                for (int x = sx; x < ex; x++) {
-                    unsigned v = mv->cell[y][x];
-                    if (pass == 0 && k <= (v >> 1 & 7u))
-                        continue;
-                    v = CELL_KNOWN | (k & 7u) << 1;
-                    if (k == FRAY_OCC_ENEMY || impassable(g->terrain[y][x]))
-                        v |= CELL_BLOCKED;
-                    else if (k == FRAY_OCC_TUMBLE)
-                        v |= CELL_CORNER;
-                    mv->cell[y][x] = (uint8_t)v;
-                }
-        }
+    bool self = false;
+    for (int j = 0; j < n; j++) {
+        unsigned k = kind[j];
+        if (k == FRAY_OCC_SELF)
+            self = true;
+        else
+            paint_fp(mv, x0, y0, x1, y1, fp[j], k, false);
+    }
+    for (int j = 0; j < n && self; j++)
+        if (kind[j] == FRAY_OCC_SELF)
+            paint_fp(mv, x0, y0, x1, y1, fp[j], FRAY_OCC_SELF, true);
 }
 
 /* Marks with CELL_NEAR the spaces of the box [x0, x1) x [y0, y1) next to
