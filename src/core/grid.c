@@ -750,10 +750,23 @@ static inline void paint_fp(mover *mv, int x0, int y0, int x1, int y1,
 static void paint(mover *mv, int x0, int y0, int x1, int y1,
                   const fray_footprint *fp, const uint8_t *kind, int n) {
     const fray_grid *g = mv->g;
-    for (int y = y0; y < y1; y++)
-        for (int x = x0; x < x1; x++)
-            mv->cell[y][x] = (uint8_t)(CELL_KNOWN |
-                                       (impassable(g->terrain[y][x]) ? CELL_BLOCKED : 0));
+    for (int y = y0; y < y1; y++) {
+        const uint8_t *t = &g->terrain[y][0];
+        uint8_t *c = &mv->cell[y][0];
+        int x = x0;
+        /* Eight open spaces at a time (FRAY_TERRAIN_OPEN is 0): known,
+         * nothing in them. */
+        _Static_assert(FRAY_TERRAIN_OPEN == 0, "open floor is the zero terrain");
+        for (; x + 8 <= x1; x += 8) {
+            uint64_t eight;
+            memcpy(&eight, &t[x], sizeof eight);
+            if (eight != 0)
+                break;
+            memset(&c[x], CELL_KNOWN, 8);
+        }
+        for (; x < x1; x++)
+            c[x] = (uint8_t)(CELL_KNOWN | (impassable(t[x]) ? CELL_BLOCKED : 0));
+    }
     bool self = false;
     for (int j = 0; j < n; j++) {
         unsigned k = kind[j];
