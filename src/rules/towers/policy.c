@@ -816,8 +816,23 @@ static bool move_toward(const pol *p, int e, const ft_weapon *w,
     int now = ft_range(p->fp[p->me], p->fp[e]);
     int best_r = now;
     best.x = -1;
+    /* Only spaces within Speed: every step moves the footprint at most
+     * one space along each axis and costs at least 1 (1-2-1 diagonals),
+     * so they lie within spd of the start along both axes (issue 16: the
+     * same spaces in the same order, not the whole map). */
+    fray_pos at = p->fp[p->me].at;
+    int ly0 = at.y - spd > 0 ? at.y - spd : 0;
+    int ly1 = at.y + spd < rm->h - 1 ? at.y + spd : rm->h - 1;
+    int lx0 = at.x - spd > 0 ? at.x - spd : 0;
+    int lx1 = at.x + spd < rm->w - 1 ? at.x + spd : rm->w - 1;
+#ifndef NDEBUG
     for (int y = 0; y < rm->h; y++)
-        for (int x = 0; x < rm->w; x++) {
+        for (int x = 0; x < rm->w; x++)
+            assert(rm->cost[y][x] < 0 || rm->cost[y][x] > spd ||
+                   (y >= ly0 && y <= ly1 && x >= lx0 && x <= lx1));
+#endif
+    for (int y = ly0; y <= ly1; y++)
+        for (int x = lx0; x <= lx1; x++) {
             if (rm->cost[y][x] < 0 || rm->cost[y][x] > spd ||
                 !rm->can_stop[y][x])
                 continue;
