@@ -709,40 +709,75 @@ static void settle(fray__reach_run *run, unsigned id, int k, bool can_stop) {
     (&out->can_stop[0][0])[id] = can_stop;
 }
 
+/* Paints occupant kind k into the cell (x, y): over a weaker kind only,
+ * unless `over` (the mover's own spaces). */
+static inline void paint_cell(mover *mv, int x, int y, unsigned k, bool over) {
+    unsigned v = mv->cell[y][x];
+    if (!over && k <= (v >> 1 & 7u))
+        return;
+    v = CELL_KNOWN | (k & 7u) << 1;
+    if (k == FRAY_OCC_ENEMY || impassable(mv->g->terrain[y][x]))
+        v |= CELL_BLOCKED;
+    else if (k == FRAY_OCC_TUMBLE)
+        v |= CELL_CORNER;
+    mv->cell[y][x] = (uint8_t)v;
+}
+
+/* paint_cell on every space of footprint f within the box [x0, x1) x
+ * [y0, y1) (a one-space footprint, the common case, without the loops). */
+static inline void paint_fp(mover *mv, int x0, int y0, int x1, int y1,
+                            fray_footprint f, unsigned k, bool over) {
+    int ax = f.at.x, ay = f.at.y;
+    if (f.side == 1) {
+        if (ax >= x0 && ay >= y0 && ax < x1 && ay < y1)
+            paint_cell(mv, ax, ay, k, over);
+        return;
+    }
+    int ex = ax + f.side, ey = ay + f.side;
+    int sx = ax > x0 ? ax : x0, sy = ay > y0 ? ay : y0;
+    ex = ex < x1 ? ex : x1;
+    ey = ey < y1 ? ey : y1;
+    for (int y = sy; y < ey; y++)
+        for (int x = sx; x < ex; x++)
+            paint_cell(mv, x, y, k, over);
+}
+
 /* Who stands where, painted into the mover's cells of the box [x0, x1) x
  * [y0, y1) at once: what cell_info would ask the callback, space by space
  * (the mover itself wins over anyone sharing the space; otherwise the
- * strongest kind: enemy, passable, ally). */
+ * strongest kind: enemy, passable, ally). The others first, in list
+ * order, then the mover's own footprints over them. */
 static void paint(mover *mv, int x0, int y0, int x1, int y1,
                   const fray_footprint *fp, const uint8_t *kind, int n) {
     const fray_grid *g = mv->g;
-    for (int y = y0; y < y1; y++)
-        for (int x = x0; x < x1; x++)
-            mv->cell[y][x] = (uint8_t)(CELL_KNOWN |
-                                       (impassable(g->terrain[y][x]) ? CELL_BLOCKED : 0));
-    for (int pass = 0; pass < 2; pass++)
-        for (int j = 0; j < n; j++) {
-            unsigned k = kind[j];
-            if ((k == FRAY_OCC_SELF) != (pass == 1))
-                continue;
-            int ax = fp[j].at.x, ay = fp[j].at.y;
-            int ex = ax + fp[j].side, ey = ay + fp[j].side;
-            int sx = ax > x0 ? ax : x0, sy = ay > y0 ? ay : y0;
-            ex = ex < x1 ? ex : x1;
-            ey = ey < y1 ? ey : y1;
-            for (int y = sy; y < ey; y++)
-                for (int x = sx; x < ex; x++) {
-                    unsigned v = mv->cell[y][x];
-                    if (pass == 0 && k <= (v >> 1 & 7u))
-                        continue;
-                    v = CELL_KNOWN | (k & 7u) << 1;
-                    if (k == FRAY_OCC_ENEMY || impassable(g->terrain[y][x]))
-                        v |= CELL_BLOCKED;
-                    else if (k == FRAY_OCC_TUMBLE)
-                        v |= CELL_CORNER;
-                    mv->cell[y][x] = (uint8_t)v;
-                }
+    for (int y = y0; y < y1; y++) {
+        const uint8_t *t = &g->terrain[y][0];
+        uint8_t *c = &mv->cell[y][0];
+        int x = x0;
+        /* Eight open spaces at a time (FRAY_TERRAIN_OPEN is 0): known,
+         * nothing in them. */
+        _Static_assert(FRAY_TERRAIN_OPEN == 0, "open floor is the zero terrain");
+        for (; x + 8 <= x1; x += 8) {
+            uint64_t eight;
+            memcpy(&eight, &t[x], sizeof eight);
+            if (eight != 0)
+                break;
+            memset(&c[x], CELL_KNOWN, 8);
         }
+        for (; x < x1; x++)
+            c[x] = (uint8_t)(CELL_KNOWN | (impassable(t[x]) ? CELL_BLOCKED : 0));
+    }
+    bool self = false;
+    for (int j = 0; j < n; j++) {
+        unsigned k = kind[j];
+        if (k == FRAY_OCC_SELF)
+            self = true;
+        else
+            paint_fp(mv, x0, y0, x1, y1, fp[j], k, false);
+    }
+    for (int j = 0; j < n && self; j++)
+        if (kind[j] == FRAY_OCC_SELF)
+            paint_fp(mv, x0, y0, x1, y1, fp[j], FRAY_OCC_SELF, true);
 }
 
 /* Marks with CELL_NEAR the spaces of the box [x0, x1) x [y0, y1) next to
@@ -967,6 +1002,10 @@ static void run_start(fray__reach_run *run, const fray_grid *g,
     int bx0 = fx - r > 0 ? fx - r : 0, by0 = fy - r > 0 ? fy - r : 0;
     int bx1 = fx + r + n < w ? fx + r + n : w;
     int by1 = fy + r + n < h ? fy + r + n : h;
+    run->bx0 = (int16_t)bx0;
+    run->by0 = (int16_t)by0;
+    run->bx1 = (int16_t)bx1;
+    run->by1 = (int16_t)by1;
     if (occ_fp)
         paint(mv, bx0, by0, bx1, by1, occ_fp, occ_kind, n_occ);
     else
@@ -1030,6 +1069,31 @@ bool fray__grid_run_until(fray__reach_run *run, int cost) {
         run->settled = cost < (run->kmax - 1) / 2 ? cost : (run->kmax - 1) / 2;
     }
     return run->queued > 0;
+}
+
+bool fray__grid_run_may_stop(const fray__reach_run *run, fray_pos at) {
+    int n = run->mv.n;
+    /* (kmax < 0: the start is off the map, nothing is ever finished.) */
+    if (run->kmax < 0 || at.x < 0 || at.y < 0 || at.x > run->out->w - n ||
+        at.y > run->out->h - n)
+        return false;
+    /* Every space a finished position covers lies in the painted box;
+     * outside it the occupants are not known here: it may. */
+    if (at.x < run->bx0 || at.y < run->by0 || at.x + n > run->bx1 ||
+        at.y + n > run->by1)
+        return true;
+    /* may_stop without asking a callback: a space not painted (0, a
+     * search without a list) has no occupant the search knows of yet, and
+     * one with a callback may have anyone: it may. */
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            unsigned v = run->mv.cell[at.y + j][at.x + i], o = v >> 1 & 7u;
+            if (v == 0)
+                return true;
+            if (o != FRAY_OCC_EMPTY && o != FRAY_OCC_SELF)
+                return false;
+        }
+    return true;
 }
 
 static unsigned stop_index(fray_pos to);

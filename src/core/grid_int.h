@@ -88,6 +88,7 @@ typedef struct fray__reach_run {
     int k, kmax, queued, settled;
     unsigned stop;
     bool cut;
+    int16_t bx0, by0, bx1, by1; /* the box of spaces painted: [bx0, bx1) x [by0, by1) */
 } fray__reach_run;
 
 /* Starts the search of fray__grid_reach_steps (to off the map) in *run,
@@ -106,5 +107,14 @@ void fray__grid_run_start(fray__reach_run *run, const fray_grid *g,
  * spaces, false when the search is over (no higher max_cost, up to the
  * run's, changes anything). */
 bool fray__grid_run_until(fray__reach_run *run, int cost);
+
+/* Could the run ever finish top-left position `at` as a space its mover
+ * may end a move on? false when the search can never finish it as one
+ * (off the map, the footprint not fitting there, or someone the mover may
+ * not share a space with standing in it: what the search's can_stop says
+ * of it once finished, at any cost); true otherwise, whether or not it is
+ * reached (issue 16: the tactics ask it before searching far for a space
+ * that cannot exist). */
+bool fray__grid_run_may_stop(const fray__reach_run *run, fray_pos at);
 
 #endif

@@ -683,13 +683,51 @@ static fray_pos strike_space(const pol *p, int e, const ft_weapon *w,
 }
 
 /*
+ * Can strike_space ever find a space to strike enemy e from, however far
+ * step 5's search goes? Only a space it may end a move on
+ * (fray__grid_run_may_stop: the search's can_stop whenever it finishes
+ * it) and from which it can strike (can_strike_from) can be found, and
+ * neither depends on the search's reach. false: none exists (a melee
+ * target hemmed in by others, issue 16 "This round: the search
+ * (towers16)"), and the search need not go past what the move itself
+ * reads (the spaces within Speed). Only for a melee weapon (a shooter's
+ * box of spaces is large and seldom all taken), and only in a prepared
+ * setup (ft_setup.eng.ready: no shortcuts otherwise).
+ */
+static bool strike_hopeless(const pol *p, int e, const ft_weapon *w) {
+    const move_search *ms = p->ms;
+    if (!p->s->eng.ready || is_ranged(w))
+        return false;
+    int sx0, sy0, sx1, sy1;
+    strike_box(p, e, w, 2, &ms->rm, &sx0, &sy0, &sx1, &sy1);
+    for (int y = sy0; y <= sy1; y++)
+        for (int x = sx0; x <= sx1; x++) {
+            fray_pos q = {(int16_t)x, (int16_t)y};
+            if (fray__grid_run_may_stop(&ms->run, q) &&
+                can_strike_from(p, fp_at(p, q), e, w, 2))
+                return false;
+        }
+#ifndef NDEBUG
+    /* The long way: the whole search to the limit finds no such space. */
+    fray_reach_map m;
+    fray__grid_reach_steps(&p->s->map, ft_steps(p->s), p->fp[p->me], 0,
+                           ms->limit, ms->oc.fp, ms->oc.kind, ms->oc.n,
+                           (fray_pos){-1, -1}, &m);
+    assert(strike_space(p, e, w, &m, ft_speed(p->s, p->st, p->me)).x < 0);
+#endif
+    return true;
+}
+
+/*
  * Moves toward enemy e: to the best space from which it can strike (within
  * its Speed: Charge when the blow can follow, else Combat Move), or as far
  * as it can along the cheapest path to such a space. false when no move
- * helps. Reads step 5's search (p->ms).
+ * helps. Reads step 5's search (p->ms). *hopeless: no space to strike e
+ * from exists at all (strike_hopeless): the answer is the same whatever
+ * the search's limit.
  */
 static bool move_toward(const pol *p, int e, const ft_weapon *w,
-                        ft_command *out) {
+                        ft_command *out, bool *hopeless) {
     const fray_grid *g = &p->s->map;
     int spd = ft_speed(p->s, p->st, p->me);
     if (spd <= 0)
@@ -714,12 +752,20 @@ static bool move_toward(const pol *p, int e, const ft_weapon *w,
      * and none cheaper can strike. */
     fray_pos best = {-1, -1};
     int c = 0;
+    *hopeless = false;
     if (ranged) {
         search_until(ms, spd);
         best = strike_space(p, e, w, rm, spd);
         c = spd + 1;
     }
     for (; best.x < 0 && c <= ms->limit; c++) {
+        /* Past the Speed, and no space to strike from at any cost: only
+         * the spaces within Speed are read below (the move closer as the
+         * crow flies; the path handed to the engine), and they are
+         * finished. (Asked only here: most moves find their space within
+         * Speed.) */
+        if (c == spd + 1 && (*hopeless = strike_hopeless(p, e, w)))
+            break;
         bool more = fray__grid_run_until(&ms->run, c);
         best = strike_space(p, e, w, rm, spd);
         if (!more)
@@ -770,8 +816,23 @@ static bool move_toward(const pol *p, int e, const ft_weapon *w,
     int now = ft_range(p->fp[p->me], p->fp[e]);
     int best_r = now;
     best.x = -1;
+    /* Only spaces within Speed: every step moves the footprint at most
+     * one space along each axis and costs at least 1 (1-2-1 diagonals),
+     * so they lie within spd of the start along both axes (issue 16: the
+     * same spaces in the same order, not the whole map). */
+    fray_pos at = p->fp[p->me].at;
+    int ly0 = at.y - spd > 0 ? at.y - spd : 0;
+    int ly1 = at.y + spd < rm->h - 1 ? at.y + spd : rm->h - 1;
+    int lx0 = at.x - spd > 0 ? at.x - spd : 0;
+    int lx1 = at.x + spd < rm->w - 1 ? at.x + spd : rm->w - 1;
+#ifndef NDEBUG
     for (int y = 0; y < rm->h; y++)
-        for (int x = 0; x < rm->w; x++) {
+        for (int x = 0; x < rm->w; x++)
+            assert(rm->cost[y][x] < 0 || rm->cost[y][x] > spd ||
+                   (y >= ly0 && y <= ly1 && x >= lx0 && x <= lx1));
+#endif
+    for (int y = ly0; y <= ly1; y++)
+        for (int x = lx0; x <= lx1; x++) {
             if (rm->cost[y][x] < 0 || rm->cost[y][x] > spd ||
                 !rm->can_stop[y][x])
                 continue;
@@ -846,16 +907,23 @@ static bool move_step(pol *p, const ft_weapon *w, ft_command *out) {
         order[j] = e;
         rank[j] = r;
     }
-    bool moved = false;
-    for (int j = 0; j < k && j < 3 && !moved; j++)
-        moved = move_toward(p, order[j], w, out);
+    bool moved = false, hopeless[3] = {false, false, false};
+    bool hopeful = false; /* a target tried may be struck from somewhere */
+    for (int j = 0; j < k && j < 3 && !moved; j++) {
+        moved = move_toward(p, order[j], w, out, &hopeless[j]);
+        hopeful |= !hopeless[j];
+    }
     /* The whole map, unless nothing lies past three moves' worth: then it
-     * is the same map, and the same tries fail again. */
-    if (!moved && near_cost < far_cost &&
+     * is the same map, and the same tries fail again. A target no space
+     * can strike from fails again too, whatever the map (move_toward reads
+     * only the spaces within Speed for it): with only such targets the
+     * whole map is not searched. */
+    if (!moved && hopeful && near_cost < far_cost &&
         fray__grid_run_until(&ms.run, near_cost)) {
         ms.limit = far_cost;
         for (int j = 0; j < k && j < 3 && !moved; j++)
-            moved = move_toward(p, order[j], w, out);
+            if (!hopeless[j])
+                moved = move_toward(p, order[j], w, out, &hopeless[j]);
     }
     p->ms = NULL; /* (ms ends here) */
     return moved;
