@@ -174,6 +174,10 @@ static fray_status count_attack(const sw_setup *s, const sw_state *st, int a,
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "the chances of several enchantments, one with a bonus "
                               "below 0, are not counted");
+    if (L.n_enchant && s->opt.enchant_pain_each)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "the chances of an enchanted hit that costs a point of "
+                              "Pain for each part (enchant-pain: each) are not counted");
     if (L.n_dice + L.m_dice > CH_MAX_DICE)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "the chances of damage of more than %d dice are "

@@ -638,8 +638,9 @@ static fray_status read_options(sl *L, const yn *m) {
         "order", "fallen-release", "undefended-busy", "blown-undefended",
         "dropped-maintain", "siege-spread", "stun-stacking", "talent-miss",
         "stun-interrupts", "stun-maintain", "fall-stun", "mounted-bonus",
-        "area-damage", "area-full-cover", "area-attacker"};
-    fray_status st = yr_keys(&L->r, m, "options", keys, 23, false);
+        "area-damage", "area-full-cover", "area-attacker", "area-talent",
+        "enchant-pain", "engage-talents"};
+    fray_status st = yr_keys(&L->r, m, "options", keys, 26, false);
     if (st != FRAY_OK)
         return st;
     sw_options *o = &L->s->opt;
@@ -734,6 +735,19 @@ static fray_status read_options(sl *L, const yn *m) {
     if (st == FRAY_OK && (x = yr_get(m, "area-attacker")) &&
         (st = yr_choice(&L->r, x, "area-attacker", aat, 2, &v)) == FRAY_OK)
         o->area_hits_attacker = v == 1;
+    /* rulings 30-32: a talent with an area weapon, an enchanted hit's
+     * Pain, several Engage talents */
+    static const char *const atl[] = {"target", "cluster"}, *const ep[] = {"one", "each"},
+                             *const et[] = {"shortest", "add"};
+    if (st == FRAY_OK && (x = yr_get(m, "area-talent")) &&
+        (st = yr_choice(&L->r, x, "area-talent", atl, 2, &v)) == FRAY_OK)
+        o->area_talent_cluster = v == 1;
+    if (st == FRAY_OK && (x = yr_get(m, "enchant-pain")) &&
+        (st = yr_choice(&L->r, x, "enchant-pain", ep, 2, &v)) == FRAY_OK)
+        o->enchant_pain_each = v == 1;
+    if (st == FRAY_OK && (x = yr_get(m, "engage-talents")) &&
+        (st = yr_choice(&L->r, x, "engage-talents", et, 2, &v)) == FRAY_OK)
+        o->engage_talents_add = v == 1;
     return st;
 }
 

@@ -429,15 +429,20 @@ int sw_delay_of(const sw_setup *s, const sw_state *st, int kind, int actor,
     case SW_EV_ENGAGE: {                         /* 002:19 (002:15: 5) */
         int d = s->opt.engage_delay;
         /* 002:19 "Only Talents can change how long it takes to Engage"
-         * (ruling 32): a passive talent's engage-delay; the shortest. */
+         * (ruling 32): a passive talent's engage-delay; the shortest, or
+         * (engage-talents: add) each one's change added, at least 1 (002:11). */
         uint32_t tb = actor >= 0 && actor < s->n ? s->c[actor].b.talents : 0;
         bool set = false;
+        int sum = d;
         for (int k = 0; tb && k < s->n_talents; k++)
-            if ((tb & (1u << k)) && s->tl[k].effect == SW_TE_ENGAGE_DELAY &&
-                (!set || s->tl[k].amount < d)) {
-                d = s->tl[k].amount;
+            if ((tb & (1u << k)) && s->tl[k].effect == SW_TE_ENGAGE_DELAY) {
+                sum += s->tl[k].amount - s->opt.engage_delay;
+                if (!set || s->tl[k].amount < d)
+                    d = s->tl[k].amount;
                 set = true;
             }
+        if (set && s->opt.engage_talents_add)
+            d = sum < 1 ? 1 : sum;
         return d;
     }
     case SW_EV_ATTACK: {
@@ -933,7 +938,15 @@ static void enchanted_harm(sw_run *r, int a, int t, int dmg, int magic) {
     fact(r, SW_FACT_DAMAGE, t, a, dmg, pa, c->health, 0);
     c->health = (int16_t)(c->health - ma);
     fact(r, SW_FACT_DAMAGE, t, a, magic, ma, c->health, 2);
-    if (pa + ma > 0 || s->opt.pain_on_any_hit)
+    if (s->opt.enchant_pain_each) {
+        /* enchant-pain: each (ruling 31): a point for each part that gets
+         * through, one at least with pain-on-any-hit */
+        int n = (pa > 0) + (ma > 0);
+        if (n == 0 && s->opt.pain_on_any_hit)
+            n = 1;
+        for (int i = 0; i < n; i++)
+            lose_pain(r, t);                            /* 002:37 */
+    } else if (pa + ma > 0 || s->opt.pain_on_any_hit)
         lose_pain(r, t);                                /* 002:37 */
     check_dead(r, t);
     saddle(r, t);                                       /* 002:61 */
@@ -1253,6 +1266,7 @@ static void area_attack(sw_run *r, int a, int t, const sw_weapon *w, bool two,
     int list[SW_MAX_C];
     int n = area_cluster(st, t, list);
     int once = s->opt.area_damage_each ? 0 : weapon_damage(r, a, w, two);
+    int fell[SW_MAX_C], n_fell = 0; /* whom it fell on (area-talent: cluster) */
     for (int i = 0; i < n; i++) {
         int m = list[i];
         if (st->c[m].flags & SW_F_DEAD)
@@ -1263,11 +1277,16 @@ static void area_attack(sw_run *r, int a, int t, const sw_weapon *w, bool two,
             continue; /* area-full-cover: spared (002:49) */
         fact(r, SW_FACT_AREA, a, m, (int)(w - s->w), 0, 0, 0);
         physical_harm(r, a, m, s->opt.area_damage_each ? weapon_damage(r, a, w, two) : once);
+        fell[n_fell++] = m;
     }
     if (talent >= 0 && !(st->c[a].flags & SW_F_DEAD)) {
         if (s->opt.talent_pain_on_hit)
             spend_pain(r, a, talent);           /* ruling talent-miss: kept */
-        talent_effect(r, a, t, talent);
+        if (!s->opt.area_talent_cluster)
+            talent_effect(r, a, t, talent);     /* area-talent: target (ruling 30) */
+        else
+            for (int i = 0; i < n_fell; i++)    /* area-talent: cluster */
+                talent_effect(r, a, fell[i], talent);
     }
 }
 
@@ -1792,6 +1811,19 @@ static bool cast_choice(const sw_setup *s, const sw_state *st, int a, sw_event *
     return true;
 }
 
+/* Would a's talent, with the area weapon in its hand and area-talent:
+ * cluster (ruling 30), fall on one of its own side in t's cluster? */
+static bool area_talent_on_ally(const sw_setup *s, const sw_state *st, int a, int t) {
+    if (!s->opt.area_talent_cluster || !sw_hand(s, st, a)->area)
+        return false;
+    int list[SW_MAX_C];
+    int n = area_cluster(st, t, list);
+    for (int i = 0; i < n; i++)
+        if (s->c[list[i]].side == s->c[a].side && (list[i] != a || s->opt.area_hits_attacker))
+            return true;
+    return false;
+}
+
 /* A talent that pays against t (docs/rules/silent-winter.md "Tactics"):
  * Wound, then Paralyze, then Stun, then a bonus, each only while the
  * attacker keeps a point of Pain after it and the effect is not wasted
@@ -1815,6 +1847,8 @@ static bool talent_choice(const sw_setup *s, const sw_state *st, int a, int t,
             if ((tl->effect == SW_TE_STUN && ct->stun_until > st->seg + d) ||
                 (tl->effect == SW_TE_PARALYZE && ct->para_until > st->seg + d))
                 continue;
+            if (tl->effect != SW_TE_BONUS && area_talent_on_ally(s, st, a, t))
+                continue; /* area-talent: cluster (ruling 30): not on its own side */
             cmd_set(cmd, SW_EV_TALENT, a, t, k);
             if (ok(s, st, cmd))
                 return true;

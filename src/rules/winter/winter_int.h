@@ -147,6 +147,9 @@ typedef struct sw_options {
     bool area_damage_each;    /* area-damage: once | each (ruling 29) */
     bool area_hits_full_cover; /* area-full-cover: spared | hit (ruling 29) */
     bool area_hits_attacker;  /* area-attacker: spared | hit (ruling 30) */
+    bool area_talent_cluster; /* area-talent: target | cluster (ruling 30) */
+    bool enchant_pain_each;   /* enchant-pain: one | each (ruling 31) */
+    bool engage_talents_add;  /* engage-talents: shortest | add (ruling 32) */
 } sw_options;
 
 typedef struct sw_combatant {
