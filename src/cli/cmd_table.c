@@ -227,6 +227,8 @@ static const char TABLE_HELP_WINTER[] =
     "                              archer wield sword (Switch Weapons),\n"
     "                              witch cast firebolt bandit, witch release\n"
     "                              ward (Maintained spells: at any time),\n"
+    "                              (a bonus of Health or Pain is used up\n"
+    "                              first; used up, its Maintain comes back),\n"
     "                              lothaire surmount (an obstacle, 002:25),\n"
     "                              knight talent hamstring hound (an attack\n"
     "                              with a talent: its Pain, its effect),\n"

@@ -193,8 +193,9 @@ static int find_spell(const sw_setup *s, const char *name) {
 static fray_status read_spell(sl *L, const yn *it) {
     static const char *const keys[] = {"name", "kind", "cost", "maintain", "delay",
                                        "damage", "defense", "heal", "stun", "paralyze",
-                                       "wound", "notes", "enchant"};
-    fray_status st = yr_keys(&L->r, it, "a spell", keys, 13, false);
+                                       "wound", "notes", "enchant", "bonus-health",
+                                       "bonus-pain"};
+    fray_status st = yr_keys(&L->r, it, "a spell", keys, 15, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -230,11 +231,25 @@ static fray_status read_spell(sl *L, const yn *it) {
     const yn *dv = yr_get(it, "damage"), *fv = yr_get(it, "defense"), *hv = yr_get(it, "heal");
     const yn *sv = yr_get(it, "stun"), *pv = yr_get(it, "paralyze"), *wv = yr_get(it, "wound");
     const yn *ev = yr_get(it, "enchant");
+    const yn *bh = yr_get(it, "bonus-health"), *bp = yr_get(it, "bonus-pain");
     if ((dv != NULL) + (fv != NULL) + (hv != NULL) + (sv != NULL) + (pv != NULL) +
-            (wv != NULL) + (ev != NULL) != 1)
+            (wv != NULL) + (ev != NULL) + (bh != NULL) + (bp != NULL) != 1)
         return FAIL(L, it, "a spell has one effect: damage, defense, heal, stun, paralyze, "
-                           "wound or enchant");
-    if (ev) {
+                           "wound, enchant, bonus-health or bonus-pain");
+    if (bh || bp) {
+        /* 002:75: bonus Health or Pain, used up first, while Maintained
+         * (ruling 33) */
+        if ((st = yr_int(&L->r, bh ? bh : bp, bh ? "bonus-health" : "bonus-pain", 1, 99,
+                         &amount)) != FRAY_OK)
+            return st;
+        sp.amount = (int16_t)amount;
+        sp.effect = bh ? SW_SPELL_BONUS_HEALTH : SW_SPELL_BONUS_PAIN;
+        if (sp.kind != SW_SPELL_PERSONAL && sp.kind != SW_SPELL_BENEFICIAL)
+            return FAIL(L, kv, "a bonus spell is personal or beneficial (no roll, 002:71)");
+        if (!maint)
+            return FAIL(L, bh ? bh : bp, "bonus points last while the spell is Maintained: "
+                                         "give it maintain (002:75)");
+    } else if (ev) {
         /* 002:35: an enchant-weapon spell adds Magical damage to the
          * weapon's hits (ruling 31): on a weapon, while Maintained */
         sw_weapon w;
@@ -639,8 +654,8 @@ static fray_status read_options(sl *L, const yn *m) {
         "dropped-maintain", "siege-spread", "stun-stacking", "talent-miss",
         "stun-interrupts", "stun-maintain", "fall-stun", "mounted-bonus",
         "area-damage", "area-full-cover", "area-attacker", "area-talent",
-        "enchant-pain", "engage-talents"};
-    fray_status st = yr_keys(&L->r, m, "options", keys, 26, false);
+        "enchant-pain", "engage-talents", "bonus-pain-roll"};
+    fray_status st = yr_keys(&L->r, m, "options", keys, 27, false);
     if (st != FRAY_OK)
         return st;
     sw_options *o = &L->s->opt;
@@ -748,6 +763,9 @@ static fray_status read_options(sl *L, const yn *m) {
     if (st == FRAY_OK && (x = yr_get(m, "engage-talents")) &&
         (st = yr_choice(&L->r, x, "engage-talents", et, 2, &v)) == FRAY_OK)
         o->engage_talents_add = v == 1;
+    if (st == FRAY_OK && (x = yr_get(m, "bonus-pain-roll")) && /* ruling 33 */
+        (st = yr_choice(&L->r, x, "bonus-pain-roll", yesno, 2, &v)) == FRAY_OK)
+        o->bonus_pain_roll = v == 1;
     return st;
 }
 

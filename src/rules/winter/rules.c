@@ -311,6 +311,7 @@ static void maint_end(sw_run *r, int i, int k, int why) {
     for (int j = k; j + 1 < c->n_maint; j++) {
         c->maint_spell[j] = c->maint_spell[j + 1];
         c->maint_target[j] = c->maint_target[j + 1];
+        c->maint_left[j] = c->maint_left[j + 1];
     }
     c->n_maint--;
     fact(r, SW_FACT_SPELL, i, t, sp, why, c->magic, 0);
@@ -353,12 +354,20 @@ static void lose_pain(sw_run *r, int t) {
     sw_cstate *c = &r->st->c[t];
     if (c->flags & SW_F_DEAD)
         return;
+    if (sw_bonus_take(r, t, SW_BONUS_PAIN, 1) == 0) {
+        /* a point of bonus Pain used up instead (002:75): no regular Pain
+         * lost; the Endurance roll of 002:73, 77 only with
+         * bonus-pain-roll: yes (ruling 33) */
+        if (r->s->opt.bonus_pain_roll)
+            spell_concentration(r, t);
+        return;
+    }
     bool was_blown = c->flags & SW_F_BLOWN;
     c->pain--;
     int extra = 0;
     if (c->pain < 0) {
         extra = roll(r, 6); /* 1d6 Health per point of negative Pain */
-        c->health = (int16_t)(c->health - extra);
+        c->health = (int16_t)(c->health - sw_bonus_take(r, t, SW_BONUS_HEALTH, extra));
     }
     fact(r, SW_FACT_PAIN, t, -1, c->pain, extra, c->health, 0);
     if (c->pain == 0)
@@ -913,7 +922,7 @@ static void physical_harm(sw_run *r, int a, int t, int dmg) {
         res = tb->physical_resistance;                  /* 002:33 */
     int after = dmg > res ? dmg - res : 0;
     sw_cstate *c = &st->c[t];
-    c->health = (int16_t)(c->health - after);
+    c->health = (int16_t)(c->health - sw_bonus_take(r, t, SW_BONUS_HEALTH, after)); /* 002:75 */
     fact(r, SW_FACT_DAMAGE, t, a, dmg, after, c->health, 0);
     if (after > 0 || s->opt.pain_on_any_hit)
         lose_pain(r, t);                                /* 002:37 */
@@ -934,9 +943,9 @@ static void enchanted_harm(sw_run *r, int a, int t, int dmg, int magic) {
     int mres = prot == SW_PROT_MAGICAL || prot == SW_PROT_BOTH ? tb->magic_resistance : 0;
     int pa = dmg > pres ? dmg - pres : 0, ma = magic > mres ? magic - mres : 0;
     sw_cstate *c = &st->c[t];
-    c->health = (int16_t)(c->health - pa);
+    c->health = (int16_t)(c->health - sw_bonus_take(r, t, SW_BONUS_HEALTH, pa)); /* 002:75 */
     fact(r, SW_FACT_DAMAGE, t, a, dmg, pa, c->health, 0);
-    c->health = (int16_t)(c->health - ma);
+    c->health = (int16_t)(c->health - sw_bonus_take(r, t, SW_BONUS_HEALTH, ma));
     fact(r, SW_FACT_DAMAGE, t, a, magic, ma, c->health, 2);
     if (s->opt.enchant_pain_each) {
         /* enchant-pain: each (ruling 31): a point for each part that gets
@@ -995,11 +1004,13 @@ static void saddle(sw_run *r, int t) {
 static void spend_pain(sw_run *r, int a, int k) {
     sw_cstate *c = &r->st->c[a];
     int cost = r->s->tl[k].pain;
-    c->pain = (int16_t)(c->pain - cost);
+    int regular = sw_bonus_take(r, a, SW_BONUS_PAIN, cost); /* bonus Pain first (002:75) */
+    c->pain = (int16_t)(c->pain - regular);
     fact(r, SW_FACT_TALENT, a, -1, k, c->pain, cost, 0);
-    if (cost > 0 && c->pain == 0)
+    if (regular > 0 && c->pain == 0)
         fact(r, SW_FACT_STATUS, a, -1, SW_ST_WINDED, 1, 0, 0);
-    for (int i = 0; i < cost && !(c->flags & SW_F_DEAD); i++)
+    int rolls = r->s->opt.bonus_pain_roll ? cost : regular; /* ruling bonus-pain-roll */
+    for (int i = 0; i < rolls && !(c->flags & SW_F_DEAD); i++)
         spell_concentration(r, a);
 }
 
@@ -1148,6 +1159,7 @@ static void resolve_spell(sw_run *r, int a) {
     if (sp->maintain && c->n_maint < SW_MAX_MAINT) {
         c->maint_spell[c->n_maint] = (int8_t)k;
         c->maint_target[c->n_maint] = (int8_t)t;
+        c->maint_left[c->n_maint] = sw_bonus_effect(sp->effect) ? sp->amount : 0; /* 002:75 */
         c->n_maint++;
         fact(r, SW_FACT_SPELL, a, t, k, SW_SF_MAINTAINED, c->magic, 0);
     }
@@ -1163,8 +1175,9 @@ static void resolve_spell(sw_run *r, int a) {
         area_spell(r, a, t, k); /* 002:53: no roll */
         return;
     }
-    if (sp->effect == SW_SPELL_DEFENSE || sp->effect == SW_SPELL_ENCHANT)
-        return; /* they last while Maintained (ruling 24, 31) */
+    if (sp->effect == SW_SPELL_DEFENSE || sp->effect == SW_SPELL_ENCHANT ||
+        sw_bonus_effect(sp->effect))
+        return; /* they last while Maintained (ruling 24, 31, 33) */
     ranged_spell(r, a, t, k, false);
 }
 
@@ -1222,7 +1235,7 @@ static void magic_harm(sw_run *r, int a, int t, int dmg) {
         res = tb->magic_resistance;                      /* 002:33 */
     int after = dmg > res ? dmg - res : 0;
     sw_cstate *ct = &st->c[t];
-    ct->health = (int16_t)(ct->health - after);
+    ct->health = (int16_t)(ct->health - sw_bonus_take(r, t, SW_BONUS_HEALTH, after)); /* 002:75 */
     fact(r, SW_FACT_DAMAGE, t, a, dmg, after, ct->health, 0);
     if (after > 0 || s->opt.pain_on_any_hit)
         lose_pain(r, t);                                 /* 002:37 "physical OR magical" */
@@ -1351,7 +1364,7 @@ static void segment_end(sw_run *r) {
         if (!(c->flags & SW_F_BLEEDING) || (c->flags & SW_F_DEAD))
             continue;
         int d = roll(r, 6); /* 002:39, 102 */
-        c->health = (int16_t)(c->health - d);
+        c->health = (int16_t)(c->health - sw_bonus_take(r, i, SW_BONUS_HEALTH, d)); /* 002:75 */
         fact(r, SW_FACT_BLEED, i, -1, d, 0, c->health, 0);
         lose_pain(r, i);
         if ((c->flags & SW_F_DEAD) || !s->opt.stop_bleeding)
@@ -1366,7 +1379,7 @@ static void segment_end(sw_run *r) {
             }
         } else {
             int e = roll(r, 6);
-            c->health = (int16_t)(c->health - e);
+            c->health = (int16_t)(c->health - sw_bonus_take(r, i, SW_BONUS_HEALTH, e));
             fact(r, SW_FACT_BLEED, i, -1, e, 1, c->health, 0);
             check_dead(r, i);
         }
@@ -1742,8 +1755,9 @@ static bool cast_choice(const sw_setup *s, const sw_state *st, int a, sw_event *
     }
     for (int k = 0; k < s->n_spells; k++) { /* ruling 31: enchant an ally's weapon */
         const sw_spell *sp = &s->sp[k];
-        if (!(b->spells & (1u << k)) || sp->effect != SW_SPELL_ENCHANT)
-            continue;
+        if (!(b->spells & (1u << k)) ||
+            (sp->effect != SW_SPELL_ENCHANT && !sw_bonus_effect(sp->effect)))
+            continue; /* and a bonus of Health or Pain (ruling 33) */
         for (int m = 0; m < st->n; m++) {
             int t = sp->kind == SW_SPELL_PERSONAL ? a : m;
             if ((sp->kind == SW_SPELL_PERSONAL && m != a) ||
@@ -1968,3 +1982,10 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
     }
     cmd_set(cmd, SW_EV_WAIT, a, -1, 0);
 }
+
+/* For bonus.c (002:75; ruling 33): a fact, and a Maintained spell ended. */
+void sw_fact_put(sw_run *r, int kind, int who, int other, int a, int b, int c, int d) {
+    fact(r, kind, who, other, a, b, c, d);
+}
+
+void sw_maint_end(sw_run *r, int i, int k, int why) { maint_end(r, i, k, why); }

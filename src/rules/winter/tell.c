@@ -280,6 +280,10 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
             case SW_SF_AREA:
                 put(&o, "  %s falls on %s (an area spell: no roll, 002:53).\n", sp, other);
                 break;
+            case SW_SF_USED_UP:
+                put(&o, "  %s's %s is used up: %s has its Maintain back at once "
+                        "(Magic %d, 002:75).\n", who, sp, who, f->c);
+                break;
             case SW_SF_MAINTAINED:
                 put(&o, "  %s Maintains %s%s%s.\n", who, sp,
                     f->other >= 0 && f->other != f->who ? " on " : "",
@@ -294,6 +298,15 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
             if (f->c)
                 put(&o, "  %s spends %d Pain on %s (Pain %d).\n", who, f->c,
                     talent_name(s, f->a), f->b);
+            break;
+        case SW_FACT_BONUS: /* 002:75: bonus points used up first */
+            if (hide && f->who >= 0 && f->who < s->n && hide[f->who])
+                put(&o, "  %s's %s takes %s first (bonus %s).\n", who, spell_name(s, f->a),
+                    f->d ? "the Pain" : "some of the damage", f->d ? "Pain" : "Health");
+            else
+                put(&o, "  %s's %s takes %d %s first (bonus %s: %d left).\n", who,
+                    spell_name(s, f->a), f->b, f->d ? "Pain" : "of the damage",
+                    f->d ? "Pain" : "Health", f->c);
             break;
         case SW_FACT_AREA:
             put(&o, "  %s's %s falls on %s (an area attack: no roll, 002:53).\n", who,
@@ -327,7 +340,7 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
 static const char *const fact_words[] = {
     "opening", "declare", "engaged", "reciprocal", "contest", "attack",
     "damage", "pain", "status", "bleed", "segment", "end", "friendly-fire",
-    "wield", "spell", "talent", "area"};
+    "wield", "spell", "talent", "area", "bonus"};
 
 size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
                      size_t size) {
@@ -417,11 +430,16 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
             break;
         case SW_FACT_SPELL: {
             static const char *const sf[] = {"effect", "interrupted", "released",
-                                             "dropped", "no effect", "maintained", "area"};
+                                             "dropped", "no effect", "maintained", "area",
+                                             "used up"};
             put(&o, ",\"spell\":\"%s\",\"result\":\"%s\",\"magic\":%d",
-                spell_name(s, f->a), f->b >= 0 && f->b < 7 ? sf[f->b] : "?", f->c);
+                spell_name(s, f->a), f->b >= 0 && f->b < 8 ? sf[f->b] : "?", f->c);
             break;
         }
+        case SW_FACT_BONUS: /* 002:75 */
+            put(&o, ",\"spell\":\"%s\",\"bonus\":\"%s\",\"used\":%d,\"left\":%d",
+                spell_name(s, f->a), f->d ? "Pain" : "Health", f->b, f->c);
+            break;
         case SW_FACT_TALENT:
             put(&o, ",\"talent\":\"%s\",\"pain\":%d,\"spent\":%d", talent_name(s, f->a),
                 f->b, f->c);
@@ -802,10 +820,15 @@ static void status_words(const sw_setup *s, const sw_state *st, int i, out *o) {
         put(o, " (%s in hand)", sw_hand(s, st, i)->name); /* Switch Weapons, 002:85 */
     if (s->c[i].b.magic)
         put(o, " Magic %d/%d", c->magic, s->c[i].b.magic); /* 002:71 */
-    for (int k = 0; k < c->n_maint; k++)
+    for (int k = 0; k < c->n_maint; k++) {
         put(o, " Maintaining %s%s%s", s->sp[c->maint_spell[k]].name,
             c->maint_target[k] != i ? " on " : "",
             c->maint_target[k] != i ? s->c[c->maint_target[k]].name : "");
+        if (sw_bonus_effect(s->sp[c->maint_spell[k]].effect)) /* 002:75 */
+            put(o, " (bonus %s %d left)",
+                s->sp[c->maint_spell[k]].effect == SW_SPELL_BONUS_PAIN ? "Pain" : "Health",
+                c->maint_left[k]);
+    }
     int slots = 0;
     for (int j = 0; j < st->n; j++)
         if (st->c[j].engages == i)

@@ -63,7 +63,9 @@ enum sw_spell_kind { SW_SPELL_RANGED, SW_SPELL_PERSONAL, SW_SPELL_BENEFICIAL,
                      SW_SPELL_AREA /* no roll: the target's Engaged cluster (002:53) */ };
 enum sw_spell_effect { SW_SPELL_DAMAGE, SW_SPELL_DEFENSE, SW_SPELL_HEAL,
                        SW_SPELL_STUN, SW_SPELL_PARALYZE, SW_SPELL_WOUND /* ruling 29 */,
-                       SW_SPELL_ENCHANT /* Magical damage added to a weapon's hit (002:35; ruling 31) */ };
+                       SW_SPELL_ENCHANT /* Magical damage added to a weapon's hit (002:35; ruling 31) */,
+                       SW_SPELL_BONUS_HEALTH, /* amount: bonus Health while Maintained (002:75; ruling 33) */
+                       SW_SPELL_BONUS_PAIN    /* amount: bonus Pain while Maintained (002:75; ruling 33) */ };
 typedef struct sw_spell {
     char name[SW_NAME];
     uint8_t kind;           /* sw_spell_kind */
@@ -150,6 +152,7 @@ typedef struct sw_options {
     bool area_talent_cluster; /* area-talent: target | cluster (ruling 30) */
     bool enchant_pain_each;   /* enchant-pain: one | each (ruling 31) */
     bool engage_talents_add;  /* engage-talents: shortest | add (ruling 32) */
+    bool bonus_pain_roll;     /* bonus-pain-roll: no | yes (ruling 33) */
 } sw_options;
 
 typedef struct sw_combatant {
@@ -249,6 +252,7 @@ typedef struct sw_cstate {
     int32_t stun_until;       /* Stunned through this segment (002:98; 0 never) */
     int32_t para_until;       /* Paralyzed through this segment (002:99) */
     bool unhorsed;            /* out of the saddle (fell, or the GM's dismount) */
+    int16_t maint_left[SW_MAX_MAINT]; /* a Maintained bonus spell's points left (002:75) */
 } sw_cstate;
 
 typedef struct sw_state {
@@ -309,7 +313,8 @@ enum sw_fact_kind {
     SW_FACT_WIELD,     /* who: a weapon index, b: 1 in hand now, 0 failed */
     SW_FACT_SPELL,     /* who's spell a at other: b sw_spell_fact, c: Magic left */
     SW_FACT_TALENT,    /* who uses talent a on other: b Pain left, c: 1 Pain spent */
-    SW_FACT_AREA       /* who's area weapon a falls on other (002:53; ruling 29) */
+    SW_FACT_AREA,      /* who's area weapon a falls on other (002:53; ruling 29) */
+    SW_FACT_BONUS      /* who's bonus from other's spell a: d 0 Health 1 Pain, b used, c left (002:75) */
 };
 
 enum sw_spell_fact {
@@ -319,7 +324,8 @@ enum sw_spell_fact {
     SW_SF_DROPPED,     /* a failed Endurance roll ends its Maintaining (002:73) */
     SW_SF_FIZZLE,      /* no effect: the target is out, or not enough Magic */
     SW_SF_MAINTAINED,  /* is now Maintained */
-    SW_SF_AREA         /* an area spell falls on other (002:53) */
+    SW_SF_AREA,        /* an area spell falls on other (002:53) */
+    SW_SF_USED_UP      /* its bonus used up: its Maintain back at once (002:75) */
 };
 
 enum sw_status_word {
@@ -473,5 +479,22 @@ int sw_unit(const sw_setup *s, const sw_state *st, int i);
 /* +5 to a mounted combatant's roll of moving around (002:67; ruling 28:
  * mounted-bonus), as the one moving (actor) or opposing it. */
 int sw_moving_bonus(const sw_setup *s, const sw_state *st, int i, bool actor);
+
+/* ---- bonus.c: spells that grant bonus Health or Pain (002:75; ruling 33) -- */
+
+enum sw_bonus_which { SW_BONUS_HEALTH, SW_BONUS_PAIN };
+/* Is this spell effect a bonus of Health or Pain? */
+bool sw_bonus_effect(int effect);
+/* The bonus points t has now from Maintained spells (which: sw_bonus_which). */
+int sw_bonus_left(const sw_setup *s, const sw_state *st, int t, int which);
+/* `amount` points of Health or Pain lost by t: its bonus points used up
+ * first (in the order of the casters, then of their Maintained spells); a
+ * bonus used up ends its spell and gives its caster the Maintain back at
+ * once (002:75). Returns the points left for the regular track. */
+int sw_bonus_take(sw_run *r, int t, int which, int amount);
+/* rules.c, for bonus.c: a fact of the event, and i's k-th Maintained
+ * spell ended (why: sw_spell_fact) with its Maintain back as the rules say. */
+void sw_fact_put(sw_run *r, int kind, int who, int other, int a, int b, int c, int d);
+void sw_maint_end(sw_run *r, int i, int k, int why);
 
 #endif
