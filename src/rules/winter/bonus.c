@@ -54,3 +54,38 @@ int sw_bonus_take(sw_run *r, int t, int which, int amount) {
     }
     return amount;
 }
+
+/* ---- Talents' bonuses to other rolls (ruling 34) ------------------------- */
+
+static const char *const roll_words[SW_ROLLS] = {"avoid", "switch", "disengage", "chase",
+                                                 "endurance"};
+
+const char *sw_roll_word(int roll) {
+    return roll >= 0 && roll < SW_ROLLS ? roll_words[roll] : "?";
+}
+
+int sw_roll_of_kind(int kind) {
+    switch (kind) {
+    case SW_EV_AVOID: return SW_ROLL_AVOID;         /* 002:23 */
+    case SW_EV_SWITCH: return SW_ROLL_SWITCH;       /* 002:29 */
+    case SW_EV_DISENGAGE: return SW_ROLL_DISENGAGE; /* 002:31 */
+    case SW_EV_CHASE: return SW_ROLL_CHASE;         /* 002:47 */
+    case SW_EV_CAST:                                /* 002:73, 77: keep casting */
+    case SW_EV_RELEASE:                             /* keep Maintaining */
+    case SW_EV_WAIT:                                /* 002:39: wake */
+        return SW_ROLL_ENDURANCE;
+    default: return -1;
+    }
+}
+
+int sw_talent_roll(const sw_setup *s, int i, int roll, bool actor) {
+    if (i < 0 || i >= s->n || roll < 0 || (!actor && !s->opt.talent_rolls_all))
+        return 0;
+    uint32_t tb = s->c[i].b.talents;
+    int n = 0;
+    for (int k = 0; tb && k < s->n_talents; k++)
+        if ((tb & (1u << k)) && s->tl[k].effect == SW_TE_ROLL_BONUS &&
+            (s->tl[k].rolls & (1u << roll)))
+            n += s->tl[k].amount;
+    return n;
+}

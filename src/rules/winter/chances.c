@@ -319,11 +319,18 @@ static void count_contest(const sw_setup *s, const sw_state *st, int a, int othe
     int theirs = kind == SW_EV_MEDICINE || other < 0
                      ? 0
                      : s->c[other].b.agility + sw_moving_bonus(s, st, other, false); /* 002:67 */
+    int tm = sw_talent_roll(s, a, sw_roll_of_kind(kind), true), /* talents (ruling 34) */
+        tt = sw_talent_roll(s, other, sw_roll_of_kind(kind), false);
+    mine += tm;
+    theirs += tt;
     bool actor_ties = s->opt.ties == SW_TIES_ACTOR;
     set_outcomes(out, "succeeds", "fails", wins_of_400(mine, theirs, actor_ties));
     no_damage(out);
     out->p_drop = -1;
     snprintf(out->modifiers, sizeof out->modifiers, "none");
+    if (tm || tt)
+        snprintf(out->modifiers, sizeof out->modifiers,
+                 "talents: %+d to the roll, %+d to the opposing roll (ruling 34)", tm, tt);
     snprintf(out->assumed, sizeof out->assumed,
              "%s d20%+d against %s d20%+d (ties to the %s)",
              kind == SW_EV_MEDICINE ? "Medicine" : "Agility", mine,

@@ -326,8 +326,9 @@ static int find_talent(const sw_setup *s, const char *name) {
  * attack's), and one effect: stun N, paralyze N, wound, bonus N. */
 static fray_status read_talent(sl *L, const yn *it) {
     static const char *const keys[] = {"name", "resolve", "pain", "delay", "stun",
-                                       "paralyze", "wound", "bonus", "notes", "engage-delay"};
-    fray_status st = yr_keys(&L->r, it, "a talent", keys, 10, false);
+                                       "paralyze", "wound", "bonus", "notes", "engage-delay",
+                                       "roll"};
+    fray_status st = yr_keys(&L->r, it, "a talent", keys, 11, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -349,11 +350,53 @@ static fray_status read_talent(sl *L, const yn *it) {
         return st;
     tl.resolve = (uint8_t)k;
     const yn *edv = yr_get(it, "engage-delay");
+    const yn *rlv = yr_get(it, "roll");
+    if (rlv) {
+        /* ruling 34: a passive talent's bonus to rolls other than the
+         * attack (Avoid, Switch, Disengage, chase, Endurance) */
+        if (k != SW_TR_PASSIVE)
+            return FAIL(L, rlv, "roll is a passive talent's: give it resolve: passive");
+        const char *other[] = {"pain", "delay", "stun", "paralyze", "wound", "engage-delay"};
+        for (int i = 0; i < 6; i++)
+            if (yr_get(it, other[i]))
+                return FAIL(L, yr_get(it, other[i]),
+                            "a talent with roll has a bonus alone: no %s", other[i]);
+        const yn *bv = yr_get(it, "bonus");
+        if (!bv)
+            return yr_missing(&L->r, it, "bonus", "a talent with roll (the bonus to it)");
+        int n = 0;
+        if ((st = yr_int(&L->r, bv, "bonus (to the roll)", 1, 30, &n)) != FRAY_OK)
+            return st;
+        static const char *const rolls[] = {"avoid", "switch", "disengage", "chase",
+                                            "endurance"};
+        if (rlv->type == YN_SEQ) {
+            for (const yn *e = yr_items(rlv); e; e = yr_next_item(rlv, e)) {
+                int r = 0;
+                if ((st = yr_choice(&L->r, e, "the roll a talent adds to", rolls, 5, &r)) !=
+                    FRAY_OK)
+                    return st;
+                tl.rolls |= (uint8_t)(1u << r);
+            }
+        } else {
+            int r = 0;
+            if ((st = yr_choice(&L->r, rlv, "the roll a talent adds to", rolls, 5, &r)) !=
+                FRAY_OK)
+                return st;
+            tl.rolls = (uint8_t)(1u << r);
+        }
+        if (!tl.rolls)
+            return FAIL(L, rlv, "roll: name one roll at least (avoid, switch, disengage, "
+                                "chase, endurance)");
+        tl.effect = SW_TE_ROLL_BONUS;
+        tl.amount = (int8_t)n;
+        s->tl[s->n_talents++] = tl;
+        return FRAY_OK;
+    }
     if (edv || k == SW_TR_PASSIVE) {
         /* 002:19 "Only Talents can change how long it takes to Engage an
          * enemy in melee" (ruling 32): a passive talent, no Pain, no delay */
         if (!edv)
-            return FAIL(L, it, "a passive talent has engage-delay (002:19)");
+            return FAIL(L, it, "a passive talent has engage-delay (002:19) or roll and bonus");
         if (k != SW_TR_PASSIVE)
             return FAIL(L, edv, "engage-delay is a passive talent's: give it resolve: passive");
         const char *other[] = {"pain", "delay", "stun", "paralyze", "wound", "bonus"};
@@ -654,8 +697,8 @@ static fray_status read_options(sl *L, const yn *m) {
         "dropped-maintain", "siege-spread", "stun-stacking", "talent-miss",
         "stun-interrupts", "stun-maintain", "fall-stun", "mounted-bonus",
         "area-damage", "area-full-cover", "area-attacker", "area-talent",
-        "enchant-pain", "engage-talents", "bonus-pain-roll"};
-    fray_status st = yr_keys(&L->r, m, "options", keys, 27, false);
+        "enchant-pain", "engage-talents", "bonus-pain-roll", "talent-rolls"};
+    fray_status st = yr_keys(&L->r, m, "options", keys, 28, false);
     if (st != FRAY_OK)
         return st;
     sw_options *o = &L->s->opt;
@@ -766,6 +809,10 @@ static fray_status read_options(sl *L, const yn *m) {
     if (st == FRAY_OK && (x = yr_get(m, "bonus-pain-roll")) && /* ruling 33 */
         (st = yr_choice(&L->r, x, "bonus-pain-roll", yesno, 2, &v)) == FRAY_OK)
         o->bonus_pain_roll = v == 1;
+    static const char *const trl[] = {"actor", "all"}; /* ruling 34 */
+    if (st == FRAY_OK && (x = yr_get(m, "talent-rolls")) &&
+        (st = yr_choice(&L->r, x, "talent-rolls", trl, 2, &v)) == FRAY_OK)
+        o->talent_rolls_all = v == 1;
     return st;
 }
 

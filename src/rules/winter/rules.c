@@ -211,6 +211,9 @@ static void fact(sw_run *r, int kind, int who, int other, int a, int b, int c,
  * GM"). The actor wins a tie only with ties: actor. */
 static bool contest(sw_run *r, int who, int other, int mine, int theirs,
                     int what) {
+    int tr = sw_roll_of_kind(what); /* talents' bonuses to the roll (ruling 34) */
+    mine += sw_talent_roll(r->s, who, tr, true);
+    theirs += sw_talent_roll(r->s, other, tr, false);
     int a = roll(r, SW_CHECK_SIDES) + mine;
     int b = roll(r, SW_CHECK_SIDES) + theirs;
     bool won = a > b || (a == b && r->s->opt.ties == SW_TIES_ACTOR);
@@ -1369,7 +1372,8 @@ static void segment_end(sw_run *r) {
         lose_pain(r, i);
         if ((c->flags & SW_F_DEAD) || !s->opt.stop_bleeding)
             continue;
-        if (contest(r, i, -1, s->c[i].b.endurance, 0, SW_EV_MEDICINE)) {
+        if (contest(r, i, -1, s->c[i].b.endurance + sw_talent_roll(s, i, SW_ROLL_ENDURANCE, true),
+                    0, SW_EV_MEDICINE)) { /* stop the bleeding (002:39; ruling 34) */
             c->flags &= (uint8_t)~SW_F_BLEEDING;
             fact(r, SW_FACT_STATUS, i, -1, SW_ST_BLEEDING, 0, 0, 0);
             if ((c->flags & SW_F_UNCONSCIOUS) &&
@@ -1641,7 +1645,8 @@ static int avoider(const sw_setup *s, const sw_state *st, int *from) {
     if (!fresh || !s->scene_avoid)
         return -1;
     for (int b = 0; b < st->n; b++) {
-        bool wants = s->c[b].tactics == SW_TAC_SNIPER || st->c[b].pain <= 0;
+        bool wants = s->c[b].tactics == SW_TAC_SNIPER || st->c[b].pain <= 0 ||
+                     sw_talent_roll(s, b, SW_ROLL_AVOID, true) > 0; /* ruling 34 */
         if (!wants)
             continue;
         for (int a = 0; a < st->n; a++)

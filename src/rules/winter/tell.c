@@ -184,14 +184,21 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
         case SW_FACT_RECIP:
             put(&o, "  %s engages %s in return (Reciprocal Engage).\n", who, other);
             break;
-        case SW_FACT_CONTEST:
+        case SW_FACT_CONTEST: {
+            /* talents' bonuses to the roll, told (ruling 34) */
+            int tm = sw_talent_roll(s, f->who, sw_roll_of_kind(f->d), true),
+                tt = sw_talent_roll(s, f->other, sw_roll_of_kind(f->d), false);
+            char tw[64] = "";
+            if (tm || tt)
+                snprintf(tw, sizeof tw, " (talents: %+d, %+d against)", tm, tt);
             if (f->other >= 0)
-                put(&o, "  %s rolls %s: %d against %s's %d: %s.\n", who,
-                    contest_what(f->d), f->a, other, f->b, f->c ? "success" : "failure");
+                put(&o, "  %s rolls %s: %d against %s's %d%s: %s.\n", who,
+                    contest_what(f->d), f->a, other, f->b, tw, f->c ? "success" : "failure");
             else
-                put(&o, "  %s rolls %s: %d against %d: %s.\n", who,
-                    contest_what(f->d), f->a, f->b, f->c ? "success" : "failure");
+                put(&o, "  %s rolls %s: %d against %d%s: %s.\n", who,
+                    contest_what(f->d), f->a, f->b, tw, f->c ? "success" : "failure");
             break;
+        }
         case SW_FACT_ATTACK:
             put(&o, "  %s attacks %s%s: %d against %s%d: %s.\n", who, other,
                 (f->d & 12) == 12 ? " with the spell (friendly fire; Magic Attack against Magic Defense)"

@@ -47,7 +47,8 @@ enum {
 enum sw_talent_resolve { SW_TR_ATTACK, SW_TR_AUTOMATIC,
                          SW_TR_PASSIVE /* always at work, never declared (ruling 32) */ };
 enum sw_talent_effect { SW_TE_STUN, SW_TE_PARALYZE, SW_TE_WOUND, SW_TE_BONUS,
-                        SW_TE_ENGAGE_DELAY /* amount: the holder's Engage delay (002:19) */ };
+                        SW_TE_ENGAGE_DELAY /* amount: the holder's Engage delay (002:19) */,
+                        SW_TE_ROLL_BONUS /* passive: amount to the rolls in `rolls` (ruling 34) */ };
 typedef struct sw_talent {
     char name[SW_NAME];
     uint8_t resolve;        /* sw_talent_resolve */
@@ -55,6 +56,7 @@ typedef struct sw_talent {
     uint8_t delay;          /* 0: the attack's delay (002:69) */
     uint8_t pain;           /* Pain spent (002:37), 0 to 9 */
     int8_t amount;          /* stun, paralyze: segments; bonus: to the attack roll */
+    uint8_t rolls;          /* SW_TE_ROLL_BONUS: the rolls it adds to (bits of sw_roll) */
 } sw_talent;
 
 /* A spell (002:71-79): its kind, Magic cost, Maintain rating, delay and
@@ -153,6 +155,7 @@ typedef struct sw_options {
     bool enchant_pain_each;   /* enchant-pain: one | each (ruling 31) */
     bool engage_talents_add;  /* engage-talents: shortest | add (ruling 32) */
     bool bonus_pain_roll;     /* bonus-pain-roll: no | yes (ruling 33) */
+    bool talent_rolls_all;    /* talent-rolls: actor | all (ruling 34) */
 } sw_options;
 
 typedef struct sw_combatant {
@@ -496,5 +499,16 @@ int sw_bonus_take(sw_run *r, int t, int which, int amount);
  * spell ended (why: sw_spell_fact) with its Maintain back as the rules say. */
 void sw_fact_put(sw_run *r, int kind, int who, int other, int a, int b, int c, int d);
 void sw_maint_end(sw_run *r, int i, int k, int why);
+
+/* bonus.c: talents' bonuses to rolls other than the attack (ruling 34). */
+enum sw_roll { SW_ROLL_AVOID, SW_ROLL_SWITCH, SW_ROLL_DISENGAGE, SW_ROLL_CHASE,
+               SW_ROLL_ENDURANCE, SW_ROLLS };
+const char *sw_roll_word(int roll);   /* "avoid" */
+/* The roll a contest of this kind is (sw_kind: Avoid, Switch, ... the
+ * Endurance rolls of casting, Maintaining and waking); -1: none here. */
+int sw_roll_of_kind(int kind);
+/* What i's passive talents add to its roll (actor: its own move; else
+ * opposing another's, with talent-rolls: all). */
+int sw_talent_roll(const sw_setup *s, int i, int roll, bool actor);
 
 #endif
