@@ -224,6 +224,8 @@ static const char TABLE_HELP_WINTER[] =
     "                              archer, archer snipe, archer cover\n"
     "                              partial|full, archer medicine lothaire,\n"
     "                              archer item lothaire, archer skill,\n"
+    "                              healer item bandage lothaire, healer\n"
+    "                              skill second-wind (an entry's effects),\n"
     "                              archer wield sword (Switch Weapons),\n"
     "                              witch cast firebolt bandit, witch release\n"
     "                              ward (Maintained spells: at any time),\n"

@@ -449,6 +449,50 @@ static fray_status read_talent(sl *L, const yn *it) {
     return FRAY_OK;
 }
 
+/* An item or a skill with its effects (002:86-90; docs/rules/silent-winter.md
+ * 35): name, and at least one of heal N, pain N, stop-bleeding, end-stun. */
+static fray_status read_item(sl *L, const yn *it, bool skill) {
+    static const char *const keys[] = {"name", "heal", "pain", "stop-bleeding", "end-stun",
+                                       "notes"};
+    const char *what = skill ? "a skill" : "an item";
+    fray_status st = yr_keys(&L->r, it, what, keys, 6, false);
+    if (st != FRAY_OK)
+        return st;
+    sw_setup *s = L->s;
+    const yn *nm = yr_get(it, "name");
+    if (!nm)
+        return yr_missing(&L->r, it, "name", what);
+    sw_item e;
+    memset(&e, 0, sizeof e);
+    e.skill = skill;
+    if ((st = yr_text(&L->r, nm, skill ? "a skill's name" : "an item's name", e.name,
+                      sizeof e.name)) != FRAY_OK)
+        return st;
+    if (sw_item_find(s, e.name, strlen(e.name), skill) >= 0)
+        return FAIL(L, nm, "%s '%.40s' is given twice", skill ? "skill" : "item", e.name);
+    if (s->n_items >= SW_MAX_ITEMS)
+        return FAIL_RANGE(L, nm, "more than %d items and skills", SW_MAX_ITEMS);
+    int heal = 0, pain = 0;
+    if ((st = get_int(L, it, "heal", "heal (Health back)", 1, 999, 0, &heal)) != FRAY_OK ||
+        (st = get_int(L, it, "pain", "pain (Pain back)", 1, 99, 0, &pain)) != FRAY_OK)
+        return st;
+    e.heal = (int16_t)heal;
+    e.pain = (int16_t)pain;
+    const yn *v;
+    if ((v = yr_get(it, "stop-bleeding")) &&
+        (st = yr_bool(&L->r, v, "stop-bleeding", &e.stop_bleeding)) != FRAY_OK)
+        return st;
+    if ((v = yr_get(it, "end-stun")) &&
+        (st = yr_bool(&L->r, v, "end-stun", &e.unstun)) != FRAY_OK)
+        return st;
+    if (!e.heal && !e.pain && !e.stop_bleeding && !e.unstun)
+        return FAIL(L, it, "%s here has an effect: heal, pain, stop-bleeding or end-stun "
+                           "(without one, '%s' alone leaves the effect to the GM)",
+                    what, skill ? "skill" : "item");
+    s->it[s->n_items++] = e;
+    return FRAY_OK;
+}
+
 static fray_status read_armour(sl *L, const yn *it) {
     static const char *const keys[] = {"name", "protects", "notes"};
     fray_status st = yr_keys(&L->r, it, "an armour", keys, 3, false);
@@ -522,7 +566,7 @@ static fray_status read_block(sl *L, const yn *it) {
         "physical-resistance", "magic-resistance", "health", "pain",
         "medicine", "size", "capacity", "weapon", "off-hand", "armour",
         "carried", "nearby", "magic", "spell-power", "spells", "talents", "ride",
-        "willfulness", "notes"};
+        "willfulness", "notes", "items", "skills"};
     fray_status st = yr_keys(&L->r, it, "a stat block", keys,
                              (int)(sizeof keys / sizeof keys[0]), false);
     if (st != FRAY_OK)
@@ -665,6 +709,34 @@ static fray_status read_block(sl *L, const yn *it) {
             b.talents |= 1u << ti;
         }
     }
+    /* Items and skills with effects (002:86-90; ruling 35) */
+    for (int sk = 0; sk < 2; sk++) {
+        const yn *iv = yr_get(it, sk ? "skills" : "items");
+        if (!iv)
+            continue;
+        if (iv->type != YN_SEQ)
+            return FAIL(L, iv, "%s: expected a list", sk ? "skills" : "items");
+        for (const yn *e = yr_items(iv); e; e = yr_next_item(iv, e)) {
+            char w[SW_NAME];
+            if ((st = yr_text(&L->r, e, sk ? "skills" : "items", w, sizeof w)) != FRAY_OK)
+                return st;
+            int ii = sw_item_find(L->s, w, strlen(w), sk == 1);
+            if (ii < 0) {
+                const char *names[SW_MAX_ITEMS];
+                int nn = 0;
+                for (int i = 0; i < L->s->n_items; i++)
+                    if (L->s->it[i].skill == (sk == 1))
+                        names[nn++] = L->s->it[i].name;
+                return yr_unknown(&L->r, e, sk ? "skill" : "item", w, names, nn,
+                                  sk ? "no skills are known: name a catalog with skills first"
+                                     : "no items are known: name a catalog with items first");
+            }
+            if (sk)
+                b.skills |= 1u << ii;
+            else
+                b.items |= 1u << ii;
+        }
+    }
     if (b.off_hand >= 0 && (L->s->w[b.off_hand].ranged || L->s->w[b.weapon].ranged))
         return FAIL(L, yr_get(it, "off-hand"),
                     "two weapons (002:41) are melee weapons here: '%s' is ranged",
@@ -697,8 +769,8 @@ static fray_status read_options(sl *L, const yn *m) {
         "dropped-maintain", "siege-spread", "stun-stacking", "talent-miss",
         "stun-interrupts", "stun-maintain", "fall-stun", "mounted-bonus",
         "area-damage", "area-full-cover", "area-attacker", "area-talent",
-        "enchant-pain", "engage-talents", "bonus-pain-roll", "talent-rolls"};
-    fray_status st = yr_keys(&L->r, m, "options", keys, 28, false);
+        "enchant-pain", "engage-talents", "bonus-pain-roll", "talent-rolls", "item-uses"};
+    fray_status st = yr_keys(&L->r, m, "options", keys, 29, false);
     if (st != FRAY_OK)
         return st;
     sw_options *o = &L->s->opt;
@@ -813,6 +885,10 @@ static fray_status read_options(sl *L, const yn *m) {
     if (st == FRAY_OK && (x = yr_get(m, "talent-rolls")) &&
         (st = yr_choice(&L->r, x, "talent-rolls", trl, 2, &v)) == FRAY_OK)
         o->talent_rolls_all = v == 1;
+    static const char *const iu[] = {"once", "unlimited"}; /* ruling 35 */
+    if (st == FRAY_OK && (x = yr_get(m, "item-uses")) &&
+        (st = yr_choice(&L->r, x, "item-uses", iu, 2, &v)) == FRAY_OK)
+        o->items_unlimited = v == 1;
     return st;
 }
 
@@ -1085,9 +1161,15 @@ static fray_status read_file(sl *L, const char *path, const yn *from,
         *kind_out = kind;
     if (kind == SW_FILE_CATALOG) {
         static const char *const keys[] = {"fray", "rules", "weapons", "armour", "spells",
-                                           "talents", "notes"};
-        if ((st = yr_keys(&L->r, root, "a weapons file", keys, 6, false)) != FRAY_OK)
+                                           "talents", "notes", "items", "skills"};
+        if ((st = yr_keys(&L->r, root, "a weapons file", keys, 9, false)) != FRAY_OK)
             return st;
+        for (int sk = 0; sk < 2; sk++) { /* ruling 35 */
+            const yn *il = yr_get(root, sk ? "skills" : "items");
+            for (const yn *it = il ? yr_items(il) : NULL; it; it = yr_next_item(il, it))
+                if ((st = read_item(L, it, sk == 1)) != FRAY_OK)
+                    return st;
+        }
         const yn *spl = yr_get(root, "spells");
         for (const yn *it = spl ? yr_items(spl) : NULL; it; it = yr_next_item(spl, it))
             if ((st = read_spell(L, it)) != FRAY_OK)

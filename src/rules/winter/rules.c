@@ -751,9 +751,14 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
         if (!(st->c[t].flags & SW_F_BLEEDING))
             WHY("%s is not bleeding", tn);
         return FRAY_OK;
-    case SW_EV_WAIT:
     case SW_EV_ITEM:
     case SW_EV_SKILL:
+        if (cmd->arg) /* an entry with its effects (ruling 35) */
+            return cmd->arg - 1 < s->n_items
+                       ? sw_item_check(s, st, a, t, cmd->arg - 1, why, size)
+                       : FRAY_ERR_INVALID;
+        return FRAY_OK;
+    case SW_EV_WAIT:
         return FRAY_OK;
     default:
         WHY("not an action");
@@ -1577,6 +1582,8 @@ fray_status sw_apply(sw_run *r) {
     case SW_EV_SKILL:
         c->busy_until = st->seg + d; /* Undefended meanwhile (002:83); the
                                         effect is the GM's (ruling 17) */
+        if (ev->arg)
+            sw_item_apply(r, a, t, ev->arg - 1); /* or the entry's (ruling 35) */
         break;
     case SW_EV_SURMOUNT:
         if (!s->obstacle_roll || contest(r, a, -1, s->c[a].b.agility, 0, SW_EV_SURMOUNT)) {
@@ -1892,6 +1899,8 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
     const sw_weapon *w = sw_hand(s, st, a);
     if (cast_choice(s, st, a, cmd))
         return;
+    if (sw_item_choice(s, st, a, cmd)) /* items and skills (ruling 35) */
+        return;
     if (w->ranged && engaged_by_foe(s, st, a)) {
         /* A bow once engaged: take up a melee weapon (002:85) to engage
          * back and defend. */
@@ -1994,3 +2003,8 @@ void sw_fact_put(sw_run *r, int kind, int who, int other, int a, int b, int c, i
 }
 
 void sw_maint_end(sw_run *r, int i, int k, int why) { maint_end(r, i, k, why); }
+
+void sw_ready_at(sw_run *r, int i, int32_t seg) {
+    r->st->c[i].ready = seg;
+    place(r->s, r->st, i);
+}

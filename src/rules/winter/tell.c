@@ -162,6 +162,12 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
                         "segment %d, Undefended meanwhile.\n",
                     ev->seg, who, f->c >= 0 && f->c < s->n_weapons ? s->w[f->c].name : "?",
                     f->b);
+            else if ((f->a == SW_EV_ITEM || f->a == SW_EV_SKILL) && f->c > 0 &&
+                     f->c - 1 < s->n_items)
+                put(&o, "Segment %d: %s uses the %s %s%s%s; ready again on segment %d, "
+                        "Undefended meanwhile.\n",
+                    ev->seg, who, f->a == SW_EV_ITEM ? "item" : "skill", s->it[f->c - 1].name,
+                    f->other >= 0 ? " on " : "", f->other >= 0 ? other : "", f->b);
             else if (f->a == SW_EV_ITEM || f->a == SW_EV_SKILL)
                 put(&o, "Segment %d: %s declares %s%s%s; ready again on segment %d, "
                         "Undefended meanwhile (the effect is the GM's call).\n",
@@ -306,6 +312,25 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
                 put(&o, "  %s spends %d Pain on %s (Pain %d).\n", who, f->c,
                     talent_name(s, f->a), f->b);
             break;
+        case SW_FACT_EFFECT: { /* an item's or skill's effect (ruling 35) */
+            const char *en = f->a >= 0 && f->a < s->n_items ? s->it[f->a].name : "?";
+            bool hid = hide && f->who >= 0 && f->who < s->n && hide[f->who];
+            if (f->b == SW_EF_HEAL && hid)
+                put(&o, "  The %s: %s regains Health (Health: %s).\n", en, who,
+                    health_words(s, f->who, f->c));
+            else if (f->b == SW_EF_HEAL)
+                put(&o, "  The %s: %s regains up to %d Health; Health %d.\n", en, who,
+                    s->it[f->a].heal, f->c);
+            else if (f->b == SW_EF_PAIN && hid)
+                put(&o, "  The %s: %s regains Pain (Pain: %s).\n", en, who,
+                    pain_words(s, f->who, f->c));
+            else if (f->b == SW_EF_PAIN)
+                put(&o, "  The %s: %s regains up to %d Pain; Pain %d.\n", en, who,
+                    s->it[f->a].pain, f->c);
+            else
+                put(&o, "  The %s does nothing for %s now.\n", en, who);
+            break;
+        }
         case SW_FACT_BONUS: /* 002:75: bonus points used up first */
             if (hide && f->who >= 0 && f->who < s->n && hide[f->who])
                 put(&o, "  %s's %s takes %s first (bonus %s).\n", who, spell_name(s, f->a),
@@ -347,7 +372,7 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
 static const char *const fact_words[] = {
     "opening", "declare", "engaged", "reciprocal", "contest", "attack",
     "damage", "pain", "status", "bleed", "segment", "end", "friendly-fire",
-    "wield", "spell", "talent", "area", "bonus"};
+    "wield", "spell", "talent", "area", "bonus", "effect"};
 
 size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
                      size_t size) {
@@ -368,6 +393,10 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
         put(&o, ",\"spell\":\"%s\"", spell_name(s, ev->arg));
     if (ev->kind == SW_EV_TALENT)
         put(&o, ",\"talent\":\"%s\"", talent_name(s, ev->arg));
+    if ((ev->kind == SW_EV_ITEM || ev->kind == SW_EV_SKILL) && ev->arg &&
+        ev->arg - 1 < s->n_items) /* ruling 35 */
+        put(&o, ",\"%s\":\"%s\"", ev->kind == SW_EV_ITEM ? "item" : "skill",
+            s->it[ev->arg - 1].name);
     put(&o, "},\"given\":%s,\"dice\":[", ev->given ? "true" : "false");
     for (int i = 0; i < ev->n_dice; i++)
         put(&o, "%s{\"d\":%d,\"v\":%d}", i ? "," : "", ev->dice[i].sides,
@@ -441,6 +470,13 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
                                              "used up"};
             put(&o, ",\"spell\":\"%s\",\"result\":\"%s\",\"magic\":%d",
                 spell_name(s, f->a), f->b >= 0 && f->b < 8 ? sf[f->b] : "?", f->c);
+            break;
+        }
+        case SW_FACT_EFFECT: { /* ruling 35 */
+            static const char *const ef[] = {"heal", "pain", "bleeding", "stun", "none"};
+            put(&o, ",\"entry\":\"%s\",\"effect\":\"%s\",\"now\":%d",
+                f->a >= 0 && f->a < s->n_items ? s->it[f->a].name : "",
+                f->b >= 0 && f->b < 5 ? ef[f->b] : "?", f->c);
             break;
         }
         case SW_FACT_BONUS: /* 002:75 */
@@ -605,6 +641,16 @@ fray_status sw_event_from_json(const sw_setup *s, const void *json,
     } else if (k == SW_EV_TALENT) {
         BAD("command.talent", "Use a Talent needs the talent");
     }
+    for (int sk = 0; sk < 2; sk++) /* an item or skill with its effects (ruling 35) */
+        if ((v = json_object_get(c, sk ? "skill" : "item"))) {
+            int ii = json_is_string(v) ? sw_item_find(s, json_string_value(v),
+                                                      strlen(json_string_value(v)), sk == 1)
+                                       : -1;
+            if (k != (sk ? SW_EV_SKILL : SW_EV_ITEM) || ii < 0)
+                BAD(sk ? "command.skill" : "command.item", "expected %s of the catalog",
+                    sk ? "a skill" : "an item");
+            ev->arg = (uint8_t)(ii + 1);
+        }
     bool needs_actor = k != SW_EV_BEGIN && k != SW_EV_NEXT;
     if (needs_actor && ev->actor < 0)
         BAD("command", "the %s needs an actor", sw_kind_title(k));
@@ -771,6 +817,24 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
             cmd->target = (int8_t)t;
         }
         return FRAY_OK;
+    } else if ((k == SW_EV_ITEM || k == SW_EV_SKILL) && n >= 3 &&
+               sw_item_find(s, tok[2], len[2], k == SW_EV_SKILL) >= 0) {
+        /* an item or skill with its effects (ruling 35): NAME [TARGET] */
+        int ii = sw_item_find(s, tok[2], len[2], k == SW_EV_SKILL);
+        cmd->arg = (uint8_t)(ii + 1);
+        if (n < 4 && k == SW_EV_ITEM)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, (int)strlen(text) + 1,
+                                  "expected whom %s uses the %s on (a combatant's id)",
+                                  s->c[a].name, s->it[ii].name);
+        if (n >= 4) {
+            int t = find_who(s, tok[3], len[3]);
+            if (t < 0)
+                return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[3] - text) + 1,
+                                      "'%.*s': expected a combatant's id",
+                                      (int)(len[3] < 40 ? len[3] : 40), tok[3]);
+            cmd->target = (int8_t)t;
+        }
+        return FRAY_OK; /* more than 4 words: refused above */
     } else if (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL || k == SW_EV_SURMOUNT ||
                k == SW_EV_DISMOUNT) {
         /* no target */
@@ -836,6 +900,10 @@ static void status_words(const sw_setup *s, const sw_state *st, int i, out *o) {
                 s->sp[c->maint_spell[k]].effect == SW_SPELL_BONUS_PAIN ? "Pain" : "Health",
                 c->maint_left[k]);
     }
+    for (int k = 0; k < s->n_items; k++) /* items and skills (ruling 35) */
+        if (((s->it[k].skill ? s->c[i].b.skills : s->c[i].b.items) & (1u << k)) &&
+            (s->it[k].skill || s->opt.items_unlimited || !(c->items_used & (1u << k))))
+            put(o, " %s %s", s->it[k].skill ? "skill" : "item", s->it[k].name);
     int slots = 0;
     for (int j = 0; j < st->n; j++)
         if (st->c[j].engages == i)

@@ -38,7 +38,8 @@ enum {
     SW_CHECK_SIDES = 20,    /* the check die (option check-die: d20) */
     SW_MAX_SPELLS = 16,     /* spells known to one encounter (002:71) */
     SW_MAX_MAINT = 4,       /* spells one caster Maintains at once */
-    SW_MAX_TALENTS = 16     /* talents known to one encounter (002:37, 39) */
+    SW_MAX_TALENTS = 16,    /* talents known to one encounter (002:37, 39) */
+    SW_MAX_ITEMS = 16       /* items and skills with effects known to one encounter (ruling 35) */
 };
 
 /* A talent (002:19, 37, 39, 51, 69): it modifies an attack (or acts
@@ -78,6 +79,17 @@ typedef struct sw_spell {
     int16_t cost, maintain; /* Magic */
     int16_t amount;         /* defense: the bonus; heal: Health */
 } sw_spell;
+
+/* An item or a skill with its effects from data (002:86-90; ruling 35):
+ * each that is not 0 is done when it is used (effects.c). */
+typedef struct sw_item {
+    char name[SW_NAME];
+    bool skill;             /* a skill (002:90: delay 15), else an item (2 or 4) */
+    int16_t heal;           /* Health back, up to the stat block's */
+    int16_t pain;           /* Pain back, up to the stat block's */
+    bool stop_bleeding;     /* ends the bleeding (as Medicine, 002:88-89) */
+    bool unstun;            /* ends Stunned and Paralyzed (002:98-99) */
+} sw_item;
 
 /* ---- Files ------------------------------------------------------------- */
 
@@ -122,6 +134,8 @@ typedef struct sw_block {
     uint32_t talents;           /* the talents it has (bitmask by index) */
     int16_t ride;               /* the Ride skill (002:61) */
     int16_t willfulness;        /* a mount's Willfulness (002:61) */
+    uint32_t items;             /* items it carries (bitmask by index of sw_setup.it; ruling 35) */
+    uint32_t skills;            /* skills with effects it has (likewise) */
 } sw_block;
 
 enum sw_tactics { SW_TAC_MELEE, SW_TAC_SNIPER, SW_TAC_KINDS };
@@ -156,6 +170,7 @@ typedef struct sw_options {
     bool engage_talents_add;  /* engage-talents: shortest | add (ruling 32) */
     bool bonus_pain_roll;     /* bonus-pain-roll: no | yes (ruling 33) */
     bool talent_rolls_all;    /* talent-rolls: actor | all (ruling 34) */
+    bool items_unlimited;     /* item-uses: once | unlimited (ruling 35) */
 } sw_options;
 
 typedef struct sw_combatant {
@@ -199,6 +214,8 @@ typedef struct sw_setup {
     sw_talent tl[SW_MAX_TALENTS];
     int8_t ridden_by[SW_MAX_C]; /* who rides combatant i: index + 1; 0 nobody (ruling 28) */
     bool any_mount;           /* someone rides (the rules' quick way past mounts) */
+    int n_items;              /* items and skills with effects (ruling 35) */
+    sw_item it[SW_MAX_ITEMS];
 } sw_setup;
 
 enum sw_file_kind { SW_FILE_ENCOUNTER, SW_FILE_STATBLOCKS, SW_FILE_CATALOG };
@@ -256,6 +273,7 @@ typedef struct sw_cstate {
     int32_t para_until;       /* Paralyzed through this segment (002:99) */
     bool unhorsed;            /* out of the saddle (fell, or the GM's dismount) */
     int16_t maint_left[SW_MAX_MAINT]; /* a Maintained bonus spell's points left (002:75) */
+    uint32_t items_used;      /* its items used up (bit per sw_setup.it; ruling 35) */
 } sw_cstate;
 
 typedef struct sw_state {
@@ -317,7 +335,8 @@ enum sw_fact_kind {
     SW_FACT_SPELL,     /* who's spell a at other: b sw_spell_fact, c: Magic left */
     SW_FACT_TALENT,    /* who uses talent a on other: b Pain left, c: 1 Pain spent */
     SW_FACT_AREA,      /* who's area weapon a falls on other (002:53; ruling 29) */
-    SW_FACT_BONUS      /* who's bonus from other's spell a: d 0 Health 1 Pain, b used, c left (002:75) */
+    SW_FACT_BONUS,     /* who's bonus from other's spell a: d 0 Health 1 Pain, b used, c left (002:75) */
+    SW_FACT_EFFECT     /* other's item or skill a on who: b sw_effect_fact, c the track now (ruling 35) */
 };
 
 enum sw_spell_fact {
@@ -499,6 +518,8 @@ int sw_bonus_take(sw_run *r, int t, int which, int amount);
  * spell ended (why: sw_spell_fact) with its Maintain back as the rules say. */
 void sw_fact_put(sw_run *r, int kind, int who, int other, int a, int b, int c, int d);
 void sw_maint_end(sw_run *r, int i, int k, int why);
+/* i may next declare on segment `seg` (rules.c: the time track kept). */
+void sw_ready_at(sw_run *r, int i, int32_t seg);
 
 /* bonus.c: talents' bonuses to rolls other than the attack (ruling 34). */
 enum sw_roll { SW_ROLL_AVOID, SW_ROLL_SWITCH, SW_ROLL_DISENGAGE, SW_ROLL_CHASE,
@@ -510,5 +531,19 @@ int sw_roll_of_kind(int kind);
 /* What i's passive talents add to its roll (actor: its own move; else
  * opposing another's, with talent-rolls: all). */
 int sw_talent_roll(const sw_setup *s, int i, int roll, bool actor);
+
+/* ---- effects.c: items' and skills' effects from data (002:86-90; ruling 35) */
+
+enum sw_effect_fact { SW_EF_HEAL, SW_EF_PAIN, SW_EF_BLEEDING, SW_EF_UNSTUN, SW_EF_NONE };
+/* An item or skill of the catalog by name (as the command gives it); -1. */
+int sw_item_find(const sw_setup *s, const char *w, size_t n, bool skill);
+/* Why a's use of entry k on t cannot be taken now (rules words), FRAY_OK. */
+fray_status sw_item_check(const sw_setup *s, const sw_state *st, int a, int t, int k,
+                          char *why, size_t size);
+/* a uses entry k on t: its effects, the item used up (002:86-90). */
+void sw_item_apply(sw_run *r, int a, int t, int k);
+/* The tactics: an item or skill that pays now for a (not engaged): stop
+ * an ally's bleeding, heal one below half its Health. */
+bool sw_item_choice(const sw_setup *s, const sw_state *st, int a, sw_event *cmd);
 
 #endif
