@@ -11,6 +11,8 @@
  * (sw_cstate.maint_left), so they end with it (released, dropped on a
  * failed Endurance roll, the caster's death).
  */
+#include <string.h>
+
 #include "winter_int.h"
 
 bool sw_bonus_effect(int effect) {
@@ -88,4 +90,66 @@ int sw_talent_roll(const sw_setup *s, int i, int roll, bool actor) {
             (s->tl[k].rolls & (1u << roll)))
             n += s->tl[k].amount;
     return n;
+}
+
+/* ---- Spells that animate a creature (002:75; ruling 36) ------------------ */
+
+void sw_animate_rise(sw_run *r, int a, int t) {
+    sw_state *st = r->st;
+    sw_cstate *c = &st->c[t];
+    c->inanimate = false;
+    sw_fact_put(r, SW_FACT_STATUS, t, a, SW_ST_ANIMATED, 1, 0, 0);
+    sw_ready_at(r, t, st->seg + 1); /* it declares from the next segment */
+}
+
+void sw_animate_slot_ended(sw_run *r, int t, int spell, int why) {
+    if (r->s->sp[spell].effect != SW_SPELL_ANIMATE || why == SW_SF_USED_UP || t < 0)
+        return;
+    sw_cstate *c = &r->st->c[t];
+    if (c->inanimate || (c->flags & SW_F_DEAD))
+        return;
+    c->inanimate = true; /* the spell ends: the creature falls lifeless */
+    sw_fact_put(r, SW_FACT_STATUS, t, -1, SW_ST_ANIMATED, 0, 0, 0);
+    sw_fall(r, t);
+}
+
+void sw_animate_fallen(sw_run *r, int t) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    for (int i = 0; i < st->n; i++) {
+        sw_cstate *c = &st->c[i];
+        for (int k = 0; k < c->n_maint; k++)
+            if (c->maint_target[k] == t && s->sp[c->maint_spell[k]].effect == SW_SPELL_ANIMATE &&
+                !st->c[t].inanimate) {
+                sw_maint_end(r, i, k, SW_SF_USED_UP); /* killed: the Maintain back (002:75) */
+                return;
+            }
+    }
+}
+
+bool sw_animate_choice(const sw_setup *s, const sw_state *st, int a, sw_event *cmd) {
+    if (!s->c[a].b.spells || st->c[a].pend_kind != SW_PEND_NONE)
+        return false;
+    for (int k = 0; k < s->n_spells; k++) {
+        if (!(s->c[a].b.spells & (1u << k)) || s->sp[k].effect != SW_SPELL_ANIMATE)
+            continue;
+        for (int t = 0; t < st->n; t++) {
+            if (!st->c[t].inanimate || (st->c[t].flags & SW_F_DEAD) ||
+                s->c[t].side != s->c[a].side)
+                continue;
+            bool raising = false; /* another caster's spell under way on it */
+            for (int j = 0; j < st->n; j++)
+                raising |= st->c[j].pend_kind == SW_PEND_SPELL && st->c[j].pend_target == t;
+            if (raising)
+                continue;
+            memset(cmd, 0, offsetof(sw_event, dice));
+            cmd->kind = SW_EV_CAST;
+            cmd->actor = (int8_t)a;
+            cmd->target = (int8_t)t;
+            cmd->arg = (uint8_t)k;
+            if (sw_check(s, st, cmd, NULL, 0) == FRAY_OK)
+                return true;
+        }
+    }
+    return false;
 }

@@ -194,8 +194,8 @@ static fray_status read_spell(sl *L, const yn *it) {
     static const char *const keys[] = {"name", "kind", "cost", "maintain", "delay",
                                        "damage", "defense", "heal", "stun", "paralyze",
                                        "wound", "notes", "enchant", "bonus-health",
-                                       "bonus-pain"};
-    fray_status st = yr_keys(&L->r, it, "a spell", keys, 15, false);
+                                       "bonus-pain", "animate"};
+    fray_status st = yr_keys(&L->r, it, "a spell", keys, 16, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -232,11 +232,27 @@ static fray_status read_spell(sl *L, const yn *it) {
     const yn *sv = yr_get(it, "stun"), *pv = yr_get(it, "paralyze"), *wv = yr_get(it, "wound");
     const yn *ev = yr_get(it, "enchant");
     const yn *bh = yr_get(it, "bonus-health"), *bp = yr_get(it, "bonus-pain");
+    const yn *an = yr_get(it, "animate");
     if ((dv != NULL) + (fv != NULL) + (hv != NULL) + (sv != NULL) + (pv != NULL) +
-            (wv != NULL) + (ev != NULL) + (bh != NULL) + (bp != NULL) != 1)
+            (wv != NULL) + (ev != NULL) + (bh != NULL) + (bp != NULL) + (an != NULL) != 1)
         return FAIL(L, it, "a spell has one effect: damage, defense, heal, stun, paralyze, "
-                           "wound, enchant, bonus-health or bonus-pain");
-    if (bh || bp) {
+                           "wound, enchant, bonus-health, bonus-pain or animate");
+    if (an) {
+        /* 002:75: a spell that animates a creature (ruling 36) */
+        bool yes = false;
+        if ((st = yr_bool(&L->r, an, "animate", &yes)) != FRAY_OK)
+            return st;
+        if (!yes)
+            return FAIL(L, an, "animate: true (a spell that animates a creature, 002:75), "
+                               "or another effect");
+        sp.effect = SW_SPELL_ANIMATE;
+        if (sp.kind != SW_SPELL_BENEFICIAL)
+            return FAIL(L, kv, "an animate spell is beneficial (cast on the creature, no roll, "
+                               "002:71)");
+        if (!maint)
+            return FAIL(L, an, "the creature lasts while the spell is Maintained: give it "
+                               "maintain (002:75)");
+    } else if (bh || bp) {
         /* 002:75: bonus Health or Pain, used up first, while Maintained
          * (ruling 33) */
         if ((st = yr_int(&L->r, bh ? bh : bp, bh ? "bonus-health" : "bonus-pain", 1, 99,
@@ -928,8 +944,8 @@ static int find_side(sw_setup *s, const char *name) {
 static fray_status read_combatant(sl *L, const yn *it) {
     static const char *const keys[] = {"id", "name", "statblock", "side",
                                        "tactics", "sniping", "cover",
-                                       "reciprocal", "rides", "notes"};
-    fray_status st = yr_keys(&L->r, it, "a combatant", keys, 10, false);
+                                       "reciprocal", "rides", "notes", "inanimate"};
+    fray_status st = yr_keys(&L->r, it, "a combatant", keys, 11, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -1007,6 +1023,10 @@ static fray_status read_combatant(sl *L, const yn *it) {
     }
     if ((v = yr_get(it, "reciprocal")) &&
         (st = yr_bool(&L->r, v, "whether it takes a Reciprocal Engage", &c.reciprocal)) != FRAY_OK)
+        return st;
+    if ((v = yr_get(it, "inanimate")) && /* ruling 36: to be animated (002:75) */
+        (st = yr_bool(&L->r, v, "whether it begins lifeless, to be animated", &c.inanimate)) !=
+            FRAY_OK)
         return st;
     s->c[s->n++] = c;
     return FRAY_OK;

@@ -25,7 +25,8 @@ static const char *const titles[SW_EV_KINDS] = {
 static const char *const status_names[SW_ST_WORDS] = {
     "Winded", "Blown", "Wounded", "Unconscious", "Dead", "bleeding",
     "Sniping", "Partial Cover", "Full Cover", "Undefended", "avoided",
-    "disengaged", "switched", "chased", "surmounted", "Stunned", "Paralyzed", "unhorsed"};
+    "disengaged", "switched", "chased", "surmounted", "Stunned", "Paralyzed", "unhorsed",
+    "animated"};
 
 const char *sw_kind_word(int kind) {
     return kind >= 0 && kind < SW_EV_KINDS ? words[kind] : NULL;
@@ -38,7 +39,8 @@ const char *sw_status_name(int w) {
 }
 
 bool sw_can_act(const sw_cstate *c) {
-    return !(c->flags & (SW_F_DEAD | SW_F_WOUNDED | SW_F_BLOWN | SW_F_UNCONSCIOUS));
+    return !(c->flags & (SW_F_DEAD | SW_F_WOUNDED | SW_F_BLOWN | SW_F_UNCONSCIOUS)) &&
+           !c->inanimate; /* ruling 36 */
 }
 bool sw_out(const sw_cstate *c) { return !sw_can_act(c); }
 
@@ -139,6 +141,7 @@ void sw_state_init(const sw_setup *s, sw_state *st, uint64_t seed,
         c->engages = c->pend_target = -1;
         c->cover = s->c[i].cover;
         c->ready = 1;
+        c->inanimate = s->c[i].inanimate; /* ruling 36 */
         if (s->c[i].sniping)
             c->flags |= SW_F_SNIPING;
     }
@@ -246,6 +249,7 @@ static void check_over(sw_run *r) {
 static void fallen(sw_run *r, int t) {
     sw_state *st = r->st;
     r->fell = true;
+    sw_animate_fallen(r, t); /* an animated creature killed (002:75) */
     if (r->s->opt.keep_fallen && !(st->c[t].flags & SW_F_DEAD)) {
         place(r->s, st, t); /* fallen-release: no: the edges stay */
         return;
@@ -262,6 +266,8 @@ static void check_dead(sw_run *r, int t) {
     if (c->health <= 0 && !(c->flags & SW_F_DEAD)) {
         c->flags |= SW_F_DEAD; /* 002:33 "If you reach 0 health, you are dead" */
         c->flags &= (uint8_t)~SW_F_BLEEDING;
+        for (int k = 0; k < c->n_maint; k++) /* what it animated falls (ruling 36) */
+            sw_animate_slot_ended(r, c->maint_target[k], c->maint_spell[k], SW_SF_DROPPED);
         c->n_maint = 0; /* the dead Maintain nothing */
         if (c->pend_kind == SW_PEND_SPELL)
             c->pend_kind = SW_PEND_NONE;
@@ -318,6 +324,7 @@ static void maint_end(sw_run *r, int i, int k, int why) {
     }
     c->n_maint--;
     fact(r, SW_FACT_SPELL, i, t, sp, why, c->magic, 0);
+    sw_animate_slot_ended(r, t, sp, why); /* the creature falls lifeless (ruling 36) */
 }
 
 /* 002:73, 77: a caster who loses Pain while casting or Maintaining makes
@@ -639,6 +646,9 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             WHY("%s is dead", tn);
         if (sp->kind == SW_SPELL_RANGED && st->c[t].cover == SW_COVER_FULL)
             WHY("%s is in Full Cover: no ranged attack can reach (002:49)", tn);
+        if (sp->effect == SW_SPELL_ANIMATE && (t < 0 || !st->c[t].inanimate))
+            WHY("%s animates a lifeless creature: %s is not one (002:75)", sp->name,
+                t >= 0 ? tn : "nobody");
         return FRAY_OK;
     }
     if (cmd->kind == SW_EV_SURMOUNT) {
@@ -1181,6 +1191,10 @@ static void resolve_spell(sw_run *r, int a) {
     }
     if (sp->kind == SW_SPELL_AREA) {
         area_spell(r, a, t, k); /* 002:53: no roll */
+        return;
+    }
+    if (sp->effect == SW_SPELL_ANIMATE) {
+        sw_animate_rise(r, a, t); /* ruling 36 */
         return;
     }
     if (sp->effect == SW_SPELL_DEFENSE || sp->effect == SW_SPELL_ENCHANT ||
@@ -1897,6 +1911,8 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
     }
     const sw_cstate *c = &st->c[a];
     const sw_weapon *w = sw_hand(s, st, a);
+    if (sw_animate_choice(s, st, a, cmd)) /* raise its dead first (ruling 36) */
+        return;
     if (cast_choice(s, st, a, cmd))
         return;
     if (sw_item_choice(s, st, a, cmd)) /* items and skills (ruling 35) */
@@ -2008,3 +2024,5 @@ void sw_ready_at(sw_run *r, int i, int32_t seg) {
     r->st->c[i].ready = seg;
     place(r->s, r->st, i);
 }
+
+void sw_fall(sw_run *r, int t) { fallen(r, t); }

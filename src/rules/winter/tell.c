@@ -873,6 +873,8 @@ static void status_words(const sw_setup *s, const sw_state *st, int i, out *o) {
         put(o, " Wounded");
     if (c->flags & SW_F_BLEEDING)
         put(o, " bleeding");
+    if (c->inanimate)
+        put(o, " lifeless (to be animated)"); /* ruling 36 */
     if (c->flags & SW_F_BLOWN)
         put(o, " Blown");
     else if (c->pain <= 0)

@@ -32,6 +32,8 @@ static const char *status_word(const sw_cstate *c) {
         return "wounded";
     if (c->flags & SW_F_BLOWN)
         return "blown";
+    if (c->inanimate)
+        return "lifeless"; /* not animated (ruling 36) */
     return "standing";
 }
 

@@ -68,7 +68,8 @@ enum sw_spell_effect { SW_SPELL_DAMAGE, SW_SPELL_DEFENSE, SW_SPELL_HEAL,
                        SW_SPELL_STUN, SW_SPELL_PARALYZE, SW_SPELL_WOUND /* ruling 29 */,
                        SW_SPELL_ENCHANT /* Magical damage added to a weapon's hit (002:35; ruling 31) */,
                        SW_SPELL_BONUS_HEALTH, /* amount: bonus Health while Maintained (002:75; ruling 33) */
-                       SW_SPELL_BONUS_PAIN    /* amount: bonus Pain while Maintained (002:75; ruling 33) */ };
+                       SW_SPELL_BONUS_PAIN,   /* amount: bonus Pain while Maintained (002:75; ruling 33) */
+                       SW_SPELL_ANIMATE       /* an inanimate combatant joins while Maintained (002:75; ruling 36) */ };
 typedef struct sw_spell {
     char name[SW_NAME];
     uint8_t kind;           /* sw_spell_kind */
@@ -182,6 +183,7 @@ typedef struct sw_combatant {
     bool reciprocal;          /* takes a Reciprocal Engage (002:21) */
     sw_block b;               /* its stat block, resolved */
     int8_t mount;             /* the combatant it rides: index + 1; 0 none (002:59) */
+    bool inanimate;           /* begins out of the fight, to be animated (002:75; ruling 36) */
 } sw_combatant;
 
 typedef struct sw_setup {
@@ -274,6 +276,7 @@ typedef struct sw_cstate {
     bool unhorsed;            /* out of the saddle (fell, or the GM's dismount) */
     int16_t maint_left[SW_MAX_MAINT]; /* a Maintained bonus spell's points left (002:75) */
     uint32_t items_used;      /* its items used up (bit per sw_setup.it; ruling 35) */
+    bool inanimate;           /* out of the fight until animated (ruling 36) */
 } sw_cstate;
 
 typedef struct sw_state {
@@ -358,6 +361,7 @@ enum sw_status_word {
     SW_ST_STUNNED,     /* c: through this segment (002:98) */
     SW_ST_PARALYZED,   /* c: through this segment (002:99) */
     SW_ST_UNHORSED,    /* who falls from (or leaves) other's saddle (ruling 28) */
+    SW_ST_ANIMATED,    /* who is animated by other's spell, or no longer (ruling 36) */
     SW_ST_WORDS
 };
 
@@ -545,5 +549,18 @@ void sw_item_apply(sw_run *r, int a, int t, int k);
 /* The tactics: an item or skill that pays now for a (not engaged): stop
  * an ally's bleeding, heal one below half its Health. */
 bool sw_item_choice(const sw_setup *s, const sw_state *st, int a, sw_event *cmd);
+
+/* bonus.c: spells that animate a creature (002:75; ruling 36). t rises
+ * on a's spell; a Maintained animation ends (released, dropped, its
+ * caster dead): the creature falls lifeless; the creature out of the
+ * fight ("killed"): the spell ends, its Maintain back at once. */
+void sw_animate_rise(sw_run *r, int a, int t);
+void sw_animate_slot_ended(sw_run *r, int t, int spell, int why);
+void sw_animate_fallen(sw_run *r, int t);
+/* The tactics: a caster with an animate spell raises a lifeless one of its
+ * side not being raised already, before anything else. */
+bool sw_animate_choice(const sw_setup *s, const sw_state *st, int a, sw_event *cmd);
+/* rules.c, for bonus.c: one out of the fight off the track and its edges. */
+void sw_fall(sw_run *r, int t);
 
 #endif
