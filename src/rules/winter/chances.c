@@ -168,12 +168,24 @@ static fray_status count_attack(const sw_setup *s, const sw_state *st, int a,
                  s->tl[talent].amount);
         add_text(out->modifiers, sizeof out->modifiers, b);
     }
+    int bonus_h = sw_bonus_left(s, st, t, SW_BONUS_HEALTH),
+        bonus_p = sw_bonus_left(s, st, t, SW_BONUS_PAIN);
+    if (bonus_h || bonus_p) {
+        char b[120];
+        snprintf(b, sizeof b, "the target's bonus Health %d and Pain %d used up first (002:75)",
+                 bonus_h, bonus_p);
+        add_text(out->modifiers, sizeof out->modifiers, b);
+    }
     if (!out->modifiers[0])
         snprintf(out->modifiers, sizeof out->modifiers, "none");
     if (L.n_enchant > 1 && L.m_neg)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "the chances of several enchantments, one with a bonus "
                               "below 0, are not counted");
+    if (L.n_enchant && s->opt.enchant_pain_each)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "the chances of an enchanted hit that costs a point of "
+                              "Pain for each part (enchant-pain: each) are not counted");
     if (L.n_dice + L.m_dice > CH_MAX_DICE)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "the chances of damage of more than %d dice are "
@@ -216,10 +228,17 @@ static fray_status count_attack(const sw_setup *s, const sw_state *st, int a,
             after += mdmg > L.m_res ? mdmg - L.m_res : 0;
         }
         bool pain = after > 0 || s->opt.pain_on_any_hit;
+        /* bonus Health and Pain from Maintained spells used up first
+         * (002:75; ruling 33): what is left comes off the tracks */
+        int hb = after < bonus_h ? after : bonus_h;
+        after -= hb;
+        if (pain && bonus_p > 0)
+            pain = false;
         bool die = pain && tc->pain - 1 < 0; /* 1d6 Health (002:37) */
         for (int e = die ? 1 : 0; e <= (die ? 6 : 0); e++) {
             fray__u128 w = (fray__u128)wins * cnt[v] * mcnt[u] * (die ? 1 : 6);
-            int h = after + e;
+            int eb = bonus_h - hb; /* the die's Health too, bonus first */
+            int h = after + (e > eb ? e - eb : 0);
             if (h > H_MAX)
                 h = H_MAX;
             CELL(h, pain ? 1 : 0) += w;
@@ -300,11 +319,18 @@ static void count_contest(const sw_setup *s, const sw_state *st, int a, int othe
     int theirs = kind == SW_EV_MEDICINE || other < 0
                      ? 0
                      : s->c[other].b.agility + sw_moving_bonus(s, st, other, false); /* 002:67 */
+    int tm = sw_talent_roll(s, a, sw_roll_of_kind(kind), true), /* talents (ruling 34) */
+        tt = sw_talent_roll(s, other, sw_roll_of_kind(kind), false);
+    mine += tm;
+    theirs += tt;
     bool actor_ties = s->opt.ties == SW_TIES_ACTOR;
     set_outcomes(out, "succeeds", "fails", wins_of_400(mine, theirs, actor_ties));
     no_damage(out);
     out->p_drop = -1;
     snprintf(out->modifiers, sizeof out->modifiers, "none");
+    if (tm || tt)
+        snprintf(out->modifiers, sizeof out->modifiers,
+                 "talents: %+d to the roll, %+d to the opposing roll (ruling 34)", tm, tt);
     snprintf(out->assumed, sizeof out->assumed,
              "%s d20%+d against %s d20%+d (ties to the %s)",
              kind == SW_EV_MEDICINE ? "Medicine" : "Agility", mine,

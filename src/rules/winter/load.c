@@ -193,8 +193,9 @@ static int find_spell(const sw_setup *s, const char *name) {
 static fray_status read_spell(sl *L, const yn *it) {
     static const char *const keys[] = {"name", "kind", "cost", "maintain", "delay",
                                        "damage", "defense", "heal", "stun", "paralyze",
-                                       "wound", "notes", "enchant"};
-    fray_status st = yr_keys(&L->r, it, "a spell", keys, 13, false);
+                                       "wound", "notes", "enchant", "bonus-health",
+                                       "bonus-pain", "animate"};
+    fray_status st = yr_keys(&L->r, it, "a spell", keys, 16, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -230,11 +231,41 @@ static fray_status read_spell(sl *L, const yn *it) {
     const yn *dv = yr_get(it, "damage"), *fv = yr_get(it, "defense"), *hv = yr_get(it, "heal");
     const yn *sv = yr_get(it, "stun"), *pv = yr_get(it, "paralyze"), *wv = yr_get(it, "wound");
     const yn *ev = yr_get(it, "enchant");
+    const yn *bh = yr_get(it, "bonus-health"), *bp = yr_get(it, "bonus-pain");
+    const yn *an = yr_get(it, "animate");
     if ((dv != NULL) + (fv != NULL) + (hv != NULL) + (sv != NULL) + (pv != NULL) +
-            (wv != NULL) + (ev != NULL) != 1)
+            (wv != NULL) + (ev != NULL) + (bh != NULL) + (bp != NULL) + (an != NULL) != 1)
         return FAIL(L, it, "a spell has one effect: damage, defense, heal, stun, paralyze, "
-                           "wound or enchant");
-    if (ev) {
+                           "wound, enchant, bonus-health, bonus-pain or animate");
+    if (an) {
+        /* 002:75: a spell that animates a creature (ruling 36) */
+        bool yes = false;
+        if ((st = yr_bool(&L->r, an, "animate", &yes)) != FRAY_OK)
+            return st;
+        if (!yes)
+            return FAIL(L, an, "animate: true (a spell that animates a creature, 002:75), "
+                               "or another effect");
+        sp.effect = SW_SPELL_ANIMATE;
+        if (sp.kind != SW_SPELL_BENEFICIAL)
+            return FAIL(L, kv, "an animate spell is beneficial (cast on the creature, no roll, "
+                               "002:71)");
+        if (!maint)
+            return FAIL(L, an, "the creature lasts while the spell is Maintained: give it "
+                               "maintain (002:75)");
+    } else if (bh || bp) {
+        /* 002:75: bonus Health or Pain, used up first, while Maintained
+         * (ruling 33) */
+        if ((st = yr_int(&L->r, bh ? bh : bp, bh ? "bonus-health" : "bonus-pain", 1, 99,
+                         &amount)) != FRAY_OK)
+            return st;
+        sp.amount = (int16_t)amount;
+        sp.effect = bh ? SW_SPELL_BONUS_HEALTH : SW_SPELL_BONUS_PAIN;
+        if (sp.kind != SW_SPELL_PERSONAL && sp.kind != SW_SPELL_BENEFICIAL)
+            return FAIL(L, kv, "a bonus spell is personal or beneficial (no roll, 002:71)");
+        if (!maint)
+            return FAIL(L, bh ? bh : bp, "bonus points last while the spell is Maintained: "
+                                         "give it maintain (002:75)");
+    } else if (ev) {
         /* 002:35: an enchant-weapon spell adds Magical damage to the
          * weapon's hits (ruling 31): on a weapon, while Maintained */
         sw_weapon w;
@@ -311,8 +342,9 @@ static int find_talent(const sw_setup *s, const char *name) {
  * attack's), and one effect: stun N, paralyze N, wound, bonus N. */
 static fray_status read_talent(sl *L, const yn *it) {
     static const char *const keys[] = {"name", "resolve", "pain", "delay", "stun",
-                                       "paralyze", "wound", "bonus", "notes", "engage-delay"};
-    fray_status st = yr_keys(&L->r, it, "a talent", keys, 10, false);
+                                       "paralyze", "wound", "bonus", "notes", "engage-delay",
+                                       "roll"};
+    fray_status st = yr_keys(&L->r, it, "a talent", keys, 11, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -334,11 +366,53 @@ static fray_status read_talent(sl *L, const yn *it) {
         return st;
     tl.resolve = (uint8_t)k;
     const yn *edv = yr_get(it, "engage-delay");
+    const yn *rlv = yr_get(it, "roll");
+    if (rlv) {
+        /* ruling 34: a passive talent's bonus to rolls other than the
+         * attack (Avoid, Switch, Disengage, chase, Endurance) */
+        if (k != SW_TR_PASSIVE)
+            return FAIL(L, rlv, "roll is a passive talent's: give it resolve: passive");
+        const char *other[] = {"pain", "delay", "stun", "paralyze", "wound", "engage-delay"};
+        for (int i = 0; i < 6; i++)
+            if (yr_get(it, other[i]))
+                return FAIL(L, yr_get(it, other[i]),
+                            "a talent with roll has a bonus alone: no %s", other[i]);
+        const yn *bv = yr_get(it, "bonus");
+        if (!bv)
+            return yr_missing(&L->r, it, "bonus", "a talent with roll (the bonus to it)");
+        int n = 0;
+        if ((st = yr_int(&L->r, bv, "bonus (to the roll)", 1, 30, &n)) != FRAY_OK)
+            return st;
+        static const char *const rolls[] = {"avoid", "switch", "disengage", "chase",
+                                            "endurance"};
+        if (rlv->type == YN_SEQ) {
+            for (const yn *e = yr_items(rlv); e; e = yr_next_item(rlv, e)) {
+                int r = 0;
+                if ((st = yr_choice(&L->r, e, "the roll a talent adds to", rolls, 5, &r)) !=
+                    FRAY_OK)
+                    return st;
+                tl.rolls |= (uint8_t)(1u << r);
+            }
+        } else {
+            int r = 0;
+            if ((st = yr_choice(&L->r, rlv, "the roll a talent adds to", rolls, 5, &r)) !=
+                FRAY_OK)
+                return st;
+            tl.rolls = (uint8_t)(1u << r);
+        }
+        if (!tl.rolls)
+            return FAIL(L, rlv, "roll: name one roll at least (avoid, switch, disengage, "
+                                "chase, endurance)");
+        tl.effect = SW_TE_ROLL_BONUS;
+        tl.amount = (int8_t)n;
+        s->tl[s->n_talents++] = tl;
+        return FRAY_OK;
+    }
     if (edv || k == SW_TR_PASSIVE) {
         /* 002:19 "Only Talents can change how long it takes to Engage an
          * enemy in melee" (ruling 32): a passive talent, no Pain, no delay */
         if (!edv)
-            return FAIL(L, it, "a passive talent has engage-delay (002:19)");
+            return FAIL(L, it, "a passive talent has engage-delay (002:19) or roll and bonus");
         if (k != SW_TR_PASSIVE)
             return FAIL(L, edv, "engage-delay is a passive talent's: give it resolve: passive");
         const char *other[] = {"pain", "delay", "stun", "paralyze", "wound", "bonus"};
@@ -388,6 +462,50 @@ static fray_status read_talent(sl *L, const yn *it) {
     if (e == SW_TE_BONUS && tl.resolve == SW_TR_AUTOMATIC)
         return FAIL(L, ev, "a bonus to the attack roll needs resolve: attack");
     s->tl[s->n_talents++] = tl;
+    return FRAY_OK;
+}
+
+/* An item or a skill with its effects (002:86-90; docs/rules/silent-winter.md
+ * 35): name, and at least one of heal N, pain N, stop-bleeding, end-stun. */
+static fray_status read_item(sl *L, const yn *it, bool skill) {
+    static const char *const keys[] = {"name", "heal", "pain", "stop-bleeding", "end-stun",
+                                       "notes"};
+    const char *what = skill ? "a skill" : "an item";
+    fray_status st = yr_keys(&L->r, it, what, keys, 6, false);
+    if (st != FRAY_OK)
+        return st;
+    sw_setup *s = L->s;
+    const yn *nm = yr_get(it, "name");
+    if (!nm)
+        return yr_missing(&L->r, it, "name", what);
+    sw_item e;
+    memset(&e, 0, sizeof e);
+    e.skill = skill;
+    if ((st = yr_text(&L->r, nm, skill ? "a skill's name" : "an item's name", e.name,
+                      sizeof e.name)) != FRAY_OK)
+        return st;
+    if (sw_item_find(s, e.name, strlen(e.name), skill) >= 0)
+        return FAIL(L, nm, "%s '%.40s' is given twice", skill ? "skill" : "item", e.name);
+    if (s->n_items >= SW_MAX_ITEMS)
+        return FAIL_RANGE(L, nm, "more than %d items and skills", SW_MAX_ITEMS);
+    int heal = 0, pain = 0;
+    if ((st = get_int(L, it, "heal", "heal (Health back)", 1, 999, 0, &heal)) != FRAY_OK ||
+        (st = get_int(L, it, "pain", "pain (Pain back)", 1, 99, 0, &pain)) != FRAY_OK)
+        return st;
+    e.heal = (int16_t)heal;
+    e.pain = (int16_t)pain;
+    const yn *v;
+    if ((v = yr_get(it, "stop-bleeding")) &&
+        (st = yr_bool(&L->r, v, "stop-bleeding", &e.stop_bleeding)) != FRAY_OK)
+        return st;
+    if ((v = yr_get(it, "end-stun")) &&
+        (st = yr_bool(&L->r, v, "end-stun", &e.unstun)) != FRAY_OK)
+        return st;
+    if (!e.heal && !e.pain && !e.stop_bleeding && !e.unstun)
+        return FAIL(L, it, "%s here has an effect: heal, pain, stop-bleeding or end-stun "
+                           "(without one, '%s' alone leaves the effect to the GM)",
+                    what, skill ? "skill" : "item");
+    s->it[s->n_items++] = e;
     return FRAY_OK;
 }
 
@@ -464,7 +582,7 @@ static fray_status read_block(sl *L, const yn *it) {
         "physical-resistance", "magic-resistance", "health", "pain",
         "medicine", "size", "capacity", "weapon", "off-hand", "armour",
         "carried", "nearby", "magic", "spell-power", "spells", "talents", "ride",
-        "willfulness", "notes"};
+        "willfulness", "notes", "items", "skills"};
     fray_status st = yr_keys(&L->r, it, "a stat block", keys,
                              (int)(sizeof keys / sizeof keys[0]), false);
     if (st != FRAY_OK)
@@ -607,6 +725,34 @@ static fray_status read_block(sl *L, const yn *it) {
             b.talents |= 1u << ti;
         }
     }
+    /* Items and skills with effects (002:86-90; ruling 35) */
+    for (int sk = 0; sk < 2; sk++) {
+        const yn *iv = yr_get(it, sk ? "skills" : "items");
+        if (!iv)
+            continue;
+        if (iv->type != YN_SEQ)
+            return FAIL(L, iv, "%s: expected a list", sk ? "skills" : "items");
+        for (const yn *e = yr_items(iv); e; e = yr_next_item(iv, e)) {
+            char w[SW_NAME];
+            if ((st = yr_text(&L->r, e, sk ? "skills" : "items", w, sizeof w)) != FRAY_OK)
+                return st;
+            int ii = sw_item_find(L->s, w, strlen(w), sk == 1);
+            if (ii < 0) {
+                const char *names[SW_MAX_ITEMS];
+                int nn = 0;
+                for (int i = 0; i < L->s->n_items; i++)
+                    if (L->s->it[i].skill == (sk == 1))
+                        names[nn++] = L->s->it[i].name;
+                return yr_unknown(&L->r, e, sk ? "skill" : "item", w, names, nn,
+                                  sk ? "no skills are known: name a catalog with skills first"
+                                     : "no items are known: name a catalog with items first");
+            }
+            if (sk)
+                b.skills |= 1u << ii;
+            else
+                b.items |= 1u << ii;
+        }
+    }
     if (b.off_hand >= 0 && (L->s->w[b.off_hand].ranged || L->s->w[b.weapon].ranged))
         return FAIL(L, yr_get(it, "off-hand"),
                     "two weapons (002:41) are melee weapons here: '%s' is ranged",
@@ -638,8 +784,9 @@ static fray_status read_options(sl *L, const yn *m) {
         "order", "fallen-release", "undefended-busy", "blown-undefended",
         "dropped-maintain", "siege-spread", "stun-stacking", "talent-miss",
         "stun-interrupts", "stun-maintain", "fall-stun", "mounted-bonus",
-        "area-damage", "area-full-cover", "area-attacker"};
-    fray_status st = yr_keys(&L->r, m, "options", keys, 23, false);
+        "area-damage", "area-full-cover", "area-attacker", "area-talent",
+        "enchant-pain", "engage-talents", "bonus-pain-roll", "talent-rolls", "item-uses"};
+    fray_status st = yr_keys(&L->r, m, "options", keys, 29, false);
     if (st != FRAY_OK)
         return st;
     sw_options *o = &L->s->opt;
@@ -734,6 +881,30 @@ static fray_status read_options(sl *L, const yn *m) {
     if (st == FRAY_OK && (x = yr_get(m, "area-attacker")) &&
         (st = yr_choice(&L->r, x, "area-attacker", aat, 2, &v)) == FRAY_OK)
         o->area_hits_attacker = v == 1;
+    /* rulings 30-32: a talent with an area weapon, an enchanted hit's
+     * Pain, several Engage talents */
+    static const char *const atl[] = {"target", "cluster"}, *const ep[] = {"one", "each"},
+                             *const et[] = {"shortest", "add"};
+    if (st == FRAY_OK && (x = yr_get(m, "area-talent")) &&
+        (st = yr_choice(&L->r, x, "area-talent", atl, 2, &v)) == FRAY_OK)
+        o->area_talent_cluster = v == 1;
+    if (st == FRAY_OK && (x = yr_get(m, "enchant-pain")) &&
+        (st = yr_choice(&L->r, x, "enchant-pain", ep, 2, &v)) == FRAY_OK)
+        o->enchant_pain_each = v == 1;
+    if (st == FRAY_OK && (x = yr_get(m, "engage-talents")) &&
+        (st = yr_choice(&L->r, x, "engage-talents", et, 2, &v)) == FRAY_OK)
+        o->engage_talents_add = v == 1;
+    if (st == FRAY_OK && (x = yr_get(m, "bonus-pain-roll")) && /* ruling 33 */
+        (st = yr_choice(&L->r, x, "bonus-pain-roll", yesno, 2, &v)) == FRAY_OK)
+        o->bonus_pain_roll = v == 1;
+    static const char *const trl[] = {"actor", "all"}; /* ruling 34 */
+    if (st == FRAY_OK && (x = yr_get(m, "talent-rolls")) &&
+        (st = yr_choice(&L->r, x, "talent-rolls", trl, 2, &v)) == FRAY_OK)
+        o->talent_rolls_all = v == 1;
+    static const char *const iu[] = {"once", "unlimited"}; /* ruling 35 */
+    if (st == FRAY_OK && (x = yr_get(m, "item-uses")) &&
+        (st = yr_choice(&L->r, x, "item-uses", iu, 2, &v)) == FRAY_OK)
+        o->items_unlimited = v == 1;
     return st;
 }
 
@@ -773,8 +944,8 @@ static int find_side(sw_setup *s, const char *name) {
 static fray_status read_combatant(sl *L, const yn *it) {
     static const char *const keys[] = {"id", "name", "statblock", "side",
                                        "tactics", "sniping", "cover",
-                                       "reciprocal", "rides", "notes"};
-    fray_status st = yr_keys(&L->r, it, "a combatant", keys, 10, false);
+                                       "reciprocal", "rides", "notes", "inanimate"};
+    fray_status st = yr_keys(&L->r, it, "a combatant", keys, 11, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -852,6 +1023,10 @@ static fray_status read_combatant(sl *L, const yn *it) {
     }
     if ((v = yr_get(it, "reciprocal")) &&
         (st = yr_bool(&L->r, v, "whether it takes a Reciprocal Engage", &c.reciprocal)) != FRAY_OK)
+        return st;
+    if ((v = yr_get(it, "inanimate")) && /* ruling 36: to be animated (002:75) */
+        (st = yr_bool(&L->r, v, "whether it begins lifeless, to be animated", &c.inanimate)) !=
+            FRAY_OK)
         return st;
     s->c[s->n++] = c;
     return FRAY_OK;
@@ -1006,9 +1181,15 @@ static fray_status read_file(sl *L, const char *path, const yn *from,
         *kind_out = kind;
     if (kind == SW_FILE_CATALOG) {
         static const char *const keys[] = {"fray", "rules", "weapons", "armour", "spells",
-                                           "talents", "notes"};
-        if ((st = yr_keys(&L->r, root, "a weapons file", keys, 6, false)) != FRAY_OK)
+                                           "talents", "notes", "items", "skills"};
+        if ((st = yr_keys(&L->r, root, "a weapons file", keys, 9, false)) != FRAY_OK)
             return st;
+        for (int sk = 0; sk < 2; sk++) { /* ruling 35 */
+            const yn *il = yr_get(root, sk ? "skills" : "items");
+            for (const yn *it = il ? yr_items(il) : NULL; it; it = yr_next_item(il, it))
+                if ((st = read_item(L, it, sk == 1)) != FRAY_OK)
+                    return st;
+        }
         const yn *spl = yr_get(root, "spells");
         for (const yn *it = spl ? yr_items(spl) : NULL; it; it = yr_next_item(spl, it))
             if ((st = read_spell(L, it)) != FRAY_OK)

@@ -25,7 +25,8 @@ static const char *const titles[SW_EV_KINDS] = {
 static const char *const status_names[SW_ST_WORDS] = {
     "Winded", "Blown", "Wounded", "Unconscious", "Dead", "bleeding",
     "Sniping", "Partial Cover", "Full Cover", "Undefended", "avoided",
-    "disengaged", "switched", "chased", "surmounted", "Stunned", "Paralyzed", "unhorsed"};
+    "disengaged", "switched", "chased", "surmounted", "Stunned", "Paralyzed", "unhorsed",
+    "animated"};
 
 const char *sw_kind_word(int kind) {
     return kind >= 0 && kind < SW_EV_KINDS ? words[kind] : NULL;
@@ -38,7 +39,8 @@ const char *sw_status_name(int w) {
 }
 
 bool sw_can_act(const sw_cstate *c) {
-    return !(c->flags & (SW_F_DEAD | SW_F_WOUNDED | SW_F_BLOWN | SW_F_UNCONSCIOUS));
+    return !(c->flags & (SW_F_DEAD | SW_F_WOUNDED | SW_F_BLOWN | SW_F_UNCONSCIOUS)) &&
+           !c->inanimate; /* ruling 36 */
 }
 bool sw_out(const sw_cstate *c) { return !sw_can_act(c); }
 
@@ -139,6 +141,7 @@ void sw_state_init(const sw_setup *s, sw_state *st, uint64_t seed,
         c->engages = c->pend_target = -1;
         c->cover = s->c[i].cover;
         c->ready = 1;
+        c->inanimate = s->c[i].inanimate; /* ruling 36 */
         if (s->c[i].sniping)
             c->flags |= SW_F_SNIPING;
     }
@@ -211,6 +214,9 @@ static void fact(sw_run *r, int kind, int who, int other, int a, int b, int c,
  * GM"). The actor wins a tie only with ties: actor. */
 static bool contest(sw_run *r, int who, int other, int mine, int theirs,
                     int what) {
+    int tr = sw_roll_of_kind(what); /* talents' bonuses to the roll (ruling 34) */
+    mine += sw_talent_roll(r->s, who, tr, true);
+    theirs += sw_talent_roll(r->s, other, tr, false);
     int a = roll(r, SW_CHECK_SIDES) + mine;
     int b = roll(r, SW_CHECK_SIDES) + theirs;
     bool won = a > b || (a == b && r->s->opt.ties == SW_TIES_ACTOR);
@@ -243,6 +249,7 @@ static void check_over(sw_run *r) {
 static void fallen(sw_run *r, int t) {
     sw_state *st = r->st;
     r->fell = true;
+    sw_animate_fallen(r, t); /* an animated creature killed (002:75) */
     if (r->s->opt.keep_fallen && !(st->c[t].flags & SW_F_DEAD)) {
         place(r->s, st, t); /* fallen-release: no: the edges stay */
         return;
@@ -259,6 +266,8 @@ static void check_dead(sw_run *r, int t) {
     if (c->health <= 0 && !(c->flags & SW_F_DEAD)) {
         c->flags |= SW_F_DEAD; /* 002:33 "If you reach 0 health, you are dead" */
         c->flags &= (uint8_t)~SW_F_BLEEDING;
+        for (int k = 0; k < c->n_maint; k++) /* what it animated falls (ruling 36) */
+            sw_animate_slot_ended(r, c->maint_target[k], c->maint_spell[k], SW_SF_DROPPED);
         c->n_maint = 0; /* the dead Maintain nothing */
         if (c->pend_kind == SW_PEND_SPELL)
             c->pend_kind = SW_PEND_NONE;
@@ -311,9 +320,11 @@ static void maint_end(sw_run *r, int i, int k, int why) {
     for (int j = k; j + 1 < c->n_maint; j++) {
         c->maint_spell[j] = c->maint_spell[j + 1];
         c->maint_target[j] = c->maint_target[j + 1];
+        c->maint_left[j] = c->maint_left[j + 1];
     }
     c->n_maint--;
     fact(r, SW_FACT_SPELL, i, t, sp, why, c->magic, 0);
+    sw_animate_slot_ended(r, t, sp, why); /* the creature falls lifeless (ruling 36) */
 }
 
 /* 002:73, 77: a caster who loses Pain while casting or Maintaining makes
@@ -353,12 +364,20 @@ static void lose_pain(sw_run *r, int t) {
     sw_cstate *c = &r->st->c[t];
     if (c->flags & SW_F_DEAD)
         return;
+    if (sw_bonus_take(r, t, SW_BONUS_PAIN, 1) == 0) {
+        /* a point of bonus Pain used up instead (002:75): no regular Pain
+         * lost; the Endurance roll of 002:73, 77 only with
+         * bonus-pain-roll: yes (ruling 33) */
+        if (r->s->opt.bonus_pain_roll)
+            spell_concentration(r, t);
+        return;
+    }
     bool was_blown = c->flags & SW_F_BLOWN;
     c->pain--;
     int extra = 0;
     if (c->pain < 0) {
         extra = roll(r, 6); /* 1d6 Health per point of negative Pain */
-        c->health = (int16_t)(c->health - extra);
+        c->health = (int16_t)(c->health - sw_bonus_take(r, t, SW_BONUS_HEALTH, extra));
     }
     fact(r, SW_FACT_PAIN, t, -1, c->pain, extra, c->health, 0);
     if (c->pain == 0)
@@ -429,15 +448,20 @@ int sw_delay_of(const sw_setup *s, const sw_state *st, int kind, int actor,
     case SW_EV_ENGAGE: {                         /* 002:19 (002:15: 5) */
         int d = s->opt.engage_delay;
         /* 002:19 "Only Talents can change how long it takes to Engage"
-         * (ruling 32): a passive talent's engage-delay; the shortest. */
+         * (ruling 32): a passive talent's engage-delay; the shortest, or
+         * (engage-talents: add) each one's change added, at least 1 (002:11). */
         uint32_t tb = actor >= 0 && actor < s->n ? s->c[actor].b.talents : 0;
         bool set = false;
+        int sum = d;
         for (int k = 0; tb && k < s->n_talents; k++)
-            if ((tb & (1u << k)) && s->tl[k].effect == SW_TE_ENGAGE_DELAY &&
-                (!set || s->tl[k].amount < d)) {
-                d = s->tl[k].amount;
+            if ((tb & (1u << k)) && s->tl[k].effect == SW_TE_ENGAGE_DELAY) {
+                sum += s->tl[k].amount - s->opt.engage_delay;
+                if (!set || s->tl[k].amount < d)
+                    d = s->tl[k].amount;
                 set = true;
             }
+        if (set && s->opt.engage_talents_add)
+            d = sum < 1 ? 1 : sum;
         return d;
     }
     case SW_EV_ATTACK: {
@@ -622,6 +646,9 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             WHY("%s is dead", tn);
         if (sp->kind == SW_SPELL_RANGED && st->c[t].cover == SW_COVER_FULL)
             WHY("%s is in Full Cover: no ranged attack can reach (002:49)", tn);
+        if (sp->effect == SW_SPELL_ANIMATE && (t < 0 || !st->c[t].inanimate))
+            WHY("%s animates a lifeless creature: %s is not one (002:75)", sp->name,
+                t >= 0 ? tn : "nobody");
         return FRAY_OK;
     }
     if (cmd->kind == SW_EV_SURMOUNT) {
@@ -734,9 +761,14 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
         if (!(st->c[t].flags & SW_F_BLEEDING))
             WHY("%s is not bleeding", tn);
         return FRAY_OK;
-    case SW_EV_WAIT:
     case SW_EV_ITEM:
     case SW_EV_SKILL:
+        if (cmd->arg) /* an entry with its effects (ruling 35) */
+            return cmd->arg - 1 < s->n_items
+                       ? sw_item_check(s, st, a, t, cmd->arg - 1, why, size)
+                       : FRAY_ERR_INVALID;
+        return FRAY_OK;
+    case SW_EV_WAIT:
         return FRAY_OK;
     default:
         WHY("not an action");
@@ -908,7 +940,7 @@ static void physical_harm(sw_run *r, int a, int t, int dmg) {
         res = tb->physical_resistance;                  /* 002:33 */
     int after = dmg > res ? dmg - res : 0;
     sw_cstate *c = &st->c[t];
-    c->health = (int16_t)(c->health - after);
+    c->health = (int16_t)(c->health - sw_bonus_take(r, t, SW_BONUS_HEALTH, after)); /* 002:75 */
     fact(r, SW_FACT_DAMAGE, t, a, dmg, after, c->health, 0);
     if (after > 0 || s->opt.pain_on_any_hit)
         lose_pain(r, t);                                /* 002:37 */
@@ -929,11 +961,19 @@ static void enchanted_harm(sw_run *r, int a, int t, int dmg, int magic) {
     int mres = prot == SW_PROT_MAGICAL || prot == SW_PROT_BOTH ? tb->magic_resistance : 0;
     int pa = dmg > pres ? dmg - pres : 0, ma = magic > mres ? magic - mres : 0;
     sw_cstate *c = &st->c[t];
-    c->health = (int16_t)(c->health - pa);
+    c->health = (int16_t)(c->health - sw_bonus_take(r, t, SW_BONUS_HEALTH, pa)); /* 002:75 */
     fact(r, SW_FACT_DAMAGE, t, a, dmg, pa, c->health, 0);
-    c->health = (int16_t)(c->health - ma);
+    c->health = (int16_t)(c->health - sw_bonus_take(r, t, SW_BONUS_HEALTH, ma));
     fact(r, SW_FACT_DAMAGE, t, a, magic, ma, c->health, 2);
-    if (pa + ma > 0 || s->opt.pain_on_any_hit)
+    if (s->opt.enchant_pain_each) {
+        /* enchant-pain: each (ruling 31): a point for each part that gets
+         * through, one at least with pain-on-any-hit */
+        int n = (pa > 0) + (ma > 0);
+        if (n == 0 && s->opt.pain_on_any_hit)
+            n = 1;
+        for (int i = 0; i < n; i++)
+            lose_pain(r, t);                            /* 002:37 */
+    } else if (pa + ma > 0 || s->opt.pain_on_any_hit)
         lose_pain(r, t);                                /* 002:37 */
     check_dead(r, t);
     saddle(r, t);                                       /* 002:61 */
@@ -982,11 +1022,13 @@ static void saddle(sw_run *r, int t) {
 static void spend_pain(sw_run *r, int a, int k) {
     sw_cstate *c = &r->st->c[a];
     int cost = r->s->tl[k].pain;
-    c->pain = (int16_t)(c->pain - cost);
+    int regular = sw_bonus_take(r, a, SW_BONUS_PAIN, cost); /* bonus Pain first (002:75) */
+    c->pain = (int16_t)(c->pain - regular);
     fact(r, SW_FACT_TALENT, a, -1, k, c->pain, cost, 0);
-    if (cost > 0 && c->pain == 0)
+    if (regular > 0 && c->pain == 0)
         fact(r, SW_FACT_STATUS, a, -1, SW_ST_WINDED, 1, 0, 0);
-    for (int i = 0; i < cost && !(c->flags & SW_F_DEAD); i++)
+    int rolls = r->s->opt.bonus_pain_roll ? cost : regular; /* ruling bonus-pain-roll */
+    for (int i = 0; i < rolls && !(c->flags & SW_F_DEAD); i++)
         spell_concentration(r, a);
 }
 
@@ -1135,6 +1177,7 @@ static void resolve_spell(sw_run *r, int a) {
     if (sp->maintain && c->n_maint < SW_MAX_MAINT) {
         c->maint_spell[c->n_maint] = (int8_t)k;
         c->maint_target[c->n_maint] = (int8_t)t;
+        c->maint_left[c->n_maint] = sw_bonus_effect(sp->effect) ? sp->amount : 0; /* 002:75 */
         c->n_maint++;
         fact(r, SW_FACT_SPELL, a, t, k, SW_SF_MAINTAINED, c->magic, 0);
     }
@@ -1150,8 +1193,13 @@ static void resolve_spell(sw_run *r, int a) {
         area_spell(r, a, t, k); /* 002:53: no roll */
         return;
     }
-    if (sp->effect == SW_SPELL_DEFENSE || sp->effect == SW_SPELL_ENCHANT)
-        return; /* they last while Maintained (ruling 24, 31) */
+    if (sp->effect == SW_SPELL_ANIMATE) {
+        sw_animate_rise(r, a, t); /* ruling 36 */
+        return;
+    }
+    if (sp->effect == SW_SPELL_DEFENSE || sp->effect == SW_SPELL_ENCHANT ||
+        sw_bonus_effect(sp->effect))
+        return; /* they last while Maintained (ruling 24, 31, 33) */
     ranged_spell(r, a, t, k, false);
 }
 
@@ -1209,7 +1257,7 @@ static void magic_harm(sw_run *r, int a, int t, int dmg) {
         res = tb->magic_resistance;                      /* 002:33 */
     int after = dmg > res ? dmg - res : 0;
     sw_cstate *ct = &st->c[t];
-    ct->health = (int16_t)(ct->health - after);
+    ct->health = (int16_t)(ct->health - sw_bonus_take(r, t, SW_BONUS_HEALTH, after)); /* 002:75 */
     fact(r, SW_FACT_DAMAGE, t, a, dmg, after, ct->health, 0);
     if (after > 0 || s->opt.pain_on_any_hit)
         lose_pain(r, t);                                 /* 002:37 "physical OR magical" */
@@ -1253,6 +1301,7 @@ static void area_attack(sw_run *r, int a, int t, const sw_weapon *w, bool two,
     int list[SW_MAX_C];
     int n = area_cluster(st, t, list);
     int once = s->opt.area_damage_each ? 0 : weapon_damage(r, a, w, two);
+    int fell[SW_MAX_C], n_fell = 0; /* whom it fell on (area-talent: cluster) */
     for (int i = 0; i < n; i++) {
         int m = list[i];
         if (st->c[m].flags & SW_F_DEAD)
@@ -1263,11 +1312,16 @@ static void area_attack(sw_run *r, int a, int t, const sw_weapon *w, bool two,
             continue; /* area-full-cover: spared (002:49) */
         fact(r, SW_FACT_AREA, a, m, (int)(w - s->w), 0, 0, 0);
         physical_harm(r, a, m, s->opt.area_damage_each ? weapon_damage(r, a, w, two) : once);
+        fell[n_fell++] = m;
     }
     if (talent >= 0 && !(st->c[a].flags & SW_F_DEAD)) {
         if (s->opt.talent_pain_on_hit)
             spend_pain(r, a, talent);           /* ruling talent-miss: kept */
-        talent_effect(r, a, t, talent);
+        if (!s->opt.area_talent_cluster)
+            talent_effect(r, a, t, talent);     /* area-talent: target (ruling 30) */
+        else
+            for (int i = 0; i < n_fell; i++)    /* area-talent: cluster */
+                talent_effect(r, a, fell[i], talent);
     }
 }
 
@@ -1332,12 +1386,13 @@ static void segment_end(sw_run *r) {
         if (!(c->flags & SW_F_BLEEDING) || (c->flags & SW_F_DEAD))
             continue;
         int d = roll(r, 6); /* 002:39, 102 */
-        c->health = (int16_t)(c->health - d);
+        c->health = (int16_t)(c->health - sw_bonus_take(r, i, SW_BONUS_HEALTH, d)); /* 002:75 */
         fact(r, SW_FACT_BLEED, i, -1, d, 0, c->health, 0);
         lose_pain(r, i);
         if ((c->flags & SW_F_DEAD) || !s->opt.stop_bleeding)
             continue;
-        if (contest(r, i, -1, s->c[i].b.endurance, 0, SW_EV_MEDICINE)) {
+        if (contest(r, i, -1, s->c[i].b.endurance + sw_talent_roll(s, i, SW_ROLL_ENDURANCE, true),
+                    0, SW_EV_MEDICINE)) { /* stop the bleeding (002:39; ruling 34) */
             c->flags &= (uint8_t)~SW_F_BLEEDING;
             fact(r, SW_FACT_STATUS, i, -1, SW_ST_BLEEDING, 0, 0, 0);
             if ((c->flags & SW_F_UNCONSCIOUS) &&
@@ -1347,7 +1402,7 @@ static void segment_end(sw_run *r) {
             }
         } else {
             int e = roll(r, 6);
-            c->health = (int16_t)(c->health - e);
+            c->health = (int16_t)(c->health - sw_bonus_take(r, i, SW_BONUS_HEALTH, e));
             fact(r, SW_FACT_BLEED, i, -1, e, 1, c->health, 0);
             check_dead(r, i);
         }
@@ -1541,6 +1596,8 @@ fray_status sw_apply(sw_run *r) {
     case SW_EV_SKILL:
         c->busy_until = st->seg + d; /* Undefended meanwhile (002:83); the
                                         effect is the GM's (ruling 17) */
+        if (ev->arg)
+            sw_item_apply(r, a, t, ev->arg - 1); /* or the entry's (ruling 35) */
         break;
     case SW_EV_SURMOUNT:
         if (!s->obstacle_roll || contest(r, a, -1, s->c[a].b.agility, 0, SW_EV_SURMOUNT)) {
@@ -1609,7 +1666,8 @@ static int avoider(const sw_setup *s, const sw_state *st, int *from) {
     if (!fresh || !s->scene_avoid)
         return -1;
     for (int b = 0; b < st->n; b++) {
-        bool wants = s->c[b].tactics == SW_TAC_SNIPER || st->c[b].pain <= 0;
+        bool wants = s->c[b].tactics == SW_TAC_SNIPER || st->c[b].pain <= 0 ||
+                     sw_talent_roll(s, b, SW_ROLL_AVOID, true) > 0; /* ruling 34 */
         if (!wants)
             continue;
         for (int a = 0; a < st->n; a++)
@@ -1723,8 +1781,9 @@ static bool cast_choice(const sw_setup *s, const sw_state *st, int a, sw_event *
     }
     for (int k = 0; k < s->n_spells; k++) { /* ruling 31: enchant an ally's weapon */
         const sw_spell *sp = &s->sp[k];
-        if (!(b->spells & (1u << k)) || sp->effect != SW_SPELL_ENCHANT)
-            continue;
+        if (!(b->spells & (1u << k)) ||
+            (sp->effect != SW_SPELL_ENCHANT && !sw_bonus_effect(sp->effect)))
+            continue; /* and a bonus of Health or Pain (ruling 33) */
         for (int m = 0; m < st->n; m++) {
             int t = sp->kind == SW_SPELL_PERSONAL ? a : m;
             if ((sp->kind == SW_SPELL_PERSONAL && m != a) ||
@@ -1792,6 +1851,19 @@ static bool cast_choice(const sw_setup *s, const sw_state *st, int a, sw_event *
     return true;
 }
 
+/* Would a's talent, with the area weapon in its hand and area-talent:
+ * cluster (ruling 30), fall on one of its own side in t's cluster? */
+static bool area_talent_on_ally(const sw_setup *s, const sw_state *st, int a, int t) {
+    if (!s->opt.area_talent_cluster || !sw_hand(s, st, a)->area)
+        return false;
+    int list[SW_MAX_C];
+    int n = area_cluster(st, t, list);
+    for (int i = 0; i < n; i++)
+        if (s->c[list[i]].side == s->c[a].side && (list[i] != a || s->opt.area_hits_attacker))
+            return true;
+    return false;
+}
+
 /* A talent that pays against t (docs/rules/silent-winter.md "Tactics"):
  * Wound, then Paralyze, then Stun, then a bonus, each only while the
  * attacker keeps a point of Pain after it and the effect is not wasted
@@ -1815,6 +1887,8 @@ static bool talent_choice(const sw_setup *s, const sw_state *st, int a, int t,
             if ((tl->effect == SW_TE_STUN && ct->stun_until > st->seg + d) ||
                 (tl->effect == SW_TE_PARALYZE && ct->para_until > st->seg + d))
                 continue;
+            if (tl->effect != SW_TE_BONUS && area_talent_on_ally(s, st, a, t))
+                continue; /* area-talent: cluster (ruling 30): not on its own side */
             cmd_set(cmd, SW_EV_TALENT, a, t, k);
             if (ok(s, st, cmd))
                 return true;
@@ -1837,7 +1911,11 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
     }
     const sw_cstate *c = &st->c[a];
     const sw_weapon *w = sw_hand(s, st, a);
+    if (sw_animate_choice(s, st, a, cmd)) /* raise its dead first (ruling 36) */
+        return;
     if (cast_choice(s, st, a, cmd))
+        return;
+    if (sw_item_choice(s, st, a, cmd)) /* items and skills (ruling 35) */
         return;
     if (w->ranged && engaged_by_foe(s, st, a)) {
         /* A bow once engaged: take up a melee weapon (002:85) to engage
@@ -1934,3 +2012,17 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
     }
     cmd_set(cmd, SW_EV_WAIT, a, -1, 0);
 }
+
+/* For bonus.c (002:75; ruling 33): a fact, and a Maintained spell ended. */
+void sw_fact_put(sw_run *r, int kind, int who, int other, int a, int b, int c, int d) {
+    fact(r, kind, who, other, a, b, c, d);
+}
+
+void sw_maint_end(sw_run *r, int i, int k, int why) { maint_end(r, i, k, why); }
+
+void sw_ready_at(sw_run *r, int i, int32_t seg) {
+    r->st->c[i].ready = seg;
+    place(r->s, r->st, i);
+}
+
+void sw_fall(sw_run *r, int t) { fallen(r, t); }

@@ -162,6 +162,12 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
                         "segment %d, Undefended meanwhile.\n",
                     ev->seg, who, f->c >= 0 && f->c < s->n_weapons ? s->w[f->c].name : "?",
                     f->b);
+            else if ((f->a == SW_EV_ITEM || f->a == SW_EV_SKILL) && f->c > 0 &&
+                     f->c - 1 < s->n_items)
+                put(&o, "Segment %d: %s uses the %s %s%s%s; ready again on segment %d, "
+                        "Undefended meanwhile.\n",
+                    ev->seg, who, f->a == SW_EV_ITEM ? "item" : "skill", s->it[f->c - 1].name,
+                    f->other >= 0 ? " on " : "", f->other >= 0 ? other : "", f->b);
             else if (f->a == SW_EV_ITEM || f->a == SW_EV_SKILL)
                 put(&o, "Segment %d: %s declares %s%s%s; ready again on segment %d, "
                         "Undefended meanwhile (the effect is the GM's call).\n",
@@ -184,14 +190,21 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
         case SW_FACT_RECIP:
             put(&o, "  %s engages %s in return (Reciprocal Engage).\n", who, other);
             break;
-        case SW_FACT_CONTEST:
+        case SW_FACT_CONTEST: {
+            /* talents' bonuses to the roll, told (ruling 34) */
+            int tm = sw_talent_roll(s, f->who, sw_roll_of_kind(f->d), true),
+                tt = sw_talent_roll(s, f->other, sw_roll_of_kind(f->d), false);
+            char tw[64] = "";
+            if (tm || tt)
+                snprintf(tw, sizeof tw, " (talents: %+d, %+d against)", tm, tt);
             if (f->other >= 0)
-                put(&o, "  %s rolls %s: %d against %s's %d: %s.\n", who,
-                    contest_what(f->d), f->a, other, f->b, f->c ? "success" : "failure");
+                put(&o, "  %s rolls %s: %d against %s's %d%s: %s.\n", who,
+                    contest_what(f->d), f->a, other, f->b, tw, f->c ? "success" : "failure");
             else
-                put(&o, "  %s rolls %s: %d against %d: %s.\n", who,
-                    contest_what(f->d), f->a, f->b, f->c ? "success" : "failure");
+                put(&o, "  %s rolls %s: %d against %d%s: %s.\n", who,
+                    contest_what(f->d), f->a, f->b, tw, f->c ? "success" : "failure");
             break;
+        }
         case SW_FACT_ATTACK:
             put(&o, "  %s attacks %s%s: %d against %s%d: %s.\n", who, other,
                 (f->d & 12) == 12 ? " with the spell (friendly fire; Magic Attack against Magic Defense)"
@@ -280,6 +293,10 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
             case SW_SF_AREA:
                 put(&o, "  %s falls on %s (an area spell: no roll, 002:53).\n", sp, other);
                 break;
+            case SW_SF_USED_UP:
+                put(&o, "  %s's %s is used up: %s has its Maintain back at once "
+                        "(Magic %d, 002:75).\n", who, sp, who, f->c);
+                break;
             case SW_SF_MAINTAINED:
                 put(&o, "  %s Maintains %s%s%s.\n", who, sp,
                     f->other >= 0 && f->other != f->who ? " on " : "",
@@ -294,6 +311,34 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
             if (f->c)
                 put(&o, "  %s spends %d Pain on %s (Pain %d).\n", who, f->c,
                     talent_name(s, f->a), f->b);
+            break;
+        case SW_FACT_EFFECT: { /* an item's or skill's effect (ruling 35) */
+            const char *en = f->a >= 0 && f->a < s->n_items ? s->it[f->a].name : "?";
+            bool hid = hide && f->who >= 0 && f->who < s->n && hide[f->who];
+            if (f->b == SW_EF_HEAL && hid)
+                put(&o, "  The %s: %s regains Health (Health: %s).\n", en, who,
+                    health_words(s, f->who, f->c));
+            else if (f->b == SW_EF_HEAL)
+                put(&o, "  The %s: %s regains up to %d Health; Health %d.\n", en, who,
+                    s->it[f->a].heal, f->c);
+            else if (f->b == SW_EF_PAIN && hid)
+                put(&o, "  The %s: %s regains Pain (Pain: %s).\n", en, who,
+                    pain_words(s, f->who, f->c));
+            else if (f->b == SW_EF_PAIN)
+                put(&o, "  The %s: %s regains up to %d Pain; Pain %d.\n", en, who,
+                    s->it[f->a].pain, f->c);
+            else
+                put(&o, "  The %s does nothing for %s now.\n", en, who);
+            break;
+        }
+        case SW_FACT_BONUS: /* 002:75: bonus points used up first */
+            if (hide && f->who >= 0 && f->who < s->n && hide[f->who])
+                put(&o, "  %s's %s takes %s first (bonus %s).\n", who, spell_name(s, f->a),
+                    f->d ? "the Pain" : "some of the damage", f->d ? "Pain" : "Health");
+            else
+                put(&o, "  %s's %s takes %d %s first (bonus %s: %d left).\n", who,
+                    spell_name(s, f->a), f->b, f->d ? "Pain" : "of the damage",
+                    f->d ? "Pain" : "Health", f->c);
             break;
         case SW_FACT_AREA:
             put(&o, "  %s's %s falls on %s (an area attack: no roll, 002:53).\n", who,
@@ -327,7 +372,7 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
 static const char *const fact_words[] = {
     "opening", "declare", "engaged", "reciprocal", "contest", "attack",
     "damage", "pain", "status", "bleed", "segment", "end", "friendly-fire",
-    "wield", "spell", "talent", "area"};
+    "wield", "spell", "talent", "area", "bonus", "effect"};
 
 size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
                      size_t size) {
@@ -348,6 +393,10 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
         put(&o, ",\"spell\":\"%s\"", spell_name(s, ev->arg));
     if (ev->kind == SW_EV_TALENT)
         put(&o, ",\"talent\":\"%s\"", talent_name(s, ev->arg));
+    if ((ev->kind == SW_EV_ITEM || ev->kind == SW_EV_SKILL) && ev->arg &&
+        ev->arg - 1 < s->n_items) /* ruling 35 */
+        put(&o, ",\"%s\":\"%s\"", ev->kind == SW_EV_ITEM ? "item" : "skill",
+            s->it[ev->arg - 1].name);
     put(&o, "},\"given\":%s,\"dice\":[", ev->given ? "true" : "false");
     for (int i = 0; i < ev->n_dice; i++)
         put(&o, "%s{\"d\":%d,\"v\":%d}", i ? "," : "", ev->dice[i].sides,
@@ -417,11 +466,23 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
             break;
         case SW_FACT_SPELL: {
             static const char *const sf[] = {"effect", "interrupted", "released",
-                                             "dropped", "no effect", "maintained", "area"};
+                                             "dropped", "no effect", "maintained", "area",
+                                             "used up"};
             put(&o, ",\"spell\":\"%s\",\"result\":\"%s\",\"magic\":%d",
-                spell_name(s, f->a), f->b >= 0 && f->b < 7 ? sf[f->b] : "?", f->c);
+                spell_name(s, f->a), f->b >= 0 && f->b < 8 ? sf[f->b] : "?", f->c);
             break;
         }
+        case SW_FACT_EFFECT: { /* ruling 35 */
+            static const char *const ef[] = {"heal", "pain", "bleeding", "stun", "none"};
+            put(&o, ",\"entry\":\"%s\",\"effect\":\"%s\",\"now\":%d",
+                f->a >= 0 && f->a < s->n_items ? s->it[f->a].name : "",
+                f->b >= 0 && f->b < 5 ? ef[f->b] : "?", f->c);
+            break;
+        }
+        case SW_FACT_BONUS: /* 002:75 */
+            put(&o, ",\"spell\":\"%s\",\"bonus\":\"%s\",\"used\":%d,\"left\":%d",
+                spell_name(s, f->a), f->d ? "Pain" : "Health", f->b, f->c);
+            break;
         case SW_FACT_TALENT:
             put(&o, ",\"talent\":\"%s\",\"pain\":%d,\"spent\":%d", talent_name(s, f->a),
                 f->b, f->c);
@@ -580,6 +641,16 @@ fray_status sw_event_from_json(const sw_setup *s, const void *json,
     } else if (k == SW_EV_TALENT) {
         BAD("command.talent", "Use a Talent needs the talent");
     }
+    for (int sk = 0; sk < 2; sk++) /* an item or skill with its effects (ruling 35) */
+        if ((v = json_object_get(c, sk ? "skill" : "item"))) {
+            int ii = json_is_string(v) ? sw_item_find(s, json_string_value(v),
+                                                      strlen(json_string_value(v)), sk == 1)
+                                       : -1;
+            if (k != (sk ? SW_EV_SKILL : SW_EV_ITEM) || ii < 0)
+                BAD(sk ? "command.skill" : "command.item", "expected %s of the catalog",
+                    sk ? "a skill" : "an item");
+            ev->arg = (uint8_t)(ii + 1);
+        }
     bool needs_actor = k != SW_EV_BEGIN && k != SW_EV_NEXT;
     if (needs_actor && ev->actor < 0)
         BAD("command", "the %s needs an actor", sw_kind_title(k));
@@ -746,6 +817,24 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
             cmd->target = (int8_t)t;
         }
         return FRAY_OK;
+    } else if ((k == SW_EV_ITEM || k == SW_EV_SKILL) && n >= 3 &&
+               sw_item_find(s, tok[2], len[2], k == SW_EV_SKILL) >= 0) {
+        /* an item or skill with its effects (ruling 35): NAME [TARGET] */
+        int ii = sw_item_find(s, tok[2], len[2], k == SW_EV_SKILL);
+        cmd->arg = (uint8_t)(ii + 1);
+        if (n < 4 && k == SW_EV_ITEM)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, (int)strlen(text) + 1,
+                                  "expected whom %s uses the %s on (a combatant's id)",
+                                  s->c[a].name, s->it[ii].name);
+        if (n >= 4) {
+            int t = find_who(s, tok[3], len[3]);
+            if (t < 0)
+                return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[3] - text) + 1,
+                                      "'%.*s': expected a combatant's id",
+                                      (int)(len[3] < 40 ? len[3] : 40), tok[3]);
+            cmd->target = (int8_t)t;
+        }
+        return FRAY_OK; /* more than 4 words: refused above */
     } else if (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL || k == SW_EV_SURMOUNT ||
                k == SW_EV_DISMOUNT) {
         /* no target */
@@ -784,6 +873,8 @@ static void status_words(const sw_setup *s, const sw_state *st, int i, out *o) {
         put(o, " Wounded");
     if (c->flags & SW_F_BLEEDING)
         put(o, " bleeding");
+    if (c->inanimate)
+        put(o, " lifeless (to be animated)"); /* ruling 36 */
     if (c->flags & SW_F_BLOWN)
         put(o, " Blown");
     else if (c->pain <= 0)
@@ -802,10 +893,19 @@ static void status_words(const sw_setup *s, const sw_state *st, int i, out *o) {
         put(o, " (%s in hand)", sw_hand(s, st, i)->name); /* Switch Weapons, 002:85 */
     if (s->c[i].b.magic)
         put(o, " Magic %d/%d", c->magic, s->c[i].b.magic); /* 002:71 */
-    for (int k = 0; k < c->n_maint; k++)
+    for (int k = 0; k < c->n_maint; k++) {
         put(o, " Maintaining %s%s%s", s->sp[c->maint_spell[k]].name,
             c->maint_target[k] != i ? " on " : "",
             c->maint_target[k] != i ? s->c[c->maint_target[k]].name : "");
+        if (sw_bonus_effect(s->sp[c->maint_spell[k]].effect)) /* 002:75 */
+            put(o, " (bonus %s %d left)",
+                s->sp[c->maint_spell[k]].effect == SW_SPELL_BONUS_PAIN ? "Pain" : "Health",
+                c->maint_left[k]);
+    }
+    for (int k = 0; k < s->n_items; k++) /* items and skills (ruling 35) */
+        if (((s->it[k].skill ? s->c[i].b.skills : s->c[i].b.items) & (1u << k)) &&
+            (s->it[k].skill || s->opt.items_unlimited || !(c->items_used & (1u << k))))
+            put(o, " %s %s", s->it[k].skill ? "skill" : "item", s->it[k].name);
     int slots = 0;
     for (int j = 0; j < st->n; j++)
         if (st->c[j].engages == i)

@@ -32,6 +32,8 @@ static const char *status_word(const sw_cstate *c) {
         return "wounded";
     if (c->flags & SW_F_BLOWN)
         return "blown";
+    if (c->inanimate)
+        return "lifeless"; /* not animated (ruling 36) */
     return "standing";
 }
 
@@ -243,10 +245,12 @@ fray_status sw_view(const sw_setup *s, const sw_state *st, int turn,
         o->status = status_word(c);
         o->out = sw_out(c);
         o->n_tracks = 2;
-        o->tracks[0] = (fray_view_track){"Health", c->health, b->health, 0,
+        /* bonus points from Maintained spells: temporary, counted in (002:75) */
+        int bh = sw_bonus_left(s, st, i, SW_BONUS_HEALTH), bp = sw_bonus_left(s, st, i, SW_BONUS_PAIN);
+        o->tracks[0] = (fray_view_track){"Health", c->health + bh, b->health, bh,
                                          fray__view_descriptor(c->health, b->health),
                                          true};
-        o->tracks[1] = (fray_view_track){"Pain", c->pain, b->pain, 0,
+        o->tracks[1] = (fray_view_track){"Pain", c->pain + bp, b->pain, bp,
                                          sw_pain_words(c->pain, b->pain,
                                                        c->flags & SW_F_BLOWN),
                                          true};

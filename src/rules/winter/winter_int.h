@@ -38,7 +38,8 @@ enum {
     SW_CHECK_SIDES = 20,    /* the check die (option check-die: d20) */
     SW_MAX_SPELLS = 16,     /* spells known to one encounter (002:71) */
     SW_MAX_MAINT = 4,       /* spells one caster Maintains at once */
-    SW_MAX_TALENTS = 16     /* talents known to one encounter (002:37, 39) */
+    SW_MAX_TALENTS = 16,    /* talents known to one encounter (002:37, 39) */
+    SW_MAX_ITEMS = 16       /* items and skills with effects known to one encounter (ruling 35) */
 };
 
 /* A talent (002:19, 37, 39, 51, 69): it modifies an attack (or acts
@@ -47,7 +48,8 @@ enum {
 enum sw_talent_resolve { SW_TR_ATTACK, SW_TR_AUTOMATIC,
                          SW_TR_PASSIVE /* always at work, never declared (ruling 32) */ };
 enum sw_talent_effect { SW_TE_STUN, SW_TE_PARALYZE, SW_TE_WOUND, SW_TE_BONUS,
-                        SW_TE_ENGAGE_DELAY /* amount: the holder's Engage delay (002:19) */ };
+                        SW_TE_ENGAGE_DELAY /* amount: the holder's Engage delay (002:19) */,
+                        SW_TE_ROLL_BONUS /* passive: amount to the rolls in `rolls` (ruling 34) */ };
 typedef struct sw_talent {
     char name[SW_NAME];
     uint8_t resolve;        /* sw_talent_resolve */
@@ -55,6 +57,7 @@ typedef struct sw_talent {
     uint8_t delay;          /* 0: the attack's delay (002:69) */
     uint8_t pain;           /* Pain spent (002:37), 0 to 9 */
     int8_t amount;          /* stun, paralyze: segments; bonus: to the attack roll */
+    uint8_t rolls;          /* SW_TE_ROLL_BONUS: the rolls it adds to (bits of sw_roll) */
 } sw_talent;
 
 /* A spell (002:71-79): its kind, Magic cost, Maintain rating, delay and
@@ -63,7 +66,10 @@ enum sw_spell_kind { SW_SPELL_RANGED, SW_SPELL_PERSONAL, SW_SPELL_BENEFICIAL,
                      SW_SPELL_AREA /* no roll: the target's Engaged cluster (002:53) */ };
 enum sw_spell_effect { SW_SPELL_DAMAGE, SW_SPELL_DEFENSE, SW_SPELL_HEAL,
                        SW_SPELL_STUN, SW_SPELL_PARALYZE, SW_SPELL_WOUND /* ruling 29 */,
-                       SW_SPELL_ENCHANT /* Magical damage added to a weapon's hit (002:35; ruling 31) */ };
+                       SW_SPELL_ENCHANT /* Magical damage added to a weapon's hit (002:35; ruling 31) */,
+                       SW_SPELL_BONUS_HEALTH, /* amount: bonus Health while Maintained (002:75; ruling 33) */
+                       SW_SPELL_BONUS_PAIN,   /* amount: bonus Pain while Maintained (002:75; ruling 33) */
+                       SW_SPELL_ANIMATE       /* an inanimate combatant joins while Maintained (002:75; ruling 36) */ };
 typedef struct sw_spell {
     char name[SW_NAME];
     uint8_t kind;           /* sw_spell_kind */
@@ -74,6 +80,17 @@ typedef struct sw_spell {
     int16_t cost, maintain; /* Magic */
     int16_t amount;         /* defense: the bonus; heal: Health */
 } sw_spell;
+
+/* An item or a skill with its effects from data (002:86-90; ruling 35):
+ * each that is not 0 is done when it is used (effects.c). */
+typedef struct sw_item {
+    char name[SW_NAME];
+    bool skill;             /* a skill (002:90: delay 15), else an item (2 or 4) */
+    int16_t heal;           /* Health back, up to the stat block's */
+    int16_t pain;           /* Pain back, up to the stat block's */
+    bool stop_bleeding;     /* ends the bleeding (as Medicine, 002:88-89) */
+    bool unstun;            /* ends Stunned and Paralyzed (002:98-99) */
+} sw_item;
 
 /* ---- Files ------------------------------------------------------------- */
 
@@ -118,6 +135,8 @@ typedef struct sw_block {
     uint32_t talents;           /* the talents it has (bitmask by index) */
     int16_t ride;               /* the Ride skill (002:61) */
     int16_t willfulness;        /* a mount's Willfulness (002:61) */
+    uint32_t items;             /* items it carries (bitmask by index of sw_setup.it; ruling 35) */
+    uint32_t skills;            /* skills with effects it has (likewise) */
 } sw_block;
 
 enum sw_tactics { SW_TAC_MELEE, SW_TAC_SNIPER, SW_TAC_KINDS };
@@ -147,6 +166,12 @@ typedef struct sw_options {
     bool area_damage_each;    /* area-damage: once | each (ruling 29) */
     bool area_hits_full_cover; /* area-full-cover: spared | hit (ruling 29) */
     bool area_hits_attacker;  /* area-attacker: spared | hit (ruling 30) */
+    bool area_talent_cluster; /* area-talent: target | cluster (ruling 30) */
+    bool enchant_pain_each;   /* enchant-pain: one | each (ruling 31) */
+    bool engage_talents_add;  /* engage-talents: shortest | add (ruling 32) */
+    bool bonus_pain_roll;     /* bonus-pain-roll: no | yes (ruling 33) */
+    bool talent_rolls_all;    /* talent-rolls: actor | all (ruling 34) */
+    bool items_unlimited;     /* item-uses: once | unlimited (ruling 35) */
 } sw_options;
 
 typedef struct sw_combatant {
@@ -158,6 +183,7 @@ typedef struct sw_combatant {
     bool reciprocal;          /* takes a Reciprocal Engage (002:21) */
     sw_block b;               /* its stat block, resolved */
     int8_t mount;             /* the combatant it rides: index + 1; 0 none (002:59) */
+    bool inanimate;           /* begins out of the fight, to be animated (002:75; ruling 36) */
 } sw_combatant;
 
 typedef struct sw_setup {
@@ -190,6 +216,8 @@ typedef struct sw_setup {
     sw_talent tl[SW_MAX_TALENTS];
     int8_t ridden_by[SW_MAX_C]; /* who rides combatant i: index + 1; 0 nobody (ruling 28) */
     bool any_mount;           /* someone rides (the rules' quick way past mounts) */
+    int n_items;              /* items and skills with effects (ruling 35) */
+    sw_item it[SW_MAX_ITEMS];
 } sw_setup;
 
 enum sw_file_kind { SW_FILE_ENCOUNTER, SW_FILE_STATBLOCKS, SW_FILE_CATALOG };
@@ -246,6 +274,9 @@ typedef struct sw_cstate {
     int32_t stun_until;       /* Stunned through this segment (002:98; 0 never) */
     int32_t para_until;       /* Paralyzed through this segment (002:99) */
     bool unhorsed;            /* out of the saddle (fell, or the GM's dismount) */
+    int16_t maint_left[SW_MAX_MAINT]; /* a Maintained bonus spell's points left (002:75) */
+    uint32_t items_used;      /* its items used up (bit per sw_setup.it; ruling 35) */
+    bool inanimate;           /* out of the fight until animated (ruling 36) */
 } sw_cstate;
 
 typedef struct sw_state {
@@ -306,7 +337,9 @@ enum sw_fact_kind {
     SW_FACT_WIELD,     /* who: a weapon index, b: 1 in hand now, 0 failed */
     SW_FACT_SPELL,     /* who's spell a at other: b sw_spell_fact, c: Magic left */
     SW_FACT_TALENT,    /* who uses talent a on other: b Pain left, c: 1 Pain spent */
-    SW_FACT_AREA       /* who's area weapon a falls on other (002:53; ruling 29) */
+    SW_FACT_AREA,      /* who's area weapon a falls on other (002:53; ruling 29) */
+    SW_FACT_BONUS,     /* who's bonus from other's spell a: d 0 Health 1 Pain, b used, c left (002:75) */
+    SW_FACT_EFFECT     /* other's item or skill a on who: b sw_effect_fact, c the track now (ruling 35) */
 };
 
 enum sw_spell_fact {
@@ -316,7 +349,8 @@ enum sw_spell_fact {
     SW_SF_DROPPED,     /* a failed Endurance roll ends its Maintaining (002:73) */
     SW_SF_FIZZLE,      /* no effect: the target is out, or not enough Magic */
     SW_SF_MAINTAINED,  /* is now Maintained */
-    SW_SF_AREA         /* an area spell falls on other (002:53) */
+    SW_SF_AREA,        /* an area spell falls on other (002:53) */
+    SW_SF_USED_UP      /* its bonus used up: its Maintain back at once (002:75) */
 };
 
 enum sw_status_word {
@@ -327,6 +361,7 @@ enum sw_status_word {
     SW_ST_STUNNED,     /* c: through this segment (002:98) */
     SW_ST_PARALYZED,   /* c: through this segment (002:99) */
     SW_ST_UNHORSED,    /* who falls from (or leaves) other's saddle (ruling 28) */
+    SW_ST_ANIMATED,    /* who is animated by other's spell, or no longer (ruling 36) */
     SW_ST_WORDS
 };
 
@@ -470,5 +505,62 @@ int sw_unit(const sw_setup *s, const sw_state *st, int i);
 /* +5 to a mounted combatant's roll of moving around (002:67; ruling 28:
  * mounted-bonus), as the one moving (actor) or opposing it. */
 int sw_moving_bonus(const sw_setup *s, const sw_state *st, int i, bool actor);
+
+/* ---- bonus.c: spells that grant bonus Health or Pain (002:75; ruling 33) -- */
+
+enum sw_bonus_which { SW_BONUS_HEALTH, SW_BONUS_PAIN };
+/* Is this spell effect a bonus of Health or Pain? */
+bool sw_bonus_effect(int effect);
+/* The bonus points t has now from Maintained spells (which: sw_bonus_which). */
+int sw_bonus_left(const sw_setup *s, const sw_state *st, int t, int which);
+/* `amount` points of Health or Pain lost by t: its bonus points used up
+ * first (in the order of the casters, then of their Maintained spells); a
+ * bonus used up ends its spell and gives its caster the Maintain back at
+ * once (002:75). Returns the points left for the regular track. */
+int sw_bonus_take(sw_run *r, int t, int which, int amount);
+/* rules.c, for bonus.c: a fact of the event, and i's k-th Maintained
+ * spell ended (why: sw_spell_fact) with its Maintain back as the rules say. */
+void sw_fact_put(sw_run *r, int kind, int who, int other, int a, int b, int c, int d);
+void sw_maint_end(sw_run *r, int i, int k, int why);
+/* i may next declare on segment `seg` (rules.c: the time track kept). */
+void sw_ready_at(sw_run *r, int i, int32_t seg);
+
+/* bonus.c: talents' bonuses to rolls other than the attack (ruling 34). */
+enum sw_roll { SW_ROLL_AVOID, SW_ROLL_SWITCH, SW_ROLL_DISENGAGE, SW_ROLL_CHASE,
+               SW_ROLL_ENDURANCE, SW_ROLLS };
+const char *sw_roll_word(int roll);   /* "avoid" */
+/* The roll a contest of this kind is (sw_kind: Avoid, Switch, ... the
+ * Endurance rolls of casting, Maintaining and waking); -1: none here. */
+int sw_roll_of_kind(int kind);
+/* What i's passive talents add to its roll (actor: its own move; else
+ * opposing another's, with talent-rolls: all). */
+int sw_talent_roll(const sw_setup *s, int i, int roll, bool actor);
+
+/* ---- effects.c: items' and skills' effects from data (002:86-90; ruling 35) */
+
+enum sw_effect_fact { SW_EF_HEAL, SW_EF_PAIN, SW_EF_BLEEDING, SW_EF_UNSTUN, SW_EF_NONE };
+/* An item or skill of the catalog by name (as the command gives it); -1. */
+int sw_item_find(const sw_setup *s, const char *w, size_t n, bool skill);
+/* Why a's use of entry k on t cannot be taken now (rules words), FRAY_OK. */
+fray_status sw_item_check(const sw_setup *s, const sw_state *st, int a, int t, int k,
+                          char *why, size_t size);
+/* a uses entry k on t: its effects, the item used up (002:86-90). */
+void sw_item_apply(sw_run *r, int a, int t, int k);
+/* The tactics: an item or skill that pays now for a (not engaged): stop
+ * an ally's bleeding, heal one below half its Health. */
+bool sw_item_choice(const sw_setup *s, const sw_state *st, int a, sw_event *cmd);
+
+/* bonus.c: spells that animate a creature (002:75; ruling 36). t rises
+ * on a's spell; a Maintained animation ends (released, dropped, its
+ * caster dead): the creature falls lifeless; the creature out of the
+ * fight ("killed"): the spell ends, its Maintain back at once. */
+void sw_animate_rise(sw_run *r, int a, int t);
+void sw_animate_slot_ended(sw_run *r, int t, int spell, int why);
+void sw_animate_fallen(sw_run *r, int t);
+/* The tactics: a caster with an animate spell raises a lifeless one of its
+ * side not being raised already, before anything else. */
+bool sw_animate_choice(const sw_setup *s, const sw_state *st, int a, sw_event *cmd);
+/* rules.c, for bonus.c: one out of the fight off the track and its edges. */
+void sw_fall(sw_run *r, int t);
 
 #endif
