@@ -311,8 +311,9 @@ static int find_talent(const sw_setup *s, const char *name) {
  * attack's), and one effect: stun N, paralyze N, wound, bonus N. */
 static fray_status read_talent(sl *L, const yn *it) {
     static const char *const keys[] = {"name", "resolve", "pain", "delay", "stun",
-                                       "paralyze", "wound", "bonus", "notes", "engage-delay"};
-    fray_status st = yr_keys(&L->r, it, "a talent", keys, 10, false);
+                                       "paralyze", "wound", "bonus", "notes", "engage-delay",
+                                       "engages"};
+    fray_status st = yr_keys(&L->r, it, "a talent", keys, 11, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -334,19 +335,37 @@ static fray_status read_talent(sl *L, const yn *it) {
         return st;
     tl.resolve = (uint8_t)k;
     const yn *edv = yr_get(it, "engage-delay");
+    const yn *mev = yr_get(it, "engages"); /* 002:63 (ruling 40) */
+    if (edv && mev)
+        return FAIL(L, mev, "a passive talent has one effect: engage-delay or engages");
+    if (mev && !edv)
+        edv = mev;
     if (edv || k == SW_TR_PASSIVE) {
         /* 002:19 "Only Talents can change how long it takes to Engage an
-         * enemy in melee" (ruling 32): a passive talent, no Pain, no delay */
+         * enemy in melee" (ruling 32), 002:63 "talents that enable you to
+         * engage multiple targets simultaneously" (ruling 40): a passive
+         * talent, no Pain, no delay */
+        const char *ek = mev ? "engages" : "engage-delay";
         if (!edv)
-            return FAIL(L, it, "a passive talent has engage-delay (002:19)");
+            return FAIL(L, it, "a passive talent has engage-delay (002:19) or engages (002:63)");
         if (k != SW_TR_PASSIVE)
-            return FAIL(L, edv, "engage-delay is a passive talent's: give it resolve: passive");
+            return FAIL(L, edv, "%s is a passive talent's: give it resolve: passive", ek);
         const char *other[] = {"pain", "delay", "stun", "paralyze", "wound", "bonus"};
         for (int i = 0; i < 6; i++)
             if (yr_get(it, other[i]))
                 return FAIL(L, yr_get(it, other[i]),
-                            "a passive talent has engage-delay alone: no %s", other[i]);
+                            "a passive talent has %s alone: no %s", ek, other[i]);
         int n = 0;
+        if (mev) {
+            if ((st = yr_int(&L->r, mev, "engages (opponents at once, 002:63)", 2,
+                              SW_MAX_C - 1, &n)) !=
+                FRAY_OK)
+                return st;
+            tl.effect = SW_TE_ENGAGES;
+            tl.amount = (int8_t)n;
+            s->tl[s->n_talents++] = tl;
+            return FRAY_OK;
+        }
         if ((st = yr_int(&L->r, edv, "engage-delay (segments)", 1, 30, &n)) != FRAY_OK)
             return st;
         tl.effect = SW_TE_ENGAGE_DELAY;
@@ -638,8 +657,9 @@ static fray_status read_options(sl *L, const yn *m) {
         "order", "fallen-release", "undefended-busy", "blown-undefended",
         "dropped-maintain", "siege-spread", "stun-stacking", "talent-miss",
         "stun-interrupts", "stun-maintain", "fall-stun", "mounted-bonus",
-        "area-damage", "area-full-cover", "area-attacker"};
-    fray_status st = yr_keys(&L->r, m, "options", keys, 23, false);
+        "area-damage", "area-full-cover", "area-attacker",
+        "multi-reciprocal", "multi-switch"};
+    fray_status st = yr_keys(&L->r, m, "options", keys, 25, false);
     if (st != FRAY_OK)
         return st;
     sw_options *o = &L->s->opt;
@@ -734,6 +754,14 @@ static fray_status read_options(sl *L, const yn *m) {
     if (st == FRAY_OK && (x = yr_get(m, "area-attacker")) &&
         (st = yr_choice(&L->r, x, "area-attacker", aat, 2, &v)) == FRAY_OK)
         o->area_hits_attacker = v == 1;
+    /* rulings 40, 41: talents that engage several (002:63) */
+    static const char *const mrc[] = {"free", "room"}, *const msw[] = {"replace", "add"};
+    if (st == FRAY_OK && (x = yr_get(m, "multi-reciprocal")) &&
+        (st = yr_choice(&L->r, x, "multi-reciprocal", mrc, 2, &v)) == FRAY_OK)
+        o->multi_recip_room = v == 1;
+    if (st == FRAY_OK && (x = yr_get(m, "multi-switch")) &&
+        (st = yr_choice(&L->r, x, "multi-switch", msw, 2, &v)) == FRAY_OK)
+        o->multi_switch_add = v == 1;
     return st;
 }
 

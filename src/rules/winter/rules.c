@@ -247,10 +247,9 @@ static void fallen(sw_run *r, int t) {
         place(r->s, st, t); /* fallen-release: no: the edges stay */
         return;
     }
-    st->c[t].engages = -1;
+    sw_eng_clear(st, t);
     for (int j = 0; j < st->n; j++)
-        if (st->c[j].engages == t)
-            st->c[j].engages = -1;
+        sw_eng_drop(st, j, t); /* (each of a multi-engager's edges, ruling 40) */
     place(r->s, st, t);
 }
 
@@ -401,14 +400,14 @@ bool sw_undefended(const sw_setup *s, const sw_state *st, int who, int by,
         return true;
     if (c->busy_until >= st->seg)                    /* 002:83 */
         return true;
-    return by >= 0 && st->c[by].engages == unit_(s, st, who) &&
-           c->engages != unit_(s, st, by); /* 002:27 (002:63: a pair is one target) */
+    return by >= 0 && sw_eng(st, by, unit_(s, st, who)) &&
+           !sw_eng(st, who, unit_(s, st, by)); /* 002:27 (002:63: a pair is one target) */
 }
 
 static int slots_on(const sw_setup *s, const sw_state *st, int t, int except) {
     int n = 0;
     for (int j = 0; j < st->n; j++)
-        if (j != except && st->c[j].engages == t &&
+        if (j != except && sw_eng(st, j, t) &&
             (!s->any_mount || sw_rider_of(s, st, j) < 0))
             n += s->c[j].b.size;
     return n;
@@ -418,7 +417,7 @@ static bool engaged_at_all(const sw_state *st, int i) {
     if (st->c[i].engages >= 0)
         return true;
     for (int j = 0; j < st->n; j++)
-        if (st->c[j].engages == i)
+        if (sw_eng(st, j, i))
             return true;
     return false;
 }
@@ -649,11 +648,14 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             t = unit_(s, st, t); /* 002:63: rider and mount are one target */
             tn = s->c[t].name;
         }
-        if (c->engages == t)
+        if (sw_eng(st, a, t))
             WHY("%s engages %s already", an, tn);
-        if (c->engages >= 0)
+        if (c->engages >= 0 && sw_eng_room(s, a) == 1)
             WHY("%s engages %s: one opponent at a time (002:27); Switch Targets "
                 "or Disengage first", an, s->c[c->engages].name);
+        if (sw_eng_count(st, a) >= sw_eng_room(s, a)) /* ruling 40 */
+            WHY("%s engages %d opponents, as many as its talent allows (002:63); "
+                "Disengage first", an, sw_eng_count(st, a));
         if (c->pend_kind == SW_PEND_ENGAGE)
             WHY("%s's Engage on %s is under way", an, s->c[c->pend_target].name);
         if ((st->c[t].flags & SW_F_SNIPING) && !(c->chased & (1u << t)))
@@ -677,7 +679,7 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             WHY("%s has %d Pain: %s needs %d (002:37)", an, c->pain, tl->name, tl->pain);
         if (s->c[t].side == s->c[a].side)
             WHY("%s and %s are on the same side", an, tn);
-        if (!w->ranged && c->engages != unit_(s, st, t))
+        if (!w->ranged && !sw_eng(st, a, unit_(s, st, t)))
             WHY("%s must Engage %s before %s, a melee talent (002:17)", an, tn, tl->name);
         if (w->ranged && st->c[t].cover == SW_COVER_FULL)
             WHY("%s is in Full Cover: no ranged attack can reach (002:49)", tn);
@@ -686,7 +688,7 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
     case SW_EV_ATTACK:
         if (st->c[t].flags & SW_F_DEAD)
             WHY("%s is dead", tn);
-        if (!w->ranged && c->engages != unit_(s, st, t))
+        if (!w->ranged && !sw_eng(st, a, unit_(s, st, t)))
             WHY("%s must Engage %s before a melee attack (002:17)", an, tn);
         if (w->ranged && st->c[t].cover == SW_COVER_FULL)
             WHY("%s is in Full Cover: no ranged attack can reach (002:49)", tn);
@@ -694,13 +696,13 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
     case SW_EV_SWITCH:
         if (c->engages < 0)
             WHY("%s engages nobody: Engage instead", an);
-        if (c->engages == t)
+        if (sw_eng(st, a, t))
             WHY("%s engages %s already", an, tn);
-        if (st->c[t].engages != a)
+        if (!sw_eng(st, t, a))
             WHY("%s may switch only to an opponent Engaging them (002:29)", an);
         return FRAY_OK;
     case SW_EV_DISENGAGE:
-        if (c->engages != t && st->c[t].engages != a)
+        if (!sw_eng(st, a, t) && !sw_eng(st, t, a))
             WHY("%s and %s are not Engaged", an, tn);
         return FRAY_OK;
     case SW_EV_CHASE:
@@ -798,7 +800,7 @@ static int friendly_pick(sw_run *r, int a, int t) {
     int list[SW_MAX_C], n = 0;
     for (int j = 0; j < st->n; j++)
         if (j != t && j != a && !(st->c[j].flags & SW_F_DEAD) &&
-            (st->c[j].engages == t || st->c[t].engages == j))
+            (sw_eng(st, j, t) || sw_eng(st, t, j)))
             list[n++] = j;
     if (n == 0)
         return -1;
@@ -844,7 +846,7 @@ static void attack(sw_run *r, int a, int t, int mode, int talent) {
         int list[SW_MAX_C], n = 0;
         for (int j = 0; j < st->n; j++)
             if (j != t && j != a && !(st->c[j].flags & SW_F_DEAD) &&
-                (st->c[j].engages == t || st->c[t].engages == j))
+                (sw_eng(st, j, t) || sw_eng(st, t, j)))
                 list[n++] = j;
         if (hit && talent >= 0 && s->opt.talent_pain_on_hit)
             spend_pain(r, a, talent);
@@ -947,8 +949,10 @@ static void mounts_follow(const sw_setup *s, sw_state *st) {
         return;
     for (int r = 0; r < st->n; r++) {
         int m = sw_mount_of(s, st, r);
-        if (m >= 0)
+        if (m >= 0) {
             st->c[m].engages = st->c[r].engages;
+            st->c[m].eng_more = 0; /* 002:63: not the rider's other targets */
+        }
     }
 }
 
@@ -1084,7 +1088,7 @@ static void resolve_engage(sw_run *r, int a) {
         why = 2;
     else if ((st->c[t].flags & SW_F_SNIPING) && !(c->chased & (1u << t)))
         why = 3;
-    else if (c->engages == t)
+    else if (sw_eng(st, a, t))
         why = 4;
     else if (slots_on(s, st, t, a) + s->c[a].b.size > capacity_of(s, st, t))
         why = 5;
@@ -1092,8 +1096,12 @@ static void resolve_engage(sw_run *r, int a) {
         fact(r, SW_FACT_ENGAGED, a, t, 0, why, 0, 0);
         return;
     }
-    c->engages = (int8_t)t; /* replaces any other (one at a time, 002:27) */
-    fact(r, SW_FACT_ENGAGED, a, t, 1, 0, 0, 0);
+    if (sw_eng_count(st, a) < sw_eng_room(s, a))
+        sw_eng_add(st, a, t); /* one more (a talent's engages: N, ruling 40) */
+    else
+        c->engages = (int8_t)t; /* replaces any other (one at a time, 002:27) */
+    int held = sw_eng_count(st, a);
+    fact(r, SW_FACT_ENGAGED, a, t, 1, 0, held > 1 ? held : 0, 0);
     sw_cstate *ct = &st->c[t];
     if (ct->flags & SW_F_SNIPING) {
         ct->flags &= (uint8_t)~SW_F_SNIPING; /* ruling A7.10 */
@@ -1101,9 +1109,12 @@ static void resolve_engage(sw_run *r, int a) {
     }
     /* 002:21: Reciprocal Engage, if it engages nobody (a pending Engage
      * does not count, ruling A7.16). */
-    if (ct->engages < 0 && sw_can_act(ct) && !stunned_(st, t) && s->c[t].reciprocal &&
+    bool open = ct->engages < 0 ||
+                (s->opt.multi_recip_room && !sw_eng(st, t, a) &&
+                 sw_eng_count(st, t) < sw_eng_room(s, t)); /* ruling 40 */
+    if (open && sw_can_act(ct) && !stunned_(st, t) && s->c[t].reciprocal &&
         !sw_hand(s, st, t)->ranged) {
-        ct->engages = (int8_t)a;
+        sw_eng_add(st, t, a);
         fact(r, SW_FACT_RECIP, t, a, 0, 0, 0, 0);
     }
 }
@@ -1235,7 +1246,7 @@ static int area_cluster(const sw_state *st, int t, int *list) {
     list[n++] = t;
     for (int j = 0; j < st->n; j++)
         if (j != t && !(st->c[j].flags & SW_F_DEAD) &&
-            (st->c[j].engages == t || st->c[t].engages == j))
+            (sw_eng(st, j, t) || sw_eng(st, t, j)))
             list[n++] = j;
     return n;
 }
@@ -1493,7 +1504,10 @@ fray_status sw_apply(sw_run *r) {
         int cur = c->engages;
         if (contest(r, a, cur, s->c[a].b.agility + sw_moving_bonus(s, st, a, true),
                     s->c[cur].b.agility + sw_moving_bonus(s, st, cur, false), SW_EV_SWITCH)) {
-            c->engages = (int8_t)t; /* 002:29 */
+            if (s->opt.multi_switch_add && sw_eng_count(st, a) < sw_eng_room(s, a))
+                sw_eng_add(st, a, t); /* ruling 41: multi-switch: add */
+            else
+                c->engages = (int8_t)t; /* 002:29 */
             fact(r, SW_FACT_STATUS, a, t, SW_ST_SWITCHED, 1, 0, 0);
         }
         break;
@@ -1501,10 +1515,8 @@ fray_status sw_apply(sw_run *r) {
     case SW_EV_DISENGAGE:
         if (contest(r, a, t, s->c[a].b.agility + sw_moving_bonus(s, st, a, true),
                     s->c[t].b.agility + sw_moving_bonus(s, st, t, false), SW_EV_DISENGAGE)) {
-            if (c->engages == t)
-                c->engages = -1; /* 002:31 */
-            if (st->c[t].engages == a)
-                st->c[t].engages = -1;
+            sw_eng_drop(st, a, t); /* 002:31 (one edge of several, ruling 40) */
+            sw_eng_drop(st, t, a);
             fact(r, SW_FACT_STATUS, a, t, SW_ST_DISENGAGED, 1, 0, 0);
         }
         break;
@@ -1656,7 +1668,7 @@ static int switch_to(const sw_setup *s, const sw_state *st, int a, bool ranged) 
 
 static bool engaged_by_foe(const sw_setup *s, const sw_state *st, int a) {
     for (int j = 0; j < st->n; j++)
-        if (st->c[j].engages == a && s->c[j].side != s->c[a].side && !sw_out(&st->c[j]))
+        if (sw_eng(st, j, a) && s->c[j].side != s->c[a].side && !sw_out(&st->c[j]))
             return true;
     return false;
 }
@@ -1683,7 +1695,7 @@ static bool cast_choice(const sw_setup *s, const sw_state *st, int a, sw_event *
             int foes = 0, allies = 0;
             bool self = false;
             for (int m = 0; m < st->n; m++)
-                if ((m == j || st->c[m].engages == j || st->c[j].engages == m) &&
+                if ((m == j || sw_eng(st, m, j) || sw_eng(st, j, m)) &&
                     !sw_out(&st->c[m])) {
                     self |= m == a;
                     if (enemy_of(s, a, m))
@@ -1879,6 +1891,8 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
     /* Melee: hit the one engaged; else switch to whoever hits us
      * Undefended when our own target is fine; else engage the one
      * engaging us, else the foe with the fewest engagers. */
+    if (sw_eng_tactics(s, st, a, cmd)) /* ruling 40: one more, if it has room */
+        return;
     if (c->engages >= 0 && !sw_out(&st->c[c->engages])) {
         /* 002:63: at a mounted foe, the rider or the mount, whichever has
          * less Health */
@@ -1902,7 +1916,7 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
         for (int j = 0; j < st->n; j++) {
             if (!enemy_of(s, a, j) || sw_out(&st->c[j]) || sw_rider_of(s, st, j) >= 0)
                 continue; /* (a ridden mount: its rider is the target, 002:63) */
-            int n = st->c[j].engages == a ? -1 : slots_on(s, st, j, -1);
+            int n = sw_eng(st, j, a) ? -1 : slots_on(s, st, j, -1);
             if (n < best_n) {
                 sw_event t;
                 cmd_set(&t, SW_EV_ENGAGE, a, j, 0);

@@ -175,7 +175,10 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
                     ev->seg, who, sw_kind_title(f->a), f->b);
             break;
         case SW_FACT_ENGAGED:
-            if (f->a)
+            if (f->a && f->c > 1) /* ruling 40 */
+                put(&o, "  %s's Engage takes effect: %s engages %s too (%d opponents "
+                        "at once, a talent's, 002:63).\n", who, who, other, f->c);
+            else if (f->a)
                 put(&o, "  %s's Engage takes effect: %s engages %s.\n", who, who, other);
             else
                 put(&o, "  %s's Engage on %s ends without effect: %s.\n", who,
@@ -370,6 +373,8 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
             break;
         case SW_FACT_ENGAGED:
             put(&o, ",\"result\":\"%s\"", f->a ? "engaged" : "failed");
+            if (f->c > 1)
+                put(&o, ",\"targets\":%d", f->c); /* ruling 40 */
             break;
         case SW_FACT_CONTEST:
         case SW_FACT_ATTACK:
@@ -808,7 +813,7 @@ static void status_words(const sw_setup *s, const sw_state *st, int i, out *o) {
             c->maint_target[k] != i ? s->c[c->maint_target[k]].name : "");
     int slots = 0;
     for (int j = 0; j < st->n; j++)
-        if (st->c[j].engages == i)
+        if (sw_eng(st, j, i))
             slots += s->c[j].b.size;
     if (slots >= s->c[i].b.capacity)
         put(o, " Fully Engaged");
@@ -821,17 +826,17 @@ size_t sw_draw_graph(const sw_setup *s, const sw_state *st, char *buf,
         buf[0] = '\0';
     put(&o, "Engaged:");
     int edges = 0;
-    for (int i = 0; i < st->n; i++) {
-        int t = st->c[i].engages;
-        if (t < 0)
-            continue;
-        bool mutual = st->c[t].engages == i;
-        if (mutual && t < i)
-            continue;
-        put(&o, "%s %s %s %s", edges ? "," : "", s->c[i].name,
-            mutual ? "<->" : "->", s->c[t].name);
-        edges++;
-    }
+    for (int i = 0; i < st->n; i++)
+        for (int t = 0; t < st->n; t++) { /* every edge (several: ruling 40) */
+            if (!sw_eng(st, i, t))
+                continue;
+            bool mutual = sw_eng(st, t, i);
+            if (mutual && t < i)
+                continue;
+            put(&o, "%s %s %s %s", edges ? "," : "", s->c[i].name,
+                mutual ? "<->" : "->", s->c[t].name);
+            edges++;
+        }
     if (!edges)
         put(&o, " nobody");
     put(&o, "\n");
@@ -842,7 +847,7 @@ size_t sw_draw_graph(const sw_setup *s, const sw_state *st, char *buf,
     for (int i = 0; i < st->n; i++) {
         bool any = false;
         for (int j = 0; j < st->n; j++)
-            if (j != i && st->c[j].engages == i && sw_undefended(s, st, i, j, false)) {
+            if (j != i && sw_eng(st, j, i) && sw_undefended(s, st, i, j, false)) {
                 if (!any)
                     put(&o, "  %s is Undefended against %s", s->c[i].name, s->c[j].name);
                 else

@@ -47,7 +47,8 @@ enum {
 enum sw_talent_resolve { SW_TR_ATTACK, SW_TR_AUTOMATIC,
                          SW_TR_PASSIVE /* always at work, never declared (ruling 32) */ };
 enum sw_talent_effect { SW_TE_STUN, SW_TE_PARALYZE, SW_TE_WOUND, SW_TE_BONUS,
-                        SW_TE_ENGAGE_DELAY /* amount: the holder's Engage delay (002:19) */ };
+                        SW_TE_ENGAGE_DELAY /* amount: the holder's Engage delay (002:19) */,
+                        SW_TE_ENGAGES /* amount: how many it may Engage at once (002:63; ruling 40) */ };
 typedef struct sw_talent {
     char name[SW_NAME];
     uint8_t resolve;        /* sw_talent_resolve */
@@ -147,6 +148,8 @@ typedef struct sw_options {
     bool area_damage_each;    /* area-damage: once | each (ruling 29) */
     bool area_hits_full_cover; /* area-full-cover: spared | hit (ruling 29) */
     bool area_hits_attacker;  /* area-attacker: spared | hit (ruling 30) */
+    bool multi_recip_room;    /* multi-reciprocal: free | room (ruling 40) */
+    bool multi_switch_add;    /* multi-switch: replace | add (ruling 41) */
 } sw_options;
 
 typedef struct sw_combatant {
@@ -246,6 +249,9 @@ typedef struct sw_cstate {
     int32_t stun_until;       /* Stunned through this segment (002:98; 0 never) */
     int32_t para_until;       /* Paralyzed through this segment (002:99) */
     bool unhorsed;            /* out of the saddle (fell, or the GM's dismount) */
+    uint16_t eng_more;        /* whom else it engages (bit per combatant): a
+                                 talent's engages: N (002:63; ruling 40);
+                                 read through sw_eng */
 } sw_cstate;
 
 typedef struct sw_state {
@@ -470,5 +476,22 @@ int sw_unit(const sw_setup *s, const sw_state *st, int i);
 /* +5 to a mounted combatant's roll of moving around (002:67; ruling 28:
  * mounted-bonus), as the one moving (actor) or opposing it. */
 int sw_moving_bonus(const sw_setup *s, const sw_state *st, int i, bool actor);
+
+/* ---- engage.c: talents that engage several at once (002:63; ruling 40) ---
+ * A combatant engages its first target (`engages`) and, with a passive
+ * talent's `engages: N`, up to N - 1 more (`eng_more`); every rule that
+ * reads who engages whom asks sw_eng. */
+bool sw_eng(const sw_state *st, int a, int b);
+int sw_eng_count(const sw_state *st, int a);
+/* How many a may engage at once: 1, or its talents' largest engages: N. */
+int sw_eng_room(const sw_setup *s, int a);
+/* a engages b too (the first edge if it had none). */
+void sw_eng_add(sw_state *st, int a, int b);
+/* a lets b go; the next of its targets (lowest index) becomes its first. */
+void sw_eng_drop(sw_state *st, int a, int b);
+void sw_eng_clear(sw_state *st, int a);
+/* The tactics of a multi-engager with room: Engage a foe that engages it
+ * unanswered (cmd set and true), else false. */
+bool sw_eng_tactics(const sw_setup *s, const sw_state *st, int a, sw_event *cmd);
 
 #endif
