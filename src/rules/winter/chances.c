@@ -268,7 +268,12 @@ static fray_status count_attack(const sw_setup *s, const sw_state *st, int a,
                  "a miss that strikes another in the melee (002:51) not counted");
     sw_attack_terms_t at;
     sw_attack_terms(s, st, a, t, &at);
-    if (at.siege && !s->opt.siege_target_only)
+    if (at.siege && !s->opt.siege_target_only && sw_siege_draws(s, at.w, SW_MAX_C))
+        add_text(out->assumed, sizeof out->assumed,
+                 "the siege weapon's attacks on up to its targets less one of the "
+                 "rest of the cluster, drawn (002:57), not counted: these are the "
+                 "chances on the target");
+    else if (at.siege && !s->opt.siege_target_only)
         add_text(out->assumed, sizeof out->assumed,
                  "the siege weapon's attacks on the rest of the cluster "
                  "(002:57) not counted: these are the chances on the target");

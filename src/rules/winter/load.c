@@ -133,8 +133,9 @@ static int find_armour(const sw_setup *s, const char *name) {
 }
 
 static fray_status read_weapon(sl *L, const yn *it) {
-    static const char *const keys[] = {"name", "kind", "damage", "delay", "notes", "area"};
-    fray_status st = yr_keys(&L->r, it, "a weapon", keys, 6, false);
+    static const char *const keys[] = {"name", "kind", "damage", "delay", "notes", "area",
+                                       "targets"};
+    fray_status st = yr_keys(&L->r, it, "a weapon", keys, 7, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -176,6 +177,14 @@ static fray_status read_weapon(sl *L, const yn *it) {
                                "rolls against nobody (002:53)");
         w.area = area;
     }
+    const yn *tv = yr_get(it, "targets"); /* 002:57 (ruling 43) */
+    if (tv && !w.siege)
+        return FAIL(L, tv, "targets is a siege weapon's (002:57): give it kind: siege");
+    int nt = 0;
+    if (tv && (st = yr_int(&L->r, tv, "targets (of one Engaged cluster, 002:57)", 1,
+                           SW_MAX_C, &nt)) != FRAY_OK)
+        return st;
+    w.targets = (uint8_t)nt;
     s->w[s->n_weapons++] = w;
     return FRAY_OK;
 }
@@ -312,8 +321,8 @@ static int find_talent(const sw_setup *s, const char *name) {
 static fray_status read_talent(sl *L, const yn *it) {
     static const char *const keys[] = {"name", "resolve", "pain", "delay", "stun",
                                        "paralyze", "wound", "bonus", "notes", "engage-delay",
-                                       "engages"};
-    fray_status st = yr_keys(&L->r, it, "a talent", keys, 11, false);
+                                       "engages", "siege"};
+    fray_status st = yr_keys(&L->r, it, "a talent", keys, 12, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -336,8 +345,27 @@ static fray_status read_talent(sl *L, const yn *it) {
     tl.resolve = (uint8_t)k;
     const yn *edv = yr_get(it, "engage-delay");
     const yn *mev = yr_get(it, "engages"); /* 002:63 (ruling 40) */
-    if (edv && mev)
-        return FAIL(L, mev, "a passive talent has one effect: engage-delay or engages");
+    const yn *sgv = yr_get(it, "siege");   /* 002:57 (ruling 42) */
+    if ((edv && mev) || (sgv && (edv || mev)))
+        return FAIL(L, sgv ? sgv : mev,
+                    "a passive talent has one effect: engage-delay, engages or siege");
+    if (sgv) {
+        if (k != SW_TR_PASSIVE)
+            return FAIL(L, sgv, "siege is a passive talent's: give it resolve: passive");
+        bool on = false;
+        if ((st = yr_bool(&L->r, sgv, "siege", &on)) != FRAY_OK)
+            return st;
+        if (!on)
+            return FAIL(L, sgv, "siege: true (the Siege talent, 002:57), or another effect");
+        const char *other[] = {"pain", "delay", "stun", "paralyze", "wound", "bonus"};
+        for (int i = 0; i < 6; i++)
+            if (yr_get(it, other[i]))
+                return FAIL(L, yr_get(it, other[i]),
+                            "a passive talent has siege alone: no %s", other[i]);
+        tl.effect = SW_TE_SIEGE;
+        s->tl[s->n_talents++] = tl;
+        return FRAY_OK;
+    }
     if (mev && !edv)
         edv = mev;
     if (edv || k == SW_TR_PASSIVE) {
@@ -715,10 +743,12 @@ static fray_status read_options(sl *L, const yn *m) {
     if (st == FRAY_OK && (x = yr_get(m, "dropped-maintain")) &&
         (st = yr_choice(&L->r, x, "dropped-maintain", dropped, 2, &v)) == FRAY_OK)
         o->dropped_maint_lost = v == 1;
-    static const char *const spread[] = {"cluster", "none"};
+    static const char *const spread[] = {"cluster", "none", "weapon"};
     if (st == FRAY_OK && (x = yr_get(m, "siege-spread")) &&
-        (st = yr_choice(&L->r, x, "siege-spread", spread, 2, &v)) == FRAY_OK)
+        (st = yr_choice(&L->r, x, "siege-spread", spread, 3, &v)) == FRAY_OK) {
         o->siege_target_only = v == 1;
+        o->siege_spread_weapon = v == 2; /* ruling 43: the weapon's targets */
+    }
     /* ruling 27: talents, Stunned and Paralyzed */
     static const char *const stack[] = {"longer", "add"}, *const miss[] = {"spent", "kept"},
                              *const interrupts[] = {"yes", "no"}, *const keep[] = {"keep", "roll"};
@@ -767,8 +797,8 @@ static fray_status read_options(sl *L, const yn *m) {
 
 static fray_status read_scene(sl *L, const yn *m) {
     static const char *const keys[] = {"cover", "sniping", "avoid", "obstacle",
-                                       "obstacle-roll"};
-    fray_status st = yr_keys(&L->r, m, "the scene", keys, 5, false);
+                                       "obstacle-roll", "siege"};
+    fray_status st = yr_keys(&L->r, m, "the scene", keys, 6, false);
     if (st != FRAY_OK)
         return st;
     static const char *const cov[] = {"none", "partial", "full"};
@@ -788,6 +818,10 @@ static fray_status read_scene(sl *L, const yn *m) {
         s->obstacle = (uint8_t)v;
     if (st == FRAY_OK && (x = yr_get(m, "obstacle-roll")))
         st = yr_bool(&L->r, x, "whether surmounting needs a flat Agility roll", &s->obstacle_roll);
+    bool siege = true; /* 002:57: the GM's discretion (ruling 42) */
+    if (st == FRAY_OK && (x = yr_get(m, "siege")) &&
+        (st = yr_bool(&L->r, x, "whether the GM allows siege weapons here", &siege)) == FRAY_OK)
+        s->scene_no_siege = !siege;
     return st;
 }
 

@@ -667,6 +667,9 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
                 capacity_of(s, st, t), sw_mount_of(s, st, t) >= 0 ? ", 67" : "");
         return FRAY_OK;
     case SW_EV_TALENT: {
+        if (w->siege && !sw_siege_allowed(s, a)) /* 002:57; ruling 42 */
+            WHY("the GM allows no siege weapon here: only one with the Siege talent "
+                "may use %s (002:57)", w->name);
         int k = cmd->arg;
         if (k >= s->n_talents || !(s->c[a].b.talents & (1u << k)))
             WHY("%s has no such talent", an);
@@ -688,6 +691,9 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
     case SW_EV_ATTACK:
         if (st->c[t].flags & SW_F_DEAD)
             WHY("%s is dead", tn);
+        if (w->siege && !sw_siege_allowed(s, a)) /* 002:57; ruling 42 */
+            WHY("the GM allows no siege weapon here: only one with the Siege talent "
+                "may use %s (002:57)", w->name);
         if (!w->ranged && !sw_eng(st, a, unit_(s, st, t)))
             WHY("%s must Engage %s before a melee attack (002:17)", an, tn);
         if (w->ranged && st->c[t].cover == SW_COVER_FULL)
@@ -854,6 +860,16 @@ static void attack(sw_run *r, int a, int t, int mode, int talent) {
             harm(r, a, t, w, two);
         if (hit && talent >= 0)
             talent_effect(r, a, t, talent);
+        int draws = sw_siege_draws(s, w, n); /* ruling 43: up to N of the cluster */
+        for (int k = 0; k < draws; k++) {
+            int pick = k + roll(r, n - k) - 1; /* one of those not drawn yet */
+            fact(r, SW_FACT_FRIENDLY, a, t, pick - k + 1, n - k, 1, list[pick]);
+            int keep = list[k];
+            list[k] = list[pick];
+            list[pick] = keep;
+        }
+        if (draws)
+            n = draws;
         for (int k = 0; k < n && !(st->c[a].flags & SW_F_DEAD); k++)
             attack(r, a, list[k], 2, -1);
         return;

@@ -205,8 +205,12 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
                 (f->d & 2) ? "Undefended " : "", f->b, f->c ? "hit" : "miss");
             break;
         case SW_FACT_FRIENDLY:
-            put(&o, "  The miss flies into %s's cluster: it may hit %s (d%d: %d).\n",
-                other, nm(s, f->d), f->b, f->a);
+            if (f->c == 1) /* ruling 43 */
+                put(&o, "  The siege weapon's spread into %s's cluster falls on %s "
+                        "(d%d: %d, 002:57).\n", other, nm(s, f->d), f->b, f->a);
+            else
+                put(&o, "  The miss flies into %s's cluster: it may hit %s (d%d: %d).\n",
+                    other, nm(s, f->d), f->b, f->a);
             break;
         case SW_FACT_DAMAGE:
             if (f->d == 1)
@@ -419,6 +423,8 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
             break;
         case SW_FACT_FRIENDLY:
             put(&o, ",\"hits\":\"%s\",\"die\":%d,\"of\":%d", idof(s, f->d), f->a, f->b);
+            if (f->c == 1)
+                put(&o, ",\"siege\":true"); /* ruling 43: a siege spread's draw */
             break;
         case SW_FACT_SPELL: {
             static const char *const sf[] = {"effect", "interrupted", "released",

@@ -48,7 +48,8 @@ enum sw_talent_resolve { SW_TR_ATTACK, SW_TR_AUTOMATIC,
                          SW_TR_PASSIVE /* always at work, never declared (ruling 32) */ };
 enum sw_talent_effect { SW_TE_STUN, SW_TE_PARALYZE, SW_TE_WOUND, SW_TE_BONUS,
                         SW_TE_ENGAGE_DELAY /* amount: the holder's Engage delay (002:19) */,
-                        SW_TE_ENGAGES /* amount: how many it may Engage at once (002:63; ruling 40) */ };
+                        SW_TE_ENGAGES /* amount: how many it may Engage at once (002:63; ruling 40) */,
+                        SW_TE_SIEGE /* the Siege talent: siege weapons where the GM allows none (002:57) */ };
 typedef struct sw_talent {
     char name[SW_NAME];
     uint8_t resolve;        /* sw_talent_resolve */
@@ -87,6 +88,8 @@ typedef struct sw_weapon {
     bool siege;             /* kind: siege (ranged, -10, 002:57) */
     bool area;              /* area: true: no roll, the target's Engaged
                                cluster (002:53; ruling 29) */
+    uint8_t targets;        /* siege: how many of a cluster it may hit (0:
+                               no limit; siege-spread: weapon, ruling 43) */
 } sw_weapon;
 
 enum sw_protects { SW_PROT_NONE, SW_PROT_PHYSICAL, SW_PROT_MAGICAL, SW_PROT_BOTH };
@@ -150,6 +153,7 @@ typedef struct sw_options {
     bool area_hits_attacker;  /* area-attacker: spared | hit (ruling 30) */
     bool multi_recip_room;    /* multi-reciprocal: free | room (ruling 40) */
     bool multi_switch_add;    /* multi-switch: replace | add (ruling 41) */
+    bool siege_spread_weapon; /* siege-spread: weapon (ruling 43) */
 } sw_options;
 
 typedef struct sw_combatant {
@@ -193,6 +197,8 @@ typedef struct sw_setup {
     sw_talent tl[SW_MAX_TALENTS];
     int8_t ridden_by[SW_MAX_C]; /* who rides combatant i: index + 1; 0 nobody (ruling 28) */
     bool any_mount;           /* someone rides (the rules' quick way past mounts) */
+    bool scene_no_siege;      /* scene: siege: false: the GM allows no siege
+                                 weapon but to the Siege talent (002:57; ruling 42) */
 } sw_setup;
 
 enum sw_file_kind { SW_FILE_ENCOUNTER, SW_FILE_STATBLOCKS, SW_FILE_CATALOG };
@@ -493,5 +499,15 @@ void sw_eng_clear(sw_state *st, int a);
 /* The tactics of a multi-engager with room: Engage a foe that engages it
  * unanswered (cmd set and true), else false. */
 bool sw_eng_tactics(const sw_setup *s, const sw_state *st, int a, sw_event *cmd);
+
+/* ---- siege.c: siege weapons and the Siege talent (002:57; rulings 42, 43) */
+bool sw_siege_talent(const sw_setup *s, int a);
+/* May a use a siege weapon here: the scene allows them (the GM's
+ * discretion) or a has the Siege talent. */
+bool sw_siege_allowed(const sw_setup *s, int a);
+/* How many of the target's cluster (others of them) a siege weapon's
+ * spread draws: 0 all of them (ruling 25), else the weapon's targets - 1
+ * (siege-spread: weapon, ruling 43). */
+int sw_siege_draws(const sw_setup *s, const sw_weapon *w, int others);
 
 #endif
