@@ -300,9 +300,11 @@ static fray_status count_attack(const sw_setup *s, const sw_state *st, int a,
 /* An agility contest (or Medicine's flat roll): who wins, nothing dealt. */
 static void count_contest(const sw_setup *s, const sw_state *st, int a, int other,
                           int kind, fray_chances *out) {
+    bool ride = kind == SW_EV_MOUNT || kind == SW_EV_RIDE; /* rulings 45, 46 */
     int mine = kind == SW_EV_MEDICINE ? s->c[a].b.medicine
+               : ride                 ? s->c[a].b.ride
                                       : s->c[a].b.agility + sw_moving_bonus(s, st, a, true);
-    int theirs = kind == SW_EV_MEDICINE || other < 0
+    int theirs = kind == SW_EV_MEDICINE || ride || other < 0
                      ? 0
                      : s->c[other].b.agility + sw_moving_bonus(s, st, other, false); /* 002:67 */
     bool actor_ties = s->opt.ties == SW_TIES_ACTOR;
@@ -312,8 +314,8 @@ static void count_contest(const sw_setup *s, const sw_state *st, int a, int othe
     snprintf(out->modifiers, sizeof out->modifiers, "none");
     snprintf(out->assumed, sizeof out->assumed,
              "%s d20%+d against %s d20%+d (ties to the %s)",
-             kind == SW_EV_MEDICINE ? "Medicine" : "Agility", mine,
-             kind == SW_EV_MEDICINE ? "the GM's flat" : "the other's", theirs,
+             kind == SW_EV_MEDICINE ? "Medicine" : ride ? "Ride" : "Agility", mine,
+             kind == SW_EV_MEDICINE || ride ? "the GM's flat" : "the other's", theirs,
              actor_ties ? "one acting" : "other");
 }
 
@@ -402,6 +404,15 @@ static fray_status one(const sw_setup *s, const sw_state *st, int who,
         count_contest(s, st, who, other, kind, out);
         return FRAY_OK;
     }
+    case SW_EV_MOUNT: /* ruling 45 */
+    case SW_EV_RIDE:  /* ruling 46 */
+        if (kind == SW_EV_MOUNT && !s->opt.mount_roll)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                  "getting into the saddle rolls no dice here (mount-roll: "
+                                  "none): it ends when its delay ends (ruling 44)");
+        snprintf(out->title, sizeof out->title, "%s", sw_kind_title(kind));
+        count_contest(s, st, who, -1, kind, out);
+        return FRAY_OK;
     case SW_EV_ENGAGE:
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "an Engage rolls no dice: it takes effect at the "

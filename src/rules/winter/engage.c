@@ -10,6 +10,7 @@
  * slots, switching, disengaging, the graph, the view) asks sw_eng. The
  * mount follows only the first (rules.c mounts_follow).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "winter_int.h"
@@ -88,4 +89,80 @@ bool sw_eng_tactics(const sw_setup *s, const sw_state *st, int a, sw_event *cmd)
             return true;
     }
     return false;
+}
+
+/* ---- Getting into the saddle (002:65; rulings 44-46) --------------------- */
+
+int sw_mount_delay(const sw_setup *s) {
+    return s->opt.mount_delay ? s->opt.mount_delay : 5; /* ruling 44: mount-delay */
+}
+
+fray_status sw_saddle_check(const sw_setup *s, const sw_state *st, int a, int t,
+                            char *why, size_t size) {
+    const char *an = s->c[a].name;
+    int m = s->c[a].mount - 1;
+    const char *msg = NULL;
+    char buf[160];
+    if (m < 0) {
+        snprintf(buf, sizeof buf, "%s has no mount to get into the saddle of (rides: in "
+                 "the encounter, 002:59)", an);
+        msg = buf;
+    } else if (t >= 0 && t != m) {
+        snprintf(buf, sizeof buf, "%s rides %s, not %s", an, s->c[m].name, s->c[t].name);
+        msg = buf;
+    } else if (!st->c[a].unhorsed) {
+        snprintf(buf, sizeof buf, "%s is in %s's saddle already", an, s->c[m].name);
+        msg = buf;
+    } else if (st->c[a].saddle_at >= st->seg) {
+        snprintf(buf, sizeof buf, "%s is getting into the saddle already (until the end of "
+                 "segment %d)", an, (int)st->c[a].saddle_at);
+        msg = buf;
+    } else if (!sw_can_act(&st->c[m]) || sw_stunned(st, m)) {
+        snprintf(buf, sizeof buf, "%s cannot carry a rider now", s->c[m].name);
+        msg = buf;
+    } else if (st->c[a].cover != SW_COVER_NONE) {
+        snprintf(buf, sizeof buf, "%s must leave cover first: no cover in the saddle (002:67)",
+                 an);
+        msg = buf;
+    }
+    if (!msg)
+        return FRAY_OK;
+    if (why && size)
+        snprintf(why, size, "%s", msg);
+    return FRAY_ERR_INVALID;
+}
+
+void sw_saddle_end(sw_run *r) {
+    const sw_setup *s = r->s;
+    sw_state *st = r->st;
+    if (!s->any_mount)
+        return;
+    for (int i = 0; i < st->n; i++) {
+        sw_cstate *c = &st->c[i];
+        if (c->saddle_at != st->seg)
+            continue;
+        c->saddle_at = 0;
+        int m = s->c[i].mount - 1;
+        if (m < 0 || !c->unhorsed || !sw_can_act(c) || !sw_can_act(&st->c[m]))
+            continue; /* out of the fight meanwhile, or its mount is */
+        /* mount-roll: ride: a flat Ride roll (ruling 45, as ruling 28's) */
+        if (s->opt.mount_roll && !sw_contest(r, i, -1, s->c[i].b.ride, 0, SW_EV_MOUNT))
+            continue;
+        c->unhorsed = false;
+        sw_fact_(r, SW_FACT_STATUS, i, m, SW_ST_UNHORSED, 0, 0, 0);
+    }
+}
+
+bool sw_saddle_tactics(const sw_setup *s, const sw_state *st, int a, sw_event *cmd) {
+    if (!s->any_mount || !s->c[a].mount || !s->c[a].remount || !st->c[a].unhorsed ||
+        st->c[a].engages >= 0)
+        return false;
+    for (int j = 0; j < st->n; j++)
+        if (sw_eng(st, j, a) && !sw_out(&st->c[j]))
+            return false; /* engaged by a foe: fight on foot */
+    memset(cmd, 0, offsetof(sw_event, dice));
+    cmd->kind = SW_EV_MOUNT;
+    cmd->actor = (int8_t)a;
+    cmd->target = -1;
+    return sw_check(s, st, cmd, NULL, 0) == FRAY_OK;
 }

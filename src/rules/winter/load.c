@@ -686,8 +686,8 @@ static fray_status read_options(sl *L, const yn *m) {
         "dropped-maintain", "siege-spread", "stun-stacking", "talent-miss",
         "stun-interrupts", "stun-maintain", "fall-stun", "mounted-bonus",
         "area-damage", "area-full-cover", "area-attacker",
-        "multi-reciprocal", "multi-switch"};
-    fray_status st = yr_keys(&L->r, m, "options", keys, 25, false);
+        "multi-reciprocal", "multi-switch", "mount-delay", "mount-roll"};
+    fray_status st = yr_keys(&L->r, m, "options", keys, 27, false);
     if (st != FRAY_OK)
         return st;
     sw_options *o = &L->s->opt;
@@ -792,6 +792,15 @@ static fray_status read_options(sl *L, const yn *m) {
     if (st == FRAY_OK && (x = yr_get(m, "multi-switch")) &&
         (st = yr_choice(&L->r, x, "multi-switch", msw, 2, &v)) == FRAY_OK)
         o->multi_switch_add = v == 1;
+    /* rulings 44, 45: getting into the saddle (002:65) */
+    if (st == FRAY_OK && (st = get_int(L, m, "mount-delay",
+                                       "mount-delay (segments to get into the saddle, 002:65)",
+                                       1, 30, sw_mount_delay(L->s), &v)) == FRAY_OK)
+        o->mount_delay = (uint8_t)v;
+    static const char *const mro[] = {"none", "ride"};
+    if (st == FRAY_OK && (x = yr_get(m, "mount-roll")) &&
+        (st = yr_choice(&L->r, x, "mount-roll", mro, 2, &v)) == FRAY_OK)
+        o->mount_roll = v == 1;
     return st;
 }
 
@@ -835,8 +844,8 @@ static int find_side(sw_setup *s, const char *name) {
 static fray_status read_combatant(sl *L, const yn *it) {
     static const char *const keys[] = {"id", "name", "statblock", "side",
                                        "tactics", "sniping", "cover",
-                                       "reciprocal", "rides", "notes"};
-    fray_status st = yr_keys(&L->r, it, "a combatant", keys, 10, false);
+                                       "reciprocal", "rides", "notes", "remount"};
+    fray_status st = yr_keys(&L->r, it, "a combatant", keys, 11, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -915,6 +924,13 @@ static fray_status read_combatant(sl *L, const yn *it) {
     if ((v = yr_get(it, "reciprocal")) &&
         (st = yr_bool(&L->r, v, "whether it takes a Reciprocal Engage", &c.reciprocal)) != FRAY_OK)
         return st;
+    if ((v = yr_get(it, "remount"))) { /* ruling 44: the tactics get back into the saddle */
+        if (!yr_get(it, "rides"))
+            return FAIL(L, v, "remount is a rider's: give it rides (002:59)");
+        if ((st = yr_bool(&L->r, v, "whether its tactics get back into the saddle",
+                          &c.remount)) != FRAY_OK)
+            return st;
+    }
     s->c[s->n++] = c;
     return FRAY_OK;
 }

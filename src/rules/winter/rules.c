@@ -15,13 +15,13 @@
 static const char *const words[SW_EV_KINDS] = {
     "begin", "next", "engage", "attack", "avoid", "switch", "disengage",
     "chase", "snipe", "cover", "medicine", "wait", "item", "skill", "wield",
-    "cast", "release", "surmount", "talent", "dismount"};
+    "cast", "release", "surmount", "talent", "dismount", "mount", "ride"};
 static const char *const titles[SW_EV_KINDS] = {
     "Begin", "Next segment", "Engage", "Attack", "Avoid", "Switch Targets",
     "Disengage", "Chase a Sniper", "Establish Sniping", "Take Cover",
     "Medicine", "Wait", "Use an Item", "Use a Skill", "Switch Weapons",
     "Cast a Spell", "Release a Spell", "Surmount the Obstacle", "Use a Talent",
-    "Dismount"};
+    "Dismount", "Get into the Saddle", "Ride Check"};
 static const char *const status_names[SW_ST_WORDS] = {
     "Winded", "Blown", "Wounded", "Unconscious", "Dead", "bleeding",
     "Sniping", "Partial Cover", "Full Cover", "Undefended", "avoided",
@@ -209,6 +209,15 @@ static void fact(sw_run *r, int kind, int who, int other, int a, int b, int c,
 /* An opposed check (002:33): d20 + mine against d20 + theirs (ruling
  * check-die); `theirs` for a flat roll is 0 (002:39 "no bonus to the
  * GM"). The actor wins a tie only with ties: actor. */
+static bool contest(sw_run *r, int who, int other, int mine, int theirs,
+                    int what);
+void sw_fact_(sw_run *r, int kind, int who, int other, int a, int b, int c, int d) {
+    fact(r, kind, who, other, a, b, c, d);
+}
+bool sw_contest(sw_run *r, int who, int other, int mine, int theirs, int what) {
+    return contest(r, who, other, mine, theirs, what);
+}
+
 static bool contest(sw_run *r, int who, int other, int mine, int theirs,
                     int what) {
     int a = roll(r, SW_CHECK_SIDES) + mine;
@@ -460,6 +469,8 @@ int sw_delay_of(const sw_setup *s, const sw_state *st, int kind, int actor,
         return 15;                               /* 002:90 */
     case SW_EV_SURMOUNT:
         return s->obstacle;                      /* 002:25: the GM's, the same for all */
+    case SW_EV_MOUNT:
+        return sw_mount_delay(s);                /* 002:65: the circumstances (ruling 44) */
     case SW_EV_CAST:                             /* 002:77 (target: the spell) */
         return target >= 0 && target < s->n_spells ? s->sp[target].delay : 1;
     case SW_EV_TALENT:                           /* ruling 27 (target: the talent) */
@@ -546,7 +557,8 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
         WHY("no such target");
     if (t >= 0 && on_the_graph(cmd->kind))
         t = unit_(s, st, t); /* 002:63 */
-    if (stunned_(st, a) && cmd->kind != SW_EV_RELEASE && cmd->kind != SW_EV_DISMOUNT)
+    if (stunned_(st, a) && cmd->kind != SW_EV_RELEASE && cmd->kind != SW_EV_DISMOUNT &&
+        cmd->kind != SW_EV_RIDE)
         WHY("%s is %s through segment %d: no combat actions (002:%s)", an,
             paralyzed_(st, a) ? "Paralyzed" : "Stunned",
             (int)(paralyzed_(st, a) ? c->para_until : c->stun_until),
@@ -569,6 +581,11 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             WHY("%s is not in the saddle", an);
         return FRAY_OK; /* the GM's word, at any time (002:65) */
     }
+    if (cmd->kind == SW_EV_RIDE) { /* 002:61 "at the GM's discretion" (ruling 46) */
+        if (sw_mount_of(s, st, a) < 0 && sw_rider_of(s, st, a) < 0)
+            WHY("%s is not in the saddle, nor ridden", an);
+        return FRAY_OK;
+    }
     if (sw_rider_of(s, st, a) >= 0 && cmd->kind != SW_EV_ATTACK && cmd->kind != SW_EV_TALENT &&
         cmd->kind != SW_EV_WAIT && cmd->kind != SW_EV_RELEASE)
         WHY("%s is ridden by %s: it attacks the one its rider engages, or waits (002:61, 63)",
@@ -584,6 +601,8 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
     if (c->decl_seg == st->seg)
         WHY("%s has %s on segment %d already", an,
             c->flags & SW_F_WAITED ? "waited" : "declared", st->seg);
+    if (cmd->kind == SW_EV_MOUNT)
+        return sw_saddle_check(s, st, a, t, why, size); /* 002:65 (ruling 44) */
     const sw_weapon *w = sw_hand(s, st, a);
     if (cmd->kind == SW_EV_WIELD) {
         int wi = cmd->arg;
@@ -1388,6 +1407,7 @@ static void segment_end(sw_run *r) {
         if (c->stun_until == st->seg)
             fact(r, SW_FACT_STATUS, i, -1, SW_ST_STUNNED, 0, 0, 0);   /* 002:98 */
     }
+    sw_saddle_end(r); /* ruling 44 */
     mounts_follow(s, st);
     if (!st->over && r->fell)
         check_over(r);
@@ -1444,6 +1464,10 @@ fray_status sw_apply(sw_run *r) {
     sw_cstate *c = &st->c[a];
     if (t >= 0 && on_the_graph(ev->kind))
         ev->target = (int8_t)(t = unit_(s, st, t)); /* 002:63: one target */
+    if (ev->kind == SW_EV_RIDE) {
+        saddle(r, a); /* 002:61: a flat Ride roll; a failure is a fall (ruling 46) */
+        return r->failed;
+    }
     if (ev->kind == SW_EV_DISMOUNT) {
         c->unhorsed = true; /* the GM's word (002:65) */
         fact(r, SW_FACT_STATUS, a, s->c[a].mount - 1, SW_ST_UNHORSED, 1, 0, 0);
@@ -1564,6 +1588,10 @@ fray_status sw_apply(sw_run *r) {
             st->c[t].flags &= (uint8_t)~SW_F_BLEEDING;
             fact(r, SW_FACT_STATUS, t, a, SW_ST_BLEEDING, 0, 0, 0);
         }
+        break;
+    case SW_EV_MOUNT:
+        c->busy_until = st->seg + d; /* Undefended meanwhile (002:83) */
+        c->saddle_at = st->seg + d;  /* in the saddle when it ends (ruling 44) */
         break;
     case SW_EV_ITEM:
     case SW_EV_SKILL:
@@ -1907,6 +1935,8 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
     /* Melee: hit the one engaged; else switch to whoever hits us
      * Undefended when our own target is fine; else engage the one
      * engaging us, else the foe with the fewest engagers. */
+    if (sw_saddle_tactics(s, st, a, cmd)) /* ruling 44: back into the saddle */
+        return;
     if (sw_eng_tactics(s, st, a, cmd)) /* ruling 40: one more, if it has room */
         return;
     if (c->engages >= 0 && !sw_out(&st->c[c->engages])) {

@@ -63,6 +63,7 @@ static const char *contest_what(int k) {
     case SW_EV_RELEASE: return "a flat Endurance roll to keep Maintaining";
     case SW_EV_SURMOUNT: return "a flat Agility roll to surmount the obstacle";
     case SW_EV_DISMOUNT: return "Ride (002:61)";
+    case SW_EV_MOUNT: return "a flat Ride roll to get into the saddle";
     default: return "a check";
     }
 }
@@ -238,6 +239,9 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
                 put(&o, "  %s and %s are no longer Engaged.\n", who, other);
             else if (f->a == SW_ST_SWITCHED)
                 put(&o, "  %s now engages %s.\n", who, other);
+            else if (f->a == SW_ST_UNHORSED && !f->b) /* ruling 44 */
+                put(&o, "  %s is in %s's saddle again: one target with it (002:63).\n",
+                    who, other);
             else if (f->a == SW_ST_UNHORSED)
                 put(&o, "  %s is out of %s's saddle (002:65): they are two targets now.\n",
                     who, other);
@@ -684,7 +688,7 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
         return fray__diag_set(diag, FRAY_ERR_PARSE, (int)strlen(text) + 1,
                               "expected an action after '%.*s': engage, attack, "
                               "avoid, switch, disengage, chase, snipe, cover, "
-                              "medicine, item, skill, wield, cast, release, surmount, talent, dismount or wait", (int)(len[0] < 40 ? len[0] : 40), tok[0]);
+                              "medicine, item, skill, wield, cast, release, surmount, talent, dismount, mount, ride or wait", (int)(len[0] < 40 ? len[0] : 40), tok[0]);
     int k = -1;
     for (int i = SW_EV_ENGAGE; i < SW_EV_KINDS; i++)
         if (word_eq(tok[1], len[1], sw_kind_word(i)))
@@ -692,7 +696,7 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
     if (k < 0)
         return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[1] - text) + 1,
                               "'%.*s': expected an action: engage, attack, avoid, "
-                              "switch, disengage, chase, snipe, cover, medicine, item, skill, wield, cast, release, surmount, talent, dismount or wait",
+                              "switch, disengage, chase, snipe, cover, medicine, item, skill, wield, cast, release, surmount, talent, dismount, mount, ride or wait",
                               (int)(len[1] < 40 ? len[1] : 40), tok[1]);
     cmd->kind = (uint8_t)k;
     cmd->actor = (int8_t)a;
@@ -758,8 +762,8 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
         }
         return FRAY_OK;
     } else if (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL || k == SW_EV_SURMOUNT ||
-               k == SW_EV_DISMOUNT) {
-        /* no target */
+               k == SW_EV_DISMOUNT || k == SW_EV_RIDE || (k == SW_EV_MOUNT && n < 3)) {
+        /* no target (mount: its own mount, ruling 44) */
     } else if (n >= 3) {
         int t = find_who(s, tok[2], len[2]);
         if (t < 0)
@@ -773,7 +777,7 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
                               s->c[a].name, sw_kind_word(k));
     }
     int want = (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL ||
-                k == SW_EV_SURMOUNT || k == SW_EV_DISMOUNT) ? 2 : 3;
+                k == SW_EV_SURMOUNT || k == SW_EV_DISMOUNT || k == SW_EV_RIDE) ? 2 : 3;
     if (n > want)
         return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[want] - text) + 1,
                               "expected nothing more after the command");
@@ -811,6 +815,8 @@ static void status_words(const sw_setup *s, const sw_state *st, int i, out *o) {
         put(o, " %s", c->cover == SW_COVER_FULL ? "Full Cover" : "Partial Cover");
     if (c->hand)
         put(o, " (%s in hand)", sw_hand(s, st, i)->name); /* Switch Weapons, 002:85 */
+    if (c->saddle_at >= st->seg) /* ruling 44 */
+        put(o, " getting into the saddle (until the end of segment %d)", (int)c->saddle_at);
     if (s->c[i].b.magic)
         put(o, " Magic %d/%d", c->magic, s->c[i].b.magic); /* 002:71 */
     for (int k = 0; k < c->n_maint; k++)

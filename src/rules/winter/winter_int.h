@@ -154,6 +154,9 @@ typedef struct sw_options {
     bool multi_recip_room;    /* multi-reciprocal: free | room (ruling 40) */
     bool multi_switch_add;    /* multi-switch: replace | add (ruling 41) */
     bool siege_spread_weapon; /* siege-spread: weapon (ruling 43) */
+    uint8_t mount_delay;      /* mount-delay: 5 (ruling 44; 0 in a zeroed
+                                 struct reads as 5) */
+    bool mount_roll;          /* mount-roll: none | ride (ruling 45) */
 } sw_options;
 
 typedef struct sw_combatant {
@@ -165,6 +168,7 @@ typedef struct sw_combatant {
     bool reciprocal;          /* takes a Reciprocal Engage (002:21) */
     sw_block b;               /* its stat block, resolved */
     int8_t mount;             /* the combatant it rides: index + 1; 0 none (002:59) */
+    bool remount;             /* its tactics get back into the saddle (ruling 44) */
 } sw_combatant;
 
 typedef struct sw_setup {
@@ -258,6 +262,8 @@ typedef struct sw_cstate {
     uint16_t eng_more;        /* whom else it engages (bit per combatant): a
                                  talent's engages: N (002:63; ruling 40);
                                  read through sw_eng */
+    int32_t saddle_at;        /* back in the saddle at the end of this segment
+                                 (0: not getting in; ruling 44) */
 } sw_cstate;
 
 typedef struct sw_state {
@@ -294,6 +300,8 @@ enum sw_kind {
     SW_EV_SURMOUNT,           /* surmount the obstacle (002:25) */
     SW_EV_TALENT,             /* an attack with a talent (ruling 27): arg the talent */
     SW_EV_DISMOUNT,           /* the GM takes a rider out of the saddle (ruling 28) */
+    SW_EV_MOUNT,              /* get into the saddle (002:65; ruling 44) */
+    SW_EV_RIDE,               /* a Ride check the GM asks for (002:61; ruling 46) */
     SW_EV_KINDS
 };
 
@@ -509,5 +517,21 @@ bool sw_siege_allowed(const sw_setup *s, int a);
  * spread draws: 0 all of them (ruling 25), else the weapon's targets - 1
  * (siege-spread: weapon, ruling 43). */
 int sw_siege_draws(const sw_setup *s, const sw_weapon *w, int others);
+
+/* ---- engage.c: getting into the saddle (002:65; rulings 44-46) ---------- */
+int sw_mount_delay(const sw_setup *s);
+/* Why a may not get into the saddle of t (-1: its own mount) now. */
+fray_status sw_saddle_check(const sw_setup *s, const sw_state *st, int a, int t,
+                            char *why, size_t size);
+/* The end of a segment: those whose getting into the saddle ends now (a
+ * flat Ride roll with mount-roll: ride). */
+void sw_saddle_end(sw_run *r);
+/* The tactics: a rider out of the saddle, engaged with or by nobody, gets
+ * back into it. */
+bool sw_saddle_tactics(const sw_setup *s, const sw_state *st, int a, sw_event *cmd);
+/* rules.c, for engage.c: a fact of the event, and a roll of who's value
+ * against other's (other -1: a bare d20), as the rules make them. */
+void sw_fact_(sw_run *r, int kind, int who, int other, int a, int b, int c, int d);
+bool sw_contest(sw_run *r, int who, int other, int mine, int theirs, int what);
 
 #endif
