@@ -228,6 +228,8 @@ static const char TABLE_HELP_WINTER[] =
     "                              witch cast firebolt bandit, witch release\n"
     "                              ward (Maintained spells: at any time),\n"
     "                              lothaire surmount (an obstacle, 002:25),\n"
+    "                              lothaire surmount wall (one of the scene's\n"
+    "                              obstacles: list),\n"
     "                              knight talent hamstring hound (an attack\n"
     "                              with a talent: its Pain, its effect),\n"
     "                              lancer dismount (the GM takes a rider out\n"

@@ -10,6 +10,7 @@
  * slots, switching, disengaging, the graph, the view) asks sw_eng. The
  * mount follows only the first (rules.c mounts_follow).
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -165,4 +166,86 @@ bool sw_saddle_tactics(const sw_setup *s, const sw_state *st, int a, sw_event *c
     cmd->actor = (int8_t)a;
     cmd->target = -1;
     return sw_check(s, st, cmd, NULL, 0) == FRAY_OK;
+}
+
+/* ---- Obstacles between some combatants only (002:25; ruling 47) ---------- */
+
+static bool across(const sw_obstacle *o, int a, int t) {
+    return (((o->a >> a) & 1u) && ((o->b >> t) & 1u)) ||
+           (((o->b >> a) & 1u) && ((o->a >> t) & 1u));
+}
+
+int sw_obstacle_between(const sw_setup *s, const sw_state *st, int a, int t) {
+    for (int k = 0; k < s->n_obstacles; k++)
+        if (across(&s->ob[k], a, t) && !(((st->c[a].past | st->c[t].past) >> k) & 1u))
+            return k; /* 002:25: "enemies you cannot Engage ... (and likewise, they
+                         cannot Engage your character)" */
+    return -1;
+}
+
+int sw_find_obstacle(const sw_setup *s, const char *name, size_t len) {
+    for (int k = 0; k < s->n_obstacles; k++) {
+        const char *o = s->ob[k].name;
+        size_t i = 0;
+        for (; i < len && o[i]; i++) { /* any case; '-' for a space */
+            char x = name[i] == '-' ? ' ' : name[i], y = o[i];
+            if (tolower((unsigned char)x) != tolower((unsigned char)y))
+                break;
+        }
+        if (i == len && !o[i])
+            return k;
+    }
+    return -1;
+}
+
+fray_status sw_surmount_check(const sw_setup *s, const sw_state *st, int a, int k,
+                              char *why, size_t size) {
+    char buf[200];
+    const char *msg = NULL;
+    if (k < 0 || k >= s->n_obstacles) {
+        snprintf(buf, sizeof buf, "no such obstacle");
+        msg = buf;
+    } else if (!(((s->ob[k].a | s->ob[k].b) >> a) & 1u)) {
+        snprintf(buf, sizeof buf, "the %s stands between others: %s is on neither side of it",
+                 s->ob[k].name, s->c[a].name);
+        msg = buf;
+    } else if ((st->c[a].past >> k) & 1u) {
+        snprintf(buf, sizeof buf, "%s is past the %s already", s->c[a].name, s->ob[k].name);
+        msg = buf;
+    }
+    if (!msg)
+        return FRAY_OK;
+    if (why && size)
+        snprintf(why, size, "%s", msg);
+    return FRAY_ERR_INVALID;
+}
+
+void sw_surmount(sw_run *r, int a, int k) {
+    const sw_setup *s = r->s;
+    const sw_obstacle *o = &s->ob[k];
+    /* 002:25 "which may require a successful skill or attribute roll" */
+    if (o->roll && !sw_contest(r, a, -1, s->c[a].b.agility, 0, SW_EV_SURMOUNT))
+        return;
+    r->st->c[a].past = (uint8_t)(r->st->c[a].past | (1u << k));
+    sw_fact_(r, SW_FACT_STATUS, a, -1, SW_ST_SURMOUNTED, 1, k + 1, 0);
+}
+
+bool sw_obstacle_tactics(const sw_setup *s, const sw_state *st, int a, sw_event *cmd) {
+    for (int k = 0; k < s->n_obstacles; k++) {
+        if ((st->c[a].past >> k) & 1u)
+            continue;
+        for (int j = 0; j < st->n; j++) {
+            if (s->c[j].side == s->c[a].side || sw_out(&st->c[j]) ||
+                sw_obstacle_between(s, st, a, j) != k)
+                continue;
+            memset(cmd, 0, offsetof(sw_event, dice));
+            cmd->kind = SW_EV_SURMOUNT;
+            cmd->actor = (int8_t)a;
+            cmd->target = -1;
+            cmd->arg = (uint8_t)(k + 1);
+            if (sw_check(s, st, cmd, NULL, 0) == FRAY_OK)
+                return true;
+        }
+    }
+    return false;
 }

@@ -806,8 +806,8 @@ static fray_status read_options(sl *L, const yn *m) {
 
 static fray_status read_scene(sl *L, const yn *m) {
     static const char *const keys[] = {"cover", "sniping", "avoid", "obstacle",
-                                       "obstacle-roll", "siege"};
-    fray_status st = yr_keys(&L->r, m, "the scene", keys, 6, false);
+                                       "obstacle-roll", "siege", "obstacles"};
+    fray_status st = yr_keys(&L->r, m, "the scene", keys, 7, false);
     if (st != FRAY_OK)
         return st;
     static const char *const cov[] = {"none", "partial", "full"};
@@ -839,6 +839,83 @@ static int find_side(sw_setup *s, const char *name) {
         if (strcmp(s->side_name[i], name) == 0)
             return i;
     return -1;
+}
+
+/* One side of an obstacle: a side's name, a combatant's id, or a list of
+ * them (ruling 47), as a bitmask of combatants. */
+static fray_status obstacle_side(sl *L, const yn *v, uint16_t *out) {
+    sw_setup *s = L->s;
+    *out = 0;
+    for (const yn *it = yr_items(v); it; it = yr_next_item(v, it)) {
+        char w[SW_NAME];
+        fray_status st = yr_text(&L->r, it, "a side's name or a combatant's id", w, sizeof w);
+        if (st != FRAY_OK)
+            return st;
+        int side = find_side(s, w), c = sw_find_combatant(s, w);
+        if (side < 0 && c < 0)
+            return FAIL(L, it, "'%.40s' is neither a side nor a combatant's id", w);
+        for (int i = 0; i < s->n; i++)
+            if ((side >= 0 && s->c[i].side == side) || i == c)
+                *out = (uint16_t)(*out | (1u << i));
+    }
+    if (!*out)
+        return FAIL(L, v, "name a side or a combatant on each side of the obstacle");
+    return FRAY_OK;
+}
+
+/* The scene's obstacles (002:25; ruling 47): each names who it stands
+ * between, with its own time to surmount and whether it needs a roll. */
+static fray_status read_obstacles(sl *L, const yn *v) {
+    sw_setup *s = L->s;
+    if (v->type != YN_SEQ)
+        return FAIL(L, v, "expected a list of obstacles (name, between, surmount, roll)");
+    static const char *const keys[] = {"name", "between", "surmount", "roll", "notes"};
+    for (const yn *it = yr_items(v); it; it = yr_next_item(v, it)) {
+        fray_status st = yr_keys(&L->r, it, "an obstacle", keys, 5, false);
+        if (st != FRAY_OK)
+            return st;
+        if (s->n_obstacles >= SW_MAX_OBST)
+            return FAIL_RANGE(L, it, "more than %d obstacles", SW_MAX_OBST);
+        sw_obstacle o;
+        memset(&o, 0, sizeof o);
+        const yn *nm = yr_get(it, "name");
+        if (!nm)
+            return yr_missing(&L->r, it, "name", "an obstacle");
+        if ((st = yr_text(&L->r, nm, "an obstacle's name", o.name, sizeof o.name)) != FRAY_OK)
+            return st;
+        if (sw_find_obstacle(s, o.name, strlen(o.name)) >= 0)
+            return FAIL(L, nm, "obstacle '%.40s' is given twice", o.name);
+        const yn *bv = yr_get(it, "between");
+        if (!bv)
+            return yr_missing(&L->r, it, "between", "an obstacle");
+        const yn *g[2] = {NULL, NULL};
+        int ng = 0;
+        if (bv->type == YN_SEQ)
+            for (const yn *x = yr_items(bv); x; x = yr_next_item(bv, x))
+                if (ng++ < 2)
+                    g[ng - 1] = x;
+        if (ng != 2)
+            return FAIL(L, bv, "between: two sides of the obstacle, [A, B] (each a side, a "
+                               "combatant's id or a list of them)");
+        if ((st = obstacle_side(L, g[0], &o.a)) != FRAY_OK ||
+            (st = obstacle_side(L, g[1], &o.b)) != FRAY_OK)
+            return st;
+        if (o.a & o.b)
+            return FAIL(L, bv, "one combatant is on both sides of the obstacle");
+        int t = 0;
+        if ((st = get_int(L, it, "surmount", "surmount (segments an attempt takes, 002:25)",
+                          1, 30, 0, &t)) != FRAY_OK)
+            return st;
+        if (!t)
+            return yr_missing(&L->r, it, "surmount", "an obstacle");
+        o.time = (uint8_t)t;
+        const yn *rv = yr_get(it, "roll");
+        if (rv && (st = yr_bool(&L->r, rv, "whether surmounting needs a flat Agility roll",
+                                &o.roll)) != FRAY_OK)
+            return st;
+        s->ob[s->n_obstacles++] = o;
+    }
+    return FRAY_OK;
 }
 
 static fray_status read_combatant(sl *L, const yn *it) {
@@ -1032,6 +1109,9 @@ static fray_status read_encounter(sl *L, const yn *root) {
         }
     if (s->n_sides < 2)
         return FAIL(L, cs, "a fight needs at least two sides (got %d)", s->n_sides);
+    if ((v = yr_get(root, "scene")) && (v = yr_get(v, "obstacles")) &&
+        (st = read_obstacles(L, v)) != FRAY_OK)
+        return st; /* ruling 47: after the combatants they name */
     s->initiator = 0;
     if ((v = yr_get(root, "initiator"))) {
         char w[SW_NAME];

@@ -467,8 +467,8 @@ int sw_delay_of(const sw_setup *s, const sw_state *st, int kind, int actor,
         return target == actor ? 2 : 4;          /* 002:86-87 */
     case SW_EV_SKILL:
         return 15;                               /* 002:90 */
-    case SW_EV_SURMOUNT:
-        return s->obstacle;                      /* 002:25: the GM's, the same for all */
+    case SW_EV_SURMOUNT:                         /* 002:25: the GM's, the same for all */
+        return target > 0 && target <= s->n_obstacles ? s->ob[target - 1].time : s->obstacle;
     case SW_EV_MOUNT:
         return sw_mount_delay(s);                /* 002:65: the circumstances (ruling 44) */
     case SW_EV_CAST:                             /* 002:77 (target: the spell) */
@@ -642,6 +642,8 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             WHY("%s is in Full Cover: no ranged attack can reach (002:49)", tn);
         return FRAY_OK;
     }
+    if (cmd->kind == SW_EV_SURMOUNT && cmd->arg > 0) /* a named one (ruling 47) */
+        return sw_surmount_check(s, st, a, cmd->arg - 1, why, size);
     if (cmd->kind == SW_EV_SURMOUNT) {
         if (!s->obstacle)
             WHY("there is no obstacle here (the scene, 002:25)");
@@ -681,6 +683,9 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             WHY("%s is Sniping: Chase a Sniper first (an Agility roll, 002:47)", tn);
         if (s->obstacle && !((c->flags | st->c[t].flags) & SW_F_SURMOUNTED))
             WHY("an obstacle stands between %s and %s: surmount it first (002:25)", an, tn);
+        if (sw_obstacle_between(s, st, a, t) >= 0) /* ruling 47 */
+            WHY("the %s stands between %s and %s: surmount it first (002:25)",
+                s->ob[sw_obstacle_between(s, st, a, t)].name, an, tn);
         if (slots_on(s, st, t, a) + s->c[a].b.size > capacity_of(s, st, t))
             WHY("%s is Fully Engaged (%d may Engage one of that size, 002:27%s)", tn,
                 capacity_of(s, st, t), sw_mount_of(s, st, t) >= 0 ? ", 67" : "");
@@ -1489,7 +1494,7 @@ fray_status sw_apply(sw_run *r) {
     }
     int d = sw_delay_of(s, st, ev->kind, a,
                         ev->kind == SW_EV_WIELD || ev->kind == SW_EV_CAST ||
-                                ev->kind == SW_EV_TALENT
+                                ev->kind == SW_EV_TALENT || ev->kind == SW_EV_SURMOUNT
                             ? ev->arg
                             : t);
     c->decl_seg = st->seg;
@@ -1599,6 +1604,10 @@ fray_status sw_apply(sw_run *r) {
                                         effect is the GM's (ruling 17) */
         break;
     case SW_EV_SURMOUNT:
+        if (ev->arg > 0) {
+            sw_surmount(r, a, ev->arg - 1); /* a named obstacle (ruling 47) */
+            break;
+        }
         if (!s->obstacle_roll || contest(r, a, -1, s->c[a].b.agility, 0, SW_EV_SURMOUNT)) {
             c->flags |= SW_F_SURMOUNTED;
             fact(r, SW_FACT_STATUS, a, -1, SW_ST_SURMOUNTED, 1, 0, 0);
@@ -1983,6 +1992,8 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
         /* An obstacle in the way: surmount it (002:25). */
         cmd_set(cmd, SW_EV_SURMOUNT, a, -1, 0);
         if (s->obstacle && ok(s, st, cmd))
+            return;
+        if (sw_obstacle_tactics(s, st, a, cmd)) /* ruling 47 */
             return;
         /* Nobody to Engage or chase: a ranged weapon, if it has one. */
         int wi = engaged_by_foe(s, st, a) ? -1 : switch_to(s, st, a, true);

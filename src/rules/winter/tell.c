@@ -245,6 +245,9 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
             else if (f->a == SW_ST_UNHORSED)
                 put(&o, "  %s is out of %s's saddle (002:65): they are two targets now.\n",
                     who, other);
+            else if (f->a == SW_ST_SURMOUNTED && f->c > 0 && f->c <= s->n_obstacles)
+                put(&o, "  %s is past the %s and may Engage across it.\n", who,
+                    s->ob[f->c - 1].name); /* ruling 47 */
             else if (f->a == SW_ST_SURMOUNTED)
                 put(&o, "  %s is past the obstacle and may Engage across it.\n", who);
             else if (f->a == SW_ST_CHASED)
@@ -359,6 +362,8 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
         put(&o, ",\"spell\":\"%s\"", spell_name(s, ev->arg));
     if (ev->kind == SW_EV_TALENT)
         put(&o, ",\"talent\":\"%s\"", talent_name(s, ev->arg));
+    if (ev->kind == SW_EV_SURMOUNT && ev->arg > 0 && ev->arg <= s->n_obstacles)
+        put(&o, ",\"obstacle\":\"%s\"", s->ob[ev->arg - 1].name); /* ruling 47 */
     put(&o, "},\"given\":%s,\"dice\":[", ev->given ? "true" : "false");
     for (int i = 0; i < ev->n_dice; i++)
         put(&o, "%s{\"d\":%d,\"v\":%d}", i ? "," : "", ev->dice[i].sides,
@@ -595,6 +600,14 @@ fray_status sw_event_from_json(const sw_setup *s, const void *json,
     } else if (k == SW_EV_TALENT) {
         BAD("command.talent", "Use a Talent needs the talent");
     }
+    if ((v = json_object_get(c, "obstacle"))) { /* ruling 47 */
+        int ob = json_is_string(v) ? sw_find_obstacle(s, json_string_value(v),
+                                                      strlen(json_string_value(v)))
+                                   : -1;
+        if (k != SW_EV_SURMOUNT || ob < 0)
+            BAD("command.obstacle", "expected an obstacle of the scene (surmount)");
+        ev->arg = (uint8_t)(ob + 1);
+    }
     bool needs_actor = k != SW_EV_BEGIN && k != SW_EV_NEXT;
     if (needs_actor && ev->actor < 0)
         BAD("command", "the %s needs an actor", sw_kind_title(k));
@@ -761,6 +774,14 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
             cmd->target = (int8_t)t;
         }
         return FRAY_OK;
+    } else if (k == SW_EV_SURMOUNT && n >= 3) { /* a named obstacle (ruling 47) */
+        int ob = sw_find_obstacle(s, tok[2], len[2]);
+        if (ob < 0)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[2] - text) + 1,
+                                  "'%.*s': expected an obstacle of the scene",
+                                  (int)(len[2] < 40 ? len[2] : 40), tok[2]);
+        cmd->arg = (uint8_t)(ob + 1);
+        n--;
     } else if (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL || k == SW_EV_SURMOUNT ||
                k == SW_EV_DISMOUNT || k == SW_EV_RIDE || (k == SW_EV_MOUNT && n < 3)) {
         /* no target (mount: its own mount, ruling 44) */
@@ -852,6 +873,20 @@ size_t sw_draw_graph(const sw_setup *s, const sw_state *st, char *buf,
     if (!edges)
         put(&o, " nobody");
     put(&o, "\n");
+    for (int k = 0; k < s->n_obstacles; k++) { /* ruling 47 */
+        put(&o, "  The %s stands between", s->ob[k].name);
+        for (int side = 0; side < 2; side++) {
+            uint16_t m = side ? s->ob[k].b : s->ob[k].a;
+            int n = 0;
+            put(&o, "%s", side ? " and" : "");
+            for (int i = 0; i < st->n; i++)
+                if ((m >> i) & 1u)
+                    put(&o, "%s %s%s", n++ ? "," : "", s->c[i].name,
+                        ((st->c[i].past >> k) & 1u) ? " (past it)" : "");
+        }
+        put(&o, " (surmount: %d segments%s)\n", s->ob[k].time,
+            s->ob[k].roll ? " and a flat Agility roll" : "");
+    }
     for (int i = 0; i < st->n; i++)
         if (st->c[i].pend_kind == SW_PEND_ENGAGE)
             put(&o, "  %s's Engage on %s takes effect at the end of segment %d\n",

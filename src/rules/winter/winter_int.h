@@ -171,6 +171,16 @@ typedef struct sw_combatant {
     bool remount;             /* its tactics get back into the saddle (ruling 44) */
 } sw_combatant;
 
+/* An obstacle between some combatants only (002:25; ruling 47): who
+ * stands on each side of it, and its own time to surmount. */
+enum { SW_MAX_OBST = 8 };
+typedef struct sw_obstacle {
+    char name[SW_NAME];
+    uint16_t a, b;          /* the combatants on each side of it (bit per combatant) */
+    uint8_t time;           /* segments an attempt to surmount it takes (1 to 30) */
+    bool roll;              /* an attempt needs a flat Agility roll */
+} sw_obstacle;
+
 typedef struct sw_setup {
     fray_allocator alloc;
     char name[96];
@@ -203,6 +213,8 @@ typedef struct sw_setup {
     bool any_mount;           /* someone rides (the rules' quick way past mounts) */
     bool scene_no_siege;      /* scene: siege: false: the GM allows no siege
                                  weapon but to the Siege talent (002:57; ruling 42) */
+    int n_obstacles;          /* the scene's obstacles: list (002:25; ruling 47) */
+    sw_obstacle ob[SW_MAX_OBST];
 } sw_setup;
 
 enum sw_file_kind { SW_FILE_ENCOUNTER, SW_FILE_STATBLOCKS, SW_FILE_CATALOG };
@@ -264,6 +276,8 @@ typedef struct sw_cstate {
                                  read through sw_eng */
     int32_t saddle_at;        /* back in the saddle at the end of this segment
                                  (0: not getting in; ruling 44) */
+    uint8_t past;             /* the scene's obstacles: list it has surmounted
+                                 (bit per obstacle; ruling 47) */
 } sw_cstate;
 
 typedef struct sw_state {
@@ -529,6 +543,18 @@ void sw_saddle_end(sw_run *r);
 /* The tactics: a rider out of the saddle, engaged with or by nobody, gets
  * back into it. */
 bool sw_saddle_tactics(const sw_setup *s, const sw_state *st, int a, sw_event *cmd);
+/* ---- engage.c: obstacles between some combatants (002:25; ruling 47) --- */
+/* The first obstacle of the scene's list between a and t that neither has
+ * surmounted; -1 none. */
+int sw_obstacle_between(const sw_setup *s, const sw_state *st, int a, int t);
+/* Why a may not try to surmount obstacle k now. */
+fray_status sw_surmount_check(const sw_setup *s, const sw_state *st, int a, int k,
+                              char *why, size_t size);
+void sw_surmount(sw_run *r, int a, int k);
+/* The tactics: an obstacle between a and every foe it could Engage. */
+bool sw_obstacle_tactics(const sw_setup *s, const sw_state *st, int a, sw_event *cmd);
+int sw_find_obstacle(const sw_setup *s, const char *name, size_t len);
+
 /* rules.c, for engage.c: a fact of the event, and a roll of who's value
  * against other's (other -1: a bare d20), as the rules make them. */
 void sw_fact_(sw_run *r, int kind, int who, int other, int a, int b, int c, int d);
