@@ -2,8 +2,8 @@
  * (seed 002:63: "When you Engage a target, the mount also Engages that
  * target, except that talents that enable you to engage multiple targets
  * simultaneously do not affect your mount"; 002:27 "A character may only
- * Engage one melee opponent at a time"; docs/rules/silent-winter.md 40,
- * 41): a passive talent's engages: N, every derived rule reading all of
+ * Engage one melee opponent at a time"; docs/rules/silent-winter.md 40):
+ * a passive talent's engages: N, every derived rule reading all of
  * a combatant's edges, the options multi-reciprocal and multi-switch. */
 #include "winter_fixture.h"
 
@@ -153,7 +153,7 @@ Test(winter_multi, reciprocal_settings) {
     }
 }
 
-/* Ruling 41, multi-switch (002:29 "you switch from Engaging the Warrior
+/* Ruling 40, multi-switch (002:29 "you switch from Engaging the Warrior
  * to Engaging the Rogue"): replace (the first edge given up, the roll
  * against it) or add (with room, the new one added and the first kept). */
 Test(winter_multi, switch_settings) {

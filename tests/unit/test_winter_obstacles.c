@@ -4,7 +4,7 @@
  * because of some interposing obstacle ... you will be required to first
  * take steps to surmount the obstacle ..., which may require a successful
  * skill or attribute roll. The amount of time for a given attempt varies
- * according to the GM's whim"; docs/rules/silent-winter.md 47): the
+ * according to the GM's whim"; docs/rules/silent-winter.md 46): the
  * scene's obstacles: list, `ID surmount NAME`. */
 #include "winter_fixture.h"
 

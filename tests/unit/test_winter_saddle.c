@@ -3,7 +3,7 @@
  * in and out of the saddle ... as this will depend on the precise
  * circumstances"; 002:61: "Other situations may provoke Ride checks at
  * the GM's discretion"; 002:83: Undefended during Other Combat Actions;
- * docs/rules/silent-winter.md 44, 45, 46): `ID mount`, the options
+ * docs/rules/silent-winter.md 43, 44, 45): `ID mount`, the options
  * mount-delay and mount-roll, `ID ride`. */
 #include "winter_fixture.h"
 
@@ -47,7 +47,7 @@ Test(winter_saddle, mount_takes_its_delay_undefended_meanwhile_002_65_83) {
     fray_setup_free(s);
 }
 
-/* Ruling 44, mount-delay (1 to 30, default 5): with 2, ready on 4 and in
+/* Ruling 43, mount-delay (1 to 30, default 5): with 2, ready on 4 and in
  * the saddle at the end of 3. */
 Test(winter_saddle, mount_delay_settings) {
     fray_setup *s = sw_t_load(CAVALRY);
@@ -66,7 +66,7 @@ Test(winter_saddle, mount_delay_settings) {
     fray_setup_free(s);
 }
 
-/* Ruling 45, mount-roll: none (the default: no roll) or ride (a flat Ride
+/* Ruling 44, mount-roll: none (the default: no roll) or ride (a flat Ride
  * roll when the delay ends: 6 + 1 against 20 fails, and the lancer stays
  * on foot, the segments spent). */
 Test(winter_saddle, mount_roll_settings) {
@@ -96,7 +96,7 @@ Test(winter_saddle, mount_roll_settings) {
     }
 }
 
-/* Ruling 46, 002:61 "Ride checks at the GM's discretion": `ID ride` (the
+/* Ruling 45, 002:61 "Ride checks at the GM's discretion": `ID ride` (the
  * rider, or its mount) asks for a flat Ride roll at once, no declaration
  * and no segment; a failure is a fall (ruling 28: out of the saddle,
  * Stunned 1d6 with fall-stun: d6). */

@@ -3,7 +3,7 @@
  * discretion or you have the Siege talent and can override the GM), they
  * work like normal ranged attacks except that they have a chance to hit
  * multiple opponents simultaneously and you take a -10"; docs/rules/
- * silent-winter.md 42, 43): the scene's siege key, the talent, the option
+ * silent-winter.md 41, 42): the scene's siege key, the talent, the option
  * siege-spread: weapon (up to the weapon's targets of one cluster). */
 #include "winter_fixture.h"
 
@@ -50,7 +50,7 @@ static int spread_lines(const char *buf) {
     return n;
 }
 
-/* Ruling 43, siege-spread (002:57 "a chance to hit multiple opponents
+/* Ruling 42, siege-spread (002:57 "a chance to hit multiple opponents
  * simultaneously"): cluster (every other member of the target's cluster),
  * none (the target alone), weapon (the scorpion's targets: 2, the target
  * and one more drawn with a die the size of the rest). The warrior's

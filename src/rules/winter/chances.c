@@ -300,7 +300,7 @@ static fray_status count_attack(const sw_setup *s, const sw_state *st, int a,
 /* An agility contest (or Medicine's flat roll): who wins, nothing dealt. */
 static void count_contest(const sw_setup *s, const sw_state *st, int a, int other,
                           int kind, fray_chances *out) {
-    bool ride = kind == SW_EV_MOUNT || kind == SW_EV_RIDE; /* rulings 45, 46 */
+    bool ride = kind == SW_EV_MOUNT || kind == SW_EV_RIDE; /* rulings 44, 45 */
     int mine = kind == SW_EV_MEDICINE ? s->c[a].b.medicine
                : ride                 ? s->c[a].b.ride
                                       : s->c[a].b.agility + sw_moving_bonus(s, st, a, true);
@@ -404,12 +404,12 @@ static fray_status one(const sw_setup *s, const sw_state *st, int who,
         count_contest(s, st, who, other, kind, out);
         return FRAY_OK;
     }
-    case SW_EV_MOUNT: /* ruling 45 */
-    case SW_EV_RIDE:  /* ruling 46 */
+    case SW_EV_MOUNT: /* ruling 44 */
+    case SW_EV_RIDE:  /* ruling 45 */
         if (kind == SW_EV_MOUNT && !s->opt.mount_roll)
             return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                                   "getting into the saddle rolls no dice here (mount-roll: "
-                                  "none): it ends when its delay ends (ruling 44)");
+                                  "none): it ends when its delay ends (ruling 43)");
         snprintf(out->title, sizeof out->title, "%s", sw_kind_title(kind));
         count_contest(s, st, who, -1, kind, out);
         return FRAY_OK;

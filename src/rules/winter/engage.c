@@ -92,10 +92,10 @@ bool sw_eng_tactics(const sw_setup *s, const sw_state *st, int a, sw_event *cmd)
     return false;
 }
 
-/* ---- Getting into the saddle (002:65; rulings 44-46) --------------------- */
+/* ---- Getting into the saddle (002:65; rulings 43-45) --------------------- */
 
 int sw_mount_delay(const sw_setup *s) {
-    return s->opt.mount_delay ? s->opt.mount_delay : 5; /* ruling 44: mount-delay */
+    return s->opt.mount_delay ? s->opt.mount_delay : 5; /* ruling 43: mount-delay */
 }
 
 fray_status sw_saddle_check(const sw_setup *s, const sw_state *st, int a, int t,
@@ -146,7 +146,7 @@ void sw_saddle_end(sw_run *r) {
         int m = s->c[i].mount - 1;
         if (m < 0 || !c->unhorsed || !sw_can_act(c) || !sw_can_act(&st->c[m]))
             continue; /* out of the fight meanwhile, or its mount is */
-        /* mount-roll: ride: a flat Ride roll (ruling 45, as ruling 28's) */
+        /* mount-roll: ride: a flat Ride roll (ruling 44, as ruling 28's) */
         if (s->opt.mount_roll && !sw_contest(r, i, -1, s->c[i].b.ride, 0, SW_EV_MOUNT))
             continue;
         c->unhorsed = false;
@@ -168,7 +168,7 @@ bool sw_saddle_tactics(const sw_setup *s, const sw_state *st, int a, sw_event *c
     return sw_check(s, st, cmd, NULL, 0) == FRAY_OK;
 }
 
-/* ---- Obstacles between some combatants only (002:25; ruling 47) ---------- */
+/* ---- Obstacles between some combatants only (002:25; ruling 46) ---------- */
 
 static bool across(const sw_obstacle *o, int a, int t) {
     return (((o->a >> a) & 1u) && ((o->b >> t) & 1u)) ||

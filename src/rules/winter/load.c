@@ -177,7 +177,7 @@ static fray_status read_weapon(sl *L, const yn *it) {
                                "rolls against nobody (002:53)");
         w.area = area;
     }
-    const yn *tv = yr_get(it, "targets"); /* 002:57 (ruling 43) */
+    const yn *tv = yr_get(it, "targets"); /* 002:57 (ruling 42) */
     if (tv && !w.siege)
         return FAIL(L, tv, "targets is a siege weapon's (002:57): give it kind: siege");
     int nt = 0;
@@ -345,7 +345,7 @@ static fray_status read_talent(sl *L, const yn *it) {
     tl.resolve = (uint8_t)k;
     const yn *edv = yr_get(it, "engage-delay");
     const yn *mev = yr_get(it, "engages"); /* 002:63 (ruling 40) */
-    const yn *sgv = yr_get(it, "siege");   /* 002:57 (ruling 42) */
+    const yn *sgv = yr_get(it, "siege");   /* 002:57 (ruling 41) */
     if ((edv && mev) || (sgv && (edv || mev)))
         return FAIL(L, sgv ? sgv : mev,
                     "a passive talent has one effect: engage-delay, engages or siege");
@@ -747,7 +747,7 @@ static fray_status read_options(sl *L, const yn *m) {
     if (st == FRAY_OK && (x = yr_get(m, "siege-spread")) &&
         (st = yr_choice(&L->r, x, "siege-spread", spread, 3, &v)) == FRAY_OK) {
         o->siege_target_only = v == 1;
-        o->siege_spread_weapon = v == 2; /* ruling 43: the weapon's targets */
+        o->siege_spread_weapon = v == 2; /* ruling 42: the weapon's targets */
     }
     /* ruling 27: talents, Stunned and Paralyzed */
     static const char *const stack[] = {"longer", "add"}, *const miss[] = {"spent", "kept"},
@@ -784,7 +784,7 @@ static fray_status read_options(sl *L, const yn *m) {
     if (st == FRAY_OK && (x = yr_get(m, "area-attacker")) &&
         (st = yr_choice(&L->r, x, "area-attacker", aat, 2, &v)) == FRAY_OK)
         o->area_hits_attacker = v == 1;
-    /* rulings 40, 41: talents that engage several (002:63) */
+    /* ruling 40: talents that engage several (002:63) */
     static const char *const mrc[] = {"free", "room"}, *const msw[] = {"replace", "add"};
     if (st == FRAY_OK && (x = yr_get(m, "multi-reciprocal")) &&
         (st = yr_choice(&L->r, x, "multi-reciprocal", mrc, 2, &v)) == FRAY_OK)
@@ -792,7 +792,7 @@ static fray_status read_options(sl *L, const yn *m) {
     if (st == FRAY_OK && (x = yr_get(m, "multi-switch")) &&
         (st = yr_choice(&L->r, x, "multi-switch", msw, 2, &v)) == FRAY_OK)
         o->multi_switch_add = v == 1;
-    /* rulings 44, 45: getting into the saddle (002:65) */
+    /* rulings 43, 44: getting into the saddle (002:65) */
     if (st == FRAY_OK && (st = get_int(L, m, "mount-delay",
                                        "mount-delay (segments to get into the saddle, 002:65)",
                                        1, 30, sw_mount_delay(L->s), &v)) == FRAY_OK)
@@ -827,7 +827,7 @@ static fray_status read_scene(sl *L, const yn *m) {
         s->obstacle = (uint8_t)v;
     if (st == FRAY_OK && (x = yr_get(m, "obstacle-roll")))
         st = yr_bool(&L->r, x, "whether surmounting needs a flat Agility roll", &s->obstacle_roll);
-    bool siege = true; /* 002:57: the GM's discretion (ruling 42) */
+    bool siege = true; /* 002:57: the GM's discretion (ruling 41) */
     if (st == FRAY_OK && (x = yr_get(m, "siege")) &&
         (st = yr_bool(&L->r, x, "whether the GM allows siege weapons here", &siege)) == FRAY_OK)
         s->scene_no_siege = !siege;
@@ -842,7 +842,7 @@ static int find_side(sw_setup *s, const char *name) {
 }
 
 /* One side of an obstacle: a side's name, a combatant's id, or a list of
- * them (ruling 47), as a bitmask of combatants. */
+ * them (ruling 46), as a bitmask of combatants. */
 static fray_status obstacle_side(sl *L, const yn *v, uint16_t *out) {
     sw_setup *s = L->s;
     *out = 0;
@@ -863,7 +863,7 @@ static fray_status obstacle_side(sl *L, const yn *v, uint16_t *out) {
     return FRAY_OK;
 }
 
-/* The scene's obstacles (002:25; ruling 47): each names who it stands
+/* The scene's obstacles (002:25; ruling 46): each names who it stands
  * between, with its own time to surmount and whether it needs a roll. */
 static fray_status read_obstacles(sl *L, const yn *v) {
     sw_setup *s = L->s;
@@ -1001,7 +1001,7 @@ static fray_status read_combatant(sl *L, const yn *it) {
     if ((v = yr_get(it, "reciprocal")) &&
         (st = yr_bool(&L->r, v, "whether it takes a Reciprocal Engage", &c.reciprocal)) != FRAY_OK)
         return st;
-    if ((v = yr_get(it, "remount"))) { /* ruling 44: the tactics get back into the saddle */
+    if ((v = yr_get(it, "remount"))) { /* ruling 43: the tactics get back into the saddle */
         if (!yr_get(it, "rides"))
             return FAIL(L, v, "remount is a rider's: give it rides (002:59)");
         if ((st = yr_bool(&L->r, v, "whether its tactics get back into the saddle",
@@ -1111,7 +1111,7 @@ static fray_status read_encounter(sl *L, const yn *root) {
         return FAIL(L, cs, "a fight needs at least two sides (got %d)", s->n_sides);
     if ((v = yr_get(root, "scene")) && (v = yr_get(v, "obstacles")) &&
         (st = read_obstacles(L, v)) != FRAY_OK)
-        return st; /* ruling 47: after the combatants they name */
+        return st; /* ruling 46: after the combatants they name */
     s->initiator = 0;
     if ((v = yr_get(root, "initiator"))) {
         char w[SW_NAME];

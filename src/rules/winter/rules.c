@@ -470,7 +470,7 @@ int sw_delay_of(const sw_setup *s, const sw_state *st, int kind, int actor,
     case SW_EV_SURMOUNT:                         /* 002:25: the GM's, the same for all */
         return target > 0 && target <= s->n_obstacles ? s->ob[target - 1].time : s->obstacle;
     case SW_EV_MOUNT:
-        return sw_mount_delay(s);                /* 002:65: the circumstances (ruling 44) */
+        return sw_mount_delay(s);                /* 002:65: the circumstances (ruling 43) */
     case SW_EV_CAST:                             /* 002:77 (target: the spell) */
         return target >= 0 && target < s->n_spells ? s->sp[target].delay : 1;
     case SW_EV_TALENT:                           /* ruling 27 (target: the talent) */
@@ -581,7 +581,7 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             WHY("%s is not in the saddle", an);
         return FRAY_OK; /* the GM's word, at any time (002:65) */
     }
-    if (cmd->kind == SW_EV_RIDE) { /* 002:61 "at the GM's discretion" (ruling 46) */
+    if (cmd->kind == SW_EV_RIDE) { /* 002:61 "at the GM's discretion" (ruling 45) */
         if (sw_mount_of(s, st, a) < 0 && sw_rider_of(s, st, a) < 0)
             WHY("%s is not in the saddle, nor ridden", an);
         return FRAY_OK;
@@ -602,7 +602,7 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
         WHY("%s has %s on segment %d already", an,
             c->flags & SW_F_WAITED ? "waited" : "declared", st->seg);
     if (cmd->kind == SW_EV_MOUNT)
-        return sw_saddle_check(s, st, a, t, why, size); /* 002:65 (ruling 44) */
+        return sw_saddle_check(s, st, a, t, why, size); /* 002:65 (ruling 43) */
     const sw_weapon *w = sw_hand(s, st, a);
     if (cmd->kind == SW_EV_WIELD) {
         int wi = cmd->arg;
@@ -642,7 +642,7 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             WHY("%s is in Full Cover: no ranged attack can reach (002:49)", tn);
         return FRAY_OK;
     }
-    if (cmd->kind == SW_EV_SURMOUNT && cmd->arg > 0) /* a named one (ruling 47) */
+    if (cmd->kind == SW_EV_SURMOUNT && cmd->arg > 0) /* a named one (ruling 46) */
         return sw_surmount_check(s, st, a, cmd->arg - 1, why, size);
     if (cmd->kind == SW_EV_SURMOUNT) {
         if (!s->obstacle)
@@ -683,7 +683,7 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             WHY("%s is Sniping: Chase a Sniper first (an Agility roll, 002:47)", tn);
         if (s->obstacle && !((c->flags | st->c[t].flags) & SW_F_SURMOUNTED))
             WHY("an obstacle stands between %s and %s: surmount it first (002:25)", an, tn);
-        if (sw_obstacle_between(s, st, a, t) >= 0) /* ruling 47 */
+        if (sw_obstacle_between(s, st, a, t) >= 0) /* ruling 46 */
             WHY("the %s stands between %s and %s: surmount it first (002:25)",
                 s->ob[sw_obstacle_between(s, st, a, t)].name, an, tn);
         if (slots_on(s, st, t, a) + s->c[a].b.size > capacity_of(s, st, t))
@@ -691,7 +691,7 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
                 capacity_of(s, st, t), sw_mount_of(s, st, t) >= 0 ? ", 67" : "");
         return FRAY_OK;
     case SW_EV_TALENT: {
-        if (w->siege && !sw_siege_allowed(s, a)) /* 002:57; ruling 42 */
+        if (w->siege && !sw_siege_allowed(s, a)) /* 002:57; ruling 41 */
             WHY("the GM allows no siege weapon here: only one with the Siege talent "
                 "may use %s (002:57)", w->name);
         int k = cmd->arg;
@@ -715,7 +715,7 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
     case SW_EV_ATTACK:
         if (st->c[t].flags & SW_F_DEAD)
             WHY("%s is dead", tn);
-        if (w->siege && !sw_siege_allowed(s, a)) /* 002:57; ruling 42 */
+        if (w->siege && !sw_siege_allowed(s, a)) /* 002:57; ruling 41 */
             WHY("the GM allows no siege weapon here: only one with the Siege talent "
                 "may use %s (002:57)", w->name);
         if (!w->ranged && !sw_eng(st, a, unit_(s, st, t)))
@@ -884,7 +884,7 @@ static void attack(sw_run *r, int a, int t, int mode, int talent) {
             harm(r, a, t, w, two);
         if (hit && talent >= 0)
             talent_effect(r, a, t, talent);
-        int draws = sw_siege_draws(s, w, n); /* ruling 43: up to N of the cluster */
+        int draws = sw_siege_draws(s, w, n); /* ruling 42: up to N of the cluster */
         for (int k = 0; k < draws; k++) {
             int pick = k + roll(r, n - k) - 1; /* one of those not drawn yet */
             fact(r, SW_FACT_FRIENDLY, a, t, pick - k + 1, n - k, 1, list[pick]);
@@ -1412,7 +1412,7 @@ static void segment_end(sw_run *r) {
         if (c->stun_until == st->seg)
             fact(r, SW_FACT_STATUS, i, -1, SW_ST_STUNNED, 0, 0, 0);   /* 002:98 */
     }
-    sw_saddle_end(r); /* ruling 44 */
+    sw_saddle_end(r); /* ruling 43 */
     mounts_follow(s, st);
     if (!st->over && r->fell)
         check_over(r);
@@ -1470,7 +1470,7 @@ fray_status sw_apply(sw_run *r) {
     if (t >= 0 && on_the_graph(ev->kind))
         ev->target = (int8_t)(t = unit_(s, st, t)); /* 002:63: one target */
     if (ev->kind == SW_EV_RIDE) {
-        saddle(r, a); /* 002:61: a flat Ride roll; a failure is a fall (ruling 46) */
+        saddle(r, a); /* 002:61: a flat Ride roll; a failure is a fall (ruling 45) */
         return r->failed;
     }
     if (ev->kind == SW_EV_DISMOUNT) {
@@ -1550,7 +1550,7 @@ fray_status sw_apply(sw_run *r) {
         if (contest(r, a, cur, s->c[a].b.agility + sw_moving_bonus(s, st, a, true),
                     s->c[cur].b.agility + sw_moving_bonus(s, st, cur, false), SW_EV_SWITCH)) {
             if (s->opt.multi_switch_add && sw_eng_count(st, a) < sw_eng_room(s, a))
-                sw_eng_add(st, a, t); /* ruling 41: multi-switch: add */
+                sw_eng_add(st, a, t); /* ruling 40: multi-switch: add */
             else
                 c->engages = (int8_t)t; /* 002:29 */
             fact(r, SW_FACT_STATUS, a, t, SW_ST_SWITCHED, 1, 0, 0);
@@ -1596,7 +1596,7 @@ fray_status sw_apply(sw_run *r) {
         break;
     case SW_EV_MOUNT:
         c->busy_until = st->seg + d; /* Undefended meanwhile (002:83) */
-        c->saddle_at = st->seg + d;  /* in the saddle when it ends (ruling 44) */
+        c->saddle_at = st->seg + d;  /* in the saddle when it ends (ruling 43) */
         break;
     case SW_EV_ITEM:
     case SW_EV_SKILL:
@@ -1605,7 +1605,7 @@ fray_status sw_apply(sw_run *r) {
         break;
     case SW_EV_SURMOUNT:
         if (ev->arg > 0) {
-            sw_surmount(r, a, ev->arg - 1); /* a named obstacle (ruling 47) */
+            sw_surmount(r, a, ev->arg - 1); /* a named obstacle (ruling 46) */
             break;
         }
         if (!s->obstacle_roll || contest(r, a, -1, s->c[a].b.agility, 0, SW_EV_SURMOUNT)) {
@@ -1944,7 +1944,7 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
     /* Melee: hit the one engaged; else switch to whoever hits us
      * Undefended when our own target is fine; else engage the one
      * engaging us, else the foe with the fewest engagers. */
-    if (sw_saddle_tactics(s, st, a, cmd)) /* ruling 44: back into the saddle */
+    if (sw_saddle_tactics(s, st, a, cmd)) /* ruling 43: back into the saddle */
         return;
     if (sw_eng_tactics(s, st, a, cmd)) /* ruling 40: one more, if it has room */
         return;
@@ -1993,7 +1993,7 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
         cmd_set(cmd, SW_EV_SURMOUNT, a, -1, 0);
         if (s->obstacle && ok(s, st, cmd))
             return;
-        if (sw_obstacle_tactics(s, st, a, cmd)) /* ruling 47 */
+        if (sw_obstacle_tactics(s, st, a, cmd)) /* ruling 46 */
             return;
         /* Nobody to Engage or chase: a ranged weapon, if it has one. */
         int wi = engaged_by_foe(s, st, a) ? -1 : switch_to(s, st, a, true);

@@ -6,7 +6,7 @@
  * override the GM), they work like normal ranged attacks except that they
  * have a chance to hit multiple opponents simultaneously and you take a
  * -10 to the accuracy of your attacks with them"; docs/rules/silent-winter.md
- * rulings 25, 42, 43).
+ * rulings 25, 41, 42).
  *
  * The -10 and the attacks on the cluster are rules.c's attack (ruling
  * 25); here: who may use one, and how many of the cluster it reaches.
@@ -30,5 +30,5 @@ bool sw_siege_allowed(const sw_setup *s, int a) {
 int sw_siege_draws(const sw_setup *s, const sw_weapon *w, int others) {
     if (!s->opt.siege_spread_weapon || !w->targets || others <= w->targets - 1)
         return 0; /* every other member of the cluster (ruling 25) */
-    return w->targets - 1; /* ruling 43: up to N of the cluster, the target one */
+    return w->targets - 1; /* ruling 42: up to N of the cluster, the target one */
 }

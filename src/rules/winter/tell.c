@@ -206,7 +206,7 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
                 (f->d & 2) ? "Undefended " : "", f->b, f->c ? "hit" : "miss");
             break;
         case SW_FACT_FRIENDLY:
-            if (f->c == 1) /* ruling 43 */
+            if (f->c == 1) /* ruling 42 */
                 put(&o, "  The siege weapon's spread into %s's cluster falls on %s "
                         "(d%d: %d, 002:57).\n", other, nm(s, f->d), f->b, f->a);
             else
@@ -239,7 +239,7 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
                 put(&o, "  %s and %s are no longer Engaged.\n", who, other);
             else if (f->a == SW_ST_SWITCHED)
                 put(&o, "  %s now engages %s.\n", who, other);
-            else if (f->a == SW_ST_UNHORSED && !f->b) /* ruling 44 */
+            else if (f->a == SW_ST_UNHORSED && !f->b) /* ruling 43 */
                 put(&o, "  %s is in %s's saddle again: one target with it (002:63).\n",
                     who, other);
             else if (f->a == SW_ST_UNHORSED)
@@ -247,7 +247,7 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
                     who, other);
             else if (f->a == SW_ST_SURMOUNTED && f->c > 0 && f->c <= s->n_obstacles)
                 put(&o, "  %s is past the %s and may Engage across it.\n", who,
-                    s->ob[f->c - 1].name); /* ruling 47 */
+                    s->ob[f->c - 1].name); /* ruling 46 */
             else if (f->a == SW_ST_SURMOUNTED)
                 put(&o, "  %s is past the obstacle and may Engage across it.\n", who);
             else if (f->a == SW_ST_CHASED)
@@ -363,7 +363,7 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
     if (ev->kind == SW_EV_TALENT)
         put(&o, ",\"talent\":\"%s\"", talent_name(s, ev->arg));
     if (ev->kind == SW_EV_SURMOUNT && ev->arg > 0 && ev->arg <= s->n_obstacles)
-        put(&o, ",\"obstacle\":\"%s\"", s->ob[ev->arg - 1].name); /* ruling 47 */
+        put(&o, ",\"obstacle\":\"%s\"", s->ob[ev->arg - 1].name); /* ruling 46 */
     put(&o, "},\"given\":%s,\"dice\":[", ev->given ? "true" : "false");
     for (int i = 0; i < ev->n_dice; i++)
         put(&o, "%s{\"d\":%d,\"v\":%d}", i ? "," : "", ev->dice[i].sides,
@@ -433,7 +433,7 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
         case SW_FACT_FRIENDLY:
             put(&o, ",\"hits\":\"%s\",\"die\":%d,\"of\":%d", idof(s, f->d), f->a, f->b);
             if (f->c == 1)
-                put(&o, ",\"siege\":true"); /* ruling 43: a siege spread's draw */
+                put(&o, ",\"siege\":true"); /* ruling 42: a siege spread's draw */
             break;
         case SW_FACT_SPELL: {
             static const char *const sf[] = {"effect", "interrupted", "released",
@@ -600,7 +600,7 @@ fray_status sw_event_from_json(const sw_setup *s, const void *json,
     } else if (k == SW_EV_TALENT) {
         BAD("command.talent", "Use a Talent needs the talent");
     }
-    if ((v = json_object_get(c, "obstacle"))) { /* ruling 47 */
+    if ((v = json_object_get(c, "obstacle"))) { /* ruling 46 */
         int ob = json_is_string(v) ? sw_find_obstacle(s, json_string_value(v),
                                                       strlen(json_string_value(v)))
                                    : -1;
@@ -774,7 +774,7 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
             cmd->target = (int8_t)t;
         }
         return FRAY_OK;
-    } else if (k == SW_EV_SURMOUNT && n >= 3) { /* a named obstacle (ruling 47) */
+    } else if (k == SW_EV_SURMOUNT && n >= 3) { /* a named obstacle (ruling 46) */
         int ob = sw_find_obstacle(s, tok[2], len[2]);
         if (ob < 0)
             return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[2] - text) + 1,
@@ -784,7 +784,7 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
         n--;
     } else if (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL || k == SW_EV_SURMOUNT ||
                k == SW_EV_DISMOUNT || k == SW_EV_RIDE || (k == SW_EV_MOUNT && n < 3)) {
-        /* no target (mount: its own mount, ruling 44) */
+        /* no target (mount: its own mount, ruling 43) */
     } else if (n >= 3) {
         int t = find_who(s, tok[2], len[2]);
         if (t < 0)
@@ -836,7 +836,7 @@ static void status_words(const sw_setup *s, const sw_state *st, int i, out *o) {
         put(o, " %s", c->cover == SW_COVER_FULL ? "Full Cover" : "Partial Cover");
     if (c->hand)
         put(o, " (%s in hand)", sw_hand(s, st, i)->name); /* Switch Weapons, 002:85 */
-    if (c->saddle_at >= st->seg) /* ruling 44 */
+    if (c->saddle_at >= st->seg) /* ruling 43 */
         put(o, " getting into the saddle (until the end of segment %d)", (int)c->saddle_at);
     if (s->c[i].b.magic)
         put(o, " Magic %d/%d", c->magic, s->c[i].b.magic); /* 002:71 */
@@ -873,7 +873,7 @@ size_t sw_draw_graph(const sw_setup *s, const sw_state *st, char *buf,
     if (!edges)
         put(&o, " nobody");
     put(&o, "\n");
-    for (int k = 0; k < s->n_obstacles; k++) { /* ruling 47 */
+    for (int k = 0; k < s->n_obstacles; k++) { /* ruling 46 */
         put(&o, "  The %s stands between", s->ob[k].name);
         for (int side = 0; side < 2; side++) {
             uint16_t m = side ? s->ob[k].b : s->ob[k].a;

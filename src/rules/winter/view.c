@@ -113,7 +113,7 @@ static fray_status fill_conditions(fray_fight_view *v, const sw_setup *s,
         if (rc == FRAY_OK && c->busy_until >= st->seg)
             rc = add(v, &l, "busy", fray__view_strf(v, "Undefended through segment %d (002:83)",
                                                     (int)c->busy_until), -1);
-        if (rc == FRAY_OK && c->saddle_at >= st->seg) /* ruling 44 */
+        if (rc == FRAY_OK && c->saddle_at >= st->seg) /* ruling 43 */
             rc = add(v, &l, "getting into the saddle",
                      fray__view_strf(v, "in the saddle at the end of segment %d%s",
                                      (int)c->saddle_at,

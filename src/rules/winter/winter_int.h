@@ -89,7 +89,7 @@ typedef struct sw_weapon {
     bool area;              /* area: true: no roll, the target's Engaged
                                cluster (002:53; ruling 29) */
     uint8_t targets;        /* siege: how many of a cluster it may hit (0:
-                               no limit; siege-spread: weapon, ruling 43) */
+                               no limit; siege-spread: weapon, ruling 42) */
 } sw_weapon;
 
 enum sw_protects { SW_PROT_NONE, SW_PROT_PHYSICAL, SW_PROT_MAGICAL, SW_PROT_BOTH };
@@ -152,11 +152,11 @@ typedef struct sw_options {
     bool area_hits_full_cover; /* area-full-cover: spared | hit (ruling 29) */
     bool area_hits_attacker;  /* area-attacker: spared | hit (ruling 30) */
     bool multi_recip_room;    /* multi-reciprocal: free | room (ruling 40) */
-    bool multi_switch_add;    /* multi-switch: replace | add (ruling 41) */
-    bool siege_spread_weapon; /* siege-spread: weapon (ruling 43) */
-    uint8_t mount_delay;      /* mount-delay: 5 (ruling 44; 0 in a zeroed
+    bool multi_switch_add;    /* multi-switch: replace | add (ruling 40) */
+    bool siege_spread_weapon; /* siege-spread: weapon (ruling 42) */
+    uint8_t mount_delay;      /* mount-delay: 5 (ruling 43; 0 in a zeroed
                                  struct reads as 5) */
-    bool mount_roll;          /* mount-roll: none | ride (ruling 45) */
+    bool mount_roll;          /* mount-roll: none | ride (ruling 44) */
 } sw_options;
 
 typedef struct sw_combatant {
@@ -168,10 +168,10 @@ typedef struct sw_combatant {
     bool reciprocal;          /* takes a Reciprocal Engage (002:21) */
     sw_block b;               /* its stat block, resolved */
     int8_t mount;             /* the combatant it rides: index + 1; 0 none (002:59) */
-    bool remount;             /* its tactics get back into the saddle (ruling 44) */
+    bool remount;             /* its tactics get back into the saddle (ruling 43) */
 } sw_combatant;
 
-/* An obstacle between some combatants only (002:25; ruling 47): who
+/* An obstacle between some combatants only (002:25; ruling 46): who
  * stands on each side of it, and its own time to surmount. */
 enum { SW_MAX_OBST = 8 };
 typedef struct sw_obstacle {
@@ -212,8 +212,8 @@ typedef struct sw_setup {
     int8_t ridden_by[SW_MAX_C]; /* who rides combatant i: index + 1; 0 nobody (ruling 28) */
     bool any_mount;           /* someone rides (the rules' quick way past mounts) */
     bool scene_no_siege;      /* scene: siege: false: the GM allows no siege
-                                 weapon but to the Siege talent (002:57; ruling 42) */
-    int n_obstacles;          /* the scene's obstacles: list (002:25; ruling 47) */
+                                 weapon but to the Siege talent (002:57; ruling 41) */
+    int n_obstacles;          /* the scene's obstacles: list (002:25; ruling 46) */
     sw_obstacle ob[SW_MAX_OBST];
 } sw_setup;
 
@@ -275,9 +275,9 @@ typedef struct sw_cstate {
                                  talent's engages: N (002:63; ruling 40);
                                  read through sw_eng */
     int32_t saddle_at;        /* back in the saddle at the end of this segment
-                                 (0: not getting in; ruling 44) */
+                                 (0: not getting in; ruling 43) */
     uint8_t past;             /* the scene's obstacles: list it has surmounted
-                                 (bit per obstacle; ruling 47) */
+                                 (bit per obstacle; ruling 46) */
 } sw_cstate;
 
 typedef struct sw_state {
@@ -314,8 +314,8 @@ enum sw_kind {
     SW_EV_SURMOUNT,           /* surmount the obstacle (002:25) */
     SW_EV_TALENT,             /* an attack with a talent (ruling 27): arg the talent */
     SW_EV_DISMOUNT,           /* the GM takes a rider out of the saddle (ruling 28) */
-    SW_EV_MOUNT,              /* get into the saddle (002:65; ruling 44) */
-    SW_EV_RIDE,               /* a Ride check the GM asks for (002:61; ruling 46) */
+    SW_EV_MOUNT,              /* get into the saddle (002:65; ruling 43) */
+    SW_EV_RIDE,               /* a Ride check the GM asks for (002:61; ruling 45) */
     SW_EV_KINDS
 };
 
@@ -522,17 +522,17 @@ void sw_eng_clear(sw_state *st, int a);
  * unanswered (cmd set and true), else false. */
 bool sw_eng_tactics(const sw_setup *s, const sw_state *st, int a, sw_event *cmd);
 
-/* ---- siege.c: siege weapons and the Siege talent (002:57; rulings 42, 43) */
+/* ---- siege.c: siege weapons and the Siege talent (002:57; rulings 41, 42) */
 bool sw_siege_talent(const sw_setup *s, int a);
 /* May a use a siege weapon here: the scene allows them (the GM's
  * discretion) or a has the Siege talent. */
 bool sw_siege_allowed(const sw_setup *s, int a);
 /* How many of the target's cluster (others of them) a siege weapon's
  * spread draws: 0 all of them (ruling 25), else the weapon's targets - 1
- * (siege-spread: weapon, ruling 43). */
+ * (siege-spread: weapon, ruling 42). */
 int sw_siege_draws(const sw_setup *s, const sw_weapon *w, int others);
 
-/* ---- engage.c: getting into the saddle (002:65; rulings 44-46) ---------- */
+/* ---- engage.c: getting into the saddle (002:65; rulings 43-45) ---------- */
 int sw_mount_delay(const sw_setup *s);
 /* Why a may not get into the saddle of t (-1: its own mount) now. */
 fray_status sw_saddle_check(const sw_setup *s, const sw_state *st, int a, int t,
@@ -543,7 +543,7 @@ void sw_saddle_end(sw_run *r);
 /* The tactics: a rider out of the saddle, engaged with or by nobody, gets
  * back into it. */
 bool sw_saddle_tactics(const sw_setup *s, const sw_state *st, int a, sw_event *cmd);
-/* ---- engage.c: obstacles between some combatants (002:25; ruling 47) --- */
+/* ---- engage.c: obstacles between some combatants (002:25; ruling 46) --- */
 /* The first obstacle of the scene's list between a and t that neither has
  * surmounted; -1 none. */
 int sw_obstacle_between(const sw_setup *s, const sw_state *st, int a, int t);
