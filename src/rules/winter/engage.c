@@ -16,10 +16,12 @@
 
 #include "winter_int.h"
 
+static bool bit(unsigned m, int i) { return ((m >> i) & 1u) != 0; }
+
 bool sw_eng(const sw_state *st, int a, int b) {
     if (a < 0 || b < 0 || a >= st->n || b >= st->n)
         return false;
-    return st->c[a].engages == b || ((st->c[a].eng_more >> b) & 1u);
+    return st->c[a].engages == b || bit(st->c[a].eng_more, b);
 }
 
 int sw_eng_count(const sw_state *st, int a) {
@@ -61,7 +63,7 @@ void sw_eng_drop(sw_state *st, int a, int b) {
         return;
     c->engages = -1;
     for (int j = 0; j < st->n; j++)
-        if ((c->eng_more >> j) & 1u) {
+        if (bit(c->eng_more, j)) {
             c->engages = (int8_t)j; /* the next becomes the first */
             c->eng_more = (uint16_t)(c->eng_more & ~(1u << j));
             break;
@@ -171,13 +173,12 @@ bool sw_saddle_tactics(const sw_setup *s, const sw_state *st, int a, sw_event *c
 /* ---- Obstacles between some combatants only (002:25; ruling 46) ---------- */
 
 static bool across(const sw_obstacle *o, int a, int t) {
-    return (((o->a >> a) & 1u) && ((o->b >> t) & 1u)) ||
-           (((o->b >> a) & 1u) && ((o->a >> t) & 1u));
+    return (bit(o->a, a) && bit(o->b, t)) || (bit(o->b, a) && bit(o->a, t));
 }
 
 int sw_obstacle_between(const sw_setup *s, const sw_state *st, int a, int t) {
     for (int k = 0; k < s->n_obstacles; k++)
-        if (across(&s->ob[k], a, t) && !(((st->c[a].past | st->c[t].past) >> k) & 1u))
+        if (across(&s->ob[k], a, t) && !bit((unsigned)(st->c[a].past | st->c[t].past), k))
             return k; /* 002:25: "enemies you cannot Engage ... (and likewise, they
                          cannot Engage your character)" */
     return -1;
@@ -205,11 +206,11 @@ fray_status sw_surmount_check(const sw_setup *s, const sw_state *st, int a, int 
     if (k < 0 || k >= s->n_obstacles) {
         snprintf(buf, sizeof buf, "no such obstacle");
         msg = buf;
-    } else if (!(((s->ob[k].a | s->ob[k].b) >> a) & 1u)) {
+    } else if (!bit((unsigned)(s->ob[k].a | s->ob[k].b), a)) {
         snprintf(buf, sizeof buf, "the %s stands between others: %s is on neither side of it",
                  s->ob[k].name, s->c[a].name);
         msg = buf;
-    } else if ((st->c[a].past >> k) & 1u) {
+    } else if (bit(st->c[a].past, k)) {
         snprintf(buf, sizeof buf, "%s is past the %s already", s->c[a].name, s->ob[k].name);
         msg = buf;
     }
@@ -232,7 +233,7 @@ void sw_surmount(sw_run *r, int a, int k) {
 
 bool sw_obstacle_tactics(const sw_setup *s, const sw_state *st, int a, sw_event *cmd) {
     for (int k = 0; k < s->n_obstacles; k++) {
-        if ((st->c[a].past >> k) & 1u)
+        if (bit(st->c[a].past, k))
             continue;
         for (int j = 0; j < st->n; j++) {
             if (s->c[j].side == s->c[a].side || sw_out(&st->c[j]) ||

@@ -880,9 +880,9 @@ size_t sw_draw_graph(const sw_setup *s, const sw_state *st, char *buf,
             int n = 0;
             put(&o, "%s", side ? " and" : "");
             for (int i = 0; i < st->n; i++)
-                if ((m >> i) & 1u)
+                if (((unsigned)m >> i) & 1u)
                     put(&o, "%s %s%s", n++ ? "," : "", s->c[i].name,
-                        ((st->c[i].past >> k) & 1u) ? " (past it)" : "");
+                        (((unsigned)st->c[i].past >> k) & 1u) ? " (past it)" : "");
         }
         put(&o, " (surmount: %d segments%s)\n", s->ob[k].time,
             s->ob[k].roll ? " and a flat Agility roll" : "");
