@@ -108,6 +108,21 @@ Test(winter_multi, table_journal_and_undo) {
     sw_t_do(f, "dancer engage warrior", NULL, 0); /* on 6: takes effect at the end of 9 */
     sw_t_to(f, 10);
     cr_assert(sw_eng(st, da, ba) && sw_eng(st, da, wa));
+    /* the Raiders' player reads it as the GM does (no numbers in it) */
+    int controls[] = {ba};
+    fray_view_scope sc = fray_view_scope_player(controls, 1);
+    sc.enemy_numbers = false;
+    char buf[4096];
+    size_t n = 0;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    int last = fray_fight_events(f) - 1;
+    while (last > 0 && fray_event_narrate(f, last, buf, sizeof buf) &&
+           !strstr(buf, "engages Warrior too"))
+        last--;
+    cr_assert_eq(fray_event_narrate_for(f, last, &sc, buf, sizeof buf, &n, &d), FRAY_OK, "%s",
+                 d.message);
+    cr_assert(strstr(buf, "Blade-Dancer engages Warrior too (2 opponents at once"), "%s", buf);
     size_t len;
     char *text = sw_t_journal(f, &len);
     cr_assert(strstr(text, "\"targets\":2"), "the journal's fact says two");
