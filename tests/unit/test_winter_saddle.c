@@ -117,6 +117,34 @@ Test(winter_saddle, gm_ride_check_002_61) {
     fray_setup_free(s);
 }
 
+/* Ruling 27's stun-interrupts holds for getting into the saddle (ruling
+ * 43): yes (the default): a Stun ends it, the rider stays on foot; no: it
+ * goes on and the rider is in the saddle at the end of its delay. The
+ * hound's dread gaze Stuns with no roll. */
+Test(winter_saddle, stun_interrupts_settings) {
+    for (int keep = 0; keep <= 1; keep++) {
+        fray_setup *s = sw_t_load(CAVALRY);
+        sw_t_setup(s)->opt.stun_keeps_pending = keep;
+        fray_fight *f = cav(s);
+        sw_state *st = sw_t_st(f);
+        const sw_setup *sd = sw_fight_setup(fray__fight_rf(f));
+        int la = sw_t_who(f, "lancer"), hd = sw_t_who(f, "hound");
+        sw_t_do(f, "lancer dismount", NULL, 0);
+        sw_t_do(f, "lancer mount", NULL, 0);
+        sw_t_ready(f, hd, la);
+        sw_t_do(f, "hound talent dread-gaze lancer", NULL, 0);
+        cr_assert(sw_stunned(st, la));
+        char buf[4096];
+        sw_t_told(f, buf, sizeof buf);
+        cr_assert_eq(strstr(buf, "getting into Warhorse's saddle is interrupted") != NULL, !keep,
+                     "stun-interrupts: %s: %s", keep ? "no" : "yes", buf);
+        sw_t_to(f, 7);
+        cr_assert_eq(sw_mount_of(sd, st, la) >= 0, keep == 1);
+        fray_fight_free(f);
+        fray_setup_free(s);
+    }
+}
+
 /* Refused in words: in the saddle already, no mount, another's mount,
  * getting up already; the chances at the table count the flat Ride roll
  * (Ride 6: 295 of 400) and refuse a mount with no roll. */

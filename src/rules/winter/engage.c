@@ -156,6 +156,15 @@ void sw_saddle_end(sw_run *r) {
     }
 }
 
+void sw_saddle_stunned(sw_run *r, int t) {
+    sw_cstate *c = &r->st->c[t];
+    if (r->s->opt.stun_keeps_pending || c->saddle_at < r->st->seg)
+        return; /* stun-interrupts: no, or not getting up */
+    c->saddle_at = 0;
+    c->busy_until = r->st->seg; /* no longer busy with it past this segment */
+    sw_fact_(r, SW_FACT_STATUS, t, r->s->c[t].mount - 1, SW_ST_UNHORSED, 2, 0, 0);
+}
+
 bool sw_saddle_tactics(const sw_setup *s, const sw_state *st, int a, sw_event *cmd) {
     if (!s->any_mount || !s->c[a].mount || !s->c[a].remount || !st->c[a].unhorsed ||
         st->c[a].engages >= 0)

@@ -1065,6 +1065,7 @@ static void stun(sw_run *r, int t, int n, bool para) {
         c->pend_kind = SW_PEND_NONE;         /* stun-interrupts: yes */
         c->pend_target = -1;
     }
+    sw_saddle_stunned(r, t);                 /* stun-interrupts: the saddle too (ruling 43) */
     if (s->opt.stun_maint_roll && c->n_maint > 0) {
         /* stun-maintain: roll: as for Pain lost (002:73) */
         bool ok = contest(r, t, -1, s->c[t].b.endurance, 0, SW_EV_RELEASE);

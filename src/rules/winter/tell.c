@@ -239,6 +239,9 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
                 put(&o, "  %s and %s are no longer Engaged.\n", who, other);
             else if (f->a == SW_ST_SWITCHED)
                 put(&o, "  %s now engages %s.\n", who, other);
+            else if (f->a == SW_ST_UNHORSED && f->b == 2) /* ruling 43 */
+                put(&o, "  %s's getting into %s's saddle is interrupted (Stunned, 002:98).\n",
+                    who, other);
             else if (f->a == SW_ST_UNHORSED && !f->b) /* ruling 43 */
                 put(&o, "  %s is in %s's saddle again: one target with it (002:63).\n",
                     who, other);
@@ -420,6 +423,8 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
                 f->b ? "true" : "false");
             if ((f->a == SW_ST_STUNNED || f->a == SW_ST_PARALYZED) && f->b)
                 put(&o, ",\"through\":%d", f->c);
+            if (f->a == SW_ST_UNHORSED && f->b == 2)
+                put(&o, ",\"interrupted\":true"); /* getting into the saddle (ruling 43) */
             break;
         case SW_FACT_BLEED:
             put(&o, ",\"damage\":%d,\"health\":%d", f->a, f->c);

@@ -543,6 +543,9 @@ void sw_saddle_end(sw_run *r);
 /* The tactics: a rider out of the saddle, engaged with or by nobody, gets
  * back into it. */
 bool sw_saddle_tactics(const sw_setup *s, const sw_state *st, int a, sw_event *cmd);
+/* A Stun on t (ruling 27's stun-interrupts: yes) ends its getting into
+ * the saddle. */
+void sw_saddle_stunned(sw_run *r, int t);
 /* ---- engage.c: obstacles between some combatants (002:25; ruling 46) --- */
 /* The first obstacle of the scene's list between a and t that neither has
  * surmounted; -1 none. */
