@@ -287,7 +287,12 @@ static fray_status count_attack(const sw_setup *s, const sw_state *st, int a,
                  "a miss that strikes another in the melee (002:51) not counted");
     sw_attack_terms_t at;
     sw_attack_terms(s, st, a, t, &at);
-    if (at.siege && !s->opt.siege_target_only)
+    if (at.siege && !s->opt.siege_target_only && sw_siege_draws(s, at.w, SW_MAX_C))
+        add_text(out->assumed, sizeof out->assumed,
+                 "the siege weapon's attacks on up to its targets less one of the "
+                 "rest of the cluster, drawn (002:57), not counted: these are the "
+                 "chances on the target");
+    else if (at.siege && !s->opt.siege_target_only)
         add_text(out->assumed, sizeof out->assumed,
                  "the siege weapon's attacks on the rest of the cluster "
                  "(002:57) not counted: these are the chances on the target");
@@ -314,9 +319,11 @@ static fray_status count_attack(const sw_setup *s, const sw_state *st, int a,
 /* An agility contest (or Medicine's flat roll): who wins, nothing dealt. */
 static void count_contest(const sw_setup *s, const sw_state *st, int a, int other,
                           int kind, fray_chances *out) {
+    bool ride = kind == SW_EV_MOUNT || kind == SW_EV_RIDE; /* rulings 44, 45 */
     int mine = kind == SW_EV_MEDICINE ? s->c[a].b.medicine
+               : ride                 ? s->c[a].b.ride
                                       : s->c[a].b.agility + sw_moving_bonus(s, st, a, true);
-    int theirs = kind == SW_EV_MEDICINE || other < 0
+    int theirs = kind == SW_EV_MEDICINE || ride || other < 0
                      ? 0
                      : s->c[other].b.agility + sw_moving_bonus(s, st, other, false); /* 002:67 */
     int tm = sw_talent_roll(s, a, sw_roll_of_kind(kind), true), /* talents (ruling 34) */
@@ -333,8 +340,8 @@ static void count_contest(const sw_setup *s, const sw_state *st, int a, int othe
                  "talents: %+d to the roll, %+d to the opposing roll (ruling 34)", tm, tt);
     snprintf(out->assumed, sizeof out->assumed,
              "%s d20%+d against %s d20%+d (ties to the %s)",
-             kind == SW_EV_MEDICINE ? "Medicine" : "Agility", mine,
-             kind == SW_EV_MEDICINE ? "the GM's flat" : "the other's", theirs,
+             kind == SW_EV_MEDICINE ? "Medicine" : ride ? "Ride" : "Agility", mine,
+             kind == SW_EV_MEDICINE || ride ? "the GM's flat" : "the other's", theirs,
              actor_ties ? "one acting" : "other");
 }
 
@@ -423,6 +430,15 @@ static fray_status one(const sw_setup *s, const sw_state *st, int who,
         count_contest(s, st, who, other, kind, out);
         return FRAY_OK;
     }
+    case SW_EV_MOUNT: /* ruling 44 */
+    case SW_EV_RIDE:  /* ruling 45 */
+        if (kind == SW_EV_MOUNT && !s->opt.mount_roll)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                  "getting into the saddle rolls no dice here (mount-roll: "
+                                  "none): it ends when its delay ends (ruling 43)");
+        snprintf(out->title, sizeof out->title, "%s", sw_kind_title(kind));
+        count_contest(s, st, who, -1, kind, out);
+        return FRAY_OK;
     case SW_EV_ENGAGE:
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "an Engage rolls no dice: it takes effect at the "

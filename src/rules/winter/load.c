@@ -133,8 +133,9 @@ static int find_armour(const sw_setup *s, const char *name) {
 }
 
 static fray_status read_weapon(sl *L, const yn *it) {
-    static const char *const keys[] = {"name", "kind", "damage", "delay", "notes", "area"};
-    fray_status st = yr_keys(&L->r, it, "a weapon", keys, 6, false);
+    static const char *const keys[] = {"name", "kind", "damage", "delay", "notes", "area",
+                                       "targets"};
+    fray_status st = yr_keys(&L->r, it, "a weapon", keys, 7, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -176,6 +177,14 @@ static fray_status read_weapon(sl *L, const yn *it) {
                                "rolls against nobody (002:53)");
         w.area = area;
     }
+    const yn *tv = yr_get(it, "targets"); /* 002:57 (ruling 42) */
+    if (tv && !w.siege)
+        return FAIL(L, tv, "targets is a siege weapon's (002:57): give it kind: siege");
+    int nt = 0;
+    if (tv && (st = yr_int(&L->r, tv, "targets (of one Engaged cluster, 002:57)", 1,
+                           SW_MAX_C, &nt)) != FRAY_OK)
+        return st;
+    w.targets = (uint8_t)nt;
     s->w[s->n_weapons++] = w;
     return FRAY_OK;
 }
@@ -343,8 +352,8 @@ static int find_talent(const sw_setup *s, const char *name) {
 static fray_status read_talent(sl *L, const yn *it) {
     static const char *const keys[] = {"name", "resolve", "pain", "delay", "stun",
                                        "paralyze", "wound", "bonus", "notes", "engage-delay",
-                                       "roll"};
-    fray_status st = yr_keys(&L->r, it, "a talent", keys, 11, false);
+                                       "roll", "engages", "siege"};
+    fray_status st = yr_keys(&L->r, it, "a talent", keys, 13, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -372,8 +381,9 @@ static fray_status read_talent(sl *L, const yn *it) {
          * attack (Avoid, Switch, Disengage, chase, Endurance) */
         if (k != SW_TR_PASSIVE)
             return FAIL(L, rlv, "roll is a passive talent's: give it resolve: passive");
-        const char *other[] = {"pain", "delay", "stun", "paralyze", "wound", "engage-delay"};
-        for (int i = 0; i < 6; i++)
+        const char *other[] = {"pain", "delay", "stun", "paralyze", "wound", "engage-delay",
+                               "engages", "siege"};
+        for (int i = 0; i < 8; i++)
             if (yr_get(it, other[i]))
                 return FAIL(L, yr_get(it, other[i]),
                             "a talent with roll has a bonus alone: no %s", other[i]);
@@ -408,19 +418,57 @@ static fray_status read_talent(sl *L, const yn *it) {
         s->tl[s->n_talents++] = tl;
         return FRAY_OK;
     }
-    if (edv || k == SW_TR_PASSIVE) {
-        /* 002:19 "Only Talents can change how long it takes to Engage an
-         * enemy in melee" (ruling 32): a passive talent, no Pain, no delay */
-        if (!edv)
-            return FAIL(L, it, "a passive talent has engage-delay (002:19) or roll and bonus");
+    const yn *mev = yr_get(it, "engages"); /* 002:63 (ruling 40) */
+    const yn *sgv = yr_get(it, "siege");   /* 002:57 (ruling 41) */
+    if ((edv && mev) || (sgv && (edv || mev)))
+        return FAIL(L, sgv ? sgv : mev,
+                    "a passive talent has one effect: engage-delay, engages or siege");
+    if (sgv) {
         if (k != SW_TR_PASSIVE)
-            return FAIL(L, edv, "engage-delay is a passive talent's: give it resolve: passive");
+            return FAIL(L, sgv, "siege is a passive talent's: give it resolve: passive");
+        bool on = false;
+        if ((st = yr_bool(&L->r, sgv, "siege", &on)) != FRAY_OK)
+            return st;
+        if (!on)
+            return FAIL(L, sgv, "siege: true (the Siege talent, 002:57), or another effect");
         const char *other[] = {"pain", "delay", "stun", "paralyze", "wound", "bonus"};
         for (int i = 0; i < 6; i++)
             if (yr_get(it, other[i]))
                 return FAIL(L, yr_get(it, other[i]),
-                            "a passive talent has engage-delay alone: no %s", other[i]);
+                            "a passive talent has siege alone: no %s", other[i]);
+        tl.effect = SW_TE_SIEGE;
+        s->tl[s->n_talents++] = tl;
+        return FRAY_OK;
+    }
+    if (mev && !edv)
+        edv = mev;
+    if (edv || k == SW_TR_PASSIVE) {
+        /* 002:19 "Only Talents can change how long it takes to Engage an
+         * enemy in melee" (ruling 32), 002:63 "talents that enable you to
+         * engage multiple targets simultaneously" (ruling 40): a passive
+         * talent, no Pain, no delay */
+        const char *ek = mev ? "engages" : "engage-delay";
+        if (!edv)
+            return FAIL(L, it, "a passive talent has engage-delay (002:19), engages (002:63), "
+                               "siege, or roll and bonus");
+        if (k != SW_TR_PASSIVE)
+            return FAIL(L, edv, "%s is a passive talent's: give it resolve: passive", ek);
+        const char *other[] = {"pain", "delay", "stun", "paralyze", "wound", "bonus"};
+        for (int i = 0; i < 6; i++)
+            if (yr_get(it, other[i]))
+                return FAIL(L, yr_get(it, other[i]),
+                            "a passive talent has %s alone: no %s", ek, other[i]);
         int n = 0;
+        if (mev) {
+            if ((st = yr_int(&L->r, mev, "engages (opponents at once, 002:63)", 2,
+                              SW_MAX_C - 1, &n)) !=
+                FRAY_OK)
+                return st;
+            tl.effect = SW_TE_ENGAGES;
+            tl.amount = (int8_t)n;
+            s->tl[s->n_talents++] = tl;
+            return FRAY_OK;
+        }
         if ((st = yr_int(&L->r, edv, "engage-delay (segments)", 1, 30, &n)) != FRAY_OK)
             return st;
         tl.effect = SW_TE_ENGAGE_DELAY;
@@ -785,8 +833,9 @@ static fray_status read_options(sl *L, const yn *m) {
         "dropped-maintain", "siege-spread", "stun-stacking", "talent-miss",
         "stun-interrupts", "stun-maintain", "fall-stun", "mounted-bonus",
         "area-damage", "area-full-cover", "area-attacker", "area-talent",
-        "enchant-pain", "engage-talents", "bonus-pain-roll", "talent-rolls", "item-uses"};
-    fray_status st = yr_keys(&L->r, m, "options", keys, 29, false);
+        "enchant-pain", "engage-talents", "bonus-pain-roll", "talent-rolls", "item-uses",
+        "multi-reciprocal", "multi-switch", "mount-delay", "mount-roll"};
+    fray_status st = yr_keys(&L->r, m, "options", keys, 33, false);
     if (st != FRAY_OK)
         return st;
     sw_options *o = &L->s->opt;
@@ -842,10 +891,12 @@ static fray_status read_options(sl *L, const yn *m) {
     if (st == FRAY_OK && (x = yr_get(m, "dropped-maintain")) &&
         (st = yr_choice(&L->r, x, "dropped-maintain", dropped, 2, &v)) == FRAY_OK)
         o->dropped_maint_lost = v == 1;
-    static const char *const spread[] = {"cluster", "none"};
+    static const char *const spread[] = {"cluster", "none", "weapon"};
     if (st == FRAY_OK && (x = yr_get(m, "siege-spread")) &&
-        (st = yr_choice(&L->r, x, "siege-spread", spread, 2, &v)) == FRAY_OK)
+        (st = yr_choice(&L->r, x, "siege-spread", spread, 3, &v)) == FRAY_OK) {
         o->siege_target_only = v == 1;
+        o->siege_spread_weapon = v == 2; /* ruling 42: the weapon's targets */
+    }
     /* ruling 27: talents, Stunned and Paralyzed */
     static const char *const stack[] = {"longer", "add"}, *const miss[] = {"spent", "kept"},
                              *const interrupts[] = {"yes", "no"}, *const keep[] = {"keep", "roll"};
@@ -905,13 +956,30 @@ static fray_status read_options(sl *L, const yn *m) {
     if (st == FRAY_OK && (x = yr_get(m, "item-uses")) &&
         (st = yr_choice(&L->r, x, "item-uses", iu, 2, &v)) == FRAY_OK)
         o->items_unlimited = v == 1;
+    /* ruling 40: talents that engage several (002:63) */
+    static const char *const mrc[] = {"free", "room"}, *const msw[] = {"replace", "add"};
+    if (st == FRAY_OK && (x = yr_get(m, "multi-reciprocal")) &&
+        (st = yr_choice(&L->r, x, "multi-reciprocal", mrc, 2, &v)) == FRAY_OK)
+        o->multi_recip_room = v == 1;
+    if (st == FRAY_OK && (x = yr_get(m, "multi-switch")) &&
+        (st = yr_choice(&L->r, x, "multi-switch", msw, 2, &v)) == FRAY_OK)
+        o->multi_switch_add = v == 1;
+    /* rulings 43, 44: getting into the saddle (002:65) */
+    if (st == FRAY_OK && (st = get_int(L, m, "mount-delay",
+                                       "mount-delay (segments to get into the saddle, 002:65)",
+                                       1, 30, sw_mount_delay(L->s), &v)) == FRAY_OK)
+        o->mount_delay = (uint8_t)v;
+    static const char *const mro[] = {"none", "ride"};
+    if (st == FRAY_OK && (x = yr_get(m, "mount-roll")) &&
+        (st = yr_choice(&L->r, x, "mount-roll", mro, 2, &v)) == FRAY_OK)
+        o->mount_roll = v == 1;
     return st;
 }
 
 static fray_status read_scene(sl *L, const yn *m) {
     static const char *const keys[] = {"cover", "sniping", "avoid", "obstacle",
-                                       "obstacle-roll"};
-    fray_status st = yr_keys(&L->r, m, "the scene", keys, 5, false);
+                                       "obstacle-roll", "siege", "obstacles"};
+    fray_status st = yr_keys(&L->r, m, "the scene", keys, 7, false);
     if (st != FRAY_OK)
         return st;
     static const char *const cov[] = {"none", "partial", "full"};
@@ -931,6 +999,10 @@ static fray_status read_scene(sl *L, const yn *m) {
         s->obstacle = (uint8_t)v;
     if (st == FRAY_OK && (x = yr_get(m, "obstacle-roll")))
         st = yr_bool(&L->r, x, "whether surmounting needs a flat Agility roll", &s->obstacle_roll);
+    bool siege = true; /* 002:57: the GM's discretion (ruling 41) */
+    if (st == FRAY_OK && (x = yr_get(m, "siege")) &&
+        (st = yr_bool(&L->r, x, "whether the GM allows siege weapons here", &siege)) == FRAY_OK)
+        s->scene_no_siege = !siege;
     return st;
 }
 
@@ -941,11 +1013,89 @@ static int find_side(sw_setup *s, const char *name) {
     return -1;
 }
 
+/* One side of an obstacle: a side's name, a combatant's id, or a list of
+ * them (ruling 46), as a bitmask of combatants. */
+static fray_status obstacle_side(sl *L, const yn *v, uint16_t *out) {
+    sw_setup *s = L->s;
+    *out = 0;
+    for (const yn *it = yr_items(v); it; it = yr_next_item(v, it)) {
+        char w[SW_NAME];
+        fray_status st = yr_text(&L->r, it, "a side's name or a combatant's id", w, sizeof w);
+        if (st != FRAY_OK)
+            return st;
+        int side = find_side(s, w), c = sw_find_combatant(s, w);
+        if (side < 0 && c < 0)
+            return FAIL(L, it, "'%.40s' is neither a side nor a combatant's id", w);
+        for (int i = 0; i < s->n; i++)
+            if ((side >= 0 && s->c[i].side == side) || i == c)
+                *out = (uint16_t)(*out | (1u << i));
+    }
+    if (!*out)
+        return FAIL(L, v, "name a side or a combatant on each side of the obstacle");
+    return FRAY_OK;
+}
+
+/* The scene's obstacles (002:25; ruling 46): each names who it stands
+ * between, with its own time to surmount and whether it needs a roll. */
+static fray_status read_obstacles(sl *L, const yn *v) {
+    sw_setup *s = L->s;
+    if (v->type != YN_SEQ)
+        return FAIL(L, v, "expected a list of obstacles (name, between, surmount, roll)");
+    static const char *const keys[] = {"name", "between", "surmount", "roll", "notes"};
+    for (const yn *it = yr_items(v); it; it = yr_next_item(v, it)) {
+        fray_status st = yr_keys(&L->r, it, "an obstacle", keys, 5, false);
+        if (st != FRAY_OK)
+            return st;
+        if (s->n_obstacles >= SW_MAX_OBST)
+            return FAIL_RANGE(L, it, "more than %d obstacles", SW_MAX_OBST);
+        sw_obstacle o;
+        memset(&o, 0, sizeof o);
+        const yn *nm = yr_get(it, "name");
+        if (!nm)
+            return yr_missing(&L->r, it, "name", "an obstacle");
+        if ((st = yr_text(&L->r, nm, "an obstacle's name", o.name, sizeof o.name)) != FRAY_OK)
+            return st;
+        if (sw_find_obstacle(s, o.name, strlen(o.name)) >= 0)
+            return FAIL(L, nm, "obstacle '%.40s' is given twice", o.name);
+        const yn *bv = yr_get(it, "between");
+        if (!bv)
+            return yr_missing(&L->r, it, "between", "an obstacle");
+        const yn *g[2] = {NULL, NULL};
+        int ng = 0;
+        if (bv->type == YN_SEQ)
+            for (const yn *x = yr_items(bv); x; x = yr_next_item(bv, x))
+                if (ng++ < 2)
+                    g[ng - 1] = x;
+        if (ng != 2)
+            return FAIL(L, bv, "between: two sides of the obstacle, [A, B] (each a side, a "
+                               "combatant's id or a list of them)");
+        if ((st = obstacle_side(L, g[0], &o.a)) != FRAY_OK ||
+            (st = obstacle_side(L, g[1], &o.b)) != FRAY_OK)
+            return st;
+        if (o.a & o.b)
+            return FAIL(L, bv, "one combatant is on both sides of the obstacle");
+        int t = 0;
+        if ((st = get_int(L, it, "surmount", "surmount (segments an attempt takes, 002:25)",
+                          1, 30, 0, &t)) != FRAY_OK)
+            return st;
+        if (!t)
+            return yr_missing(&L->r, it, "surmount", "an obstacle");
+        o.time = (uint8_t)t;
+        const yn *rv = yr_get(it, "roll");
+        if (rv && (st = yr_bool(&L->r, rv, "whether surmounting needs a flat Agility roll",
+                                &o.roll)) != FRAY_OK)
+            return st;
+        s->ob[s->n_obstacles++] = o;
+    }
+    return FRAY_OK;
+}
+
 static fray_status read_combatant(sl *L, const yn *it) {
     static const char *const keys[] = {"id", "name", "statblock", "side",
                                        "tactics", "sniping", "cover",
-                                       "reciprocal", "rides", "notes", "inanimate"};
-    fray_status st = yr_keys(&L->r, it, "a combatant", keys, 11, false);
+                                       "reciprocal", "rides", "notes", "inanimate",
+                                       "remount"};
+    fray_status st = yr_keys(&L->r, it, "a combatant", keys, 12, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -1028,6 +1178,13 @@ static fray_status read_combatant(sl *L, const yn *it) {
         (st = yr_bool(&L->r, v, "whether it begins lifeless, to be animated", &c.inanimate)) !=
             FRAY_OK)
         return st;
+    if ((v = yr_get(it, "remount"))) { /* ruling 43: the tactics get back into the saddle */
+        if (!yr_get(it, "rides"))
+            return FAIL(L, v, "remount is a rider's: give it rides (002:59)");
+        if ((st = yr_bool(&L->r, v, "whether its tactics get back into the saddle",
+                          &c.remount)) != FRAY_OK)
+            return st;
+    }
     s->c[s->n++] = c;
     return FRAY_OK;
 }
@@ -1129,6 +1286,9 @@ static fray_status read_encounter(sl *L, const yn *root) {
         }
     if (s->n_sides < 2)
         return FAIL(L, cs, "a fight needs at least two sides (got %d)", s->n_sides);
+    if ((v = yr_get(root, "scene")) && (v = yr_get(v, "obstacles")) &&
+        (st = read_obstacles(L, v)) != FRAY_OK)
+        return st; /* ruling 46: after the combatants they name */
     s->initiator = 0;
     if ((v = yr_get(root, "initiator"))) {
         char w[SW_NAME];

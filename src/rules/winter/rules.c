@@ -15,13 +15,13 @@
 static const char *const words[SW_EV_KINDS] = {
     "begin", "next", "engage", "attack", "avoid", "switch", "disengage",
     "chase", "snipe", "cover", "medicine", "wait", "item", "skill", "wield",
-    "cast", "release", "surmount", "talent", "dismount"};
+    "cast", "release", "surmount", "talent", "dismount", "mount", "ride"};
 static const char *const titles[SW_EV_KINDS] = {
     "Begin", "Next segment", "Engage", "Attack", "Avoid", "Switch Targets",
     "Disengage", "Chase a Sniper", "Establish Sniping", "Take Cover",
     "Medicine", "Wait", "Use an Item", "Use a Skill", "Switch Weapons",
     "Cast a Spell", "Release a Spell", "Surmount the Obstacle", "Use a Talent",
-    "Dismount"};
+    "Dismount", "Get into the Saddle", "Ride Check"};
 static const char *const status_names[SW_ST_WORDS] = {
     "Winded", "Blown", "Wounded", "Unconscious", "Dead", "bleeding",
     "Sniping", "Partial Cover", "Full Cover", "Undefended", "avoided",
@@ -254,10 +254,9 @@ static void fallen(sw_run *r, int t) {
         place(r->s, st, t); /* fallen-release: no: the edges stay */
         return;
     }
-    st->c[t].engages = -1;
+    sw_eng_clear(st, t);
     for (int j = 0; j < st->n; j++)
-        if (st->c[j].engages == t)
-            st->c[j].engages = -1;
+        sw_eng_drop(st, j, t); /* (each of a multi-engager's edges, ruling 40) */
     place(r->s, st, t);
 }
 
@@ -420,14 +419,14 @@ bool sw_undefended(const sw_setup *s, const sw_state *st, int who, int by,
         return true;
     if (c->busy_until >= st->seg)                    /* 002:83 */
         return true;
-    return by >= 0 && st->c[by].engages == unit_(s, st, who) &&
-           c->engages != unit_(s, st, by); /* 002:27 (002:63: a pair is one target) */
+    return by >= 0 && sw_eng(st, by, unit_(s, st, who)) &&
+           !sw_eng(st, who, unit_(s, st, by)); /* 002:27 (002:63: a pair is one target) */
 }
 
 static int slots_on(const sw_setup *s, const sw_state *st, int t, int except) {
     int n = 0;
     for (int j = 0; j < st->n; j++)
-        if (j != except && st->c[j].engages == t &&
+        if (j != except && sw_eng(st, j, t) &&
             (!s->any_mount || sw_rider_of(s, st, j) < 0))
             n += s->c[j].b.size;
     return n;
@@ -437,7 +436,7 @@ static bool engaged_at_all(const sw_state *st, int i) {
     if (st->c[i].engages >= 0)
         return true;
     for (int j = 0; j < st->n; j++)
-        if (st->c[j].engages == i)
+        if (sw_eng(st, j, i))
             return true;
     return false;
 }
@@ -483,8 +482,10 @@ int sw_delay_of(const sw_setup *s, const sw_state *st, int kind, int actor,
         return target == actor ? 2 : 4;          /* 002:86-87 */
     case SW_EV_SKILL:
         return 15;                               /* 002:90 */
-    case SW_EV_SURMOUNT:
-        return s->obstacle;                      /* 002:25: the GM's, the same for all */
+    case SW_EV_SURMOUNT:                         /* 002:25: the GM's, the same for all */
+        return target > 0 && target <= s->n_obstacles ? s->ob[target - 1].time : s->obstacle;
+    case SW_EV_MOUNT:
+        return sw_mount_delay(s);                /* 002:65: the circumstances (ruling 43) */
     case SW_EV_CAST:                             /* 002:77 (target: the spell) */
         return target >= 0 && target < s->n_spells ? s->sp[target].delay : 1;
     case SW_EV_TALENT:                           /* ruling 27 (target: the talent) */
@@ -571,7 +572,8 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
         WHY("no such target");
     if (t >= 0 && on_the_graph(cmd->kind))
         t = unit_(s, st, t); /* 002:63 */
-    if (stunned_(st, a) && cmd->kind != SW_EV_RELEASE && cmd->kind != SW_EV_DISMOUNT)
+    if (stunned_(st, a) && cmd->kind != SW_EV_RELEASE && cmd->kind != SW_EV_DISMOUNT &&
+        cmd->kind != SW_EV_RIDE)
         WHY("%s is %s through segment %d: no combat actions (002:%s)", an,
             paralyzed_(st, a) ? "Paralyzed" : "Stunned",
             (int)(paralyzed_(st, a) ? c->para_until : c->stun_until),
@@ -594,6 +596,11 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             WHY("%s is not in the saddle", an);
         return FRAY_OK; /* the GM's word, at any time (002:65) */
     }
+    if (cmd->kind == SW_EV_RIDE) { /* 002:61 "at the GM's discretion" (ruling 45) */
+        if (sw_mount_of(s, st, a) < 0 && sw_rider_of(s, st, a) < 0)
+            WHY("%s is not in the saddle, nor ridden", an);
+        return FRAY_OK;
+    }
     if (sw_rider_of(s, st, a) >= 0 && cmd->kind != SW_EV_ATTACK && cmd->kind != SW_EV_TALENT &&
         cmd->kind != SW_EV_WAIT && cmd->kind != SW_EV_RELEASE)
         WHY("%s is ridden by %s: it attacks the one its rider engages, or waits (002:61, 63)",
@@ -609,6 +616,8 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
     if (c->decl_seg == st->seg)
         WHY("%s has %s on segment %d already", an,
             c->flags & SW_F_WAITED ? "waited" : "declared", st->seg);
+    if (cmd->kind == SW_EV_MOUNT)
+        return sw_saddle_check(s, st, a, t, why, size); /* 002:65 (ruling 43) */
     const sw_weapon *w = sw_hand(s, st, a);
     if (cmd->kind == SW_EV_WIELD) {
         int wi = cmd->arg;
@@ -651,6 +660,8 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
                 t >= 0 ? tn : "nobody");
         return FRAY_OK;
     }
+    if (cmd->kind == SW_EV_SURMOUNT && cmd->arg > 0) /* a named one (ruling 46) */
+        return sw_surmount_check(s, st, a, cmd->arg - 1, why, size);
     if (cmd->kind == SW_EV_SURMOUNT) {
         if (!s->obstacle)
             WHY("there is no obstacle here (the scene, 002:25)");
@@ -676,22 +687,31 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             t = unit_(s, st, t); /* 002:63: rider and mount are one target */
             tn = s->c[t].name;
         }
-        if (c->engages == t)
+        if (sw_eng(st, a, t))
             WHY("%s engages %s already", an, tn);
-        if (c->engages >= 0)
+        if (c->engages >= 0 && sw_eng_room(s, a) == 1)
             WHY("%s engages %s: one opponent at a time (002:27); Switch Targets "
                 "or Disengage first", an, s->c[c->engages].name);
+        if (sw_eng_count(st, a) >= sw_eng_room(s, a)) /* ruling 40 */
+            WHY("%s engages %d opponents, as many as its talent allows (002:63); "
+                "Disengage first", an, sw_eng_count(st, a));
         if (c->pend_kind == SW_PEND_ENGAGE)
             WHY("%s's Engage on %s is under way", an, s->c[c->pend_target].name);
         if ((st->c[t].flags & SW_F_SNIPING) && !(c->chased & (1u << t)))
             WHY("%s is Sniping: Chase a Sniper first (an Agility roll, 002:47)", tn);
         if (s->obstacle && !((c->flags | st->c[t].flags) & SW_F_SURMOUNTED))
             WHY("an obstacle stands between %s and %s: surmount it first (002:25)", an, tn);
+        if (sw_obstacle_between(s, st, a, t) >= 0) /* ruling 46 */
+            WHY("the %s stands between %s and %s: surmount it first (002:25)",
+                s->ob[sw_obstacle_between(s, st, a, t)].name, an, tn);
         if (slots_on(s, st, t, a) + s->c[a].b.size > capacity_of(s, st, t))
             WHY("%s is Fully Engaged (%d may Engage one of that size, 002:27%s)", tn,
                 capacity_of(s, st, t), sw_mount_of(s, st, t) >= 0 ? ", 67" : "");
         return FRAY_OK;
     case SW_EV_TALENT: {
+        if (w->siege && !sw_siege_allowed(s, a)) /* 002:57; ruling 41 */
+            WHY("the GM allows no siege weapon here: only one with the Siege talent "
+                "may use %s (002:57)", w->name);
         int k = cmd->arg;
         if (k >= s->n_talents || !(s->c[a].b.talents & (1u << k)))
             WHY("%s has no such talent", an);
@@ -704,7 +724,7 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
             WHY("%s has %d Pain: %s needs %d (002:37)", an, c->pain, tl->name, tl->pain);
         if (s->c[t].side == s->c[a].side)
             WHY("%s and %s are on the same side", an, tn);
-        if (!w->ranged && c->engages != unit_(s, st, t))
+        if (!w->ranged && !sw_eng(st, a, unit_(s, st, t)))
             WHY("%s must Engage %s before %s, a melee talent (002:17)", an, tn, tl->name);
         if (w->ranged && st->c[t].cover == SW_COVER_FULL)
             WHY("%s is in Full Cover: no ranged attack can reach (002:49)", tn);
@@ -713,7 +733,10 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
     case SW_EV_ATTACK:
         if (st->c[t].flags & SW_F_DEAD)
             WHY("%s is dead", tn);
-        if (!w->ranged && c->engages != unit_(s, st, t))
+        if (w->siege && !sw_siege_allowed(s, a)) /* 002:57; ruling 41 */
+            WHY("the GM allows no siege weapon here: only one with the Siege talent "
+                "may use %s (002:57)", w->name);
+        if (!w->ranged && !sw_eng(st, a, unit_(s, st, t)))
             WHY("%s must Engage %s before a melee attack (002:17)", an, tn);
         if (w->ranged && st->c[t].cover == SW_COVER_FULL)
             WHY("%s is in Full Cover: no ranged attack can reach (002:49)", tn);
@@ -721,13 +744,13 @@ fray_status sw_check(const sw_setup *s, const sw_state *st,
     case SW_EV_SWITCH:
         if (c->engages < 0)
             WHY("%s engages nobody: Engage instead", an);
-        if (c->engages == t)
+        if (sw_eng(st, a, t))
             WHY("%s engages %s already", an, tn);
-        if (st->c[t].engages != a)
+        if (!sw_eng(st, t, a))
             WHY("%s may switch only to an opponent Engaging them (002:29)", an);
         return FRAY_OK;
     case SW_EV_DISENGAGE:
-        if (c->engages != t && st->c[t].engages != a)
+        if (!sw_eng(st, a, t) && !sw_eng(st, t, a))
             WHY("%s and %s are not Engaged", an, tn);
         return FRAY_OK;
     case SW_EV_CHASE:
@@ -830,7 +853,7 @@ static int friendly_pick(sw_run *r, int a, int t) {
     int list[SW_MAX_C], n = 0;
     for (int j = 0; j < st->n; j++)
         if (j != t && j != a && !(st->c[j].flags & SW_F_DEAD) &&
-            (st->c[j].engages == t || st->c[t].engages == j))
+            (sw_eng(st, j, t) || sw_eng(st, t, j)))
             list[n++] = j;
     if (n == 0)
         return -1;
@@ -876,7 +899,7 @@ static void attack(sw_run *r, int a, int t, int mode, int talent) {
         int list[SW_MAX_C], n = 0;
         for (int j = 0; j < st->n; j++)
             if (j != t && j != a && !(st->c[j].flags & SW_F_DEAD) &&
-                (st->c[j].engages == t || st->c[t].engages == j))
+                (sw_eng(st, j, t) || sw_eng(st, t, j)))
                 list[n++] = j;
         if (hit && talent >= 0 && s->opt.talent_pain_on_hit)
             spend_pain(r, a, talent);
@@ -884,6 +907,16 @@ static void attack(sw_run *r, int a, int t, int mode, int talent) {
             harm(r, a, t, w, two);
         if (hit && talent >= 0)
             talent_effect(r, a, t, talent);
+        int draws = sw_siege_draws(s, w, n); /* ruling 42: up to N of the cluster */
+        for (int k = 0; k < draws; k++) {
+            int pick = k + roll(r, n - k) - 1; /* one of those not drawn yet */
+            fact(r, SW_FACT_FRIENDLY, a, t, pick - k + 1, n - k, 1, list[pick]);
+            int keep = list[k];
+            list[k] = list[pick];
+            list[pick] = keep;
+        }
+        if (draws)
+            n = draws;
         for (int k = 0; k < n && !(st->c[a].flags & SW_F_DEAD); k++)
             attack(r, a, list[k], 2, -1);
         return;
@@ -987,8 +1020,10 @@ static void mounts_follow(const sw_setup *s, sw_state *st) {
         return;
     for (int r = 0; r < st->n; r++) {
         int m = sw_mount_of(s, st, r);
-        if (m >= 0)
+        if (m >= 0) {
             st->c[m].engages = st->c[r].engages;
+            st->c[m].eng_more = 0; /* 002:63: not the rider's other targets */
+        }
     }
 }
 
@@ -1063,6 +1098,7 @@ static void stun(sw_run *r, int t, int n, bool para) {
         c->pend_kind = SW_PEND_NONE;         /* stun-interrupts: yes */
         c->pend_target = -1;
     }
+    sw_saddle_stunned(r, t);                 /* stun-interrupts: the saddle too (ruling 43) */
     if (s->opt.stun_maint_roll && c->n_maint > 0) {
         /* stun-maintain: roll: as for Pain lost (002:73) */
         bool ok = contest(r, t, -1, s->c[t].b.endurance, 0, SW_EV_RELEASE);
@@ -1126,7 +1162,7 @@ static void resolve_engage(sw_run *r, int a) {
         why = 2;
     else if ((st->c[t].flags & SW_F_SNIPING) && !(c->chased & (1u << t)))
         why = 3;
-    else if (c->engages == t)
+    else if (sw_eng(st, a, t))
         why = 4;
     else if (slots_on(s, st, t, a) + s->c[a].b.size > capacity_of(s, st, t))
         why = 5;
@@ -1134,8 +1170,12 @@ static void resolve_engage(sw_run *r, int a) {
         fact(r, SW_FACT_ENGAGED, a, t, 0, why, 0, 0);
         return;
     }
-    c->engages = (int8_t)t; /* replaces any other (one at a time, 002:27) */
-    fact(r, SW_FACT_ENGAGED, a, t, 1, 0, 0, 0);
+    if (sw_eng_count(st, a) < sw_eng_room(s, a))
+        sw_eng_add(st, a, t); /* one more (a talent's engages: N, ruling 40) */
+    else
+        c->engages = (int8_t)t; /* replaces any other (one at a time, 002:27) */
+    int held = sw_eng_count(st, a);
+    fact(r, SW_FACT_ENGAGED, a, t, 1, 0, held > 1 ? held : 0, 0);
     sw_cstate *ct = &st->c[t];
     if (ct->flags & SW_F_SNIPING) {
         ct->flags &= (uint8_t)~SW_F_SNIPING; /* ruling A7.10 */
@@ -1143,9 +1183,12 @@ static void resolve_engage(sw_run *r, int a) {
     }
     /* 002:21: Reciprocal Engage, if it engages nobody (a pending Engage
      * does not count, ruling A7.16). */
-    if (ct->engages < 0 && sw_can_act(ct) && !stunned_(st, t) && s->c[t].reciprocal &&
+    bool open = ct->engages < 0 ||
+                (s->opt.multi_recip_room && !sw_eng(st, t, a) &&
+                 sw_eng_count(st, t) < sw_eng_room(s, t)); /* ruling 40 */
+    if (open && sw_can_act(ct) && !stunned_(st, t) && s->c[t].reciprocal &&
         !sw_hand(s, st, t)->ranged) {
-        ct->engages = (int8_t)a;
+        sw_eng_add(st, t, a);
         fact(r, SW_FACT_RECIP, t, a, 0, 0, 0, 0);
     }
 }
@@ -1283,7 +1326,7 @@ static int area_cluster(const sw_state *st, int t, int *list) {
     list[n++] = t;
     for (int j = 0; j < st->n; j++)
         if (j != t && !(st->c[j].flags & SW_F_DEAD) &&
-            (st->c[j].engages == t || st->c[t].engages == j))
+            (sw_eng(st, j, t) || sw_eng(st, t, j)))
             list[n++] = j;
     return n;
 }
@@ -1416,6 +1459,7 @@ static void segment_end(sw_run *r) {
         if (c->stun_until == st->seg)
             fact(r, SW_FACT_STATUS, i, -1, SW_ST_STUNNED, 0, 0, 0);   /* 002:98 */
     }
+    sw_saddle_end(r); /* ruling 43 */
     mounts_follow(s, st);
     if (!st->over && r->fell)
         check_over(r);
@@ -1472,6 +1516,10 @@ fray_status sw_apply(sw_run *r) {
     sw_cstate *c = &st->c[a];
     if (t >= 0 && on_the_graph(ev->kind))
         ev->target = (int8_t)(t = unit_(s, st, t)); /* 002:63: one target */
+    if (ev->kind == SW_EV_RIDE) {
+        saddle(r, a); /* 002:61: a flat Ride roll; a failure is a fall (ruling 45) */
+        return r->failed;
+    }
     if (ev->kind == SW_EV_DISMOUNT) {
         c->unhorsed = true; /* the GM's word (002:65) */
         fact(r, SW_FACT_STATUS, a, s->c[a].mount - 1, SW_ST_UNHORSED, 1, 0, 0);
@@ -1493,7 +1541,7 @@ fray_status sw_apply(sw_run *r) {
     }
     int d = sw_delay_of(s, st, ev->kind, a,
                         ev->kind == SW_EV_WIELD || ev->kind == SW_EV_CAST ||
-                                ev->kind == SW_EV_TALENT
+                                ev->kind == SW_EV_TALENT || ev->kind == SW_EV_SURMOUNT
                             ? ev->arg
                             : t);
     c->decl_seg = st->seg;
@@ -1548,7 +1596,10 @@ fray_status sw_apply(sw_run *r) {
         int cur = c->engages;
         if (contest(r, a, cur, s->c[a].b.agility + sw_moving_bonus(s, st, a, true),
                     s->c[cur].b.agility + sw_moving_bonus(s, st, cur, false), SW_EV_SWITCH)) {
-            c->engages = (int8_t)t; /* 002:29 */
+            if (s->opt.multi_switch_add && sw_eng_count(st, a) < sw_eng_room(s, a))
+                sw_eng_add(st, a, t); /* ruling 40: multi-switch: add */
+            else
+                c->engages = (int8_t)t; /* 002:29 */
             fact(r, SW_FACT_STATUS, a, t, SW_ST_SWITCHED, 1, 0, 0);
         }
         break;
@@ -1556,10 +1607,8 @@ fray_status sw_apply(sw_run *r) {
     case SW_EV_DISENGAGE:
         if (contest(r, a, t, s->c[a].b.agility + sw_moving_bonus(s, st, a, true),
                     s->c[t].b.agility + sw_moving_bonus(s, st, t, false), SW_EV_DISENGAGE)) {
-            if (c->engages == t)
-                c->engages = -1; /* 002:31 */
-            if (st->c[t].engages == a)
-                st->c[t].engages = -1;
+            sw_eng_drop(st, a, t); /* 002:31 (one edge of several, ruling 40) */
+            sw_eng_drop(st, t, a);
             fact(r, SW_FACT_STATUS, a, t, SW_ST_DISENGAGED, 1, 0, 0);
         }
         break;
@@ -1592,6 +1641,10 @@ fray_status sw_apply(sw_run *r) {
             fact(r, SW_FACT_STATUS, t, a, SW_ST_BLEEDING, 0, 0, 0);
         }
         break;
+    case SW_EV_MOUNT:
+        c->busy_until = st->seg + d; /* Undefended meanwhile (002:83) */
+        c->saddle_at = st->seg + d;  /* in the saddle when it ends (ruling 43) */
+        break;
     case SW_EV_ITEM:
     case SW_EV_SKILL:
         c->busy_until = st->seg + d; /* Undefended meanwhile (002:83); the
@@ -1600,6 +1653,10 @@ fray_status sw_apply(sw_run *r) {
             sw_item_apply(r, a, t, ev->arg - 1); /* or the entry's (ruling 35) */
         break;
     case SW_EV_SURMOUNT:
+        if (ev->arg > 0) {
+            sw_surmount(r, a, ev->arg - 1); /* a named obstacle (ruling 46) */
+            break;
+        }
         if (!s->obstacle_roll || contest(r, a, -1, s->c[a].b.agility, 0, SW_EV_SURMOUNT)) {
             c->flags |= SW_F_SURMOUNTED;
             fact(r, SW_FACT_STATUS, a, -1, SW_ST_SURMOUNTED, 1, 0, 0);
@@ -1714,7 +1771,7 @@ static int switch_to(const sw_setup *s, const sw_state *st, int a, bool ranged) 
 
 static bool engaged_by_foe(const sw_setup *s, const sw_state *st, int a) {
     for (int j = 0; j < st->n; j++)
-        if (st->c[j].engages == a && s->c[j].side != s->c[a].side && !sw_out(&st->c[j]))
+        if (sw_eng(st, j, a) && s->c[j].side != s->c[a].side && !sw_out(&st->c[j]))
             return true;
     return false;
 }
@@ -1741,7 +1798,7 @@ static bool cast_choice(const sw_setup *s, const sw_state *st, int a, sw_event *
             int foes = 0, allies = 0;
             bool self = false;
             for (int m = 0; m < st->n; m++)
-                if ((m == j || st->c[m].engages == j || st->c[j].engages == m) &&
+                if ((m == j || sw_eng(st, m, j) || sw_eng(st, j, m)) &&
                     !sw_out(&st->c[m])) {
                     self |= m == a;
                     if (enemy_of(s, a, m))
@@ -1957,6 +2014,10 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
     /* Melee: hit the one engaged; else switch to whoever hits us
      * Undefended when our own target is fine; else engage the one
      * engaging us, else the foe with the fewest engagers. */
+    if (sw_saddle_tactics(s, st, a, cmd)) /* ruling 43: back into the saddle */
+        return;
+    if (sw_eng_tactics(s, st, a, cmd)) /* ruling 40: one more, if it has room */
+        return;
     if (c->engages >= 0 && !sw_out(&st->c[c->engages])) {
         /* 002:63: at a mounted foe, the rider or the mount, whichever has
          * less Health */
@@ -1980,7 +2041,7 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
         for (int j = 0; j < st->n; j++) {
             if (!enemy_of(s, a, j) || sw_out(&st->c[j]) || sw_rider_of(s, st, j) >= 0)
                 continue; /* (a ridden mount: its rider is the target, 002:63) */
-            int n = st->c[j].engages == a ? -1 : slots_on(s, st, j, -1);
+            int n = sw_eng(st, j, a) ? -1 : slots_on(s, st, j, -1);
             if (n < best_n) {
                 sw_event t;
                 cmd_set(&t, SW_EV_ENGAGE, a, j, 0);
@@ -2002,6 +2063,8 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
         cmd_set(cmd, SW_EV_SURMOUNT, a, -1, 0);
         if (s->obstacle && ok(s, st, cmd))
             return;
+        if (sw_obstacle_tactics(s, st, a, cmd)) /* ruling 46 */
+            return;
         /* Nobody to Engage or chase: a ranged weapon, if it has one. */
         int wi = engaged_by_foe(s, st, a) ? -1 : switch_to(s, st, a, true);
         if (wi >= 0) {
@@ -2016,6 +2079,10 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
 /* For bonus.c (002:75; ruling 33): a fact, and a Maintained spell ended. */
 void sw_fact_put(sw_run *r, int kind, int who, int other, int a, int b, int c, int d) {
     fact(r, kind, who, other, a, b, c, d);
+}
+
+bool sw_contest(sw_run *r, int who, int other, int mine, int theirs, int what) {
+    return contest(r, who, other, mine, theirs, what);
 }
 
 void sw_maint_end(sw_run *r, int i, int k, int why) { maint_end(r, i, k, why); }

@@ -63,6 +63,7 @@ static const char *contest_what(int k) {
     case SW_EV_RELEASE: return "a flat Endurance roll to keep Maintaining";
     case SW_EV_SURMOUNT: return "a flat Agility roll to surmount the obstacle";
     case SW_EV_DISMOUNT: return "Ride (002:61)";
+    case SW_EV_MOUNT: return "a flat Ride roll to get into the saddle";
     default: return "a check";
     }
 }
@@ -181,7 +182,10 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
                     ev->seg, who, sw_kind_title(f->a), f->b);
             break;
         case SW_FACT_ENGAGED:
-            if (f->a)
+            if (f->a && f->c > 1) /* ruling 40 */
+                put(&o, "  %s's Engage takes effect: %s engages %s too (%d opponents "
+                        "at once, a talent's, 002:63).\n", who, who, other, f->c);
+            else if (f->a)
                 put(&o, "  %s's Engage takes effect: %s engages %s.\n", who, who, other);
             else
                 put(&o, "  %s's Engage on %s ends without effect: %s.\n", who,
@@ -215,8 +219,12 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
                 (f->d & 2) ? "Undefended " : "", f->b, f->c ? "hit" : "miss");
             break;
         case SW_FACT_FRIENDLY:
-            put(&o, "  The miss flies into %s's cluster: it may hit %s (d%d: %d).\n",
-                other, nm(s, f->d), f->b, f->a);
+            if (f->c == 1) /* ruling 42 */
+                put(&o, "  The siege weapon's spread into %s's cluster falls on %s "
+                        "(d%d: %d, 002:57).\n", other, nm(s, f->d), f->b, f->a);
+            else
+                put(&o, "  The miss flies into %s's cluster: it may hit %s (d%d: %d).\n",
+                    other, nm(s, f->d), f->b, f->a);
             break;
         case SW_FACT_DAMAGE:
             if (f->d == 1)
@@ -244,9 +252,18 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
                 put(&o, "  %s and %s are no longer Engaged.\n", who, other);
             else if (f->a == SW_ST_SWITCHED)
                 put(&o, "  %s now engages %s.\n", who, other);
+            else if (f->a == SW_ST_UNHORSED && f->b == 2) /* ruling 43 */
+                put(&o, "  %s's getting into %s's saddle is interrupted (Stunned, 002:98).\n",
+                    who, other);
+            else if (f->a == SW_ST_UNHORSED && !f->b) /* ruling 43 */
+                put(&o, "  %s is in %s's saddle again: one target with it (002:63).\n",
+                    who, other);
             else if (f->a == SW_ST_UNHORSED)
                 put(&o, "  %s is out of %s's saddle (002:65): they are two targets now.\n",
                     who, other);
+            else if (f->a == SW_ST_SURMOUNTED && f->c > 0 && f->c <= s->n_obstacles)
+                put(&o, "  %s is past the %s and may Engage across it.\n", who,
+                    s->ob[f->c - 1].name); /* ruling 46 */
             else if (f->a == SW_ST_SURMOUNTED)
                 put(&o, "  %s is past the obstacle and may Engage across it.\n", who);
             else if (f->a == SW_ST_CHASED)
@@ -397,6 +414,8 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
         ev->arg - 1 < s->n_items) /* ruling 35 */
         put(&o, ",\"%s\":\"%s\"", ev->kind == SW_EV_ITEM ? "item" : "skill",
             s->it[ev->arg - 1].name);
+    if (ev->kind == SW_EV_SURMOUNT && ev->arg > 0 && ev->arg <= s->n_obstacles)
+        put(&o, ",\"obstacle\":\"%s\"", s->ob[ev->arg - 1].name); /* ruling 46 */
     put(&o, "},\"given\":%s,\"dice\":[", ev->given ? "true" : "false");
     for (int i = 0; i < ev->n_dice; i++)
         put(&o, "%s{\"d\":%d,\"v\":%d}", i ? "," : "", ev->dice[i].sides,
@@ -419,6 +438,8 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
             break;
         case SW_FACT_ENGAGED:
             put(&o, ",\"result\":\"%s\"", f->a ? "engaged" : "failed");
+            if (f->c > 1)
+                put(&o, ",\"targets\":%d", f->c); /* ruling 40 */
             break;
         case SW_FACT_CONTEST:
         case SW_FACT_ATTACK:
@@ -451,6 +472,8 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
                 f->b ? "true" : "false");
             if ((f->a == SW_ST_STUNNED || f->a == SW_ST_PARALYZED) && f->b)
                 put(&o, ",\"through\":%d", f->c);
+            if (f->a == SW_ST_UNHORSED && f->b == 2)
+                put(&o, ",\"interrupted\":true"); /* getting into the saddle (ruling 43) */
             break;
         case SW_FACT_BLEED:
             put(&o, ",\"damage\":%d,\"health\":%d", f->a, f->c);
@@ -463,6 +486,8 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
             break;
         case SW_FACT_FRIENDLY:
             put(&o, ",\"hits\":\"%s\",\"die\":%d,\"of\":%d", idof(s, f->d), f->a, f->b);
+            if (f->c == 1)
+                put(&o, ",\"siege\":true"); /* ruling 42: a siege spread's draw */
             break;
         case SW_FACT_SPELL: {
             static const char *const sf[] = {"effect", "interrupted", "released",
@@ -582,7 +607,7 @@ fray_status sw_event_from_json(const sw_setup *s, const void *json,
     if (k < 0)
         BAD("command.action", "expected an action: begin, next, engage, attack, "
                               "avoid, switch, disengage, chase, snipe, cover, "
-                              "medicine, item, skill, wield, cast, release, surmount, talent, dismount or wait");
+                              "medicine, item, skill, wield, cast, release, surmount, talent, dismount, mount, ride or wait");
     ev->kind = (uint8_t)k;
     if ((v = json_object_get(c, "actor"))) {
         int i = combatant_of(s, v);
@@ -651,6 +676,14 @@ fray_status sw_event_from_json(const sw_setup *s, const void *json,
                     sk ? "a skill" : "an item");
             ev->arg = (uint8_t)(ii + 1);
         }
+    if ((v = json_object_get(c, "obstacle"))) { /* ruling 46 */
+        int ob = json_is_string(v) ? sw_find_obstacle(s, json_string_value(v),
+                                                      strlen(json_string_value(v)))
+                                   : -1;
+        if (k != SW_EV_SURMOUNT || ob < 0)
+            BAD("command.obstacle", "expected an obstacle of the scene (surmount)");
+        ev->arg = (uint8_t)(ob + 1);
+    }
     bool needs_actor = k != SW_EV_BEGIN && k != SW_EV_NEXT;
     if (needs_actor && ev->actor < 0)
         BAD("command", "the %s needs an actor", sw_kind_title(k));
@@ -744,7 +777,7 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
         return fray__diag_set(diag, FRAY_ERR_PARSE, (int)strlen(text) + 1,
                               "expected an action after '%.*s': engage, attack, "
                               "avoid, switch, disengage, chase, snipe, cover, "
-                              "medicine, item, skill, wield, cast, release, surmount, talent, dismount or wait", (int)(len[0] < 40 ? len[0] : 40), tok[0]);
+                              "medicine, item, skill, wield, cast, release, surmount, talent, dismount, mount, ride or wait", (int)(len[0] < 40 ? len[0] : 40), tok[0]);
     int k = -1;
     for (int i = SW_EV_ENGAGE; i < SW_EV_KINDS; i++)
         if (word_eq(tok[1], len[1], sw_kind_word(i)))
@@ -752,7 +785,7 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
     if (k < 0)
         return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[1] - text) + 1,
                               "'%.*s': expected an action: engage, attack, avoid, "
-                              "switch, disengage, chase, snipe, cover, medicine, item, skill, wield, cast, release, surmount, talent, dismount or wait",
+                              "switch, disengage, chase, snipe, cover, medicine, item, skill, wield, cast, release, surmount, talent, dismount, mount, ride or wait",
                               (int)(len[1] < 40 ? len[1] : 40), tok[1]);
     cmd->kind = (uint8_t)k;
     cmd->actor = (int8_t)a;
@@ -835,9 +868,17 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
             cmd->target = (int8_t)t;
         }
         return FRAY_OK; /* more than 4 words: refused above */
+    } else if (k == SW_EV_SURMOUNT && n >= 3) { /* a named obstacle (ruling 46) */
+        int ob = sw_find_obstacle(s, tok[2], len[2]);
+        if (ob < 0)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[2] - text) + 1,
+                                  "'%.*s': expected an obstacle of the scene",
+                                  (int)(len[2] < 40 ? len[2] : 40), tok[2]);
+        cmd->arg = (uint8_t)(ob + 1);
+        n--;
     } else if (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL || k == SW_EV_SURMOUNT ||
-               k == SW_EV_DISMOUNT) {
-        /* no target */
+               k == SW_EV_DISMOUNT || k == SW_EV_RIDE || (k == SW_EV_MOUNT && n < 3)) {
+        /* no target (mount: its own mount, ruling 43) */
     } else if (n >= 3) {
         int t = find_who(s, tok[2], len[2]);
         if (t < 0)
@@ -851,7 +892,7 @@ fray_status sw_parse(const sw_setup *s, const sw_state *st, const char *text,
                               s->c[a].name, sw_kind_word(k));
     }
     int want = (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL ||
-                k == SW_EV_SURMOUNT || k == SW_EV_DISMOUNT) ? 2 : 3;
+                k == SW_EV_SURMOUNT || k == SW_EV_DISMOUNT || k == SW_EV_RIDE) ? 2 : 3;
     if (n > want)
         return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[want] - text) + 1,
                               "expected nothing more after the command");
@@ -891,6 +932,8 @@ static void status_words(const sw_setup *s, const sw_state *st, int i, out *o) {
         put(o, " %s", c->cover == SW_COVER_FULL ? "Full Cover" : "Partial Cover");
     if (c->hand)
         put(o, " (%s in hand)", sw_hand(s, st, i)->name); /* Switch Weapons, 002:85 */
+    if (c->saddle_at >= st->seg) /* ruling 43 */
+        put(o, " getting into the saddle (until the end of segment %d)", (int)c->saddle_at);
     if (s->c[i].b.magic)
         put(o, " Magic %d/%d", c->magic, s->c[i].b.magic); /* 002:71 */
     for (int k = 0; k < c->n_maint; k++) {
@@ -908,7 +951,7 @@ static void status_words(const sw_setup *s, const sw_state *st, int i, out *o) {
             put(o, " %s %s", s->it[k].skill ? "skill" : "item", s->it[k].name);
     int slots = 0;
     for (int j = 0; j < st->n; j++)
-        if (st->c[j].engages == i)
+        if (sw_eng(st, j, i))
             slots += s->c[j].b.size;
     if (slots >= s->c[i].b.capacity)
         put(o, " Fully Engaged");
@@ -921,20 +964,34 @@ size_t sw_draw_graph(const sw_setup *s, const sw_state *st, char *buf,
         buf[0] = '\0';
     put(&o, "Engaged:");
     int edges = 0;
-    for (int i = 0; i < st->n; i++) {
-        int t = st->c[i].engages;
-        if (t < 0)
-            continue;
-        bool mutual = st->c[t].engages == i;
-        if (mutual && t < i)
-            continue;
-        put(&o, "%s %s %s %s", edges ? "," : "", s->c[i].name,
-            mutual ? "<->" : "->", s->c[t].name);
-        edges++;
-    }
+    for (int i = 0; i < st->n; i++)
+        for (int t = 0; t < st->n; t++) { /* every edge (several: ruling 40) */
+            if (!sw_eng(st, i, t))
+                continue;
+            bool mutual = sw_eng(st, t, i);
+            if (mutual && t < i)
+                continue;
+            put(&o, "%s %s %s %s", edges ? "," : "", s->c[i].name,
+                mutual ? "<->" : "->", s->c[t].name);
+            edges++;
+        }
     if (!edges)
         put(&o, " nobody");
     put(&o, "\n");
+    for (int k = 0; k < s->n_obstacles; k++) { /* ruling 46 */
+        put(&o, "  The %s stands between", s->ob[k].name);
+        for (int side = 0; side < 2; side++) {
+            uint16_t m = side ? s->ob[k].b : s->ob[k].a;
+            int n = 0;
+            put(&o, "%s", side ? " and" : "");
+            for (int i = 0; i < st->n; i++)
+                if (((unsigned)m >> i) & 1u)
+                    put(&o, "%s %s%s", n++ ? "," : "", s->c[i].name,
+                        (((unsigned)st->c[i].past >> k) & 1u) ? " (past it)" : "");
+        }
+        put(&o, " (surmount: %d segments%s)\n", s->ob[k].time,
+            s->ob[k].roll ? " and a flat Agility roll" : "");
+    }
     for (int i = 0; i < st->n; i++)
         if (st->c[i].pend_kind == SW_PEND_ENGAGE)
             put(&o, "  %s's Engage on %s takes effect at the end of segment %d\n",
@@ -942,7 +999,7 @@ size_t sw_draw_graph(const sw_setup *s, const sw_state *st, char *buf,
     for (int i = 0; i < st->n; i++) {
         bool any = false;
         for (int j = 0; j < st->n; j++)
-            if (j != i && st->c[j].engages == i && sw_undefended(s, st, i, j, false)) {
+            if (j != i && sw_eng(st, j, i) && sw_undefended(s, st, i, j, false)) {
                 if (!any)
                     put(&o, "  %s is Undefended against %s", s->c[i].name, s->c[j].name);
                 else

@@ -91,6 +91,10 @@ static fray_status fill_conditions(fray_fight_view *v, const sw_setup *s,
         if (rc == FRAY_OK && c->engages >= 0)
             rc = add(v, &l, fray__view_strf(v, "engages %s", s->c[c->engages].name),
                      "until it disengages or switches", c->engages);
+        for (int j = 0; rc == FRAY_OK && j < st->n; j++) /* ruling 40 */
+            if (j != c->engages && sw_eng(st, i, j))
+                rc = add(v, &l, fray__view_strf(v, "engages %s", s->c[j].name),
+                         "until it disengages (a talent's several targets, 002:63)", j);
         if (rc == FRAY_OK && c->pend_kind == SW_PEND_ENGAGE)
             rc = add(v, &l, fray__view_strf(v, "Engaging %s", s->c[c->pend_target].name),
                      fray__view_strf(v, "takes effect at the end of segment %d",
@@ -111,8 +115,14 @@ static fray_status fill_conditions(fray_fight_view *v, const sw_setup *s,
         if (rc == FRAY_OK && c->busy_until >= st->seg)
             rc = add(v, &l, "busy", fray__view_strf(v, "Undefended through segment %d (002:83)",
                                                     (int)c->busy_until), -1);
+        if (rc == FRAY_OK && c->saddle_at >= st->seg) /* ruling 43 */
+            rc = add(v, &l, "getting into the saddle",
+                     fray__view_strf(v, "in the saddle at the end of segment %d%s",
+                                     (int)c->saddle_at,
+                                     s->opt.mount_roll ? " on a flat Ride roll" : ""),
+                     s->c[i].mount - 1);
         for (int j = 0; rc == FRAY_OK && j < st->n; j++)
-            if (j != i && st->c[j].engages == i && sw_undefended(s, st, i, j, false))
+            if (j != i && sw_eng(st, j, i) && sw_undefended(s, st, i, j, false))
                 rc = add(v, &l, fray__view_strf(v, "Undefended against %s", s->c[j].name),
                          "while it engages another, or cannot act", j);
     }
@@ -141,7 +151,7 @@ static fray_status fill_actions(fray_fight_view *v, const sw_setup *s,
         c.target = -1;
         bool any = false;
         if (k == SW_EV_SNIPE || k == SW_EV_WAIT || k == SW_EV_SKILL || k == SW_EV_SURMOUNT ||
-            k == SW_EV_DISMOUNT) {
+            k == SW_EV_DISMOUNT || k == SW_EV_MOUNT || k == SW_EV_RIDE) {
             any = sw_check(s, st, &c, NULL, 0) == FRAY_OK;
         } else if (k == SW_EV_COVER) {
             for (int lv = SW_COVER_PARTIAL; lv <= SW_COVER_FULL && !any; lv++) {

@@ -470,7 +470,8 @@ static bool same_c(const sw_cstate *a, const sw_cstate *b) {
            a->chased == b->chased && a->engages == b->engages &&
            a->pend_kind == b->pend_kind && a->pend_target == b->pend_target &&
            a->cover == b->cover && a->flags == b->flags &&
-           a->init_roll == b->init_roll;
+           a->init_roll == b->init_roll && a->eng_more == b->eng_more &&
+           a->saddle_at == b->saddle_at;
 }
 
 static bool rs_same(const void *pa, const void *pb) {

@@ -49,7 +49,9 @@ enum sw_talent_resolve { SW_TR_ATTACK, SW_TR_AUTOMATIC,
                          SW_TR_PASSIVE /* always at work, never declared (ruling 32) */ };
 enum sw_talent_effect { SW_TE_STUN, SW_TE_PARALYZE, SW_TE_WOUND, SW_TE_BONUS,
                         SW_TE_ENGAGE_DELAY /* amount: the holder's Engage delay (002:19) */,
-                        SW_TE_ROLL_BONUS /* passive: amount to the rolls in `rolls` (ruling 34) */ };
+                        SW_TE_ROLL_BONUS /* passive: amount to the rolls in `rolls` (ruling 34) */,
+                        SW_TE_ENGAGES /* amount: how many it may Engage at once (002:63; ruling 40) */,
+                        SW_TE_SIEGE /* the Siege talent: siege weapons where the GM allows none (002:57) */ };
 typedef struct sw_talent {
     char name[SW_NAME];
     uint8_t resolve;        /* sw_talent_resolve */
@@ -103,6 +105,8 @@ typedef struct sw_weapon {
     bool siege;             /* kind: siege (ranged, -10, 002:57) */
     bool area;              /* area: true: no roll, the target's Engaged
                                cluster (002:53; ruling 29) */
+    uint8_t targets;        /* siege: how many of a cluster it may hit (0:
+                               no limit; siege-spread: weapon, ruling 42) */
 } sw_weapon;
 
 enum sw_protects { SW_PROT_NONE, SW_PROT_PHYSICAL, SW_PROT_MAGICAL, SW_PROT_BOTH };
@@ -172,6 +176,12 @@ typedef struct sw_options {
     bool bonus_pain_roll;     /* bonus-pain-roll: no | yes (ruling 33) */
     bool talent_rolls_all;    /* talent-rolls: actor | all (ruling 34) */
     bool items_unlimited;     /* item-uses: once | unlimited (ruling 35) */
+    bool multi_recip_room;    /* multi-reciprocal: free | room (ruling 40) */
+    bool multi_switch_add;    /* multi-switch: replace | add (ruling 40) */
+    bool siege_spread_weapon; /* siege-spread: weapon (ruling 42) */
+    uint8_t mount_delay;      /* mount-delay: 5 (ruling 43; 0 in a zeroed
+                                 struct reads as 5) */
+    bool mount_roll;          /* mount-roll: none | ride (ruling 44) */
 } sw_options;
 
 typedef struct sw_combatant {
@@ -184,7 +194,18 @@ typedef struct sw_combatant {
     sw_block b;               /* its stat block, resolved */
     int8_t mount;             /* the combatant it rides: index + 1; 0 none (002:59) */
     bool inanimate;           /* begins out of the fight, to be animated (002:75; ruling 36) */
+    bool remount;             /* its tactics get back into the saddle (ruling 43) */
 } sw_combatant;
+
+/* An obstacle between some combatants only (002:25; ruling 46): who
+ * stands on each side of it, and its own time to surmount. */
+enum { SW_MAX_OBST = 8 };
+typedef struct sw_obstacle {
+    char name[SW_NAME];
+    uint16_t a, b;          /* the combatants on each side of it (bit per combatant) */
+    uint8_t time;           /* segments an attempt to surmount it takes (1 to 30) */
+    bool roll;              /* an attempt needs a flat Agility roll */
+} sw_obstacle;
 
 typedef struct sw_setup {
     fray_allocator alloc;
@@ -218,6 +239,10 @@ typedef struct sw_setup {
     bool any_mount;           /* someone rides (the rules' quick way past mounts) */
     int n_items;              /* items and skills with effects (ruling 35) */
     sw_item it[SW_MAX_ITEMS];
+    bool scene_no_siege;      /* scene: siege: false: the GM allows no siege
+                                 weapon but to the Siege talent (002:57; ruling 41) */
+    int n_obstacles;          /* the scene's obstacles: list (002:25; ruling 46) */
+    sw_obstacle ob[SW_MAX_OBST];
 } sw_setup;
 
 enum sw_file_kind { SW_FILE_ENCOUNTER, SW_FILE_STATBLOCKS, SW_FILE_CATALOG };
@@ -277,6 +302,13 @@ typedef struct sw_cstate {
     int16_t maint_left[SW_MAX_MAINT]; /* a Maintained bonus spell's points left (002:75) */
     uint32_t items_used;      /* its items used up (bit per sw_setup.it; ruling 35) */
     bool inanimate;           /* out of the fight until animated (ruling 36) */
+    uint16_t eng_more;        /* whom else it engages (bit per combatant): a
+                                 talent's engages: N (002:63; ruling 40);
+                                 read through sw_eng */
+    int32_t saddle_at;        /* back in the saddle at the end of this segment
+                                 (0: not getting in; ruling 43) */
+    uint8_t past;             /* the scene's obstacles: list it has surmounted
+                                 (bit per obstacle; ruling 46) */
 } sw_cstate;
 
 typedef struct sw_state {
@@ -313,6 +345,8 @@ enum sw_kind {
     SW_EV_SURMOUNT,           /* surmount the obstacle (002:25) */
     SW_EV_TALENT,             /* an attack with a talent (ruling 27): arg the talent */
     SW_EV_DISMOUNT,           /* the GM takes a rider out of the saddle (ruling 28) */
+    SW_EV_MOUNT,              /* get into the saddle (002:65; ruling 43) */
+    SW_EV_RIDE,               /* a Ride check the GM asks for (002:61; ruling 45) */
     SW_EV_KINDS
 };
 
@@ -562,5 +596,61 @@ void sw_animate_fallen(sw_run *r, int t);
 bool sw_animate_choice(const sw_setup *s, const sw_state *st, int a, sw_event *cmd);
 /* rules.c, for bonus.c: one out of the fight off the track and its edges. */
 void sw_fall(sw_run *r, int t);
+/* ---- engage.c: talents that engage several at once (002:63; ruling 40) ---
+ * A combatant engages its first target (`engages`) and, with a passive
+ * talent's `engages: N`, up to N - 1 more (`eng_more`); every rule that
+ * reads who engages whom asks sw_eng. */
+bool sw_eng(const sw_state *st, int a, int b);
+int sw_eng_count(const sw_state *st, int a);
+/* How many a may engage at once: 1, or its talents' largest engages: N. */
+int sw_eng_room(const sw_setup *s, int a);
+/* a engages b too (the first edge if it had none). */
+void sw_eng_add(sw_state *st, int a, int b);
+/* a lets b go; the next of its targets (lowest index) becomes its first. */
+void sw_eng_drop(sw_state *st, int a, int b);
+void sw_eng_clear(sw_state *st, int a);
+/* The tactics of a multi-engager with room: Engage a foe that engages it
+ * unanswered (cmd set and true), else false. */
+bool sw_eng_tactics(const sw_setup *s, const sw_state *st, int a, sw_event *cmd);
+
+/* ---- siege.c: siege weapons and the Siege talent (002:57; rulings 41, 42) */
+bool sw_siege_talent(const sw_setup *s, int a);
+/* May a use a siege weapon here: the scene allows them (the GM's
+ * discretion) or a has the Siege talent. */
+bool sw_siege_allowed(const sw_setup *s, int a);
+/* How many of the target's cluster (others of them) a siege weapon's
+ * spread draws: 0 all of them (ruling 25), else the weapon's targets - 1
+ * (siege-spread: weapon, ruling 42). */
+int sw_siege_draws(const sw_setup *s, const sw_weapon *w, int others);
+
+/* ---- engage.c: getting into the saddle (002:65; rulings 43-45) ---------- */
+int sw_mount_delay(const sw_setup *s);
+/* Why a may not get into the saddle of t (-1: its own mount) now. */
+fray_status sw_saddle_check(const sw_setup *s, const sw_state *st, int a, int t,
+                            char *why, size_t size);
+/* The end of a segment: those whose getting into the saddle ends now (a
+ * flat Ride roll with mount-roll: ride). */
+void sw_saddle_end(sw_run *r);
+/* The tactics: a rider out of the saddle, engaged with or by nobody, gets
+ * back into it. */
+bool sw_saddle_tactics(const sw_setup *s, const sw_state *st, int a, sw_event *cmd);
+/* A Stun on t (ruling 27's stun-interrupts: yes) ends its getting into
+ * the saddle. */
+void sw_saddle_stunned(sw_run *r, int t);
+/* ---- engage.c: obstacles between some combatants (002:25; ruling 46) --- */
+/* The first obstacle of the scene's list between a and t that neither has
+ * surmounted; -1 none. */
+int sw_obstacle_between(const sw_setup *s, const sw_state *st, int a, int t);
+/* Why a may not try to surmount obstacle k now. */
+fray_status sw_surmount_check(const sw_setup *s, const sw_state *st, int a, int k,
+                              char *why, size_t size);
+void sw_surmount(sw_run *r, int a, int k);
+/* The tactics: an obstacle between a and every foe it could Engage. */
+bool sw_obstacle_tactics(const sw_setup *s, const sw_state *st, int a, sw_event *cmd);
+int sw_find_obstacle(const sw_setup *s, const char *name, size_t len);
+
+/* rules.c, for engage.c: a roll of who's value against other's (other -1:
+ * a bare d20), as the rules make them (facts: sw_fact_put). */
+bool sw_contest(sw_run *r, int who, int other, int mine, int theirs, int what);
 
 #endif
