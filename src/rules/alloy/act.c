@@ -113,7 +113,19 @@ static bool overlap(fray_footprint a, fray_footprint b) {
 }
 
 /* 004:818-820: allies may be passed through; enemies only when helpless
- * or two size categories apart. */
+ * or two size categories apart: how the mover `who` (of size my_size)
+ * meets j. */
+static fray_occupant occ_kind(const fa_setup *s, const fa_state *st, int who,
+                              int my_size, int j) {
+    const fa_cstate *c = &st->c[j];
+    if (fa_has(c, FA_C_DEAD))
+        return FRAY_OCC_PASSABLE;
+    if (fa_allies(s, who, j))
+        return FRAY_OCC_ALLY;
+    int d = (int)fa_sb_of(s, j)->size - my_size;
+    return (helpless(c) || d >= 2 || d <= -2) ? FRAY_OCC_PASSABLE : FRAY_OCC_ENEMY;
+}
+
 static void occ_init(const fa_setup *s, const fa_state *st, int who,
                      fray_footprint fp, occ_ctx *o) {
     o->s = s;
@@ -129,17 +141,8 @@ static void occ_init(const fa_setup *s, const fa_state *st, int who,
     for (int j = 0; j < st->n; j++) {
         if (j == who)
             continue;
-        const fa_cstate *c = &st->c[j];
-        fray_occupant k;
-        if (fa_has(c, FA_C_DEAD))
-            k = FRAY_OCC_PASSABLE;
-        else if (fa_allies(s, who, j))
-            k = FRAY_OCC_ALLY;
-        else {
-            int d = (int)fa_sb_of(s, j)->size - my_size;
-            k = (helpless(c) || d >= 2 || d <= -2) ? FRAY_OCC_PASSABLE : FRAY_OCC_ENEMY;
-        }
-        fray_footprint f = c->fp;
+        fray_occupant k = occ_kind(s, st, who, my_size, j);
+        fray_footprint f = st->c[j].fp;
         int side = f.side > 0 ? f.side : 1;
         o->other[o->n] = f;
         o->kind[o->n] = (uint8_t)k;
@@ -438,22 +441,32 @@ static int step_cost(const fa_setup *s, const fa_state *st, int who,
         return -1;
     if (!fray_grid_in(&s->map, to))
         return -1;
-    occ_ctx o;
-    occ_init(s, st, who, from, &o);
-    o.narrow_ok = o.narrow_ok || squeeze;
+    /* Speed (issue 16, alloy16): only the others whose footprints meet
+     * the box the step touches (grid.c paints who stands where in that
+     * box alone: the squares of the mover's footprint before and after,
+     * side + 1 each way), with occ_init's kinds (occ_kind). */
+    int side = from.side < 1 ? 1 : from.side > 5 ? 5 : from.side;
+    int x0 = dx < 0 ? to.x : from.at.x, y0 = dy < 0 ? to.y : from.at.y;
+    int x1 = x0 + side + 1, y1 = y0 + side + 1;
+    bool narrow_ok = fa_has(&st->c[who], FA_C_SQUEEZING) ||
+                     s->opt.narrow == FA_NARROW_OPEN || squeeze;
+    int my_size = fa_sb_of(s, who)->size;
     enum { NARROW_MAX = 6 * 6 }; /* the step's box: sides up to 5, plus one */
     fray_footprint fp[FA_MAX_COMBATANTS + 1 + NARROW_MAX];
     uint8_t kind[FA_MAX_COMBATANTS + 1 + NARROW_MAX];
     int n = 0;
-    for (int i = 0; i < o.n; i++) {
-        fp[n] = o.other[i];
-        kind[n++] = o.kind[i];
+    for (int j = 0; j < st->n; j++) {
+        fray_footprint f = st->c[j].fp;
+        int fs = f.side > 0 ? f.side : 1;
+        if (j == who || f.at.x >= x1 || f.at.x + fs <= x0 || f.at.y >= y1 ||
+            f.at.y + fs <= y0)
+            continue;
+        fp[n] = f;
+        kind[n++] = (uint8_t)occ_kind(s, st, who, my_size, j);
     }
     fp[n] = from;
     kind[n++] = FRAY_OCC_SELF;
-    if (!o.narrow_ok) {
-        int side = from.side < 1 ? 1 : from.side > 5 ? 5 : from.side;
-        int x0 = dx < 0 ? to.x : from.at.x, y0 = dy < 0 ? to.y : from.at.y;
+    if (!narrow_ok) {
         for (int y = y0; y < y0 + side + 1; y++)
             for (int x = x0; x < x0 + side + 1; x++) {
                 fray_pos q = {(int16_t)x, (int16_t)y};
@@ -487,6 +500,32 @@ int fa_step_cost(const fa_setup *s, const fa_state *st, int who,
     int c = step_cost(s, st, who, from, to, parity, m, squeeze);
     free(m);
     return c;
+}
+
+/* Speed (issue 16, alloy16): what a shift's one square needs of
+ * fa_reach(who, max cost 1), the square `to` reached at cost 1 and one it
+ * may stop on, from the step alone (step_cost from parity 0: the direct
+ * step is the only way to a square at cost 1) and may_end (fa_reach's
+ * can_stop), Slowed's allowance first (fa_reach's bound). Debug builds
+ * hold it to the map. */
+bool fa_one_step_ok(const fa_setup *s, const fa_state *st, int who, fray_pos to) {
+    const fa_cstate *c = &st->c[who];
+    fray_reach_map *m = NULL;
+#ifndef NDEBUG
+    m = malloc(sizeof *m); /* (the debug checks' searches) */
+    if (!m)
+        return false;
+#endif
+    bool ok = !(fa_has(c, FA_C_SLOWED) && slowed_left(c) < 1) &&
+              step_cost(s, st, who, c->fp, to, 0, m, false) == 1 &&
+              may_end(s, st, who, (fray_footprint){to, c->fp.side});
+#ifndef NDEBUG
+    fa_reach(s, st, who, 1, m); /* (the long way) */
+    bool in = to.x >= 0 && to.y >= 0 && to.x < m->w && to.y < m->h;
+    assert(ok == (in && m->cost[to.y][to.x] == 1 && m->can_stop[to.y][to.x]));
+    free(m);
+#endif
+    return ok;
 }
 
 static bool diagonal(fray_pos a, fray_pos b) { return a.x != b.x && a.y != b.y; }
@@ -824,10 +863,16 @@ static fray_status attackable(const fa_setup *s, const fa_state *st,
     basic.targets[0] = (int8_t)t;
     bool melee = power < 0 && !ranged_or_area(s, st, &basic);
     fa_attack_line line = fa_attack_line_of(s, st, who, power, cmd->weapon, melee);
-    fa_mods m;
+    /* Speed (issue 16, alloy16): the range, reach and cover tests of
+     * fa_attack_mods alone, not its modifiers. */
+    bool possible = fa_attack_possible(s, st, who, t, &line, st->c[who].fp.at);
+#ifndef NDEBUG
+    fa_mods m; /* (the long way) */
     memset(&m, 0, sizeof m);
     fa_attack_mods(s, st, who, t, &line, false, st->c[who].fp.at, &m);
-    if (m.impossible)
+    assert(possible == !m.impossible);
+#endif
+    if (!possible)
         return fa_refuse(why, ws, "%s cannot attack %s from where it stands", fa_nm(s, who), fa_nm(s, t));
     return FRAY_OK;
 }
