@@ -60,6 +60,21 @@ bool fa_threatens(const fa_setup *s, const fa_state *st, int a, int b) {
     const fa_cstate *ca = &st->c[a];
     if (out_or_dead(ca) || out_or_dead(&st->c[b]))
         return false;
+    /* Speed (issue 16, alloy16): without threatening reach, the nearness
+     * first (most of a crowd is farther than a square): within 1 is the
+     * larger gap at most 1 (a count is never less than the larger gap,
+     * and is 1 when both gaps are at most 1). */
+    bool far_reach = fa_sb_of(s, a)->threatening_reach;
+    if (!far_reach) {
+        fray_footprint fa = ca->fp, fb = st->c[b].fp;
+        int na = fa.side < 1 ? 1 : fa.side > 5 ? 5 : fa.side;
+        int nb = fb.side < 1 ? 1 : fb.side > 5 ? 5 : fb.side;
+        bool near1 = fb.at.x <= fa.at.x + na && fa.at.x <= fb.at.x + nb &&
+                     fb.at.y <= fa.at.y + na && fa.at.y <= fb.at.y + nb;
+        assert(near1 == fa_within(s, fa, fb, 1)); /* (the long way) */
+        if (!near1)
+            return false;
+    }
     /* 004:457, 927, 1012, 1020, 1027-1029: able to make a melee basic
      * attack and opportunity attacks. */
     if (fa_has(ca, FA_C_DAZED) || fa_has(ca, FA_C_STUNNED) ||
@@ -72,10 +87,7 @@ bool fa_threatens(const fa_setup *s, const fa_state *st, int a, int b) {
     if (w && w->kind == FA_WK_RANGED)
         return false;
     /* A Tiny creature in one's own square (004:824) is within reach. */
-    bool near = fa_sb_of(s, a)->threatening_reach
-                    ? fa_within(s, ca->fp, st->c[b].fp, melee_reach(s, st, a))
-                    : fa_within(s, ca->fp, st->c[b].fp, 1);
-    if (!near)
+    if (far_reach && !fa_within(s, ca->fp, st->c[b].fp, melee_reach(s, st, a)))
         return false;
     return fray_grid_cover(&s->map, ca->fp, st->c[b].fp) != FRAY_COVER_TOTAL;
 }
@@ -467,7 +479,9 @@ static int step_cost(const fa_setup *s, const fa_state *st, int who,
     fp[n] = from;
     kind[n++] = FRAY_OCC_SELF;
     if (!narrow_ok) {
-        for (int y = y0; y < y0 + side + 1; y++)
+        for (int y = y0; y < y0 + side + 1; y++) {
+            if (y >= 0 && y < FRAY_GRID_MAX && s->narrow.rows[y] == 0)
+                continue; /* (no narrow square in the row) */
             for (int x = x0; x < x0 + side + 1; x++) {
                 fray_pos q = {(int16_t)x, (int16_t)y};
                 if (fray_grid_in(&s->map, q) && fray_area_has(&s->narrow, q)) {
@@ -475,6 +489,7 @@ static int step_cost(const fa_setup *s, const fa_state *st, int who,
                     kind[n++] = FRAY_OCC_ENEMY;
                 }
             }
+        }
     }
     bool can_stop;
     int key = fray__grid_step_key(&s->map, from, dx, dy, fp, kind, n, &can_stop);

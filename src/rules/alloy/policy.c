@@ -159,6 +159,22 @@ static bool next_to(fray_footprint a, fray_footprint b) {
     return v;
 }
 
+/* fa_range here, where the tactics ask it of every square they weigh
+ * (speed, issue 16, alloy16: no call into space.c and grid.c; debug
+ * builds hold it to fa_range): the count over the gaps along the axes,
+ * grid.c's count_delta_m (diagonals one: the larger gap; else every
+ * second diagonal counts 2, rounded down over the whole count). */
+static int range_of(const pol *p, fray_footprint a, fray_footprint b) {
+    int na = a.side < 1 ? 1 : a.side > 5 ? 5 : a.side;
+    int nb = b.side < 1 ? 1 : b.side > 5 ? 5 : b.side;
+    int gx = axis_gap(a.at.x, na, b.at.x, nb), gy = axis_gap(a.at.y, na, b.at.y, nb);
+    int v = p->s->opt.diagonals == FRAY_AREA_SQUARE ? (gx > gy ? gx : gy)
+            : gx > gy                               ? gx + gy / 2
+                                                    : gy + gx / 2;
+    assert(v == fa_range(p->s, a, b)); /* (the long way) */
+    return v;
+}
+
 static bool adjacent_enemy_at(const pol *p, fray_footprint f) {
     for (int i = 0; i < p->st->n; i++)
         if (p->s->c[i].side != p->side && next_to(f, p->st->c[i].fp) && is_enemy(p, i))
@@ -385,7 +401,7 @@ static bool attack_lines(const pol *p, const option *o, fray_footprint f, int t)
 
 /* Can attack t with o from footprint f (range, line of effect, sight). */
 static bool attack_from(const pol *p, const option *o, fray_footprint f, int t) {
-    if (!fa_within(p->s, f, p->st->c[t].fp, o->reach))
+    if (range_of(p, f, p->st->c[t].fp) > o->reach)
         return false;
     return attack_lines(p, o, f, t);
 }
@@ -517,7 +533,7 @@ static void area_best(const pol *p, int kind, int size, int range,
                 if (foes_in(foes, n_foes, x - size, y - size, x + size, y + size) < 2)
                     continue;
                 fray_footprint of = {o, 1};
-                if (fa_range(p->s, me, of) > range ||
+                if (range_of(p, me, of) > range ||
                     !fa_effect_fp(p->s, me, of))
                     continue;
                 fray_area_burst(g, o, size, (fray_area_metric)p->s->opt.burst, &a);
@@ -636,7 +652,7 @@ static int cost_to_attack(const pol *p, const option *o, int t,
             if (!stand_ok(m, x, y, p->speed))
                 continue;
             fray_pos at = {(int16_t)x, (int16_t)y};
-            if (!fa_within(p->s, fp_at(p, at), tf, o->reach))
+            if (range_of(p, fp_at(p, at), tf) > o->reach)
                 continue;
             if (n == CANDIDATES)
                 return cost_to_attack_scan(p, o, t, m, out_at);
@@ -693,7 +709,7 @@ static int choose_target(const pol *p, lazy_map *m, bool melee_locked,
             continue;
         double key = p->tactics == FA_TACTICS_AGGRESSIVE ? -o.expected
                                                          : (double)p->st->c[i].hp;
-        int range = fa_range(p->s, p->me->fp, p->st->c[i].fp);
+        int range = range_of(p, p->me->fp, p->st->c[i].fp);
         if (best < 0 || key < best_key || (key == best_key && range < best_range)) {
             best = i;
             *out_o = o;
@@ -710,7 +726,7 @@ static int nearest_enemy(const pol *p) {
     for (int i = 0; i < p->st->n; i++) {
         if (!is_enemy(p, i))
             continue;
-        int r = fa_range(p->s, p->me->fp, p->st->c[i].fp);
+        int r = range_of(p, p->me->fp, p->st->c[i].fp);
         if (best < 0 || r < best_range) {
             best = i;
             best_range = r;
@@ -879,7 +895,7 @@ static bool walk_toward(pol *p, const option *o, int t, lazy_map *lm,
             fray_footprint f = fp_at(p, at);
             int score;
             /* (attack_from, its range asked once for both uses) */
-            int range = fa_range(p->s, f, p->st->c[t].fp);
+            int range = range_of(p, f, p->st->c[t].fp);
             if (range <= o->reach && attack_lines(p, o, f, t)) {
                 score = 0;
                 if (flank_wanted && !flanks_at(p, at, t))
@@ -901,7 +917,7 @@ static bool walk_toward(pol *p, const option *o, int t, lazy_map *lm,
         return false;
     /* moving closer must help: not from an attack square to a worse one */
     int here = attack_from(p, o, p->me->fp, t)
-                   ? 0 : 10 + fa_range(p->s, p->me->fp, p->st->c[t].fp);
+                   ? 0 : 10 + range_of(p, p->me->fp, p->st->c[t].fp);
     if (best_score >= here)
         return false;
     return move_cmd(p, m, best_at, FA_CMD_WALK, slot, out);
@@ -928,7 +944,7 @@ static bool charge(pol *p, const option *o, int t, lazy_map *lm,
                 continue;
             fray_pos q = {(int16_t)x, (int16_t)y};
             if (fa_count(p->s, from, q) < 2 ||
-                !fa_within(p->s, fp_at(p, q), tf, o->reach))
+                range_of(p, fp_at(p, q), tf) > o->reach)
                 continue;
             int c = m->cost[y][x];
             int d2 = (x - from.x) * (x - from.x) + (y - from.y) * (y - from.y);
@@ -1078,7 +1094,7 @@ static bool stand_up(pol *p, fa_command *out) {
     bool occupied = false;
     for (int j = 0; j < p->st->n && !occupied; j++)
         if (j != p->who && !fa_has(&p->st->c[j], FA_C_DEAD) &&
-            fa_range(p->s, p->me->fp, p->st->c[j].fp) == 0)
+            range_of(p, p->me->fp, p->st->c[j].fp) == 0)
             occupied = true;
     cmd_init(p, out, FA_CMD_STAND, slot);
     if (!occupied)
