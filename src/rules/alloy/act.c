@@ -54,6 +54,19 @@ static int melee_reach(const fa_setup *s, const fa_state *st, int who) {
     return reach;
 }
 
+/* fa_within(s, fa, fb, 1) without the call (speed, issue 16, alloy16):
+ * the larger gap between the footprints at most 1 (a count is never less
+ * than the larger gap, and is 1 when both gaps are at most 1). */
+static inline bool within1(const fa_setup *s, fray_footprint fa, fray_footprint fb) {
+    int na = fa.side < 1 ? 1 : fa.side > 5 ? 5 : fa.side;
+    int nb = fb.side < 1 ? 1 : fb.side > 5 ? 5 : fb.side;
+    bool v = fb.at.x <= fa.at.x + na && fa.at.x <= fb.at.x + nb &&
+             fb.at.y <= fa.at.y + na && fa.at.y <= fb.at.y + nb;
+    assert(v == fa_within(s, fa, fb, 1)); /* (the long way) */
+    (void)s;
+    return v;
+}
+
 bool fa_threatens(const fa_setup *s, const fa_state *st, int a, int b) {
     if (a == b || a < 0 || b < 0 || a >= st->n || b >= st->n)
         return false;
@@ -65,16 +78,8 @@ bool fa_threatens(const fa_setup *s, const fa_state *st, int a, int b) {
      * larger gap at most 1 (a count is never less than the larger gap,
      * and is 1 when both gaps are at most 1). */
     bool far_reach = fa_sb_of(s, a)->threatening_reach;
-    if (!far_reach) {
-        fray_footprint fa = ca->fp, fb = st->c[b].fp;
-        int na = fa.side < 1 ? 1 : fa.side > 5 ? 5 : fa.side;
-        int nb = fb.side < 1 ? 1 : fb.side > 5 ? 5 : fb.side;
-        bool near1 = fb.at.x <= fa.at.x + na && fa.at.x <= fb.at.x + nb &&
-                     fb.at.y <= fa.at.y + na && fa.at.y <= fb.at.y + nb;
-        assert(near1 == fa_within(s, fa, fb, 1)); /* (the long way) */
-        if (!near1)
-            return false;
-    }
+    if (!far_reach && !within1(s, ca->fp, st->c[b].fp))
+        return false;
     /* 004:457, 927, 1012, 1020, 1027-1029: able to make a melee basic
      * attack and opportunity attacks. */
     if (fa_has(ca, FA_C_DAZED) || fa_has(ca, FA_C_STUNNED) ||
@@ -1414,7 +1419,11 @@ static fray_status provoke_except(fa_run *r, int who, int what, int except) {
         int a = order[p];
         if (a == who || a == except || fa_allies(s, a, who) || a == st->cur)
             continue;
-        if (st->c[a].oa_turn == st->turn_serial || !fa_threatens(s, st, a, who))
+        /* (speed, issue 16, alloy16: fa_threatens' own first test, the
+         * nearness of one without threatening reach, asked here) */
+        if (st->c[a].oa_turn == st->turn_serial ||
+            (!fa_sb_of(s, a)->threatening_reach && !within1(s, st->c[a].fp, st->c[who].fp)) ||
+            !fa_threatens(s, st, a, who))
             continue;
         fa_fact_add(r, FA_FACT_PROVOKE, who, a, what, 0, 0, 0);
         /* A replay takes the recorded choice: the table is not asked. */
