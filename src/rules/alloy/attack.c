@@ -1433,6 +1433,12 @@ fray_status fa_suppress_turn_end(fa_run *r, int who, bool took_standard_or_none)
     fa_state *st = r->st;
     for (int k = 0; k < st->n && !out(st, who); k++) {
         fa_cstate *c = &st->c[k];
+        /* (speed, issue 16, alloy16: the conditions' bits first; most of a
+         * crowd suppresses nothing) */
+        if (!fa_has(c, FA_C_SUPPRESSING)) {
+            assert(!fa_cond_find(c, FA_C_SUPPRESSING, -1)); /* (the long way) */
+            continue;
+        }
         if (k == who || allied(s, k, who) || out(st, k))
             continue;
         const fa_cond *sup = fa_cond_find(c, FA_C_SUPPRESSING, -1);
