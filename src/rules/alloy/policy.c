@@ -695,11 +695,14 @@ static int choose_target(const pol *p, lazy_map *m, bool melee_locked,
             continue;
         fray_pos at;
         int cost;
+        /* (its range asked once: for the attack from here and the ties) */
+        int range = range_of(p, p->me->fp, p->st->c[i].fp);
         if (melee_locked) {
             /* Only the enemies it can attack from here count: cost_to_attack's
              * 0 (speed, issue 16: without the reach map, which would only
-             * say how far the others are). */
-            if (!attack_from(p, &o, p->me->fp, i))
+             * say how far the others are); attack_from with the range
+             * known. */
+            if (range > o.reach || !attack_lines(p, &o, p->me->fp, i))
                 continue;
             cost = 0;
         } else {
@@ -709,7 +712,6 @@ static int choose_target(const pol *p, lazy_map *m, bool melee_locked,
             continue;
         double key = p->tactics == FA_TACTICS_AGGRESSIVE ? -o.expected
                                                          : (double)p->st->c[i].hp;
-        int range = range_of(p, p->me->fp, p->st->c[i].fp);
         if (best < 0 || key < best_key || (key == best_key && range < best_range)) {
             best = i;
             *out_o = o;
