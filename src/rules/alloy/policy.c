@@ -151,6 +151,13 @@ static int axis_gap(int a0, int na, int b0, int nb) {
  * (speed, issue 16, alloy16: no call into grid.c; debug builds hold it to
  * grid.c's answer): the larger gap along the axes is 1. */
 static bool next_to(fray_footprint a, fray_footprint b) {
+    if (a.side <= 1 && b.side <= 1) {
+        /* one square each: one apart along one axis or both */
+        int dx = b.at.x - a.at.x, dy = b.at.y - a.at.y;
+        bool v1 = dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 && (dx != 0 || dy != 0);
+        assert(v1 == fray_grid_adjacent(a, b)); /* (the long way) */
+        return v1;
+    }
     int na = a.side < 1 ? 1 : a.side > 5 ? 5 : a.side;
     int nb = b.side < 1 ? 1 : b.side > 5 ? 5 : b.side;
     int gx = axis_gap(a.at.x, na, b.at.x, nb), gy = axis_gap(a.at.y, na, b.at.y, nb);
@@ -348,7 +355,7 @@ typedef struct best_kept {
 
 static bool best_option_long(const pol *p, int t, option *best);
 
-static bool best_option(const pol *p, int t, option *best) {
+static inline bool best_option(const pol *p, int t, option *best) {
     best_kept *k = p->bk;
     if (!k)
         return best_option_long(p, t, best);
