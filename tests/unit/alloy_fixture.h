@@ -16,7 +16,8 @@
  * defines stand-ins for every attack.c function turn.c and act.c call
  * (fa_attack, fa_opportunity_attack, fa_damage, fa_check_vs,
  * fa_second_wind, fa_defense_value, fa_attack_line_of, fa_attack_mods,
- * fa_suppress_turn_end, fa_area_targets), recording their calls in f->fake,
+ * fa_attack_possible, fa_suppress_turn_end, fa_area_targets), recording
+ * their calls in f->fake,
  * so that those tests check turn.c and act.c alone: with all of them
  * defined here, the linker does not take attack.c
  * from the library.
@@ -439,6 +440,16 @@ void fa_attack_mods(const fa_setup *s, const fa_state *st, int who,
     memset(out, 0, sizeof *out);
     const fixture *f = (const fixture *)((const char *)st - offsetof(fixture, st));
     out->impossible = f->fake.impossible;
+}
+
+/* (alloy16, issue 16: act.c asks this instead of fa_attack_mods for
+ * whether an attack can be made at all; the same answer as the stand-in
+ * above.) */
+bool fa_attack_possible(const fa_setup *s, const fa_state *st, int who, int target,
+                        const fa_attack_line *line, fray_pos origin) {
+    (void)s; (void)who; (void)target; (void)line; (void)origin;
+    const fixture *f = (const fixture *)((const char *)st - offsetof(fixture, st));
+    return !f->fake.impossible;
 }
 
 fray_status fa_suppress_turn_end(fa_run *r, int who, bool took_standard_or_none) {

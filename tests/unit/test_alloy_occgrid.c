@@ -12,6 +12,7 @@
 #define AF_FAKE_ATTACKS
 #include "alloy_fixture.h"
 
+#include "alloy_crowd.h"
 #include "alloy_longway.h"
 
 /* Compares fa_reach with the long way for every mover of f. */
@@ -60,37 +61,7 @@ static void check_all_movers(fixture *f, int max_cost) {
  * dead, prone, helpless or unconscious; three share a square. */
 static fixture *crowd(void) {
     fixture *f = af_new(14, 14);
-    int med = af_block(f, "trooper", 6, 0, 20);
-    int large = af_block(f, "ogre", 6, 0, 40);
-    f->s.sb[large].size = FA_SIZE_LARGE;
-    int huge = af_block(f, "giant", 6, 0, 60);
-    f->s.sb[huge].size = FA_SIZE_HUGE;
-    bool used[14][14] = {{false}};
-    unsigned seq = 12345u;
-    for (int i = 0; i < 20; i++) {
-        int sb = i == 5 ? large : i == 10 ? huge : med;
-        int side_len = sb == large ? 2 : sb == huge ? 3 : 1;
-        for (;;) {
-            seq = seq * 1103515245u + 12345u;
-            int x = (int)((seq >> 16) % (unsigned)(14 - side_len + 1));
-            seq = seq * 1103515245u + 12345u;
-            int y = (int)((seq >> 16) % (unsigned)(14 - side_len + 1));
-            bool free_sq = true;
-            for (int dy = 0; dy < side_len; dy++)
-                for (int dx = 0; dx < side_len; dx++)
-                    free_sq = free_sq && !used[y + dy][x + dx];
-            if (!free_sq)
-                continue;
-            for (int dy = 0; dy < side_len; dy++)
-                for (int dx = 0; dx < side_len; dx++)
-                    used[y + dy][x + dx] = true;
-            char name[16];
-            snprintf(name, sizeof name, "c%d", i);
-            int c = af_add(f, name, sb, i % 2, x, y);
-            f->s.c[c].side_len = (int8_t)side_len;
-            break;
-        }
-    }
+    ac_place(f, 14, 12345u);
     /* Two sharing a square (as passing through leaves them when the map
      * is read mid-move): an ally on a standing enemy (the enemy decides),
      * an ally on the dead (passable beats an ally), an enemy on a helpless

@@ -20,6 +20,7 @@
 #define AF_FAKE_ATTACKS
 #include "alloy_fixture.h"
 
+#include "alloy_crowd.h"
 #include "alloy_longway.h"
 
 enum { MAP = 14 };
@@ -30,58 +31,8 @@ enum { MAP = 14 };
  * line and a window, low walls, difficult ground and narrow squares. */
 static fixture *crowd(void) {
     fixture *f = af_new(MAP, MAP);
-    fray_grid *g = &f->s.map;
-    for (int y = 2; y < 9; y++)
-        g->terrain[y][6] = FRAY_TERRAIN_WALL;
-    g->terrain[4][6] = FRAY_TERRAIN_WINDOW;
-    for (int x = 8; x < 12; x++) {
-        g->terrain[3][x] = FRAY_TERRAIN_DIFFICULT;
-        g->terrain[10][x - 6] = FRAY_TERRAIN_DIFFICULT;
-    }
-    for (int y = 9; y < 13; y++) {
-        g->edge_e[y][9] = FRAY_EDGE_LOW;
-        g->edge_s[y - 8][2] = FRAY_EDGE_LOW;
-    }
-    g->edge_e[11][4] = FRAY_EDGE_WALL;
-    g->edge_s[12][10] = FRAY_EDGE_WALL;
-    for (int y = 5; y < 8; y++)
-        fray_area_add(&f->s.narrow, (fray_pos){11, (int16_t)y});
-    fray_area_add(&f->s.narrow, (fray_pos){3, 12});
-    bool used[MAP][MAP] = {{false}};
-    for (int y = 0; y < MAP; y++)
-        for (int x = 0; x < MAP; x++)
-            used[y][x] = g->terrain[y][x] == FRAY_TERRAIN_WALL ||
-                         g->terrain[y][x] == FRAY_TERRAIN_WINDOW;
-    int med = af_block(f, "trooper", 6, 0, 20);
-    int large = af_block(f, "ogre", 6, 0, 40);
-    f->s.sb[large].size = FA_SIZE_LARGE;
-    int huge = af_block(f, "giant", 6, 0, 60);
-    f->s.sb[huge].size = FA_SIZE_HUGE;
-    unsigned seq = 4242u;
-    for (int i = 0; i < 20; i++) {
-        int sb = i == 5 ? large : i == 10 ? huge : med;
-        int side_len = sb == large ? 2 : sb == huge ? 3 : 1;
-        for (;;) {
-            seq = seq * 1103515245u + 12345u;
-            int x = (int)((seq >> 16) % (unsigned)(MAP - side_len + 1));
-            seq = seq * 1103515245u + 12345u;
-            int y = (int)((seq >> 16) % (unsigned)(MAP - side_len + 1));
-            bool free_sq = true;
-            for (int dy = 0; dy < side_len; dy++)
-                for (int dx = 0; dx < side_len; dx++)
-                    free_sq = free_sq && !used[y + dy][x + dx];
-            if (!free_sq)
-                continue;
-            for (int dy = 0; dy < side_len; dy++)
-                for (int dx = 0; dx < side_len; dx++)
-                    used[y + dy][x + dx] = true;
-            char name[16];
-            snprintf(name, sizeof name, "c%d", i);
-            int c = af_add(f, name, sb, i % 2, x, y);
-            f->s.c[c].side_len = (int8_t)side_len;
-            break;
-        }
-    }
+    ac_features(f);
+    ac_place(f, MAP, 4242u);
     f->s.c[16].at = f->s.c[9].at;   /* an ally on a standing enemy */
     f->s.c[17].at = f->s.c[3].at;   /* an enemy on a standing one */
     af_go(f);

@@ -54,11 +54,31 @@ static int melee_reach(const fa_setup *s, const fa_state *st, int who) {
     return reach;
 }
 
+/* fa_within(s, fa, fb, 1) without the call (speed, issue 16, alloy16):
+ * the larger gap between the footprints at most 1 (a count is never less
+ * than the larger gap, and is 1 when both gaps are at most 1). */
+static inline bool within1(const fa_setup *s, fray_footprint fa, fray_footprint fb) {
+    int na = fa.side < 1 ? 1 : fa.side > 5 ? 5 : fa.side;
+    int nb = fb.side < 1 ? 1 : fb.side > 5 ? 5 : fb.side;
+    bool v = fb.at.x <= fa.at.x + na && fa.at.x <= fb.at.x + nb &&
+             fb.at.y <= fa.at.y + na && fa.at.y <= fb.at.y + nb;
+    assert(v == fa_within(s, fa, fb, 1)); /* (the long way) */
+    (void)s;
+    return v;
+}
+
 bool fa_threatens(const fa_setup *s, const fa_state *st, int a, int b) {
     if (a == b || a < 0 || b < 0 || a >= st->n || b >= st->n)
         return false;
     const fa_cstate *ca = &st->c[a];
     if (out_or_dead(ca) || out_or_dead(&st->c[b]))
+        return false;
+    /* Speed (issue 16, alloy16): without threatening reach, the nearness
+     * first (most of a crowd is farther than a square): within 1 is the
+     * larger gap at most 1 (a count is never less than the larger gap,
+     * and is 1 when both gaps are at most 1). */
+    bool far_reach = fa_sb_of(s, a)->threatening_reach;
+    if (!far_reach && !within1(s, ca->fp, st->c[b].fp))
         return false;
     /* 004:457, 927, 1012, 1020, 1027-1029: able to make a melee basic
      * attack and opportunity attacks. */
@@ -72,10 +92,7 @@ bool fa_threatens(const fa_setup *s, const fa_state *st, int a, int b) {
     if (w && w->kind == FA_WK_RANGED)
         return false;
     /* A Tiny creature in one's own square (004:824) is within reach. */
-    bool near = fa_sb_of(s, a)->threatening_reach
-                    ? fa_within(s, ca->fp, st->c[b].fp, melee_reach(s, st, a))
-                    : fa_within(s, ca->fp, st->c[b].fp, 1);
-    if (!near)
+    if (far_reach && !fa_within(s, ca->fp, st->c[b].fp, melee_reach(s, st, a)))
         return false;
     return fray_grid_cover(&s->map, ca->fp, st->c[b].fp) != FRAY_COVER_TOTAL;
 }
@@ -113,7 +130,19 @@ static bool overlap(fray_footprint a, fray_footprint b) {
 }
 
 /* 004:818-820: allies may be passed through; enemies only when helpless
- * or two size categories apart. */
+ * or two size categories apart: how the mover `who` (of size my_size)
+ * meets j. */
+static fray_occupant occ_kind(const fa_setup *s, const fa_state *st, int who,
+                              int my_size, int j) {
+    const fa_cstate *c = &st->c[j];
+    if (fa_has(c, FA_C_DEAD))
+        return FRAY_OCC_PASSABLE;
+    if (fa_allies(s, who, j))
+        return FRAY_OCC_ALLY;
+    int d = (int)fa_sb_of(s, j)->size - my_size;
+    return (helpless(c) || d >= 2 || d <= -2) ? FRAY_OCC_PASSABLE : FRAY_OCC_ENEMY;
+}
+
 static void occ_init(const fa_setup *s, const fa_state *st, int who,
                      fray_footprint fp, occ_ctx *o) {
     o->s = s;
@@ -129,17 +158,8 @@ static void occ_init(const fa_setup *s, const fa_state *st, int who,
     for (int j = 0; j < st->n; j++) {
         if (j == who)
             continue;
-        const fa_cstate *c = &st->c[j];
-        fray_occupant k;
-        if (fa_has(c, FA_C_DEAD))
-            k = FRAY_OCC_PASSABLE;
-        else if (fa_allies(s, who, j))
-            k = FRAY_OCC_ALLY;
-        else {
-            int d = (int)fa_sb_of(s, j)->size - my_size;
-            k = (helpless(c) || d >= 2 || d <= -2) ? FRAY_OCC_PASSABLE : FRAY_OCC_ENEMY;
-        }
-        fray_footprint f = c->fp;
+        fray_occupant k = occ_kind(s, st, who, my_size, j);
+        fray_footprint f = st->c[j].fp;
         int side = f.side > 0 ? f.side : 1;
         o->other[o->n] = f;
         o->kind[o->n] = (uint8_t)k;
@@ -438,23 +458,35 @@ static int step_cost(const fa_setup *s, const fa_state *st, int who,
         return -1;
     if (!fray_grid_in(&s->map, to))
         return -1;
-    occ_ctx o;
-    occ_init(s, st, who, from, &o);
-    o.narrow_ok = o.narrow_ok || squeeze;
+    /* Speed (issue 16, alloy16): only the others whose footprints meet
+     * the box the step touches (grid.c paints who stands where in that
+     * box alone: the squares of the mover's footprint before and after,
+     * side + 1 each way), with occ_init's kinds (occ_kind). */
+    int side = from.side < 1 ? 1 : from.side > 5 ? 5 : from.side;
+    int x0 = dx < 0 ? to.x : from.at.x, y0 = dy < 0 ? to.y : from.at.y;
+    int x1 = x0 + side + 1, y1 = y0 + side + 1;
+    bool narrow_ok = fa_has(&st->c[who], FA_C_SQUEEZING) ||
+                     s->opt.narrow == FA_NARROW_OPEN || squeeze;
+    int my_size = fa_sb_of(s, who)->size;
     enum { NARROW_MAX = 6 * 6 }; /* the step's box: sides up to 5, plus one */
     fray_footprint fp[FA_MAX_COMBATANTS + 1 + NARROW_MAX];
     uint8_t kind[FA_MAX_COMBATANTS + 1 + NARROW_MAX];
     int n = 0;
-    for (int i = 0; i < o.n; i++) {
-        fp[n] = o.other[i];
-        kind[n++] = o.kind[i];
+    for (int j = 0; j < st->n; j++) {
+        fray_footprint f = st->c[j].fp;
+        int fs = f.side > 0 ? f.side : 1;
+        if (j == who || f.at.x >= x1 || f.at.x + fs <= x0 || f.at.y >= y1 ||
+            f.at.y + fs <= y0)
+            continue;
+        fp[n] = f;
+        kind[n++] = (uint8_t)occ_kind(s, st, who, my_size, j);
     }
     fp[n] = from;
     kind[n++] = FRAY_OCC_SELF;
-    if (!o.narrow_ok) {
-        int side = from.side < 1 ? 1 : from.side > 5 ? 5 : from.side;
-        int x0 = dx < 0 ? to.x : from.at.x, y0 = dy < 0 ? to.y : from.at.y;
-        for (int y = y0; y < y0 + side + 1; y++)
+    if (!narrow_ok) {
+        for (int y = y0; y < y0 + side + 1; y++) {
+            if (y >= 0 && y < FRAY_GRID_MAX && s->narrow.rows[y] == 0)
+                continue; /* (no narrow square in the row) */
             for (int x = x0; x < x0 + side + 1; x++) {
                 fray_pos q = {(int16_t)x, (int16_t)y};
                 if (fray_grid_in(&s->map, q) && fray_area_has(&s->narrow, q)) {
@@ -462,6 +494,7 @@ static int step_cost(const fa_setup *s, const fa_state *st, int who,
                     kind[n++] = FRAY_OCC_ENEMY;
                 }
             }
+        }
     }
     bool can_stop;
     int key = fray__grid_step_key(&s->map, from, dx, dy, fp, kind, n, &can_stop);
@@ -487,6 +520,32 @@ int fa_step_cost(const fa_setup *s, const fa_state *st, int who,
     int c = step_cost(s, st, who, from, to, parity, m, squeeze);
     free(m);
     return c;
+}
+
+/* Speed (issue 16, alloy16): what a shift's one square needs of
+ * fa_reach(who, max cost 1), the square `to` reached at cost 1 and one it
+ * may stop on, from the step alone (step_cost from parity 0: the direct
+ * step is the only way to a square at cost 1) and may_end (fa_reach's
+ * can_stop), Slowed's allowance first (fa_reach's bound). Debug builds
+ * hold it to the map. */
+bool fa_one_step_ok(const fa_setup *s, const fa_state *st, int who, fray_pos to) {
+    const fa_cstate *c = &st->c[who];
+    fray_reach_map *m = NULL;
+#ifndef NDEBUG
+    m = malloc(sizeof *m); /* (the debug checks' searches) */
+    if (!m)
+        return false;
+#endif
+    bool ok = !(fa_has(c, FA_C_SLOWED) && slowed_left(c) < 1) &&
+              step_cost(s, st, who, c->fp, to, 0, m, false) == 1 &&
+              may_end(s, st, who, (fray_footprint){to, c->fp.side});
+#ifndef NDEBUG
+    fa_reach(s, st, who, 1, m); /* (the long way) */
+    bool in = to.x >= 0 && to.y >= 0 && to.x < m->w && to.y < m->h;
+    assert(ok == (in && m->cost[to.y][to.x] == 1 && m->can_stop[to.y][to.x]));
+    free(m);
+#endif
+    return ok;
 }
 
 static bool diagonal(fray_pos a, fray_pos b) { return a.x != b.x && a.y != b.y; }
@@ -824,10 +883,16 @@ static fray_status attackable(const fa_setup *s, const fa_state *st,
     basic.targets[0] = (int8_t)t;
     bool melee = power < 0 && !ranged_or_area(s, st, &basic);
     fa_attack_line line = fa_attack_line_of(s, st, who, power, cmd->weapon, melee);
-    fa_mods m;
+    /* Speed (issue 16, alloy16): the range, reach and cover tests of
+     * fa_attack_mods alone, not its modifiers. */
+    bool possible = fa_attack_possible(s, st, who, t, &line, st->c[who].fp.at);
+#ifndef NDEBUG
+    fa_mods m; /* (the long way) */
     memset(&m, 0, sizeof m);
     fa_attack_mods(s, st, who, t, &line, false, st->c[who].fp.at, &m);
-    if (m.impossible)
+    assert(possible == !m.impossible);
+#endif
+    if (!possible)
         return fa_refuse(why, ws, "%s cannot attack %s from where it stands", fa_nm(s, who), fa_nm(s, t));
     return FRAY_OK;
 }
@@ -1354,7 +1419,11 @@ static fray_status provoke_except(fa_run *r, int who, int what, int except) {
         int a = order[p];
         if (a == who || a == except || fa_allies(s, a, who) || a == st->cur)
             continue;
-        if (st->c[a].oa_turn == st->turn_serial || !fa_threatens(s, st, a, who))
+        /* (speed, issue 16, alloy16: fa_threatens' own first test, the
+         * nearness of one without threatening reach, asked here) */
+        if (st->c[a].oa_turn == st->turn_serial ||
+            (!fa_sb_of(s, a)->threatening_reach && !within1(s, st->c[a].fp, st->c[who].fp)) ||
+            !fa_threatens(s, st, a, who))
             continue;
         fa_fact_add(r, FA_FACT_PROVOKE, who, a, what, 0, 0, 0);
         /* A replay takes the recorded choice: the table is not asked. */

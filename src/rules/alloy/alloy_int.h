@@ -1454,4 +1454,14 @@ int fa_skill_check_bonus(const fa_setup *s, const fa_state *st, int who,
                          int skill);
 int fa_feint_dc(const fa_setup *s, const fa_state *st, int who, int t);
 
+/* (added by alloy16, issue 16; attack.c) Whether fa_attack_mods would
+ * find the attack possible (not out of range or reach, not behind total
+ * cover), without working out its modifiers. */
+bool fa_attack_possible(const fa_setup *s, const fa_state *st, int who, int target,
+                        const fa_attack_line *line, fray_pos origin);
+/* (added by alloy16, issue 16; act.c) Whether fa_reach(who, 1) reaches
+ * the neighbouring top-left `to` at cost 1 and may stop there (a shift's
+ * one square), worked out from that step alone. */
+bool fa_one_step_ok(const fa_setup *s, const fa_state *st, int who, fray_pos to);
+
 #endif

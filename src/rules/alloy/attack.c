@@ -88,6 +88,7 @@ static bool out(const fa_state *st, int i) {
 }
 
 static int imax(int a, int b) { return a > b ? a : b; }
+static int imin(int a, int b) { return a < b ? a : b; }
 
 /* Able to take opportunity actions, and so to flank (004:800, and the
  * conditions that say "cannot flank": 913-1031). */
@@ -405,16 +406,48 @@ static int creature_in_way(const fa_setup *s, const fa_state *st, int who,
                 }
     fray_pos line[2 * FRAY_GRID_MAX];
     int n = fray_grid_line_spaces(best_a, best_t, line, 2 * FRAY_GRID_MAX);
-    for (int i = 0; i < n; i++)
-        for (int k = 0; k < st->n; k++) {
+    /* Speed (issue 16, alloy16): the ones who could stand in the way
+     * listed once, and of those only the ones whose footprints meet the
+     * line's box; then, as the long way, the line's squares in order and
+     * for each the combatants in order. */
+    int x0 = 1 << 20, y0 = 1 << 20, x1 = -(1 << 20), y1 = -(1 << 20);
+    for (int i = 0; i < n; i++) {
+        x0 = imin(x0, line[i].x);
+        y0 = imin(y0, line[i].y);
+        x1 = imax(x1, line[i].x);
+        y1 = imax(y1, line[i].y);
+    }
+    int8_t cand[FA_MAX_COMBATANTS];
+    int nc = 0;
+    for (int k = 0; k < st->n; k++) {
+        fray_footprint f = st->c[k].fp;
+        if (f.at.x > x1 || f.at.x + f.side <= x0 || f.at.y > y1 || f.at.y + f.side <= y0 ||
+            k == who || k == target || dead(st, k) || allied(s, who, k))
+            continue;
+        cand[nc++] = (int8_t)k;
+    }
+    int found = -1;
+    for (int i = 0; i < n && found < 0; i++)
+        for (int c = 0; c < nc && found < 0; c++) {
+            fray_footprint f = st->c[cand[c]].fp;
+            if (line[i].x >= f.at.x && line[i].x < f.at.x + f.side &&
+                line[i].y >= f.at.y && line[i].y < f.at.y + f.side)
+                found = cand[c];
+        }
+#ifndef NDEBUG
+    int slow = -1; /* (the long way) */
+    for (int i = 0; i < n && slow < 0; i++)
+        for (int k = 0; k < st->n && slow < 0; k++) {
             if (k == who || k == target || dead(st, k) || allied(s, who, k))
                 continue;
             fray_footprint f = st->c[k].fp;
             if (line[i].x >= f.at.x && line[i].x < f.at.x + f.side &&
                 line[i].y >= f.at.y && line[i].y < f.at.y + f.side)
-                return k;
+                slow = k;
         }
-    return -1;
+    assert(found == slow);
+#endif
+    return found;
 }
 
 /* A footprint's side as the map reads it (grid.c side_of: 1 to 5). */
@@ -518,6 +551,11 @@ static bool attack_possible(const fa_setup *s, const fa_state *st, int who,
     }
     return fa_open_neighbours(&s->map, from, t->fp) ||
            fray_grid_cover(&s->map, from, t->fp) != FRAY_COVER_TOTAL;
+}
+
+bool fa_attack_possible(const fa_setup *s, const fa_state *st, int who, int target,
+                        const fa_attack_line *line, fray_pos origin) {
+    return attack_possible(s, st, who, target, line, origin);
 }
 
 void fa_attack_mods(const fa_setup *s, const fa_state *st, int who,
@@ -1395,6 +1433,12 @@ fray_status fa_suppress_turn_end(fa_run *r, int who, bool took_standard_or_none)
     fa_state *st = r->st;
     for (int k = 0; k < st->n && !out(st, who); k++) {
         fa_cstate *c = &st->c[k];
+        /* (speed, issue 16, alloy16: the conditions' bits first; most of a
+         * crowd suppresses nothing) */
+        if (!fa_has(c, FA_C_SUPPRESSING)) {
+            assert(!fa_cond_find(c, FA_C_SUPPRESSING, -1)); /* (the long way) */
+            continue;
+        }
         if (k == who || allied(s, k, who) || out(st, k))
             continue;
         const fa_cond *sup = fa_cond_find(c, FA_C_SUPPRESSING, -1);

@@ -37,6 +37,7 @@
  */
 #include "alloy_int.h"
 
+#include <assert.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -63,6 +64,7 @@ typedef struct pol {
     int side;         /* whose side it fights for: its own, or its dominator's */
     bool at_will_only; /* dominated: only at-will abilities (004:949) */
     flankers *fl;     /* (alloyspeed) NULL: asked of every combatant each time */
+    struct best_kept *bk; /* (alloy16) NULL: best_option works each one out */
 } pol;
 
 /* What one attack option is worth against one target. */
@@ -135,9 +137,54 @@ static fray_footprint fp_at(const pol *p, fray_pos at) {
     return f;
 }
 
+/* The gap between [a0, a0 + na) and [b0, b0 + nb) counted like a
+ * displacement (grid.c's): 0 when they overlap, 1 when they touch. */
+static int axis_gap(int a0, int na, int b0, int nb) {
+    if (b0 >= a0 + na)
+        return b0 - (a0 + na - 1);
+    if (a0 >= b0 + nb)
+        return a0 - (b0 + nb - 1);
+    return 0;
+}
+
+/* fray_grid_adjacent, here where the tactics ask it of every combatant
+ * (speed, issue 16, alloy16: no call into grid.c; debug builds hold it to
+ * grid.c's answer): the larger gap along the axes is 1. */
+static bool next_to(fray_footprint a, fray_footprint b) {
+    if (a.side <= 1 && b.side <= 1) {
+        /* one square each: one apart along one axis or both */
+        int dx = b.at.x - a.at.x, dy = b.at.y - a.at.y;
+        bool v1 = dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 && (dx != 0 || dy != 0);
+        assert(v1 == fray_grid_adjacent(a, b)); /* (the long way) */
+        return v1;
+    }
+    int na = a.side < 1 ? 1 : a.side > 5 ? 5 : a.side;
+    int nb = b.side < 1 ? 1 : b.side > 5 ? 5 : b.side;
+    int gx = axis_gap(a.at.x, na, b.at.x, nb), gy = axis_gap(a.at.y, na, b.at.y, nb);
+    bool v = (gx > gy ? gx : gy) == 1;
+    assert(v == fray_grid_adjacent(a, b)); /* (the long way) */
+    return v;
+}
+
+/* fa_range here, where the tactics ask it of every square they weigh
+ * (speed, issue 16, alloy16: no call into space.c and grid.c; debug
+ * builds hold it to fa_range): the count over the gaps along the axes,
+ * grid.c's count_delta_m (diagonals one: the larger gap; else every
+ * second diagonal counts 2, rounded down over the whole count). */
+static int range_of(const pol *p, fray_footprint a, fray_footprint b) {
+    int na = a.side < 1 ? 1 : a.side > 5 ? 5 : a.side;
+    int nb = b.side < 1 ? 1 : b.side > 5 ? 5 : b.side;
+    int gx = axis_gap(a.at.x, na, b.at.x, nb), gy = axis_gap(a.at.y, na, b.at.y, nb);
+    int v = p->s->opt.diagonals == FRAY_AREA_SQUARE ? (gx > gy ? gx : gy)
+            : gx > gy                               ? gx + gy / 2
+                                                    : gy + gx / 2;
+    assert(v == fa_range(p->s, a, b)); /* (the long way) */
+    return v;
+}
+
 static bool adjacent_enemy_at(const pol *p, fray_footprint f) {
     for (int i = 0; i < p->st->n; i++)
-        if (is_enemy(p, i) && fray_grid_adjacent(f, p->st->c[i].fp))
+        if (p->s->c[i].side != p->side && next_to(f, p->st->c[i].fp) && is_enemy(p, i))
             return true;
     return false;
 }
@@ -293,9 +340,49 @@ static bool option_of(const pol *p, int power, int t, option *o) {
     return true;
 }
 
+/* Speed (issue 16, alloy16): best_option's last answer. option_of reads
+ * the target only for its defense, from its stat block (s->c[t].sb), and
+ * otherwise what does not change during one choice but p->any_slot; so
+ * the answer for a target of the same stat block with the same any_slot
+ * is the same (a crowd of one stat block: one answer per choice). */
+typedef struct best_kept {
+    bool ready;
+    bool any_slot;
+    int sb;           /* the target's stat block */
+    bool any;         /* best_option's result */
+    option o;
+} best_kept;
+
+static bool best_option_long(const pol *p, int t, option *best);
+
+static inline bool best_option(const pol *p, int t, option *best) {
+    best_kept *k = p->bk;
+    if (!k)
+        return best_option_long(p, t, best);
+    int sb = p->s->c[t].sb;
+    if (!k->ready || k->sb != sb || k->any_slot != p->any_slot) {
+        k->any = best_option_long(p, t, &k->o);
+        k->ready = true;
+        k->sb = sb;
+        k->any_slot = p->any_slot;
+    }
+#ifndef NDEBUG
+    option o;
+    bool any = best_option_long(p, t, &o); /* (the long way) */
+    assert(any == k->any);
+    assert(!any || (o.power == k->o.power && o.weapon == k->o.weapon &&
+                    o.ranged == k->o.ranged && o.reach == k->o.reach &&
+                    o.action == k->o.action && o.expected == k->o.expected &&
+                    o.max_hit == k->o.max_hit));
+#endif
+    if (k->any)
+        *best = k->o;
+    return k->any;
+}
+
 /* The best attack on t now (expected damage; ties: the basic attack,
  * then the first power). */
-static bool best_option(const pol *p, int t, option *best) {
+static bool best_option_long(const pol *p, int t, option *best) {
     bool any = false;
     for (int k = -1; k < p->sb->n_powers; k++) {
         option o;
@@ -321,7 +408,7 @@ static bool attack_lines(const pol *p, const option *o, fray_footprint f, int t)
 
 /* Can attack t with o from footprint f (range, line of effect, sight). */
 static bool attack_from(const pol *p, const option *o, fray_footprint f, int t) {
-    if (!fa_within(p->s, f, p->st->c[t].fp, o->reach))
+    if (range_of(p, f, p->st->c[t].fp) > o->reach)
         return false;
     return attack_lines(p, o, f, t);
 }
@@ -453,7 +540,7 @@ static void area_best(const pol *p, int kind, int size, int range,
                 if (foes_in(foes, n_foes, x - size, y - size, x + size, y + size) < 2)
                     continue;
                 fray_footprint of = {o, 1};
-                if (fa_range(p->s, me, of) > range ||
+                if (range_of(p, me, of) > range ||
                     !fa_effect_fp(p->s, me, of))
                     continue;
                 fray_area_burst(g, o, size, (fray_area_metric)p->s->opt.burst, &a);
@@ -572,7 +659,7 @@ static int cost_to_attack(const pol *p, const option *o, int t,
             if (!stand_ok(m, x, y, p->speed))
                 continue;
             fray_pos at = {(int16_t)x, (int16_t)y};
-            if (!fa_within(p->s, fp_at(p, at), tf, o->reach))
+            if (range_of(p, fp_at(p, at), tf) > o->reach)
                 continue;
             if (n == CANDIDATES)
                 return cost_to_attack_scan(p, o, t, m, out_at);
@@ -615,11 +702,14 @@ static int choose_target(const pol *p, lazy_map *m, bool melee_locked,
             continue;
         fray_pos at;
         int cost;
+        /* (its range asked once: for the attack from here and the ties) */
+        int range = range_of(p, p->me->fp, p->st->c[i].fp);
         if (melee_locked) {
             /* Only the enemies it can attack from here count: cost_to_attack's
              * 0 (speed, issue 16: without the reach map, which would only
-             * say how far the others are). */
-            if (!attack_from(p, &o, p->me->fp, i))
+             * say how far the others are); attack_from with the range
+             * known. */
+            if (range > o.reach || !attack_lines(p, &o, p->me->fp, i))
                 continue;
             cost = 0;
         } else {
@@ -629,7 +719,6 @@ static int choose_target(const pol *p, lazy_map *m, bool melee_locked,
             continue;
         double key = p->tactics == FA_TACTICS_AGGRESSIVE ? -o.expected
                                                          : (double)p->st->c[i].hp;
-        int range = fa_range(p->s, p->me->fp, p->st->c[i].fp);
         if (best < 0 || key < best_key || (key == best_key && range < best_range)) {
             best = i;
             *out_o = o;
@@ -646,7 +735,7 @@ static int nearest_enemy(const pol *p) {
     for (int i = 0; i < p->st->n; i++) {
         if (!is_enemy(p, i))
             continue;
-        int r = fa_range(p->s, p->me->fp, p->st->c[i].fp);
+        int r = range_of(p, p->me->fp, p->st->c[i].fp);
         if (best < 0 || r < best_range) {
             best = i;
             best_range = r;
@@ -665,28 +754,58 @@ static const flankers *allies_next_to(const pol *p, int t) {
         l->t = t;
         l->n = 0;
         for (int i = 0; i < p->st->n; i++)
-            if (is_ally(p, i) && fray_grid_adjacent(p->st->c[i].fp, p->st->c[t].fp))
+            if (p->s->c[i].side == p->side && next_to(p->st->c[i].fp, p->st->c[t].fp) &&
+                is_ally(p, i))
                 l->who[l->n++] = (int8_t)i;
     }
     return l;
 }
 
-/* Would standing at `at` flank t with an ally? */
-static bool flanks_at(const pol *p, fray_pos at, int t) {
+/* Would standing at `at` flank t with an ally? The long way: every ally
+ * next to t asked (fray_grid_flanks). */
+static bool flanks_at_long(const pol *p, fray_pos at, int t) {
     fray_footprint f = fp_at(p, at);
     fray_footprint tf = p->st->c[t].fp;
-    const flankers *l = allies_next_to(p, t);
-    if (l) {
-        for (int k = 0; k < l->n; k++)
-            if (fray_grid_flanks(&p->s->map, tf, f, p->st->c[l->who[k]].fp))
-                return true;
-        return false;
-    }
     for (int i = 0; i < p->st->n; i++)
         if (is_ally(p, i) && fray_grid_adjacent(p->st->c[i].fp, tf) &&
             fray_grid_flanks(&p->s->map, tf, f, p->st->c[i].fp))
             return true;
     return false;
+}
+
+/* A footprint covers square q (its side as the map reads it: 1 to 5). */
+static bool fp_holds(fray_footprint f, fray_pos q) {
+    int n = f.side < 1 ? 1 : f.side > 5 ? 5 : f.side;
+    return q.x >= f.at.x && q.x < f.at.x + n && q.y >= f.at.y && q.y < f.at.y + n;
+}
+
+/* flanks_at_long with the allies next to t listed once per choice, and
+ * (speed, issue 16, alloy16: attack.c flanking's shortcut) when the mover
+ * and t fill one square each, only an ally holding the square straight
+ * across t from `at` can flank with it (test_alloy_attack_speed.c holds
+ * this to fray_grid_flanks), so only that one is asked. */
+static bool flanks_at(const pol *p, fray_pos at, int t) {
+    const flankers *l = allies_next_to(p, t);
+    if (!l)
+        return flanks_at_long(p, at, t);
+    fray_footprint f = fp_at(p, at);
+    fray_footprint tf = p->st->c[t].fp;
+    bool v = false;
+    if (f.side <= 1 && tf.side <= 1) {
+        int dx = tf.at.x - at.x, dy = tf.at.y - at.y;
+        if (dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 && (dx != 0 || dy != 0)) {
+            fray_pos across = {(int16_t)(tf.at.x + dx), (int16_t)(tf.at.y + dy)};
+            for (int k = 0; k < l->n && !v; k++) {
+                fray_footprint af = p->st->c[l->who[k]].fp;
+                v = fp_holds(af, across) && fray_grid_flanks(&p->s->map, tf, f, af);
+            }
+        }
+    } else {
+        for (int k = 0; k < l->n && !v; k++)
+            v = fray_grid_flanks(&p->s->map, tf, f, p->st->c[l->who[k]].fp);
+    }
+    assert(v == flanks_at_long(p, at, t)); /* (the long way) */
+    return v;
 }
 
 static bool ally_next_to(const pol *p, int t) {
@@ -722,8 +841,6 @@ static bool shift_to(pol *p, square_test good, int t, fa_command *out) {
         return false;
     static const int8_t d[8][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1},
                                    {-1, -1}, {1, -1}, {-1, 1}, {1, 1}};
-    fray_reach_map rm;   /* (filled when first needed) */
-    bool have_rm = false;
     for (int k = 0; k < 8; k++) {
         fray_pos at = {(int16_t)(p->me->fp.at.x + d[k][0]),
                        (int16_t)(p->me->fp.at.y + d[k][1])};
@@ -740,13 +857,10 @@ static bool shift_to(pol *p, square_test good, int t, fa_command *out) {
                     free_sq = false;
         if (!free_sq || !good(p, at, t))
             continue;
-        /* the single step must be possible (walls, corners): one map of
-         * the steps for all the squares tried */
-        if (!have_rm) {
-            fa_reach(p->s, p->st, p->who, 1, &rm);
-            have_rm = true;
-        }
-        if (rm.cost[at.y][at.x] != 1 || !rm.can_stop[at.y][at.x])
+        /* the single step must be possible (walls, corners), at cost 1
+         * and to a square it may stop on: fa_reach's map with cost 1
+         * (speed, issue 16, alloy16: asked of the step alone) */
+        if (!fa_one_step_ok(p->s, p->st, p->who, at))
             continue;
         cmd_init(p, out, FA_CMD_SHIFT, slot);
         out->n_path = 1;
@@ -790,7 +904,7 @@ static bool walk_toward(pol *p, const option *o, int t, lazy_map *lm,
             fray_footprint f = fp_at(p, at);
             int score;
             /* (attack_from, its range asked once for both uses) */
-            int range = fa_range(p->s, f, p->st->c[t].fp);
+            int range = range_of(p, f, p->st->c[t].fp);
             if (range <= o->reach && attack_lines(p, o, f, t)) {
                 score = 0;
                 if (flank_wanted && !flanks_at(p, at, t))
@@ -812,7 +926,7 @@ static bool walk_toward(pol *p, const option *o, int t, lazy_map *lm,
         return false;
     /* moving closer must help: not from an attack square to a worse one */
     int here = attack_from(p, o, p->me->fp, t)
-                   ? 0 : 10 + fa_range(p->s, p->me->fp, p->st->c[t].fp);
+                   ? 0 : 10 + range_of(p, p->me->fp, p->st->c[t].fp);
     if (best_score >= here)
         return false;
     return move_cmd(p, m, best_at, FA_CMD_WALK, slot, out);
@@ -839,7 +953,7 @@ static bool charge(pol *p, const option *o, int t, lazy_map *lm,
                 continue;
             fray_pos q = {(int16_t)x, (int16_t)y};
             if (fa_count(p->s, from, q) < 2 ||
-                !fa_within(p->s, fp_at(p, q), tf, o->reach))
+                range_of(p, fp_at(p, q), tf) > o->reach)
                 continue;
             int c = m->cost[y][x];
             int d2 = (x - from.x) * (x - from.x) + (y - from.y) * (y - from.y);
@@ -989,7 +1103,7 @@ static bool stand_up(pol *p, fa_command *out) {
     bool occupied = false;
     for (int j = 0; j < p->st->n && !occupied; j++)
         if (j != p->who && !fa_has(&p->st->c[j], FA_C_DEAD) &&
-            fa_range(p->s, p->me->fp, p->st->c[j].fp) == 0)
+            range_of(p, p->me->fp, p->st->c[j].fp) == 0)
             occupied = true;
     cmd_init(p, out, FA_CMD_STAND, slot);
     if (!occupied)
@@ -1069,8 +1183,10 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
     flankers fl;
     fl.t = -1;
     fl.n = 0;
+    best_kept bk;
+    bk.ready = false;
     pol p = {.s = s, .st = st, .who = who, .def = &s->c[who],
-             .sb = &s->sb[s->c[who].sb], .me = &st->c[who], .fl = &fl};
+             .sb = &s->sb[s->c[who].sb], .me = &st->c[who], .fl = &fl, .bk = &bk};
     p.tactics = s->c[who].tactics;
     p.side = p.def->side;
     /* Dominated (004:946-949): its dominator (the effect's source) chooses
