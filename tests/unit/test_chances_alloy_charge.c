@@ -148,7 +148,8 @@ Test(chances_alloy_charge, monte_carlo_of_the_charge_through_the_fight_api) {
 /* `odds vance`: the basic attack is out of reach, the charge is ranked,
  * to a square next to Lyra nearest Vance (x 5). When it is not Vance's
  * turn the charge is counted as if it came now; a charge too short (004:
- * 523: at least 10 feet) or ending in a bull rush is refused in words. */
+ * 523: at least 10 feet) is refused in words; one ending in a bull rush is
+ * counted (test_chances_alloy_moves.c holds its numbers). */
 Test(chances_alloy_charge, ranked_and_refusals) {
     fray_setup *s = cf_load(YARD);
     fray_fight *f = vance_to_act(s, 1);
@@ -166,8 +167,8 @@ Test(chances_alloy_charge, ranked_and_refusals) {
     cr_expect_eq(fray_action_chances(f, a, "charge lyra 2,1", c, &d),
                  FRAY_ERR_INVALID);
     cr_expect_eq(fray_action_chances(f, a, CHARGE " bull-rush", c, &d),
-                 FRAY_ERR_INVALID);
-    cr_expect(strstr(d.message, "bull rush") != NULL, "%s", d.message);
+                 FRAY_OK, "%s", d.message);
+    cr_expect(strstr(c->title, "bull rush") != NULL, "%s", c->title);
     /* Lyra's chances of a charge on Vance, before her turn */
     cr_expect_eq(fray_action_chances(f, t, "charge vance 2,1", c, &d), FRAY_OK,
                  "%s", d.message);

@@ -124,8 +124,8 @@ Test(chances_alloy_trip, monte_carlo_of_the_trip_through_the_fight_api) {
     fray_setup_free(s);
 }
 
-/* A trip on an ally, a trip of someone out of reach, a bull rush (not
- * counted): refused in words. */
+/* A trip of someone out of reach, a bull rush on someone not adjacent:
+ * refused in words. */
 Test(chances_alloy_trip, refusals) {
     fray_setup *s = cf_load(FRAY_SOURCE_DIR "/tests/data/alloy/charge_yard.yaml");
     fray_fight *f = cf_start(s, 1);
@@ -137,7 +137,7 @@ Test(chances_alloy_trip, refusals) {
     cr_expect(d.message[0] != '\0');
     cr_expect_eq(fray_action_chances(f, v, "bull-rush lyra", &c, &d),
                  FRAY_ERR_INVALID);
-    cr_expect(strstr(d.message, "not counted") != NULL, "%s", d.message);
+    cr_expect(strstr(d.message, "not adjacent") != NULL, "%s", d.message);
     fray_fight_free(f);
     fray_setup_free(s);
 }
