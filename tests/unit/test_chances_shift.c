@@ -142,3 +142,54 @@ Test(chances_shift, the_attack_from_where_the_shift_ends) {
     fray_fight_free(f);
     fray_setup_free(s);
 }
+
+/* `odds ID` ranks a Shift then Attack (chances3) on a foe the Attack
+ * alone cannot reach: Sir Hale placed at 7,4, two spaces from Thug 1 at
+ * 9,4, shifts to the space next to him nearest Thug 1 that engine.c
+ * allows (8,3: the first of 8,3, 8,4 and 8,5 in reading order) and
+ * attacks; its numbers are the command's own, and what it provokes is
+ * said. Placed next to Thug 1 (8,4), no Shift is ranked on him. */
+Test(chances_shift, ranked_on_a_foe_out_of_reach) {
+    fray_setup *s = cf_load(BRAWL);
+    fray_fight *f = cf_start(s, 20261126);
+    cf_command(f, "gm place hale 7,4");
+    int h = cf_who(f, "hale");
+    fray_chances_list l;
+    fray_diag d;
+    cr_assert_eq(fray_chances_all(f, h, NULL, &l, &d), FRAY_OK, "%s", d.message);
+    const fray_chances *sh = NULL;
+    for (int i = 0; i < l.n; i++)
+        if (strcmp(l.items[i].command, "shift 8,3 then attack thug-1") == 0)
+            sh = &l.items[i];
+    cr_assert(sh != NULL, "the Shift then Attack on Thug 1 is ranked");
+    cr_expect(strstr(sh->assumed, "where the Shift ends") != NULL, "%s",
+              sh->assumed);
+    fray_chances *c = malloc(sizeof *c);
+    cr_assert(c);
+    cr_assert_eq(fray_action_chances(f, h, sh->command, c, &d), FRAY_OK, "%s",
+                 d.message);
+    cr_expect_str_eq(c->modifiers, sh->modifiers);
+    cr_assert_eq(c->n_damage, sh->n_damage);
+    for (int i = 0; i < c->n_damage; i++)
+        cr_expect(fray_ratio_equal(c->damage[i].p, sh->damage[i].p));
+    cr_expect(c->p_drop == sh->p_drop);
+    fray_chances_list_free(&l);
+    free(c);
+    fray_fight_free(f);
+    f = cf_start(s, 20261126);
+    cf_command(f, "gm place hale 8,4");
+    cr_assert_eq(fray_chances_all(f, h, NULL, &l, &d), FRAY_OK, "%s", d.message);
+    bool attack = false;
+    for (int i = 0; i < l.n; i++) {
+        attack |= strcmp(l.items[i].command, "attack thug-1") == 0;
+        const char *w = l.items[i].command;
+        size_t len = strlen(w);
+        cr_expect(!(strncmp(w, "shift", 5) == 0 && len > 6 &&
+                    strcmp(w + len - 6, "thug-1") == 0),
+                  "%s", w);
+    }
+    cr_expect(attack, "the Attack on Thug 1 is ranked");
+    fray_chances_list_free(&l);
+    fray_fight_free(f);
+    fray_setup_free(s);
+}
