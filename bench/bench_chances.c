@@ -3,7 +3,7 @@
  * include/fray/chances.h fray_chances_all): the browser server answers it
  * after every command. Processor time of one call, the best of three
  * rounds of K calls, for a few combatants of the examples at their
- * fight's start, and the bytes the list holds.
+ * fight's start, and the bytes the list holds and was allocated with.
  *
  * usage: bench_chances [--quick] [--calls K]   (default 200; --quick: a
  *        smoke run for ctest, 3 calls)
@@ -46,7 +46,7 @@ static bool row(const char *file, const char *who, int calls) {
     }
     int i = fray_fight_combatant_index(f, who);
     double best = 0;
-    int n = 0;
+    int n = 0, cap = 0;
     bool ok = i >= 0;
     for (int r = 0; ok && r < 3; r++) {
         double c0 = cpu_s();
@@ -58,6 +58,7 @@ static bool row(const char *file, const char *who, int calls) {
                 ok = false;
             }
             n = l.n;
+            cap = l.capacity;
             fray_chances_list_free(&l);
         }
         double t = (cpu_s() - c0) / calls;
@@ -65,8 +66,10 @@ static bool row(const char *file, const char *who, int calls) {
             best = t;
     }
     if (ok)
-        printf("%-36s %-8s %3d options  %7.3f ms  %8zu bytes listed\n", file,
-               who, n, best * 1e3, (size_t)n * sizeof(fray_chances));
+        printf("%-30s %-7s %3d options %7.3f ms %8zu bytes listed, %8zu "
+               "allocated\n", file, who, n, best * 1e3,
+               (size_t)n * sizeof(fray_chances),
+               (size_t)cap * sizeof(fray_chances));
     fray_fight_free(f);
     fray_setup_free(s);
     return ok;
