@@ -25,48 +25,15 @@
 
 enum { N = 4000 };
 
-/* A fight with dice given by hand (initiative first), after `next`. */
-static fray_fight *given(const fray_setup *s, uint64_t seed, const int *dice,
-                         int n) {
-    fray_given g;
-    memset(&g, 0, sizeof g);
-    g.dice = dice;
-    g.n_dice = n;
-    fray_fight *f = NULL;
-    fray_fight_options o = {.journal = true};
-    cr_assert_eq(fray_fight_new(s, seed, &o, &g, NULL, &f), FRAY_OK);
-    cf_command(f, "next");
-    return f;
-}
-
 /* Vance first (13 + 2 against 8 + 3; Brutus 5 + 1 when there). */
 static const int vance_first[3] = {13, 8, 5};
 /* Lyra first (8 + 2 against 13 + 3). */
 static const int lyra_first[2] = {8, 13};
 
-static const fray_view_combatant *find(const fray_fight_view *v, int who) {
-    for (int k = 0; k < v->n_combatants; k++)
-        if (v->combatants[k].index == who)
-            return &v->combatants[k];
-    cr_assert_fail("no combatant %d in the view", who);
-    return NULL;
-}
-
-static bool has_condition(const fray_fight *f, int who, const char *name) {
-    fray_fight_view *v = NULL;
-    cr_assert_eq(fray_fight_view_new(f, NULL, &v), FRAY_OK);
-    const fray_view_combatant *c = find(v, who);
-    bool has = false;
-    for (int i = 0; i < c->n_conditions; i++)
-        has |= strstr(c->conditions[i].name, name) != NULL;
-    fray_fight_view_free(v);
-    return has;
-}
-
 static int x_of(const fray_fight *f, int who) {
     fray_fight_view *v = NULL;
     cr_assert_eq(fray_fight_view_new(f, NULL, &v), FRAY_OK);
-    int x = find(v, who)->x;
+    int x = cf_view_of(v, who)->x;
     fray_fight_view_free(v);
     return x;
 }
@@ -74,19 +41,9 @@ static int x_of(const fray_fight *f, int who) {
 static bool is_dead(const fray_fight *f, int who) {
     fray_fight_view *v = NULL;
     cr_assert_eq(fray_fight_view_new(f, NULL, &v), FRAY_OK);
-    bool dead = strcmp(find(v, who)->status, "dead") == 0;
+    bool dead = strcmp(cf_view_of(v, who)->status, "dead") == 0;
     fray_fight_view_free(v);
     return dead;
-}
-
-/* `fray odds roll d20+bonus --attack --vs defense`: the chance to hit. */
-static fray_ratio odds_hit(int bonus, int defense) {
-    fray_d20_attack_query q = {.bonus = bonus, .defense = defense};
-    fray_d20_attack_odds ao;
-    cr_assert_eq(fray_odds_d20_attack(&q, NULL, &ao), FRAY_OK);
-    fray_ratio p = ao.p_hit;
-    fray_d20_attack_odds_free(&ao);
-    return p;
 }
 
 /* `fray odds roll d20+bonus --vs dc`: a check's chance, no natural 1 or 20. */
@@ -132,9 +89,9 @@ static void agree(int hits, double p, const char *what) {
  * away to 3,1 (aid_yard). Played N times: Lyra stands at x 3 as often. */
 Test(chances_alloy_moves, bull_rush_equals_fray_odds_roll_and_the_fight_api) {
     fray_setup *s = cf_load(AID);
-    fray_fight *f = given(s, 1, vance_first, 3);
+    fray_fight *f = cf_given(s, 1, vance_first, 3);
     int v = cf_who(f, "vance"), l = cf_who(f, "lyra");
-    double p = counted(f, v, "bull-rush lyra", "pushed", odds_hit(5, 13));
+    double p = counted(f, v, "bull-rush lyra", "pushed", cf_odds_hit(5, 13));
     cr_expect(fabs(p - 0.65) < 1e-12);
     fray_chances c;
     fray_diag d;
@@ -143,7 +100,7 @@ Test(chances_alloy_moves, bull_rush_equals_fray_odds_roll_and_the_fight_api) {
     fray_fight_free(f);
     int pushed = 0;
     for (int i = 0; i < N; i++) {
-        fray_fight *g = given(s, 1000 + (uint64_t)i, vance_first, 3);
+        fray_fight *g = cf_given(s, 1000 + (uint64_t)i, vance_first, 3);
         cf_command(g, "vance bull-rush lyra");
         pushed += x_of(g, l) == 3;
         fray_fight_free(g);
@@ -156,9 +113,9 @@ Test(chances_alloy_moves, bull_rush_equals_fray_odds_roll_and_the_fight_api) {
  * against 13, 14/20; pushed to 7,1. Played N times through the fight API. */
 Test(chances_alloy_moves, charge_ending_in_a_bull_rush) {
     fray_setup *s = cf_load(YARD);
-    fray_fight *f = given(s, 1, vance_first, 2);
+    fray_fight *f = cf_given(s, 1, vance_first, 2);
     int v = cf_who(f, "vance"), l = cf_who(f, "lyra");
-    double p = counted(f, v, "charge lyra 5,1 bull-rush", "pushed", odds_hit(6, 13));
+    double p = counted(f, v, "charge lyra 5,1 bull-rush", "pushed", cf_odds_hit(6, 13));
     cr_expect(fabs(p - 0.7) < 1e-12);
     fray_chances c;
     fray_diag d;
@@ -172,7 +129,7 @@ Test(chances_alloy_moves, charge_ending_in_a_bull_rush) {
     fray_fight_free(f);
     int pushed = 0;
     for (int i = 0; i < N; i++) {
-        fray_fight *g = given(s, 1000 + (uint64_t)i, vance_first, 2);
+        fray_fight *g = cf_given(s, 1000 + (uint64_t)i, vance_first, 2);
         cf_command(g, "vance charge lyra 5,1 bull-rush");
         pushed += x_of(g, l) == 7;
         fray_fight_free(g);
@@ -185,9 +142,9 @@ Test(chances_alloy_moves, charge_ending_in_a_bull_rush) {
  * `seed` on whose grapple roll hits (the rest of its dice drawn). */
 static fray_fight *grappled(const fray_setup *s, uint64_t seed, int l) {
     for (uint64_t k = seed;; k++) {
-        fray_fight *f = given(s, k, vance_first, 2);
+        fray_fight *f = cf_given(s, k, vance_first, 2);
         cf_command(f, "vance grapple lyra");
-        if (has_condition(f, l, "grappled")) {
+        if (cf_has_condition(f, l, "grappled")) {
             cf_command(f, "next");
             return f;
         }
@@ -201,7 +158,7 @@ static fray_fight *grappled(const fray_setup *s, uint64_t seed, int l) {
  * at least 14, 8/20. Played N times through the fight API: free as often. */
 Test(chances_alloy_moves, escape_equals_fray_odds_roll_and_the_fight_api) {
     fray_setup *s = cf_load(DUEL);
-    fray_fight *f = given(s, 1, vance_first, 2);
+    fray_fight *f = cf_given(s, 1, vance_first, 2);
     int l = cf_who(f, "lyra");
     fray_chances c;
     fray_diag d;
@@ -219,7 +176,7 @@ Test(chances_alloy_moves, escape_equals_fray_odds_roll_and_the_fight_api) {
         fray_fight *g = grappled(s, seed, l);
         seed += 1000003; /* apart from the seeds tried before */
         cf_command(g, "lyra escape");
-        free_again += !has_condition(g, l, "grappled");
+        free_again += !cf_has_condition(g, l, "grappled");
         fray_fight_free(g);
     }
     agree(free_again, p, "Lyra free");
@@ -233,24 +190,24 @@ Test(chances_alloy_moves, escape_equals_fray_odds_roll_and_the_fight_api) {
  * Played N times: Brutus's aided attack as often. */
 Test(chances_alloy_moves, aid_another_equals_fray_odds_roll_and_the_fight_api) {
     fray_setup *s = cf_load(AID);
-    fray_fight *f = given(s, 1, vance_first, 3);
+    fray_fight *f = cf_given(s, 1, vance_first, 3);
     int v = cf_who(f, "vance"), b = cf_who(f, "brutus");
     double p = counted(f, v, "aid brutus attack against lyra", "aids",
-                       odds_hit(7, 10));
+                       cf_odds_hit(7, 10));
     cr_expect(fabs(p - 0.9) < 1e-12);
-    counted(f, v, "aid brutus defense against lyra", "aids", odds_hit(7, 10));
+    counted(f, v, "aid brutus defense against lyra", "aids", cf_odds_hit(7, 10));
     double pc = counted(f, v, "aid brutus athletics", "aids", odds_check(5, 10));
     cr_expect(fabs(pc - 0.8) < 1e-12);
     fray_fight_free(f);
     int aided = 0, checked = 0;
     for (int i = 0; i < N; i++) {
-        fray_fight *g = given(s, 1000 + (uint64_t)i, vance_first, 3);
+        fray_fight *g = cf_given(s, 1000 + (uint64_t)i, vance_first, 3);
         cf_command(g, "vance aid brutus attack against lyra");
-        aided += has_condition(g, b, "aided attack");
+        aided += cf_has_condition(g, b, "aided attack");
         fray_fight_free(g);
-        g = given(s, 50000 + (uint64_t)i, vance_first, 3);
+        g = cf_given(s, 50000 + (uint64_t)i, vance_first, 3);
         cf_command(g, "vance aid brutus athletics");
-        checked += has_condition(g, b, "aided check");
+        checked += cf_has_condition(g, b, "aided check");
         fray_fight_free(g);
     }
     agree(aided, p, "Brutus's aided attack");
@@ -266,7 +223,7 @@ Test(chances_alloy_moves, aid_another_equals_fray_odds_roll_and_the_fight_api) {
  * API: Vance dead as often, and the damage dealt each amount as often. */
 Test(chances_alloy_moves, coup_de_grace_equals_the_attack_and_the_fight_api) {
     fray_setup *s = cf_load(DUEL);
-    fray_fight *f = given(s, 1, lyra_first, 2);
+    fray_fight *f = cf_given(s, 1, lyra_first, 2);
     int v = cf_who(f, "vance"), l = cf_who(f, "lyra");
     fray_chances *c = malloc(sizeof *c), *a = malloc(sizeof *a);
     cr_assert(c && a);
@@ -294,13 +251,13 @@ Test(chances_alloy_moves, coup_de_grace_equals_the_attack_and_the_fight_api) {
     fray_fight_free(f);
     int killed = 0, dealt[18] = {0};
     for (int i = 0; i < N; i++) {
-        fray_fight *g = given(s, 1000 + (uint64_t)i, lyra_first, 2);
+        fray_fight *g = cf_given(s, 1000 + (uint64_t)i, lyra_first, 2);
         cf_command(g, "gm condition vance helpless on");
         cf_command(g, "lyra coup vance");
         killed += is_dead(g, v);
         fray_fight_view *vw = NULL;
         cr_assert_eq(fray_fight_view_new(g, NULL, &vw), FRAY_OK);
-        int amount = 28 - find(vw, v)->tracks[0].value;
+        int amount = 28 - cf_view_of(vw, v)->tracks[0].value;
         fray_fight_view_free(vw);
         cr_assert(amount == 0 || (amount >= 10 && amount <= 17), "%d", amount);
         dealt[amount]++;
@@ -319,7 +276,7 @@ Test(chances_alloy_moves, coup_de_grace_equals_the_attack_and_the_fight_api) {
  * ally, a coup on someone far off: in words. */
 Test(chances_alloy_moves, refusals) {
     fray_setup *s = cf_load(YARD);
-    fray_fight *f = given(s, 1, vance_first, 2);
+    fray_fight *f = cf_given(s, 1, vance_first, 2);
     int v = cf_who(f, "vance");
     fray_chances c;
     fray_diag d;

@@ -583,23 +583,25 @@ static fray_status bull_rush_one(const fa_setup *s, const fa_state *st,
                                      s->c[t].name)
                           : snprintf(out->title, sizeof out->title,
                                      "Bull rush %s", s->c[t].name));
-    char where[120];
-    if (room)
-        snprintf(where, sizeof where, "a success pushes %s to %d,%d and %s "
-                 "follows into its square when it fits", s->c[t].name, to.x,
-                 to.y, s->c[who].name);
-    else
-        snprintf(where, sizeof where, "no free square to push %s into: a "
-                 "success moves nobody", s->c[t].name);
+    char where[160];
+    int wn = room ? snprintf(where, sizeof where, "a success pushes %s to "
+                             "%d,%d and %s follows into its square when it "
+                             "fits", s->c[t].name, to.x, to.y, s->c[who].name)
+                  : snprintf(where, sizeof where, "no free square to push %s "
+                             "into: a success moves nobody", s->c[t].name);
+    if (wn < 0 || (size_t)wn >= sizeof where)
+        where[sizeof where - 1] = '\0'; /* cut: long names */
     char moved[120] = "";
     if (charge)
         snprintf(moved, sizeof moved, "; from %d,%d where the charge ends: what "
                  "its move from %d,%d provokes is not counted",
                  st->c[who].fp.at.x, st->c[who].fp.at.y, charged_from.x,
                  charged_from.y);
-    snprintf(out->assumed, sizeof out->assumed,
-             "Strength against Fortitude, as the engine rolls it; %s; no "
-             "damage%s; no action point spent", where, moved);
+    if (snprintf(out->assumed, sizeof out->assumed,
+                 "Strength against Fortitude, as the engine rolls it; %s; no "
+                 "damage%s; no action point spent", where, moved) >=
+        (int)sizeof out->assumed)
+        out->assumed[sizeof out->assumed - 1] = '\0'; /* cut: long names */
     return FRAY_OK;
 }
 
