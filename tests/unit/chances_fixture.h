@@ -9,6 +9,7 @@
 
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fray/chances.h"
@@ -115,5 +116,109 @@ static inline fray_ratio cf_odds_hit(int bonus, int defense) {
     fray_d20_attack_odds_free(&ao);
     return p;
 }
+
+/* ---- 99 Towers (test_chances_charge.c, test_chances_shift.c: include
+ * layer.h and towers_int.h before this file) ---------------------------- */
+#ifdef FRAY_TOWERS_INT_H
+
+/* Two counts of the same blow: modifiers, outcomes, amounts and chances. */
+static inline void cf_same_chances(const fray_chances *a, const fray_chances *b) {
+    cr_expect_str_eq(a->modifiers, b->modifiers);
+    cr_assert_eq(a->n_outcomes, b->n_outcomes);
+    for (int i = 0; i < a->n_outcomes; i++)
+        cr_expect(fray_ratio_equal(a->outcomes[i].p, b->outcomes[i].p));
+    cr_assert_eq(a->n_damage, b->n_damage);
+    for (int i = 0; i < a->n_damage; i++) {
+        cr_expect(fray_ratio_equal(a->damage[i].p, b->damage[i].p));
+        cr_expect_eq(a->damage[i].amount[0], b->damage[i].amount[0]);
+        cr_expect_eq(a->damage[i].amount[1], b->damage[i].amount[1]);
+    }
+}
+
+/* `fray odds attack` for a's <PA> (shift `shift`) against t's <PD> with
+ * `def_flip` (the flat-footed flip-2 ...): c's miss and critical. */
+static inline void cf_expect_attack_odds(const fray_fight *f, int a, int t,
+                                         int shift, int def_flip,
+                                         const fray_chances *c) {
+    const fray_towers_fight *rf = fray__fight_rf(f);
+    const ft_setup *ts = &rf->setup->s;
+    fray_attack_query q;
+    fray_attack_query_init(&q, ts->c[a].sb.cv[FT_CV_PA],
+                           ts->c[t].sb.cv[FT_CV_PD] + def_flip);
+    q.attack_shift = shift;
+    q.deck = ts->opt.deck;
+    q.rules = ts->opt.flip;
+    fray_attack_odds ao;
+    cr_assert_eq(fray_odds_attack(&q, &ao), FRAY_OK);
+    cr_expect(fray_ratio_equal(cf_outcome(c->outcomes, 3, "miss")->p,
+                               fray_ratio_one_minus(fray_attack_odds_hit(&ao))));
+    cr_expect(fray_ratio_equal(cf_outcome(c->outcomes, 3, "critical")->p,
+                               fray_attack_odds_crit(&ao)));
+}
+
+/* The clock set so that it is who's turn (everyone else a phase later). */
+static inline void cf_turn_of(fray_fight *f, int who) {
+    fray_towers_fight *wf = fray__fight_rf(f);
+    for (int i = 0; i < wf->st.n; i++)
+        if (i != who && wf->st.c[i].phase <= wf->st.c[who].phase)
+            wf->st.c[i].phase = (int16_t)(wf->st.c[who].phase + 1);
+    ft_clock_sync(&wf->st);
+    cr_assert_eq(ft_next_actor(&wf->st), who);
+}
+
+/* engine.c's `words` (the actor's id first) applied n times from f's
+ * state, trial i with fray_rng_for_trial(seed, i), the actor `a` ending
+ * at `end`: each amount of STUN and LETHAL t takes as often as c says
+ * (4.5 standard errors). */
+static inline void cf_played(const fray_fight *f, const char *words, int a,
+                             int t, fray_pos end, const fray_chances *c, int n,
+                             uint64_t seed) {
+    const fray_towers_fight *rf = fray__fight_rf(f);
+    const ft_setup *ts = &rf->setup->s;
+    fray_diag d;
+    ft_command cmd;
+    int w = 0;
+    cr_assert_eq(ft_table_parse(ts, words, &cmd, &w, &d), FRAY_OK, "%s",
+                 d.message);
+    ft_state *st = malloc(sizeof *st);
+    ft_event *ev = malloc(sizeof *ev);
+    int *counts = calloc(FRAY_CHANCES_DAMAGE, sizeof *counts);
+    cr_assert(st && ev && counts);
+    for (int i = 0; i < n; i++) {
+        memcpy(st, &rf->st, sizeof *st);
+        fray_rng_for_trial(&st->rng, seed, (uint64_t)i);
+        st->phase = st->c[a].phase;
+        memset(ev, 0, sizeof *ev);
+        ft_run r;
+        ft_run_clear(&r);
+        r.setup = ts;
+        r.st = st;
+        r.ev = ev;
+        r.diag = &d;
+        ev->cmd = cmd;
+        cr_assert_eq(ft_apply(&r), FRAY_OK, "%s", d.message);
+        cr_assert(st->c[a].pos.x == end.x && st->c[a].pos.y == end.y);
+        int stun = rf->st.c[t].stun - st->c[t].stun;
+        int lethal = rf->st.c[t].lethal - st->c[t].lethal;
+        int k = 0;
+        while (k < c->n_damage && (c->damage[k].amount[0] != stun ||
+                                   c->damage[k].amount[1] != lethal))
+            k++;
+        cr_assert(k < c->n_damage, "%s dealt %d STUN %d LETHAL", words, stun,
+                  lethal);
+        counts[k]++;
+    }
+    for (int k = 0; k < c->n_damage; k++) {
+        double p = c->damage[k].share, share = (double)counts[k] / n;
+        cr_expect(fabs(share - p) <= cf_tolerance(p, n),
+                  "%d STUN %d LETHAL: %.4f of %d, the chances say %.4f",
+                  c->damage[k].amount[0], c->damage[k].amount[1], share, n, p);
+    }
+    free(counts);
+    free(ev);
+    free(st);
+}
+
+#endif
 
 #endif
