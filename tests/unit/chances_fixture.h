@@ -2,7 +2,13 @@
  * chances_fixture.h - set-up shared by the tests of the odds at the table
  * (issue 19; tests/unit/test_chances_*.c): an encounter from a file, a
  * fight with the journal, a command through the fight API, one outcome of
- * a fray_chances by name, and the tolerance of a share of N trials.
+ * a fray_chances by name, and the tolerance of a share of N trials; for
+ * Alloy's (test_chances_alloy_*.c): a fight with dice given by hand (the
+ * initiative) at its first turn, a combatant's condition and hit points
+ * as the view shows them, and `fray odds roll d20+B --attack --vs D`
+ * (cf_odds_hit); for 99 Towers' (included after towers_int.h): two counts
+ * of the same blow, `fray odds attack` for an attack's flips, the clock
+ * set to a combatant's turn and a command played many times by engine.c.
  */
 #ifndef CHANCES_FIXTURE_H
 #define CHANCES_FIXTURE_H
