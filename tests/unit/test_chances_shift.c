@@ -98,6 +98,8 @@ Test(chances_shift, ranked_on_a_foe_out_of_reach) {
     cr_assert(sh != NULL, "the Shift then Attack on Thug 1 is ranked");
     cr_expect(strstr(sh->assumed, "where the Shift ends") != NULL, "%s",
               sh->assumed);
+    cr_expect(strstr(sh->assumed, "threatened") == NULL,
+              "next to nobody at 7,4: %s", sh->assumed);
     fray_chances *c = malloc(sizeof *c);
     cr_assert(c);
     cr_assert_eq(fray_action_chances(f, h, sh->command, c, &d), FRAY_OK, "%s",
@@ -108,6 +110,19 @@ Test(chances_shift, ranked_on_a_foe_out_of_reach) {
         cr_expect(fray_ratio_equal(c->damage[i].p, sh->damage[i].p));
     cr_expect(c->p_drop == sh->p_drop);
     fray_chances_list_free(&l);
+    free(c);
+    fray_fight_free(f);
+    /* From 8,5, next to Thug 1 (9,4) and Thug 4 (9,5): the Shift to 8,4
+     * names them as the foes that threaten him (attack.c's threat). */
+    f = cf_start(s, 20261126);
+    cf_command(f, "gm place hale 8,5");
+    c = malloc(sizeof *c);
+    cr_assert(c);
+    cr_assert_eq(fray_action_chances(f, h, "shift 8,4 then attack thug-1", c,
+                                     &d),
+                 FRAY_OK, "%s", d.message);
+    cr_expect(strstr(c->assumed, "(threatened now by Thug 1, Thug 4)") != NULL,
+              "%s", c->assumed);
     free(c);
     fray_fight_free(f);
     f = cf_start(s, 20261126);

@@ -471,6 +471,9 @@ static fray_status area_one(const fray_towers_fight *f, int who,
         add_text(out->assumed, sizeof out->assumed,
                  "the attack right after the Aim: what happens in between "
                  "is not counted");
+    if (w->range_increment > 0 || w->spell)
+        add_text(out->assumed, sizeof out->assumed,
+                 "opportunity attacks it provokes are not counted");
     return FRAY_OK;
 }
 
@@ -966,6 +969,24 @@ static fray_status one(const fray_towers_fight *f, int who,
     /* A Charge: the attack from where its move ends (engine.c walks the
      * path, then attacks if the charger can still act). */
     fray_pos charged_from = st->c[who].pos;
+    /* A Shift: the foes that threaten where it stands now (attack.c's
+     * ft_threatens), named in `assumed`. */
+    char threat[96] = "";
+    if (shift) {
+        ft_run r0;
+        ft_run_clear(&r0);
+        r0.setup = s;
+        r0.st = st;
+        for (int i = 0; i < st->n; i++)
+            if (i != who && !ft_allies(s, who, i) && ft_in_fight(st, i) &&
+                ft_threatens(&r0, i, who)) {
+                size_t len = strlen(threat);
+                int wn = snprintf(threat + len, sizeof threat - len, "%s%s",
+                                  len ? ", " : "", s->c[i].name);
+                if (wn < 0 || (size_t)wn >= sizeof threat - len)
+                    threat[len] = '\0'; /* no room: that name left out */
+            }
+    }
     if (charge)
         st->c[who].pos = cmd.dest;
     if (shift)
@@ -1065,10 +1086,14 @@ static fray_status one(const fray_towers_fight *f, int who,
     }
     if (shift && (charged_from.x != cmd.shift_to.x ||
                   charged_from.y != cmd.shift_to.y)) {
-        char c[112];
-        snprintf(c, sizeof c, "the attack from %d,%d where the Shift ends: "
-                 "the opportunity attacks it provokes not counted",
-                 cmd.shift_to.x, cmd.shift_to.y);
+        char c[240];
+        int wn = snprintf(c, sizeof c, "the attack from %d,%d where the Shift "
+                          "ends: the opportunity attacks it provokes not "
+                          "counted%s%s%s", cmd.shift_to.x, cmd.shift_to.y,
+                          threat[0] ? " (threatened now by " : "", threat,
+                          threat[0] ? ")" : "");
+        if (wn < 0 || (size_t)wn >= sizeof c)
+            c[sizeof c - 1] = '\0'; /* cut: long names */
         add_text(out->assumed, sizeof out->assumed, c);
     }
     return FRAY_OK;
