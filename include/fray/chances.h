@@ -34,7 +34,7 @@ enum {
     FRAY_CHANCES_OUTCOMES = 4,   /* miss, hit, critical ... */
     FRAY_CHANCES_DAMAGE = 160,   /* distinct amounts of damage at most */
     FRAY_CHANCES_TEXT = 96,
-    FRAY_CHANCES_ASSUMED = 256,
+    FRAY_CHANCES_ASSUMED = 512,  /* (256 before chances3: the words of a Shift then Attack were cut) */
     FRAY_CHANCES_LIST = 64       /* options of one combatant at most */
 };
 
@@ -126,19 +126,26 @@ typedef struct fray_chances_list {
     int n;
     fray_chances *items;     /* n of them, best first; freed by fray_chances_list_free */
     fray_allocator alloc;
+    /* The room items was allocated with (fray_chances_all: 32, or 64 for
+     * a list that fills 32); 0: FRAY_CHANCES_LIST. */
+    int capacity;
 } fray_chances_list;
 
 /*
  * Every action of `who` whose chances the ruleset counts (99 Towers: an
  * Attack, a Power Attack and an Aim then Attack on each foe it can reach,
  * with the weapon in hand, a spell with an area aimed at each foe, Squeeze
- * and Slam on the one it holds, a Charge on each foe it can charge;
+ * and Slam on the one it holds, a Charge on each foe it can charge, a
+ * Shift Position then Attack on each foe the Attack cannot reach, an area
+ * aimed at the space that catches the most foes;
  * Alloy's basic attack and each attack power
  * on each foe, an area burst centred on its square), ranked best
  * first: by the chance to drop the
  * target where it is counted, then by the expected damage (both tracks
  * added), then by the command's words. Errors as fray_action_chances,
- * FRAY_ERR_NOMEM. An empty list is not an error.
+ * FRAY_ERR_NOMEM. An empty list is not an error. The list is allocated
+ * with room for 32 (a list that fills it: counted again with room for
+ * FRAY_CHANCES_LIST), not cut to n: see `capacity`.
  */
 FRAY_API FRAY_MUST_CHECK fray_status fray_chances_all(const fray_fight *fight,
                                                       int who,

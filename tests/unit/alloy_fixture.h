@@ -481,6 +481,24 @@ fa_attack_line fa_special_line(const fa_setup *s, const fa_state *st, int who,
     (void)kind;
     return fa_attack_line_of(s, st, who, -1, -1, true);
 }
+/* (chances.c's bull rush, aid and coup, issue 19; no test here asks.) */
+fa_attack_line fa_bull_rush_line(const fa_setup *s, const fa_state *st, int who) {
+    return fa_attack_line_of(s, st, who, -1, -1, true);
+}
+bool fa_bull_rush_square(const fa_setup *s, const fa_state *st, int who, int t,
+                         fray_pos asked, fray_pos *to) {
+    (void)s; (void)st; (void)who; (void)t; (void)asked; (void)to;
+    return false;
+}
+bool fa_basic_melee(const fa_setup *s, const fa_state *st, int who, int target,
+                    int slot) {
+    (void)s; (void)st; (void)who; (void)target; (void)slot;
+    return true;
+}
+int fa_aid_attack_sources(const fa_state *st, int who, int ally) {
+    (void)st; (void)who; (void)ally;
+    return 0;
+}
 #endif
 
 #endif

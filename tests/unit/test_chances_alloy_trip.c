@@ -19,42 +19,8 @@
 
 #define DUEL FRAY_SOURCE_DIR "/examples/alloy/duel.yaml"
 
-/* The duel with initiative by hand (Vance 13, Lyra 8), Vance's turn. */
-static fray_fight *vance_to_act(const fray_setup *s, uint64_t seed) {
-    static const int init[2] = {13, 8};
-    fray_given g;
-    memset(&g, 0, sizeof g);
-    g.dice = init;
-    g.n_dice = 2;
-    fray_fight *f = NULL;
-    fray_fight_options o = {.journal = true};
-    cr_assert_eq(fray_fight_new(s, seed, &o, &g, NULL, &f), FRAY_OK);
-    cf_command(f, "next");
-    return f;
-}
-
-static bool has_condition(const fray_fight *f, int who, const char *name) {
-    fray_fight_view *v = NULL;
-    cr_assert_eq(fray_fight_view_new(f, NULL, &v), FRAY_OK);
-    bool has = false;
-    for (int k = 0; k < v->n_combatants; k++)
-        if (v->combatants[k].index == who)
-            for (int i = 0; i < v->combatants[k].n_conditions; i++)
-                if (strstr(v->combatants[k].conditions[i].name, name) != NULL)
-                    has = true;
-    fray_fight_view_free(v);
-    return has;
-}
-
-/* `fray odds roll d20+bonus --attack --vs defense`: the chance to hit. */
-static fray_ratio odds_hit(int bonus, int defense) {
-    fray_d20_attack_query q = {.bonus = bonus, .defense = defense};
-    fray_d20_attack_odds ao;
-    cr_assert_eq(fray_odds_d20_attack(&q, NULL, &ao), FRAY_OK);
-    fray_ratio p = ao.p_hit;
-    fray_d20_attack_odds_free(&ao);
-    return p;
-}
+/* Vance first (13 + 2 against 8 + 3), Lyra first (8 + 3 against 13 + 2). */
+static const int vance_first[2] = {13, 8}, lyra_first[2] = {8, 13};
 
 /* examples/alloy/statblocks.yaml: the Mercenary (Vance) Str 14 (+2),
  * attack 3, Reflex 15; the Duelist (Lyra) Str 12 (+1), Dex 16, attack 3,
@@ -63,7 +29,7 @@ static fray_ratio odds_hit(int bonus, int defense) {
  * it came now): d20+4 against 15, her Dexterity not counted. */
 Test(chances_alloy_trip, trip_and_grapple_equal_fray_odds_roll_attack) {
     fray_setup *s = cf_load(DUEL);
-    fray_fight *f = vance_to_act(s, 1);
+    fray_fight *f = cf_given(s, 1, vance_first, 2);
     int v = cf_who(f, "vance"), l = cf_who(f, "lyra");
     fray_chances *c = malloc(sizeof *c);
     cr_assert(c);
@@ -81,7 +47,7 @@ Test(chances_alloy_trip, trip_and_grapple_equal_fray_odds_roll_attack) {
         int who = cases[i].actor_is_lyra ? l : v;
         cr_assert_eq(fray_action_chances(f, who, cases[i].command, c, &d),
                      FRAY_OK, "%s: %s", cases[i].command, d.message);
-        fray_ratio hit = odds_hit(cases[i].bonus, cases[i].defense);
+        fray_ratio hit = cf_odds_hit(cases[i].bonus, cases[i].defense);
         cr_expect(fray_ratio_equal(
                       cf_outcome(c->outcomes, c->n_outcomes, cases[i].success)->p,
                       hit),
@@ -101,7 +67,7 @@ Test(chances_alloy_trip, trip_and_grapple_equal_fray_odds_roll_attack) {
  * Lyra prone after it as often as the chances say (4.5 standard errors). */
 Test(chances_alloy_trip, monte_carlo_of_the_trip_through_the_fight_api) {
     fray_setup *s = cf_load(DUEL);
-    fray_fight *f = vance_to_act(s, 1);
+    fray_fight *f = cf_given(s, 1, vance_first, 2);
     int v = cf_who(f, "vance"), l = cf_who(f, "lyra");
     fray_chances c;
     fray_diag d;
@@ -112,10 +78,10 @@ Test(chances_alloy_trip, monte_carlo_of_the_trip_through_the_fight_api) {
     enum { N = 4000 };
     int prone = 0;
     for (int i = 0; i < N; i++) {
-        fray_fight *g = vance_to_act(s, 1000 + (uint64_t)i);
-        cr_assert(!has_condition(g, l, "prone"));
+        fray_fight *g = cf_given(s, 1000 + (uint64_t)i, vance_first, 2);
+        cr_assert(!cf_has_condition(g, l, "prone"));
         cf_command(g, "vance trip lyra");
-        prone += has_condition(g, l, "prone");
+        prone += cf_has_condition(g, l, "prone");
         fray_fight_free(g);
     }
     double share = (double)prone / N, tol = cf_tolerance(p, N);
@@ -124,8 +90,8 @@ Test(chances_alloy_trip, monte_carlo_of_the_trip_through_the_fight_api) {
     fray_setup_free(s);
 }
 
-/* A trip on an ally, a trip of someone out of reach, a bull rush (not
- * counted): refused in words. */
+/* A trip of someone out of reach, a bull rush on someone not adjacent:
+ * refused in words. */
 Test(chances_alloy_trip, refusals) {
     fray_setup *s = cf_load(FRAY_SOURCE_DIR "/tests/data/alloy/charge_yard.yaml");
     fray_fight *f = cf_start(s, 1);
@@ -137,23 +103,9 @@ Test(chances_alloy_trip, refusals) {
     cr_expect(d.message[0] != '\0');
     cr_expect_eq(fray_action_chances(f, v, "bull-rush lyra", &c, &d),
                  FRAY_ERR_INVALID);
-    cr_expect(strstr(d.message, "not counted") != NULL, "%s", d.message);
+    cr_expect(strstr(d.message, "not adjacent") != NULL, "%s", d.message);
     fray_fight_free(f);
     fray_setup_free(s);
-}
-
-/* The duel with Lyra first (initiative 8 and 13 by hand), her turn. */
-static fray_fight *lyra_to_act(const fray_setup *s, uint64_t seed) {
-    static const int init[2] = {8, 13};
-    fray_given g;
-    memset(&g, 0, sizeof g);
-    g.dice = init;
-    g.n_dice = 2;
-    fray_fight *f = NULL;
-    fray_fight_options o = {.journal = true};
-    cr_assert_eq(fray_fight_new(s, seed, &o, &g, NULL, &f), FRAY_OK);
-    cf_command(f, "next");
-    return f;
 }
 
 /* Lyra (Bluff 5) feints at Vance (Will 12): d20+5 at least 12, 14/20 =
@@ -161,7 +113,7 @@ static fray_fight *lyra_to_act(const fray_setup *s, uint64_t seed) {
  * API, Lyra has the feint's battle superiority as often. */
 Test(chances_alloy_trip, feint_equals_fray_odds_roll_and_the_fight_api) {
     fray_setup *s = cf_load(DUEL);
-    fray_fight *f = lyra_to_act(s, 1);
+    fray_fight *f = cf_given(s, 1, lyra_first, 2);
     int v = cf_who(f, "vance"), l = cf_who(f, "lyra");
     fray_chances c;
     fray_diag d;
@@ -189,9 +141,9 @@ Test(chances_alloy_trip, feint_equals_fray_odds_roll_and_the_fight_api) {
     enum { N = 4000 };
     int feinted = 0;
     for (int i = 0; i < N; i++) {
-        fray_fight *g = lyra_to_act(s, 1000 + (uint64_t)i);
+        fray_fight *g = cf_given(s, 1000 + (uint64_t)i, lyra_first, 2);
         cf_command(g, "lyra feint vance");
-        feinted += has_condition(g, l, "feint");
+        feinted += cf_has_condition(g, l, "feint");
         fray_fight_free(g);
     }
     double share = (double)feinted / N, tol = cf_tolerance(ok->share, N);

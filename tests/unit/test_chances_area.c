@@ -224,3 +224,52 @@ Test(chances_area, shared_deck_said_and_ranked) {
     fray_fight_free(f);
     fray_setup_free(s);
 }
+
+/* `odds ID` ranks the area aimed at a space (chances3): Thug 1 at 5,6 and
+ * Thug 2 at 9,6, four spaces apart, the others far off; the Fireball
+ * (burst 2) aimed at either catches one, aimed at 7,5 (the first space,
+ * in reading order, nearest Ysolde, that catches both) both. Its numbers
+ * are the command's own (`odds ysolde cast at 7,5 with fireball`). In
+ * the brawl as it starts, aiming at a thug already catches the most: no
+ * space is ranked. */
+Test(chances_area, ranked_at_the_space_that_catches_the_most) {
+    fray_setup *s = cf_load(EX "brawl.yaml");
+    fray_fight *f = cf_start(s, 20261126);
+    int a = cf_who(f, "ysolde");
+    fray_chances_list l;
+    fray_diag d;
+    cr_assert_eq(fray_chances_all(f, a, NULL, &l, &d), FRAY_OK, "%s", d.message);
+    for (int i = 0; i < l.n; i++)
+        cr_expect(strncmp(l.items[i].command, "cast at", 7) != 0, "%s",
+                  l.items[i].command);
+    fray_chances_list_free(&l);
+    static const char *const place[] = {
+        "gm place thug-1 5,6", "gm place thug-2 9,6", "gm place thug-3 13,0",
+        "gm place thug-4 0,7", "gm place thug-5 13,7", "gm place thug-6 8,0",
+        "gm place thug-7 13,4"};
+    for (size_t i = 0; i < sizeof place / sizeof place[0]; i++)
+        cf_command(f, place[i]);
+    cr_assert_eq(fray_chances_all(f, a, NULL, &l, &d), FRAY_OK, "%s", d.message);
+    const fray_chances *at = NULL;
+    for (int i = 0; i < l.n; i++)
+        if (strncmp(l.items[i].command, "cast at", 7) == 0) {
+            cr_expect(at == NULL, "one space ranked");
+            at = &l.items[i];
+        }
+    cr_assert(at != NULL, "the Fireball aimed at a space is ranked");
+    cr_expect_str_eq(at->command, "cast at 7,5 with Fireball");
+    cr_expect_eq(at->n_area, 2, "both thugs caught: %d", at->n_area);
+    fray_chances *c = malloc(sizeof *c);
+    cr_assert(c);
+    cr_assert_eq(fray_action_chances(f, a, at->command, c, &d), FRAY_OK, "%s",
+                 d.message);
+    cr_expect_eq(c->n_area, at->n_area);
+    for (int k = 0; k <= c->n_area; k++)
+        cr_expect(c->area_dropped[k] == at->area_dropped[k]);
+    cr_expect(c->area_expected_dropped == at->area_expected_dropped);
+    cr_expect_str_eq(c->assumed, at->assumed);
+    free(c);
+    fray_chances_list_free(&l);
+    fray_fight_free(f);
+    fray_setup_free(s);
+}

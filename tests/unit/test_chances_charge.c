@@ -10,9 +10,9 @@
  */
 #include <stdlib.h>
 
-#include "chances_fixture.h"
 #include "layer.h"
 #include "towers_int.h"
+#include "chances_fixture.h"
 
 #define DATA FRAY_SOURCE_DIR "/tests/data/towers/"
 
@@ -48,41 +48,16 @@ Test(chances_charge, the_blow_from_where_the_charge_ends) {
     cf_command(g, "gm place hale 8,4");
     cr_assert_eq(fray_action_chances(g, h, "attack thug-1", &c[1], &d),
                  FRAY_OK, "%s", d.message);
-    cr_expect_str_eq(c[0].modifiers, c[1].modifiers);
-    cr_assert_eq(c[0].n_damage, c[1].n_damage);
-    for (int i = 0; i < c[0].n_outcomes; i++)
-        cr_expect(fray_ratio_equal(c[0].outcomes[i].p, c[1].outcomes[i].p));
-    for (int i = 0; i < c[0].n_damage; i++) {
-        cr_expect(fray_ratio_equal(c[0].damage[i].p, c[1].damage[i].p));
-        cr_expect_eq(c[0].damage[i].amount[0], c[1].damage[i].amount[0]);
-    }
+    cf_same_chances(&c[0], &c[1]);
 
     /* fray odds attack for those flips: his <PA> with Knightly Training
      * (shift+1) against the thug's <PD>, flat-footed (flip-2). */
     cr_expect_str_eq(c[0].modifiers,
                      "Knightly Training (shift+1); defense: flat-footed (flip-2)");
-    const fray_towers_fight *rf = fray__fight_rf(f);
-    const ft_setup *ts = &rf->setup->s;
-    fray_attack_query q;
-    fray_attack_query_init(&q, ts->c[h].sb.cv[FT_CV_PA],
-                           ts->c[t].sb.cv[FT_CV_PD] - 2);
-    q.attack_shift = 1;
-    q.deck = ts->opt.deck;
-    q.rules = ts->opt.flip;
-    fray_attack_odds ao;
-    cr_assert_eq(fray_odds_attack(&q, &ao), FRAY_OK);
-    cr_expect(fray_ratio_equal(cf_outcome(c[0].outcomes, 3, "miss")->p,
-                               fray_ratio_one_minus(fray_attack_odds_hit(&ao))));
-    cr_expect(fray_ratio_equal(cf_outcome(c[0].outcomes, 3, "critical")->p,
-                               fray_attack_odds_crit(&ao)));
+    cf_expect_attack_odds(f, h, t, 1, -2, &c[0]);
 
     /* The engine's Charge, on his turn (the clock set so), N times. */
-    fray_towers_fight *wf = fray__fight_rf(f);
-    for (int i = 0; i < wf->st.n; i++)
-        if (i != h && wf->st.c[i].phase <= wf->st.c[h].phase)
-            wf->st.c[i].phase = (int16_t)(wf->st.c[h].phase + 1);
-    ft_clock_sync(&wf->st);
-    cr_assert_eq(ft_next_actor(&wf->st), h);
+    cf_turn_of(f, h);
     /* (On his turn the chances are the same: the engine's whole check.) */
     fray_chances *again = malloc(sizeof *again);
     cr_assert(again);
@@ -90,51 +65,12 @@ Test(chances_charge, the_blow_from_where_the_charge_ends) {
                  FRAY_OK, "%s", d.message);
     for (int i = 0; i < 3; i++)
         cr_expect(fray_ratio_equal(again->outcomes[i].p, c[0].outcomes[i].p));
-    ft_command cmd;
-    int words = 0;
-    cr_assert_eq(ft_table_parse(ts, "hale charge thug-1 8,4", &cmd, &words, &d),
-                 FRAY_OK, "%s", d.message);
-    ft_state *st = malloc(sizeof *st);
-    ft_event *ev = malloc(sizeof *ev);
-    cr_assert(st && ev);
-    int counts[FRAY_CHANCES_DAMAGE] = {0};
-    for (int i = 0; i < N; i++) {
-        memcpy(st, &rf->st, sizeof *st);
-        fray_rng_for_trial(&st->rng, 1919, (uint64_t)i);
-        st->phase = st->c[h].phase;
-        memset(ev, 0, sizeof *ev);
-        ft_run r;
-        ft_run_clear(&r);
-        r.setup = ts;
-        r.st = st;
-        r.ev = ev;
-        r.diag = &d;
-        ev->cmd = cmd;
-        cr_assert_eq(ft_apply(&r), FRAY_OK, "%s", d.message);
-        cr_assert(st->c[h].pos.x == 8 && st->c[h].pos.y == 4);
-        int stun = rf->st.c[t].stun - st->c[t].stun;
-        int lethal = rf->st.c[t].lethal - st->c[t].lethal;
-        int k = 0;
-        while (k < c[0].n_damage && (c[0].damage[k].amount[0] != stun ||
-                                     c[0].damage[k].amount[1] != lethal))
-            k++;
-        cr_assert(k < c[0].n_damage, "a Charge dealt %d STUN %d LETHAL", stun,
-                  lethal);
-        counts[k]++;
-    }
-    for (int k = 0; k < c[0].n_damage; k++) {
-        double p = c[0].damage[k].share, share = (double)counts[k] / N;
-        cr_expect(fabs(share - p) <= cf_tolerance(p, N),
-                  "%d STUN %d LETHAL: %.4f of %d Charges, the chances say %.4f",
-                  c[0].damage[k].amount[0], c[0].damage[k].amount[1], share, N,
-                  p);
-    }
+    cf_played(f, "hale charge thug-1 8,4", h, t, (fray_pos){8, 4}, &c[0], N,
+              1919);
     /* Refused in the rules' words: a Charge ending out of reach. */
     cr_expect_eq(fray_action_chances(f, h, "charge thug-1 5,4", again, &d),
                  FRAY_ERR_INVALID);
     cr_expect(strstr(d.message, "out of range") != NULL, "%s", d.message);
-    free(ev);
-    free(st);
     free(again);
     free(c);
     fray_fight_free(g);

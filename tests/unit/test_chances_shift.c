@@ -10,9 +10,9 @@
  */
 #include <stdlib.h>
 
-#include "chances_fixture.h"
 #include "layer.h"
 #include "towers_int.h"
+#include "chances_fixture.h"
 
 #define BRAWL FRAY_SOURCE_DIR "/tests/data/towers/chances_brawl.yaml"
 #define SHIFT "shift 8,4 then attack thug-1"
@@ -40,86 +40,22 @@ Test(chances_shift, the_attack_from_where_the_shift_ends) {
     cf_command(g, "gm place hale 8,4");
     cr_assert_eq(fray_action_chances(g, h, "attack thug-1", &c[1], &d),
                  FRAY_OK, "%s", d.message);
-    cr_expect_str_eq(c[0].modifiers, c[1].modifiers);
-    cr_assert_eq(c[0].n_damage, c[1].n_damage);
-    for (int i = 0; i < c[0].n_outcomes; i++)
-        cr_expect(fray_ratio_equal(c[0].outcomes[i].p, c[1].outcomes[i].p));
-    for (int i = 0; i < c[0].n_damage; i++) {
-        cr_expect(fray_ratio_equal(c[0].damage[i].p, c[1].damage[i].p));
-        cr_expect_eq(c[0].damage[i].amount[0], c[1].damage[i].amount[0]);
-        cr_expect_eq(c[0].damage[i].amount[1], c[1].damage[i].amount[1]);
-    }
+    cf_same_chances(&c[0], &c[1]);
     /* fray odds attack for those flips: his <PA> with Knightly Training
      * (shift+1) against the thug's <PD>, flat-footed (flip-2). */
     cr_expect_str_eq(c[0].modifiers,
                      "Knightly Training (shift+1); defense: flat-footed (flip-2)");
-    const fray_towers_fight *rf = fray__fight_rf(f);
-    const ft_setup *ts = &rf->setup->s;
-    fray_attack_query q;
-    fray_attack_query_init(&q, ts->c[h].sb.cv[FT_CV_PA],
-                           ts->c[t].sb.cv[FT_CV_PD] - 2);
-    q.attack_shift = 1;
-    q.deck = ts->opt.deck;
-    q.rules = ts->opt.flip;
-    fray_attack_odds ao;
-    cr_assert_eq(fray_odds_attack(&q, &ao), FRAY_OK);
-    cr_expect(fray_ratio_equal(cf_outcome(c[0].outcomes, 3, "miss")->p,
-                               fray_ratio_one_minus(fray_attack_odds_hit(&ao))));
-    cr_expect(fray_ratio_equal(cf_outcome(c[0].outcomes, 3, "critical")->p,
-                               fray_attack_odds_crit(&ao)));
+    cf_expect_attack_odds(f, h, t, 1, -2, &c[0]);
 
     /* The engine's Shift then Attack, on his turn (the clock set so). */
-    fray_towers_fight *wf = fray__fight_rf(f);
-    for (int i = 0; i < wf->st.n; i++)
-        if (i != h && wf->st.c[i].phase <= wf->st.c[h].phase)
-            wf->st.c[i].phase = (int16_t)(wf->st.c[h].phase + 1);
-    ft_clock_sync(&wf->st);
-    cr_assert_eq(ft_next_actor(&wf->st), h);
+    cf_turn_of(f, h);
     fray_chances *again = malloc(sizeof *again);
     cr_assert(again);
     cr_assert_eq(fray_action_chances(f, h, SHIFT, again, &d), FRAY_OK, "%s",
                  d.message);
     for (int i = 0; i < 3; i++)
         cr_expect(fray_ratio_equal(again->outcomes[i].p, c[0].outcomes[i].p));
-    ft_command cmd;
-    int words = 0;
-    cr_assert_eq(ft_table_parse(ts, "hale " SHIFT, &cmd, &words, &d), FRAY_OK,
-                 "%s", d.message);
-    ft_state *st = malloc(sizeof *st);
-    ft_event *ev = malloc(sizeof *ev);
-    cr_assert(st && ev);
-    int counts[FRAY_CHANCES_DAMAGE] = {0};
-    for (int i = 0; i < N; i++) {
-        memcpy(st, &rf->st, sizeof *st);
-        fray_rng_for_trial(&st->rng, 1919, (uint64_t)i);
-        st->phase = st->c[h].phase;
-        memset(ev, 0, sizeof *ev);
-        ft_run r;
-        ft_run_clear(&r);
-        r.setup = ts;
-        r.st = st;
-        r.ev = ev;
-        r.diag = &d;
-        ev->cmd = cmd;
-        cr_assert_eq(ft_apply(&r), FRAY_OK, "%s", d.message);
-        cr_assert(st->c[h].pos.x == 8 && st->c[h].pos.y == 4);
-        int stun = rf->st.c[t].stun - st->c[t].stun;
-        int lethal = rf->st.c[t].lethal - st->c[t].lethal;
-        int k = 0;
-        while (k < c[0].n_damage && (c[0].damage[k].amount[0] != stun ||
-                                     c[0].damage[k].amount[1] != lethal))
-            k++;
-        cr_assert(k < c[0].n_damage, "a Shift then Attack dealt %d STUN %d "
-                  "LETHAL", stun, lethal);
-        counts[k]++;
-    }
-    for (int k = 0; k < c[0].n_damage; k++) {
-        double p = c[0].damage[k].share, share = (double)counts[k] / N;
-        cr_expect(fabs(share - p) <= cf_tolerance(p, N),
-                  "%d STUN %d LETHAL: %.4f of %d, the chances say %.4f",
-                  c[0].damage[k].amount[0], c[0].damage[k].amount[1], share, N,
-                  p);
-    }
+    cf_played(f, "hale " SHIFT, h, t, (fray_pos){8, 4}, &c[0], N, 1919);
     /* Refused in the rules' words: a Shift of two spaces, a Shift then
      * an attack out of reach, an Aim then a Shift then an attack. */
     cr_expect_eq(fray_action_chances(f, h, "shift 9,3 then attack thug-1",
@@ -134,11 +70,75 @@ Test(chances_shift, the_attack_from_where_the_shift_ends) {
     cr_expect_eq(fray_action_chances(f, h, "aim then shift 8,4 then attack "
                                      "thug-1", again, &d),
                  FRAY_ERR_INVALID);
-    free(ev);
-    free(st);
     free(again);
     free(c);
     fray_fight_free(g);
+    fray_fight_free(f);
+    fray_setup_free(s);
+}
+
+/* `odds ID` ranks a Shift then Attack (chances3) on a foe the Attack
+ * alone cannot reach: Sir Hale placed at 7,4, two spaces from Thug 1 at
+ * 9,4, shifts to the space next to him nearest Thug 1 that engine.c
+ * allows (8,3: the first of 8,3, 8,4 and 8,5 in reading order) and
+ * attacks; its numbers are the command's own, and what it provokes is
+ * said. Placed next to Thug 1 (8,4), no Shift is ranked on him. */
+Test(chances_shift, ranked_on_a_foe_out_of_reach) {
+    fray_setup *s = cf_load(BRAWL);
+    fray_fight *f = cf_start(s, 20261126);
+    cf_command(f, "gm place hale 7,4");
+    int h = cf_who(f, "hale");
+    fray_chances_list l;
+    fray_diag d;
+    cr_assert_eq(fray_chances_all(f, h, NULL, &l, &d), FRAY_OK, "%s", d.message);
+    const fray_chances *sh = NULL;
+    for (int i = 0; i < l.n; i++)
+        if (strcmp(l.items[i].command, "shift 8,3 then attack thug-1") == 0)
+            sh = &l.items[i];
+    cr_assert(sh != NULL, "the Shift then Attack on Thug 1 is ranked");
+    cr_expect(strstr(sh->assumed, "where the Shift ends") != NULL, "%s",
+              sh->assumed);
+    cr_expect(strstr(sh->assumed, "threatened") == NULL,
+              "next to nobody at 7,4: %s", sh->assumed);
+    fray_chances *c = malloc(sizeof *c);
+    cr_assert(c);
+    cr_assert_eq(fray_action_chances(f, h, sh->command, c, &d), FRAY_OK, "%s",
+                 d.message);
+    cr_expect_str_eq(c->modifiers, sh->modifiers);
+    cr_assert_eq(c->n_damage, sh->n_damage);
+    for (int i = 0; i < c->n_damage; i++)
+        cr_expect(fray_ratio_equal(c->damage[i].p, sh->damage[i].p));
+    cr_expect(c->p_drop == sh->p_drop);
+    fray_chances_list_free(&l);
+    free(c);
+    fray_fight_free(f);
+    /* From 8,5, next to Thug 1 (9,4) and Thug 4 (9,5): the Shift to 8,4
+     * names them as the foes that threaten him (attack.c's threat). */
+    f = cf_start(s, 20261126);
+    cf_command(f, "gm place hale 8,5");
+    c = malloc(sizeof *c);
+    cr_assert(c);
+    cr_assert_eq(fray_action_chances(f, h, "shift 8,4 then attack thug-1", c,
+                                     &d),
+                 FRAY_OK, "%s", d.message);
+    cr_expect(strstr(c->assumed, "(threatened now by Thug 1, Thug 4)") != NULL,
+              "%s", c->assumed);
+    free(c);
+    fray_fight_free(f);
+    f = cf_start(s, 20261126);
+    cf_command(f, "gm place hale 8,4");
+    cr_assert_eq(fray_chances_all(f, h, NULL, &l, &d), FRAY_OK, "%s", d.message);
+    bool attack = false;
+    for (int i = 0; i < l.n; i++) {
+        attack |= strcmp(l.items[i].command, "attack thug-1") == 0;
+        const char *w = l.items[i].command;
+        size_t len = strlen(w);
+        cr_expect(!(strncmp(w, "shift", 5) == 0 && len > 6 &&
+                    strcmp(w + len - 6, "thug-1") == 0),
+                  "%s", w);
+    }
+    cr_expect(attack, "the Attack on Thug 1 is ranked");
+    fray_chances_list_free(&l);
     fray_fight_free(f);
     fray_setup_free(s);
 }

@@ -1900,3 +1900,29 @@ int fa_strike_reach(const fa_setup *s, const fa_state *st, int a) {
         return 0;
     return melee_reach(s, st, a);
 }
+
+/* (added by chances3, issue 19; chances.c) The check of an escape by who
+ * (004:599), as the apply of FA_CMD_ESCAPE makes it: Acrobatics against
+ * the grappler's Reflex or Athletics against its Fortitude, the better
+ * unless option names one (FA_SKILL_ACROBATICS, FA_SKILL_ATHLETICS), the
+ * aid on the check counted in. false when who is held by nothing. */
+bool fa_escape_check(const fa_setup *s, const fa_state *st, int who, int option,
+                     int *bonus, int *defense, int *skill, int *from) {
+    const fa_cstate *c = &st->c[who];
+    const fa_statblock *sb = fa_sb_of(s, who);
+    const fa_cond *g = fa_cond_find(c, FA_C_GRAPPLED, -1);
+    if (!g || g->other < 0 || g->other >= st->n)
+        return false;
+    *from = g->other;
+    int acro = sb->skill[FA_SKILL_ACROBATICS], ath = sb->skill[FA_SKILL_ATHLETICS];
+    acro += fa_skill_aid_peek(c, FA_SKILL_ACROBATICS);
+    ath += fa_skill_aid_peek(c, FA_SKILL_ATHLETICS);
+    int ref = fa_defense_value(s, st, *from, FA_DEF_REFLEX, who, false);
+    int fort = fa_defense_value(s, st, *from, FA_DEF_FORTITUDE, who, false);
+    bool use_acro = option == FA_SKILL_ACROBATICS ||
+                    (option != FA_SKILL_ATHLETICS && acro - ref >= ath - fort);
+    *bonus = use_acro ? acro : ath;
+    *defense = use_acro ? ref : fort;
+    *skill = use_acro ? FA_SKILL_ACROBATICS : FA_SKILL_ATHLETICS;
+    return true;
+}

@@ -1463,5 +1463,22 @@ bool fa_attack_possible(const fa_setup *s, const fa_state *st, int who, int targ
  * the neighbouring top-left `to` at cost 1 and may stop there (a shift's
  * one square), worked out from that step alone. */
 bool fa_one_step_ok(const fa_setup *s, const fa_state *st, int who, fray_pos to);
+/* (added by chances3, issue 19; attack.c) A bull rush's roll (Strength
+ * against Fortitude, 004:509) as the engine makes it; the square its push
+ * puts t on (false: no room); whether a basic attack with a slot is a
+ * melee one; how many others aid ally's attack or defenses (at most four,
+ * 004:430). (act.c) An escape's check (004:599): the bonus, the number to
+ * beat, the skill and the grappler, as the engine rolls it; false when
+ * who is held by nothing. (skills.c) How many others aid ally in any way,
+ * as the aid on a check counts them. */
+fa_attack_line fa_bull_rush_line(const fa_setup *s, const fa_state *st, int who);
+bool fa_bull_rush_square(const fa_setup *s, const fa_state *st, int who, int t,
+                         fray_pos asked, fray_pos *to);
+bool fa_basic_melee(const fa_setup *s, const fa_state *st, int who, int target,
+                    int slot);
+int fa_aid_attack_sources(const fa_state *st, int who, int ally);
+bool fa_escape_check(const fa_setup *s, const fa_state *st, int who, int option,
+                     int *bonus, int *defense, int *skill, int *from);
+int fa_aid_check_sources(const fa_state *st, int who, int ally);
 
 #endif

@@ -1518,3 +1518,48 @@ fa_attack_line fa_special_line(const fa_setup *s, const fa_state *st, int who,
         L.ability = FA_STR;
     return L;
 }
+
+/* (added by chances3, issue 19; chances.c) A bull rush's roll (004:509:
+ * Strength against Fortitude, no weapon, no proficiency) as bull_rush()
+ * makes it; the square the push would put the target on (push_square:
+ * the one asked, else straight away first), false when there is no room;
+ * whether a basic attack with a slot is a melee one (basic_is_melee), as
+ * coup() and aid() ask it; the others aiding ally's attack or defenses
+ * (aid(): at most four, 004:430). They read the state only. */
+fa_attack_line fa_bull_rush_line(const fa_setup *s, const fa_state *st, int who) {
+    fa_attack_line L = unarmed_line(s, st, who, FA_DEF_FORTITUDE);
+    L.attack_bonus = (int16_t)(block(s, who)->mod[FA_STR] + block(s, who)->attack_bonus);
+    L.proficiency_lost = 0;
+    L.reach = 1;
+    return L;
+}
+
+bool fa_bull_rush_square(const fa_setup *s, const fa_state *st, int who, int t,
+                         fray_pos asked, fray_pos *to) {
+    fa_run r;
+    memset(&r, 0, sizeof r);
+    r.s = s;
+    r.st = (fa_state *)st; /* push_square only reads it */
+    return push_square(&r, who, t, asked, to);
+}
+
+bool fa_basic_melee(const fa_setup *s, const fa_state *st, int who, int target,
+                    int slot) {
+    return basic_is_melee(s, st, who, target, slot);
+}
+
+int fa_aid_attack_sources(const fa_state *st, int who, int ally) {
+    const fa_cstate *a = &st->c[ally];
+    int sources[FA_MAX_CONDS], n = 0;
+    for (int i = 0; i < a->n_cond; i++) {
+        const fa_cond *c = &a->cond[i];
+        if ((c->kind != FA_C_AID_ATTACK && c->kind != FA_C_AID_DEFENSE) || c->source == who)
+            continue;
+        bool seen = false;
+        for (int j = 0; j < n; j++)
+            seen |= sources[j] == c->source;
+        if (!seen)
+            sources[n++] = c->source;
+    }
+    return n;
+}

@@ -5,7 +5,12 @@
  * (fa_check) when it is the actor's turn; the attack line and modifiers
  * are attack.c's (fa_attack_line_of, fa_attack_mods), as the encounter
  * odds (odds_enc_alloy.c) take them; the odds are fray_odds_d20_attack's,
- * what `fray odds roll d20+B --attack --vs D --damage X` answers.
+ * what `fray odds roll d20+B --attack --vs D --damage X` answers. A bull
+ * rush, an escape, aid another and a coup de grace (chances3) are counted
+ * with the engine's own numbers too: attack.c's fa_bull_rush_line and
+ * fa_bull_rush_square, act.c's fa_escape_check, skills.c's
+ * fa_skill_check_bonus, attack.c's line and modifiers for the aid and the
+ * coup.
  */
 #include "alloy_int.h"
 
@@ -287,10 +292,6 @@ static fray_status charge_state(const fa_setup *s, const fa_state *st,
                                 int turn, const fa_command *cmd,
                                 fa_state **moved, fray_diag *diag) {
     int who = cmd->actor;
-    if (cmd->option == FA_CHARGE_BULL_RUSH)
-        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
-                              "the chances of a charge ending in a bull rush "
-                              "are not counted");
     if (cmd->n_path < 1)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "a charge needs the square it ends on");
@@ -457,6 +458,389 @@ static fray_status feint_one(const fa_setup *s, const fa_state *st, int turn,
     return FRAY_OK;
 }
 
+/* ---- Bull rush, escape, aid another, coup de grace (chances3) ------------- */
+
+static const char *const skill_words[FA_SKILLS] = {"Acrobatics", "Athletics",
+                                                   "Notice", "Bluff"};
+
+/* The modifiers of m in rules words ("none" when there are none). */
+static void mods_text(const fa_mods *m, bool with_defense, char *buf, size_t size) {
+    buf[0] = '\0';
+    for (int i = 0; i < m->n; i++) {
+        char one_mod[64];
+        snprintf(one_mod, sizeof one_mod, "%s %+d", fa_mod_name(m->m[i].reason),
+                 m->m[i].value);
+        add_text(buf, size, one_mod);
+    }
+    for (int i = 0; with_defense && i < m->n_def; i++) {
+        char one_mod[64];
+        snprintf(one_mod, sizeof one_mod, "defense: %s %+d",
+                 fa_mod_name(m->d[i].reason), m->d[i].value);
+        add_text(buf, size, one_mod);
+    }
+    if (!buf[0])
+        snprintf(buf, size, "none");
+}
+
+/* An action with two outcomes and no damage: `fails`, or `ok_name` with
+ * chance ok; not ranked (p_drop -1). */
+static void two_outcomes(fray_chances *out, int t, const char *command,
+                         const char *ok_name, fray_ratio ok) {
+    out->target = t;
+    snprintf(out->command, sizeof out->command, "%s", command);
+    out->n_tracks = 1;
+    out->tracks[0] = hp_track[0];
+    out->n_outcomes = 2;
+    snprintf(out->outcomes[0].name, sizeof out->outcomes[0].name, "fails");
+    out->outcomes[0].p = fray_ratio_one_minus(ok);
+    snprintf(out->outcomes[1].name, sizeof out->outcomes[1].name, "%s", ok_name);
+    out->outcomes[1].p = ok;
+    for (int i = 0; i < 2; i++)
+        out->outcomes[i].share = fray_ratio_to_double(out->outcomes[i].p);
+    out->n_damage = 1;
+    out->damage[0].amount[0] = 0;
+    out->damage[0].p = fray__ratio(1, 1, false);
+    out->damage[0].share = 1;
+    out->expected[0] = 0;
+    out->p_drop = -1;
+}
+
+/* An attack roll's chance to hit (natural 1 misses, natural 20 hits):
+ * fray_odds_d20_attack's p_hit, what `fray odds roll d20+B --attack --vs
+ * D` gives. */
+static fray_status attack_hit(int bonus, int defense, int crit_min,
+                              fray_ratio *hit, fray_diag *diag) {
+    fray_d20_attack_query q;
+    memset(&q, 0, sizeof q);
+    q.bonus = bonus;
+    q.defense = defense;
+    q.crit_min = crit_min;
+    fray_d20_attack_odds ao;
+    memset(&ao, 0, sizeof ao);
+    fray_status rc = fray_odds_d20_attack(&q, NULL, &ao);
+    if (rc == FRAY_OK)
+        *hit = ao.p_hit;
+    fray_d20_attack_odds_free(&ao);
+    if (rc != FRAY_OK)
+        return fray__diag_set(diag, rc, 0, "the roll cannot be counted");
+    return FRAY_OK;
+}
+
+/* A check (no natural 1 or 20): d20 + bonus at least dc, what `fray odds
+ * roll d20+B --vs D` gives. */
+static fray_status check_at_least(int bonus, int dc, fray_ratio *ok,
+                                  fray_diag *diag) {
+    char text[32];
+    snprintf(text, sizeof text, "d20%+d", bonus);
+    fray_dice *dd = NULL;
+    fray_dist D;
+    memset(&D, 0, sizeof D);
+    fray_diag d2;
+    memset(&d2, 0, sizeof d2);
+    fray_status rc = fray_dice_parse(text, NULL, NULL, &dd, &d2);
+    if (rc == FRAY_OK)
+        rc = fray_dice_dist(dd, 0, NULL, &D);
+    fray_dice_free(dd);
+    if (rc == FRAY_OK)
+        *ok = fray_dist_at_least(&D, dc);
+    fray_dist_free(&D);
+    if (rc != FRAY_OK)
+        return fray__diag_set(diag, rc, 0, "the check cannot be counted");
+    return FRAY_OK;
+}
+
+static void cut_title(fray_chances *out, int written) {
+    if (written >= (int)sizeof out->title)
+        out->title[sizeof out->title - 1] = '\0'; /* cut: a long name */
+}
+
+/* A bull rush (004:509-512; attack.c bull_rush): Strength against
+ * Fortitude with attack.c's modifiers (a charge's +1 when it ends a
+ * charge, counted from where the charge ends: st is then the moved
+ * state); a hit pushes the target one square away, onto the square
+ * push_square picks (fa_bull_rush_square), or does nothing when there is
+ * no room. */
+static fray_status bull_rush_one(const fa_setup *s, const fa_state *st,
+                                 const fa_command *cmd, bool charge,
+                                 fray_pos charged_from, const char *command,
+                                 fray_chances *out, fray_diag *diag) {
+    int who = cmd->actor, t = cmd->targets[0];
+    fa_attack_line L = fa_bull_rush_line(s, st, who);
+    fa_mods m;
+    fa_attack_mods(s, st, who, t, &L, charge, st->c[who].fp.at, &m);
+    if (m.impossible)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s cannot reach %s now",
+                              s->c[who].name, s->c[t].name);
+    fray_ratio hit;
+    fray_status rc = attack_hit(L.attack_bonus + m.total,
+                                s->sb[s->c[t].sb].defense[FA_DEF_FORTITUDE] +
+                                    m.def_total,
+                                L.crit_min, &hit, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    fray_pos to;
+    bool room = fa_bull_rush_square(s, st, who, t, cmd->origin, &to);
+    two_outcomes(out, t, command, room ? "pushed" : "succeeds, no room", hit);
+    mods_text(&m, true, out->modifiers, sizeof out->modifiers);
+    cut_title(out, charge ? snprintf(out->title, sizeof out->title,
+                                     "Charge to %d,%d, then bull rush %s",
+                                     st->c[who].fp.at.x, st->c[who].fp.at.y,
+                                     s->c[t].name)
+                          : snprintf(out->title, sizeof out->title,
+                                     "Bull rush %s", s->c[t].name));
+    char where[160];
+    int wn = room ? snprintf(where, sizeof where, "a success pushes %s to "
+                             "%d,%d and %s follows into its square when it "
+                             "fits", s->c[t].name, to.x, to.y, s->c[who].name)
+                  : snprintf(where, sizeof where, "no free square to push %s "
+                             "into: a success moves nobody", s->c[t].name);
+    if (wn < 0 || (size_t)wn >= sizeof where)
+        where[sizeof where - 1] = '\0'; /* cut: long names */
+    char moved[120] = "";
+    if (charge)
+        snprintf(moved, sizeof moved, "; from %d,%d where the charge ends: what "
+                 "its move from %d,%d provokes is not counted",
+                 st->c[who].fp.at.x, st->c[who].fp.at.y, charged_from.x,
+                 charged_from.y);
+    if (snprintf(out->assumed, sizeof out->assumed,
+                 "Strength against Fortitude, as the engine rolls it; %s; no "
+                 "damage%s; no action point spent", where, moved) >=
+        (int)sizeof out->assumed)
+        out->assumed[sizeof out->assumed - 1] = '\0'; /* cut: long names */
+    return FRAY_OK;
+}
+
+/* An escape from a grapple (004:599; act.c): the check the engine makes
+ * (fa_escape_check: Acrobatics against Reflex or Athletics against
+ * Fortitude, the better unless named), no natural 1 or 20. */
+static fray_status escape_one(const fa_setup *s, const fa_state *st, int turn,
+                              const fa_command *cmd, const char *command,
+                              fray_chances *out, fray_diag *diag) {
+    int who = cmd->actor;
+    fray_status rc = check_now(s, st, turn, cmd, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    int bonus = 0, dc = 0, skill = 0, from = -1;
+    if (!fa_escape_check(s, st, who, cmd->option, &bonus, &dc, &skill, &from))
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s is not grappled",
+                              s->c[who].name);
+    fray_ratio ok;
+    rc = check_at_least(bonus, dc, &ok, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    two_outcomes(out, from, command, "escapes", ok);
+    snprintf(out->modifiers, sizeof out->modifiers, "%s %+d against %s %d",
+             skill_words[skill], bonus,
+             skill == FA_SKILL_ACROBATICS ? "Reflex" : "Fortitude", dc);
+    cut_title(out, snprintf(out->title, sizeof out->title, "Escape from %s",
+                            s->c[from].name));
+    snprintf(out->assumed, sizeof out->assumed,
+             "a check, no natural 1 or 20 (%s, %s); no action point spent",
+             cmd->option == FA_SKILL_ACROBATICS || cmd->option == FA_SKILL_ATHLETICS
+                 ? "the skill named"
+                 : "the better of Acrobatics against Reflex and Athletics "
+                   "against Fortitude",
+             "the aid on it counted");
+    return FRAY_OK;
+}
+
+/* Aid another (004:428-430; attack.c aid, skills.c aid_check): on an
+ * attack or defenses, the basic attack against Defense 10 with the
+ * attacker's modifiers only (the enemy's do not count); on a check, a DC
+ * 10 check of that skill. A success gives the ally +2, nothing when four
+ * others aid it already. */
+static fray_status aid_one(const fa_setup *s, const fa_state *st, int turn,
+                           const fa_command *cmd, const char *command,
+                           fray_chances *out, fray_diag *diag) {
+    int who = cmd->actor;
+    fray_status rc = check_now(s, st, turn, cmd, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    fray_ratio ok;
+    int ally, others;
+    char effect[120];
+    if (fa_aid_is_check(cmd)) {
+        ally = cmd->targets[0];
+        int skill = cmd->option - FA_AID_CHECK;
+        int bonus = fa_skill_check_bonus(s, st, who, skill);
+        rc = check_at_least(bonus, 10, &ok, diag);
+        if (rc != FRAY_OK)
+            return rc;
+        others = fa_aid_check_sources(st, who, ally);
+        two_outcomes(out, ally, command, "aids", ok);
+        snprintf(out->modifiers, sizeof out->modifiers, "%s %+d against 10",
+                 skill_words[skill], bonus);
+        snprintf(effect, sizeof effect, "+2 on %s's next %s check",
+                 s->c[ally].name, skill_words[skill]);
+        cut_title(out, snprintf(out->title, sizeof out->title,
+                                "Aid %s's %s", s->c[ally].name,
+                                skill_words[skill]));
+    } else {
+        int enemy = cmd->targets[0];
+        ally = cmd->targets[1];
+        bool melee = fa_basic_melee(s, st, who, enemy, cmd->weapon);
+        fa_attack_line L = fa_attack_line_of(s, st, who, -1, cmd->weapon, melee);
+        fa_mods m;
+        fa_attack_mods(s, st, who, enemy, &L, false, st->c[who].fp.at, &m);
+        if (m.impossible)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                  "%s cannot attack %s now", s->c[who].name,
+                                  s->c[enemy].name);
+        rc = attack_hit(L.attack_bonus + m.total, 10, L.crit_min, &ok, diag);
+        if (rc != FRAY_OK)
+            return rc;
+        others = fa_aid_attack_sources(st, who, ally);
+        two_outcomes(out, enemy, command, "aids", ok);
+        mods_text(&m, false, out->modifiers, sizeof out->modifiers);
+        bool attack = cmd->option == FA_AID_ATTACK;
+        snprintf(effect, sizeof effect, attack ? "+2 on %s's next attack on %s"
+                 : "+2 to %s's defenses against %s's next attack",
+                 s->c[ally].name, s->c[enemy].name);
+        cut_title(out, snprintf(out->title, sizeof out->title,
+                                "Aid %s's %s against %s", s->c[ally].name,
+                                attack ? "attack" : "defenses",
+                                s->c[enemy].name));
+    }
+    snprintf(out->assumed, sizeof out->assumed,
+             "%s; a success gives %s%s; no action point spent",
+             fa_aid_is_check(cmd) ? "a DC 10 check, no natural 1 or 20"
+                                  : "the basic attack against Defense 10, "
+                                    "the enemy's modifiers not counted",
+             others >= 4 ? "nothing: four others aid already (at most four)"
+                         : effect,
+             "");
+    return FRAY_OK;
+}
+
+/* A coup de grace (004:546-549; attack.c coup): the attack on a helpless
+ * adjacent target, a hit a critical (option coup-de-grace-rolls; without
+ * it no roll, always a critical): the damage's most plus the crit dice;
+ * the target killed when it takes at least half its maximum, or falls to
+ * minus half (004:211). */
+static fray_status coup_one(const fa_setup *s, const fa_state *st, int turn,
+                            const fa_command *cmd, const char *command,
+                            fray_chances *out, fray_diag *diag) {
+    int who = cmd->actor;
+    if (cmd->n_targets != 1 || cmd->targets[0] < 0 || cmd->targets[0] >= st->n)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "a coup de grace needs one target");
+    int t = cmd->targets[0];
+    fray_status rc = check_now(s, st, turn, cmd, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    const fa_statblock *b = &s->sb[s->c[who].sb];
+    bool melee = cmd->power >= 0 ? false
+                                 : fa_basic_melee(s, st, who, t, cmd->weapon);
+    fa_attack_line L = fa_attack_line_of(s, st, who, cmd->power, cmd->weapon, melee);
+    if (L.area)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "a coup de grace is not made with an area");
+    fa_mods m;
+    fa_attack_mods(s, st, who, t, &L, false, st->c[who].fp.at, &m);
+    if (m.impossible)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s cannot attack %s now",
+                              s->c[who].name, s->c[t].name);
+    fray_ratio hit = fray__ratio(1, 1, false);
+    if (s->opt.coup_rolls) {
+        rc = attack_hit(L.attack_bonus + m.total,
+                        s->sb[s->c[t].sb].defense[L.defense] + m.def_total,
+                        L.crit_min, &hit, diag);
+        if (rc != FRAY_OK)
+            return rc;
+    }
+    /* The critical's damage: the most plus the crit dice. */
+    int most = L.mult * L.dice.n * L.dice.sides + L.damage_bonus;
+    if (L.dice.n <= 0)
+        most = 0;
+    fray_dist E;
+    memset(&E, 0, sizeof E);
+    bool has_crit = L.dice.n > 0 && L.crit_dice.n > 0 && L.crit_dice.sides >= 2;
+    char crit[24] = "";
+    if (has_crit) {
+        dice_text(crit, sizeof crit, L.crit_dice, 1, 0);
+        fray_dice *cd = NULL;
+        fray_diag d2;
+        memset(&d2, 0, sizeof d2);
+        rc = fray_dice_parse(crit, NULL, NULL, &cd, &d2);
+        if (rc == FRAY_OK)
+            rc = fray_dice_dist(cd, 0, NULL, &E);
+        fray_dice_free(cd);
+        if (rc != FRAY_OK) {
+            fray_dist_free(&E);
+            return fray__diag_set(diag, rc, 0, "the crit dice %s cannot be "
+                                  "counted", crit);
+        }
+    }
+    fray__u128 hn = fray__u128_from(hit.num), hd = fray__u128_from(hit.den);
+    fray__u128 eden = has_crit ? fray__u128_from(E.den) : 1;
+    size_t ne = has_crit ? E.n : 1;
+    int hp = st->c[t].hp, max = s->sb[s->c[t].sb].hp;
+    bool was_out = (st->c[t].flags & FA_F_OUT) != 0;
+    fray__u128 killed = 0, dropped = 0;
+    out->n_damage = 0;
+    out->damage[out->n_damage].amount[0] = 0;
+    out->damage[out->n_damage].p = fray_ratio_one_minus(hit);
+    out->damage[out->n_damage].share = fray_ratio_to_double(out->damage[0].p);
+    out->n_damage++;
+    bool whole = true;
+    for (size_t j = 0; j < ne; j++) {
+        fray__u128 c = has_crit ? fray__u128_from(E.count[j]) : 1;
+        if (!c)
+            continue;
+        int v = most + (has_crit ? (int)(E.lo + (int64_t)j) : 0);
+        if (v < 0)
+            v = 0;
+        bool dead = hp - v <= -(max / 2) || 2 * v >= max;
+        if (dead)
+            killed += c;
+        if (dead || was_out || hp - v <= 0)
+            dropped += c;
+        if (out->n_damage >= FRAY_CHANCES_DAMAGE) {
+            whole = false;
+            continue;
+        }
+        fray_chance_damage *e = &out->damage[out->n_damage++];
+        e->amount[0] = v;
+        e->p = fray__ratio(hn * c, hd * eden, false);
+        e->share = fray_ratio_to_double(e->p);
+        out->expected[0] += e->share * v;
+    }
+    fray_dist_free(&E);
+    out->target = t;
+    snprintf(out->command, sizeof out->command, "%s", command);
+    out->n_tracks = 1;
+    out->tracks[0] = hp_track[0];
+    out->n_outcomes = 3;
+    snprintf(out->outcomes[0].name, sizeof out->outcomes[0].name, "miss");
+    out->outcomes[0].p = fray_ratio_one_minus(hit);
+    snprintf(out->outcomes[1].name, sizeof out->outcomes[1].name, "critical, survives");
+    out->outcomes[1].p = fray__ratio(hn * (eden - killed), hd * eden, false);
+    snprintf(out->outcomes[2].name, sizeof out->outcomes[2].name, "killed");
+    out->outcomes[2].p = fray__ratio(hn * killed, hd * eden, false);
+    for (int i = 0; i < 3; i++)
+        out->outcomes[i].share = fray_ratio_to_double(out->outcomes[i].p);
+    out->p_drop = fray_ratio_to_double(fray__ratio(hn * dropped, hd * eden, false));
+    mods_text(&m, true, out->modifiers, sizeof out->modifiers);
+    const fa_weapon *w = NULL;
+    int slot = cmd->weapon >= 0 ? cmd->weapon : st->c[who].wield;
+    if (cmd->power < 0 && slot >= 0 && slot < b->n_weapons)
+        w = &s->weapons[b->weapons[slot].weapon];
+    cut_title(out, snprintf(out->title, sizeof out->title,
+                            "Coup de grace on %s with %s", s->c[t].name,
+                            cmd->power >= 0 ? b->powers[cmd->power].name
+                            : w ? w->name : "its fists"));
+    snprintf(out->assumed, sizeof out->assumed,
+             "%s; a critical deals %d%s%s; killed at half its maximum (%d) "
+             "dealt or at -%d%s%s; no action point spent",
+             s->opt.coup_rolls ? "the attack rolled: a hit is a critical"
+                               : "no roll: a critical",
+             most, has_crit ? " plus " : "", crit, (max + 1) / 2, max / 2,
+             fa_has(&st->c[who], FA_C_WITHERED)
+                 ? "; Withered halves it: not counted" : "",
+             whole ? "" : "; the largest amounts are left out of the list");
+    return FRAY_OK;
+}
+
 static fray_status one_body(const fa_setup *s, const fa_state *st, int turn,
                             int who, const char *command, fray_chances *out,
                             fa_state **moved, fray_diag *diag) {
@@ -481,12 +865,38 @@ static fray_status one_body(const fa_setup *s, const fa_state *st, int turn,
         return special_one(s, st, turn, &cmd, command, out, diag);
     if (cmd.kind == FA_CMD_FEINT)
         return feint_one(s, st, turn, &cmd, command, out, diag);
+    if (cmd.kind == FA_CMD_ESCAPE)
+        return escape_one(s, st, turn, &cmd, command, out, diag);
+    if (cmd.kind == FA_CMD_AID)
+        return aid_one(s, st, turn, &cmd, command, out, diag);
+    if (cmd.kind == FA_CMD_COUP)
+        return coup_one(s, st, turn, &cmd, command, out, diag);
+    if (cmd.kind == FA_CMD_BULL_RUSH ||
+        (cmd.kind == FA_CMD_CHARGE && cmd.option == FA_CHARGE_BULL_RUSH)) {
+        if (cmd.n_targets != 1 || cmd.targets[0] < 0 || cmd.targets[0] >= st->n)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                  "a bull rush needs one target");
+        if (st->c[cmd.targets[0]].flags & FA_F_OUT)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                  "%s is out of the fight",
+                                  s->c[cmd.targets[0]].name);
+        fray_pos from = st->c[who].fp.at;
+        bool by_charge = cmd.kind == FA_CMD_CHARGE;
+        rc = by_charge ? charge_state(s, st, turn, &cmd, moved, diag)
+                       : check_now(s, st, turn, &cmd, diag);
+        if (rc != FRAY_OK)
+            return rc;
+        return bull_rush_one(s, by_charge ? *moved : st, &cmd, by_charge, from,
+                             command, out, diag);
+    }
     bool charge = cmd.kind == FA_CMD_CHARGE;
     if (cmd.kind != FA_CMD_ATTACK && !charge)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "the chances of %s are not counted (only an "
                               "attack, a power on its targets, an area, a "
-                              "charge, a trip, a grapple or a feint)",
+                              "charge, a trip, a grapple, a bull rush, an "
+                              "escape, aid another, a coup de grace or a "
+                              "feint)",
                               fa_cmd_title(cmd.kind));
     if (st->c[who].flags & FA_F_OUT)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,

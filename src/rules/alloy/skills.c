@@ -444,3 +444,23 @@ int fa_feint_dc(const fa_setup *s, const fa_state *st, int who, int t) {
         return 10 + fa_sb_of(s, t)->skill[FA_SKILL_NOTICE];
     return fa_defense_value(s, st, t, FA_DEF_WILL, who, false);
 }
+
+/* (added by chances3, issue 19; chances.c) The others aiding ally (any
+ * aid: checks, attack, defenses), as aid_check counts them: at most four
+ * (004:430). */
+int fa_aid_check_sources(const fa_state *st, int who, int ally) {
+    const fa_cstate *a = &st->c[ally];
+    int sources[FA_MAX_CONDS], n = 0;
+    for (int i = 0; i < a->n_cond; i++) {
+        const fa_cond *k = &a->cond[i];
+        if ((k->kind != FA_C_AID_CHECK && k->kind != FA_C_AID_ATTACK &&
+             k->kind != FA_C_AID_DEFENSE) || k->source == who)
+            continue;
+        bool seen = false;
+        for (int j = 0; j < n; j++)
+            seen |= sources[j] == k->source;
+        if (!seen)
+            sources[n++] = k->source;
+    }
+    return n;
+}

@@ -471,6 +471,9 @@ static fray_status area_one(const fray_towers_fight *f, int who,
         add_text(out->assumed, sizeof out->assumed,
                  "the attack right after the Aim: what happens in between "
                  "is not counted");
+    if (w->range_increment > 0 || w->spell)
+        add_text(out->assumed, sizeof out->assumed,
+                 "opportunity attacks it provokes are not counted");
     return FRAY_OK;
 }
 
@@ -966,6 +969,24 @@ static fray_status one(const fray_towers_fight *f, int who,
     /* A Charge: the attack from where its move ends (engine.c walks the
      * path, then attacks if the charger can still act). */
     fray_pos charged_from = st->c[who].pos;
+    /* A Shift: the foes that threaten where it stands now (attack.c's
+     * ft_threatens), named in `assumed`. */
+    char threat[96] = "";
+    if (shift) {
+        ft_run r0;
+        ft_run_clear(&r0);
+        r0.setup = s;
+        r0.st = st;
+        for (int i = 0; i < st->n; i++)
+            if (i != who && !ft_allies(s, who, i) && ft_in_fight(st, i) &&
+                ft_threatens(&r0, i, who)) {
+                size_t len = strlen(threat);
+                int wn = snprintf(threat + len, sizeof threat - len, "%s%s",
+                                  len ? ", " : "", s->c[i].name);
+                if (wn < 0 || (size_t)wn >= sizeof threat - len)
+                    threat[len] = '\0'; /* no room: that name left out */
+            }
+    }
     if (charge)
         st->c[who].pos = cmd.dest;
     if (shift)
@@ -1065,13 +1086,172 @@ static fray_status one(const fray_towers_fight *f, int who,
     }
     if (shift && (charged_from.x != cmd.shift_to.x ||
                   charged_from.y != cmd.shift_to.y)) {
-        char c[112];
-        snprintf(c, sizeof c, "the attack from %d,%d where the Shift ends: "
-                 "the opportunity attacks it provokes not counted",
-                 cmd.shift_to.x, cmd.shift_to.y);
+        char c[240];
+        int wn = snprintf(c, sizeof c, "the attack from %d,%d where the Shift "
+                          "ends: the opportunity attacks it provokes not "
+                          "counted%s%s%s", cmd.shift_to.x, cmd.shift_to.y,
+                          threat[0] ? " (threatened now by " : "", threat,
+                          threat[0] ? ")" : "");
+        if (wn < 0 || (size_t)wn >= sizeof c)
+            c[sizeof c - 1] = '\0'; /* cut: long names */
         add_text(out->assumed, sizeof out->assumed, c);
     }
     return FRAY_OK;
+}
+
+
+/* ---- The ranked list's other candidates (chances3) ----------------------- */
+
+/* For `odds ID`: a Shift Position then Attack on foe t, which the Attack
+ * alone cannot reach now: to the space next to the attacker nearest t
+ * (fewest spaces to it, then reading order) from which engine.c allows
+ * it, as the Charge's space is picked; FRAY_ERR_INVALID when none. */
+static fray_status rank_shift(const fray_towers_fight *f, int who, int t,
+                              scratch *x, fray_chances *out, fray_diag *diag) {
+    const ft_setup *s = &f->setup->s;
+    if (!s->has_map)
+        return FRAY_ERR_INVALID;
+    fray_pos at = f->st.c[who].pos;
+    fray_footprint tf = ft_fp(s, &f->st, t);
+    /* A melee weapon in hand: only the spaces within its reach of t. */
+    const ft_statblock *sb = &s->c[who].sb;
+    int wi = f->st.c[who].wielded[0];
+    const ft_weapon *w = wi >= 0 && wi < sb->n_weapons ? &sb->weapons[wi] : NULL;
+    if (!w)
+        return FRAY_ERR_INVALID;
+    int reach = !w->area && !w->spell && w->range_increment <= 0
+                    ? (w->reach > 0 ? w->reach : 1) : -1;
+    fray_pos cand[8];
+    int nc = 0;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            fray_pos q = {(int16_t)(at.x + dx), (int16_t)(at.y + dy)};
+            if ((dx == 0 && dy == 0) || !fray_grid_in(&s->map, q))
+                continue;
+            fray_footprint qf = {q, 1};
+            int dq = fray_grid_range(qf, tf);
+            if (reach > 0 && dq > reach)
+                continue;
+            int k = nc++;
+            while (k > 0 && fray_grid_range((fray_footprint){cand[k - 1], 1},
+                                               tf) > dq) {
+                cand[k] = cand[k - 1];
+                k--;
+            }
+            cand[k] = q;
+        }
+    for (int i = 0; i < nc; i++) {
+        char c[FRAY_CHANCES_TEXT];
+        snprintf(c, sizeof c, "shift %d,%d then attack %s", cand[i].x,
+                 cand[i].y, s->c[t].id);
+        fray_diag d;
+        memset(&d, 0, sizeof d);
+        fray_status r1 = one(f, who, c, x, out, &d);
+        if (r1 == FRAY_OK)
+            return FRAY_OK;
+        if (r1 != FRAY_ERR_INVALID && r1 != FRAY_ERR_PARSE) {
+            if (diag)
+                *diag = d;
+            return r1;
+        }
+    }
+    return FRAY_ERR_INVALID;
+}
+
+/* For `odds ID`: the area weapon wi aimed at the space that catches the
+ * most foes (then the fewest of its own side, then nearest the user,
+ * then reading order), when it catches more than the area aimed at any
+ * foe does; FRAY_ERR_INVALID when no space does better. */
+static fray_status rank_area_space(const fray_towers_fight *f, int who, int wi,
+                                   scratch *x, fray_chances *out,
+                                   fray_diag *diag) {
+    const ft_setup *s = &f->setup->s;
+    const ft_statblock *sb = &s->c[who].sb;
+    const ft_weapon *w = &sb->weapons[wi];
+    if (!s->has_map || !w->area || w->area == FT_AREA_AURA)
+        return FRAY_ERR_INVALID;
+    bool in_hand = wi == f->st.c[who].wielded[0];
+    if (!w->spell && !in_hand)
+        return FRAY_ERR_INVALID;
+    char name[FT_NAME];
+    size_t k = 0;
+    for (const char *p = w->name; *p && k + 1 < sizeof name; p++)
+        name[k++] = *p == ' ' ? '-' : *p;
+    name[k] = '\0';
+    char text[FRAY_CHANCES_TEXT + FT_NAME + 2];
+    snprintf(text, sizeof text, "%s %s at 0,0 with %s", s->c[who].id,
+             w->spell ? "cast" : "attack", name);
+    ft_command cmd;
+    int words = 0;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    if (ft_table_parse(s, text, &cmd, &words, &d) != FRAY_OK || !cmd.at_space)
+        return FRAY_ERR_INVALID;
+    const ft_state *st = &f->st;
+    fray_pos me = st->c[who].pos;
+    int caught[FT_MAX_COMBATANTS];
+    fray_area area;
+    fray_footprint centre, origin;
+    /* The most foes the area aimed at a foe catches. */
+    int at_foe = 0;
+    for (int t = 0; t < st->n; t++) {
+        if (t == who || ft_allies(s, who, t) || !ft_in_fight(st, t))
+            continue;
+        ft_command c2 = cmd;
+        c2.at_space = false;
+        c2.target = (int8_t)t;
+        if (ft_area_check(s, st, &c2, w, &d) != FRAY_OK ||
+            ft_area_place(s, st, &c2, w, &area, &centre, &origin, &d) != FRAY_OK)
+            continue;
+        int n = ft_area_victims(s, st, &area, centre, origin, caught);
+        int foes = 0;
+        for (int i = 0; i < n; i++)
+            foes += !ft_allies(s, who, caught[i]);
+        if (foes > at_foe)
+            at_foe = foes;
+    }
+    int best_foes = at_foe, best_own = 0, best_dist = 0;
+    fray_pos best = {-1, -1};
+    for (int y = 0; y < s->map.h; y++)
+        for (int xx = 0; xx < s->map.w; xx++) {
+            fray_pos q = {(int16_t)xx, (int16_t)y};
+            ft_command c2 = cmd;
+            c2.dest = q;
+            if (ft_area_check(s, st, &c2, w, &d) != FRAY_OK ||
+                ft_area_place(s, st, &c2, w, &area, &centre, &origin, &d) != FRAY_OK)
+                continue;
+            int n = ft_area_victims(s, st, &area, centre, origin, caught);
+            int foes = 0, own = 0;
+            for (int i = 0; i < n; i++) {
+                if (caught[i] == who || ft_allies(s, who, caught[i]))
+                    own++;
+                else
+                    foes++;
+            }
+            int dist = fray_grid_count(me, q);
+            bool take = best.x < 0
+                            ? foes > best_foes
+                            : foes > best_foes ||
+                                  (foes == best_foes &&
+                                   (own < best_own ||
+                                    (own == best_own && dist < best_dist)));
+            if (take && n <= FRAY_CHANCES_AREA) {
+                best = q;
+                best_foes = foes;
+                best_own = own;
+                best_dist = dist;
+            }
+        }
+    if (best.x < 0)
+        return FRAY_ERR_INVALID;
+    char c[FRAY_CHANCES_TEXT];
+    snprintf(c, sizeof c, "%s at %d,%d with %s", w->spell ? "cast" : "attack",
+             best.x, best.y, name);
+    memset(&d, 0, sizeof d);
+    fray_status r1 = one(f, who, c, x, out, &d);
+    if (r1 != FRAY_OK && r1 != FRAY_ERR_INVALID && r1 != FRAY_ERR_PARSE && diag)
+        *diag = d;
+    return r1 == FRAY_ERR_PARSE ? FRAY_ERR_INVALID : r1;
 }
 
 fray_status ft_rf_chances(const void *rf, int who, const char *command,
@@ -1097,20 +1277,31 @@ fray_status ft_rf_chances(const void *rf, int who, const char *command,
         for (int t = 0; t < f->st.n && *n < max; t++) {
             if (t == who || ft_allies(s, who, t) || !ft_in_fight(&f->st, t))
                 continue;
+            bool reached = false;
             for (int k = 0; k < 3 && *n < max; k++) {
                 char c[FRAY_CHANCES_TEXT];
                 snprintf(c, sizeof c, "%s %s", words[k], s->c[t].id);
                 fray_diag d;
                 memset(&d, 0, sizeof d);
                 fray_status r1 = one(f, who, c, x, &out[*n], &d);
-                if (r1 == FRAY_OK)
+                if (r1 == FRAY_OK) {
                     ++*n;
-                else if (r1 != FRAY_ERR_INVALID) {
+                    reached |= k == 0;
+                } else if (r1 != FRAY_ERR_INVALID) {
                     rc = r1;
                     if (diag)
                         *diag = d;
                     break;
                 }
+            }
+            /* Out of the Attack's reach now: a Shift Position then
+             * Attack (chances3). */
+            if (rc == FRAY_OK && !reached && *n < max) {
+                fray_status r1 = rank_shift(f, who, t, x, &out[*n], diag);
+                if (r1 == FRAY_OK)
+                    ++*n;
+                else if (r1 != FRAY_ERR_INVALID)
+                    rc = r1;
             }
             /* A Charge on it (a melee weapon in hand, not at its side
              * yet): to the space next to it nearest the charger whose path
@@ -1209,6 +1400,16 @@ fray_status ft_rf_chances(const void *rf, int who, const char *command,
             }
             if (rc != FRAY_OK)
                 break;
+        }
+        /* Each area aimed at the space that catches the most foes, when
+         * that is more than aiming it at a foe catches (chances3). */
+        const ft_statblock *ab = &s->c[who].sb;
+        for (int wi = 0; rc == FRAY_OK && wi < ab->n_weapons && *n < max; wi++) {
+            fray_status r1 = rank_area_space(f, who, wi, x, &out[*n], diag);
+            if (r1 == FRAY_OK)
+                ++*n;
+            else if (r1 != FRAY_ERR_INVALID)
+                rc = r1;
         }
     }
     fray__free(&f->alloc, x, sizeof *x);
