@@ -73,7 +73,7 @@ static inline fray_fight *cf_given(const fray_setup *s, uint64_t seed,
     fray_given g;
     memset(&g, 0, sizeof g);
     g.dice = dice;
-    g.n_dice = n;
+    g.n_dice = (size_t)n;
     fray_fight *f = NULL;
     fray_fight_options o = {.journal = true};
     cr_assert_eq(fray_fight_new(s, seed, &o, &g, NULL, &f), FRAY_OK);
