@@ -76,9 +76,14 @@ static void same_state(const fray_towers_fight *q, const fray_towers_fight *l,
     cr_assert_eq(a->active, b->active, "%s trial %ld: activation", what, t);
     cr_assert_eq(a->next_slot, b->next_slot, "%s trial %ld", what, t);
     cr_assert_eq(a->clock.n, b->clock.n, "%s trial %ld: clock", what, t);
-    cr_assert(memcmp(a->clock.e, b->clock.e,
-                     (size_t)a->clock.n * sizeof a->clock.e[0]) == 0,
-              "%s trial %ld: the clock's order", what, t);
+    /* Entry by entry (who, phase, tie), not their bytes: an entry's
+     * padding is no part of the clock, and quick.c writes its entries
+     * itself (duel16). */
+    for (int i = 0; i < a->clock.n; i++)
+        cr_assert(a->clock.e[i].who == b->clock.e[i].who &&
+                      a->clock.e[i].key == b->clock.e[i].key &&
+                      a->clock.e[i].tie == b->clock.e[i].tie,
+                  "%s trial %ld: the clock's order", what, t);
     cr_assert_eq(q->failed, l->failed, "%s trial %ld", what, t);
 }
 
