@@ -272,17 +272,48 @@ static bool modelled(const ft_command *c, bool checked, int actor,
 
 /* ---- The loop --------------------------------------------------------------------- */
 
+/* engine.c clock_place (ft_clock_place) for the duel (duel16): with
+ * both combatants on the clock and c still on it, fray__track_set's
+ * insertion step over two entries puts c first exactly when it goes
+ * strictly before the other (an entry moves past those equal to it), so
+ * one comparison places it. Anything else goes to the engine's. */
+static inline void clock_place(ft_state *st, int c) {
+    fray__track *t = &st->clock;
+    if (t->n != 2 || t->dir != FRAY__TRACK_ASCENDING ||
+        (st->c[c].flags & (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD |
+                           FT_F_FLED | FT_F_HOLDING | FT_F_RIDING))) {
+        ft_clock_place(st, c);
+        return;
+    }
+    int w = t->e[0].who == c ? 0 : 1;
+    if (t->e[w].who != c) {
+        ft_clock_place(st, c);
+        return;
+    }
+    const ft_cstate *cs = &st->c[c];
+    fray__track_entry x = {(int16_t)c, cs->phase,
+                           -((int64_t)cs->slot * FT_MAX_COMBATANTS + c)};
+    fray__track_entry o = t->e[1 - w];
+    if (fray__track_goes_before(t, x.key, x.tie, &o)) {
+        t->e[0] = x;
+        t->e[1] = o;
+    } else {
+        t->e[0] = o;
+        t->e[1] = x;
+    }
+}
+
 /* engine.c clock_move for a cost > 0 (the only kind an attack has here). */
 static inline void clock_move(ft_state *st, int c, int cost) {
     ft_cstate *cs = &st->c[c];
     if (cost == 0) {
         cs->slot = FT_SLOT_BOTTOM + (++st->next_slot) * FT_SLOT_STEP;
-        ft_clock_place(st, c);
+        clock_place(st, c);
         return;
     }
     cs->phase = st->phase + cost;
     cs->slot = ft_base_slot(cs->init_rank);
-    ft_clock_place(st, c);
+    clock_place(st, c);
 }
 
 /* engine.c turn_end_quiet for two combatants on two sides. */
