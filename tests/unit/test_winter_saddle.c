@@ -207,13 +207,5 @@ Test(winter_saddle, tactics_and_journal) {
 
 /* fray check: remount is a rider's (at its line and column). */
 Test(winter_saddle, remount_file_error) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", FRAY_SOURCE_DIR, "tests/data/winter/bad_remount.yaml");
-    fray_diag diag;
-    memset(&diag, 0, sizeof diag);
-    fray_setup *s = NULL;
-    cr_assert_neq(fray_setup_load(path, NULL, &s, &diag), FRAY_OK);
-    cr_assert_eq(diag.line, 6, "%d: %s", diag.line, diag.message);
-    cr_assert_gt(diag.column, 0);
-    cr_assert(strstr(diag.message, "remount is a rider's"), "%s", diag.message);
+    sw_t_refused_file("tests/data/winter/bad_remount.yaml", 6, "remount is a rider's");
 }

@@ -28,6 +28,20 @@ static inline fray_setup *sw_t_load(const char *rel) {
     return s;
 }
 
+/* fray check refuses the file `rel` at line `line` (and a column), in
+ * words containing `words`. */
+static inline void sw_t_refused_file(const char *rel, int line, const char *words) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", FRAY_SOURCE_DIR, rel);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    fray_setup *s = NULL;
+    cr_assert_neq(fray_setup_load(path, NULL, &s, &diag), FRAY_OK, "%s", rel);
+    cr_assert_eq(diag.line, line, "%s: %d: %s", rel, diag.line, diag.message);
+    cr_assert_gt(diag.column, 0, "%s", rel);
+    cr_assert(strstr(diag.message, words), "%s: %s", rel, diag.message);
+}
+
 /* The setup's options, to try a ruling's other setting. */
 static inline sw_setup *sw_t_setup(fray_setup *s) { return s->data; }
 
