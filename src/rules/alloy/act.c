@@ -1760,20 +1760,16 @@ static void do_action(fa_run *r, const fa_command *cmd) {
         return;
     }
     case FA_CMD_ESCAPE: {
-        const fa_cond *g = fa_cond_find(c, FA_C_GRAPPLED, -1);
-        int from = g->other;
         /* 004:599: Acrobatics vs Reflex or Athletics vs Fortitude; the
-         * better unless the command names one. */
-        int acro = sb->skill[FA_SKILL_ACROBATICS], ath = sb->skill[FA_SKILL_ATHLETICS];
-        /* Aid Another on the check (004:429, skills.c): counted in. */
-        acro += fa_skill_aid_peek(c, FA_SKILL_ACROBATICS);
-        ath += fa_skill_aid_peek(c, FA_SKILL_ATHLETICS);
-        int ref = fa_defense_value(s, st, from, FA_DEF_REFLEX, who, false);
-        int fort = fa_defense_value(s, st, from, FA_DEF_FORTITUDE, who, false);
-        bool use_acro = cmd->option == FA_SKILL_ACROBATICS ||
-                        (cmd->option != FA_SKILL_ATHLETICS && acro - ref >= ath - fort);
-        fa_skill_aid_take(r, who, use_acro ? FA_SKILL_ACROBATICS : FA_SKILL_ATHLETICS);
-        bool ok = use_acro ? fa_check_vs(r, who, acro, ref) : fa_check_vs(r, who, ath, fort);
+         * better unless the command names one; Aid Another on the check
+         * (004:429, skills.c) counted in (fa_escape_check). */
+        int bonus = 0, def = 0, skill = 0, from = -1;
+        if (!fa_escape_check(s, st, who, cmd->option, &bonus, &def, &skill, &from)) {
+            fa_fail(r, FRAY_ERR_INVALID);
+            return;
+        }
+        fa_skill_aid_take(r, who, skill);
+        bool ok = fa_check_vs(r, who, bonus, def);
         if (r->failed != FRAY_OK)
             return;
         if (!ok) {
@@ -1901,8 +1897,8 @@ int fa_strike_reach(const fa_setup *s, const fa_state *st, int a) {
     return melee_reach(s, st, a);
 }
 
-/* (added by chances3, issue 19; chances.c) The check of an escape by who
- * (004:599), as the apply of FA_CMD_ESCAPE makes it: Acrobatics against
+/* The check of an escape by who (004:599), for the apply of FA_CMD_ESCAPE
+ * and the chances at the table (chances.c): Acrobatics against
  * the grappler's Reflex or Athletics against its Fortitude, the better
  * unless option names one (FA_SKILL_ACROBATICS, FA_SKILL_ATHLETICS), the
  * aid on the check counted in. false when who is held by nothing. */

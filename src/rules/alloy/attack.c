@@ -1127,10 +1127,7 @@ static fray_status bull_rush(fa_run *r, const fa_command *cmd, bool charge) {
             return bad(r);
     }
     /* Strength vs Fortitude (004:509): no weapon, no proficiency. */
-    fa_attack_line L = unarmed_line(s, st, who, FA_DEF_FORTITUDE);
-    L.attack_bonus = (int16_t)(block(s, who)->mod[FA_STR] + block(s, who)->attack_bonus);
-    L.proficiency_lost = 0;
-    L.reach = 1;
+    fa_attack_line L = fa_bull_rush_line(s, st, who);
     int res = special_roll(r, who, t, &L, charge, -1);
     if (res < 0)
         return r->failed;
@@ -1263,19 +1260,7 @@ static fray_status aid(fa_run *r, const fa_command *cmd) {
     if (res == FA_MISS)
         return FRAY_OK;
     /* At most four aiders (004:430). */
-    const fa_cstate *a = &st->c[ally];
-    int sources[FA_MAX_CONDS], n = 0;
-    for (int i = 0; i < a->n_cond; i++) {
-        const fa_cond *c = &a->cond[i];
-        if ((c->kind != FA_C_AID_ATTACK && c->kind != FA_C_AID_DEFENSE) || c->source == who)
-            continue;
-        bool seen = false;
-        for (int j = 0; j < n; j++)
-            seen |= sources[j] == c->source;
-        if (!seen)
-            sources[n++] = c->source;
-    }
-    if (n >= 4) {
+    if (fa_aid_attack_sources(st, who, ally) >= 4) {
         fa_fact_add(r, FA_FACT_NO_EFFECT, who, ally, FA_NOTE_AID_LIMIT, 0, 0, 0);
         return r->failed;
     }
@@ -1519,9 +1504,9 @@ fa_attack_line fa_special_line(const fa_setup *s, const fa_state *st, int who,
     return L;
 }
 
-/* (added by chances3, issue 19; chances.c) A bull rush's roll (004:509:
- * Strength against Fortitude, no weapon, no proficiency) as bull_rush()
- * makes it; the square the push would put the target on (push_square:
+/* For bull_rush(), aid() and the chances at the table (chances.c): a
+ * bull rush's roll (004:509: Strength against Fortitude, no weapon, no
+ * proficiency); the square the push would put the target on (push_square:
  * the one asked, else straight away first), false when there is no room;
  * whether a basic attack with a slot is a melee one (basic_is_melee), as
  * coup() and aid() ask it; the others aiding ally's attack or defenses

@@ -175,20 +175,7 @@ static fray_status aid_check(fa_run *r, const fa_command *cmd) {
     if (r->failed != FRAY_OK || !ok)
         return r->failed;
     /* At most four aiders (004:430), as the aid on attacks counts them. */
-    const fa_cstate *a = &st->c[ally];
-    int sources[FA_MAX_CONDS], n = 0;
-    for (int i = 0; i < a->n_cond; i++) {
-        const fa_cond *k = &a->cond[i];
-        if ((k->kind != FA_C_AID_CHECK && k->kind != FA_C_AID_ATTACK &&
-             k->kind != FA_C_AID_DEFENSE) || k->source == who)
-            continue;
-        bool seen = false;
-        for (int j = 0; j < n; j++)
-            seen |= sources[j] == k->source;
-        if (!seen)
-            sources[n++] = k->source;
-    }
-    if (n >= 4) {
+    if (fa_aid_check_sources(st, who, ally) >= 4) {
         fa_fact_add(r, FA_FACT_NO_EFFECT, who, ally, FA_NOTE_AID_LIMIT, 0, 0, 0);
         return r->failed;
     }
@@ -196,7 +183,7 @@ static fray_status aid_check(fa_run *r, const fa_command *cmd) {
      * when it has not had one yet (round one less, so that turn.c's
      * end_of_turn_effects ends it then), else its turn next round. */
     int round = st->round;
-    if (!(a->flags & FA_F_ACTED))
+    if (!(st->c[ally].flags & FA_F_ACTED))
         round--;
     fa_cond c = {.kind = FA_C_AID_CHECK, .ends = FA_ENDS_USED, .whose = (int8_t)ally,
                  .other = (int8_t)skill, .value = 2, .source = (int8_t)who,
@@ -445,9 +432,8 @@ int fa_feint_dc(const fa_setup *s, const fa_state *st, int who, int t) {
     return fa_defense_value(s, st, t, FA_DEF_WILL, who, false);
 }
 
-/* (added by chances3, issue 19; chances.c) The others aiding ally (any
- * aid: checks, attack, defenses), as aid_check counts them: at most four
- * (004:430). */
+/* The others aiding ally (any aid: checks, attack, defenses), for
+ * aid_check's limit of four (004:430) and the chances at the table. */
 int fa_aid_check_sources(const fa_state *st, int who, int ally) {
     const fa_cstate *a = &st->c[ally];
     int sources[FA_MAX_CONDS], n = 0;
