@@ -834,8 +834,9 @@ static fray_status read_options(sl *L, const yn *m) {
         "stun-interrupts", "stun-maintain", "fall-stun", "mounted-bonus",
         "area-damage", "area-full-cover", "area-attacker", "area-talent",
         "enchant-pain", "engage-talents", "bonus-pain-roll", "talent-rolls", "item-uses",
-        "multi-reciprocal", "multi-switch", "mount-delay", "mount-roll"};
-    fray_status st = yr_keys(&L->r, m, "options", keys, 33, false);
+        "multi-reciprocal", "multi-switch", "mount-delay", "mount-roll",
+        "tactics-cluster"};
+    fray_status st = yr_keys(&L->r, m, "options", keys, 34, false);
     if (st != FRAY_OK)
         return st;
     sw_options *o = &L->s->opt;
@@ -973,6 +974,10 @@ static fray_status read_options(sl *L, const yn *m) {
     if (st == FRAY_OK && (x = yr_get(m, "mount-roll")) &&
         (st = yr_choice(&L->r, x, "mount-roll", mro, 2, &v)) == FRAY_OK)
         o->mount_roll = v == 1;
+    static const char *const tcl[] = {"ignore", "weigh"}; /* ruling 47: the tactics */
+    if (st == FRAY_OK && (x = yr_get(m, "tactics-cluster")) &&
+        (st = yr_choice(&L->r, x, "tactics-cluster", tcl, 2, &v)) == FRAY_OK)
+        o->tactics_cluster_weigh = v == 1;
     return st;
 }
 

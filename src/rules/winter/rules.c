@@ -2003,7 +2003,8 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
             if (!enemy_of(s, a, j) || sw_out(&st->c[j]))
                 continue;
             cmd_set(cmd, SW_EV_ATTACK, a, j, 0);
-            if (ok(s, st, cmd) && (best < 0 || st->c[j].health < st->c[best].health))
+            if (ok(s, st, cmd) && (best < 0 || st->c[j].health < st->c[best].health) &&
+                sw_tac_cluster_ok(s, st, a, j)) /* ruling 47: its own side spared */
                 best = j;
         }
         if (best >= 0 && talent_choice(s, st, a, best, cmd))
@@ -2020,10 +2021,13 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
         return;
     if (c->engages >= 0 && !sw_out(&st->c[c->engages])) {
         /* 002:63: at a mounted foe, the rider or the mount, whichever has
-         * less Health */
-        int tg = c->engages, m = sw_mount_of(s, st, tg);
-        if (m >= 0 && st->c[m].health < st->c[tg].health)
-            tg = m;
+         * less Health; of several targets (ruling 40) the weakest, its own
+         * side spared (ruling 47; tactics2.c) */
+        int tg = sw_tac_melee_target(s, st, a);
+        if (tg < 0) {
+            cmd_set(cmd, SW_EV_WAIT, a, -1, 0);
+            return;
+        }
         if (talent_choice(s, st, a, tg, cmd))
             return;
         cmd_set(cmd, SW_EV_ATTACK, a, tg, 0);
@@ -2093,3 +2097,5 @@ void sw_ready_at(sw_run *r, int i, int32_t seg) {
 }
 
 void sw_fall(sw_run *r, int t) { fallen(r, t); }
+
+int sw_area_cluster(const sw_state *st, int t, int *list) { return area_cluster(st, t, list); }

@@ -182,6 +182,7 @@ typedef struct sw_options {
     uint8_t mount_delay;      /* mount-delay: 5 (ruling 43; 0 in a zeroed
                                  struct reads as 5) */
     bool mount_roll;          /* mount-roll: none | ride (ruling 44) */
+    bool tactics_cluster_weigh; /* tactics-cluster: ignore | weigh (ruling 47) */
 } sw_options;
 
 typedef struct sw_combatant {
@@ -652,5 +653,19 @@ int sw_find_obstacle(const sw_setup *s, const char *name, size_t len);
 /* rules.c, for engage.c: a roll of who's value against other's (other -1:
  * a bare d20), as the rules make them (facts: sw_fact_put). */
 bool sw_contest(sw_run *r, int who, int other, int mine, int theirs, int what);
+
+
+/* ---- tactics2.c: the tactics' additions (issue 17; ruling 47) ---------- */
+/* rules.c: the Engaged cluster an area effect falls on (002:51, 53): t
+ * first, then everyone engaged with or by it, not the dead; its size. */
+int sw_area_cluster(const sw_state *st, int t, int *list);
+/* May a's weapon in hand be aimed at t by the tactics: not an area
+ * weapon's cluster (002:53) or a siege weapon's spread (002:57) holding
+ * more of a's side than of its foes (tactics-cluster: weigh). */
+bool sw_tac_cluster_ok(const sw_setup *s, const sw_state *st, int a, int t);
+/* The one a melee attacker strikes: of the targets it engages (several
+ * with ruling 40's talents), the one with the least Health (the rider or
+ * its mount, 002:63) whose cluster may be struck; -1 none. */
+int sw_tac_melee_target(const sw_setup *s, const sw_state *st, int a);
 
 #endif
