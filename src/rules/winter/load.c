@@ -352,8 +352,8 @@ static int find_talent(const sw_setup *s, const char *name) {
 static fray_status read_talent(sl *L, const yn *it) {
     static const char *const keys[] = {"name", "resolve", "pain", "delay", "stun",
                                        "paralyze", "wound", "bonus", "notes", "engage-delay",
-                                       "roll", "engages", "siege"};
-    fray_status st = yr_keys(&L->r, it, "a talent", keys, 13, false);
+                                       "roll", "engages", "siege", "defense"};
+    fray_status st = yr_keys(&L->r, it, "a talent", keys, 14, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -376,6 +376,25 @@ static fray_status read_talent(sl *L, const yn *it) {
     tl.resolve = (uint8_t)k;
     const yn *edv = yr_get(it, "engage-delay");
     const yn *rlv = yr_get(it, "roll");
+    const yn *dfv = yr_get(it, "defense"); /* 002:27 (ruling 48) */
+    if (dfv) {
+        if (k != SW_TR_PASSIVE)
+            return FAIL(L, dfv, "defense is a passive talent's: give it resolve: passive");
+        const char *other[] = {"pain", "delay", "stun", "paralyze", "wound", "bonus",
+                               "engage-delay", "roll", "engages", "siege"};
+        for (int i = 0; i < 10; i++)
+            if (yr_get(it, other[i]))
+                return FAIL(L, yr_get(it, other[i]),
+                            "a passive talent has defense alone: no %s", other[i]);
+        int n = 0;
+        if ((st = yr_int(&L->r, dfv, "defense (the bonus to Physical Defense, 002:27)", 1, 30,
+                         &n)) != FRAY_OK)
+            return st;
+        tl.effect = SW_TE_DEFENSE;
+        tl.amount = (int8_t)n;
+        s->tl[s->n_talents++] = tl;
+        return FRAY_OK;
+    }
     if (rlv) {
         /* ruling 34: a passive talent's bonus to rolls other than the
          * attack (Avoid, Switch, Disengage, chase, Endurance) */
@@ -449,7 +468,7 @@ static fray_status read_talent(sl *L, const yn *it) {
          * talent, no Pain, no delay */
         const char *ek = mev ? "engages" : "engage-delay";
         if (!edv)
-            return FAIL(L, it, "a passive talent has engage-delay (002:19), engages (002:63), "
+            return FAIL(L, it, "a passive talent has engage-delay (002:19), engages (002:63), defense (002:27), "
                                "siege, or roll and bonus");
         if (k != SW_TR_PASSIVE)
             return FAIL(L, edv, "%s is a passive talent's: give it resolve: passive", ek);
@@ -835,8 +854,8 @@ static fray_status read_options(sl *L, const yn *m) {
         "area-damage", "area-full-cover", "area-attacker", "area-talent",
         "enchant-pain", "engage-talents", "bonus-pain-roll", "talent-rolls", "item-uses",
         "multi-reciprocal", "multi-switch", "mount-delay", "mount-roll",
-        "tactics-cluster"};
-    fray_status st = yr_keys(&L->r, m, "options", keys, 34, false);
+        "tactics-cluster", "talent-defense"};
+    fray_status st = yr_keys(&L->r, m, "options", keys, 35, false);
     if (st != FRAY_OK)
         return st;
     sw_options *o = &L->s->opt;
@@ -978,6 +997,10 @@ static fray_status read_options(sl *L, const yn *m) {
     if (st == FRAY_OK && (x = yr_get(m, "tactics-cluster")) &&
         (st = yr_choice(&L->r, x, "tactics-cluster", tcl, 2, &v)) == FRAY_OK)
         o->tactics_cluster_weigh = v == 1;
+    static const char *const tdf[] = {"physical", "both"}; /* ruling 48 */
+    if (st == FRAY_OK && (x = yr_get(m, "talent-defense")) &&
+        (st = yr_choice(&L->r, x, "talent-defense", tdf, 2, &v)) == FRAY_OK)
+        o->talent_defense_both = v == 1;
     return st;
 }
 

@@ -840,8 +840,9 @@ void sw_attack_terms(const sw_setup *s, const sw_state *st, int a, int t,
         o->atk -= 5;                                    /* 002:49 */
     o->undefended = sw_undefended(s, st, t, a, o->ranged);
     o->spell_defense = spell_defense(s, st, t);
+    o->talent_defense = s->c[t].b.talents ? sw_talent_defense(s, t) : 0; /* ruling 48 */
     o->def = tb->physical_defense + o->spell_defense +
-             (o->undefended ? 0 : tb->agility + tb->defense_bonus);
+             (o->undefended ? 0 : tb->agility + tb->defense_bonus + o->talent_defense);
 }
 
 /* 002:51: a miss into an Engaged cluster may hit anyone engaged with or
@@ -1262,7 +1263,8 @@ static void ranged_spell(sw_run *r, int a, int t, int k, bool friendly) {
     if (st->c[t].cover == SW_COVER_PARTIAL)
         atk -= 5;                                        /* 002:49 */
     int ra = roll(r, SW_CHECK_SIDES) + atk;
-    int rb = roll(r, SW_CHECK_SIDES) + tb->magic_defense;
+    int rb = roll(r, SW_CHECK_SIDES) + tb->magic_defense +
+             sw_talent_magic_defense(s, t); /* talent-defense: both (ruling 48) */
     bool hit = ra > rb || (ra == rb && s->opt.ties == SW_TIES_ACTOR);
     fact(r, SW_FACT_ATTACK, a, t, ra, rb, hit, friendly ? 8 | 4 : 8);
     if (!hit) {

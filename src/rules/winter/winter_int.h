@@ -51,7 +51,8 @@ enum sw_talent_effect { SW_TE_STUN, SW_TE_PARALYZE, SW_TE_WOUND, SW_TE_BONUS,
                         SW_TE_ENGAGE_DELAY /* amount: the holder's Engage delay (002:19) */,
                         SW_TE_ROLL_BONUS /* passive: amount to the rolls in `rolls` (ruling 34) */,
                         SW_TE_ENGAGES /* amount: how many it may Engage at once (002:63; ruling 40) */,
-                        SW_TE_SIEGE /* the Siege talent: siege weapons where the GM allows none (002:57) */ };
+                        SW_TE_SIEGE /* the Siege talent: siege weapons where the GM allows none (002:57) */,
+                        SW_TE_DEFENSE /* passive: amount to Physical Defense, lost when Undefended (002:27; ruling 48) */ };
 typedef struct sw_talent {
     char name[SW_NAME];
     uint8_t resolve;        /* sw_talent_resolve */
@@ -183,6 +184,7 @@ typedef struct sw_options {
                                  struct reads as 5) */
     bool mount_roll;          /* mount-roll: none | ride (ruling 44) */
     bool tactics_cluster_weigh; /* tactics-cluster: ignore | weigh (ruling 47) */
+    bool talent_defense_both; /* talent-defense: physical | both (ruling 48) */
 } sw_options;
 
 typedef struct sw_combatant {
@@ -523,6 +525,7 @@ typedef struct sw_attack_terms_t {
     const sw_weapon *w;
     bool ranged, two, siege, sniping, partial_cover, undefended;
     int atk, def, spell_defense;
+    int talent_defense;     /* the target's passive defense talents (002:27; ruling 48) */
 } sw_attack_terms_t;
 void sw_attack_terms(const sw_setup *s, const sw_state *st, int a, int t,
                      sw_attack_terms_t *out);
@@ -667,5 +670,13 @@ bool sw_tac_cluster_ok(const sw_setup *s, const sw_state *st, int a, int t);
  * with ruling 40's talents), the one with the least Health (the rider or
  * its mount, 002:63) whose cluster may be struck; -1 none. */
 int sw_tac_melee_target(const sw_setup *s, const sw_state *st, int a);
+
+
+/* ---- defense.c: talents on a defence (002:27, 69; ruling 48) ----------- */
+/* What t's passive talents (`defense: N`) add to its Physical Defense, as
+ * its stat block's defense bonus (lost when Undefended, 002:27). */
+int sw_talent_defense(const sw_setup *s, int t);
+/* ... to its Magic Defense: the same with talent-defense: both, else 0. */
+int sw_talent_magic_defense(const sw_setup *s, int t);
 
 #endif
