@@ -408,6 +408,10 @@ static fray_status one(const sw_setup *s, const sw_state *st, int who,
     }
     case SW_EV_TALENT: {
         int k = arg; /* the talent (sw_check allowed it) */
+        if (s->tl[k].area) /* ruling 49 */
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                  "%s rolls no dice: an area talent falls on the target's "
+                                  "Engaged cluster with no roll (002:53)", s->tl[k].name);
         if (s->tl[k].resolve == SW_TR_AUTOMATIC)
             return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                                   "%s rolls no dice: it takes effect with no roll "

@@ -352,8 +352,8 @@ static int find_talent(const sw_setup *s, const char *name) {
 static fray_status read_talent(sl *L, const yn *it) {
     static const char *const keys[] = {"name", "resolve", "pain", "delay", "stun",
                                        "paralyze", "wound", "bonus", "notes", "engage-delay",
-                                       "roll", "engages", "siege", "defense"};
-    fray_status st = yr_keys(&L->r, it, "a talent", keys, 14, false);
+                                       "roll", "engages", "siege", "defense", "area"};
+    fray_status st = yr_keys(&L->r, it, "a talent", keys, 15, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -376,6 +376,17 @@ static fray_status read_talent(sl *L, const yn *it) {
     tl.resolve = (uint8_t)k;
     const yn *edv = yr_get(it, "engage-delay");
     const yn *rlv = yr_get(it, "roll");
+    const yn *arv = yr_get(it, "area"); /* 002:53 (ruling 49) */
+    if (arv) {
+        if (k == SW_TR_PASSIVE)
+            return FAIL(L, arv, "area is a declared talent's (resolve: attack or automatic), "
+                                "not a passive one's");
+        if ((st = yr_bool(&L->r, arv, "area", &tl.area)) != FRAY_OK)
+            return st;
+        if (tl.area && yr_get(it, "bonus"))
+            return FAIL(L, yr_get(it, "bonus"),
+                        "an area talent rolls no dice (002:53): no bonus to the attack roll");
+    }
     const yn *dfv = yr_get(it, "defense"); /* 002:27 (ruling 48) */
     if (dfv) {
         if (k != SW_TR_PASSIVE)

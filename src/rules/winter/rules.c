@@ -879,8 +879,8 @@ static void attack(sw_run *r, int a, int t, int mode, int talent) {
     const sw_weapon *w = at.w;
     bool ranged = at.ranged, two = at.two;
     bool friendly = mode != 0;
-    if (w->area && mode == 0) {
-        area_attack(r, a, t, w, two, talent); /* 002:53: no roll */
+    if ((w->area || (talent >= 0 && s->tl[talent].area)) && mode == 0) {
+        area_attack(r, a, t, w, two, talent); /* 002:53: no roll (an area talent: ruling 49) */
         return;
     }
     int atk = at.atk, def = at.def;
@@ -1345,7 +1345,11 @@ static void area_attack(sw_run *r, int a, int t, const sw_weapon *w, bool two,
     sw_state *st = r->st;
     int list[SW_MAX_C];
     int n = area_cluster(st, t, list);
-    int once = s->opt.area_damage_each ? 0 : weapon_damage(r, a, w, two);
+    /* an area talent (ruling 49): its effect on the whole cluster; an
+     * automatic one brings no weapon damage, its Pain spent already */
+    bool tarea = talent >= 0 && s->tl[talent].area;
+    bool tauto = tarea && s->tl[talent].resolve == SW_TR_AUTOMATIC;
+    int once = s->opt.area_damage_each || tauto ? 0 : weapon_damage(r, a, w, two);
     int fell[SW_MAX_C], n_fell = 0; /* whom it fell on (area-talent: cluster) */
     for (int i = 0; i < n; i++) {
         int m = list[i];
@@ -1355,14 +1359,15 @@ static void area_attack(sw_run *r, int a, int t, const sw_weapon *w, bool two,
             continue; /* area-attacker: spared (ruling 30) */
         if (w->ranged && st->c[m].cover == SW_COVER_FULL && !s->opt.area_hits_full_cover)
             continue; /* area-full-cover: spared (002:49) */
-        fact(r, SW_FACT_AREA, a, m, (int)(w - s->w), 0, 0, 0);
-        physical_harm(r, a, m, s->opt.area_damage_each ? weapon_damage(r, a, w, two) : once);
+        fact(r, SW_FACT_AREA, a, m, (int)(w - s->w), tarea ? talent + 1 : 0, 0, 0);
+        if (!tauto)
+            physical_harm(r, a, m, s->opt.area_damage_each ? weapon_damage(r, a, w, two) : once);
         fell[n_fell++] = m;
     }
     if (talent >= 0 && !(st->c[a].flags & SW_F_DEAD)) {
-        if (s->opt.talent_pain_on_hit)
+        if (s->opt.talent_pain_on_hit && !tauto)
             spend_pain(r, a, talent);           /* ruling talent-miss: kept */
-        if (!s->opt.area_talent_cluster)
+        if (!s->opt.area_talent_cluster && !tarea)
             talent_effect(r, a, t, talent);     /* area-talent: target (ruling 30) */
         else
             for (int i = 0; i < n_fell; i++)    /* area-talent: cluster */
@@ -1578,7 +1583,9 @@ fray_status sw_apply(sw_run *r) {
             spend_pain(r, a, ev->arg); /* 002:37: talents spend Pain */
         if (st->c[a].flags & SW_F_DEAD)
             break;
-        if (auto_)
+        if (auto_ && tl->area)
+            area_attack(r, a, t, sw_hand(s, st, a), false, ev->arg); /* ruling 49 */
+        else if (auto_)
             talent_effect(r, a, t, ev->arg); /* no roll (ruling 27) */
         else
             attack(r, a, t, 0, ev->arg);
@@ -1948,6 +1955,8 @@ static bool talent_choice(const sw_setup *s, const sw_state *st, int a, int t,
                 continue;
             if (tl->effect != SW_TE_BONUS && area_talent_on_ally(s, st, a, t))
                 continue; /* area-talent: cluster (ruling 30): not on its own side */
+            if (!sw_tac_area_talent_ok(s, st, a, t, k))
+                continue; /* an area talent (ruling 49): likewise */
             cmd_set(cmd, SW_EV_TALENT, a, t, k);
             if (ok(s, st, cmd))
                 return true;

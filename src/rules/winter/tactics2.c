@@ -7,7 +7,9 @@
  *   - an area weapon (002:53) and a siege weapon's spread (002:57) are
  *     not aimed at a cluster that holds more of the attacker's own side
  *     than of its foes (option tactics-cluster: ignore | weigh, default ignore:
- *     the examples play as before).
+ *     the examples play as before);
+ *   - an area talent (002:53; ruling 49) is never used on a cluster
+ *     holding one of the user's own side.
  *
  * The tactics only choose; every command they choose is checked by the
  * rules as a player's is (sw_check).
@@ -65,4 +67,19 @@ int sw_tac_melee_target(const sw_setup *s, const sw_state *st, int a) {
             best = tg;
     }
     return best;
+}
+
+bool sw_tac_area_talent_ok(const sw_setup *s, const sw_state *st, int a, int t, int k) {
+    if (!s->tl[k].area)
+        return true;
+    int list[SW_MAX_C];
+    int n = sw_area_cluster(st, t, list);
+    for (int i = 0; i < n; i++) {
+        int m = list[i];
+        if (m == a && !s->opt.area_hits_attacker)
+            continue; /* area-attacker: spared (ruling 30) */
+        if (s->c[m].side == s->c[a].side)
+            return false; /* 002:53 "works just as well on allies as it does on foes" */
+    }
+    return true;
 }

@@ -61,6 +61,7 @@ typedef struct sw_talent {
     uint8_t pain;           /* Pain spent (002:37), 0 to 9 */
     int8_t amount;          /* stun, paralyze: segments; bonus: to the attack roll */
     uint8_t rolls;          /* SW_TE_ROLL_BONUS: the rolls it adds to (bits of sw_roll) */
+    bool area;              /* area: true: falls on the target's Engaged cluster, no roll (002:53; ruling 49) */
 } sw_talent;
 
 /* A spell (002:71-79): its kind, Magic cost, Maintain rating, delay and
@@ -678,5 +679,11 @@ int sw_tac_melee_target(const sw_setup *s, const sw_state *st, int a);
 int sw_talent_defense(const sw_setup *s, int t);
 /* ... to its Magic Defense: the same with talent-defense: both, else 0. */
 int sw_talent_magic_defense(const sw_setup *s, int t);
+
+
+/* ---- tactics2.c: area talents (002:53; ruling 49) ----------------------- */
+/* May the tactics use a's talent k on t: not an area talent whose effect
+ * would fall on one of a's own side in t's cluster. */
+bool sw_tac_area_talent_ok(const sw_setup *s, const sw_state *st, int a, int t, int k);
 
 #endif
