@@ -13,7 +13,7 @@
 
 #include "fray/chances.h"
 
-#define CRY "tests/data/winter/area_talent.yaml"
+#define CRY "tests/data/winter/war_cry.yaml"
 
 /* The shouter and the warrior engage each other; Lothaire engages the
  * warrior; the bandit engages Lothaire (two hops from the warrior). */
