@@ -155,3 +155,36 @@ Test(winter_area_talent, file_errors) {
         cr_assert(strstr(diag.message, bad[i].words), "%s", diag.message);
     }
 }
+
+/* Undo takes the war-cry back: nobody Stunned, its Pain back. */
+Test(winter_area_talent, undo) {
+    fray_setup *s = sw_t_load(CRY);
+    fray_fight *f = cry_fight(s);
+    sw_state *st = sw_t_st(f);
+    int sh = sw_t_who(f, "shouter"), lo = sw_t_who(f, "lothaire"), wa = sw_t_who(f, "warrior");
+    int pain = st->c[sh].pain;
+    sw_t_do(f, "shouter talent war-cry warrior", NULL, 0);
+    cr_assert(sw_stunned(st, lo));
+    cr_assert_eq(fray_fight_undo(f), FRAY_OK);
+    st = sw_t_st(f);
+    cr_assert(!sw_stunned(st, lo) && !sw_stunned(st, wa));
+    cr_assert_eq(st->c[sh].pain, pain);
+    fray_fight_free(f);
+    fray_setup_free(s);
+}
+
+/* The tactics' fights with area talents play to their end, an area
+ * talent falls in some, and each journal reads back to the same fight. */
+Test(winter_area_talent, tactics_and_journal) {
+    fray_setup *s = sw_t_load(CRY);
+    int area = 0;
+    for (uint64_t seed = 1; seed <= 10; seed++) {
+        char *text = NULL;
+        sw_t_play(s, seed, NULL, NULL, &text);
+        for (const char *p = text; (p = strstr(p, "\"area\":true,\"talent\":")); p++)
+            area++;
+        free(text);
+    }
+    cr_assert_geq(area, 3, "%d area talents fell in 10 fights", area);
+    fray_setup_free(s);
+}

@@ -138,3 +138,12 @@ Test(winter_defense, file_errors) {
         cr_assert(strstr(diag.message, bad[i].words), "%s", diag.message);
     }
 }
+
+/* The tactics' fights with a defence talent play to their end and each
+ * journal reads back to the same fight. */
+Test(winter_defense, tactics_and_journal) {
+    fray_setup *s = sw_t_load(PARRY);
+    for (uint64_t seed = 1; seed <= 10; seed++)
+        sw_t_play(s, seed, NULL, NULL, NULL);
+    fray_setup_free(s);
+}
