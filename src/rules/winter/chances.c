@@ -107,6 +107,14 @@ static void attack_line(const sw_setup *s, const sw_state *st, int a, int t,
     if (at.undefended)
         add_text(mods, msize, "target Undefended: Physical Defense only, no "
                               "Agility or defence bonus (002:55)");
+    if (at.talent_defense) { /* ruling 48 */
+        char b[112];
+        snprintf(b, sizeof b, at.undefended
+                                  ? "the target's talents' defense +%d lost: Undefended (002:27)"
+                                  : "the target's talents: defense +%d (002:27)",
+                 at.talent_defense);
+        add_text(mods, msize, b);
+    }
     if (at.spell_defense) {
         char b[96];
         snprintf(b, sizeof b, "the target's Maintained spells: defense +%d (002:73)",
@@ -400,6 +408,10 @@ static fray_status one(const sw_setup *s, const sw_state *st, int who,
     }
     case SW_EV_TALENT: {
         int k = arg; /* the talent (sw_check allowed it) */
+        if (s->tl[k].area) /* ruling 49 */
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                  "%s rolls no dice: an area talent falls on the target's "
+                                  "Engaged cluster with no roll (002:53)", s->tl[k].name);
         if (s->tl[k].resolve == SW_TR_AUTOMATIC)
             return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                                   "%s rolls no dice: it takes effect with no roll "

@@ -352,8 +352,8 @@ static int find_talent(const sw_setup *s, const char *name) {
 static fray_status read_talent(sl *L, const yn *it) {
     static const char *const keys[] = {"name", "resolve", "pain", "delay", "stun",
                                        "paralyze", "wound", "bonus", "notes", "engage-delay",
-                                       "roll", "engages", "siege"};
-    fray_status st = yr_keys(&L->r, it, "a talent", keys, 13, false);
+                                       "roll", "engages", "siege", "defense", "area"};
+    fray_status st = yr_keys(&L->r, it, "a talent", keys, 15, false);
     if (st != FRAY_OK)
         return st;
     sw_setup *s = L->s;
@@ -376,6 +376,36 @@ static fray_status read_talent(sl *L, const yn *it) {
     tl.resolve = (uint8_t)k;
     const yn *edv = yr_get(it, "engage-delay");
     const yn *rlv = yr_get(it, "roll");
+    const yn *arv = yr_get(it, "area"); /* 002:53 (ruling 49) */
+    if (arv) {
+        if (k == SW_TR_PASSIVE)
+            return FAIL(L, arv, "area is a declared talent's (resolve: attack or automatic), "
+                                "not a passive one's");
+        if ((st = yr_bool(&L->r, arv, "area", &tl.area)) != FRAY_OK)
+            return st;
+        if (tl.area && yr_get(it, "bonus"))
+            return FAIL(L, yr_get(it, "bonus"),
+                        "an area talent rolls no dice (002:53): no bonus to the attack roll");
+    }
+    const yn *dfv = yr_get(it, "defense"); /* 002:27 (ruling 48) */
+    if (dfv) {
+        if (k != SW_TR_PASSIVE)
+            return FAIL(L, dfv, "defense is a passive talent's: give it resolve: passive");
+        const char *other[] = {"pain", "delay", "stun", "paralyze", "wound", "bonus",
+                               "engage-delay", "roll", "engages", "siege"};
+        for (int i = 0; i < 10; i++)
+            if (yr_get(it, other[i]))
+                return FAIL(L, yr_get(it, other[i]),
+                            "a passive talent has defense alone: no %s", other[i]);
+        int n = 0;
+        if ((st = yr_int(&L->r, dfv, "defense (the bonus to Physical Defense, 002:27)", 1, 30,
+                         &n)) != FRAY_OK)
+            return st;
+        tl.effect = SW_TE_DEFENSE;
+        tl.amount = (int8_t)n;
+        s->tl[s->n_talents++] = tl;
+        return FRAY_OK;
+    }
     if (rlv) {
         /* ruling 34: a passive talent's bonus to rolls other than the
          * attack (Avoid, Switch, Disengage, chase, Endurance) */
@@ -449,7 +479,7 @@ static fray_status read_talent(sl *L, const yn *it) {
          * talent, no Pain, no delay */
         const char *ek = mev ? "engages" : "engage-delay";
         if (!edv)
-            return FAIL(L, it, "a passive talent has engage-delay (002:19), engages (002:63), "
+            return FAIL(L, it, "a passive talent has engage-delay (002:19), engages (002:63), defense (002:27), "
                                "siege, or roll and bonus");
         if (k != SW_TR_PASSIVE)
             return FAIL(L, edv, "%s is a passive talent's: give it resolve: passive", ek);
@@ -834,8 +864,9 @@ static fray_status read_options(sl *L, const yn *m) {
         "stun-interrupts", "stun-maintain", "fall-stun", "mounted-bonus",
         "area-damage", "area-full-cover", "area-attacker", "area-talent",
         "enchant-pain", "engage-talents", "bonus-pain-roll", "talent-rolls", "item-uses",
-        "multi-reciprocal", "multi-switch", "mount-delay", "mount-roll"};
-    fray_status st = yr_keys(&L->r, m, "options", keys, 33, false);
+        "multi-reciprocal", "multi-switch", "mount-delay", "mount-roll",
+        "tactics-cluster", "talent-defense"};
+    fray_status st = yr_keys(&L->r, m, "options", keys, 35, false);
     if (st != FRAY_OK)
         return st;
     sw_options *o = &L->s->opt;
@@ -973,6 +1004,14 @@ static fray_status read_options(sl *L, const yn *m) {
     if (st == FRAY_OK && (x = yr_get(m, "mount-roll")) &&
         (st = yr_choice(&L->r, x, "mount-roll", mro, 2, &v)) == FRAY_OK)
         o->mount_roll = v == 1;
+    static const char *const tcl[] = {"ignore", "weigh"}; /* ruling 47: the tactics */
+    if (st == FRAY_OK && (x = yr_get(m, "tactics-cluster")) &&
+        (st = yr_choice(&L->r, x, "tactics-cluster", tcl, 2, &v)) == FRAY_OK)
+        o->tactics_cluster_weigh = v == 1;
+    static const char *const tdf[] = {"physical", "both"}; /* ruling 48 */
+    if (st == FRAY_OK && (x = yr_get(m, "talent-defense")) &&
+        (st = yr_choice(&L->r, x, "talent-defense", tdf, 2, &v)) == FRAY_OK)
+        o->talent_defense_both = v == 1;
     return st;
 }
 

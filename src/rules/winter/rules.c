@@ -840,8 +840,9 @@ void sw_attack_terms(const sw_setup *s, const sw_state *st, int a, int t,
         o->atk -= 5;                                    /* 002:49 */
     o->undefended = sw_undefended(s, st, t, a, o->ranged);
     o->spell_defense = spell_defense(s, st, t);
+    o->talent_defense = s->c[t].b.talents ? sw_talent_defense(s, t) : 0; /* ruling 48 */
     o->def = tb->physical_defense + o->spell_defense +
-             (o->undefended ? 0 : tb->agility + tb->defense_bonus);
+             (o->undefended ? 0 : tb->agility + tb->defense_bonus + o->talent_defense);
 }
 
 /* 002:51: a miss into an Engaged cluster may hit anyone engaged with or
@@ -878,8 +879,8 @@ static void attack(sw_run *r, int a, int t, int mode, int talent) {
     const sw_weapon *w = at.w;
     bool ranged = at.ranged, two = at.two;
     bool friendly = mode != 0;
-    if (w->area && mode == 0) {
-        area_attack(r, a, t, w, two, talent); /* 002:53: no roll */
+    if ((w->area || (talent >= 0 && s->tl[talent].area)) && mode == 0) {
+        area_attack(r, a, t, w, two, talent); /* 002:53: no roll (an area talent: ruling 49) */
         return;
     }
     int atk = at.atk, def = at.def;
@@ -1262,7 +1263,8 @@ static void ranged_spell(sw_run *r, int a, int t, int k, bool friendly) {
     if (st->c[t].cover == SW_COVER_PARTIAL)
         atk -= 5;                                        /* 002:49 */
     int ra = roll(r, SW_CHECK_SIDES) + atk;
-    int rb = roll(r, SW_CHECK_SIDES) + tb->magic_defense;
+    int rb = roll(r, SW_CHECK_SIDES) + tb->magic_defense +
+             sw_talent_magic_defense(s, t); /* talent-defense: both (ruling 48) */
     bool hit = ra > rb || (ra == rb && s->opt.ties == SW_TIES_ACTOR);
     fact(r, SW_FACT_ATTACK, a, t, ra, rb, hit, friendly ? 8 | 4 : 8);
     if (!hit) {
@@ -1343,7 +1345,11 @@ static void area_attack(sw_run *r, int a, int t, const sw_weapon *w, bool two,
     sw_state *st = r->st;
     int list[SW_MAX_C];
     int n = area_cluster(st, t, list);
-    int once = s->opt.area_damage_each ? 0 : weapon_damage(r, a, w, two);
+    /* an area talent (ruling 49): its effect on the whole cluster; an
+     * automatic one brings no weapon damage, its Pain spent already */
+    bool tarea = talent >= 0 && s->tl[talent].area;
+    bool tauto = tarea && s->tl[talent].resolve == SW_TR_AUTOMATIC;
+    int once = s->opt.area_damage_each || tauto ? 0 : weapon_damage(r, a, w, two);
     int fell[SW_MAX_C], n_fell = 0; /* whom it fell on (area-talent: cluster) */
     for (int i = 0; i < n; i++) {
         int m = list[i];
@@ -1353,14 +1359,15 @@ static void area_attack(sw_run *r, int a, int t, const sw_weapon *w, bool two,
             continue; /* area-attacker: spared (ruling 30) */
         if (w->ranged && st->c[m].cover == SW_COVER_FULL && !s->opt.area_hits_full_cover)
             continue; /* area-full-cover: spared (002:49) */
-        fact(r, SW_FACT_AREA, a, m, (int)(w - s->w), 0, 0, 0);
-        physical_harm(r, a, m, s->opt.area_damage_each ? weapon_damage(r, a, w, two) : once);
+        fact(r, SW_FACT_AREA, a, m, (int)(w - s->w), tarea ? talent + 1 : 0, 0, 0);
+        if (!tauto)
+            physical_harm(r, a, m, s->opt.area_damage_each ? weapon_damage(r, a, w, two) : once);
         fell[n_fell++] = m;
     }
     if (talent >= 0 && !(st->c[a].flags & SW_F_DEAD)) {
-        if (s->opt.talent_pain_on_hit)
+        if (s->opt.talent_pain_on_hit && !tauto)
             spend_pain(r, a, talent);           /* ruling talent-miss: kept */
-        if (!s->opt.area_talent_cluster)
+        if (!s->opt.area_talent_cluster && !tarea)
             talent_effect(r, a, t, talent);     /* area-talent: target (ruling 30) */
         else
             for (int i = 0; i < n_fell; i++)    /* area-talent: cluster */
@@ -1576,7 +1583,9 @@ fray_status sw_apply(sw_run *r) {
             spend_pain(r, a, ev->arg); /* 002:37: talents spend Pain */
         if (st->c[a].flags & SW_F_DEAD)
             break;
-        if (auto_)
+        if (auto_ && tl->area)
+            area_attack(r, a, t, sw_hand(s, st, a), false, ev->arg); /* ruling 49 */
+        else if (auto_)
             talent_effect(r, a, t, ev->arg); /* no roll (ruling 27) */
         else
             attack(r, a, t, 0, ev->arg);
@@ -1946,6 +1955,8 @@ static bool talent_choice(const sw_setup *s, const sw_state *st, int a, int t,
                 continue;
             if (tl->effect != SW_TE_BONUS && area_talent_on_ally(s, st, a, t))
                 continue; /* area-talent: cluster (ruling 30): not on its own side */
+            if (!sw_tac_area_talent_ok(s, st, a, t, k))
+                continue; /* an area talent (ruling 49): likewise */
             cmd_set(cmd, SW_EV_TALENT, a, t, k);
             if (ok(s, st, cmd))
                 return true;
@@ -2003,7 +2014,8 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
             if (!enemy_of(s, a, j) || sw_out(&st->c[j]))
                 continue;
             cmd_set(cmd, SW_EV_ATTACK, a, j, 0);
-            if (ok(s, st, cmd) && (best < 0 || st->c[j].health < st->c[best].health))
+            if (ok(s, st, cmd) && (best < 0 || st->c[j].health < st->c[best].health) &&
+                sw_tac_cluster_ok(s, st, a, j)) /* ruling 47: its own side spared */
                 best = j;
         }
         if (best >= 0 && talent_choice(s, st, a, best, cmd))
@@ -2020,10 +2032,13 @@ void sw_choose(const sw_setup *s, const sw_state *st, sw_event *cmd) {
         return;
     if (c->engages >= 0 && !sw_out(&st->c[c->engages])) {
         /* 002:63: at a mounted foe, the rider or the mount, whichever has
-         * less Health */
-        int tg = c->engages, m = sw_mount_of(s, st, tg);
-        if (m >= 0 && st->c[m].health < st->c[tg].health)
-            tg = m;
+         * less Health; of several targets (ruling 40) the weakest, its own
+         * side spared (ruling 47; tactics2.c) */
+        int tg = sw_tac_melee_target(s, st, a);
+        if (tg < 0) {
+            cmd_set(cmd, SW_EV_WAIT, a, -1, 0);
+            return;
+        }
         if (talent_choice(s, st, a, tg, cmd))
             return;
         cmd_set(cmd, SW_EV_ATTACK, a, tg, 0);
@@ -2093,3 +2108,5 @@ void sw_ready_at(sw_run *r, int i, int32_t seg) {
 }
 
 void sw_fall(sw_run *r, int t) { fallen(r, t); }
+
+int sw_area_cluster(const sw_state *st, int t, int *list) { return area_cluster(st, t, list); }

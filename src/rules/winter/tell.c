@@ -358,8 +358,12 @@ size_t sw_narrate_hidden(const sw_setup *s, const sw_event *ev,
                     f->d ? "Pain" : "Health", f->c);
             break;
         case SW_FACT_AREA:
-            put(&o, "  %s's %s falls on %s (an area attack: no roll, 002:53).\n", who,
-                f->a >= 0 && f->a < s->n_weapons ? s->w[f->a].name : "?", other);
+            if (f->b > 0 && f->b <= s->n_talents) /* an area talent (ruling 49) */
+                put(&o, "  %s's %s falls on %s (an area talent: no roll, 002:53).\n", who,
+                    s->tl[f->b - 1].name, other);
+            else
+                put(&o, "  %s's %s falls on %s (an area attack: no roll, 002:53).\n", who,
+                    f->a >= 0 && f->a < s->n_weapons ? s->w[f->a].name : "?", other);
             break;
         case SW_FACT_WIELD:
             if (f->b)
@@ -515,6 +519,8 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
         case SW_FACT_AREA:
             put(&o, ",\"weapon\":\"%s\",\"area\":true",
                 f->a >= 0 && f->a < s->n_weapons ? s->w[f->a].name : "");
+            if (f->b > 0 && f->b <= s->n_talents) /* ruling 49 */
+                put(&o, ",\"talent\":\"%s\"", s->tl[f->b - 1].name);
             break;
         case SW_FACT_WIELD:
             put(&o, ",\"weapon\":\"%s\",\"result\":\"%s\"",

@@ -115,6 +115,11 @@ static fray_status fill_conditions(fray_fight_view *v, const sw_setup *s,
         if (rc == FRAY_OK && c->busy_until >= st->seg)
             rc = add(v, &l, "busy", fray__view_strf(v, "Undefended through segment %d (002:83)",
                                                     (int)c->busy_until), -1);
+        if (rc == FRAY_OK && s->c[i].b.talents && sw_talent_defense(s, i)) /* ruling 48 */
+            rc = add(v, &l, fray__view_strf(v, "talents: defense +%d", sw_talent_defense(s, i)),
+                     s->opt.talent_defense_both
+                         ? "to Physical Defense, lost when Undefended, and to Magic Defense (002:27)"
+                         : "to Physical Defense, lost when Undefended (002:27)", -1);
         if (rc == FRAY_OK && c->saddle_at >= st->seg) /* ruling 43 */
             rc = add(v, &l, "getting into the saddle",
                      fray__view_strf(v, "in the saddle at the end of segment %d%s",

@@ -51,7 +51,8 @@ enum sw_talent_effect { SW_TE_STUN, SW_TE_PARALYZE, SW_TE_WOUND, SW_TE_BONUS,
                         SW_TE_ENGAGE_DELAY /* amount: the holder's Engage delay (002:19) */,
                         SW_TE_ROLL_BONUS /* passive: amount to the rolls in `rolls` (ruling 34) */,
                         SW_TE_ENGAGES /* amount: how many it may Engage at once (002:63; ruling 40) */,
-                        SW_TE_SIEGE /* the Siege talent: siege weapons where the GM allows none (002:57) */ };
+                        SW_TE_SIEGE /* the Siege talent: siege weapons where the GM allows none (002:57) */,
+                        SW_TE_DEFENSE /* passive: amount to Physical Defense, lost when Undefended (002:27; ruling 48) */ };
 typedef struct sw_talent {
     char name[SW_NAME];
     uint8_t resolve;        /* sw_talent_resolve */
@@ -60,6 +61,7 @@ typedef struct sw_talent {
     uint8_t pain;           /* Pain spent (002:37), 0 to 9 */
     int8_t amount;          /* stun, paralyze: segments; bonus: to the attack roll */
     uint8_t rolls;          /* SW_TE_ROLL_BONUS: the rolls it adds to (bits of sw_roll) */
+    bool area;              /* area: true: falls on the target's Engaged cluster, no roll (002:53; ruling 49) */
 } sw_talent;
 
 /* A spell (002:71-79): its kind, Magic cost, Maintain rating, delay and
@@ -182,6 +184,8 @@ typedef struct sw_options {
     uint8_t mount_delay;      /* mount-delay: 5 (ruling 43; 0 in a zeroed
                                  struct reads as 5) */
     bool mount_roll;          /* mount-roll: none | ride (ruling 44) */
+    bool tactics_cluster_weigh; /* tactics-cluster: ignore | weigh (ruling 47) */
+    bool talent_defense_both; /* talent-defense: physical | both (ruling 48) */
 } sw_options;
 
 typedef struct sw_combatant {
@@ -522,6 +526,7 @@ typedef struct sw_attack_terms_t {
     const sw_weapon *w;
     bool ranged, two, siege, sniping, partial_cover, undefended;
     int atk, def, spell_defense;
+    int talent_defense;     /* the target's passive defense talents (002:27; ruling 48) */
 } sw_attack_terms_t;
 void sw_attack_terms(const sw_setup *s, const sw_state *st, int a, int t,
                      sw_attack_terms_t *out);
@@ -652,5 +657,33 @@ int sw_find_obstacle(const sw_setup *s, const char *name, size_t len);
 /* rules.c, for engage.c: a roll of who's value against other's (other -1:
  * a bare d20), as the rules make them (facts: sw_fact_put). */
 bool sw_contest(sw_run *r, int who, int other, int mine, int theirs, int what);
+
+
+/* ---- tactics2.c: the tactics' additions (issue 17; ruling 47) ---------- */
+/* rules.c: the Engaged cluster an area effect falls on (002:51, 53): t
+ * first, then everyone engaged with or by it, not the dead; its size. */
+int sw_area_cluster(const sw_state *st, int t, int *list);
+/* May a's weapon in hand be aimed at t by the tactics: not an area
+ * weapon's cluster (002:53) or a siege weapon's spread (002:57) holding
+ * more of a's side than of its foes (tactics-cluster: weigh). */
+bool sw_tac_cluster_ok(const sw_setup *s, const sw_state *st, int a, int t);
+/* The one a melee attacker strikes: of the targets it engages (several
+ * with ruling 40's talents), the one with the least Health (the rider or
+ * its mount, 002:63) whose cluster may be struck; -1 none. */
+int sw_tac_melee_target(const sw_setup *s, const sw_state *st, int a);
+
+
+/* ---- defense.c: talents on a defence (002:27, 69; ruling 48) ----------- */
+/* What t's passive talents (`defense: N`) add to its Physical Defense, as
+ * its stat block's defense bonus (lost when Undefended, 002:27). */
+int sw_talent_defense(const sw_setup *s, int t);
+/* ... to its Magic Defense: the same with talent-defense: both, else 0. */
+int sw_talent_magic_defense(const sw_setup *s, int t);
+
+
+/* ---- tactics2.c: area talents (002:53; ruling 49) ----------------------- */
+/* May the tactics use a's talent k on t: not an area talent whose effect
+ * would fall on one of a's own side in t's cluster. */
+bool sw_tac_area_talent_ok(const sw_setup *s, const sw_state *st, int a, int t, int k);
 
 #endif
