@@ -143,17 +143,8 @@ Test(winter_area_talent, file_errors) {
         {"tests/data/winter/bad_area_talent2.yaml", 5, "an area talent rolls no dice"},
         {"tests/data/winter/bad_area_talent3.yaml", 5, "area"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", FRAY_SOURCE_DIR, bad[i].file);
-        fray_diag diag;
-        memset(&diag, 0, sizeof diag);
-        fray_setup *s = NULL;
-        cr_assert_neq(fray_setup_load(path, NULL, &s, &diag), FRAY_OK);
-        cr_assert_eq(diag.line, bad[i].line, "%s: %d: %s", bad[i].file, diag.line, diag.message);
-        cr_assert_gt(diag.column, 0);
-        cr_assert(strstr(diag.message, bad[i].words), "%s", diag.message);
-    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        sw_t_refused_file(bad[i].file, bad[i].line, bad[i].words);
 }
 
 /* Undo takes the war-cry back: nobody Stunned, its Pain back. */

@@ -123,13 +123,5 @@ Test(winter_tactics2, option_in_the_file_and_errors) {
     fray_setup *s = sw_t_load("tests/data/winter/tactics_cluster.yaml");
     cr_assert(sw_t_setup(s)->opt.tactics_cluster_weigh);
     fray_setup_free(s);
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", FRAY_SOURCE_DIR, "tests/data/winter/bad_tactics_cluster.yaml");
-    fray_diag diag;
-    memset(&diag, 0, sizeof diag);
-    s = NULL;
-    cr_assert_neq(fray_setup_load(path, NULL, &s, &diag), FRAY_OK);
-    cr_assert_eq(diag.line, 6, "%d: %s", diag.line, diag.message);
-    cr_assert_gt(diag.column, 0);
-    cr_assert(strstr(diag.message, "tactics-cluster"), "%s", diag.message);
+    sw_t_refused_file("tests/data/winter/bad_tactics_cluster.yaml", 6, "tactics-cluster");
 }
