@@ -1504,6 +1504,17 @@ fray_status sw_begin(sw_run *r) {
     return r->failed;
 }
 
+#ifndef NDEBUG
+/* sw_state.maintained is up whenever anyone Maintains a spell (the loops
+ * over Maintained spells are passed while it is down). */
+static bool maintained_holds(const sw_state *st) {
+    for (int i = 0; i < st->n; i++)
+        if (st->c[i].n_maint > 0 && !st->maintained)
+            return false;
+    return true;
+}
+#endif
+
 fray_status sw_apply(sw_run *r) {
     const sw_setup *s = r->s;
     sw_state *st = r->st;
@@ -1514,6 +1525,7 @@ fray_status sw_apply(sw_run *r) {
     /* The tactics' commands were checked as they were chosen (sw_choose
      * gives only what sw_check allows; asserted in debug builds). */
     assert(!r->trusted || sw_check(s, st, ev, NULL, 0) == FRAY_OK);
+    assert(maintained_holds(st));
     if (!r->trusted && sw_check(s, st, ev, NULL, 0) != FRAY_OK)
         return FRAY_ERR_INVALID;
     if (ev->kind == SW_EV_NEXT) {
