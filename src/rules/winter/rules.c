@@ -1584,6 +1584,7 @@ fray_status sw_apply(sw_run *r) {
         c->pend_target = (int8_t)t;
         c->pend_at = st->seg + d;
         c->pend_decl = st->seg;
+        st->engage_decl = st->seg; /* (an Avoid is looked for now) */
         break;
     case SW_EV_ATTACK:
         if (sw_hand(s, st, a)->ranged && c->cover == SW_COVER_FULL)
@@ -1739,11 +1740,21 @@ static bool enemy_of(const sw_setup *s, int a, int j) {
 
 /* Someone free to Avoid now, who wants to (the sniper, or one Winded),
  * with the one Engaging them in *from. */
+static bool fresh_engage(const sw_state *st) {
+    for (int a = 0; a < st->n; a++)
+        if (st->c[a].pend_kind == SW_PEND_ENGAGE && st->c[a].pend_decl == st->seg)
+            return true;
+    return false;
+}
+
 static int avoider(const sw_setup *s, const sw_state *st, int *from) {
-    bool fresh = false;
-    for (int a = 0; a < st->n && !fresh && s->scene_avoid; a++)
-        fresh = st->c[a].pend_kind == SW_PEND_ENGAGE && st->c[a].pend_decl == st->seg;
-    if (!fresh || !s->scene_avoid)
+    if (!s->scene_avoid)
+        return -1;
+    /* an Engage declared in this segment (sw_state.engage_decl: none, and
+     * the search is passed) */
+    bool fresh = st->engage_decl == st->seg && fresh_engage(st);
+    assert(fresh == fresh_engage(st));
+    if (!fresh)
         return -1;
     for (int b = 0; b < st->n; b++) {
         bool wants = s->c[b].tactics == SW_TAC_SNIPER || st->c[b].pain <= 0 ||
