@@ -403,6 +403,7 @@ Test(winter_odds, a_maintained_ward_raises_the_defense_counted) {
     sw_attack_terms(ws, st, b, w, &before);
     fray_chances *c0 = chances(f, "bandit", "attack witch");
     st->c[w].n_maint = 1;                  /* she Maintains her ward */
+    st->maintained = true;                 /* (as sw_apply marks it) */
     st->c[w].maint_spell[0] = (int8_t)ward;
     st->c[w].maint_target[0] = (int8_t)w;
     fray_chances *c1 = chances(f, "bandit", "attack witch");

@@ -246,6 +246,7 @@ Test(winter_talents, stun_maintain_settings) {
                 ward = k;
         cr_assert_geq(ward, 0);
         st->c[kn].n_maint = 1;
+        st->maintained = true; /* (as sw_apply marks it) */
         st->c[kn].maint_spell[0] = (int8_t)ward;
         st->c[kn].maint_target[0] = (int8_t)kn;
         sw_t_ready(f, hd, kn);

@@ -36,7 +36,7 @@ int sw_bonus_take(sw_run *r, int t, int which, int amount) {
     const sw_setup *s = r->s;
     sw_state *st = r->st;
     int e = effect_of(which);
-    for (int i = 0; i < st->n && amount > 0; i++) {
+    for (int i = 0; i < st->n && amount > 0 && st->maintained; i++) {
         sw_cstate *c = &st->c[i];
         for (int k = 0; k < c->n_maint && amount > 0;) {
             int sp = c->maint_spell[k];

@@ -284,7 +284,7 @@ static int enchant_damage(sw_run *r, int a) {
     const sw_setup *s = r->s;
     const sw_state *st = r->st;
     int total = -1;
-    for (int i = 0; i < st->n; i++)
+    for (int i = 0; i < st->n && st->maintained; i++)
         for (int k = 0; k < st->c[i].n_maint; k++) {
             const sw_spell *sp = &s->sp[st->c[i].maint_spell[k]];
             if (st->c[i].maint_target[k] != a || sp->effect != SW_SPELL_ENCHANT)
@@ -301,7 +301,7 @@ static int enchant_damage(sw_run *r, int a) {
  * when Undefended). */
 static int spell_defense(const sw_setup *s, const sw_state *st, int t) {
     int d = 0;
-    for (int i = 0; i < st->n; i++)
+    for (int i = 0; i < st->n && st->maintained; i++)
         for (int k = 0; k < st->c[i].n_maint; k++)
             if (st->c[i].maint_target[k] == t &&
                 s->sp[st->c[i].maint_spell[k]].effect == SW_SPELL_DEFENSE)
@@ -1223,6 +1223,7 @@ static void resolve_spell(sw_run *r, int a) {
         c->maint_target[c->n_maint] = (int8_t)t;
         c->maint_left[c->n_maint] = sw_bonus_effect(sp->effect) ? sp->amount : 0; /* 002:75 */
         c->n_maint++;
+        st->maintained = true; /* (the loops over Maintained spells look from now on) */
         fact(r, SW_FACT_SPELL, a, t, k, SW_SF_MAINTAINED, c->magic, 0);
     }
     if (sp->effect == SW_SPELL_HEAL) {
@@ -1407,13 +1408,23 @@ static void area_spell(sw_run *r, int a, int t, int k) {
 static void segment_end(sw_run *r) {
     const sw_setup *s = r->s;
     sw_state *st = r->st;
-    /* in the order of declarations (the track's order) */
+    /* in the order of declarations (the track's order); the order only
+     * when something pending ends now (a simulation's quiet segment end
+     * skips it: issue 17 "Speed") */
     int order[SW_MAX_C], n = 0;
-    for (int k = 0; k < st->track.n; k++)
-        order[n++] = st->track.e[k].who;
-    for (int i = 0; i < st->n; i++)
-        if (fray__track_find(&st->track, i) < 0)
-            order[n++] = i;
+    bool ends = false;
+    for (int i = 0; i < st->n && !ends; i++)
+        ends = st->c[i].pend_kind != SW_PEND_NONE && st->c[i].pend_at == st->seg;
+    if (ends) {
+        uint32_t on = 0;
+        for (int k = 0; k < st->track.n; k++) {
+            order[n++] = st->track.e[k].who;
+            on |= 1u << st->track.e[k].who;
+        }
+        for (int i = 0; i < st->n; i++)
+            if (!(on & (1u << i)))
+                order[n++] = i;
+    }
     for (int k = 0; k < n && !st->over; k++) {
         int i = order[k];
         sw_cstate *c = &st->c[i];
@@ -1500,6 +1511,17 @@ fray_status sw_begin(sw_run *r) {
     return r->failed;
 }
 
+#ifndef NDEBUG
+/* sw_state.maintained is up whenever anyone Maintains a spell (the loops
+ * over Maintained spells are passed while it is down). */
+static bool maintained_holds(const sw_state *st) {
+    for (int i = 0; i < st->n; i++)
+        if (st->c[i].n_maint > 0 && !st->maintained)
+            return false;
+    return true;
+}
+#endif
+
 fray_status sw_apply(sw_run *r) {
     const sw_setup *s = r->s;
     sw_state *st = r->st;
@@ -1510,6 +1532,7 @@ fray_status sw_apply(sw_run *r) {
     /* The tactics' commands were checked as they were chosen (sw_choose
      * gives only what sw_check allows; asserted in debug builds). */
     assert(!r->trusted || sw_check(s, st, ev, NULL, 0) == FRAY_OK);
+    assert(maintained_holds(st));
     if (!r->trusted && sw_check(s, st, ev, NULL, 0) != FRAY_OK)
         return FRAY_ERR_INVALID;
     if (ev->kind == SW_EV_NEXT) {
@@ -1568,6 +1591,7 @@ fray_status sw_apply(sw_run *r) {
         c->pend_target = (int8_t)t;
         c->pend_at = st->seg + d;
         c->pend_decl = st->seg;
+        st->engage_decl = st->seg; /* (an Avoid is looked for now) */
         break;
     case SW_EV_ATTACK:
         if (sw_hand(s, st, a)->ranged && c->cover == SW_COVER_FULL)
@@ -1708,7 +1732,7 @@ int sw_actor(const sw_setup *s, const sw_state *st) {
     int64_t bt = 0;
     for (int i = 0; i < st->n; i++) {
         const sw_cstate *c = &st->c[i];
-        if (!sw_can_act(c) || c->ready > st->seg || c->decl_seg == st->seg)
+        if (c->ready > st->seg || c->decl_seg == st->seg || !sw_can_act(c))
             continue;
         int64_t t = tie_of(s, st, i);
         if (best < 0 || t > bt) {
@@ -1725,11 +1749,21 @@ static bool enemy_of(const sw_setup *s, int a, int j) {
 
 /* Someone free to Avoid now, who wants to (the sniper, or one Winded),
  * with the one Engaging them in *from. */
+static bool fresh_engage(const sw_state *st) {
+    for (int a = 0; a < st->n; a++)
+        if (st->c[a].pend_kind == SW_PEND_ENGAGE && st->c[a].pend_decl == st->seg)
+            return true;
+    return false;
+}
+
 static int avoider(const sw_setup *s, const sw_state *st, int *from) {
-    bool fresh = false;
-    for (int a = 0; a < st->n && !fresh; a++)
-        fresh = st->c[a].pend_kind == SW_PEND_ENGAGE && st->c[a].pend_decl == st->seg;
-    if (!fresh || !s->scene_avoid)
+    if (!s->scene_avoid)
+        return -1;
+    /* an Engage declared in this segment (sw_state.engage_decl: none, and
+     * the search is passed) */
+    bool fresh = st->engage_decl == st->seg && fresh_engage(st);
+    assert(fresh == fresh_engage(st));
+    if (!fresh)
         return -1;
     for (int b = 0; b < st->n; b++) {
         bool wants = s->c[b].tactics == SW_TAC_SNIPER || st->c[b].pain <= 0 ||

@@ -324,6 +324,10 @@ typedef struct sw_state {
     fray__track track;        /* who declares next: key the ready segment */
     sw_cstate c[SW_MAX_C];
     int32_t stun_max;         /* the latest segment anyone is Stunned through (0: none yet) */
+    bool maintained;          /* someone has Maintained a spell in this fight: until then
+                                 the loops over Maintained spells are skipped (issue 17) */
+    int32_t engage_decl;      /* the last segment anyone declared an Engage (0: none yet;
+                                 the tactics look for an Avoid only then, issue 17) */
 } sw_state;
 
 /* ---- Events -------------------------------------------------------------- */
