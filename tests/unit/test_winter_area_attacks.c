@@ -96,14 +96,7 @@ Test(winter_area_attacks, chances_refused_no_roll) {
  * attacks fall, and each journal reads back to the same fight. */
 Test(winter_area_attacks, tactics_and_journal) {
     fray_setup *s = sw_t_load(AREA);
-    int area = 0;
-    for (uint64_t seed = 1; seed <= 10; seed++) {
-        char *text = NULL;
-        sw_t_play(s, seed, NULL, NULL, &text);
-        for (const char *p = text; (p = strstr(p, "\"area\":true")); p++)
-            area++;
-        free(text);
-    }
+    int area = sw_t_count_in_plays(s, 10, "\"area\":true");
     cr_assert_geq(area, 5, "%d area attacks in 10 fights", area);
     fray_setup_free(s);
 }

@@ -84,14 +84,7 @@ Test(winter_enchant, chances_count_both_parts) {
  * damage, and each journal reads back to the same fight. */
 Test(winter_enchant, tactics_and_journal) {
     fray_setup *s = sw_t_load(ENCHANT);
-    int magical = 0;
-    for (uint64_t seed = 1; seed <= 10; seed++) {
-        char *text = NULL;
-        sw_t_play(s, seed, NULL, NULL, &text);
-        for (const char *p = text; (p = strstr(p, "\"magical\":true")); p++)
-            magical++;
-        free(text);
-    }
+    int magical = sw_t_count_in_plays(s, 10, "\"magical\":true");
     cr_assert_geq(magical, 5, "%d enchanted hits in 10 fights", magical);
     fray_setup_free(s);
 }

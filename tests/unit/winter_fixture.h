@@ -161,4 +161,19 @@ static inline void sw_t_play(const fray_setup *s, uint64_t seed, sw_t_look_fn lo
     fray_fight_free(g);
 }
 
+/* How many times `needle` stands in the journals of the tactics' fights of
+ * seeds 1 to n (each played to its end by sw_t_play, which also reads
+ * each journal back to the same fight). */
+static inline int sw_t_count_in_plays(const fray_setup *s, uint64_t n, const char *needle) {
+    int count = 0;
+    for (uint64_t seed = 1; seed <= n; seed++) {
+        char *text = NULL;
+        sw_t_play(s, seed, NULL, NULL, &text);
+        for (const char *p = text; (p = strstr(p, needle)); p++)
+            count++;
+        free(text);
+    }
+    return count;
+}
+
 #endif
