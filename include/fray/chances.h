@@ -34,7 +34,7 @@ enum {
     FRAY_CHANCES_OUTCOMES = 4,   /* miss, hit, critical ... */
     FRAY_CHANCES_DAMAGE = 160,   /* distinct amounts of damage at most */
     FRAY_CHANCES_TEXT = 96,
-    FRAY_CHANCES_ASSUMED = 512,  /* (256 before chances3: the words of a Shift then Attack were cut) */
+    FRAY_CHANCES_ASSUMED = 512,
     FRAY_CHANCES_LIST = 64       /* options of one combatant at most */
 };
 

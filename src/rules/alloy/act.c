@@ -54,7 +54,7 @@ static int melee_reach(const fa_setup *s, const fa_state *st, int who) {
     return reach;
 }
 
-/* fa_within(s, fa, fb, 1) without the call (speed, issue 16, alloy16):
+/* fa_within(s, fa, fb, 1) without the call (speed, issue 16):
  * the larger gap between the footprints at most 1 (a count is never less
  * than the larger gap, and is 1 when both gaps are at most 1). */
 static inline bool within1(const fa_setup *s, fray_footprint fa, fray_footprint fb) {
@@ -73,7 +73,7 @@ bool fa_threatens(const fa_setup *s, const fa_state *st, int a, int b) {
     const fa_cstate *ca = &st->c[a];
     if (out_or_dead(ca) || out_or_dead(&st->c[b]))
         return false;
-    /* Speed (issue 16, alloy16): without threatening reach, the nearness
+    /* Speed (issue 16): without threatening reach, the nearness
      * first (most of a crowd is farther than a square): within 1 is the
      * larger gap at most 1 (a count is never less than the larger gap,
      * and is 1 when both gaps are at most 1). */
@@ -458,7 +458,7 @@ static int step_cost(const fa_setup *s, const fa_state *st, int who,
         return -1;
     if (!fray_grid_in(&s->map, to))
         return -1;
-    /* Speed (issue 16, alloy16): only the others whose footprints meet
+    /* Speed (issue 16): only the others whose footprints meet
      * the box the step touches (grid.c paints who stands where in that
      * box alone: the squares of the mover's footprint before and after,
      * side + 1 each way), with occ_init's kinds (occ_kind). */
@@ -522,7 +522,7 @@ int fa_step_cost(const fa_setup *s, const fa_state *st, int who,
     return c;
 }
 
-/* Speed (issue 16, alloy16): what a shift's one square needs of
+/* Speed (issue 16): what a shift's one square needs of
  * fa_reach(who, max cost 1), the square `to` reached at cost 1 and one it
  * may stop on, from the step alone (step_cost from parity 0: the direct
  * step is the only way to a square at cost 1) and may_end (fa_reach's
@@ -883,7 +883,7 @@ static fray_status attackable(const fa_setup *s, const fa_state *st,
     basic.targets[0] = (int8_t)t;
     bool melee = power < 0 && !ranged_or_area(s, st, &basic);
     fa_attack_line line = fa_attack_line_of(s, st, who, power, cmd->weapon, melee);
-    /* Speed (issue 16, alloy16): the range, reach and cover tests of
+    /* Speed (issue 16): the range, reach and cover tests of
      * fa_attack_mods alone, not its modifiers. */
     bool possible = fa_attack_possible(s, st, who, t, &line, st->c[who].fp.at);
 #ifndef NDEBUG
@@ -1419,7 +1419,7 @@ static fray_status provoke_except(fa_run *r, int who, int what, int except) {
         int a = order[p];
         if (a == who || a == except || fa_allies(s, a, who) || a == st->cur)
             continue;
-        /* (speed, issue 16, alloy16: fa_threatens' own first test, the
+        /* (speed, issue 16: fa_threatens' own first test, the
          * nearness of one without threatening reach, asked here) */
         if (st->c[a].oa_turn == st->turn_serial ||
             (!fa_sb_of(s, a)->threatening_reach && !within1(s, st->c[a].fp, st->c[who].fp)) ||

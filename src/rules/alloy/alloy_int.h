@@ -1454,16 +1454,16 @@ int fa_skill_check_bonus(const fa_setup *s, const fa_state *st, int who,
                          int skill);
 int fa_feint_dc(const fa_setup *s, const fa_state *st, int who, int t);
 
-/* (added by alloy16, issue 16; attack.c) Whether fa_attack_mods would
+/* (issue 16; attack.c) Whether fa_attack_mods would
  * find the attack possible (not out of range or reach, not behind total
  * cover), without working out its modifiers. */
 bool fa_attack_possible(const fa_setup *s, const fa_state *st, int who, int target,
                         const fa_attack_line *line, fray_pos origin);
-/* (added by alloy16, issue 16; act.c) Whether fa_reach(who, 1) reaches
+/* (issue 16; act.c) Whether fa_reach(who, 1) reaches
  * the neighbouring top-left `to` at cost 1 and may stop there (a shift's
  * one square), worked out from that step alone. */
 bool fa_one_step_ok(const fa_setup *s, const fa_state *st, int who, fray_pos to);
-/* (added by chances3, issue 19; attack.c) A bull rush's roll (Strength
+/* (issue 19; attack.c) A bull rush's roll (Strength
  * against Fortitude, 004:509) as the engine makes it; the square its push
  * puts t on (false: no room); whether a basic attack with a slot is a
  * melee one; how many others aid ally's attack or defenses (at most four,

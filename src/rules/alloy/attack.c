@@ -406,7 +406,7 @@ static int creature_in_way(const fa_setup *s, const fa_state *st, int who,
                 }
     fray_pos line[2 * FRAY_GRID_MAX];
     int n = fray_grid_line_spaces(best_a, best_t, line, 2 * FRAY_GRID_MAX);
-    /* Speed (issue 16, alloy16): the ones who could stand in the way
+    /* Speed (issue 16): the ones who could stand in the way
      * listed once, and of those only the ones whose footprints meet the
      * line's box; then, as the long way, the line's squares in order and
      * for each the combatants in order. */
@@ -1418,7 +1418,7 @@ fray_status fa_suppress_turn_end(fa_run *r, int who, bool took_standard_or_none)
     fa_state *st = r->st;
     for (int k = 0; k < st->n && !out(st, who); k++) {
         fa_cstate *c = &st->c[k];
-        /* (speed, issue 16, alloy16: the conditions' bits first; most of a
+        /* (speed, issue 16: the conditions' bits first; most of a
          * crowd suppresses nothing) */
         if (!fa_has(c, FA_C_SUPPRESSING)) {
             assert(!fa_cond_find(c, FA_C_SUPPRESSING, -1)); /* (the long way) */

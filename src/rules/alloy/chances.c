@@ -6,7 +6,7 @@
  * are attack.c's (fa_attack_line_of, fa_attack_mods), as the encounter
  * odds (odds_enc_alloy.c) take them; the odds are fray_odds_d20_attack's,
  * what `fray odds roll d20+B --attack --vs D --damage X` answers. A bull
- * rush, an escape, aid another and a coup de grace (chances3) are counted
+ * rush, an escape, aid another and a coup de grace are counted
  * with the engine's own numbers too: attack.c's fa_bull_rush_line and
  * fa_bull_rush_square, act.c's fa_escape_check, skills.c's
  * fa_skill_check_bonus, attack.c's line and modifiers for the aid and the
@@ -458,7 +458,7 @@ static fray_status feint_one(const fa_setup *s, const fa_state *st, int turn,
     return FRAY_OK;
 }
 
-/* ---- Bull rush, escape, aid another, coup de grace (chances3) ------------- */
+/* ---- Bull rush, escape, aid another, coup de grace --------------- */
 
 static const char *const skill_words[FA_SKILLS] = {"Acrobatics", "Athletics",
                                                    "Notice", "Bluff"};

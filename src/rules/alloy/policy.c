@@ -64,7 +64,7 @@ typedef struct pol {
     int side;         /* whose side it fights for: its own, or its dominator's */
     bool at_will_only; /* dominated: only at-will abilities (004:949) */
     flankers *fl;     /* (alloyspeed) NULL: asked of every combatant each time */
-    struct best_kept *bk; /* (alloy16) NULL: best_option works each one out */
+    struct best_kept *bk; /* NULL: best_option works each one out */
 } pol;
 
 /* What one attack option is worth against one target. */
@@ -148,7 +148,7 @@ static int axis_gap(int a0, int na, int b0, int nb) {
 }
 
 /* fray_grid_adjacent, here where the tactics ask it of every combatant
- * (speed, issue 16, alloy16: no call into grid.c; debug builds hold it to
+ * (speed, issue 16: no call into grid.c; debug builds hold it to
  * grid.c's answer): the larger gap along the axes is 1. */
 static bool next_to(fray_footprint a, fray_footprint b) {
     if (a.side <= 1 && b.side <= 1) {
@@ -167,7 +167,7 @@ static bool next_to(fray_footprint a, fray_footprint b) {
 }
 
 /* fa_range here, where the tactics ask it of every square they weigh
- * (speed, issue 16, alloy16: no call into space.c and grid.c; debug
+ * (speed, issue 16: no call into space.c and grid.c; debug
  * builds hold it to fa_range): the count over the gaps along the axes,
  * grid.c's count_delta_m (diagonals one: the larger gap; else every
  * second diagonal counts 2, rounded down over the whole count). */
@@ -340,7 +340,7 @@ static bool option_of(const pol *p, int power, int t, option *o) {
     return true;
 }
 
-/* Speed (issue 16, alloy16): best_option's last answer. option_of reads
+/* Speed (issue 16): best_option's last answer. option_of reads
  * the target only for its defense, from its stat block (s->c[t].sb), and
  * otherwise what does not change during one choice but p->any_slot; so
  * the answer for a target of the same stat block with the same any_slot
@@ -780,7 +780,7 @@ static bool fp_holds(fray_footprint f, fray_pos q) {
 }
 
 /* flanks_at_long with the allies next to t listed once per choice, and
- * (speed, issue 16, alloy16: attack.c flanking's shortcut) when the mover
+ * (speed, issue 16: attack.c flanking's shortcut) when the mover
  * and t fill one square each, only an ally holding the square straight
  * across t from `at` can flank with it (test_alloy_attack_speed.c holds
  * this to fray_grid_flanks), so only that one is asked. */
@@ -859,7 +859,7 @@ static bool shift_to(pol *p, square_test good, int t, fa_command *out) {
             continue;
         /* the single step must be possible (walls, corners), at cost 1
          * and to a square it may stop on: fa_reach's map with cost 1
-         * (speed, issue 16, alloy16: asked of the step alone) */
+         * (speed, issue 16: asked of the step alone) */
         if (!fa_one_step_ok(p->s, p->st, p->who, at))
             continue;
         cmd_init(p, out, FA_CMD_SHIFT, slot);

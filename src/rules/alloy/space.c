@@ -33,7 +33,7 @@ static int axis_gap(int a0, int na, int b0, int nb) {
     return 0;
 }
 
-/* Speed (issue 16, alloy16): a range is its count over the gaps along
+/* Speed (issue 16): a range is its count over the gaps along
  * each axis, never less than the larger gap and, with both gaps at most
  * 1, at most 1 (either diagonal rule: 1 + 1/2 rounds down to 1). Those
  * two cases, most of a crowd's questions, are answered from the gaps;

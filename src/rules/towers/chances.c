@@ -1100,7 +1100,7 @@ static fray_status one(const fray_towers_fight *f, int who,
 }
 
 
-/* ---- The ranked list's other candidates (chances3) ----------------------- */
+/* ---- The ranked list's other candidates ------------------------- */
 
 /* For `odds ID`: a Shift Position then Attack on foe t, which the Attack
  * alone cannot reach now: to the space next to the attacker nearest t
@@ -1295,7 +1295,7 @@ fray_status ft_rf_chances(const void *rf, int who, const char *command,
                 }
             }
             /* Out of the Attack's reach now: a Shift Position then
-             * Attack (chances3). */
+             * Attack. */
             if (rc == FRAY_OK && !reached && *n < max) {
                 fray_status r1 = rank_shift(f, who, t, x, &out[*n], diag);
                 if (r1 == FRAY_OK)
@@ -1402,7 +1402,7 @@ fray_status ft_rf_chances(const void *rf, int who, const char *command,
                 break;
         }
         /* Each area aimed at the space that catches the most foes, when
-         * that is more than aiming it at a foe catches (chances3). */
+         * that is more than aiming it at a foe catches. */
         const ft_statblock *ab = &s->c[who].sb;
         for (int wi = 0; rc == FRAY_OK && wi < ab->n_weapons && *n < max; wi++) {
             fray_status r1 = rank_area_space(f, who, wi, x, &out[*n], diag);
