@@ -139,7 +139,8 @@ typedef struct fray_chances_list {
  * Shift Position then Attack on each foe the Attack cannot reach, an area
  * aimed at the space that catches the most foes;
  * Alloy's basic attack and each attack power
- * on each foe, an area burst centred on its square), ranked best
+ * on each foe, an area burst centred on its square, a Charge on each foe
+ * it can charge, a coup de grace on each helpless foe), ranked best
  * first: by the chance to drop the
  * target where it is counted, then by the expected damage (both tracks
  * added), then by the command's words. Errors as fray_action_chances,

@@ -248,6 +248,26 @@ Test(chances_alloy_moves, coup_de_grace_equals_the_attack_and_the_fight_api) {
         cr_expect(fabs(c->damage[i].share - ph / 8) < 1e-12);
     }
     cr_expect(fabs(c->p_drop - pk) < 1e-12, "up at 28: out only when killed");
+    /* odds ID ranks it (issue 19: every option ranked), with the numbers
+     * of the command asked alone; no coup on a foe that is not helpless */
+    fray_chances_list list;
+    memset(&list, 0, sizeof list);
+    cr_assert_eq(fray_chances_all(f, l, NULL, &list, &d), FRAY_OK, "%s", d.message);
+    int coups = 0;
+    for (int i = 0; i < list.n; i++)
+        if (strcmp(list.items[i].command, "coup vance") == 0) {
+            coups++;
+            cr_expect(fabs(list.items[i].p_drop - c->p_drop) < 1e-12);
+            cr_expect_eq(list.items[i].n_damage, c->n_damage);
+        }
+    cr_expect_eq(coups, 1, "the coup de grace ranked once");
+    fray_chances_list_free(&list);
+    cf_command(f, "gm condition vance helpless off");
+    memset(&list, 0, sizeof list);
+    cr_assert_eq(fray_chances_all(f, l, NULL, &list, &d), FRAY_OK, "%s", d.message);
+    for (int i = 0; i < list.n; i++)
+        cr_expect(strncmp(list.items[i].command, "coup", 4) != 0, "%s", list.items[i].command);
+    fray_chances_list_free(&list);
     fray_fight_free(f);
     int killed = 0, dealt[18] = {0};
     for (int i = 0; i < N; i++) {

@@ -1212,6 +1212,20 @@ fray_status fa_chances(const fa_setup *s, const fa_state *st, int turn,
                 return rc;
             }
         }
+        if (*n < max) { /* a coup de grace on a helpless foe (004:546) */
+            char c[FRAY_CHANCES_TEXT];
+            snprintf(c, sizeof c, "coup %s", s->c[t].id);
+            fray_diag d;
+            memset(&d, 0, sizeof d);
+            fray_status rc = one(s, st, turn, who, c, &out[*n], &d);
+            if (rc == FRAY_OK)
+                ++*n;
+            else if (rc != FRAY_ERR_INVALID && rc != FRAY_ERR_PARSE) {
+                if (diag)
+                    *diag = d;
+                return rc;
+            }
+        }
         if (*n < max) {
             fray_status rc = rank_charge(s, st, turn, who, t, &out[*n], diag);
             if (rc == FRAY_OK)
