@@ -499,6 +499,13 @@ int fa_aid_attack_sources(const fa_state *st, int who, int ally) {
     (void)st; (void)who; (void)ally;
     return 0;
 }
+/* (chances.c's disarm, issue 19; no test here asks.) */
+bool fa_disarm_line(const fa_setup *s, const fa_state *st, int who, int t, int slot,
+                    fa_attack_line *L) {
+    (void)t;
+    *L = fa_attack_line_of(s, st, who, -1, slot, true);
+    return true;
+}
 #endif
 
 #endif

@@ -7,7 +7,8 @@
  * many times through the ordinary fight API with the dice drawn knocks
  * Lyra prone as often as the chances say; a feint (004:307, skills.c:
  * d20 + Bluff against the target's Will, no natural 1 or 20) equal to
- * `fray odds roll d20+5 --vs 12` and played many times; refusals in
+ * `fray odds roll d20+5 --vs 12` and played many times; a disarm
+ * (004:440: the basic attack against Fortitude) likewise; refusals in
  * rules words.
  */
 #include <stdlib.h>
@@ -86,6 +87,43 @@ Test(chances_alloy_trip, monte_carlo_of_the_trip_through_the_fight_api) {
     }
     double share = (double)prone / N, tol = cf_tolerance(p, N);
     cr_expect(fabs(share - p) <= tol, "prone after %.4f of %d trips, the "
+              "chances say %.4f (tolerance %.4f)", share, N, p, tol);
+    fray_setup_free(s);
+}
+
+/* A disarm (004:440): Vance's basic attack, his pistol (Dex 14: +2,
+ * attack 3, proficiency +2), against Lyra's Fortitude 13: d20+7 at least
+ * 13 (`fray odds roll d20+7 --attack --vs 13`), no damage; played N times
+ * through the fight API, Lyra holds no weapon after it as often. */
+Test(chances_alloy_trip, disarm_equals_fray_odds_roll_and_the_fight_api) {
+    fray_setup *s = cf_load(DUEL);
+    fray_fight *f = cf_given(s, 1, vance_first, 2);
+    int v = cf_who(f, "vance"), l = cf_who(f, "lyra");
+    fray_chances c;
+    fray_diag d;
+    cr_assert_eq(fray_action_chances(f, v, "disarm lyra", &c, &d), FRAY_OK, "%s",
+                 d.message);
+    fray_ratio hit = cf_odds_hit(7, 13);
+    const fray_chance_outcome *ok = cf_outcome(c.outcomes, c.n_outcomes, "disarmed");
+    cr_expect(fray_ratio_equal(ok->p, hit), "%f", ok->share);
+    cr_expect_eq(c.n_damage, 1);
+    cr_expect_eq(c.damage[0].amount[0], 0, "no damage");
+    cr_expect(c.p_drop < 0, "not an attack: not ranked");
+    double p = ok->share;
+    fray_fight_free(f);
+    enum { N = 4000 };
+    int bare = 0;
+    for (int i = 0; i < N; i++) {
+        fray_fight *g = cf_given(s, 1000 + (uint64_t)i, vance_first, 2);
+        cf_command(g, "vance disarm lyra");
+        fray_fight_view *vw = NULL;
+        cr_assert_eq(fray_fight_view_new(g, NULL, &vw), FRAY_OK);
+        bare += cf_view_of(vw, l)->n_weapons == 0;
+        fray_fight_view_free(vw);
+        fray_fight_free(g);
+    }
+    double share = (double)bare / N, tol = cf_tolerance(p, N);
+    cr_expect(fabs(share - p) <= tol, "disarmed after %.4f of %d tries, the "
               "chances say %.4f (tolerance %.4f)", share, N, p, tol);
     fray_setup_free(s);
 }

@@ -1481,4 +1481,9 @@ bool fa_escape_check(const fa_setup *s, const fa_state *st, int who, int option,
                      int *bonus, int *defense, int *skill, int *from);
 int fa_aid_check_sources(const fa_state *st, int who, int ally);
 
+/* (issue 19; attack.c) A disarm's roll (004:440): the basic attack with
+ * the slot against Fortitude; false for an area weapon. */
+bool fa_disarm_line(const fa_setup *s, const fa_state *st, int who, int t, int slot,
+                    fa_attack_line *L);
+
 #endif

@@ -1207,11 +1207,9 @@ static fray_status held_object(fa_run *r, const fa_command *cmd) {
     int t = cmd->targets[0];
     if (st->c[t].wield < 0 && st->c[t].taken_owner1 == 0)
         return bad(r);    /* nothing held */
-    bool melee = basic_is_melee(r->s, st, who, t, cmd->weapon);
-    fa_attack_line L = fa_attack_line_of(r->s, st, who, -1, cmd->weapon, melee);
-    if (L.area)
+    fa_attack_line L;
+    if (!fa_disarm_line(r->s, st, who, t, cmd->weapon, &L))
         return bad(r);
-    L.defense = FA_DEF_FORTITUDE;   /* 004:440 */
     if (L.ranged) {
         fray_status e = spend_ammo(r, who, L.weapon, 1);
         if (e != FRAY_OK)
@@ -1547,4 +1545,18 @@ int fa_aid_attack_sources(const fa_state *st, int who, int ally) {
             sources[n++] = c->source;
     }
     return n;
+}
+
+/* A disarm's roll (004:440), for held_object() and the chances at the
+ * table: the basic attack with the slot (melee or ranged, as
+ * basic_is_melee says) against Fortitude; false: an area weapon, which
+ * cannot disarm. */
+bool fa_disarm_line(const fa_setup *s, const fa_state *st, int who, int t, int slot,
+                    fa_attack_line *L) {
+    bool melee = basic_is_melee(s, st, who, t, slot);
+    *L = fa_attack_line_of(s, st, who, -1, slot, melee);
+    if (L->area)
+        return false;
+    L->defense = FA_DEF_FORTITUDE; /* 004:440 */
+    return true;
 }

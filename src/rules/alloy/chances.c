@@ -326,8 +326,18 @@ static fray_status special_one(const fa_setup *s, const fa_state *st,
     fray_status rc = check_now(s, st, turn, cmd, diag);
     if (rc != FRAY_OK)
         return rc;
-    bool trip = cmd->kind == FA_CMD_TRIP;
-    fa_attack_line L = fa_special_line(s, st, who, cmd->kind);
+    bool trip = cmd->kind == FA_CMD_TRIP, disarm = cmd->kind == FA_CMD_HELD_OBJECT;
+    fa_attack_line L;
+    if (disarm) {
+        if (st->c[t].wield < 0 && st->c[t].taken_owner1 == 0)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s holds nothing",
+                                  s->c[t].name);
+        if (!fa_disarm_line(s, st, who, t, cmd->weapon, &L))
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                  "an area weapon cannot disarm");
+    } else {
+        L = fa_special_line(s, st, who, cmd->kind);
+    }
     fa_mods m;
     fa_attack_mods(s, st, who, t, &L, false, st->c[who].fp.at, &m);
     if (m.impossible)
@@ -369,7 +379,7 @@ static fray_status special_one(const fa_setup *s, const fa_state *st,
     snprintf(out->outcomes[0].name, sizeof out->outcomes[0].name, "fails");
     out->outcomes[0].p = fray_ratio_one_minus(ao.p_hit);
     snprintf(out->outcomes[1].name, sizeof out->outcomes[1].name, "%s",
-             trip ? "knocked prone" : "grabbed");
+             disarm ? "disarmed" : trip ? "knocked prone" : "grabbed");
     out->outcomes[1].p = ao.p_hit;
     for (int i = 0; i < 2; i++)
         out->outcomes[i].share = fray_ratio_to_double(out->outcomes[i].p);
@@ -381,8 +391,17 @@ static fray_status special_one(const fa_setup *s, const fa_state *st,
     out->expected[0] = 0;
     out->p_drop = -1;
     if (snprintf(out->title, sizeof out->title, "%s %s",
-                 trip ? "Trip" : "Grapple", s->c[t].name) >= (int)sizeof out->title)
+                 disarm ? "Disarm" : trip ? "Trip" : "Grapple",
+                 s->c[t].name) >= (int)sizeof out->title)
         out->title[sizeof out->title - 1] = '\0';
+    if (disarm) {
+        snprintf(out->assumed, sizeof out->assumed,
+                 "the basic attack against Fortitude (004:440), as the engine "
+                 "rolls it; no damage; a success drops the weapon in %s's "
+                 "space%s; no action point spent",
+                 s->c[t].name, cmd->option == 1 ? " or puts it in the attacker's hand" : "");
+        return FRAY_OK;
+    }
     snprintf(out->assumed, sizeof out->assumed,
              "the unarmed attack against Reflex%s, as the engine rolls it; "
              "no damage%s; no action point spent",
@@ -861,7 +880,8 @@ static fray_status one_body(const fa_setup *s, const fa_state *st, int turn,
     if (st->c[who].flags & FA_F_OUT)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "%s is out of the fight", s->c[who].name);
-    if (cmd.kind == FA_CMD_TRIP || cmd.kind == FA_CMD_GRAPPLE)
+    if (cmd.kind == FA_CMD_TRIP || cmd.kind == FA_CMD_GRAPPLE ||
+        cmd.kind == FA_CMD_HELD_OBJECT)
         return special_one(s, st, turn, &cmd, command, out, diag);
     if (cmd.kind == FA_CMD_FEINT)
         return feint_one(s, st, turn, &cmd, command, out, diag);
@@ -894,9 +914,9 @@ static fray_status one_body(const fa_setup *s, const fa_state *st, int turn,
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "the chances of %s are not counted (only an "
                               "attack, a power on its targets, an area, a "
-                              "charge, a trip, a grapple, a bull rush, an "
-                              "escape, aid another, a coup de grace or a "
-                              "feint)",
+                              "charge, a trip, a grapple, a disarm, a bull "
+                              "rush, an escape, aid another, a coup de grace "
+                              "or a feint)",
                               fa_cmd_title(cmd.kind));
     if (st->c[who].flags & FA_F_OUT)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
