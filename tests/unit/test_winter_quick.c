@@ -1,0 +1,210 @@
+/* test_winter_quick.c - Silent Winter's simulation loop of melee fights
+ * (src/rules/winter/quick.c; issue 17 "Speed": the brawl within 3x of
+ * its bare loop): every fight it takes is the long way's, trial by trial,
+ * with the same stream: the same dice in the same order (the stream's
+ * state at the end), the same tactics' choices (002:17-31: Engage, the
+ * Reciprocal Engage, Avoid, Disengage, waiting for room on a Fully
+ * Engaged foe), the same end state (rs->same: the segment, the track,
+ * Health, Pain, statuses, who engages whom, what is pending) and the
+ * same counts. */
+#include "winter_fixture.h"
+
+#include "fray/sim.h"
+#include "ruleset.h"
+#include "winter_quick.h"
+
+extern const fray__ruleset fray__winter_ruleset;
+
+#define EX "examples/silent-winter/"
+#define TD "tests/data/winter/"
+
+/* The fights of one setup both ways for `trials` trials: the state after
+ * each and the counts of all. `loop_for_duel`: a duel runs the loop, not
+ * the duel's schedule. The counts of the loop are left in *out. */
+static void both_ways(const char *rel, uint64_t seed, uint64_t trials, int until,
+                      bool loop_for_duel, fray_sim_counts *out) {
+    const fray__ruleset *rs = &fray__winter_ruleset;
+    fray_setup *s = sw_t_load(rel);
+    fray_sim_counts *c[2] = {calloc(1, sizeof *c[0]), calloc(1, sizeof *c[1])};
+    cr_assert(c[0] && c[1]);
+    void *quick = NULL, *slow = NULL;
+    cr_assert_eq(rs->sim_fight_new(sw_t_setup(s), seed, until, NULL, NULL, &quick), FRAY_OK);
+    cr_assert_eq(rs->sim_fight_new(sw_t_setup(s), seed, until, NULL, NULL, &slow), FRAY_OK);
+    sw_quick_loop_for_duel(quick, loop_for_duel);
+    sw_quick_set_off(slow, true);
+    for (uint64_t t = 0; t < trials; t++) {
+        cr_assert_eq(rs->reset_trial(quick, seed, t), FRAY_OK);
+        cr_assert(sw_quick_loop_eligible(quick), "%s takes the loop", rel);
+        cr_assert_eq(rs->run(quick), FRAY_OK);
+        rs->count(quick, c[0]);
+        cr_assert_eq(rs->reset_trial(slow, seed, t), FRAY_OK);
+        cr_assert_eq(rs->run(slow), FRAY_OK);
+        rs->count(slow, c[1]);
+        cr_assert(rs->same(quick, slow), "%s trial %llu: not the long way's end", rel,
+                  (unsigned long long)t);
+        cr_assert_eq(rs->over(quick), rs->over(slow));
+        cr_assert_eq(rs->winner(quick), rs->winner(slow));
+    }
+    cr_assert_eq(memcmp(c[0], c[1], sizeof *c[0]), 0, "%s: the counts differ", rel);
+    cr_assert_eq(c[0]->trials, trials);
+    if (out)
+        *out = *c[0];
+    rs->fight_free(quick);
+    rs->fight_free(slow);
+    free(c[0]);
+    free(c[1]);
+    fray_setup_free(s);
+}
+
+static uint64_t kind_sum(const fray_sim_counts *c, int n, int kind) {
+    uint64_t k = 0;
+    for (int i = 0; i < n; i++)
+        k += c->c[i].by_kind[kind - SW_EV_ENGAGE];
+    return k;
+}
+
+/* Issue 17 "Speed": the brawl of the examples (3 bandits against a
+ * warrior and a rogue, 002:27-31) takes the loop and is the long way,
+ * 5000 trials. */
+Test(winter_quick, the_brawl_is_the_long_way) {
+    fray_sim_counts *c = calloc(1, sizeof *c);
+    cr_assert(c);
+    both_ways(EX "brawl.yaml", 7, 5000, 0, false, c);
+    cr_assert_gt(kind_sum(c, 5, SW_EV_ATTACK), 0);
+    cr_assert_gt(kind_sum(c, 5, SW_EV_ENGAGE), 5000, "an Engage each and more");
+    free(c);
+}
+
+/* Varied melee fights (tests/data/winter/quick_*.yaml): three against
+ * two with two weapons and slow and quick weapons; four against four
+ * with a big one (size 2, 002:27) and a narrow one (room for one), one
+ * without the Reciprocal Engage (002:21) and Winded ones who Avoid
+ * (002:23); every option the loop takes off its default (ties: actor,
+ * pain-on-any-hit: yes, order: file, fallen-release: no, engage-delay 5,
+ * attack-delay 2); three sides with no room to Avoid and a segment limit.
+ * Between them the tactics Avoid and Disengage (002:31) at times, and the
+ * test says so: a loop that never did would not be tested on them. */
+Test(winter_quick, varied_melee_fights_are_the_long_way) {
+    const char *files[] = {TD "quick_3v2.yaml", TD "quick_4v4.yaml", TD "quick_rulings.yaml",
+                           TD "quick_sides.yaml"};
+    const int sizes[] = {5, 8, 6, 6};
+    uint64_t avoid = 0, disengage = 0, unfinished = 0, avoid_sides = 0;
+    fray_sim_counts *c = calloc(1, sizeof *c);
+    cr_assert(c);
+    for (int k = 0; k < 4; k++) {
+        both_ways(files[k], 11, 3000, 0, false, c);
+        avoid += kind_sum(c, sizes[k], SW_EV_AVOID);
+        disengage += kind_sum(c, sizes[k], SW_EV_DISENGAGE);
+        unfinished += c->unfinished;
+        if (k == 3)
+            avoid_sides = kind_sum(c, sizes[k], SW_EV_AVOID);
+    }
+    cr_assert_gt(avoid, 0, "the Winded Avoid an Engage at times (002:23)");
+    cr_assert_gt(disengage, 0, "the tactics Disengage from the fallen at times (002:31)");
+    cr_assert_gt(unfinished, 0, "the segment limit cuts some fights short");
+    cr_assert_eq(avoid_sides, 0, "scene: avoid: false: nobody Avoids");
+    free(c);
+}
+
+/* A segment limit given to the simulation (fray sim --segments, the
+ * fight's `until`) cuts the brawl short the same way both ways. */
+Test(winter_quick, a_segment_limit_cuts_the_same_fights) {
+    fray_sim_counts *c = calloc(1, sizeof *c);
+    cr_assert(c);
+    both_ways(EX "brawl.yaml", 5, 2000, 30, false, c);
+    cr_assert_gt(c->unfinished, 0);
+    cr_assert_lt(c->unfinished, 2000);
+    free(c);
+}
+
+/* The duel is a case of the loop: run through it (not the duel's own
+ * schedule) the duel of the examples, with engage-delay 5 and without
+ * the Reciprocal Engage, is the long way too, state and counts. */
+Test(winter_quick, a_duel_through_the_loop_is_the_long_way) {
+    both_ways(EX "duel.yaml", 3, 3000, 0, true, NULL);
+    both_ways(TD "lothaire5.yaml", 3, 3000, 0, true, NULL);
+    both_ways(TD "noreply.yaml", 3, 3000, 0, true, NULL);
+}
+
+/* What the loop does not model goes the long way: a ranged weapon, a
+ * sniper, spells, talents, mounts, weapons to switch to, an obstacle,
+ * an option off its default that the loop does not take. */
+Test(winter_quick, what_the_loop_does_not_model_goes_the_long_way) {
+    const fray__ruleset *rs = &fray__winter_ruleset;
+    const char *no[] = {EX "sniper.yaml", EX "witch.yaml", EX "storm.yaml",
+                        EX "cavalry.yaml", EX "huntress.yaml", EX "knight.yaml",
+                        EX "siege.yaml", TD "options.yaml"};
+    for (size_t k = 0; k < sizeof no / sizeof no[0]; k++) {
+        fray_setup *s = sw_t_load(no[k]);
+        void *f = NULL;
+        cr_assert_eq(rs->sim_fight_new(sw_t_setup(s), 1, 0, NULL, NULL, &f), FRAY_OK);
+        cr_assert_eq(rs->reset_trial(f, 1, 0), FRAY_OK);
+        cr_assert_not(sw_quick_loop_eligible(f), "%s", no[k]);
+        cr_assert_not(sw_quick_eligible(f), "%s", no[k]);
+        rs->fight_free(f);
+        fray_setup_free(s);
+    }
+    fray_setup *s = sw_t_load(EX "brawl.yaml");
+    sw_quick q;
+    sw_quick_prepare(sw_t_setup(s), &q);
+    cr_assert(q.ok);
+    sw_setup *sd = sw_t_setup(s);
+    sd->opt.friendly_fire = false; /* nothing to do in melee: taken */
+    sw_quick_prepare(sd, &q);
+    cr_assert(q.ok);
+    sd->opt.stun_add = true; /* an option the loop does not know */
+    sw_quick_prepare(sd, &q);
+    cr_assert_not(q.ok);
+    sd->opt.stun_add = false;
+    sd->obstacle = 3; /* 002:25 */
+    sw_quick_prepare(sd, &q);
+    cr_assert_not(q.ok);
+    sd->obstacle = 0;
+    for (int i = 0; i < sd->n; i++)
+        sd->c[i].side = 0; /* one side: no fight */
+    sw_quick_prepare(sd, &q);
+    cr_assert_not(q.ok);
+    fray_setup_free(s);
+}
+
+/* Issue 19's forecast (sim_from) from a brawl at the table, a few
+ * declarations in, takes the loop: trial by trial it is the long way
+ * from that state (the same state and counts). */
+Test(winter_quick, a_forecast_from_the_table_takes_the_loop) {
+    const fray__ruleset *rs = &fray__winter_ruleset;
+    fray_setup *s = sw_t_load(EX "brawl.yaml");
+    fray__fight_opts o = {.facts = true};
+    int taken = 0;
+    for (int steps = 0; steps < 40; steps += 3) {
+        void *table = NULL, *quick = NULL, *slow = NULL;
+        cr_assert_eq(rs->fight_new(sw_t_setup(s), &o, NULL, &table), FRAY_OK);
+        cr_assert_eq(rs->begin(table, 9, 1, NULL), FRAY_OK);
+        for (int k = 0; k < steps && !rs->over(table); k++)
+            cr_assert_eq(rs->step(table), FRAY_OK);
+        cr_assert_eq(rs->sim_fight_new(sw_t_setup(s), 9, 0, NULL, NULL, &quick), FRAY_OK);
+        cr_assert_eq(rs->sim_fight_new(sw_t_setup(s), 9, 0, NULL, NULL, &slow), FRAY_OK);
+        sw_quick_set_off(slow, true);
+        fray_sim_counts *c[2] = {calloc(1, sizeof *c[0]), calloc(1, sizeof *c[1])};
+        cr_assert(c[0] && c[1]);
+        for (uint64_t t = 0; t < 500 && !rs->over(table); t++) {
+            cr_assert_eq(rs->sim_from(quick, table, 9, t), FRAY_OK);
+            cr_assert(sw_quick_loop_eligible(quick));
+            cr_assert_eq(rs->run(quick), FRAY_OK);
+            rs->count(quick, c[0]);
+            cr_assert_eq(rs->sim_from(slow, table, 9, t), FRAY_OK);
+            cr_assert_eq(rs->run(slow), FRAY_OK);
+            rs->count(slow, c[1]);
+            cr_assert(rs->same(quick, slow), "after %d steps, trial %llu", steps,
+                      (unsigned long long)t);
+            taken++;
+        }
+        cr_assert_eq(memcmp(c[0], c[1], sizeof *c[0]), 0, "after %d steps", steps);
+        free(c[0]);
+        free(c[1]);
+        rs->fight_free(quick);
+        rs->fight_free(slow);
+        rs->fight_free(table);
+    }
+    cr_assert_gt(taken, 5000);
+    fray_setup_free(s);
+}
