@@ -186,8 +186,9 @@ bool sw_quick_state_ok(const sw_quick *q, const sw_state *st) {
 
 /* ---- The attack -------------------------------------------------------------- */
 
+/* rules.c roll: fray_rng_range(rng, 1, sides), which is this. */
 static inline int die(fray_rng *rng, int sides) {
-    return (int)fray_rng_range(rng, 1, sides);
+    return (int)fray_rng_below(rng, (uint32_t)sides) + 1;
 }
 
 bool sw_quick_attack(const sw_quick *q, sw_state *st, int a, int t, bool undefended,
@@ -339,7 +340,10 @@ static void resolve_engage(const sw_quick *q, sw_state *st, int a) {
         ct->engages = (int8_t)a; /* 002:21 */
 }
 
-/* rules.c sw_quiet_segments (nobody bleeds or is Stunned here). */
+#ifndef NDEBUG
+/* rules.c sw_quiet_segments (nobody bleeds or is Stunned here): the
+ * loop's own count, from its pass over who declares, is checked
+ * against it. */
 static int quiet_segments(const sw_state *st) {
     int32_t next = st->seg + 256;
     for (int i = 0; i < st->n; i++) {
@@ -354,8 +358,10 @@ static int quiet_segments(const sw_state *st) {
     }
     return (int)(next - st->seg - 1);
 }
+#endif
 
-/* rules.c segment_end, for the class: the Engages that end now, in the
+/* rules.c segment_end, for the class, when something pending ends now
+ * (the segment's count is the caller's): the Engages that end now, in the
  * order of declarations (the track's: those who can act by ready segment
  * and tie, then the others by the file's order). */
 static void segment_end(const sw_quick *q, sw_state *st, const int64_t *tie) {
@@ -384,7 +390,6 @@ static void segment_end(const sw_quick *q, sw_state *st, const int64_t *tie) {
     }
     for (int k = 0; k < n; k++)
         resolve_engage(q, st, order[k]);
-    st->seg++;
 }
 
 fray_status sw_quick_run(const sw_quick *q, sw_state *st, int lim,
@@ -433,27 +438,47 @@ fray_status sw_quick_run(const sw_quick *q, sw_state *st, int lim,
                 continue;
             }
         }
-        /* Who declares now (rules.c sw_actor). */
+        /* Who declares now (rules.c sw_actor); with nobody, the quiet
+         * segments after this one (sw_quiet_segments: the next segment
+         * someone may declare on or something pending ends) and whether
+         * something pending ends now, from the same pass. */
         int a = -1;
+        int32_t next = seg + 256;
+        bool ends = false;
         for (int i = 0; i < n; i++) {
             const sw_cstate *c = &st->c[i];
-            if (c->ready > seg || c->decl_seg == seg || !up(c))
+            if (c->pend_kind != SW_PEND_NONE) {
+                if (c->pend_at == seg)
+                    ends = true;
+                else if (c->pend_at > seg && c->pend_at < next)
+                    next = c->pend_at;
+            }
+            if (!up(c))
                 continue;
-            if (a < 0 || tie[i] > tie[a])
+            if (c->ready > seg) {
+                if (c->ready < next)
+                    next = c->ready;
+                continue;
+            }
+            if (seg + 1 < next)
+                next = seg + 1;
+            if (c->decl_seg != seg && (a < 0 || tie[i] > tie[a]))
                 a = i;
         }
         if (a < 0) {
             /* The segment's end and the quiet ones after it (winter.c
              * step, with the segment limit). */
-            int qs = quiet_segments(st);
+            int qs = (int)(next - seg - 1);
+            assert(qs == quiet_segments(st));
             if (lim > 0 && seg >= lim) {
                 st->stopped = true;
                 break;
             }
             if (lim > 0 && seg + 1 + qs > lim)
                 qs = lim - seg - 1;
-            segment_end(q, st, tie);
-            st->seg += qs;
+            if (ends)
+                segment_end(q, st, tie);
+            st->seg += 1 + qs;
             if ((++segments & 1023u) == 0 && cancel &&
                 atomic_load_explicit(cancel, memory_order_relaxed))
                 return FRAY_ERR_CANCELED;
