@@ -208,3 +208,91 @@ Test(winter_quick, a_forecast_from_the_table_takes_the_loop) {
     cr_assert_gt(taken, 5000);
     fray_setup_free(s);
 }
+
+/* 300 melee fights made at random from the brawl's setup (2 to 9
+ * combatants on 2 to 4 sides; Agility, attack, defence, resistance,
+ * Health, Pain, size, room for engagers, weapons and off hands of the
+ * catalog's melee ones; the Reciprocal Engage or not; every option the
+ * loop takes, and the scene's room to Avoid, at random), each 150
+ * trials both ways: the same state and counts trial by trial. */
+Test(winter_quick, random_melee_fights_are_the_long_way) {
+    const fray__ruleset *rs = &fray__winter_ruleset;
+    fray_setup *s = sw_t_load(EX "brawl.yaml");
+    sw_setup *sd = sw_t_setup(s);
+    const sw_combatant proto = sd->c[0];
+    int melee[SW_MAX_WEAPONS], n_melee = 0;
+    for (int k = 0; k < sd->n_weapons; k++)
+        if (!sd->w[k].ranged && !sd->w[k].area && !sd->w[k].siege)
+            melee[n_melee++] = k;
+    cr_assert_gt(n_melee, 2);
+    fray_rng g;
+    fray_rng_for_trial(&g, 2024, 17);
+#define R(lo, hi) ((int)fray_rng_range(&g, (lo), (hi)))
+    uint64_t kinds[SW_EV_KINDS] = {0};
+    for (int m = 0; m < 300; m++) {
+        int n = R(2, 9), sides = R(2, n < 4 ? n : 4);
+        sd->n = n;
+        sd->n_sides = sides;
+        sd->initiator = (int8_t)R(0, n - 1);
+        for (int i = 0; i < n; i++) {
+            sw_combatant *c = &sd->c[i];
+            *c = proto;
+            snprintf(c->id, sizeof c->id, "c%d", i);
+            c->side = (int8_t)(i < sides ? i : R(0, sides - 1));
+            c->reciprocal = R(0, 3) > 0;
+            sw_block *b = &c->b;
+            b->agility = (int16_t)R(-1, 6);
+            b->physical_attack = (int16_t)R(2, 8);
+            b->physical_defense = (int16_t)R(1, 6);
+            b->defense_bonus = (int16_t)R(0, 3);
+            b->physical_resistance = (int16_t)R(0, 3);
+            b->armour = R(0, 1) ? sd->c[0].b.armour : -1;
+            b->health = (int16_t)R(6, 40);
+            b->pain = (int16_t)R(1, 6);
+            b->size = (int8_t)R(1, 3) == 3 ? 2 : 1;
+            b->capacity = (int8_t)(R(0, 3) == 0 ? R(1, 2) : 4);
+            b->weapon = (int8_t)melee[R(0, n_melee - 1)];
+            b->off_hand = (int8_t)(R(0, 3) == 0 ? melee[R(0, n_melee - 1)] : -1);
+        }
+        sd->opt.ties = (uint8_t)R(0, 1);
+        sd->opt.pain_on_any_hit = R(0, 1);
+        sd->opt.order_file = R(0, 1);
+        sd->opt.keep_fallen = R(0, 1);
+        sd->opt.engage_delay = (uint8_t)R(1, 6);
+        sd->opt.attack_delay = (uint8_t)R(1, 5);
+        sd->scene_avoid = R(0, 1);
+        sd->segment_limit = R(0, 2) == 0 ? R(10, 80) : 300;
+        void *quick = NULL, *slow = NULL;
+        cr_assert_eq(rs->sim_fight_new(sd, 5, 0, NULL, NULL, &quick), FRAY_OK);
+        cr_assert_eq(rs->sim_fight_new(sd, 5, 0, NULL, NULL, &slow), FRAY_OK);
+        bool loop = R(0, 1);
+        sw_quick_loop_for_duel(quick, loop);
+        sw_quick_set_off(slow, true);
+        fray_sim_counts *c[2] = {calloc(1, sizeof *c[0]), calloc(1, sizeof *c[1])};
+        cr_assert(c[0] && c[1]);
+        for (uint64_t t = 0; t < 150; t++) {
+            cr_assert_eq(rs->reset_trial(quick, 5, t), FRAY_OK);
+            cr_assert(sw_quick_loop_eligible(quick), "fight %d", m);
+            cr_assert_eq(rs->run(quick), FRAY_OK);
+            rs->count(quick, c[0]);
+            cr_assert_eq(rs->reset_trial(slow, 5, t), FRAY_OK);
+            cr_assert_eq(rs->run(slow), FRAY_OK);
+            rs->count(slow, c[1]);
+            if (loop || !sw_quick_eligible(quick)) /* (the duel's schedule: the counts) */
+                cr_assert(rs->same(quick, slow), "fight %d (%d combatants) trial %llu", m, n,
+                          (unsigned long long)t);
+        }
+        cr_assert_eq(memcmp(c[0], c[1], sizeof *c[0]), 0, "fight %d: the counts", m);
+        for (int i = 0; i < n; i++)
+            for (int k = 0; k < SW_EV_KINDS - SW_EV_ENGAGE; k++)
+                kinds[k + SW_EV_ENGAGE] += c[0]->c[i].by_kind[k];
+        free(c[0]);
+        free(c[1]);
+        rs->fight_free(quick);
+        rs->fight_free(slow);
+    }
+#undef R
+    cr_assert_gt(kinds[SW_EV_AVOID], 0);
+    cr_assert_gt(kinds[SW_EV_DISENGAGE], 0);
+    fray_setup_free(s);
+}
