@@ -296,3 +296,60 @@ Test(winter_quick, random_melee_fights_are_the_long_way) {
     cr_assert_gt(kinds[SW_EV_DISENGAGE], 0);
     fray_setup_free(s);
 }
+
+/* 002:83: one busy with an item is Undefended against every melee foe
+ * meanwhile. A forecast from the table just after the Rogue, engaged by
+ * a bandit, uses an item on himself (delay 2: busy through 2 segments
+ * more) takes the loop, which counts him Undefended as the long way
+ * does: trial by trial the same. */
+Test(winter_quick, a_forecast_while_one_is_busy_takes_the_loop) {
+    const fray__ruleset *rs = &fray__winter_ruleset;
+    fray_setup *s = sw_t_load(EX "brawl.yaml");
+    const sw_setup *sd = sw_t_setup(s);
+    int rogue = sw_find_combatant(sd, "rogue");
+    cr_assert_geq(rogue, 0);
+    fray__fight_opts o = {.facts = true};
+    int found = 0;
+    for (uint64_t seed = 1; seed < 60 && found < 3; seed++) {
+        void *table = NULL;
+        cr_assert_eq(rs->fight_new(sd, &o, NULL, &table), FRAY_OK);
+        cr_assert_eq(rs->begin(table, seed, 0, NULL), FRAY_OK);
+        sw_state *st = sw_fight_state(table);
+        bool ready = false;
+        while (!rs->over(table) && !ready) {
+            bool engaged = false;
+            for (int j = 0; j < st->n; j++)
+                engaged |= st->c[j].engages == rogue;
+            ready = engaged && sw_actor(sd, st) == rogue;
+            if (!ready)
+                cr_assert_eq(rs->step(table), FRAY_OK);
+        }
+        if (!ready) {
+            rs->fight_free(table);
+            continue;
+        }
+        fray_diag d;
+        memset(&d, 0, sizeof d);
+        cr_assert_eq(rs->command(table, "rogue item rogue", NULL, &d), FRAY_OK, "%s", d.message);
+        cr_assert_geq(st->c[rogue].busy_until, st->seg + 1, "busy: Undefended (002:83)");
+        void *quick = NULL, *slow = NULL;
+        cr_assert_eq(rs->sim_fight_new(sd, 9, 0, NULL, NULL, &quick), FRAY_OK);
+        cr_assert_eq(rs->sim_fight_new(sd, 9, 0, NULL, NULL, &slow), FRAY_OK);
+        sw_quick_set_off(slow, true);
+        for (uint64_t t = 0; t < 400; t++) {
+            cr_assert_eq(rs->sim_from(quick, table, 9, t), FRAY_OK);
+            cr_assert(sw_quick_loop_eligible(quick));
+            cr_assert_eq(rs->run(quick), FRAY_OK);
+            cr_assert_eq(rs->sim_from(slow, table, 9, t), FRAY_OK);
+            cr_assert_eq(rs->run(slow), FRAY_OK);
+            cr_assert(rs->same(quick, slow), "seed %llu trial %llu", (unsigned long long)seed,
+                      (unsigned long long)t);
+        }
+        found++;
+        rs->fight_free(quick);
+        rs->fight_free(slow);
+        rs->fight_free(table);
+    }
+    cr_assert_eq(found, 3);
+    fray_setup_free(s);
+}
