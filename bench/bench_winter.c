@@ -12,6 +12,11 @@
  * ties, the weapon's d6s less resistance, a point of Pain and 1d6 below
  * 0, until Health 0. The brawl gets its own bare loop (brawl_bare_rate).
  *
+ * Both examples run as `fray sim` runs them: the duel through its
+ * schedule, the brawl through the loop of melee fights (quick.c); the
+ * brawl is measured the long way too (every event through the table, the
+ * tests' switch sw_quick_set_off), for the shortcut's gain.
+ *
  * usage: bench_winter [--quick]   (--quick: one short round, a smoke test)
  */
 #define _POSIX_C_SOURCE 199309L
@@ -42,7 +47,7 @@ static sw_setup *load(const char *name) {
     return s;
 }
 
-static double sim_rate(const sw_setup *s, double min_seconds, long *sink,
+static double sim_rate(const sw_setup *s, bool long_way, double min_seconds, long *sink,
                        double *segments) {
     const fray__ruleset *rs = &fray__winter_ruleset;
     void *f = NULL;
@@ -51,6 +56,7 @@ static double sim_rate(const sw_setup *s, double min_seconds, long *sink,
         free(c);
         return 0.0;
     }
+    sw_quick_set_off(f, long_way); /* the tests' switch: every event through the table */
     long i = 0;
     double t0 = bench_now_s(), dt = 0.0;
     do {
@@ -252,12 +258,15 @@ int main(int argc, char **argv) {
     if (!duel || !brawl)
         return 1;
     long sink = 0;
-    double rd = 0, rb = 0, bare = 0, bareb = 0, segd = 0, segb = 0, segbb = 0;
+    double rd = 0, rb = 0, rbl = 0, bare = 0, bareb = 0, segd = 0, segb = 0, segbb = 0,
+           segbl = 0;
     for (int r = 0; r < rounds; r++) {
-        double v = sim_rate(duel, secs, &sink, &segd);
+        double v = sim_rate(duel, false, secs, &sink, &segd);
         rd = v > rd ? v : rd;
-        v = sim_rate(brawl, secs, &sink, &segb);
+        v = sim_rate(brawl, false, secs, &sink, &segb);
         rb = v > rb ? v : rb;
+        v = sim_rate(brawl, true, secs, &sink, &segbl);
+        rbl = v > rbl ? v : rbl;
         v = bare_rate(duel, secs, &sink);
         bare = v > bare ? v : bare;
         v = brawl_bare_rate(brawl, secs, &sink, &segbb);
@@ -272,13 +281,16 @@ int main(int argc, char **argv) {
     printf("%-28s %14.0f %12s\n", "duel.yaml (bare dice loop)", bare, "");
     printf("%-28s %14.0f %12.1f\n", "brawl.yaml (simulation)", rb, segb);
     printf("%-28s %14.0f %12.1f\n", "brawl.yaml (bare dice loop)", bareb, segbb);
+    printf("%-28s %14.0f %12.1f\n", "brawl.yaml (the long way)", rbl, segbl);
     printf("\nduel: the simulation is %.1fx slower than the bare loop (%ld)\n",
            rd > 0 ? bare / rd : 0.0, sink % 7);
     printf("brawl: the simulation is %.1fx slower than the bare loop\n",
            rb > 0 ? bareb / rb : 0.0);
+    printf("brawl: the long way (no shortcut) is %.1fx slower than the bare loop\n",
+           rbl > 0 ? bareb / rbl : 0.0);
     printf("winter-duel-fights-per-s %.0f\nwinter-bare-fights-per-s %.0f\n"
-           "winter-brawl-fights-per-s %.0f\nwinter-brawl-bare-fights-per-s %.0f\n", rd, bare, rb,
-           bareb);
+           "winter-brawl-fights-per-s %.0f\nwinter-brawl-bare-fights-per-s %.0f\n"
+           "winter-brawl-long-way-fights-per-s %.0f\n", rd, bare, rb, bareb, rbl);
     sw_setup_free(duel);
     sw_setup_free(brawl);
     return 0;

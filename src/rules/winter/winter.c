@@ -5,6 +5,7 @@
  * replay, the simulation's counts.
  */
 #include "winter_int.h"
+#include "winter_quick.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
@@ -38,10 +39,12 @@ typedef struct sw_fight {
     char why[320];
     int32_t dealt[SW_MAX_C], taken[SW_MAX_C], actions[SW_MAX_C];
     uint16_t by_kind[SW_MAX_C][SW_EV_KINDS];
-    /* The simulation's shortcut for a melee duel (run_quick): whether the
-     * setup qualifies (made once per simulation fight), and the tests'
-     * switch to the long way. */
-    bool quick, quick_off;
+    /* The simulation's shortcuts (quick.c): whether the setup qualifies
+     * for the melee duel's schedule (run_quick) and for the loop of
+     * melee fights (sw_quick_run), made once per simulation fight; the
+     * tests' switches to the long way and to the loop for a duel too. */
+    bool quick, quick_off, quick_loop;
+    sw_quick qp;
 } sw_fight;
 
 static const fray_allocator *alloc_of(const sw_fight *f) {
@@ -599,15 +602,17 @@ static size_t rs_summary(const void *rfight, char *buf, size_t size) {
 
 /* ---- Simulation ------------------------------------------------------------------ */
 
-static bool quick_plan(const sw_setup *s);
+static bool quick_plan(const sw_fight *f);
 
 static fray_status rs_sim_fight_new(const void *setup, uint64_t seed, int until,
                                     const atomic_bool *cancel,
                                     const fray_allocator *alloc, void **out) {
     fray_status rc = fight_make(setup, false, until, cancel, alloc, out);
     if (rc == FRAY_OK) {
-        ((sw_fight *)*out)->seed = seed;
-        ((sw_fight *)*out)->quick = quick_plan(setup);
+        sw_fight *f = *out;
+        f->seed = seed;
+        sw_quick_prepare(setup, &f->qp);
+        f->quick = quick_plan(f);
     }
     return rc;
 }
@@ -618,72 +623,21 @@ static fray_status rs_reset_trial(void *rfight, uint64_t seed, uint64_t trial) {
 
 /* ---- The simulation's shortcut: a melee duel ------------------------------
  *
- * Two melee combatants, no Sniping: what the tactics do is fixed by the
- * opening d6 (odds.c says how: Engage, Reciprocal Engage, then an attack
- * every 1 + delay segments), so the fight is the attacks in order with
- * the same dice from the same stream as the long way, and the same
- * counts (tests/unit/test_winter_layer.c holds it to the long way). */
-static bool quick_plan(const sw_setup *s) {
-    if (s->n != 2 || s->c[0].side == s->c[1].side || s->obstacle)
+ * Two melee combatants of quick.c's class: what the tactics do is fixed
+ * by the opening d6 (odds.c says how: Engage, Reciprocal Engage, then an
+ * attack every 1 + delay segments), so the fight is the attacks in order
+ * with the same dice from the same stream as the long way, and the same
+ * counts (tests/unit/test_winter_layer.c holds it to the long way). The
+ * attack is quick.c's, which the loop of melee fights shares. */
+static bool quick_plan(const sw_fight *f) {
+    const sw_setup *s = f->s;
+    if (!f->qp.ok || s->n != 2 || s->c[0].side == s->c[1].side)
         return false;
+    /* (a stat block with no Pain would Avoid the first Engage: the loop's) */
     for (int i = 0; i < 2; i++)
-        if (s->w[s->c[i].b.weapon].ranged || s->w[s->c[i].b.weapon].area || s->c[i].sniping ||
-            s->c[i].tactics != SW_TAC_MELEE || s->c[i].b.carried || s->c[i].b.nearby ||
-            s->c[i].b.spells || s->c[i].b.talents || s->c[i].mount)
+        if (s->c[i].b.pain <= 0 || s->c[i].b.capacity < s->c[1 - i].b.size)
             return false;
     return true;
-}
-
-static int quick_d(fray_rng *rng, int sides) {
-    return (int)fray_rng_range(rng, 1, sides);
-}
-
-/* One attack of a on t (rules.c attack, melee, no friendly fire); true
- * when t drops out. */
-static bool quick_attack(sw_fight *f, int a, int t, bool undefended) {
-    const sw_setup *s = f->s;
-    sw_state *st = &f->st;
-    const sw_block *ab = &s->c[a].b, *tb = &s->c[t].b;
-    int atk = ab->physical_attack - (ab->off_hand >= 0 ? 5 : 0);
-    int def = tb->physical_defense + (undefended ? 0 : tb->agility + tb->defense_bonus);
-    int ra = quick_d(&st->rng, SW_CHECK_SIDES) + atk;
-    int rb = quick_d(&st->rng, SW_CHECK_SIDES) + def;
-    f->actions[a]++;
-    f->by_kind[a][SW_EV_ATTACK - SW_EV_ENGAGE]++;
-    if (!(ra > rb || (ra == rb && s->opt.ties == SW_TIES_ACTOR)))
-        return false;
-    int dmg = 0;
-    const sw_weapon *ws[2] = {&s->w[ab->weapon], ab->off_hand >= 0 ? &s->w[ab->off_hand] : NULL};
-    for (int h = 0; h < 2; h++) {
-        if (!ws[h])
-            continue;
-        int part = ws[h]->bonus;
-        for (int k = 0; k < ws[h]->dice; k++)
-            part += quick_d(&st->rng, 6);
-        dmg += part;
-    }
-    if (dmg < 0)
-        dmg = 0;
-    int res = 0;
-    if (tb->armour >= 0 && (s->a[tb->armour].protects == SW_PROT_PHYSICAL ||
-                            s->a[tb->armour].protects == SW_PROT_BOTH))
-        res = tb->physical_resistance;
-    int after = dmg > res ? dmg - res : 0;
-    sw_cstate *c = &st->c[t];
-    int before = c->health;
-    c->health = (int16_t)(c->health - after);
-    if (after > 0 || s->opt.pain_on_any_hit) {
-        c->pain--;
-        if (c->pain < 0)
-            c->health = (int16_t)(c->health - quick_d(&st->rng, 6));
-        if (c->pain <= -tb->pain)
-            c->flags |= SW_F_BLOWN;
-    }
-    f->taken[t] += before - c->health;
-    f->dealt[a] += before - c->health;
-    if (c->health <= 0)
-        c->flags |= SW_F_DEAD;
-    return sw_out(c);
 }
 
 static fray_status run_quick(sw_fight *f) {
@@ -695,6 +649,7 @@ static fray_status run_quick(sw_fight *f) {
     if (lim <= 0)
         lim = INT32_MAX / 2;
     bool recip = s->c[O].reciprocal;
+    const sw_tally tally = {f->dealt, f->taken, f->actions, f->by_kind};
     int next[2], per[2];
     for (int i = 0; i < 2; i++) {
         const sw_weapon *w = &s->w[s->c[i].b.weapon];
@@ -729,7 +684,7 @@ static fray_status run_quick(sw_fight *f) {
                 continue;
             next[a] += per[a];
             bool undef = a == I && t <= undef_o;
-            if (quick_attack(f, a, 1 - a, undef)) {
+            if (sw_quick_attack(&f->qp, st, a, 1 - a, undef, &tally)) {
                 st->seg = t;
                 st->over = true;
                 st->winner = s->c[a].side;
@@ -741,12 +696,21 @@ static fray_status run_quick(sw_fight *f) {
 
 void sw_quick_set_off(void *rfight, bool off) { ((sw_fight *)rfight)->quick_off = off; }
 bool sw_quick_eligible(const void *rfight) { return ((const sw_fight *)rfight)->quick; }
+void sw_quick_loop_for_duel(void *rfight, bool on) { ((sw_fight *)rfight)->quick_loop = on; }
+bool sw_quick_loop_eligible(const void *rfight) {
+    const sw_fight *f = rfight;
+    return f->qp.ok && sw_quick_state_ok(&f->qp, &f->st);
+}
 
 static fray_status rs_run(void *rfight) {
     sw_fight *f = rfight;
-    if (f->quick && !f->quick_off && f->n_events == 1 && f->st.started &&
+    if (f->quick && !f->quick_off && !f->quick_loop && f->n_events == 1 && f->st.started &&
         !f->st.over && f->st.seg == 1)
         return run_quick(f);
+    if (f->qp.ok && !f->quick_off && sw_quick_state_ok(&f->qp, &f->st)) {
+        const sw_tally tally = {f->dealt, f->taken, f->actions, f->by_kind};
+        return sw_quick_run(&f->qp, &f->st, limit_of(f), f->cancel, &tally);
+    }
     for (uint32_t n = 0; !rs_over(f); n++) {
         if ((n & 1023u) == 0) {
             fray_status rc = check_cancel(f);
