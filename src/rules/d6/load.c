@@ -871,9 +871,12 @@ static fray_status read_file(dl *L, const char *path, const yn *from, int want,
         return FAIL(L, rv ? rv : root, "a D6 file says rules: d6");
     if ((st = yr_tag_check(&L->r)) != FRAY_OK)
         return st;
-    if (want >= 0 && kind != want)
-        return FAIL(L, fv, "expected a %s file here, got fray: %s", kind_words[want],
-                    kind_words[kind]);
+    if (want >= 0 && kind != want) {
+        /* blamed on the name in the file that names it */
+        L->r.cur_file = saved;
+        return FAIL(L, from ? from : fv, "expected a %s file here, got fray: %s",
+                    kind_words[want], kind_words[kind]);
+    }
     if (kind_out)
         *kind_out = kind;
     if (kind == DL_WEAPONS) {
