@@ -314,7 +314,10 @@ Test(d6_load, copy_equals_original) {
     d6_setup *c = NULL;
     cr_assert_eq(d6_setup_copy(s, &a, &c), FRAY_OK);
     cr_assert_neq(c, s);
-    cr_assert_eq(memcmp(c, s, sizeof *s), 0);
+    cr_assert_eq(c->alloc.ud, &fa, "the copy's own allocator");
+    d6_setup same = *c;
+    same.alloc = s->alloc;
+    cr_assert_eq(memcmp(&same, s, sizeof *s), 0, "the same setup");
     cr_assert_eq(fa.live, 1);
     d6_setup_free(c);
     cr_assert_eq(fa.live, 0, "freed with the allocator it was made with");
@@ -324,6 +327,10 @@ Test(d6_load, copy_equals_original) {
     cr_assert_null(c);
     d6_setup_free(s);
     d6_setup_free(NULL);
+    /* a setup built in C (zeroed, from malloc) is freed too */
+    d6_setup *z = calloc(1, sizeof *z);
+    cr_assert_not_null(z);
+    d6_setup_free(z);
 }
 
 /* Out of memory at every allocation of a load: FRAY_ERR_NOMEM, nothing

@@ -143,6 +143,8 @@ typedef struct d6_setup {
     int rounds;               /* the time limit in rounds */
     uint64_t seed;
     bool has_seed;
+    fray_allocator alloc;     /* load.c: what it was made with (zeroed:
+                                 malloc), for d6_setup_free */
 } d6_setup;
 
 /* ---- load.c ------------------------------------------------------------ */

@@ -7,8 +7,8 @@
  * error is file:line:column with what was expected, in rules words, and
  * an unknown key is named with the keys there are.
  *
- * A setup made here (d6_load, d6_setup_copy) sits in a wrapper that
- * remembers its allocator: d6_setup_free frees only setups made here.
+ * A setup remembers the allocator it was made with (d6_setup.alloc;
+ * zeroed: malloc), so d6_setup_free also frees a zeroed setup from malloc.
  */
 #define _XOPEN_SOURCE 700 /* realpath */
 
@@ -41,12 +41,6 @@ enum {
     DL_DEFAULT_ROUNDS = 20,
     DL_DEFAULT_MOVE = 10   /* meters a round: a human's (core) */
 };
-
-/* A setup with the allocator it was made with. */
-typedef struct d6_owned {
-    d6_setup s;
-    fray_allocator alloc;
-} d6_owned;
 
 typedef struct dl {
     yr r;
@@ -950,14 +944,11 @@ fray_status d6_load(const char *path, const fray_allocator *alloc, d6_setup **ou
     *out = NULL;
     if (!path)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "no file to load");
-    d6_owned *o = fray__alloc(alloc, sizeof *o);
-    if (!o)
+    d6_setup *s = fray__alloc(alloc, sizeof *s);
+    if (!s)
         return fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
-    memset(o, 0, sizeof *o);
-    if (alloc)
-        o->alloc = *alloc;
     int kind = -1;
-    fray_status st = load_any(path, alloc, &o->s, diag, &kind, NULL);
+    fray_status st = load_any(path, alloc, s, diag, &kind, NULL);
     if (st == FRAY_OK && kind != DL_ENCOUNTER) {
         if (diag) {
             memset(diag, 0, sizeof *diag);
@@ -971,10 +962,12 @@ fray_status d6_load(const char *path, const fray_allocator *alloc, d6_setup **ou
         st = FRAY_ERR_PARSE;
     }
     if (st != FRAY_OK) {
-        fray__free(alloc, o, sizeof *o);
+        fray__free(alloc, s, sizeof *s);
         return st;
     }
-    *out = &o->s;
+    if (alloc)
+        s->alloc = *alloc;
+    *out = s;
     return FRAY_OK;
 }
 
@@ -1009,23 +1002,22 @@ fray_status d6_check(const char *path, fray_diag *diag) {
 void d6_setup_free(d6_setup *s) {
     if (!s)
         return;
-    d6_owned *o = (d6_owned *)s; /* s is the first member of its wrapper */
-    fray_allocator a = o->alloc;
-    fray__free(&a, o, sizeof *o);
+    fray_allocator a = s->alloc;
+    fray__free(&a, s, sizeof *s);
 }
 
 fray_status d6_setup_copy(const d6_setup *s, const fray_allocator *alloc, d6_setup **out) {
     if (!s || !out)
         return FRAY_ERR_INVALID;
     *out = NULL;
-    d6_owned *c = fray__alloc(alloc, sizeof *c);
+    d6_setup *c = fray__alloc(alloc, sizeof *c);
     if (!c)
         return FRAY_ERR_NOMEM;
-    memset(c, 0, sizeof *c);
-    memcpy(&c->s, s, sizeof c->s);
+    memcpy(c, s, sizeof *c);
+    memset(&c->alloc, 0, sizeof c->alloc);
     if (alloc)
         c->alloc = *alloc;
-    *out = &c->s;
+    *out = c;
     return FRAY_OK;
 }
 
