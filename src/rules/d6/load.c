@@ -163,12 +163,16 @@ static bool parse_code(const char *text, d6_code *out) {
     }
     if (*p)
         return false;
-    long total = dice * 3 + pips; /* normal form: pips 0..2 */
-    long d = total >= 0 ? total / 3 : -((-total + 2) / 3);
-    out->dice = (int)d;
-    out->pips = (int)(total - d * 3);
+    /* normal form: dice and pips share the sign of the whole, so a code
+     * from 0 up has pips 0..2 ("3D-1" is 2D+2, "-1" is -1 pip) */
+    long total = dice * 3 + pips, a = total < 0 ? -total : total;
+    out->dice = (int)(total < 0 ? -(a / 3) : a / 3);
+    out->pips = (int)(total < 0 ? -(a % 3) : a % 3);
     return true;
 }
+
+/* A code's value in pips (1D = 3). */
+static long pips_of(d6_code c) { return (long)c.dice * 3 + c.pips; }
 
 /* A die code from 0 (or min) up to max_dice D, named `what` in errors. */
 static fray_status code_of(dl *L, const yn *v, const char *what, int max_dice,
@@ -181,11 +185,11 @@ static fray_status code_of(dl *L, const yn *v, const char *what, int max_dice,
     if (!parse_code(v->text, &c))
         return FAIL(L, v, "expected a die code like 3D or 4D+2 for %s, got '%.20s'", what,
                     v->text);
-    if (c.dice < 0)
+    if (pips_of(c) < 0)
         return FAIL_RANGE(L, v, "%s cannot be below 0D, got '%.20s'", what, v->text);
-    if (c.dice > max_dice || (c.dice == max_dice && c.pips > 0))
+    if (pips_of(c) > max_dice * 3L)
         return FAIL_RANGE(L, v, "%s is at most %dD, got '%.20s'", what, max_dice, v->text);
-    if (nonzero && c.dice == 0 && c.pips == 0)
+    if (nonzero && pips_of(c) == 0)
         return FAIL_RANGE(L, v, "%s is at least 0D+1, got '%.20s'", what, v->text);
     *out = c;
     return FRAY_OK;
@@ -216,13 +220,12 @@ static fray_status damage_of(dl *L, const yn *v, d6_weapon *w) {
     if (!parse_damage(v->text, &w->damage, &w->strength))
         return FAIL(L, v, "expected a damage code like 4D+1 or STR+1D for damage, got '%.20s'",
                     v->text);
-    if (w->damage.dice < 0)
+    if (pips_of(w->damage) < 0)
         return FAIL_RANGE(L, v, "damage cannot be below 0D, got '%.20s'", v->text);
-    if (w->damage.dice > DL_MAX_DAMAGE_DICE ||
-        (w->damage.dice == DL_MAX_DAMAGE_DICE && w->damage.pips > 0))
+    if (pips_of(w->damage) > DL_MAX_DAMAGE_DICE * 3L)
         return FAIL_RANGE(L, v, "damage is at most %dD, got '%.20s'", DL_MAX_DAMAGE_DICE,
                           v->text);
-    if (!w->strength && w->damage.dice == 0 && w->damage.pips == 0)
+    if (!w->strength && pips_of(w->damage) == 0)
         return FAIL_RANGE(L, v, "a weapon does some damage: at least 0D+1 or STR, got '%.20s'",
                           v->text);
     return FRAY_OK;
@@ -1038,8 +1041,7 @@ static fray_status vary_code(const char *key, const char *value, int max_dice,
     if (!parse_code(value, &c))
         return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
                               "%s: expected a die code like 3D or 4D+2, got '%.40s'", key, value);
-    if (c.dice < 0 || c.dice > max_dice || (c.dice == max_dice && c.pips > 0) ||
-        (c.dice == 0 && c.pips == 0))
+    if (pips_of(c) <= 0 || pips_of(c) > max_dice * 3L)
         return fray__diag_set(diag, FRAY_ERR_RANGE, 0, "%s must be between 0D+1 and %dD, got "
                               "'%.40s'", key, max_dice, value);
     *out = c;
@@ -1106,13 +1108,12 @@ fray_status d6_vary(d6_setup *s, const char *key, const char *value, fray_diag *
                                   "no key '%.40s' of a weapon: a weapon's sweep is "
                                   "WEAPON.damage", field);
         d6_weapon w = s->w[wi];
-        if (!parse_damage(value, &w.damage, &w.strength) || w.damage.dice < 0)
+        if (!parse_damage(value, &w.damage, &w.strength))
             return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
                                   "%s: expected a damage code like 4D+1 or STR+1D, got '%.40s'",
                                   key, value);
-        if (w.damage.dice > DL_MAX_DAMAGE_DICE ||
-            (w.damage.dice == DL_MAX_DAMAGE_DICE && w.damage.pips > 0) ||
-            (!w.strength && w.damage.dice == 0 && w.damage.pips == 0))
+        if (pips_of(w.damage) < 0 || pips_of(w.damage) > DL_MAX_DAMAGE_DICE * 3L ||
+            (!w.strength && pips_of(w.damage) == 0))
             return fray__diag_set(diag, FRAY_ERR_RANGE, 0,
                                   "%s must be between 0D+1 (or STR) and %dD, got '%.40s'", key,
                                   DL_MAX_DAMAGE_DICE, value);
