@@ -148,7 +148,7 @@ Test(d6_load, the_quick_draw_ranger_reads_back) {
     cr_assert_eq(w->skill, D6_SK_THROWING);
     cr_assert(w->strength, "STR+1D adds Strength Damage");
     code_is(w->damage, 1, 0, "thrown dagger STR+1D");
-    cr_assert(w->range[0] == 3 && w->range[1] == 6 && w->range[2] == 12);
+    cr_assert(w->range[0] == 5 && w->range[1] == 10 && w->range[2] == 20);
     cr_assert_eq(b->carried, 1u << find_w(s, "dagger"));
     cr_assert_eq(b->move, 10, "the core's human Move");
     cr_assert_eq(s->c[r].tactics, D6_TAC_RANGED, "a thrown weapon in hand: ranged tactics");
