@@ -450,3 +450,13 @@ Test(d6_load, vary_body_points_needs_them) {
     vary_bad(s, "health", "body-points", FRAY_ERR_INVALID, "has no body-points");
     d6_setup_free(s);
 }
+
+/* docs/file-formats.md: JSON is YAML's flow style; the duel written in
+ * JSON is the same setup as examples/d6/duel.yaml. */
+Test(d6_load, json_reads_the_same) {
+    d6_setup *y = load_ok("examples/d6/duel.yaml");
+    d6_setup *j = load_ok("tests/data/d6/good_duel.json");
+    cr_assert_eq(memcmp(y, j, sizeof *y), 0);
+    d6_setup_free(y);
+    d6_setup_free(j);
+}
