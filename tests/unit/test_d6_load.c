@@ -443,6 +443,32 @@ Test(d6_load, vary_codes_and_damage) {
     d6_setup_free(s);
 }
 
+/* Where a combatant stands, its cover and its tactics (the firefight at
+ * other distances: issue 18 "range bands"). */
+Test(d6_load, vary_place_cover_and_tactics) {
+    d6_setup *s = load_ok("examples/d6/firefight.yaml");
+    int ra = find_c(s, "road-archer"), wc = find_c(s, "wall-crossbow");
+    vary_ok(s, "road-archer.x", "150");
+    vary_ok(s, "road-archer.y", "-20");
+    cr_assert(s->c[ra].x == 150 && s->c[ra].y == -20);
+    vary_ok(s, "wall-crossbow.cover", "full");
+    cr_assert_eq(s->c[wc].cover, D6_COVER_FULL);
+    vary_ok(s, "wall-crossbow.cover", "none");
+    cr_assert_eq(s->c[wc].cover, D6_COVER_NONE);
+    vary_ok(s, "road-archer.tactics", "melee");
+    cr_assert_eq(s->c[ra].tactics, D6_TAC_MELEE);
+    vary_ok(s, "road-archer.tactics", "ranged");
+    cr_assert_eq(s->c[ra].tactics, D6_TAC_RANGED);
+    vary_bad(s, "road-archer.x", "10001", FRAY_ERR_RANGE, "between -10000 and 10000");
+    vary_bad(s, "road-archer.cover", "some", FRAY_ERR_PARSE,
+             "expected one of none, quarter, half, three-quarters, full, got 'some'");
+    d6_setup_free(s);
+    s = load_ok("examples/d6/duel.yaml");
+    vary_bad(s, "brand.tactics", "ranged", FRAY_ERR_INVALID,
+             "Brand has no weapon with ranges in hand or carried");
+    d6_setup_free(s);
+}
+
 /* health=body-points in a sweep needs every stat block's Body Points. */
 Test(d6_load, vary_body_points_needs_them) {
     d6_setup *s = load_ok("examples/d6/duel.yaml");

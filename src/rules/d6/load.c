@@ -289,6 +289,15 @@ static int find_combatant(const d6_setup *s, const char *word) {
 
 static bool is_ranged(const d6_weapon *w) { return w->range[2] > 0; }
 
+/* A weapon with ranges in hand, in the other hand or carried. */
+static bool has_ranged(const d6_setup *s, const d6_block *b) {
+    for (int i = 0; i < s->n_weapons; i++)
+        if (is_ranged(&s->w[i]) &&
+            (i == b->weapon || i == b->off_hand || (b->carried & (1u << i))))
+            return true;
+    return false;
+}
+
 /* A weapon of the catalogs by name, or an error listing the weapons. */
 static fray_status weapon_named(dl *L, const yn *v, const char *what, int *out) {
     char w[D6_NAME];
@@ -736,16 +745,11 @@ static fray_status read_combatant(dl *L, const yn *it) {
             return st;
         c.cover = (uint8_t)x;
     }
-    bool has_ranged = false;
-    for (int i = 0; i < s->n_weapons; i++)
-        if (is_ranged(&s->w[i]) &&
-            (i == c.b.weapon || i == c.b.off_hand || (c.b.carried & (1u << i))))
-            has_ranged = true;
     x = c.b.weapon >= 0 && is_ranged(&s->w[c.b.weapon]) ? D6_TAC_RANGED : D6_TAC_MELEE;
     if ((v = yr_get(it, "tactics"))) {
         if ((st = yr_choice(&L->r, v, "tactics", tactics_words, 2, &x)) != FRAY_OK)
             return st;
-        if (x == D6_TAC_RANGED && !has_ranged)
+        if (x == D6_TAC_RANGED && !has_ranged(s, &c.b))
             return FAIL(L, v, "tactics: ranged needs a weapon with ranges, and %.40s has none "
                               "in hand or carried", c.name);
     }
@@ -1030,7 +1034,8 @@ static fray_status vary_bad_key(const char *key, fray_diag *diag) {
     return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
                           "no key '%.40s': health, wild-one, modifiers, modifier-wild-die, "
                           "initiative, damage-bonus, rounds, ID.ATTRIBUTE or ID.SKILL (a die "
-                          "code), ID.body-points, ID.move, ID.scale, or WEAPON.damage",
+                          "code), ID.body-points, ID.move, ID.scale, ID.x, ID.y, ID.cover, "
+                          "ID.tactics, or WEAPON.damage",
                           key);
 }
 
@@ -1148,10 +1153,38 @@ fray_status d6_vary(d6_setup *s, const char *key, const char *value, fray_diag *
             b->scale = (int8_t)x;
         return st;
     }
+    d6_combatant *c = &s->c[ci];
+    if (strcmp(field, "x") == 0 || strcmp(field, "y") == 0) {
+        if ((st = vary_int(key, value, -DL_MAX_AT, DL_MAX_AT, &x, diag)) == FRAY_OK)
+            *(field[0] == 'x' ? &c->x : &c->y) = (int16_t)x;
+        return st;
+    }
+    if (strcmp(field, "cover") == 0 || strcmp(field, "tactics") == 0) {
+        bool cov = field[0] == 'c';
+        const char *const *words = cov ? cover_words : tactics_words;
+        int nw = cov ? 5 : 2;
+        int i = yr_find_name(value, words, nw);
+        if (i < 0) {
+            char list[128];
+            return fray__diag_set(diag, FRAY_ERR_PARSE, 0, "%s: expected one of %s, got '%.40s'",
+                                  key, yr_join_names(list, sizeof list, words, nw), value);
+        }
+        if (cov) {
+            c->cover = (uint8_t)i;
+            return FRAY_OK;
+        }
+        if (i == D6_TAC_RANGED && !has_ranged(s, b))
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                  "%s=ranged: %s has no weapon with ranges in hand or carried",
+                                  key, c->name);
+        c->tactics = (uint8_t)i;
+        return FRAY_OK;
+    }
     return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
                           "no key '%.40s' of a combatant: agility, coordination, physique, "
                           "intellect, acumen, charisma, a skill (fighting, melee-combat, dodge, "
                           "acrobatics, marksmanship, throwing, lifting, running, stamina, "
-                          "mettle, search, command), body-points, move or scale",
+                          "mettle, search, command), body-points, move, scale, x, y, cover "
+                          "or tactics",
                           field);
 }
