@@ -18,6 +18,7 @@
 
 #include "d6_int.h"
 #include "fail_alloc.h"
+#include "yaml_read.h"
 
 #define SRC FRAY_SOURCE_DIR "/"
 
@@ -401,8 +402,9 @@ Test(d6_load, vary_every_option) {
              "initiative: expected one of round, scene, first-action, got 'fastest'");
     vary_bad(s, "rounds", "0", FRAY_ERR_RANGE, "rounds must be between 1 and 10000");
     vary_bad(s, "helth", "wounds", FRAY_ERR_PARSE,
-             "no key 'helth': health, wild-one, modifiers, modifier-wild-die, initiative, "
-             "damage-bonus, rounds");
+             "no key 'helth' (did you mean 'health'?): health, wild-one, modifiers, "
+             "modifier-wild-die, initiative, damage-bonus, rounds");
+    vary_bad(s, "speed", "1", FRAY_ERR_PARSE, "no key 'speed': health, wild-one");
     d6_setup_free(s);
 }
 
@@ -435,7 +437,10 @@ Test(d6_load, vary_codes_and_damage) {
     vary_bad(s, "brand.agility", "4d6", FRAY_ERR_PARSE,
              "brand.agility: expected a die code like 3D or 4D+2, got '4d6'");
     vary_bad(s, "brand.agility", "21D", FRAY_ERR_RANGE, "between 0D+1 and 20D");
-    vary_bad(s, "brand.agilty", "3D", FRAY_ERR_PARSE, "no key 'agilty' of a combatant: agility");
+    vary_bad(s, "brand.agilty", "3D", FRAY_ERR_PARSE,
+             "no key 'agilty' of a combatant (did you mean 'agility'?): agility");
+    vary_bad(s, "brnd.agility", "3D", FRAY_ERR_PARSE,
+             "no combatant or weapon 'brnd' (did you mean 'brand'?)");
     vary_bad(s, "nobody.agility", "3D", FRAY_ERR_PARSE, "no combatant or weapon 'nobody'");
     vary_bad(s, "sword.length", "3", FRAY_ERR_PARSE, "a weapon's sweep is WEAPON.damage");
     vary_bad(s, "sword.damage", "STR*2", FRAY_ERR_PARSE, "expected a damage code");
@@ -485,4 +490,50 @@ Test(d6_load, json_reads_the_same) {
     cr_assert_eq(memcmp(y, j, sizeof *y), 0);
     d6_setup_free(y);
     d6_setup_free(j);
+}
+
+static void scope_is(const d6_setup *s, const char *key, const char *want) {
+    char buf[256];
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(d6_vary_scope(s, key, buf, sizeof buf, &d), FRAY_OK, "%s: %s", key, d.message);
+    cr_assert_str_eq(buf, want, "%s", key);
+}
+
+/* Whom a sweep's key changes (fray sim --vary, issue 15's report). */
+Test(d6_load, vary_scope_says_whom_a_key_changes) {
+    d6_setup *s = load_ok("examples/d6/firefight.yaml");
+    scope_is(s, "health", "the whole encounter");
+    scope_is(s, "rounds", "the whole encounter");
+    scope_is(s, "road-archer.marksmanship", "archer on the road");
+    scope_is(s, "road-archer.x", "archer on the road");
+    scope_is(s, "bow.damage",
+             "every combatant with bow in hand or carried: archer on the wall, archer on the road");
+    scope_is(s, "thrown dagger.damage",
+             "every combatant with thrown dagger in hand or carried: bandit in the ditch");
+    scope_is(s, "net.damage", "every combatant with net in hand or carried: nobody");
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(d6_vary_scope(s, "road-archr.x", NULL, 0, &d), FRAY_ERR_PARSE);
+    cr_assert(strstr(d.message, "(did you mean 'road-archer'?)"), "%s", d.message);
+    cr_assert_eq(d6_vary_scope(s, "bow.damage", NULL, 0, NULL), FRAY_OK, "a key alone");
+    d6_setup_free(s);
+}
+
+/* The files a load read (ruleset.h load_files): the encounter first,
+ * then each file it names, each once. */
+Test(d6_load, load_files_lists_every_file_read) {
+    fray__files files;
+    memset(&files, 0, sizeof files);
+    d6_setup *s = NULL;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    cr_assert_eq(d6_load_files(SRC "examples/d6/centaur.yaml", NULL, &s, &files, &d), FRAY_OK,
+                 "%s", d.message);
+    cr_assert_eq(files.n, 3);
+    cr_assert(strstr(files.path[0], "examples/d6/centaur.yaml"), "%s", files.path[0]);
+    cr_assert(strstr(files.path[1], "data/d6/statblocks.yaml"), "%s", files.path[1]);
+    cr_assert(strstr(files.path[2], "data/d6/weapons.yaml"), "%s", files.path[2]);
+    fray__files_free(&files);
+    d6_setup_free(s);
 }

@@ -915,7 +915,7 @@ static fray_status read_file(dl *L, const char *path, const yn *from, int want,
 
 /* Loads any D6 file into s; kind and the stat blocks read come back. */
 static fray_status load_any(const char *path, const fray_allocator *alloc, d6_setup *s,
-                            fray_diag *diag, int *kind_out, int *blocks) {
+                            fray__files *files, fray_diag *diag, int *kind_out, int *blocks) {
     dl *L = fray__alloc(alloc, sizeof *L);
     if (!L)
         return fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
@@ -927,6 +927,7 @@ static fray_status load_any(const char *path, const fray_allocator *alloc, d6_se
     L->r.top_paths = &path;
     L->r.n_top = 1;
     L->r.cur_file = path;
+    L->r.files = files;
     L->s = s;
     int kind = -1;
     fray_status st = read_file(L, path, NULL, -1, &kind);
@@ -946,6 +947,11 @@ static fray_status load_any(const char *path, const fray_allocator *alloc, d6_se
 
 fray_status d6_load(const char *path, const fray_allocator *alloc, d6_setup **out,
                     fray_diag *diag) {
+    return d6_load_files(path, alloc, out, NULL, diag);
+}
+
+fray_status d6_load_files(const char *path, const fray_allocator *alloc, d6_setup **out,
+                          struct fray__files *files, fray_diag *diag) {
     if (!out)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "nowhere to load into");
     *out = NULL;
@@ -955,7 +961,7 @@ fray_status d6_load(const char *path, const fray_allocator *alloc, d6_setup **ou
     if (!s)
         return fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
     int kind = -1;
-    fray_status st = load_any(path, alloc, s, diag, &kind, NULL);
+    fray_status st = load_any(path, alloc, s, files, diag, &kind, NULL);
     if (st == FRAY_OK && kind != DL_ENCOUNTER) {
         if (diag) {
             memset(diag, 0, sizeof *diag);
@@ -985,7 +991,7 @@ fray_status d6_check(const char *path, fray_diag *diag) {
     if (!s)
         return fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
     int kind = -1, blocks = 0;
-    fray_status st = load_any(path, NULL, s, diag, &kind, &blocks);
+    fray_status st = load_any(path, NULL, s, NULL, diag, &kind, &blocks);
     if (st == FRAY_OK && diag) {
         diag->file = path;
         if (kind == DL_WEAPONS)
@@ -1030,13 +1036,123 @@ fray_status d6_setup_copy(const d6_setup *s, const fray_allocator *alloc, d6_set
 
 /* ---- Sweeps: "health", "rounds", "ID.agility", "ID.dodge", "sword.damage" -- */
 
-static fray_status vary_bad_key(const char *key, fray_diag *diag) {
+/* What a key names. */
+enum { VK_OPT, VK_ROUNDS, VK_ATTR, VK_SKILL, VK_BP, VK_MOVE, VK_SCALE, VK_X, VK_Y,
+       VK_COVER, VK_TACTICS, VK_DAMAGE };
+typedef struct vkey {
+    int kind;
+    int k;   /* the option, attribute or skill */
+    int who; /* the combatant, or the weapon (VK_DAMAGE) */
+} vkey;
+
+static const char *const vary_fields[] = {"body-points", "move", "scale", "x", "y",
+                                          "cover", "tactics"};
+enum { N_VARY_FIELDS = sizeof vary_fields / sizeof vary_fields[0] };
+
+/* " (did you mean 'x'?)" for a near name, else "". */
+static const char *near_name(const char *w, const char *const *names, int n, char *buf,
+                             size_t size) {
+    int best = -1, best_d = 99;
+    for (int i = 0; i < n; i++) {
+        int d = yr_distance(w, names[i]);
+        if (d < best_d) {
+            best_d = d;
+            best = i;
+        }
+    }
+    buf[0] = '\0';
+    if (best >= 0 && best_d <= 2 && best_d * 3 <= (int)strlen(names[best]))
+        snprintf(buf, size, " (did you mean '%s'?)", names[best]);
+    return buf;
+}
+
+static fray_status vary_resolve(const d6_setup *s, const char *key, vkey *out,
+                                fray_diag *diag) {
+    memset(out, 0, sizeof *out);
+    char hint[80];
+    for (int k = 0; k < N_OPTS; k++)
+        if (strcmp(key, opt_table[k].key) == 0) {
+            out->kind = VK_OPT;
+            out->k = k;
+            return FRAY_OK;
+        }
+    if (strcmp(key, "rounds") == 0) {
+        out->kind = VK_ROUNDS;
+        return FRAY_OK;
+    }
+    const char *dot = strrchr(key, '.');
+    char who[D6_NAME];
+    size_t n = dot ? (size_t)(dot - key) : 0;
+    if (!dot || n == 0 || n >= sizeof who) {
+        const char *keys[N_OPTS + 1];
+        for (int k = 0; k < N_OPTS; k++)
+            keys[k] = opt_table[k].key;
+        keys[N_OPTS] = "rounds";
+        return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                              "no key '%.40s'%s: health, wild-one, modifiers, "
+                              "modifier-wild-die, initiative, damage-bonus, rounds, ID.ATTRIBUTE "
+                              "or ID.SKILL (a die code), ID.body-points, ID.move, ID.scale, "
+                              "ID.x, ID.y, ID.cover, ID.tactics, or WEAPON.damage",
+                              key, near_name(key, keys, N_OPTS + 1, hint, sizeof hint));
+    }
+    memcpy(who, key, n);
+    who[n] = '\0';
+    const char *field = dot + 1;
+    int ci = find_combatant(s, who);
+    if (ci < 0) {
+        int wi = find_weapon(s, who);
+        if (wi < 0) {
+            const char *names[D6_MAX_C + D6_MAX_WEAPONS];
+            int nn = 0;
+            for (int i = 0; i < s->n; i++)
+                names[nn++] = s->c[i].id;
+            for (int i = 0; i < s->n_weapons; i++)
+                names[nn++] = s->w[i].name;
+            return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                                  "no combatant or weapon '%.40s'%s (ID.FIELD or WEAPON.damage)",
+                                  who, near_name(who, names, nn, hint, sizeof hint));
+        }
+        if (strcmp(field, "damage") != 0)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                                  "no key '%.40s' of a weapon: a weapon's sweep is "
+                                  "WEAPON.damage", field);
+        out->kind = VK_DAMAGE;
+        out->who = wi;
+        return FRAY_OK;
+    }
+    out->who = ci;
+    for (int a = 0; a < D6_ATTRS; a++)
+        if (strcmp(field, attr_words[a]) == 0) {
+            out->kind = VK_ATTR;
+            out->k = a;
+            return FRAY_OK;
+        }
+    int sk = find_skill(field);
+    if (sk >= 0) {
+        out->kind = VK_SKILL;
+        out->k = sk;
+        return FRAY_OK;
+    }
+    for (int f = 0; f < N_VARY_FIELDS; f++)
+        if (strcmp(field, vary_fields[f]) == 0) {
+            out->kind = VK_BP + f;
+            return FRAY_OK;
+        }
+    const char *names[D6_ATTRS + D6_SKILLS + N_VARY_FIELDS];
+    int nn = 0;
+    for (int a = 0; a < D6_ATTRS; a++)
+        names[nn++] = attr_words[a];
+    for (int k = 0; k < D6_SKILLS; k++)
+        names[nn++] = skill_words[k];
+    for (int f = 0; f < N_VARY_FIELDS; f++)
+        names[nn++] = vary_fields[f];
     return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
-                          "no key '%.40s': health, wild-one, modifiers, modifier-wild-die, "
-                          "initiative, damage-bonus, rounds, ID.ATTRIBUTE or ID.SKILL (a die "
-                          "code), ID.body-points, ID.move, ID.scale, ID.x, ID.y, ID.cover, "
-                          "ID.tactics, or WEAPON.damage",
-                          key);
+                          "no key '%.40s' of a combatant%s: agility, coordination, physique, "
+                          "intellect, acumen, charisma, a skill (fighting, melee-combat, dodge, "
+                          "acrobatics, marksmanship, throwing, lifting, running, stamina, "
+                          "mettle, search, command), body-points, move, scale, x, y, cover "
+                          "or tactics",
+                          field, near_name(field, names, nn, hint, sizeof hint));
 }
 
 /* A die code given to a sweep, checked as the loader checks it. */
@@ -1066,53 +1182,43 @@ static fray_status vary_int(const char *key, const char *value, long lo, long hi
     return FRAY_OK;
 }
 
+static fray_status vary_word(const char *key, const char *value, const char *const *words,
+                             int n, int *out, fray_diag *diag) {
+    int i = yr_find_name(value, words, n);
+    if (i < 0) {
+        char list[128];
+        return fray__diag_set(diag, FRAY_ERR_PARSE, 0, "%s: expected one of %s, got '%.40s'",
+                              key, yr_join_names(list, sizeof list, words, n), value);
+    }
+    *out = i;
+    return FRAY_OK;
+}
+
 fray_status d6_vary(d6_setup *s, const char *key, const char *value, fray_diag *diag) {
     if (!s || !key || !value)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "nothing to vary");
-    for (int k = 0; k < N_OPTS; k++) {
-        if (strcmp(key, opt_table[k].key) != 0)
-            continue;
-        int i = yr_find_name(value, opt_table[k].words, opt_table[k].n);
-        if (i < 0) {
-            char list[128];
-            return fray__diag_set(diag, FRAY_ERR_PARSE, 0, "%s: expected one of %s, got '%.40s'",
-                                  key, yr_join_names(list, sizeof list, opt_table[k].words,
-                                                     opt_table[k].n),
-                                  value);
-        }
-        if (k == OPT_HEALTH && i == D6_HEALTH_BODY_POINTS)
+    vkey v;
+    fray_status st = vary_resolve(s, key, &v, diag);
+    if (st != FRAY_OK)
+        return st;
+    int x = 0;
+    if (v.kind == VK_OPT) {
+        if ((st = vary_word(key, value, opt_table[v.k].words, opt_table[v.k].n, &x, diag)) !=
+            FRAY_OK)
+            return st;
+        if (v.k == OPT_HEALTH && x == D6_HEALTH_BODY_POINTS)
             for (int c = 0; c < s->n; c++)
                 if (s->c[c].b.body_points <= 0)
                     return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                                           "health=body-points: %s's stat block has no "
                                           "body-points", s->c[c].name);
-        opt_set(&s->o, k, i);
+        opt_set(&s->o, v.k, x);
         return FRAY_OK;
     }
-    if (strcmp(key, "rounds") == 0)
+    if (v.kind == VK_ROUNDS)
         return vary_int(key, value, 1, DL_MAX_ROUNDS, &s->rounds, diag);
-    const char *dot = strrchr(key, '.');
-    if (!dot || dot == key)
-        return vary_bad_key(key, diag);
-    char who[D6_NAME];
-    size_t n = (size_t)(dot - key);
-    if (n >= sizeof who)
-        return vary_bad_key(key, diag);
-    memcpy(who, key, n);
-    who[n] = '\0';
-    const char *field = dot + 1;
-    int ci = find_combatant(s, who);
-    if (ci < 0) {
-        int wi = find_weapon(s, who);
-        if (wi < 0)
-            return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
-                                  "no combatant or weapon '%.40s' (ID.FIELD or WEAPON.damage)",
-                                  who);
-        if (strcmp(field, "damage") != 0)
-            return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
-                                  "no key '%.40s' of a weapon: a weapon's sweep is "
-                                  "WEAPON.damage", field);
-        d6_weapon w = s->w[wi];
+    if (v.kind == VK_DAMAGE) {
+        d6_weapon w = s->w[v.who];
         if (!parse_damage(value, &w.damage, &w.strength))
             return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
                                   "%s: expected a damage code like 4D+1 or STR+1D, got '%.40s'",
@@ -1122,69 +1228,80 @@ fray_status d6_vary(d6_setup *s, const char *key, const char *value, fray_diag *
             return fray__diag_set(diag, FRAY_ERR_RANGE, 0,
                                   "%s must be between 0D+1 (or STR) and %dD, got '%.40s'", key,
                                   DL_MAX_DAMAGE_DICE, value);
-        s->w[wi] = w;
+        s->w[v.who] = w;
         return FRAY_OK;
     }
-    d6_block *b = &s->c[ci].b;
-    for (int a = 0; a < D6_ATTRS; a++)
-        if (strcmp(field, attr_words[a]) == 0)
-            return vary_code(key, value, DL_MAX_ATTR_DICE, &b->attr[a], diag);
-    int sk = find_skill(field);
-    if (sk >= 0) {
-        fray_status st = vary_code(key, value, DL_MAX_SKILL_DICE, &b->skill[sk], diag);
-        if (st == FRAY_OK)
-            b->has_skill |= 1u << sk;
+    d6_combatant *c = &s->c[v.who];
+    d6_block *b = &c->b;
+    switch (v.kind) {
+    case VK_ATTR:
+        return vary_code(key, value, DL_MAX_ATTR_DICE, &b->attr[v.k], diag);
+    case VK_SKILL:
+        if ((st = vary_code(key, value, DL_MAX_SKILL_DICE, &b->skill[v.k], diag)) == FRAY_OK)
+            b->has_skill |= 1u << v.k;
         return st;
-    }
-    int x;
-    fray_status st;
-    if (strcmp(field, "body-points") == 0) {
+    case VK_BP:
         if ((st = vary_int(key, value, 1, 999, &x, diag)) == FRAY_OK)
             b->body_points = (int16_t)x;
         return st;
-    }
-    if (strcmp(field, "move") == 0) {
+    case VK_MOVE:
         if ((st = vary_int(key, value, 0, 100, &x, diag)) == FRAY_OK)
             b->move = (int16_t)x;
         return st;
-    }
-    if (strcmp(field, "scale") == 0) {
+    case VK_SCALE:
         if ((st = vary_int(key, value, -DL_MAX_SCALE, DL_MAX_SCALE, &x, diag)) == FRAY_OK)
             b->scale = (int8_t)x;
         return st;
-    }
-    d6_combatant *c = &s->c[ci];
-    if (strcmp(field, "x") == 0 || strcmp(field, "y") == 0) {
+    case VK_X:
+    case VK_Y:
         if ((st = vary_int(key, value, -DL_MAX_AT, DL_MAX_AT, &x, diag)) == FRAY_OK)
-            *(field[0] == 'x' ? &c->x : &c->y) = (int16_t)x;
+            *(v.kind == VK_X ? &c->x : &c->y) = (int16_t)x;
         return st;
-    }
-    if (strcmp(field, "cover") == 0 || strcmp(field, "tactics") == 0) {
-        bool cov = field[0] == 'c';
-        const char *const *words = cov ? cover_words : tactics_words;
-        int nw = cov ? 5 : 2;
-        int i = yr_find_name(value, words, nw);
-        if (i < 0) {
-            char list[128];
-            return fray__diag_set(diag, FRAY_ERR_PARSE, 0, "%s: expected one of %s, got '%.40s'",
-                                  key, yr_join_names(list, sizeof list, words, nw), value);
-        }
-        if (cov) {
-            c->cover = (uint8_t)i;
-            return FRAY_OK;
-        }
-        if (i == D6_TAC_RANGED && !has_ranged(s, b))
+    case VK_COVER:
+        if ((st = vary_word(key, value, cover_words, 5, &x, diag)) == FRAY_OK)
+            c->cover = (uint8_t)x;
+        return st;
+    default: /* VK_TACTICS */
+        if ((st = vary_word(key, value, tactics_words, 2, &x, diag)) != FRAY_OK)
+            return st;
+        if (x == D6_TAC_RANGED && !has_ranged(s, b))
             return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                                   "%s=ranged: %s has no weapon with ranges in hand or carried",
                                   key, c->name);
-        c->tactics = (uint8_t)i;
+        c->tactics = (uint8_t)x;
         return FRAY_OK;
     }
-    return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
-                          "no key '%.40s' of a combatant: agility, coordination, physique, "
-                          "intellect, acumen, charisma, a skill (fighting, melee-combat, dodge, "
-                          "acrobatics, marksmanship, throwing, lifting, running, stamina, "
-                          "mettle, search, command), body-points, move, scale, x, y, cover "
-                          "or tactics",
-                          field);
+}
+
+fray_status d6_vary_scope(const d6_setup *s, const char *key, char *buf, size_t size,
+                          fray_diag *diag) {
+    if (!s || !key || (!buf && size))
+        return FRAY_ERR_INVALID;
+    if (size)
+        buf[0] = '\0';
+    vkey v;
+    fray_status st = vary_resolve(s, key, &v, diag);
+    if (st != FRAY_OK || !size)
+        return st;
+    if (v.kind == VK_OPT || v.kind == VK_ROUNDS) {
+        snprintf(buf, size, "the whole encounter");
+    } else if (v.kind == VK_DAMAGE) {
+        size_t len = 0;
+        int w = snprintf(buf, size, "every combatant with %s in hand or carried:",
+                         s->w[v.who].name);
+        len = w > 0 ? (size_t)w : 0;
+        int n = 0;
+        for (int i = 0; i < s->n && len < size; i++) {
+            const d6_block *b = &s->c[i].b;
+            if (b->weapon != v.who && b->off_hand != v.who && !(b->carried & (1u << v.who)))
+                continue;
+            w = snprintf(buf + len, size - len, "%s %s", n++ ? "," : "", s->c[i].name);
+            len += w > 0 ? (size_t)w : 0;
+        }
+        if (!n && len < size)
+            snprintf(buf + len, size - len, " nobody");
+    } else {
+        snprintf(buf, size, "%s", s->c[v.who].name);
+    }
+    return FRAY_OK;
 }
