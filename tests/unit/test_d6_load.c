@@ -224,7 +224,7 @@ Test(d6_load, the_firefight_places_and_covers) {
     d6_setup *s = load_ok("examples/d6/firefight.yaml");
     int wc = find_c(s, "wall-crossbow"), ra = find_c(s, "road-archer");
     int rc = find_c(s, "road-crossbow"), rb = find_c(s, "road-bandit");
-    cr_assert_eq(s->c[wc].cover, D6_COVER_THREE_QUARTERS);
+    cr_assert_eq(s->c[wc].cover, D6_COVER_QUARTER);
     cr_assert_eq(s->c[find_c(s, "wall-archer")].cover, D6_COVER_HALF);
     cr_assert_eq(s->c[ra].cover, D6_COVER_QUARTER);
     cr_assert_eq(s->c[rc].cover, D6_COVER_NONE, "no cover by default");
