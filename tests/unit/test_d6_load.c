@@ -277,6 +277,8 @@ Test(d6_load, every_option_word_reads) {
         {"initiative: scene", offsetof(d6_options, initiative), D6_INIT_SCENE},
         {"initiative: first-action", offsetof(d6_options, initiative), D6_INIT_FIRST_ACTION},
         {"damage-bonus: yes", offsetof(d6_options, damage_bonus), 1},
+        {"damage-bonus: yes, notes: every mapping takes notes",
+         offsetof(d6_options, damage_bonus), 1},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         char text[1024];
@@ -535,5 +537,39 @@ Test(d6_load, load_files_lists_every_file_read) {
     cr_assert(strstr(files.path[1], "data/d6/statblocks.yaml"), "%s", files.path[1]);
     cr_assert(strstr(files.path[2], "data/d6/weapons.yaml"), "%s", files.path[2]);
     fray__files_free(&files);
+    d6_setup_free(s);
+}
+
+/* docs/file-formats.md "Every key is checked": every mapping takes notes,
+ * the skills map too (notes is no skill). */
+Test(d6_load, every_mapping_takes_notes) {
+    const char *text =
+        "fray: encounter\nrules: d6\nnotes: an encounter\n"
+        "statblocks: [" FRAY_SOURCE_DIR "/data/d6/statblocks.yaml,\n"
+        "  {name: Scout, agility: 3D, coordination: 3D, physique: 3D, intellect: 2D,\n"
+        "   acumen: 2D, charisma: 2D, skills: {dodge: 4D, notes: a skill map}, notes: a block}]\n"
+        "scene: {light: moonlit, notes: a scene}\n"
+        "options: {notes: options}\n"
+        "combatants:\n"
+        "  - {id: a, statblock: Scout, side: A, at: [0, 0], notes: a combatant}\n"
+        "  - {id: b, statblock: Fighter, side: B, at: [0, 2]}\n";
+    char path[] = "/tmp/fray_d6_notes_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    cr_assert_not_null(f);
+    cr_assert_geq(fputs(text, f), 0);
+    cr_assert_eq(fclose(f), 0);
+    d6_setup *s = NULL;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    fray_status st = d6_load(path, NULL, &s, &d);
+    cr_assert_eq(unlink(path), 0);
+    cr_assert_eq(st, FRAY_OK, "%d:%d: %s", d.line, d.column, d.message);
+    const d6_block *b = &s->c[find_c(s, "a")].b;
+    cr_assert_eq(b->has_skill, 1u << D6_SK_DODGE, "dodge alone");
+    code_is(b->skill[D6_SK_DODGE], 4, 0, "dodge 4D");
+    cr_assert_eq(b->weapon, -1, "unarmed");
+    cr_assert_eq(s->light, 2, "moonlit: +2D");
     d6_setup_free(s);
 }

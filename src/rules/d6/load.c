@@ -518,6 +518,8 @@ static fray_status read_block(dl *L, const yn *it) {
             return FAIL(L, sk, "skills: expected a map from a skill to its die code "
                                "(skills: {dodge: 4D}), got %s", yr_got(sk, b));
         for (const yn *k = sk->first; k; k = k->next) {
+            if (k->type == YN_SCALAR && strcmp(k->text, "notes") == 0)
+                continue; /* every mapping takes notes */
             int s = k->type == YN_SCALAR ? find_skill(k->text) : -1;
             if (s < 0)
                 return yr_unknown(&L->r, k, "skill", k->type == YN_SCALAR ? k->text : "?",
@@ -602,14 +604,15 @@ static fray_status read_block(dl *L, const yn *it) {
 /* ---- Encounters -------------------------------------------------------- */
 
 static fray_status read_options(dl *L, const yn *m) {
-    const char *keys[N_OPTS];
+    const char *keys[N_OPTS + 1];
     for (int k = 0; k < N_OPTS; k++)
         keys[k] = opt_table[k].key;
+    keys[N_OPTS] = "notes"; /* every mapping takes notes */
     char b[64];
     if (m->type != YN_MAP)
         return FAIL(L, m, "options: expected a mapping (options: {health: wounds}), got %s",
                     yr_got(m, b));
-    fray_status st = yr_keys(&L->r, m, "options", keys, N_OPTS, false);
+    fray_status st = yr_keys(&L->r, m, "options", keys, N_OPTS + 1, false);
     if (st != FRAY_OK)
         return st;
     for (int k = 0; k < N_OPTS; k++) {
