@@ -61,6 +61,13 @@ static const bad_case cases[] = {
      "expected a skill for a weapon's skill (fighting, melee combat, dodge"},
     {WEAPONS "  - {name: x, damage: 4D}\n", "{name", FRAY_ERR_PARSE,
      "missing key 'skill' in a weapon"},
+    {WEAPONS "  - {name: x, skill: dodge, damage: 4D}\n", "dodge", FRAY_ERR_PARSE,
+     "a weapon attacks with fighting, melee combat, marksmanship or throwing, got 'dodge'"},
+    {WEAPONS "  - {name: x, skill: marksmanship, damage: 4D}\n", "{name", FRAY_ERR_PARSE,
+     "missing key 'ranges' in a marksmanship or throwing weapon"},
+    {WEAPONS "  - {name: x, skill: melee combat, damage: 4D, ranges: 3/6/9}\n", "3/6/9",
+     FRAY_ERR_PARSE, "ranges are a marksmanship or throwing weapon's: melee combat reaches "
+                     "Point Blank"},
     {WEAPONS "  - {name: x, skill: marksmanship, damage: 4D, ranges: 10/5/40}\n", "10/5/40",
      FRAY_ERR_RANGE, "Short, Medium and Long each reach at least as far as the one before, "
                      "got 5 after 10"},

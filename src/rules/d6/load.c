@@ -397,12 +397,22 @@ static fray_status read_weapon(dl *L, const yn *it) {
                     yr_join_names(list, sizeof list, skill_words, D6_SKILLS), yr_got(sv, b));
     }
     w.skill = (uint8_t)find_skill(sv->text);
+    bool missile = w.skill == D6_SK_MARKSMANSHIP || w.skill == D6_SK_THROWING;
+    if (!missile && w.skill != D6_SK_FIGHTING && w.skill != D6_SK_MELEE)
+        return FAIL(L, sv, "a weapon attacks with fighting, melee combat, marksmanship or "
+                           "throwing, got '%.40s'", sv->text);
     const yn *dv = yr_get(it, "damage");
     if (!dv)
         return yr_missing(&L->r, it, "damage", "a weapon");
     if ((st = damage_of(L, dv, &w)) != FRAY_OK)
         return st;
     const yn *rv = yr_get(it, "ranges");
+    if (rv && !missile)
+        return FAIL(L, rv, "ranges are a marksmanship or throwing weapon's: %s reaches Point "
+                           "Blank (Short when longer than 2 m: length-cm)", skill_words[w.skill]);
+    if (!rv && missile)
+        return yr_missing(&L->r, it, "ranges", "a marksmanship or throwing weapon (Short, "
+                                               "Medium and Long in meters)");
     if (rv && (st = ranges_of(L, rv, &w)) != FRAY_OK)
         return st;
     int x = 0;
