@@ -143,6 +143,8 @@ typedef struct d6_setup {
     int rounds;               /* the time limit in rounds */
     uint64_t seed;
     bool has_seed;
+    fray_allocator alloc;     /* load.c: what it was made with (zeroed:
+                                 malloc), for d6_setup_free */
 } d6_setup;
 
 /* ---- load.c ------------------------------------------------------------ */
@@ -154,6 +156,18 @@ fray_status d6_setup_copy(const d6_setup *s, const fray_allocator *alloc,
                           d6_setup **out);
 fray_status d6_vary(d6_setup *s, const char *key, const char *value,
                     fray_diag *diag);
+/* Whom a sweep's key changes, in rules words ("the whole encounter",
+ * "Brand", "every combatant with sword in hand or carried: Brand,
+ * Osric"), snprintf-style; an unknown key refused as d6_vary refuses it
+ * (ruleset.h vary_scope). */
+fray_status d6_vary_scope(const d6_setup *s, const char *key, char *buf,
+                          size_t size, fray_diag *diag);
+/* d6_load, adding every file read from the disk to files (ruleset.h
+ * load_files; NULL: none kept). */
+struct fray__files;
+fray_status d6_load_files(const char *path, const fray_allocator *alloc,
+                          d6_setup **out, struct fray__files *files,
+                          fray_diag *diag);
 
 /* ---- rules.c: a fight's state, its events (below this line: the
  * engine's, added as it is built) --------------------------------------- */
