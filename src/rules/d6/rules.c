@@ -246,6 +246,7 @@ static bool initiative(d6_run *r, bool roll_now) {
 fray_status d6_begin(d6_run *r) {
     r->st->started = true;
     r->st->round = 1;
+    r->ev->round = 1;
     r->ev->kind = D6_EV_BEGIN;
     r->ev->actor = r->ev->target = -1;
     if (!initiative(r, true))
