@@ -21,13 +21,11 @@
 extern const fray__ruleset fray__towers_ruleset;
 extern const fray__ruleset fray__alloy_ruleset;
 extern const fray__ruleset fray__winter_ruleset;
-extern const fray__ruleset fray__d6_ruleset;
 
 const fray__ruleset *const fray__rulesets[] = {
     &fray__towers_ruleset,
     &fray__alloy_ruleset,
     &fray__winter_ruleset,
-    &fray__d6_ruleset,
     NULL,
 };
 
