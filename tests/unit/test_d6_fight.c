@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "fray/sim.h"
+#include "fray/view.h"
 
 static d6_setup S;
 
@@ -261,5 +262,45 @@ Test(d6_fight, narration) {
     cr_assert(strstr(t, "Wounded"), "%s", t);
     fray_fight_draw_time(f, t, sizeof t);
     cr_assert(strstr(t, "now"), "%s", t);
+    fray_fight_free(f);
+}
+
+/* The fight as data (include/fray/view.h): the Wound level track, the
+ * order, the active defense to the defender's next turn, and the actions
+ * of whoever's turn it is (attack only on a foe in reach). */
+Test(d6_fight, view_of_a_fight) {
+    d6_fx_duel(&S);
+    fray_setup fs = d6_fx_setup(&S);
+    const int init[] = {4, 3, 2, 5, 5}; /* the brigand first */
+    fray_fight *f = d6_fx_start(&fs, init, 5);
+    const int dodge[] = {3, 1, 1};
+    d6_fx_ok(f, "brigand defend", dodge, 3);
+    fray_fight_view *v = NULL;
+    cr_assert_eq(fray_fight_view_new(f, NULL, &v), FRAY_OK);
+    cr_assert_eq(v->turn, 0);
+    const fray_view_combatant *k = &v->combatants[0], *b = &v->combatants[1];
+    cr_assert_str_eq(k->tracks[0].name, "Wound level");
+    cr_assert_str_eq(k->tracks[0].descriptor, "unhurt");
+    cr_assert_eq(b->order, 0);
+    cr_assert(b->acted);
+    cr_assert_eq(b->n_conditions, 1);
+    cr_assert_str_eq(b->conditions[0].name, "dodging 7");
+    bool attack = false, defend = false;
+    for (int i = 0; i < k->n_actions; i++) {
+        attack |= strcmp(k->actions[i].word, "attack") == 0;
+        defend |= strcmp(k->actions[i].word, "defend") == 0;
+    }
+    cr_assert_not(attack, "the brigand is 6 m away: out of reach");
+    cr_assert(defend);
+    fray_fight_view_free(v);
+    d6_fx_ok(f, "knight move 5,0", NULL, 0);
+    cr_assert_eq(fray_fight_view_new(f, NULL, &v), FRAY_OK);
+    attack = false;
+    for (int i = 0; i < v->combatants[0].n_actions; i++)
+        if (strcmp(v->combatants[0].actions[i].word, "attack") == 0)
+            attack = v->combatants[0].actions[i].n_targets == 1 &&
+                     v->combatants[0].actions[i].targets[0] == 1;
+    cr_assert(attack, "in reach now");
+    fray_fight_view_free(v);
     fray_fight_free(f);
 }

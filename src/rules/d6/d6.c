@@ -573,6 +573,12 @@ static size_t rs_summary(const void *rfight, char *buf, size_t size) {
     return d6_summary(f->s, &f->st, buf, size);
 }
 
+static fray_status rs_view(const void *rfight, struct fray_fight_view *v) {
+    const d6_fight *f = rfight;
+    int turn = rs_over(f) || !f->st.started ? -1 : d6_actor(&f->st);
+    return d6_view(f->s, &f->st, turn, v);
+}
+
 /* ---- Simulation ------------------------------------------------------------ */
 
 static fray_status rs_sim_fight_new(const void *setup, uint64_t seed, int until,
@@ -714,6 +720,7 @@ const fray__ruleset fray__d6_ruleset = {
     .harm_name = rs_harm_name,
     .spent_name = rs_spent_name,
     .state_meaning = rs_state_meaning,
+    .view = rs_view,
 };
 
 /* For tests: the state of the ruleset's part of a fight (fray__fight_rf). */

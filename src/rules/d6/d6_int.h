@@ -325,6 +325,10 @@ size_t d6_draw_time(const d6_setup *s, const d6_state *st, char *buf,
                     size_t size);
 size_t d6_draw_map(const d6_setup *s, const d6_state *st, char *buf,
                    size_t size);
+/* view.c: the fight as data (include/fray/view.h) */
+struct fray_fight_view;
+fray_status d6_view(const d6_setup *s, const d6_state *st, int turn,
+                    struct fray_fight_view *v);
 /* d6.c, for tests: a fight's state (fray__fight_rf). */
 d6_state *d6_fight_state(void *rfight);
 
