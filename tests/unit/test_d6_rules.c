@@ -365,3 +365,31 @@ Test(d6_rules, stunned_two_rounds) {
     cr_assert_eq(d6_wound_penalty(&S, st, 1), 0, "then no more");
     fray_fight_free(f);
 }
+
+/* wild-one (D-0 R?, D7.23) in a fight: cancel-highest (default): the
+ * Wild Die's 1 and the highest other die count nothing (5D [1,4,4,4,4]:
+ * 12); complication: the 1 adds (17) and the narration says a
+ * complication follows. */
+Test(d6_rules, wild_one_in_a_fight) {
+    for (int comp = 0; comp < 2; comp++) {
+        d6_fx_duel(&S);
+        S.o.wild_one = comp ? D6_WILD_ONE_COMPLICATION : D6_WILD_ONE_CANCEL_HIGHEST;
+        S.o.health = D6_HEALTH_BODY_POINTS;
+        fray_setup fs = d6_fx_setup(&S);
+        fray_fight *f = knight_first(&fs);
+        d6_fx_ok(f, "knight move 5,0", NULL, 0);
+        const int d[] = {1, 4, 4, 4, 4, /* damage 3D+1 */ 2, 2, 2, /* leather */ 2};
+        d6_fx_ok(f, "knight attack brigand", d, 9);
+        char j[4096];
+        last_json(f, j, sizeof j);
+        has(j, comp ? "\"total\":17" : "\"total\":12");
+        has(j, comp ? "\"roll\":\"attack\",\"result\":\"complication\""
+                    : "\"roll\":\"attack\",\"result\":\"cancel-highest\"");
+        char t[2048];
+        fray_event_narrate(f, fray_fight_events(f) - 1, t, sizeof t);
+        cr_assert(strstr(t, comp ? "a complication (the GM says what)"
+                                 : "it and the highest die count nothing"),
+                  "%s", t);
+        fray_fight_free(f);
+    }
+}
