@@ -393,3 +393,43 @@ Test(d6_rules, wild_one_in_a_fight) {
         fray_fight_free(f);
     }
 }
+
+/* core "Active defense": a parry (melee combat with a melee weapon,
+ * fighting without one) replaces 10 against melee attacks; against a
+ * shot it counts nothing (passive 10 stands). */
+Test(d6_rules, parry_melee_only) {
+    d6_fx_duel(&S);
+    fray_setup fs = d6_fx_setup(&S);
+    const int d[] = {4, 3, 2, 5, 5}; /* the brigand first */
+    fray_fight *f = d6_fx_start(&fs, d, 5);
+    const int parry[] = {3, 1, 1, 1}; /* melee 4D: 6 */
+    d6_fx_ok(f, "brigand defend parry", parry, 4);
+    cr_assert(d6_fx_st(f)->c[1].def_parry);
+    d6_fx_ok(f, "knight move 5,0", NULL, 0);
+    const int miss[] = {2, 1, 1, 1, 1};
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_neq(d6_fx_cmd(f, "knight attack brigand", miss, 5, &diag), FRAY_OK,
+                  "6 meets the parry's 6: a hit, which rolls damage");
+    cr_assert(strstr(diag.message, "needs more dice"), "%s", diag.message);
+    fray_fight_free(f);
+
+    d6_fx_firefight(&S);
+    S.o.initiative = D6_INIT_FIRST_ACTION;
+    fs = d6_fx_setup(&S);
+    f = d6_fx_start(&fs, NULL, 0);
+    const int p3[] = {3, 1, 1}; /* fighting (Agility 3D): 5 */
+    d6_fx_ok(f, "archer-1 defend full parry", p3, 3);
+    cr_assert_eq(d6_fx_st(f)->c[0].def_total, 15);
+    d6_fx_ok(f, "archer-2 wait", NULL, 0);
+    const int shot[] = {2, 2, 2, 2};
+    d6_fx_ok(f, "xbow-1 attack archer-1", shot, 4);
+    char j[4096];
+    last_json(f, j, sizeof j);
+    has(j, "\"difficulty\":24");
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(d6_fx_cmd(f, "xbow-2 defend twice", NULL, 0, &diag), FRAY_ERR_PARSE);
+    cr_assert(strstr(diag.message, "'twice': expected `full`, `parry` or nothing"), "%s",
+              diag.message);
+    fray_fight_free(f);
+}

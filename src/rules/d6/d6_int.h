@@ -196,6 +196,7 @@ typedef struct d6_cstate {
     int16_t def_total;        /* that defense's difficulty */
     int32_t stun_round;       /* Stunned: -1D through this round */
     int16_t init;             /* its initiative total (0: not rolled) */
+    bool def_parry;           /* that defense is a parry: against melee only */
 } d6_cstate;
 
 typedef struct d6_state {
@@ -224,7 +225,8 @@ enum d6_fact_kind {
     D6_FACT_ROUND,    /* a: the round */
     D6_FACT_ATTACK,   /* who at other: a attack total, b difficulty, c hit,
                          d range band (D6_BAND_BEYOND: melee) */
-    D6_FACT_DEFENSE,  /* who: a the difficulty it sets, b d6_defense, c roll */
+    D6_FACT_DEFENSE,  /* who: a the difficulty it sets, b d6_defense, c roll,
+                         d 1 a parry (against melee only) */
     D6_FACT_DAMAGE,   /* who hurt by other: a damage total, b resistance
                          total, c Wound level (wounds) or Body Points left */
     D6_FACT_STAY_UP,  /* who: a stamina or mettle total, b 15, c stayed up */
@@ -253,7 +255,7 @@ typedef struct d6_event {
     int8_t weapon;            /* attack: the weapon (setup index), -1 the one in hand */
     uint8_t full;             /* defend: full; attack: one action a partial defense */
     uint8_t given;            /* the dice were given by hand */
-    uint8_t pad;
+    uint8_t parry;            /* defend, attack's defense: a parry, not a dodge */
     int16_t x, y;             /* move: where to */
     uint16_t n_dice, n_facts;
     uint8_t dice[D6_EV_DICE];
@@ -305,6 +307,8 @@ d6_code d6_skill_code(const d6_setup *s, int i, int k);
 int d6_wound_penalty(const d6_setup *s, const d6_state *st, int i);
 /* The combat difficulty of an attack on t from band (without the
  * modifier dice rolled: the standard values), never below 3. */
+/* The code i parries with: its melee weapon's skill, else fighting. */
+int d6_parry_skill(const d6_setup *s, int i);
 int d6_difficulty_standard(const d6_setup *s, const d6_state *st, int t,
                            int band, bool ranged);
 /* The Wound level an excess of damage over resistance gives, raised as

@@ -392,10 +392,21 @@ static int cover_dice(int cover) {
 
 static const int band_mod[] = {-5, 0, 5, 10, 0};
 
+/* The defense an attack meets: passive 10, or the active defense made
+ * (a parry stands against melee attacks only). */
+static int defense_of(const d6_cstate *c, bool ranged) {
+    return c->defense == D6_DEF_NONE || (c->def_parry && ranged) ? 10 : c->def_total;
+}
+
+int d6_parry_skill(const d6_setup *s, int i) {
+    int w = d6_weapon_of(s, i);
+    return w >= 0 && !is_ranged(s, w) ? s->w[w].skill : D6_SK_FIGHTING;
+}
+
 int d6_difficulty_standard(const d6_setup *s, const d6_state *st, int t,
                            int band, bool ranged) {
     const d6_cstate *c = &st->c[t];
-    int d = c->defense == D6_DEF_NONE ? 10 : c->def_total;
+    int d = defense_of(c, ranged);
     if (ranged)
         d += band_mod[band] + 3 * s->light;
     d += 3 * cover_dice(s->c[t].cover);
@@ -468,15 +479,17 @@ static d6_code penalised(d6_code c, int dice) {
     return d6_code_add(c, p);
 }
 
-static bool defend(d6_run *r, int a, bool full, int pen) {
+static bool defend(d6_run *r, int a, bool full, bool parry, int pen) {
     d6_cstate *c = &r->st->c[a];
     int tot;
-    if (!roll(r, penalised(d6_skill_code(r->s, a, D6_SK_DODGE), pen), true, a,
+    int skill = parry ? d6_parry_skill(r->s, a) : D6_SK_DODGE;
+    if (!roll(r, penalised(d6_skill_code(r->s, a, skill), pen), true, a,
               D6_ROLL_DEFENSE, &tot))
         return false;
     c->defense = full ? D6_DEF_FULL : D6_DEF_PARTIAL;
     c->def_total = (int16_t)(full ? tot + 10 : tot);
-    fact(r, D6_FACT_DEFENSE, a, -1, c->def_total, c->defense, tot, 0);
+    c->def_parry = parry;
+    fact(r, D6_FACT_DEFENSE, a, -1, c->def_total, c->defense, tot, parry);
     return true;
 }
 
@@ -489,8 +502,7 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen) {
     int at;
     if (!roll(r, penalised(d6_skill_code(s, a, skill), pen), true, a, D6_ROLL_ATTACK, &at))
         return false;
-    const d6_cstate *ct = &st->c[t];
-    int diff = ct->defense == D6_DEF_NONE ? 10 : ct->def_total;
+    int diff = defense_of(&st->c[t], ranged);
     int dice = cover_dice(s->c[t].cover);
     if (ranged) {
         diff += band_mod[band];
@@ -541,6 +553,7 @@ fray_status d6_apply(d6_run *r) {
     if (!(ca->flags & D6_F_MOVED)) {
         ca->defense = D6_DEF_NONE; /* an active defense lasts to its next turn */
         ca->def_total = 0;
+        ca->def_parry = false;
     }
     int pen = d6_wound_penalty(s, st, a);
     switch (ev->kind) {
@@ -549,7 +562,7 @@ fray_status d6_apply(d6_run *r) {
         pen += ev->actions - 1; /* each action beyond the first: -1D (core) */
         int n = ev->actions;
         if (ev->full) {
-            if (!defend(r, a, false, pen))
+            if (!defend(r, a, false, ev->parry != 0, pen))
                 return done(r);
             n--;
         }
@@ -559,7 +572,7 @@ fray_status d6_apply(d6_run *r) {
         break;
     }
     case D6_EV_DEFEND:
-        if (!defend(r, a, ev->full != 0, pen))
+        if (!defend(r, a, ev->full != 0, ev->parry != 0, pen))
             return done(r);
         break;
     case D6_EV_MOVE: {
@@ -655,6 +668,16 @@ void d6_choose(const d6_setup *s, const d6_state *st, d6_event *cmd) {
         }
     }
     bool moved = (st->c[a].flags & D6_F_MOVED) != 0;
+    /* parry rather than dodge when its parry is the better code and no
+     * foe still in the fight shoots */
+    bool shooters = false;
+    for (int i = 0; i < s->n; i++)
+        if (!d6_out(&st->c[i]) && s->c[i].side != s->c[a].side &&
+            is_ranged(s, d6_weapon_of(s, i)))
+            shooters = true;
+    uint8_t parry = !shooters && code_value(d6_skill_code(s, a, d6_parry_skill(s, a))) >
+                                     code_value(d6_skill_code(s, a, D6_SK_DODGE));
+    cmd->parry = parry;
     if (hurt(s, st, a, true) && friends > 0 && in_reach > 0 && !moved) {
         cmd->kind = D6_EV_DEFEND;
         cmd->full = 1;
@@ -665,11 +688,14 @@ void d6_choose(const d6_setup *s, const d6_state *st, d6_event *cmd) {
         cmd->target = (int8_t)best;
         cmd->actions = 1;
         if (in_reach >= 2 || hurt(s, st, a, false)) {
-            cmd->actions = 2; /* attack and dodge */
+            cmd->actions = 2; /* attack and dodge (or parry) */
             cmd->full = 1;
+        } else {
+            cmd->parry = 0;
         }
         return;
     }
+    cmd->parry = 0;
     if (nearest < 0 || moved) {
         cmd->kind = D6_EV_WAIT;
         return;

@@ -92,8 +92,9 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
                     nm(s, f->other), f->a, f->b, f->c ? "a hit" : "a miss");
             break;
         case D6_FACT_DEFENSE:
-            put(&o, "%s %s (%d): to hit it is %d until its next turn.\n", nm(s, f->who),
-                f->b == D6_DEF_FULL ? "takes full defense" : "dodges", f->c, f->a);
+            put(&o, "%s %s%s (%d): to hit it %sis %d until its next turn.\n", nm(s, f->who),
+                f->b == D6_DEF_FULL ? "takes full defense, " : "",
+                f->d ? "parrying" : "dodging", f->c, f->d ? "in melee " : "", f->a);
             break;
         case D6_FACT_DAMAGE:
             if (health_wounds)
@@ -159,6 +160,8 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
     }
     if (ev->kind == D6_EV_DEFEND && ev->full)
         put(&o, ",\"full\":true");
+    if ((ev->kind == D6_EV_DEFEND || ev->kind == D6_EV_ATTACK) && ev->parry)
+        put(&o, ",\"parry\":true");
     if (ev->kind == D6_EV_MOVE)
         put(&o, ",\"x\":%d,\"y\":%d", ev->x, ev->y);
     put(&o, "},\"given\":%s,\"dice\":[", ev->given ? "true" : "false");
@@ -187,8 +190,8 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
                 put(&o, ",\"range\":\"%s\"", d6_band_name(f->d));
             break;
         case D6_FACT_DEFENSE:
-            put(&o, ",\"roll\":%d,\"difficulty\":%d,\"full\":%s", f->c, f->a,
-                f->b == D6_DEF_FULL ? "true" : "false");
+            put(&o, ",\"roll\":%d,\"difficulty\":%d,\"full\":%s,\"parry\":%s", f->c, f->a,
+                f->b == D6_DEF_FULL ? "true" : "false", f->d ? "true" : "false");
             break;
         case D6_FACT_DAMAGE:
             if (s->o.health == D6_HEALTH_WOUNDS)
@@ -321,6 +324,11 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
             BAD(k == D6_EV_ATTACK ? "command.defend" : "command.full", "expected true or false");
         ev->full = json_is_true(v);
     }
+    if ((v = json_object_get(c, "parry"))) {
+        if (!json_is_boolean(v) || (k != D6_EV_ATTACK && k != D6_EV_DEFEND))
+            BAD("command.parry", "expected true or false (a defense's)");
+        ev->parry = json_is_true(v);
+    }
     if (k == D6_EV_MOVE) {
         json_t *x = json_object_get(c, "x"), *y = json_object_get(c, "y");
         if (!int_in(x, -30000, 30000))
@@ -433,12 +441,14 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
     }
     if (word_eq(w, wl, "defend")) {
         cmd->kind = D6_EV_DEFEND;
-        if (n == 3 && word_eq(tok[2], len[2], "full")) {
-            cmd->full = 1;
-            return FRAY_OK;
+        for (int k = 2; k < n; k++) {
+            if (word_eq(tok[k], len[k], "full") && !cmd->full)
+                cmd->full = 1;
+            else if (word_eq(tok[k], len[k], "parry") && !cmd->parry)
+                cmd->parry = 1;
+            else
+                return bad_word(diag, text, tok[k], len[k], "expected `full`, `parry` or nothing");
         }
-        if (n > 2)
-            return bad_word(diag, text, tok[2], len[2], "expected `full` or nothing");
         return FRAY_OK;
     }
     if (word_eq(w, wl, "move")) {
@@ -485,9 +495,12 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
             k++;
         } else if (word_eq(tok[k], len[k], "defend")) {
             cmd->full = 1;
+        } else if (word_eq(tok[k], len[k], "parry")) {
+            cmd->full = 1;
+            cmd->parry = 1;
         } else {
             return bad_word(diag, text, tok[k], len[k],
-                            "expected `with WEAPON`, `actions N` or `defend`");
+                            "expected `with WEAPON`, `actions N`, `defend` or `parry`");
         }
     }
     if (cmd->full && cmd->actions < 2)
@@ -511,7 +524,8 @@ static void status_words(const d6_setup *s, const d6_state *st, int i, out *o) {
     if (d6_out(c))
         put(o, ", out of the fight");
     if (c->defense != D6_DEF_NONE)
-        put(o, ", %s %d", c->defense == D6_DEF_FULL ? "full defense" : "dodging", c->def_total);
+        put(o, ", %s%s %d", c->defense == D6_DEF_FULL ? "full defense, " : "",
+            c->def_parry ? "parrying" : "dodging", c->def_total);
     int pen = d6_wound_penalty(s, st, i);
     if (pen > 0 && !d6_out(c))
         put(o, ", -%dD", pen);

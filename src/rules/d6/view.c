@@ -61,10 +61,11 @@ static fray_status fill_conditions(fray_fight_view *v, const d6_setup *s,
                      "-3D for the rest of the fight", -1);
         if (rc == FRAY_OK && c->defense != D6_DEF_NONE) {
             rc = add(l, &n, CAP,
-                     fray__view_strf(v, "%s %d", c->defense == D6_DEF_FULL ? "full defense"
-                                                                            : "dodging",
-                                     c->def_total),
-                     "until its next turn", -1);
+                     fray__view_strf(v, "%s%s %d",
+                                     c->defense == D6_DEF_FULL ? "full defense, " : "",
+                                     c->def_parry ? "parrying" : "dodging", c->def_total),
+                     c->def_parry ? "until its next turn, against melee attacks"
+                                  : "until its next turn", -1);
             if (rc == FRAY_OK) {
                 l[n - 1].ends = FRAY_VIEW_START_OF_TURN;
                 l[n - 1].whose = i;
