@@ -304,3 +304,19 @@ Test(d6_fight, view_of_a_fight) {
     fray_fight_view_free(v);
     fray_fight_free(f);
 }
+
+/* Whom an event names (issue 14): the attacker and its target. */
+Test(d6_fight, event_names) {
+    d6_fx_brawl(&S);
+    S.o.initiative = D6_INIT_FIRST_ACTION;
+    S.c[2].x = 1;
+    fray_setup fs = d6_fx_setup(&S);
+    fray_fight *f = d6_fx_start(&fs, NULL, 0);
+    const int miss[] = {2, 1, 1, 1}; /* melee 4D+1: 6 */
+    d6_fx_ok(f, "guard-1 attack thug-1", miss, 4);
+    bool named[8];
+    cr_assert_eq(fray_event_names(f, fray_fight_events(f) - 1, named, 8), 2);
+    cr_assert(named[0] && named[2] && !named[1] && !named[3] && !named[4]);
+    cr_assert_eq(fray_event_names(f, 0, named, 8), 5, "the opening names everyone");
+    fray_fight_free(f);
+}

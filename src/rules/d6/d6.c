@@ -573,6 +573,35 @@ static size_t rs_summary(const void *rfight, char *buf, size_t size) {
     return d6_summary(f->s, &f->st, buf, size);
 }
 
+/* Whom an event names (issue 14): its actor, its target, and everyone
+ * its facts tell of. */
+static int rs_event_names(const void *setup, const uint8_t *ev, size_t len,
+                          bool *named) {
+    const d6_setup *s = setup;
+    d6_event *e = malloc(sizeof *e);
+    if (!e)
+        return -1;
+    int n = -1;
+    if (unpack(ev, len, e) == FRAY_OK) {
+        memset(named, 0, (size_t)s->n * sizeof *named);
+        int who[2 + 2 * D6_EV_FACTS], k = 0;
+        who[k++] = e->actor;
+        who[k++] = e->target;
+        for (int i = 0; i < e->n_facts; i++) {
+            who[k++] = e->facts[i].who;
+            who[k++] = e->facts[i].other;
+        }
+        n = 0;
+        for (int i = 0; i < k; i++)
+            if (who[i] >= 0 && who[i] < s->n && !named[who[i]]) {
+                named[who[i]] = true;
+                n++;
+            }
+    }
+    free(e);
+    return n;
+}
+
 static fray_status rs_view(const void *rfight, struct fray_fight_view *v) {
     const d6_fight *f = rfight;
     int turn = rs_over(f) || !f->st.started ? -1 : d6_actor(&f->st);
@@ -721,6 +750,7 @@ const fray__ruleset fray__d6_ruleset = {
     .spent_name = rs_spent_name,
     .state_meaning = rs_state_meaning,
     .view = rs_view,
+    .event_names = rs_event_names,
 };
 
 /* For tests: the state of the ruleset's part of a fight (fray__fight_rf). */
