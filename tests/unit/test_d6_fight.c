@@ -10,6 +10,7 @@
 
 #include "fray/sim.h"
 #include "fray/view.h"
+#include "fray/chances.h"
 
 static d6_setup S;
 
@@ -318,5 +319,35 @@ Test(d6_fight, event_names) {
     cr_assert_eq(fray_event_names(f, fray_fight_events(f) - 1, named, 8), 2);
     cr_assert(named[0] && named[2] && !named[1] && !named[3] && !named[4]);
     cr_assert_eq(fray_event_names(f, 0, named, 8), 5, "the opening names everyone");
+    fray_fight_free(f);
+}
+
+/* Who wins from here (issue 19's forecasts through sim_from): from the
+ * opening the knight wins some share; with the brigand Incapacitated
+ * (-3D) the knight's share is higher by over 4 standard errors of the
+ * difference (2000 trials each, fixed seed). */
+Test(d6_fight, forecast_from_here) {
+    d6_fx_duel(&S);
+    fray_setup fs = d6_fx_setup(&S);
+    const int init[] = {5, 5, 5, 2, 2};
+    fray_fight *f = d6_fx_start(&fs, init, 5);
+    fray_forecast_opts o;
+    memset(&o, 0, sizeof o);
+    o.trials = 2000;
+    o.threads = 1;
+    o.seed = 3;
+    fray_forecast a, b;
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(fray_forecast_run(f, &o, &a, &diag), FRAY_OK, "%s", diag.message);
+    d6_fx_ok(f, "knight move 5,0", NULL, 0);
+    const int d[] = {4, 4, 4, 4, 4, 5, 5, 5, 2, 1, 1, 1, 6, 2, 5, 5};
+    d6_fx_ok(f, "knight attack brigand", d, 16);
+    cr_assert_eq(d6_fx_st(f)->c[1].wound, D6_W_INCAP);
+    cr_assert_eq(fray_forecast_run(f, &o, &b, &diag), FRAY_OK, "%s", diag.message);
+    double pa = a.sides[0].p, pb = b.sides[0].p;
+    double se = sqrt(pa * (1 - pa) / 2000 + pb * (1 - pb) / 2000);
+    cr_assert_gt(pb - pa, 4 * se, "from the opening %f, the brigand down to -3D %f", pa, pb);
+    cr_assert_eq(a.trials, 2000);
     fray_fight_free(f);
 }

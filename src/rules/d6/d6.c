@@ -701,6 +701,24 @@ static const char *rs_state_meaning(int k) {
     return k >= 0 && k < FRAY_SIM_STATES ? m[k] : NULL;
 }
 
+/* The simulation fight in the state of `from`, every die still to come
+ * from the trial's stream: D6 hides nothing but the dice (forecasts,
+ * issue 19). */
+static fray_status rs_sim_from(void *rfight, const void *from, uint64_t seed,
+                               uint64_t trial) {
+    d6_fight *f = rfight;
+    const d6_fight *src = from;
+    f->st = src->st;
+    fray_rng_for_trial(&f->st.rng, seed, trial);
+    f->seed = seed;
+    f->trial = trial;
+    f->has_event = false;
+    f->why[0] = '\0';
+    f->n_events = src->n_events > 0 ? src->n_events : 1;
+    counts_reset(f);
+    return FRAY_OK;
+}
+
 const fray__ruleset fray__d6_ruleset = {
     .name = "d6",
     .title = "D6",
@@ -751,6 +769,7 @@ const fray__ruleset fray__d6_ruleset = {
     .state_meaning = rs_state_meaning,
     .view = rs_view,
     .event_names = rs_event_names,
+    .sim_from = rs_sim_from,
 };
 
 /* For tests: the state of the ruleset's part of a fight (fray__fight_rf). */
