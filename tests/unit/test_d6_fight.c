@@ -189,7 +189,7 @@ Test(d6_fight, commands_refused_in_words) {
     fray_fight *f = d6_fx_start(&fs, init, 5);
     refused(f, "brigand attack knight", FRAY_ERR_INVALID, "it is Sir Aldo's turn, not Brigand's");
     refused(f, "knight attack nobody", FRAY_ERR_PARSE, "'nobody': no combatant of that id");
-    refused(f, "knight fly", FRAY_ERR_PARSE, "'fly': expected attack, defend, move or wait");
+    refused(f, "knight fly", FRAY_ERR_PARSE, "'fly': expected attack, defend, move, wait or aim");
     refused(f, "knight attack brigand actions 9", FRAY_ERR_PARSE, "'9': expected the actions");
     refused(f, "knight attack brigand with axe", FRAY_ERR_PARSE, "'axe': no weapon");
     refused(f, "knight attack brigand with club", FRAY_ERR_INVALID, "does not hold the club");

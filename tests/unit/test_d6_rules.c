@@ -433,3 +433,28 @@ Test(d6_rules, parry_melee_only) {
               diag.message);
     fray_fight_free(f);
 }
+
+/* core "Aiming": +1D a round of aiming to the next attack on the one
+ * aimed at, up to +3D; any other action spends it. Four rounds of aiming
+ * give the crossbowman 4D + 3D = 7 dice (the dice given must be 7). */
+Test(d6_rules, aiming) {
+    d6_fx_firefight(&S);
+    fray_setup fs = d6_fx_setup(&S);
+    fray_fight *f = crossbow_turn(&fs);
+    for (int r = 0; r < 4; r++) {
+        d6_fx_ok(f, "xbow-1 aim archer-1", NULL, 0);
+        d6_fx_ok(f, "xbow-2 wait", NULL, 0);
+        d6_fx_ok(f, "xbow-3 wait", NULL, 0);
+        d6_fx_ok(f, "next", NULL, 0);
+        d6_fx_ok(f, "archer-1 wait", NULL, 0);
+        d6_fx_ok(f, "archer-2 wait", NULL, 0);
+    }
+    cr_assert_eq(d6_fx_st(f)->c[2].aim_dice, 3, "at most +3D");
+    const int seven[] = {2, 2, 2, 2, 2, 2, 2};
+    d6_fx_ok(f, "xbow-1 attack archer-1", seven, 7);
+    char j[4096];
+    last_json(f, j, sizeof j);
+    has(j, "\"total\":14,\"difficulty\":24");
+    cr_assert_eq(d6_fx_st(f)->c[2].aim_dice, 0, "spent");
+    fray_fight_free(f);
+}

@@ -463,7 +463,8 @@ static bool same_c(const d6_cstate *a, const d6_cstate *b) {
     return a->x == b->x && a->y == b->y && a->bp == b->bp && a->wound == b->wound &&
            a->flags == b->flags && a->defense == b->defense &&
            a->def_total == b->def_total && a->stun_round == b->stun_round &&
-           a->init == b->init && a->def_parry == b->def_parry;
+           a->init == b->init && a->def_parry == b->def_parry &&
+           a->aim_target == b->aim_target && a->aim_dice == b->aim_dice;
 }
 
 static bool rs_same(const void *pa, const void *pb) {

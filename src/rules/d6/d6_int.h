@@ -197,6 +197,8 @@ typedef struct d6_cstate {
     int32_t stun_round;       /* Stunned: -1D through this round */
     int16_t init;             /* its initiative total (0: not rolled) */
     bool def_parry;           /* that defense is a parry: against melee only */
+    int8_t aim_target;        /* whom it has aimed at (aim_dice > 0) */
+    uint8_t aim_dice;         /* +1D a round of aiming, up to +3D (core) */
 } d6_cstate;
 
 typedef struct d6_state {
@@ -217,6 +219,7 @@ enum d6_kind {
     D6_EV_DEFEND,
     D6_EV_MOVE,
     D6_EV_WAIT,
+    D6_EV_AIM,                /* a round of aiming at the target (core) */
     D6_EV_KINDS
 };
 
@@ -233,8 +236,9 @@ enum d6_fact_kind {
     D6_FACT_OUT,      /* who is out of the fight: a d6_wound */
     D6_FACT_MOVE,     /* who: a x, b y, c 1 an action, 0 free */
     D6_FACT_END,      /* a: winner */
-    D6_FACT_WILD_ONE  /* who's roll a (d6_roll_what) showed 1 on the Wild Die:
+    D6_FACT_WILD_ONE, /* who's roll a (d6_roll_what) showed 1 on the Wild Die:
                          b 0 cancelled the highest die, 1 a complication */
+    D6_FACT_AIM       /* who aims at other: a the dice it adds now (1 to 3) */
 };
 enum d6_roll_what { D6_ROLL_INIT, D6_ROLL_ATTACK, D6_ROLL_DEFENSE,
                     D6_ROLL_DAMAGE, D6_ROLL_RESIST, D6_ROLL_STAY_UP,

@@ -13,9 +13,9 @@
 #include <string.h>
 
 static const char *const kind_words[D6_EV_KINDS] = {"begin", "next", "attack",
-                                                    "defend", "move", "wait"};
+                                                    "defend", "move", "wait", "aim"};
 static const char *const kind_titles[D6_EV_KINDS] = {"Begin", "Next round", "Attack",
-                                                     "Defense", "Move", "Wait"};
+                                                     "Defense", "Move", "Wait", "Aim"};
 static const char *const wound_names[D6_W_LEVELS] = {
     "unhurt", "Stunned", "Wounded", "Severely Wounded", "Incapacitated",
     "Mortally Wounded", "Dead"};
@@ -299,6 +299,17 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
         }
         return FRAY_OK;
     }
+    if (cmd->kind == D6_EV_AIM) {
+        int t = cmd->target;
+        if (t < 0 || t >= s->n || t == a)
+            return refuse(why, size, "%s has nobody to aim at there%s", an, "");
+        if (d6_out(&st->c[t]))
+            return refuse(why, size, "%s is out of the fight%s", s->c[t].name, "");
+        if (s->c[t].cover == D6_COVER_FULL)
+            return refuse(why, size, "%s is in full cover: nothing to aim at%s",
+                          s->c[t].name, "");
+        return FRAY_OK;
+    }
     if (cmd->kind != D6_EV_ATTACK)
         return FRAY_OK;
     int t = cmd->target;
@@ -493,14 +504,15 @@ static bool defend(d6_run *r, int a, bool full, bool parry, int pen) {
     return true;
 }
 
-static bool attack_once(d6_run *r, int a, int t, int w, int pen) {
+static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim) {
     const d6_setup *s = r->s;
     d6_state *st = r->st;
     bool ranged = is_ranged(s, w);
     int band = d6_band(s, w, d6_distance(st, a, t));
     int skill = w >= 0 ? s->w[w].skill : D6_SK_FIGHTING;
     int at;
-    if (!roll(r, penalised(d6_skill_code(s, a, skill), pen), true, a, D6_ROLL_ATTACK, &at))
+    if (!roll(r, penalised(d6_skill_code(s, a, skill), pen - aim), true, a, D6_ROLL_ATTACK,
+              &at))
         return false;
     int diff = defense_of(&st->c[t], ranged);
     int dice = cover_dice(s->c[t].cover);
@@ -556,7 +568,24 @@ fray_status d6_apply(d6_run *r) {
         ca->def_parry = false;
     }
     int pen = d6_wound_penalty(s, st, a);
+    /* Aiming (core): +1D a round, up to +3D, to its next attack on the one
+     * it aimed at; any other action spends it. */
+    int aim = ca->aim_dice;
+    int aimed = ca->aim_target;
+    if (ev->kind != D6_EV_AIM) {
+        ca->aim_dice = 0;
+        ca->aim_target = 0;
+    }
     switch (ev->kind) {
+    case D6_EV_AIM:
+        if (aim > 0 && aimed == ev->target) {
+            ca->aim_dice = (uint8_t)(aim < 3 ? aim + 1 : 3);
+        } else {
+            ca->aim_target = ev->target;
+            ca->aim_dice = 1;
+        }
+        fact(r, D6_FACT_AIM, a, ev->target, ca->aim_dice, 0, 0, 0);
+        break;
     case D6_EV_ATTACK: {
         int w = ev->weapon >= 0 ? ev->weapon : d6_weapon_of(s, a);
         pen += ev->actions - 1; /* each action beyond the first: -1D (core) */
@@ -567,7 +596,8 @@ fray_status d6_apply(d6_run *r) {
             n--;
         }
         for (int k = 0; k < n && !d6_out(&st->c[ev->target]); k++)
-            if (!attack_once(r, a, ev->target, w, pen))
+            if (!attack_once(r, a, ev->target, w, pen,
+                             k == 0 && aimed == ev->target ? aim : 0))
                 return done(r);
         break;
     }

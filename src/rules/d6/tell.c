@@ -126,6 +126,10 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
             else
                 put(&o, "The fight is over: nobody is left in it.\n");
             break;
+        case D6_FACT_AIM:
+            put(&o, "%s aims at %s: +%dD to its next attack on it.\n", nm(s, f->who),
+                nm(s, f->other), f->a);
+            break;
         case D6_FACT_WILD_ONE:
             put(&o, "%s's %s roll: the Wild Die shows 1: %s.\n", nm(s, f->who),
                 roll_word(f->a),
@@ -140,7 +144,7 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
 
 static const char *const fact_words[] = {"initiative", "round", "attack", "defense",
                                          "damage", "stay-up", "out", "move", "end",
-                                         "wild-one"};
+                                         "wild-one", "aim"};
 
 size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
                      size_t size) {
@@ -213,6 +217,9 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
             break;
         case D6_FACT_END:
             put(&o, ",\"winner\":%d", f->a);
+            break;
+        case D6_FACT_AIM:
+            put(&o, ",\"dice\":%d", f->a);
             break;
         case D6_FACT_WILD_ONE:
             put(&o, ",\"roll\":\"%s\",\"result\":\"%s\"", roll_word(f->a),
@@ -288,7 +295,7 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
         if (strcmp(json_string_value(v), d6_kind_word(i)) == 0)
             k = i;
     if (k < 0)
-        BAD("command.action", "expected an action: begin, next, attack, defend, move or wait");
+        BAD("command.action", "expected an action: begin, next, attack, defend, move, wait or aim");
     ev->kind = (uint8_t)k;
     if ((v = json_object_get(c, "actor"))) {
         int i = json_is_string(v) ? who_of(s, json_string_value(v), strlen(json_string_value(v))) : -1;
@@ -298,8 +305,8 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
     }
     if ((v = json_object_get(c, "target"))) {
         int i = json_is_string(v) ? who_of(s, json_string_value(v), strlen(json_string_value(v))) : -1;
-        if (i < 0 || k != D6_EV_ATTACK)
-            BAD("command.target", "expected a combatant's id (an attack's target)");
+        if (i < 0 || (k != D6_EV_ATTACK && k != D6_EV_AIM))
+            BAD("command.target", "expected a combatant's id (an attack's or aim's target)");
         ev->target = (int8_t)i;
     }
     if ((v = json_object_get(c, "weapon"))) {
@@ -338,6 +345,8 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
         ev->x = (int16_t)json_integer_value(x);
         ev->y = (int16_t)json_integer_value(y);
     }
+    if (k == D6_EV_AIM && ev->target < 0)
+        BAD("command", "aiming needs a target");
     if (k != D6_EV_BEGIN && k != D6_EV_ROUND && ev->actor < 0)
         BAD("command", "the %s needs an actor", d6_kind_title(k));
     v = json_object_get(o, "given");
@@ -418,7 +427,7 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
     if (n == 0)
         return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
                               "an empty command: say `next`, or ID attack T, ID "
-                              "defend, ID move X,Y or ID wait");
+                              "defend, ID move X,Y, ID wait or ID aim T");
     if (n == 1 && word_eq(tok[0], len[0], "next")) {
         cmd->kind = D6_EV_ROUND;
         return FRAY_OK;
@@ -429,7 +438,7 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
     cmd->actor = (int8_t)a;
     if (n < 2)
         return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[0] - text) + 1,
-                              "what does %s do? attack T, defend, move X,Y or wait",
+                              "what does %s do? attack T, defend, move X,Y, wait or aim T",
                               s->c[a].name);
     const char *w = tok[1];
     size_t wl = len[1];
@@ -466,9 +475,20 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
         cmd->y = (int16_t)y;
         return FRAY_OK;
     }
+    if (word_eq(w, wl, "aim")) {
+        cmd->kind = D6_EV_AIM;
+        if (n != 3)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(w - text) + 1,
+                                  "aim at whom? ID aim T");
+        int t = who_of(s, tok[2], len[2]);
+        if (t < 0)
+            return bad_word(diag, text, tok[2], len[2], "no combatant of that id");
+        cmd->target = (int8_t)t;
+        return FRAY_OK;
+    }
     if (!word_eq(w, wl, "attack"))
         return bad_word(diag, text, w, wl,
-                        "expected attack, defend, move or wait");
+                        "expected attack, defend, move, wait or aim");
     cmd->kind = D6_EV_ATTACK;
     cmd->actions = 1;
     if (n < 3)
@@ -523,6 +543,8 @@ static void status_words(const d6_setup *s, const d6_state *st, int i, out *o) {
         put(o, " (stayed up, -3D)");
     if (d6_out(c))
         put(o, ", out of the fight");
+    if (c->aim_dice > 0)
+        put(o, ", aiming at %s +%dD", nm(s, c->aim_target), c->aim_dice);
     if (c->defense != D6_DEF_NONE)
         put(o, ", %s%s %d", c->defense == D6_DEF_FULL ? "full defense, " : "",
             c->def_parry ? "parrying" : "dodging", c->def_total);

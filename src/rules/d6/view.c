@@ -11,7 +11,7 @@
  *               Incapacitated, its active defense (to its next turn), its
  *               cover
  *   weapons     the weapon in hand, then the off hand
- *   actions     for whoever's turn it is: attack (the targets
+ *   actions     for whoever's turn it is: attack and aim (the targets
  *               d6_check_cmd allows), defend, move (a point: not
  *               checked), wait
  *   map         none: positions are points in meters (draw_map tells them)
@@ -44,7 +44,7 @@ static const char *const cover_names[] = {"", "quarter cover", "half cover",
 
 static fray_status fill_conditions(fray_fight_view *v, const d6_setup *s,
                                    const d6_state *st, int i, fray_view_combatant *o) {
-    enum { CAP = 6 };
+    enum { CAP = 8 };
     fray_view_condition *l = fray__view_alloc(v, CAP * sizeof *l);
     if (!l)
         return FRAY_ERR_NOMEM;
@@ -72,6 +72,11 @@ static fray_status fill_conditions(fray_fight_view *v, const d6_setup *s,
                 l[n - 1].count = 1;
             }
         }
+        if (rc == FRAY_OK && c->aim_dice > 0)
+            rc = add(l, &n, CAP,
+                     fray__view_strf(v, "aiming at %s +%dD", s->c[c->aim_target].name,
+                                     c->aim_dice),
+                     "until its next action", c->aim_target);
         if (rc == FRAY_OK && s->c[i].cover > D6_COVER_NONE && s->c[i].cover <= D6_COVER_FULL)
             rc = add(l, &n, CAP, cover_names[s->c[i].cover], "for the whole fight", -1);
     }
@@ -101,7 +106,7 @@ static fray_status fill_actions(fray_fight_view *v, const d6_setup *s,
         c.actions = 1;
         c.x = st->c[me].x;
         c.y = st->c[me].y;
-        if (k == D6_EV_ATTACK) {
+        if (k == D6_EV_ATTACK || k == D6_EV_AIM) {
             int *tg = fray__view_alloc(v, (size_t)(st->n + 1) * sizeof *tg);
             if (!tg)
                 return FRAY_ERR_NOMEM;
