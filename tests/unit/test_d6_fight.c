@@ -351,3 +351,29 @@ Test(d6_fight, forecast_from_here) {
     cr_assert_eq(a.trials, 2000);
     fray_fight_free(f);
 }
+
+/* A journal whose command the rules refuse where it stands (an attack
+ * out of reach) is refused in words, the event named. */
+Test(d6_fight, journal_with_a_refused_command) {
+    d6_fx_duel(&S);
+    fray_setup fs = d6_fx_setup(&S);
+    const int init[] = {5, 5, 5, 2, 2};
+    fray_fight *f = d6_fx_start(&fs, init, 5), *g = NULL;
+    d6_fx_ok(f, "knight move 5,0", NULL, 0);
+    const int miss[] = {2, 1, 1, 1, 1};
+    d6_fx_ok(f, "knight attack brigand", miss, 5);
+    size_t len;
+    char *text = journal_of(f, &len);
+    char *mv = strstr(text, "\"x\":5,\"y\":0},");
+    cr_assert_not_null(mv, "%s", text);
+    mv[4] = '1'; /* the move now goes to (1, 0): 5 m from the brigand */
+    fray_fight_options o = {.journal = true, .facts = true, .until = 0};
+    cr_assert_eq(fray_fight_new(&fs, 1, &o, NULL, NULL, &g), FRAY_OK);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_neq(fray_fight_replay_journal(g, text, len, NULL, &diag), FRAY_OK);
+    cr_assert(strstr(diag.message, "Brigand is out of reach of Sir Aldo"), "%s", diag.message);
+    free(text);
+    fray_fight_free(f);
+    fray_fight_free(g);
+}

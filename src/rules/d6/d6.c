@@ -417,6 +417,12 @@ static fray_status rs_replay(void *rfight, const uint8_t *evb, size_t len,
     if (!is_begin && (!f->st.started || rs_over(f)))
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               f->st.started ? "the fight is over" : "the fight has not begun");
+    if (!is_begin) { /* a recorded command the rules refuse now does not apply */
+        char why[200] = "";
+        if (d6_check_cmd(f->s, &f->st, rec, why, sizeof why) != FRAY_OK)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "event %ld (%s): %s",
+                                  (long)rec->number, d6_kind_title(rec->kind), why);
+    }
     f->backup = f->st;
     int32_t n_events = f->n_events;
     if (is_begin) {
