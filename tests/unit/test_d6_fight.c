@@ -377,3 +377,48 @@ Test(d6_fight, journal_with_a_refused_command) {
     fray_fight_free(f);
     fray_fight_free(g);
 }
+
+/* A journal's bad field is named: a die of 7 is no d6's roll. */
+Test(d6_fight, journal_field_errors) {
+    d6_fx_duel(&S);
+    fray_setup fs = d6_fx_setup(&S);
+    fray_fight_options o = {.journal = true, .facts = true, .until = 0};
+    fray_fight *f = NULL, *g = NULL;
+    cr_assert_eq(fray_fight_new(&fs, 5, &o, NULL, NULL, &f), FRAY_OK);
+    size_t len;
+    char *text = journal_of(f, &len);
+    char *v = strstr(text, "\"dice\":[");
+    cr_assert_not_null(v);
+    v[8] = '7';
+    cr_assert_eq(fray_fight_new(&fs, 5, &o, NULL, NULL, &g), FRAY_OK);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_neq(fray_fight_replay_journal(g, text, len, NULL, &diag), FRAY_OK);
+    cr_assert(strstr(diag.message, "expected a d6's roll (1 to 6)"), "%s", diag.message);
+    cr_assert_gt(diag.column, 0);
+    free(text);
+    fray_fight_free(f);
+    fray_fight_free(g);
+}
+
+/* The simulation stops each fight at the round asked (until): no fight
+ * is longer, and those cut short count as unfinished. */
+Test(d6_fight, sim_until_round) {
+    d6_fx_brawl(&S);
+    fray_setup fs = d6_fx_setup(&S);
+    fray_sim_counts *a = calloc(1, sizeof *a);
+    cr_assert_not_null(a);
+    fray_sim_options o;
+    memset(&o, 0, sizeof o);
+    o.seed = 4;
+    o.trials = 500;
+    o.threads = 1;
+    o.until_phase = 2;
+    cr_assert_eq(fray_sim(&fs, &o, NULL, a), FRAY_OK);
+    cr_assert_eq(a->trials, 500);
+    for (int k = 3; k < FRAY_SIM_LENGTH_BINS; k++)
+        cr_assert_eq(a->length[k], 0, "a fight of %d rounds", k);
+    cr_assert_gt(a->unfinished, 0);
+    cr_assert_eq(a->wins[0] + a->wins[1] + a->all_out + a->unfinished, 500);
+    free(a);
+}
