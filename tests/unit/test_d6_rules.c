@@ -458,3 +458,32 @@ Test(d6_rules, aiming) {
     cr_assert_eq(d6_fx_st(f)->c[2].aim_dice, 0, "spent");
     fray_fight_free(f);
 }
+
+/* core "Waiting": waiting counts as an action; one who waited may
+ * interrupt later in the round, its action at -1D (a second action):
+ * the knight waits, then dodges as the brigand's turn comes, rolling 4D
+ * - 1D = 3D (the dice given must be 3); one who did not wait may not act
+ * out of turn; a wait not used is lost at the next round. */
+Test(d6_rules, waiting_and_interrupting) {
+    d6_fx_duel(&S);
+    fray_setup fs = d6_fx_setup(&S);
+    fray_fight *f = knight_first(&fs);
+    d6_fx_ok(f, "knight wait", NULL, 0);
+    cr_assert_str_eq(fray_fight_turn(f, NULL, 0), "Brigand");
+    const int three[] = {4, 4, 4};
+    d6_fx_ok(f, "knight defend", three, 3);
+    cr_assert_eq(d6_fx_st(f)->c[0].def_total, 12);
+    cr_assert_str_eq(fray_fight_turn(f, NULL, 0), "Brigand", "still the brigand's turn");
+    char t[1024];
+    fray_event_narrate(f, fray_fight_events(f) - 1, t, sizeof t);
+    cr_assert(strstr(t, "Sir Aldo interrupts, having waited"), "%s", t);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(d6_fx_cmd(f, "knight defend", NULL, 0, &diag), FRAY_ERR_INVALID,
+                 "the wait is used");
+    cr_assert(strstr(diag.message, "it is Brigand's turn, not Sir Aldo's"), "%s", diag.message);
+    d6_fx_ok(f, "brigand wait", NULL, 0);
+    d6_fx_ok(f, "next", NULL, 0);
+    cr_assert_eq(d6_fx_st(f)->c[1].flags & D6_F_WAITING, 0, "lost at the next round");
+    fray_fight_free(f);
+}

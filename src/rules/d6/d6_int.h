@@ -184,7 +184,8 @@ enum d6_cflag {
     D6_F_OUT = 1u << 0,       /* out of the fight (Incapacitated and down,
                                  Mortally Wounded, Dead, 0 Body Points) */
     D6_F_UP = 1u << 1,        /* Incapacitated but stayed up (-3D) */
-    D6_F_MOVED = 1u << 2      /* has made its free move this turn */
+    D6_F_MOVED = 1u << 2,     /* has made its free move this turn */
+    D6_F_WAITING = 1u << 3    /* waited on its turn: may interrupt this round */
 };
 
 typedef struct d6_cstate {
@@ -238,7 +239,8 @@ enum d6_fact_kind {
     D6_FACT_END,      /* a: winner */
     D6_FACT_WILD_ONE, /* who's roll a (d6_roll_what) showed 1 on the Wild Die:
                          b 0 cancelled the highest die, 1 a complication */
-    D6_FACT_AIM       /* who aims at other: a the dice it adds now (1 to 3) */
+    D6_FACT_AIM,      /* who aims at other: a the dice it adds now (1 to 3) */
+    D6_FACT_INTERRUPT /* who, having waited, interrupts (its action at -1D) */
 };
 enum d6_roll_what { D6_ROLL_INIT, D6_ROLL_ATTACK, D6_ROLL_DEFENSE,
                     D6_ROLL_DAMAGE, D6_ROLL_RESIST, D6_ROLL_STAY_UP,

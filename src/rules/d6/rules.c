@@ -281,11 +281,17 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
     if (cmd->actor < 0 || cmd->actor >= s->n)
         return refuse(why, size, "%s%s", "nobody to act", "");
     const char *an = s->c[cmd->actor].name;
-    if (a < 0)
+    /* Waiting (core): one who waited may interrupt later in the round. */
+    bool interrupt = cmd->actor != a && (st->c[cmd->actor].flags & D6_F_WAITING) &&
+                     !d6_out(&st->c[cmd->actor]);
+    if (interrupt && cmd->kind == D6_EV_WAIT)
+        return refuse(why, size, "%s is waiting already%s", an, "");
+    if (a < 0 && !interrupt)
         return refuse(why, size, "everyone has had a turn this round: the GM "
                                  "says next%s%s", "", "");
-    if (cmd->actor != a)
+    if (cmd->actor != a && !interrupt)
         return refuse(why, size, "it is %s's turn, not %s's", s->c[a].name, an);
+    a = cmd->actor;
     const d6_cstate *ca = &st->c[a];
     if (cmd->kind == D6_EV_MOVE) {
         if (ca->flags & D6_F_MOVED)
@@ -555,6 +561,8 @@ fray_status d6_apply(d6_run *r) {
     d6_event *ev = r->ev;
     int a = ev->actor;
     if (ev->kind == D6_EV_ROUND) {
+        for (int i = 0; i < s->n; i++)
+            st->c[i].flags &= (uint8_t)~D6_F_WAITING; /* a wait not used is lost */
         st->round++;
         fact(r, D6_FACT_ROUND, -1, -1, st->round, 0, 0, 0);
         if (!initiative(r, s->o.initiative == D6_INIT_ROUND))
@@ -562,12 +570,17 @@ fray_status d6_apply(d6_run *r) {
         return FRAY_OK;
     }
     d6_cstate *ca = &st->c[a];
-    if (!(ca->flags & D6_F_MOVED)) {
+    bool interrupt = a != d6_actor(st);
+    if (interrupt) {
+        ca->flags &= (uint8_t)~D6_F_WAITING;
+        fact(r, D6_FACT_INTERRUPT, a, -1, 0, 0, 0, 0);
+    } else if (!(ca->flags & D6_F_MOVED)) {
         ca->defense = D6_DEF_NONE; /* an active defense lasts to its next turn */
         ca->def_total = 0;
         ca->def_parry = false;
     }
-    int pen = d6_wound_penalty(s, st, a);
+    /* waiting counts as an action (core): the interrupt is a second one */
+    int pen = d6_wound_penalty(s, st, a) + (interrupt ? 1 : 0);
     /* Aiming (core): +1D a round, up to +3D, to its next attack on the one
      * it aimed at; any other action spends it. */
     int aim = ca->aim_dice;
@@ -610,20 +623,21 @@ fray_status d6_apply(d6_run *r) {
         bool free_move = 2.0 * sqrt(dx * dx + dy * dy) <= move_of(s, a) + 1e-9;
         ca->x = ev->x;
         ca->y = ev->y;
-        fact(r, D6_FACT_MOVE, a, -1, ev->x, ev->y, !free_move, 0);
-        if (free_move) {
+        fact(r, D6_FACT_MOVE, a, -1, ev->x, ev->y, !free_move || interrupt, 0);
+        if (free_move && !interrupt) {
             ca->flags |= D6_F_MOVED; /* half its Move or less: no action */
             return FRAY_OK;
         }
         break;
     }
     case D6_EV_WAIT:
+        ca->flags |= D6_F_WAITING;
         break;
     default:
         return FRAY_ERR_INVALID;
     }
     check_over(r);
-    if (!st->over)
+    if (!st->over && !interrupt)
         end_turn(st);
     return FRAY_OK;
 }

@@ -69,7 +69,7 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
     if (ev->kind == D6_EV_BEGIN)
         put(&o, "Round 1. Initiative:\n");
     if (ev->kind == D6_EV_WAIT)
-        put(&o, "%s waits.\n", nm(s, ev->actor));
+        put(&o, "%s waits: it may interrupt later this round.\n", nm(s, ev->actor));
     for (int i = 0; i < ev->n_facts; i++) {
         const d6_fact *f = &ev->facts[i];
         switch (f->kind) {
@@ -126,6 +126,10 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
             else
                 put(&o, "The fight is over: nobody is left in it.\n");
             break;
+        case D6_FACT_INTERRUPT:
+            put(&o, "%s interrupts, having waited (-1D: waiting was an action).\n",
+                nm(s, f->who));
+            break;
         case D6_FACT_AIM:
             put(&o, "%s aims at %s: +%dD to its next attack on it.\n", nm(s, f->who),
                 nm(s, f->other), f->a);
@@ -144,7 +148,7 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
 
 static const char *const fact_words[] = {"initiative", "round", "attack", "defense",
                                          "damage", "stay-up", "out", "move", "end",
-                                         "wild-one", "aim"};
+                                         "wild-one", "aim", "interrupt"};
 
 size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
                      size_t size) {
@@ -543,6 +547,8 @@ static void status_words(const d6_setup *s, const d6_state *st, int i, out *o) {
         put(o, " (stayed up, -3D)");
     if (d6_out(c))
         put(o, ", out of the fight");
+    if (c->flags & D6_F_WAITING)
+        put(o, ", waiting");
     if (c->aim_dice > 0)
         put(o, ", aiming at %s +%dD", nm(s, c->aim_target), c->aim_dice);
     if (c->defense != D6_DEF_NONE)

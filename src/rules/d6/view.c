@@ -72,6 +72,9 @@ static fray_status fill_conditions(fray_fight_view *v, const d6_setup *s,
                 l[n - 1].count = 1;
             }
         }
+        if (rc == FRAY_OK && (c->flags & D6_F_WAITING))
+            rc = add(l, &n, CAP, "waiting",
+                     "may interrupt until the end of the round (its action at -1D)", -1);
         if (rc == FRAY_OK && c->aim_dice > 0)
             rc = add(l, &n, CAP,
                      fray__view_strf(v, "aiming at %s +%dD", s->c[c->aim_target].name,
