@@ -487,3 +487,16 @@ Test(d6_rules, waiting_and_interrupting) {
     cr_assert_eq(d6_fx_st(f)->c[1].flags & D6_F_WAITING, 0, "lost at the next round");
     fray_fight_free(f);
 }
+
+/* core: ties past Acumen go to search, then Agility, then dodge: two
+ * brigands alike but the second's dodge (4D over 3D+2) roll 8 each. */
+Test(d6_rules, initiative_tie_past_acumen) {
+    d6_fx_duel(&S);
+    S.c[0].b = S.c[1].b;
+    S.c[1].b.skill[D6_SK_DODGE] = d6_fx_code("4D");
+    fray_setup fs = d6_fx_setup(&S);
+    const int d[] = {3, 3, 3, 3}; /* 2D+2 each: 8 */
+    fray_fight *f = d6_fx_start(&fs, d, 4);
+    cr_assert_eq(d6_fx_st(f)->order[0], 1, "the better dodge first");
+    fray_fight_free(f);
+}

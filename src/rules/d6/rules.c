@@ -194,9 +194,9 @@ void d6_state_init(const d6_setup *s, d6_state *st, uint64_t seed,
     }
 }
 
-/* The round's order: by initiative total, then Acumen, then Agility
- * (core), then the encounter's order; first-action: the encounter's
- * order. */
+/* The round's order: by initiative total, then Acumen, search, Agility
+ * and dodge (core), then the encounter's order; first-action: the
+ * encounter's order. */
 static void order_make(const d6_setup *s, d6_state *st) {
     int n = 0;
     for (int i = 0; i < s->n; i++)
@@ -209,12 +209,17 @@ static void order_make(const d6_setup *s, d6_state *st) {
             for (; j >= 0; j--) {
                 int u = st->order[j];
                 long du = st->c[u].init, dv = st->c[v].init;
-                if (du == dv)
-                    du = code_value(s->c[u].b.attr[D6_ACUMEN]),
-                    dv = code_value(s->c[v].b.attr[D6_ACUMEN]);
-                if (du == dv)
-                    du = code_value(s->c[u].b.attr[D6_AGILITY]),
-                    dv = code_value(s->c[v].b.attr[D6_AGILITY]);
+                /* ties (core): Acumen, search, Agility, dodge */
+                static const int tie_skill[] = {-1, D6_SK_SEARCH, -2, D6_SK_DODGE};
+                for (int q = 0; du == dv && q < 4; q++) {
+                    int sk = tie_skill[q];
+                    du = code_value(sk == -1   ? s->c[u].b.attr[D6_ACUMEN]
+                                    : sk == -2 ? s->c[u].b.attr[D6_AGILITY]
+                                               : d6_skill_code(s, u, sk));
+                    dv = code_value(sk == -1   ? s->c[v].b.attr[D6_ACUMEN]
+                                    : sk == -2 ? s->c[v].b.attr[D6_AGILITY]
+                                               : d6_skill_code(s, v, sk));
+                }
                 if (dv <= du)
                     break;
                 st->order[j + 1] = st->order[j];
