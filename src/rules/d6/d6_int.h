@@ -172,4 +172,188 @@ fray_status d6_load_files(const char *path, const fray_allocator *alloc,
 /* ---- rules.c: a fight's state, its events (below this line: the
  * engine's, added as it is built) --------------------------------------- */
 
+/* code.c: one roll of a code with its dice from `die` (a d6 from the
+ * fight's stream, or given by hand at the table: 1 to 6, anything else
+ * stops the roll: false). The Wild Die first (and its re-rolls while it
+ * shows 6), then the other dice. */
+typedef int (*d6_die_fn)(void *ctx);
+bool d6_roll_with(d6_code c, bool wild, d6_wild_one rule, d6_die_fn die,
+                  void *ctx, d6_roll *out);
+
+enum {
+    D6_EV_DICE = 1024,      /* dice one event may roll */
+    D6_EV_FACTS = 160,
+    D6_MAX_ACTIONS = 4      /* actions one combatant may declare in a round */
+};
+
+/* The Wound levels (core, health: wounds), in order. */
+enum d6_wound { D6_W_NONE, D6_W_STUNNED, D6_W_WOUNDED, D6_W_SEVERE,
+                D6_W_INCAP, D6_W_MORTAL, D6_W_DEAD, D6_W_LEVELS };
+/* The range bands (core). */
+enum d6_band { D6_BAND_POINT_BLANK, D6_BAND_SHORT, D6_BAND_MEDIUM,
+               D6_BAND_LONG, D6_BAND_BEYOND };
+enum d6_defense { D6_DEF_NONE, D6_DEF_PARTIAL, D6_DEF_FULL };
+
+enum d6_cflag {
+    D6_F_OUT = 1u << 0,       /* out of the fight (Incapacitated and down,
+                                 Mortally Wounded, Dead, 0 Body Points) */
+    D6_F_UP = 1u << 1,        /* Incapacitated but stayed up (-3D) */
+    D6_F_MOVED = 1u << 2,     /* has made its free move this turn */
+    D6_F_WAITING = 1u << 3    /* waited on its turn: may interrupt this round */
+};
+
+typedef struct d6_cstate {
+    int16_t x, y;             /* meters */
+    int16_t bp;               /* Body Points left (health: body-points) */
+    uint8_t wound;            /* d6_wound (health: wounds) */
+    uint8_t flags;            /* d6_cflag */
+    uint8_t defense;          /* d6_defense, made on its turn, to its next */
+    int16_t def_total;        /* that defense's difficulty */
+    int32_t stun_round;       /* Stunned: -1D through this round */
+    int16_t init;             /* its initiative total (0: not rolled) */
+    bool def_parry;           /* that defense is a parry: against melee only */
+    int8_t aim_target;        /* whom it has aimed at (aim_dice > 0) */
+    uint8_t aim_dice;         /* +1D a round of aiming, up to +3D (core) */
+} d6_cstate;
+
+typedef struct d6_state {
+    int32_t round;            /* from 1 */
+    bool started, over, stopped;
+    int8_t winner;            /* a side; -1 none; -2 all out */
+    int n;
+    int8_t n_order, pos;      /* the round's order; whose turn: order[pos] */
+    int8_t order[D6_MAX_C];
+    fray_rng rng;
+    d6_cstate c[D6_MAX_C];
+} d6_state;
+
+enum d6_kind {
+    D6_EV_BEGIN,
+    D6_EV_ROUND,              /* the next round (the GM): initiative again */
+    D6_EV_ATTACK,             /* the first action kind (the sim's kind 0) */
+    D6_EV_DEFEND,
+    D6_EV_MOVE,
+    D6_EV_WAIT,
+    D6_EV_AIM,                /* a round of aiming at the target (core) */
+    D6_EV_KINDS
+};
+
+enum d6_fact_kind {
+    D6_FACT_INIT,     /* who: a initiative total, b place in the order (from 1) */
+    D6_FACT_ROUND,    /* a: the round */
+    D6_FACT_ATTACK,   /* who at other: a attack total, b difficulty, c hit,
+                         d range band (D6_BAND_BEYOND: melee) */
+    D6_FACT_DEFENSE,  /* who: a the difficulty it sets, b d6_defense, c roll,
+                         d 1 a parry (against melee only) */
+    D6_FACT_DAMAGE,   /* who hurt by other: a damage total, b resistance
+                         total, c Wound level (wounds) or Body Points left */
+    D6_FACT_STAY_UP,  /* who: a stamina or mettle total, b 15, c stayed up */
+    D6_FACT_OUT,      /* who is out of the fight: a d6_wound */
+    D6_FACT_MOVE,     /* who: a x, b y, c 1 an action, 0 free */
+    D6_FACT_END,      /* a: winner */
+    D6_FACT_WILD_ONE, /* who's roll a (d6_roll_what) showed 1 on the Wild Die:
+                         b 0 cancelled the highest die, 1 a complication */
+    D6_FACT_AIM,      /* who aims at other: a the dice it adds now (1 to 3) */
+    D6_FACT_INTERRUPT /* who, having waited, interrupts (its action at -1D) */
+};
+enum d6_roll_what { D6_ROLL_INIT, D6_ROLL_ATTACK, D6_ROLL_DEFENSE,
+                    D6_ROLL_DAMAGE, D6_ROLL_RESIST, D6_ROLL_STAY_UP,
+                    D6_ROLL_MODIFIER };
+
+typedef struct d6_fact {
+    uint8_t kind;
+    int8_t who, other, d;
+    int16_t a, b, c;
+} d6_fact;
+
+typedef struct d6_event {
+    int32_t number;
+    int32_t round;
+    uint8_t kind;             /* d6_kind */
+    int8_t actor, target;
+    uint8_t actions;          /* attack: actions declared (1 .. D6_MAX_ACTIONS) */
+    int8_t weapon;            /* attack: the weapon (setup index), -1 the one in hand */
+    uint8_t full;             /* defend: full; attack: one action a partial defense */
+    uint8_t given;            /* the dice were given by hand */
+    uint8_t parry;            /* defend, attack's defense: a parry, not a dodge */
+    int16_t x, y;             /* move: where to */
+    uint16_t n_dice, n_facts;
+    uint8_t dice[D6_EV_DICE];
+    d6_fact facts[D6_EV_FACTS];
+} d6_event;
+
+/* One application of a command: the state, the event being made, dice
+ * given by hand or recorded (replay). */
+typedef struct d6_run {
+    const d6_setup *s;
+    d6_state *st;
+    d6_event *ev;
+    bool facts;
+    const int *given;         /* dice given by hand, in order */
+    size_t n_given, used_given;
+    const d6_event *replay;   /* a recorded event: its dice again */
+    size_t replay_die;
+    fray_status failed;
+    bool bad_die;             /* a die given that is not 1 to 6 */
+} d6_run;
+
+/* rules.c */
+const char *d6_kind_word(int kind);    /* "attack" */
+const char *d6_kind_title(int kind);   /* "Attack" */
+const char *d6_wound_name(int w);      /* "Severely Wounded" */
+const char *d6_band_name(int b);       /* "Short" */
+void d6_state_init(const d6_setup *s, d6_state *st, uint64_t seed,
+                   uint64_t trial);
+fray_status d6_begin(d6_run *r);
+/* Why the command cannot be taken now (rules words into why), FRAY_OK. */
+fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
+                         const d6_event *cmd, char *why, size_t size);
+fray_status d6_apply(d6_run *r);
+/* Whose turn it is (-1: the round is over, or the fight). */
+int d6_actor(const d6_state *st);
+/* The tactics' command for whoever acts now (ROUND when nobody). */
+void d6_choose(const d6_setup *s, const d6_state *st, d6_event *cmd);
+bool d6_out(const d6_cstate *c);
+/* The weapon a attacks with (its stat block's; -1 unarmed). */
+int d6_weapon_of(const d6_setup *s, int a);
+/* The distance between i and j in whole meters (rounded up), and the
+ * band a weapon (index, -1 unarmed) reaches it at. */
+int d6_distance(const d6_state *st, int i, int j);
+int d6_band(const d6_setup *s, int weapon, int meters);
+/* The code i rolls for skill k (its attribute when not listed). */
+d6_code d6_skill_code(const d6_setup *s, int i, int k);
+/* The dice taken off i's skill and attribute rolls this round by its
+ * wounds (Stunned, Wounded, Severely Wounded, Incapacitated and up). */
+int d6_wound_penalty(const d6_setup *s, const d6_state *st, int i);
+/* The combat difficulty of an attack on t from band (without the
+ * modifier dice rolled: the standard values), never below 3. */
+/* The code i parries with: its melee weapon's skill, else fighting. */
+int d6_parry_skill(const d6_setup *s, int i);
+int d6_difficulty_standard(const d6_setup *s, const d6_state *st, int t,
+                           int band, bool ranged);
+/* The Wound level an excess of damage over resistance gives, raised as
+ * the core says from the level `now`. */
+int d6_wound_after(int now, int excess);
+
+/* tell.c */
+size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size);
+size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
+                     size_t size);
+fray_status d6_event_from_json(const d6_setup *s, const void *json,
+                               d6_event *ev, char *field, size_t fsize,
+                               char *why, size_t wsize);
+fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
+                     d6_event *cmd, fray_diag *diag);
+size_t d6_summary(const d6_setup *s, const d6_state *st, char *buf, size_t size);
+size_t d6_draw_time(const d6_setup *s, const d6_state *st, char *buf,
+                    size_t size);
+size_t d6_draw_map(const d6_setup *s, const d6_state *st, char *buf,
+                   size_t size);
+/* view.c: the fight as data (include/fray/view.h) */
+struct fray_fight_view;
+fray_status d6_view(const d6_setup *s, const d6_state *st, int turn,
+                    struct fray_fight_view *v);
+/* d6.c, for tests: a fight's state (fray__fight_rf). */
+d6_state *d6_fight_state(void *rfight);
+
 #endif

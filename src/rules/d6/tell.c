@@ -1,0 +1,625 @@
+/*
+ * tell.c - D6 in words: the narration of an event, its JSON line
+ * (docs/journal.md) and back, the table's commands (docs/rules/d6.md "At
+ * the table"), the summary, the round's order and the positions drawn for
+ * the GM as text.
+ */
+#include "d6_int.h"
+
+#include <ctype.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+typedef struct out {
+    char *buf;
+    size_t size, len;
+} out;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void put(out *o, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    char *at = o->buf && o->len < o->size ? o->buf + o->len : NULL;
+    size_t room = at ? o->size - o->len : 0;
+    int n = vsnprintf(at, room, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        o->len += (size_t)n;
+}
+
+static size_t done(out *o) {
+    if (o->buf && o->size && o->len >= o->size)
+        o->buf[o->size - 1] = '\0';
+    return o->len;
+}
+
+static const char *nm(const d6_setup *s, int i) {
+    return i >= 0 && i < s->n ? s->c[i].name : "nobody";
+}
+static const char *idof(const d6_setup *s, int i) {
+    return i >= 0 && i < s->n ? s->c[i].id : "";
+}
+
+static const char *const roll_words[] = {"initiative", "attack",    "defense",
+                                         "damage",     "resistance", "stay-up",
+                                         "modifier"};
+static const char *roll_word(int k) {
+    return k >= 0 && k <= D6_ROLL_MODIFIER ? roll_words[k] : "?";
+}
+
+static const char *ordinal(int n) {
+    return n % 10 == 1 && n % 100 != 11   ? "st"
+           : n % 10 == 2 && n % 100 != 12 ? "nd"
+           : n % 10 == 3 && n % 100 != 13 ? "rd"
+                                          : "th";
+}
+
+size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size) {
+    out o = {buf, size, 0};
+    if (buf && size)
+        buf[0] = '\0';
+    bool health_wounds = s->o.health == D6_HEALTH_WOUNDS;
+    if (ev->kind == D6_EV_BEGIN)
+        put(&o, "Round 1. Initiative:\n");
+    if (ev->kind == D6_EV_WAIT)
+        put(&o, "%s waits: it may interrupt later this round.\n", nm(s, ev->actor));
+    for (int i = 0; i < ev->n_facts; i++) {
+        const d6_fact *f = &ev->facts[i];
+        switch (f->kind) {
+        case D6_FACT_INIT:
+            if (s->o.initiative == D6_INIT_FIRST_ACTION)
+                put(&o, "  %d%s: %s\n", f->b, ordinal(f->b), nm(s, f->who));
+            else
+                put(&o, "  %d%s: %s (%d)\n", f->b, ordinal(f->b), nm(s, f->who), f->a);
+            break;
+        case D6_FACT_ROUND:
+            put(&o, "Round %d. Initiative:\n", f->a);
+            break;
+        case D6_FACT_ATTACK:
+            if (f->d != D6_BAND_BEYOND)
+                put(&o, "%s shoots at %s at %s range: %d against %d, %s.\n",
+                    nm(s, f->who), nm(s, f->other), d6_band_name(f->d), f->a, f->b,
+                    f->c ? "a hit" : "a miss");
+            else
+                put(&o, "%s attacks %s: %d against %d, %s.\n", nm(s, f->who),
+                    nm(s, f->other), f->a, f->b, f->c ? "a hit" : "a miss");
+            break;
+        case D6_FACT_DEFENSE:
+            put(&o, "%s %s%s (%d): to hit it %sis %d until its next turn.\n", nm(s, f->who),
+                f->b == D6_DEF_FULL ? "takes full defense, " : "",
+                f->d ? "parrying" : "dodging", f->c, f->d ? "in melee " : "", f->a);
+            break;
+        case D6_FACT_DAMAGE:
+            if (health_wounds)
+                put(&o, "%s takes %d damage against a resistance of %d: %s.\n",
+                    nm(s, f->who), f->a, f->b, d6_wound_name(f->c));
+            else
+                put(&o, "%s takes %d damage against a resistance of %d: %d Body "
+                        "Points left.\n",
+                    nm(s, f->who), f->a, f->b, f->c);
+            break;
+        case D6_FACT_STAY_UP:
+            put(&o, "%s rolls %d against %d to stay up: %s.\n", nm(s, f->who), f->a, f->b,
+                f->c ? "stays up at -3D" : "goes down");
+            break;
+        case D6_FACT_OUT:
+            if (health_wounds)
+                put(&o, "%s is out of the fight (%s).\n", nm(s, f->who),
+                    d6_wound_name(f->a));
+            else
+                put(&o, "%s is out of the fight (no Body Points left).\n", nm(s, f->who));
+            break;
+        case D6_FACT_MOVE:
+            put(&o, "%s moves to (%d, %d)%s.\n", nm(s, f->who), f->a, f->b,
+                f->c ? ": its action" : ", half its Move or less: no action");
+            break;
+        case D6_FACT_END:
+            if (f->a >= 0 && f->a < s->n_sides)
+                put(&o, "The fight is over: %s win.\n", s->side_name[f->a]);
+            else
+                put(&o, "The fight is over: nobody is left in it.\n");
+            break;
+        case D6_FACT_INTERRUPT:
+            put(&o, "%s interrupts, having waited (-1D: waiting was an action).\n",
+                nm(s, f->who));
+            break;
+        case D6_FACT_AIM:
+            put(&o, "%s aims at %s: +%dD to its next attack on it.\n", nm(s, f->who),
+                nm(s, f->other), f->a);
+            break;
+        case D6_FACT_WILD_ONE:
+            put(&o, "%s's %s roll: the Wild Die shows 1: %s.\n", nm(s, f->who),
+                roll_word(f->a),
+                f->b ? "a complication (the GM says what)" : "it and the highest die count nothing");
+            break;
+        default:
+            break;
+        }
+    }
+    return done(&o);
+}
+
+static const char *const fact_words[] = {"initiative", "round", "attack", "defense",
+                                         "damage", "stay-up", "out", "move", "end",
+                                         "wild-one", "aim", "interrupt"};
+
+size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
+                     size_t size) {
+    out o = {buf, size, 0};
+    put(&o, "{\"event\":%ld,\"round\":%ld,\"command\":{\"action\":\"%s\"",
+        (long)ev->number, (long)ev->round, d6_kind_word(ev->kind));
+    if (ev->actor >= 0)
+        put(&o, ",\"actor\":\"%s\"", idof(s, ev->actor));
+    if (ev->target >= 0)
+        put(&o, ",\"target\":\"%s\"", idof(s, ev->target));
+    if (ev->kind == D6_EV_ATTACK) {
+        if (ev->weapon >= 0 && ev->weapon < s->n_weapons)
+            put(&o, ",\"weapon\":\"%s\"", s->w[ev->weapon].name);
+        put(&o, ",\"actions\":%d", ev->actions);
+        if (ev->full)
+            put(&o, ",\"defend\":true");
+    }
+    if (ev->kind == D6_EV_DEFEND && ev->full)
+        put(&o, ",\"full\":true");
+    if ((ev->kind == D6_EV_DEFEND || ev->kind == D6_EV_ATTACK) && ev->parry)
+        put(&o, ",\"parry\":true");
+    if (ev->kind == D6_EV_MOVE)
+        put(&o, ",\"x\":%d,\"y\":%d", ev->x, ev->y);
+    put(&o, "},\"given\":%s,\"dice\":[", ev->given ? "true" : "false");
+    for (int i = 0; i < ev->n_dice; i++)
+        put(&o, "%s%d", i ? "," : "", ev->dice[i]);
+    put(&o, "],\"facts\":[");
+    for (int i = 0; i < ev->n_facts; i++) {
+        const d6_fact *f = &ev->facts[i];
+        put(&o, "%s{\"fact\":\"%s\"", i ? "," : "",
+            f->kind < sizeof fact_words / sizeof fact_words[0] ? fact_words[f->kind] : "?");
+        if (f->who >= 0)
+            put(&o, ",\"who\":\"%s\"", idof(s, f->who));
+        if (f->other >= 0)
+            put(&o, ",\"other\":\"%s\"", idof(s, f->other));
+        switch (f->kind) {
+        case D6_FACT_INIT:
+            put(&o, ",\"total\":%d,\"place\":%d", f->a, f->b);
+            break;
+        case D6_FACT_ROUND:
+            put(&o, ",\"round\":%d", f->a);
+            break;
+        case D6_FACT_ATTACK:
+            put(&o, ",\"total\":%d,\"difficulty\":%d,\"result\":\"%s\"", f->a, f->b,
+                f->c ? "hit" : "miss");
+            if (f->d != D6_BAND_BEYOND)
+                put(&o, ",\"range\":\"%s\"", d6_band_name(f->d));
+            break;
+        case D6_FACT_DEFENSE:
+            put(&o, ",\"roll\":%d,\"difficulty\":%d,\"full\":%s,\"parry\":%s", f->c, f->a,
+                f->b == D6_DEF_FULL ? "true" : "false", f->d ? "true" : "false");
+            break;
+        case D6_FACT_DAMAGE:
+            if (s->o.health == D6_HEALTH_WOUNDS)
+                put(&o, ",\"damage\":%d,\"resistance\":%d,\"wound\":\"%s\"", f->a, f->b,
+                    d6_wound_name(f->c));
+            else
+                put(&o, ",\"damage\":%d,\"resistance\":%d,\"body_points\":%d", f->a, f->b,
+                    f->c);
+            break;
+        case D6_FACT_STAY_UP:
+            put(&o, ",\"total\":%d,\"difficulty\":%d,\"result\":\"%s\"", f->a, f->b,
+                f->c ? "up" : "down");
+            break;
+        case D6_FACT_OUT:
+            put(&o, ",\"wound\":\"%s\"", d6_wound_name(f->a));
+            break;
+        case D6_FACT_MOVE:
+            put(&o, ",\"x\":%d,\"y\":%d,\"action\":%s", f->a, f->b, f->c ? "true" : "false");
+            break;
+        case D6_FACT_END:
+            put(&o, ",\"winner\":%d", f->a);
+            break;
+        case D6_FACT_AIM:
+            put(&o, ",\"dice\":%d", f->a);
+            break;
+        case D6_FACT_WILD_ONE:
+            put(&o, ",\"roll\":\"%s\",\"result\":\"%s\"", roll_word(f->a),
+                f->b ? "complication" : "cancel-highest");
+            break;
+        default:
+            break;
+        }
+        put(&o, "}");
+    }
+    put(&o, "]}");
+    return done(&o);
+}
+
+/* A name as the command gives it: the same letters in any case, a '-'
+ * for each space ("long-sword" for "Long Sword"). */
+static bool same_name(const char *x, const char *w, size_t n) {
+    if (strlen(x) != n)
+        return false;
+    size_t k = 0;
+    while (k < n && (tolower((unsigned char)x[k]) == tolower((unsigned char)w[k]) ||
+                     (x[k] == ' ' && w[k] == '-')))
+        k++;
+    return k == n;
+}
+
+static int weapon_of(const d6_setup *s, const char *w, size_t n) {
+    for (int i = 0; i < s->n_weapons; i++)
+        if (same_name(s->w[i].name, w, n))
+            return i;
+    return -1;
+}
+
+static int who_of(const d6_setup *s, const char *w, size_t n) {
+    for (int i = 0; i < s->n; i++)
+        if ((strlen(s->c[i].id) == n && strncmp(s->c[i].id, w, n) == 0) ||
+            same_name(s->c[i].name, w, n))
+            return i;
+    return -1;
+}
+
+#define BAD(f, ...)                                                           \
+    do {                                                                      \
+        snprintf(field, fsize, "%s", f);                                      \
+        snprintf(why, wsize, __VA_ARGS__);                                    \
+        return FRAY_ERR_PARSE;                                                \
+    } while (0)
+
+static bool int_in(json_t *v, long lo, long hi) {
+    return json_is_integer(v) && json_integer_value(v) >= lo && json_integer_value(v) <= hi;
+}
+
+fray_status d6_event_from_json(const d6_setup *s, const void *json,
+                               d6_event *ev, char *field, size_t fsize,
+                               char *why, size_t wsize) {
+    json_t *o = (json_t *)json;
+    memset(ev, 0, offsetof(d6_event, dice));
+    ev->actor = ev->target = ev->weapon = -1;
+    json_t *v = json_object_get(o, "event");
+    if (!int_in(v, 0, INT32_MAX))
+        BAD("event", "expected the event's number (0 or more)");
+    ev->number = (int32_t)json_integer_value(v);
+    v = json_object_get(o, "round");
+    if (!int_in(v, 1, 1000000))
+        BAD("round", "expected the round (1 or more)");
+    ev->round = (int32_t)json_integer_value(v);
+    json_t *c = json_object_get(o, "command");
+    if (!json_is_object(c))
+        BAD("command", "expected the command (an object)");
+    v = json_object_get(c, "action");
+    int k = -1;
+    for (int i = 0; i < D6_EV_KINDS && json_is_string(v); i++)
+        if (strcmp(json_string_value(v), d6_kind_word(i)) == 0)
+            k = i;
+    if (k < 0)
+        BAD("command.action", "expected an action: begin, next, attack, defend, move, wait or aim");
+    ev->kind = (uint8_t)k;
+    if ((v = json_object_get(c, "actor"))) {
+        int i = json_is_string(v) ? who_of(s, json_string_value(v), strlen(json_string_value(v))) : -1;
+        if (i < 0)
+            BAD("command.actor", "expected a combatant's id");
+        ev->actor = (int8_t)i;
+    }
+    if ((v = json_object_get(c, "target"))) {
+        int i = json_is_string(v) ? who_of(s, json_string_value(v), strlen(json_string_value(v))) : -1;
+        if (i < 0 || (k != D6_EV_ATTACK && k != D6_EV_AIM))
+            BAD("command.target", "expected a combatant's id (an attack's or aim's target)");
+        ev->target = (int8_t)i;
+    }
+    if ((v = json_object_get(c, "weapon"))) {
+        int wi = json_is_string(v) ? weapon_of(s, json_string_value(v),
+                                               strlen(json_string_value(v)))
+                                   : -1;
+        if (wi < 0 || k != D6_EV_ATTACK)
+            BAD("command.weapon", "expected a weapon of the encounter (an attack's)");
+        ev->weapon = (int8_t)wi;
+    }
+    if (k == D6_EV_ATTACK) {
+        v = json_object_get(c, "actions");
+        if (!int_in(v, 1, D6_MAX_ACTIONS))
+            BAD("command.actions", "expected the actions declared (1 to %d)", D6_MAX_ACTIONS);
+        ev->actions = (uint8_t)json_integer_value(v);
+        if (ev->target < 0)
+            BAD("command", "an attack needs a target");
+    }
+    v = json_object_get(c, k == D6_EV_ATTACK ? "defend" : "full");
+    if (v) {
+        if (!json_is_boolean(v) || (k != D6_EV_ATTACK && k != D6_EV_DEFEND))
+            BAD(k == D6_EV_ATTACK ? "command.defend" : "command.full", "expected true or false");
+        ev->full = json_is_true(v);
+    }
+    if ((v = json_object_get(c, "parry"))) {
+        if (!json_is_boolean(v) || (k != D6_EV_ATTACK && k != D6_EV_DEFEND))
+            BAD("command.parry", "expected true or false (a defense's)");
+        ev->parry = json_is_true(v);
+    }
+    if (k == D6_EV_MOVE) {
+        json_t *x = json_object_get(c, "x"), *y = json_object_get(c, "y");
+        if (!int_in(x, -30000, 30000))
+            BAD("command.x", "expected where it moves to, in meters (-30000 to 30000)");
+        if (!int_in(y, -30000, 30000))
+            BAD("command.y", "expected where it moves to, in meters (-30000 to 30000)");
+        ev->x = (int16_t)json_integer_value(x);
+        ev->y = (int16_t)json_integer_value(y);
+    }
+    if (k == D6_EV_AIM && ev->target < 0)
+        BAD("command", "aiming needs a target");
+    if (k != D6_EV_BEGIN && k != D6_EV_ROUND && ev->actor < 0)
+        BAD("command", "the %s needs an actor", d6_kind_title(k));
+    v = json_object_get(o, "given");
+    if (v && !json_is_boolean(v))
+        BAD("given", "expected true or false");
+    ev->given = v && json_is_true(v);
+    json_t *d = json_object_get(o, "dice");
+    if (!json_is_array(d))
+        BAD("dice", "expected the dice rolled (a list)");
+    if (json_array_size(d) > D6_EV_DICE)
+        BAD("dice", "at most %d dice in one event", D6_EV_DICE);
+    for (size_t i = 0; i < json_array_size(d); i++) {
+        char f[32];
+        snprintf(f, sizeof f, "dice[%zu]", i);
+        if (!int_in(json_array_get(d, i), 1, 6))
+            BAD(f, "expected a d6's roll (1 to 6)");
+        ev->dice[i] = (uint8_t)json_integer_value(json_array_get(d, i));
+    }
+    ev->n_dice = (uint16_t)json_array_size(d);
+    return FRAY_OK;
+}
+
+/* ---- The table's words ------------------------------------------------------- */
+
+static bool word_eq(const char *a, size_t n, const char *b) {
+    if (strlen(b) != n)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (tolower((unsigned char)a[i]) != tolower((unsigned char)b[i]))
+            return false;
+    return true;
+}
+
+static fray_status bad_word(fray_diag *diag, const char *text, const char *tok,
+                            size_t n, const char *what) {
+    return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok - text) + 1,
+                          "'%.*s': %s", (int)n, tok, what);
+}
+
+/* A small number from a token; false when it is not one. */
+static bool small_int(const char *w, size_t n, long lo, long hi, long *val) {
+    char b[16];
+    if (n == 0 || n >= sizeof b)
+        return false;
+    memcpy(b, w, n);
+    b[n] = '\0';
+    char *end = NULL;
+    long v = strtol(b, &end, 10);
+    if (*end || v < lo || v > hi)
+        return false;
+    *val = v;
+    return true;
+}
+
+fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
+                     d6_event *cmd, fray_diag *diag) {
+    (void)st;
+    memset(cmd, 0, offsetof(d6_event, dice));
+    cmd->actor = cmd->target = cmd->weapon = -1;
+    enum { MAXT = 8 };
+    const char *tok[MAXT];
+    size_t len[MAXT];
+    int n = 0;
+    const char *p = text;
+    while (*p) {
+        while (*p && isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            break;
+        if (n == MAXT)
+            return bad_word(diag, text, p, strlen(p), "too many words for a command");
+        tok[n] = p;
+        while (*p && !isspace((unsigned char)*p))
+            p++;
+        len[n] = (size_t)(p - tok[n]);
+        n++;
+    }
+    if (n == 0)
+        return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                              "an empty command: say `next`, or ID attack T, ID "
+                              "defend, ID move X,Y, ID wait or ID aim T");
+    if (n == 1 && word_eq(tok[0], len[0], "next")) {
+        cmd->kind = D6_EV_ROUND;
+        return FRAY_OK;
+    }
+    int a = who_of(s, tok[0], len[0]);
+    if (a < 0)
+        return bad_word(diag, text, tok[0], len[0], "no combatant of that id");
+    cmd->actor = (int8_t)a;
+    if (n < 2)
+        return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[0] - text) + 1,
+                              "what does %s do? attack T, defend, move X,Y, wait or aim T",
+                              s->c[a].name);
+    const char *w = tok[1];
+    size_t wl = len[1];
+    if (word_eq(w, wl, "wait")) {
+        if (n > 2)
+            return bad_word(diag, text, tok[2], len[2], "wait takes nothing more");
+        cmd->kind = D6_EV_WAIT;
+        return FRAY_OK;
+    }
+    if (word_eq(w, wl, "defend")) {
+        cmd->kind = D6_EV_DEFEND;
+        for (int k = 2; k < n; k++) {
+            if (word_eq(tok[k], len[k], "full") && !cmd->full)
+                cmd->full = 1;
+            else if (word_eq(tok[k], len[k], "parry") && !cmd->parry)
+                cmd->parry = 1;
+            else
+                return bad_word(diag, text, tok[k], len[k], "expected `full`, `parry` or nothing");
+        }
+        return FRAY_OK;
+    }
+    if (word_eq(w, wl, "move")) {
+        cmd->kind = D6_EV_MOVE;
+        if (n != 3)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(w - text) + 1,
+                                  "move takes where to: X,Y in meters");
+        const char *comma = memchr(tok[2], ',', len[2]);
+        long x, y;
+        if (!comma || !small_int(tok[2], (size_t)(comma - tok[2]), -30000, 30000, &x) ||
+            !small_int(comma + 1, len[2] - (size_t)(comma - tok[2]) - 1, -30000, 30000, &y))
+            return bad_word(diag, text, tok[2], len[2],
+                            "expected where to as X,Y in whole meters");
+        cmd->x = (int16_t)x;
+        cmd->y = (int16_t)y;
+        return FRAY_OK;
+    }
+    if (word_eq(w, wl, "aim")) {
+        cmd->kind = D6_EV_AIM;
+        if (n != 3)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(w - text) + 1,
+                                  "aim at whom? ID aim T");
+        int t = who_of(s, tok[2], len[2]);
+        if (t < 0)
+            return bad_word(diag, text, tok[2], len[2], "no combatant of that id");
+        cmd->target = (int8_t)t;
+        return FRAY_OK;
+    }
+    if (!word_eq(w, wl, "attack"))
+        return bad_word(diag, text, w, wl,
+                        "expected attack, defend, move, wait or aim");
+    cmd->kind = D6_EV_ATTACK;
+    cmd->actions = 1;
+    if (n < 3)
+        return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(w - text) + 1,
+                              "attack whom? ID attack T [with WEAPON] [actions N] [defend]");
+    int t = who_of(s, tok[2], len[2]);
+    if (t < 0)
+        return bad_word(diag, text, tok[2], len[2], "no combatant of that id");
+    cmd->target = (int8_t)t;
+    for (int k = 3; k < n; k++) {
+        if (word_eq(tok[k], len[k], "with") && k + 1 < n) {
+            int wi = weapon_of(s, tok[k + 1], len[k + 1]);
+            if (wi < 0)
+                return bad_word(diag, text, tok[k + 1], len[k + 1],
+                                "no weapon of that name in the encounter");
+            cmd->weapon = (int8_t)wi;
+            k++;
+        } else if (word_eq(tok[k], len[k], "actions") && k + 1 < n) {
+            long v;
+            if (!small_int(tok[k + 1], len[k + 1], 1, D6_MAX_ACTIONS, &v))
+                return bad_word(diag, text, tok[k + 1], len[k + 1],
+                                "expected the actions declared this round, 1 to 4");
+            cmd->actions = (uint8_t)v;
+            k++;
+        } else if (word_eq(tok[k], len[k], "defend")) {
+            cmd->full = 1;
+        } else if (word_eq(tok[k], len[k], "parry")) {
+            cmd->full = 1;
+            cmd->parry = 1;
+        } else {
+            return bad_word(diag, text, tok[k], len[k],
+                            "expected `with WEAPON`, `actions N`, `defend` or `parry`");
+        }
+    }
+    if (cmd->full && cmd->actions < 2)
+        cmd->actions = 2; /* attack and dodge: two actions */
+    return FRAY_OK;
+}
+
+/* ---- Drawn for the GM ---------------------------------------------------------- */
+
+static void status_words(const d6_setup *s, const d6_state *st, int i, out *o) {
+    const d6_cstate *c = &st->c[i];
+    if (s->o.health == D6_HEALTH_WOUNDS)
+        put(o, "  %s", d6_wound_name(c->wound));
+    else
+        put(o, "  Body Points %d/%d", c->bp, s->c[i].b.body_points);
+    if (c->stun_round >= st->round && c->wound >= D6_W_STUNNED && s->o.health == D6_HEALTH_WOUNDS &&
+        c->wound != D6_W_STUNNED)
+        put(o, ", Stunned");
+    if (c->flags & D6_F_UP)
+        put(o, " (stayed up, -3D)");
+    if (d6_out(c))
+        put(o, ", out of the fight");
+    if (c->flags & D6_F_WAITING)
+        put(o, ", waiting");
+    if (c->aim_dice > 0)
+        put(o, ", aiming at %s +%dD", nm(s, c->aim_target), c->aim_dice);
+    if (c->defense != D6_DEF_NONE)
+        put(o, ", %s%s %d", c->defense == D6_DEF_FULL ? "full defense, " : "",
+            c->def_parry ? "parrying" : "dodging", c->def_total);
+    int pen = d6_wound_penalty(s, st, i);
+    if (pen > 0 && !d6_out(c))
+        put(o, ", -%dD", pen);
+}
+
+size_t d6_draw_time(const d6_setup *s, const d6_state *st, char *buf,
+                    size_t size) {
+    out o = {buf, size, 0};
+    if (buf && size)
+        buf[0] = '\0';
+    put(&o, "Round %d\n", st->round);
+    int now = d6_actor(st);
+    for (int k = 0; k < st->n_order; k++) {
+        int i = st->order[k];
+        const char *mark = i == now ? "now " : k < st->pos ? "done" : d6_out(&st->c[i]) ? "out " : "    ";
+        if (s->o.initiative == D6_INIT_FIRST_ACTION)
+            put(&o, "  %s %s\n", mark, s->c[i].name);
+        else
+            put(&o, "  %s %-3d %s\n", mark, st->c[i].init, s->c[i].name);
+    }
+    if (now < 0 && !st->over)
+        put(&o, "  (everyone has had a turn: next)\n");
+    return done(&o);
+}
+
+size_t d6_draw_map(const d6_setup *s, const d6_state *st, char *buf,
+                   size_t size) {
+    out o = {buf, size, 0};
+    if (buf && size)
+        buf[0] = '\0';
+    for (int i = 0; i < st->n; i++) {
+        if (d6_out(&st->c[i]))
+            continue;
+        put(&o, "  %s at (%d, %d)", s->c[i].name, st->c[i].x, st->c[i].y);
+        int near = -1, nd = 0;
+        for (int j = 0; j < st->n; j++) {
+            if (s->c[j].side == s->c[i].side || d6_out(&st->c[j]))
+                continue;
+            int d = d6_distance(st, i, j);
+            if (near < 0 || d < nd) {
+                near = j;
+                nd = d;
+            }
+        }
+        if (near >= 0)
+            put(&o, ", %d m from %s", nd, s->c[near].name);
+        put(&o, "\n");
+    }
+    return done(&o);
+}
+
+size_t d6_summary(const d6_setup *s, const d6_state *st, char *buf, size_t size) {
+    out o = {buf, size, 0};
+    if (buf && size)
+        buf[0] = '\0';
+    put(&o, "Round %d\n", st->round);
+    for (int i = 0; i < st->n; i++) {
+        put(&o, "  %-20s at (%d, %d)", s->c[i].name, st->c[i].x, st->c[i].y);
+        status_words(s, st, i, &o);
+        put(&o, "\n");
+    }
+    if (st->over) {
+        if (st->winner >= 0)
+            put(&o, "The winner: %s.\n", s->side_name[st->winner]);
+        else
+            put(&o, "Nobody is left in the fight.\n");
+    }
+    return done(&o);
+}
