@@ -21,17 +21,15 @@
 extern const fray__ruleset fray__towers_ruleset;
 extern const fray__ruleset fray__alloy_ruleset;
 extern const fray__ruleset fray__winter_ruleset;
+extern const fray__ruleset fray__d6_ruleset;
 
 const fray__ruleset *const fray__rulesets[] = {
     &fray__towers_ruleset,
     &fray__alloy_ruleset,
     &fray__winter_ruleset,
+    &fray__d6_ruleset,
     NULL,
 };
-
-/* Rulesets fray knows of but does not run yet: refused by name, never
- * read as another game's file. */
-static const char *const coming[][2] = {{"d6", "D6"}};
 
 const fray__ruleset *fray__ruleset_find(const char *name) {
     for (int i = 0; name && fray__rulesets[i]; i++)
@@ -226,14 +224,6 @@ fray_status fray__ruleset_for(const char *path, const fray__ruleset **out,
     char built[160];
     list_built(built, sizeof built);
     fray_status rc = FRAY_ERR_PARSE;
-    for (size_t k = 0; k < sizeof coming / sizeof coming[0]; k++)
-        if (strcmp(w.word, coming[k][0]) == 0) {
-            fray__diag_set(diag, rc, w.column,
-                           "fray does not run %s yet: this fray reads files "
-                           "of rules: %s",
-                           coming[k][1], built);
-            goto located;
-        }
     for (int i = 0; fray__rulesets[i]; i++)
         if (distance(w.word, fray__rulesets[i]->name) <= 2) {
             fray__diag_set(diag, rc, w.column,
@@ -241,22 +231,8 @@ fray_status fray__ruleset_for(const char *path, const fray__ruleset **out,
                            fray__rulesets[i]->name);
             goto located;
         }
-    {
-        char soon[160];
-        size_t len2 = 0, n = sizeof coming / sizeof coming[0];
-        soon[0] = '\0';
-        for (size_t k = 0; k < n; k++) {
-            int wr = snprintf(soon + len2, sizeof soon - len2, "%s%s",
-                              k == 0 ? "" : k + 1 < n ? ", " : " and ",
-                              coming[k][0]);
-            if (wr < 0 || (size_t)wr >= sizeof soon - len2)
-                break;
-            len2 += (size_t)wr;
-        }
-        fray__diag_set(diag, rc, w.column,
-                       "no ruleset '%.40s': fray knows %s, and %s %s coming",
-                       w.word, built, soon, n == 1 ? "is" : "are");
-    }
+    fray__diag_set(diag, rc, w.column, "no ruleset '%.40s': fray knows %s",
+                   w.word, built);
 located:
     if (diag) {
         diag->file = path;

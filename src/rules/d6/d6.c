@@ -150,6 +150,18 @@ static fray_status rs_vary(void *setup, const char *key, const char *value,
                            fray_diag *diag) {
     return d6_vary(setup, key, value, diag);
 }
+static fray_status rs_vary_scope(const void *setup, const char *key, char *buf,
+                                 size_t size, fray_diag *diag) {
+    return d6_vary_scope(setup, key, buf, size, diag);
+}
+static fray_status rs_load_files(const char *path, const fray_allocator *alloc,
+                                 void **out, struct fray__files *files,
+                                 fray_diag *diag) {
+    d6_setup *s = NULL;
+    fray_status rc = d6_load_files(path, alloc, &s, files, diag);
+    *out = rc == FRAY_OK ? s : NULL;
+    return rc;
+}
 static const char *rs_setup_name(const void *setup) {
     return ((const d6_setup *)setup)->name;
 }
@@ -777,6 +789,8 @@ const fray__ruleset fray__d6_ruleset = {
     .view = rs_view,
     .event_names = rs_event_names,
     .sim_from = rs_sim_from,
+    .vary_scope = rs_vary_scope,
+    .load_files = rs_load_files,
 };
 
 /* For tests: the state of the ruleset's part of a fight (fray__fight_rf). */

@@ -123,53 +123,6 @@ static void opt_set(d6_options *o, int k, int v) {
 
 /* ---- Die codes ----------------------------------------------------------- */
 
-/* "4D", "4D+2", "3d-1", "+1D", "-2D", "2" (pips only), in normal form
- * (0 <= pips <= 2). A local stand-in for d6_code_parse (code.c): the
- * same grammar. */
-static bool parse_code(const char *text, d6_code *out) {
-    const char *p = text;
-    int sign = 1;
-    if (*p == '+' || *p == '-') {
-        sign = *p == '-' ? -1 : 1;
-        p++;
-    }
-    if (*p < '0' || *p > '9')
-        return false;
-    long n = 0;
-    while (*p >= '0' && *p <= '9') {
-        n = n * 10 + (*p++ - '0');
-        if (n > 1000)
-            return false;
-    }
-    long dice = 0, pips = 0;
-    if (*p == 'D' || *p == 'd') {
-        dice = sign * n;
-        p++;
-        if (*p == '+' || *p == '-') {
-            int ps = *p == '-' ? -1 : 1;
-            p++;
-            if (*p < '0' || *p > '9')
-                return false;
-            long m = 0;
-            while (*p >= '0' && *p <= '9') {
-                m = m * 10 + (*p++ - '0');
-                if (m > 1000)
-                    return false;
-            }
-            pips = ps * m;
-        }
-    } else {
-        pips = sign * n;
-    }
-    if (*p)
-        return false;
-    /* normal form: dice and pips share the sign of the whole, so a code
-     * from 0 up has pips 0..2 ("3D-1" is 2D+2, "-1" is -1 pip) */
-    long total = dice * 3 + pips, a = total < 0 ? -total : total;
-    out->dice = (int)(total < 0 ? -(a / 3) : a / 3);
-    out->pips = (int)(total < 0 ? -(a % 3) : a % 3);
-    return true;
-}
 
 /* A code's value in pips (1D = 3). */
 static long pips_of(d6_code c) { return (long)c.dice * 3 + c.pips; }
@@ -182,7 +135,7 @@ static fray_status code_of(dl *L, const yn *v, const char *what, int max_dice,
         return FAIL(L, v, "expected a die code like 3D or 4D+2 for %s, got %s", what,
                     yr_got(v, b));
     d6_code c;
-    if (!parse_code(v->text, &c))
+    if (!d6_code_parse(v->text, &c))
         return FAIL(L, v, "expected a die code like 3D or 4D+2 for %s, got '%.20s'", what,
                     v->text);
     if (pips_of(c) < 0)
@@ -206,10 +159,10 @@ static bool parse_damage(const char *text, d6_code *out, bool *strength) {
         }
         if (text[3] != '+')
             return false;
-        return parse_code(text + 4, out) && text[4] != '+' && text[4] != '-';
+        return d6_code_parse(text + 4, out) && text[4] != '+' && text[4] != '-';
     }
     *strength = false;
-    return parse_code(text, out);
+    return d6_code_parse(text, out);
 }
 
 static fray_status damage_of(dl *L, const yn *v, d6_weapon *w) {
@@ -1172,7 +1125,7 @@ static fray_status vary_resolve(const d6_setup *s, const char *key, vkey *out,
 static fray_status vary_code(const char *key, const char *value, int max_dice,
                              d6_code *out, fray_diag *diag) {
     d6_code c;
-    if (!parse_code(value, &c))
+    if (!d6_code_parse(value, &c))
         return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
                               "%s: expected a die code like 3D or 4D+2, got '%.40s'", key, value);
     if (pips_of(c) <= 0 || pips_of(c) > max_dice * 3L)
