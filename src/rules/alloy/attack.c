@@ -1194,8 +1194,10 @@ static fray_status grapple(fa_run *r, const fa_command *cmd) {
     fa_cond c = {.kind = FA_C_GRAPPLED, .ends = FA_ENDS_SUSTAIN,
                  .whose = (int8_t)who, .other = (int8_t)who, .source = (int8_t)who};
     fray_status e = fa_cond_add(r, t, c);
-    if (e == FRAY_OK)
+    if (e == FRAY_OK) {
         st->c[who].grappling = (int8_t)t;
+        st->grapple_begun = true; /* turn.c fa_grapple_upkeep */
+    }
     return e;
 }
 
