@@ -6,7 +6,7 @@
  * cost nothing whatever the crowd: turn_conds[w] (the conditions on
  * anyone ending at w's turn's start or end, or with w's sustain: 004:277,
  * 279, 576-577, 615), n_delaying (004:573), n_grappled and grapple_begun
- * (004:617-618), n_ready (004:651); and fa_check_over remembers two
+ * (004:617-618), n_ready (004:651), n_suppressing (004:701); and fa_check_over remembers two
  * combatants of two sides it last found standing (over_seen). Here:
  *   - after every step of whole fights (every Alloy example with more
  *     than two combatants, the bench's mixed crowds of
@@ -40,13 +40,14 @@ typedef struct seen {
  * equal to turn.c's. */
 static void counts_hold(const fa_state *st, const char *what, long step, seen *sn) {
     uint16_t tc[FA_MAX_COMBATANTS] = {0};
-    int nd = 0, ng = 0, nr = 0;
+    int nd = 0, ng = 0, nr = 0, ns = 0;
     for (int j = 0; j < st->n; j++)
         for (int i = 0; i < st->c[j].n_cond; i++) {
             const fa_cond *k = &st->c[j].cond[i];
             nd += k->kind == FA_C_DELAYING;
             ng += k->kind == FA_C_GRAPPLED;
             nr += k->kind == FA_C_READY;
+            ns += k->kind == FA_C_SUPPRESSING;
             bool turn = k->ends == FA_ENDS_START_OF_TURN || k->ends == FA_ENDS_END_OF_TURN ||
                         k->ends == FA_ENDS_USED || k->ends == FA_ENDS_SUSTAIN;
             if (turn && k->whose >= 0 && k->whose < FA_MAX_COMBATANTS)
@@ -65,6 +66,8 @@ static void counts_hold(const fa_state *st, const char *what, long step, seen *s
                  st->n_grappled);
     cr_assert_eq(nr, st->n_ready, "%s, step %ld: readied %d, kept %d", what, step, nr,
                  st->n_ready);
+    cr_assert_eq(ns, st->n_suppressing, "%s, step %ld: suppressing %d, kept %d", what, step,
+                 ns, st->n_suppressing);
     /* fa_grapple_upkeep passes by only when nobody grapples. */
     if (ng == 0 && !st->grapple_begun)
         for (int g = 0; g < st->n; g++)
@@ -198,11 +201,16 @@ Test(alloy_turn_speed, kept_counts_over_whole_fights_issue16) {
     memset(&sn, 0, sizeof sn);
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         run_fights(files[i], 12, &sn);
+    cr_log_info("%ld steps: conditions ending with a turn at %ld, delaying %ld, grappled %ld, "
+                "readied %ld; %ld over, %ld with a winner",
+                sn.steps, sn.turn_conds, sn.delaying, sn.grappled, sn.ready, sn.overs,
+                sn.winners);
     cr_assert_gt(sn.steps, 5000);
     cr_assert_eq(sn.overs, (long)(sizeof files / sizeof files[0]) * 12);
     cr_assert_gt(sn.winners, 50);
     /* the counts were met at work, not only at 0 */
     cr_assert_gt(sn.turn_conds, 100, "conditions ending with a turn: %ld steps", sn.turn_conds);
+    cr_assert_gt(sn.ready, 0, "a readied action");
 }
 
 /* ---- A hand-made fight ------------------------------------------------------ */

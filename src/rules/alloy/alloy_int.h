@@ -501,6 +501,9 @@ typedef struct fa_state {
     /* n_ready: the Readied conditions on anyone (fa_cond_counted): with
      * none, act.c's readied triggers have nobody to ask. */
     uint8_t n_ready;
+    /* n_suppressing: the Suppressing conditions on anyone: with none,
+     * attack.c's suppressing fire at a turn's end has nobody to ask. */
+    uint8_t n_suppressing;
 } fa_state;
 
 /* ---- Commands ---------------------------------------------------------------- */

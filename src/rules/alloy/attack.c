@@ -1416,8 +1416,15 @@ fray_status fa_suppress_turn_end(fa_run *r, int who, bool took_standard_or_none)
         return FRAY_OK;
     const fa_setup *s = r->s;
     fa_state *st = r->st;
+    /* (speed, issue 16: nobody suppresses, by turn.c's count; debug
+     * builds look at everyone's bits below all the same) */
+#ifdef NDEBUG
+    if (st->n_suppressing == 0)
+        return FRAY_OK;
+#endif
     for (int k = 0; k < st->n && !out(st, who); k++) {
         fa_cstate *c = &st->c[k];
+        assert(st->n_suppressing > 0 || !fa_has(c, FA_C_SUPPRESSING));
         /* (speed, issue 16: the conditions' bits first; most of a
          * crowd suppresses nothing) */
         if (!fa_has(c, FA_C_SUPPRESSING)) {

@@ -30,6 +30,7 @@ void fa_state_init(const fa_setup *s, fa_state *st, uint64_t seed,
     st->n_grappled = 0;
     st->grapple_begun = false;
     st->n_ready = 0;
+    st->n_suppressing = 0;
     st->between = false;
     /* Those who join later (joins: N, 004:241) come last in the setup
      * (load.c): they are set up here, away, and counted in st->n when they
@@ -253,6 +254,8 @@ void fa_cond_counted(fa_state *st, const fa_cond *k, int delta) {
         st->n_grappled = (uint8_t)(st->n_grappled + delta);
     if (k->kind == FA_C_READY)
         st->n_ready = (uint8_t)(st->n_ready + delta);
+    if (k->kind == FA_C_SUPPRESSING)
+        st->n_suppressing = (uint8_t)(st->n_suppressing + delta);
     if (ends_with_turn(k) && k->whose >= 0 && k->whose < FA_MAX_COMBATANTS)
         st->turn_conds[k->whose] = (uint16_t)(st->turn_conds[k->whose] + delta);
 }
@@ -261,19 +264,21 @@ void fa_cond_counted(fa_state *st, const fa_cond *k, int delta) {
 /* The long way: every condition of everyone counted again. */
 static void counts_check(const fa_state *st) {
     uint16_t tc[FA_MAX_COMBATANTS] = {0};
-    int nd = 0, ng = 0, nr = 0;
+    int nd = 0, ng = 0, nr = 0, ns = 0;
     for (int j = 0; j < st->n; j++)
         for (int i = 0; i < st->c[j].n_cond; i++) {
             const fa_cond *k = &st->c[j].cond[i];
             nd += k->kind == FA_C_DELAYING;
             ng += k->kind == FA_C_GRAPPLED;
             nr += k->kind == FA_C_READY;
+            ns += k->kind == FA_C_SUPPRESSING;
             if (ends_with_turn(k) && k->whose >= 0 && k->whose < FA_MAX_COMBATANTS)
                 tc[k->whose]++;
         }
     assert(nd == st->n_delaying);
     assert(ng == st->n_grappled);
     assert(nr == st->n_ready);
+    assert(ns == st->n_suppressing);
     for (int w = 0; w < FA_MAX_COMBATANTS; w++)
         assert(tc[w] == st->turn_conds[w]);
 }
