@@ -261,10 +261,10 @@ void fa_cond_counted(fa_state *st, const fa_cond *k, int delta) {
 }
 
 #ifndef NDEBUG
-/* The long way: every condition of everyone counted again. */
-static void counts_check(const fa_state *st) {
-    uint16_t tc[FA_MAX_COMBATANTS] = {0};
-    int nd = 0, ng = 0, nr = 0, ns = 0;
+/* The long way: every condition of everyone counted again, each kind's
+ * count and (who >= 0) who's turn_conds held to it. */
+static void counts_check(const fa_state *st, int who) {
+    int tc = 0, nd = 0, ng = 0, nr = 0, ns = 0;
     for (int j = 0; j < st->n; j++)
         for (int i = 0; i < st->c[j].n_cond; i++) {
             const fa_cond *k = &st->c[j].cond[i];
@@ -272,26 +272,24 @@ static void counts_check(const fa_state *st) {
             ng += k->kind == FA_C_GRAPPLED;
             nr += k->kind == FA_C_READY;
             ns += k->kind == FA_C_SUPPRESSING;
-            if (ends_with_turn(k) && k->whose >= 0 && k->whose < FA_MAX_COMBATANTS)
-                tc[k->whose]++;
+            tc += ends_with_turn(k) && k->whose == who;
         }
     assert(nd == st->n_delaying);
     assert(ng == st->n_grappled);
     assert(nr == st->n_ready);
     assert(ns == st->n_suppressing);
-    for (int w = 0; w < FA_MAX_COMBATANTS; w++)
-        assert(tc[w] == st->turn_conds[w]);
+    assert(who < 0 || who >= FA_MAX_COMBATANTS || tc == st->turn_conds[who]);
 }
-#define COUNTS_CHECK(st) counts_check(st)
+#define COUNTS_CHECK(st, who) counts_check(st, who)
 #else
-#define COUNTS_CHECK(st) ((void)0)
+#define COUNTS_CHECK(st, who) ((void)0)
 #endif
 
 /* Whether any condition on anyone ends at who's turn or with its
  * sustain: when none does, the loops over everyone's conditions at its
  * turn's start and end would find nothing. */
 static bool turn_conds_of(const fa_state *st, int who) {
-    COUNTS_CHECK(st);
+    COUNTS_CHECK(st, who);
     return who < 0 || who >= FA_MAX_COMBATANTS || st->turn_conds[who] > 0;
 }
 
@@ -322,7 +320,7 @@ void fa_end_grapple(fa_run *r, int grappler) {
 void fa_grapple_upkeep(fa_run *r) {
     const fa_setup *s = r->s;
     fa_state *st = r->st;
-    COUNTS_CHECK(st);
+    COUNTS_CHECK(st, -1);
     if (st->n_grappled == 0 && !st->grapple_begun) {
         /* Nobody is Grappled and no grapple was made: nobody grapples. */
 #ifndef NDEBUG
@@ -621,7 +619,7 @@ static bool new_round(fa_run *r) {
 
 /* true when some delaying combatant could come back now. */
 static bool someone_delaying(const fa_state *st) {
-    COUNTS_CHECK(st);
+    COUNTS_CHECK(st, -1);
     if (st->n_delaying == 0)
         return false;
     for (int i = 0; i < st->n; i++)
