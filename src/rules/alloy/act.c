@@ -1481,6 +1481,15 @@ static int ready_reach(const fa_setup *s, const fa_state *st, int q) {
 static void ready_after(fa_run *r, int actor, int trig, fray_footprint before) {
     const fa_setup *s = r->s;
     fa_state *st = r->st;
+    /* (speed, issue 16) Nobody has readied an action: no trigger to ask
+     * (turn.c keeps the count; debug builds look at everyone). */
+#ifndef NDEBUG
+    if (st->n_ready == 0)
+        for (int i = 0; i < st->n; i++)
+            assert(!fa_has(&st->c[i], FA_C_READY));
+#endif
+    if (st->n_ready == 0)
+        return;
     int8_t order[FA_MAX_COMBATANTS];
     int n = st->n_order;
     memcpy(order, st->order, sizeof order);

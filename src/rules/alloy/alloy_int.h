@@ -481,6 +481,29 @@ typedef struct fa_state {
     /* added by alloy-objects (objects.c) */
     uint8_t n_floor;
     fa_floor_obj floor[FA_MAX_FLOOR];
+    /* (issue 16; turn.c) Kept counts, so that a turn with nothing to end
+     * costs nothing whatever the crowd: turn_conds[w], the conditions on
+     * anyone that end at w's turn's start or end or with w's sustain
+     * (ends START_OF_TURN, END_OF_TURN, USED or SUSTAIN, whose w);
+     * n_delaying, the Delaying conditions on anyone. fa_cond_counted
+     * keeps them wherever a condition is put on, replaced or taken off
+     * (run.c, turn.c); debug builds recount them on every use.
+     * over_seen: two combatants of two sides last found standing by
+     * fa_check_over, each index + 1 (0: none), looked at first.
+     * n_grappled: the Grappled conditions on anyone (fa_cond_counted);
+     * grapple_begun: a grapple was made in this fight (attack.c). With
+     * neither, nobody grapples and fa_grapple_upkeep has nothing to do. */
+    uint16_t turn_conds[FA_MAX_COMBATANTS];
+    uint8_t n_delaying;
+    uint8_t over_seen[2];
+    uint8_t n_grappled;
+    bool grapple_begun;
+    /* n_ready: the Readied conditions on anyone (fa_cond_counted): with
+     * none, act.c's readied triggers have nobody to ask. */
+    uint8_t n_ready;
+    /* n_suppressing: the Suppressing conditions on anyone: with none,
+     * attack.c's suppressing fire at a turn's end has nobody to ask. */
+    uint8_t n_suppressing;
 } fa_state;
 
 /* ---- Commands ---------------------------------------------------------------- */
@@ -1485,5 +1508,10 @@ int fa_aid_check_sources(const fa_state *st, int who, int ally);
  * the slot against Fortitude; false for an area weapon. */
 bool fa_disarm_line(const fa_setup *s, const fa_state *st, int who, int t, int slot,
                     fa_attack_line *L);
+
+/* (issue 16; turn.c) Keeps fa_state's turn_conds and n_delaying for the
+ * condition k put on (delta +1) or taken off (-1) anyone: call it
+ * wherever st->c[..].cond[] gains, replaces or loses an entry. */
+void fa_cond_counted(fa_state *st, const fa_cond *k, int delta);
 
 #endif

@@ -1194,8 +1194,10 @@ static fray_status grapple(fa_run *r, const fa_command *cmd) {
     fa_cond c = {.kind = FA_C_GRAPPLED, .ends = FA_ENDS_SUSTAIN,
                  .whose = (int8_t)who, .other = (int8_t)who, .source = (int8_t)who};
     fray_status e = fa_cond_add(r, t, c);
-    if (e == FRAY_OK)
+    if (e == FRAY_OK) {
         st->c[who].grappling = (int8_t)t;
+        st->grapple_begun = true; /* turn.c fa_grapple_upkeep */
+    }
     return e;
 }
 
@@ -1414,8 +1416,15 @@ fray_status fa_suppress_turn_end(fa_run *r, int who, bool took_standard_or_none)
         return FRAY_OK;
     const fa_setup *s = r->s;
     fa_state *st = r->st;
+    /* (speed, issue 16: nobody suppresses, by turn.c's count; debug
+     * builds look at everyone's bits below all the same) */
+#ifdef NDEBUG
+    if (st->n_suppressing == 0)
+        return FRAY_OK;
+#endif
     for (int k = 0; k < st->n && !out(st, who); k++) {
         fa_cstate *c = &st->c[k];
+        assert(st->n_suppressing > 0 || !fa_has(c, FA_C_SUPPRESSING));
         /* (speed, issue 16: the conditions' bits first; most of a
          * crowd suppresses nothing) */
         if (!fa_has(c, FA_C_SUPPRESSING)) {

@@ -167,7 +167,9 @@ fray_status fa_cond_add(fa_run *r, int who, fa_cond cond) {
     for (int i = 0; i < c->n_cond; i++)
         if (c->cond[i].kind == cond.kind && c->cond[i].source == cond.source &&
             c->cond[i].other == cond.other) {
+            fa_cond_counted(r->st, &c->cond[i], -1);
             c->cond[i] = cond; /* the same effect again: the new one replaces it */
+            fa_cond_counted(r->st, &cond, +1);
             recompute(c);
             return FRAY_OK;
         }
@@ -176,6 +178,7 @@ fray_status fa_cond_add(fa_run *r, int who, fa_cond cond) {
         fa_fail(r, rc);
         return rc;
     }
+    fa_cond_counted(r->st, &cond, +1);
     recompute(c);
     if (!had)
         fa_fact_add(r, FA_FACT_COND_ON, who, cond.source, cond.kind,
@@ -188,8 +191,10 @@ void fa_cond_remove(fa_run *r, int who, fa_cond_kind kind, int other) {
     if (!fa_has(c, kind))
         return;
     int i;
-    while ((i = fray__cond_find(c->cond, c->n_cond, (int)kind, other)) >= 0)
+    while ((i = fray__cond_find(c->cond, c->n_cond, (int)kind, other)) >= 0) {
+        fa_cond_counted(r->st, &c->cond[i], -1);
         fray__cond_drop(c->cond, &c->n_cond, i);
+    }
     recompute(c);
     if (!fa_has(c, kind))
         fa_fact_add(r, FA_FACT_COND_OFF, who, -1, (int32_t)kind, 0, 0, 0);

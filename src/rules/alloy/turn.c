@@ -10,6 +10,7 @@
  */
 #include "alloy_int.h"
 
+#include <assert.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -23,6 +24,13 @@ void fa_state_init(const fa_setup *s, fa_state *st, uint64_t seed,
     int n = s->n < FA_MAX_COMBATANTS ? s->n : FA_MAX_COMBATANTS;
     memset(st, 0, offsetof(fa_state, c));
     memset(st->c, 0, (size_t)(n > 0 ? n : 0) * sizeof st->c[0]);
+    memset(st->turn_conds, 0, sizeof st->turn_conds);
+    st->n_delaying = 0;
+    st->over_seen[0] = st->over_seen[1] = 0;
+    st->n_grappled = 0;
+    st->grapple_begun = false;
+    st->n_ready = 0;
+    st->n_suppressing = 0;
     st->between = false;
     /* Those who join later (joins: N, 004:241) come last in the setup
      * (load.c): they are set up here, away, and counted in st->n when they
@@ -229,12 +237,69 @@ fray_status fa_begin(fa_run *r) {
     return r->failed;
 }
 
+/* ---- Kept counts (issue 16) ----------------------------------------------------- */
+
+/* The conditions a turn's start or end looks for (turn_start, turn_end,
+ * end_of_turn_effects, fa_delay): ending at whose's turn, or with its
+ * sustain. */
+static bool ends_with_turn(const fa_cond *k) {
+    return k->ends == FA_ENDS_START_OF_TURN || k->ends == FA_ENDS_END_OF_TURN ||
+           k->ends == FA_ENDS_USED || k->ends == FA_ENDS_SUSTAIN;
+}
+
+void fa_cond_counted(fa_state *st, const fa_cond *k, int delta) {
+    if (k->kind == FA_C_DELAYING)
+        st->n_delaying = (uint8_t)(st->n_delaying + delta);
+    if (k->kind == FA_C_GRAPPLED)
+        st->n_grappled = (uint8_t)(st->n_grappled + delta);
+    if (k->kind == FA_C_READY)
+        st->n_ready = (uint8_t)(st->n_ready + delta);
+    if (k->kind == FA_C_SUPPRESSING)
+        st->n_suppressing = (uint8_t)(st->n_suppressing + delta);
+    if (ends_with_turn(k) && k->whose >= 0 && k->whose < FA_MAX_COMBATANTS)
+        st->turn_conds[k->whose] = (uint16_t)(st->turn_conds[k->whose] + delta);
+}
+
+#ifndef NDEBUG
+/* The long way: every condition of everyone counted again, each kind's
+ * count and (who >= 0) who's turn_conds held to it. */
+static void counts_check(const fa_state *st, int who) {
+    int tc = 0, nd = 0, ng = 0, nr = 0, ns = 0;
+    for (int j = 0; j < st->n; j++)
+        for (int i = 0; i < st->c[j].n_cond; i++) {
+            const fa_cond *k = &st->c[j].cond[i];
+            nd += k->kind == FA_C_DELAYING;
+            ng += k->kind == FA_C_GRAPPLED;
+            nr += k->kind == FA_C_READY;
+            ns += k->kind == FA_C_SUPPRESSING;
+            tc += ends_with_turn(k) && k->whose == who;
+        }
+    assert(nd == st->n_delaying);
+    assert(ng == st->n_grappled);
+    assert(nr == st->n_ready);
+    assert(ns == st->n_suppressing);
+    assert(who < 0 || who >= FA_MAX_COMBATANTS || tc == st->turn_conds[who]);
+}
+#define COUNTS_CHECK(st, who) counts_check(st, who)
+#else
+#define COUNTS_CHECK(st, who) ((void)0)
+#endif
+
+/* Whether any condition on anyone ends at who's turn or with its
+ * sustain: when none does, the loops over everyone's conditions at its
+ * turn's start and end would find nothing. */
+static bool turn_conds_of(const fa_state *st, int who) {
+    COUNTS_CHECK(st, who);
+    return who < 0 || who >= FA_MAX_COMBATANTS || st->turn_conds[who] > 0;
+}
+
 /* ---- Conditions that end with time -------------------------------------------- */
 
 void fa_cond_drop(fa_run *r, int who, int i) {
     fa_cstate *c = &r->st->c[who];
     if (i < 0 || i >= c->n_cond)
         return;
+    fa_cond_counted(r->st, &c->cond[i], -1);
     int kind = fray__cond_drop(c->cond, &c->n_cond, i);
     c->has = fray__cond_mask(c->cond, c->n_cond);
     if (!fa_has(c, (fa_cond_kind)kind))
@@ -255,6 +320,15 @@ void fa_end_grapple(fa_run *r, int grappler) {
 void fa_grapple_upkeep(fa_run *r) {
     const fa_setup *s = r->s;
     fa_state *st = r->st;
+    COUNTS_CHECK(st, -1);
+    if (st->n_grappled == 0 && !st->grapple_begun) {
+        /* Nobody is Grappled and no grapple was made: nobody grapples. */
+#ifndef NDEBUG
+        for (int g = 0; g < st->n; g++)
+            assert(st->c[g].grappling < 0);
+#endif
+        return;
+    }
     for (int g = 0; g < st->n; g++) {
         int t = st->c[g].grappling;
         if (t < 0)
@@ -293,6 +367,8 @@ static bool helps_side_of(const fa_setup *s, int who, int bearer, int kind) {
  * others. */
 static void end_of_turn_effects(fa_run *r, int who, int which) {
     fa_state *st = r->st;
+    if (!turn_conds_of(st, who))
+        return;
     for (int j = 0; j < st->n; j++) {
         fa_cstate *c = &st->c[j];
         for (int i = c->n_cond - 1; i >= 0; i--) {
@@ -350,11 +426,12 @@ static void turn_end(fa_run *r, int who) {
         /* L7.17: a grapple not sustained this turn ends. */
         if (c->grappling >= 0)
             fa_end_grapple(r, who);
-        for (int j = 0; j < st->n; j++)
-            for (int i = st->c[j].n_cond - 1; i >= 0; i--)
-                if (st->c[j].cond[i].ends == FA_ENDS_SUSTAIN &&
-                    st->c[j].cond[i].whose == who)
-                    fa_cond_drop(r, j, i);
+        if (turn_conds_of(st, who))
+            for (int j = 0; j < st->n; j++)
+                for (int i = st->c[j].n_cond - 1; i >= 0; i--)
+                    if (st->c[j].cond[i].ends == FA_ENDS_SUSTAIN &&
+                        st->c[j].cond[i].whose == who)
+                        fa_cond_drop(r, j, i);
     }
     end_of_turn_effects(r, who, 0);
     c->flags |= FA_F_ACTED | FA_F_DONE;
@@ -382,11 +459,12 @@ static void turn_start(fa_run *r, int who) {
             return;
         }
     }
-    for (int j = 0; j < st->n; j++)
-        for (int i = st->c[j].n_cond - 1; i >= 0; i--)
-            if (st->c[j].cond[i].ends == FA_ENDS_START_OF_TURN &&
-                st->c[j].cond[i].whose == who)
-                fa_cond_drop(r, j, i);
+    if (turn_conds_of(st, who))
+        for (int j = 0; j < st->n; j++)
+            for (int i = st->c[j].n_cond - 1; i >= 0; i--)
+                if (st->c[j].cond[i].ends == FA_ENDS_START_OF_TURN &&
+                    st->c[j].cond[i].whose == who)
+                    fa_cond_drop(r, j, i);
     if (fa_has(c, FA_C_READY)) {
         fa_fact_add(r, FA_FACT_LOST, who, -1, 1, 0, 0, 0);
         fa_cond_remove(r, who, FA_C_READY, -1);
@@ -421,10 +499,11 @@ fray_status fa_delay(fa_run *r, int who) {
      * sustaining lapses now (the grapple too, L7.17). */
     if (st->c[who].grappling >= 0)
         fa_end_grapple(r, who);
-    for (int j = 0; j < st->n; j++)
-        for (int i = st->c[j].n_cond - 1; i >= 0; i--)
-            if (st->c[j].cond[i].ends == FA_ENDS_SUSTAIN && st->c[j].cond[i].whose == who)
-                fa_cond_drop(r, j, i);
+    if (turn_conds_of(st, who))
+        for (int j = 0; j < st->n; j++)
+            for (int i = st->c[j].n_cond - 1; i >= 0; i--)
+                if (st->c[j].cond[i].ends == FA_ENDS_SUSTAIN && st->c[j].cond[i].whose == who)
+                    fa_cond_drop(r, j, i);
     st->c[who].flags |= FA_F_DONE;
     st->c[who].slots = 0;
     return r->failed;
@@ -442,30 +521,64 @@ static void delay_end(fa_run *r, int who) {
 
 static int side_of(const fa_setup *s, int who) { return s->c[who].side; }
 
+/* The side fa_check_over counts i with (out of range: one side of its
+ * own). */
+static int over_side(const fa_setup *s, int i) {
+    int sd = side_of(s, i);
+    return sd < 0 || sd > FA_MAX_SIDES ? FA_MAX_SIDES : sd;
+}
+
+/* Whether i still counts as standing for the fight's end: neither out
+ * nor dead; those still to join (004:241, skills.c) count as standing,
+ * unless they would come after the round limit. */
+static bool over_stands(const fa_run *r, int i, int limit) {
+    const fa_state *st = r->st;
+    if (i >= st->n)
+        return r->s->c[i].joins <= limit;
+    return !((st->c[i].flags & FA_F_OUT) || fa_has(&st->c[i], FA_C_DEAD));
+}
+
 bool fa_check_over(fa_run *r) {
     fa_state *st = r->st;
     if (st->over)
         return true;
-    int standing_side = -1, sides = 0;
-    bool seen[FA_MAX_SIDES + 1] = {false};
-    /* Those still to join (004:241, skills.c) count as standing: the
-     * battle is not over before they come, unless after the round limit. */
     int limit = r->s->round_limit > 0 ? r->s->round_limit : 100;
-    for (int i = 0; i < r->s->n && i < FA_MAX_COMBATANTS; i++) {
-        if (i >= st->n && r->s->c[i].joins > limit)
+    int n = r->s->n < FA_MAX_COMBATANTS ? r->s->n : FA_MAX_COMBATANTS;
+    /* The two last found standing on two sides (issue 16): while both
+     * stand, two sides stand and the loop over everyone is not needed. */
+    int a = st->over_seen[0] - 1, b = st->over_seen[1] - 1;
+    if (a >= 0 && b >= 0 && a < n && b < n && over_stands(r, a, limit) &&
+        over_stands(r, b, limit) && over_side(r->s, a) != over_side(r->s, b)) {
+#ifndef NDEBUG
+        /* The long way agrees: two sides standing. */
+        int sides = 0;
+        bool seen[FA_MAX_SIDES + 1] = {false};
+        for (int i = 0; i < n; i++)
+            if (over_stands(r, i, limit) && !seen[over_side(r->s, i)]) {
+                seen[over_side(r->s, i)] = true;
+                sides++;
+            }
+        assert(sides > 1);
+#endif
+        return false;
+    }
+    int standing_side = -1, sides = 0, first = -1;
+    bool seen[FA_MAX_SIDES + 1] = {false};
+    for (int i = 0; i < n; i++) {
+        if (!over_stands(r, i, limit))
             continue;
-        if (i < st->n &&
-            ((st->c[i].flags & FA_F_OUT) || fa_has(&st->c[i], FA_C_DEAD)))
-            continue;
-        int sd = side_of(r->s, i);
-        if (sd < 0 || sd > FA_MAX_SIDES)
-            sd = FA_MAX_SIDES;
+        int sd = over_side(r->s, i);
         if (!seen[sd]) {
             seen[sd] = true;
             sides++;
             standing_side = sd;
-            if (sides > 1)
-                return false; /* two sides standing: not over */
+            if (sides > 1) {
+                /* two sides standing: not over */
+                st->over_seen[0] = (uint8_t)(first + 1);
+                st->over_seen[1] = (uint8_t)(i + 1);
+                return false;
+            }
+            first = i;
         }
     }
     st->over = true;
@@ -506,6 +619,9 @@ static bool new_round(fa_run *r) {
 
 /* true when some delaying combatant could come back now. */
 static bool someone_delaying(const fa_state *st) {
+    COUNTS_CHECK(st, -1);
+    if (st->n_delaying == 0)
+        return false;
     for (int i = 0; i < st->n; i++)
         if (fa_has(&st->c[i], FA_C_DELAYING) && fa_can_act(st, i))
             return true;
