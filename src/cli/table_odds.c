@@ -151,12 +151,25 @@ bool cli_table_odds(fray_fight *fight, const char *rest) {
     }
     const fray_setup *s = fray_fight_setup(fight);
     if (l.n == 0)
-        printf("%s has no attack it can make now whose chances are counted\n",
+        printf("%s has no action it can take now whose chances are counted\n",
                fray_setup_combatant_name(s, who));
     else
         printf("%s's options, best first:\n", fray_setup_combatant_name(s, who));
     for (int i = 0; i < l.n; i++) {
         const fray_chances *c = &l.items[i];
+        if (c->p_drop < 0 && c->p_success >= 0) {
+            /* No damage: its chance of success ("trip lyra: 55.0%
+             * succeeds (knocked prone)"). */
+            const char *what = c->n_outcomes > 1
+                                   ? c->outcomes[c->n_outcomes - 1].name
+                                   : "succeeds";
+            printf("  %d. %-28s     %5.1f%% succeeds%s%s%s, no damage\n", i + 1,
+                   c->command, 100.0 * c->p_success,
+                   strcmp(what, "succeeds") ? " (" : "",
+                   strcmp(what, "succeeds") ? what : "",
+                   strcmp(what, "succeeds") ? ")" : "");
+            continue;
+        }
         double hit = 0;
         for (int k = 1; k < c->n_outcomes; k++)
             hit += c->outcomes[k].share;

@@ -70,11 +70,14 @@ FRAY_API fray_status fray_action_chances(const fray_fight *fight, int who,
 }
 
 /* Best first: the chance to drop the target, the expected damage, the
- * command's words. */
+ * command's words; what deals no damage (p_drop -1) after, by its chance
+ * of success (p_success, -1 when not counted: last). */
 static int rank(const void *pa, const void *pb) {
     const fray_chances *a = pa, *b = pb;
     if (a->p_drop != b->p_drop)
         return a->p_drop > b->p_drop ? -1 : 1;
+    if (a->p_drop < 0 && a->p_success != b->p_success)
+        return a->p_success > b->p_success ? -1 : 1;
     double ea = a->expected[0] + a->expected[1];
     double eb = b->expected[0] + b->expected[1];
     if (ea != eb)

@@ -390,6 +390,7 @@ static fray_status special_one(const fa_setup *s, const fa_state *st,
     out->damage[0].share = 1;
     out->expected[0] = 0;
     out->p_drop = -1;
+    out->p_success = out->outcomes[1].share;
     if (snprintf(out->title, sizeof out->title, "%s %s",
                  disarm ? "Disarm" : trip ? "Trip" : "Grapple",
                  s->c[t].name) >= (int)sizeof out->title)
@@ -464,6 +465,7 @@ static fray_status feint_one(const fa_setup *s, const fa_state *st, int turn,
     out->damage[0].p = fray__ratio(1, 1, false);
     out->damage[0].share = 1;
     out->p_drop = -1;
+    out->p_success = out->outcomes[1].share;
     snprintf(out->modifiers, sizeof out->modifiers, "Bluff %+d against %d (%s)",
              bonus, dc, s->opt.feint_against == FA_FEINT_NOTICE ? "10 + Notice"
                                                                 : "Will");
@@ -522,6 +524,7 @@ static void two_outcomes(fray_chances *out, int t, const char *command,
     out->damage[0].share = 1;
     out->expected[0] = 0;
     out->p_drop = -1;
+    out->p_success = out->outcomes[1].share;
 }
 
 /* An attack roll's chance to hit (natural 1 misses, natural 20 hits):
@@ -867,6 +870,7 @@ static fray_status one_body(const fa_setup *s, const fa_state *st, int turn,
     out->who = who;
     out->target = -1;
     out->p_drop = -1;
+    out->p_success = -1;
     char text[FRAY_CHANCES_TEXT + 80];
     snprintf(text, sizeof text, "%s %s", s->c[who].id, command);
     fa_command cmd;
@@ -1183,6 +1187,70 @@ static fray_status rank_charge(const fa_setup *s, const fa_state *st,
     return FRAY_ERR_INVALID;
 }
 
+/* For `odds ID`: the chances of c when the rules allow it now and it can
+ * succeed (an action that deals no damage, ranked by p_success): listed
+ * at out[*n]; a refusal lists nothing. */
+static fray_status rank_no_damage(const fa_setup *s, const fa_state *st,
+                                  int turn, int who, const char *c,
+                                  fray_chances *out, int *n, fray_diag *diag) {
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    fray_status rc = one(s, st, turn, who, c, &out[*n], &d);
+    if (rc == FRAY_OK) {
+        if (out[*n].p_success > 0)
+            ++*n;
+        return FRAY_OK;
+    }
+    if (rc == FRAY_ERR_INVALID || rc == FRAY_ERR_PARSE)
+        return FRAY_OK;
+    if (diag)
+        *diag = d;
+    return rc;
+}
+
+/* What deals no damage, after the attacks (issue 19, chances4): an escape
+ * when grappled; a trip, a grapple, a bull rush, a disarm and a feint on
+ * each foe; aid to each adjacent ally, on its attack and its defenses,
+ * against each foe next to that ally. Each only where act.c allows it now
+ * and it can succeed. */
+static fray_status rank_others(const fa_setup *s, const fa_state *st, int turn,
+                               int who, fray_chances *out, int max, int *n,
+                               fray_diag *diag) {
+    static const char *const verbs[] = {"trip", "grapple", "bull-rush",
+                                        "disarm", "feint"};
+    char c[FRAY_CHANCES_TEXT];
+    fray_status rc = FRAY_OK;
+    if (*n < max && fa_has(&st->c[who], FA_C_GRAPPLED))
+        rc = rank_no_damage(s, st, turn, who, "escape", out, n, diag);
+    for (int t = 0; rc == FRAY_OK && t < st->n && *n < max; t++) {
+        if (t == who || s->c[t].side == s->c[who].side ||
+            (st->c[t].flags & FA_F_OUT) || st->c[t].absent)
+            continue;
+        for (size_t k = 0; rc == FRAY_OK && k < sizeof verbs / sizeof verbs[0] &&
+                           *n < max; k++) {
+            snprintf(c, sizeof c, "%s %s", verbs[k], s->c[t].id);
+            rc = rank_no_damage(s, st, turn, who, c, out, n, diag);
+        }
+    }
+    for (int a = 0; rc == FRAY_OK && a < st->n && *n < max; a++) {
+        if (a == who || s->c[a].side != s->c[who].side ||
+            (st->c[a].flags & FA_F_OUT) || st->c[a].absent ||
+            !fray_grid_adjacent(st->c[who].fp, st->c[a].fp))
+            continue;
+        for (int t = 0; rc == FRAY_OK && t < st->n && *n < max; t++) {
+            if (s->c[t].side == s->c[who].side || (st->c[t].flags & FA_F_OUT) ||
+                st->c[t].absent || !fray_grid_adjacent(st->c[a].fp, st->c[t].fp))
+                continue;
+            for (int k = 0; rc == FRAY_OK && k < 2 && *n < max; k++) {
+                snprintf(c, sizeof c, "aid %s %s against %s", s->c[a].id,
+                         k ? "defense" : "attack", s->c[t].id);
+                rc = rank_no_damage(s, st, turn, who, c, out, n, diag);
+            }
+        }
+    }
+    return rc;
+}
+
 fray_status fa_chances(const fa_setup *s, const fa_state *st, int turn,
                        int who, const char *command, struct fray_chances *out,
                        int max, int *n, fray_diag *diag) {
@@ -1254,5 +1322,5 @@ fray_status fa_chances(const fa_setup *s, const fa_state *st, int turn,
                 return rc;
         }
     }
-    return FRAY_OK;
+    return rank_others(s, st, turn, who, out, max, n, diag);
 }

@@ -856,6 +856,7 @@ static fray_status one(const fray_towers_fight *f, int who,
     out->who = who;
     out->target = -1;
     out->p_drop = -1;
+    out->p_success = -1;
     /* "aim then ACTION": the attack as if an Aim came just before it. */
     const char *asked = command;
     bool aim_first = strncasecmp(command, "aim then ", 9) == 0;

@@ -342,6 +342,7 @@ static void count_contest(const sw_setup *s, const sw_state *st, int a, int othe
     set_outcomes(out, "succeeds", "fails", wins_of_400(mine, theirs, actor_ties));
     no_damage(out);
     out->p_drop = -1;
+    out->p_success = out->outcomes[1].share; /* "succeeds" */
     snprintf(out->modifiers, sizeof out->modifiers, "none");
     if (tm || tt)
         snprintf(out->modifiers, sizeof out->modifiers,
@@ -360,6 +361,7 @@ static fray_status one(const sw_setup *s, const sw_state *st, int who,
     out->who = who;
     out->target = -1;
     out->p_drop = -1;
+    out->p_success = -1;
     char text[FRAY_CHANCES_TEXT + 80];
     snprintf(text, sizeof text, "%s %s", s->c[who].id, command);
     sw_event *cmd = malloc(sizeof *cmd);
@@ -478,12 +480,14 @@ fray_status sw_chances(const sw_setup *s, const sw_state *st, int who,
             *n = 1;
         return rc;
     }
-    /* Every attack on a foe it may make now, and every Chase a Sniper. */
-    static const char *const verbs[2] = {"attack", "chase"};
+    /* Every attack on a foe it may make now, every Chase a Sniper, and
+     * the Avoid of an Engage on it declared now (002:23; sw_check allows
+     * it only then). */
+    static const char *const verbs[3] = {"attack", "chase", "avoid"};
     for (int t = 0; t < st->n && *n < max; t++) {
         if (t == who || s->c[t].side == s->c[who].side)
             continue;
-        for (int k = 0; k < 2 && *n < max; k++) {
+        for (int k = 0; k < 3 && *n < max; k++) {
             char c[FRAY_CHANCES_TEXT];
             snprintf(c, sizeof c, "%s %s", verbs[k], s->c[t].id);
             fray_diag d;
