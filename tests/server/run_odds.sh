@@ -115,6 +115,16 @@ jq -e '(.actions | length) >= 1 and .actions[0].damage.tracks == ["HP"]
        and (.actions[0].outcomes[0].exact | test("/20$"))
        and .actions[0].damage.p_drop >= 0' "$TMP/body" >/dev/null \
     && ok "Alloy: attacks with hit points and twentieths" || fail "alloy odds: $(head -c 800 "$TMP/body")"
+# What deals no damage, after the attacks, with its chance of success
+# (issue 19, chances4): the pistol's disarm of Thug 1, 13/20.
+jq -e '.actions[0].p_success == null
+       and ([.actions[] | select(.damage.p_drop < 0)] | length) >= 1
+       and ([.actions[] | select(.damage.p_drop < 0) | .p_success > 0 and .p_success <= 1] | all)
+       and (.actions | map(select(.command == "disarm thug-1")) | .[0].p_success == 0.65
+            and .[0].outcomes[1].exact == "13/20")
+       and ([.actions[] | .damage.p_drop < 0] | . == (. | sort))' "$TMP/body" >/dev/null \
+    && ok "Alloy: a disarm ranked after the attacks by its chance of success" \
+    || fail "alloy no-damage odds: $(head -c 1200 "$TMP/body")"
 forecast_done "$GM" "$G" && jq -e '.length.unit == "round" and (.sides | map(.name)) == ["Crew", "Gang"]' "$TMP/body" >/dev/null \
     && ok "Alloy: the forecast in rounds" || fail "alloy forecast: $(cat "$TMP/body")"
 

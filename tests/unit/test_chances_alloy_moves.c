@@ -169,6 +169,20 @@ Test(chances_alloy_moves, escape_equals_fray_odds_roll_and_the_fight_api) {
     double p = counted(f, l, "escape", "escapes", odds_check(6, 15));
     cr_expect(fabs(p - 0.6) < 1e-12);
     counted(f, l, "escape athletics", "escapes", odds_check(1, 14));
+    /* odds lyra (issue 19, chances4): the escape listed, after the
+     * attacks, with the same chance. */
+    fray_chances_list all;
+    cr_assert_eq(fray_chances_all(f, l, NULL, &all, &d), FRAY_OK, "%s", d.message);
+    int listed = 0;
+    for (int i = 0; i < all.n; i++)
+        if (strcmp(all.items[i].command, "escape") == 0) {
+            listed++;
+            cr_expect(all.items[i].p_success == p);
+            for (int k = i + 1; k < all.n; k++)
+                cr_expect(all.items[k].p_drop < 0, "%s", all.items[k].command);
+        }
+    cr_expect_eq(listed, 1);
+    fray_chances_list_free(&all);
     fray_fight_free(f);
     int free_again = 0;
     uint64_t seed = 1000;

@@ -465,6 +465,26 @@ static fray_status one(const sw_setup *s, const sw_state *st, int who,
     }
 }
 
+/* Whether rules.c allows `who avoid t` on the state as it stands (not as
+ * if its turn came now: an Avoid is declared on the segment of the
+ * Engage, by one free to declare then, 002:23). */
+static fray_status avoid_open_now(const sw_setup *s, const sw_state *st, int who,
+                                  int t, bool *open) {
+    *open = false;
+    char text[2 * FRAY_CHANCES_TEXT];
+    snprintf(text, sizeof text, "%s avoid %s", s->c[who].id, s->c[t].id);
+    sw_event *cmd = malloc(sizeof *cmd);
+    if (!cmd)
+        return FRAY_ERR_NOMEM;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    char why[200];
+    *open = sw_parse(s, st, text, cmd, &d) == FRAY_OK &&
+            sw_check(s, st, cmd, why, sizeof why) == FRAY_OK;
+    free(cmd);
+    return FRAY_OK;
+}
+
 fray_status sw_chances(const sw_setup *s, const sw_state *st, int who,
                        const char *command, struct fray_chances *out, int max,
                        int *n, fray_diag *diag) {
@@ -481,8 +501,8 @@ fray_status sw_chances(const sw_setup *s, const sw_state *st, int who,
         return rc;
     }
     /* Every attack on a foe it may make now, every Chase a Sniper, and
-     * the Avoid of an Engage on it declared now (002:23; sw_check allows
-     * it only then). */
+     * the Avoid of an Engage on it declared now, when it is free to
+     * declare (002:23: rules.c's check on the state as it stands). */
     static const char *const verbs[3] = {"attack", "chase", "avoid"};
     for (int t = 0; t < st->n && *n < max; t++) {
         if (t == who || s->c[t].side == s->c[who].side)
@@ -490,6 +510,13 @@ fray_status sw_chances(const sw_setup *s, const sw_state *st, int who,
         for (int k = 0; k < 3 && *n < max; k++) {
             char c[FRAY_CHANCES_TEXT];
             snprintf(c, sizeof c, "%s %s", verbs[k], s->c[t].id);
+            if (k == 2) {
+                bool open = false;
+                if (avoid_open_now(s, st, who, t, &open) != FRAY_OK)
+                    return fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
+                if (!open)
+                    continue;
+            }
             fray_diag d;
             memset(&d, 0, sizeof d);
             fray_status rc = one(s, st, who, c, &out[*n], &d);
