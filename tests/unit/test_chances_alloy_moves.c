@@ -46,20 +46,6 @@ static bool is_dead(const fray_fight *f, int who) {
     return dead;
 }
 
-/* `fray odds roll d20+bonus --vs dc`: a check's chance, no natural 1 or 20. */
-static fray_ratio odds_check(int bonus, int dc) {
-    char text[16];
-    snprintf(text, sizeof text, "d20%+d", bonus);
-    fray_dice *dd = NULL;
-    fray_diag d;
-    cr_assert_eq(fray_dice_parse(text, NULL, NULL, &dd, &d), FRAY_OK);
-    fray_dist D;
-    cr_assert_eq(fray_dice_dist(dd, 0, NULL, &D), FRAY_OK);
-    fray_ratio p = fray_dist_at_least(&D, dc);
-    fray_dist_free(&D);
-    fray_dice_free(dd);
-    return p;
-}
 
 static double counted(const fray_fight *f, int who, const char *command,
                       const char *outcome, fray_ratio want) {
@@ -166,9 +152,9 @@ Test(chances_alloy_moves, escape_equals_fray_odds_roll_and_the_fight_api) {
     cr_expect(strstr(d.message, "not grappled") != NULL, "%s", d.message);
     fray_fight_free(f);
     f = grappled(s, 1, l);
-    double p = counted(f, l, "escape", "escapes", odds_check(6, 15));
+    double p = counted(f, l, "escape", "escapes", cf_odds_check(6, 15));
     cr_expect(fabs(p - 0.6) < 1e-12);
-    counted(f, l, "escape athletics", "escapes", odds_check(1, 14));
+    counted(f, l, "escape athletics", "escapes", cf_odds_check(1, 14));
     /* odds lyra (issue 19, chances4): the escape listed, after the
      * attacks, with the same chance. */
     fray_chances_list all;
@@ -210,7 +196,7 @@ Test(chances_alloy_moves, aid_another_equals_fray_odds_roll_and_the_fight_api) {
                        cf_odds_hit(7, 10));
     cr_expect(fabs(p - 0.9) < 1e-12);
     counted(f, v, "aid brutus defense against lyra", "aids", cf_odds_hit(7, 10));
-    double pc = counted(f, v, "aid brutus athletics", "aids", odds_check(5, 10));
+    double pc = counted(f, v, "aid brutus athletics", "aids", cf_odds_check(5, 10));
     cr_expect(fabs(pc - 0.8) < 1e-12);
     fray_fight_free(f);
     int aided = 0, checked = 0;

@@ -18,6 +18,7 @@
 #include "fray/dice.h"
 #include "internal.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -863,6 +864,105 @@ static fray_status coup_one(const fa_setup *s, const fa_state *st, int turn,
     return FRAY_OK;
 }
 
+/* A skill used alone (004:313, 325; skills.c fa_skill_roll): d20 plus the
+ * bonus the engine adds (fa_skill_check_bonus: the block's skill and the
+ * aid on it), no natural 1 or 20, against the DC named (dc > 0), or for
+ * Notice as a move action the engine's own (option notice-dc); the
+ * share of d20+B at least DC, what `fray odds roll d20+B --vs DC` gives.
+ * Without a DC the engine has no number to beat (the GM has): refused. */
+static fray_status skill_one(const fa_setup *s, const fa_state *st, int turn,
+                             const fa_command *cmd, const char *command, int dc,
+                             fray_chances *out, fray_diag *diag) {
+    int who = cmd->actor;
+    fray_status rc = check_now(s, st, turn, cmd, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    int skill = cmd->option & ~FA_SKILL_AS_MOVE;
+    bool as_move = (cmd->option & FA_SKILL_AS_MOVE) != 0;
+    bool look = skill == FA_SKILL_NOTICE && as_move;
+    if (skill < 0 || skill >= FA_SKILLS)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s has no such skill",
+                              s->c[who].name);
+    if (look && dc > 0 && dc != s->opt.notice_dc)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "Notice as a move action looks for the hidden "
+                              "against the encounter's notice-dc (%d), not %d",
+                              s->opt.notice_dc, dc);
+    if (look)
+        dc = s->opt.notice_dc;
+    if (dc <= 0)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "a %s check used alone has no number to beat in "
+                              "the fight (the GM has it): name it, '%s vs 15'",
+                              skill_words[skill], command);
+    int bonus = fa_skill_check_bonus(s, st, who, skill);
+    int aid = fa_skill_aid_peek(&st->c[who], skill);
+    fray_ratio ok;
+    rc = check_at_least(bonus, dc, &ok, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    two_outcomes(out, -1, command, "succeeds", ok);
+    if (aid)
+        snprintf(out->modifiers, sizeof out->modifiers,
+                 "%s %+d (aid %+d in it) against %d", skill_words[skill], bonus,
+                 aid, dc);
+    else
+        snprintf(out->modifiers, sizeof out->modifiers, "%s %+d against %d",
+                 skill_words[skill], bonus, dc);
+    cut_title(out, snprintf(out->title, sizeof out->title,
+                            "%s check against %d%s", skill_words[skill], dc,
+                            look ? " (Notice as a move action: the hidden found)"
+                                 : ""));
+    snprintf(out->assumed, sizeof out->assumed,
+             "d20 + the skill, no natural 1 or 20, against %s; %s%s; no damage; "
+             "no action point spent",
+             look ? "the encounter's notice-dc" : "the number named",
+             as_move ? "a move action" : "a standard action",
+             fa_skill_provokes(s, cmd)
+                 ? "; the opportunity attacks it provokes are not counted"
+                 : "");
+    return FRAY_OK;
+}
+
+/* "... vs N" at the end of a command: N into *dc (0 none) and the words
+ * before it into buf; FRAY_ERR_PARSE for a 'vs' without a number. A
+ * command starting with a skill's name gets the verb 'skill' before it. */
+static fray_status split_vs(const char *command, char *buf, size_t size,
+                            int *dc, fray_diag *diag) {
+    *dc = 0;
+    static const char *const names[] = {"acrobatics", "athletics", "notice", "bluff"};
+    const char *prefix = "";
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        size_t n = strlen(names[k]);
+        bool same = true;
+        for (size_t i = 0; same && i < n; i++)
+            same = tolower((unsigned char)command[i]) == names[k][i];
+        if (same && (command[n] == '\0' || command[n] == ' '))
+            prefix = "skill ";
+    }
+    if (snprintf(buf, size, "%s%s", prefix, command) >= (int)size)
+        return fray__diag_set(diag, FRAY_ERR_PARSE, 0, "the command is too long");
+    char *vs = NULL;
+    for (char *p = buf; (p = strstr(p, " vs")) != NULL; p += 3)
+        if (p[3] == ' ' || p[3] == '\0')
+            vs = p;
+    if (!vs)
+        return FRAY_OK;
+    char *num = vs + 3, *end = NULL;
+    while (*num == ' ')
+        num++;
+    long v = strtol(num, &end, 10);
+    while (end && *end == ' ')
+        end++;
+    if (!*num || end == num || *end || v < 1 || v > 99)
+        return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                              "expected the number to beat after 'vs' (1 to 99), "
+                              "got '%s'", num);
+    *dc = (int)v;
+    *vs = '\0';
+    return FRAY_OK;
+}
+
 static fray_status one_body(const fa_setup *s, const fa_state *st, int turn,
                             int who, const char *command, fray_chances *out,
                             fa_state **moved, fray_diag *diag) {
@@ -871,12 +971,21 @@ static fray_status one_body(const fa_setup *s, const fa_state *st, int turn,
     out->target = -1;
     out->p_drop = -1;
     out->p_success = -1;
-    char text[FRAY_CHANCES_TEXT + 80];
-    snprintf(text, sizeof text, "%s %s", s->c[who].id, command);
-    fa_command cmd;
-    fray_status rc = fa_parse(s, st, text, &cmd, diag);
+    char words[FRAY_CHANCES_TEXT + 16];
+    int dc = 0;
+    fray_status rc = split_vs(command, words, sizeof words, &dc, diag);
     if (rc != FRAY_OK)
         return rc;
+    char text[FRAY_CHANCES_TEXT + 120];
+    snprintf(text, sizeof text, "%s %s", s->c[who].id, words);
+    fa_command cmd;
+    rc = fa_parse(s, st, text, &cmd, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    if (dc > 0 && cmd.kind != FA_CMD_SKILL)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "'vs %d' is the number a skill used alone must "
+                              "beat: %s has its own", dc, fa_cmd_title(cmd.kind));
     if (cmd.actor != who)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "'%s' is not an action of %s", command,
@@ -895,6 +1004,17 @@ static fray_status one_body(const fa_setup *s, const fa_state *st, int turn,
         return aid_one(s, st, turn, &cmd, command, out, diag);
     if (cmd.kind == FA_CMD_COUP)
         return coup_one(s, st, turn, &cmd, command, out, diag);
+    if (cmd.kind == FA_CMD_SKILL)
+        return skill_one(s, st, turn, &cmd, command, dc, out, diag);
+    switch (cmd.kind) {
+    case FA_CMD_WALK: case FA_CMD_SHIFT: case FA_CMD_RUN: case FA_CMD_CRAWL:
+    case FA_CMD_SQUEEZE: case FA_CMD_STAND: case FA_CMD_DROP_PRONE:
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "%s: a move rolls no dice, it has no chances to "
+                              "count", fa_cmd_title(cmd.kind));
+    default:
+        break;
+    }
     if (cmd.kind == FA_CMD_BULL_RUSH ||
         (cmd.kind == FA_CMD_CHARGE && cmd.option == FA_CHARGE_BULL_RUSH)) {
         if (cmd.n_targets != 1 || cmd.targets[0] < 0 || cmd.targets[0] >= st->n)
@@ -919,8 +1039,8 @@ static fray_status one_body(const fa_setup *s, const fa_state *st, int turn,
                               "the chances of %s are not counted (only an "
                               "attack, a power on its targets, an area, a "
                               "charge, a trip, a grapple, a disarm, a bull "
-                              "rush, an escape, aid another, a coup de grace "
-                              "or a feint)",
+                              "rush, an escape, aid another, a coup de grace, "
+                              "a feint or a skill against a number)",
                               fa_cmd_title(cmd.kind));
     if (st->c[who].flags & FA_F_OUT)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
