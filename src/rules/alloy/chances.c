@@ -163,25 +163,36 @@ static fray_status count_target(const fa_setup *s, const fa_state *st, int who,
         tc->oc[i].share = fray_ratio_to_double(tc->oc[i].p);
     tc->p_hit = tc->oc[1].share;
     tc->p_crit = tc->oc[2].share;
-    fray__u128 den = fray__u128_from(ao.damage.den), drop = 0;
+    fray__u128 den = fray__u128_from(ao.damage.den), drop = 0, row = 0;
     int hp = st->c[t].hp;
+    /* A Withered attacker deals half, rounded down (damage.c, 004:1037):
+     * amounts that halve alike share a row. */
+    bool withered = fa_has(&st->c[who], FA_C_WITHERED);
     for (size_t i = 0; i < ao.damage.n; i++) {
         fray__u128 c = fray__u128_from(ao.damage.count[i]);
         if (!c)
             continue;
         int v = (int)(ao.damage.lo + (int64_t)i);
+        if (withered)
+            v = v < 0 ? 0 : v / 2;
         if (v > 0 && hp - v <= 0)
             drop += c;
-        if (tc->n_damage >= tc->max) {
+        fray_chance_damage *e = tc->n_damage > 0 ? &tc->dmg[tc->n_damage - 1] : NULL;
+        if (e && e->amount[0] == v) {
+            row += c;
+        } else if (tc->n_damage >= tc->max) {
             tc->whole = false;
             continue;
+        } else {
+            e = &tc->dmg[tc->n_damage++];
+            e->amount[0] = v;
+            row = c;
         }
-        fray_chance_damage *e = &tc->dmg[tc->n_damage++];
-        e->amount[0] = v;
-        e->p = fray__ratio(c, den, false);
+        e->p = fray__ratio(row, den, false);
         e->share = fray_ratio_to_double(e->p);
-        tc->expected += e->share * v;
     }
+    for (int i = 0; i < tc->n_damage; i++)
+        tc->expected += tc->dmg[i].share * tc->dmg[i].amount[0];
     tc->p_drop = fray_ratio_to_double(fray__ratio(drop, den, false));
     fray_d20_attack_odds_free(&ao);
     fray_dice_free(dd);
@@ -194,7 +205,8 @@ static fray_status count_target(const fa_setup *s, const fa_state *st, int who,
  * a critical the dice's most plus E (option area-crit maximum). */
 static fray_status area_joint(const fa_attack_line *L, const fa_state *st,
                               const int *targets, const double *ph,
-                              const double *pc, int n, double *dropped) {
+                              const double *pc, int n, bool withered,
+                              double *dropped) {
     for (int k = 0; k <= n; k++)
         dropped[k] = 0;
     char dmg[48], crit[24];
@@ -233,11 +245,14 @@ static fray_status area_joint(const fa_attack_line *L, const fa_state *st,
                 if (pe == 0)
                     continue;
                 int ev = have_e ? (int)(E.lo + (int64_t)j) : 0;
+                /* Withered: half, rounded down (damage.c, 004:1037). */
+                int hv = withered ? (dv < 0 ? 0 : dv / 2) : dv;
+                int cv = withered ? (most + ev < 0 ? 0 : (most + ev) / 2) : most + ev;
                 double row[FRAY_CHANCES_AREA + 1] = {1};
                 for (int t = 0; t < n; t++) {
                     int hp = st->c[targets[t]].hp;
-                    double p = (dv > 0 && hp - dv <= 0 ? ph[t] : 0) +
-                               (most + ev > 0 && hp - (most + ev) <= 0 ? pc[t] : 0);
+                    double p = (hv > 0 && hp - hv <= 0 ? ph[t] : 0) +
+                               (cv > 0 && hp - cv <= 0 ? pc[t] : 0);
                     for (int k = t + 1; k > 0; k--)
                         row[k] = row[k] * (1 - p) + row[k - 1] * p;
                     row[0] *= 1 - p;
@@ -806,6 +821,11 @@ static fray_status coup_one(const fa_setup *s, const fa_state *st, int turn,
     out->damage[out->n_damage].share = fray_ratio_to_double(out->damage[0].p);
     out->n_damage++;
     bool whole = true;
+    /* A Withered attacker deals half, rounded down (damage.c, 004:1037):
+     * the amount dealt, which the kill at half the maximum reads too
+     * (attack.c's coup). Amounts that halve alike share a row. */
+    bool withered = fa_has(&st->c[who], FA_C_WITHERED);
+    fray__u128 row = 0;
     for (size_t j = 0; j < ne; j++) {
         fray__u128 c = has_crit ? fray__u128_from(E.count[j]) : 1;
         if (!c)
@@ -813,21 +833,29 @@ static fray_status coup_one(const fa_setup *s, const fa_state *st, int turn,
         int v = most + (has_crit ? (int)(E.lo + (int64_t)j) : 0);
         if (v < 0)
             v = 0;
+        if (withered)
+            v /= 2;
         bool dead = hp - v <= -(max / 2) || 2 * v >= max;
         if (dead)
             killed += c;
         if (dead || was_out || hp - v <= 0)
             dropped += c;
-        if (out->n_damage >= FRAY_CHANCES_DAMAGE) {
+        fray_chance_damage *e = &out->damage[out->n_damage - 1];
+        if (out->n_damage > 1 && e->amount[0] == v) {
+            row += c;
+        } else if (out->n_damage >= FRAY_CHANCES_DAMAGE) {
             whole = false;
             continue;
+        } else {
+            e = &out->damage[out->n_damage++];
+            e->amount[0] = v;
+            row = c;
         }
-        fray_chance_damage *e = &out->damage[out->n_damage++];
-        e->amount[0] = v;
-        e->p = fray__ratio(hn * c, hd * eden, false);
+        e->p = fray__ratio(hn * row, hd * eden, false);
         e->share = fray_ratio_to_double(e->p);
-        out->expected[0] += e->share * v;
     }
+    for (int i = 1; i < out->n_damage; i++)
+        out->expected[0] += out->damage[i].share * out->damage[i].amount[0];
     fray_dist_free(&E);
     out->target = t;
     snprintf(out->command, sizeof out->command, "%s", command);
@@ -853,13 +881,13 @@ static fray_status coup_one(const fa_setup *s, const fa_state *st, int turn,
                             cmd->power >= 0 ? b->powers[cmd->power].name
                             : w ? w->name : "its fists"));
     snprintf(out->assumed, sizeof out->assumed,
-             "%s; a critical deals %d%s%s; killed at half its maximum (%d) "
-             "dealt or at -%d%s%s; no action point spent",
+             "%s; a critical deals %d%s%s%s; killed at half its maximum (%d) "
+             "dealt or at -%d%s; no action point spent",
              s->opt.coup_rolls ? "the attack rolled: a hit is a critical"
                                : "no roll: a critical",
-             most, has_crit ? " plus " : "", crit, (max + 1) / 2, max / 2,
-             fa_has(&st->c[who], FA_C_WITHERED)
-                 ? "; Withered halves it: not counted" : "",
+             most, has_crit ? " plus " : "", crit,
+             withered ? ", halved (Withered), rounded down" : "",
+             (max + 1) / 2, max / 2,
              whole ? "" : "; the largest amounts are left out of the list");
     return FRAY_OK;
 }
@@ -1197,7 +1225,8 @@ static fray_status one_body(const fa_setup *s, const fa_state *st, int turn,
         }
         out->n_area = n;
         if (L.area) {
-            rc = area_joint(&L, st, targets, ph, pc, n, out->area_dropped);
+            rc = area_joint(&L, st, targets, ph, pc, n,
+                            fa_has(&st->c[who], FA_C_WITHERED), out->area_dropped);
             if (rc != FRAY_OK)
                 return fray__diag_set(diag, rc, 0, "the damage of that area "
                                       "cannot be counted");
@@ -1241,9 +1270,12 @@ static fray_status one_body(const fa_setup *s, const fa_state *st, int turn,
                  charged_from.y);
     if (snprintf(out->assumed, sizeof out->assumed,
                  "damage %s, a critical %s%s%s (the attack as the odds table "
-                 "counts it)%s%s; no action point spent%s",
+                 "counts it)%s%s%s; no action point spent%s",
                  dmg, "deals the dice's most", has_crit ? " plus " : "",
                  has_crit ? crit : "",
+                 fa_has(&st->c[who], FA_C_WITHERED)
+                     ? "; Withered: the damage dealt halved, rounded down"
+                     : "",
                  L.area ? "; an attack roll each, one damage roll for all"
                  : n > 1 ? "; an attack and a damage roll each" : "",
                  moved_words,
