@@ -45,7 +45,15 @@ static bool row(const char *file, const char *who, const char *first,
         fray_setup_free(s);
         return false;
     }
-    if (first && fray_fight_command(f, first, NULL, &d) != FRAY_OK) {
+    if (first && strncmp(first, "step ", 5) == 0) { /* the tactics' turns */
+        for (int k = atoi(first + 5); k > 0 && !fray_fight_over(f); k--)
+            if (fray_fight_step(f) != FRAY_OK) {
+                fprintf(stderr, "bench_chances: %s: a step failed\n", path);
+                fray_fight_free(f);
+                fray_setup_free(s);
+                return false;
+            }
+    } else if (first && fray_fight_command(f, first, NULL, &d) != FRAY_OK) {
         fprintf(stderr, "bench_chances: %s: %s: %s\n", path, first, d.message);
         fray_fight_free(f);
         fray_setup_free(s);
@@ -73,7 +81,7 @@ static bool row(const char *file, const char *who, const char *first,
             best = t;
     }
     if (ok)
-        printf("%-30s %-7s %-4s %3d options %7.3f ms %8zu bytes listed, %8zu "
+        printf("%-30s %-7s %-7s %3d options %7.3f ms %8zu bytes listed, %8zu "
                "allocated\n", file, who, first ? first : "", n, best * 1e3,
                (size_t)n * sizeof(fray_chances),
                (size_t)cap * sizeof(fray_chances));
@@ -96,8 +104,9 @@ int main(int argc, char **argv) {
     }
     if (calls < 1)
         calls = 1;
-    /* {file, who (NULL: the first), a command first (NULL: none)}: the
-     * Alloy fights after their first `next`, the turns begun (issue 19,
+    /* {file, who (NULL: the first), a command first (NULL: none; "step
+     * N": N turns of the tactics)}: the Alloy fights after their first
+     * `next`, the turns begun, and the skirmish in melee (issue 19,
      * chances4: what deals no damage ranked too). */
     static const char *const rows[][3] = {
         {"examples/towers/brawl.yaml", "ysolde", NULL},
@@ -106,6 +115,10 @@ int main(int argc, char **argv) {
         {"examples/towers/mage.yaml", NULL, NULL},
         {"examples/alloy/skirmish.yaml", NULL, NULL},
         {"examples/alloy/skirmish.yaml", NULL, "next"},
+        {"examples/alloy/skirmish.yaml", NULL, "step 60"},
+        {"bench/alloy-crowds/mixed-default.yaml", NULL, "step 40"},
+        {"bench/alloy-crowds/mixed-default.yaml", NULL, "step 120"},
+        {"examples/silent-winter/brawl.yaml", "warrior", "step 6"},
         {"examples/alloy/duel.yaml", NULL, "next"},
         {"tests/data/alloy/aid_yard.yaml", "vance", "next"},
         {"tests/data/alloy/aid_yard.yaml", "lyra", "next"},
