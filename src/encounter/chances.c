@@ -123,6 +123,16 @@ FRAY_API fray_status fray_chances_all(const fray_fight *fight, int who,
         fray__free(&out->alloc, items, sizeof(fray_chances) * (size_t)cap);
         return rc;
     }
+    /* What deals no damage and cannot succeed is no option (p_success 0;
+     * -1: not counted, kept). */
+    int kept = 0;
+    for (int i = 0; i < n; i++)
+        if (!(items[i].p_drop < 0 && items[i].p_success == 0)) {
+            if (kept != i)
+                items[kept] = items[i];
+            kept++;
+        }
+    n = kept;
     qsort(items, (size_t)n, sizeof *items, rank);
     out->capacity = cap;
     out->items = items;
