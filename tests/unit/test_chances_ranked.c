@@ -21,6 +21,7 @@
 #define AID FRAY_SOURCE_DIR "/tests/data/alloy/aid_yard.yaml"
 #define YARD FRAY_SOURCE_DIR "/tests/data/alloy/charge_yard.yaml"
 #define BRAWL FRAY_SOURCE_DIR "/examples/silent-winter/brawl.yaml"
+#define HOPELESS FRAY_SOURCE_DIR "/tests/data/winter/avoid_hopeless.yaml"
 
 /* Vance first (13 + 2 against 8 + 3; Brutus 5 + 1 when there). */
 static const int vance_first[3] = {13, 8, 5};
@@ -209,5 +210,37 @@ Test(chances_ranked, winter_avoid_listed_when_an_engage_is_declared) {
     double share = (double)avoided / N;
     cr_expect(fabs(share - p) <= cf_tolerance(p, N),
               "avoided %.4f of %d, the chances say %.4f", share, N, p);
+    fray_setup_free(s);
+}
+
+/* An action that cannot succeed is no option: the Clod's d20+1 against
+ * the Blur's d20+21 never wins (002:23), so `odds clod` lists no Avoid
+ * (fray_chances_all leaves out p_success 0), while the Avoid asked alone
+ * is counted: fails 400/400. */
+Test(chances_ranked, an_avoid_that_cannot_succeed_is_not_listed) {
+    fray_setup *s = cf_load(HOPELESS);
+    static const int both_on_4[2] = {3, 3};
+    fray_given g;
+    memset(&g, 0, sizeof g);
+    g.dice = both_on_4;
+    g.n_dice = 2;
+    fray_fight *f = NULL;
+    fray_fight_options o = {.journal = false};
+    cr_assert_eq(fray_fight_new(s, 1, &o, &g, NULL, &f), FRAY_OK);
+    while (sw_fight_state(fray__fight_rf(f))->seg < 4)
+        cf_command(f, "next");
+    cf_command(f, "blur engage clod");
+    int c = cf_who(f, "clod");
+    fray_ratio none;
+    cr_expect_eq(alone(f, c, "avoid blur", &none), 0);
+    cr_expect_eq(fray_ratio_to_double(none), 0);
+    fray_chances_list l;
+    fray_diag d;
+    cr_assert_eq(fray_chances_all(f, c, NULL, &l, &d), FRAY_OK, "%s", d.message);
+    for (int i = 0; i < l.n; i++)
+        cr_expect(strncmp(l.items[i].command, "avoid", 5) != 0, "%s (%.4f)",
+                  l.items[i].command, l.items[i].p_success);
+    fray_chances_list_free(&l);
+    fray_fight_free(f);
     fray_setup_free(s);
 }
