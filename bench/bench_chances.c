@@ -113,6 +113,7 @@ int main(int argc, char **argv) {
         {"examples/towers/brawl.yaml", "hale", NULL},
         {"examples/towers/skirmish.yaml", NULL, NULL},
         {"examples/towers/mage.yaml", NULL, NULL},
+        {"examples/towers/duel.yaml", "aldric", NULL},
         {"examples/alloy/skirmish.yaml", NULL, NULL},
         {"examples/alloy/skirmish.yaml", NULL, "next"},
         {"examples/alloy/skirmish.yaml", NULL, "step 60"},

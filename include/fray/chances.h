@@ -108,8 +108,9 @@ typedef struct fray_chances {
     /* (issue 19, chances4) The chance the action succeeds, for an action
      * that deals no damage (p_drop -1) and is ranked by it: Alloy's trip,
      * grapple, bull rush, disarm, feint, escape, aid another and a skill
-     * used alone; Silent Winter's contests (the outcomes after "fails"
-     * added). -1 when not counted (0 in a struct zeroed by other means:
+     * used alone; 99 Towers' Grapple Tests, grappling moves and skill
+     * flips; Silent Winter's contests (the chance of the outcome that
+     * succeeds). -1 when not counted (0 in a struct zeroed by other means:
      * fray_chances_all lists no action ranked by it that cannot succeed). */
     double p_success;
 } fray_chances;
@@ -150,8 +151,9 @@ typedef struct fray_chances_list {
  * it can charge, a coup de grace on each helpless foe; then what deals no
  * damage: Alloy's trip, grapple, bull rush, disarm and feint on each foe
  * the rules allow them on now, an escape when grappled, aid to each
- * adjacent ally against each foe next to it; Silent Winter's Avoid of a
- * pending Engage), ranked best first: by the chance to drop the
+ * adjacent ally against each foe next to it; 99 Towers' Initiate a
+ * Grapple on each foe and an Escape when held; Silent Winter's Avoid of
+ * an Engage declared now), ranked best first: by the chance to drop the
  * target where it is counted, then by the expected damage (both tracks
  * added); the actions that deal no damage after those, by their chance
  * of success (p_success); then by the command's words. Errors as fray_action_chances,

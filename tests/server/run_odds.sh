@@ -41,8 +41,11 @@ expect_status "a 99 Towers duel" 201
 F=$(jq -r .id "$TMP/body")
 call "$GM" GET "/api/fights/$F/odds?who=aldric" >/dev/null
 expect_status "the GM asks Sir Aldric's odds" 200
-jq -e '.who == "aldric" and (.actions | length) == 3
+jq -e '.who == "aldric" and (.actions | length) == 4
        and .actions[0].command == "power-attack black-knight"
+       and .actions[3].command == "grapple black-knight"
+       and .actions[3].p_success > 0.6 and .actions[3].damage.p_drop == -1
+       and .actions[0].p_success == null
        and (.actions | map(.command) | index("aim then attack black-knight"))
        and (.actions[] | select(.command == "attack black-knight")
             | (.outcomes | map(.name)) == ["miss", "hit", "critical"]
