@@ -153,7 +153,8 @@ typedef struct fray_chances_list {
  * the rules allow them on now, an escape when grappled, aid to each
  * adjacent ally against each foe next to it; 99 Towers' Initiate a
  * Grapple on each foe and an Escape when held; Silent Winter's Avoid of
- * an Engage declared now), ranked best first: by the chance to drop the
+ * an Engage declared now, Switch Targets, Disengage, Medicine on one who
+ * bleeds), ranked best first: by the chance to drop the
  * target where it is counted, then by the expected damage (both tracks
  * added); the actions that deal no damage after those, by their chance
  * of success (p_success); then by the command's words. Errors as fray_action_chances,

@@ -155,7 +155,8 @@ for i in 1 2 3 4; do
 done
 call "$GM" GET "/api/fights/$W/odds?who=bandit-1" >/dev/null
 expect_status "bandit 1's odds once engaged" 200
-jq -e '(.actions | length) == 1 and .actions[0].command == "attack warrior"
+jq -e '(.actions | length) == 2 and .actions[0].command == "attack warrior"
+       and .actions[1].command == "disengage warrior" and .actions[1].p_success > 0
        and (.actions[0].outcomes | map(.name)) == ["miss", "hit"]
        and .actions[0].outcomes[1].exact == "3/10"
        and .actions[0].damage.tracks == ["Health", "Pain"]

@@ -244,3 +244,35 @@ Test(chances_ranked, an_avoid_that_cannot_succeed_is_not_listed) {
     fray_fight_free(f);
     fray_setup_free(s);
 }
+
+/* Medicine's roll (002:39: a flat roll to stop the bleeding) on each of
+ * the combatant's side who bleeds, ranked after the attacks: the Rogue
+ * bleeding, `odds warrior` lists "medicine rogue" with the command's own
+ * chance; nobody bleeding, none. */
+Test(chances_ranked, winter_medicine_listed_for_one_who_bleeds) {
+    fray_setup *s = cf_load(BRAWL);
+    fray_fight *f = engaged_on_4(s, 1);
+    int w = cf_who(f, "warrior"), r = cf_who(f, "rogue");
+    fray_chances_list l;
+    fray_diag d;
+    cr_assert_eq(fray_chances_all(f, w, NULL, &l, &d), FRAY_OK, "%s", d.message);
+    for (int i = 0; i < l.n; i++)
+        cr_expect(strncmp(l.items[i].command, "medicine", 8) != 0, "%s",
+                  l.items[i].command);
+    fray_chances_list_free(&l);
+    sw_fight_state(fray__fight_rf(f))->c[r].flags |= SW_F_BLEEDING;
+    fray_ratio exact;
+    double p = alone(f, w, "medicine rogue", &exact);
+    cr_assert_eq(fray_chances_all(f, w, NULL, &l, &d), FRAY_OK, "%s", d.message);
+    int found = 0;
+    for (int i = 0; i < l.n; i++)
+        if (strcmp(l.items[i].command, "medicine rogue") == 0) {
+            found++;
+            cr_expect(l.items[i].p_success == p);
+            cr_expect(l.items[i].p_drop < 0);
+        }
+    cr_expect_eq(found, 1);
+    fray_chances_list_free(&l);
+    fray_fight_free(f);
+    fray_setup_free(s);
+}

@@ -500,14 +500,18 @@ fray_status sw_chances(const sw_setup *s, const sw_state *st, int who,
             *n = 1;
         return rc;
     }
-    /* Every attack on a foe it may make now, every Chase a Sniper, and
-     * the Avoid of an Engage on it declared now, when it is free to
-     * declare (002:23: rules.c's check on the state as it stands). */
-    static const char *const verbs[3] = {"attack", "chase", "avoid"};
+    /* Every attack on a foe it may make now, every Chase a Sniper, the
+     * Avoid of an Engage on it declared now, when it is free to declare
+     * (002:23: rules.c's check on the state as it stands), a Switch
+     * Targets (002:29) and a Disengage; then Medicine's roll on each of
+     * its side who bleeds (002:39). What deals no damage is ranked after
+     * the attacks by its chance of success (issue 19, chances4). */
+    static const char *const verbs[5] = {"attack", "chase", "avoid", "switch",
+                                         "disengage"};
     for (int t = 0; t < st->n && *n < max; t++) {
         if (t == who || s->c[t].side == s->c[who].side)
             continue;
-        for (int k = 0; k < 3 && *n < max; k++) {
+        for (int k = 0; k < 5 && *n < max; k++) {
             char c[FRAY_CHANCES_TEXT];
             snprintf(c, sizeof c, "%s %s", verbs[k], s->c[t].id);
             if (k == 2) {
@@ -527,6 +531,22 @@ fray_status sw_chances(const sw_setup *s, const sw_state *st, int who,
                     *diag = d;
                 return rc;
             }
+        }
+    }
+    for (int t = 0; t < st->n && *n < max; t++) {
+        if (s->c[t].side != s->c[who].side || !(st->c[t].flags & SW_F_BLEEDING))
+            continue;
+        char c[FRAY_CHANCES_TEXT];
+        snprintf(c, sizeof c, "medicine %s", s->c[t].id);
+        fray_diag d;
+        memset(&d, 0, sizeof d);
+        fray_status rc = one(s, st, who, c, &out[*n], &d);
+        if (rc == FRAY_OK)
+            ++*n;
+        else if (rc != FRAY_ERR_INVALID) {
+            if (diag)
+                *diag = d;
+            return rc;
         }
     }
     return FRAY_OK;
