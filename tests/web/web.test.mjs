@@ -731,6 +731,8 @@ test('9b. the chances panel says how often an action that deals no damage succee
   const page = await newPage();
   const id = await startFight(page, 'examples/alloy/duel.yaml', 3);
   await page.click('#next');
+  // (The turn has begun once its Attack is offered: only then ask.)
+  await page.waitForSelector('#actions button.act[data-word="attack"]');
   const pctOf = (p) => `${(100 * p).toFixed(p > 0 && p < 0.01 ? 1 : 0)}%`;
   const st = (await api(server.token, 'GET', `/api/fights/${id}`)).json;
   const who = st.view.combatants.find((c) => c.index === st.view.turn).id;
