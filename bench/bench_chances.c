@@ -25,7 +25,8 @@ static double cpu_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static bool row(const char *file, const char *who, int calls) {
+static bool row(const char *file, const char *who, const char *first,
+                int calls) {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", FRAY_SOURCE_DIR, file);
     fray_setup *s = NULL;
@@ -41,6 +42,20 @@ static bool row(const char *file, const char *who, int calls) {
     memset(&o, 0, sizeof o);
     if (fray_fight_new(s, 3, &o, NULL, NULL, &f) != FRAY_OK) {
         fprintf(stderr, "bench_chances: %s: no fight\n", path);
+        fray_setup_free(s);
+        return false;
+    }
+    if (first && strncmp(first, "step ", 5) == 0) { /* the tactics' turns */
+        for (int k = atoi(first + 5); k > 0 && !fray_fight_over(f); k--)
+            if (fray_fight_step(f) != FRAY_OK) {
+                fprintf(stderr, "bench_chances: %s: a step failed\n", path);
+                fray_fight_free(f);
+                fray_setup_free(s);
+                return false;
+            }
+    } else if (first && fray_fight_command(f, first, NULL, &d) != FRAY_OK) {
+        fprintf(stderr, "bench_chances: %s: %s: %s\n", path, first, d.message);
+        fray_fight_free(f);
         fray_setup_free(s);
         return false;
     }
@@ -66,8 +81,8 @@ static bool row(const char *file, const char *who, int calls) {
             best = t;
     }
     if (ok)
-        printf("%-30s %-7s %3d options %7.3f ms %8zu bytes listed, %8zu "
-               "allocated\n", file, who, n, best * 1e3,
+        printf("%-30s %-7s %-7s %3d options %7.3f ms %8zu bytes listed, %8zu "
+               "allocated\n", file, who, first ? first : "", n, best * 1e3,
                (size_t)n * sizeof(fray_chances),
                (size_t)cap * sizeof(fray_chances));
     fray_fight_free(f);
@@ -89,12 +104,25 @@ int main(int argc, char **argv) {
     }
     if (calls < 1)
         calls = 1;
-    static const char *const rows[][2] = {
-        {"examples/towers/brawl.yaml", "ysolde"},
-        {"examples/towers/brawl.yaml", "hale"},
-        {"examples/towers/skirmish.yaml", NULL},
-        {"examples/towers/mage.yaml", NULL},
-        {"examples/alloy/skirmish.yaml", NULL},
+    /* {file, who (NULL: the first), a command first (NULL: none; "step
+     * N": N turns of the tactics)}: the Alloy fights after their first
+     * `next`, the turns begun, and the skirmish in melee (issue 19,
+     * chances4: what deals no damage ranked too). */
+    static const char *const rows[][3] = {
+        {"examples/towers/brawl.yaml", "ysolde", NULL},
+        {"examples/towers/brawl.yaml", "hale", NULL},
+        {"examples/towers/skirmish.yaml", NULL, NULL},
+        {"examples/towers/mage.yaml", NULL, NULL},
+        {"examples/towers/duel.yaml", "aldric", NULL},
+        {"examples/alloy/skirmish.yaml", NULL, NULL},
+        {"examples/alloy/skirmish.yaml", NULL, "next"},
+        {"examples/alloy/skirmish.yaml", NULL, "step 60"},
+        {"bench/alloy-crowds/mixed-default.yaml", NULL, "step 40"},
+        {"bench/alloy-crowds/mixed-default.yaml", NULL, "step 120"},
+        {"examples/silent-winter/brawl.yaml", "warrior", "step 6"},
+        {"examples/alloy/duel.yaml", NULL, "next"},
+        {"tests/data/alloy/aid_yard.yaml", "vance", "next"},
+        {"tests/data/alloy/aid_yard.yaml", "lyra", "next"},
     };
     for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
         const char *who = rows[k][1];
@@ -113,7 +141,7 @@ int main(int argc, char **argv) {
             fray_setup_free(s);
             who = first;
         }
-        if (!row(rows[k][0], who, calls))
+        if (!row(rows[k][0], who, rows[k][2], calls))
             return 1;
     }
     return 0;

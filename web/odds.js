@@ -65,7 +65,11 @@ export function makeOdds(api, fight) {
         byCommand = new Map((o.actions || []).map((a) => [`${actor.id} ${a.command}`, a.outcomes || []]));
         replace(oddsBox.lastChild, h('ul', {}, (o.actions || []).map((a) => h('li', {},
           h('strong', {}, a.title || a.command), ': ',
+          // What deals no damage (a trip, an aid, an Avoid): its chance of
+          // success first ("55% succeeds"), then its outcomes.
+          typeof a.p_success === 'number' ? `${pct(a.p_success)} succeeds (` : '',
           (a.outcomes || []).map((x) => `${x.name} ${pct(x.p)}`).join(', '),
+          typeof a.p_success === 'number' ? ')' : '',
           // An area: each creature caught has its own chances (the ones
           // above are the one aimed at's); how many it drops.
           a.area ? `; ${a.area.caught.length} caught, on average ${Number(a.area.expected_dropped).toFixed(1)} out of the fight after it` : ''))));

@@ -105,6 +105,14 @@ typedef struct fray_chances {
      * (k = 0 .. n_area); area_dropped[0] -1 when not counted. */
     double area_dropped[FRAY_CHANCES_AREA + 1];
     double area_expected_dropped;   /* the mean number out after it */
+    /* (issue 19, chances4) The chance the action succeeds, for an action
+     * that deals no damage (p_drop -1) and is ranked by it: Alloy's trip,
+     * grapple, bull rush, disarm, feint, escape, aid another and a skill
+     * used alone; 99 Towers' Grapple Tests, grappling moves and skill
+     * flips; Silent Winter's contests (the chance of the outcome that
+     * succeeds). -1 when not counted (0 in a struct zeroed by other means:
+     * fray_chances_all lists no action ranked by it that cannot succeed). */
+    double p_success;
 } fray_chances;
 
 /*
@@ -140,10 +148,16 @@ typedef struct fray_chances_list {
  * aimed at the space that catches the most foes;
  * Alloy's basic attack and each attack power
  * on each foe, an area burst centred on its square, a Charge on each foe
- * it can charge, a coup de grace on each helpless foe), ranked best
- * first: by the chance to drop the
+ * it can charge, a coup de grace on each helpless foe; then what deals no
+ * damage: Alloy's trip, grapple, bull rush, disarm and feint on each foe
+ * the rules allow them on now, an escape when grappled, aid to each
+ * adjacent ally against each foe next to it; 99 Towers' Initiate a
+ * Grapple on each foe and an Escape when held; Silent Winter's Avoid of
+ * an Engage declared now, Switch Targets, Disengage, Medicine on one who
+ * bleeds), ranked best first: by the chance to drop the
  * target where it is counted, then by the expected damage (both tracks
- * added), then by the command's words. Errors as fray_action_chances,
+ * added); the actions that deal no damage after those, by their chance
+ * of success (p_success); then by the command's words. Errors as fray_action_chances,
  * FRAY_ERR_NOMEM. An empty list is not an error. The list is allocated
  * with room for 32 (a list that fills it: counted again with room for
  * FRAY_CHANCES_LIST), not cut to n: see `capacity`.

@@ -151,12 +151,35 @@ bool cli_table_odds(fray_fight *fight, const char *rest) {
     }
     const fray_setup *s = fray_fight_setup(fight);
     if (l.n == 0)
-        printf("%s has no attack it can make now whose chances are counted\n",
+        printf("%s has no action it can take now whose chances are counted\n",
                fray_setup_combatant_name(s, who));
     else
         printf("%s's options, best first:\n", fray_setup_combatant_name(s, who));
     for (int i = 0; i < l.n; i++) {
         const fray_chances *c = &l.items[i];
+        if (c->p_drop < 0 && c->p_success >= 0) {
+            /* No damage: its chance of success ("trip lyra: 55.0%
+             * succeeds (knocked prone)"). */
+            /* The outcome that is the success: the first not a failure
+             * (Alloy's and Silent Winter's come after "fails", 99
+             * Towers' before "fails", "held", "misses", "loses"). */
+            static const char *const failures[] = {"fails", "held", "misses",
+                                                   "loses"};
+            const char *what = "succeeds";
+            for (int k = c->n_outcomes - 1; k >= 0; k--) {
+                bool failure = false;
+                for (size_t j = 0; j < sizeof failures / sizeof failures[0]; j++)
+                    failure |= strcmp(c->outcomes[k].name, failures[j]) == 0;
+                if (!failure)
+                    what = c->outcomes[k].name;
+            }
+            printf("  %d. %-28s     %5.1f%% succeeds%s%s%s, no damage\n", i + 1,
+                   c->command, 100.0 * c->p_success,
+                   strcmp(what, "succeeds") ? " (" : "",
+                   strcmp(what, "succeeds") ? what : "",
+                   strcmp(what, "succeeds") ? ")" : "");
+            continue;
+        }
         double hit = 0;
         for (int k = 1; k < c->n_outcomes; k++)
             hit += c->outcomes[k].share;

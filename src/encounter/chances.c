@@ -70,11 +70,14 @@ FRAY_API fray_status fray_action_chances(const fray_fight *fight, int who,
 }
 
 /* Best first: the chance to drop the target, the expected damage, the
- * command's words. */
+ * command's words; what deals no damage (p_drop -1) after, by its chance
+ * of success (p_success, -1 when not counted: last). */
 static int rank(const void *pa, const void *pb) {
     const fray_chances *a = pa, *b = pb;
     if (a->p_drop != b->p_drop)
         return a->p_drop > b->p_drop ? -1 : 1;
+    if (a->p_drop < 0 && a->p_success != b->p_success)
+        return a->p_success > b->p_success ? -1 : 1;
     double ea = a->expected[0] + a->expected[1];
     double eb = b->expected[0] + b->expected[1];
     if (ea != eb)
@@ -120,6 +123,16 @@ FRAY_API fray_status fray_chances_all(const fray_fight *fight, int who,
         fray__free(&out->alloc, items, sizeof(fray_chances) * (size_t)cap);
         return rc;
     }
+    /* What deals no damage and cannot succeed is no option (p_success 0;
+     * -1: not counted, kept). */
+    int kept = 0;
+    for (int i = 0; i < n; i++)
+        if (!(items[i].p_drop < 0 && items[i].p_success == 0)) {
+            if (kept != i)
+                items[kept] = items[i];
+            kept++;
+        }
+    n = kept;
     qsort(items, (size_t)n, sizeof *items, rank);
     out->capacity = cap;
     out->items = items;

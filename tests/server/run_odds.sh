@@ -41,8 +41,11 @@ expect_status "a 99 Towers duel" 201
 F=$(jq -r .id "$TMP/body")
 call "$GM" GET "/api/fights/$F/odds?who=aldric" >/dev/null
 expect_status "the GM asks Sir Aldric's odds" 200
-jq -e '.who == "aldric" and (.actions | length) == 3
+jq -e '.who == "aldric" and (.actions | length) == 4
        and .actions[0].command == "power-attack black-knight"
+       and .actions[3].command == "grapple black-knight"
+       and .actions[3].p_success > 0.6 and .actions[3].damage.p_drop == -1
+       and .actions[0].p_success == null
        and (.actions | map(.command) | index("aim then attack black-knight"))
        and (.actions[] | select(.command == "attack black-knight")
             | (.outcomes | map(.name)) == ["miss", "hit", "critical"]
@@ -115,6 +118,16 @@ jq -e '(.actions | length) >= 1 and .actions[0].damage.tracks == ["HP"]
        and (.actions[0].outcomes[0].exact | test("/20$"))
        and .actions[0].damage.p_drop >= 0' "$TMP/body" >/dev/null \
     && ok "Alloy: attacks with hit points and twentieths" || fail "alloy odds: $(head -c 800 "$TMP/body")"
+# What deals no damage, after the attacks, with its chance of success
+# (issue 19, chances4): the pistol's disarm of Thug 1, 13/20.
+jq -e '.actions[0].p_success == null
+       and ([.actions[] | select(.damage.p_drop < 0)] | length) >= 1
+       and ([.actions[] | select(.damage.p_drop < 0) | .p_success > 0 and .p_success <= 1] | all)
+       and (.actions | map(select(.command == "disarm thug-1")) | .[0].p_success == 0.65
+            and .[0].outcomes[1].exact == "13/20")
+       and ([.actions[] | .damage.p_drop < 0] | . == (. | sort))' "$TMP/body" >/dev/null \
+    && ok "Alloy: a disarm ranked after the attacks by its chance of success" \
+    || fail "alloy no-damage odds: $(head -c 1200 "$TMP/body")"
 forecast_done "$GM" "$G" && jq -e '.length.unit == "round" and (.sides | map(.name)) == ["Crew", "Gang"]' "$TMP/body" >/dev/null \
     && ok "Alloy: the forecast in rounds" || fail "alloy forecast: $(cat "$TMP/body")"
 
@@ -142,7 +155,8 @@ for i in 1 2 3 4; do
 done
 call "$GM" GET "/api/fights/$W/odds?who=bandit-1" >/dev/null
 expect_status "bandit 1's odds once engaged" 200
-jq -e '(.actions | length) == 1 and .actions[0].command == "attack warrior"
+jq -e '(.actions | length) == 2 and .actions[0].command == "attack warrior"
+       and .actions[1].command == "disengage warrior" and .actions[1].p_success > 0
        and (.actions[0].outcomes | map(.name)) == ["miss", "hit"]
        and .actions[0].outcomes[1].exact == "3/10"
        and .actions[0].damage.tracks == ["Health", "Pain"]

@@ -15,6 +15,7 @@
 
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,6 +121,21 @@ static inline fray_ratio cf_odds_hit(int bonus, int defense) {
     cr_assert_eq(fray_odds_d20_attack(&q, NULL, &ao), FRAY_OK);
     fray_ratio p = ao.p_hit;
     fray_d20_attack_odds_free(&ao);
+    return p;
+}
+
+/* `fray odds roll d20+bonus --vs dc`: a check's chance, no natural 1 or 20. */
+static inline fray_ratio cf_odds_check(int bonus, int dc) {
+    char text[16];
+    snprintf(text, sizeof text, "d20%+d", bonus);
+    fray_dice *dd = NULL;
+    fray_diag d;
+    cr_assert_eq(fray_dice_parse(text, NULL, NULL, &dd, &d), FRAY_OK);
+    fray_dist D;
+    cr_assert_eq(fray_dice_dist(dd, 0, NULL, &D), FRAY_OK);
+    fray_ratio p = fray_dist_at_least(&D, dc);
+    fray_dist_free(&D);
+    fray_dice_free(dd);
     return p;
 }
 

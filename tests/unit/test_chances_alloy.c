@@ -152,13 +152,26 @@ Test(chances_alloy, options_ranked_and_refusals) {
     cr_expect(l.n >= 1);
     for (int i = 0; i < l.n; i++) {
         /* The attacks, powers and Charges odds ID ranks (Charges only
-         * once the fight has begun and a charge is possible). */
-        cr_expect(strncmp(l.items[i].command, "attack ", 7) == 0 ||
-                      strncmp(l.items[i].command, "charge ", 7) == 0,
-                  "ranked: %s", l.items[i].command);
-        cr_expect(l.items[i].p_drop >= 0 && l.items[i].p_drop <= 1);
+         * once the fight has begun and a charge is possible), by the
+         * chance to drop; then what deals no damage (issue 19, chances4:
+         * the merc's pistol may disarm at range), by its chance of
+         * success. */
+        const fray_chances *c = &l.items[i];
+        if (c->p_drop < 0) {
+            cr_expect(strncmp(c->command, "disarm ", 7) == 0, "ranked: %s",
+                      c->command);
+            cr_expect(c->p_success > 0 && c->p_success <= 1);
+            cr_expect(i + 1 == l.n || l.items[i + 1].p_drop < 0,
+                      "what deals no damage comes last");
+            continue;
+        }
+        cr_expect(strncmp(c->command, "attack ", 7) == 0 ||
+                      strncmp(c->command, "charge ", 7) == 0,
+                  "ranked: %s", c->command);
+        cr_expect(c->p_drop <= 1);
+        cr_expect_eq(c->p_success, -1, "an attack is ranked by its damage");
         if (i)
-            cr_expect(l.items[i - 1].p_drop >= l.items[i].p_drop);
+            cr_expect(l.items[i - 1].p_drop >= c->p_drop);
     }
     fray_chances_list_free(&l);
     fray_chances c;

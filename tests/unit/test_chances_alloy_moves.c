@@ -6,7 +6,8 @@
  * Reflex or Athletics against Fortitude, the better), aid another
  * (004:428-430: the basic attack against Defense 10, or a DC 10 check)
  * and a coup de grace (004:546-549: a hit is a critical; it kills at half
- * the maximum dealt): equal to `fray odds roll d20+B --attack --vs D`
+ * the maximum dealt; by a Withered attacker, half the damage, 004:1037):
+ * equal to `fray odds roll d20+B --attack --vs D`
  * (fray_odds_d20_attack) or `fray odds roll d20+B --vs D` (a check) for
  * the statblocks' numbers, and each played many times through the
  * ordinary fight API with the dice drawn succeeds as often as the chances
@@ -46,20 +47,6 @@ static bool is_dead(const fray_fight *f, int who) {
     return dead;
 }
 
-/* `fray odds roll d20+bonus --vs dc`: a check's chance, no natural 1 or 20. */
-static fray_ratio odds_check(int bonus, int dc) {
-    char text[16];
-    snprintf(text, sizeof text, "d20%+d", bonus);
-    fray_dice *dd = NULL;
-    fray_diag d;
-    cr_assert_eq(fray_dice_parse(text, NULL, NULL, &dd, &d), FRAY_OK);
-    fray_dist D;
-    cr_assert_eq(fray_dice_dist(dd, 0, NULL, &D), FRAY_OK);
-    fray_ratio p = fray_dist_at_least(&D, dc);
-    fray_dist_free(&D);
-    fray_dice_free(dd);
-    return p;
-}
 
 static double counted(const fray_fight *f, int who, const char *command,
                       const char *outcome, fray_ratio want) {
@@ -166,9 +153,23 @@ Test(chances_alloy_moves, escape_equals_fray_odds_roll_and_the_fight_api) {
     cr_expect(strstr(d.message, "not grappled") != NULL, "%s", d.message);
     fray_fight_free(f);
     f = grappled(s, 1, l);
-    double p = counted(f, l, "escape", "escapes", odds_check(6, 15));
+    double p = counted(f, l, "escape", "escapes", cf_odds_check(6, 15));
     cr_expect(fabs(p - 0.6) < 1e-12);
-    counted(f, l, "escape athletics", "escapes", odds_check(1, 14));
+    counted(f, l, "escape athletics", "escapes", cf_odds_check(1, 14));
+    /* odds lyra (issue 19, chances4): the escape listed, after the
+     * attacks, with the same chance. */
+    fray_chances_list all;
+    cr_assert_eq(fray_chances_all(f, l, NULL, &all, &d), FRAY_OK, "%s", d.message);
+    int listed = 0;
+    for (int i = 0; i < all.n; i++)
+        if (strcmp(all.items[i].command, "escape") == 0) {
+            listed++;
+            cr_expect(all.items[i].p_success == p);
+            for (int k = i + 1; k < all.n; k++)
+                cr_expect(all.items[k].p_drop < 0, "%s", all.items[k].command);
+        }
+    cr_expect_eq(listed, 1);
+    fray_chances_list_free(&all);
     fray_fight_free(f);
     int free_again = 0;
     uint64_t seed = 1000;
@@ -196,7 +197,7 @@ Test(chances_alloy_moves, aid_another_equals_fray_odds_roll_and_the_fight_api) {
                        cf_odds_hit(7, 10));
     cr_expect(fabs(p - 0.9) < 1e-12);
     counted(f, v, "aid brutus defense against lyra", "aids", cf_odds_hit(7, 10));
-    double pc = counted(f, v, "aid brutus athletics", "aids", odds_check(5, 10));
+    double pc = counted(f, v, "aid brutus athletics", "aids", cf_odds_check(5, 10));
     cr_expect(fabs(pc - 0.8) < 1e-12);
     fray_fight_free(f);
     int aided = 0, checked = 0;
@@ -289,6 +290,111 @@ Test(chances_alloy_moves, coup_de_grace_equals_the_attack_and_the_fight_api) {
         agree(dealt[k], ph / 8, "that amount dealt");
     free(c);
     free(a);
+    fray_setup_free(s);
+}
+
+/* 004:1037 (damage.c: a Withered attacker's damage halved, rounded down)
+ * in a coup de grace (issue 19, chances4): Lyra Withered deals 10 to 17
+ * halved, 5 to 8, each 2/8 of the hits; half of Vance's 28 is never
+ * dealt: never killed (p_drop 0). Played N times through the fight API:
+ * each amount as often, Vance never dead. */
+Test(chances_alloy_moves, coup_de_grace_by_a_withered_attacker_deals_half) {
+    fray_setup *s = cf_load(DUEL);
+    fray_fight *f = cf_given(s, 1, lyra_first, 2);
+    int v = cf_who(f, "vance"), l = cf_who(f, "lyra");
+    cf_command(f, "gm condition vance helpless on");
+    cf_command(f, "gm condition lyra withered on");
+    fray_chances *c = malloc(sizeof *c), *a = malloc(sizeof *a);
+    cr_assert(c && a);
+    fray_diag d;
+    cr_assert_eq(fray_action_chances(f, l, "coup vance", c, &d), FRAY_OK, "%s",
+                 d.message);
+    cr_assert_eq(fray_action_chances(f, l, "attack vance", a, &d), FRAY_OK, "%s",
+                 d.message);
+    const fray_chance_outcome *miss = cf_outcome(c->outcomes, c->n_outcomes, "miss");
+    cr_expect(fray_ratio_equal(miss->p, cf_outcome(a->outcomes, a->n_outcomes,
+                                                   "miss")->p));
+    double ph = 1 - miss->share;
+    cr_expect_eq(cf_outcome(c->outcomes, c->n_outcomes, "killed")->share, 0);
+    cr_expect_eq(c->p_drop, 0);
+    cr_assert_eq(c->n_damage, 5, "none, then 5 to 8");
+    double mean = 0;
+    for (int i = 1; i < c->n_damage; i++) {
+        cr_expect_eq(c->damage[i].amount[0], 4 + i);
+        cr_expect(fabs(c->damage[i].share - ph / 4) < 1e-12);
+        mean += (4 + i) * ph / 4;
+    }
+    cr_expect(fabs(c->expected[0] - mean) < 1e-12);
+    cr_expect(strstr(c->assumed, "halved (Withered)") != NULL, "%s", c->assumed);
+    cr_expect(strstr(c->assumed, "not counted") == NULL, "%s", c->assumed);
+    fray_fight_free(f);
+    int dead = 0, dealt[9] = {0};
+    for (int i = 0; i < N; i++) {
+        fray_fight *g = cf_given(s, 3000 + (uint64_t)i, lyra_first, 2);
+        cf_command(g, "gm condition vance helpless on");
+        cf_command(g, "gm condition lyra withered on");
+        cf_command(g, "lyra coup vance");
+        dead += is_dead(g, v);
+        int amount = 28 - cf_hp_of(g, v);
+        cr_assert(amount == 0 || (amount >= 5 && amount <= 8), "%d", amount);
+        dealt[amount]++;
+        fray_fight_free(g);
+    }
+    cr_expect_eq(dead, 0, "half of 28 is never dealt");
+    agree(dealt[0], miss->share, "no damage");
+    for (int k = 5; k <= 8; k++)
+        agree(dealt[k], ph / 4, "that amount dealt");
+    free(c);
+    free(a);
+    fray_setup_free(s);
+}
+
+/* 004:1037 in an ordinary attack: Lyra's basic attack on Vance, Withered,
+ * deals each amount of the same attack unwithered halved, rounded down
+ * (the amounts that halve alike added together); played N times through
+ * the fight API, each amount as often (4.5 standard errors). */
+Test(chances_alloy_moves, attack_by_a_withered_attacker_deals_half) {
+    fray_setup *s = cf_load(DUEL);
+    fray_fight *f = cf_given(s, 1, lyra_first, 2);
+    int v = cf_who(f, "vance"), l = cf_who(f, "lyra");
+    fray_chances *whole = malloc(sizeof *whole), *half = malloc(sizeof *half);
+    cr_assert(whole && half);
+    fray_diag d;
+    cr_assert_eq(fray_action_chances(f, l, "attack vance", whole, &d), FRAY_OK);
+    cf_command(f, "gm condition lyra withered on");
+    cr_assert_eq(fray_action_chances(f, l, "attack vance", half, &d), FRAY_OK);
+    double want[64] = {0};
+    for (int i = 0; i < whole->n_damage; i++) {
+        int a = whole->damage[i].amount[0];
+        cr_assert(a >= 0 && a / 2 < 64);
+        want[a / 2] += whole->damage[i].share;
+    }
+    int rows = 0;
+    for (int k = 0; k < 64; k++)
+        rows += want[k] > 0;
+    cr_expect_eq(half->n_damage, rows);
+    for (int i = 0; i < half->n_damage; i++) {
+        int a = half->damage[i].amount[0];
+        cr_expect(fabs(half->damage[i].share - want[a]) < 1e-12, "%d", a);
+    }
+    cr_expect(half->expected[0] < whole->expected[0] / 2 + 1e-12);
+    cr_expect(strstr(half->assumed, "Withered") != NULL, "%s", half->assumed);
+    fray_fight_free(f);
+    int dealt[64] = {0};
+    for (int i = 0; i < N; i++) {
+        fray_fight *g = cf_given(s, 9000 + (uint64_t)i, lyra_first, 2);
+        cf_command(g, "gm condition lyra withered on");
+        cf_command(g, "lyra attack vance");
+        int amount = 28 - cf_hp_of(g, v);
+        cr_assert(amount >= 0 && amount < 64 && want[amount] > 0, "%d", amount);
+        dealt[amount]++;
+        fray_fight_free(g);
+    }
+    for (int k = 0; k < 64; k++)
+        if (want[k] > 0)
+            agree(dealt[k], want[k], "that amount dealt");
+    free(whole);
+    free(half);
     fray_setup_free(s);
 }
 

@@ -56,6 +56,27 @@ static void trial(const fray_towers_fight *rf, ft_state *st, ft_event *ev,
 
 enum { N = 20000 };
 
+/* The p_success `odds ID` lists `command` with (once, after every
+ * option that deals damage); -1 when it is not listed. */
+static double listed(const fray_fight *f, int who, const char *command) {
+    fray_chances_list l;
+    fray_diag d;
+    cr_assert_eq(fray_chances_all(f, who, NULL, &l, &d), FRAY_OK, "%s", d.message);
+    double p = -1;
+    int found = 0;
+    for (int i = 0; i < l.n; i++)
+        if (strcmp(l.items[i].command, command) == 0) {
+            found++;
+            p = l.items[i].p_success;
+            for (int k = i + 1; k < l.n; k++)
+                cr_expect(l.items[k].p_drop < 0, "%s after %s",
+                          l.items[k].command, command);
+        }
+    cr_expect(found <= 1, "%s listed %d times", command, found);
+    fray_chances_list_free(&l);
+    return p;
+}
+
 /* Initiate a Grapple: "holds" is `fray odds attack 3 2` (Brom's PA 3
  * against the thug's PD 2, no size); attack.c's Grapple Test played N
  * times from the state wins as often. Escape, for the one held, is its
@@ -77,6 +98,10 @@ Test(chances_grapple, grapple_test_equals_fray_odds_attack_and_the_engine) {
     cr_expect_eq(u(holds->p.num), (fray__u128)186053);
     cr_expect_eq(u(holds->p.den), (fray__u128)281775);
     cr_expect(c.p_drop < 0);
+    cr_expect(c.p_success == holds->share);
+    /* odds brom (issue 19, chances4): the Grapple Test listed after the
+     * attacks, with the command's own chance. */
+    cr_expect_eq(listed(f, b, "grapple thug-1"), holds->share);
 
     const fray_towers_fight *rf = fray__fight_rf(f);
     ft_state *st = malloc(sizeof *st);
@@ -102,6 +127,10 @@ Test(chances_grapple, grapple_test_equals_fray_odds_attack_and_the_engine) {
                  d.message);
     cr_expect(fray_ratio_equal(cf_outcome(c.outcomes, c.n_outcomes, "escapes")->p,
                                fray_ratio_one_minus(hit_of(&ao))));
+    /* odds thug-1: the Escape listed (held), with the same chance. */
+    cr_expect_eq(listed(f, t, "escape"), c.p_success);
+    cr_expect(c.p_success > 0 &&
+              fabs(c.p_success - fray_ratio_to_double(fray_ratio_one_minus(hit_of(&ao)))) < 1e-12);
     free(ev);
     free(st);
     fray_fight_free(f);

@@ -199,8 +199,8 @@ Test(chances_towers, a_prone_target_changes_the_chances_as_the_rule_says) {
 }
 
 /* Every option ranked: both attacks of each knight, best first by the
- * chance to drop, then the expected damage; a refused command is said in
- * rules words. */
+ * chance to drop, then the expected damage, the Grapple Test after them;
+ * a refused command is said in rules words. */
 Test(chances_towers, every_option_ranked_and_refusals_in_rules_words) {
     fray_setup *s = load(EX "duel.yaml");
     fray_fight *f = start(s, 1187);
@@ -208,8 +208,12 @@ Test(chances_towers, every_option_ranked_and_refusals_in_rules_words) {
     fray_chances_list l;
     fray_diag d;
     cr_assert_eq(fray_chances_all(f, a, NULL, &l, &d), FRAY_OK, "%s", d.message);
-    cr_assert_eq(l.n, 3); /* Attack, Power Attack, Aim then Attack */
-    for (int i = 1; i < l.n; i++) {
+    /* Attack, Power Attack, Aim then Attack; then Initiate a Grapple,
+     * which deals no damage, by its chance (issue 19, chances4). */
+    cr_assert_eq(l.n, 4);
+    cr_expect_str_eq(l.items[3].command, "grapple black-knight");
+    cr_expect(l.items[3].p_drop < 0 && l.items[3].p_success > 0);
+    for (int i = 1; i < l.n - 1; i++) {
         const fray_chances *p = &l.items[i - 1], *c = &l.items[i];
         cr_expect(p->p_drop > c->p_drop ||
                   (p->p_drop == c->p_drop &&

@@ -287,12 +287,17 @@ Test(winter_odds, contests_counted_and_refusals_in_words) {
     cr_expect_eq(fray_action_chances(f, r, "attack bandit-3", x, &d), FRAY_ERR_INVALID);
     cr_expect(strstr(d.message, "must Engage") != NULL, "%s", d.message);
     cr_expect_eq(fray_action_chances(f, r, "attack nobody", x, &d), FRAY_ERR_PARSE);
-    /* Every option of the Warrior: his attack on bandit 1 only, ranked. */
+    /* Every option of the Warrior: his attack on bandit 1, ranked; then
+     * what deals no damage (issue 19, chances4): his Disengage from
+     * bandit 1, its chance the count above. */
     fray_chances_list l;
     cr_assert_eq(fray_chances_all(f, w, NULL, &l, &d), FRAY_OK, "%s", d.message);
-    cr_expect_eq(l.n, 1);
-    if (l.n == 1)
+    cr_expect_eq(l.n, 2);
+    if (l.n == 2) {
         cr_expect_str_eq(l.items[0].command, "attack bandit-1");
+        cr_expect_str_eq(l.items[1].command, "disengage bandit-1");
+        cr_expect(fabs(l.items[1].p_success - wins / 400.0) < 1e-15);
+    }
     fray_chances_list_free(&l);
     free(x);
     fray_fight_free(f);

@@ -726,6 +726,30 @@ test('9. the chances beside the actions and "who wins from here", as the server 
   await page.context().close();
 });
 
+// ---- 9b. What deals no damage, ranked (issue 19, chances4) --------------------------------
+test('9b. the chances panel says how often an action that deals no damage succeeds', async () => {
+  const page = await newPage();
+  const id = await startFight(page, 'examples/alloy/duel.yaml', 3);
+  await page.click('#next');
+  // (The turn has begun once its Attack is offered: only then ask.)
+  await page.waitForSelector('#actions button.act[data-word="attack"]');
+  const pctOf = (p) => `${(100 * p).toFixed(p > 0 && p < 0.01 ? 1 : 0)}%`;
+  const st = (await api(server.token, 'GET', `/api/fights/${id}`)).json;
+  const who = st.view.combatants.find((c) => c.index === st.view.turn).id;
+  const odds = (await api(server.token, 'GET', `/api/fights/${id}/odds?who=${who}`)).json;
+  // Vance's turn: his trip, grapple, bull rush, disarm and feint on Lyra
+  // after his attacks, each with its chance of success.
+  const first = odds.actions.findIndex((a) => typeof a.p_success === 'number');
+  assert.ok(first > 0, 'the attacks first, then what deals no damage');
+  assert.ok(odds.actions.slice(first).every((a) => typeof a.p_success === 'number' && a.damage.p_drop < 0));
+  const trip = odds.actions.find((a) => a.command.startsWith('trip '));
+  assert.ok(trip, 'the server ranks a trip');
+  await page.waitForSelector('section.odds:not([hidden])');
+  const text = await page.textContent('section.odds');
+  assert.ok(text.includes(`${trip.title}: ${pctOf(trip.p_success)} succeeds (`), `the trip in the panel: ${text}`);
+  await page.context().close();
+});
+
 // ---- 10. An uploaded encounter -------------------------------------------------------------
 test('10. an uploaded encounter file starts a fight, or the server\'s refusal is shown; a fight archived from the list', async () => {
   const page = await newPage();

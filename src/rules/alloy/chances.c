@@ -18,6 +18,7 @@
 #include "fray/dice.h"
 #include "internal.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,25 +163,36 @@ static fray_status count_target(const fa_setup *s, const fa_state *st, int who,
         tc->oc[i].share = fray_ratio_to_double(tc->oc[i].p);
     tc->p_hit = tc->oc[1].share;
     tc->p_crit = tc->oc[2].share;
-    fray__u128 den = fray__u128_from(ao.damage.den), drop = 0;
+    fray__u128 den = fray__u128_from(ao.damage.den), drop = 0, row = 0;
     int hp = st->c[t].hp;
+    /* A Withered attacker deals half, rounded down (damage.c, 004:1037):
+     * amounts that halve alike share a row. */
+    bool withered = fa_has(&st->c[who], FA_C_WITHERED);
     for (size_t i = 0; i < ao.damage.n; i++) {
         fray__u128 c = fray__u128_from(ao.damage.count[i]);
         if (!c)
             continue;
         int v = (int)(ao.damage.lo + (int64_t)i);
+        if (withered)
+            v = v < 0 ? 0 : v / 2;
         if (v > 0 && hp - v <= 0)
             drop += c;
-        if (tc->n_damage >= tc->max) {
+        fray_chance_damage *e = tc->n_damage > 0 ? &tc->dmg[tc->n_damage - 1] : NULL;
+        if (e && e->amount[0] == v) {
+            row += c;
+        } else if (tc->n_damage >= tc->max) {
             tc->whole = false;
             continue;
+        } else {
+            e = &tc->dmg[tc->n_damage++];
+            e->amount[0] = v;
+            row = c;
         }
-        fray_chance_damage *e = &tc->dmg[tc->n_damage++];
-        e->amount[0] = v;
-        e->p = fray__ratio(c, den, false);
+        e->p = fray__ratio(row, den, false);
         e->share = fray_ratio_to_double(e->p);
-        tc->expected += e->share * v;
     }
+    for (int i = 0; i < tc->n_damage; i++)
+        tc->expected += tc->dmg[i].share * tc->dmg[i].amount[0];
     tc->p_drop = fray_ratio_to_double(fray__ratio(drop, den, false));
     fray_d20_attack_odds_free(&ao);
     fray_dice_free(dd);
@@ -193,7 +205,8 @@ static fray_status count_target(const fa_setup *s, const fa_state *st, int who,
  * a critical the dice's most plus E (option area-crit maximum). */
 static fray_status area_joint(const fa_attack_line *L, const fa_state *st,
                               const int *targets, const double *ph,
-                              const double *pc, int n, double *dropped) {
+                              const double *pc, int n, bool withered,
+                              double *dropped) {
     for (int k = 0; k <= n; k++)
         dropped[k] = 0;
     char dmg[48], crit[24];
@@ -232,11 +245,14 @@ static fray_status area_joint(const fa_attack_line *L, const fa_state *st,
                 if (pe == 0)
                     continue;
                 int ev = have_e ? (int)(E.lo + (int64_t)j) : 0;
+                /* Withered: half, rounded down (damage.c, 004:1037). */
+                int hv = withered ? (dv < 0 ? 0 : dv / 2) : dv;
+                int cv = withered ? (most + ev < 0 ? 0 : (most + ev) / 2) : most + ev;
                 double row[FRAY_CHANCES_AREA + 1] = {1};
                 for (int t = 0; t < n; t++) {
                     int hp = st->c[targets[t]].hp;
-                    double p = (dv > 0 && hp - dv <= 0 ? ph[t] : 0) +
-                               (most + ev > 0 && hp - (most + ev) <= 0 ? pc[t] : 0);
+                    double p = (hv > 0 && hp - hv <= 0 ? ph[t] : 0) +
+                               (cv > 0 && hp - cv <= 0 ? pc[t] : 0);
                     for (int k = t + 1; k > 0; k--)
                         row[k] = row[k] * (1 - p) + row[k - 1] * p;
                     row[0] *= 1 - p;
@@ -390,6 +406,7 @@ static fray_status special_one(const fa_setup *s, const fa_state *st,
     out->damage[0].share = 1;
     out->expected[0] = 0;
     out->p_drop = -1;
+    out->p_success = out->outcomes[1].share;
     if (snprintf(out->title, sizeof out->title, "%s %s",
                  disarm ? "Disarm" : trip ? "Trip" : "Grapple",
                  s->c[t].name) >= (int)sizeof out->title)
@@ -464,6 +481,7 @@ static fray_status feint_one(const fa_setup *s, const fa_state *st, int turn,
     out->damage[0].p = fray__ratio(1, 1, false);
     out->damage[0].share = 1;
     out->p_drop = -1;
+    out->p_success = out->outcomes[1].share;
     snprintf(out->modifiers, sizeof out->modifiers, "Bluff %+d against %d (%s)",
              bonus, dc, s->opt.feint_against == FA_FEINT_NOTICE ? "10 + Notice"
                                                                 : "Will");
@@ -522,6 +540,7 @@ static void two_outcomes(fray_chances *out, int t, const char *command,
     out->damage[0].share = 1;
     out->expected[0] = 0;
     out->p_drop = -1;
+    out->p_success = out->outcomes[1].share;
 }
 
 /* An attack roll's chance to hit (natural 1 misses, natural 20 hits):
@@ -802,6 +821,11 @@ static fray_status coup_one(const fa_setup *s, const fa_state *st, int turn,
     out->damage[out->n_damage].share = fray_ratio_to_double(out->damage[0].p);
     out->n_damage++;
     bool whole = true;
+    /* A Withered attacker deals half, rounded down (damage.c, 004:1037):
+     * the amount dealt, which the kill at half the maximum reads too
+     * (attack.c's coup). Amounts that halve alike share a row. */
+    bool withered = fa_has(&st->c[who], FA_C_WITHERED);
+    fray__u128 row = 0;
     for (size_t j = 0; j < ne; j++) {
         fray__u128 c = has_crit ? fray__u128_from(E.count[j]) : 1;
         if (!c)
@@ -809,21 +833,29 @@ static fray_status coup_one(const fa_setup *s, const fa_state *st, int turn,
         int v = most + (has_crit ? (int)(E.lo + (int64_t)j) : 0);
         if (v < 0)
             v = 0;
+        if (withered)
+            v /= 2;
         bool dead = hp - v <= -(max / 2) || 2 * v >= max;
         if (dead)
             killed += c;
         if (dead || was_out || hp - v <= 0)
             dropped += c;
-        if (out->n_damage >= FRAY_CHANCES_DAMAGE) {
+        fray_chance_damage *e = &out->damage[out->n_damage - 1];
+        if (out->n_damage > 1 && e->amount[0] == v) {
+            row += c;
+        } else if (out->n_damage >= FRAY_CHANCES_DAMAGE) {
             whole = false;
             continue;
+        } else {
+            e = &out->damage[out->n_damage++];
+            e->amount[0] = v;
+            row = c;
         }
-        fray_chance_damage *e = &out->damage[out->n_damage++];
-        e->amount[0] = v;
-        e->p = fray__ratio(hn * c, hd * eden, false);
+        e->p = fray__ratio(hn * row, hd * eden, false);
         e->share = fray_ratio_to_double(e->p);
-        out->expected[0] += e->share * v;
     }
+    for (int i = 1; i < out->n_damage; i++)
+        out->expected[0] += out->damage[i].share * out->damage[i].amount[0];
     fray_dist_free(&E);
     out->target = t;
     snprintf(out->command, sizeof out->command, "%s", command);
@@ -849,14 +881,113 @@ static fray_status coup_one(const fa_setup *s, const fa_state *st, int turn,
                             cmd->power >= 0 ? b->powers[cmd->power].name
                             : w ? w->name : "its fists"));
     snprintf(out->assumed, sizeof out->assumed,
-             "%s; a critical deals %d%s%s; killed at half its maximum (%d) "
-             "dealt or at -%d%s%s; no action point spent",
+             "%s; a critical deals %d%s%s%s; killed at half its maximum (%d) "
+             "dealt or at -%d%s; no action point spent",
              s->opt.coup_rolls ? "the attack rolled: a hit is a critical"
                                : "no roll: a critical",
-             most, has_crit ? " plus " : "", crit, (max + 1) / 2, max / 2,
-             fa_has(&st->c[who], FA_C_WITHERED)
-                 ? "; Withered halves it: not counted" : "",
+             most, has_crit ? " plus " : "", crit,
+             withered ? ", halved (Withered), rounded down" : "",
+             (max + 1) / 2, max / 2,
              whole ? "" : "; the largest amounts are left out of the list");
+    return FRAY_OK;
+}
+
+/* A skill used alone (004:313, 325; skills.c fa_skill_roll): d20 plus the
+ * bonus the engine adds (fa_skill_check_bonus: the block's skill and the
+ * aid on it), no natural 1 or 20, against the DC named (dc > 0), or for
+ * Notice as a move action the engine's own (option notice-dc); the
+ * share of d20+B at least DC, what `fray odds roll d20+B --vs DC` gives.
+ * Without a DC the engine has no number to beat (the GM has): refused. */
+static fray_status skill_one(const fa_setup *s, const fa_state *st, int turn,
+                             const fa_command *cmd, const char *command, int dc,
+                             fray_chances *out, fray_diag *diag) {
+    int who = cmd->actor;
+    fray_status rc = check_now(s, st, turn, cmd, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    int skill = cmd->option & ~FA_SKILL_AS_MOVE;
+    bool as_move = (cmd->option & FA_SKILL_AS_MOVE) != 0;
+    bool look = skill == FA_SKILL_NOTICE && as_move;
+    if (skill < 0 || skill >= FA_SKILLS)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s has no such skill",
+                              s->c[who].name);
+    if (look && dc > 0 && dc != s->opt.notice_dc)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "Notice as a move action looks for the hidden "
+                              "against the encounter's notice-dc (%d), not %d",
+                              s->opt.notice_dc, dc);
+    if (look)
+        dc = s->opt.notice_dc;
+    if (dc <= 0)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "a %s check used alone has no number to beat in "
+                              "the fight (the GM has it): name it, '%s vs 15'",
+                              skill_words[skill], command);
+    int bonus = fa_skill_check_bonus(s, st, who, skill);
+    int aid = fa_skill_aid_peek(&st->c[who], skill);
+    fray_ratio ok;
+    rc = check_at_least(bonus, dc, &ok, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    two_outcomes(out, -1, command, "succeeds", ok);
+    if (aid)
+        snprintf(out->modifiers, sizeof out->modifiers,
+                 "%s %+d (aid %+d in it) against %d", skill_words[skill], bonus,
+                 aid, dc);
+    else
+        snprintf(out->modifiers, sizeof out->modifiers, "%s %+d against %d",
+                 skill_words[skill], bonus, dc);
+    cut_title(out, snprintf(out->title, sizeof out->title,
+                            "%s check against %d%s", skill_words[skill], dc,
+                            look ? " (Notice as a move action: the hidden found)"
+                                 : ""));
+    snprintf(out->assumed, sizeof out->assumed,
+             "d20 + the skill, no natural 1 or 20, against %s; %s%s; no damage; "
+             "no action point spent",
+             look ? "the encounter's notice-dc" : "the number named",
+             as_move ? "a move action" : "a standard action",
+             fa_skill_provokes(s, cmd)
+                 ? "; the opportunity attacks it provokes are not counted"
+                 : "");
+    return FRAY_OK;
+}
+
+/* "... vs N" at the end of a command: N into *dc (0 none) and the words
+ * before it into buf; FRAY_ERR_PARSE for a 'vs' without a number. A
+ * command starting with a skill's name gets the verb 'skill' before it. */
+static fray_status split_vs(const char *command, char *buf, size_t size,
+                            int *dc, fray_diag *diag) {
+    *dc = 0;
+    static const char *const names[] = {"acrobatics", "athletics", "notice", "bluff"};
+    const char *prefix = "";
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        size_t n = strlen(names[k]);
+        bool same = true;
+        for (size_t i = 0; same && i < n; i++)
+            same = tolower((unsigned char)command[i]) == names[k][i];
+        if (same && (command[n] == '\0' || command[n] == ' '))
+            prefix = "skill ";
+    }
+    if (snprintf(buf, size, "%s%s", prefix, command) >= (int)size)
+        return fray__diag_set(diag, FRAY_ERR_PARSE, 0, "the command is too long");
+    char *vs = NULL;
+    for (char *p = buf; (p = strstr(p, " vs")) != NULL; p += 3)
+        if (p[3] == ' ' || p[3] == '\0')
+            vs = p;
+    if (!vs)
+        return FRAY_OK;
+    char *num = vs + 3, *end = NULL;
+    while (*num == ' ')
+        num++;
+    long v = strtol(num, &end, 10);
+    while (end && *end == ' ')
+        end++;
+    if (!*num || end == num || *end || v < 1 || v > 99)
+        return fray__diag_set(diag, FRAY_ERR_PARSE, 0,
+                              "expected the number to beat after 'vs' (1 to 99), "
+                              "got '%s'", num);
+    *dc = (int)v;
+    *vs = '\0';
     return FRAY_OK;
 }
 
@@ -867,12 +998,22 @@ static fray_status one_body(const fa_setup *s, const fa_state *st, int turn,
     out->who = who;
     out->target = -1;
     out->p_drop = -1;
-    char text[FRAY_CHANCES_TEXT + 80];
-    snprintf(text, sizeof text, "%s %s", s->c[who].id, command);
-    fa_command cmd;
-    fray_status rc = fa_parse(s, st, text, &cmd, diag);
+    out->p_success = -1;
+    char words[FRAY_CHANCES_TEXT + 16];
+    int dc = 0;
+    fray_status rc = split_vs(command, words, sizeof words, &dc, diag);
     if (rc != FRAY_OK)
         return rc;
+    char text[FRAY_CHANCES_TEXT + 120];
+    snprintf(text, sizeof text, "%s %s", s->c[who].id, words);
+    fa_command cmd;
+    rc = fa_parse(s, st, text, &cmd, diag);
+    if (rc != FRAY_OK)
+        return rc;
+    if (dc > 0 && cmd.kind != FA_CMD_SKILL)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "'vs %d' is the number a skill used alone must "
+                              "beat: %s has its own", dc, fa_cmd_title(cmd.kind));
     if (cmd.actor != who)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                               "'%s' is not an action of %s", command,
@@ -891,6 +1032,17 @@ static fray_status one_body(const fa_setup *s, const fa_state *st, int turn,
         return aid_one(s, st, turn, &cmd, command, out, diag);
     if (cmd.kind == FA_CMD_COUP)
         return coup_one(s, st, turn, &cmd, command, out, diag);
+    if (cmd.kind == FA_CMD_SKILL)
+        return skill_one(s, st, turn, &cmd, command, dc, out, diag);
+    switch (cmd.kind) {
+    case FA_CMD_WALK: case FA_CMD_SHIFT: case FA_CMD_RUN: case FA_CMD_CRAWL:
+    case FA_CMD_SQUEEZE: case FA_CMD_STAND: case FA_CMD_DROP_PRONE:
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                              "%s: a move rolls no dice, it has no chances to "
+                              "count", fa_cmd_title(cmd.kind));
+    default:
+        break;
+    }
     if (cmd.kind == FA_CMD_BULL_RUSH ||
         (cmd.kind == FA_CMD_CHARGE && cmd.option == FA_CHARGE_BULL_RUSH)) {
         if (cmd.n_targets != 1 || cmd.targets[0] < 0 || cmd.targets[0] >= st->n)
@@ -915,8 +1067,8 @@ static fray_status one_body(const fa_setup *s, const fa_state *st, int turn,
                               "the chances of %s are not counted (only an "
                               "attack, a power on its targets, an area, a "
                               "charge, a trip, a grapple, a disarm, a bull "
-                              "rush, an escape, aid another, a coup de grace "
-                              "or a feint)",
+                              "rush, an escape, aid another, a coup de grace, "
+                              "a feint or a skill against a number)",
                               fa_cmd_title(cmd.kind));
     if (st->c[who].flags & FA_F_OUT)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
@@ -1073,7 +1225,8 @@ static fray_status one_body(const fa_setup *s, const fa_state *st, int turn,
         }
         out->n_area = n;
         if (L.area) {
-            rc = area_joint(&L, st, targets, ph, pc, n, out->area_dropped);
+            rc = area_joint(&L, st, targets, ph, pc, n,
+                            fa_has(&st->c[who], FA_C_WITHERED), out->area_dropped);
             if (rc != FRAY_OK)
                 return fray__diag_set(diag, rc, 0, "the damage of that area "
                                       "cannot be counted");
@@ -1117,9 +1270,12 @@ static fray_status one_body(const fa_setup *s, const fa_state *st, int turn,
                  charged_from.y);
     if (snprintf(out->assumed, sizeof out->assumed,
                  "damage %s, a critical %s%s%s (the attack as the odds table "
-                 "counts it)%s%s; no action point spent%s",
+                 "counts it)%s%s%s; no action point spent%s",
                  dmg, "deals the dice's most", has_crit ? " plus " : "",
                  has_crit ? crit : "",
+                 fa_has(&st->c[who], FA_C_WITHERED)
+                     ? "; Withered: the damage dealt halved, rounded down"
+                     : "",
                  L.area ? "; an attack roll each, one damage roll for all"
                  : n > 1 ? "; an attack and a damage roll each" : "",
                  moved_words,
@@ -1181,6 +1337,70 @@ static fray_status rank_charge(const fa_setup *s, const fa_state *st,
         }
     }
     return FRAY_ERR_INVALID;
+}
+
+/* For `odds ID`: the chances of c when the rules allow it now and it can
+ * succeed (an action that deals no damage, ranked by p_success): listed
+ * at out[*n]; a refusal lists nothing. */
+static fray_status rank_no_damage(const fa_setup *s, const fa_state *st,
+                                  int turn, int who, const char *c,
+                                  fray_chances *out, int *n, fray_diag *diag) {
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    fray_status rc = one(s, st, turn, who, c, &out[*n], &d);
+    if (rc == FRAY_OK) {
+        if (out[*n].p_success > 0)
+            ++*n;
+        return FRAY_OK;
+    }
+    if (rc == FRAY_ERR_INVALID || rc == FRAY_ERR_PARSE)
+        return FRAY_OK;
+    if (diag)
+        *diag = d;
+    return rc;
+}
+
+/* What deals no damage, after the attacks (issue 19, chances4): an escape
+ * when grappled; a trip, a grapple, a bull rush, a disarm and a feint on
+ * each foe; aid to each adjacent ally, on its attack and its defenses,
+ * against each foe next to that ally. Each only where act.c allows it now
+ * and it can succeed. */
+static fray_status rank_others(const fa_setup *s, const fa_state *st, int turn,
+                               int who, fray_chances *out, int max, int *n,
+                               fray_diag *diag) {
+    static const char *const verbs[] = {"trip", "grapple", "bull-rush",
+                                        "disarm", "feint"};
+    char c[FRAY_CHANCES_TEXT];
+    fray_status rc = FRAY_OK;
+    if (*n < max && fa_has(&st->c[who], FA_C_GRAPPLED))
+        rc = rank_no_damage(s, st, turn, who, "escape", out, n, diag);
+    for (int t = 0; rc == FRAY_OK && t < st->n && *n < max; t++) {
+        if (t == who || s->c[t].side == s->c[who].side ||
+            (st->c[t].flags & FA_F_OUT) || st->c[t].absent)
+            continue;
+        for (size_t k = 0; rc == FRAY_OK && k < sizeof verbs / sizeof verbs[0] &&
+                           *n < max; k++) {
+            snprintf(c, sizeof c, "%s %s", verbs[k], s->c[t].id);
+            rc = rank_no_damage(s, st, turn, who, c, out, n, diag);
+        }
+    }
+    for (int a = 0; rc == FRAY_OK && a < st->n && *n < max; a++) {
+        if (a == who || s->c[a].side != s->c[who].side ||
+            (st->c[a].flags & FA_F_OUT) || st->c[a].absent ||
+            !fray_grid_adjacent(st->c[who].fp, st->c[a].fp))
+            continue;
+        for (int t = 0; rc == FRAY_OK && t < st->n && *n < max; t++) {
+            if (s->c[t].side == s->c[who].side || (st->c[t].flags & FA_F_OUT) ||
+                st->c[t].absent || !fray_grid_adjacent(st->c[a].fp, st->c[t].fp))
+                continue;
+            for (int k = 0; rc == FRAY_OK && k < 2 && *n < max; k++) {
+                snprintf(c, sizeof c, "aid %s %s against %s", s->c[a].id,
+                         k ? "defense" : "attack", s->c[t].id);
+                rc = rank_no_damage(s, st, turn, who, c, out, n, diag);
+            }
+        }
+    }
+    return rc;
 }
 
 fray_status fa_chances(const fa_setup *s, const fa_state *st, int turn,
@@ -1254,5 +1474,5 @@ fray_status fa_chances(const fa_setup *s, const fa_state *st, int turn,
                 return rc;
         }
     }
-    return FRAY_OK;
+    return rank_others(s, st, turn, who, out, max, n, diag);
 }

@@ -687,6 +687,7 @@ static fray_status test_one(const fray_towers_fight *f, int who,
             set_outcome(&out->outcomes[1], "held", win, den);
         }
         no_damage(out);
+        out->p_success = out->outcomes[0].share; /* holds, escapes */
     } else if (cmd->grapple_move) {
         const char *move = ft_grapple_move_name(cmd->grapple_move);
         snprintf(out->title, sizeof out->title, "Attack: %s %s", move, tname);
@@ -702,6 +703,7 @@ static fray_status test_one(const fray_towers_fight *f, int who,
             out->n_outcomes = 1;
             set_outcome(&out->outcomes[0], "keeps a hold", 1, 1);
             no_damage(out);
+            out->p_success = 1;
             break;
         case FT_GM_SQUEEZE:
         case FT_GM_SLAM: {
@@ -731,6 +733,7 @@ static fray_status test_one(const fray_towers_fight *f, int who,
             set_outcome(&out->outcomes[0], "reverses", win, den);
             set_outcome(&out->outcomes[1], "fails", den - win, den);
             no_damage(out);
+            out->p_success = out->outcomes[0].share;
             break;
         case FT_GM_THROW: {
             /* grapple.c's throw_foe: at an occupied space a PA against
@@ -758,6 +761,7 @@ static fray_status test_one(const fray_towers_fight *f, int who,
             set_outcome(&out->outcomes[0], "hits", win, den);
             set_outcome(&out->outcomes[1], "misses", den - win, den);
             no_damage(out);
+            out->p_success = out->outcomes[0].share;
             snprintf(out->title, sizeof out->title, "Attack: throw %s at %d,%d",
                      tname, cmd->dest.x, cmd->dest.y);
             break;
@@ -799,6 +803,7 @@ static fray_status test_one(const fray_towers_fight *f, int who,
         set_outcome(&out->outcomes[0], "wins", win, den);
         set_outcome(&out->outcomes[1], "loses", den - win, den);
         no_damage(out);
+        out->p_success = out->outcomes[0].share;
     } else {
         const ft_statblock *sb = &s->c[who].sb;
         const ft_skill *sk = &sb->skills[cmd->skill];
@@ -835,6 +840,7 @@ static fray_status test_one(const fray_towers_fight *f, int who,
                  shift, sk->name, sb->aspects[sk->aspect]);
         snprintf(out->modifiers, sizeof out->modifiers, "%s", m);
         no_damage(out);
+        out->p_success = out->outcomes[0].share; /* succeeds */
     }
     if (!out->modifiers[0])
         snprintf(out->modifiers, sizeof out->modifiers, "none");
@@ -856,6 +862,7 @@ static fray_status one(const fray_towers_fight *f, int who,
     out->who = who;
     out->target = -1;
     out->p_drop = -1;
+    out->p_success = -1;
     /* "aim then ACTION": the attack as if an Aim came just before it. */
     const char *asked = command;
     bool aim_first = strncasecmp(command, "aim then ", 9) == 0;
@@ -1398,8 +1405,38 @@ fray_status ft_rf_chances(const void *rf, int who, const char *command,
                         *diag = d;
                 }
             }
+            /* Initiate a Grapple on it (a Grapple Test, no damage; ranked
+             * after the attacks by its chance, issue 19 chances4) where
+             * the engine allows it now. */
+            if (rc == FRAY_OK && *n < max && ft_grapple_victim(&f->st, who) < 0) {
+                char c[FRAY_CHANCES_TEXT];
+                snprintf(c, sizeof c, "grapple %s", s->c[t].id);
+                fray_diag d;
+                memset(&d, 0, sizeof d);
+                fray_status r1 = one(f, who, c, x, &out[*n], &d);
+                if (r1 == FRAY_OK && out[*n].p_success > 0)
+                    ++*n;
+                else if (r1 != FRAY_OK && r1 != FRAY_ERR_INVALID) {
+                    rc = r1;
+                    if (diag)
+                        *diag = d;
+                }
+            }
             if (rc != FRAY_OK)
                 break;
+        }
+        /* Held: an Escape (its Grapple Test). */
+        if (rc == FRAY_OK && *n < max && f->st.c[who].grappled_by >= 0) {
+            fray_diag d;
+            memset(&d, 0, sizeof d);
+            fray_status r1 = one(f, who, "escape", x, &out[*n], &d);
+            if (r1 == FRAY_OK && out[*n].p_success > 0)
+                ++*n;
+            else if (r1 != FRAY_OK && r1 != FRAY_ERR_INVALID) {
+                rc = r1;
+                if (diag)
+                    *diag = d;
+            }
         }
         /* Each area aimed at the space that catches the most foes, when
          * that is more than aiming it at a foe catches. */

@@ -342,6 +342,7 @@ static void count_contest(const sw_setup *s, const sw_state *st, int a, int othe
     set_outcomes(out, "succeeds", "fails", wins_of_400(mine, theirs, actor_ties));
     no_damage(out);
     out->p_drop = -1;
+    out->p_success = out->outcomes[1].share; /* "succeeds" */
     snprintf(out->modifiers, sizeof out->modifiers, "none");
     if (tm || tt)
         snprintf(out->modifiers, sizeof out->modifiers,
@@ -360,6 +361,7 @@ static fray_status one(const sw_setup *s, const sw_state *st, int who,
     out->who = who;
     out->target = -1;
     out->p_drop = -1;
+    out->p_success = -1;
     char text[FRAY_CHANCES_TEXT + 80];
     snprintf(text, sizeof text, "%s %s", s->c[who].id, command);
     sw_event *cmd = malloc(sizeof *cmd);
@@ -463,6 +465,26 @@ static fray_status one(const sw_setup *s, const sw_state *st, int who,
     }
 }
 
+/* Whether rules.c allows `who avoid t` on the state as it stands (not as
+ * if its turn came now: an Avoid is declared on the segment of the
+ * Engage, by one free to declare then, 002:23). */
+static fray_status avoid_open_now(const sw_setup *s, const sw_state *st, int who,
+                                  int t, bool *open) {
+    *open = false;
+    char text[2 * FRAY_CHANCES_TEXT];
+    snprintf(text, sizeof text, "%s avoid %s", s->c[who].id, s->c[t].id);
+    sw_event *cmd = malloc(sizeof *cmd);
+    if (!cmd)
+        return FRAY_ERR_NOMEM;
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    char why[200];
+    *open = sw_parse(s, st, text, cmd, &d) == FRAY_OK &&
+            sw_check(s, st, cmd, why, sizeof why) == FRAY_OK;
+    free(cmd);
+    return FRAY_OK;
+}
+
 fray_status sw_chances(const sw_setup *s, const sw_state *st, int who,
                        const char *command, struct fray_chances *out, int max,
                        int *n, fray_diag *diag) {
@@ -478,14 +500,27 @@ fray_status sw_chances(const sw_setup *s, const sw_state *st, int who,
             *n = 1;
         return rc;
     }
-    /* Every attack on a foe it may make now, and every Chase a Sniper. */
-    static const char *const verbs[2] = {"attack", "chase"};
+    /* Every attack on a foe it may make now, every Chase a Sniper, the
+     * Avoid of an Engage on it declared now, when it is free to declare
+     * (002:23: rules.c's check on the state as it stands), a Switch
+     * Targets (002:29) and a Disengage; then Medicine's roll on each of
+     * its side who bleeds (002:39). What deals no damage is ranked after
+     * the attacks by its chance of success (issue 19, chances4). */
+    static const char *const verbs[5] = {"attack", "chase", "avoid", "switch",
+                                         "disengage"};
     for (int t = 0; t < st->n && *n < max; t++) {
         if (t == who || s->c[t].side == s->c[who].side)
             continue;
-        for (int k = 0; k < 2 && *n < max; k++) {
+        for (int k = 0; k < 5 && *n < max; k++) {
             char c[FRAY_CHANCES_TEXT];
             snprintf(c, sizeof c, "%s %s", verbs[k], s->c[t].id);
+            if (k == 2) {
+                bool open = false;
+                if (avoid_open_now(s, st, who, t, &open) != FRAY_OK)
+                    return fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
+                if (!open)
+                    continue;
+            }
             fray_diag d;
             memset(&d, 0, sizeof d);
             fray_status rc = one(s, st, who, c, &out[*n], &d);
@@ -496,6 +531,22 @@ fray_status sw_chances(const sw_setup *s, const sw_state *st, int who,
                     *diag = d;
                 return rc;
             }
+        }
+    }
+    for (int t = 0; t < st->n && *n < max; t++) {
+        if (s->c[t].side != s->c[who].side || !(st->c[t].flags & SW_F_BLEEDING))
+            continue;
+        char c[FRAY_CHANCES_TEXT];
+        snprintf(c, sizeof c, "medicine %s", s->c[t].id);
+        fray_diag d;
+        memset(&d, 0, sizeof d);
+        fray_status rc = one(s, st, who, c, &out[*n], &d);
+        if (rc == FRAY_OK)
+            ++*n;
+        else if (rc != FRAY_ERR_INVALID) {
+            if (diag)
+                *diag = d;
+            return rc;
         }
     }
     return FRAY_OK;
