@@ -684,3 +684,76 @@ Test(d6_odds, body_points_no_armour) {
     cr_assert_str_eq(o.mean_excess.num, "7");
     d6_damage_odds_free(&o);
 }
+
+/* Two Wild Dice on one side (the closed form of K1 + K2): 2D! + 1D!
+ * against the count of both (every total below the depth's reach within
+ * the left-out mass), and a roll without a Wild Die against a defense
+ * roll and a modifier that each have one (D7.11's option on). */
+Test(d6_odds, two_wild_dice_one_side_match_enumeration) {
+    const int depth = 9;
+    en a, b;
+    en_code(&a, 2, 0, true, D6_WILD_ONE_CANCEL_HIGHEST, depth);
+    en_code(&b, 1, 0, true, D6_WILD_ONE_CANCEL_HIGHEST, depth);
+    d6_dist *x = code_dist(2, 0, true, D6_WILD_ONE_CANCEL_HIGHEST);
+    d6_dist *y = code_dist(1, 0, true, D6_WILD_ONE_CANCEL_HIGHEST), *z = NULL;
+    cr_assert_eq(d6_dist_add(x, y, 1, &z), FRAY_OK);
+    mpq_t bound, t, gap, counted;
+    mpq_inits(bound, t, gap, counted, NULL);
+    mpq_add(bound, a.rest, b.rest);
+    for (int64_t c = 0; c <= 40; c++) {
+        mpq_set_ui(counted, 0, 1);
+        for (int i = 0; i < EN_SPAN; i++)
+            for (int j = 0; j < EN_SPAN; j++)
+                if (mpq_sgn(a.p[i]) && mpq_sgn(b.p[j]) && (i - EN_OFF) + (j - EN_OFF) >= c) {
+                    mpq_mul(t, a.p[i], b.p[j]);
+                    mpq_add(counted, counted, t);
+                }
+        fray_bigratio r;
+        cr_assert_eq(d6_dist_at_least(z, c, &r), FRAY_OK);
+        q_of(t, &r);
+        fray_bigratio_free(&r);
+        mpq_sub(gap, t, counted);
+        cr_assert(mpq_sgn(gap) >= 0 && mpq_cmp(gap, bound) <= 0, "2D!+1D! >= %lld: gap %g",
+                  (long long)c, mpq_get_d(gap));
+    }
+    /* 3D (no Wild Die) against 1D! + 1D! (defense and modifier): the same
+     * as 3D - (1D! + 1D!) >= 0, whose K1 + K2 is subtracted. */
+    d6_code mods[1] = {{1, 0}};
+    d6_check q;
+    memset(&q, 0, sizeof q);
+    q.skill = (d6_code){3, 0};
+    q.no_wild = true;
+    q.defense_roll = true;
+    q.defense = (d6_code){1, 0};
+    q.modifiers = mods;
+    q.n_modifiers = 1;
+    q.modifier_wild = true;
+    fray_bigratio r;
+    cr_assert_eq(d6_odds_check(&q, NULL, &r), FRAY_OK);
+    en s;
+    en_code(&s, 3, 0, false, D6_WILD_ONE_CANCEL_HIGHEST, depth);
+    mpq_set_ui(counted, 0, 1);
+    for (int i = 0; i < EN_SPAN; i++)
+        for (int j = 0; j < EN_SPAN; j++)
+            for (int k = 0; k < EN_SPAN; k++) {
+                if (!mpq_sgn(s.p[i]) || !mpq_sgn(b.p[j]) || !mpq_sgn(b.p[k]))
+                    continue;
+                if ((i - EN_OFF) < (j - EN_OFF) + (k - EN_OFF))
+                    continue;
+                mpq_mul(t, s.p[i], b.p[j]);
+                mpq_mul(t, t, b.p[k]);
+                mpq_add(counted, counted, t);
+            }
+    q_of(t, &r);
+    fray_bigratio_free(&r);
+    mpq_sub(gap, t, counted);
+    mpq_abs(gap, gap);
+    cr_assert(mpq_cmp(gap, bound) <= 0, "3D vs 1D!+1D!: off by %g", mpq_get_d(gap));
+    en_clear(&s);
+    mpq_clears(bound, t, gap, counted, NULL);
+    d6_dist_free(x);
+    d6_dist_free(y);
+    d6_dist_free(z);
+    en_clear(&a);
+    en_clear(&b);
+}
