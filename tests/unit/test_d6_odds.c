@@ -317,8 +317,8 @@ Test(d6_odds, two_wild_dice_match_enumeration) {
 }
 
 /* By hand: 1D! against 1D! (complication: both exploding d6). Each is
- * 6K + R; equal needs K and R equal: sum_k (25/36)(1/36)^k * 1/5 = 5/35 =
- * 1/7... P(A = B) = sum_k P(K=k)^2 * 1/5 = (25/36)/(35/36)/5 = 1/7. */
+ * 6K + R; a tie needs equal K and equal R: P = sum_k P(K = k)^2 * 1/5 =
+ * (25/36) / (1 - 1/36) / 5 = 1/7; the rest splits evenly: 3/7 above. */
 Test(d6_odds, two_exploding_dice_tie_by_hand) {
     d6_dist *x = code_dist(1, 0, true, D6_WILD_ONE_COMPLICATION);
     d6_dist *z = NULL;
