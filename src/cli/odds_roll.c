@@ -527,7 +527,7 @@ static bool d6_code_text(const char *text, bool modifier, d6_code *out) {
     errno = 0;
     char *end;
     long n = strtol(p, &end, 10);
-    if (errno || n > 1000000)
+    if (errno || n > 10000)
         return false;
     p = end;
     if (*p != 'D' && *p != 'd') {
@@ -548,7 +548,7 @@ static bool d6_code_text(const char *text, bool modifier, d6_code *out) {
             return false;
         errno = 0;
         pips = strtol(p, &end, 10);
-        if (errno || pips > 1000000)
+        if (errno || pips > 10000)
             return false;
         pips *= ps;
         p = end;
@@ -563,8 +563,8 @@ static bool d6_code_text(const char *text, bool modifier, d6_code *out) {
 static bool read_code(cli_args *args, const char *what, const char *text, d6_code *out) {
     if (d6_code_text(text, false, out))
         return true;
-    cli_error(args, "%s'%s' is not a die code (write it like 4D+2, at most %dD)",
-              what ? what : "", text, (int)D6_ODDS_DICE_MAX);
+    cli_error(args, "%s'%s' is not a die code (write it like 4D+2, at most %dD and "
+                    "10000 pips)", what ? what : "", text, (int)D6_ODDS_DICE_MAX);
     return false;
 }
 
@@ -625,6 +625,8 @@ static void print_ratio_line(const char *what, const fray_bigratio *r) {
     if (strlen(r->num) + strlen(r->den) < 60)
         printf("%s%s%s%s = ", r->negative ? "-" : "", r->num, strcmp(r->den, "1") ? "/" : "",
                strcmp(r->den, "1") ? r->den : "");
+    else
+        printf("a fraction of %zu / %zu digits (in --json) = ", strlen(r->num), strlen(r->den));
     out_percent(stdout, r->value);
     printf("\n");
 }
@@ -989,7 +991,7 @@ int cli_odds_d6(cli_args *args) {
                          &p);
         printf("  mean total %.4f", mean.value);
         if (strcmp(mean.den, "1") != 0 && strlen(mean.num) + strlen(mean.den) < 40)
-            printf(" (%s/%s)", mean.num, mean.den);
+            printf(" (%s%s/%s)", mean.negative ? "-" : "", mean.num, mean.den);
         printf("\n\n");
     }
     st = d6_table(args, s, &j);

@@ -673,9 +673,12 @@ fray_status d6_odds_check(const d6_check *q, const fray_allocator *alloc, fray_b
         mpq_inits(p, ps, py, one, NULL);
         mpq_set_ui(one, 1, 1);
         at_least_q(diff, strict, p);
-        int64_t s_lo = 0;
+        int64_t s_lo = 0, y_lo = 0;
         if (q->floor > 0 && d6_dist_lo(s, &s_lo)) {
             int64_t f = (int64_t)q->floor + strict;
+            /* Only totals the difficulty can be at or under count. */
+            if (d6_dist_lo(y, &y_lo) && y_lo + strict > s_lo)
+                s_lo = y_lo + strict;
             for (int64_t v = s_lo; v < f; v++) {
                 /* P(S = v) * P(Y + strict <= v) */
                 at_least_q(s, v, ps);
