@@ -785,6 +785,7 @@ static int d6_damage(cli_args *args, d6_wild_one wild_one, bool wild) {
             json_end_array(&j);
         }
         json_big(&j, "mean_excess", &o.mean_excess);
+        json_big(&j, "mean_body_points_lost", &o.mean_body);
         json_end_object(&j);
         json_finish(&j);
     } else {
@@ -824,6 +825,13 @@ static int d6_damage(cli_args *args, d6_wild_one wild_one, bool wild) {
             printf(" (%s%s/%s)", o.mean_excess.negative ? "-" : "", o.mean_excess.num,
                    o.mean_excess.den);
         printf("\n");
+        if (body) {
+            printf("  mean Body Points lost %.4f", o.mean_body.value);
+            if (strcmp(o.mean_body.den, "1") != 0 &&
+                strlen(o.mean_body.num) + strlen(o.mean_body.den) < 40)
+                printf(" (%s/%s)", o.mean_body.num, o.mean_body.den);
+            printf("\n");
+        }
         if (!body)
             printf("  (from an unhurt target: damage no worse than a current level raises "
                    "it one level)\n");

@@ -606,7 +606,8 @@ static void check_damage(int dd, int dp, bool dw, int rd, int rp, bool rw) {
     en a, b;
     en_code(&a, dd, dp, dw, D6_WILD_ONE_CANCEL_HIGHEST, depth);
     en_code(&b, rd, rp, rw, D6_WILD_ONE_CANCEL_HIGHEST, depth);
-    mpq_t level[D6_ODDS_WOUND_LEVELS], body[12], t, gap, bound;
+    mpq_t level[D6_ODDS_WOUND_LEVELS], body[12], t, gap, bound, lost_mean;
+    mpq_init(lost_mean);
     for (int k = 0; k < D6_ODDS_WOUND_LEVELS; k++)
         mpq_init(level[k]);
     for (int k = 0; k < 12; k++)
@@ -625,6 +626,12 @@ static void check_damage(int dd, int dp, bool dw, int rd, int rp, bool rw) {
             int64_t lost = x < 0 ? 0 : x;
             int row = lost >= 11 ? 11 : (int)lost;
             mpq_add(body[row], body[row], t);
+            mpq_t v;
+            mpq_init(v);
+            mpq_set_si(v, (long)lost, 1);
+            mpq_mul(v, v, t);
+            mpq_add(lost_mean, lost_mean, v);
+            mpq_clear(v);
         }
     }
     mpq_add(bound, a.rest, b.rest);
@@ -648,6 +655,20 @@ static void check_damage(int dd, int dp, bool dw, int rd, int rp, bool rw) {
         }
     }
     cr_assert(mpq_get_d(bound) < 1e-5);
+    /* E[Body Points lost]: the count misses only the left-out chains,
+     * whose losses are at most 6 depth + 6 (dice) + 50 each: exact without
+     * a Wild Die, else within that times their mass. */
+    q_of(t, &o.mean_body);
+    mpq_sub(gap, t, lost_mean);
+    if (exact) {
+        cr_assert(mpq_sgn(gap) == 0, "%dD vs %dD: mean lost %s/%s", dd, rd, o.mean_body.num,
+                  o.mean_body.den);
+    } else {
+        cr_assert(mpq_sgn(gap) >= 0, "%dD vs %dD: mean lost below the count", dd, rd);
+        cr_assert(mpq_get_d(gap) <= mpq_get_d(bound) * (6 * depth + 6 * (dd + rd) + 50),
+                  "%dD vs %dD: mean lost off by %g", dd, rd, mpq_get_d(gap));
+    }
+    mpq_clear(lost_mean);
     d6_damage_odds_free(&o);
     for (int k = 0; k < D6_ODDS_WOUND_LEVELS; k++)
         mpq_clear(level[k]);
@@ -682,6 +703,8 @@ Test(d6_odds, body_points_no_armour) {
     cr_assert_str_eq(o.body[12].num, "1");
     cr_assert_str_eq(o.body[12].den, "36");
     cr_assert_str_eq(o.mean_excess.num, "7");
+    cr_assert_str_eq(o.mean_body.num, "7");
+    cr_assert_str_eq(o.mean_body.den, "1");
     d6_damage_odds_free(&o);
 }
 
@@ -754,6 +777,61 @@ Test(d6_odds, two_wild_dice_one_side_match_enumeration) {
     d6_dist_free(x);
     d6_dist_free(y);
     d6_dist_free(z);
+    en_clear(&a);
+    en_clear(&b);
+}
+
+/* E[max(0, total)] for two Wild Dice on one side, added (K1 + K2) or
+ * subtracted (-(K1 + K2)), against the count to depth 9 (the left-out
+ * chains' share is under 2 * 6^-9 times their totals, about 120). */
+Test(d6_odds, mean_positive_two_wild_dice_one_side) {
+    const int depth = 9;
+    en a, b;
+    en_code(&a, 2, 0, true, D6_WILD_ONE_COMPLICATION, depth);
+    en_code(&b, 1, 0, true, D6_WILD_ONE_COMPLICATION, depth);
+    d6_dist *x = code_dist(2, 0, true, D6_WILD_ONE_COMPLICATION);
+    d6_dist *y = code_dist(1, 0, true, D6_WILD_ONE_COMPLICATION);
+    for (int sign = -1; sign <= 1; sign += 2) {
+        int64_t shift = sign > 0 ? -14 : 14; /* 2D! + 1D! - 14, 14 - (2D! + 1D!) */
+        d6_dist *z = NULL, *c = NULL, *w = NULL, *v = NULL;
+        cr_assert_eq(d6_dist_add(x, y, 1, &z), FRAY_OK);
+        cr_assert_eq(d6_dist_const(shift, NULL, &c), FRAY_OK);
+        if (sign > 0) {
+            cr_assert_eq(d6_dist_add(z, c, 1, &w), FRAY_OK);
+        } else {
+            cr_assert_eq(d6_dist_add(c, z, -1, &w), FRAY_OK);
+        }
+        mpq_t counted, t, gap;
+        mpq_inits(counted, t, gap, NULL);
+        for (int i = 0; i < EN_SPAN; i++)
+            for (int j = 0; j < EN_SPAN; j++) {
+                if (!mpq_sgn(a.p[i]) || !mpq_sgn(b.p[j]))
+                    continue;
+                int64_t tot = sign * ((i - EN_OFF) + (j - EN_OFF)) + (sign > 0 ? -14 : 14);
+                if (tot <= 0)
+                    continue;
+                mpq_mul(t, a.p[i], b.p[j]);
+                mpq_set_si(gap, (long)tot, 1);
+                mpq_mul(t, t, gap);
+                mpq_add(counted, counted, t);
+            }
+        fray_bigratio r;
+        cr_assert_eq(d6_dist_mean_positive(w, &r), FRAY_OK);
+        q_of(t, &r);
+        fray_bigratio_free(&r);
+        mpq_sub(gap, t, counted);
+        cr_assert(mpq_sgn(gap) >= 0 && mpq_get_d(gap) < 2 * 120 / pow(6, depth),
+                  "sign %d: off by %g", sign, mpq_get_d(gap));
+        if (sign < 0)
+            cr_assert(mpq_sgn(gap) == 0); /* bounded: every positive total counted */
+        mpq_clears(counted, t, gap, NULL);
+        d6_dist_free(z);
+        d6_dist_free(c);
+        d6_dist_free(w);
+        d6_dist_free(v);
+    }
+    d6_dist_free(x);
+    d6_dist_free(y);
     en_clear(&a);
     en_clear(&b);
 }

@@ -61,6 +61,9 @@ FRAY_MUST_CHECK fray_status d6_dist_eq(const d6_dist *d, int64_t t, fray_bigrati
 FRAY_MUST_CHECK fray_status d6_dist_at_most(const d6_dist *d, int64_t t,
                                             fray_bigratio *out);
 FRAY_MUST_CHECK fray_status d6_dist_mean(const d6_dist *d, fray_bigratio *out);
+/* E[max(0, total)] (Body Points lost, when the total is damage less
+ * resistance), exact in closed form. */
+FRAY_MUST_CHECK fray_status d6_dist_mean_positive(const d6_dist *d, fray_bigratio *out);
 /* The same as doubles (nearest), for choosing what to show. */
 double d6_dist_p_at_least(const d6_dist *d, int64_t t);
 double d6_dist_p_eq(const d6_dist *d, int64_t t);
@@ -145,6 +148,7 @@ typedef struct d6_damage_odds {
     size_t n_body;           /* rows of body[] */
     fray_bigratio *body;     /* body[i] = P(lost == i); body[n_body-1] = P(lost >= it) */
     fray_bigratio mean_excess; /* E[damage - resistance] (may be negative) */
+    fray_bigratio mean_body;   /* E[Body Points lost] = E[max(0, excess)] */
     const fray_allocator *alloc;
 } d6_damage_odds;
 

@@ -593,6 +593,96 @@ bool d6_dist_hi(const d6_dist *d, int64_t *out) {
     return any;
 }
 
+/* E[max(0, x + 6 Z)] for one bounded total x and the kind k, added times
+ * `weight` into out. For Z bounded below (0, K, K1 + K2) through
+ * E[Y] + E[max(0, -Y)], the second a finite sum; for Z bounded above
+ * (-K, -(K1 + K2)) a finite sum; for K1 - K2 the finite negative side and
+ * the geometric positive side, sum over d >= d0 of c q^d (x + 6d) =
+ * c q^d0 ((x + 6 d0) / (1 - q) + 6 q / (1 - q)^2), c = (1 - q)/(1 + q). */
+static void excess_add(mpq_t out, int k, int64_t x, const mpz_t weight) {
+    mpq_t e, t, pz;
+    mpq_inits(e, t, pz, NULL);
+    int ups = ZK_UPS[k], downs = ZK_DOWNS[k];
+    if (k == ZK_DIFF) {
+        int64_t d0 = x >= 0 ? 0 : ceil6(-x);
+        /* positive side: (5/7) 6^-d0 ((x + 6 d0) 6/5 + 36/25) */
+        mpq_set_si(e, (long)(x + 6 * d0) * 30 + 36, 25);
+        mpq_canonicalize(e);
+        mpq_set_ui(t, 5, 7);
+        mpq_mul(e, e, t);
+        q_inv6(t, d0);
+        mpq_mul(e, e, t);
+        /* negative side: d = -1, -2, ... while x + 6 d > 0 */
+        for (int64_t d = 1; x - 6 * d > 0; d++) {
+            q_inv6(t, d);
+            mpq_set_si(pz, (long)(x - 6 * d) * 5, 7);
+            mpq_canonicalize(pz);
+            mpq_mul(t, t, pz);
+            mpq_add(e, e, t);
+        }
+    } else if (downs == 0) {
+        /* E[Y] = x + 6 ups / 5, plus E[max(0, -x - 6Z)] over Z < -x/6 */
+        mpq_set_si(e, (long)x * 5 + 6 * ups, 5);
+        mpq_canonicalize(e);
+        for (int64_t z = 0; -x - 6 * z > 0; z++) {
+            /* P(Z = z): 1 (none), (5/6) 6^-z, or (z + 1) (25/36) 6^-z */
+            if (ups == 0)
+                mpq_set_ui(pz, 1, 1);
+            else {
+                q_inv6(pz, z);
+                mpq_set_ui(t, ups == 1 ? 5 : 25 * (unsigned long)(z + 1), ups == 1 ? 6 : 36);
+                mpq_canonicalize(t);
+                mpq_mul(pz, pz, t);
+            }
+            mpq_set_si(t, (long)(-x - 6 * z), 1);
+            mpq_mul(t, t, pz);
+            mpq_add(e, e, t);
+            if (ups == 0)
+                break;
+        }
+    } else {
+        for (int64_t z = 0; x - 6 * z > 0; z++) { /* Z = -z */
+            q_inv6(pz, z);
+            mpq_set_ui(t, downs == 1 ? 5 : 25 * (unsigned long)(z + 1), downs == 1 ? 6 : 36);
+            mpq_canonicalize(t);
+            mpq_mul(pz, pz, t);
+            mpq_set_si(t, (long)(x - 6 * z), 1);
+            mpq_mul(t, t, pz);
+            mpq_add(e, e, t);
+        }
+    }
+    mpq_set_z(t, weight);
+    mpq_mul(e, e, t);
+    mpq_add(out, out, e);
+    mpq_clears(e, t, pz, NULL);
+}
+
+/* E[max(0, total)]. */
+static void excess_mean_q(const d6_dist *d, mpq_t out) {
+    mpq_set_ui(out, 0, 1);
+    for (int k = 0; k < ZK_N; k++)
+        for (size_t i = 0; i < d->p[k].n; i++)
+            if (mpz_sgn(d->p[k].c[i]) != 0)
+                excess_add(out, k, d->p[k].lo + (int64_t)i, d->p[k].c[i]);
+    mpq_t den;
+    mpq_init(den);
+    mpq_set_z(den, d->den);
+    mpq_div(out, out, den);
+    mpq_clear(den);
+}
+
+fray_status d6_dist_mean_positive(const d6_dist *d, fray_bigratio *out) {
+    if (!out)
+        return FRAY_ERR_INVALID;
+    memset(out, 0, sizeof *out);
+    if (!d)
+        return FRAY_ERR_INVALID;
+    mpq_t q;
+    mpq_init(q);
+    excess_mean_q(d, q);
+    return ratio_out(d, q, out);
+}
+
 /* ---- Success ------------------------------------------------------------------ */
 
 /* *acc = *acc + sign * the roll of `c` (its dice with the sign of
@@ -729,6 +819,7 @@ void d6_damage_odds_free(d6_damage_odds *o) {
         fray__free(o->alloc, o->body, o->n_body * sizeof *o->body);
     }
     fray_bigratio_free(&o->mean_excess);
+    fray_bigratio_free(&o->mean_body);
     o->body = NULL;
     o->n_body = 0;
 }
@@ -802,6 +893,10 @@ fray_status d6_odds_damage(const d6_damage_query *q, const fray_allocator *alloc
         if (st == FRAY_OK) {
             mean_q(x, a);
             st = fray__bigratio_set(alloc, a, &out->mean_excess);
+        }
+        if (st == FRAY_OK) {
+            excess_mean_q(x, a);
+            st = fray__bigratio_set(alloc, a, &out->mean_body);
         }
         mpq_clears(a, b, one, NULL);
     }
