@@ -793,7 +793,7 @@ Test(d6_odds, mean_positive_two_wild_dice_one_side) {
     d6_dist *y = code_dist(1, 0, true, D6_WILD_ONE_COMPLICATION);
     for (int sign = -1; sign <= 1; sign += 2) {
         int64_t shift = sign > 0 ? -14 : 14; /* 2D! + 1D! - 14, 14 - (2D! + 1D!) */
-        d6_dist *z = NULL, *c = NULL, *w = NULL, *v = NULL;
+        d6_dist *z = NULL, *c = NULL, *w = NULL;
         cr_assert_eq(d6_dist_add(x, y, 1, &z), FRAY_OK);
         cr_assert_eq(d6_dist_const(shift, NULL, &c), FRAY_OK);
         if (sign > 0) {
@@ -828,7 +828,6 @@ Test(d6_odds, mean_positive_two_wild_dice_one_side) {
         d6_dist_free(z);
         d6_dist_free(c);
         d6_dist_free(w);
-        d6_dist_free(v);
     }
     d6_dist_free(x);
     d6_dist_free(y);
