@@ -880,7 +880,7 @@ int cli_odds_d6(cli_args *args) {
         cli_error(args, "needs one die code (like 4D+2), or --damage and --resistance");
         return EXIT_USAGE;
     }
-    d6_check q;
+    d6_success_query q;
     memset(&q, 0, sizeof q);
     if (!read_code(args, "", args->pos[0], &q.skill))
         return EXIT_USAGE;

@@ -362,7 +362,7 @@ static int roll_code(int dice, int pips, bool wild, d6_wild_one rule, fray_rng *
  * P(A >= B) within 5 standard errors, sqrt(p(1-p)/10^6) (fixed seed). */
 Test(d6_odds, two_wild_dice_match_monte_carlo) {
     for (int rule = 0; rule <= 1; rule++) {
-        d6_check q;
+        d6_success_query q;
         memset(&q, 0, sizeof q);
         q.skill = (d6_code){4, 2};
         q.wild_one = (d6_wild_one)rule;
@@ -389,7 +389,7 @@ Test(d6_odds, two_wild_dice_match_monte_carlo) {
 
 /* ---- Difficulties ------------------------------------------------------------- */
 
-static fray_bigratio check_ok(const d6_check *q) {
+static fray_bigratio check_ok(const d6_success_query *q) {
     fray_bigratio r;
     cr_assert_eq(d6_odds_check(q, NULL, &r), FRAY_OK);
     return r;
@@ -397,7 +397,7 @@ static fray_bigratio check_ok(const d6_check *q) {
 
 /* Core "Success": meet or beat; Disarm (003:61, D7.13): strictly greater. */
 Test(d6_odds, fixed_difficulty_meets_or_beats) {
-    d6_check q;
+    d6_success_query q;
     memset(&q, 0, sizeof q);
     q.skill = (d6_code){2, 0};
     q.no_wild = true;
@@ -417,7 +417,7 @@ Test(d6_odds, fixed_difficulty_meets_or_beats) {
  * -12 gives 3, not -8: the odds are those of meeting 3. */
 Test(d6_odds, floor_of_three_standard_modifiers) {
     d6_code mods[2] = {{0, -6}, {0, -12}};
-    d6_check q;
+    d6_success_query q;
     memset(&q, 0, sizeof q);
     q.skill = (d6_code){1, 0};
     q.difficulty = 10;
@@ -448,7 +448,7 @@ Test(d6_odds, floor_of_three_standard_modifiers) {
  * modifier dice enumerated: P = sum_M P(M) P(S >= max(3, 10 + M)). */
 Test(d6_odds, floor_of_three_rolled_modifiers) {
     d6_code mods[2] = {{-2, 0}, {-4, 0}};
-    d6_check q;
+    d6_success_query q;
     memset(&q, 0, sizeof q);
     q.skill = (d6_code){2, 0};
     q.difficulty = 10;
@@ -486,7 +486,7 @@ Test(d6_odds, floor_of_three_rolled_modifiers) {
 Test(d6_odds, rolled_modifier_with_and_without_wild_die) {
     for (int wild = 0; wild <= 1; wild++) {
         d6_code mods[1] = {{2, 0}};
-        d6_check q;
+        d6_success_query q;
         memset(&q, 0, sizeof q);
         q.skill = (d6_code){4, 1};
         q.difficulty = 10;
@@ -532,7 +532,7 @@ Test(d6_odds, rolled_modifier_with_and_without_wild_die) {
 /* Active defense with a rolled modifier, full defense (+10). */
 Test(d6_odds, active_defense_with_modifier_and_full_defense) {
     d6_code mods[1] = {{1, 0}};
-    d6_check q;
+    d6_success_query q;
     memset(&q, 0, sizeof q);
     q.skill = (d6_code){5, 0};
     q.defense_roll = true;
@@ -568,7 +568,7 @@ Test(d6_odds, active_defense_with_modifier_and_full_defense) {
  * modifier with D7.11's option on) are refused, not approximated. */
 Test(d6_odds, three_wild_dice_refused) {
     d6_code mods[1] = {{1, 0}};
-    d6_check q;
+    d6_success_query q;
     memset(&q, 0, sizeof q);
     q.skill = (d6_code){3, 0};
     q.defense_roll = true;
@@ -742,7 +742,7 @@ Test(d6_odds, two_wild_dice_one_side_match_enumeration) {
     /* 3D (no Wild Die) against 1D! + 1D! (defense and modifier): the same
      * as 3D - (1D! + 1D!) >= 0, whose K1 + K2 is subtracted. */
     d6_code mods[1] = {{1, 0}};
-    d6_check q;
+    d6_success_query q;
     memset(&q, 0, sizeof q);
     q.skill = (d6_code){3, 0};
     q.no_wild = true;

@@ -81,7 +81,7 @@ typedef enum d6_tie {
     D6_TIE_BEATS = 1
 } d6_tie;
 
-typedef struct d6_check {
+typedef struct d6_success_query {
     d6_code skill;          /* the roll, flat bonuses in its pips */
     bool no_wild;           /* roll the skill without a Wild Die */
     d6_wild_one wild_one;   /* for every Wild Die in the check */
@@ -105,14 +105,14 @@ typedef struct d6_check {
      * combat difficulty, 003:2); 0 or less: no floor. */
     int floor;
     d6_tie tie;
-} d6_check;
+} d6_success_query;
 
 /* P(the skill total succeeds): P(S >= max(floor, Y)) (or > with
  * D6_TIE_BEATS), Y the difficulty total. */
-FRAY_MUST_CHECK fray_status d6_odds_check(const d6_check *q, const fray_allocator *alloc,
+FRAY_MUST_CHECK fray_status d6_odds_check(const d6_success_query *q, const fray_allocator *alloc,
                                           fray_bigratio *out);
 /* The difficulty's own distribution (floor not applied), for showing. */
-FRAY_MUST_CHECK fray_status d6_check_difficulty(const d6_check *q,
+FRAY_MUST_CHECK fray_status d6_success_difficulty(const d6_success_query *q,
                                                 const fray_allocator *alloc,
                                                 d6_dist **out);
 

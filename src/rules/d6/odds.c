@@ -708,7 +708,7 @@ static fray_status add_code(d6_dist **acc, d6_code c, bool wild, d6_wild_one rul
     return st;
 }
 
-fray_status d6_check_difficulty(const d6_check *q, const fray_allocator *alloc, d6_dist **out) {
+fray_status d6_success_difficulty(const d6_success_query *q, const fray_allocator *alloc, d6_dist **out) {
     if (!out)
         return FRAY_ERR_INVALID;
     *out = NULL;
@@ -743,7 +743,7 @@ fray_status d6_check_difficulty(const d6_check *q, const fray_allocator *alloc, 
  * S bounded below (a skill roll), so the sum is finite. Strictly greater:
  * S >= max(f, Y) + 1 = max(f + 1, Y + 1).
  */
-fray_status d6_odds_check(const d6_check *q, const fray_allocator *alloc, fray_bigratio *out) {
+fray_status d6_odds_check(const d6_success_query *q, const fray_allocator *alloc, fray_bigratio *out) {
     if (!out)
         return FRAY_ERR_INVALID;
     memset(out, 0, sizeof *out);
@@ -752,7 +752,7 @@ fray_status d6_odds_check(const d6_check *q, const fray_allocator *alloc, fray_b
     d6_dist *s = NULL, *y = NULL, *diff = NULL;
     fray_status st = d6_dist_code(q->skill, !q->no_wild, q->wild_one, alloc, &s);
     if (st == FRAY_OK)
-        st = d6_check_difficulty(q, alloc, &y);
+        st = d6_success_difficulty(q, alloc, &y);
     if (st == FRAY_OK)
         st = d6_dist_add(s, y, -1, &diff);
     if (st != FRAY_OK)
