@@ -88,6 +88,10 @@ char *cli_dice_text(const fray_dice *dice);
  * --vs T, --vs-roll EXPR, --report FILE). Returns the exit status. */
 int cli_odds_roll(cli_args *args, const fray_dice *dice, const char *text,
                   bool has_vs, long vs);
+/* odds_roll.c: `fray odds d6` (issue 18): a D6 die code against a
+ * difficulty, a defense roll or GM-rolled modifiers, or damage against
+ * resistance. Returns the exit status. */
+int cli_odds_d6(cli_args *args);
 /* The arguments every flip shares: N, --aspect, --shift, --dtn and the
  * deck options. */
 typedef struct cli_flip_args {

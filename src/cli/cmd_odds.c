@@ -24,6 +24,8 @@ static const char HELP[] =
     "                        [--report FILE.svg|FILE.html]\n"
     "       fray odds roll d20+B --attack --vs DEFENSE [--damage EXPR]\n"
     "                        [--crit-dice EXPR] [--crit-min N] [--weapon W]\n"
+    "       fray odds d6 CODE [--vs T | --vs-roll CODE] [--modifiers M] ...\n"
+    "       fray odds d6 --damage CODE --resistance CODE [--health H] ...\n"
     "       fray odds duel ENCOUNTER.yaml [--max-states N] [-C DIR]\n"
     "                        [--no-hand-of-fate] [--no-chips] [--exact]\n"
     "       fray odds duel A.yaml B.yaml [--a NAME] [--b NAME]\n"
@@ -53,6 +55,8 @@ static const char HELP[] =
     "           expression beside it with P(A > B); --report draws the chart;\n"
     "           with --attack a d20 attack: a natural 1 misses, a natural 20\n"
     "           hits, a critical hit deals the damage's maximum\n"
+    "  d6       a D6 die code against a difficulty, a defense roll or GM-rolled\n"
+    "           modifiers, or damage against resistance (fray odds d6 --help)\n"
     "  duel     who wins a duel of two combatants toe to toe, and how long\n"
     "           it lasts (99 Towers: in phases, by a Markov chain over their\n"
     "           STUN, LETHAL and places on the Combat Clock; Alloy: in\n"
@@ -1146,6 +1150,52 @@ static void out_fraction_line(FILE *f, const char *who, const char *what,
         fprintf(f, "a fraction of %zu / %zu digits (in --json)\n", n, d);
 }
 
+static const char HELP_D6[] =
+    "usage: fray odds d6 CODE [--vs T | --vs-roll CODE [--full-defense]]\n"
+    "                     [--modifiers \"+2D -1D +6\"] [--modifier-wild-die]\n"
+    "                     [--wild-one cancel-highest|complication] [--no-wild]\n"
+    "                     [--beats] [--json]\n"
+    "       fray odds d6 --damage CODE --resistance CODE\n"
+    "                     [--health wounds|body-points] [--wild-one W] [--no-wild]\n"
+    "\n"
+    "Exact odds of D6 rolls (docs/rules/dice.md, \"D6 odds\"), counted, never sampled.\n"
+    "\n"
+    "A D6 die code (4D+2), with a Wild Die unless --no-wild, against a\n"
+    "difficulty (--vs T; default 10, the passive defense), a defense roll\n"
+    "(--vs-roll 3D+1; + 10 with --full-defense) and difficulty modifiers the\n"
+    "GM rolls (--modifiers; no Wild Die on them unless --modifier-wild-die);\n"
+    "a combat difficulty never goes below 3. Success meets or beats the\n"
+    "difficulty (--beats: only above it, as for a Disarm). --wild-one: a Wild\n"
+    "Die's first 1 cancels itself and the highest die (default) or adds\n"
+    "normally (a complication follows). With --damage and --resistance: the\n"
+    "chance of each Wound level, or of each number of Body Points lost\n"
+    "(--health body-points); add Strength Damage to the damage code.\n"
+    "\n"
+    "A die code is written 4D+2 (3 pips make 1D); a modifier +2D, -1D or a\n"
+    "number (+6, the standard value). --json gives every probability exactly\n"
+    "as {\"num\": .., \"den\": .., \"p\": ..}.\n";
+
+static int odds_d6(int argc, char **argv) {
+    cli_opt opts[] = {
+        {"vs", true, NULL, false},           {"vs-roll", true, NULL, false},
+        {"full-defense", false, NULL, false}, {"modifiers", true, NULL, false},
+        {"modifier-wild-die", false, NULL, false}, {"wild-one", true, NULL, false},
+        {"no-wild", false, NULL, false},     {"beats", false, NULL, false},
+        {"damage", true, NULL, false},       {"resistance", true, NULL, false},
+        {"health", true, NULL, false},
+    };
+    cli_args args = {"fray odds d6", opts, (int)(sizeof opts / sizeof opts[0]),
+                     {0}, 0, false, false};
+    if (!cli_parse(&args, argc, argv))
+        return EXIT_USAGE;
+    if (args.help) {
+        fputs(HELP_D6, stdout);
+        return EXIT_OK;
+    }
+    /* odds_roll.c: the roll against its difficulty, or the damage */
+    return cli_odds_d6(&args);
+}
+
 static int odds_duel(int argc, char **argv) {
     cli_opt opts[] = {
         {"a", true, NULL, false},         {"b", true, NULL, false},
@@ -1481,12 +1531,14 @@ int cmd_odds(int argc, char **argv) {
         return odds_roll(argc - 1, argv + 1);
     if (strcmp(what, "duel") == 0)
         return odds_duel(argc - 1, argv + 1);
+    if (strcmp(what, "d6") == 0)
+        return odds_d6(argc - 1, argv + 1);
     if (strcmp(what, "--help") == 0 || strcmp(what, "-h") == 0 ||
         strcmp(what, "help") == 0) {
         fputs(HELP, stdout);
         return EXIT_OK;
     }
     fprintf(stderr, "fray odds: unknown kind of odds '%s' (flip, attack, "
-                    "opposed, roll or duel)\n", what);
+                    "opposed, roll, duel or d6)\n", what);
     return EXIT_USAGE;
 }

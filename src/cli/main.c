@@ -17,6 +17,7 @@ static const char USAGE[] =
     "  odds opposed A B exact odds of an opposed skill flip, with the tie rules\n"
     "  odds roll EXPR   exact distribution of a dice roll; --attack for d20 hits\n"
     "  odds duel FILE   exact chances of a duel's two combatants, toe to toe\n"
+    "  odds d6 CODE     exact odds of a D6 roll against a difficulty, or of damage\n"
     "  check FILE...    check encounters, stat blocks and catalogs (any ruleset)\n"
     "  fight FILE       run an encounter by its tactics, told as it happens\n"
     "                   --table: the game master plays it, one command a line\n"

@@ -78,7 +78,7 @@ commands=$("$fray" --help | awk '
     on && /^  [a-z]/ {
         n = split(substr($0, 3, 17), f, " ")
         w = f[1]
-        if (n > 1 && f[2] ~ /^[a-z]+$/) w = w " " f[2]
+        if (n > 1 && f[2] ~ /^[a-z][a-z0-9]*$/) w = w " " f[2]
         print w
     }')
 [ -n "$commands" ] || { echo "man_options: fray --help lists no commands"; exit 1; }
@@ -107,7 +107,7 @@ echo "$commands" | while IFS= read -r cmd; do
     done
 done
 # The other way: every command of the man page's SYNOPSIS is in --help.
-awk '/^\.SH /{ s = ($2 == "SYNOPSIS") } s && /^\.B fray /{ print $3 (($4 ~ /^[a-z]+$/) ? " " $4 : "") }' "$man" |
+awk '/^\.SH /{ s = ($2 == "SYNOPSIS") } s && /^\.B fray /{ print $3 (($4 ~ /^[a-z][a-z0-9]*$/) ? " " $4 : "") }' "$man" |
     sort -u | while IFS= read -r cmd; do
         echo "$commands" | grep -qx -- "$cmd" || {
             echo "fray $cmd: in the man page's SYNOPSIS but not in fray --help"; echo x >> "$TMPFAIL"; }
