@@ -93,4 +93,25 @@ static inline void fray__words_join(char *buf, size_t size,
     }
 }
 
+/* Whether the word (its n bytes) names `name` as a table command may
+ * write it: the same letters in any case, a space in the name written
+ * '-' or '_' ("long-sword" or "Long_Sword" for "Long Sword"). */
+static inline bool fray__words_is_name(const char *name, const char *word,
+                                       size_t n) {
+    size_t len = 0;
+    while (name[len])
+        len++;
+    if (len != n)
+        return false;
+    for (size_t k = 0; k < len; k++) {
+        char a = (char)tolower((unsigned char)name[k]);
+        char b = (char)tolower((unsigned char)word[k]);
+        if (a == ' ' && (b == '-' || b == '_'))
+            continue;
+        if (a != b)
+            return false;
+    }
+    return true;
+}
+
 #endif

@@ -1207,6 +1207,58 @@ fray_status yr_unknown(yr *L, const yn *at, const char *what, const char *name,
                    name, yr_join_names(list, sizeof list, names, count));
 }
 
+/* ---- A ruleset's data file -------------------------------------------------- */
+
+fray_status yr_open_rules_file(yr *L, const char *path, const yn *from,
+                               char **seen, int *n_seen, int max_seen,
+                               const char *rules, const char *title,
+                               const char *const *kinds, int n_kinds,
+                               yn **root, int *kind) {
+    *root = NULL;
+    char real[PATH_MAX];
+    const char *key = realpath(path, real) ? real : path;
+    for (int i = 0; i < *n_seen; i++)
+        if (strcmp(seen[i], key) == 0)
+            return FRAY_OK; /* read once */
+    if (*n_seen >= max_seen)
+        return yr_fail(L, from, FRAY_ERR_RANGE, "more than %d files", max_seen);
+    char *k = yr_strndup(L, key, strlen(key));
+    if (!k)
+        return yr_nomem(L);
+    seen[(*n_seen)++] = k;
+    yn *r = NULL;
+    fray_status st = yr_parse_file(L, path, path, from, &r);
+    if (st != FRAY_OK)
+        return st;
+    char b[64];
+    if (!r || r->type != YN_MAP)
+        return yr_fail(L, r, FRAY_ERR_PARSE,
+                       "expected a %s file (a mapping with fray: and rules: %s), got %s",
+                       title, rules, yr_got(r, b));
+    const yn *fv = yr_get(r, "fray");
+    if (!fv) {
+        char what[160];
+        size_t len = (size_t)snprintf(what, sizeof what, "a %s file (fray: ", title);
+        for (int i = 0; i < n_kinds && len < sizeof what; i++)
+            len += (size_t)snprintf(what + len, sizeof what - len, "%s%s",
+                                    i == 0 ? "" : i + 1 < n_kinds ? ", " : " or ",
+                                    kinds[i]);
+        if (len < sizeof what)
+            snprintf(what + len, sizeof what - len, ")");
+        return yr_missing(L, r, "fray", what);
+    }
+    if ((st = yr_choice(L, fv, "the kind of file (fray:)", kinds, n_kinds, kind)) != FRAY_OK)
+        return st;
+    const yn *rv = yr_get(r, "rules");
+    if (!rv || rv->type != YN_SCALAR || strcmp(rv->text, rules) != 0)
+        return yr_fail(L, rv ? rv : r, FRAY_ERR_PARSE, "a %s file says rules: %s",
+                       title, rules);
+    if ((st = yr_tag_check(L)) != FRAY_OK)
+        return st;
+    *root = r;
+    return FRAY_OK;
+}
+
 /* ---- The files a load read ------------------------------------------------ */
 
 fray_status fray__files_add(fray__files *l, const char *path) {

@@ -144,6 +144,19 @@ fray_status yr_parse_file(yr *L, const char *path, const char *display,
 /* The deferred tag error of the file just parsed (told once the file has
  * shown it is a fray file). */
 fray_status yr_tag_check(yr *L);
+/* A ruleset's data file, opened for one load: read once (by its real
+ * path, remembered in seen[0 .. *n_seen - 1], at most max_seen, in the
+ * reader's memory; *root is NULL when this load read it before), parsed,
+ * and shown to be a file of the ruleset: a mapping whose `fray:` is one
+ * of `kinds` (*kind its index) and whose `rules:` is the word `rules`;
+ * `title` names the ruleset in the messages ("expected a D6 file ...").
+ * The deferred tag error follows. Afterwards L->cur_file is the file's
+ * own: the caller restores its own when done with it. */
+fray_status yr_open_rules_file(yr *L, const char *path, const yn *from,
+                               char **seen, int *n_seen, int max_seen,
+                               const char *rules, const char *title,
+                               const char *const *kinds, int n_kinds,
+                               yn **root, int *kind);
 
 /* Values. `what` names the value in rules words ("Reflex", "a stat
  * block"). */

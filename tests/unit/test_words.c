@@ -42,3 +42,16 @@ Test(words, quoted_names_hold_spaces) {
     cr_assert_str_eq(w.tok, "open", "a quote left open runs to the end");
     cr_assert_not(fray__words_next(&w));
 }
+
+/* A name as every ruleset's table reads it (docs/file-formats.md
+ * "Commands"): any case, a space written '-' or '_', nothing more or
+ * less. */
+Test(words, names_as_the_table_writes_them) {
+    cr_assert(fray__words_is_name("Long Sword", "long-sword", 10));
+    cr_assert(fray__words_is_name("Long Sword", "LONG_SWORD", 10));
+    cr_assert(fray__words_is_name("dagger", "dagger attack", 6), "only n bytes");
+    cr_assert_not(fray__words_is_name("Long Sword", "long-swor", 9));
+    cr_assert_not(fray__words_is_name("Long", "long-sword", 10));
+    cr_assert_not(fray__words_is_name("Long Sword", "longxsword", 10));
+    cr_assert_not(fray__words_is_name("axe", "", 0));
+}

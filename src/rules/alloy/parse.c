@@ -70,17 +70,10 @@ typedef fray__words lexer;
 
 static bool lex_next(lexer *lx) { return fray__words_next(lx); }
 
-/* Case-insensitive; a space in a name matches '-' or '_' in the word. */
+/* Case-insensitive; a space in a name matches '-' or '_' in the word
+ * (words.h). */
 static bool same_name(const char *name, const char *tok) {
-    for (; *name && *tok; name++, tok++) {
-        char a = (char)tolower((unsigned char)*name);
-        char b = (char)tolower((unsigned char)*tok);
-        if (a == ' ' && (b == '-' || b == '_'))
-            continue;
-        if (a != b)
-            return false;
-    }
-    return *name == *tok;
+    return fray__words_is_name(name, tok, strlen(tok));
 }
 
 static const char *id_of(const void *ctx, int i) {

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "words.h"
 
 typedef struct out {
     char *buf;
@@ -238,16 +239,9 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
     return done(&o);
 }
 
-/* A name as the command gives it: the same letters in any case, a '-'
- * for each space ("long-sword" for "Long Sword"). */
+/* A name as the command gives it (words.h). */
 static bool same_name(const char *x, const char *w, size_t n) {
-    if (strlen(x) != n)
-        return false;
-    size_t k = 0;
-    while (k < n && (tolower((unsigned char)x[k]) == tolower((unsigned char)w[k]) ||
-                     (x[k] == ' ' && w[k] == '-')))
-        k++;
-    return k == n;
+    return fray__words_is_name(x, w, n);
 }
 
 static int weapon_of(const d6_setup *s, const char *w, size_t n) {

@@ -1343,37 +1343,15 @@ static fray_status read_encounter(sl *L, const yn *root) {
 
 static fray_status read_file(sl *L, const char *path, const yn *from,
                              int want, int *kind_out) {
-    char real[PATH_MAX];
-    const char *key = realpath(path, real) ? real : path;
-    for (int i = 0; i < L->n_files; i++)
-        if (strcmp(L->files[i], key) == 0)
-            return FRAY_OK; /* read once */
-    if (L->n_files >= SL_MAX_FILES)
-        return FAIL_RANGE(L, from, "more than %d files", SL_MAX_FILES);
-    char *k = yr_strndup(&L->r, key, strlen(key));
-    if (!k)
-        return yr_nomem(&L->r);
-    L->files[L->n_files++] = k;
     const char *saved = L->r.cur_file;
     yn *root = NULL;
-    fray_status st = yr_parse_file(&L->r, path, path, from, &root);
-    if (st != FRAY_OK)
-        return st;
-    char b[64];
-    if (!root || root->type != YN_MAP)
-        return FAIL(L, root, "expected a Silent Winter file (a mapping with fray: and rules:), got %s",
-                    yr_got(root, b));
-    const yn *fv = yr_get(root, "fray");
-    if (!fv)
-        return yr_missing(&L->r, root, "fray", "a Silent Winter file (fray: encounter, statblocks or weapons)");
     int kind;
-    if ((st = yr_choice(&L->r, fv, "the kind of file (fray:)", kind_words, 3, &kind)) != FRAY_OK)
+    fray_status st = yr_open_rules_file(&L->r, path, from, L->files, &L->n_files,
+                                        SL_MAX_FILES, "silent-winter", "Silent Winter",
+                                        kind_words, 3, &root, &kind);
+    if (st != FRAY_OK || !root)
         return st;
-    const yn *rv = yr_get(root, "rules");
-    if (!rv || rv->type != YN_SCALAR || strcmp(rv->text, "silent-winter") != 0)
-        return FAIL(L, rv ? rv : root, "a Silent Winter file says rules: silent-winter");
-    if ((st = yr_tag_check(&L->r)) != FRAY_OK)
-        return st;
+    const yn *fv = yr_get(root, "fray");
     if (want >= 0 && kind != want)
         return FAIL(L, fv, "expected a %s file here, got fray: %s", kind_words[want], kind_words[kind]);
     if (kind_out)

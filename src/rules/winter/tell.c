@@ -15,6 +15,7 @@
 
 #include "internal.h"
 #include "view_build.h"
+#include "words.h"
 
 typedef struct out {
     char *buf;
@@ -536,16 +537,9 @@ size_t sw_event_json(const sw_setup *s, const sw_event *ev, char *buf,
     return done(&o);
 }
 
-/* A name as the command gives it: the same letters in any case, a '-'
- * for each space ("Long-Sword" for "Long Sword"). */
+/* A name as the command gives it (words.h). */
 static bool same_name(const char *x, const char *w, size_t n) {
-    if (strlen(x) != n)
-        return false;
-    size_t k = 0;
-    while (k < n && (tolower((unsigned char)x[k]) == tolower((unsigned char)w[k]) ||
-                     (x[k] == ' ' && w[k] == '-')))
-        k++;
-    return k == n;
+    return fray__words_is_name(x, w, n);
 }
 
 /* A weapon of the catalog, a spell, a talent by name. */
