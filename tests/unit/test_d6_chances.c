@@ -202,3 +202,20 @@ Test(d6_chances, ranked_every_attack) {
     fray_chances_list_free(&L);
     fray_fight_free(f);
 }
+
+/* Core (waiting): one who waited may interrupt later in the round, its
+ * action at -1D: the chances count it so (melee 5D less 1D against 10). */
+Test(d6_chances, interrupt_after_wait_minus_one_die) {
+    d6_setup s;
+    d6_fx_duel(&s);
+    s.c[1].x = 2; /* in reach of the sword */
+    fray_setup fs = d6_fx_setup(&s);
+    fray_fight *f = d6_fx_start(&fs, first_dice, first_n(&s));
+    d6_fx_ok(f, "knight wait", NULL, 0);
+    fray_chances c;
+    chances_of(f, 0, "attack brigand", &c);
+    double p = exact_hit(d6_fx_code("4D"), 10);
+    cr_assert_float_eq(c.p_success, p, 1e-12, "%g vs %g", c.p_success, p);
+    cr_assert(strstr(c.modifiers, "interrupting after a wait -1D"), "%s", c.modifiers);
+    fray_fight_free(f);
+}

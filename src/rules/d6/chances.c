@@ -471,8 +471,8 @@ static fray_status one(const d6_setup *s, const d6_state *st, int who,
     *now = *st;
     bool interrupt = false;
     if (d6_actor(st) != who) {
-        if ((st->c[who].flags & D6_F_WAITING) && d6_actor(st) >= 0)
-            interrupt = true;
+        if (st->c[who].flags & D6_F_WAITING)
+            interrupt = true; /* rules.c: an interrupt, its action at -1D */
         else {
             now->pos = 0;
             now->order[0] = (int8_t)who;
