@@ -738,6 +738,14 @@ static fray_status rs_sim_from(void *rfight, const void *from, uint64_t seed,
     return FRAY_OK;
 }
 
+/* At the table: the exact chances of an attack (chances.c, issue 19). */
+static fray_status rs_chances(const void *rfight, int who, const char *command,
+                              struct fray_chances *out, int max, int *n,
+                              fray_diag *diag) {
+    const d6_fight *f = rfight;
+    return d6_chances(f->s, &f->st, who, command, out, max, n, diag);
+}
+
 const fray__ruleset fray__d6_ruleset = {
     .name = "d6",
     .title = "D6",
@@ -791,6 +799,7 @@ const fray__ruleset fray__d6_ruleset = {
     .sim_from = rs_sim_from,
     .vary_scope = rs_vary_scope,
     .load_files = rs_load_files,
+    .chances = rs_chances,
 };
 
 /* For tests: the state of the ruleset's part of a fight (fray__fight_rf). */

@@ -356,4 +356,26 @@ fray_status d6_view(const d6_setup *s, const d6_state *st, int turn,
 /* d6.c, for tests: a fight's state (fray__fight_rf). */
 d6_state *d6_fight_state(void *rfight);
 
+/* rules.c, for chances.c: the terms of an attack of a on t with weapon w
+ * (-1 unarmed) as the engine takes them now. */
+typedef struct d6_attack_terms_t {
+    bool ranged;
+    int band;                 /* d6_band */
+    d6_code skill;            /* the attack's code before penalties */
+    int defense;              /* the target's defense now: 10, or its active one */
+    int band_mod;             /* ranged: the band's difficulty modifier */
+    int base;                 /* defense + band_mod */
+    int cover_dice, light_dice; /* modifier dice (standard: +3 a die) */
+    d6_code damage;           /* with Strength Damage where it adds */
+    d6_code resistance;       /* armour + Physique (wounds) or + resistance */
+    d6_code stay_up;          /* the better of stamina and mettle */
+} d6_attack_terms_t;
+void d6_attack_terms(const d6_setup *s, const d6_state *st, int a, int t, int w,
+                     d6_attack_terms_t *out);
+/* chances.c: the table's chances (ruleset.h chances). */
+struct fray_chances;
+fray_status d6_chances(const d6_setup *s, const d6_state *st, int who,
+                       const char *command, struct fray_chances *out, int max,
+                       int *n, fray_diag *diag);
+
 #endif

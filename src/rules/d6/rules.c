@@ -756,3 +756,38 @@ void d6_choose(const d6_setup *s, const d6_state *st, d6_event *cmd) {
     cmd->kind = D6_EV_MOVE;
     toward(st, a, nearest, step, &cmd->x, &cmd->y);
 }
+
+/* ---- For the chances at the table (chances.c) -------------------------------- */
+
+/* The terms attack_once and harm take for an attack of a on t with weapon
+ * w (-1 unarmed) now: the same defense, band, cover, light and codes. */
+void d6_attack_terms(const d6_setup *s, const d6_state *st, int a, int t, int w,
+                     d6_attack_terms_t *out) {
+    memset(out, 0, sizeof *out);
+    out->ranged = is_ranged(s, w);
+    out->band = d6_band(s, w, d6_distance(st, a, t));
+    int skill = w >= 0 ? s->w[w].skill : D6_SK_FIGHTING;
+    out->skill = d6_skill_code(s, a, skill);
+    out->defense = defense_of(&st->c[t], out->ranged);
+    out->base = out->defense;
+    out->cover_dice = cover_dice(s->c[t].cover);
+    if (out->ranged) {
+        out->band_mod = band_mod[out->band];
+        out->base += out->band_mod;
+        out->light_dice = s->light;
+    }
+    d6_code dc = {0, 0};
+    if (w >= 0)
+        dc = s->w[w].damage;
+    if (w < 0 || s->w[w].strength)
+        dc = d6_code_add(dc, d6_strength_damage(d6_skill_code(s, a, D6_SK_LIFTING)));
+    out->damage = dc;
+    const d6_block *b = &s->c[t].b;
+    d6_code res = {0, 0};
+    if (b->armour >= 0 && b->armour < s->n_armour)
+        res = s->ar[b->armour].code;
+    out->resistance = d6_code_add(res, s->o.health == D6_HEALTH_WOUNDS
+                                           ? b->attr[D6_PHYSIQUE] : b->resistance);
+    d6_code sta = d6_skill_code(s, t, D6_SK_STAMINA), me = d6_skill_code(s, t, D6_SK_METTLE);
+    out->stay_up = code_value(me) > code_value(sta) ? me : sta;
+}
