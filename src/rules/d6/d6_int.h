@@ -99,6 +99,8 @@ typedef struct d6_block {
     int8_t armour;          /* armour index; -1 none */
     uint32_t carried;       /* weapons carried but not in hand (bitmask) */
     bool trained_knockdown; /* may knock down a stronger foe (003:8) */
+    bool lightly_built;     /* large but lightly built: no scale on its
+                               damage resistance (003:107) */
 } d6_block;
 
 enum d6_tactics { D6_TAC_MELEE, D6_TAC_RANGED, D6_TAC_KINDS };
@@ -116,7 +118,9 @@ typedef struct d6_options {
     bool modifier_wild;       /* modifier-wild-die: no | yes (D7.11) */
     uint8_t initiative;       /* initiative: round | scene | first-action */
     bool damage_bonus;        /* damage-bonus: no | yes (core, optional) */
+    uint8_t weapon_scale;     /* weapon-scale: damage | all (003:108, D7.3) */
 } d6_options;
+enum d6_weapon_scale { D6_WSCALE_DAMAGE, D6_WSCALE_ALL };
 
 typedef struct d6_combatant {
     char id[D6_NAME], name[D6_NAME];
@@ -254,7 +258,12 @@ enum d6_fact_kind {
     D6_FACT_WILD_ONE, /* who's roll a (d6_roll_what) showed 1 on the Wild Die:
                          b 0 cancelled the highest die, 1 a complication */
     D6_FACT_AIM,      /* who aims at other: a the dice it adds now (1 to 3) */
-    D6_FACT_INTERRUPT /* who, having waited, interrupts (its action at -1D) */
+    D6_FACT_INTERRUPT, /* who, having waited, interrupts (its action at -1D) */
+    D6_FACT_SCALE     /* who attacks other of another scale (scale.c): a the
+                         modifier to hitting, b 1 to the difficulty (a is
+                         larger) 0 to the attack total; c the modifier to
+                         damage, d 1 to the damage total, 0 to resistance,
+                         -1 none (lightly built) */
 };
 enum d6_roll_what { D6_ROLL_INIT, D6_ROLL_ATTACK, D6_ROLL_DEFENSE,
                     D6_ROLL_DAMAGE, D6_ROLL_RESIST, D6_ROLL_STAY_UP,
@@ -295,6 +304,7 @@ typedef struct d6_run {
     size_t replay_die;
     fray_status failed;
     bool bad_die;             /* a die given that is not 1 to 6 */
+    int scale_res;            /* scale.c: added to the next resistance total */
 } d6_run;
 
 /* rules.c */
@@ -353,6 +363,16 @@ size_t d6_draw_map(const d6_setup *s, const d6_state *st, char *buf,
 struct fray_fight_view;
 fray_status d6_view(const d6_setup *s, const d6_state *st, int turn,
                     struct fray_fight_view *v);
+/* scale.c: the scale modifier (003:103-127) between two signed scales,
+ * |a - b| (D7.2), and where it goes when a attacks t with weapon w (-1
+ * unarmed): each field is added where its name says. */
+int d6_scale_mod(int a, int b);
+typedef struct d6_scale_adj {
+    int hit_mod, attack, difficulty;     /* hitting: the modifier, where */
+    int damage_mod, damage, resistance;  /* damage: the modifier, where */
+} d6_scale_adj;
+void d6_scale_attack(const d6_setup *s, int a, int t, int w, d6_scale_adj *out);
+
 /* d6.c, for tests: a fight's state (fray__fight_rf). */
 d6_state *d6_fight_state(void *rfight);
 

@@ -468,6 +468,8 @@ static bool harm(d6_run *r, int a, int t, int dmg) {
         if (!roll(r, res, true, t, D6_ROLL_RESIST, &rt))
             return false;
     }
+    rt += r->scale_res; /* scale.c: a smaller attacker (003:105) */
+    r->scale_res = 0;
     int excess = dmg - rt;
     if (wounds) {
         int before = c->wound;
@@ -525,7 +527,10 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim) {
     if (!roll(r, penalised(d6_skill_code(s, a, skill), pen - aim), true, a, D6_ROLL_ATTACK,
               &at))
         return false;
-    int diff = defense_of(&st->c[t], ranged);
+    d6_scale_adj sc; /* scale.c (003:103-127) */
+    d6_scale_attack(s, a, t, w, &sc);
+    at += sc.attack;
+    int diff = defense_of(&st->c[t], ranged) + sc.difficulty;
     int dice = cover_dice(s->c[t].cover);
     if (ranged) {
         diff += band_mod[band];
@@ -538,6 +543,9 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim) {
     if (diff < 3)
         diff = 3; /* 003:2 */
     bool hit = at >= diff;
+    if (sc.hit_mod || sc.damage_mod)
+        fact(r, D6_FACT_SCALE, a, t, sc.hit_mod, sc.difficulty > 0, sc.damage_mod,
+             sc.damage ? 1 : sc.resistance ? 0 : -1);
     fact(r, D6_FACT_ATTACK, a, t, at, diff, hit, ranged ? band : D6_BAND_BEYOND);
     if (!hit)
         return true;
@@ -553,6 +561,8 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim) {
         return false;
     if (s->o.damage_bonus)
         dmg += (at - diff + 4) / 5; /* core: (total - difficulty) / 5, rounded up */
+    dmg += sc.damage;
+    r->scale_res = sc.resistance;
     return harm(r, a, t, dmg);
 }
 

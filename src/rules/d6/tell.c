@@ -134,6 +134,17 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
             put(&o, "%s aims at %s: +%dD to its next attack on it.\n", nm(s, f->who),
                 nm(s, f->other), f->a);
             break;
+        case D6_FACT_SCALE:
+            put(&o, "%s is %s than %s (scale modifier %d): +%d to %s, ", nm(s, f->who),
+                f->b ? "larger" : "smaller", nm(s, f->other), f->a, f->a,
+                f->b ? "the combat difficulty" : "its attack total");
+            if (f->d > 0)
+                put(&o, "+%d to the damage total.\n", f->c);
+            else if (f->d == 0)
+                put(&o, "+%d to %s's damage resistance.\n", f->c, nm(s, f->other));
+            else
+                put(&o, "none to %s's damage resistance (lightly built).\n", nm(s, f->other));
+            break;
         case D6_FACT_WILD_ONE:
             put(&o, "%s's %s roll: the Wild Die shows 1: %s.\n", nm(s, f->who),
                 roll_word(f->a),
@@ -148,7 +159,7 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
 
 static const char *const fact_words[] = {"initiative", "round", "attack", "defense",
                                          "damage", "stay-up", "out", "move", "end",
-                                         "wild-one", "aim", "interrupt"};
+                                         "wild-one", "aim", "interrupt", "scale"};
 
 size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
                      size_t size) {
@@ -221,6 +232,11 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
             break;
         case D6_FACT_END:
             put(&o, ",\"winner\":%d", f->a);
+            break;
+        case D6_FACT_SCALE:
+            put(&o, ",\"modifier\":%d,\"to\":\"%s\",\"damage_modifier\":%d,\"damage_to\":\"%s\"",
+                f->a, f->b ? "difficulty" : "attack", f->c,
+                f->d > 0 ? "damage" : f->d == 0 ? "resistance" : "none");
             break;
         case D6_FACT_AIM:
             put(&o, ",\"dice\":%d", f->a);
