@@ -373,6 +373,18 @@ typedef struct d6_scale_adj {
 } d6_scale_adj;
 void d6_scale_attack(const d6_setup *s, int a, int t, int w, d6_scale_adj *out);
 
+/* draw.c: quick draw (003:95-99). From Acumen and the skill's code,
+ * `attacks` declared and `moved` dice moved to Acumen: the round's
+ * initiative code, the skill's code for every attack, and the most that
+ * may move (1D off the skill per extra attack, at least 1D left; pips
+ * stay, D7.21); a move too large refused in rules words. */
+typedef struct d6_quick {
+    d6_code acumen, skill;
+    int max_move;
+} d6_quick;
+fray_status d6_quick_draw(d6_code acumen, d6_code skill, int attacks, int moved,
+                          d6_quick *out, char *why, size_t size);
+
 /* d6.c, for tests: a fight's state (fray__fight_rf). */
 d6_state *d6_fight_state(void *rfight);
 
