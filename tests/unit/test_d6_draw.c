@@ -62,3 +62,122 @@ Test(d6_draw, pips_stay_and_extra_attacks_cost_dice_d7_21) {
     cr_assert_eq(d6_quick_draw(C("3D"), C("4D"), 5, 1, &q, why, sizeof why), FRAY_ERR_INVALID);
     cr_assert_eq(d6_quick_draw(C("3D"), C("4D"), 1, 0, &q, why, sizeof why), FRAY_ERR_INVALID);
 }
+
+/* ---- At the table (003:96-99) ---- */
+
+static d6_setup S;
+
+/* The duel's knight as the ranger of 003:98: Acumen 4D, throwing 8D,
+ * thrown daggers (suitable for quick drawing, 003:95) in hand, a sword
+ * carried; the brigand 6 m off (Short range: difficulty 10). */
+static void ranger(void) {
+    d6_fx_duel(&S);
+    d6_weapon *w = &S.w[S.n_weapons];
+    memset(w, 0, sizeof *w);
+    snprintf(w->name, sizeof w->name, "thrown dagger");
+    w->skill = D6_SK_THROWING;
+    w->damage = d6_fx_code("1D");
+    w->strength = true;
+    w->range[0] = 10;
+    w->range[1] = 20;
+    w->range[2] = 40;
+    w->hands = 1;
+    w->quick_draw = true;
+    d6_block *b = &S.c[0].b;
+    b->weapon = (int8_t)S.n_weapons++;
+    b->carried = 1u << D6_FX_SWORD;
+    b->attr[D6_ACUMEN] = d6_fx_code("4D");
+    b->skill[D6_SK_THROWING] = d6_fx_code("8D");
+    b->has_skill |= 1u << D6_SK_THROWING;
+}
+
+static void refused(fray_fight *f, const char *cmd, const char *why) {
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_neq(d6_fx_cmd(f, cmd, NULL, 0, &diag), FRAY_OK, "%s", cmd);
+    cr_assert(strstr(diag.message, why), "%s: %s", cmd, diag.message);
+}
+
+static char *journal_of(fray_fight *f, size_t *len) {
+    size_t cap = 1 << 20, n = 0;
+    char *text = malloc(cap);
+    cr_assert_not_null(text);
+    for (int i = 0; i < fray_fight_events(f); i++) {
+        size_t w = fray_event_json(f, i, text + n, cap - n - 1);
+        cr_assert_lt(n + w + 2, cap);
+        n += w;
+        text[n++] = '\n';
+    }
+    text[n] = '\0';
+    *len = n;
+    return text;
+}
+
+/* 003:96 announced before initiative; 003:98 3D moved with two attacks:
+ * initiative 7D, both throws at 4D with no further multi-action penalty
+ * (003:97); 7D refused; the journal back and replayed. */
+Test(d6_draw, ranger_at_the_table_003_96_98) {
+    ranger();
+    fray_setup fs = d6_fx_setup(&S);
+    const int init[] = {5, 5, 5, 5, 2, 2}; /* 4D 20, 2D+2 6 */
+    fray_fight *f = d6_fx_start(&fs, init, 6);
+    refused(f, "knight quick-draw 3 attacks 2",
+            "announces a quick draw before initiative is rolled");
+    d6_fx_ok(f, "knight wait", NULL, 0);
+    d6_fx_ok(f, "brigand wait", NULL, 0);
+    refused(f, "knight quick-draw 7 attacks 2", "at most 6D may move to Acumen");
+    refused(f, "knight quick-draw 2 with sword", "not suitable for quick drawing");
+    refused(f, "knight quick-draw 2 with club", "neither holds nor carries");
+    d6_fx_ok(f, "knight quick-draw 3 attacks 2", NULL, 0);
+    char j[8192];
+    fray_event_json(f, fray_fight_events(f) - 1, j, sizeof j);
+    cr_assert(strstr(j, "\"action\":\"quick-draw\",\"actor\":\"knight\",\"moved\":3,\"attacks\":2"), "%s", j);
+    cr_assert(strstr(j, "\"moved\":3,\"attacks\":2,\"initiative_dice\":7,\"skill_dice\":4"), "%s", j);
+    refused(f, "knight quick-draw 2", "already");
+    /* next: the knight's initiative 7D (seven dice), the brigand's 2D+2 */
+    const int nx[] = {2, 2, 2, 2, 2, 2, 2, 3, 3};
+    d6_fx_ok(f, "next", nx, 9);
+    fray_event_json(f, fray_fight_events(f) - 1, j, sizeof j);
+    cr_assert(strstr(j, "\"who\":\"knight\",\"total\":14,\"place\":1"), "%s", j);
+    refused(f, "knight attack brigand", "quick draw of 2 attack(s)");
+    /* each throw 4D: [4,4,4,4] 16 and [3,3,3,3] 12 against 10; damage
+     * STR+1D = 3D, resistance 4D */
+    const int d[] = {4, 4, 4, 4, 2, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 2, 1, 1, 3, 3, 3, 3};
+    d6_fx_ok(f, "knight attack brigand actions 2", d, sizeof d / sizeof d[0]);
+    fray_event_json(f, fray_fight_events(f) - 1, j, sizeof j);
+    cr_assert(strstr(j, "\"total\":16,\"difficulty\":10,\"result\":\"hit\",\"range\":\"Short\""), "%s", j);
+    cr_assert(strstr(j, "\"total\":12,\"difficulty\":10,\"result\":\"hit\""), "%s", j);
+    size_t len;
+    char *text = journal_of(f, &len);
+    fray_fight *g = NULL;
+    fray_fight_options o = {.journal = true, .facts = true, .until = 0};
+    cr_assert_eq(fray_fight_new(&fs, 99, &o, NULL, NULL, &g), FRAY_OK);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(fray_fight_replay_journal(g, text, len, NULL, &diag), FRAY_OK, "%s",
+                 diag.message);
+    cr_assert(fray_fight_same(f, g));
+    char n[1024];
+    fray_event_narrate(f, 3, n, sizeof n);
+    cr_assert(strstr(n, "Sir Aldo announces a quick draw for the next round: 3D moved to "
+                        "Acumen (7D for initiative), 2 attacks at 4D"), "%s", n);
+    free(text);
+    fray_fight_free(f);
+    fray_fight_free(g);
+}
+
+/* Without a quick draw the same two throws are at 8D - 1D = 7D (core
+ * multi-action): seven dice each. */
+Test(d6_draw, without_quick_draw_multi_action_penalty) {
+    ranger();
+    fray_setup fs = d6_fx_setup(&S);
+    const int init[] = {5, 5, 5, 5, 2, 2};
+    fray_fight *f = d6_fx_start(&fs, init, 6);
+    const int d[] = {2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 3, 3, 3, 3,
+                     2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 3, 3, 3, 3};
+    d6_fx_ok(f, "knight attack brigand actions 2", d, sizeof d / sizeof d[0]);
+    char j[8192];
+    fray_event_json(f, fray_fight_events(f) - 1, j, sizeof j);
+    cr_assert(strstr(j, "\"total\":14,\"difficulty\":10"), "%s", j);
+    fray_fight_free(f);
+}

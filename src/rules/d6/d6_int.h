@@ -218,6 +218,10 @@ typedef struct d6_cstate {
     bool def_parry;           /* that defense is a parry: against melee only */
     int8_t aim_target;        /* whom it has aimed at (aim_dice > 0) */
     uint8_t aim_dice;         /* +1D a round of aiming, up to +3D (core) */
+    int32_t qd_round;         /* draw.c: the round a quick draw is for */
+    uint8_t qd_attacks;       /* its attacks (0: none announced) */
+    uint8_t qd_moved;         /* the dice moved to Acumen */
+    int8_t qd_weapon;         /* the weapon drawn (-1 unarmed) */
 } d6_cstate;
 
 typedef struct d6_state {
@@ -239,6 +243,8 @@ enum d6_kind {
     D6_EV_MOVE,
     D6_EV_WAIT,
     D6_EV_AIM,                /* a round of aiming at the target (core) */
+    D6_EV_QUICK_DRAW,         /* draw.c: announced before initiative (003:95):
+                                 weapon, actions the attacks, x the dice moved */
     D6_EV_KINDS
 };
 
@@ -259,11 +265,13 @@ enum d6_fact_kind {
                          b 0 cancelled the highest die, 1 a complication */
     D6_FACT_AIM,      /* who aims at other: a the dice it adds now (1 to 3) */
     D6_FACT_INTERRUPT, /* who, having waited, interrupts (its action at -1D) */
-    D6_FACT_SCALE     /* who attacks other of another scale (scale.c): a the
+    D6_FACT_SCALE,    /* who attacks other of another scale (scale.c): a the
                          modifier to hitting, b 1 to the difficulty (a is
                          larger) 0 to the attack total; c the modifier to
                          damage, d 1 to the damage total, 0 to resistance,
                          -1 none (lightly built) */
+    D6_FACT_QUICK_DRAW /* who announces a quick draw (draw.c): a dice moved,
+                         b attacks, c initiative dice, d skill dice left */
 };
 enum d6_roll_what { D6_ROLL_INIT, D6_ROLL_ATTACK, D6_ROLL_DEFENSE,
                     D6_ROLL_DAMAGE, D6_ROLL_RESIST, D6_ROLL_STAY_UP,
@@ -384,6 +392,19 @@ typedef struct d6_quick {
 } d6_quick;
 fray_status d6_quick_draw(d6_code acumen, d6_code skill, int attacks, int moved,
                           d6_quick *out, char *why, size_t size);
+/* draw.c hooks: the command checked (any time before `next`), applied
+ * (f: its fact, or NULL), the round's initiative code, the weapon and
+ * the penalty of an attack in a quick-draw round, an attack refused
+ * that breaks the announcement (other actions, another skill). */
+bool d6_quick_now(const d6_state *st, int i);
+fray_status d6_quick_check(const d6_setup *s, const d6_state *st, const d6_event *cmd,
+                           char *why, size_t size);
+void d6_quick_apply(const d6_setup *s, d6_state *st, const d6_event *ev, d6_fact *f);
+d6_code d6_quick_initiative(const d6_setup *s, const d6_state *st, int i);
+int d6_quick_weapon(const d6_setup *s, const d6_state *st, int a, int w);
+int d6_quick_penalty(const d6_state *st, int a, int actions);
+fray_status d6_quick_attack_check(const d6_setup *s, const d6_state *st,
+                                  const d6_event *cmd, char *why, size_t size);
 
 /* d6.c, for tests: a fight's state (fray__fight_rf). */
 d6_state *d6_fight_state(void *rfight);

@@ -43,3 +43,110 @@ fray_status d6_quick_draw(d6_code acumen, d6_code skill, int attacks, int moved,
     out->skill.dice = base - moved;
     return FRAY_OK;
 }
+
+/* ---- At the table: the command `ID quick-draw N [attacks K] [with W]`
+ * (a D6_EV_QUICK_DRAW event: weapon W or -1 the one in hand, actions K,
+ * x the dice N moved). ---------------------------------------------------- */
+
+static fray_status no(char *why, size_t size, const char *fmt, const char *a, int n) {
+    if (why && size)
+        snprintf(why, size, fmt, a, n);
+    return FRAY_ERR_INVALID;
+}
+
+static int quick_weapon(const d6_setup *s, int a, int w) {
+    return w >= 0 ? w : d6_weapon_of(s, a);
+}
+
+static int quick_skill(const d6_setup *s, int w) {
+    return w >= 0 ? s->w[w].skill : D6_SK_FIGHTING;
+}
+
+bool d6_quick_now(const d6_state *st, int i) {
+    return st->c[i].qd_attacks > 0 && st->c[i].qd_round == st->round;
+}
+
+fray_status d6_quick_check(const d6_setup *s, const d6_state *st, const d6_event *cmd,
+                           char *why, size_t size) {
+    int a = cmd->actor;
+    const char *an = s->c[a].name;
+    if (d6_out(&st->c[a]))
+        return no(why, size, "%s is out of the fight%.0d", an, 0);
+    if (s->o.initiative != D6_INIT_ROUND)
+        return no(why, size, "%s cannot draw quickly: initiative is not rolled each round "
+                             "(initiative: round)%.0d", an, 0);
+    if (d6_actor(st) >= 0)
+        return no(why, size, "%s announces a quick draw before initiative is rolled: once "
+                             "everyone has had a turn, before next%.0d", an, 0);
+    if (st->c[a].qd_attacks > 0 && st->c[a].qd_round == st->round + 1)
+        return no(why, size, "%s has announced a quick draw for the next round already%.0d",
+                  an, 0);
+    int w = quick_weapon(s, a, cmd->weapon);
+    if (cmd->weapon >= 0 && cmd->weapon != s->c[a].b.weapon &&
+        cmd->weapon != s->c[a].b.off_hand && !(s->c[a].b.carried & (1u << cmd->weapon)))
+        return no(why, size, "%s neither holds nor carries that weapon%.0d", an, 0);
+    if (w >= 0 && !s->w[w].quick_draw)
+        return no(why, size, "the %s is not suitable for quick drawing (003:95)%.0d",
+                  s->w[w].name, 0);
+    d6_quick q;
+    return d6_quick_draw(s->c[a].b.attr[D6_ACUMEN], d6_skill_code(s, a, quick_skill(s, w)),
+                         cmd->actions, cmd->x, &q, why, size);
+}
+
+void d6_quick_apply(const d6_setup *s, d6_state *st, const d6_event *ev, d6_fact *f) {
+    int a = ev->actor, w = quick_weapon(s, a, ev->weapon);
+    d6_quick q;
+    d6_cstate *c = &st->c[a];
+    if (d6_quick_draw(s->c[a].b.attr[D6_ACUMEN], d6_skill_code(s, a, quick_skill(s, w)),
+                      ev->actions, ev->x, &q, NULL, 0) != FRAY_OK)
+        return; /* checked before (d6_quick_check) */
+    c->qd_round = st->round + 1;
+    c->qd_attacks = ev->actions;
+    c->qd_moved = (uint8_t)ev->x;
+    c->qd_weapon = (int8_t)w;
+    if (f) {
+        f->kind = D6_FACT_QUICK_DRAW;
+        f->who = (int8_t)a;
+        f->other = -1;
+        f->a = (int16_t)ev->x;
+        f->b = (int16_t)ev->actions;
+        f->c = (int16_t)q.acumen.dice;
+        f->d = (int8_t)q.skill.dice;
+    }
+}
+
+d6_code d6_quick_initiative(const d6_setup *s, const d6_state *st, int i) {
+    d6_code c = s->c[i].b.attr[D6_ACUMEN];
+    if (d6_quick_now(st, i))
+        c.dice += st->c[i].qd_moved;
+    return c;
+}
+
+int d6_quick_weapon(const d6_setup *s, const d6_state *st, int a, int w) {
+    if (w < 0 && d6_quick_now(st, a))
+        return st->c[a].qd_weapon;
+    return w >= 0 ? w : d6_weapon_of(s, a);
+}
+
+int d6_quick_penalty(const d6_state *st, int a, int actions) {
+    if (d6_quick_now(st, a))
+        return st->c[a].qd_attacks - 1 + st->c[a].qd_moved;
+    return actions - 1;
+}
+
+fray_status d6_quick_attack_check(const d6_setup *s, const d6_state *st,
+                                  const d6_event *cmd, char *why, size_t size) {
+    int a = cmd->actor;
+    if (!d6_quick_now(st, a))
+        return FRAY_OK;
+    const char *an = s->c[a].name;
+    const d6_cstate *c = &st->c[a];
+    if (cmd->actions != c->qd_attacks || cmd->full)
+        return no(why, size, "%s announced a quick draw of %d attack(s): attack T actions "
+                             "%d, every action an attack (003:97)", an, c->qd_attacks);
+    int w = d6_quick_weapon(s, st, a, cmd->weapon);
+    if (quick_skill(s, w) != quick_skill(s, c->qd_weapon))
+        return no(why, size, "%s attacks with the skill it drew quickly with this round "
+                             "(003:97)%.0d", an, 0);
+    return FRAY_OK;
+}

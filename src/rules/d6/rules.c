@@ -13,9 +13,11 @@
 #include <string.h>
 
 static const char *const kind_words[D6_EV_KINDS] = {"begin", "next", "attack",
-                                                    "defend", "move", "wait", "aim"};
+                                                    "defend", "move", "wait", "aim",
+                                                    "quick-draw"};
 static const char *const kind_titles[D6_EV_KINDS] = {"Begin", "Next round", "Attack",
-                                                     "Defense", "Move", "Wait", "Aim"};
+                                                     "Defense", "Move", "Wait", "Aim",
+                                                     "Quick draw"};
 static const char *const wound_names[D6_W_LEVELS] = {
     "unhurt", "Stunned", "Wounded", "Severely Wounded", "Incapacitated",
     "Mortally Wounded", "Dead"};
@@ -238,7 +240,7 @@ static bool initiative(d6_run *r, bool roll_now) {
             if (d6_out(&st->c[i]))
                 continue;
             int t;
-            if (!roll(r, s->c[i].b.attr[D6_ACUMEN], true, i, D6_ROLL_INIT, &t))
+            if (!roll(r, d6_quick_initiative(s, st, i), true, i, D6_ROLL_INIT, &t))
                 return false;
             st->c[i].init = (int16_t)t;
         }
@@ -285,6 +287,8 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
     }
     if (cmd->actor < 0 || cmd->actor >= s->n)
         return refuse(why, size, "%s%s", "nobody to act", "");
+    if (cmd->kind == D6_EV_QUICK_DRAW) /* draw.c: before initiative (003:96) */
+        return d6_quick_check(s, st, cmd, why, size);
     const char *an = s->c[cmd->actor].name;
     /* Waiting (core): one who waited may interrupt later in the round. */
     bool interrupt = cmd->actor != a && (st->c[cmd->actor].flags & D6_F_WAITING) &&
@@ -333,9 +337,12 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
     if (cmd->full && cmd->actions < 2)
         return refuse(why, size, "%s needs 2 actions or more to attack and dodge%s",
                       an, "");
-    int w = cmd->weapon >= 0 ? cmd->weapon : d6_weapon_of(s, a);
+    int w = d6_quick_weapon(s, st, a, cmd->weapon); /* draw.c */
+    if (d6_quick_attack_check(s, st, cmd, why, size) != FRAY_OK)
+        return FRAY_ERR_INVALID;
     if (cmd->weapon >= 0 && cmd->weapon != s->c[a].b.weapon &&
-        cmd->weapon != s->c[a].b.off_hand)
+        cmd->weapon != s->c[a].b.off_hand &&
+        !(d6_quick_now(st, a) && cmd->weapon == st->c[a].qd_weapon))
         return refuse(why, size, "%s does not hold the %s", an, s->w[cmd->weapon].name);
     if (s->c[t].cover == D6_COVER_FULL)
         return refuse(why, size, "%s is in full cover: no direct attack on it%s",
@@ -584,6 +591,11 @@ fray_status d6_apply(d6_run *r) {
             return done(r);
         return FRAY_OK;
     }
+    if (ev->kind == D6_EV_QUICK_DRAW) { /* draw.c: no turn spent */
+        d6_quick_apply(s, st, ev,
+                       r->facts && ev->n_facts < D6_EV_FACTS ? &ev->facts[ev->n_facts++] : NULL);
+        return FRAY_OK;
+    }
     d6_cstate *ca = &st->c[a];
     bool interrupt = a != d6_actor(st);
     if (interrupt) {
@@ -615,8 +627,9 @@ fray_status d6_apply(d6_run *r) {
         fact(r, D6_FACT_AIM, a, ev->target, ca->aim_dice, 0, 0, 0);
         break;
     case D6_EV_ATTACK: {
-        int w = ev->weapon >= 0 ? ev->weapon : d6_weapon_of(s, a);
-        pen += ev->actions - 1; /* each action beyond the first: -1D (core) */
+        int w = d6_quick_weapon(s, st, a, ev->weapon);
+        /* each action beyond the first: -1D (core); quick draw: draw.c */
+        pen += d6_quick_penalty(st, a, ev->actions);
         int n = ev->actions;
         if (ev->full) {
             if (!defend(r, a, false, ev->parry != 0, pen))
