@@ -181,3 +181,29 @@ Test(d6_draw, without_quick_draw_multi_action_penalty) {
     cr_assert(strstr(j, "\"total\":14,\"difficulty\":10"), "%s", j);
     fray_fight_free(f);
 }
+
+/* core and 003:21, 24, 61: moving a turn up. In the brawl, whoever has
+ * not acted may; the one acting, one who acted, one who waited and one
+ * out may not; the turn moved up is spent (the order skips it). */
+Test(d6_draw, moving_a_turn_up_003_21_24_61) {
+    d6_fx_brawl(&S);
+    fray_setup fs = d6_fx_setup(&S);
+    fray_fight *f = d6_fx_start(&fs, NULL, 0);
+    d6_state *st = d6_fx_st(f);
+    int first = st->order[0], second = st->order[1], third = st->order[2];
+    int n = st->n_order;
+    cr_assert_not(d6_turn_can_move_up(st, first), "the one acting now");
+    cr_assert(d6_turn_can_move_up(st, third));
+    cr_assert(d6_turn_move_up(st, third));
+    cr_assert_eq(st->n_order, n - 1);
+    cr_assert_not(d6_turn_can_move_up(st, third), "its turn is spent");
+    cr_assert_not(d6_turn_move_up(st, third));
+    cr_assert_eq(st->order[1], second, "the others keep their order");
+    st->c[second].flags |= D6_F_WAITING;
+    cr_assert_not(d6_turn_can_move_up(st, second), "waited: it has acted");
+    st->c[second].flags &= (uint8_t)~D6_F_WAITING;
+    st->c[second].flags |= D6_F_OUT;
+    cr_assert_not(d6_turn_can_move_up(st, second), "out of the fight");
+    cr_assert_eq(d6_actor(st), first);
+    fray_fight_free(f);
+}

@@ -405,6 +405,13 @@ int d6_quick_weapon(const d6_setup *s, const d6_state *st, int a, int w);
 int d6_quick_penalty(const d6_state *st, int a, int actions);
 fray_status d6_quick_attack_check(const d6_setup *s, const d6_state *st,
                                   const d6_event *cmd, char *why, size_t size);
+/* draw.c: moving a turn up (core; 003:21, 24: resisting an arm pin;
+ * 003:61: keeping hold of a disarmed item). i may when it has not acted
+ * this round: its turn comes later in the order, it has not waited and is
+ * not out. Moving it up spends that turn now (it leaves the rest of the
+ * round's order); false, and nothing changed, when it may not. */
+bool d6_turn_can_move_up(const d6_state *st, int i);
+bool d6_turn_move_up(d6_state *st, int i);
 
 /* d6.c, for tests: a fight's state (fray__fight_rf). */
 d6_state *d6_fight_state(void *rfight);

@@ -150,3 +150,30 @@ fray_status d6_quick_attack_check(const d6_setup *s, const d6_state *st,
                              "(003:97)%.0d", an, 0);
     return FRAY_OK;
 }
+
+/* ---- Moving a turn up (core; 003:21, 24, 61) ---------------------------- */
+
+/* i's place in the round's order after the one acting now (-1: it has
+ * acted, is acting, waited, or is out). */
+static int later_place(const d6_state *st, int i) {
+    if (i < 0 || i >= st->n || d6_out(&st->c[i]) || (st->c[i].flags & D6_F_WAITING))
+        return -1;
+    for (int k = st->pos + 1; k < st->n_order; k++)
+        if (st->order[k] == i)
+            return k;
+    return -1;
+}
+
+bool d6_turn_can_move_up(const d6_state *st, int i) {
+    return st->started && !st->over && later_place(st, i) >= 0;
+}
+
+bool d6_turn_move_up(d6_state *st, int i) {
+    int k = later_place(st, i);
+    if (!st->started || st->over || k < 0)
+        return false;
+    for (; k + 1 < st->n_order; k++) /* its turn is spent now: out of the order */
+        st->order[k] = st->order[k + 1];
+    st->n_order--;
+    return true;
+}
