@@ -4,7 +4,10 @@
  * (D7.21); and the quick draw at the table: announced before initiative,
  * the round's initiative with the moved dice, every attack at the code
  * left with no further multi-action penalty, refusals in rules words. */
+#define _POSIX_C_SOURCE 200809L
 #include "d6_fixture.h"
+
+#include <unistd.h>
 
 static d6_code C(const char *t) { return d6_fx_code(t); }
 
@@ -206,4 +209,72 @@ Test(d6_draw, moving_a_turn_up_003_21_24_61) {
     cr_assert_not(d6_turn_can_move_up(st, second), "out of the fight");
     cr_assert_eq(d6_actor(st), first);
     fray_fight_free(f);
+}
+
+/* 003:129 "act first in the round (if initiative hasn't already been
+ * determined)": the brigand (6 against 15) acts first in round 1. */
+Test(d6_draw, surprise_first_003_129) {
+    d6_fx_duel(&S);
+    S.c[1].surprise = D6_SURPRISE_FIRST;
+    fray_setup fs = d6_fx_setup(&S);
+    const int init[] = {5, 5, 5, 2, 2};
+    fray_fight *f = d6_fx_start(&fs, init, 5);
+    cr_assert_eq(d6_fx_st(f)->order[0], 1);
+    cr_assert_eq(d6_fx_st(f)->order[1], 0);
+    char j[4096];
+    fray_event_json(f, 0, j, sizeof j);
+    cr_assert(strstr(j, "{\"fact\":\"surprise\",\"who\":\"brigand\",\"surprise\":\"first\"}"), "%s", j);
+    fray_fight_free(f);
+}
+
+/* 003:129 "or gain a +1D to her action": the knight's melee 5D rolls six
+ * dice on its first turn; the brigand, not surprising, its 4D. */
+Test(d6_draw, surprise_bonus_003_129) {
+    d6_fx_duel(&S);
+    S.c[0].surprise = D6_SURPRISE_BONUS;
+    fray_setup fs = d6_fx_setup(&S);
+    const int init[] = {5, 5, 5, 2, 2};
+    fray_fight *f = d6_fx_start(&fs, init, 5);
+    cr_assert_eq(d6_fx_st(f)->order[0], 0);
+    d6_fx_ok(f, "knight move 5,0", NULL, 0);
+    const int six[] = {2, 1, 1, 1, 1, 1}; /* 7: a miss */
+    d6_fx_ok(f, "knight attack brigand", six, 6);
+    const int four[] = {2, 1, 1, 1};
+    d6_fx_ok(f, "brigand attack knight", four, 4);
+    fray_fight_free(f);
+}
+
+/* The loader: `surprise: first | bonus` on a combatant; a bad word
+ * refused with the words it takes. */
+Test(d6_draw, surprise_loads) {
+    char dir[] = "/tmp/d6drawXXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char enc[256];
+    snprintf(enc, sizeof enc, "%s/enc.yaml", dir);
+    const char *head = "fray: encounter\nrules: d6\nname: ambush\nstatblocks: [" FRAY_SOURCE_DIR
+                       "/data/d6/statblocks.yaml]\ncombatants:\n"
+                       "  - {id: a, statblock: Fighter, side: A, at: [0, 0], surprise: ";
+    for (int k = 0; k < 3; k++) {
+        FILE *fp = fopen(enc, "w");
+        cr_assert_not_null(fp);
+        const char *w = k == 0 ? "first" : k == 1 ? "bonus" : "sometimes";
+        cr_assert(fprintf(fp, "%s%s}\n  - {id: b, statblock: Fighter, side: B, at: [1, 0]}\n",
+                          head, w) > 0);
+        cr_assert_eq(fclose(fp), 0);
+        fray_diag d;
+        memset(&d, 0, sizeof d);
+        d6_setup *s = NULL;
+        fray_status rc = d6_load(enc, NULL, &s, &d);
+        if (k < 2) {
+            cr_assert_eq(rc, FRAY_OK, "%s", d.message);
+            cr_assert_eq(s->c[0].surprise, k == 0 ? D6_SURPRISE_FIRST : D6_SURPRISE_BONUS);
+            cr_assert_eq(s->c[1].surprise, D6_SURPRISE_NONE);
+            d6_setup_free(s);
+        } else {
+            cr_assert_neq(rc, FRAY_OK);
+            cr_assert(strstr(d.message, "sometimes"), "%s", d.message);
+        }
+    }
+    cr_assert_eq(unlink(enc), 0);
+    cr_assert_eq(rmdir(dir), 0);
 }

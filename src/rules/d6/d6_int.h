@@ -129,7 +129,9 @@ typedef struct d6_combatant {
     d6_block b;               /* its stat block, resolved */
     int16_t x, y;             /* where it stands, meters */
     uint8_t cover;            /* d6_cover against attacks on it */
+    uint8_t surprise;         /* d6_surprise: it surprises its foes (003:129) */
 } d6_combatant;
+enum d6_surprise { D6_SURPRISE_NONE, D6_SURPRISE_FIRST, D6_SURPRISE_BONUS };
 
 /* An encounter, loaded. */
 typedef struct d6_setup {
@@ -270,8 +272,9 @@ enum d6_fact_kind {
                          larger) 0 to the attack total; c the modifier to
                          damage, d 1 to the damage total, 0 to resistance,
                          -1 none (lightly built) */
-    D6_FACT_QUICK_DRAW /* who announces a quick draw (draw.c): a dice moved,
+    D6_FACT_QUICK_DRAW, /* who announces a quick draw (draw.c): a dice moved,
                          b attacks, c initiative dice, d skill dice left */
+    D6_FACT_SURPRISE  /* who surprises its foes (draw.c): a d6_surprise */
 };
 enum d6_roll_what { D6_ROLL_INIT, D6_ROLL_ATTACK, D6_ROLL_DEFENSE,
                     D6_ROLL_DAMAGE, D6_ROLL_RESIST, D6_ROLL_STAY_UP,
@@ -412,6 +415,12 @@ fray_status d6_quick_attack_check(const d6_setup *s, const d6_state *st,
  * round's order); false, and nothing changed, when it may not. */
 bool d6_turn_can_move_up(const d6_state *st, int i);
 bool d6_turn_move_up(d6_state *st, int i);
+/* draw.c: surprise (003:129), from the encounter: in round 1 those who
+ * act first go before everyone else (each group in initiative order);
+ * +1D (the dice given back to its rolls) on the first turn of one with
+ * the bonus. */
+void d6_surprise_order(const d6_setup *s, d6_state *st);
+int d6_surprise_bonus(const d6_setup *s, const d6_state *st, int a, bool interrupt);
 
 /* d6.c, for tests: a fight's state (fray__fight_rf). */
 d6_state *d6_fight_state(void *rfight);

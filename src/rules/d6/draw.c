@@ -177,3 +177,24 @@ bool d6_turn_move_up(d6_state *st, int i) {
     st->n_order--;
     return true;
 }
+
+/* ---- Surprise (003:129) --------------------------------------------------- */
+
+void d6_surprise_order(const d6_setup *s, d6_state *st) {
+    if (st->round != 1)
+        return;
+    int8_t o[D6_MAX_C];
+    int n = 0;
+    for (int pass = 0; pass < 2; pass++) /* the surprisers first, each kept in order */
+        for (int k = 0; k < st->n_order; k++) {
+            bool first = s->c[st->order[k]].surprise == D6_SURPRISE_FIRST;
+            if (first == (pass == 0))
+                o[n++] = st->order[k];
+        }
+    for (int k = 0; k < n; k++)
+        st->order[k] = o[k];
+}
+
+int d6_surprise_bonus(const d6_setup *s, const d6_state *st, int a, bool interrupt) {
+    return st->round == 1 && !interrupt && s->c[a].surprise == D6_SURPRISE_BONUS ? 1 : 0;
+}

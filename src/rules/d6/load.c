@@ -646,12 +646,12 @@ static fray_status at_of(dl *L, const yn *v, int16_t *x, int16_t *y) {
 
 static fray_status read_combatant(dl *L, const yn *it) {
     static const char *const keys[] = {"id", "name", "statblock", "side", "at",
-                                       "cover", "tactics", "notes"};
+                                       "cover", "tactics", "notes", "surprise"};
     char b[64];
     if (it->type != YN_MAP)
         return FAIL(L, it, "expected a combatant (a mapping with id, statblock, at), got %s",
                     yr_got(it, b));
-    fray_status st = yr_keys(&L->r, it, "a combatant", keys, 8, false);
+    fray_status st = yr_keys(&L->r, it, "a combatant", keys, 9, false);
     if (st != FRAY_OK)
         return st;
     d6_setup *s = L->s;
@@ -728,6 +728,14 @@ static fray_status read_combatant(dl *L, const yn *it) {
                               "in hand or carried", c.name);
     }
     c.tactics = (uint8_t)x;
+    if ((v = yr_get(it, "surprise"))) { /* 003:129 */
+        static const char *const surprise_words[] = {"none", "first", "bonus"};
+        if ((st = yr_choice(&L->r, v, "surprise (first: acts first in round 1; bonus: "
+                                      "+1D to its first action)",
+                            surprise_words, 3, &x)) != FRAY_OK)
+            return st;
+        c.surprise = (uint8_t)x;
+    }
     s->c[s->n++] = c;
     return FRAY_OK;
 }

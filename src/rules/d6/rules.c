@@ -230,6 +230,7 @@ static void order_make(const d6_setup *s, d6_state *st) {
         }
     st->n_order = (int8_t)n;
     st->pos = 0;
+    d6_surprise_order(s, st); /* draw.c: round 1 (003:129) */
 }
 
 static bool initiative(d6_run *r, bool roll_now) {
@@ -258,6 +259,9 @@ fray_status d6_begin(d6_run *r) {
     r->ev->actor = r->ev->target = -1;
     if (!initiative(r, true))
         return r->failed != FRAY_OK ? r->failed : FRAY_ERR_INVALID;
+    for (int i = 0; i < r->s->n; i++) /* draw.c (003:129) */
+        if (r->s->c[i].surprise)
+            fact(r, D6_FACT_SURPRISE, i, -1, r->s->c[i].surprise, 0, 0, 0);
     return FRAY_OK;
 }
 
@@ -607,7 +611,8 @@ fray_status d6_apply(d6_run *r) {
         ca->def_parry = false;
     }
     /* waiting counts as an action (core): the interrupt is a second one */
-    int pen = d6_wound_penalty(s, st, a) + (interrupt ? 1 : 0);
+    int pen = d6_wound_penalty(s, st, a) + (interrupt ? 1 : 0) -
+              d6_surprise_bonus(s, st, a, interrupt); /* draw.c: +1D (003:129) */
     /* Aiming (core): +1D a round, up to +3D, to its next attack on the one
      * it aimed at; any other action spends it. */
     int aim = ca->aim_dice;

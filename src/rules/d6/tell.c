@@ -145,6 +145,11 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
             else
                 put(&o, "none to %s's damage resistance (lightly built).\n", nm(s, f->other));
             break;
+        case D6_FACT_SURPRISE:
+            put(&o, "%s surprises its foes: %s.\n", nm(s, f->who),
+                f->a == D6_SURPRISE_FIRST ? "it acts first this round"
+                                          : "+1D to its first action");
+            break;
         case D6_FACT_QUICK_DRAW:
             put(&o, "%s announces a quick draw for the next round: %dD moved to Acumen "
                     "(%dD for initiative), %d attack%s at %dD with no further "
@@ -166,7 +171,7 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
 static const char *const fact_words[] = {"initiative", "round", "attack", "defense",
                                          "damage", "stay-up", "out", "move", "end",
                                          "wild-one", "aim", "interrupt", "scale",
-                                         "quick-draw"};
+                                         "quick-draw", "surprise"};
 
 size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
                      size_t size) {
@@ -249,6 +254,9 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
             put(&o, ",\"modifier\":%d,\"to\":\"%s\",\"damage_modifier\":%d,\"damage_to\":\"%s\"",
                 f->a, f->b ? "difficulty" : "attack", f->c,
                 f->d > 0 ? "damage" : f->d == 0 ? "resistance" : "none");
+            break;
+        case D6_FACT_SURPRISE:
+            put(&o, ",\"surprise\":\"%s\"", f->a == D6_SURPRISE_FIRST ? "first" : "bonus");
             break;
         case D6_FACT_QUICK_DRAW:
             put(&o, ",\"moved\":%d,\"attacks\":%d,\"initiative_dice\":%d,\"skill_dice\":%d",
