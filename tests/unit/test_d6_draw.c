@@ -278,3 +278,44 @@ Test(d6_draw, surprise_loads) {
     cr_assert_eq(unlink(enc), 0);
     cr_assert_eq(rmdir(dir), 0);
 }
+
+/* 003:89 "Weapons that characters can use with one hand and in either
+ * hand, such as daggers, may be employed at the same time ... a
+ * multi-action penalty": the knight with a club (either hand) in each
+ * hand attacks with both: two actions, each at 5D - 1D = 4D; with a
+ * sword (not either-hand) refused; the journal back. */
+Test(d6_draw, multiple_weapons_003_89) {
+    d6_fx_duel(&S);
+    S.w[D6_FX_CLUB].either_hand = true;
+    S.c[0].b.weapon = D6_FX_CLUB;
+    S.c[0].b.off_hand = D6_FX_CLUB;
+    fray_setup fs = d6_fx_setup(&S);
+    const int init[] = {5, 5, 5, 2, 2};
+    fray_fight *f = d6_fx_start(&fs, init, 5);
+    d6_fx_ok(f, "knight move 5,0", NULL, 0);
+    const int d[] = {2, 1, 1, 1, 2, 1, 1, 1}; /* 4D and 4D: 5 and 5, two misses */
+    d6_fx_ok(f, "knight attack brigand both", d, 8);
+    char j[4096];
+    fray_event_json(f, fray_fight_events(f) - 1, j, sizeof j);
+    cr_assert(strstr(j, "\"both\":true,\"actions\":2"), "%s", j);
+    cr_assert(strstr(j, "\"total\":5,\"difficulty\":10,\"result\":\"miss\""), "%s", j);
+    size_t len;
+    char *text = journal_of(f, &len);
+    fray_fight *g = NULL;
+    fray_fight_options o = {.journal = true, .facts = true, .until = 0};
+    cr_assert_eq(fray_fight_new(&fs, 99, &o, NULL, NULL, &g), FRAY_OK);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(fray_fight_replay_journal(g, text, len, NULL, &diag), FRAY_OK, "%s",
+                 diag.message);
+    cr_assert(fray_fight_same(f, g));
+    free(text);
+    fray_fight_free(f);
+    fray_fight_free(g);
+
+    S.c[0].b.weapon = D6_FX_SWORD;
+    f = d6_fx_start(&fs, init, 5);
+    d6_fx_ok(f, "knight move 5,0", NULL, 0);
+    refused(f, "knight attack brigand both", "in each hand");
+    fray_fight_free(f);
+}

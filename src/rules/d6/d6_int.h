@@ -421,6 +421,15 @@ bool d6_turn_move_up(d6_state *st, int i);
  * the bonus. */
 void d6_surprise_order(const d6_setup *s, d6_state *st);
 int d6_surprise_bonus(const d6_setup *s, const d6_state *st, int a, bool interrupt);
+/* draw.c: multiple weapons (003:89). An attack's weapon D6_BOTH_HANDS
+ * attacks with the weapon in hand and the off-hand one in turn (each one
+ * action, the multi-action penalty on all); both must be one-handed and
+ * usable in either hand. d6_hand_weapon: the k-th attack's weapon (w
+ * unless both). */
+enum { D6_BOTH_HANDS = -2 };
+fray_status d6_both_check(const d6_setup *s, const d6_state *st, const d6_event *cmd,
+                          char *why, size_t size);
+int d6_hand_weapon(const d6_setup *s, int a, int given, int w, int k);
 
 /* d6.c, for tests: a fight's state (fray__fight_rf). */
 d6_state *d6_fight_state(void *rfight);

@@ -198,3 +198,35 @@ void d6_surprise_order(const d6_setup *s, d6_state *st) {
 int d6_surprise_bonus(const d6_setup *s, const d6_state *st, int a, bool interrupt) {
     return st->round == 1 && !interrupt && s->c[a].surprise == D6_SURPRISE_BONUS ? 1 : 0;
 }
+
+/* ---- Multiple weapons (003:89) ------------------------------------------ */
+
+static bool either_one_hand(const d6_setup *s, int w) {
+    return w >= 0 && w < s->n_weapons && s->w[w].hands != 2 && s->w[w].either_hand;
+}
+
+fray_status d6_both_check(const d6_setup *s, const d6_state *st, const d6_event *cmd,
+                          char *why, size_t size) {
+    int a = cmd->actor;
+    const d6_block *b = &s->c[a].b;
+    const char *an = s->c[a].name;
+    if (!either_one_hand(s, b->weapon) || !either_one_hand(s, b->off_hand))
+        return no(why, size, "%s needs a one-handed weapon usable in either hand in each "
+                             "hand to attack with both (003:89)%.0d", an, 0);
+    if (cmd->actions < 2)
+        return no(why, size, "%s attacks with both weapons: at least %d actions, one for "
+                             "each (003:89)", an, 2);
+    if (d6_quick_now(st, a))
+        return no(why, size, "%s draws quickly this round: every attack with one skill and "
+                             "weapon%.0d", an, 0);
+    int t = cmd->target, m = d6_distance(st, a, t);
+    if (d6_band(s, b->weapon, m) == D6_BAND_BEYOND || d6_band(s, b->off_hand, m) == D6_BAND_BEYOND)
+        return no(why, size, "%s is out of reach of one of the two weapons%.0d", s->c[t].name, 0);
+    return FRAY_OK;
+}
+
+int d6_hand_weapon(const d6_setup *s, int a, int given, int w, int k) {
+    if (given != D6_BOTH_HANDS)
+        return w;
+    return k % 2 == 0 ? s->c[a].b.weapon : s->c[a].b.off_hand;
+}

@@ -344,6 +344,8 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
     int w = d6_quick_weapon(s, st, a, cmd->weapon); /* draw.c */
     if (d6_quick_attack_check(s, st, cmd, why, size) != FRAY_OK)
         return FRAY_ERR_INVALID;
+    if (cmd->weapon == D6_BOTH_HANDS && d6_both_check(s, st, cmd, why, size) != FRAY_OK)
+        return FRAY_ERR_INVALID; /* draw.c (003:89) */
     if (cmd->weapon >= 0 && cmd->weapon != s->c[a].b.weapon &&
         cmd->weapon != s->c[a].b.off_hand &&
         !(d6_quick_now(st, a) && cmd->weapon == st->c[a].qd_weapon))
@@ -642,7 +644,7 @@ fray_status d6_apply(d6_run *r) {
             n--;
         }
         for (int k = 0; k < n && !d6_out(&st->c[ev->target]); k++)
-            if (!attack_once(r, a, ev->target, w, pen,
+            if (!attack_once(r, a, ev->target, d6_hand_weapon(s, a, ev->weapon, w, k), pen,
                              k == 0 && aimed == ev->target ? aim : 0))
                 return done(r);
         break;

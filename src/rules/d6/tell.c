@@ -185,6 +185,8 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
     if (ev->kind == D6_EV_ATTACK) {
         if (ev->weapon >= 0 && ev->weapon < s->n_weapons)
             put(&o, ",\"weapon\":\"%s\"", s->w[ev->weapon].name);
+        if (ev->weapon == D6_BOTH_HANDS)
+            put(&o, ",\"both\":true"); /* draw.c (003:89) */
         put(&o, ",\"actions\":%d", ev->actions);
         if (ev->full)
             put(&o, ",\"defend\":true");
@@ -390,6 +392,11 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
         ev->x = (int16_t)json_integer_value(x);
         ev->y = (int16_t)json_integer_value(y);
     }
+    if ((v = json_object_get(c, "both"))) { /* draw.c (003:89) */
+        if (!json_is_true(v) || k != D6_EV_ATTACK || ev->weapon >= 0)
+            BAD("command.both", "expected true (an attack with a weapon in each hand)");
+        ev->weapon = D6_BOTH_HANDS;
+    }
     if (k == D6_EV_QUICK_DRAW) { /* draw.c */
         json_t *m = json_object_get(c, "moved"), *n = json_object_get(c, "attacks");
         if (!int_in(m, 1, 200))
@@ -594,6 +601,8 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
             if (wi < 0)
                 return bad_word(diag, text, tok[k + 1], len[k + 1],
                                 "no weapon of that name in the encounter");
+            if (cmd->weapon == D6_BOTH_HANDS)
+                return bad_word(diag, text, tok[k], len[k], "`both` attacks with the two in hand");
             cmd->weapon = (int8_t)wi;
             k++;
         } else if (word_eq(tok[k], len[k], "actions") && k + 1 < n) {
@@ -603,6 +612,8 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
                                 "expected the actions declared this round, 1 to 4");
             cmd->actions = (uint8_t)v;
             k++;
+        } else if (word_eq(tok[k], len[k], "both") && cmd->weapon < 0) { /* 003:89 */
+            cmd->weapon = D6_BOTH_HANDS;
         } else if (word_eq(tok[k], len[k], "defend")) {
             cmd->full = 1;
         } else if (word_eq(tok[k], len[k], "parry")) {
@@ -615,6 +626,8 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
     }
     if (cmd->full && cmd->actions < 2)
         cmd->actions = 2; /* attack and dodge: two actions */
+    if (cmd->weapon == D6_BOTH_HANDS && cmd->actions < 2 + cmd->full)
+        cmd->actions = (uint8_t)(2 + cmd->full); /* one action a weapon (003:89) */
     return FRAY_OK;
 }
 
