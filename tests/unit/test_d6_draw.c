@@ -319,3 +319,50 @@ Test(d6_draw, multiple_weapons_003_89) {
     refused(f, "knight attack brigand both", "in each hand");
     fray_fight_free(f);
 }
+
+/* 003:101 "one action per item ... (Some weapons, such as a crossbow
+ * ..., take longer.) ... drawing and using the weapon in the same round
+ * incurs a multi-action penalty": the knight (sword in hand) draws a
+ * carried club and attacks with it at 5D - 1D = 4D; readying a carried
+ * crossbow (ready 2) spends its turn, and it attacks with it after;
+ * a weapon it does not carry is refused. */
+Test(d6_draw, ready_a_weapon_003_101) {
+    d6_fx_duel(&S);
+    S.w[D6_FX_CROSSBOW].ready_actions = 2;
+    S.c[0].b.carried = (1u << D6_FX_CLUB) | (1u << D6_FX_CROSSBOW);
+    fray_setup fs = d6_fx_setup(&S);
+    const int init[] = {5, 5, 5, 2, 2};
+    fray_fight *f = d6_fx_start(&fs, init, 5);
+    d6_fx_ok(f, "knight move 5,0", NULL, 0);
+    refused(f, "knight attack brigand with short-bow", "does not hold");
+    refused(f, "knight ready short-bow", "does not carry it");
+    refused(f, "knight ready sword", "in hand already");
+    const int d[] = {2, 1, 1, 1}; /* 4D: 5, a miss */
+    d6_fx_ok(f, "knight attack brigand with club", d, 4);
+    char j[4096];
+    fray_event_json(f, fray_fight_events(f) - 1, j, sizeof j);
+    cr_assert(strstr(j, "{\"fact\":\"ready\",\"who\":\"knight\",\"weapon\":\"club\",\"actions\":1}"), "%s", j);
+    cr_assert(strstr(j, "\"total\":5,\"difficulty\":10"), "%s", j);
+    cr_assert_eq(d6_fx_st(f)->c[0].ready_w, D6_FX_CLUB + 1, "the club is in hand now");
+    d6_fx_ok(f, "brigand wait", NULL, 0);
+    const int nx[] = {5, 5, 5, 2, 2};
+    d6_fx_ok(f, "next", nx, 5);
+    d6_fx_ok(f, "knight ready crossbow", NULL, 0);
+    fray_event_json(f, fray_fight_events(f) - 1, j, sizeof j);
+    cr_assert(strstr(j, "\"action\":\"ready\",\"actor\":\"knight\",\"weapon\":\"crossbow\""), "%s", j);
+    cr_assert(strstr(j, "\"weapon\":\"crossbow\",\"actions\":2}"), "%s", j);
+    cr_assert_str_eq(fray_fight_turn(f, NULL, 0), "Brigand", "readying spent the turn");
+    size_t len;
+    char *text = journal_of(f, &len);
+    fray_fight *g = NULL;
+    fray_fight_options o = {.journal = true, .facts = true, .until = 0};
+    cr_assert_eq(fray_fight_new(&fs, 99, &o, NULL, NULL, &g), FRAY_OK);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(fray_fight_replay_journal(g, text, len, NULL, &diag), FRAY_OK, "%s",
+                 diag.message);
+    cr_assert(fray_fight_same(f, g));
+    free(text);
+    fray_fight_free(f);
+    fray_fight_free(g);
+}

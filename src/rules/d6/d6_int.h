@@ -224,6 +224,8 @@ typedef struct d6_cstate {
     uint8_t qd_attacks;       /* its attacks (0: none announced) */
     uint8_t qd_moved;         /* the dice moved to Acumen */
     int8_t qd_weapon;         /* the weapon drawn (-1 unarmed) */
+    int8_t ready_w;           /* draw.c: the weapon readied into its hand, + 1
+                                 (0: its stat block's) */
 } d6_cstate;
 
 typedef struct d6_state {
@@ -247,6 +249,7 @@ enum d6_kind {
     D6_EV_AIM,                /* a round of aiming at the target (core) */
     D6_EV_QUICK_DRAW,         /* draw.c: announced before initiative (003:95):
                                  weapon, actions the attacks, x the dice moved */
+    D6_EV_READY,              /* draw.c: ready a carried weapon (003:101) */
     D6_EV_KINDS
 };
 
@@ -274,7 +277,8 @@ enum d6_fact_kind {
                          -1 none (lightly built) */
     D6_FACT_QUICK_DRAW, /* who announces a quick draw (draw.c): a dice moved,
                          b attacks, c initiative dice, d skill dice left */
-    D6_FACT_SURPRISE  /* who surprises its foes (draw.c): a d6_surprise */
+    D6_FACT_SURPRISE, /* who surprises its foes (draw.c): a d6_surprise */
+    D6_FACT_READY     /* who readies weapon a (draw.c), b actions it took */
 };
 enum d6_roll_what { D6_ROLL_INIT, D6_ROLL_ATTACK, D6_ROLL_DEFENSE,
                     D6_ROLL_DAMAGE, D6_ROLL_RESIST, D6_ROLL_STAY_UP,
@@ -430,6 +434,13 @@ enum { D6_BOTH_HANDS = -2 };
 fray_status d6_both_check(const d6_setup *s, const d6_state *st, const d6_event *cmd,
                           char *why, size_t size);
 int d6_hand_weapon(const d6_setup *s, int a, int given, int w, int k);
+/* draw.c: readying a weapon (003:101): the actions drawing w takes now
+ * (its `ready` count, at least 1; 0 when in hand or drawn quickly), the
+ * command checked, the weapon put in hand (f: its fact or NULL). */
+int d6_ready_cost(const d6_setup *s, const d6_state *st, int a, int w);
+fray_status d6_ready_check(const d6_setup *s, const d6_state *st, const d6_event *cmd,
+                           char *why, size_t size);
+void d6_ready_now(const d6_setup *s, d6_state *st, int a, int w, d6_fact *f);
 
 /* d6.c, for tests: a fight's state (fray__fight_rf). */
 d6_state *d6_fight_state(void *rfight);

@@ -125,6 +125,8 @@ d6_code d6_quick_initiative(const d6_setup *s, const d6_state *st, int i) {
 int d6_quick_weapon(const d6_setup *s, const d6_state *st, int a, int w) {
     if (w < 0 && d6_quick_now(st, a))
         return st->c[a].qd_weapon;
+    if (w < 0 && st->c[a].ready_w > 0)
+        return st->c[a].ready_w - 1; /* readied (003:101) */
     return w >= 0 ? w : d6_weapon_of(s, a);
 }
 
@@ -229,4 +231,45 @@ int d6_hand_weapon(const d6_setup *s, int a, int given, int w, int k) {
     if (given != D6_BOTH_HANDS)
         return w;
     return k % 2 == 0 ? s->c[a].b.weapon : s->c[a].b.off_hand;
+}
+
+/* ---- Readying a weapon (003:101) ---------------------------------------- */
+
+static int in_hand(const d6_setup *s, const d6_state *st, int a) {
+    return st->c[a].ready_w > 0 ? st->c[a].ready_w - 1 : d6_weapon_of(s, a);
+}
+
+int d6_ready_cost(const d6_setup *s, const d6_state *st, int a, int w) {
+    if (w < 0 || w >= s->n_weapons || w == in_hand(s, st, a) || w == s->c[a].b.off_hand ||
+        !(s->c[a].b.carried & (1u << w)) || d6_quick_now(st, a))
+        return 0; /* in hand, or drawn quickly (003:96: no penalty for the draw) */
+    return s->w[w].ready_actions > 0 ? s->w[w].ready_actions : 1;
+}
+
+fray_status d6_ready_check(const d6_setup *s, const d6_state *st, const d6_event *cmd,
+                           char *why, size_t size) {
+    int a = cmd->actor, w = cmd->weapon;
+    if (w < 0 || w >= s->n_weapons)
+        return no(why, size, "%s readies which weapon?%.0d", s->c[a].name, 0);
+    if (w == in_hand(s, st, a) || w == s->c[a].b.off_hand)
+        return no(why, size, "%s has it in hand already%.0d", s->c[a].name, 0);
+    if (!(s->c[a].b.carried & (1u << w)))
+        return no(why, size, "%s does not carry it%.0d", s->c[a].name, 0);
+    return FRAY_OK;
+}
+
+void d6_ready_now(const d6_setup *s, d6_state *st, int a, int w, d6_fact *f) {
+    int cost = d6_ready_cost(s, st, a, w);
+    if (cost == 0 && !(w >= 0 && d6_quick_now(st, a)))
+        return;
+    st->c[a].ready_w = (int8_t)(w + 1);
+    if (f) {
+        f->kind = D6_FACT_READY;
+        f->who = (int8_t)a;
+        f->other = -1;
+        f->a = (int16_t)w;
+        f->b = (int16_t)cost;
+        f->c = 0;
+        f->d = 0;
+    }
 }

@@ -14,10 +14,10 @@
 
 static const char *const kind_words[D6_EV_KINDS] = {"begin", "next", "attack",
                                                     "defend", "move", "wait", "aim",
-                                                    "quick-draw"};
+                                                    "quick-draw", "ready"};
 static const char *const kind_titles[D6_EV_KINDS] = {"Begin", "Next round", "Attack",
                                                      "Defense", "Move", "Wait", "Aim",
-                                                     "Quick draw"};
+                                                     "Quick draw", "Ready"};
 static const char *const wound_names[D6_W_LEVELS] = {
     "unhurt", "Stunned", "Wounded", "Severely Wounded", "Incapacitated",
     "Mortally Wounded", "Dead"};
@@ -306,6 +306,8 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
         return refuse(why, size, "it is %s's turn, not %s's", s->c[a].name, an);
     a = cmd->actor;
     const d6_cstate *ca = &st->c[a];
+    if (cmd->kind == D6_EV_READY) /* draw.c (003:101) */
+        return d6_ready_check(s, st, cmd, why, size);
     if (cmd->kind == D6_EV_MOVE) {
         if (ca->flags & D6_F_MOVED)
             return refuse(why, size, "%s has already moved this turn%s", an, "");
@@ -348,7 +350,8 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
         return FRAY_ERR_INVALID; /* draw.c (003:89) */
     if (cmd->weapon >= 0 && cmd->weapon != s->c[a].b.weapon &&
         cmd->weapon != s->c[a].b.off_hand &&
-        !(d6_quick_now(st, a) && cmd->weapon == st->c[a].qd_weapon))
+        !(d6_quick_now(st, a) && cmd->weapon == st->c[a].qd_weapon) &&
+        d6_ready_cost(s, st, a, cmd->weapon) == 0 && cmd->weapon != st->c[a].ready_w - 1)
         return refuse(why, size, "%s does not hold the %s", an, s->w[cmd->weapon].name);
     if (s->c[t].cover == D6_COVER_FULL)
         return refuse(why, size, "%s is in full cover: no direct attack on it%s",
@@ -637,6 +640,11 @@ fray_status d6_apply(d6_run *r) {
         int w = d6_quick_weapon(s, st, a, ev->weapon);
         /* each action beyond the first: -1D (core); quick draw: draw.c */
         pen += d6_quick_penalty(st, a, ev->actions);
+        int draw = ev->weapon >= 0 ? d6_ready_cost(s, st, a, ev->weapon) : 0;
+        pen += draw; /* drawn and used this round: its actions too (003:101) */
+        if (ev->weapon >= 0 && (draw > 0 || d6_quick_now(st, a)))
+            d6_ready_now(s, st, a, ev->weapon,
+                         r->facts && ev->n_facts < D6_EV_FACTS ? &ev->facts[ev->n_facts++] : NULL);
         int n = ev->actions;
         if (ev->full) {
             if (!defend(r, a, false, ev->parry != 0, pen))
@@ -667,6 +675,10 @@ fray_status d6_apply(d6_run *r) {
     }
     case D6_EV_WAIT:
         ca->flags |= D6_F_WAITING;
+        break;
+    case D6_EV_READY: /* draw.c (003:101): the turn */
+        d6_ready_now(s, st, a, ev->weapon,
+                     r->facts && ev->n_facts < D6_EV_FACTS ? &ev->facts[ev->n_facts++] : NULL);
         break;
     default:
         return FRAY_ERR_INVALID;

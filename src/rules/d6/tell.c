@@ -145,6 +145,11 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
             else
                 put(&o, "none to %s's damage resistance (lightly built).\n", nm(s, f->other));
             break;
+        case D6_FACT_READY:
+            put(&o, "%s readies the %s (%d action%s).\n", nm(s, f->who),
+                f->a >= 0 && f->a < s->n_weapons ? s->w[f->a].name : "?", f->b,
+                f->b == 1 ? "" : "s");
+            break;
         case D6_FACT_SURPRISE:
             put(&o, "%s surprises its foes: %s.\n", nm(s, f->who),
                 f->a == D6_SURPRISE_FIRST ? "it acts first this round"
@@ -171,7 +176,7 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
 static const char *const fact_words[] = {"initiative", "round", "attack", "defense",
                                          "damage", "stay-up", "out", "move", "end",
                                          "wild-one", "aim", "interrupt", "scale",
-                                         "quick-draw", "surprise"};
+                                         "quick-draw", "surprise", "ready"};
 
 size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
                      size_t size) {
@@ -197,6 +202,8 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
         put(&o, ",\"parry\":true");
     if (ev->kind == D6_EV_MOVE)
         put(&o, ",\"x\":%d,\"y\":%d", ev->x, ev->y);
+    if (ev->kind == D6_EV_READY && ev->weapon >= 0 && ev->weapon < s->n_weapons)
+        put(&o, ",\"weapon\":\"%s\"", s->w[ev->weapon].name); /* draw.c */
     if (ev->kind == D6_EV_QUICK_DRAW) { /* draw.c */
         if (ev->weapon >= 0 && ev->weapon < s->n_weapons)
             put(&o, ",\"weapon\":\"%s\"", s->w[ev->weapon].name);
@@ -256,6 +263,10 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
             put(&o, ",\"modifier\":%d,\"to\":\"%s\",\"damage_modifier\":%d,\"damage_to\":\"%s\"",
                 f->a, f->b ? "difficulty" : "attack", f->c,
                 f->d > 0 ? "damage" : f->d == 0 ? "resistance" : "none");
+            break;
+        case D6_FACT_READY:
+            put(&o, ",\"weapon\":\"%s\",\"actions\":%d",
+                f->a >= 0 && f->a < s->n_weapons ? s->w[f->a].name : "?", f->b);
             break;
         case D6_FACT_SURPRISE:
             put(&o, ",\"surprise\":\"%s\"", f->a == D6_SURPRISE_FIRST ? "first" : "bonus");
@@ -360,7 +371,7 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
         int wi = json_is_string(v) ? weapon_of(s, json_string_value(v),
                                                strlen(json_string_value(v)))
                                    : -1;
-        if (wi < 0 || (k != D6_EV_ATTACK && k != D6_EV_QUICK_DRAW))
+        if (wi < 0 || (k != D6_EV_ATTACK && k != D6_EV_QUICK_DRAW && k != D6_EV_READY))
             BAD("command.weapon", "expected a weapon of the encounter (an attack's)");
         ev->weapon = (int8_t)wi;
     }
@@ -397,6 +408,8 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
             BAD("command.both", "expected true (an attack with a weapon in each hand)");
         ev->weapon = D6_BOTH_HANDS;
     }
+    if (k == D6_EV_READY && ev->weapon < 0)
+        BAD("command.weapon", "expected the weapon readied (003:101)");
     if (k == D6_EV_QUICK_DRAW) { /* draw.c */
         json_t *m = json_object_get(c, "moved"), *n = json_object_get(c, "attacks");
         if (!int_in(m, 1, 200))
@@ -578,6 +591,17 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
         if (t < 0)
             return bad_word(diag, text, tok[2], len[2], "no combatant of that id");
         cmd->target = (int8_t)t;
+        return FRAY_OK;
+    }
+    if (word_eq(w, wl, "ready")) { /* draw.c (003:101) */
+        cmd->kind = D6_EV_READY;
+        if (n != 3)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(w - text) + 1,
+                                  "ready which weapon? ID ready WEAPON");
+        int wi = weapon_of(s, tok[2], len[2]);
+        if (wi < 0)
+            return bad_word(diag, text, tok[2], len[2], "no weapon of that name in the encounter");
+        cmd->weapon = (int8_t)wi;
         return FRAY_OK;
     }
     if (word_eq(w, wl, "quick-draw")) /* draw.c (003:95) */
