@@ -114,7 +114,8 @@ static void counts_reset(d6_fight *f) {
 static void count_event(d6_fight *f, const int16_t *before) {
     const d6_event *ev = &f->ev;
     int a = ev->actor;
-    if (a >= 0 && ev->kind >= D6_EV_ATTACK && ev->kind != D6_EV_WAIT) {
+    if (a >= 0 && ev->kind >= D6_EV_ATTACK && ev->kind != D6_EV_WAIT &&
+        ev->kind != D6_EV_QUICK_DRAW) { /* announced, not an action */
         f->actions[a]++;
         if (f->by_kind[a][ev->kind - D6_EV_ATTACK] < UINT16_MAX)
             f->by_kind[a][ev->kind - D6_EV_ATTACK]++;

@@ -99,6 +99,8 @@ typedef struct d6_block {
     int8_t armour;          /* armour index; -1 none */
     uint32_t carried;       /* weapons carried but not in hand (bitmask) */
     bool trained_knockdown; /* may knock down a stronger foe (003:8) */
+    bool lightly_built;     /* large but lightly built: no scale on its
+                               damage resistance (003:107) */
 } d6_block;
 
 enum d6_tactics { D6_TAC_MELEE, D6_TAC_RANGED, D6_TAC_KINDS };
@@ -116,7 +118,9 @@ typedef struct d6_options {
     bool modifier_wild;       /* modifier-wild-die: no | yes (D7.11) */
     uint8_t initiative;       /* initiative: round | scene | first-action */
     bool damage_bonus;        /* damage-bonus: no | yes (core, optional) */
+    uint8_t weapon_scale;     /* weapon-scale: damage | all (003:108, D7.3) */
 } d6_options;
+enum d6_weapon_scale { D6_WSCALE_DAMAGE, D6_WSCALE_ALL };
 
 typedef struct d6_combatant {
     char id[D6_NAME], name[D6_NAME];
@@ -125,7 +129,9 @@ typedef struct d6_combatant {
     d6_block b;               /* its stat block, resolved */
     int16_t x, y;             /* where it stands, meters */
     uint8_t cover;            /* d6_cover against attacks on it */
+    uint8_t surprise;         /* d6_surprise: it surprises its foes (003:129) */
 } d6_combatant;
+enum d6_surprise { D6_SURPRISE_NONE, D6_SURPRISE_FIRST, D6_SURPRISE_BONUS };
 
 /* An encounter, loaded. */
 typedef struct d6_setup {
@@ -214,6 +220,12 @@ typedef struct d6_cstate {
     bool def_parry;           /* that defense is a parry: against melee only */
     int8_t aim_target;        /* whom it has aimed at (aim_dice > 0) */
     uint8_t aim_dice;         /* +1D a round of aiming, up to +3D (core) */
+    int32_t qd_round;         /* draw.c: the round a quick draw is for */
+    uint8_t qd_attacks;       /* its attacks (0: none announced) */
+    uint8_t qd_moved;         /* the dice moved to Acumen */
+    int8_t qd_weapon;         /* the weapon drawn (-1 unarmed) */
+    int8_t ready_w;           /* draw.c: the weapon readied into its hand, + 1
+                                 (0: its stat block's) */
 } d6_cstate;
 
 typedef struct d6_state {
@@ -235,6 +247,9 @@ enum d6_kind {
     D6_EV_MOVE,
     D6_EV_WAIT,
     D6_EV_AIM,                /* a round of aiming at the target (core) */
+    D6_EV_QUICK_DRAW,         /* draw.c: announced before initiative (003:95):
+                                 weapon, actions the attacks, x the dice moved */
+    D6_EV_READY,              /* draw.c: ready a carried weapon (003:101) */
     D6_EV_KINDS
 };
 
@@ -254,7 +269,16 @@ enum d6_fact_kind {
     D6_FACT_WILD_ONE, /* who's roll a (d6_roll_what) showed 1 on the Wild Die:
                          b 0 cancelled the highest die, 1 a complication */
     D6_FACT_AIM,      /* who aims at other: a the dice it adds now (1 to 3) */
-    D6_FACT_INTERRUPT /* who, having waited, interrupts (its action at -1D) */
+    D6_FACT_INTERRUPT, /* who, having waited, interrupts (its action at -1D) */
+    D6_FACT_SCALE,    /* who attacks other of another scale (scale.c): a the
+                         modifier to hitting, b 1 to the difficulty (a is
+                         larger) 0 to the attack total; c the modifier to
+                         damage, d 1 to the damage total, 0 to resistance,
+                         -1 none (lightly built) */
+    D6_FACT_QUICK_DRAW, /* who announces a quick draw (draw.c): a dice moved,
+                         b attacks, c initiative dice, d skill dice left */
+    D6_FACT_SURPRISE, /* who surprises its foes (draw.c): a d6_surprise */
+    D6_FACT_READY     /* who readies weapon a (draw.c), b actions it took */
 };
 enum d6_roll_what { D6_ROLL_INIT, D6_ROLL_ATTACK, D6_ROLL_DEFENSE,
                     D6_ROLL_DAMAGE, D6_ROLL_RESIST, D6_ROLL_STAY_UP,
@@ -295,6 +319,7 @@ typedef struct d6_run {
     size_t replay_die;
     fray_status failed;
     bool bad_die;             /* a die given that is not 1 to 6 */
+    int scale_res;            /* scale.c: added to the next resistance total */
 } d6_run;
 
 /* rules.c */
@@ -353,6 +378,70 @@ size_t d6_draw_map(const d6_setup *s, const d6_state *st, char *buf,
 struct fray_fight_view;
 fray_status d6_view(const d6_setup *s, const d6_state *st, int turn,
                     struct fray_fight_view *v);
+/* scale.c: the scale modifier (003:103-127) between two signed scales,
+ * |a - b| (D7.2), and where it goes when a attacks t with weapon w (-1
+ * unarmed): each field is added where its name says. */
+int d6_scale_mod(int a, int b);
+typedef struct d6_scale_adj {
+    int hit_mod, attack, difficulty;     /* hitting: the modifier, where */
+    int damage_mod, damage, resistance;  /* damage: the modifier, where */
+} d6_scale_adj;
+void d6_scale_attack(const d6_setup *s, int a, int t, int w, d6_scale_adj *out);
+
+/* draw.c: quick draw (003:95-99). From Acumen and the skill's code,
+ * `attacks` declared and `moved` dice moved to Acumen: the round's
+ * initiative code, the skill's code for every attack, and the most that
+ * may move (1D off the skill per extra attack, at least 1D left; pips
+ * stay, D7.21); a move too large refused in rules words. */
+typedef struct d6_quick {
+    d6_code acumen, skill;
+    int max_move;
+} d6_quick;
+fray_status d6_quick_draw(d6_code acumen, d6_code skill, int attacks, int moved,
+                          d6_quick *out, char *why, size_t size);
+/* draw.c hooks: the command checked (any time before `next`), applied
+ * (f: its fact, or NULL), the round's initiative code, the weapon and
+ * the penalty of an attack in a quick-draw round, an attack refused
+ * that breaks the announcement (other actions, another skill). */
+bool d6_quick_now(const d6_state *st, int i);
+fray_status d6_quick_check(const d6_setup *s, const d6_state *st, const d6_event *cmd,
+                           char *why, size_t size);
+void d6_quick_apply(const d6_setup *s, d6_state *st, const d6_event *ev, d6_fact *f);
+d6_code d6_quick_initiative(const d6_setup *s, const d6_state *st, int i);
+int d6_quick_weapon(const d6_setup *s, const d6_state *st, int a, int w);
+int d6_quick_penalty(const d6_state *st, int a, int actions);
+fray_status d6_quick_attack_check(const d6_setup *s, const d6_state *st,
+                                  const d6_event *cmd, char *why, size_t size);
+/* draw.c: moving a turn up (core; 003:21, 24: resisting an arm pin;
+ * 003:61: keeping hold of a disarmed item). i may when it has not acted
+ * this round: its turn comes later in the order, it has not waited and is
+ * not out. Moving it up spends that turn now (it leaves the rest of the
+ * round's order); false, and nothing changed, when it may not. */
+bool d6_turn_can_move_up(const d6_state *st, int i);
+bool d6_turn_move_up(d6_state *st, int i);
+/* draw.c: surprise (003:129), from the encounter: in round 1 those who
+ * act first go before everyone else (each group in initiative order);
+ * +1D (the dice given back to its rolls) on the first turn of one with
+ * the bonus. */
+void d6_surprise_order(const d6_setup *s, d6_state *st);
+int d6_surprise_bonus(const d6_setup *s, const d6_state *st, int a, bool interrupt);
+/* draw.c: multiple weapons (003:89). An attack's weapon D6_BOTH_HANDS
+ * attacks with the weapon in hand and the off-hand one in turn (each one
+ * action, the multi-action penalty on all); both must be one-handed and
+ * usable in either hand. d6_hand_weapon: the k-th attack's weapon (w
+ * unless both). */
+enum { D6_BOTH_HANDS = -2 };
+fray_status d6_both_check(const d6_setup *s, const d6_state *st, const d6_event *cmd,
+                          char *why, size_t size);
+int d6_hand_weapon(const d6_setup *s, int a, int given, int w, int k);
+/* draw.c: readying a weapon (003:101): the actions drawing w takes now
+ * (its `ready` count, at least 1; 0 when in hand or drawn quickly), the
+ * command checked, the weapon put in hand (f: its fact or NULL). */
+int d6_ready_cost(const d6_setup *s, const d6_state *st, int a, int w);
+fray_status d6_ready_check(const d6_setup *s, const d6_state *st, const d6_event *cmd,
+                           char *why, size_t size);
+void d6_ready_now(const d6_setup *s, d6_state *st, int a, int w, d6_fact *f);
+
 /* d6.c, for tests: a fight's state (fray__fight_rf). */
 d6_state *d6_fight_state(void *rfight);
 

@@ -96,7 +96,8 @@ static const char *const tactics_words[] = {"melee", "ranged"};
 
 /* The options (docs/file-formats.md "D6 files"), in the order of d6_options. */
 enum { OPT_HEALTH, OPT_WILD_ONE, OPT_MODIFIERS, OPT_MODIFIER_WILD,
-       OPT_INITIATIVE, OPT_DAMAGE_BONUS, N_OPTS };
+       OPT_INITIATIVE, OPT_DAMAGE_BONUS, OPT_WEAPON_SCALE, N_OPTS };
+static const char *const wscale_words[] = {"damage", "all"};
 static const struct {
     const char *key;
     const char *const *words;
@@ -108,6 +109,7 @@ static const struct {
     {"modifier-wild-die", yesno_words, 2},
     {"initiative", init_words, 3},
     {"damage-bonus", yesno_words, 2},
+    {"weapon-scale", wscale_words, 2},
 };
 
 static void opt_set(d6_options *o, int k, int v) {
@@ -117,6 +119,7 @@ static void opt_set(d6_options *o, int k, int v) {
     case OPT_MODIFIERS: o->modifiers_roll = v != 0; break;
     case OPT_MODIFIER_WILD: o->modifier_wild = v != 0; break;
     case OPT_INITIATIVE: o->initiative = (uint8_t)v; break;
+    case OPT_WEAPON_SCALE: o->weapon_scale = (uint8_t)v; break;
     default: o->damage_bonus = v != 0; break;
     }
 }
@@ -446,7 +449,8 @@ static fray_status read_block(dl *L, const yn *it) {
     static const char *const keys[] = {
         "name", "agility", "coordination", "physique", "intellect", "acumen",
         "charisma", "skills", "move", "body-points", "resistance", "scale",
-        "weapon", "off-hand", "armour", "carried", "trained-knockdown", "notes"};
+        "weapon", "off-hand", "armour", "carried", "trained-knockdown", "notes",
+        "lightly-built"};
     char b[64];
     if (it->type != YN_MAP)
         return FAIL(L, it, "expected a stat block (a mapping with name and the six "
@@ -560,6 +564,10 @@ static fray_status read_block(dl *L, const yn *it) {
                        "trained-knockdown (may knock down a stronger foe, 003:8)",
                        &bl.trained_knockdown)) != FRAY_OK)
         return st;
+    if ((st = get_bool(L, it, "lightly-built",
+                       "lightly-built (no scale on its damage resistance, 003:107)",
+                       &bl.lightly_built)) != FRAY_OK)
+        return st;
     L->blocks[L->n_blocks++] = bl;
     return FRAY_OK;
 }
@@ -638,12 +646,12 @@ static fray_status at_of(dl *L, const yn *v, int16_t *x, int16_t *y) {
 
 static fray_status read_combatant(dl *L, const yn *it) {
     static const char *const keys[] = {"id", "name", "statblock", "side", "at",
-                                       "cover", "tactics", "notes"};
+                                       "cover", "tactics", "notes", "surprise"};
     char b[64];
     if (it->type != YN_MAP)
         return FAIL(L, it, "expected a combatant (a mapping with id, statblock, at), got %s",
                     yr_got(it, b));
-    fray_status st = yr_keys(&L->r, it, "a combatant", keys, 8, false);
+    fray_status st = yr_keys(&L->r, it, "a combatant", keys, 9, false);
     if (st != FRAY_OK)
         return st;
     d6_setup *s = L->s;
@@ -720,6 +728,14 @@ static fray_status read_combatant(dl *L, const yn *it) {
                               "in hand or carried", c.name);
     }
     c.tactics = (uint8_t)x;
+    if ((v = yr_get(it, "surprise"))) { /* 003:129 */
+        static const char *const surprise_words[] = {"none", "first", "bonus"};
+        if ((st = yr_choice(&L->r, v, "surprise (first: acts first in round 1; bonus: "
+                                      "+1D to its first action)",
+                            surprise_words, 3, &x)) != FRAY_OK)
+            return st;
+        c.surprise = (uint8_t)x;
+    }
     s->c[s->n++] = c;
     return FRAY_OK;
 }

@@ -13,9 +13,11 @@
 #include <string.h>
 
 static const char *const kind_words[D6_EV_KINDS] = {"begin", "next", "attack",
-                                                    "defend", "move", "wait", "aim"};
+                                                    "defend", "move", "wait", "aim",
+                                                    "quick-draw", "ready"};
 static const char *const kind_titles[D6_EV_KINDS] = {"Begin", "Next round", "Attack",
-                                                     "Defense", "Move", "Wait", "Aim"};
+                                                     "Defense", "Move", "Wait", "Aim",
+                                                     "Quick draw", "Ready"};
 static const char *const wound_names[D6_W_LEVELS] = {
     "unhurt", "Stunned", "Wounded", "Severely Wounded", "Incapacitated",
     "Mortally Wounded", "Dead"};
@@ -228,6 +230,7 @@ static void order_make(const d6_setup *s, d6_state *st) {
         }
     st->n_order = (int8_t)n;
     st->pos = 0;
+    d6_surprise_order(s, st); /* draw.c: round 1 (003:129) */
 }
 
 static bool initiative(d6_run *r, bool roll_now) {
@@ -238,7 +241,7 @@ static bool initiative(d6_run *r, bool roll_now) {
             if (d6_out(&st->c[i]))
                 continue;
             int t;
-            if (!roll(r, s->c[i].b.attr[D6_ACUMEN], true, i, D6_ROLL_INIT, &t))
+            if (!roll(r, d6_quick_initiative(s, st, i), true, i, D6_ROLL_INIT, &t))
                 return false;
             st->c[i].init = (int16_t)t;
         }
@@ -256,6 +259,9 @@ fray_status d6_begin(d6_run *r) {
     r->ev->actor = r->ev->target = -1;
     if (!initiative(r, true))
         return r->failed != FRAY_OK ? r->failed : FRAY_ERR_INVALID;
+    for (int i = 0; i < r->s->n; i++) /* draw.c (003:129) */
+        if (r->s->c[i].surprise)
+            fact(r, D6_FACT_SURPRISE, i, -1, r->s->c[i].surprise, 0, 0, 0);
     return FRAY_OK;
 }
 
@@ -285,6 +291,8 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
     }
     if (cmd->actor < 0 || cmd->actor >= s->n)
         return refuse(why, size, "%s%s", "nobody to act", "");
+    if (cmd->kind == D6_EV_QUICK_DRAW) /* draw.c: before initiative (003:96) */
+        return d6_quick_check(s, st, cmd, why, size);
     const char *an = s->c[cmd->actor].name;
     /* Waiting (core): one who waited may interrupt later in the round. */
     bool interrupt = cmd->actor != a && (st->c[cmd->actor].flags & D6_F_WAITING) &&
@@ -298,6 +306,8 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
         return refuse(why, size, "it is %s's turn, not %s's", s->c[a].name, an);
     a = cmd->actor;
     const d6_cstate *ca = &st->c[a];
+    if (cmd->kind == D6_EV_READY) /* draw.c (003:101) */
+        return d6_ready_check(s, st, cmd, why, size);
     if (cmd->kind == D6_EV_MOVE) {
         if (ca->flags & D6_F_MOVED)
             return refuse(why, size, "%s has already moved this turn%s", an, "");
@@ -333,9 +343,15 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
     if (cmd->full && cmd->actions < 2)
         return refuse(why, size, "%s needs 2 actions or more to attack and dodge%s",
                       an, "");
-    int w = cmd->weapon >= 0 ? cmd->weapon : d6_weapon_of(s, a);
+    int w = d6_quick_weapon(s, st, a, cmd->weapon); /* draw.c */
+    if (d6_quick_attack_check(s, st, cmd, why, size) != FRAY_OK)
+        return FRAY_ERR_INVALID;
+    if (cmd->weapon == D6_BOTH_HANDS && d6_both_check(s, st, cmd, why, size) != FRAY_OK)
+        return FRAY_ERR_INVALID; /* draw.c (003:89) */
     if (cmd->weapon >= 0 && cmd->weapon != s->c[a].b.weapon &&
-        cmd->weapon != s->c[a].b.off_hand)
+        cmd->weapon != s->c[a].b.off_hand &&
+        !(d6_quick_now(st, a) && cmd->weapon == st->c[a].qd_weapon) &&
+        d6_ready_cost(s, st, a, cmd->weapon) == 0 && cmd->weapon != st->c[a].ready_w - 1)
         return refuse(why, size, "%s does not hold the %s", an, s->w[cmd->weapon].name);
     if (s->c[t].cover == D6_COVER_FULL)
         return refuse(why, size, "%s is in full cover: no direct attack on it%s",
@@ -468,6 +484,8 @@ static bool harm(d6_run *r, int a, int t, int dmg) {
         if (!roll(r, res, true, t, D6_ROLL_RESIST, &rt))
             return false;
     }
+    rt += r->scale_res; /* scale.c: a smaller attacker (003:105) */
+    r->scale_res = 0;
     int excess = dmg - rt;
     if (wounds) {
         int before = c->wound;
@@ -525,7 +543,10 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim) {
     if (!roll(r, penalised(d6_skill_code(s, a, skill), pen - aim), true, a, D6_ROLL_ATTACK,
               &at))
         return false;
-    int diff = defense_of(&st->c[t], ranged);
+    d6_scale_adj sc; /* scale.c (003:103-127) */
+    d6_scale_attack(s, a, t, w, &sc);
+    at += sc.attack;
+    int diff = defense_of(&st->c[t], ranged) + sc.difficulty;
     int dice = cover_dice(s->c[t].cover);
     if (ranged) {
         diff += band_mod[band];
@@ -538,6 +559,9 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim) {
     if (diff < 3)
         diff = 3; /* 003:2 */
     bool hit = at >= diff;
+    if (sc.hit_mod || sc.damage_mod)
+        fact(r, D6_FACT_SCALE, a, t, sc.hit_mod, sc.difficulty > 0, sc.damage_mod,
+             sc.damage ? 1 : sc.resistance ? 0 : -1);
     fact(r, D6_FACT_ATTACK, a, t, at, diff, hit, ranged ? band : D6_BAND_BEYOND);
     if (!hit)
         return true;
@@ -553,6 +577,8 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim) {
         return false;
     if (s->o.damage_bonus)
         dmg += (at - diff + 4) / 5; /* core: (total - difficulty) / 5, rounded up */
+    dmg += sc.damage;
+    r->scale_res = sc.resistance;
     return harm(r, a, t, dmg);
 }
 
@@ -574,6 +600,11 @@ fray_status d6_apply(d6_run *r) {
             return done(r);
         return FRAY_OK;
     }
+    if (ev->kind == D6_EV_QUICK_DRAW) { /* draw.c: no turn spent */
+        d6_quick_apply(s, st, ev,
+                       r->facts && ev->n_facts < D6_EV_FACTS ? &ev->facts[ev->n_facts++] : NULL);
+        return FRAY_OK;
+    }
     d6_cstate *ca = &st->c[a];
     bool interrupt = a != d6_actor(st);
     if (interrupt) {
@@ -585,7 +616,8 @@ fray_status d6_apply(d6_run *r) {
         ca->def_parry = false;
     }
     /* waiting counts as an action (core): the interrupt is a second one */
-    int pen = d6_wound_penalty(s, st, a) + (interrupt ? 1 : 0);
+    int pen = d6_wound_penalty(s, st, a) + (interrupt ? 1 : 0) -
+              d6_surprise_bonus(s, st, a, interrupt); /* draw.c: +1D (003:129) */
     /* Aiming (core): +1D a round, up to +3D, to its next attack on the one
      * it aimed at; any other action spends it. */
     int aim = ca->aim_dice;
@@ -605,8 +637,14 @@ fray_status d6_apply(d6_run *r) {
         fact(r, D6_FACT_AIM, a, ev->target, ca->aim_dice, 0, 0, 0);
         break;
     case D6_EV_ATTACK: {
-        int w = ev->weapon >= 0 ? ev->weapon : d6_weapon_of(s, a);
-        pen += ev->actions - 1; /* each action beyond the first: -1D (core) */
+        int w = d6_quick_weapon(s, st, a, ev->weapon);
+        /* each action beyond the first: -1D (core); quick draw: draw.c */
+        pen += d6_quick_penalty(st, a, ev->actions);
+        int draw = ev->weapon >= 0 ? d6_ready_cost(s, st, a, ev->weapon) : 0;
+        pen += draw; /* drawn and used this round: its actions too (003:101) */
+        if (ev->weapon >= 0 && (draw > 0 || d6_quick_now(st, a)))
+            d6_ready_now(s, st, a, ev->weapon,
+                         r->facts && ev->n_facts < D6_EV_FACTS ? &ev->facts[ev->n_facts++] : NULL);
         int n = ev->actions;
         if (ev->full) {
             if (!defend(r, a, false, ev->parry != 0, pen))
@@ -614,7 +652,7 @@ fray_status d6_apply(d6_run *r) {
             n--;
         }
         for (int k = 0; k < n && !d6_out(&st->c[ev->target]); k++)
-            if (!attack_once(r, a, ev->target, w, pen,
+            if (!attack_once(r, a, ev->target, d6_hand_weapon(s, a, ev->weapon, w, k), pen,
                              k == 0 && aimed == ev->target ? aim : 0))
                 return done(r);
         break;
@@ -637,6 +675,10 @@ fray_status d6_apply(d6_run *r) {
     }
     case D6_EV_WAIT:
         ca->flags |= D6_F_WAITING;
+        break;
+    case D6_EV_READY: /* draw.c (003:101): the turn */
+        d6_ready_now(s, st, a, ev->weapon,
+                     r->facts && ev->n_facts < D6_EV_FACTS ? &ev->facts[ev->n_facts++] : NULL);
         break;
     default:
         return FRAY_ERR_INVALID;

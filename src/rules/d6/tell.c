@@ -135,6 +135,33 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
             put(&o, "%s aims at %s: +%dD to its next attack on it.\n", nm(s, f->who),
                 nm(s, f->other), f->a);
             break;
+        case D6_FACT_SCALE:
+            put(&o, "%s is %s than %s (scale modifier %d): +%d to %s, ", nm(s, f->who),
+                f->b ? "larger" : "smaller", nm(s, f->other), f->a, f->a,
+                f->b ? "the combat difficulty" : "its attack total");
+            if (f->d > 0)
+                put(&o, "+%d to the damage total.\n", f->c);
+            else if (f->d == 0)
+                put(&o, "+%d to %s's damage resistance.\n", f->c, nm(s, f->other));
+            else
+                put(&o, "none to %s's damage resistance (lightly built).\n", nm(s, f->other));
+            break;
+        case D6_FACT_READY:
+            put(&o, "%s readies the %s (%d action%s).\n", nm(s, f->who),
+                f->a >= 0 && f->a < s->n_weapons ? s->w[f->a].name : "?", f->b,
+                f->b == 1 ? "" : "s");
+            break;
+        case D6_FACT_SURPRISE:
+            put(&o, "%s surprises its foes: %s.\n", nm(s, f->who),
+                f->a == D6_SURPRISE_FIRST ? "it acts first this round"
+                                          : "+1D to its first action");
+            break;
+        case D6_FACT_QUICK_DRAW:
+            put(&o, "%s announces a quick draw for the next round: %dD moved to Acumen "
+                    "(%dD for initiative), %d attack%s at %dD with no further "
+                    "multi-action penalty.\n",
+                nm(s, f->who), f->a, f->c, f->b, f->b == 1 ? "" : "s", f->d);
+            break;
         case D6_FACT_WILD_ONE:
             put(&o, "%s's %s roll: the Wild Die shows 1: %s.\n", nm(s, f->who),
                 roll_word(f->a),
@@ -149,7 +176,8 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
 
 static const char *const fact_words[] = {"initiative", "round", "attack", "defense",
                                          "damage", "stay-up", "out", "move", "end",
-                                         "wild-one", "aim", "interrupt"};
+                                         "wild-one", "aim", "interrupt", "scale",
+                                         "quick-draw", "surprise", "ready"};
 
 size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
                      size_t size) {
@@ -163,6 +191,8 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
     if (ev->kind == D6_EV_ATTACK) {
         if (ev->weapon >= 0 && ev->weapon < s->n_weapons)
             put(&o, ",\"weapon\":\"%s\"", s->w[ev->weapon].name);
+        if (ev->weapon == D6_BOTH_HANDS)
+            put(&o, ",\"both\":true"); /* draw.c (003:89) */
         put(&o, ",\"actions\":%d", ev->actions);
         if (ev->full)
             put(&o, ",\"defend\":true");
@@ -173,6 +203,13 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
         put(&o, ",\"parry\":true");
     if (ev->kind == D6_EV_MOVE)
         put(&o, ",\"x\":%d,\"y\":%d", ev->x, ev->y);
+    if (ev->kind == D6_EV_READY && ev->weapon >= 0 && ev->weapon < s->n_weapons)
+        put(&o, ",\"weapon\":\"%s\"", s->w[ev->weapon].name); /* draw.c */
+    if (ev->kind == D6_EV_QUICK_DRAW) { /* draw.c */
+        if (ev->weapon >= 0 && ev->weapon < s->n_weapons)
+            put(&o, ",\"weapon\":\"%s\"", s->w[ev->weapon].name);
+        put(&o, ",\"moved\":%d,\"attacks\":%d", ev->x, ev->actions);
+    }
     put(&o, "},\"given\":%s,\"dice\":[", ev->given ? "true" : "false");
     for (int i = 0; i < ev->n_dice; i++)
         put(&o, "%s%d", i ? "," : "", ev->dice[i]);
@@ -222,6 +259,22 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
             break;
         case D6_FACT_END:
             put(&o, ",\"winner\":%d", f->a);
+            break;
+        case D6_FACT_SCALE:
+            put(&o, ",\"modifier\":%d,\"to\":\"%s\",\"damage_modifier\":%d,\"damage_to\":\"%s\"",
+                f->a, f->b ? "difficulty" : "attack", f->c,
+                f->d > 0 ? "damage" : f->d == 0 ? "resistance" : "none");
+            break;
+        case D6_FACT_READY:
+            put(&o, ",\"weapon\":\"%s\",\"actions\":%d",
+                f->a >= 0 && f->a < s->n_weapons ? s->w[f->a].name : "?", f->b);
+            break;
+        case D6_FACT_SURPRISE:
+            put(&o, ",\"surprise\":\"%s\"", f->a == D6_SURPRISE_FIRST ? "first" : "bonus");
+            break;
+        case D6_FACT_QUICK_DRAW:
+            put(&o, ",\"moved\":%d,\"attacks\":%d,\"initiative_dice\":%d,\"skill_dice\":%d",
+                f->a, f->b, f->c, f->d);
             break;
         case D6_FACT_AIM:
             put(&o, ",\"dice\":%d", f->a);
@@ -293,7 +346,8 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
         if (strcmp(json_string_value(v), d6_kind_word(i)) == 0)
             k = i;
     if (k < 0)
-        BAD("command.action", "expected an action: begin, next, attack, defend, move, wait or aim");
+        BAD("command.action", "expected an action: begin, next, attack, defend, move, wait, aim "
+                             "or quick-draw");
     ev->kind = (uint8_t)k;
     if ((v = json_object_get(c, "actor"))) {
         int i = json_is_string(v) ? who_of(s, json_string_value(v), strlen(json_string_value(v))) : -1;
@@ -311,7 +365,7 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
         int wi = json_is_string(v) ? weapon_of(s, json_string_value(v),
                                                strlen(json_string_value(v)))
                                    : -1;
-        if (wi < 0 || k != D6_EV_ATTACK)
+        if (wi < 0 || (k != D6_EV_ATTACK && k != D6_EV_QUICK_DRAW && k != D6_EV_READY))
             BAD("command.weapon", "expected a weapon of the encounter (an attack's)");
         ev->weapon = (int8_t)wi;
     }
@@ -342,6 +396,22 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
             BAD("command.y", "expected where it moves to, in meters (-30000 to 30000)");
         ev->x = (int16_t)json_integer_value(x);
         ev->y = (int16_t)json_integer_value(y);
+    }
+    if ((v = json_object_get(c, "both"))) { /* draw.c (003:89) */
+        if (!json_is_true(v) || k != D6_EV_ATTACK || ev->weapon >= 0)
+            BAD("command.both", "expected true (an attack with a weapon in each hand)");
+        ev->weapon = D6_BOTH_HANDS;
+    }
+    if (k == D6_EV_READY && ev->weapon < 0)
+        BAD("command.weapon", "expected the weapon readied (003:101)");
+    if (k == D6_EV_QUICK_DRAW) { /* draw.c */
+        json_t *m = json_object_get(c, "moved"), *n = json_object_get(c, "attacks");
+        if (!int_in(m, 1, 200))
+            BAD("command.moved", "expected the dice moved to Acumen (1 or more)");
+        if (!int_in(n, 1, D6_MAX_ACTIONS))
+            BAD("command.attacks", "expected the attacks (1 to %d)", D6_MAX_ACTIONS);
+        ev->x = (int16_t)json_integer_value(m);
+        ev->actions = (uint8_t)json_integer_value(n);
     }
     if (k == D6_EV_AIM && ev->target < 0)
         BAD("command", "aiming needs a target");
@@ -397,6 +467,39 @@ static bool small_int(const char *w, size_t n, long lo, long hi, long *val) {
         return false;
     *val = v;
     return true;
+}
+
+/* `ID quick-draw N [attacks K] [with WEAPON]` (draw.c, 003:95-99). */
+static fray_status d6_parse_quick_draw(const d6_setup *s, const char *text,
+                                       const char *const *tok, const size_t *len, int n,
+                                       d6_event *cmd, fray_diag *diag) {
+    cmd->kind = D6_EV_QUICK_DRAW;
+    cmd->actions = 1;
+    long v;
+    if (n < 3 || !small_int(tok[2], len[2], 1, 200, &v))
+        return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(tok[1] - text) + 1,
+                              "quick-draw takes the skill dice moved to Acumen: "
+                              "ID quick-draw N [attacks K] [with WEAPON]");
+    cmd->x = (int16_t)v;
+    for (int k = 3; k < n; k++) {
+        if (word_eq(tok[k], len[k], "with") && k + 1 < n) {
+            int wi = weapon_of(s, tok[k + 1], len[k + 1]);
+            if (wi < 0)
+                return bad_word(diag, text, tok[k + 1], len[k + 1],
+                                "no weapon of that name in the encounter");
+            cmd->weapon = (int8_t)wi;
+            k++;
+        } else if (word_eq(tok[k], len[k], "attacks") && k + 1 < n) {
+            if (!small_int(tok[k + 1], len[k + 1], 1, D6_MAX_ACTIONS, &v))
+                return bad_word(diag, text, tok[k + 1], len[k + 1],
+                                "expected the attacks this round, 1 to 4");
+            cmd->actions = (uint8_t)v;
+            k++;
+        } else {
+            return bad_word(diag, text, tok[k], len[k], "expected `attacks K` or `with WEAPON`");
+        }
+    }
+    return FRAY_OK;
 }
 
 fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
@@ -484,9 +587,23 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
         cmd->target = (int8_t)t;
         return FRAY_OK;
     }
+    if (word_eq(w, wl, "ready")) { /* draw.c (003:101) */
+        cmd->kind = D6_EV_READY;
+        if (n != 3)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(w - text) + 1,
+                                  "ready which weapon? ID ready WEAPON");
+        int wi = weapon_of(s, tok[2], len[2]);
+        if (wi < 0)
+            return bad_word(diag, text, tok[2], len[2], "no weapon of that name in the encounter");
+        cmd->weapon = (int8_t)wi;
+        return FRAY_OK;
+    }
+    if (word_eq(w, wl, "quick-draw")) /* draw.c (003:95) */
+        return d6_parse_quick_draw(s, text, tok, len, n, cmd, diag);
     if (!word_eq(w, wl, "attack"))
         return bad_word(diag, text, w, wl,
-                        "expected attack, defend, move, wait or aim");
+                        "expected attack, defend, move, wait or aim; "
+                        "or, before next, quick-draw N");
     cmd->kind = D6_EV_ATTACK;
     cmd->actions = 1;
     if (n < 3)
@@ -502,6 +619,8 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
             if (wi < 0)
                 return bad_word(diag, text, tok[k + 1], len[k + 1],
                                 "no weapon of that name in the encounter");
+            if (cmd->weapon == D6_BOTH_HANDS)
+                return bad_word(diag, text, tok[k], len[k], "`both` attacks with the two in hand");
             cmd->weapon = (int8_t)wi;
             k++;
         } else if (word_eq(tok[k], len[k], "actions") && k + 1 < n) {
@@ -511,6 +630,8 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
                                 "expected the actions declared this round, 1 to 4");
             cmd->actions = (uint8_t)v;
             k++;
+        } else if (word_eq(tok[k], len[k], "both") && cmd->weapon < 0) { /* 003:89 */
+            cmd->weapon = D6_BOTH_HANDS;
         } else if (word_eq(tok[k], len[k], "defend")) {
             cmd->full = 1;
         } else if (word_eq(tok[k], len[k], "parry")) {
@@ -523,6 +644,8 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
     }
     if (cmd->full && cmd->actions < 2)
         cmd->actions = 2; /* attack and dodge: two actions */
+    if (cmd->weapon == D6_BOTH_HANDS && cmd->actions < 2 + cmd->full)
+        cmd->actions = (uint8_t)(2 + cmd->full); /* one action a weapon (003:89) */
     return FRAY_OK;
 }
 
