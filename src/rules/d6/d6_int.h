@@ -214,6 +214,8 @@ typedef struct d6_cstate {
     bool def_parry;           /* that defense is a parry: against melee only */
     int8_t aim_target;        /* whom it has aimed at (aim_dice > 0) */
     uint8_t aim_dice;         /* +1D a round of aiming, up to +3D (core) */
+    int8_t held_by;           /* grabs.c: 1 + who holds it; 0 free (003:10-11) */
+    uint8_t hold_kind;        /* grabs.c: the d6_grab it is held by */
 } d6_cstate;
 
 typedef struct d6_state {
@@ -235,6 +237,8 @@ enum d6_kind {
     D6_EV_MOVE,
     D6_EV_WAIT,
     D6_EV_AIM,                /* a round of aiming at the target (core) */
+    D6_EV_SQUEEZE,            /* grabs.c: the holder's Strength Damage (003:10-11) */
+    D6_EV_ESCAPE,             /* grabs.c: the held one's escape (003:65) */
     D6_EV_KINDS
 };
 
@@ -254,7 +258,11 @@ enum d6_fact_kind {
     D6_FACT_WILD_ONE, /* who's roll a (d6_roll_what) showed 1 on the Wild Die:
                          b 0 cancelled the highest die, 1 a complication */
     D6_FACT_AIM,      /* who aims at other: a the dice it adds now (1 to 3) */
-    D6_FACT_INTERRUPT /* who, having waited, interrupts (its action at -1D) */
+    D6_FACT_INTERRUPT, /* who, having waited, interrupts (its action at -1D) */
+    D6_FACT_GRAB,     /* grabs.c: who holds other: a d6_grab */
+    D6_FACT_ESCAPE,   /* grabs.c: who tries to escape other: a its total, b
+                         the holder's, c escaped */
+    D6_FACT_RELEASE   /* grabs.c: who lets go of other */
 };
 enum d6_roll_what { D6_ROLL_INIT, D6_ROLL_ATTACK, D6_ROLL_DEFENSE,
                     D6_ROLL_DAMAGE, D6_ROLL_RESIST, D6_ROLL_STAY_UP,
@@ -277,6 +285,8 @@ typedef struct d6_event {
     uint8_t given;            /* the dice were given by hand */
     uint8_t parry;            /* defend, attack's defense: a parry, not a dodge */
     int16_t x, y;             /* move: where to */
+    uint8_t grab;             /* attack: a d6_grab (grabs.c); 0 a blow (packed
+                                 with the command: before the dice) */
     uint16_t n_dice, n_facts;
     uint8_t dice[D6_EV_DICE];
     d6_fact facts[D6_EV_FACTS];
@@ -353,6 +363,34 @@ size_t d6_draw_map(const d6_setup *s, const d6_state *st, char *buf,
 struct fray_fight_view;
 fray_status d6_view(const d6_setup *s, const d6_state *st, int turn,
                     struct fray_fight_view *v);
+/* ---- grabs.c: grabs, tackle, escape (seed 003:10-17, 30, 35, 65;
+ * docs/rules/d6.md "Grabs") ---------------------------------------------- */
+enum d6_grab { D6_GRAB_NONE, D6_GRAB_HOLD, D6_GRAB_CHOKE, D6_GRAB_TACKLE,
+               D6_GRABS };
+const char *d6_grab_word(int g);            /* "choke" */
+int d6_grab_of(const char *w, size_t n);    /* its d6_grab; -1 none */
+/* Who holds i (-1: free, or its holder is out of the fight). */
+int d6_holder(const d6_state *st, int i);
+/* Whom i holds (-1 nobody in the fight). */
+int d6_holding(const d6_state *st, int i);
+/* What a hold forbids the command (rules words into why), FRAY_OK. */
+fray_status d6_grab_check(const d6_setup *s, const d6_state *st,
+                          const d6_event *cmd, char *why, size_t size);
+/* The dice a grab adds to the combat difficulty (003:30). */
+int d6_grab_dice(int g);
+/* A grab that hit: its damage and the hold (rules.c's attack). */
+bool d6_grab_hit(d6_run *r, int a, int t, int at, int diff);
+/* Squeeze and escape, applied; the holds a mover lets go. */
+bool d6_grab_apply(d6_run *r);
+void d6_grab_release_mover(d6_run *r, int a);
+/* The tactics: a tackled one escapes, a holder squeezes (true: chosen). */
+bool d6_grab_choose(const d6_setup *s, const d6_state *st, int a, d6_event *cmd);
+/* rules.c, for grabs.c: a roll, a fact, damage on t, a modifier. */
+bool d6_run_roll(d6_run *r, d6_code c, bool wild, int who, int what, int *total);
+void d6_run_fact(d6_run *r, int kind, int who, int other, int a, int b, int c, int d);
+bool d6_run_harm(d6_run *r, int a, int t, int dmg);
+bool d6_run_modifier(d6_run *r, int who, int dice, int *out);
+
 /* d6.c, for tests: a fight's state (fray__fight_rf). */
 d6_state *d6_fight_state(void *rfight);
 

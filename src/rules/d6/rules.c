@@ -13,9 +13,11 @@
 #include <string.h>
 
 static const char *const kind_words[D6_EV_KINDS] = {"begin", "next", "attack",
-                                                    "defend", "move", "wait", "aim"};
+                                                    "defend", "move", "wait", "aim",
+                                                    "squeeze", "escape"};
 static const char *const kind_titles[D6_EV_KINDS] = {"Begin", "Next round", "Attack",
-                                                     "Defense", "Move", "Wait", "Aim"};
+                                                     "Defense", "Move", "Wait", "Aim",
+                                                     "Squeeze", "Escape"};
 static const char *const wound_names[D6_W_LEVELS] = {
     "unhurt", "Stunned", "Wounded", "Severely Wounded", "Incapacitated",
     "Mortally Wounded", "Dead"};
@@ -298,6 +300,9 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
         return refuse(why, size, "it is %s's turn, not %s's", s->c[a].name, an);
     a = cmd->actor;
     const d6_cstate *ca = &st->c[a];
+    fray_status held = d6_grab_check(s, st, cmd, why, size); /* grabs.c */
+    if (held != FRAY_OK)
+        return held;
     if (cmd->kind == D6_EV_MOVE) {
         if (ca->flags & D6_F_MOVED)
             return refuse(why, size, "%s has already moved this turn%s", an, "");
@@ -333,7 +338,7 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
     if (cmd->full && cmd->actions < 2)
         return refuse(why, size, "%s needs 2 actions or more to attack and dodge%s",
                       an, "");
-    int w = cmd->weapon >= 0 ? cmd->weapon : d6_weapon_of(s, a);
+    int w = cmd->grab ? -1 : cmd->weapon >= 0 ? cmd->weapon : d6_weapon_of(s, a);
     if (cmd->weapon >= 0 && cmd->weapon != s->c[a].b.weapon &&
         cmd->weapon != s->c[a].b.off_hand)
         return refuse(why, size, "%s does not hold the %s", an, s->w[cmd->weapon].name);
@@ -531,6 +536,7 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim) {
         diff += band_mod[band];
         dice += s->light;
     }
+    dice += d6_grab_dice(r->ev->grab); /* 003:30 */
     int m = 0;
     if (!modifier(r, a, dice, &m))
         return false;
@@ -541,6 +547,8 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim) {
     fact(r, D6_FACT_ATTACK, a, t, at, diff, hit, ranged ? band : D6_BAND_BEYOND);
     if (!hit)
         return true;
+    if (r->ev->grab)
+        return d6_grab_hit(r, a, t, at, diff);
     d6_code dc = {0, 0};
     if (w >= 0)
         dc = s->w[w].damage;
@@ -605,7 +613,7 @@ fray_status d6_apply(d6_run *r) {
         fact(r, D6_FACT_AIM, a, ev->target, ca->aim_dice, 0, 0, 0);
         break;
     case D6_EV_ATTACK: {
-        int w = ev->weapon >= 0 ? ev->weapon : d6_weapon_of(s, a);
+        int w = ev->grab ? -1 : ev->weapon >= 0 ? ev->weapon : d6_weapon_of(s, a);
         pen += ev->actions - 1; /* each action beyond the first: -1D (core) */
         int n = ev->actions;
         if (ev->full) {
@@ -628,6 +636,7 @@ fray_status d6_apply(d6_run *r) {
         bool free_move = 2.0 * sqrt(dx * dx + dy * dy) <= move_of(s, a) + 1e-9;
         ca->x = ev->x;
         ca->y = ev->y;
+        d6_grab_release_mover(r, a); /* a holder who moves lets go */
         fact(r, D6_FACT_MOVE, a, -1, ev->x, ev->y, !free_move || interrupt, 0);
         if (free_move && !interrupt) {
             ca->flags |= D6_F_MOVED; /* half its Move or less: no action */
@@ -637,6 +646,11 @@ fray_status d6_apply(d6_run *r) {
     }
     case D6_EV_WAIT:
         ca->flags |= D6_F_WAITING;
+        break;
+    case D6_EV_SQUEEZE:
+    case D6_EV_ESCAPE:
+        if (!d6_grab_apply(r))
+            return done(r);
         break;
     default:
         return FRAY_ERR_INVALID;
@@ -683,6 +697,8 @@ void d6_choose(const d6_setup *s, const d6_state *st, d6_event *cmd) {
         return;
     }
     cmd->actor = (int8_t)a;
+    if (d6_grab_choose(s, st, a, cmd))
+        return;
     int w = d6_weapon_of(s, a);
     bool ranged = is_ranged(s, w);
     int best = -1, nearest = -1, near_d = 0, in_reach = 0, friends = 0;
@@ -755,4 +771,17 @@ void d6_choose(const d6_setup *s, const d6_state *st, d6_event *cmd) {
     double step = want * 2 <= mv ? want : mv;
     cmd->kind = D6_EV_MOVE;
     toward(st, a, nearest, step, &cmd->x, &cmd->y);
+}
+
+/* ---- For grabs.c ------------------------------------------------------------ */
+
+bool d6_run_roll(d6_run *r, d6_code c, bool wild, int who, int what, int *total) {
+    return roll(r, c, wild, who, what, total);
+}
+void d6_run_fact(d6_run *r, int kind, int who, int other, int a, int b, int c, int d) {
+    fact(r, kind, who, other, a, b, c, d);
+}
+bool d6_run_harm(d6_run *r, int a, int t, int dmg) { return harm(r, a, t, dmg); }
+bool d6_run_modifier(d6_run *r, int who, int dice, int *out) {
+    return modifier(r, who, dice, out);
 }

@@ -134,6 +134,18 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
             put(&o, "%s aims at %s: +%dD to its next attack on it.\n", nm(s, f->who),
                 nm(s, f->other), f->a);
             break;
+        case D6_FACT_GRAB:
+            put(&o, "%s %s %s.\n", nm(s, f->who),
+                f->a == D6_GRAB_TACKLE ? "tackles" : f->a == D6_GRAB_CHOKE ? "chokes" : "holds",
+                nm(s, f->other));
+            break;
+        case D6_FACT_ESCAPE:
+            put(&o, "%s tries to escape %s: %d against %d, %s.\n", nm(s, f->who),
+                nm(s, f->other), f->a, f->b, f->c ? "free" : "still held");
+            break;
+        case D6_FACT_RELEASE:
+            put(&o, "%s lets go of %s.\n", nm(s, f->who), nm(s, f->other));
+            break;
         case D6_FACT_WILD_ONE:
             put(&o, "%s's %s roll: the Wild Die shows 1: %s.\n", nm(s, f->who),
                 roll_word(f->a),
@@ -148,7 +160,8 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
 
 static const char *const fact_words[] = {"initiative", "round", "attack", "defense",
                                          "damage", "stay-up", "out", "move", "end",
-                                         "wild-one", "aim", "interrupt"};
+                                         "wild-one", "aim", "interrupt",
+                                         "grab", "escape", "release"};
 
 size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
                      size_t size) {
@@ -165,6 +178,8 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
         put(&o, ",\"actions\":%d", ev->actions);
         if (ev->full)
             put(&o, ",\"defend\":true");
+        if (ev->grab)
+            put(&o, ",\"grab\":\"%s\"", d6_grab_word(ev->grab));
     }
     if (ev->kind == D6_EV_DEFEND && ev->full)
         put(&o, ",\"full\":true");
@@ -224,6 +239,13 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
             break;
         case D6_FACT_AIM:
             put(&o, ",\"dice\":%d", f->a);
+            break;
+        case D6_FACT_GRAB:
+            put(&o, ",\"grab\":\"%s\"", d6_grab_word(f->a));
+            break;
+        case D6_FACT_ESCAPE:
+            put(&o, ",\"total\":%d,\"holder_total\":%d,\"result\":\"%s\"", f->a, f->b,
+                f->c ? "free" : "held");
             break;
         case D6_FACT_WILD_ONE:
             put(&o, ",\"roll\":\"%s\",\"result\":\"%s\"", roll_word(f->a),
@@ -299,7 +321,8 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
         if (strcmp(json_string_value(v), d6_kind_word(i)) == 0)
             k = i;
     if (k < 0)
-        BAD("command.action", "expected an action: begin, next, attack, defend, move, wait or aim");
+        BAD("command.action", "expected an action: begin, next, attack, defend, move, wait, aim, "
+                             "squeeze or escape");
     ev->kind = (uint8_t)k;
     if ((v = json_object_get(c, "actor"))) {
         int i = json_is_string(v) ? who_of(s, json_string_value(v), strlen(json_string_value(v))) : -1;
@@ -309,7 +332,7 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
     }
     if ((v = json_object_get(c, "target"))) {
         int i = json_is_string(v) ? who_of(s, json_string_value(v), strlen(json_string_value(v))) : -1;
-        if (i < 0 || (k != D6_EV_ATTACK && k != D6_EV_AIM))
+        if (i < 0 || (k != D6_EV_ATTACK && k != D6_EV_AIM && k != D6_EV_SQUEEZE))
             BAD("command.target", "expected a combatant's id (an attack's or aim's target)");
         ev->target = (int8_t)i;
     }
@@ -334,6 +357,14 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
         if (!json_is_boolean(v) || (k != D6_EV_ATTACK && k != D6_EV_DEFEND))
             BAD(k == D6_EV_ATTACK ? "command.defend" : "command.full", "expected true or false");
         ev->full = json_is_true(v);
+    }
+    if ((v = json_object_get(c, "grab"))) {
+        int g = json_is_string(v) ? d6_grab_of(json_string_value(v),
+                                               strlen(json_string_value(v)))
+                                  : -1;
+        if (g < 0 || k != D6_EV_ATTACK)
+            BAD("command.grab", "expected hold, choke or tackle (an attack's grab)");
+        ev->grab = (uint8_t)g;
     }
     if ((v = json_object_get(c, "parry"))) {
         if (!json_is_boolean(v) || (k != D6_EV_ATTACK && k != D6_EV_DEFEND))
@@ -479,6 +510,12 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
         cmd->y = (int16_t)y;
         return FRAY_OK;
     }
+    if (word_eq(w, wl, "squeeze") || word_eq(w, wl, "escape")) {
+        cmd->kind = word_eq(w, wl, "squeeze") ? D6_EV_SQUEEZE : D6_EV_ESCAPE;
+        if (n > 2)
+            return bad_word(diag, text, tok[2], len[2], "squeeze and escape take nothing more");
+        return FRAY_OK;
+    }
     if (word_eq(w, wl, "aim")) {
         cmd->kind = D6_EV_AIM;
         if (n != 3)
@@ -522,9 +559,18 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
         } else if (word_eq(tok[k], len[k], "parry")) {
             cmd->full = 1;
             cmd->parry = 1;
+        } else if ((word_eq(tok[k], len[k], "grab") || word_eq(tok[k], len[k], "tackle")) &&
+                   !cmd->grab) {
+            cmd->grab = word_eq(tok[k], len[k], "tackle") ? D6_GRAB_TACKLE : D6_GRAB_HOLD;
+            int g = k + 1 < n && cmd->grab == D6_GRAB_HOLD ? d6_grab_of(tok[k + 1], len[k + 1]) : -1;
+            if (g == D6_GRAB_HOLD || g == D6_GRAB_CHOKE) { /* grab [hold|choke] */
+                cmd->grab = (uint8_t)g;
+                k++;
+            }
         } else {
             return bad_word(diag, text, tok[k], len[k],
-                            "expected `with WEAPON`, `actions N`, `defend` or `parry`");
+                            "expected `with WEAPON`, `actions N`, `defend`, `parry`, "
+                            "`grab [hold|choke]` or `tackle`");
         }
     }
     if (cmd->full && cmd->actions < 2)
@@ -551,6 +597,9 @@ static void status_words(const d6_setup *s, const d6_state *st, int i, out *o) {
         put(o, ", waiting");
     if (c->aim_dice > 0)
         put(o, ", aiming at %s +%dD", nm(s, c->aim_target), c->aim_dice);
+    if (d6_holder(st, i) >= 0)
+        put(o, ", %s by %s", c->hold_kind == D6_GRAB_TACKLE ? "tackled" : "held",
+            nm(s, d6_holder(st, i)));
     if (c->defense != D6_DEF_NONE)
         put(o, ", %s%s %d", c->defense == D6_DEF_FULL ? "full defense, " : "",
             c->def_parry ? "parrying" : "dodging", c->def_total);
