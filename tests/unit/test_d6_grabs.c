@@ -215,3 +215,34 @@ Test(d6_grabs, journal_round_trip_and_release) {
     fray_fight_free(f);
     fray_fight_free(g);
 }
+
+/* D7.14, option escape-tie (set as a sweep sets it, by its words): a tie
+ * of 12 against 12 goes to the holder under `holder` (the default) and
+ * frees the escapee under `escapee`; 13 against 12 frees under both. */
+Test(d6_grabs, escape_tie_option_D7_14) {
+    const char *words[2] = {"holder", "escapee"};
+    for (int k = 0; k < 2; k++) {
+        for (int won = 0; won < 2; won++) {
+            d6_fx_duel(&S);
+            S.o.health = D6_HEALTH_BODY_POINTS;
+            fray_diag diag;
+            memset(&diag, 0, sizeof diag);
+            cr_assert_eq(d6_vary(&S, "escape-tie", words[k], &diag), FRAY_OK, "%s",
+                         diag.message);
+            cr_assert_eq(S.o.escape_tie_escapee, k == 1);
+            fray_setup fs = d6_fx_setup(&S);
+            fray_fight *f = d6_fx_start(&fs, (const int[]){5, 5, 5, 2, 2}, 5);
+            d6_fx_ok(f, "knight move 5,0", NULL, 0);
+            d6_fx_ok(f, "knight attack brigand grab hold", (const int[]){5, 5, 5, 5, 4}, 5);
+            const int tie[] = {4, 4, 4, 3, 4, 4}, win[] = {4, 4, 5, 3, 4, 4};
+            d6_fx_ok(f, "brigand escape", won ? win : tie, 6);
+            bool free_now = d6_holder(d6_fx_st(f), 1) < 0;
+            cr_assert_eq(free_now, won || k == 1, "escape-tie %s, %s", words[k],
+                         won ? "13 against 12" : "a tie");
+            fray_fight_free(f);
+        }
+    }
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_neq(d6_vary(&S, "escape-tie", "nobody", &diag), FRAY_OK);
+}

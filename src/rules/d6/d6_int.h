@@ -116,6 +116,7 @@ typedef struct d6_options {
     bool modifier_wild;       /* modifier-wild-die: no | yes (D7.11) */
     uint8_t initiative;       /* initiative: round | scene | first-action */
     bool damage_bonus;        /* damage-bonus: no | yes (core, optional) */
+    bool escape_tie_escapee;  /* escape-tie: holder | escapee (D7.14, grabs.c) */
 } d6_options;
 
 typedef struct d6_combatant {

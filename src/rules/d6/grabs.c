@@ -146,7 +146,8 @@ bool d6_grab_apply(d6_run *r) {
     if (!d6_run_roll(r, physique_or_lifting(s, a), true, a, D6_ROLL_ATTACK, &mine) ||
         !d6_run_roll(r, physique_or_lifting(s, h), true, h, D6_ROLL_DEFENSE, &theirs))
         return false;
-    bool free_now = mine > theirs; /* D7.14: a tie goes to the holder */
+    /* D7.14, escape-tie: a tie goes to the holder (default) or the escapee */
+    bool free_now = mine > theirs || (mine == theirs && s->o.escape_tie_escapee);
     d6_run_fact(r, D6_FACT_ESCAPE, a, h, mine, theirs, free_now, 0);
     if (free_now) {
         st->c[a].held_by = 0;

@@ -93,10 +93,11 @@ static const uint8_t light_dice[] = {0, 1, 2, 4};
 static const char *const cover_words[] = {"none", "quarter", "half",
                                           "three-quarters", "full"};
 static const char *const tactics_words[] = {"melee", "ranged"};
+static const char *const escape_tie_words[] = {"holder", "escapee"};
 
 /* The options (docs/file-formats.md "D6 files"), in the order of d6_options. */
 enum { OPT_HEALTH, OPT_WILD_ONE, OPT_MODIFIERS, OPT_MODIFIER_WILD,
-       OPT_INITIATIVE, OPT_DAMAGE_BONUS, N_OPTS };
+       OPT_INITIATIVE, OPT_DAMAGE_BONUS, OPT_ESCAPE_TIE, N_OPTS };
 static const struct {
     const char *key;
     const char *const *words;
@@ -108,6 +109,7 @@ static const struct {
     {"modifier-wild-die", yesno_words, 2},
     {"initiative", init_words, 3},
     {"damage-bonus", yesno_words, 2},
+    {"escape-tie", escape_tie_words, 2}, /* grabs.c (D7.14) */
 };
 
 static void opt_set(d6_options *o, int k, int v) {
@@ -117,6 +119,7 @@ static void opt_set(d6_options *o, int k, int v) {
     case OPT_MODIFIERS: o->modifiers_roll = v != 0; break;
     case OPT_MODIFIER_WILD: o->modifier_wild = v != 0; break;
     case OPT_INITIATIVE: o->initiative = (uint8_t)v; break;
+    case OPT_ESCAPE_TIE: o->escape_tie_escapee = v != 0; break;
     default: o->damage_bonus = v != 0; break;
     }
 }
