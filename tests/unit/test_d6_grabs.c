@@ -246,3 +246,82 @@ Test(d6_grabs, escape_tie_option_D7_14) {
     memset(&diag, 0, sizeof diag);
     cr_assert_neq(d6_vary(&S, "escape-tie", "nobody", &diag), FRAY_OK);
 }
+
+/* 003:63: an entangling weapon (a bola: throwing, 3D, 10/20/30 m, in the
+ * knight's hand) hit by throwing (Coordination 2D+2 [5,5] = 12 against
+ * 10 at Short range) binds the brigand with its damage total (3D [4,4,4]
+ * = 12) and does no damage unless spiked; the bound one may only break
+ * free (Physique 3D [4,4,3] = 11 < 12: still bound) or slip free
+ * (Agility 3D [4,4,4] = 12: meets it, free), each an action; the
+ * journal replays it. Spiked: the 12 is damage too (against [2]). */
+static void add_bola(bool spiked) {
+    d6_fx_duel(&S);
+    S.o.health = D6_HEALTH_BODY_POINTS;
+    d6_weapon *b = &S.w[S.n_weapons];
+    memset(b, 0, sizeof *b);
+    snprintf(b->name, sizeof b->name, "bola");
+    b->skill = D6_SK_THROWING;
+    b->damage = d6_fx_code("3D");
+    b->range[0] = 10;
+    b->range[1] = 20;
+    b->range[2] = 30;
+    b->hands = 1;
+    b->entangling = true;
+    b->spiked = spiked;
+    S.c[0].b.weapon = (int8_t)S.n_weapons++;
+}
+
+Test(d6_grabs, entangle_break_or_slip_free_003_63) {
+    add_bola(false);
+    fray_setup fs = d6_fx_setup(&S);
+    fray_fight *f = d6_fx_start(&fs, (const int[]){5, 5, 5, 2, 2}, 5);
+    d6_fx_ok(f, "knight attack brigand", (const int[]){5, 5, 4, 4, 4}, 5);
+    char j[4096];
+    last_json(f, j, sizeof j);
+    has(j, "\"fact\":\"entangle\"");
+    has(j, "\"damage\":12,\"spiked\":false");
+    d6_state *st = d6_fx_st(f);
+    cr_assert_eq(st->c[1].tangle, 12);
+    cr_assert_eq(st->c[1].bp, S.c[1].b.body_points, "no damage unless spiked");
+    fray_diag diag;
+    cr_assert_eq(try_cmd(f, "brigand attack knight", NULL, 0, &diag), FRAY_ERR_INVALID);
+    cr_assert(strstr(diag.message, "entangled"), "%s", diag.message);
+    cr_assert_eq(try_cmd(f, "brigand escape", NULL, 0, &diag), FRAY_ERR_INVALID);
+    d6_event cmd;
+    d6_choose(&S, st, &cmd);
+    cr_assert_eq(cmd.kind, D6_EV_BREAK_FREE, "the tactics: Physique 3D, Agility 3D: break");
+    d6_fx_ok(f, "brigand break-free", (const int[]){4, 4, 3}, 3);
+    last_json(f, j, sizeof j);
+    has(j, "\"how\":\"break\",\"total\":11,\"difficulty\":12,\"result\":\"entangled\"");
+    cr_assert_eq(st->c[1].tangle, 12);
+    d6_fx_ok(f, "next", (const int[]){5, 5, 5, 2, 2}, 5);
+    d6_fx_ok(f, "knight wait", NULL, 0);
+    d6_fx_ok(f, "brigand slip-free", (const int[]){4, 4, 4}, 3);
+    cr_assert_eq(st->c[1].tangle, 0, "12 meets 12: free");
+    cr_assert_eq(try_cmd(f, "brigand slip-free", NULL, 0, &diag), FRAY_ERR_INVALID);
+    size_t cap = 1 << 16, n = 0;
+    char *text = malloc(cap);
+    cr_assert_not_null(text);
+    for (int i = 0; i < fray_fight_events(f); i++) {
+        n += fray_event_json(f, i, text + n, cap - n - 1);
+        text[n++] = '\n';
+    }
+    text[n] = '\0';
+    fray_fight_options o = {.journal = true, .facts = true, .until = 0};
+    fray_fight *g = NULL;
+    cr_assert_eq(fray_fight_new(&fs, 99, &o, NULL, NULL, &g), FRAY_OK);
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(fray_fight_replay_journal(g, text, n, NULL, &diag), FRAY_OK, "%s",
+                 diag.message);
+    cr_assert(fray_fight_same(f, g));
+    free(text);
+    fray_fight_free(f);
+    fray_fight_free(g);
+    add_bola(true);
+    fs = d6_fx_setup(&S);
+    f = d6_fx_start(&fs, (const int[]){5, 5, 5, 2, 2}, 5);
+    d6_fx_ok(f, "knight attack brigand", (const int[]){5, 5, 4, 4, 4, 2}, 6);
+    cr_assert_eq(d6_fx_st(f)->c[1].bp, S.c[1].b.body_points - 10, "spiked: 12 against 2");
+    cr_assert_eq(d6_fx_st(f)->c[1].tangle, 12);
+    fray_fight_free(f);
+}

@@ -217,6 +217,8 @@ typedef struct d6_cstate {
     uint8_t aim_dice;         /* +1D a round of aiming, up to +3D (core) */
     int8_t held_by;           /* grabs.c: 1 + who holds it; 0 free (003:10-11) */
     uint8_t hold_kind;        /* grabs.c: the d6_grab it is held by */
+    int16_t tangle;           /* grabs.c: entangled: the weapon's damage total
+                                 to meet to get free; 0 free (003:63) */
 } d6_cstate;
 
 typedef struct d6_state {
@@ -240,6 +242,8 @@ enum d6_kind {
     D6_EV_AIM,                /* a round of aiming at the target (core) */
     D6_EV_SQUEEZE,            /* grabs.c: the holder's Strength Damage (003:10-11) */
     D6_EV_ESCAPE,             /* grabs.c: the held one's escape (003:65) */
+    D6_EV_BREAK_FREE,         /* grabs.c: snapping an entangling weapon (003:63) */
+    D6_EV_SLIP_FREE,          /* grabs.c: slipping out of it (003:63) */
     D6_EV_KINDS
 };
 
@@ -263,7 +267,11 @@ enum d6_fact_kind {
     D6_FACT_GRAB,     /* grabs.c: who holds other: a d6_grab */
     D6_FACT_ESCAPE,   /* grabs.c: who tries to escape other: a its total, b
                          the holder's, c escaped */
-    D6_FACT_RELEASE   /* grabs.c: who lets go of other */
+    D6_FACT_RELEASE,  /* grabs.c: who lets go of other */
+    D6_FACT_ENTANGLE, /* grabs.c: who entangles other: a the weapon's damage
+                         total, b 1 spiked (damage done) */
+    D6_FACT_TANGLE_FREE /* grabs.c: who tries to get free: a its total, b the
+                         total to meet, c free, d 0 break, 1 slip */
 };
 enum d6_roll_what { D6_ROLL_INIT, D6_ROLL_ATTACK, D6_ROLL_DEFENSE,
                     D6_ROLL_DAMAGE, D6_ROLL_RESIST, D6_ROLL_STAY_UP,
@@ -384,6 +392,8 @@ bool d6_grab_hit(d6_run *r, int a, int t, int at, int diff);
 /* Squeeze and escape, applied; the holds a mover lets go. */
 bool d6_grab_apply(d6_run *r);
 void d6_grab_release_mover(d6_run *r, int a);
+/* An entangling weapon's hit (003:63): the damage total dmg binds t. */
+bool d6_entangle_hit(d6_run *r, int a, int t, int dmg);
 /* The tactics: a tackled one escapes, a holder squeezes (true: chosen). */
 bool d6_grab_choose(const d6_setup *s, const d6_state *st, int a, d6_event *cmd);
 /* rules.c, for grabs.c: a roll, a fact, damage on t, a modifier. */

@@ -66,6 +66,12 @@ fray_status d6_grab_check(const d6_setup *s, const d6_state *st,
     if (h >= 0 && cmd->kind == D6_EV_MOVE)
         return refuse(why, size, "%s is held by %s: it must escape before it moves", an,
                       s->c[h].name);
+    bool freeing = cmd->kind == D6_EV_BREAK_FREE || cmd->kind == D6_EV_SLIP_FREE;
+    if (st->c[a].tangle > 0 && !freeing)
+        return refuse(why, size, "%s is entangled: it may only break free or slip free%s",
+                      an, "");
+    if (freeing && st->c[a].tangle <= 0)
+        return refuse(why, size, "%s is not entangled%s", an, "");
     if (cmd->kind == D6_EV_ESCAPE && h < 0)
         return refuse(why, size, "%s is not held by anyone%s", an, "");
     if (cmd->kind == D6_EV_SQUEEZE && d6_holding(st, a) < 0)
@@ -96,6 +102,22 @@ static long value(d6_code c) { return (long)c.dice * 3 + c.pips; }
 static d6_code physique_or_lifting(const d6_setup *s, int i) {
     d6_code p = s->c[i].b.attr[D6_PHYSIQUE], l = d6_skill_code(s, i, D6_SK_LIFTING);
     return value(l) > value(p) ? l : p;
+}
+
+static d6_code agility_or_acrobatics(const d6_setup *s, int i) {
+    d6_code p = s->c[i].b.attr[D6_AGILITY], l = d6_skill_code(s, i, D6_SK_ACROBATICS);
+    return value(l) > value(p) ? l : p;
+}
+
+bool d6_entangle_hit(d6_run *r, int a, int t, int dmg) {
+    const d6_setup *s = r->s;
+    int w = r->ev->weapon >= 0 ? r->ev->weapon : d6_weapon_of(s, a);
+    bool spiked = w >= 0 && s->w[w].spiked;
+    int16_t need = (int16_t)(dmg > 1 ? dmg : 1);
+    if (r->st->c[t].tangle < need)
+        r->st->c[t].tangle = need; /* two bindings: the stronger one counts */
+    d6_run_fact(r, D6_FACT_ENTANGLE, a, t, dmg, spiked, 0, 0);
+    return spiked ? d6_run_harm(r, a, t, dmg) : true; /* no damage unless spiked */
 }
 
 bool d6_grab_hit(d6_run *r, int a, int t, int at, int diff) {
@@ -139,6 +161,19 @@ bool d6_grab_apply(d6_run *r) {
         r->ev->target = (int8_t)t;
         return d6_run_harm(r, a, t, dmg);
     }
+    if (r->ev->kind == D6_EV_BREAK_FREE || r->ev->kind == D6_EV_SLIP_FREE) {
+        bool slip = r->ev->kind == D6_EV_SLIP_FREE;
+        int tot = 0, need = st->c[a].tangle;
+        if (need <= 0 || !d6_run_roll(r, slip ? agility_or_acrobatics(s, a)
+                                              : physique_or_lifting(s, a),
+                                      true, a, D6_ROLL_ATTACK, &tot))
+            return false;
+        bool out = tot >= need; /* 003:63: meets or beats */
+        d6_run_fact(r, D6_FACT_TANGLE_FREE, a, -1, tot, need, out, slip);
+        if (out)
+            st->c[a].tangle = 0;
+        return true;
+    }
     int h = d6_holder(st, a);
     if (h < 0)
         return false;
@@ -163,7 +198,12 @@ void d6_grab_release_mover(d6_run *r, int a) {
 }
 
 bool d6_grab_choose(const d6_setup *s, const d6_state *st, int a, d6_event *cmd) {
-    (void)s;
+    if (st->c[a].tangle > 0 && !d6_out(&st->c[a])) {
+        cmd->kind = value(agility_or_acrobatics(s, a)) > value(physique_or_lifting(s, a))
+                        ? D6_EV_SLIP_FREE
+                        : D6_EV_BREAK_FREE;
+        return true;
+    }
     int h = d6_holder(st, a);
     if (h >= 0 && st->c[a].hold_kind == D6_GRAB_TACKLE) {
         cmd->kind = D6_EV_ESCAPE;

@@ -14,10 +14,10 @@
 
 static const char *const kind_words[D6_EV_KINDS] = {"begin", "next", "attack",
                                                     "defend", "move", "wait", "aim",
-                                                    "squeeze", "escape"};
+                                                    "squeeze", "escape", "break-free", "slip-free"};
 static const char *const kind_titles[D6_EV_KINDS] = {"Begin", "Next round", "Attack",
                                                      "Defense", "Move", "Wait", "Aim",
-                                                     "Squeeze", "Escape"};
+                                                     "Squeeze", "Escape", "Break free", "Slip free"};
 static const char *const wound_names[D6_W_LEVELS] = {
     "unhurt", "Stunned", "Wounded", "Severely Wounded", "Incapacitated",
     "Mortally Wounded", "Dead"};
@@ -561,6 +561,8 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim) {
         return false;
     if (s->o.damage_bonus)
         dmg += (at - diff + 4) / 5; /* core: (total - difficulty) / 5, rounded up */
+    if (w >= 0 && s->w[w].entangling)
+        return d6_entangle_hit(r, a, t, dmg); /* grabs.c, 003:63 */
     return harm(r, a, t, dmg);
 }
 
@@ -649,6 +651,8 @@ fray_status d6_apply(d6_run *r) {
         break;
     case D6_EV_SQUEEZE:
     case D6_EV_ESCAPE:
+    case D6_EV_BREAK_FREE:
+    case D6_EV_SLIP_FREE:
         if (!d6_grab_apply(r))
             return done(r);
         break;

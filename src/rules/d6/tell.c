@@ -146,6 +146,14 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
         case D6_FACT_RELEASE:
             put(&o, "%s lets go of %s.\n", nm(s, f->who), nm(s, f->other));
             break;
+        case D6_FACT_ENTANGLE:
+            put(&o, "%s entangles %s: %d to break free or slip free%s.\n", nm(s, f->who),
+                nm(s, f->other), f->a, f->b ? "; the spikes do damage" : ", no damage");
+            break;
+        case D6_FACT_TANGLE_FREE:
+            put(&o, "%s tries to %s free: %d against %d, %s.\n", nm(s, f->who),
+                f->d ? "slip" : "break", f->a, f->b, f->c ? "free" : "still entangled");
+            break;
         case D6_FACT_WILD_ONE:
             put(&o, "%s's %s roll: the Wild Die shows 1: %s.\n", nm(s, f->who),
                 roll_word(f->a),
@@ -161,7 +169,8 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
 static const char *const fact_words[] = {"initiative", "round", "attack", "defense",
                                          "damage", "stay-up", "out", "move", "end",
                                          "wild-one", "aim", "interrupt",
-                                         "grab", "escape", "release"};
+                                         "grab", "escape", "release", "entangle",
+                                         "free"};
 
 size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
                      size_t size) {
@@ -247,6 +256,13 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
             put(&o, ",\"total\":%d,\"holder_total\":%d,\"result\":\"%s\"", f->a, f->b,
                 f->c ? "free" : "held");
             break;
+        case D6_FACT_ENTANGLE:
+            put(&o, ",\"damage\":%d,\"spiked\":%s", f->a, f->b ? "true" : "false");
+            break;
+        case D6_FACT_TANGLE_FREE:
+            put(&o, ",\"how\":\"%s\",\"total\":%d,\"difficulty\":%d,\"result\":\"%s\"",
+                f->d ? "slip" : "break", f->a, f->b, f->c ? "free" : "entangled");
+            break;
         case D6_FACT_WILD_ONE:
             put(&o, ",\"roll\":\"%s\",\"result\":\"%s\"", roll_word(f->a),
                 f->b ? "complication" : "cancel-highest");
@@ -322,7 +338,7 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
             k = i;
     if (k < 0)
         BAD("command.action", "expected an action: begin, next, attack, defend, move, wait, aim, "
-                             "squeeze or escape");
+                             "squeeze, escape, break-free or slip-free");
     ev->kind = (uint8_t)k;
     if ((v = json_object_get(c, "actor"))) {
         int i = json_is_string(v) ? who_of(s, json_string_value(v), strlen(json_string_value(v))) : -1;
@@ -510,10 +526,15 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
         cmd->y = (int16_t)y;
         return FRAY_OK;
     }
-    if (word_eq(w, wl, "squeeze") || word_eq(w, wl, "escape")) {
-        cmd->kind = word_eq(w, wl, "squeeze") ? D6_EV_SQUEEZE : D6_EV_ESCAPE;
+    int gk = word_eq(w, wl, "squeeze")      ? D6_EV_SQUEEZE
+             : word_eq(w, wl, "escape")     ? D6_EV_ESCAPE
+             : word_eq(w, wl, "break-free") ? D6_EV_BREAK_FREE
+             : word_eq(w, wl, "slip-free")  ? D6_EV_SLIP_FREE
+                                            : -1;
+    if (gk >= 0) { /* grabs.c */
+        cmd->kind = (uint8_t)gk;
         if (n > 2)
-            return bad_word(diag, text, tok[2], len[2], "squeeze and escape take nothing more");
+            return bad_word(diag, text, tok[2], len[2], "that action takes nothing more");
         return FRAY_OK;
     }
     if (word_eq(w, wl, "aim")) {
@@ -600,6 +621,8 @@ static void status_words(const d6_setup *s, const d6_state *st, int i, out *o) {
     if (d6_holder(st, i) >= 0)
         put(o, ", %s by %s", c->hold_kind == D6_GRAB_TACKLE ? "tackled" : "held",
             nm(s, d6_holder(st, i)));
+    if (c->tangle > 0 && !d6_out(c))
+        put(o, ", entangled (%d to get free)", c->tangle);
     if (c->defense != D6_DEF_NONE)
         put(o, ", %s%s %d", c->defense == D6_DEF_FULL ? "full defense, " : "",
             c->def_parry ? "parrying" : "dodging", c->def_total);
