@@ -325,3 +325,35 @@ Test(d6_grabs, entangle_break_or_slip_free_003_63) {
     cr_assert_eq(d6_fx_st(f)->c[1].tangle, 12);
     fray_fight_free(f);
 }
+
+/* 003:13, D7.7: a flip is a grab (+2D: 16 to hit, fighting [5,5,5]+1 =
+ * 16); the ground does 3D (no Wild Die: [3,3,3] = 9, against the
+ * leather's [2]); no hold after; the flipped one's next turn is spent
+ * getting up, its only action (the tactics choose it too). */
+Test(d6_grabs, flip_3D_then_get_up_003_13) {
+    fray_setup fs;
+    fray_fight *f = close_duel(&fs);
+    d6_fx_ok(f, "knight attack brigand grab flip", (const int[]){5, 5, 5, 3, 3, 3, 2}, 7);
+    char j[4096];
+    last_json(f, j, sizeof j);
+    has(j, "\"grab\":\"flip\"");
+    has(j, "\"damage\":9,\"resistance\":2");
+    d6_state *st = d6_fx_st(f);
+    cr_assert_eq(st->c[1].bp, S.c[1].b.body_points - 7);
+    cr_assert_eq(d6_holder(st, 1), -1, "a flip holds nobody after");
+    cr_assert(st->c[1].flipped);
+    fray_diag diag;
+    cr_assert_eq(try_cmd(f, "brigand attack knight", NULL, 0, &diag), FRAY_ERR_INVALID);
+    cr_assert(strstr(diag.message, "getting up"), "%s", diag.message);
+    d6_event cmd;
+    d6_choose(&S, st, &cmd);
+    cr_assert_eq(cmd.kind, D6_EV_GET_UP);
+    d6_fx_ok(f, "brigand get-up", NULL, 0);
+    cr_assert(!st->c[1].flipped);
+    last_json(f, j, sizeof j);
+    has(j, "\"fact\":\"get-up\"");
+    d6_fx_ok(f, "next", (const int[]){5, 5, 5, 2, 2}, 5);
+    d6_fx_ok(f, "knight wait", NULL, 0);
+    cr_assert_eq(try_cmd(f, "brigand get-up", NULL, 0, &diag), FRAY_ERR_INVALID);
+    fray_fight_free(f);
+}

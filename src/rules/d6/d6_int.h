@@ -219,6 +219,8 @@ typedef struct d6_cstate {
     uint8_t hold_kind;        /* grabs.c: the d6_grab it is held by */
     int16_t tangle;           /* grabs.c: entangled: the weapon's damage total
                                  to meet to get free; 0 free (003:63) */
+    uint8_t flipped;          /* grabs.c: flipped: its next turn is spent
+                                 getting up (003:13, D7.7) */
 } d6_cstate;
 
 typedef struct d6_state {
@@ -244,6 +246,7 @@ enum d6_kind {
     D6_EV_ESCAPE,             /* grabs.c: the held one's escape (003:65) */
     D6_EV_BREAK_FREE,         /* grabs.c: snapping an entangling weapon (003:63) */
     D6_EV_SLIP_FREE,          /* grabs.c: slipping out of it (003:63) */
+    D6_EV_GET_UP,             /* grabs.c: the flipped one's turn (003:13) */
     D6_EV_KINDS
 };
 
@@ -270,8 +273,9 @@ enum d6_fact_kind {
     D6_FACT_RELEASE,  /* grabs.c: who lets go of other */
     D6_FACT_ENTANGLE, /* grabs.c: who entangles other: a the weapon's damage
                          total, b 1 spiked (damage done) */
-    D6_FACT_TANGLE_FREE /* grabs.c: who tries to get free: a its total, b the
+    D6_FACT_TANGLE_FREE, /* grabs.c: who tries to get free: a its total, b the
                          total to meet, c free, d 0 break, 1 slip */
+    D6_FACT_GET_UP    /* grabs.c: who spends its turn getting up */
 };
 enum d6_roll_what { D6_ROLL_INIT, D6_ROLL_ATTACK, D6_ROLL_DEFENSE,
                     D6_ROLL_DAMAGE, D6_ROLL_RESIST, D6_ROLL_STAY_UP,
@@ -375,7 +379,7 @@ fray_status d6_view(const d6_setup *s, const d6_state *st, int turn,
 /* ---- grabs.c: grabs, tackle, escape (seed 003:10-17, 30, 35, 65;
  * docs/rules/d6.md "Grabs") ---------------------------------------------- */
 enum d6_grab { D6_GRAB_NONE, D6_GRAB_HOLD, D6_GRAB_CHOKE, D6_GRAB_TACKLE,
-               D6_GRABS };
+               D6_GRAB_FLIP, D6_GRABS };
 const char *d6_grab_word(int g);            /* "choke" */
 int d6_grab_of(const char *w, size_t n);    /* its d6_grab; -1 none */
 /* Who holds i (-1: free, or its holder is out of the fight). */

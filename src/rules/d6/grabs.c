@@ -14,7 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const grab_words[D6_GRABS] = {"blow", "hold", "choke", "tackle"};
+static const char *const grab_words[D6_GRABS] = {"blow", "hold", "choke", "tackle",
+                                                          "flip"};
 
 const char *d6_grab_word(int g) {
     return g >= 0 && g < D6_GRABS ? grab_words[g] : "?";
@@ -66,6 +67,11 @@ fray_status d6_grab_check(const d6_setup *s, const d6_state *st,
     if (h >= 0 && cmd->kind == D6_EV_MOVE)
         return refuse(why, size, "%s is held by %s: it must escape before it moves", an,
                       s->c[h].name);
+    if (st->c[a].flipped && cmd->kind != D6_EV_GET_UP)
+        return refuse(why, size, "%s was flipped: it spends this turn getting up "
+                                 "(get-up)%s", an, "");
+    if (!st->c[a].flipped && cmd->kind == D6_EV_GET_UP)
+        return refuse(why, size, "%s is not on the ground from a flip%s", an, "");
     bool freeing = cmd->kind == D6_EV_BREAK_FREE || cmd->kind == D6_EV_SLIP_FREE;
     if (st->c[a].tangle > 0 && !freeing)
         return refuse(why, size, "%s is entangled: it may only break free or slip free%s",
@@ -124,6 +130,16 @@ bool d6_grab_hit(d6_run *r, int a, int t, int at, int diff) {
     const d6_setup *s = r->s;
     int g = r->ev->grab;
     int dmg = 0;
+    if (g == D6_GRAB_FLIP) {
+        /* 003:13: 3D from the ground (the ground's roll: no Wild Die), no
+         * hold after; the next turn is spent getting up (D7.7) */
+        d6_code ground = {3, 0};
+        if (!d6_run_roll(r, ground, false, a, D6_ROLL_DAMAGE, &dmg))
+            return false;
+        r->st->c[t].flipped = 1;
+        d6_run_fact(r, D6_FACT_GRAB, a, t, g, 0, 0, 0);
+        return d6_run_harm(r, a, t, dmg);
+    }
     if (!d6_run_roll(r, strength(s, a), true, a, D6_ROLL_DAMAGE, &dmg))
         return false;
     if (g == D6_GRAB_HOLD) {
@@ -160,6 +176,11 @@ bool d6_grab_apply(d6_run *r) {
             return false;
         r->ev->target = (int8_t)t;
         return d6_run_harm(r, a, t, dmg);
+    }
+    if (r->ev->kind == D6_EV_GET_UP) {
+        st->c[a].flipped = 0;
+        d6_run_fact(r, D6_FACT_GET_UP, a, -1, 0, 0, 0, 0);
+        return true;
     }
     if (r->ev->kind == D6_EV_BREAK_FREE || r->ev->kind == D6_EV_SLIP_FREE) {
         bool slip = r->ev->kind == D6_EV_SLIP_FREE;
@@ -198,6 +219,10 @@ void d6_grab_release_mover(d6_run *r, int a) {
 }
 
 bool d6_grab_choose(const d6_setup *s, const d6_state *st, int a, d6_event *cmd) {
+    if (st->c[a].flipped) {
+        cmd->kind = D6_EV_GET_UP;
+        return true;
+    }
     if (st->c[a].tangle > 0 && !d6_out(&st->c[a])) {
         cmd->kind = value(agility_or_acrobatics(s, a)) > value(physique_or_lifting(s, a))
                         ? D6_EV_SLIP_FREE

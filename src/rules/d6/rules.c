@@ -14,10 +14,12 @@
 
 static const char *const kind_words[D6_EV_KINDS] = {"begin", "next", "attack",
                                                     "defend", "move", "wait", "aim",
-                                                    "squeeze", "escape", "break-free", "slip-free"};
+                                                    "squeeze", "escape", "break-free", "slip-free",
+                                                    "get-up"};
 static const char *const kind_titles[D6_EV_KINDS] = {"Begin", "Next round", "Attack",
                                                      "Defense", "Move", "Wait", "Aim",
-                                                     "Squeeze", "Escape", "Break free", "Slip free"};
+                                                     "Squeeze", "Escape", "Break free", "Slip free",
+                                                     "Get up"};
 static const char *const wound_names[D6_W_LEVELS] = {
     "unhurt", "Stunned", "Wounded", "Severely Wounded", "Incapacitated",
     "Mortally Wounded", "Dead"};
@@ -653,6 +655,7 @@ fray_status d6_apply(d6_run *r) {
     case D6_EV_ESCAPE:
     case D6_EV_BREAK_FREE:
     case D6_EV_SLIP_FREE:
+    case D6_EV_GET_UP:
         if (!d6_grab_apply(r))
             return done(r);
         break;

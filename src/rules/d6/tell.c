@@ -136,7 +136,10 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
             break;
         case D6_FACT_GRAB:
             put(&o, "%s %s %s.\n", nm(s, f->who),
-                f->a == D6_GRAB_TACKLE ? "tackles" : f->a == D6_GRAB_CHOKE ? "chokes" : "holds",
+                f->a == D6_GRAB_TACKLE  ? "tackles"
+                : f->a == D6_GRAB_CHOKE ? "chokes"
+                : f->a == D6_GRAB_FLIP  ? "flips to the ground"
+                                        : "holds",
                 nm(s, f->other));
             break;
         case D6_FACT_ESCAPE:
@@ -149,6 +152,9 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
         case D6_FACT_ENTANGLE:
             put(&o, "%s entangles %s: %d to break free or slip free%s.\n", nm(s, f->who),
                 nm(s, f->other), f->a, f->b ? "; the spikes do damage" : ", no damage");
+            break;
+        case D6_FACT_GET_UP:
+            put(&o, "%s spends its turn getting up.\n", nm(s, f->who));
             break;
         case D6_FACT_TANGLE_FREE:
             put(&o, "%s tries to %s free: %d against %d, %s.\n", nm(s, f->who),
@@ -170,7 +176,7 @@ static const char *const fact_words[] = {"initiative", "round", "attack", "defen
                                          "damage", "stay-up", "out", "move", "end",
                                          "wild-one", "aim", "interrupt",
                                          "grab", "escape", "release", "entangle",
-                                         "free"};
+                                         "free", "get-up"};
 
 size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
                      size_t size) {
@@ -338,7 +344,7 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
             k = i;
     if (k < 0)
         BAD("command.action", "expected an action: begin, next, attack, defend, move, wait, aim, "
-                             "squeeze, escape, break-free or slip-free");
+                             "squeeze, escape, break-free, slip-free or get-up");
     ev->kind = (uint8_t)k;
     if ((v = json_object_get(c, "actor"))) {
         int i = json_is_string(v) ? who_of(s, json_string_value(v), strlen(json_string_value(v))) : -1;
@@ -379,7 +385,7 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
                                                strlen(json_string_value(v)))
                                   : -1;
         if (g < 0 || k != D6_EV_ATTACK)
-            BAD("command.grab", "expected hold, choke or tackle (an attack's grab)");
+            BAD("command.grab", "expected hold, choke, tackle or flip (an attack's grab)");
         ev->grab = (uint8_t)g;
     }
     if ((v = json_object_get(c, "parry"))) {
@@ -530,6 +536,7 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
              : word_eq(w, wl, "escape")     ? D6_EV_ESCAPE
              : word_eq(w, wl, "break-free") ? D6_EV_BREAK_FREE
              : word_eq(w, wl, "slip-free")  ? D6_EV_SLIP_FREE
+             : word_eq(w, wl, "get-up")     ? D6_EV_GET_UP
                                             : -1;
     if (gk >= 0) { /* grabs.c */
         cmd->kind = (uint8_t)gk;
@@ -584,14 +591,14 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
                    !cmd->grab) {
             cmd->grab = word_eq(tok[k], len[k], "tackle") ? D6_GRAB_TACKLE : D6_GRAB_HOLD;
             int g = k + 1 < n && cmd->grab == D6_GRAB_HOLD ? d6_grab_of(tok[k + 1], len[k + 1]) : -1;
-            if (g == D6_GRAB_HOLD || g == D6_GRAB_CHOKE) { /* grab [hold|choke] */
+            if (g == D6_GRAB_HOLD || g == D6_GRAB_CHOKE || g == D6_GRAB_FLIP) {
                 cmd->grab = (uint8_t)g;
                 k++;
             }
         } else {
             return bad_word(diag, text, tok[k], len[k],
                             "expected `with WEAPON`, `actions N`, `defend`, `parry`, "
-                            "`grab [hold|choke]` or `tackle`");
+                            "`grab [hold|choke|flip]` or `tackle`");
         }
     }
     if (cmd->full && cmd->actions < 2)
@@ -621,6 +628,8 @@ static void status_words(const d6_setup *s, const d6_state *st, int i, out *o) {
     if (d6_holder(st, i) >= 0)
         put(o, ", %s by %s", c->hold_kind == D6_GRAB_TACKLE ? "tackled" : "held",
             nm(s, d6_holder(st, i)));
+    if (c->flipped && !d6_out(c))
+        put(o, ", on the ground (flipped)");
     if (c->tangle > 0 && !d6_out(c))
         put(o, ", entangled (%d to get free)", c->tangle);
     if (c->defense != D6_DEF_NONE)
