@@ -357,3 +357,63 @@ Test(d6_grabs, flip_3D_then_get_up_003_13) {
     cr_assert_eq(try_cmd(f, "brigand get-up", NULL, 0, &diag), FRAY_ERR_INVALID);
     fray_fight_free(f);
 }
+
+/* The tactics (tactics: grapple): choke the weakest free foe in reach of
+ * its hands that is no stronger (Physique or lifting) than itself; a foe
+ * stronger is attacked as usual; a holder squeezes; one held by a holder
+ * no stronger than itself escapes. The knight's Physique 3D+1 is above
+ * the brigand's 3D. */
+Test(d6_grabs, tactics_grapple_chokes_the_weaker) {
+    fray_setup fs;
+    fray_fight *f = close_duel(&fs);
+    S.c[0].tactics = D6_TAC_GRAPPLE;
+    d6_state *st = d6_fx_st(f);
+    d6_event cmd;
+    d6_choose(&S, st, &cmd);
+    cr_assert_eq(cmd.kind, D6_EV_ATTACK);
+    cr_assert_eq(cmd.grab, D6_GRAB_CHOKE);
+    cr_assert_eq(cmd.target, 1);
+    S.c[1].b.attr[D6_PHYSIQUE] = d6_fx_code("4D");
+    d6_choose(&S, st, &cmd);
+    cr_assert_eq(cmd.grab, D6_GRAB_NONE, "a stronger foe: no grab");
+    S.c[1].b.attr[D6_PHYSIQUE] = d6_fx_code("3D+1");
+    d6_fx_ok(f, "knight attack brigand grab choke", (const int[]){5, 5, 5, 5, 4, 2}, 6);
+    d6_choose(&S, st, &cmd);
+    cr_assert_eq(cmd.kind, D6_EV_ESCAPE, "held by one no stronger: escape");
+    fray_fight_free(f);
+}
+
+/* examples/d6/grapple.yaml loads with its brawlers grappling and plays
+ * 200 fights through (to the end or the 20 rounds) with no command
+ * refused; chokes and squeezes happen (003:11-12 in a sim). */
+Test(d6_grabs, grapple_example_plays) {
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    d6_setup *s = NULL;
+    cr_assert_eq(d6_load(FRAY_SOURCE_DIR "/examples/d6/grapple.yaml", NULL, &s, &d), FRAY_OK,
+                 "%s:%d:%d: %s", d.file ? d.file : "?", d.line, d.column, d.message);
+    cr_assert_eq(s->c[3].tactics, D6_TAC_GRAPPLE);
+    cr_assert_eq(s->c[0].tactics, D6_TAC_MELEE);
+    fray_setup fs = d6_fx_setup(s);
+    int chokes = 0, squeezes = 0;
+    for (uint64_t seed = 1; seed <= 200; seed++) {
+        fray_fight_options o = {.journal = true, .facts = true, .until = 0};
+        fray_fight *f = NULL;
+        cr_assert_eq(fray_fight_new(&fs, seed, &o, NULL, NULL, &f), FRAY_OK);
+        if (fray_fight_run(f) != FRAY_OK) {
+            char why[256];
+            fray_fight_failure(f, why, sizeof why);
+            cr_assert_fail("seed %llu: %s", (unsigned long long)seed, why);
+        }
+        for (int i = 0; i < fray_fight_events(f); i++) {
+            char j[8192];
+            fray_event_json(f, i, j, sizeof j);
+            chokes += strstr(j, "\"grab\":\"choke\"") != NULL;
+            squeezes += strstr(j, "\"action\":\"squeeze\"") != NULL;
+        }
+        fray_fight_free(f);
+    }
+    cr_assert_gt(chokes, 0);
+    cr_assert_gt(squeezes, 0);
+    d6_setup_free(s);
+}

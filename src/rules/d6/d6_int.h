@@ -101,7 +101,9 @@ typedef struct d6_block {
     bool trained_knockdown; /* may knock down a stronger foe (003:8) */
 } d6_block;
 
-enum d6_tactics { D6_TAC_MELEE, D6_TAC_RANGED, D6_TAC_KINDS };
+enum d6_tactics { D6_TAC_MELEE, D6_TAC_RANGED,
+                  D6_TAC_GRAPPLE, /* grabs.c: melee, choking when it can */
+                  D6_TAC_KINDS };
 /* Cover: the share of the target an object hides (core). */
 enum d6_cover { D6_COVER_NONE, D6_COVER_QUARTER, D6_COVER_HALF,
                 D6_COVER_THREE_QUARTERS, D6_COVER_FULL };

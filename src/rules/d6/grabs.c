@@ -234,9 +234,33 @@ bool d6_grab_choose(const d6_setup *s, const d6_state *st, int a, d6_event *cmd)
         cmd->kind = D6_EV_ESCAPE;
         return true;
     }
+    if (h >= 0 && value(physique_or_lifting(s, a)) >= value(physique_or_lifting(s, h))) {
+        cmd->kind = D6_EV_ESCAPE; /* held by one no stronger: it escapes */
+        return true;
+    }
     if (d6_holding(st, a) >= 0 && (st->c[a].flags & D6_F_MOVED) == 0) {
         cmd->kind = D6_EV_SQUEEZE;
         return true;
     }
-    return false;
+    if (s->c[a].tactics != D6_TAC_GRAPPLE || d6_holding(st, a) >= 0)
+        return false;
+    /* tactics: grapple: choke the weakest foe in reach of its hands that
+     * is free and no stronger (Physique or lifting) than itself */
+    int best = -1;
+    for (int t = 0; t < s->n; t++) {
+        if (t == a || s->c[t].side == s->c[a].side || d6_out(&st->c[t]) ||
+            d6_holder(st, t) >= 0 || s->c[t].cover == D6_COVER_FULL ||
+            d6_band(s, -1, d6_distance(st, a, t)) != D6_BAND_POINT_BLANK ||
+            value(physique_or_lifting(s, t)) > value(physique_or_lifting(s, a)))
+            continue;
+        if (best < 0 || value(physique_or_lifting(s, t)) < value(physique_or_lifting(s, best)))
+            best = t;
+    }
+    if (best < 0)
+        return false;
+    cmd->kind = D6_EV_ATTACK;
+    cmd->target = (int8_t)best;
+    cmd->actions = 1;
+    cmd->grab = D6_GRAB_CHOKE;
+    return true;
 }
