@@ -67,6 +67,9 @@ Test(d6_grabs, choke_strength_damage_003_12) {
     last_json(f, j, sizeof j);
     has(j, "\"grab\":\"choke\"");
     has(j, "\"damage\":9,\"resistance\":2");
+    char words[1024];
+    fray_event_narrate(f, fray_fight_events(f) - 1, words, sizeof words);
+    has(words, "Sir Aldo chokes Brigand.");
     d6_state *st = d6_fx_st(f);
     cr_assert_eq(d6_holder(st, 1), 0);
     cr_assert_eq(st->c[1].hold_kind, D6_GRAB_CHOKE);
@@ -123,6 +126,9 @@ Test(d6_grabs, escape_tie_to_holder_then_squeeze_003_65_003_11) {
     last_json(f, j, sizeof j);
     has(j, "\"damage\":6,\"resistance\":2");
     cr_assert_eq(st->c[1].bp, bp - 4);
+    char words[1024];
+    fray_event_narrate(f, fray_fight_events(f) - 1, words, sizeof words);
+    has(words, "Sir Aldo squeezes Brigand: its Strength Damage.");
     const int win[] = {4, 4, 5, 3, 4, 4};
     d6_fx_ok(f, "brigand escape", win, 6);
     cr_assert_eq(d6_holder(st, 1), -1, "13 against 12: free");

@@ -70,6 +70,8 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
         put(&o, "Round 1. Initiative:\n");
     if (ev->kind == D6_EV_WAIT)
         put(&o, "%s waits: it may interrupt later this round.\n", nm(s, ev->actor));
+    if (ev->kind == D6_EV_SQUEEZE && ev->target >= 0) /* grabs.c */
+        put(&o, "%s squeezes %s: its Strength Damage.\n", nm(s, ev->actor), nm(s, ev->target));
     for (int i = 0; i < ev->n_facts; i++) {
         const d6_fact *f = &ev->facts[i];
         switch (f->kind) {
