@@ -423,3 +423,37 @@ Test(d6_grabs, grapple_example_plays) {
     cr_assert_gt(squeezes, 0);
     d6_setup_free(s);
 }
+
+/* 003:14 "-3D or more, at the player's option": `grab hold 4` takes 4D
+ * (12, standard) off the damage total: 2D [6,6,2 | 4] = 18 - 12 = 6
+ * against [3]; the journal keeps the 4 and replays it. */
+Test(d6_grabs, hold_more_dice_003_14) {
+    fray_setup fs;
+    fray_fight *f = close_duel(&fs);
+    d6_fx_ok(f, "knight attack brigand grab hold 4", (const int[]){5, 5, 5, 6, 6, 2, 4, 3}, 8);
+    char j[4096];
+    last_json(f, j, sizeof j);
+    has(j, "\"grab\":\"hold\",\"hold_dice\":4");
+    has(j, "\"damage\":6,\"resistance\":3");
+    fray_diag diag;
+    cr_assert_eq(try_cmd(f, "knight attack brigand grab hold 2", NULL, 0, &diag),
+                 FRAY_ERR_PARSE);
+    size_t cap = 1 << 16, n = 0;
+    char *text = malloc(cap);
+    cr_assert_not_null(text);
+    for (int i = 0; i < fray_fight_events(f); i++) {
+        n += fray_event_json(f, i, text + n, cap - n - 1);
+        text[n++] = '\n';
+    }
+    text[n] = '\0';
+    fray_fight_options o = {.journal = true, .facts = true, .until = 0};
+    fray_fight *g = NULL;
+    cr_assert_eq(fray_fight_new(&fs, 99, &o, NULL, NULL, &g), FRAY_OK);
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(fray_fight_replay_journal(g, text, n, NULL, &diag), FRAY_OK, "%s",
+                 diag.message);
+    cr_assert(fray_fight_same(f, g));
+    free(text);
+    fray_fight_free(f);
+    fray_fight_free(g);
+}

@@ -302,6 +302,8 @@ typedef struct d6_event {
     int16_t x, y;             /* move: where to */
     uint8_t grab;             /* attack: a d6_grab (grabs.c); 0 a blow (packed
                                  with the command: before the dice) */
+    uint8_t hold_dice;        /* a hold's dice off the damage: 0 reads as 3
+                                 (003:14: "-3D or more") */
     uint16_t n_dice, n_facts;
     uint8_t dice[D6_EV_DICE];
     d6_fact facts[D6_EV_FACTS];

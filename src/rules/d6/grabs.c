@@ -143,8 +143,9 @@ bool d6_grab_hit(d6_run *r, int a, int t, int at, int diff) {
     if (!d6_run_roll(r, strength(s, a), true, a, D6_ROLL_DAMAGE, &dmg))
         return false;
     if (g == D6_GRAB_HOLD) {
-        int less = 0; /* 003:14: -3D to the damage total */
-        if (!d6_run_modifier(r, a, 3, &less))
+        int less = 0; /* 003:14: -3D or more, the player's choice */
+        int n = r->ev->hold_dice > 3 ? r->ev->hold_dice : 3;
+        if (!d6_run_modifier(r, a, n, &less))
             return false;
         dmg -= less;
     } else if (s->o.damage_bonus) {

@@ -197,6 +197,8 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
             put(&o, ",\"defend\":true");
         if (ev->grab)
             put(&o, ",\"grab\":\"%s\"", d6_grab_word(ev->grab));
+        if (ev->grab == D6_GRAB_HOLD && ev->hold_dice > 3)
+            put(&o, ",\"hold_dice\":%d", ev->hold_dice);
     }
     if (ev->kind == D6_EV_DEFEND && ev->full)
         put(&o, ",\"full\":true");
@@ -389,6 +391,11 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
         if (g < 0 || k != D6_EV_ATTACK)
             BAD("command.grab", "expected hold, choke, tackle or flip (an attack's grab)");
         ev->grab = (uint8_t)g;
+    }
+    if ((v = json_object_get(c, "hold_dice"))) {
+        if (!int_in(v, 3, 20) || ev->grab != D6_GRAB_HOLD)
+            BAD("command.hold_dice", "expected the dice a hold takes off its damage (3 to 20)");
+        ev->hold_dice = (uint8_t)json_integer_value(v);
     }
     if ((v = json_object_get(c, "parry"))) {
         if (!json_is_boolean(v) || (k != D6_EV_ATTACK && k != D6_EV_DEFEND))
@@ -597,10 +604,16 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
                 cmd->grab = (uint8_t)g;
                 k++;
             }
+            long hd; /* grab hold N: N dice off the damage (003:14) */
+            if (cmd->grab == D6_GRAB_HOLD && k + 1 < n &&
+                small_int(tok[k + 1], len[k + 1], 3, 20, &hd)) {
+                cmd->hold_dice = (uint8_t)hd;
+                k++;
+            }
         } else {
             return bad_word(diag, text, tok[k], len[k],
                             "expected `with WEAPON`, `actions N`, `defend`, `parry`, "
-                            "`grab [hold|choke|flip]` or `tackle`");
+                            "`grab [hold [N]|choke|flip]` or `tackle`");
         }
     }
     if (cmd->full && cmd->actions < 2)
