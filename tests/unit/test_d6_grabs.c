@@ -10,6 +10,7 @@
  * brigand (Physique 3D, leather 1D), health: body-points (resistance:
  * the leather's 1D). */
 #include "d6_fixture.h"
+#include "fray/view.h"
 
 static d6_setup S;
 
@@ -70,6 +71,14 @@ Test(d6_grabs, choke_strength_damage_003_12) {
     char words[1024];
     fray_event_narrate(f, fray_fight_events(f) - 1, words, sizeof words);
     has(words, "Sir Aldo chokes Brigand.");
+    fray_fight_view *v = NULL;
+    cr_assert_eq(fray_fight_view_new(f, NULL, &v), FRAY_OK);
+    const fray_view_combatant *b = &v->combatants[1];
+    bool held = false;
+    for (int k = 0; k < b->n_conditions; k++)
+        held |= strcmp(b->conditions[k].name, "held by Sir Aldo") == 0;
+    cr_assert(held, "the view shows the hold");
+    fray_fight_view_free(v);
     d6_state *st = d6_fx_st(f);
     cr_assert_eq(d6_holder(st, 1), 0);
     cr_assert_eq(st->c[1].hold_kind, D6_GRAB_CHOKE);
