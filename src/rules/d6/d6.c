@@ -483,7 +483,9 @@ static bool same_c(const d6_cstate *a, const d6_cstate *b) {
            a->flags == b->flags && a->defense == b->defense &&
            a->def_total == b->def_total && a->stun_round == b->stun_round &&
            a->init == b->init && a->def_parry == b->def_parry &&
-           a->aim_target == b->aim_target && a->aim_dice == b->aim_dice;
+           a->aim_target == b->aim_target && a->aim_dice == b->aim_dice &&
+           a->held_by == b->held_by && a->hold_kind == b->hold_kind &&
+           a->tangle == b->tangle && a->flipped == b->flipped;
 }
 
 static bool rs_same(const void *pa, const void *pb) {

@@ -103,7 +103,9 @@ typedef struct d6_block {
                                damage resistance (003:107) */
 } d6_block;
 
-enum d6_tactics { D6_TAC_MELEE, D6_TAC_RANGED, D6_TAC_KINDS };
+enum d6_tactics { D6_TAC_MELEE, D6_TAC_RANGED,
+                  D6_TAC_GRAPPLE, /* grabs.c: melee, choking when it can */
+                  D6_TAC_KINDS };
 /* Cover: the share of the target an object hides (core). */
 enum d6_cover { D6_COVER_NONE, D6_COVER_QUARTER, D6_COVER_HALF,
                 D6_COVER_THREE_QUARTERS, D6_COVER_FULL };
@@ -119,6 +121,7 @@ typedef struct d6_options {
     uint8_t initiative;       /* initiative: round | scene | first-action */
     bool damage_bonus;        /* damage-bonus: no | yes (core, optional) */
     uint8_t weapon_scale;     /* weapon-scale: damage | all (003:108, D7.3) */
+    bool escape_tie_escapee;  /* escape-tie: holder | escapee (D7.14, grabs.c) */
 } d6_options;
 enum d6_weapon_scale { D6_WSCALE_DAMAGE, D6_WSCALE_ALL };
 
@@ -226,6 +229,12 @@ typedef struct d6_cstate {
     int8_t qd_weapon;         /* the weapon drawn (-1 unarmed) */
     int8_t ready_w;           /* draw.c: the weapon readied into its hand, + 1
                                  (0: its stat block's) */
+    int8_t held_by;           /* grabs.c: 1 + who holds it; 0 free (003:10-11) */
+    uint8_t hold_kind;        /* grabs.c: the d6_grab it is held by */
+    int16_t tangle;           /* grabs.c: entangled: the weapon's damage total
+                                 to meet to get free; 0 free (003:63) */
+    uint8_t flipped;          /* grabs.c: flipped: its next turn is spent
+                                 getting up (003:13, D7.7) */
 } d6_cstate;
 
 typedef struct d6_state {
@@ -250,6 +259,11 @@ enum d6_kind {
     D6_EV_QUICK_DRAW,         /* draw.c: announced before initiative (003:95):
                                  weapon, actions the attacks, x the dice moved */
     D6_EV_READY,              /* draw.c: ready a carried weapon (003:101) */
+    D6_EV_SQUEEZE,            /* grabs.c: the holder's Strength Damage (003:10-11) */
+    D6_EV_ESCAPE,             /* grabs.c: the held one's escape (003:65) */
+    D6_EV_BREAK_FREE,         /* grabs.c: snapping an entangling weapon (003:63) */
+    D6_EV_SLIP_FREE,          /* grabs.c: slipping out of it (003:63) */
+    D6_EV_GET_UP,             /* grabs.c: the flipped one's turn (003:13) */
     D6_EV_KINDS
 };
 
@@ -278,7 +292,16 @@ enum d6_fact_kind {
     D6_FACT_QUICK_DRAW, /* who announces a quick draw (draw.c): a dice moved,
                          b attacks, c initiative dice, d skill dice left */
     D6_FACT_SURPRISE, /* who surprises its foes (draw.c): a d6_surprise */
-    D6_FACT_READY     /* who readies weapon a (draw.c), b actions it took */
+    D6_FACT_READY,    /* who readies weapon a (draw.c), b actions it took */
+    D6_FACT_GRAB,     /* grabs.c: who holds other: a d6_grab */
+    D6_FACT_ESCAPE,   /* grabs.c: who tries to escape other: a its total, b
+                         the holder's, c escaped */
+    D6_FACT_RELEASE,  /* grabs.c: who lets go of other */
+    D6_FACT_ENTANGLE, /* grabs.c: who entangles other: a the weapon's damage
+                         total, b 1 spiked (damage done) */
+    D6_FACT_TANGLE_FREE, /* grabs.c: who tries to get free: a its total, b the
+                         total to meet, c free, d 0 break, 1 slip */
+    D6_FACT_GET_UP    /* grabs.c: who spends its turn getting up */
 };
 enum d6_roll_what { D6_ROLL_INIT, D6_ROLL_ATTACK, D6_ROLL_DEFENSE,
                     D6_ROLL_DAMAGE, D6_ROLL_RESIST, D6_ROLL_STAY_UP,
@@ -301,6 +324,10 @@ typedef struct d6_event {
     uint8_t given;            /* the dice were given by hand */
     uint8_t parry;            /* defend, attack's defense: a parry, not a dodge */
     int16_t x, y;             /* move: where to */
+    uint8_t grab;             /* attack: a d6_grab (grabs.c); 0 a blow (packed
+                                 with the command: before the dice) */
+    uint8_t hold_dice;        /* a hold's dice off the damage: 0 reads as 3
+                                 (003:14: "-3D or more") */
     uint16_t n_dice, n_facts;
     uint8_t dice[D6_EV_DICE];
     d6_fact facts[D6_EV_FACTS];
@@ -441,6 +468,35 @@ int d6_ready_cost(const d6_setup *s, const d6_state *st, int a, int w);
 fray_status d6_ready_check(const d6_setup *s, const d6_state *st, const d6_event *cmd,
                            char *why, size_t size);
 void d6_ready_now(const d6_setup *s, d6_state *st, int a, int w, d6_fact *f);
+/* ---- grabs.c: grabs, tackle, escape (seed 003:10-17, 30, 35, 65;
+ * docs/rules/d6.md "Grabs") ---------------------------------------------- */
+enum d6_grab { D6_GRAB_NONE, D6_GRAB_HOLD, D6_GRAB_CHOKE, D6_GRAB_TACKLE,
+               D6_GRAB_FLIP, D6_GRABS };
+const char *d6_grab_word(int g);            /* "choke" */
+int d6_grab_of(const char *w, size_t n);    /* its d6_grab; -1 none */
+/* Who holds i (-1: free, or its holder is out of the fight). */
+int d6_holder(const d6_state *st, int i);
+/* Whom i holds (-1 nobody in the fight). */
+int d6_holding(const d6_state *st, int i);
+/* What a hold forbids the command (rules words into why), FRAY_OK. */
+fray_status d6_grab_check(const d6_setup *s, const d6_state *st,
+                          const d6_event *cmd, char *why, size_t size);
+/* The dice a grab adds to the combat difficulty (003:30). */
+int d6_grab_dice(int g);
+/* A grab that hit: its damage and the hold (rules.c's attack). */
+bool d6_grab_hit(d6_run *r, int a, int t, int at, int diff);
+/* Squeeze and escape, applied; the holds a mover lets go. */
+bool d6_grab_apply(d6_run *r);
+void d6_grab_release_mover(d6_run *r, int a);
+/* An entangling weapon's hit (003:63): the damage total dmg binds t. */
+bool d6_entangle_hit(d6_run *r, int a, int t, int dmg);
+/* The tactics: a tackled one escapes, a holder squeezes (true: chosen). */
+bool d6_grab_choose(const d6_setup *s, const d6_state *st, int a, d6_event *cmd);
+/* rules.c, for grabs.c: a roll, a fact, damage on t, a modifier. */
+bool d6_run_roll(d6_run *r, d6_code c, bool wild, int who, int what, int *total);
+void d6_run_fact(d6_run *r, int kind, int who, int other, int a, int b, int c, int d);
+bool d6_run_harm(d6_run *r, int a, int t, int dmg);
+bool d6_run_modifier(d6_run *r, int who, int dice, int *out);
 
 /* d6.c, for tests: a fight's state (fray__fight_rf). */
 d6_state *d6_fight_state(void *rfight);

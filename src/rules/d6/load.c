@@ -92,11 +92,12 @@ static const char *const light_words[] = {"full", "poor", "moonlit", "dark"};
 static const uint8_t light_dice[] = {0, 1, 2, 4};
 static const char *const cover_words[] = {"none", "quarter", "half",
                                           "three-quarters", "full"};
-static const char *const tactics_words[] = {"melee", "ranged"};
+static const char *const tactics_words[] = {"melee", "ranged", "grapple"};
+static const char *const escape_tie_words[] = {"holder", "escapee"};
 
 /* The options (docs/file-formats.md "D6 files"), in the order of d6_options. */
 enum { OPT_HEALTH, OPT_WILD_ONE, OPT_MODIFIERS, OPT_MODIFIER_WILD,
-       OPT_INITIATIVE, OPT_DAMAGE_BONUS, OPT_WEAPON_SCALE, N_OPTS };
+       OPT_INITIATIVE, OPT_DAMAGE_BONUS, OPT_WEAPON_SCALE, OPT_ESCAPE_TIE, N_OPTS };
 static const char *const wscale_words[] = {"damage", "all"};
 static const struct {
     const char *key;
@@ -110,6 +111,7 @@ static const struct {
     {"initiative", init_words, 3},
     {"damage-bonus", yesno_words, 2},
     {"weapon-scale", wscale_words, 2},
+    {"escape-tie", escape_tie_words, 2}, /* grabs.c (D7.14) */
 };
 
 static void opt_set(d6_options *o, int k, int v) {
@@ -120,6 +122,7 @@ static void opt_set(d6_options *o, int k, int v) {
     case OPT_MODIFIER_WILD: o->modifier_wild = v != 0; break;
     case OPT_INITIATIVE: o->initiative = (uint8_t)v; break;
     case OPT_WEAPON_SCALE: o->weapon_scale = (uint8_t)v; break;
+    case OPT_ESCAPE_TIE: o->escape_tie_escapee = v != 0; break;
     default: o->damage_bonus = v != 0; break;
     }
 }
@@ -721,7 +724,7 @@ static fray_status read_combatant(dl *L, const yn *it) {
     }
     x = c.b.weapon >= 0 && is_ranged(&s->w[c.b.weapon]) ? D6_TAC_RANGED : D6_TAC_MELEE;
     if ((v = yr_get(it, "tactics"))) {
-        if ((st = yr_choice(&L->r, v, "tactics", tactics_words, 2, &x)) != FRAY_OK)
+        if ((st = yr_choice(&L->r, v, "tactics", tactics_words, 3, &x)) != FRAY_OK)
             return st;
         if (x == D6_TAC_RANGED && !has_ranged(s, &c.b))
             return FAIL(L, v, "tactics: ranged needs a weapon with ranges, and %.40s has none "
@@ -1221,7 +1224,7 @@ fray_status d6_vary(d6_setup *s, const char *key, const char *value, fray_diag *
             c->cover = (uint8_t)x;
         return st;
     default: /* VK_TACTICS */
-        if ((st = vary_word(key, value, tactics_words, 2, &x, diag)) != FRAY_OK)
+        if ((st = vary_word(key, value, tactics_words, 3, &x, diag)) != FRAY_OK)
             return st;
         if (x == D6_TAC_RANGED && !has_ranged(s, b))
             return fray__diag_set(diag, FRAY_ERR_INVALID, 0,

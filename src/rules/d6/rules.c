@@ -14,10 +14,14 @@
 
 static const char *const kind_words[D6_EV_KINDS] = {"begin", "next", "attack",
                                                     "defend", "move", "wait", "aim",
-                                                    "quick-draw", "ready"};
+                                                    "quick-draw", "ready",
+                                                    "squeeze", "escape", "break-free", "slip-free",
+                                                    "get-up"};
 static const char *const kind_titles[D6_EV_KINDS] = {"Begin", "Next round", "Attack",
                                                      "Defense", "Move", "Wait", "Aim",
-                                                     "Quick draw", "Ready"};
+                                                     "Quick draw", "Ready",
+                                                     "Squeeze", "Escape", "Break free", "Slip free",
+                                                     "Get up"};
 static const char *const wound_names[D6_W_LEVELS] = {
     "unhurt", "Stunned", "Wounded", "Severely Wounded", "Incapacitated",
     "Mortally Wounded", "Dead"};
@@ -306,6 +310,9 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
         return refuse(why, size, "it is %s's turn, not %s's", s->c[a].name, an);
     a = cmd->actor;
     const d6_cstate *ca = &st->c[a];
+    fray_status held = d6_grab_check(s, st, cmd, why, size); /* grabs.c */
+    if (held != FRAY_OK)
+        return held;
     if (cmd->kind == D6_EV_READY) /* draw.c (003:101) */
         return d6_ready_check(s, st, cmd, why, size);
     if (cmd->kind == D6_EV_MOVE) {
@@ -343,7 +350,7 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
     if (cmd->full && cmd->actions < 2)
         return refuse(why, size, "%s needs 2 actions or more to attack and dodge%s",
                       an, "");
-    int w = d6_quick_weapon(s, st, a, cmd->weapon); /* draw.c */
+    int w = cmd->grab ? -1 : d6_quick_weapon(s, st, a, cmd->weapon); /* draw.c */
     if (d6_quick_attack_check(s, st, cmd, why, size) != FRAY_OK)
         return FRAY_ERR_INVALID;
     if (cmd->weapon == D6_BOTH_HANDS && d6_both_check(s, st, cmd, why, size) != FRAY_OK)
@@ -552,6 +559,7 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim) {
         diff += band_mod[band];
         dice += s->light;
     }
+    dice += d6_grab_dice(r->ev->grab); /* 003:30 */
     int m = 0;
     if (!modifier(r, a, dice, &m))
         return false;
@@ -565,6 +573,8 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim) {
     fact(r, D6_FACT_ATTACK, a, t, at, diff, hit, ranged ? band : D6_BAND_BEYOND);
     if (!hit)
         return true;
+    if (r->ev->grab)
+        return d6_grab_hit(r, a, t, at, diff);
     d6_code dc = {0, 0};
     if (w >= 0)
         dc = s->w[w].damage;
@@ -578,6 +588,8 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim) {
     if (s->o.damage_bonus)
         dmg += (at - diff + 4) / 5; /* core: (total - difficulty) / 5, rounded up */
     dmg += sc.damage;
+    if (w >= 0 && s->w[w].entangling)
+        return d6_entangle_hit(r, a, t, dmg); /* grabs.c, 003:63 */
     r->scale_res = sc.resistance;
     return harm(r, a, t, dmg);
 }
@@ -637,7 +649,7 @@ fray_status d6_apply(d6_run *r) {
         fact(r, D6_FACT_AIM, a, ev->target, ca->aim_dice, 0, 0, 0);
         break;
     case D6_EV_ATTACK: {
-        int w = d6_quick_weapon(s, st, a, ev->weapon);
+        int w = ev->grab ? -1 : d6_quick_weapon(s, st, a, ev->weapon);
         /* each action beyond the first: -1D (core); quick draw: draw.c */
         pen += d6_quick_penalty(st, a, ev->actions);
         int draw = ev->weapon >= 0 ? d6_ready_cost(s, st, a, ev->weapon) : 0;
@@ -666,6 +678,7 @@ fray_status d6_apply(d6_run *r) {
         bool free_move = 2.0 * sqrt(dx * dx + dy * dy) <= move_of(s, a) + 1e-9;
         ca->x = ev->x;
         ca->y = ev->y;
+        d6_grab_release_mover(r, a); /* a holder who moves lets go */
         fact(r, D6_FACT_MOVE, a, -1, ev->x, ev->y, !free_move || interrupt, 0);
         if (free_move && !interrupt) {
             ca->flags |= D6_F_MOVED; /* half its Move or less: no action */
@@ -679,6 +692,14 @@ fray_status d6_apply(d6_run *r) {
     case D6_EV_READY: /* draw.c (003:101): the turn */
         d6_ready_now(s, st, a, ev->weapon,
                      r->facts && ev->n_facts < D6_EV_FACTS ? &ev->facts[ev->n_facts++] : NULL);
+        break;
+    case D6_EV_SQUEEZE:
+    case D6_EV_ESCAPE:
+    case D6_EV_BREAK_FREE:
+    case D6_EV_SLIP_FREE:
+    case D6_EV_GET_UP:
+        if (!d6_grab_apply(r))
+            return done(r);
         break;
     default:
         return FRAY_ERR_INVALID;
@@ -725,6 +746,8 @@ void d6_choose(const d6_setup *s, const d6_state *st, d6_event *cmd) {
         return;
     }
     cmd->actor = (int8_t)a;
+    if (d6_grab_choose(s, st, a, cmd))
+        return;
     int w = d6_weapon_of(s, a);
     bool ranged = is_ranged(s, w);
     int best = -1, nearest = -1, near_d = 0, in_reach = 0, friends = 0;
@@ -832,4 +855,17 @@ void d6_attack_terms(const d6_setup *s, const d6_state *st, int a, int t, int w,
                                            ? b->attr[D6_PHYSIQUE] : b->resistance);
     d6_code sta = d6_skill_code(s, t, D6_SK_STAMINA), me = d6_skill_code(s, t, D6_SK_METTLE);
     out->stay_up = code_value(me) > code_value(sta) ? me : sta;
+}
+
+/* ---- For grabs.c ------------------------------------------------------------ */
+
+bool d6_run_roll(d6_run *r, d6_code c, bool wild, int who, int what, int *total) {
+    return roll(r, c, wild, who, what, total);
+}
+void d6_run_fact(d6_run *r, int kind, int who, int other, int a, int b, int c, int d) {
+    fact(r, kind, who, other, a, b, c, d);
+}
+bool d6_run_harm(d6_run *r, int a, int t, int dmg) { return harm(r, a, t, dmg); }
+bool d6_run_modifier(d6_run *r, int who, int dice, int *out) {
+    return modifier(r, who, dice, out);
 }

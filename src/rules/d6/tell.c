@@ -71,6 +71,8 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
         put(&o, "Round 1. Initiative:\n");
     if (ev->kind == D6_EV_WAIT)
         put(&o, "%s waits: it may interrupt later this round.\n", nm(s, ev->actor));
+    if (ev->kind == D6_EV_SQUEEZE && ev->target >= 0) /* grabs.c */
+        put(&o, "%s squeezes %s: its Strength Damage.\n", nm(s, ev->actor), nm(s, ev->target));
     for (int i = 0; i < ev->n_facts; i++) {
         const d6_fact *f = &ev->facts[i];
         switch (f->kind) {
@@ -162,6 +164,32 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
                     "multi-action penalty.\n",
                 nm(s, f->who), f->a, f->c, f->b, f->b == 1 ? "" : "s", f->d);
             break;
+        case D6_FACT_GRAB:
+            put(&o, "%s %s %s.\n", nm(s, f->who),
+                f->a == D6_GRAB_TACKLE  ? "tackles"
+                : f->a == D6_GRAB_CHOKE ? "chokes"
+                : f->a == D6_GRAB_FLIP  ? "flips to the ground"
+                                        : "holds",
+                nm(s, f->other));
+            break;
+        case D6_FACT_ESCAPE:
+            put(&o, "%s tries to escape %s: %d against %d, %s.\n", nm(s, f->who),
+                nm(s, f->other), f->a, f->b, f->c ? "free" : "still held");
+            break;
+        case D6_FACT_RELEASE:
+            put(&o, "%s lets go of %s.\n", nm(s, f->who), nm(s, f->other));
+            break;
+        case D6_FACT_ENTANGLE:
+            put(&o, "%s entangles %s: %d to break free or slip free%s.\n", nm(s, f->who),
+                nm(s, f->other), f->a, f->b ? "; the spikes do damage" : ", no damage");
+            break;
+        case D6_FACT_GET_UP:
+            put(&o, "%s spends its turn getting up.\n", nm(s, f->who));
+            break;
+        case D6_FACT_TANGLE_FREE:
+            put(&o, "%s tries to %s free: %d against %d, %s.\n", nm(s, f->who),
+                f->d ? "slip" : "break", f->a, f->b, f->c ? "free" : "still entangled");
+            break;
         case D6_FACT_WILD_ONE:
             put(&o, "%s's %s roll: the Wild Die shows 1: %s.\n", nm(s, f->who),
                 roll_word(f->a),
@@ -177,7 +205,9 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
 static const char *const fact_words[] = {"initiative", "round", "attack", "defense",
                                          "damage", "stay-up", "out", "move", "end",
                                          "wild-one", "aim", "interrupt", "scale",
-                                         "quick-draw", "surprise", "ready"};
+                                         "quick-draw", "surprise", "ready",
+                                         "grab", "escape", "release", "entangle",
+                                         "free", "get-up"};
 
 size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
                      size_t size) {
@@ -196,6 +226,10 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
         put(&o, ",\"actions\":%d", ev->actions);
         if (ev->full)
             put(&o, ",\"defend\":true");
+        if (ev->grab)
+            put(&o, ",\"grab\":\"%s\"", d6_grab_word(ev->grab));
+        if (ev->grab == D6_GRAB_HOLD && ev->hold_dice > 3)
+            put(&o, ",\"hold_dice\":%d", ev->hold_dice);
     }
     if (ev->kind == D6_EV_DEFEND && ev->full)
         put(&o, ",\"full\":true");
@@ -279,6 +313,20 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
         case D6_FACT_AIM:
             put(&o, ",\"dice\":%d", f->a);
             break;
+        case D6_FACT_GRAB:
+            put(&o, ",\"grab\":\"%s\"", d6_grab_word(f->a));
+            break;
+        case D6_FACT_ESCAPE:
+            put(&o, ",\"total\":%d,\"holder_total\":%d,\"result\":\"%s\"", f->a, f->b,
+                f->c ? "free" : "held");
+            break;
+        case D6_FACT_ENTANGLE:
+            put(&o, ",\"damage\":%d,\"spiked\":%s", f->a, f->b ? "true" : "false");
+            break;
+        case D6_FACT_TANGLE_FREE:
+            put(&o, ",\"how\":\"%s\",\"total\":%d,\"difficulty\":%d,\"result\":\"%s\"",
+                f->d ? "slip" : "break", f->a, f->b, f->c ? "free" : "entangled");
+            break;
         case D6_FACT_WILD_ONE:
             put(&o, ",\"roll\":\"%s\",\"result\":\"%s\"", roll_word(f->a),
                 f->b ? "complication" : "cancel-highest");
@@ -346,8 +394,8 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
         if (strcmp(json_string_value(v), d6_kind_word(i)) == 0)
             k = i;
     if (k < 0)
-        BAD("command.action", "expected an action: begin, next, attack, defend, move, wait, aim "
-                             "or quick-draw");
+        BAD("command.action", "expected an action: begin, next, attack, defend, move, wait, aim, "
+                             "quick-draw, ready, squeeze, escape, break-free, slip-free or get-up");
     ev->kind = (uint8_t)k;
     if ((v = json_object_get(c, "actor"))) {
         int i = json_is_string(v) ? who_of(s, json_string_value(v), strlen(json_string_value(v))) : -1;
@@ -357,7 +405,7 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
     }
     if ((v = json_object_get(c, "target"))) {
         int i = json_is_string(v) ? who_of(s, json_string_value(v), strlen(json_string_value(v))) : -1;
-        if (i < 0 || (k != D6_EV_ATTACK && k != D6_EV_AIM))
+        if (i < 0 || (k != D6_EV_ATTACK && k != D6_EV_AIM && k != D6_EV_SQUEEZE))
             BAD("command.target", "expected a combatant's id (an attack's or aim's target)");
         ev->target = (int8_t)i;
     }
@@ -382,6 +430,19 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
         if (!json_is_boolean(v) || (k != D6_EV_ATTACK && k != D6_EV_DEFEND))
             BAD(k == D6_EV_ATTACK ? "command.defend" : "command.full", "expected true or false");
         ev->full = json_is_true(v);
+    }
+    if ((v = json_object_get(c, "grab"))) {
+        int g = json_is_string(v) ? d6_grab_of(json_string_value(v),
+                                               strlen(json_string_value(v)))
+                                  : -1;
+        if (g < 0 || k != D6_EV_ATTACK)
+            BAD("command.grab", "expected hold, choke, tackle or flip (an attack's grab)");
+        ev->grab = (uint8_t)g;
+    }
+    if ((v = json_object_get(c, "hold_dice"))) {
+        if (!int_in(v, 3, 20) || ev->grab != D6_GRAB_HOLD)
+            BAD("command.hold_dice", "expected the dice a hold takes off its damage (3 to 20)");
+        ev->hold_dice = (uint8_t)json_integer_value(v);
     }
     if ((v = json_object_get(c, "parry"))) {
         if (!json_is_boolean(v) || (k != D6_EV_ATTACK && k != D6_EV_DEFEND))
@@ -576,6 +637,18 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
         cmd->y = (int16_t)y;
         return FRAY_OK;
     }
+    int gk = word_eq(w, wl, "squeeze")      ? D6_EV_SQUEEZE
+             : word_eq(w, wl, "escape")     ? D6_EV_ESCAPE
+             : word_eq(w, wl, "break-free") ? D6_EV_BREAK_FREE
+             : word_eq(w, wl, "slip-free")  ? D6_EV_SLIP_FREE
+             : word_eq(w, wl, "get-up")     ? D6_EV_GET_UP
+                                            : -1;
+    if (gk >= 0) { /* grabs.c */
+        cmd->kind = (uint8_t)gk;
+        if (n > 2)
+            return bad_word(diag, text, tok[2], len[2], "that action takes nothing more");
+        return FRAY_OK;
+    }
     if (word_eq(w, wl, "aim")) {
         cmd->kind = D6_EV_AIM;
         if (n != 3)
@@ -637,9 +710,24 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
         } else if (word_eq(tok[k], len[k], "parry")) {
             cmd->full = 1;
             cmd->parry = 1;
+        } else if ((word_eq(tok[k], len[k], "grab") || word_eq(tok[k], len[k], "tackle")) &&
+                   !cmd->grab) {
+            cmd->grab = word_eq(tok[k], len[k], "tackle") ? D6_GRAB_TACKLE : D6_GRAB_HOLD;
+            int g = k + 1 < n && cmd->grab == D6_GRAB_HOLD ? d6_grab_of(tok[k + 1], len[k + 1]) : -1;
+            if (g == D6_GRAB_HOLD || g == D6_GRAB_CHOKE || g == D6_GRAB_FLIP) {
+                cmd->grab = (uint8_t)g;
+                k++;
+            }
+            long hd; /* grab hold N: N dice off the damage (003:14) */
+            if (cmd->grab == D6_GRAB_HOLD && k + 1 < n &&
+                small_int(tok[k + 1], len[k + 1], 3, 20, &hd)) {
+                cmd->hold_dice = (uint8_t)hd;
+                k++;
+            }
         } else {
             return bad_word(diag, text, tok[k], len[k],
-                            "expected `with WEAPON`, `actions N`, `defend` or `parry`");
+                            "expected `with WEAPON`, `actions N`, `defend`, `parry`, "
+                            "`grab [hold [N]|choke|flip]` or `tackle`");
         }
     }
     if (cmd->full && cmd->actions < 2)
@@ -668,6 +756,13 @@ static void status_words(const d6_setup *s, const d6_state *st, int i, out *o) {
         put(o, ", waiting");
     if (c->aim_dice > 0)
         put(o, ", aiming at %s +%dD", nm(s, c->aim_target), c->aim_dice);
+    if (d6_holder(st, i) >= 0)
+        put(o, ", %s by %s", c->hold_kind == D6_GRAB_TACKLE ? "tackled" : "held",
+            nm(s, d6_holder(st, i)));
+    if (c->flipped && !d6_out(c))
+        put(o, ", on the ground (flipped)");
+    if (c->tangle > 0 && !d6_out(c))
+        put(o, ", entangled (%d to get free)", c->tangle);
     if (c->defense != D6_DEF_NONE)
         put(o, ", %s%s %d", c->defense == D6_DEF_FULL ? "full defense, " : "",
             c->def_parry ? "parrying" : "dodging", c->def_total);

@@ -80,6 +80,19 @@ static fray_status fill_conditions(fray_fight_view *v, const d6_setup *s,
                      fray__view_strf(v, "aiming at %s +%dD", s->c[c->aim_target].name,
                                      c->aim_dice),
                      "until its next action", c->aim_target);
+        int h = d6_holder(st, i); /* grabs.c: holds, bindings, flips */
+        if (rc == FRAY_OK && h >= 0)
+            rc = add(l, &n, CAP,
+                     fray__view_strf(v, "%s by %s",
+                                     c->hold_kind == D6_GRAB_TACKLE ? "tackled" : "held",
+                                     s->c[h].name),
+                     "until it escapes or is let go", h);
+        if (rc == FRAY_OK && c->tangle > 0)
+            rc = add(l, &n, CAP, fray__view_strf(v, "entangled (%d to get free)", c->tangle),
+                     "until it breaks or slips free", -1);
+        if (rc == FRAY_OK && c->flipped)
+            rc = add(l, &n, CAP, "on the ground (flipped)", "its next turn is spent getting up",
+                     -1);
         if (rc == FRAY_OK && s->c[i].cover > D6_COVER_NONE && s->c[i].cover <= D6_COVER_FULL)
             rc = add(l, &n, CAP, cover_names[s->c[i].cover], "for the whole fight", -1);
     }
