@@ -199,12 +199,13 @@ static fray_status count_attack(const d6_setup *s, const d6_state *st,
                                 const d6_event *cmd, bool interrupt,
                                 fray_chances *out, fray_diag *diag) {
     int a = cmd->actor, t = cmd->target;
-    int w = cmd->weapon >= 0 ? cmd->weapon : d6_weapon_of(s, a);
+    int w = d6_quick_weapon(s, st, a, cmd->weapon); /* a readied weapon too */
     d6_attack_terms_t T;
     d6_attack_terms(s, st, a, t, w, &T);
     const d6_cstate *ca = &st->c[a], *ct = &st->c[t];
     int wound_pen = d6_wound_penalty(s, st, a);
-    int pen = wound_pen + (interrupt ? 1 : 0) + cmd->actions - 1;
+    int surprise = d6_surprise_bonus(s, st, a, interrupt); /* +1D (003:129) */
+    int pen = wound_pen + (interrupt ? 1 : 0) + cmd->actions - 1 - surprise;
     int aim = ca->aim_dice > 0 && ca->aim_target == t ? ca->aim_dice : 0;
     int n_att = cmd->actions - (cmd->full ? 1 : 0);
     char m[160];
@@ -240,6 +241,20 @@ static fray_status count_attack(const d6_setup *s, const d6_state *st,
     }
     if (interrupt)
         add_text(out->modifiers, sizeof out->modifiers, "interrupting after a wait -1D");
+    if (surprise) {
+        snprintf(m, sizeof m, "surprise +%dD", surprise);
+        add_text(out->modifiers, sizeof out->modifiers, m);
+    }
+    if (T.scale_attack || T.scale_difficulty) {
+        snprintf(m, sizeof m, "scale %+d to %s", T.scale_attack ? T.scale_attack : T.scale_difficulty,
+                 T.scale_attack ? "the attack total" : "the difficulty");
+        add_text(out->modifiers, sizeof out->modifiers, m);
+    }
+    if (T.scale_damage || T.scale_resistance) {
+        snprintf(m, sizeof m, "scale %+d to %s", T.scale_damage ? T.scale_damage : T.scale_resistance,
+                 T.scale_damage ? "the damage total" : "the resistance total");
+        add_text(out->modifiers, sizeof out->modifiers, m);
+    }
     if (aim) {
         snprintf(m, sizeof m, "aimed +%dD (the first attack)", aim);
         add_text(out->modifiers, sizeof out->modifiers, m);
@@ -272,8 +287,9 @@ static fray_status count_attack(const d6_setup *s, const d6_state *st,
         d6_success_query q;
         memset(&q, 0, sizeof q);
         q.skill = d6_code_add(T.skill, pn);
+        q.skill.pips += T.scale_attack; /* flat: in the pips (d6_odds.h) */
         q.wild_one = (d6_wild_one)s->o.wild_one;
-        q.difficulty = T.base;
+        q.difficulty = T.base + T.scale_difficulty;
         q.modifiers = &mod;
         q.n_modifiers = mdice > 0 ? 1 : 0;
         q.modifier_wild = s->o.modifier_wild;
@@ -298,8 +314,10 @@ static fray_status count_attack(const d6_setup *s, const d6_state *st,
     d6_damage_query dq;
     memset(&dq, 0, sizeof dq);
     dq.damage = T.damage;
+    dq.damage.pips += T.scale_damage; /* flat, as the engine adds it */
     dq.damage_wild = true;
     dq.resistance = T.resistance;
+    dq.resistance.pips += T.scale_resistance;
     dq.resistance_wild = true;
     dq.wild_one = (d6_wild_one)s->o.wild_one;
     dq.body_rows = wounds ? 0 : (ct->bp + 1 < 2 ? 2 : ct->bp + 1);
@@ -491,9 +509,26 @@ static fray_status one(const d6_setup *s, const d6_state *st, int who,
                             "attack beats the difficulty: its chances are not counted");
         goto done;
     }
+    {
+        /* what the count does not follow yet: refused in words, never
+         * counted as a plain attack */
+        int wq = d6_quick_weapon(s, st, who, cmd->weapon);
+        const char *not = cmd->grab ? "a grab or a tackle"
+                        : cmd->weapon == D6_BOTH_HANDS ? "an attack with a weapon in each hand"
+                        : d6_quick_now(st, who) ? "an attack in a quick-draw round"
+                        : cmd->weapon >= 0 && d6_ready_cost(s, st, who, cmd->weapon) > 0
+                            ? "an attack that draws its weapon"
+                        : wq >= 0 && s->w[wq].entangling ? "an entangling weapon's throw"
+                        : NULL;
+        if (not) {
+            rc = fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                "the chances of %s are not counted yet", not);
+            goto done;
+        }
+    }
     snprintf(out->command, sizeof out->command, "%s", command);
     out->target = cmd->target;
-    int w = cmd->weapon >= 0 ? cmd->weapon : d6_weapon_of(s, who);
+    int w = d6_quick_weapon(s, st, who, cmd->weapon);
     int n_att = cmd->actions - (cmd->full ? 1 : 0);
     if (snprintf(out->title, sizeof out->title, "%s%s on %s with %s%s",
                  n_att > 1 ? "Attacks" : "Attack", "", s->c[cmd->target].name,

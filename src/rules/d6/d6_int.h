@@ -514,6 +514,10 @@ typedef struct d6_attack_terms_t {
     d6_code damage;           /* with Strength Damage where it adds */
     d6_code resistance;       /* armour + Physique (wounds) or + resistance */
     d6_code stay_up;          /* the better of stamina and mettle */
+    int scale_attack, scale_difficulty; /* scale.c (003:103-127): to the attack
+                                           total, to the difficulty */
+    int scale_damage, scale_resistance; /* to the damage total, to the target's
+                                           resistance total */
 } d6_attack_terms_t;
 void d6_attack_terms(const d6_setup *s, const d6_state *st, int a, int t, int w,
                      d6_attack_terms_t *out);

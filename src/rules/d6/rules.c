@@ -542,24 +542,15 @@ static bool defend(d6_run *r, int a, bool full, bool parry, int pen) {
 
 static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim) {
     const d6_setup *s = r->s;
-    d6_state *st = r->st;
-    bool ranged = is_ranged(s, w);
-    int band = d6_band(s, w, d6_distance(st, a, t));
-    int skill = w >= 0 ? s->w[w].skill : D6_SK_FIGHTING;
+    /* the terms the chances at the table count too (chances.c) */
+    d6_attack_terms_t T;
+    d6_attack_terms(s, r->st, a, t, w, &T);
     int at;
-    if (!roll(r, penalised(d6_skill_code(s, a, skill), pen - aim), true, a, D6_ROLL_ATTACK,
-              &at))
+    if (!roll(r, penalised(T.skill, pen - aim), true, a, D6_ROLL_ATTACK, &at))
         return false;
-    d6_scale_adj sc; /* scale.c (003:103-127) */
-    d6_scale_attack(s, a, t, w, &sc);
-    at += sc.attack;
-    int diff = defense_of(&st->c[t], ranged) + sc.difficulty;
-    int dice = cover_dice(s->c[t].cover);
-    if (ranged) {
-        diff += band_mod[band];
-        dice += s->light;
-    }
-    dice += d6_grab_dice(r->ev->grab); /* 003:30 */
+    at += T.scale_attack;
+    int diff = T.base + T.scale_difficulty;
+    int dice = T.cover_dice + T.light_dice + d6_grab_dice(r->ev->grab); /* 003:30 */
     int m = 0;
     if (!modifier(r, a, dice, &m))
         return false;
@@ -567,30 +558,27 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim) {
     if (diff < 3)
         diff = 3; /* 003:2 */
     bool hit = at >= diff;
-    if (sc.hit_mod || sc.damage_mod)
-        fact(r, D6_FACT_SCALE, a, t, sc.hit_mod, sc.difficulty > 0, sc.damage_mod,
-             sc.damage ? 1 : sc.resistance ? 0 : -1);
-    fact(r, D6_FACT_ATTACK, a, t, at, diff, hit, ranged ? band : D6_BAND_BEYOND);
+    if (r->facts) {
+        d6_scale_adj sc; /* scale.c (003:103-127), told */
+        d6_scale_attack(s, a, t, w, &sc);
+        if (sc.hit_mod || sc.damage_mod)
+            fact(r, D6_FACT_SCALE, a, t, sc.hit_mod, sc.difficulty > 0, sc.damage_mod,
+                 sc.damage ? 1 : sc.resistance ? 0 : -1);
+    }
+    fact(r, D6_FACT_ATTACK, a, t, at, diff, hit, T.ranged ? T.band : D6_BAND_BEYOND);
     if (!hit)
         return true;
     if (r->ev->grab)
         return d6_grab_hit(r, a, t, at, diff);
-    d6_code dc = {0, 0};
-    if (w >= 0)
-        dc = s->w[w].damage;
-    if (w < 0 || s->w[w].strength) {
-        d6_code lift = d6_skill_code(s, a, D6_SK_LIFTING);
-        dc = d6_code_add(dc, d6_strength_damage(lift));
-    }
     int dmg = 0;
-    if (!roll(r, dc, true, a, D6_ROLL_DAMAGE, &dmg))
+    if (!roll(r, T.damage, true, a, D6_ROLL_DAMAGE, &dmg))
         return false;
     if (s->o.damage_bonus)
         dmg += (at - diff + 4) / 5; /* core: (total - difficulty) / 5, rounded up */
-    dmg += sc.damage;
+    dmg += T.scale_damage;
     if (w >= 0 && s->w[w].entangling)
         return d6_entangle_hit(r, a, t, dmg); /* grabs.c, 003:63 */
-    r->scale_res = sc.resistance;
+    r->scale_res = T.scale_resistance;
     return harm(r, a, t, dmg);
 }
 
@@ -855,6 +843,12 @@ void d6_attack_terms(const d6_setup *s, const d6_state *st, int a, int t, int w,
                                            ? b->attr[D6_PHYSIQUE] : b->resistance);
     d6_code sta = d6_skill_code(s, t, D6_SK_STAMINA), me = d6_skill_code(s, t, D6_SK_METTLE);
     out->stay_up = code_value(me) > code_value(sta) ? me : sta;
+    d6_scale_adj sc; /* scale.c (003:103-127) */
+    d6_scale_attack(s, a, t, w, &sc);
+    out->scale_attack = sc.attack;
+    out->scale_difficulty = sc.difficulty;
+    out->scale_damage = sc.damage;
+    out->scale_resistance = sc.resistance;
 }
 
 /* ---- For grabs.c ------------------------------------------------------------ */
