@@ -719,8 +719,9 @@ static fray_pos strike_space_from(const pol *p, int e, const ft_weapon *w,
                 long full = can_strike_from(p, at, e, w, 2)
                                 ? firing_score(p, at, e, w, rm->cost[y][x])
                                 : -1;
+                /* (LONG_MAX: not better than the best, or no sight) */
                 assert(score == full ||
-                       (score == LONG_MAX && full >= best_score));
+                       (score == LONG_MAX && (full < 0 || full >= best_score)));
 #endif
                 if (score < 0)
                     continue;
