@@ -4,6 +4,7 @@
 #include "grid_small.h"
 #include "grid_int.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -747,6 +748,27 @@ static inline void paint_fp(mover *mv, int x0, int y0, int x1, int y1,
  * (the mover itself wins over anyone sharing the space; otherwise the
  * strongest kind: enemy, passable, ally). The others first, in list
  * order, then the mover's own footprints over them. */
+/* For each of the eight bytes of v: 0x80 when the byte is zero, else 0
+ * (exact: no carry crosses a byte). */
+static inline uint64_t zero_bytes(uint64_t v) {
+    const uint64_t lo7 = 0x7f7f7f7f7f7f7f7fULL;
+    return ~(((v & lo7) + lo7) | v) & ~lo7;
+}
+
+/* The cells of eight spaces of terrain `eight` (the bytes in map order):
+ * CELL_KNOWN, and CELL_BLOCKED where the terrain is impassable (the same
+ * as impassable() byte by byte; issue 16 "This round: the skirmish's
+ * tactics (skirm16)": maps with walls in every row). */
+static inline uint64_t known_cells(uint64_t eight) {
+    const uint64_t ones = 0x0101010101010101ULL;
+    uint64_t blocked = zero_bytes(eight ^ ones * FRAY_TERRAIN_WALL) |
+                       zero_bytes(eight ^ ones * FRAY_TERRAIN_WINDOW) |
+                       zero_bytes(eight ^ ones * FRAY_TERRAIN_PIT);
+    _Static_assert(CELL_BLOCKED < 0x100 && CELL_KNOWN < 0x100,
+                   "a cell's flags fit in its byte");
+    return ones * CELL_KNOWN | (blocked >> 7) * CELL_BLOCKED;
+}
+
 static void paint(mover *mv, int x0, int y0, int x1, int y1,
                   const fray_footprint *fp, const uint8_t *kind, int n) {
     const fray_grid *g = mv->g;
@@ -760,9 +782,17 @@ static void paint(mover *mv, int x0, int y0, int x1, int y1,
         for (; x + 8 <= x1; x += 8) {
             uint64_t eight;
             memcpy(&eight, &t[x], sizeof eight);
-            if (eight != 0)
-                break;
-            memset(&c[x], CELL_KNOWN, 8);
+            if (eight == 0) {
+                memset(&c[x], CELL_KNOWN, 8);
+                continue;
+            }
+            uint64_t cells = known_cells(eight);
+            memcpy(&c[x], &cells, sizeof cells);
+#ifndef NDEBUG
+            for (int i = x; i < x + 8; i++) /* the long way */
+                assert(c[i] == (uint8_t)(CELL_KNOWN |
+                                         (impassable(t[i]) ? CELL_BLOCKED : 0)));
+#endif
         }
         for (; x < x1; x++)
             c[x] = (uint8_t)(CELL_KNOWN | (impassable(t[x]) ? CELL_BLOCKED : 0));

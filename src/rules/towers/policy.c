@@ -596,7 +596,9 @@ static void strike_box(const pol *p, int e, const ft_weapon *w,
         *y1 = by1;
 }
 
-/* Quality of a firing position (lower is better). */
+#ifndef NDEBUG
+/* Quality of a firing position (lower is better): the long way, which
+ * firing_score_below is checked against. */
 static long firing_score(const pol *p, fray_footprint at, int e,
                          const ft_weapon *w, int cost) {
     long score = cost;
@@ -609,6 +611,36 @@ static long firing_score(const pol *p, fray_footprint at, int e,
                                                   : mine));
     if (threatened_at(p, at))
         score += 10000; /* shooting there provokes */
+    return score;
+}
+#endif
+
+/* firing_score of a space that passed the range test, when it is below
+ * `beat`; else some score at least `beat` (LONG_MAX) without the work
+ * that cannot change that: the range term and the least cover term first,
+ * then sight (can_strike_from), then the cover, then the threat. Each
+ * term only adds, so a partial score at least `beat` stays so (issue 16
+ * "This round: the skirmish's tactics (skirm16)"). -1: cannot strike from
+ * there. */
+static long firing_score_below(const pol *p, fray_footprint at, int e,
+                               const ft_weapon *w, int cost, long beat) {
+    long score = cost;
+    int r = ft_range(at, p->fp[e]);
+    if (w->range_increment > 0 && r > w->range_increment)
+        score += 1000;
+    /* (the cover term is at least 100 * (total - hard)) */
+    if (score + 100 * (long)(FRAY_COVER_TOTAL - FRAY_COVER_HARD) >= beat)
+        return LONG_MAX;
+    if (!can_strike_from(p, at, e, w, 2))
+        return -1;
+    fray_cover mine = ft_geo_cover(p->s, p->fp[e], at);
+    score += 100 * (long)(FRAY_COVER_TOTAL - (mine > FRAY_COVER_HARD
+                                                  ? FRAY_COVER_HARD
+                                                  : mine));
+    if (score >= beat)
+        return LONG_MAX;
+    if (threatened_at(p, at))
+        score += 10000;
     return score;
 }
 
@@ -650,8 +682,15 @@ static bool charge_path(const pol *p, const fray_reach_map *rm, fray_pos to) {
 /* The best space in rm from which to strike enemy e: for a shooter the
  * best firing position within Speed (firing_score), else the cheapest, the
  * first in rows then columns among equals; {-1, -1}: none. */
-static fray_pos strike_space(const pol *p, int e, const ft_weapon *w,
-                             const fray_reach_map *rm, int spd) {
+/* min_cost: only spaces costing at least that are looked at (the caller
+ * has found that no cheaper finished space can strike: the answer is then
+ * the same as over every space, issue 16 "This round: the skirmish's
+ * tactics (skirm16)"); 0: all. Like every shortcut of the tactics, taken
+ * only in a prepared setup (ft_setup.eng.ready), so that one not prepared
+ * goes the long way (tests/unit/test_towers_skirm.c compares the two). */
+static fray_pos strike_space_from(const pol *p, int e, const ft_weapon *w,
+                                  const fray_reach_map *rm, int spd,
+                                  int min_cost) {
     bool ranged = is_ranged(w);
     long best_score = LONG_MAX;
     fray_pos best = {-1, -1};
@@ -659,7 +698,8 @@ static fray_pos strike_space(const pol *p, int e, const ft_weapon *w,
     strike_box(p, e, w, 2, rm, &sx0, &sy0, &sx1, &sy1);
     for (int y = sy0; y <= sy1; y++)
         for (int x = sx0; x <= sx1; x++) {
-            if (rm->cost[y][x] < 0 || !rm->can_stop[y][x])
+            if (rm->cost[y][x] < min_cost || rm->cost[y][x] < 0 ||
+                !rm->can_stop[y][x])
                 continue;
             /* Spaces within Speed score below 100000 for a shooter (cost,
              * range, cover), cost * 100000 otherwise: skip the sight and
@@ -670,16 +710,34 @@ static fray_pos strike_space(const pol *p, int e, const ft_weapon *w,
                 continue;
             fray_pos q = {(int16_t)x, (int16_t)y};
             fray_footprint at = fp_at(p, q);
-            if (!can_strike_from(p, at, e, w, 2))
+            if (firing) {
+                score = firing_score_below(
+                    p, at, e, w, rm->cost[y][x],
+                    p->s->eng.ready ? best_score : LONG_MAX);
+#ifndef NDEBUG
+                /* The long way: the whole score, and the sight. */
+                long full = can_strike_from(p, at, e, w, 2)
+                                ? firing_score(p, at, e, w, rm->cost[y][x])
+                                : -1;
+                /* (LONG_MAX: not better than the best, or no sight) */
+                assert(score == full ||
+                       (score == LONG_MAX && (full < 0 || full >= best_score)));
+#endif
+                if (score < 0)
+                    continue;
+            } else if (!can_strike_from(p, at, e, w, 2))
                 continue;
-            if (firing)
-                score = firing_score(p, at, e, w, rm->cost[y][x]);
             if (score < best_score) {
                 best_score = score;
                 best = q;
             }
         }
     return best;
+}
+
+static fray_pos strike_space(const pol *p, int e, const ft_weapon *w,
+                             const fray_reach_map *rm, int spd) {
+    return strike_space_from(p, e, w, rm, spd, 0);
 }
 
 /*
@@ -767,7 +825,19 @@ static bool move_toward(const pol *p, int e, const ft_weapon *w,
         if (c == spd + 1 && (*hopeless = strike_hopeless(p, e, w)))
             break;
         bool more = fray__grid_run_until(&ms->run, c);
-        best = strike_space(p, e, w, rm, spd);
+        /* Every finished space cheaper than c was looked at by an earlier
+         * turn of this loop (which looked at all those costing at least
+         * its c, or, for a shooter, at every space) and none can strike:
+         * only those costing c or more can be the best (issue 16: each
+         * space tested once, not once per cost). */
+        best = strike_space_from(p, e, w, rm, spd, p->s->eng.ready ? c : 0);
+#ifndef NDEBUG
+        {
+            /* The long way: every finished space. */
+            fray_pos all = strike_space(p, e, w, rm, spd);
+            assert(all.x == best.x && all.y == best.y);
+        }
+#endif
         if (!more)
             break; /* (nothing queued: no cost above adds a space) */
     }
@@ -1076,17 +1146,20 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
         int dist = range_to(&p, p.fp[actor], e);
         if (!in_weapon_range(&p, w, dist))
             continue;
+        /* The rank first: a target ranked no better than the best so far
+         * is not taken whatever its modifiers, which need not be asked
+         * (issue 16 "This round: the skirmish's tactics (skirm16)"). */
+        long r = target_rank(&p, e, dist);
+        if (r >= best_rank && s->eng.ready)
+            continue;
         ft_mods *m = &mods[ask];
         ft_attack_mods_cached(&p.run, memo ? &memo->cache : NULL, actor, e,
                               &o, m);
-        if (m->impossible)
+        if (m->impossible || r >= best_rank)
             continue;
-        long r = target_rank(&p, e, dist);
-        if (r < best_rank) {
-            best_rank = r;
-            best = e;
-            ask ^= 1; /* keep it: the next target goes in the other */
-        }
+        best_rank = r;
+        best = e;
+        ask ^= 1; /* keep it: the next target goes in the other */
     }
     if (best >= 0 && w) {
         const ft_mods *best_m = &mods[ask ^ 1];
