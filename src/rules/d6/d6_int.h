@@ -254,7 +254,10 @@ enum d6_fact_kind {
     D6_FACT_WILD_ONE, /* who's roll a (d6_roll_what) showed 1 on the Wild Die:
                          b 0 cancelled the highest die, 1 a complication */
     D6_FACT_AIM,      /* who aims at other: a the dice it adds now (1 to 3) */
-    D6_FACT_INTERRUPT /* who, having waited, interrupts (its action at -1D) */
+    D6_FACT_INTERRUPT, /* who, having waited, interrupts (its action at -1D) */
+    D6_FACT_OPTION    /* who's attack on other takes options (options.c): a the
+                         option, b the called size, c the difficulty change,
+                         d the damage dice change */
 };
 enum d6_roll_what { D6_ROLL_INIT, D6_ROLL_ATTACK, D6_ROLL_DEFENSE,
                     D6_ROLL_DAMAGE, D6_ROLL_RESIST, D6_ROLL_STAY_UP,
@@ -277,6 +280,11 @@ typedef struct d6_event {
     uint8_t given;            /* the dice were given by hand */
     uint8_t parry;            /* defend, attack's defense: a parry, not a dodge */
     int16_t x, y;             /* move: where to */
+    /* the command's head ends here: fields added below it and above
+     * n_dice are packed into the journal with it (d6.c) */
+    uint8_t option;           /* attack: d6_attack_option (options.c); 0 none */
+    uint8_t called;           /* attack: called shot size 1..3 (003:36-43); 0 none */
+    uint8_t sight;            /* attack: d6_sight bits (003:45-46) */
     uint16_t n_dice, n_facts;
     uint8_t dice[D6_EV_DICE];
     d6_fact facts[D6_EV_FACTS];
@@ -355,5 +363,41 @@ fray_status d6_view(const d6_setup *s, const d6_state *st, int turn,
                     struct fray_fight_view *v);
 /* d6.c, for tests: a fight's state (fray__fight_rf). */
 d6_state *d6_fight_state(void *rfight);
+
+/* options.c: seed 003's attack options (docs/rules/d6.md "Attack
+ * options"): the table of combat difficulty modifiers (003:27-46), each
+ * entry's printed dice and standard value. */
+enum d6_attack_option { D6_OPT_NONE, D6_OPT_ALL_OUT, D6_OPT_LUNGE,
+                        D6_OPT_SWEEP, D6_OPT_KINDS };
+enum d6_sight { D6_SIGHT_BLIND = 1, D6_SIGHT_TARGET_BLIND = 2,
+                D6_SIGHT_BEHIND = 4 };
+typedef struct d6_modifier_row {
+    const char *word;         /* the command's word: "all-out" */
+    const char *title;        /* as printed: "All-out" */
+    int8_t dice;              /* the printed die modifier */
+    int8_t standard;          /* the printed standard value (never 3 x dice) */
+    int8_t damage;            /* damage dice */
+} d6_modifier_row;
+const d6_modifier_row *d6_option_row(int option);
+const d6_modifier_row *d6_called_row(int size);   /* 1..3 */
+const d6_modifier_row *d6_sight_row(int bit);     /* a d6_sight bit */
+int d6_option_word(const char *w, size_t n);      /* -1: not an option */
+/* One word of `ID attack T ...` (and the next, for `called SIZE`): true
+ * when it is an attack option's (taken into cmd; *k past a second word). */
+bool d6_attack_word(d6_event *cmd, const char *w, size_t n, const char *next,
+                    size_t nn, int *k);
+/* The option dice and standard value an attack's words add to the combat
+ * difficulty, split by sign (the GM rolls each: modifiers: roll), and the
+ * damage dice they add. */
+void d6_attack_mods(const d6_event *ev, int *plus_dice, int *minus_dice,
+                    int *standard, int *damage_dice);
+/* Why this attack's options cannot be taken (rules words), or FRAY_OK;
+ * *reach_ok: a lunge reaches (0.5 m beyond Point Blank). */
+fray_status d6_check_options(const d6_setup *s, const d6_state *st,
+                             const d6_event *cmd, int weapon, bool ranged,
+                             bool *reach_ok, char *why, size_t size);
+/* The option words of an attack, for the narration (" all-out, a called
+ * shot at something 1 to 10 cm"); "" none. */
+void d6_option_words(const d6_event *ev, char *buf, size_t size);
 
 #endif

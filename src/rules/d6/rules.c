@@ -340,7 +340,11 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
     if (s->c[t].cover == D6_COVER_FULL)
         return refuse(why, size, "%s is in full cover: no direct attack on it%s",
                       s->c[t].name, "");
-    if (d6_band(s, w, d6_distance(st, a, t)) == D6_BAND_BEYOND)
+    bool lunge_reach = false; /* options.c: seed 003's attack options */
+    fray_status ok = d6_check_options(s, st, cmd, w, is_ranged(s, w), &lunge_reach, why, size);
+    if (ok != FRAY_OK)
+        return ok;
+    if (d6_band(s, w, d6_distance(st, a, t)) == D6_BAND_BEYOND && !lunge_reach)
         return refuse(why, size, is_ranged(s, w) ? "%s is beyond Long range of %s"
                                                  : "%s is out of reach of %s",
                       s->c[t].name, an);
@@ -515,7 +519,8 @@ static bool defend(d6_run *r, int a, bool full, bool parry, int pen) {
     return true;
 }
 
-static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim) {
+static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim,
+                        const d6_event *ev) {
     const d6_setup *s = r->s;
     d6_state *st = r->st;
     bool ranged = is_ranged(s, w);
@@ -535,6 +540,16 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim) {
     if (!modifier(r, a, dice, &m))
         return false;
     diff += m;
+    int op = 0, om = 0, ostd = 0, odmg = 0; /* options.c (003:27-46) */
+    d6_attack_mods(ev, &op, &om, &ostd, &odmg);
+    if (!r->s->o.modifiers_roll) {
+        diff += ostd;
+    } else {
+        int up = 0, down = 0;
+        if (!modifier(r, a, op, &up) || !modifier(r, a, om, &down))
+            return false;
+        diff += up - down;
+    }
     if (diff < 3)
         diff = 3; /* 003:2 */
     bool hit = at >= diff;
@@ -548,6 +563,10 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim) {
         d6_code lift = d6_skill_code(s, a, D6_SK_LIFTING);
         dc = d6_code_add(dc, d6_strength_damage(lift));
     }
+    d6_code od = {odmg, 0};
+    dc = d6_code_add(dc, od);
+    if (dc.dice < 0 || (dc.dice == 0 && dc.pips < 0))
+        dc = (d6_code){0, 0}; /* docs/rules/d6.md: damage never below none */
     int dmg = 0;
     if (!roll(r, dc, true, a, D6_ROLL_DAMAGE, &dmg))
         return false;
@@ -613,9 +632,14 @@ fray_status d6_apply(d6_run *r) {
                 return done(r);
             n--;
         }
+        if (ev->option || ev->called || ev->sight) {
+            int op, om, ostd, odmg;
+            d6_attack_mods(ev, &op, &om, &ostd, &odmg);
+            fact(r, D6_FACT_OPTION, a, ev->target, ev->option, ev->called, ostd, odmg);
+        }
         for (int k = 0; k < n && !d6_out(&st->c[ev->target]); k++)
             if (!attack_once(r, a, ev->target, w, pen,
-                             k == 0 && aimed == ev->target ? aim : 0))
+                             k == 0 && aimed == ev->target ? aim : 0, ev))
                 return done(r);
         break;
     }

@@ -139,6 +139,15 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
                 roll_word(f->a),
                 f->b ? "a complication (the GM says what)" : "it and the highest die count nothing");
             break;
+        case D6_FACT_OPTION: { /* options.c */
+            char w[160];
+            d6_option_words(ev, w, sizeof w);
+            put(&o, "%s attacks%s: %+d to the difficulty (standard), %+dD damage%s.\n",
+                nm(s, f->who), w, f->c, f->d,
+                f->b ? " (a called shot's hit: +1D damage; knocking the item away is a disarm)"
+                     : "");
+            break;
+        }
         default:
             break;
         }
@@ -148,7 +157,7 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
 
 static const char *const fact_words[] = {"initiative", "round", "attack", "defense",
                                          "damage", "stay-up", "out", "move", "end",
-                                         "wild-one", "aim", "interrupt"};
+                                         "wild-one", "aim", "interrupt", "option"};
 
 size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
                      size_t size) {
@@ -165,6 +174,13 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
         put(&o, ",\"actions\":%d", ev->actions);
         if (ev->full)
             put(&o, ",\"defend\":true");
+        if (d6_option_row(ev->option)) /* options.c */
+            put(&o, ",\"option\":\"%s\"", d6_option_row(ev->option)->word);
+        if (d6_called_row(ev->called))
+            put(&o, ",\"called\":\"%s\"", d6_called_row(ev->called)->word + 7);
+        for (int bit = 1; bit <= D6_SIGHT_BEHIND; bit <<= 1)
+            if (ev->sight & bit)
+                put(&o, ",\"%s\":true", d6_sight_row(bit)->word);
     }
     if (ev->kind == D6_EV_DEFEND && ev->full)
         put(&o, ",\"full\":true");
@@ -224,6 +240,9 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
             break;
         case D6_FACT_AIM:
             put(&o, ",\"dice\":%d", f->a);
+            break;
+        case D6_FACT_OPTION:
+            put(&o, ",\"difficulty\":%d,\"damage_dice\":%d", f->c, f->d);
             break;
         case D6_FACT_WILD_ONE:
             put(&o, ",\"roll\":\"%s\",\"result\":\"%s\"", roll_word(f->a),
@@ -340,6 +359,28 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
             BAD("command.parry", "expected true or false (a defense's)");
         ev->parry = json_is_true(v);
     }
+    if ((v = json_object_get(c, "option"))) { /* options.c */
+        int opt = json_is_string(v) ? d6_option_word(json_string_value(v),
+                                                     strlen(json_string_value(v)))
+                                    : -1;
+        if (opt < 0 || k != D6_EV_ATTACK)
+            BAD("command.option", "expected all-out, lunge or sweep (an attack's)");
+        ev->option = (uint8_t)opt;
+    }
+    if ((v = json_object_get(c, "called"))) {
+        const char *cs = json_is_string(v) ? json_string_value(v) : "";
+        int z = !strcmp(cs, "large") ? 1 : !strcmp(cs, "small") ? 2 : !strcmp(cs, "tiny") ? 3 : 0;
+        if (!z || k != D6_EV_ATTACK)
+            BAD("command.called", "expected large, small or tiny (an attack's called shot)");
+        ev->called = (uint8_t)z;
+    }
+    for (int bit = 1; bit <= D6_SIGHT_BEHIND; bit <<= 1)
+        if ((v = json_object_get(c, d6_sight_row(bit)->word))) {
+            if (!json_is_boolean(v) || k != D6_EV_ATTACK)
+                BAD("command", "expected true or false (an attack's blind, target-blind, behind)");
+            if (json_is_true(v))
+                ev->sight = (uint8_t)(ev->sight | bit);
+        }
     if (k == D6_EV_MOVE) {
         json_t *x = json_object_get(c, "x"), *y = json_object_get(c, "y");
         if (!int_in(x, -30000, 30000))
@@ -410,7 +451,7 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
     (void)st;
     memset(cmd, 0, offsetof(d6_event, dice));
     cmd->actor = cmd->target = cmd->weapon = -1;
-    enum { MAXT = 8 };
+    enum { MAXT = 16 };
     const char *tok[MAXT];
     size_t len[MAXT];
     int n = 0;
@@ -522,9 +563,14 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
         } else if (word_eq(tok[k], len[k], "parry")) {
             cmd->full = 1;
             cmd->parry = 1;
+        } else if (d6_attack_word(cmd, tok[k], len[k], k + 1 < n ? tok[k + 1] : "",
+                                  k + 1 < n ? len[k + 1] : 0, &k)) {
+            continue; /* options.c: seed 003's attack options */
         } else {
             return bad_word(diag, text, tok[k], len[k],
-                            "expected `with WEAPON`, `actions N`, `defend` or `parry`");
+                            "expected `with WEAPON`, `actions N`, `defend`, `parry`, "
+                            "`all-out`, `lunge`, `sweep`, `called large|small|tiny`, "
+                            "`blind`, `target-blind` or `behind`");
         }
     }
     if (cmd->full && cmd->actions < 2)

@@ -1,0 +1,173 @@
+/*
+ * options.c - seed 003's attack options (docs/rules/d6.md "Attack
+ * options"): all-out, lunge, sweep, called shots by the size of what is
+ * aimed at, a blind attacker, a blind target or one attacked from behind.
+ * The table of combat difficulty modifiers is data: each entry's printed
+ * die modifier and its printed standard value side by side, never one
+ * derived from the other (rulesets-checklists D7.1). rules.c applies
+ * them through the modifier path (modifiers: standard | roll, 003:3) and
+ * the floor of 3 (003:2).
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "d6_int.h"
+
+/* 003:27-35, Fighting, Melee Combat (the options built here). */
+static const d6_modifier_row option_rows[D6_OPT_KINDS] = {
+    {"", "", 0, 0, 0},
+    {"all-out", "All-out", -2, -6, 1},  /* 003:29 */
+    {"lunge", "Lunge", 1, 3, -1},       /* 003:31 */
+    {"sweep", "Sweep", -2, -6, -3},     /* 003:34 */
+};
+
+/* 003:36-43, Called Shot: the target is ...; on a hit +1D damage (003:49). */
+static const d6_modifier_row called_rows[3] = {
+    {"called-large", "10 to 50 centimeters long", 1, 3, 1},
+    {"called-small", "1 to 10 centimeters long", 4, 12, 1},
+    {"called-tiny", "less than a centimeter long", 8, 24, 1},
+};
+
+/* 003:44-46, Other Modifiers. */
+static const d6_modifier_row sight_rows[3] = {
+    {"blind", "the attacker is blind", 4, 12, 0},
+    {"target-blind", "the target is blind", -4, -12, 0},
+    {"behind", "attacked from behind", -4, -12, 0},
+};
+
+const d6_modifier_row *d6_option_row(int option) {
+    return option > 0 && option < D6_OPT_KINDS ? &option_rows[option] : NULL;
+}
+
+const d6_modifier_row *d6_called_row(int size) {
+    return size >= 1 && size <= 3 ? &called_rows[size - 1] : NULL;
+}
+
+const d6_modifier_row *d6_sight_row(int bit) {
+    return bit == D6_SIGHT_BLIND ? &sight_rows[0]
+           : bit == D6_SIGHT_TARGET_BLIND ? &sight_rows[1]
+           : bit == D6_SIGHT_BEHIND ? &sight_rows[2]
+                                    : NULL;
+}
+
+static bool same(const char *a, size_t n, const char *b) {
+    if (strlen(b) != n)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (tolower((unsigned char)a[i]) != tolower((unsigned char)b[i]))
+            return false;
+    return true;
+}
+
+int d6_option_word(const char *w, size_t n) {
+    for (int k = 1; k < D6_OPT_KINDS; k++)
+        if (same(w, n, option_rows[k].word))
+            return k;
+    return -1;
+}
+
+bool d6_attack_word(d6_event *cmd, const char *w, size_t n, const char *next,
+                    size_t nn, int *k) {
+    int o = d6_option_word(w, n);
+    if (o > 0) {
+        if (cmd->option)
+            return false; /* one fighting option an attack */
+        cmd->option = (uint8_t)o;
+        return true;
+    }
+    if (same(w, n, "called") && !cmd->called) {
+        int z = same(next, nn, "large") ? 1 : same(next, nn, "small") ? 2
+                : same(next, nn, "tiny") ? 3 : 0;
+        if (!z)
+            return false;
+        cmd->called = (uint8_t)z;
+        (*k)++;
+        return true;
+    }
+    for (int bit = 1; bit <= D6_SIGHT_BEHIND; bit <<= 1)
+        if (same(w, n, d6_sight_row(bit)->word) && !(cmd->sight & bit)) {
+            cmd->sight = (uint8_t)(cmd->sight | bit);
+            return true;
+        }
+    return false;
+}
+
+static void add_row(const d6_modifier_row *r, int *plus, int *minus, int *std,
+                    int *dmg, bool with_damage) {
+    if (!r)
+        return;
+    if (r->dice > 0)
+        *plus += r->dice;
+    else
+        *minus -= r->dice;
+    *std += r->standard;
+    if (with_damage)
+        *dmg += r->damage;
+}
+
+void d6_attack_mods(const d6_event *ev, int *plus_dice, int *minus_dice,
+                    int *standard, int *damage_dice) {
+    *plus_dice = *minus_dice = *standard = *damage_dice = 0;
+    add_row(d6_option_row(ev->option), plus_dice, minus_dice, standard, damage_dice, true);
+    add_row(d6_called_row(ev->called), plus_dice, minus_dice, standard, damage_dice, true);
+    for (int bit = 1; bit <= D6_SIGHT_BEHIND; bit <<= 1)
+        if (ev->sight & bit)
+            add_row(d6_sight_row(bit), plus_dice, minus_dice, standard, damage_dice, false);
+}
+
+static fray_status no(char *why, size_t size, const char *fmt, const char *a) {
+    if (why && size)
+        snprintf(why, size, fmt, a);
+    return FRAY_ERR_INVALID;
+}
+
+fray_status d6_check_options(const d6_setup *s, const d6_state *st,
+                             const d6_event *cmd, int weapon, bool ranged,
+                             bool *reach_ok, char *why, size_t size) {
+    *reach_ok = false;
+    const char *an = s->c[cmd->actor].name;
+    (void)weapon;
+    if (cmd->option >= D6_OPT_KINDS || cmd->called > 3 || cmd->sight > 7)
+        return no(why, size, "%s: not an attack option", an);
+    if (cmd->option != D6_OPT_NONE && ranged)
+        return no(why, size, "%s: all-out, lunge and sweep are fighting and melee "
+                             "options, not for a ranged attack",
+                  an);
+    /* 003:6: the all-out attacker may not defend or take any other action
+     * that round. */
+    if (cmd->option == D6_OPT_ALL_OUT && (cmd->actions > 1 || cmd->full))
+        return no(why, size, "%s attacks all-out: no defense and no other action "
+                             "this round (one action only)",
+                  an);
+    if ((cmd->sight & D6_SIGHT_TARGET_BLIND) && (cmd->sight & D6_SIGHT_BEHIND))
+        return no(why, size, "%s: a blind target or one attacked from behind: the "
+                             "-4D is taken once",
+                  an);
+    /* 003:7: a lunge adds about half a meter to the reach. */
+    if (cmd->option == D6_OPT_LUNGE) {
+        double dx = st->c[cmd->actor].x - st->c[cmd->target].x,
+               dy = st->c[cmd->actor].y - st->c[cmd->target].y;
+        *reach_ok = sqrt(dx * dx + dy * dy) <= 3.5 + 1e-9;
+    }
+    return FRAY_OK;
+}
+
+void d6_option_words(const d6_event *ev, char *buf, size_t size) {
+    size_t used = 0;
+    if (!buf || !size)
+        return;
+    buf[0] = '\0';
+    const d6_modifier_row *r = d6_option_row(ev->option);
+    if (r)
+        used += (size_t)snprintf(buf + used, size - used, " %s", r->word);
+    r = d6_called_row(ev->called);
+    if (r && used < size)
+        used += (size_t)snprintf(buf + used, size - used, "%s a called shot at something %s",
+                                 used ? "," : "", r->title);
+    for (int bit = 1; bit <= D6_SIGHT_BEHIND && used < size; bit <<= 1)
+        if (ev->sight & bit)
+            used += (size_t)snprintf(buf + used, size - used, "%s %s", used ? "," : "",
+                                     d6_sight_row(bit)->title);
+}

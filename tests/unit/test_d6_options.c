@@ -1,0 +1,269 @@
+/* test_d6_options.c - seed 003's attack options (src/rules/d6/options.c)
+ * through the fight API with the dice given by hand: the table of combat
+ * difficulty modifiers (003:27-46, printed dice and standard values side
+ * by side: rulesets-checklists D7.1), applied standard and rolled
+ * (003:3), the floor of 3 (003:2), all-out, lunge, sweep, called shots,
+ * a blind attacker, a blind target and an attack from behind; the
+ * refusals in words; the journal out and back (docs/rules/d6.md
+ * "Attack options"). */
+#include "d6_fixture.h"
+
+static d6_setup S;
+
+static void last_json(fray_fight *f, char *buf, size_t size) {
+    int n = fray_fight_events(f);
+    cr_assert_gt(n, 0);
+    fray_event_json(f, n - 1, buf, size);
+}
+
+static void has(const char *json, const char *part) {
+    cr_assert(strstr(json, part), "expected %s in %s", part, json);
+}
+
+/* The duel with Body Points (one die of leather to resist), the knight
+ * first and standing at (x, y). */
+static fray_fight *duel_at(fray_setup *fs, bool roll, int x, int y) {
+    d6_fx_duel(&S);
+    S.o.health = D6_HEALTH_BODY_POINTS;
+    S.o.modifiers_roll = roll;
+    *fs = d6_fx_setup(&S);
+    const int d[] = {5, 5, 5, 2, 2}; /* initiative 15 and 6 */
+    fray_fight *f = d6_fx_start(fs, d, 5);
+    char to[32];
+    snprintf(to, sizeof to, "knight move %d,%d", x, y);
+    d6_fx_ok(f, to, NULL, 0);
+    return f;
+}
+
+/* 003:27-46: the table as printed: die modifier and standard value of
+ * each entry (never one computed from the other), and the damage dice. */
+Test(d6_options, table_as_printed) {
+    const d6_modifier_row *r = d6_option_row(D6_OPT_ALL_OUT); /* 003:29 */
+    cr_assert(r->dice == -2 && r->standard == -6 && r->damage == 1);
+    r = d6_option_row(D6_OPT_LUNGE); /* 003:31 */
+    cr_assert(r->dice == 1 && r->standard == 3 && r->damage == -1);
+    r = d6_option_row(D6_OPT_SWEEP); /* 003:34 */
+    cr_assert(r->dice == -2 && r->standard == -6 && r->damage == -3);
+    const int cd[] = {1, 4, 8}, cs[] = {3, 12, 24}; /* 003:40-42 */
+    for (int z = 1; z <= 3; z++) {
+        r = d6_called_row(z);
+        cr_assert(r->dice == cd[z - 1] && r->standard == cs[z - 1] && r->damage == 1,
+                  "called shot size %d", z);
+    }
+    r = d6_sight_row(D6_SIGHT_BLIND); /* 003:45 */
+    cr_assert(r->dice == 4 && r->standard == 12);
+    r = d6_sight_row(D6_SIGHT_TARGET_BLIND); /* 003:46 */
+    cr_assert(r->dice == -4 && r->standard == -12);
+    r = d6_sight_row(D6_SIGHT_BEHIND); /* 003:46 */
+    cr_assert(r->dice == -4 && r->standard == -12);
+}
+
+/* 003:6, 29: all-out -2D (-6) to the difficulty, +1D damage: 9 against
+ * 10 - 6 = 4 hits; the damage 1D+1 + 2D Strength + 1D = 4D+1: 21. */
+Test(d6_options, all_out_standard) {
+    fray_setup fs;
+    fray_fight *f = duel_at(&fs, false, 5, 0);
+    const int d[] = {2, 2, 2, 2, 1, 5, 5, 5, 5, 3};
+    d6_fx_ok(f, "knight attack brigand all-out", d, 10);
+    char j[8192];
+    last_json(f, j, sizeof j);
+    has(j, "\"option\":\"all-out\"");
+    has(j, "\"total\":9,\"difficulty\":4,\"result\":\"hit\"");
+    has(j, "\"damage\":21");
+    fray_fight_free(f);
+}
+
+/* Without the option the same 9 misses the passive 10 (the check that
+ * the -6 is the option's). */
+Test(d6_options, no_option_misses) {
+    fray_setup fs;
+    fray_fight *f = duel_at(&fs, false, 5, 0);
+    const int d[] = {2, 2, 2, 2, 1};
+    d6_fx_ok(f, "knight attack brigand", d, 5);
+    char j[8192];
+    last_json(f, j, sizeof j);
+    has(j, "\"total\":9,\"difficulty\":10,\"result\":\"miss\"");
+    fray_fight_free(f);
+}
+
+/* 003:6: all-out: no defense and no other action that round: refused
+ * in words with 2 actions or a dodge. */
+Test(d6_options, all_out_alone) {
+    fray_setup fs;
+    fray_fight *f = duel_at(&fs, false, 5, 0);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(d6_fx_cmd(f, "knight attack brigand all-out actions 2", NULL, 0, &diag),
+                 FRAY_ERR_INVALID);
+    cr_assert(strstr(diag.message, "no defense and no other action"), "%s", diag.message);
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(d6_fx_cmd(f, "knight attack brigand all-out defend", NULL, 0, &diag),
+                 FRAY_ERR_INVALID);
+    cr_assert(strstr(diag.message, "all-out"), "%s", diag.message);
+    fray_fight_free(f);
+}
+
+/* modifiers: roll (003:3): the GM rolls the option's 2D and takes it
+ * off: 10 - (3 + 4) = 3. */
+Test(d6_options, all_out_rolled) {
+    fray_setup fs;
+    fray_fight *f = duel_at(&fs, true, 5, 0);
+    const int d[] = {2, 2, 2, 2, 2, 3, 4, 2, 2, 2, 2, 3};
+    d6_fx_ok(f, "knight attack brigand all-out", d, 12);
+    char j[8192];
+    last_json(f, j, sizeof j);
+    has(j, "\"total\":10,\"difficulty\":3,\"result\":\"hit\"");
+    has(j, "\"damage\":9");
+    fray_fight_free(f);
+}
+
+/* 003:7, 31: a lunge reaches half a meter further (3.16 m: beyond Point
+ * Blank's 3 m, within 3.5 m), +1D (+3) to the difficulty, -1D damage:
+ * 20 against 13; 1D+1 + 2D - 1D = 2D+1: 11. */
+Test(d6_options, lunge_reach_and_numbers) {
+    fray_setup fs;
+    fray_fight *f = duel_at(&fs, false, 3, -1);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(d6_fx_cmd(f, "knight attack brigand", NULL, 0, &diag), FRAY_ERR_INVALID);
+    cr_assert(strstr(diag.message, "out of reach"), "%s", diag.message);
+    const int d[] = {4, 4, 4, 4, 4, 5, 5, 3};
+    d6_fx_ok(f, "knight attack brigand lunge", d, 8);
+    char j[8192];
+    last_json(f, j, sizeof j);
+    has(j, "\"total\":20,\"difficulty\":13,\"result\":\"hit\"");
+    has(j, "\"damage\":11");
+    fray_fight_free(f);
+}
+
+/* 003:7: 4 m is beyond a lunge too. */
+Test(d6_options, lunge_too_far) {
+    fray_setup fs;
+    fray_fight *f = duel_at(&fs, false, 2, 0);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(d6_fx_cmd(f, "knight attack brigand lunge", NULL, 0, &diag),
+                 FRAY_ERR_INVALID);
+    cr_assert(strstr(diag.message, "out of reach"), "%s", diag.message);
+    fray_fight_free(f);
+}
+
+/* 003:9, 34: sweep -2D (-6), -3D damage: 3D+1 - 3D leaves the pip: 1
+ * damage, no dice rolled. */
+Test(d6_options, sweep_numbers) {
+    fray_setup fs;
+    fray_fight *f = duel_at(&fs, false, 5, 0);
+    const int d[] = {2, 2, 2, 2, 1, 3};
+    d6_fx_ok(f, "knight attack brigand sweep", d, 6);
+    char j[8192];
+    last_json(f, j, sizeof j);
+    has(j, "\"total\":9,\"difficulty\":4,\"result\":\"hit\"");
+    has(j, "\"damage\":1,");
+    fray_fight_free(f);
+}
+
+/* 003:36-43, 49: a called shot at something 1 to 10 cm: +4D (+12), and
+ * on a hit +1D damage: 25 against 22; 4D+1: 9. */
+Test(d6_options, called_small) {
+    fray_setup fs;
+    fray_fight *f = duel_at(&fs, false, 5, 0);
+    const int d[] = {5, 5, 5, 5, 5, 2, 2, 2, 2, 3};
+    d6_fx_ok(f, "knight attack brigand called small", d, 10);
+    char j[8192];
+    last_json(f, j, sizeof j);
+    has(j, "\"called\":\"small\"");
+    has(j, "\"total\":25,\"difficulty\":22,\"result\":\"hit\"");
+    has(j, "\"damage\":9");
+    fray_fight_free(f);
+}
+
+/* 003:40, 42: large +1D (+3), tiny +8D (+24): the difficulties 13, 34. */
+Test(d6_options, called_large_and_tiny) {
+    const char *cmd[] = {"knight attack brigand called large",
+                         "knight attack brigand called tiny"};
+    const char *want[] = {"\"difficulty\":13", "\"difficulty\":34"};
+    for (int k = 0; k < 2; k++) {
+        fray_setup fs;
+        fray_fight *f = duel_at(&fs, false, 5, 0);
+        const int d[] = {2, 2, 2, 2, 2};
+        d6_fx_ok(f, cmd[k], d, 5);
+        char j[8192];
+        last_json(f, j, sizeof j);
+        has(j, want[k]);
+        fray_fight_free(f);
+    }
+}
+
+/* 003:45-46 and 003:2: blind attacker +4D (+12) and from behind -4D
+ * (-12) cancel (10); all-out from behind 10 - 6 - 12 = -8: the floor 3. */
+Test(d6_options, blind_behind_and_floor) {
+    fray_setup fs;
+    fray_fight *f = duel_at(&fs, false, 5, 0);
+    const int d[] = {2, 2, 2, 2, 2, 2, 1, 1, 3};
+    d6_fx_ok(f, "knight attack brigand blind behind", d, 9);
+    char j[8192];
+    last_json(f, j, sizeof j);
+    has(j, "\"blind\":true");
+    has(j, "\"behind\":true");
+    has(j, "\"total\":10,\"difficulty\":10,\"result\":\"hit\"");
+    fray_fight_free(f);
+    f = duel_at(&fs, false, 5, 0);
+    const int e[] = {2, 1, 1, 1, 1, 2, 2, 2, 2, 3};
+    d6_fx_ok(f, "knight attack brigand all-out behind", e, 10);
+    last_json(f, j, sizeof j);
+    has(j, "\"total\":6,\"difficulty\":3,\"result\":\"hit\"");
+    fray_fight_free(f);
+}
+
+/* 003:46: the blind target's -4D and from behind's are one modifier:
+ * both refused in words; a ranged attack may not lunge. */
+Test(d6_options, refusals_in_words) {
+    fray_setup fs;
+    fray_fight *f = duel_at(&fs, false, 5, 0);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(d6_fx_cmd(f, "knight attack brigand target-blind behind", NULL, 0, &diag),
+                 FRAY_ERR_INVALID);
+    cr_assert(strstr(diag.message, "taken once"), "%s", diag.message);
+    memset(&diag, 0, sizeof diag);
+    cr_assert_neq(d6_fx_cmd(f, "knight attack brigand called huge", NULL, 0, &diag), FRAY_OK);
+    cr_assert(strstr(diag.message, "called large|small|tiny"), "%s", diag.message);
+    fray_fight_free(f);
+}
+
+/* The journal: the options go out in JSON and come back; the replay is
+ * the same fight; the narration says the option and the called shot's
+ * +1D (the disarm is not this option's). */
+Test(d6_options, journal_and_narration) {
+    fray_setup fs;
+    d6_fx_duel(&S);
+    S.o.health = D6_HEALTH_BODY_POINTS;
+    fs = d6_fx_setup(&S);
+    fray_fight_options o = {.journal = true, .facts = true, .until = 0};
+    const int init[] = {5, 5, 5, 2, 2};
+    fray_fight *f = d6_fx_start(&fs, init, 5), *g = NULL;
+    d6_fx_ok(f, "knight move 5,0", NULL, 0);
+    const int d[] = {5, 5, 5, 5, 5, 2, 2, 2, 2, 2, 3}; /* damage 5D+1 */
+    d6_fx_ok(f, "knight attack brigand all-out called large behind", d, 11);
+    char text[65536];
+    size_t n = 0;
+    for (int i = 0; i < fray_fight_events(f); i++) {
+        n += fray_event_json(f, i, text + n, sizeof text - n - 1);
+        text[n++] = '\n';
+    }
+    text[n] = '\0';
+    has(text, "\"option\":\"all-out\",\"called\":\"large\",\"behind\":true");
+    cr_assert_eq(fray_fight_new(&fs, 99, &o, NULL, NULL, &g), FRAY_OK);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(fray_fight_replay_journal(g, text, n, NULL, &diag), FRAY_OK, "%s",
+                 diag.message);
+    cr_assert(fray_fight_same(f, g));
+    char say[4096];
+    fray_event_narrate(f, fray_fight_events(f) - 1, say, sizeof say);
+    cr_assert(strstr(say, "all-out"), "%s", say);
+    cr_assert(strstr(say, "-15 to the difficulty"), "%s", say);
+    cr_assert(strstr(say, "+1D damage"), "%s", say);
+    fray_fight_free(f);
+    fray_fight_free(g);
+}
