@@ -267,3 +267,117 @@ Test(d6_options, journal_and_narration) {
     fray_fight_free(f);
     fray_fight_free(g);
 }
+
+/* 003:8, 32: knockdown +2D (+6), no damage: the brigand loses 2D from
+ * its next Agility roll and is down; standing takes one of its actions:
+ * a lone attack or a move is refused in words; `defend` stands it (-1D)
+ * and its dodge 3D+2 loses 2D more: 0D+2, no die rolled. The knight's sword
+ * is not blunt: the knight fights unarmed (fighting: Agility 3D+1). */
+Test(d6_options, knockdown_no_damage_down_and_stand) {
+    d6_fx_duel(&S);
+    S.o.health = D6_HEALTH_BODY_POINTS;
+    S.c[0].b.weapon = -1; /* fighting */
+    fray_setup fs = d6_fx_setup(&S);
+    const int init[] = {5, 5, 5, 2, 2};
+    fray_fight *f = d6_fx_start(&fs, init, 5);
+    d6_fx_ok(f, "knight move 5,0", NULL, 0);
+    const int d[] = {5, 5, 5}; /* 3D+1: 16 against 10 + 6 */
+    d6_fx_ok(f, "knight attack brigand knockdown", d, 3);
+    char j[8192];
+    last_json(f, j, sizeof j);
+    has(j, "\"total\":16,\"difficulty\":16,\"result\":\"hit\"");
+    has(j, "\"fact\":\"stumble\"");
+    cr_assert(!strstr(j, "\"damage\""), "no damage: %s", j);
+    d6_state *st = d6_fx_st(f);
+    cr_assert(st->c[1].down);
+    cr_assert_eq(st->c[1].agility_dice, 2);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(d6_fx_cmd(f, "brigand attack knight", NULL, 0, &diag), FRAY_ERR_INVALID);
+    cr_assert(strstr(diag.message, "is down"), "%s", diag.message);
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(d6_fx_cmd(f, "brigand move 9,0", NULL, 0, &diag), FRAY_ERR_INVALID);
+    cr_assert(strstr(diag.message, "is down"), "%s", diag.message);
+    d6_fx_ok(f, "brigand defend", NULL, 0); /* 3D+2 - 1D - 2D: no dice, 2 */
+    last_json(f, j, sizeof j);
+    has(j, "\"fact\":\"stand\"");
+    has(j, "\"roll\":2,\"difficulty\":2");
+    cr_assert(!st->c[1].down);
+    cr_assert_eq(st->c[1].agility_dice, 0, "spent by the roll");
+    fray_fight_free(f);
+}
+
+/* 003:8, 33: push +1D (+3), no damage, -2D but not down. */
+Test(d6_options, push_not_down) {
+    d6_fx_duel(&S);
+    S.o.health = D6_HEALTH_BODY_POINTS;
+    S.c[0].b.weapon = -1;
+    fray_setup fs = d6_fx_setup(&S);
+    const int init[] = {5, 5, 5, 2, 2};
+    fray_fight *f = d6_fx_start(&fs, init, 5);
+    d6_fx_ok(f, "knight move 5,0", NULL, 0);
+    const int d[] = {5, 5, 3};
+    d6_fx_ok(f, "knight attack brigand push", d, 3);
+    char j[8192];
+    last_json(f, j, sizeof j);
+    has(j, "\"total\":14,\"difficulty\":13,\"result\":\"hit\"");
+    has(j, "\"down\":false");
+    cr_assert(!d6_fx_st(f)->c[1].down);
+    cr_assert_eq(d6_fx_st(f)->c[1].agility_dice, 2);
+    fray_fight_free(f);
+}
+
+/* 003:8: the sword is not blunt; the stronger foe (Physique 4D against
+ * 3D+1) only with trained-knockdown. */
+Test(d6_options, knockdown_who_and_with_what) {
+    d6_fx_duel(&S);
+    fray_setup fs = d6_fx_setup(&S);
+    const int init[] = {5, 5, 5, 2, 2};
+    fray_fight *f = d6_fx_start(&fs, init, 5);
+    d6_fx_ok(f, "knight move 5,0", NULL, 0);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(d6_fx_cmd(f, "knight attack brigand knockdown", NULL, 0, &diag),
+                 FRAY_ERR_INVALID);
+    cr_assert(strstr(diag.message, "blunt weapon, not the sword"), "%s", diag.message);
+    fray_fight_free(f);
+    for (int trained = 0; trained < 2; trained++) {
+        d6_fx_duel(&S);
+        S.c[0].b.weapon = -1;
+        S.c[1].b.attr[D6_PHYSIQUE] = d6_fx_code("4D");
+        S.c[0].b.trained_knockdown = trained;
+        fs = d6_fx_setup(&S);
+        f = d6_fx_start(&fs, init, 5);
+        d6_fx_ok(f, "knight move 5,0", NULL, 0);
+        memset(&diag, 0, sizeof diag);
+        const int d[] = {2, 2, 2};
+        fray_status rc = d6_fx_cmd(f, "knight attack brigand trip", d, 3, &diag);
+        if (trained) {
+            cr_assert_eq(rc, FRAY_OK, "%s", diag.message);
+        } else {
+            cr_assert_eq(rc, FRAY_ERR_INVALID);
+            cr_assert(strstr(diag.message, "Physique is greater"), "%s", diag.message);
+        }
+        fray_fight_free(f);
+    }
+}
+
+/* 003:131: an unwieldy weapon's modifier (the file's `unwieldy: 5`) adds
+ * to the combat difficulty: 10 + 5 = 15; without it 10. */
+Test(d6_options, unwieldy_weapon) {
+    for (int u = 0; u < 2; u++) {
+        d6_fx_duel(&S);
+        S.w[D6_FX_SWORD].unwieldy = (int8_t)(u ? 5 : 0);
+        fray_setup fs = d6_fx_setup(&S);
+        const int init[] = {5, 5, 5, 2, 2};
+        fray_fight *f = d6_fx_start(&fs, init, 5);
+        d6_fx_ok(f, "knight move 5,0", NULL, 0);
+        const int d[] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}; /* a hit: damage, resistance */
+        d6_fx_ok(f, "knight attack brigand", d, u ? 5 : 12);
+        char j[8192];
+        last_json(f, j, sizeof j);
+        has(j, u ? "\"total\":10,\"difficulty\":15,\"result\":\"miss\""
+                 : "\"total\":10,\"difficulty\":10,\"result\":\"hit\"");
+        fray_fight_free(f);
+    }
+}

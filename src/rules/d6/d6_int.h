@@ -214,6 +214,8 @@ typedef struct d6_cstate {
     bool def_parry;           /* that defense is a parry: against melee only */
     int8_t aim_target;        /* whom it has aimed at (aim_dice > 0) */
     uint8_t aim_dice;         /* +1D a round of aiming, up to +3D (core) */
+    uint8_t agility_dice;     /* off its next Agility-based roll (003:8) */
+    bool down;                /* knocked down: an action to stand (003:8) */
 } d6_cstate;
 
 typedef struct d6_state {
@@ -255,9 +257,12 @@ enum d6_fact_kind {
                          b 0 cancelled the highest die, 1 a complication */
     D6_FACT_AIM,      /* who aims at other: a the dice it adds now (1 to 3) */
     D6_FACT_INTERRUPT, /* who, having waited, interrupts (its action at -1D) */
-    D6_FACT_OPTION    /* who's attack on other takes options (options.c): a the
+    D6_FACT_OPTION,   /* who's attack on other takes options (options.c): a the
                          option, b the called size, c the difficulty change,
                          d the damage dice change */
+    D6_FACT_STUMBLE,  /* who stumbles from other's knockdown or push (003:8):
+                         a 2 (the dice off its next Agility roll), b 1 down */
+    D6_FACT_STAND     /* who, down, spends an action standing (003:8) */
 };
 enum d6_roll_what { D6_ROLL_INIT, D6_ROLL_ATTACK, D6_ROLL_DEFENSE,
                     D6_ROLL_DAMAGE, D6_ROLL_RESIST, D6_ROLL_STAY_UP,
@@ -368,7 +373,8 @@ d6_state *d6_fight_state(void *rfight);
  * options"): the table of combat difficulty modifiers (003:27-46), each
  * entry's printed dice and standard value. */
 enum d6_attack_option { D6_OPT_NONE, D6_OPT_ALL_OUT, D6_OPT_LUNGE,
-                        D6_OPT_SWEEP, D6_OPT_KINDS };
+                        D6_OPT_SWEEP, D6_OPT_KNOCKDOWN, D6_OPT_PUSH,
+                        D6_OPT_KINDS };
 enum d6_sight { D6_SIGHT_BLIND = 1, D6_SIGHT_TARGET_BLIND = 2,
                 D6_SIGHT_BEHIND = 4 };
 typedef struct d6_modifier_row {
@@ -399,5 +405,10 @@ fray_status d6_check_options(const d6_setup *s, const d6_state *st,
 /* The option words of an attack, for the narration (" all-out, a called
  * shot at something 1 to 10 cm"); "" none. */
 void d6_option_words(const d6_event *ev, char *buf, size_t size);
+/* The dice taken off i's roll of skill k for a stumble (003:8): its next
+ * Agility or Agility-based roll; spent by the roll. */
+int d6_agility_take(d6_state *st, int i, int k);
+/* Actions a command of i's needs beyond its own for standing (003:8). */
+int d6_stand_actions(const d6_state *st, int i);
 
 #endif

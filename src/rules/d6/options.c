@@ -21,6 +21,8 @@ static const d6_modifier_row option_rows[D6_OPT_KINDS] = {
     {"all-out", "All-out", -2, -6, 1},  /* 003:29 */
     {"lunge", "Lunge", 1, 3, -1},       /* 003:31 */
     {"sweep", "Sweep", -2, -6, -3},     /* 003:34 */
+    {"knockdown", "Knockdown, trip", 2, 6, 0}, /* 003:32: no damage (003:8) */
+    {"push", "Push", 1, 3, 0},          /* 003:33: no damage (003:8) */
 };
 
 /* 003:36-43, Called Shot: the target is ...; on a hit +1D damage (003:49). */
@@ -62,6 +64,8 @@ static bool same(const char *a, size_t n, const char *b) {
 }
 
 int d6_option_word(const char *w, size_t n) {
+    if (same(w, n, "trip"))
+        return D6_OPT_KNOCKDOWN; /* 003:8, 32: one option */
     for (int k = 1; k < D6_OPT_KINDS; k++)
         if (same(w, n, option_rows[k].word))
             return k;
@@ -128,7 +132,6 @@ fray_status d6_check_options(const d6_setup *s, const d6_state *st,
                              bool *reach_ok, char *why, size_t size) {
     *reach_ok = false;
     const char *an = s->c[cmd->actor].name;
-    (void)weapon;
     if (cmd->option >= D6_OPT_KINDS || cmd->called > 3 || cmd->sight > 7)
         return no(why, size, "%s: not an attack option", an);
     if (cmd->option != D6_OPT_NONE && ranged)
@@ -141,6 +144,24 @@ fray_status d6_check_options(const d6_setup *s, const d6_state *st,
         return no(why, size, "%s attacks all-out: no defense and no other action "
                              "this round (one action only)",
                   an);
+    if (cmd->option == D6_OPT_KNOCKDOWN || cmd->option == D6_OPT_PUSH) {
+        /* 003:8: with fighting or a blunt melee weapon, on a foe whose
+         * Physique is at most the attacker's unless trained */
+        if (weapon >= 0 && !s->w[weapon].blunt && s->w[weapon].skill != D6_SK_FIGHTING)
+        {
+            if (why && size)
+                snprintf(why, size, "%s: a knockdown or push takes fighting or a blunt "
+                                    "weapon, not the %s",
+                         an, s->w[weapon].name);
+            return FRAY_ERR_INVALID;
+        }
+        const d6_code pa = s->c[cmd->actor].b.attr[D6_PHYSIQUE],
+                      pt = s->c[cmd->target].b.attr[D6_PHYSIQUE];
+        if (pt.dice * 3 + pt.pips > pa.dice * 3 + pa.pips && !s->c[cmd->actor].b.trained_knockdown)
+            return no(why, size, "%s: the target's Physique is greater; only one "
+                                 "trained (trained-knockdown) may knock it down or push it",
+                      an);
+    }
     if ((cmd->sight & D6_SIGHT_TARGET_BLIND) && (cmd->sight & D6_SIGHT_BEHIND))
         return no(why, size, "%s: a blind target or one attacked from behind: the "
                              "-4D is taken once",
@@ -171,3 +192,13 @@ void d6_option_words(const d6_event *ev, char *buf, size_t size) {
             used += (size_t)snprintf(buf + used, size - used, "%s %s", used ? "," : "",
                                      d6_sight_row(bit)->title);
 }
+
+int d6_agility_take(d6_state *st, int i, int k) {
+    if (k < 0 || k >= D6_SKILLS || d6_skill_attr[k] != D6_AGILITY)
+        return 0;
+    int dice = st->c[i].agility_dice;
+    st->c[i].agility_dice = 0;
+    return dice;
+}
+
+int d6_stand_actions(const d6_state *st, int i) { return st->c[i].down ? 1 : 0; }

@@ -298,6 +298,9 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
         return refuse(why, size, "it is %s's turn, not %s's", s->c[a].name, an);
     a = cmd->actor;
     const d6_cstate *ca = &st->c[a];
+    if (ca->down && (cmd->kind == D6_EV_MOVE || cmd->kind == D6_EV_AIM))
+        return refuse(why, size, "%s is down: standing takes its next action (`defend`, "
+                                 "or an attack with one action more)%s", an, "");
     if (cmd->kind == D6_EV_MOVE) {
         if (ca->flags & D6_F_MOVED)
             return refuse(why, size, "%s has already moved this turn%s", an, "");
@@ -333,6 +336,9 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
     if (cmd->full && cmd->actions < 2)
         return refuse(why, size, "%s needs 2 actions or more to attack and dodge%s",
                       an, "");
+    if (cmd->actions < 1 + (cmd->full ? 1 : 0) + d6_stand_actions(st, a))
+        return refuse(why, size, "%s is down: standing takes one of its actions "
+                                 "(declare `actions %s`)", an, cmd->full ? "3" : "2");
     int w = cmd->weapon >= 0 ? cmd->weapon : d6_weapon_of(s, a);
     if (cmd->weapon >= 0 && cmd->weapon != s->c[a].b.weapon &&
         cmd->weapon != s->c[a].b.off_hand)
@@ -509,6 +515,7 @@ static bool defend(d6_run *r, int a, bool full, bool parry, int pen) {
     d6_cstate *c = &r->st->c[a];
     int tot;
     int skill = parry ? d6_parry_skill(r->s, a) : D6_SK_DODGE;
+    pen += d6_agility_take(r->st, a, skill); /* a stumble (003:8) */
     if (!roll(r, penalised(d6_skill_code(r->s, a, skill), pen), true, a,
               D6_ROLL_DEFENSE, &tot))
         return false;
@@ -527,6 +534,7 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim,
     int band = d6_band(s, w, d6_distance(st, a, t));
     int skill = w >= 0 ? s->w[w].skill : D6_SK_FIGHTING;
     int at;
+    pen += d6_agility_take(st, a, skill); /* a stumble (003:8) */
     if (!roll(r, penalised(d6_skill_code(s, a, skill), pen - aim), true, a, D6_ROLL_ATTACK,
               &at))
         return false;
@@ -550,12 +558,21 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim,
             return false;
         diff += up - down;
     }
+    if (w >= 0)
+        diff += s->w[w].unwieldy; /* 003:131 */
     if (diff < 3)
         diff = 3; /* 003:2 */
     bool hit = at >= diff;
     fact(r, D6_FACT_ATTACK, a, t, at, diff, hit, ranged ? band : D6_BAND_BEYOND);
     if (!hit)
         return true;
+    if (ev->option == D6_OPT_KNOCKDOWN || ev->option == D6_OPT_PUSH) {
+        /* 003:8: no damage; -2D off its next Agility roll; down */
+        st->c[t].agility_dice = 2;
+        st->c[t].down = st->c[t].down || ev->option == D6_OPT_KNOCKDOWN;
+        fact(r, D6_FACT_STUMBLE, t, a, 2, ev->option == D6_OPT_KNOCKDOWN, 0, 0);
+        return true;
+    }
     d6_code dc = {0, 0};
     if (w >= 0)
         dc = s->w[w].damage;
@@ -632,6 +649,11 @@ fray_status d6_apply(d6_run *r) {
                 return done(r);
             n--;
         }
+        if (ca->down) { /* 003:8: one of its actions stands it up */
+            ca->down = false;
+            fact(r, D6_FACT_STAND, a, -1, 0, 0, 0, 0);
+            n--;
+        }
         if (ev->option || ev->called || ev->sight) {
             int op, om, ostd, odmg;
             d6_attack_mods(ev, &op, &om, &ostd, &odmg);
@@ -644,6 +666,11 @@ fray_status d6_apply(d6_run *r) {
         break;
     }
     case D6_EV_DEFEND:
+        if (ca->down) { /* 003:8: standing is an action: -1D to the defense */
+            ca->down = false;
+            fact(r, D6_FACT_STAND, a, -1, 0, 0, 0, 0);
+            pen++;
+        }
         if (!defend(r, a, ev->full != 0, ev->parry != 0, pen))
             return done(r);
         break;
@@ -766,6 +793,7 @@ void d6_choose(const d6_setup *s, const d6_state *st, d6_event *cmd) {
         } else {
             cmd->parry = 0;
         }
+        cmd->actions = (uint8_t)(cmd->actions + d6_stand_actions(st, a)); /* 003:8 */
         return;
     }
     cmd->parry = 0;
@@ -779,4 +807,8 @@ void d6_choose(const d6_setup *s, const d6_state *st, d6_event *cmd) {
     double step = want * 2 <= mv ? want : mv;
     cmd->kind = D6_EV_MOVE;
     toward(st, a, nearest, step, &cmd->x, &cmd->y);
+    if (st->c[a].down) { /* 003:8: down, it stands (a defense) first */
+        cmd->kind = D6_EV_DEFEND;
+        cmd->full = 0;
+    }
 }

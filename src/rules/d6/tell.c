@@ -139,6 +139,13 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
                 roll_word(f->a),
                 f->b ? "a complication (the GM says what)" : "it and the highest die count nothing");
             break;
+        case D6_FACT_STUMBLE:
+            put(&o, "%s stumbles: -%dD on its next Agility roll%s; no damage.\n",
+                nm(s, f->who), f->a, f->b ? ", and it is down (standing takes an action)" : "");
+            break;
+        case D6_FACT_STAND:
+            put(&o, "%s stands up (an action).\n", nm(s, f->who));
+            break;
         case D6_FACT_OPTION: { /* options.c */
             char w[160];
             d6_option_words(ev, w, sizeof w);
@@ -157,7 +164,8 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
 
 static const char *const fact_words[] = {"initiative", "round", "attack", "defense",
                                          "damage", "stay-up", "out", "move", "end",
-                                         "wild-one", "aim", "interrupt", "option"};
+                                         "wild-one", "aim", "interrupt", "option",
+                                         "stumble", "stand"};
 
 size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
                      size_t size) {
@@ -243,6 +251,9 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
             break;
         case D6_FACT_OPTION:
             put(&o, ",\"difficulty\":%d,\"damage_dice\":%d", f->c, f->d);
+            break;
+        case D6_FACT_STUMBLE:
+            put(&o, ",\"agility_dice\":%d,\"down\":%s", f->a, f->b ? "true" : "false");
             break;
         case D6_FACT_WILD_ONE:
             put(&o, ",\"roll\":\"%s\",\"result\":\"%s\"", roll_word(f->a),
@@ -364,7 +375,7 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
                                                      strlen(json_string_value(v)))
                                     : -1;
         if (opt < 0 || k != D6_EV_ATTACK)
-            BAD("command.option", "expected all-out, lunge or sweep (an attack's)");
+            BAD("command.option", "expected all-out, lunge, sweep, knockdown or push (an attack's)");
         ev->option = (uint8_t)opt;
     }
     if ((v = json_object_get(c, "called"))) {
@@ -569,7 +580,7 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
         } else {
             return bad_word(diag, text, tok[k], len[k],
                             "expected `with WEAPON`, `actions N`, `defend`, `parry`, "
-                            "`all-out`, `lunge`, `sweep`, `called large|small|tiny`, "
+                            "`all-out`, `lunge`, `sweep`, `knockdown`, `push`, `called large|small|tiny`, "
                             "`blind`, `target-blind` or `behind`");
         }
     }
@@ -597,6 +608,10 @@ static void status_words(const d6_setup *s, const d6_state *st, int i, out *o) {
         put(o, ", waiting");
     if (c->aim_dice > 0)
         put(o, ", aiming at %s +%dD", nm(s, c->aim_target), c->aim_dice);
+    if (c->down && !d6_out(c))
+        put(o, ", down"); /* 003:8 */
+    if (c->agility_dice > 0 && !d6_out(c))
+        put(o, ", -%dD on its next Agility roll", c->agility_dice);
     if (c->defense != D6_DEF_NONE)
         put(o, ", %s%s %d", c->defense == D6_DEF_FULL ? "full defense, " : "",
             c->def_parry ? "parrying" : "dodging", c->def_total);

@@ -80,6 +80,11 @@ static fray_status fill_conditions(fray_fight_view *v, const d6_setup *s,
                      fray__view_strf(v, "aiming at %s +%dD", s->c[c->aim_target].name,
                                      c->aim_dice),
                      "until its next action", c->aim_target);
+        if (rc == FRAY_OK && c->down) /* 003:8 */
+            rc = add(l, &n, CAP, "down", "until it spends an action standing", -1);
+        if (rc == FRAY_OK && c->agility_dice > 0)
+            rc = add(l, &n, CAP, fray__view_strf(v, "stumbling -%dD", c->agility_dice),
+                     "until its next Agility roll", -1);
         if (rc == FRAY_OK && s->c[i].cover > D6_COVER_NONE && s->c[i].cover <= D6_COVER_FULL)
             rc = add(l, &n, CAP, cover_names[s->c[i].cover], "for the whole fight", -1);
     }
