@@ -381,3 +381,147 @@ Test(d6_options, unwieldy_weapon) {
         fray_fight_free(f);
     }
 }
+
+/* 003:73-78: the hit-location table as printed: the die modifier and
+ * its standard value (+1D is +5 here, +4D is +15: never 3 a die), the
+ * damage added to the total. */
+Test(d6_options, hit_location_table) {
+    const int dice[] = {0, 1, 4, 0, 1, 1, 4}, std[] = {0, 5, 15, 0, 5, 5, 15},
+              dmg[] = {0, 12, 12, 0, -2, -1, -2};
+    for (int z = 1; z < D6_LOC_KINDS; z++) {
+        const d6_modifier_row *r = d6_location_row(z);
+        cr_assert(r->dice == dice[z] && r->standard == std[z] && r->damage_pips == dmg[z],
+                  "location %s", r->word);
+    }
+}
+
+/* 003:74, 85, D7.9: at the head +1D (+5): 20 against 15; damage
+ * 3D+1 = 7, +12 = 19 against 3: 16 Body Points (29 - 16 = 13); the
+ * injury hurts the head: -1 to its initiative and Acumen totals, and it
+ * stays in the view. Next round the brigand's 2D+2 [5,5] is 11. */
+Test(d6_options, head_hit_damage_and_effect) {
+    fray_setup fs;
+    fray_fight *f = duel_at(&fs, false, 5, 0);
+    const int d[] = {4, 4, 4, 4, 4, 2, 2, 2, 3};
+    d6_fx_ok(f, "knight attack brigand at head", d, 9);
+    char j[8192];
+    last_json(f, j, sizeof j);
+    has(j, "\"location\":\"head\"");
+    has(j, "\"total\":20,\"difficulty\":15,\"result\":\"hit\"");
+    has(j, "\"damage\":19,\"resistance\":3,\"body_points\":13");
+    has(j, "\"fact\":\"location\",\"who\":\"brigand\",\"other\":\"knight\",\"location\":\"head\"");
+    d6_state *st = d6_fx_st(f);
+    cr_assert_eq(st->c[1].parts, D6_PART_HEAD);
+    cr_assert_eq(d6_part_penalty(st, 1, D6_PART_INIT), 1);
+    cr_assert_eq(d6_part_penalty(st, 1, D6_SK_SEARCH), 1, "Acumen-based");
+    cr_assert_eq(d6_part_penalty(st, 1, D6_SK_MELEE), 0);
+    d6_fx_ok(f, "brigand wait", NULL, 0);
+    const int n[] = {2, 2, 2, 5, 5};
+    d6_fx_ok(f, "next", n, 5);
+    cr_assert_eq(st->c[1].init, 11, "12 - 1 for the head");
+    fray_fight_free(f);
+}
+
+/* 003:77, 84: at a hand +4D (+15), damage -2; the hurt hand takes 1 off
+ * its melee totals (and not off its dodge). */
+Test(d6_options, hand_hit_effect) {
+    fray_setup fs;
+    fray_fight *f = duel_at(&fs, false, 5, 0);
+    const int d[] = {5, 5, 5, 5, 5, 2, 2, 2, 3};
+    d6_fx_ok(f, "knight attack brigand at hand", d, 9);
+    char j[8192];
+    last_json(f, j, sizeof j);
+    has(j, "\"total\":25,\"difficulty\":25,\"result\":\"hit\"");
+    has(j, "\"damage\":5,");
+    d6_state *st = d6_fx_st(f);
+    cr_assert_eq(st->c[1].parts, D6_PART_HAND);
+    cr_assert_eq(d6_part_penalty(st, 1, D6_SK_MELEE), 1);
+    cr_assert_eq(d6_part_penalty(st, 1, D6_SK_DODGE), 0);
+    const int e[] = {4, 4, 4, 4, 2, 2, 2, 3, 3}; /* melee 4D: 16 - 1 = 15; a hit */
+    d6_fx_ok(f, "brigand attack knight", e, 9);
+    last_json(f, j, sizeof j);
+    has(j, "\"total\":15,\"difficulty\":10,\"result\":\"hit\"");
+    fray_fight_free(f);
+}
+
+/* 003:82, D7.8: at the chest (no modifier) an injury leaves passive
+ * defense only next round: the brigand's dodge is refused in words then,
+ * and allowed this round. */
+Test(d6_options, chest_passive_next_round) {
+    fray_setup fs;
+    fray_fight *f = duel_at(&fs, false, 5, 0);
+    const int d[] = {4, 4, 4, 4, 4, 2, 2, 2, 3};
+    d6_fx_ok(f, "knight attack brigand at chest", d, 9);
+    d6_state *st = d6_fx_st(f);
+    cr_assert_eq(st->c[1].passive_round, 2);
+    d6_fx_ok(f, "brigand wait", NULL, 0);
+    const int n[] = {2, 2, 2, 5, 5};
+    d6_fx_ok(f, "next", n, 5);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(d6_fx_cmd(f, "brigand defend", NULL, 0, &diag), FRAY_ERR_INVALID);
+    cr_assert(strstr(diag.message, "passive defense only"), "%s", diag.message);
+    fray_fight_free(f);
+}
+
+/* 003:87, D7.5, D7.20: knockout at the head (+5): 25 against 15, margin
+ * 10; 3D+1 + 12 = 29 against 8 (Physique 3D + leather 1D): 21 would be
+ * Dead (6 levels): two levels or more: knocked out for 10 hours, and
+ * only half the levels (3: Severely Wounded). */
+Test(d6_options, knockout_wounds) {
+    d6_fx_duel(&S);
+    fray_setup fs = d6_fx_setup(&S);
+    const int init[] = {5, 5, 5, 2, 2};
+    fray_fight *f = d6_fx_start(&fs, init, 5);
+    d6_fx_ok(f, "knight move 5,0", NULL, 0);
+    const int d[] = {5, 5, 5, 5, 5, 5, 5, 5, 2, 2, 2, 2};
+    cr_assert_eq(d6_fx_st(f)->c[1].wound, D6_W_NONE);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(d6_fx_cmd(f, "knight attack brigand knockout", NULL, 0, &diag),
+                 FRAY_ERR_INVALID);
+    cr_assert(strstr(diag.message, "at head"), "%s", diag.message);
+    d6_fx_ok(f, "knight attack brigand knockout at head", d, 12);
+    char j[8192];
+    last_json(f, j, sizeof j);
+    has(j, "\"fact\":\"knockout\",\"who\":\"brigand\",\"other\":\"knight\",\"hours\":10");
+    cr_assert_eq(d6_fx_st(f)->c[1].wound, D6_W_SEVERE, "half of 6 levels");
+    cr_assert(d6_out(&d6_fx_st(f)->c[1]));
+    fray_fight_free(f);
+}
+
+/* 003:87: one level (excess 1 to 3: Stunned) is no knockout, and half of
+ * it (round down) is none; D7.20: a margin of 0 would still be an hour
+ * (the body-points test below). */
+Test(d6_options, knockout_too_little) {
+    d6_fx_duel(&S);
+    fray_setup fs = d6_fx_setup(&S);
+    const int init[] = {5, 5, 5, 2, 2};
+    fray_fight *f = d6_fx_start(&fs, init, 5);
+    d6_fx_ok(f, "knight move 5,0", NULL, 0);
+    /* 20 vs 15; damage 3D+1 [2,2,2] + 1 + 12 = 19; resistance 4D [4,4,4,4] = 16: 3 */
+    const int d[] = {4, 4, 4, 4, 4, 2, 2, 2, 4, 4, 4, 4};
+    d6_fx_ok(f, "knight attack brigand knockout at head", d, 12);
+    char j[8192];
+    last_json(f, j, sizeof j);
+    cr_assert(!strstr(j, "knockout\",\"who"), "%s", j);
+    cr_assert_eq(d6_fx_st(f)->c[1].wound, D6_W_NONE);
+    cr_assert(!d6_out(&d6_fx_st(f)->c[1]));
+    fray_fight_free(f);
+}
+
+/* 003:87 with Body Points, D7.5, D7.20: 15 against 15 (margin 0: 1
+ * hour); 3D+1 + 12 = 19 against 3: 16 lost is at least half of 29: out,
+ * and only 8 taken off (29 - 8 = 21). */
+Test(d6_options, knockout_body_points_one_hour) {
+    fray_setup fs;
+    fray_fight *f = duel_at(&fs, false, 5, 0);
+    const int d[] = {3, 3, 3, 3, 3, 2, 2, 2, 3};
+    d6_fx_ok(f, "knight attack brigand knockout at head", d, 9);
+    char j[8192];
+    last_json(f, j, sizeof j);
+    has(j, "\"body_points\":21");
+    has(j, "\"hours\":1");
+    cr_assert(d6_out(&d6_fx_st(f)->c[1]));
+    fray_fight_free(f);
+}

@@ -216,6 +216,8 @@ typedef struct d6_cstate {
     uint8_t aim_dice;         /* +1D a round of aiming, up to +3D (core) */
     uint8_t agility_dice;     /* off its next Agility-based roll (003:8) */
     bool down;                /* knocked down: an action to stand (003:8) */
+    uint8_t parts;            /* d6_part bits hurt: -1 to their totals (003:80-85) */
+    int32_t passive_round;    /* chest hit: passive defense only this round */
 } d6_cstate;
 
 typedef struct d6_state {
@@ -262,7 +264,10 @@ enum d6_fact_kind {
                          d the damage dice change */
     D6_FACT_STUMBLE,  /* who stumbles from other's knockdown or push (003:8):
                          a 2 (the dice off its next Agility roll), b 1 down */
-    D6_FACT_STAND     /* who, down, spends an action standing (003:8) */
+    D6_FACT_STAND,    /* who, down, spends an action standing (003:8) */
+    D6_FACT_LOCATION, /* who hurt by other at location a (d6_location): its
+                         effect (003:80-85) */
+    D6_FACT_KNOCKOUT  /* who knocked out by other for a hours (003:87) */
 };
 enum d6_roll_what { D6_ROLL_INIT, D6_ROLL_ATTACK, D6_ROLL_DEFENSE,
                     D6_ROLL_DAMAGE, D6_ROLL_RESIST, D6_ROLL_STAY_UP,
@@ -290,6 +295,7 @@ typedef struct d6_event {
     uint8_t option;           /* attack: d6_attack_option (options.c); 0 none */
     uint8_t called;           /* attack: called shot size 1..3 (003:36-43); 0 none */
     uint8_t sight;            /* attack: d6_sight bits (003:45-46) */
+    uint8_t location;         /* attack: d6_location aimed at (003:69-85); 0 none */
     uint16_t n_dice, n_facts;
     uint8_t dice[D6_EV_DICE];
     d6_fact facts[D6_EV_FACTS];
@@ -374,7 +380,11 @@ d6_state *d6_fight_state(void *rfight);
  * entry's printed dice and standard value. */
 enum d6_attack_option { D6_OPT_NONE, D6_OPT_ALL_OUT, D6_OPT_LUNGE,
                         D6_OPT_SWEEP, D6_OPT_KNOCKDOWN, D6_OPT_PUSH,
-                        D6_OPT_KINDS };
+                        D6_OPT_KNOCKOUT, D6_OPT_KINDS };
+/* Hit locations (003:73-78) and the parts whose effects last (003:82-85). */
+enum d6_location { D6_LOC_NONE, D6_LOC_HEAD, D6_LOC_HEART, D6_LOC_CHEST,
+                   D6_LOC_ARM, D6_LOC_LEG, D6_LOC_HAND, D6_LOC_KINDS };
+enum d6_part { D6_PART_LEG = 1, D6_PART_HAND = 2, D6_PART_HEAD = 4 };
 enum d6_sight { D6_SIGHT_BLIND = 1, D6_SIGHT_TARGET_BLIND = 2,
                 D6_SIGHT_BEHIND = 4 };
 typedef struct d6_modifier_row {
@@ -383,7 +393,16 @@ typedef struct d6_modifier_row {
     int8_t dice;              /* the printed die modifier */
     int8_t standard;          /* the printed standard value (never 3 x dice) */
     int8_t damage;            /* damage dice */
+    int8_t damage_pips;       /* hit locations: added to the damage total */
 } d6_modifier_row;
+const d6_modifier_row *d6_location_row(int location);  /* 1..6 */
+/* The -1s on i's total of a roll of skill k (-1 initiative, -2 a
+ * defense's ... any d6_skill; D6_SKILLS + attribute for a bare one) from
+ * the parts hurt (003:82-85). */
+int d6_part_penalty(const d6_state *st, int i, int k);
+enum { D6_PART_INIT = -1 };
+/* A hit at a location that injured t (D7.9): its lasting effect. */
+void d6_location_effect(d6_state *st, int t, int location);
 const d6_modifier_row *d6_option_row(int option);
 const d6_modifier_row *d6_called_row(int size);   /* 1..3 */
 const d6_modifier_row *d6_sight_row(int bit);     /* a d6_sight bit */

@@ -17,26 +17,84 @@
 
 /* 003:27-35, Fighting, Melee Combat (the options built here). */
 static const d6_modifier_row option_rows[D6_OPT_KINDS] = {
-    {"", "", 0, 0, 0},
-    {"all-out", "All-out", -2, -6, 1},  /* 003:29 */
-    {"lunge", "Lunge", 1, 3, -1},       /* 003:31 */
-    {"sweep", "Sweep", -2, -6, -3},     /* 003:34 */
-    {"knockdown", "Knockdown, trip", 2, 6, 0}, /* 003:32: no damage (003:8) */
-    {"push", "Push", 1, 3, 0},          /* 003:33: no damage (003:8) */
+    {"", "", 0, 0, 0, 0},
+    {"all-out", "All-out", -2, -6, 1, 0},  /* 003:29 */
+    {"lunge", "Lunge", 1, 3, -1, 0},       /* 003:31 */
+    {"sweep", "Sweep", -2, -6, -3, 0},     /* 003:34 */
+    {"knockdown", "Knockdown, trip", 2, 6, 0, 0}, /* 003:32: no damage (003:8) */
+    {"push", "Push", 1, 3, 0, 0},          /* 003:33: no damage (003:8) */
+    {"knockout", "Knockout", 0, 0, 0, 0},  /* 003:87: with `at head`; half damage */
 };
+
+/* 003:73-78, Hit Location Modifiers: dice, standard value (+5 a die
+ * here, +15 for four: as printed), damage added to the total. */
+static const d6_modifier_row location_rows[D6_LOC_KINDS] = {
+    {"", "", 0, 0, 0, 0},
+    {"head", "the head", 1, 5, 0, 12},
+    {"heart", "the heart", 4, 15, 0, 12},
+    {"chest", "the chest or abdomen", 0, 0, 0, 0},
+    {"arm", "an arm", 1, 5, 0, -2},
+    {"leg", "a leg", 1, 5, 0, -1},
+    {"hand", "a hand", 4, 15, 0, -2},
+};
+
+const d6_modifier_row *d6_location_row(int location) {
+    return location > 0 && location < D6_LOC_KINDS ? &location_rows[location] : NULL;
+}
+
+int d6_part_penalty(const d6_state *st, int i, int k) {
+    unsigned p = st->c[i].parts;
+    int n = 0;
+    if (k == D6_PART_INIT) /* 003:83, 85: leg and head, initiative */
+        return ((p & D6_PART_LEG) ? 1 : 0) + ((p & D6_PART_HEAD) ? 1 : 0);
+    if (k < 0 || k >= D6_SKILLS)
+        return 0;
+    if ((p & D6_PART_LEG) && (k == D6_SK_ACROBATICS || k == D6_SK_RUNNING))
+        n++; /* 003:83 */
+    if ((p & D6_PART_HAND) &&
+        (k == D6_SK_ACROBATICS || k == D6_SK_FIGHTING || k == D6_SK_MELEE ||
+         k == D6_SK_MARKSMANSHIP || k == D6_SK_THROWING || k == D6_SK_LIFTING))
+        n++; /* 003:84 */
+    if ((p & D6_PART_HEAD) &&
+        (d6_skill_attr[k] == D6_INTELLECT || d6_skill_attr[k] == D6_ACUMEN))
+        n++; /* 003:85 */
+    return n;
+}
+
+void d6_location_effect(d6_state *st, int t, int location) {
+    d6_cstate *c = &st->c[t];
+    switch (location) {
+    case D6_LOC_HEAD:
+        c->parts |= D6_PART_HEAD;
+        break;
+    case D6_LOC_HEART: /* D7.8: the heart takes the chest's effect */
+    case D6_LOC_CHEST:
+        c->passive_round = st->round + 1;
+        break;
+    case D6_LOC_ARM:
+    case D6_LOC_HAND:
+        c->parts |= D6_PART_HAND;
+        break;
+    case D6_LOC_LEG:
+        c->parts |= D6_PART_LEG;
+        break;
+    default:
+        break;
+    }
+}
 
 /* 003:36-43, Called Shot: the target is ...; on a hit +1D damage (003:49). */
 static const d6_modifier_row called_rows[3] = {
-    {"called-large", "10 to 50 centimeters long", 1, 3, 1},
-    {"called-small", "1 to 10 centimeters long", 4, 12, 1},
-    {"called-tiny", "less than a centimeter long", 8, 24, 1},
+    {"called-large", "10 to 50 centimeters long", 1, 3, 1, 0},
+    {"called-small", "1 to 10 centimeters long", 4, 12, 1, 0},
+    {"called-tiny", "less than a centimeter long", 8, 24, 1, 0},
 };
 
 /* 003:44-46, Other Modifiers. */
 static const d6_modifier_row sight_rows[3] = {
-    {"blind", "the attacker is blind", 4, 12, 0},
-    {"target-blind", "the target is blind", -4, -12, 0},
-    {"behind", "attacked from behind", -4, -12, 0},
+    {"blind", "the attacker is blind", 4, 12, 0, 0},
+    {"target-blind", "the target is blind", -4, -12, 0, 0},
+    {"behind", "attacked from behind", -4, -12, 0, 0},
 };
 
 const d6_modifier_row *d6_option_row(int option) {
@@ -81,6 +139,20 @@ bool d6_attack_word(d6_event *cmd, const char *w, size_t n, const char *next,
         cmd->option = (uint8_t)o;
         return true;
     }
+    if (same(w, n, "at") && !cmd->location) {
+        for (int z = 1; z < D6_LOC_KINDS; z++)
+            if (same(next, nn, location_rows[z].word)) {
+                cmd->location = (uint8_t)z;
+                (*k)++;
+                return true;
+            }
+        if (same(next, nn, "foot")) { /* D7.8: a foot is a leg */
+            cmd->location = D6_LOC_LEG;
+            (*k)++;
+            return true;
+        }
+        return false;
+    }
     if (same(w, n, "called") && !cmd->called) {
         int z = same(next, nn, "large") ? 1 : same(next, nn, "small") ? 2
                 : same(next, nn, "tiny") ? 3 : 0;
@@ -119,6 +191,8 @@ void d6_attack_mods(const d6_event *ev, int *plus_dice, int *minus_dice,
     for (int bit = 1; bit <= D6_SIGHT_BEHIND; bit <<= 1)
         if (ev->sight & bit)
             add_row(d6_sight_row(bit), plus_dice, minus_dice, standard, damage_dice, false);
+    add_row(d6_location_row(ev->location), plus_dice, minus_dice, standard, damage_dice,
+            false);
 }
 
 static fray_status no(char *why, size_t size, const char *fmt, const char *a) {
@@ -162,6 +236,14 @@ fray_status d6_check_options(const d6_setup *s, const d6_state *st,
                                  "trained (trained-knockdown) may knock it down or push it",
                       an);
     }
+    if (cmd->location >= D6_LOC_KINDS)
+        return no(why, size, "%s: not a hit location", an);
+    if (cmd->option == D6_OPT_KNOCKOUT && cmd->location != D6_LOC_HEAD)
+        return no(why, size, "%s: a knockout takes a called shot to the head (`at head`)",
+                  an);
+    if (cmd->location && cmd->called)
+        return no(why, size, "%s: a hit location is a called shot already: one or the other",
+                  an);
     if ((cmd->sight & D6_SIGHT_TARGET_BLIND) && (cmd->sight & D6_SIGHT_BEHIND))
         return no(why, size, "%s: a blind target or one attacked from behind: the "
                              "-4D is taken once",
@@ -191,6 +273,9 @@ void d6_option_words(const d6_event *ev, char *buf, size_t size) {
         if (ev->sight & bit)
             used += (size_t)snprintf(buf + used, size - used, "%s %s", used ? "," : "",
                                      d6_sight_row(bit)->title);
+    r = d6_location_row(ev->location);
+    if (r && used < size)
+        snprintf(buf + used, size - used, "%s at %s", used ? "," : "", r->title);
 }
 
 int d6_agility_take(d6_state *st, int i, int k) {

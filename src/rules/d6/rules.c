@@ -240,6 +240,7 @@ static bool initiative(d6_run *r, bool roll_now) {
             int t;
             if (!roll(r, s->c[i].b.attr[D6_ACUMEN], true, i, D6_ROLL_INIT, &t))
                 return false;
+            t -= d6_part_penalty(st, i, D6_PART_INIT); /* 003:83, 85 */
             st->c[i].init = (int16_t)t;
         }
     order_make(s, st);
@@ -298,6 +299,10 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
         return refuse(why, size, "it is %s's turn, not %s's", s->c[a].name, an);
     a = cmd->actor;
     const d6_cstate *ca = &st->c[a];
+    if (ca->passive_round == st->round && st->round > 0 &&
+        (cmd->kind == D6_EV_DEFEND || (cmd->kind == D6_EV_ATTACK && cmd->full)))
+        return refuse(why, size, "%s was hit in the chest: passive defense only this "
+                                 "round%s", an, ""); /* 003:82 */
     if (ca->down && (cmd->kind == D6_EV_MOVE || cmd->kind == D6_EV_AIM))
         return refuse(why, size, "%s is down: standing takes its next action (`defend`, "
                                  "or an attack with one action more)%s", an, "");
@@ -463,7 +468,7 @@ static bool stay_up(d6_run *r, int t) {
 
 /* Damage total `dmg` on t from a: resistance rolled, the health system's
  * result. */
-static bool harm(d6_run *r, int a, int t, int dmg) {
+static bool harm(d6_run *r, int a, int t, int dmg, const d6_event *ev, int margin) {
     const d6_setup *s = r->s;
     d6_state *st = r->st;
     d6_cstate *c = &st->c[t];
@@ -479,15 +484,23 @@ static bool harm(d6_run *r, int a, int t, int dmg) {
             return false;
     }
     int excess = dmg - rt;
+    bool ko_option = ev && ev->option == D6_OPT_KNOCKOUT, ko = false;
     if (wounds) {
         int before = c->wound;
         int now = d6_wound_after(before, excess);
+        if (ko_option) { /* 003:87, D7.5: threshold on the full result, then half */
+            ko = now - before >= 2;
+            now = before + (now - before) / 2;
+        }
         c->wound = (uint8_t)now;
         if (now == D6_W_STUNNED && excess > 0)
             c->stun_round = st->round + 1;
         fact(r, D6_FACT_DAMAGE, t, a, dmg, rt, now, 0);
         if (now >= D6_W_MORTAL) {
             c->flags |= D6_F_OUT;
+        } else if (ko) {
+            c->flags |= D6_F_OUT;
+            fact(r, D6_FACT_KNOCKOUT, t, a, margin > 1 ? margin : 1, 0, 0, 0); /* D7.20 */
         } else if (now == D6_W_INCAP && before != D6_W_INCAP) {
             if (!stay_up(r, t))
                 return false;
@@ -495,13 +508,25 @@ static bool harm(d6_run *r, int a, int t, int dmg) {
         if (d6_out(c))
             fact(r, D6_FACT_OUT, t, a, now, 0, 0, 0);
     } else {
-        if (excess > 0)
-            c->bp = (int16_t)(c->bp > excess ? c->bp - excess : 0);
+        int lost = excess;
+        if (ko_option && excess > 0) { /* 003:87, D7.5 */
+            ko = 2 * excess >= s->c[t].b.body_points;
+            lost = excess / 2;
+        }
+        if (lost > 0)
+            c->bp = (int16_t)(c->bp > lost ? c->bp - lost : 0);
         fact(r, D6_FACT_DAMAGE, t, a, dmg, rt, c->bp, 0);
-        if (c->bp <= 0) {
+        if (ko && c->bp > 0) {
+            c->flags |= D6_F_OUT;
+            fact(r, D6_FACT_KNOCKOUT, t, a, margin > 1 ? margin : 1, 0, 0, 0); /* D7.20 */
+        } else if (c->bp <= 0) {
             c->flags |= D6_F_OUT;
             fact(r, D6_FACT_OUT, t, a, 0, 0, 0, 0);
         }
+    }
+    if (ev && ev->location && excess > 0 && !d6_out(c)) {
+        d6_location_effect(st, t, ev->location); /* D7.9: any injury there */
+        fact(r, D6_FACT_LOCATION, t, a, ev->location, 0, 0, 0);
     }
     return true;
 }
@@ -519,6 +544,7 @@ static bool defend(d6_run *r, int a, bool full, bool parry, int pen) {
     if (!roll(r, penalised(d6_skill_code(r->s, a, skill), pen), true, a,
               D6_ROLL_DEFENSE, &tot))
         return false;
+    tot -= d6_part_penalty(r->st, a, skill); /* a hurt hand parrying (003:84) */
     c->defense = full ? D6_DEF_FULL : D6_DEF_PARTIAL;
     c->def_total = (int16_t)(full ? tot + 10 : tot);
     c->def_parry = parry;
@@ -538,6 +564,7 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim,
     if (!roll(r, penalised(d6_skill_code(s, a, skill), pen - aim), true, a, D6_ROLL_ATTACK,
               &at))
         return false;
+    at -= d6_part_penalty(st, a, skill); /* a hurt hand or arm (003:84) */
     int diff = defense_of(&st->c[t], ranged);
     int dice = cover_dice(s->c[t].cover);
     if (ranged) {
@@ -589,7 +616,12 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim,
         return false;
     if (s->o.damage_bonus)
         dmg += (at - diff + 4) / 5; /* core: (total - difficulty) / 5, rounded up */
-    return harm(r, a, t, dmg);
+    if (ev->location) { /* 003:73-78: added to the damage total */
+        dmg += d6_location_row(ev->location)->damage_pips;
+        if (dmg < 0)
+            dmg = 0;
+    }
+    return harm(r, a, t, dmg, ev, at - diff);
 }
 
 static fray_status done(d6_run *r) {
@@ -654,7 +686,7 @@ fray_status d6_apply(d6_run *r) {
             fact(r, D6_FACT_STAND, a, -1, 0, 0, 0, 0);
             n--;
         }
-        if (ev->option || ev->called || ev->sight) {
+        if (ev->option || ev->called || ev->sight || ev->location) {
             int op, om, ostd, odmg;
             d6_attack_mods(ev, &op, &om, &ostd, &odmg);
             fact(r, D6_FACT_OPTION, a, ev->target, ev->option, ev->called, ostd, odmg);
@@ -778,7 +810,8 @@ void d6_choose(const d6_setup *s, const d6_state *st, d6_event *cmd) {
     uint8_t parry = !shooters && code_value(d6_skill_code(s, a, d6_parry_skill(s, a))) >
                                      code_value(d6_skill_code(s, a, D6_SK_DODGE));
     cmd->parry = parry;
-    if (hurt(s, st, a, true) && friends > 0 && in_reach > 0 && !moved) {
+    bool passive = st->c[a].passive_round == st->round; /* 003:82 */
+    if (hurt(s, st, a, true) && friends > 0 && in_reach > 0 && !moved && !passive) {
         cmd->kind = D6_EV_DEFEND;
         cmd->full = 1;
         return;
@@ -787,7 +820,7 @@ void d6_choose(const d6_setup *s, const d6_state *st, d6_event *cmd) {
         cmd->kind = D6_EV_ATTACK;
         cmd->target = (int8_t)best;
         cmd->actions = 1;
-        if (in_reach >= 2 || hurt(s, st, a, false)) {
+        if ((in_reach >= 2 || hurt(s, st, a, false)) && !passive) {
             cmd->actions = 2; /* attack and dodge (or parry) */
             cmd->full = 1;
         } else {
@@ -808,7 +841,7 @@ void d6_choose(const d6_setup *s, const d6_state *st, d6_event *cmd) {
     cmd->kind = D6_EV_MOVE;
     toward(st, a, nearest, step, &cmd->x, &cmd->y);
     if (st->c[a].down) { /* 003:8: down, it stands (a defense) first */
-        cmd->kind = D6_EV_DEFEND;
+        cmd->kind = passive ? D6_EV_WAIT : D6_EV_DEFEND;
         cmd->full = 0;
     }
 }

@@ -146,6 +146,21 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
         case D6_FACT_STAND:
             put(&o, "%s stands up (an action).\n", nm(s, f->who));
             break;
+        case D6_FACT_LOCATION: {
+            static const char *const eff[D6_LOC_KINDS] = {
+                "", "-1 to its Intellect, Acumen and initiative totals",
+                "passive defense only next round", "passive defense only next round",
+                "-1 to the rolls of its hands", "-1 to acrobatics, running and initiative",
+                "-1 to the rolls of its hands"};
+            put(&o, "%s is hurt in %s: %s.\n", nm(s, f->who),
+                d6_location_row(f->a) ? d6_location_row(f->a)->title : "?",
+                f->a > 0 && f->a < D6_LOC_KINDS ? eff[f->a] : "?");
+            break;
+        }
+        case D6_FACT_KNOCKOUT:
+            put(&o, "%s is knocked out for %d hour%s: out of the fight.\n", nm(s, f->who),
+                f->a, f->a == 1 ? "" : "s");
+            break;
         case D6_FACT_OPTION: { /* options.c */
             char w[160];
             d6_option_words(ev, w, sizeof w);
@@ -165,7 +180,7 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
 static const char *const fact_words[] = {"initiative", "round", "attack", "defense",
                                          "damage", "stay-up", "out", "move", "end",
                                          "wild-one", "aim", "interrupt", "option",
-                                         "stumble", "stand"};
+                                         "stumble", "stand", "location", "knockout"};
 
 size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
                      size_t size) {
@@ -189,6 +204,8 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
         for (int bit = 1; bit <= D6_SIGHT_BEHIND; bit <<= 1)
             if (ev->sight & bit)
                 put(&o, ",\"%s\":true", d6_sight_row(bit)->word);
+        if (d6_location_row(ev->location))
+            put(&o, ",\"location\":\"%s\"", d6_location_row(ev->location)->word);
     }
     if (ev->kind == D6_EV_DEFEND && ev->full)
         put(&o, ",\"full\":true");
@@ -251,6 +268,13 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
             break;
         case D6_FACT_OPTION:
             put(&o, ",\"difficulty\":%d,\"damage_dice\":%d", f->c, f->d);
+            break;
+        case D6_FACT_LOCATION:
+            put(&o, ",\"location\":\"%s\"",
+                d6_location_row(f->a) ? d6_location_row(f->a)->word : "?");
+            break;
+        case D6_FACT_KNOCKOUT:
+            put(&o, ",\"hours\":%d", f->a);
             break;
         case D6_FACT_STUMBLE:
             put(&o, ",\"agility_dice\":%d,\"down\":%s", f->a, f->b ? "true" : "false");
@@ -375,7 +399,7 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
                                                      strlen(json_string_value(v)))
                                     : -1;
         if (opt < 0 || k != D6_EV_ATTACK)
-            BAD("command.option", "expected all-out, lunge, sweep, knockdown or push (an attack's)");
+            BAD("command.option", "expected all-out, lunge, sweep, knockdown, push or knockout (an attack's)");
         ev->option = (uint8_t)opt;
     }
     if ((v = json_object_get(c, "called"))) {
@@ -392,6 +416,16 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
             if (json_is_true(v))
                 ev->sight = (uint8_t)(ev->sight | bit);
         }
+    if ((v = json_object_get(c, "location"))) {
+        const char *ls = json_is_string(v) ? json_string_value(v) : "";
+        int z = 0;
+        for (int q = 1; q < D6_LOC_KINDS; q++)
+            if (!strcmp(ls, d6_location_row(q)->word))
+                z = q;
+        if (!z || k != D6_EV_ATTACK)
+            BAD("command.location", "expected head, heart, chest, arm, leg or hand (an attack's)");
+        ev->location = (uint8_t)z;
+    }
     if (k == D6_EV_MOVE) {
         json_t *x = json_object_get(c, "x"), *y = json_object_get(c, "y");
         if (!int_in(x, -30000, 30000))
@@ -580,7 +614,8 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
         } else {
             return bad_word(diag, text, tok[k], len[k],
                             "expected `with WEAPON`, `actions N`, `defend`, `parry`, "
-                            "`all-out`, `lunge`, `sweep`, `knockdown`, `push`, `called large|small|tiny`, "
+                            "`all-out`, `lunge`, `sweep`, `knockdown`, `push`, `knockout`, `called large|small|tiny`, "
+                            "`at head|heart|chest|arm|leg|hand`, "
                             "`blind`, `target-blind` or `behind`");
         }
     }
@@ -610,6 +645,10 @@ static void status_words(const d6_setup *s, const d6_state *st, int i, out *o) {
         put(o, ", aiming at %s +%dD", nm(s, c->aim_target), c->aim_dice);
     if (c->down && !d6_out(c))
         put(o, ", down"); /* 003:8 */
+    if (c->parts && !d6_out(c)) /* 003:83-85 */
+        put(o, ", hurt in%s%s%s", (c->parts & D6_PART_HEAD) ? " the head" : "",
+            (c->parts & D6_PART_HAND) ? " a hand or arm" : "",
+            (c->parts & D6_PART_LEG) ? " a leg" : "");
     if (c->agility_dice > 0 && !d6_out(c))
         put(o, ", -%dD on its next Agility roll", c->agility_dice);
     if (c->defense != D6_DEF_NONE)

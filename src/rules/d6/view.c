@@ -82,6 +82,13 @@ static fray_status fill_conditions(fray_fight_view *v, const d6_setup *s,
                      "until its next action", c->aim_target);
         if (rc == FRAY_OK && c->down) /* 003:8 */
             rc = add(l, &n, CAP, "down", "until it spends an action standing", -1);
+        for (int part = 1; rc == FRAY_OK && part <= D6_PART_HEAD; part <<= 1)
+            if (c->parts & part) /* 003:83-85 */
+                rc = add(l, &n, CAP,
+                         part == D6_PART_HEAD   ? "hurt head: -1 Intellect, Acumen, initiative"
+                         : part == D6_PART_HAND ? "hurt hand or arm: -1 to its hands' rolls"
+                                                : "hurt leg: -1 acrobatics, running, initiative",
+                         "until healed", -1);
         if (rc == FRAY_OK && c->agility_dice > 0)
             rc = add(l, &n, CAP, fray__view_strf(v, "stumbling -%dD", c->agility_dice),
                      "until its next Agility roll", -1);
