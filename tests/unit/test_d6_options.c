@@ -525,3 +525,73 @@ Test(d6_options, knockout_body_points_one_hour) {
     cr_assert(d6_out(&d6_fx_st(f)->c[1]));
     fray_fight_free(f);
 }
+
+/* 003:91, 93: crouching is free (the turn goes on) and the attack on the
+ * crouched knight is +1D (+3): 8 against 13. The journal keeps it. */
+Test(d6_options, crouching_plus_3) {
+    fray_setup fs;
+    fray_fight *f = duel_at(&fs, false, 5, 0);
+    d6_fx_ok(f, "knight crouch", NULL, 0);
+    char j[8192];
+    last_json(f, j, sizeof j);
+    has(j, "\"action\":\"posture\",\"actor\":\"knight\",\"posture\":\"crouch\"");
+    cr_assert_str_eq(fray_fight_turn(f, NULL, 0), "Sir Aldo", "free: the turn goes on");
+    d6_fx_ok(f, "knight wait", NULL, 0);
+    const int d[] = {2, 2, 2, 2};
+    d6_fx_ok(f, "brigand attack knight", d, 4);
+    last_json(f, j, sizeof j);
+    has(j, "\"total\":8,\"difficulty\":13,\"result\":\"miss\"");
+    fray_fight_free(f);
+}
+
+/* 003:91: moving crouched halves the Move (5 m: 6 refused) and the
+ * attack is +2D (+6) that round: 8 against 16. */
+Test(d6_options, moving_crouched_plus_6_half_move) {
+    d6_fx_duel(&S);
+    fray_setup fs = d6_fx_setup(&S);
+    const int init[] = {5, 5, 5, 2, 2};
+    fray_fight *f = d6_fx_start(&fs, init, 5);
+    d6_fx_ok(f, "knight posture crouch", NULL, 0);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(d6_fx_cmd(f, "knight move 0,6", NULL, 0, &diag), FRAY_ERR_INVALID);
+    cr_assert(strstr(diag.message, "at most 5 m"), "%s", diag.message);
+    d6_fx_ok(f, "knight move 2,0", NULL, 0);
+    d6_fx_ok(f, "knight wait", NULL, 0);
+    d6_fx_ok(f, "brigand move 3,0", NULL, 0);
+    const int d[] = {2, 2, 2, 2};
+    d6_fx_ok(f, "brigand attack knight", d, 4);
+    char j[8192];
+    last_json(f, j, sizeof j);
+    has(j, "\"total\":8,\"difficulty\":16,\"result\":\"miss\"");
+    fray_fight_free(f);
+}
+
+/* 003:92: prone: -2D (-6) at Point Blank (melee) or Short, +2D (+6) at
+ * Medium or Long; a prone combatant stands (free, 003:93) before moving. */
+Test(d6_options, prone_by_band) {
+    fray_setup fs;
+    fray_fight *f = duel_at(&fs, false, 5, 0);
+    d6_fx_ok(f, "knight prone", NULL, 0);
+    d6_state *st = d6_fx_st(f);
+    cr_assert_eq(d6_posture_row(st, 0, D6_BAND_SHORT)->standard, -6);
+    cr_assert_eq(d6_posture_row(st, 0, D6_BAND_POINT_BLANK)->dice, -2);
+    cr_assert_eq(d6_posture_row(st, 0, D6_BAND_MEDIUM)->standard, 6);
+    cr_assert_eq(d6_posture_row(st, 0, D6_BAND_LONG)->dice, 2);
+    d6_fx_ok(f, "knight wait", NULL, 0);
+    const int d[] = {1, 2, 2, 2, 2, 2, 2, 3, 3}; /* Wild Die 1: it and a 2 out: 4 */
+    d6_fx_ok(f, "brigand attack knight", d, 9);
+    char j[8192];
+    last_json(f, j, sizeof j);
+    has(j, "\"total\":4,\"difficulty\":4,\"result\":\"hit\"");
+    fray_fight_free(f);
+    f = duel_at(&fs, false, 5, 0);
+    d6_fx_ok(f, "knight prone", NULL, 0);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(d6_fx_cmd(f, "knight prone", NULL, 0, &diag), FRAY_ERR_INVALID);
+    cr_assert(strstr(diag.message, "prone already"), "%s", diag.message);
+    d6_fx_ok(f, "knight stand", NULL, 0);
+    cr_assert_str_eq(fray_fight_turn(f, NULL, 0), "Sir Aldo", "standing at will is free");
+    fray_fight_free(f);
+}

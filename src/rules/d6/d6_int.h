@@ -218,6 +218,8 @@ typedef struct d6_cstate {
     bool down;                /* knocked down: an action to stand (003:8) */
     uint8_t parts;            /* d6_part bits hurt: -1 to their totals (003:80-85) */
     int32_t passive_round;    /* chest hit: passive defense only this round */
+    uint8_t posture;          /* d6_posture (003:91-93) */
+    int32_t crouch_moved;     /* the round it last moved crouching (003:91) */
 } d6_cstate;
 
 typedef struct d6_state {
@@ -239,6 +241,7 @@ enum d6_kind {
     D6_EV_MOVE,
     D6_EV_WAIT,
     D6_EV_AIM,                /* a round of aiming at the target (core) */
+    D6_EV_POSTURE,            /* crouch, prone or stand (003:91-93, options.c) */
     D6_EV_KINDS
 };
 
@@ -267,7 +270,8 @@ enum d6_fact_kind {
     D6_FACT_STAND,    /* who, down, spends an action standing (003:8) */
     D6_FACT_LOCATION, /* who hurt by other at location a (d6_location): its
                          effect (003:80-85) */
-    D6_FACT_KNOCKOUT  /* who knocked out by other for a hours (003:87) */
+    D6_FACT_KNOCKOUT, /* who knocked out by other for a hours (003:87) */
+    D6_FACT_POSTURE   /* who takes posture a (d6_posture), b 1 an action */
 };
 enum d6_roll_what { D6_ROLL_INIT, D6_ROLL_ATTACK, D6_ROLL_DEFENSE,
                     D6_ROLL_DAMAGE, D6_ROLL_RESIST, D6_ROLL_STAY_UP,
@@ -296,6 +300,7 @@ typedef struct d6_event {
     uint8_t called;           /* attack: called shot size 1..3 (003:36-43); 0 none */
     uint8_t sight;            /* attack: d6_sight bits (003:45-46) */
     uint8_t location;         /* attack: d6_location aimed at (003:69-85); 0 none */
+    uint8_t posture;          /* posture: the d6_posture taken (003:91-93) */
     uint16_t n_dice, n_facts;
     uint8_t dice[D6_EV_DICE];
     d6_fact facts[D6_EV_FACTS];
@@ -385,6 +390,8 @@ enum d6_attack_option { D6_OPT_NONE, D6_OPT_ALL_OUT, D6_OPT_LUNGE,
 enum d6_location { D6_LOC_NONE, D6_LOC_HEAD, D6_LOC_HEART, D6_LOC_CHEST,
                    D6_LOC_ARM, D6_LOC_LEG, D6_LOC_HAND, D6_LOC_KINDS };
 enum d6_part { D6_PART_LEG = 1, D6_PART_HAND = 2, D6_PART_HEAD = 4 };
+enum d6_posture { D6_POSTURE_STANDING, D6_POSTURE_CROUCHING, D6_POSTURE_PRONE,
+                  D6_POSTURES };
 enum d6_sight { D6_SIGHT_BLIND = 1, D6_SIGHT_TARGET_BLIND = 2,
                 D6_SIGHT_BEHIND = 4 };
 typedef struct d6_modifier_row {
@@ -403,6 +410,10 @@ int d6_part_penalty(const d6_state *st, int i, int k);
 enum { D6_PART_INIT = -1 };
 /* A hit at a location that injured t (D7.9): its lasting effect. */
 void d6_location_effect(d6_state *st, int t, int location);
+const char *d6_posture_word(int p);               /* "crouch", "prone", "stand" */
+/* The row of the target t's posture against an attack at band (melee:
+ * Point Blank) (003:91-92); NULL standing. */
+const d6_modifier_row *d6_posture_row(const d6_state *st, int t, int band);
 const d6_modifier_row *d6_option_row(int option);
 const d6_modifier_row *d6_called_row(int size);   /* 1..3 */
 const d6_modifier_row *d6_sight_row(int bit);     /* a d6_sight bit */

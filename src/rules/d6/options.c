@@ -38,6 +38,27 @@ static const d6_modifier_row location_rows[D6_LOC_KINDS] = {
     {"hand", "a hand", 4, 15, 0, -2},
 };
 
+/* 003:91-92, Prone & Crouching. */
+static const d6_modifier_row posture_rows[4] = {
+    {"crouching", "crouching", 1, 3, 0, 0},
+    {"crouching-moving", "moving crouched", 2, 6, 0, 0},
+    {"prone-near", "prone, at Point Blank or Short range", -2, -6, 0, 0},
+    {"prone-far", "prone, at Medium or Long range", 2, 6, 0, 0},
+};
+
+const char *d6_posture_word(int p) {
+    return p == D6_POSTURE_CROUCHING ? "crouch" : p == D6_POSTURE_PRONE ? "prone" : "stand";
+}
+
+const d6_modifier_row *d6_posture_row(const d6_state *st, int t, int band) {
+    const d6_cstate *c = &st->c[t];
+    if (c->posture == D6_POSTURE_CROUCHING)
+        return &posture_rows[c->crouch_moved == st->round && st->round > 0 ? 1 : 0];
+    if (c->posture == D6_POSTURE_PRONE)
+        return &posture_rows[band == D6_BAND_MEDIUM || band == D6_BAND_LONG ? 3 : 2];
+    return NULL;
+}
+
 const d6_modifier_row *d6_location_row(int location) {
     return location > 0 && location < D6_LOC_KINDS ? &location_rows[location] : NULL;
 }

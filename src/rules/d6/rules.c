@@ -13,9 +13,11 @@
 #include <string.h>
 
 static const char *const kind_words[D6_EV_KINDS] = {"begin", "next", "attack",
-                                                    "defend", "move", "wait", "aim"};
+                                                    "defend", "move", "wait", "aim",
+                                                    "posture"};
 static const char *const kind_titles[D6_EV_KINDS] = {"Begin", "Next round", "Attack",
-                                                     "Defense", "Move", "Wait", "Aim"};
+                                                     "Defense", "Move", "Wait", "Aim",
+                                                     "Posture"};
 static const char *const wound_names[D6_W_LEVELS] = {
     "unhurt", "Stunned", "Wounded", "Severely Wounded", "Incapacitated",
     "Mortally Wounded", "Dead"};
@@ -303,16 +305,29 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
         (cmd->kind == D6_EV_DEFEND || (cmd->kind == D6_EV_ATTACK && cmd->full)))
         return refuse(why, size, "%s was hit in the chest: passive defense only this "
                                  "round%s", an, ""); /* 003:82 */
+    if (cmd->kind == D6_EV_POSTURE) { /* 003:91-93 */
+        if (cmd->posture >= D6_POSTURES || cmd->posture == ca->posture)
+            return refuse(why, size, "%s is %s already", an,
+                          ca->posture == D6_POSTURE_PRONE ? "prone"
+                          : ca->posture == D6_POSTURE_CROUCHING ? "crouching" : "standing");
+        if (ca->down && cmd->posture != D6_POSTURE_STANDING)
+            return refuse(why, size, "%s is down: it may only stand (an action)%s", an, "");
+        return FRAY_OK;
+    }
     if (ca->down && (cmd->kind == D6_EV_MOVE || cmd->kind == D6_EV_AIM))
         return refuse(why, size, "%s is down: standing takes its next action (`defend`, "
                                  "or an attack with one action more)%s", an, "");
+    if (cmd->kind == D6_EV_MOVE && ca->posture == D6_POSTURE_PRONE)
+        return refuse(why, size, "%s is prone: it stands (or crouches) before it moves%s",
+                      an, "");
     if (cmd->kind == D6_EV_MOVE) {
         if (ca->flags & D6_F_MOVED)
             return refuse(why, size, "%s has already moved this turn%s", an, "");
         double dx = cmd->x - ca->x, dy = cmd->y - ca->y;
-        if (sqrt(dx * dx + dy * dy) > move_of(s, a) + 1e-9) {
+        int mv = move_of(s, a) / (ca->posture == D6_POSTURE_CROUCHING ? 2 : 1); /* 003:91 */
+        if (sqrt(dx * dx + dy * dy) > mv + 1e-9) {
             char m[16];
-            snprintf(m, sizeof m, "%d", move_of(s, a));
+            snprintf(m, sizeof m, "%d", mv);
             return refuse(why, size, "%s moves at most %s m a round (running is "
                                      "not built)", an, m);
         }
@@ -587,6 +602,17 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim,
     }
     if (w >= 0)
         diff += s->w[w].unwieldy; /* 003:131 */
+    const d6_modifier_row *pr = d6_posture_row(st, t, ranged ? band : D6_BAND_POINT_BLANK);
+    if (pr) { /* 003:91-92 */
+        int pm = 0;
+        if (!r->s->o.modifiers_roll)
+            pm = pr->standard;
+        else if (!modifier(r, a, pr->dice > 0 ? pr->dice : -pr->dice, &pm))
+            return false;
+        else if (pr->dice < 0)
+            pm = -pm;
+        diff += pm;
+    }
     if (diff < 3)
         diff = 3; /* 003:2 */
     bool hit = at >= diff;
@@ -597,6 +623,8 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim,
         /* 003:8: no damage; -2D off its next Agility roll; down */
         st->c[t].agility_dice = 2;
         st->c[t].down = st->c[t].down || ev->option == D6_OPT_KNOCKDOWN;
+        if (st->c[t].down)
+            st->c[t].posture = D6_POSTURE_PRONE; /* 003:93: forced down */
         fact(r, D6_FACT_STUMBLE, t, a, 2, ev->option == D6_OPT_KNOCKDOWN, 0, 0);
         return true;
     }
@@ -658,7 +686,7 @@ fray_status d6_apply(d6_run *r) {
      * it aimed at; any other action spends it. */
     int aim = ca->aim_dice;
     int aimed = ca->aim_target;
-    if (ev->kind != D6_EV_AIM) {
+    if (ev->kind != D6_EV_AIM && ev->kind != D6_EV_POSTURE) { /* a free posture keeps it */
         ca->aim_dice = 0;
         ca->aim_target = 0;
     }
@@ -683,6 +711,7 @@ fray_status d6_apply(d6_run *r) {
         }
         if (ca->down) { /* 003:8: one of its actions stands it up */
             ca->down = false;
+            ca->posture = D6_POSTURE_STANDING;
             fact(r, D6_FACT_STAND, a, -1, 0, 0, 0, 0);
             n--;
         }
@@ -700,6 +729,7 @@ fray_status d6_apply(d6_run *r) {
     case D6_EV_DEFEND:
         if (ca->down) { /* 003:8: standing is an action: -1D to the defense */
             ca->down = false;
+            ca->posture = D6_POSTURE_STANDING;
             fact(r, D6_FACT_STAND, a, -1, 0, 0, 0, 0);
             pen++;
         }
@@ -708,7 +738,10 @@ fray_status d6_apply(d6_run *r) {
         break;
     case D6_EV_MOVE: {
         double dx = ev->x - ca->x, dy = ev->y - ca->y;
-        bool free_move = 2.0 * sqrt(dx * dx + dy * dy) <= move_of(s, a) + 1e-9;
+        int mv = move_of(s, a) / (ca->posture == D6_POSTURE_CROUCHING ? 2 : 1); /* 003:91 */
+        if (ca->posture == D6_POSTURE_CROUCHING && (dx != 0 || dy != 0))
+            ca->crouch_moved = st->round;
+        bool free_move = 2.0 * sqrt(dx * dx + dy * dy) <= mv + 1e-9;
         ca->x = ev->x;
         ca->y = ev->y;
         fact(r, D6_FACT_MOVE, a, -1, ev->x, ev->y, !free_move || interrupt, 0);
@@ -721,6 +754,16 @@ fray_status d6_apply(d6_run *r) {
     case D6_EV_WAIT:
         ca->flags |= D6_F_WAITING;
         break;
+    case D6_EV_POSTURE: /* 003:93: free when willing; standing when down an action */
+        if (ca->down) {
+            ca->down = false;
+            ca->posture = D6_POSTURE_STANDING;
+            fact(r, D6_FACT_STAND, a, -1, 0, 0, 0, 0);
+            break;
+        }
+        ca->posture = ev->posture;
+        fact(r, D6_FACT_POSTURE, a, -1, ev->posture, 0, 0, 0);
+        return FRAY_OK;
     default:
         return FRAY_ERR_INVALID;
     }

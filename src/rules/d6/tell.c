@@ -157,6 +157,12 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
                 f->a > 0 && f->a < D6_LOC_KINDS ? eff[f->a] : "?");
             break;
         }
+        case D6_FACT_POSTURE:
+            put(&o, "%s %s (free).\n", nm(s, f->who),
+                f->a == D6_POSTURE_CROUCHING ? "crouches low"
+                : f->a == D6_POSTURE_PRONE   ? "drops prone"
+                                             : "stands up");
+            break;
         case D6_FACT_KNOCKOUT:
             put(&o, "%s is knocked out for %d hour%s: out of the fight.\n", nm(s, f->who),
                 f->a, f->a == 1 ? "" : "s");
@@ -180,7 +186,7 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
 static const char *const fact_words[] = {"initiative", "round", "attack", "defense",
                                          "damage", "stay-up", "out", "move", "end",
                                          "wild-one", "aim", "interrupt", "option",
-                                         "stumble", "stand", "location", "knockout"};
+                                         "stumble", "stand", "location", "knockout", "posture"};
 
 size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
                      size_t size) {
@@ -213,6 +219,8 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
         put(&o, ",\"parry\":true");
     if (ev->kind == D6_EV_MOVE)
         put(&o, ",\"x\":%d,\"y\":%d", ev->x, ev->y);
+    if (ev->kind == D6_EV_POSTURE)
+        put(&o, ",\"posture\":\"%s\"", d6_posture_word(ev->posture));
     put(&o, "},\"given\":%s,\"dice\":[", ev->given ? "true" : "false");
     for (int i = 0; i < ev->n_dice; i++)
         put(&o, "%s%d", i ? "," : "", ev->dice[i]);
@@ -275,6 +283,9 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
             break;
         case D6_FACT_KNOCKOUT:
             put(&o, ",\"hours\":%d", f->a);
+            break;
+        case D6_FACT_POSTURE:
+            put(&o, ",\"posture\":\"%s\"", d6_posture_word(f->a));
             break;
         case D6_FACT_STUMBLE:
             put(&o, ",\"agility_dice\":%d,\"down\":%s", f->a, f->b ? "true" : "false");
@@ -353,7 +364,7 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
         if (strcmp(json_string_value(v), d6_kind_word(i)) == 0)
             k = i;
     if (k < 0)
-        BAD("command.action", "expected an action: begin, next, attack, defend, move, wait or aim");
+        BAD("command.action", "expected an action: begin, next, attack, defend, move, wait, aim or posture");
     ev->kind = (uint8_t)k;
     if ((v = json_object_get(c, "actor"))) {
         int i = json_is_string(v) ? who_of(s, json_string_value(v), strlen(json_string_value(v))) : -1;
@@ -416,6 +427,16 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
             if (json_is_true(v))
                 ev->sight = (uint8_t)(ev->sight | bit);
         }
+    if ((v = json_object_get(c, "posture"))) { /* options.c */
+        const char *ps = json_is_string(v) ? json_string_value(v) : "";
+        int z = -1;
+        for (int q = 0; q < D6_POSTURES; q++)
+            if (!strcmp(ps, d6_posture_word(q)))
+                z = q;
+        if (z < 0 || k != D6_EV_POSTURE)
+            BAD("command.posture", "expected crouch, prone or stand (a posture's)");
+        ev->posture = (uint8_t)z;
+    }
     if ((v = json_object_get(c, "location"))) {
         const char *ls = json_is_string(v) ? json_string_value(v) : "";
         int z = 0;
@@ -565,6 +586,19 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
         cmd->y = (int16_t)y;
         return FRAY_OK;
     }
+    if (word_eq(w, wl, "posture") && n == 3) { /* `ID posture crouch` */
+        w = tok[2];
+        wl = len[2];
+        n = 2;
+    }
+    for (int q = 0; q < D6_POSTURES; q++)
+        if (word_eq(w, wl, d6_posture_word(q))) { /* 003:91-93 */
+            if (n != 2)
+                return bad_word(diag, text, w, wl, "crouch, prone and stand take no more words");
+            cmd->kind = D6_EV_POSTURE;
+            cmd->posture = (uint8_t)q;
+            return FRAY_OK;
+        }
     if (word_eq(w, wl, "aim")) {
         cmd->kind = D6_EV_AIM;
         if (n != 3)
@@ -645,6 +679,8 @@ static void status_words(const d6_setup *s, const d6_state *st, int i, out *o) {
         put(o, ", aiming at %s +%dD", nm(s, c->aim_target), c->aim_dice);
     if (c->down && !d6_out(c))
         put(o, ", down"); /* 003:8 */
+    else if (c->posture && !d6_out(c))
+        put(o, ", %s", c->posture == D6_POSTURE_PRONE ? "prone" : "crouching");
     if (c->parts && !d6_out(c)) /* 003:83-85 */
         put(o, ", hurt in%s%s%s", (c->parts & D6_PART_HEAD) ? " the head" : "",
             (c->parts & D6_PART_HAND) ? " a hand or arm" : "",

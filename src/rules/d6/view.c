@@ -80,6 +80,9 @@ static fray_status fill_conditions(fray_fight_view *v, const d6_setup *s,
                      fray__view_strf(v, "aiming at %s +%dD", s->c[c->aim_target].name,
                                      c->aim_dice),
                      "until its next action", c->aim_target);
+        if (rc == FRAY_OK && c->posture && !c->down) /* 003:91-92 */
+            rc = add(l, &n, CAP, c->posture == D6_POSTURE_PRONE ? "prone" : "crouching",
+                     "until it stands (free)", -1);
         if (rc == FRAY_OK && c->down) /* 003:8 */
             rc = add(l, &n, CAP, "down", "until it spends an action standing", -1);
         for (int part = 1; rc == FRAY_OK && part <= D6_PART_HEAD; part <<= 1)
@@ -121,6 +124,8 @@ static fray_status fill_actions(fray_fight_view *v, const d6_setup *s,
         c.actions = 1;
         c.x = st->c[me].x;
         c.y = st->c[me].y;
+        if (k == D6_EV_POSTURE) /* 003:91-93: crouch when standing, else stand */
+            c.posture = st->c[me].posture ? D6_POSTURE_STANDING : D6_POSTURE_CROUCHING;
         if (k == D6_EV_ATTACK || k == D6_EV_AIM) {
             int *tg = fray__view_alloc(v, (size_t)(st->n + 1) * sizeof *tg);
             if (!tg)
