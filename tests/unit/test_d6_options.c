@@ -595,3 +595,49 @@ Test(d6_options, prone_by_band) {
     cr_assert_str_eq(fray_fight_turn(f, NULL, 0), "Sir Aldo", "standing at will is free");
     fray_fight_free(f);
 }
+
+/* D7.16, 003:45-46, 91-92: the encounter's `blind` and `posture` keys
+ * (examples/d6/blindfold.yaml) are read, and the fight begins so. */
+Test(d6_options, file_blind_and_posture) {
+    fray_diag dg;
+    memset(&dg, 0, sizeof dg);
+    d6_setup *s = NULL;
+    cr_assert_eq(d6_load(FRAY_SOURCE_DIR "/examples/d6/blindfold.yaml", NULL, &s, &dg),
+                 FRAY_OK, "%s", dg.message);
+    cr_assert(s->c[0].blind);
+    cr_assert_eq(s->c[1].posture, D6_POSTURE_CROUCHING);
+    cr_assert_eq(s->c[2].posture, D6_POSTURE_PRONE);
+    fray_setup fs = d6_fx_setup(s);
+    fray_fight_options o = {.journal = true, .facts = true, .until = 0};
+    fray_fight *f = NULL;
+    cr_assert_eq(fray_fight_new(&fs, 1, &o, NULL, NULL, &f), FRAY_OK);
+    d6_state *st = d6_fx_st(f);
+    cr_assert_eq(st->c[1].posture, D6_POSTURE_CROUCHING, "it begins crouching");
+    char view[2048];
+    fray_fight_summary(f, view, sizeof view);
+    cr_assert(strstr(view, "crouching"), "%s", view);
+    fray_fight_free(f);
+    d6_setup_free(s);
+}
+
+/* D7.16, 003:45-46: a combatant blind for the whole fight: its attacks
+ * +4D (+12): 20 against 22; attacks on it -4D (-12), once even with the
+ * word `behind` (10 - 12: the floor 3). */
+Test(d6_options, blind_combatant) {
+    d6_fx_duel(&S);
+    S.c[0].blind = true;
+    fray_setup fs = d6_fx_setup(&S);
+    const int init[] = {5, 5, 5, 2, 2};
+    fray_fight *f = d6_fx_start(&fs, init, 5);
+    d6_fx_ok(f, "knight move 5,0", NULL, 0);
+    const int d[] = {4, 4, 4, 4, 4};
+    d6_fx_ok(f, "knight attack brigand", d, 5);
+    char j[8192];
+    last_json(f, j, sizeof j);
+    has(j, "\"total\":20,\"difficulty\":22,\"result\":\"miss\"");
+    const int e[] = {1, 1, 1, 2}; /* Wild Die 1: it and the 2 out: 2 */
+    d6_fx_ok(f, "brigand attack knight behind", e, 4);
+    last_json(f, j, sizeof j);
+    has(j, "\"total\":2,\"difficulty\":3,\"result\":\"miss\"");
+    fray_fight_free(f);
+}

@@ -125,6 +125,8 @@ typedef struct d6_combatant {
     d6_block b;               /* its stat block, resolved */
     int16_t x, y;             /* where it stands, meters */
     uint8_t cover;            /* d6_cover against attacks on it */
+    bool blind;               /* blind the whole fight (003:45-46, D7.16) */
+    uint8_t posture;          /* d6_posture it begins in (003:91-92) */
 } d6_combatant;
 
 /* An encounter, loaded. */
@@ -425,8 +427,11 @@ bool d6_attack_word(d6_event *cmd, const char *w, size_t n, const char *next,
 /* The option dice and standard value an attack's words add to the combat
  * difficulty, split by sign (the GM rolls each: modifiers: roll), and the
  * damage dice they add. */
-void d6_attack_mods(const d6_event *ev, int *plus_dice, int *minus_dice,
+void d6_attack_mods(const d6_event *ev, int sight, int *plus_dice, int *minus_dice,
                     int *standard, int *damage_dice);
+/* The d6_sight bits of a's attack on t: the command's words and the
+ * combatants' blindness from the file (D7.16), the -4D once. */
+int d6_sight_of(const d6_setup *s, const d6_event *ev, int a, int t);
 /* Why this attack's options cannot be taken (rules words), or FRAY_OK;
  * *reach_ok: a lunge reaches (0.5 m beyond Point Blank). */
 fray_status d6_check_options(const d6_setup *s, const d6_state *st,

@@ -638,12 +638,12 @@ static fray_status at_of(dl *L, const yn *v, int16_t *x, int16_t *y) {
 
 static fray_status read_combatant(dl *L, const yn *it) {
     static const char *const keys[] = {"id", "name", "statblock", "side", "at",
-                                       "cover", "tactics", "notes"};
+                                       "cover", "tactics", "notes", "blind", "posture"};
     char b[64];
     if (it->type != YN_MAP)
         return FAIL(L, it, "expected a combatant (a mapping with id, statblock, at), got %s",
                     yr_got(it, b));
-    fray_status st = yr_keys(&L->r, it, "a combatant", keys, 8, false);
+    fray_status st = yr_keys(&L->r, it, "a combatant", keys, 10, false);
     if (st != FRAY_OK)
         return st;
     d6_setup *s = L->s;
@@ -720,6 +720,15 @@ static fray_status read_combatant(dl *L, const yn *it) {
                               "in hand or carried", c.name);
     }
     c.tactics = (uint8_t)x;
+    if ((st = get_bool(L, it, "blind", "blind (the whole fight, 003:45-46)", &c.blind)) !=
+        FRAY_OK)
+        return st;
+    if ((v = yr_get(it, "posture"))) { /* 003:91-92 */
+        static const char *const pw[] = {"standing", "crouching", "prone"};
+        if ((st = yr_choice(&L->r, v, "the posture it begins in", pw, 3, &x)) != FRAY_OK)
+            return st;
+        c.posture = (uint8_t)x;
+    }
     s->c[s->n++] = c;
     return FRAY_OK;
 }

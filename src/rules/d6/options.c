@@ -204,13 +204,22 @@ static void add_row(const d6_modifier_row *r, int *plus, int *minus, int *std,
         *dmg += r->damage;
 }
 
-void d6_attack_mods(const d6_event *ev, int *plus_dice, int *minus_dice,
+int d6_sight_of(const d6_setup *s, const d6_event *ev, int a, int t) {
+    int sight = ev->sight;
+    if (s->c[a].blind)
+        sight |= D6_SIGHT_BLIND;
+    if (s->c[t].blind && !(sight & D6_SIGHT_BEHIND))
+        sight |= D6_SIGHT_TARGET_BLIND;
+    return sight;
+}
+
+void d6_attack_mods(const d6_event *ev, int sight, int *plus_dice, int *minus_dice,
                     int *standard, int *damage_dice) {
     *plus_dice = *minus_dice = *standard = *damage_dice = 0;
     add_row(d6_option_row(ev->option), plus_dice, minus_dice, standard, damage_dice, true);
     add_row(d6_called_row(ev->called), plus_dice, minus_dice, standard, damage_dice, true);
     for (int bit = 1; bit <= D6_SIGHT_BEHIND; bit <<= 1)
-        if (ev->sight & bit)
+        if (sight & bit)
             add_row(d6_sight_row(bit), plus_dice, minus_dice, standard, damage_dice, false);
     add_row(d6_location_row(ev->location), plus_dice, minus_dice, standard, damage_dice,
             false);

@@ -191,6 +191,7 @@ void d6_state_init(const d6_setup *s, d6_state *st, uint64_t seed,
     fray_rng_for_trial(&st->rng, seed, trial);
     for (int i = 0; i < s->n; i++) {
         st->c[i].x = s->c[i].x;
+        st->c[i].posture = s->c[i].posture; /* options.c (003:91-92) */
         st->c[i].y = s->c[i].y;
         st->c[i].bp = s->c[i].b.body_points;
     }
@@ -591,7 +592,7 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim,
         return false;
     diff += m;
     int op = 0, om = 0, ostd = 0, odmg = 0; /* options.c (003:27-46) */
-    d6_attack_mods(ev, &op, &om, &ostd, &odmg);
+    d6_attack_mods(ev, d6_sight_of(s, ev, a, t), &op, &om, &ostd, &odmg);
     if (!r->s->o.modifiers_roll) {
         diff += ostd;
     } else {
@@ -715,9 +716,10 @@ fray_status d6_apply(d6_run *r) {
             fact(r, D6_FACT_STAND, a, -1, 0, 0, 0, 0);
             n--;
         }
-        if (ev->option || ev->called || ev->sight || ev->location) {
+        int sight = d6_sight_of(s, ev, a, ev->target);
+        if (ev->option || ev->called || sight || ev->location) {
             int op, om, ostd, odmg;
-            d6_attack_mods(ev, &op, &om, &ostd, &odmg);
+            d6_attack_mods(ev, sight, &op, &om, &ostd, &odmg);
             fact(r, D6_FACT_OPTION, a, ev->target, ev->option, ev->called, ostd, odmg);
         }
         for (int k = 0; k < n && !d6_out(&st->c[ev->target]); k++)
