@@ -641,3 +641,38 @@ Test(d6_options, blind_combatant) {
     has(j, "\"total\":2,\"difficulty\":3,\"result\":\"miss\"");
     fray_fight_free(f);
 }
+
+/* tactics-knockdown (docs/rules/d6.md ruling 35): no (default): the
+ * tactics attack plainly; yes: an unarmed knight (Physique 3D+1) knocks
+ * down the weaker brigand (3D), and not one already down; never with the
+ * sword (not blunt). */
+Test(d6_options, tactics_knockdown_each_setting) {
+    for (int on = 0; on < 2; on++) {
+        d6_fx_duel(&S);
+        S.c[0].b.weapon = -1;
+        S.o.tactics_knockdown = on;
+        fray_setup fs = d6_fx_setup(&S);
+        const int init[] = {5, 5, 5, 2, 2};
+        fray_fight *f = d6_fx_start(&fs, init, 5);
+        d6_fx_ok(f, "knight move 5,0", NULL, 0);
+        d6_state *st = d6_fx_st(f);
+        static d6_event cmd;
+        d6_choose(&S, st, &cmd);
+        cr_assert_eq(cmd.kind, D6_EV_ATTACK);
+        cr_assert_eq(cmd.option, on ? D6_OPT_KNOCKDOWN : D6_OPT_NONE, "setting %d", on);
+        st->c[1].down = true;
+        d6_choose(&S, st, &cmd);
+        cr_assert_eq(cmd.option, D6_OPT_NONE, "not one already down");
+        fray_fight_free(f);
+    }
+    d6_fx_duel(&S);
+    S.o.tactics_knockdown = true;
+    fray_setup fs = d6_fx_setup(&S);
+    const int init[] = {5, 5, 5, 2, 2};
+    fray_fight *f = d6_fx_start(&fs, init, 5);
+    d6_fx_ok(f, "knight move 5,0", NULL, 0);
+    static d6_event cmd;
+    d6_choose(&S, d6_fx_st(f), &cmd);
+    cr_assert_eq(cmd.option, D6_OPT_NONE, "the sword is not blunt");
+    fray_fight_free(f);
+}

@@ -116,6 +116,7 @@ typedef struct d6_options {
     bool modifier_wild;       /* modifier-wild-die: no | yes (D7.11) */
     uint8_t initiative;       /* initiative: round | scene | first-action */
     bool damage_bonus;        /* damage-bonus: no | yes (core, optional) */
+    bool tactics_knockdown;   /* tactics-knockdown: no | yes (options.c) */
 } d6_options;
 
 typedef struct d6_combatant {
@@ -432,6 +433,10 @@ void d6_attack_mods(const d6_event *ev, int sight, int *plus_dice, int *minus_di
 /* The d6_sight bits of a's attack on t: the command's words and the
  * combatants' blindness from the file (D7.16), the -4D once. */
 int d6_sight_of(const d6_setup *s, const d6_event *ev, int a, int t);
+/* The tactics' attack option for a on t (tactics-knockdown: yes: a
+ * knockdown on a foe of lower Physique, standing, with fighting or a
+ * blunt weapon); D6_OPT_NONE otherwise. */
+int d6_tactic_option(const d6_setup *s, const d6_state *st, int a, int t, int weapon);
 /* Why this attack's options cannot be taken (rules words), or FRAY_OK;
  * *reach_ok: a lunge reaches (0.5 m beyond Point Blank). */
 fray_status d6_check_options(const d6_setup *s, const d6_state *st,

@@ -96,7 +96,7 @@ static const char *const tactics_words[] = {"melee", "ranged"};
 
 /* The options (docs/file-formats.md "D6 files"), in the order of d6_options. */
 enum { OPT_HEALTH, OPT_WILD_ONE, OPT_MODIFIERS, OPT_MODIFIER_WILD,
-       OPT_INITIATIVE, OPT_DAMAGE_BONUS, N_OPTS };
+       OPT_INITIATIVE, OPT_DAMAGE_BONUS, OPT_TACTICS_KNOCKDOWN, N_OPTS };
 static const struct {
     const char *key;
     const char *const *words;
@@ -108,6 +108,7 @@ static const struct {
     {"modifier-wild-die", yesno_words, 2},
     {"initiative", init_words, 3},
     {"damage-bonus", yesno_words, 2},
+    {"tactics-knockdown", yesno_words, 2}, /* options.c (003:8) */
 };
 
 static void opt_set(d6_options *o, int k, int v) {
@@ -117,6 +118,7 @@ static void opt_set(d6_options *o, int k, int v) {
     case OPT_MODIFIERS: o->modifiers_roll = v != 0; break;
     case OPT_MODIFIER_WILD: o->modifier_wild = v != 0; break;
     case OPT_INITIATIVE: o->initiative = (uint8_t)v; break;
+    case OPT_TACTICS_KNOCKDOWN: o->tactics_knockdown = v != 0; break;
     default: o->damage_bonus = v != 0; break;
     }
 }

@@ -317,3 +317,13 @@ int d6_agility_take(d6_state *st, int i, int k) {
 }
 
 int d6_stand_actions(const d6_state *st, int i) { return st->c[i].down ? 1 : 0; }
+
+int d6_tactic_option(const d6_setup *s, const d6_state *st, int a, int t, int weapon) {
+    if (!s->o.tactics_knockdown || st->c[t].down)
+        return D6_OPT_NONE;
+    if (weapon >= 0 && ((!s->w[weapon].blunt && s->w[weapon].skill != D6_SK_FIGHTING) ||
+                        s->w[weapon].range[2] > 0))
+        return D6_OPT_NONE;
+    const d6_code pa = s->c[a].b.attr[D6_PHYSIQUE], pt = s->c[t].b.attr[D6_PHYSIQUE];
+    return pt.dice * 3 + pt.pips < pa.dice * 3 + pa.pips ? D6_OPT_KNOCKDOWN : D6_OPT_NONE;
+}

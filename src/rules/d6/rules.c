@@ -872,6 +872,7 @@ void d6_choose(const d6_setup *s, const d6_state *st, d6_event *cmd) {
             cmd->parry = 0;
         }
         cmd->actions = (uint8_t)(cmd->actions + d6_stand_actions(st, a)); /* 003:8 */
+        cmd->option = (uint8_t)d6_tactic_option(s, st, a, best, w); /* options.c */
         return;
     }
     cmd->parry = 0;

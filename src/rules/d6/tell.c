@@ -170,8 +170,8 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
         case D6_FACT_OPTION: { /* options.c */
             char w[160];
             d6_option_words(ev, w, sizeof w);
-            put(&o, "%s attacks%s: %+d to the difficulty (standard), %+dD damage%s.\n",
-                nm(s, f->who), w, f->c, f->d,
+            put(&o, "%s attacks (%s): %+d to the difficulty (standard), %+dD damage%s.\n",
+                nm(s, f->who), w[0] == ' ' ? w + 1 : w, f->c, f->d,
                 f->b ? " (a called shot's hit: +1D damage; knocking the item away is a disarm)"
                      : "");
             break;
