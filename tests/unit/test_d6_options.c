@@ -676,3 +676,42 @@ Test(d6_options, tactics_knockdown_each_setting) {
     cr_assert_eq(cmd.option, D6_OPT_NONE, "the sword is not blunt");
     fray_fight_free(f);
 }
+
+/* The journal out and back with a posture, a hit location and a
+ * knockdown: the replay is the same fight. */
+Test(d6_options, journal_posture_location_knockdown) {
+    d6_fx_duel(&S);
+    S.o.health = D6_HEALTH_BODY_POINTS;
+    S.c[0].b.weapon = -1;
+    fray_setup fs = d6_fx_setup(&S);
+    const int init[] = {5, 5, 5, 2, 2};
+    fray_fight *f = d6_fx_start(&fs, init, 5), *g = NULL;
+    d6_fx_ok(f, "knight move 5,0", NULL, 0);
+    d6_fx_ok(f, "knight crouch", NULL, 0);
+    const int d[] = {5, 5, 5};
+    d6_fx_ok(f, "knight attack brigand knockdown", d, 3);
+    d6_fx_ok(f, "brigand stand", NULL, 0);
+    d6_fx_ok(f, "next", init, 5);
+    const int e[] = {6, 2, 5, 5, 2, 2, 3};
+    fray_status rc = d6_fx_cmd(f, "knight attack brigand at leg", e, 7, NULL);
+    cr_assert_eq(rc, FRAY_OK);
+    char text[65536];
+    size_t n = 0;
+    for (int i = 0; i < fray_fight_events(f); i++) {
+        n += fray_event_json(f, i, text + n, sizeof text - n - 1);
+        text[n++] = '\n';
+    }
+    text[n] = '\0';
+    has(text, "\"posture\":\"crouch\"");
+    has(text, "\"location\":\"leg\"");
+    has(text, "\"option\":\"knockdown\"");
+    fray_fight_options o = {.journal = true, .facts = true, .until = 0};
+    cr_assert_eq(fray_fight_new(&fs, 99, &o, NULL, NULL, &g), FRAY_OK);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(fray_fight_replay_journal(g, text, n, NULL, &diag), FRAY_OK, "%s",
+                 diag.message);
+    cr_assert(fray_fight_same(f, g));
+    fray_fight_free(f);
+    fray_fight_free(g);
+}
