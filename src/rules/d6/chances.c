@@ -418,9 +418,9 @@ static fray_status count_attack(const d6_setup *s, const d6_state *st,
     mpq_clears(e, tmp, NULL);
     snprintf(out->assumed, sizeof out->assumed,
              "every die fair, the Wild Die's 6s rolled again without end (counted "
-             "exactly); modifiers %s; the target's defense as it stands now; %s; the "
-             "attack options, grabs and timing rules of seed 003 the engine gains later "
-             "are not counted until it does%s",
+             "exactly); modifiers %s; the target's defense as it stands now; %s; scale "
+             "and surprise counted; an attack with seed 003's other options, or in a "
+             "state they make, is refused, not counted%s",
              s->o.modifiers_roll ? "rolled by the GM" : "at their standard values (+3 a die)",
              wounds ? "amounts are the Wound levels the target goes up" :
                       "amounts are the Body Points the target loses",
@@ -520,6 +520,24 @@ static fray_status one(const d6_setup *s, const d6_state *st, int who,
                             ? "an attack that draws its weapon"
                         : wq >= 0 && s->w[wq].entangling ? "an entangling weapon's throw"
                         : NULL;
+        if (!not) { /* seed 003's attack options (options.c), in the words or the state */
+            d6_attack_terms_t T;
+            d6_attack_terms(s, st, who, cmd->target, wq, &T);
+            int sk = wq >= 0 ? s->w[wq].skill : D6_SK_FIGHTING;
+            not = cmd->option || cmd->called || cmd->location || cmd->sight
+                      ? "an attack with seed 003's options (all-out, lunge, sweep, "
+                        "knockdown, push, called shots, hit locations, blind, behind)"
+                  : d6_sight_of(s, cmd, who, cmd->target)
+                      ? "an attack by or on one who is blind"
+                  : d6_posture_row(st, cmd->target, T.ranged ? T.band : D6_BAND_POINT_BLANK)
+                      ? "an attack on one crouching or prone"
+                  : wq >= 0 && s->w[wq].unwieldy ? "an attack with an unwieldy weapon"
+                  : d6_part_penalty(st, who, sk) ? "an attack by one hurt in the hand or arm"
+                  : st->c[who].agility_dice > 0 && d6_skill_attr[sk] == D6_AGILITY
+                      ? "an attack by one who stumbled"
+                  : d6_stand_actions(st, who) ? "an attack by one who is down"
+                  : NULL;
+        }
         if (not) {
             rc = fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                                 "the chances of %s are not counted yet", not);

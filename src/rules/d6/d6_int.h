@@ -122,6 +122,7 @@ typedef struct d6_options {
     bool damage_bonus;        /* damage-bonus: no | yes (core, optional) */
     uint8_t weapon_scale;     /* weapon-scale: damage | all (003:108, D7.3) */
     bool escape_tie_escapee;  /* escape-tie: holder | escapee (D7.14, grabs.c) */
+    bool tactics_knockdown;   /* tactics-knockdown: no | yes (options.c) */
 } d6_options;
 enum d6_weapon_scale { D6_WSCALE_DAMAGE, D6_WSCALE_ALL };
 
@@ -133,6 +134,8 @@ typedef struct d6_combatant {
     int16_t x, y;             /* where it stands, meters */
     uint8_t cover;            /* d6_cover against attacks on it */
     uint8_t surprise;         /* d6_surprise: it surprises its foes (003:129) */
+    bool blind;               /* blind the whole fight (003:45-46, D7.16) */
+    uint8_t posture;          /* d6_posture it begins in (003:91-92) */
 } d6_combatant;
 enum d6_surprise { D6_SURPRISE_NONE, D6_SURPRISE_FIRST, D6_SURPRISE_BONUS };
 
@@ -235,6 +238,12 @@ typedef struct d6_cstate {
                                  to meet to get free; 0 free (003:63) */
     uint8_t flipped;          /* grabs.c: flipped: its next turn is spent
                                  getting up (003:13, D7.7) */
+    uint8_t agility_dice;     /* off its next Agility-based roll (003:8) */
+    bool down;                /* knocked down: an action to stand (003:8) */
+    uint8_t parts;            /* d6_part bits hurt: -1 to their totals (003:80-85) */
+    int32_t passive_round;    /* chest hit: passive defense only this round */
+    uint8_t posture;          /* d6_posture (003:91-93) */
+    int32_t crouch_moved;     /* the round it last moved crouching (003:91) */
 } d6_cstate;
 
 typedef struct d6_state {
@@ -264,6 +273,7 @@ enum d6_kind {
     D6_EV_BREAK_FREE,         /* grabs.c: snapping an entangling weapon (003:63) */
     D6_EV_SLIP_FREE,          /* grabs.c: slipping out of it (003:63) */
     D6_EV_GET_UP,             /* grabs.c: the flipped one's turn (003:13) */
+    D6_EV_POSTURE,            /* crouch, prone or stand (003:91-93, options.c) */
     D6_EV_KINDS
 };
 
@@ -301,7 +311,17 @@ enum d6_fact_kind {
                          total, b 1 spiked (damage done) */
     D6_FACT_TANGLE_FREE, /* grabs.c: who tries to get free: a its total, b the
                          total to meet, c free, d 0 break, 1 slip */
-    D6_FACT_GET_UP    /* grabs.c: who spends its turn getting up */
+    D6_FACT_GET_UP,   /* grabs.c: who spends its turn getting up */
+    D6_FACT_OPTION,   /* who's attack on other takes options (options.c): a the
+                         option, b the called size, c the difficulty change,
+                         d the damage dice change */
+    D6_FACT_STUMBLE,  /* who stumbles from other's knockdown or push (003:8):
+                         a 2 (the dice off its next Agility roll), b 1 down */
+    D6_FACT_STAND,    /* who, down, spends an action standing (003:8) */
+    D6_FACT_LOCATION, /* who hurt by other at location a (d6_location): its
+                         effect (003:80-85) */
+    D6_FACT_KNOCKOUT, /* who knocked out by other for a hours (003:87) */
+    D6_FACT_POSTURE   /* who takes posture a (d6_posture), b 1 an action */
 };
 enum d6_roll_what { D6_ROLL_INIT, D6_ROLL_ATTACK, D6_ROLL_DEFENSE,
                     D6_ROLL_DAMAGE, D6_ROLL_RESIST, D6_ROLL_STAY_UP,
@@ -328,6 +348,13 @@ typedef struct d6_event {
                                  with the command: before the dice) */
     uint8_t hold_dice;        /* a hold's dice off the damage: 0 reads as 3
                                  (003:14: "-3D or more") */
+    /* the command's head ends here: fields added below it and above
+     * n_dice are packed into the journal with it (d6.c) */
+    uint8_t option;           /* attack: d6_attack_option (options.c); 0 none */
+    uint8_t called;           /* attack: called shot size 1..3 (003:36-43); 0 none */
+    uint8_t sight;            /* attack: d6_sight bits (003:45-46) */
+    uint8_t location;         /* attack: d6_location aimed at (003:69-85); 0 none */
+    uint8_t posture;          /* posture: the d6_posture taken (003:91-93) */
     uint16_t n_dice, n_facts;
     uint8_t dice[D6_EV_DICE];
     d6_fact facts[D6_EV_FACTS];
@@ -526,5 +553,72 @@ struct fray_chances;
 fray_status d6_chances(const d6_setup *s, const d6_state *st, int who,
                        const char *command, struct fray_chances *out, int max,
                        int *n, fray_diag *diag);
+/* options.c: seed 003's attack options (docs/rules/d6.md "Attack
+ * options"): the table of combat difficulty modifiers (003:27-46), each
+ * entry's printed dice and standard value. */
+enum d6_attack_option { D6_OPT_NONE, D6_OPT_ALL_OUT, D6_OPT_LUNGE,
+                        D6_OPT_SWEEP, D6_OPT_KNOCKDOWN, D6_OPT_PUSH,
+                        D6_OPT_KNOCKOUT, D6_OPT_KINDS };
+/* Hit locations (003:73-78) and the parts whose effects last (003:82-85). */
+enum d6_location { D6_LOC_NONE, D6_LOC_HEAD, D6_LOC_HEART, D6_LOC_CHEST,
+                   D6_LOC_ARM, D6_LOC_LEG, D6_LOC_HAND, D6_LOC_KINDS };
+enum d6_part { D6_PART_LEG = 1, D6_PART_HAND = 2, D6_PART_HEAD = 4 };
+enum d6_posture { D6_POSTURE_STANDING, D6_POSTURE_CROUCHING, D6_POSTURE_PRONE,
+                  D6_POSTURES };
+enum d6_sight { D6_SIGHT_BLIND = 1, D6_SIGHT_TARGET_BLIND = 2,
+                D6_SIGHT_BEHIND = 4 };
+typedef struct d6_modifier_row {
+    const char *word;         /* the command's word: "all-out" */
+    const char *title;        /* as printed: "All-out" */
+    int8_t dice;              /* the printed die modifier */
+    int8_t standard;          /* the printed standard value (never 3 x dice) */
+    int8_t damage;            /* damage dice */
+    int8_t damage_pips;       /* hit locations: added to the damage total */
+} d6_modifier_row;
+const d6_modifier_row *d6_location_row(int location);  /* 1..6 */
+/* The -1s on i's total of a roll of skill k (-1 initiative, -2 a
+ * defense's ... any d6_skill; D6_SKILLS + attribute for a bare one) from
+ * the parts hurt (003:82-85). */
+int d6_part_penalty(const d6_state *st, int i, int k);
+enum { D6_PART_INIT = -1 };
+/* A hit at a location that injured t (D7.9): its lasting effect. */
+void d6_location_effect(d6_state *st, int t, int location);
+const char *d6_posture_word(int p);               /* "crouch", "prone", "stand" */
+/* The row of the target t's posture against an attack at band (melee:
+ * Point Blank) (003:91-92); NULL standing. */
+const d6_modifier_row *d6_posture_row(const d6_state *st, int t, int band);
+const d6_modifier_row *d6_option_row(int option);
+const d6_modifier_row *d6_called_row(int size);   /* 1..3 */
+const d6_modifier_row *d6_sight_row(int bit);     /* a d6_sight bit */
+int d6_option_word(const char *w, size_t n);      /* -1: not an option */
+/* One word of `ID attack T ...` (and the next, for `called SIZE`): true
+ * when it is an attack option's (taken into cmd; *k past a second word). */
+bool d6_attack_word(d6_event *cmd, const char *w, size_t n, const char *next,
+                    size_t nn, int *k);
+/* The option dice and standard value an attack's words add to the combat
+ * difficulty, split by sign (the GM rolls each: modifiers: roll), and the
+ * damage dice they add. */
+void d6_attack_mods(const d6_event *ev, int sight, int *plus_dice, int *minus_dice,
+                    int *standard, int *damage_dice);
+/* The d6_sight bits of a's attack on t: the command's words and the
+ * combatants' blindness from the file (D7.16), the -4D once. */
+int d6_sight_of(const d6_setup *s, const d6_event *ev, int a, int t);
+/* The tactics' attack option for a on t (tactics-knockdown: yes: a
+ * knockdown on a foe of lower Physique, standing, with fighting or a
+ * blunt weapon); D6_OPT_NONE otherwise. */
+int d6_tactic_option(const d6_setup *s, const d6_state *st, int a, int t, int weapon);
+/* Why this attack's options cannot be taken (rules words), or FRAY_OK;
+ * *reach_ok: a lunge reaches (0.5 m beyond Point Blank). */
+fray_status d6_check_options(const d6_setup *s, const d6_state *st,
+                             const d6_event *cmd, int weapon, bool ranged,
+                             bool *reach_ok, char *why, size_t size);
+/* The option words of an attack, for the narration (" all-out, a called
+ * shot at something 1 to 10 cm"); "" none. */
+void d6_option_words(const d6_event *ev, char *buf, size_t size);
+/* The dice taken off i's roll of skill k for a stumble (003:8): its next
+ * Agility or Agility-based roll; spent by the roll. */
+int d6_agility_take(d6_state *st, int i, int k);
+/* Actions a command of i's needs beyond its own for standing (003:8). */
+int d6_stand_actions(const d6_state *st, int i);
 
 #endif

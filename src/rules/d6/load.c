@@ -97,7 +97,8 @@ static const char *const escape_tie_words[] = {"holder", "escapee"};
 
 /* The options (docs/file-formats.md "D6 files"), in the order of d6_options. */
 enum { OPT_HEALTH, OPT_WILD_ONE, OPT_MODIFIERS, OPT_MODIFIER_WILD,
-       OPT_INITIATIVE, OPT_DAMAGE_BONUS, OPT_WEAPON_SCALE, OPT_ESCAPE_TIE, N_OPTS };
+       OPT_INITIATIVE, OPT_DAMAGE_BONUS, OPT_WEAPON_SCALE, OPT_ESCAPE_TIE,
+       OPT_TACTICS_KNOCKDOWN, N_OPTS };
 static const char *const wscale_words[] = {"damage", "all"};
 static const struct {
     const char *key;
@@ -112,6 +113,7 @@ static const struct {
     {"damage-bonus", yesno_words, 2},
     {"weapon-scale", wscale_words, 2},
     {"escape-tie", escape_tie_words, 2}, /* grabs.c (D7.14) */
+    {"tactics-knockdown", yesno_words, 2}, /* options.c (003:8) */
 };
 
 static void opt_set(d6_options *o, int k, int v) {
@@ -123,6 +125,7 @@ static void opt_set(d6_options *o, int k, int v) {
     case OPT_INITIATIVE: o->initiative = (uint8_t)v; break;
     case OPT_WEAPON_SCALE: o->weapon_scale = (uint8_t)v; break;
     case OPT_ESCAPE_TIE: o->escape_tie_escapee = v != 0; break;
+    case OPT_TACTICS_KNOCKDOWN: o->tactics_knockdown = v != 0; break;
     default: o->damage_bonus = v != 0; break;
     }
 }
@@ -649,12 +652,13 @@ static fray_status at_of(dl *L, const yn *v, int16_t *x, int16_t *y) {
 
 static fray_status read_combatant(dl *L, const yn *it) {
     static const char *const keys[] = {"id", "name", "statblock", "side", "at",
-                                       "cover", "tactics", "notes", "surprise"};
+                                       "cover", "tactics", "notes", "surprise", "blind",
+                                       "posture"};
     char b[64];
     if (it->type != YN_MAP)
         return FAIL(L, it, "expected a combatant (a mapping with id, statblock, at), got %s",
                     yr_got(it, b));
-    fray_status st = yr_keys(&L->r, it, "a combatant", keys, 9, false);
+    fray_status st = yr_keys(&L->r, it, "a combatant", keys, 11, false);
     if (st != FRAY_OK)
         return st;
     d6_setup *s = L->s;
@@ -738,6 +742,15 @@ static fray_status read_combatant(dl *L, const yn *it) {
                             surprise_words, 3, &x)) != FRAY_OK)
             return st;
         c.surprise = (uint8_t)x;
+    }
+    if ((st = get_bool(L, it, "blind", "blind (the whole fight, 003:45-46)", &c.blind)) !=
+        FRAY_OK)
+        return st;
+    if ((v = yr_get(it, "posture"))) { /* 003:91-92 */
+        static const char *const pw[] = {"standing", "crouching", "prone"};
+        if ((st = yr_choice(&L->r, v, "the posture it begins in", pw, 3, &x)) != FRAY_OK)
+            return st;
+        c.posture = (uint8_t)x;
     }
     s->c[s->n++] = c;
     return FRAY_OK;

@@ -16,12 +16,12 @@ static const char *const kind_words[D6_EV_KINDS] = {"begin", "next", "attack",
                                                     "defend", "move", "wait", "aim",
                                                     "quick-draw", "ready",
                                                     "squeeze", "escape", "break-free", "slip-free",
-                                                    "get-up"};
+                                                    "get-up", "posture"};
 static const char *const kind_titles[D6_EV_KINDS] = {"Begin", "Next round", "Attack",
                                                      "Defense", "Move", "Wait", "Aim",
                                                      "Quick draw", "Ready",
                                                      "Squeeze", "Escape", "Break free", "Slip free",
-                                                     "Get up"};
+                                                     "Get up", "Posture"};
 static const char *const wound_names[D6_W_LEVELS] = {
     "unhurt", "Stunned", "Wounded", "Severely Wounded", "Incapacitated",
     "Mortally Wounded", "Dead"};
@@ -195,6 +195,7 @@ void d6_state_init(const d6_setup *s, d6_state *st, uint64_t seed,
     fray_rng_for_trial(&st->rng, seed, trial);
     for (int i = 0; i < s->n; i++) {
         st->c[i].x = s->c[i].x;
+        st->c[i].posture = s->c[i].posture; /* options.c (003:91-92) */
         st->c[i].y = s->c[i].y;
         st->c[i].bp = s->c[i].b.body_points;
     }
@@ -247,6 +248,7 @@ static bool initiative(d6_run *r, bool roll_now) {
             int t;
             if (!roll(r, d6_quick_initiative(s, st, i), true, i, D6_ROLL_INIT, &t))
                 return false;
+            t -= d6_part_penalty(st, i, D6_PART_INIT); /* 003:83, 85 */
             st->c[i].init = (int16_t)t;
         }
     order_make(s, st);
@@ -315,13 +317,33 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
         return held;
     if (cmd->kind == D6_EV_READY) /* draw.c (003:101) */
         return d6_ready_check(s, st, cmd, why, size);
+    if (ca->passive_round == st->round && st->round > 0 &&
+        (cmd->kind == D6_EV_DEFEND || (cmd->kind == D6_EV_ATTACK && cmd->full)))
+        return refuse(why, size, "%s was hit in the chest: passive defense only this "
+                                 "round%s", an, ""); /* 003:82 */
+    if (cmd->kind == D6_EV_POSTURE) { /* 003:91-93 */
+        if (cmd->posture >= D6_POSTURES || cmd->posture == ca->posture)
+            return refuse(why, size, "%s is %s already", an,
+                          ca->posture == D6_POSTURE_PRONE ? "prone"
+                          : ca->posture == D6_POSTURE_CROUCHING ? "crouching" : "standing");
+        if (ca->down && cmd->posture != D6_POSTURE_STANDING)
+            return refuse(why, size, "%s is down: it may only stand (an action)%s", an, "");
+        return FRAY_OK;
+    }
+    if (ca->down && (cmd->kind == D6_EV_MOVE || cmd->kind == D6_EV_AIM))
+        return refuse(why, size, "%s is down: standing takes its next action (`defend`, "
+                                 "or an attack with one action more)%s", an, "");
+    if (cmd->kind == D6_EV_MOVE && ca->posture == D6_POSTURE_PRONE)
+        return refuse(why, size, "%s is prone: it stands (or crouches) before it moves%s",
+                      an, "");
     if (cmd->kind == D6_EV_MOVE) {
         if (ca->flags & D6_F_MOVED)
             return refuse(why, size, "%s has already moved this turn%s", an, "");
         double dx = cmd->x - ca->x, dy = cmd->y - ca->y;
-        if (sqrt(dx * dx + dy * dy) > move_of(s, a) + 1e-9) {
+        int mv = move_of(s, a) / (ca->posture == D6_POSTURE_CROUCHING ? 2 : 1); /* 003:91 */
+        if (sqrt(dx * dx + dy * dy) > mv + 1e-9) {
             char m[16];
-            snprintf(m, sizeof m, "%d", move_of(s, a));
+            snprintf(m, sizeof m, "%d", mv);
             return refuse(why, size, "%s moves at most %s m a round (running is "
                                      "not built)", an, m);
         }
@@ -350,6 +372,9 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
     if (cmd->full && cmd->actions < 2)
         return refuse(why, size, "%s needs 2 actions or more to attack and dodge%s",
                       an, "");
+    if (cmd->actions < 1 + (cmd->full ? 1 : 0) + d6_stand_actions(st, a))
+        return refuse(why, size, "%s is down: standing takes one of its actions "
+                                 "(declare `actions %s`)", an, cmd->full ? "3" : "2");
     int w = cmd->grab ? -1 : d6_quick_weapon(s, st, a, cmd->weapon); /* draw.c */
     if (d6_quick_attack_check(s, st, cmd, why, size) != FRAY_OK)
         return FRAY_ERR_INVALID;
@@ -363,7 +388,11 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
     if (s->c[t].cover == D6_COVER_FULL)
         return refuse(why, size, "%s is in full cover: no direct attack on it%s",
                       s->c[t].name, "");
-    if (d6_band(s, w, d6_distance(st, a, t)) == D6_BAND_BEYOND)
+    bool lunge_reach = false; /* options.c: seed 003's attack options */
+    fray_status ok = d6_check_options(s, st, cmd, w, is_ranged(s, w), &lunge_reach, why, size);
+    if (ok != FRAY_OK)
+        return ok;
+    if (d6_band(s, w, d6_distance(st, a, t)) == D6_BAND_BEYOND && !lunge_reach)
         return refuse(why, size, is_ranged(s, w) ? "%s is beyond Long range of %s"
                                                  : "%s is out of reach of %s",
                       s->c[t].name, an);
@@ -476,7 +505,7 @@ static bool stay_up(d6_run *r, int t) {
 
 /* Damage total `dmg` on t from a: resistance rolled, the health system's
  * result. */
-static bool harm(d6_run *r, int a, int t, int dmg) {
+static bool harm(d6_run *r, int a, int t, int dmg, const d6_event *ev, int margin) {
     const d6_setup *s = r->s;
     d6_state *st = r->st;
     d6_cstate *c = &st->c[t];
@@ -494,15 +523,23 @@ static bool harm(d6_run *r, int a, int t, int dmg) {
     rt += r->scale_res; /* scale.c: a smaller attacker (003:105) */
     r->scale_res = 0;
     int excess = dmg - rt;
+    bool ko_option = ev && ev->option == D6_OPT_KNOCKOUT, ko = false;
     if (wounds) {
         int before = c->wound;
         int now = d6_wound_after(before, excess);
+        if (ko_option) { /* 003:87, D7.5: threshold on the full result, then half */
+            ko = now - before >= 2;
+            now = before + (now - before) / 2;
+        }
         c->wound = (uint8_t)now;
         if (now == D6_W_STUNNED && excess > 0)
             c->stun_round = st->round + 1;
         fact(r, D6_FACT_DAMAGE, t, a, dmg, rt, now, 0);
         if (now >= D6_W_MORTAL) {
             c->flags |= D6_F_OUT;
+        } else if (ko) {
+            c->flags |= D6_F_OUT;
+            fact(r, D6_FACT_KNOCKOUT, t, a, margin > 1 ? margin : 1, 0, 0, 0); /* D7.20 */
         } else if (now == D6_W_INCAP && before != D6_W_INCAP) {
             if (!stay_up(r, t))
                 return false;
@@ -510,13 +547,25 @@ static bool harm(d6_run *r, int a, int t, int dmg) {
         if (d6_out(c))
             fact(r, D6_FACT_OUT, t, a, now, 0, 0, 0);
     } else {
-        if (excess > 0)
-            c->bp = (int16_t)(c->bp > excess ? c->bp - excess : 0);
+        int lost = excess;
+        if (ko_option && excess > 0) { /* 003:87, D7.5 */
+            ko = 2 * excess >= s->c[t].b.body_points;
+            lost = excess / 2;
+        }
+        if (lost > 0)
+            c->bp = (int16_t)(c->bp > lost ? c->bp - lost : 0);
         fact(r, D6_FACT_DAMAGE, t, a, dmg, rt, c->bp, 0);
-        if (c->bp <= 0) {
+        if (ko && c->bp > 0) {
+            c->flags |= D6_F_OUT;
+            fact(r, D6_FACT_KNOCKOUT, t, a, margin > 1 ? margin : 1, 0, 0, 0); /* D7.20 */
+        } else if (c->bp <= 0) {
             c->flags |= D6_F_OUT;
             fact(r, D6_FACT_OUT, t, a, 0, 0, 0, 0);
         }
+    }
+    if (ev && ev->location && excess > 0 && !d6_out(c)) {
+        d6_location_effect(st, t, ev->location); /* D7.9: any injury there */
+        fact(r, D6_FACT_LOCATION, t, a, ev->location, 0, 0, 0);
     }
     return true;
 }
@@ -530,9 +579,11 @@ static bool defend(d6_run *r, int a, bool full, bool parry, int pen) {
     d6_cstate *c = &r->st->c[a];
     int tot;
     int skill = parry ? d6_parry_skill(r->s, a) : D6_SK_DODGE;
+    pen += d6_agility_take(r->st, a, skill); /* a stumble (003:8) */
     if (!roll(r, penalised(d6_skill_code(r->s, a, skill), pen), true, a,
               D6_ROLL_DEFENSE, &tot))
         return false;
+    tot -= d6_part_penalty(r->st, a, skill); /* a hurt hand parrying (003:84) */
     c->defense = full ? D6_DEF_FULL : D6_DEF_PARTIAL;
     c->def_total = (int16_t)(full ? tot + 10 : tot);
     c->def_parry = parry;
@@ -540,21 +591,49 @@ static bool defend(d6_run *r, int a, bool full, bool parry, int pen) {
     return true;
 }
 
-static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim) {
+static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim,
+                        const d6_event *ev) {
     const d6_setup *s = r->s;
+    d6_state *st = r->st;
     /* the terms the chances at the table count too (chances.c) */
     d6_attack_terms_t T;
-    d6_attack_terms(s, r->st, a, t, w, &T);
+    d6_attack_terms(s, st, a, t, w, &T);
+    int skill = w >= 0 ? s->w[w].skill : D6_SK_FIGHTING;
     int at;
+    pen += d6_agility_take(st, a, skill); /* a stumble (003:8) */
     if (!roll(r, penalised(T.skill, pen - aim), true, a, D6_ROLL_ATTACK, &at))
         return false;
+    at -= d6_part_penalty(st, a, skill); /* a hurt hand or arm (003:84) */
     at += T.scale_attack;
     int diff = T.base + T.scale_difficulty;
-    int dice = T.cover_dice + T.light_dice + d6_grab_dice(r->ev->grab); /* 003:30 */
+    int dice = T.cover_dice + T.light_dice + d6_grab_dice(ev->grab); /* 003:30 */
     int m = 0;
     if (!modifier(r, a, dice, &m))
         return false;
     diff += m;
+    int op = 0, om = 0, ostd = 0, odmg = 0; /* options.c (003:27-46) */
+    d6_attack_mods(ev, d6_sight_of(s, ev, a, t), &op, &om, &ostd, &odmg);
+    if (!r->s->o.modifiers_roll) {
+        diff += ostd;
+    } else {
+        int up = 0, down = 0;
+        if (!modifier(r, a, op, &up) || !modifier(r, a, om, &down))
+            return false;
+        diff += up - down;
+    }
+    if (w >= 0)
+        diff += s->w[w].unwieldy; /* 003:131 */
+    const d6_modifier_row *pr = d6_posture_row(st, t, T.ranged ? T.band : D6_BAND_POINT_BLANK);
+    if (pr) { /* 003:91-92 */
+        int pm = 0;
+        if (!r->s->o.modifiers_roll)
+            pm = pr->standard;
+        else if (!modifier(r, a, pr->dice > 0 ? pr->dice : -pr->dice, &pm))
+            return false;
+        else if (pr->dice < 0)
+            pm = -pm;
+        diff += pm;
+    }
     if (diff < 3)
         diff = 3; /* 003:2 */
     bool hit = at >= diff;
@@ -568,18 +647,37 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim) {
     fact(r, D6_FACT_ATTACK, a, t, at, diff, hit, T.ranged ? T.band : D6_BAND_BEYOND);
     if (!hit)
         return true;
-    if (r->ev->grab)
+    if (ev->grab)
         return d6_grab_hit(r, a, t, at, diff);
+    if (ev->option == D6_OPT_KNOCKDOWN || ev->option == D6_OPT_PUSH) {
+        /* 003:8: no damage; -2D off its next Agility roll; down */
+        st->c[t].agility_dice = 2;
+        st->c[t].down = st->c[t].down || ev->option == D6_OPT_KNOCKDOWN;
+        if (st->c[t].down)
+            st->c[t].posture = D6_POSTURE_PRONE; /* 003:93: forced down */
+        fact(r, D6_FACT_STUMBLE, t, a, 2, ev->option == D6_OPT_KNOCKDOWN, 0, 0);
+        return true;
+    }
+    d6_code dc = T.damage;
+    d6_code od = {odmg, 0};
+    dc = d6_code_add(dc, od);
+    if (dc.dice < 0 || (dc.dice == 0 && dc.pips < 0))
+        dc = (d6_code){0, 0}; /* docs/rules/d6.md: damage never below none */
     int dmg = 0;
-    if (!roll(r, T.damage, true, a, D6_ROLL_DAMAGE, &dmg))
+    if (!roll(r, dc, true, a, D6_ROLL_DAMAGE, &dmg))
         return false;
     if (s->o.damage_bonus)
         dmg += (at - diff + 4) / 5; /* core: (total - difficulty) / 5, rounded up */
+    if (ev->location) { /* 003:73-78: added to the damage total */
+        dmg += d6_location_row(ev->location)->damage_pips;
+        if (dmg < 0)
+            dmg = 0;
+    }
     dmg += T.scale_damage;
     if (w >= 0 && s->w[w].entangling)
         return d6_entangle_hit(r, a, t, dmg); /* grabs.c, 003:63 */
     r->scale_res = T.scale_resistance;
-    return harm(r, a, t, dmg);
+    return harm(r, a, t, dmg, ev, at - diff);
 }
 
 static fray_status done(d6_run *r) {
@@ -622,7 +720,7 @@ fray_status d6_apply(d6_run *r) {
      * it aimed at; any other action spends it. */
     int aim = ca->aim_dice;
     int aimed = ca->aim_target;
-    if (ev->kind != D6_EV_AIM) {
+    if (ev->kind != D6_EV_AIM && ev->kind != D6_EV_POSTURE) { /* a free posture keeps it */
         ca->aim_dice = 0;
         ca->aim_target = 0;
     }
@@ -651,19 +749,40 @@ fray_status d6_apply(d6_run *r) {
                 return done(r);
             n--;
         }
+        if (ca->down) { /* 003:8: one of its actions stands it up */
+            ca->down = false;
+            ca->posture = D6_POSTURE_STANDING;
+            fact(r, D6_FACT_STAND, a, -1, 0, 0, 0, 0);
+            n--;
+        }
+        int sight = d6_sight_of(s, ev, a, ev->target);
+        if (ev->option || ev->called || sight || ev->location) {
+            int op, om, ostd, odmg;
+            d6_attack_mods(ev, sight, &op, &om, &ostd, &odmg);
+            fact(r, D6_FACT_OPTION, a, ev->target, ev->option, ev->called, ostd, odmg);
+        }
         for (int k = 0; k < n && !d6_out(&st->c[ev->target]); k++)
             if (!attack_once(r, a, ev->target, d6_hand_weapon(s, a, ev->weapon, w, k), pen,
-                             k == 0 && aimed == ev->target ? aim : 0))
+                             k == 0 && aimed == ev->target ? aim : 0, ev))
                 return done(r);
         break;
     }
     case D6_EV_DEFEND:
+        if (ca->down) { /* 003:8: standing is an action: -1D to the defense */
+            ca->down = false;
+            ca->posture = D6_POSTURE_STANDING;
+            fact(r, D6_FACT_STAND, a, -1, 0, 0, 0, 0);
+            pen++;
+        }
         if (!defend(r, a, ev->full != 0, ev->parry != 0, pen))
             return done(r);
         break;
     case D6_EV_MOVE: {
         double dx = ev->x - ca->x, dy = ev->y - ca->y;
-        bool free_move = 2.0 * sqrt(dx * dx + dy * dy) <= move_of(s, a) + 1e-9;
+        int mv = move_of(s, a) / (ca->posture == D6_POSTURE_CROUCHING ? 2 : 1); /* 003:91 */
+        if (ca->posture == D6_POSTURE_CROUCHING && (dx != 0 || dy != 0))
+            ca->crouch_moved = st->round;
+        bool free_move = 2.0 * sqrt(dx * dx + dy * dy) <= mv + 1e-9;
         ca->x = ev->x;
         ca->y = ev->y;
         d6_grab_release_mover(r, a); /* a holder who moves lets go */
@@ -689,6 +808,16 @@ fray_status d6_apply(d6_run *r) {
         if (!d6_grab_apply(r))
             return done(r);
         break;
+    case D6_EV_POSTURE: /* 003:93: free when willing; standing when down an action */
+        if (ca->down) {
+            ca->down = false;
+            ca->posture = D6_POSTURE_STANDING;
+            fact(r, D6_FACT_STAND, a, -1, 0, 0, 0, 0);
+            break;
+        }
+        ca->posture = ev->posture;
+        fact(r, D6_FACT_POSTURE, a, -1, ev->posture, 0, 0, 0);
+        return FRAY_OK;
     default:
         return FRAY_ERR_INVALID;
     }
@@ -780,7 +909,8 @@ void d6_choose(const d6_setup *s, const d6_state *st, d6_event *cmd) {
     uint8_t parry = !shooters && code_value(d6_skill_code(s, a, d6_parry_skill(s, a))) >
                                      code_value(d6_skill_code(s, a, D6_SK_DODGE));
     cmd->parry = parry;
-    if (hurt(s, st, a, true) && friends > 0 && in_reach > 0 && !moved) {
+    bool passive = st->c[a].passive_round == st->round; /* 003:82 */
+    if (hurt(s, st, a, true) && friends > 0 && in_reach > 0 && !moved && !passive) {
         cmd->kind = D6_EV_DEFEND;
         cmd->full = 1;
         return;
@@ -789,12 +919,14 @@ void d6_choose(const d6_setup *s, const d6_state *st, d6_event *cmd) {
         cmd->kind = D6_EV_ATTACK;
         cmd->target = (int8_t)best;
         cmd->actions = 1;
-        if (in_reach >= 2 || hurt(s, st, a, false)) {
+        if ((in_reach >= 2 || hurt(s, st, a, false)) && !passive) {
             cmd->actions = 2; /* attack and dodge (or parry) */
             cmd->full = 1;
         } else {
             cmd->parry = 0;
         }
+        cmd->actions = (uint8_t)(cmd->actions + d6_stand_actions(st, a)); /* 003:8 */
+        cmd->option = (uint8_t)d6_tactic_option(s, st, a, best, w); /* options.c */
         return;
     }
     cmd->parry = 0;
@@ -808,6 +940,10 @@ void d6_choose(const d6_setup *s, const d6_state *st, d6_event *cmd) {
     double step = want * 2 <= mv ? want : mv;
     cmd->kind = D6_EV_MOVE;
     toward(st, a, nearest, step, &cmd->x, &cmd->y);
+    if (st->c[a].down) { /* 003:8: down, it stands (a defense) first */
+        cmd->kind = passive ? D6_EV_WAIT : D6_EV_DEFEND;
+        cmd->full = 0;
+    }
 }
 
 /* ---- For the chances at the table (chances.c) -------------------------------- */
@@ -859,7 +995,7 @@ bool d6_run_roll(d6_run *r, d6_code c, bool wild, int who, int what, int *total)
 void d6_run_fact(d6_run *r, int kind, int who, int other, int a, int b, int c, int d) {
     fact(r, kind, who, other, a, b, c, d);
 }
-bool d6_run_harm(d6_run *r, int a, int t, int dmg) { return harm(r, a, t, dmg); }
+bool d6_run_harm(d6_run *r, int a, int t, int dmg) { return harm(r, a, t, dmg, NULL, 0); }
 bool d6_run_modifier(d6_run *r, int who, int dice, int *out) {
     return modifier(r, who, dice, out);
 }

@@ -195,6 +195,43 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
                 roll_word(f->a),
                 f->b ? "a complication (the GM says what)" : "it and the highest die count nothing");
             break;
+        case D6_FACT_STUMBLE:
+            put(&o, "%s stumbles: -%dD on its next Agility roll%s; no damage.\n",
+                nm(s, f->who), f->a, f->b ? ", and it is down (standing takes an action)" : "");
+            break;
+        case D6_FACT_STAND:
+            put(&o, "%s stands up (an action).\n", nm(s, f->who));
+            break;
+        case D6_FACT_LOCATION: {
+            static const char *const eff[D6_LOC_KINDS] = {
+                "", "-1 to its Intellect, Acumen and initiative totals",
+                "passive defense only next round", "passive defense only next round",
+                "-1 to the rolls of its hands", "-1 to acrobatics, running and initiative",
+                "-1 to the rolls of its hands"};
+            put(&o, "%s is hurt in %s: %s.\n", nm(s, f->who),
+                d6_location_row(f->a) ? d6_location_row(f->a)->title : "?",
+                f->a > 0 && f->a < D6_LOC_KINDS ? eff[f->a] : "?");
+            break;
+        }
+        case D6_FACT_POSTURE:
+            put(&o, "%s %s (free).\n", nm(s, f->who),
+                f->a == D6_POSTURE_CROUCHING ? "crouches low"
+                : f->a == D6_POSTURE_PRONE   ? "drops prone"
+                                             : "stands up");
+            break;
+        case D6_FACT_KNOCKOUT:
+            put(&o, "%s is knocked out for %d hour%s: out of the fight.\n", nm(s, f->who),
+                f->a, f->a == 1 ? "" : "s");
+            break;
+        case D6_FACT_OPTION: { /* options.c */
+            char w[160];
+            d6_option_words(ev, w, sizeof w);
+            put(&o, "%s attacks (%s): %+d to the difficulty (standard), %+dD damage%s.\n",
+                nm(s, f->who), w[0] == ' ' ? w + 1 : w, f->c, f->d,
+                f->b ? " (a called shot's hit: +1D damage; knocking the item away is a disarm)"
+                     : "");
+            break;
+        }
         default:
             break;
         }
@@ -207,7 +244,8 @@ static const char *const fact_words[] = {"initiative", "round", "attack", "defen
                                          "wild-one", "aim", "interrupt", "scale",
                                          "quick-draw", "surprise", "ready",
                                          "grab", "escape", "release", "entangle",
-                                         "free", "get-up"};
+                                         "free", "get-up", "option", "stumble", "stand",
+                                         "location", "knockout", "posture"};
 
 size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
                      size_t size) {
@@ -230,6 +268,15 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
             put(&o, ",\"grab\":\"%s\"", d6_grab_word(ev->grab));
         if (ev->grab == D6_GRAB_HOLD && ev->hold_dice > 3)
             put(&o, ",\"hold_dice\":%d", ev->hold_dice);
+        if (d6_option_row(ev->option)) /* options.c */
+            put(&o, ",\"option\":\"%s\"", d6_option_row(ev->option)->word);
+        if (d6_called_row(ev->called))
+            put(&o, ",\"called\":\"%s\"", d6_called_row(ev->called)->word + 7);
+        for (int bit = 1; bit <= D6_SIGHT_BEHIND; bit <<= 1)
+            if (ev->sight & bit)
+                put(&o, ",\"%s\":true", d6_sight_row(bit)->word);
+        if (d6_location_row(ev->location))
+            put(&o, ",\"location\":\"%s\"", d6_location_row(ev->location)->word);
     }
     if (ev->kind == D6_EV_DEFEND && ev->full)
         put(&o, ",\"full\":true");
@@ -244,6 +291,8 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
             put(&o, ",\"weapon\":\"%s\"", s->w[ev->weapon].name);
         put(&o, ",\"moved\":%d,\"attacks\":%d", ev->x, ev->actions);
     }
+    if (ev->kind == D6_EV_POSTURE)
+        put(&o, ",\"posture\":\"%s\"", d6_posture_word(ev->posture));
     put(&o, "},\"given\":%s,\"dice\":[", ev->given ? "true" : "false");
     for (int i = 0; i < ev->n_dice; i++)
         put(&o, "%s%d", i ? "," : "", ev->dice[i]);
@@ -327,6 +376,22 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
             put(&o, ",\"how\":\"%s\",\"total\":%d,\"difficulty\":%d,\"result\":\"%s\"",
                 f->d ? "slip" : "break", f->a, f->b, f->c ? "free" : "entangled");
             break;
+        case D6_FACT_OPTION:
+            put(&o, ",\"difficulty\":%d,\"damage_dice\":%d", f->c, f->d);
+            break;
+        case D6_FACT_LOCATION:
+            put(&o, ",\"location\":\"%s\"",
+                d6_location_row(f->a) ? d6_location_row(f->a)->word : "?");
+            break;
+        case D6_FACT_KNOCKOUT:
+            put(&o, ",\"hours\":%d", f->a);
+            break;
+        case D6_FACT_POSTURE:
+            put(&o, ",\"posture\":\"%s\"", d6_posture_word(f->a));
+            break;
+        case D6_FACT_STUMBLE:
+            put(&o, ",\"agility_dice\":%d,\"down\":%s", f->a, f->b ? "true" : "false");
+            break;
         case D6_FACT_WILD_ONE:
             put(&o, ",\"roll\":\"%s\",\"result\":\"%s\"", roll_word(f->a),
                 f->b ? "complication" : "cancel-highest");
@@ -395,7 +460,8 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
             k = i;
     if (k < 0)
         BAD("command.action", "expected an action: begin, next, attack, defend, move, wait, aim, "
-                             "quick-draw, ready, squeeze, escape, break-free, slip-free or get-up");
+                             "quick-draw, ready, squeeze, escape, break-free, slip-free, get-up "
+                             "or posture");
     ev->kind = (uint8_t)k;
     if ((v = json_object_get(c, "actor"))) {
         int i = json_is_string(v) ? who_of(s, json_string_value(v), strlen(json_string_value(v))) : -1;
@@ -448,6 +514,48 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
         if (!json_is_boolean(v) || (k != D6_EV_ATTACK && k != D6_EV_DEFEND))
             BAD("command.parry", "expected true or false (a defense's)");
         ev->parry = json_is_true(v);
+    }
+    if ((v = json_object_get(c, "option"))) { /* options.c */
+        int opt = json_is_string(v) ? d6_option_word(json_string_value(v),
+                                                     strlen(json_string_value(v)))
+                                    : -1;
+        if (opt < 0 || k != D6_EV_ATTACK)
+            BAD("command.option", "expected all-out, lunge, sweep, knockdown, push or knockout (an attack's)");
+        ev->option = (uint8_t)opt;
+    }
+    if ((v = json_object_get(c, "called"))) {
+        const char *cs = json_is_string(v) ? json_string_value(v) : "";
+        int z = !strcmp(cs, "large") ? 1 : !strcmp(cs, "small") ? 2 : !strcmp(cs, "tiny") ? 3 : 0;
+        if (!z || k != D6_EV_ATTACK)
+            BAD("command.called", "expected large, small or tiny (an attack's called shot)");
+        ev->called = (uint8_t)z;
+    }
+    for (int bit = 1; bit <= D6_SIGHT_BEHIND; bit <<= 1)
+        if ((v = json_object_get(c, d6_sight_row(bit)->word))) {
+            if (!json_is_boolean(v) || k != D6_EV_ATTACK)
+                BAD("command", "expected true or false (an attack's blind, target-blind, behind)");
+            if (json_is_true(v))
+                ev->sight = (uint8_t)(ev->sight | bit);
+        }
+    if ((v = json_object_get(c, "posture"))) { /* options.c */
+        const char *ps = json_is_string(v) ? json_string_value(v) : "";
+        int z = -1;
+        for (int q = 0; q < D6_POSTURES; q++)
+            if (!strcmp(ps, d6_posture_word(q)))
+                z = q;
+        if (z < 0 || k != D6_EV_POSTURE)
+            BAD("command.posture", "expected crouch, prone or stand (a posture's)");
+        ev->posture = (uint8_t)z;
+    }
+    if ((v = json_object_get(c, "location"))) {
+        const char *ls = json_is_string(v) ? json_string_value(v) : "";
+        int z = 0;
+        for (int q = 1; q < D6_LOC_KINDS; q++)
+            if (!strcmp(ls, d6_location_row(q)->word))
+                z = q;
+        if (!z || k != D6_EV_ATTACK)
+            BAD("command.location", "expected head, heart, chest, arm, leg or hand (an attack's)");
+        ev->location = (uint8_t)z;
     }
     if (k == D6_EV_MOVE) {
         json_t *x = json_object_get(c, "x"), *y = json_object_get(c, "y");
@@ -568,7 +676,7 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
     (void)st;
     memset(cmd, 0, offsetof(d6_event, dice));
     cmd->actor = cmd->target = cmd->weapon = -1;
-    enum { MAXT = 8 };
+    enum { MAXT = 16 };
     const char *tok[MAXT];
     size_t len[MAXT];
     int n = 0;
@@ -649,6 +757,19 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
             return bad_word(diag, text, tok[2], len[2], "that action takes nothing more");
         return FRAY_OK;
     }
+    if (word_eq(w, wl, "posture") && n == 3) { /* `ID posture crouch` */
+        w = tok[2];
+        wl = len[2];
+        n = 2;
+    }
+    for (int q = 0; q < D6_POSTURES; q++)
+        if (word_eq(w, wl, d6_posture_word(q))) { /* 003:91-93 */
+            if (n != 2)
+                return bad_word(diag, text, w, wl, "crouch, prone and stand take no more words");
+            cmd->kind = D6_EV_POSTURE;
+            cmd->posture = (uint8_t)q;
+            return FRAY_OK;
+        }
     if (word_eq(w, wl, "aim")) {
         cmd->kind = D6_EV_AIM;
         if (n != 3)
@@ -724,10 +845,16 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
                 cmd->hold_dice = (uint8_t)hd;
                 k++;
             }
+        } else if (d6_attack_word(cmd, tok[k], len[k], k + 1 < n ? tok[k + 1] : "",
+                                  k + 1 < n ? len[k + 1] : 0, &k)) {
+            continue; /* options.c: seed 003's attack options */
         } else {
             return bad_word(diag, text, tok[k], len[k],
                             "expected `with WEAPON`, `actions N`, `defend`, `parry`, "
-                            "`grab [hold [N]|choke|flip]` or `tackle`");
+                            "`grab [hold [N]|choke|flip]`, `tackle`, "
+                            "`all-out`, `lunge`, `sweep`, `knockdown`, `push`, `knockout`, "
+                            "`called large|small|tiny`, `at head|heart|chest|arm|leg|hand`, "
+                            "`blind`, `target-blind` or `behind`");
         }
     }
     if (cmd->full && cmd->actions < 2)
@@ -763,6 +890,16 @@ static void status_words(const d6_setup *s, const d6_state *st, int i, out *o) {
         put(o, ", on the ground (flipped)");
     if (c->tangle > 0 && !d6_out(c))
         put(o, ", entangled (%d to get free)", c->tangle);
+    if (c->down && !d6_out(c))
+        put(o, ", down"); /* 003:8 */
+    else if (c->posture && !d6_out(c))
+        put(o, ", %s", c->posture == D6_POSTURE_PRONE ? "prone" : "crouching");
+    if (c->parts && !d6_out(c)) /* 003:83-85 */
+        put(o, ", hurt in%s%s%s", (c->parts & D6_PART_HEAD) ? " the head" : "",
+            (c->parts & D6_PART_HAND) ? " a hand or arm" : "",
+            (c->parts & D6_PART_LEG) ? " a leg" : "");
+    if (c->agility_dice > 0 && !d6_out(c))
+        put(o, ", -%dD on its next Agility roll", c->agility_dice);
     if (c->defense != D6_DEF_NONE)
         put(o, ", %s%s %d", c->defense == D6_DEF_FULL ? "full defense, " : "",
             c->def_parry ? "parrying" : "dodging", c->def_total);

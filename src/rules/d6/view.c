@@ -93,6 +93,21 @@ static fray_status fill_conditions(fray_fight_view *v, const d6_setup *s,
         if (rc == FRAY_OK && c->flipped)
             rc = add(l, &n, CAP, "on the ground (flipped)", "its next turn is spent getting up",
                      -1);
+        if (rc == FRAY_OK && c->posture && !c->down) /* 003:91-92 */
+            rc = add(l, &n, CAP, c->posture == D6_POSTURE_PRONE ? "prone" : "crouching",
+                     "until it stands (free)", -1);
+        if (rc == FRAY_OK && c->down) /* 003:8 */
+            rc = add(l, &n, CAP, "down", "until it spends an action standing", -1);
+        for (int part = 1; rc == FRAY_OK && part <= D6_PART_HEAD; part <<= 1)
+            if (c->parts & part) /* 003:83-85 */
+                rc = add(l, &n, CAP,
+                         part == D6_PART_HEAD   ? "hurt head: -1 Intellect, Acumen, initiative"
+                         : part == D6_PART_HAND ? "hurt hand or arm: -1 to its hands' rolls"
+                                                : "hurt leg: -1 acrobatics, running, initiative",
+                         "until healed", -1);
+        if (rc == FRAY_OK && c->agility_dice > 0)
+            rc = add(l, &n, CAP, fray__view_strf(v, "stumbling -%dD", c->agility_dice),
+                     "until its next Agility roll", -1);
         if (rc == FRAY_OK && s->c[i].cover > D6_COVER_NONE && s->c[i].cover <= D6_COVER_FULL)
             rc = add(l, &n, CAP, cover_names[s->c[i].cover], "for the whole fight", -1);
     }
@@ -122,6 +137,8 @@ static fray_status fill_actions(fray_fight_view *v, const d6_setup *s,
         c.actions = 1;
         c.x = st->c[me].x;
         c.y = st->c[me].y;
+        if (k == D6_EV_POSTURE) /* 003:91-93: crouch when standing, else stand */
+            c.posture = st->c[me].posture ? D6_POSTURE_STANDING : D6_POSTURE_CROUCHING;
         if (k == D6_EV_ATTACK || k == D6_EV_AIM) {
             int *tg = fray__view_alloc(v, (size_t)(st->n + 1) * sizeof *tg);
             if (!tg)
