@@ -17,30 +17,11 @@
 #include "view_build.h"
 #include "words.h"
 
-typedef struct out {
-    char *buf;
-    size_t size, len;
-} out;
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void put(out *o, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    char *at = o->buf && o->len < o->size ? o->buf + o->len : NULL;
-    size_t room = at ? o->size - o->len : 0;
-    int n = vsnprintf(at, room, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        o->len += (size_t)n;
-}
-
-static size_t done(out *o) {
-    if (o->buf && o->size && o->len >= o->size)
-        o->buf[o->size - 1] = '\0';
-    return o->len;
-}
+/* The text being told: internal.h's bounded builder (snprintf-style:
+ * what fits, terminated; len counts the whole). */
+typedef fray__text out;
+#define put fray__text_f
+static size_t done(const out *o) { return o->len; }
 
 static const char *nm(const sw_setup *s, int i) {
     return i >= 0 && i < s->n ? s->c[i].name : "nobody";
