@@ -107,7 +107,7 @@ int main(int argc, char **argv) {
     /* {file, who (NULL: the first), a command first (NULL: none; "step
      * N": N turns of the tactics)}: the Alloy fights after their first
      * `next`, the turns begun, and the skirmish in melee (issue 19,
-     * chances4: what deals no damage ranked too). */
+     * issue 19: what deals no damage ranked too). */
     static const char *const rows[][3] = {
         {"examples/towers/brawl.yaml", "ysolde", NULL},
         {"examples/towers/brawl.yaml", "hale", NULL},

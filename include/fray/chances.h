@@ -105,7 +105,7 @@ typedef struct fray_chances {
      * (k = 0 .. n_area); area_dropped[0] -1 when not counted. */
     double area_dropped[FRAY_CHANCES_AREA + 1];
     double area_expected_dropped;   /* the mean number out after it */
-    /* (issue 19, chances4) The chance the action succeeds, for an action
+    /* (issue 19) The chance the action succeeds, for an action
      * that deals no damage (p_drop -1) and is ranked by it: Alloy's trip,
      * grapple, bull rush, disarm, feint, escape, aid another and a skill
      * used alone; 99 Towers' Grapple Tests, grappling moves and skill

@@ -2713,8 +2713,8 @@ static void write_chances(fsv_text *t, const fray_chances *c) {
     fsv_text_json(t, c->modifiers);
     fsv_text_str(t, ",\"assumed\":");
     fsv_text_json(t, c->assumed);
-    /* An action that deals no damage: its chance of success (issue 19,
-     * chances4), null when not counted. */
+    /* An action that deals no damage: its chance of success (issue 19),
+     * null when not counted. */
     if (c->p_success >= 0)
         fsv_text_printf(t, ",\"p_success\":%.17g", c->p_success);
     else

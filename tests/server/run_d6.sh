@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/server/run_d6.sh FRAY SOURCE_DIR - a D6 fight served (issues 18 and
-# 19, d6table; docs/server.md): made from examples/d6/duel.yaml, its view
+# 19; docs/server.md): made from examples/d6/duel.yaml, its view
 # (whose turn, each fighter's Wound level), a command, and its chances
 # panel: GET .../odds?who=ID ranks the attacks with exact fractions (the
 # same as `fray odds d6` for the same codes), and the forecast in rounds.

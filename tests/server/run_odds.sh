@@ -119,7 +119,7 @@ jq -e '(.actions | length) >= 1 and .actions[0].damage.tracks == ["HP"]
        and .actions[0].damage.p_drop >= 0' "$TMP/body" >/dev/null \
     && ok "Alloy: attacks with hit points and twentieths" || fail "alloy odds: $(head -c 800 "$TMP/body")"
 # What deals no damage, after the attacks, with its chance of success
-# (issue 19, chances4): the pistol's disarm of Thug 1, 13/20.
+# (issue 19): the pistol's disarm of Thug 1, 13/20.
 jq -e '.actions[0].p_success == null
        and ([.actions[] | select(.damage.p_drop < 0)] | length) >= 1
        and ([.actions[] | select(.damage.p_drop < 0) | .p_success > 0 and .p_success <= 1] | all)

@@ -1,5 +1,5 @@
 /*
- * test_alloy_turn_speed.c - the turn's kept counts (issue 16, alloy16c)
+ * test_alloy_turn_speed.c - the turn's kept counts (issue 16)
  * held to the long way.
  *
  * turn.c keeps, in fa_state, counts that let a turn with nothing to end

@@ -153,7 +153,7 @@ Test(chances_alloy, options_ranked_and_refusals) {
     for (int i = 0; i < l.n; i++) {
         /* The attacks, powers and Charges odds ID ranks (Charges only
          * once the fight has begun and a charge is possible), by the
-         * chance to drop; then what deals no damage (issue 19, chances4:
+         * chance to drop; then what deals no damage (issue 19:
          * the merc's pistol may disarm at range), by its chance of
          * success. */
         const fray_chances *c = &l.items[i];

@@ -156,7 +156,7 @@ Test(chances_alloy_moves, escape_equals_fray_odds_roll_and_the_fight_api) {
     double p = counted(f, l, "escape", "escapes", cf_odds_check(6, 15));
     cr_expect(fabs(p - 0.6) < 1e-12);
     counted(f, l, "escape athletics", "escapes", cf_odds_check(1, 14));
-    /* odds lyra (issue 19, chances4): the escape listed, after the
+    /* odds lyra (issue 19): the escape listed, after the
      * attacks, with the same chance. */
     fray_chances_list all;
     cr_assert_eq(fray_chances_all(f, l, NULL, &all, &d), FRAY_OK, "%s", d.message);
@@ -294,7 +294,7 @@ Test(chances_alloy_moves, coup_de_grace_equals_the_attack_and_the_fight_api) {
 }
 
 /* 004:1037 (damage.c: a Withered attacker's damage halved, rounded down)
- * in a coup de grace (issue 19, chances4): Lyra Withered deals 10 to 17
+ * in a coup de grace (issue 19): Lyra Withered deals 10 to 17
  * halved, 5 to 8, each 2/8 of the hits; half of Vance's 28 is never
  * dealt: never killed (p_drop 0). Played N times through the fight API:
  * each amount as often, Vance never dead. */

@@ -1,7 +1,7 @@
 /*
  * test_chances_alloy_skill.c - issue 19, the chances of a skill used alone
  * in Alloy (004:313, 325; skills.c: d20 plus the skill the engine adds,
- * no natural 1 or 20) against the DC named (chances4; docs/rules/
+ * no natural 1 or 20) against the DC named (issue 19; docs/rules/
  * odds-at-the-table.md): equal to `fray odds roll d20+B --vs DC`
  * (cf_odds_check), played 4000 times through the ordinary fight API with
  * the dice drawn (the narration's total at least the DC as often, 4.5

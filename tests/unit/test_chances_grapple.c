@@ -99,7 +99,7 @@ Test(chances_grapple, grapple_test_equals_fray_odds_attack_and_the_engine) {
     cr_expect_eq(u(holds->p.den), (fray__u128)281775);
     cr_expect(c.p_drop < 0);
     cr_expect(c.p_success == holds->share);
-    /* odds brom (issue 19, chances4): the Grapple Test listed after the
+    /* odds brom (issue 19): the Grapple Test listed after the
      * attacks, with the command's own chance. */
     cr_expect_eq(listed(f, b, "grapple thug-1"), holds->share);
 

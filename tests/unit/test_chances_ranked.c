@@ -1,6 +1,6 @@
 /*
  * test_chances_ranked.c - issue 19 ("`odds tony` for every option
- * ranked"), what deals no damage ranked too (chances4;
+ * ranked"), what deals no damage ranked too (issue 19;
  * docs/rules/odds-at-the-table.md "Ranking"): Alloy's trip, grapple, bull
  * rush, disarm, feint and aid another listed by `odds ID` where act.c
  * allows them now, after the attacks, by their chance of success

@@ -209,7 +209,7 @@ Test(chances_towers, every_option_ranked_and_refusals_in_rules_words) {
     fray_diag d;
     cr_assert_eq(fray_chances_all(f, a, NULL, &l, &d), FRAY_OK, "%s", d.message);
     /* Attack, Power Attack, Aim then Attack; then Initiate a Grapple,
-     * which deals no damage, by its chance (issue 19, chances4). */
+     * which deals no damage, by its chance (issue 19). */
     cr_assert_eq(l.n, 4);
     cr_expect_str_eq(l.items[3].command, "grapple black-knight");
     cr_expect(l.items[3].p_drop < 0 && l.items[3].p_success > 0);

@@ -288,7 +288,7 @@ Test(winter_odds, contests_counted_and_refusals_in_words) {
     cr_expect(strstr(d.message, "must Engage") != NULL, "%s", d.message);
     cr_expect_eq(fray_action_chances(f, r, "attack nobody", x, &d), FRAY_ERR_PARSE);
     /* Every option of the Warrior: his attack on bandit 1, ranked; then
-     * what deals no damage (issue 19, chances4): his Disengage from
+     * what deals no damage (issue 19): his Disengage from
      * bandit 1, its chance the count above. */
     fray_chances_list l;
     cr_assert_eq(fray_chances_all(f, w, NULL, &l, &d), FRAY_OK, "%s", d.message);

@@ -726,7 +726,7 @@ test('9. the chances beside the actions and "who wins from here", as the server 
   await page.context().close();
 });
 
-// ---- 9b. What deals no damage, ranked (issue 19, chances4) --------------------------------
+// ---- 9b. What deals no damage, ranked (issue 19) --------------------------------
 test('9b. the chances panel says how often an action that deals no damage succeeds', async () => {
   const page = await newPage();
   const id = await startFight(page, 'examples/alloy/duel.yaml', 3);

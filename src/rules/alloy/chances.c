@@ -1360,7 +1360,7 @@ static fray_status rank_no_damage(const fa_setup *s, const fa_state *st,
     return rc;
 }
 
-/* What deals no damage, after the attacks (issue 19, chances4): an escape
+/* What deals no damage, after the attacks (issue 19): an escape
  * when grappled; a trip, a grapple, a bull rush, a disarm and a feint on
  * each foe; aid to each adjacent ally, on its attack and its defenses,
  * against each foe next to that ally. Each only where act.c allows it now

@@ -1406,7 +1406,7 @@ fray_status ft_rf_chances(const void *rf, int who, const char *command,
                 }
             }
             /* Initiate a Grapple on it (a Grapple Test, no damage; ranked
-             * after the attacks by its chance, issue 19 chances4) where
+             * after the attacks by its chance, issue 19) where
              * the engine allows it now. */
             if (rc == FRAY_OK && *n < max && ft_grapple_victim(&f->st, who) < 0) {
                 char c[FRAY_CHANCES_TEXT];

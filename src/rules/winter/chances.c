@@ -505,7 +505,7 @@ fray_status sw_chances(const sw_setup *s, const sw_state *st, int who,
      * (002:23: rules.c's check on the state as it stands), a Switch
      * Targets (002:29) and a Disengage; then Medicine's roll on each of
      * its side who bleeds (002:39). What deals no damage is ranked after
-     * the attacks by its chance of success (issue 19, chances4). */
+     * the attacks by its chance of success (issue 19). */
     static const char *const verbs[5] = {"attack", "chase", "avoid", "switch",
                                          "disengage"};
     for (int t = 0; t < st->n && *n < max; t++) {
