@@ -163,13 +163,14 @@ export function fightPage(root, api, fight, opts) {
       parts.push(h('div', { class: 'buttons', role: 'group', 'aria-label': `${actor.name}'s actions` },
         actor.actions.map((a) => {
           const chosen = choice && choice.action.word === a.word;
-          const odd = a.targets && a.targets.length === 1 ? odds.chances(`${actor.id} ${a.word} ${byIndex(a.targets[0])?.id}`) : odds.chances(`${actor.id} ${a.word}`);
+          // The command its chances are known by (fillChances).
+          const cmd = a.targets && a.targets.length === 1 ? `${actor.id} ${a.word} ${byIndex(a.targets[0])?.id}` : `${actor.id} ${a.word}`;
           return h('button', {
             type: 'button', class: chosen ? 'act chosen' : 'act', 'aria-pressed': chosen ? 'true' : 'false',
-            dataset: { key: `act-${a.word}`, word: a.word },
+            dataset: { key: `act-${a.word}`, word: a.word, chances: cmd },
             title: a.checked ? a.word : `${a.word} (the engine checks the words you give)`,
             onclick: () => pick(actor, a),
-          }, a.title, odd ? h('span', { class: 'chance' }, ` ${chancesText(odd)}`) : null);
+          }, a.title, h('span', { class: 'chance' }));
         })));
       if (choice && hasOptions(choice.action) && !choice.option) {
         const a = choice.action;
@@ -218,6 +219,18 @@ export function fightPage(root, api, fight, opts) {
       }
     }
     replace(actBox, parts);
+    fillChances();
+  }
+
+  // The chances beside each action, written into the buttons as they are:
+  // they arrive after the state does, and drawing the actions again then
+  // would replace a button the user is clicking.
+  function fillChances() {
+    for (const b of actBox.querySelectorAll('button.act')) {
+      const odd = odds.chances(b.dataset.chances);
+      const span = b.querySelector('span.chance');
+      if (span) span.textContent = odd ? ` ${chancesText(odd)}` : '';
+    }
   }
 
   const reachAll = h('input', { type: 'checkbox', id: 'reach-all', onchange: () => renderMap() });
@@ -275,10 +288,12 @@ export function fightPage(root, api, fight, opts) {
     }
     if (changed('hands', [v.hands, v.combatants.map((c) => c.name)])) replace(handsBox, hands(v));
     handsBox.parentElement.hidden = !v.hands || !v.hands.length;
+    // (The chances of the state before are forgotten first, so that no
+    // button shows them beside this state's actions.)
+    odds.update(state, fillChances);
     renderActions();
     renderLog();
     if (gmParts) gmParts.update(state);
-    odds.update(state, renderActions);
     root.dataset.drawnAt = String(Date.now());
     root.dataset.drawMs = (performance.now() - t0).toFixed(1);
     root.dataset.change = String(state.change);

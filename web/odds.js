@@ -37,7 +37,9 @@ export function makeOdds(api, fight) {
         h('p', { class: 'small' }, ends,
           `${f.trials} fights played out${f.done ? '' : ' so far'}`));
       foreBox.hidden = false;
-      if (!f.done && tries < 10) foreTimer = setTimeout(() => forecast(key, tries + 1), 1000);
+      // Asked again each second until the server has played every fight
+      // (a slow machine or a big fight takes longer; at most ten minutes).
+      if (!f.done && tries < 600) foreTimer = setTimeout(() => forecast(key, tries + 1), 1000);
     } catch {
       foreBox.hidden = true;
     }
@@ -53,6 +55,7 @@ export function makeOdds(api, fight) {
       const key = `${st.change}:${st.events}:${v.turn}`;
       if (key === asked) return;
       asked = key;
+      byCommand = new Map();
       clearTimeout(foreTimer);
       forecast(key, 0);
       const actor = v.combatants.find((c) => c.index === v.turn && c.actions && c.actions.length);

@@ -758,7 +758,7 @@ static inline uint64_t zero_bytes(uint64_t v) {
 /* The cells of eight spaces of terrain `eight` (the bytes in map order):
  * CELL_KNOWN, and CELL_BLOCKED where the terrain is impassable (the same
  * as impassable() byte by byte; issue 16 "This round: the skirmish's
- * tactics (skirm16)": maps with walls in every row). */
+ * tactics": maps with walls in every row). */
 static inline uint64_t known_cells(uint64_t eight) {
     const uint64_t ones = 0x0101010101010101ULL;
     uint64_t blocked = zero_bytes(eight ^ ones * FRAY_TERRAIN_WALL) |

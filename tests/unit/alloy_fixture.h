@@ -442,7 +442,7 @@ void fa_attack_mods(const fa_setup *s, const fa_state *st, int who,
     out->impossible = f->fake.impossible;
 }
 
-/* (alloy16, issue 16: act.c asks this instead of fa_attack_mods for
+/* (issue 16: act.c asks this instead of fa_attack_mods for
  * whether an attack can be made at all; the same answer as the stand-in
  * above.) */
 bool fa_attack_possible(const fa_setup *s, const fa_state *st, int who, int target,

@@ -1,6 +1,6 @@
 /*
  * test_alloy_crowd_speed.c - this round's speed work on Alloy's crowds
- * (issue 16, alloy16) held to the long way, in the crowd of
+ * (issue 16) held to the long way, in the crowd of
  * alloy_crowd.h (a Large and a Huge creature, the dead, the prone, the
  * helpless, one squeezing, one Slowed; walls, a window, low walls,
  * difficult ground, narrow squares):

@@ -78,7 +78,7 @@ static void same_state(const fray_towers_fight *q, const fray_towers_fight *l,
     cr_assert_eq(a->clock.n, b->clock.n, "%s trial %ld: clock", what, t);
     /* Entry by entry (who, phase, tie), not their bytes: an entry's
      * padding is no part of the clock, and quick.c writes its entries
-     * itself (duel16). */
+     * itself. */
     for (int i = 0; i < a->clock.n; i++)
         cr_assert(a->clock.e[i].who == b->clock.e[i].who &&
                       a->clock.e[i].key == b->clock.e[i].key &&
@@ -161,7 +161,7 @@ Test(towers_quick, test_duels_same_both_ways) {
     }
 }
 
-/* duel16: quick.c places the mover on the clock itself when both are on
+/* quick.c places the mover on the clock itself when both are on
  * it (one comparison instead of the engine's insertion step). Twins (the
  * same stat block, the same tactics) share their Initiative rank, so that
  * they often stand in one phase with equal slots and the order within it

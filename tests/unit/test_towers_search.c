@@ -1,6 +1,6 @@
 /*
  * test_towers_search.c - the tactics' map search cut short (issue 16,
- * docs/architecture.md "This round: the search (towers16)").
+ * docs/architecture.md "This round: the search").
  *
  * Step 5 of the tactics (policy.c move_step) searches the map for a space
  * from which the mover can strike its target. A melee target with no such
@@ -43,7 +43,7 @@
 
 /* ---- The grid: may the search finish a space as a place to stop? ------- */
 
-/* Issue 16 (towers16): on 800 random maps and crowds, a run started as
+/* Issue 16: on 800 random maps and crowds, a run started as
  * the tactics start theirs (fray__grid_run_start) answers
  * fray__grid_run_may_stop for every top-left position of the map and
  * around it: never false where the whole search finishes the space as a
@@ -243,7 +243,7 @@ static long same_choices(fray_towers_setup *s, int trials, long *choices) {
     return hemmed;
 }
 
-/* Issue 16 (towers16): 8 against 8, the bench's crowd: the same command
+/* Issue 16: 8 against 8, the bench's crowd: the same command
  * for everyone after every step of 20 fights, and enemies hemmed in (the
  * shortcut's case) on hundreds of those choices. */
 Test(towers_search, crowd_8v8_same_choices, .timeout = 600) {

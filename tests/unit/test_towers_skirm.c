@@ -1,6 +1,6 @@
 /*
  * test_towers_skirm.c - the skirmish's tactics cut short (issue 16,
- * docs/architecture.md "This round: the skirmish's tactics (skirm16)").
+ * docs/architecture.md "This round: the skirmish's tactics").
  *
  * Three shortcuts in the tactics (policy.c), each taken only in a prepared
  * setup (ft_setup.eng.ready; a setup not prepared goes the long way):
@@ -100,7 +100,7 @@ static void same_choices(fray_towers_setup *s, int trials, counts *n) {
     fray_towers_fight_free(f);
 }
 
-/* Issue 16 (skirm16): the example skirmish, 60 fights. */
+/* Issue 16: the example skirmish, 60 fights. */
 Test(towers_skirm, skirmish_same_choices, .timeout = 600) {
     fray_towers_setup *s = tf_load_example("skirmish.yaml");
     counts n = {0, 0, 0};

@@ -355,13 +355,13 @@ typedef struct fa_setup {
     int n_items;
     fa_item items[FA_MAX_ITEMS];
     fray_area narrow;          /* (alloy-space) narrow squares: a squeeze to enter (004:713) */
-    /* (alloyspeed, issue 16) the map's one-square steps, their weights
+    /* (issue 16) the map's one-square steps, their weights
      * from terrain and edges (grid.c fray__grid_step_table), for the
      * movement searches (act.c fa_reach); filled by fa_setup_steps (load),
      * has_steps false: worked out from the map at each step. */
     bool has_steps;
     uint8_t steps[FRAY_GRID_MAX][FRAY_GRID_MAX][8];
-    /* (alloyspeed, issue 19) a small map's lines (w * h <= FA_LINES_MAX
+    /* (issue 19) a small map's lines (w * h <= FA_LINES_MAX
      * squares): bit b % 64 of line_effect[a][b / 64] when square a (y * w
      * + x) has line of effect to square b (grid.c fray_grid_effect_fp of
      * the two squares), line_sight the same for sight; filled with the
@@ -1428,7 +1428,7 @@ size_t fa_gm_fact_text(const fa_setup *s, const fa_fact *f, char *buf, size_t si
 fray_status fa_area_targets(const fa_setup *s, const fa_state *st, int who,
                             const fa_command *cmd, const fa_attack_line *L,
                             int *targets, int *n, fray_pos *origin);
-/* ---- Speed of the tactics (issue 16/19: alloyspeed) ------------------------ */
+/* ---- Speed of the tactics (issue 16) ------------------------ */
 
 /* The top-lefts [x0, x1] x [y0, y1] (inclusive; may reach off the map)
  * outside which no footprint of `side` is within `reach` of tf by either

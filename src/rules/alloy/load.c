@@ -2219,7 +2219,7 @@ static fray_status load_as(const char *path, const fray_allocator *alloc,
         fray__free(alloc, s, sizeof *s);
         return st;
     }
-    fa_setup_steps(s); /* (alloyspeed, issue 16: the movement searches' steps) */
+    fa_setup_steps(s); /* (issue 16: the movement searches' steps) */
     *out = s;
     return FRAY_OK;
 }

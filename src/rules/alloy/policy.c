@@ -63,7 +63,7 @@ typedef struct pol {
     /* (added by alloy-skills) */
     int side;         /* whose side it fights for: its own, or its dominator's */
     bool at_will_only; /* dominated: only at-will abilities (004:949) */
-    flankers *fl;     /* (alloyspeed) NULL: asked of every combatant each time */
+    flankers *fl;     /* NULL: asked of every combatant each time */
     struct best_kept *bk; /* NULL: best_option works each one out */
 } pol;
 

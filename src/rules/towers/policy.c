@@ -620,7 +620,7 @@ static long firing_score(const pol *p, fray_footprint at, int e,
  * that cannot change that: the range term and the least cover term first,
  * then sight (can_strike_from), then the cover, then the threat. Each
  * term only adds, so a partial score at least `beat` stays so (issue 16
- * "This round: the skirmish's tactics (skirm16)"). -1: cannot strike from
+ * "This round: the skirmish's tactics"). -1: cannot strike from
  * there. */
 static long firing_score_below(const pol *p, fray_footprint at, int e,
                                const ft_weapon *w, int cost, long beat) {
@@ -685,7 +685,7 @@ static bool charge_path(const pol *p, const fray_reach_map *rm, fray_pos to) {
 /* min_cost: only spaces costing at least that are looked at (the caller
  * has found that no cheaper finished space can strike: the answer is then
  * the same as over every space, issue 16 "This round: the skirmish's
- * tactics (skirm16)"); 0: all. Like every shortcut of the tactics, taken
+ * tactics"); 0: all. Like every shortcut of the tactics, taken
  * only in a prepared setup (ft_setup.eng.ready), so that one not prepared
  * goes the long way (tests/unit/test_towers_skirm.c compares the two). */
 static fray_pos strike_space_from(const pol *p, int e, const ft_weapon *w,
@@ -746,8 +746,8 @@ static fray_pos strike_space(const pol *p, int e, const ft_weapon *w,
  * (fray__grid_run_may_stop: the search's can_stop whenever it finishes
  * it) and from which it can strike (can_strike_from) can be found, and
  * neither depends on the search's reach. false: none exists (a melee
- * target hemmed in by others, issue 16 "This round: the search
- * (towers16)"), and the search need not go past what the move itself
+ * target hemmed in by others, issue 16 "This round: the search"),
+ * and the search need not go past what the move itself
  * reads (the spaces within Speed). Only for a melee weapon (a shooter's
  * box of spaces is large and seldom all taken), and only in a prepared
  * setup (ft_setup.eng.ready: no shortcuts otherwise).
@@ -1148,7 +1148,7 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
             continue;
         /* The rank first: a target ranked no better than the best so far
          * is not taken whatever its modifiers, which need not be asked
-         * (issue 16 "This round: the skirmish's tactics (skirm16)"). */
+         * (issue 16 "This round: the skirmish's tactics"). */
         long r = target_rank(&p, e, dist);
         if (r >= best_rank && s->eng.ready)
             continue;

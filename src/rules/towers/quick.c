@@ -272,7 +272,7 @@ static bool modelled(const ft_command *c, bool checked, int actor,
 
 /* ---- The loop --------------------------------------------------------------------- */
 
-/* engine.c clock_place (ft_clock_place) for the duel (duel16): with
+/* engine.c clock_place (ft_clock_place) for the duel: with
  * both combatants on the clock and c still on it, fray__track_set's
  * insertion step over two entries puts c first exactly when it goes
  * strictly before the other (an entry moves past those equal to it), so

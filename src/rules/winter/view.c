@@ -297,7 +297,7 @@ fray_status sw_view(const sw_setup *s, const sw_state *st, int turn,
     return FRAY_OK;
 }
 
-/* Stunned and Paralyzed (002:98-99), each with its end (winter3: talents,
+/* Stunned and Paralyzed (002:98-99), each with its end (talents,
  * docs/rules/silent-winter.md 27); the saddle (002:59-67, ruling 28). */
 static fray_status add_stun_conditions(fray_fight_view *v, cond_list *l, const sw_setup *s,
                                        const sw_state *st, int i) {
