@@ -283,7 +283,7 @@ Test(towers_gm, fled_is_off_the_map_and_the_clock) {
     fray_towers_fight_free(h);
     fray_towers_fight *g = tf_fight(s, 3);
     gm(g, "gm flee bandit-1");
-    /* (towers-gm2: Bandit 2, waiting to join, keeps the Bandits in.) */
+    /* (issue 7: Bandit 2, waiting to join, keeps the Bandits in.) */
     cr_expect(!fray_towers_fight_over(g), "Bandit 2 has yet to join");
     gm(g, "gm flee bandit-2");
     cr_expect(fray_towers_fight_over(g), "the Bandits have nobody left");

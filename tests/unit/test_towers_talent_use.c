@@ -1,5 +1,5 @@
 /*
- * test_towers_talent_use.c - towers-talent2: talents used with a command
+ * test_towers_talent_use.c - issue 7: talents used with a command
  * (Use a Talent: `spend: hand-of-fate`, `spend: mark`, `uses:
  * once-per-encounter` on any effect a command arms), the rest of the
  * talent vocabulary (`when: outnumbering`, `when: target-marked`, `flip`

@@ -528,7 +528,7 @@ static void melee_counts(const ft_run *r, int a, int t, int dist_t,
 #endif
 }
 
-/* towers-talent2: `when: outnumbering` (talent.c): a is in a melee with t
+/* issue 7: `when: outnumbering` (talent.c): a is in a melee with t
  * and its side has more characters in it (seed 000 "Outnumbering"). */
 FT_NOINLINE bool ft_outnumbering(const ft_run *r, int a, int t) {
     const ft_setup *s = r->setup;

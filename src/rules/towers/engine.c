@@ -700,7 +700,7 @@ static fray_status begin(ft_run *r) {
         st->c[i].phase = start;
         emit(r, FT_FACT_INITIATIVE, i, -1, ci, start, surprised, 0);
     }
-    /* Option companion-initiative better (towers-gm2): the pair acts at
+    /* Option companion-initiative better (issue 7): the pair acts at
      * the better of the two flips: the master takes the companion's CI
      * and place when they are better. */
     if (s->opt.companion_initiative == FT_CI_BETTER && !s->duel.to)
@@ -1760,7 +1760,7 @@ static fray_status check(const ft_setup *s, ft_state *st,
                            "Aspect or Attribute%s%s", "", "");
         }
         break;
-    case FT_ACT_TALENT: { /* towers-talent2 (talent.c) */
+    case FT_ACT_TALENT: { /* issue 7 (talent.c) */
         const char *why = ft_talent_use_refusal(s, st, cmd);
         if (why)
             return bad(diag, "%s: %s", name, why);
@@ -2014,7 +2014,7 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         if (cmd->action == FT_ACT_RECKLESS_MOVE)
             c->flags |= FT_F_RECKLESS;
         /* Option pair-second-move if-first-stands: the second stays
-         * when the first went down on the way (towers-gm2). */
+         * when the first went down on the way (issue 7). */
         if (cmd->also && (s->opt.pair_second_move == FT_PSM_ALWAYS ||
                           can_act(st, a))) {
             rc = move_also(r, cmd);
@@ -2244,7 +2244,7 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
              t < 0 ? 3 : ft_allies(s, a, t) ? 1 : 2, 0);
         return FRAY_OK;
     }
-    case FT_ACT_TALENT: /* towers-talent2: a free action (talent.c) */
+    case FT_ACT_TALENT: /* issue 7: a free action (talent.c) */
         return ft_talent_use(r);
     case FT_ACT_INTERACT:
     case FT_ACT_INVENTORY:

@@ -744,7 +744,7 @@ fray_status ft_fate_deal(ft_run *r) {
     return FRAY_OK;
 }
 
-/* towers-talent2: the Hand of Fate exchange's new card (talent.c). */
+/* issue 7: the Hand of Fate exchange's new card (talent.c). */
 fray_status ft_fate_hold_one(ft_run *r, int d, fray_card *out) {
     if (d < 0 || d >= r->st->n_decks)
         return fray__diag_set(r->diag, FRAY_ERR_INVALID, 0, "no deck %d", d);

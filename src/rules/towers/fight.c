@@ -568,7 +568,7 @@ FRAY_API const char *fray_towers_fight_turn(const fray_towers_fight *f,
 static fray_status step_done(fray_towers_fight *f, ft_command *cmd, int next,
                              fray_status rc);
 
-/* towers-talent2: after the fight, the tactics' next Hand of Fate
+/* issue 7: after the fight, the tactics' next Hand of Fate
  * exchange (rules-facts.md "Hand of Fate"), in a fight the tactics run
  * with its steps recorded (never at the table: the players say theirs;
  * never in a quiet run: a simulation's results cannot depend on it). */
@@ -614,7 +614,7 @@ fray_status ft_rf_step(void *rf) {
     if (f->failed != FRAY_OK)
         return f->failed;
     if (st->over) {
-        /* towers-talent2: the tactics' Hand of Fate exchanges at the end
+        /* issue 7: the tactics' Hand of Fate exchanges at the end
          * of the encounter (option fate-exchange-below; talent.c). */
         ft_command ex;
         if (!ft_rf_exchange_pending(f, &ex))
@@ -1031,7 +1031,7 @@ static bool talent_word(const char *name, const char *tok) {
     }
 }
 
-/* towers-talent2 (talent.c): "tony talent "Lucky Strike" spending 7H",
+/* issue 7 (talent.c): "tony talent "Lucky Strike" spending 7H",
  * "ranger talent hunters-mark goblin", "tony exchange 4C" (lx is on the
  * action word). A talent by its name, or with '-' for spaces. */
 static fray_status parse_talent_words(const ft_setup *s, lexer *lx,
@@ -1150,7 +1150,7 @@ static fray_status parse_command(const ft_setup *s, const char *text,
                          "docs/file-formats.md \"Commands\")");
     cmd->action = (uint8_t)action;
     if (action == FT_ACT_TALENT || action == FT_ACT_EXCHANGE)
-        return parse_talent_words(s, &lx, cmd, diag); /* towers-talent2 */
+        return parse_talent_words(s, &lx, cmd, diag); /* issue 7 */
     const ft_action_info *info = &ft_actions[action];
     bool dtn_said = false, cost_said = false;
     bool until = false;
@@ -1893,7 +1893,7 @@ static fray_status read_command(const jline *l, json_t *c, ft_command *cmd) {
     if ((rc = read_bool(l, c, path, 2, &b)) != FRAY_OK)
         return rc;
     cmd->mark_space = b;
-    /* towers-talent2: Use a Talent and the Hand of Fate exchange. */
+    /* issue 7: Use a Talent and the Hand of Fate exchange. */
     path[1].key = "talent";
     long long tl;
     if ((rc = read_int(l, c, path, 2, -1,

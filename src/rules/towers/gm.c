@@ -115,7 +115,7 @@ static fray_status space_check(const ft_setup *s, const ft_state *st, int a,
 fray_status ft_gm_check(const ft_setup *s, const ft_state *st,
                         const ft_command *cmd, fray_diag *diag) {
     int a = cmd->actor;
-    if (cmd->action == FT_ACT_EXCHANGE) { /* towers-talent2 (talent.c) */
+    if (cmd->action == FT_ACT_EXCHANGE) { /* issue 7 (talent.c) */
         const char *why = a >= 0 && a < st->n ? ft_exchange_refusal(s, st, cmd)
                                               : "no such combatant";
         return why ? bad(diag, "%s: %s", a >= 0 && a < st->n ? s->c[a].name : "?",
@@ -130,7 +130,7 @@ fray_status ft_gm_check(const ft_setup *s, const ft_state *st,
         return bad(diag, "the fight is over");
     bool waiting = (c->flags & FT_F_WAITING) != 0;
     if (waiting && cmd->action != FT_ACT_GM_JOIN &&
-        cmd->action != FT_ACT_GM_FLEE) /* (it may never come: towers-gm2) */
+        cmd->action != FT_ACT_GM_FLEE) /* (it may never come: issue 7) */
         return bad(diag, "%s has not joined the fight yet: gm join %s at X,Y",
                    name, s->c[a].id);
     switch (cmd->action) {
@@ -351,7 +351,7 @@ fray_status ft_gm_apply(ft_run *r) {
         return apply_flee(r, cmd);
     case FT_ACT_GM_PLACE:
         return apply_place(r, cmd);
-    case FT_ACT_EXCHANGE: /* towers-talent2: the player's word (talent.c) */
+    case FT_ACT_EXCHANGE: /* issue 7: the player's word (talent.c) */
         return ft_exchange(r);
     default:
         return bad(r->diag, "not a GM's command");
@@ -764,7 +764,7 @@ void ft_gm_skill_mods(ft_run *r, const ft_command *cmd, int *flip,
     }
 }
 
-/* ---- More of the GM's questions (towers-gm2) ----------------------------------
+/* ---- More of the GM's questions (issue 7) ----------------------------------
  *
  * Where seed 000 leaves a call to the GM, the engine asks: a table command
  * that meets the call without an answer is refused with the question
@@ -1035,7 +1035,7 @@ fray_status ft_gm_question(const ft_setup *s, const ft_ask *q,
     }
 }
 
-/* ---- Reinforcements when nobody brings them in (towers-gm2) -------------- */
+/* ---- Reinforcements when nobody brings them in (issue 7) -------------- */
 
 bool ft_gm_reinforce(const ft_setup *s, const ft_state *st, ft_command *cmd) {
     unsigned in = 0, waiting = 0;

@@ -395,7 +395,7 @@ static fray_status squeeze(ft_run *r, int a, int v) {
     memset(&f, 0, sizeof f);
     int before = r->ev ? r->ev->n_facts : 0;
     int n = s->opt.squeeze_flips;
-    /* Talents' (flip+N) `on: damage` (talent.c; towers-talent2). */
+    /* Talents' (flip+N) `on: damage` (talent.c; issue 7). */
     if (s->c[a].sb.tsum.any) {
         n += ft_talent_damage_flips(r, a, v);
         if (n < 0)

@@ -120,9 +120,9 @@ void ft_options_default(ft_options *o) {
     o->squeeze_flips = 1;                  /* fray: "a damage flip" is one card */
     o->pit_depth = 2;                      /* fray: a pit is 10 feet deep */
     o->join_initiative = FT_JOIN_FROM_ENTRY; /* gm.c: fray's reading */
-    o->pair_flat_footed = FT_PFF_BOTH;       /* towers-gm2: companion.c */
-    o->pair_second_move = FT_PSM_ALWAYS;     /* towers-gm2: engine.c */
-    o->companion_initiative = FT_CI_NONE;    /* towers-gm2: engine.c begin */
+    o->pair_flat_footed = FT_PFF_BOTH;       /* issue 7: companion.c */
+    o->pair_second_move = FT_PSM_ALWAYS;     /* issue 7: engine.c */
+    o->companion_initiative = FT_CI_NONE;    /* issue 7: engine.c begin */
     o->quick_stand_dtn = 10;               /* seed 000 "Action List": fray's DTN */
     o->quick_stand_phases = 2;             /* fray's: half of Stand's 4 */
     o->talents_add_up = true;              /* fray's: talents add up */
@@ -130,7 +130,7 @@ void ft_options_default(ft_options *o) {
     o->tumble_provokes = true;             /* tumble.c: as any move */
     o->tumble_untrained = false;           /* tumble.c: "using the Acrobatics skill" */
     o->share_end_one = false;              /* seed 000 "Moving Through Spaces": less than one */
-    o->fate_exchange_below = 0;            /* towers-talent2: no exchange by the tactics */
+    o->fate_exchange_below = 0;            /* issue 7: no exchange by the tactics */
 }
 
 /* ---- The loader's state ------------------------------------------------------ */
@@ -567,7 +567,7 @@ static void weapon_finish(ft_weapon *w) {
         w->knockback = 1;
     if (w->knockback > 0)
         w->keywords |= FT_KW(KNOCKBACK);
-    /* towers-gm2: an improvised weapon the data gives no limit: the GM's
+    /* issue 7: an improvised weapon the data gives no limit: the GM's
      * call (gm.c ft_gm_px_limited), marked so that a plain weapon's
      * damage pays nothing for it (ft_px_of). */
     if ((w->keywords & FT_KW(IMPROVISED)) && !w->has_strength_limit) {
@@ -886,7 +886,7 @@ static fray_status ld_talent_effect(ld *L, const yn *n, const char *talent,
     keys[FT_TE_COUNT + 1] = "when";
     keys[FT_TE_COUNT + 2] = "uses";
     keys[FT_TE_COUNT + 3] = "notes";
-    keys[FT_TE_COUNT + 4] = "spend"; /* towers-talent2 */
+    keys[FT_TE_COUNT + 4] = "spend"; /* issue 7 */
     memset(e, 0, sizeof *e);
     fray_status st = ld_keys(L, n, "a talent's effect", keys, FT_TE_COUNT + 5, false);
     if (st != FRAY_OK)
@@ -915,14 +915,14 @@ static fray_status ld_talent_effect(ld *L, const yn *n, const char *talent,
     int val = 0;
     const yn *on = get(n, "on"), *when = get(n, "when");
     bool flip = kind == FT_TE_SHIFT || kind == FT_TE_FLIP;
-    /* towers-talent2: `damage` takes a `when` too. */
+    /* issue 7: `damage` takes a `when` too. */
     if (on && !flip)
         return ld_fail(L, key_node(n, "on", false), FRAY_ERR_PARSE,
                        "'on' goes with 'shift' or 'flip' only");
     if (when && !flip && kind != FT_TE_DAMAGE)
         return ld_fail(L, key_node(n, "when", false), FRAY_ERR_PARSE,
                        "'when' goes with 'shift', 'flip' or 'damage' only");
-    /* towers-talent2: `uses` and `spend` on the effects a command can arm
+    /* issue 7: `uses` and `spend` on the effects a command can arm
      * (Use a Talent: talent.c). */
     bool usable = flip || kind == FT_TE_DAMAGE || kind == FT_TE_COST ||
                   kind == FT_TE_REACTION;
@@ -1013,7 +1013,7 @@ static fray_status ld_talent_effect(ld *L, const yn *n, const char *talent,
             if (k < 0 || k == FT_APPLIES_NONE || k == FT_APPLIES_SKILL)
                 return ld_fail(L, on, FRAY_ERR_PARSE, "unknown flip '%.40s' for 'on'; known: %s",
                                on->text, join_names(list, sizeof list, ons, N_OF(ons)));
-            /* towers-talent2: damage flips count Hearts (seed 000
+            /* issue 7: damage flips count Hearts (seed 000
              * "Combined Damage"): a flip adds cards, a shift nothing. */
             if (k == FT_APPLIES_DAMAGE && kind == FT_TE_SHIFT)
                 return ld_fail(L, on, FRAY_ERR_PARSE,
@@ -1097,7 +1097,7 @@ static fray_status ld_talent(ld *L, const yn *n, ft_talent *t) {
         effect_node[t->n_effects] = it;
         t->n_effects++;
     }
-    /* towers-talent2: a talent used by a command (Use a Talent) arms
+    /* issue 7: a talent used by a command (Use a Talent) arms
      * attack, defense and damage flips, damage, costs and reactions until
      * the user's next activation: not initiative or skill flips. */
     if (ft_talent_needs_use(t))
@@ -2212,7 +2212,7 @@ static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
             return st;
         o->share_end_one = i == 1;
     }
-    /* towers-talent2: rules-facts.md "Hand of Fate", the exchange at the
+    /* issue 7: rules-facts.md "Hand of Fate", the exchange at the
      * end of an encounter (talent.c ft_exchange_choose). */
     if ((v = get(n, "fate-exchange-below")) &&
         (st = ld_int(L, v, "fate-exchange-below (0: no exchange by the "
@@ -2224,7 +2224,7 @@ static fray_status ld_options(ld *L, const yn *n, ft_options *o) {
             return st;
         o->join_initiative = (uint8_t)i;
     }
-    /* towers-gm2: companion rulings (seed 000 "Companions and Minions"). */
+    /* issue 7: companion rulings (seed 000 "Companions and Minions"). */
     if ((v = get(n, "pair-flat-footed"))) {
         static const char *const pf[] = {"both", "actor"};
         if ((st = ld_choice(L, v, "pair-flat-footed", pf, 2, &i)) != FRAY_OK)
@@ -2609,7 +2609,7 @@ static fray_status ld_combatant(ld *L, const yn *n) {
         c->tactics = tac;
         c->deck = -1;
         c->joins_later = later;
-        if (later) /* (towers-gm2: fights without a table bring it in) */
+        if (later) /* (issue 7: fights without a table bring it in) */
             L->s->any_joins_later = true;
         if (g->at_node) {
             c->start = at[k];
@@ -3033,7 +3033,7 @@ static const char *const encounter_keys[] = {
 
 /* "gm-answers: {skill-dtn: {Stealth: 15, default: 12}}" (gm.c): the GM's
  * answers given in advance; a DTN is 1-100 or "none". */
-/* towers-gm2: a mapping of names to numbers ("default" for any other
+/* issue 7: a mapping of names to numbers ("default" for any other
  * name); `none_value` stands for the word none (0: not allowed). */
 static fray_status ld_gm_by_name(ld *L, const yn *m, const char *key,
                                  const char *what, int lo, int hi,
@@ -3066,7 +3066,7 @@ static fray_status ld_gm_by_name(ld *L, const yn *m, const char *key,
     return FRAY_OK;
 }
 
-/* towers-gm2: "gm-answers:" keys beyond skill-dtn (gm.c "More of the GM's
+/* issue 7: "gm-answers:" keys beyond skill-dtn (gm.c "More of the GM's
  * questions"). */
 static fray_status ld_gm_answers_more(ld *L, const yn *n, ft_setup *s) {
     fray_status st;

@@ -790,7 +790,7 @@ static void narr_fact(narr *n, int i) {
             txt_f(t, "  %s marks the space (%d,%d)\n", cname(s, f->who),
                   f->v[0], f->v[1]);
         break;
-    case FT_FACT_TALENT: { /* towers-talent2 (talent.c) */
+    case FT_FACT_TALENT: { /* issue 7 (talent.c) */
         const char *tn = valid_c(s, f->who) && f->v[0] >= 0 &&
                                  f->v[0] < s->c[f->who].sb.n_talents
                              ? s->c[f->who].sb.talents[f->v[0]].name
@@ -917,7 +917,7 @@ static void narr_header(narr *n) {
         txt_f(t, " (a %s chip, %s)", chip_name(cmd->chip),
               cmd->heal_lethal ? "LETHAL" : "STUN");
         break;
-    case FT_ACT_TALENT: /* towers-talent2 */
+    case FT_ACT_TALENT: /* issue 7 */
         if (valid_c(s, cmd->actor) && cmd->talent > 0 &&
             cmd->talent <= s->c[cmd->actor].sb.n_talents)
             txt_f(t, ": %s", s->c[cmd->actor].sb.talents[cmd->talent - 1].name);
@@ -997,7 +997,7 @@ size_t ft_render_event_hidden(const ft_setup *s, const ft_event *ev,
     default:
         if (ev->cmd.action < FT_ACTION_COUNT &&
             (ft_actions[ev->cmd.action].flags & FT_AF_GM) &&
-            ev->cmd.action != FT_ACT_EXCHANGE) { /* (a player's: towers-talent2) */
+            ev->cmd.action != FT_ACT_EXCHANGE) { /* (a player's: issue 7) */
             char line[256];
             if (ev->cmd.action == FT_ACT_GM_SET && hidden(&n, ev->cmd.actor))
                 /* Issue 14: the GM's change, not its numbers. */
@@ -1162,7 +1162,7 @@ static void js_command(txt *t, const ft_setup *s, const ft_command *c) {
         js_kint(t, "chip", c->chip);
     if (c->heal_lethal)
         js_kbool(t, "heal_lethal", true);
-    if (c->talent > 0) /* towers-talent2 */
+    if (c->talent > 0) /* issue 7 */
         js_kint(t, "talent", c->talent - 1);
     if (c->card > 0) {
         js_key(t, "card");
@@ -1191,7 +1191,7 @@ static void js_command(txt *t, const ft_setup *s, const ft_command *c) {
         js_kint(t, "gm_flip", c->gm_flip);
     if (c->gm_shift)
         js_kint(t, "gm_shift", c->gm_shift);
-    /* towers-gm2: the GM's answers on the command (gm.c). */
+    /* issue 7: the GM's answers on the command (gm.c). */
     if (c->gm_high)
         js_kint(t, "gm_high_ground", c->gm_high);
     if (c->gm_all_hold)
@@ -1447,7 +1447,7 @@ static void js_fact(txt *t, const ft_setup *s, const ft_fact *f) {
             txt_s(t, b);
         break;
     }
-    case FT_FACT_TALENT: /* towers-talent2 (talent.c) */
+    case FT_FACT_TALENT: /* issue 7 (talent.c) */
         js_kwho(t, s, "who", f->who);
         if (valid_c(s, f->who) && f->v[0] >= 0 &&
             f->v[0] < s->c[f->who].sb.n_talents)

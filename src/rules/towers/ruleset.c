@@ -81,7 +81,7 @@ static int rs_combatant_side(const void *setup, int i) {
 
 /* ---- Fights -------------------------------------------------------------------- */
 
-/* (towers-talent2: the tactics' Hand of Fate exchanges come after the
+/* (issue 7: the tactics' Hand of Fate exchanges come after the
  * fight; fight.c ft_rf_over.) */
 static bool rs_over(const void *rf) { return ft_rf_over(rf); }
 

@@ -432,7 +432,7 @@ FT_NOINLINE int ft_talent_once_damage(ft_run *r, int a) {
     return bonus;
 }
 
-/* ==== towers-talent2 ======================================================
+/* ==== Talents used with a command (issue 7) ============================
  * Use a Talent: talents whose effect needs a choice (a cost paid, a
  * limited use) are armed by a free action, `tony talent "Lucky Strike"
  * spending 7H`, and count until the start of the combatant's next

@@ -269,7 +269,7 @@ enum {
     X(CONCEDE, "concede", "Concede", FT_COST_FREE, FT_AF_NO_SHIFT)                    \
     /* towers-companion: seed 000 "Marked Targets" (cost: option mark-cost) */        \
     X(MARK, "mark", "Mark", FT_COST_SPECIAL, FT_AF_NO_SHIFT)                               \
-    /* towers-talent2 (talent.c): a talent that needs a choice. Before the \
+    /* issue 7 (talent.c): a talent that needs a choice. Before the \
      * GM's: engine.c tells those by place. */                             \
     X(TALENT, "talent", "Use a Talent", FT_COST_FREE, FT_AF_NO_SHIFT)                      \
     X(GM_SET, "gm-set", "The GM sets", FT_COST_FREE, FT_AF_GM)                             \
@@ -277,7 +277,7 @@ enum {
     X(GM_JOIN, "gm-join", "The GM brings in", FT_COST_FREE, FT_AF_GM)                      \
     X(GM_FLEE, "gm-flee", "The GM takes out", FT_COST_FREE, FT_AF_GM)                      \
     X(GM_PLACE, "gm-place", "The GM places", FT_COST_FREE, FT_AF_GM)         \
-    /* towers-talent2: the Hand of Fate exchange at the end of an encounter \
+    /* issue 7: the Hand of Fate exchange at the end of an encounter \
      * (rules-facts.md "Hand of Fate"; talent.c): no turn, no clock, not   \
      * an action, as the GM's words (gm.c hands it to talent.c), so last.  \
      * A player's word all the same: `knight exchange 9H`. */              \
@@ -374,14 +374,14 @@ typedef struct ft_options {
     bool share_end_one;        /* ending a move (or standing) in a shared
                                   space: sizes add up to 1 or less (true);
                                   less than 1 (false, the default) */
-    /* towers-talent2: rules-facts.md "Hand of Fate": "At the end of a
+    /* issue 7: rules-facts.md "Hand of Fate": "At the end of a
      * combat encounter, each may discard one Hand of Fate card and replace
      * it with the top card of their own deck." The tactics exchange the
      * lowest held card worth less than this (talent.c
      * ft_exchange_choose); 0 (default): they do not, and a `fray fight`
      * run ends with the fight. */
     int fate_exchange_below;
-    /* towers-gm2: companion rulings made options (seed 000 "Companions
+    /* issue 7: companion rulings made options (seed 000 "Companions
      * and Minions"; companion.c, engine.c). pair_flat_footed: FT_PFF_BOTH
      * (default: the pair's action ends both one's flat-footedness) or
      * FT_PFF_ACTOR (only the one who acted); pair_second_move:
@@ -389,7 +389,7 @@ typedef struct ft_options {
      * first went down) or FT_PSM_IF_FIRST_STANDS. */
     uint8_t pair_flat_footed;
     uint8_t pair_second_move;
-    /* towers-gm2: FT_CI_NONE (default: the companion flips no
+    /* issue 7: FT_CI_NONE (default: the companion flips no
      * initiative, its place is its master's) or FT_CI_BETTER (it flips
      * too, and the pair acts at the better of the two: engine.c begin). */
     uint8_t companion_initiative;
@@ -620,7 +620,7 @@ typedef struct ft_talent_effect {
     int16_t value;         /* N (cost: phases, + or -) */
     char skill[FT_NAME];   /* on: skill NAME */
     uint8_t once;          /* uses: once-per-encounter */
-    /* towers-talent2 */
+    /* issue 7 */
     uint8_t spend;         /* FT_SPEND_*: the cost of using the talent */
     uint8_t use;           /* 1 + the index of its talent in the stat block
                               when that talent is used by a command (Use a
@@ -628,7 +628,7 @@ typedef struct ft_talent_effect {
                               itself. ft_talents_sum writes it. */
 } ft_talent_effect;
 
-/* What using a talent spends (ft_talent_effect.spend; towers-talent2). */
+/* What using a talent spends (ft_talent_effect.spend; issue 7). */
 enum { FT_SPEND_NONE, FT_SPEND_HAND_OF_FATE, FT_SPEND_MARK };
 
 typedef struct ft_talent {
@@ -649,7 +649,7 @@ typedef struct ft_talent_sums {
     bool once_damage;      /* a damage effect read at the hit: once-per-
                               encounter, with a `when`, or of a talent used
                               by a command (talent.c ft_talent_hit_damage) */
-    /* towers-talent2 */
+    /* issue 7 */
     bool used;             /* has a talent used by a command (Use a Talent) */
     int damage_flips;      /* (flip+N) on its damage flips, always */
     bool damage_flips_state; /* one of those reads the state */
@@ -888,7 +888,7 @@ typedef struct ft_setup {
     /* The talents the catalogs named (talent.c; data/towers/talents.yaml). */
     int n_talent_catalog;
     ft_talent talent_catalog[FT_MAX_TALENT_CATALOG];
-    /* towers-gm2: more of "gm-answers:" (gm.c). high_ground: the least
+    /* issue 7: more of "gm-answers:" (gm.c). high_ground: the least
      * elevation difference that is high ground (0: not answered; any
      * higher position counts; FT_GM_HIGH_NEVER: none does); all_hold: 0
      * not answered (forced Delay), 1 forced Delay, 2 the first holder acts
@@ -903,14 +903,14 @@ typedef struct ft_setup {
     int n_limit_answers;
     char limit_weapon[FT_MAX_SKILLS][FT_NAME];
     int limit_value[FT_MAX_SKILLS];
-    /* towers-gm2: some combatant has "joins: later" (load.c): a fight
+    /* issue 7: some combatant has "joins: later" (load.c): a fight
      * nobody runs at the table brings it in (gm.c ft_gm_reinforce). */
     bool any_joins_later;
 } ft_setup;
 
 enum { FT_GM_DTN_NONE = -1 };
 
-/* towers-gm2: the kinds of the GM's questions (gm.c), the word an answer
+/* issue 7: the kinds of the GM's questions (gm.c), the word an answer
  * adds to the command, and the answers in the file. */
 enum {
     FT_GMQ_NONE,
@@ -963,7 +963,7 @@ enum {                       /* ft_cstate.flags */
     FT_F_RIDING = 1u << 13,
     FT_F_WAITING = 1u << 14,     /* joins later (gm.c): not yet in the fight;
                                     always with FT_F_FLED (off map and clock) */
-    /* towers-talent2: a talent used (Use a Talent) holds until the start
+    /* issue 7: a talent used (Use a Talent) holds until the start
      * of the next activation, as Full Defense (talent.c) */
     FT_F_TALENT = 1u << 15
 };
@@ -1026,7 +1026,7 @@ typedef struct ft_cstate {
                                 (st->round) of its last undelayed one; 0 none */
     uint8_t talents_used;    /* bit per stat-block talent: its once-per-
                                 encounter effect is spent */
-    /* towers-talent2 (talent.c) */
+    /* issue 7 (talent.c) */
     uint8_t talents_armed;   /* bit per stat-block talent used by Use a
                                 Talent; counts while FT_F_TALENT is set */
     int8_t talent_mark_vs;   /* 1 + the target a `spend: mark` talent spent
@@ -1100,7 +1100,7 @@ typedef struct ft_state {
      * are remembered (the keys do not hold the stance). */
     uint8_t pairs;
     uint8_t stance_chosen;
-    /* towers-talent2: decks whose owner made the end-of-encounter Hand of
+    /* issue 7: decks whose owner made the end-of-encounter Hand of
      * Fate exchange (bit per deck; rules-facts.md "Hand of Fate"). */
     uint32_t fate_exchanged;
     /* Speed (issue 16, crowd): a count of the changes to what the kept
@@ -1192,11 +1192,11 @@ typedef struct ft_command {
      * the DTN `dtn` (seed 000 "Moving Through Spaces"; tumble.c); false:
      * a move as any other. */
     bool tumble;
-    /* towers-talent2 (talent.c): */
+    /* issue 7 (talent.c): */
     int8_t talent;           /* Use a Talent: 1 + the stat block's talent; 0 none */
     uint8_t card;            /* Use a Talent (spend: hand-of-fate), exchange:
                                 1 + the held card; 0 none */
-    /* towers-gm2: the GM's answers given on a command (gm.c "The GM's
+    /* issue 7: the GM's answers given on a command (gm.c "The GM's
      * questions"; 0: not given, the file's answer or the default holds).
      * gm_high: 1 high ground, 2 not (seed 000 "Elevation in Melee");
      * gm_all_hold: 1 forced Delay, 2 the first holder acts first (seed 000
@@ -1552,7 +1552,7 @@ typedef struct ft_run {
     int hand_next_n;         /* cards of the flip known to come next */
     int hand_next_deck;
     const char *hand_next_what;
-    /* towers-gm2: where a GM's question met while applying is written
+    /* issue 7: where a GM's question met while applying is written
      * (gm.c ft_gm_met): set by the table for its own commands, NULL
      * elsewhere (the engine then takes the file's answer or the default
      * and asks nobody). */
@@ -2199,7 +2199,7 @@ struct fray_towers_fight {
     /* The table command that a GM's question refused (gm.c
      * ft_gm_ask_dtn), waiting for "answer N"; "" none. */
     char asked[FT_ASKED_MAX];
-    /* towers-gm2: the kind of the question `asked` waits on (FT_GMQ_*). */
+    /* issue 7: the kind of the question `asked` waits on (FT_GMQ_*). */
     int asked_kind;
     /* duelquick (quick.c): a simulation's fight whose setup takes the duel
      * shortcut holds its remembered choices here (NULL: the long way);
@@ -2247,7 +2247,7 @@ void ft_rf_free(void *rf);
 fray_status ft_rf_begin(void *rf, uint64_t seed, uint64_t trial,
                         const struct fray_given *given);
 fray_status ft_rf_step(void *rf);
-/* towers-talent2: over, and no Hand of Fate exchange of the tactics to come
+/* issue 7: over, and no Hand of Fate exchange of the tactics to come
  * (option fate-exchange-below; ruleset.c's `over`). */
 bool ft_rf_over(const void *rf);
 fray_status ft_rf_run(void *rf);
@@ -2535,14 +2535,14 @@ fray_status ft_gm_answer(const char *asked, const char *command, char *out,
                          fray_diag *diag);
 /* Whether diag holds a GM's question (ft_gm_ask_dtn's refusal). */
 bool ft_gm_is_question(const fray_diag *diag);
-/* towers-gm2: the GM's calls met while applying are rare: out of the
+/* issue 7: the GM's calls met while applying are rare: out of the
  * way of a plain attack's code. */
 #if defined(__GNUC__)
 #define FT_GM_COLD __attribute__((cold, noinline))
 #else
 #define FT_GM_COLD
 #endif
-/* towers-gm2: the GM's questions beyond the DTN (gm.c "More of the GM's
+/* issue 7: the GM's questions beyond the DTN (gm.c "More of the GM's
  * questions"). The kind of the question in diag (FT_GMQ_NONE: none). */
 int ft_gm_question_kind(const fray_diag *diag);
 /* "answer X" to a question of `kind`: as ft_gm_answer, with the kind's
@@ -2590,7 +2590,7 @@ FT_GM_COLD fray_towers_hit ft_gm_harm_hit(const ft_run *r, int attacker,
 /* The question of r->ask (a kind met while applying), as a refusal. */
 fray_status ft_gm_question(const ft_setup *s, const ft_ask *q,
                            fray_diag *diag);
-/* towers-gm2: a fight nobody runs at the table brings in its
+/* issue 7: a fight nobody runs at the table brings in its
  * reinforcements: when a side stands only by combatants waiting to join
  * ("joins: later"), *cmd becomes the GM's join of the first of them (at
  * its place in the file, with an Initiative flip), or its flight when it
@@ -2637,7 +2637,7 @@ int ft_talent_oa_delay(ft_run *r, int e, int delay);
  * talent), marking them spent; a NOTE fact names each. */
 int ft_talent_once_damage(ft_run *r, int a);
 
-/* ---- towers-talent2 (talent.c) --------------------------------------------
+/* ---- issue 7 (talent.c) --------------------------------------------
  * Use a Talent (a command, FT_ACT_TALENT) and the Hand of Fate exchange
  * (FT_ACT_EXCHANGE; rules-facts.md "Hand of Fate"). */
 /* Whether talent t is used by a command: an effect spends something, or
