@@ -273,3 +273,41 @@ Test(chances_alloy_ranked, notice_when_a_foe_is_lost) {
     agree(found, p, "Lyra found");
     fray_setup_free(s);
 }
+
+/* 004:898 (L7.16; attack.c's attack_one), rank_yard: with Lyra lost in
+ * the dark, an attack goes to the square Vance's side last saw her on
+ * (2,1) and misses with nothing rolled. The chances refuse it in those
+ * words (no hit counted that cannot happen) and `odds vance` lists no
+ * attack on her; played through the fight API on Vance's next turn, the
+ * charge to 3,0 never hurts her. */
+Test(chances_alloy_ranked, no_attack_counted_on_a_foe_where_it_is_not) {
+    fray_setup *s = cf_load(RANK);
+    fray_fight *f = cf_given(s, 1, vance_first, 3);
+    int v = cf_who(f, "vance"), l = cf_who(f, "lyra");
+    fray_chances c;
+    fray_diag d;
+    cr_assert_eq(fray_action_chances(f, v, "charge lyra 3,0", &c, &d), FRAY_OK,
+                 "%s", d.message); /* counted while she is seen */
+    cf_command(f, "next");
+    cf_command(f, "lyra shift 3,1");
+    cf_command(f, "next");
+    cr_expect_eq(fray_action_chances(f, v, "charge lyra 3,0", &c, &d), FRAY_ERR_INVALID);
+    cr_expect(strstr(d.message, "last saw it (2,1)") != NULL, "%s", d.message);
+    fray_chances_list all;
+    cr_assert_eq(fray_chances_all(f, v, NULL, &all, &d), FRAY_OK, "%s", d.message);
+    cr_expect(count_prefix(&all, "attack lyra") == 0 && count_prefix(&all, "charge lyra") == 0,
+              "no attack on Lyra listed");
+    fray_chances_list_free(&all);
+    fray_fight_free(f);
+    for (int i = 0; i < 200; i++) {
+        fray_fight *g = cf_given(s, 60000 + (uint64_t)i, vance_first, 3);
+        cf_command(g, "next");
+        cf_command(g, "lyra shift 3,1");
+        cf_command(g, "next");
+        cf_command(g, "next"); /* round 2: Vance's turn */
+        cf_command(g, "vance charge lyra 3,0");
+        cr_expect_eq(cf_hp_of(g, l), 26, "seed %d: Lyra hurt by an attack on 2,1", i);
+        fray_fight_free(g);
+    }
+    fray_setup_free(s);
+}

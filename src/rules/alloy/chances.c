@@ -84,6 +84,26 @@ static fray_status count_target(const fa_setup *s, const fa_state *st, int who,
                                   : m.why_impossible == FA_NOTE_OUT_OF_RANGE
                                         ? "out of range"
                                         : "not possible now");
+    /* Total concealment (004:898, L7.16; attack.c's attack_one): the
+     * attack goes to the square the side last saw the target on, and
+     * misses with nothing rolled when it is not there. */
+    int side = s->c[who].side;
+    for (int i = 0; !m.impossible && !allow_impossible && i < m.n; i++) {
+        if (m.m[i].reason != FA_MOD_TOTAL_CONCEALMENT || side < 0 ||
+            side >= FA_MAX_SIDES)
+            continue;
+        fray_pos g = st->c[t].seen[side];
+        fray_footprint tf = st->c[t].fp;
+        int ts = tf.side > 0 ? tf.side : 1;
+        if (g.x < tf.at.x || g.x >= tf.at.x + ts || g.y < tf.at.y ||
+            g.y >= tf.at.y + ts)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                  "%s is not where %s's side last saw it "
+                                  "(%d,%d): an attack there misses with "
+                                  "nothing rolled (total concealment); a "
+                                  "Notice check finds it",
+                                  s->c[t].name, s->c[who].name, g.x, g.y);
+    }
     if (m.impossible) { /* the area misses it: no roll */
         snprintf(tc->oc[0].name, sizeof tc->oc[0].name, "miss");
         tc->oc[0].p = fray__ratio(1, 1, false);
