@@ -20,9 +20,12 @@
 #include "d6_int.h"
 
 /* What the loop needs of one combatant, taken from the setup once. */
+enum { D6_LOOP_PEN = 5 };    /* penalties the loop meets: 0 to 3 for wounds, +1 */
+
 typedef struct d6_loop_c {
-    d6_code attack;           /* its weapon's skill (fighting unarmed) */
-    d6_code dodge, parry;     /* dodge; its parry skill (rules.c d6_parry_skill) */
+    /* less 0 to 4 dice (rules.c penalised): its weapon's skill (fighting
+     * unarmed), dodge, its parry skill (rules.c d6_parry_skill) */
+    d6_code attack[D6_LOOP_PEN], dodge[D6_LOOP_PEN], parry[D6_LOOP_PEN];
     d6_code damage;           /* the weapon's damage with Strength Damage */
     d6_code resist;           /* armour with Physique (wounds) or resistance */
     d6_code stay;             /* the better of stamina and mettle */

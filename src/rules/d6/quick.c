@@ -81,6 +81,12 @@ static bool option_ok(const d6_options *o) {
 
 static long code_value(d6_code c) { return (long)c.dice * 3 + c.pips; }
 
+/* rules.c penalised: dice off a code. */
+static d6_code penalised(d6_code c, int dice) {
+    d6_code p = {-dice, 0};
+    return d6_code_add(c, p);
+}
+
 void d6_loop_prepare(const d6_setup *s, d6_loop *q) {
     memset(q, 0, sizeof *q);
     if (s->n < 2 || s->n > D6_MAX_C || !option_ok(&s->o))
@@ -110,13 +116,17 @@ void d6_loop_prepare(const d6_setup *s, d6_loop *q) {
         memset(&st0, 0, sizeof st0);
         st0.n = s->n;
         d6_attack_terms(s, &st0, i, i == 0 ? 1 : 0, w, &T);
-        k->attack = T.skill;
+        d6_code dodge = d6_skill_code(s, i, D6_SK_DODGE),
+                parry = d6_skill_code(s, i, d6_parry_skill(s, i));
+        for (int p = 0; p < D6_LOOP_PEN; p++) {
+            k->attack[p] = penalised(T.skill, p);
+            k->dodge[p] = penalised(dodge, p);
+            k->parry[p] = penalised(parry, p);
+        }
         k->damage = d6_code_add(T.damage, (d6_code){0, 0}); /* attack_once's form */
         k->ranged = T.ranged;
         k->weapon = (int8_t)w;
-        k->dodge = d6_skill_code(s, i, D6_SK_DODGE);
-        k->parry = d6_skill_code(s, i, d6_parry_skill(s, i));
-        k->parry_better = code_value(k->parry) > code_value(k->dodge);
+        k->parry_better = code_value(parry) > code_value(dodge);
         d6_code res = {0, 0};
         if (b->armour >= 0)
             res = s->ar[b->armour].code;
@@ -176,11 +186,6 @@ bool d6_loop_state_ok(const d6_loop *q, const d6_state *st) {
  * roll: code.c's, the same dice in the same order). */
 static inline int roll(const d6_loop *q, d6_state *st, d6_code c) {
     return d6_code_roll(c, true, q->wild_one, &st->rng).total;
-}
-
-static inline d6_code penalised(d6_code c, int dice) {
-    d6_code p = {-dice, 0};
-    return d6_code_add(c, p);
 }
 
 /* What i has lost (d6.c harm_of). */
@@ -265,7 +270,7 @@ static void next_round(const d6_loop *q, d6_state *st) {
 /* rules.c defend. */
 static void defend(const d6_loop *q, d6_state *st, int a, bool full, bool parry, int pen) {
     d6_cstate *c = &st->c[a];
-    int tot = roll(q, st, penalised(parry ? q->c[a].parry : q->c[a].dodge, pen));
+    int tot = roll(q, st, parry ? q->c[a].parry[pen] : q->c[a].dodge[pen]);
     c->defense = full ? D6_DEF_FULL : D6_DEF_PARTIAL;
     c->def_total = (int16_t)(full ? tot + 10 : tot);
     c->def_parry = parry;
@@ -278,7 +283,7 @@ static bool attack(const d6_loop *q, d6_state *st, int a, int t, int band, int p
                    const d6_tally *tally) {
     const d6_loop_c *ka = &q->c[a], *kt = &q->c[t];
     d6_cstate *c = &st->c[t];
-    int at = roll(q, st, penalised(ka->attack, pen));
+    int at = roll(q, st, ka->attack[pen]);
     int diff = c->defense == D6_DEF_NONE || (c->def_parry && ka->ranged) ? 10 : c->def_total;
     int dice = kt->cover_dice;
     if (ka->ranged) {
@@ -350,10 +355,15 @@ fray_status d6_loop_run(const d6_loop *q, d6_state *st, int lim, int cap,
                          int32_t *events) {
     const d6_setup *s = q->s;
     int n = st->n;
+    /* the distances (rules.c d6_distance) and the band of each one's
+     * weapon at each (d6_band), kept up as they move */
     int16_t dist[D6_MAX_C][D6_MAX_C];
+    uint8_t band[D6_MAX_C][D6_MAX_C];
     for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++)
+        for (int j = 0; j < n; j++) {
             dist[i][j] = (int16_t)(i == j ? 0 : d6_distance(st, i, j));
+            band[i][j] = (uint8_t)d6_band(s, q->c[i].weapon, dist[i][j]);
+        }
     int32_t ev = 0;
     fray_status rc = FRAY_OK;
     while (!st->over && !st->stopped) {
@@ -394,7 +404,7 @@ fray_status d6_loop_run(const d6_loop *q, d6_state *st, int lim, int cap,
             }
             if (d <= 3)
                 in_reach++;
-            if (d6_band(s, ka->weapon, d) == D6_BAND_BEYOND)
+            if (band[a][i] == D6_BAND_BEYOND)
                 continue;
             if (best < 0) {
                 best = i;
@@ -411,11 +421,16 @@ fray_status d6_loop_run(const d6_loop *q, d6_state *st, int lim, int cap,
         bool moved = (ca->flags & D6_F_MOVED) != 0;
         bool parry = !shooters && ka->parry_better;
         ev++;
+        int pen = d6_wound_penalty(s, st, a); /* 0 to 3 */
+        if (pen < 0 || pen + 1 >= D6_LOOP_PEN) {
+            rc = FRAY_ERR_INVALID; /* never reached: the codes are made for 0 to 4 */
+            break;
+        }
         if (hurt(q, st, a, true) && friends > 0 && in_reach > 0 && !moved) {
             /* a full defense */
             count(tally, a, D6_EV_DEFEND);
             defense_lapses(ca);
-            defend(q, st, a, true, parry, d6_wound_penalty(s, st, a));
+            defend(q, st, a, true, parry, pen);
             end_turn(st);
             continue;
         }
@@ -423,11 +438,10 @@ fray_status d6_loop_run(const d6_loop *q, d6_state *st, int lim, int cap,
             bool full = in_reach >= 2 || hurt(q, st, a, false);
             count(tally, a, D6_EV_ATTACK);
             defense_lapses(ca);
-            int pen = d6_wound_penalty(s, st, a) + (full ? 1 : 0);
+            pen += full ? 1 : 0; /* a second action (core) */
             if (full)
                 defend(q, st, a, false, parry, pen);
-            int band = d6_band(s, ka->weapon, dist[a][best]);
-            if (attack(q, st, a, best, band, pen, tally))
+            if (attack(q, st, a, best, band[a][best], pen, tally))
                 check_over(q, st);
             if (!st->over)
                 end_turn(st);
@@ -454,8 +468,11 @@ fray_status d6_loop_run(const d6_loop *q, d6_state *st, int lim, int cap,
         bool free_move = 2.0 * sqrt(dx * dx + dy * dy) <= mv + 1e-9;
         ca->x = cmd.x;
         ca->y = cmd.y;
-        for (int j = 0; j < n; j++)
+        for (int j = 0; j < n; j++) {
             dist[a][j] = dist[j][a] = (int16_t)(j == a ? 0 : d6_distance(st, a, j));
+            band[a][j] = (uint8_t)d6_band(s, ka->weapon, dist[a][j]);
+            band[j][a] = (uint8_t)d6_band(s, q->c[j].weapon, dist[a][j]);
+        }
         if (free_move)
             ca->flags |= D6_F_MOVED; /* half its Move or less: no action */
         else
