@@ -360,9 +360,10 @@ fray_status d6_loop_run(const d6_loop *q, d6_state *st, int lim, int cap,
     int16_t dist[D6_MAX_C][D6_MAX_C];
     uint8_t band[D6_MAX_C][D6_MAX_C];
     for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            dist[i][j] = (int16_t)(i == j ? 0 : d6_distance(st, i, j));
+        for (int j = i; j < n; j++) {
+            dist[i][j] = dist[j][i] = (int16_t)(i == j ? 0 : d6_distance(st, i, j));
             band[i][j] = (uint8_t)d6_band(s, q->c[i].weapon, dist[i][j]);
+            band[j][i] = (uint8_t)d6_band(s, q->c[j].weapon, dist[i][j]);
         }
     int32_t ev = 0;
     fray_status rc = FRAY_OK;
@@ -421,7 +422,7 @@ fray_status d6_loop_run(const d6_loop *q, d6_state *st, int lim, int cap,
         bool moved = (ca->flags & D6_F_MOVED) != 0;
         bool parry = !shooters && ka->parry_better;
         ev++;
-        int pen = d6_wound_penalty(s, st, a); /* 0 to 3 */
+        int pen = q->wounds ? d6_wound_penalty(s, st, a) : 0; /* 0 to 3 */
         if (pen < 0 || pen + 1 >= D6_LOOP_PEN) {
             rc = FRAY_ERR_INVALID; /* never reached: the codes are made for 0 to 4 */
             break;
