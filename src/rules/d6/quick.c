@@ -30,8 +30,8 @@
  * rules.c's own functions where they are shared (d6_wound_after,
  * d6_wound_penalty, d6_band, d6_distance; d6_choose itself for the rare
  * move's destination), code.c's roll. tests/unit/test_d6_quick.c holds
- * it to the long way trial by trial: the state byte for byte, the counts
- * and the events.
+ * it to the long way trial by trial: the state byte for byte and the
+ * counts (and d6.c's count of events, kept up here too).
  */
 #include "d6_quick.h"
 
