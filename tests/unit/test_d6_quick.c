@@ -151,13 +151,17 @@ Test(d6_quick, a_round_limit_cuts_the_same_fights) {
 }
 
 /* Random fights: 2 to 10 combatants drawn from the stat blocks of
- * quick_ranged.yaml (archer, crossbowman, fighter, bandit) on 2 or 3
- * sides, anywhere within 60 m, any cover, either health system and
- * either Wild Die rule, any light, a round limit of 1 to 30. */
+ * quick_ranged.yaml (archer, crossbowman, fighter, bandit, ranger,
+ * brawler) on 2 or 3 sides, anywhere within 60 m, any cover, either
+ * health system and either Wild Die rule, any light, a round limit of 1
+ * to 30. Between them every choice of the tactics comes up. */
 Test(d6_quick, random_fights_are_the_long_way) {
     d6_setup *base = load(TD "quick_ranged.yaml");
     d6_setup *s = malloc(sizeof *s);
     cr_assert(s);
+    fray_sim_counts *c = calloc(1, sizeof *c);
+    cr_assert(c);
+    uint64_t kinds[3] = {0, 0, 0}; /* attack, defend, move (d6_kind order) */
     fray_rng rng;
     fray_rng_seed(&rng, 18, 1);
     int taken = 0;
@@ -184,10 +188,16 @@ Test(d6_quick, random_fights_are_the_long_way) {
         cr_assert(q.ok, "random fight %d is one the loop models", f);
         char what[40];
         snprintf(what, sizeof what, "random fight %d", f);
-        both_ways_setup(s, what, (uint64_t)f, 100, 0, NULL);
+        both_ways_setup(s, what, (uint64_t)f, 100, 0, c);
+        for (int k = 0; k < 3; k++)
+            kinds[k] += kind_sum(c, s->n, D6_EV_ATTACK + k);
         taken++;
     }
     cr_assert_eq(taken, 60);
+    cr_assert_gt(kinds[0], 0, "attacks");
+    cr_assert_gt(kinds[1], 0, "full defenses");
+    cr_assert_gt(kinds[2], 0, "moves");
+    free(c);
     free(s);
     d6_setup_free(base);
 }
