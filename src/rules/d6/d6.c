@@ -669,8 +669,14 @@ static fray_status rs_run(void *rfight) {
         d6_tally t = {f->dealt, f->taken, f->actions, f->by_kind};
         f->has_event = false;
         f->why[0] = '\0';
-        return d6_loop_run(&f->qp, &f->st, limit_of(f), D6_ROUNDS_CAP, f->cancel, &t,
-                            &f->n_events);
+        fray_status rc = d6_loop_run(&f->qp, &f->st, limit_of(f), D6_ROUNDS_CAP, f->cancel,
+                                     &t, &f->n_events);
+        if (rc == FRAY_ERR_INVALID) /* never reached: quick.c refuses what it cannot count */
+            snprintf(f->why, sizeof f->why,
+                     "round %d: the simulation's quick loop met a turn it does not model; "
+                     "the fight stops here (a fault in the engine: please report it)",
+                     (int)f->st.round);
+        return rc;
     }
     for (uint32_t n = 0; !rs_over(f); n++) {
         if ((n & 1023u) == 0) {
