@@ -1069,6 +1069,8 @@ size_t d6_summary(const d6_setup *s, const d6_state *st, char *buf, size_t size)
             put(&o, "The winner: %s.\n", s->side_name[st->winner]);
         else
             put(&o, "Nobody is left in the fight.\n");
+    }
+    if (st->started) {
         if (s->o.mortal_rolls && s->o.health == D6_HEALTH_WOUNDS) { /* things.c (core) */
             int dead = 0;
             for (int i = 0; i < st->n; i++)
