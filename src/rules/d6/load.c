@@ -798,7 +798,7 @@ static fray_status read_includes(dl *L, const yn *list, const char *from, int wa
 static fray_status read_encounter(dl *L, const yn *root) {
     static const char *const keys[] = {"fray", "rules", "name", "seed", "catalog",
                                        "statblocks", "rounds", "scene", "options",
-                                       "combatants", "notes", "objects"};
+                                       "combatants", "objects", "notes"};
     d6_setup *s = L->s;
     fray_status st = yr_keys(&L->r, root, "an encounter", keys, 12, false);
     if (st != FRAY_OK)
