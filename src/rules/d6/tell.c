@@ -1036,6 +1036,9 @@ size_t d6_draw_map(const d6_setup *s, const d6_state *st, char *buf,
             put(&o, ", %d m from %s", nd, s->c[near].name);
         put(&o, "\n");
     }
+    for (int k = 0; k < s->n_objects; k++) /* things.c (003:51-59) */
+        if (s->obj[k].has_at && !((st->obj_broken >> k) & 1u))
+            put(&o, "  the %s at (%d, %d)\n", s->obj[k].name, s->obj[k].x, s->obj[k].y);
     return done(&o);
 }
 
