@@ -638,3 +638,39 @@ Test(d6_things, options_load) {
     d6_setup_free(s);
     unlink(path);
 }
+
+/* The Mortally Wounded's roll in the journal: guard 1 (club 4D+1, damage
+ * 1D + Strength Damage 2D = 3D) hits thug 1 (Physique 3D) 1 m away:
+ * [5,5,5,5]+1 = 21 against 10; damage [6,6,4 | 6,6] = 28 against
+ * [5,5,5] = 15: 13 over, Mortally Wounded (core). At the next round
+ * (`mortal-rolls: rounds`) it rolls Physique first, [2,2,2] = 6 against 1
+ * round: it lives; then the initiative of the four still in the fight.
+ * The journal replays it; undo and redo. */
+Test(d6_things, mortal_roll_journal_round_trip) {
+    d6_fx_brawl(&S);
+    S.o.mortal_rolls = D6_MORTAL_ROUNDS;
+    S.c[2].x = 1;
+    S.c[2].y = 0;
+    fray_setup fs = d6_fx_setup(&S);
+    const int init[] = {5, 5, 5, 4, 4, 4, 2, 2, 2, 2, 2, 2};
+    fray_fight *f = d6_fx_start(&fs, init, 12);
+    d6_state *st = d6_fx_st(f);
+    cr_assert_eq(st->order[0], 0);
+    d6_fx_ok(f, "guard-1 attack thug-1",
+             (const int[]){5, 5, 5, 5, 6, 6, 4, 6, 6, 5, 5, 5}, 12);
+    cr_assert_eq(st->c[2].wound, D6_W_MORTAL);
+    d6_fx_ok(f, "guard-2 wait", NULL, 0);
+    d6_fx_ok(f, "thug-2 wait", NULL, 0);
+    d6_fx_ok(f, "thug-3 wait", NULL, 0);
+    d6_fx_ok(f, "next", (const int[]){2, 2, 2, 5, 5, 5, 4, 4, 4, 2, 2, 2, 2}, 13);
+    char j[8192];
+    last_json(f, j, sizeof j);
+    has(j, "\"fact\":\"mortal\",\"who\":\"thug-1\",\"total\":6,\"count\":1,\"result\":\"lives\"");
+    cr_assert_eq(st->c[2].mortal_round, 1);
+    cr_assert_eq(st->c[2].wound, D6_W_MORTAL);
+    char words[2048];
+    fray_event_narrate(f, fray_fight_events(f) - 1, words, sizeof words);
+    has(words, "thug 1, Mortally Wounded, rolls Physique: 6 against 1 round: lives on.");
+    round_trip(f, &fs);
+    fray_fight_free(f);
+}
