@@ -43,26 +43,26 @@
  * (or the integrator) decides whether d6_loop_prepare must refuse it, or
  * d6_loop_state_ok, or the loop must keep it up as rules.c does; then
  * updates the size. (Sizes on the 64-bit targets fray builds for.) */
-_Static_assert(sizeof(void *) != 8 || sizeof(d6_options) == 9,
+_Static_assert(sizeof(void *) != 8 || sizeof(d6_options) == 14,
                "quick.c: a new D6 option: let option_ok take it if the loop does "
                "what it says or it changes nothing here, else leave it to refuse a "
                "setup off its default; then update this size");
 _Static_assert(sizeof(void *) != 8 || sizeof(d6_block) == 220,
                "quick.c: a new stat-block field: refuse it in d6_loop_prepare "
                "unless it changes nothing in the loop's fights, then update this size");
-_Static_assert(sizeof(void *) != 8 || sizeof(d6_combatant) == 328,
+_Static_assert(sizeof(void *) != 8 || sizeof(d6_combatant) == 332,
                "quick.c: a new combatant field: refuse it in d6_loop_prepare "
                "unless it changes nothing in the loop's fights, then update this size");
 _Static_assert(sizeof(void *) != 8 || sizeof(d6_weapon) == 80,
                "quick.c: a new weapon field: refuse it in d6_loop_prepare unless "
                "it changes nothing in an attack of the loop, then update this size");
-_Static_assert(sizeof(void *) != 8 || sizeof(d6_setup) == 14304,
+_Static_assert(sizeof(void *) != 8 || sizeof(d6_setup) == 16240,
                "quick.c: a new setup field: refuse it in d6_loop_prepare unless "
                "it changes nothing in the loop's fights, then update this size");
-_Static_assert(sizeof(void *) != 8 || sizeof(d6_cstate) == 52,
+_Static_assert(sizeof(void *) != 8 || sizeof(d6_cstate) == 56,
                "quick.c: a new combatant state field: refuse it in d6_loop_state_ok "
                "or keep it up in the loop as rules.c does, then update this size");
-_Static_assert(sizeof(void *) != 8 || sizeof(d6_state) == 1728,
+_Static_assert(sizeof(void *) != 8 || sizeof(d6_state) == 1880,
                "quick.c: a new field in the fight's state: if rules.c keeps it up "
                "in the loop's fights, do the same in d6_loop_run; then update this size");
 
@@ -74,6 +74,7 @@ static bool option_ok(const d6_options *o) {
     c = *o;
     c.health = d.health;     /* taken by the loop */
     c.wild_one = d.wild_one; /* taken by the loop (code.c's roll) */
+    c.trick_difficulty = d.trick_difficulty; /* the tactics make no trick */
     /* (options load into a zeroed struct and are copied whole: a field
      * named nowhere above is caught here) */
     return memcmp(&c, &d, sizeof d) == 0;
@@ -91,6 +92,8 @@ void d6_loop_prepare(const d6_setup *s, d6_loop *q) {
     memset(q, 0, sizeof *q);
     if (s->n < 2 || s->n > D6_MAX_C || !option_ok(&s->o))
         return;
+    if (s->n_objects > 0)
+        return; /* objects to break and the cover they give (things.c) */
     if (s->o.wild_one != D6_WILD_ONE_CANCEL_HIGHEST &&
         s->o.wild_one != D6_WILD_ONE_COMPLICATION)
         return;
@@ -109,6 +112,8 @@ void d6_loop_prepare(const d6_setup *s, d6_loop *q) {
             const d6_weapon *wp = &s->w[w];
             if (wp->has_scale || wp->unwieldy || wp->entangling || wp->skill >= D6_SKILLS)
                 return;
+            if (wp->range[2] <= 0 && d6_melee_reach(s, w) != 3)
+                return; /* a long weapon's reach (things.c, ruling 50) */
         }
         d6_loop_c *k = &q->c[i];
         d6_attack_terms_t T; /* rules.c: the terms of its attack, on anyone */
