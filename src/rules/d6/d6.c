@@ -485,7 +485,8 @@ static bool same_c(const d6_cstate *a, const d6_cstate *b) {
            a->init == b->init && a->def_parry == b->def_parry &&
            a->aim_target == b->aim_target && a->aim_dice == b->aim_dice &&
            a->held_by == b->held_by && a->hold_kind == b->hold_kind &&
-           a->tangle == b->tangle && a->flipped == b->flipped;
+           a->tangle == b->tangle && a->down == b->down &&
+           a->dropped == b->dropped && a->hold_round == b->hold_round;
 }
 
 static bool rs_same(const void *pa, const void *pb) {
