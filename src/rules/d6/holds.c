@@ -345,7 +345,7 @@ bool d6_holds_choose(const d6_setup *s, const d6_state *st, int a, d6_event *cmd
         cmd->resisted = d6_turn_can_move_up(st, t);
         return true;
     }
-    if (d6_holding(st, a) >= 0 || (st->c[a].flags & D6_F_MOVED) || st->c[a].down)
+    if (d6_holding(st, a) >= 0 || st->c[a].down)
         return false;
     /* a foe in reach of its hands, free: knock its weapon away, then pin */
     int best = -1;
