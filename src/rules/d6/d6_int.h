@@ -251,6 +251,8 @@ typedef struct d6_cstate {
                                  pin's options come after it: 003:17) */
     uint32_t dropped;         /* holds.c: weapons knocked from its hand
                                  (bitmask, 003:61): it no longer holds them */
+    bool submitted;           /* holds.c: forced to submit by an arm pin
+                                 (003:22-24): out of the fight, unhurt by it */
 } d6_cstate;
 /* How being on the ground ends (d6_cstate.down; checklist D7.7). */
 enum d6_ground { D6_GROUND_NO, D6_GROUND_STAND, D6_GROUND_FLIP };

@@ -249,6 +249,7 @@ static bool pin_apply(d6_run *r, int pen) {
     st->c[t].down = D6_GROUND_STAND;
     st->c[t].posture = D6_POSTURE_PRONE;
     st->c[t].flags |= D6_F_OUT;
+    st->c[t].submitted = true;
     return true;
 }
 

@@ -179,6 +179,8 @@ static fray_status fill_actions(fray_fight_view *v, const d6_setup *s,
 }
 
 static const char *status_word(const d6_setup *s, const d6_cstate *c) {
+    if (c->submitted) /* holds.c: yielded to an arm pin (003:22-24) */
+        return "fled";
     if (s->o.health == D6_HEALTH_WOUNDS) {
         if (c->wound == D6_W_DEAD)
             return "dead";
