@@ -764,7 +764,8 @@ fray_status d6_apply(d6_run *r) {
         if (ev->option || ev->called || sight || ev->location) {
             int op, om, ostd, odmg;
             d6_attack_mods(ev, sight, &op, &om, &ostd, &odmg);
-            fact(r, D6_FACT_OPTION, a, ev->target, ev->option, ev->called, ostd, odmg);
+            fact(r, D6_FACT_OPTION, a, ev->target, ev->option, ev->called, ostd,
+                 ev->disarm ? 0 : odmg); /* a disarm adds no damage (holds.c) */
         }
         for (int k = 0; k < n && !d6_out(&st->c[ev->target]); k++)
             if (!attack_once(r, a, ev->target, d6_hand_weapon(s, a, ev->weapon, w, k), pen,

@@ -150,6 +150,7 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
                 f->a == D6_GRAB_TACKLE  ? "tackles"
                 : f->a == D6_GRAB_CHOKE ? "chokes"
                 : f->a == D6_GRAB_FLIP  ? "flips to the ground"
+                : f->a == D6_GRAB_ARM_PIN ? "pins the arm of"
                                         : "holds",
                 nm(s, f->other));
             break;
@@ -247,10 +248,17 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
         case D6_FACT_OPTION: { /* options.c */
             char w[160];
             d6_option_words(ev, w, sizeof w);
-            put(&o, "%s attacks (%s): %+d to the difficulty (standard), %+dD damage%s.\n",
-                nm(s, f->who), w[0] == ' ' ? w + 1 : w, f->c, f->d,
-                f->b ? " (a called shot's hit: +1D damage; knocking the item away is a disarm)"
-                     : "");
+            if (ev->disarm) /* holds.c (003:61) */
+                put(&o, "%s tries to knock %s's weapon away (%s): %+d to the difficulty "
+                        "(standard); on a hit, the damage total against its grip, no Body "
+                        "damage.\n",
+                    nm(s, f->who), nm(s, f->other), w[0] == ' ' ? w + 1 : w, f->c);
+            else
+                put(&o, "%s attacks (%s): %+d to the difficulty (standard), %+dD damage%s.\n",
+                    nm(s, f->who), w[0] == ' ' ? w + 1 : w, f->c, f->d,
+                    f->b ? " (a called shot's hit: +1D damage; knocking the item away is a "
+                           "disarm)"
+                         : "");
             break;
         }
         default:
