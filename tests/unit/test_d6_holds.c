@@ -525,3 +525,116 @@ Test(d6_holds, tactics_wrestle) {
     cr_assert(cmd.resisted, "the brigand's turn is still to come");
     fray_fight_free(f);
 }
+
+/* ---- At the table: the chances (issue 19) -------------------------------- */
+
+#include "fray/chances.h"
+
+enum { TOT = 400 };
+
+/* The distribution of a code of `dice` dice and `pips` with the Wild Die
+ * (the core: a 6 adds and rolls again; a first 1 cancels itself and the
+ * highest other die), by brute force over the other dice and the Wild
+ * Die's explosions (truncated after 14 sixes: under 1e-10). */
+static void wild_dist(int dice, int pips, double *p) {
+    memset(p, 0, TOT * sizeof *p);
+    int n = dice - 1, combos = 1;
+    for (int k = 0; k < n; k++)
+        combos *= 6;
+    for (int c = 0; c < combos; c++) {
+        int sum = 0, mx = 0, x = c;
+        for (int k = 0; k < n; k++) {
+            int d = x % 6 + 1;
+            x /= 6;
+            sum += d;
+            mx = d > mx ? d : mx;
+        }
+        double pc = 1.0 / combos / 6.0;
+        p[sum - mx + pips] += pc; /* a first 1: it and the highest count nothing */
+        for (int v = 2; v <= 5; v++)
+            p[sum + v + pips] += pc;
+        double pk = pc; /* a first 6: 6 + 6K + R */
+        for (int k = 0; k < 14; k++) {
+            pk /= 6.0;
+            for (int r = 1; r <= 5; r++)
+                if (sum + 6 + 6 * k + r + pips < TOT)
+                    p[sum + 6 + 6 * k + r + pips] += pk;
+        }
+    }
+}
+
+static double at_least(const double *p, int t) {
+    double q = 0;
+    for (int v = t < 0 ? 0 : t; v < TOT; v++)
+        q += p[v];
+    return q;
+}
+
+static void chances_of(fray_fight *f, int who, const char *cmd, fray_chances *c) {
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(fray_action_chances(f, who, cmd, c, &diag), FRAY_OK, "%s: %s", cmd,
+                 diag.message);
+}
+
+/* 003:23: a submission not resisted: fighting 3D+1 against 6; 003:21: a
+ * break resisted: Physique 3D+1 against the brigand's Physique 3D and
+ * leather 1D (4D, its own Wild Die) + 5. Both against brute force. */
+Test(d6_holds, chances_of_the_arm_pin_exact_003_21_23) {
+    fray_setup fs;
+    fray_fight *f = pinned_duel(&fs);
+    fray_chances c;
+    double k[TOT], b[TOT];
+    wild_dist(3, 1, k);
+    chances_of(f, 0, "pin submit", &c);
+    double want = at_least(k, 6);
+    cr_assert_float_eq(c.p_success, want, 1e-9, "%.12f against %.12f", c.p_success, want);
+    cr_assert_eq(c.n_outcomes, 2);
+    cr_assert_str_eq(c.outcomes[0].name, "submits");
+    cr_assert_float_eq(c.outcomes[1].share, 1 - want, 1e-9);
+    wild_dist(4, 0, b);
+    want = 0;
+    for (int y = 0; y < TOT; y++)
+        want += b[y] * at_least(k, y + 5);
+    chances_of(f, 0, "pin break resisted", &c);
+    cr_assert_float_eq(c.p_success, want, 1e-9, "%.12f against %.12f", c.p_success, want);
+    cr_assert_str_eq(c.outcomes[1].name, "escapes");
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(fray_action_chances(f, 0, "pin damage", &c, &diag), FRAY_ERR_INVALID);
+    has(diag.message, "not counted yet");
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(fray_action_chances(f, 0, "slam", &c, &diag), FRAY_ERR_INVALID);
+    has(diag.message, "a slam or throw (003:15-16) are not counted yet");
+    fray_fight_free(f);
+}
+
+/* 003:61: a disarm: P(melee 5D >= 10 + 3) x P(Physique 3D is not greater
+ * than the damage 3D+1); once the brigand has acted (it waited), P(hit)
+ * alone. */
+Test(d6_holds, chances_of_a_disarm_exact_003_61) {
+    fray_setup fs;
+    fray_fight *f = close_duel(&fs);
+    double a[TOT], g[TOT], d[TOT];
+    wild_dist(5, 0, a);
+    wild_dist(3, 0, g);
+    wild_dist(3, 1, d);
+    double hit = at_least(a, 13), keep = 0;
+    for (int y = 0; y < TOT; y++)
+        keep += d[y] * at_least(g, y + 1);
+    fray_chances c;
+    chances_of(f, 0, "attack brigand disarm", &c);
+    cr_assert_float_eq(c.p_success, hit * (1 - keep), 1e-9, "%.12f against %.12f", c.p_success,
+                       hit * (1 - keep));
+    cr_assert_eq(c.n_outcomes, 3);
+    cr_assert_float_eq(c.outcomes[0].share, 1 - hit, 1e-9);
+    cr_assert_float_eq(c.outcomes[1].share, hit * keep, 1e-9);
+    cr_assert_eq(c.p_drop, -1);
+    d6_fx_ok(f, "knight wait", NULL, 0);
+    d6_fx_ok(f, "brigand wait", NULL, 0);
+    d6_fx_ok(f, "next", (const int[]){2, 2, 2, 5, 5}, 5); /* the brigand first */
+    d6_fx_ok(f, "brigand wait", NULL, 0);
+    chances_of(f, 0, "attack brigand disarm", &c);
+    cr_assert_float_eq(c.p_success, hit, 1e-9, "it has acted: the item drops on a hit");
+    fray_fight_free(f);
+}
