@@ -788,6 +788,12 @@ static fray_status count_hold(const d6_setup *s, const d6_state *st, const d6_ev
         set_outcome(out, 2, "item dropped", o, &cut);
         out->n_outcomes = 3;
         out->p_success = mpq_get_d(o);
+        out->n_tracks = 1; /* a disarm does no Body damage (D7.19) */
+        out->tracks[0] = s->o.health == D6_HEALTH_WOUNDS ? "Wound levels" : "Body Points";
+        out->n_damage = 1;
+        mpq_set_ui(o, 1, 1);
+        out->damage[0].p = ratio_of(o, &cut);
+        out->damage[0].share = 1;
     }
     out->p_drop = -1;
     snprintf(out->assumed, sizeof out->assumed,
