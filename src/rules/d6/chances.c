@@ -585,8 +585,8 @@ fray_status d6_chances(const d6_setup *s, const d6_state *st, int who,
     }
     /* Every foe it may attack now: one attack, two attacks, an attack
      * and a dodge (or a parry, when it fights in melee). */
-    bool parry = d6_skill_code(s, who, d6_parry_skill(s, who)).dice * 3 +
-                     d6_skill_code(s, who, d6_parry_skill(s, who)).pips >
+    bool parry = d6_skill_code(s, who, d6_parry_skill_now(s, st, who)).dice * 3 +
+                     d6_skill_code(s, who, d6_parry_skill_now(s, st, who)).pips >
                  d6_skill_code(s, who, D6_SK_DODGE).dice * 3 +
                      d6_skill_code(s, who, D6_SK_DODGE).pips;
     const char *const forms[3] = {"", " actions 2", parry ? " parry" : " defend"};

@@ -916,7 +916,7 @@ void d6_choose(const d6_setup *s, const d6_state *st, d6_event *cmd) {
     bool shooters = false;
     for (int i = 0; i < s->n; i++)
         if (!d6_out(&st->c[i]) && s->c[i].side != s->c[a].side &&
-            is_ranged(s, d6_weapon_of(s, i)))
+            is_ranged(s, d6_weapon_now(s, st, i)))
             shooters = true;
     uint8_t parry = !shooters && code_value(d6_skill_code(s, a, d6_parry_skill_now(s, st, a))) >
                                      code_value(d6_skill_code(s, a, D6_SK_DODGE));
