@@ -638,3 +638,47 @@ Test(d6_holds, chances_of_a_disarm_exact_003_61) {
     cr_assert_float_eq(c.p_success, hit, 1e-9, "it has acted: the item drops on a hit");
     fray_fight_free(f);
 }
+
+/* A journal's bad words are refused by their field: an arm pin's option,
+ * a slam's object and a disarm that is not true or false. */
+Test(d6_holds, journal_bad_words_refused) {
+    fray_setup fs;
+    fray_fight *f = pinned_duel(&fs);
+    d6_fx_ok(f, "knight pin submit", (const int[]){2, 1, 1, 5, 4, 2}, 6);
+    size_t cap = 1 << 16, n = 0;
+    char *text = malloc(cap);
+    cr_assert_not_null(text);
+    for (int i = 0; i < fray_fight_events(f); i++) {
+        n += fray_event_json(f, i, text + n, cap - n - 1);
+        text[n++] = '\n';
+    }
+    text[n] = '\0';
+    static const struct {
+        const char *from, *to, *field;
+    } bad[] = {{"\"pin\":\"submit\"", "\"pin\":\"sideways\"", "command.pin"},
+               {"\"pin\":\"submit\"", "\"pin\":\"submit\",\"object\":\"wall\"", "command.object"},
+               {"\"grab\":\"arm-pin\"", "\"grab\":\"arm-pin\",\"disarm\":3", "command.disarm"},
+               {"\"pin\":\"submit\"", "\"pin\":\"submit\",\"resisted\":\"yes\"",
+                "command.resisted"}};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        char *copy = malloc(cap + 64);
+        cr_assert_not_null(copy);
+        const char *at = strstr(text, bad[k].from);
+        cr_assert_not_null(at, "%s", bad[k].from);
+        size_t head = (size_t)(at - text);
+        snprintf(copy, cap + 64, "%.*s%s%s", (int)head, text, bad[k].to,
+                 at + strlen(bad[k].from));
+        fray_fight_options o = {.journal = true, .facts = true, .until = 0};
+        fray_fight *g = NULL;
+        cr_assert_eq(fray_fight_new(&fs, 99, &o, NULL, NULL, &g), FRAY_OK);
+        fray_diag diag;
+        memset(&diag, 0, sizeof diag);
+        cr_assert_neq(fray_fight_replay_journal(g, copy, strlen(copy), NULL, &diag), FRAY_OK,
+                      "case %zu", k);
+        has(diag.message, bad[k].field);
+        fray_fight_free(g);
+        free(copy);
+    }
+    free(text);
+    fray_fight_free(f);
+}
