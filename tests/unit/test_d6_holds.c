@@ -219,6 +219,13 @@ Test(d6_holds, submit_not_resisted_003_23) {
     cr_assert(d6_out(&st->c[1]));
     cr_assert(st->over);
     cr_assert_eq(st->winner, 0);
+    char sum[2048];
+    fray_fight_summary(f, sum, sizeof sum);
+    has(sum, "out of the fight (submitted to an arm pin)");
+    fray_fight_view *v = NULL;
+    cr_assert_eq(fray_fight_view_new(f, NULL, &v), FRAY_OK);
+    cr_assert_str_eq(v->combatants[1].status, "fled", "yielded: out, alive (ruling 45)");
+    fray_fight_view_free(v);
     fray_fight_free(f);
     f = pinned_duel(&fs);
     d6_fx_ok(f, "knight pin submit", (const int[]){2, 1, 1, 5, 4, 2}, 6);

@@ -1004,7 +1004,7 @@ static void status_words(const d6_setup *s, const d6_state *st, int i, out *o) {
     if (c->flags & D6_F_UP)
         put(o, " (stayed up, -3D)");
     if (d6_out(c))
-        put(o, ", out of the fight");
+        put(o, ", out of the fight%s", c->submitted ? " (submitted to an arm pin)" : "");
     if (c->flags & D6_F_WAITING)
         put(o, ", waiting");
     if (c->aim_dice > 0)
