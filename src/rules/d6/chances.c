@@ -680,9 +680,10 @@ static fray_status count_hold(const d6_setup *s, const d6_state *st, const d6_ev
             q.defense.pips -= brk ? d6_part_penalty(st, t, D6_SK_LIFTING) : 0;
             q.defense_bonus = 5;
         }
-        snprintf(out->title, sizeof out->title, "%s %s's arm (arm pin)%s",
-                 brk ? "Break" : "Force a submission by", s->c[t].name,
-                 cmd->resisted ? ", resisted" : "");
+        if (snprintf(out->title, sizeof out->title,
+                     brk ? "Break %s's arm (arm pin)%s" : "Force %s to submit (arm pin)%s",
+                     s->c[t].name, cmd->resisted ? ", resisted" : "") >= (int)sizeof out->title)
+            out->title[sizeof out->title - 1] = '\0';
         snprintf(m, sizeof m, "%s against %s", brk ? "Physique or lifting" : "fighting",
                  cmd->resisted ? (brk ? "its Physique or lifting and armour roll + 5"
                                       : "its Agility roll + 5")
@@ -742,8 +743,10 @@ static fray_status count_hold(const d6_setup *s, const d6_state *st, const d6_ev
             g.tie = D6_TIE_BEATS;
         }
         int tw = d6_weapon_now(s, st, t);
-        snprintf(out->title, sizeof out->title, "Disarm %s of the %s with %s", s->c[t].name,
-                 tw >= 0 ? s->w[tw].name : "weapon", w >= 0 ? s->w[w].name : "bare hands");
+        if (snprintf(out->title, sizeof out->title, "Disarm %s of the %s with %s", s->c[t].name,
+                     tw >= 0 ? s->w[tw].name : "weapon", w >= 0 ? s->w[w].name : "bare hands") >=
+            (int)sizeof out->title)
+            out->title[sizeof out->title - 1] = '\0';
         snprintf(m, sizeof m, "a called shot at the item (%s +%dD)",
                  called ? called->title : "?", called ? called->dice : 0);
         add_text(out->modifiers, sizeof out->modifiers, m);
