@@ -267,6 +267,9 @@ typedef struct fray__ruleset {
     size_t (*event_narrate_hidden)(const void *setup, const uint8_t *ev,
                                    size_t len, const bool *hide, char *buf,
                                    size_t size);
+    /* state_meaning for one encounter (its loaded data), when the
+     * meaning depends on it; NULL: state_meaning. */
+    const char *(*state_meaning_of)(const void *data, int k);
 } fray__ruleset;
 
 /* The registry (rulesets.c): every ruleset built, NULL-terminated. */

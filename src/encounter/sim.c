@@ -309,7 +309,9 @@ FRAY_API const char *fray_sim_state_meaning(const fray_setup *setup, int k) {
     const char *m = NULL;
     if (k < 0 || k >= FRAY_SIM_STATES)
         return NULL;
-    if (setup && setup->rs->state_meaning)
+    if (setup && setup->rs->state_meaning_of)
+        m = setup->rs->state_meaning_of(setup->data, k);
+    else if (setup && setup->rs->state_meaning)
         m = setup->rs->state_meaning(k);
     return m ? m : fray_sim_state_name(k);
 }

@@ -356,7 +356,7 @@ Test(d6_grabs, flip_3D_then_get_up_003_13) {
     d6_state *st = d6_fx_st(f);
     cr_assert_eq(st->c[1].bp, S.c[1].b.body_points - 7);
     cr_assert_eq(d6_holder(st, 1), -1, "a flip holds nobody after");
-    cr_assert(st->c[1].flipped);
+    cr_assert_eq(st->c[1].down, D6_GROUND_FLIP, "on the ground, a flip's way (D7.7)");
     fray_diag diag;
     cr_assert_eq(try_cmd(f, "brigand attack knight", NULL, 0, &diag), FRAY_ERR_INVALID);
     cr_assert(strstr(diag.message, "getting up"), "%s", diag.message);
@@ -364,7 +364,7 @@ Test(d6_grabs, flip_3D_then_get_up_003_13) {
     d6_choose(&S, st, &cmd);
     cr_assert_eq(cmd.kind, D6_EV_GET_UP);
     d6_fx_ok(f, "brigand get-up", NULL, 0);
-    cr_assert(!st->c[1].flipped);
+    cr_assert_eq(st->c[1].down, D6_GROUND_NO);
     last_json(f, j, sizeof j);
     has(j, "\"fact\":\"get-up\"");
     d6_fx_ok(f, "next", (const int[]){5, 5, 5, 2, 2}, 5);

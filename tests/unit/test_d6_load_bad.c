@@ -200,7 +200,7 @@ static const bad_case cases[] = {
     {ENC "combatants:\n  - {id: a, name: A, statblock: Fighter, at: [0, 0], tactics: ranged}\n",
      "ranged", FRAY_ERR_PARSE, "tactics: ranged needs a weapon with ranges, and A has none"},
     {ENC "combatants:\n  - {id: a, name: A, statblock: Fighter, at: [0, 0], tactics: sniper}\n",
-     "sniper", FRAY_ERR_PARSE, "expected one of melee, ranged, grapple for tactics"},
+     "sniper", FRAY_ERR_PARSE, "expected one of melee, ranged, grapple, wrestle for tactics"},
     {ENC "combatants:\n  - {id: a, name: A, statblock: Fighter, at: [0, 0], side: X}\n"
          "  - {id: b, name: B, statblock: Fighter, at: [0, 0], side: X}\n",
      "- {id: a", FRAY_ERR_PARSE, "a fight needs at least two sides (got 1)"},

@@ -447,6 +447,9 @@ fail:
     return FRAY_OK;
 }
 
+static fray_status count_hold(const d6_setup *s, const d6_state *st, const d6_event *cmd,
+                              bool interrupt, fray_chances *out, fray_diag *diag);
+
 static fray_status one(const d6_setup *s, const d6_state *st, int who,
                        const char *command, fray_chances *out, fray_diag *diag) {
     memset(out, 0, sizeof *out);
@@ -474,7 +477,7 @@ static fray_status one(const d6_setup *s, const d6_state *st, int who,
                             command, s->c[who].name);
         goto done;
     }
-    if (cmd->kind != D6_EV_ATTACK) {
+    if (cmd->kind != D6_EV_ATTACK && cmd->kind != D6_EV_PIN && cmd->kind != D6_EV_SLAM) {
         rc = fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                             "%s rolls no dice against a foe: it has no chances to count",
                             d6_kind_title(cmd->kind));
@@ -501,6 +504,11 @@ static fray_status one(const d6_setup *s, const d6_state *st, int who,
     if (d6_check_cmd(s, now, cmd, why, sizeof why) != FRAY_OK) {
         rc = fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s",
                             why[0] ? why : "the rules refuse it now");
+        goto done;
+    }
+    if (cmd->kind != D6_EV_ATTACK || cmd->disarm) { /* holds.c's: an arm pin, a slam, a disarm */
+        snprintf(out->command, sizeof out->command, "%s", command);
+        rc = count_hold(s, st, cmd, interrupt, out, diag);
         goto done;
     }
     if (s->o.damage_bonus) {
@@ -578,8 +586,8 @@ fray_status d6_chances(const d6_setup *s, const d6_state *st, int who,
     }
     /* Every foe it may attack now: one attack, two attacks, an attack
      * and a dodge (or a parry, when it fights in melee). */
-    bool parry = d6_skill_code(s, who, d6_parry_skill(s, who)).dice * 3 +
-                     d6_skill_code(s, who, d6_parry_skill(s, who)).pips >
+    bool parry = d6_skill_code(s, who, d6_parry_skill_now(s, st, who)).dice * 3 +
+                     d6_skill_code(s, who, d6_parry_skill_now(s, st, who)).pips >
                  d6_skill_code(s, who, D6_SK_DODGE).dice * 3 +
                      d6_skill_code(s, who, D6_SK_DODGE).pips;
     const char *const forms[3] = {"", " actions 2", parry ? " parry" : " defend"};
@@ -601,5 +609,205 @@ fray_status d6_chances(const d6_setup *s, const d6_state *st, int who,
             }
         }
     }
+    return FRAY_OK;
+}
+
+/* ---- The arm pin and the disarm (holds.c; 003:17-24, 61) -----------------
+ * The chance that a break or a submission succeeds (meet or beat: the
+ * holder's roll against 2 x the target's dice (+ pips + protection), or
+ * against the target's own roll + 5, two Wild Dice counted exactly), and
+ * the chance that a disarm knocks the item away: P(hit) x P(the grip is
+ * not greater than the damage total), or P(hit) when the holder has
+ * acted. A slam, the arm pin's damage option and what the attack count
+ * refuses are refused in words. */
+
+static fray_status hold_refuse(fray_diag *diag, const char *what) {
+    return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "the chances of %s are not counted yet",
+                          what);
+}
+
+static void set_outcome(fray_chances *out, int k, const char *name, const mpq_t p, bool *cut) {
+    snprintf(out->outcomes[k].name, sizeof out->outcomes[k].name, "%s", name);
+    out->outcomes[k].p = ratio_of(p, cut);
+    out->outcomes[k].share = mpq_get_d(p);
+}
+
+static fray_status count_hold(const d6_setup *s, const d6_state *st, const d6_event *cmd,
+                              bool interrupt, fray_chances *out, fray_diag *diag) {
+    int a = cmd->actor;
+    if (cmd->kind == D6_EV_SLAM)
+        return hold_refuse(diag, "a slam or throw (003:15-16)");
+    if (cmd->kind == D6_EV_PIN && cmd->pin_op == D6_PIN_DAMAGE)
+        return hold_refuse(diag, "an arm pin's damage option (003:18)");
+    int t = cmd->kind == D6_EV_PIN ? d6_holding(st, a) : cmd->target;
+    if (t < 0)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s holds nobody", s->c[a].name);
+    out->target = t;
+    int pen = d6_wound_penalty(s, st, a) + (interrupt ? 1 : 0) -
+              d6_surprise_bonus(s, st, a, interrupt);
+    d6_success_query q, g;
+    memset(&q, 0, sizeof q);
+    memset(&g, 0, sizeof g);
+    q.wild_one = g.wild_one = (d6_wild_one)s->o.wild_one;
+    d6_code mods[2];
+    size_t nm = 0;
+    bool grip = false;
+    char m[200];
+    if (cmd->kind == D6_EV_PIN) {
+        bool brk = cmd->pin_op == D6_PIN_BREAK;
+        int k = brk ? D6_SK_LIFTING : D6_SK_FIGHTING;
+        if (!brk && st->c[a].agility_dice > 0)
+            return hold_refuse(diag, "a submission by one who stumbled");
+        d6_code pn = {-pen, 0};
+        q.skill = d6_code_add(brk ? d6_physique_or_lifting(s, a) : d6_skill_code(s, a, k), pn);
+        q.skill.pips -= d6_part_penalty(st, a, k);
+        int tpen = d6_wound_penalty(s, st, t);
+        if (!cmd->resisted) {
+            d6_code pl = d6_physique_or_lifting(s, t), ag = s->c[t].b.attr[D6_AGILITY];
+            int ar = s->c[t].b.armour;
+            int prot = ar >= 0 && ar < s->n_armour ? s->ar[ar].code.dice * 3 + s->ar[ar].code.pips
+                                                   : 0;
+            q.difficulty = brk ? 2 * pl.dice + pl.pips + prot : 2 * ag.dice;
+        } else {
+            if (!brk && st->c[t].agility_dice > 0)
+                return hold_refuse(diag, "a submission resisted by one who stumbled");
+            d6_code tp = {-tpen, 0};
+            d6_code c = brk ? d6_physique_or_lifting(s, t) : s->c[t].b.attr[D6_AGILITY];
+            int ar = s->c[t].b.armour;
+            if (brk && ar >= 0 && ar < s->n_armour)
+                c = d6_code_add(c, s->ar[ar].code);
+            q.defense_roll = true;
+            q.defense = d6_code_add(c, tp);
+            q.defense.pips -= brk ? d6_part_penalty(st, t, D6_SK_LIFTING) : 0;
+            q.defense_bonus = 5;
+        }
+        if (snprintf(out->title, sizeof out->title,
+                     brk ? "Break %s's arm (arm pin)%s" : "Force %s to submit (arm pin)%s",
+                     s->c[t].name, cmd->resisted ? ", resisted" : "") >= (int)sizeof out->title)
+            out->title[sizeof out->title - 1] = '\0';
+        snprintf(m, sizeof m, "%s against %s", brk ? "Physique or lifting" : "fighting",
+                 cmd->resisted ? (brk ? "its Physique or lifting and armour roll + 5"
+                                      : "its Agility roll + 5")
+                               : (brk ? "2 x its Physique or lifting dice + pips + armour"
+                                      : "2 x its Agility dice"));
+        add_text(out->modifiers, sizeof out->modifiers, m);
+    } else {
+        if (s->o.damage_bonus)
+            return hold_refuse(diag, "a disarm with damage-bonus: yes (the damage total grows "
+                                     "with the attack's margin)");
+        int w = d6_quick_weapon(s, st, a, cmd->weapon);
+        d6_attack_terms_t T;
+        d6_attack_terms(s, st, a, t, w, &T);
+        int sk = w >= 0 ? s->w[w].skill : D6_SK_FIGHTING;
+        const char *not =
+            d6_quick_now(st, a) ? "a disarm in a quick-draw round"
+            : cmd->weapon >= 0 && d6_ready_cost(s, st, a, cmd->weapon) > 0
+                ? "a disarm that draws its weapon"
+            : cmd->sight || d6_sight_of(s, cmd, a, t) ? "a disarm by or on one who is blind"
+            : d6_posture_row(st, t, T.ranged ? T.band : D6_BAND_POINT_BLANK)
+                ? "a disarm of one crouching or prone"
+            : w >= 0 && s->w[w].unwieldy ? "a disarm with an unwieldy weapon"
+            : d6_part_penalty(st, a, sk) ? "a disarm by one hurt in the hand or arm"
+            : st->c[a].agility_dice > 0 && d6_skill_attr[sk] == D6_AGILITY
+                ? "a disarm by one who stumbled"
+            : d6_stand_actions(st, a) ? "a disarm by one who is down"
+                                      : NULL;
+        if (not)
+            return hold_refuse(diag, not);
+        const d6_modifier_row *called = d6_called_row(cmd->called);
+        int aim = st->c[a].aim_dice > 0 && st->c[a].aim_target == t ? st->c[a].aim_dice : 0;
+        d6_code pn = {-(pen + cmd->actions - 1 - aim), 0};
+        q.skill = d6_code_add(T.skill, pn);
+        q.skill.pips += T.scale_attack;
+        q.difficulty = T.base + T.scale_difficulty;
+        int md = T.cover_dice + T.light_dice;
+        if (s->o.modifiers_roll) {
+            if (md > 0)
+                mods[nm++] = (d6_code){md, 0};
+            if (called && called->dice > 0)
+                mods[nm++] = (d6_code){called->dice, 0};
+        } else {
+            q.difficulty += 3 * md + (called ? called->standard : 0);
+        }
+        q.modifiers = mods;
+        q.n_modifiers = nm;
+        q.modifier_wild = s->o.modifier_wild;
+        q.floor = D6_DIFFICULTY_FLOOR;
+        grip = d6_turn_can_move_up(st, t);
+        if (grip) { /* 003:61: greater than the damage keeps it */
+            d6_code tp = {-d6_wound_penalty(s, st, t), 0};
+            g.skill = d6_code_add(d6_physique_or_lifting(s, t), tp);
+            g.skill.pips -= d6_part_penalty(st, t, D6_SK_LIFTING);
+            g.defense_roll = true;
+            g.defense = T.damage;
+            g.defense.pips += T.scale_damage;
+            g.tie = D6_TIE_BEATS;
+        }
+        int tw = d6_weapon_now(s, st, t);
+        if (snprintf(out->title, sizeof out->title, "Disarm %s of the %s with %s", s->c[t].name,
+                     tw >= 0 ? s->w[tw].name : "weapon", w >= 0 ? s->w[w].name : "bare hands") >=
+            (int)sizeof out->title)
+            out->title[sizeof out->title - 1] = '\0';
+        snprintf(m, sizeof m, "a called shot at the item (%s +%dD)",
+                 called ? called->title : "?", called ? called->dice : 0);
+        add_text(out->modifiers, sizeof out->modifiers, m);
+        add_text(out->modifiers, sizeof out->modifiers,
+                 grip ? "the holder has not acted: it moves its action up and keeps the item "
+                        "with a Physique or lifting total greater than the damage total"
+                      : "the holder has acted this round: the item drops on a hit");
+        add_text(out->modifiers, sizeof out->modifiers, "the difficulty never below 3");
+    }
+    fray_bigratio r, rg;
+    memset(&r, 0, sizeof r);
+    memset(&rg, 0, sizeof rg);
+    fray_status rc = d6_odds_check(&q, NULL, &r);
+    if (rc == FRAY_OK && grip)
+        rc = d6_odds_check(&g, NULL, &rg);
+    if (rc != FRAY_OK) {
+        fray_bigratio_free(&r);
+        fray_bigratio_free(&rg);
+        return big(rc, diag);
+    }
+    mpq_t p, keep, o;
+    mpq_inits(p, keep, o, NULL);
+    q_of(p, &r);
+    bool cut = false;
+    if (cmd->kind == D6_EV_PIN) {
+        bool brk = cmd->pin_op == D6_PIN_BREAK;
+        set_outcome(out, 0, brk ? "arm broken" : "submits", p, &cut);
+        mpq_set_ui(o, 1, 1);
+        mpq_sub(o, o, p);
+        set_outcome(out, 1, cmd->resisted ? "escapes" : "Strength Damage", o, &cut);
+        out->n_outcomes = 2;
+        out->p_success = mpq_get_d(p);
+    } else {
+        mpq_set_ui(o, 1, 1);
+        mpq_sub(o, o, p);
+        set_outcome(out, 0, "miss", o, &cut);
+        if (grip)
+            q_of(keep, &rg);
+        mpq_mul(keep, keep, p); /* hit and kept */
+        set_outcome(out, 1, "hit, item kept", keep, &cut);
+        mpq_sub(o, p, keep); /* hit and dropped */
+        set_outcome(out, 2, "item dropped", o, &cut);
+        out->n_outcomes = 3;
+        out->p_success = mpq_get_d(o);
+        out->n_tracks = 1; /* a disarm does no Body damage (D7.19) */
+        out->tracks[0] = s->o.health == D6_HEALTH_WOUNDS ? "Wound levels" : "Body Points";
+        out->n_damage = 1;
+        mpq_set_ui(o, 1, 1);
+        out->damage[0].p = ratio_of(o, &cut);
+        out->damage[0].share = 1;
+    }
+    out->p_drop = -1;
+    snprintf(out->assumed, sizeof out->assumed,
+             "every die fair, the Wild Die's 6s rolled again without end (counted exactly); "
+             "modifiers %s; success meets or beats (D7.13)%s; no damage counted%s",
+             s->o.modifiers_roll ? "rolled by the GM" : "at their standard values (+3 a die)",
+             cmd->kind == D6_EV_PIN ? "" : ", the grip must be greater (003:61)",
+             cut ? "; fractions longer than 38 digits shown to 18 decimal places" : "");
+    mpq_clears(p, keep, o, NULL);
+    fray_bigratio_free(&r);
+    fray_bigratio_free(&rg);
     return FRAY_OK;
 }

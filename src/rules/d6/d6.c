@@ -490,7 +490,9 @@ static bool same_c(const d6_cstate *a, const d6_cstate *b) {
            a->init == b->init && a->def_parry == b->def_parry &&
            a->aim_target == b->aim_target && a->aim_dice == b->aim_dice &&
            a->held_by == b->held_by && a->hold_kind == b->hold_kind &&
-           a->tangle == b->tangle && a->flipped == b->flipped;
+           a->tangle == b->tangle && a->down == b->down &&
+           a->dropped == b->dropped && a->hold_round == b->hold_round &&
+           a->submitted == b->submitted;
 }
 
 static bool rs_same(const void *pa, const void *pb) {
@@ -712,7 +714,9 @@ static void rs_count(const void *rfight, fray_sim_counts *c) {
     for (int i = 0; i < st->n; i++) {
         const d6_cstate *cs = &st->c[i];
         fray_sim_combatant_counts *cc = &c->c[i];
-        if (cs->wound == D6_W_DEAD)
+        if (cs->submitted) /* holds.c: yielded to an arm pin (003:22-24) */
+            cc->fled++;
+        else if (cs->wound == D6_W_DEAD)
             cc->dead++;
         else if (d6_out(cs) && cs->wound == D6_W_INCAP)
             cc->unconscious++;
@@ -748,6 +752,19 @@ static const char *rs_state_meaning(int k) {
         "Dead: 16 or more over the resistance, or raised past Mortally Wounded (core)",
         "none in D6: nobody leaves the fight"};
     return k >= 0 && k < FRAY_SIM_STATES ? m[k] : NULL;
+}
+
+/* In an encounter where a combatant plays `tactics: wrestle`, the one
+ * forced to submit by an arm pin (holds.c, 003:22-24) leaves the fight
+ * alive: "fled" counts it. */
+static const char *rs_state_meaning_of(const void *data, int k) {
+    const d6_setup *s = data;
+    bool wrestle = false;
+    for (int i = 0; s && i < s->n; i++)
+        wrestle |= s->c[i].tactics == D6_TAC_WRESTLE;
+    if (wrestle && k == FRAY_SIM_FLED)
+        return "yielded: forced to submit by an arm pin (003:22-24), out of the fight";
+    return rs_state_meaning(k);
 }
 
 /* The simulation fight in the state of `from`, every die still to come
@@ -824,6 +841,7 @@ const fray__ruleset fray__d6_ruleset = {
     .harm_name = rs_harm_name,
     .spent_name = rs_spent_name,
     .state_meaning = rs_state_meaning,
+    .state_meaning_of = rs_state_meaning_of,
     .view = rs_view,
     .event_names = rs_event_names,
     .sim_from = rs_sim_from,

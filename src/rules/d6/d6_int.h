@@ -106,6 +106,8 @@ typedef struct d6_block {
 
 enum d6_tactics { D6_TAC_MELEE, D6_TAC_RANGED,
                   D6_TAC_GRAPPLE, /* grabs.c: melee, choking when it can */
+                  D6_TAC_WRESTLE, /* holds.c: disarms, pins the arm, forces
+                                     a submission */
                   D6_TAC_KINDS };
 /* Cover: the share of the target an object hides (core). */
 enum d6_cover { D6_COVER_NONE, D6_COVER_QUARTER, D6_COVER_HALF,
@@ -253,16 +255,25 @@ typedef struct d6_cstate {
     uint8_t hold_kind;        /* grabs.c: the d6_grab it is held by */
     int16_t tangle;           /* grabs.c: entangled: the weapon's damage total
                                  to meet to get free; 0 free (003:63) */
-    uint8_t flipped;          /* grabs.c: flipped: its next turn is spent
-                                 getting up (003:13, D7.7) */
     uint8_t agility_dice;     /* off its next Agility-based roll (003:8) */
-    bool down;                /* knocked down: an action to stand (003:8) */
+    uint8_t down;             /* on the ground (d6_ground: how it ends): 0 on
+                                 its feet; knocked down or thrown, an action
+                                 to stand (003:8, 93); flipped, its whole
+                                 next turn getting up (003:13, D7.7) */
     uint8_t parts;            /* d6_part bits hurt: -1 to their totals (003:80-85) */
     int32_t passive_round;    /* chest hit: passive defense only this round */
     uint8_t posture;          /* d6_posture (003:91-93) */
     int32_t crouch_moved;     /* the round it last moved crouching (003:91) */
     int32_t mortal_round;     /* things.c: the round it became Mortally Wounded */
+    int32_t hold_round;       /* holds.c: the round its hold was made (an arm
+                                 pin's options come after it: 003:17) */
+    uint32_t dropped;         /* holds.c: weapons knocked from its hand
+                                 (bitmask, 003:61): it no longer holds them */
+    bool submitted;           /* holds.c: forced to submit by an arm pin
+                                 (003:22-24): out of the fight, unhurt by it */
 } d6_cstate;
+/* How being on the ground ends (d6_cstate.down; checklist D7.7). */
+enum d6_ground { D6_GROUND_NO, D6_GROUND_STAND, D6_GROUND_FLIP };
 
 typedef struct d6_state {
     int32_t round;            /* from 1 */
@@ -296,6 +307,10 @@ enum d6_kind {
     D6_EV_POSTURE,            /* crouch, prone or stand (003:91-93, options.c) */
     D6_EV_RUN,                /* things.c: run to x, y (core running) */
     D6_EV_BREAK,              /* things.c: break an object (003:51-59) */
+    D6_EV_PIN,                /* holds.c: an arm pin's option (003:17-24):
+                                 pin_op, resisted */
+    D6_EV_SLAM,               /* holds.c: lift and slam or throw the one held
+                                 (003:15-16): slam_into, two actions */
     D6_EV_KINDS
 };
 
@@ -350,8 +365,16 @@ enum d6_fact_kind {
                          c meters covered, d 1 made it */
     D6_FACT_BREAK,    /* things.c: who breaks object a: b damage total,
                          c resistance total, d result (d6_break_result) */
-    D6_FACT_MORTAL    /* things.c: who, Mortally Wounded, rolls Physique: a total,
+    D6_FACT_MORTAL,   /* things.c: who, Mortally Wounded, rolls Physique: a total,
                          b the count it must reach, c died */
+    D6_FACT_PIN,      /* holds.c: who, pinning other's arm, tries option a
+                         (d6_pin_op): b its total, c the difficulty, d the
+                         d6_pin_result */
+    D6_FACT_SLAM,     /* holds.c: who lifts other: a the lifting total, b
+                         15, c 1 lifted; d what it hits (d6_slam_into) */
+    D6_FACT_DISARM    /* holds.c: who keeps or drops weapon a (setup index)
+                         knocked by other: b its grip total (-1: no roll,
+                         it had acted), c the damage total, d 1 dropped */
 };
 enum d6_break_result { D6_BREAK_NONE, D6_BREAK_WEAKENED, D6_BREAK_DESTROYED };
 enum d6_roll_what { D6_ROLL_INIT, D6_ROLL_ATTACK, D6_ROLL_DEFENSE,
@@ -390,6 +413,10 @@ typedef struct d6_event {
     uint8_t object;           /* things.c: break: 1 + the object; 0 none */
     uint8_t trick;            /* things.c: attack: an acrobatic trick's
                                  difficulty (003:5); 0 none */
+    uint8_t pin_op;           /* pin: the d6_pin_op (holds.c, 003:18-24) */
+    uint8_t resisted;         /* pin: the one pinned resists (003:21, 24) */
+    uint8_t slam_into;        /* slam: the d6_slam_into it hits (003:15-16) */
+    uint8_t disarm;           /* attack: a disarm (003:61, holds.c) */
     uint16_t n_dice, n_facts;
     uint8_t dice[D6_EV_DICE];
     d6_fact facts[D6_EV_FACTS];
@@ -534,7 +561,7 @@ void d6_ready_now(const d6_setup *s, d6_state *st, int a, int w, d6_fact *f);
 /* ---- grabs.c: grabs, tackle, escape (seed 003:10-17, 30, 35, 65;
  * docs/rules/d6.md "Grabs") ---------------------------------------------- */
 enum d6_grab { D6_GRAB_NONE, D6_GRAB_HOLD, D6_GRAB_CHOKE, D6_GRAB_TACKLE,
-               D6_GRAB_FLIP, D6_GRABS };
+               D6_GRAB_FLIP, D6_GRAB_ARM_PIN /* holds.c (003:17) */, D6_GRABS };
 const char *d6_grab_word(int g);            /* "choke" */
 int d6_grab_of(const char *w, size_t n);    /* its d6_grab; -1 none */
 /* Who holds i (-1: free, or its holder is out of the fight). */
@@ -691,5 +718,39 @@ bool d6_run_choose(const d6_setup *s, const d6_state *st, int a, int nearest, in
                    d6_event *cmd);
 /* The most a run may cover (4 x Move) and a combatant's Move. */
 int d6_move_of(const d6_setup *s, int i);
+/* ---- holds.c: the arm pin, slam or throw, disarm (seed 003:15-24, 61;
+ * docs/rules/d6.md "Arm pin, slam and disarm") ------------------------ */
+enum d6_pin_op { D6_PIN_NONE, D6_PIN_DAMAGE, D6_PIN_BREAK, D6_PIN_SUBMIT, D6_PIN_OPS };
+enum d6_pin_result { D6_PIN_FAILED, D6_PIN_DONE, D6_PIN_ESCAPED };
+/* What a slam hits (003:15-16, 55-59): the ground, a wall, or a
+ * Toughness row. */
+enum d6_slam_into { D6_OBJ_GROUND, D6_OBJ_WALL, D6_OBJ_FLIMSY, D6_OBJ_TOUGH,
+                 D6_OBJ_STURDY, D6_OBJ_VERY_STURDY, D6_OBJ_REINFORCED, D6_OBJECTS };
+const char *d6_pin_word(int op);          /* "break" */
+int d6_pin_of(const char *w, size_t n);   /* -1: not one */
+const char *d6_slam_word(int o);          /* "very-sturdy" */
+int d6_slam_of(const char *w, size_t n);   /* -1: not one */
+d6_code d6_slam_toughness(int o);         /* 003:55-59 */
+/* The weapon i holds now (-1 bare-handed): readied, else its block's,
+ * none once knocked from its hand (003:61). */
+int d6_weapon_now(const d6_setup *s, const d6_state *st, int i);
+/* The code i parries with now: its melee weapon's skill, else fighting. */
+int d6_parry_skill_now(const d6_setup *s, const d6_state *st, int i);
+/* What the arm pin, slam and disarm forbid the command (rules words). */
+fray_status d6_holds_check(const d6_setup *s, const d6_state *st, const d6_event *cmd,
+                           char *why, size_t size);
+/* The arm pin's options and the slam, applied (pen: the actor's dice off
+ * every roll this round: wounds, an interrupt). */
+bool d6_holds_apply(d6_run *r, int pen);
+/* A disarm with weapon w (-1 bare hands) that hit (003:61): the damage
+ * total, the grip, the drop. */
+bool d6_disarm_hit(d6_run *r, int a, int t, int w, int at, int diff);
+/* The called shot a disarm of t's weapon takes (003:40-42, from the
+ * weapon's length): 1 large, 2 small; 0 t holds none. */
+int d6_disarm_size(const d6_setup *s, const d6_state *st, int t);
+/* The tactics (tactics: wrestle, and anyone pinned or holding a pin). */
+bool d6_holds_choose(const d6_setup *s, const d6_state *st, int a, d6_event *cmd);
+/* The better of Physique and lifting (003:19, 61, 65). */
+d6_code d6_physique_or_lifting(const d6_setup *s, int i);
 
 #endif

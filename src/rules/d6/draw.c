@@ -125,9 +125,9 @@ d6_code d6_quick_initiative(const d6_setup *s, const d6_state *st, int i) {
 int d6_quick_weapon(const d6_setup *s, const d6_state *st, int a, int w) {
     if (w < 0 && d6_quick_now(st, a))
         return st->c[a].qd_weapon;
-    if (w < 0 && st->c[a].ready_w > 0)
-        return st->c[a].ready_w - 1; /* readied (003:101) */
-    return w >= 0 ? w : d6_weapon_of(s, a);
+    if (w < 0)
+        return d6_weapon_now(s, st, a); /* readied (003:101); none once knocked away */
+    return w;
 }
 
 int d6_quick_penalty(const d6_state *st, int a, int actions) {
@@ -236,7 +236,7 @@ int d6_hand_weapon(const d6_setup *s, int a, int given, int w, int k) {
 /* ---- Readying a weapon (003:101) ---------------------------------------- */
 
 static int in_hand(const d6_setup *s, const d6_state *st, int a) {
-    return st->c[a].ready_w > 0 ? st->c[a].ready_w - 1 : d6_weapon_of(s, a);
+    return d6_weapon_now(s, st, a); /* holds.c: none once knocked away (003:61) */
 }
 
 int d6_ready_cost(const d6_setup *s, const d6_state *st, int a, int w) {

@@ -15,7 +15,7 @@
 #include <string.h>
 
 static const char *const grab_words[D6_GRABS] = {"blow", "hold", "choke", "tackle",
-                                                          "flip"};
+                                                          "flip", "arm-pin"};
 
 const char *d6_grab_word(int g) {
     return g >= 0 && g < D6_GRABS ? grab_words[g] : "?";
@@ -67,11 +67,15 @@ fray_status d6_grab_check(const d6_setup *s, const d6_state *st,
     if (h >= 0 && cmd->kind == D6_EV_MOVE)
         return refuse(why, size, "%s is held by %s: it must escape before it moves", an,
                       s->c[h].name);
-    if (st->c[a].flipped && cmd->kind != D6_EV_GET_UP)
+    /* on the ground (D7.7): after a flip, the whole turn is getting up
+     * (`get-up`, or `stand`); `get-up` stands one knocked down too */
+    bool standing_up = cmd->kind == D6_EV_GET_UP ||
+                       (cmd->kind == D6_EV_POSTURE && cmd->posture == D6_POSTURE_STANDING);
+    if (st->c[a].down == D6_GROUND_FLIP && !standing_up)
         return refuse(why, size, "%s was flipped: it spends this turn getting up "
                                  "(get-up)%s", an, "");
-    if (!st->c[a].flipped && cmd->kind == D6_EV_GET_UP)
-        return refuse(why, size, "%s is not on the ground from a flip%s", an, "");
+    if (!st->c[a].down && cmd->kind == D6_EV_GET_UP)
+        return refuse(why, size, "%s is not on the ground%s", an, "");
     bool freeing = cmd->kind == D6_EV_BREAK_FREE || cmd->kind == D6_EV_SLIP_FREE;
     if (st->c[a].tangle > 0 && !freeing)
         return refuse(why, size, "%s is entangled: it may only break free or slip free%s",
@@ -105,7 +109,7 @@ static d6_code strength(const d6_setup *s, int a) {
 static long value(d6_code c) { return (long)c.dice * 3 + c.pips; }
 
 /* The better of Physique and lifting (003:65). */
-static d6_code physique_or_lifting(const d6_setup *s, int i) {
+d6_code d6_physique_or_lifting(const d6_setup *s, int i) {
     d6_code p = s->c[i].b.attr[D6_PHYSIQUE], l = d6_skill_code(s, i, D6_SK_LIFTING);
     return value(l) > value(p) ? l : p;
 }
@@ -136,11 +140,13 @@ bool d6_grab_hit(d6_run *r, int a, int t, int at, int diff) {
         d6_code ground = {3, 0};
         if (!d6_run_roll(r, ground, false, a, D6_ROLL_DAMAGE, &dmg))
             return false;
-        r->st->c[t].flipped = 1;
+        r->st->c[t].down = D6_GROUND_FLIP; /* one state on the ground (D7.7) */
+        r->st->c[t].posture = D6_POSTURE_PRONE;
         d6_run_fact(r, D6_FACT_GRAB, a, t, g, 0, 0, 0);
         return d6_run_harm(r, a, t, dmg);
     }
-    if (!d6_run_roll(r, strength(s, a), true, a, D6_ROLL_DAMAGE, &dmg))
+    if (g != D6_GRAB_ARM_PIN && /* holds.c: the pin itself does no damage */
+        !d6_run_roll(r, strength(s, a), true, a, D6_ROLL_DAMAGE, &dmg))
         return false;
     if (g == D6_GRAB_HOLD) {
         int less = 0; /* 003:14: -3D or more, the player's choice */
@@ -148,12 +154,13 @@ bool d6_grab_hit(d6_run *r, int a, int t, int at, int diff) {
         if (!d6_run_modifier(r, a, n, &less))
             return false;
         dmg -= less;
-    } else if (s->o.damage_bonus) {
+    } else if (s->o.damage_bonus && g != D6_GRAB_ARM_PIN) {
         dmg += (at - diff + 4) / 5; /* choke, tackle: "plus any modifiers" */
     }
     d6_cstate *c = &r->st->c[t];
     c->held_by = (int8_t)(a + 1);
     c->hold_kind = (uint8_t)g;
+    c->hold_round = r->st->round;
     d6_run_fact(r, D6_FACT_GRAB, a, t, g, 0, 0, 0);
     if (dmg > 0)
         return d6_run_harm(r, a, t, dmg);
@@ -178,16 +185,18 @@ bool d6_grab_apply(d6_run *r) {
         r->ev->target = (int8_t)t;
         return d6_run_harm(r, a, t, dmg);
     }
-    if (r->ev->kind == D6_EV_GET_UP) {
-        st->c[a].flipped = 0;
-        d6_run_fact(r, D6_FACT_GET_UP, a, -1, 0, 0, 0, 0);
+    if (r->ev->kind == D6_EV_GET_UP) { /* D7.7: as its state on the ground says */
+        bool flip = st->c[a].down == D6_GROUND_FLIP;
+        st->c[a].down = D6_GROUND_NO;
+        st->c[a].posture = D6_POSTURE_STANDING;
+        d6_run_fact(r, flip ? D6_FACT_GET_UP : D6_FACT_STAND, a, -1, 0, 0, 0, 0);
         return true;
     }
     if (r->ev->kind == D6_EV_BREAK_FREE || r->ev->kind == D6_EV_SLIP_FREE) {
         bool slip = r->ev->kind == D6_EV_SLIP_FREE;
         int tot = 0, need = st->c[a].tangle;
         if (need <= 0 || !d6_run_roll(r, slip ? agility_or_acrobatics(s, a)
-                                              : physique_or_lifting(s, a),
+                                              : d6_physique_or_lifting(s, a),
                                       true, a, D6_ROLL_ATTACK, &tot))
             return false;
         bool out = tot >= need; /* 003:63: meets or beats */
@@ -200,8 +209,8 @@ bool d6_grab_apply(d6_run *r) {
     if (h < 0)
         return false;
     int mine = 0, theirs = 0;
-    if (!d6_run_roll(r, physique_or_lifting(s, a), true, a, D6_ROLL_ATTACK, &mine) ||
-        !d6_run_roll(r, physique_or_lifting(s, h), true, h, D6_ROLL_DEFENSE, &theirs))
+    if (!d6_run_roll(r, d6_physique_or_lifting(s, a), true, a, D6_ROLL_ATTACK, &mine) ||
+        !d6_run_roll(r, d6_physique_or_lifting(s, h), true, h, D6_ROLL_DEFENSE, &theirs))
         return false;
     /* D7.14, escape-tie: a tie goes to the holder (default) or the escapee */
     bool free_now = mine > theirs || (mine == theirs && s->o.escape_tie_escapee);
@@ -220,12 +229,12 @@ void d6_grab_release_mover(d6_run *r, int a) {
 }
 
 bool d6_grab_choose(const d6_setup *s, const d6_state *st, int a, d6_event *cmd) {
-    if (st->c[a].flipped) {
+    if (st->c[a].down == D6_GROUND_FLIP) {
         cmd->kind = D6_EV_GET_UP;
         return true;
     }
     if (st->c[a].tangle > 0 && !d6_out(&st->c[a])) {
-        cmd->kind = value(agility_or_acrobatics(s, a)) > value(physique_or_lifting(s, a))
+        cmd->kind = value(agility_or_acrobatics(s, a)) > value(d6_physique_or_lifting(s, a))
                         ? D6_EV_SLIP_FREE
                         : D6_EV_BREAK_FREE;
         return true;
@@ -235,10 +244,12 @@ bool d6_grab_choose(const d6_setup *s, const d6_state *st, int a, d6_event *cmd)
         cmd->kind = D6_EV_ESCAPE;
         return true;
     }
-    if (h >= 0 && value(physique_or_lifting(s, a)) >= value(physique_or_lifting(s, h))) {
+    if (h >= 0 && value(d6_physique_or_lifting(s, a)) >= value(d6_physique_or_lifting(s, h))) {
         cmd->kind = D6_EV_ESCAPE; /* held by one no stronger: it escapes */
         return true;
     }
+    if (d6_holds_choose(s, st, a, cmd)) /* holds.c: tactics: wrestle */
+        return true;
     if (d6_holding(st, a) >= 0 && (st->c[a].flags & D6_F_MOVED) == 0) {
         cmd->kind = D6_EV_SQUEEZE;
         return true;
@@ -252,9 +263,9 @@ bool d6_grab_choose(const d6_setup *s, const d6_state *st, int a, d6_event *cmd)
         if (t == a || s->c[t].side == s->c[a].side || d6_out(&st->c[t]) ||
             d6_holder(st, t) >= 0 || s->c[t].cover == D6_COVER_FULL ||
             d6_band(s, -1, d6_distance(st, a, t)) != D6_BAND_POINT_BLANK ||
-            value(physique_or_lifting(s, t)) > value(physique_or_lifting(s, a)))
+            value(d6_physique_or_lifting(s, t)) > value(d6_physique_or_lifting(s, a)))
             continue;
-        if (best < 0 || value(physique_or_lifting(s, t)) < value(physique_or_lifting(s, best)))
+        if (best < 0 || value(d6_physique_or_lifting(s, t)) < value(d6_physique_or_lifting(s, best)))
             best = t;
     }
     if (best < 0)

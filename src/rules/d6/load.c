@@ -92,7 +92,7 @@ static const char *const light_words[] = {"full", "poor", "moonlit", "dark"};
 static const uint8_t light_dice[] = {0, 1, 2, 4};
 static const char *const cover_words[] = {"none", "quarter", "half",
                                           "three-quarters", "full"};
-static const char *const tactics_words[] = {"melee", "ranged", "grapple"};
+static const char *const tactics_words[] = {"melee", "ranged", "grapple", "wrestle"};
 static const char *const escape_tie_words[] = {"holder", "escapee"};
 
 /* The options (docs/file-formats.md "D6 files"), in the order of d6_options. */
@@ -748,7 +748,7 @@ static fray_status read_combatant(dl *L, const yn *it) {
     }
     x = c.b.weapon >= 0 && is_ranged(&s->w[c.b.weapon]) ? D6_TAC_RANGED : D6_TAC_MELEE;
     if ((v = yr_get(it, "tactics"))) {
-        if ((st = yr_choice(&L->r, v, "tactics", tactics_words, 3, &x)) != FRAY_OK)
+        if ((st = yr_choice(&L->r, v, "tactics", tactics_words, 4, &x)) != FRAY_OK)
             return st;
         if (x == D6_TAC_RANGED && !has_ranged(s, &c.b))
             return FAIL(L, v, "tactics: ranged needs a weapon with ranges, and %.40s has none "
@@ -1260,7 +1260,7 @@ fray_status d6_vary(d6_setup *s, const char *key, const char *value, fray_diag *
             c->cover = (uint8_t)x;
         return st;
     default: /* VK_TACTICS */
-        if ((st = vary_word(key, value, tactics_words, 3, &x, diag)) != FRAY_OK)
+        if ((st = vary_word(key, value, tactics_words, 4, &x, diag)) != FRAY_OK)
             return st;
         if (x == D6_TAC_RANGED && !has_ranged(s, b))
             return fray__diag_set(diag, FRAY_ERR_INVALID, 0,

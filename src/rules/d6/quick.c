@@ -59,10 +59,10 @@ _Static_assert(sizeof(void *) != 8 || sizeof(d6_weapon) == 80,
 _Static_assert(sizeof(void *) != 8 || sizeof(d6_setup) == 16240,
                "quick.c: a new setup field: refuse it in d6_loop_prepare unless "
                "it changes nothing in the loop's fights, then update this size");
-_Static_assert(sizeof(void *) != 8 || sizeof(d6_cstate) == 56,
+_Static_assert(sizeof(void *) != 8 || sizeof(d6_cstate) == 68,
                "quick.c: a new combatant state field: refuse it in d6_loop_state_ok "
                "or keep it up in the loop as rules.c does, then update this size");
-_Static_assert(sizeof(void *) != 8 || sizeof(d6_state) == 1880,
+_Static_assert(sizeof(void *) != 8 || sizeof(d6_state) == 2264,
                "quick.c: a new field in the fight's state: if rules.c keeps it up "
                "in the loop's fights, do the same in d6_loop_run; then update this size");
 
@@ -102,7 +102,7 @@ void d6_loop_prepare(const d6_setup *s, d6_loop *q) {
     for (int i = 0; i < s->n; i++) {
         const d6_combatant *c = &s->c[i];
         const d6_block *b = &c->b;
-        if (c->side < 0 || c->side >= D6_MAX_SIDES || c->tactics == D6_TAC_GRAPPLE ||
+        if (c->side < 0 || c->side >= D6_MAX_SIDES || c->tactics == D6_TAC_GRAPPLE || c->tactics == D6_TAC_WRESTLE ||
             c->tactics >= D6_TAC_KINDS || c->surprise != D6_SURPRISE_NONE || c->blind ||
             c->posture != D6_POSTURE_STANDING || c->cover > D6_COVER_FULL ||
             b->scale != s->c[0].b.scale || b->armour >= s->n_armour)
@@ -175,7 +175,7 @@ bool d6_loop_state_ok(const d6_loop *q, const d6_state *st) {
     for (int i = 0; i < st->n; i++) {
         const d6_cstate *c = &st->c[i];
         if (c->aim_dice || c->aim_target || c->qd_attacks || c->ready_w || c->held_by ||
-            c->tangle || c->flipped || c->agility_dice || c->down || c->parts ||
+            c->tangle || c->agility_dice || c->down || c->parts || c->dropped || c->submitted ||
             c->passive_round >= st->round || c->posture != D6_POSTURE_STANDING ||
             c->wound >= D6_W_LEVELS)
             return false;

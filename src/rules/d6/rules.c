@@ -16,12 +16,14 @@ static const char *const kind_words[D6_EV_KINDS] = {"begin", "next", "attack",
                                                     "defend", "move", "wait", "aim",
                                                     "quick-draw", "ready",
                                                     "squeeze", "escape", "break-free", "slip-free",
-                                                    "get-up", "posture", "run", "break"};
+                                                    "get-up", "posture", "run", "break", "pin",
+                                                    "slam"};
 static const char *const kind_titles[D6_EV_KINDS] = {"Begin", "Next round", "Attack",
                                                      "Defense", "Move", "Wait", "Aim",
                                                      "Quick draw", "Ready",
                                                      "Squeeze", "Escape", "Break free", "Slip free",
-                                                     "Get up", "Posture", "Run", "Break"};
+                                                     "Get up", "Posture", "Run", "Break",
+                                                     "Arm pin", "Slam"};
 static const char *const wound_names[D6_W_LEVELS] = {
     "unhurt", "Stunned", "Wounded", "Severely Wounded", "Incapacitated",
     "Mortally Wounded", "Dead"};
@@ -315,6 +317,8 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
     a = cmd->actor;
     const d6_cstate *ca = &st->c[a];
     fray_status held = d6_grab_check(s, st, cmd, why, size); /* grabs.c */
+    if (held == FRAY_OK)
+        held = d6_holds_check(s, st, cmd, why, size); /* holds.c */
     if (held != FRAY_OK)
         return held;
     if (cmd->kind == D6_EV_READY) /* draw.c (003:101) */
@@ -589,7 +593,7 @@ static d6_code penalised(d6_code c, int dice) {
 static bool defend(d6_run *r, int a, bool full, bool parry, int pen) {
     d6_cstate *c = &r->st->c[a];
     int tot;
-    int skill = parry ? d6_parry_skill(r->s, a) : D6_SK_DODGE;
+    int skill = parry ? d6_parry_skill_now(r->s, r->st, a) : D6_SK_DODGE;
     pen += d6_agility_take(r->st, a, skill); /* a stumble (003:8) */
     if (!roll(r, penalised(d6_skill_code(r->s, a, skill), pen), true, a,
               D6_ROLL_DEFENSE, &tot))
@@ -660,12 +664,15 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim,
     fact(r, D6_FACT_ATTACK, a, t, at, diff, hit, T.ranged ? T.band : D6_BAND_BEYOND);
     if (!hit)
         return true;
+    if (ev->disarm)
+        return d6_disarm_hit(r, a, t, w, at, diff); /* holds.c (003:61) */
     if (ev->grab)
         return d6_grab_hit(r, a, t, at, diff);
     if (ev->option == D6_OPT_KNOCKDOWN || ev->option == D6_OPT_PUSH) {
         /* 003:8: no damage; -2D off its next Agility roll; down */
         st->c[t].agility_dice = 2;
-        st->c[t].down = st->c[t].down || ev->option == D6_OPT_KNOCKDOWN;
+        if (ev->option == D6_OPT_KNOCKDOWN && !st->c[t].down)
+            st->c[t].down = D6_GROUND_STAND;
         if (st->c[t].down)
             st->c[t].posture = D6_POSTURE_PRONE; /* 003:93: forced down */
         fact(r, D6_FACT_STUMBLE, t, a, 2, ev->option == D6_OPT_KNOCKDOWN, 0, 0);
@@ -780,7 +787,8 @@ fray_status d6_apply(d6_run *r) {
         if (ev->option || ev->called || sight || ev->location) {
             int op, om, ostd, odmg;
             d6_attack_mods(ev, sight, &op, &om, &ostd, &odmg);
-            fact(r, D6_FACT_OPTION, a, ev->target, ev->option, ev->called, ostd, odmg);
+            fact(r, D6_FACT_OPTION, a, ev->target, ev->option, ev->called, ostd,
+                 ev->disarm ? 0 : odmg); /* a disarm adds no damage (holds.c) */
         }
         for (int k = 0; k < n && !d6_out(&st->c[ev->target]); k++)
             if (!attack_once(r, a, ev->target, d6_hand_weapon(s, a, ev->weapon, w, k), pen,
@@ -834,11 +842,17 @@ fray_status d6_apply(d6_run *r) {
         if (!d6_things_apply(r))
             return done(r);
         break;
+    case D6_EV_PIN: /* holds.c (003:15-24) */
+    case D6_EV_SLAM:
+        if (!d6_holds_apply(r, pen))
+            return done(r);
+        break;
     case D6_EV_POSTURE: /* 003:93: free when willing; standing when down an action */
-        if (ca->down) {
-            ca->down = false;
+        if (ca->down) { /* after a flip, its whole turn (003:13, D7.7) */
+            fact(r, ca->down == D6_GROUND_FLIP ? D6_FACT_GET_UP : D6_FACT_STAND, a, -1, 0, 0,
+                 0, 0);
+            ca->down = D6_GROUND_NO;
             ca->posture = D6_POSTURE_STANDING;
-            fact(r, D6_FACT_STAND, a, -1, 0, 0, 0, 0);
             break;
         }
         ca->posture = ev->posture;
@@ -891,7 +905,7 @@ void d6_choose(const d6_setup *s, const d6_state *st, d6_event *cmd) {
     cmd->actor = (int8_t)a;
     if (d6_grab_choose(s, st, a, cmd))
         return;
-    int w = d6_weapon_of(s, a);
+    int w = d6_weapon_now(s, st, a); /* holds.c: none once knocked away */
     bool ranged = is_ranged(s, w);
     int best = -1, nearest = -1, near_d = 0, in_reach = 0, friends = 0;
     for (int i = 0; i < s->n; i++) {
@@ -930,9 +944,9 @@ void d6_choose(const d6_setup *s, const d6_state *st, d6_event *cmd) {
     bool shooters = false;
     for (int i = 0; i < s->n; i++)
         if (!d6_out(&st->c[i]) && s->c[i].side != s->c[a].side &&
-            is_ranged(s, d6_weapon_of(s, i)))
+            is_ranged(s, d6_weapon_now(s, st, i)))
             shooters = true;
-    uint8_t parry = !shooters && code_value(d6_skill_code(s, a, d6_parry_skill(s, a))) >
+    uint8_t parry = !shooters && code_value(d6_skill_code(s, a, d6_parry_skill_now(s, st, a))) >
                                      code_value(d6_skill_code(s, a, D6_SK_DODGE));
     cmd->parry = parry;
     bool passive = st->c[a].passive_round == st->round; /* 003:82 */

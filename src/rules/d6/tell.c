@@ -155,6 +155,7 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
                 f->a == D6_GRAB_TACKLE  ? "tackles"
                 : f->a == D6_GRAB_CHOKE ? "chokes"
                 : f->a == D6_GRAB_FLIP  ? "flips to the ground"
+                : f->a == D6_GRAB_ARM_PIN ? "pins the arm of"
                                         : "holds",
                 nm(s, f->other));
             break;
@@ -237,13 +238,60 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
                                                       : (f->b == 1 ? "minute" : "minutes"),
                 f->c ? "dies" : "lives on");
             break;
+        case D6_FACT_PIN: { /* holds.c (003:17-24) */
+            static const char *const what[D6_PIN_OPS] = {"", "its Strength Damage",
+                                                         "to break the arm",
+                                                         "to force a submission"};
+            int op = f->a > 0 && f->a < D6_PIN_OPS ? f->a : 0;
+            if (op == D6_PIN_DAMAGE) {
+                put(&o, "%s, pinning %s's arm, does its Strength Damage.\n", nm(s, f->who),
+                    nm(s, f->other));
+                break;
+            }
+            put(&o, "%s, pinning %s's arm, tries %s: %d against %d%s, %s.\n", nm(s, f->who),
+                nm(s, f->other), what[op], f->b, f->c,
+                ev->resisted ? " (resisted: its turn moved up)" : "",
+                f->d == D6_PIN_ESCAPED ? "it fails and the arm slips free"
+                : f->d == D6_PIN_FAILED ? "it fails: its Strength Damage instead"
+                : op == D6_PIN_BREAK    ? "the arm breaks"
+                                        : "forced to the ground, it submits: out of the fight");
+            break;
+        }
+        case D6_FACT_SLAM:
+            if (!f->c)
+                put(&o, "%s tries to lift %s: lifting %d against %d, not lifted (the hold "
+                        "kept).\n", nm(s, f->who), nm(s, f->other), f->a, f->b);
+            else
+                put(&o, "%s lifts %s (lifting %d against %d) and slams it into %s (%dD).\n",
+                    nm(s, f->who), nm(s, f->other), f->a, f->b,
+                    f->d == D6_OBJ_GROUND ? "the ground" : f->d == D6_OBJ_WALL ? "a wall"
+                                                                           : d6_slam_word(f->d),
+                    d6_slam_toughness(f->d).dice);
+            break;
+        case D6_FACT_DISARM: {
+            const char *wn = f->a >= 0 && f->a < s->n_weapons ? s->w[f->a].name : "weapon";
+            if (f->b < 0)
+                put(&o, "%s has acted this round: its %s drops (damage %d).\n", nm(s, f->who), wn,
+                    f->c);
+            else
+                put(&o, "%s moves its action up to keep its %s: %d against the damage %d, %s.\n",
+                    nm(s, f->who), wn, f->b, f->c, f->d ? "it drops it" : "it keeps it");
+            break;
+        }
         case D6_FACT_OPTION: { /* options.c */
             char w[160];
             d6_option_words(ev, w, sizeof w);
-            put(&o, "%s attacks (%s): %+d to the difficulty (standard), %+dD damage%s.\n",
-                nm(s, f->who), w[0] == ' ' ? w + 1 : w, f->c, f->d,
-                f->b ? " (a called shot's hit: +1D damage; knocking the item away is a disarm)"
-                     : "");
+            if (ev->disarm) /* holds.c (003:61) */
+                put(&o, "%s tries to knock %s's weapon away (%s): %+d to the difficulty "
+                        "(standard); on a hit, the damage total against its grip, no Body "
+                        "damage.\n",
+                    nm(s, f->who), nm(s, f->other), w[0] == ' ' ? w + 1 : w, f->c);
+            else
+                put(&o, "%s attacks (%s): %+d to the difficulty (standard), %+dD damage%s.\n",
+                    nm(s, f->who), w[0] == ' ' ? w + 1 : w, f->c, f->d,
+                    f->b ? " (a called shot's hit: +1D damage; knocking the item away is a "
+                           "disarm)"
+                         : "");
             break;
         }
         default:
@@ -260,7 +308,8 @@ static const char *const fact_words[] = {"initiative", "round", "attack", "defen
                                          "grab", "escape", "release", "entangle",
                                          "free", "get-up", "option", "stumble", "stand",
                                          "location", "knockout", "posture",
-                                         "trick", "run", "break", "mortal"};
+                                         "trick", "run", "break", "mortal", "pin", "slam",
+                                         "disarm"};
 
 size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
                      size_t size) {
@@ -316,6 +365,12 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
     }
     if (ev->kind == D6_EV_POSTURE)
         put(&o, ",\"posture\":\"%s\"", d6_posture_word(ev->posture));
+    if (ev->kind == D6_EV_ATTACK && ev->disarm) /* holds.c */
+        put(&o, ",\"disarm\":true");
+    if (ev->kind == D6_EV_PIN)
+        put(&o, ",\"pin\":\"%s\"%s", d6_pin_word(ev->pin_op), ev->resisted ? ",\"resisted\":true" : "");
+    if (ev->kind == D6_EV_SLAM)
+        put(&o, ",\"into\":\"%s\"", d6_slam_word(ev->slam_into));
     put(&o, "},\"given\":%s,\"dice\":[", ev->given ? "true" : "false");
     for (int i = 0; i < ev->n_dice; i++)
         put(&o, "%s%d", i ? "," : "", ev->dice[i]);
@@ -412,6 +467,24 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
         case D6_FACT_POSTURE:
             put(&o, ",\"posture\":\"%s\"", d6_posture_word(f->a));
             break;
+        case D6_FACT_PIN: /* holds.c */
+            put(&o, ",\"pin\":\"%s\"", d6_pin_word(f->a));
+            if (f->a != D6_PIN_DAMAGE)
+                put(&o, ",\"total\":%d,\"difficulty\":%d", f->b, f->c);
+            put(&o, ",\"result\":\"%s\"",
+                f->d == D6_PIN_ESCAPED ? "escaped" : f->d == D6_PIN_FAILED ? "failed"
+                : f->a == D6_PIN_BREAK ? "broken" : f->a == D6_PIN_SUBMIT ? "submits" : "done");
+            break;
+        case D6_FACT_SLAM:
+            put(&o, ",\"total\":%d,\"difficulty\":%d,\"result\":\"%s\",\"into\":\"%s\"", f->a,
+                f->b, f->c ? "lifted" : "not lifted", d6_slam_word(f->d));
+            break;
+        case D6_FACT_DISARM:
+            put(&o, ",\"weapon\":\"%s\"", f->a >= 0 && f->a < s->n_weapons ? s->w[f->a].name : "?");
+            if (f->b >= 0)
+                put(&o, ",\"total\":%d", f->b);
+            put(&o, ",\"damage\":%d,\"result\":\"%s\"", f->c, f->d ? "dropped" : "kept");
+            break;
         case D6_FACT_STUMBLE:
             put(&o, ",\"agility_dice\":%d,\"down\":%s", f->a, f->b ? "true" : "false");
             break;
@@ -503,7 +576,7 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
     if (k < 0)
         BAD("command.action", "expected an action: begin, next, attack, defend, move, wait, aim, "
                              "quick-draw, ready, squeeze, escape, break-free, slip-free, get-up, "
-                             "posture, run or break");
+                             "posture, run, break, pin or slam");
     ev->kind = (uint8_t)k;
     if ((v = json_object_get(c, "actor"))) {
         int i = json_is_string(v) ? who_of(s, json_string_value(v), strlen(json_string_value(v))) : -1;
@@ -513,7 +586,8 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
     }
     if ((v = json_object_get(c, "target"))) {
         int i = json_is_string(v) ? who_of(s, json_string_value(v), strlen(json_string_value(v))) : -1;
-        if (i < 0 || (k != D6_EV_ATTACK && k != D6_EV_AIM && k != D6_EV_SQUEEZE))
+        if (i < 0 || (k != D6_EV_ATTACK && k != D6_EV_AIM && k != D6_EV_SQUEEZE &&
+                      k != D6_EV_PIN && k != D6_EV_SLAM))
             BAD("command.target", "expected a combatant's id (an attack's or aim's target)");
         ev->target = (int8_t)i;
     }
@@ -545,7 +619,7 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
                                                strlen(json_string_value(v)))
                                   : -1;
         if (g < 0 || k != D6_EV_ATTACK)
-            BAD("command.grab", "expected hold, choke, tackle or flip (an attack's grab)");
+            BAD("command.grab", "expected hold, choke, tackle, flip or arm-pin (an attack's grab)");
         ev->grab = (uint8_t)g;
     }
     if ((v = json_object_get(c, "hold_dice"))) {
@@ -630,6 +704,35 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
     }
     if (k == D6_EV_READY && ev->weapon < 0)
         BAD("command.weapon", "expected the weapon readied (003:101)");
+    if ((v = json_object_get(c, "disarm"))) { /* holds.c (003:61) */
+        if (!json_is_boolean(v) || k != D6_EV_ATTACK)
+            BAD("command.disarm", "expected true or false (an attack's disarm)");
+        ev->disarm = json_is_true(v);
+    }
+    if (k == D6_EV_PIN) { /* holds.c (003:17-24) */
+        v = json_object_get(c, "pin");
+        int op = json_is_string(v) ? d6_pin_of(json_string_value(v), strlen(json_string_value(v)))
+                                   : -1;
+        if (op < 0)
+            BAD("command.pin", "expected damage, break or submit (an arm pin's option)");
+        ev->pin_op = (uint8_t)op;
+    } else if (json_object_get(c, "pin")) {
+        BAD("command.pin", "only an arm pin's command has a pin option");
+    }
+    if ((v = json_object_get(c, "resisted"))) {
+        if (!json_is_boolean(v) || k != D6_EV_PIN)
+            BAD("command.resisted", "expected true or false (an arm pin's break or submit)");
+        ev->resisted = json_is_true(v);
+    }
+    if ((v = json_object_get(c, "into"))) { /* holds.c (003:15-16) */
+        int ob = json_is_string(v) ? d6_slam_of(json_string_value(v),
+                                                  strlen(json_string_value(v)))
+                                   : -1;
+        if (ob < 0 || k != D6_EV_SLAM)
+            BAD("command.into", "expected ground, wall, flimsy, tough, sturdy, very-sturdy or "
+                                "reinforced (what a slam hits)");
+        ev->slam_into = (uint8_t)ob;
+    }
     if (k == D6_EV_QUICK_DRAW) { /* draw.c */
         json_t *m = json_object_get(c, "moved"), *n = json_object_get(c, "attacks");
         if (!int_in(m, 1, 200))
@@ -835,6 +938,43 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
             return bad_word(diag, text, tok[2], len[2], "that action takes nothing more");
         return FRAY_OK;
     }
+    if (word_eq(w, wl, "pin")) { /* holds.c: `ID pin damage|break|submit [resisted]` */
+        cmd->kind = D6_EV_PIN;
+        int op = n >= 3 ? d6_pin_of(tok[2], len[2]) : -1;
+        if (op < 0)
+            return n >= 3 ? bad_word(diag, text, tok[2], len[2],
+                                     "expected damage, break or submit (003:18-24)")
+                          : fray__diag_set(diag, FRAY_ERR_PARSE, (int)(w - text) + 1,
+                                           "pin takes an option: damage, break or submit");
+        cmd->pin_op = (uint8_t)op;
+        for (int k = 3; k < n; k++) {
+            if (!word_eq(tok[k], len[k], "resisted") || cmd->resisted || op == D6_PIN_DAMAGE)
+                return bad_word(diag, text, tok[k], len[k],
+                                op == D6_PIN_DAMAGE ? "damage takes nothing more"
+                                                    : "expected `resisted` or nothing");
+            cmd->resisted = 1;
+        }
+        return FRAY_OK;
+    }
+    if (word_eq(w, wl, "slam") || word_eq(w, wl, "throw")) { /* `ID slam [into] [OBJECT]` */
+        cmd->kind = D6_EV_SLAM;
+        cmd->actions = 2; /* lifting and slamming: two actions (003:15) */
+        int k = 2;
+        if (k < n && word_eq(tok[k], len[k], "into"))
+            k++;
+        if (k < n) {
+            int ob = d6_slam_of(tok[k], len[k]);
+            if (ob < 0)
+                return bad_word(diag, text, tok[k], len[k],
+                                "expected ground, wall, flimsy, tough, sturdy, very-sturdy or "
+                                "reinforced");
+            cmd->slam_into = (uint8_t)ob;
+            k++;
+        }
+        if (k < n)
+            return bad_word(diag, text, tok[k], len[k], "that slam takes nothing more");
+        return FRAY_OK;
+    }
     if (word_eq(w, wl, "posture") && n == 3) { /* `ID posture crouch` */
         w = tok[2];
         wl = len[2];
@@ -913,7 +1053,8 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
                    !cmd->grab) {
             cmd->grab = word_eq(tok[k], len[k], "tackle") ? D6_GRAB_TACKLE : D6_GRAB_HOLD;
             int g = k + 1 < n && cmd->grab == D6_GRAB_HOLD ? d6_grab_of(tok[k + 1], len[k + 1]) : -1;
-            if (g == D6_GRAB_HOLD || g == D6_GRAB_CHOKE || g == D6_GRAB_FLIP) {
+            if (g == D6_GRAB_HOLD || g == D6_GRAB_CHOKE || g == D6_GRAB_FLIP ||
+                g == D6_GRAB_ARM_PIN) {
                 cmd->grab = (uint8_t)g;
                 k++;
             }
@@ -928,13 +1069,15 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
             if (k + 1 < n && small_int(tok[k + 1], len[k + 1], 1, 200, &td))
                 k++;
             cmd->trick = (uint8_t)td;
+        } else if (word_eq(tok[k], len[k], "disarm") && !cmd->disarm) { /* holds.c */
+            cmd->disarm = 1;
         } else if (d6_attack_word(cmd, tok[k], len[k], k + 1 < n ? tok[k + 1] : "",
                                   k + 1 < n ? len[k + 1] : 0, &k)) {
             continue; /* options.c: seed 003's attack options */
         } else {
             return bad_word(diag, text, tok[k], len[k],
                             "expected `with WEAPON`, `actions N`, `defend`, `parry`, "
-                            "`grab [hold [N]|choke|flip]`, `tackle`, "
+                            "`grab [hold [N]|choke|flip|arm-pin]`, `tackle`, `disarm`, "
                             "`all-out`, `lunge`, `sweep`, `knockdown`, `push`, `knockout`, "
                             "`called large|small|tiny`, `at head|heart|chest|arm|leg|hand`, "
                             "`blind`, `target-blind`, `behind` or `trick [N]`");
@@ -942,6 +1085,8 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
     }
     if (cmd->full && cmd->actions < 2)
         cmd->actions = 2; /* attack and dodge: two actions */
+    if (cmd->disarm && !cmd->called) /* holds.c: a called shot at the item (003:49, 61) */
+        cmd->called = (uint8_t)(st ? d6_disarm_size(s, st, t) : 1);
     if (cmd->weapon == D6_BOTH_HANDS && cmd->actions < 2 + cmd->full)
         cmd->actions = (uint8_t)(2 + cmd->full); /* one action a weapon (003:89) */
     if (cmd->trick && cmd->actions < 2 + cmd->full)
@@ -963,20 +1108,25 @@ static void status_words(const d6_setup *s, const d6_state *st, int i, out *o) {
     if (c->flags & D6_F_UP)
         put(o, " (stayed up, -3D)");
     if (d6_out(c))
-        put(o, ", out of the fight");
+        put(o, ", out of the fight%s", c->submitted ? " (submitted to an arm pin)" : "");
     if (c->flags & D6_F_WAITING)
         put(o, ", waiting");
     if (c->aim_dice > 0)
         put(o, ", aiming at %s +%dD", nm(s, c->aim_target), c->aim_dice);
     if (d6_holder(st, i) >= 0)
-        put(o, ", %s by %s", c->hold_kind == D6_GRAB_TACKLE ? "tackled" : "held",
+        put(o, ", %s by %s",
+            c->hold_kind == D6_GRAB_TACKLE    ? "tackled"
+            : c->hold_kind == D6_GRAB_ARM_PIN ? "arm pinned"
+                                              : "held",
             nm(s, d6_holder(st, i)));
-    if (c->flipped && !d6_out(c))
-        put(o, ", on the ground (flipped)");
     if (c->tangle > 0 && !d6_out(c))
         put(o, ", entangled (%d to get free)", c->tangle);
-    if (c->down && !d6_out(c))
-        put(o, ", down"); /* 003:8 */
+    if (c->down && !d6_out(c)) /* 003:8, 13, 93: one state (D7.7) */
+        put(o, ", on the ground (%s)",
+            c->down == D6_GROUND_FLIP ? "flipped: its next turn getting up" : "standing takes an action");
+    for (int w = 0; w < s->n_weapons && !d6_out(c); w++)
+        if (c->dropped & (1u << w)) /* holds.c (003:61) */
+            put(o, ", its %s knocked away", s->w[w].name);
     else if (c->posture && !d6_out(c))
         put(o, ", %s", c->posture == D6_POSTURE_PRONE ? "prone" : "crouching");
     if (c->parts && !d6_out(c)) /* 003:83-85 */

@@ -84,20 +84,27 @@ static fray_status fill_conditions(fray_fight_view *v, const d6_setup *s,
         if (rc == FRAY_OK && h >= 0)
             rc = add(l, &n, CAP,
                      fray__view_strf(v, "%s by %s",
-                                     c->hold_kind == D6_GRAB_TACKLE ? "tackled" : "held",
+                                     c->hold_kind == D6_GRAB_TACKLE    ? "tackled"
+                                     : c->hold_kind == D6_GRAB_ARM_PIN ? "arm pinned"
+                                                                       : "held",
                                      s->c[h].name),
                      "until it escapes or is let go", h);
         if (rc == FRAY_OK && c->tangle > 0)
             rc = add(l, &n, CAP, fray__view_strf(v, "entangled (%d to get free)", c->tangle),
                      "until it breaks or slips free", -1);
-        if (rc == FRAY_OK && c->flipped)
-            rc = add(l, &n, CAP, "on the ground (flipped)", "its next turn is spent getting up",
-                     -1);
         if (rc == FRAY_OK && c->posture && !c->down) /* 003:91-92 */
             rc = add(l, &n, CAP, c->posture == D6_POSTURE_PRONE ? "prone" : "crouching",
                      "until it stands (free)", -1);
-        if (rc == FRAY_OK && c->down) /* 003:8 */
-            rc = add(l, &n, CAP, "down", "until it spends an action standing", -1);
+        if (rc == FRAY_OK && c->down) /* 003:8, 13, 93: one state, how it ends (D7.7) */
+            rc = add(l, &n, CAP, "on the ground",
+                     c->down == D6_GROUND_FLIP ? "its next turn is spent getting up (a flip)"
+                                               : "until it spends an action standing",
+                     -1);
+        for (int w = 0; rc == FRAY_OK && w < s->n_weapons; w++)
+            if (c->dropped & (1u << w)) /* holds.c (003:61) */
+                rc = add(l, &n, CAP, fray__view_strf(v, "disarmed: its %s on the ground",
+                                                     s->w[w].name),
+                         "for the rest of the fight (another weapon may be readied)", -1);
         for (int part = 1; rc == FRAY_OK && part <= D6_PART_HEAD; part <<= 1)
             if (c->parts & part) /* 003:83-85 */
                 rc = add(l, &n, CAP,
@@ -177,6 +184,8 @@ static fray_status fill_actions(fray_fight_view *v, const d6_setup *s,
 }
 
 static const char *status_word(const d6_setup *s, const d6_cstate *c) {
+    if (c->submitted) /* holds.c: yielded to an arm pin (003:22-24) */
+        return "fled";
     if (s->o.health == D6_HEALTH_WOUNDS) {
         if (c->wound == D6_W_DEAD)
             return "dead";
