@@ -621,4 +621,10 @@ int d6_agility_take(d6_state *st, int i, int k);
 /* Actions a command of i's needs beyond its own for standing (003:8). */
 int d6_stand_actions(const d6_state *st, int i);
 
+/* grabs.c, for chances.c: the codes an escape (003:65) and breaking free
+ * roll (the better of Physique and lifting), and slipping free (the
+ * better of Agility and acrobatics, 003:63). */
+d6_code d6_physique_or_lifting(const d6_setup *s, int i);
+d6_code d6_agility_or_acrobatics(const d6_setup *s, int i);
+
 #endif
