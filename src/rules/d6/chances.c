@@ -350,7 +350,7 @@ static fray_status count_attack(const d6_setup *s, const d6_state *st,
     int sk = w >= 0 ? s->w[w].skill : D6_SK_FIGHTING;
     bool rolled = s->o.modifiers_roll;
     bool wounds = s->o.health == D6_HEALTH_WOUNDS;
-    char m[200];
+    char m[320];
 
     ch_action A;
     memset(&A, 0, sizeof A);
@@ -748,7 +748,7 @@ static fray_status count_free(const d6_setup *s, const d6_state *st, const d6_ev
     d6_success_query q;
     memset(&q, 0, sizeof q);
     q.wild_one = (d6_wild_one)s->o.wild_one;
-    char m[200], c1[16], c2[16];
+    char m[320], c1[16], c2[16];
     bool escape = cmd->kind == D6_EV_ESCAPE;
     if (escape) {
         int h = d6_holder(st, a);
