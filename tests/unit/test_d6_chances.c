@@ -651,3 +651,25 @@ Test(d6_chances, still_refused_in_words) {
     cr_assert(strstr(diag.message, "entangled"), "%s", diag.message);
     fray_fight_free(f);
 }
+
+static bool xbow_bound(const d6_state *st) { return st->c[2].tangle > 0; }
+
+/* 003:63: an entangling weapon's hit binds the target and does no damage
+ * unless spiked: its chance the attack's (`fray odds d6 5D --vs 18`: the
+ * bow at Medium range in the mist), played; spiked, its damage played. */
+Test(d6_chances, entangle_matches_play_003_63) {
+    d6_setup s;
+    d6_fx_firefight(&s);
+    s.w[D6_FX_BOW].entangling = true;
+    fray_setup fs = d6_fx_setup(&s);
+    fray_fight *f = d6_fx_start(&fs, first_dice, first_n(&s));
+    hit_is(f, "attack xbow-1", exact_hit(d6_fx_code("5D"), 18));
+    fray_chances c;
+    chances_of(f, 0, "attack xbow-1", &c);
+    cr_assert_eq(c.p_drop, -1);
+    cr_assert_str_eq(c.outcomes[1].name, "entangled");
+    fray_fight_free(f);
+    play(&s, NULL, "attack xbow-1", 2, xbow_bound, 20000);
+    s.w[D6_FX_BOW].spiked = true;
+    play(&s, NULL, "attack xbow-1", 2, xbow_bound, 20000);
+}

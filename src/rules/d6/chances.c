@@ -359,8 +359,13 @@ static fray_status count_attack(const d6_setup *s, const d6_state *st,
     for (int b = 0; b < D6_ODDS_WOUND_LEVELS; b++)
         mpq_init(A.level[b]);
     mpq_init(A.up);
-    A.harm = !(cmd->option == D6_OPT_KNOCKDOWN || cmd->option == D6_OPT_PUSH) || g;
-    A.ko = !g && cmd->option == D6_OPT_KNOCKOUT;
+    /* an entangling weapon's hit binds (003:63): no damage unless it is
+     * spiked, then as grabs.c deals it (no knockout, no scale on the
+     * resistance) */
+    bool tangle = w >= 0 && s->w[w].entangling;
+    bool knock = !g && (cmd->option == D6_OPT_KNOCKDOWN || cmd->option == D6_OPT_PUSH);
+    A.harm = !knock && !(tangle && !s->w[w].spiked);
+    A.ko = !g && !tangle && cmd->option == D6_OPT_KNOCKOUT;
     A.max_bp = s->c[t].b.body_points;
     fray_status rc = FRAY_OK;
     ch_chain *c0 = calloc(1, sizeof *c0), *c1 = calloc(1, sizeof *c1);
@@ -563,7 +568,7 @@ static fray_status count_attack(const d6_setup *s, const d6_state *st,
                 add_text(out->modifiers, sizeof out->modifiers, m);
             }
             D.flat += T.scale_damage;
-            D.resistance_flat = T.scale_resistance;
+            D.resistance_flat = tangle ? 0 : T.scale_resistance;
             if (T.scale_damage || T.scale_resistance) {
                 snprintf(m, sizeof m, "scale %+d to %s",
                          T.scale_damage ? T.scale_damage : T.scale_resistance,
@@ -666,7 +671,8 @@ static fray_status count_attack(const d6_setup *s, const d6_state *st,
         out->damage[j].share = mpq_get_d(tmp);
     }
     /* the outcomes' names: what a hit is for this command */
-    const char *hit_words = g == D6_GRAB_FLIP      ? "flipped"
+    const char *hit_words = tangle                 ? "entangled"
+                            : g == D6_GRAB_FLIP    ? "flipped"
                             : g == D6_GRAB_TACKLE  ? "tackled"
                             : g                    ? "held"
                             : squeeze              ? ""
@@ -680,7 +686,9 @@ static fray_status count_attack(const d6_setup *s, const d6_state *st,
     if (!A.harm) { /* 003:8: a miss, or the stumble */
         snprintf(out->outcomes[0].name, sizeof out->outcomes[0].name, "misses");
         snprintf(out->outcomes[1].name, sizeof out->outcomes[1].name, "%s",
-                 cmd->option == D6_OPT_KNOCKDOWN ? "knocked down" : "stumbles");
+                 !knock                             ? "entangled"
+                 : cmd->option == D6_OPT_KNOCKDOWN ? "knocked down"
+                                                   : "stumbles");
         mpq_add(o[1], o[1], o[2]);
         mpq_add(o[1], o[1], o[3]);
         for (int k = 0; k < 2; k++) {
@@ -713,6 +721,8 @@ static fray_status count_attack(const d6_setup *s, const d6_state *st,
              "the engine applies them; what is not counted is refused, never counted as "
              "something else%s",
              rolled ? "rolled by the GM" : "at their standard values",
+             !A.harm && !knock ? "no damage: the target is bound until it breaks or slips "
+                                 "free (003:63)" :
              !A.harm ? "no damage: the target loses 2D from its next Agility roll" :
              wounds ? "amounts are the Wound levels the target goes up" :
                       "amounts are the Body Points the target loses",
@@ -821,7 +831,8 @@ static const char *not_counted(const d6_setup *s, const d6_state *st, const d6_e
     if (cmd->kind != D6_EV_ATTACK)
         return "an action that rolls no dice against a foe";
     int wq = cmd->grab ? -1 : d6_quick_weapon(s, st, who, cmd->weapon);
-    bool harmless = !cmd->grab && (cmd->option == D6_OPT_KNOCKDOWN || cmd->option == D6_OPT_PUSH);
+    bool harmless = !cmd->grab && (cmd->option == D6_OPT_KNOCKDOWN || cmd->option == D6_OPT_PUSH ||
+                                   (wq >= 0 && s->w[wq].entangling && !s->w[wq].spiked));
     if (s->o.damage_bonus && !harmless && cmd->grab != D6_GRAB_FLIP &&
         cmd->grab != D6_GRAB_HOLD)
         return "an attack whose damage grows with how far it beats the difficulty "
@@ -834,8 +845,6 @@ static const char *not_counted(const d6_setup *s, const d6_state *st, const d6_e
         return "an attack in a quick-draw round";
     if (cmd->weapon >= 0 && d6_ready_cost(s, st, who, cmd->weapon) > 0)
         return "an attack that draws its weapon";
-    if (wq >= 0 && s->w[wq].entangling)
-        return "an entangling weapon's throw";
     const d6_modifier_row *loc = d6_location_row(cmd->location);
     if (loc && loc->damage_pips < 0 && !harmless) {
         d6_scale_adj sc;
