@@ -1,20 +1,27 @@
 /*
  * chances.c - D6 at the table (issues 18 and 19; include/fray/chances.h):
- * the exact chances of an attack from the fight as it stands.
+ * the exact chances of an attack, a grab, a squeeze, an escape or a break
+ * from a binding, from the fight as it stands (docs/rules/d6.md "At the
+ * table: the chances").
  *
  * An attack (core) rolls the attacker's code (its weapon's skill, less 1D
  * for each action declared beyond the first, its wounds' penalty, 1D when
- * it interrupts after waiting, plus the dice it has aimed) with the Wild
- * Die against the combat difficulty: the target's defense as it stands
- * (passive 10, a partial defense's roll already made, a full defense's
- * roll + 10; a parry stands against melee only), the range band's
- * modifier, cover and light as modifier dice (standard +3 a die, or
- * rolled by the GM), never below 3. A hit rolls damage with the Wild Die
+ * it interrupts after waiting, a stumble's 2D and a hurt hand's 1, plus
+ * the dice it has aimed) with the Wild Die against the combat difficulty:
+ * the target's defense as it stands (passive 10, a partial defense's roll
+ * already made, a full defense's roll + 10; a parry stands against melee
+ * only), the range band's modifier, cover and light, seed 003's options
+ * and the target's posture (options.c's rows: standard values, or dice
+ * rolled by the GM), an unwieldy weapon, never below 3. A hit rolls
+ * damage (the options' dice, a location's number) with the Wild Die
  * against the target's resistance roll; the excess raises its Wound level
  * (a stamina or mettle roll of 15 to stay up when it reaches
- * Incapacitated) or costs Body Points. rules.c's d6_attack_terms gives
- * the same terms its attack takes, and d6_odds.h the exact numbers; the
- * attacks of one command are chained exactly over the target's state.
+ * Incapacitated) or costs Body Points; a knockout halves it (003:87). A
+ * knockdown, push or entangling throw deals no damage: its chance of
+ * success. rules.c's d6_attack_terms gives the same terms its attack
+ * takes, and d6_odds.h the exact numbers; the attacks of one command are
+ * chained exactly over the target's state. What the count does not follow
+ * is refused in words in one place (not_counted).
  */
 #include "d6_int.h"
 
