@@ -367,6 +367,10 @@ Test(d6_chances, options_match_play) {
     monte_carlo(&s, "attack brigand at head", 1, 20000);
     monte_carlo(&s, "attack brigand at arm actions 2", 1, 20000);
     monte_carlo(&s, "attack brigand called large", 1, 20000);
+    monte_carlo(&s, "attack brigand behind", 1, 20000);         /* 003:46 */
+    s.c[0].blind = true;                                         /* 003:45 */
+    s.w[D6_FX_SWORD].unwieldy = 5;                               /* 003:131 */
+    monte_carlo(&s, "attack brigand all-out", 1, 20000);
 }
 
 /* 003:87, D7.5: a knockout halves the result and puts the target out at
@@ -414,6 +418,10 @@ Test(d6_chances, knockdown_and_push_match_play_003_8) {
 
 static void target_prone(d6_state *st) { st->c[1].posture = D6_POSTURE_PRONE; }
 static void target_crouching(d6_state *st) { st->c[1].posture = D6_POSTURE_CROUCHING; }
+static void target_crouch_moved(d6_state *st) {
+    st->c[1].posture = D6_POSTURE_CROUCHING;
+    st->c[1].crouch_moved = st->round;
+}
 static void target_down(d6_state *st) {
     st->c[1].posture = D6_POSTURE_PRONE;
     st->c[1].down = true;
@@ -448,6 +456,7 @@ Test(d6_chances, states_equal_exact_odds_003_8_82_84_91_92) {
     d6_code k5 = d6_fx_code("5D");
     hit_from(&s, target_prone, "attack brigand", exact_hit(k5, 4));
     hit_from(&s, target_crouching, "attack brigand", exact_hit(k5, 13));
+    hit_from(&s, target_crouch_moved, "attack brigand", exact_hit(k5, 16)); /* +2D (+6) */
     hit_from(&s, target_down, "attack brigand", exact_hit(k5, 4));
     hit_from(&s, attacker_down, "attack brigand actions 2", exact_hit(d6_fx_code("4D"), 10));
     hit_from(&s, attacker_stumbling, "attack brigand", exact_hit(d6_fx_code("3D"), 10));
@@ -484,6 +493,7 @@ Test(d6_chances, states_match_play) {
     play(&s, attacker_stumbling, "attack brigand actions 2", 1, NULL, 20000);
     play(&s, attacker_hurt_hand, "attack brigand", 1, NULL, 20000);
     play(&s, target_crouching, "attack brigand", 1, NULL, 20000);
+    play(&s, target_crouch_moved, "attack brigand", 1, NULL, 20000);
 }
 
 /* modifiers: roll (003:3): the GM rolls each, the minuses taken off
