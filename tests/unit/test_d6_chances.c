@@ -683,3 +683,35 @@ Test(d6_chances, entangle_matches_play_003_63) {
     s.w[D6_FX_BOW].spiked = true;
     play(&s, NULL, "attack xbow-1", 2, xbow_bound, 20000);
 }
+
+static void knight_quick(d6_state *st) {
+    st->c[0].qd_round = st->round;
+    st->c[0].qd_attacks = 2;
+    st->c[0].qd_moved = 1;
+    st->c[0].qd_weapon = D6_FX_SWORD;
+}
+
+/* 003:96-97: in a quick-draw round of 2 attacks with 1D moved to
+ * initiative every attack is at -2D (5D less 1D for the second attack and
+ * the 1D moved: `fray odds d6 3D --vs 10` each, one of two hitting
+ * 1 - (1 - p)^2); 003:101: drawing a carried
+ * club and attacking with it in one action is -1D (the draw's action).
+ * Exact, and played. */
+Test(d6_chances, quick_draw_and_drawing_003_96_101) {
+    d6_setup s;
+    d6_fx_duel(&s);
+    s.c[1].x = 2;
+    s.w[D6_FX_SWORD].quick_draw = true;
+    s.c[0].b.carried = 1u << D6_FX_CLUB;
+    double p = exact_hit(d6_fx_code("3D"), 10); /* each; some hits: 1 - (1 - p)^2 */
+    hit_from(&s, knight_quick, "attack brigand actions 2", 1 - (1 - p) * (1 - p));
+    play(&s, knight_quick, "attack brigand actions 2", 1, NULL, 20000);
+    fray_setup fs = d6_fx_setup(&s);
+    fray_fight *f = d6_fx_start(&fs, first_dice, first_n(&s));
+    hit_is(f, "attack brigand with club", exact_hit(d6_fx_code("4D"), 10));
+    fray_chances c;
+    chances_of(f, 0, "attack brigand with club", &c);
+    cr_assert(strstr(c.modifiers, "drawing the club: -1D"), "%s", c.modifiers);
+    fray_fight_free(f);
+    play(&s, NULL, "attack brigand with club", 1, NULL, 20000);
+}

@@ -396,7 +396,11 @@ static fray_status count_attack(const d6_setup *s, const d6_state *st,
         A.to_hit = true;
         int wound_pen = d6_wound_penalty(s, st, a);
         int surprise = d6_surprise_bonus(s, st, a, interrupt); /* +1D (003:129) */
-        int pen = wound_pen + (interrupt ? 1 : 0) + cmd->actions - 1 - surprise;
+        /* each action beyond the first -1D, or a quick draw's (draw.c,
+         * 003:96-97); drawing the weapon now: its actions (003:101) */
+        int quick = d6_quick_penalty(st, a, cmd->actions);
+        int draw = cmd->weapon >= 0 ? d6_ready_cost(s, st, a, cmd->weapon) : 0;
+        int pen = wound_pen + (interrupt ? 1 : 0) + quick + draw - surprise;
         int aim = ca->aim_dice > 0 && ca->aim_target == t ? ca->aim_dice : 0;
         int stand = d6_stand_actions(st, a); /* 003:8: one action stands it up */
         A.n = cmd->actions - (cmd->full ? 1 : 0) - stand;
@@ -426,8 +430,16 @@ static fray_status count_attack(const d6_setup *s, const d6_state *st,
             snprintf(m, sizeof m, "light and obscurement +%dD", T.light_dice);
             add_text(out->modifiers, sizeof out->modifiers, m);
         }
-        if (cmd->actions > 1) {
+        if (d6_quick_now(st, a)) {
+            snprintf(m, sizeof m, "a quick draw of %d attack(s), %dD moved to initiative: -%dD "
+                                  "(003:96-97)", ca->qd_attacks, ca->qd_moved, quick);
+            add_text(out->modifiers, sizeof out->modifiers, m);
+        } else if (cmd->actions > 1) {
             snprintf(m, sizeof m, "%d actions declared: -%dD", cmd->actions, cmd->actions - 1);
+            add_text(out->modifiers, sizeof out->modifiers, m);
+        }
+        if (draw) {
+            snprintf(m, sizeof m, "drawing the %s: -%dD (003:101)", s->w[cmd->weapon].name, draw);
             add_text(out->modifiers, sizeof out->modifiers, m);
         }
         if (stand) {
@@ -848,10 +860,6 @@ static const char *not_counted(const d6_setup *s, const d6_state *st, const d6_e
         return "a grab or tackle with seed 003's attack options";
     if (cmd->weapon == D6_BOTH_HANDS)
         return "an attack with a weapon in each hand";
-    if (d6_quick_now(st, who))
-        return "an attack in a quick-draw round";
-    if (cmd->weapon >= 0 && d6_ready_cost(s, st, who, cmd->weapon) > 0)
-        return "an attack that draws its weapon";
     const d6_modifier_row *loc = d6_location_row(cmd->location);
     if (loc && loc->damage_pips < 0 && !harmless) {
         d6_scale_adj sc;
