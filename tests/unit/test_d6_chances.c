@@ -715,3 +715,30 @@ Test(d6_chances, quick_draw_and_drawing_003_96_101) {
     fray_fight_free(f);
     play(&s, NULL, "attack brigand with club", 1, NULL, 20000);
 }
+
+/* 003:89: a weapon in each hand, each usable in either hand: the knight's
+ * sword (STR+1D+1) then club (made STR+3D) in turn, each at 5D - 1D for two
+ * actions (`fray odds d6 4D --vs 10` each); three actions: sword, club,
+ * sword at 3D. Exact, and played in both health systems. */
+Test(d6_chances, both_hands_match_play_003_89) {
+    d6_setup s;
+    d6_fx_duel(&s);
+    s.c[1].x = 2;
+    s.w[D6_FX_SWORD].either_hand = true;
+    s.w[D6_FX_CLUB].either_hand = true;
+    s.c[0].b.off_hand = D6_FX_CLUB;
+    s.w[D6_FX_CLUB].damage = d6_fx_code("3D"); /* STR+3D: well apart from the sword */
+    fray_setup fs = d6_fx_setup(&s);
+    fray_fight *f = d6_fx_start(&fs, first_dice, first_n(&s));
+    double p = exact_hit(d6_fx_code("4D"), 10);
+    hit_is(f, "attack brigand both", 1 - (1 - p) * (1 - p));
+    fray_chances c;
+    chances_of(f, 0, "attack brigand both", &c);
+    cr_assert(strstr(c.title, "sword and club"), "%s", c.title);
+    fray_fight_free(f);
+    play(&s, NULL, "attack brigand both", 1, NULL, 20000);
+    play(&s, NULL, "attack brigand both actions 3", 1, NULL, 20000);
+    play(&s, NULL, "attack brigand both at head", 1, NULL, 20000);
+    s.o.health = D6_HEALTH_BODY_POINTS;
+    play(&s, NULL, "attack brigand both", 1, NULL, 20000);
+}

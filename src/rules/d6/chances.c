@@ -141,9 +141,10 @@ typedef struct ch_action {
     bool harm;                         /* false: a knockdown or push (no damage) */
     bool ko;                           /* a knockout (003:87, D7.5) */
     int max_bp;                        /* the target's maximum Body Points */
-    mpq_t level[D6_ODDS_WOUND_LEVELS]; /* P(excess in each band of the core) */
+    int hands;                         /* 2: both hands, the k-th attack hand k % 2 */
+    mpq_t level[2][D6_ODDS_WOUND_LEVELS]; /* P(excess in each band of the core) */
     int n_body;
-    mpq_t *body;                       /* P(max(0, excess) == i), the last "or more" */
+    mpq_t *body[2];                    /* P(max(0, excess) == i), the last "or more" */
     mpq_t up;                          /* P(stays up at Incapacitated) */
 } ch_action;
 
@@ -158,6 +159,7 @@ static bool step(const d6_setup *s, const ch_action *A, int k, const ch_chain *f
     mpq_sub(miss, miss, A->hit[k]);
     bool ok = true;
     bool wounds = s->o.health == D6_HEALTH_WOUNDS;
+    const int hd = k % A->hands;
     for (int i = 0; i < from->n && ok; i++) {
         const ch_state *x = &from->s[i];
         mpq_set_ui(f, 1, 1);
@@ -174,9 +176,9 @@ static bool step(const d6_setup *s, const ch_action *A, int k, const ch_chain *f
         }
         if (wounds) {
             for (int b = 0; b < D6_ODDS_WOUND_LEVELS && ok; b++) {
-                if (mpq_sgn(A->level[b]) == 0)
+                if (mpq_sgn(A->level[hd][b]) == 0)
                     continue;
-                mpq_mul(f, A->hit[k], A->level[b]);
+                mpq_mul(f, A->hit[k], A->level[hd][b]);
                 int now = d6_wound_after(x->h, band_excess[b]);
                 if (A->ko) { /* rules.c's harm: the threshold, then half */
                     bool ko = now - x->h >= 2;
@@ -196,9 +198,9 @@ static bool step(const d6_setup *s, const ch_action *A, int k, const ch_chain *f
             }
         } else {
             for (int e = 0; e < A->n_body && ok; e++) {
-                if (mpq_sgn(A->body[e]) == 0)
+                if (mpq_sgn(A->body[hd][e]) == 0)
                     continue;
-                mpq_mul(f, A->hit[k], A->body[e]);
+                mpq_mul(f, A->hit[k], A->body[hd][e]);
                 bool last = e == A->n_body - 1; /* the last row: e or more */
                 bool ko = A->ko && e > 0 && 2 * e >= A->max_bp;
                 int lost = A->ko ? e / 2 : e;
@@ -262,7 +264,7 @@ typedef struct ch_damage {
  * ladder, or Body Points lost by rows (rows: 0 .. rows-2 exact, the last
  * "or more"). */
 static fray_status excess_odds(const d6_setup *s, const ch_damage *D, int rows,
-                               ch_action *A) {
+                               ch_action *A, int hd) {
     d6_wild_one rule = (d6_wild_one)s->o.wild_one;
     d6_dist *x = NULL;
     fray_status rc = d6_dist_const(D->flat - D->resistance_flat, NULL, &x);
@@ -282,16 +284,16 @@ static fray_status excess_odds(const d6_setup *s, const ch_damage *D, int rows,
             rc = at_least(x, band_excess[k + 1], b);
             mpq_sub(a, a, b);
         }
-        mpq_set(A->level[k], a);
+        mpq_set(A->level[hd][k], a);
     }
     if (rc == FRAY_OK && s->o.health != D6_HEALTH_WOUNDS) {
-        A->body = calloc((size_t)rows, sizeof *A->body);
-        if (!A->body)
+        A->body[hd] = calloc((size_t)rows, sizeof *A->body[hd]);
+        if (!A->body[hd])
             rc = FRAY_ERR_NOMEM;
         else
             A->n_body = rows;
-        for (int i = 0; i < A->n_body; i++)
-            mpq_init(A->body[i]);
+        for (int i = 0; rc == FRAY_OK && i < A->n_body; i++)
+            mpq_init(A->body[hd][i]);
         /* row i: P(excess >= max(i, 1)) less the next row's, the last "or more" */
         for (int i = 0; i < A->n_body && rc == FRAY_OK; i++) {
             rc = at_least(x, i, a);
@@ -301,7 +303,7 @@ static fray_status excess_odds(const d6_setup *s, const ch_damage *D, int rows,
                 rc = at_least(x, i + 1, b);
                 mpq_sub(a, a, b);
             }
-            mpq_set(A->body[i], a);
+            mpq_set(A->body[hd][i], a);
         }
     }
     mpq_clears(a, b, NULL);
@@ -364,8 +366,10 @@ static fray_status count_attack(const d6_setup *s, const d6_state *st,
     for (int k = 0; k < D6_MAX_ACTIONS; k++)
         mpq_init(A.hit[k]);
     for (int b = 0; b < D6_ODDS_WOUND_LEVELS; b++)
-        mpq_init(A.level[b]);
+        mpq_inits(A.level[0][b], A.level[1][b], NULL);
     mpq_init(A.up);
+    /* multiple weapons (003:89): the k-th attack with hand k % 2 (draw.c) */
+    A.hands = cmd->weapon == D6_BOTH_HANDS ? 2 : 1;
     /* an entangling weapon's hit binds (003:63): no damage unless it is
      * spiked, then as grabs.c deals it (no knockout, no scale on the
      * resistance) */
@@ -380,15 +384,16 @@ static fray_status count_attack(const d6_setup *s, const d6_state *st,
         rc = FRAY_ERR_NOMEM;
         goto fail;
     }
-    ch_damage D;
-    memset(&D, 0, sizeof D);
-    D.resistance = T.resistance;
+    ch_damage Dh[2];
+    memset(Dh, 0, sizeof Dh);
+    ch_damage *D0 = &Dh[0];
+    D0->resistance = T.resistance;
     if (squeeze) { /* 003:10-11: Strength Damage only, no modifiers; no roll to hit */
         A.n = 1;
         A.to_hit = false;
         mpq_set_ui(A.hit[0], 1, 1);
-        D.damage = d6_strength_damage(d6_skill_code(s, a, D6_SK_LIFTING));
-        D.damage_wild = true;
+        D0->damage = d6_strength_damage(d6_skill_code(s, a, D6_SK_LIFTING));
+        D0->damage_wild = true;
         snprintf(m, sizeof m, "%s's Strength Damage only, no modifiers (003:10-11)",
                  s->c[a].name);
         add_text(out->modifiers, sizeof out->modifiers, m);
@@ -521,84 +526,110 @@ static fray_status count_attack(const d6_setup *s, const d6_state *st,
             add_text(out->modifiers, sizeof out->modifiers, m);
         }
         add_text(out->modifiers, sizeof out->modifiers, "the difficulty never below 3");
-        /* the difficulty: as rules.c's attack_once adds it up */
-        int diff = T.base + T.scale_difficulty + unwieldy;
-        d6_code mods[4];
-        size_t n_mods = 0;
-        int cd = T.cover_dice + T.light_dice + gd;
-        if (!rolled) {
-            diff += 3 * cd + ostd + (pr ? pr->standard : 0);
-        } else {
-            if (cd > 0)
-                mods[n_mods++] = (d6_code){cd, 0};
-            if (op > 0)
-                mods[n_mods++] = (d6_code){op, 0};
-            if (om > 0)
-                mods[n_mods++] = (d6_code){-om, 0};
-            if (pr && pr->dice)
-                mods[n_mods++] = (d6_code){pr->dice, 0};
+        if (A.hands == 2) {
+            snprintf(m, sizeof m, "both hands (003:89): the %s, then the %s, in turn, each with "
+                                  "its own skill, damage and weapon's modifiers",
+                     s->w[s->c[a].b.weapon].name, s->w[s->c[a].b.off_hand].name);
+            add_text(out->modifiers, sizeof out->modifiers, m);
         }
-        /* each attack's roll: the aim and the stumble on the first only */
-        for (int k = 0; k < A.n && rc == FRAY_OK; k++) {
-            if (k > 1) {
-                mpq_set(A.hit[k], A.hit[1]);
-                continue;
+        for (int h = 0; h < A.hands && rc == FRAY_OK; h++) {
+            if (h > 0) { /* the off hand's weapon: its own terms */
+                w = d6_hand_weapon(s, a, cmd->weapon, w, h);
+                d6_attack_terms(s, st, a, t, w, &T);
+                sk = w >= 0 ? s->w[w].skill : D6_SK_FIGHTING;
+                part = d6_part_penalty(st, a, sk);
+                unwieldy = w >= 0 ? s->w[w].unwieldy : 0;
+                pr = d6_posture_row(st, t, T.ranged ? T.band : D6_BAND_POINT_BLANK);
             }
-            int dice = pen - (k == 0 ? aim - stumble : 0);
-            rc = hit_odds(s, d6_code_add(T.skill, (d6_code){-dice, 0}),
-                          T.scale_attack - part, diff, mods, n_mods, A.hit[k]);
+            ch_damage *D = &Dh[h];
+            D->resistance = T.resistance;
+            bool say = h == 0;
+            /* the difficulty: as rules.c's attack_once adds it up */
+            int diff = T.base + T.scale_difficulty + unwieldy;
+            d6_code mods[4];
+            size_t n_mods = 0;
+            int cd = T.cover_dice + T.light_dice + gd;
+            if (!rolled) {
+                diff += 3 * cd + ostd + (pr ? pr->standard : 0);
+            } else {
+                if (cd > 0)
+                    mods[n_mods++] = (d6_code){cd, 0};
+                if (op > 0)
+                    mods[n_mods++] = (d6_code){op, 0};
+                if (om > 0)
+                    mods[n_mods++] = (d6_code){-om, 0};
+                if (pr && pr->dice)
+                    mods[n_mods++] = (d6_code){pr->dice, 0};
+            }
+            /* each attack's roll: the aim and the stumble on the first only */
+            for (int k = h; k < A.n && rc == FRAY_OK; k += A.hands) {
+                if (k > A.hands) {
+                    mpq_set(A.hit[k], A.hit[k - A.hands]);
+                    continue;
+                }
+                int dice = pen - (k == 0 ? aim - stumble : 0);
+                rc = hit_odds(s, d6_code_add(T.skill, (d6_code){-dice, 0}),
+                              T.scale_attack - part, diff, mods, n_mods, A.hit[k]);
+            }
+            if (rc != FRAY_OK)
+                goto fail;
+            /* what a hit does */
+            if (g == D6_GRAB_FLIP) { /* 003:13: 3D from the ground, no Wild Die */
+                D->damage = (d6_code){3, 0};
+                D->damage_wild = false;
+                if (say)
+                    add_text(out->modifiers, sizeof out->modifiers,
+                         "a flip: the ground's 3D (003:13)");
+            } else if (g) { /* 003:10-14: Strength Damage; a hold takes 3D or more off */
+                D->damage = d6_strength_damage(d6_skill_code(s, a, D6_SK_LIFTING));
+                D->damage_wild = true;
+                if (g == D6_GRAB_HOLD) {
+                    int n = cmd->hold_dice > 3 ? cmd->hold_dice : 3;
+                    if (rolled)
+                        D->minus_dice = n;
+                    else
+                        D->flat = -3 * n;
+                    snprintf(m, sizeof m, "a hold: the Strength Damage -%dD (003:14)", n);
+                } else {
+                    snprintf(m, sizeof m, "%s: the Strength Damage (003:%s)",
+                             g == D6_GRAB_CHOKE ? "a choke" : "a tackle",
+                             g == D6_GRAB_CHOKE ? "12" : "10");
+                }
+                if (say)
+                    add_text(out->modifiers, sizeof out->modifiers, m);
+            } else if (A.harm) {
+                D->damage = d6_code_add(T.damage, (d6_code){odmg, 0});
+                if (D->damage.dice < 0 || (D->damage.dice == 0 && D->damage.pips < 0))
+                    D->damage = (d6_code){0, 0}; /* damage never below none */
+                D->damage_wild = true;
+                if (odmg) {
+                    snprintf(m, sizeof m, "damage %+dD", odmg);
+                    if (say)
+                        add_text(out->modifiers, sizeof out->modifiers, m);
+                }
+                if ((r = d6_location_row(cmd->location)) != NULL && r->damage_pips) {
+                    D->flat = r->damage_pips; /* 003:73-78, to the damage total */
+                    snprintf(m, sizeof m, "damage %+d (%s)", r->damage_pips, r->title);
+                    if (say)
+                        add_text(out->modifiers, sizeof out->modifiers, m);
+                }
+                D->flat += T.scale_damage;
+                D->resistance_flat = tangle ? 0 : T.scale_resistance;
+                if (T.scale_damage || T.scale_resistance) {
+                    snprintf(m, sizeof m, "scale %+d to %s",
+                             T.scale_damage ? T.scale_damage : T.scale_resistance,
+                             T.scale_damage ? "the damage total" : "the resistance total");
+                    if (say)
+                        add_text(out->modifiers, sizeof out->modifiers, m);
+                }
+                if (A.ko && say)
+                    add_text(out->modifiers, sizeof out->modifiers,
+                             "a knockout: half the result, out at two Wound levels or half "
+                             "the Body Points (003:87)");
+            }
         }
         if (rc != FRAY_OK)
             goto fail;
-        /* what a hit does */
-        if (g == D6_GRAB_FLIP) { /* 003:13: 3D from the ground, no Wild Die */
-            D.damage = (d6_code){3, 0};
-            D.damage_wild = false;
-            add_text(out->modifiers, sizeof out->modifiers,
-                     "a flip: the ground's 3D (003:13)");
-        } else if (g) { /* 003:10-14: Strength Damage; a hold takes 3D or more off */
-            D.damage = d6_strength_damage(d6_skill_code(s, a, D6_SK_LIFTING));
-            D.damage_wild = true;
-            if (g == D6_GRAB_HOLD) {
-                int n = cmd->hold_dice > 3 ? cmd->hold_dice : 3;
-                if (rolled)
-                    D.minus_dice = n;
-                else
-                    D.flat = -3 * n;
-                snprintf(m, sizeof m, "a hold: the Strength Damage -%dD (003:14)", n);
-            } else {
-                snprintf(m, sizeof m, "%s: the Strength Damage (003:%s)",
-                         g == D6_GRAB_CHOKE ? "a choke" : "a tackle",
-                         g == D6_GRAB_CHOKE ? "12" : "10");
-            }
-            add_text(out->modifiers, sizeof out->modifiers, m);
-        } else if (A.harm) {
-            D.damage = d6_code_add(T.damage, (d6_code){odmg, 0});
-            if (D.damage.dice < 0 || (D.damage.dice == 0 && D.damage.pips < 0))
-                D.damage = (d6_code){0, 0}; /* damage never below none */
-            D.damage_wild = true;
-            if (odmg) {
-                snprintf(m, sizeof m, "damage %+dD", odmg);
-                add_text(out->modifiers, sizeof out->modifiers, m);
-            }
-            if ((r = d6_location_row(cmd->location)) != NULL && r->damage_pips) {
-                D.flat = r->damage_pips; /* 003:73-78, to the damage total */
-                snprintf(m, sizeof m, "damage %+d (%s)", r->damage_pips, r->title);
-                add_text(out->modifiers, sizeof out->modifiers, m);
-            }
-            D.flat += T.scale_damage;
-            D.resistance_flat = tangle ? 0 : T.scale_resistance;
-            if (T.scale_damage || T.scale_resistance) {
-                snprintf(m, sizeof m, "scale %+d to %s",
-                         T.scale_damage ? T.scale_damage : T.scale_resistance,
-                         T.scale_damage ? "the damage total" : "the resistance total");
-                add_text(out->modifiers, sizeof out->modifiers, m);
-            }
-            if (A.ko)
-                add_text(out->modifiers, sizeof out->modifiers,
-                         "a knockout: half the result, out at two Wound levels or half "
-                         "the Body Points (003:87)");
-        }
     }
     if (A.harm) {
         int h0 = wounds ? ct->wound : ct->bp;
@@ -609,8 +640,9 @@ static fray_status count_attack(const d6_setup *s, const d6_state *st,
         }
         if (rows < 2)
             rows = 2;
-        if ((rc = excess_odds(s, &D, rows, &A)) != FRAY_OK)
-            goto fail;
+        for (int hd = 0; hd < A.hands; hd++)
+            if ((rc = excess_odds(s, &Dh[hd], rows, &A, hd)) != FRAY_OK)
+                goto fail;
         mpq_t q;
         mpq_init(q);
         fray_bigratio r;
@@ -747,15 +779,16 @@ static fray_status count_attack(const d6_setup *s, const d6_state *st,
                       "amounts are the Body Points the target loses",
              cut ? "; fractions longer than 38 digits shown to 18 decimal places" : "");
 fail:
-    if (A.body) {
-        for (int k = 0; k < A.n_body; k++)
-            mpq_clear(A.body[k]);
-        free(A.body);
-    }
+    for (int hd = 0; hd < 2; hd++)
+        if (A.body[hd]) {
+            for (int k = 0; k < A.n_body; k++)
+                mpq_clear(A.body[hd][k]);
+            free(A.body[hd]);
+        }
     for (int k = 0; k < D6_MAX_ACTIONS; k++)
         mpq_clear(A.hit[k]);
     for (int b = 0; b < D6_ODDS_WOUND_LEVELS; b++)
-        mpq_clear(A.level[b]);
+        mpq_clears(A.level[0][b], A.level[1][b], NULL);
     mpq_clear(A.up);
     if (c0)
         chain_clear(c0);
@@ -858,8 +891,10 @@ static const char *not_counted(const d6_setup *s, const d6_state *st, const d6_e
                "(damage-bonus: yes)";
     if (cmd->grab && (cmd->option || cmd->called || cmd->location))
         return "a grab or tackle with seed 003's attack options";
-    if (cmd->weapon == D6_BOTH_HANDS)
-        return "an attack with a weapon in each hand";
+    if (cmd->weapon == D6_BOTH_HANDS &&
+        ((s->c[who].b.weapon >= 0 && s->w[s->c[who].b.weapon].entangling) ||
+         (s->c[who].b.off_hand >= 0 && s->w[s->c[who].b.off_hand].entangling)))
+        return "an attack with both hands, one of them an entangling weapon";
     const d6_modifier_row *loc = d6_location_row(cmd->location);
     if (loc && loc->damage_pips < 0 && !harmless) {
         d6_scale_adj sc;
@@ -963,12 +998,16 @@ static fray_status one(const d6_setup *s, const d6_state *st, int who,
     else
         snprintf(what, sizeof what, "%s%s", opt ? opt->title : "Attack",
                  opt ? "" : n_att > 1 ? "s" : "");
+    char with[2 * D6_NAME + 8];
+    if (cmd->weapon == D6_BOTH_HANDS) /* 003:89 (draw.c checked both are there) */
+        snprintf(with, sizeof with, "%s and %s", s->w[s->c[who].b.weapon].name,
+                 s->w[s->c[who].b.off_hand].name);
+    else
+        snprintf(with, sizeof with, "%s", w >= 0 ? s->w[w].name : "bare hands");
     if (snprintf(out->title, sizeof out->title, "%s%s%s on %s%s%s%s", what,
                  loc ? " at " : "", loc ? loc->title : "", s->c[cmd->target].name,
                  cmd->kind == D6_EV_SQUEEZE || cmd->grab ? "" : " with ",
-                 cmd->kind == D6_EV_SQUEEZE || cmd->grab ? ""
-                 : w >= 0                                 ? s->w[w].name
-                                                          : "bare hands",
+                 cmd->kind == D6_EV_SQUEEZE || cmd->grab ? "" : with,
                  cmd->full ? (cmd->parry ? ", and parry" : ", and dodge") : "") >=
         (int)sizeof out->title)
         out->title[sizeof out->title - 1] = '\0';
