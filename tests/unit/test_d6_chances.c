@@ -735,6 +735,16 @@ Test(d6_chances, both_hands_match_play_003_89) {
     fray_chances c;
     chances_of(f, 0, "attack brigand both", &c);
     cr_assert(strstr(c.title, "sword and club"), "%s", c.title);
+    fray_chances_list L; /* odds ID lists it (issue 19) */
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(fray_chances_all(f, 0, NULL, &L, &diag), FRAY_OK, "%s", diag.message);
+    int i = 0;
+    while (i < L.n && strcmp(L.items[i].command, "attack brigand both") != 0)
+        i++;
+    cr_assert(i < L.n, "both hands not listed");
+    cr_assert_float_eq(L.items[i].p_success, 1 - (1 - p) * (1 - p), 1e-12);
+    fray_chances_list_free(&L);
     fray_fight_free(f);
     play(&s, NULL, "attack brigand both", 1, NULL, 20000);
     play(&s, NULL, "attack brigand both actions 3", 1, NULL, 20000);

@@ -1019,12 +1019,12 @@ done:
 }
 
 /* The forms `odds ID` counts on each foe (issue 19): the plain attack,
- * two attacks, an attack with a dodge (or parry), then seed 003's
+ * two attacks, an attack with a dodge (or parry), both hands, then seed 003's
  * options a GM would consider, most used first (a list that runs out of
  * room keeps these). A lunge only where the foe is beyond the weapon's
  * reach (at it, a lunge is the plain attack made worse). */
 static const char *const forms[] = {
-    "", " actions 2", " defend", " all-out", " sweep", " lunge",
+    "", " actions 2", " defend", " both", " all-out", " sweep", " lunge",
     " knockout at head", " at head", " at heart", " at chest", " at arm", " at leg",
     " at hand", " knockdown", " push", " grab", " grab choke", " grab flip", " tackle"};
 enum { FORMS = (int)(sizeof forms / sizeof forms[0]) };
