@@ -891,6 +891,8 @@ static const char *not_counted(const d6_setup *s, const d6_state *st, const d6_e
                "(damage-bonus: yes)";
     if (cmd->grab && (cmd->option || cmd->called || cmd->location))
         return "a grab or tackle with seed 003's attack options";
+    if (cmd->grab && cmd->weapon == D6_BOTH_HANDS)
+        return "a grab or tackle with both hands' weapons";
     if (cmd->weapon == D6_BOTH_HANDS &&
         ((s->c[who].b.weapon >= 0 && s->w[s->c[who].b.weapon].entangling) ||
          (s->c[who].b.off_hand >= 0 && s->w[s->c[who].b.off_hand].entangling)))
