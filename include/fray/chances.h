@@ -110,7 +110,9 @@ typedef struct fray_chances {
      * grapple, bull rush, disarm, feint, escape, aid another and a skill
      * used alone; 99 Towers' Grapple Tests, grappling moves and skill
      * flips; Silent Winter's contests (the chance of the outcome that
-     * succeeds). -1 when not counted (0 in a struct zeroed by other means:
+     * succeeds). D6 gives it for its attacks too (the chance the attack
+     * does not miss); they are ranked by p_drop first, as every attack
+     * is. -1 when not counted (0 in a struct zeroed by other means:
      * fray_chances_all lists no action ranked by it that cannot succeed). */
     double p_success;
 } fray_chances;

@@ -31,7 +31,10 @@ jq -e '.view.rules == "d6" and .view.time_unit == "round" and .view.turn == 0
 call "$GM" GET "/api/fights/$F/odds?who=brand" >/dev/null
 expect_status "the GM asks Brand's odds" 200
 cp "$TMP/body" "$TMP/odds"
-jq -e '.who == "brand" and (.actions | length) == 3
+# 16 options on Osric (issue 19): 3 plain forms, all-out, sweep, knockout,
+# six hit locations, grab, choke, flip and tackle (no lunge in reach, no
+# knockdown or push with a sword)
+jq -e '.who == "brand" and (.actions | length) == 16
        and (.actions | map(.command) | index("attack osric"))
        and (.actions[] | select(.command == "attack osric")
             | .outcomes[0].exact == "653/7776"

@@ -1,20 +1,27 @@
 /*
  * chances.c - D6 at the table (issues 18 and 19; include/fray/chances.h):
- * the exact chances of an attack from the fight as it stands.
+ * the exact chances of an attack, a grab, a squeeze, an escape or a break
+ * from a binding, from the fight as it stands (docs/rules/d6.md "At the
+ * table: the chances").
  *
  * An attack (core) rolls the attacker's code (its weapon's skill, less 1D
  * for each action declared beyond the first, its wounds' penalty, 1D when
- * it interrupts after waiting, plus the dice it has aimed) with the Wild
- * Die against the combat difficulty: the target's defense as it stands
- * (passive 10, a partial defense's roll already made, a full defense's
- * roll + 10; a parry stands against melee only), the range band's
- * modifier, cover and light as modifier dice (standard +3 a die, or
- * rolled by the GM), never below 3. A hit rolls damage with the Wild Die
+ * it interrupts after waiting, a stumble's 2D and a hurt hand's 1, plus
+ * the dice it has aimed) with the Wild Die against the combat difficulty:
+ * the target's defense as it stands (passive 10, a partial defense's roll
+ * already made, a full defense's roll + 10; a parry stands against melee
+ * only), the range band's modifier, cover and light, seed 003's options
+ * and the target's posture (options.c's rows: standard values, or dice
+ * rolled by the GM), an unwieldy weapon, never below 3. A hit rolls
+ * damage (the options' dice, a location's number) with the Wild Die
  * against the target's resistance roll; the excess raises its Wound level
  * (a stamina or mettle roll of 15 to stay up when it reaches
- * Incapacitated) or costs Body Points. rules.c's d6_attack_terms gives
- * the same terms its attack takes, and d6_odds.h the exact numbers; the
- * attacks of one command are chained exactly over the target's state.
+ * Incapacitated) or costs Body Points; a knockout halves it (003:87). A
+ * knockdown, push or entangling throw deals no damage: its chance of
+ * success. rules.c's d6_attack_terms gives the same terms its attack
+ * takes, and d6_odds.h the exact numbers; the attacks of one command are
+ * chained exactly over the target's state. What the count does not follow
+ * is refused in words in one place (not_counted).
  */
 #include "d6_int.h"
 
@@ -126,26 +133,33 @@ static bool put(ch_chain *c, int h, bool up, bool out, bool hit, const mpq_t p,
     return true;
 }
 
-/* The numbers one attack needs, exact. */
-typedef struct ch_attack {
-    mpq_t hit[2];             /* P(hit): the first attack (aimed), the rest */
-    mpq_t level[D6_ODDS_WOUND_LEVELS]; /* P(excess in each band of the core) */
+/* What one command rolls on its target, exact: the chain's terms. */
+typedef struct ch_action {
+    int n;                             /* rolls on the target (attacks) */
+    bool to_hit;                       /* false: a squeeze, every roll lands */
+    mpq_t hit[D6_MAX_ACTIONS];         /* P(the k-th attack hits) */
+    bool harm;                         /* false: a knockdown or push (no damage) */
+    bool ko;                           /* a knockout (003:87, D7.5) */
+    int max_bp;                        /* the target's maximum Body Points */
+    int hands;                         /* 2: both hands, the k-th attack hand k % 2 */
+    mpq_t level[2][D6_ODDS_WOUND_LEVELS]; /* P(excess in each band of the core) */
     int n_body;
-    mpq_t *body;              /* P(Body Points lost == i), the last "or more" */
-    mpq_t up;                 /* P(stays up at Incapacitated) */
-} ch_attack;
+    mpq_t *body[2];                    /* P(max(0, excess) == i), the last "or more" */
+    mpq_t up;                          /* P(stays up at Incapacitated) */
+} ch_action;
 
 static const int band_excess[D6_ODDS_WOUND_LEVELS] = {0, 1, 4, 9, 13, 16};
 
-/* One attack on the chain from `from` into `to`. */
-static bool step(const d6_setup *s, const ch_attack *A, int which, const ch_chain *from,
+/* One roll on the chain from `from` into `to` (k: which attack). */
+static bool step(const d6_setup *s, const ch_action *A, int k, const ch_chain *from,
                  ch_chain *to) {
     mpq_t miss, f, g;
     mpq_inits(miss, f, g, NULL);
     mpq_set_ui(miss, 1, 1);
-    mpq_sub(miss, miss, A->hit[which]);
+    mpq_sub(miss, miss, A->hit[k]);
     bool ok = true;
     bool wounds = s->o.health == D6_HEALTH_WOUNDS;
+    const int hd = k % A->hands;
     for (int i = 0; i < from->n && ok; i++) {
         const ch_state *x = &from->s[i];
         mpq_set_ui(f, 1, 1);
@@ -153,14 +167,24 @@ static bool step(const d6_setup *s, const ch_attack *A, int which, const ch_chai
             ok = put(to, x->h, x->up, true, x->hit, x->p, f);
             continue;
         }
-        ok = put(to, x->h, x->up, false, x->hit, x->p, miss);
+        if (mpq_sgn(miss) != 0)
+            ok = put(to, x->h, x->up, false, x->hit, x->p, miss);
+        if (!A->harm) { /* 003:8: it stumbles, no damage */
+            if (ok)
+                ok = put(to, x->h, x->up, false, true, x->p, A->hit[k]);
+            continue;
+        }
         if (wounds) {
             for (int b = 0; b < D6_ODDS_WOUND_LEVELS && ok; b++) {
-                if (mpq_sgn(A->level[b]) == 0)
+                if (mpq_sgn(A->level[hd][b]) == 0)
                     continue;
-                mpq_mul(f, A->hit[which], A->level[b]);
+                mpq_mul(f, A->hit[k], A->level[hd][b]);
                 int now = d6_wound_after(x->h, band_excess[b]);
-                if (now >= D6_W_MORTAL) {
+                if (A->ko) { /* rules.c's harm: the threshold, then half */
+                    bool ko = now - x->h >= 2;
+                    now = x->h + (now - x->h) / 2;
+                    ok = put(to, now, x->up, ko || now >= D6_W_MORTAL, true, x->p, f);
+                } else if (now >= D6_W_MORTAL) {
                     ok = put(to, now, false, true, true, x->p, f);
                 } else if (now == D6_W_INCAP && x->h != D6_W_INCAP) {
                     mpq_mul(g, f, A->up);
@@ -173,14 +197,17 @@ static bool step(const d6_setup *s, const ch_attack *A, int which, const ch_chai
                 }
             }
         } else {
-            for (int k = 0; k < A->n_body && ok; k++) {
-                if (mpq_sgn(A->body[k]) == 0)
+            for (int e = 0; e < A->n_body && ok; e++) {
+                if (mpq_sgn(A->body[hd][e]) == 0)
                     continue;
-                mpq_mul(f, A->hit[which], A->body[k]);
-                int left = x->h > k ? x->h - k : 0;
-                if (k == A->n_body - 1)
-                    left = 0; /* the last row: all it has left, or more */
-                ok = put(to, left, false, left <= 0, true, x->p, f);
+                mpq_mul(f, A->hit[k], A->body[hd][e]);
+                bool last = e == A->n_body - 1; /* the last row: e or more */
+                bool ko = A->ko && e > 0 && 2 * e >= A->max_bp;
+                int lost = A->ko ? e / 2 : e;
+                int left = x->h > lost ? x->h - lost : 0;
+                if (last)
+                    left = 0; /* rows reach all it has left (knockout: twice) */
+                ok = put(to, left, false, ko || left <= 0, true, x->p, f);
             }
         }
     }
@@ -195,149 +222,444 @@ static fray_status big(fray_status rc, fray_diag *diag) {
                           "the odds of these dice are not counted (too many dice)");
 }
 
+/* P(x >= t), exact. */
+static fray_status at_least(const d6_dist *x, int64_t t, mpq_t out) {
+    fray_bigratio r;
+    fray_status rc = d6_dist_at_least(x, t, &r);
+    if (rc == FRAY_OK)
+        q_of(out, &r);
+    fray_bigratio_free(&r);
+    return rc;
+}
+
+/* acc = acc + sign * (the roll of c, with the Wild Die when wild). */
+static fray_status dist_add(d6_dist **acc, d6_code c, bool wild, d6_wild_one rule,
+                            int sign) {
+    d6_dist *roll = NULL, *sum = NULL;
+    fray_status rc = d6_dist_code(c, wild, rule, NULL, &roll);
+    if (rc == FRAY_OK)
+        rc = d6_dist_add(*acc, roll, sign, &sum);
+    d6_dist_free(roll);
+    if (rc == FRAY_OK) {
+        d6_dist_free(*acc);
+        *acc = sum;
+    }
+    return rc;
+}
+
+/* What a hit does, before the target's resistance: the damage code (with
+ * the Wild Die or not), a flat amount added to the total, dice the GM
+ * rolls and takes off (a hold's -3D under modifiers: roll); the target's
+ * resistance code and a flat amount added to it (scale). */
+typedef struct ch_damage {
+    d6_code damage;
+    bool damage_wild;
+    int flat;
+    int minus_dice;
+    d6_code resistance;
+    int resistance_flat;
+} ch_damage;
+
+/* The excess of damage over resistance into A: its band on the Wound
+ * ladder, or Body Points lost by rows (rows: 0 .. rows-2 exact, the last
+ * "or more"). */
+static fray_status excess_odds(const d6_setup *s, const ch_damage *D, int rows,
+                               ch_action *A, int hd) {
+    d6_wild_one rule = (d6_wild_one)s->o.wild_one;
+    d6_dist *x = NULL;
+    fray_status rc = d6_dist_const(D->flat - D->resistance_flat, NULL, &x);
+    if (rc == FRAY_OK)
+        rc = dist_add(&x, D->damage, D->damage_wild, rule, 1);
+    if (rc == FRAY_OK && D->minus_dice > 0)
+        rc = dist_add(&x, (d6_code){D->minus_dice, 0}, s->o.modifier_wild, rule, -1);
+    if (rc == FRAY_OK)
+        rc = dist_add(&x, D->resistance, true, rule, -1);
+    mpq_t a, b;
+    mpq_inits(a, b, NULL);
+    for (int k = 0; k < D6_ODDS_WOUND_LEVELS && rc == FRAY_OK; k++) {
+        mpq_set_ui(a, 1, 1);
+        if (k > 0)
+            rc = at_least(x, band_excess[k], a);
+        if (rc == FRAY_OK && k + 1 < D6_ODDS_WOUND_LEVELS) {
+            rc = at_least(x, band_excess[k + 1], b);
+            mpq_sub(a, a, b);
+        }
+        mpq_set(A->level[hd][k], a);
+    }
+    if (rc == FRAY_OK && s->o.health != D6_HEALTH_WOUNDS) {
+        A->body[hd] = calloc((size_t)rows, sizeof *A->body[hd]);
+        if (!A->body[hd])
+            rc = FRAY_ERR_NOMEM;
+        else
+            A->n_body = rows;
+        for (int i = 0; rc == FRAY_OK && i < A->n_body; i++)
+            mpq_init(A->body[hd][i]);
+        /* row i: P(excess >= max(i, 1)) less the next row's, the last "or more" */
+        for (int i = 0; i < A->n_body && rc == FRAY_OK; i++) {
+            rc = at_least(x, i, a);
+            if (i == 0)
+                mpq_set_ui(a, 1, 1);
+            if (rc == FRAY_OK && i + 1 < A->n_body) {
+                rc = at_least(x, i + 1, b);
+                mpq_sub(a, a, b);
+            }
+            mpq_set(A->body[hd][i], a);
+        }
+    }
+    mpq_clears(a, b, NULL);
+    d6_dist_free(x);
+    return rc;
+}
+
+/* The chance of one attack roll: skill (penalties taken off), flat to the
+ * total, the difficulty and the GM's modifier dice, never below 3. */
+static fray_status hit_odds(const d6_setup *s, d6_code skill, int flat, int difficulty,
+                            const d6_code *mods, size_t n_mods, mpq_t out) {
+    d6_success_query q;
+    memset(&q, 0, sizeof q);
+    q.skill = skill;
+    q.skill.pips += flat; /* flat: in the pips (d6_odds.h) */
+    q.wild_one = (d6_wild_one)s->o.wild_one;
+    q.difficulty = difficulty;
+    q.modifiers = n_mods ? mods : NULL;
+    q.n_modifiers = n_mods;
+    q.modifier_wild = s->o.modifier_wild;
+    q.floor = D6_DIFFICULTY_FLOOR;
+    fray_bigratio r;
+    fray_status rc = d6_odds_check(&q, NULL, &r);
+    if (rc == FRAY_OK)
+        q_of(out, &r);
+    fray_bigratio_free(&r);
+    return rc;
+}
+
+/* "+1D (+3)" in rules words, for a row of the modifier tables. */
+static void row_text(char *m, size_t size, const char *what, const d6_modifier_row *r,
+                     bool rolled) {
+    if (rolled)
+        snprintf(m, size, "%s %+dD (rolled by the GM)", what, r->dice);
+    else
+        snprintf(m, size, "%s %+dD (%+d)", what, r->dice, r->standard);
+}
+
+static const char *const cover_words[] = {"", "quarter", "half", "three-quarter", "full"};
+
+/* An attack (a blow, an option, a grab or tackle) or a squeeze, counted
+ * over the target's state. */
 static fray_status count_attack(const d6_setup *s, const d6_state *st,
                                 const d6_event *cmd, bool interrupt,
                                 fray_chances *out, fray_diag *diag) {
     int a = cmd->actor, t = cmd->target;
-    int w = d6_quick_weapon(s, st, a, cmd->weapon); /* a readied weapon too */
+    bool squeeze = cmd->kind == D6_EV_SQUEEZE;
+    int g = squeeze ? D6_GRAB_NONE : cmd->grab;
+    int w = g || squeeze ? -1 : d6_quick_weapon(s, st, a, cmd->weapon); /* a readied weapon too */
     d6_attack_terms_t T;
     d6_attack_terms(s, st, a, t, w, &T);
     const d6_cstate *ca = &st->c[a], *ct = &st->c[t];
-    int wound_pen = d6_wound_penalty(s, st, a);
-    int surprise = d6_surprise_bonus(s, st, a, interrupt); /* +1D (003:129) */
-    int pen = wound_pen + (interrupt ? 1 : 0) + cmd->actions - 1 - surprise;
-    int aim = ca->aim_dice > 0 && ca->aim_target == t ? ca->aim_dice : 0;
-    int n_att = cmd->actions - (cmd->full ? 1 : 0);
-    char m[160];
-    /* the modifiers in rules words */
-    if (ct->defense == D6_DEF_NONE || (ct->def_parry && T.ranged))
-        snprintf(m, sizeof m, "%s's passive defense 10%s", s->c[t].name,
-                 ct->defense != D6_DEF_NONE ? " (its parry stands against melee only)" : "");
-    else
-        snprintf(m, sizeof m, "%s's %s %s %d", s->c[t].name,
-                 ct->defense == D6_DEF_FULL ? "full" : "partial",
-                 ct->def_parry ? "parry" : "dodge", ct->def_total);
-    add_text(out->modifiers, sizeof out->modifiers, m);
-    if (T.ranged) {
-        snprintf(m, sizeof m, "%s range %+d", d6_band_name(T.band), T.band_mod);
-        add_text(out->modifiers, sizeof out->modifiers, m);
-    }
-    static const char *const cover_words[] = {"", "quarter", "half", "three-quarter", "full"};
-    if (T.cover_dice) {
-        snprintf(m, sizeof m, "%s cover +%dD", cover_words[s->c[t].cover], T.cover_dice);
-        add_text(out->modifiers, sizeof out->modifiers, m);
-    }
-    if (T.light_dice) {
-        snprintf(m, sizeof m, "light and obscurement +%dD", T.light_dice);
-        add_text(out->modifiers, sizeof out->modifiers, m);
-    }
-    if (cmd->actions > 1) {
-        snprintf(m, sizeof m, "%d actions declared: -%dD", cmd->actions, cmd->actions - 1);
-        add_text(out->modifiers, sizeof out->modifiers, m);
-    }
-    if (wound_pen) {
-        snprintf(m, sizeof m, "%s's wounds -%dD", s->c[a].name, wound_pen);
-        add_text(out->modifiers, sizeof out->modifiers, m);
-    }
-    if (interrupt)
-        add_text(out->modifiers, sizeof out->modifiers, "interrupting after a wait -1D");
-    if (surprise) {
-        snprintf(m, sizeof m, "surprise +%dD", surprise);
-        add_text(out->modifiers, sizeof out->modifiers, m);
-    }
-    if (T.scale_attack || T.scale_difficulty) {
-        snprintf(m, sizeof m, "scale %+d to %s", T.scale_attack ? T.scale_attack : T.scale_difficulty,
-                 T.scale_attack ? "the attack total" : "the difficulty");
-        add_text(out->modifiers, sizeof out->modifiers, m);
-    }
-    if (T.scale_damage || T.scale_resistance) {
-        snprintf(m, sizeof m, "scale %+d to %s", T.scale_damage ? T.scale_damage : T.scale_resistance,
-                 T.scale_damage ? "the damage total" : "the resistance total");
-        add_text(out->modifiers, sizeof out->modifiers, m);
-    }
-    if (aim) {
-        snprintf(m, sizeof m, "aimed +%dD (the first attack)", aim);
-        add_text(out->modifiers, sizeof out->modifiers, m);
-    }
-    add_text(out->modifiers, sizeof out->modifiers, "the difficulty never below 3");
+    int sk = w >= 0 ? s->w[w].skill : D6_SK_FIGHTING;
+    bool rolled = s->o.modifiers_roll;
+    bool wounds = s->o.health == D6_HEALTH_WOUNDS;
+    char m[320];
 
-    fray_status rc = FRAY_OK;
-    ch_attack A;
+    ch_action A;
     memset(&A, 0, sizeof A);
-    mpq_inits(A.hit[0], A.hit[1], A.up, NULL);
+    for (int k = 0; k < D6_MAX_ACTIONS; k++)
+        mpq_init(A.hit[k]);
     for (int b = 0; b < D6_ODDS_WOUND_LEVELS; b++)
-        mpq_init(A.level[b]);
+        mpq_inits(A.level[0][b], A.level[1][b], NULL);
+    mpq_init(A.up);
+    /* multiple weapons (003:89): the k-th attack with hand k % 2 (draw.c) */
+    A.hands = cmd->weapon == D6_BOTH_HANDS ? 2 : 1;
+    /* an entangling weapon's hit binds (003:63): no damage unless it is
+     * spiked, then as grabs.c deals it (no knockout, no scale on the
+     * resistance) */
+    bool tangle = w >= 0 && s->w[w].entangling;
+    bool knock = !g && (cmd->option == D6_OPT_KNOCKDOWN || cmd->option == D6_OPT_PUSH);
+    A.harm = !knock && !(tangle && !s->w[w].spiked);
+    A.ko = !g && !tangle && cmd->option == D6_OPT_KNOCKOUT;
+    A.max_bp = s->c[t].b.body_points;
+    fray_status rc = FRAY_OK;
     ch_chain *c0 = calloc(1, sizeof *c0), *c1 = calloc(1, sizeof *c1);
-    d6_damage_odds dmg;
-    memset(&dmg, 0, sizeof dmg);
-    fray_bigratio r;
-    memset(&r, 0, sizeof r);
     if (!c0 || !c1) {
         rc = FRAY_ERR_NOMEM;
         goto fail;
     }
-    d6_code mod = {0, 0};
-    int mdice = T.cover_dice + T.light_dice;
-    if (s->o.modifiers_roll)
-        mod.dice = mdice;
-    else
-        mod.pips = 3 * mdice;
-    for (int k = 0; k < 2; k++) {
-        d6_code pn = {-(pen - (k == 0 ? aim : 0)), 0};
-        d6_success_query q;
-        memset(&q, 0, sizeof q);
-        q.skill = d6_code_add(T.skill, pn);
-        q.skill.pips += T.scale_attack; /* flat: in the pips (d6_odds.h) */
-        q.wild_one = (d6_wild_one)s->o.wild_one;
-        q.difficulty = T.base + T.scale_difficulty;
-        q.modifiers = &mod;
-        q.n_modifiers = mdice > 0 ? 1 : 0;
-        q.modifier_wild = s->o.modifier_wild;
-        q.floor = D6_DIFFICULTY_FLOOR;
-        if ((rc = d6_odds_check(&q, NULL, &r)) != FRAY_OK)
-            goto fail;
-        q_of(A.hit[k], &r);
-        fray_bigratio_free(&r);
-    }
-    {
-        d6_success_query q;
-        memset(&q, 0, sizeof q);
-        q.skill = T.stay_up;
-        q.wild_one = (d6_wild_one)s->o.wild_one;
-        q.difficulty = 15;
-        if ((rc = d6_odds_check(&q, NULL, &r)) != FRAY_OK)
-            goto fail;
-        q_of(A.up, &r);
-        fray_bigratio_free(&r);
-    }
-    bool wounds = s->o.health == D6_HEALTH_WOUNDS;
-    d6_damage_query dq;
-    memset(&dq, 0, sizeof dq);
-    dq.damage = T.damage;
-    dq.damage.pips += T.scale_damage; /* flat, as the engine adds it */
-    dq.damage_wild = true;
-    dq.resistance = T.resistance;
-    dq.resistance.pips += T.scale_resistance;
-    dq.resistance_wild = true;
-    dq.wild_one = (d6_wild_one)s->o.wild_one;
-    dq.body_rows = wounds ? 0 : (ct->bp + 1 < 2 ? 2 : ct->bp + 1);
-    if ((rc = d6_odds_damage(&dq, NULL, &dmg)) != FRAY_OK)
-        goto fail;
-    for (int b = 0; b < D6_ODDS_WOUND_LEVELS; b++)
-        q_of(A.level[b], &dmg.level[b]);
-    if (!wounds) {
-        A.n_body = (int)dmg.n_body;
-        A.body = calloc(dmg.n_body, sizeof *A.body);
-        if (!A.body) {
-            rc = FRAY_ERR_NOMEM;
-            goto fail;
+    ch_damage Dh[2];
+    memset(Dh, 0, sizeof Dh);
+    ch_damage *D0 = &Dh[0];
+    D0->resistance = T.resistance;
+    if (squeeze) { /* 003:10-11: Strength Damage only, no modifiers; no roll to hit */
+        A.n = 1;
+        A.to_hit = false;
+        mpq_set_ui(A.hit[0], 1, 1);
+        D0->damage = d6_strength_damage(d6_skill_code(s, a, D6_SK_LIFTING));
+        D0->damage_wild = true;
+        snprintf(m, sizeof m, "%s's Strength Damage only, no modifiers (003:10-11)",
+                 s->c[a].name);
+        add_text(out->modifiers, sizeof out->modifiers, m);
+    } else {
+        A.to_hit = true;
+        int wound_pen = d6_wound_penalty(s, st, a);
+        int surprise = d6_surprise_bonus(s, st, a, interrupt); /* +1D (003:129) */
+        /* each action beyond the first -1D, or a quick draw's (draw.c,
+         * 003:96-97); drawing the weapon now: its actions (003:101) */
+        int quick = d6_quick_penalty(st, a, cmd->actions);
+        int draw = cmd->weapon >= 0 ? d6_ready_cost(s, st, a, cmd->weapon) : 0;
+        int pen = wound_pen + (interrupt ? 1 : 0) + quick + draw - surprise;
+        int aim = ca->aim_dice > 0 && ca->aim_target == t ? ca->aim_dice : 0;
+        int stand = d6_stand_actions(st, a); /* 003:8: one action stands it up */
+        A.n = cmd->actions - (cmd->full ? 1 : 0) - stand;
+        /* a stumble (003:8): off the next Agility-based roll, the dodge or
+         * parry made first when there is one (both Agility skills) */
+        int stumble = !cmd->full && d6_skill_attr[sk] == D6_AGILITY ? ca->agility_dice : 0;
+        int part = d6_part_penalty(st, a, sk); /* 003:84 */
+        /* the modifiers in rules words */
+        if (ct->defense == D6_DEF_NONE || (ct->def_parry && T.ranged))
+            snprintf(m, sizeof m, "%s's passive defense 10%s", s->c[t].name,
+                     ct->defense != D6_DEF_NONE ? " (its parry stands against melee only)"
+                                                : "");
+        else
+            snprintf(m, sizeof m, "%s's %s %s %d", s->c[t].name,
+                     ct->defense == D6_DEF_FULL ? "full" : "partial",
+                     ct->def_parry ? "parry" : "dodge", ct->def_total);
+        add_text(out->modifiers, sizeof out->modifiers, m);
+        if (T.ranged) {
+            snprintf(m, sizeof m, "%s range %+d", d6_band_name(T.band), T.band_mod);
+            add_text(out->modifiers, sizeof out->modifiers, m);
         }
-        for (size_t k = 0; k < dmg.n_body; k++) {
-            mpq_init(A.body[k]);
-            q_of(A.body[k], &dmg.body[k]);
+        if (T.cover_dice) {
+            snprintf(m, sizeof m, "%s cover +%dD", cover_words[s->c[t].cover], T.cover_dice);
+            add_text(out->modifiers, sizeof out->modifiers, m);
         }
+        if (T.light_dice) {
+            snprintf(m, sizeof m, "light and obscurement +%dD", T.light_dice);
+            add_text(out->modifiers, sizeof out->modifiers, m);
+        }
+        if (d6_quick_now(st, a)) {
+            snprintf(m, sizeof m, "a quick draw of %d attack(s), %dD moved to initiative: -%dD "
+                                  "(003:96-97)", ca->qd_attacks, ca->qd_moved, quick);
+            add_text(out->modifiers, sizeof out->modifiers, m);
+        } else if (cmd->actions > 1) {
+            snprintf(m, sizeof m, "%d actions declared: -%dD", cmd->actions, cmd->actions - 1);
+            add_text(out->modifiers, sizeof out->modifiers, m);
+        }
+        if (draw) {
+            snprintf(m, sizeof m, "drawing the %s: -%dD (003:101)", s->w[cmd->weapon].name, draw);
+            add_text(out->modifiers, sizeof out->modifiers, m);
+        }
+        if (stand) {
+            snprintf(m, sizeof m, "%s is down: one action stands it up (003:8)", s->c[a].name);
+            add_text(out->modifiers, sizeof out->modifiers, m);
+        }
+        if (wound_pen) {
+            snprintf(m, sizeof m, "%s's wounds -%dD", s->c[a].name, wound_pen);
+            add_text(out->modifiers, sizeof out->modifiers, m);
+        }
+        if (interrupt)
+            add_text(out->modifiers, sizeof out->modifiers, "interrupting after a wait -1D");
+        if (surprise) {
+            snprintf(m, sizeof m, "surprise +%dD", surprise);
+            add_text(out->modifiers, sizeof out->modifiers, m);
+        }
+        if (stumble) {
+            snprintf(m, sizeof m, "%s stumbling -%dD (the first attack, 003:8)", s->c[a].name,
+                     stumble);
+            add_text(out->modifiers, sizeof out->modifiers, m);
+        }
+        if (part) {
+            snprintf(m, sizeof m, "%s hurt in the hand or arm -%d (003:84)", s->c[a].name, part);
+            add_text(out->modifiers, sizeof out->modifiers, m);
+        }
+        if (T.scale_attack || T.scale_difficulty) {
+            snprintf(m, sizeof m, "scale %+d to %s",
+                     T.scale_attack ? T.scale_attack : T.scale_difficulty,
+                     T.scale_attack ? "the attack total" : "the difficulty");
+            add_text(out->modifiers, sizeof out->modifiers, m);
+        }
+        if (aim) {
+            snprintf(m, sizeof m, "aimed +%dD (the first attack)", aim);
+            add_text(out->modifiers, sizeof out->modifiers, m);
+        }
+        /* seed 003's options (options.c), through rules.c's modifier path */
+        int op = 0, om = 0, ostd = 0, odmg = 0;
+        int sight = d6_sight_of(s, cmd, a, t);
+        d6_attack_mods(cmd, sight, &op, &om, &ostd, &odmg);
+        const d6_modifier_row *r = d6_option_row(cmd->option);
+        if (r && r->dice) {
+            row_text(m, sizeof m, r->word, r, rolled);
+            add_text(out->modifiers, sizeof out->modifiers, m);
+        }
+        if ((r = d6_called_row(cmd->called)) != NULL) {
+            char what[80];
+            snprintf(what, sizeof what, "a called shot at something %s", r->title);
+            row_text(m, sizeof m, what, r, rolled);
+            add_text(out->modifiers, sizeof out->modifiers, m);
+        }
+        for (int bit = 1; bit <= D6_SIGHT_BEHIND; bit <<= 1)
+            if (sight & bit) {
+                row_text(m, sizeof m, d6_sight_row(bit)->title, d6_sight_row(bit), rolled);
+                add_text(out->modifiers, sizeof out->modifiers, m);
+            }
+        if ((r = d6_location_row(cmd->location)) != NULL) {
+            char what[80];
+            snprintf(what, sizeof what, "at %s", r->title);
+            row_text(m, sizeof m, what, r, rolled);
+            add_text(out->modifiers, sizeof out->modifiers, m);
+        }
+        int gd = d6_grab_dice(g); /* 003:30, 35 */
+        if (gd) {
+            d6_modifier_row gr = {"", "", (int8_t)gd, (int8_t)(3 * gd), 0, 0};
+            row_text(m, sizeof m, g == D6_GRAB_TACKLE ? "tackle" : "grab", &gr, rolled);
+            add_text(out->modifiers, sizeof out->modifiers, m);
+        }
+        int unwieldy = w >= 0 ? s->w[w].unwieldy : 0; /* 003:131: a number, never rolled */
+        if (unwieldy) {
+            snprintf(m, sizeof m, "unwieldy %s %+d", s->w[w].name, unwieldy);
+            add_text(out->modifiers, sizeof out->modifiers, m);
+        }
+        const d6_modifier_row *pr =
+            d6_posture_row(st, t, T.ranged ? T.band : D6_BAND_POINT_BLANK); /* 003:91-92 */
+        if (pr) {
+            char what[96];
+            snprintf(what, sizeof what, "%s %s", s->c[t].name, pr->title);
+            row_text(m, sizeof m, what, pr, rolled);
+            add_text(out->modifiers, sizeof out->modifiers, m);
+        }
+        add_text(out->modifiers, sizeof out->modifiers, "the difficulty never below 3");
+        if (A.hands == 2) {
+            snprintf(m, sizeof m, "both hands (003:89): the %s, then the %s, in turn, each with "
+                                  "its own skill, damage and weapon's modifiers",
+                     s->w[s->c[a].b.weapon].name, s->w[s->c[a].b.off_hand].name);
+            add_text(out->modifiers, sizeof out->modifiers, m);
+        }
+        for (int h = 0; h < A.hands && rc == FRAY_OK; h++) {
+            if (h > 0) { /* the off hand's weapon: its own terms */
+                w = d6_hand_weapon(s, a, cmd->weapon, w, h);
+                d6_attack_terms(s, st, a, t, w, &T);
+                sk = w >= 0 ? s->w[w].skill : D6_SK_FIGHTING;
+                part = d6_part_penalty(st, a, sk);
+                unwieldy = w >= 0 ? s->w[w].unwieldy : 0;
+                pr = d6_posture_row(st, t, T.ranged ? T.band : D6_BAND_POINT_BLANK);
+            }
+            ch_damage *D = &Dh[h];
+            D->resistance = T.resistance;
+            bool say = h == 0;
+            /* the difficulty: as rules.c's attack_once adds it up */
+            int diff = T.base + T.scale_difficulty + unwieldy;
+            d6_code mods[4];
+            size_t n_mods = 0;
+            int cd = T.cover_dice + T.light_dice + gd;
+            if (!rolled) {
+                diff += 3 * cd + ostd + (pr ? pr->standard : 0);
+            } else {
+                if (cd > 0)
+                    mods[n_mods++] = (d6_code){cd, 0};
+                if (op > 0)
+                    mods[n_mods++] = (d6_code){op, 0};
+                if (om > 0)
+                    mods[n_mods++] = (d6_code){-om, 0};
+                if (pr && pr->dice)
+                    mods[n_mods++] = (d6_code){pr->dice, 0};
+            }
+            /* each attack's roll: the aim and the stumble on the first only */
+            for (int k = h; k < A.n && rc == FRAY_OK; k += A.hands) {
+                if (k > A.hands) {
+                    mpq_set(A.hit[k], A.hit[k - A.hands]);
+                    continue;
+                }
+                int dice = pen - (k == 0 ? aim - stumble : 0);
+                rc = hit_odds(s, d6_code_add(T.skill, (d6_code){-dice, 0}),
+                              T.scale_attack - part, diff, mods, n_mods, A.hit[k]);
+            }
+            if (rc != FRAY_OK)
+                goto fail;
+            /* what a hit does */
+            if (g == D6_GRAB_FLIP) { /* 003:13: 3D from the ground, no Wild Die */
+                D->damage = (d6_code){3, 0};
+                D->damage_wild = false;
+                if (say)
+                    add_text(out->modifiers, sizeof out->modifiers,
+                         "a flip: the ground's 3D (003:13)");
+            } else if (g) { /* 003:10-14: Strength Damage; a hold takes 3D or more off */
+                D->damage = d6_strength_damage(d6_skill_code(s, a, D6_SK_LIFTING));
+                D->damage_wild = true;
+                if (g == D6_GRAB_HOLD) {
+                    int n = cmd->hold_dice > 3 ? cmd->hold_dice : 3;
+                    if (rolled)
+                        D->minus_dice = n;
+                    else
+                        D->flat = -3 * n;
+                    snprintf(m, sizeof m, "a hold: the Strength Damage -%dD (003:14)", n);
+                } else {
+                    snprintf(m, sizeof m, "%s: the Strength Damage (003:%s)",
+                             g == D6_GRAB_CHOKE ? "a choke" : "a tackle",
+                             g == D6_GRAB_CHOKE ? "12" : "10");
+                }
+                if (say)
+                    add_text(out->modifiers, sizeof out->modifiers, m);
+            } else if (A.harm) {
+                D->damage = d6_code_add(T.damage, (d6_code){odmg, 0});
+                if (D->damage.dice < 0 || (D->damage.dice == 0 && D->damage.pips < 0))
+                    D->damage = (d6_code){0, 0}; /* damage never below none */
+                D->damage_wild = true;
+                if (odmg) {
+                    snprintf(m, sizeof m, "damage %+dD", odmg);
+                    if (say)
+                        add_text(out->modifiers, sizeof out->modifiers, m);
+                }
+                if ((r = d6_location_row(cmd->location)) != NULL && r->damage_pips) {
+                    D->flat = r->damage_pips; /* 003:73-78, to the damage total */
+                    snprintf(m, sizeof m, "damage %+d (%s)", r->damage_pips, r->title);
+                    if (say)
+                        add_text(out->modifiers, sizeof out->modifiers, m);
+                }
+                D->flat += T.scale_damage;
+                D->resistance_flat = tangle ? 0 : T.scale_resistance;
+                if (T.scale_damage || T.scale_resistance) {
+                    snprintf(m, sizeof m, "scale %+d to %s",
+                             T.scale_damage ? T.scale_damage : T.scale_resistance,
+                             T.scale_damage ? "the damage total" : "the resistance total");
+                    if (say)
+                        add_text(out->modifiers, sizeof out->modifiers, m);
+                }
+                if (A.ko && say)
+                    add_text(out->modifiers, sizeof out->modifiers,
+                             "a knockout: half the result, out at two Wound levels or half "
+                             "the Body Points (003:87)");
+            }
+        }
+        if (rc != FRAY_OK)
+            goto fail;
     }
-    /* the chain over the command's attacks */
+    if (A.harm) {
+        int h0 = wounds ? ct->wound : ct->bp;
+        int rows = h0 + 1;
+        if (A.ko) { /* the threshold, and twice what it has left */
+            int need = (A.max_bp + 1) / 2;
+            rows = (need > 2 * h0 ? need : 2 * h0) + 1;
+        }
+        if (rows < 2)
+            rows = 2;
+        for (int hd = 0; hd < A.hands; hd++)
+            if ((rc = excess_odds(s, &Dh[hd], rows, &A, hd)) != FRAY_OK)
+                goto fail;
+        mpq_t q;
+        mpq_init(q);
+        fray_bigratio r;
+        d6_success_query sq;
+        memset(&sq, 0, sizeof sq);
+        sq.skill = T.stay_up;
+        sq.wild_one = (d6_wild_one)s->o.wild_one;
+        sq.difficulty = 15;
+        rc = d6_odds_check(&sq, NULL, &r);
+        if (rc == FRAY_OK)
+            q_of(A.up, &r);
+        fray_bigratio_free(&r);
+        mpq_clear(q);
+        if (rc != FRAY_OK)
+            goto fail;
+    }
+    /* the chain over the command's rolls */
     int h0 = wounds ? ct->wound : ct->bp;
     ch_state *x = find(c0, h0, (ct->flags & D6_F_UP) != 0, false, false);
     if (!x) {
@@ -345,8 +667,8 @@ static fray_status count_attack(const d6_setup *s, const d6_state *st,
         goto fail;
     }
     mpq_set_ui(x->p, 1, 1);
-    for (int k = 0; k < n_att; k++) {
-        if (!step(s, &A, k == 0 ? 0 : 1, c0, c1)) {
+    for (int k = 0; k < A.n; k++) {
+        if (!step(s, &A, k, c0, c1)) {
             rc = FRAY_ERR_RANGE;
             goto fail;
         }
@@ -381,9 +703,8 @@ static fray_status count_attack(const d6_setup *s, const d6_state *st,
             out->damage[j].amount[0] = amount;
             out->damage[j].share = 0;
         }
-        out->damage[j].share += mpq_get_d(y->p);
     }
-    /* exact fractions of the damage rows, smallest first */
+    /* the damage rows, smallest first, exact */
     for (int i = 1; i < out->n_damage; i++)
         for (int j = i; j > 0 && out->damage[j].amount[0] < out->damage[j - 1].amount[0]; j--) {
             fray_chance_damage t2 = out->damage[j];
@@ -400,15 +721,43 @@ static fray_status count_attack(const d6_setup *s, const d6_state *st,
         out->damage[j].p = ratio_of(tmp, &cut);
         out->damage[j].share = mpq_get_d(tmp);
     }
-    static const char *const onames[4] = {"miss", "hit, no harm", "hit and hurt",
-                                          "out of the fight"};
-    out->n_outcomes = 4;
-    for (int k = 0; k < 4; k++) {
-        snprintf(out->outcomes[k].name, sizeof out->outcomes[k].name, "%s", onames[k]);
-        out->outcomes[k].p = ratio_of(o[k], &cut);
-        out->outcomes[k].share = mpq_get_d(o[k]);
+    /* the outcomes' names: what a hit is for this command */
+    const char *hit_words = tangle                 ? "entangled"
+                            : g == D6_GRAB_FLIP    ? "flipped"
+                            : g == D6_GRAB_TACKLE  ? "tackled"
+                            : g                    ? "held"
+                            : squeeze              ? ""
+                                                   : "hit";
+    char names[4][24];
+    snprintf(names[0], sizeof names[0], "miss");
+    snprintf(names[1], sizeof names[1], "%s%sno harm", hit_words, *hit_words ? ", " : "");
+    snprintf(names[2], sizeof names[2], "%s%shurt", hit_words, *hit_words ? " and " : "");
+    snprintf(names[3], sizeof names[3], "%s", A.ko ? "knocked out, or out" : "out of the fight");
+    out->n_outcomes = 0;
+    if (!A.harm) { /* 003:8: a miss, or the stumble */
+        snprintf(out->outcomes[0].name, sizeof out->outcomes[0].name, "misses");
+        snprintf(out->outcomes[1].name, sizeof out->outcomes[1].name, "%s",
+                 !knock                             ? "entangled"
+                 : cmd->option == D6_OPT_KNOCKDOWN ? "knocked down"
+                                                   : "stumbles");
+        mpq_add(o[1], o[1], o[2]);
+        mpq_add(o[1], o[1], o[3]);
+        for (int k = 0; k < 2; k++) {
+            out->outcomes[k].p = ratio_of(o[k], &cut);
+            out->outcomes[k].share = mpq_get_d(o[k]);
+        }
+        out->n_outcomes = 2;
+        out->p_drop = -1;
+    } else {
+        out->n_outcomes = 4;
+        for (int k = 0; k < 4; k++) { /* a squeeze's miss: 0 */
+            fray_chance_outcome *oc = &out->outcomes[k];
+            memcpy(oc->name, names[k], sizeof oc->name);
+            oc->p = ratio_of(o[k], &cut);
+            oc->share = mpq_get_d(o[k]);
+        }
+        out->p_drop = mpq_get_d(o[3]);
     }
-    out->p_drop = mpq_get_d(o[3]);
     out->expected[0] = mpq_get_d(e);
     mpq_set_ui(tmp, 1, 1);
     mpq_sub(tmp, tmp, o[0]);
@@ -418,24 +767,29 @@ static fray_status count_attack(const d6_setup *s, const d6_state *st,
     mpq_clears(e, tmp, NULL);
     snprintf(out->assumed, sizeof out->assumed,
              "every die fair, the Wild Die's 6s rolled again without end (counted "
-             "exactly); modifiers %s; the target's defense as it stands now; %s; scale "
-             "and surprise counted; an attack with seed 003's other options, or in a "
-             "state they make, is refused, not counted%s",
-             s->o.modifiers_roll ? "rolled by the GM" : "at their standard values (+3 a die)",
+             "exactly); modifiers %s; the target's defense as it stands now; %s; seed "
+             "003's options, postures, stumbles, hurt hands, scale and surprise counted as "
+             "the engine applies them; what is not counted is refused, never counted as "
+             "something else%s",
+             rolled ? "rolled by the GM" : "at their standard values",
+             !A.harm && !knock ? "no damage: the target is bound until it breaks or slips "
+                                 "free (003:63)" :
+             !A.harm ? "no damage: the target loses 2D from its next Agility roll" :
              wounds ? "amounts are the Wound levels the target goes up" :
                       "amounts are the Body Points the target loses",
              cut ? "; fractions longer than 38 digits shown to 18 decimal places" : "");
 fail:
-    fray_bigratio_free(&r);
-    if (A.body) {
-        for (int k = 0; k < A.n_body; k++)
-            mpq_clear(A.body[k]);
-        free(A.body);
-    }
-    d6_damage_odds_free(&dmg);
-    mpq_clears(A.hit[0], A.hit[1], A.up, NULL);
+    for (int hd = 0; hd < 2; hd++)
+        if (A.body[hd]) {
+            for (int k = 0; k < A.n_body; k++)
+                mpq_clear(A.body[hd][k]);
+            free(A.body[hd]);
+        }
+    for (int k = 0; k < D6_MAX_ACTIONS; k++)
+        mpq_clear(A.hit[k]);
     for (int b = 0; b < D6_ODDS_WOUND_LEVELS; b++)
-        mpq_clear(A.level[b]);
+        mpq_clears(A.level[0][b], A.level[1][b], NULL);
+    mpq_clear(A.up);
     if (c0)
         chain_clear(c0);
     if (c1)
@@ -449,6 +803,113 @@ fail:
 
 static fray_status count_hold(const d6_setup *s, const d6_state *st, const d6_event *cmd,
                               bool interrupt, fray_chances *out, fray_diag *diag);
+/* An escape (003:65), breaking free or slipping free (003:63): one
+ * opposed roll or one roll against the binding's total, no penalty (as
+ * grabs.c rolls them). */
+static fray_status count_free(const d6_setup *s, const d6_state *st, const d6_event *cmd,
+                              fray_chances *out, fray_diag *diag) {
+    int a = cmd->actor;
+    d6_success_query q;
+    memset(&q, 0, sizeof q);
+    q.wild_one = (d6_wild_one)s->o.wild_one;
+    char m[320], c1[16], c2[16];
+    bool escape = cmd->kind == D6_EV_ESCAPE;
+    if (escape) {
+        int h = d6_holder(st, a);
+        q.skill = d6_physique_or_lifting(s, a);
+        q.defense_roll = true;
+        q.defense = d6_physique_or_lifting(s, h);
+        /* D7.14, escape-tie: a tie to the holder (more frees) or the escapee */
+        q.tie = s->o.escape_tie_escapee ? D6_TIE_MEETS : D6_TIE_BEATS;
+        d6_code_format(q.skill, c1, sizeof c1);
+        d6_code_format(q.defense, c2, sizeof c2);
+        snprintf(m, sizeof m,
+                 "%s's Physique or lifting %s against %s's %s, each with the Wild Die; "
+                 "a tie to the %s", s->c[a].name, c1, s->c[h].name, c2,
+                 s->o.escape_tie_escapee ? "escapee" : "holder");
+        out->target = h;
+    } else {
+        bool slip = cmd->kind == D6_EV_SLIP_FREE;
+        q.skill = slip ? d6_agility_or_acrobatics(s, a) : d6_physique_or_lifting(s, a);
+        q.difficulty = st->c[a].tangle; /* 003:63: meets or beats */
+        d6_code_format(q.skill, c1, sizeof c1);
+        snprintf(m, sizeof m, "%s's %s %s against the binding's total %d", s->c[a].name,
+                 slip ? "Agility or acrobatics" : "Physique or lifting", c1, q.difficulty);
+    }
+    add_text(out->modifiers, sizeof out->modifiers, m);
+    fray_bigratio r;
+    fray_status rc = d6_odds_check(&q, NULL, &r);
+    if (rc != FRAY_OK) {
+        fray_bigratio_free(&r);
+        return big(rc, diag);
+    }
+    mpq_t p, f;
+    mpq_inits(p, f, NULL);
+    q_of(p, &r);
+    fray_bigratio_free(&r);
+    mpq_set_ui(f, 1, 1);
+    mpq_sub(f, f, p);
+    bool cut = false;
+    out->n_outcomes = 2;
+    snprintf(out->outcomes[0].name, sizeof out->outcomes[0].name, "%s",
+             escape ? "held" : "fails");
+    snprintf(out->outcomes[1].name, sizeof out->outcomes[1].name, "%s",
+             escape ? "escapes" : "free");
+    out->outcomes[0].p = ratio_of(f, &cut);
+    out->outcomes[0].share = mpq_get_d(f);
+    out->outcomes[1].p = ratio_of(p, &cut);
+    out->outcomes[1].share = mpq_get_d(p);
+    out->p_success = mpq_get_d(p);
+    mpq_clears(p, f, NULL);
+    out->n_tracks = 1;
+    out->tracks[0] = s->o.health == D6_HEALTH_WOUNDS ? "Wound levels" : "Body Points";
+    out->n_damage = 1;
+    out->damage[0].amount[0] = 0;
+    out->damage[0].p = fray__ratio(1, 1, false);
+    out->damage[0].share = 1;
+    out->p_drop = -1;
+    snprintf(out->assumed, sizeof out->assumed,
+             "every die fair, the Wild Die's 6s rolled again without end (counted "
+             "exactly); an action with no damage; no penalty on the roll, as the engine "
+             "rolls it");
+    return FRAY_OK;
+}
+
+/* What the count does not follow: refused in words, never counted as
+ * something else. One line a case (the others' refusals go beside). */
+static const char *not_counted(const d6_setup *s, const d6_state *st, const d6_event *cmd) {
+    int who = cmd->actor;
+    if (cmd->kind == D6_EV_ESCAPE || cmd->kind == D6_EV_BREAK_FREE ||
+        cmd->kind == D6_EV_SLIP_FREE || cmd->kind == D6_EV_SQUEEZE)
+        return NULL;
+    if (cmd->kind != D6_EV_ATTACK)
+        return "an action that rolls no dice against a foe";
+    int wq = cmd->grab ? -1 : d6_quick_weapon(s, st, who, cmd->weapon);
+    bool harmless = !cmd->grab && (cmd->option == D6_OPT_KNOCKDOWN || cmd->option == D6_OPT_PUSH ||
+                                   (wq >= 0 && s->w[wq].entangling && !s->w[wq].spiked));
+    if (s->o.damage_bonus && !harmless && cmd->grab != D6_GRAB_FLIP &&
+        cmd->grab != D6_GRAB_HOLD)
+        return "an attack whose damage grows with how far it beats the difficulty "
+               "(damage-bonus: yes)";
+    if (cmd->trick) /* things.c (003:5) */
+        return "an attack with an acrobatic trick";
+    if (cmd->grab && (cmd->option || cmd->called || cmd->location))
+        return "a grab or tackle with seed 003's attack options";
+    if (cmd->grab && cmd->weapon == D6_BOTH_HANDS)
+        return "a grab or tackle with both hands' weapons";
+    if (cmd->weapon == D6_BOTH_HANDS &&
+        ((s->c[who].b.weapon >= 0 && s->w[s->c[who].b.weapon].entangling) ||
+         (s->c[who].b.off_hand >= 0 && s->w[s->c[who].b.off_hand].entangling)))
+        return "an attack with both hands, one of them an entangling weapon";
+    const d6_modifier_row *loc = d6_location_row(cmd->location);
+    if (loc && loc->damage_pips < 0 && !harmless) {
+        d6_scale_adj sc;
+        d6_scale_attack(s, who, cmd->target, wq, &sc);
+        if (sc.damage) /* the total is kept at 0 before scale is added */
+            return "a hit location that takes damage off, by a larger attacker";
+    }
+    return NULL;
+}
 
 static fray_status one(const d6_setup *s, const d6_state *st, int who,
                        const char *command, fray_chances *out, fray_diag *diag) {
@@ -477,7 +938,9 @@ static fray_status one(const d6_setup *s, const d6_state *st, int who,
                             command, s->c[who].name);
         goto done;
     }
-    if (cmd->kind != D6_EV_ATTACK && cmd->kind != D6_EV_PIN && cmd->kind != D6_EV_SLAM) {
+    if (cmd->kind != D6_EV_ATTACK && cmd->kind != D6_EV_PIN && cmd->kind != D6_EV_SLAM &&
+        cmd->kind != D6_EV_SQUEEZE && cmd->kind != D6_EV_ESCAPE &&
+        cmd->kind != D6_EV_BREAK_FREE && cmd->kind != D6_EV_SLIP_FREE) {
         rc = fray__diag_set(diag, FRAY_ERR_INVALID, 0,
                             "%s rolls no dice against a foe: it has no chances to count",
                             d6_kind_title(cmd->kind));
@@ -506,60 +969,57 @@ static fray_status one(const d6_setup *s, const d6_state *st, int who,
                             why[0] ? why : "the rules refuse it now");
         goto done;
     }
-    if (cmd->kind != D6_EV_ATTACK || cmd->disarm) { /* holds.c's: an arm pin, a slam, a disarm */
+    if (cmd->kind == D6_EV_PIN || cmd->kind == D6_EV_SLAM ||
+        (cmd->kind == D6_EV_ATTACK && cmd->disarm)) { /* holds.c's */
         snprintf(out->command, sizeof out->command, "%s", command);
         rc = count_hold(s, st, cmd, interrupt, out, diag);
         goto done;
     }
-    if (s->o.damage_bonus) {
+    const char *not = not_counted(s, st, cmd);
+    if (not) {
         rc = fray__diag_set(diag, FRAY_ERR_INVALID, 0,
-                            "with damage-bonus: yes the damage grows with how far the "
-                            "attack beats the difficulty: its chances are not counted");
+                            "the chances of %s are not counted yet", not);
         goto done;
     }
-    {
-        /* what the count does not follow yet: refused in words, never
-         * counted as a plain attack */
-        int wq = d6_quick_weapon(s, st, who, cmd->weapon);
-        const char *not = cmd->grab ? "a grab or a tackle"
-                        : cmd->trick ? "an attack with an acrobatic trick"
-                        : cmd->weapon == D6_BOTH_HANDS ? "an attack with a weapon in each hand"
-                        : d6_quick_now(st, who) ? "an attack in a quick-draw round"
-                        : cmd->weapon >= 0 && d6_ready_cost(s, st, who, cmd->weapon) > 0
-                            ? "an attack that draws its weapon"
-                        : wq >= 0 && s->w[wq].entangling ? "an entangling weapon's throw"
-                        : NULL;
-        if (!not) { /* seed 003's attack options (options.c), in the words or the state */
-            d6_attack_terms_t T;
-            d6_attack_terms(s, st, who, cmd->target, wq, &T);
-            int sk = wq >= 0 ? s->w[wq].skill : D6_SK_FIGHTING;
-            not = cmd->option || cmd->called || cmd->location || cmd->sight
-                      ? "an attack with seed 003's options (all-out, lunge, sweep, "
-                        "knockdown, push, called shots, hit locations, blind, behind)"
-                  : d6_sight_of(s, cmd, who, cmd->target)
-                      ? "an attack by or on one who is blind"
-                  : d6_posture_row(st, cmd->target, T.ranged ? T.band : D6_BAND_POINT_BLANK)
-                      ? "an attack on one crouching or prone"
-                  : wq >= 0 && s->w[wq].unwieldy ? "an attack with an unwieldy weapon"
-                  : d6_part_penalty(st, who, sk) ? "an attack by one hurt in the hand or arm"
-                  : st->c[who].agility_dice > 0 && d6_skill_attr[sk] == D6_AGILITY
-                      ? "an attack by one who stumbled"
-                  : d6_stand_actions(st, who) ? "an attack by one who is down"
-                  : NULL;
-        }
-        if (not) {
-            rc = fray__diag_set(diag, FRAY_ERR_INVALID, 0,
-                                "the chances of %s are not counted yet", not);
-            goto done;
-        }
-    }
     snprintf(out->command, sizeof out->command, "%s", command);
+    if (cmd->kind == D6_EV_ESCAPE || cmd->kind == D6_EV_BREAK_FREE ||
+        cmd->kind == D6_EV_SLIP_FREE) {
+        int h = d6_holder(st, who);
+        if (snprintf(out->title, sizeof out->title, "%s%s%s", d6_kind_title(cmd->kind),
+                     cmd->kind == D6_EV_ESCAPE ? " from " : "",
+                     cmd->kind == D6_EV_ESCAPE && h >= 0 ? s->c[h].name : "") >=
+            (int)sizeof out->title)
+            out->title[sizeof out->title - 1] = '\0';
+        rc = count_free(s, st, cmd, out, diag);
+        goto done;
+    }
+    if (cmd->kind == D6_EV_SQUEEZE)
+        cmd->target = (int8_t)d6_holding(st, who);
     out->target = cmd->target;
-    int w = d6_quick_weapon(s, st, who, cmd->weapon);
-    int n_att = cmd->actions - (cmd->full ? 1 : 0);
-    if (snprintf(out->title, sizeof out->title, "%s%s on %s with %s%s",
-                 n_att > 1 ? "Attacks" : "Attack", "", s->c[cmd->target].name,
-                 w >= 0 ? s->w[w].name : "bare hands",
+    int w = cmd->grab ? -1 : d6_quick_weapon(s, st, who, cmd->weapon);
+    int n_att = cmd->actions - (cmd->full ? 1 : 0) - d6_stand_actions(st, who);
+    const d6_modifier_row *opt = d6_option_row(cmd->option);
+    const d6_modifier_row *loc = d6_location_row(cmd->location);
+    char what[48];
+    if (cmd->kind == D6_EV_SQUEEZE)
+        snprintf(what, sizeof what, "Squeeze");
+    else if (cmd->grab)
+        snprintf(what, sizeof what, "%s%s%s", cmd->grab == D6_GRAB_TACKLE ? "Tackle" : "Grab",
+                 cmd->grab == D6_GRAB_TACKLE ? "" : ": ",
+                 cmd->grab == D6_GRAB_TACKLE ? "" : d6_grab_word(cmd->grab));
+    else
+        snprintf(what, sizeof what, "%s%s", opt ? opt->title : "Attack",
+                 opt ? "" : n_att > 1 ? "s" : "");
+    char with[2 * D6_NAME + 8];
+    if (cmd->weapon == D6_BOTH_HANDS) /* 003:89 (draw.c checked both are there) */
+        snprintf(with, sizeof with, "%s and %s", s->w[s->c[who].b.weapon].name,
+                 s->w[s->c[who].b.off_hand].name);
+    else
+        snprintf(with, sizeof with, "%s", w >= 0 ? s->w[w].name : "bare hands");
+    if (snprintf(out->title, sizeof out->title, "%s%s%s on %s%s%s%s", what,
+                 loc ? " at " : "", loc ? loc->title : "", s->c[cmd->target].name,
+                 cmd->kind == D6_EV_SQUEEZE || cmd->grab ? "" : " with ",
+                 cmd->kind == D6_EV_SQUEEZE || cmd->grab ? "" : with,
                  cmd->full ? (cmd->parry ? ", and parry" : ", and dodge") : "") >=
         (int)sizeof out->title)
         out->title[sizeof out->title - 1] = '\0';
@@ -568,6 +1028,34 @@ done:
     free(cmd);
     free(now);
     return rc;
+}
+
+/* The forms `odds ID` counts on each foe (issue 19): the plain attack,
+ * two attacks, an attack with a dodge (or parry), both hands, then seed 003's
+ * options a GM would consider, most used first (a list that runs out of
+ * room keeps these). A lunge only where the foe is beyond the weapon's
+ * reach (at it, a lunge is the plain attack made worse). */
+static const char *const forms[] = {
+    "", " actions 2", " defend", " both", " all-out", " sweep", " lunge",
+    " knockout at head", " at head", " at heart", " at chest", " at arm", " at leg",
+    " at hand", " knockdown", " push", " grab", " grab choke", " grab flip", " tackle"};
+enum { FORMS = (int)(sizeof forms / sizeof forms[0]) };
+
+/* Lists the chances of `c` at out[*n] when the rules allow it now and
+ * the count follows it; a refusal lists nothing. */
+static fray_status list_one(const d6_setup *s, const d6_state *st, int who, const char *c,
+                            fray_chances *out, int *n, fray_diag *diag) {
+    fray_diag d;
+    memset(&d, 0, sizeof d);
+    fray_status rc = one(s, st, who, c, &out[*n], &d);
+    if (rc == FRAY_OK)
+        ++*n;
+    else if (rc != FRAY_ERR_INVALID && rc != FRAY_ERR_PARSE) {
+        if (diag)
+            *diag = d;
+        return rc;
+    }
+    return FRAY_OK;
 }
 
 fray_status d6_chances(const d6_setup *s, const d6_state *st, int who,
@@ -584,31 +1072,33 @@ fray_status d6_chances(const d6_setup *s, const d6_state *st, int who,
             *n = 1;
         return rc;
     }
-    /* Every foe it may attack now: one attack, two attacks, an attack
-     * and a dodge (or a parry, when it fights in melee). */
+    /* What frees it, or the squeeze of the one it holds (grabs.c). */
+    static const char *const own[] = {"escape", "break-free", "slip-free", "squeeze"};
+    for (int k = 0; k < 4 && *n < max; k++) {
+        fray_status rc = list_one(s, st, who, own[k], out, n, diag);
+        if (rc != FRAY_OK)
+            return rc;
+    }
+    /* Every foe it may attack now, each form in turn. */
     bool parry = d6_skill_code(s, who, d6_parry_skill_now(s, st, who)).dice * 3 +
                      d6_skill_code(s, who, d6_parry_skill_now(s, st, who)).pips >
                  d6_skill_code(s, who, D6_SK_DODGE).dice * 3 +
                      d6_skill_code(s, who, D6_SK_DODGE).pips;
-    const char *const forms[3] = {"", " actions 2", parry ? " parry" : " defend"};
-    for (int t = 0; t < st->n && *n < max; t++) {
-        if (t == who || s->c[t].side == s->c[who].side || d6_out(&st->c[t]))
-            continue;
-        for (int k = 0; k < 3 && *n < max; k++) {
+    int w = d6_weapon_now(s, st, who);
+    for (int k = 0; k < FORMS && *n < max; k++)
+        for (int t = 0; t < st->n && *n < max; t++) {
+            if (t == who || s->c[t].side == s->c[who].side || d6_out(&st->c[t]))
+                continue;
+            bool reach = d6_band(s, w, d6_distance(st, who, t)) != D6_BAND_BEYOND;
+            if (strcmp(forms[k], " lunge") == 0 && reach)
+                continue;
             char c[FRAY_CHANCES_TEXT];
-            snprintf(c, sizeof c, "attack %s%s", s->c[t].id, forms[k]);
-            fray_diag d;
-            memset(&d, 0, sizeof d);
-            fray_status rc = one(s, st, who, c, &out[*n], &d);
-            if (rc == FRAY_OK)
-                ++*n;
-            else if (rc != FRAY_ERR_INVALID) {
-                if (diag)
-                    *diag = d;
+            snprintf(c, sizeof c, "attack %s%s", s->c[t].id,
+                     k == 2 && parry ? " parry" : forms[k]);
+            fray_status rc = list_one(s, st, who, c, out, n, diag);
+            if (rc != FRAY_OK)
                 return rc;
-            }
         }
-    }
     return FRAY_OK;
 }
 

@@ -752,5 +752,8 @@ int d6_disarm_size(const d6_setup *s, const d6_state *st, int t);
 bool d6_holds_choose(const d6_setup *s, const d6_state *st, int a, d6_event *cmd);
 /* The better of Physique and lifting (003:19, 61, 65). */
 d6_code d6_physique_or_lifting(const d6_setup *s, int i);
+/* grabs.c, for chances.c: the code slipping free rolls (the better of
+ * Agility and acrobatics, 003:63). */
+d6_code d6_agility_or_acrobatics(const d6_setup *s, int i);
 
 #endif

@@ -276,3 +276,5 @@ bool d6_grab_choose(const d6_setup *s, const d6_state *st, int a, d6_event *cmd)
     cmd->grab = D6_GRAB_CHOKE;
     return true;
 }
+
+d6_code d6_agility_or_acrobatics(const d6_setup *s, int i) { return agility_or_acrobatics(s, i); }
