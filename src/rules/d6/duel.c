@@ -490,6 +490,20 @@ static fray_status turn(du_ctx *C, uint64_t key, double m, int a, int r, du_map 
 
 /* ---- The duel ------------------------------------------------------------------ */
 
+/* Each reaches the other from where it stands: nobody moves. */
+static fray_status reach(const d6_setup *s, const d6_state *st0, fray_diag *diag) {
+    for (int i = 0; i < 2; i++) {
+        int m = d6_distance(st0, i, 1 - i);
+        if (d6_band(s, d6_weapon_of(s, i), m) != D6_BAND_BEYOND)
+            continue;
+        char dist[32];
+        snprintf(dist, sizeof dist, "%d m away", m);
+        return refuse(diag, "movement: %s cannot reach its foe from where it stands, %s",
+                      s->c[i].name, dist);
+    }
+    return FRAY_OK;
+}
+
 static fray_status check(const d6_setup *s, int a, int b, fray_diag *diag) {
     if (s->n != 2 || a < 0 || b < 0 || a > 1 || b > 1 || a == b)
         return refuse(diag, "an encounter of other than two combatants%s%s", "", "");
@@ -546,12 +560,6 @@ static fray_status tables(du_ctx *C, const d6_state *st0, fray_diag *diag) {
         int j = 1 - i, w = d6_weapon_of(s, i);
         d6_attack_terms_t T;
         d6_attack_terms(s, st0, i, j, w, &T);
-        if (T.band == D6_BAND_BEYOND) {
-            char dist[16];
-            snprintf(dist, sizeof dist, "%d", d6_distance(st0, i, j));
-            return refuse(diag, "movement: %s cannot reach its foe from where it stands "
-                                "(%s m)", s->c[i].name, dist);
-        }
         if (s->o.modifiers_roll && T.cover_dice + T.light_dice > 0)
             return refuse(diag, "modifier dice the GM rolls (modifiers: roll) for %s's "
                                 "attack%s", s->c[i].name, "");
@@ -716,6 +724,8 @@ fray_status d6_duel_odds(const d6_setup *s, int a, int b, long max_states,
     rc = C->length ? FRAY_OK : FRAY_ERR_NOMEM;
     if (rc == FRAY_OK)
         memset(C->length, 0, FRAY_DUEL_LENGTH_BINS * sizeof(double));
+    if (rc == FRAY_OK)
+        rc = reach(s, st0, diag);
     for (int i = 0; i < 2 && rc == FRAY_OK; i++) {
         st0->order[0] = (int8_t)i;
         st0->order[1] = (int8_t)(1 - i);

@@ -1,0 +1,233 @@
+/*
+ * test_d6_duel.c - the exact D6 duel (issue 18, src/rules/d6/duel.c;
+ * docs/rules/d6.md "The exact duel"): a duel of one round worked out by
+ * hand from the exact odds of the same codes (d6_odds.h) matches the
+ * chain to 1e-12; the chain agrees with 20000 simulated fights (`fray
+ * sim`, seed 7) within 4 standard errors for the example duel, a Body
+ * Points duel, a shot against a dodge under cover in poor light
+ * (initiative: scene, wild-one: complication) and the Centaur against a
+ * rat (scale, 003:106; initiative: first-action); what the chain does not
+ * model is refused in words.
+ */
+#include <math.h>
+
+#include "d6_fixture.h"
+#include "d6_odds.h"
+#include "fray/duel.h"
+#include "fray/sim.h"
+
+static fray_setup *load(const char *rel) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", FRAY_SOURCE_DIR, rel);
+    fray_setup *s = NULL;
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(fray_setup_load(path, NULL, &s, &diag), FRAY_OK, "%s: %s", rel, diag.message);
+    return s;
+}
+
+static d6_setup *data(fray_setup *s) { return (d6_setup *)fray_setup_ruleset_data(s); }
+
+static double check_p(d6_code skill, int difficulty) {
+    d6_success_query q;
+    memset(&q, 0, sizeof q);
+    q.skill = skill;
+    q.difficulty = difficulty;
+    q.floor = D6_DIFFICULTY_FLOOR;
+    fray_bigratio r;
+    cr_assert_eq(d6_odds_check(&q, NULL, &r), FRAY_OK);
+    double v = r.value;
+    fray_bigratio_free(&r);
+    return v;
+}
+
+/* One round of examples/d6/duel.yaml (two Fighters: melee combat 5D+1,
+ * a sword STR+1D+1 with lifting 4D, so 3D+1 of damage against Physique
+ * 3D+2 and leather 1D, stamina 4D+2, Acumen 2D+1), worked out by hand:
+ * each attacks passive 10 once (core); ties of initiative go to Brand
+ * (the same codes: the encounter's order). Osric first: Brand answers at
+ * its new Wound level's penalty, with a parry first (and 1D more off)
+ * once Wounded (the tactics). */
+Test(d6_duel, one_round_by_hand_core) {
+    fray_setup *s = load("examples/d6/duel.yaml");
+    data(s)->rounds = 1;
+    fray_duel_odds *o = calloc(1, sizeof *o);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(fray_setup_duel_odds(s, 0, 1, 0, o, &diag), FRAY_OK, "%s", diag.message);
+
+    d6_code acumen = d6_fx_code("2D+1"), skill = d6_fx_code("5D+1");
+    d6_success_query q;
+    memset(&q, 0, sizeof q);
+    q.skill = acumen;
+    q.defense_roll = true;
+    q.defense = acumen;
+    q.defense_bonus = 1; /* Osric first: his total above Brand's */
+    fray_bigratio r;
+    cr_assert_eq(d6_odds_check(&q, NULL, &r), FRAY_OK);
+    double q1 = r.value;
+    fray_bigratio_free(&r);
+    cr_assert_lt(fabs(o->p_first[1] - q1), 1e-12, "Osric first %.15f, by hand %.15f",
+                 o->p_first[1], q1);
+
+    d6_damage_query dq;
+    memset(&dq, 0, sizeof dq);
+    dq.damage = d6_fx_code("3D+1");
+    dq.damage_wild = true;
+    dq.resistance = d6_fx_code("4D+2");
+    dq.resistance_wild = true;
+    d6_damage_odds L;
+    cr_assert_eq(d6_odds_damage(&dq, NULL, &L), FRAY_OK);
+    double lv[D6_ODDS_WOUND_LEVELS];
+    for (int k = 0; k < D6_ODDS_WOUND_LEVELS; k++)
+        lv[k] = L.level[k].value;
+    d6_damage_odds_free(&L);
+    double up = check_p(d6_fx_code("4D+2"), 15); /* Moderate (15), core */
+    /* out of the fight from unhurt: Mortally Wounded or Dead, or
+     * Incapacitated and down */
+    double out = lv[D6_ODDS_MORTALLY_WOUNDED] + lv[D6_ODDS_DEAD] +
+                 lv[D6_ODDS_INCAPACITATED] * (1.0 - up);
+    double h[5];
+    for (int p = 0; p < 5; p++)
+        h[p] = check_p(d6_code_add(skill, (d6_code){-p, 0}), 10);
+    double first = h[0] * out;
+    double answer = (1.0 - h[0] + h[0] * lv[D6_ODDS_NO_WOUND]) * h[0] * out +
+                    h[0] * lv[D6_ODDS_STUNNED] * h[1] * out +          /* Stunned: -1D */
+                    h[0] * lv[D6_ODDS_WOUNDED] * h[2] * out +          /* parry, -1D each */
+                    h[0] * lv[D6_ODDS_INCAPACITATED] * up * h[4] * out; /* -3D, parry */
+    double brand = (1.0 - q1) * first + q1 * answer;
+    cr_assert_lt(fabs(o->p_win[0] - brand), 1e-12, "Brand wins %.15f, by hand %.15f",
+                 o->p_win[0], brand);
+    /* Osric's chance: he hits first, or answers a Brand who did not fell him */
+    double osric = q1 * first + (1.0 - q1) * answer;
+    cr_assert_lt(fabs(o->p_win[1] - osric), 1e-12, "Osric wins %.15f, by hand %.15f",
+                 o->p_win[1], osric);
+    cr_assert_lt(fabs(o->p_unfinished - (1.0 - brand - osric)), 1e-12);
+    cr_assert_eq(o->phase_limit, 1);
+    cr_assert_float_eq(o->mean_length, 1.0, 1e-12);
+    free(o);
+    fray_setup_free(s);
+}
+
+/* The chain against `fray sim` of the same file: each side's wins, the
+ * round limit, and the mean length (the simulation counts an unfinished
+ * fight at the limit). */
+static void against_sim(const char *rel) {
+    fray_setup *s = load(rel);
+    fray_duel_odds *o = calloc(1, sizeof *o);
+    fray_sim_counts *c = calloc(1, sizeof *c);
+    cr_assert(o && c);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(fray_setup_duel_odds(s, 0, 1, 0, o, &diag), FRAY_OK, "%s: %s", rel,
+                 diag.message);
+    cr_assert_lt(o->mass_error, 1e-12, "%s: mass error %g", rel, o->mass_error);
+    enum { N = 20000 };
+    fray_sim_options so;
+    memset(&so, 0, sizeof so);
+    so.seed = 7;
+    so.trials = N;
+    so.threads = 1;
+    cr_assert_eq(fray_sim(s, &so, NULL, c), FRAY_OK);
+    double exact[3] = {o->p_win[0], o->p_win[1], o->p_unfinished + o->p_left};
+    double got[3] = {(double)c->wins[0] / N, (double)c->wins[1] / N,
+                     (double)c->unfinished / N};
+    const char *what[3] = {"the first wins", "the second wins", "the round limit"};
+    for (int k = 0; k < 3; k++) {
+        double p = exact[k], se = sqrt(p * (1.0 - p) / N);
+        cr_assert_lt(fabs(got[k] - p), 4.0 * se + 1e-9, "%s: %s exact %.5f, simulated %.5f",
+                     rel, what[k], p, got[k]);
+    }
+    int limit = data(s)->rounds;
+    double mean = (double)c->length_sum / N;
+    double sd = sqrt((double)c->length_sq_sum / N - mean * mean);
+    double want = (o->p_win[0] + o->p_win[1]) * o->mean_length + o->p_unfinished * limit;
+    cr_assert_lt(fabs(mean - want), 4.0 * sd / sqrt((double)N) + 1e-9,
+                 "%s: mean length exact %.3f, simulated %.3f", rel, want, mean);
+    free(o);
+    free(c);
+    fray_setup_free(s);
+}
+
+Test(d6_duel, example_duel_matches_simulation) { against_sim("examples/d6/duel.yaml"); }
+Test(d6_duel, body_points_duel_matches_simulation) {
+    against_sim("tests/data/d6/duel_bp.yaml");
+}
+Test(d6_duel, shot_under_cover_scene_complication_matches_simulation) {
+    against_sim("tests/data/d6/duel_shot.yaml");
+}
+Test(d6_duel, scale_first_action_matches_simulation_003_106) {
+    against_sim("tests/data/d6/duel_scale.yaml");
+    fray_setup *s = load("tests/data/d6/duel_scale.yaml");
+    fray_duel_odds *o = calloc(1, sizeof *o);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(fray_setup_duel_odds(s, 0, 1, 0, o, &diag), FRAY_OK, "%s", diag.message);
+    cr_assert_eq(o->p_first[0], 1.0, "first-action: the encounter's order");
+    /* a and b the other way round: the same numbers, swapped */
+    fray_duel_odds *w = calloc(1, sizeof *w);
+    cr_assert_eq(fray_setup_duel_odds(s, 1, 0, 0, w, &diag), FRAY_OK, "%s", diag.message);
+    cr_assert_eq(w->p_win[0], o->p_win[1]);
+    cr_assert_eq(w->p_first[1], 1.0);
+    free(o);
+    free(w);
+    fray_setup_free(s);
+}
+
+/* The estimate is the chain's own count; a bound below it stops it. */
+Test(d6_duel, estimate_and_bound) {
+    fray_setup *s = load("examples/d6/duel.yaml");
+    fray_duel_odds *o = calloc(1, sizeof *o);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(fray_setup_duel_odds(s, 0, 1, 0, o, &diag), FRAY_OK, "%s", diag.message);
+    double est = 0;
+    cr_assert_eq(fray__d6_ruleset.duel_estimate(data(s), 0, 1, &est, &diag), FRAY_OK);
+    cr_assert_eq((long)est, o->states);
+    cr_assert_eq(fray_setup_duel_odds(s, 0, 1, 100, o, &diag), FRAY_ERR_TOO_LARGE);
+    cr_assert(strstr(diag.message, "100 states"), "%s", diag.message);
+    free(o);
+    fray_setup_free(s);
+}
+
+static void refused(fray_setup *s, const char *words) {
+    fray_duel_odds *o = calloc(1, sizeof *o);
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(fray_setup_duel_odds(s, 0, 1, 0, o, &diag), FRAY_ERR_INVALID,
+                 "not refused: %s", words);
+    cr_assert(strstr(diag.message, "does not model") && strstr(diag.message, words),
+              "'%s' does not say '%s'", diag.message, words);
+    free(o);
+}
+
+/* Never approximated: what the chain does not count is refused in rules
+ * words. Each changes a copy of the example duel. */
+Test(d6_duel, refused_in_words) {
+    fray_setup *s = load("examples/d6/brawl.yaml");
+    refused(s, "other than two combatants");
+    fray_setup_free(s);
+    static const char *const words[] = {"movement", "surprise (003:129", "damage bonus",
+                                        "grabs",    "knockdown",          "blindness",
+                                        "prone"};
+    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++) {
+        s = load("examples/d6/duel.yaml");
+        d6_setup *d = data(s);
+        switch (k) {
+        case 0: d->c[1].x = 40; break;                       /* out of reach */
+        case 1: d->c[0].surprise = D6_SURPRISE_FIRST; break; /* 003:129 */
+        case 2: d->o.damage_bonus = true; break;             /* core option */
+        case 3: d->c[1].tactics = D6_TAC_GRAPPLE; break;     /* 003:10-14 */
+        case 4: /* 003:8: unarmed and stronger, tactics-knockdown: yes */
+            d->o.tactics_knockdown = true;
+            d->c[0].b.weapon = -1;
+            d->c[0].b.attr[D6_PHYSIQUE] = d6_fx_code("5D");
+            break;
+        case 5: d->c[0].blind = true; break;                  /* 003:45-46 */
+        case 6: d->c[1].posture = D6_POSTURE_PRONE; break;    /* 003:91-92 */
+        default: break;
+        }
+        refused(s, words[k]);
+        fray_setup_free(s);
+    }
+}
