@@ -5,9 +5,11 @@
  * chain to 1e-12; the chain agrees with 20000 simulated fights (`fray
  * sim`, seed 7) within 4 standard errors for the example duel, a Body
  * Points duel, a shot against a dodge under cover in poor light
- * (initiative: scene, wild-one: complication) and the Centaur against a
- * rat (scale, 003:106; initiative: first-action); what the chain does not
- * model is refused in words.
+ * (initiative: scene, wild-one: complication), the Centaur against a
+ * rat (scale, 003:106; initiative: first-action) and two duels with
+ * surprise (003:129); four rounds counted again with every parry total
+ * written out match the chain to 1e-8; what the chain does not model is
+ * refused in words.
  */
 #include <math.h>
 
@@ -45,18 +47,44 @@ static double check_p(d6_code skill, int difficulty) {
  * a sword STR+1D+1 with lifting 4D, so 3D+1 of damage against Physique
  * 3D+2 and leather 1D, stamina 4D+2, Acumen 2D+1), worked out by hand:
  * each attacks passive 10 once (core); ties of initiative go to Brand
- * (the same codes: the encounter's order). Osric first: Brand answers at
+ * (the same codes: the encounter's order). The second to act answers at
  * its new Wound level's penalty, with a parry first (and 1D more off)
- * once Wounded (the tactics). */
-Test(d6_duel, one_round_by_hand_core) {
-    fray_setup *s = load("examples/d6/duel.yaml");
-    data(s)->rounds = 1;
-    fray_duel_odds *o = calloc(1, sizeof *o);
-    fray_diag diag;
-    memset(&diag, 0, sizeof diag);
-    cr_assert_eq(fray_setup_duel_odds(s, 0, 1, 0, o, &diag), FRAY_OK, "%s", diag.message);
+ * once Wounded (the tactics). With surprise (003:129): Brand acting first
+ * in round 1, or Osric's rolls +1D on his turn of round 1. */
+typedef struct by_hand {
+    double lv[D6_ODDS_WOUND_LEVELS], up, out, h[6]; /* h[p + 1]: p dice off */
+} by_hand;
 
-    d6_code acumen = d6_fx_code("2D+1"), skill = d6_fx_code("5D+1");
+/* Y answers after X's attack hit with chance hx; Y's rolls get bonus dice. */
+static double answer(const by_hand *B, double hx, int bonus) {
+    const double *h = B->h + 1 - bonus;
+    return (1.0 - hx + hx * B->lv[D6_ODDS_NO_WOUND]) * h[0] * B->out +
+           hx * B->lv[D6_ODDS_STUNNED] * h[1] * B->out +          /* Stunned: -1D */
+           hx * B->lv[D6_ODDS_WOUNDED] * h[2] * B->out +          /* parry, -1D each */
+           hx * B->lv[D6_ODDS_INCAPACITATED] * B->up * h[4] * B->out; /* -3D, parry */
+}
+
+Test(d6_duel, one_round_by_hand_core_003_129) {
+    by_hand B;
+    d6_damage_query dq;
+    memset(&dq, 0, sizeof dq);
+    dq.damage = d6_fx_code("3D+1");
+    dq.damage_wild = true;
+    dq.resistance = d6_fx_code("4D+2");
+    dq.resistance_wild = true;
+    d6_damage_odds L;
+    cr_assert_eq(d6_odds_damage(&dq, NULL, &L), FRAY_OK);
+    for (int k = 0; k < D6_ODDS_WOUND_LEVELS; k++)
+        B.lv[k] = L.level[k].value;
+    d6_damage_odds_free(&L);
+    B.up = check_p(d6_fx_code("4D+2"), 15); /* Moderate (15), core */
+    /* out of the fight from unhurt: Mortally Wounded or Dead, or
+     * Incapacitated and down */
+    B.out = B.lv[D6_ODDS_MORTALLY_WOUNDED] + B.lv[D6_ODDS_DEAD] +
+            B.lv[D6_ODDS_INCAPACITATED] * (1.0 - B.up);
+    for (int p = -1; p <= 4; p++)
+        B.h[p + 1] = check_p(d6_code_add(d6_fx_code("5D+1"), (d6_code){-p, 0}), 10);
+    d6_code acumen = d6_fx_code("2D+1");
     d6_success_query q;
     memset(&q, 0, sizeof q);
     q.skill = acumen;
@@ -67,46 +95,36 @@ Test(d6_duel, one_round_by_hand_core) {
     cr_assert_eq(d6_odds_check(&q, NULL, &r), FRAY_OK);
     double q1 = r.value;
     fray_bigratio_free(&r);
-    cr_assert_lt(fabs(o->p_first[1] - q1), 1e-12, "Osric first %.15f, by hand %.15f",
-                 o->p_first[1], q1);
 
-    d6_damage_query dq;
-    memset(&dq, 0, sizeof dq);
-    dq.damage = d6_fx_code("3D+1");
-    dq.damage_wild = true;
-    dq.resistance = d6_fx_code("4D+2");
-    dq.resistance_wild = true;
-    d6_damage_odds L;
-    cr_assert_eq(d6_odds_damage(&dq, NULL, &L), FRAY_OK);
-    double lv[D6_ODDS_WOUND_LEVELS];
-    for (int k = 0; k < D6_ODDS_WOUND_LEVELS; k++)
-        lv[k] = L.level[k].value;
-    d6_damage_odds_free(&L);
-    double up = check_p(d6_fx_code("4D+2"), 15); /* Moderate (15), core */
-    /* out of the fight from unhurt: Mortally Wounded or Dead, or
-     * Incapacitated and down */
-    double out = lv[D6_ODDS_MORTALLY_WOUNDED] + lv[D6_ODDS_DEAD] +
-                 lv[D6_ODDS_INCAPACITATED] * (1.0 - up);
-    double h[5];
-    for (int p = 0; p < 5; p++)
-        h[p] = check_p(d6_code_add(skill, (d6_code){-p, 0}), 10);
-    double first = h[0] * out;
-    double answer = (1.0 - h[0] + h[0] * lv[D6_ODDS_NO_WOUND]) * h[0] * out +
-                    h[0] * lv[D6_ODDS_STUNNED] * h[1] * out +          /* Stunned: -1D */
-                    h[0] * lv[D6_ODDS_WOUNDED] * h[2] * out +          /* parry, -1D each */
-                    h[0] * lv[D6_ODDS_INCAPACITATED] * up * h[4] * out; /* -3D, parry */
-    double brand = (1.0 - q1) * first + q1 * answer;
-    cr_assert_lt(fabs(o->p_win[0] - brand), 1e-12, "Brand wins %.15f, by hand %.15f",
-                 o->p_win[0], brand);
-    /* Osric's chance: he hits first, or answers a Brand who did not fell him */
-    double osric = q1 * first + (1.0 - q1) * answer;
-    cr_assert_lt(fabs(o->p_win[1] - osric), 1e-12, "Osric wins %.15f, by hand %.15f",
-                 o->p_win[1], osric);
-    cr_assert_lt(fabs(o->p_unfinished - (1.0 - brand - osric)), 1e-12);
-    cr_assert_eq(o->phase_limit, 1);
-    cr_assert_float_eq(o->mean_length, 1.0, 1e-12);
-    free(o);
-    fray_setup_free(s);
+    for (int v = 0; v < 3; v++) {
+        fray_setup *s = load("examples/d6/duel.yaml");
+        d6_setup *d = data(s);
+        d->rounds = 1;
+        if (v == 1)
+            d->c[0].surprise = D6_SURPRISE_FIRST;
+        if (v == 2)
+            d->c[1].surprise = D6_SURPRISE_BONUS;
+        fray_duel_odds *o = calloc(1, sizeof *o);
+        fray_diag diag;
+        memset(&diag, 0, sizeof diag);
+        cr_assert_eq(fray_setup_duel_odds(s, 0, 1, 0, o, &diag), FRAY_OK, "%s", diag.message);
+        double osric_first = v == 1 ? 0.0 : q1;
+        int bonus = v == 2 ? 1 : 0;
+        double hb = B.h[1], ho = B.h[1 - bonus];
+        double brand = (1.0 - osric_first) * hb * B.out + osric_first * answer(&B, ho, 0);
+        double osric = osric_first * ho * B.out + (1.0 - osric_first) * answer(&B, hb, bonus);
+        cr_assert_lt(fabs(o->p_first[1] - osric_first), 1e-12, "variant %d: Osric first "
+                     "%.15f, by hand %.15f", v, o->p_first[1], osric_first);
+        cr_assert_lt(fabs(o->p_win[0] - brand), 1e-12, "variant %d: Brand wins %.15f, by "
+                     "hand %.15f", v, o->p_win[0], brand);
+        cr_assert_lt(fabs(o->p_win[1] - osric), 1e-12, "variant %d: Osric wins %.15f, by "
+                     "hand %.15f", v, o->p_win[1], osric);
+        cr_assert_lt(fabs(o->p_unfinished - (1.0 - brand - osric)), 1e-12);
+        cr_assert_eq(o->phase_limit, 1);
+        cr_assert_float_eq(o->mean_length, 1.0, 1e-12);
+        free(o);
+        fray_setup_free(s);
+    }
 }
 
 /* The chain against `fray sim` of the same file: each side's wins, the
@@ -155,6 +173,12 @@ Test(d6_duel, body_points_duel_matches_simulation) {
 }
 Test(d6_duel, shot_under_cover_scene_complication_matches_simulation) {
     against_sim("tests/data/d6/duel_shot.yaml");
+}
+Test(d6_duel, surprise_first_scene_matches_simulation_003_129) {
+    against_sim("tests/data/d6/duel_surprise_first.yaml");
+}
+Test(d6_duel, surprise_bonus_body_points_matches_simulation_003_129) {
+    against_sim("tests/data/d6/duel_surprise_bonus.yaml");
 }
 Test(d6_duel, scale_first_action_matches_simulation_003_106) {
     against_sim("tests/data/d6/duel_scale.yaml");
@@ -207,15 +231,14 @@ Test(d6_duel, refused_in_words) {
     fray_setup *s = load("examples/d6/brawl.yaml");
     refused(s, "other than two combatants");
     fray_setup_free(s);
-    static const char *const words[] = {"movement", "surprise (003:129", "damage bonus",
-                                        "grabs",    "knockdown",          "blindness",
-                                        "prone"};
+    static const char *const words[] = {"movement",  "full cover", "damage bonus", "grabs",
+                                        "knockdown", "blindness",  "prone"};
     for (size_t k = 0; k < sizeof words / sizeof words[0]; k++) {
         s = load("examples/d6/duel.yaml");
         d6_setup *d = data(s);
         switch (k) {
         case 0: d->c[1].x = 40; break;                       /* out of reach */
-        case 1: d->c[0].surprise = D6_SURPRISE_FIRST; break; /* 003:129 */
+        case 1: d->c[1].cover = D6_COVER_FULL; break;        /* core */
         case 2: d->o.damage_bonus = true; break;             /* core option */
         case 3: d->c[1].tactics = D6_TAC_GRAPPLE; break;     /* 003:10-14 */
         case 4: /* 003:8: unarmed and stronger, tactics-knockdown: yes */

@@ -39,9 +39,11 @@
 #include "internal.h"
 
 enum {
-    DU_PENS = 5,                /* dice off a roll: wounds 0-3, +1 a second action */
-    DU_DEF_ROLLED = 1,          /* + pen: a defense rolled, not met yet */
-    DU_DEF_FACED = 1 + DU_PENS, /* + (pen * DU_PENS + x) * 2 + hit: met once */
+    /* dice off a roll, from -1 (surprise's +1D) to 4 (wounds 3, a second
+     * action 1); the tables' index is the dice + 1 */
+    DU_PENS = 6,
+    DU_DEF_ROLLED = 1,          /* + index: a defense rolled, not met yet */
+    DU_DEF_FACED = 1 + DU_PENS, /* + (index * DU_PENS + x) * 2 + hit: met once */
     DU_DEF_SPENT = DU_DEF_FACED + DU_PENS * DU_PENS * 2, /* met twice */
     DU_TAIL = 6 * 28,           /* totals kept past a code's dice */
     DU_ROUNDS_CAP = 1000        /* d6.c D6_ROUNDS_CAP: a simulated fight
@@ -58,7 +60,7 @@ typedef struct du_sf {
 
 /* What side i does on its turn at health h, stun s (d6_choose). */
 typedef struct du_choice {
-    uint8_t pen;  /* dice off its defense and attack rolls */
+    uint8_t pen;  /* dice off its defense and attack rolls (before surprise) */
     bool full;    /* a defense (parry or dodge) before the attack */
 } du_choice;
 
@@ -74,14 +76,16 @@ typedef struct du_ctx {
     bool wounds;
     int hmax[2];               /* wounds: Incapacitated; BP: the maximum */
     du_choice *ch[2];          /* [h * 3 + stun] */
-    du_sf att[2][DU_PENS];     /* i's attack roll at pen */
-    du_sf dfn[2][DU_PENS];     /* i's defense roll at pen (pmf from sf) */
+    du_sf att[2][DU_PENS];     /* i's attack roll at index x (x - 1 dice off) */
+    du_sf dfn[2][DU_PENS];     /* i's defense roll at index x (pmf from sf) */
     bool parry[2];             /* i's defense is a parry (else a dodge) */
     bool def_counts[2];        /* i's defense stands against the other's attack */
     int doff[2], aoff[2];      /* i's attack: to the difficulty, to the total */
     double passive[2][DU_PENS];
-    double e1[2][DU_PENS][DU_PENS];          /* [attacker][def pen][att pen] */
-    double e2[2][DU_PENS][DU_PENS][DU_PENS]; /* [attacker][def pen][y][x] */
+    double e1[2][DU_PENS][DU_PENS];          /* [attacker][def index][att index] */
+    double e2[2][DU_PENS][DU_PENS][DU_PENS]; /* [attacker][def index][y][x] */
+    bool bonus[2];             /* surprise: bonus: +1D on its round-1 turn (003:129) */
+    int first;                 /* surprise: first: who acts first in round 1; -1 */
     double cat[2][6];          /* wounds: i's hit on the other, excess class */
     double *sfex[2];           /* BP: P(excess of i's hit >= k), k 0..hmax+1 */
     double up[2];              /* i stays up when Incapacitated */
@@ -145,7 +149,7 @@ static d6_code less_dice(d6_code c, int pen) {
     return d6_code_add(c, p);
 }
 
-/* The chance i's attack at pen x meets a defense total d. */
+/* The chance i's attack at index x meets a defense total d. */
 static double p_meets(const du_ctx *C, int i, int x, long d) {
     long diff = d + C->doff[i];
     if (diff < D6_DIFFICULTY_FLOOR)
@@ -196,7 +200,7 @@ static fray_status choices(du_ctx *C, const d6_state *st0, int i, fray_diag *dia
                        cmd->sight || cmd->weapon != -1) {
                 rc = refuse(diag, "the attack options %s's tactics would take (%s)",
                             s->c[i].name, "knockdown, tactics-knockdown: yes, 003:8");
-            } else if (cmd->actions != 1 + (cmd->full ? 1 : 0) || pen >= DU_PENS) {
+            } else if (cmd->actions != 1 + (cmd->full ? 1 : 0) || pen + 1 >= DU_PENS) {
                 rc = refuse(diag, "%s's turn of %s actions", s->c[i].name,
                             cmd->actions > 2 ? "three or more" : "two");
             } else {
@@ -406,7 +410,7 @@ static void won(du_ctx *C, int i, int r, double p) {
     C->length[r < FRAY_DUEL_LENGTH_BINS - 1 ? r : FRAY_DUEL_LENGTH_BINS - 1] += p;
 }
 
-/* The chance a's attack at pen x hits b, whose defense is `def`. */
+/* The chance a's attack at index x hits b, whose defense is `def`. */
 static double hit_chance(const du_ctx *C, int a, int def, int x) {
     if (def == 0)
         return C->passive[a][x];
@@ -427,7 +431,8 @@ static fray_status turn(du_ctx *C, uint64_t key, double m, int a, int r, du_map 
     unpack(key, &S);
     int b = 1 - a;
     const du_choice *ch = choice_of(C, a, S.h[a], S.stun[a]);
-    int pen = ch->pen;
+    /* its rolls' index: the dice off, less the +1D of a surprise (003:129) */
+    int pen = ch->pen + 1 - (r == 1 && C->bonus[a] ? 1 : 0);
     /* an active defense lasts to its maker's next turn (core) */
     S.def[a] = ch->full && C->def_counts[a] ? DU_DEF_ROLLED + pen : 0;
     int def = S.def[b];
@@ -515,8 +520,6 @@ static fray_status check(const d6_setup *s, int a, int b, fray_diag *diag) {
     for (int i = 0; i < 2; i++) {
         const d6_combatant *c = &s->c[i];
         const char *n = c->name;
-        if (c->surprise)
-            return refuse(diag, "surprise (003:129: %s surprises its foe)%s", n, "");
         if (c->blind)
             return refuse(diag, "blindness (003:45-46: %s is blind)%s", n, "");
         if (c->posture != D6_POSTURE_STANDING)
@@ -571,9 +574,9 @@ static fray_status tables(du_ctx *C, const d6_state *st0, fray_diag *diag) {
         C->def_counts[i] = !(C->parry[i] && wj >= 0 && s->w[wj].range[2] > 0);
         d6_code dcode = d6_skill_code(s, i, C->parry[i] ? d6_parry_skill(s, i) : D6_SK_DODGE);
         for (int p = 0; p < DU_PENS && rc == FRAY_OK; p++) {
-            rc = sf_make(C, less_dice(T.skill, p), &C->att[i][p], &cut);
+            rc = sf_make(C, less_dice(T.skill, p - 1), &C->att[i][p], &cut);
             if (rc == FRAY_OK)
-                rc = sf_make(C, less_dice(dcode, p), &C->dfn[i][p], &cut);
+                rc = sf_make(C, less_dice(dcode, p - 1), &C->dfn[i][p], &cut);
         }
         if (rc == FRAY_OK)
             rc = excess_make(C, &T, i);
@@ -650,6 +653,8 @@ static fray_status run(du_ctx *C, int limit, double *left, double *unfinished) {
                     continue;
                 uint64_t key = mid.key[k] & ~TAKEN;
                 int order = (int)((key >> 50) & 1); /* order 1: combatant 1 first */
+                if (r == 1 && C->first >= 0)
+                    order = C->first; /* surprise: it acts first (003:129) */
                 int a = t == 0 ? order : 1 - order;
                 rc = turn(C, key, mid.p[k], a, r, &nxt);
             }
@@ -712,8 +717,16 @@ fray_status d6_duel_odds(const d6_setup *s, int a, int b, long max_states,
     C->wounds = s->o.health == D6_HEALTH_WOUNDS;
     C->init_mode = s->o.initiative;
     C->max_states = max_states > 0 ? max_states : FRAY_DUEL_MAX_STATES;
-    for (int i = 0; i < 2; i++)
+    int firsts = 0, who = -1;
+    for (int i = 0; i < 2; i++) {
         C->hmax[i] = C->wounds ? D6_W_INCAP : s->c[i].b.body_points;
+        C->bonus[i] = s->c[i].surprise == D6_SURPRISE_BONUS;
+        if (s->c[i].surprise == D6_SURPRISE_FIRST) {
+            firsts++;
+            who = i;
+        }
+    }
+    C->first = firsts == 1 ? who : -1; /* both first: initiative orders them (draw.c) */
     /* the fight as it stands before round 1, and for the tactics a round
      * in play (d6_choose reads whose turn it is) */
     d6_state_init(s, st0, 0, 0);
@@ -745,8 +758,9 @@ fray_status d6_duel_odds(const d6_setup *s, int a, int b, long max_states,
         int sw = a == 1; /* out's [0] is a */
         out->a = a;
         out->b = b;
-        out->p_first[sw] = 1.0 - C->q1;
-        out->p_first[!sw] = C->q1;
+        double q1 = C->first >= 0 ? C->first : C->q1;
+        out->p_first[sw] = 1.0 - q1;
+        out->p_first[!sw] = q1;
         out->p_win[sw] = C->win[0];
         out->p_win[!sw] = C->win[1];
         out->p_unfinished = unfinished;
