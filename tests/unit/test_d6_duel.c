@@ -6,8 +6,9 @@
  * sim`, seed 7) within 4 standard errors for the example duel, a Body
  * Points duel, a shot against a dodge under cover in poor light
  * (initiative: scene, wild-one: complication), the Centaur against a
- * rat (scale, 003:106; initiative: first-action) and two duels with
- * surprise (003:129); four rounds counted again with every parry total
+ * rat (scale, 003:106; initiative: first-action), two duels with
+ * surprise (003:129) and one blindfolded against a crouching foe
+ * (003:45-46, 91-92); four rounds counted again with every parry total
  * written out match the chain to 1e-8; what the chain does not model is
  * refused in words.
  */
@@ -180,6 +181,9 @@ Test(d6_duel, surprise_first_scene_matches_simulation_003_129) {
 Test(d6_duel, surprise_bonus_body_points_matches_simulation_003_129) {
     against_sim("tests/data/d6/duel_surprise_bonus.yaml");
 }
+Test(d6_duel, blind_and_crouching_matches_simulation_003_45_91) {
+    against_sim("tests/data/d6/duel_blind.yaml");
+}
 Test(d6_duel, scale_first_action_matches_simulation_003_106) {
     against_sim("tests/data/d6/duel_scale.yaml");
     fray_setup *s = load("tests/data/d6/duel_scale.yaml");
@@ -231,8 +235,8 @@ Test(d6_duel, refused_in_words) {
     fray_setup *s = load("examples/d6/brawl.yaml");
     refused(s, "other than two combatants");
     fray_setup_free(s);
-    static const char *const words[] = {"movement",  "full cover", "damage bonus", "grabs",
-                                        "knockdown", "blindness",  "prone"};
+    static const char *const words[] = {"movement",  "full cover",    "damage bonus", "grabs",
+                                        "knockdown", "modifier dice", "entangling"};
     for (size_t k = 0; k < sizeof words / sizeof words[0]; k++) {
         s = load("examples/d6/duel.yaml");
         d6_setup *d = data(s);
@@ -246,8 +250,11 @@ Test(d6_duel, refused_in_words) {
             d->c[0].b.weapon = -1;
             d->c[0].b.attr[D6_PHYSIQUE] = d6_fx_code("5D");
             break;
-        case 5: d->c[0].blind = true; break;                  /* 003:45-46 */
-        case 6: d->c[1].posture = D6_POSTURE_PRONE; break;    /* 003:91-92 */
+        case 5: /* 003:3: the GM rolls the cover's dice */
+            d->o.modifiers_roll = true;
+            d->c[1].cover = D6_COVER_HALF;
+            break;
+        case 6: d->w[d->c[0].b.weapon].entangling = true; break; /* 003:63 */
         default: break;
         }
         refused(s, words[k]);

@@ -164,12 +164,14 @@ struct fray_duel_odds;
 /* The exact odds of the duel between combatants a and b of the setup (the
  * encounter holds exactly these two, on two sides), as `fray sim` fights
  * it: the tactics' turns, initiative and its ties, the active defense to
- * its maker's next turn, Stunned, the stay-up roll, Body Points, the
- * round limit (include/fray/duel.h: lengths in rounds). At most
+ * its maker's next turn, Stunned, the stay-up roll, Body Points, scale,
+ * surprise, blindness, postures, the round limit (include/fray/duel.h:
+ * lengths in rounds). At most
  * max_states chain states (0: FRAY_DUEL_MAX_STATES). Errors:
  * FRAY_ERR_INVALID with diag in rules words for what the chain does not
- * model (movement, grabs, surprise, blindness, postures, the damage
- * bonus, rolled modifier dice, the tactics' attack options, ...);
+ * model (movement, full cover, grabs, an entangling weapon, the damage
+ * bonus, modifier dice the GM rolls, the tactics' attack options, any
+ * turn but an attack; docs/rules/d6.md ruling 62);
  * FRAY_ERR_TOO_LARGE; FRAY_ERR_NOMEM. Reads the setup only:
  * thread-safe on a shared setup. */
 FRAY_MUST_CHECK fray_status d6_duel_odds(const struct d6_setup *s, int a, int b,

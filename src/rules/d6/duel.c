@@ -520,10 +520,6 @@ static fray_status check(const d6_setup *s, int a, int b, fray_diag *diag) {
     for (int i = 0; i < 2; i++) {
         const d6_combatant *c = &s->c[i];
         const char *n = c->name;
-        if (c->blind)
-            return refuse(diag, "blindness (003:45-46: %s is blind)%s", n, "");
-        if (c->posture != D6_POSTURE_STANDING)
-            return refuse(diag, "a combatant crouching or prone (003:91-92: %s)%s", n, "");
         if (c->tactics == D6_TAC_GRAPPLE)
             return refuse(diag, "grabs (%s's tactics: grapple; 003:10-14)%s", n, "");
         if (c->cover == D6_COVER_FULL)
@@ -563,10 +559,22 @@ static fray_status tables(du_ctx *C, const d6_state *st0, fray_diag *diag) {
         int j = 1 - i, w = d6_weapon_of(s, i);
         d6_attack_terms_t T;
         d6_attack_terms(s, st0, i, j, w, &T);
-        if (s->o.modifiers_roll && T.cover_dice + T.light_dice > 0)
+        /* blindness (003:45-46) and the target's posture (003:91-92): the
+         * standard values of their rows, as rules.c's attack adds them */
+        d6_event *ev0 = fray__alloc(C->al, sizeof *ev0);
+        if (!ev0)
+            return FRAY_ERR_NOMEM;
+        memset(ev0, 0, sizeof *ev0);
+        int op = 0, om = 0, ostd = 0, odmg = 0;
+        d6_attack_mods(ev0, d6_sight_of(s, ev0, i, j), &op, &om, &ostd, &odmg);
+        fray__free(C->al, ev0, sizeof *ev0);
+        const d6_modifier_row *pr =
+            d6_posture_row(st0, j, T.ranged ? T.band : D6_BAND_POINT_BLANK);
+        if (s->o.modifiers_roll && (T.cover_dice + T.light_dice + op + om > 0 || pr))
             return refuse(diag, "modifier dice the GM rolls (modifiers: roll) for %s's "
                                 "attack%s", s->c[i].name, "");
         C->doff[i] = T.band_mod + T.scale_difficulty + 3 * (T.cover_dice + T.light_dice) +
+                     ostd + (pr ? pr->standard : 0) +
                      (w >= 0 ? s->w[w].unwieldy : 0); /* 003:131 */
         C->aoff[i] = T.scale_attack;
         /* a parry stands against melee attacks only (rules.c defense_of) */
