@@ -456,3 +456,36 @@ Test(d6_duel, four_rounds_with_every_parry_total_core) {
     free(o);
     fray_setup_free(s);
 }
+
+/* Every allocation the chain makes goes through the setup's allocator:
+ * failing one gives FRAY_ERR_NOMEM and leaves nothing allocated
+ * (STYLE.md), for a duel of one round: each of the first 60 (the tables'
+ * first codes, the tactics), then every 17th of the 900 or so. */
+#include "fail_alloc.h"
+
+Test(d6_duel, every_allocation_failing_leaks_nothing) {
+    fray_setup *s = load("examples/d6/duel.yaml");
+    d6_setup *d = data(s);
+    d->rounds = 1;
+    fray_allocator keep = d->alloc;
+    fray_duel_odds *o = calloc(1, sizeof *o);
+    long n = 1;
+    for (;; n += n < 60 ? 1 : 17) {
+        fail_alloc fa = {0};
+        fa.fail_at = n;
+        d->alloc = (fray_allocator){fail_realloc, &fa};
+        fray_diag diag;
+        memset(&diag, 0, sizeof diag);
+        fray_status rc = fray_setup_duel_odds(s, 0, 1, 0, o, &diag);
+        cr_assert_eq(fa.live, 0, "allocation %ld failing: %ld left allocated", n, fa.live);
+        if (rc == FRAY_OK) {
+            cr_assert_gt(fa.calls, 0);
+            break;
+        }
+        cr_assert_eq(rc, FRAY_ERR_NOMEM, "allocation %ld failing: %s", n, diag.message);
+    }
+    cr_assert_gt(n, 100, "the chain allocates through the setup's allocator");
+    d->alloc = keep;
+    free(o);
+    fray_setup_free(s);
+}

@@ -713,15 +713,17 @@ fray_status d6_duel_odds(const d6_setup *s, int a, int b, long max_states,
     fray_status rc = check(s, a, b, diag);
     if (rc != FRAY_OK)
         return rc;
-    du_ctx *C = calloc(1, sizeof *C);
-    d6_state *st0 = calloc(1, sizeof *st0);
+    const fray_allocator *al = s->alloc.realloc ? &s->alloc : NULL;
+    du_ctx *C = fray__alloc(al, sizeof *C);
+    d6_state *st0 = fray__alloc(al, sizeof *st0);
     if (!C || !st0) {
-        free(C);
-        free(st0);
+        fray__free(al, C, sizeof *C);
+        fray__free(al, st0, sizeof *st0);
         return FRAY_ERR_NOMEM;
     }
+    memset(C, 0, sizeof *C);
     C->s = s;
-    C->al = s->alloc.realloc ? &s->alloc : NULL;
+    C->al = al;
     C->wounds = s->o.health == D6_HEALTH_WOUNDS;
     C->init_mode = s->o.initiative;
     C->max_states = max_states > 0 ? max_states : FRAY_DUEL_MAX_STATES;
@@ -786,8 +788,8 @@ fray_status d6_duel_odds(const d6_setup *s, int a, int b, long max_states,
         out->mass_error = fabs(1.0 - (ended + unfinished + left));
     }
     ctx_free(C);
-    free(C);
-    free(st0);
+    fray__free(al, C, sizeof *C);
+    fray__free(al, st0, sizeof *st0);
     return rc;
 }
 
