@@ -11,6 +11,8 @@
  * (kept with `initiative: scene`); and each side's active defense, which
  * lasts until its own next turn (core) and so can face two attacks of the
  * other (one later in the round it was made, one early in the next).
+ * Surprise (003:129) changes round 1 only: who acts first, or +1D on the
+ * rolls of one side's turn.
  *
  * The defense total has a Wild Die and no upper bound, so the chain does
  * not hold it as a number: it holds which code rolled it and what the one
