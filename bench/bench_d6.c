@@ -15,7 +15,11 @@
  * dodges and parries, the Stunned round and the time limit (a little in
  * the bare loop's favour).
  *
- * usage: bench_d6 [--quick]   (--quick: one short round, a smoke test)
+ * usage: bench_d6 [--quick] [--fights N] [--only duel|brawl]
+ *   --quick: one short round, a smoke test; --fights N: exactly N fights
+ *   of each (one round, for counting instructions under callgrind: the
+ *   functions sim_rate and bare_rate, never inlined, hold each); --only:
+ *   one encounter.
  */
 #define _POSIX_C_SOURCE 199309L
 
@@ -45,7 +49,12 @@ static d6_setup *load(const char *name) {
     return s;
 }
 
-static double sim_rate(const d6_setup *s, double min_seconds, long *sink, double *rounds) {
+/* --fights N: exactly N fights each (0: by time). */
+typedef double (*rate_fn)(const d6_setup *s, double min_seconds, long fights, long *sink,
+                          double *rounds);
+
+static double sim_rate(const d6_setup *s, double min_seconds, long fights, long *sink,
+                       double *rounds) {
     const fray__ruleset *rs = &fray__d6_ruleset;
     void *f = NULL;
     fray_sim_counts *c = calloc(1, sizeof *c);
@@ -56,7 +65,7 @@ static double sim_rate(const d6_setup *s, double min_seconds, long *sink, double
     long i = 0;
     double t0 = bench_now_s(), dt = 0.0;
     do {
-        for (int b = 0; b < 200; b++, i++) {
+        for (int b = 0; b < 200 && (fights <= 0 || i < fights); b++, i++) {
             fray_status rc = rs->reset_trial(f, 1, (uint64_t)i);
             if (rc == FRAY_OK)
                 rc = rs->run(f);
@@ -69,7 +78,7 @@ static double sim_rate(const d6_setup *s, double min_seconds, long *sink, double
             rs->count(f, c);
         }
         dt = bench_now_s() - t0;
-    } while (dt < min_seconds);
+    } while (fights > 0 ? i < fights : dt < min_seconds);
     *sink += (long)(c->wins[0] % 7);
     *rounds = c->trials ? (double)c->length_sum / (double)c->trials : 0.0;
     rs->fight_free(f);
@@ -125,7 +134,8 @@ static void bare_of(const d6_setup *s, bare_c *x) {
     }
 }
 
-static double bare_rate(const d6_setup *s, double min_seconds, long *sink, double *rounds) {
+static double bare_rate(const d6_setup *s, double min_seconds, long fights, long *sink,
+                        double *rounds) {
     bare_c x[D6_MAX_C];
     bare_of(s, x);
     int n = s->n;
@@ -134,7 +144,7 @@ static double bare_rate(const d6_setup *s, double min_seconds, long *sink, doubl
     long t = 0, acc = 0, rsum = 0;
     double t0 = bench_now_s(), dt = 0.0;
     do {
-        for (int b = 0; b < 200; b++, t++) {
+        for (int b = 0; b < 200 && (fights <= 0 || t < fights); b++, t++) {
             fray_rng_for_trial(&rng, 1, (uint64_t)t);
             int h[D6_MAX_C], out[D6_MAX_C], init[D6_MAX_C], order[D6_MAX_C], up[2] = {0, 0};
             for (int i = 0; i < n; i++) {
@@ -185,20 +195,35 @@ static double bare_rate(const d6_setup *s, double min_seconds, long *sink, doubl
             rsum += round - 1;
         }
         dt = bench_now_s() - t0;
-    } while (dt < min_seconds);
+    } while (fights > 0 ? t < fights : dt < min_seconds);
     *sink += acc;
     *rounds = (double)rsum / (double)t;
     return (double)t / dt;
 }
 
 int main(int argc, char **argv) {
-    bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
-    if (argc > 2 || (argc == 2 && !quick)) {
-        fprintf(stderr, "usage: bench_d6 [--quick]\n");
-        return 2;
+    bool quick = false, do_duel = true, do_brawl = true;
+    long fights = 0;
+    for (int k = 1; k < argc; k++) {
+        if (strcmp(argv[k], "--quick") == 0) {
+            quick = true;
+        } else if (strcmp(argv[k], "--fights") == 0 && k + 1 < argc &&
+                   (fights = atol(argv[k + 1])) > 0) {
+            k++;
+        } else if (strcmp(argv[k], "--only") == 0 && k + 1 < argc &&
+                   (strcmp(argv[k + 1], "duel") == 0 || strcmp(argv[k + 1], "brawl") == 0)) {
+            do_duel = strcmp(argv[++k], "duel") == 0;
+            do_brawl = !do_duel;
+        } else {
+            fprintf(stderr, "usage: bench_d6 [--quick] [--fights N] [--only duel|brawl]\n");
+            return 2;
+        }
     }
-    double secs = quick ? 0.0 : 1.0;
-    int reps = quick ? 1 : 5;
+    double secs = quick || fights > 0 ? 0.0 : 1.0;
+    int reps = quick || fights > 0 ? 1 : 5;
+    /* called through a volatile pointer: never inlined, so that callgrind
+     * counts each on its own */
+    rate_fn volatile sim_fn = sim_rate, bare_fn = bare_rate;
     d6_setup *duel = load("duel.yaml"), *brawl = load("brawl.yaml");
     if (!duel || !brawl) {
         d6_setup_free(duel);
@@ -208,18 +233,23 @@ int main(int argc, char **argv) {
     long sink = 0;
     double rd = 0, rb = 0, bd = 0, bb = 0, nd = 0, nb = 0, nbd = 0, nbb = 0;
     for (int r = 0; r < reps; r++) {
-        double v = sim_rate(duel, secs, &sink, &nd);
-        rd = v > rd ? v : rd;
-        v = sim_rate(brawl, secs, &sink, &nb);
-        rb = v > rb ? v : rb;
-        v = bare_rate(duel, secs, &sink, &nbd);
-        bd = v > bd ? v : bd;
-        v = bare_rate(brawl, secs, &sink, &nbb);
-        bb = v > bb ? v : bb;
+        double v;
+        if (do_duel) {
+            v = sim_fn(duel, secs, fights, &sink, &nd);
+            rd = v > rd ? v : rd;
+            v = bare_fn(duel, secs, fights, &sink, &nbd);
+            bd = v > bd ? v : bd;
+        }
+        if (do_brawl) {
+            v = sim_fn(brawl, secs, fights, &sink, &nb);
+            rb = v > rb ? v : rb;
+            v = bare_fn(brawl, secs, fights, &sink, &nbb);
+            bb = v > bb ? v : bb;
+        }
     }
     printf("fray bench_d6%s: D6 as `fray sim` runs it, 1 thread; each rate the best "
            "of %d round%s\n\n",
-           quick ? " --quick (smoke run: numbers are rough)" : "", reps,
+           quick || fights > 0 ? " (one round: numbers are rough)" : "", reps,
            reps == 1 ? "" : "s");
     printf("%-28s %14s %12s\n", "", "fights/s", "rounds");
     printf("%-28s %14.0f %12.1f\n", "duel.yaml (simulation)", rd, nd);

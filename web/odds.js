@@ -66,13 +66,17 @@ export function makeOdds(api, fight) {
         // The server's command leaves out the actor ("attack bandit-1"):
         // the page's buttons ask by the whole command.
         byCommand = new Map((o.actions || []).map((a) => [`${actor.id} ${a.command}`, a.outcomes || []]));
+        // What deals no damage (a trip, an aid, an Avoid): its chance of
+        // success first ("55% succeeds"), then its outcomes. An attack
+        // tells its outcomes only, whatever p_success the ruleset gives
+        // it (D6's attacks carry the chance not to miss).
+        const succeeds = (a) => typeof a.p_success === 'number' &&
+          !(a.damage && typeof a.damage.p_drop === 'number' && a.damage.p_drop >= 0);
         replace(oddsBox.lastChild, h('ul', {}, (o.actions || []).map((a) => h('li', {},
           h('strong', {}, a.title || a.command), ': ',
-          // What deals no damage (a trip, an aid, an Avoid): its chance of
-          // success first ("55% succeeds"), then its outcomes.
-          typeof a.p_success === 'number' ? `${pct(a.p_success)} succeeds (` : '',
+          succeeds(a) ? `${pct(a.p_success)} succeeds (` : '',
           (a.outcomes || []).map((x) => `${x.name} ${pct(x.p)}`).join(', '),
-          typeof a.p_success === 'number' ? ')' : '',
+          succeeds(a) ? ')' : '',
           // An area: each creature caught has its own chances (the ones
           // above are the one aimed at's); how many it drops.
           a.area ? `; ${a.area.caught.length} caught, on average ${Number(a.area.expected_dropped).toFixed(1)} out of the fight after it` : ''))));

@@ -29,6 +29,16 @@ static void pct(char *buf, size_t size, fray_ratio p, double share,
         snprintf(buf, size, "%.1f%%", 100.0 * share);
 }
 
+/* "1 Wound level", "2 Wound levels": a track's name is plural; one of
+ * it drops the final s. */
+static void tell_amount(bool first, int amount, const char *track) {
+    size_t n = strlen(track);
+    if (amount == 1 && n > 1 && track[n - 1] == 's')
+        printf("%s%d %.*s", first ? "" : " ", amount, (int)(n - 1), track);
+    else
+        printf("%s%d %s", first ? "" : " ", amount, track);
+}
+
 static void tell_damage(const fray_chances *c, bool exact) {
     printf("  damage:");
     for (int i = 0; i < c->n_damage; i++) {
@@ -39,7 +49,7 @@ static void tell_damage(const fray_chances *c, bool exact) {
         printf("%s ", i ? ";" : "");
         for (int k = 0; k < c->n_tracks; k++)
             if (d->amount[k]) {
-                printf("%s%d %s", none ? "" : " ", d->amount[k], c->tracks[k]);
+                tell_amount(none, d->amount[k], c->tracks[k]);
                 none = false;
             }
         printf("%s %s", none ? "none" : "", p);

@@ -48,7 +48,8 @@ static double alone(const fray_fight *f, int who, const char *command,
  * Brutus against Lyra on his attack and on his defenses (the baton's
  * d20+7 against Defense 10, 004:428: 18/20), disarm (d20+7 against
  * Fortitude 13, 004:440: 15/20), bull rush (Strength, d20+5 against 13,
- * 004:509: 13/20), grapple and trip (d20+5 against Reflex 16, 004:611,
+ * 004:509: 13/20; the engine's square, then 3,0 and 3,2 named, 004:512),
+ * grapple and trip (d20+5 against Reflex 16, 004:611,
  * 735: 10/20, the command's words breaking the tie), feint (Bluff -1
  * against Will 14, 004:307: 6/20); no escape (not grappled), no coup (Lyra
  * is not helpless). */
@@ -68,6 +69,8 @@ Test(chances_ranked, alloy_no_damage_after_the_attacks_by_their_chance) {
         {"aid brutus defense against lyra", 7, 10, 18},
         {"disarm lyra", 7, 13, 15},
         {"bull-rush lyra", 5, 13, 13},
+        {"bull-rush lyra 3,0", 5, 13, 13},
+        {"bull-rush lyra 3,2", 5, 13, 13},
         {"grapple lyra", 5, 16, 10},
         {"trip lyra", 5, 16, 10},
         {"feint lyra", 0, 0, 6},

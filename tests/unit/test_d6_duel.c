@@ -236,7 +236,8 @@ Test(d6_duel, refused_in_words) {
     refused(s, "other than two combatants");
     fray_setup_free(s);
     static const char *const words[] = {"movement",  "full cover",    "damage bonus", "grabs",
-                                        "knockdown", "modifier dice", "entangling"};
+                                        "knockdown", "modifier dice", "entangling",
+                                        "chest"};
     for (size_t k = 0; k < sizeof words / sizeof words[0]; k++) {
         s = load("examples/d6/duel.yaml");
         d6_setup *d = data(s);
@@ -255,6 +256,7 @@ Test(d6_duel, refused_in_words) {
             d->c[1].cover = D6_COVER_HALF;
             break;
         case 6: d->w[d->c[0].b.weapon].entangling = true; break; /* 003:63 */
+        case 7: d->o.uncalled_chest = true; break; /* D7.10, 003:82 */
         default: break;
         }
         refused(s, words[k]);

@@ -68,8 +68,8 @@ static void code_is(d6_code c, int dice, int pips, const char *what) {
 
 /* issue 18 "fray check": every file of each kind, with its summary. */
 Test(d6_load, fray_check_summarises_every_data_file_and_example) {
-    check_says("data/d6/weapons.yaml", "D6 weapons: 14 weapons, 4 armours");
-    check_says("data/d6/statblocks.yaml", "D6 stat blocks: 11 stat blocks (14 weapons known)");
+    check_says("data/d6/weapons.yaml", "D6 weapons: 15 weapons, 4 armours");
+    check_says("data/d6/statblocks.yaml", "D6 stat blocks: 13 stat blocks (15 weapons known)");
     check_says("examples/d6/duel.yaml",
                "D6 encounter \"Two Swords at the Ford\": 2 combatants on 2 sides, "
                "20 rounds, health: wounds");
@@ -82,12 +82,15 @@ Test(d6_load, fray_check_summarises_every_data_file_and_example) {
     check_says("examples/d6/brawl.yaml",
                "D6 encounter \"Brawl at the Crooked Tankard\": 6 combatants on 2 sides, "
                "20 rounds, health: body-points");
+    check_says("examples/d6/tavern.yaml",
+               "D6 encounter \"Broken Tables at the Crooked Tankard\": 5 combatants on 2 "
+               "sides, 20 rounds, health: wounds");
 }
 
 /* Every example is an encounter a fight can be made from. */
 Test(d6_load, every_example_loads) {
-    const char *ex[] = {"duel", "firefight", "centaur", "brawl"};
-    for (int i = 0; i < 4; i++) {
+    const char *ex[] = {"duel", "firefight", "centaur", "brawl", "tavern"};
+    for (int i = 0; i < 5; i++) {
         char rel[128];
         snprintf(rel, sizeof rel, "examples/d6/%s.yaml", ex[i]);
         d6_setup *s = load_ok(rel);

@@ -220,6 +220,37 @@ static const bad_case cases[] = {
      "expected a weapons file here, got fray: statblocks"},
     {ENC "combatants:\n  - {id: a, name: A, statblock: Fighter, at: [0, 0], rides: b}\n",
      "rides", FRAY_ERR_PARSE, "unknown key 'rides' in a combatant"},
+    /* ---- objects and the options of things.c (003:51-59, 003:5, core) ---- */
+    {ENC TWO "objects:\n  - {id: door, toughness: solid}\n", "solid", FRAY_ERR_PARSE,
+     "expected an object's toughness: flimsy, tough, sturdy, very sturdy, reinforced "
+     "(003:55-59) or a die code like 2D+1, got 'solid'"},
+    {ENC TWO "objects:\n  - {id: door, toughness: 0D}\n", "0D", FRAY_ERR_RANGE,
+     "an object's toughness is 0D+1 to 30D, got '0D'"},
+    {ENC TWO "objects:\n  - {id: door}\n", "{id: door", FRAY_ERR_PARSE, "toughness"},
+    {ENC TWO "objects:\n  - {id: door, toughness: tough, covers: [c]}\n", "c]",
+     FRAY_ERR_PARSE, "unknown combatant 'c'"},
+    {ENC "combatants:\n  - {id: a, name: A, statblock: Fighter, at: [0, 0], cover: half}\n"
+         "  - {id: b, name: B, statblock: Fighter, at: [2, 0]}\n"
+         "objects:\n  - {id: door, toughness: tough, covers: [a]}\n",
+     "a]", FRAY_ERR_PARSE, "A has its own cover in the combatants"},
+    {ENC TWO "objects:\n  - {id: a, toughness: tough}\n", "a, tough", FRAY_ERR_PARSE,
+     "the id 'a' is given twice"},
+    {ENC TWO "objects:\n  - {id: door, toughness: tough, at: [1]}\n", "[1]", FRAY_ERR_PARSE,
+     "at: expected where it stands in meters, [x, y]"},
+    {ENC TWO "objects:\n  - {id: door, toughness: tough, cover: most}\n", "most",
+     FRAY_ERR_PARSE, "for the cover it gives"},
+    {ENC TWO "objects:\n  - {id: door, toughness: tough, hinges: 2}\n", "hinges",
+     FRAY_ERR_PARSE, "unknown key 'hinges' in an object"},
+    {ENC "options: {mortal-rolls: hours}\n" TWO, "hours", FRAY_ERR_PARSE,
+     "expected one of no, minutes, rounds for mortal-rolls"},
+    {ENC "options: {trick-difficulty: 0}\n" TWO, "0}", FRAY_ERR_RANGE,
+     "trick-difficulty (an acrobatic trick's difficulty, 003:5)"},
+    {ENC "options: {uncalled-location: head}\n" TWO, "head", FRAY_ERR_PARSE,
+     "expected one of none, chest for uncalled-location"},
+    {ENC "options: {location-threshold: some}\n" TWO, "some", FRAY_ERR_PARSE,
+     "expected one of any, wounded for location-threshold"},
+    {ENC "options: {tactics-run: maybe}\n" TWO, "maybe", FRAY_ERR_PARSE,
+     "expected one of no, yes for tactics-run"},
 };
 
 static void write_file(const char *path_template, char *path, const char *text) {

@@ -20,7 +20,7 @@ assert.ok(FRAY && SRC && OUT, 'FRAY, FRAY_SRC and FRAY_OUT must be set (run_web.
 
 // ---- the server ----------------------------------------------------------
 const data = mkdtempSync(join(tmpdir(), 'fray-web-'));
-for (const rules of ['towers', 'alloy', 'silent-winter']) {
+for (const rules of ['towers', 'alloy', 'silent-winter', 'd6']) {
   mkdirSync(join(data, 'encounters/examples', rules), { recursive: true });
   for (const f of readdirSync(join(SRC, 'examples', rules))) {
     if (f.endsWith('.yaml')) cpSync(join(SRC, 'examples', rules, f), join(data, 'encounters/examples', rules, f));
@@ -525,6 +525,61 @@ test('6b. a Silent Winter fight: the segment count and who declares when, an Eng
   await page.context().close();
 });
 
+// ---- 6f. D6 (issue 19: each ruleset in the browser) ---------------------------------
+test('6f. a D6 fight: the round and the initiative order show, an attack by clicking is narrated with its roll and its dice journaled, the chances are the server\'s', async () => {
+  const page = await newPage();
+  const id = await startFight(page, 'examples/d6/duel.yaml', 3);
+  const st = await gmGet(`/api/fights/${id}`);
+  assert.equal(st.rules, 'd6');
+  assert.match(await page.textContent('#clock-h'), /Initiative/);
+  assert.match(await page.textContent('.initiative .round'), /Round 1/);
+  // The order the server gives (each one's initiative total), first to last.
+  const want = st.view.combatants.filter((c) => c.time && c.time.on)
+    .sort((a, b) => a.time.order - b.time.order).map((c) => `${c.name}: initiative ${c.time.at}`);
+  const order = await page.locator('.initiative .order li').allTextContents();
+  assert.equal(order.length, 2, 'both in the initiative order');
+  want.forEach((w, i) => assert.ok(order[i].startsWith(w), `${order[i]} is ${w}`));
+  const turn = st.view.combatants.find((c) => c.index === st.view.turn);
+  assert.match(await page.textContent('.initiative .order li.turn'), new RegExp(`${turn.name}: .*\\(their turn\\)`));
+  // The chances: the server's odds for the one whose turn it is, in the
+  // panel and beside the Attack (docs/rules/odds-at-the-table.md "D6").
+  const pctOf = (p) => `${(100 * p).toFixed(p > 0 && p < 0.01 ? 1 : 0)}%`;
+  const odds = (await api(server.token, 'GET', `/api/fights/${id}/odds?who=${turn.id}`)).json;
+  const attack = odds.actions.find((a) => /^attack [a-z]+$/.test(a.command));
+  assert.ok(attack, 'the server counts the plain attack');
+  await page.waitForSelector('#actions button.act[data-word="attack"]');
+  await page.waitForSelector('section.odds:not([hidden])');
+  const panel = await page.textContent('section.odds');
+  for (const a of odds.actions) {
+    const line = `${a.title || a.command}: ${a.outcomes.map((x) => `${x.name} ${pctOf(x.p)}`).join(', ')}`;
+    assert.ok(panel.includes(line), `the panel says ${line}: ${panel}`);
+  }
+  // An attack says its outcomes, not "succeeds" (D6's odds give an
+  // attack a p_success, the chance not to miss: the page leaves it out).
+  assert.ok(!panel.includes('succeeds'), `no attack "succeeds": ${panel}`);
+  const outcomes = attack.outcomes.map((x) => `${x.name} ${pctOf(x.p)}`).join(', ');
+  assert.match(outcomes, /^miss \d+%, hit, no harm \d+%, hit and hurt \d+%, out of the fight \d+%$/);
+  await page.waitForFunction((t) => document.querySelector('#actions button.act[data-word="attack"]').textContent.includes(t), outcomes);
+  // The attack by clicking: the action, then its target's button.
+  const before = await stateKey(page);
+  await page.click('#actions button.act[data-word="attack"]');
+  const target = st.view.combatants.find((c) => c.side !== turn.side);
+  await page.locator(`#actions button.tgt[data-key="tgt-${target.id}"]`).click();
+  await nextState(page, before);
+  // D6's narration tells the roll's total against the difficulty (the
+  // passive defense 10 here, 003's standard), and the damage's against the
+  // resistance on a hit; the dice themselves are in the fight's journal.
+  const told = await lastLog(page);
+  const m = new RegExp(`${turn.name} attacks ${target.name}: (\\d+) against (\\d+), (a hit|a miss)\\.`).exec(told);
+  assert.ok(m, `the attack narrated with its roll: ${told}`);
+  assert.equal(m[3] === 'a hit', Number(m[1]) >= Number(m[2]), 'a hit when the roll reaches the difficulty');
+  if (m[3] === 'a hit') assert.match(told, new RegExp(`${target.name} takes \\d+ damage against a resistance of \\d+`));
+  const last = (await journal(id)).trim().split('\n').pop();
+  assert.match(last, /"dice":\[\d+(,\d+)+\]/, `the dice rolled, in the journal: ${last}`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 // ---- 6c, 6d. Options by clicking (issue 17: the view's `options`) -------------------------
 // An action that takes a choice (a weapon, a spell) offers it as a second
 // row of buttons, reached by the keyboard; the command sent is the one the
@@ -747,6 +802,14 @@ test('9b. the chances panel says how often an action that deals no damage succee
   await page.waitForSelector('section.odds:not([hidden])');
   const text = await page.textContent('section.odds');
   assert.ok(text.includes(`${trip.title}: ${pctOf(trip.p_success)} succeeds (`), `the trip in the panel: ${text}`);
+  // The panel is the server's list (`odds vance`), in its order: among it
+  // the bull rush to each square the engine allows (004:512), each named.
+  const named = odds.actions.filter((a) => /^bull-rush lyra \d+,\d+$/.test(a.command));
+  assert.ok(named.length >= 1, 'a bull rush to a square named');
+  for (const a of named) assert.match(a.title, /^Bull rush Lyra to \d+,\d+$/);
+  const items = await page.locator('section.odds li').allTextContents();
+  assert.equal(items.length, odds.actions.length, 'as many as the server lists');
+  odds.actions.forEach((a, i) => assert.ok(items[i].startsWith(`${a.title}: `), `${i + 1}. ${items[i]} is ${a.title}`));
   await page.context().close();
 });
 

@@ -84,6 +84,26 @@ static fray_status count_target(const fa_setup *s, const fa_state *st, int who,
                                   : m.why_impossible == FA_NOTE_OUT_OF_RANGE
                                         ? "out of range"
                                         : "not possible now");
+    /* Total concealment (004:898, L7.16; attack.c's attack_one): the
+     * attack goes to the square the side last saw the target on, and
+     * misses with nothing rolled when it is not there. */
+    int side = s->c[who].side;
+    for (int i = 0; !m.impossible && !allow_impossible && i < m.n; i++) {
+        if (m.m[i].reason != FA_MOD_TOTAL_CONCEALMENT || side < 0 ||
+            side >= FA_MAX_SIDES)
+            continue;
+        fray_pos g = st->c[t].seen[side];
+        fray_footprint tf = st->c[t].fp;
+        int ts = tf.side > 0 ? tf.side : 1;
+        if (g.x < tf.at.x || g.x >= tf.at.x + ts || g.y < tf.at.y ||
+            g.y >= tf.at.y + ts)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                  "%s is not where %s's side last saw it "
+                                  "(%d,%d): an attack there misses with "
+                                  "nothing rolled (total concealment); a "
+                                  "Notice check finds it",
+                                  s->c[t].name, s->c[who].name, g.x, g.y);
+    }
     if (m.impossible) { /* the area misses it: no roll */
         snprintf(tc->oc[0].name, sizeof tc->oc[0].name, "miss");
         tc->oc[0].p = fray__ratio(1, 1, false);
@@ -624,6 +644,10 @@ static fray_status bull_rush_one(const fa_setup *s, const fa_state *st,
                                      "Charge to %d,%d, then bull rush %s",
                                      st->c[who].fp.at.x, st->c[who].fp.at.y,
                                      s->c[t].name)
+                          : cmd->origin.x >= 0 && room
+                          ? snprintf(out->title, sizeof out->title,
+                                     "Bull rush %s to %d,%d", s->c[t].name,
+                                     to.x, to.y)
                           : snprintf(out->title, sizeof out->title,
                                      "Bull rush %s", s->c[t].name));
     char where[160];
@@ -1360,11 +1384,62 @@ static fray_status rank_no_damage(const fa_setup *s, const fa_state *st,
     return rc;
 }
 
+/* true when a foe of who's side still in the fight stands where the side
+ * did not last see it (total concealment, 004:898; fa_cstate.seen): a
+ * Notice check as a move action against notice-dc would find it. */
+static bool foe_lost(const fa_setup *s, const fa_state *st, int who) {
+    int side = s->c[who].side;
+    if (side < 0 || side >= FA_MAX_SIDES)
+        return false;
+    for (int i = 0; i < st->n; i++) {
+        const fa_cstate *c = &st->c[i];
+        if (s->c[i].side == side || (c->flags & FA_F_OUT) || c->absent ||
+            fa_has(c, FA_C_DEAD))
+            continue;
+        if (c->seen[side].x != c->fp.at.x || c->seen[side].y != c->fp.at.y)
+            return true;
+    }
+    return false;
+}
+
+/* A bull rush on t to each other square the engine allows and has room
+ * for (004:512: next to t, away from who; attack.c's push_square with the
+ * square asked), the square the engine picks already listed by
+ * `bull-rush T`. The chance is the same for each: the square is the
+ * table's choice of where t goes. */
+static fray_status rank_push_squares(const fa_setup *s, const fa_state *st,
+                                     int turn, int who, int t,
+                                     fray_chances *out, int max, int *n,
+                                     fray_diag *diag) {
+    fray_pos none = {-1, -1}, pick;
+    if (!fa_bull_rush_square(s, st, who, t, none, &pick))
+        return FRAY_OK;
+    fray_pos at = st->c[t].fp.at;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1 && *n < max; dx++) {
+            fray_pos p = {(int16_t)(at.x + dx), (int16_t)(at.y + dy)}, to;
+            if ((dx == 0 && dy == 0) || !fray_grid_in(&s->map, p) ||
+                (p.x == pick.x && p.y == pick.y) ||
+                !fa_bull_rush_square(s, st, who, t, p, &to))
+                continue;
+            char c[FRAY_CHANCES_TEXT];
+            snprintf(c, sizeof c, "bull-rush %s %d,%d", s->c[t].id, p.x, p.y);
+            fray_status rc = rank_no_damage(s, st, turn, who, c, out, n, diag);
+            if (rc != FRAY_OK)
+                return rc;
+        }
+    return FRAY_OK;
+}
+
 /* What deals no damage, after the attacks (issue 19): an escape
- * when grappled; a trip, a grapple, a bull rush, a disarm and a feint on
- * each foe; aid to each adjacent ally, on its attack and its defenses,
- * against each foe next to that ally. Each only where act.c allows it now
- * and it can succeed. */
+ * when grappled; Notice as a move action when a foe is lost from sight
+ * (against notice-dc, the engine's number); a trip, a grapple, a bull
+ * rush (the square the engine picks, then each other square it allows),
+ * a disarm (and with `take` when unarmed) and a feint on each foe; aid to
+ * each adjacent ally, on its attack and its defenses, against each foe
+ * next to that ally, and on the checks the ally has to make now: its
+ * escape's skill when it is grappled, its Notice when a foe is lost.
+ * Each only where act.c allows it now and it can succeed. */
 static fray_status rank_others(const fa_setup *s, const fa_state *st, int turn,
                                int who, fray_chances *out, int max, int *n,
                                fray_diag *diag) {
@@ -1372,8 +1447,11 @@ static fray_status rank_others(const fa_setup *s, const fa_state *st, int turn,
                                         "disarm", "feint"};
     char c[FRAY_CHANCES_TEXT];
     fray_status rc = FRAY_OK;
+    bool lost = foe_lost(s, st, who);
     if (*n < max && fa_has(&st->c[who], FA_C_GRAPPLED))
         rc = rank_no_damage(s, st, turn, who, "escape", out, n, diag);
+    if (rc == FRAY_OK && *n < max && lost)
+        rc = rank_no_damage(s, st, turn, who, "skill notice move", out, n, diag);
     for (int t = 0; rc == FRAY_OK && t < st->n && *n < max; t++) {
         if (t == who || s->c[t].side == s->c[who].side ||
             (st->c[t].flags & FA_F_OUT) || st->c[t].absent)
@@ -1383,6 +1461,12 @@ static fray_status rank_others(const fa_setup *s, const fa_state *st, int turn,
             snprintf(c, sizeof c, "%s %s", verbs[k], s->c[t].id);
             rc = rank_no_damage(s, st, turn, who, c, out, n, diag);
         }
+        if (rc == FRAY_OK && *n < max) { /* 004:445: an unarmed attacker */
+            snprintf(c, sizeof c, "disarm %s take", s->c[t].id);
+            rc = rank_no_damage(s, st, turn, who, c, out, n, diag);
+        }
+        if (rc == FRAY_OK)
+            rc = rank_push_squares(s, st, turn, who, t, out, max, n, diag);
     }
     for (int a = 0; rc == FRAY_OK && a < st->n && *n < max; a++) {
         if (a == who || s->c[a].side != s->c[who].side ||
@@ -1398,6 +1482,23 @@ static fray_status rank_others(const fa_setup *s, const fa_state *st, int turn,
                          k ? "defense" : "attack", s->c[t].id);
                 rc = rank_no_damage(s, st, turn, who, c, out, n, diag);
             }
+        }
+        /* 004:429: the checks the ally has to make now. */
+        int bonus = 0, dc = 0, skill = -1, from = -1;
+        if (rc == FRAY_OK && *n < max &&
+            fa_escape_check(s, st, a, -1, &bonus, &dc, &skill, &from) &&
+            skill >= 0 && skill < FA_SKILLS) {
+            char lower[16];
+            size_t i = 0;
+            for (; skill_words[skill][i] && i + 1 < sizeof lower; i++)
+                lower[i] = (char)tolower((unsigned char)skill_words[skill][i]);
+            lower[i] = '\0';
+            snprintf(c, sizeof c, "aid %s %s", s->c[a].id, lower);
+            rc = rank_no_damage(s, st, turn, who, c, out, n, diag);
+        }
+        if (rc == FRAY_OK && *n < max && lost) {
+            snprintf(c, sizeof c, "aid %s notice", s->c[a].id);
+            rc = rank_no_damage(s, st, turn, who, c, out, n, diag);
         }
     }
     return rc;

@@ -514,6 +514,7 @@ static fray_status one(const d6_setup *s, const d6_state *st, int who,
          * counted as a plain attack */
         int wq = d6_quick_weapon(s, st, who, cmd->weapon);
         const char *not = cmd->grab ? "a grab or a tackle"
+                        : cmd->trick ? "an attack with an acrobatic trick"
                         : cmd->weapon == D6_BOTH_HANDS ? "an attack with a weapon in each hand"
                         : d6_quick_now(st, who) ? "an attack in a quick-draw round"
                         : cmd->weapon >= 0 && d6_ready_cost(s, st, who, cmd->weapon) > 0

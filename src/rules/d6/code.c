@@ -118,8 +118,10 @@ d6_code d6_strength_damage(d6_code physique) {
 
 /* ---- Rolling ------------------------------------------------------------ */
 
-bool d6_roll_with(d6_code c, bool wild, d6_wild_one rule, d6_die_fn die,
-                  void *ctx, d6_roll *out) {
+/* The roll, inlined into both callers: d6_code_roll's die is then a
+ * direct draw from the stream (the simulation's loop, quick.c). */
+static inline bool roll_code(d6_code c, bool wild, d6_wild_one rule, d6_die_fn die,
+                             void *ctx, d6_roll *out) {
     d6_code n = d6_code_norm(c);
     d6_roll r = {0, 0, 0, false};
     int total = n.pips, highest = 0;
@@ -157,11 +159,17 @@ bool d6_roll_with(d6_code c, bool wild, d6_wild_one rule, d6_die_fn die,
     return true;
 }
 
-static int rng_die(void *ctx) { return (int)fray_rng_range(ctx, 1, 6); }
+bool d6_roll_with(d6_code c, bool wild, d6_wild_one rule, d6_die_fn die,
+                  void *ctx, d6_roll *out) {
+    return roll_code(c, wild, rule, die, ctx, out);
+}
+
+/* fray_rng_range(ctx, 1, 6), which is this */
+static int rng_die(void *ctx) { return (int)fray_rng_below(ctx, 6) + 1; }
 
 d6_roll d6_code_roll(d6_code c, bool wild, d6_wild_one rule, fray_rng *rng) {
     d6_roll r = {0, 0, 0, false};
-    if (!d6_roll_with(c, wild, rule, rng_die, rng, &r))
+    if (!roll_code(c, wild, rule, rng_die, rng, &r))
         r.total = 0; /* not reached: a drawn die is always 1..6 */
     return r;
 }

@@ -38,7 +38,8 @@ enum {
     D6_MAX_WEAPONS = 32,    /* weapons known to one encounter */
     D6_MAX_ARMOUR = 16,
     D6_MAX_SB = 32,         /* stat blocks */
-    D6_NAME = 48
+    D6_NAME = 48,
+    D6_MAX_OBJ = 16         /* things.c: objects in one encounter (003:51-59) */
 };
 
 /* The six attributes (core, Character Basics). */
@@ -123,7 +124,13 @@ typedef struct d6_options {
     uint8_t weapon_scale;     /* weapon-scale: damage | all (003:108, D7.3) */
     bool escape_tie_escapee;  /* escape-tie: holder | escapee (D7.14, grabs.c) */
     bool tactics_knockdown;   /* tactics-knockdown: no | yes (options.c) */
+    uint8_t mortal_rolls;     /* things.c: mortal-rolls: no | minutes | rounds (core) */
+    bool tactics_run;         /* things.c: tactics-run: no | yes (core running) */
+    bool uncalled_chest;      /* things.c: uncalled-location: none | chest (D7.10) */
+    bool location_wounded;    /* things.c: location-threshold: any | wounded (D7.9) */
+    uint8_t trick_difficulty; /* things.c: trick-difficulty (003:5, D7.17; 0 reads as 10) */
 } d6_options;
+enum d6_mortal_rolls { D6_MORTAL_NO, D6_MORTAL_MINUTES, D6_MORTAL_ROUNDS };
 enum d6_weapon_scale { D6_WSCALE_DAMAGE, D6_WSCALE_ALL };
 
 typedef struct d6_combatant {
@@ -136,6 +143,8 @@ typedef struct d6_combatant {
     uint8_t surprise;         /* d6_surprise: it surprises its foes (003:129) */
     bool blind;               /* blind the whole fight (003:45-46, D7.16) */
     uint8_t posture;          /* d6_posture it begins in (003:91-92) */
+    int8_t cover_object;      /* things.c: 1 + the object that gives its cover
+                                 (its cover ends when that breaks); 0 none */
 } d6_combatant;
 enum d6_surprise { D6_SURPRISE_NONE, D6_SURPRISE_FIRST, D6_SURPRISE_BONUS };
 
@@ -157,6 +166,14 @@ typedef struct d6_setup {
     bool has_seed;
     fray_allocator alloc;     /* load.c: what it was made with (zeroed:
                                  malloc), for d6_setup_free */
+    /* things.c: the objects one may break (003:51-59) */
+    struct d6_object {
+        char id[D6_NAME], name[D6_NAME];
+        d6_code toughness;    /* its damage resistance (Object Toughness) */
+        bool has_at;
+        int16_t x, y;         /* where it stands, meters (has_at) */
+    } obj[D6_MAX_OBJ];
+    int n_objects;
 } d6_setup;
 
 /* ---- load.c ------------------------------------------------------------ */
@@ -244,6 +261,7 @@ typedef struct d6_cstate {
     int32_t passive_round;    /* chest hit: passive defense only this round */
     uint8_t posture;          /* d6_posture (003:91-93) */
     int32_t crouch_moved;     /* the round it last moved crouching (003:91) */
+    int32_t mortal_round;     /* things.c: the round it became Mortally Wounded */
 } d6_cstate;
 
 typedef struct d6_state {
@@ -255,6 +273,8 @@ typedef struct d6_state {
     int8_t order[D6_MAX_C];
     fray_rng rng;
     d6_cstate c[D6_MAX_C];
+    uint8_t obj_weak[D6_MAX_OBJ]; /* things.c: dice off each object's Toughness */
+    uint32_t obj_broken;      /* things.c: bit k: object k destroyed */
 } d6_state;
 
 enum d6_kind {
@@ -274,6 +294,8 @@ enum d6_kind {
     D6_EV_SLIP_FREE,          /* grabs.c: slipping out of it (003:63) */
     D6_EV_GET_UP,             /* grabs.c: the flipped one's turn (003:13) */
     D6_EV_POSTURE,            /* crouch, prone or stand (003:91-93, options.c) */
+    D6_EV_RUN,                /* things.c: run to x, y (core running) */
+    D6_EV_BREAK,              /* things.c: break an object (003:51-59) */
     D6_EV_KINDS
 };
 
@@ -321,11 +343,21 @@ enum d6_fact_kind {
     D6_FACT_LOCATION, /* who hurt by other at location a (d6_location): its
                          effect (003:80-85) */
     D6_FACT_KNOCKOUT, /* who knocked out by other for a hours (003:87) */
-    D6_FACT_POSTURE   /* who takes posture a (d6_posture), b 1 an action */
+    D6_FACT_POSTURE,  /* who takes posture a (d6_posture), b 1 an action */
+    D6_FACT_TRICK,    /* things.c: who's acrobatic trick: a total, b difficulty,
+                         c damage added (0: failed) (003:5) */
+    D6_FACT_RUN,      /* things.c: who runs: a running total, b difficulty,
+                         c meters covered, d 1 made it */
+    D6_FACT_BREAK,    /* things.c: who breaks object a: b damage total,
+                         c resistance total, d result (d6_break_result) */
+    D6_FACT_MORTAL    /* things.c: who, Mortally Wounded, rolls Physique: a total,
+                         b the count it must reach, c died */
 };
+enum d6_break_result { D6_BREAK_NONE, D6_BREAK_WEAKENED, D6_BREAK_DESTROYED };
 enum d6_roll_what { D6_ROLL_INIT, D6_ROLL_ATTACK, D6_ROLL_DEFENSE,
                     D6_ROLL_DAMAGE, D6_ROLL_RESIST, D6_ROLL_STAY_UP,
-                    D6_ROLL_MODIFIER };
+                    D6_ROLL_MODIFIER, D6_ROLL_TRICK, D6_ROLL_RUN,
+                    D6_ROLL_TOUGHNESS, D6_ROLL_MORTAL };
 
 typedef struct d6_fact {
     uint8_t kind;
@@ -355,6 +387,9 @@ typedef struct d6_event {
     uint8_t sight;            /* attack: d6_sight bits (003:45-46) */
     uint8_t location;         /* attack: d6_location aimed at (003:69-85); 0 none */
     uint8_t posture;          /* posture: the d6_posture taken (003:91-93) */
+    uint8_t object;           /* things.c: break: 1 + the object; 0 none */
+    uint8_t trick;            /* things.c: attack: an acrobatic trick's
+                                 difficulty (003:5); 0 none */
     uint16_t n_dice, n_facts;
     uint8_t dice[D6_EV_DICE];
     d6_fact facts[D6_EV_FACTS];
@@ -374,6 +409,7 @@ typedef struct d6_run {
     fray_status failed;
     bool bad_die;             /* a die given that is not 1 to 6 */
     int scale_res;            /* scale.c: added to the next resistance total */
+    int trick_bonus;          /* things.c: added to the next attack's damage (003:5) */
 } d6_run;
 
 /* rules.c */
@@ -620,5 +656,40 @@ void d6_option_words(const d6_event *ev, char *buf, size_t size);
 int d6_agility_take(d6_state *st, int i, int k);
 /* Actions a command of i's needs beyond its own for standing (003:8). */
 int d6_stand_actions(const d6_state *st, int i);
+
+/* ---- things.c: breaking things (003:51-59), acrobatic tricks (003:5),
+ * running and the Mortally Wounded's rolls (core), the long weapon's
+ * reach (core), where an uncalled hit lands and a location's threshold
+ * (D7.10, D7.9); docs/rules/d6.md "Things, tricks, running" ------------ */
+/* The cover t stands in now: its own, unless the object giving it broke. */
+int d6_cover_of(const d6_setup *s, const d6_state *st, int t);
+/* A melee weapon's reach in meters (core: Point Blank, 3 m; over 2 m long:
+ * Short, 3 m + its length); 0 for a ranged weapon. */
+int d6_melee_reach(const d6_setup *s, int weapon);
+/* The objects of an encounter (load.c calls it after the combatants). */
+struct yr;
+struct yn;
+fray_status d6_read_objects(struct yr *r, d6_setup *s, const struct yn *list);
+/* Toughness words (Flimsy ... Reinforced) and their codes (003:55-59). */
+bool d6_toughness_word(const char *w, d6_code *out);
+int d6_object_of(const d6_setup *s, const char *w, size_t n);  /* -1 none */
+/* Commands: checks (rules words into why) and application. */
+fray_status d6_things_check(const d6_setup *s, const d6_state *st, const d6_event *cmd,
+                            char *why, size_t size);
+bool d6_things_apply(d6_run *r);                 /* run and break */
+/* The trick's roll before an attack (003:5): r->trick_bonus set. */
+bool d6_trick_roll(d6_run *r, int a, int pen);
+int d6_trick_difficulty(const d6_setup *s);
+/* The Mortally Wounded's Physique rolls at a round's start (core). */
+bool d6_mortal_rolls(d6_run *r);
+/* Where a hit that injured t lands and whether its effect lasts: the
+ * location (0: none) whose lasting effect applies. */
+int d6_lasting_location(const d6_setup *s, const d6_state *st, int t, const d6_event *ev,
+                        int excess, int before, int lost);
+/* The tactics: run to close when a walk would not reach (tactics-run). */
+bool d6_run_choose(const d6_setup *s, const d6_state *st, int a, int nearest, int want,
+                   d6_event *cmd);
+/* The most a run may cover (4 x Move) and a combatant's Move. */
+int d6_move_of(const d6_setup *s, int i);
 
 #endif

@@ -199,7 +199,7 @@ static fray_status choices(du_ctx *C, const d6_state *st0, int i, fray_diag *dia
                 rc = refuse(diag, "a turn other than an attack: %s would %s", who,
                             d6_kind_word(cmd->kind));
             } else if (cmd->option || cmd->grab || cmd->called || cmd->location ||
-                       cmd->sight || cmd->weapon != -1) {
+                       cmd->sight || cmd->trick || cmd->weapon != -1) {
                 rc = refuse(diag, "the attack options %s's tactics would take (%s)",
                             s->c[i].name, "knockdown, tactics-knockdown: yes, 003:8");
             } else if (cmd->actions != 1 + (cmd->full ? 1 : 0) || pen + 1 >= DU_PENS) {
@@ -516,6 +516,9 @@ static fray_status check(const d6_setup *s, int a, int b, fray_diag *diag) {
         return refuse(diag, "an encounter of other than two combatants%s%s", "", "");
     if (s->c[0].side == s->c[1].side)
         return refuse(diag, "two combatants of one side%s%s", "", "");
+    if (s->o.uncalled_chest)
+        return refuse(diag, "hits landing on the chest (uncalled-location: chest: passive "
+                            "defense only in the next round, 003:82)%s%s", "", "");
     if (s->o.damage_bonus)
         return refuse(diag, "the damage bonus (damage-bonus: yes: the damage grows with "
                             "the attack's margin)%s%s", "", "");

@@ -98,7 +98,12 @@ static const char *const escape_tie_words[] = {"holder", "escapee"};
 /* The options (docs/file-formats.md "D6 files"), in the order of d6_options. */
 enum { OPT_HEALTH, OPT_WILD_ONE, OPT_MODIFIERS, OPT_MODIFIER_WILD,
        OPT_INITIATIVE, OPT_DAMAGE_BONUS, OPT_WEAPON_SCALE, OPT_ESCAPE_TIE,
-       OPT_TACTICS_KNOCKDOWN, N_OPTS };
+       OPT_TACTICS_KNOCKDOWN, OPT_MORTAL_ROLLS, OPT_TACTICS_RUN, OPT_UNCALLED,
+       OPT_LOCATION_THRESHOLD, N_OPTS };
+/* things.c's options (rulings 33, 34, 55, 56) */
+static const char *const mortal_words[] = {"no", "minutes", "rounds"};
+static const char *const uncalled_words[] = {"none", "chest"};
+static const char *const threshold_words[] = {"any", "wounded"};
 static const char *const wscale_words[] = {"damage", "all"};
 static const struct {
     const char *key;
@@ -114,6 +119,10 @@ static const struct {
     {"weapon-scale", wscale_words, 2},
     {"escape-tie", escape_tie_words, 2}, /* grabs.c (D7.14) */
     {"tactics-knockdown", yesno_words, 2}, /* options.c (003:8) */
+    {"mortal-rolls", mortal_words, 3},     /* things.c (core) */
+    {"tactics-run", yesno_words, 2},       /* things.c (core running) */
+    {"uncalled-location", uncalled_words, 2}, /* things.c (D7.10) */
+    {"location-threshold", threshold_words, 2}, /* things.c (D7.9) */
 };
 
 static void opt_set(d6_options *o, int k, int v) {
@@ -126,6 +135,10 @@ static void opt_set(d6_options *o, int k, int v) {
     case OPT_WEAPON_SCALE: o->weapon_scale = (uint8_t)v; break;
     case OPT_ESCAPE_TIE: o->escape_tie_escapee = v != 0; break;
     case OPT_TACTICS_KNOCKDOWN: o->tactics_knockdown = v != 0; break;
+    case OPT_MORTAL_ROLLS: o->mortal_rolls = (uint8_t)v; break;
+    case OPT_TACTICS_RUN: o->tactics_run = v != 0; break;
+    case OPT_UNCALLED: o->uncalled_chest = v != 0; break;
+    case OPT_LOCATION_THRESHOLD: o->location_wounded = v != 0; break;
     default: o->damage_bonus = v != 0; break;
     }
 }
@@ -581,17 +594,24 @@ static fray_status read_block(dl *L, const yn *it) {
 /* ---- Encounters -------------------------------------------------------- */
 
 static fray_status read_options(dl *L, const yn *m) {
-    const char *keys[N_OPTS + 1];
+    const char *keys[N_OPTS + 2];
     for (int k = 0; k < N_OPTS; k++)
         keys[k] = opt_table[k].key;
     keys[N_OPTS] = "notes"; /* every mapping takes notes */
+    keys[N_OPTS + 1] = "trick-difficulty"; /* things.c (003:5, D7.17) */
     char b[64];
     if (m->type != YN_MAP)
         return FAIL(L, m, "options: expected a mapping (options: {health: wounds}), got %s",
                     yr_got(m, b));
-    fray_status st = yr_keys(&L->r, m, "options", keys, N_OPTS + 1, false);
+    fray_status st = yr_keys(&L->r, m, "options", keys, N_OPTS + 2, false);
     if (st != FRAY_OK)
         return st;
+    int td;
+    if ((st = get_int(L, m, "trick-difficulty",
+                      "trick-difficulty (an acrobatic trick's difficulty, 003:5)", 1, 200, 10,
+                      &td)) != FRAY_OK)
+        return st;
+    L->s->o.trick_difficulty = (uint8_t)td;
     for (int k = 0; k < N_OPTS; k++) {
         const yn *v = yr_get(m, opt_table[k].key);
         int x;
@@ -778,9 +798,9 @@ static fray_status read_includes(dl *L, const yn *list, const char *from, int wa
 static fray_status read_encounter(dl *L, const yn *root) {
     static const char *const keys[] = {"fray", "rules", "name", "seed", "catalog",
                                        "statblocks", "rounds", "scene", "options",
-                                       "combatants", "notes"};
+                                       "combatants", "objects", "notes"};
     d6_setup *s = L->s;
-    fray_status st = yr_keys(&L->r, root, "an encounter", keys, 11, false);
+    fray_status st = yr_keys(&L->r, root, "an encounter", keys, 12, false);
     if (st != FRAY_OK)
         return st;
     const char *here = L->r.cur_file;
@@ -833,6 +853,9 @@ static fray_status read_encounter(dl *L, const yn *root) {
             return st;
     if (s->n_sides < 2)
         return FAIL(L, cs, "a fight needs at least two sides (got %d)", s->n_sides);
+    if ((v = yr_get(root, "objects")) && !yr_is_null(v) &&
+        (st = d6_read_objects(&L->r, s, v)) != FRAY_OK) /* things.c (003:51-59) */
+        return st;
     return FRAY_OK;
 }
 

@@ -16,12 +16,12 @@ static const char *const kind_words[D6_EV_KINDS] = {"begin", "next", "attack",
                                                     "defend", "move", "wait", "aim",
                                                     "quick-draw", "ready",
                                                     "squeeze", "escape", "break-free", "slip-free",
-                                                    "get-up", "posture"};
+                                                    "get-up", "posture", "run", "break"};
 static const char *const kind_titles[D6_EV_KINDS] = {"Begin", "Next round", "Attack",
                                                      "Defense", "Move", "Wait", "Aim",
                                                      "Quick draw", "Ready",
                                                      "Squeeze", "Escape", "Break free", "Slip free",
-                                                     "Get up", "Posture"};
+                                                     "Get up", "Posture", "Run", "Break"};
 static const char *const wound_names[D6_W_LEVELS] = {
     "unhurt", "Stunned", "Wounded", "Severely Wounded", "Incapacitated",
     "Mortally Wounded", "Dead"};
@@ -147,7 +147,9 @@ static bool is_ranged(const d6_setup *s, int weapon) {
 
 int d6_band(const d6_setup *s, int weapon, int meters) {
     if (!is_ranged(s, weapon)) /* melee and unarmed reach Point Blank (core) */
-        return meters <= 3 ? D6_BAND_POINT_BLANK : D6_BAND_BEYOND;
+        return meters <= 3                           ? D6_BAND_POINT_BLANK
+               : meters <= d6_melee_reach(s, weapon) ? D6_BAND_SHORT /* over 2 m: things.c */
+                                                     : D6_BAND_BEYOND;
     const d6_weapon *w = &s->w[weapon];
     if (meters <= 3)
         return D6_BAND_POINT_BLANK;
@@ -317,6 +319,12 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
         return held;
     if (cmd->kind == D6_EV_READY) /* draw.c (003:101) */
         return d6_ready_check(s, st, cmd, why, size);
+    if (cmd->kind == D6_EV_RUN || cmd->kind == D6_EV_BREAK ||
+        (cmd->kind == D6_EV_ATTACK && cmd->trick)) { /* things.c */
+        fray_status tk = d6_things_check(s, st, cmd, why, size);
+        if (tk != FRAY_OK || cmd->kind != D6_EV_ATTACK)
+            return tk;
+    }
     if (ca->passive_round == st->round && st->round > 0 &&
         (cmd->kind == D6_EV_DEFEND || (cmd->kind == D6_EV_ATTACK && cmd->full)))
         return refuse(why, size, "%s was hit in the chest: passive defense only this "
@@ -344,8 +352,8 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
         if (sqrt(dx * dx + dy * dy) > mv + 1e-9) {
             char m[16];
             snprintf(m, sizeof m, "%d", mv);
-            return refuse(why, size, "%s moves at most %s m a round (running is "
-                                     "not built)", an, m);
+            return refuse(why, size, "%s moves at most %s m a round (farther: `run`)",
+                          an, m);
         }
         return FRAY_OK;
     }
@@ -355,7 +363,7 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
             return refuse(why, size, "%s has nobody to aim at there%s", an, "");
         if (d6_out(&st->c[t]))
             return refuse(why, size, "%s is out of the fight%s", s->c[t].name, "");
-        if (s->c[t].cover == D6_COVER_FULL)
+        if (d6_cover_of(s, st, t) == D6_COVER_FULL)
             return refuse(why, size, "%s is in full cover: nothing to aim at%s",
                           s->c[t].name, "");
         return FRAY_OK;
@@ -385,7 +393,7 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
         !(d6_quick_now(st, a) && cmd->weapon == st->c[a].qd_weapon) &&
         d6_ready_cost(s, st, a, cmd->weapon) == 0 && cmd->weapon != st->c[a].ready_w - 1)
         return refuse(why, size, "%s does not hold the %s", an, s->w[cmd->weapon].name);
-    if (s->c[t].cover == D6_COVER_FULL)
+    if (d6_cover_of(s, st, t) == D6_COVER_FULL)
         return refuse(why, size, "%s is in full cover: no direct attack on it%s",
                       s->c[t].name, "");
     bool lunge_reach = false; /* options.c: seed 003's attack options */
@@ -483,7 +491,7 @@ int d6_difficulty_standard(const d6_setup *s, const d6_state *st, int t,
     int d = defense_of(c, ranged);
     if (ranged)
         d += band_mod[band] + 3 * s->light;
-    d += 3 * cover_dice(s->c[t].cover);
+    d += 3 * cover_dice(d6_cover_of(s, st, t));
     return d < 3 ? 3 : d;
 }
 
@@ -523,6 +531,7 @@ static bool harm(d6_run *r, int a, int t, int dmg, const d6_event *ev, int margi
     rt += r->scale_res; /* scale.c: a smaller attacker (003:105) */
     r->scale_res = 0;
     int excess = dmg - rt;
+    int wound_before = c->wound, bp_before = c->bp; /* things.c: D7.9 */
     bool ko_option = ev && ev->option == D6_OPT_KNOCKOUT, ko = false;
     if (wounds) {
         int before = c->wound;
@@ -563,9 +572,11 @@ static bool harm(d6_run *r, int a, int t, int dmg, const d6_event *ev, int margi
             fact(r, D6_FACT_OUT, t, a, 0, 0, 0, 0);
         }
     }
-    if (ev && ev->location && excess > 0 && !d6_out(c)) {
-        d6_location_effect(st, t, ev->location); /* D7.9: any injury there */
-        fact(r, D6_FACT_LOCATION, t, a, ev->location, 0, 0, 0);
+    /* things.c: where it lands (D7.10), and whether it lasts (D7.9) */
+    int loc = d6_lasting_location(s, st, t, ev, excess, wound_before, bp_before - c->bp);
+    if (loc) {
+        d6_location_effect(st, t, loc);
+        fact(r, D6_FACT_LOCATION, t, a, loc, 0, 0, 0);
     }
     return true;
 }
@@ -599,6 +610,8 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim,
     d6_attack_terms_t T;
     d6_attack_terms(s, st, a, t, w, &T);
     int skill = w >= 0 ? s->w[w].skill : D6_SK_FIGHTING;
+    int trick = r->trick_bonus; /* things.c: this attack only (003:5) */
+    r->trick_bonus = 0;
     int at;
     pen += d6_agility_take(st, a, skill); /* a stumble (003:8) */
     if (!roll(r, penalised(T.skill, pen - aim), true, a, D6_ROLL_ATTACK, &at))
@@ -674,6 +687,7 @@ static bool attack_once(d6_run *r, int a, int t, int w, int pen, int aim,
             dmg = 0;
     }
     dmg += T.scale_damage;
+    dmg += trick;
     if (w >= 0 && s->w[w].entangling)
         return d6_entangle_hit(r, a, t, dmg); /* grabs.c, 003:63 */
     r->scale_res = T.scale_resistance;
@@ -693,6 +707,8 @@ fray_status d6_apply(d6_run *r) {
         for (int i = 0; i < s->n; i++)
             st->c[i].flags &= (uint8_t)~D6_F_WAITING; /* a wait not used is lost */
         st->round++;
+        if (!d6_mortal_rolls(r)) /* things.c (core) */
+            return done(r);
         fact(r, D6_FACT_ROUND, -1, -1, st->round, 0, 0, 0);
         if (!initiative(r, s->o.initiative == D6_INIT_ROUND))
             return done(r);
@@ -755,6 +771,11 @@ fray_status d6_apply(d6_run *r) {
             fact(r, D6_FACT_STAND, a, -1, 0, 0, 0, 0);
             n--;
         }
+        if (ev->trick) { /* things.c: one action of its own (003:5) */
+            if (!d6_trick_roll(r, a, pen))
+                return done(r);
+            n--;
+        }
         int sight = d6_sight_of(s, ev, a, ev->target);
         if (ev->option || ev->called || sight || ev->location) {
             int op, om, ostd, odmg;
@@ -806,6 +827,11 @@ fray_status d6_apply(d6_run *r) {
     case D6_EV_SLIP_FREE:
     case D6_EV_GET_UP:
         if (!d6_grab_apply(r))
+            return done(r);
+        break;
+    case D6_EV_RUN: /* things.c */
+    case D6_EV_BREAK:
+        if (!d6_things_apply(r))
             return done(r);
         break;
     case D6_EV_POSTURE: /* 003:93: free when willing; standing when down an action */
@@ -875,7 +901,7 @@ void d6_choose(const d6_setup *s, const d6_state *st, d6_event *cmd) {
             friends += i != a;
             continue;
         }
-        if (s->c[i].cover == D6_COVER_FULL)
+        if (d6_cover_of(s, st, i) == D6_COVER_FULL)
             continue;
         int d = d6_distance(st, a, i);
         if (nearest < 0 || d < near_d) {
@@ -937,6 +963,8 @@ void d6_choose(const d6_setup *s, const d6_state *st, d6_event *cmd) {
     /* Close: to 1 m of a melee foe, or into Long range of a shot. */
     int want = ranged ? near_d - s->w[w].range[2] : near_d - 1;
     int mv = move_of(s, a);
+    if (!st->c[a].down && d6_run_choose(s, st, a, nearest, want, cmd)) /* tactics-run */
+        return;
     double step = want * 2 <= mv ? want : mv;
     cmd->kind = D6_EV_MOVE;
     toward(st, a, nearest, step, &cmd->x, &cmd->y);
@@ -959,7 +987,7 @@ void d6_attack_terms(const d6_setup *s, const d6_state *st, int a, int t, int w,
     out->skill = d6_skill_code(s, a, skill);
     out->defense = defense_of(&st->c[t], out->ranged);
     out->base = out->defense;
-    out->cover_dice = cover_dice(s->c[t].cover);
+    out->cover_dice = cover_dice(d6_cover_of(s, st, t));
     if (out->ranged) {
         out->band_mod = band_mod[out->band];
         out->base += out->band_mod;

@@ -31,9 +31,14 @@ static const char *idof(const d6_setup *s, int i) {
 
 static const char *const roll_words[] = {"initiative", "attack",    "defense",
                                          "damage",     "resistance", "stay-up",
-                                         "modifier"};
+                                         "modifier",   "trick",      "running",
+                                         "toughness",  "mortal"};
 static const char *roll_word(int k) {
-    return k >= 0 && k <= D6_ROLL_MODIFIER ? roll_words[k] : "?";
+    return k >= 0 && k <= D6_ROLL_MORTAL ? roll_words[k] : "?";
+}
+
+static const char *obj_name(const d6_setup *s, int o) {
+    return o >= 0 && o < s->n_objects ? s->obj[o].name : "?";
 }
 
 static const char *ordinal(int n) {
@@ -204,6 +209,34 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
             put(&o, "%s is knocked out for %d hour%s: out of the fight.\n", nm(s, f->who),
                 f->a, f->a == 1 ? "" : "s");
             break;
+        case D6_FACT_TRICK: /* things.c (003:5) */
+            if (f->d)
+                put(&o, "%s's acrobatic trick: %d against %d, +%d to the damage of the "
+                        "attack.\n",
+                    nm(s, f->who), f->a, f->b, f->c);
+            else
+                put(&o, "%s's acrobatic trick: %d against %d, it fails.\n", nm(s, f->who),
+                    f->a, f->b);
+            break;
+        case D6_FACT_RUN:
+            put(&o, "%s runs: %d against %d, %s (%d m).\n", nm(s, f->who), f->a, f->b,
+                f->d ? "made it" : "only its Move", f->c);
+            break;
+        case D6_FACT_BREAK: {
+            static const char *const res[] = {"it holds", "weakened (-1D Toughness)",
+                                              "destroyed"};
+            put(&o, "%s tries to break the %s: %d damage against a Toughness of %d: %s.\n",
+                nm(s, f->who), obj_name(s, f->a), f->b, f->c,
+                f->d >= 0 && f->d <= D6_BREAK_DESTROYED ? res[f->d] : "?");
+            break;
+        }
+        case D6_FACT_MORTAL:
+            put(&o, "%s, Mortally Wounded, rolls Physique: %d against %d %s: %s.\n",
+                nm(s, f->who), f->a, f->b,
+                s->o.mortal_rolls == D6_MORTAL_ROUNDS ? (f->b == 1 ? "round" : "rounds")
+                                                      : (f->b == 1 ? "minute" : "minutes"),
+                f->c ? "dies" : "lives on");
+            break;
         case D6_FACT_OPTION: { /* options.c */
             char w[160];
             d6_option_words(ev, w, sizeof w);
@@ -226,7 +259,8 @@ static const char *const fact_words[] = {"initiative", "round", "attack", "defen
                                          "quick-draw", "surprise", "ready",
                                          "grab", "escape", "release", "entangle",
                                          "free", "get-up", "option", "stumble", "stand",
-                                         "location", "knockout", "posture"};
+                                         "location", "knockout", "posture",
+                                         "trick", "run", "break", "mortal"};
 
 size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
                      size_t size) {
@@ -258,12 +292,20 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
                 put(&o, ",\"%s\":true", d6_sight_row(bit)->word);
         if (d6_location_row(ev->location))
             put(&o, ",\"location\":\"%s\"", d6_location_row(ev->location)->word);
+        if (ev->trick) /* things.c (003:5) */
+            put(&o, ",\"trick\":%d", ev->trick);
+    }
+    if (ev->kind == D6_EV_BREAK) { /* things.c (003:51) */
+        put(&o, ",\"object\":\"%s\"",
+            ev->object >= 1 && ev->object <= s->n_objects ? s->obj[ev->object - 1].id : "?");
+        if (ev->weapon >= 0 && ev->weapon < s->n_weapons)
+            put(&o, ",\"weapon\":\"%s\"", s->w[ev->weapon].name);
     }
     if (ev->kind == D6_EV_DEFEND && ev->full)
         put(&o, ",\"full\":true");
     if ((ev->kind == D6_EV_DEFEND || ev->kind == D6_EV_ATTACK) && ev->parry)
         put(&o, ",\"parry\":true");
-    if (ev->kind == D6_EV_MOVE)
+    if (ev->kind == D6_EV_MOVE || ev->kind == D6_EV_RUN)
         put(&o, ",\"x\":%d,\"y\":%d", ev->x, ev->y);
     if (ev->kind == D6_EV_READY && ev->weapon >= 0 && ev->weapon < s->n_weapons)
         put(&o, ",\"weapon\":\"%s\"", s->w[ev->weapon].name); /* draw.c */
@@ -373,6 +415,25 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
         case D6_FACT_STUMBLE:
             put(&o, ",\"agility_dice\":%d,\"down\":%s", f->a, f->b ? "true" : "false");
             break;
+        case D6_FACT_TRICK: /* things.c */
+            put(&o, ",\"total\":%d,\"difficulty\":%d,\"damage\":%d,\"result\":\"%s\"",
+                f->a, f->b, f->c, f->d ? "success" : "failure");
+            break;
+        case D6_FACT_RUN:
+            put(&o, ",\"total\":%d,\"difficulty\":%d,\"meters\":%d,\"result\":\"%s\"",
+                f->a, f->b, f->c, f->d ? "success" : "failure");
+            break;
+        case D6_FACT_BREAK: {
+            static const char *const res[] = {"holds", "weakened", "destroyed"};
+            put(&o, ",\"object\":\"%s\",\"damage\":%d,\"toughness\":%d,\"result\":\"%s\"",
+                f->a >= 0 && f->a < s->n_objects ? s->obj[f->a].id : "?", f->b, f->c,
+                f->d >= 0 && f->d <= D6_BREAK_DESTROYED ? res[f->d] : "?");
+            break;
+        }
+        case D6_FACT_MORTAL:
+            put(&o, ",\"total\":%d,\"count\":%d,\"result\":\"%s\"", f->a, f->b,
+                f->c ? "dies" : "lives");
+            break;
         case D6_FACT_WILD_ONE:
             put(&o, ",\"roll\":\"%s\",\"result\":\"%s\"", roll_word(f->a),
                 f->b ? "complication" : "cancel-highest");
@@ -441,8 +502,8 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
             k = i;
     if (k < 0)
         BAD("command.action", "expected an action: begin, next, attack, defend, move, wait, aim, "
-                             "quick-draw, ready, squeeze, escape, break-free, slip-free, get-up "
-                             "or posture");
+                             "quick-draw, ready, squeeze, escape, break-free, slip-free, get-up, "
+                             "posture, run or break");
     ev->kind = (uint8_t)k;
     if ((v = json_object_get(c, "actor"))) {
         int i = json_is_string(v) ? who_of(s, json_string_value(v), strlen(json_string_value(v))) : -1;
@@ -460,7 +521,8 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
         int wi = json_is_string(v) ? weapon_of(s, json_string_value(v),
                                                strlen(json_string_value(v)))
                                    : -1;
-        if (wi < 0 || (k != D6_EV_ATTACK && k != D6_EV_QUICK_DRAW && k != D6_EV_READY))
+        if (wi < 0 || (k != D6_EV_ATTACK && k != D6_EV_QUICK_DRAW && k != D6_EV_READY &&
+                       k != D6_EV_BREAK))
             BAD("command.weapon", "expected a weapon of the encounter (an attack's)");
         ev->weapon = (int8_t)wi;
     }
@@ -538,7 +600,21 @@ fray_status d6_event_from_json(const d6_setup *s, const void *json,
             BAD("command.location", "expected head, heart, chest, arm, leg or hand (an attack's)");
         ev->location = (uint8_t)z;
     }
-    if (k == D6_EV_MOVE) {
+    if ((v = json_object_get(c, "trick"))) { /* things.c (003:5) */
+        if (!int_in(v, 1, 200) || k != D6_EV_ATTACK)
+            BAD("command.trick", "expected an acrobatic trick's difficulty (1 to 200, an attack's)");
+        ev->trick = (uint8_t)json_integer_value(v);
+    }
+    if ((v = json_object_get(c, "object"))) { /* things.c (003:51) */
+        const char *os = json_is_string(v) ? json_string_value(v) : "";
+        int ob = d6_object_of(s, os, strlen(os));
+        if (ob < 0 || k != D6_EV_BREAK)
+            BAD("command.object", "expected an object of the encounter (a break's)");
+        ev->object = (uint8_t)(ob + 1);
+    }
+    if (k == D6_EV_BREAK && !ev->object)
+        BAD("command.object", "expected the object to break (003:51)");
+    if (k == D6_EV_MOVE || k == D6_EV_RUN) {
         json_t *x = json_object_get(c, "x"), *y = json_object_get(c, "y");
         if (!int_in(x, -30000, 30000))
             BAD("command.x", "expected where it moves to, in meters (-30000 to 30000)");
@@ -711,11 +787,32 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
         }
         return FRAY_OK;
     }
-    if (word_eq(w, wl, "move")) {
-        cmd->kind = D6_EV_MOVE;
+    if (word_eq(w, wl, "break")) { /* things.c (003:51) */
+        cmd->kind = D6_EV_BREAK;
+        if (n != 3 && n != 5)
+            return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(w - text) + 1,
+                                  "break what? ID break OBJECT [with WEAPON]");
+        int ob = d6_object_of(s, tok[2], len[2]);
+        if (ob < 0)
+            return bad_word(diag, text, tok[2], len[2], "no object of that id in the encounter");
+        cmd->object = (uint8_t)(ob + 1);
+        if (n == 5) {
+            if (!word_eq(tok[3], len[3], "with"))
+                return bad_word(diag, text, tok[3], len[3], "expected `with WEAPON`");
+            int wi = weapon_of(s, tok[4], len[4]);
+            if (wi < 0)
+                return bad_word(diag, text, tok[4], len[4],
+                                "no weapon of that name in the encounter");
+            cmd->weapon = (int8_t)wi;
+        }
+        return FRAY_OK;
+    }
+    if (word_eq(w, wl, "move") || word_eq(w, wl, "run")) {
+        cmd->kind = word_eq(w, wl, "run") ? D6_EV_RUN : D6_EV_MOVE; /* run: things.c */
         if (n != 3)
             return fray__diag_set(diag, FRAY_ERR_PARSE, (int)(w - text) + 1,
-                                  "move takes where to: X,Y in meters");
+                                  "%s takes where to: X,Y in meters",
+                                  cmd->kind == D6_EV_RUN ? "run" : "move");
         const char *comma = memchr(tok[2], ',', len[2]);
         long x, y;
         if (!comma || !small_int(tok[2], (size_t)(comma - tok[2]), -30000, 30000, &x) ||
@@ -826,6 +923,11 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
                 cmd->hold_dice = (uint8_t)hd;
                 k++;
             }
+        } else if (word_eq(tok[k], len[k], "trick") && !cmd->trick) { /* things.c (003:5) */
+            long td = d6_trick_difficulty(s);
+            if (k + 1 < n && small_int(tok[k + 1], len[k + 1], 1, 200, &td))
+                k++;
+            cmd->trick = (uint8_t)td;
         } else if (d6_attack_word(cmd, tok[k], len[k], k + 1 < n ? tok[k + 1] : "",
                                   k + 1 < n ? len[k + 1] : 0, &k)) {
             continue; /* options.c: seed 003's attack options */
@@ -835,13 +937,15 @@ fray_status d6_parse(const d6_setup *s, const d6_state *st, const char *text,
                             "`grab [hold [N]|choke|flip]`, `tackle`, "
                             "`all-out`, `lunge`, `sweep`, `knockdown`, `push`, `knockout`, "
                             "`called large|small|tiny`, `at head|heart|chest|arm|leg|hand`, "
-                            "`blind`, `target-blind` or `behind`");
+                            "`blind`, `target-blind`, `behind` or `trick [N]`");
         }
     }
     if (cmd->full && cmd->actions < 2)
         cmd->actions = 2; /* attack and dodge: two actions */
     if (cmd->weapon == D6_BOTH_HANDS && cmd->actions < 2 + cmd->full)
         cmd->actions = (uint8_t)(2 + cmd->full); /* one action a weapon (003:89) */
+    if (cmd->trick && cmd->actions < 2 + cmd->full)
+        cmd->actions = (uint8_t)(2 + cmd->full); /* the trick is an action (003:5) */
     return FRAY_OK;
 }
 
@@ -932,6 +1036,9 @@ size_t d6_draw_map(const d6_setup *s, const d6_state *st, char *buf,
             put(&o, ", %d m from %s", nd, s->c[near].name);
         put(&o, "\n");
     }
+    for (int k = 0; k < s->n_objects; k++) /* things.c (003:51-59) */
+        if (s->obj[k].has_at && !((st->obj_broken >> k) & 1u))
+            put(&o, "  the %s at (%d, %d)\n", s->obj[k].name, s->obj[k].x, s->obj[k].y);
     return done(&o);
 }
 
@@ -945,11 +1052,38 @@ size_t d6_summary(const d6_setup *s, const d6_state *st, char *buf, size_t size)
         status_words(s, st, i, &o);
         put(&o, "\n");
     }
+    for (int k = 0; k < s->n_objects; k++) { /* things.c (003:51-59) */
+        int pips = s->obj[k].toughness.dice * 3 + s->obj[k].toughness.pips -
+                   3 * st->obj_weak[k];
+        if (pips < 0)
+            pips = 0;
+        put(&o, "  the %-16s %s", s->obj[k].name,
+            (st->obj_broken >> k) & 1u ? "destroyed" : "standing");
+        if (!((st->obj_broken >> k) & 1u)) {
+            put(&o, ", Toughness %dD", pips / 3);
+            if (pips % 3)
+                put(&o, "+%d", pips % 3);
+            put(&o, "%s", st->obj_weak[k] ? " (weakened)" : "");
+        }
+        put(&o, "\n");
+    }
     if (st->over) {
         if (st->winner >= 0)
             put(&o, "The winner: %s.\n", s->side_name[st->winner]);
         else
             put(&o, "Nobody is left in the fight.\n");
+    }
+    if (st->started) {
+        if (s->o.mortal_rolls && s->o.health == D6_HEALTH_WOUNDS) { /* things.c (core) */
+            int dead = 0;
+            for (int i = 0; i < st->n; i++)
+                dead += st->c[i].wound == D6_W_DEAD;
+            put(&o, "Alive: %d; dead: %d", st->n - dead, dead);
+            for (int i = 0, k = 0; i < st->n; i++)
+                if (st->c[i].wound == D6_W_DEAD)
+                    put(&o, "%s%s", k++ ? ", " : " (", s->c[i].name);
+            put(&o, "%s.\n", dead ? ")" : "");
+        }
     }
     return done(&o);
 }

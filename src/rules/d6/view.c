@@ -108,8 +108,11 @@ static fray_status fill_conditions(fray_fight_view *v, const d6_setup *s,
         if (rc == FRAY_OK && c->agility_dice > 0)
             rc = add(l, &n, CAP, fray__view_strf(v, "stumbling -%dD", c->agility_dice),
                      "until its next Agility roll", -1);
-        if (rc == FRAY_OK && s->c[i].cover > D6_COVER_NONE && s->c[i].cover <= D6_COVER_FULL)
-            rc = add(l, &n, CAP, cover_names[s->c[i].cover], "for the whole fight", -1);
+        int cv = d6_cover_of(s, st, i); /* things.c: an object's cover ends when it breaks */
+        if (rc == FRAY_OK && cv > D6_COVER_NONE && cv <= D6_COVER_FULL)
+            rc = add(l, &n, CAP, cover_names[cv],
+                     s->c[i].cover_object ? "until the object giving it is destroyed"
+                                          : "for the whole fight", -1);
     }
     if (rc != FRAY_OK)
         return rc;
@@ -155,7 +158,9 @@ static fray_status fill_actions(fray_fight_view *v, const d6_setup *s,
             x->targets = tg;
             x->n_targets = nt;
             x->checked = true;
-        } else if (k == D6_EV_MOVE) {
+        } else if (k == D6_EV_MOVE || k == D6_EV_RUN) {
+            if (k == D6_EV_RUN) /* things.c: a point farther than a walk */
+                c.x = (int16_t)(c.x + 2 * d6_move_of(s, me));
             if (d6_check_cmd(s, st, &c, NULL, 0) != FRAY_OK)
                 continue;
             x->needs_space = true; /* a point X,Y in meters */
