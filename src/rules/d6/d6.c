@@ -5,6 +5,7 @@
  * replay, the simulation's counts.
  */
 #include "d6_int.h"
+#include "d6_odds.h"
 #include "d6_quick.h"
 
 #include <stdatomic.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fray/duel.h"
 #include "internal.h"
 #include "jread.h"
 #include "ruleset.h"
@@ -785,6 +787,16 @@ static fray_status rs_sim_from(void *rfight, const void *from, uint64_t seed,
     return FRAY_OK;
 }
 
+/* The exact duel (duel.c, issue 18). */
+static fray_status rs_duel_odds(const void *setup, int a, int b, long max_states,
+                                fray_duel_odds *out, fray_diag *diag) {
+    return d6_duel_odds(setup, a, b, max_states, out, diag);
+}
+static fray_status rs_duel_estimate(const void *setup, int a, int b, double *out_states,
+                                    fray_diag *diag) {
+    return d6_duel_estimate(setup, a, b, out_states, diag);
+}
+
 /* At the table: the exact chances of an attack (chances.c, issue 19). */
 static fray_status rs_chances(const void *rfight, int who, const char *command,
                               struct fray_chances *out, int max, int *n,
@@ -848,6 +860,12 @@ const fray__ruleset fray__d6_ruleset = {
     .vary_scope = rs_vary_scope,
     .load_files = rs_load_files,
     .chances = rs_chances,
+    .duel_odds = rs_duel_odds,
+    .duel_estimate = rs_duel_estimate,
+    .duel_assumed =
+        "where the encounter puts them, no movement; each turn what the tactics "
+        "do: an attack, or a parry (or dodge) and an attack at -1D each once "
+        "Wounded or under half its Body Points",
 };
 
 /* For tests: the state of the ruleset's part of a fight (fray__fight_rf). */

@@ -157,4 +157,29 @@ FRAY_MUST_CHECK fray_status d6_odds_damage(const d6_damage_query *q,
                                            d6_damage_odds *out);
 void d6_damage_odds_free(d6_damage_odds *o);
 
+/* ---- The exact duel (duel.c; docs/rules/d6.md "The exact duel") ----------- */
+
+struct d6_setup;
+struct fray_duel_odds;
+/* The exact odds of the duel between combatants a and b of the setup (the
+ * encounter holds exactly these two, on two sides), as `fray sim` fights
+ * it: the tactics' turns, initiative and its ties, the active defense to
+ * its maker's next turn, Stunned, the stay-up roll, Body Points, scale,
+ * surprise, blindness, postures, the round limit (include/fray/duel.h:
+ * lengths in rounds). At most
+ * max_states chain states (0: FRAY_DUEL_MAX_STATES). Errors:
+ * FRAY_ERR_INVALID with diag in rules words for what the chain does not
+ * model (movement, full cover, grabs, an entangling weapon, the damage
+ * bonus, modifier dice the GM rolls, the tactics' attack options, any
+ * turn but an attack; docs/rules/d6.md ruling 62);
+ * FRAY_ERR_TOO_LARGE; FRAY_ERR_NOMEM. Reads the setup only:
+ * thread-safe on a shared setup. */
+FRAY_MUST_CHECK fray_status d6_duel_odds(const struct d6_setup *s, int a, int b,
+                                         long max_states, struct fray_duel_odds *out,
+                                         fray_diag *diag);
+/* The states d6_duel_odds makes (it runs the chain: well under a second
+ * for the example duels). */
+FRAY_MUST_CHECK fray_status d6_duel_estimate(const struct d6_setup *s, int a, int b,
+                                             double *out_states, fray_diag *diag);
+
 #endif
