@@ -1014,15 +1014,26 @@ void ft_policy_choose_checked(const ft_setup *s, const ft_state *st, int actor,
 }
 
 /* Whether the start of `actor`'s activation and Bleeding or Burning can
- * change nothing an attack's modifiers depend on: no combatant has a
- * condition (none ends, none charges) and the attacker is not Reckless
- * (the only one of the flags cleared then that its own flip reads). */
+ * change nothing an attack's modifiers depend on: the attacker is not
+ * Reckless (the only one of the flags cleared then that its own flip
+ * reads) and has no condition (Bleeding and Burning charge only the one
+ * who acts, engine.c apply_action), and no condition of anyone ends at
+ * the start of the attacker's activation (harm.c cond_activation_from
+ * ends only those, FT_UNTIL_START_OF of `whose` == actor; a condition that
+ * lasts, as the Prone of the fallen, stays as the policy saw it). Issue
+ * 16 "This round: the crowds' search kept": before, any condition on
+ * anyone sent the attack back to its modifiers, and in the skirmish
+ * half the attacks came after someone had fallen. */
 static bool mods_survive_start(const ft_state *st, int actor) {
-    if (st->c[actor].flags & FT_F_RECKLESS)
+    if ((st->c[actor].flags & FT_F_RECKLESS) || st->c[actor].n_cond != 0)
         return false;
-    for (int i = 0; i < st->n; i++)
-        if (st->c[i].n_cond != 0)
-            return false;
+    for (int i = 0; i < st->n; i++) {
+        const ft_cstate *c = &st->c[i];
+        for (int k = 0; k < c->n_cond && k < FT_MAX_CONDITIONS; k++)
+            if (c->cond[k].ends == FT_UNTIL_START_OF &&
+                c->cond[k].whose == actor)
+                return false;
+    }
     return true;
 }
 

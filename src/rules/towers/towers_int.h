@@ -1465,8 +1465,10 @@ typedef struct ft_mods_cache {
  * `weapon`, main hand, no Power Attack, no Aid), on state `st` at event
  * `n_events`. The check of its command (engine.c) takes from it that the
  * attack can be made; the attack itself (attack.c ft_attack) takes the
- * modifiers when `reusable`: no combatant had a condition and the attacker
- * was not Reckless, so that the start of the activation changes nothing
+ * modifiers when `reusable`: the attacker had no condition and was not
+ * Reckless, and no condition of anyone ends at the start of its
+ * activation (policy.c mods_survive_start), so that the start of the
+ * activation changes nothing
  * they depend on (and an opportunity attack before it clears `valid`).
  * Builds without NDEBUG check both against fresh ones. Owned by a fight
  * (fray_towers_fight.memo); valid false: empty.
