@@ -1010,13 +1010,21 @@ static bool same_fp(fray_footprint a, fray_footprint b) {
     return a.at.x == b.at.x && a.at.y == b.at.y && a.side == b.side;
 }
 
+/* The search kept in *k is from `from` to dest within max_cost, at that
+ * parity (its occupants aside). */
+static bool path_key_same(const ft_path_cache *k, const ft_setup *s,
+                          fray_footprint from, int max_cost, int parity,
+                          fray_pos dest) {
+    return k->valid && k->setup == s && same_fp(k->from, from) &&
+           k->max_cost == max_cost && k->parity == parity &&
+           k->dest.x == dest.x && k->dest.y == dest.y;
+}
+
 /* Is the search find_path would make the one kept in *k? */
 static bool path_cached(const ft_path_cache *k, const ft_setup *s,
                         fray_footprint from, int max_cost, int parity,
                         fray_pos dest, const occ_ctx *o) {
-    if (!k->valid || k->setup != s || !same_fp(k->from, from) ||
-        k->max_cost != max_cost || k->parity != parity || k->dest.x != dest.x ||
-        k->dest.y != dest.y || k->n_occ != o->n)
+    if (!path_key_same(k, s, from, max_cost, parity, dest) || k->n_occ != o->n)
         return false;
     for (int j = 0; j < o->n; j++)
         if (k->occ_who[j] != o->who[j] || k->occ_kind[j] != o->kind[j] ||
@@ -1032,10 +1040,33 @@ static int find_path(const ft_setup *s, const ft_state *st, int c,
                      int max, bool *out_can_stop, ft_path_cache *paths) {
     fray_reach_map m;
     occ_ctx o;
-    occ_init(&o, s, st, c);
     fray_footprint from = ft_fp(s, st, c);
     if (paths && max <= FT_PATH_CACHE_MAX) {
-        if (!path_cached(paths, s, from, max_cost, parity, dest, &o)) {
+        /* Speed (issue 16): the kept path's occupants were found to be
+         * this mover's view of this state at this count of changes
+         * (ft_threat_cache.path_st): nobody moved, fell or got up since,
+         * so they are not listed and compared again. A check's trial
+         * place sets the count to 0: listed then, as before. */
+        ft_threat_cache *tc = &paths->threat;
+        uint64_t gen = st->threat_gen;
+        bool same_occ = gen != 0 && tc->path_st == st &&
+                        tc->path_gen == gen && tc->path_mover == c;
+        bool kept;
+        if (same_occ) {
+            kept = path_key_same(paths, s, from, max_cost, parity, dest);
+#ifndef NDEBUG
+            /* The long way: the occupants listed and compared. */
+            occ_init(&o, s, st, c);
+            assert(kept == path_cached(paths, s, from, max_cost, parity,
+                                       dest, &o));
+#endif
+            if (!kept)
+                occ_init(&o, s, st, c);
+        } else {
+            occ_init(&o, s, st, c);
+            kept = path_cached(paths, s, from, max_cost, parity, dest, &o);
+        }
+        if (!kept) {
             /* The search, kept for FT_PATH_CACHE_MAX steps of path. */
             paths->valid = false;
             paths->n = find_path(s, st, c, dest, max_cost, parity, paths->path,
@@ -1053,6 +1084,11 @@ static int find_path(const ft_setup *s, const ft_state *st, int c,
             }
             paths->valid = true;
         }
+        /* The kept path's occupants are now this mover's view (compared
+         * or listed just now). */
+        tc->path_st = gen != 0 ? st : NULL;
+        tc->path_gen = gen;
+        tc->path_mover = c;
         /* fray_grid_path writes the first min(len, max) steps. */
         *out_can_stop = paths->can_stop;
         int n = paths->n < max ? paths->n : max;
@@ -1060,6 +1096,7 @@ static int find_path(const ft_setup *s, const ft_state *st, int c,
             path[i] = paths->path[i];
         return n;
     }
+    occ_init(&o, s, st, c);
     /* Only dest and its path are asked for: the search stops there. */
     fray__grid_reach_steps(&s->map, ft_steps(s), from, parity, max_cost, o.fp,
                            o.kind, o.n, dest, &m);

@@ -520,6 +520,9 @@ static void put_path(const pol *p, fray_pos dest) {
         k->occ_fp[j] = oc->fp[j];
     }
     k->valid = true;
+    /* (The tactics' view of who stands where, not yet compared with the
+     * engine's: engine.c find_path compares it.) */
+    k->threat.path_st = NULL;
 #ifndef NDEBUG
     /* The long way: the engine's own search. */
     fray_reach_map m;

@@ -1396,6 +1396,16 @@ typedef struct ft_threat_cache {
      * the state is put back or copied over. */
     const struct ft_state *gen_st;
     uint64_t gen;
+    /* Speed (issue 16, "This round: the crowds' search kept"): the state,
+     * its threat_gen and the mover with which the engine last found the
+     * occupants of the kept path (ft_path_cache beside this) to be its own
+     * view of who stands where (engine.c find_path): while the count is
+     * the same, nobody has moved, fallen, got up, joined or fled, and the
+     * occupants need not be listed and compared again. NULL: none.
+     * Forgotten with the count (ft_threat_forget). */
+    const struct ft_state *path_st;
+    uint64_t path_gen;
+    int path_mover;
 } ft_threat_cache;
 
 typedef struct ft_path_cache {
@@ -2828,6 +2838,8 @@ static inline void ft_threat_touch(ft_state *st) {
 static inline void ft_threat_forget(ft_threat_cache *tc) {
     tc->gen_st = NULL;
     tc->gen = 0;
+    tc->path_st = NULL;
+    tc->path_gen = 0;
 }
 /* Whether tc, brought up to date with r's state through threat_gen, says
  * what a fresh look at every combatant says (tests; debug builds check it
