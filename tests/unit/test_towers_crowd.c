@@ -10,7 +10,11 @@
  * tests drive crowds through moves, falls, conditions, joins and the GM's
  * overrides, and after every step hold the fight's own kept threats, taken
  * by the count, to a fresh look at every combatant and the melee chains
- * they give to the search over the whole melee.
+ * they give to the search over the whole melee. A walk's steps count as
+ * changes of the walker alone (ft_threat_touch_one, "This round: the
+ * crowds' search kept" in docs/architecture.md): the kept threats then
+ * read only the walkers' signatures again; reading none of them fails
+ * four of these tests.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>

@@ -394,7 +394,7 @@ static fray_status walk(ft_run *r, int mover, const fray_pos *path, int n,
             }
         }
         m->pos = path[i];
-        ft_threat_touch(r->st);
+        ft_threat_touch_one(r->st, mover);
     }
 stop:;
     /* Spaces moved, counted the seed's way (diagonals 1, 2, 1, ...). */

@@ -1110,6 +1110,14 @@ typedef struct ft_state {
      * one comparison. 0: unknown (a check's trial place is in), the
      * kept threats then compare every combatant. */
     uint64_t threat_gen;
+    /* Speed (issue 16, "This round: the crowds' search kept"): the count
+     * at the last change not told by whom (ft_threat_touch), and the
+     * combatants whose place changed since, one at a time
+     * (ft_threat_touch_one: the steps of a walk). Kept threats brought up
+     * to date at a count of at least threat_all_gen look again only at
+     * those (attack.c threat_refresh). */
+    uint64_t threat_all_gen;
+    uint32_t threat_moved;
 } ft_state;
 
 /* ---- Commands, events, facts -------------------------------------------- */
@@ -2834,6 +2842,17 @@ size_t ft_render_event_hidden(const ft_setup *s, const ft_event *ev,
  * makes its fight's kept threats forget the count (ft_threat_forget). */
 static inline void ft_threat_touch(ft_state *st) {
     st->threat_gen = st->threat_gen + 1 != 0 ? st->threat_gen + 1 : 1;
+    st->threat_all_gen = st->threat_gen;
+    st->threat_moved = 0;
+}
+/* ft_threat_touch for a change of combatant c alone (its place). */
+static inline void ft_threat_touch_one(ft_state *st, int c) {
+    if (c < 0 || c >= 32 || st->threat_gen + 1 == 0) {
+        ft_threat_touch(st);
+        return;
+    }
+    st->threat_gen++;
+    st->threat_moved |= 1u << c;
 }
 static inline void ft_threat_forget(ft_threat_cache *tc) {
     tc->gen_st = NULL;
