@@ -291,6 +291,15 @@ static bool may_react(ft_run *r, int e, int provoker) {
     return true;
 }
 
+/* may_react of every combatant (up to 32), a bit each. */
+static uint32_t reactors(ft_run *r, int provoker) {
+    uint32_t m = 0;
+    for (int e = 0; e < r->st->n && e < 32; e++)
+        if (may_react(r, e, provoker))
+            m |= 1u << e;
+    return m;
+}
+
 /* Offers one opportunity attack by e on the provoker; records the choice.
  * Returns false when the provoker can no longer act. */
 static fray_status offer_opportunity(ft_run *r, int e, int provoker) {
@@ -365,6 +374,13 @@ static fray_status walk(ft_run *r, int mover, const fray_pos *path, int n,
      * (tumble.c), as it steps into a non-ally's space. */
     bool tumbling = r->ev->cmd.tumble && mover == r->ev->cmd.actor && provokes;
     uint32_t tumbled = 0;
+    /* Speed (issue 16, "This round: the crowds' search kept"): who may
+     * react (may_react) is asked once, not at every step: between two
+     * opportunity attacks a step changes only the mover's place, which it
+     * does not read. Asked again after each opportunity attack and each
+     * tumble's step (flips, falls). Up to 32 combatants: a bit each. */
+    bool masked = provokes && r->st->n <= 32;
+    uint32_t reacts = masked ? reactors(r, mover) : 0;
     for (int i = 0; i < n; i++) {
         if (__builtin_expect(tumbling, 0)) {
             int end;
@@ -377,11 +393,20 @@ static fray_status walk(ft_run *r, int mover, const fray_pos *path, int n,
                 ft_threat_touch(r->st);
                 goto stop;
             }
+            if (masked)
+                reacts = reactors(r, mover);
         }
         if (provokes) {
             for (int e = 0; e < r->st->n; e++) {
-                if ((offered >> e) & 1u || !may_react(r, e, mover))
+                if ((offered >> e) & 1u)
                     continue;
+                if (masked) {
+                    assert((bool)((reacts >> e) & 1u) == may_react(r, e, mover));
+                    if (!((reacts >> e) & 1u))
+                        continue;
+                } else if (!may_react(r, e, mover)) {
+                    continue;
+                }
                 if (ft_threatens(r, e, mover) &&
                     !threatens_at(r, e, mover, path[i])) {
                     offered |= 1u << e;
@@ -390,6 +415,8 @@ static fray_status walk(ft_run *r, int mover, const fray_pos *path, int n,
                         return rc;
                     if (!ft_can_act(r->st, mover))
                         goto stop;
+                    if (masked)
+                        reacts = reactors(r, mover);
                 }
             }
         }
