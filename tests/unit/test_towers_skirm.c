@@ -13,7 +13,12 @@
  *    more: the cheaper ones were looked at already and none could strike);
  *  - a shooter's firing positions are scored term by term and left as
  *    soon as the score cannot beat the best so far (the range and least
- *    cover terms before sight, the cover before the threat).
+ *    cover terms before sight, the cover before the threat);
+ *  - and, on a small map, with the sight and cover both ways read from
+ *    the table of every pair of spaces, the target's row found once per
+ *    scan (policy.c firing_score_tabled; "This round: the crowds' search
+ *    kept": reading the two covers the wrong way round fails
+ *    skirmish_same_choices).
  *
  * None may change a choice: in the example skirmish (a rifle, a pistol and
  * a Bolt of Fire among swords, round walls, a window and a low wall), the
