@@ -18,7 +18,12 @@
  *    the table of every pair of spaces, the target's row found once per
  *    scan (policy.c firing_score_tabled; "This round: the crowds' search
  *    kept": reading the two covers the wrong way round fails
- *    skirmish_same_choices).
+ *    skirmish_same_choices);
+ *  - the engine's check of a Shift Position (a move of at most 1 to a
+ *    neighbouring space, which a shooter next to an enemy tries) answered
+ *    by the direct step weighed alone instead of a search (engine.c
+ *    find_path; letting no diagonal through fails the skirmish's and the
+ *    ambush's tests).
  *
  * None may change a choice: in the example skirmish (a rifle, a pistol and
  * a Bolt of Fire among swords, round walls, a window and a low wall), the

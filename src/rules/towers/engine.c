@@ -1124,6 +1124,34 @@ static int find_path(const ft_setup *s, const ft_state *st, int c,
         return n;
     }
     occ_init(&o, s, st, c);
+    int dx = dest.x - from.at.x, dy = dest.y - from.at.y;
+    if (s->eng.ready && max_cost <= 1 && (dx || dy) && dx >= -1 && dx <= 1 &&
+        dy >= -1 && dy <= 1) {
+        /* Speed (issue 16, "This round: the crowds' search kept"): a move
+         * of at most 1 to a neighbouring space (a Shift Position) can only
+         * be the direct step: a step weighs at least 2 half-units and the
+         * search goes to 2 * max_cost + 1, so two steps are past it. The
+         * step weighed alone (fray__grid_step_key, the search's own
+         * rules) gives the search's answer. */
+        bool stop = false;
+        int wgt = fray__grid_step_key(&s->map, from, dx, dy, o.fp, o.kind,
+                                      o.n, &stop);
+        bool in = wgt >= 0 && parity + wgt <= 2 * max_cost + 1;
+#ifndef NDEBUG
+        fray__grid_reach_steps(&s->map, ft_steps(s), from, parity, max_cost,
+                               o.fp, o.kind, o.n, dest, &m);
+        assert(in == (fray_grid_in(&s->map, dest) &&
+                      m.cost[dest.y][dest.x] >= 0));
+        assert(!in || (m.can_stop[dest.y][dest.x] == stop &&
+                       fray_grid_path(&m, dest, path, 0) == 1));
+#endif
+        *out_can_stop = in && stop;
+        if (!in)
+            return -1;
+        if (max >= 1)
+            path[0] = dest;
+        return 1;
+    }
     /* Only dest and its path are asked for: the search stops there. */
     fray__grid_reach_steps(&s->map, ft_steps(s), from, parity, max_cost, o.fp,
                            o.kind, o.n, dest, &m);
