@@ -1142,14 +1142,18 @@ static int find_path(const ft_setup *s, const ft_state *st, int c,
                                o.fp, o.kind, o.n, dest, &m);
         assert(in == (fray_grid_in(&s->map, dest) &&
                       m.cost[dest.y][dest.x] >= 0));
+        fray_pos one[1];
         assert(!in || (m.can_stop[dest.y][dest.x] == stop &&
-                       fray_grid_path(&m, dest, path, 0) == 1));
+                       fray_grid_path(&m, dest, one, 1) == 1 &&
+                       one[0].x == dest.x && one[0].y == dest.y));
 #endif
         *out_can_stop = in && stop;
         if (!in)
             return -1;
-        if (max >= 1)
-            path[0] = dest;
+        /* (fray_grid_path writes and counts at most max steps) */
+        if (max < 1)
+            return 0;
+        path[0] = dest;
         return 1;
     }
     /* Only dest and its path are asked for: the search stops there. */
