@@ -10,7 +10,11 @@
  * tests drive crowds through moves, falls, conditions, joins and the GM's
  * overrides, and after every step hold the fight's own kept threats, taken
  * by the count, to a fresh look at every combatant and the melee chains
- * they give to the search over the whole melee.
+ * they give to the search over the whole melee. A walk's steps count as
+ * changes of the walker alone (ft_threat_touch_one, "This round: the
+ * crowds' search kept" in docs/architecture.md): the kept threats then
+ * read only the walkers' signatures again; reading none of them fails
+ * four of these tests.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -227,6 +231,76 @@ Test(towers_crowd, a_check_leaves_the_state_and_its_count) {
     cr_assert_gt(checked, 100);
     both(f, "after the checks");
     free(before);
+    fray_towers_fight_free(f);
+    fray_towers_setup_free(s);
+}
+
+/*
+ * Issue 16 ("This round: the crowds' search kept"): the engine's move
+ * check (engine.c find_path) takes the kept path's occupants without
+ * listing them again while the state's count of changes is the one they
+ * were compared at. Held to the long way (no kept path): in 20 fights of
+ * melee_crowd.yaml, at every step the actor whose turn it is has a Move
+ * to each space within two of it checked through a kept path of its own
+ * (one per space, kept from step to step: the actor's place the same and
+ * others moved or fell since) and without; the same answer, asked twice
+ * in a row (the second by the count) and across steps.
+ */
+Test(towers_crowd, kept_path_occupants_follow_the_count) {
+    fray_towers_setup *s = tf_load_data("melee_crowd.yaml");
+    fray_towers_fight_options fo;
+    memset(&fo, 0, sizeof fo);
+    fray_towers_fight *f = NULL;
+    cr_assert_eq(fray_towers_fight_new(s, 0, &fo, NULL, &f), FRAY_OK);
+    const ft_setup *su = &f->setup->s;
+    enum { SIDE = 5, PER = SIDE * SIDE };
+    int n = f->st.n;
+    ft_path_cache *kept = calloc((size_t)(n * PER), sizeof *kept);
+    cr_assert_not_null(kept);
+    long asked = 0, by_count = 0, changed = 0, legal = 0;
+    for (int trial = 0; trial < 20; trial++) {
+        cr_assert_eq(fray_towers_fight_reset_trial(f, 16, (uint64_t)trial),
+                     FRAY_OK);
+        for (int step = 0; step < 5000 && !fray_towers_fight_over(f); step++) {
+            const ft_state *st = &f->st;
+            int a = ft_next_actor(st);
+            for (int k = 0; a >= 0 && k < PER; k++) {
+                ft_command c = tf_cmd(FT_ACT_MOVE, a);
+                c.dest = (fray_pos){(int16_t)(st->c[a].pos.x + k % SIDE - 2),
+                                    (int16_t)(st->c[a].pos.y + k / SIDE - 2)};
+                if (!fray_grid_in(&su->map, c.dest))
+                    continue;
+                ft_path_cache *pc = &kept[a * PER + k];
+                fray_status want = ft_check_command_paths(su, st, &c, NULL, NULL);
+                for (int twice = 0; twice < 2; twice++) {
+                    const ft_threat_cache *tc = &pc->threat;
+                    bool same_key = pc->valid && tc->path_st == st &&
+                                    tc->path_mover == a &&
+                                    pc->from.at.x == st->c[a].pos.x &&
+                                    pc->from.at.y == st->c[a].pos.y &&
+                                    pc->dest.x == c.dest.x &&
+                                    pc->dest.y == c.dest.y;
+                    by_count += same_key && tc->path_gen == st->threat_gen;
+                    changed += same_key && tc->path_gen != st->threat_gen;
+                    fray_status got = ft_check_command_paths(su, st, &c, NULL, pc);
+                    cr_assert_eq(got, want,
+                                 "trial %d, step %d: %d moving to (%d,%d): %d "
+                                 "through the kept path, %d without",
+                                 trial, step, a, c.dest.x, c.dest.y, (int)got,
+                                 (int)want);
+                    asked++;
+                }
+                legal += want == FRAY_OK;
+            }
+            cr_assert_eq(fray_towers_fight_step(f), FRAY_OK);
+        }
+    }
+    cr_expect_gt(by_count, asked / 4, "%ld of %ld checks by the count",
+                 by_count, asked);
+    cr_expect_gt(changed, 200, "%ld checks on a kept path others moved about",
+                 changed);
+    cr_expect_gt(legal, 1000, "%ld legal moves", legal);
+    free(kept);
     fray_towers_fight_free(f);
     fray_towers_setup_free(s);
 }

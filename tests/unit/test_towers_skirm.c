@@ -13,7 +13,17 @@
  *    more: the cheaper ones were looked at already and none could strike);
  *  - a shooter's firing positions are scored term by term and left as
  *    soon as the score cannot beat the best so far (the range and least
- *    cover terms before sight, the cover before the threat).
+ *    cover terms before sight, the cover before the threat);
+ *  - and, on a small map, with the sight and cover both ways read from
+ *    the table of every pair of spaces, the target's row found once per
+ *    scan (policy.c firing_score_tabled; "This round: the crowds' search
+ *    kept": reading the two covers the wrong way round fails
+ *    skirmish_same_choices);
+ *  - the engine's check of a Shift Position (a move of at most 1 to a
+ *    neighbouring space, which a shooter next to an enemy tries) answered
+ *    by the direct step weighed alone instead of a search (engine.c
+ *    find_path; letting no diagonal through fails the skirmish's and the
+ *    ambush's tests).
  *
  * None may change a choice: in the example skirmish (a rifle, a pistol and
  * a Bolt of Fire among swords, round walls, a window and a low wall), the
@@ -129,5 +139,202 @@ Test(towers_skirm, duel_same_choices, .timeout = 600) {
     counts n = {0, 0, 0};
     same_choices(s, 60, &n);
     cr_expect_gt(n.choices, 1000, "%ld choices", n.choices);
+    fray_towers_setup_free(s);
+}
+
+/* ---- The policy's attack modifiers handed to the attack ------------------ */
+
+/*
+ * What the start of `a`'s activation changes before its attack (engine.c
+ * start_activation, harm.c cond_activation_from): its Power Attack,
+ * Reckless, Full Defense and talent flags cleared (RULINGS 12), and the
+ * conditions of anyone that end at the start of its activation counted
+ * down and, at their last, ended.
+ */
+static void activation_start(ft_state *st, int a) {
+    st->active = (int8_t)a;
+    st->c[a].flags &= (uint16_t)~(FT_F_FULL_DEFENSE | FT_F_RECKLESS |
+                                   FT_F_POWER | FT_F_TALENT);
+    for (int c = 0; c < st->n; c++) {
+        uint8_t ended[FT_MAX_CONDITIONS];
+        fray__cond_tick(st->c[c].cond, &st->c[c].n_cond, a, false, ended);
+    }
+}
+
+/* The modifiers of a's attack on t with weapon wi, worked out afresh. */
+static ft_mods fresh_mods(const ft_setup *s, const ft_state *st, int a, int t,
+                          int wi) {
+    ft_run r;
+    ft_run_clear(&r);
+    r.setup = s;
+    r.st = (ft_state *)st;
+    ft_attack_opts o;
+    memset(&o, 0, sizeof o);
+    o.weapon = wi;
+    ft_mods m;
+    ft_attack_mods(&r, a, t, &o, &m);
+    return m;
+}
+
+/*
+ * Issue 16 ("This round: the crowds' search kept"): the attack takes the
+ * policy's modifiers (ft_attack_memo) when they are marked reusable, now
+ * also when someone has a condition that lasts (the Prone of the fallen,
+ * seed 000 "STUN": at 0 STUN, prone), as long as the attacker has none
+ * and no condition ends at the start of its activation. In the skirmish
+ * and the ambush, 40 fights each, at every step the next actor's choice:
+ * when it is an attack with modifiers marked reusable, the modifiers are
+ * those worked out afresh after the start of its activation. Counts that
+ * the case with a condition on someone occurs.
+ */
+static void memo_holds(const char *file, long *out_with_cond) {
+    fray_towers_setup *s = tf_load_example(file);
+    fray_towers_fight_options fo;
+    memset(&fo, 0, sizeof fo);
+    fray_towers_fight *f = NULL;
+    cr_assert_eq(fray_towers_fight_new(s, 0, &fo, NULL, &f), FRAY_OK);
+    const ft_setup *ready = &f->setup->s;
+    ft_attack_memo *memo = malloc(sizeof *memo);
+    ft_state *copy = malloc(sizeof *copy);
+    cr_assert(memo && copy);
+    long reused = 0, with_cond = 0;
+    for (int trial = 0; trial < 40; trial++) {
+        cr_assert_eq(fray_towers_fight_reset_trial(f, 16, (uint64_t)trial), FRAY_OK);
+        for (int step = 0; step < 5000 && !fray_towers_fight_over(f); step++) {
+            const ft_state *st = &f->st;
+            int a = ft_next_actor(st);
+            if (a >= 0 && ft_can_act(st, a)) {
+                memset(memo, 0, sizeof *memo);
+                ft_command cmd;
+                bool checked;
+                ft_policy_choose_memo(ready, st, a, &cmd, &checked, NULL, memo);
+                if (memo->valid && memo->reusable &&
+                    (cmd.action == FT_ACT_ATTACK ||
+                     cmd.action == FT_ACT_POWER_ATTACK) &&
+                    cmd.target == memo->target) {
+                    *copy = *st;
+                    activation_start(copy, a);
+                    ft_mods m = fresh_mods(ready, copy, a, memo->target,
+                                           memo->weapon);
+                    cr_assert(!m.impossible && m.flip == memo->flip &&
+                                  m.shift == memo->shift &&
+                                  m.def_flip == memo->def_flip &&
+                                  m.def_shift == memo->def_shift,
+                              "%s trial %d step %d: %d on %d: the policy's "
+                              "(flip %d, shift %d, defense %d, %d), afresh "
+                              "(%d, %d, %d, %d)",
+                              file, trial, step, a, memo->target, memo->flip,
+                              memo->shift, memo->def_flip, memo->def_shift,
+                              m.flip, m.shift, m.def_flip, m.def_shift);
+                    reused++;
+                    int nc = 0;
+                    for (int c = 0; c < st->n; c++)
+                        nc += st->c[c].n_cond;
+                    with_cond += nc > 0;
+                }
+            }
+            cr_assert_eq(fray_towers_fight_step(f), FRAY_OK);
+        }
+    }
+    cr_expect_gt(reused, 200, "%s: %ld attacks took the policy's modifiers",
+                 file, reused);
+    *out_with_cond = with_cond;
+    free(copy);
+    free(memo);
+    fray_towers_fight_free(f);
+    fray_towers_setup_free(s);
+}
+
+Test(towers_skirm, memo_with_the_fallen_prone, .timeout = 600) {
+    long skirm = 0, ambush = 0;
+    memo_holds("skirmish.yaml", &skirm);
+    memo_holds("ambush.yaml", &ambush);
+    cr_expect_gt(skirm + ambush, 100,
+                 "%ld and %ld attacks with a condition on someone", skirm,
+                 ambush);
+}
+
+/* The conditions that forbid it: a condition of the target that ends at
+ * the start of the attacker's activation (here Prone, which gives the
+ * attacker its bonus, harm.c), or any condition of the attacker; a Prone
+ * target that stays so (until removed) does not. The duel's first
+ * decision, with the duelists put next to each other. */
+Test(towers_skirm, memo_refused_when_a_condition_ends_first) {
+    fray_towers_setup *s = tf_load_example("duel.yaml");
+    fray_towers_fight_options fo;
+    memset(&fo, 0, sizeof fo);
+    fray_towers_fight *f = NULL;
+    cr_assert_eq(fray_towers_fight_new(s, 0, &fo, NULL, &f), FRAY_OK);
+    cr_assert_eq(fray_towers_fight_reset_trial(f, 16, 0), FRAY_OK);
+    const ft_setup *ready = &f->setup->s;
+    ft_state *st = malloc(sizeof *st);
+    ft_attack_memo *memo = malloc(sizeof *memo);
+    cr_assert(st && memo);
+    /* The first to act, with an attack it can make now. */
+    int a = -1, t = -1;
+    for (int step = 0; step < 200 && a < 0; step++) {
+        int n = ft_next_actor(&f->st);
+        if (n >= 0) {
+            ft_command cmd;
+            bool checked;
+            memset(memo, 0, sizeof *memo);
+            ft_policy_choose_memo(ready, &f->st, n, &cmd, &checked, NULL, memo);
+            if (memo->valid && memo->reusable) {
+                a = n;
+                t = memo->target;
+                break;
+            }
+        }
+        cr_assert_eq(fray_towers_fight_step(f), FRAY_OK);
+    }
+    cr_assert(a >= 0, "an attack is chosen in the duel");
+    ft_cond prone = {.kind = 0,
+                     .ends = FT_UNTIL_REMOVED,
+                     .whose = -1,
+                     .other = -1,
+                     .source = -1};
+    struct {
+        int who;
+        uint8_t kind, ends;
+        bool reusable;
+    } cases[] = {
+        /* the target Prone: it lasts */
+        {1, FT_COND_PRONE, FT_UNTIL_REMOVED, true},
+        /* ends as the attacker's activation starts */
+        {1, FT_COND_PRONE, FT_UNTIL_START_OF, false},
+        /* ends later, at the end of it */
+        {1, FT_COND_PRONE, FT_UNTIL_END_OF, true},
+        /* the attacker has a condition (Slowed: it still attacks) */
+        {0, FT_COND_SLOWED, FT_UNTIL_REMOVED, false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        *st = f->st;
+        int who = cases[i].who ? t : a;
+        prone.kind = cases[i].kind;
+        prone.ends = cases[i].ends;
+        prone.whose = (int8_t)(cases[i].ends == FT_UNTIL_REMOVED ? -1 : a);
+        prone.count = 1;
+        st->c[who].cond[st->c[who].n_cond++] = prone;
+        ft_command cmd;
+        bool checked;
+        memset(memo, 0, sizeof *memo);
+        ft_policy_choose_memo(ready, st, a, &cmd, &checked, NULL, memo);
+        cr_assert(memo->valid, "case %zu: an attack", i);
+        cr_expect_eq(memo->reusable, cases[i].reusable,
+                     "case %zu: the modifiers %s be handed to the attack", i,
+                     cases[i].reusable ? "may" : "may not");
+        if (memo->reusable) {
+            /* and then they are those after the activation's start */
+            activation_start(st, a);
+            ft_mods m = fresh_mods(ready, st, a, memo->target, memo->weapon);
+            cr_expect(m.flip == memo->flip && m.def_flip == memo->def_flip &&
+                          m.shift == memo->shift &&
+                          m.def_shift == memo->def_shift,
+                      "case %zu", i);
+        }
+    }
+    free(memo);
+    free(st);
+    fray_towers_fight_free(f);
     fray_towers_setup_free(s);
 }

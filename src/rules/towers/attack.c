@@ -356,7 +356,7 @@ static inline void kept_set(ft_threat_cache *tc, int y, int x, bool on) {
  * whose signature changed (all of them when the setup or the number of
  * combatants did). */
 static void threat_refresh_sigs(const ft_setup *s, const ft_state *st,
-                                ft_threat_cache *tc);
+                                ft_threat_cache *tc, uint32_t look);
 
 /* The kept threats already hold st: the same setup, number of
  * combatants and count of changes (ft_state.threat_gen) as when last
@@ -380,7 +380,20 @@ static void threat_refresh(const ft_setup *s, const ft_state *st,
 #endif
         return;
     }
-    threat_refresh_sigs(s, st, tc);
+    /* Since the count these were brought up to date at, only places
+     * changed one at a time (ft_threat_touch_one): only those combatants'
+     * signatures are read again (issue 16, "This round: the crowds'
+     * search kept"). */
+    uint32_t look = ~0u;
+    if (st->threat_gen != 0 && tc->gen != 0 && tc->gen_st == st &&
+        tc->gen < st->threat_gen && st->threat_all_gen <= tc->gen &&
+        tc->setup == s && tc->stamp == s->fast.atk.stamp && tc->n == st->n)
+        look = st->threat_moved;
+    threat_refresh_sigs(s, st, tc, look);
+#ifndef NDEBUG
+    for (int c = 0; c < st->n; c++)
+        assert(threat_sig(st, c) == tc->sig[c]);
+#endif
     tc->gen_st = st;
     tc->gen = st->threat_gen;
 }
@@ -397,7 +410,7 @@ bool ft_threat_kept_current(const ft_run *r, ft_threat_cache *tc) {
     /* And what the signatures keep, against a fresh table. */
     ft_threat_cache fresh;
     memset(&fresh, 0, sizeof fresh);
-    threat_refresh_sigs(s, st, &fresh);
+    threat_refresh_sigs(s, st, &fresh, ~0u);
     for (int c = 0; c < st->n; c++)
         if (fresh.threatens[c] != tc->threatens[c] ||
             fresh.threatened_by[c] != tc->threatened_by[c] ||
@@ -406,9 +419,10 @@ bool ft_threat_kept_current(const ft_run *r, ft_threat_cache *tc) {
     return fresh.live == tc->live && fresh.blinded == tc->blinded;
 }
 
-/* threat_refresh by the signatures alone. */
+/* threat_refresh by the signatures alone: of the combatants in `look`
+ * (a bit each; ~0u: all), the others known unchanged. */
 static void threat_refresh_sigs(const ft_setup *s, const ft_state *st,
-                                ft_threat_cache *tc) {
+                                ft_threat_cache *tc, uint32_t look) {
     int n = st->n;
     bool all = tc->setup != s || tc->stamp != s->fast.atk.stamp || tc->n != n;
     if (all) {
@@ -422,7 +436,11 @@ static void threat_refresh_sigs(const ft_setup *s, const ft_state *st,
                     tc->side_mask[c] |= 1u << y;
     }
     uint32_t dirty = 0;
+    if (all)
+        look = ~0u;
     for (int c = 0; c < n; c++) {
+        if (!(look >> c & 1u))
+            continue;
         uint64_t sig = threat_sig(st, c);
         if (sig == tc->sig[c])
             continue;

@@ -291,6 +291,15 @@ static bool may_react(ft_run *r, int e, int provoker) {
     return true;
 }
 
+/* may_react of every combatant (up to 32), a bit each. */
+static uint32_t reactors(ft_run *r, int provoker) {
+    uint32_t m = 0;
+    for (int e = 0; e < r->st->n && e < 32; e++)
+        if (may_react(r, e, provoker))
+            m |= 1u << e;
+    return m;
+}
+
 /* Offers one opportunity attack by e on the provoker; records the choice.
  * Returns false when the provoker can no longer act. */
 static fray_status offer_opportunity(ft_run *r, int e, int provoker) {
@@ -365,6 +374,13 @@ static fray_status walk(ft_run *r, int mover, const fray_pos *path, int n,
      * (tumble.c), as it steps into a non-ally's space. */
     bool tumbling = r->ev->cmd.tumble && mover == r->ev->cmd.actor && provokes;
     uint32_t tumbled = 0;
+    /* Speed (issue 16, "This round: the crowds' search kept"): who may
+     * react (may_react) is asked once, not at every step: between two
+     * opportunity attacks a step changes only the mover's place, which it
+     * does not read. Asked again after each opportunity attack and each
+     * tumble's step (flips, falls). Up to 32 combatants: a bit each. */
+    bool masked = provokes && r->st->n <= 32;
+    uint32_t reacts = masked ? reactors(r, mover) : 0;
     for (int i = 0; i < n; i++) {
         if (__builtin_expect(tumbling, 0)) {
             int end;
@@ -377,11 +393,20 @@ static fray_status walk(ft_run *r, int mover, const fray_pos *path, int n,
                 ft_threat_touch(r->st);
                 goto stop;
             }
+            if (masked)
+                reacts = reactors(r, mover);
         }
         if (provokes) {
             for (int e = 0; e < r->st->n; e++) {
-                if ((offered >> e) & 1u || !may_react(r, e, mover))
+                if ((offered >> e) & 1u)
                     continue;
+                if (masked) {
+                    assert((bool)((reacts >> e) & 1u) == may_react(r, e, mover));
+                    if (!((reacts >> e) & 1u))
+                        continue;
+                } else if (!may_react(r, e, mover)) {
+                    continue;
+                }
                 if (ft_threatens(r, e, mover) &&
                     !threatens_at(r, e, mover, path[i])) {
                     offered |= 1u << e;
@@ -390,11 +415,13 @@ static fray_status walk(ft_run *r, int mover, const fray_pos *path, int n,
                         return rc;
                     if (!ft_can_act(r->st, mover))
                         goto stop;
+                    if (masked)
+                        reacts = reactors(r, mover);
                 }
             }
         }
         m->pos = path[i];
-        ft_threat_touch(r->st);
+        ft_threat_touch_one(r->st, mover);
     }
 stop:;
     /* Spaces moved, counted the seed's way (diagonals 1, 2, 1, ...). */
@@ -1010,13 +1037,21 @@ static bool same_fp(fray_footprint a, fray_footprint b) {
     return a.at.x == b.at.x && a.at.y == b.at.y && a.side == b.side;
 }
 
+/* The search kept in *k is from `from` to dest within max_cost, at that
+ * parity (its occupants aside). */
+static bool path_key_same(const ft_path_cache *k, const ft_setup *s,
+                          fray_footprint from, int max_cost, int parity,
+                          fray_pos dest) {
+    return k->valid && k->setup == s && same_fp(k->from, from) &&
+           k->max_cost == max_cost && k->parity == parity &&
+           k->dest.x == dest.x && k->dest.y == dest.y;
+}
+
 /* Is the search find_path would make the one kept in *k? */
 static bool path_cached(const ft_path_cache *k, const ft_setup *s,
                         fray_footprint from, int max_cost, int parity,
                         fray_pos dest, const occ_ctx *o) {
-    if (!k->valid || k->setup != s || !same_fp(k->from, from) ||
-        k->max_cost != max_cost || k->parity != parity || k->dest.x != dest.x ||
-        k->dest.y != dest.y || k->n_occ != o->n)
+    if (!path_key_same(k, s, from, max_cost, parity, dest) || k->n_occ != o->n)
         return false;
     for (int j = 0; j < o->n; j++)
         if (k->occ_who[j] != o->who[j] || k->occ_kind[j] != o->kind[j] ||
@@ -1032,10 +1067,33 @@ static int find_path(const ft_setup *s, const ft_state *st, int c,
                      int max, bool *out_can_stop, ft_path_cache *paths) {
     fray_reach_map m;
     occ_ctx o;
-    occ_init(&o, s, st, c);
     fray_footprint from = ft_fp(s, st, c);
     if (paths && max <= FT_PATH_CACHE_MAX) {
-        if (!path_cached(paths, s, from, max_cost, parity, dest, &o)) {
+        /* Speed (issue 16): the kept path's occupants were found to be
+         * this mover's view of this state at this count of changes
+         * (ft_threat_cache.path_st): nobody moved, fell or got up since,
+         * so they are not listed and compared again. A check's trial
+         * place sets the count to 0: listed then, as before. */
+        ft_threat_cache *tc = &paths->threat;
+        uint64_t gen = st->threat_gen;
+        bool same_occ = gen != 0 && tc->path_st == st &&
+                        tc->path_gen == gen && tc->path_mover == c;
+        bool kept;
+        if (same_occ) {
+            kept = path_key_same(paths, s, from, max_cost, parity, dest);
+#ifndef NDEBUG
+            /* The long way: the occupants listed and compared. */
+            occ_init(&o, s, st, c);
+            assert(kept == path_cached(paths, s, from, max_cost, parity,
+                                       dest, &o));
+#endif
+            if (!kept)
+                occ_init(&o, s, st, c);
+        } else {
+            occ_init(&o, s, st, c);
+            kept = path_cached(paths, s, from, max_cost, parity, dest, &o);
+        }
+        if (!kept) {
             /* The search, kept for FT_PATH_CACHE_MAX steps of path. */
             paths->valid = false;
             paths->n = find_path(s, st, c, dest, max_cost, parity, paths->path,
@@ -1053,12 +1111,50 @@ static int find_path(const ft_setup *s, const ft_state *st, int c,
             }
             paths->valid = true;
         }
+        /* The kept path's occupants are now this mover's view (compared
+         * or listed just now). */
+        tc->path_st = gen != 0 ? st : NULL;
+        tc->path_gen = gen;
+        tc->path_mover = c;
         /* fray_grid_path writes the first min(len, max) steps. */
         *out_can_stop = paths->can_stop;
         int n = paths->n < max ? paths->n : max;
         for (int i = 0; i < n; i++)
             path[i] = paths->path[i];
         return n;
+    }
+    occ_init(&o, s, st, c);
+    int dx = dest.x - from.at.x, dy = dest.y - from.at.y;
+    if (s->eng.ready && max_cost <= 1 && (dx || dy) && dx >= -1 && dx <= 1 &&
+        dy >= -1 && dy <= 1) {
+        /* Speed (issue 16, "This round: the crowds' search kept"): a move
+         * of at most 1 to a neighbouring space (a Shift Position) can only
+         * be the direct step: a step weighs at least 2 half-units and the
+         * search goes to 2 * max_cost + 1, so two steps are past it. The
+         * step weighed alone (fray__grid_step_key, the search's own
+         * rules) gives the search's answer. */
+        bool stop = false;
+        int wgt = fray__grid_step_key(&s->map, from, dx, dy, o.fp, o.kind,
+                                      o.n, &stop);
+        bool in = wgt >= 0 && parity + wgt <= 2 * max_cost + 1;
+#ifndef NDEBUG
+        fray__grid_reach_steps(&s->map, ft_steps(s), from, parity, max_cost,
+                               o.fp, o.kind, o.n, dest, &m);
+        assert(in == (fray_grid_in(&s->map, dest) &&
+                      m.cost[dest.y][dest.x] >= 0));
+        fray_pos one[1];
+        assert(!in || (m.can_stop[dest.y][dest.x] == stop &&
+                       fray_grid_path(&m, dest, one, 1) == 1 &&
+                       one[0].x == dest.x && one[0].y == dest.y));
+#endif
+        *out_can_stop = in && stop;
+        if (!in)
+            return -1;
+        /* (fray_grid_path writes and counts at most max steps) */
+        if (max < 1)
+            return 0;
+        path[0] = dest;
+        return 1;
     }
     /* Only dest and its path are asked for: the search stops there. */
     fray__grid_reach_steps(&s->map, ft_steps(s), from, parity, max_cost, o.fp,

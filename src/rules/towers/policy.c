@@ -520,6 +520,9 @@ static void put_path(const pol *p, fray_pos dest) {
         k->occ_fp[j] = oc->fp[j];
     }
     k->valid = true;
+    /* (The tactics' view of who stands where, not yet compared with the
+     * engine's: engine.c find_path compares it.) */
+    k->threat.path_st = NULL;
 #ifndef NDEBUG
     /* The long way: the engine's own search. */
     fray_reach_map m;
@@ -644,6 +647,46 @@ static long firing_score_below(const pol *p, fray_footprint at, int e,
     return score;
 }
 
+/* firing_score_below read from the small map's table of every pair of
+ * spaces (ft_fast.pair; issue 16, "This round: the crowds' search kept"):
+ * a shooter's scan of the spaces within its Speed asks, for each, the
+ * cover from it to the target (its sight: can_strike_from) and from the
+ * target to it (the score's cover term), two look-ups through
+ * ft_geo_cover; here both come from the table, the target's row found
+ * once per scan (from_e, row index ei). Both entries known: the same
+ * terms in the same order as firing_score_below, which is asked
+ * otherwise. Only for a one-space actor and target (the table's). */
+static long firing_score_tabled(const pol *p, fray_pos q, int e,
+                                const ft_weapon *w, int cost, long beat,
+                                const uint8_t *from_e, unsigned ei) {
+    fray_footprint at = fp_at(p, q);
+    long score = cost;
+    int r = ft_range(at, p->fp[e]);
+    if (w->range_increment > 0 && r > w->range_increment)
+        score += 1000;
+    if (score + 100 * (long)(FRAY_COVER_TOTAL - FRAY_COVER_HARD) >= beat)
+        return LONG_MAX;
+    unsigned ai = (unsigned)(q.y * p->s->map.w + q.x);
+    unsigned to_e = p->s->fast.pair[ai][ei], to_me = from_e[ai];
+    if (!(to_e & FT_GEO_KNOWN) || !(to_me & FT_GEO_KNOWN))
+        return firing_score_below(p, at, e, w, cost, beat);
+    /* can_strike_from, ranged: within two increments (or the maximum
+     * range), and no total cover from here to the target. */
+    int limit = w->range_increment > 0 ? w->range_increment * 2 : w->max_range;
+    if ((limit > 0 && r > limit) ||
+        (fray_cover)(to_e & 3u) == FRAY_COVER_TOTAL)
+        return -1;
+    fray_cover mine = (fray_cover)(to_me & 3u);
+    score += 100 * (long)(FRAY_COVER_TOTAL - (mine > FRAY_COVER_HARD
+                                                  ? FRAY_COVER_HARD
+                                                  : mine));
+    if (score >= beat)
+        return LONG_MAX;
+    if (threatened_at(p, at))
+        score += 10000;
+    return score;
+}
+
 /* Tries a move of `action` to dest (with target for a Charge). */
 static bool try_move(const pol *p, int action, fray_pos dest, int target,
                      ft_command *out) {
@@ -696,6 +739,17 @@ static fray_pos strike_space_from(const pol *p, int e, const ft_weapon *w,
     fray_pos best = {-1, -1};
     int sx0, sy0, sx1, sy1; /* only there can it strike from */
     strike_box(p, e, w, 2, rm, &sx0, &sy0, &sx1, &sy1);
+    /* A shooter's firing scores from the table of every pair of spaces
+     * (firing_score_tabled), when the setup is prepared and has it, and
+     * actor and target stand on one space each on the map. */
+    const ft_setup *s = p->s;
+    fray_footprint fe = p->fp[e];
+    bool tabled = ranged && s->eng.ready && s->fast.ready && s->fast.pairs &&
+                  p->fp[p->me].side == 1 && fe.side == 1 &&
+                  (unsigned)fe.at.x < (unsigned)s->map.w &&
+                  (unsigned)fe.at.y < (unsigned)s->map.h;
+    unsigned ei = tabled ? (unsigned)(fe.at.y * s->map.w + fe.at.x) : 0;
+    const uint8_t *from_e = tabled ? s->fast.pair[ei] : NULL;
     for (int y = sy0; y <= sy1; y++)
         for (int x = sx0; x <= sx1; x++) {
             if (rm->cost[y][x] < min_cost || rm->cost[y][x] < 0 ||
@@ -711,9 +765,12 @@ static fray_pos strike_space_from(const pol *p, int e, const ft_weapon *w,
             fray_pos q = {(int16_t)x, (int16_t)y};
             fray_footprint at = fp_at(p, q);
             if (firing) {
-                score = firing_score_below(
-                    p, at, e, w, rm->cost[y][x],
-                    p->s->eng.ready ? best_score : LONG_MAX);
+                score = tabled ? firing_score_tabled(p, q, e, w,
+                                                     rm->cost[y][x],
+                                                     best_score, from_e, ei)
+                               : firing_score_below(
+                                     p, at, e, w, rm->cost[y][x],
+                                     p->s->eng.ready ? best_score : LONG_MAX);
 #ifndef NDEBUG
                 /* The long way: the whole score, and the sight. */
                 long full = can_strike_from(p, at, e, w, 2)
@@ -1014,15 +1071,26 @@ void ft_policy_choose_checked(const ft_setup *s, const ft_state *st, int actor,
 }
 
 /* Whether the start of `actor`'s activation and Bleeding or Burning can
- * change nothing an attack's modifiers depend on: no combatant has a
- * condition (none ends, none charges) and the attacker is not Reckless
- * (the only one of the flags cleared then that its own flip reads). */
+ * change nothing an attack's modifiers depend on: the attacker is not
+ * Reckless (the only one of the flags cleared then that its own flip
+ * reads) and has no condition (Bleeding and Burning charge only the one
+ * who acts, engine.c apply_action), and no condition of anyone ends at
+ * the start of the attacker's activation (harm.c cond_activation_from
+ * ends only those, FT_UNTIL_START_OF of `whose` == actor; a condition that
+ * lasts, as the Prone of the fallen, stays as the policy saw it). Issue
+ * 16 "This round: the crowds' search kept": before, any condition on
+ * anyone sent the attack back to its modifiers, and in the skirmish
+ * half the attacks came after someone had fallen. */
 static bool mods_survive_start(const ft_state *st, int actor) {
-    if (st->c[actor].flags & FT_F_RECKLESS)
+    if ((st->c[actor].flags & FT_F_RECKLESS) || st->c[actor].n_cond != 0)
         return false;
-    for (int i = 0; i < st->n; i++)
-        if (st->c[i].n_cond != 0)
-            return false;
+    for (int i = 0; i < st->n; i++) {
+        const ft_cstate *c = &st->c[i];
+        for (int k = 0; k < c->n_cond && k < FT_MAX_CONDITIONS; k++)
+            if (c->cond[k].ends == FT_UNTIL_START_OF &&
+                c->cond[k].whose == actor)
+                return false;
+    }
     return true;
 }
 

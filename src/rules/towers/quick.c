@@ -73,7 +73,7 @@ _Static_assert(sizeof(ft_cstate) == 392,
  * setup of the run: a new field in the fight's state or in the run (a
  * count the engine keeps up, a cache it must invalidate) may need the
  * same in ft_quick_run; decide, then update the size. */
-_Static_assert(sizeof(ft_state) == 22128,
+_Static_assert(sizeof(ft_state) == 22144,
                "quick.c: a new field in the fight's state: if apply_action or "
                "turn_end_quiet keep it up for an attack, do the same in "
                "ft_quick_run; then update this size");

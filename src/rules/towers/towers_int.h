@@ -1110,6 +1110,14 @@ typedef struct ft_state {
      * one comparison. 0: unknown (a check's trial place is in), the
      * kept threats then compare every combatant. */
     uint64_t threat_gen;
+    /* Speed (issue 16, "This round: the crowds' search kept"): the count
+     * at the last change not told by whom (ft_threat_touch), and the
+     * combatants whose place changed since, one at a time
+     * (ft_threat_touch_one: the steps of a walk). Kept threats brought up
+     * to date at a count of at least threat_all_gen look again only at
+     * those (attack.c threat_refresh). */
+    uint64_t threat_all_gen;
+    uint32_t threat_moved;
 } ft_state;
 
 /* ---- Commands, events, facts -------------------------------------------- */
@@ -1396,6 +1404,16 @@ typedef struct ft_threat_cache {
      * the state is put back or copied over. */
     const struct ft_state *gen_st;
     uint64_t gen;
+    /* Speed (issue 16, "This round: the crowds' search kept"): the state,
+     * its threat_gen and the mover with which the engine last found the
+     * occupants of the kept path (ft_path_cache beside this) to be its own
+     * view of who stands where (engine.c find_path): while the count is
+     * the same, nobody has moved, fallen, got up, joined or fled, and the
+     * occupants need not be listed and compared again. NULL: none.
+     * Forgotten with the count (ft_threat_forget). */
+    const struct ft_state *path_st;
+    uint64_t path_gen;
+    int path_mover;
 } ft_threat_cache;
 
 typedef struct ft_path_cache {
@@ -1465,8 +1483,10 @@ typedef struct ft_mods_cache {
  * `weapon`, main hand, no Power Attack, no Aid), on state `st` at event
  * `n_events`. The check of its command (engine.c) takes from it that the
  * attack can be made; the attack itself (attack.c ft_attack) takes the
- * modifiers when `reusable`: no combatant had a condition and the attacker
- * was not Reckless, so that the start of the activation changes nothing
+ * modifiers when `reusable`: the attacker had no condition and was not
+ * Reckless, and no condition of anyone ends at the start of its
+ * activation (policy.c mods_survive_start), so that the start of the
+ * activation changes nothing
  * they depend on (and an opportunity attack before it clears `valid`).
  * Builds without NDEBUG check both against fresh ones. Owned by a fight
  * (fray_towers_fight.memo); valid false: empty.
@@ -2822,10 +2842,23 @@ size_t ft_render_event_hidden(const ft_setup *s, const ft_event *ev,
  * makes its fight's kept threats forget the count (ft_threat_forget). */
 static inline void ft_threat_touch(ft_state *st) {
     st->threat_gen = st->threat_gen + 1 != 0 ? st->threat_gen + 1 : 1;
+    st->threat_all_gen = st->threat_gen;
+    st->threat_moved = 0;
+}
+/* ft_threat_touch for a change of combatant c alone (its place). */
+static inline void ft_threat_touch_one(ft_state *st, int c) {
+    if (c < 0 || c >= 32 || st->threat_gen + 1 == 0) {
+        ft_threat_touch(st);
+        return;
+    }
+    st->threat_gen++;
+    st->threat_moved |= 1u << c;
 }
 static inline void ft_threat_forget(ft_threat_cache *tc) {
     tc->gen_st = NULL;
     tc->gen = 0;
+    tc->path_st = NULL;
+    tc->path_gen = 0;
 }
 /* Whether tc, brought up to date with r's state through threat_gen, says
  * what a fresh look at every combatant says (tests; debug builds check it
