@@ -204,9 +204,27 @@ typedef struct qentry {
 
 enum { QUICK_SLOTS = 4096, QUICK_FULL = 3 * QUICK_SLOTS / 4 };
 
+/* The harm of a hit (ft_harm_hit) by attacker a with its weapon wi, a
+ * Power Attack or not, and the Hearts of its flip (below QUICK_HEARTS;
+ * more go to ft_harm_hit), on the other standing with no condition:
+ * worked out once per fight from its setup (the first time the model
+ * meets a, wi), since nothing else it reads changes in the loop. */
+enum { QUICK_HEARTS = 16 };
+typedef struct qharm {
+    int16_t stun, lethal;
+} qharm;
+
+typedef struct qweapon {
+    const ft_setup *for_setup; /* filled for this setup; NULL: not yet */
+    bool plain;                /* a weapon the model takes (plain_weapon) */
+    qharm harm[2][QUICK_HEARTS];
+} qweapon;
+
 struct ft_quick {
     int n;
     long actions;              /* attacks the loop applied (tests) */
+    long modelled;             /* of them, by the model (quick_attack) */
+    qweapon w[2][FT_MAX_WEAPONS];
     qentry e[QUICK_SLOTS];
 };
 
@@ -268,6 +286,219 @@ static bool modelled(const ft_command *c, bool checked, int actor,
            !c->shift_first && !c->stance && !c->grapple_move &&
            !c->at_space && m->valid && m->attacker == actor &&
            m->target == 1 - actor;
+}
+
+/* ---- The attack --------------------------------------------------------------------- */
+
+/*
+ * A model of ft_attack (attack.c) for the loop's attacks: the same cards
+ * from the same stream, the same Hand of Fate and chip rounds, the same
+ * state after, for the case the loop meets almost always, and a refusal
+ * (QUICK_NOT: nothing done, the caller calls ft_attack) for anything else.
+ * What it holds to, step by step (attack.c ft_attack, fate.c
+ * ft_flip_opposed in a quiet run, harm.c ft_harm_hit):
+ *
+ *   - the modifiers are the policy's, left in the memo for this very
+ *     attack (ft_attack's first branch; Power Attack's (flip-1) on top);
+ *     no ammunition, mana, Blinded or grapple (plain_weapon, the loop's
+ *     "no condition" and grappled_by);
+ *   - the opposed flip: the attacker's flip of [PA] + flip from its own
+ *     deck, then its round (against an unknown total: always idle), the
+ *     defender's flip of [PD] + flip and its round, then the answers
+ *     (attacker, defender, ...) until a round changes nothing; each flip
+ *     fray__deck_flip's, each round counted (r->round_i) and, when the
+ *     tactics would choose something (ft_policy_fate_idle false), the
+ *     engine's own round (ft_fate_round_choices); the event's card count
+ *     kept as count_drawn keeps it;
+ *   - Aid's mark spent, Aim cleared, Power Attack's flag, the hit
+ *     (fray__combat_resolve), and the harm from the table above
+ *     (ft_harm_hit's answer for these Hearts), applied by ft_harm_apply.
+ *
+ * Taken only when the flips' quick path (flip_one) is sure for both:
+ * enough cards in each deck (the two may share one: a flip's cards go
+ * straight to the discard pile, so the cards a flip can take are as many
+ * after the first as before), room in the event.
+ */
+enum { QUICK_NOT = -1 };
+
+/* A weapon whose attack the model takes: a plain melee weapon with no
+ * keyword that does anything at the hit (ft_attack's ammunition, mana,
+ * "Crit:" keywords, Knockback, the GM's strength limit). */
+static bool plain_weapon(const ft_weapon *w) {
+    return !w->spell && w->shots <= 0 && w->range_increment <= 0 &&
+           !w->area && w->max_range <= 0 && w->knockback <= 0 &&
+           w->strength_limit != FT_GM_LIMIT_ASK &&
+           !(w->keywords & (FT_KW(CRIT_BLEED) | FT_KW(CRIT_PRONE) |
+                            FT_KW(CRIT_SLOWED) | FT_KW(CRIT_STUN)));
+}
+
+/* The table of a's weapon wi, filled on first use (r's state: the target
+ * standing, with no condition, as every time the model runs). */
+static const qweapon *weapon_table(ft_quick *q, const ft_run *r, int a,
+                                   int wi) {
+    qweapon *qw = &q->w[a][wi];
+    const ft_setup *s = r->setup;
+    if (qw->for_setup == s)
+        return qw;
+    const ft_weapon *w = &s->c[a].sb.weapons[wi];
+    qw->plain = plain_weapon(w);
+    if (qw->plain) {
+        for (int power = 0; power < 2; power++) {
+            int bonus = s->fast.atk.damage_adv[a] + (power ? 2 : 0);
+            for (int h = 0; h < QUICK_HEARTS; h++) {
+                fray_towers_hit x = ft_harm_hit(r, a, 1 - a, w, bonus, h);
+                if (x.stun < INT16_MIN || x.stun > INT16_MAX ||
+                    x.lethal < INT16_MIN || x.lethal > INT16_MAX) {
+                    qw->plain = false;
+                    break;
+                }
+                qw->harm[power][h].stun = (int16_t)x.stun;
+                qw->harm[power][h].lethal = (int16_t)x.lethal;
+            }
+        }
+    }
+    qw->for_setup = s;
+    return qw;
+}
+
+/* One deck's flip of n on the quick path (fate.c flip_one; the plan and
+ * the room were checked by the caller). */
+static inline void quick_flip(ft_run *r, fray_deck *deck, int n, int k,
+                              bool low, fray_flip *f) {
+    f->n = n;
+    f->n_cards = k;
+    f->keep_lowest = low;
+    fray__deck_flip(deck, &r->st->rng, f);
+    ft_event *ev = r->ev;
+    ev->n_cards = (int16_t)(ev->n_cards + k);
+    r->card_i = ev->n_cards;
+}
+
+/* A round of `who` on flip f (fate.c fate_round in a quiet run). */
+static inline fray_status quick_round(ft_run *r, int who, ft_flip_purpose p,
+                                      fray_flip *f, int *shift, int against,
+                                      bool *changed) {
+    r->round_i++;
+    *changed = false;
+    if (ft_policy_fate_idle(r, who, p, f, *shift, against)) {
+#ifndef NDEBUG
+        ft_flip_view v = {who, p, f, *shift, against, p == FT_FLIP_DEFENSE};
+        assert(r->hooks->fate(r->hooks->ctx, r, &v).kind == FT_CHOICE_NONE);
+#endif
+        return FRAY_OK;
+    }
+    return ft_fate_round_choices(r, who, p, f, shift, against, changed);
+}
+
+/* ft_attack(r, a, 1 - a, {weapon wi, power}) as above: FRAY_OK or the
+ * engine's error, or QUICK_NOT with nothing done. */
+static int quick_attack(ft_quick *q, ft_run *r, int a, int wi, bool power) {
+    const ft_setup *s = r->setup;
+    ft_state *st = r->st;
+    const int t = 1 - a;
+    const ft_attack_memo *mo = r->memo;
+    if (!mo || !mo->valid || !mo->reusable || mo->st != st ||
+        mo->n_events != st->n_events || mo->attacker != a ||
+        mo->target != t || mo->weapon != wi || wi < 0 ||
+        wi >= s->c[a].sb.n_weapons || wi >= FT_MAX_WEAPONS)
+        return QUICK_NOT;
+    ft_cstate *as = &st->c[a], *ts = &st->c[t];
+    if ((as->n_cond | ts->n_cond) || as->grappled_by >= 0 ||
+        (ts->flags & FT_F_UNCONSCIOUS))
+        return QUICK_NOT;
+    const qweapon *qw = weapon_table(q, r, a, wi);
+    if (!qw->plain)
+        return QUICK_NOT;
+    const ft_statblock *asb = &s->c[a].sb, *tsb = &s->c[t].sb;
+    int mflip = mo->flip - (power ? 1 : 0);
+#ifndef NDEBUG
+    {
+        ft_attack_opts o;
+        memset(&o, 0, sizeof o);
+        o.weapon = wi;
+        o.power = power;
+        ft_mods fresh;
+        ft_attack_mods_quiet(r, a, t, &o, false, &fresh);
+        assert(!fresh.impossible && fresh.flip == mflip &&
+               fresh.shift == mo->shift && fresh.def_flip == mo->def_flip &&
+               fresh.def_shift == mo->def_shift);
+    }
+#endif
+    /* The flips' plans, and the quick path sure for both. */
+    int da = s->c[a].deck, dt = s->c[t].deck;
+    if ((unsigned)da >= (unsigned)st->n_decks ||
+        (unsigned)dt >= (unsigned)st->n_decks)
+        return QUICK_NOT;
+    fray_deck *adeck = &st->decks[da], *tdeck = &st->decks[dt];
+    int an = asb->cv[FT_CV_PA] + mflip, dn = tsb->cv[FT_CV_PD] + mo->def_flip;
+    int ka, kt;
+    bool la, lt;
+    fray__flip_plan(an, &s->opt.flip, &ka, &la);
+    fray__flip_plan(dn, &s->opt.flip, &kt, &lt);
+    if (ka > adeck->size)
+        ka = adeck->size;
+    if (kt > tdeck->size)
+        kt = tdeck->size;
+    if (ka <= 0 || kt <= 0 || r->ev->n_cards + ka + kt > FT_EVENT_CARDS ||
+        (size_t)ka > adeck->n_draw + adeck->n_discard ||
+        (size_t)kt > tdeck->n_draw + tdeck->n_discard)
+        return QUICK_NOT;
+
+    /* The opposed flip (ft_flip_opposed). */
+    fray_flip af, df;
+    int ash = mo->shift, dsh = mo->def_shift;
+    bool changed;
+    quick_flip(r, adeck, an, ka, la, &af);
+    r->round_i++; /* the attacker's round: the defense unknown, idle */
+    quick_flip(r, tdeck, dn, kt, lt, &df);
+    fray_status rc = quick_round(r, t, FT_FLIP_DEFENSE, &df, &dsh,
+                                 af.kept_value + ash, &changed);
+    if (rc != FRAY_OK)
+        return rc;
+    for (int guard = 0; guard < 64; guard++) {
+        rc = quick_round(r, a, FT_FLIP_ATTACK, &af, &ash, df.kept_value + dsh,
+                         &changed);
+        if (rc != FRAY_OK)
+            return rc;
+        if (!changed)
+            break;
+        rc = quick_round(r, t, FT_FLIP_DEFENSE, &df, &dsh,
+                         af.kept_value + ash, &changed);
+        if (rc != FRAY_OK)
+            return rc;
+        if (!changed)
+            break;
+    }
+    if (ts->aided_vs == a)
+        ts->aided_vs = -1;
+    as->aim = 0;
+    as->aim_spell = 0;
+    if (power)
+        as->flags |= FT_F_POWER;
+    fray_combat_result res = fray__combat_resolve(&af, ash, &df, dsh);
+    if (!res.hit)
+        return FRAY_OK;
+    int stun, lethal;
+    if (res.hearts >= 0 && res.hearts < QUICK_HEARTS) {
+        stun = qw->harm[power][res.hearts].stun;
+        lethal = qw->harm[power][res.hearts].lethal;
+    } else {
+        fray_towers_hit h =
+            ft_harm_hit(r, a, t, &asb->weapons[wi],
+                        s->fast.atk.damage_adv[a] + (power ? 2 : 0), res.hearts);
+        stun = h.stun;
+        lethal = h.lethal;
+    }
+#ifndef NDEBUG
+    {
+        fray_towers_hit h =
+            ft_harm_hit(r, a, t, &asb->weapons[wi],
+                        s->fast.atk.damage_adv[a] + (power ? 2 : 0), res.hearts);
+        assert(h.stun == stun && h.lethal == lethal);
+    }
+#endif
+    ft_harm_apply(r, t, stun, lethal, a);
+    return FRAY_OK;
 }
 
 /* ---- The loop --------------------------------------------------------------------- */
@@ -392,6 +623,11 @@ fray_status ft_quick_run(fray_towers_fight *f, ft_run *r, int limit,
     bool going = false;
     int until_look = FT_CANCEL_EVERY;
     fray_status rc = FRAY_OK;
+    /* The attack's model runs where the engine's flips take their quiet
+     * path (fate.c quiet_run): cards drawn by the engine, no facts, the
+     * tactics' hooks. */
+    const bool quiet = !r->replay && !r->cards_given && !r->facts &&
+                       !s->opt.fresh_decks && r->hooks == &ft_policy_hooks;
     while (!st->over) {
         if (--until_look == 0) {
             until_look = FT_CANCEL_EVERY;
@@ -495,13 +731,21 @@ fray_status ft_quick_run(fray_towers_fight *f, ft_run *r, int limit,
         r->move_parity = 0;
         const ft_action_info *info = &ft_actions[cmd->action];
         int cost = info->cost;
-        /* do_attack */
-        ft_attack_opts o;
-        memset(&o, 0, sizeof o);
-        o.weapon = cmd->weapon >= 0 ? cmd->weapon : c->wielded[0];
-        o.power = cmd->action == FT_ACT_POWER_ATTACK;
-        rc = ft_attack(r, a, cmd->target, &o, NULL);
-        if (o.power)
+        /* do_attack: the model, else the engine's attack */
+        int wi = cmd->weapon >= 0 ? cmd->weapon : c->wielded[0];
+        bool power = cmd->action == FT_ACT_POWER_ATTACK;
+        int qrc = quiet ? quick_attack(q, r, a, wi, power) : QUICK_NOT;
+        if (qrc == QUICK_NOT) {
+            ft_attack_opts o;
+            memset(&o, 0, sizeof o);
+            o.weapon = wi;
+            o.power = power;
+            rc = ft_attack(r, a, cmd->target, &o, NULL);
+        } else {
+            rc = (fray_status)qrc;
+            q->modelled++;
+        }
+        if (power)
             c->flags |= FT_F_POWER;
         c->aim = 0;
         memo->valid = false;
@@ -549,4 +793,9 @@ void ft_quick_set_off(void *rfight, bool off) {
 long ft_quick_actions(const void *rfight) {
     const fray_towers_fight *f = rfight;
     return f->quick ? f->quick->actions : 0;
+}
+
+long ft_quick_modelled(const void *rfight) {
+    const fray_towers_fight *f = rfight;
+    return f->quick ? f->quick->modelled : 0;
 }
