@@ -426,6 +426,34 @@ Test(towers_quick, model_options_same_both_ways) {
     cr_assert_gt(seen.chips, 1000, "%ld chips spent", seen.chips);
 }
 
+/* The loop with the model off (every attack through ft_attack: what it
+ * does whenever the model refuses one) ends as the long way too. In the
+ * class the model's refusals were not met in any duel of the tests above
+ * (the policy's modifiers were always reusable; a flip turns over at most
+ * some 33 cards, [PA] being at most 30, against the 42 a deck shared by
+ * two full Hands of Fate can give; no standard deck holds 16 Hearts), so
+ * the path they take is held here as a whole. */
+Test(towers_quick, model_off_same_both_ways) {
+    fray_towers_setup *s = load("examples/towers/duel.yaml");
+    void *q = NULL, *l = NULL;
+    cr_assert_eq(RS->sim_fight_new(s, 7, 0, NULL, NULL, &q), FRAY_OK);
+    cr_assert_eq(RS->sim_fight_new(s, 7, 0, NULL, NULL, &l), FRAY_OK);
+    ft_quick_set_off(l, true);
+    ft_quick_set_model_off(q, true);
+    for (long t = 0; t < 500; t++) {
+        cr_assert_eq(RS->reset_trial(q, 7, (uint64_t)t), FRAY_OK);
+        cr_assert_eq(RS->reset_trial(l, 7, (uint64_t)t), FRAY_OK);
+        cr_assert_eq(RS->run(q), FRAY_OK);
+        cr_assert_eq(RS->run(l), FRAY_OK);
+        same_state(q, l, "model off", t);
+    }
+    cr_assert_gt(ft_quick_actions(q), 5000);
+    cr_assert_eq(ft_quick_modelled(q), 0);
+    RS->fight_free(q);
+    RS->fight_free(l);
+    fray_towers_setup_free(s);
+}
+
 /* ---- The whitelist: each feature sends the setup the long way ------------------------ */
 
 /* A duel that qualifies, with room for one feature at each place:

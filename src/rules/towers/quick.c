@@ -224,6 +224,7 @@ struct ft_quick {
     int n;
     long actions;              /* attacks the loop applied (tests) */
     long modelled;             /* of them, by the model (quick_attack) */
+    bool model_off;            /* every attack through ft_attack (tests) */
     qweapon w[2][FT_MAX_WEAPONS];
     qentry e[QUICK_SLOTS];
 };
@@ -734,7 +735,8 @@ fray_status ft_quick_run(fray_towers_fight *f, ft_run *r, int limit,
         /* do_attack: the model, else the engine's attack */
         int wi = cmd->weapon >= 0 ? cmd->weapon : c->wielded[0];
         bool power = cmd->action == FT_ACT_POWER_ATTACK;
-        int qrc = quiet ? quick_attack(q, r, a, wi, power) : QUICK_NOT;
+        int qrc = quiet && !q->model_off ? quick_attack(q, r, a, wi, power)
+                                         : QUICK_NOT;
         if (qrc == QUICK_NOT) {
             ft_attack_opts o;
             memset(&o, 0, sizeof o);
@@ -793,6 +795,12 @@ void ft_quick_set_off(void *rfight, bool off) {
 long ft_quick_actions(const void *rfight) {
     const fray_towers_fight *f = rfight;
     return f->quick ? f->quick->actions : 0;
+}
+
+void ft_quick_set_model_off(void *rfight, bool off) {
+    fray_towers_fight *f = rfight;
+    if (f->quick)
+        f->quick->model_off = off;
 }
 
 long ft_quick_modelled(const void *rfight) {

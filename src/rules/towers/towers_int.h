@@ -2870,6 +2870,8 @@ void ft_quick_set_off(void *rfight, bool off);
 long ft_quick_actions(const void *rfight);
 /* Of those, how many its model of the attack applied (tests). */
 long ft_quick_modelled(const void *rfight);
+/* Sends every attack of the shortcut's loop through ft_attack (tests). */
+void ft_quick_set_model_off(void *rfight, bool off);
 /* fight.c: the tactics' choice for `next` as run_quiet makes it. */
 void ft_fight_choose(fray_towers_fight *f, int next, ft_command *cmd,
                      bool *checked);
