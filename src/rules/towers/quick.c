@@ -307,13 +307,14 @@ static bool modelled(const ft_command *c, bool checked, int actor,
  *     deck, then its round (against an unknown total: always idle), the
  *     defender's flip of [PD] + flip and its round, then the answers
  *     (attacker, defender, ...) until a round changes nothing; each flip
- *     fray__deck_flip's, each round counted (r->round_i) and, when the
+ *     fray__deck_flip's (inline), each round counted (r->round_i) and, when the
  *     tactics would choose something (ft_policy_fate_idle false), the
  *     engine's own round (ft_fate_round_choices); the event's card count
  *     kept as count_drawn keeps it;
  *   - Aid's mark spent, Aim cleared, Power Attack's flag, the hit
  *     (fray__combat_resolve), and the harm from the table above
- *     (ft_harm_hit's answer for these Hearts), applied by ft_harm_apply.
+ *     (ft_harm_hit's answer for these Hearts), applied as ft_harm_apply
+ *     applies it (quick_harm: the engine's own when the blow fells).
  *
  * Taken only when the flips' quick path (flip_one) is sure for both:
  * enough cards in each deck (the two may share one: a flip's cards go
@@ -353,8 +354,10 @@ static const qweapon *weapon_table(ft_quick *q, const ft_run *r, int a,
                     qw->plain = false;
                     break;
                 }
-                qw->harm[power][h].stun = (int16_t)x.stun;
-                qw->harm[power][h].lethal = (int16_t)x.lethal;
+                /* (ft_harm_apply takes a part below 0 as 0) */
+                qw->harm[power][h].stun = (int16_t)(x.stun > 0 ? x.stun : 0);
+                qw->harm[power][h].lethal =
+                    (int16_t)(x.lethal > 0 ? x.lethal : 0);
             }
         }
     }
@@ -369,7 +372,7 @@ static inline void quick_flip(ft_run *r, fray_deck *deck, int n, int k,
     f->n = n;
     f->n_cards = k;
     f->keep_lowest = low;
-    fray__deck_flip(deck, &r->st->rng, f);
+    fray__deck_flip_inline(deck, &r->st->rng, f);
     ft_event *ev = r->ev;
     ev->n_cards = (int16_t)(ev->n_cards + k);
     r->card_i = ev->n_cards;
@@ -389,6 +392,30 @@ static inline fray_status quick_round(ft_run *r, int who, ft_flip_purpose p,
         return FRAY_OK;
     }
     return ft_fate_round_choices(r, who, p, f, shift, against, changed);
+}
+
+/* ft_harm_apply(r, t, stun, lethal, a) (harm.c) for a blow (stun and
+ * lethal >= 0, not both 0) that leaves t standing as it stood: no
+ * temporary points to take first, STUN and LETHAL above 0 after it, and
+ * no status to work out (its update_status would change nothing). Any
+ * other blow goes to ft_harm_apply. */
+static inline void quick_harm(ft_run *r, int a, int t, int stun, int lethal) {
+    ft_state *st = r->st;
+    ft_cstate *ts = &st->c[t];
+    int left_stun = ts->stun - stun, left_lethal = ts->lethal - lethal;
+    if ((ts->temp_stun | ts->temp_lethal) || left_stun <= 0 ||
+        left_lethal <= 0 ||
+        (ts->flags & (FT_F_UNCONSCIOUS | FT_F_DISABLED | FT_F_DYING |
+                      FT_F_DEAD))) {
+        ft_harm_apply(r, t, stun, lethal, a);
+        return;
+    }
+    ts->stun = (int16_t)left_stun;
+    ts->lethal = (int16_t)left_lethal;
+    ts->stun_taken += stun;
+    ts->lethal_taken += lethal;
+    st->c[a].stun_dealt += stun;
+    st->c[a].lethal_dealt += lethal;
 }
 
 /* ft_attack(r, a, 1 - a, {weapon wi, power}) as above: FRAY_OK or the
@@ -487,18 +514,20 @@ static int quick_attack(ft_quick *q, ft_run *r, int a, int wi, bool power) {
         fray_towers_hit h =
             ft_harm_hit(r, a, t, &asb->weapons[wi],
                         s->fast.atk.damage_adv[a] + (power ? 2 : 0), res.hearts);
-        stun = h.stun;
-        lethal = h.lethal;
+        stun = h.stun > 0 ? h.stun : 0;
+        lethal = h.lethal > 0 ? h.lethal : 0;
     }
 #ifndef NDEBUG
     {
         fray_towers_hit h =
             ft_harm_hit(r, a, t, &asb->weapons[wi],
                         s->fast.atk.damage_adv[a] + (power ? 2 : 0), res.hearts);
-        assert(h.stun == stun && h.lethal == lethal);
+        assert((h.stun > 0 ? h.stun : 0) == stun &&
+               (h.lethal > 0 ? h.lethal : 0) == lethal);
     }
 #endif
-    ft_harm_apply(r, t, stun, lethal, a);
+    if (stun | lethal) /* (ft_harm_apply: a blow of nothing does nothing) */
+        quick_harm(r, a, t, stun, lethal);
     return FRAY_OK;
 }
 
