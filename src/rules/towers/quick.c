@@ -193,9 +193,30 @@ typedef struct qkey {
 } qkey;
 _Static_assert(sizeof(qkey) == 24, "qkey: no hidden padding");
 
+/* What the attack's model (quick_attack) works out of an attack before
+ * it flips: the weapon's table, the flips' n, cards and kind, the shifts
+ * and the modifiers (the policy's, Power Attack's (flip-1) on top) --
+ * all of them functions of the setup and of the remembered choice, so
+ * kept with it (qentry.plan). */
+typedef struct qweapon qweapon;
+typedef struct qplan {
+    const qweapon *qw;
+    int16_t an, dn;            /* the flips' n: [PA] + flip, [PD] + flip */
+    int16_t ash, dsh;          /* the shifts before the flips */
+    int16_t flip, def_flip;    /* the modifiers (debug builds check them) */
+    uint8_t ka, kt;            /* the cards each flip turns over */
+    uint8_t da, dt;            /* the decks */
+    int8_t wi;                 /* the weapon */
+    bool la, lt;               /* keep the lowest */
+    bool power;
+} qplan;
+
 typedef struct qentry {
     qkey k;
     bool used;
+    bool planned;              /* plan worked out: `model` says whether */
+    bool model;                /* the model takes the attack, by plan */
+    qplan plan;
     bool reusable;             /* the policy's ft_attack_memo */
     int8_t weapon;
     int16_t flip, shift, def_flip, def_shift;
@@ -214,11 +235,11 @@ typedef struct qharm {
     int16_t stun, lethal;
 } qharm;
 
-typedef struct qweapon {
+struct qweapon {
     const ft_setup *for_setup; /* filled for this setup; NULL: not yet */
     bool plain;                /* a weapon the model takes (plain_weapon) */
     qharm harm[2][QUICK_HEARTS];
-} qweapon;
+};
 
 struct ft_quick {
     int n;
@@ -418,27 +439,83 @@ static inline void quick_harm(ft_run *r, int a, int t, int stun, int lethal) {
     st->c[a].lethal_dealt += lethal;
 }
 
-/* ft_attack(r, a, 1 - a, {weapon wi, power}) as above: FRAY_OK or the
- * engine's error, or QUICK_NOT with nothing done. */
-static int quick_attack(ft_quick *q, ft_run *r, int a, int wi, bool power) {
+/* The plan of ft_attack(r, a, 1 - a, {weapon wi, power}) with the
+ * policy's modifiers in r->memo, in *p; false when the model does not
+ * take it (whatever the state: the memo, the weapon, the decks). */
+static bool quick_plan(ft_quick *q, const ft_run *r, int a, int wi, bool power,
+                       qplan *p) {
     const ft_setup *s = r->setup;
-    ft_state *st = r->st;
+    const ft_state *st = r->st;
     const int t = 1 - a;
     const ft_attack_memo *mo = r->memo;
     if (!mo || !mo->valid || !mo->reusable || mo->st != st ||
         mo->n_events != st->n_events || mo->attacker != a ||
         mo->target != t || mo->weapon != wi || wi < 0 ||
         wi >= s->c[a].sb.n_weapons || wi >= FT_MAX_WEAPONS)
-        return QUICK_NOT;
+        return false;
+    const qweapon *qw = weapon_table(q, r, a, wi);
+    if (!qw->plain)
+        return false;
+    int da = s->c[a].deck, dt = s->c[t].deck;
+    if ((unsigned)da >= (unsigned)st->n_decks ||
+        (unsigned)dt >= (unsigned)st->n_decks || da > UINT8_MAX ||
+        dt > UINT8_MAX)
+        return false;
+    const ft_statblock *asb = &s->c[a].sb, *tsb = &s->c[t].sb;
+    int mflip = mo->flip - (power ? 1 : 0);
+    int an = asb->cv[FT_CV_PA] + mflip, dn = tsb->cv[FT_CV_PD] + mo->def_flip;
+    int ka, kt;
+    bool la, lt;
+    fray__flip_plan(an, &s->opt.flip, &ka, &la);
+    fray__flip_plan(dn, &s->opt.flip, &kt, &lt);
+    if (ka > st->decks[da].size)
+        ka = st->decks[da].size;
+    if (kt > st->decks[dt].size)
+        kt = st->decks[dt].size;
+    /* (an event's scratch counts no card before its attack) */
+    if (ka <= 0 || kt <= 0 || ka + kt > FT_EVENT_CARDS || ka > UINT8_MAX ||
+        kt > UINT8_MAX || an < INT16_MIN || an > INT16_MAX ||
+        dn < INT16_MIN || dn > INT16_MAX || mo->shift < INT16_MIN ||
+        mo->shift > INT16_MAX || mo->def_shift < INT16_MIN ||
+        mo->def_shift > INT16_MAX || mflip < INT16_MIN || mflip > INT16_MAX ||
+        mo->def_flip < INT16_MIN || mo->def_flip > INT16_MAX)
+        return false;
+    p->qw = qw;
+    p->an = (int16_t)an;
+    p->dn = (int16_t)dn;
+    p->ash = (int16_t)mo->shift;
+    p->dsh = (int16_t)mo->def_shift;
+    p->flip = (int16_t)mflip;
+    p->def_flip = (int16_t)mo->def_flip;
+    p->ka = (uint8_t)ka;
+    p->kt = (uint8_t)kt;
+    p->da = (uint8_t)da;
+    p->dt = (uint8_t)dt;
+    p->wi = (int8_t)wi;
+    p->la = la;
+    p->lt = lt;
+    p->power = power;
+    return true;
+}
+
+/* ft_attack(r, a, 1 - a, {weapon p->wi, p->power}) by plan p: FRAY_OK or
+ * the engine's error, or QUICK_NOT with nothing done (the state is not
+ * one the model takes: a condition, a grapple, the target down, too few
+ * cards in a deck). */
+static int quick_attack(ft_run *r, int a, const qplan *p) {
+    ft_state *st = r->st;
+    const int t = 1 - a;
     ft_cstate *as = &st->c[a], *ts = &st->c[t];
     if ((as->n_cond | ts->n_cond) || as->grappled_by >= 0 ||
         (ts->flags & FT_F_UNCONSCIOUS))
         return QUICK_NOT;
-    const qweapon *qw = weapon_table(q, r, a, wi);
-    if (!qw->plain)
+    fray_deck *adeck = &st->decks[p->da], *tdeck = &st->decks[p->dt];
+    if ((size_t)p->ka > adeck->n_draw + adeck->n_discard ||
+        (size_t)p->kt > tdeck->n_draw + tdeck->n_discard ||
+        r->ev->n_cards != 0)
         return QUICK_NOT;
-    const ft_statblock *asb = &s->c[a].sb, *tsb = &s->c[t].sb;
-    int mflip = mo->flip - (power ? 1 : 0);
+    const bool power = p->power;
+    const int wi = p->wi;
 #ifndef NDEBUG
     {
         ft_attack_opts o;
@@ -447,34 +524,19 @@ static int quick_attack(ft_quick *q, ft_run *r, int a, int wi, bool power) {
         o.power = power;
         ft_mods fresh;
         ft_attack_mods_quiet(r, a, t, &o, false, &fresh);
-        assert(!fresh.impossible && fresh.flip == mflip &&
-               fresh.shift == mo->shift && fresh.def_flip == mo->def_flip &&
-               fresh.def_shift == mo->def_shift);
+        assert(!fresh.impossible && fresh.flip == p->flip &&
+               fresh.shift == p->ash && fresh.def_flip == p->def_flip &&
+               fresh.def_shift == p->dsh);
     }
 #endif
-    /* The flips' plans, and the quick path sure for both. */
-    int da = s->c[a].deck, dt = s->c[t].deck;
-    if ((unsigned)da >= (unsigned)st->n_decks ||
-        (unsigned)dt >= (unsigned)st->n_decks)
-        return QUICK_NOT;
-    fray_deck *adeck = &st->decks[da], *tdeck = &st->decks[dt];
-    int an = asb->cv[FT_CV_PA] + mflip, dn = tsb->cv[FT_CV_PD] + mo->def_flip;
-    int ka, kt;
-    bool la, lt;
-    fray__flip_plan(an, &s->opt.flip, &ka, &la);
-    fray__flip_plan(dn, &s->opt.flip, &kt, &lt);
-    if (ka > adeck->size)
-        ka = adeck->size;
-    if (kt > tdeck->size)
-        kt = tdeck->size;
-    if (ka <= 0 || kt <= 0 || r->ev->n_cards + ka + kt > FT_EVENT_CARDS ||
-        (size_t)ka > adeck->n_draw + adeck->n_discard ||
-        (size_t)kt > tdeck->n_draw + tdeck->n_discard)
-        return QUICK_NOT;
-
+    const ft_setup *s = r->setup;
+    const ft_statblock *asb = &s->c[a].sb;
+    const qweapon *qw = p->qw;
+    const int an = p->an, dn = p->dn, ka = p->ka, kt = p->kt;
+    const bool la = p->la, lt = p->lt;
     /* The opposed flip (ft_flip_opposed). */
     fray_flip af, df;
-    int ash = mo->shift, dsh = mo->def_shift;
+    int ash = p->ash, dsh = p->dsh;
     bool changed;
     quick_flip(r, adeck, an, ka, la, &af);
     r->round_i++; /* the attacker's round: the defense unknown, idle */
@@ -532,6 +594,23 @@ static int quick_attack(ft_quick *q, ft_run *r, int a, int wi, bool power) {
 }
 
 /* ---- The loop --------------------------------------------------------------------- */
+
+/* What the policy leaves (policy.c ft_policy_choose_memo) for the choice
+ * remembered in e, of `actor` on the state st now. */
+static inline void memo_of(ft_attack_memo *memo, const qentry *e,
+                           const ft_state *st, int actor) {
+    memo->valid = true;
+    memo->reusable = e->reusable;
+    memo->st = st;
+    memo->n_events = st->n_events;
+    memo->attacker = actor;
+    memo->target = 1 - actor;
+    memo->weapon = e->weapon;
+    memo->flip = e->flip;
+    memo->shift = e->shift;
+    memo->def_flip = e->def_flip;
+    memo->def_shift = e->def_shift;
+}
 
 /* engine.c clock_place (ft_clock_place) for the duel: with
  * both combatants on the clock and c still on it, fray__track_set's
@@ -658,6 +737,7 @@ fray_status ft_quick_run(fray_towers_fight *f, ft_run *r, int limit,
      * tactics' hooks. */
     const bool quiet = !r->replay && !r->cards_given && !r->facts &&
                        !s->opt.fresh_decks && r->hooks == &ft_policy_hooks;
+    const bool use_model = quiet && !q->model_off;
     while (!st->over) {
         if (--until_look == 0) {
             until_look = FT_CANCEL_EVERY;
@@ -714,6 +794,7 @@ fray_status ft_quick_run(fray_towers_fight *f, ft_run *r, int limit,
             if (q->n < QUICK_FULL) {
                 e->k = k;
                 e->used = true;
+                e->planned = false;
                 e->reusable = memo->reusable;
                 e->weapon = (int8_t)memo->weapon;
                 e->flip = (int16_t)memo->flip;
@@ -724,19 +805,15 @@ fray_status ft_quick_run(fray_towers_fight *f, ft_run *r, int limit,
                 q->n++;
             }
             ev->cmd = cmd;
+        } else if (e->planned && e->model && use_model &&
+                   e->plan.wi == (e->cmd.weapon >= 0
+                                      ? e->cmd.weapon
+                                      : st->c[next].wielded[0])) {
+            /* The model's plan of this attack is kept with the choice:
+             * the memo is filled only if the model refuses (below). */
+            ev->cmd = e->cmd;
         } else {
-            /* What the policy leaves (policy.c ft_policy_choose_memo). */
-            memo->valid = true;
-            memo->reusable = e->reusable;
-            memo->st = st;
-            memo->n_events = st->n_events;
-            memo->attacker = next;
-            memo->target = 1 - next;
-            memo->weapon = e->weapon;
-            memo->flip = e->flip;
-            memo->shift = e->shift;
-            memo->def_flip = e->def_flip;
-            memo->def_shift = e->def_shift;
+            memo_of(memo, e, st, next);
             ev->cmd = e->cmd;
         }
         const ft_command *cmd = &ev->cmd;
@@ -764,8 +841,34 @@ fray_status ft_quick_run(fray_towers_fight *f, ft_run *r, int limit,
         /* do_attack: the model, else the engine's attack */
         int wi = cmd->weapon >= 0 ? cmd->weapon : c->wielded[0];
         bool power = cmd->action == FT_ACT_POWER_ATTACK;
-        int qrc = quiet && !q->model_off ? quick_attack(q, r, a, wi, power)
-                                         : QUICK_NOT;
+        int qrc = QUICK_NOT;
+        if (use_model) {
+            /* the plan kept with the choice, else one made now (and kept
+             * with it when it is remembered) */
+            bool have = e->used && e->planned && key_same(&e->k, &k);
+            qplan fresh;
+            const qplan *plan = NULL;
+            if (have && e->model && e->plan.wi == wi) {
+                plan = &e->plan;
+            } else if (!have || e->plan.wi != wi) {
+                bool ok = quick_plan(q, r, a, wi, power, &fresh);
+                if (e->used && key_same(&e->k, &k)) {
+                    e->planned = true;
+                    e->model = ok;
+                    if (ok)
+                        e->plan = fresh;
+                    else
+                        e->plan.wi = (int8_t)wi;
+                }
+                if (ok)
+                    plan = &fresh;
+            }
+            if (plan) {
+                qrc = quick_attack(r, a, plan);
+                if (qrc == QUICK_NOT && !memo->valid)
+                    memo_of(memo, e, st, a);
+            }
+        }
         if (qrc == QUICK_NOT) {
             ft_attack_opts o;
             memset(&o, 0, sizeof o);
