@@ -10,10 +10,13 @@
  * the same order, the same tactics' choices, the same end state and
  * counts -- and nothing else (no events, no facts):
  *
- *   - the rules of the attack itself (modifiers, the opposed flip with
- *     the Hand of Fate and chips, the hit, the harm and what it does to
- *     STUN, LETHAL and the status) are the engine's own: ft_attack, with
- *     the policy's modifiers (ft_attack_memo) as run_quiet hands them;
+ *   - the attack (modifiers, the opposed flip with the Hand of Fate and
+ *     chips, the hit, the harm and what it does to STUN, LETHAL and the
+ *     status) is a model of the engine's ft_attack (quick_attack below:
+ *     the engine's draws and rounds of choices, the harm from a table
+ *     made from ft_harm_hit), held to it; an attack it does not take is
+ *     ft_attack's, with the policy's modifiers (ft_attack_memo) as
+ *     run_quiet hands them;
  *   - the clock's steps are the engine's own (ft_phase_quiet);
  *   - the tactics' choice is remembered per fight in a table keyed by
  *     what the policy reads that changes in such a duel: whose turn, and
