@@ -159,8 +159,6 @@ void fray__deck_flip(fray_deck *deck, fray_rng *rng, fray_flip *flip);
 /* (internal.h's, for the flip of no cards below) */
 void fray__flip_evaluate(fray_flip *flip, const fray_deck_options *opts);
 
-/* fray__deck_flip, inline for the engine's quickest flips (99 Towers'
- * duel shortcut, src/rules/towers/quick.c); flip.c's is this. */
 /* fray__deck_flip's cards, keep_lowest known (each case its own loop:
  * most flips keep the highest). */
 static inline void fray__deck_flip_cards(fray_deck *deck, fray_flip *flip,
@@ -193,6 +191,8 @@ static inline void fray__deck_flip_cards(fray_deck *deck, fray_flip *flip,
     flip->hearts = hearts;
 }
 
+/* fray__deck_flip, inline for the engine's quickest flips (99 Towers'
+ * duel shortcut, src/rules/towers/quick.c); flip.c's is this. */
 static inline void fray__deck_flip_inline(fray_deck *deck, fray_rng *rng,
                                           fray_flip *flip) {
     size_t k = (size_t)flip->n_cards;
