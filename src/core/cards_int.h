@@ -10,6 +10,7 @@
 #include "fray/cards.h"
 #include "fray/flip.h"
 
+#include <assert.h>
 #include <limits.h>
 
 #if defined(__SSE2__) && defined(__GNUC__)
@@ -154,5 +155,58 @@ void fray__deck_reshuffle(fray_deck *deck, fray_rng *rng);
  * fray_deck_discard and fray__flip_evaluate one after the other (flip.c).
  */
 void fray__deck_flip(fray_deck *deck, fray_rng *rng, fray_flip *flip);
+
+/* (internal.h's, for the flip of no cards below) */
+void fray__flip_evaluate(fray_flip *flip, const fray_deck_options *opts);
+
+/* fray__deck_flip's cards, keep_lowest known (each case its own loop:
+ * most flips keep the highest). */
+static inline void fray__deck_flip_cards(fray_deck *deck, fray_flip *flip,
+                                         size_t k, bool keep_lowest) {
+    /* Pointers, not counters: the card stores are bytes, which may alias
+     * the counters (the arrays' own addresses do not change). */
+    const fray_card *top = deck->draw + deck->n_draw;
+    fray_card *discard = deck->discard + deck->n_discard;
+    /* Keeping the lowest is keeping the highest of ~value; the first card
+     * of the best value is then the first one above all before it. */
+    int flipbits = keep_lowest ? -1 : 0;
+    int best = INT_MIN, kept = 0, hearts = 0;
+    for (size_t i = 0; i < k; i++) {
+        fray_card c = *--top;
+        deck->place[c] = FRAY_PLACE_DISCARD;
+        discard[i] = c;
+        flip->cards[i] = c;
+        unsigned x = deck->look[c];
+        int key = (int)(x & FRAY__LOOK_VALUE) ^ flipbits;
+        if (key > best) {
+            best = key;
+            kept = (int)i;
+        }
+        hearts += (x & FRAY__LOOK_HEART) != 0;
+    }
+    deck->n_draw -= k;
+    deck->n_discard += k;
+    flip->kept = kept;
+    flip->kept_value = best ^ flipbits;
+    flip->hearts = hearts;
+}
+
+/* fray__deck_flip, inline for the engine's quickest flips (99 Towers'
+ * duel shortcut, src/rules/towers/quick.c); flip.c's is this. */
+static inline void fray__deck_flip_inline(fray_deck *deck, fray_rng *rng,
+                                          fray_flip *flip) {
+    size_t k = (size_t)flip->n_cards;
+    assert(k <= deck->n_draw + deck->n_discard);
+    if (k == 0) {
+        fray__flip_evaluate(flip, &deck->opts);
+        return;
+    }
+    if (k > deck->n_draw)
+        fray__deck_reshuffle(deck, rng);
+    if (flip->keep_lowest)
+        fray__deck_flip_cards(deck, flip, k, true);
+    else
+        fray__deck_flip_cards(deck, flip, k, false);
+}
 
 #endif

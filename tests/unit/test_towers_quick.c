@@ -85,13 +85,34 @@ static void same_state(const fray_towers_fight *q, const fray_towers_fight *l,
                       a->clock.e[i].tie == b->clock.e[i].tie,
                   "%s trial %ld: the clock's order", what, t);
     cr_assert_eq(q->failed, l->failed, "%s trial %ld", what, t);
+    /* The last event's cards counted and its Hand of Fate and chip
+     * choices, each round's marker numbering its round (fate.c: what a
+     * journal would record of them; a quiet run keeps them in its scratch
+     * event). */
+    const ft_event *qe = &q->scratch, *le = &l->scratch;
+    cr_assert_eq(qe->n_cards, le->n_cards, "%s trial %ld: the cards counted", what, t);
+    cr_assert_eq(qe->n_choices, le->n_choices, "%s trial %ld: the choices", what, t);
+    for (int i = 0; i < qe->n_choices; i++)
+        cr_assert(qe->choices[i].kind == le->choices[i].kind &&
+                      qe->choices[i].who == le->choices[i].who &&
+                      qe->choices[i].a == le->choices[i].a &&
+                      qe->choices[i].b == le->choices[i].b,
+                  "%s trial %ld: choice %d of the last event", what, t, i);
 }
+
+/* What the shortcut's side did in both_ways_seen: the attacks the loop
+ * applied, those of them its model of the attack applied (quick.c
+ * quick_attack), and the Hand of Fate cards and chips spent, the hits of
+ * a Power Attack's +2 included, summed over the trials' ends. */
+typedef struct quick_seen {
+    long quick, modelled, fate, chips;
+} quick_seen;
 
 /* Runs trials [0, n) of s both ways (seed, until) and asserts, trial by
  * trial, the identical state after the begin event and at the end, and
- * identical counts. Returns the attacks the shortcut applied. */
-static long both_ways(const fray_towers_setup *s, uint64_t seed, int until,
-                      long n, const char *what) {
+ * identical counts; what the shortcut's side did goes to *seen. */
+static void both_ways_seen(const fray_towers_setup *s, uint64_t seed, int until,
+                           long n, const char *what, quick_seen *seen) {
     void *q = NULL, *l = NULL;
     cr_assert_eq(RS->sim_fight_new(s, seed, until, NULL, NULL, &q), FRAY_OK);
     cr_assert_eq(RS->sim_fight_new(s, seed, until, NULL, NULL, &l), FRAY_OK);
@@ -105,18 +126,33 @@ static long both_ways(const fray_towers_setup *s, uint64_t seed, int until,
         cr_assert_eq(RS->run(q), FRAY_OK, "%s trial %ld", what, t);
         cr_assert_eq(RS->run(l), FRAY_OK, "%s trial %ld", what, t);
         same_state(q, l, what, t);
+        const ft_state *qs = &((const fray_towers_fight *)q)->st;
+        for (int i = 0; i < qs->n; i++) {
+            seen->fate += qs->c[i].fate_used;
+            seen->chips += qs->c[i].chips_used;
+        }
         RS->count(q, cq);
         RS->count(l, cl);
         cr_assert_eq(memcmp(cq, cl, sizeof *cq), 0, "%s trial %ld: the counts differ",
                      what, t);
     }
-    long quick = ft_quick_actions(q);
+    seen->quick += ft_quick_actions(q);
+    seen->modelled += ft_quick_modelled(q);
     cr_assert_eq(ft_quick_actions(l), 0, "%s: the long way took the shortcut", what);
+    cr_assert_leq(ft_quick_modelled(q), ft_quick_actions(q), "%s", what);
     free(cq);
     free(cl);
     RS->fight_free(q);
     RS->fight_free(l);
-    return quick;
+}
+
+/* both_ways_seen; returns the attacks the shortcut applied. */
+static long both_ways(const fray_towers_setup *s, uint64_t seed, int until,
+                      long n, const char *what) {
+    quick_seen seen;
+    memset(&seen, 0, sizeof seen);
+    both_ways_seen(s, seed, until, n, what, &seen);
+    return seen.quick;
 }
 
 static bool eligible(const fray_towers_setup *s) {
@@ -238,7 +274,7 @@ static void statblock_text(uint64_t *x, char *buf, size_t size) {
 Test(towers_quick, random_duels_same_both_ways) {
     static const char *const presets[] = {"default", "attack", "power-attack"};
     uint64_t x = 20261126;
-    long quick = 0;
+    long quick = 0, modelled = 0;
     for (int k = 0; k < 300; k++) {
         char sb[2][600], text[4096];
         statblock_text(&x, sb[0], sizeof sb[0]);
@@ -274,11 +310,148 @@ Test(towers_quick, random_duels_same_both_ways) {
         char what[64];
         snprintf(what, sizeof what, "random duel %d", k);
         int until = pick(&x, 0, 3) == 0 ? pick(&x, 1, 20) : 0;
-        quick += both_ways(s, (uint64_t)k + 1, until, 1000, what);
+        quick_seen seen;
+        memset(&seen, 0, sizeof seen);
+        both_ways_seen(s, (uint64_t)k + 1, until, 1000, what, &seen);
+        quick += seen.quick;
+        modelled += seen.modelled;
         fray_towers_setup_free(s);
     }
-    /* the class takes the loop: most attacks of 300,000 trials */
+    /* the class takes the loop: most attacks of 300,000 trials; and the
+     * model of the attack (quick.c quick_attack) most of those */
     cr_assert_gt(quick, 300000);
+    cr_log_info("random duels: %ld attacks, %ld modelled", quick, modelled);
+    cr_assert_gt(modelled, quick * 9 / 10, "%ld of %ld attacks modelled", modelled,
+                 quick);
+}
+
+/* ---- The model of the attack (quick.c quick_attack) -------------------------------- */
+
+/* The model takes the example duel's attacks (seed 000 "Attack", "Power
+ * Attack"; rules-facts.md "Hand of Fate", "Chips"), and they end as the
+ * engine's (ft_attack) do, trial by trial: the Black Knight's Power
+ * Attacks and Sir Aldric's Hand of Fate and white chip among them. */
+Test(towers_quick, model_example_duel_same_both_ways) {
+    fray_towers_setup *s = load("examples/towers/duel.yaml");
+    quick_seen seen;
+    memset(&seen, 0, sizeof seen);
+    both_ways_seen(s, 7, 0, 3000, "duel.yaml", &seen);
+    cr_log_info("duel.yaml: %ld attacks, %ld modelled, %ld Hand of Fate cards, "
+                "%ld chips", seen.quick, seen.modelled, seen.fate, seen.chips);
+    cr_assert_gt(seen.quick, 30000);
+    /* every attack of the loop: none is off the model's class here */
+    cr_assert_eq(seen.modelled, seen.quick, "%ld of %ld attacks modelled",
+                 seen.modelled, seen.quick);
+    cr_assert_gt(seen.fate, 100, "the Hand of Fate played %ld cards", seen.fate);
+    cr_assert_gt(seen.chips, 100, "%ld chips spent", seen.chips);
+    fray_towers_setup_free(s);
+}
+
+/* Duels of the model's class with what it takes, each in its turn: the
+ * Hand of Fate from 0 to 5 cards (a swap and a reflip: rules-facts.md
+ * "Hand of Fate"), white, red and blue chips ((shift+1), (flip+1), one
+ * standing for another: "Chips"), flips of 0 or less that keep the
+ * lowest (RULINGS 3, a Power Attack's (flip-1) on a low [PA]), one deck
+ * shared (the GM's) or one each (players' decks, RULINGS 2), large flips
+ * that turn over most of a deck and its reshuffles, and weapons of every
+ * kind the class holds (the harm table: seed 000 "Damage", Hearts and
+ * Resilience). Each held to the long way, trial by
+ * trial; the model must take most attacks, and the choices must come. */
+Test(towers_quick, model_options_same_both_ways) {
+    static const char *const weapons[] = {
+        "Longblade", "Shortblade", "Spear", "Unarmed Strike",
+        "Longblade, Shortblade]\n      wield: [Longblade, Shortblade"};
+    static const char *const presets[] = {"default", "attack", "power-attack"};
+    /* (at most 3 chips held) */
+    static const char *const chips[] = {
+        "white: 0", "white: 1", "white: 3", "white: 2, red: 1",
+        "white: 1, red: 1, blue: 1", "red: 2, blue: 1", "blue: 2"};
+    uint64_t x = 16;
+    quick_seen seen;
+    memset(&seen, 0, sizeof seen);
+    long lowest = 0, big = 0;
+    for (int k = 0; k < 120; k++) {
+        char sb[2][700], text[4096];
+        for (int i = 0; i < 2; i++) {
+            int pa = pick(&x, 0, 5) == 0 ? pick(&x, 10, 30) : pick(&x, 0, 5);
+            lowest += pa <= 1;
+            big += pa >= 10;
+            snprintf(sb[i], sizeof sb[i],
+                     "      controller: %s\n"
+                     "      aspects: {HS: 2, SS: 2, EE: %d}\n"
+                     "      combat: {N: %d, PA: %d, PD: %d, SA: 0, ID: 1, PX: %d, "
+                     "ER: %d, IR: 0, SPD: 5}\n"
+                     "      endurance: %d\n"
+                     "      weapons: [%s]\n"
+                     "      chips: {%s}\n",
+                     pick(&x, 0, 1) ? "player" : "gm", pick(&x, 1, 3),
+                     pick(&x, 1, 4), pa, pick(&x, 0, 6), pick(&x, 0, 6),
+                     pick(&x, 0, 3), pick(&x, 1, 4), weapons[pick(&x, 0, 4)],
+                     chips[pick(&x, 0, 6)]);
+        }
+        int fate = pick(&x, 0, 5);
+        snprintf(text, sizeof text,
+                 "fray: encounter\nname: model duel %d\ncatalog: [%s]\n"
+                 "options: {hand-of-fate: %d}\n"
+                 "sides: [red, blue]\n"
+                 "combatants:\n"
+                 "  - id: red\n    side: red\n    at: [3, 3]\n"
+                 "    tactics: {preset: %s, chips: %s, hand-of-fate: %s}\n"
+                 "    statblock:\n%s"
+                 "  - id: blue\n    side: blue\n    at: [4, 3]\n"
+                 "    tactics: {preset: %s, chips: %s, hand-of-fate: %s}\n"
+                 "    statblock:\n%s",
+                 k, CATALOG, fate, presets[pick(&x, 0, 2)],
+                 pick(&x, 0, 3) ? "true" : "false", pick(&x, 0, 3) ? "true" : "false",
+                 sb[0], presets[pick(&x, 0, 2)], pick(&x, 0, 3) ? "true" : "false",
+                 pick(&x, 0, 3) ? "true" : "false", sb[1]);
+        fray_towers_setup *s = load_text(text);
+        char why[200];
+        cr_assert(ft_quick_plan(&s->s, why, sizeof why), "model duel %d: %s\n%s", k,
+                  why, text);
+        char what[64];
+        snprintf(what, sizeof what, "model duel %d", k);
+        both_ways_seen(s, (uint64_t)k + 3, 0, 400, what, &seen);
+        fray_towers_setup_free(s);
+    }
+    cr_log_info("model duels: %ld attacks, %ld modelled, %ld Hand of Fate cards, "
+                "%ld chips; %ld low and %ld large attack ranks", seen.quick,
+                seen.modelled, seen.fate, seen.chips, lowest, big);
+    cr_assert_gt(lowest, 10);
+    cr_assert_gt(big, 10);
+    cr_assert_gt(seen.quick, 100000);
+    cr_assert_gt(seen.modelled, seen.quick * 9 / 10, "%ld of %ld attacks modelled",
+                 seen.modelled, seen.quick);
+    cr_assert_gt(seen.fate, 1000, "the Hand of Fate played %ld cards", seen.fate);
+    cr_assert_gt(seen.chips, 1000, "%ld chips spent", seen.chips);
+}
+
+/* The loop with the model off (every attack through ft_attack: what it
+ * does whenever the model refuses one) ends as the long way too. In the
+ * class the model's refusals were not met in any duel of the tests above
+ * (the policy's modifiers were always reusable; a flip turns over at most
+ * some 33 cards, [PA] being at most 30, against the 42 a deck shared by
+ * two full Hands of Fate can give; no standard deck holds 16 Hearts), so
+ * the path they take is held here as a whole. */
+Test(towers_quick, model_off_same_both_ways) {
+    fray_towers_setup *s = load("examples/towers/duel.yaml");
+    void *q = NULL, *l = NULL;
+    cr_assert_eq(RS->sim_fight_new(s, 7, 0, NULL, NULL, &q), FRAY_OK);
+    cr_assert_eq(RS->sim_fight_new(s, 7, 0, NULL, NULL, &l), FRAY_OK);
+    ft_quick_set_off(l, true);
+    ft_quick_set_model_off(q, true);
+    for (long t = 0; t < 500; t++) {
+        cr_assert_eq(RS->reset_trial(q, 7, (uint64_t)t), FRAY_OK);
+        cr_assert_eq(RS->reset_trial(l, 7, (uint64_t)t), FRAY_OK);
+        cr_assert_eq(RS->run(q), FRAY_OK);
+        cr_assert_eq(RS->run(l), FRAY_OK);
+        same_state(q, l, "model off", t);
+    }
+    cr_assert_gt(ft_quick_actions(q), 5000);
+    cr_assert_eq(ft_quick_modelled(q), 0);
+    RS->fight_free(q);
+    RS->fight_free(l);
+    fray_towers_setup_free(s);
 }
 
 /* ---- The whitelist: each feature sends the setup the long way ------------------------ */

@@ -521,6 +521,13 @@ done:
     return rc;
 }
 
+/* round_choices for quick.c's model of the duel's attack (towers_int.h). */
+fray_status ft_fate_round_choices(ft_run *r, int who, ft_flip_purpose p,
+                                  fray_flip *f, int *shift, int against,
+                                  bool *out_any) {
+    return round_choices(r, who, p, f, shift, against, out_any);
+}
+
 /* One round of choices on flip f of `who`, whose deck deck_index checked;
  * *out_any (when not NULL) tells whether any was made.
  * Most rounds of a simulation are empty: this part is inline, the rest

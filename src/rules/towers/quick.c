@@ -10,10 +10,13 @@
  * the same order, the same tactics' choices, the same end state and
  * counts -- and nothing else (no events, no facts):
  *
- *   - the rules of the attack itself (modifiers, the opposed flip with
- *     the Hand of Fate and chips, the hit, the harm and what it does to
- *     STUN, LETHAL and the status) are the engine's own: ft_attack, with
- *     the policy's modifiers (ft_attack_memo) as run_quiet hands them;
+ *   - the attack (modifiers, the opposed flip with the Hand of Fate and
+ *     chips, the hit, the harm and what it does to STUN, LETHAL and the
+ *     status) is a model of the engine's ft_attack (quick_attack below:
+ *     the engine's draws and rounds of choices, the harm from a table
+ *     made from ft_harm_hit), held to it; an attack it does not take is
+ *     ft_attack's, with the policy's modifiers (ft_attack_memo) as
+ *     run_quiet hands them;
  *   - the clock's steps are the engine's own (ft_phase_quiet);
  *   - the tactics' choice is remembered per fight in a table keyed by
  *     what the policy reads that changes in such a duel: whose turn, and
@@ -193,9 +196,30 @@ typedef struct qkey {
 } qkey;
 _Static_assert(sizeof(qkey) == 24, "qkey: no hidden padding");
 
+/* What the attack's model (quick_attack) works out of an attack before
+ * it flips: the weapon's table, the flips' n, cards and kind, the shifts
+ * and the modifiers (the policy's, Power Attack's (flip-1) on top) --
+ * all of them functions of the setup and of the remembered choice, so
+ * kept with it (qentry.plan). */
+typedef struct qweapon qweapon;
+typedef struct qplan {
+    const qweapon *qw;
+    int16_t an, dn;            /* the flips' n: [PA] + flip, [PD] + flip */
+    int16_t ash, dsh;          /* the shifts before the flips */
+    int16_t flip, def_flip;    /* the modifiers (debug builds check them) */
+    uint8_t ka, kt;            /* the cards each flip turns over */
+    uint8_t da, dt;            /* the decks */
+    int8_t wi;                 /* the weapon */
+    bool la, lt;               /* keep the lowest */
+    bool power;
+} qplan;
+
 typedef struct qentry {
     qkey k;
     bool used;
+    bool planned;              /* plan worked out: `model` says whether */
+    bool model;                /* the model takes the attack, by plan */
+    qplan plan;
     bool reusable;             /* the policy's ft_attack_memo */
     int8_t weapon;
     int16_t flip, shift, def_flip, def_shift;
@@ -204,9 +228,28 @@ typedef struct qentry {
 
 enum { QUICK_SLOTS = 4096, QUICK_FULL = 3 * QUICK_SLOTS / 4 };
 
+/* The harm of a hit (ft_harm_hit) by attacker a with its weapon wi, a
+ * Power Attack or not, and the Hearts of its flip (below QUICK_HEARTS;
+ * more go to ft_harm_hit), on the other standing with no condition:
+ * worked out once per fight from its setup (the first time the model
+ * meets a, wi), since nothing else it reads changes in the loop. */
+enum { QUICK_HEARTS = 16 };
+typedef struct qharm {
+    int16_t stun, lethal;
+} qharm;
+
+struct qweapon {
+    const ft_setup *for_setup; /* filled for this setup; NULL: not yet */
+    bool plain;                /* a weapon the model takes (plain_weapon) */
+    qharm harm[2][QUICK_HEARTS];
+};
+
 struct ft_quick {
     int n;
     long actions;              /* attacks the loop applied (tests) */
+    long modelled;             /* of them, by the model (quick_attack) */
+    bool model_off;            /* every attack through ft_attack (tests) */
+    qweapon w[2][FT_MAX_WEAPONS];
     qentry e[QUICK_SLOTS];
 };
 
@@ -270,7 +313,307 @@ static bool modelled(const ft_command *c, bool checked, int actor,
            m->target == 1 - actor;
 }
 
+/* ---- The attack --------------------------------------------------------------------- */
+
+/*
+ * A model of ft_attack (attack.c) for the loop's attacks: the same cards
+ * from the same stream, the same Hand of Fate and chip rounds, the same
+ * state after, for the case the loop meets almost always, and a refusal
+ * (QUICK_NOT: nothing done, the caller calls ft_attack) for anything else.
+ * What it holds to, step by step (attack.c ft_attack, fate.c
+ * ft_flip_opposed in a quiet run, harm.c ft_harm_hit):
+ *
+ *   - the modifiers are the policy's, left in the memo for this very
+ *     attack (ft_attack's first branch; Power Attack's (flip-1) on top);
+ *     no ammunition, mana, Blinded or grapple (plain_weapon, the loop's
+ *     "no condition" and grappled_by);
+ *   - the opposed flip: the attacker's flip of [PA] + flip from its own
+ *     deck, then its round (against an unknown total: always idle), the
+ *     defender's flip of [PD] + flip and its round, then the answers
+ *     (attacker, defender, ...) until a round changes nothing; each flip
+ *     fray__deck_flip's (inline), each round counted (r->round_i) and, when the
+ *     tactics would choose something (ft_policy_fate_idle false), the
+ *     engine's own round (ft_fate_round_choices); the event's card count
+ *     kept as count_drawn keeps it;
+ *   - Aid's mark spent, Aim cleared, Power Attack's flag, the hit
+ *     (fray__combat_resolve), and the harm from the table above
+ *     (ft_harm_hit's answer for these Hearts), applied as ft_harm_apply
+ *     applies it (quick_harm: the engine's own when the blow fells).
+ *
+ * Taken only when the flips' quick path (flip_one) is sure for both:
+ * enough cards in each deck (the two may share one: a flip's cards go
+ * straight to the discard pile, so the cards a flip can take are as many
+ * after the first as before), room in the event.
+ */
+enum { QUICK_NOT = -1 };
+
+/* A weapon whose attack the model takes: a plain melee weapon with no
+ * keyword that does anything at the hit (ft_attack's ammunition, mana,
+ * "Crit:" keywords, Knockback, the GM's strength limit). */
+static bool plain_weapon(const ft_weapon *w) {
+    return !w->spell && w->shots <= 0 && w->range_increment <= 0 &&
+           !w->area && w->max_range <= 0 && w->knockback <= 0 &&
+           w->strength_limit != FT_GM_LIMIT_ASK &&
+           !(w->keywords & (FT_KW(CRIT_BLEED) | FT_KW(CRIT_PRONE) |
+                            FT_KW(CRIT_SLOWED) | FT_KW(CRIT_STUN)));
+}
+
+/* The table of a's weapon wi, filled on first use (r's state: the target
+ * standing, with no condition, as every time the model runs). */
+static const qweapon *weapon_table(ft_quick *q, const ft_run *r, int a,
+                                   int wi) {
+    qweapon *qw = &q->w[a][wi];
+    const ft_setup *s = r->setup;
+    if (qw->for_setup == s)
+        return qw;
+    const ft_weapon *w = &s->c[a].sb.weapons[wi];
+    qw->plain = plain_weapon(w);
+    if (qw->plain) {
+        for (int power = 0; power < 2; power++) {
+            int bonus = s->fast.atk.damage_adv[a] + (power ? 2 : 0);
+            for (int h = 0; h < QUICK_HEARTS; h++) {
+                fray_towers_hit x = ft_harm_hit(r, a, 1 - a, w, bonus, h);
+                if (x.stun < INT16_MIN || x.stun > INT16_MAX ||
+                    x.lethal < INT16_MIN || x.lethal > INT16_MAX) {
+                    qw->plain = false;
+                    break;
+                }
+                /* (ft_harm_apply takes a part below 0 as 0) */
+                qw->harm[power][h].stun = (int16_t)(x.stun > 0 ? x.stun : 0);
+                qw->harm[power][h].lethal =
+                    (int16_t)(x.lethal > 0 ? x.lethal : 0);
+            }
+        }
+    }
+    qw->for_setup = s;
+    return qw;
+}
+
+/* One deck's flip of n on the quick path (fate.c flip_one; the plan and
+ * the room were checked by the caller). */
+static inline void quick_flip(ft_run *r, fray_deck *deck, int n, int k,
+                              bool low, fray_flip *f) {
+    f->n = n;
+    f->n_cards = k;
+    f->keep_lowest = low;
+    fray__deck_flip_inline(deck, &r->st->rng, f);
+    ft_event *ev = r->ev;
+    ev->n_cards = (int16_t)(ev->n_cards + k);
+    r->card_i = ev->n_cards;
+}
+
+/* A round of `who` on flip f (fate.c fate_round in a quiet run). */
+static inline fray_status quick_round(ft_run *r, int who, ft_flip_purpose p,
+                                      fray_flip *f, int *shift, int against,
+                                      bool *changed) {
+    r->round_i++;
+    *changed = false;
+    if (ft_policy_fate_idle(r, who, p, f, *shift, against)) {
+#ifndef NDEBUG
+        ft_flip_view v = {who, p, f, *shift, against, p == FT_FLIP_DEFENSE};
+        assert(r->hooks->fate(r->hooks->ctx, r, &v).kind == FT_CHOICE_NONE);
+#endif
+        return FRAY_OK;
+    }
+    return ft_fate_round_choices(r, who, p, f, shift, against, changed);
+}
+
+/* ft_harm_apply(r, t, stun, lethal, a) (harm.c) for a blow (stun and
+ * lethal >= 0, not both 0) that leaves t standing as it stood: no
+ * temporary points to take first, STUN and LETHAL above 0 after it, and
+ * no status to work out (its update_status would change nothing). Any
+ * other blow goes to ft_harm_apply. */
+static inline void quick_harm(ft_run *r, int a, int t, int stun, int lethal) {
+    ft_state *st = r->st;
+    ft_cstate *ts = &st->c[t];
+    int left_stun = ts->stun - stun, left_lethal = ts->lethal - lethal;
+    if ((ts->temp_stun | ts->temp_lethal) || left_stun <= 0 ||
+        left_lethal <= 0 ||
+        (ts->flags & (FT_F_UNCONSCIOUS | FT_F_DISABLED | FT_F_DYING |
+                      FT_F_DEAD))) {
+        ft_harm_apply(r, t, stun, lethal, a);
+        return;
+    }
+    ts->stun = (int16_t)left_stun;
+    ts->lethal = (int16_t)left_lethal;
+    ts->stun_taken += stun;
+    ts->lethal_taken += lethal;
+    st->c[a].stun_dealt += stun;
+    st->c[a].lethal_dealt += lethal;
+}
+
+/* The plan of ft_attack(r, a, 1 - a, {weapon wi, power}) with the
+ * policy's modifiers in r->memo, in *p; false when the model does not
+ * take it (whatever the state: the memo, the weapon, the decks). */
+static bool quick_plan(ft_quick *q, const ft_run *r, int a, int wi, bool power,
+                       qplan *p) {
+    const ft_setup *s = r->setup;
+    const ft_state *st = r->st;
+    const int t = 1 - a;
+    const ft_attack_memo *mo = r->memo;
+    if (!mo || !mo->valid || !mo->reusable || mo->st != st ||
+        mo->n_events != st->n_events || mo->attacker != a ||
+        mo->target != t || mo->weapon != wi || wi < 0 ||
+        wi >= s->c[a].sb.n_weapons || wi >= FT_MAX_WEAPONS)
+        return false;
+    const qweapon *qw = weapon_table(q, r, a, wi);
+    if (!qw->plain)
+        return false;
+    int da = s->c[a].deck, dt = s->c[t].deck;
+    if ((unsigned)da >= (unsigned)st->n_decks ||
+        (unsigned)dt >= (unsigned)st->n_decks || da > UINT8_MAX ||
+        dt > UINT8_MAX)
+        return false;
+    const ft_statblock *asb = &s->c[a].sb, *tsb = &s->c[t].sb;
+    int mflip = mo->flip - (power ? 1 : 0);
+    int an = asb->cv[FT_CV_PA] + mflip, dn = tsb->cv[FT_CV_PD] + mo->def_flip;
+    int ka, kt;
+    bool la, lt;
+    fray__flip_plan(an, &s->opt.flip, &ka, &la);
+    fray__flip_plan(dn, &s->opt.flip, &kt, &lt);
+    if (ka > st->decks[da].size)
+        ka = st->decks[da].size;
+    if (kt > st->decks[dt].size)
+        kt = st->decks[dt].size;
+    /* (an event's scratch counts no card before its attack) */
+    if (ka <= 0 || kt <= 0 || ka + kt > FT_EVENT_CARDS || ka > UINT8_MAX ||
+        kt > UINT8_MAX || an < INT16_MIN || an > INT16_MAX ||
+        dn < INT16_MIN || dn > INT16_MAX || mo->shift < INT16_MIN ||
+        mo->shift > INT16_MAX || mo->def_shift < INT16_MIN ||
+        mo->def_shift > INT16_MAX || mflip < INT16_MIN || mflip > INT16_MAX ||
+        mo->def_flip < INT16_MIN || mo->def_flip > INT16_MAX)
+        return false;
+    p->qw = qw;
+    p->an = (int16_t)an;
+    p->dn = (int16_t)dn;
+    p->ash = (int16_t)mo->shift;
+    p->dsh = (int16_t)mo->def_shift;
+    p->flip = (int16_t)mflip;
+    p->def_flip = (int16_t)mo->def_flip;
+    p->ka = (uint8_t)ka;
+    p->kt = (uint8_t)kt;
+    p->da = (uint8_t)da;
+    p->dt = (uint8_t)dt;
+    p->wi = (int8_t)wi;
+    p->la = la;
+    p->lt = lt;
+    p->power = power;
+    return true;
+}
+
+/* ft_attack(r, a, 1 - a, {weapon p->wi, p->power}) by plan p: FRAY_OK or
+ * the engine's error, or QUICK_NOT with nothing done (the state is not
+ * one the model takes: a condition, a grapple, the target down, too few
+ * cards in a deck). */
+static int quick_attack(ft_run *r, int a, const qplan *p) {
+    ft_state *st = r->st;
+    const int t = 1 - a;
+    ft_cstate *as = &st->c[a], *ts = &st->c[t];
+    if ((as->n_cond | ts->n_cond) || as->grappled_by >= 0 ||
+        (ts->flags & FT_F_UNCONSCIOUS))
+        return QUICK_NOT;
+    fray_deck *adeck = &st->decks[p->da], *tdeck = &st->decks[p->dt];
+    if ((size_t)p->ka > adeck->n_draw + adeck->n_discard ||
+        (size_t)p->kt > tdeck->n_draw + tdeck->n_discard ||
+        r->ev->n_cards != 0)
+        return QUICK_NOT;
+    const bool power = p->power;
+    const int wi = p->wi;
+#ifndef NDEBUG
+    {
+        ft_attack_opts o;
+        memset(&o, 0, sizeof o);
+        o.weapon = wi;
+        o.power = power;
+        ft_mods fresh;
+        ft_attack_mods_quiet(r, a, t, &o, false, &fresh);
+        assert(!fresh.impossible && fresh.flip == p->flip &&
+               fresh.shift == p->ash && fresh.def_flip == p->def_flip &&
+               fresh.def_shift == p->dsh);
+    }
+#endif
+    const ft_setup *s = r->setup;
+    const ft_statblock *asb = &s->c[a].sb;
+    const qweapon *qw = p->qw;
+    const int an = p->an, dn = p->dn, ka = p->ka, kt = p->kt;
+    const bool la = p->la, lt = p->lt;
+    /* The opposed flip (ft_flip_opposed). */
+    fray_flip af, df;
+    int ash = p->ash, dsh = p->dsh;
+    bool changed;
+    quick_flip(r, adeck, an, ka, la, &af);
+    r->round_i++; /* the attacker's round: the defense unknown, idle */
+    quick_flip(r, tdeck, dn, kt, lt, &df);
+    fray_status rc = quick_round(r, t, FT_FLIP_DEFENSE, &df, &dsh,
+                                 af.kept_value + ash, &changed);
+    if (rc != FRAY_OK)
+        return rc;
+    for (int guard = 0; guard < 64; guard++) {
+        rc = quick_round(r, a, FT_FLIP_ATTACK, &af, &ash, df.kept_value + dsh,
+                         &changed);
+        if (rc != FRAY_OK)
+            return rc;
+        if (!changed)
+            break;
+        rc = quick_round(r, t, FT_FLIP_DEFENSE, &df, &dsh,
+                         af.kept_value + ash, &changed);
+        if (rc != FRAY_OK)
+            return rc;
+        if (!changed)
+            break;
+    }
+    if (ts->aided_vs == a)
+        ts->aided_vs = -1;
+    as->aim = 0;
+    as->aim_spell = 0;
+    if (power)
+        as->flags |= FT_F_POWER;
+    fray_combat_result res = fray__combat_resolve(&af, ash, &df, dsh);
+    if (!res.hit)
+        return FRAY_OK;
+    int stun, lethal;
+    if (res.hearts >= 0 && res.hearts < QUICK_HEARTS) {
+        stun = qw->harm[power][res.hearts].stun;
+        lethal = qw->harm[power][res.hearts].lethal;
+    } else {
+        fray_towers_hit h =
+            ft_harm_hit(r, a, t, &asb->weapons[wi],
+                        s->fast.atk.damage_adv[a] + (power ? 2 : 0), res.hearts);
+        stun = h.stun > 0 ? h.stun : 0;
+        lethal = h.lethal > 0 ? h.lethal : 0;
+    }
+#ifndef NDEBUG
+    {
+        fray_towers_hit h =
+            ft_harm_hit(r, a, t, &asb->weapons[wi],
+                        s->fast.atk.damage_adv[a] + (power ? 2 : 0), res.hearts);
+        assert((h.stun > 0 ? h.stun : 0) == stun &&
+               (h.lethal > 0 ? h.lethal : 0) == lethal);
+    }
+#endif
+    if (stun | lethal) /* (ft_harm_apply: a blow of nothing does nothing) */
+        quick_harm(r, a, t, stun, lethal);
+    return FRAY_OK;
+}
+
 /* ---- The loop --------------------------------------------------------------------- */
+
+/* What the policy leaves (policy.c ft_policy_choose_memo) for the choice
+ * remembered in e, of `actor` on the state st now. */
+static inline void memo_of(ft_attack_memo *memo, const qentry *e,
+                           const ft_state *st, int actor) {
+    memo->valid = true;
+    memo->reusable = e->reusable;
+    memo->st = st;
+    memo->n_events = st->n_events;
+    memo->attacker = actor;
+    memo->target = 1 - actor;
+    memo->weapon = e->weapon;
+    memo->flip = e->flip;
+    memo->shift = e->shift;
+    memo->def_flip = e->def_flip;
+    memo->def_shift = e->def_shift;
+}
 
 /* engine.c clock_place (ft_clock_place) for the duel: with
  * both combatants on the clock and c still on it, fray__track_set's
@@ -392,6 +735,12 @@ fray_status ft_quick_run(fray_towers_fight *f, ft_run *r, int limit,
     bool going = false;
     int until_look = FT_CANCEL_EVERY;
     fray_status rc = FRAY_OK;
+    /* The attack's model runs where the engine's flips take their quiet
+     * path (fate.c quiet_run): cards drawn by the engine, no facts, the
+     * tactics' hooks. */
+    const bool quiet = !r->replay && !r->cards_given && !r->facts &&
+                       !s->opt.fresh_decks && r->hooks == &ft_policy_hooks;
+    const bool use_model = quiet && !q->model_off;
     while (!st->over) {
         if (--until_look == 0) {
             until_look = FT_CANCEL_EVERY;
@@ -448,6 +797,7 @@ fray_status ft_quick_run(fray_towers_fight *f, ft_run *r, int limit,
             if (q->n < QUICK_FULL) {
                 e->k = k;
                 e->used = true;
+                e->planned = false;
                 e->reusable = memo->reusable;
                 e->weapon = (int8_t)memo->weapon;
                 e->flip = (int16_t)memo->flip;
@@ -458,19 +808,15 @@ fray_status ft_quick_run(fray_towers_fight *f, ft_run *r, int limit,
                 q->n++;
             }
             ev->cmd = cmd;
+        } else if (e->planned && e->model && use_model &&
+                   e->plan.wi == (e->cmd.weapon >= 0
+                                      ? e->cmd.weapon
+                                      : st->c[next].wielded[0])) {
+            /* The model's plan of this attack is kept with the choice:
+             * the memo is filled only if the model refuses (below). */
+            ev->cmd = e->cmd;
         } else {
-            /* What the policy leaves (policy.c ft_policy_choose_memo). */
-            memo->valid = true;
-            memo->reusable = e->reusable;
-            memo->st = st;
-            memo->n_events = st->n_events;
-            memo->attacker = next;
-            memo->target = 1 - next;
-            memo->weapon = e->weapon;
-            memo->flip = e->flip;
-            memo->shift = e->shift;
-            memo->def_flip = e->def_flip;
-            memo->def_shift = e->def_shift;
+            memo_of(memo, e, st, next);
             ev->cmd = e->cmd;
         }
         const ft_command *cmd = &ev->cmd;
@@ -495,13 +841,48 @@ fray_status ft_quick_run(fray_towers_fight *f, ft_run *r, int limit,
         r->move_parity = 0;
         const ft_action_info *info = &ft_actions[cmd->action];
         int cost = info->cost;
-        /* do_attack */
-        ft_attack_opts o;
-        memset(&o, 0, sizeof o);
-        o.weapon = cmd->weapon >= 0 ? cmd->weapon : c->wielded[0];
-        o.power = cmd->action == FT_ACT_POWER_ATTACK;
-        rc = ft_attack(r, a, cmd->target, &o, NULL);
-        if (o.power)
+        /* do_attack: the model, else the engine's attack */
+        int wi = cmd->weapon >= 0 ? cmd->weapon : c->wielded[0];
+        bool power = cmd->action == FT_ACT_POWER_ATTACK;
+        int qrc = QUICK_NOT;
+        if (use_model) {
+            /* the plan kept with the choice, else one made now (and kept
+             * with it when it is remembered) */
+            bool have = e->used && e->planned && key_same(&e->k, &k);
+            qplan fresh;
+            const qplan *plan = NULL;
+            if (have && e->model && e->plan.wi == wi) {
+                plan = &e->plan;
+            } else if (!have || e->plan.wi != wi) {
+                bool ok = quick_plan(q, r, a, wi, power, &fresh);
+                if (e->used && key_same(&e->k, &k)) {
+                    e->planned = true;
+                    e->model = ok;
+                    if (ok)
+                        e->plan = fresh;
+                    else
+                        e->plan.wi = (int8_t)wi;
+                }
+                if (ok)
+                    plan = &fresh;
+            }
+            if (plan) {
+                qrc = quick_attack(r, a, plan);
+                if (qrc == QUICK_NOT && !memo->valid)
+                    memo_of(memo, e, st, a);
+            }
+        }
+        if (qrc == QUICK_NOT) {
+            ft_attack_opts o;
+            memset(&o, 0, sizeof o);
+            o.weapon = wi;
+            o.power = power;
+            rc = ft_attack(r, a, cmd->target, &o, NULL);
+        } else {
+            rc = (fray_status)qrc;
+            q->modelled++;
+        }
+        if (power)
             c->flags |= FT_F_POWER;
         c->aim = 0;
         memo->valid = false;
@@ -549,4 +930,15 @@ void ft_quick_set_off(void *rfight, bool off) {
 long ft_quick_actions(const void *rfight) {
     const fray_towers_fight *f = rfight;
     return f->quick ? f->quick->actions : 0;
+}
+
+void ft_quick_set_model_off(void *rfight, bool off) {
+    fray_towers_fight *f = rfight;
+    if (f->quick)
+        f->quick->model_off = off;
+}
+
+long ft_quick_modelled(const void *rfight) {
+    const fray_towers_fight *f = rfight;
+    return f->quick ? f->quick->modelled : 0;
 }

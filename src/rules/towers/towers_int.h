@@ -2477,6 +2477,14 @@ typedef struct ft_opposed {
  * rounds, results and errors. */
 fray_status ft_flip_opposed(ft_run *r, ft_opposed *o);
 
+/* fate.c: the choices of one round of Hand of Fate and chips on flip f of
+ * `who` (r->round_i already counted for it), when ft_policy_fate_idle says
+ * the round is not idle: what ft_flip_opposed does then (quick.c's model
+ * of the duel's attack asks it so that its rounds are the engine's). */
+fray_status ft_fate_round_choices(ft_run *r, int who, ft_flip_purpose p,
+                                  fray_flip *f, int *shift, int against,
+                                  bool *out_any);
+
 /* ---- Hand of Fate and chips, quicker (speed-fate5) ----------------------- */
 
 /* ft_deck_held_bits(deck), read from all FRAY_CARDS_MAX places whatever
@@ -2893,6 +2901,10 @@ bool ft_quick_eligible(const void *rfight);
 void ft_quick_set_off(void *rfight, bool off);
 /* How many attacks the shortcut's loop has applied in this fight (tests). */
 long ft_quick_actions(const void *rfight);
+/* Of those, how many its model of the attack applied (tests). */
+long ft_quick_modelled(const void *rfight);
+/* Sends every attack of the shortcut's loop through ft_attack (tests). */
+void ft_quick_set_model_off(void *rfight, bool off);
 /* fight.c: the tactics' choice for `next` as run_quiet makes it. */
 void ft_fight_choose(fray_towers_fight *f, int next, ft_command *cmd,
                      bool *checked);
