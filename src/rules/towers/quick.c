@@ -547,18 +547,18 @@ static int quick_attack(ft_run *r, int a, const qplan *p) {
     fray_status rc = quick_round(r, t, FT_FLIP_DEFENSE, &df, &dsh,
                                  af.kept_value + ash, &changed);
     if (rc != FRAY_OK)
-        return rc;
+        return (int)rc;
     for (int guard = 0; guard < 64; guard++) {
         rc = quick_round(r, a, FT_FLIP_ATTACK, &af, &ash, df.kept_value + dsh,
                          &changed);
         if (rc != FRAY_OK)
-            return rc;
+            return (int)rc;
         if (!changed)
             break;
         rc = quick_round(r, t, FT_FLIP_DEFENSE, &df, &dsh,
                          af.kept_value + ash, &changed);
         if (rc != FRAY_OK)
-            return rc;
+            return (int)rc;
         if (!changed)
             break;
     }
