@@ -5,15 +5,28 @@
  * loop that rolls the same dice from the same kind of stream and nothing
  * else.
  *
- * The bare loop: each round both (all) roll initiative (Acumen with the
- * Wild Die) and act in its order; each still standing attacks once: its
- * weapon's skill less its wounds' dice with the Wild Die against passive
- * defense 10, a hit rolls the weapon's damage with Strength Damage
- * against Physique and armour (the duel: Wound levels, the stay-up roll
- * at Incapacitated) or armour (the brawl: Body Points); the attacker in
- * the brawl takes the first foe standing. It leaves out the tactics'
- * dodges and parries, the Stunned round and the time limit (a little in
- * the bare loop's favour).
+ * The bare loop is the limit: the dice the rules must roll for the same
+ * fights, on plain arrays, with no events, checks or narration. Each
+ * round all standing roll initiative (Acumen with the Wild Die) and act
+ * in its order, as the tactics would (rules.c d6_choose) at the same
+ * moments: its defense lapses; badly hurt (Severe, or under a quarter of
+ * its Body Points) with a friend standing, a full defense (dodge or
+ * parry + 10); else it attacks the most hurt foe in reach, with a dodge
+ * or parry first (at the multi-action penalty) when two foes are in
+ * reach or it is hurt; its weapon's skill less its wounds' dice (and
+ * Stunned's die through the next round) with the Wild Die against the
+ * defense made or passive 10, then damage with Strength Damage against
+ * Physique and armour (the duel: Wound levels, the stay-up roll at
+ * Incapacitated with Stamina or Mettle) or armour (the brawl: Body
+ * Points), to the file's time limit. Simpler than the tactics, each
+ * rolling no die: with no foe in reach it steps to the first foe
+ * standing and strikes in the same turn (the tactics walk to the
+ * nearest; a free move of half its Move or less does the same); ties in
+ * initiative keep the file's order (the rules break them by Acumen,
+ * search, Agility, dodge); no cover, light or ranges (the two examples
+ * have none). Measured, it rolls 2% more dice than the simulation (the
+ * duel 275 draws a fight against 271, the brawl 525 against 513) over
+ * the same rounds.
  *
  * usage: bench_d6 [--quick] [--fights N] [--only duel|brawl]
  *   --quick: one short round, a smoke test; --fights N: exactly N fights
@@ -107,13 +120,24 @@ static int roll(fray_rng *rng, int dice, int pips) {
 
 typedef struct bare_c {
     int side, init_d, init_p, atk_d, atk_p, dmg_d, dmg_p, res_d, res_p, up_d, up_p, bp;
+    int def_d, def_p;     /* its better of dodge and parry, as the tactics take it */
+    int def_vs_ranged;    /* 0: its parry does not count against a shot */
+    int ranged;
 } bare_c;
 
-static void bare_of(const d6_setup *s, bare_c *x) {
+static int code_v(d6_code c) { return c.dice * 3 + c.pips; }
+
+/* reach[i][j]: j is within i's reach (the tactics' "in reach", 3 m or
+ * less, and its weapon's band at that distance not beyond). */
+static void bare_of(const d6_setup *s, bare_c *x, unsigned char reach[D6_MAX_C][D6_MAX_C]) {
+    d6_state st; /* only the positions and defenses the terms read */
+    d6_state_init(s, &st, 1, 0);
+    bool any_ranged[2] = {false, false};
+    for (int i = 0; i < s->n; i++)
+        if (d6_weapon_of(s, i) >= 0 && s->w[d6_weapon_of(s, i)].range[2] > 0)
+            any_ranged[s->c[i].side & 1] = true;
     for (int i = 0; i < s->n; i++) {
         d6_attack_terms_t T;
-        d6_state st; /* only the positions and defenses the terms read */
-        d6_state_init(s, &st, 1, 0);
         int foe = 0;
         while (foe < s->n && s->c[foe].side == s->c[i].side)
             foe++;
@@ -125,20 +149,36 @@ static void bare_of(const d6_setup *s, bare_c *x) {
         x[i].atk_p = T.skill.pips;
         x[i].dmg_d = T.damage.dice;
         x[i].dmg_p = T.damage.pips;
+        x[i].ranged = T.ranged;
         d6_attack_terms(s, &st, foe, i, d6_weapon_of(s, foe), &T);
         x[i].res_d = T.resistance.dice; /* its own resistance */
         x[i].res_p = T.resistance.pips;
-        x[i].up_d = T.stay_up.dice;
-        x[i].up_p = T.stay_up.pips;
+        d6_code sta = d6_skill_code(s, i, D6_SK_STAMINA), me = d6_skill_code(s, i, D6_SK_METTLE);
+        d6_code up = code_v(me) > code_v(sta) ? me : sta; /* rules.c stay_up */
+        x[i].up_d = up.dice;
+        x[i].up_p = up.pips;
         x[i].bp = s->c[i].b.body_points;
+        d6_code dodge = d6_skill_code(s, i, D6_SK_DODGE),
+                parry = d6_skill_code(s, i, d6_parry_skill(s, i));
+        /* the tactics parry when it is the better and no foe shoots */
+        bool par = code_v(parry) > code_v(dodge) && !any_ranged[(s->c[i].side & 1) ^ 1];
+        x[i].def_d = par ? parry.dice : dodge.dice;
+        x[i].def_p = par ? parry.pips : dodge.pips;
+        x[i].def_vs_ranged = !par;
+        for (int j = 0; j < s->n; j++) {
+            int d = i == j ? 0 : d6_distance(&st, i, j);
+            reach[i][j] = (unsigned char)(i != j && x[i].side != s->c[j].side && d <= 3 &&
+                                          d6_band(s, d6_weapon_of(s, i), d) != D6_BAND_BEYOND);
+        }
     }
 }
 
 static double bare_rate(const d6_setup *s, double min_seconds, long fights, long *sink,
                         double *rounds) {
     bare_c x[D6_MAX_C];
-    bare_of(s, x);
-    int n = s->n;
+    unsigned char reach0[D6_MAX_C][D6_MAX_C];
+    bare_of(s, x, reach0);
+    int n = s->n, cap = s->rounds > 0 ? s->rounds : 60;
     bool wounds = s->o.health == D6_HEALTH_WOUNDS;
     fray_rng rng;
     long t = 0, acc = 0, rsum = 0;
@@ -146,14 +186,22 @@ static double bare_rate(const d6_setup *s, double min_seconds, long fights, long
     do {
         for (int b = 0; b < 200 && (fights <= 0 || t < fights); b++, t++) {
             fray_rng_for_trial(&rng, 1, (uint64_t)t);
-            int h[D6_MAX_C], out[D6_MAX_C], init[D6_MAX_C], order[D6_MAX_C], up[2] = {0, 0};
+            /* w: Wound level (0 healthy); bp: Body Points left; def: the
+             * defense total standing until its next turn (0: passive 10);
+             * stun: Stunned through this round */
+            int w[D6_MAX_C], bp[D6_MAX_C], out[D6_MAX_C], def[D6_MAX_C], stun[D6_MAX_C];
+            int init[D6_MAX_C], order[D6_MAX_C], up[2] = {0, 0};
+            unsigned char reach[D6_MAX_C][D6_MAX_C];
+            memcpy(reach, reach0, sizeof reach);
             for (int i = 0; i < n; i++) {
-                h[i] = wounds ? 0 : x[i].bp;
-                out[i] = 0;
+                w[i] = 0;
+                bp[i] = x[i].bp;
+                out[i] = def[i] = 0;
+                stun[i] = -1;
                 up[x[i].side & 1]++;
             }
             int round;
-            for (round = 1; round <= 60 && up[0] && up[1]; round++) {
+            for (round = 1; round <= cap && up[0] && up[1]; round++) {
                 int m = 0;
                 for (int i = 0; i < n; i++)
                     if (!out[i]) {
@@ -167,24 +215,58 @@ static double bare_rate(const d6_setup *s, double min_seconds, long fights, long
                     int a = order[k];
                     if (out[a])
                         continue;
-                    int tg = 0;
-                    while (tg < n && (out[tg] || x[tg].side == x[a].side))
-                        tg++;
-                    int pen = wounds ? (h[a] >= D6_W_INCAP ? 3 : h[a] == D6_W_SEVERE ? 2
-                                                             : h[a] == D6_W_WOUNDED ? 1 : 0)
-                                     : 0;
-                    if (roll(&rng, x[a].atk_d - pen, x[a].atk_p) < 10)
+                    def[a] = 0; /* its last defense lapses */
+                    int tg = -1, in_reach = 0, friends = up[x[a].side & 1] - 1;
+                    for (int i = 0; i < n; i++) {
+                        if (out[i] || !reach[a][i])
+                            continue;
+                        in_reach++;
+                        if (tg < 0 || w[i] > w[tg] || (w[i] == w[tg] && bp[i] < bp[tg]))
+                            tg = i; /* the most hurt foe in reach */
+                    }
+                    if (tg < 0) { /* it closes on the first foe standing: no dice */
+                        for (tg = 0; out[tg] || x[tg].side == x[a].side; tg++)
+                            ;
+                        reach[a][tg] = reach[tg][a] = 1;
+                        in_reach = 1;
+                    }
+                    int pen = 0;
+                    bool hurt = false, badly = false;
+                    if (wounds) {
+                        pen = w[a] >= D6_W_INCAP    ? 3
+                              : w[a] == D6_W_SEVERE ? 2
+                              : w[a] == D6_W_WOUNDED || (w[a] >= D6_W_STUNNED && stun[a] >= round)
+                                  ? 1
+                                  : 0;
+                        hurt = w[a] >= D6_W_WOUNDED;
+                        badly = w[a] >= D6_W_SEVERE;
+                    } else if (x[a].bp > 0) {
+                        hurt = bp[a] * 2 < x[a].bp;
+                        badly = bp[a] * 4 < x[a].bp;
+                    }
+                    if (badly && friends > 0) { /* a full defense */
+                        def[a] = roll(&rng, x[a].def_d - pen, x[a].def_p) + 10;
+                        continue;
+                    }
+                    if (in_reach >= 2 || hurt) { /* a dodge or parry, then the attack */
+                        pen++;
+                        def[a] = roll(&rng, x[a].def_d - pen, x[a].def_p);
+                    }
+                    int diff = def[tg] && (!x[a].ranged || x[tg].def_vs_ranged) ? def[tg] : 10;
+                    if (roll(&rng, x[a].atk_d - pen, x[a].atk_p) < (diff < 3 ? 3 : diff))
                         continue;
                     int ex = roll(&rng, x[a].dmg_d, x[a].dmg_p) -
                              roll(&rng, x[tg].res_d, x[tg].res_p);
                     if (wounds) {
-                        int before = h[tg];
-                        h[tg] = d6_wound_after(before, ex);
-                        if (h[tg] >= D6_W_MORTAL ||
-                            (h[tg] == D6_W_INCAP && before != D6_W_INCAP &&
+                        int before = w[tg];
+                        w[tg] = d6_wound_after(before, ex);
+                        if (w[tg] == D6_W_STUNNED && ex > 0)
+                            stun[tg] = round + 1;
+                        if (w[tg] >= D6_W_MORTAL ||
+                            (w[tg] == D6_W_INCAP && before != D6_W_INCAP &&
                              roll(&rng, x[tg].up_d, x[tg].up_p) < 15))
                             out[tg] = 1;
-                    } else if (ex > 0 && (h[tg] -= ex) <= 0) {
+                    } else if (ex > 0 && (bp[tg] -= ex) <= 0) {
                         out[tg] = 1;
                     }
                     if (out[tg])

@@ -862,6 +862,7 @@ const fray__ruleset fray__d6_ruleset = {
     .chances = rs_chances,
     .duel_odds = rs_duel_odds,
     .duel_estimate = rs_duel_estimate,
+    .duel_setup = d6_duel_setup,
     .duel_assumed =
         "where the encounter puts them, no movement; each turn what the tactics "
         "do: an attack, or a parry (or dodge) and an attack at -1D each once "

@@ -756,4 +756,9 @@ d6_code d6_physique_or_lifting(const d6_setup *s, int i);
  * Agility and acrobatics, 003:63). */
 d6_code d6_agility_or_acrobatics(const d6_setup *s, int i);
 
+/* load.c: a duel of two stat blocks from two files (ruleset.h duel_setup). */
+fray_status d6_duel_setup(const char *path_a, const char *name_a, const char *path_b,
+                          const char *name_b, const char *tactics_a, const char *tactics_b,
+                          const fray_allocator *alloc, void **out, fray_diag *diag);
+
 #endif

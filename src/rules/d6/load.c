@@ -1303,3 +1303,186 @@ fray_status d6_vary_scope(const d6_setup *s, const char *key, char *buf, size_t 
     }
     return FRAY_OK;
 }
+
+/* ---- A duel of two stat blocks (fray odds duel A.yaml a B.yaml b) ------------------ */
+
+/* The stat blocks of a stat-block (or encounter) file at path, into
+ * blocks (D6_MAX_SB), with the weapons and armour they name in *into. */
+static fray_status duel_blocks(const char *path, const fray_allocator *alloc, d6_setup *into,
+                               d6_block *blocks, int *n, fray_diag *diag) {
+    dl *L = fray__alloc(alloc, sizeof *L);
+    if (!L)
+        return fray__diag_set(diag, FRAY_ERR_NOMEM, 0, "out of memory");
+    memset(L, 0, sizeof *L);
+    memset(into, 0, sizeof *into);
+    L->r.alloc = alloc;
+    L->r.suggest_keys = true;
+    L->r.top_paths = &path;
+    L->r.n_top = 1;
+    L->r.cur_file = path;
+    L->s = into;
+    fray_status st = read_file(L, path, NULL, -1, NULL);
+    if (st == FRAY_OK) {
+        *n = L->n_blocks;
+        memcpy(blocks, L->blocks, sizeof L->blocks);
+    } else {
+        yr_publish(&L->r, diag);
+    }
+    yr_free_all(&L->r);
+    fray__free(alloc, L, sizeof *L);
+    return st;
+}
+
+/* Weapon w of file f as a weapon of s (the same one when s knows it). */
+static fray_status duel_weapon(d6_setup *s, const d6_setup *f, int w, int8_t *out,
+                               fray_diag *diag) {
+    if (w < 0) {
+        *out = -1;
+        return FRAY_OK;
+    }
+    for (int k = 0; k < s->n_weapons; k++)
+        if (memcmp(&s->w[k], &f->w[w], sizeof s->w[k]) == 0) {
+            *out = (int8_t)k;
+            return FRAY_OK;
+        }
+    if (s->n_weapons >= D6_MAX_WEAPONS)
+        return fray__diag_set(diag, FRAY_ERR_RANGE, 0, "more than %d weapons in the duel",
+                              D6_MAX_WEAPONS);
+    s->w[s->n_weapons] = f->w[w];
+    *out = (int8_t)s->n_weapons++;
+    return FRAY_OK;
+}
+
+/*
+ * Stat block name_a of path_a against name_b of path_b (NULL: the file's
+ * only block), two meters apart as in examples/d6/duel.yaml, every option
+ * at its default and the default time limit; tactics by name (melee,
+ * ranged, grapple, wrestle; NULL: the block's own, ranged with a ranged
+ * weapon in hand). *out is a d6_setup made through alloc, freed with
+ * d6_setup_free. Errors: the loader's, FRAY_ERR_INVALID (no such block,
+ * several and none named, unknown tactics), FRAY_ERR_RANGE.
+ */
+fray_status d6_duel_setup(const char *path_a, const char *name_a, const char *path_b,
+                          const char *name_b, const char *tactics_a, const char *tactics_b,
+                          const fray_allocator *alloc, void **out, fray_diag *diag) {
+    if (!path_a || !path_b || !out)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "a duel needs two stat-block files");
+    *out = NULL;
+    const char *path[2] = {path_a, path_b}, *name[2] = {name_a, name_b};
+    const char *tac[2] = {tactics_a, tactics_b};
+    d6_setup *s = fray__alloc(alloc, sizeof *s), *f = fray__alloc(alloc, sizeof *f);
+    d6_block *blocks = fray__alloc(alloc, sizeof(d6_block) * D6_MAX_SB);
+    fray_status st = s && f && blocks ? FRAY_OK : FRAY_ERR_NOMEM;
+    if (st != FRAY_OK)
+        fray__diag_set(diag, st, 0, "out of memory");
+    else
+        memset(s, 0, sizeof *s);
+    for (int i = 0; i < 2 && st == FRAY_OK; i++) {
+        int nb = 0, k = -1;
+        if ((st = duel_blocks(path[i], alloc, f, blocks, &nb, diag)) != FRAY_OK)
+            break;
+        if (diag)
+            memset(diag, 0, sizeof *diag);
+        for (int j = 0; j < nb && name[i]; j++)
+            if (yr_ieq(blocks[j].name, name[i]))
+                k = j;
+        if (!name[i] && nb == 1)
+            k = 0;
+        if (k < 0) {
+            char list[200] = "";
+            for (int j = 0; j < nb; j++) {
+                size_t len = strlen(list);
+                snprintf(list + len, sizeof list - len, "%s'%s'", j ? ", " : "", blocks[j].name);
+            }
+            st = fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                nb == 0 ? "%s has no stat blocks"
+                                : name[i] ? "%s has no stat block named '%.40s'; it has %s"
+                                          : "%s has several stat blocks: name one of %s",
+                                path[i], name[i] ? name[i] : list, list);
+            break;
+        }
+        d6_combatant *c = &s->c[s->n];
+        memset(c, 0, sizeof *c);
+        c->b = blocks[k];
+        d6_block *b = &c->b;
+        if ((st = duel_weapon(s, f, b->weapon, &b->weapon, diag)) != FRAY_OK ||
+            (st = duel_weapon(s, f, b->off_hand, &b->off_hand, diag)) != FRAY_OK)
+            break;
+        uint32_t carried = 0;
+        for (int w = 0; w < f->n_weapons && st == FRAY_OK; w++) {
+            int8_t to = -1;
+            if ((b->carried >> w) & 1u && (st = duel_weapon(s, f, w, &to, diag)) == FRAY_OK)
+                carried |= 1u << to;
+        }
+        if (st != FRAY_OK)
+            break;
+        b->carried = carried;
+        if (b->armour >= 0) {
+            int a = -1;
+            for (int j = 0; j < s->n_armour; j++)
+                if (memcmp(&s->ar[j], &f->ar[b->armour], sizeof s->ar[j]) == 0)
+                    a = j;
+            if (a < 0 && s->n_armour >= D6_MAX_ARMOUR) {
+                st = fray__diag_set(diag, FRAY_ERR_RANGE, 0, "more than %d armours in the duel",
+                                    D6_MAX_ARMOUR);
+                break;
+            }
+            if (a < 0) {
+                a = s->n_armour++;
+                s->ar[a] = f->ar[b->armour];
+            }
+            b->armour = (int8_t)a;
+        }
+        int t = b->weapon >= 0 && is_ranged(&s->w[b->weapon]) ? D6_TAC_RANGED : D6_TAC_MELEE;
+        if (tac[i]) {
+            t = -1;
+            for (int j = 0; j < D6_TAC_KINDS; j++)
+                if (yr_ieq(tac[i], tactics_words[j]))
+                    t = j;
+            if (t < 0 || (t == D6_TAC_RANGED && !has_ranged(s, b))) {
+                st = fray__diag_set(diag, FRAY_ERR_INVALID, 0,
+                                    t < 0 ? "unknown tactics '%.40s' for %.40s: melee, ranged, "
+                                            "grapple or wrestle"
+                                          : "tactics '%.40s' needs a weapon with ranges, and "
+                                            "%.40s has none in hand or carried",
+                                    tac[i], b->name);
+                break;
+            }
+        }
+        c->tactics = (uint8_t)t;
+        c->side = (int8_t)i;
+        c->x = (int16_t)(2 * i);
+        bool twin = i == 1 && yr_ieq(b->name, s->c[0].b.name);
+        char nm[D6_NAME];
+        memcpy(nm, b->name, sizeof nm);
+        nm[sizeof nm - 1] = '\0';
+        size_t nl = strlen(nm);
+        if (twin && nl + 2 < sizeof nm)
+            memcpy(nm + nl, " 2", 3);
+        memcpy(c->name, nm, sizeof c->name);
+        size_t m = 0;
+        for (const char *p = c->name; *p && m + 1 < sizeof c->id; p++, m++)
+            c->id[m] = *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a')
+                       : (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ? *p
+                                                                              : '-';
+        c->id[m] = '\0';
+        snprintf(s->side_name[i], sizeof s->side_name[i], "%s", c->name);
+        s->n++;
+    }
+    if (f)
+        fray__free(alloc, f, sizeof *f);
+    if (blocks)
+        fray__free(alloc, blocks, sizeof(d6_block) * D6_MAX_SB);
+    if (st != FRAY_OK) {
+        if (s)
+            fray__free(alloc, s, sizeof *s);
+        return st;
+    }
+    s->n_sides = 2;
+    s->rounds = DL_DEFAULT_ROUNDS;
+    snprintf(s->name, sizeof s->name, "Duel");
+    if (alloc)
+        s->alloc = *alloc;
+    *out = s;
+    return FRAY_OK;
+}
