@@ -147,16 +147,21 @@ Test(towers_crowd, kept_threats_follow_the_gms_overrides) {
         "gm flee e3",                "gm place w6 7,3",
     };
     char when[96];
+    int told = 0;
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         /* Each changes one combatant: counted as a change of that one
          * alone (ft_threat_touch_one, "This round: the conditions'
          * upkeep"), the kept threats then reading its signature only. */
         uint64_t all_gen = f->st.threat_all_gen, gen = f->st.threat_gen;
+        bool room = __builtin_popcount(f->st.threat_moved) < FT_THREAT_MOVED_MAX;
         take(f, cmds[i]);
         cr_expect_gt(f->st.threat_gen, gen, "'%s' counts a change", cmds[i]);
-        cr_expect_eq(f->st.threat_all_gen, all_gen,
-                     "'%s' counts a change of one combatant", cmds[i]);
-        cr_expect_neq(f->st.threat_moved, 0u, "'%s': who changed", cmds[i]);
+        if (room) {
+            cr_expect_eq(f->st.threat_all_gen, all_gen,
+                         "'%s' counts a change of one combatant", cmds[i]);
+            cr_expect_neq(f->st.threat_moved, 0u, "'%s': who changed", cmds[i]);
+            told++;
+        }
         snprintf(when, sizeof when, "after '%s'", cmds[i]);
         both(f, when);
         /* The same again after the engine's next step (the kept threats
@@ -167,6 +172,7 @@ Test(towers_crowd, kept_threats_follow_the_gms_overrides) {
             both(f, when);
         }
     }
+    cr_expect_gt(told, 6, "most commands found room in the set (%d)", told);
     /* Refused: into a wall-less occupied space, off the map. */
     refused(f, "gm place w6 99,99");
     both(f, "after a refused place");

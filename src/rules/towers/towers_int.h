@@ -2863,9 +2863,18 @@ static inline void ft_threat_touch(ft_state *st) {
 }
 /* ft_threat_touch for a change of combatant c alone (its place, weapons
  * in hand, falling or rising, fleeing or joining, a condition the kept
- * threats read: all that its signature holds, attack.c threat_sig). */
+ * threats read: all that its signature holds, attack.c threat_sig). The
+ * set of those changed (threat_moved) grows until a change not told by
+ * whom empties it: past FT_THREAT_MOVED_MAX combatants a new one counts
+ * as such a change, so that kept threats brought up to date since read a
+ * few signatures, not everyone who moved since the fight began (8: the
+ * fewest instructions in the bench's 16v16 of 4, 8 and 12; "This round:
+ * the conditions' upkeep" in docs/architecture.md). */
+#define FT_THREAT_MOVED_MAX 8
 static inline void ft_threat_touch_one(ft_state *st, int c) {
-    if (c < 0 || c >= 32 || st->threat_gen + 1 == 0) {
+    if (c < 0 || c >= 32 || st->threat_gen + 1 == 0 ||
+        (!(st->threat_moved >> c & 1u) &&
+         __builtin_popcount(st->threat_moved) >= FT_THREAT_MOVED_MAX)) {
         ft_threat_touch(st);
         return;
     }
