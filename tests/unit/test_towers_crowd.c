@@ -12,9 +12,12 @@
  * by the count, to a fresh look at every combatant and the melee chains
  * they give to the search over the whole melee. A walk's steps count as
  * changes of the walker alone (ft_threat_touch_one, "This round: the
- * crowds' search kept" in docs/architecture.md): the kept threats then
- * read only the walkers' signatures again; reading none of them fails
- * four of these tests.
+ * crowds' search kept" in docs/architecture.md), and so does every other
+ * change of one combatant (a fall, a condition, a throw, the GM's word, a
+ * weapon drawn or dropped: "This round: the conditions' upkeep"): the kept
+ * threats then read only those combatants' signatures again; reading none
+ * of them fails four of these tests. The conditions' upkeep looks only at
+ * the combatants on its list (ft_state.cond_timed): the last two tests.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -144,8 +147,21 @@ Test(towers_crowd, kept_threats_follow_the_gms_overrides) {
         "gm flee e3",                "gm place w6 7,3",
     };
     char when[96];
+    int told = 0;
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        /* Each changes one combatant: counted as a change of that one
+         * alone (ft_threat_touch_one, "This round: the conditions'
+         * upkeep"), the kept threats then reading its signature only. */
+        uint64_t all_gen = f->st.threat_all_gen, gen = f->st.threat_gen;
+        bool room = __builtin_popcount(f->st.threat_moved) < FT_THREAT_MOVED_MAX;
         take(f, cmds[i]);
+        cr_expect_gt(f->st.threat_gen, gen, "'%s' counts a change", cmds[i]);
+        if (room) {
+            cr_expect_eq(f->st.threat_all_gen, all_gen,
+                         "'%s' counts a change of one combatant", cmds[i]);
+            cr_expect_neq(f->st.threat_moved, 0u, "'%s': who changed", cmds[i]);
+            told++;
+        }
         snprintf(when, sizeof when, "after '%s'", cmds[i]);
         both(f, when);
         /* The same again after the engine's next step (the kept threats
@@ -156,6 +172,7 @@ Test(towers_crowd, kept_threats_follow_the_gms_overrides) {
             both(f, when);
         }
     }
+    cr_expect_gt(told, 6, "most commands found room in the set (%d)", told);
     /* Refused: into a wall-less occupied space, off the map. */
     refused(f, "gm place w6 99,99");
     both(f, "after a refused place");
@@ -301,6 +318,116 @@ Test(towers_crowd, kept_path_occupants_follow_the_count) {
                  changed);
     cr_expect_gt(legal, 1000, "%ld legal moves", legal);
     free(kept);
+    fray_towers_fight_free(f);
+    fray_towers_setup_free(s);
+}
+
+/* ---- The conditions' upkeep by its list (issue 16) ------------------------ */
+
+/* Whether combatant c holds a condition that ends at the start or end of
+ * an activation (seed 000 "Conditions": "until the end of its next
+ * activation" and the like). */
+static bool holds_timed(const ft_state *st, int c) {
+    for (int i = 0; i < st->c[c].n_cond && i < FT_MAX_CONDITIONS; i++)
+        if (st->c[c].cond[i].ends == (uint8_t)FT_UNTIL_START_OF ||
+            st->c[c].cond[i].ends == (uint8_t)FT_UNTIL_END_OF)
+            return true;
+    return false;
+}
+
+/* Issue 16, "This round: the conditions' upkeep" (docs/architecture.md):
+ * the upkeep at the start and end of each activation looks only at the
+ * combatants on the state's list (ft_state.cond_timed). Two fights of the
+ * same setup and trial step side by side, the second with everyone put
+ * on the list before each step (the long way: every combatant looked
+ * at): after every step the list leaves nobody with a timed condition
+ * off, and the two states are the same byte for byte (the list aside).
+ * Leaving ft_cond_add's entry out of the list fails it. */
+static void upkeep_same_as_everyone(fray_towers_setup *s, int trials,
+                                    long *timed, long *listed, long *looked) {
+    fray_towers_fight_options fo;
+    memset(&fo, 0, sizeof fo);
+    fray_towers_fight *a = NULL, *b = NULL;
+    cr_assert_eq(fray_towers_fight_new(s, 0, &fo, NULL, &a), FRAY_OK);
+    cr_assert_eq(fray_towers_fight_new(s, 0, &fo, NULL, &b), FRAY_OK);
+    for (int trial = 0; trial < trials; trial++) {
+        cr_assert_eq(fray_towers_fight_reset_trial(a, 7, (uint64_t)trial), FRAY_OK);
+        cr_assert_eq(fray_towers_fight_reset_trial(b, 7, (uint64_t)trial), FRAY_OK);
+        for (int step = 0; step < 5000 && !fray_towers_fight_over(a); step++) {
+            for (int c = 0; c < a->st.n; c++)
+                if (holds_timed(&a->st, c)) {
+                    (*timed)++;
+                    cr_assert(a->st.cond_timed >> c & 1u,
+                              "trial %d, step %d: combatant %d holds a timed "
+                              "condition and is not on the upkeep's list",
+                              trial, step, c);
+                }
+            *listed += __builtin_popcount(a->st.cond_timed);
+            *looked += a->st.n;
+            b->st.cond_timed = ~0u;
+            cr_assert_eq(fray_towers_fight_step(a), FRAY_OK);
+            cr_assert_eq(fray_towers_fight_step(b), FRAY_OK);
+            uint32_t keep = b->st.cond_timed;
+            b->st.cond_timed = a->st.cond_timed;
+            cr_assert(memcmp(&a->st, &b->st, sizeof a->st) == 0,
+                      "trial %d, step %d: the upkeep by its list and by "
+                      "everyone differ", trial, step);
+            b->st.cond_timed = keep;
+        }
+        cr_assert(fray_towers_fight_over(b), "trial %d ends both ways", trial);
+    }
+    fray_towers_fight_free(a);
+    fray_towers_fight_free(b);
+}
+
+/* The melee crowd with maces (tests/data/towers/mace_crowd.yaml: Crit:
+ * Stun, Stunned until the end of the victim's next activation, seed 000
+ * "Critical Hits"), the melee crowd, the skirmish and the ambush (Prone
+ * and Bleeding until removed: never listed): the same states both ways,
+ * timed conditions met on many steps, and the list holding far fewer
+ * than everyone. */
+Test(towers_crowd, upkeep_list_same_as_everyone) {
+    long timed = 0, listed = 0, looked = 0;
+    fray_towers_setup *s = tf_load_data("mace_crowd.yaml");
+    upkeep_same_as_everyone(s, 60, &timed, &listed, &looked);
+    fray_towers_setup_free(s);
+    s = tf_load_data("melee_crowd.yaml");
+    upkeep_same_as_everyone(s, 20, &timed, &listed, &looked);
+    fray_towers_setup_free(s);
+    s = tf_load_example("skirmish.yaml");
+    upkeep_same_as_everyone(s, 20, &timed, &listed, &looked);
+    fray_towers_setup_free(s);
+    s = tf_load_example("ambush.yaml");
+    upkeep_same_as_everyone(s, 20, &timed, &listed, &looked);
+    fray_towers_setup_free(s);
+    cr_log_info("timed conditions held %ld times; the list %ld of %ld",
+                timed, listed, looked);
+    cr_expect_gt(timed, 50, "timed conditions are met (%ld)", timed);
+    cr_expect_lt(listed * 4, looked, "the list holds few (%ld of %ld)",
+                 listed, looked);
+}
+
+/* Seed 000 "Conditions", docs/file-formats.md "gm condition ... for N":
+ * a condition for N activations put on by the GM enters the list and
+ * ends at the end of its holder's Nth activation by it; one until
+ * removed does not enter it. */
+Test(towers_crowd, upkeep_list_takes_the_gms_timed_conditions) {
+    fray_towers_setup *s = tf_load_data("melee_crowd.yaml");
+    fray_towers_fight *f = tf_fight(s, 5);
+    int w2 = -1;
+    for (int c = 0; c < f->st.n; c++)
+        if (strcmp(f->setup->s.c[c].id, "w2") == 0)
+            w2 = c;
+    cr_assert_geq(w2, 0);
+    take(f, "gm condition w2 prone");
+    cr_expect(!(f->st.cond_timed >> w2 & 1u), "Prone until removed: not listed");
+    take(f, "gm condition w2 dazed for 1");
+    cr_assert(f->st.cond_timed >> w2 & 1u, "Dazed for 1 activation: listed");
+    for (int i = 0; i < 400 && holds_timed(&f->st, w2) &&
+                    !fray_towers_fight_over(f); i++)
+        cr_assert_eq(fray_towers_fight_step(f), FRAY_OK);
+    cr_expect(!holds_timed(&f->st, w2), "the Dazed ended");
+    cr_expect(!(f->st.cond_timed >> w2 & 1u), "and w2 left the list");
     fray_towers_fight_free(f);
     fray_towers_setup_free(s);
 }

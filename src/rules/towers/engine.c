@@ -390,7 +390,7 @@ static fray_status walk(ft_run *r, int mover, const fray_pos *path, int n,
                 return rc;
             if (end != -2) {
                 m->pos = end < 0 ? from : path[end];
-                ft_threat_touch(r->st);
+                ft_threat_touch_one(r->st, mover);
                 goto stop;
             }
             if (masked)
@@ -2169,7 +2169,7 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         c->dropped = (uint8_t)(c->dropped | 1u << dw);
         c->dropped_at[dw] = c->pos;
         c->wielded[hand] = -1;
-        ft_threat_touch(st);
+        ft_threat_touch_one(st, a);
         return FRAY_OK;
     }
     case FT_ACT_DROP_PRONE:
@@ -2182,7 +2182,7 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
             c->wielded[1] = -1;
         if (cmd->draw_also)
             c->wielded[1] = (int8_t)(cmd->draw_also - 1);
-        ft_threat_touch(st);
+        ft_threat_touch_one(st, a);
         return FRAY_OK;
     }
     case FT_ACT_ESCAPE: {
@@ -2284,7 +2284,7 @@ FT_NOINLINE static fray_status do_action(ft_run *r, const ft_command *cmd,
         int hand = c->wielded[0] < 0 ? 0 : 1;
         c->wielded[hand] = (int8_t)dw;
         c->dropped = (uint8_t)(c->dropped & ~(1u << dw));
-        ft_threat_touch(st);
+        ft_threat_touch_one(st, a);
         return FRAY_OK;
     }
     case FT_ACT_USE_SKILL: {

@@ -262,7 +262,7 @@ static fray_status apply_join(ft_run *r, const ft_command *cmd) {
     c->flags &= (uint16_t)~(FT_F_WAITING | FT_F_FLED);
     if (s->has_map)
         c->pos = cmd->dest;
-    ft_threat_touch(st); /* (issue 16: the kept threats) */
+    ft_threat_touch_one(st, a); /* (issue 16: the kept threats) */
     int start;
     if (cmd->gm_phase > 0) {
         start = cmd->gm_phase - 1;
@@ -304,7 +304,7 @@ static fray_status apply_flee(ft_run *r, const ft_command *cmd) {
     c->flags |= FT_F_FLED;
     /* (One waiting to join never comes: its side no longer waits for it.) */
     c->flags &= (uint16_t)~(FT_F_HOLDING | FT_F_WAITING);
-    ft_threat_touch(st); /* (issue 16: the kept threats) */
+    ft_threat_touch_one(st, a); /* (issue 16: the kept threats) */
     ft_clock_place(st, a);
     /* Off the map: a grapple it was in ends. */
     if (c->grappled_by >= 0) {
@@ -328,7 +328,7 @@ static fray_status apply_place(ft_run *r, const ft_command *cmd) {
     fray_pos from = c->pos;
     ft_emit(r, FT_FACT_GM, a, -1, cmd->action, 0, 0, 0);
     c->pos = cmd->dest;
-    ft_threat_touch(st); /* (issue 16: the kept threats) */
+    ft_threat_touch_one(st, a); /* (issue 16: the kept threats) */
     /* The GM's word: no opportunity attacks, no cost (a grapple holds:
      * both are moved by the same blow, or the GM says so apart). */
     ft_emit(r, FT_FACT_MOVE, a, -1, from.x, from.y, cmd->dest.x, cmd->dest.y);

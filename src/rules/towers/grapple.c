@@ -232,7 +232,7 @@ static fray_status push(ft_run *r, int c, int sx, int sy, int n,
             fray_grid_edge(&s->map, fp.at, to.at) == FRAY_EDGE_WALL)
             break;
         st->c[c].pos = to.at;
-        ft_threat_touch(st); /* (issue 16: the kept threats) */
+        ft_threat_touch_one(st, c); /* (issue 16: the kept threats) */
         (*out_spaces)++;
         if (pit) {
             fell = s->opt.pit_depth;
@@ -563,7 +563,7 @@ static fray_status throw_foe(ft_run *r, int a, int v, fray_pos d,
     }
     if (found && (land.x != from.x || land.y != from.y)) {
         st->c[v].pos = land;
-        ft_threat_touch(st); /* (issue 16: the kept threats) */
+        ft_threat_touch_one(st, v); /* (issue 16: the kept threats) */
         moved(r, v, from, fray_grid_count(from, land));
     }
     /* Hit: "both the thrown opponent and the target are knocked prone";

@@ -17,6 +17,7 @@
  */
 #include "towers_int.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -119,7 +120,7 @@ FT_NOINLINE static void status_change(ft_run *r, int c) {
     cs->flags = f;
     /* In the fight or out of it (what the kept threats read). */
     if ((f ^ old) & (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD | FT_F_FLED))
-        ft_threat_touch(r->st);
+        ft_threat_touch_one(r->st, c);
     uint16_t set = (uint16_t)(f & ~old), cleared = (uint16_t)(old & ~f);
     /* Out of the fight, or back in it: off or on the Combat Clock. */
     if ((set | cleared) & (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD))
@@ -291,7 +292,8 @@ static int duration_key(int until, int count) {
 
 /* The conditions the kept threats read (attack.c threat_sig: Stunned and
  * Helpless threaten nobody, the Blinded are out of the melee chains):
- * putting one on or taking it off counts a change (ft_threat_touch). */
+ * putting one on or taking it off counts a change of its holder alone
+ * (ft_threat_touch_one). */
 static inline bool threat_kind(int k) {
     return k == FT_COND_STUNNED || k == FT_COND_HELPLESS || k == FT_COND_BLINDED;
 }
@@ -310,6 +312,8 @@ void ft_cond_add(ft_run *r, int c, ft_condition k, int x, ft_until until,
             count++;
         if (count > 127)
             count = 127;
+        if (c < 32) /* (the upkeep's list: ft_state.cond_timed) */
+            r->st->cond_timed |= 1u << c;
     } else {
         who = -1;
         count = 0;
@@ -341,7 +345,7 @@ void ft_cond_add(ft_run *r, int c, ft_condition k, int x, ft_until until,
     /* A kind not on the list, and room for every kind (the static
      * assertion above): it goes at the end. */
     if (threat_kind((int)k))
-        ft_threat_touch(r->st);
+        ft_threat_touch_one(r->st, c);
     cs->cond[cs->n_cond++] = (ft_cond){.kind = (uint8_t)k,
                                        .ends = (uint8_t)until,
                                        .whose = (int8_t)who,
@@ -358,15 +362,15 @@ void ft_cond_remove(ft_run *r, int c, ft_condition k) {
     ft_cstate *cs = &r->st->c[c];
     int kind = fray__cond_drop(cs->cond, &cs->n_cond, cond_find(cs, k));
     if (kind >= 0 && threat_kind(kind))
-        ft_threat_touch(r->st);
+        ft_threat_touch_one(r->st, c);
     if (kind >= 0)
         ft_emit(r, FT_FACT_CONDITION_OFF, -1, c, kind, 0, 0, 0);
 }
 
-/* ft_cond_activation from combatant `first` on. */
-FT_NOINLINE static void cond_activation_from(ft_run *r, int first, int who,
-                                             bool at_end) {
-    for (int c = first; c < r->st->n; c++) {
+/* ft_cond_activation for combatants `first` to `last` - 1. */
+FT_NOINLINE static void cond_activation_from(ft_run *r, int first, int last,
+                                             int who, bool at_end) {
+    for (int c = first; c < last; c++) {
         ft_cstate *cs = &r->st->c[c];
         /* Speed (issue 16): nothing to end for one without conditions
          * (fray__cond_tick would look at none): skipped, the order of
@@ -386,13 +390,50 @@ FT_NOINLINE static void cond_activation_from(ft_run *r, int first, int who,
         int n = fray__cond_tick(cs->cond, &cs->n_cond, who, at_end, ended);
         for (int i = 0; i < n; i++)
             if (threat_kind(ended[i]))
-                ft_threat_touch(r->st);
+                ft_threat_touch_one(r->st, c);
         for (int i = 0; i < n; i++)
             ft_emit(r, FT_FACT_CONDITION_OFF, -1, c, ended[i], 0, 0, 0);
     }
 }
 
+/* Whether cs holds a condition that ends at the start or end of an
+ * activation (the upkeep's list, ft_state.cond_timed). */
+static inline bool cond_timed(const ft_cstate *cs) {
+    for (int i = 0; i < cs->n_cond && i < FT_MAX_CONDITIONS; i++)
+        if (cs->cond[i].ends == (uint8_t)FT_UNTIL_START_OF ||
+            cs->cond[i].ends == (uint8_t)FT_UNTIL_END_OF)
+            return true;
+    return false;
+}
+
+/* cond_activation_from for the combatants of the list alone (those that
+ * may hold a timed condition: the others have none that ends now), in the
+ * same order; the list loses those found to hold none (issue 16, "This
+ * round: the conditions' upkeep"). */
+static void cond_activation_listed(ft_run *r, int who, bool at_end) {
+    ft_state *st = r->st;
+#ifndef NDEBUG
+    /* Nobody with a timed condition is left off the list. */
+    for (int c = 0; c < st->n; c++)
+        assert(!cond_timed(&st->c[c]) || (st->cond_timed >> c & 1u));
+#endif
+    uint32_t todo = st->cond_timed;
+    if (st->n < 32)
+        todo &= (1u << st->n) - 1u;
+    while (todo) {
+        int c = __builtin_ctz(todo);
+        todo &= todo - 1u;
+        cond_activation_from(r, c, c + 1, who, at_end);
+        if (!cond_timed(&st->c[c]))
+            st->cond_timed &= ~(1u << c);
+    }
+}
+
 void ft_cond_activation(ft_run *r, int who, bool at_end) {
+    if (r->st->n <= 32) {
+        cond_activation_listed(r, who, at_end);
+        return;
+    }
     /* Most activations begin and end with nobody under a condition: only
      * from the first one who has some is there anything to look at. */
     const ft_state *st = r->st;
@@ -400,7 +441,7 @@ void ft_cond_activation(ft_run *r, int who, bool at_end) {
     while (c < st->n && st->c[c].n_cond == 0)
         c++;
     if (c < st->n)
-        cond_activation_from(r, c, who, at_end);
+        cond_activation_from(r, c, st->n, who, at_end);
 }
 
 void ft_cond_mod_one(ft_condition k, ft_flip_purpose purpose, bool melee,

@@ -1112,12 +1112,20 @@ typedef struct ft_state {
     uint64_t threat_gen;
     /* Speed (issue 16, "This round: the crowds' search kept"): the count
      * at the last change not told by whom (ft_threat_touch), and the
-     * combatants whose place changed since, one at a time
-     * (ft_threat_touch_one: the steps of a walk). Kept threats brought up
+     * combatants changed since, one at a time
+     * (ft_threat_touch_one: a walk's steps, and every change of one
+     * combatant: harm.c, grapple.c, gm.c, engine.c). Kept threats brought up
      * to date at a count of at least threat_all_gen look again only at
      * those (attack.c threat_refresh). */
     uint64_t threat_all_gen;
     uint32_t threat_moved;
+    /* Speed (issue 16, the conditions' upkeep): a bit for each combatant
+     * (of the first 32) that may hold a condition ending at the start or
+     * end of an activation (FT_UNTIL_START_OF, FT_UNTIL_END_OF), set by
+     * ft_cond_add and cleared by the upkeep (harm.c ft_cond_activation)
+     * when it finds none left. Never missing a holder: the upkeep looks
+     * only at these, in the order of the combatants. */
+    uint32_t cond_timed;
 } ft_state;
 
 /* ---- Commands, events, facts -------------------------------------------- */
@@ -2853,9 +2861,20 @@ static inline void ft_threat_touch(ft_state *st) {
     st->threat_all_gen = st->threat_gen;
     st->threat_moved = 0;
 }
-/* ft_threat_touch for a change of combatant c alone (its place). */
+/* ft_threat_touch for a change of combatant c alone (its place, weapons
+ * in hand, falling or rising, fleeing or joining, a condition the kept
+ * threats read: all that its signature holds, attack.c threat_sig). The
+ * set of those changed (threat_moved) grows until a change not told by
+ * whom empties it: past FT_THREAT_MOVED_MAX combatants a new one counts
+ * as such a change, so that kept threats brought up to date since read a
+ * few signatures, not everyone who moved since the fight began (8: the
+ * fewest instructions in the bench's 16v16 of 4, 8 and 12; "This round:
+ * the conditions' upkeep" in docs/architecture.md). */
+#define FT_THREAT_MOVED_MAX 8
 static inline void ft_threat_touch_one(ft_state *st, int c) {
-    if (c < 0 || c >= 32 || st->threat_gen + 1 == 0) {
+    if (c < 0 || c >= 32 || st->threat_gen + 1 == 0 ||
+        (!(st->threat_moved >> c & 1u) &&
+         __builtin_popcount(st->threat_moved) >= FT_THREAT_MOVED_MAX)) {
         ft_threat_touch(st);
         return;
     }
