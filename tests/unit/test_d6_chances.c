@@ -551,6 +551,47 @@ Test(d6_chances, squeeze_matches_play_003_11) {
     play(&s, knight_holds, "squeeze", 1, NULL, 20000);
 }
 
+static void knight_pins(d6_state *st) {
+    st->c[1].held_by = 1;
+    st->c[1].hold_kind = D6_GRAB_ARM_PIN;
+}
+
+/* 003:18: an arm pin's damage option, the Strength Damage against the
+ * resistance with no roll to hit: played, in both health systems. */
+Test(d6_chances, pin_damage_matches_play_003_18) {
+    d6_setup s;
+    d6_fx_duel(&s);
+    s.c[1].x = 2;
+    play(&s, knight_pins, "pin damage", 1, NULL, 20000);
+    s.o.health = D6_HEALTH_BODY_POINTS;
+    play(&s, knight_pins, "pin damage", 1, NULL, 20000);
+}
+
+/* issue 19: `odds ID` lists the arm pin's options (003:18-24), the
+ * resisted forms while the one pinned can still move its turn up. */
+Test(d6_chances, ranked_arm_pin_003_18_24) {
+    d6_setup s;
+    fray_setup fs;
+    fray_fight *f = duel_near(&s, &fs);
+    knight_pins(d6_fx_st(f));
+    fray_chances_list L;
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(fray_chances_all(f, 0, NULL, &L, &diag), FRAY_OK, "%s", diag.message);
+    const char *want[] = {"pin break", "pin submit", "pin damage", "pin break resisted",
+                          "pin submit resisted"};
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        int i = 0;
+        while (i < L.n && strcmp(L.items[i].command, want[k]) != 0)
+            i++;
+        cr_assert(i < L.n, "%s not listed", want[k]);
+        if (k == 2)
+            cr_assert_float_eq(L.items[i].p_success, 1, 1e-12, "no roll to hit (003:18)");
+    }
+    fray_chances_list_free(&L);
+    fray_fight_free(f);
+}
+
 /* 003:65 (D7.14) and 003:63: escape (Physique or lifting 3D+1 against
  * the brigand's 3D, more frees it; a tie to the holder, or with
  * escape-tie: escapee to the escapee), breaking free (Physique 3D+1) and

@@ -1072,9 +1072,15 @@ fray_status d6_chances(const d6_setup *s, const d6_state *st, int who,
             *n = 1;
         return rc;
     }
-    /* What frees it, or the squeeze of the one it holds (grabs.c). */
-    static const char *const own[] = {"escape", "break-free", "slip-free", "squeeze"};
-    for (int k = 0; k < 4 && *n < max; k++) {
+    /* What frees it, or the squeeze of the one it holds (grabs.c), or the
+     * arm pin's options (holds.c, 003:18-24): the resisted forms are
+     * listed where the rules allow them now (the one pinned can still
+     * move its turn up), since the one pinned, not the holder, chooses to
+     * resist and a GM compares both. */
+    static const char *const own[] = {"escape",      "break-free",         "slip-free",
+                                      "squeeze",     "pin break",          "pin submit",
+                                      "pin damage",  "pin break resisted", "pin submit resisted"};
+    for (int k = 0; k < (int)(sizeof own / sizeof own[0]) && *n < max; k++) {
         fray_status rc = list_one(s, st, who, own[k], out, n, diag);
         if (rc != FRAY_OK)
             return rc;
@@ -1125,10 +1131,37 @@ static void set_outcome(fray_chances *out, int k, const char *name, const mpq_t 
 static fray_status count_hold(const d6_setup *s, const d6_state *st, const d6_event *cmd,
                               bool interrupt, fray_chances *out, fray_diag *diag) {
     int a = cmd->actor;
+    char m0[200];
     if (cmd->kind == D6_EV_SLAM)
         return hold_refuse(diag, "a slam or throw (003:15-16)");
-    if (cmd->kind == D6_EV_PIN && cmd->pin_op == D6_PIN_DAMAGE)
-        return hold_refuse(diag, "an arm pin's damage option (003:18)");
+    if (cmd->kind == D6_EV_PIN && cmd->pin_op == D6_PIN_DAMAGE) {
+        /* 003:18: the Strength Damage against the resistance, no roll to
+         * hit and no modifiers: rolled as a hold's squeeze is (holds.c's
+         * strength_harm, grabs.c's squeeze), so counted the same way */
+        int pt = d6_holding(st, a);
+        if (pt < 0)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s holds nobody", s->c[a].name);
+        d6_event sq;
+        memset(&sq, 0, sizeof sq);
+        sq.kind = D6_EV_SQUEEZE;
+        sq.actor = cmd->actor;
+        sq.target = (int8_t)pt;
+        sq.weapon = -1;
+        sq.option = D6_OPT_NONE;
+        out->target = pt;
+        out->modifiers[0] = '\0';
+        fray_status prc = count_attack(s, st, &sq, false, out, diag);
+        if (prc != FRAY_OK)
+            return prc;
+        if (snprintf(out->title, sizeof out->title, "Strength Damage to %s (arm pin)",
+                     s->c[pt].name) >= (int)sizeof out->title)
+            out->title[sizeof out->title - 1] = '\0';
+        out->modifiers[0] = '\0';
+        snprintf(m0, sizeof m0, "%s's Strength Damage only, no roll to hit (003:18)",
+                 s->c[a].name);
+        add_text(out->modifiers, sizeof out->modifiers, m0);
+        return FRAY_OK;
+    }
     int t = cmd->kind == D6_EV_PIN ? d6_holding(st, a) : cmd->target;
     if (t < 0)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s holds nobody", s->c[a].name);
