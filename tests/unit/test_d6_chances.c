@@ -567,6 +567,35 @@ Test(d6_chances, pin_damage_matches_play_003_18) {
     play(&s, knight_pins, "pin damage", 1, NULL, 20000);
 }
 
+static bool brigand_prone(const d6_state *st) { return st->c[1].posture == D6_POSTURE_PRONE; }
+
+/* 003:15-16: a slam or throw: lifting against 15, throwing against 10,
+ * each at -1D for the two actions (`fray odds d6` of each, multiplied);
+ * a landed throw the object's Toughness (no Wild Die) plus the Strength
+ * Damage. Exact, and played into the ground and a wall, in both health
+ * systems. */
+Test(d6_chances, slam_matches_play_003_15_16) {
+    d6_setup s;
+    d6_fx_duel(&s);
+    s.c[1].x = 2;
+    fray_setup fs = d6_fx_setup(&s);
+    fray_fight *f = d6_fx_start(&fs, first_dice, first_n(&s));
+    knight_holds(d6_fx_st(f));
+    fray_chances c;
+    chances_of(f, 0, "slam into wall", &c);
+    d6_code one = {-1, 0};
+    double want = exact_hit(d6_code_add(d6_skill_code(&s, 0, D6_SK_LIFTING), one), 15) *
+                  exact_hit(d6_code_add(d6_skill_code(&s, 0, D6_SK_THROWING), one), 10);
+    cr_assert_float_eq(c.p_success, want, 1e-12, "%.12f against %.12f", c.p_success, want);
+    cr_assert_float_eq(c.outcomes[0].share, 1 - want, 1e-12);
+    cr_assert_str_eq(c.outcomes[0].name, "not lifted or missed");
+    fray_fight_free(f);
+    play(&s, knight_holds, "slam into wall", 1, brigand_prone, 20000);
+    play(&s, knight_holds, "slam into ground", 1, brigand_prone, 20000);
+    s.o.health = D6_HEALTH_BODY_POINTS;
+    play(&s, knight_holds, "slam into wall", 1, brigand_prone, 20000);
+}
+
 /* issue 19: `odds ID` lists the arm pin's options (003:18-24), the
  * resisted forms while the one pinned can still move its turn up. */
 Test(d6_chances, ranked_arm_pin_003_18_24) {
