@@ -218,9 +218,14 @@ Test(d6_chances, ranked_every_attack) {
     for (int i = 2; i < 5; i++)
         st->c[i].x = 1, st->c[i].y = 0; /* all three in reach */
     cr_assert_eq(fray_chances_all(f, 0, NULL, &L, &diag), FRAY_OK, "%s", diag.message);
-    /* 16 forms on each of the three (issue 19): no lunge in reach, no
-     * knockdown or push with a club not given `blunt` (003:8) */
-    cr_assert_eq(L.n, 48, "%d", L.n);
+    /* 17 forms on each of the three (issue 19): no lunge in reach, no
+     * knockdown or push with a club not given `blunt` (003:8); the disarm
+     * of each one's club (003:61, ruling 64): 51, under the list's cap */
+    cr_assert_eq(L.n, 51, "%d", L.n);
+    int disarms = 0;
+    for (int k = 0; k < L.n; k++)
+        disarms += strstr(L.items[k].command, " disarm called large") != NULL;
+    cr_assert_eq(disarms, 3);
     for (int k = 1; k < L.n; k++)
         cr_assert(L.items[k - 1].p_drop >= L.items[k].p_drop - 1e-15);
     fray_chances_list_free(&L);
@@ -608,7 +613,7 @@ Test(d6_chances, ranked_arm_pin_003_18_24) {
     memset(&diag, 0, sizeof diag);
     cr_assert_eq(fray_chances_all(f, 0, NULL, &L, &diag), FRAY_OK, "%s", diag.message);
     const char *want[] = {"pin break", "pin submit", "pin damage", "pin break resisted",
-                          "pin submit resisted"};
+                          "pin submit resisted", "slam into ground"};
     for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
         int i = 0;
         while (i < L.n && strcmp(L.items[i].command, want[k]) != 0)

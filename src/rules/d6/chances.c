@@ -1050,7 +1050,8 @@ done:
 static const char *const forms[] = {
     "", " actions 2", " defend", " both", " all-out", " sweep", " lunge",
     " knockout at head", " at head", " at heart", " at chest", " at arm", " at leg",
-    " at hand", " knockdown", " push", " grab", " grab choke", " grab flip", " tackle"};
+    " at hand", " knockdown", " push", " grab", " grab choke", " grab flip", " tackle",
+    " disarm called large"}; /* a disarm: the hilt or haft, 10 to 50 cm (ruling 64) */
 enum { FORMS = (int)(sizeof forms / sizeof forms[0]) };
 
 /* Lists the chances of `c` at out[*n] when the rules allow it now and
@@ -1088,10 +1089,12 @@ fray_status d6_chances(const d6_setup *s, const d6_state *st, int who,
      * arm pin's options (holds.c, 003:18-24): the resisted forms are
      * listed where the rules allow them now (the one pinned can still
      * move its turn up), since the one pinned, not the holder, chooses to
-     * resist and a GM compares both. */
+     * resist and a GM compares both. The slam into the ground only: a
+     * wall or a sturdier object is the scene's, called by the GM. */
     static const char *const own[] = {"escape",      "break-free",         "slip-free",
                                       "squeeze",     "pin break",          "pin submit",
-                                      "pin damage",  "pin break resisted", "pin submit resisted"};
+                                      "pin damage",  "pin break resisted", "pin submit resisted",
+                                      "slam into ground"};
     for (int k = 0; k < (int)(sizeof own / sizeof own[0]) && *n < max; k++) {
         fray_status rc = list_one(s, st, who, own[k], out, n, diag);
         if (rc != FRAY_OK)
