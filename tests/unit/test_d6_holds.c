@@ -637,7 +637,9 @@ Test(d6_holds, chances_of_a_disarm_exact_003_61) {
                        hit * (1 - keep));
     cr_assert_eq(c.n_outcomes, 3);
     cr_assert_float_eq(c.outcomes[0].share, 1 - hit, 1e-9);
-    cr_assert_float_eq(c.outcomes[1].share, hit * keep, 1e-9);
+    cr_assert_str_eq(c.outcomes[0].name, "misses");
+    cr_assert_str_eq(c.outcomes[1].name, "item dropped");
+    cr_assert_float_eq(c.outcomes[2].share, hit * keep, 1e-9);
     cr_assert_eq(c.p_drop, -1);
     d6_fx_ok(f, "knight wait", NULL, 0);
     d6_fx_ok(f, "brigand wait", NULL, 0);

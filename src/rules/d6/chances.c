@@ -1399,13 +1399,15 @@ static fray_status count_hold(const d6_setup *s, const d6_state *st, const d6_ev
     } else {
         mpq_set_ui(o, 1, 1);
         mpq_sub(o, o, p);
-        set_outcome(out, 0, "miss", o, &cut);
+        /* "misses" first, the success next: the table names the first
+         * outcome that is not a failure (src/cli/table_odds.c) */
+        set_outcome(out, 0, "misses", o, &cut);
         if (grip)
             q_of(keep, &rg);
         mpq_mul(keep, keep, p); /* hit and kept */
-        set_outcome(out, 1, "hit, item kept", keep, &cut);
+        set_outcome(out, 2, "hit, item kept", keep, &cut);
         mpq_sub(o, p, keep); /* hit and dropped */
-        set_outcome(out, 2, "item dropped", o, &cut);
+        set_outcome(out, 1, "item dropped", o, &cut);
         out->n_outcomes = 3;
         out->p_success = mpq_get_d(o);
         out->n_tracks = 1; /* a disarm does no Body damage (D7.19) */
