@@ -31,10 +31,11 @@ jq -e '.view.rules == "d6" and .view.time_unit == "round" and .view.turn == 0
 call "$GM" GET "/api/fights/$F/odds?who=brand" >/dev/null
 expect_status "the GM asks Brand's odds" 200
 cp "$TMP/body" "$TMP/odds"
-# 16 options on Osric (issue 19): 3 plain forms, all-out, sweep, knockout,
-# six hit locations, grab, choke, flip and tackle (no lunge in reach, no
-# knockdown or push with a sword)
-jq -e '.who == "brand" and (.actions | length) == 16
+# 17 options on Osric (issue 19): 3 plain forms, all-out, sweep, knockout,
+# six hit locations, grab, choke, flip, tackle and the disarm of the sword
+# (no lunge in reach, no knockdown or push with a sword)
+jq -e '.who == "brand" and (.actions | length) == 17
+       and (.actions | map(.command) | index("attack osric disarm called large"))
        and (.actions | map(.command) | index("attack osric"))
        and (.actions[] | select(.command == "attack osric")
             | .outcomes[0].exact == "653/7776"

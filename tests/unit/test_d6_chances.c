@@ -218,9 +218,14 @@ Test(d6_chances, ranked_every_attack) {
     for (int i = 2; i < 5; i++)
         st->c[i].x = 1, st->c[i].y = 0; /* all three in reach */
     cr_assert_eq(fray_chances_all(f, 0, NULL, &L, &diag), FRAY_OK, "%s", diag.message);
-    /* 16 forms on each of the three (issue 19): no lunge in reach, no
-     * knockdown or push with a club not given `blunt` (003:8) */
-    cr_assert_eq(L.n, 48, "%d", L.n);
+    /* 17 forms on each of the three (issue 19): no lunge in reach, no
+     * knockdown or push with a club not given `blunt` (003:8); the disarm
+     * of each one's club (003:61, ruling 64): 51, under the list's cap */
+    cr_assert_eq(L.n, 51, "%d", L.n);
+    int disarms = 0;
+    for (int k = 0; k < L.n; k++)
+        disarms += strstr(L.items[k].command, " disarm called large") != NULL;
+    cr_assert_eq(disarms, 3);
     for (int k = 1; k < L.n; k++)
         cr_assert(L.items[k - 1].p_drop >= L.items[k].p_drop - 1e-15);
     fray_chances_list_free(&L);
@@ -549,6 +554,76 @@ Test(d6_chances, squeeze_matches_play_003_11) {
     d6_fx_duel(&s);
     s.c[1].x = 2;
     play(&s, knight_holds, "squeeze", 1, NULL, 20000);
+}
+
+static void knight_pins(d6_state *st) {
+    st->c[1].held_by = 1;
+    st->c[1].hold_kind = D6_GRAB_ARM_PIN;
+}
+
+/* 003:18: an arm pin's damage option, the Strength Damage against the
+ * resistance with no roll to hit: played, in both health systems. */
+Test(d6_chances, pin_damage_matches_play_003_18) {
+    d6_setup s;
+    d6_fx_duel(&s);
+    s.c[1].x = 2;
+    play(&s, knight_pins, "pin damage", 1, NULL, 20000);
+    s.o.health = D6_HEALTH_BODY_POINTS;
+    play(&s, knight_pins, "pin damage", 1, NULL, 20000);
+}
+
+static bool brigand_prone(const d6_state *st) { return st->c[1].posture == D6_POSTURE_PRONE; }
+
+/* 003:15-16: a slam or throw: lifting against 15, throwing against 10,
+ * each at -1D for the two actions (`fray odds d6` of each, multiplied);
+ * a landed throw the object's Toughness (no Wild Die) plus the Strength
+ * Damage. Exact, and played into the ground and a wall, in both health
+ * systems. */
+Test(d6_chances, slam_matches_play_003_15_16) {
+    d6_setup s;
+    d6_fx_duel(&s);
+    s.c[1].x = 2;
+    fray_setup fs = d6_fx_setup(&s);
+    fray_fight *f = d6_fx_start(&fs, first_dice, first_n(&s));
+    knight_holds(d6_fx_st(f));
+    fray_chances c;
+    chances_of(f, 0, "slam into wall", &c);
+    d6_code one = {-1, 0};
+    double want = exact_hit(d6_code_add(d6_skill_code(&s, 0, D6_SK_LIFTING), one), 15) *
+                  exact_hit(d6_code_add(d6_skill_code(&s, 0, D6_SK_THROWING), one), 10);
+    cr_assert_float_eq(c.p_success, want, 1e-12, "%.12f against %.12f", c.p_success, want);
+    cr_assert_float_eq(c.outcomes[0].share, 1 - want, 1e-12);
+    cr_assert_str_eq(c.outcomes[0].name, "not lifted or missed");
+    fray_fight_free(f);
+    play(&s, knight_holds, "slam into wall", 1, brigand_prone, 20000);
+    play(&s, knight_holds, "slam into ground", 1, brigand_prone, 20000);
+    s.o.health = D6_HEALTH_BODY_POINTS;
+    play(&s, knight_holds, "slam into wall", 1, brigand_prone, 20000);
+}
+
+/* issue 19: `odds ID` lists the arm pin's options (003:18-24), the
+ * resisted forms while the one pinned can still move its turn up. */
+Test(d6_chances, ranked_arm_pin_003_18_24) {
+    d6_setup s;
+    fray_setup fs;
+    fray_fight *f = duel_near(&s, &fs);
+    knight_pins(d6_fx_st(f));
+    fray_chances_list L;
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(fray_chances_all(f, 0, NULL, &L, &diag), FRAY_OK, "%s", diag.message);
+    const char *want[] = {"pin break", "pin submit", "pin damage", "pin break resisted",
+                          "pin submit resisted", "slam into ground"};
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        int i = 0;
+        while (i < L.n && strcmp(L.items[i].command, want[k]) != 0)
+            i++;
+        cr_assert(i < L.n, "%s not listed", want[k]);
+        if (k == 2)
+            cr_assert_float_eq(L.items[i].p_success, 1, 1e-12, "no roll to hit (003:18)");
+    }
+    fray_chances_list_free(&L);
+    fray_fight_free(f);
 }
 
 /* 003:65 (D7.14) and 003:63: escape (Physique or lifting 3D+1 against

@@ -608,11 +608,13 @@ Test(d6_holds, chances_of_the_arm_pin_exact_003_21_23) {
     cr_assert_str_eq(c.outcomes[1].name, "escapes");
     fray_diag diag;
     memset(&diag, 0, sizeof diag);
-    cr_assert_eq(fray_action_chances(f, 0, "pin damage", &c, &diag), FRAY_ERR_INVALID);
-    has(diag.message, "not counted yet");
+    /* 003:18: counted now, the Strength Damage with no roll to hit */
+    chances_of(f, 0, "pin damage", &c);
+    cr_assert_float_eq(c.p_success, 1, 1e-12, "no roll to hit (003:18)");
+    has(c.title, "Strength Damage to Brigand (arm pin)");
     memset(&diag, 0, sizeof diag);
-    cr_assert_eq(fray_action_chances(f, 0, "slam", &c, &diag), FRAY_ERR_INVALID);
-    has(diag.message, "a slam or throw (003:15-16) are not counted yet");
+    chances_of(f, 0, "slam", &c); /* 003:15-16: counted now */
+    has(c.title, "Slam or throw Brigand into the ground");
     fray_fight_free(f);
 }
 
@@ -635,7 +637,9 @@ Test(d6_holds, chances_of_a_disarm_exact_003_61) {
                        hit * (1 - keep));
     cr_assert_eq(c.n_outcomes, 3);
     cr_assert_float_eq(c.outcomes[0].share, 1 - hit, 1e-9);
-    cr_assert_float_eq(c.outcomes[1].share, hit * keep, 1e-9);
+    cr_assert_str_eq(c.outcomes[0].name, "misses");
+    cr_assert_str_eq(c.outcomes[1].name, "item dropped");
+    cr_assert_float_eq(c.outcomes[2].share, hit * keep, 1e-9);
     cr_assert_eq(c.p_drop, -1);
     d6_fx_ok(f, "knight wait", NULL, 0);
     d6_fx_ok(f, "brigand wait", NULL, 0);

@@ -258,6 +258,7 @@ typedef struct ch_damage {
     int minus_dice;
     d6_code resistance;
     int resistance_flat;
+    d6_code extra; /* dice added without the Wild Die (a slam's object) */
 } ch_damage;
 
 /* The excess of damage over resistance into A: its band on the Wound
@@ -270,6 +271,8 @@ static fray_status excess_odds(const d6_setup *s, const ch_damage *D, int rows,
     fray_status rc = d6_dist_const(D->flat - D->resistance_flat, NULL, &x);
     if (rc == FRAY_OK)
         rc = dist_add(&x, D->damage, D->damage_wild, rule, 1);
+    if (rc == FRAY_OK && (D->extra.dice > 0 || D->extra.pips != 0))
+        rc = dist_add(&x, D->extra, false, rule, 1);
     if (rc == FRAY_OK && D->minus_dice > 0)
         rc = dist_add(&x, (d6_code){D->minus_dice, 0}, s->o.modifier_wild, rule, -1);
     if (rc == FRAY_OK)
@@ -346,9 +349,12 @@ static const char *const cover_words[] = {"", "quarter", "half", "three-quarter"
 
 /* An attack (a blow, an option, a grab or tackle) or a squeeze, counted
  * over the target's state. */
+/* slam (NULL: none): a slam or throw counted as a squeeze that lands
+ * with this chance and adds the object's Toughness (003:15-16). */
 static fray_status count_attack(const d6_setup *s, const d6_state *st,
                                 const d6_event *cmd, bool interrupt,
-                                fray_chances *out, fray_diag *diag) {
+                                fray_chances *out, fray_diag *diag, const mpq_t *slam,
+                                d6_code object) {
     int a = cmd->actor, t = cmd->target;
     bool squeeze = cmd->kind == D6_EV_SQUEEZE;
     int g = squeeze ? D6_GRAB_NONE : cmd->grab;
@@ -392,11 +398,17 @@ static fray_status count_attack(const d6_setup *s, const d6_state *st,
         A.n = 1;
         A.to_hit = false;
         mpq_set_ui(A.hit[0], 1, 1);
+        if (slam) {
+            mpq_set(A.hit[0], *slam);
+            D0->extra = object;
+        }
         D0->damage = d6_strength_damage(d6_skill_code(s, a, D6_SK_LIFTING));
         D0->damage_wild = true;
-        snprintf(m, sizeof m, "%s's Strength Damage only, no modifiers (003:10-11)",
-                 s->c[a].name);
-        add_text(out->modifiers, sizeof out->modifiers, m);
+        if (!slam) {
+            snprintf(m, sizeof m, "%s's Strength Damage only, no modifiers (003:10-11)",
+                     s->c[a].name);
+            add_text(out->modifiers, sizeof out->modifiers, m);
+        }
     } else {
         A.to_hit = true;
         int wound_pen = d6_wound_penalty(s, st, a);
@@ -1023,7 +1035,7 @@ static fray_status one(const d6_setup *s, const d6_state *st, int who,
                  cmd->full ? (cmd->parry ? ", and parry" : ", and dodge") : "") >=
         (int)sizeof out->title)
         out->title[sizeof out->title - 1] = '\0';
-    rc = count_attack(s, st, cmd, interrupt, out, diag);
+    rc = count_attack(s, st, cmd, interrupt, out, diag, NULL, (d6_code){0, 0});
 done:
     free(cmd);
     free(now);
@@ -1038,7 +1050,8 @@ done:
 static const char *const forms[] = {
     "", " actions 2", " defend", " both", " all-out", " sweep", " lunge",
     " knockout at head", " at head", " at heart", " at chest", " at arm", " at leg",
-    " at hand", " knockdown", " push", " grab", " grab choke", " grab flip", " tackle"};
+    " at hand", " knockdown", " push", " grab", " grab choke", " grab flip", " tackle",
+    " disarm called large"}; /* a disarm: the hilt or haft, 10 to 50 cm (ruling 64) */
 enum { FORMS = (int)(sizeof forms / sizeof forms[0]) };
 
 /* Lists the chances of `c` at out[*n] when the rules allow it now and
@@ -1072,9 +1085,17 @@ fray_status d6_chances(const d6_setup *s, const d6_state *st, int who,
             *n = 1;
         return rc;
     }
-    /* What frees it, or the squeeze of the one it holds (grabs.c). */
-    static const char *const own[] = {"escape", "break-free", "slip-free", "squeeze"};
-    for (int k = 0; k < 4 && *n < max; k++) {
+    /* What frees it, or the squeeze of the one it holds (grabs.c), or the
+     * arm pin's options (holds.c, 003:18-24): the resisted forms are
+     * listed where the rules allow them now (the one pinned can still
+     * move its turn up), since the one pinned, not the holder, chooses to
+     * resist and a GM compares both. The slam into the ground only: a
+     * wall or a sturdier object is the scene's, called by the GM. */
+    static const char *const own[] = {"escape",      "break-free",         "slip-free",
+                                      "squeeze",     "pin break",          "pin submit",
+                                      "pin damage",  "pin break resisted", "pin submit resisted",
+                                      "slam into ground"};
+    for (int k = 0; k < (int)(sizeof own / sizeof own[0]) && *n < max; k++) {
         fray_status rc = list_one(s, st, who, own[k], out, n, diag);
         if (rc != FRAY_OK)
             return rc;
@@ -1122,13 +1143,118 @@ static void set_outcome(fray_chances *out, int k, const char *name, const mpq_t 
     out->outcomes[k].share = mpq_get_d(p);
 }
 
+/* 003:15-16 (holds.c's slam_apply): the lifting roll against 15, then
+ * the throwing roll against 10, each at -1D for the two actions (and the
+ * wounds, a hurt arm); a throw that lands does the object's Toughness (no
+ * Wild Die) plus the Strength Damage against the resistance. */
+static fray_status count_slam(const d6_setup *s, const d6_state *st, const d6_event *cmd,
+                              bool interrupt, fray_chances *out, fray_diag *diag) {
+    int a = cmd->actor, t = d6_holding(st, a);
+    if (t < 0)
+        return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s holds nobody", s->c[a].name);
+    int pen = d6_wound_penalty(s, st, a) + (interrupt ? 1 : 0) -
+              d6_surprise_bonus(s, st, a, interrupt) + 1;
+    d6_success_query q;
+    fray_bigratio rl, rt;
+    memset(&rl, 0, sizeof rl);
+    memset(&rt, 0, sizeof rt);
+    memset(&q, 0, sizeof q);
+    q.wild_one = (d6_wild_one)s->o.wild_one;
+    q.skill = d6_code_add(d6_skill_code(s, a, D6_SK_LIFTING), (d6_code){-pen, 0});
+    q.skill.pips -= d6_part_penalty(st, a, D6_SK_LIFTING);
+    q.difficulty = 15;
+    fray_status rc = d6_odds_check(&q, NULL, &rl);
+    q.skill = d6_code_add(d6_skill_code(s, a, D6_SK_THROWING), (d6_code){-pen, 0});
+    q.skill.pips -= d6_part_penalty(st, a, D6_SK_THROWING);
+    q.difficulty = 10;
+    if (rc == FRAY_OK)
+        rc = d6_odds_check(&q, NULL, &rt);
+    if (rc != FRAY_OK) {
+        fray_bigratio_free(&rl);
+        fray_bigratio_free(&rt);
+        return big(rc, diag);
+    }
+    mpq_t pl, pt, hit;
+    mpq_inits(pl, pt, hit, NULL);
+    q_of(pl, &rl);
+    q_of(pt, &rt);
+    fray_bigratio_free(&rl);
+    fray_bigratio_free(&rt);
+    mpq_mul(hit, pl, pt);
+    d6_event sq;
+    memset(&sq, 0, sizeof sq);
+    sq.kind = D6_EV_SQUEEZE;
+    sq.actor = cmd->actor;
+    sq.target = (int8_t)t;
+    sq.weapon = -1;
+    sq.option = D6_OPT_NONE;
+    out->target = t;
+    out->modifiers[0] = '\0';
+    const mpq_t *hp = (const mpq_t *)&hit;
+    rc = count_attack(s, st, &sq, false, out, diag, hp, d6_slam_toughness(cmd->slam_into));
+    if (rc == FRAY_OK) {
+        /* the outcomes hold four rows (fray/chances.h): the miss is not
+         * lifted or lifted and missed; the lift's own chance in words */
+        snprintf(out->outcomes[0].name, sizeof out->outcomes[0].name, "not lifted or missed");
+        for (int k = 1; k < out->n_outcomes; k++) {
+            char *nm = out->outcomes[k].name;
+            if (strncmp(nm, ", ", 2) == 0 || strncmp(nm, " and ", 5) == 0)
+                memmove(nm, nm + (nm[1] == ' ' ? 2 : 5), strlen(nm) + 1);
+        }
+        char mm[120];
+        snprintf(mm, sizeof mm, "lifted %.4g%% of the time (003:15)", 100 * mpq_get_d(pl));
+        add_text(out->modifiers, sizeof out->modifiers, mm);
+        if (snprintf(out->title, sizeof out->title, "%s %s into the %s",
+                     "Slam or throw", s->c[t].name,
+                     d6_slam_word(cmd->slam_into)) >= (int)sizeof out->title)
+            out->title[sizeof out->title - 1] = '\0';
+        char m[200];
+        snprintf(m, sizeof m, "lifting against 15, then throwing against 10, each -1D for the "
+                              "two actions (003:15-16)");
+        add_text(out->modifiers, sizeof out->modifiers, m);
+        snprintf(m, sizeof m, "a landed throw: the %s's %dD (no Wild Die) + %s's Strength Damage",
+                 d6_slam_word(cmd->slam_into), d6_slam_toughness(cmd->slam_into).dice,
+                 s->c[a].name);
+        add_text(out->modifiers, sizeof out->modifiers, m);
+    }
+    mpq_clears(pl, pt, hit, NULL);
+    return rc;
+}
+
 static fray_status count_hold(const d6_setup *s, const d6_state *st, const d6_event *cmd,
                               bool interrupt, fray_chances *out, fray_diag *diag) {
     int a = cmd->actor;
+    char m0[200];
     if (cmd->kind == D6_EV_SLAM)
-        return hold_refuse(diag, "a slam or throw (003:15-16)");
-    if (cmd->kind == D6_EV_PIN && cmd->pin_op == D6_PIN_DAMAGE)
-        return hold_refuse(diag, "an arm pin's damage option (003:18)");
+        return count_slam(s, st, cmd, interrupt, out, diag);
+    if (cmd->kind == D6_EV_PIN && cmd->pin_op == D6_PIN_DAMAGE) {
+        /* 003:18: the Strength Damage against the resistance, no roll to
+         * hit and no modifiers: rolled as a hold's squeeze is (holds.c's
+         * strength_harm, grabs.c's squeeze), so counted the same way */
+        int pt = d6_holding(st, a);
+        if (pt < 0)
+            return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s holds nobody", s->c[a].name);
+        d6_event sq;
+        memset(&sq, 0, sizeof sq);
+        sq.kind = D6_EV_SQUEEZE;
+        sq.actor = cmd->actor;
+        sq.target = (int8_t)pt;
+        sq.weapon = -1;
+        sq.option = D6_OPT_NONE;
+        out->target = pt;
+        out->modifiers[0] = '\0';
+        fray_status prc = count_attack(s, st, &sq, false, out, diag, NULL, (d6_code){0, 0});
+        if (prc != FRAY_OK)
+            return prc;
+        if (snprintf(out->title, sizeof out->title, "Strength Damage to %s (arm pin)",
+                     s->c[pt].name) >= (int)sizeof out->title)
+            out->title[sizeof out->title - 1] = '\0';
+        out->modifiers[0] = '\0';
+        snprintf(m0, sizeof m0, "%s's Strength Damage only, no roll to hit (003:18)",
+                 s->c[a].name);
+        add_text(out->modifiers, sizeof out->modifiers, m0);
+        return FRAY_OK;
+    }
     int t = cmd->kind == D6_EV_PIN ? d6_holding(st, a) : cmd->target;
     if (t < 0)
         return fray__diag_set(diag, FRAY_ERR_INVALID, 0, "%s holds nobody", s->c[a].name);
@@ -1273,13 +1399,15 @@ static fray_status count_hold(const d6_setup *s, const d6_state *st, const d6_ev
     } else {
         mpq_set_ui(o, 1, 1);
         mpq_sub(o, o, p);
-        set_outcome(out, 0, "miss", o, &cut);
+        /* "misses" first, the success next: the table names the first
+         * outcome that is not a failure (src/cli/table_odds.c) */
+        set_outcome(out, 0, "misses", o, &cut);
         if (grip)
             q_of(keep, &rg);
         mpq_mul(keep, keep, p); /* hit and kept */
-        set_outcome(out, 1, "hit, item kept", keep, &cut);
+        set_outcome(out, 2, "hit, item kept", keep, &cut);
         mpq_sub(o, p, keep); /* hit and dropped */
-        set_outcome(out, 2, "item dropped", o, &cut);
+        set_outcome(out, 1, "item dropped", o, &cut);
         out->n_outcomes = 3;
         out->p_success = mpq_get_d(o);
         out->n_tracks = 1; /* a disarm does no Body damage (D7.19) */
