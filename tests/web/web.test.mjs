@@ -550,13 +550,19 @@ test('6f. a D6 fight: the round and the initiative order show, an attack by clic
   await page.waitForSelector('#actions button.act[data-word="attack"]');
   await page.waitForSelector('section.odds:not([hidden])');
   const panel = await page.textContent('section.odds');
+  // An attack says its outcomes, not "succeeds" (D6's odds give an
+  // attack a p_success, the chance not to miss: the page leaves it out);
+  // what deals no damage (a disarm) says how often it succeeds first.
+  const harmless = (a) => typeof a.p_success === 'number' &&
+    !(a.damage && typeof a.damage.p_drop === 'number' && a.damage.p_drop >= 0);
   for (const a of odds.actions) {
-    const line = `${a.title || a.command}: ${a.outcomes.map((x) => `${x.name} ${pctOf(x.p)}`).join(', ')}`;
+    const outs = a.outcomes.map((x) => `${x.name} ${pctOf(x.p)}`).join(', ');
+    const line = `${a.title || a.command}: ${harmless(a) ? `${pctOf(a.p_success)} succeeds (${outs})` : outs}`;
     assert.ok(panel.includes(line), `the panel says ${line}: ${panel}`);
   }
-  // An attack says its outcomes, not "succeeds" (D6's odds give an
-  // attack a p_success, the chance not to miss: the page leaves it out).
-  assert.ok(!panel.includes('succeeds'), `no attack "succeeds": ${panel}`);
+  const succeeds = (panel.match(/succeeds/g) || []).length;
+  assert.equal(succeeds, odds.actions.filter(harmless).length, `"succeeds" only beside what deals no damage: ${panel}`);
+  assert.ok(odds.actions.some((a) => !harmless(a) && typeof a.p_success === 'number'), 'attacks carry a chance to hit the page leaves out');
   const outcomes = attack.outcomes.map((x) => `${x.name} ${pctOf(x.p)}`).join(', ');
   assert.match(outcomes, /^miss \d+%, hit, no harm \d+%, hit and hurt \d+%, out of the fight \d+%$/);
   await page.waitForFunction((t) => document.querySelector('#actions button.act[data-word="attack"]').textContent.includes(t), outcomes);
