@@ -315,6 +315,11 @@ Test(towers_skirm, memo_refused_when_a_condition_ends_first) {
         prone.whose = (int8_t)(cases[i].ends == FT_UNTIL_REMOVED ? -1 : a);
         prone.count = 1;
         st->c[who].cond[st->c[who].n_cond++] = prone;
+        /* and on the upkeep's list, as ft_cond_add puts a condition that
+         * ends with an activation (ft_state.cond_timed: the tactics look
+         * only there for one ending as the attacker's activation starts) */
+        if (prone.ends != FT_UNTIL_REMOVED)
+            st->cond_timed |= 1u << who;
         ft_command cmd;
         bool checked;
         memset(memo, 0, sizeof *memo);

@@ -1081,16 +1081,38 @@ void ft_policy_choose_checked(const ft_setup *s, const ft_state *st, int actor,
  * 16 "This round: the crowds' search kept": before, any condition on
  * anyone sent the attack back to its modifiers, and in the skirmish
  * half the attacks came after someone had fallen. */
+static bool ends_at_start_of(const ft_cstate *c, int actor) {
+    for (int k = 0; k < c->n_cond && k < FT_MAX_CONDITIONS; k++)
+        if (c->cond[k].ends == FT_UNTIL_START_OF && c->cond[k].whose == actor)
+            return true;
+    return false;
+}
+
+/* Only a combatant on the upkeep's list (ft_state.cond_timed, harm.c: of
+ * the first 32, every one that may hold a condition ending at the start
+ * or end of an activation) can hold one ending at the start of the
+ * actor's: with 32 or fewer, those alone are looked at (issue 16, "This
+ * round: a crowd's decision and turn"), else everyone. */
 static bool mods_survive_start(const ft_state *st, int actor) {
     if ((st->c[actor].flags & FT_F_RECKLESS) || st->c[actor].n_cond != 0)
         return false;
-    for (int i = 0; i < st->n; i++) {
-        const ft_cstate *c = &st->c[i];
-        for (int k = 0; k < c->n_cond && k < FT_MAX_CONDITIONS; k++)
-            if (c->cond[k].ends == FT_UNTIL_START_OF &&
-                c->cond[k].whose == actor)
-                return false;
+    if (st->n <= 32) {
+        bool ends = false;
+        for (uint32_t m = st->cond_timed; m && !ends; m &= m - 1) {
+            int i = __builtin_ctz(m);
+            ends = i < st->n && ends_at_start_of(&st->c[i], actor);
+        }
+#ifndef NDEBUG
+        bool ends_any = false;
+        for (int i = 0; i < st->n && !ends_any; i++)
+            ends_any = ends_at_start_of(&st->c[i], actor);
+        assert(ends == ends_any);
+#endif
+        return !ends;
     }
+    for (int i = 0; i < st->n; i++)
+        if (ends_at_start_of(&st->c[i], actor))
+            return false;
     return true;
 }
 
