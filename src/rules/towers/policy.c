@@ -97,14 +97,22 @@ static void pol_init(pol *p, const ft_setup *s, const ft_state *st, int me) {
     p->n = st->n < FT_MAX_COMBATANTS ? st->n : FT_MAX_COMBATANTS;
     p->threat = -1;
     int my_side = s->c[me].side;
-    for (int i = 0; i < p->n; i++) {
-        p->fp[i] = ft_fp(s, st, i);
-        p->enemy[i] = s->c[i].side != my_side &&
-                      (!down(&st->c[i]) ||
-                       /* seed 000 "Dueling": to the death, the fallen
-                        * duelist is still the foe */
-                       (s->duel.to == FT_DUEL_DEATH &&
-                        !(st->c[i].flags & (FT_F_DEAD | FT_F_FLED))));
+    /* (Held in locals: the stores below would otherwise make the
+     * compiler read p's fields again for every combatant; issue 16,
+     * "This round: a crowd's decision and turn".) */
+    const int n = p->n;
+    const bool to_death = s->duel.to == FT_DUEL_DEATH;
+    fray_footprint *fp = p->fp;
+    bool *enemy = p->enemy;
+    for (int i = 0; i < n; i++) {
+        const ft_cstate *c = &st->c[i];
+        const ft_combatant *sc = &s->c[i];
+        fp[i] = ft_fp(s, st, i);
+        enemy[i] = sc->side != my_side &&
+                   (!down(c) ||
+                    /* seed 000 "Dueling": to the death, the fallen
+                     * duelist is still the foe */
+                    (to_death && !(c->flags & (FT_F_DEAD | FT_F_FLED))));
     }
 }
 
@@ -1230,26 +1238,58 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
     ft_attack_opts o;
     memset(&o, 0, sizeof o);
     o.weapon = wi;
-    for (int e = 0; e < p.n; e++) {
-        if (!p.enemy[e])
-            continue;
-        int dist = range_to(&p, p.fp[actor], e);
-        if (!in_weapon_range(&p, w, dist))
-            continue;
-        /* The rank first: a target ranked no better than the best so far
-         * is not taken whatever its modifiers, which need not be asked
-         * (issue 16 "This round: the skirmish's tactics"). */
-        long r = target_rank(&p, e, dist);
-        if (r >= best_rank && s->eng.ready)
-            continue;
-        ft_mods *m = &mods[ask];
-        ft_attack_mods_cached(&p.run, memo ? &memo->cache : NULL, actor, e,
-                              &o, m);
-        if (m->impossible || r >= best_rank)
-            continue;
-        best_rank = r;
-        best = e;
-        ask ^= 1; /* keep it: the next target goes in the other */
+    if (s->eng.ready) {
+        /* The targets within the weapon's range best first (rank, then
+         * the lower index, as the loop below takes them), and the first
+         * whose attack can be made: the loop's choice, asking no
+         * modifiers of a target ranked after it (issue 16, "This round:
+         * a crowd's decision and turn": in a crowd several enemies stand
+         * in reach, and the loop asked each one better than the best
+         * so far). */
+        int order[FT_MAX_COMBATANTS];
+        long rank[FT_MAX_COMBATANTS];
+        int nt = 0;
+        for (int e = 0; e < p.n; e++) {
+            if (!p.enemy[e])
+                continue;
+            int dist = range_to(&p, p.fp[actor], e);
+            if (!in_weapon_range(&p, w, dist))
+                continue;
+            long r = target_rank(&p, e, dist);
+            int j = nt++;
+            for (; j > 0 && rank[j - 1] > r; j--) {
+                order[j] = order[j - 1];
+                rank[j] = rank[j - 1];
+            }
+            order[j] = e;
+            rank[j] = r;
+        }
+        for (int k = 0; k < nt && best < 0; k++) {
+            ft_attack_mods_cached(&p.run, memo ? &memo->cache : NULL, actor,
+                                  order[k], &o, &mods[0]);
+            if (!mods[0].impossible) {
+                best = order[k];
+                best_rank = rank[k];
+                ask = 1; /* the best's are mods[ask ^ 1] */
+            }
+        }
+    } else {
+        for (int e = 0; e < p.n; e++) {
+            if (!p.enemy[e])
+                continue;
+            int dist = range_to(&p, p.fp[actor], e);
+            if (!in_weapon_range(&p, w, dist))
+                continue;
+            long r = target_rank(&p, e, dist);
+            ft_mods *m = &mods[ask];
+            ft_attack_mods_cached(&p.run, memo ? &memo->cache : NULL, actor,
+                                  e, &o, m);
+            if (m->impossible || r >= best_rank)
+                continue;
+            best_rank = r;
+            best = e;
+            ask ^= 1; /* keep it: the next target goes in the other */
+        }
     }
     if (best >= 0 && w) {
         const ft_mods *best_m = &mods[ask ^ 1];
