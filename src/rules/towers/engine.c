@@ -291,12 +291,28 @@ static bool may_react(ft_run *r, int e, int provoker) {
     return true;
 }
 
-/* may_react of every combatant (up to 32), a bit each. */
+/* may_react of every combatant (up to 32), a bit each: its tests on the
+ * flags read once per combatant, without a call (issue 16, "This round:
+ * a crowd's decision and turn"; debug builds check it against
+ * may_react). */
 static uint32_t reactors(ft_run *r, int provoker) {
+    const ft_setup *s = r->setup;
+    const ft_state *st = r->st;
+    int n = st->n < 32 ? st->n : 32;
+    int side = s->c[provoker].side;
     uint32_t m = 0;
-    for (int e = 0; e < r->st->n && e < 32; e++)
-        if (may_react(r, e, provoker))
-            m |= 1u << e;
+    for (int e = 0; e < n; e++) {
+        unsigned f = st->c[e].flags;
+        bool yes = s->c[e].side != side &&
+                   !(f & (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD |
+                          FT_F_FLED | FT_F_FULL_DEFENSE)) &&
+                   (f & FT_F_ACTED);
+        m |= (uint32_t)yes << e;
+    }
+#ifndef NDEBUG
+    for (int e = 0; e < n; e++)
+        assert(((m >> e) & 1u) == (may_react(r, e, provoker) ? 1u : 0u));
+#endif
     return m;
 }
 

@@ -57,6 +57,7 @@ typedef struct pol {
     const ft_tactics *tac;
     fray_footprint fp[FT_MAX_COMBATANTS];
     bool enemy[FT_MAX_COMBATANTS];   /* a non-ally still in the fight */
+    uint32_t enemies;                /* the same, a bit each */
     int n;
     int8_t threat;              /* threatened(), once asked; -1: not yet */
     bool *checked;              /* set when try_cmd takes a checked command */
@@ -104,6 +105,7 @@ static void pol_init(pol *p, const ft_setup *s, const ft_state *st, int me) {
     const bool to_death = s->duel.to == FT_DUEL_DEATH;
     fray_footprint *fp = p->fp;
     bool *enemy = p->enemy;
+    uint32_t enemies = 0;
     for (int i = 0; i < n; i++) {
         const ft_cstate *c = &st->c[i];
         const ft_combatant *sc = &s->c[i];
@@ -113,7 +115,9 @@ static void pol_init(pol *p, const ft_setup *s, const ft_state *st, int me) {
                     /* seed 000 "Dueling": to the death, the fallen
                      * duelist is still the foe */
                     (to_death && !(c->flags & (FT_F_DEAD | FT_F_FLED))));
+        enemies |= (uint32_t)enemy[i] << i;
     }
+    p->enemies = enemies;
 }
 
 /* What the actor sees in combatant i's spaces (fray_occupant), OCC_GONE
@@ -1249,11 +1253,31 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
         int order[FT_MAX_COMBATANTS];
         long rank[FT_MAX_COMBATANTS];
         int nt = 0;
-        for (int e = 0; e < p.n; e++) {
-            if (!p.enemy[e])
+        /* in_weapon_range's bound, worked out once (INT_MAX: none) */
+        int limit = INT_MAX;
+        if (s->has_map && w) {
+            int far = w->range_increment > 0 ? 4 * w->range_increment
+                                             : w->max_range;
+            limit = !is_ranged(w) ? reach_of(w) + 1 : far > 0 ? far : INT_MAX;
+        }
+        /* A footprint is at most 5 spaces wide: farther apart than the
+         * bound and 4 across or along, the range is beyond the bound
+         * (ft__gap) and need not be counted. */
+        int far_apart = limit <= INT_MAX - 8 ? limit + 4 : INT_MAX;
+        fray_pos at = p.fp[actor].at;
+        for (uint32_t em = p.enemies; em; em &= em - 1) {
+            int e = __builtin_ctz(em);
+            assert(p.enemy[e]);
+            int dx = p.fp[e].at.x - at.x, dy = p.fp[e].at.y - at.y;
+            if (far_apart < INT_MAX &&
+                ((dx < 0 ? -dx : dx) > far_apart ||
+                 (dy < 0 ? -dy : dy) > far_apart)) {
+                assert(!in_weapon_range(&p, w, range_to(&p, p.fp[actor], e)));
                 continue;
+            }
             int dist = range_to(&p, p.fp[actor], e);
-            if (!in_weapon_range(&p, w, dist))
+            assert((dist <= limit) == in_weapon_range(&p, w, dist));
+            if (dist > limit)
                 continue;
             long r = target_rank(&p, e, dist);
             int j = nt++;
