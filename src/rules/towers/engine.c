@@ -361,18 +361,26 @@ static fray_status offer_opportunity(ft_run *r, int e, int provoker) {
     return FRAY_OK;
 }
 
-/* Actions that provoke while in a threatened space (the seed's list). */
+/* Actions that provoke while in a threatened space (the seed's list).
+ * Who may react (may_react) is asked of everyone at once (reactors), and
+ * again after each opportunity attack, the only thing here that changes
+ * the state (issue 16, "This round: a crowd's decision and turn"). */
 static fray_status provoke(ft_run *r, int mover) {
-    for (int e = 0; e < r->st->n; e++) {
-        if (!ft_can_act(r->st, mover))
+    const ft_state *st = r->st;
+    bool masked = st->n <= 32;
+    uint32_t reacts = masked ? reactors(r, mover) : 0;
+    for (int e = 0; e < st->n; e++) {
+        if (!can_act(st, mover))
             break;
-        if (!may_react(r, e, mover) ||
-            r->st->c[e].reacted_event == r->st->n_events ||
+        if (!(masked ? (reacts >> e & 1u) != 0 : may_react(r, e, mover)) ||
+            st->c[e].reacted_event == st->n_events ||
             !ft_threatens(r, e, mover))
             continue;
         fray_status rc = offer_opportunity(r, e, mover);
         if (rc != FRAY_OK)
             return rc;
+        if (masked)
+            reacts = reactors(r, mover);
     }
     return FRAY_OK;
 }
