@@ -2012,8 +2012,9 @@ static void over_by_clock(ft_run *r) {
  * says who may hold such a condition: an empty list lets the upkeep do
  * nothing even when the fallen lie Prone (a condition until removed),
  * where any condition at all sent every turn's end the long way before.
- * The sides still standing are check_over's (it stops at the second),
- * the next actor the clock's first.
+ * The sides still standing are read from the Combat Clock
+ * (over_by_clock; check_over when someone waits to join), the next actor
+ * is the clock's first.
  */
 static void turn_end_quiet(ft_run *r, int a) {
     const ft_setup *s = r->setup;

@@ -98,8 +98,7 @@ static void pol_init(pol *p, const ft_setup *s, const ft_state *st, int me) {
     p->n = st->n < FT_MAX_COMBATANTS ? st->n : FT_MAX_COMBATANTS;
     p->threat = -1;
     int my_side = s->c[me].side;
-    /* (Held in locals: the stores below would otherwise make the
-     * compiler read p's fields again for every combatant; issue 16,
+    /* (The enemies also a bit each, for step 4's targets: issue 16,
      * "This round: a crowd's decision and turn".) */
     const int n = p->n;
     const bool to_death = s->duel.to == FT_DUEL_DEATH;
@@ -1082,6 +1081,15 @@ void ft_policy_choose_checked(const ft_setup *s, const ft_state *st, int actor,
     ft_policy_choose_memo(s, st, actor, out, out_checked, paths, NULL);
 }
 
+/* Whether c holds a condition that ends at the start of actor's
+ * activation (harm.c cond_activation_from ends those). */
+static bool ends_at_start_of(const ft_cstate *c, int actor) {
+    for (int k = 0; k < c->n_cond && k < FT_MAX_CONDITIONS; k++)
+        if (c->cond[k].ends == FT_UNTIL_START_OF && c->cond[k].whose == actor)
+            return true;
+    return false;
+}
+
 /* Whether the start of `actor`'s activation and Bleeding or Burning can
  * change nothing an attack's modifiers depend on: the attacker is not
  * Reckless (the only one of the flags cleared then that its own flip
@@ -1092,15 +1100,9 @@ void ft_policy_choose_checked(const ft_setup *s, const ft_state *st, int actor,
  * lasts, as the Prone of the fallen, stays as the policy saw it). Issue
  * 16 "This round: the crowds' search kept": before, any condition on
  * anyone sent the attack back to its modifiers, and in the skirmish
- * half the attacks came after someone had fallen. */
-static bool ends_at_start_of(const ft_cstate *c, int actor) {
-    for (int k = 0; k < c->n_cond && k < FT_MAX_CONDITIONS; k++)
-        if (c->cond[k].ends == FT_UNTIL_START_OF && c->cond[k].whose == actor)
-            return true;
-    return false;
-}
-
-/* Only a combatant on the upkeep's list (ft_state.cond_timed, harm.c: of
+ * half the attacks came after someone had fallen.
+ *
+ * Only a combatant on the upkeep's list (ft_state.cond_timed, harm.c: of
  * the first 32, every one that may hold a condition ending at the start
  * or end of an activation) can hold one ending at the start of the
  * actor's: with 32 or fewer, those alone are looked at (issue 16, "This
