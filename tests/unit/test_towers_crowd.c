@@ -17,7 +17,9 @@
  * weapon drawn or dropped: "This round: the conditions' upkeep"): the kept
  * threats then read only those combatants' signatures again; reading none
  * of them fails four of these tests. The conditions' upkeep looks only at
- * the combatants on its list (ft_state.cond_timed): the last two tests.
+ * the combatants on its list (ft_state.cond_timed): the last three tests;
+ * with nobody on it, the end of a turn takes the short way and finds the
+ * sides standing on the Combat Clock (turn_end_by_the_list_and_the_clock).
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -344,7 +346,8 @@ static bool holds_timed(const ft_state *st, int c) {
  * off, and the two states are the same byte for byte (the list aside).
  * Leaving ft_cond_add's entry out of the list fails it. */
 static void upkeep_same_as_everyone(fray_towers_setup *s, int trials,
-                                    long *timed, long *listed, long *looked) {
+                                    long *timed, long *listed, long *looked,
+                                    long *untimed) {
     fray_towers_fight_options fo;
     memset(&fo, 0, sizeof fo);
     fray_towers_fight *a = NULL, *b = NULL;
@@ -364,6 +367,13 @@ static void upkeep_same_as_everyone(fray_towers_setup *s, int trials,
                 }
             *listed += __builtin_popcount(a->st.cond_timed);
             *looked += a->st.n;
+            /* a condition held (the fallen's Prone) and none timed: the
+             * turn's end by the list and the clock (engine.c
+             * turn_end_quiet), b's the long way */
+            bool held = false;
+            for (int c = 0; c < a->st.n; c++)
+                held = held || a->st.c[c].n_cond > 0;
+            *untimed += held && a->st.cond_timed == 0;
             b->st.cond_timed = ~0u;
             cr_assert_eq(fray_towers_fight_step(a), FRAY_OK);
             cr_assert_eq(fray_towers_fight_step(b), FRAY_OK);
@@ -387,24 +397,51 @@ static void upkeep_same_as_everyone(fray_towers_setup *s, int trials,
  * timed conditions met on many steps, and the list holding far fewer
  * than everyone. */
 Test(towers_crowd, upkeep_list_same_as_everyone) {
-    long timed = 0, listed = 0, looked = 0;
+    long timed = 0, listed = 0, looked = 0, untimed = 0;
     fray_towers_setup *s = tf_load_data("mace_crowd.yaml");
-    upkeep_same_as_everyone(s, 60, &timed, &listed, &looked);
+    upkeep_same_as_everyone(s, 60, &timed, &listed, &looked, &untimed);
     fray_towers_setup_free(s);
     s = tf_load_data("melee_crowd.yaml");
-    upkeep_same_as_everyone(s, 20, &timed, &listed, &looked);
+    upkeep_same_as_everyone(s, 20, &timed, &listed, &looked, &untimed);
     fray_towers_setup_free(s);
     s = tf_load_example("skirmish.yaml");
-    upkeep_same_as_everyone(s, 20, &timed, &listed, &looked);
+    upkeep_same_as_everyone(s, 20, &timed, &listed, &looked, &untimed);
     fray_towers_setup_free(s);
     s = tf_load_example("ambush.yaml");
-    upkeep_same_as_everyone(s, 20, &timed, &listed, &looked);
+    upkeep_same_as_everyone(s, 20, &timed, &listed, &looked, &untimed);
     fray_towers_setup_free(s);
     cr_log_info("timed conditions held %ld times; the list %ld of %ld",
                 timed, listed, looked);
     cr_expect_gt(timed, 50, "timed conditions are met (%ld)", timed);
     cr_expect_lt(listed * 4, looked, "the list holds few (%ld of %ld)",
                  listed, looked);
+}
+
+/* Issue 16, "This round: a crowd's decision and turn": with nobody on
+ * the upkeep's list, the end of a turn (engine.c turn_end_quiet) takes
+ * the short way though the fallen lie Prone, and finds the sides still
+ * standing on the Combat Clock; the tactics ask only the listed whether
+ * a condition ends as the attacker's activation starts (policy.c
+ * mods_survive_start). Side by side with the same fight whose list holds
+ * everyone before each step (every turn's end the long way, everyone
+ * asked), in the bench's 16v16 (column_crowd_16.yaml) and the wide crowd
+ * of Large and Huge fighters with Spears (wide_crowd.yaml): the same
+ * states byte for byte, every fight to its end, on many steps with a
+ * condition held and none timed. Counting the clock's first side alone
+ * as standing fails it. */
+Test(towers_crowd, turn_end_by_the_list_and_the_clock, .timeout = 600) {
+    long timed = 0, listed = 0, looked = 0, untimed = 0;
+    fray_towers_setup *s = tf_load_data("column_crowd_16.yaml");
+    upkeep_same_as_everyone(s, 3, &timed, &listed, &looked, &untimed);
+    fray_towers_setup_free(s);
+    long column = untimed;
+    s = tf_load_data("wide_crowd.yaml");
+    upkeep_same_as_everyone(s, 20, &timed, &listed, &looked, &untimed);
+    fray_towers_setup_free(s);
+    cr_log_info("steps with a condition held and none timed: %ld (the 16v16 "
+                "%ld)", untimed, column);
+    cr_expect_gt(column, 200, "the 16v16's fallen lie Prone (%ld)", column);
+    cr_expect_gt(untimed, 1000, "the short way is taken (%ld)", untimed);
 }
 
 /* Seed 000 "Conditions", docs/file-formats.md "gm condition ... for N":

@@ -7,7 +7,9 @@
  *
  *  - step 4 ranks a target before asking its attack's modifiers, and asks
  *    none for a target ranked no better than the best so far (it could not
- *    be taken whatever they are);
+ *    be taken whatever they are); now it sorts those within range best
+ *    first and asks them in turn until one can be attacked ("This round:
+ *    a crowd's decision and turn"; crowd_same_choices);
  *  - step 5's search for a space to strike from, going one cost at a time,
  *    looks at each space once (only those costing the cost reached or
  *    more: the cheaper ones were looked at already and none could strike);
@@ -48,6 +50,7 @@ typedef struct counts {
     long choices;
     long shooter_moves; /* a shooter's Move or Charge */
     long attacks_among; /* an attack with two or more enemies standing */
+    long attacks_in_reach; /* an attack with two or more enemies threatened */
 } counts;
 
 static bool shooter(const ft_setup *s, const ft_state *st, int c) {
@@ -100,6 +103,15 @@ static void same_choices(fray_towers_setup *s, int trials, counts *n) {
                         foes += ready->c[e].side != ready->c[c].side &&
                                 ft_can_act(st, e);
                     n->attacks_among += foes >= 2;
+                    ft_run r;
+                    ft_run_clear(&r);
+                    r.setup = ready;
+                    r.st = (ft_state *)st;
+                    int near = 0;
+                    for (int e = 0; e < st->n; e++)
+                        near += ready->c[e].side != ready->c[c].side &&
+                                ft_can_act(st, e) && ft_threatens(&r, c, e);
+                    n->attacks_in_reach += near >= 2;
                 }
             }
             cr_assert_eq(fray_towers_fight_step(f), FRAY_OK);
@@ -113,7 +125,7 @@ static void same_choices(fray_towers_setup *s, int trials, counts *n) {
 /* Issue 16: the example skirmish, 60 fights. */
 Test(towers_skirm, skirmish_same_choices, .timeout = 600) {
     fray_towers_setup *s = tf_load_example("skirmish.yaml");
-    counts n = {0, 0, 0};
+    counts n = {0, 0, 0, 0};
     same_choices(s, 60, &n);
     cr_expect_gt(n.shooter_moves, 100, "%ld shooters' moves of %ld choices",
                  n.shooter_moves, n.choices);
@@ -122,10 +134,32 @@ Test(towers_skirm, skirmish_same_choices, .timeout = 600) {
     fray_towers_setup_free(s);
 }
 
+/* Issue 16, "This round: a crowd's decision and turn": step 4 sorts the
+ * targets within its weapon's range best first and asks the modifiers of
+ * those alone until one can be attacked. In the bench's 16v16
+ * (column_crowd_16.yaml, 4 fights) and the wide crowd (wide_crowd.yaml:
+ * Large and Huge fighters, Spears of Reach 2; 20 fights) every choice is
+ * the long way's, among many attacks with two or more enemies in reach.
+ * Ranking ties the other way round (the higher index first) fails it. */
+Test(towers_skirm, crowd_same_choices, .timeout = 600) {
+    counts n = {0, 0, 0, 0};
+    fray_towers_setup *s = tf_load_data("column_crowd_16.yaml");
+    same_choices(s, 4, &n);
+    fray_towers_setup_free(s);
+    long column = n.attacks_in_reach;
+    s = tf_load_data("wide_crowd.yaml");
+    same_choices(s, 20, &n);
+    fray_towers_setup_free(s);
+    cr_log_info("%ld attacks with two or more enemies in reach (the 16v16 "
+                "%ld) of %ld choices", n.attacks_in_reach, column, n.choices);
+    cr_expect_gt(column, 300, "the 16v16's (%ld)", column);
+    cr_expect_gt(n.attacks_in_reach, 700, "%ld", n.attacks_in_reach);
+}
+
 /* The example ambush (a shooter among melee fighters), 60 fights. */
 Test(towers_skirm, ambush_same_choices, .timeout = 600) {
     fray_towers_setup *s = tf_load_example("ambush.yaml");
-    counts n = {0, 0, 0};
+    counts n = {0, 0, 0, 0};
     same_choices(s, 60, &n);
     cr_expect_gt(n.attacks_among, 500, "%ld attacks among several of %ld choices",
                  n.attacks_among, n.choices);
@@ -136,7 +170,7 @@ Test(towers_skirm, ambush_same_choices, .timeout = 600) {
  * fights. */
 Test(towers_skirm, duel_same_choices, .timeout = 600) {
     fray_towers_setup *s = tf_load_example("duel.yaml");
-    counts n = {0, 0, 0};
+    counts n = {0, 0, 0, 0};
     same_choices(s, 60, &n);
     cr_expect_gt(n.choices, 1000, "%ld choices", n.choices);
     fray_towers_setup_free(s);
@@ -315,6 +349,11 @@ Test(towers_skirm, memo_refused_when_a_condition_ends_first) {
         prone.whose = (int8_t)(cases[i].ends == FT_UNTIL_REMOVED ? -1 : a);
         prone.count = 1;
         st->c[who].cond[st->c[who].n_cond++] = prone;
+        /* and on the upkeep's list, as ft_cond_add puts a condition that
+         * ends with an activation (ft_state.cond_timed: the tactics look
+         * only there for one ending as the attacker's activation starts) */
+        if (prone.ends != FT_UNTIL_REMOVED)
+            st->cond_timed |= 1u << who;
         ft_command cmd;
         bool checked;
         memset(memo, 0, sizeof *memo);

@@ -165,3 +165,78 @@ Test(towers_threat_kept, crowd_fights_every_state) {
     fray_towers_fight_free(fi);
     fray_towers_setup_free(s);
 }
+
+/* Seed 000 "Threatened Areas" as the kept table holds it for fight fi,
+ * brought up to date by the count of changes (the fight's own kept
+ * threats): for every pair the table's answer is ft_threatens's, the rule
+ * asked directly (reach, range, wall). Counts the pairs threatening at a
+ * range of 2 or more and those between footprints of two spaces or more. */
+static void kept_rows_agree(fray_towers_fight *fi, int trial, int step,
+                            long *far, long *wide, long *pairs) {
+    const ft_setup *s = &fi->setup->s;
+    ft_run r;
+    ft_run_clear(&r);
+    r.setup = s;
+    r.st = &fi->st;
+    ft_threat_cache *tc = &fi->paths.threat;
+    cr_assert(ft_threat_kept_current(&r, tc), "trial %d, step %d: stale",
+              trial, step);
+    for (int y = 0; y < fi->st.n; y++)
+        for (int x = 0; x < fi->st.n; x++) {
+            if (x == y || (fi->st.c[x].flags & FT_F_FLED))
+                continue;
+            bool kept = (tc->threatens[y] >> x & 1u) != 0;
+            bool rule = ft_threatens(&r, y, x);
+            cr_assert_eq(kept, rule,
+                         "trial %d, step %d: %d threatens %d by the rule %d, "
+                         "kept %d",
+                         trial, step, y, x, rule, kept);
+            (*pairs)++;
+            if (!rule)
+                continue;
+            fray_footprint fy = ft_fp(s, &fi->st, y), fx = ft_fp(s, &fi->st, x);
+            *far += ft_range(fy, fx) >= 2;
+            *wide += fy.side >= 2 || fx.side >= 2;
+        }
+}
+
+/* Issue 16, "This round: a crowd's decision and turn": bringing a changed
+ * combatant's row up to date looks only at those within the largest
+ * reach and footprint side seen (attack.c threat_refresh_sigs). On every
+ * state of 20 fights of the wide crowd (tests/data/towers/wide_crowd.yaml:
+ * Large and Huge footprints, Spears of Reach 2) and 3 of the bench's
+ * 16v16 (column_crowd_16.yaml), the kept table says who threatens whom
+ * as the rule does; threats at range 2 and from or to a wide footprint
+ * are met many times. Bounding the rows one space too short (the
+ * footprints' side less 2) fails it. */
+Test(towers_threat_kept, kept_rows_on_wide_footprints_and_reaches,
+     .timeout = 600) {
+    const char *files[] = {"wide_crowd.yaml", "column_crowd_16.yaml"};
+    const int trials[] = {20, 3};
+    long far = 0, wide = 0, pairs = 0;
+    for (int k = 0; k < 2; k++) {
+        fray_towers_setup *s = tf_load_data(files[k]);
+        fray_towers_fight_options fo;
+        memset(&fo, 0, sizeof fo);
+        fray_towers_fight *fi = NULL;
+        cr_assert_eq(fray_towers_fight_new(s, 0, &fo, NULL, &fi), FRAY_OK);
+        for (int trial = 0; trial < trials[k]; trial++) {
+            cr_assert_eq(fray_towers_fight_reset_trial(fi, 7, (uint64_t)trial),
+                         FRAY_OK);
+            for (int step = 0; step < 5000 && !fray_towers_fight_over(fi);
+                 step++) {
+                kept_rows_agree(fi, trial, step, &far, &wide, &pairs);
+                cr_assert_eq(fray_towers_fight_step(fi), FRAY_OK);
+            }
+            cr_assert(fray_towers_fight_over(fi), "%s, trial %d ends",
+                      files[k], trial);
+        }
+        fray_towers_fight_free(fi);
+        fray_towers_setup_free(s);
+    }
+    cr_log_info("%ld pairs asked; threats at range 2 or more %ld, of or on "
+                "a wide footprint %ld", pairs, far, wide);
+    cr_expect_gt(far, 1000, "threats at range 2 are met (%ld)", far);
+    cr_expect_gt(wide, 1000, "threats of or on wide footprints are met (%ld)",
+                 wide);
+}

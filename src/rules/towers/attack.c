@@ -419,6 +419,58 @@ bool ft_threat_kept_current(const ft_run *r, ft_threat_cache *tc) {
     return fresh.live == tc->live && fresh.blinded == tc->blinded;
 }
 
+/* Those among the first n whose kept place is within lim of c's across
+ * and along, a bit each: the one pass over the places. */
+static inline uint32_t near_scan(const ft_threat_cache *tc, int c, int lim,
+                                 int n) {
+    int cx = tc->at_x[c] - lim, cy = tc->at_y[c] - lim;
+    unsigned span = 2u * (unsigned)lim;
+    uint32_t near = 0;
+    for (int y = 0; y < n; y++)
+        near |= (uint32_t)((unsigned)(tc->at_x[y] - cx) <= span &&
+                           (unsigned)(tc->at_y[y] - cy) <= span)
+                << y;
+    return near;
+}
+
+/* near_scan eight places at a time where the machine can (SSE2: the
+ * places are 16-bit; the differences saturate, which only a place
+ * 32,767 spaces away could reach, and then it is far all the same). */
+static inline uint32_t near_mask(const ft_threat_cache *tc, int c, int lim,
+                                 int n) {
+#if defined(__SSE2__) && defined(__GNUC__)
+    _Static_assert(FT_MAX_COMBATANTS == 32, "four rows of eight places");
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i vx = _mm_set1_epi16(tc->at_x[c]);
+    const __m128i vy = _mm_set1_epi16(tc->at_y[c]);
+    const __m128i vlim = _mm_set1_epi16((short)lim);
+    uint32_t far = 0;
+    for (int k = 0; k < 2; k++) {
+        __m128i f[2];
+        for (int h = 0; h < 2; h++) {
+            int i = 16 * k + 8 * h;
+            __m128i dx = _mm_subs_epi16(
+                _mm_loadu_si128((const __m128i *)(const void *)&tc->at_x[i]), vx);
+            __m128i dy = _mm_subs_epi16(
+                _mm_loadu_si128((const __m128i *)(const void *)&tc->at_y[i]), vy);
+            dx = _mm_max_epi16(dx, _mm_subs_epi16(zero, dx));
+            dy = _mm_max_epi16(dy, _mm_subs_epi16(zero, dy));
+            f[h] = _mm_or_si128(_mm_cmpgt_epi16(dx, vlim),
+                                _mm_cmpgt_epi16(dy, vlim));
+        }
+        far |= (uint32_t)_mm_movemask_epi8(_mm_packs_epi16(f[0], f[1]))
+               << (16 * k);
+    }
+    uint32_t near = ~far;
+    if (n < 32)
+        near &= (1u << n) - 1u;
+    assert(near == near_scan(tc, c, lim, n));
+    return near;
+#else
+    return near_scan(tc, c, lim, n);
+#endif
+}
+
 /* threat_refresh by the signatures alone: of the combatants in `look`
  * (a bit each; ~0u: all), the others known unchanged. */
 static void threat_refresh_sigs(const ft_setup *s, const ft_state *st,
@@ -438,16 +490,24 @@ static void threat_refresh_sigs(const ft_setup *s, const ft_state *st,
     uint32_t dirty = 0;
     if (all)
         look = ~0u;
-    for (int c = 0; c < n; c++) {
-        if (!(look >> c & 1u))
-            continue;
+    if (n < 32)
+        look &= (1u << n) - 1u;
+    /* (only those in look: a walk's steps leave a few) */
+    for (uint32_t todo = look; todo; todo &= todo - 1) {
+        int c = lowest_bit(todo);
         uint64_t sig = threat_sig(st, c);
         if (sig == tc->sig[c])
             continue;
         tc->sig[c] = sig;
         dirty |= 1u << c;
         tc->reach[c] = (int16_t)threat_now(s, st, c);
+        if (tc->reach[c] > tc->reach_hi)
+            tc->reach_hi = tc->reach[c];
         tc->fp[c] = ft_fp(s, st, c);
+        if (tc->fp[c].side > tc->side_hi)
+            tc->side_hi = tc->fp[c].side;
+        tc->at_x[c] = tc->fp[c].at.x;
+        tc->at_y[c] = tc->fp[c].at.y;
         uint32_t bit = 1u << c;
         tc->live &= ~bit;
         tc->blinded &= ~bit;
@@ -468,15 +528,34 @@ static void threat_refresh_sigs(const ft_setup *s, const ft_state *st,
         for (uint32_t m = tc->threatened_by[c]; m; m &= m - 1)
             tc->threatens[lowest_bit(m)] &= ~bc;
         tc->threatened_by[c] = 0;
+        /* Those within reach_hi + side_hi - 1 spaces across and along, in
+         * one pass over the places (issue 16, "This round: a crowd's
+         * decision and turn"): nobody's reach is above reach_hi nor a
+         * footprint's side above side_hi, and the range between two
+         * footprints is at least their places' distance across or along
+         * less the wider side plus one (ft__gap), so the others are out
+         * of reach. */
+        int slack = tc->side_hi - 1;
+        int lim = tc->reach_hi + slack;
+        uint32_t near = near_mask(tc, c, lim, n);
+#ifndef NDEBUG
         for (int y = 0; y < n; y++) {
             int reach = tc->reach[c] > tc->reach[y] ? tc->reach[c] : tc->reach[y];
-            if (y == c || reach <= 0)
+            assert(tc->reach[y] <= tc->reach_hi && tc->fp[y].side <= tc->side_hi);
+            assert((near >> y & 1u) || y == c || reach <= 0 ||
+                   ft_range(tc->fp[c], tc->fp[y]) > reach);
+        }
+#endif
+        for (uint32_t m = near & ~bc; m; m &= m - 1) {
+            int y = lowest_bit(m);
+            int reach = tc->reach[c] > tc->reach[y] ? tc->reach[c] : tc->reach[y];
+            if (reach <= 0)
                 continue;
             int dx = tc->fp[c].at.x - tc->fp[y].at.x;
             int dy = tc->fp[c].at.y - tc->fp[y].at.y;
             dx = dx < 0 ? -dx : dx;
             dy = dy < 0 ? -dy : dy;
-            if ((dx > dy ? dx : dy) - 4 > reach)
+            if ((dx > dy ? dx : dy) - slack > reach)
                 continue;
             int range = ft_range(tc->fp[c], tc->fp[y]); /* (symmetric) */
             if (range > reach)

@@ -291,12 +291,28 @@ static bool may_react(ft_run *r, int e, int provoker) {
     return true;
 }
 
-/* may_react of every combatant (up to 32), a bit each. */
+/* may_react of every combatant (up to 32), a bit each: its tests on the
+ * flags read once per combatant, without a call (issue 16, "This round:
+ * a crowd's decision and turn"; debug builds check it against
+ * may_react). */
 static uint32_t reactors(ft_run *r, int provoker) {
+    const ft_setup *s = r->setup;
+    const ft_state *st = r->st;
+    int n = st->n < 32 ? st->n : 32;
+    int side = s->c[provoker].side;
     uint32_t m = 0;
-    for (int e = 0; e < r->st->n && e < 32; e++)
-        if (may_react(r, e, provoker))
-            m |= 1u << e;
+    for (int e = 0; e < n; e++) {
+        unsigned f = st->c[e].flags;
+        bool yes = s->c[e].side != side &&
+                   !(f & (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD |
+                          FT_F_FLED | FT_F_FULL_DEFENSE)) &&
+                   (f & FT_F_ACTED);
+        m |= (uint32_t)yes << e;
+    }
+#ifndef NDEBUG
+    for (int e = 0; e < n; e++)
+        assert(((m >> e) & 1u) == (may_react(r, e, provoker) ? 1u : 0u));
+#endif
     return m;
 }
 
@@ -345,18 +361,26 @@ static fray_status offer_opportunity(ft_run *r, int e, int provoker) {
     return FRAY_OK;
 }
 
-/* Actions that provoke while in a threatened space (the seed's list). */
+/* Actions that provoke while in a threatened space (the seed's list).
+ * Who may react (may_react) is asked of everyone at once (reactors), and
+ * again after each opportunity attack, the only thing here that changes
+ * the state (issue 16, "This round: a crowd's decision and turn"). */
 static fray_status provoke(ft_run *r, int mover) {
-    for (int e = 0; e < r->st->n; e++) {
-        if (!ft_can_act(r->st, mover))
+    const ft_state *st = r->st;
+    bool masked = st->n <= 32;
+    uint32_t reacts = masked ? reactors(r, mover) : 0;
+    for (int e = 0; e < st->n; e++) {
+        if (!can_act(st, mover))
             break;
-        if (!may_react(r, e, mover) ||
-            r->st->c[e].reacted_event == r->st->n_events ||
+        if (!(masked ? (reacts >> e & 1u) != 0 : may_react(r, e, mover)) ||
+            st->c[e].reacted_event == st->n_events ||
             !ft_threatens(r, e, mover))
             continue;
         fray_status rc = offer_opportunity(r, e, mover);
         if (rc != FRAY_OK)
             return rc;
+        if (masked)
+            reacts = reactors(r, mover);
     }
     return FRAY_OK;
 }
@@ -1891,6 +1915,14 @@ static bool any_condition(const ft_state *st) {
     return false;
 }
 
+/* Whether the upkeep (ft_cond_activation) may have anything to do: with
+ * 32 combatants or fewer it looks only at those on its list
+ * (ft_state.cond_timed), so an empty list says it has not (issue 16,
+ * "This round: a crowd's decision and turn"); else any condition. */
+static inline bool upkeep_due(const ft_state *st) {
+    return (st->n > 32 || st->cond_timed != 0) && any_condition(st);
+}
+
 static FT_ALWAYS_INLINE void start_activation(ft_run *r, int a) {
     ft_state *st = r->st;
     st->active = (int8_t)a;
@@ -1898,12 +1930,12 @@ static FT_ALWAYS_INLINE void start_activation(ft_run *r, int a) {
      * the start of the next activation. */
     st->c[a].flags &= (uint16_t)~(FT_F_FULL_DEFENSE | FT_F_RECKLESS |
                                    FT_F_POWER | FT_F_TALENT);
-    if (any_condition(st))
+    if (upkeep_due(st))
         ft_cond_activation(r, a, false);
 }
 
 static void end_activation(ft_run *r, int a) {
-    if (any_condition(r->st))
+    if (upkeep_due(r->st))
         ft_cond_activation(r, a, true);
     r->st->active = -1;
 }
@@ -1931,39 +1963,67 @@ FT_NOINLINE static int pair_start(ft_run *r, int a) {
 
 
 /*
+ * check_over when nobody holds, rides or waits to join (and no duel):
+ * then the Combat Clock holds exactly those still in the fight
+ * (ft_clock_place), and the sides standing are those of its entries, the
+ * second found after a few as a rule where check_over's look at everyone
+ * goes through the first side's whole list (issue 16, "This round: a
+ * crowd's decision and turn"). Debug builds check it against the look.
+ */
+static void over_by_clock(ft_run *r) {
+    const ft_setup *s = r->setup;
+    ft_state *st = r->st;
+    assert(!st->over && !s->duel.to);
+    unsigned standing = 0;
+    if (st->clock.n > 0) {
+        int first = s->c[st->clock.e[0].who].side;
+        standing = 1u << first;
+        for (int k = 1; k < st->clock.n; k++)
+            if (s->c[st->clock.e[k].who].side != first) {
+                standing |= 1u << s->c[st->clock.e[k].who].side;
+                break;
+            }
+    }
+#ifndef NDEBUG
+    unsigned all = 0;
+    for (int i = 0; i < st->n; i++) {
+        assert(!(st->c[i].flags & (FT_F_HOLDING | FT_F_RIDING | FT_F_WAITING)));
+        assert(on_clock(st, i) == (fray__track_find(&st->clock, i) >= 0));
+        if (on_clock(st, i))
+            all |= 1u << s->c[i].side;
+    }
+    assert((standing == all) ||
+           ((standing & (standing - 1)) && (all & (all - 1))));
+#endif
+    over_from(r, standing);
+}
+
+/*
  * The end of an action that ended the actor's turn, when nothing is
  * recorded: end_activation, check_holds and check_over, with one look at
- * everyone. When nobody has a condition and nobody holds, the first two
- * change nothing but st->active (end_activation only ends conditions'
- * durations, check_holds only releases holds), so the sides seen standing
- * are the ones check_over would see, and whoever is first on the clock is
+ * everyone's flags. When nobody may hold a condition that ends with an
+ * activation and nobody holds, the first two change nothing but
+ * st->active (end_activation only ends conditions' durations, check_holds
+ * only releases holds), and whoever is first on the clock is
  * ft_next_actor's answer (kept in r->next_after). Otherwise the long way.
+ *
+ * Speed (issue 16, "This round: a crowd's decision and turn"): with 32
+ * combatants or fewer, the upkeep's list (ft_state.cond_timed, harm.c)
+ * says who may hold such a condition: an empty list lets the upkeep do
+ * nothing even when the fallen lie Prone (a condition until removed),
+ * where any condition at all sent every turn's end the long way before.
+ * The sides still standing are read from the Combat Clock
+ * (over_by_clock; check_over when someone waits to join), the next actor
+ * is the clock's first.
  */
 static void turn_end_quiet(ft_run *r, int a) {
     const ft_setup *s = r->setup;
     ft_state *st = r->st;
-    unsigned flags = 0, cond = 0, standing = 0;
-    int best = -1;
-    int32_t best_phase = 0, best_slot = 0; /* as in ft_next_actor */
-    for (int i = 0; i < st->n; i++) {
-        const ft_cstate *c = &st->c[i];
-        flags |= c->flags;
-        cond |= (unsigned)c->n_cond;
-        if (c->flags & (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD | FT_F_FLED)) {
-            if (c->flags & FT_F_WAITING) /* joins later: its side is in */
-                standing |= 1u << s->c[i].side;
-            continue;
-        }
-        standing |= 1u << s->c[i].side;
-        /* (On the clock when nobody holds: only then is `best` kept.) */
-        if (best < 0 || c->phase < best_phase ||
-            (c->phase == best_phase && c->slot < best_slot)) {
-            best = i;
-            best_phase = c->phase;
-            best_slot = c->slot;
-        }
-    }
-    if (cond || (flags & (FT_F_HOLDING | FT_F_RIDING)) || st->over ||
+    unsigned flags = 0;
+    for (int i = 0; i < st->n; i++)
+        flags |= st->c[i].flags;
+    bool timed = st->n <= 32 ? st->cond_timed != 0 : any_condition(st);
+    if (timed || (flags & (FT_F_HOLDING | FT_F_RIDING)) || st->over ||
         s->duel.to) {
         end_activation(r, a);
         check_holds(r, a);
@@ -1971,9 +2031,11 @@ static void turn_end_quiet(ft_run *r, int a) {
         return;
     }
     st->active = -1;
-    over_from(r, standing);
-    r->next_after = st->over ? -1 : best;
-    assert(r->next_after == ft_next_actor(st));
+    if (flags & FT_F_WAITING)
+        check_over(r);
+    else
+        over_by_clock(r);
+    r->next_after = ft_next_actor(st);
 }
 
 static int heal_half(int max) { return (max + 1) / 2; }

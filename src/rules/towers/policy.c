@@ -57,6 +57,7 @@ typedef struct pol {
     const ft_tactics *tac;
     fray_footprint fp[FT_MAX_COMBATANTS];
     bool enemy[FT_MAX_COMBATANTS];   /* a non-ally still in the fight */
+    uint32_t enemies;                /* the same, a bit each */
     int n;
     int8_t threat;              /* threatened(), once asked; -1: not yet */
     bool *checked;              /* set when try_cmd takes a checked command */
@@ -97,15 +98,25 @@ static void pol_init(pol *p, const ft_setup *s, const ft_state *st, int me) {
     p->n = st->n < FT_MAX_COMBATANTS ? st->n : FT_MAX_COMBATANTS;
     p->threat = -1;
     int my_side = s->c[me].side;
-    for (int i = 0; i < p->n; i++) {
-        p->fp[i] = ft_fp(s, st, i);
-        p->enemy[i] = s->c[i].side != my_side &&
-                      (!down(&st->c[i]) ||
-                       /* seed 000 "Dueling": to the death, the fallen
-                        * duelist is still the foe */
-                       (s->duel.to == FT_DUEL_DEATH &&
-                        !(st->c[i].flags & (FT_F_DEAD | FT_F_FLED))));
+    /* (The enemies also a bit each, for step 4's targets: issue 16,
+     * "This round: a crowd's decision and turn".) */
+    const int n = p->n;
+    const bool to_death = s->duel.to == FT_DUEL_DEATH;
+    fray_footprint *fp = p->fp;
+    bool *enemy = p->enemy;
+    uint32_t enemies = 0;
+    for (int i = 0; i < n; i++) {
+        const ft_cstate *c = &st->c[i];
+        const ft_combatant *sc = &s->c[i];
+        fp[i] = ft_fp(s, st, i);
+        enemy[i] = sc->side != my_side &&
+                   (!down(c) ||
+                    /* seed 000 "Dueling": to the death, the fallen
+                     * duelist is still the foe */
+                    (to_death && !(c->flags & (FT_F_DEAD | FT_F_FLED))));
+        enemies |= (uint32_t)enemy[i] << i;
     }
+    p->enemies = enemies;
 }
 
 /* What the actor sees in combatant i's spaces (fray_occupant), OCC_GONE
@@ -1070,6 +1081,15 @@ void ft_policy_choose_checked(const ft_setup *s, const ft_state *st, int actor,
     ft_policy_choose_memo(s, st, actor, out, out_checked, paths, NULL);
 }
 
+/* Whether c holds a condition that ends at the start of actor's
+ * activation (harm.c cond_activation_from ends those). */
+static bool ends_at_start_of(const ft_cstate *c, int actor) {
+    for (int k = 0; k < c->n_cond && k < FT_MAX_CONDITIONS; k++)
+        if (c->cond[k].ends == FT_UNTIL_START_OF && c->cond[k].whose == actor)
+            return true;
+    return false;
+}
+
 /* Whether the start of `actor`'s activation and Bleeding or Burning can
  * change nothing an attack's modifiers depend on: the attacker is not
  * Reckless (the only one of the flags cleared then that its own flip
@@ -1080,17 +1100,33 @@ void ft_policy_choose_checked(const ft_setup *s, const ft_state *st, int actor,
  * lasts, as the Prone of the fallen, stays as the policy saw it). Issue
  * 16 "This round: the crowds' search kept": before, any condition on
  * anyone sent the attack back to its modifiers, and in the skirmish
- * half the attacks came after someone had fallen. */
+ * half the attacks came after someone had fallen.
+ *
+ * Only a combatant on the upkeep's list (ft_state.cond_timed, harm.c: of
+ * the first 32, every one that may hold a condition ending at the start
+ * or end of an activation) can hold one ending at the start of the
+ * actor's: with 32 or fewer, those alone are looked at (issue 16, "This
+ * round: a crowd's decision and turn"), else everyone. */
 static bool mods_survive_start(const ft_state *st, int actor) {
     if ((st->c[actor].flags & FT_F_RECKLESS) || st->c[actor].n_cond != 0)
         return false;
-    for (int i = 0; i < st->n; i++) {
-        const ft_cstate *c = &st->c[i];
-        for (int k = 0; k < c->n_cond && k < FT_MAX_CONDITIONS; k++)
-            if (c->cond[k].ends == FT_UNTIL_START_OF &&
-                c->cond[k].whose == actor)
-                return false;
+    if (st->n <= 32) {
+        bool ends = false;
+        for (uint32_t m = st->cond_timed; m && !ends; m &= m - 1) {
+            int i = __builtin_ctz(m);
+            ends = i < st->n && ends_at_start_of(&st->c[i], actor);
+        }
+#ifndef NDEBUG
+        bool ends_any = false;
+        for (int i = 0; i < st->n && !ends_any; i++)
+            ends_any = ends_at_start_of(&st->c[i], actor);
+        assert(ends == ends_any);
+#endif
+        return !ends;
     }
+    for (int i = 0; i < st->n; i++)
+        if (ends_at_start_of(&st->c[i], actor))
+            return false;
     return true;
 }
 
@@ -1208,26 +1244,78 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
     ft_attack_opts o;
     memset(&o, 0, sizeof o);
     o.weapon = wi;
-    for (int e = 0; e < p.n; e++) {
-        if (!p.enemy[e])
-            continue;
-        int dist = range_to(&p, p.fp[actor], e);
-        if (!in_weapon_range(&p, w, dist))
-            continue;
-        /* The rank first: a target ranked no better than the best so far
-         * is not taken whatever its modifiers, which need not be asked
-         * (issue 16 "This round: the skirmish's tactics"). */
-        long r = target_rank(&p, e, dist);
-        if (r >= best_rank && s->eng.ready)
-            continue;
-        ft_mods *m = &mods[ask];
-        ft_attack_mods_cached(&p.run, memo ? &memo->cache : NULL, actor, e,
-                              &o, m);
-        if (m->impossible || r >= best_rank)
-            continue;
-        best_rank = r;
-        best = e;
-        ask ^= 1; /* keep it: the next target goes in the other */
+    if (s->eng.ready) {
+        /* The targets within the weapon's range best first (rank, then
+         * the lower index, as the loop below takes them), and the first
+         * whose attack can be made: the loop's choice, asking no
+         * modifiers of a target ranked after it (issue 16, "This round:
+         * a crowd's decision and turn": in a crowd several enemies stand
+         * in reach, and the loop asked each one better than the best
+         * so far). */
+        int order[FT_MAX_COMBATANTS];
+        long rank[FT_MAX_COMBATANTS];
+        int nt = 0;
+        /* in_weapon_range's bound, worked out once (INT_MAX: none) */
+        int limit = INT_MAX;
+        if (s->has_map && w) {
+            int far = w->range_increment > 0 ? 4 * w->range_increment
+                                             : w->max_range;
+            limit = !is_ranged(w) ? reach_of(w) + 1 : far > 0 ? far : INT_MAX;
+        }
+        /* A footprint is at most 5 spaces wide: farther apart than the
+         * bound and 4 across or along, the range is beyond the bound
+         * (ft__gap) and need not be counted. */
+        int far_apart = limit <= INT_MAX - 8 ? limit + 4 : INT_MAX;
+        fray_pos at = p.fp[actor].at;
+        for (uint32_t em = p.enemies; em; em &= em - 1) {
+            int e = __builtin_ctz(em);
+            assert(p.enemy[e]);
+            int dx = p.fp[e].at.x - at.x, dy = p.fp[e].at.y - at.y;
+            if (far_apart < INT_MAX &&
+                ((dx < 0 ? -dx : dx) > far_apart ||
+                 (dy < 0 ? -dy : dy) > far_apart)) {
+                assert(!in_weapon_range(&p, w, range_to(&p, p.fp[actor], e)));
+                continue;
+            }
+            int dist = range_to(&p, p.fp[actor], e);
+            assert((dist <= limit) == in_weapon_range(&p, w, dist));
+            if (dist > limit)
+                continue;
+            long r = target_rank(&p, e, dist);
+            int j = nt++;
+            for (; j > 0 && rank[j - 1] > r; j--) {
+                order[j] = order[j - 1];
+                rank[j] = rank[j - 1];
+            }
+            order[j] = e;
+            rank[j] = r;
+        }
+        for (int k = 0; k < nt && best < 0; k++) {
+            ft_attack_mods_cached(&p.run, memo ? &memo->cache : NULL, actor,
+                                  order[k], &o, &mods[0]);
+            if (!mods[0].impossible) {
+                best = order[k];
+                best_rank = rank[k];
+                ask = 1; /* the best's are mods[ask ^ 1] */
+            }
+        }
+    } else {
+        for (int e = 0; e < p.n; e++) {
+            if (!p.enemy[e])
+                continue;
+            int dist = range_to(&p, p.fp[actor], e);
+            if (!in_weapon_range(&p, w, dist))
+                continue;
+            long r = target_rank(&p, e, dist);
+            ft_mods *m = &mods[ask];
+            ft_attack_mods_cached(&p.run, memo ? &memo->cache : NULL, actor,
+                                  e, &o, m);
+            if (m->impossible || r >= best_rank)
+                continue;
+            best_rank = r;
+            best = e;
+            ask ^= 1; /* keep it: the next target goes in the other */
+        }
     }
     if (best >= 0 && w) {
         const ft_mods *best_m = &mods[ask ^ 1];

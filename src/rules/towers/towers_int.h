@@ -1422,6 +1422,13 @@ typedef struct ft_threat_cache {
     const struct ft_state *path_st;
     uint64_t path_gen;
     int path_mover;
+    /* Speed (issue 16, "This round: a crowd's decision and turn"): fp[c]'s
+     * place again, x and y apart, and a bound on every reach[c] kept
+     * since the table was emptied, and one on every footprint's side, so
+     * that bringing a changed combatant's row up to date rules out those
+     * too far away to matter in one pass (attack.c threat_refresh_sigs). */
+    int16_t at_x[FT_MAX_COMBATANTS], at_y[FT_MAX_COMBATANTS];
+    int reach_hi, side_hi;
 } ft_threat_cache;
 
 typedef struct ft_path_cache {
