@@ -1,7 +1,9 @@
 /* d6_fixture.h - D6 encounters built in C for the unit tests (until the
  * D6 files load): a duel, a brawl and a firefight, filled into a d6_setup
  * as the loader would; a fray_setup over one (borrowed); fights begun
- * with the dice given by hand. */
+ * with the dice given by hand; and what the D6 tests share to read a
+ * fight: the last event, a command tried or refused, the journal, the
+ * chances at the table, the duel closed to 1 m in Body Points. */
 #ifndef D6_FIXTURE_H
 #define D6_FIXTURE_H
 
@@ -10,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fray/chances.h"
 #include "fray/fight.h"
 #include "layer.h"
 #include "ruleset.h"
@@ -193,6 +196,78 @@ static inline void d6_fx_ok(fray_fight *f, const char *text, const int *dice, si
     memset(&diag, 0, sizeof diag);
     fray_status rc = d6_fx_cmd(f, text, dice, n, &diag);
     cr_assert_eq(rc, FRAY_OK, "%s: %s", text, diag.message);
+}
+
+/* ---- Reading a fight (the tests' shared scaffolding) ------------------ */
+
+/* The last event in JSON, and in words. */
+static inline void d6_fx_last_json(fray_fight *f, char *buf, size_t size) {
+    int n = fray_fight_events(f);
+    cr_assert_gt(n, 0);
+    fray_event_json(f, n - 1, buf, size);
+}
+static inline void d6_fx_last_words(fray_fight *f, char *buf, size_t size) {
+    fray_event_narrate(f, fray_fight_events(f) - 1, buf, size);
+}
+
+/* `part` is in `text` (JSON or words). */
+static inline void d6_fx_has(const char *text, const char *part) {
+    cr_assert(strstr(text, part), "expected %s in %s", part, text);
+}
+
+/* A command with dice by hand (n 0: drawn), its diagnostic cleared first. */
+static inline fray_status d6_fx_try(fray_fight *f, const char *text, const int *dice, size_t n,
+                                    fray_diag *diag) {
+    memset(diag, 0, sizeof *diag);
+    return d6_fx_cmd(f, text, dice, n, diag);
+}
+
+/* A command refused with status `want`, its message saying `says`. */
+static inline void d6_fx_refused(fray_fight *f, const char *text, fray_status want,
+                                 const char *says) {
+    fray_diag diag;
+    fray_status rc = d6_fx_try(f, text, NULL, 0, &diag);
+    cr_assert_eq(rc, want, "%s: %d %s", text, (int)rc, diag.message);
+    cr_assert(strstr(diag.message, says), "%s: '%s' does not say '%s'", text, diag.message,
+              says);
+}
+
+/* The fight's journal, one JSON line an event (malloc'd; `cap` bytes at
+ * most); its length in *len. */
+static inline char *d6_fx_journal(fray_fight *f, size_t cap, size_t *len) {
+    size_t n = 0;
+    char *text = malloc(cap);
+    cr_assert_not_null(text);
+    for (int i = 0; i < fray_fight_events(f); i++) {
+        size_t w = fray_event_json(f, i, text + n, cap - n - 1);
+        cr_assert_lt(n + w + 2, cap);
+        n += w;
+        text[n++] = '\n';
+    }
+    text[n] = '\0';
+    *len = n;
+    return text;
+}
+
+/* The chances of a command at the table (issue 19), which must be given. */
+static inline void d6_fx_chances(fray_fight *f, int who, const char *cmd, fray_chances *c) {
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(fray_action_chances(f, who, cmd, c, &diag), FRAY_OK, "%s: %s", cmd,
+                 diag.message);
+}
+
+/* The duel (into *s) in Body Points, the knight first (initiative 15 and
+ * 6) and moved to 1 m of the brigand (5,0). */
+static inline fray_fight *d6_fx_close_duel(d6_setup *s, fray_setup *fs) {
+    d6_fx_duel(s);
+    s->o.health = D6_HEALTH_BODY_POINTS;
+    *fs = d6_fx_setup(s);
+    const int d[] = {5, 5, 5, 2, 2};
+    fray_fight *f = d6_fx_start(fs, d, 5);
+    cr_assert_eq(d6_fx_st(f)->order[0], 0);
+    d6_fx_ok(f, "knight move 5,0", NULL, 0);
+    return f;
 }
 
 #endif

@@ -38,13 +38,6 @@ static double exact_hit(d6_code skill, int difficulty) {
     return v;
 }
 
-static void chances_of(fray_fight *f, int who, const char *cmd, fray_chances *c) {
-    fray_diag diag;
-    memset(&diag, 0, sizeof diag);
-    cr_assert_eq(fray_action_chances(f, who, cmd, c, &diag), FRAY_OK, "%s: %s", cmd,
-                 diag.message);
-}
-
 /* Core: the attack roll (melee 5D) against passive defense 10, floor 3:
  * p_success equals the exact odds of 5D against 10. */
 Test(d6_chances, melee_hit_equals_exact_odds) {
@@ -54,13 +47,13 @@ Test(d6_chances, melee_hit_equals_exact_odds) {
     fray_setup fs = d6_fx_setup(&s);
     fray_fight *f = d6_fx_start(&fs, first_dice, first_n(&s));
     fray_chances c;
-    chances_of(f, 0, "attack brigand", &c);
+    d6_fx_chances(f, 0, "attack brigand", &c);
     double p = exact_hit(d6_fx_code("5D"), 10);
     cr_assert_float_eq(c.p_success, p, 1e-12, "%g vs %g", c.p_success, p);
     cr_assert_float_eq(c.outcomes[0].share, 1 - p, 1e-12);
     cr_assert_str_eq(c.tracks[0], "Wound levels");
     /* two actions: each attack at -1D (core) */
-    chances_of(f, 0, "attack brigand defend", &c);
+    d6_fx_chances(f, 0, "attack brigand defend", &c);
     p = exact_hit(d6_fx_code("4D"), 10);
     cr_assert_float_eq(c.p_success, p, 1e-12, "%g vs %g", c.p_success, p);
     cr_assert(strstr(c.modifiers, "2 actions declared: -1D"), "%s", c.modifiers);
@@ -75,12 +68,12 @@ Test(d6_chances, ranged_modifiers_equal_exact_odds) {
     fray_setup fs = d6_fx_setup(&s);
     fray_fight *f = d6_fx_start(&fs, first_dice, first_n(&s));
     fray_chances c;
-    chances_of(f, 0, "attack xbow-1", &c);
+    d6_fx_chances(f, 0, "attack xbow-1", &c);
     double p = exact_hit(d6_fx_code("5D"), 18);
     cr_assert_float_eq(c.p_success, p, 1e-12, "%g vs %g", c.p_success, p);
     cr_assert(strstr(c.modifiers, "Medium range +5"), "%s", c.modifiers);
     /* a crossbowman (marksmanship 4D) on an archer in half cover */
-    chances_of(f, 2, "attack archer-1", &c);
+    d6_fx_chances(f, 2, "attack archer-1", &c);
     p = exact_hit(d6_fx_code("4D"), 10 + 5 + 3 + 6);
     cr_assert_float_eq(c.p_success, p, 1e-12, "%g vs %g", c.p_success, p);
     cr_assert(strstr(c.modifiers, "half cover +2D"), "%s", c.modifiers);
@@ -120,7 +113,7 @@ static void play(d6_setup *s, prep_fn prep, const char *cmd, int target, ok_fn o
     if (prep)
         prep(d6_fx_st(f0));
     fray_chances c;
-    chances_of(f0, 0, cmd, &c);
+    d6_fx_chances(f0, 0, cmd, &c);
     fray_fight_free(f0);
     bool wounds = s->o.health == D6_HEALTH_WOUNDS;
     int out = 0, zero = 0, done = 0;
@@ -196,7 +189,7 @@ Test(d6_chances, body_points_match_play) {
     fray_setup fs = d6_fx_setup(&s);
     fray_fight *f = d6_fx_start(&fs, first_dice, first_n(&s));
     fray_chances c;
-    chances_of(f, 0, "attack brigand", &c);
+    d6_fx_chances(f, 0, "attack brigand", &c);
     cr_assert_str_eq(c.tracks[0], "Body Points");
     fray_fight_free(f);
 }
@@ -242,7 +235,7 @@ Test(d6_chances, interrupt_after_wait_minus_one_die) {
     fray_fight *f = d6_fx_start(&fs, first_dice, first_n(&s));
     d6_fx_ok(f, "knight wait", NULL, 0);
     fray_chances c;
-    chances_of(f, 0, "attack brigand", &c);
+    d6_fx_chances(f, 0, "attack brigand", &c);
     double p = exact_hit(d6_fx_code("4D"), 10);
     cr_assert_float_eq(c.p_success, p, 1e-12, "%g vs %g", c.p_success, p);
     cr_assert(strstr(c.modifiers, "interrupting after a wait -1D"), "%s", c.modifiers);
@@ -279,7 +272,7 @@ static fray_fight *duel_near(d6_setup *s, fray_setup *fs) {
 
 static void hit_is(fray_fight *f, const char *cmd, double p) {
     fray_chances c;
-    chances_of(f, 0, cmd, &c);
+    d6_fx_chances(f, 0, cmd, &c);
     cr_assert_float_eq(c.p_success, p, 1e-12, "%s: %.15g vs %.15g (%s)", cmd, c.p_success, p,
                        c.modifiers);
 }
@@ -314,13 +307,13 @@ Test(d6_chances, options_equal_exact_odds_003_27_46) {
     hit_is(f, "attack brigand grab flip", exact_hit(agi, 16));
     hit_is(f, "attack brigand tackle", exact_hit(agi, 13));         /* 003:35 +1D (+3) */
     fray_chances c;
-    chances_of(f, 0, "attack brigand knockdown", &c);
+    d6_fx_chances(f, 0, "attack brigand knockdown", &c);
     cr_assert_eq(c.p_drop, -1);
     cr_assert_eq(c.n_outcomes, 2);
     cr_assert_str_eq(c.outcomes[1].name, "knocked down");
     cr_assert_float_eq(c.outcomes[1].share, c.p_success, 1e-15);
     cr_assert_float_eq(c.expected[0], 0, 1e-15);
-    chances_of(f, 0, "attack brigand knockout at head", &c);
+    d6_fx_chances(f, 0, "attack brigand knockout at head", &c);
     cr_assert_str_eq(c.outcomes[3].name, "knocked out, or out");
     fray_fight_free(f);
     /* a blind attacker from the file (003:45, D7.16); an unwieldy weapon
@@ -341,7 +334,7 @@ Test(d6_chances, head_damage_equals_exact_odds_003_73) {
     fray_setup fs;
     fray_fight *f = duel_near(&s, &fs);
     fray_chances c;
-    chances_of(f, 0, "attack brigand at head", &c);
+    d6_fx_chances(f, 0, "attack brigand at head", &c);
     d6_damage_query dq;
     memset(&dq, 0, sizeof dq);
     dq.damage = d6_fx_code("3D");
@@ -587,7 +580,7 @@ Test(d6_chances, slam_matches_play_003_15_16) {
     fray_fight *f = d6_fx_start(&fs, first_dice, first_n(&s));
     knight_holds(d6_fx_st(f));
     fray_chances c;
-    chances_of(f, 0, "slam into wall", &c);
+    d6_fx_chances(f, 0, "slam into wall", &c);
     d6_code one = {-1, 0};
     double want = exact_hit(d6_code_add(d6_skill_code(&s, 0, D6_SK_LIFTING), one), 15) *
                   exact_hit(d6_code_add(d6_skill_code(&s, 0, D6_SK_THROWING), one), 10);
@@ -651,7 +644,7 @@ Test(d6_chances, escape_and_free_003_63_65) {
         fray_fight *f = d6_fx_start(&fs, first_dice, first_n(&s));
         knight_held(d6_fx_st(f));
         fray_chances c;
-        chances_of(f, 0, "escape", &c);
+        d6_fx_chances(f, 0, "escape", &c);
         cr_assert_float_eq(c.p_success, p, 1e-12, "tie %d: %g vs %g", tie, c.p_success, p);
         cr_assert_str_eq(c.outcomes[1].name, "escapes");
         cr_assert_eq(c.p_drop, -1);
@@ -723,7 +716,7 @@ Test(d6_chances, still_refused_in_words) {
                  FRAY_ERR_INVALID);
     cr_assert(strstr(diag.message, "damage-bonus"), "%s", diag.message);
     /* a knockdown deals no damage: counted with damage-bonus too */
-    chances_of(f, 0, "attack brigand knockdown", &c);
+    d6_fx_chances(f, 0, "attack brigand knockdown", &c);
     fray_fight_free(f);
     s.o.damage_bonus = false;
     fs = d6_fx_setup(&s);
@@ -750,7 +743,7 @@ Test(d6_chances, entangle_matches_play_003_63) {
     fray_fight *f = d6_fx_start(&fs, first_dice, first_n(&s));
     hit_is(f, "attack xbow-1", exact_hit(d6_fx_code("5D"), 18));
     fray_chances c;
-    chances_of(f, 0, "attack xbow-1", &c);
+    d6_fx_chances(f, 0, "attack xbow-1", &c);
     cr_assert_eq(c.p_drop, -1);
     cr_assert_str_eq(c.outcomes[1].name, "entangled");
     fray_fight_free(f);
@@ -785,7 +778,7 @@ Test(d6_chances, quick_draw_and_drawing_003_96_101) {
     fray_fight *f = d6_fx_start(&fs, first_dice, first_n(&s));
     hit_is(f, "attack brigand with club", exact_hit(d6_fx_code("4D"), 10));
     fray_chances c;
-    chances_of(f, 0, "attack brigand with club", &c);
+    d6_fx_chances(f, 0, "attack brigand with club", &c);
     cr_assert(strstr(c.modifiers, "drawing the club: -1D"), "%s", c.modifiers);
     fray_fight_free(f);
     play(&s, NULL, "attack brigand with club", 1, NULL, 20000);
@@ -808,7 +801,7 @@ Test(d6_chances, both_hands_match_play_003_89) {
     double p = exact_hit(d6_fx_code("4D"), 10);
     hit_is(f, "attack brigand both", 1 - (1 - p) * (1 - p));
     fray_chances c;
-    chances_of(f, 0, "attack brigand both", &c);
+    d6_fx_chances(f, 0, "attack brigand both", &c);
     cr_assert(strstr(c.title, "sword and club"), "%s", c.title);
     fray_chances_list L; /* odds ID lists it (issue 19) */
     fray_diag diag;

@@ -101,21 +101,6 @@ static void refused(fray_fight *f, const char *cmd, const char *why) {
     cr_assert(strstr(diag.message, why), "%s: %s", cmd, diag.message);
 }
 
-static char *journal_of(fray_fight *f, size_t *len) {
-    size_t cap = 1 << 20, n = 0;
-    char *text = malloc(cap);
-    cr_assert_not_null(text);
-    for (int i = 0; i < fray_fight_events(f); i++) {
-        size_t w = fray_event_json(f, i, text + n, cap - n - 1);
-        cr_assert_lt(n + w + 2, cap);
-        n += w;
-        text[n++] = '\n';
-    }
-    text[n] = '\0';
-    *len = n;
-    return text;
-}
-
 /* 003:96 announced before initiative; 003:98 3D moved with two attacks:
  * initiative 7D, both throws at 4D with no further multi-action penalty
  * (003:97); 7D refused; the journal back and replayed. */
@@ -151,7 +136,7 @@ Test(d6_draw, ranger_at_the_table_003_96_98) {
     cr_assert(strstr(j, "\"total\":16,\"difficulty\":10,\"result\":\"hit\",\"range\":\"Short\""), "%s", j);
     cr_assert(strstr(j, "\"total\":12,\"difficulty\":10,\"result\":\"hit\""), "%s", j);
     size_t len;
-    char *text = journal_of(f, &len);
+    char *text = d6_fx_journal(f, 1 << 20, &len);
     fray_fight *g = NULL;
     fray_fight_options o = {.journal = true, .facts = true, .until = 0};
     cr_assert_eq(fray_fight_new(&fs, 99, &o, NULL, NULL, &g), FRAY_OK);
@@ -300,7 +285,7 @@ Test(d6_draw, multiple_weapons_003_89) {
     cr_assert(strstr(j, "\"both\":true,\"actions\":2"), "%s", j);
     cr_assert(strstr(j, "\"total\":5,\"difficulty\":10,\"result\":\"miss\""), "%s", j);
     size_t len;
-    char *text = journal_of(f, &len);
+    char *text = d6_fx_journal(f, 1 << 20, &len);
     fray_fight *g = NULL;
     fray_fight_options o = {.journal = true, .facts = true, .until = 0};
     cr_assert_eq(fray_fight_new(&fs, 99, &o, NULL, NULL, &g), FRAY_OK);
@@ -353,7 +338,7 @@ Test(d6_draw, ready_a_weapon_003_101) {
     cr_assert(strstr(j, "\"weapon\":\"crossbow\",\"actions\":2}"), "%s", j);
     cr_assert_str_eq(fray_fight_turn(f, NULL, 0), "Brigand", "readying spent the turn");
     size_t len;
-    char *text = journal_of(f, &len);
+    char *text = d6_fx_journal(f, 1 << 20, &len);
     fray_fight *g = NULL;
     fray_fight_options o = {.journal = true, .facts = true, .until = 0};
     cr_assert_eq(fray_fight_new(&fs, 99, &o, NULL, NULL, &g), FRAY_OK);

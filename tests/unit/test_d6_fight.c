@@ -14,21 +14,6 @@
 
 static d6_setup S;
 
-static char *journal_of(fray_fight *f, size_t *len) {
-    size_t cap = 1 << 21, n = 0;
-    char *text = malloc(cap);
-    cr_assert_not_null(text);
-    for (int i = 0; i < fray_fight_events(f); i++) {
-        size_t w = fray_event_json(f, i, text + n, cap - n - 1);
-        cr_assert_lt(n + w + 2, cap);
-        n += w;
-        text[n++] = '\n';
-    }
-    text[n] = '\0';
-    *len = n;
-    return text;
-}
-
 /* The duel, 4000 trials: every trial ends inside the 60 rounds with a
  * winner; the knight (melee 5D, sword, chain mail) beats the brigand
  * (4D, club, leather) in more than half of them by over 4 standard
@@ -104,7 +89,7 @@ Test(d6_fight, journal_round_trip) {
         }
         cr_assert_geq(fray_fight_winner(f), 0, "fixture %d ends with a winner", k);
         size_t len;
-        char *text = journal_of(f, &len);
+        char *text = d6_fx_journal(f, 1 << 21, &len);
         cr_assert_eq(fray_fight_new(&fs, 11, &o, NULL, NULL, &g), FRAY_OK);
         fray_diag diag;
         memset(&diag, 0, sizeof diag);
@@ -131,7 +116,7 @@ Test(d6_fight, given_dice_replay_undo_redo) {
     int level = st->c[1].wound;
     cr_assert_eq(level, d6_wound_after(D6_W_NONE, 14 - 7));
     size_t len;
-    char *text = journal_of(f, &len);
+    char *text = d6_fx_journal(f, 1 << 21, &len);
     cr_assert(strstr(text, "\"given\":true"), "%s", text);
     fray_fight_options o = {.journal = true, .facts = true, .until = 0};
     cr_assert_eq(fray_fight_new(&fs, 99, &o, NULL, NULL, &g), FRAY_OK);
@@ -159,7 +144,7 @@ Test(d6_fight, edited_journal_refused) {
     fray_fight *f = NULL, *g = NULL;
     cr_assert_eq(fray_fight_new(&fs, 5, &o, NULL, NULL, &f), FRAY_OK);
     size_t len;
-    char *text = journal_of(f, &len);
+    char *text = d6_fx_journal(f, 1 << 21, &len);
     char *v = strstr(text, "\"dice\":[");
     cr_assert_not_null(v);
     v += 8;
@@ -174,27 +159,23 @@ Test(d6_fight, edited_journal_refused) {
     fray_fight_free(g);
 }
 
-static void refused(fray_fight *f, const char *cmd, fray_status want, const char *words) {
-    fray_diag diag;
-    memset(&diag, 0, sizeof diag);
-    cr_assert_eq(d6_fx_cmd(f, cmd, NULL, 0, &diag), want, "%s", cmd);
-    cr_assert(strstr(diag.message, words), "%s: %s", cmd, diag.message);
-}
-
 /* Commands refused in rules words, the offending token named. */
 Test(d6_fight, commands_refused_in_words) {
     d6_fx_duel(&S);
     fray_setup fs = d6_fx_setup(&S);
     const int init[] = {5, 5, 5, 2, 2};
     fray_fight *f = d6_fx_start(&fs, init, 5);
-    refused(f, "brigand attack knight", FRAY_ERR_INVALID, "it is Sir Aldo's turn, not Brigand's");
-    refused(f, "knight attack nobody", FRAY_ERR_PARSE, "'nobody': no combatant of that id");
-    refused(f, "knight fly", FRAY_ERR_PARSE, "'fly': expected attack, defend, move, wait or aim");
-    refused(f, "knight attack brigand actions 9", FRAY_ERR_PARSE, "'9': expected the actions");
-    refused(f, "knight attack brigand with axe", FRAY_ERR_PARSE, "'axe': no weapon");
-    refused(f, "knight attack brigand with club", FRAY_ERR_INVALID, "does not hold the club");
-    refused(f, "knight move 3;4", FRAY_ERR_PARSE, "X,Y in whole meters");
-    refused(f, "next", FRAY_ERR_INVALID, "the round goes on: it is Sir Aldo's turn");
+    d6_fx_refused(f, "brigand attack knight", FRAY_ERR_INVALID,
+                  "it is Sir Aldo's turn, not Brigand's");
+    d6_fx_refused(f, "knight attack nobody", FRAY_ERR_PARSE, "'nobody': no combatant of that id");
+    d6_fx_refused(f, "knight fly", FRAY_ERR_PARSE,
+                  "'fly': expected attack, defend, move, wait or aim");
+    d6_fx_refused(f, "knight attack brigand actions 9", FRAY_ERR_PARSE,
+                  "'9': expected the actions");
+    d6_fx_refused(f, "knight attack brigand with axe", FRAY_ERR_PARSE, "'axe': no weapon");
+    d6_fx_refused(f, "knight attack brigand with club", FRAY_ERR_INVALID, "does not hold the club");
+    d6_fx_refused(f, "knight move 3;4", FRAY_ERR_PARSE, "X,Y in whole meters");
+    d6_fx_refused(f, "next", FRAY_ERR_INVALID, "the round goes on: it is Sir Aldo's turn");
     const int bad[] = {7};
     fray_diag diag;
     memset(&diag, 0, sizeof diag);
@@ -363,7 +344,7 @@ Test(d6_fight, journal_with_a_refused_command) {
     const int miss[] = {2, 1, 1, 1, 1};
     d6_fx_ok(f, "knight attack brigand", miss, 5);
     size_t len;
-    char *text = journal_of(f, &len);
+    char *text = d6_fx_journal(f, 1 << 21, &len);
     char *mv = strstr(text, "\"x\":5,\"y\":0},");
     cr_assert_not_null(mv, "%s", text);
     mv[4] = '1'; /* the move now goes to (1, 0): 5 m from the brigand */
@@ -386,7 +367,7 @@ Test(d6_fight, journal_field_errors) {
     fray_fight *f = NULL, *g = NULL;
     cr_assert_eq(fray_fight_new(&fs, 5, &o, NULL, NULL, &f), FRAY_OK);
     size_t len;
-    char *text = journal_of(f, &len);
+    char *text = d6_fx_journal(f, 1 << 21, &len);
     char *v = strstr(text, "\"dice\":[");
     cr_assert_not_null(v);
     v[8] = '7';

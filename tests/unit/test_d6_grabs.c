@@ -14,45 +14,18 @@
 
 static d6_setup S;
 
-static void last_json(fray_fight *f, char *buf, size_t size) {
-    int n = fray_fight_events(f);
-    cr_assert_gt(n, 0);
-    fray_event_json(f, n - 1, buf, size);
-}
-
-static void has(const char *json, const char *part) {
-    cr_assert(strstr(json, part), "expected %s in %s", part, json);
-}
-
 /* The knight first (initiative 15 and 6), moved to 1 m of the brigand. */
-static fray_fight *close_duel(fray_setup *fs) {
-    d6_fx_duel(&S);
-    S.o.health = D6_HEALTH_BODY_POINTS;
-    *fs = d6_fx_setup(&S);
-    const int d[] = {5, 5, 5, 2, 2};
-    fray_fight *f = d6_fx_start(fs, d, 5);
-    cr_assert_eq(d6_fx_st(f)->order[0], 0);
-    d6_fx_ok(f, "knight move 5,0", NULL, 0);
-    return f;
-}
-
-static fray_status try_cmd(fray_fight *f, const char *text, const int *d, size_t n,
-                           fray_diag *diag) {
-    memset(diag, 0, sizeof *diag);
-    return d6_fx_cmd(f, text, d, n, diag);
-}
-
 /* 003:30: a grab is +2D (+6, standard) to the combat difficulty: 10
  * passive + 6 = 16; fighting 3D+1 [5,5,4] = 15 misses, [5,5,5] = 16
  * hits. */
 Test(d6_grabs, grab_plus_2D_003_30) {
     fray_setup fs;
-    fray_fight *f = close_duel(&fs);
+    fray_fight *f = d6_fx_close_duel(&S, &fs);
     const int miss[] = {5, 5, 4};
     d6_fx_ok(f, "knight attack brigand grab choke", miss, 3);
     char j[4096];
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":15,\"difficulty\":16,\"result\":\"miss\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":15,\"difficulty\":16,\"result\":\"miss\"");
     cr_assert_eq(d6_holder(d6_fx_st(f), 1), -1, "a miss holds nobody");
     fray_fight_free(f);
 }
@@ -61,16 +34,16 @@ Test(d6_grabs, grab_plus_2D_003_30) {
  * against the leather's 1D [2]; the brigand is held by the knight. */
 Test(d6_grabs, choke_strength_damage_003_12) {
     fray_setup fs;
-    fray_fight *f = close_duel(&fs);
+    fray_fight *f = d6_fx_close_duel(&S, &fs);
     const int d[] = {5, 5, 5, 5, 4, 2};
     d6_fx_ok(f, "knight attack brigand grab choke", d, 6);
     char j[4096];
-    last_json(f, j, sizeof j);
-    has(j, "\"grab\":\"choke\"");
-    has(j, "\"damage\":9,\"resistance\":2");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"grab\":\"choke\"");
+    d6_fx_has(j, "\"damage\":9,\"resistance\":2");
     char words[1024];
     fray_event_narrate(f, fray_fight_events(f) - 1, words, sizeof words);
-    has(words, "Sir Aldo chokes Brigand.");
+    d6_fx_has(words, "Sir Aldo chokes Brigand.");
     fray_fight_view *v = NULL;
     cr_assert_eq(fray_fight_view_new(f, NULL, &v), FRAY_OK);
     const fray_view_combatant *b = &v->combatants[1];
@@ -91,7 +64,7 @@ Test(d6_grabs, choke_strength_damage_003_12) {
  * explodes: [6,2] + [5] = 13 - 9 = 4 against [3]. */
 Test(d6_grabs, hold_minus_3D_003_14) {
     fray_setup fs;
-    fray_fight *f = close_duel(&fs);
+    fray_fight *f = d6_fx_close_duel(&S, &fs);
     const int d[] = {5, 5, 5, 5, 4};
     d6_fx_ok(f, "knight attack brigand grab hold", d, 5);
     d6_state *st = d6_fx_st(f);
@@ -99,12 +72,12 @@ Test(d6_grabs, hold_minus_3D_003_14) {
     cr_assert_eq(d6_holder(st, 1), 0);
     cr_assert_eq(st->c[1].hold_kind, D6_GRAB_HOLD);
     fray_fight_free(f);
-    f = close_duel(&fs);
+    f = d6_fx_close_duel(&S, &fs);
     const int e[] = {5, 5, 5, 6, 2, 5, 3};
     d6_fx_ok(f, "knight attack brigand grab", e, 7); /* plain `grab`: a hold */
     char j[4096];
-    last_json(f, j, sizeof j);
-    has(j, "\"damage\":4,\"resistance\":3");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"damage\":4,\"resistance\":3");
     fray_fight_free(f);
 }
 
@@ -115,34 +88,34 @@ Test(d6_grabs, hold_minus_3D_003_14) {
  * (13 against 12) frees the brigand. */
 Test(d6_grabs, escape_tie_to_holder_then_squeeze_003_65_003_11) {
     fray_setup fs;
-    fray_fight *f = close_duel(&fs);
+    fray_fight *f = d6_fx_close_duel(&S, &fs);
     const int d[] = {5, 5, 5, 5, 4, 2}; /* 9 against 2 */
     d6_fx_ok(f, "knight attack brigand grab choke", d, 6);
     d6_state *st = d6_fx_st(f);
     int bp = st->c[1].bp;
     fray_diag diag;
-    cr_assert_eq(try_cmd(f, "brigand move 9,0", NULL, 0, &diag), FRAY_ERR_INVALID);
+    cr_assert_eq(d6_fx_try(f, "brigand move 9,0", NULL, 0, &diag), FRAY_ERR_INVALID);
     cr_assert(strstr(diag.message, "held by Sir Aldo"), "%s", diag.message);
     const int tie[] = {4, 4, 4, 3, 4, 4};
     d6_fx_ok(f, "brigand escape", tie, 6);
     char j[4096];
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":12,\"holder_total\":12,\"result\":\"held\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":12,\"holder_total\":12,\"result\":\"held\"");
     cr_assert_eq(d6_holder(st, 1), 0, "a tie goes to the holder");
     d6_fx_ok(f, "next", (const int[]){5, 5, 5, 2, 2}, 5);
     const int sq[] = {3, 3, 2};
     d6_fx_ok(f, "knight squeeze", sq, 3);
-    last_json(f, j, sizeof j);
-    has(j, "\"damage\":6,\"resistance\":2");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"damage\":6,\"resistance\":2");
     cr_assert_eq(st->c[1].bp, bp - 4);
     char words[1024];
     fray_event_narrate(f, fray_fight_events(f) - 1, words, sizeof words);
-    has(words, "Sir Aldo squeezes Brigand: its Strength Damage.");
+    d6_fx_has(words, "Sir Aldo squeezes Brigand: its Strength Damage.");
     const int win[] = {4, 4, 5, 3, 4, 4};
     d6_fx_ok(f, "brigand escape", win, 6);
     cr_assert_eq(d6_holder(st, 1), -1, "13 against 12: free");
     d6_fx_ok(f, "next", (const int[]){5, 5, 5, 2, 2}, 5);
-    cr_assert_eq(try_cmd(f, "knight squeeze", NULL, 0, &diag), FRAY_ERR_INVALID);
+    cr_assert_eq(d6_fx_try(f, "knight squeeze", NULL, 0, &diag), FRAY_ERR_INVALID);
     cr_assert(strstr(diag.message, "holds nobody"), "%s", diag.message);
     fray_fight_free(f);
 }
@@ -152,19 +125,19 @@ Test(d6_grabs, escape_tie_to_holder_then_squeeze_003_65_003_11) {
  * may make no action but the escape. */
 Test(d6_grabs, tackle_plus_1D_only_escape_003_35_003_10) {
     fray_setup fs;
-    fray_fight *f = close_duel(&fs);
+    fray_fight *f = d6_fx_close_duel(&S, &fs);
     const int d[] = {4, 4, 4, 2, 2, 3};
     d6_fx_ok(f, "knight attack brigand tackle", d, 6);
     char j[4096];
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":13,\"difficulty\":13,\"result\":\"hit\"");
-    has(j, "\"grab\":\"tackle\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":13,\"difficulty\":13,\"result\":\"hit\"");
+    d6_fx_has(j, "\"grab\":\"tackle\"");
     d6_state *st = d6_fx_st(f);
     cr_assert_eq(st->c[1].hold_kind, D6_GRAB_TACKLE);
     fray_diag diag;
-    cr_assert_eq(try_cmd(f, "brigand attack knight", NULL, 0, &diag), FRAY_ERR_INVALID);
+    cr_assert_eq(d6_fx_try(f, "brigand attack knight", NULL, 0, &diag), FRAY_ERR_INVALID);
     cr_assert(strstr(diag.message, "may only try to escape"), "%s", diag.message);
-    cr_assert_eq(try_cmd(f, "brigand defend", NULL, 0, &diag), FRAY_ERR_INVALID);
+    cr_assert_eq(d6_fx_try(f, "brigand defend", NULL, 0, &diag), FRAY_ERR_INVALID);
     /* the tactics: the tackled one escapes */
     d6_event cmd;
     d6_choose(&S, st, &cmd);
@@ -175,19 +148,19 @@ Test(d6_grabs, tackle_plus_1D_only_escape_003_35_003_10) {
 /* 003:10-11: fighting only (no weapon named), in reach of the hands. */
 Test(d6_grabs, fighting_only_and_reach) {
     fray_setup fs;
-    fray_fight *f = close_duel(&fs);
+    fray_fight *f = d6_fx_close_duel(&S, &fs);
     fray_diag diag;
-    cr_assert_eq(try_cmd(f, "knight attack brigand grab with sword", NULL, 0, &diag),
+    cr_assert_eq(d6_fx_try(f, "knight attack brigand grab with sword", NULL, 0, &diag),
                  FRAY_ERR_INVALID);
     cr_assert(strstr(diag.message, "fighting only"), "%s", diag.message);
-    cr_assert_eq(try_cmd(f, "knight attack brigand grab throttle", NULL, 0, &diag),
+    cr_assert_eq(d6_fx_try(f, "knight attack brigand grab throttle", NULL, 0, &diag),
                  FRAY_ERR_PARSE);
-    cr_assert_eq(try_cmd(f, "brigand escape", NULL, 0, &diag), FRAY_ERR_INVALID);
+    cr_assert_eq(d6_fx_try(f, "brigand escape", NULL, 0, &diag), FRAY_ERR_INVALID);
     fray_fight_free(f);
     d6_fx_duel(&S);
     fs = d6_fx_setup(&S);
     f = d6_fx_start(&fs, (const int[]){5, 5, 5, 2, 2}, 5);
-    cr_assert_eq(try_cmd(f, "knight attack brigand tackle", NULL, 0, &diag),
+    cr_assert_eq(d6_fx_try(f, "knight attack brigand tackle", NULL, 0, &diag),
                  FRAY_ERR_INVALID);
     cr_assert(strstr(diag.message, "out of reach"), "%s", diag.message);
     fray_fight_free(f);
@@ -197,7 +170,7 @@ Test(d6_grabs, fighting_only_and_reach) {
  * and replayed to the same fight; a move lets go of the hold. */
 Test(d6_grabs, journal_round_trip_and_release) {
     fray_setup fs;
-    fray_fight *f = close_duel(&fs);
+    fray_fight *f = d6_fx_close_duel(&S, &fs);
     d6_fx_ok(f, "knight attack brigand grab choke", (const int[]){5, 5, 5, 5, 4, 2}, 6);
     d6_fx_ok(f, "brigand escape", (const int[]){4, 4, 4, 3, 4, 4}, 6);
     d6_fx_ok(f, "next", (const int[]){5, 5, 5, 2, 2}, 5);
@@ -224,8 +197,8 @@ Test(d6_grabs, journal_round_trip_and_release) {
     d6_fx_ok(f, "knight move 3,0", NULL, 0);
     cr_assert_eq(d6_holder(d6_fx_st(f), 1), -1, "the holder who moves lets go");
     char j[4096];
-    last_json(f, j, sizeof j);
-    has(j, "\"fact\":\"release\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"fact\":\"release\"");
     free(text);
     fray_fight_free(f);
     fray_fight_free(g);
@@ -292,28 +265,28 @@ Test(d6_grabs, entangle_break_or_slip_free_003_63) {
     fray_fight *f = d6_fx_start(&fs, (const int[]){5, 5, 5, 2, 2}, 5);
     d6_fx_ok(f, "knight attack brigand", (const int[]){5, 5, 4, 4, 4}, 5);
     char j[4096];
-    last_json(f, j, sizeof j);
-    has(j, "\"fact\":\"entangle\"");
-    has(j, "\"damage\":12,\"spiked\":false");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"fact\":\"entangle\"");
+    d6_fx_has(j, "\"damage\":12,\"spiked\":false");
     d6_state *st = d6_fx_st(f);
     cr_assert_eq(st->c[1].tangle, 12);
     cr_assert_eq(st->c[1].bp, S.c[1].b.body_points, "no damage unless spiked");
     fray_diag diag;
-    cr_assert_eq(try_cmd(f, "brigand attack knight", NULL, 0, &diag), FRAY_ERR_INVALID);
+    cr_assert_eq(d6_fx_try(f, "brigand attack knight", NULL, 0, &diag), FRAY_ERR_INVALID);
     cr_assert(strstr(diag.message, "entangled"), "%s", diag.message);
-    cr_assert_eq(try_cmd(f, "brigand escape", NULL, 0, &diag), FRAY_ERR_INVALID);
+    cr_assert_eq(d6_fx_try(f, "brigand escape", NULL, 0, &diag), FRAY_ERR_INVALID);
     d6_event cmd;
     d6_choose(&S, st, &cmd);
     cr_assert_eq(cmd.kind, D6_EV_BREAK_FREE, "the tactics: Physique 3D, Agility 3D: break");
     d6_fx_ok(f, "brigand break-free", (const int[]){4, 4, 3}, 3);
-    last_json(f, j, sizeof j);
-    has(j, "\"how\":\"break\",\"total\":11,\"difficulty\":12,\"result\":\"entangled\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"how\":\"break\",\"total\":11,\"difficulty\":12,\"result\":\"entangled\"");
     cr_assert_eq(st->c[1].tangle, 12);
     d6_fx_ok(f, "next", (const int[]){5, 5, 5, 2, 2}, 5);
     d6_fx_ok(f, "knight wait", NULL, 0);
     d6_fx_ok(f, "brigand slip-free", (const int[]){4, 4, 4}, 3);
     cr_assert_eq(st->c[1].tangle, 0, "12 meets 12: free");
-    cr_assert_eq(try_cmd(f, "brigand slip-free", NULL, 0, &diag), FRAY_ERR_INVALID);
+    cr_assert_eq(d6_fx_try(f, "brigand slip-free", NULL, 0, &diag), FRAY_ERR_INVALID);
     size_t cap = 1 << 16, n = 0;
     char *text = malloc(cap);
     cr_assert_not_null(text);
@@ -347,29 +320,29 @@ Test(d6_grabs, entangle_break_or_slip_free_003_63) {
  * getting up, its only action (the tactics choose it too). */
 Test(d6_grabs, flip_3D_then_get_up_003_13) {
     fray_setup fs;
-    fray_fight *f = close_duel(&fs);
+    fray_fight *f = d6_fx_close_duel(&S, &fs);
     d6_fx_ok(f, "knight attack brigand grab flip", (const int[]){5, 5, 5, 3, 3, 3, 2}, 7);
     char j[4096];
-    last_json(f, j, sizeof j);
-    has(j, "\"grab\":\"flip\"");
-    has(j, "\"damage\":9,\"resistance\":2");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"grab\":\"flip\"");
+    d6_fx_has(j, "\"damage\":9,\"resistance\":2");
     d6_state *st = d6_fx_st(f);
     cr_assert_eq(st->c[1].bp, S.c[1].b.body_points - 7);
     cr_assert_eq(d6_holder(st, 1), -1, "a flip holds nobody after");
     cr_assert_eq(st->c[1].down, D6_GROUND_FLIP, "on the ground, a flip's way (D7.7)");
     fray_diag diag;
-    cr_assert_eq(try_cmd(f, "brigand attack knight", NULL, 0, &diag), FRAY_ERR_INVALID);
+    cr_assert_eq(d6_fx_try(f, "brigand attack knight", NULL, 0, &diag), FRAY_ERR_INVALID);
     cr_assert(strstr(diag.message, "getting up"), "%s", diag.message);
     d6_event cmd;
     d6_choose(&S, st, &cmd);
     cr_assert_eq(cmd.kind, D6_EV_GET_UP);
     d6_fx_ok(f, "brigand get-up", NULL, 0);
     cr_assert_eq(st->c[1].down, D6_GROUND_NO);
-    last_json(f, j, sizeof j);
-    has(j, "\"fact\":\"get-up\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"fact\":\"get-up\"");
     d6_fx_ok(f, "next", (const int[]){5, 5, 5, 2, 2}, 5);
     d6_fx_ok(f, "knight wait", NULL, 0);
-    cr_assert_eq(try_cmd(f, "brigand get-up", NULL, 0, &diag), FRAY_ERR_INVALID);
+    cr_assert_eq(d6_fx_try(f, "brigand get-up", NULL, 0, &diag), FRAY_ERR_INVALID);
     fray_fight_free(f);
 }
 
@@ -380,7 +353,7 @@ Test(d6_grabs, flip_3D_then_get_up_003_13) {
  * the brigand's 3D. */
 Test(d6_grabs, tactics_grapple_chokes_the_weaker) {
     fray_setup fs;
-    fray_fight *f = close_duel(&fs);
+    fray_fight *f = d6_fx_close_duel(&S, &fs);
     S.c[0].tactics = D6_TAC_GRAPPLE;
     d6_state *st = d6_fx_st(f);
     d6_event cmd;
@@ -438,14 +411,14 @@ Test(d6_grabs, grapple_example_plays) {
  * against [3]; the journal keeps the 4 and replays it. */
 Test(d6_grabs, hold_more_dice_003_14) {
     fray_setup fs;
-    fray_fight *f = close_duel(&fs);
+    fray_fight *f = d6_fx_close_duel(&S, &fs);
     d6_fx_ok(f, "knight attack brigand grab hold 4", (const int[]){5, 5, 5, 6, 6, 2, 4, 3}, 8);
     char j[4096];
-    last_json(f, j, sizeof j);
-    has(j, "\"grab\":\"hold\",\"hold_dice\":4");
-    has(j, "\"damage\":6,\"resistance\":3");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"grab\":\"hold\",\"hold_dice\":4");
+    d6_fx_has(j, "\"damage\":6,\"resistance\":3");
     fray_diag diag;
-    cr_assert_eq(try_cmd(f, "knight attack brigand grab hold 2", NULL, 0, &diag),
+    cr_assert_eq(d6_fx_try(f, "knight attack brigand grab hold 2", NULL, 0, &diag),
                  FRAY_ERR_PARSE);
     size_t cap = 1 << 16, n = 0;
     char *text = malloc(cap);

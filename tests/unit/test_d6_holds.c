@@ -13,26 +13,6 @@
 
 static d6_setup S;
 
-static void last_json(fray_fight *f, char *buf, size_t size) {
-    int n = fray_fight_events(f);
-    cr_assert_gt(n, 0);
-    fray_event_json(f, n - 1, buf, size);
-}
-
-static void last_words(fray_fight *f, char *buf, size_t size) {
-    fray_event_narrate(f, fray_fight_events(f) - 1, buf, size);
-}
-
-static void has(const char *text, const char *part) {
-    cr_assert(strstr(text, part), "expected %s in %s", part, text);
-}
-
-static fray_status try_cmd(fray_fight *f, const char *text, const int *d, size_t n,
-                           fray_diag *diag) {
-    memset(diag, 0, sizeof *diag);
-    return d6_fx_cmd(f, text, d, n, diag);
-}
-
 static bool has_condition(fray_fight *f, int who, const char *name) {
     fray_fight_view *v = NULL;
     cr_assert_eq(fray_fight_view_new(f, NULL, &v), FRAY_OK);
@@ -45,22 +25,11 @@ static bool has_condition(fray_fight *f, int who, const char *name) {
 }
 
 /* The knight first (initiative 15 and 6), moved to 1 m of the brigand. */
-static fray_fight *close_duel(fray_setup *fs) {
-    d6_fx_duel(&S);
-    S.o.health = D6_HEALTH_BODY_POINTS;
-    *fs = d6_fx_setup(&S);
-    const int d[] = {5, 5, 5, 2, 2};
-    fray_fight *f = d6_fx_start(fs, d, 5);
-    cr_assert_eq(d6_fx_st(f)->order[0], 0);
-    d6_fx_ok(f, "knight move 5,0", NULL, 0);
-    return f;
-}
-
 /* Round 1: the knight pins the brigand's arm (a grab, +2D: fighting
  * [5,5,5]+1 = 16 against 16; no damage on the first round, 003:17); the
  * brigand waits; round 2 begins with the knight first again. */
 static fray_fight *pinned_duel(fray_setup *fs) {
-    fray_fight *f = close_duel(fs);
+    fray_fight *f = d6_fx_close_duel(&S, fs);
     d6_fx_ok(f, "knight attack brigand grab arm-pin", (const int[]){5, 5, 5}, 3);
     d6_fx_ok(f, "brigand wait", NULL, 0);
     d6_fx_ok(f, "next", (const int[]){5, 5, 5, 2, 2}, 5);
@@ -71,19 +40,19 @@ static fray_fight *pinned_duel(fray_setup *fs) {
  * on its first round; its options come after that round. */
 Test(d6_holds, arm_pin_grab_first_round_003_17) {
     fray_setup fs;
-    fray_fight *f = close_duel(&fs);
+    fray_fight *f = d6_fx_close_duel(&S, &fs);
     fray_diag diag;
-    cr_assert_eq(try_cmd(f, "knight attack brigand grab arm-pin", (const int[]){5, 5, 4}, 3,
+    cr_assert_eq(d6_fx_try(f, "knight attack brigand grab arm-pin", (const int[]){5, 5, 4}, 3,
                          &diag), FRAY_OK, "%s", diag.message);
     char j[4096];
-    last_json(f, j, sizeof j);
-    has(j, "\"grab\":\"arm-pin\"");
-    has(j, "\"total\":15,\"difficulty\":16,\"result\":\"miss\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"grab\":\"arm-pin\"");
+    d6_fx_has(j, "\"total\":15,\"difficulty\":16,\"result\":\"miss\"");
     fray_fight_free(f);
-    f = close_duel(&fs);
+    f = d6_fx_close_duel(&S, &fs);
     d6_fx_ok(f, "knight attack brigand grab arm-pin", (const int[]){5, 5, 5}, 3);
-    last_json(f, j, sizeof j);
-    has(j, "\"grab\":\"arm-pin\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"grab\":\"arm-pin\"");
     cr_assert(!strstr(j, "\"damage\""), "no damage on the first round: %s", j);
     d6_state *st = d6_fx_st(f);
     cr_assert_eq(d6_holder(st, 1), 0);
@@ -99,7 +68,7 @@ Test(d6_holds, arm_pin_grab_first_round_003_17) {
     cmd.pin_op = D6_PIN_BREAK;
     char why[256];
     cr_assert_eq(d6_holds_check(&S, st, &cmd, why, sizeof why), FRAY_ERR_INVALID);
-    has(why, "after the first round");
+    d6_fx_has(why, "after the first round");
     cmd.kind = D6_EV_SQUEEZE;
     cr_assert_eq(d6_holds_check(&S, st, &cmd, why, sizeof why), FRAY_ERR_INVALID);
     fray_fight_free(f);
@@ -112,12 +81,12 @@ Test(d6_holds, pin_damage_003_18) {
     fray_fight *f = pinned_duel(&fs);
     d6_fx_ok(f, "knight pin damage", (const int[]){5, 4, 2}, 3);
     char j[4096], w[1024];
-    last_json(f, j, sizeof j);
-    has(j, "\"action\":\"pin\"");
-    has(j, "\"pin\":\"damage\"");
-    has(j, "\"damage\":9,\"resistance\":2");
-    last_words(f, w, sizeof w);
-    has(w, "Sir Aldo, pinning Brigand's arm, does its Strength Damage.");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"action\":\"pin\"");
+    d6_fx_has(j, "\"pin\":\"damage\"");
+    d6_fx_has(j, "\"damage\":9,\"resistance\":2");
+    d6_fx_last_words(f, w, sizeof w);
+    d6_fx_has(w, "Sir Aldo, pinning Brigand's arm, does its Strength Damage.");
     cr_assert_eq(d6_fx_st(f)->c[1].bp, S.c[1].b.body_points - 7);
     fray_fight_free(f);
 }
@@ -132,11 +101,11 @@ Test(d6_holds, break_not_resisted_003_20) {
     fray_fight *f = pinned_duel(&fs);
     d6_fx_ok(f, "knight pin break", (const int[]){3, 3, 2, 5, 4, 2}, 6);
     char j[4096], w[1024];
-    last_json(f, j, sizeof j);
-    has(j, "\"pin\":\"break\",\"total\":9,\"difficulty\":9,\"result\":\"broken\"");
-    has(j, "\"location\":\"arm\"");
-    last_words(f, w, sizeof w);
-    has(w, "tries to break the arm: 9 against 9, the arm breaks");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"pin\":\"break\",\"total\":9,\"difficulty\":9,\"result\":\"broken\"");
+    d6_fx_has(j, "\"location\":\"arm\"");
+    d6_fx_last_words(f, w, sizeof w);
+    d6_fx_has(w, "tries to break the arm: 9 against 9, the arm breaks");
     d6_state *st = d6_fx_st(f);
     cr_assert(st->c[1].parts & D6_PART_HAND, "the arm's lasting effect (003:84)");
     cr_assert_eq(st->c[1].bp, S.c[1].b.body_points - 7);
@@ -144,8 +113,8 @@ Test(d6_holds, break_not_resisted_003_20) {
     fray_fight_free(f);
     f = pinned_duel(&fs);
     d6_fx_ok(f, "knight pin break", (const int[]){2, 2, 2, 5, 4, 2}, 6);
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":7,\"difficulty\":9,\"result\":\"failed\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":7,\"difficulty\":9,\"result\":\"failed\"");
     st = d6_fx_st(f);
     cr_assert_eq(st->c[1].parts, 0, "no broken arm");
     cr_assert_eq(st->c[1].bp, S.c[1].b.body_points - 7, "damage as option 1");
@@ -162,11 +131,11 @@ Test(d6_holds, break_resisted_turn_moved_up_003_21) {
     cr_assert(d6_turn_can_move_up(d6_fx_st(f), 1));
     d6_fx_ok(f, "knight pin break resisted", (const int[]){5, 5, 5, 3, 3, 3, 3}, 7);
     char j[4096], w[1024];
-    last_json(f, j, sizeof j);
-    has(j, "\"resisted\":true");
-    has(j, "\"total\":16,\"difficulty\":17,\"result\":\"escaped\"");
-    last_words(f, w, sizeof w);
-    has(w, "(resisted: its turn moved up), it fails and the arm slips free");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"resisted\":true");
+    d6_fx_has(j, "\"total\":16,\"difficulty\":17,\"result\":\"escaped\"");
+    d6_fx_last_words(f, w, sizeof w);
+    d6_fx_has(w, "(resisted: its turn moved up), it fails and the arm slips free");
     d6_state *st = d6_fx_st(f);
     cr_assert_eq(d6_holder(st, 1), -1, "escaped (003:21)");
     cr_assert_eq(st->c[1].bp, S.c[1].b.body_points, "no damage when resisted");
@@ -174,8 +143,8 @@ Test(d6_holds, break_resisted_turn_moved_up_003_21) {
     fray_fight_free(f);
     f = pinned_duel(&fs);
     d6_fx_ok(f, "knight pin break resisted", (const int[]){5, 5, 5, 2, 2, 2, 2, 5, 4, 2}, 10);
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":16,\"difficulty\":13,\"result\":\"broken\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":16,\"difficulty\":13,\"result\":\"broken\"");
     cr_assert(d6_fx_st(f)->c[1].parts & D6_PART_HAND);
     fray_fight_free(f);
 }
@@ -186,18 +155,18 @@ Test(d6_holds, break_resisted_turn_moved_up_003_21) {
  * refused in words; `pin damage resisted` is refused at the words. */
 Test(d6_holds, resist_needs_its_turn_to_come) {
     fray_setup fs;
-    fray_fight *f = close_duel(&fs);
+    fray_fight *f = d6_fx_close_duel(&S, &fs);
     d6_fx_ok(f, "knight attack brigand grab arm-pin", (const int[]){5, 5, 5}, 3);
     d6_fx_ok(f, "brigand wait", NULL, 0);
     d6_fx_ok(f, "next", (const int[]){2, 2, 2, 5, 5}, 5); /* 6 and 12: the brigand first */
     d6_fx_ok(f, "brigand escape", (const int[]){4, 4, 4, 3, 4, 4}, 6);
     fray_diag diag;
-    cr_assert_eq(try_cmd(f, "knight pin break resisted", NULL, 0, &diag), FRAY_ERR_INVALID);
-    has(diag.message, "cannot move its turn up to resist");
-    cr_assert_eq(try_cmd(f, "knight pin damage resisted", NULL, 0, &diag), FRAY_ERR_PARSE);
-    cr_assert_eq(try_cmd(f, "knight pin strangle", NULL, 0, &diag), FRAY_ERR_PARSE);
-    has(diag.message, "expected damage, break or submit");
-    cr_assert_eq(try_cmd(f, "brigand pin damage", NULL, 0, &diag), FRAY_ERR_INVALID);
+    cr_assert_eq(d6_fx_try(f, "knight pin break resisted", NULL, 0, &diag), FRAY_ERR_INVALID);
+    d6_fx_has(diag.message, "cannot move its turn up to resist");
+    cr_assert_eq(d6_fx_try(f, "knight pin damage resisted", NULL, 0, &diag), FRAY_ERR_PARSE);
+    cr_assert_eq(d6_fx_try(f, "knight pin strangle", NULL, 0, &diag), FRAY_ERR_PARSE);
+    d6_fx_has(diag.message, "expected damage, break or submit");
+    cr_assert_eq(d6_fx_try(f, "brigand pin damage", NULL, 0, &diag), FRAY_ERR_INVALID);
     fray_fight_free(f);
 }
 
@@ -210,18 +179,18 @@ Test(d6_holds, submit_not_resisted_003_23) {
     fray_fight *f = pinned_duel(&fs);
     d6_fx_ok(f, "knight pin submit", (const int[]){2, 2, 2}, 3);
     char j[4096], w[1024];
-    last_json(f, j, sizeof j);
-    has(j, "\"pin\":\"submit\",\"total\":7,\"difficulty\":6,\"result\":\"submits\"");
-    has(j, "\"fact\":\"end\"");
-    last_words(f, w, sizeof w);
-    has(w, "forced to the ground, it submits: out of the fight");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"pin\":\"submit\",\"total\":7,\"difficulty\":6,\"result\":\"submits\"");
+    d6_fx_has(j, "\"fact\":\"end\"");
+    d6_fx_last_words(f, w, sizeof w);
+    d6_fx_has(w, "forced to the ground, it submits: out of the fight");
     d6_state *st = d6_fx_st(f);
     cr_assert(d6_out(&st->c[1]));
     cr_assert(st->over);
     cr_assert_eq(st->winner, 0);
     char sum[2048];
     fray_fight_summary(f, sum, sizeof sum);
-    has(sum, "out of the fight (submitted to an arm pin)");
+    d6_fx_has(sum, "out of the fight (submitted to an arm pin)");
     fray_fight_view *v = NULL;
     cr_assert_eq(fray_fight_view_new(f, NULL, &v), FRAY_OK);
     cr_assert_str_eq(v->combatants[1].status, "fled", "yielded: out, alive (ruling 45)");
@@ -229,8 +198,8 @@ Test(d6_holds, submit_not_resisted_003_23) {
     fray_fight_free(f);
     f = pinned_duel(&fs);
     d6_fx_ok(f, "knight pin submit", (const int[]){2, 1, 1, 5, 4, 2}, 6);
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":5,\"difficulty\":6,\"result\":\"failed\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":5,\"difficulty\":6,\"result\":\"failed\"");
     st = d6_fx_st(f);
     cr_assert(!d6_out(&st->c[1]));
     cr_assert_eq(st->c[1].bp, S.c[1].b.body_points - 7);
@@ -245,14 +214,14 @@ Test(d6_holds, submit_resisted_003_24) {
     fray_fight *f = pinned_duel(&fs);
     d6_fx_ok(f, "knight pin submit resisted", (const int[]){5, 5, 5, 4, 4, 4}, 6);
     char j[4096];
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":16,\"difficulty\":17,\"result\":\"escaped\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":16,\"difficulty\":17,\"result\":\"escaped\"");
     cr_assert_eq(d6_holder(d6_fx_st(f), 1), -1);
     fray_fight_free(f);
     f = pinned_duel(&fs);
     d6_fx_ok(f, "knight pin submit resisted", (const int[]){5, 5, 5, 4, 4, 3}, 6);
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":16,\"difficulty\":16,\"result\":\"submits\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":16,\"difficulty\":16,\"result\":\"submits\"");
     fray_fight_free(f);
 }
 
@@ -264,7 +233,7 @@ Test(d6_holds, submit_resisted_003_24) {
  * and the brigand is on the ground, an action to stand (003:93). */
 Test(d6_holds, slam_into_a_wall_003_15_16) {
     fray_setup fs;
-    fray_fight *f = close_duel(&fs);
+    fray_fight *f = d6_fx_close_duel(&S, &fs);
     d6_fx_ok(f, "knight attack brigand grab choke", (const int[]){5, 5, 5, 5, 4, 2}, 6);
     d6_fx_ok(f, "brigand wait", NULL, 0);
     d6_fx_ok(f, "next", (const int[]){5, 5, 5, 2, 2}, 5);
@@ -273,14 +242,14 @@ Test(d6_holds, slam_into_a_wall_003_15_16) {
     d6_fx_ok(f, "knight slam into wall",
              (const int[]){6, 4, 5, 6, 3, 3, 3, 3, 5, 4, 2}, 11);
     char j[4096], w[1024];
-    last_json(f, j, sizeof j);
-    has(j, "\"action\":\"slam\"");
-    has(j, "\"into\":\"wall\"");
-    has(j, "\"total\":16,\"difficulty\":15,\"result\":\"lifted\"");
-    has(j, "\"total\":11,\"difficulty\":10,\"result\":\"hit\"");
-    has(j, "\"damage\":18,\"resistance\":2");
-    last_words(f, w, sizeof w);
-    has(w, "Sir Aldo lifts Brigand (lifting 16 against 15) and slams it into a wall (3D).");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"action\":\"slam\"");
+    d6_fx_has(j, "\"into\":\"wall\"");
+    d6_fx_has(j, "\"total\":16,\"difficulty\":15,\"result\":\"lifted\"");
+    d6_fx_has(j, "\"total\":11,\"difficulty\":10,\"result\":\"hit\"");
+    d6_fx_has(j, "\"damage\":18,\"resistance\":2");
+    d6_fx_last_words(f, w, sizeof w);
+    d6_fx_has(w, "Sir Aldo lifts Brigand (lifting 16 against 15) and slams it into a wall (3D).");
     cr_assert_eq(st->c[1].bp, bp - 16);
     cr_assert_eq(d6_holder(st, 1), -1, "hurled: the hold ends");
     cr_assert_eq(st->c[1].down, D6_GROUND_STAND, "thrown down: an action to stand (003:93)");
@@ -293,20 +262,20 @@ Test(d6_holds, slam_into_a_wall_003_15_16) {
  * one who holds nobody is refused; a bad object is refused at its word. */
 Test(d6_holds, slam_not_lifted_and_refusals_003_15) {
     fray_setup fs;
-    fray_fight *f = close_duel(&fs);
+    fray_fight *f = d6_fx_close_duel(&S, &fs);
     fray_diag diag;
-    cr_assert_eq(try_cmd(f, "knight slam", NULL, 0, &diag), FRAY_ERR_INVALID);
-    has(diag.message, "holds nobody to lift");
-    cr_assert_eq(try_cmd(f, "knight slam into cloud", NULL, 0, &diag), FRAY_ERR_PARSE);
-    has(diag.message, "expected ground, wall");
+    cr_assert_eq(d6_fx_try(f, "knight slam", NULL, 0, &diag), FRAY_ERR_INVALID);
+    d6_fx_has(diag.message, "holds nobody to lift");
+    cr_assert_eq(d6_fx_try(f, "knight slam into cloud", NULL, 0, &diag), FRAY_ERR_PARSE);
+    d6_fx_has(diag.message, "expected ground, wall");
     d6_fx_ok(f, "knight attack brigand grab choke", (const int[]){5, 5, 5, 5, 4, 2}, 6);
     d6_fx_ok(f, "brigand wait", NULL, 0);
     d6_fx_ok(f, "next", (const int[]){5, 5, 5, 2, 2}, 5);
     d6_fx_ok(f, "knight slam", (const int[]){2, 2}, 2);
     char j[4096];
-    last_json(f, j, sizeof j);
-    has(j, "\"into\":\"ground\"");
-    has(j, "\"total\":5,\"difficulty\":15,\"result\":\"not lifted\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"into\":\"ground\"");
+    d6_fx_has(j, "\"total\":5,\"difficulty\":15,\"result\":\"not lifted\"");
     d6_state *st = d6_fx_st(f);
     cr_assert_eq(d6_holder(st, 1), 0, "the hold kept");
     /* the brigand (Physique 3D) holding the knight (3D+1) may not lift him */
@@ -319,7 +288,7 @@ Test(d6_holds, slam_not_lifted_and_refusals_003_15) {
     cmd.actor = 1;
     char why[256];
     cr_assert_eq(d6_holds_check(&S, st, &cmd, why, sizeof why), FRAY_ERR_INVALID);
-    has(why, "not strong enough");
+    d6_fx_has(why, "not strong enough");
     fray_fight_free(f);
 }
 
@@ -331,43 +300,43 @@ Test(d6_holds, slam_not_lifted_and_refusals_003_15) {
  * 10, a tie, drops it (less or equal). No Body damage either way. */
 Test(d6_holds, disarm_greater_keeps_tie_drops_003_61) {
     fray_setup fs;
-    fray_fight *f = close_duel(&fs);
+    fray_fight *f = d6_fx_close_duel(&S, &fs);
     d6_fx_ok(f, "knight attack brigand disarm", (const int[]){5, 5, 5, 5, 5, 3, 3, 3, 4, 4, 3},
              11);
     char j[4096], w[2048];
-    last_json(f, j, sizeof j);
-    has(j, "\"disarm\":true");
-    has(j, "\"called\":\"large\"");
-    has(j, "\"total\":25,\"difficulty\":13,\"result\":\"hit\"");
-    has(j, "\"fact\":\"disarm\",\"who\":\"brigand\",\"other\":\"knight\",\"weapon\":\"club\","
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"disarm\":true");
+    d6_fx_has(j, "\"called\":\"large\"");
+    d6_fx_has(j, "\"total\":25,\"difficulty\":13,\"result\":\"hit\"");
+    d6_fx_has(j, "\"fact\":\"disarm\",\"who\":\"brigand\",\"other\":\"knight\",\"weapon\":\"club\","
            "\"total\":11,\"damage\":10,\"result\":\"kept\"");
-    last_words(f, w, sizeof w);
-    has(w, "Brigand moves its action up to keep its club: 11 against the damage 10, it keeps it.");
+    d6_fx_last_words(f, w, sizeof w);
+    d6_fx_has(w, "Brigand moves its action up to keep its club: 11 against the damage 10, it keeps it.");
     d6_state *st = d6_fx_st(f);
     cr_assert_eq(d6_weapon_now(&S, st, 1), D6_FX_CLUB);
     cr_assert_eq(st->c[1].bp, S.c[1].b.body_points, "no Body damage");
     cr_assert_eq(d6_actor(st), -1, "its action was moved up: the round is over");
     fray_fight_free(f);
-    f = close_duel(&fs);
+    f = d6_fx_close_duel(&S, &fs);
     d6_fx_ok(f, "knight attack brigand disarm", (const int[]){5, 5, 5, 5, 5, 3, 3, 3, 4, 3, 3},
              11);
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":10,\"damage\":10,\"result\":\"dropped\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":10,\"damage\":10,\"result\":\"dropped\"");
     st = d6_fx_st(f);
     cr_assert_eq(d6_weapon_now(&S, st, 1), -1, "bare-handed");
     cr_assert_eq(st->c[1].bp, S.c[1].b.body_points, "no Body damage");
     cr_assert(has_condition(f, 1, "disarmed: its club on the ground"));
     d6_fx_ok(f, "next", (const int[]){2, 2, 2, 5, 5}, 5); /* the brigand first */
     fray_diag diag;
-    cr_assert_eq(try_cmd(f, "brigand attack knight with club", NULL, 0, &diag),
+    cr_assert_eq(d6_fx_try(f, "brigand attack knight with club", NULL, 0, &diag),
                  FRAY_ERR_INVALID);
-    has(diag.message, "lies on the ground");
+    d6_fx_has(diag.message, "lies on the ground");
     /* bare-handed, it fights with fighting (Agility 3D, not the club's
      * melee 4D) for its Strength Damage (2D, not the club's 3D) */
     d6_fx_ok(f, "brigand attack knight", (const int[]){4, 4, 4, 3, 3, 2, 2}, 7);
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":12,\"difficulty\":10,\"result\":\"hit\"");
-    has(j, "\"damage\":6,\"resistance\":4");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":12,\"difficulty\":10,\"result\":\"hit\"");
+    d6_fx_has(j, "\"damage\":6,\"resistance\":4");
     fray_fight_free(f);
 }
 
@@ -378,29 +347,29 @@ Test(d6_holds, disarm_greater_keeps_tie_drops_003_61) {
  * two attacks, is refused in words. */
 Test(d6_holds, disarm_after_acting_drops_no_roll_D7_19) {
     fray_setup fs;
-    fray_fight *f = close_duel(&fs);
+    fray_fight *f = d6_fx_close_duel(&S, &fs);
     d6_fx_ok(f, "knight wait", NULL, 0);
     d6_fx_ok(f, "brigand wait", NULL, 0);
     d6_fx_ok(f, "next", (const int[]){2, 2, 2, 5, 5}, 5); /* the brigand first */
     d6_fx_ok(f, "brigand defend", (const int[]){3, 3, 3}, 3); /* dodge 3D+2: 11 */
     fray_diag diag;
-    cr_assert_eq(try_cmd(f, "knight attack brigand disarm all-out", NULL, 0, &diag),
+    cr_assert_eq(d6_fx_try(f, "knight attack brigand disarm all-out", NULL, 0, &diag),
                  FRAY_ERR_INVALID);
-    has(diag.message, "no other attack option");
-    cr_assert_eq(try_cmd(f, "knight attack brigand disarm actions 2", NULL, 0, &diag),
+    d6_fx_has(diag.message, "no other attack option");
+    cr_assert_eq(d6_fx_try(f, "knight attack brigand disarm actions 2", NULL, 0, &diag),
                  FRAY_ERR_INVALID);
-    has(diag.message, "one disarm attack at a time");
+    d6_fx_has(diag.message, "one disarm attack at a time");
     d6_fx_ok(f, "knight attack brigand disarm", (const int[]){5, 5, 5, 5, 5, 3, 3, 3}, 8);
     char j[4096], w[2048];
-    last_json(f, j, sizeof j);
-    has(j, "\"weapon\":\"club\",\"damage\":10,\"result\":\"dropped\"");
-    last_words(f, w, sizeof w);
-    has(w, "Brigand has acted this round: its club drops (damage 10).");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"weapon\":\"club\",\"damage\":10,\"result\":\"dropped\"");
+    d6_fx_last_words(f, w, sizeof w);
+    d6_fx_has(w, "Brigand has acted this round: its club drops (damage 10).");
     d6_state *st = d6_fx_st(f);
     cr_assert_eq(d6_weapon_now(&S, st, 1), -1);
     d6_fx_ok(f, "next", (const int[]){5, 5, 5, 2, 2}, 5);
-    cr_assert_eq(try_cmd(f, "knight attack brigand disarm", NULL, 0, &diag), FRAY_ERR_INVALID);
-    has(diag.message, "holds no weapon");
+    cr_assert_eq(d6_fx_try(f, "knight attack brigand disarm", NULL, 0, &diag), FRAY_ERR_INVALID);
+    d6_fx_has(diag.message, "holds no weapon");
     fray_fight_free(f);
 }
 
@@ -408,7 +377,7 @@ Test(d6_holds, disarm_after_acting_drops_no_roll_D7_19) {
  * JSON, read back and replayed to the same fight (undo and redo too). */
 Test(d6_holds, journal_round_trip_undo_redo) {
     fray_setup fs;
-    fray_fight *f = close_duel(&fs);
+    fray_fight *f = d6_fx_close_duel(&S, &fs);
     d6_fx_ok(f, "knight attack brigand disarm", (const int[]){5, 5, 5, 5, 5, 3, 3, 3, 4, 3, 3},
              11);
     d6_fx_ok(f, "next", (const int[]){5, 5, 5, 2, 2}, 5);
@@ -426,8 +395,8 @@ Test(d6_holds, journal_round_trip_undo_redo) {
         text[n++] = '\n';
     }
     text[n] = '\0';
-    has(text, "\"pin\":\"break\",\"resisted\":true");
-    has(text, "\"into\":\"tough\"");
+    d6_fx_has(text, "\"pin\":\"break\",\"resisted\":true");
+    d6_fx_has(text, "\"into\":\"tough\"");
     fray_fight_options o = {.journal = true, .facts = true, .until = 0};
     fray_fight *g = NULL;
     cr_assert_eq(fray_fight_new(&fs, 99, &o, NULL, NULL, &g), FRAY_OK);
@@ -454,19 +423,19 @@ Test(d6_holds, journal_round_trip_undo_redo) {
  * or `get-up`); both words of old journals replay. */
 Test(d6_holds, on_the_ground_one_state_old_words_replay_D7_7) {
     fray_setup fs;
-    fray_fight *f = close_duel(&fs);
+    fray_fight *f = d6_fx_close_duel(&S, &fs);
     d6_fx_ok(f, "knight attack brigand grab flip", (const int[]){5, 5, 5, 3, 3, 3, 2}, 7);
     d6_state *st = d6_fx_st(f);
     cr_assert_eq(st->c[1].down, D6_GROUND_FLIP);
     cr_assert(has_condition(f, 1, "on the ground"));
     fray_diag diag;
-    cr_assert_eq(try_cmd(f, "brigand defend", NULL, 0, &diag), FRAY_ERR_INVALID);
-    has(diag.message, "getting up");
+    cr_assert_eq(d6_fx_try(f, "brigand defend", NULL, 0, &diag), FRAY_ERR_INVALID);
+    d6_fx_has(diag.message, "getting up");
     d6_fx_ok(f, "brigand stand", NULL, 0); /* the flip's whole turn */
     char j[4096];
-    last_json(f, j, sizeof j);
-    has(j, "\"posture\":\"stand\"");
-    has(j, "\"fact\":\"get-up\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"posture\":\"stand\"");
+    d6_fx_has(j, "\"fact\":\"get-up\"");
     cr_assert_eq(st->c[1].down, D6_GROUND_NO);
     cr_assert_eq(d6_actor(st), -1, "its turn spent");
     d6_fx_ok(f, "next", (const int[]){5, 5, 5, 2, 2}, 5);
@@ -475,9 +444,9 @@ Test(d6_holds, on_the_ground_one_state_old_words_replay_D7_7) {
     cr_assert_eq(st->c[1].down, D6_GROUND_STAND);
     cr_assert(has_condition(f, 1, "on the ground"));
     d6_fx_ok(f, "brigand get-up", NULL, 0); /* a knockdown's action */
-    last_json(f, j, sizeof j);
-    has(j, "\"action\":\"get-up\"");
-    has(j, "\"fact\":\"stand\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"action\":\"get-up\"");
+    d6_fx_has(j, "\"fact\":\"stand\"");
     cr_assert_eq(st->c[1].down, D6_GROUND_NO);
     d6_fx_ok(f, "next", (const int[]){5, 5, 5, 2, 2}, 5);
     d6_fx_ok(f, "knight attack brigand grab flip", (const int[]){5, 5, 5, 3, 3, 3, 2}, 7);
@@ -508,7 +477,7 @@ Test(d6_holds, on_the_ground_one_state_old_words_replay_D7_7) {
  * the default tactics never do any of it. */
 Test(d6_holds, tactics_wrestle) {
     fray_setup fs;
-    fray_fight *f = close_duel(&fs);
+    fray_fight *f = d6_fx_close_duel(&S, &fs);
     d6_state *st = d6_fx_st(f);
     d6_event cmd;
     d6_choose(&S, st, &cmd);
@@ -577,13 +546,6 @@ static double at_least(const double *p, int t) {
     return q;
 }
 
-static void chances_of(fray_fight *f, int who, const char *cmd, fray_chances *c) {
-    fray_diag diag;
-    memset(&diag, 0, sizeof diag);
-    cr_assert_eq(fray_action_chances(f, who, cmd, c, &diag), FRAY_OK, "%s: %s", cmd,
-                 diag.message);
-}
-
 /* 003:23: a submission not resisted: fighting 3D+1 against 6; 003:21: a
  * break resisted: Physique 3D+1 against the brigand's Physique 3D and
  * leather 1D (4D, its own Wild Die) + 5. Both against brute force. */
@@ -593,7 +555,7 @@ Test(d6_holds, chances_of_the_arm_pin_exact_003_21_23) {
     fray_chances c;
     double k[TOT], b[TOT];
     wild_dist(3, 1, k);
-    chances_of(f, 0, "pin submit", &c);
+    d6_fx_chances(f, 0, "pin submit", &c);
     double want = at_least(k, 6);
     cr_assert_float_eq(c.p_success, want, 1e-9, "%.12f against %.12f", c.p_success, want);
     cr_assert_eq(c.n_outcomes, 2);
@@ -603,18 +565,18 @@ Test(d6_holds, chances_of_the_arm_pin_exact_003_21_23) {
     want = 0;
     for (int y = 0; y < TOT; y++)
         want += b[y] * at_least(k, y + 5);
-    chances_of(f, 0, "pin break resisted", &c);
+    d6_fx_chances(f, 0, "pin break resisted", &c);
     cr_assert_float_eq(c.p_success, want, 1e-9, "%.12f against %.12f", c.p_success, want);
     cr_assert_str_eq(c.outcomes[1].name, "escapes");
     fray_diag diag;
     memset(&diag, 0, sizeof diag);
     /* 003:18: counted now, the Strength Damage with no roll to hit */
-    chances_of(f, 0, "pin damage", &c);
+    d6_fx_chances(f, 0, "pin damage", &c);
     cr_assert_float_eq(c.p_success, 1, 1e-12, "no roll to hit (003:18)");
-    has(c.title, "Strength Damage to Brigand (arm pin)");
+    d6_fx_has(c.title, "Strength Damage to Brigand (arm pin)");
     memset(&diag, 0, sizeof diag);
-    chances_of(f, 0, "slam", &c); /* 003:15-16: counted now */
-    has(c.title, "Slam or throw Brigand into the ground");
+    d6_fx_chances(f, 0, "slam", &c); /* 003:15-16: counted now */
+    d6_fx_has(c.title, "Slam or throw Brigand into the ground");
     fray_fight_free(f);
 }
 
@@ -623,7 +585,7 @@ Test(d6_holds, chances_of_the_arm_pin_exact_003_21_23) {
  * alone. */
 Test(d6_holds, chances_of_a_disarm_exact_003_61) {
     fray_setup fs;
-    fray_fight *f = close_duel(&fs);
+    fray_fight *f = d6_fx_close_duel(&S, &fs);
     double a[TOT], g[TOT], d[TOT];
     wild_dist(5, 0, a);
     wild_dist(3, 0, g);
@@ -632,7 +594,7 @@ Test(d6_holds, chances_of_a_disarm_exact_003_61) {
     for (int y = 0; y < TOT; y++)
         keep += d[y] * at_least(g, y + 1);
     fray_chances c;
-    chances_of(f, 0, "attack brigand disarm", &c);
+    d6_fx_chances(f, 0, "attack brigand disarm", &c);
     cr_assert_float_eq(c.p_success, hit * (1 - keep), 1e-9, "%.12f against %.12f", c.p_success,
                        hit * (1 - keep));
     cr_assert_eq(c.n_outcomes, 3);
@@ -645,7 +607,7 @@ Test(d6_holds, chances_of_a_disarm_exact_003_61) {
     d6_fx_ok(f, "brigand wait", NULL, 0);
     d6_fx_ok(f, "next", (const int[]){2, 2, 2, 5, 5}, 5); /* the brigand first */
     d6_fx_ok(f, "brigand wait", NULL, 0);
-    chances_of(f, 0, "attack brigand disarm", &c);
+    d6_fx_chances(f, 0, "attack brigand disarm", &c);
     cr_assert_float_eq(c.p_success, hit, 1e-9, "it has acted: the item drops on a hit");
     fray_fight_free(f);
 }
@@ -686,7 +648,7 @@ Test(d6_holds, journal_bad_words_refused) {
         memset(&diag, 0, sizeof diag);
         cr_assert_neq(fray_fight_replay_journal(g, copy, strlen(copy), NULL, &diag), FRAY_OK,
                       "case %zu", k);
-        has(diag.message, bad[k].field);
+        d6_fx_has(diag.message, bad[k].field);
         fray_fight_free(g);
         free(copy);
     }

@@ -10,16 +10,6 @@
 
 static d6_setup S;
 
-static void last_json(fray_fight *f, char *buf, size_t size) {
-    int n = fray_fight_events(f);
-    cr_assert_gt(n, 0);
-    fray_event_json(f, n - 1, buf, size);
-}
-
-static void has(const char *json, const char *part) {
-    cr_assert(strstr(json, part), "expected %s in %s", part, json);
-}
-
 /* The duel with Body Points (one die of leather to resist), the knight
  * first and standing at (x, y). */
 static fray_fight *duel_at(fray_setup *fs, bool roll, int x, int y) {
@@ -66,10 +56,10 @@ Test(d6_options, all_out_standard) {
     const int d[] = {2, 2, 2, 2, 1, 5, 5, 5, 5, 3};
     d6_fx_ok(f, "knight attack brigand all-out", d, 10);
     char j[8192];
-    last_json(f, j, sizeof j);
-    has(j, "\"option\":\"all-out\"");
-    has(j, "\"total\":9,\"difficulty\":4,\"result\":\"hit\"");
-    has(j, "\"damage\":21");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"option\":\"all-out\"");
+    d6_fx_has(j, "\"total\":9,\"difficulty\":4,\"result\":\"hit\"");
+    d6_fx_has(j, "\"damage\":21");
     fray_fight_free(f);
 }
 
@@ -81,8 +71,8 @@ Test(d6_options, no_option_misses) {
     const int d[] = {2, 2, 2, 2, 1};
     d6_fx_ok(f, "knight attack brigand", d, 5);
     char j[8192];
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":9,\"difficulty\":10,\"result\":\"miss\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":9,\"difficulty\":10,\"result\":\"miss\"");
     fray_fight_free(f);
 }
 
@@ -111,9 +101,9 @@ Test(d6_options, all_out_rolled) {
     const int d[] = {2, 2, 2, 2, 2, 3, 4, 2, 2, 2, 2, 3};
     d6_fx_ok(f, "knight attack brigand all-out", d, 12);
     char j[8192];
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":10,\"difficulty\":3,\"result\":\"hit\"");
-    has(j, "\"damage\":9");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":10,\"difficulty\":3,\"result\":\"hit\"");
+    d6_fx_has(j, "\"damage\":9");
     fray_fight_free(f);
 }
 
@@ -130,9 +120,9 @@ Test(d6_options, lunge_reach_and_numbers) {
     const int d[] = {4, 4, 4, 4, 4, 5, 5, 3};
     d6_fx_ok(f, "knight attack brigand lunge", d, 8);
     char j[8192];
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":20,\"difficulty\":13,\"result\":\"hit\"");
-    has(j, "\"damage\":11");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":20,\"difficulty\":13,\"result\":\"hit\"");
+    d6_fx_has(j, "\"damage\":11");
     fray_fight_free(f);
 }
 
@@ -156,9 +146,9 @@ Test(d6_options, sweep_numbers) {
     const int d[] = {2, 2, 2, 2, 1, 3};
     d6_fx_ok(f, "knight attack brigand sweep", d, 6);
     char j[8192];
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":9,\"difficulty\":4,\"result\":\"hit\"");
-    has(j, "\"damage\":1,");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":9,\"difficulty\":4,\"result\":\"hit\"");
+    d6_fx_has(j, "\"damage\":1,");
     fray_fight_free(f);
 }
 
@@ -170,10 +160,10 @@ Test(d6_options, called_small) {
     const int d[] = {5, 5, 5, 5, 5, 2, 2, 2, 2, 3};
     d6_fx_ok(f, "knight attack brigand called small", d, 10);
     char j[8192];
-    last_json(f, j, sizeof j);
-    has(j, "\"called\":\"small\"");
-    has(j, "\"total\":25,\"difficulty\":22,\"result\":\"hit\"");
-    has(j, "\"damage\":9");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"called\":\"small\"");
+    d6_fx_has(j, "\"total\":25,\"difficulty\":22,\"result\":\"hit\"");
+    d6_fx_has(j, "\"damage\":9");
     fray_fight_free(f);
 }
 
@@ -188,8 +178,8 @@ Test(d6_options, called_large_and_tiny) {
         const int d[] = {2, 2, 2, 2, 2};
         d6_fx_ok(f, cmd[k], d, 5);
         char j[8192];
-        last_json(f, j, sizeof j);
-        has(j, want[k]);
+        d6_fx_last_json(f, j, sizeof j);
+        d6_fx_has(j, want[k]);
         fray_fight_free(f);
     }
 }
@@ -202,16 +192,16 @@ Test(d6_options, blind_behind_and_floor) {
     const int d[] = {2, 2, 2, 2, 2, 2, 1, 1, 3};
     d6_fx_ok(f, "knight attack brigand blind behind", d, 9);
     char j[8192];
-    last_json(f, j, sizeof j);
-    has(j, "\"blind\":true");
-    has(j, "\"behind\":true");
-    has(j, "\"total\":10,\"difficulty\":10,\"result\":\"hit\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"blind\":true");
+    d6_fx_has(j, "\"behind\":true");
+    d6_fx_has(j, "\"total\":10,\"difficulty\":10,\"result\":\"hit\"");
     fray_fight_free(f);
     f = duel_at(&fs, false, 5, 0);
     const int e[] = {2, 1, 1, 1, 1, 2, 2, 2, 2, 3};
     d6_fx_ok(f, "knight attack brigand all-out behind", e, 10);
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":6,\"difficulty\":3,\"result\":\"hit\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":6,\"difficulty\":3,\"result\":\"hit\"");
     fray_fight_free(f);
 }
 
@@ -252,7 +242,7 @@ Test(d6_options, journal_and_narration) {
         text[n++] = '\n';
     }
     text[n] = '\0';
-    has(text, "\"option\":\"all-out\",\"called\":\"large\",\"behind\":true");
+    d6_fx_has(text, "\"option\":\"all-out\",\"called\":\"large\",\"behind\":true");
     cr_assert_eq(fray_fight_new(&fs, 99, &o, NULL, NULL, &g), FRAY_OK);
     fray_diag diag;
     memset(&diag, 0, sizeof diag);
@@ -284,9 +274,9 @@ Test(d6_options, knockdown_no_damage_down_and_stand) {
     const int d[] = {5, 5, 5}; /* 3D+1: 16 against 10 + 6 */
     d6_fx_ok(f, "knight attack brigand knockdown", d, 3);
     char j[8192];
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":16,\"difficulty\":16,\"result\":\"hit\"");
-    has(j, "\"fact\":\"stumble\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":16,\"difficulty\":16,\"result\":\"hit\"");
+    d6_fx_has(j, "\"fact\":\"stumble\"");
     cr_assert(!strstr(j, "\"damage\""), "no damage: %s", j);
     d6_state *st = d6_fx_st(f);
     cr_assert(st->c[1].down);
@@ -299,9 +289,9 @@ Test(d6_options, knockdown_no_damage_down_and_stand) {
     cr_assert_eq(d6_fx_cmd(f, "brigand move 9,0", NULL, 0, &diag), FRAY_ERR_INVALID);
     cr_assert(strstr(diag.message, "is down"), "%s", diag.message);
     d6_fx_ok(f, "brigand defend", NULL, 0); /* 3D+2 - 1D - 2D: no dice, 2 */
-    last_json(f, j, sizeof j);
-    has(j, "\"fact\":\"stand\"");
-    has(j, "\"roll\":2,\"difficulty\":2");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"fact\":\"stand\"");
+    d6_fx_has(j, "\"roll\":2,\"difficulty\":2");
     cr_assert(!st->c[1].down);
     cr_assert_eq(st->c[1].agility_dice, 0, "spent by the roll");
     fray_fight_free(f);
@@ -319,9 +309,9 @@ Test(d6_options, push_not_down) {
     const int d[] = {5, 5, 3};
     d6_fx_ok(f, "knight attack brigand push", d, 3);
     char j[8192];
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":14,\"difficulty\":13,\"result\":\"hit\"");
-    has(j, "\"down\":false");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":14,\"difficulty\":13,\"result\":\"hit\"");
+    d6_fx_has(j, "\"down\":false");
     cr_assert(!d6_fx_st(f)->c[1].down);
     cr_assert_eq(d6_fx_st(f)->c[1].agility_dice, 2);
     fray_fight_free(f);
@@ -375,8 +365,8 @@ Test(d6_options, unwieldy_weapon) {
         const int d[] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}; /* a hit: damage, resistance */
         d6_fx_ok(f, "knight attack brigand", d, u ? 5 : 12);
         char j[8192];
-        last_json(f, j, sizeof j);
-        has(j, u ? "\"total\":10,\"difficulty\":15,\"result\":\"miss\""
+        d6_fx_last_json(f, j, sizeof j);
+        d6_fx_has(j, u ? "\"total\":10,\"difficulty\":15,\"result\":\"miss\""
                  : "\"total\":10,\"difficulty\":10,\"result\":\"hit\"");
         fray_fight_free(f);
     }
@@ -405,11 +395,11 @@ Test(d6_options, head_hit_damage_and_effect) {
     const int d[] = {4, 4, 4, 4, 4, 2, 2, 2, 3};
     d6_fx_ok(f, "knight attack brigand at head", d, 9);
     char j[8192];
-    last_json(f, j, sizeof j);
-    has(j, "\"location\":\"head\"");
-    has(j, "\"total\":20,\"difficulty\":15,\"result\":\"hit\"");
-    has(j, "\"damage\":19,\"resistance\":3,\"body_points\":13");
-    has(j, "\"fact\":\"location\",\"who\":\"brigand\",\"other\":\"knight\",\"location\":\"head\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"location\":\"head\"");
+    d6_fx_has(j, "\"total\":20,\"difficulty\":15,\"result\":\"hit\"");
+    d6_fx_has(j, "\"damage\":19,\"resistance\":3,\"body_points\":13");
+    d6_fx_has(j, "\"fact\":\"location\",\"who\":\"brigand\",\"other\":\"knight\",\"location\":\"head\"");
     d6_state *st = d6_fx_st(f);
     cr_assert_eq(st->c[1].parts, D6_PART_HEAD);
     cr_assert_eq(d6_part_penalty(st, 1, D6_PART_INIT), 1);
@@ -430,17 +420,17 @@ Test(d6_options, hand_hit_effect) {
     const int d[] = {5, 5, 5, 5, 5, 2, 2, 2, 3};
     d6_fx_ok(f, "knight attack brigand at hand", d, 9);
     char j[8192];
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":25,\"difficulty\":25,\"result\":\"hit\"");
-    has(j, "\"damage\":5,");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":25,\"difficulty\":25,\"result\":\"hit\"");
+    d6_fx_has(j, "\"damage\":5,");
     d6_state *st = d6_fx_st(f);
     cr_assert_eq(st->c[1].parts, D6_PART_HAND);
     cr_assert_eq(d6_part_penalty(st, 1, D6_SK_MELEE), 1);
     cr_assert_eq(d6_part_penalty(st, 1, D6_SK_DODGE), 0);
     const int e[] = {4, 4, 4, 4, 2, 2, 2, 3, 3}; /* melee 4D: 16 - 1 = 15; a hit */
     d6_fx_ok(f, "brigand attack knight", e, 9);
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":15,\"difficulty\":10,\"result\":\"hit\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":15,\"difficulty\":10,\"result\":\"hit\"");
     fray_fight_free(f);
 }
 
@@ -483,8 +473,8 @@ Test(d6_options, knockout_wounds) {
     cr_assert(strstr(diag.message, "at head"), "%s", diag.message);
     d6_fx_ok(f, "knight attack brigand knockout at head", d, 12);
     char j[8192];
-    last_json(f, j, sizeof j);
-    has(j, "\"fact\":\"knockout\",\"who\":\"brigand\",\"other\":\"knight\",\"hours\":10");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"fact\":\"knockout\",\"who\":\"brigand\",\"other\":\"knight\",\"hours\":10");
     cr_assert_eq(d6_fx_st(f)->c[1].wound, D6_W_SEVERE, "half of 6 levels");
     cr_assert(d6_out(&d6_fx_st(f)->c[1]));
     fray_fight_free(f);
@@ -503,7 +493,7 @@ Test(d6_options, knockout_too_little) {
     const int d[] = {4, 4, 4, 4, 4, 2, 2, 2, 4, 4, 4, 4};
     d6_fx_ok(f, "knight attack brigand knockout at head", d, 12);
     char j[8192];
-    last_json(f, j, sizeof j);
+    d6_fx_last_json(f, j, sizeof j);
     cr_assert(!strstr(j, "knockout\",\"who"), "%s", j);
     cr_assert_eq(d6_fx_st(f)->c[1].wound, D6_W_NONE);
     cr_assert(!d6_out(&d6_fx_st(f)->c[1]));
@@ -519,9 +509,9 @@ Test(d6_options, knockout_body_points_one_hour) {
     const int d[] = {3, 3, 3, 3, 3, 2, 2, 2, 3};
     d6_fx_ok(f, "knight attack brigand knockout at head", d, 9);
     char j[8192];
-    last_json(f, j, sizeof j);
-    has(j, "\"body_points\":21");
-    has(j, "\"hours\":1");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"body_points\":21");
+    d6_fx_has(j, "\"hours\":1");
     cr_assert(d6_out(&d6_fx_st(f)->c[1]));
     fray_fight_free(f);
 }
@@ -533,14 +523,14 @@ Test(d6_options, crouching_plus_3) {
     fray_fight *f = duel_at(&fs, false, 5, 0);
     d6_fx_ok(f, "knight crouch", NULL, 0);
     char j[8192];
-    last_json(f, j, sizeof j);
-    has(j, "\"action\":\"posture\",\"actor\":\"knight\",\"posture\":\"crouch\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"action\":\"posture\",\"actor\":\"knight\",\"posture\":\"crouch\"");
     cr_assert_str_eq(fray_fight_turn(f, NULL, 0), "Sir Aldo", "free: the turn goes on");
     d6_fx_ok(f, "knight wait", NULL, 0);
     const int d[] = {2, 2, 2, 2};
     d6_fx_ok(f, "brigand attack knight", d, 4);
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":8,\"difficulty\":13,\"result\":\"miss\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":8,\"difficulty\":13,\"result\":\"miss\"");
     fray_fight_free(f);
 }
 
@@ -562,8 +552,8 @@ Test(d6_options, moving_crouched_plus_6_half_move) {
     const int d[] = {2, 2, 2, 2};
     d6_fx_ok(f, "brigand attack knight", d, 4);
     char j[8192];
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":8,\"difficulty\":16,\"result\":\"miss\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":8,\"difficulty\":16,\"result\":\"miss\"");
     fray_fight_free(f);
 }
 
@@ -582,8 +572,8 @@ Test(d6_options, prone_by_band) {
     const int d[] = {1, 2, 2, 2, 2, 2, 2, 3, 3}; /* Wild Die 1: it and a 2 out: 4 */
     d6_fx_ok(f, "brigand attack knight", d, 9);
     char j[8192];
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":4,\"difficulty\":4,\"result\":\"hit\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":4,\"difficulty\":4,\"result\":\"hit\"");
     fray_fight_free(f);
     f = duel_at(&fs, false, 5, 0);
     d6_fx_ok(f, "knight prone", NULL, 0);
@@ -633,12 +623,12 @@ Test(d6_options, blind_combatant) {
     const int d[] = {4, 4, 4, 4, 4};
     d6_fx_ok(f, "knight attack brigand", d, 5);
     char j[8192];
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":20,\"difficulty\":22,\"result\":\"miss\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":20,\"difficulty\":22,\"result\":\"miss\"");
     const int e[] = {1, 1, 1, 2}; /* Wild Die 1: it and the 2 out: 2 */
     d6_fx_ok(f, "brigand attack knight behind", e, 4);
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":2,\"difficulty\":3,\"result\":\"miss\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":2,\"difficulty\":3,\"result\":\"miss\"");
     fray_fight_free(f);
 }
 
@@ -702,9 +692,9 @@ Test(d6_options, journal_posture_location_knockdown) {
         text[n++] = '\n';
     }
     text[n] = '\0';
-    has(text, "\"posture\":\"crouch\"");
-    has(text, "\"location\":\"leg\"");
-    has(text, "\"option\":\"knockdown\"");
+    d6_fx_has(text, "\"posture\":\"crouch\"");
+    d6_fx_has(text, "\"location\":\"leg\"");
+    d6_fx_has(text, "\"option\":\"knockdown\"");
     fray_fight_options o = {.journal = true, .facts = true, .until = 0};
     cr_assert_eq(fray_fight_new(&fs, 99, &o, NULL, NULL, &g), FRAY_OK);
     fray_diag diag;

@@ -325,3 +325,33 @@ Test(d6_quick, what_the_loop_does_not_model_goes_the_long_way) {
     rs->fight_free(f);
     d6_setup_free(s);
 }
+
+/* Ruling 69 (close.c): a fighter whose step toward the nearest foe finds
+ * every point on the line taken waits. Four of North in a row, (0, 0) to
+ * (3, 0), two of South at (4, 0) and (5, 0): fighter 1's foe is 4 m away
+ * and its friends stand on each meter between. The loop waits as the long
+ * way does, trial by trial. */
+Test(d6_quick, a_step_with_no_free_point_waits_both_ways_ruling_69) {
+    d6_setup *s = load(TD "quick_wounds.yaml");
+    cr_assert_eq(s->n, 6);
+    for (int i = 0; i < 6; i++) {
+        s->c[i].side = (int8_t)(i < 4 ? 0 : 1);
+        s->c[i].x = (int16_t)i;
+        s->c[i].y = 0;
+    }
+    d6_state st;
+    d6_state_init(s, &st, 1, 0);
+    st.started = true;
+    st.round = 1;
+    st.n_order = 6;
+    for (int i = 0; i < 6; i++)
+        st.order[i] = (int8_t)i;
+    d6_event cmd;
+    d6_choose(s, &st, &cmd);
+    cr_assert_eq(cmd.kind, D6_EV_WAIT, "fighter 1 is boxed in: it waits (kind %d)", cmd.kind);
+    d6_loop q;
+    d6_loop_prepare(s, &q);
+    cr_assert(q.ok, "the loop models this fight");
+    both_ways_setup(s, "boxed in", 69, 300, 0, NULL);
+    d6_setup_free(s);
+}

@@ -7,21 +7,6 @@
 
 static d6_setup S;
 
-static char *journal_of(fray_fight *f, size_t *len) {
-    size_t cap = 1 << 22, n = 0;
-    char *text = malloc(cap);
-    cr_assert_not_null(text);
-    for (int i = 0; i < fray_fight_events(f); i++) {
-        size_t w = fray_event_json(f, i, text + n, cap - n - 1);
-        cr_assert_lt(n + w + 2, cap);
-        n += w;
-        text[n++] = '\n';
-    }
-    text[n] = '\0';
-    *len = n;
-    return text;
-}
-
 Test(d6_random, commands_keep_the_journal_true) {
     static const char *const verbs[] = {"attack", "defend", "defend full", "defend parry",
                                         "move", "wait", "aim", "fly", ""};
@@ -78,7 +63,7 @@ Test(d6_random, commands_keep_the_journal_true) {
             }
         }
         size_t len;
-        char *text = journal_of(f, &len);
+        char *text = d6_fx_journal(f, 1 << 22, &len);
         cr_assert_eq(fray_fight_new(&fs, (uint64_t)k, &o, NULL, NULL, &g), FRAY_OK);
         fray_diag diag;
         memset(&diag, 0, sizeof diag);

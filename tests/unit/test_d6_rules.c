@@ -11,16 +11,6 @@
 static d6_setup S;
 
 /* Every fact of the last event of kind `kind` as JSON (for the numbers). */
-static void last_json(fray_fight *f, char *buf, size_t size) {
-    int n = fray_fight_events(f);
-    cr_assert_gt(n, 0);
-    fray_event_json(f, n - 1, buf, size);
-}
-
-static void has(const char *json, const char *part) {
-    cr_assert(strstr(json, part), "expected %s in %s", part, json);
-}
-
 /* core "Initiative", initiative: round (default): Acumen with the Wild
  * Die; the higher total goes first. Knight 3D [4,3,2] = 9, brigand
  * 2D+2 [5,5] = 12. */
@@ -149,10 +139,10 @@ Test(d6_rules, hit_damage_resistance_and_staying_up) {
                      6, 2, 5, 5};   /* stamina 3D: 6+2, 5, 5 = 18 */
     d6_fx_ok(f, "knight attack brigand", d, sizeof d / sizeof d[0]);
     char j[4096];
-    last_json(f, j, sizeof j);
-    has(j, "\"fact\":\"attack\",\"who\":\"knight\",\"other\":\"brigand\",\"total\":20,\"difficulty\":10,\"result\":\"hit\"");
-    has(j, "\"damage\":16,\"resistance\":5,\"wound\":\"Incapacitated\"");
-    has(j, "\"fact\":\"stay-up\",\"who\":\"brigand\",\"total\":18,\"difficulty\":15,\"result\":\"up\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"fact\":\"attack\",\"who\":\"knight\",\"other\":\"brigand\",\"total\":20,\"difficulty\":10,\"result\":\"hit\"");
+    d6_fx_has(j, "\"damage\":16,\"resistance\":5,\"wound\":\"Incapacitated\"");
+    d6_fx_has(j, "\"fact\":\"stay-up\",\"who\":\"brigand\",\"total\":18,\"difficulty\":15,\"result\":\"up\"");
     d6_state *st = d6_fx_st(f);
     cr_assert_eq(st->c[1].wound, D6_W_INCAP);
     cr_assert(st->c[1].flags & D6_F_UP);
@@ -197,8 +187,8 @@ Test(d6_rules, multi_action_penalty) {
               diag.message);
     d6_fx_ok(f, "knight attack brigand actions 2", ten, 8);
     char j[4096];
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":5,\"difficulty\":10,\"result\":\"miss\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":5,\"difficulty\":10,\"result\":\"miss\"");
     fray_fight_free(f);
 }
 
@@ -217,8 +207,8 @@ Test(d6_rules, active_defense_partial_and_full) {
         const int miss[] = {2, 1, 1, 1, 1};
         d6_fx_ok(f, "knight attack brigand", miss, 5);
         char j[4096];
-        last_json(f, j, sizeof j);
-        has(j, full ? "\"total\":6,\"difficulty\":17" : "\"total\":6,\"difficulty\":7,\"result\":\"miss\"");
+        d6_fx_last_json(f, j, sizeof j);
+        d6_fx_has(j, full ? "\"total\":6,\"difficulty\":17" : "\"total\":6,\"difficulty\":7,\"result\":\"miss\"");
         fray_fight_free(f);
     }
 }
@@ -270,8 +260,8 @@ Test(d6_rules, cover_standard) {
     const int d[] = {2, 2, 2, 2};
     d6_fx_ok(f, "xbow-1 attack archer-1", d, 4);
     char j[4096];
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":8,\"difficulty\":24,\"result\":\"miss\",\"range\":\"Medium\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":8,\"difficulty\":24,\"result\":\"miss\",\"range\":\"Medium\"");
     fray_fight_free(f);
 }
 
@@ -289,8 +279,8 @@ Test(d6_rules, cover_rolled) {
         const int wildd[] = {2, 2, 2, 2, 6, 1, 1, 1};
         d6_fx_ok(f, "xbow-1 attack archer-1", wild ? wildd : plain, wild ? 8 : 7);
         char j[4096];
-        last_json(f, j, sizeof j);
-        has(j, wild ? "\"difficulty\":24" : "\"difficulty\":33");
+        d6_fx_last_json(f, j, sizeof j);
+        d6_fx_has(j, wild ? "\"difficulty\":24" : "\"difficulty\":33");
         fray_fight_free(f);
     }
 }
@@ -321,8 +311,8 @@ Test(d6_rules, body_points) {
     cr_assert_eq(d6_fx_st(f)->c[1].bp, 29 - 13);
     cr_assert_eq(d6_wound_penalty(&S, d6_fx_st(f), 1), 0);
     char j[4096];
-    last_json(f, j, sizeof j);
-    has(j, "\"damage\":16,\"resistance\":3,\"body_points\":16");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"damage\":16,\"resistance\":3,\"body_points\":16");
     fray_fight_free(f);
 }
 
@@ -339,8 +329,8 @@ Test(d6_rules, damage_bonus) {
         const int d[] = {4, 4, 4, 4, 4, 5, 5, 5, 3};
         d6_fx_ok(f, "knight attack brigand", d, 9);
         char j[4096];
-        last_json(f, j, sizeof j);
-        has(j, on ? "\"damage\":18" : "\"damage\":16");
+        d6_fx_last_json(f, j, sizeof j);
+        d6_fx_has(j, on ? "\"damage\":18" : "\"damage\":16");
         fray_fight_free(f);
     }
 }
@@ -381,9 +371,9 @@ Test(d6_rules, wild_one_in_a_fight) {
         const int d[] = {1, 4, 4, 4, 4, /* damage 3D+1 */ 2, 2, 2, /* leather */ 2};
         d6_fx_ok(f, "knight attack brigand", d, 9);
         char j[4096];
-        last_json(f, j, sizeof j);
-        has(j, comp ? "\"total\":17" : "\"total\":12");
-        has(j, comp ? "\"roll\":\"attack\",\"result\":\"complication\""
+        d6_fx_last_json(f, j, sizeof j);
+        d6_fx_has(j, comp ? "\"total\":17" : "\"total\":12");
+        d6_fx_has(j, comp ? "\"roll\":\"attack\",\"result\":\"complication\""
                     : "\"roll\":\"attack\",\"result\":\"cancel-highest\"");
         char t[2048];
         fray_event_narrate(f, fray_fight_events(f) - 1, t, sizeof t);
@@ -425,8 +415,8 @@ Test(d6_rules, parry_melee_only) {
     const int shot[] = {2, 2, 2, 2};
     d6_fx_ok(f, "xbow-1 attack archer-1", shot, 4);
     char j[4096];
-    last_json(f, j, sizeof j);
-    has(j, "\"difficulty\":24");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"difficulty\":24");
     memset(&diag, 0, sizeof diag);
     cr_assert_eq(d6_fx_cmd(f, "xbow-2 defend twice", NULL, 0, &diag), FRAY_ERR_PARSE);
     cr_assert(strstr(diag.message, "'twice': expected `full`, `parry` or nothing"), "%s",
@@ -453,8 +443,8 @@ Test(d6_rules, aiming) {
     const int seven[] = {2, 2, 2, 2, 2, 2, 2};
     d6_fx_ok(f, "xbow-1 attack archer-1", seven, 7);
     char j[4096];
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":14,\"difficulty\":24");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":14,\"difficulty\":24");
     cr_assert_eq(d6_fx_st(f)->c[2].aim_dice, 0, "spent");
     fray_fight_free(f);
 }

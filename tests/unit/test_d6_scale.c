@@ -13,16 +13,6 @@
 
 static d6_setup S;
 
-static void last_json(fray_fight *f, char *buf, size_t size) {
-    int n = fray_fight_events(f);
-    cr_assert_gt(n, 0);
-    fray_event_json(f, n - 1, buf, size);
-}
-
-static void has(const char *json, const char *part) {
-    cr_assert(strstr(json, part), "expected %s in %s", part, json);
-}
-
 /* The duel's knight as the Centaur (scale 3) and the brigand as a rat
  * (scale -9). */
 static void centaur_and_rat(void) {
@@ -79,11 +69,11 @@ Test(d6_scale, centaur_attacks_a_rat_003_106) {
     const int d[] = {5, 5, 5, 5, 4, 5, 5, 5, 2, 1, 1, 1};
     d6_fx_ok(f, "knight attack brigand", d, sizeof d / sizeof d[0]);
     char j[8192];
-    last_json(f, j, sizeof j);
-    has(j, "{\"fact\":\"scale\",\"who\":\"knight\",\"other\":\"brigand\",\"modifier\":12,"
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "{\"fact\":\"scale\",\"who\":\"knight\",\"other\":\"brigand\",\"modifier\":12,"
            "\"to\":\"difficulty\",\"damage_modifier\":12,\"damage_to\":\"damage\"}");
-    has(j, "\"total\":24,\"difficulty\":22,\"result\":\"hit\"");
-    has(j, "\"damage\":28,\"resistance\":5");
+    d6_fx_has(j, "\"total\":24,\"difficulty\":22,\"result\":\"hit\"");
+    d6_fx_has(j, "\"damage\":28,\"resistance\":5");
     char n[2048];
     fray_event_narrate(f, fray_fight_events(f) - 1, n, sizeof n);
     cr_assert(strstr(n, "Sir Aldo is larger than Brigand (scale modifier 12): +12 to the "
@@ -101,8 +91,8 @@ Test(d6_scale, centaur_misses_by_the_scale_003_105) {
     const int d[] = {4, 4, 4, 4, 4};
     d6_fx_ok(f, "knight attack brigand", d, sizeof d / sizeof d[0]);
     char j[8192];
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":20,\"difficulty\":22,\"result\":\"miss\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":20,\"difficulty\":22,\"result\":\"miss\"");
     fray_fight_free(f);
 }
 
@@ -119,10 +109,10 @@ Test(d6_scale, rat_attacks_the_centaur_003_106) {
     const int d[] = {2, 2, 2, 2, 3, 3, 3, 2, 2, 2, 2, 2};
     d6_fx_ok(f, "brigand attack knight", d, sizeof d / sizeof d[0]);
     char j[8192];
-    last_json(f, j, sizeof j);
-    has(j, "\"modifier\":12,\"to\":\"attack\",\"damage_modifier\":12,\"damage_to\":\"resistance\"");
-    has(j, "\"total\":20,\"difficulty\":10,\"result\":\"hit\"");
-    has(j, "\"damage\":9,\"resistance\":23");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"modifier\":12,\"to\":\"attack\",\"damage_modifier\":12,\"damage_to\":\"resistance\"");
+    d6_fx_has(j, "\"total\":20,\"difficulty\":10,\"result\":\"hit\"");
+    d6_fx_has(j, "\"damage\":9,\"resistance\":23");
     cr_assert_eq(d6_fx_st(f)->c[0].wound, D6_W_NONE);
     fray_fight_free(f);
 }
@@ -137,10 +127,10 @@ Test(d6_scale, lightly_built_takes_no_resistance_003_107) {
     const int d[] = {2, 2, 2, 2, 3, 3, 3, 2, 2, 2, 2, 2};
     d6_fx_ok(f, "brigand attack knight", d, sizeof d / sizeof d[0]);
     char j[8192];
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":20,\"difficulty\":10,\"result\":\"hit\"");
-    has(j, "\"damage_to\":\"none\"");
-    has(j, "\"damage\":9,\"resistance\":11");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":20,\"difficulty\":10,\"result\":\"hit\"");
+    d6_fx_has(j, "\"damage_to\":\"none\"");
+    d6_fx_has(j, "\"damage\":9,\"resistance\":11");
     fray_fight_free(f);
 }
 
@@ -153,10 +143,10 @@ Test(d6_scale, same_scale_changes_nothing) {
     const int d[] = {4, 4, 4, 4, 4, 5, 5, 5, 2, 1, 1, 1, 6, 2, 5, 5};
     d6_fx_ok(f, "knight attack brigand", d, sizeof d / sizeof d[0]);
     char j[8192];
-    last_json(f, j, sizeof j);
+    d6_fx_last_json(f, j, sizeof j);
     cr_assert_null(strstr(j, "\"scale\""), "%s", j);
-    has(j, "\"difficulty\":10");
-    has(j, "\"damage\":16,\"resistance\":5");
+    d6_fx_has(j, "\"difficulty\":10");
+    d6_fx_has(j, "\"damage\":16,\"resistance\":5");
     fray_fight_free(f);
 }
 

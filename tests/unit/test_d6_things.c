@@ -21,16 +21,6 @@
 
 static d6_setup S;
 
-static void last_json(fray_fight *f, char *buf, size_t size) {
-    int n = fray_fight_events(f);
-    cr_assert_gt(n, 0);
-    fray_event_json(f, n - 1, buf, size);
-}
-
-static void has(const char *json, const char *part) {
-    cr_assert(strstr(json, part), "expected %s in %s", part, json);
-}
-
 static const int INIT[] = {5, 5, 5, 2, 2};
 
 static fray_fight *duel(fray_setup *fs) {
@@ -38,20 +28,6 @@ static fray_fight *duel(fray_setup *fs) {
     fray_fight *f = d6_fx_start(fs, INIT, 5);
     cr_assert_eq(d6_fx_st(f)->order[0], 0, "the knight acts first");
     return f;
-}
-
-static fray_status try_cmd(fray_fight *f, const char *text, const int *d, size_t n,
-                           fray_diag *diag) {
-    memset(diag, 0, sizeof *diag);
-    return d6_fx_cmd(f, text, d, n, diag);
-}
-
-static void refused(fray_fight *f, const char *text, const char *says) {
-    fray_diag diag;
-    fray_status rc = try_cmd(f, text, NULL, 0, &diag);
-    cr_assert_eq(rc, FRAY_ERR_INVALID, "%s: %d %s", text, (int)rc, diag.message);
-    cr_assert(strstr(diag.message, says), "%s: '%s' does not say '%s'", text, diag.message,
-              says);
 }
 
 /* The journal written, read back into a new fight and replayed: the same
@@ -124,16 +100,16 @@ Test(d6_things, ten_over_destroys_and_ends_the_cover_003_51) {
     cr_assert_eq(d6_difficulty_standard(&S, st, 1, D6_BAND_POINT_BLANK, false), 16);
     d6_fx_ok(f, "knight break door", (const int[]){5, 5, 5, 2, 2}, 5);
     char j[4096];
-    last_json(f, j, sizeof j);
-    has(j, "\"command\":{\"action\":\"break\",\"actor\":\"knight\",\"object\":\"door\"}");
-    has(j, "\"object\":\"door\",\"damage\":16,\"toughness\":4,\"result\":\"destroyed\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"command\":{\"action\":\"break\",\"actor\":\"knight\",\"object\":\"door\"}");
+    d6_fx_has(j, "\"object\":\"door\",\"damage\":16,\"toughness\":4,\"result\":\"destroyed\"");
     cr_assert_eq(st->obj_broken, 1u);
     cr_assert_eq(d6_cover_of(&S, st, 1), D6_COVER_NONE);
     cr_assert_eq(d6_difficulty_standard(&S, st, 1, D6_BAND_POINT_BLANK, false), 10,
                  "no cover once the door is destroyed");
     char words[1024];
     fray_event_narrate(f, fray_fight_events(f) - 1, words, sizeof words);
-    has(words, "Sir Aldo tries to break the oak door: 16 damage against a Toughness of 4: "
+    d6_fx_has(words, "Sir Aldo tries to break the oak door: 16 damage against a Toughness of 4: "
                "destroyed.");
     fray_fight_view *v = NULL;
     cr_assert_eq(fray_fight_view_new(f, NULL, &v), FRAY_OK);
@@ -143,7 +119,7 @@ Test(d6_things, ten_over_destroys_and_ends_the_cover_003_51) {
     fray_fight_view_free(v);
     d6_fx_ok(f, "brigand wait", NULL, 0);
     d6_fx_ok(f, "next", INIT, 5);
-    refused(f, "knight break door", "destroyed already");
+    d6_fx_refused(f, "knight break door", FRAY_ERR_INVALID, "destroyed already");
     round_trip(f, &fs);
     fray_fight_free(f);
 }
@@ -160,35 +136,35 @@ Test(d6_things, weakened_then_destroyed_003_51) {
     d6_state *st = d6_fx_st(f);
     char j[4096];
     d6_fx_ok(f, "knight break door with sword", (const int[]){2, 2, 2, 4, 4}, 5);
-    last_json(f, j, sizeof j);
-    has(j, "\"weapon\":\"sword\"");
-    has(j, "\"damage\":7,\"toughness\":8,\"result\":\"holds\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"weapon\":\"sword\"");
+    d6_fx_has(j, "\"damage\":7,\"toughness\":8,\"result\":\"holds\"");
     cr_assert_eq(st->obj_weak[0], 0);
     d6_fx_ok(f, "brigand wait", NULL, 0);
     d6_fx_ok(f, "next", INIT, 5);
     d6_fx_ok(f, "knight break door", (const int[]){3, 3, 3, 2, 2}, 5);
-    last_json(f, j, sizeof j);
-    has(j, "\"damage\":10,\"toughness\":4,\"result\":\"weakened\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"damage\":10,\"toughness\":4,\"result\":\"weakened\"");
     cr_assert_eq(st->obj_weak[0], 1, "-1D");
     d6_fx_ok(f, "brigand wait", NULL, 0);
     d6_fx_ok(f, "next", INIT, 5);
     fray_diag diag;
-    cr_assert_neq(try_cmd(f, "knight break door", (const int[]){3, 3, 3, 2, 2}, 5, &diag),
+    cr_assert_neq(d6_fx_try(f, "knight break door", (const int[]){3, 3, 3, 2, 2}, 5, &diag),
                   FRAY_OK, "a 1D Toughness rolls one die, not two");
     d6_fx_ok(f, "knight break door", (const int[]){3, 3, 3, 2}, 4);
-    last_json(f, j, sizeof j);
-    has(j, "\"damage\":10,\"toughness\":2,\"result\":\"weakened\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"damage\":10,\"toughness\":2,\"result\":\"weakened\"");
     cr_assert_eq(d6_cover_of(&S, st, 1), D6_COVER_HALF, "weakened still covers");
     d6_fx_ok(f, "brigand wait", NULL, 0);
     d6_fx_ok(f, "next", INIT, 5);
     d6_fx_ok(f, "knight break door", (const int[]){3, 3, 3}, 3);
-    last_json(f, j, sizeof j);
-    has(j, "\"damage\":10,\"toughness\":0,\"result\":\"destroyed\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"damage\":10,\"toughness\":0,\"result\":\"destroyed\"");
     cr_assert_eq(st->obj_broken, 1u);
     char sum[2048];
     d6_summary(&S, st, sum, sizeof sum);
-    has(sum, "oak door");
-    has(sum, "destroyed");
+    d6_fx_has(sum, "oak door");
+    d6_fx_has(sum, "destroyed");
     round_trip(f, &fs);
     fray_fight_free(f);
 }
@@ -205,15 +181,16 @@ Test(d6_things, break_reach_and_weapon) {
     S.obj[1].toughness = d6_fx_code("1D");
     fray_setup fs;
     fray_fight *f = duel(&fs);
-    refused(f, "knight break door", "the oak door is out of Sir Aldo's reach");
-    refused(f, "knight break door with club", "does not hold the club");
+    d6_fx_refused(f, "knight break door", FRAY_ERR_INVALID,
+                  "the oak door is out of Sir Aldo's reach");
+    d6_fx_refused(f, "knight break door with club", FRAY_ERR_INVALID, "does not hold the club");
     fray_diag diag;
-    cr_assert_eq(try_cmd(f, "knight break gate", NULL, 0, &diag), FRAY_ERR_PARSE);
+    cr_assert_eq(d6_fx_try(f, "knight break gate", NULL, 0, &diag), FRAY_ERR_PARSE);
     cr_assert(strstr(diag.message, "no object of that id"), "%s", diag.message);
     d6_fx_ok(f, "knight break rope", (const int[]){3, 3, 3, 3}, 4);
     char j[4096];
-    last_json(f, j, sizeof j);
-    has(j, "\"damage\":10,\"toughness\":3,\"result\":\"weakened\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"damage\":10,\"toughness\":3,\"result\":\"weakened\"");
     fray_fight_free(f);
 }
 
@@ -251,16 +228,16 @@ Test(d6_things, trick_adds_half_the_margin_rounded_up_003_5) {
     d6_fx_ok(f, "knight attack brigand trick 6",
              (const int[]){4, 4, 5, 5, 5, 5, 3, 3, 3, 2, 2, 2, 2}, 13);
     char j[4096];
-    last_json(f, j, sizeof j);
-    has(j, "\"actions\":2");
-    has(j, "\"trick\":6");
-    has(j, "\"fact\":\"trick\",\"who\":\"knight\",\"total\":9,\"difficulty\":6,\"damage\":2,"
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"actions\":2");
+    d6_fx_has(j, "\"trick\":6");
+    d6_fx_has(j, "\"fact\":\"trick\",\"who\":\"knight\",\"total\":9,\"difficulty\":6,\"damage\":2,"
            "\"result\":\"success\"");
-    has(j, "\"total\":20,\"difficulty\":10,\"result\":\"hit\"");
-    has(j, "\"damage\":12,\"resistance\":8");
+    d6_fx_has(j, "\"total\":20,\"difficulty\":10,\"result\":\"hit\"");
+    d6_fx_has(j, "\"damage\":12,\"resistance\":8");
     char words[2048];
     fray_event_narrate(f, fray_fight_events(f) - 1, words, sizeof words);
-    has(words, "Sir Aldo's acrobatic trick: 9 against 6, +2 to the damage of the attack.");
+    d6_fx_has(words, "Sir Aldo's acrobatic trick: 9 against 6, +2 to the damage of the attack.");
     round_trip(f, &fs);
     fray_fight_free(f);
 }
@@ -280,10 +257,10 @@ Test(d6_things, failed_trick_and_one_attack_only_003_5) {
     d6_fx_ok(f, "knight attack brigand trick",
              (const int[]){2, 2, 5, 5, 5, 5, 3, 3, 3, 2, 2, 2, 2}, 13);
     char j[4096];
-    last_json(f, j, sizeof j);
-    has(j, "\"trick\":10");
-    has(j, "\"total\":5,\"difficulty\":10,\"damage\":0,\"result\":\"failure\"");
-    has(j, "\"damage\":10,\"resistance\":8");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"trick\":10");
+    d6_fx_has(j, "\"total\":5,\"difficulty\":10,\"damage\":0,\"result\":\"failure\"");
+    d6_fx_has(j, "\"damage\":10,\"resistance\":8");
     fray_fight_free(f);
 
     d6_fx_duel(&S);
@@ -293,9 +270,9 @@ Test(d6_things, failed_trick_and_one_attack_only_003_5) {
     d6_fx_ok(f, "knight attack brigand trick 5 actions 3",
              (const int[]){5, 5, 5, 5, 3, 3, 3, 2, 1, 1, 1, 5, 5, 5, 3, 3, 3, 2, 1, 1, 1},
              21);
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":6,\"difficulty\":5,\"damage\":1,\"result\":\"success\"");
-    has(j, "\"damage\":11,\"resistance\":5");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":6,\"difficulty\":5,\"damage\":1,\"result\":\"success\"");
+    d6_fx_has(j, "\"damage\":11,\"resistance\":5");
     cr_assert(strstr(strstr(j, "\"damage\":11,\"resistance\":5") + 1,
                      "\"damage\":10,\"resistance\":5"),
               "the second attack has no trick: %s", j);
@@ -325,9 +302,10 @@ Test(d6_things, trick_difficulty_and_refusals_D7_17) {
     fray_setup fs;
     fray_fight *f = duel(&fs);
     d6_fx_ok(f, "knight move 5,0", NULL, 0);
-    refused(f, "knight attack brigand trick grab", "not a grab's");
-    refused(f, "knight attack brigand trick all-out", "no other action");
-    refused(f, "knight attack brigand trick with crossbow", "not a ranged one");
+    d6_fx_refused(f, "knight attack brigand trick grab", FRAY_ERR_INVALID, "not a grab's");
+    d6_fx_refused(f, "knight attack brigand trick all-out", FRAY_ERR_INVALID, "no other action");
+    d6_fx_refused(f, "knight attack brigand trick with crossbow", FRAY_ERR_INVALID,
+                  "not a ranged one");
     d6_event c;
     memset(&c, 0, sizeof c);
     c.kind = D6_EV_ATTACK;
@@ -353,25 +331,25 @@ Test(d6_things, running_core) {
     S.c[1].x = 40;
     fray_setup fs;
     fray_fight *f = duel(&fs);
-    refused(f, "knight run 5,0", "walks that far");
-    refused(f, "knight run 41,0", "at most 40 m");
+    d6_fx_refused(f, "knight run 5,0", FRAY_ERR_INVALID, "walks that far");
+    d6_fx_refused(f, "knight run 41,0", FRAY_ERR_INVALID, "at most 40 m");
     d6_fx_ok(f, "knight run 15,0", (const int[]){4, 4, 4}, 3);
     d6_state *st = d6_fx_st(f);
     cr_assert_eq(st->c[0].x, 15);
     char j[4096];
-    last_json(f, j, sizeof j);
-    has(j, "\"command\":{\"action\":\"run\",\"actor\":\"knight\",\"x\":15,\"y\":0}");
-    has(j, "\"fact\":\"run\",\"who\":\"knight\",\"total\":13,\"difficulty\":10,\"meters\":15,"
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"command\":{\"action\":\"run\",\"actor\":\"knight\",\"x\":15,\"y\":0}");
+    d6_fx_has(j, "\"fact\":\"run\",\"who\":\"knight\",\"total\":13,\"difficulty\":10,\"meters\":15,"
            "\"result\":\"success\"");
     d6_fx_ok(f, "brigand run 20,0", (const int[]){2, 2, 2}, 3); /* 3D: 6 against 10 */
     cr_assert_eq(st->c[1].x, 30, "a failed run covers its Move");
-    last_json(f, j, sizeof j);
-    has(j, "\"meters\":10,\"result\":\"failure\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"meters\":10,\"result\":\"failure\"");
     d6_fx_ok(f, "next", INIT, 5);
     /* 25 m: three Moves: 10 + 5 (ruling 53) */
     d6_fx_ok(f, "knight run 40,0", (const int[]){5, 5, 5}, 3);
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":16,\"difficulty\":15");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":16,\"difficulty\":15");
     round_trip(f, &fs);
     fray_fight_free(f);
 }
@@ -471,13 +449,13 @@ Test(d6_things, mortal_rolls_in_a_fight_and_the_end_says_who_lived) {
         fray_event_json(f, i, j, sizeof j);
         if (strstr(j, "\"fact\":\"mortal\",\"who\":\"thug-1\"")) {
             seen = true;
-            has(j, "\"count\":1");
+            d6_fx_has(j, "\"count\":1");
         }
     }
     cr_assert(seen, "the Mortally Wounded rolled at the round's start");
     char sum[2048];
     d6_summary(&S, st, sum, sizeof sum);
-    has(sum, "Alive: ");
+    d6_fx_has(sum, "Alive: ");
     fray_fight_free(f);
 }
 
@@ -508,12 +486,12 @@ Test(d6_things, long_weapon_reaches_short_core) {
      * modifier */
     d6_fx_ok(f, "knight attack brigand", (const int[]){4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1}, 12);
     char j[4096];
-    last_json(f, j, sizeof j);
-    has(j, "\"total\":20,\"difficulty\":10,\"result\":\"hit\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"total\":20,\"difficulty\":10,\"result\":\"hit\"");
     fray_fight_free(f);
     d6_fx_duel(&S);
     f = duel(&fs);
-    refused(f, "knight attack brigand", "out of reach");
+    d6_fx_refused(f, "knight attack brigand", FRAY_ERR_INVALID, "out of reach");
     fray_fight_free(f);
     /* data/d6 has one: the pike */
     d6_setup *s = NULL;
@@ -550,9 +528,9 @@ Test(d6_things, uncalled_location_both_settings_D7_10) {
         d6_state *st = d6_fx_st(f);
         cr_assert_eq(st->c[1].wound, D6_W_WOUNDED);
         char j[4096];
-        last_json(f, j, sizeof j);
+        d6_fx_last_json(f, j, sizeof j);
         if (k) {
-            has(j, "\"fact\":\"location\",\"who\":\"brigand\",\"other\":\"knight\","
+            d6_fx_has(j, "\"fact\":\"location\",\"who\":\"brigand\",\"other\":\"knight\","
                    "\"location\":\"chest\"");
             cr_assert_eq(st->c[1].passive_round, 2, "passive defense only in round 2");
         } else {
@@ -664,13 +642,13 @@ Test(d6_things, mortal_roll_journal_round_trip) {
     d6_fx_ok(f, "thug-3 wait", NULL, 0);
     d6_fx_ok(f, "next", (const int[]){2, 2, 2, 5, 5, 5, 4, 4, 4, 2, 2, 2, 2}, 13);
     char j[8192];
-    last_json(f, j, sizeof j);
-    has(j, "\"fact\":\"mortal\",\"who\":\"thug-1\",\"total\":6,\"count\":1,\"result\":\"lives\"");
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"fact\":\"mortal\",\"who\":\"thug-1\",\"total\":6,\"count\":1,\"result\":\"lives\"");
     cr_assert_eq(st->c[2].mortal_round, 1);
     cr_assert_eq(st->c[2].wound, D6_W_MORTAL);
     char words[2048];
     fray_event_narrate(f, fray_fight_events(f) - 1, words, sizeof words);
-    has(words, "thug 1, Mortally Wounded, rolls Physique: 6 against 1 round: lives on.");
+    d6_fx_has(words, "thug 1, Mortally Wounded, rolls Physique: 6 against 1 round: lives on.");
     round_trip(f, &fs);
     fray_fight_free(f);
 }

@@ -720,10 +720,10 @@ static void rs_count(const void *rfight, fray_sim_counts *c) {
             cc->fled++;
         else if (cs->wound == D6_W_DEAD)
             cc->dead++;
-        else if (d6_out(cs) && cs->wound == D6_W_INCAP)
-            cc->unconscious++;
-        else if (d6_out(cs))
+        else if (d6_out(cs) && cs->wound == D6_W_MORTAL)
             cc->dying++;
+        else if (d6_out(cs)) /* down at Incapacitated, knocked out, 0 Body Points */
+            cc->unconscious++; /* (003:87, ruling 70) */
         else
             cc->standing++;
         cc->dealt[0] += (uint64_t)f->dealt[i];
@@ -749,9 +749,11 @@ static const char *rs_spent_name(int k) {
 static const char *rs_state_meaning(int k) {
     static const char *const m[FRAY_SIM_STATES] = {
         "still in the fight at the end",
-        "Incapacitated and down: a failed stamina or mettle roll (core)",
-        "out of the fight: Mortally Wounded, or no Body Points left (core)",
-        "Dead: 16 or more over the resistance, or raised past Mortally Wounded (core)",
+        "out of the fight alive: Incapacitated and down (a failed stamina or "
+        "mettle roll, core), or knocked out (003:87)",
+        "Mortally Wounded (core): out of the fight",
+        "Dead: 16 or more over the resistance, raised past Mortally Wounded, or "
+        "a failed roll to live (mortal-rolls) (core)",
         "none in D6: nobody leaves the fight"};
     return k >= 0 && k < FRAY_SIM_STATES ? m[k] : NULL;
 }
@@ -766,6 +768,15 @@ static const char *rs_state_meaning_of(const void *data, int k) {
         wrestle |= s->c[i].tactics == D6_TAC_WRESTLE;
     if (wrestle && k == FRAY_SIM_FLED)
         return "yielded: forced to submit by an arm pin (003:22-24), out of the fight";
+    if (s && s->o.health == D6_HEALTH_BODY_POINTS) { /* ruling 70 */
+        if (k == FRAY_SIM_UNCONSCIOUS)
+            return "out of the fight alive: no Body Points left (core), or knocked "
+                   "out (003:87)";
+        if (k == FRAY_SIM_DYING)
+            return "none under Body Points: there is no Mortally Wounded level";
+        if (k == FRAY_SIM_DEAD)
+            return "none under Body Points: 0 Body Points is out, not dead";
+    }
     return rs_state_meaning(k);
 }
 

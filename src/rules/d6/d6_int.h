@@ -756,6 +756,16 @@ d6_code d6_physique_or_lifting(const d6_setup *s, int i);
  * Agility and acrobatics, 003:63). */
 d6_code d6_agility_or_acrobatics(const d6_setup *s, int i);
 
+/* ---- close.c: where the tactics' step toward a foe ends (ruling 69) ---- */
+/* The point `step` meters from a toward t in whole meters (at most t's). */
+void d6_toward(const d6_state *st, int a, int t, double step, int16_t *x, int16_t *y);
+/* Whether another combatant than a (in the fight or out) is at (x, y). */
+bool d6_point_taken(const d6_state *st, int a, int16_t x, int16_t y);
+/* d6_toward, a meter shorter each time until the point is free and not
+ * a's own; false (and a's own point) when no such point is left. The
+ * caller's step stops short of t. */
+bool d6_close_point(const d6_state *st, int a, int t, double step, int16_t *x, int16_t *y);
+
 /* load.c: a duel of two stat blocks from two files (ruleset.h duel_setup). */
 fray_status d6_duel_setup(const char *path_a, const char *name_a, const char *path_b,
                           const char *name_b, const char *tactics_a, const char *tactics_b,

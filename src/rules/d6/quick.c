@@ -463,6 +463,13 @@ fray_status d6_loop_run(const d6_loop *q, d6_state *st, int lim, int cap,
         /* A move toward the nearest foe: the tactics' own destination. */
         d6_event cmd;
         d6_choose(s, st, &cmd);
+        if (cmd.kind == D6_EV_WAIT && cmd.actor == a) {
+            /* no free point on the way (close.c, ruling 69): a wait */
+            defense_lapses(ca);
+            ca->flags |= D6_F_WAITING;
+            end_turn(st);
+            continue;
+        }
         if (cmd.kind != D6_EV_MOVE || cmd.actor != a) {
             rc = FRAY_ERR_INVALID; /* not the class: never reached */
             break;

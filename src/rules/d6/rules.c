@@ -877,22 +877,6 @@ static bool hurt(const d6_setup *s, const d6_state *st, int i, bool badly) {
     return max > 0 && c->bp * (badly ? 4 : 2) < max;
 }
 
-static void toward(const d6_state *st, int a, int t, double step, int16_t *x,
-                   int16_t *y) {
-    double dx = st->c[t].x - st->c[a].x, dy = st->c[t].y - st->c[a].y;
-    double d = sqrt(dx * dx + dy * dy);
-    if (d <= 0)
-        d = 1;
-    double k = step / d;
-    if (k > 1)
-        k = 1;
-    double nx = st->c[a].x + dx * k, ny = st->c[a].y + dy * k;
-    /* whole meters, never farther than `step` from where it stands */
-    double fx = dx >= 0 ? floor(nx) : ceil(nx), fy = dy >= 0 ? floor(ny) : ceil(ny);
-    *x = (int16_t)fx;
-    *y = (int16_t)fy;
-}
-
 void d6_choose(const d6_setup *s, const d6_state *st, d6_event *cmd) {
     memset(cmd, 0, offsetof(d6_event, dice));
     cmd->actor = cmd->target = -1;
@@ -979,9 +963,11 @@ void d6_choose(const d6_setup *s, const d6_state *st, d6_event *cmd) {
     int mv = move_of(s, a);
     if (!st->c[a].down && d6_run_choose(s, st, a, nearest, want, cmd)) /* tactics-run */
         return;
-    double step = want * 2 <= mv ? want : mv;
-    cmd->kind = D6_EV_MOVE;
-    toward(st, a, nearest, step, &cmd->x, &cmd->y);
+    /* half its Move or less free, else up to its Move; never onto or past
+     * the foe, nor onto anyone's point (close.c, ruling 69) */
+    double step = want < mv ? want : mv;
+    cmd->kind = d6_close_point(st, a, nearest, step, &cmd->x, &cmd->y) ? D6_EV_MOVE
+                                                                         : D6_EV_WAIT;
     if (st->c[a].down) { /* 003:8: down, it stands (a defense) first */
         cmd->kind = passive ? D6_EV_WAIT : D6_EV_DEFEND;
         cmd->full = 0;

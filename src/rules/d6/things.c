@@ -479,14 +479,9 @@ bool d6_run_choose(const d6_setup *s, const d6_state *st, int a, int nearest, in
         return false;
     /* twice its Move at the easiest running difficulty (10), or less */
     double step = want < 2 * mv ? want : 2 * mv;
-    double dx = st->c[nearest].x - ca->x, dy = st->c[nearest].y - ca->y;
-    double d = sqrt(dx * dx + dy * dy);
-    if (d <= 0)
+    int16_t x, y; /* close.c: whole meters, never onto anyone (ruling 69) */
+    if (!d6_close_point(st, a, nearest, step, &x, &y))
         return false;
-    double k = step / d;
-    double nx = ca->x + dx * k, ny = ca->y + dy * k;
-    int16_t x = (int16_t)(dx >= 0 ? floor(nx) : ceil(nx));
-    int16_t y = (int16_t)(dy >= 0 ? floor(ny) : ceil(ny));
     double rx = x - ca->x, ry = y - ca->y;
     if (sqrt(rx * rx + ry * ry) <= mv + 1e-9)
         return false; /* whole meters brought it within a walk */

@@ -1,0 +1,149 @@
+/* test_d6_close.c - where the tactics' step toward a foe ends (core
+ * "Movement": up to half its Move free, up to its Move an action;
+ * src/rules/d6/close.c, docs/rules/d6.md ruling 69): never onto or past
+ * the foe (a melee fighter stops within its reach), never onto a point
+ * another combatant is on; boxed in, it waits. Runs (tactics-run, ruling
+ * 56) keep to the same points. Whole fights of examples/d6/tavern.yaml,
+ * where thugs walked onto the guards' points before, never put two
+ * combatants on one point. */
+#include <math.h>
+
+#include "d6_fixture.h"
+
+static d6_setup S;
+
+/* A state of S at round 1, c[0] to act (the order as listed). */
+static void at_turn_of_first(d6_state *st) {
+    d6_state_init(&S, st, 1, 0);
+    st->started = true;
+    st->round = 1;
+    st->n_order = (int8_t)S.n;
+    for (int i = 0; i < S.n; i++)
+        st->order[i] = (int8_t)i;
+}
+
+static double meters(int x0, int y0, int x1, int y1) {
+    double dx = x1 - x0, dy = y1 - y0;
+    return sqrt(dx * dx + dy * dy);
+}
+
+/* Core "Movement" (Move 10): the knight closes on the brigand from 4 to
+ * 30 m away, straight and on a slant. Its step ends nearer than the foe
+ * and not on it; when the foe is within its Move it ends within reach of
+ * its sword (3 m, Point Blank), in one step (free up to 5 m, an action
+ * up to 10 m). Before ruling 69 a foe 7 to 10 m away was walked onto. */
+Test(d6_close, the_step_stops_short_of_the_foe_core_movement) {
+    int walked_onto = 0;
+    for (int slant = 0; slant < 3; slant++)
+        for (int d = 4; d <= 30; d++) {
+            d6_fx_duel(&S);
+            S.c[1].x = (int16_t)d;
+            S.c[1].y = (int16_t)(slant * d / 3);
+            d6_state st;
+            at_turn_of_first(&st);
+            d6_event cmd;
+            d6_choose(&S, &st, &cmd);
+            cr_assert_eq(cmd.kind, D6_EV_MOVE, "the knight closes from (%d, %d)", S.c[1].x,
+                         S.c[1].y);
+            cr_assert_eq(d6_check_cmd(&S, &st, &cmd, NULL, 0), FRAY_OK);
+            double foe = meters(0, 0, S.c[1].x, S.c[1].y);
+            double step = meters(0, 0, cmd.x, cmd.y);
+            double left = meters(cmd.x, cmd.y, S.c[1].x, S.c[1].y);
+            cr_assert(cmd.x != S.c[1].x || cmd.y != S.c[1].y,
+                      "ruling 69: not onto the foe's point (%d, %d)", S.c[1].x, S.c[1].y);
+            cr_assert_lt(step, foe, "ruling 69: not past the foe at (%d, %d)", S.c[1].x,
+                         S.c[1].y);
+            cr_assert_leq(step, 10 + 1e-9, "core: at most its Move");
+            if (foe <= 11)
+                cr_assert_leq(left, 3, "from (%d, %d): it ends within its reach (3 m), "
+                                       "not %.2f m away", S.c[1].x, S.c[1].y, left);
+            else
+                cr_assert_gt(step, 9, "a far foe: nearly its whole Move (%.2f m)", step);
+            walked_onto += d >= 7 && d <= 10 && slant == 0;
+        }
+    cr_assert_eq(walked_onto, 4, "the cases the old step walked onto the foe were tried");
+}
+
+/* Ruling 69: the point the step would end on is a friend's (or a foe's
+ * out of the fight, lying there): it ends a meter shorter on the line;
+ * every point on the line taken, it waits rather than moving nowhere. */
+Test(d6_close, the_step_never_ends_on_a_taken_point_ruling_69) {
+    d6_fx_duel(&S);
+    S.c[1].x = 8; /* the step ends at 7 m: within reach */
+    const char *a[D6_ATTRS] = {"3D", "3D", "3D", "2D", "2D", "2D"};
+    int friend = d6_fx_add(&S, "squire", "Squire", 0, a, "3D", "", "3D", D6_FX_CLUB, -1, 7, 0);
+    d6_state st;
+    at_turn_of_first(&st);
+    d6_event cmd;
+    d6_choose(&S, &st, &cmd);
+    cr_assert_eq(cmd.kind, D6_EV_MOVE);
+    cr_assert(cmd.x == 6 && cmd.y == 0, "a meter short of the squire: (%d, %d)", cmd.x, cmd.y);
+    st.c[friend].flags |= D6_F_OUT; /* out of the fight, it still lies there */
+    d6_choose(&S, &st, &cmd);
+    cr_assert(cmd.kind == D6_EV_MOVE && cmd.x == 6 && cmd.y == 0);
+    /* the brigand 5 m away (step 4 m): friends on every meter of the line */
+    d6_fx_duel(&S);
+    S.c[1].x = 5;
+    for (int k = 1; k <= 4; k++) {
+        char id[16];
+        snprintf(id, sizeof id, "squire-%d", k);
+        d6_fx_add(&S, id, id, 0, a, "3D", "", "3D", D6_FX_CLUB, -1, k, 0);
+    }
+    at_turn_of_first(&st);
+    d6_choose(&S, &st, &cmd);
+    cr_assert_eq(cmd.kind, D6_EV_WAIT, "boxed in on the line: it waits (kind %d)", cmd.kind);
+    cr_assert_eq(d6_check_cmd(&S, &st, &cmd, NULL, 0), FRAY_OK);
+}
+
+/* Ruling 56 with 69: a run (tactics-run: yes, twice its Move) ends on
+ * the same line a meter short of a point taken. */
+Test(d6_close, a_run_never_ends_on_a_taken_point_ruling_56) {
+    d6_fx_duel(&S);
+    S.c[1].x = 40;
+    S.o.tactics_run = true;
+    const char *a[D6_ATTRS] = {"3D", "3D", "3D", "2D", "2D", "2D"};
+    d6_fx_add(&S, "squire", "Squire", 0, a, "3D", "", "3D", D6_FX_CLUB, -1, 20, 0);
+    d6_state st;
+    at_turn_of_first(&st);
+    d6_event cmd;
+    d6_choose(&S, &st, &cmd);
+    cr_assert_eq(cmd.kind, D6_EV_RUN);
+    cr_assert(cmd.x == 19 && cmd.y == 0, "a meter short of the squire: (%d, %d)", cmd.x,
+              cmd.y);
+    cr_assert_eq(d6_check_cmd(&S, &st, &cmd, NULL, 0), FRAY_OK);
+}
+
+/* examples/d6/tavern.yaml, 300 fights stepped through: after every step
+ * no two combatants share a point (the thugs run and walk up to the
+ * pikeman and the acrobat; ruling 69). */
+Test(d6_close, tavern_fights_never_share_a_point_ruling_69) {
+    fray_setup *s = NULL;
+    fray_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(fray_setup_load(FRAY_SOURCE_DIR "/examples/d6/tavern.yaml", NULL, &s, &diag),
+                 FRAY_OK, "%s", diag.message);
+    fray_fight_options o = {.journal = false, .facts = false, .until = 0};
+    long steps = 0;
+    for (uint64_t seed = 1; seed <= 300; seed++) {
+        fray_fight *f = NULL;
+        cr_assert_eq(fray_fight_new(s, seed, &o, NULL, NULL, &f), FRAY_OK);
+        while (!fray_fight_over(f)) {
+            fray_status rc = fray_fight_step(f);
+            char why[300] = "";
+            fray_fight_failure(f, why, sizeof why);
+            cr_assert_eq(rc, FRAY_OK, "%s", why);
+            steps++;
+            const d6_state *st = d6_fx_st(f);
+            for (int i = 0; i < st->n; i++)
+                for (int j = i + 1; j < st->n; j++)
+                    cr_assert(st->c[i].x != st->c[j].x || st->c[i].y != st->c[j].y,
+                              "fight %llu, round %d: %s and %s both at (%d, %d)",
+                              (unsigned long long)seed, (int)st->round,
+                              fray_setup_combatant_name(s, i),
+                              fray_setup_combatant_name(s, j), st->c[i].x, st->c[i].y);
+        }
+        fray_fight_free(f);
+    }
+    cr_assert_gt(steps, 300);
+    fray_setup_free(s);
+}

@@ -1,0 +1,171 @@
+/* test_d6_ends.c - how each D6 end is counted in the simulation's report
+ * (`fray sim`: standing, unconscious, dying, dead, fled; d6.c rs_count,
+ * docs/rules/d6.md ruling 70) and the view's word for it, which agree:
+ * knocked out by a knockout blow (003:87) unconscious, in Wound levels
+ * and in Body Points; Incapacitated and down (core) unconscious;
+ * Mortally Wounded (core) dying; Dead (core) dead; no Body Points left
+ * unconscious (ruling 70); yielded to an arm pin (003:22-24) fled.
+ * The ends are made by the engine with the dice given by hand (the
+ * duel of d6_fixture.h, the knight striking the brigand from 1 m). */
+#include "d6_fixture.h"
+#include "fray/sim.h"
+#include "fray/view.h"
+
+static d6_setup S;
+
+/* The duel with the knight at 5,0 (the brigand at 6,0) to act. */
+static fray_fight *duel(fray_setup *fs, bool body_points) {
+    d6_fx_duel(&S);
+    if (body_points)
+        S.o.health = D6_HEALTH_BODY_POINTS;
+    *fs = d6_fx_setup(&S);
+    const int init[] = {5, 5, 5, 2, 2}; /* initiative 15 and 6 */
+    fray_fight *f = d6_fx_start(fs, init, 5);
+    d6_fx_ok(f, "knight move 5,0", NULL, 0);
+    return f;
+}
+
+static const char *const column[] = {"standing", "unconscious", "dying", "dead", "fled"};
+
+/* The column the report counts combatant i in, now. */
+static const char *counted(fray_fight *f, int i) {
+    fray_sim_counts *c = calloc(1, sizeof *c);
+    cr_assert(c);
+    fray__d6_ruleset.count(fray__fight_rf(f), c);
+    const fray_sim_combatant_counts *cc = &c->c[i];
+    uint64_t n[5] = {cc->standing, cc->unconscious, cc->dying, cc->dead, cc->fled};
+    int k = -1;
+    for (int j = 0; j < 5; j++) {
+        cr_assert_leq(n[j], 1);
+        if (n[j]) {
+            cr_assert_eq(k, -1, "one column only");
+            k = j;
+        }
+    }
+    free(c);
+    cr_assert_geq(k, 0);
+    return column[k];
+}
+
+/* The view's word for combatant i (fray step, the server's panel). */
+static void view_says(fray_fight *f, int i, const char *word) {
+    fray_fight_view *v = NULL;
+    cr_assert_eq(fray_fight_view_new(f, NULL, &v), FRAY_OK);
+    cr_assert_str_eq(v->combatants[i].status, word, "the view agrees with the report");
+    fray_fight_view_free(v);
+}
+
+static void ends_as(fray_fight *f, const char *word, const char *rule) {
+    cr_assert_str_eq(counted(f, 1), word, "%s: the brigand counts as %s", rule, word);
+    view_says(f, 1, word);
+    cr_assert_str_eq(counted(f, 0), "standing", "the knight is still in the fight");
+}
+
+/* 003:87: knockout at the head, 25 against 15; 29 damage against 8 is 6
+ * levels, two or more: unconscious for 10 hours with half the levels
+ * (Severely Wounded). Before ruling 70 the report counted it dying. */
+Test(d6_ends, knocked_out_in_wound_levels_is_unconscious_003_87) {
+    fray_setup fs;
+    fray_fight *f = duel(&fs, false);
+    const int d[] = {5, 5, 5, 5, 5, 5, 5, 5, 2, 2, 2, 2};
+    d6_fx_ok(f, "knight attack brigand knockout at head", d, 12);
+    cr_assert_eq(d6_fx_st(f)->c[1].wound, D6_W_SEVERE);
+    cr_assert(d6_out(&d6_fx_st(f)->c[1]));
+    ends_as(f, "unconscious", "003:87");
+    fray_fight_free(f);
+}
+
+/* 003:87 in Body Points: 16 lost of 29 is half or more: out, only 8
+ * taken off (21 left). */
+Test(d6_ends, knocked_out_in_body_points_is_unconscious_003_87) {
+    fray_setup fs;
+    fray_fight *f = duel(&fs, true);
+    const int d[] = {3, 3, 3, 3, 3, 2, 2, 2, 3};
+    d6_fx_ok(f, "knight attack brigand knockout at head", d, 9);
+    cr_assert_eq(d6_fx_st(f)->c[1].bp, 21);
+    cr_assert(d6_out(&d6_fx_st(f)->c[1]));
+    ends_as(f, "unconscious", "003:87");
+    fray_fight_free(f);
+}
+
+/* Core: 20 against 10; 3D+1 [5 5 5] + 1 = 16 against Physique and leather
+ * 4D [2 2 2 1] = 7: 9 over, Incapacitated; the stay-up roll (Physique
+ * 3D, neither stamina nor mettle listed) [2 2 2] = 6 misses 15: down. */
+Test(d6_ends, incapacitated_and_down_is_unconscious_core) {
+    fray_setup fs;
+    fray_fight *f = duel(&fs, false);
+    const int d[] = {4, 4, 4, 4, 4, 5, 5, 5, 2, 2, 2, 1, 2, 2, 2};
+    d6_fx_ok(f, "knight attack brigand", d, 15);
+    cr_assert_eq(d6_fx_st(f)->c[1].wound, D6_W_INCAP);
+    cr_assert(d6_out(&d6_fx_st(f)->c[1]));
+    ends_as(f, "unconscious", "core: Incapacitated, a failed stay-up roll");
+    fray_fight_free(f);
+}
+
+/* Core: the Wild Die's 6 rolls again: [6 3 | 5 5] + 1 = 20 against
+ * [2 1 1 1] = 5: 15 over, Mortally Wounded. */
+Test(d6_ends, mortally_wounded_is_dying_core) {
+    fray_setup fs;
+    fray_fight *f = duel(&fs, false);
+    const int d[] = {4, 4, 4, 4, 4, 6, 3, 5, 5, 2, 1, 1, 1};
+    d6_fx_ok(f, "knight attack brigand", d, 13);
+    cr_assert_eq(d6_fx_st(f)->c[1].wound, D6_W_MORTAL);
+    ends_as(f, "dying", "core: Mortally Wounded");
+    fray_fight_free(f);
+}
+
+/* Core: [6 6 2 | 5 5] + 1 = 25 against 5: 20 over (16 or more), Dead. */
+Test(d6_ends, dead_is_dead_core) {
+    fray_setup fs;
+    fray_fight *f = duel(&fs, false);
+    const int d[] = {4, 4, 4, 4, 4, 6, 6, 2, 5, 5, 2, 1, 1, 1};
+    d6_fx_ok(f, "knight attack brigand", d, 14);
+    cr_assert_eq(d6_fx_st(f)->c[1].wound, D6_W_DEAD);
+    ends_as(f, "dead", "core: Dead");
+    fray_fight_free(f);
+}
+
+/* Core, ruling 70: in Body Points, [6 6 6 6 6 3 | 5 5] + 1 = 44 against
+ * leather 1D [2]: 42 off 29 Body Points, none left: out of the fight,
+ * counted unconscious (before: dying). */
+Test(d6_ends, no_body_points_left_is_unconscious_ruling_70) {
+    fray_setup fs;
+    fray_fight *f = duel(&fs, true);
+    const int d[] = {4, 4, 4, 4, 4, 6, 6, 6, 6, 6, 3, 5, 5, 2};
+    d6_fx_ok(f, "knight attack brigand", d, 14);
+    cr_assert_eq(d6_fx_st(f)->c[1].bp, 0);
+    cr_assert(d6_out(&d6_fx_st(f)->c[1]));
+    ends_as(f, "unconscious", "ruling 70: 0 Body Points");
+    fray_fight_free(f);
+}
+
+/* 003:22-24: forced to submit by an arm pin (holds.c sets `submitted`
+ * and out; test_d6_holds.c plays the pin itself) is counted fled, in
+ * either health system. */
+Test(d6_ends, yielded_is_fled_003_22) {
+    for (int bp = 0; bp < 2; bp++) {
+        fray_setup fs;
+        fray_fight *f = duel(&fs, bp == 1);
+        d6_state *st = d6_fx_st(f);
+        st->c[1].submitted = true;
+        st->c[1].flags |= D6_F_OUT;
+        ends_as(f, "fled", "003:22-24");
+        fray_fight_free(f);
+    }
+}
+
+/* The report's words for the columns (fray sim's legend, its JSON
+ * "states"): in Wound levels dying is Mortally Wounded and unconscious
+ * names the knockout; in Body Points (ruling 70) nobody is dying or
+ * dead. */
+Test(d6_ends, the_legend_says_what_each_column_holds_ruling_70) {
+    d6_fx_duel(&S);
+    fray_setup fs = d6_fx_setup(&S);
+    cr_assert(strstr(fray_sim_state_meaning(&fs, FRAY_SIM_UNCONSCIOUS), "knocked out (003:87)"));
+    cr_assert(strstr(fray_sim_state_meaning(&fs, FRAY_SIM_DYING), "Mortally Wounded"));
+    cr_assert(strstr(fray_sim_state_meaning(&fs, FRAY_SIM_DEAD), "Dead"));
+    S.o.health = D6_HEALTH_BODY_POINTS;
+    cr_assert(strstr(fray_sim_state_meaning(&fs, FRAY_SIM_UNCONSCIOUS), "no Body Points left"));
+    cr_assert(strstr(fray_sim_state_meaning(&fs, FRAY_SIM_DYING), "none under Body Points"));
+    cr_assert(strstr(fray_sim_state_meaning(&fs, FRAY_SIM_DEAD), "none under Body Points"));
+}
