@@ -586,8 +586,14 @@ void fray__grid_step_table(const fray_grid *g,
  * STEP_NONE) when occupants may block: only the up to three spaces the
  * step touches are looked at. Blocking only adds to the weight or forbids
  * the step, so f's weight is never more than this. */
-static int step_weight1_fixed(mover *mv, int x, int y, int dx, int dy,
-                              unsigned f) {
+#if defined(__GNUC__)
+#define FRAY__INLINE inline __attribute__((always_inline))
+#else
+#define FRAY__INLINE inline
+#endif
+
+static FRAY__INLINE int step_weight1_fixed(mover *mv, int x, int y, int dx,
+                                           int dy, unsigned f) {
     int tx = x + dx, ty = y + dy;
     if (blocked(mv, tx, ty))
         return -1;
@@ -667,8 +673,9 @@ static bool may_stop(mover *mv, int x, int y) {
  * can drop without duplicates. */
 typedef fray__reach_run bucket_queue;
 
+/* (Keys are never negative: the ring's index as unsigned, a mask.) */
 static void bq_link(bucket_queue *q, unsigned id, int key) {
-    uint16_t *h = &q->head[key % KEY_RING];
+    uint16_t *h = &q->head[(unsigned)key % KEY_RING];
     q->prev[id] = NIL;
     q->next[id] = *h;
     if (*h != NIL)
@@ -680,7 +687,7 @@ static void bq_unlink(bucket_queue *q, unsigned id, int key) {
     if (q->prev[id] != NIL)
         q->next[q->prev[id]] = q->next[id];
     else
-        q->head[key % KEY_RING] = q->next[id];
+        q->head[(unsigned)key % KEY_RING] = q->next[id];
     if (q->next[id] != NIL)
         q->prev[q->next[id]] = q->prev[id];
 }
@@ -688,7 +695,7 @@ static void bq_unlink(bucket_queue *q, unsigned id, int key) {
 /* The first space of bucket k, taken out of it (bq_unlink without the
  * tests: it has no prev); NIL when the bucket is empty. */
 static unsigned bq_pop(bucket_queue *q, int k) {
-    uint16_t *head = &q->head[k % KEY_RING];
+    uint16_t *head = &q->head[(unsigned)k % KEY_RING];
     unsigned id = *head;
     if (id != NIL) {
         *head = q->next[id];
@@ -705,8 +712,8 @@ static unsigned bq_pop(bucket_queue *q, int k) {
  * weighed again. */
 static void settle(fray__reach_run *run, unsigned id, int k, bool can_stop) {
     fray_reach_map *out = run->out;
-    (&out->cost[0][0])[id] = (int16_t)(k / 2);
-    (&out->parity[0][0])[id] = (uint8_t)(k % 2);
+    (&out->cost[0][0])[id] = (int16_t)((unsigned)k / 2);
+    (&out->parity[0][0])[id] = (uint8_t)((unsigned)k % 2);
     (&out->can_stop[0][0])[id] = can_stop;
 }
 
@@ -769,32 +776,44 @@ static inline uint64_t known_cells(uint64_t eight) {
     return ones * CELL_KNOWN | (blocked >> 7) * CELL_BLOCKED;
 }
 
+/* The cells of the eight spaces from x on in one row: terrain t, cells c
+ * (paint's loop). */
+static inline void paint_eight(const uint8_t *t, uint8_t *c, int x) {
+    uint64_t eight;
+    memcpy(&eight, &t[x], sizeof eight);
+    if (eight == 0) {
+        memset(&c[x], CELL_KNOWN, 8);
+        return;
+    }
+    uint64_t cells = known_cells(eight);
+    memcpy(&c[x], &cells, sizeof cells);
+#ifndef NDEBUG
+    for (int i = x; i < x + 8; i++) /* the long way */
+        assert(c[i] == (uint8_t)(CELL_KNOWN |
+                                 (impassable(t[i]) ? CELL_BLOCKED : 0)));
+#endif
+}
+
 static void paint(mover *mv, int x0, int y0, int x1, int y1,
                   const fray_footprint *fp, const uint8_t *kind, int n) {
     const fray_grid *g = mv->g;
+    /* Eight open spaces at a time (FRAY_TERRAIN_OPEN is 0): known,
+     * nothing in them. A row of at least eight ends with the last eight
+     * of the box, which may overlap the eight before: those get the same
+     * cells again (issue 16: a 12-wide row in two steps, not eight). */
+    _Static_assert(FRAY_TERRAIN_OPEN == 0, "open floor is the zero terrain");
     for (int y = y0; y < y1; y++) {
         const uint8_t *t = &g->terrain[y][0];
         uint8_t *c = &mv->cell[y][0];
-        int x = x0;
-        /* Eight open spaces at a time (FRAY_TERRAIN_OPEN is 0): known,
-         * nothing in them. */
-        _Static_assert(FRAY_TERRAIN_OPEN == 0, "open floor is the zero terrain");
-        for (; x + 8 <= x1; x += 8) {
-            uint64_t eight;
-            memcpy(&eight, &t[x], sizeof eight);
-            if (eight == 0) {
-                memset(&c[x], CELL_KNOWN, 8);
-                continue;
-            }
-            uint64_t cells = known_cells(eight);
-            memcpy(&c[x], &cells, sizeof cells);
-#ifndef NDEBUG
-            for (int i = x; i < x + 8; i++) /* the long way */
-                assert(c[i] == (uint8_t)(CELL_KNOWN |
-                                         (impassable(t[i]) ? CELL_BLOCKED : 0)));
-#endif
+        if (x1 - x0 >= 8) {
+            int x = x0;
+            for (; x + 8 <= x1; x += 8)
+                paint_eight(t, c, x);
+            if (x < x1)
+                paint_eight(t, c, x1 - 8);
+            continue;
         }
-        for (; x < x1; x++)
+        for (int x = x0; x < x1; x++)
             c[x] = (uint8_t)(CELL_KNOWN | (impassable(t[x]) ? CELL_BLOCKED : 0));
     }
     bool self = false;
@@ -821,6 +840,18 @@ static void mark_near_enemies(mover *mv, int x0, int y0, int x1, int y1,
             continue;
         int ax = fp[j].at.x - 1, ay = fp[j].at.y - 1;
         int ex = fp[j].at.x + fp[j].side + 1, ey = fp[j].at.y + fp[j].side + 1;
+        if (fp[j].side == 1 && ax >= x0 && ay >= y0 && ex <= x1 && ey <= y1) {
+            /* A one-space footprint with its ring inside the box (the
+             * common case): the nine spaces without the loops. */
+            uint8_t *r0 = &mv->cell[ay][ax], *r1 = r0 + FRAY_GRID_MAX,
+                    *r2 = r1 + FRAY_GRID_MAX;
+            for (int i = 0; i < 3; i++) {
+                r0[i] |= CELL_NEAR;
+                r1[i] |= CELL_NEAR;
+                r2[i] |= CELL_NEAR;
+            }
+            continue;
+        }
         ax = ax > x0 ? ax : x0;
         ay = ay > y0 ? ay : y0;
         ex = ex < x1 ? ex : x1;
@@ -830,12 +861,6 @@ static void mark_near_enemies(mover *mv, int x0, int y0, int x1, int y1,
                 mv->cell[y][x] |= CELL_NEAR;
     }
 }
-
-#if defined(__GNUC__)
-#define FRAY__INLINE inline __attribute__((always_inline))
-#else
-#define FRAY__INLINE inline
-#endif
 
 /* The step in direction d (a constant once inlined) from space id (x, y),
  * finished with key k, for a one-space mover: f its table entry

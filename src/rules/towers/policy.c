@@ -731,14 +731,16 @@ static bool charge_path(const pol *p, const fray_reach_map *rm, fray_pos to) {
  * tactics"); 0: all. Like every shortcut of the tactics, taken
  * only in a prepared setup (ft_setup.eng.ready), so that one not prepared
  * goes the long way (tests/unit/test_towers_skirm.c compares the two). */
+/* box: strike_box(p, e, w, 2, rm) as {x0, y0, x1, y1}, worked out once by
+ * a caller that asks cost after cost (issue 16: the same box each time). */
 static fray_pos strike_space_from(const pol *p, int e, const ft_weapon *w,
                                   const fray_reach_map *rm, int spd,
-                                  int min_cost) {
+                                  int min_cost, const int box[4]) {
     bool ranged = is_ranged(w);
     long best_score = LONG_MAX;
     fray_pos best = {-1, -1};
-    int sx0, sy0, sx1, sy1; /* only there can it strike from */
-    strike_box(p, e, w, 2, rm, &sx0, &sy0, &sx1, &sy1);
+    /* only there can it strike from */
+    int sx0 = box[0], sy0 = box[1], sx1 = box[2], sy1 = box[3];
     /* A shooter's firing scores from the table of every pair of spaces
      * (firing_score_tabled), when the setup is prepared and has it, and
      * actor and target stand on one space each on the map. */
@@ -794,7 +796,9 @@ static fray_pos strike_space_from(const pol *p, int e, const ft_weapon *w,
 
 static fray_pos strike_space(const pol *p, int e, const ft_weapon *w,
                              const fray_reach_map *rm, int spd) {
-    return strike_space_from(p, e, w, rm, spd, 0);
+    int box[4];
+    strike_box(p, e, w, 2, rm, &box[0], &box[1], &box[2], &box[3]);
+    return strike_space_from(p, e, w, rm, spd, 0, box);
 }
 
 /*
@@ -868,6 +872,8 @@ static bool move_toward(const pol *p, int e, const ft_weapon *w,
     fray_pos best = {-1, -1};
     int c = 0;
     *hopeless = false;
+    int box[4]; /* strike_space_from's, the same at every cost */
+    strike_box(p, e, w, 2, rm, &box[0], &box[1], &box[2], &box[3]);
     if (ranged) {
         search_until(ms, spd);
         best = strike_space(p, e, w, rm, spd);
@@ -887,7 +893,8 @@ static bool move_toward(const pol *p, int e, const ft_weapon *w,
          * its c, or, for a shooter, at every space) and none can strike:
          * only those costing c or more can be the best (issue 16: each
          * space tested once, not once per cost). */
-        best = strike_space_from(p, e, w, rm, spd, p->s->eng.ready ? c : 0);
+        best = strike_space_from(p, e, w, rm, spd, p->s->eng.ready ? c : 0,
+                                 box);
 #ifndef NDEBUG
         {
             /* The long way: every finished space. */
