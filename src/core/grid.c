@@ -1031,6 +1031,7 @@ static void run_start(fray__reach_run *run, const fray_grid *g,
     run->k = 0;
     run->kmax = -1;
     run->settled = -1;
+    run->shown = -1;
     run->fixed = NULL;
     for (int y = 0; y < h; y++) {
         memset(out->cost[y], 0xff, (size_t)w * sizeof out->cost[y][0]);
@@ -1122,7 +1123,55 @@ bool fray__grid_run_until(fray__reach_run *run, int cost) {
     if (cost > run->settled) {
         run_until_key(run, 2 * clamp_int(cost, 0, COST_CAP) + 1);
         run->settled = cost < (run->kmax - 1) / 2 ? cost : (run->kmax - 1) / 2;
+        if (run->shown < run->settled)
+            run->shown = run->settled;
     }
+    return run->queued > 0;
+}
+
+/* Writes what settle writes for every space queued with key `key`
+ * (without taking it out of its bucket: it is finished, with the same
+ * values, when the run gets to it). */
+static void show_bucket(fray__reach_run *run, int key) {
+    mover *mv = &run->mv;
+    for (unsigned id = run->head[(unsigned)key % KEY_RING]; id != NIL;
+         id = run->next[id]) {
+        assert(run->key[id] == key);
+        bool can_stop;
+        if (run->fixed) {
+            unsigned o = mv->cell[0][id] >> 1 & 7u;
+            can_stop = o == FRAY_OCC_EMPTY || o == FRAY_OCC_SELF;
+        } else
+            can_stop = may_stop(mv, (int)(id % FRAY_GRID_MAX),
+                                (int)(id / FRAY_GRID_MAX));
+        settle(run, id, key, can_stop);
+    }
+}
+
+/* The keys of a space costing c are 2c and 2c + 1, and a step weighs at
+ * least 2: once every key up to 2c - 1 is finished, nothing found later
+ * can give a space key 2c or 2c + 1, or a cheaper previous step, so the
+ * spaces queued with those keys are exactly those costing c, with their
+ * final keys and previous steps. Writing them out shows what finishing
+ * them shows, without taking the steps from them (issue 16: the last
+ * cost a caller asks for is the widest ring of the search, and its steps
+ * are wanted only if the caller goes on). */
+bool fray__grid_run_show(fray__reach_run *run, int cost) {
+    assert(run->stop == NIL);
+    cost = clamp_int(cost, 0, COST_CAP);
+    if (cost <= run->shown)
+        return run->queued > 0;
+    if (2 * cost + 1 >= run->kmax)
+        return fray__grid_run_until(run, cost);
+    if (2 * cost - 1 >= run->k)
+        run_until_key(run, 2 * cost - 1);
+    assert(run->queued == 0 || run->k >= 2 * cost);
+    /* (Keys queued lie within the heaviest step of the last key finished:
+     * KEY_RING holds each in a bucket of its own.) */
+    if (run->k <= 2 * cost)
+        show_bucket(run, 2 * cost);
+    show_bucket(run, 2 * cost + 1);
+    run->shown = cost;
     return run->queued > 0;
 }
 

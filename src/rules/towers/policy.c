@@ -473,7 +473,7 @@ typedef struct move_search {
 /* Finishes every space of step 5's search that costs at most `cost`
  * (within its limit). */
 static void search_until(move_search *ms, int cost) {
-    fray__grid_run_until(&ms->run, cost < ms->limit ? cost : ms->limit);
+    fray__grid_run_show(&ms->run, cost < ms->limit ? cost : ms->limit);
 }
 
 /*
@@ -500,7 +500,7 @@ static void put_path(const pol *p, fray_pos dest) {
     int c = rm->cost[dest.y][dest.x];
     /* dest finished (its cost, can_stop and path final), or every space
      * within the Speed finished; else the engine searches. */
-    if (c < 0 && ms->run.settled < spd)
+    if (c < 0 && ms->run.shown < spd)
         return;
     if (c >= 0 && c <= spd) {
         k->can_stop = rm->can_stop[dest.y][dest.x];
@@ -887,7 +887,11 @@ static bool move_toward(const pol *p, int e, const ft_weapon *w,
          * Speed.) */
         if (c == spd + 1 && (*hopeless = strike_hopeless(p, e, w)))
             break;
-        bool more = fray__grid_run_until(&ms->run, c);
+        /* (Shown, not finished: the spaces of cost c take their steps
+         * only if the loop goes on, issue 16. more: true also when they
+         * would add none; the next turn then finds nothing new, and
+         * stops.) */
+        bool more = fray__grid_run_show(&ms->run, c);
         /* Every finished space cheaper than c was looked at by an earlier
          * turn of this loop (which looked at all those costing at least
          * its c, or, for a shooter, at every space) and none can strike:
