@@ -1120,6 +1120,10 @@ void fray__grid_run_start(fray__reach_run *run, const fray_grid *g,
  * order, with the same keys and previous steps, as the keys past the
  * limit lie in other buckets of the ring). */
 bool fray__grid_run_until(fray__reach_run *run, int cost) {
+    /* A cost shown without its steps (fray__grid_run_show) takes them
+     * now, so that the answer below is exact. */
+    if (cost < run->shown)
+        cost = run->shown;
     if (cost > run->settled) {
         run_until_key(run, 2 * clamp_int(cost, 0, COST_CAP) + 1);
         run->settled = cost < (run->kmax - 1) / 2 ? cost : (run->kmax - 1) / 2;

@@ -106,7 +106,8 @@ void fray__grid_run_start(fray__reach_run *run, const fray_grid *g,
  * with max_cost = the highest cost asked so far gives (cost -1 for the
  * spaces not finished). Returns true when a higher cost may still add
  * spaces, false when the search is over (no higher max_cost, up to the
- * run's, changes anything). */
+ * run's, changes anything). A cost shown before (fray__grid_run_show)
+ * is finished here too, whatever `cost` asks. */
 bool fray__grid_run_until(fray__reach_run *run, int cost);
 
 /* fray__grid_run_until as *out shows it, doing less: afterwards *out
