@@ -737,7 +737,9 @@ static inline void paint_fp(mover *mv, int x0, int y0, int x1, int y1,
                             fray_footprint f, unsigned k, bool over) {
     int ax = f.at.x, ay = f.at.y;
     if (f.side == 1) {
-        if (ax >= x0 && ay >= y0 && ax < x1 && ay < y1)
+        /* (Unsigned: left of or above the box is past its width.) */
+        if ((unsigned)(ax - x0) < (unsigned)(x1 - x0) &&
+            (unsigned)(ay - y0) < (unsigned)(y1 - y0))
             paint_cell(mv, ax, ay, k, over);
         return;
     }
@@ -816,17 +818,21 @@ static void paint(mover *mv, int x0, int y0, int x1, int y1,
         for (int x = x0; x < x1; x++)
             c[x] = (uint8_t)(CELL_KNOWN | (impassable(t[x]) ? CELL_BLOCKED : 0));
     }
-    bool self = false;
+    int selves = 0, self = -1; /* the mover's footprints: how many, the last */
     for (int j = 0; j < n; j++) {
         unsigned k = kind[j];
-        if (k == FRAY_OCC_SELF)
-            self = true;
-        else
+        if (k == FRAY_OCC_SELF) {
+            selves++;
+            self = j;
+        } else
             paint_fp(mv, x0, y0, x1, y1, fp[j], k, false);
     }
-    for (int j = 0; j < n && self; j++)
-        if (kind[j] == FRAY_OCC_SELF)
-            paint_fp(mv, x0, y0, x1, y1, fp[j], FRAY_OCC_SELF, true);
+    if (selves == 1) /* (the common case: no second pass) */
+        paint_fp(mv, x0, y0, x1, y1, fp[self], FRAY_OCC_SELF, true);
+    else
+        for (int j = 0; j < n && selves > 0; j++)
+            if (kind[j] == FRAY_OCC_SELF)
+                paint_fp(mv, x0, y0, x1, y1, fp[j], FRAY_OCC_SELF, true);
 }
 
 /* Marks with CELL_NEAR the spaces of the box [x0, x1) x [y0, y1) next to
@@ -1033,11 +1039,21 @@ static void run_start(fray__reach_run *run, const fray_grid *g,
     run->settled = -1;
     run->shown = -1;
     run->fixed = NULL;
-    for (int y = 0; y < h; y++) {
-        memset(out->cost[y], 0xff, (size_t)w * sizeof out->cost[y][0]);
-        memset(out->can_stop[y], 0, (size_t)w * sizeof out->can_stop[y][0]);
-        memset(&run->key[y * FRAY_GRID_MAX], 0xff, (size_t)w * sizeof run->key[0]);
-    }
+    /* The rows cleared 16 spaces at a time on a map at most 16 wide (the
+     * stores of a fixed size, without a call; issue 16): the rows' spaces
+     * past the map's width are cleared too, which nothing reads. */
+    if (w <= 16)
+        for (int y = 0; y < h; y++) {
+            memset(out->cost[y], 0xff, 16 * sizeof out->cost[y][0]);
+            memset(out->can_stop[y], 0, 16 * sizeof out->can_stop[y][0]);
+            memset(&run->key[y * FRAY_GRID_MAX], 0xff, 16 * sizeof run->key[0]);
+        }
+    else
+        for (int y = 0; y < h; y++) {
+            memset(out->cost[y], 0xff, (size_t)w * sizeof out->cost[y][0]);
+            memset(out->can_stop[y], 0, (size_t)w * sizeof out->can_stop[y][0]);
+            memset(&run->key[y * FRAY_GRID_MAX], 0xff, (size_t)w * sizeof run->key[0]);
+        }
     for (int i = 0; i < KEY_RING; i++)
         run->head[i] = NIL;
     int fx = from.at.x, fy = from.at.y;

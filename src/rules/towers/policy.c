@@ -483,7 +483,8 @@ static void search_until(move_search *ms, int cost) {
  * path cache under the key the engine looks for. Exact: a search with a
  * lower cost limit finishes the spaces it reaches in the same order with
  * the same keys and previous steps (the spaces past its limit are in other
- * buckets), so once step 5's search has finished every space within the
+ * buckets), so once step 5's search has finished (or shown:
+ * fray__grid_run_show, the same map) every space within the
  * Speed, dest's cost, can_stop and path are the same when dest costs at
  * most the Speed, and dest is out of reach when it costs more (or is not
  * finished). The engine takes the entry only when it sees the same
@@ -867,7 +868,7 @@ static bool move_toward(const pol *p, int e, const ft_weapon *w,
      * the tactics use). The same space as the search to the limit would
      * give: every score there is the cost times 100000, so the cheapest
      * wins, the first in rows then columns among equals; every space of
-     * that cost and below is finished (the run finishes a cost whole),
+     * that cost and below is shown (the run shows a cost whole),
      * and none cheaper can strike. */
     fray_pos best = {-1, -1};
     int c = 0;
