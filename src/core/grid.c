@@ -1159,7 +1159,7 @@ static void show_bucket(fray__reach_run *run, int key) {
         assert(run->key[id] == key);
         bool can_stop;
         if (run->fixed) {
-            unsigned o = mv->cell[0][id] >> 1 & 7u;
+            unsigned o = (&mv->cell[0][0])[id] >> 1 & 7u;
             can_stop = o == FRAY_OCC_EMPTY || o == FRAY_OCC_SELF;
         } else
             can_stop = may_stop(mv, (int)(id % FRAY_GRID_MAX),

@@ -440,14 +440,26 @@ typedef struct occ_list {
     int8_t who[FT_MAX_COMBATANTS]; /* in index order */
     fray_footprint fp[FT_MAX_COMBATANTS];
     uint8_t kind[FT_MAX_COMBATANTS];
+    /* The list is the engine's own view for this mover on this state
+     * (engine.c occ_init: the same combatants, kinds and footprints), which
+     * differs from the tactics' only for a non-ally Disabled but able to
+     * act (the engine: an enemy; the tactics: down, passable) or a state of
+     * more combatants than the tactics read. Issue 16: the engine's check
+     * of a move put in the path cache then need not list them again. */
+    bool engine_view;
 } occ_list;
 
 static void occ_list_init(const pol *p, occ_list *o) {
     o->n = 0;
+    o->engine_view = p->n == p->st->n;
     for (int i = 0; i < p->n; i++) {
         uint8_t k = occupant_of(p, i);
         if (k == OCC_GONE)
             continue;
+        /* (ft_can_act: not unconscious, dying, dead or fled.) */
+        if (k == FRAY_OCC_PASSABLE &&
+            (p->st->c[i].flags & (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD)) == 0)
+            o->engine_view = false;
         o->who[o->n] = (int8_t)i;
         o->fp[o->n] = p->fp[i];
         o->kind[o->n] = k;
@@ -472,8 +484,14 @@ typedef struct move_search {
 
 /* Finishes every space of step 5's search that costs at most `cost`
  * (within its limit). */
-static void search_until(move_search *ms, int cost) {
-    fray__grid_run_show(&ms->run, cost < ms->limit ? cost : ms->limit);
+static void search_until(const pol *p, move_search *ms, int cost) {
+    cost = cost < ms->limit ? cost : ms->limit;
+    /* (Shown without the last cost's steps, issue 16: in a prepared
+     * setup; one not prepared goes the long way.) */
+    if (p->s->eng.ready)
+        fray__grid_run_show(&ms->run, cost);
+    else
+        fray__grid_run_until(&ms->run, cost);
 }
 
 /*
@@ -521,9 +539,20 @@ static void put_path(const pol *p, fray_pos dest) {
         k->occ_fp[j] = oc->fp[j];
     }
     k->valid = true;
-    /* (The tactics' view of who stands where, not yet compared with the
-     * engine's: engine.c find_path compares it.) */
-    k->threat.path_st = NULL;
+    /* The tactics' view of who stands where: when it is the engine's own
+     * (occ_list.engine_view), the path cache says so as the engine does
+     * once it has compared them (engine.c find_path: the state, its count
+     * of changes, the mover), and the engine's check does not list and
+     * compare them again (issue 16; debug builds compare them there at
+     * every use; only in a prepared setup). Else the engine compares
+     * them. */
+    uint64_t gen = p->st->threat_gen;
+    if (oc->engine_view && gen != 0 && p->s->eng.ready) {
+        k->threat.path_st = p->st;
+        k->threat.path_gen = gen;
+        k->threat.path_mover = p->me;
+    } else
+        k->threat.path_st = NULL;
 #ifndef NDEBUG
     /* The long way: the engine's own search. */
     fray_reach_map m;
@@ -876,7 +905,7 @@ static bool move_toward(const pol *p, int e, const ft_weapon *w,
     int box[4]; /* strike_space_from's, the same at every cost */
     strike_box(p, e, w, 2, rm, &box[0], &box[1], &box[2], &box[3]);
     if (ranged) {
-        search_until(ms, spd);
+        search_until(p, ms, spd);
         best = strike_space(p, e, w, rm, spd);
         c = spd + 1;
     }
@@ -892,7 +921,8 @@ static bool move_toward(const pol *p, int e, const ft_weapon *w,
          * only if the loop goes on, issue 16. more: true also when they
          * would add none; the next turn then finds nothing new, and
          * stops.) */
-        bool more = fray__grid_run_show(&ms->run, c);
+        bool more = p->s->eng.ready ? fray__grid_run_show(&ms->run, c)
+                                    : fray__grid_run_until(&ms->run, c);
         /* Every finished space cheaper than c was looked at by an earlier
          * turn of this loop (which looked at all those costing at least
          * its c, or, for a shooter, at every space) and none can strike:
