@@ -414,3 +414,72 @@ Test(towers_search, occupants_handed_are_the_engines_view, .timeout = 600) {
     fray_towers_setup_free(s16);
     fray_towers_setup_free(sm);
 }
+
+/* ---- A walk's opportunity attacks asked a bit at a time ------------------ */
+
+/* Issue 16: a walk (engine.c walk) asks only those who may react and were
+ * not yet offered an opportunity attack, a bit each in index order, and
+ * after each attack asks the mask again and goes on past the attacker (a
+ * prepared setup); a setup not prepared goes the long way, asking every
+ * combatant in index order at every step (seed 000 "Opportunity Attacks":
+ * each threatening enemy one attack for the whole move, when the mover
+ * leaves its reach). The same fights both ways, side by side: the states
+ * byte for byte the same after every step, and opportunity attacks taken
+ * on many of them (counted in a second run of each, with the facts
+ * recorded). Asking them from the highest index down fails it. */
+static long walks_same_both_ways(fray_towers_setup *s, fray_towers_setup *plain,
+                                 int trials, bool facts) {
+    plain->s.eng.ready = false;
+    fray_towers_fight_options fo;
+    memset(&fo, 0, sizeof fo);
+    fo.facts = facts; /* (to count the attacks; off: as in simulation) */
+    fray_towers_fight *a = NULL, *b = NULL;
+    cr_assert_eq(fray_towers_fight_new(s, 0, &fo, NULL, &a), FRAY_OK);
+    cr_assert_eq(fray_towers_fight_new(plain, 0, &fo, NULL, &b), FRAY_OK);
+    cr_assert(a->setup->s.eng.ready && !b->setup->s.eng.ready);
+    long oas = 0;
+    for (int trial = 0; trial < trials; trial++) {
+        cr_assert_eq(fray_towers_fight_reset_trial(a, 9, (uint64_t)trial), FRAY_OK);
+        cr_assert_eq(fray_towers_fight_reset_trial(b, 9, (uint64_t)trial), FRAY_OK);
+        for (int step = 0; step < 5000 && !fray_towers_fight_over(a); step++) {
+            cr_assert_eq(fray_towers_fight_step(a), FRAY_OK);
+            cr_assert_eq(fray_towers_fight_step(b), FRAY_OK);
+            cr_assert(memcmp(&a->st, &b->st, sizeof a->st) == 0,
+                      "trial %d, step %d: the prepared and the plain setup's "
+                      "fights differ", trial, step);
+            const ft_event *ev = &a->scratch;
+            for (int i = 0; i < ev->n_facts; i++)
+                oas += ev->facts[i].kind == FT_FACT_OPPORTUNITY;
+        }
+        cr_assert(fray_towers_fight_over(b), "trial %d ends both ways", trial);
+    }
+    fray_towers_fight_free(a);
+    fray_towers_fight_free(b);
+    return oas;
+}
+
+Test(towers_search, walks_same_prepared_or_not, .timeout = 600) {
+    long oas = 0;
+    const char *ex[] = {"skirmish.yaml", "ambush.yaml"};
+    for (int i = 0; i < 2; i++) {
+        fray_towers_setup *s = tf_load_example(ex[i]), *p = tf_load_example(ex[i]);
+        oas += walks_same_both_ways(s, p, 100, false);
+        oas += walks_same_both_ways(s, p, 100, true);
+        fray_towers_setup_free(s);
+        fray_towers_setup_free(p);
+    }
+    fray_towers_setup *s = tf_load_data("melee_crowd.yaml");
+    fray_towers_setup *p = tf_load_data("melee_crowd.yaml");
+    oas += walks_same_both_ways(s, p, 40, false);
+    oas += walks_same_both_ways(s, p, 40, true);
+    fray_towers_setup_free(s);
+    fray_towers_setup_free(p);
+    s = nvn(8);
+    p = nvn(8);
+    oas += walks_same_both_ways(s, p, 20, false);
+    oas += walks_same_both_ways(s, p, 20, true);
+    fray_towers_setup_free(s);
+    fray_towers_setup_free(p);
+    cr_expect_gt(oas, 400, "%ld opportunity attacks", oas);
+    cr_log_info("walks both ways: %ld opportunity attacks", oas);
+}

@@ -414,11 +414,12 @@ static fray_status walk(ft_run *r, int mover, const fray_pos *path, int n,
             if (masked)
                 reacts = reactors(r, mover);
         }
-        if (provokes && masked) {
+        if (provokes && masked && r->setup->eng.ready) {
             /* Only those who may react and have not been offered, in
              * index order (issue 16: a bit each, not a loop over
              * everyone); after an opportunity attack the mask is asked
-             * again and the walk goes on past e, as the loop below. */
+             * again and the walk goes on past e, as the loop below (the
+             * long way, which a setup not prepared takes). */
             reacts_check(r, mover, reacts, offered, 0);
             uint32_t todo = reacts & ~offered;
             while (todo) {
