@@ -25,6 +25,11 @@
  * Debug builds also check every use: when the tactics take a target as
  * hopeless, the whole search to the limit must find no space to strike it
  * from (policy.c strike_hopeless).
+ *
+ * And (issue 16, "This round: the move in a crowd"): the occupants the
+ * tactics hand to the engine with a move are marked as the engine's own
+ * view only when they are; a walk's opportunity attacks asked a bit at a
+ * time give the same fights as the long way.
  */
 #define _POSIX_C_SOURCE 200809L
 
