@@ -586,8 +586,14 @@ void fray__grid_step_table(const fray_grid *g,
  * STEP_NONE) when occupants may block: only the up to three spaces the
  * step touches are looked at. Blocking only adds to the weight or forbids
  * the step, so f's weight is never more than this. */
-static int step_weight1_fixed(mover *mv, int x, int y, int dx, int dy,
-                              unsigned f) {
+#if defined(__GNUC__)
+#define FRAY__INLINE inline __attribute__((always_inline))
+#else
+#define FRAY__INLINE inline
+#endif
+
+static FRAY__INLINE int step_weight1_fixed(mover *mv, int x, int y, int dx,
+                                           int dy, unsigned f) {
     int tx = x + dx, ty = y + dy;
     if (blocked(mv, tx, ty))
         return -1;
@@ -667,8 +673,9 @@ static bool may_stop(mover *mv, int x, int y) {
  * can drop without duplicates. */
 typedef fray__reach_run bucket_queue;
 
+/* (Keys are never negative: the ring's index as unsigned, a mask.) */
 static void bq_link(bucket_queue *q, unsigned id, int key) {
-    uint16_t *h = &q->head[key % KEY_RING];
+    uint16_t *h = &q->head[(unsigned)key % KEY_RING];
     q->prev[id] = NIL;
     q->next[id] = *h;
     if (*h != NIL)
@@ -680,7 +687,7 @@ static void bq_unlink(bucket_queue *q, unsigned id, int key) {
     if (q->prev[id] != NIL)
         q->next[q->prev[id]] = q->next[id];
     else
-        q->head[key % KEY_RING] = q->next[id];
+        q->head[(unsigned)key % KEY_RING] = q->next[id];
     if (q->next[id] != NIL)
         q->prev[q->next[id]] = q->prev[id];
 }
@@ -688,7 +695,7 @@ static void bq_unlink(bucket_queue *q, unsigned id, int key) {
 /* The first space of bucket k, taken out of it (bq_unlink without the
  * tests: it has no prev); NIL when the bucket is empty. */
 static unsigned bq_pop(bucket_queue *q, int k) {
-    uint16_t *head = &q->head[k % KEY_RING];
+    uint16_t *head = &q->head[(unsigned)k % KEY_RING];
     unsigned id = *head;
     if (id != NIL) {
         *head = q->next[id];
@@ -705,8 +712,8 @@ static unsigned bq_pop(bucket_queue *q, int k) {
  * weighed again. */
 static void settle(fray__reach_run *run, unsigned id, int k, bool can_stop) {
     fray_reach_map *out = run->out;
-    (&out->cost[0][0])[id] = (int16_t)(k / 2);
-    (&out->parity[0][0])[id] = (uint8_t)(k % 2);
+    (&out->cost[0][0])[id] = (int16_t)((unsigned)k / 2);
+    (&out->parity[0][0])[id] = (uint8_t)((unsigned)k % 2);
     (&out->can_stop[0][0])[id] = can_stop;
 }
 
@@ -730,7 +737,9 @@ static inline void paint_fp(mover *mv, int x0, int y0, int x1, int y1,
                             fray_footprint f, unsigned k, bool over) {
     int ax = f.at.x, ay = f.at.y;
     if (f.side == 1) {
-        if (ax >= x0 && ay >= y0 && ax < x1 && ay < y1)
+        /* (Unsigned: left of or above the box is past its width.) */
+        if ((unsigned)(ax - x0) < (unsigned)(x1 - x0) &&
+            (unsigned)(ay - y0) < (unsigned)(y1 - y0))
             paint_cell(mv, ax, ay, k, over);
         return;
     }
@@ -769,45 +778,61 @@ static inline uint64_t known_cells(uint64_t eight) {
     return ones * CELL_KNOWN | (blocked >> 7) * CELL_BLOCKED;
 }
 
+/* The cells of the eight spaces from x on in one row: terrain t, cells c
+ * (paint's loop). */
+static inline void paint_eight(const uint8_t *t, uint8_t *c, int x) {
+    uint64_t eight;
+    memcpy(&eight, &t[x], sizeof eight);
+    if (eight == 0) {
+        memset(&c[x], CELL_KNOWN, 8);
+        return;
+    }
+    uint64_t cells = known_cells(eight);
+    memcpy(&c[x], &cells, sizeof cells);
+#ifndef NDEBUG
+    for (int i = x; i < x + 8; i++) /* the long way */
+        assert(c[i] == (uint8_t)(CELL_KNOWN |
+                                 (impassable(t[i]) ? CELL_BLOCKED : 0)));
+#endif
+}
+
 static void paint(mover *mv, int x0, int y0, int x1, int y1,
                   const fray_footprint *fp, const uint8_t *kind, int n) {
     const fray_grid *g = mv->g;
+    /* Eight open spaces at a time (FRAY_TERRAIN_OPEN is 0): known,
+     * nothing in them. A row of at least eight ends with the last eight
+     * of the box, which may overlap the eight before: those get the same
+     * cells again (issue 16: a 12-wide row in two steps, not eight). */
+    _Static_assert(FRAY_TERRAIN_OPEN == 0, "open floor is the zero terrain");
     for (int y = y0; y < y1; y++) {
         const uint8_t *t = &g->terrain[y][0];
         uint8_t *c = &mv->cell[y][0];
-        int x = x0;
-        /* Eight open spaces at a time (FRAY_TERRAIN_OPEN is 0): known,
-         * nothing in them. */
-        _Static_assert(FRAY_TERRAIN_OPEN == 0, "open floor is the zero terrain");
-        for (; x + 8 <= x1; x += 8) {
-            uint64_t eight;
-            memcpy(&eight, &t[x], sizeof eight);
-            if (eight == 0) {
-                memset(&c[x], CELL_KNOWN, 8);
-                continue;
-            }
-            uint64_t cells = known_cells(eight);
-            memcpy(&c[x], &cells, sizeof cells);
-#ifndef NDEBUG
-            for (int i = x; i < x + 8; i++) /* the long way */
-                assert(c[i] == (uint8_t)(CELL_KNOWN |
-                                         (impassable(t[i]) ? CELL_BLOCKED : 0)));
-#endif
+        if (x1 - x0 >= 8) {
+            int x = x0;
+            for (; x + 8 <= x1; x += 8)
+                paint_eight(t, c, x);
+            if (x < x1)
+                paint_eight(t, c, x1 - 8);
+            continue;
         }
-        for (; x < x1; x++)
+        for (int x = x0; x < x1; x++)
             c[x] = (uint8_t)(CELL_KNOWN | (impassable(t[x]) ? CELL_BLOCKED : 0));
     }
-    bool self = false;
+    int selves = 0, self = -1; /* the mover's footprints: how many, the last */
     for (int j = 0; j < n; j++) {
         unsigned k = kind[j];
-        if (k == FRAY_OCC_SELF)
-            self = true;
-        else
+        if (k == FRAY_OCC_SELF) {
+            selves++;
+            self = j;
+        } else
             paint_fp(mv, x0, y0, x1, y1, fp[j], k, false);
     }
-    for (int j = 0; j < n && self; j++)
-        if (kind[j] == FRAY_OCC_SELF)
-            paint_fp(mv, x0, y0, x1, y1, fp[j], FRAY_OCC_SELF, true);
+    if (selves == 1) /* (the common case: no second pass) */
+        paint_fp(mv, x0, y0, x1, y1, fp[self], FRAY_OCC_SELF, true);
+    else
+        for (int j = 0; j < n && selves > 0; j++)
+            if (kind[j] == FRAY_OCC_SELF)
+                paint_fp(mv, x0, y0, x1, y1, fp[j], FRAY_OCC_SELF, true);
 }
 
 /* Marks with CELL_NEAR the spaces of the box [x0, x1) x [y0, y1) next to
@@ -821,6 +846,18 @@ static void mark_near_enemies(mover *mv, int x0, int y0, int x1, int y1,
             continue;
         int ax = fp[j].at.x - 1, ay = fp[j].at.y - 1;
         int ex = fp[j].at.x + fp[j].side + 1, ey = fp[j].at.y + fp[j].side + 1;
+        if (fp[j].side == 1 && ax >= x0 && ay >= y0 && ex <= x1 && ey <= y1) {
+            /* A one-space footprint with its ring inside the box (the
+             * common case): the nine spaces without the loops. */
+            uint8_t *r0 = &mv->cell[ay][ax], *r1 = r0 + FRAY_GRID_MAX,
+                    *r2 = r1 + FRAY_GRID_MAX;
+            for (int i = 0; i < 3; i++) {
+                r0[i] |= CELL_NEAR;
+                r1[i] |= CELL_NEAR;
+                r2[i] |= CELL_NEAR;
+            }
+            continue;
+        }
         ax = ax > x0 ? ax : x0;
         ay = ay > y0 ? ay : y0;
         ex = ex < x1 ? ex : x1;
@@ -830,12 +867,6 @@ static void mark_near_enemies(mover *mv, int x0, int y0, int x1, int y1,
                 mv->cell[y][x] |= CELL_NEAR;
     }
 }
-
-#if defined(__GNUC__)
-#define FRAY__INLINE inline __attribute__((always_inline))
-#else
-#define FRAY__INLINE inline
-#endif
 
 /* The step in direction d (a constant once inlined) from space id (x, y),
  * finished with key k, for a one-space mover: f its table entry
@@ -1006,12 +1037,23 @@ static void run_start(fray__reach_run *run, const fray_grid *g,
     run->k = 0;
     run->kmax = -1;
     run->settled = -1;
+    run->shown = -1;
     run->fixed = NULL;
-    for (int y = 0; y < h; y++) {
-        memset(out->cost[y], 0xff, (size_t)w * sizeof out->cost[y][0]);
-        memset(out->can_stop[y], 0, (size_t)w * sizeof out->can_stop[y][0]);
-        memset(&run->key[y * FRAY_GRID_MAX], 0xff, (size_t)w * sizeof run->key[0]);
-    }
+    /* The rows cleared 16 spaces at a time on a map at most 16 wide (the
+     * stores of a fixed size, without a call; issue 16): the rows' spaces
+     * past the map's width are cleared too, which nothing reads. */
+    if (w <= 16)
+        for (int y = 0; y < h; y++) {
+            memset(out->cost[y], 0xff, 16 * sizeof out->cost[y][0]);
+            memset(out->can_stop[y], 0, 16 * sizeof out->can_stop[y][0]);
+            memset(&run->key[y * FRAY_GRID_MAX], 0xff, 16 * sizeof run->key[0]);
+        }
+    else
+        for (int y = 0; y < h; y++) {
+            memset(out->cost[y], 0xff, (size_t)w * sizeof out->cost[y][0]);
+            memset(out->can_stop[y], 0, (size_t)w * sizeof out->can_stop[y][0]);
+            memset(&run->key[y * FRAY_GRID_MAX], 0xff, (size_t)w * sizeof run->key[0]);
+        }
     for (int i = 0; i < KEY_RING; i++)
         run->head[i] = NIL;
     int fx = from.at.x, fy = from.at.y;
@@ -1094,10 +1136,62 @@ void fray__grid_run_start(fray__reach_run *run, const fray_grid *g,
  * order, with the same keys and previous steps, as the keys past the
  * limit lie in other buckets of the ring). */
 bool fray__grid_run_until(fray__reach_run *run, int cost) {
+    /* A cost shown without its steps (fray__grid_run_show) takes them
+     * now, so that the answer below is exact. */
+    if (cost < run->shown)
+        cost = run->shown;
     if (cost > run->settled) {
         run_until_key(run, 2 * clamp_int(cost, 0, COST_CAP) + 1);
         run->settled = cost < (run->kmax - 1) / 2 ? cost : (run->kmax - 1) / 2;
+        if (run->shown < run->settled)
+            run->shown = run->settled;
     }
+    return run->queued > 0;
+}
+
+/* Writes what settle writes for every space queued with key `key`
+ * (without taking it out of its bucket: it is finished, with the same
+ * values, when the run gets to it). */
+static void show_bucket(fray__reach_run *run, int key) {
+    mover *mv = &run->mv;
+    for (unsigned id = run->head[(unsigned)key % KEY_RING]; id != NIL;
+         id = run->next[id]) {
+        assert(run->key[id] == key);
+        bool can_stop;
+        if (run->fixed) {
+            unsigned o = (&mv->cell[0][0])[id] >> 1 & 7u;
+            can_stop = o == FRAY_OCC_EMPTY || o == FRAY_OCC_SELF;
+        } else
+            can_stop = may_stop(mv, (int)(id % FRAY_GRID_MAX),
+                                (int)(id / FRAY_GRID_MAX));
+        settle(run, id, key, can_stop);
+    }
+}
+
+/* The keys of a space costing c are 2c and 2c + 1, and a step weighs at
+ * least 2: once every key up to 2c - 1 is finished, nothing found later
+ * can give a space key 2c or 2c + 1, or a cheaper previous step, so the
+ * spaces queued with those keys are exactly those costing c, with their
+ * final keys and previous steps. Writing them out shows what finishing
+ * them shows, without taking the steps from them (issue 16: the last
+ * cost a caller asks for is the widest ring of the search, and its steps
+ * are wanted only if the caller goes on). */
+bool fray__grid_run_show(fray__reach_run *run, int cost) {
+    assert(run->stop == NIL);
+    cost = clamp_int(cost, 0, COST_CAP);
+    if (cost <= run->shown)
+        return run->queued > 0;
+    if (2 * cost + 1 >= run->kmax)
+        return fray__grid_run_until(run, cost);
+    if (2 * cost - 1 >= run->k)
+        run_until_key(run, 2 * cost - 1);
+    assert(run->queued == 0 || run->k >= 2 * cost);
+    /* (Keys queued lie within the heaviest step of the last key finished:
+     * KEY_RING holds each in a bucket of its own.) */
+    if (run->k <= 2 * cost)
+        show_bucket(run, 2 * cost);
+    show_bucket(run, 2 * cost + 1);
+    run->shown = cost;
     return run->queued > 0;
 }
 

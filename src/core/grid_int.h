@@ -86,6 +86,7 @@ typedef struct fray__reach_run {
     const uint8_t *fixed;
     fray_reach_map *out;
     int k, kmax, queued, settled;
+    int shown; /* the highest cost *out shows whole (fray__grid_run_show) */
     unsigned stop;
     bool cut;
     int16_t bx0, by0, bx1, by1; /* the box of spaces painted: [bx0, bx1) x [by0, by1) */
@@ -105,8 +106,20 @@ void fray__grid_run_start(fray__reach_run *run, const fray_grid *g,
  * with max_cost = the highest cost asked so far gives (cost -1 for the
  * spaces not finished). Returns true when a higher cost may still add
  * spaces, false when the search is over (no higher max_cost, up to the
- * run's, changes anything). */
+ * run's, changes anything). A cost shown before (fray__grid_run_show)
+ * is finished here too, whatever `cost` asks. */
 bool fray__grid_run_until(fray__reach_run *run, int cost);
+
+/* fray__grid_run_until as *out shows it, doing less: afterwards *out
+ * holds exactly what fray__grid_run_until(run, cost) leaves there (every
+ * space that costs at most `cost`: its cost, parity, can_stop and
+ * previous step), but the spaces that cost exactly `cost` may not have
+ * taken their steps yet (a later call takes them: the run goes on as if
+ * it had finished them). Returns true when a higher cost may still add
+ * spaces (here also when nothing would: the spaces of `cost` are not
+ * weighed onward yet), false when the search is over. Only for a run
+ * without a destination (fray__grid_run_start's). */
+bool fray__grid_run_show(fray__reach_run *run, int cost);
 
 /* Could the run ever finish top-left position `at` as a space its mover
  * may end a move on? false when the search can never finish it as one

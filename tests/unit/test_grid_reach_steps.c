@@ -313,3 +313,107 @@ Test(grid_reach_run, with_step_table_same_as_fresh_search) {
 Test(grid_reach_run, without_step_table_same_as_fresh_search) {
     run_trials(false);
 }
+
+/* ---- A cost shown without its steps (fray__grid_run_show) -------------
+ * Issue 16: the tactics' move (policy.c move_toward) asks the search cost
+ * after cost for a space to strike from, and stops at the first cost that
+ * holds one; the spaces of that last cost, the widest ring, need not take
+ * their steps. fray__grid_run_show writes them out without: afterwards the
+ * map must be exactly what finishing them gives, and the run must go on
+ * as if they had been finished. */
+
+/* What the show tests counted. */
+typedef struct show_counts {
+    long maps, compared, shown, ring_left, until_after, over_said;
+} show_counts;
+
+/* 2000 random maps (seed (4, 16)), with the step table or without: on
+ * each, a run asked a rising series of costs (0 to the map's width and
+ * height, some repeated, some lower, now and then the run's own limit),
+ * each by fray__grid_run_show or fray__grid_run_until at random (three in
+ * four shown). After each call the map is the fresh search's with
+ * max_cost the highest cost asked so far (every space's cost, parity,
+ * can_stop and previous step); when a call says the search is over, the
+ * fresh search with the run's own limit shows the same map; a run_until
+ * asked a cost already shown (the steps of that ring now taken) keeps the
+ * map and says over exactly when the fresh search to the run's limit shows
+ * nothing more. */
+static void show_trials(bool table) {
+    static run_case c;
+    static fray__reach_run run;
+    static fray_reach_map out, fresh, whole;
+    show_counts n = {0};
+    fray_rng rng;
+    fray_rng_seed(&rng, 4, 16);
+    const int maps = 2000;
+    for (int trial = 0; trial < maps; trial++) {
+        run_case_draw(&c, &rng, trial, table);
+        n.maps++;
+        run_begin(&c, table, &run, &out, trial);
+        run_fresh(&c, table, c.max, &whole);
+        int top = c.g.w + c.g.h < c.max ? c.g.w + c.g.h : c.max;
+        int asked = -1, cost = 0;
+        while (cost <= c.max) {
+            int ask = cost;
+            if (fray_rng_below(&rng, 8) == 0)
+                ask = (int)fray_rng_below(&rng, (uint32_t)cost + 1); /* lower */
+            else if (fray_rng_below(&rng, 16) == 0)
+                ask = c.max; /* the policy's last round */
+            bool show = fray_rng_below(&rng, 4) != 0;
+            bool was_shown = ask <= asked;
+            bool more = show ? fray__grid_run_show(&run, ask)
+                             : fray__grid_run_until(&run, ask);
+            if (show && ask > asked) {
+                n.shown++;
+                /* (the ring of `ask` left without its steps) */
+                if (run.queued > 0 && run.k <= 2 * ask + 1)
+                    n.ring_left++;
+            }
+            if (!show && was_shown)
+                n.until_after++;
+            asked = ask > asked ? ask : asked;
+            run_fresh(&c, table, asked, &fresh);
+            same_map(&fresh, &out, trial);
+            n.compared++;
+            if (!more) {
+                /* Over: nothing lies past. */
+                same_map(&whole, &out, trial);
+                n.over_said++;
+            }
+            if (!show) {
+                /* run_until is exact: over exactly when the search to
+                 * the run's limit shows nothing past what it shows. */
+                cr_assert_eq(more, finished_spaces(&whole) != finished_spaces(&out),
+                             "trial %d: run_until(%d) says more %d", trial, ask,
+                             more);
+            }
+            if (asked >= c.max)
+                break;
+            cost += 1 + (int)fray_rng_below(&rng, 3);
+            if (cost > top && cost < c.max)
+                cost = fray_rng_below(&rng, 2) ? c.max : top + 1;
+        }
+    }
+    /* Not vacuous: most shows left a ring without its steps, and many
+     * run_until calls asked a cost asked before (a ring shown takes its
+     * steps then). */
+    cr_assert_gt(n.ring_left, maps);
+    cr_assert_gt(n.until_after, maps / 8);
+    cr_assert_gt(n.over_said, maps / 2);
+    cr_log_info("show (%s step table): %ld maps, %ld comparisons, %ld costs "
+                "shown, %ld with a ring left without its steps, %ld run_until "
+                "of a cost asked before, %ld said over",
+                table ? "with" : "without", n.maps, n.compared, n.shown,
+                n.ring_left, n.until_after, n.over_said);
+}
+
+/* Issue 16: fray__grid_run_show shows what fray__grid_run_until shows, in
+ * any mix with it, with the step table (policy.c move_toward's run)... */
+Test(grid_reach_run, show_same_as_fresh_search_with_step_table) {
+    show_trials(true);
+}
+
+/* ...and without one (every step weighed from the map). */
+Test(grid_reach_run, show_same_as_fresh_search_without_step_table) {
+    show_trials(false);
+}

@@ -389,6 +389,24 @@ static fray_status provoke(ft_run *r, int mover) {
  * one opportunity attack for the whole move (seed: "you can make an
  * Opportunity Attack only once"). `provokes` false: Shift Position alone,
  * or a leap. */
+/* Debug builds: the mask of who may react (reactors) is may_react for
+ * every combatant from `from` on not yet offered an opportunity attack
+ * (the long way, which the walk asked at every step before issue 16). */
+static void reacts_check(ft_run *r, int mover, uint32_t reacts,
+                         uint32_t offered, int from) {
+#ifndef NDEBUG
+    for (int e = from; e < r->st->n && e < 32; e++)
+        assert(((offered >> e) & 1u) ||
+               (bool)((reacts >> e) & 1u) == may_react(r, e, mover));
+#else
+    (void)r;
+    (void)mover;
+    (void)reacts;
+    (void)offered;
+    (void)from;
+#endif
+}
+
 static fray_status walk(ft_run *r, int mover, const fray_pos *path, int n,
                         bool provokes) {
     ft_cstate *m = &r->st->c[mover];
@@ -420,17 +438,17 @@ static fray_status walk(ft_run *r, int mover, const fray_pos *path, int n,
             if (masked)
                 reacts = reactors(r, mover);
         }
-        if (provokes) {
-            for (int e = 0; e < r->st->n; e++) {
-                if ((offered >> e) & 1u)
-                    continue;
-                if (masked) {
-                    assert((bool)((reacts >> e) & 1u) == may_react(r, e, mover));
-                    if (!((reacts >> e) & 1u))
-                        continue;
-                } else if (!may_react(r, e, mover)) {
-                    continue;
-                }
+        if (provokes && masked && r->setup->eng.ready) {
+            /* Only those who may react and have not been offered, in
+             * index order (issue 16: a bit each, not a loop over
+             * everyone); after an opportunity attack the mask is asked
+             * again and the walk goes on past e, as the loop below (the
+             * long way, which a setup not prepared takes). */
+            reacts_check(r, mover, reacts, offered, 0);
+            uint32_t todo = reacts & ~offered;
+            while (todo) {
+                int e = __builtin_ctz(todo);
+                todo &= todo - 1;
                 if (ft_threatens(r, e, mover) &&
                     !threatens_at(r, e, mover, path[i])) {
                     offered |= 1u << e;
@@ -439,8 +457,26 @@ static fray_status walk(ft_run *r, int mover, const fray_pos *path, int n,
                         return rc;
                     if (!ft_can_act(r->st, mover))
                         goto stop;
-                    if (masked)
-                        reacts = reactors(r, mover);
+                    reacts = reactors(r, mover);
+                    reacts_check(r, mover, reacts, offered, e + 1);
+                    todo = reacts & ~offered &
+                           (e < 31 ? ~0u << (e + 1) : 0u);
+                }
+            }
+        } else if (provokes) {
+            for (int e = 0; e < r->st->n; e++) {
+                if ((offered >> e) & 1u)
+                    continue;
+                if (!may_react(r, e, mover))
+                    continue;
+                if (ft_threatens(r, e, mover) &&
+                    !threatens_at(r, e, mover, path[i])) {
+                    offered |= 1u << e;
+                    fray_status rc = offer_opportunity(r, e, mover);
+                    if (rc != FRAY_OK)
+                        return rc;
+                    if (!ft_can_act(r->st, mover))
+                        goto stop;
                 }
             }
         }

@@ -451,14 +451,26 @@ typedef struct occ_list {
     int8_t who[FT_MAX_COMBATANTS]; /* in index order */
     fray_footprint fp[FT_MAX_COMBATANTS];
     uint8_t kind[FT_MAX_COMBATANTS];
+    /* The list is the engine's own view for this mover on this state
+     * (engine.c occ_init: the same combatants, kinds and footprints), which
+     * differs from the tactics' only for a non-ally Disabled but able to
+     * act (the engine: an enemy; the tactics: down, passable) or a state of
+     * more combatants than the tactics read. Issue 16: the engine's check
+     * of a move put in the path cache then need not list them again. */
+    bool engine_view;
 } occ_list;
 
 static void occ_list_init(const pol *p, occ_list *o) {
     o->n = 0;
+    o->engine_view = p->n == p->st->n;
     for (int i = 0; i < p->n; i++) {
         uint8_t k = occupant_of(p, i);
         if (k == OCC_GONE)
             continue;
+        /* (ft_can_act: not unconscious, dying, dead or fled.) */
+        if (k == FRAY_OCC_PASSABLE &&
+            (p->st->c[i].flags & (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD)) == 0)
+            o->engine_view = false;
         o->who[o->n] = (int8_t)i;
         o->fp[o->n] = p->fp[i];
         o->kind[o->n] = k;
@@ -483,8 +495,14 @@ typedef struct move_search {
 
 /* Finishes every space of step 5's search that costs at most `cost`
  * (within its limit). */
-static void search_until(move_search *ms, int cost) {
-    fray__grid_run_until(&ms->run, cost < ms->limit ? cost : ms->limit);
+static void search_until(const pol *p, move_search *ms, int cost) {
+    cost = cost < ms->limit ? cost : ms->limit;
+    /* (Shown without the last cost's steps, issue 16: in a prepared
+     * setup; one not prepared goes the long way.) */
+    if (p->s->eng.ready)
+        fray__grid_run_show(&ms->run, cost);
+    else
+        fray__grid_run_until(&ms->run, cost);
 }
 
 /*
@@ -494,7 +512,8 @@ static void search_until(move_search *ms, int cost) {
  * path cache under the key the engine looks for. Exact: a search with a
  * lower cost limit finishes the spaces it reaches in the same order with
  * the same keys and previous steps (the spaces past its limit are in other
- * buckets), so once step 5's search has finished every space within the
+ * buckets), so once step 5's search has finished (or shown:
+ * fray__grid_run_show, the same map) every space within the
  * Speed, dest's cost, can_stop and path are the same when dest costs at
  * most the Speed, and dest is out of reach when it costs more (or is not
  * finished). The engine takes the entry only when it sees the same
@@ -511,7 +530,7 @@ static void put_path(const pol *p, fray_pos dest) {
     int c = rm->cost[dest.y][dest.x];
     /* dest finished (its cost, can_stop and path final), or every space
      * within the Speed finished; else the engine searches. */
-    if (c < 0 && ms->run.settled < spd)
+    if (c < 0 && ms->run.shown < spd)
         return;
     if (c >= 0 && c <= spd) {
         k->can_stop = rm->can_stop[dest.y][dest.x];
@@ -531,9 +550,20 @@ static void put_path(const pol *p, fray_pos dest) {
         k->occ_fp[j] = oc->fp[j];
     }
     k->valid = true;
-    /* (The tactics' view of who stands where, not yet compared with the
-     * engine's: engine.c find_path compares it.) */
-    k->threat.path_st = NULL;
+    /* The tactics' view of who stands where: when it is the engine's own
+     * (occ_list.engine_view), the path cache says so as the engine does
+     * once it has compared them (engine.c find_path: the state, its count
+     * of changes, the mover), and the engine's check does not list and
+     * compare them again (issue 16; debug builds compare them there at
+     * every use; only in a prepared setup). Else the engine compares
+     * them. */
+    uint64_t gen = p->st->threat_gen;
+    if (oc->engine_view && gen != 0 && p->s->eng.ready) {
+        k->threat.path_st = p->st;
+        k->threat.path_gen = gen;
+        k->threat.path_mover = p->me;
+    } else
+        k->threat.path_st = NULL;
 #ifndef NDEBUG
     /* The long way: the engine's own search. */
     fray_reach_map m;
@@ -742,14 +772,16 @@ static bool charge_path(const pol *p, const fray_reach_map *rm, fray_pos to) {
  * tactics"); 0: all. Like every shortcut of the tactics, taken
  * only in a prepared setup (ft_setup.eng.ready), so that one not prepared
  * goes the long way (tests/unit/test_towers_skirm.c compares the two). */
+/* box: strike_box(p, e, w, 2, rm) as {x0, y0, x1, y1}, worked out once by
+ * a caller that asks cost after cost (issue 16: the same box each time). */
 static fray_pos strike_space_from(const pol *p, int e, const ft_weapon *w,
                                   const fray_reach_map *rm, int spd,
-                                  int min_cost) {
+                                  int min_cost, const int box[4]) {
     bool ranged = is_ranged(w);
     long best_score = LONG_MAX;
     fray_pos best = {-1, -1};
-    int sx0, sy0, sx1, sy1; /* only there can it strike from */
-    strike_box(p, e, w, 2, rm, &sx0, &sy0, &sx1, &sy1);
+    /* only there can it strike from */
+    int sx0 = box[0], sy0 = box[1], sx1 = box[2], sy1 = box[3];
     /* A shooter's firing scores from the table of every pair of spaces
      * (firing_score_tabled), when the setup is prepared and has it, and
      * actor and target stand on one space each on the map. */
@@ -805,7 +837,9 @@ static fray_pos strike_space_from(const pol *p, int e, const ft_weapon *w,
 
 static fray_pos strike_space(const pol *p, int e, const ft_weapon *w,
                              const fray_reach_map *rm, int spd) {
-    return strike_space_from(p, e, w, rm, spd, 0);
+    int box[4];
+    strike_box(p, e, w, 2, rm, &box[0], &box[1], &box[2], &box[3]);
+    return strike_space_from(p, e, w, rm, spd, 0, box);
 }
 
 /*
@@ -874,13 +908,15 @@ static bool move_toward(const pol *p, int e, const ft_weapon *w,
      * the tactics use). The same space as the search to the limit would
      * give: every score there is the cost times 100000, so the cheapest
      * wins, the first in rows then columns among equals; every space of
-     * that cost and below is finished (the run finishes a cost whole),
+     * that cost and below is shown (the run shows a cost whole),
      * and none cheaper can strike. */
     fray_pos best = {-1, -1};
     int c = 0;
     *hopeless = false;
+    int box[4]; /* strike_space_from's, the same at every cost */
+    strike_box(p, e, w, 2, rm, &box[0], &box[1], &box[2], &box[3]);
     if (ranged) {
-        search_until(ms, spd);
+        search_until(p, ms, spd);
         best = strike_space(p, e, w, rm, spd);
         c = spd + 1;
     }
@@ -892,13 +928,19 @@ static bool move_toward(const pol *p, int e, const ft_weapon *w,
          * Speed.) */
         if (c == spd + 1 && (*hopeless = strike_hopeless(p, e, w)))
             break;
-        bool more = fray__grid_run_until(&ms->run, c);
+        /* (Shown, not finished: the spaces of cost c take their steps
+         * only if the loop goes on, issue 16. more: true also when they
+         * would add none; the next turn then finds nothing new, and
+         * stops.) */
+        bool more = p->s->eng.ready ? fray__grid_run_show(&ms->run, c)
+                                    : fray__grid_run_until(&ms->run, c);
         /* Every finished space cheaper than c was looked at by an earlier
          * turn of this loop (which looked at all those costing at least
          * its c, or, for a shooter, at every space) and none can strike:
          * only those costing c or more can be the best (issue 16: each
          * space tested once, not once per cost). */
-        best = strike_space_from(p, e, w, rm, spd, p->s->eng.ready ? c : 0);
+        best = strike_space_from(p, e, w, rm, spd, p->s->eng.ready ? c : 0,
+                                 box);
 #ifndef NDEBUG
         {
             /* The long way: every finished space. */
