@@ -879,26 +879,26 @@ static bool flanking_square(const pol *p, fray_pos at, int t) {
     return fray_grid_adjacent(fp_at(p, at), p->st->c[t].fp) && flanks_at(p, at, t);
 }
 
-/* Walks (move slot, or the standard when no attack is left to make) to
- * the best square for attacking t with o, or toward t. */
-static bool walk_toward(pol *p, const option *o, int t, lazy_map *lm,
-                        bool standard_ok, fa_command *out) {
-    int slot = slot_for(p, FA_ACT_MOVE);
-    if (slot == FA_ACT_STANDARD && !standard_ok)
-        return false;
-    if (slot < 0 || !can_move(p))
-        return false;
-    const fray_reach_map *m = reach_of(lm);
-    int best_cost = -1, best_score = 0;
-    fray_pos best_at = p->me->fp.at;
-    bool flank_wanted = !o->ranged && ally_next_to(p, t);
-    for (int x = 0; x < m->w; x++)
-        for (int y = 0; y < m->h; y++) {
+/* walk_toward's best square among those of box b (in the scan's order,
+ * x then y): the least score (0: an attack square, flanking when
+ * flank_wanted; 1: an attack square that does not flank; 2: a shooter's
+ * attack square next to an enemy; 10 + range: none), then the least
+ * cost, then the first. best_cost -1: no square. */
+typedef struct walk_best {
+    int cost, score;
+    fray_pos at;
+} walk_best;
+
+static walk_best walk_scan(const pol *p, const option *o, int t,
+                           const fray_reach_map *m, scan_box b, bool flank_wanted) {
+    walk_best wb = {-1, 0, p->me->fp.at};
+    for (int x = b.x0; x < b.x1; x++)
+        for (int y = b.y0; y < b.y1; y++) {
             if (!stand_ok(m, x, y, p->speed) || m->cost[y][x] == 0)
                 continue;
             /* a square no better than the best already found (score 0,
              * the least, at no lower cost) need not be weighed */
-            if (best_cost >= 0 && best_score == 0 && m->cost[y][x] >= best_cost)
+            if (wb.cost >= 0 && wb.score == 0 && m->cost[y][x] >= wb.cost)
                 continue;
             fray_pos at = {(int16_t)x, (int16_t)y};
             fray_footprint f = fp_at(p, at);
@@ -915,21 +915,50 @@ static bool walk_toward(pol *p, const option *o, int t, lazy_map *lm,
                 score = 10 + range;
             }
             int c = m->cost[y][x];
-            if (best_cost < 0 || score < best_score ||
-                (score == best_score && c < best_cost)) {
-                best_cost = c;
-                best_score = score;
-                best_at = at;
+            if (wb.cost < 0 || score < wb.score || (score == wb.score && c < wb.cost)) {
+                wb.cost = c;
+                wb.score = score;
+                wb.at = at;
             }
         }
-    if (best_cost < 0)
+    return wb;
+}
+
+/* Walks (move slot, or the standard when no attack is left to make) to
+ * the best square for attacking t with o, or toward t. */
+static bool walk_toward(pol *p, const option *o, int t, lazy_map *lm,
+                        bool standard_ok, fa_command *out) {
+    int slot = slot_for(p, FA_ACT_MOVE);
+    if (slot == FA_ACT_STANDARD && !standard_ok)
+        return false;
+    if (slot < 0 || !can_move(p))
+        return false;
+    const fray_reach_map *m = reach_of(lm);
+    bool flank_wanted = !o->ranged && ally_next_to(p, t);
+    /* Speed (issue 16): every square scoring under 10 (an attack square)
+     * is within o's reach of t, so inside reach_box, scanned in the same
+     * order: when the box holds one, the best of the box is the best of
+     * the map (the least score, cost and place in the scan). Else the
+     * whole map is scanned (the long way). */
+    scan_box all = {0, 0, m->w, m->h};
+    walk_best wb = walk_scan(p, o, t, m, reach_box(p, m, o->reach, t), flank_wanted);
+    if (wb.cost < 0 || wb.score >= 10)
+        wb = walk_scan(p, o, t, m, all, flank_wanted);
+#ifndef NDEBUG
+    else {
+        walk_best lw = walk_scan(p, o, t, m, all, flank_wanted); /* (the long way) */
+        assert(lw.cost == wb.cost && lw.score == wb.score && lw.at.x == wb.at.x &&
+               lw.at.y == wb.at.y);
+    }
+#endif
+    if (wb.cost < 0)
         return false;
     /* moving closer must help: not from an attack square to a worse one */
     int here = attack_from(p, o, p->me->fp, t)
                    ? 0 : 10 + range_of(p, p->me->fp, p->st->c[t].fp);
-    if (best_score >= here)
+    if (wb.score >= here)
         return false;
-    return move_cmd(p, m, best_at, FA_CMD_WALK, slot, out);
+    return move_cmd(p, m, wb.at, FA_CMD_WALK, slot, out);
 }
 
 /* Charge (004:517-527, L7.24): to the nearest square (by move cost, at
