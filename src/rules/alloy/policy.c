@@ -150,14 +150,21 @@ static int axis_gap(int a0, int na, int b0, int nb) {
 /* fray_grid_adjacent, here where the tactics ask it of every combatant
  * (speed, issue 16: no call into grid.c; debug builds hold it to
  * grid.c's answer): the larger gap along the axes is 1. */
-static bool next_to(fray_footprint a, fray_footprint b) {
+static bool next_to_any(fray_footprint a, fray_footprint b);
+
+static inline bool next_to(fray_footprint a, fray_footprint b) {
     if (a.side <= 1 && b.side <= 1) {
-        /* one square each: one apart along one axis or both */
+        /* one square each: one apart along one axis or both (speed,
+         * issue 16: inline, the larger footprints in next_to_any) */
         int dx = b.at.x - a.at.x, dy = b.at.y - a.at.y;
         bool v1 = dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 && (dx != 0 || dy != 0);
         assert(v1 == fray_grid_adjacent(a, b)); /* (the long way) */
         return v1;
     }
+    return next_to_any(a, b);
+}
+
+static bool next_to_any(fray_footprint a, fray_footprint b) {
     int na = a.side < 1 ? 1 : a.side > 5 ? 5 : a.side;
     int nb = b.side < 1 ? 1 : b.side > 5 ? 5 : b.side;
     int gx = axis_gap(a.at.x, na, b.at.x, nb), gy = axis_gap(a.at.y, na, b.at.y, nb);
@@ -171,7 +178,25 @@ static bool next_to(fray_footprint a, fray_footprint b) {
  * builds hold it to fa_range): the count over the gaps along the axes,
  * grid.c's count_delta_m (diagonals one: the larger gap; else every
  * second diagonal counts 2, rounded down over the whole count). */
-static int range_of(const pol *p, fray_footprint a, fray_footprint b) {
+static int range_of_any(const pol *p, fray_footprint a, fray_footprint b);
+
+static inline int range_of(const pol *p, fray_footprint a, fray_footprint b) {
+    if (a.side <= 1 && b.side <= 1) {
+        /* one square each (speed, issue 16: inline, the larger
+         * footprints in range_of_any): the gaps are the distances */
+        int gx = b.at.x - a.at.x, gy = b.at.y - a.at.y;
+        gx = gx < 0 ? -gx : gx;
+        gy = gy < 0 ? -gy : gy;
+        int v = p->s->opt.diagonals == FRAY_AREA_SQUARE ? (gx > gy ? gx : gy)
+                : gx > gy                               ? gx + gy / 2
+                                                        : gy + gx / 2;
+        assert(v == fa_range(p->s, a, b)); /* (the long way) */
+        return v;
+    }
+    return range_of_any(p, a, b);
+}
+
+static int range_of_any(const pol *p, fray_footprint a, fray_footprint b) {
     int na = a.side < 1 ? 1 : a.side > 5 ? 5 : a.side;
     int nb = b.side < 1 ? 1 : b.side > 5 ? 5 : b.side;
     int gx = axis_gap(a.at.x, na, b.at.x, nb), gy = axis_gap(a.at.y, na, b.at.y, nb);
