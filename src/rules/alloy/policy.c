@@ -970,11 +970,9 @@ static bool walk_toward(pol *p, const option *o, int t, lazy_map *lm,
     if (wb.cost < 0 || wb.score >= 10)
         wb = walk_scan(p, o, t, m, all, flank_wanted);
 #ifndef NDEBUG
-    else {
-        walk_best lw = walk_scan(p, o, t, m, all, flank_wanted); /* (the long way) */
-        assert(lw.cost == wb.cost && lw.score == wb.score && lw.at.x == wb.at.x &&
-               lw.at.y == wb.at.y);
-    }
+    walk_best lw = walk_scan(p, o, t, m, all, flank_wanted); /* (the long way) */
+    assert(lw.cost == wb.cost && lw.score == wb.score && lw.at.x == wb.at.x &&
+           lw.at.y == wb.at.y);
 #endif
     if (wb.cost < 0)
         return false;
