@@ -713,9 +713,10 @@ static int cost_to_attack(const pol *p, const option *o, int t,
 /* The target: among enemies it can attack this turn (from here, or
  * after a move within speed), the weakest (aggressive: the most expected
  * damage), ties the nearest then the first listed. A melee fighter next
- * to enemies keeps to them. -1: none reachable. */
-static int choose_target(const pol *p, lazy_map *m, bool melee_locked,
-                         option *out_o, bool *out_here) {
+ * to enemies keeps to them. -1: none reachable. The long way: every
+ * enemy's cost asked in the order listed. */
+static int choose_target_long(const pol *p, lazy_map *m, bool melee_locked,
+                              option *out_o, bool *out_here) {
     int best = -1;
     double best_key = 0;
     int best_range = 0;
@@ -752,6 +753,63 @@ static int choose_target(const pol *p, lazy_map *m, bool melee_locked,
             best_range = range;
         }
     }
+    return best;
+}
+
+/* choose_target_long's answer (speed, issue 16): the least (key,
+ * range, place in the list) among the enemies it can attack; so a fighter
+ * not locked in melee asks the enemies' costs (cost_to_attack: the attack
+ * squares and their lines) in that order and stops at the first it can
+ * attack, instead of asking every enemy's. A fighter locked in melee
+ * asks only from here, as the long way. Debug builds hold every answer to
+ * the long way. */
+static int choose_target(const pol *p, lazy_map *m, bool melee_locked, option *out_o,
+                         bool *out_here) {
+    if (melee_locked)
+        return choose_target_long(p, m, true, out_o, out_here);
+    struct cand {
+        double key;
+        int range, i;
+        option o;
+    } c[FA_MAX_COMBATANTS];
+    int n = 0;
+    for (int i = 0; i < p->st->n; i++) {
+        if (!is_enemy(p, i) || !best_option(p, i, &c[n].o))
+            continue;
+        c[n].range = range_of(p, p->me->fp, p->st->c[i].fp);
+        c[n].key = p->tactics == FA_TACTICS_AGGRESSIVE ? -c[n].o.expected
+                                                       : (double)p->st->c[i].hp;
+        c[n].i = i;
+        n++;
+    }
+    int best = -1;
+    for (int left = n; left > 0 && best < 0; left--) {
+        /* the least (key, range) left; the first listed on ties */
+        int b = 0;
+        for (int j = 1; j < left; j++)
+            if (c[j].key < c[b].key ||
+                (c[j].key == c[b].key &&
+                 (c[j].range < c[b].range || (c[j].range == c[b].range && c[j].i < c[b].i))))
+                b = j;
+        fray_pos at;
+        int cost = cost_to_attack(p, &c[b].o, c[b].i, m, &at);
+        if (cost >= 0) {
+            best = c[b].i;
+            *out_o = c[b].o;
+            *out_here = cost == 0;
+        } else {
+            c[b] = c[left - 1];
+        }
+    }
+#ifndef NDEBUG
+    option lo;
+    bool lh = false;
+    int lt = choose_target_long(p, m, false, &lo, &lh); /* (the long way) */
+    assert(lt == best);
+    assert(lt < 0 || (lh == *out_here && lo.power == out_o->power &&
+                      lo.weapon == out_o->weapon && lo.reach == out_o->reach &&
+                      lo.expected == out_o->expected));
+#endif
     return best;
 }
 
