@@ -1417,13 +1417,14 @@ static fray_status provoke_except(fa_run *r, int who, int what, int except) {
     memcpy(order, st->order, sizeof order);
     for (int p = 0; p < n; p++) {
         int a = order[p];
-        if (a == who || a == except || fa_allies(s, a, who) || a == st->cur)
-            continue;
         /* (speed, issue 16: fa_threatens' own first test, the
-         * nearness of one without threatening reach, asked here) */
-        if (st->c[a].oa_turn == st->turn_serial ||
-            (!fa_sb_of(s, a)->threatening_reach && !within1(s, st->c[a].fp, st->c[who].fp)) ||
-            !fa_threatens(s, st, a, who))
+         * nearness of one without threatening reach, asked here before
+         * the rest: most of a crowd is farther than a square; every test
+         * here only reads) */
+        if (!fa_sb_of(s, a)->threatening_reach && !within1(s, st->c[a].fp, st->c[who].fp))
+            continue;
+        if (a == who || a == except || a == st->cur || st->c[a].oa_turn == st->turn_serial ||
+            fa_allies(s, a, who) || !fa_threatens(s, st, a, who))
             continue;
         fa_fact_add(r, FA_FACT_PROVOKE, who, a, what, 0, 0, 0);
         /* A replay takes the recorded choice: the table is not asked. */

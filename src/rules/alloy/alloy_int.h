@@ -761,7 +761,27 @@ typedef struct fa_run {
     bool guess_given;
     int8_t guess_for;
     fray_pos guess;
+    /* Speed (issue 16): whose hit points this event has changed (bit i:
+     * combatant i), each one's hit points before the first change in
+     * hp_was, kept by fa_hp_mark wherever hit points are set (damage.c,
+     * gm.c, objects.c, skills.c); the simulation's counts (alloy.c
+     * count_event_hp) read only those instead of every combatant's. Zero
+     * at the start (run_init). */
+    uint32_t hp_changed;
+    int16_t hp_was[FA_MAX_COMBATANTS];
 } fa_run;
+
+/* Called just before who's hit points, now `now`, are set
+ * (fa_run.hp_changed); who is a combatant (the callers' checks). */
+static inline void fa_hp_mark(fa_run *r, int who, int16_t now) {
+    _Static_assert(FA_MAX_COMBATANTS == 32, "fa_run.hp_changed holds one bit a combatant");
+    unsigned i = (unsigned)who & (FA_MAX_COMBATANTS - 1);
+    uint32_t bit = (uint32_t)1 << i;
+    if (!(r->hp_changed & bit)) {
+        r->hp_changed |= bit;
+        r->hp_was[i] = now;
+    }
+}
 
 /* The first failure of the event under way goes into r->failed (the
  * step stops; later ones do not overwrite it). */

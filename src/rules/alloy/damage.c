@@ -95,6 +95,7 @@ fray_status fa__deal(fa_run *r, int who, int target, int amount, int rolled) {
     int hp = c->hp - amount;
     if (hp < -30000)
         hp = -30000;
+    fa_hp_mark(r, target, c->hp);
     c->hp = (int16_t)hp;
     if (who >= 0)
         fa_fact_add(r, FA_FACT_DAMAGE, who, target, amount, hp, rolled, 0);
@@ -125,6 +126,7 @@ fray_status fa_second_wind(fa_run *r, int who) {
     int hp = before + value;
     if (hp > b->hp)
         hp = b->hp;
+    fa_hp_mark(r, who, c->hp);
     c->hp = (int16_t)hp;
     c->surges--;
     c->flags |= FA_F_SECOND_WIND;

@@ -357,6 +357,7 @@ static fray_status set_hp(fa_run *r, int a, int op, int hp) {
         c->death_fails = 0;
         c->flags &= (uint8_t)~FA_F_OUT;
     }
+    fa_hp_mark(r, a, c->hp);
     c->hp = (int16_t)hp;
     tell(r, a, op, before);
     if (hp <= 0 && !fa_has(c, FA_C_DEAD))

@@ -554,6 +554,7 @@ static fray_status consume(fa_run *r, const fa_command *cmd) {
         hp = b->hp;
     if (hp < before)
         hp = before;
+    fa_hp_mark(r, who, c->hp);
     c->hp = (int16_t)hp;
     fa_fact_add(r, FA_FACT_HEAL, who, -1, hp - before, hp, 0, 0);
     return r->failed;

@@ -150,14 +150,21 @@ static int axis_gap(int a0, int na, int b0, int nb) {
 /* fray_grid_adjacent, here where the tactics ask it of every combatant
  * (speed, issue 16: no call into grid.c; debug builds hold it to
  * grid.c's answer): the larger gap along the axes is 1. */
-static bool next_to(fray_footprint a, fray_footprint b) {
+static bool next_to_any(fray_footprint a, fray_footprint b);
+
+static inline bool next_to(fray_footprint a, fray_footprint b) {
     if (a.side <= 1 && b.side <= 1) {
-        /* one square each: one apart along one axis or both */
+        /* one square each: one apart along one axis or both (speed,
+         * issue 16: inline, the larger footprints in next_to_any) */
         int dx = b.at.x - a.at.x, dy = b.at.y - a.at.y;
         bool v1 = dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 && (dx != 0 || dy != 0);
         assert(v1 == fray_grid_adjacent(a, b)); /* (the long way) */
         return v1;
     }
+    return next_to_any(a, b);
+}
+
+static bool next_to_any(fray_footprint a, fray_footprint b) {
     int na = a.side < 1 ? 1 : a.side > 5 ? 5 : a.side;
     int nb = b.side < 1 ? 1 : b.side > 5 ? 5 : b.side;
     int gx = axis_gap(a.at.x, na, b.at.x, nb), gy = axis_gap(a.at.y, na, b.at.y, nb);
@@ -171,7 +178,25 @@ static bool next_to(fray_footprint a, fray_footprint b) {
  * builds hold it to fa_range): the count over the gaps along the axes,
  * grid.c's count_delta_m (diagonals one: the larger gap; else every
  * second diagonal counts 2, rounded down over the whole count). */
-static int range_of(const pol *p, fray_footprint a, fray_footprint b) {
+static int range_of_any(const pol *p, fray_footprint a, fray_footprint b);
+
+static inline int range_of(const pol *p, fray_footprint a, fray_footprint b) {
+    if (a.side <= 1 && b.side <= 1) {
+        /* one square each (speed, issue 16: inline, the larger
+         * footprints in range_of_any): the gaps are the distances */
+        int gx = b.at.x - a.at.x, gy = b.at.y - a.at.y;
+        gx = gx < 0 ? -gx : gx;
+        gy = gy < 0 ? -gy : gy;
+        int v = p->s->opt.diagonals == FRAY_AREA_SQUARE ? (gx > gy ? gx : gy)
+                : gx > gy                               ? gx + gy / 2
+                                                        : gy + gx / 2;
+        assert(v == fa_range(p->s, a, b)); /* (the long way) */
+        return v;
+    }
+    return range_of_any(p, a, b);
+}
+
+static int range_of_any(const pol *p, fray_footprint a, fray_footprint b) {
     int na = a.side < 1 ? 1 : a.side > 5 ? 5 : a.side;
     int nb = b.side < 1 ? 1 : b.side > 5 ? 5 : b.side;
     int gx = axis_gap(a.at.x, na, b.at.x, nb), gy = axis_gap(a.at.y, na, b.at.y, nb);
@@ -688,9 +713,10 @@ static int cost_to_attack(const pol *p, const option *o, int t,
 /* The target: among enemies it can attack this turn (from here, or
  * after a move within speed), the weakest (aggressive: the most expected
  * damage), ties the nearest then the first listed. A melee fighter next
- * to enemies keeps to them. -1: none reachable. */
-static int choose_target(const pol *p, lazy_map *m, bool melee_locked,
-                         option *out_o, bool *out_here) {
+ * to enemies keeps to them. -1: none reachable. The long way: every
+ * enemy's cost asked in the order listed. */
+static int choose_target_long(const pol *p, lazy_map *m, bool melee_locked,
+                              option *out_o, bool *out_here) {
     int best = -1;
     double best_key = 0;
     int best_range = 0;
@@ -727,6 +753,63 @@ static int choose_target(const pol *p, lazy_map *m, bool melee_locked,
             best_range = range;
         }
     }
+    return best;
+}
+
+/* choose_target_long's answer (speed, issue 16): the least (key,
+ * range, place in the list) among the enemies it can attack; so a fighter
+ * not locked in melee asks the enemies' costs (cost_to_attack: the attack
+ * squares and their lines) in that order and stops at the first it can
+ * attack, instead of asking every enemy's. A fighter locked in melee
+ * asks only from here, as the long way. Debug builds hold every answer to
+ * the long way. */
+static int choose_target(const pol *p, lazy_map *m, bool melee_locked, option *out_o,
+                         bool *out_here) {
+    if (melee_locked)
+        return choose_target_long(p, m, true, out_o, out_here);
+    struct cand {
+        double key;
+        int range, i;
+        option o;
+    } c[FA_MAX_COMBATANTS];
+    int n = 0;
+    for (int i = 0; i < p->st->n; i++) {
+        if (!is_enemy(p, i) || !best_option(p, i, &c[n].o))
+            continue;
+        c[n].range = range_of(p, p->me->fp, p->st->c[i].fp);
+        c[n].key = p->tactics == FA_TACTICS_AGGRESSIVE ? -c[n].o.expected
+                                                       : (double)p->st->c[i].hp;
+        c[n].i = i;
+        n++;
+    }
+    int best = -1;
+    for (int left = n; left > 0 && best < 0; left--) {
+        /* the least (key, range) left; the first listed on ties */
+        int b = 0;
+        for (int j = 1; j < left; j++)
+            if (c[j].key < c[b].key ||
+                (c[j].key == c[b].key &&
+                 (c[j].range < c[b].range || (c[j].range == c[b].range && c[j].i < c[b].i))))
+                b = j;
+        fray_pos at;
+        int cost = cost_to_attack(p, &c[b].o, c[b].i, m, &at);
+        if (cost >= 0) {
+            best = c[b].i;
+            *out_o = c[b].o;
+            *out_here = cost == 0;
+        } else {
+            c[b] = c[left - 1];
+        }
+    }
+#ifndef NDEBUG
+    option lo;
+    bool lh = false;
+    int lt = choose_target_long(p, m, false, &lo, &lh); /* (the long way) */
+    assert(lt == best);
+    assert(lt < 0 || (lh == *out_here && lo.power == out_o->power &&
+                      lo.weapon == out_o->weapon && lo.reach == out_o->reach &&
+                      lo.expected == out_o->expected));
+#endif
     return best;
 }
 
@@ -879,26 +962,26 @@ static bool flanking_square(const pol *p, fray_pos at, int t) {
     return fray_grid_adjacent(fp_at(p, at), p->st->c[t].fp) && flanks_at(p, at, t);
 }
 
-/* Walks (move slot, or the standard when no attack is left to make) to
- * the best square for attacking t with o, or toward t. */
-static bool walk_toward(pol *p, const option *o, int t, lazy_map *lm,
-                        bool standard_ok, fa_command *out) {
-    int slot = slot_for(p, FA_ACT_MOVE);
-    if (slot == FA_ACT_STANDARD && !standard_ok)
-        return false;
-    if (slot < 0 || !can_move(p))
-        return false;
-    const fray_reach_map *m = reach_of(lm);
-    int best_cost = -1, best_score = 0;
-    fray_pos best_at = p->me->fp.at;
-    bool flank_wanted = !o->ranged && ally_next_to(p, t);
-    for (int x = 0; x < m->w; x++)
-        for (int y = 0; y < m->h; y++) {
+/* walk_toward's best square among those of box b (in the scan's order,
+ * x then y): the least score (0: an attack square, flanking when
+ * flank_wanted; 1: an attack square that does not flank; 2: a shooter's
+ * attack square next to an enemy; 10 + range: none), then the least
+ * cost, then the first. best_cost -1: no square. */
+typedef struct walk_best {
+    int cost, score;
+    fray_pos at;
+} walk_best;
+
+static walk_best walk_scan(const pol *p, const option *o, int t,
+                           const fray_reach_map *m, scan_box b, bool flank_wanted) {
+    walk_best wb = {-1, 0, p->me->fp.at};
+    for (int x = b.x0; x < b.x1; x++)
+        for (int y = b.y0; y < b.y1; y++) {
             if (!stand_ok(m, x, y, p->speed) || m->cost[y][x] == 0)
                 continue;
             /* a square no better than the best already found (score 0,
              * the least, at no lower cost) need not be weighed */
-            if (best_cost >= 0 && best_score == 0 && m->cost[y][x] >= best_cost)
+            if (wb.cost >= 0 && wb.score == 0 && m->cost[y][x] >= wb.cost)
                 continue;
             fray_pos at = {(int16_t)x, (int16_t)y};
             fray_footprint f = fp_at(p, at);
@@ -915,21 +998,48 @@ static bool walk_toward(pol *p, const option *o, int t, lazy_map *lm,
                 score = 10 + range;
             }
             int c = m->cost[y][x];
-            if (best_cost < 0 || score < best_score ||
-                (score == best_score && c < best_cost)) {
-                best_cost = c;
-                best_score = score;
-                best_at = at;
+            if (wb.cost < 0 || score < wb.score || (score == wb.score && c < wb.cost)) {
+                wb.cost = c;
+                wb.score = score;
+                wb.at = at;
             }
         }
-    if (best_cost < 0)
+    return wb;
+}
+
+/* Walks (move slot, or the standard when no attack is left to make) to
+ * the best square for attacking t with o, or toward t. */
+static bool walk_toward(pol *p, const option *o, int t, lazy_map *lm,
+                        bool standard_ok, fa_command *out) {
+    int slot = slot_for(p, FA_ACT_MOVE);
+    if (slot == FA_ACT_STANDARD && !standard_ok)
+        return false;
+    if (slot < 0 || !can_move(p))
+        return false;
+    const fray_reach_map *m = reach_of(lm);
+    bool flank_wanted = !o->ranged && ally_next_to(p, t);
+    /* Speed (issue 16): every square scoring under 10 (an attack square)
+     * is within o's reach of t, so inside reach_box, scanned in the same
+     * order: when the box holds one, the best of the box is the best of
+     * the map (the least score, cost and place in the scan). Else the
+     * whole map is scanned (the long way). */
+    scan_box all = {0, 0, m->w, m->h};
+    walk_best wb = walk_scan(p, o, t, m, reach_box(p, m, o->reach, t), flank_wanted);
+    if (wb.cost < 0 || wb.score >= 10)
+        wb = walk_scan(p, o, t, m, all, flank_wanted);
+#ifndef NDEBUG
+    walk_best lw = walk_scan(p, o, t, m, all, flank_wanted); /* (the long way) */
+    assert(lw.cost == wb.cost && lw.score == wb.score && lw.at.x == wb.at.x &&
+           lw.at.y == wb.at.y);
+#endif
+    if (wb.cost < 0)
         return false;
     /* moving closer must help: not from an attack square to a worse one */
     int here = attack_from(p, o, p->me->fp, t)
                    ? 0 : 10 + range_of(p, p->me->fp, p->st->c[t].fp);
-    if (best_score >= here)
+    if (wb.score >= here)
         return false;
-    return move_cmd(p, m, best_at, FA_CMD_WALK, slot, out);
+    return move_cmd(p, m, wb.at, FA_CMD_WALK, slot, out);
 }
 
 /* Charge (004:517-527, L7.24): to the nearest square (by move cost, at

@@ -236,6 +236,7 @@ fray_status fa_death_save(fa_run *r, int who) {
         int value = b->surge_value > 0 ? b->surge_value : b->hp / 4;
         int hp = value > b->hp ? b->hp : value;
         c->surges--;
+        fa_hp_mark(r, who, c->hp);
         c->hp = (int16_t)hp;
         fa_fact_add(r, FA_FACT_HEAL, who, -1, hp, hp, 0, 0);
         fa_cond_remove(r, who, FA_C_DYING, -1);
@@ -375,14 +376,22 @@ bool fa_side_sees(const fa_setup *s, const fa_state *st, int side, int who) {
 void fa_seen_update(fa_run *r) {
     const fa_setup *s = r->s;
     fa_state *st = r->st;
+    /* Speed (issue 16): with two sides, the one other side's sight of
+     * each is compared first, and one seen where it stands is passed over:
+     * the loop below would change nothing for it. */
+    bool two = s->n_sides == 2;
     /* Only squares that changed since a side last saw them are looked at:
      * a fight where nobody moves unseen asks nothing. */
     for (int i = 0; i < st->n; i++) {
         fa_cstate *c = &st->c[i];
+        int own = s->c[i].side;
+        if (two && (unsigned)own < 2u && c->seen[own ^ 1].x == c->fp.at.x &&
+            c->seen[own ^ 1].y == c->fp.at.y)
+            continue;
         if (fa_has(c, FA_C_DEAD))
             continue;
         for (int k = 0; k < s->n_sides && k < FA_MAX_SIDES; k++) {
-            if (k == s->c[i].side ||
+            if (k == own ||
                 (c->seen[k].x == c->fp.at.x && c->seen[k].y == c->fp.at.y))
                 continue;
             if (fa_side_sees(s, st, k, i))
