@@ -4,9 +4,13 @@
  * knocked out by a knockout blow (003:87) unconscious, in Wound levels
  * and in Body Points; Incapacitated and down (core) unconscious;
  * Mortally Wounded (core) dying; Dead (core) dead; no Body Points left
- * unconscious (ruling 70); yielded to an arm pin (003:22-24) fled.
+ * dead, or unconscious with zero-body-points: unconscious (ruling 70),
+ * as the narration says; yielded to an arm pin (003:22-24) fled.
  * The ends are made by the engine with the dice given by hand (the
  * duel of d6_fixture.h, the knight striking the brigand from 1 m). */
+#define _XOPEN_SOURCE 700 /* mkstemp */
+#include <unistd.h>
+
 #include "d6_fixture.h"
 #include "fray/sim.h"
 #include "fray/view.h"
@@ -76,16 +80,25 @@ Test(d6_ends, knocked_out_in_wound_levels_is_unconscious_003_87) {
 }
 
 /* 003:87 in Body Points: 16 lost of 29 is half or more: out, only 8
- * taken off (21 left). */
+ * taken off (21 left): unconscious under either zero-body-points (ruling
+ * 70: the option is about 0 Body Points only). */
 Test(d6_ends, knocked_out_in_body_points_is_unconscious_003_87) {
-    fray_setup fs;
-    fray_fight *f = duel(&fs, true);
-    const int d[] = {3, 3, 3, 3, 3, 2, 2, 2, 3};
-    d6_fx_ok(f, "knight attack brigand knockout at head", d, 9);
-    cr_assert_eq(d6_fx_st(f)->c[1].bp, 21);
-    cr_assert(d6_out(&d6_fx_st(f)->c[1]));
-    ends_as(f, "unconscious", "003:87");
-    fray_fight_free(f);
+    for (int u = 0; u < 2; u++) {
+        fray_setup fs;
+        fray_fight *f = duel(&fs, true);
+        S.o.zero_bp_unconscious = u == 1;
+        const int d[] = {3, 3, 3, 3, 3, 2, 2, 2, 3};
+        d6_fx_ok(f, "knight attack brigand knockout at head", d, 9);
+        cr_assert_eq(d6_fx_st(f)->c[1].bp, 21);
+        cr_assert(d6_out(&d6_fx_st(f)->c[1]));
+        char w[1024];
+        d6_fx_last_words(f, w, sizeof w);
+        d6_fx_has(w, "Brigand is knocked out for");
+        cr_assert(!strstr(w, "dead"), "003:87: %s", w);
+        ends_as(f, "unconscious", u ? "003:87, zero-body-points: unconscious"
+                                     : "003:87, zero-body-points: dead");
+        fray_fight_free(f);
+    }
 }
 
 /* Core: 20 against 10; 3D+1 [5 5 5] + 1 = 16 against Physique and leather
@@ -126,17 +139,58 @@ Test(d6_ends, dead_is_dead_core) {
 }
 
 /* Core, ruling 70: in Body Points, [6 6 6 6 6 3 | 5 5] + 1 = 44 against
- * leather 1D [2]: 42 off 29 Body Points, none left: out of the fight,
- * counted unconscious (before: dying). */
-Test(d6_ends, no_body_points_left_is_unconscious_ruling_70) {
+ * leather 1D [2]: 42 off 29 Body Points, none left: out of the fight.
+ * Under zero-body-points: dead (the default, the core's "gradual fall
+ * into death") counted dead, the view says dead, the narration "falls
+ * dead"; under unconscious counted unconscious, "out of the fight". */
+static void no_body_points_left(bool unconscious, const char *column_word,
+                                const char *sentence) {
     fray_setup fs;
     fray_fight *f = duel(&fs, true);
+    S.o.zero_bp_unconscious = unconscious;
     const int d[] = {4, 4, 4, 4, 4, 6, 6, 6, 6, 6, 3, 5, 5, 2};
     d6_fx_ok(f, "knight attack brigand", d, 14);
     cr_assert_eq(d6_fx_st(f)->c[1].bp, 0);
     cr_assert(d6_out(&d6_fx_st(f)->c[1]));
-    ends_as(f, "unconscious", "ruling 70: 0 Body Points");
+    ends_as(f, column_word, "ruling 70: 0 Body Points");
+    char w[1024];
+    d6_fx_last_words(f, w, sizeof w);
+    d6_fx_has(w, "Brigand takes 44 damage against a resistance of 2: 0 Body Points left.\n");
+    d6_fx_has(w, sentence);
     fray_fight_free(f);
+}
+
+Test(d6_ends, no_body_points_left_is_dead_by_default_ruling_70) {
+    no_body_points_left(false, "dead", "Brigand falls dead (no Body Points left).\n");
+}
+
+Test(d6_ends, no_body_points_left_is_unconscious_by_option_ruling_70) {
+    no_body_points_left(true, "unconscious",
+                        "Brigand is out of the fight (no Body Points left).\n");
+}
+
+/* Ruling 70: a knockout blow (003:87) that takes the last Body Point
+ * follows the option: 25 against 15 hits the head; [6 6 6 6 6 6 6 6 6 6
+ * 3 | 5 5] + 1, +12 at the head (003:74) = 86 against [2]: 84 over, half
+ * of it (42) off 29 Body Points, none left. */
+Test(d6_ends, a_knockout_taking_the_last_body_point_follows_the_option_ruling_70) {
+    for (int u = 0; u < 2; u++) {
+        fray_setup fs;
+        fray_fight *f = duel(&fs, true);
+        S.o.zero_bp_unconscious = u == 1;
+        const int d[] = {5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 3, 5, 5, 2};
+        d6_fx_ok(f, "knight attack brigand knockout at head", d, 19);
+        cr_assert_eq(d6_fx_st(f)->c[1].bp, 0);
+        cr_assert(d6_out(&d6_fx_st(f)->c[1]));
+        char w[1024];
+        d6_fx_last_words(f, w, sizeof w);
+        d6_fx_has(w, "Brigand takes 86 damage against a resistance of 2: 0 Body Points left.\n");
+        cr_assert(!strstr(w, "knocked out for"), "no Body Points left: not a knockout: %s", w);
+        d6_fx_has(w, u ? "Brigand is out of the fight (no Body Points left).\n"
+                       : "Brigand falls dead (no Body Points left).\n");
+        ends_as(f, u ? "unconscious" : "dead", "ruling 70: a knockout to 0 Body Points");
+        fray_fight_free(f);
+    }
 }
 
 /* 003:22-24: forced to submit by an arm pin (holds.c sets `submitted`
@@ -156,16 +210,82 @@ Test(d6_ends, yielded_is_fled_003_22) {
 
 /* The report's words for the columns (fray sim's legend, its JSON
  * "states"): in Wound levels dying is Mortally Wounded and unconscious
- * names the knockout; in Body Points (ruling 70) nobody is dying or
- * dead. */
+ * names the knockout; in Body Points (ruling 70) nobody is dying, and
+ * 0 Body Points is dead by default, unconscious with zero-body-points:
+ * unconscious (then nobody is dead). */
 Test(d6_ends, the_legend_says_what_each_column_holds_ruling_70) {
     d6_fx_duel(&S);
     fray_setup fs = d6_fx_setup(&S);
     cr_assert(strstr(fray_sim_state_meaning(&fs, FRAY_SIM_UNCONSCIOUS), "knocked out (003:87)"));
     cr_assert(strstr(fray_sim_state_meaning(&fs, FRAY_SIM_DYING), "Mortally Wounded"));
     cr_assert(strstr(fray_sim_state_meaning(&fs, FRAY_SIM_DEAD), "Dead"));
-    S.o.health = D6_HEALTH_BODY_POINTS;
-    cr_assert(strstr(fray_sim_state_meaning(&fs, FRAY_SIM_UNCONSCIOUS), "no Body Points left"));
+    S.o.zero_bp_unconscious = true; /* no effect in Wound levels */
+    cr_assert(strstr(fray_sim_state_meaning(&fs, FRAY_SIM_DEAD), "Dead"));
+    S.o.zero_bp_unconscious = false;
+    S.o.health = D6_HEALTH_BODY_POINTS; /* zero-body-points: dead */
+    const char *u = fray_sim_state_meaning(&fs, FRAY_SIM_UNCONSCIOUS);
+    cr_assert(strstr(u, "knocked out (003:87) with Body Points left"), "%s", u);
+    cr_assert(!strstr(u, "no Body Points left"), "%s", u);
     cr_assert(strstr(fray_sim_state_meaning(&fs, FRAY_SIM_DYING), "none under Body Points"));
-    cr_assert(strstr(fray_sim_state_meaning(&fs, FRAY_SIM_DEAD), "none under Body Points"));
+    cr_assert_str_eq(fray_sim_state_meaning(&fs, FRAY_SIM_DEAD), "no Body Points left (core)");
+    S.o.zero_bp_unconscious = true;
+    u = fray_sim_state_meaning(&fs, FRAY_SIM_UNCONSCIOUS);
+    cr_assert(strstr(u, "no Body Points left (core), or knocked out (003:87)"), "%s", u);
+    cr_assert(strstr(fray_sim_state_meaning(&fs, FRAY_SIM_DYING), "none under Body Points"));
+    cr_assert(strstr(fray_sim_state_meaning(&fs, FRAY_SIM_DEAD),
+                     "none under Body Points: 0 Body Points is out, not dead"));
+}
+
+/* Ruling 70 in the files: zero-body-points is dead when not given
+ * (tests/data/d6/duel_bp.yaml), unconscious in the tavern examples. */
+Test(d6_ends, the_option_loads_dead_by_default_ruling_70) {
+    const char *files[] = {FRAY_SOURCE_DIR "/tests/data/d6/duel_bp.yaml",
+                           FRAY_SOURCE_DIR "/examples/d6/brawl.yaml",
+                           FRAY_SOURCE_DIR "/examples/d6/grapple.yaml",
+                           FRAY_SOURCE_DIR "/examples/d6/wrestle.yaml"};
+    for (int k = 0; k < 4; k++) {
+        fray_diag d;
+        memset(&d, 0, sizeof d);
+        d6_setup *s = NULL;
+        cr_assert_eq(d6_load(files[k], NULL, &s, &d), FRAY_OK, "%s", d.message);
+        cr_assert_eq(s->o.health, D6_HEALTH_BODY_POINTS, "%s", files[k]);
+        cr_assert_eq(s->o.zero_bp_unconscious, k > 0, "%s", files[k]);
+        d6_setup_free(s);
+    }
+}
+
+/* A bad value is refused at its file:line:column in the options' words
+ * (by fray check and by a load). */
+Test(d6_ends, a_bad_zero_body_points_is_refused_where_it_is_ruling_70) {
+    const char *text =
+        "fray: encounter\nrules: d6\nname: t\n"
+        "statblocks: [" FRAY_SOURCE_DIR "/data/d6/statblocks.yaml]\n"
+        "options: {health: body-points, zero-body-points: asleep}\n"
+        "combatants:\n  - {id: a, name: A, statblock: Fighter, at: [0, 0]}\n"
+        "  - {id: b, name: B, statblock: Fighter, at: [2, 0]}\n";
+    char path[] = "/tmp/fray_d6_ends_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *fp = fdopen(fd, "w");
+    cr_assert_not_null(fp);
+    cr_assert_geq(fputs(text, fp), 0);
+    cr_assert_eq(fclose(fp), 0);
+    fray_diag d, d2;
+    memset(&d, 0, sizeof d);
+    memset(&d2, 0, sizeof d2);
+    fray_status st = d6_check(path, &d);
+    d6_setup *s = NULL;
+    fray_status st2 = d6_load(path, NULL, &s, &d2);
+    cr_assert_eq(unlink(path), 0);
+    cr_assert_eq(st, FRAY_ERR_PARSE, "%d: %s", (int)st, d.message);
+    cr_assert_eq(st2, FRAY_ERR_PARSE, "%d: %s", (int)st2, d2.message);
+    cr_assert_null(s);
+    cr_assert(d.file && strcmp(d.file, path) == 0, "the error is in the file checked");
+    /* line 5, the column of "asleep" */
+    int col = (int)(strstr(text, "asleep") - strstr(text, "options:")) + 1;
+    cr_assert(d.line == 5 && d.column == col, "at %d:%d, expected 5:%d (%s)", d.line,
+              d.column, col, d.message);
+    cr_assert(strstr(d.message, "expected one of dead, unconscious for zero-body-points"),
+              "%s", d.message);
+    cr_assert_str_eq(d2.message, d.message);
 }

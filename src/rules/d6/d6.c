@@ -699,6 +699,11 @@ static fray_status rs_run(void *rfight) {
     return FRAY_OK;
 }
 
+bool d6_dead_at_zero_bp(const d6_setup *s, const d6_cstate *c) {
+    return s->o.health == D6_HEALTH_BODY_POINTS && !s->o.zero_bp_unconscious &&
+           d6_out(c) && !c->submitted && c->bp <= 0;
+}
+
 static void rs_count(const void *rfight, fray_sim_counts *c) {
     const d6_fight *f = rfight;
     const d6_state *st = &f->st;
@@ -718,12 +723,12 @@ static void rs_count(const void *rfight, fray_sim_counts *c) {
         fray_sim_combatant_counts *cc = &c->c[i];
         if (cs->submitted) /* holds.c: yielded to an arm pin (003:22-24) */
             cc->fled++;
-        else if (cs->wound == D6_W_DEAD)
-            cc->dead++;
+        else if (cs->wound == D6_W_DEAD || d6_dead_at_zero_bp(f->s, cs))
+            cc->dead++; /* Dead (core); 0 Body Points (ruling 70) */
         else if (d6_out(cs) && cs->wound == D6_W_MORTAL)
             cc->dying++;
-        else if (d6_out(cs)) /* down at Incapacitated, knocked out, 0 Body Points */
-            cc->unconscious++; /* (003:87, ruling 70) */
+        else if (d6_out(cs)) /* down at Incapacitated, knocked out, 0 Body */
+            cc->unconscious++; /* Points when unconscious (003:87, ruling 70) */
         else
             cc->standing++;
         cc->dealt[0] += (uint64_t)f->dealt[i];
@@ -769,13 +774,17 @@ static const char *rs_state_meaning_of(const void *data, int k) {
     if (wrestle && k == FRAY_SIM_FLED)
         return "yielded: forced to submit by an arm pin (003:22-24), out of the fight";
     if (s && s->o.health == D6_HEALTH_BODY_POINTS) { /* ruling 70 */
+        bool dead = !s->o.zero_bp_unconscious; /* zero-body-points: dead */
         if (k == FRAY_SIM_UNCONSCIOUS)
-            return "out of the fight alive: no Body Points left (core), or knocked "
-                   "out (003:87)";
+            return dead ? "out of the fight alive: knocked out (003:87) with Body Points "
+                          "left"
+                        : "out of the fight alive: no Body Points left (core), or knocked "
+                          "out (003:87)";
         if (k == FRAY_SIM_DYING)
             return "none under Body Points: there is no Mortally Wounded level";
         if (k == FRAY_SIM_DEAD)
-            return "none under Body Points: 0 Body Points is out, not dead";
+            return dead ? "no Body Points left (core)"
+                        : "none under Body Points: 0 Body Points is out, not dead";
     }
     return rs_state_meaning(k);
 }

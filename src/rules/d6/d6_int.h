@@ -131,6 +131,7 @@ typedef struct d6_options {
     bool uncalled_chest;      /* things.c: uncalled-location: none | chest (D7.10) */
     bool location_wounded;    /* things.c: location-threshold: any | wounded (D7.9) */
     uint8_t trick_difficulty; /* things.c: trick-difficulty (003:5, D7.17; 0 reads as 10) */
+    bool zero_bp_unconscious; /* zero-body-points: dead | unconscious (ruling 70) */
 } d6_options;
 enum d6_mortal_rolls { D6_MORTAL_NO, D6_MORTAL_MINUTES, D6_MORTAL_ROUNDS };
 enum d6_weapon_scale { D6_WSCALE_DAMAGE, D6_WSCALE_ALL };
@@ -770,5 +771,11 @@ bool d6_close_point(const d6_state *st, int a, int t, double step, int16_t *x, i
 fray_status d6_duel_setup(const char *path_a, const char *name_a, const char *path_b,
                           const char *name_b, const char *tactics_a, const char *tactics_b,
                           const fray_allocator *alloc, void **out, fray_diag *diag);
+
+/* d6.c: whether c, out of the fight at 0 Body Points (health:
+ * body-points), is dead: under zero-body-points: dead (the default,
+ * ruling 70), not under unconscious. One knocked out with Body Points
+ * left (003:87), or who yielded (003:22-24), is not. */
+bool d6_dead_at_zero_bp(const d6_setup *s, const d6_cstate *c);
 
 #endif

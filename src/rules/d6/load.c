@@ -99,12 +99,13 @@ static const char *const escape_tie_words[] = {"holder", "escapee"};
 enum { OPT_HEALTH, OPT_WILD_ONE, OPT_MODIFIERS, OPT_MODIFIER_WILD,
        OPT_INITIATIVE, OPT_DAMAGE_BONUS, OPT_WEAPON_SCALE, OPT_ESCAPE_TIE,
        OPT_TACTICS_KNOCKDOWN, OPT_MORTAL_ROLLS, OPT_TACTICS_RUN, OPT_UNCALLED,
-       OPT_LOCATION_THRESHOLD, N_OPTS };
+       OPT_LOCATION_THRESHOLD, OPT_ZERO_BP, N_OPTS };
 /* things.c's options (rulings 33, 34, 55, 56) */
 static const char *const mortal_words[] = {"no", "minutes", "rounds"};
 static const char *const uncalled_words[] = {"none", "chest"};
 static const char *const threshold_words[] = {"any", "wounded"};
 static const char *const wscale_words[] = {"damage", "all"};
+static const char *const zero_bp_words[] = {"dead", "unconscious"}; /* ruling 70 */
 static const struct {
     const char *key;
     const char *const *words;
@@ -123,6 +124,7 @@ static const struct {
     {"tactics-run", yesno_words, 2},       /* things.c (core running) */
     {"uncalled-location", uncalled_words, 2}, /* things.c (D7.10) */
     {"location-threshold", threshold_words, 2}, /* things.c (D7.9) */
+    {"zero-body-points", zero_bp_words, 2},     /* ruling 70 */
 };
 
 static void opt_set(d6_options *o, int k, int v) {
@@ -139,6 +141,7 @@ static void opt_set(d6_options *o, int k, int v) {
     case OPT_TACTICS_RUN: o->tactics_run = v != 0; break;
     case OPT_UNCALLED: o->uncalled_chest = v != 0; break;
     case OPT_LOCATION_THRESHOLD: o->location_wounded = v != 0; break;
+    case OPT_ZERO_BP: o->zero_bp_unconscious = v != 0; break;
     default: o->damage_bonus = v != 0; break;
     }
 }

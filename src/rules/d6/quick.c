@@ -43,7 +43,7 @@
  * (or the integrator) decides whether d6_loop_prepare must refuse it, or
  * d6_loop_state_ok, or the loop must keep it up as rules.c does; then
  * updates the size. (Sizes on the 64-bit targets fray builds for.) */
-_Static_assert(sizeof(void *) != 8 || sizeof(d6_options) == 14,
+_Static_assert(sizeof(void *) != 8 || sizeof(d6_options) == 15,
                "quick.c: a new D6 option: let option_ok take it if the loop does "
                "what it says or it changes nothing here, else leave it to refuse a "
                "setup off its default; then update this size");
@@ -75,6 +75,8 @@ static bool option_ok(const d6_options *o) {
     c.health = d.health;     /* taken by the loop */
     c.wild_one = d.wild_one; /* taken by the loop (code.c's roll) */
     c.trick_difficulty = d.trick_difficulty; /* the tactics make no trick */
+    c.zero_bp_unconscious = d.zero_bp_unconscious; /* only how 0 Body Points is
+                                                      counted and told (ruling 70) */
     /* (options load into a zeroed struct and are copied whole: a field
      * named nowhere above is caught here) */
     return memcmp(&c, &d, sizeof d) == 0;

@@ -102,8 +102,10 @@ size_t d6_narrate(const d6_setup *s, const d6_event *ev, char *buf, size_t size)
             if (health_wounds)
                 put(&o, "%s is out of the fight (%s).\n", nm(s, f->who),
                     d6_wound_name(f->a));
-            else
+            else if (s->o.zero_bp_unconscious) /* ruling 70 */
                 put(&o, "%s is out of the fight (no Body Points left).\n", nm(s, f->who));
+            else
+                put(&o, "%s falls dead (no Body Points left).\n", nm(s, f->who));
             break;
         case D6_FACT_MOVE:
             put(&o, "%s moves to (%d, %d)%s.\n", nm(s, f->who), f->a, f->b,

@@ -194,7 +194,7 @@ static const char *status_word(const d6_setup *s, const d6_cstate *c) {
         if (d6_out(c))
             return "unconscious";
     } else if (d6_out(c)) {
-        return "unconscious";
+        return d6_dead_at_zero_bp(s, c) ? "dead" : "unconscious"; /* ruling 70 */
     }
     return "standing";
 }
