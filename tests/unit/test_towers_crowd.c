@@ -20,6 +20,8 @@
  * the combatants on its list (ft_state.cond_timed): the last three tests;
  * with nobody on it, the end of a turn takes the short way and finds the
  * sides standing on the Combat Clock (turn_end_by_the_list_and_the_clock).
+ * The tactics' look at everyone that opens a decision is kept by the same
+ * count and held to the look at everyone (kept_look_same_as_everyone).
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
