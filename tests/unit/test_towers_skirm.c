@@ -395,9 +395,10 @@ Test(towers_skirm, memo_refused_when_a_condition_ends_first) {
  * attacks offered by actions that are not a move (walk's own are apart):
  * the mask's case. Returns their number.
  */
-static long provoke_side_by_side(const char *file, int trials, long *steps) {
-    fray_towers_setup *sa = tf_load_example(file);
-    fray_towers_setup *sb = tf_load_example(file);
+static long provoke_side_by_side(const char *file, bool data, int trials,
+                                 long *steps) {
+    fray_towers_setup *sa = data ? tf_load_data(file) : tf_load_example(file);
+    fray_towers_setup *sb = data ? tf_load_data(file) : tf_load_example(file);
     cr_assert(sa->s.eng.ready && sb->s.eng.ready, "loaded setups are prepared");
     sb->s.eng.ready = false;
     fray_towers_fight_options fo;
@@ -423,6 +424,17 @@ static long provoke_side_by_side(const char *file, int trials, long *steps) {
             cr_assert(memcmp(&a->st, &b->st, sizeof a->st) == 0,
                       "%s trial %d, step %d: the state with the mask of who "
                       "may react and the long way differ", file, trial, step);
+            /* and the event: the same cards, the same opportunities
+             * offered (one declined is recorded too: the journal) */
+            const ft_event *ea = &a->scratch, *eb = &b->scratch;
+            cr_assert(ea->n_cards == eb->n_cards &&
+                          memcmp(ea->cards, eb->cards, (size_t)ea->n_cards) == 0 &&
+                          ea->n_choices == eb->n_choices &&
+                          memcmp(ea->choices, eb->choices,
+                                 (size_t)ea->n_choices * sizeof ea->choices[0]) == 0,
+                      "%s trial %d, step %d: the event's cards or choices "
+                      "differ (%d and %d choices)", file, trial, step,
+                      ea->n_choices, eb->n_choices);
         }
         cr_assert(fray_towers_fight_over(a) && fray_towers_fight_over(b),
                   "%s trial %d ends both ways", file, trial);
@@ -435,13 +447,17 @@ static long provoke_side_by_side(const char *file, int trials, long *steps) {
 }
 
 /* The skirmish (a rifle, a pistol and a Bolt of Fire among swords) and
- * the ambush, 60 fights each. */
+ * the ambush, 60 fights each; gunmen next to axemen from the start, some
+ * of them Flat-Footed or in Full Defense (point_blank.yaml), 100. */
 Test(towers_skirm, provoke_mask_same_as_the_long_way, .timeout = 600) {
     long steps = 0;
-    long ps = provoke_side_by_side("skirmish.yaml", 60, &steps);
-    long pa = provoke_side_by_side("ambush.yaml", 60, &steps);
+    long ps = provoke_side_by_side("skirmish.yaml", false, 60, &steps);
+    long pa = provoke_side_by_side("ambush.yaml", false, 60, &steps);
+    long pb = provoke_side_by_side("point_blank.yaml", true, 100, &steps);
     cr_log_info("opportunity attacks on provoking actions: skirmish %ld, "
-                "ambush %ld, in %ld steps", ps, pa, steps);
+                "ambush %ld, point blank %ld, in %ld steps", ps, pa, pb, steps);
     cr_expect_gt(ps + pa, 100, "provoking actions met opportunity attacks "
                  "(%ld and %ld)", ps, pa);
+    cr_expect_gt(pb, 100, "shots at point blank met opportunity attacks "
+                 "(%ld)", pb);
 }
