@@ -20,6 +20,8 @@
  * the combatants on its list (ft_state.cond_timed): the last three tests;
  * with nobody on it, the end of a turn takes the short way and finds the
  * sides standing on the Combat Clock (turn_end_by_the_list_and_the_clock).
+ * The tactics' look at everyone that opens a decision is kept by the same
+ * count and held to the look at everyone (kept_look_same_as_everyone).
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -467,4 +469,94 @@ Test(towers_crowd, upkeep_list_takes_the_gms_timed_conditions) {
     cr_expect(!(f->st.cond_timed >> w2 & 1u), "and w2 left the list");
     fray_towers_fight_free(f);
     fray_towers_setup_free(s);
+}
+
+/*
+ * Issue 16, "This round: the crowd's decision, second pass": the tactics'
+ * look at everyone that opens each decision (policy.c pol_init: each
+ * one's footprint, and whether each one is an enemy still in the fight,
+ * seed 000 "Threatened Areas", "STUN Damage", "Dueling") is kept in the
+ * fight's kept threats and only those changed since the last decision,
+ * by the state's count of changes, are looked at again (look_kept). Side
+ * by side after every step of each fight: every combatant able to act
+ * chooses with the fight's own caches (the kept look) and with none (the
+ * look at everyone): the same command byte for byte. Counts the choices
+ * made with the look kept, those with it brought up to date by a few,
+ * and the states with someone Disabled and still in the fight (seed 000
+ * "LETHAL Damage": at 0 LETHAL; disabled_crowd.yaml, option
+ * disabled-unconscious false), whom the tactics count as down: a change
+ * to Disabled alone counts as a change too (harm.c status_change).
+ */
+static void kept_look_same(fray_towers_setup *s, int trials, long *choices,
+                           long *kept, long *partial, long *disabled) {
+    fray_towers_fight_options fo;
+    memset(&fo, 0, sizeof fo);
+    fray_towers_fight *f = NULL;
+    cr_assert_eq(fray_towers_fight_new(s, 0, &fo, NULL, &f), FRAY_OK);
+    const ft_setup *setup = &f->setup->s;
+    for (int trial = 0; trial < trials; trial++) {
+        cr_assert_eq(fray_towers_fight_reset_trial(f, 16, (uint64_t)trial), FRAY_OK);
+        for (int step = 0; step < 5000 && !fray_towers_fight_over(f); step++) {
+            ft_state *st = &f->st;
+            ft_threat_cache *tc = &f->paths.threat;
+            bool some = false; /* Disabled and still in the fight */
+            for (int c = 0; c < st->n; c++)
+                some = some || ((st->c[c].flags & FT_F_DISABLED) &&
+                                ft_in_fight(st, c));
+            *disabled += some;
+            for (int c = 0; c < st->n; c++) {
+                if (!ft_can_act(st, c))
+                    continue;
+                bool held = tc->look_st == st && tc->look_gen != 0;
+                bool few = held && tc->look_gen < st->threat_gen &&
+                           st->threat_all_gen <= tc->look_gen &&
+                           st->threat_moved != 0;
+                *kept += held && (few || tc->look_gen == st->threat_gen);
+                ft_command a, b;
+                bool checked;
+                memset(&a, 0, sizeof a);
+                memset(&b, 0, sizeof b);
+                ft_policy_choose_memo(setup, st, c, &a, &checked, &f->paths,
+                                      NULL);
+                ft_policy_choose(setup, st, c, &b);
+                cr_assert(memcmp(&a, &b, sizeof a) == 0,
+                          "trial %d, step %d, combatant %d: action %d (target "
+                          "%d) with the kept look, %d (target %d) with the "
+                          "look at everyone", trial, step, c, a.action,
+                          a.target, b.action, b.target);
+                (*choices)++;
+                *partial += few;
+            }
+            cr_assert_eq(fray_towers_fight_step(f), FRAY_OK);
+        }
+        cr_assert(fray_towers_fight_over(f), "trial %d ends", trial);
+    }
+    fray_towers_fight_free(f);
+}
+
+Test(towers_crowd, kept_look_same_as_everyone, .timeout = 600) {
+    long choices = 0, kept = 0, partial = 0, disabled = 0;
+    static const char *const data[] = {"column_crowd_16.yaml", "wide_crowd.yaml",
+                                       "mace_crowd.yaml", "disabled_crowd.yaml"};
+    static const int trials[] = {3, 20, 20, 60};
+    for (int i = 0; i < 4; i++) {
+        fray_towers_setup *s = tf_load_data(data[i]);
+        kept_look_same(s, trials[i], &choices, &kept, &partial, &disabled);
+        fray_towers_setup_free(s);
+    }
+    static const char *const ex[] = {"skirmish.yaml", "ambush.yaml", "duel.yaml"};
+    for (int i = 0; i < 3; i++) {
+        fray_towers_setup *s = tf_load_example(ex[i]);
+        kept_look_same(s, 20, &choices, &kept, &partial, &disabled);
+        fray_towers_setup_free(s);
+    }
+    cr_log_info("%ld choices, %ld with the look kept, %ld of them brought "
+                "up to date by a few; %ld states with someone Disabled",
+                choices, kept, partial, disabled);
+    cr_expect_gt(kept, choices * 9 / 10, "the look is kept (%ld of %ld)",
+                 kept, choices);
+    cr_expect_gt(partial, 1000, "the kept look is brought up to date by a "
+                 "few (%ld of %ld)", partial, choices);
+    cr_expect_gt(disabled, 100, "some are Disabled and still in the fight "
+                 "(disabled_crowd.yaml: %ld states)", disabled);
 }

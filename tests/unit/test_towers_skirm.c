@@ -377,3 +377,87 @@ Test(towers_skirm, memo_refused_when_a_condition_ends_first) {
     fray_towers_fight_free(f);
     fray_towers_setup_free(s);
 }
+
+/* ---- Who may react to a provoking action ------------------------------- */
+
+/*
+ * Seed 000:175-183: a ranged attack, a reload and the other actions on the
+ * list provoke an Opportunity Attack from every enemy threatening the
+ * actor's space; seed 000:22, one still Flat-Footed makes none; 000:184,
+ * each one taken moves its attacker back on the clock. engine.c provoke
+ * asks who may react of everyone at once, as a mask of bits, and again
+ * after each opportunity attack (issue 16, "This round: a crowd's decision
+ * and turn"), in a prepared setup only. Side by side, the same fight with
+ * the setup as loaded and with a copy not prepared (eng.ready false: the
+ * long way, may_react asked of each in turn at each provoking action, and
+ * every other shortcut the flag gates): after every step both states are
+ * the same byte for byte, every fight to its end. Counts the opportunity
+ * attacks offered by actions that are not a move (walk's own are apart):
+ * the mask's case. Returns their number.
+ */
+static long provoke_side_by_side(const char *file, bool data, int trials,
+                                 long *steps) {
+    fray_towers_setup *sa = data ? tf_load_data(file) : tf_load_example(file);
+    fray_towers_setup *sb = data ? tf_load_data(file) : tf_load_example(file);
+    cr_assert(sa->s.eng.ready && sb->s.eng.ready, "loaded setups are prepared");
+    sb->s.eng.ready = false;
+    fray_towers_fight_options fo;
+    memset(&fo, 0, sizeof fo);
+    fray_towers_fight *a = NULL, *b = NULL;
+    cr_assert_eq(fray_towers_fight_new(sa, 0, &fo, NULL, &a), FRAY_OK);
+    cr_assert_eq(fray_towers_fight_new(sb, 0, &fo, NULL, &b), FRAY_OK);
+    long provoked = 0;
+    for (int trial = 0; trial < trials; trial++) {
+        cr_assert_eq(fray_towers_fight_reset_trial(a, 16, (uint64_t)trial), FRAY_OK);
+        cr_assert_eq(fray_towers_fight_reset_trial(b, 16, (uint64_t)trial), FRAY_OK);
+        cr_assert(memcmp(&a->st, &b->st, sizeof a->st) == 0,
+                  "%s trial %d: the same start", file, trial);
+        for (int step = 0; step < 5000 && !fray_towers_fight_over(a); step++) {
+            cr_assert_eq(fray_towers_fight_step(a), FRAY_OK);
+            cr_assert_eq(fray_towers_fight_step(b), FRAY_OK);
+            (*steps)++;
+            int act = a->scratch.cmd.action;
+            if (act != FT_ACT_MOVE && act != FT_ACT_CHARGE &&
+                act != FT_ACT_RUNNING_LEAP)
+                for (int k = 0; k < a->scratch.n_choices; k++)
+                    provoked += a->scratch.choices[k].kind == FT_CHOICE_OPPORTUNITY;
+            cr_assert(memcmp(&a->st, &b->st, sizeof a->st) == 0,
+                      "%s trial %d, step %d: the state with the mask of who "
+                      "may react and the long way differ", file, trial, step);
+            /* and the event: the same cards, the same opportunities
+             * offered (one declined is recorded too: the journal) */
+            const ft_event *ea = &a->scratch, *eb = &b->scratch;
+            cr_assert(ea->n_cards == eb->n_cards &&
+                          memcmp(ea->cards, eb->cards, (size_t)ea->n_cards) == 0 &&
+                          ea->n_choices == eb->n_choices &&
+                          memcmp(ea->choices, eb->choices,
+                                 (size_t)ea->n_choices * sizeof ea->choices[0]) == 0,
+                      "%s trial %d, step %d: the event's cards or choices "
+                      "differ (%d and %d choices)", file, trial, step,
+                      ea->n_choices, eb->n_choices);
+        }
+        cr_assert(fray_towers_fight_over(a) && fray_towers_fight_over(b),
+                  "%s trial %d ends both ways", file, trial);
+    }
+    fray_towers_fight_free(a);
+    fray_towers_fight_free(b);
+    fray_towers_setup_free(sa);
+    fray_towers_setup_free(sb);
+    return provoked;
+}
+
+/* The skirmish (a rifle, a pistol and a Bolt of Fire among swords) and
+ * the ambush, 60 fights each; gunmen next to axemen from the start, some
+ * of them Flat-Footed or in Full Defense (point_blank.yaml), 100. */
+Test(towers_skirm, provoke_mask_same_as_the_long_way, .timeout = 600) {
+    long steps = 0;
+    long ps = provoke_side_by_side("skirmish.yaml", false, 60, &steps);
+    long pa = provoke_side_by_side("ambush.yaml", false, 60, &steps);
+    long pb = provoke_side_by_side("point_blank.yaml", true, 100, &steps);
+    cr_log_info("opportunity attacks on provoking actions: skirmish %ld, "
+                "ambush %ld, point blank %ld, in %ld steps", ps, pa, pb, steps);
+    cr_expect_gt(ps + pa, 100, "provoking actions met opportunity attacks "
+                 "(%ld and %ld)", ps, pa);
+    cr_expect_gt(pb, 100, "shots at point blank met opportunity attacks "
+                 "(%ld)", pb);
+}

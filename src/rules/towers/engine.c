@@ -364,10 +364,12 @@ static fray_status offer_opportunity(ft_run *r, int e, int provoker) {
 /* Actions that provoke while in a threatened space (the seed's list).
  * Who may react (may_react) is asked of everyone at once (reactors), and
  * again after each opportunity attack, the only thing here that changes
- * the state (issue 16, "This round: a crowd's decision and turn"). */
+ * the state (issue 16, "This round: a crowd's decision and turn"); in a
+ * prepared setup only (ft_setup.eng.ready), so that one not prepared goes
+ * the long way (test_towers_skirm's provoke_mask_same_as_the_long_way). */
 static fray_status provoke(ft_run *r, int mover) {
     const ft_state *st = r->st;
-    bool masked = st->n <= 32;
+    bool masked = st->n <= 32 && r->setup->eng.ready;
     uint32_t reacts = masked ? reactors(r, mover) : 0;
     for (int e = 0; e < st->n; e++) {
         if (!can_act(st, mover))

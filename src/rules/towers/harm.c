@@ -118,8 +118,10 @@ FT_NOINLINE static void status_change(ft_run *r, int c) {
         ((f & FT_F_DISABLED) && s->opt.disabled_unconscious))
         f |= FT_F_UNCONSCIOUS;
     cs->flags = f;
-    /* In the fight or out of it (what the kept threats read). */
-    if ((f ^ old) & (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD | FT_F_FLED))
+    /* In the fight or out of it (what the kept threats read), or
+     * Disabled (what the tactics' kept look reads, policy.c look_kept). */
+    if ((f ^ old) & (FT_F_UNCONSCIOUS | FT_F_DISABLED | FT_F_DYING |
+                     FT_F_DEAD | FT_F_FLED))
         ft_threat_touch_one(r->st, c);
     uint16_t set = (uint16_t)(f & ~old), cleared = (uint16_t)(old & ~f);
     /* Out of the fight, or back in it: off or on the Combat Clock. */

@@ -55,9 +55,14 @@ typedef struct pol {
     ft_run run;                 /* read-only view for ft_attack_mods / ft_threatens */
     int me;
     const ft_tactics *tac;
-    fray_footprint fp[FT_MAX_COMBATANTS];
-    bool enemy[FT_MAX_COMBATANTS];   /* a non-ally still in the fight */
+    /* Each one's footprint, and whether it is a non-ally still in the
+     * fight: own_fp and own_enemy worked out here, or those kept in the
+     * fight's kept threats (pol_init). */
+    const fray_footprint *fp;
+    const bool *enemy;
     uint32_t enemies;                /* the same, a bit each */
+    fray_footprint own_fp[FT_MAX_COMBATANTS];
+    bool own_enemy[FT_MAX_COMBATANTS];
     int n;
     int8_t threat;              /* threatened(), once asked; -1: not yet */
     bool *checked;              /* set when try_cmd takes a checked command */
@@ -85,9 +90,79 @@ static bool has_cond(const ft_cstate *c, ft_condition k) {
     return false;
 }
 
-/* Who stands where is worked out here once per decision; who occupies
- * what (occ_list_init) only when the actor has to move. */
-static void pol_init(pol *p, const ft_setup *s, const ft_state *st, int me) {
+/* Whether combatant i is down for the tactics (out of the fight, or
+ * Disabled), and, to the death, whether the fallen is still the foe (seed
+ * 000 "Dueling": not dead and not fled). */
+static inline bool look_enemy_of(const ft_setup *s, const ft_state *st,
+                                 int i, int side) {
+    const ft_cstate *c = &st->c[i];
+    return s->c[i].side != side &&
+           (!down(c) ||
+            /* seed 000 "Dueling": to the death, the fallen duelist is
+             * still the foe */
+            (s->duel.to == FT_DUEL_DEATH &&
+             !(c->flags & (FT_F_DEAD | FT_F_FLED))));
+}
+
+/*
+ * The look at everyone kept in the fight's kept threats (tc): each one's
+ * footprint and, for every side, whether each one is its enemy, brought
+ * up to date by the state's count of changes (ft_state.threat_gen: every
+ * change of a place, of a fall, Disabled, a rising, a join or a flight
+ * counts; since threat_all_gen those changed one at a time are in
+ * threat_moved). Only those changed since the last decision are looked at
+ * again (issue 16, "This round: the crowd's decision, second pass").
+ * Returns false when it cannot keep them (no count, more than 32
+ * combatants, a side out of range): the caller looks at everyone.
+ */
+static bool look_kept(ft_threat_cache *tc, const ft_setup *s,
+                      const ft_state *st, int n) {
+    if (!tc || !s->eng.ready || st->threat_gen == 0 || n > 32 ||
+        s->n_sides > FT_MAX_SIDES)
+        return false;
+    uint32_t look = ~0u;
+    if (tc->look_st == st && tc->look_setup == s &&
+        tc->look_stamp == s->fast.atk.stamp && tc->look_n == n &&
+        tc->look_gen != 0) {
+        if (tc->look_gen == st->threat_gen)
+            look = 0;
+        else if (tc->look_gen < st->threat_gen &&
+                 st->threat_all_gen <= tc->look_gen)
+            look = st->threat_moved;
+    }
+    if (n < 32)
+        look &= (1u << n) - 1u;
+    int sides = s->n_sides > 0 ? s->n_sides : 1;
+    if (look == ~0u || look == (n < 32 ? (1u << n) - 1u : ~0u)) {
+        for (int i = 0; i < n; i++)
+            if (s->c[i].side < 0 || s->c[i].side >= FT_MAX_SIDES ||
+                s->c[i].side >= sides)
+                return false;
+        memset(tc->look_enemies, 0, sizeof tc->look_enemies);
+    }
+    for (uint32_t todo = look; todo; todo &= todo - 1) {
+        int i = __builtin_ctz(todo);
+        tc->look_fp[i] = ft_fp(s, st, i);
+        for (int side = 0; side < sides; side++) {
+            bool e = look_enemy_of(s, st, i, side);
+            tc->look_enemy[side][i] = e;
+            tc->look_enemies[side] =
+                (tc->look_enemies[side] & ~(1u << i)) | (uint32_t)e << i;
+        }
+    }
+    tc->look_st = st;
+    tc->look_setup = s;
+    tc->look_stamp = s->fast.atk.stamp;
+    tc->look_n = n;
+    tc->look_gen = st->threat_gen;
+    return true;
+}
+
+/* Who stands where is worked out here once per decision (or kept from
+ * the last, look_kept); who occupies what (occ_list_init) only when the
+ * actor has to move. */
+static void pol_init(pol *p, const ft_setup *s, const ft_state *st, int me,
+                     ft_threat_cache *tc) {
     p->s = s;
     p->st = st;
     p->me = me;
@@ -101,21 +176,33 @@ static void pol_init(pol *p, const ft_setup *s, const ft_state *st, int me) {
     /* (The enemies also a bit each, for step 4's targets: issue 16,
      * "This round: a crowd's decision and turn".) */
     const int n = p->n;
-    const bool to_death = s->duel.to == FT_DUEL_DEATH;
-    fray_footprint *fp = p->fp;
-    bool *enemy = p->enemy;
+    if (look_kept(tc, s, st, n)) {
+        p->fp = tc->look_fp;
+        p->enemy = tc->look_enemy[my_side];
+        p->enemies = tc->look_enemies[my_side];
+#ifndef NDEBUG
+        uint32_t all = 0;
+        for (int i = 0; i < n; i++) {
+            fray_footprint f = ft_fp(s, st, i);
+            assert(p->fp[i].at.x == f.at.x && p->fp[i].at.y == f.at.y &&
+                   p->fp[i].side == f.side);
+            assert(p->enemy[i] == look_enemy_of(s, st, i, my_side));
+            all |= (uint32_t)p->enemy[i] << i;
+        }
+        assert(all == p->enemies);
+#endif
+        return;
+    }
+    fray_footprint *fp = p->own_fp;
+    bool *enemy = p->own_enemy;
     uint32_t enemies = 0;
     for (int i = 0; i < n; i++) {
-        const ft_cstate *c = &st->c[i];
-        const ft_combatant *sc = &s->c[i];
         fp[i] = ft_fp(s, st, i);
-        enemy[i] = sc->side != my_side &&
-                   (!down(c) ||
-                    /* seed 000 "Dueling": to the death, the fallen
-                     * duelist is still the foe */
-                    (to_death && !(c->flags & (FT_F_DEAD | FT_F_FLED))));
+        enemy[i] = look_enemy_of(s, st, i, my_side);
         enemies |= (uint32_t)enemy[i] << i;
     }
+    p->fp = fp;
+    p->enemy = enemy;
     p->enemies = enemies;
 }
 
@@ -1182,7 +1269,7 @@ void ft_policy_choose_memo(const ft_setup *s, const ft_state *st, int actor,
     if (actor < 0 || actor >= st->n)
         return;
     pol p;
-    pol_init(&p, s, st, actor);
+    pol_init(&p, s, st, actor, paths ? &paths->threat : NULL);
     p.checked = out_checked;
     p.paths = paths;
     /* who threatens whom, kept in the fight's (issue 16) */

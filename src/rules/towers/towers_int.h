@@ -1429,6 +1429,22 @@ typedef struct ft_threat_cache {
      * too far away to matter in one pass (attack.c threat_refresh_sigs). */
     int16_t at_x[FT_MAX_COMBATANTS], at_y[FT_MAX_COMBATANTS];
     int reach_hi, side_hi;
+    /* Speed (issue 16, "This round: the crowd's decision, second pass"):
+     * the tactics' look at everyone that opens each decision (policy.c
+     * pol_init: each one's footprint, and for each side whether each one
+     * is its enemy still in the fight), kept from one decision to the
+     * next by the same count of changes (ft_state.threat_gen, and
+     * threat_moved since threat_all_gen): only those changed since are
+     * looked at again. look_st NULL: nothing kept (forgotten with the
+     * count by ft_threat_forget, emptied with the table). */
+    const struct ft_state *look_st;
+    const struct ft_setup *look_setup;
+    uint32_t look_stamp;
+    int look_n;
+    uint64_t look_gen;
+    fray_footprint look_fp[FT_MAX_COMBATANTS];
+    bool look_enemy[FT_MAX_SIDES][FT_MAX_COMBATANTS];
+    uint32_t look_enemies[FT_MAX_SIDES];
 } ft_threat_cache;
 
 typedef struct ft_path_cache {
@@ -2893,6 +2909,8 @@ static inline void ft_threat_forget(ft_threat_cache *tc) {
     tc->gen = 0;
     tc->path_st = NULL;
     tc->path_gen = 0;
+    tc->look_st = NULL;
+    tc->look_gen = 0;
 }
 /* Whether tc, brought up to date with r's state through threat_gen, says
  * what a fresh look at every combatant says (tests; debug builds check it
