@@ -381,14 +381,14 @@ static const qweapon *weapon_table(ft_quick *q, const ft_run *r, int a,
 /* One deck's flip of n on the quick path (fate.c flip_one; the plan and
  * the room were checked by the caller). */
 static inline void quick_flip(ft_run *r, fray_deck *deck, int n, int k,
-                              bool low, fray_flip *f) {
+                              bool low, fray_flip *f, int counted) {
     f->n = n;
     f->n_cards = k;
     f->keep_lowest = low;
     fray__deck_flip_inline(deck, &r->st->rng, f);
-    ft_event *ev = r->ev;
-    ev->n_cards = (int16_t)(ev->n_cards + k);
-    r->card_i = ev->n_cards;
+    /* (the event's cards counted before this flip: `counted`) */
+    r->ev->n_cards = (int16_t)(counted + k);
+    r->card_i = counted + k;
 }
 
 /* What the model's rounds read that stays put through a trial's loop:
@@ -594,8 +594,10 @@ static int quick_attack(qrun *h, int a, const qplan *p) {
     ft_state *st = r->st;
     const int t = 1 - a;
     ft_cstate *as = &st->c[a], *ts = &st->c[t];
-    if ((as->n_cond | ts->n_cond) || as->grappled_by >= 0 ||
-        (ts->flags & FT_F_UNCONSCIOUS))
+    /* (nobody has a condition here: the loop stops before choosing when
+     * anyone has one, and nothing since has given one) */
+    assert(!(as->n_cond | ts->n_cond));
+    if (as->grappled_by >= 0 || (ts->flags & FT_F_UNCONSCIOUS))
         return QUICK_NOT;
     /* (the plan's decks are the combatants' own: quick_plan) */
     fray_deck *adeck = h->deck[a], *tdeck = h->deck[t];
@@ -628,9 +630,9 @@ static int quick_attack(qrun *h, int a, const qplan *p) {
     fray_flip af, df;
     int ash = p->ash, dsh = p->dsh;
     bool changed;
-    quick_flip(r, adeck, an, ka, la, &af);
+    quick_flip(r, adeck, an, ka, la, &af, 0);
     r->round_i++; /* the attacker's round: the defense unknown, idle */
-    quick_flip(r, tdeck, dn, kt, lt, &df);
+    quick_flip(r, tdeck, dn, kt, lt, &df, ka);
     fray_status rc = quick_round(h, t, FT_FLIP_DEFENSE, &df, &dsh,
                                  af.kept_value + ash, &changed);
     if (rc != FRAY_OK)
@@ -819,10 +821,14 @@ static inline void turn_end(qrun *h, const ft_setup *s, int a) {
  * one below 0 LETHAL (RULINGS 15), who is out of the fight -- and the
  * fight over -- unless dead; false (nothing done) when someone is. */
 static inline bool quiet_step(ft_state *st, int next) {
-    for (int i = 0; i < 2; i++) {
-        const ft_cstate *c = &st->c[i];
-        if (!(c->flags & FT_F_DEAD) && c->lethal + c->temp_lethal < 0)
-            return false;
+    const ft_cstate *c0 = &st->c[0], *c1 = &st->c[1];
+    /* (both at 0 LETHAL or above, the usual case: one test) */
+    if (((c0->lethal + c0->temp_lethal) | (c1->lethal + c1->temp_lethal)) < 0) {
+        for (int i = 0; i < 2; i++) {
+            const ft_cstate *c = &st->c[i];
+            if (!(c->flags & FT_F_DEAD) && c->lethal + c->temp_lethal < 0)
+                return false;
+        }
     }
     int to = st->c[next].phase;
     st->phase = to;
