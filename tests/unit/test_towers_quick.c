@@ -426,6 +426,60 @@ Test(towers_quick, model_options_same_both_ways) {
     cr_assert_gt(seen.chips, 1000, "%ld chips spent", seen.chips);
 }
 
+/* The model's rounds read the Hand of Fate's held cards from what the
+ * loop keeps of them through a trial (quick.c quick_idle): held cards
+ * change only in the engine's own rounds, so what is kept is dropped after
+ * each. Hardest for that: both duellists drawing from one shared deck (the
+ * GM's, RULINGS 2), each holding a full Hand of Fate (rules-facts.md "Hand
+ * of Fate": a swap puts a held card in the flip and the flipped card in the
+ * Hand), so that one's swap changes what the other's next round must see;
+ * chips beside them ("Chips"). Held to the long way trial by trial, and
+ * both must have played Hand of Fate cards. */
+Test(towers_quick, model_shared_hand_same_both_ways) {
+    char text[4096];
+    static const char *const sb =
+        "    statblock:\n"
+        "      controller: gm\n"
+        "      aspects: {HS: 2, SS: 2, EE: 2}\n"
+        "      combat: {N: 2, PA: 3, PD: 3, SA: 0, ID: 1, PX: 4, ER: 2, IR: 0, SPD: 5}\n"
+        "      endurance: 3\n      weapons: [Longblade]\n"
+        "      chips: {white: 1, red: 1}\n";
+    snprintf(text, sizeof text,
+             "fray: encounter\nname: shared hands\ncatalog: [%s]\n"
+             "options: {hand-of-fate: 5}\nsides: [red, blue]\ncombatants:\n"
+             "  - id: red\n    side: red\n    at: [0, 0]\n"
+             "    tactics: {preset: attack, chips: true, hand-of-fate: true}\n%s"
+             "  - id: blue\n    side: blue\n    at: [1, 0]\n"
+             "    tactics: {preset: power-attack, chips: true, hand-of-fate: true}\n%s",
+             CATALOG, sb, sb);
+    fray_towers_setup *s = load_text(text);
+    char why[200];
+    cr_assert(ft_quick_plan(&s->s, why, sizeof why), "%s", why);
+    cr_assert_eq(s->s.c[0].deck, s->s.c[1].deck, "one deck shared (RULINGS 2)");
+    quick_seen seen;
+    memset(&seen, 0, sizeof seen);
+    both_ways_seen(s, 5, 0, 3000, "shared hands", &seen);
+    /* and each side's Hand of Fate, counted apart over the same trials */
+    void *f = NULL;
+    cr_assert_eq(RS->sim_fight_new(s, 5, 0, NULL, NULL, &f), FRAY_OK);
+    long fate[2] = {0, 0};
+    for (long t = 0; t < 3000; t++) {
+        cr_assert_eq(RS->reset_trial(f, 5, (uint64_t)t), FRAY_OK);
+        cr_assert_eq(RS->run(f), FRAY_OK);
+        const ft_state *st = &((const fray_towers_fight *)f)->st;
+        fate[0] += st->c[0].fate_used;
+        fate[1] += st->c[1].fate_used;
+    }
+    RS->fight_free(f);
+    cr_log_info("shared hands: %ld attacks, %ld modelled, Hand of Fate cards "
+                "%ld and %ld, %ld chips", seen.quick, seen.modelled, fate[0],
+                fate[1], seen.chips);
+    cr_assert_gt(seen.modelled, seen.quick * 9 / 10);
+    cr_assert_gt(fate[0], 300, "red played %ld Hand of Fate cards", fate[0]);
+    cr_assert_gt(fate[1], 300, "blue played %ld Hand of Fate cards", fate[1]);
+    fray_towers_setup_free(s);
+}
+
 /* The loop with the model off (every attack through ft_attack: what it
  * does whenever the model refuses one) ends as the long way too. In the
  * class the model's refusals were not met in any duel of the tests above

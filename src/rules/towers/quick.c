@@ -185,17 +185,13 @@ bool ft_quick_plan(const ft_setup *s, char *why, size_t why_size) {
 
 /* ---- The remembered choices ------------------------------------------------------ */
 
-/* What the policy reads that the loop changes (zeroed before filling, so
- * that it hashes and compares as bytes). */
+/* What the policy reads that the loop changes, as three words: each
+ * combatant's first eight bytes (STUN, LETHAL and their temporary parts,
+ * ft_cstate's layout: towers_int.h asserts it), then both flags, both
+ * Aims and whose turn. */
 typedef struct qkey {
-    int16_t stun[2], lethal[2], temp_stun[2], temp_lethal[2];
-    uint16_t flags[2];
-    int8_t aim[2];
-    uint8_t actor;
-    uint8_t pad;
+    uint64_t w[3];
 } qkey;
-_Static_assert(sizeof(qkey) == 24, "qkey: no hidden padding");
-
 /* What the attack's model (quick_attack) works out of an attack before
  * it flips: the weapon's table, the flips' n, cards and kind, the shifts
  * and the modifiers (the policy's, Power Attack's (flip-1) on top) --
@@ -267,37 +263,30 @@ void ft_quick_free(const fray_allocator *alloc, ft_quick *q) {
         fray__free(alloc, q, sizeof *q);
 }
 
-/* (every byte of a qkey is a field: key_of writes them all) */
-static inline uint64_t key_word(const qkey *k, int i) {
+static inline uint64_t key_low8(const ft_cstate *c) {
     uint64_t w;
-    memcpy(&w, (const unsigned char *)k + 8 * i, sizeof w);
+    memcpy(&w, &c->stun, sizeof w);
     return w;
 }
 
 static inline uint32_t key_hash(const qkey *k) {
-    uint64_t h = key_word(k, 0) * 0x9e3779b97f4a7c15ull ^
-                 key_word(k, 1) * 0xc2b2ae3d27d4eb4full ^
-                 key_word(k, 2) * 0x165667b19e3779f9ull;
+    uint64_t h = k->w[0] * 0x9e3779b97f4a7c15ull ^
+                 k->w[1] * 0xc2b2ae3d27d4eb4full ^
+                 k->w[2] * 0x165667b19e3779f9ull;
     return (uint32_t)(h >> 40);
 }
 
 static inline bool key_same(const qkey *a, const qkey *b) {
-    return key_word(a, 0) == key_word(b, 0) && key_word(a, 1) == key_word(b, 1) &&
-           key_word(a, 2) == key_word(b, 2);
+    return ((a->w[0] ^ b->w[0]) | (a->w[1] ^ b->w[1]) | (a->w[2] ^ b->w[2])) == 0;
 }
 
 static inline void key_of(const ft_state *st, int actor, qkey *k) {
-    for (int i = 0; i < 2; i++) {
-        const ft_cstate *c = &st->c[i];
-        k->stun[i] = c->stun;
-        k->lethal[i] = c->lethal;
-        k->temp_stun[i] = c->temp_stun;
-        k->temp_lethal[i] = c->temp_lethal;
-        k->flags[i] = c->flags;
-        k->aim[i] = c->aim;
-    }
-    k->actor = (uint8_t)actor;
-    k->pad = 0;
+    const ft_cstate *c0 = &st->c[0], *c1 = &st->c[1];
+    k->w[0] = key_low8(c0);
+    k->w[1] = key_low8(c1);
+    k->w[2] = (uint64_t)c0->flags | (uint64_t)c1->flags << 16 |
+              (uint64_t)(uint8_t)c0->aim << 32 |
+              (uint64_t)(uint8_t)c1->aim << 40 | (uint64_t)(uint8_t)actor << 48;
 }
 
 /* The engine's choice is one the loop applies: an Attack or Power Attack
@@ -392,29 +381,122 @@ static const qweapon *weapon_table(ft_quick *q, const ft_run *r, int a,
 /* One deck's flip of n on the quick path (fate.c flip_one; the plan and
  * the room were checked by the caller). */
 static inline void quick_flip(ft_run *r, fray_deck *deck, int n, int k,
-                              bool low, fray_flip *f) {
+                              bool low, fray_flip *f, int counted) {
     f->n = n;
     f->n_cards = k;
     f->keep_lowest = low;
     fray__deck_flip_inline(deck, &r->st->rng, f);
-    ft_event *ev = r->ev;
-    ev->n_cards = (int16_t)(ev->n_cards + k);
-    r->card_i = ev->n_cards;
+    /* (the event's cards counted before this flip: `counted`) */
+    r->ev->n_cards = (int16_t)(counted + k);
+    r->card_i = counted + k;
+}
+
+/* What the model's rounds read that stays put through a trial's loop:
+ * the tactics' switches, the best card a deck holds (ft_policy_fate_idle),
+ * and the cards held in each combatant's deck, worked out when first
+ * asked. A flip or a reshuffle takes cards from the draw and discard piles
+ * only, never a held card; what is held changes only in the engine's own
+ * steps (a round that chooses, ft_attack, anything the loop hands on), and
+ * held_ok is cleared after each of them. `pend`: the command of the
+ * attack under way, when it is not yet in the event (written before any
+ * engine step that may read it). */
+typedef struct qrun {
+    ft_run *r;
+    const ft_command *pend;
+    fray_deck *deck[2];        /* each combatant's deck (NULL: none) */
+    int deck_best;
+    bool idle[2], chips[2], hof[2];
+    bool held_ok[2];
+    int held_top[2];
+    uint64_t held[2];
+} qrun;
+
+static void qrun_init(qrun *h, ft_run *r) {
+    const ft_setup *s = r->setup;
+    h->r = r;
+    h->pend = NULL;
+    h->deck_best = FRAY_RANK_ACE;
+    if (s->opt.deck.jokers > 0 && s->opt.deck.joker_value > h->deck_best)
+        h->deck_best = s->opt.deck.joker_value;
+    for (int i = 0; i < 2; i++) {
+        int d = s->c[i].deck;
+        h->deck[i] = d >= 0 && d < r->st->n_decks ? &r->st->decks[d] : NULL;
+        const ft_tactics *tac = &s->c[i].tactics;
+        h->idle[i] = tac->preset == FT_TAC_IDLE;
+        h->chips[i] = tac->use_chips;
+        h->hof[i] = tac->use_hand_of_fate;
+        h->held_ok[i] = false;
+        h->held_top[i] = INT_MIN;
+        h->held[i] = 0;
+    }
+}
+
+/* The engine steps in: what it may change is asked afresh. */
+static inline void qrun_engine(qrun *h) {
+    if (h->pend) {
+        h->r->ev->cmd = *h->pend;
+        h->pend = NULL;
+    }
+    h->held_ok[0] = h->held_ok[1] = false;
+}
+
+/* ft_policy_fate_idle(r, who, p, f, shift, against) for p an attack's or
+ * a defense's flip of the model (`defense`), who one of the two, whose
+ * deck the plan checked: the same tests in the same order, what stays put
+ * read from h. */
+static inline bool quick_idle(qrun *h, int who, bool defense,
+                              const fray_flip *f, int shift, int against) {
+    if (against == INT_MIN)
+        return true;
+    int need = defense ? against + 1 : against;
+    int have = f->kept_value + shift;
+    if (have >= need || h->idle[who])
+        return true;
+    const ft_run *r = h->r;
+    /* (an attack's or a defense's flip wants one chip or one held card) */
+    if (h->chips[who] && have + 1 >= need && r->st->c[who].chips[0] >= 1)
+        return false;
+    if (!h->hof[who] || f->n_cards <= 0 || h->deck_best + shift < need)
+        return true;
+    if (!h->held_ok[who]) {
+        const ft_setup *s = r->setup;
+        uint64_t m = ft_deck_held_mask(h->deck[who]);
+        h->held[who] = m;
+        h->held_top[who] = m ? ft_held_top_value(&s->opt.deck, m) : INT_MIN;
+        h->held_ok[who] = true;
+    }
+    if (h->held[who] == 0 || h->held_top[who] + shift < need)
+        return true;
+    if (f->keep_lowest) {
+        const ft_setup *s = r->setup;
+        int short_cards = 0;
+        for (int i = 0; i < f->n_cards; i++)
+            short_cards +=
+                ft_card_value(&s->opt.deck, f->cards[i]) + shift < need;
+        if (short_cards > 1)
+            return true;
+    }
+    return false;
 }
 
 /* A round of `who` on flip f (fate.c fate_round in a quiet run). */
-static inline fray_status quick_round(ft_run *r, int who, ft_flip_purpose p,
+static inline fray_status quick_round(qrun *h, int who, ft_flip_purpose p,
                                       fray_flip *f, int *shift, int against,
                                       bool *changed) {
+    ft_run *r = h->r;
     r->round_i++;
     *changed = false;
-    if (ft_policy_fate_idle(r, who, p, f, *shift, against)) {
+    bool idle = quick_idle(h, who, p == FT_FLIP_DEFENSE, f, *shift, against);
 #ifndef NDEBUG
+    assert(idle == ft_policy_fate_idle(r, who, p, f, *shift, against));
+    if (idle) {
         ft_flip_view v = {who, p, f, *shift, against, p == FT_FLIP_DEFENSE};
         assert(r->hooks->fate(r->hooks->ctx, r, &v).kind == FT_CHOICE_NONE);
-#endif
-        return FRAY_OK;
     }
+#endif
+    if (idle)
+        return FRAY_OK;
+    qrun_engine(h);
     return ft_fate_round_choices(r, who, p, f, shift, against, changed);
 }
 
@@ -423,7 +505,8 @@ static inline fray_status quick_round(ft_run *r, int who, ft_flip_purpose p,
  * temporary points to take first, STUN and LETHAL above 0 after it, and
  * no status to work out (its update_status would change nothing). Any
  * other blow goes to ft_harm_apply. */
-static inline void quick_harm(ft_run *r, int a, int t, int stun, int lethal) {
+static inline void quick_harm(qrun *h, int a, int t, int stun, int lethal) {
+    ft_run *r = h->r;
     ft_state *st = r->st;
     ft_cstate *ts = &st->c[t];
     int left_stun = ts->stun - stun, left_lethal = ts->lethal - lethal;
@@ -431,6 +514,7 @@ static inline void quick_harm(ft_run *r, int a, int t, int stun, int lethal) {
         left_lethal <= 0 ||
         (ts->flags & (FT_F_UNCONSCIOUS | FT_F_DISABLED | FT_F_DYING |
                       FT_F_DEAD))) {
+        qrun_engine(h);
         ft_harm_apply(r, t, stun, lethal, a);
         return;
     }
@@ -505,14 +589,19 @@ static bool quick_plan(ft_quick *q, const ft_run *r, int a, int wi, bool power,
  * the engine's error, or QUICK_NOT with nothing done (the state is not
  * one the model takes: a condition, a grapple, the target down, too few
  * cards in a deck). */
-static int quick_attack(ft_run *r, int a, const qplan *p) {
+static int quick_attack(qrun *h, int a, const qplan *p) {
+    ft_run *r = h->r;
     ft_state *st = r->st;
     const int t = 1 - a;
     ft_cstate *as = &st->c[a], *ts = &st->c[t];
-    if ((as->n_cond | ts->n_cond) || as->grappled_by >= 0 ||
-        (ts->flags & FT_F_UNCONSCIOUS))
+    /* (nobody has a condition here: the loop stops before choosing when
+     * anyone has one, and nothing since has given one) */
+    assert(!(as->n_cond | ts->n_cond));
+    if (as->grappled_by >= 0 || (ts->flags & FT_F_UNCONSCIOUS))
         return QUICK_NOT;
-    fray_deck *adeck = &st->decks[p->da], *tdeck = &st->decks[p->dt];
+    /* (the plan's decks are the combatants' own: quick_plan) */
+    fray_deck *adeck = h->deck[a], *tdeck = h->deck[t];
+    assert(adeck == &st->decks[p->da] && tdeck == &st->decks[p->dt]);
     if ((size_t)p->ka > adeck->n_draw + adeck->n_discard ||
         (size_t)p->kt > tdeck->n_draw + tdeck->n_discard ||
         r->ev->n_cards != 0)
@@ -541,21 +630,21 @@ static int quick_attack(ft_run *r, int a, const qplan *p) {
     fray_flip af, df;
     int ash = p->ash, dsh = p->dsh;
     bool changed;
-    quick_flip(r, adeck, an, ka, la, &af);
+    quick_flip(r, adeck, an, ka, la, &af, 0);
     r->round_i++; /* the attacker's round: the defense unknown, idle */
-    quick_flip(r, tdeck, dn, kt, lt, &df);
-    fray_status rc = quick_round(r, t, FT_FLIP_DEFENSE, &df, &dsh,
+    quick_flip(r, tdeck, dn, kt, lt, &df, ka);
+    fray_status rc = quick_round(h, t, FT_FLIP_DEFENSE, &df, &dsh,
                                  af.kept_value + ash, &changed);
     if (rc != FRAY_OK)
         return (int)rc;
     for (int guard = 0; guard < 64; guard++) {
-        rc = quick_round(r, a, FT_FLIP_ATTACK, &af, &ash, df.kept_value + dsh,
+        rc = quick_round(h, a, FT_FLIP_ATTACK, &af, &ash, df.kept_value + dsh,
                          &changed);
         if (rc != FRAY_OK)
             return (int)rc;
         if (!changed)
             break;
-        rc = quick_round(r, t, FT_FLIP_DEFENSE, &df, &dsh,
+        rc = quick_round(h, t, FT_FLIP_DEFENSE, &df, &dsh,
                          af.kept_value + ash, &changed);
         if (rc != FRAY_OK)
             return (int)rc;
@@ -576,23 +665,24 @@ static int quick_attack(ft_run *r, int a, const qplan *p) {
         stun = qw->harm[power][res.hearts].stun;
         lethal = qw->harm[power][res.hearts].lethal;
     } else {
-        fray_towers_hit h =
+        qrun_engine(h);
+        fray_towers_hit x =
             ft_harm_hit(r, a, t, &asb->weapons[wi],
                         s->fast.atk.damage_adv[a] + (power ? 2 : 0), res.hearts);
-        stun = h.stun > 0 ? h.stun : 0;
-        lethal = h.lethal > 0 ? h.lethal : 0;
+        stun = x.stun > 0 ? x.stun : 0;
+        lethal = x.lethal > 0 ? x.lethal : 0;
     }
 #ifndef NDEBUG
     {
-        fray_towers_hit h =
+        fray_towers_hit x =
             ft_harm_hit(r, a, t, &asb->weapons[wi],
                         s->fast.atk.damage_adv[a] + (power ? 2 : 0), res.hearts);
-        assert((h.stun > 0 ? h.stun : 0) == stun &&
-               (h.lethal > 0 ? h.lethal : 0) == lethal);
+        assert((x.stun > 0 ? x.stun : 0) == stun &&
+               (x.lethal > 0 ? x.lethal : 0) == lethal);
     }
 #endif
     if (stun | lethal) /* (ft_harm_apply: a blow of nothing does nothing) */
-        quick_harm(r, a, t, stun, lethal);
+        quick_harm(h, a, t, stun, lethal);
     return FRAY_OK;
 }
 
@@ -660,8 +750,26 @@ static inline void clock_move(ft_state *st, int c, int cost) {
 }
 
 /* engine.c turn_end_quiet for two combatants on two sides. */
-static inline void turn_end(const ft_setup *s, ft_run *r, int a) {
+static inline void turn_end(qrun *h, const ft_setup *s, int a) {
+    ft_run *r = h->r;
     ft_state *st = r->st;
+    {
+        /* Both standing on their two sides with no condition and nobody
+         * holding: the fight goes on, and the next to act is the earlier
+         * of the two (the first of them on a tie). */
+        const ft_cstate *c0 = &st->c[0], *c1 = &st->c[1];
+        if (!((c0->flags | c1->flags) &
+              (FT_F_UNCONSCIOUS | FT_F_DYING | FT_F_DEAD | FT_F_FLED |
+               FT_F_HOLDING | FT_F_RIDING)) &&
+            !(c0->n_cond | c1->n_cond) && !st->over) {
+            st->active = -1;
+            r->next_after = c1->phase < c0->phase ||
+                                    (c1->phase == c0->phase && c1->slot < c0->slot)
+                                ? 1
+                                : 0;
+            return;
+        }
+    }
     unsigned flags = 0, cond = 0, standing = 0;
     int best = -1;
     int32_t best_phase = 0, best_slot = 0;
@@ -685,6 +793,7 @@ static inline void turn_end(const ft_setup *s, ft_run *r, int a) {
     if (cond || (flags & (FT_F_HOLDING | FT_F_RIDING)) || st->over) {
         /* end_activation, check_holds (nobody holds: the loop never
          * runs with a hold) and check_over */
+        qrun_engine(h);
         if (cond)
             ft_cond_activation(r, a, true);
         st->active = -1;
@@ -712,10 +821,14 @@ static inline void turn_end(const ft_setup *s, ft_run *r, int a) {
  * one below 0 LETHAL (RULINGS 15), who is out of the fight -- and the
  * fight over -- unless dead; false (nothing done) when someone is. */
 static inline bool quiet_step(ft_state *st, int next) {
-    for (int i = 0; i < 2; i++) {
-        const ft_cstate *c = &st->c[i];
-        if (!(c->flags & FT_F_DEAD) && c->lethal + c->temp_lethal < 0)
-            return false;
+    const ft_cstate *c0 = &st->c[0], *c1 = &st->c[1];
+    /* (both at 0 LETHAL or above, the usual case: one test) */
+    if (((c0->lethal + c0->temp_lethal) | (c1->lethal + c1->temp_lethal)) < 0) {
+        for (int i = 0; i < 2; i++) {
+            const ft_cstate *c = &st->c[i];
+            if (!(c->flags & FT_F_DEAD) && c->lethal + c->temp_lethal < 0)
+                return false;
+        }
     }
     int to = st->c[next].phase;
     st->phase = to;
@@ -741,6 +854,8 @@ fray_status ft_quick_run(fray_towers_fight *f, ft_run *r, int limit,
     const bool quiet = !r->replay && !r->cards_given && !r->facts &&
                        !s->opt.fresh_decks && r->hooks == &ft_policy_hooks;
     const bool use_model = quiet && !q->model_off;
+    qrun hq;
+    qrun_init(&hq, r);
     while (!st->over) {
         if (--until_look == 0) {
             until_look = FT_CANCEL_EVERY;
@@ -766,6 +881,7 @@ fray_status ft_quick_run(fray_towers_fight *f, ft_run *r, int limit,
             /* (a zero phase on the way changes nothing here: see
              * quiet_step) */
         } else if (st->c[next].phase > st->phase) {
+            qrun_engine(&hq);
             next = ft_phase_quiet(r, next, going);
             if (next < 0)
                 continue; /* over */
@@ -784,11 +900,14 @@ fray_status ft_quick_run(fray_towers_fight *f, ft_run *r, int limit,
             h = (h + 1) & (QUICK_SLOTS - 1);
             e = &q->e[h];
         }
+        const ft_command *cmd;
+        const qplan *plan = NULL; /* the plan kept with the choice */
         if (!e->used) {
-            ft_command cmd;
+            ft_command chosen;
             bool checked = false;
-            ft_fight_choose(f, next, &cmd, &checked);
-            if (!modelled(&cmd, checked, next, memo)) {
+            qrun_engine(&hq);
+            ft_fight_choose(f, next, &chosen, &checked);
+            if (!modelled(&chosen, checked, next, memo)) {
                 /* run_quiet asks again (the same answer: the policy draws
                  * nothing and reads the same state) */
                 memo->valid = false;
@@ -804,22 +923,26 @@ fray_status ft_quick_run(fray_towers_fight *f, ft_run *r, int limit,
                 e->shift = (int16_t)memo->shift;
                 e->def_flip = (int16_t)memo->def_flip;
                 e->def_shift = (int16_t)memo->def_shift;
-                e->cmd = cmd;
+                e->cmd = chosen;
                 q->n++;
             }
-            ev->cmd = cmd;
+            ev->cmd = chosen;
+            cmd = &ev->cmd;
         } else if (e->planned && e->model && use_model &&
                    e->plan.wi == (e->cmd.weapon >= 0
                                       ? e->cmd.weapon
                                       : st->c[next].wielded[0])) {
             /* The model's plan of this attack is kept with the choice:
-             * the memo is filled only if the model refuses (below). */
-            ev->cmd = e->cmd;
+             * the memo is filled only if the model refuses (below), the
+             * event's command written before an engine step reads it. */
+            hq.pend = &e->cmd;
+            cmd = &e->cmd;
+            plan = &e->plan;
         } else {
             memo_of(memo, e, st, next);
             ev->cmd = e->cmd;
+            cmd = &ev->cmd;
         }
-        const ft_command *cmd = &ev->cmd;
         /* run_quiet's fresh event, and ft_apply_next / apply_action for
          * an attack action of a plain setup by one on the clock with no
          * condition, checked by the policy. */
@@ -848,14 +971,16 @@ fray_status ft_quick_run(fray_towers_fight *f, ft_run *r, int limit,
         if (use_model) {
             /* the plan kept with the choice, else one made now (and kept
              * with it when it is remembered) */
-            bool have = e->used && e->planned && key_same(&e->k, &k);
+            /* (e->used: e is k's entry, found or just made) */
+            bool have = e->used && e->planned;
             qplan fresh;
-            const qplan *plan = NULL;
-            if (have && e->model && e->plan.wi == wi) {
+            if (plan) {
+                /* (found above) */
+            } else if (have && e->model && e->plan.wi == wi) {
                 plan = &e->plan;
             } else if (!have || e->plan.wi != wi) {
                 bool ok = quick_plan(q, r, a, wi, power, &fresh);
-                if (e->used && key_same(&e->k, &k)) {
+                if (e->used) {
                     e->planned = true;
                     e->model = ok;
                     if (ok)
@@ -867,12 +992,13 @@ fray_status ft_quick_run(fray_towers_fight *f, ft_run *r, int limit,
                     plan = &fresh;
             }
             if (plan) {
-                qrc = quick_attack(r, a, plan);
+                qrc = quick_attack(&hq, a, plan);
                 if (qrc == QUICK_NOT && !memo->valid)
                     memo_of(memo, e, st, a);
             }
         }
         if (qrc == QUICK_NOT) {
+            qrun_engine(&hq);
             ft_attack_opts o;
             memset(&o, 0, sizeof o);
             o.weapon = wi;
@@ -905,13 +1031,14 @@ fray_status ft_quick_run(fray_towers_fight *f, ft_run *r, int limit,
         if (cost != FT_COST_FREE) {
             if (cost >= 0)
                 clock_move(st, a, cost);
-            turn_end(s, r, a);
+            turn_end(&hq, s, a);
         }
         st->n_events++;
         q->actions++;
         going = true;
         next = r->next_after;
     }
+    qrun_engine(&hq);
     *out_next = next;
     *out_going = going;
     return rc;
