@@ -215,6 +215,52 @@ bool ft_threatens(const ft_run *r, int c, int target) {
     return reach > 0 && within_threat(s, st, c, target, reach);
 }
 
+/* The walk's look for opportunity attacks (issue 16, "This round: the
+ * crowd's walk and attack"): ft_threatens's first half (threat_now, the
+ * footprint) of every e of cand read once, while the state is the same
+ * but for the target's place. */
+void ft_walk_look_init(const ft_run *r, uint32_t cand, int target,
+                       ft_walk_look *w) {
+    const ft_setup *s = r->setup;
+    const ft_state *st = r->st;
+    w->who = 0;
+    w->target = target;
+    if (target < 0 || target >= st->n || (st->c[target].flags & FT_F_FLED))
+        return;
+    cand &= ~(1u << target);
+    if (st->n < 32)
+        cand &= (1u << st->n) - 1u;
+    for (; cand; cand &= cand - 1) {
+        int e = __builtin_ctz(cand);
+        int reach = threat_now(s, st, e);
+        if (reach <= 0)
+            continue;
+        w->who |= 1u << e;
+        w->reach[e] = (int16_t)reach;
+        w->fp[e] = ft_fp(s, st, e);
+    }
+    w->tfp = ft_fp(s, st, target);
+}
+
+/* Then its second half for the target at `at`: those of w->who within
+ * reach with no wall in between, a bit each. */
+uint32_t ft_walk_look_at(const ft_run *r, const ft_walk_look *w,
+                         fray_pos at) {
+    const ft_setup *s = r->setup;
+    fray_footprint ft = w->tfp;
+    ft.at = at;
+    uint32_t out = 0;
+    for (uint32_t cand = w->who; cand; cand &= cand - 1) {
+        int e = __builtin_ctz(cand);
+        if (ft_range(w->fp[e], ft) > w->reach[e])
+            continue;
+        if (s->has_map && ft_geo_cover(s, w->fp[e], ft) == FRAY_COVER_TOTAL)
+            continue;
+        out |= 1u << e;
+    }
+    return out;
+}
+
 /* How many bits of m are set. */
 static inline int bit_count(uint32_t m) {
 #if defined(__GNUC__) && defined(__POPCNT__)

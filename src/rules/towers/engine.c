@@ -409,6 +409,28 @@ static void reacts_check(ft_run *r, int mover, uint32_t reacts,
 #endif
 }
 
+/* Debug builds: the walk's look (ft_walk_look, kept from one
+ * step to the next) is ft_threatens where the mover stands and at the next
+ * space (threatens_at) for every combatant in todo, the long way. */
+static void walk_look_check(ft_run *r, int mover, uint32_t todo,
+                            uint32_t thr, uint32_t next, fray_pos to) {
+#ifndef NDEBUG
+    for (int e = 0; e < r->st->n && e < 32; e++) {
+        if (!((todo >> e) & 1u))
+            continue;
+        assert((bool)((thr >> e) & 1u) == ft_threatens(r, e, mover));
+        assert((bool)((next >> e) & 1u) == threatens_at(r, e, mover, to));
+    }
+#else
+    (void)r;
+    (void)mover;
+    (void)todo;
+    (void)thr;
+    (void)next;
+    (void)to;
+#endif
+}
+
 static fray_status walk(ft_run *r, int mover, const fray_pos *path, int n,
                         bool provokes) {
     ft_cstate *m = &r->st->c[mover];
@@ -425,6 +447,12 @@ static fray_status walk(ft_run *r, int mover, const fray_pos *path, int n,
      * tumble's step (flips, falls). Up to 32 combatants: a bit each. */
     bool masked = provokes && r->st->n <= 32;
     uint32_t reacts = masked ? reactors(r, mover) : 0;
+    /* who threatens the mover where it stands (thr_ok: thr and look hold
+     * the state as it is but for the mover's place) */
+    uint32_t thr = 0;
+    bool thr_ok = false;
+    ft_walk_look look;
+    look.who = 0;
     for (int i = 0; i < n; i++) {
         if (__builtin_expect(tumbling, 0)) {
             int end;
@@ -439,6 +467,7 @@ static fray_status walk(ft_run *r, int mover, const fray_pos *path, int n,
             }
             if (masked)
                 reacts = reactors(r, mover);
+            thr_ok = false;
         }
         if (provokes && masked && r->setup->eng.ready) {
             /* Only those who may react and have not been offered, in
@@ -448,23 +477,40 @@ static fray_status walk(ft_run *r, int mover, const fray_pos *path, int n,
              * long way, which a setup not prepared takes). */
             reacts_check(r, mover, reacts, offered, 0);
             uint32_t todo = reacts & ~offered;
-            while (todo) {
-                int e = __builtin_ctz(todo);
-                todo &= todo - 1;
-                if (ft_threatens(r, e, mover) &&
-                    !threatens_at(r, e, mover, path[i])) {
-                    offered |= 1u << e;
-                    fray_status rc = offer_opportunity(r, e, mover);
-                    if (rc != FRAY_OK)
-                        return rc;
-                    if (!ft_can_act(r->st, mover))
-                        goto stop;
-                    reacts = reactors(r, mover);
-                    reacts_check(r, mover, reacts, offered, e + 1);
-                    todo = reacts & ~offered &
-                           (e < 31 ? ~0u << (e + 1) : 0u);
-                }
+            /* Speed (issue 16, "This round: the crowd's walk and
+             * attack"): who threatens the mover where it stands and who
+             * would at the next space, a bit each (ft_walk_look);
+             * the next space's look is the following step's look where it
+             * stands, kept while no opportunity attack or tumble changed
+             * the state. */
+            if (!thr_ok) {
+                ft_walk_look_init(r, todo, mover, &look);
+                thr = ft_walk_look_at(r, &look, m->pos);
             }
+            uint32_t next = ft_walk_look_at(r, &look, path[i]);
+            walk_look_check(r, mover, todo, thr, next, path[i]);
+            thr_ok = true;
+            uint32_t go = todo & thr & ~next;
+            while (go) {
+                int e = __builtin_ctz(go);
+                offered |= 1u << e;
+                fray_status rc = offer_opportunity(r, e, mover);
+                if (rc != FRAY_OK)
+                    return rc;
+                if (!ft_can_act(r->st, mover))
+                    goto stop;
+                reacts = reactors(r, mover);
+                reacts_check(r, mover, reacts, offered, e + 1);
+                todo = reacts & ~offered & (e < 31 ? ~0u << (e + 1) : 0u);
+                ft_walk_look_init(r, todo, mover, &look);
+                thr = ft_walk_look_at(r, &look, m->pos);
+                next = ft_walk_look_at(r, &look, path[i]);
+                walk_look_check(r, mover, todo, thr, next, path[i]);
+                go = todo & thr & ~next;
+                thr_ok = false; /* the next step looks again at everyone */
+            }
+            if (thr_ok)
+                thr = next;
         } else if (provokes) {
             for (int e = 0; e < r->st->n; e++) {
                 if ((offered >> e) & 1u)

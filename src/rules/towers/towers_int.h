@@ -1745,6 +1745,21 @@ fray_status ft_attack(ft_run *r, int attacker, int target,
                       const ft_attack_opts *o, bool *out_hit);
 /* Threat: can c make a melee attack into a space of target now? */
 bool ft_threatens(const ft_run *r, int c, int target);
+/* The walk's look for opportunity attacks (issue 16): ft_threatens(r, e,
+ * target) for every e of a set (st->n <= 32) with the target at any
+ * place, each e's reach and footprint read once (ft_walk_look_init) while
+ * the state is the same but for the target's place. */
+typedef struct ft_walk_look {
+    uint32_t who; /* those of the set with a reach (target not fled) */
+    int target;
+    fray_footprint tfp;
+    int16_t reach[FT_MAX_COMBATANTS];
+    fray_footprint fp[FT_MAX_COMBATANTS];
+} ft_walk_look;
+void ft_walk_look_init(const ft_run *r, uint32_t cand, int target,
+                       ft_walk_look *w);
+uint32_t ft_walk_look_at(const ft_run *r, const ft_walk_look *w,
+                         fray_pos at);
 /* Grapple Test (seed "Grappling", RULINGS 21). */
 fray_status ft_grapple_test(ft_run *r, int attacker, int defender,
                             int attacker_flip_mod, bool *out_win);
