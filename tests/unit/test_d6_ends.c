@@ -135,6 +135,10 @@ Test(d6_ends, dead_is_dead_core) {
     d6_fx_ok(f, "knight attack brigand", d, 14);
     cr_assert_eq(d6_fx_st(f)->c[1].wound, D6_W_DEAD);
     ends_as(f, "dead", "core: Dead");
+    char j[4096]; /* in Wound levels the "out" fact gives the level */
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "{\"fact\":\"out\",\"who\":\"brigand\",\"other\":\"knight\","
+                 "\"wound\":\"Dead\"}");
     fray_fight_free(f);
 }
 
@@ -144,7 +148,7 @@ Test(d6_ends, dead_is_dead_core) {
  * into death") counted dead, the view says dead, the narration "falls
  * dead"; under unconscious counted unconscious, "out of the fight". */
 static void no_body_points_left(bool unconscious, const char *column_word,
-                                const char *sentence) {
+                                const char *sentence, const char *out_json) {
     fray_setup fs;
     fray_fight *f = duel(&fs, true);
     S.o.zero_bp_unconscious = unconscious;
@@ -157,16 +161,26 @@ static void no_body_points_left(bool unconscious, const char *column_word,
     d6_fx_last_words(f, w, sizeof w);
     d6_fx_has(w, "Brigand takes 44 damage against a resistance of 2: 0 Body Points left.\n");
     d6_fx_has(w, sentence);
+    /* the journal's "out" fact: Body Points have no wound level, so no
+     * "wound" (it said "unhurt" before); body_points and the option's state */
+    char j[4096];
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, out_json);
+    cr_assert(!strstr(j, "\"wound\""), "no wound level under Body Points: %s", j);
     fray_fight_free(f);
 }
 
 Test(d6_ends, no_body_points_left_is_dead_by_default_ruling_70) {
-    no_body_points_left(false, "dead", "Brigand falls dead (no Body Points left).\n");
+    no_body_points_left(false, "dead", "Brigand falls dead (no Body Points left).\n",
+                        "{\"fact\":\"out\",\"who\":\"brigand\",\"other\":\"knight\","
+                        "\"body_points\":0,\"state\":\"dead\"}");
 }
 
 Test(d6_ends, no_body_points_left_is_unconscious_by_option_ruling_70) {
     no_body_points_left(true, "unconscious",
-                        "Brigand is out of the fight (no Body Points left).\n");
+                        "Brigand is out of the fight (no Body Points left).\n",
+                        "{\"fact\":\"out\",\"who\":\"brigand\",\"other\":\"knight\","
+                        "\"body_points\":0,\"state\":\"unconscious\"}");
 }
 
 /* Ruling 70: a knockout blow (003:87) that takes the last Body Point

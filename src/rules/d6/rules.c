@@ -571,7 +571,7 @@ static bool harm(d6_run *r, int a, int t, int dmg, const d6_event *ev, int margi
             fact(r, D6_FACT_KNOCKOUT, t, a, margin > 1 ? margin : 1, 0, 0, 0); /* D7.20 */
         } else if (c->bp <= 0) {
             c->flags |= D6_F_OUT;
-            fact(r, D6_FACT_OUT, t, a, 0, 0, 0, 0);
+            fact(r, D6_FACT_OUT, t, a, c->bp, 0, 0, 0); /* its Body Points: 0 */
         }
     }
     /* things.c: where it lands (D7.10), and whether it lasts (D7.9) */
