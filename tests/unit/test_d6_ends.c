@@ -7,10 +7,8 @@
  * dead, or unconscious with zero-body-points: unconscious (ruling 70),
  * as the narration says; yielded to an arm pin (003:22-24) fled.
  * The ends are made by the engine with the dice given by hand (the
- * duel of d6_fixture.h, the knight striking the brigand from 1 m). */
-#define _XOPEN_SOURCE 700 /* mkstemp */
-#include <unistd.h>
-
+ * duel of d6_fixture.h, the knight striking the brigand from 1 m). A
+ * bad zero-body-points is in test_d6_load_bad.c's table of bad values. */
 #include "d6_fixture.h"
 #include "fray/sim.h"
 #include "fray/view.h"
@@ -266,40 +264,4 @@ Test(d6_ends, the_option_loads_dead_by_default_ruling_70) {
         cr_assert_eq(s->o.zero_bp_unconscious, k > 0, "%s", files[k]);
         d6_setup_free(s);
     }
-}
-
-/* A bad value is refused at its file:line:column in the options' words
- * (by fray check and by a load). */
-Test(d6_ends, a_bad_zero_body_points_is_refused_where_it_is_ruling_70) {
-    const char *text =
-        "fray: encounter\nrules: d6\nname: t\n"
-        "statblocks: [" FRAY_SOURCE_DIR "/data/d6/statblocks.yaml]\n"
-        "options: {health: body-points, zero-body-points: asleep}\n"
-        "combatants:\n  - {id: a, name: A, statblock: Fighter, at: [0, 0]}\n"
-        "  - {id: b, name: B, statblock: Fighter, at: [2, 0]}\n";
-    char path[] = "/tmp/fray_d6_ends_XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
-    FILE *fp = fdopen(fd, "w");
-    cr_assert_not_null(fp);
-    cr_assert_geq(fputs(text, fp), 0);
-    cr_assert_eq(fclose(fp), 0);
-    fray_diag d, d2;
-    memset(&d, 0, sizeof d);
-    memset(&d2, 0, sizeof d2);
-    fray_status st = d6_check(path, &d);
-    d6_setup *s = NULL;
-    fray_status st2 = d6_load(path, NULL, &s, &d2);
-    cr_assert_eq(unlink(path), 0);
-    cr_assert_eq(st, FRAY_ERR_PARSE, "%d: %s", (int)st, d.message);
-    cr_assert_eq(st2, FRAY_ERR_PARSE, "%d: %s", (int)st2, d2.message);
-    cr_assert_null(s);
-    cr_assert(d.file && strcmp(d.file, path) == 0, "the error is in the file checked");
-    /* line 5, the column of "asleep" */
-    int col = (int)(strstr(text, "asleep") - strstr(text, "options:")) + 1;
-    cr_assert(d.line == 5 && d.column == col, "at %d:%d, expected 5:%d (%s)", d.line,
-              d.column, col, d.message);
-    cr_assert(strstr(d.message, "expected one of dead, unconscious for zero-body-points"),
-              "%s", d.message);
-    cr_assert_str_eq(d2.message, d.message);
 }
