@@ -215,3 +215,28 @@ Test(d6_close, a_crouching_step_is_half_the_move_003_91) {
     }
     cr_assert_gt(longer_than_half, 0, "steps the full Move would have made longer were tried");
 }
+
+/* Ruling 72 (with ruling 54): a failed running roll covers the Move only,
+ * on the line; its point taken, it stops a meter shorter. The knight
+ * (Move 10) runs for (25, 0) (difficulty 15, ruling 53) and rolls [2 2
+ * 2] + 1 = 7: it stops at 10 m, where its squire stands, so at 9 m. */
+Test(d6_close, a_failed_run_stops_on_a_free_point_ruling_72) {
+    d6_fx_duel(&S);
+    S.c[1].x = 30;
+    const char *a[D6_ATTRS] = {"3D", "3D", "3D", "2D", "2D", "2D"};
+    int sq = d6_fx_add(&S, "squire", "Squire", 0, a, "3D", "", "3D", D6_FX_CLUB, -1, 10, 0);
+    fray_setup fs = d6_fx_setup(&S);
+    const int d[] = {5, 5, 5, 2, 2, 1, 1};
+    fray_fight *f = d6_fx_start(&fs, d, 7);
+    d6_state *st = d6_fx_st(f);
+    cr_assert_eq(st->order[0], 0, "the knight acts first");
+    d6_fx_ok(f, "knight run 25,0", (const int[]){2, 2, 2}, 3);
+    char j[4096];
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"fact\":\"run\",\"who\":\"knight\",\"total\":7,\"difficulty\":15");
+    cr_assert(st->c[0].x == 9 && st->c[0].y == 0,
+              "ruling 72: a meter short of the squire at (10, 0), not (%d, %d)", st->c[0].x,
+              st->c[0].y);
+    cr_assert(st->c[sq].x == 10, "the squire stays");
+    fray_fight_free(f);
+}

@@ -5,7 +5,8 @@
  * short of the foe; and never on a point another combatant is on (in the
  * fight or out of it): a meter shorter each time until the point is free,
  * its own point when none is. The GM's `move` and `run` (rules.c,
- * things.c) are refused onto such a point (ruling 71).
+ * things.c) are refused onto such a point (ruling 71), and a failed run
+ * stops short of one (things.c, ruling 72).
  */
 #include "d6_int.h"
 

@@ -355,8 +355,18 @@ static bool do_run(d6_run *r) {
     total -= d6_part_penalty(st, a, D6_SK_RUNNING); /* a hurt leg (003:83) */
     bool made = total >= diff;
     int16_t x, y;
-    /* Ruling 54: a failed running roll covers the Move only, on the line. */
+    /* Ruling 54: a failed running roll covers the Move only, on the line;
+     * ruling 72: on a free point, a meter shorter each time one is taken
+     * (the point run to is free: d6_check_cmd, ruling 71). */
     run_to(st, a, ev->x, ev->y, made ? d : mv, &x, &y);
+    for (int k = mv - 1; !made && k >= 0 && d6_point_taken(st, a, x, y); k--) {
+        if (k == 0) {
+            x = ca->x;
+            y = ca->y;
+        } else {
+            run_to(st, a, ev->x, ev->y, k, &x, &y);
+        }
+    }
     double cx = x - ca->x, cy = y - ca->y;
     int covered = (int)floor(sqrt(cx * cx + cy * cy) + 1e-9);
     if (ca->posture == D6_POSTURE_CROUCHING && (x != ca->x || y != ca->y))
