@@ -148,19 +148,32 @@ Test(d6_close, tavern_fights_never_share_a_point_ruling_69) {
     fray_setup_free(s);
 }
 
+/* The duel with the brigand at (brigand_x, 0) and a squire of the
+ * knight's side at (squire_x, 0) (its index in *out_sq), begun with the
+ * knight first (initiative 15, 6 and 2); *fs over S, borrowed by the
+ * fight. */
+static fray_fight *duel_with_squire(int brigand_x, int squire_x, fray_setup *fs, int *out_sq) {
+    d6_fx_duel(&S);
+    S.c[1].x = (int16_t)brigand_x;
+    const char *a[D6_ATTRS] = {"3D", "3D", "3D", "2D", "2D", "2D"};
+    *out_sq = d6_fx_add(&S, "squire", "Squire", 0, a, "3D", "", "3D", D6_FX_CLUB, -1,
+                        squire_x, 0);
+    *fs = d6_fx_setup(&S);
+    const int d[] = {5, 5, 5, 2, 2, 1, 1};
+    fray_fight *f = d6_fx_start(fs, d, 7);
+    cr_assert_eq(d6_fx_st(f)->order[0], 0, "the knight acts first");
+    return f;
+}
+
 /* Ruling 71: the GM's `move` onto a point another combatant holds is
  * refused, saying who stands (or lies) there; a point beside it is
  * taken. The knight (first: initiative 15 and 6) is 6 m from the
  * brigand; a squire of its side stands at (3, 0). */
 Test(d6_close, the_gms_move_onto_a_taken_point_is_refused_ruling_71) {
-    d6_fx_duel(&S);
-    const char *a[D6_ATTRS] = {"3D", "3D", "3D", "2D", "2D", "2D"};
-    int sq = d6_fx_add(&S, "squire", "Squire", 0, a, "3D", "", "3D", D6_FX_CLUB, -1, 3, 0);
-    fray_setup fs = d6_fx_setup(&S);
-    const int d[] = {5, 5, 5, 2, 2, 1, 1};
-    fray_fight *f = d6_fx_start(&fs, d, 7);
+    fray_setup fs;
+    int sq;
+    fray_fight *f = duel_with_squire(6, 3, &fs, &sq);
     d6_state *st = d6_fx_st(f);
-    cr_assert_eq(st->order[0], 0, "the knight acts first");
     d6_fx_refused(f, "knight move 3,0", FRAY_ERR_INVALID,
                   "Sir Aldo cannot end its move on (3, 0): Squire stands there");
     d6_fx_refused(f, "knight move 6,0", FRAY_ERR_INVALID, "Brigand stands there");
@@ -221,15 +234,10 @@ Test(d6_close, a_crouching_step_is_half_the_move_003_91) {
  * (Move 10) runs for (25, 0) (difficulty 15, ruling 53) and rolls [2 2
  * 2] + 1 = 7: it stops at 10 m, where its squire stands, so at 9 m. */
 Test(d6_close, a_failed_run_stops_on_a_free_point_ruling_72) {
-    d6_fx_duel(&S);
-    S.c[1].x = 30;
-    const char *a[D6_ATTRS] = {"3D", "3D", "3D", "2D", "2D", "2D"};
-    int sq = d6_fx_add(&S, "squire", "Squire", 0, a, "3D", "", "3D", D6_FX_CLUB, -1, 10, 0);
-    fray_setup fs = d6_fx_setup(&S);
-    const int d[] = {5, 5, 5, 2, 2, 1, 1};
-    fray_fight *f = d6_fx_start(&fs, d, 7);
+    fray_setup fs;
+    int sq;
+    fray_fight *f = duel_with_squire(30, 10, &fs, &sq);
     d6_state *st = d6_fx_st(f);
-    cr_assert_eq(st->order[0], 0, "the knight acts first");
     d6_fx_ok(f, "knight run 25,0", (const int[]){2, 2, 2}, 3);
     char j[4096];
     d6_fx_last_json(f, j, sizeof j);
