@@ -2,8 +2,8 @@
  * D6 files load): a duel, a brawl and a firefight, filled into a d6_setup
  * as the loader would; a fray_setup over one (borrowed); fights begun
  * with the dice given by hand; and what the D6 tests share to read a
- * fight: the last event, a command tried or refused, the journal, the
- * chances at the table, the duel closed to 1 m in Body Points. */
+ * fight: the last event, a command tried or refused, the journal
+ * (journal_fixture.h), the chances at the table, the duel closed to 1 m in Body Points. */
 #ifndef D6_FIXTURE_H
 #define D6_FIXTURE_H
 
@@ -17,6 +17,7 @@
 #include "layer.h"
 #include "ruleset.h"
 #include "d6_int.h"
+#include "journal_fixture.h"
 
 extern const fray__ruleset fray__d6_ruleset;
 
@@ -230,23 +231,6 @@ static inline void d6_fx_refused(fray_fight *f, const char *text, fray_status wa
     cr_assert_eq(rc, want, "%s: %d %s", text, (int)rc, diag.message);
     cr_assert(strstr(diag.message, says), "%s: '%s' does not say '%s'", text, diag.message,
               says);
-}
-
-/* The fight's journal, one JSON line an event (malloc'd; `cap` bytes at
- * most); its length in *len. */
-static inline char *d6_fx_journal(fray_fight *f, size_t cap, size_t *len) {
-    size_t n = 0;
-    char *text = malloc(cap);
-    cr_assert_not_null(text);
-    for (int i = 0; i < fray_fight_events(f); i++) {
-        size_t w = fray_event_json(f, i, text + n, cap - n - 1);
-        cr_assert_lt(n + w + 2, cap);
-        n += w;
-        text[n++] = '\n';
-    }
-    text[n] = '\0';
-    *len = n;
-    return text;
 }
 
 /* The chances of a command at the table (issue 19), which must be given. */

@@ -147,3 +147,104 @@ Test(d6_close, tavern_fights_never_share_a_point_ruling_69) {
     cr_assert_gt(steps, 300);
     fray_setup_free(s);
 }
+
+/* The duel with the brigand at (brigand_x, 0) and a squire of the
+ * knight's side at (squire_x, 0) (its index in *out_sq), begun with the
+ * knight first (initiative 15, 6 and 2); *fs over S, borrowed by the
+ * fight. */
+static fray_fight *duel_with_squire(int brigand_x, int squire_x, fray_setup *fs, int *out_sq) {
+    d6_fx_duel(&S);
+    S.c[1].x = (int16_t)brigand_x;
+    const char *a[D6_ATTRS] = {"3D", "3D", "3D", "2D", "2D", "2D"};
+    *out_sq = d6_fx_add(&S, "squire", "Squire", 0, a, "3D", "", "3D", D6_FX_CLUB, -1,
+                        squire_x, 0);
+    *fs = d6_fx_setup(&S);
+    const int d[] = {5, 5, 5, 2, 2, 1, 1};
+    fray_fight *f = d6_fx_start(fs, d, 7);
+    cr_assert_eq(d6_fx_st(f)->order[0], 0, "the knight acts first");
+    return f;
+}
+
+/* Ruling 71: the GM's `move` onto a point another combatant holds is
+ * refused, saying who stands (or lies) there; a point beside it is
+ * taken. The knight (first: initiative 15 and 6) is 6 m from the
+ * brigand; a squire of its side stands at (3, 0). */
+Test(d6_close, the_gms_move_onto_a_taken_point_is_refused_ruling_71) {
+    fray_setup fs;
+    int sq;
+    fray_fight *f = duel_with_squire(6, 3, &fs, &sq);
+    d6_state *st = d6_fx_st(f);
+    d6_fx_refused(f, "knight move 3,0", FRAY_ERR_INVALID,
+                  "Sir Aldo cannot end its move on (3, 0): Squire stands there");
+    d6_fx_refused(f, "knight move 6,0", FRAY_ERR_INVALID, "Brigand stands there");
+    cr_assert(st->c[0].x == 0 && st->c[0].y == 0, "a refused move leaves it where it was");
+    st->c[sq].flags |= D6_F_OUT; /* one lying there, out of the fight, still holds it */
+    d6_fx_refused(f, "knight move 3,0", FRAY_ERR_INVALID,
+                  "Squire lies, out of the fight, there");
+    d6_fx_ok(f, "knight move 3,1", NULL, 0);
+    cr_assert(st->c[0].x == 3 && st->c[0].y == 1, "beside the squire: (%d, %d)", st->c[0].x,
+              st->c[0].y);
+    fray_fight_free(f);
+}
+
+/* Ruling 71 for `run` (core running, ruling 53): onto the brigand's
+ * point 30 m away it is refused; beside it, it is a run. */
+Test(d6_close, the_gms_run_onto_a_taken_point_is_refused_ruling_71) {
+    d6_fx_duel(&S);
+    S.c[1].x = 30;
+    fray_setup fs = d6_fx_setup(&S);
+    const int d[] = {5, 5, 5, 2, 2};
+    fray_fight *f = d6_fx_start(&fs, d, 5);
+    cr_assert_eq(d6_fx_st(f)->order[0], 0);
+    d6_fx_refused(f, "knight run 30,0", FRAY_ERR_INVALID,
+                  "Sir Aldo cannot end its run on (30, 0): Brigand stands there");
+    d6_fx_ok(f, "knight run 29,0", NULL, 0);
+    fray_fight_free(f);
+}
+
+/* 003:91: a crouching combatant's Move is halved. The tactics' step for
+ * the crouching knight (Move 10) is at most 5 m, the step the move check
+ * allows, from 4 to 30 m (before, it stepped up to 10 m, which the check
+ * refuses: "moves at most 5 m a round"). */
+Test(d6_close, a_crouching_step_is_half_the_move_003_91) {
+    int longer_than_half = 0;
+    for (int d = 4; d <= 30; d++) {
+        d6_fx_duel(&S);
+        S.c[0].posture = D6_POSTURE_CROUCHING;
+        S.c[1].x = (int16_t)d;
+        d6_state st;
+        at_turn_of_first(&st);
+        cr_assert_eq(st.c[0].posture, D6_POSTURE_CROUCHING);
+        cr_assert_eq(d6_move_now(&S, &st, 0), 5, "003:91: Move 10 halved");
+        d6_event cmd;
+        d6_choose(&S, &st, &cmd);
+        cr_assert_eq(cmd.kind, D6_EV_MOVE, "the knight closes from %d m", d);
+        double step = meters(0, 0, cmd.x, cmd.y);
+        cr_assert_leq(step, 5 + 1e-9, "003:91: from %d m a crouching step of %.2f m", d, step);
+        char why[200] = "";
+        cr_assert_eq(d6_check_cmd(&S, &st, &cmd, why, sizeof why), FRAY_OK,
+                     "from %d m the move check refuses the tactics' step: %s", d, why);
+        longer_than_half += d - 1 > 5; /* the foe farther than the halved Move */
+    }
+    cr_assert_gt(longer_than_half, 0, "steps the full Move would have made longer were tried");
+}
+
+/* Ruling 72 (with ruling 54): a failed running roll covers the Move only,
+ * on the line; its point taken, it stops a meter shorter. The knight
+ * (Move 10) runs for (25, 0) (difficulty 15, ruling 53) and rolls [2 2
+ * 2] + 1 = 7: it stops at 10 m, where its squire stands, so at 9 m. */
+Test(d6_close, a_failed_run_stops_on_a_free_point_ruling_72) {
+    fray_setup fs;
+    int sq;
+    fray_fight *f = duel_with_squire(30, 10, &fs, &sq);
+    d6_state *st = d6_fx_st(f);
+    d6_fx_ok(f, "knight run 25,0", (const int[]){2, 2, 2}, 3);
+    char j[4096];
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "\"fact\":\"run\",\"who\":\"knight\",\"total\":7,\"difficulty\":15");
+    cr_assert(st->c[0].x == 9 && st->c[0].y == 0,
+              "ruling 72: a meter short of the squire at (10, 0), not (%d, %d)", st->c[0].x,
+              st->c[0].y);
+    cr_assert(st->c[sq].x == 10, "the squire stays");
+    fray_fight_free(f);
+}

@@ -136,7 +136,7 @@ Test(d6_draw, ranger_at_the_table_003_96_98) {
     cr_assert(strstr(j, "\"total\":16,\"difficulty\":10,\"result\":\"hit\",\"range\":\"Short\""), "%s", j);
     cr_assert(strstr(j, "\"total\":12,\"difficulty\":10,\"result\":\"hit\""), "%s", j);
     size_t len;
-    char *text = d6_fx_journal(f, 1 << 20, &len);
+    char *text = fx_journal(f, 1 << 20, &len);
     fray_fight *g = NULL;
     fray_fight_options o = {.journal = true, .facts = true, .until = 0};
     cr_assert_eq(fray_fight_new(&fs, 99, &o, NULL, NULL, &g), FRAY_OK);
@@ -285,7 +285,7 @@ Test(d6_draw, multiple_weapons_003_89) {
     cr_assert(strstr(j, "\"both\":true,\"actions\":2"), "%s", j);
     cr_assert(strstr(j, "\"total\":5,\"difficulty\":10,\"result\":\"miss\""), "%s", j);
     size_t len;
-    char *text = d6_fx_journal(f, 1 << 20, &len);
+    char *text = fx_journal(f, 1 << 20, &len);
     fray_fight *g = NULL;
     fray_fight_options o = {.journal = true, .facts = true, .until = 0};
     cr_assert_eq(fray_fight_new(&fs, 99, &o, NULL, NULL, &g), FRAY_OK);
@@ -338,7 +338,7 @@ Test(d6_draw, ready_a_weapon_003_101) {
     cr_assert(strstr(j, "\"weapon\":\"crossbow\",\"actions\":2}"), "%s", j);
     cr_assert_str_eq(fray_fight_turn(f, NULL, 0), "Brigand", "readying spent the turn");
     size_t len;
-    char *text = d6_fx_journal(f, 1 << 20, &len);
+    char *text = fx_journal(f, 1 << 20, &len);
     fray_fight *g = NULL;
     fray_fight_options o = {.journal = true, .facts = true, .until = 0};
     cr_assert_eq(fray_fight_new(&fs, 99, &o, NULL, NULL, &g), FRAY_OK);

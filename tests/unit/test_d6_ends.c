@@ -7,10 +7,8 @@
  * dead, or unconscious with zero-body-points: unconscious (ruling 70),
  * as the narration says; yielded to an arm pin (003:22-24) fled.
  * The ends are made by the engine with the dice given by hand (the
- * duel of d6_fixture.h, the knight striking the brigand from 1 m). */
-#define _XOPEN_SOURCE 700 /* mkstemp */
-#include <unistd.h>
-
+ * duel of d6_fixture.h, the knight striking the brigand from 1 m). A
+ * bad zero-body-points is in test_d6_load_bad.c's table of bad values. */
 #include "d6_fixture.h"
 #include "fray/sim.h"
 #include "fray/view.h"
@@ -135,6 +133,10 @@ Test(d6_ends, dead_is_dead_core) {
     d6_fx_ok(f, "knight attack brigand", d, 14);
     cr_assert_eq(d6_fx_st(f)->c[1].wound, D6_W_DEAD);
     ends_as(f, "dead", "core: Dead");
+    char j[4096]; /* in Wound levels the "out" fact gives the level */
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, "{\"fact\":\"out\",\"who\":\"brigand\",\"other\":\"knight\","
+                 "\"wound\":\"Dead\"}");
     fray_fight_free(f);
 }
 
@@ -144,7 +146,7 @@ Test(d6_ends, dead_is_dead_core) {
  * into death") counted dead, the view says dead, the narration "falls
  * dead"; under unconscious counted unconscious, "out of the fight". */
 static void no_body_points_left(bool unconscious, const char *column_word,
-                                const char *sentence) {
+                                const char *sentence, const char *out_json) {
     fray_setup fs;
     fray_fight *f = duel(&fs, true);
     S.o.zero_bp_unconscious = unconscious;
@@ -157,16 +159,26 @@ static void no_body_points_left(bool unconscious, const char *column_word,
     d6_fx_last_words(f, w, sizeof w);
     d6_fx_has(w, "Brigand takes 44 damage against a resistance of 2: 0 Body Points left.\n");
     d6_fx_has(w, sentence);
+    /* the journal's "out" fact: Body Points have no wound level, so no
+     * "wound" (it said "unhurt" before); body_points and the option's state */
+    char j[4096];
+    d6_fx_last_json(f, j, sizeof j);
+    d6_fx_has(j, out_json);
+    cr_assert(!strstr(j, "\"wound\""), "no wound level under Body Points: %s", j);
     fray_fight_free(f);
 }
 
 Test(d6_ends, no_body_points_left_is_dead_by_default_ruling_70) {
-    no_body_points_left(false, "dead", "Brigand falls dead (no Body Points left).\n");
+    no_body_points_left(false, "dead", "Brigand falls dead (no Body Points left).\n",
+                        "{\"fact\":\"out\",\"who\":\"brigand\",\"other\":\"knight\","
+                        "\"body_points\":0,\"state\":\"dead\"}");
 }
 
 Test(d6_ends, no_body_points_left_is_unconscious_by_option_ruling_70) {
     no_body_points_left(true, "unconscious",
-                        "Brigand is out of the fight (no Body Points left).\n");
+                        "Brigand is out of the fight (no Body Points left).\n",
+                        "{\"fact\":\"out\",\"who\":\"brigand\",\"other\":\"knight\","
+                        "\"body_points\":0,\"state\":\"unconscious\"}");
 }
 
 /* Ruling 70: a knockout blow (003:87) that takes the last Body Point
@@ -252,40 +264,4 @@ Test(d6_ends, the_option_loads_dead_by_default_ruling_70) {
         cr_assert_eq(s->o.zero_bp_unconscious, k > 0, "%s", files[k]);
         d6_setup_free(s);
     }
-}
-
-/* A bad value is refused at its file:line:column in the options' words
- * (by fray check and by a load). */
-Test(d6_ends, a_bad_zero_body_points_is_refused_where_it_is_ruling_70) {
-    const char *text =
-        "fray: encounter\nrules: d6\nname: t\n"
-        "statblocks: [" FRAY_SOURCE_DIR "/data/d6/statblocks.yaml]\n"
-        "options: {health: body-points, zero-body-points: asleep}\n"
-        "combatants:\n  - {id: a, name: A, statblock: Fighter, at: [0, 0]}\n"
-        "  - {id: b, name: B, statblock: Fighter, at: [2, 0]}\n";
-    char path[] = "/tmp/fray_d6_ends_XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
-    FILE *fp = fdopen(fd, "w");
-    cr_assert_not_null(fp);
-    cr_assert_geq(fputs(text, fp), 0);
-    cr_assert_eq(fclose(fp), 0);
-    fray_diag d, d2;
-    memset(&d, 0, sizeof d);
-    memset(&d2, 0, sizeof d2);
-    fray_status st = d6_check(path, &d);
-    d6_setup *s = NULL;
-    fray_status st2 = d6_load(path, NULL, &s, &d2);
-    cr_assert_eq(unlink(path), 0);
-    cr_assert_eq(st, FRAY_ERR_PARSE, "%d: %s", (int)st, d.message);
-    cr_assert_eq(st2, FRAY_ERR_PARSE, "%d: %s", (int)st2, d2.message);
-    cr_assert_null(s);
-    cr_assert(d.file && strcmp(d.file, path) == 0, "the error is in the file checked");
-    /* line 5, the column of "asleep" */
-    int col = (int)(strstr(text, "asleep") - strstr(text, "options:")) + 1;
-    cr_assert(d.line == 5 && d.column == col, "at %d:%d, expected 5:%d (%s)", d.line,
-              d.column, col, d.message);
-    cr_assert(strstr(d.message, "expected one of dead, unconscious for zero-body-points"),
-              "%s", d.message);
-    cr_assert_str_eq(d2.message, d.message);
 }

@@ -89,7 +89,7 @@ Test(d6_fight, journal_round_trip) {
         }
         cr_assert_geq(fray_fight_winner(f), 0, "fixture %d ends with a winner", k);
         size_t len;
-        char *text = d6_fx_journal(f, 1 << 21, &len);
+        char *text = fx_journal(f, 1 << 21, &len);
         cr_assert_eq(fray_fight_new(&fs, 11, &o, NULL, NULL, &g), FRAY_OK);
         fray_diag diag;
         memset(&diag, 0, sizeof diag);
@@ -116,7 +116,7 @@ Test(d6_fight, given_dice_replay_undo_redo) {
     int level = st->c[1].wound;
     cr_assert_eq(level, d6_wound_after(D6_W_NONE, 14 - 7));
     size_t len;
-    char *text = d6_fx_journal(f, 1 << 21, &len);
+    char *text = fx_journal(f, 1 << 21, &len);
     cr_assert(strstr(text, "\"given\":true"), "%s", text);
     fray_fight_options o = {.journal = true, .facts = true, .until = 0};
     cr_assert_eq(fray_fight_new(&fs, 99, &o, NULL, NULL, &g), FRAY_OK);
@@ -144,7 +144,7 @@ Test(d6_fight, edited_journal_refused) {
     fray_fight *f = NULL, *g = NULL;
     cr_assert_eq(fray_fight_new(&fs, 5, &o, NULL, NULL, &f), FRAY_OK);
     size_t len;
-    char *text = d6_fx_journal(f, 1 << 21, &len);
+    char *text = fx_journal(f, 1 << 21, &len);
     char *v = strstr(text, "\"dice\":[");
     cr_assert_not_null(v);
     v += 8;
@@ -344,7 +344,7 @@ Test(d6_fight, journal_with_a_refused_command) {
     const int miss[] = {2, 1, 1, 1, 1};
     d6_fx_ok(f, "knight attack brigand", miss, 5);
     size_t len;
-    char *text = d6_fx_journal(f, 1 << 21, &len);
+    char *text = fx_journal(f, 1 << 21, &len);
     char *mv = strstr(text, "\"x\":5,\"y\":0},");
     cr_assert_not_null(mv, "%s", text);
     mv[4] = '1'; /* the move now goes to (1, 0): 5 m from the brigand */
@@ -367,7 +367,7 @@ Test(d6_fight, journal_field_errors) {
     fray_fight *f = NULL, *g = NULL;
     cr_assert_eq(fray_fight_new(&fs, 5, &o, NULL, NULL, &f), FRAY_OK);
     size_t len;
-    char *text = d6_fx_journal(f, 1 << 21, &len);
+    char *text = fx_journal(f, 1 << 21, &len);
     char *v = strstr(text, "\"dice\":[");
     cr_assert_not_null(v);
     v[8] = '7';

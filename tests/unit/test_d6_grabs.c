@@ -175,14 +175,8 @@ Test(d6_grabs, journal_round_trip_and_release) {
     d6_fx_ok(f, "brigand escape", (const int[]){4, 4, 4, 3, 4, 4}, 6);
     d6_fx_ok(f, "next", (const int[]){5, 5, 5, 2, 2}, 5);
     d6_fx_ok(f, "knight squeeze", (const int[]){3, 3, 2}, 3);
-    size_t cap = 1 << 16, n = 0;
-    char *text = malloc(cap);
-    cr_assert_not_null(text);
-    for (int i = 0; i < fray_fight_events(f); i++) {
-        n += fray_event_json(f, i, text + n, cap - n - 1);
-        text[n++] = '\n';
-    }
-    text[n] = '\0';
+    size_t n;
+    char *text = fx_journal(f, 1 << 16, &n);
     fray_fight_options o = {.journal = true, .facts = true, .until = 0};
     fray_fight *g = NULL;
     cr_assert_eq(fray_fight_new(&fs, 99, &o, NULL, NULL, &g), FRAY_OK);
@@ -287,14 +281,8 @@ Test(d6_grabs, entangle_break_or_slip_free_003_63) {
     d6_fx_ok(f, "brigand slip-free", (const int[]){4, 4, 4}, 3);
     cr_assert_eq(st->c[1].tangle, 0, "12 meets 12: free");
     cr_assert_eq(d6_fx_try(f, "brigand slip-free", NULL, 0, &diag), FRAY_ERR_INVALID);
-    size_t cap = 1 << 16, n = 0;
-    char *text = malloc(cap);
-    cr_assert_not_null(text);
-    for (int i = 0; i < fray_fight_events(f); i++) {
-        n += fray_event_json(f, i, text + n, cap - n - 1);
-        text[n++] = '\n';
-    }
-    text[n] = '\0';
+    size_t n;
+    char *text = fx_journal(f, 1 << 16, &n);
     fray_fight_options o = {.journal = true, .facts = true, .until = 0};
     fray_fight *g = NULL;
     cr_assert_eq(fray_fight_new(&fs, 99, &o, NULL, NULL, &g), FRAY_OK);
@@ -420,14 +408,8 @@ Test(d6_grabs, hold_more_dice_003_14) {
     fray_diag diag;
     cr_assert_eq(d6_fx_try(f, "knight attack brigand grab hold 2", NULL, 0, &diag),
                  FRAY_ERR_PARSE);
-    size_t cap = 1 << 16, n = 0;
-    char *text = malloc(cap);
-    cr_assert_not_null(text);
-    for (int i = 0; i < fray_fight_events(f); i++) {
-        n += fray_event_json(f, i, text + n, cap - n - 1);
-        text[n++] = '\n';
-    }
-    text[n] = '\0';
+    size_t n;
+    char *text = fx_journal(f, 1 << 16, &n);
     fray_fight_options o = {.journal = true, .facts = true, .until = 0};
     fray_fight *g = NULL;
     cr_assert_eq(fray_fight_new(&fs, 99, &o, NULL, NULL, &g), FRAY_OK);

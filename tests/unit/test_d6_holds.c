@@ -387,14 +387,8 @@ Test(d6_holds, journal_round_trip_undo_redo) {
     d6_fx_ok(f, "knight pin break resisted", (const int[]){5, 5, 5, 2, 2, 2, 2, 5, 4, 2}, 10);
     d6_fx_ok(f, "next", (const int[]){5, 5, 5, 2, 2}, 5);
     d6_fx_ok(f, "knight slam into tough", (const int[]){6, 4, 5, 6, 3, 3, 3, 5, 4, 2}, 10);
-    size_t cap = 1 << 16, n = 0;
-    char *text = malloc(cap);
-    cr_assert_not_null(text);
-    for (int i = 0; i < fray_fight_events(f); i++) {
-        n += fray_event_json(f, i, text + n, cap - n - 1);
-        text[n++] = '\n';
-    }
-    text[n] = '\0';
+    size_t n;
+    char *text = fx_journal(f, 1 << 16, &n);
     d6_fx_has(text, "\"pin\":\"break\",\"resisted\":true");
     d6_fx_has(text, "\"into\":\"tough\"");
     fray_fight_options o = {.journal = true, .facts = true, .until = 0};
@@ -451,14 +445,8 @@ Test(d6_holds, on_the_ground_one_state_old_words_replay_D7_7) {
     d6_fx_ok(f, "next", (const int[]){5, 5, 5, 2, 2}, 5);
     d6_fx_ok(f, "knight attack brigand grab flip", (const int[]){5, 5, 5, 3, 3, 3, 2}, 7);
     d6_fx_ok(f, "brigand get-up", NULL, 0);
-    size_t cap = 1 << 16, n = 0;
-    char *text = malloc(cap);
-    cr_assert_not_null(text);
-    for (int i = 0; i < fray_fight_events(f); i++) {
-        n += fray_event_json(f, i, text + n, cap - n - 1);
-        text[n++] = '\n';
-    }
-    text[n] = '\0';
+    size_t n;
+    char *text = fx_journal(f, 1 << 16, &n);
     fray_fight_options o = {.journal = true, .facts = true, .until = 0};
     fray_fight *g = NULL;
     cr_assert_eq(fray_fight_new(&fs, 99, &o, NULL, NULL, &g), FRAY_OK);
@@ -618,14 +606,8 @@ Test(d6_holds, journal_bad_words_refused) {
     fray_setup fs;
     fray_fight *f = pinned_duel(&fs);
     d6_fx_ok(f, "knight pin submit", (const int[]){2, 1, 1, 5, 4, 2}, 6);
-    size_t cap = 1 << 16, n = 0;
-    char *text = malloc(cap);
-    cr_assert_not_null(text);
-    for (int i = 0; i < fray_fight_events(f); i++) {
-        n += fray_event_json(f, i, text + n, cap - n - 1);
-        text[n++] = '\n';
-    }
-    text[n] = '\0';
+    size_t cap = 1 << 16, n;
+    char *text = fx_journal(f, cap, &n);
     static const struct {
         const char *from, *to, *field;
     } bad[] = {{"\"pin\":\"submit\"", "\"pin\":\"sideways\"", "command.pin"},

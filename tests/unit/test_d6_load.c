@@ -282,6 +282,20 @@ Test(d6_load, every_option_word_reads) {
         {"damage-bonus: yes", offsetof(d6_options, damage_bonus), 1},
         {"damage-bonus: yes, notes: every mapping takes notes",
          offsetof(d6_options, damage_bonus), 1},
+        {"weapon-scale: all", offsetof(d6_options, weapon_scale), D6_WSCALE_ALL},
+        {"escape-tie: escapee", offsetof(d6_options, escape_tie_escapee), 1},
+        {"tactics-knockdown: yes", offsetof(d6_options, tactics_knockdown), 1},
+        {"mortal-rolls: minutes", offsetof(d6_options, mortal_rolls), D6_MORTAL_MINUTES},
+        {"mortal-rolls: rounds", offsetof(d6_options, mortal_rolls), D6_MORTAL_ROUNDS},
+        {"tactics-run: yes", offsetof(d6_options, tactics_run), 1},
+        {"uncalled-location: chest", offsetof(d6_options, uncalled_chest), 1},
+        {"location-threshold: wounded", offsetof(d6_options, location_wounded), 1},
+        {"trick-difficulty: 15", offsetof(d6_options, trick_difficulty), 15},
+        /* ruling 70: what 0 Body Points is */
+        {"health: body-points, zero-body-points: unconscious",
+         offsetof(d6_options, zero_bp_unconscious), 1},
+        {"health: body-points, zero-body-points: dead",
+         offsetof(d6_options, zero_bp_unconscious), 0},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         char text[1024];

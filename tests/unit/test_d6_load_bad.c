@@ -251,6 +251,15 @@ static const bad_case cases[] = {
      "expected one of any, wounded for location-threshold"},
     {ENC "options: {tactics-run: maybe}\n" TWO, "maybe", FRAY_ERR_PARSE,
      "expected one of no, yes for tactics-run"},
+    {ENC "options: {weapon-scale: some}\n" TWO, "some", FRAY_ERR_PARSE,
+     "expected one of damage, all for weapon-scale"},
+    {ENC "options: {escape-tie: nobody}\n" TWO, "nobody", FRAY_ERR_PARSE,
+     "expected one of holder, escapee for escape-tie"},
+    {ENC "options: {tactics-knockdown: often}\n" TWO, "often", FRAY_ERR_PARSE,
+     "expected one of no, yes for tactics-knockdown"},
+    /* ruling 70 (moved here from test_d6_ends.c: one table of bad values) */
+    {ENC "options: {health: body-points, zero-body-points: asleep}\n" TWO, "asleep",
+     FRAY_ERR_PARSE, "expected one of dead, unconscious for zero-body-points"},
 };
 
 static void write_file(const char *path_template, char *path, const char *text) {

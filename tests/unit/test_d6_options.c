@@ -235,13 +235,8 @@ Test(d6_options, journal_and_narration) {
     d6_fx_ok(f, "knight move 5,0", NULL, 0);
     const int d[] = {5, 5, 5, 5, 5, 2, 2, 2, 2, 2, 3}; /* damage 5D+1 */
     d6_fx_ok(f, "knight attack brigand all-out called large behind", d, 11);
-    char text[65536];
-    size_t n = 0;
-    for (int i = 0; i < fray_fight_events(f); i++) {
-        n += fray_event_json(f, i, text + n, sizeof text - n - 1);
-        text[n++] = '\n';
-    }
-    text[n] = '\0';
+    size_t n;
+    char *text = fx_journal(f, 65536, &n);
     d6_fx_has(text, "\"option\":\"all-out\",\"called\":\"large\",\"behind\":true");
     cr_assert_eq(fray_fight_new(&fs, 99, &o, NULL, NULL, &g), FRAY_OK);
     fray_diag diag;
@@ -254,6 +249,7 @@ Test(d6_options, journal_and_narration) {
     cr_assert(strstr(say, "all-out"), "%s", say);
     cr_assert(strstr(say, "-15 to the difficulty"), "%s", say);
     cr_assert(strstr(say, "+1D damage"), "%s", say);
+    free(text);
     fray_fight_free(f);
     fray_fight_free(g);
 }
@@ -685,13 +681,8 @@ Test(d6_options, journal_posture_location_knockdown) {
     const int e[] = {6, 2, 5, 5, 2, 2, 3};
     fray_status rc = d6_fx_cmd(f, "knight attack brigand at leg", e, 7, NULL);
     cr_assert_eq(rc, FRAY_OK);
-    char text[65536];
-    size_t n = 0;
-    for (int i = 0; i < fray_fight_events(f); i++) {
-        n += fray_event_json(f, i, text + n, sizeof text - n - 1);
-        text[n++] = '\n';
-    }
-    text[n] = '\0';
+    size_t n;
+    char *text = fx_journal(f, 65536, &n);
     d6_fx_has(text, "\"posture\":\"crouch\"");
     d6_fx_has(text, "\"location\":\"leg\"");
     d6_fx_has(text, "\"option\":\"knockdown\"");
@@ -702,6 +693,7 @@ Test(d6_options, journal_posture_location_knockdown) {
     cr_assert_eq(fray_fight_replay_journal(g, text, n, NULL, &diag), FRAY_OK, "%s",
                  diag.message);
     cr_assert(fray_fight_same(f, g));
+    free(text);
     fray_fight_free(f);
     fray_fight_free(g);
 }

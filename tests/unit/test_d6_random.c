@@ -63,7 +63,7 @@ Test(d6_random, commands_keep_the_journal_true) {
             }
         }
         size_t len;
-        char *text = d6_fx_journal(f, 1 << 22, &len);
+        char *text = fx_journal(f, 1 << 22, &len);
         cr_assert_eq(fray_fight_new(&fs, (uint64_t)k, &o, NULL, NULL, &g), FRAY_OK);
         fray_diag diag;
         memset(&diag, 0, sizeof diag);

@@ -33,14 +33,8 @@ static fray_fight *duel(fray_setup *fs) {
 /* The journal written, read back into a new fight and replayed: the same
  * fight; then undo and redo of the last event. */
 static void round_trip(fray_fight *f, const fray_setup *fs) {
-    size_t cap = 1 << 17, n = 0;
-    char *text = malloc(cap);
-    cr_assert_not_null(text);
-    for (int i = 0; i < fray_fight_events(f); i++) {
-        n += fray_event_json(f, i, text + n, cap - n - 1);
-        text[n++] = '\n';
-    }
-    text[n] = '\0';
+    size_t n;
+    char *text = fx_journal(f, 1 << 17, &n);
     fray_fight_options o = {.journal = true, .facts = true, .until = 0};
     fray_fight *g = NULL;
     cr_assert_eq(fray_fight_new(fs, 99, &o, NULL, NULL, &g), FRAY_OK);

@@ -55,7 +55,7 @@ Test(winter_area_talent, war_cry_on_the_cluster_no_roll_002_53) {
                          "Shouter's war-cry falls on Lothaire (an area talent: no roll, 002:53)"),
                   "%s", buf);
         size_t len;
-        char *j = sw_t_journal(f, &len);
+        char *j = fx_journal(f, 1 << 20, &len);
         cr_assert(strstr(j, "\"talent\":\"war-cry\""), "%s", j);
         free(j);
         fray_fight_free(f);

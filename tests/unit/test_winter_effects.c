@@ -121,7 +121,7 @@ Test(winter_effects, undo_and_journal) {
     sw_t_do(f, "healer item healing-draught healer", NULL, 0);
     cr_assert_neq(sw_t_st(f)->c[he].items_used, 0);
     size_t len;
-    char *text = sw_t_journal(f, &len);
+    char *text = fx_journal(f, 1 << 20, &len);
     cr_assert(strstr(text, "\"item\":\"healing draught\""), "%s", text);
     free(text);
     cr_assert_eq(fray_fight_undo(f), FRAY_OK);

@@ -36,21 +36,6 @@ Test(winter_layer, file_errors_in_rules_words) {
     load_fails("tests/data/winter/bad_check_die.yaml", 6, "expected one of d20");
 }
 
-static char *journal_of(fray_fight *f, size_t *len) {
-    size_t cap = 1 << 20, n = 0;
-    char *text = malloc(cap);
-    cr_assert_not_null(text);
-    for (int i = 0; i < fray_fight_events(f); i++) {
-        size_t w = fray_event_json(f, i, text + n, cap - n - 1);
-        cr_assert_lt(n + w + 2, cap);
-        n += w;
-        text[n++] = '\n';
-    }
-    text[n] = '\0';
-    *len = n;
-    return text;
-}
-
 /* A whole fight by the tactics, written as JSON Lines and read back onto a
  * new fight: the same state (dice drawn again must match), and a journal
  * with dice given by hand replays with them. */
@@ -71,7 +56,7 @@ Test(winter_layer, journal_round_trip) {
             cr_assert_eq(fray_fight_step(f), FRAY_OK);
         cr_assert_geq(fray_fight_winner(f), 0, "%s ends with a winner", files[k]);
         size_t len;
-        char *text = journal_of(f, &len);
+        char *text = fx_journal(f, 1 << 20, &len);
         cr_assert_eq(fray_fight_new(s, 11, &o, NULL, NULL, &g), FRAY_OK);
         fray_diag diag;
         memset(&diag, 0, sizeof diag);
@@ -94,7 +79,7 @@ Test(winter_layer, journal_round_trip) {
         sw_t_do(f, "next", NULL, 0);
     sw_t_do(f, "lothaire attack corpse", (int[]){18, 2, 6, 6}, 4);
     size_t len;
-    char *text = journal_of(f, &len);
+    char *text = fx_journal(f, 1 << 20, &len);
     fray_fight_options o = {.journal = true, .facts = true, .until = 0};
     cr_assert_eq(fray_fight_new(s, 99, &o, NULL, NULL, &g), FRAY_OK);
     fray_diag diag;
@@ -120,7 +105,7 @@ Test(winter_layer, edited_journal_refused) {
     fray_fight *f = NULL, *g = NULL;
     cr_assert_eq(fray_fight_new(s, 5, &o, NULL, NULL, &f), FRAY_OK);
     size_t len;
-    char *text = journal_of(f, &len);
+    char *text = fx_journal(f, 1 << 20, &len);
     char *v = strstr(text, "\"v\":");
     cr_assert_not_null(v);
     v[4] = v[4] == '1' ? '2' : '1';

@@ -124,7 +124,7 @@ Test(winter_multi, table_journal_and_undo) {
                  d.message);
     cr_assert(strstr(buf, "Blade-Dancer engages Warrior too (2 opponents at once"), "%s", buf);
     size_t len;
-    char *text = sw_t_journal(f, &len);
+    char *text = fx_journal(f, 1 << 20, &len);
     cr_assert(strstr(text, "\"targets\":2"), "the journal's fact says two");
     fray_fight_options o = {.journal = true, .facts = true, .until = 0};
     fray_fight *g = NULL;

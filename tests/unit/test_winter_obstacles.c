@@ -88,7 +88,7 @@ Test(winter_obstacles, journal_and_undo) {
     int lo = sw_t_who(f, "lothaire");
     sw_t_do(f, "lothaire surmount wall", (int[]){20, 1}, 2);
     size_t len;
-    char *text = sw_t_journal(f, &len);
+    char *text = fx_journal(f, 1 << 20, &len);
     cr_assert(strstr(text, "\"obstacle\":\"wall\""), "%s", text);
     fray_fight_options o = {.journal = true, .facts = true, .until = 0};
     fray_fight *g = NULL;

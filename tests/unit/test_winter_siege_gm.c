@@ -84,7 +84,7 @@ Test(winter_siege_gm, spread_settings) {
                                   "(d3: 2, 002:57)"), "%s", buf);
             cr_assert(strstr(buf, "Engineer attacks Hero (the siege weapon's spread"), "%s", buf);
             size_t len;
-            char *text = sw_t_journal(f, &len);
+            char *text = fx_journal(f, 1 << 20, &len);
             cr_assert(strstr(text, "\"siege\":true"), "the draw in the journal");
             free(text);
         }

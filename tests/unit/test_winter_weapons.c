@@ -175,21 +175,6 @@ Test(winter_weapons, tactics_switch_when_the_bow_cannot_reach) {
     fray_setup_free(s);
 }
 
-static char *journal_of(fray_fight *f, size_t *len) {
-    size_t cap = 1 << 20, n = 0;
-    char *text = malloc(cap);
-    cr_assert_not_null(text);
-    for (int i = 0; i < fray_fight_events(f); i++) {
-        size_t w = fray_event_json(f, i, text + n, cap - n - 1);
-        cr_assert_lt(n + w + 2, cap);
-        n += w;
-        text[n++] = '\n';
-    }
-    text[n] = '\0';
-    *len = n;
-    return text;
-}
-
 /* The journal names the weapon ("weapon": "spear") and reads back onto a
  * new fight to the same state, with drawn dice and dice given by hand;
  * undo puts the bow back in her hand. */
@@ -207,7 +192,7 @@ Test(winter_weapons, journal_round_trip_and_undo) {
             sw_t_do(f, "huntress wield spear", (int[]){12, 3}, 2);
         }
         size_t len;
-        char *text = journal_of(f, &len);
+        char *text = fx_journal(f, 1 << 20, &len);
         if (k == 1)
             cr_assert(strstr(text, "\"action\":\"wield\",\"actor\":\"huntress\",\"weapon\":\"spear\""),
                       "%s", text);

@@ -12,6 +12,7 @@
 #include "fray/fight.h"
 #include "layer.h"
 #include "winter_int.h"
+#include "journal_fixture.h"
 
 #ifndef FRAY_SOURCE_DIR
 #define FRAY_SOURCE_DIR "."
@@ -104,22 +105,6 @@ static inline void sw_t_ready(fray_fight *f, int who, int target) {
     st->c[who].engages = (int8_t)target;
 }
 
-/* The fight's journal as JSON Lines (malloc'd; *len its length). */
-static inline char *sw_t_journal(fray_fight *f, size_t *len) {
-    size_t cap = 1 << 20, n = 0;
-    char *text = malloc(cap);
-    cr_assert_not_null(text);
-    for (int i = 0; i < fray_fight_events(f); i++) {
-        size_t w = fray_event_json(f, i, text + n, cap - n - 1);
-        cr_assert_lt(n + w + 2, cap);
-        n += w;
-        text[n++] = '\n';
-    }
-    text[n] = '\0';
-    *len = n;
-    return text;
-}
-
 /* What a test looks at in each command the tactics choose, before it is
  * played (sw_t_play). */
 typedef void (*sw_t_look_fn)(const sw_setup *sd, const sw_state *st,
@@ -145,7 +130,7 @@ static inline void sw_t_play(const fray_setup *s, uint64_t seed, sw_t_look_fn lo
         cr_assert_eq(fray_fight_step(f), FRAY_OK);
     }
     size_t len;
-    char *text = sw_t_journal(f, &len);
+    char *text = fx_journal(f, 1 << 20, &len);
     cr_assert_eq(fray_fight_new(s, seed, &o, NULL, NULL, &g), FRAY_OK);
     fray_diag diag;
     memset(&diag, 0, sizeof diag);

@@ -4,11 +4,14 @@
  * whole meters and never farther than `step`, the caller's step stopping
  * short of the foe; and never on a point another combatant is on (in the
  * fight or out of it): a meter shorter each time until the point is free,
- * its own point when none is.
+ * its own point when none is. The GM's `move` and `run` (rules.c,
+ * things.c) are refused onto such a point (ruling 71), and a failed run
+ * stops short of one (things.c, ruling 72).
  */
 #include "d6_int.h"
 
 #include <math.h>
+#include <stdio.h>
 
 void d6_toward(const d6_state *st, int a, int t, double step, int16_t *x, int16_t *y) {
     double dx = st->c[t].x - st->c[a].x, dy = st->c[t].y - st->c[a].y;
@@ -25,11 +28,15 @@ void d6_toward(const d6_state *st, int a, int t, double step, int16_t *x, int16_
     *y = (int16_t)fy;
 }
 
-bool d6_point_taken(const d6_state *st, int a, int16_t x, int16_t y) {
+int d6_point_holder(const d6_state *st, int a, int16_t x, int16_t y) {
     for (int i = 0; i < st->n; i++)
         if (i != a && st->c[i].x == x && st->c[i].y == y)
-            return true;
-    return false;
+            return i;
+    return -1;
+}
+
+bool d6_point_taken(const d6_state *st, int a, int16_t x, int16_t y) {
+    return d6_point_holder(st, a, x, y) >= 0;
 }
 
 bool d6_close_point(const d6_state *st, int a, int t, double step, int16_t *x, int16_t *y) {
@@ -41,4 +48,17 @@ bool d6_close_point(const d6_state *st, int a, int t, double step, int16_t *x, i
     *x = st->c[a].x;
     *y = st->c[a].y;
     return false;
+}
+
+bool d6_point_refused(const d6_setup *s, const d6_state *st, int a, int16_t x, int16_t y,
+                      const char *what, char *why, size_t size) {
+    int h = d6_point_holder(st, a, x, y);
+    if (h < 0)
+        return false;
+    if (why && size)
+        snprintf(why, size, "%s cannot end its %s on (%d, %d): %s %s there (one combatant "
+                            "to a point; choose a point beside it)",
+                 s->c[a].name, what, x, y, s->c[h].name,
+                 d6_out(&st->c[h]) ? "lies, out of the fight," : "stands");
+    return true;
 }

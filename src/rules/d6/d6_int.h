@@ -719,6 +719,9 @@ bool d6_run_choose(const d6_setup *s, const d6_state *st, int a, int nearest, in
                    d6_event *cmd);
 /* The most a run may cover (4 x Move) and a combatant's Move. */
 int d6_move_of(const d6_setup *s, int i);
+/* The Move a may cover now: d6_move_of, halved crouching (003:91); the
+ * move check, the move itself, the tactics' step and a run all use it. */
+int d6_move_now(const d6_setup *s, const d6_state *st, int a);
 /* ---- holds.c: the arm pin, slam or throw, disarm (seed 003:15-24, 61;
  * docs/rules/d6.md "Arm pin, slam and disarm") ------------------------ */
 enum d6_pin_op { D6_PIN_NONE, D6_PIN_DAMAGE, D6_PIN_BREAK, D6_PIN_SUBMIT, D6_PIN_OPS };
@@ -762,6 +765,13 @@ d6_code d6_agility_or_acrobatics(const d6_setup *s, int i);
 void d6_toward(const d6_state *st, int a, int t, double step, int16_t *x, int16_t *y);
 /* Whether another combatant than a (in the fight or out) is at (x, y). */
 bool d6_point_taken(const d6_state *st, int a, int16_t x, int16_t y);
+/* The first combatant other than a at (x, y), in the fight or out; -1
+ * when none is (ruling 71: the GM's move and run end on a free point). */
+int d6_point_holder(const d6_state *st, int a, int16_t x, int16_t y);
+/* Whether (x, y) is another's point; if so, why (when not NULL) says
+ * whose, for a's `what` ("move", "run"). */
+bool d6_point_refused(const d6_setup *s, const d6_state *st, int a, int16_t x, int16_t y,
+                      const char *what, char *why, size_t size);
 /* d6_toward, a meter shorter each time until the point is free and not
  * a's own; false (and a's own point) when no such point is left. The
  * caller's step stops short of t. */

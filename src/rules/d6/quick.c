@@ -479,7 +479,7 @@ fray_status d6_loop_run(const d6_loop *q, d6_state *st, int lim, int cap,
         count(tally, a, D6_EV_MOVE);
         defense_lapses(ca);
         double dx = cmd.x - ca->x, dy = cmd.y - ca->y;
-        int mv = s->c[a].b.move > 0 ? s->c[a].b.move : 10;
+        int mv = d6_move_now(s, st, a); /* standing here: its whole Move */
         bool free_move = 2.0 * sqrt(dx * dx + dy * dy) <= mv + 1e-9;
         ca->x = cmd.x;
         ca->y = cmd.y;

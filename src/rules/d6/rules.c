@@ -185,10 +185,6 @@ int d6_wound_penalty(const d6_setup *s, const d6_state *st, int i) {
     return p;
 }
 
-static int move_of(const d6_setup *s, int i) {
-    return s->c[i].b.move > 0 ? s->c[i].b.move : 10;
-}
-
 static long code_value(d6_code c) { return (long)c.dice * 3 + c.pips; }
 
 void d6_state_init(const d6_setup *s, d6_state *st, uint64_t seed,
@@ -352,13 +348,15 @@ fray_status d6_check_cmd(const d6_setup *s, const d6_state *st,
         if (ca->flags & D6_F_MOVED)
             return refuse(why, size, "%s has already moved this turn%s", an, "");
         double dx = cmd->x - ca->x, dy = cmd->y - ca->y;
-        int mv = move_of(s, a) / (ca->posture == D6_POSTURE_CROUCHING ? 2 : 1); /* 003:91 */
+        int mv = d6_move_now(s, st, a); /* halved crouching (003:91) */
         if (sqrt(dx * dx + dy * dy) > mv + 1e-9) {
             char m[16];
             snprintf(m, sizeof m, "%d", mv);
             return refuse(why, size, "%s moves at most %s m a round (farther: `run`)",
                           an, m);
         }
+        if (d6_point_refused(s, st, a, cmd->x, cmd->y, "move", why, size))
+            return FRAY_ERR_INVALID; /* ruling 71 */
         return FRAY_OK;
     }
     if (cmd->kind == D6_EV_AIM) {
@@ -573,7 +571,7 @@ static bool harm(d6_run *r, int a, int t, int dmg, const d6_event *ev, int margi
             fact(r, D6_FACT_KNOCKOUT, t, a, margin > 1 ? margin : 1, 0, 0, 0); /* D7.20 */
         } else if (c->bp <= 0) {
             c->flags |= D6_F_OUT;
-            fact(r, D6_FACT_OUT, t, a, 0, 0, 0, 0);
+            fact(r, D6_FACT_OUT, t, a, c->bp, 0, 0, 0); /* its Body Points: 0 */
         }
     }
     /* things.c: where it lands (D7.10), and whether it lasts (D7.9) */
@@ -808,7 +806,7 @@ fray_status d6_apply(d6_run *r) {
         break;
     case D6_EV_MOVE: {
         double dx = ev->x - ca->x, dy = ev->y - ca->y;
-        int mv = move_of(s, a) / (ca->posture == D6_POSTURE_CROUCHING ? 2 : 1); /* 003:91 */
+        int mv = d6_move_now(s, st, a); /* halved crouching (003:91) */
         if (ca->posture == D6_POSTURE_CROUCHING && (dx != 0 || dy != 0))
             ca->crouch_moved = st->round;
         bool free_move = 2.0 * sqrt(dx * dx + dy * dy) <= mv + 1e-9;
@@ -960,7 +958,7 @@ void d6_choose(const d6_setup *s, const d6_state *st, d6_event *cmd) {
     }
     /* Close: to 1 m of a melee foe, or into Long range of a shot. */
     int want = ranged ? near_d - s->w[w].range[2] : near_d - 1;
-    int mv = move_of(s, a);
+    int mv = d6_move_now(s, st, a); /* halved crouching, as the move check (003:91) */
     if (!st->c[a].down && d6_run_choose(s, st, a, nearest, want, cmd)) /* tactics-run */
         return;
     /* half its Move or less free, else up to its Move; never onto or past

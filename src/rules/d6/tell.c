@@ -414,8 +414,12 @@ size_t d6_event_json(const d6_setup *s, const d6_event *ev, char *buf,
             put(&o, ",\"total\":%d,\"difficulty\":%d,\"result\":\"%s\"", f->a, f->b,
                 f->c ? "up" : "down");
             break;
-        case D6_FACT_OUT:
-            put(&o, ",\"wound\":\"%s\"", d6_wound_name(f->a));
+        case D6_FACT_OUT: /* Body Points have no wound level: what 0 is (ruling 70) */
+            if (s->o.health == D6_HEALTH_WOUNDS)
+                put(&o, ",\"wound\":\"%s\"", d6_wound_name(f->a));
+            else
+                put(&o, ",\"body_points\":%d,\"state\":\"%s\"", f->a,
+                    s->o.zero_bp_unconscious ? "unconscious" : "dead");
             break;
         case D6_FACT_MOVE:
             put(&o, ",\"x\":%d,\"y\":%d,\"action\":%s", f->a, f->b, f->c ? "true" : "false");

@@ -238,8 +238,8 @@ static void run_to(const d6_state *st, int a, int x, int y, double step, int16_t
     *oy = (int16_t)(dy >= 0 ? floor(ny) : ceil(ny));
 }
 
-/* The Move a runs from: halved crouching (003:91). */
-static int run_move(const d6_setup *s, const d6_state *st, int a) {
+/* The Move a walks or runs from: halved crouching (003:91). */
+int d6_move_now(const d6_setup *s, const d6_state *st, int a) {
     return d6_move_of(s, a) / (st->c[a].posture == D6_POSTURE_CROUCHING ? 2 : 1);
 }
 
@@ -291,7 +291,7 @@ fray_status d6_things_check(const d6_setup *s, const d6_state *st, const d6_even
             return no(why, size, "%s has already moved this turn%s", an, "");
         double dx = cmd->x - ca->x, dy = cmd->y - ca->y;
         double d = sqrt(dx * dx + dy * dy);
-        int mv = run_move(s, st, a);
+        int mv = d6_move_now(s, st, a);
         char m[16];
         if (d <= mv + 1e-9) {
             snprintf(m, sizeof m, "%d", mv);
@@ -301,6 +301,8 @@ fray_status d6_things_check(const d6_setup *s, const d6_state *st, const d6_even
             snprintf(m, sizeof m, "%d", 4 * mv);
             return no(why, size, "%s runs at most %s m a round (four times its Move)", an, m);
         }
+        if (d6_point_refused(s, st, a, cmd->x, cmd->y, "run", why, size))
+            return FRAY_ERR_INVALID; /* ruling 71 */
         return FRAY_OK;
     }
     if (cmd->kind == D6_EV_BREAK) {
@@ -341,7 +343,7 @@ static bool do_run(d6_run *r) {
     const d6_event *ev = r->ev;
     int a = ev->actor;
     d6_cstate *ca = &st->c[a];
-    int mv = run_move(s, st, a);
+    int mv = d6_move_now(s, st, a);
     double dx = ev->x - ca->x, dy = ev->y - ca->y;
     double d = sqrt(dx * dx + dy * dy);
     int diff = run_difficulty(d, mv);
@@ -353,8 +355,18 @@ static bool do_run(d6_run *r) {
     total -= d6_part_penalty(st, a, D6_SK_RUNNING); /* a hurt leg (003:83) */
     bool made = total >= diff;
     int16_t x, y;
-    /* Ruling 54: a failed running roll covers the Move only, on the line. */
+    /* Ruling 54: a failed running roll covers the Move only, on the line;
+     * ruling 72: on a free point, a meter shorter each time one is taken
+     * (the point run to is free: d6_check_cmd, ruling 71). */
     run_to(st, a, ev->x, ev->y, made ? d : mv, &x, &y);
+    for (int k = mv - 1; !made && k >= 0 && d6_point_taken(st, a, x, y); k--) {
+        if (k == 0) {
+            x = ca->x;
+            y = ca->y;
+        } else {
+            run_to(st, a, ev->x, ev->y, k, &x, &y);
+        }
+    }
     double cx = x - ca->x, cy = y - ca->y;
     int covered = (int)floor(sqrt(cx * cx + cy * cy) + 1e-9);
     if (ca->posture == D6_POSTURE_CROUCHING && (x != ca->x || y != ca->y))
@@ -473,7 +485,7 @@ int d6_lasting_location(const d6_setup *s, const d6_state *st, int t, const d6_e
 bool d6_run_choose(const d6_setup *s, const d6_state *st, int a, int nearest, int want,
                    d6_event *cmd) {
     const d6_cstate *ca = &st->c[a];
-    int mv = run_move(s, st, a);
+    int mv = d6_move_now(s, st, a);
     if (!s->o.tactics_run || want <= mv || ca->down || ca->posture == D6_POSTURE_PRONE ||
         (ca->flags & D6_F_MOVED) || d6_holder(st, a) >= 0 || ca->tangle > 0)
         return false;
