@@ -1,12 +1,13 @@
 /* alloy_side_by_side.h - whole Alloy fights stepped as alloy.c's step
  * does (the tactics' command, or the next turn, on a fresh event), for
  * the tests that hold the speed work of issue 16 to the long way after
- * every step (test_alloy_turn_speed.c, test_alloy_step_speed.c). Include
- * after alloy_fixture.h; every test file is its own executable, so the
+ * every step (test_alloy_turn_speed.c, test_alloy_step_speed.c,
+ * test_alloy_walk_speed.c). Every test file is its own executable: the
  * helpers are static inline. */
 #ifndef ALLOY_SIDE_BY_SIDE_H
 #define ALLOY_SIDE_BY_SIDE_H
 
+#include "alloy_fixture.h"
 #include "ruleset.h"
 
 #ifndef FRAY_SOURCE_DIR
