@@ -371,23 +371,40 @@ void fa_reach(const fa_setup *s, const fa_state *st, int who, int max_cost,
             stop[n_stop++] = st->c[j].fp;
     }
     int my_side = c->fp.side > 0 ? c->fp.side : 1;
-    uint8_t (*no)[FRAY_GRID_MAX] = grid; /* (the search is done with it) */
+    /* (speed, issue 16) Every square reached lies within max_cost squares
+     * of where it stands (each step moves one square and costs at least
+     * 1): only that box of the map is looked at. Debug builds hold every
+     * square outside it unreached. */
+    int far = max_cost > 0 ? max_cost : 0;
+    int bx0 = c->fp.at.x - far, bx1 = c->fp.at.x + my_side + far;
+    int by0 = c->fp.at.y - far, by1 = c->fp.at.y + my_side + far;
+    bx0 = bx0 > 0 ? bx0 : 0;
+    by0 = by0 > 0 ? by0 : 0;
+    bx1 = bx1 < out->w ? bx1 : out->w;
+    by1 = by1 < out->h ? by1 : out->h;
+#ifndef NDEBUG
     for (int y = 0; y < out->h; y++)
-        memset(no[y], 0, (size_t)out->w);
+        for (int x = 0; x < out->w; x++)
+            assert((x >= bx0 && x < bx1 && y >= by0 && y < by1) ||
+                   out->cost[y][x] < 0); /* (the long way: the whole map) */
+#endif
+    uint8_t (*no)[FRAY_GRID_MAX] = grid; /* (the search is done with it) */
+    for (int y = by0; y < by1; y++)
+        memset(&no[y][bx0], 0, (size_t)(bx1 - bx0));
     for (int i = 0; i < n_stop; i++) {
         int side = stop[i].side > 0 ? stop[i].side : 1;
         int x0 = stop[i].at.x - my_side + 1, x1 = stop[i].at.x + side;
         int y0 = stop[i].at.y - my_side + 1, y1 = stop[i].at.y + side;
-        x0 = x0 > 0 ? x0 : 0;
-        y0 = y0 > 0 ? y0 : 0;
-        x1 = x1 < out->w ? x1 : out->w;
-        y1 = y1 < out->h ? y1 : out->h;
+        x0 = x0 > bx0 ? x0 : bx0;
+        y0 = y0 > by0 ? y0 : by0;
+        x1 = x1 < bx1 ? x1 : bx1;
+        y1 = y1 < by1 ? y1 : by1;
         for (int y = y0; y < y1; y++)
             for (int x = x0; x < x1; x++)
                 no[y][x] = 1;
     }
-    for (int y = 0; y < out->h; y++)
-        for (int x = 0; x < out->w; x++) {
+    for (int y = by0; y < by1; y++)
+        for (int x = bx0; x < bx1; x++) {
             if (out->cost[y][x] < 0)
                 continue;
             out->can_stop[y][x] = !no[y][x];
