@@ -82,7 +82,7 @@ static void event_start(fa_fight *f, fa_event *ev, const fa_command *cmd) {
 }
 
 static void run_init(fa_fight *f, fa_run *r, fa_event *ev) {
-    memset(r, 0, sizeof *r);
+    memset(r, 0, offsetof(fa_run, walk_cost)); /* (walk_cost: written before read) */
     r->s = f->s;
     r->st = &f->st;
     r->ev = ev;
@@ -112,7 +112,7 @@ static bool limit_near(const fa_fight *f) {
  * combatant takes in an event is dealt by the event's actor, or, when
  * the actor itself is hurt, by the first who took an opportunity attack
  * on it; ongoing damage is nobody's. */
-static void count_event_of(fa_fight *f, const int16_t *hp_before,
+static inline void count_event_of(fa_fight *f, const int16_t *hp_before,
                            uint32_t who) {
     const fa_event *ev = &f->ev;
     int actor = ev->cmd.actor;

@@ -774,13 +774,15 @@ typedef struct fa_run {
      * walk_who; walk_n 0: none), for move_steps to take instead of
      * weighing each step again while nothing but the walker has changed
      * (interrupts: bumped whenever an opportunity attack is taken or a
-     * readied action fires). Set by fa_apply on every command. */
+     * readied action fires). Set by fa_apply on every command; walk_cost
+     * last, read only where fa_apply wrote it (alloy.c's run_init clears
+     * the run up to it). */
     uint8_t walk_n;
     int8_t walk_who;
+    bool walk_long;            /* tests: every step of a walk weighed again (the long way) */
+    uint32_t interrupts;
     const fray_pos *walk_path;
     int8_t walk_cost[FA_MAX_PATH];
-    uint32_t interrupts;
-    bool walk_long;            /* tests: every step of a walk weighed again (the long way) */
 } fa_run;
 
 /* Called just before who's hit points, now `now`, are set
