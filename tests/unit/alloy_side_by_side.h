@@ -42,6 +42,41 @@ static inline void asbs_command(const fa_setup *s, fa_state *st, long step, fa_c
     }
 }
 
+/* The fights the speed tests step: the bench's two mixed crowds and
+ * every Alloy example with more than two combatants, and the duel. */
+static const char *const asbs_files[] = {
+    "bench/alloy-crowds/mixed-default.yaml", "bench/alloy-crowds/mixed-one.yaml",
+    "examples/alloy/ambush.yaml",            "examples/alloy/blackout.yaml",
+    "examples/alloy/disarm.yaml",            "examples/alloy/reinforcements.yaml",
+    "examples/alloy/shove.yaml",             "examples/alloy/skirmish.yaml",
+    "examples/alloy/duel.yaml"};
+enum { ASBS_FILES = sizeof asbs_files / sizeof asbs_files[0] };
+
+/* cmd applied to st at step on a fresh event ev (as alloy.c's
+ * event_start), in the run *r; walk_long: every step of a walk weighed
+ * again (fa_run.walk_long). Asserts it is not refused. */
+static inline void asbs_apply(const fa_setup *s, fa_state *st, fa_event *ev,
+                              const fa_command *cmd, long step, bool walk_long, fa_run *r,
+                              const char *file, int trial) {
+    ev->number = (int32_t)step;
+    ev->round = st->round;
+    ev->cmd = *cmd;
+    ev->dice_given = false;
+    ev->facts_untold = 0;
+    ev->n_dice = 0;
+    ev->n_choices = 0;
+    ev->n_facts = 0;
+    memset(r, 0, sizeof *r);
+    r->s = s;
+    r->st = st;
+    r->ev = ev;
+    r->failed = FRAY_OK;
+    r->walk_long = walk_long;
+    fray_status rc = fa_apply(r, cmd);
+    cr_assert_eq(rc == FRAY_OK ? r->failed : rc, FRAY_OK,
+                 "%s, trial %d, step %ld: command %d refused", file, trial, step, cmd->kind);
+}
+
 /* trials whole fights of the encounter in file (under FRAY_SOURCE_DIR),
  * seed 7, each stepped to its end (at most 20000 steps) with h's looks. */
 static inline void asbs_run(const char *file, int trials, const asbs_hooks *h, void *ctx) {
@@ -66,24 +101,8 @@ static inline void asbs_run(const char *file, int trials, const asbs_hooks *h, v
             asbs_command(s, st, step, &cmd);
             if (h->before)
                 h->before(ctx, s, st);
-            /* a fresh event, as alloy.c's event_start */
-            ev->number = (int32_t)step;
-            ev->round = st->round;
-            ev->cmd = cmd;
-            ev->dice_given = false;
-            ev->facts_untold = 0;
-            ev->n_dice = 0;
-            ev->n_choices = 0;
-            ev->n_facts = 0;
             fa_run r;
-            memset(&r, 0, sizeof r);
-            r.s = s;
-            r.st = st;
-            r.ev = ev;
-            r.failed = FRAY_OK;
-            fray_status rc = fa_apply(&r, &cmd);
-            cr_assert_eq(rc == FRAY_OK ? r.failed : rc, FRAY_OK,
-                         "%s, trial %d, step %ld: command %d refused", file, t, step, cmd.kind);
+            asbs_apply(s, st, ev, &cmd, step, false, &r, file, t);
             if (h->after)
                 h->after(ctx, s, st, &r, file, t, step);
         }

@@ -119,16 +119,10 @@ static void run_fights(const char *file, int trials, met *m) {
  * sights after every step of crowds and the examples, among them the
  * blackout (darkness: some move unseen). */
 Test(alloy_step_speed, marks_and_sights_over_whole_fights_issue16) {
-    static const char *const files[] = {
-        "bench/alloy-crowds/mixed-default.yaml", "bench/alloy-crowds/mixed-one.yaml",
-        "examples/alloy/ambush.yaml",            "examples/alloy/blackout.yaml",
-        "examples/alloy/disarm.yaml",            "examples/alloy/reinforcements.yaml",
-        "examples/alloy/shove.yaml",             "examples/alloy/skirmish.yaml",
-        "examples/alloy/duel.yaml"};
     met m;
     memset(&m, 0, sizeof m);
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-        run_fights(files[i], 8, &m);
+    for (size_t i = 0; i < ASBS_FILES; i++)
+        run_fights(asbs_files[i], 8, &m);
     cr_log_info("%ld steps: %ld hurt, %ld healed, %ld last sights moved", m.steps, m.hurt,
                 m.healed, m.seen_moved);
     cr_assert_gt(m.steps, 3000);

@@ -147,22 +147,16 @@ static void run_fights(const char *file, int trials, seen *sn) {
  * and the end after every step of whole fights in crowds and the
  * examples; the fights end, most with a winner. */
 Test(alloy_turn_speed, kept_counts_over_whole_fights_issue16) {
-    static const char *const files[] = {
-        "bench/alloy-crowds/mixed-default.yaml", "bench/alloy-crowds/mixed-one.yaml",
-        "examples/alloy/ambush.yaml",            "examples/alloy/blackout.yaml",
-        "examples/alloy/disarm.yaml",            "examples/alloy/reinforcements.yaml",
-        "examples/alloy/shove.yaml",             "examples/alloy/skirmish.yaml",
-        "examples/alloy/duel.yaml"};
     seen sn;
     memset(&sn, 0, sizeof sn);
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-        run_fights(files[i], 12, &sn);
+    for (size_t i = 0; i < ASBS_FILES; i++)
+        run_fights(asbs_files[i], 12, &sn);
     cr_log_info("%ld steps: conditions ending with a turn at %ld, delaying %ld, grappled %ld, "
                 "readied %ld; %ld over, %ld with a winner",
                 sn.steps, sn.turn_conds, sn.delaying, sn.grappled, sn.ready, sn.overs,
                 sn.winners);
     cr_assert_gt(sn.steps, 5000);
-    cr_assert_eq(sn.overs, (long)(sizeof files / sizeof files[0]) * 12);
+    cr_assert_eq(sn.overs, (long)ASBS_FILES * 12);
     cr_assert_gt(sn.winners, 50);
     /* the counts were met at work, not only at 0 */
     cr_assert_gt(sn.turn_conds, 100, "conditions ending with a turn: %ld steps", sn.turn_conds);

@@ -22,32 +22,6 @@ typedef struct met {
     long steps, walks, walk_squares, interrupted;
 } met;
 
-/* One step of st with cmd on a fresh event; long_way: every step of a
- * walk weighed again. Returns the run's interrupts. */
-static uint32_t apply(const fa_setup *s, fa_state *st, fa_event *ev, const fa_command *cmd,
-                      long step, bool long_way, const char *file, int t) {
-    ev->number = (int32_t)step;
-    ev->round = st->round;
-    ev->cmd = *cmd;
-    ev->dice_given = false;
-    ev->facts_untold = 0;
-    ev->n_dice = 0;
-    ev->n_choices = 0;
-    ev->n_facts = 0;
-    fa_run r;
-    memset(&r, 0, sizeof r);
-    r.s = s;
-    r.st = st;
-    r.ev = ev;
-    r.failed = FRAY_OK;
-    r.walk_long = long_way;
-    fray_status rc = fa_apply(&r, cmd);
-    cr_assert_eq(rc == FRAY_OK ? r.failed : rc, FRAY_OK,
-                 "%s, trial %d, step %ld: command %d refused (%s way)", file, t, step,
-                 cmd->kind, long_way ? "long" : "short");
-    return r.interrupts;
-}
-
 static void run_both(const char *file, int trials, met *m) {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", FRAY_SOURCE_DIR, file);
@@ -71,8 +45,10 @@ static void run_both(const char *file, int trials, met *m) {
             asbs_command(s, lw, step, &cmd2);
             cr_assert(memcmp(&cmd, &cmd2, sizeof cmd) == 0,
                       "%s, trial %d, step %ld: the tactics chose differently", file, t, step);
-            uint32_t ints = apply(s, st, ev, &cmd, step, false, file, t);
-            apply(s, lw, ev2, &cmd, step, true, file, t);
+            fa_run r;
+            asbs_apply(s, st, ev, &cmd, step, false, &r, file, t);
+            uint32_t ints = r.interrupts;
+            asbs_apply(s, lw, ev2, &cmd, step, true, &r, file, t);
             cr_assert(memcmp(st, lw, sizeof *st) == 0,
                       "%s, trial %d, step %ld: the walk's kept costs left another state "
                       "than the long way (command %d)",
@@ -96,16 +72,10 @@ static void run_both(const char *file, int trials, met *m) {
 /* Issue 16 (004:410-417, 457, 651, 818-820): whole fights of the crowds
  * and the examples, the two ways side by side. */
 Test(alloy_walk_speed, kept_step_costs_over_whole_fights_issue16) {
-    static const char *const files[] = {
-        "bench/alloy-crowds/mixed-default.yaml", "bench/alloy-crowds/mixed-one.yaml",
-        "examples/alloy/ambush.yaml",            "examples/alloy/blackout.yaml",
-        "examples/alloy/disarm.yaml",            "examples/alloy/reinforcements.yaml",
-        "examples/alloy/shove.yaml",             "examples/alloy/skirmish.yaml",
-        "examples/alloy/duel.yaml"};
     met m;
     memset(&m, 0, sizeof m);
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-        run_both(files[i], 10, &m);
+    for (size_t i = 0; i < ASBS_FILES; i++)
+        run_both(asbs_files[i], 10, &m);
     cr_log_info("%ld steps: %ld walks of %ld squares, %ld of them interrupted", m.steps,
                 m.walks, m.walk_squares, m.interrupted);
     cr_assert_gt(m.steps, 3000);
