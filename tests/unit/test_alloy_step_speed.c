@@ -21,13 +21,7 @@
  */
 #include "alloy_fixture.h"
 
-#include "ruleset.h"
-
-#ifndef FRAY_SOURCE_DIR
-#define FRAY_SOURCE_DIR "."
-#endif
-
-static const fray__ruleset *RS = &fray__alloy_ruleset;
+#include "alloy_side_by_side.h"
 
 typedef struct met {
     long steps, hurt, healed, seen_moved;
@@ -51,116 +45,84 @@ static void seen_long(const fa_setup *s, fa_state *st) {
     }
 }
 
-static void run_fights(const char *file, int trials, met *m) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", FRAY_SOURCE_DIR, file);
-    void *setup = NULL;
-    fray_diag d;
-    memset(&d, 0, sizeof d);
-    cr_assert_eq(RS->load(path, NULL, &setup, &d), FRAY_OK, "%s: %s", file, d.message);
-    const fa_setup *s = setup;
-    fa_state *st = malloc(sizeof *st);
-    fa_state *copy = malloc(sizeof *copy);
-    fa_event *ev = malloc(sizeof *ev);
-    cr_assert(st && copy && ev);
-    for (int t = 0; t < trials; t++) {
-        fa_state_init(s, st, 7, (uint64_t)t);
-        long step = 0;
-        for (; step < 20000 && !st->over; step++) {
-            fa_command cmd;
-            int a = step == 0 ? -2 : fa_actor(s, st);
-            if (a < 0) {
-                memset(&cmd, 0, sizeof cmd);
-                cmd.kind = (uint8_t)(a == -2 ? FA_CMD_BEGIN : FA_CMD_NEXT);
-                cmd.actor = -1;
-                cmd.slot = FA_ACT_NONE;
-                cmd.power = cmd.weapon = -1;
-                cmd.origin.x = cmd.origin.y = -1;
-                cmd.ready.who = cmd.ready.power = cmd.ready.target = -1;
-                cmd.ready.kind = FA_CMD_ATTACK;
-            } else {
-                cr_assert_eq(fa_choose_command(s, st, a, &cmd), FRAY_OK);
-            }
-            int16_t hp[FA_MAX_COMBATANTS];
-            fray_pos seen[FA_MAX_COMBATANTS][FA_MAX_SIDES];
-            for (int i = 0; i < s->n && i < FA_MAX_COMBATANTS; i++) {
-                hp[i] = st->c[i].hp;
-                memcpy(seen[i], st->c[i].seen, sizeof seen[i]);
-            }
-            ev->number = (int32_t)step;
-            ev->round = st->round;
-            ev->cmd = cmd;
-            ev->dice_given = false;
-            ev->facts_untold = 0;
-            ev->n_dice = 0;
-            ev->n_choices = 0;
-            ev->n_facts = 0;
-            fa_run r;
-            memset(&r, 0, sizeof r);
-            r.s = s;
-            r.st = st;
-            r.ev = ev;
-            r.failed = FRAY_OK;
-            fray_status rc = fa_apply(&r, &cmd);
-            cr_assert_eq(rc == FRAY_OK ? r.failed : rc, FRAY_OK,
-                         "%s, trial %d, step %ld: command %d refused", file, t, step, cmd.kind);
-            m->steps++;
-            /* The counts' premise: every change of hit points marked, with
-             * the hit points before the step. */
-            for (int i = 0; i < st->n; i++) {
-                if ((r.hp_changed >> i) & 1u) {
-                    cr_assert_eq(r.hp_was[i], hp[i],
-                                 "%s, trial %d, step %ld: c%d's hit points before, %d, kept "
-                                 "as %d",
-                                 file, t, step, i, hp[i], r.hp_was[i]);
-                    m->hurt += st->c[i].hp < hp[i];
-                    m->healed += st->c[i].hp > hp[i];
-                } else {
-                    cr_assert_eq(st->c[i].hp, hp[i],
-                                 "%s, trial %d, step %ld: c%d's hit points went from %d to %d "
-                                 "unmarked (004:155)",
-                                 file, t, step, i, hp[i], st->c[i].hp);
-                }
-            }
-            /* L7.16: the update once more by the long way changes nothing,
-             * and neither does the update itself: the last sights are the
-             * long way's. */
-            *copy = *st;
-            seen_long(s, copy);
-            cr_assert(memcmp(copy, st, sizeof *st) == 0,
-                      "%s, trial %d, step %ld: a side's last sight differs from the long way",
-                      file, t, step);
-            *copy = *st;
-            fa_run r2 = r;
-            r2.st = copy;
-            fa_seen_update(&r2);
-            cr_assert(memcmp(copy, st, sizeof *st) == 0,
-                      "%s, trial %d, step %ld: the update moved a last sight", file, t, step);
-            for (int i = 0; i < st->n && step > 0; i++)
-                m->seen_moved += memcmp(seen[i], st->c[i].seen, sizeof seen[i]) != 0;
-        }
-        cr_assert(st->over, "%s, trial %d: not over after %ld steps", file, t, step);
+/* What the step's look needs: the counts so far, the hit points and last
+ * sights before the step, a copy of the state for the long ways. */
+typedef struct look {
+    met *m;
+    int16_t hp[FA_MAX_COMBATANTS];
+    fray_pos seen[FA_MAX_COMBATANTS][FA_MAX_SIDES];
+    fa_state *copy;
+} look;
+
+static void before_step(void *ctx, const fa_setup *s, const fa_state *st) {
+    look *l = ctx;
+    for (int i = 0; i < s->n && i < FA_MAX_COMBATANTS; i++) {
+        l->hp[i] = st->c[i].hp;
+        memcpy(l->seen[i], st->c[i].seen, sizeof l->seen[i]);
     }
-    free(ev);
-    free(copy);
-    free(st);
-    RS->setup_free(setup);
+}
+
+static void after_step(void *ctx, const fa_setup *s, fa_state *st, const fa_run *r,
+                       const char *file, int t, long step) {
+    look *l = ctx;
+    met *m = l->m;
+    fa_state *copy = l->copy;
+    const int16_t *hp = l->hp;
+    m->steps++;
+    /* The counts' premise: every change of hit points marked, with
+     * the hit points before the step. */
+    for (int i = 0; i < st->n; i++) {
+        if ((r->hp_changed >> i) & 1u) {
+            cr_assert_eq(r->hp_was[i], hp[i],
+                         "%s, trial %d, step %ld: c%d's hit points before, %d, kept "
+                         "as %d",
+                         file, t, step, i, hp[i], r->hp_was[i]);
+            m->hurt += st->c[i].hp < hp[i];
+            m->healed += st->c[i].hp > hp[i];
+        } else {
+            cr_assert_eq(st->c[i].hp, hp[i],
+                         "%s, trial %d, step %ld: c%d's hit points went from %d to %d "
+                         "unmarked (004:155)",
+                         file, t, step, i, hp[i], st->c[i].hp);
+        }
+    }
+    /* L7.16: the update once more by the long way changes nothing,
+     * and neither does the update itself: the last sights are the
+     * long way's. */
+    *copy = *st;
+    seen_long(s, copy);
+    cr_assert(memcmp(copy, st, sizeof *st) == 0,
+              "%s, trial %d, step %ld: a side's last sight differs from the long way",
+              file, t, step);
+    *copy = *st;
+    fa_run r2 = *r;
+    r2.st = copy;
+    fa_seen_update(&r2);
+    cr_assert(memcmp(copy, st, sizeof *st) == 0,
+              "%s, trial %d, step %ld: the update moved a last sight", file, t, step);
+    for (int i = 0; i < st->n && step > 0; i++)
+        m->seen_moved += memcmp(l->seen[i], st->c[i].seen, sizeof l->seen[i]) != 0;
+}
+
+static void run_fights(const char *file, int trials, met *m) {
+    static const asbs_hooks hooks = {NULL, before_step, after_step};
+    look l;
+    memset(&l, 0, sizeof l);
+    l.m = m;
+    l.copy = malloc(sizeof *l.copy);
+    cr_assert(l.copy);
+    asbs_run(file, trials, &hooks, &l);
+    free(l.copy);
 }
 
 /* Issue 16 (004:155, 211, 673-681; L7.16): the counts' marks and the last
  * sights after every step of crowds and the examples, among them the
  * blackout (darkness: some move unseen). */
 Test(alloy_step_speed, marks_and_sights_over_whole_fights_issue16) {
-    static const char *const files[] = {
-        "bench/alloy-crowds/mixed-default.yaml", "bench/alloy-crowds/mixed-one.yaml",
-        "examples/alloy/ambush.yaml",            "examples/alloy/blackout.yaml",
-        "examples/alloy/disarm.yaml",            "examples/alloy/reinforcements.yaml",
-        "examples/alloy/shove.yaml",             "examples/alloy/skirmish.yaml",
-        "examples/alloy/duel.yaml"};
     met m;
     memset(&m, 0, sizeof m);
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-        run_fights(files[i], 8, &m);
+    for (size_t i = 0; i < ASBS_FILES; i++)
+        run_fights(asbs_files[i], 8, &m);
     cr_log_info("%ld steps: %ld hurt, %ld healed, %ld last sights moved", m.steps, m.hurt,
                 m.healed, m.seen_moved);
     cr_assert_gt(m.steps, 3000);

@@ -23,13 +23,7 @@
  */
 #include "alloy_fixture.h"
 
-#include "ruleset.h"
-
-#ifndef FRAY_SOURCE_DIR
-#define FRAY_SOURCE_DIR "."
-#endif
-
-static const fray__ruleset *RS = &fray__alloy_ruleset;
+#include "alloy_side_by_side.h"
 
 /* What the fights met, so that a test can say it met each count at work. */
 typedef struct seen {
@@ -126,87 +120,43 @@ static void over_holds(const fa_setup *s, const fa_state *st, const char *what, 
     }
 }
 
+/* Each count held from each trial's start (step -1). */
+static void start_holds(void *ctx, const fa_setup *s, fa_state *st, const char *file) {
+    (void)s;   /* the counts are the state's alone */
+    counts_hold(st, file, -1, ctx);
+}
+
+/* Each count and the end held after every step. */
+static void step_holds(void *ctx, const fa_setup *s, fa_state *st, const fa_run *r,
+                       const char *file, int trial, long step) {
+    (void)r;
+    (void)trial;
+    counts_hold(st, file, step, ctx);
+    over_holds(s, st, file, step, ctx);
+}
+
 /* Trials of the fight in file (under FRAY_SOURCE_DIR), stepped as
  * alloy.c's step does (the tactics' command, or the next turn), each
  * count and the end held after every step. */
 static void run_fights(const char *file, int trials, seen *sn) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", FRAY_SOURCE_DIR, file);
-    void *setup = NULL;
-    fray_diag d;
-    memset(&d, 0, sizeof d);
-    cr_assert_eq(RS->load(path, NULL, &setup, &d), FRAY_OK, "%s: %s", file, d.message);
-    const fa_setup *s = setup;
-    fa_state *st = malloc(sizeof *st);
-    fa_event *ev = malloc(sizeof *ev);
-    cr_assert(st && ev);
-    for (int t = 0; t < trials; t++) {
-        fa_state_init(s, st, 7, (uint64_t)t);
-        counts_hold(st, file, -1, sn);
-        long step = 0;
-        for (; step < 20000 && !st->over; step++) {
-            fa_command cmd;
-            int a = step == 0 ? -2 : fa_actor(s, st);
-            if (a < 0) {
-                memset(&cmd, 0, sizeof cmd);
-                cmd.kind = (uint8_t)(a == -2 ? FA_CMD_BEGIN : FA_CMD_NEXT);
-                cmd.actor = -1;
-                cmd.slot = FA_ACT_NONE;
-                cmd.power = cmd.weapon = -1;
-                cmd.origin.x = cmd.origin.y = -1;
-                cmd.ready.who = cmd.ready.power = cmd.ready.target = -1;
-                cmd.ready.kind = FA_CMD_ATTACK;
-            } else {
-                cr_assert_eq(fa_choose_command(s, st, a, &cmd), FRAY_OK);
-            }
-            /* a fresh event, as alloy.c's event_start */
-            ev->number = (int32_t)step;
-            ev->round = st->round;
-            ev->cmd = cmd;
-            ev->dice_given = false;
-            ev->facts_untold = 0;
-            ev->n_dice = 0;
-            ev->n_choices = 0;
-            ev->n_facts = 0;
-            fa_run r;
-            memset(&r, 0, sizeof r);
-            r.s = s;
-            r.st = st;
-            r.ev = ev;
-            r.failed = FRAY_OK;
-            fray_status rc = fa_apply(&r, &cmd);
-            cr_assert_eq(rc == FRAY_OK ? r.failed : rc, FRAY_OK,
-                         "%s, trial %d, step %ld: command %d refused", file, t, step, cmd.kind);
-            counts_hold(st, file, step, sn);
-            over_holds(s, st, file, step, sn);
-        }
-        cr_assert(st->over, "%s, trial %d: not over after %ld steps", file, t, step);
-    }
-    free(ev);
-    free(st);
-    RS->setup_free(setup);
+    static const asbs_hooks hooks = {start_holds, NULL, step_holds};
+    asbs_run(file, trials, &hooks, sn);
 }
 
 /* Issue 16 (004:277-279, 573, 617, 651; the fight's end): every count
  * and the end after every step of whole fights in crowds and the
  * examples; the fights end, most with a winner. */
 Test(alloy_turn_speed, kept_counts_over_whole_fights_issue16) {
-    static const char *const files[] = {
-        "bench/alloy-crowds/mixed-default.yaml", "bench/alloy-crowds/mixed-one.yaml",
-        "examples/alloy/ambush.yaml",            "examples/alloy/blackout.yaml",
-        "examples/alloy/disarm.yaml",            "examples/alloy/reinforcements.yaml",
-        "examples/alloy/shove.yaml",             "examples/alloy/skirmish.yaml",
-        "examples/alloy/duel.yaml"};
     seen sn;
     memset(&sn, 0, sizeof sn);
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-        run_fights(files[i], 12, &sn);
+    for (size_t i = 0; i < ASBS_FILES; i++)
+        run_fights(asbs_files[i], 12, &sn);
     cr_log_info("%ld steps: conditions ending with a turn at %ld, delaying %ld, grappled %ld, "
                 "readied %ld; %ld over, %ld with a winner",
                 sn.steps, sn.turn_conds, sn.delaying, sn.grappled, sn.ready, sn.overs,
                 sn.winners);
     cr_assert_gt(sn.steps, 5000);
-    cr_assert_eq(sn.overs, (long)(sizeof files / sizeof files[0]) * 12);
+    cr_assert_eq(sn.overs, (long)ASBS_FILES * 12);
     cr_assert_gt(sn.winners, 50);
     /* the counts were met at work, not only at 0 */
     cr_assert_gt(sn.turn_conds, 100, "conditions ending with a turn: %ld steps", sn.turn_conds);

@@ -371,23 +371,40 @@ void fa_reach(const fa_setup *s, const fa_state *st, int who, int max_cost,
             stop[n_stop++] = st->c[j].fp;
     }
     int my_side = c->fp.side > 0 ? c->fp.side : 1;
-    uint8_t (*no)[FRAY_GRID_MAX] = grid; /* (the search is done with it) */
+    /* (speed, issue 16) Every square reached lies within max_cost squares
+     * of where it stands (each step moves one square and costs at least
+     * 1): only that box of the map is looked at. Debug builds hold every
+     * square outside it unreached. */
+    int far = max_cost > 0 ? max_cost : 0;
+    int bx0 = c->fp.at.x - far, bx1 = c->fp.at.x + my_side + far;
+    int by0 = c->fp.at.y - far, by1 = c->fp.at.y + my_side + far;
+    bx0 = bx0 > 0 ? bx0 : 0;
+    by0 = by0 > 0 ? by0 : 0;
+    bx1 = bx1 < out->w ? bx1 : out->w;
+    by1 = by1 < out->h ? by1 : out->h;
+#ifndef NDEBUG
     for (int y = 0; y < out->h; y++)
-        memset(no[y], 0, (size_t)out->w);
+        for (int x = 0; x < out->w; x++)
+            assert((x >= bx0 && x < bx1 && y >= by0 && y < by1) ||
+                   out->cost[y][x] < 0); /* (the long way: the whole map) */
+#endif
+    uint8_t (*no)[FRAY_GRID_MAX] = grid; /* (the search is done with it) */
+    for (int y = by0; y < by1; y++)
+        memset(&no[y][bx0], 0, (size_t)(bx1 - bx0));
     for (int i = 0; i < n_stop; i++) {
         int side = stop[i].side > 0 ? stop[i].side : 1;
         int x0 = stop[i].at.x - my_side + 1, x1 = stop[i].at.x + side;
         int y0 = stop[i].at.y - my_side + 1, y1 = stop[i].at.y + side;
-        x0 = x0 > 0 ? x0 : 0;
-        y0 = y0 > 0 ? y0 : 0;
-        x1 = x1 < out->w ? x1 : out->w;
-        y1 = y1 < out->h ? y1 : out->h;
+        x0 = x0 > bx0 ? x0 : bx0;
+        y0 = y0 > by0 ? y0 : by0;
+        x1 = x1 < bx1 ? x1 : bx1;
+        y1 = y1 < by1 ? y1 : by1;
         for (int y = y0; y < y1; y++)
             for (int x = x0; x < x1; x++)
                 no[y][x] = 1;
     }
-    for (int y = 0; y < out->h; y++)
-        for (int x = 0; x < out->w; x++) {
+    for (int y = by0; y < by1; y++)
+        for (int x = bx0; x < bx1; x++) {
             if (out->cost[y][x] < 0)
                 continue;
             out->can_stop[y][x] = !no[y][x];
@@ -556,19 +573,21 @@ static bool diagonal(fray_pos a, fray_pos b) { return a.x != b.x && a.y != b.y; 
 static fray_status path_check_sq(const fa_setup *s, const fa_state *st, int who,
                                  const fray_pos *path, int n, int allowance,
                                  bool shift, char *why, size_t ws, int *out_cost,
-                                 bool squeeze);
+                                 bool squeeze, int8_t *step_costs);
 static fray_status path_check(const fa_setup *s, const fa_state *st, int who,
                               const fray_pos *path, int n, int allowance,
                               bool shift, char *why, size_t ws, int *out_cost) {
     return path_check_sq(s, st, who, path, n, allowance, shift, why, ws, out_cost,
-                         false);
+                         false, NULL);
 }
 
-/* path_check; squeeze: the move is a squeeze (narrow squares open to it). */
+/* path_check; squeeze: the move is a squeeze (narrow squares open to it);
+ * step_costs (NULL: not wanted): each step's cost, n of them, when the
+ * path is allowed. */
 static fray_status path_check_sq(const fa_setup *s, const fa_state *st, int who,
                                  const fray_pos *path, int n, int allowance,
                                  bool shift, char *why, size_t ws, int *out_cost,
-                                 bool squeeze) {
+                                 bool squeeze, int8_t *step_costs) {
     fray_reach_map map, *m = &map;
     fray_footprint fp = st->c[who].fp;
     int parity = 0, cost = 0;
@@ -586,6 +605,8 @@ static fray_status path_check_sq(const fa_setup *s, const fa_state *st, int who,
             parity ^= 1;
         cost += c;
         fp.at = path[i];
+        if (step_costs)
+            step_costs[i] = (int8_t)(c < INT8_MAX ? c : INT8_MAX);
     }
     if (cost > allowance)
         return fa_refuse(why, ws, "%s can move only %d feet with this action, not %d",
@@ -1018,7 +1039,8 @@ static fray_status area_ammo_ok(const fa_setup *s, const fa_state *st,
 /* The rules of one action, whoever's turn it is (a readied action
  * fires on another's turn: immediate). */
 static fray_status check_action(const fa_setup *s, const fa_state *st,
-                                const fa_command *cmd, char *why, size_t ws) {
+                                const fa_command *cmd, char *why, size_t ws,
+                                int8_t *walk_costs) {
     int who = cmd->actor;
     const fa_cstate *c = &st->c[who];
     const fa_statblock *sb = fa_sb_of(s, who);
@@ -1206,8 +1228,9 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
             return ok;
         if (cmd->kind == FA_CMD_SHIFT && cmd->n_path != 1)
             return fa_refuse(why, ws, "%s can adjust only 5 feet", fa_nm(s, who));
-        return path_check(s, st, who, cmd->path, cmd->n_path, a,
-                          cmd->kind == FA_CMD_SHIFT, why, ws, NULL);
+        return path_check_sq(s, st, who, cmd->path, cmd->n_path, a,
+                             cmd->kind == FA_CMD_SHIFT, why, ws, NULL, false,
+                             cmd->kind == FA_CMD_WALK ? walk_costs : NULL);
     case FA_CMD_SQUEEZE:
         if (cmd->n_path == 0) {
             if (!fa_has(c, FA_C_SQUEEZING))
@@ -1220,7 +1243,7 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
         if ((ok = allowance(s, st, who, cmd->kind, &a, why, ws)) != FRAY_OK)
             return ok;
         return path_check_sq(s, st, who, cmd->path, cmd->n_path, a, false, why, ws, NULL,
-                             true);
+                             true, NULL);
     case FA_CMD_STAND: {
         if (!fa_has(c, FA_C_PRONE))
             return fa_refuse(why, ws, "%s is not prone", fa_nm(s, who));
@@ -1342,8 +1365,11 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
     }
 }
 
-fray_status fa_check(const fa_setup *s, const fa_state *st,
-                     const fa_command *cmd, char *why, size_t why_size) {
+/* fa_check; walk_costs (NULL: not wanted): a walk's step costs, one a
+ * square of its path, when it is allowed (fa_run.walk_cost). */
+static fray_status check_all(const fa_setup *s, const fa_state *st,
+                             const fa_command *cmd, char *why, size_t why_size,
+                             int8_t *walk_costs) {
     if (why && why_size > 0)
         why[0] = '\0';
     if (cmd->kind >= FA_CMD_KINDS)
@@ -1401,7 +1427,12 @@ fray_status fa_check(const fa_setup *s, const fa_state *st,
                           type_word[slot != FA_ACT_NONE ? slot : type]);
         }
     }
-    return check_action(s, st, cmd, why, why_size);
+    return check_action(s, st, cmd, why, why_size, walk_costs);
+}
+
+fray_status fa_check(const fa_setup *s, const fa_state *st,
+                     const fa_command *cmd, char *why, size_t why_size) {
+    return check_all(s, st, cmd, why, why_size, NULL);
 }
 
 /* ---- Opportunity attacks --------------------------------------------------------- */
@@ -1436,6 +1467,7 @@ static fray_status provoke_except(fa_run *r, int who, int what, int except) {
         fa_fact_add(r, FA_FACT_OPPORTUNITY, a, who, take ? 1 : 0, 0, 0, 0);
         if (!take)
             continue;
+        r->interrupts++;
         st->c[a].oa_turn = st->turn_serial;
         fray_status ok = fa_opportunity_attack(r, a, who);
         if (ok != FRAY_OK) {
@@ -1527,13 +1559,14 @@ static void ready_after(fa_run *r, int actor, int trig, fray_footprint before) {
         if (!fa_ready_fill(s, st, q, actor, &cmd))
             continue; /* no such move or placement now: the trigger passes */
         char why[160];
-        if (check_action(s, st, &cmd, why, sizeof why) != FRAY_OK)
+        if (check_action(s, st, &cmd, why, sizeof why, NULL) != FRAY_OK)
             continue; /* it cannot be done now: the trigger passes */
         bool fire = !r->replay && r->hooks && r->hooks->ready
                         ? r->hooks->ready(r->hooks->ctx, r, q, actor) : true;
         if (!fa_choose(r, FA_CH_READY_FIRES, q, actor, fire ? 1 : 0) ||
             r->failed != FRAY_OK)
             continue; /* held for a later trigger (004:651) */
+        r->interrupts++;
         if (fa_pay_from(r, q, FA_ACT_IMMEDIATE, FA_ACT_NONE) == FA_ACT_NONE)
             return;
         fa_cond_remove(r, q, FA_C_READY, -1);
@@ -1576,14 +1609,35 @@ static void move_steps(fa_run *r, int who, const fray_pos *path, int n,
     fray_pos from = c->fp.at;
     int total = 0, parity = 0, steps = 0;
     fray_reach_map map;
+    /* Speed (issue 16): a walk's step costs as fa_check weighed them just
+     * before (fa_run.walk_cost, the same path from the same square with
+     * the others where they stood), taken while nobody else has moved or
+     * changed: no opportunity attack taken, no readied action fired, no
+     * grapple ended (interrupts), nobody dragged. Debug builds weigh
+     * every step again (the long way). */
+    int kept = 0;
+    if (r->walk_n == n && n > 0 && r->walk_who == who && r->walk_path == path && drag < 0 &&
+        what == FA_CMD_WALK)
+        kept = n;
+    r->walk_n = 0; /* (used once: a readied walk inside is weighed afresh) */
+    uint32_t interrupts = r->interrupts;
     for (int i = 0; i < n && r->failed == FRAY_OK; i++) {
         if (provokes && provoke_except(r, who, what, drag) != FRAY_OK)
             return;
         if (!still_moving(st, who, prone_ok))
             break;
         fray_footprint before = c->fp;
-        int cost = step_cost(s, st, who, before, path[i], parity, &map,
+        if (r->interrupts != interrupts)
+            kept = 0;
+        int cost;
+        if (i < kept) {
+            cost = r->walk_cost[i];
+            assert(cost == step_cost(s, st, who, before, path[i], parity, &map,
+                                     what == FA_CMD_SQUEEZE)); /* (the long way) */
+        } else {
+            cost = step_cost(s, st, who, before, path[i], parity, &map,
                              what == FA_CMD_SQUEEZE);
+        }
         if (cost < 0)
             break; /* something now stands in the way: the move ends here */
         if (diagonal(before.at, path[i]))
@@ -1598,8 +1652,10 @@ static void move_steps(fa_run *r, int who, const fray_pos *path, int n,
         /* 004:618: a grapple ends when the target is out of unarmed reach. */
         int g = c->grappling;
         if (g >= 0 && !fa_within(s, c->fp, st->c[g].fp,
-                                        fa_sb_of(s, who)->reach > 0 ? fa_sb_of(s, who)->reach : 1))
+                                        fa_sb_of(s, who)->reach > 0 ? fa_sb_of(s, who)->reach : 1)) {
             fa_end_grapple(r, who);
+            kept = 0;
+        }
         ready_after(r, who, FA_TRIG_MOVES_ADJACENT, before);
         ready_after(r, who, FA_TRIG_ENTERS_REACH, before);
     }
@@ -1847,8 +1903,18 @@ fray_status fa_apply(fa_run *r, const fa_command *cmd) {
     if (r->failed != FRAY_OK)
         return r->failed;
     char why[200];
-    if (fa_check(r->s, r->st, cmd, why, sizeof why) != FRAY_OK)
+    /* (speed, issue 16) a walk's step costs kept from the check for
+     * move_steps (fa_run.walk_cost) */
+    bool walk = cmd->kind == FA_CMD_WALK && cmd->n_path >= 1 &&
+                cmd->n_path <= FA_MAX_PATH && !r->walk_long;
+    r->walk_n = 0;
+    if (check_all(r->s, r->st, cmd, why, sizeof why, walk ? r->walk_cost : NULL) != FRAY_OK)
         return FRAY_ERR_INVALID;
+    if (walk) {
+        r->walk_n = cmd->n_path;
+        r->walk_who = cmd->actor;
+        r->walk_path = cmd->path;
+    }
     fa_state *st = r->st;
     switch (cmd->kind) {
     case FA_CMD_BEGIN:

@@ -82,7 +82,7 @@ static void event_start(fa_fight *f, fa_event *ev, const fa_command *cmd) {
 }
 
 static void run_init(fa_fight *f, fa_run *r, fa_event *ev) {
-    memset(r, 0, sizeof *r);
+    memset(r, 0, offsetof(fa_run, walk_cost)); /* (walk_cost: written before read) */
     r->s = f->s;
     r->st = &f->st;
     r->ev = ev;
@@ -107,11 +107,13 @@ static bool limit_near(const fa_fight *f) {
 }
 
 /* The numbers of the event just applied (quietly: from hit points and
- * the command; facts may be off). Damage a combatant takes in an event
- * is dealt by the event's actor, or, when the actor itself is hurt, by
- * the first who took an opportunity attack on it; ongoing damage is
- * nobody's. */
-static void count_event(fa_fight *f, const int16_t *hp_before) {
+ * the command; facts may be off), counting the losses of the combatants
+ * whose bit is set in `who` (hit points before in hp_before). Damage a
+ * combatant takes in an event is dealt by the event's actor, or, when
+ * the actor itself is hurt, by the first who took an opportunity attack
+ * on it; ongoing damage is nobody's. */
+static inline void count_event_of(fa_fight *f, const int16_t *hp_before,
+                           uint32_t who) {
     const fa_event *ev = &f->ev;
     int actor = ev->cmd.actor;
     if (actor >= 0 && actor < f->st.n && ev->cmd.kind >= FA_CMD_ATTACK &&
@@ -121,6 +123,8 @@ static void count_event(fa_fight *f, const int16_t *hp_before) {
         if (*k < UINT16_MAX)
             (*k)++;
     }
+    if (who == 0)
+        return;
     int oa = -1;
     for (int i = 0; i < ev->n_choices; i++)
         if (ev->choices[i].kind == FA_CH_OPPORTUNITY &&
@@ -129,6 +133,8 @@ static void count_event(fa_fight *f, const int16_t *hp_before) {
             break;
         }
     for (int i = 0; i < f->st.n; i++) {
+        if (!((who >> i) & 1u))
+            continue;
         int lost = hp_before[i] - f->st.c[i].hp;
         if (lost <= 0)
             continue;
@@ -141,42 +147,19 @@ static void count_event(fa_fight *f, const int16_t *hp_before) {
     }
 }
 
+/* The numbers of the event just applied, every combatant's hit points
+ * before in hp_before. */
+static void count_event(fa_fight *f, const int16_t *hp_before) {
+    _Static_assert(FA_MAX_COMBATANTS == 32, "one bit a combatant");
+    count_event_of(f, hp_before, UINT32_MAX);
+}
+
 /* count_event with only those whose hit points the event set looked at
  * (fa_run.hp_changed, their hit points before in hp_was; speed, issue
  * 16): the others lost nothing, and count_event passes over them. The
  * same sums in the same order. */
 static void count_event_hp(fa_fight *f, const fa_run *r) {
-    const fa_event *ev = &f->ev;
-    int actor = ev->cmd.actor;
-    if (actor >= 0 && actor < f->st.n && ev->cmd.kind >= FA_CMD_ATTACK &&
-        ev->cmd.kind < FA_CMD_KINDS) {
-        f->actions[actor]++;
-        uint16_t *k = &f->by_kind[actor][ev->cmd.kind - FA_CMD_ATTACK];
-        if (*k < UINT16_MAX)
-            (*k)++;
-    }
-    if (r->hp_changed == 0)
-        return;
-    int oa = -1;
-    for (int i = 0; i < ev->n_choices; i++)
-        if (ev->choices[i].kind == FA_CH_OPPORTUNITY &&
-            ev->choices[i].value && ev->choices[i].other == actor) {
-            oa = ev->choices[i].who;
-            break;
-        }
-    for (int i = 0; i < f->st.n; i++) {
-        if (!((r->hp_changed >> i) & 1u))
-            continue;
-        int lost = r->hp_was[i] - f->st.c[i].hp;
-        if (lost <= 0)
-            continue;
-        f->taken[i] += lost;
-        int by = i == actor ? oa : actor;
-        if (ev->cmd.kind == FA_CMD_NEXT)
-            by = -1;
-        if (by >= 0 && by < f->st.n)
-            f->dealt[by] += lost;
-    }
+    count_event_of(f, r->hp_was, r->hp_changed);
 }
 
 static void counts_reset(fa_fight *f) {

@@ -769,6 +769,20 @@ typedef struct fa_run {
      * at the start (run_init). */
     uint32_t hp_changed;
     int16_t hp_was[FA_MAX_COMBATANTS];
+    /* Speed (issue 16): the walk fa_apply is applying, its steps' costs
+     * as fa_check found them (walk_cost, walk_n steps of walk_path for
+     * walk_who; walk_n 0: none), for move_steps to take instead of
+     * weighing each step again while nothing but the walker has changed
+     * (interrupts: bumped whenever an opportunity attack is taken or a
+     * readied action fires). Set by fa_apply on every command; walk_cost
+     * last, read only where fa_apply wrote it (alloy.c's run_init clears
+     * the run up to it). */
+    uint8_t walk_n;
+    int8_t walk_who;
+    bool walk_long;            /* tests: every step of a walk weighed again (the long way) */
+    uint32_t interrupts;
+    const fray_pos *walk_path;
+    int8_t walk_cost[FA_MAX_PATH];
 } fa_run;
 
 /* Called just before who's hit points, now `now`, are set

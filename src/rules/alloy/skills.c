@@ -380,14 +380,23 @@ void fa_seen_update(fa_run *r) {
      * each is compared first, and one seen where it stands is passed over:
      * the loop below would change nothing for it. */
     bool two = s->n_sides == 2;
+    /* (speed, issue 16) The squares compared as one 32-bit word each (a
+     * fray_pos is two int16_t, no padding), and the count read once (the
+     * loop writes only last sights). */
+    _Static_assert(sizeof(fray_pos) == 2 * sizeof(int16_t), "a fray_pos is its two numbers");
+    int n = st->n;
     /* Only squares that changed since a side last saw them are looked at:
      * a fight where nobody moves unseen asks nothing. */
-    for (int i = 0; i < st->n; i++) {
+    for (int i = 0; i < n; i++) {
         fa_cstate *c = &st->c[i];
         int own = s->c[i].side;
-        if (two && (unsigned)own < 2u && c->seen[own ^ 1].x == c->fp.at.x &&
-            c->seen[own ^ 1].y == c->fp.at.y)
-            continue;
+        if (two && (unsigned)own < 2u) {
+            uint32_t saw, at;
+            memcpy(&saw, &c->seen[own ^ 1], sizeof saw);
+            memcpy(&at, &c->fp.at, sizeof at);
+            if (saw == at)
+                continue;
+        }
         if (fa_has(c, FA_C_DEAD))
             continue;
         for (int k = 0; k < s->n_sides && k < FA_MAX_SIDES; k++) {
