@@ -1186,6 +1186,20 @@ static bool move_toward(const pol *p, int e, const ft_weapon *w,
     *hopeless = false;
     int box[4]; /* strike_space_from's, the same at every cost */
     strike_box(p, e, w, 2, rm, &box[0], &box[1], &box[2], &box[3]);
+    /* The least cost of a space of the box: a step moves the footprint
+     * at most one space along each axis and costs at least 1 (as the move
+     * closer below says), so a space costs at least its larger distance
+     * along an axis from the mover's. Only in a prepared setup (0: every
+     * cost scanned). */
+    int lo = 0;
+    if (p->s->eng.ready) {
+        fray_pos a0 = p->fp[p->me].at;
+        int gx = box[0] - a0.x > a0.x - box[2] ? box[0] - a0.x : a0.x - box[2];
+        int gy = box[1] - a0.y > a0.y - box[3] ? box[1] - a0.y : a0.y - box[3];
+        lo = gx > gy ? gx : gy;
+        if (lo < 0)
+            lo = 0;
+    }
     if (ranged) {
         search_until(p, ms, spd);
         best = strike_space(p, e, w, rm, spd);
@@ -1210,6 +1224,20 @@ static bool move_toward(const pol *p, int e, const ft_weapon *w,
          * its c, or, for a shooter, at every space) and none can strike:
          * only those costing c or more can be the best (issue 16: each
          * space tested once, not once per cost). */
+        /* No space of the box costs less than lo (below): none is
+         * finished while the search has shown no cost as high (a search
+         * an earlier target's tries took further has), and the box's scan
+         * would find nothing (issue 16, "This round: the skirmish's
+         * tactics, again"). */
+        if (ms->run.shown < lo) {
+#ifndef NDEBUG
+            fray_pos all = strike_space(p, e, w, rm, spd);
+            assert(all.x < 0);
+#endif
+            if (!more)
+                break;
+            continue;
+        }
         best = strike_space_from(p, e, w, rm, spd, p->s->eng.ready ? c : 0,
                                  box);
 #ifndef NDEBUG
