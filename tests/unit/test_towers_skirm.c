@@ -25,7 +25,17 @@
  *    neighbouring space, which a shooter next to an enemy tries) answered
  *    by the direct step weighed alone instead of a search (engine.c
  *    find_path; letting no diagonal through fails the skirmish's and the
- *    ambush's tests).
+ *    ambush's tests);
+ *  - a shooter's firing positions scanned among the spaces within its
+ *    Speed only, with each enemy's reach read once per scan (policy.c
+ *    firing_scan_tabled; "This round: the skirmish's tactics, again": the
+ *    scan two rows short, or an enemy's reach one short, fails
+ *    skirmish_same_choices and provoke_mask_same_as_the_long_way);
+ *  - a melee fighter's box of spaces to strike from not scanned while
+ *    the search has shown no cost as high as the box's least (policy.c
+ *    move_toward: the bound one too high fails the skirmish's, ambush's,
+ *    crowd's and provoke tests; the bound taken without asking how far
+ *    the search has shown fails crowd_same_choices).
  *
  * None may change a choice: in the example skirmish (a rifle, a pistol and
  * a Bolt of Fire among swords, round walls, a window and a low wall), the

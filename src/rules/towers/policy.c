@@ -815,6 +815,119 @@ static long firing_score_tabled(const pol *p, fray_pos q, int e,
     return score;
 }
 
+/* A shooter's scan of the spaces costing at most its Speed in the box
+ * [x0, x1] x [y0, y1] for the best firing position (firing_score_tabled
+ * and threatened_at at each, in rows then columns, the first of the
+ * lowest score kept), with what does not change from space to space
+ * worked out once (issue 16, "This round: the skirmish's tactics,
+ * again"): the target's range terms, and each enemy's reach and its row
+ * of the table of every pair of spaces. The same terms in the same order
+ * as firing_score_tabled; a space or enemy the table does not know goes
+ * the long way (firing_score_below, enemy_reaches). *best_score: the best
+ * score (LONG_MAX: none); returns its space, {-1, -1} for none. */
+static fray_pos firing_scan_tabled(const pol *p, int e, const ft_weapon *w,
+                                   const fray_reach_map *rm, int spd, int x0,
+                                   int y0, int x1, int y1,
+                                   const uint8_t *from_e, unsigned ei,
+                                   long *best_score) {
+    const ft_setup *s = p->s;
+    const int mw = s->map.w, mh = s->map.h;
+    fray_footprint fe = p->fp[e];
+    int ri = w->range_increment;
+    int limit = ri > 0 ? ri * 2 : w->max_range;
+    /* The enemies that might reach a space: their reach, their footprint
+     * and, for one on a space of its own on the map, its row of the
+     * table (else NULL: enemy_reaches). */
+    int nr = 0;
+    int8_t rwho[FT_MAX_COMBATANTS];
+    int16_t rreach[FT_MAX_COMBATANTS];
+    const uint8_t *rrow[FT_MAX_COMBATANTS];
+    for (int k = 0; k < p->n; k++) {
+        if (!p->enemy[k])
+            continue;
+        const ft_weapon *kw = wielded(p, k, NULL);
+        fray_footprint fk = p->fp[k];
+        rwho[nr] = (int8_t)k;
+        rreach[nr] = (int16_t)reach_of(is_ranged(kw) ? NULL : kw);
+        rrow[nr] = fk.side == 1 && (unsigned)fk.at.x < (unsigned)mw &&
+                           (unsigned)fk.at.y < (unsigned)mh
+                       ? s->fast.pair[fk.at.y * mw + fk.at.x]
+                       : NULL;
+        nr++;
+    }
+    long best = *best_score;
+    fray_pos bq = {-1, -1};
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++) {
+            int cq = rm->cost[y][x];
+            if ((unsigned)cq > (unsigned)spd || !rm->can_stop[y][x])
+                continue;
+            fray_pos q = {(int16_t)x, (int16_t)y};
+            fray_footprint at = fp_at(p, q);
+            long score;
+            /* ft_range of two one-space footprints: the larger gap plus
+             * half the smaller */
+            int gx = x > fe.at.x ? x - fe.at.x : fe.at.x - x;
+            int gy = y > fe.at.y ? y - fe.at.y : fe.at.y - y;
+            int r = gx > gy ? gx + gy / 2 : gy + gx / 2;
+            assert(r == ft_range(at, fe));
+            unsigned ai = (unsigned)(y * mw + x);
+            unsigned to_e = s->fast.pair[ai][ei], to_me = from_e[ai];
+            score = cq;
+            if (ri > 0 && r > ri)
+                score += 1000;
+            if (score + 100 * (long)(FRAY_COVER_TOTAL - FRAY_COVER_HARD) >=
+                best)
+                score = LONG_MAX;
+            else if (!(to_e & FT_GEO_KNOWN) || !(to_me & FT_GEO_KNOWN))
+                score = firing_score_below(p, at, e, w, cq, best);
+            else if ((limit > 0 && r > limit) ||
+                     (fray_cover)(to_e & 3u) == FRAY_COVER_TOTAL)
+                score = -1;
+            else {
+                fray_cover mine = (fray_cover)(to_me & 3u);
+                score += 100 * (long)(FRAY_COVER_TOTAL -
+                                      (mine > FRAY_COVER_HARD
+                                           ? FRAY_COVER_HARD
+                                           : mine));
+                if (score >= best)
+                    score = LONG_MAX;
+                else {
+                    /* threatened_at(p, at) */
+                    bool threat = false;
+                    for (int j = 0; j < nr && !threat; j++) {
+                        int k = rwho[j];
+                        if (!ft_within(p->fp[k], at, rreach[j]))
+                            continue;
+                        unsigned g = rrow[j] ? rrow[j][ai] : 0;
+                        threat = (g & FT_GEO_KNOWN)
+                                     ? (fray_cover)(g & 3u) != FRAY_COVER_TOTAL
+                                     : enemy_reaches(p, k, at);
+                    }
+                    assert(threat == threatened_at(p, at));
+                    if (threat)
+                        score += 10000;
+                }
+            }
+#ifndef NDEBUG
+            {
+                /* The long way: the whole score, and the sight. */
+                long full = can_strike_from(p, at, e, w, 2)
+                                ? firing_score(p, at, e, w, cq)
+                                : -1;
+                assert(score == full ||
+                       (score == LONG_MAX && (full < 0 || full >= best)));
+            }
+#endif
+            if (score >= 0 && score < best) {
+                best = score;
+                bq = q;
+            }
+        }
+    *best_score = best;
+    return bq;
+}
+
 /* Tries a move of `action` to dest (with target for a Charge). */
 static bool try_move(const pol *p, int action, fray_pos dest, int target,
                      ft_command *out) {
@@ -880,10 +993,81 @@ static fray_pos strike_space_from(const pol *p, int e, const ft_weapon *w,
                   (unsigned)fe.at.y < (unsigned)s->map.h;
     unsigned ei = tabled ? (unsigned)(fe.at.y * s->map.w + fe.at.x) : 0;
     const uint8_t *from_e = tabled ? s->fast.pair[ei] : NULL;
+    /* A shooter's firing positions first, among the spaces within Speed
+     * of it along both axes only (issue 16, "This round: the skirmish's
+     * tactics, again"): every space costing at most the Speed lies there
+     * (a step moves the footprint at most one space each way and costs at
+     * least 1, as move_toward's move closer says), and a firing position
+     * (score below 100000) beats every space past the Speed (100000 times
+     * its cost), so when one is found there it is the whole box's best,
+     * the first in rows then columns among equals as the long way's. When
+     * none is, every space within Speed was tested and none can strike:
+     * the box's scan below passes over them. Only in a prepared setup and
+     * when every cost is looked at (a shooter's first scan). */
+    bool firing_done = false;
+    if (ranged && s->eng.ready && min_cost <= 0 && spd >= 0) {
+        fray_pos at0 = p->fp[p->me].at;
+        int fx0 = at0.x - spd > sx0 ? at0.x - spd : sx0;
+        int fx1 = at0.x + spd < sx1 ? at0.x + spd : sx1;
+        int fy0 = at0.y - spd > sy0 ? at0.y - spd : sy0;
+        int fy1 = at0.y + spd < sy1 ? at0.y + spd : sy1;
+        if (tabled)
+            best = firing_scan_tabled(p, e, w, rm, spd, fx0, fy0, fx1, fy1,
+                                      from_e, ei, &best_score);
+        else
+            for (int y = fy0; y <= fy1; y++)
+                for (int x = fx0; x <= fx1; x++) {
+                    int cq = rm->cost[y][x];
+                    if ((unsigned)cq > (unsigned)spd || !rm->can_stop[y][x])
+                        continue;
+                    fray_pos q = {(int16_t)x, (int16_t)y};
+                    long score = firing_score_below(p, fp_at(p, q), e, w, cq,
+                                                    best_score);
+                    if (score >= 0 && score < best_score) {
+                        best_score = score;
+                        best = q;
+                    }
+                }
+#ifndef NDEBUG
+        /* The long way: the whole box, every term of every score. */
+        {
+            long lb = LONG_MAX;
+            fray_pos lq = {-1, -1};
+            for (int y = sy0; y <= sy1; y++)
+                for (int x = sx0; x <= sx1; x++) {
+                    int cq = rm->cost[y][x];
+                    if (cq < 0 || !rm->can_stop[y][x])
+                        continue;
+                    fray_footprint fa = fp_at(p, (fray_pos){(int16_t)x, (int16_t)y});
+                    long sc = (long)cq * 100000;
+                    if (cq <= spd)
+                        sc = can_strike_from(p, fa, e, w, 2)
+                                 ? firing_score(p, fa, e, w, cq)
+                                 : -1;
+                    else if (!can_strike_from(p, fa, e, w, 2))
+                        sc = -1;
+                    if (sc >= 0 && sc < lb) {
+                        lb = sc;
+                        lq = (fray_pos){(int16_t)x, (int16_t)y};
+                    }
+                }
+            assert(best.x < 0 || (lq.x == best.x && lq.y == best.y &&
+                                  lb == best_score));
+            assert(best.x >= 0 || lq.x < 0 ||
+                   rm->cost[lq.y][lq.x] > spd);
+        }
+#endif
+        if (best.x >= 0)
+            return best;
+        firing_done = true;
+    }
     for (int y = sy0; y <= sy1; y++)
         for (int x = sx0; x <= sx1; x++) {
             if (rm->cost[y][x] < min_cost || rm->cost[y][x] < 0 ||
                 !rm->can_stop[y][x])
+                continue;
+            /* (tested above: none can strike) */
+            if (firing_done && rm->cost[y][x] <= spd)
                 continue;
             /* Spaces within Speed score below 100000 for a shooter (cost,
              * range, cover), cost * 100000 otherwise: skip the sight and
@@ -1002,6 +1186,20 @@ static bool move_toward(const pol *p, int e, const ft_weapon *w,
     *hopeless = false;
     int box[4]; /* strike_space_from's, the same at every cost */
     strike_box(p, e, w, 2, rm, &box[0], &box[1], &box[2], &box[3]);
+    /* The least cost of a space of the box: a step moves the footprint
+     * at most one space along each axis and costs at least 1 (as the move
+     * closer below says), so a space costs at least its larger distance
+     * along an axis from the mover's. Only in a prepared setup (0: every
+     * cost scanned). */
+    int lo = 0;
+    if (p->s->eng.ready) {
+        fray_pos a0 = p->fp[p->me].at;
+        int gx = box[0] - a0.x > a0.x - box[2] ? box[0] - a0.x : a0.x - box[2];
+        int gy = box[1] - a0.y > a0.y - box[3] ? box[1] - a0.y : a0.y - box[3];
+        lo = gx > gy ? gx : gy;
+        if (lo < 0)
+            lo = 0;
+    }
     if (ranged) {
         search_until(p, ms, spd);
         best = strike_space(p, e, w, rm, spd);
@@ -1026,6 +1224,20 @@ static bool move_toward(const pol *p, int e, const ft_weapon *w,
          * its c, or, for a shooter, at every space) and none can strike:
          * only those costing c or more can be the best (issue 16: each
          * space tested once, not once per cost). */
+        /* No space of the box costs less than lo (below): none is
+         * finished while the search has shown no cost as high (a search
+         * an earlier target's tries took further has), and the box's scan
+         * would find nothing (issue 16, "This round: the skirmish's
+         * tactics, again"). */
+        if (ms->run.shown < lo) {
+#ifndef NDEBUG
+            fray_pos all = strike_space(p, e, w, rm, spd);
+            assert(all.x < 0);
+#endif
+            if (!more)
+                break;
+            continue;
+        }
         best = strike_space_from(p, e, w, rm, spd, p->s->eng.ready ? c : 0,
                                  box);
 #ifndef NDEBUG
