@@ -60,7 +60,8 @@ static fray_towers_setup *load_text(const char *text) {
 /* Two duellists with one stat block, so that they tie on [N] and [SS]
  * (the flip-off decides when their CI ties too); `gm`: both the GM's,
  * one deck shared (RULINGS 2), else each its own. */
-static fray_towers_setup *twins(bool gm, int hand) {
+static fray_towers_setup *twins_with(bool gm, int hand, const char *red,
+                                     const char *blue) {
     char text[4096], sb[1024];
     snprintf(sb, sizeof sb,
              "    statblock:\n%s"
@@ -73,11 +74,15 @@ static fray_towers_setup *twins(bool gm, int hand) {
              "fray: encounter\nname: twins\ncatalog: [%s]\n"
              "options: {hand-of-fate: %d}\nsides: [red, blue]\ncombatants:\n"
              "  - id: red\n    side: red\n    at: [0, 0]\n"
-             "    tactics: {preset: attack, chips: true, hand-of-fate: true}\n%s"
+             "    tactics: {preset: attack, chips: true, hand-of-fate: true}\n%s%s"
              "  - id: blue\n    side: blue\n    at: [1, 0]\n"
-             "    tactics: {preset: attack, chips: true, hand-of-fate: true}\n%s",
-             CATALOG, hand, sb, sb);
+             "    tactics: {preset: attack, chips: true, hand-of-fate: true}\n%s%s",
+             CATALOG, hand, sb, red, sb, blue);
     return load_text(text);
+}
+
+static fray_towers_setup *twins(bool gm, int hand) {
+    return twins_with(gm, hand, "", "");
 }
 
 /* What the two starts must share, beyond the table's `same`. */
@@ -200,4 +205,27 @@ Test(towers_quick_start, twins_flip_off_same_both_ways) {
             cr_assert_gt(ties, 0, "%s: no flip-off met", what);
             fray_towers_setup_free(s);
         }
+}
+
+/* Initiative advantages and disadvantages (seed 000 "Initiative": [N]
+ * cards plus initiative advantages; their flips and shifts,
+ * ft_advantage_mods) change the Calculated Initiative, not the tie's
+ * [N] and [SS]: the same both ways, a flip-off still met. */
+Test(towers_quick_start, initiative_advantages_same_both_ways) {
+    static const char *const red =
+        "      advantages:\n"
+        "        - {name: Quick, rank: 1, applies: initiative}\n";
+    static const char *const blue =
+        "      disadvantages:\n"
+        "        - {name: Slow, rank: 2, applies: initiative}\n";
+    fray_towers_setup *s = twins_with(true, 3, red, blue);
+    int flip = 0, shift = 0, bflip = 0, bshift = 0;
+    ft_advantage_mods(&s->s.c[0].sb, FT_APPLIES_INITIATIVE, &flip, &shift);
+    ft_advantage_mods(&s->s.c[1].sb, FT_APPLIES_INITIATIVE, &bflip, &bshift);
+    cr_assert((flip | shift) != 0 && (bflip | bshift) != 0,
+              "the initiative advantages count (%d %d, %d %d)", flip, shift,
+              bflip, bshift);
+    long ties = starts_both_ways(s, 21, 3000, "twins with initiative advantages");
+    cr_assert_gt(ties, 0, "no flip-off met");
+    fray_towers_setup_free(s);
 }
