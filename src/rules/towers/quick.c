@@ -1185,7 +1185,10 @@ static bool start_quick(fray_towers_fight *f, const qstart *qs, uint64_t seed,
         want = FT_HAND_MAX;
     for (int d = 0; d < s->n_decks; d++) {
         fray_deck *deck = &st->decks[d];
-        int n = want - (int)fray_deck_held(deck, NULL, 0);
+        /* (a deck just made holds nothing: ft_fate_deal's count of
+         * those held is 0) */
+        assert(fray_deck_held(deck, NULL, 0) == 0);
+        int n = want;
         if (n <= 0)
             continue;
         fray_card cards[FT_HAND_MAX];
