@@ -433,6 +433,12 @@ fray_status ft_rf_begin(void *rf, uint64_t seed, uint64_t trial,
     f->made = false;
     f->paths.valid = false;
     f->memo.valid = false;
+    /* The duel shortcut's start (quick.c), when nothing is recorded. */
+    if (f->quick && !(given && given->n_cards) &&
+        ft_quick_begin(f, seed, trial)) {
+        f->failed = FRAY_OK;
+        return FRAY_OK;
+    }
     ft_state_reset_trial(&f->setup->s, &f->st, seed, trial);
     ft_command begin;
     memset(&begin, 0, sizeof begin);

@@ -240,8 +240,24 @@ struct qweapon {
     qharm harm[2][QUICK_HEARTS];
 };
 
+/* What the fight's start (ft_quick_begin) reads from the setup, worked
+ * out once per setup: each combatant as ft_state_reset_trial leaves it,
+ * the Initiative flips' n, cards and shift, and whether the two can tie. */
+typedef struct qstart {
+    const ft_setup *for_setup; /* made for this setup; NULL: not yet */
+    bool ok;                   /* the start is one ft_quick_begin takes */
+    ft_cstate c[2];
+    int init_n[2], init_shift[2], init_k[2];
+    bool init_low[2];
+    int tie_k;                 /* a flip-off's cards (a flip of 1) */
+    bool tie_low;
+    bool tie_static;           /* [N] and [SS] the same: the CI decides */
+} qstart;
+
 struct ft_quick {
     int n;
+    long begun;                /* starts made by ft_quick_begin (tests) */
+    qstart start;
     long actions;              /* attacks the loop applied (tests) */
     long modelled;             /* of them, by the model (quick_attack) */
     bool model_off;            /* every attack through ft_attack (tests) */
@@ -1042,6 +1058,291 @@ fray_status ft_quick_run(fray_towers_fight *f, ft_run *r, int limit,
     *out_next = next;
     *out_going = going;
     return rc;
+}
+
+/* ---- The fight's start ------------------------------------------------------------ */
+
+/*
+ * ft_rf_begin's ft_state_reset_trial and begin event (engine.c begin, in a
+ * quiet run) for a duel of the class: the same trial stream, the same
+ * cards in the same order (both decks made and shuffled by the engine's
+ * own functions, the Hands of Fate dealt, the Initiative flips, a
+ * flip-off when the two tie), the same state and the same begin event
+ * after, without the generic steps. The class has no formal duel, no
+ * companion, nobody surprised, joining later, with talents or mana
+ * (ft_quick_plan), so begin's branches for those never run; an
+ * Initiative round has no total to beat (INT_MIN), so the tactics never
+ * choose in it. Taken only where the engine's flips take their quick path
+ * (enough cards, room in the event); anything else -- the deal failing, a
+ * deck too small -- and it returns false before the trial's state says
+ * so, and the caller starts the long way (which makes everything afresh
+ * from the seed). Debug builds make the long way too and compare.
+ */
+
+/* The setup's part of the start, once per setup. */
+static void start_plan(qstart *qs, fray_towers_fight *f) {
+    const ft_setup *s = &f->setup->s;
+    ft_state *st = &f->st;
+    qs->for_setup = s;
+    qs->ok = false;
+    if (s->n_combatants != 2 || s->n_decks <= 0 || s->n_decks > FT_MAX_DECKS)
+        return;
+    for (int i = 0; i < 2; i++) {
+        const ft_statblock *sb = &s->c[i].sb;
+        int d = s->c[i].deck;
+        if (d < 0 || d >= s->n_decks || s->c[i].master != 0 ||
+            s->c[i].joins_later || s->c[i].unaware_of)
+            return;
+        int flip = 0, shift = 0;
+        ft_advantage_mods(sb, FT_APPLIES_INITIATIVE, &flip, &shift);
+        qs->init_n[i] = sb->cv[FT_CV_N] + flip;
+        qs->init_shift[i] = shift;
+        fray__flip_plan(qs->init_n[i], &s->opt.flip, &qs->init_k[i],
+                        &qs->init_low[i]);
+    }
+    fray__flip_plan(1, &s->opt.flip, &qs->tie_k, &qs->tie_low);
+    qs->tie_static =
+        s->c[0].sb.cv[FT_CV_N] == s->c[1].sb.cv[FT_CV_N] &&
+        s->c[0].sb.aspects[FT_ASPECT_SS] == s->c[1].sb.aspects[FT_ASPECT_SS];
+    /* Each combatant as the reset leaves it: the engine's own reset, with
+     * the count of threats put back (it is the fight's, not the trial's)
+     * and the rest made afresh by the start that follows. */
+    uint64_t gen = st->threat_gen, all_gen = st->threat_all_gen;
+    uint32_t moved = st->threat_moved;
+    ft_state_reset_trial(s, st, 0, 0);
+    st->threat_gen = gen;
+    st->threat_all_gen = all_gen;
+    st->threat_moved = moved;
+    memcpy(&qs->c[0], &st->c[0], sizeof qs->c[0]);
+    memcpy(&qs->c[1], &st->c[1], sizeof qs->c[1]);
+    qs->ok = true;
+}
+
+/* One flip of the start (fate.c flip_one's quick path, and its round with
+ * no total to beat: idle); false when that path is not sure. */
+static inline bool start_flip(ft_state *st, ft_event *ev, fray_deck *deck,
+                              int n, int k, bool low, fray_flip *f) {
+    if (k > deck->size)
+        k = deck->size;
+    if (k <= 0 || ev->n_cards + k > FT_EVENT_CARDS ||
+        (size_t)k > deck->n_draw + deck->n_discard)
+        return false;
+    f->n = n;
+    f->n_cards = k;
+    f->keep_lowest = low;
+    fray__deck_flip_inline(deck, &st->rng, f);
+    ev->n_cards = (int16_t)(ev->n_cards + k);
+    return true;
+}
+
+/* The start by the model, into f->st and f->scratch; false when it is not
+ * one the model takes (the caller then starts the long way). */
+static bool start_quick(fray_towers_fight *f, const qstart *qs, uint64_t seed,
+                        uint64_t trial) {
+    const ft_setup *s = &f->setup->s;
+    ft_state *st = &f->st;
+    ft_event *ev = &f->scratch;
+    /* ft_state_reset_trial */
+    st->phase = 0;
+    st->round = 1;
+    st->n_events = 0;
+    st->next_slot = 0;
+    st->winner = -1;
+    st->over = false;
+    st->active = -1;
+    st->n = 2;
+    for (int i = 0; i < 2; i++) {
+        st->duel_margin[i] = 0;
+        st->duel_held_stun[i] = st->duel_held_lethal[i] = 0;
+        st->duel_held_src[i] = -1;
+    }
+    st->duel_end = 0;
+    st->duel_blood = 0;
+    st->duel_held_phase = 0;
+    fray_rng_for_trial(&st->rng, seed, trial);
+    memcpy(&st->c[0], &qs->c[0], sizeof qs->c[0]);
+    memcpy(&st->c[1], &qs->c[1], sizeof qs->c[1]);
+    st->companion_alone = s->opt.companion_alone;
+    st->pairs = !s->eng.no_pairs;
+    st->stance_chosen = 0;
+    st->n_decks = s->n_decks;
+    for (int d = 0; d < s->n_decks; d++) {
+        if (fray__deck_init(&st->decks[d], &s->opt.deck) != FRAY_OK)
+            return false;
+        fray_deck_shuffle(&st->decks[d], &st->rng);
+    }
+    /* (the reset's clock is made again at the begin's end) */
+    /* apply_quiet's event: event_start */
+    memset(ev, 0, offsetof(ft_event, cards));
+    ev->n_choices = 0;
+    ev->n_facts = 0;
+    ev->cmd.action = FT_CMD_BEGIN;
+    ev->cmd.actor = -1;
+    ev->cmd.target = -1;
+    /* begin: the Hands of Fate (fate.c ft_fate_deal, get_cards) */
+    int want = s->opt.hand_of_fate;
+    if (want > FT_HAND_MAX)
+        want = FT_HAND_MAX;
+    for (int d = 0; d < s->n_decks; d++) {
+        fray_deck *deck = &st->decks[d];
+        /* (a deck just made holds nothing: ft_fate_deal's count of
+         * those held is 0) */
+        assert(fray_deck_held(deck, NULL, 0) == 0);
+        int n = want;
+        if (n <= 0)
+            continue;
+        fray_card cards[FT_HAND_MAX];
+        if (ev->n_cards + n > FT_EVENT_CARDS ||
+            fray_deck_hold(deck, &st->rng, (size_t)n, cards) != FRAY_OK)
+            return false;
+        for (int i = 0; i < n; i++) {
+            ev->cards[ev->n_cards] = cards[i];
+            ev->card_deck[ev->n_cards] = (uint8_t)d;
+            ev->n_cards++;
+        }
+    }
+    /* the Initiative flips: Calculated Initiative, the kept card plus [N] */
+    for (int i = 0; i < 2; i++) {
+        fray_flip fl;
+        if (!start_flip(st, ev, &st->decks[s->c[i].deck], qs->init_n[i],
+                        qs->init_k[i], qs->init_low[i], &fl))
+            return false;
+        int ci = fl.kept_value + s->c[i].sb.cv[FT_CV_N] + qs->init_shift[i];
+        st->c[i].ci = (int16_t)ci;
+        st->c[i].phase = 20 - (ci > 20 ? 20 : ci);
+    }
+    /* the tie order (engine.c tie_order and flip_off for two tied: the
+     * first flips, then the second, again while their cards tie, within
+     * FT_TIE_CARDS of the event's cards) */
+    int flipoff[2] = {0, 0};
+    if (qs->tie_static && st->c[0].ci == st->c[1].ci) {
+        int g[2] = {0, 1};
+        int budget = ev->n_cards + FT_TIE_CARDS;
+        for (int rounds = 1;; rounds++) {
+            if (rounds > 8)
+                ev->flip_off_rounds = true;
+            if (ev->n_cards + 2 > budget)
+                break;
+            int val[2];
+            for (int k = 0; k < 2; k++) {
+                fray_flip fl;
+                if (!start_flip(st, ev, &st->decks[s->c[g[k]].deck], 1,
+                                qs->tie_k, qs->tie_low, &fl))
+                    return false;
+                val[g[k]] = fl.kept_value;
+            }
+            if (val[g[1]] > val[g[0]]) {
+                int t = g[0];
+                g[0] = g[1];
+                g[1] = t;
+            }
+            if (val[0] != val[1])
+                break;
+        }
+        flipoff[g[0]] = 2;
+        flipoff[g[1]] = 1;
+    }
+    /* best first: CI, then [N], then [SS], then the flip-off */
+    int d = st->c[1].ci - st->c[0].ci;
+    if (!d)
+        d = s->c[1].sb.cv[FT_CV_N] - s->c[0].sb.cv[FT_CV_N];
+    if (!d)
+        d = s->c[1].sb.aspects[FT_ASPECT_SS] - s->c[0].sb.aspects[FT_ASPECT_SS];
+    if (!d)
+        d = flipoff[1] - flipoff[0];
+    int first = d > 0 ? 1 : 0;
+    st->c[first].init_rank = 0;
+    st->c[1 - first].init_rank = 1;
+    for (int i = 0; i < 2; i++)
+        st->c[i].slot = ft_base_slot(st->c[i].init_rank);
+    st->phase = 0;
+    st->round = 1;
+    ft_clock_sync(st);
+    ft_threat_touch(st); /* (the reset's: every combatant placed anew) */
+    st->n_events++;
+    return true;
+}
+
+#ifndef NDEBUG
+/* The long way's start (fight.c ft_rf_begin in a quiet run: the reset,
+ * then the begin event through apply_quiet's steps). */
+static fray_status start_long(fray_towers_fight *f, uint64_t seed,
+                              uint64_t trial) {
+    ft_state_reset_trial(&f->setup->s, &f->st, seed, trial);
+    ft_event *ev = &f->scratch;
+    memset(ev, 0, offsetof(ft_event, cards));
+    ev->n_choices = 0;
+    ev->n_facts = 0;
+    ev->cmd.action = FT_CMD_BEGIN;
+    ev->cmd.actor = -1;
+    ev->cmd.target = -1;
+    ft_run r;
+    ft_run_clear(&r);
+    r.setup = &f->setup->s;
+    r.st = &f->st;
+    r.ev = ev;
+    r.hooks = &ft_policy_hooks;
+    r.paths = &f->paths;
+    return ft_apply_next(&r, FT_NEXT_UNKNOWN);
+}
+#endif
+
+bool ft_quick_begin(fray_towers_fight *f, uint64_t seed, uint64_t trial) {
+    ft_quick *q = f->quick;
+    if (!q || f->quick_off || f->opt.journal || f->opt.facts || f->table ||
+        f->setup->s.opt.fresh_decks)
+        return false;
+    qstart *qs = &q->start;
+    if (qs->for_setup != &f->setup->s)
+        start_plan(qs, f);
+    if (!qs->ok)
+        return false;
+#ifndef NDEBUG
+    ft_state *before = fray__alloc(&f->alloc, sizeof *before);
+    ft_state *quick = fray__alloc(&f->alloc, sizeof *quick);
+    ft_event *qev = fray__alloc(&f->alloc, sizeof *qev);
+    assert(before && quick && qev);
+    *before = f->st;
+#endif
+    if (!start_quick(f, qs, seed, trial)) {
+#ifndef NDEBUG
+        fray__free(&f->alloc, before, sizeof *before);
+        fray__free(&f->alloc, quick, sizeof *quick);
+        fray__free(&f->alloc, qev, sizeof *qev);
+#endif
+        return false;
+    }
+#ifndef NDEBUG
+    {
+        /* the long way from the same state: the same state and event */
+        *quick = f->st;
+        *qev = f->scratch;
+        f->st = *before;
+        fray_status rc = start_long(f, seed, trial);
+        assert(rc == FRAY_OK);
+        assert(memcmp(quick, &f->st, sizeof *quick) == 0);
+        assert(memcmp(qev, &f->scratch, offsetof(ft_event, cards)) == 0);
+        assert(qev->n_cards == f->scratch.n_cards &&
+               qev->n_choices == f->scratch.n_choices &&
+               qev->n_facts == f->scratch.n_facts);
+        assert(memcmp(qev->cards, f->scratch.cards,
+                      (size_t)f->scratch.n_cards * sizeof qev->cards[0]) == 0);
+        assert(memcmp(qev->card_deck, f->scratch.card_deck,
+                      (size_t)f->scratch.n_cards *
+                          sizeof qev->card_deck[0]) == 0);
+        fray__free(&f->alloc, before, sizeof *before);
+        fray__free(&f->alloc, quick, sizeof *quick);
+        fray__free(&f->alloc, qev, sizeof *qev);
+        (void)rc;
+    }
+#endif
+    q->begun++;
+    return true;
+}
+
+long ft_quick_begun(const void *rfight) {
+    const fray_towers_fight *f = rfight;
+    return f->quick ? f->quick->begun : 0;
 }
 
 /* ---- The switch ----------------------------------------------------------------------- */

@@ -2962,6 +2962,13 @@ void ft_quick_set_off(void *rfight, bool off);
 long ft_quick_actions(const void *rfight);
 /* Of those, how many its model of the attack applied (tests). */
 long ft_quick_modelled(const void *rfight);
+/* The fight's start (the reset and the begin event) of a trial by the
+ * shortcut's model, for a fight whose setup takes it and that records
+ * nothing: true when done (f->st and the begin event as the long way
+ * leaves them), false with the long way still to make (fight.c
+ * ft_rf_begin). ft_quick_begun: how many starts it made (tests). */
+bool ft_quick_begin(fray_towers_fight *f, uint64_t seed, uint64_t trial);
+long ft_quick_begun(const void *rfight);
 /* Sends every attack of the shortcut's loop through ft_attack (tests). */
 void ft_quick_set_model_off(void *rfight, bool off);
 /* fight.c: the tactics' choice for `next` as run_quiet makes it. */
