@@ -225,11 +225,9 @@ void ft_walk_look_init(const ft_run *r, uint32_t cand, int target,
     const ft_state *st = r->st;
     w->who = 0;
     w->target = target;
-    for (int e = 0; e < FT_MAX_COMBATANTS; e++) {
-        w->at_x[e] = 0;
-        w->at_y[e] = 0;
-        w->lim[e] = -1;
-    }
+    memset(w->at_x, 0, sizeof w->at_x);
+    memset(w->at_y, 0, sizeof w->at_y);
+    memset(w->lim, 0xff, sizeof w->lim); /* -1 each (two's complement) */
     if (target < 0 || target >= st->n || (st->c[target].flags & FT_F_FLED))
         return;
     w->tfp = ft_fp(s, st, target);

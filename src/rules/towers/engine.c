@@ -554,8 +554,26 @@ stop:;
         ft_share_note(r, mover);
     /* Seed 000 "Grappling": a grapple holds a foe within reach; a
      * grappler who moves away from his victim lets go (the victim cannot
-     * move: ft_check_command). */
-    for (int v = 0; v < r->st->n; v++) {
+     * move: ft_check_command). Speed (issue 16, "This round: the crowd's
+     * engine step"): first whether anyone is held by the mover at all,
+     * four at a time; most walks have nobody to let go. */
+    const ft_state *gst = r->st;
+    unsigned held = 0;
+    int gv = 0;
+    for (; gv + 4 <= gst->n; gv += 4)
+        held |= (unsigned)(gst->c[gv].grappled_by == mover) |
+                (unsigned)(gst->c[gv + 1].grappled_by == mover) |
+                (unsigned)(gst->c[gv + 2].grappled_by == mover) |
+                (unsigned)(gst->c[gv + 3].grappled_by == mover);
+    for (; gv < gst->n; gv++)
+        held |= (unsigned)(gst->c[gv].grappled_by == mover);
+#ifndef NDEBUG
+    bool any_held = false;
+    for (int v = 0; v < gst->n; v++)
+        any_held = any_held || gst->c[v].grappled_by == mover;
+    assert(any_held == (held != 0));
+#endif
+    for (int v = 0; held && v < r->st->n; v++) {
         if (r->st->c[v].grappled_by != mover ||
             fray_grid_within(ft_footprint(r->setup, r->st, mover),
                              ft_footprint(r->setup, r->st, v), 1))
