@@ -225,9 +225,7 @@ void ft_walk_look_init(const ft_run *r, uint32_t cand, int target,
     const ft_state *st = r->st;
     w->who = 0;
     w->target = target;
-    memset(w->at_x, 0, sizeof w->at_x);
-    memset(w->at_y, 0, sizeof w->at_y);
-    memset(w->lim, 0xff, sizeof w->lim); /* -1 each (two's complement) */
+    w->many = false;
     if (target < 0 || target >= st->n || (st->c[target].flags & FT_F_FLED))
         return;
     w->tfp = ft_fp(s, st, target);
@@ -235,6 +233,13 @@ void ft_walk_look_init(const ft_run *r, uint32_t cand, int target,
     cand &= ~(1u << target);
     if (st->n < 32)
         cand &= (1u << st->n) - 1u;
+    /* (a few: each measured at every look, the places not kept) */
+    w->many = __builtin_popcount(cand) > 4;
+    if (w->many) {
+        memset(w->at_x, 0, sizeof w->at_x);
+        memset(w->at_y, 0, sizeof w->at_y);
+        memset(w->lim, 0xff, sizeof w->lim); /* -1 each (two's complement) */
+    }
     for (; cand; cand &= cand - 1) {
         int e = __builtin_ctz(cand);
         int reach = threat_now(s, st, e);
@@ -245,6 +250,8 @@ void ft_walk_look_init(const ft_run *r, uint32_t cand, int target,
         w->fp[e] = ft_fp(s, st, e);
         /* ft_range is at least the places' distance across or along less
          * the wider (clamped) side plus one (ft__gap). */
+        if (!w->many)
+            continue;
         int side = w->fp[e].side < 1 ? 1 : w->fp[e].side > 5 ? 5 : w->fp[e].side;
         w->at_x[e] = w->fp[e].at.x;
         w->at_y[e] = w->fp[e].at.y;
@@ -304,7 +311,7 @@ uint32_t ft_walk_look_at(const ft_run *r, const ft_walk_look *w,
     uint32_t out = 0;
     /* Speed (issue 16, "This round: the crowd's engine step"): only those
      * whose places are near enough are measured (walk_look_near). */
-    uint32_t near = walk_look_near(w, at);
+    uint32_t near = w->many ? walk_look_near(w, at) : w->who;
 #ifndef NDEBUG
     /* The long way: everyone of w->who measured; those ruled out are out
      * of reach. */
