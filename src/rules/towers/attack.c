@@ -225,11 +225,21 @@ void ft_walk_look_init(const ft_run *r, uint32_t cand, int target,
     const ft_state *st = r->st;
     w->who = 0;
     w->target = target;
+    w->many = false;
     if (target < 0 || target >= st->n || (st->c[target].flags & FT_F_FLED))
         return;
+    w->tfp = ft_fp(s, st, target);
+    int tside = w->tfp.side < 1 ? 1 : w->tfp.side > 5 ? 5 : w->tfp.side;
     cand &= ~(1u << target);
     if (st->n < 32)
         cand &= (1u << st->n) - 1u;
+    /* (a few: each measured at every look, the places not kept) */
+    w->many = __builtin_popcount(cand) > 4;
+    if (w->many) {
+        memset(w->at_x, 0, sizeof w->at_x);
+        memset(w->at_y, 0, sizeof w->at_y);
+        memset(w->lim, 0xff, sizeof w->lim); /* -1 each (two's complement) */
+    }
     for (; cand; cand &= cand - 1) {
         int e = __builtin_ctz(cand);
         int reach = threat_now(s, st, e);
@@ -238,8 +248,57 @@ void ft_walk_look_init(const ft_run *r, uint32_t cand, int target,
         w->who |= 1u << e;
         w->reach[e] = (int16_t)reach;
         w->fp[e] = ft_fp(s, st, e);
+        /* ft_range is at least the places' distance across or along less
+         * the wider (clamped) side plus one (ft__gap). */
+        if (!w->many)
+            continue;
+        int side = w->fp[e].side < 1 ? 1 : w->fp[e].side > 5 ? 5 : w->fp[e].side;
+        w->at_x[e] = w->fp[e].at.x;
+        w->at_y[e] = w->fp[e].at.y;
+        w->lim[e] = (int16_t)(reach + (side > tside ? side : tside) - 1);
     }
-    w->tfp = ft_fp(s, st, target);
+}
+
+/* Those of w->who whose place is within w->lim of `at` across and
+ * along, a bit each: the others are out of reach (ft_walk_look.lim). */
+static inline uint32_t walk_look_near(const ft_walk_look *w, fray_pos at) {
+#if defined(__SSE2__) && defined(__GNUC__)
+    _Static_assert(FT_MAX_COMBATANTS == 32, "four rows of eight places");
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i vx = _mm_set1_epi16(at.x);
+    const __m128i vy = _mm_set1_epi16(at.y);
+    uint32_t far = 0;
+    for (int k = 0; k < 2; k++) {
+        __m128i f[2];
+        for (int h = 0; h < 2; h++) {
+            int i = 16 * k + 8 * h;
+            __m128i dx = _mm_subs_epi16(
+                _mm_loadu_si128((const __m128i *)(const void *)&w->at_x[i]), vx);
+            __m128i dy = _mm_subs_epi16(
+                _mm_loadu_si128((const __m128i *)(const void *)&w->at_y[i]), vy);
+            __m128i lim =
+                _mm_loadu_si128((const __m128i *)(const void *)&w->lim[i]);
+            dx = _mm_max_epi16(dx, _mm_subs_epi16(zero, dx));
+            dy = _mm_max_epi16(dy, _mm_subs_epi16(zero, dy));
+            f[h] = _mm_or_si128(_mm_cmpgt_epi16(dx, lim),
+                                _mm_cmpgt_epi16(dy, lim));
+        }
+        far |= (uint32_t)_mm_movemask_epi8(_mm_packs_epi16(f[0], f[1]))
+               << (16 * k);
+    }
+    return w->who & ~far;
+#else
+    uint32_t near = 0;
+    for (uint32_t cand = w->who; cand; cand &= cand - 1) {
+        int e = __builtin_ctz(cand);
+        int dx = w->at_x[e] - at.x, dy = w->at_y[e] - at.y;
+        dx = dx < 0 ? -dx : dx;
+        dy = dy < 0 ? -dy : dy;
+        if ((dx > dy ? dx : dy) <= w->lim[e])
+            near |= 1u << e;
+    }
+    return near;
+#endif
 }
 
 /* Then its second half for the target at `at`: those of w->who within
@@ -250,7 +309,18 @@ uint32_t ft_walk_look_at(const ft_run *r, const ft_walk_look *w,
     fray_footprint ft = w->tfp;
     ft.at = at;
     uint32_t out = 0;
-    for (uint32_t cand = w->who; cand; cand &= cand - 1) {
+    /* Speed (issue 16, "This round: the crowd's engine step"): only those
+     * whose places are near enough are measured (walk_look_near). */
+    uint32_t near = w->many ? walk_look_near(w, at) : w->who;
+#ifndef NDEBUG
+    /* The long way: everyone of w->who measured; those ruled out are out
+     * of reach. */
+    for (uint32_t cand = w->who & ~near; cand; cand &= cand - 1) {
+        int e = __builtin_ctz(cand);
+        assert(ft_range(w->fp[e], ft) > w->reach[e]);
+    }
+#endif
+    for (uint32_t cand = near; cand; cand &= cand - 1) {
         int e = __builtin_ctz(cand);
         if (ft_range(w->fp[e], ft) > w->reach[e])
             continue;

@@ -1755,6 +1755,16 @@ typedef struct ft_walk_look {
     fray_footprint tfp;
     int16_t reach[FT_MAX_COMBATANTS];
     fray_footprint fp[FT_MAX_COMBATANTS];
+    /* Speed (issue 16, "This round: the crowd's engine step"): each one's
+     * place, x and y apart, and the farthest across or along its place
+     * may be from the target's for the target to be within its reach
+     * (its reach plus the wider footprint's side less one; -1: not in
+     * who), every entry set, so that a look rules out those too far away
+     * in one pass over the places. Only when `many` (more than four to
+     * look at): for fewer, each is measured. */
+    int16_t at_x[FT_MAX_COMBATANTS], at_y[FT_MAX_COMBATANTS];
+    int16_t lim[FT_MAX_COMBATANTS];
+    bool many;
 } ft_walk_look;
 void ft_walk_look_init(const ft_run *r, uint32_t cand, int target,
                        ft_walk_look *w);
