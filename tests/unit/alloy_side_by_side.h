@@ -55,9 +55,22 @@ enum { ASBS_FILES = sizeof asbs_files / sizeof asbs_files[0] };
 /* cmd applied to st at step on a fresh event ev (as alloy.c's
  * event_start), in the run *r; walk_long: every step of a walk weighed
  * again (fa_run.walk_long). Asserts it is not refused. */
+static inline void asbs_apply_kept(const fa_setup *s, fa_state *st, fa_event *ev,
+                                   const fa_command *cmd, long step, bool walk_long,
+                                   const fa_reach_kept *kept, fa_run *r, const char *file,
+                                   int trial);
 static inline void asbs_apply(const fa_setup *s, fa_state *st, fa_event *ev,
                               const fa_command *cmd, long step, bool walk_long, fa_run *r,
                               const char *file, int trial) {
+    asbs_apply_kept(s, st, ev, cmd, step, walk_long, NULL, r, file, trial);
+}
+
+/* asbs_apply; kept (NULL: none): the tactics' reach map for this command,
+ * handed to the run as alloy.c's step does (fa_run.reach_kept). */
+static inline void asbs_apply_kept(const fa_setup *s, fa_state *st, fa_event *ev,
+                                   const fa_command *cmd, long step, bool walk_long,
+                                   const fa_reach_kept *kept, fa_run *r, const char *file,
+                                   int trial) {
     ev->number = (int32_t)step;
     ev->round = st->round;
     ev->cmd = *cmd;
@@ -72,6 +85,7 @@ static inline void asbs_apply(const fa_setup *s, fa_state *st, fa_event *ev,
     r->ev = ev;
     r->failed = FRAY_OK;
     r->walk_long = walk_long;
+    r->reach_kept = kept;
     fray_status rc = fa_apply(r, cmd);
     cr_assert_eq(rc == FRAY_OK ? r->failed : rc, FRAY_OK,
                  "%s, trial %d, step %ld: command %d refused", file, trial, step, cmd->kind);

@@ -565,6 +565,41 @@ bool fa_one_step_ok(const fa_setup *s, const fa_state *st, int who, fray_pos to)
     return ok;
 }
 
+bool fa_reach_same(const fray_reach_map *a, const fray_reach_map *b) {
+    if (a->from.at.x != b->from.at.x || a->from.at.y != b->from.at.y ||
+        a->from.side != b->from.side || a->w != b->w || a->h != b->h)
+        return false;
+    for (int y = 0; y < a->h && y < FRAY_GRID_MAX; y++)
+        for (int x = 0; x < a->w && x < FRAY_GRID_MAX; x++) {
+            if (a->cost[y][x] != b->cost[y][x])
+                return false;
+            if (a->cost[y][x] >= 0 &&
+                (a->parity[y][x] != b->parity[y][x] || a->prev_x[y][x] != b->prev_x[y][x] ||
+                 a->prev_y[y][x] != b->prev_y[y][x] || a->can_stop[y][x] != b->can_stop[y][x]))
+                return false;
+        }
+    return true;
+}
+
+/* Speed (issue 16): fa_reach(who, max_cost) on st, from the map the
+ * tactics kept (fa_reach_kept) when it is that one: built on this state
+ * for this mover with this cost while choosing the command being checked;
+ * else built into *out. Debug builds build it again at each use and hold
+ * the two the same. */
+static const fray_reach_map *reach_or_kept(const fa_setup *s, const fa_state *st, int who,
+                                           int max_cost, const fa_reach_kept *k,
+                                           fray_reach_map *out) {
+    if (k && k->valid && k->st == st && k->who == who && k->max_cost == max_cost) {
+#ifndef NDEBUG
+        fa_reach(s, st, who, max_cost, out); /* (the long way) */
+        assert(fa_reach_same(out, &k->m));
+#endif
+        return &k->m;
+    }
+    fa_reach(s, st, who, max_cost, out);
+    return out;
+}
+
 static bool diagonal(fray_pos a, fray_pos b) { return a.x != b.x && a.y != b.y; }
 
 /* Checks a path for who: every step allowed, at most `allowance` squares
@@ -825,7 +860,8 @@ static fray_status push_ok(const fa_setup *s, int who, fray_footprint me,
 
 /* Charge's move (004:523-525; L7.24). */
 static fray_status charge_check(const fa_setup *s, const fa_state *st,
-                                const fa_command *cmd, char *why, size_t ws) {
+                                const fa_command *cmd, char *why, size_t ws,
+                                const fa_reach_kept *kept) {
     int who = cmd->actor;
     if (cmd->n_targets != 1)
         return fa_refuse(why, ws, "%s must charge one target", fa_nm(s, who));
@@ -862,20 +898,21 @@ static fray_status charge_check(const fa_setup *s, const fa_state *st,
         if ((ok = push_ok(s, who, efp, st->c[t].fp, cmd->origin, why, ws)) != FRAY_OK)
             return ok;
     }
-    /* The nearest square from which the target can be attacked. */
+    /* The nearest square from which the target can be attacked (the
+     * tactics' map when they built this one: reach_or_kept). */
     fray_reach_map map;
-    fa_reach(s, st, who, a, &map);
+    const fray_reach_map *m = reach_or_kept(s, st, who, a, kept, &map);
     int best = -1;
-    for (int y = 0; y < map.h; y++)
-        for (int x = 0; x < map.w; x++) {
-            if (map.cost[y][x] < 0 || !map.can_stop[y][x])
+    for (int y = 0; y < m->h; y++)
+        for (int x = 0; x < m->w; x++) {
+            if (m->cost[y][x] < 0 || !m->can_stop[y][x])
                 continue;
             fray_pos p = {(int16_t)x, (int16_t)y};
             fray_footprint fp = {p, st->c[who].fp.side};
             if (fa_count(s, start, p) < 2 || !fa_within(s, fp, st->c[t].fp, reach))
                 continue;
-            if (best < 0 || map.cost[y][x] < best)
-                best = map.cost[y][x];
+            if (best < 0 || m->cost[y][x] < best)
+                best = m->cost[y][x];
         }
     if (best >= 0 && cost > best)
         return fa_refuse(why, ws, "%s must charge to the nearest square from which it can attack %s",
@@ -1040,7 +1077,7 @@ static fray_status area_ammo_ok(const fa_setup *s, const fa_state *st,
  * fires on another's turn: immediate). */
 static fray_status check_action(const fa_setup *s, const fa_state *st,
                                 const fa_command *cmd, char *why, size_t ws,
-                                int8_t *walk_costs) {
+                                int8_t *walk_costs, const fa_reach_kept *kept) {
     int who = cmd->actor;
     const fa_cstate *c = &st->c[who];
     const fa_statblock *sb = fa_sb_of(s, who);
@@ -1201,7 +1238,7 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
         }
     }
     case FA_CMD_CHARGE:
-        return charge_check(s, st, cmd, why, ws);
+        return charge_check(s, st, cmd, why, ws, kept);
     case FA_CMD_MOVE_GRAPPLED:
         if (cmd->n_path < 1 || cmd->n_path > FA_MAX_PATH)
             return fa_refuse(why, ws, "%s must name the squares of its move", fa_nm(s, who));
@@ -1366,10 +1403,11 @@ static fray_status check_action(const fa_setup *s, const fa_state *st,
 }
 
 /* fa_check; walk_costs (NULL: not wanted): a walk's step costs, one a
- * square of its path, when it is allowed (fa_run.walk_cost). */
+ * square of its path, when it is allowed (fa_run.walk_cost); kept (NULL:
+ * none): the tactics' reach map for this command (fa_reach_kept). */
 static fray_status check_all(const fa_setup *s, const fa_state *st,
                              const fa_command *cmd, char *why, size_t why_size,
-                             int8_t *walk_costs) {
+                             int8_t *walk_costs, const fa_reach_kept *kept) {
     if (why && why_size > 0)
         why[0] = '\0';
     if (cmd->kind >= FA_CMD_KINDS)
@@ -1427,12 +1465,12 @@ static fray_status check_all(const fa_setup *s, const fa_state *st,
                           type_word[slot != FA_ACT_NONE ? slot : type]);
         }
     }
-    return check_action(s, st, cmd, why, why_size, walk_costs);
+    return check_action(s, st, cmd, why, why_size, walk_costs, kept);
 }
 
 fray_status fa_check(const fa_setup *s, const fa_state *st,
                      const fa_command *cmd, char *why, size_t why_size) {
-    return check_all(s, st, cmd, why, why_size, NULL);
+    return check_all(s, st, cmd, why, why_size, NULL, NULL);
 }
 
 /* ---- Opportunity attacks --------------------------------------------------------- */
@@ -1559,7 +1597,7 @@ static void ready_after(fa_run *r, int actor, int trig, fray_footprint before) {
         if (!fa_ready_fill(s, st, q, actor, &cmd))
             continue; /* no such move or placement now: the trigger passes */
         char why[160];
-        if (check_action(s, st, &cmd, why, sizeof why, NULL) != FRAY_OK)
+        if (check_action(s, st, &cmd, why, sizeof why, NULL, NULL) != FRAY_OK)
             continue; /* it cannot be done now: the trigger passes */
         bool fire = !r->replay && r->hooks && r->hooks->ready
                         ? r->hooks->ready(r->hooks->ctx, r, q, actor) : true;
@@ -1908,7 +1946,11 @@ fray_status fa_apply(fa_run *r, const fa_command *cmd) {
     bool walk = cmd->kind == FA_CMD_WALK && cmd->n_path >= 1 &&
                 cmd->n_path <= FA_MAX_PATH && !r->walk_long;
     r->walk_n = 0;
-    if (check_all(r->s, r->st, cmd, why, sizeof why, walk ? r->walk_cost : NULL) != FRAY_OK)
+    /* (speed, issue 16) the tactics' reach map, for this check only */
+    const fa_reach_kept *kept = r->reach_kept;
+    r->reach_kept = NULL;
+    if (check_all(r->s, r->st, cmd, why, sizeof why, walk ? r->walk_cost : NULL, kept) !=
+        FRAY_OK)
         return FRAY_ERR_INVALID;
     if (walk) {
         r->walk_n = cmd->n_path;

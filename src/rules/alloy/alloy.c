@@ -55,6 +55,11 @@ typedef struct fa_fight {
     fa_quick quick;
     bool quick_off;
     bool quick_ran;            /* this fight's counts are the shortcut's (ATTACK, SECOND_WIND, SPEND_AP, END_TURN only) */
+    /* Speed (issue 16): the reach map the tactics built in the step under
+     * way, for its command's check (fa_reach_kept; step). Last: not
+     * cleared when the fight is made (valid is; the map is written before
+     * it is read). */
+    fa_reach_kept reach_kept;
 } fa_fight;
 
 static const fray_allocator *alloc_of(const fa_fight *f) {
@@ -323,7 +328,8 @@ static fray_status fight_make(const void *setup, bool facts, int until,
     fa_fight *f = fray__alloc(alloc, sizeof *f);
     if (!f)
         return FRAY_ERR_NOMEM;
-    memset(f, 0, sizeof *f);
+    memset(f, 0, offsetof(fa_fight, reach_kept));
+    f->reach_kept.valid = false;
     f->s = setup;
     if (alloc) {
         f->alloc = *alloc;
@@ -463,6 +469,10 @@ static fray_status step(fa_fight *f, bool count) {
     if (!f->st.started || rs_over(f))
         return FRAY_ERR_INVALID;
     fa_command cmd;
+    /* Speed (issue 16): the reach map the tactics build, kept for the
+     * check of their command (fa_reach_kept), this step only. */
+    fa_reach_kept *kept = &f->reach_kept;
+    kept->valid = false;
     int a = fa_actor(f->s, &f->st);
     if (a < 0) {
         memset(&cmd, 0, sizeof cmd);
@@ -474,7 +484,7 @@ static fray_status step(fa_fight *f, bool count) {
         cmd.ready.who = cmd.ready.power = cmd.ready.target = -1;
         cmd.ready.kind = FA_CMD_ATTACK;
     } else {
-        fray_status rc = fa_choose_command(f->s, &f->st, a, &cmd);
+        fray_status rc = fa_choose_command_kept(f->s, &f->st, a, &cmd, kept);
         if (rc != FRAY_OK)
             return rc;
     }
@@ -496,6 +506,7 @@ static fray_status step(fa_fight *f, bool count) {
     fa_run r;
     run_init(f, &r, &f->ev);
     f->decline = 0;
+    r.reach_kept = kept->valid ? kept : NULL;
     fray_status rc = fa_apply(&r, &cmd);
     if (rc == FRAY_OK)
         rc = r.failed;

@@ -782,6 +782,10 @@ typedef struct fa_run {
     bool walk_long;            /* tests: every step of a walk weighed again (the long way) */
     uint32_t interrupts;
     const fray_pos *walk_path;
+    /* Speed (issue 16): the reach map the tactics built for this step's
+     * command (fa_reach_kept), for fa_apply's own check of it only: taken
+     * (and cleared) by fa_apply before anything changes. NULL: none. */
+    const struct fa_reach_kept *reach_kept;
     int8_t walk_cost[FA_MAX_PATH];
 } fa_run;
 
@@ -1230,6 +1234,26 @@ extern const struct fray__ruleset fray__alloy_ruleset;
 /* The command `who` gives now by its tactics. */
 fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
                               fa_command *out);
+/* Speed (issue 16): the reach map the tactics built while choosing a
+ * step's command (policy.c reach_of: fa_reach(who, max_cost) on st), kept
+ * so that the check of that command (a charge's nearest square, act.c)
+ * takes it instead of building the same map again. Valid only for the
+ * state as it was when the command was chosen: alloy.c's step clears it
+ * before the tactics and hands it to the step's run (fa_run.reach_kept),
+ * which fa_apply takes for its own check before anything changes. Debug
+ * builds build the map again at each use and hold the two the same
+ * (fa_reach_same). */
+typedef struct fa_reach_kept {
+    bool valid;
+    const fa_state *st;        /* the state it was built on */
+    int who;
+    int max_cost;
+    fray_reach_map m;
+} fa_reach_kept;
+/* fa_choose_command; kept (NULL: none): where the reach map it builds, if
+ * any, is kept (cleared first). */
+fray_status fa_choose_command_kept(const fa_setup *s, const fa_state *st, int who,
+                                   fa_command *out, fa_reach_kept *kept);
 /* The attack the tactics of `who` choose against `target`
  * when the powers of powers_used (bit per power) are spent, judged as if
  * it had its standard action: the power, -1 the basic attack, -2 none;
@@ -1520,6 +1544,10 @@ bool fa_attack_possible(const fa_setup *s, const fa_state *st, int who, int targ
  * the neighbouring top-left `to` at cost 1 and may stop there (a shift's
  * one square), worked out from that step alone. */
 bool fa_one_step_ok(const fa_setup *s, const fa_state *st, int who, fray_pos to);
+/* (issue 16; act.c) Two reach maps say the same: the same start and size,
+ * the same cost of every square, and for every square reached the same
+ * parity, previous square and whether it may stop there. */
+bool fa_reach_same(const fray_reach_map *a, const fray_reach_map *b);
 /* (issue 19; attack.c) A bull rush's roll (Strength
  * against Fortitude, 004:509) as the engine makes it; the square its push
  * puts t on (false: no room); whether a basic attack with a slot is a

@@ -65,6 +65,7 @@ typedef struct pol {
     bool at_will_only; /* dominated: only at-will abilities (004:949) */
     flankers *fl;     /* NULL: asked of every combatant each time */
     struct best_kept *bk; /* NULL: best_option works each one out */
+    fa_reach_kept *kept; /* NULL: the reach map is not kept for the check */
 } pol;
 
 /* What one attack option is worth against one target. */
@@ -236,10 +237,21 @@ static const fray_reach_map *reach_of(lazy_map *lm) {
         lm->max_cost = can_move(lm->p) ? lm->p->speed : 0;
         /* act.c's map (who may pass, who may stop where), so that the
          * squares chosen are the ones the rules allow. */
-        fa_reach(lm->p->s, lm->p->st, lm->p->who, lm->max_cost, &lm->m);
+        fa_reach_kept *k = lm->p->kept;
+        if (k) {
+            /* (speed, issue 16) built where the command's check will
+             * find it (fa_reach_kept) */
+            fa_reach(lm->p->s, lm->p->st, lm->p->who, lm->max_cost, &k->m);
+            k->valid = true;
+            k->st = lm->p->st;
+            k->who = lm->p->who;
+            k->max_cost = lm->max_cost;
+        } else {
+            fa_reach(lm->p->s, lm->p->st, lm->p->who, lm->max_cost, &lm->m);
+        }
         lm->ready = true;
     }
-    return &lm->m;
+    return lm->p->kept ? &lm->p->kept->m : &lm->m;
 }
 
 /* A move command along the reach map's path to `to`. */
@@ -1288,6 +1300,13 @@ static bool feint(const pol *p, bool dominated, fa_command *out) {
 
 fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
                               fa_command *out) {
+    return fa_choose_command_kept(s, st, who, out, NULL);
+}
+
+fray_status fa_choose_command_kept(const fa_setup *s, const fa_state *st, int who,
+                                   fa_command *out, fa_reach_kept *kept) {
+    if (kept)
+        kept->valid = false;
     if (!s || !st || !out || who < 0 || who >= st->n)
         return FRAY_ERR_INVALID;
     flankers fl;
@@ -1296,7 +1315,8 @@ fray_status fa_choose_command(const fa_setup *s, const fa_state *st, int who,
     best_kept bk;
     bk.ready = false;
     pol p = {.s = s, .st = st, .who = who, .def = &s->c[who],
-             .sb = &s->sb[s->c[who].sb], .me = &st->c[who], .fl = &fl, .bk = &bk};
+             .sb = &s->sb[s->c[who].sb], .me = &st->c[who], .fl = &fl, .bk = &bk,
+             .kept = kept};
     p.tactics = s->c[who].tactics;
     p.side = p.def->side;
     /* Dominated (004:946-949): its dominator (the effect's source) chooses
