@@ -240,3 +240,87 @@ Test(towers_threat_kept, kept_rows_on_wide_footprints_and_reaches,
     cr_expect_gt(wide, 1000, "threats of or on wide footprints are met (%ld)",
                  wide);
 }
+
+/* Issue 16, "This round: the attack after a Charge": where every
+ * footprint is a single space, a changed combatant's row and column are
+ * set again from the kept places alone (attack.c threat_row_single: the
+ * range as the longer distance plus half the shorter). On every state of
+ * 30 fights of the melee crowd (tests/data/towers/melee_crowd.yaml: a
+ * wall and a pillar, seed 000 "Threatened Areas": no threat through total
+ * cover) and 3 of the bench's 16v16 (column_crowd_16.yaml), the kept
+ * table says who threatens whom as the rule does (seed 000:175-183), the
+ * threats on a diagonal (range 1 across one space and along one) among
+ * them; and after every Charge (seed 000 "Charge": the move, then the
+ * attack) the charger's modifiers on its target as the Charge's attack
+ * takes them, from the kept threats, are the search's (seed 000
+ * "Outnumbering"). The range without the half of the shorter distance
+ * (a diagonal counted 2) fails it. */
+Test(towers_threat_kept, single_space_rows_as_the_rule, .timeout = 600) {
+    const char *files[] = {"melee_crowd.yaml", "column_crowd_16.yaml"};
+    const int trials[] = {30, 3};
+    long far = 0, wide = 0, pairs = 0, diagonal = 0, charges = 0,
+         outnumbered = 0;
+    for (int k = 0; k < 2; k++) {
+        fray_towers_setup *s = tf_load_data(files[k]);
+        fray_towers_fight_options fo;
+        memset(&fo, 0, sizeof fo);
+        fray_towers_fight *fi = NULL;
+        cr_assert_eq(fray_towers_fight_new(s, 0, &fo, NULL, &fi), FRAY_OK);
+        ft_threat_cache *kept = calloc(1, sizeof *kept);
+        cr_assert_not_null(kept);
+        for (int trial = 0; trial < trials[k]; trial++) {
+            cr_assert_eq(fray_towers_fight_reset_trial(fi, 7, (uint64_t)trial),
+                         FRAY_OK);
+            for (int step = 0; step < 5000 && !fray_towers_fight_over(fi);
+                 step++) {
+                kept_rows_agree(fi, trial, step, &far, &wide, &pairs);
+                const ft_threat_cache *tc = &fi->paths.threat;
+                cr_assert_eq(tc->side_hi, 1, "%s: single spaces", files[k]);
+                for (int y = 0; y < fi->st.n; y++)
+                    for (uint32_t m = tc->threatens[y]; m; m &= m - 1) {
+                        int x = __builtin_ctz(m);
+                        diagonal += fi->st.c[x].pos.x != fi->st.c[y].pos.x &&
+                                    fi->st.c[x].pos.y != fi->st.c[y].pos.y;
+                    }
+                cr_assert_eq(fray_towers_fight_step(fi), FRAY_OK);
+                const ft_command *cmd = &fi->scratch.cmd;
+                int a = cmd->actor, t = cmd->target;
+                if (cmd->action != FT_ACT_CHARGE || a < 0 || t < 0 ||
+                    !ft_can_act(&fi->st, a))
+                    continue;
+                ft_run search, keeping;
+                ft_run_clear(&search);
+                search.setup = &s->s;
+                search.st = &fi->st;
+                keeping = search;
+                keeping.threat = kept;
+                ft_attack_opts o = opts_main();
+                o.charge = true;
+                ft_mods m1, m2;
+                ft_attack_mods(&search, a, t, &o, &m1);
+                ft_attack_mods(&keeping, a, t, &o, &m2);
+                cr_assert(m1.impossible == m2.impossible && m1.flip == m2.flip &&
+                              m1.shift == m2.shift &&
+                              m1.def_flip == m2.def_flip &&
+                              m1.def_shift == m2.def_shift,
+                          "%s trial %d, step %d: the Charge of %d on %d",
+                          files[k], trial, step, a, t);
+                charges++;
+                outnumbered += ft_outnumbering(&keeping, a, t);
+            }
+            cr_assert(fray_towers_fight_over(fi), "%s, trial %d ends",
+                      files[k], trial);
+        }
+        free(kept);
+        fray_towers_fight_free(fi);
+        fray_towers_setup_free(s);
+    }
+    cr_log_info("%ld pairs asked, %ld threats on a diagonal; %ld Charges, "
+                "%ld of them outnumbering",
+                pairs, diagonal, charges, outnumbered);
+    cr_expect_gt(diagonal, 1000, "threats on a diagonal are met (%ld)",
+                 diagonal);
+    cr_expect_gt(charges, 50, "Charges are met (%ld)", charges);
+    cr_expect_gt(outnumbered, 5, "outnumbering Charges are met (%ld)",
+                 outnumbered);
+}

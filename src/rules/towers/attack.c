@@ -587,6 +587,67 @@ static inline uint32_t near_mask(const ft_threat_cache *tc, int c, int lim,
 #endif
 }
 
+/* Combatant c's row and column of the kept threats set again among
+ * those in `near` (c's cleared before), when every footprint is a single
+ * space (tc->side_hi 1): the range between two single spaces is their
+ * distance across and along, the longer plus half the shorter (ft_range
+ * with both sides 1), read from the kept places without the footprints'
+ * clamps; each way then as kept_threat has it (its own reach, then the
+ * wall). Issue 16, "This round: the attack after a Charge": the Charge's
+ * modifiers bring the charger's row up to date here. Debug builds check
+ * every range against ft_range and every answer against kept_threat. */
+static void threat_row_single(const ft_setup *s, ft_threat_cache *tc, int c,
+                              uint32_t near) {
+    int cx = tc->at_x[c], cy = tc->at_y[c];
+    int reach_c = tc->reach[c];
+    /* A small map's every pair (ft_geo_entry's table): c's space looked
+     * up once; -1: the long way (ft_geo_cover). */
+    int w = s->map.w, h = s->map.h;
+    bool pairs = s->has_map && s->fast.ready && s->fast.pairs;
+    int ic = pairs && (unsigned)cx < (unsigned)w && (unsigned)cy < (unsigned)h
+                 ? cy * w + cx
+                 : -1;
+    for (uint32_t m = near; m; m &= m - 1) {
+        int y = lowest_bit(m);
+        int reach_y = tc->reach[y];
+        if (reach_c <= 0 && reach_y <= 0)
+            continue;
+        int dx = cx - tc->at_x[y], dy = cy - tc->at_y[y];
+        dx = dx < 0 ? -dx : dx;
+        dy = dy < 0 ? -dy : dy;
+        int range = dx > dy ? dx + dy / 2 : dy + dx / 2;
+        assert(tc->fp[c].side == 1 && tc->fp[y].side == 1 &&
+               range == ft_range(tc->fp[c], tc->fp[y]));
+        bool cy_on = reach_c > 0 && range <= reach_c;
+        bool yc_on = reach_y > 0 && range <= reach_y;
+        if (s->has_map && (cy_on || yc_on)) {
+            int yx = tc->at_x[y], yy = tc->at_y[y];
+            int iy = ic >= 0 && (unsigned)yx < (unsigned)w &&
+                             (unsigned)yy < (unsigned)h
+                         ? yy * w + yx
+                         : -1;
+            unsigned e_cy = iy >= 0 ? s->fast.pair[ic][iy] : 0u;
+            unsigned e_yc = iy >= 0 ? s->fast.pair[iy][ic] : 0u;
+            fray_cover cv_cy = (e_cy & FT_GEO_KNOWN)
+                                   ? (fray_cover)(e_cy & 3u)
+                                   : ft_geo_cover(s, tc->fp[c], tc->fp[y]);
+            fray_cover cv_yc = (e_yc & FT_GEO_KNOWN)
+                                   ? (fray_cover)(e_yc & 3u)
+                                   : ft_geo_cover(s, tc->fp[y], tc->fp[c]);
+            assert(cv_cy == ft_geo_cover(s, tc->fp[c], tc->fp[y]) &&
+                   cv_yc == ft_geo_cover(s, tc->fp[y], tc->fp[c]));
+            cy_on = cy_on && cv_cy != FRAY_COVER_TOTAL;
+            yc_on = yc_on && cv_yc != FRAY_COVER_TOTAL;
+        }
+        assert(cy_on == kept_threat(s, tc, c, y, range) &&
+               yc_on == kept_threat(s, tc, y, c, range));
+        if (cy_on)
+            kept_set(tc, c, y, true);
+        if (yc_on)
+            kept_set(tc, y, c, true);
+    }
+}
+
 /* threat_refresh by the signatures alone: of the combatants in `look`
  * (a bit each; ~0u: all), the others known unchanged. */
 static void threat_refresh_sigs(const ft_setup *s, const ft_state *st,
@@ -662,6 +723,10 @@ static void threat_refresh_sigs(const ft_setup *s, const ft_state *st,
                    ft_range(tc->fp[c], tc->fp[y]) > reach);
         }
 #endif
+        if (tc->side_hi == 1) {
+            threat_row_single(s, tc, c, near & ~bc);
+            continue;
+        }
         for (uint32_t m = near & ~bc; m; m &= m - 1) {
             int y = lowest_bit(m);
             int reach = tc->reach[c] > tc->reach[y] ? tc->reach[c] : tc->reach[y];
