@@ -39,6 +39,7 @@
 #include "fray/common.h"
 
 #include <assert.h>
+#include <string.h>
 
 enum { FRAY__TRACK_MAX = 32 };
 
@@ -94,12 +95,6 @@ FRAY_MUST_CHECK fray_status fray__track_move_before(fray__track *t, int who,
 FRAY_MUST_CHECK fray_status fray__track_rekey(fray__track *t, int who,
                                               int32_t key, int64_t tie);
 
-/* Puts `who` at its place by (key, tie), whether it is on the track or
- * not (the Combat Clock after any change of a combatant's phase). It
- * cannot fail: who must be 0 .. FRAY__TRACK_MAX - 1, so that at most
- * FRAY__TRACK_MAX different entries exist (asserted). Inline: the Combat
- * Clock calls it at every activation. */
-/* true when an entry (key, tie) goes strictly before entry e. */
 /* true when an entry (key, tie) goes strictly before entry e. */
 static inline bool fray__track_goes_before(const fray__track *t, int32_t key,
                                            int64_t tie,
@@ -109,12 +104,18 @@ static inline bool fray__track_goes_before(const fray__track *t, int32_t key,
     return tie > e->tie;
 }
 
-static inline void fray__track_set(fray__track *t, int who, int32_t key,
-                                   int64_t tie) {
+/* true when the track's order holds: every entry in order by (key, tie)
+ * and no combatant twice (tests and journal checks). */
+bool fray__track_valid(const fray__track *t);
+
+/* fray__track_set the long way, one step of an insertion sort: the entry
+ * moves from where it was (or the end) toward its place one entry at a
+ * time, the others shift by one; a new or moved entry goes after those
+ * equal to it. fray__track_set must give the same track (checked at each
+ * call in Debug builds and side by side in tests/unit/test_track.c). */
+static inline void fray__track_set_stepwise(fray__track *t, int who,
+                                            int32_t key, int64_t tie) {
     assert(who >= 0 && who < FRAY__TRACK_MAX);
-    /* In place, as one step of an insertion sort: the entry moves from
-     * where it was (or the end) toward its place, the others shift by
-     * one. A new or moved entry goes after those equal to it. */
     int w = 0;
     while (w < t->n && t->e[w].who != who)
         w++;
@@ -134,6 +135,73 @@ static inline void fray__track_set(fray__track *t, int who, int32_t key,
     t->e[w] = (fray__track_entry){(int16_t)who, key, tie};
 }
 
+/* The first place in lo .. hi - 1 whose entry (key, tie) goes before, hi
+ * when none. The entries there are in order, so "goes before e[i]" is
+ * false up to some place and true from there on: halving finds it. */
+static inline int fray__track_first_after(const fray__track *t, int lo,
+                                          int hi, int32_t key, int64_t tie) {
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (fray__track_goes_before(t, key, tie, &t->e[mid]))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* Puts `who` at its place by (key, tie), whether it is on the track or
+ * not (the Combat Clock after any change of a combatant's phase). It
+ * cannot fail: who must be 0 .. FRAY__TRACK_MAX - 1, so that at most
+ * FRAY__TRACK_MAX different entries exist (asserted). Inline: the Combat
+ * Clock calls it at every activation.
+ *
+ * The same track as fray__track_set_stepwise (issue 16): the entry's
+ * neighbour before it says which way it moves, its place is found by
+ * halving that side (the entries there are in order), and the ones it
+ * passes shift by one in a single move. A new or moved entry still goes
+ * after those equal to it. */
+static inline void fray__track_set(fray__track *t, int who, int32_t key,
+                                   int64_t tie) {
+    assert(who >= 0 && who < FRAY__TRACK_MAX);
+#ifndef NDEBUG
+    assert(fray__track_valid(t));
+    fray__track slow = *t;
+    fray__track_set_stepwise(&slow, who, key, tie);
+#endif
+    int n = t->n;
+    int w = 0;
+    while (w < n && t->e[w].who != who)
+        w++;
+    if (w == n) {
+        /* New: it starts past the last and can only move earlier. */
+        assert(n < FRAY__TRACK_MAX);
+        n++;
+        t->n = (uint8_t)n;
+    }
+    fray__track_entry x = {(int16_t)who, key, tie};
+    int place;
+    if (w > 0 && fray__track_goes_before(t, key, tie, &t->e[w - 1])) {
+        /* Earlier: to the first of e[0 .. w-1] it goes before (e[w-1] at
+         * the latest); those from there to w-1 shift up by one. */
+        place = fray__track_first_after(t, 0, w - 1, key, tie);
+        memmove(&t->e[place + 1], &t->e[place],
+                (size_t)(w - place) * sizeof t->e[0]);
+    } else {
+        /* Here or later: after every one of e[w+1 .. n-1] it does not go
+         * before; those shift down by one. */
+        place = fray__track_first_after(t, w + 1, n, key, tie) - 1;
+        memmove(&t->e[w], &t->e[w + 1], (size_t)(place - w) * sizeof t->e[0]);
+    }
+    t->e[place] = x;
+#ifndef NDEBUG
+    assert(slow.n == t->n);
+    for (int i = 0; i < t->n; i++)
+        assert(slow.e[i].who == t->e[i].who && slow.e[i].key == t->e[i].key &&
+               slow.e[i].tie == t->e[i].tie);
+#endif
+}
+
 /* Takes `who` off the track if it is on; true when it was (one who
  * leaves the clock: out of the fight, or holding). */
 bool fray__track_drop(fray__track *t, int who);
@@ -142,9 +210,5 @@ bool fray__track_drop(fray__track *t, int who);
  * last it wraps to 0 and *out_wrapped (may be NULL) is set true: a new
  * round. -1 on an empty track. */
 int fray__track_next(const fray__track *t, int place, bool *out_wrapped);
-
-/* true when the track's order holds: every entry in order by (key, tie)
- * and no combatant twice (tests and journal checks). */
-bool fray__track_valid(const fray__track *t);
 
 #endif
