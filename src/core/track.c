@@ -48,6 +48,23 @@ static int place_for(const fray__track *t, int32_t key, int64_t tie) {
     return t->n;
 }
 
+int fray__track_later(fray__track *t, int w, int32_t key, int64_t tie) {
+    /* The first of e[w + 2 .. n - 1] it goes before (n when none): they
+     * are in order, so "goes before e[i]" is false up to some place and
+     * true from there on. e[w + 1] is known to stay before it. */
+    int lo = w + 2, hi = t->n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (fray__track_goes_before(t, key, tie, &t->e[mid]))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    int place = lo - 1;
+    memmove(&t->e[w], &t->e[w + 1], (size_t)(place - w) * sizeof t->e[0]);
+    return place;
+}
+
 fray_status fray__track_insert(fray__track *t, int who, int32_t key,
                                int64_t tie, int *out_place) {
     if (who < 0 || who > INT16_MAX || fray__track_find(t, who) >= 0)

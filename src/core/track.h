@@ -39,7 +39,6 @@
 #include "fray/common.h"
 
 #include <assert.h>
-#include <string.h>
 
 enum { FRAY__TRACK_MAX = 32 };
 
@@ -135,20 +134,12 @@ static inline void fray__track_set_stepwise(fray__track *t, int who,
     t->e[w] = (fray__track_entry){(int16_t)who, key, tie};
 }
 
-/* The first place in lo .. hi - 1 whose entry (key, tie) goes before, hi
- * when none. The entries there are in order, so "goes before e[i]" is
- * false up to some place and true from there on: halving finds it. */
-static inline int fray__track_first_after(const fray__track *t, int lo,
-                                          int hi, int32_t key, int64_t tie) {
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (fray__track_goes_before(t, key, tie, &t->e[mid]))
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
-}
+/* fray__track_set's far move (track.c): the entry at w, with
+ * e[w + 1 .. n - 1] in order and (key, tie) not before e[w + 1], goes
+ * after every one of them it does not go before: halving finds the
+ * place, the ones passed shift down by one in a single move. Returns the
+ * place; the entry itself is left for the caller to write. */
+int fray__track_later(fray__track *t, int w, int32_t key, int64_t tie);
 
 /* Puts `who` at its place by (key, tie), whether it is on the track or
  * not (the Combat Clock after any change of a combatant's phase). It
@@ -156,11 +147,13 @@ static inline int fray__track_first_after(const fray__track *t, int lo,
  * FRAY__TRACK_MAX different entries exist (asserted). Inline: the Combat
  * Clock calls it at every activation.
  *
- * The same track as fray__track_set_stepwise (issue 16): the entry's
- * neighbour before it says which way it moves, its place is found by
- * halving that side (the entries there are in order), and the ones it
- * passes shift by one in a single move. A new or moved entry still goes
- * after those equal to it. */
+ * The same track as fray__track_set_stepwise (issue 16): it moves the
+ * same way, one entry at a time, for its first FRAY__TRACK_NEAR steps
+ * toward a later place; one that still has to go further is placed by
+ * fray__track_later (halving the rest, which is in order). A new or
+ * moved entry still goes after those equal to it. */
+enum { FRAY__TRACK_NEAR = 4 };
+
 static inline void fray__track_set(fray__track *t, int who, int32_t key,
                                    int64_t tie) {
     assert(who >= 0 && who < FRAY__TRACK_MAX);
@@ -169,31 +162,28 @@ static inline void fray__track_set(fray__track *t, int who, int32_t key,
     fray__track slow = *t;
     fray__track_set_stepwise(&slow, who, key, tie);
 #endif
-    int n = t->n;
     int w = 0;
-    while (w < n && t->e[w].who != who)
+    while (w < t->n && t->e[w].who != who)
         w++;
-    if (w == n) {
-        /* New: it starts past the last and can only move earlier. */
-        assert(n < FRAY__TRACK_MAX);
-        n++;
-        t->n = (uint8_t)n;
+    if (w == t->n) {
+        assert(t->n < FRAY__TRACK_MAX);
+        t->n++;
     }
-    fray__track_entry x = {(int16_t)who, key, tie};
-    int place;
-    if (w > 0 && fray__track_goes_before(t, key, tie, &t->e[w - 1])) {
-        /* Earlier: to the first of e[0 .. w-1] it goes before (e[w-1] at
-         * the latest); those from there to w-1 shift up by one. */
-        place = fray__track_first_after(t, 0, w - 1, key, tie);
-        memmove(&t->e[place + 1], &t->e[place],
-                (size_t)(w - place) * sizeof t->e[0]);
-    } else {
-        /* Here or later: after every one of e[w+1 .. n-1] it does not go
-         * before; those shift down by one. */
-        place = fray__track_first_after(t, w + 1, n, key, tie) - 1;
-        memmove(&t->e[w], &t->e[w + 1], (size_t)(place - w) * sizeof t->e[0]);
+    while (w > 0 && fray__track_goes_before(t, key, tie, &t->e[w - 1])) {
+        t->e[w] = t->e[w - 1];
+        w--;
     }
-    t->e[place] = x;
+    for (int step = 0; w + 1 < t->n &&
+                       !fray__track_goes_before(t, key, tie, &t->e[w + 1]);
+         step++) {
+        if (step == FRAY__TRACK_NEAR) {
+            w = fray__track_later(t, w, key, tie);
+            break;
+        }
+        t->e[w] = t->e[w + 1];
+        w++;
+    }
+    t->e[w] = (fray__track_entry){(int16_t)who, key, tie};
 #ifndef NDEBUG
     assert(slow.n == t->n);
     for (int i = 0; i < t->n; i++)

@@ -185,8 +185,9 @@ Test(track, set_places_on_or_off_and_drop_takes_off) {
     cr_assert(fray__track_valid(&u));
 }
 
-/* Issue 16: fray__track_set finds the new place by halving and shifts the
- * passed entries in one move; the order must be the long way's
+/* Issue 16: fray__track_set places an entry that moves far toward the
+ * end by halving (fray__track_later) and shifts the passed entries in one
+ * move; the order must be the long way's
  * (fray__track_set_stepwise, one insertion-sort step) entry for entry,
  * ties included: on the Combat Clock (seed 000 "Time Scales"; RULINGS 9)
  * and Silent Winter's track a different order among equals would change
@@ -220,7 +221,8 @@ Test(track, set_matches_the_long_way_with_random_keys_and_ties) {
             fray__track fast, slow;
             fray__track_init(&fast, (fray__track_dir)dir);
             fray__track_init(&slow, (fray__track_dir)dir);
-            int seen_new = 0, seen_earlier = 0, seen_later = 0, seen_twin = 0;
+            int seen_new = 0, seen_earlier = 0, seen_later = 0, seen_far = 0,
+                seen_twin = 0;
             for (int step = 0; step < 20000; step++) {
                 uint64_t r = mix(&seed);
                 int who = (int)(r % FRAY__TRACK_MAX);
@@ -245,12 +247,14 @@ Test(track, set_matches_the_long_way_with_random_keys_and_ties) {
                 seen_new += before < 0;
                 seen_earlier += before >= 0 && after < before;
                 seen_later += before >= 0 && after > before;
+                seen_far += before >= 0 && after - before > FRAY__TRACK_NEAR;
             }
-            /* The walk went every way the halving can go wrong. */
+            /* The walk went every way a shortcut can go wrong: far moves
+             * are the ones fray__track_later places by halving. */
             cr_assert(seen_new > 100 && seen_earlier > 100 &&
-                      seen_later > 100 && seen_twin > 100,
-                      "new %d, earlier %d, later %d, twins %d", seen_new,
-                      seen_earlier, seen_later, seen_twin);
+                          seen_later > 100 && seen_far > 100 && seen_twin > 100,
+                      "new %d, earlier %d, later %d, far %d, twins %d",
+                      seen_new, seen_earlier, seen_later, seen_far, seen_twin);
         }
     }
 }
@@ -276,4 +280,22 @@ Test(track, set_goes_after_its_equals_from_either_side) {
     expect(&t, 6, (int[]){2, 3, 0, 4, 1, 7});
     fray__track_set(&t, 3, 5, 1); /* a higher tie: before them */
     expect(&t, 6, (int[]){3, 2, 0, 4, 1, 7});
+}
+
+/* A far move (more than FRAY__TRACK_NEAR places, placed by halving) past
+ * many equals and up to a higher key: still after all of its equals. */
+Test(track, far_move_goes_after_its_equals) {
+    fray__track t;
+    fray__track_init(&t, FRAY__TRACK_DESCENDING);
+    for (int i = 0; i < 12; i++)
+        fray__track_set(&t, i, i < 1 ? 9 : i < 10 ? 5 : 2, 0);
+    /* 0 (key 9, first) comes down to 5: after the nine 5s, before the 2s */
+    fray__track_set(&t, 0, 5, 0);
+    expect(&t, 12, (int[]){1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 10, 11});
+    /* 1 (first) to 2: past everything, after both 2s */
+    fray__track_set(&t, 1, 2, 0);
+    expect(&t, 12, (int[]){2, 3, 4, 5, 6, 7, 8, 9, 0, 10, 11, 1});
+    /* 2 keeps 5 but gets a lower tie: after the 5s, before the 2s */
+    fray__track_set(&t, 2, 5, -1);
+    expect(&t, 12, (int[]){3, 4, 5, 6, 7, 8, 9, 0, 2, 10, 11, 1});
 }
