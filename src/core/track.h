@@ -134,12 +134,14 @@ static inline void fray__track_set_stepwise(fray__track *t, int who,
     t->e[w] = (fray__track_entry){(int16_t)who, key, tie};
 }
 
-/* fray__track_set's far move (track.c): the entry at w, with
- * e[w + 1 .. n - 1] in order and (key, tie) not before e[w + 1], goes
- * after every one of them it does not go before: halving finds the
- * place, the ones passed shift down by one in a single move. Returns the
- * place; the entry itself is left for the caller to write. */
-int fray__track_later(fray__track *t, int w, int32_t key, int64_t tie);
+/* fray__track_set on a track of more than FRAY__TRACK_FEW entries
+ * (track.c): the same track as fray__track_set_stepwise, but the entry's
+ * neighbour before it says which way it moves, its place is found by
+ * halving that side (the entries there are in order, so "goes before
+ * e[i]" is false up to some place and true from there on) and the ones it
+ * passes shift by one in a single move. */
+void fray__track_set_halving(fray__track *t, int who, int32_t key,
+                             int64_t tie);
 
 /* Puts `who` at its place by (key, tie), whether it is on the track or
  * not (the Combat Clock after any change of a combatant's phase). It
@@ -147,12 +149,11 @@ int fray__track_later(fray__track *t, int w, int32_t key, int64_t tie);
  * FRAY__TRACK_MAX different entries exist (asserted). Inline: the Combat
  * Clock calls it at every activation.
  *
- * The same track as fray__track_set_stepwise (issue 16): it moves the
- * same way, one entry at a time, for its first FRAY__TRACK_NEAR steps
- * toward a later place; one that still has to go further is placed by
- * fray__track_later (halving the rest, which is in order). A new or
- * moved entry still goes after those equal to it. */
-enum { FRAY__TRACK_NEAR = 4 };
+ * Issue 16: a small track (a duel) takes the insertion step inline; a
+ * larger one (a crowd, where the actor moves from the front past many)
+ * is placed by fray__track_set_halving. Both give the same track, ties
+ * included: a new or moved entry goes after those equal to it. */
+enum { FRAY__TRACK_FEW = 4 };
 
 static inline void fray__track_set(fray__track *t, int who, int32_t key,
                                    int64_t tie) {
@@ -162,28 +163,10 @@ static inline void fray__track_set(fray__track *t, int who, int32_t key,
     fray__track slow = *t;
     fray__track_set_stepwise(&slow, who, key, tie);
 #endif
-    int w = 0;
-    while (w < t->n && t->e[w].who != who)
-        w++;
-    if (w == t->n) {
-        assert(t->n < FRAY__TRACK_MAX);
-        t->n++;
-    }
-    while (w > 0 && fray__track_goes_before(t, key, tie, &t->e[w - 1])) {
-        t->e[w] = t->e[w - 1];
-        w--;
-    }
-    for (int step = 0; w + 1 < t->n &&
-                       !fray__track_goes_before(t, key, tie, &t->e[w + 1]);
-         step++) {
-        if (step == FRAY__TRACK_NEAR) {
-            w = fray__track_later(t, w, key, tie);
-            break;
-        }
-        t->e[w] = t->e[w + 1];
-        w++;
-    }
-    t->e[w] = (fray__track_entry){(int16_t)who, key, tie};
+    if (t->n > FRAY__TRACK_FEW)
+        fray__track_set_halving(t, who, key, tie);
+    else
+        fray__track_set_stepwise(t, who, key, tie);
 #ifndef NDEBUG
     assert(slow.n == t->n);
     for (int i = 0; i < t->n; i++)

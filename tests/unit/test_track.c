@@ -185,9 +185,9 @@ Test(track, set_places_on_or_off_and_drop_takes_off) {
     cr_assert(fray__track_valid(&u));
 }
 
-/* Issue 16: fray__track_set places an entry that moves far toward the
- * end by halving (fray__track_later) and shifts the passed entries in one
- * move; the order must be the long way's
+/* Issue 16: fray__track_set places an entry on a track of more than
+ * FRAY__TRACK_FEW entries by halving (fray__track_set_halving) and shifts
+ * the passed entries in one move; the order must be the long way's
  * (fray__track_set_stepwise, one insertion-sort step) entry for entry,
  * ties included: on the Combat Clock (seed 000 "Time Scales"; RULINGS 9)
  * and Silent Winter's track a different order among equals would change
@@ -247,10 +247,10 @@ Test(track, set_matches_the_long_way_with_random_keys_and_ties) {
                 seen_new += before < 0;
                 seen_earlier += before >= 0 && after < before;
                 seen_later += before >= 0 && after > before;
-                seen_far += before >= 0 && after - before > FRAY__TRACK_NEAR;
+                seen_far += before >= 0 && after - before > 4;
             }
-            /* The walk went every way a shortcut can go wrong: far moves
-             * are the ones fray__track_later places by halving. */
+            /* The walk went every way a shortcut can go wrong (far: more
+             * than four places toward the end). */
             cr_assert(seen_new > 100 && seen_earlier > 100 &&
                           seen_later > 100 && seen_far > 100 && seen_twin > 100,
                       "new %d, earlier %d, later %d, far %d, twins %d",
@@ -282,8 +282,8 @@ Test(track, set_goes_after_its_equals_from_either_side) {
     expect(&t, 6, (int[]){3, 2, 0, 4, 1, 7});
 }
 
-/* A far move (more than FRAY__TRACK_NEAR places, placed by halving) past
- * many equals and up to a higher key: still after all of its equals. */
+/* A far move on a track of twelve (placed by halving) past many equals
+ * and up to a lower key: still after all of its equals. */
 Test(track, far_move_goes_after_its_equals) {
     fray__track t;
     fray__track_init(&t, FRAY__TRACK_DESCENDING);
