@@ -48,6 +48,51 @@ static int place_for(const fray__track *t, int32_t key, int64_t tie) {
     return t->n;
 }
 
+/* The first place in lo .. hi - 1 whose entry (key, tie) goes before, hi
+ * when none (the entries there in order). */
+static int first_after(const fray__track *t, int lo, int hi, int32_t key,
+                       int64_t tie) {
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (fray__track_goes_before(t, key, tie, &t->e[mid]))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+void fray__track_set_halving(fray__track *t, int who, int32_t key,
+                             int64_t tie) {
+    assert(who >= 0 && who < FRAY__TRACK_MAX);
+    int n = t->n;
+    int w = 0;
+    while (w < n && t->e[w].who != who)
+        w++;
+    if (w == n) {
+        /* New: it starts past the last and can only move earlier. */
+        assert(n < FRAY__TRACK_MAX);
+        n++;
+        t->n = (uint8_t)n;
+    }
+    int place;
+    if (w > 0 && fray__track_goes_before(t, key, tie, &t->e[w - 1])) {
+        /* Earlier: to the first of e[0 .. w-1] it goes before (e[w-1] at
+         * the latest); those from there to w-1 shift up by one. */
+        place = first_after(t, 0, w - 1, key, tie);
+        memmove(&t->e[place + 1], &t->e[place],
+                (size_t)(w - place) * sizeof t->e[0]);
+    } else {
+        /* Here or later: after every one of e[w+1 .. n-1] it does not go
+         * before; those shift down by one. */
+        place = first_after(t, w + 1, n, key, tie) - 1;
+        memmove(&t->e[w], &t->e[w + 1], (size_t)(place - w) * sizeof t->e[0]);
+    }
+    /* Written as the insertion step writes it: 99 Towers' Debug check of
+     * the duel's start compares whole states byte for byte. */
+    t->e[place] = (fray__track_entry){(int16_t)who, key, tie};
+}
+
 fray_status fray__track_insert(fray__track *t, int who, int32_t key,
                                int64_t tie, int *out_place) {
     if (who < 0 || who > INT16_MAX || fray__track_find(t, who) >= 0)

@@ -94,12 +94,6 @@ FRAY_MUST_CHECK fray_status fray__track_move_before(fray__track *t, int who,
 FRAY_MUST_CHECK fray_status fray__track_rekey(fray__track *t, int who,
                                               int32_t key, int64_t tie);
 
-/* Puts `who` at its place by (key, tie), whether it is on the track or
- * not (the Combat Clock after any change of a combatant's phase). It
- * cannot fail: who must be 0 .. FRAY__TRACK_MAX - 1, so that at most
- * FRAY__TRACK_MAX different entries exist (asserted). Inline: the Combat
- * Clock calls it at every activation. */
-/* true when an entry (key, tie) goes strictly before entry e. */
 /* true when an entry (key, tie) goes strictly before entry e. */
 static inline bool fray__track_goes_before(const fray__track *t, int32_t key,
                                            int64_t tie,
@@ -109,12 +103,18 @@ static inline bool fray__track_goes_before(const fray__track *t, int32_t key,
     return tie > e->tie;
 }
 
-static inline void fray__track_set(fray__track *t, int who, int32_t key,
-                                   int64_t tie) {
+/* true when the track's order holds: every entry in order by (key, tie)
+ * and no combatant twice (tests and journal checks). */
+bool fray__track_valid(const fray__track *t);
+
+/* fray__track_set the long way, one step of an insertion sort: the entry
+ * moves from where it was (or the end) toward its place one entry at a
+ * time, the others shift by one; a new or moved entry goes after those
+ * equal to it. fray__track_set must give the same track (checked at each
+ * call in Debug builds and side by side in tests/unit/test_track.c). */
+static inline void fray__track_set_stepwise(fray__track *t, int who,
+                                            int32_t key, int64_t tie) {
     assert(who >= 0 && who < FRAY__TRACK_MAX);
-    /* In place, as one step of an insertion sort: the entry moves from
-     * where it was (or the end) toward its place, the others shift by
-     * one. A new or moved entry goes after those equal to it. */
     int w = 0;
     while (w < t->n && t->e[w].who != who)
         w++;
@@ -134,6 +134,47 @@ static inline void fray__track_set(fray__track *t, int who, int32_t key,
     t->e[w] = (fray__track_entry){(int16_t)who, key, tie};
 }
 
+/* fray__track_set on a track of more than FRAY__TRACK_FEW entries
+ * (track.c): the same track as fray__track_set_stepwise, but the entry's
+ * neighbour before it says which way it moves, its place is found by
+ * halving that side (the entries there are in order, so "goes before
+ * e[i]" is false up to some place and true from there on) and the ones it
+ * passes shift by one in a single move. */
+void fray__track_set_halving(fray__track *t, int who, int32_t key,
+                             int64_t tie);
+
+/* Puts `who` at its place by (key, tie), whether it is on the track or
+ * not (the Combat Clock after any change of a combatant's phase). It
+ * cannot fail: who must be 0 .. FRAY__TRACK_MAX - 1, so that at most
+ * FRAY__TRACK_MAX different entries exist (asserted). Inline: the Combat
+ * Clock calls it at every activation.
+ *
+ * Issue 16: a small track (a duel) takes the insertion step inline; a
+ * larger one (a crowd, where the actor moves from the front past many)
+ * is placed by fray__track_set_halving. Both give the same track, ties
+ * included: a new or moved entry goes after those equal to it. */
+enum { FRAY__TRACK_FEW = 4 };
+
+static inline void fray__track_set(fray__track *t, int who, int32_t key,
+                                   int64_t tie) {
+    assert(who >= 0 && who < FRAY__TRACK_MAX);
+#ifndef NDEBUG
+    assert(fray__track_valid(t));
+    fray__track slow = *t;
+    fray__track_set_stepwise(&slow, who, key, tie);
+#endif
+    if (t->n > FRAY__TRACK_FEW)
+        fray__track_set_halving(t, who, key, tie);
+    else
+        fray__track_set_stepwise(t, who, key, tie);
+#ifndef NDEBUG
+    assert(slow.n == t->n);
+    for (int i = 0; i < t->n; i++)
+        assert(slow.e[i].who == t->e[i].who && slow.e[i].key == t->e[i].key &&
+               slow.e[i].tie == t->e[i].tie);
+#endif
+}
+
 /* Takes `who` off the track if it is on; true when it was (one who
  * leaves the clock: out of the fight, or holding). */
 bool fray__track_drop(fray__track *t, int who);
@@ -142,9 +183,5 @@ bool fray__track_drop(fray__track *t, int who);
  * last it wraps to 0 and *out_wrapped (may be NULL) is set true: a new
  * round. -1 on an empty track. */
 int fray__track_next(const fray__track *t, int place, bool *out_wrapped);
-
-/* true when the track's order holds: every entry in order by (key, tie)
- * and no combatant twice (tests and journal checks). */
-bool fray__track_valid(const fray__track *t);
 
 #endif
