@@ -388,6 +388,81 @@ Test(towers_skirm, memo_refused_when_a_condition_ends_first) {
     fray_towers_setup_free(s);
 }
 
+/*
+ * A talent used with a command (Use a Talent, data/towers/talents.yaml
+ * "Lucky Strike": (shift+2) on its attacks until its next activation;
+ * rules-facts.md "Hand of Fate") lapses as the user's next activation
+ * starts (engine.c start_activation, with Reckless Move: RULINGS 12's
+ * span). The policy's modifiers weighed while it was armed are not handed
+ * to an attack that starts that activation: before, they were, and the
+ * example's Dame Orla struck with Lucky Strike's +2 an activation after it
+ * lapsed (the Debug check in ft_attack stopped `fray sim
+ * examples/towers/talents.yaml`).
+ */
+Test(towers_skirm, memo_refused_when_an_armed_talent_lapses) {
+    fray_towers_setup *s = tf_load_example("talents.yaml");
+    fray_towers_fight_options fo;
+    memset(&fo, 0, sizeof fo);
+    fray_towers_fight *f = NULL;
+    cr_assert_eq(fray_towers_fight_new(s, 0, &fo, NULL, &f), FRAY_OK);
+    const ft_setup *ready = &f->setup->s;
+    /* Dame Orla (the first) and her Lucky Strike */
+    int lucky = -1;
+    for (int i = 0; i < ready->c[0].sb.n_talents; i++)
+        if (strcmp(ready->c[0].sb.talents[i].name, "Lucky Strike") == 0)
+            lucky = i;
+    cr_assert(lucky >= 0, "Dame Orla has Lucky Strike");
+    ft_state *st = malloc(sizeof *st);
+    ft_attack_memo *memo = malloc(sizeof *memo);
+    cr_assert(st && memo);
+    int found = 0;
+    for (uint64_t trial = 0; trial < 40 && found < 5; trial++) {
+        cr_assert_eq(fray_towers_fight_reset_trial(f, 7, trial), FRAY_OK);
+        for (int step = 0; step < 400 && !f->st.over; step++) {
+            int n = ft_next_actor(&f->st);
+            if (n == 0 && f->st.active != 0 && !(f->st.c[0].flags & FT_F_TALENT)) {
+                ft_command cmd;
+                bool checked;
+                memset(memo, 0, sizeof *memo);
+                ft_policy_choose_memo(ready, &f->st, 0, &cmd, &checked, NULL, memo);
+                if (memo->valid && memo->reusable) {
+                    /* the same state with Lucky Strike armed in her last
+                     * activation */
+                    *st = f->st;
+                    st->c[0].flags |= FT_F_TALENT;
+                    st->c[0].talents_armed = (uint8_t)(1u << lucky);
+                    ft_attack_memo armed;
+                    memset(&armed, 0, sizeof armed);
+                    ft_policy_choose_memo(ready, st, 0, &cmd, &checked, NULL, &armed);
+                    if (armed.valid) {
+                        found++;
+                        cr_expect(!armed.reusable,
+                                  "trial %llu step %d: the modifiers weighed with "
+                                  "Lucky Strike armed are not handed to the attack",
+                                  (unsigned long long)trial, step);
+                        /* and that is right: they are not those after the
+                         * activation's start */
+                        ft_mods before = fresh_mods(ready, st, 0, armed.target,
+                                                    armed.weapon);
+                        activation_start(st, 0);
+                        ft_mods after = fresh_mods(ready, st, 0, armed.target,
+                                                   armed.weapon);
+                        cr_expect_eq(before.shift, after.shift + 2,
+                                     "Lucky Strike's (shift+2) lapses as her "
+                                     "activation starts");
+                    }
+                }
+            }
+            cr_assert_eq(fray_towers_fight_step(f), FRAY_OK);
+        }
+    }
+    cr_assert(found >= 5, "Dame Orla chooses attacks (%d)", found);
+    free(memo);
+    free(st);
+    fray_towers_fight_free(f);
+    fray_towers_setup_free(s);
+}
+
 /* ---- Who may react to a provoking action ------------------------------- */
 
 /*

@@ -1449,7 +1449,10 @@ static bool ends_at_start_of(const ft_cstate *c, int actor) {
  * actor's: with 32 or fewer, those alone are looked at (issue 16, "This
  * round: a crowd's decision and turn"), else everyone. */
 static bool mods_survive_start(const ft_state *st, int actor) {
-    if ((st->c[actor].flags & FT_F_RECKLESS) || st->c[actor].n_cond != 0)
+    /* Reckless Move's (flip-1) and an armed talent's effect (Use a
+     * Talent: Lucky Strike's shift, talent.c) both lapse as the actor's
+     * next activation starts (engine.c start_activation). */
+    if ((st->c[actor].flags & (FT_F_RECKLESS | FT_F_TALENT)) || st->c[actor].n_cond != 0)
         return false;
     if (st->n <= 32) {
         bool ends = false;
