@@ -259,34 +259,44 @@ void ft_walk_look_init(const ft_run *r, uint32_t cand, int target,
     }
 }
 
-/* Those of w->who whose place is within w->lim of `at` across and
- * along, a bit each: the others are out of reach (ft_walk_look.lim). */
-static inline uint32_t walk_look_near(const ft_walk_look *w, fray_pos at) {
 #if defined(__SSE2__) && defined(__GNUC__)
+/* Of the 32 places (xs[i], ys[i]), a bit each for those farther than
+ * their limit from (x, y) across or along: lims[i], or `lim` for all when
+ * lims is NULL. Eight places at a time (walk_look_near, near_mask). */
+static inline uint32_t far_bits(const int16_t *xs, const int16_t *ys, int16_t x,
+                                int16_t y, const int16_t *lims, int16_t lim) {
     _Static_assert(FT_MAX_COMBATANTS == 32, "four rows of eight places");
     const __m128i zero = _mm_setzero_si128();
-    const __m128i vx = _mm_set1_epi16(at.x);
-    const __m128i vy = _mm_set1_epi16(at.y);
+    const __m128i vx = _mm_set1_epi16(x);
+    const __m128i vy = _mm_set1_epi16(y);
+    const __m128i vlim = _mm_set1_epi16(lim);
     uint32_t far = 0;
     for (int k = 0; k < 2; k++) {
         __m128i f[2];
         for (int h = 0; h < 2; h++) {
             int i = 16 * k + 8 * h;
             __m128i dx = _mm_subs_epi16(
-                _mm_loadu_si128((const __m128i *)(const void *)&w->at_x[i]), vx);
+                _mm_loadu_si128((const __m128i *)(const void *)&xs[i]), vx);
             __m128i dy = _mm_subs_epi16(
-                _mm_loadu_si128((const __m128i *)(const void *)&w->at_y[i]), vy);
-            __m128i lim =
-                _mm_loadu_si128((const __m128i *)(const void *)&w->lim[i]);
+                _mm_loadu_si128((const __m128i *)(const void *)&ys[i]), vy);
+            __m128i l = lims ? _mm_loadu_si128((const __m128i *)(const void *)&lims[i])
+                             : vlim;
             dx = _mm_max_epi16(dx, _mm_subs_epi16(zero, dx));
             dy = _mm_max_epi16(dy, _mm_subs_epi16(zero, dy));
-            f[h] = _mm_or_si128(_mm_cmpgt_epi16(dx, lim),
-                                _mm_cmpgt_epi16(dy, lim));
+            f[h] = _mm_or_si128(_mm_cmpgt_epi16(dx, l), _mm_cmpgt_epi16(dy, l));
         }
         far |= (uint32_t)_mm_movemask_epi8(_mm_packs_epi16(f[0], f[1]))
                << (16 * k);
     }
-    return w->who & ~far;
+    return far;
+}
+#endif
+
+/* Those of w->who whose place is within w->lim of `at` across and
+ * along, a bit each: the others are out of reach (ft_walk_look.lim). */
+static inline uint32_t walk_look_near(const ft_walk_look *w, fray_pos at) {
+#if defined(__SSE2__) && defined(__GNUC__)
+    return w->who & ~far_bits(w->at_x, w->at_y, at.x, at.y, w->lim, 0);
 #else
     uint32_t near = 0;
     for (uint32_t cand = w->who; cand; cand &= cand - 1) {
@@ -555,29 +565,8 @@ static inline uint32_t near_scan(const ft_threat_cache *tc, int c, int lim,
 static inline uint32_t near_mask(const ft_threat_cache *tc, int c, int lim,
                                  int n) {
 #if defined(__SSE2__) && defined(__GNUC__)
-    _Static_assert(FT_MAX_COMBATANTS == 32, "four rows of eight places");
-    const __m128i zero = _mm_setzero_si128();
-    const __m128i vx = _mm_set1_epi16(tc->at_x[c]);
-    const __m128i vy = _mm_set1_epi16(tc->at_y[c]);
-    const __m128i vlim = _mm_set1_epi16((short)lim);
-    uint32_t far = 0;
-    for (int k = 0; k < 2; k++) {
-        __m128i f[2];
-        for (int h = 0; h < 2; h++) {
-            int i = 16 * k + 8 * h;
-            __m128i dx = _mm_subs_epi16(
-                _mm_loadu_si128((const __m128i *)(const void *)&tc->at_x[i]), vx);
-            __m128i dy = _mm_subs_epi16(
-                _mm_loadu_si128((const __m128i *)(const void *)&tc->at_y[i]), vy);
-            dx = _mm_max_epi16(dx, _mm_subs_epi16(zero, dx));
-            dy = _mm_max_epi16(dy, _mm_subs_epi16(zero, dy));
-            f[h] = _mm_or_si128(_mm_cmpgt_epi16(dx, vlim),
-                                _mm_cmpgt_epi16(dy, vlim));
-        }
-        far |= (uint32_t)_mm_movemask_epi8(_mm_packs_epi16(f[0], f[1]))
-               << (16 * k);
-    }
-    uint32_t near = ~far;
+    uint32_t near = ~far_bits(tc->at_x, tc->at_y, tc->at_x[c], tc->at_y[c], NULL,
+                              (int16_t)lim);
     if (n < 32)
         near &= (1u << n) - 1u;
     assert(near == near_scan(tc, c, lim, n));
