@@ -2787,15 +2787,7 @@ void ft_state_reset_trial(const ft_setup *s, ft_state *st, uint64_t seed,
     st->over = false;
     st->active = -1;
     st->n = s->n_combatants;
-    /* Seed 000 "Dueling" (duel.c): nothing learned, held or won yet. */
-    for (int i = 0; i < 2; i++) {
-        st->duel_margin[i] = 0;
-        st->duel_held_stun[i] = st->duel_held_lethal[i] = 0;
-        st->duel_held_src[i] = -1;
-    }
-    st->duel_end = 0;
-    st->duel_blood = 0;
-    st->duel_held_phase = 0;
+    ft_state_duel_clear(st);
     fray_rng_for_trial(&st->rng, seed, trial);
     for (int i = 0; i < st->n; i++) {
         const ft_statblock *sb = &s->c[i].sb;

@@ -1135,6 +1135,17 @@ static inline bool start_flip(ft_state *st, ft_event *ev, fray_deck *deck,
     return true;
 }
 
+/* The begin event's start, as fight.c event_start makes it for the
+ * begin command (its header cleared, no choices or facts). */
+static inline void begin_event_start(ft_event *ev) {
+    memset(ev, 0, offsetof(ft_event, cards));
+    ev->n_choices = 0;
+    ev->n_facts = 0;
+    ev->cmd.action = FT_CMD_BEGIN;
+    ev->cmd.actor = -1;
+    ev->cmd.target = -1;
+}
+
 /* The start by the model, into f->st and f->scratch; false when it is not
  * one the model takes (the caller then starts the long way). */
 static bool start_quick(fray_towers_fight *f, const qstart *qs, uint64_t seed,
@@ -1151,14 +1162,7 @@ static bool start_quick(fray_towers_fight *f, const qstart *qs, uint64_t seed,
     st->over = false;
     st->active = -1;
     st->n = 2;
-    for (int i = 0; i < 2; i++) {
-        st->duel_margin[i] = 0;
-        st->duel_held_stun[i] = st->duel_held_lethal[i] = 0;
-        st->duel_held_src[i] = -1;
-    }
-    st->duel_end = 0;
-    st->duel_blood = 0;
-    st->duel_held_phase = 0;
+    ft_state_duel_clear(st);
     fray_rng_for_trial(&st->rng, seed, trial);
     memcpy(&st->c[0], &qs->c[0], sizeof qs->c[0]);
     memcpy(&st->c[1], &qs->c[1], sizeof qs->c[1]);
@@ -1172,13 +1176,7 @@ static bool start_quick(fray_towers_fight *f, const qstart *qs, uint64_t seed,
         fray_deck_shuffle(&st->decks[d], &st->rng);
     }
     /* (the reset's clock is made again at the begin's end) */
-    /* apply_quiet's event: event_start */
-    memset(ev, 0, offsetof(ft_event, cards));
-    ev->n_choices = 0;
-    ev->n_facts = 0;
-    ev->cmd.action = FT_CMD_BEGIN;
-    ev->cmd.actor = -1;
-    ev->cmd.target = -1;
+    begin_event_start(ev); /* apply_quiet's event: event_start */
     /* begin: the Hands of Fate (fate.c ft_fate_deal, get_cards) */
     int want = s->opt.hand_of_fate;
     if (want > FT_HAND_MAX)
@@ -1270,12 +1268,7 @@ static fray_status start_long(fray_towers_fight *f, uint64_t seed,
                               uint64_t trial) {
     ft_state_reset_trial(&f->setup->s, &f->st, seed, trial);
     ft_event *ev = &f->scratch;
-    memset(ev, 0, offsetof(ft_event, cards));
-    ev->n_choices = 0;
-    ev->n_facts = 0;
-    ev->cmd.action = FT_CMD_BEGIN;
-    ev->cmd.actor = -1;
-    ev->cmd.target = -1;
+    begin_event_start(ev);
     ft_run r;
     ft_run_clear(&r);
     r.setup = &f->setup->s;

@@ -1904,6 +1904,19 @@ bool ft_allies(const ft_setup *s, int a, int b);
 fray_footprint ft_footprint(const ft_setup *s, const ft_state *st, int c);
 /* The combatant whose turn it is, or -1 when the fight is over. Does not
  * change the state. */
+/* Seed 000 "Dueling" (duel.c): nothing learned, held or won yet (the
+ * trial's reset, engine.c, and the duel's model, quick.c). */
+static inline void ft_state_duel_clear(ft_state *st) {
+    for (int i = 0; i < 2; i++) {
+        st->duel_margin[i] = 0;
+        st->duel_held_stun[i] = st->duel_held_lethal[i] = 0;
+        st->duel_held_src[i] = -1;
+    }
+    st->duel_end = 0;
+    st->duel_blood = 0;
+    st->duel_held_phase = 0;
+}
+
 int ft_next_actor(const ft_state *st);
 /* Puts combatant c in its place on the clock track (st->clock) after its
  * phase, slot or flags changed: on it when it is on the clock, off it
