@@ -91,16 +91,24 @@ static inline void asbs_apply_kept(const fa_setup *s, fa_state *st, fa_event *ev
                  "%s, trial %d, step %ld: command %d refused", file, trial, step, cmd->kind);
 }
 
-/* trials whole fights of the encounter in file (under FRAY_SOURCE_DIR),
- * seed 7, each stepped to its end (at most 20000 steps) with h's looks. */
-static inline void asbs_run(const char *file, int trials, const asbs_hooks *h, void *ctx) {
-    const fray__ruleset *rs = &fray__alloy_ruleset;
+/* The encounter in file (under FRAY_SOURCE_DIR), loaded; free it with
+ * fray__alloy_ruleset.setup_free. */
+static inline void *asbs_load(const char *file) {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", FRAY_SOURCE_DIR, file);
     void *setup = NULL;
     fray_diag d;
     memset(&d, 0, sizeof d);
-    cr_assert_eq(rs->load(path, NULL, &setup, &d), FRAY_OK, "%s: %s", file, d.message);
+    cr_assert_eq(fray__alloy_ruleset.load(path, NULL, &setup, &d), FRAY_OK, "%s: %s", file,
+                 d.message);
+    return setup;
+}
+
+/* trials whole fights of the encounter in file (under FRAY_SOURCE_DIR),
+ * seed 7, each stepped to its end (at most 20000 steps) with h's looks. */
+static inline void asbs_run(const char *file, int trials, const asbs_hooks *h, void *ctx) {
+    const fray__ruleset *rs = &fray__alloy_ruleset;
+    void *setup = asbs_load(file);
     const fa_setup *s = setup;
     fa_state *st = malloc(sizeof *st);
     fa_event *ev = malloc(sizeof *ev);

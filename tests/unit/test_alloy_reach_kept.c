@@ -31,13 +31,7 @@ typedef struct met {
  * another state; the check must build its own. */
 static void run_both(const char *file, int trials, met *m, fa_reach_kept *kept,
                      fray_reach_map *fresh, int spoil) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", FRAY_SOURCE_DIR, file);
-    void *setup = NULL;
-    fray_diag d;
-    memset(&d, 0, sizeof d);
-    cr_assert_eq(fray__alloy_ruleset.load(path, NULL, &setup, &d), FRAY_OK, "%s: %s", file,
-                 d.message);
+    void *setup = asbs_load(file);
     const fa_setup *s = setup;
     /* (zeroed: the two states are compared byte for byte, padding too) */
     fa_state *st = calloc(1, sizeof *st), *lw = calloc(1, sizeof *lw);
