@@ -2779,16 +2779,7 @@ void ft_state_reset(const ft_setup *s, ft_state *st, uint64_t seed) {
 
 void ft_state_reset_trial(const ft_setup *s, ft_state *st, uint64_t seed,
                           uint64_t trial) {
-    st->phase = 0;
-    st->round = 1;
-    st->n_events = 0;
-    st->next_slot = 0;
-    st->winner = -1;
-    st->over = false;
-    st->active = -1;
-    st->n = s->n_combatants;
-    ft_state_duel_clear(st);
-    fray_rng_for_trial(&st->rng, seed, trial);
+    ft_state_trial_head(st, s->n_combatants, seed, trial);
     for (int i = 0; i < st->n; i++) {
         const ft_statblock *sb = &s->c[i].sb;
         ft_cstate *c = &st->c[i];

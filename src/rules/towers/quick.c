@@ -483,16 +483,7 @@ static inline bool quick_idle(qrun *h, int who, bool defense,
     }
     if (h->held[who] == 0 || h->held_top[who] + shift < need)
         return true;
-    if (f->keep_lowest) {
-        const ft_setup *s = r->setup;
-        int short_cards = 0;
-        for (int i = 0; i < f->n_cards; i++)
-            short_cards +=
-                ft_card_value(&s->opt.deck, f->cards[i]) + shift < need;
-        if (short_cards > 1)
-            return true;
-    }
-    return false;
+    return f->keep_lowest && ft_keep_lowest_short(r->setup, f, shift, need);
 }
 
 /* A round of `who` on flip f (fate.c fate_round in a quiet run). */
@@ -1153,17 +1144,7 @@ static bool start_quick(fray_towers_fight *f, const qstart *qs, uint64_t seed,
     const ft_setup *s = &f->setup->s;
     ft_state *st = &f->st;
     ft_event *ev = &f->scratch;
-    /* ft_state_reset_trial */
-    st->phase = 0;
-    st->round = 1;
-    st->n_events = 0;
-    st->next_slot = 0;
-    st->winner = -1;
-    st->over = false;
-    st->active = -1;
-    st->n = 2;
-    ft_state_duel_clear(st);
-    fray_rng_for_trial(&st->rng, seed, trial);
+    ft_state_trial_head(st, 2, seed, trial); /* ft_state_reset_trial's */
     memcpy(&st->c[0], &qs->c[0], sizeof qs->c[0]);
     memcpy(&st->c[1], &qs->c[1], sizeof qs->c[1]);
     st->companion_alone = s->opt.companion_alone;

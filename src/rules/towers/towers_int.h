@@ -1902,11 +1902,21 @@ void ft_emit(ft_run *r, ft_fact_kind kind, int who, int target, int v0,
 ft_fact *ft_emit_fact(ft_run *r, ft_fact_kind kind, int who, int target);
 bool ft_allies(const ft_setup *s, int a, int b);
 fray_footprint ft_footprint(const ft_setup *s, const ft_state *st, int c);
-/* The combatant whose turn it is, or -1 when the fight is over. Does not
- * change the state. */
-/* Seed 000 "Dueling" (duel.c): nothing learned, held or won yet (the
- * trial's reset, engine.c, and the duel's model, quick.c). */
-static inline void ft_state_duel_clear(ft_state *st) {
+/* The head of a trial's state: the clock at its start, nobody won or
+ * acting, n combatants, the duel cleared, the trial's own stream (the
+ * trial's reset, engine.c ft_state_reset_trial, and the duel's model,
+ * quick.c). */
+static inline void ft_state_trial_head(ft_state *st, int n, uint64_t seed,
+                                       uint64_t trial) {
+    st->phase = 0;
+    st->round = 1;
+    st->n_events = 0;
+    st->next_slot = 0;
+    st->winner = -1;
+    st->over = false;
+    st->active = -1;
+    st->n = n;
+    /* Seed 000 "Dueling" (duel.c): nothing learned, held or won yet. */
     for (int i = 0; i < 2; i++) {
         st->duel_margin[i] = 0;
         st->duel_held_stun[i] = st->duel_held_lethal[i] = 0;
@@ -1915,8 +1925,11 @@ static inline void ft_state_duel_clear(ft_state *st) {
     st->duel_end = 0;
     st->duel_blood = 0;
     st->duel_held_phase = 0;
+    fray_rng_for_trial(&st->rng, seed, trial);
 }
 
+/* The combatant whose turn it is, or -1 when the fight is over. Does not
+ * change the state. */
 int ft_next_actor(const ft_state *st);
 /* Puts combatant c in its place on the clock track (st->clock) after its
  * phase, slot or flags changed: on it when it is on the clock, off it
@@ -2389,6 +2402,17 @@ static inline int ft_held_top_value(const fray_deck_options *o, uint64_t m) {
 /* (The speed-fate5 block at the end of this file.) */
 static inline uint64_t ft_deck_held_mask(const fray_deck *deck);
 
+/* A flip that keeps its lowest card with more than one of its cards
+ * short of `need` after `shift`: one held card swapped in cannot make it
+ * (ft_policy_fate_idle_held and the duel's model, quick.c). */
+static inline bool ft_keep_lowest_short(const ft_setup *s, const fray_flip *f,
+                                        int shift, int need) {
+    int short_cards = 0;
+    for (int i = 0; i < f->n_cards; i++)
+        short_cards += ft_card_value(&s->opt.deck, f->cards[i]) + shift < need;
+    return short_cards > 1;
+}
+
 /* The part of ft_policy_fate_idle that looks at the held cards, those of
  * `deck`. `need` is the total to reach, `least` the held cards fate_choice
  * wants at least (1 or 2). */
@@ -2403,15 +2427,7 @@ static inline bool ft_policy_fate_idle_held(const ft_run *r,
     int top = ft_held_top_value(&s->opt.deck, m);
     if (top + shift < need)
         return true;
-    if (f->keep_lowest) {
-        int short_cards = 0;
-        for (int i = 0; i < f->n_cards; i++)
-            short_cards +=
-                ft_card_value(&s->opt.deck, f->cards[i]) + shift < need;
-        if (short_cards > 1)
-            return true;
-    }
-    return false;
+    return f->keep_lowest && ft_keep_lowest_short(s, f, shift, need);
 }
 
 /* Whether policy.c fate_choice surely makes no Hand of Fate or chip choice
